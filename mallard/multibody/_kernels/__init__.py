@@ -1,0 +1,19 @@
+"""mallard's compiled core: kernels, plain functions over arrays (ARCHITECTURE.md §3).
+
+How to write a kernel
+---------------------
+* Write a plain Python function in the subset numba compiles: loops, scalar arithmetic, numpy
+  array indexing, ``np.sin``/``np.cos``/``np.sqrt``, and calls of other kernel functions.
+* Allocate no float arrays inside: outputs and temporaries come from arrays passed in, or from
+  ``np.zeros_like``/``np.empty_like`` of an input so that they take the input's dtype.
+* Decorate it with :func:`jitable`. It stays an ordinary Python function (so it runs on object
+  arrays of AutoDiffXd or Expression scalars, interpreted), other kernels can call it from
+  compiled code, and it is registered so that ``tests/multibody/kernels`` runs it both ways.
+* Callers get the version for their scalar type from :func:`for_dtype` (``compiled(fn)`` for
+  float64, ``fn`` itself otherwise) once, not per call.
+
+Importing this package imports numba; the rest of mallard imports it only when a kernel is
+first needed.
+"""
+
+from mallard.multibody._kernels._machinery import REGISTRY, compiled, for_dtype, jitable

@@ -1,0 +1,90 @@
+"""How kernels are registered, compiled for float64 and cached on disk.
+
+numba's on-disk cache (``cache=True``) checks only the source file of the function it compiled,
+so a cached kernel would go stale when a helper it calls, in another file, changes. A cache
+locator placed first in numba's list stamps every kernel of this package with a hash of the
+whole package's source instead.
+"""
+
+import functools
+import hashlib
+import os
+
+import numba
+import numpy as np
+from numba.core import caching
+from numba.extending import register_jitable
+
+#: Every kernel function by qualified name, for the test that runs each compiled and interpreted.
+REGISTRY = {}
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_COMPILED = {}
+
+
+def jitable(fn):
+    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python."""
+    register_jitable(fn)
+    REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
+    return fn
+
+
+def compiled(fn):
+    """``fn`` compiled by numba (nopython, cached on disk), for float64 arrays."""
+    dispatcher = _COMPILED.get(fn)
+    if dispatcher is None:
+        dispatcher = numba.njit(cache=True, error_model="numpy")(fn)
+        _COMPILED[fn] = dispatcher
+    return dispatcher
+
+
+def for_dtype(fn, dtype):
+    """The variant of kernel ``fn`` for arrays of ``dtype``: compiled for float64, else ``fn``."""
+    return compiled(fn) if np.dtype(dtype) == np.float64 else fn
+
+
+@functools.lru_cache(maxsize=1)
+def _package_source_hash():
+    digest = hashlib.sha256()
+    for root, _, files in sorted(os.walk(_PACKAGE_DIR)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                with open(os.path.join(root, name), "rb") as f:
+                    digest.update(name.encode() + f.read())
+    return digest.hexdigest()
+
+
+class _PackageStampLocator(caching._CacheLocator):
+    """numba's usual locator for a kernel, with the whole package's source as its stamp."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def ensure_cache_path(self):
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self):
+        return self._inner.get_cache_path()
+
+    def get_source_stamp(self):
+        return (self._inner.get_source_stamp(), _package_source_hash())
+
+    def get_disambiguator(self):
+        return self._inner.get_disambiguator()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not os.path.abspath(py_file).startswith(_PACKAGE_DIR + os.sep):
+            return None
+        for other in _CACHE_IMPL._locator_classes:
+            if other is not cls:
+                inner = other.from_function(py_func, py_file)
+                if inner is not None:
+                    return cls(inner)
+        return None
+
+
+# numba renamed _CacheImpl to CacheImpl in 0.61.
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+if _PackageStampLocator not in _CACHE_IMPL._locator_classes:
+    _CACHE_IMPL._locator_classes.insert(0, _PackageStampLocator)
