@@ -1,0 +1,452 @@
+"""MultibodyPlant kinematics: cached poses and spatial velocities of the bodies, frame
+queries, maps between v and q̇, and center-of-mass and momentum quantities.
+
+Each Context caches, with the serial numbers of what they were computed from:
+* from the parameters: the pose X_BF of every frame in its body, and the mobilizers' X_PF
+  and X_MB (``_frame_poses``);
+* from q and the parameters: position kinematics (``_position_kinematics``);
+* from q, v and the parameters: the bodies' spatial velocities (``_velocity_kinematics``).
+"""
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody import _joint_types
+from mallard.multibody.math import SpatialMomentum, SpatialVelocity
+from mallard.multibody.tree._indices import ModelInstanceIndex
+
+_IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
+
+
+def _compose(X_AB, X_BC):
+    """X_AC = X_AB·X_BC for 4×3 poses [R; pᵀ]."""
+    X_AC = np.empty_like(X_AB, dtype=np.result_type(X_AB, X_BC))
+    X_AC[:3] = X_AB[:3] @ X_BC[:3]
+    X_AC[3] = X_AB[3] + X_AB[:3] @ X_BC[3]
+    return X_AC
+
+
+def _invert(X_AB):
+    """X_BA = X_AB⁻¹ for a 4×3 pose [R; pᵀ]."""
+    X_BA = np.empty_like(X_AB)
+    X_BA[:3] = X_AB[:3].T
+    X_BA[3] = -(X_AB[:3].T @ X_AB[3])
+    return X_BA
+
+
+class _Cache:
+    """The plant's cache entries in one Context."""
+
+    __slots__ = (
+        "frames_serial",
+        "X_BF",
+        "X_PF_MB",
+        "pc_serial",
+        "X_pc",
+        "H_PB_W",
+        "H_FM",
+        "vc_serial",
+        "V_WB",
+    )
+
+    def __init__(self):
+        self.frames_serial = self.pc_serial = self.vc_serial = None
+
+
+class KinematicsMixin:
+    """Kinematics methods of MultibodyPlant."""
+
+    # ---- cache entries -------------------------------------------------------------------
+    def _parameters(self, context):
+        """The PlantParameters of ``context``, to read."""
+        return context._parameters._abstract._values[0]._value
+
+    def _mutable_parameters(self, context):
+        """The PlantParameters of ``context``, to write: marks what depends on them out of
+        date."""
+        context._p_changed()
+        return context._parameters._abstract._values[0]._value
+
+    def _cache(self, context):
+        cache = context._cache.get("multibody")
+        if cache is None:
+            cache = context._cache["multibody"] = _Cache()
+        return cache
+
+    def _kernel(self, name, dtype):
+        """The kinematics kernel ``name`` for arrays of ``dtype`` (compiled for float64)."""
+        from mallard.multibody._kernels import for_dtype, kinematics
+
+        return for_dtype(getattr(kinematics, name), dtype)
+
+    def _frame_poses(self, context):
+        """The cache entry of parameter-derived poses: X_BF of every frame, X_PF and X_MB of
+        every mobilizer."""
+        cache = self._cache(context)
+        if cache.frames_serial == context._serial_p:
+            return cache
+        parameters = self._parameters(context)
+        X_PF = parameters.X_PF
+        X_BF = np.empty_like(X_PF)
+        for f, frame in enumerate(self._frames):
+            parent = getattr(frame, "_parent_frame", None)
+            X_BF[f] = X_PF[f] if parent is None else _compose(X_BF[int(parent.index())], X_PF[f])
+        n = len(self._mobods)
+        X_PF_MB = np.empty((2, n, 4, 3), dtype=X_PF.dtype)
+        X_PF_MB[:, 0] = _IDENTITY_POSE
+        for k, mobod in enumerate(self._mobods[1:], start=1):
+            joint = self._joints[mobod.joint]
+            inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
+            if mobod.reversed:
+                inboard, outboard = outboard, inboard
+            X_P_inboard = X_BF[int(inboard.index())]
+            if joint._jtype == _joint_types.WELD:
+                X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
+                X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
+            X_PF_MB[0, k] = X_P_inboard
+            X_PF_MB[1, k] = _invert(X_BF[int(outboard.index())])
+        cache.X_BF, cache.X_PF_MB = X_BF, X_PF_MB
+        cache.frames_serial = context._serial_p
+        return cache
+
+    def _position_kinematics(self, context):
+        """The position kinematics cache entry: ``X_pc`` (poses per mobod, see
+        kernels.kinematics) and ``H_PB_W``."""
+        cache = self._frame_poses(context)
+        serial = (context._serial_q, context._serial_p)
+        if cache.pc_serial == serial:
+            return cache
+        q = self._q(context)
+        dtype = np.result_type(q, cache.X_PF_MB)
+        n = len(self._mobods)
+        if cache.pc_serial is None or cache.X_pc.dtype != dtype:
+            cache.X_pc = np.empty((4, n, 4, 3), dtype=dtype)
+            cache.X_pc[:, 0] = _IDENTITY_POSE
+            cache.H_PB_W = np.zeros((self._nv, 6), dtype=dtype)
+            cache.H_FM = np.zeros((6, 6), dtype=dtype)
+        self._kernel("calc_position_kinematics", dtype)(
+            self._tree, self._jparam, cache.X_PF_MB, q, cache.X_pc, cache.H_PB_W, cache.H_FM
+        )
+        cache.pc_serial = serial
+        return cache
+
+    def _velocity_kinematics(self, context):
+        """The velocity kinematics cache entry: ``V_WB`` per mobod."""
+        cache = self._position_kinematics(context)
+        serial = (context._serial_q, context._serial_v, context._serial_p)
+        if cache.vc_serial == serial:
+            return cache
+        v = self._v(context)
+        dtype = np.result_type(v, cache.H_PB_W)
+        if cache.vc_serial is None or cache.V_WB.dtype != dtype:
+            cache.V_WB = np.zeros((len(self._mobods), 6), dtype=dtype)
+        self._kernel("calc_velocity_kinematics", dtype)(
+            self._tree, cache.X_pc, cache.H_PB_W, v, cache.V_WB
+        )
+        cache.vc_serial = serial
+        return cache
+
+    # ---- bodies and frames ---------------------------------------------------------------
+    def _check_body(self, body, method):
+        self._throw_if_not_finalized(method)
+        if body._plant is not self:
+            raise RuntimeError(f"{method}(): body '{body.name()}' is not part of this plant")
+        return int(self._mobod_of_body[int(body.index())])
+
+    def EvalBodyPoseInWorld(self, context, body):
+        """X_WB, the pose of ``body``'s frame in World."""
+        k = self._check_body(body, "EvalBodyPoseInWorld")
+        self.ValidateContext(context)
+        X = self._position_kinematics(context).X_pc[3, k]
+        return RigidTransform._make(X[:3].copy(), X[3].copy())
+
+    def EvalBodySpatialVelocityInWorld(self, context, body):
+        """V_WB_W, the spatial velocity of ``body``'s frame in World, expressed in World."""
+        k = self._check_body(body, "EvalBodySpatialVelocityInWorld")
+        self.ValidateContext(context)
+        return SpatialVelocity._make(self._velocity_kinematics(context).V_WB[k].copy())
+
+    def _X_BF(self, context, frame):
+        """(R_BF, p_BF) of ``frame`` in its body, from the parameters of ``context``."""
+        X = self._frame_poses(context).X_BF[int(frame.index())]
+        return X[:3], X[3]
+
+    def _X_WF(self, context, frame):
+        """(R_WF, p_WF) of ``frame`` (new arrays)."""
+        self._check_frame(frame)
+        self._throw_if_not_finalized("CalcPoseInWorld")
+        cache = self._position_kinematics(context)
+        X_WB = cache.X_pc[3, self._mobod_of_body[int(frame.body().index())]]
+        X_WF = _compose(X_WB, cache.X_BF[int(frame.index())])
+        return X_WF[:3], X_WF[3]
+
+    def _V_WF(self, context, frame):
+        """V_WF_W of ``frame`` (a new 6-array): its body's, shifted to the frame's origin."""
+        self._check_frame(frame)
+        self._throw_if_not_finalized("CalcSpatialVelocityInWorld")
+        k = self._mobod_of_body[int(frame.body().index())]
+        cache = self._velocity_kinematics(context)
+        R_WB = cache.X_pc[3, k, :3]
+        p_BF_W = R_WB @ cache.X_BF[int(frame.index()), 3]
+        V = cache.V_WB[k].copy()
+        w = V[:3]
+        V[3:] += np.array(
+            [
+                w[1] * p_BF_W[2] - w[2] * p_BF_W[1],
+                w[2] * p_BF_W[0] - w[0] * p_BF_W[2],
+                w[0] * p_BF_W[1] - w[1] * p_BF_W[0],
+            ]
+        )
+        return V
+
+    def CalcRelativeTransform(self, context, frame_A, frame_B):
+        """X_AB, the pose of frame B in frame A."""
+        self.ValidateContext(context)
+        R_WA, p_WA = self._X_WF(context, self._check_frame(frame_A, "frame_A"))
+        R_WB, p_WB = self._X_WF(context, self._check_frame(frame_B, "frame_B"))
+        return RigidTransform._make(R_WA.T @ R_WB, R_WA.T @ (p_WB - p_WA))
+
+    def CalcRelativeRotationMatrix(self, context, frame_A, frame_B):
+        """R_AB, the orientation of frame B in frame A."""
+        self.ValidateContext(context)
+        R_WA, _ = self._X_WF(context, self._check_frame(frame_A, "frame_A"))
+        R_WB, _ = self._X_WF(context, self._check_frame(frame_B, "frame_B"))
+        return RotationMatrix._make(R_WA.T @ R_WB)
+
+    def _points(self, p, method, name):
+        a = as_array(p, name=name)
+        if a.ndim == 1:
+            a = a.reshape(-1, 1)
+        if a.ndim != 2 or a.shape[0] != 3:
+            raise RuntimeError(
+                f"{method}(): {name} must have 3 rows (one point per column), got shape "
+                f"{np.shape(p)}"
+            )
+        return a
+
+    def CalcPointsPositions(self, context, frame_B, p_BQi, frame_A):
+        """p_AQi (3×n): the positions in frame A of points Qi fixed in frame B (p_BQi, 3×n)."""
+        p_BQi = self._points(p_BQi, "CalcPointsPositions", "p_BQi")
+        X_AB = self.CalcRelativeTransform(context, frame_A, frame_B)
+        return X_AB._R._R @ p_BQi + X_AB._p[:, None]
+
+    def CalcPointsVelocities(self, context, frame_B, p_BQi, frame_A, frame_E):
+        """v_AQi_E (3×n): velocities measured in frame A, expressed in frame E, of points Qi
+        fixed in frame B."""
+        p_BQi = self._points(p_BQi, "CalcPointsVelocities", "p_BQi")
+        self.ValidateContext(context)
+        for frame, name in ((frame_B, "frame_B"), (frame_A, "frame_A"), (frame_E, "frame_E")):
+            self._check_frame(frame, name)
+        R_WB, p_WB = self._X_WF(context, frame_B)
+        R_WA, p_WA = self._X_WF(context, frame_A)
+        R_WE, _ = self._X_WF(context, frame_E)
+        V_WB = self._V_WF(context, frame_B)
+        V_WA = self._V_WF(context, frame_A)
+        p_WQ = R_WB @ p_BQi + p_WB[:, None]
+        # v_AQ_W = v_WQ − v_WAq, with Aq the point of A coincident with Q.
+        v_WQ = V_WB[3:, None] + np.cross(V_WB[:3], (p_WQ - p_WB[:, None]).T).T
+        v_WAq = V_WA[3:, None] + np.cross(V_WA[:3], (p_WQ - p_WA[:, None]).T).T
+        return R_WE.T @ (v_WQ - v_WAq)
+
+    # ---- q̇ and v -------------------------------------------------------------------------
+    def _map(self, context, values, n_in, method, name, to_qdot):
+        self._throw_if_not_finalized(method)
+        self.ValidateContext(context)
+        values = as_array(values, name=name).reshape(-1)
+        if values.shape[0] != n_in:
+            raise RuntimeError(f"{method}(): {name} must have size {n_in}, got {values.shape[0]}")
+        from mallard.multibody._kernels import mobilizers
+
+        q = self._q(context)
+        self._check_rpy_singularities(q, method) if to_qdot else None
+        out = np.zeros(self._nq if to_qdot else self._nv, dtype=np.result_type(q, values))
+        fn = mobilizers.calc_qdot_from_v if to_qdot else mobilizers.calc_v_from_qdot
+        for j in self._joints:
+            qs, vs = j._q_start, j._v_start
+            q_j = q[qs : qs + j.num_positions()]
+            if to_qdot:
+                fn(
+                    j._jtype,
+                    j._jparam(),
+                    q_j,
+                    values[vs : vs + j.num_velocities()],
+                    out[qs : qs + j.num_positions()],
+                )
+            else:
+                fn(
+                    j._jtype,
+                    j._jparam(),
+                    q_j,
+                    values[qs : qs + j.num_positions()],
+                    out[vs : vs + j.num_velocities()],
+                )
+        return out
+
+    def _check_rpy_singularities(self, q, method):
+        for j in self._joints:
+            if j.type_name() in ("ball_rpy", "rpy_floating"):
+                pitch = (
+                    float(np.asarray(q[j._q_start + 1], dtype=float)) if q.dtype != object else None
+                )
+                if pitch is not None and abs(np.cos(pitch)) < 1e-3:
+                    raise RuntimeError(
+                        f"{method}(): the roll-pitch-yaw angles of joint '{j.name()}' are at (or "
+                        f"near) the gimbal-lock singularity, pitch = {pitch}, where the angle "
+                        "rates are undefined"
+                    )
+
+    def MapVelocityToQDot(self, context, v):
+        """q̇ = N(q)·v."""
+        return self._map(context, v, self._nv_checked(), "MapVelocityToQDot", "v", True)
+
+    def MapQDotToVelocity(self, context, qdot):
+        """v = N⁺(q)·q̇."""
+        return self._map(context, qdot, self._nq_checked(), "MapQDotToVelocity", "qdot", False)
+
+    def _nv_checked(self):
+        self._throw_if_not_finalized("num_velocities")
+        return self._nv
+
+    def _nq_checked(self):
+        self._throw_if_not_finalized("num_positions")
+        return self._nq
+
+    def MakeVelocityToQDotMap(self, context):
+        """N(q) (nq × nv), a dense array (pydrake returns the same matrix as scipy sparse)."""
+        return self._make_map(context, "calc_N", self._nq, self._nv, "MakeVelocityToQDotMap")
+
+    def MakeQDotToVelocityMap(self, context):
+        """N⁺(q) (nv × nq), a dense array (pydrake returns the same matrix as scipy sparse)."""
+        return self._make_map(context, "calc_Nplus", self._nv, self._nq, "MakeQDotToVelocityMap")
+
+    def _make_map(self, context, kernel, rows, cols, method):
+        self._throw_if_not_finalized(method)
+        self.ValidateContext(context)
+        from mallard.multibody._kernels import mobilizers
+
+        q = self._q(context)
+        if kernel == "calc_N":
+            self._check_rpy_singularities(q, method)
+        out = np.zeros((rows, cols), dtype=q.dtype)
+        fn = getattr(mobilizers, kernel)
+        for j in self._joints:
+            qs, vs, nq, nv = j._q_start, j._v_start, j.num_positions(), j.num_velocities()
+            if kernel == "calc_N":
+                fn(j._jtype, j._jparam(), q[qs : qs + nq], out[qs : qs + nq, vs : vs + nv])
+            else:
+                fn(j._jtype, j._jparam(), q[qs : qs + nq], out[vs : vs + nv, qs : qs + nq])
+        return out
+
+    # ---- mass, center of mass, momentum --------------------------------------------------
+    def _instance_bodies(self, model_instances, method):
+        """Indices of the non-world bodies of ``model_instances`` (all if None)."""
+        if model_instances is None:
+            return list(range(1, len(self._bodies)))
+        instances = set()
+        for mi in model_instances:
+            if not isinstance(mi, ModelInstanceIndex) or not (
+                0 <= int(mi) < len(self._instance_names)
+            ):
+                raise RuntimeError(
+                    f"{method}(): This MultibodyPlant method contains an invalid model_instance."
+                )
+            instances.add(int(mi))
+        return [
+            b
+            for b in range(1, len(self._bodies))
+            if int(self._bodies[b].model_instance()) in instances
+        ]
+
+    def CalcTotalMass(self, context, model_instances=None):
+        """The total mass of the bodies (of ``model_instances``, if given), World excluded."""
+        self.ValidateContext(context)
+        bodies = self._instance_bodies(model_instances, "CalcTotalMass")
+        mass = self._parameters(context).mass
+        return sum((mass[b] for b in bodies), 0.0)
+
+    def _com_data(self, context, model_instances, method):
+        self.ValidateContext(context)
+        self._throw_if_not_finalized(method)
+        bodies = self._instance_bodies(model_instances, method)
+        if not bodies:
+            if model_instances is None:
+                raise RuntimeError(
+                    f"{method}(): This MultibodyPlant only contains the world_body() so its "
+                    "center of mass is undefined."
+                )
+            raise RuntimeError(
+                f"{method}(): There must be at least one non-world body contained in "
+                "model_instances."
+            )
+        parameters = self._parameters(context)
+        mass = parameters.mass[bodies]
+        total = mass.sum()
+        if not total > 0:
+            raise RuntimeError(f"{method}(): The system's total mass must be greater than zero.")
+        return bodies, parameters, mass, total
+
+    def CalcCenterOfMassPositionInWorld(self, context, model_instances=None):
+        """p_WoScm_W, the position in World of the center of mass of the bodies (of
+        ``model_instances``, if given)."""
+        bodies, parameters, mass, total = self._com_data(
+            context, model_instances, "CalcCenterOfMassPositionInWorld"
+        )
+        X = self._position_kinematics(context).X_pc[3, self._mobod_of_body[bodies]]
+        p_WBcm = X[:, 3] + np.einsum("kij,kj->ki", X[:, :3], parameters.com[bodies])
+        return mass @ p_WBcm / total
+
+    def CalcCenterOfMassTranslationalVelocityInWorld(self, context, model_instances=None):
+        """v_WScm_W, the velocity in World of the center of mass of the bodies (of
+        ``model_instances``, if given)."""
+        bodies, parameters, mass, total = self._com_data(
+            context, model_instances, "CalcCenterOfMassTranslationalVelocityInWorld"
+        )
+        cache = self._velocity_kinematics(context)
+        k = self._mobod_of_body[bodies]
+        v_WBcm = self._com_velocities(cache, k, parameters.com[bodies])
+        return mass @ v_WBcm / total
+
+    def _com_velocities(self, cache, mobods, p_BoBcm_B):
+        """v_WBcm_W of the bodies of ``mobods`` (n × 3)."""
+        R_WB = cache.X_pc[3, mobods, :3]
+        p_BoBcm_W = np.einsum("kij,kj->ki", R_WB, p_BoBcm_B)
+        V = cache.V_WB[mobods]
+        return V[:, 3:] + np.cross(V[:, :3], p_BoBcm_W)
+
+    def _body_com_velocity_in_world(self, context, body):
+        k = self._check_body(body, "CalcCenterOfMassTranslationalVelocityInWorld")
+        self.ValidateContext(context)
+        cache = self._velocity_kinematics(context)
+        com = self._parameters(context).com[int(body.index())]
+        return self._com_velocities(cache, [k], com[None, :])[0]
+
+    def CalcSpatialMomentumInWorldAboutPoint(self, context, *args, **kwargs):
+        """L_WSP_W: the spatial momentum in World, about point P (p_WoP_W), expressed in
+        World, of the bodies (of ``model_instances``, if given)."""
+        args = list(args)
+        model_instances = kwargs.pop("model_instances", None)
+        if len(args) == 2:
+            model_instances = args.pop(0)
+        p_WoP_W = as_array(args[0] if args else kwargs.pop("p_WoP_W"), (3,), "p_WoP_W")
+        self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcSpatialMomentumInWorldAboutPoint")
+        bodies = self._instance_bodies(model_instances, "CalcSpatialMomentumInWorldAboutPoint")
+        parameters = self._parameters(context)
+        cache = self._velocity_kinematics(context)
+        L = np.zeros(6, dtype=np.result_type(cache.V_WB, parameters.mass))
+        for b in bodies:
+            k = self._mobod_of_body[b]
+            R_WB = cache.X_pc[3, k, :3]
+            p_WBo = cache.X_pc[3, k, 3]
+            m = parameters.mass[b]
+            p_BoBcm_W = R_WB @ parameters.com[b]
+            G_BBo_W = R_WB @ parameters.G[b] @ R_WB.T
+            w, v = cache.V_WB[k, :3], cache.V_WB[k, 3:]
+            # L_WBBo_W = M_BBo_W·V_WB_W, then shifted from Bo to P.
+            h = m * (G_BBo_W @ w + np.cross(p_BoBcm_W, v))
+            ell = m * (v - np.cross(p_BoBcm_W, w))
+            p_PBo = p_WBo - p_WoP_W
+            L[:3] += h + np.cross(p_PBo, ell)
+            L[3:] += ell
+        return SpatialMomentum._make(L)

@@ -1,0 +1,438 @@
+"""MultibodyPlant: a system of rigid bodies connected by joints, as pydrake's.
+
+The class is assembled from mixins, one file per concept: construction and Finalize() (this
+file), introspection (``_introspection``), state access (``_state_access``), kinematics
+(``_kinematics``) and ports (``_ports``). Data flows one way (ARCHITECTURE.md): elements are
+added, Finalize() builds the topology and the flat model, contexts hold state, parameters and
+a cache, and kernels compute from arrays.
+"""
+
+import math
+
+import numpy as np
+
+from mallard.math import RigidTransform
+from mallard.multibody import _joint_types
+from mallard.multibody.plant._introspection import IntrospectionMixin
+from mallard.multibody.plant._kinematics import KinematicsMixin
+from mallard.multibody.plant._parameters import PlantParameters, pose_array
+from mallard.multibody.plant._ports import PortsMixin
+from mallard.multibody.plant._state_access import StateAccessMixin
+from mallard.multibody.plant._topology import build_forest, choose_floating_bases
+from mallard.multibody.tree._force_element import ForceElement
+from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
+from mallard.multibody.tree._indices import (
+    ModelInstanceIndex,
+    world_model_instance,
+)
+from mallard.multibody.tree._joint import Joint
+from mallard.multibody.tree._joint_actuator import JointActuator
+from mallard.multibody.tree._quaternion_floating_joint import QuaternionFloatingJoint
+from mallard.multibody.tree._rigid_body import RigidBody
+from mallard.multibody.tree._spatial_inertia import SpatialInertia
+from mallard.multibody.tree._uniform_gravity_field_element import UniformGravityFieldElement
+from mallard.multibody.tree._weld_joint import WeldJoint
+from mallard.systems.framework import LeafSystem
+
+
+class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, PortsMixin, LeafSystem):
+    """A multibody system: bodies, frames, joints, actuators and force elements.
+
+    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds), 0 a
+    continuous one. Elements are added before Finalize(); queries that need the topology
+    (coordinates, contexts, kinematics) work after it.
+    """
+
+    def __init__(self, time_step):
+        super().__init__()
+        time_step = float(time_step)
+        if not time_step >= 0:
+            raise RuntimeError(
+                f"MultibodyPlant: time_step must be non-negative (0 for a continuous plant), "
+                f"got {time_step}"
+            )
+        self._time_step = time_step
+        self._is_finalized = False
+        self._instance_names = ["WorldModelInstance", "DefaultModelInstance"]
+        self._bodies = []
+        self._frames = []
+        self._joints = []
+        self._actuators = []
+        self._force_elements = []
+        self._default_floating_poses = {}
+        # (model instance, name) -> element, per kind of element.
+        self._names = {"RigidBody": {}, "Frame": {}, "Joint": {}, "JointActuator": {}}
+        world = RigidBody("world", world_model_instance(), SpatialInertia.NaN())
+        self._add_body(world)
+        self._gravity_field = UniformGravityFieldElement()
+        self._add_force_element(self._gravity_field)
+        self._declare_geometry_ports()
+
+    def time_step(self):
+        """The discrete update period, or 0 for a continuous plant."""
+        return self._time_step
+
+    def is_finalized(self):
+        return self._is_finalized
+
+    # ---- construction --------------------------------------------------------------------
+    def _throw_if_finalized(self, method):
+        if self._is_finalized:
+            raise RuntimeError(
+                f"Post-finalize calls to '{method}()' are not allowed; calls to this method must "
+                "happen before Finalize()."
+            )
+
+    def _throw_if_tree_finalized(self, what):
+        if self._is_finalized:
+            raise RuntimeError(
+                f"This MultibodyTree is finalized already. Therefore adding more {what} is not "
+                "allowed. See documentation for Finalize() for details."
+            )
+
+    def _check_instance(self, model_instance):
+        if not isinstance(model_instance, ModelInstanceIndex):
+            raise TypeError(
+                f"model_instance must be a ModelInstanceIndex, got {type(model_instance).__name__}"
+            )
+        if not 0 <= int(model_instance) < len(self._instance_names):
+            raise RuntimeError(
+                f"The given ModelInstanceIndex({int(model_instance)}) is out of bounds (must be "
+                f"less than {len(self._instance_names)})"
+            )
+
+    def _register_name(self, kind, noun, element):
+        key = (int(element.model_instance()), element.name())
+        names = self._names[kind]
+        if key in names:
+            raise RuntimeError(
+                f"Model instance '{self._instance_names[key[0]]}' already contains a {noun} "
+                f"named '{key[1]}'. {noun[0].upper() + noun[1:]} names must be unique within a "
+                "given model."
+            )
+        names[key] = element
+
+    def AddModelInstance(self, name):
+        """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
+        self._throw_if_tree_finalized("model instances")
+        if not isinstance(name, str) or name == "":
+            raise RuntimeError("AddModelInstance(): the name of a model instance cannot be empty")
+        if name in self._instance_names:
+            raise RuntimeError(
+                f"This model already contains a model instance named '{name}'. Model instance "
+                "names must be unique within a given model."
+            )
+        self._instance_names.append(name)
+        return ModelInstanceIndex(len(self._instance_names) - 1)
+
+    def RenameModelInstance(self, model_instance, name):
+        """Renames ``model_instance``; only before Finalize()."""
+        self._throw_if_finalized("RenameModelInstance")
+        self._check_instance(model_instance)
+        if name in self._instance_names and self._instance_names.index(name) != int(model_instance):
+            raise RuntimeError(
+                f"This model already contains a model instance named '{name}'. Model instance "
+                "names must be unique within a given model."
+            )
+        self._instance_names[int(model_instance)] = name
+
+    def AddRigidBody(self, name, *args, **kwargs):
+        """Adds a RigidBody ``name`` with spatial inertia M_BBo_B (zero if not given):
+        ``AddRigidBody(name, M_BBo_B)`` in the default model instance, or
+        ``AddRigidBody(name, model_instance, M_BBo_B)``. Returns the body."""
+        self._throw_if_finalized("AddRigidBody")
+        explicit = bool(args and isinstance(args[0], ModelInstanceIndex)) or (
+            "model_instance" in kwargs
+        )
+        if not explicit and len(self._instance_names) > 2:
+            raise RuntimeError(
+                "This model has more model instances than the default.  Please call "
+                "AddRigidBody with an explicit model instance."
+            )
+        if name == "":
+            raise RuntimeError("The name parameter to the RigidBody constructor is required.")
+        body = RigidBody(name, *args, **kwargs)
+        mi = body.model_instance()
+        if not 0 <= int(mi) < len(self._instance_names):
+            raise RuntimeError("Invalid model instance specified.")
+        if int(mi) == 0:
+            raise RuntimeError(
+                "AddLink(): Model instance index 0 is reserved for the World link.  World is "
+                "always predefined and is named 'world'."
+            )
+        self._add_body(body)
+        return body
+
+    def _add_body(self, body):
+        self._register_name("RigidBody", "body", body)
+        self._register_name("Frame", "frame", body.body_frame())
+        body._attach(self, len(self._bodies))
+        self._bodies.append(body)
+        self._add_frame_unchecked(body.body_frame())
+
+    def _add_frame_unchecked(self, frame):
+        frame._attach(self, len(self._frames))
+        self._frames.append(frame)
+
+    def AddFrame(self, frame):
+        """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""
+        self._throw_if_tree_finalized("frames")
+        if not isinstance(frame, FixedOffsetFrame):
+            raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
+        if frame._plant is not None:
+            raise RuntimeError(f"AddFrame(): frame '{frame.name()}' was already added to a plant")
+        parent = frame.parent_frame()
+        if parent._plant is not self:
+            raise RuntimeError(
+                f"AddFrame(): the parent frame '{parent.name()}' of frame '{frame.name()}' is not "
+                "part of this MultibodyPlant"
+            )
+        self._check_instance(frame.model_instance())
+        self._register_name("Frame", "frame", frame)
+        self._add_frame_unchecked(frame)
+        return frame
+
+    def AddJoint(self, joint, *args, **kwargs):
+        """Adds ``joint`` (a Joint whose frames are in this plant) and returns it.
+
+        Also, as C++'s ``AddJoint<JointType>``: ``AddJoint(JointType, name, parent, X_PF,
+        child, X_BM, *joint_args)`` makes the joint between bodies ``parent`` and ``child``;
+        a pose given (not None) adds a FixedOffsetFrame ``{name}_parent`` / ``{name}_child``
+        at it, None uses the body frame.
+        """
+        if isinstance(joint, type) and issubclass(joint, Joint):
+            return self._add_joint_between_bodies(joint, *args, **kwargs)
+        if args or kwargs:
+            raise TypeError("AddJoint(): expected a Joint, or a joint type and its arguments")
+        self._throw_if_finalized("AddJoint")
+        if not isinstance(joint, Joint):
+            raise TypeError(f"AddJoint(): expected a Joint, got {joint!r}")
+        parent_frame, child_frame = joint.frame_on_parent(), joint.frame_on_child()
+        parent, child = parent_frame.body(), child_frame.body()
+        if parent._plant is not self or child._plant is not self:
+            raise RuntimeError(
+                f"AddJoint(): can't add joint {joint.name()} because bodies {parent.name()} and "
+                f"{child.name()} are from different MultibodyPlants."
+            )
+        for frame in (parent_frame, child_frame):
+            if frame._plant is not self:
+                raise RuntimeError(
+                    f"AddJoint(): the frame '{frame.name()}' of joint '{joint.name()}' must be "
+                    "added to this plant (AddFrame) first"
+                )
+        if parent is child:
+            raise RuntimeError(
+                f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
+            )
+        self._register_name("Joint", "joint", joint)
+        joint._attach(self, len(self._joints))
+        self._joints.append(joint)
+        return joint
+
+    def _add_joint_between_bodies(
+        self, joint_type, name, parent, X_PF, child, X_BM, *args, **kwargs
+    ):
+        self._throw_if_finalized("AddJoint")
+        frames = []
+        for body, X, suffix in ((parent, X_PF, "parent"), (child, X_BM, "child")):
+            if not isinstance(body, RigidBody):
+                raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
+            if X is None:
+                frames.append(body.body_frame())
+            else:
+                frame = FixedOffsetFrame(f"{name}_{suffix}", body.body_frame(), X)
+                frames.append(self.AddFrame(frame))
+        return self.AddJoint(joint_type(name, frames[0], frames[1], *args, **kwargs))
+
+    def WeldFrames(self, frame_on_parent_F, frame_on_child_M, X_FM=None):
+        """Welds frame M to frame F at the pose X_FM (identity by default) with a WeldJoint
+        named ``{F.name()}_welds_to_{M.name()}``; returns the joint."""
+        self._throw_if_finalized("AddJoint")
+        X_FM = RigidTransform() if X_FM is None else X_FM
+        name = f"{frame_on_parent_F.name()}_welds_to_{frame_on_child_M.name()}"
+        if frame_on_parent_F.body() is frame_on_child_M.body():
+            raise RuntimeError(
+                f"AddJoint(): joint {name} would connect body {frame_on_parent_F.body().name()} "
+                "to itself."
+            )
+        return self.AddJoint(WeldJoint(name, frame_on_parent_F, frame_on_child_M, X_FM))
+
+    def AddJointActuator(self, name, joint, effort_limit=math.inf):
+        """Adds an actuator ``name`` on the single-dof ``joint``; returns it."""
+        self._throw_if_tree_finalized("actuators")
+        if not isinstance(joint, Joint):
+            raise TypeError(f"AddJointActuator(): joint must be a Joint, got {joint!r}")
+        limit = float(effort_limit)
+        if not limit > 0:
+            raise RuntimeError(
+                f"JointActuator effort limit must be strictly positive (not {limit:g})"
+            )
+        if joint.num_velocities() != 1:
+            raise RuntimeError(
+                f"Calling AddJointActuator with joint {joint.name()} failed -- this joint has "
+                f"{joint.num_velocities()} degrees of freedom, and MultibodyPlant currently only "
+                "supports actuators for single degree-of-freedom joints. See "
+                "https://stackoverflow.com/q/71477852/9510020 for the common workarounds."
+            )
+        actuator = JointActuator(name, joint, limit)
+        self._register_name("JointActuator", "joint actuator", actuator)
+        actuator._attach(self, len(self._actuators))
+        actuator._input_start = len(self._actuators)
+        self._actuators.append(actuator)
+        return actuator
+
+    def AddForceElement(self, force_element):
+        """Adds ``force_element``; returns it. (A second UniformGravityFieldElement raises.)"""
+        self._throw_if_finalized("AddForceElement")
+        if not isinstance(force_element, ForceElement):
+            raise TypeError(f"AddForceElement(): expected a ForceElement, got {force_element!r}")
+        if isinstance(force_element, UniformGravityFieldElement):
+            raise RuntimeError(
+                "This model already contains a gravity field element. Only one gravity field "
+                "element is allowed per model."
+            )
+        if force_element._plant is not None:
+            raise RuntimeError("AddForceElement(): this force element was already added")
+        self._add_force_element(force_element)
+        return force_element
+
+    def _add_force_element(self, force_element):
+        force_element._attach(self, len(self._force_elements))
+        self._force_elements.append(force_element)
+
+    def gravity_field(self):
+        """The plant's UniformGravityFieldElement."""
+        return self._gravity_field
+
+    def mutable_gravity_field(self):
+        """The plant's UniformGravityFieldElement, to modify."""
+        return self._gravity_field
+
+    # ---- Finalize ------------------------------------------------------------------------
+    def Finalize(self):
+        """Builds the topology: adds floating joints to bodies without an inboard joint,
+        numbers the mobilized bodies and assigns q and v; declares state, parameters and
+        ports. Construction methods raise afterwards."""
+        if self._is_finalized:
+            raise RuntimeError("MultibodyTreeSystem::Finalize(): repeated calls not allowed.")
+        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
+        for b in choose_floating_bases(len(self._bodies), ends):
+            self._add_floating_joint(self._bodies[b])
+        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
+        sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
+        self._mobods = build_forest(len(self._bodies), ends, sizes)
+        self._build_flat_model()
+        self._is_finalized = True
+        nq, nv = self._nq, self._nv
+        if self._time_step > 0:
+            self.DeclareDiscreteState(np.zeros(nq + nv))
+        else:
+            self.DeclareContinuousState(nq, nv, 0)
+        self.DeclareAbstractParameter(self._default_parameters())
+        self._declare_ports()
+
+    def _add_floating_joint(self, body):
+        name = body.name()
+        while (int(body.model_instance()), name) in self._names["Joint"]:
+            name = "_" + name
+        joint = QuaternionFloatingJoint(name, self.world_frame(), body.body_frame())
+        pose = self._default_floating_poses.get(int(body.index()))
+        if pose is not None:
+            joint.SetDefaultPose(pose)
+        self._register_name("Joint", "joint", joint)
+        joint._attach(self, len(self._joints))
+        joint._ephemeral = True
+        self._joints.append(joint)
+
+    def _build_flat_model(self):
+        """Arrays the kernels read: the tree rows, joint constants, slots and index maps."""
+        n = len(self._mobods)
+        self._tree = np.zeros((n, 6), dtype=np.int64)
+        self._jparam = np.zeros((n, 4))
+        self._mobod_of_body = np.zeros(n, dtype=np.int64)
+        self._inboard_joint_of_body = [None] * n
+        for k, m in enumerate(self._mobods):
+            self._mobod_of_body[m.body] = k
+            if m.joint is None:
+                self._tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
+                continue
+            joint = self._joints[m.joint]
+            joint._q_start, joint._v_start = m.q_start, m.v_start
+            self._inboard_joint_of_body[m.body] = joint
+            self._tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
+            self._jparam[k] = joint._jparam()
+        # Welds get their q and v start: the next free slot after the preceding mobods.
+        self._nq = sum(j.num_positions() for j in self._joints)
+        self._nv = sum(j.num_velocities() for j in self._joints)
+        for j in self._joints:
+            if j._q_start is None:
+                raise AssertionError(f"joint {j.name()} was not mobilized")
+        self._index_model_instances()
+
+    def _index_model_instances(self):
+        """Per model instance: its q, v and actuation indices, in increasing order."""
+        count = len(self._instance_names)
+        q_of, v_of, u_of = ([[] for _ in range(count)] for _ in range(3))
+        for j in self._joints:
+            mi = int(j.model_instance())
+            q_of[mi] += range(j._q_start, j._q_start + j.num_positions())
+            v_of[mi] += range(j._v_start, j._v_start + j.num_velocities())
+        for a in self._actuators:
+            u_of[int(a.model_instance())] += range(a._input_start, a._input_start + a.num_inputs())
+        self._instance_q = [np.array(sorted(x), dtype=np.int64) for x in q_of]
+        self._instance_v = [np.array(sorted(x), dtype=np.int64) for x in v_of]
+        self._instance_u = [np.array(sorted(x), dtype=np.int64) for x in u_of]
+
+    def _default_parameters(self):
+        """The PlantParameters of the elements' defaults."""
+        nb = len(self._bodies)
+        mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
+        com = np.array([b._M_BBo_B._p for b in self._bodies], dtype=float).reshape(nb, 3)
+        G = np.array([b._M_BBo_B._G for b in self._bodies], dtype=float).reshape(nb, 3, 3)
+        X_PF = np.empty((len(self._frames), 4, 3))
+        for f, frame in enumerate(self._frames):
+            if isinstance(frame, FixedOffsetFrame):
+                X_PF[f] = pose_array(frame._X_PF._R._R, frame._X_PF._p)
+            else:
+                X_PF[f] = pose_array(np.eye(3), np.zeros(3))
+        damping = np.zeros(self._nv)
+        for j in self._joints:
+            damping[j._v_start : j._v_start + j.num_velocities()] = j._default_damping
+        rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
+        gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
+        locked = np.zeros(len(self._joints), dtype=bool)
+        return PlantParameters(mass, com, G, X_PF, damping, rotor, gear, locked)
+
+    def SetDefaultParameters(self, context, parameters):
+        """Sets the plant's parameters to the elements' defaults."""
+        if not self._is_finalized:
+            raise RuntimeError(
+                "MultibodyPlant cannot SetDefaultParameters or CreateDefaultContext until after "
+                "MultibodyPlant::Finalize() has been called."
+            )
+        super().SetDefaultParameters(context, parameters)
+
+    def AllocateContext(self):
+        if not self._is_finalized:
+            raise RuntimeError(
+                "MultibodyPlant cannot SetDefaultParameters or CreateDefaultContext until after "
+                "MultibodyPlant::Finalize() has been called."
+            )
+        return super().AllocateContext()
+
+    # ---- for the elements ----------------------------------------------------------------
+    def _scoped_name(self, element):
+        from mallard.multibody.tree._scoped_name import ScopedName
+
+        return ScopedName(self._instance_names[int(element.model_instance())], element.name())
+
+    def _inboard_joint(self, body):
+        """The joint mobilizing ``body`` (after Finalize), or None for World."""
+        return self._inboard_joint_of_body[int(body.index())]
+
+    def _check_frame(self, frame, name="frame"):
+        if not isinstance(frame, Frame):
+            raise TypeError(f"{name} must be a Frame, got {type(frame).__name__}")
+        if frame._plant is not self:
+            raise RuntimeError(f"Frame '{frame.name()}' is not part of this MultibodyPlant")
+        return frame

@@ -1,0 +1,49 @@
+"""BallRpyJoint: free rotation of M about the common origin of F and M, parameterized by
+roll-pitch-yaw (space x-y-z) angles."""
+
+from mallard.multibody import _joint_types
+from mallard.multibody.tree._joint import Joint
+
+
+class BallRpyJoint(Joint):
+    """q = (roll, pitch, yaw): R_FM = Rz(yaw)·Ry(pitch)·Rx(roll), Mo = Fo; v = w_FM_F (the
+    angular velocity, not the angle rates). Damping τ = −d·w_FM."""
+
+    kTypeName = "ball_rpy"
+    _jtype = _joint_types.BALL_RPY
+    _nq = 3
+    _nv = 3
+    _position_suffixes = ("qx", "qy", "qz")
+    _velocity_suffixes = ("wx", "wy", "wz")
+    _can_rotate = True
+
+    def __init__(self, name, frame_on_parent, frame_on_child, damping=0.0):
+        super().__init__(name, frame_on_parent, frame_on_child, damping=[damping] * 3)
+
+    def default_damping(self):
+        """The default damping coefficient d."""
+        return float(self._default_damping[0])
+
+    def get_angles(self, context):
+        """(roll, pitch, yaw) in ``context``."""
+        return self._positions(context, "get_angles").copy()
+
+    def set_angles(self, context, angles):
+        """Sets (roll, pitch, yaw) in ``context``; returns this joint."""
+        return self._set_positions(context, self._sized(angles, "angles"), "set_angles")
+
+    def get_angular_velocity(self, context):
+        """w_FM_F in ``context``."""
+        return self._velocities(context, "get_angular_velocity").copy()
+
+    def set_angular_velocity(self, context, w_FM):
+        """Sets w_FM_F in ``context``; returns this joint."""
+        return self._set_velocities(context, self._sized(w_FM, "w_FM"), "set_angular_velocity")
+
+    def get_default_angles(self):
+        """The default (roll, pitch, yaw)."""
+        return self._default_q.copy()
+
+    def set_default_angles(self, angles):
+        """Sets the default (roll, pitch, yaw)."""
+        self.set_default_positions(angles)

@@ -1,0 +1,266 @@
+"""Frames: the abstract Frame, the RigidBodyFrame of each body, and FixedOffsetFrame.
+
+A frame F is fixed on a body B; its pose X_BF in B is a parameter (constant in time). Pose and
+motion queries go through the parent plant's kinematics.
+"""
+
+import numpy as np
+
+from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.math import SpatialVelocity
+from mallard.multibody.tree._indices import FrameIndex
+from mallard.multibody.tree._multibody_element import MultibodyElement
+
+
+def _require_frame(frame, name):
+    if not isinstance(frame, Frame):
+        raise TypeError(f"{name} must be a Frame, got {type(frame).__name__}")
+    return frame
+
+
+def _transform(R, p):
+    return RigidTransform._make(R, p)
+
+
+def _relative_velocity(R_WM, p_WM, V_WM, p_WF, V_WF, R_WE):
+    """V_MF_E from the World poses and spatial velocities of frames M and F."""
+    w_MF_W = V_WF[:3] - V_WM[:3]
+    p_MoFo_W = p_WF - p_WM
+    w_WM = V_WM[:3]
+    v_MFo_W = (
+        V_WF[3:]
+        - V_WM[3:]
+        - np.array(
+            [
+                w_WM[1] * p_MoFo_W[2] - w_WM[2] * p_MoFo_W[1],
+                w_WM[2] * p_MoFo_W[0] - w_WM[0] * p_MoFo_W[2],
+                w_WM[0] * p_MoFo_W[1] - w_WM[1] * p_MoFo_W[0],
+            ]
+        )
+    )
+    R_EW = R_WE.T
+    return np.concatenate((R_EW @ w_MF_W, R_EW @ v_MFo_W))
+
+
+class Frame(MultibodyElement):
+    """A material frame F fixed on a body B (abstract: see RigidBodyFrame and
+    FixedOffsetFrame)."""
+
+    _index_type = FrameIndex
+
+    def __init__(self, name, body, model_instance=None):
+        if type(self) is Frame:
+            raise TypeError("mallard.multibody.tree.Frame: No constructor defined!")
+        if not isinstance(name, str) or name == "":
+            raise RuntimeError(f"{type(self).__name__}: the name of a frame cannot be empty")
+        super().__init__(body.model_instance() if model_instance is None else model_instance)
+        self._name = name
+        self._body = body
+
+    def name(self):
+        return self._name
+
+    def scoped_name(self):
+        """The ScopedName ``model_instance_name::frame_name``."""
+        return self.GetParentPlant()._scoped_name(self)
+
+    def body(self):
+        """The RigidBody this frame is fixed on."""
+        return self._body
+
+    def is_world_frame(self):
+        return self._index is not None and int(self._index) == 0
+
+    def is_body_frame(self):
+        return False
+
+    # ---- pose in the body (subclasses define _default_X_BF() -> (R_BF, p_BF)) -------------
+    def _plant_with(self, context):
+        plant = self.GetParentPlant()
+        plant.ValidateContext(context)
+        return plant
+
+    def CalcPoseInBodyFrame(self, context):
+        """X_BF, this frame's pose in its body's frame B (from the parameters in context)."""
+        R, p = self._plant_with(context)._X_BF(context, self)
+        return _transform(R.copy(), p.copy())
+
+    def CalcRotationMatrixInBodyFrame(self, context):
+        """R_BF."""
+        R, _ = self._plant_with(context)._X_BF(context, self)
+        return RotationMatrix._make(R.copy())
+
+    def CalcOffsetPoseInBody(self, context, X_FQ):
+        """X_BQ = X_BF · X_FQ for a frame Q given by its pose in this frame F."""
+        return self.CalcPoseInBodyFrame(context) @ X_FQ
+
+    def CalcOffsetRotationMatrixInBody(self, context, R_FQ):
+        """R_BQ = R_BF · R_FQ."""
+        return self.CalcRotationMatrixInBodyFrame(context) @ R_FQ
+
+    def GetFixedPoseInBodyFrame(self):
+        """X_BF from the default offsets (this frame's pose in its body is fixed)."""
+        R, p = self._default_X_BF()
+        return _transform(R, p)
+
+    def GetFixedRotationMatrixInBodyFrame(self):
+        """R_BF from the default offsets."""
+        return RotationMatrix._make(self._default_X_BF()[0])
+
+    def GetFixedOffsetPoseInBody(self, X_FQ):
+        """X_BQ = X_BF · X_FQ from the default offsets."""
+        return self.GetFixedPoseInBodyFrame() @ X_FQ
+
+    def GetFixedRotationMatrixInBody(self, R_FQ):
+        """R_BQ = R_BF · R_FQ from the default offsets."""
+        return self.GetFixedRotationMatrixInBodyFrame() @ R_FQ
+
+    # ---- pose in other frames ------------------------------------------------------------
+    def CalcPoseInWorld(self, context):
+        """X_WF."""
+        R, p = self._plant_with(context)._X_WF(context, self)
+        return _transform(R, p)
+
+    def CalcPose(self, context, frame_M):
+        """X_MF, this frame's pose in frame M."""
+        _require_frame(frame_M, "frame_M")
+        return self._plant_with(context).CalcRelativeTransform(context, frame_M, self)
+
+    def CalcRotationMatrixInWorld(self, context):
+        """R_WF."""
+        return RotationMatrix._make(self._plant_with(context)._X_WF(context, self)[0])
+
+    def CalcRotationMatrix(self, context, frame_M):
+        """R_MF."""
+        _require_frame(frame_M, "frame_M")
+        return self._plant_with(context).CalcRelativeRotationMatrix(context, frame_M, self)
+
+    # ---- velocities ----------------------------------------------------------------------
+    def EvalAngularVelocityInWorld(self, context):
+        """w_WF_W, this frame's angular velocity in World (that of its body)."""
+        return self._plant_with(context)._V_WF(context, self)[:3].copy()
+
+    def CalcSpatialVelocityInWorld(self, context):
+        """V_WF_W: angular velocity of F and translational velocity of Fo, in World."""
+        return SpatialVelocity._make(self._plant_with(context)._V_WF(context, self))
+
+    def _V_MF_E(self, plant, context, frame_M, frame_E):
+        R_WM, p_WM = plant._X_WF(context, frame_M)
+        _, p_WF = plant._X_WF(context, self)
+        R_WE = plant._X_WF(context, frame_E)[0]
+        V_WM = plant._V_WF(context, frame_M)
+        V_WF = plant._V_WF(context, self)
+        return _relative_velocity(R_WM, p_WM, V_WM, p_WF, V_WF, R_WE)
+
+    def CalcSpatialVelocity(self, context, frame_M, frame_E):
+        """V_MF_E: F's spatial velocity measured in frame M, expressed in frame E."""
+        _require_frame(frame_M, "frame_M")
+        _require_frame(frame_E, "frame_E")
+        plant = self._plant_with(context)
+        return SpatialVelocity._make(self._V_MF_E(plant, context, frame_M, frame_E))
+
+    def CalcAngularVelocity(self, context, measured_in_frame, expressed_in_frame):
+        """w_MF_E: F's angular velocity measured in frame M, expressed in frame E."""
+        _require_frame(measured_in_frame, "measured_in_frame")
+        _require_frame(expressed_in_frame, "expressed_in_frame")
+        plant = self._plant_with(context)
+        w_WF_W = plant._V_WF(context, self)[:3]
+        w_WM_W = plant._V_WF(context, measured_in_frame)[:3]
+        R_WE = plant._X_WF(context, expressed_in_frame)[0]
+        return R_WE.T @ (w_WF_W - w_WM_W)
+
+    def CalcRelativeSpatialVelocity(
+        self, context, other_frame, measured_in_frame, expressed_in_frame
+    ):
+        """V_M_BC_E = V_MC_E − V_MB_E for this frame C and ``other_frame`` B."""
+        _require_frame(other_frame, "other_frame")
+        _require_frame(measured_in_frame, "measured_in_frame")
+        _require_frame(expressed_in_frame, "expressed_in_frame")
+        plant = self._plant_with(context)
+        V_MC_E = self._V_MF_E(plant, context, measured_in_frame, expressed_in_frame)
+        V_MB_E = other_frame._V_MF_E(plant, context, measured_in_frame, expressed_in_frame)
+        return SpatialVelocity._make(V_MC_E - V_MB_E)
+
+    def CalcRelativeSpatialVelocityInWorld(self, context, other_frame):
+        """V_W_BC_W = V_WC_W − V_WB_W for this frame C and ``other_frame`` B."""
+        _require_frame(other_frame, "other_frame")
+        plant = self._plant_with(context)
+        return SpatialVelocity._make(plant._V_WF(context, self) - plant._V_WF(context, other_frame))
+
+
+class RigidBodyFrame(Frame):
+    """The body frame B of a RigidBody, created with it (not constructible on its own)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("mallard.multibody.tree.RigidBodyFrame: No constructor defined!")
+
+    @classmethod
+    def _for_body(cls, body):
+        frame = object.__new__(cls)
+        Frame.__init__(frame, body.name(), body)
+        return frame
+
+    def is_body_frame(self):
+        return True
+
+    def _default_X_BF(self):
+        return np.eye(3), np.zeros(3)
+
+
+class FixedOffsetFrame(Frame):
+    """A frame F fixed to a parent frame P with pose X_PF (a parameter: its default is given
+    here, the value in a Context may be changed with SetPoseInParentFrame)."""
+
+    def __init__(self, name, *args, **kwargs):
+        P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
+        super().__init__(name, P.body(), model_instance)
+        self._parent_frame = P
+        self._X_PF = RigidTransform(X_PF)
+
+    def _default_X_BF(self):
+        R_BP, p_BP = self._parent_frame._default_X_BF()
+        R_PF = self._X_PF._R._R
+        return R_BP @ R_PF, p_BP + R_BP @ self._X_PF._p
+
+    def parent_frame(self):
+        """The frame P this frame is fixed to."""
+        return self._parent_frame
+
+    def GetPoseInParentFrame(self, context):
+        """X_PF in ``context``."""
+        X_PF = self._plant_with(context)._parameters(context).X_PF[int(self._index)]
+        return _transform(X_PF[:3].copy(), X_PF[3].copy())
+
+    def SetPoseInParentFrame(self, context, X_PF):
+        """Sets X_PF in ``context``."""
+        if not isinstance(X_PF, RigidTransform):
+            raise TypeError(f"X_PF must be a RigidTransform, got {type(X_PF).__name__}")
+        plant = self._plant_with(context)
+        plant._mutable_parameters(context).set_X_PF(self, X_PF._R._R, X_PF._p)
+
+
+def _parse_fixed_offset_args(args, kwargs):
+    """(P, X_PF, model_instance) from FixedOffsetFrame's two overloads."""
+    from mallard.multibody.tree._rigid_body import RigidBody
+
+    names = ("P", "X_PF", "model_instance")
+    if "bodyB" in kwargs or (args and isinstance(args[0], RigidBody)):
+        names = ("bodyB", "X_BF")
+    values = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names or key in values:
+            raise TypeError(f"FixedOffsetFrame: unexpected argument {key!r}")
+        values[key] = value
+    if len(args) > len(names) or names[1] not in values or names[0] not in values:
+        raise TypeError(
+            "FixedOffsetFrame: expected (name, P, X_PF, model_instance=None) or (name, bodyB, X_BF)"
+        )
+    parent = values[names[0]]
+    if isinstance(parent, RigidBody):
+        parent = parent.body_frame()
+    if not isinstance(parent, Frame):
+        raise TypeError(f"FixedOffsetFrame: P must be a Frame, got {type(parent).__name__}")
+    X_PF = values[names[1]]
+    if not isinstance(X_PF, RigidTransform):
+        raise TypeError(f"FixedOffsetFrame: X_PF must be a RigidTransform, got {X_PF!r}")
+    return parent, X_PF, values.get("model_instance")

@@ -1,0 +1,69 @@
+"""MultibodyElement: what bodies, frames, joints, actuators and force elements share.
+
+An element is built on its own, then owned by the MultibodyPlant it is added to; from then on
+it knows its plant, its index in that plant and its model instance. Context-dependent methods
+go through the plant, which checks that the Context is its own.
+"""
+
+
+class MultibodyElement:
+    """Name, index, model instance and parent plant of an element of a MultibodyPlant."""
+
+    #: The index type of this kind of element (BodyIndex, JointIndex, ...).
+    _index_type = None
+
+    def __init__(self, model_instance=None):
+        self._plant = None
+        self._index = None
+        self._model_instance = model_instance
+        self._ephemeral = False
+
+    def _attach(self, plant, index):
+        """Called by the plant when it takes ownership of this element."""
+        self._plant = plant
+        self._index = self._index_type(index)
+
+    def index(self):
+        """This element's index in its plant (-1 until it is added to one, as in pydrake)."""
+        return self._index if self._index is not None else self._index_type(-1)
+
+    def model_instance(self):
+        """The ModelInstanceIndex of the model instance this element belongs to."""
+        return self._model_instance
+
+    def is_ephemeral(self):
+        """True if the plant added this element itself at Finalize() (floating joints)."""
+        return self._ephemeral
+
+    def GetParentPlant(self):
+        """The MultibodyPlant that owns this element; RuntimeError if none does."""
+        if self._plant is None:
+            raise RuntimeError(
+                f"{type(self).__name__} '{self._element_name()}': this multibody element was "
+                "not owned by a MultibodyPlant"
+            )
+        return self._plant
+
+    def __repr__(self):
+        index = -1 if self._index is None else int(self._index)
+        return (
+            f"<{type(self).__name__} name='{self._element_name()}' index={index} "
+            f"model_instance={int(self._model_instance)}>"
+        )
+
+    def _element_name(self):
+        return getattr(self, "_name", "")
+
+    def _describe(self):
+        """``RevoluteJoint 'elbow'``: how error messages name this element."""
+        return f"{type(self).__name__} '{self._element_name()}'"
+
+    def _finalized_plant(self, method):
+        """The parent plant, which must be finalized for ``method``; RuntimeError otherwise."""
+        plant = self.GetParentPlant()
+        if not plant.is_finalized():
+            raise RuntimeError(
+                f"{self._describe()}: {method}() may only be called after the MultibodyPlant "
+                "is finalized (call Finalize() first)"
+            )
+        return plant

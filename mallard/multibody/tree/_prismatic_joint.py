@@ -1,0 +1,68 @@
+"""PrismaticJoint: translation of M along an axis â fixed in F (â_F = â_M)."""
+
+import numpy as np
+
+from mallard.multibody import _joint_types
+from mallard.multibody.tree._joint_axis import unit_axis
+from mallard.multibody.tree._single_dof_joint import SingleDofJoint
+
+
+class PrismaticJoint(SingleDofJoint):
+    """q = x, the translation of Mo along â (p_FoMo_F = x·â); v = ẋ. Damping f = −d·ẋ."""
+
+    kTypeName = "prismatic"
+    _jtype = _joint_types.PRISMATIC
+    _position_suffixes = ("x",)
+    _velocity_suffixes = ("v",)
+    _can_translate = True
+
+    def __init__(
+        self,
+        name,
+        frame_on_parent,
+        frame_on_child,
+        axis,
+        pos_lower_limit=-np.inf,
+        pos_upper_limit=np.inf,
+        damping=0.0,
+    ):
+        self._axis = unit_axis("PrismaticJoint", name, axis)
+        super().__init__(
+            name,
+            frame_on_parent,
+            frame_on_child,
+            damping=[damping],
+            pos_lower=[pos_lower_limit],
+            pos_upper=[pos_upper_limit],
+        )
+
+    def translation_axis(self):
+        """The unit axis â, expressed in F (and equally in M)."""
+        return self._axis.copy()
+
+    def get_translation(self, context):
+        """x in ``context``."""
+        return self._get_position(context, "get_translation")
+
+    def set_translation(self, context, translation):
+        """Sets x in ``context``; returns this joint."""
+        return self._set_positions(context, translation, "set_translation")
+
+    def get_translation_rate(self, context):
+        """ẋ in ``context``."""
+        return self._get_velocity(context, "get_translation_rate")
+
+    def set_translation_rate(self, context, translation_dot):
+        """Sets ẋ in ``context``; returns this joint."""
+        return self._set_velocities(context, translation_dot, "set_translation_rate")
+
+    def get_default_translation(self):
+        """The default x."""
+        return float(self._default_q[0])
+
+    def set_default_translation(self, translation):
+        """Sets the default x."""
+        self.set_default_positions([translation])
+
+    def _jparam(self):
+        return np.concatenate((self._axis, [0.0]))

@@ -1,0 +1,182 @@
+"""RigidBody: a body with a rigid body frame and a spatial inertia about its origin."""
+
+from mallard.common._bindings import scalar_out
+from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, default_model_instance
+from mallard.multibody.tree._multibody_element import MultibodyElement
+from mallard.multibody.tree._spatial_inertia import SpatialInertia
+
+
+class RigidBody(MultibodyElement):
+    """A rigid body B with body frame B and default spatial inertia M_BBo_B (about Bo,
+    expressed in B). Its mass properties are parameters of each Context."""
+
+    _index_type = BodyIndex
+
+    def __init__(self, body_name, *args, **kwargs):
+        model_instance, M_BBo_B = _parse_ctor(args, kwargs)
+        if not isinstance(body_name, str):
+            raise TypeError(f"RigidBody: body_name must be a str, got {type(body_name).__name__}")
+        if body_name == "":
+            raise RuntimeError("RigidBody: the name of a body cannot be empty")
+        super().__init__(model_instance)
+        self._name = body_name
+        self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
+        from mallard.multibody.tree._frame import RigidBodyFrame
+
+        self._body_frame = RigidBodyFrame._for_body(self)
+
+    def name(self):
+        return self._name
+
+    def scoped_name(self):
+        """The ScopedName ``model_instance_name::body_name``."""
+        return self.GetParentPlant()._scoped_name(self)
+
+    def body_frame(self):
+        """The RigidBodyFrame B of this body."""
+        return self._body_frame
+
+    # ---- default mass properties ---------------------------------------------------------
+    def default_mass(self):
+        """The default mass."""
+        return self._M_BBo_B.get_mass()
+
+    def default_com(self):
+        """The default p_BoBcm_B."""
+        return self._M_BBo_B.get_com()
+
+    def default_unit_inertia(self):
+        """The default G_BBo_B."""
+        return self._M_BBo_B.get_unit_inertia()
+
+    def default_rotational_inertia(self):
+        """The default I_BBo_B."""
+        return self._M_BBo_B.CalcRotationalInertia()
+
+    def default_spatial_inertia(self):
+        """The default M_BBo_B."""
+        M = self._M_BBo_B
+        return SpatialInertia._make(M._m, M._p.copy(), M._G.copy())
+
+    # ---- mass properties in a Context ----------------------------------------------------
+    def get_mass(self, context):
+        """This body's mass in ``context``."""
+        return scalar_out(self._plant_for(context)._parameters(context).mass[int(self._index)])
+
+    def CalcCenterOfMassInBodyFrame(self, context):
+        """p_BoBcm_B in ``context``."""
+        return self._plant_for(context)._parameters(context).com[int(self._index)].copy()
+
+    def CalcSpatialInertiaInBodyFrame(self, context):
+        """M_BBo_B in ``context``."""
+        return self._plant_for(context)._parameters(context).spatial_inertia(self)
+
+    def SetMass(self, context, mass):
+        """Sets the mass in ``context``, keeping the unit inertia G_BBo_B (so I_BBo_B scales)."""
+        self._plant_for(context)._mutable_parameters(context).set_mass(self, mass)
+
+    def SetCenterOfMassInBodyFrame(self, context, com):
+        """Sets p_BoBcm_B in ``context``, keeping G_BBo_B (the inertia about Bo)."""
+        self._plant_for(context)._mutable_parameters(context).set_com(self, com)
+
+    def SetSpatialInertiaInBodyFrame(self, context, M_Bo_B):
+        """Sets M_BBo_B in ``context``."""
+        self._plant_for(context)._mutable_parameters(context).set_spatial_inertia(self, M_Bo_B)
+
+    def _plant_for(self, context):
+        plant = self.GetParentPlant()
+        plant.ValidateContext(context)
+        return plant
+
+    # ---- kinematics ----------------------------------------------------------------------
+    def EvalPoseInWorld(self, context):
+        """X_WB, the pose of this body's frame in World."""
+        return self.GetParentPlant().EvalBodyPoseInWorld(context, self)
+
+    def EvalSpatialVelocityInWorld(self, context):
+        """V_WB_W, the spatial velocity of this body's frame in World, expressed in World."""
+        return self.GetParentPlant().EvalBodySpatialVelocityInWorld(context, self)
+
+    def CalcCenterOfMassTranslationalVelocityInWorld(self, context):
+        """v_WBcm_W, the velocity of this body's center of mass in World."""
+        return self.GetParentPlant()._body_com_velocity_in_world(context, self)
+
+    # ---- floating bodies -----------------------------------------------------------------
+    def _floating_joint(self, method):
+        plant = self._finalized_plant(method)
+        joint = plant._inboard_joint(self)
+        if joint is None or joint.num_velocities() != 6 or joint.parent_body().index() != 0:
+            raise RuntimeError(f"{self._describe()}: {method}() requires a floating body")
+        return joint
+
+    def is_floating(self):
+        """True if this body is connected to World by a 6-dof joint (requires Finalize)."""
+        plant = self._finalized_plant("is_floating")
+        joint = plant._inboard_joint(self)
+        return (
+            joint is not None and joint.num_velocities() == 6 and (joint.parent_body().index() == 0)
+        )
+
+    def is_floating_base_body(self):
+        """Same as is_floating()."""
+        return self.is_floating()
+
+    def has_quaternion_dofs(self):
+        """True if this body's inboard joint has a quaternion as its first 4 positions."""
+        plant = self._finalized_plant("has_quaternion_dofs")
+        joint = plant._inboard_joint(self)
+        return joint is not None and joint.type_name() == "quaternion_floating"
+
+    def floating_positions_start(self):
+        """The index of this floating body's first position in q."""
+        return self._floating_joint("floating_positions_start").position_start()
+
+    def floating_velocities_start_in_v(self):
+        """The index of this floating body's first velocity in v."""
+        return self._floating_joint("floating_velocities_start_in_v").velocity_start()
+
+    def floating_position_suffix(self, index):
+        """The suffix naming position ``index`` of this floating body ("qw", ..., "z")."""
+        return self._floating_joint("floating_position_suffix").position_suffix(index)
+
+    def floating_velocity_suffix(self, index):
+        """The suffix naming velocity ``index`` of this floating body ("wx", ..., "vz")."""
+        return self._floating_joint("floating_velocity_suffix").velocity_suffix(index)
+
+    def Lock(self, context):
+        """Locks this floating body in ``context``: its velocities become and stay zero."""
+        self._floating_joint("Lock").Lock(context)
+
+    def Unlock(self, context):
+        """Unlocks this floating body in ``context``."""
+        self._floating_joint("Unlock").Unlock(context)
+
+    def is_locked(self, context):
+        """True if this body's inboard joint is locked in ``context``."""
+        plant = self._finalized_plant("is_locked")
+        joint = plant._inboard_joint(self)
+        return joint is not None and joint.is_locked(context)
+
+
+def _parse_ctor(args, kwargs):
+    """(model_instance, M_BBo_B) from RigidBody's two overloads' trailing arguments."""
+    args = list(args)
+    model_instance = kwargs.pop("model_instance", None)
+    M_BBo_B = kwargs.pop("M_BBo_B", None)
+    if kwargs:
+        raise TypeError(f"RigidBody: unexpected arguments {sorted(kwargs)}")
+    if args and isinstance(args[0], ModelInstanceIndex):
+        model_instance = args.pop(0)
+    if args:
+        M_BBo_B = args.pop(0)
+    if args:
+        raise TypeError("RigidBody: too many arguments")
+    if model_instance is None:
+        model_instance = default_model_instance()
+    if not isinstance(model_instance, ModelInstanceIndex):
+        raise TypeError("RigidBody: model_instance must be a ModelInstanceIndex")
+    if M_BBo_B is None:
+        M_BBo_B = SpatialInertia.Zero()
+    if not isinstance(M_BBo_B, SpatialInertia):
+        raise TypeError(f"RigidBody: M_BBo_B must be a SpatialInertia, got {M_BBo_B!r}")
+    return model_instance, M_BBo_B

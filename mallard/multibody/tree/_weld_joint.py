@@ -1,0 +1,22 @@
+"""WeldJoint: fixes frame M to frame F with a constant pose X_FM."""
+
+from mallard.math import RigidTransform
+from mallard.multibody import _joint_types
+from mallard.multibody.tree._joint import Joint
+
+
+class WeldJoint(Joint):
+    """No degrees of freedom: X_FM is constant."""
+
+    kTypeName = "weld"
+    _jtype = _joint_types.WELD
+
+    def __init__(self, name, frame_on_parent_F, frame_on_child_M, X_FM):
+        if not isinstance(X_FM, RigidTransform):
+            raise TypeError(f"WeldJoint: X_FM must be a RigidTransform, got {X_FM!r}")
+        super().__init__(name, frame_on_parent_F, frame_on_child_M)
+        self._X_FM = RigidTransform(X_FM)
+
+    def X_FM(self):
+        """The constant pose of M in F."""
+        return RigidTransform(self._X_FM)

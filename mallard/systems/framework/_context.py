@@ -1,0 +1,268 @@
+"""Context: everything a System's computations depend on (time, state, parameters, input
+values) plus a cache of derived quantities.
+
+Dependency tracking is by serial numbers: every mutation of a source stamps it with a new
+number drawn from one process-wide counter, and a cache entry remembers the stamps of the
+sources it was computed from. Sources: time ``t``, state ``q`` (continuous generalized
+positions, and all state that is not continuous), state ``v`` (the rest of the continuous
+state, and all state that is not continuous), parameters ``p`` and input values ``u``.
+"""
+
+import itertools
+
+import numpy as np
+
+_next_serial = itertools.count(1).__next__
+
+
+class Context:
+    """The Context of a LeafSystem, created by that system (``CreateDefaultContext``)."""
+
+    __slots__ = (
+        "_system",
+        "_time",
+        "_state",
+        "_parameters",
+        "_inputs",
+        "_accuracy",
+        "_cache",
+        "_serial_t",
+        "_serial_q",
+        "_serial_v",
+        "_serial_p",
+        "_serial_u",
+        "__weakref__",
+    )
+
+    def __init__(self, system, state, parameters, num_input_ports):
+        self._system = system
+        self._time = 0.0
+        self._state = state
+        self._parameters = parameters
+        self._inputs = [None] * num_input_ports
+        self._accuracy = None
+        self._cache = {}
+        self._serial_t = self._serial_q = self._serial_v = _next_serial()
+        self._serial_p = self._serial_u = self._serial_t
+        state._continuous._bind(self._q_changed, self._v_changed)
+        state._discrete._bind(self._state_changed)
+        state._abstract._on_change = self._state_changed
+        parameters._bind(self._p_changed)
+
+    # ---- dependency tracking -------------------------------------------------------------
+    def _q_changed(self):
+        self._serial_q = _next_serial()
+
+    def _v_changed(self):
+        self._serial_v = _next_serial()
+
+    def _state_changed(self):
+        self._serial_q = self._serial_v = _next_serial()
+
+    def _p_changed(self):
+        self._serial_p = _next_serial()
+
+    def _u_changed(self):
+        self._serial_u = _next_serial()
+
+    def _all_changed(self):
+        self._serial_t = self._serial_q = self._serial_v = _next_serial()
+        self._serial_p = self._serial_u = self._serial_t
+
+    # ---- time ----------------------------------------------------------------------------
+    def get_time(self):
+        return self._time
+
+    def SetTime(self, time_sec):
+        self._time = time_sec
+        self._serial_t = _next_serial()
+
+    def get_accuracy(self):
+        return self._accuracy
+
+    def SetAccuracy(self, accuracy):
+        self._accuracy = accuracy
+        self._all_changed()
+
+    # ---- state ---------------------------------------------------------------------------
+    def get_state(self):
+        return self._state
+
+    def get_mutable_state(self):
+        self._state_changed()
+        return self._state
+
+    def num_continuous_states(self):
+        return self._state._continuous.size()
+
+    def num_discrete_state_groups(self):
+        return self._state._discrete.num_groups()
+
+    def num_abstract_states(self):
+        return len(self._state._abstract._values)
+
+    def num_total_states(self):
+        discrete = sum(g.size() for g in self._state._discrete._groups)
+        return self.num_continuous_states() + discrete
+
+    def is_stateless(self):
+        return (
+            self.num_continuous_states() == 0
+            and self.num_discrete_state_groups() == 0
+            and (self.num_abstract_states() == 0)
+        )
+
+    def has_only_continuous_state(self):
+        return (
+            self.num_continuous_states() > 0
+            and self.num_discrete_state_groups() == 0
+            and (self.num_abstract_states() == 0)
+        )
+
+    def has_only_discrete_state(self):
+        return (
+            self.num_discrete_state_groups() > 0
+            and self.num_continuous_states() == 0
+            and (self.num_abstract_states() == 0)
+        )
+
+    def get_continuous_state(self):
+        return self._state._continuous
+
+    def get_mutable_continuous_state(self):
+        return self._state.get_mutable_continuous_state()
+
+    def get_continuous_state_vector(self):
+        return self._state._continuous._vector
+
+    def get_mutable_continuous_state_vector(self):
+        return self._state.get_mutable_continuous_state().get_vector()
+
+    def SetContinuousState(self, xc):
+        self._state._continuous.SetFromVector(xc)
+
+    def SetTimeAndContinuousState(self, time_sec, xc):
+        self.SetTime(time_sec)
+        self.SetContinuousState(xc)
+
+    def get_discrete_state(self, index=None):
+        return self._state.get_discrete_state(index)
+
+    def get_discrete_state_vector(self):
+        return self._state._discrete.get_vector(0)
+
+    def get_mutable_discrete_state(self, index=None):
+        return self._state.get_mutable_discrete_state(index)
+
+    def get_mutable_discrete_state_vector(self):
+        return self._state._discrete.get_mutable_vector(0)
+
+    def SetDiscreteState(self, *args):
+        """``SetDiscreteState(xd)`` for group 0, ``(group_index, xd)``, or ``(DiscreteValues)``."""
+        if len(args) == 1 and hasattr(args[0], "num_groups"):
+            self._state._discrete.SetFrom(args[0])
+        else:
+            self._state._discrete.set_value(*args)
+
+    def get_abstract_state(self, index):
+        return self._state.get_abstract_state(index)
+
+    def get_mutable_abstract_state(self, index):
+        return self._state.get_mutable_abstract_state(index)
+
+    def SetAbstractState(self, index, value):
+        self.get_mutable_abstract_state(index).set_value(value)
+
+    # ---- parameters ----------------------------------------------------------------------
+    def get_parameters(self):
+        return self._parameters
+
+    def get_mutable_parameters(self):
+        self._p_changed()
+        return self._parameters
+
+    def num_numeric_parameter_groups(self):
+        return self._parameters.num_numeric_parameter_groups()
+
+    def num_abstract_parameters(self):
+        return self._parameters.num_abstract_parameters()
+
+    def get_numeric_parameter(self, index):
+        return self._parameters.get_numeric_parameter(index)
+
+    def get_mutable_numeric_parameter(self, index):
+        return self._parameters.get_mutable_numeric_parameter(index)
+
+    def get_abstract_parameter(self, index):
+        return self._parameters.get_abstract_parameter(index)
+
+    def get_mutable_abstract_parameter(self, index):
+        return self._parameters.get_mutable_abstract_parameter(index)
+
+    # ---- ports ---------------------------------------------------------------------------
+    def num_input_ports(self):
+        return len(self._inputs)
+
+    def num_output_ports(self):
+        return self._system.num_output_ports()
+
+    # ---- whole-context operations --------------------------------------------------------
+    def SetStateAndParametersFrom(self, source):
+        self._state.SetFrom(source._state)
+        self._parameters.SetFrom(source._parameters)
+
+    def SetTimeStateAndParametersFrom(self, source):
+        self.SetTime(source.get_time())
+        self._accuracy = source._accuracy
+        self.SetStateAndParametersFrom(source)
+
+    def Clone(self):
+        """An independent copy: same system, time, state, parameters and fixed input values."""
+        clone = Context(
+            self._system, self._state.Clone(), self._parameters.Clone(), len(self._inputs)
+        )
+        clone._time = self._time
+        clone._accuracy = self._accuracy
+        clone._inputs = [None if i is None else i._clone_for(clone) for i in self._inputs]
+        return clone
+
+    def __copy__(self):
+        return self.Clone()
+
+    def __deepcopy__(self, memo):
+        return self.Clone()
+
+    def __str__(self):
+        lines = [f"::{self._system.get_name() or '_'} Context", "-" * 12, f"Time: {self._time:g}"]
+        xc = self._state._continuous
+        groups = self._state._discrete._groups
+        if xc.size() or groups:
+            lines.append("States:")
+            if xc.size():
+                lines.append(f"  {xc.size()} continuous states")
+                lines.append("    " + _format_values(xc._vector._data))
+            if groups:
+                lines.append(f"  {len(groups)} discrete state groups with")
+                for g in groups:
+                    lines.append(f"     {g.size()} states")
+                    lines.append("       " + _format_values(g._data))
+            lines.append("")
+        numeric = self._parameters._numeric._groups
+        n_abstract = self._parameters.num_abstract_parameters()
+        if numeric or n_abstract:
+            lines.append("Parameters:")
+            if numeric:
+                lines.append(f"  {len(numeric)} numeric parameter groups with")
+                for g in numeric:
+                    lines.append(f"     {g.size()} parameters")
+                    lines.append("       " + _format_values(g._data))
+            if n_abstract:
+                lines.append(f"  {n_abstract} abstract parameters")
+            lines.append("")
+        return "\n".join(lines) + "\n"
+
+
+def _format_values(data):
+    if data.dtype == np.float64:
+        return " ".join(f"{x:g}" for x in data)
+    return " ".join(str(x) for x in data)

@@ -1,0 +1,335 @@
+"""LeafSystem: a System with its own state, parameters and ports (no subsystems)."""
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.common.value import AbstractValue
+from mallard.systems.framework._context import Context
+from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
+from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
+from mallard.systems.framework._vectors import BasicVector
+
+
+def _model_vector(size_or_vector, what):
+    """A BasicVector from a size (zeros), a BasicVector or an array of default values."""
+    if isinstance(size_or_vector, BasicVector):
+        return size_or_vector.Clone()
+    if isinstance(size_or_vector, (int, np.integer)) and not isinstance(size_or_vector, bool):
+        if size_or_vector < 0:
+            raise ValueError(f"{what}: size must be non-negative, got {size_or_vector}")
+        return BasicVector(np.zeros(int(size_or_vector)))
+    return BasicVector(as_array(size_or_vector, name=what).reshape(-1))
+
+
+class LeafSystem:
+    """The base of systems with state, parameters and ports of their own.
+
+    Subclasses declare their ports, state and parameters in ``__init__`` with the
+    ``Declare*`` methods and override ``SetDefaultState`` / ``SetDefaultParameters`` /
+    ``DoCalcTimeDerivatives`` as needed.
+    """
+
+    def __init__(self):
+        self._name = ""
+        self._input_ports = []
+        self._output_ports = []
+        self._continuous_model = ContinuousState()
+        self._discrete_models = []
+        self._abstract_state_models = []
+        self._numeric_parameter_models = []
+        self._abstract_parameter_models = []
+
+    def _type_name(self):
+        cls = type(self)
+        return f"{cls.__module__}.{cls.__qualname__}"
+
+    # ---- names ---------------------------------------------------------------------------
+    def get_name(self):
+        return self._name
+
+    def set_name(self, name):
+        self._name = name
+
+    def GetSystemName(self):
+        return self._name or "_"
+
+    def GetSystemPathname(self):
+        return "::" + self.GetSystemName()
+
+    def GetSystemType(self):
+        return self._type_name()
+
+    # ---- ports ---------------------------------------------------------------------------
+    def _check_port_name(self, name, ports):
+        if any(p.get_name() == name for p in ports):
+            raise RuntimeError(f"System {self.GetSystemName()} already has a port named '{name}'")
+
+    def DeclareVectorInputPort(self, name, size):
+        """A vector input port of ``size`` elements (or the size of a model BasicVector)."""
+        self._check_port_name(name, self._input_ports)
+        model = _model_vector(size, "DeclareVectorInputPort")
+        port = InputPort(
+            self,
+            len(self._input_ports),
+            name,
+            PortDataType.kVectorValued,
+            model.size(),
+            AbstractValue.Make(model),
+        )
+        self._input_ports.append(port)
+        return port
+
+    def DeclareAbstractInputPort(self, name, model_value):
+        """An input port carrying values of the type held by ``model_value``."""
+        self._check_port_name(name, self._input_ports)
+        if not isinstance(model_value, AbstractValue):
+            model_value = AbstractValue.Make(model_value)
+        port = InputPort(
+            self, len(self._input_ports), name, PortDataType.kAbstractValued, 0, model_value
+        )
+        self._input_ports.append(port)
+        return port
+
+    def DeclareVectorOutputPort(self, name, size, calc, prerequisites_of_calc=None):
+        """A vector output port; ``calc(context, output)`` fills the BasicVector ``output``."""
+        self._check_port_name(name, self._output_ports)
+        model = _model_vector(size, "DeclareVectorOutputPort")
+        port = OutputPort(
+            self,
+            len(self._output_ports),
+            name,
+            PortDataType.kVectorValued,
+            model.size(),
+            model.Clone,
+            calc,
+        )
+        self._output_ports.append(port)
+        return port
+
+    def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):
+        """An abstract output port: ``alloc()`` makes a value (or an AbstractValue),
+        ``calc(context, value)`` fills it in place."""
+        self._check_port_name(name, self._output_ports)
+
+        def allocate():
+            value = alloc()
+            return value.get_value() if isinstance(value, AbstractValue) else value
+
+        port = OutputPort(
+            self, len(self._output_ports), name, PortDataType.kAbstractValued, 0, allocate, calc
+        )
+        self._output_ports.append(port)
+        return port
+
+    def num_input_ports(self):
+        return len(self._input_ports)
+
+    def num_output_ports(self):
+        return len(self._output_ports)
+
+    def _port(self, ports, index, kind):
+        if index is None:
+            if len(ports) != 1:
+                raise RuntimeError(
+                    f"System::get_{kind}_port(): {self.GetSystemPathname()} does not have "
+                    f"exactly one {kind} port (it has {len(ports)})"
+                )
+            return ports[0]
+        if not 0 <= index < len(ports):
+            raise RuntimeError(
+                f"System::get_{kind}_port(): {self.GetSystemPathname()} has no {kind} port "
+                f"[{index}] (valid indices are 0 to {len(ports) - 1})"
+            )
+        return ports[index]
+
+    def get_input_port(self, port_index=None):
+        return self._port(self._input_ports, port_index, "input")
+
+    def get_output_port(self, port_index=None):
+        return self._port(self._output_ports, port_index, "output")
+
+    def _port_by_name(self, ports, name, kind):
+        for port in ports:
+            if port.get_name() == name:
+                return port
+        valid = ", ".join(p.get_name() for p in ports) or "none"
+        raise RuntimeError(
+            f"System {self.GetSystemName()} does not have an {kind} port named {name} "
+            f"(valid port names: {valid})"
+        )
+
+    def GetInputPort(self, port_name):
+        return self._port_by_name(self._input_ports, port_name, "input")
+
+    def GetOutputPort(self, port_name):
+        return self._port_by_name(self._output_ports, port_name, "output")
+
+    def HasInputPort(self, port_name):
+        return any(p.get_name() == port_name for p in self._input_ports)
+
+    def HasOutputPort(self, port_name):
+        return any(p.get_name() == port_name for p in self._output_ports)
+
+    def EvalVectorInput(self, context, port_index):
+        return self.get_input_port(port_index).EvalBasicVector(context)
+
+    def EvalAbstractInput(self, context, port_index):
+        return self.get_input_port(port_index).EvalAbstract(context)
+
+    # ---- state and parameters ------------------------------------------------------------
+    def DeclareContinuousState(self, *args):
+        """``(num_state_variables)``, ``(num_q, num_v, num_z)``, ``(model_vector)`` or
+        ``(model_vector, num_q, num_v, num_z)``."""
+        if len(args) == 1:
+            model, num_q, num_v, num_z = (
+                _model_vector(args[0], "DeclareContinuousState"),
+                0,
+                0,
+                None,
+            )
+        elif len(args) == 3:
+            num_q, num_v, num_z = (int(a) for a in args)
+            model = BasicVector(np.zeros(num_q + num_v + num_z))
+        elif len(args) == 4:
+            model = _model_vector(args[0], "DeclareContinuousState")
+            num_q, num_v, num_z = (int(a) for a in args[1:])
+        else:
+            raise TypeError("DeclareContinuousState: expected 1, 3 or 4 arguments")
+        if num_z is None:
+            num_z = model.size()
+        self._continuous_model = ContinuousState(model, num_q, num_v, num_z)
+
+    def DeclareDiscreteState(self, model):
+        """A discrete state group from a size (zeros), a BasicVector or an array; returns its
+        index."""
+        self._discrete_models.append(_model_vector(model, "DeclareDiscreteState"))
+        return len(self._discrete_models) - 1
+
+    def DeclareAbstractState(self, model_value):
+        """An abstract state variable; returns its index."""
+        if not isinstance(model_value, AbstractValue):
+            model_value = AbstractValue.Make(model_value)
+        self._abstract_state_models.append(model_value)
+        return len(self._abstract_state_models) - 1
+
+    def DeclareNumericParameter(self, model_vector):
+        """A numeric parameter group with ``model_vector``'s values as defaults; returns its
+        index."""
+        self._numeric_parameter_models.append(_model_vector(model_vector, "Parameter"))
+        return len(self._numeric_parameter_models) - 1
+
+    def DeclareAbstractParameter(self, model_value):
+        """An abstract parameter with ``model_value`` as default; returns its index."""
+        if not isinstance(model_value, AbstractValue):
+            model_value = AbstractValue.Make(model_value)
+        self._abstract_parameter_models.append(model_value)
+        return len(self._abstract_parameter_models) - 1
+
+    def num_continuous_states(self):
+        return self._continuous_model.size()
+
+    def num_discrete_state_groups(self):
+        return len(self._discrete_models)
+
+    def num_abstract_states(self):
+        return len(self._abstract_state_models)
+
+    def num_numeric_parameter_groups(self):
+        return len(self._numeric_parameter_models)
+
+    def num_abstract_parameters(self):
+        return len(self._abstract_parameter_models)
+
+    # ---- contexts ------------------------------------------------------------------------
+    def AllocateContext(self):
+        """A Context for this system, with state and parameters of the declared sizes."""
+        state = State(
+            self._continuous_model.Clone(),
+            DiscreteValues([m.Clone() for m in self._discrete_models]),
+            [m.Clone() for m in self._abstract_state_models],
+        )
+        parameters = Parameters(
+            [m.Clone() for m in self._numeric_parameter_models],
+            [m.Clone() for m in self._abstract_parameter_models],
+        )
+        return Context(self, state, parameters, len(self._input_ports))
+
+    def CreateDefaultContext(self):
+        """A Context with default time (0), state and parameters."""
+        context = self.AllocateContext()
+        self.SetDefaultContext(context)
+        return context
+
+    def SetDefaultContext(self, context):
+        self.ValidateContext(context)
+        context.SetTime(0.0)
+        self.SetDefaultParameters(context, context._parameters)
+        self.SetDefaultState(context, context._state)
+
+    def SetDefaultState(self, context, state):
+        """Sets ``state`` to the declared model values."""
+        self.ValidateContext(context)
+        state._continuous.SetFromVector(self._continuous_model.CopyToVector())
+        for group, model in zip(state._discrete._groups, self._discrete_models, strict=True):
+            group.SetFrom(model)
+        for i, model in enumerate(self._abstract_state_models):
+            state.get_mutable_abstract_state(i).SetFrom(model)
+
+    def SetDefaultParameters(self, context, parameters):
+        """Sets ``parameters`` to the declared model values."""
+        self.ValidateContext(context)
+        for i, model in enumerate(self._numeric_parameter_models):
+            parameters.get_mutable_numeric_parameter(i).SetFrom(model)
+        for i, model in enumerate(self._abstract_parameter_models):
+            parameters.get_mutable_abstract_parameter(i).SetFrom(model)
+
+    def SetRandomState(self, context, state, generator):
+        """Sets ``state`` to a random sample; by default, the default state."""
+        self.SetDefaultState(context, state)
+
+    def SetRandomParameters(self, context, parameters, generator):
+        """Sets ``parameters`` to a random sample; by default, the default parameters."""
+        self.SetDefaultParameters(context, parameters)
+
+    def SetRandomContext(self, context, generator):
+        self.ValidateContext(context)
+        context.SetTime(0.0)
+        self.SetRandomParameters(context, context._parameters, generator)
+        self.SetRandomState(context, context._state, generator)
+
+    def ValidateContext(self, context):
+        """RuntimeError unless ``context`` was created by this system."""
+        if not isinstance(context, Context):
+            raise TypeError(
+                f"{type(self).__name__}: expected a Context, got {type(context).__name__}"
+            )
+        if context._system is not self:
+            raise RuntimeError(
+                f"A function call on a {type(self).__name__} system named "
+                f"'{self.GetSystemPathname()}' was passed the Context of a system named "
+                f"'{context._system.GetSystemPathname()}' instead of the appropriate subsystem "
+                "Context.\nFor more information about Context-System mismatches, see "
+                "https://drake.mit.edu/troubleshooting.html#framework-context-system-mismatch"
+            )
+
+    # ---- time derivatives ----------------------------------------------------------------
+    def AllocateTimeDerivatives(self):
+        """A ContinuousState shaped like this system's continuous state."""
+        return self._continuous_model.Clone()
+
+    def CalcTimeDerivatives(self, context, derivatives):
+        """Writes the time derivatives of the continuous state into ``derivatives``."""
+        self.ValidateContext(context)
+        self.DoCalcTimeDerivatives(context, derivatives)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        if derivatives.size() != 0:
+            raise NotImplementedError(
+                f"{type(self).__name__} declares continuous state but does not override "
+                "DoCalcTimeDerivatives"
+            )
+
+    def EvalTimeDerivatives(self, context):
+        derivatives = self.AllocateTimeDerivatives()
+        self.CalcTimeDerivatives(context, derivatives)
+        return derivatives

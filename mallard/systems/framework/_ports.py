@@ -1,0 +1,203 @@
+"""Input and output ports of a System, and the values fixed on input ports."""
+
+import enum
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.common._bindings import readonly
+from mallard.common.value import AbstractValue
+from mallard.systems.framework._vectors import BasicVector
+
+
+class PortDataType(enum.IntEnum):
+    """Whether a port carries a numeric vector or an abstract (any-type) value."""
+
+    kVectorValued = 0
+    kAbstractValued = 1
+
+    def __repr__(self):
+        return f"<PortDataType.{self.name}: {self.value}>"
+
+
+class FixedInputPortValue:
+    """A value fixed on an input port of one Context (``InputPort.FixValue``)."""
+
+    __slots__ = ("_context", "_value")
+
+    def __init__(self, context, value):
+        self._context = context
+        self._value = value
+
+    def GetMutableData(self):
+        """The held AbstractValue, for modification in place."""
+        self._context._u_changed()
+        return self._value
+
+    def _eval(self):
+        return self._value.get_value()
+
+    def _clone_for(self, context):
+        return FixedInputPortValue(context, self._value.Clone())
+
+
+class _Port:
+    __slots__ = ("_system", "_index", "_name", "_data_type", "_size")
+
+    def __init__(self, system, index, name, data_type, size):
+        self._system = system
+        self._index = index
+        self._name = name
+        self._data_type = data_type
+        self._size = size
+
+    def get_system(self):
+        return self._system
+
+    def get_index(self):
+        return self._index
+
+    def get_name(self):
+        return self._name
+
+    def get_data_type(self):
+        return self._data_type
+
+    def size(self):
+        """The vector size (0 for an abstract port)."""
+        return self._size
+
+    def GetFullDescription(self):
+        system = self._system
+        return (
+            f"{type(self).__name__}[{self._index}] ({self._name}) of System "
+            f"::{system.get_name() or '_'} ({system._type_name()})"
+        )
+
+    def _validate(self, context):
+        if context._system is not self._system:
+            raise RuntimeError(
+                f"{type(self).__name__}: The Context given as an argument was not created for "
+                f"this {self.GetFullDescription()}"
+            )
+
+
+class InputPort(_Port):
+    """An input port: its value comes from a connection or a fixed value in the Context."""
+
+    __slots__ = ("_model_value",)
+
+    def __init__(self, system, index, name, data_type, size, model_value):
+        super().__init__(system, index, name, data_type, size)
+        self._model_value = model_value
+
+    def Allocate(self):
+        """A new AbstractValue of this port's type (a BasicVector for vector ports)."""
+        return self._model_value.Clone()
+
+    def _to_value(self, value):
+        """``value`` as the AbstractValue this port holds, or RuntimeError."""
+        if self._data_type == PortDataType.kVectorValued:
+            data = value.get_value() if isinstance(value, AbstractValue) else value
+            data = data.CopyToVector() if isinstance(data, BasicVector) else data
+            a = as_array(data, name=self._name)
+            a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
+            if a.ndim != 1 or a.shape[0] != self._size:
+                raise RuntimeError(
+                    f"System::FixInputPortTypeCheck(): expected value of type BasicVector with "
+                    f"size={self._size} for input port '{self._name}' (index {self._index}) but "
+                    f"the actual type was BasicVector with size={a.size}. "
+                    f"(System ::{self._system.get_name() or '_'})"
+                )
+            return AbstractValue.Make(BasicVector(a))
+        if isinstance(value, AbstractValue):
+            return value.Clone()
+        model = self._model_value.get_value()
+        if model is not None and not isinstance(value, type(model)):
+            raise RuntimeError(
+                f"System::FixInputPortTypeCheck(): expected value of type "
+                f"{type(model).__name__} for input port '{self._name}' (index {self._index}) but "
+                f"the actual type was {type(value).__name__}"
+            )
+        return AbstractValue.Make(value)
+
+    def FixValue(self, context, value):
+        """Fixes this port's value in ``context``; returns the FixedInputPortValue."""
+        self._validate(context)
+        fixed = FixedInputPortValue(context, self._to_value(value))
+        context._inputs[self._index] = fixed
+        context._u_changed()
+        return fixed
+
+    def HasValue(self, context):
+        """True if the port is connected or has a fixed value in ``context``."""
+        self._validate(context)
+        return context._inputs[self._index] is not None
+
+    def _value_or_none(self, context):
+        """The raw value (a BasicVector for vector ports), or None if there is none."""
+        source = context._inputs[self._index]
+        return None if source is None else source._eval()
+
+    def EvalAbstract(self, context):
+        self._validate(context)
+        return AbstractValue.Make(self._required(context))
+
+    def EvalBasicVector(self, context):
+        self._validate(context)
+        return self._required(context)
+
+    def _required(self, context):
+        value = self._value_or_none(context)
+        if value is None:
+            raise RuntimeError(
+                f"InputPort::Eval(): required {self.GetFullDescription()} is not connected"
+            )
+        return value
+
+    def Eval(self, context):
+        """The port's value: a read-only numpy array for vector ports, else the value."""
+        self._validate(context)
+        value = self._required(context)
+        return readonly(value._data) if self._data_type == PortDataType.kVectorValued else value
+
+
+class OutputPort(_Port):
+    """An output port: ``calc(context, output)`` fills a value allocated by ``alloc()``."""
+
+    __slots__ = ("_alloc", "_calc")
+
+    def __init__(self, system, index, name, data_type, size, alloc, calc):
+        super().__init__(system, index, name, data_type, size)
+        self._alloc = alloc
+        self._calc = calc
+
+    def Allocate(self):
+        """A new AbstractValue of this port's type (holding a BasicVector for vector ports)."""
+        return AbstractValue.Make(self._alloc())
+
+    def Calc(self, context, value):
+        """Computes this port's value into ``value`` (an AbstractValue from ``Allocate``)."""
+        self._validate(context)
+        self._calc(context, value.get_mutable_value())
+
+    def _eval(self, context):
+        output = self._alloc()
+        self._calc(context, output)
+        return output
+
+    def EvalAbstract(self, context):
+        self._validate(context)
+        return AbstractValue.Make(self._eval(context))
+
+    def EvalBasicVector(self, context):
+        self._validate(context)
+        return self._eval(context)
+
+    def Eval(self, context):
+        """The port's value: a numpy array for vector ports, else the value itself."""
+        self._validate(context)
+        output = self._eval(context)
+        if self._data_type == PortDataType.kVectorValued:
+            return np.array(output._data) if isinstance(output, BasicVector) else output
+        return output

@@ -1,0 +1,137 @@
+"""VectorBase and BasicVector: the numeric vectors of states, parameters and vector ports.
+
+A vector owned by a Context carries ``_on_change``, a callable the Context uses to mark what
+depends on it out of date; every mutating method calls it. ``get_mutable_value()`` calls it
+when the view is handed out, as Drake invalidates on mutable access.
+"""
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.common._bindings import format_vector, readonly
+
+
+def _invalid_size(operand, size):
+    return IndexError(f"Operand vector size {operand} does not match this BasicVector size {size}")
+
+
+class VectorBase:
+    """A vector of scalars, stored as a 1-D numpy array (float64, or object for AutoDiffXd
+    and Expression)."""
+
+    __slots__ = ("_data", "_on_change")
+
+    def __init__(self, data):
+        self._data = data
+        self._on_change = None
+
+    def _changed(self):
+        if self._on_change is not None:
+            self._on_change()
+
+    def size(self):
+        """The number of elements."""
+        return self._data.shape[0]
+
+    def get_value(self):
+        """A read-only view of the elements."""
+        return readonly(self._data)
+
+    def value(self):
+        """A read-only view of the elements (pydrake's alias of ``get_value``)."""
+        return readonly(self._data)
+
+    def get_mutable_value(self):
+        """A writeable view of the elements."""
+        self._changed()
+        return self._data
+
+    def CopyToVector(self):
+        """A copy of the elements."""
+        return self._data.copy()
+
+    def _checked(self, value):
+        a = as_array(value, name=type(self).__name__)
+        a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
+        if a.ndim != 1 or a.shape[0] != self._data.shape[0]:
+            raise _invalid_size(a.size, self._data.shape[0])
+        return a
+
+    def SetFromVector(self, value):
+        """Sets every element from ``value`` (same size)."""
+        self._data[:] = self._checked(value)
+        self._changed()
+
+    def set_value(self, value):
+        """Sets every element from ``value`` (same size)."""
+        self.SetFromVector(value)
+
+    def SetFrom(self, other):
+        """Copies the elements of another vector of the same size."""
+        self.SetFromVector(other.CopyToVector())
+
+    def SetZero(self):
+        """Sets every element to zero."""
+        self._data[:] = 0.0
+        self._changed()
+
+    def _check_index(self, index):
+        if not 0 <= index < self._data.shape[0]:
+            raise IndexError(
+                f"Index {index} is not within [0, {self._data.shape[0]}) while accessing "
+                f"{type(self).__name__}."
+            )
+
+    def GetAtIndex(self, index):
+        """The element at ``index``."""
+        self._check_index(index)
+        return self._data[index]
+
+    def SetAtIndex(self, index, value):
+        """Sets the element at ``index``."""
+        self._check_index(index)
+        self._data[index] = value
+        self._changed()
+
+    def __getitem__(self, index):
+        return self.GetAtIndex(index)
+
+    def __setitem__(self, index, value):
+        self.SetAtIndex(index, value)
+
+    def PlusEqScaled(self, scale, rhs):
+        """this += scale · rhs."""
+        self._data += scale * self._checked(rhs.CopyToVector() if hasattr(rhs, "size") else rhs)
+        self._changed()
+        return self
+
+    def __str__(self):
+        return format_vector(self._data)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({format_vector(self._data)})"
+
+
+class BasicVector(VectorBase):
+    """A vector of given size (filled with NaN) or holding the given elements."""
+
+    __slots__ = ()
+
+    def __init__(self, data):
+        if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
+            if data < 0:
+                raise ValueError(f"BasicVector: size must be non-negative, got {data}")
+            super().__init__(np.full(int(data), np.nan))
+        else:
+            a = as_array(data, name="BasicVector")
+            super().__init__(a.reshape(-1).copy())
+
+    def Clone(self):
+        """A copy (not owned by any Context)."""
+        return type(self)(self._data.copy())
+
+    def __copy__(self):
+        return self.Clone()
+
+    def __deepcopy__(self, memo):
+        return self.Clone()
