@@ -11,6 +11,7 @@ from mallard.multibody.tree._indices import (
     JointIndex,
     ModelInstanceIndex,
 )
+from mallard.multibody.tree._multibody_element import use_instead, warn_deprecated
 
 
 class IntrospectionMixin:
@@ -43,18 +44,21 @@ class IntrospectionMixin:
         return 0
 
     def num_actuators(self, model_instance=None):
-        """The number of actuators (of ``model_instance``, if given)."""
+        """The number of actuators (of ``model_instance``, if given: after Finalize() only)."""
         if model_instance is None:
             return len(self._actuators)
+        self._throw_if_not_finalized("num_actuators")
         self._check_instance(model_instance)
         return sum(1 for a in self._actuators if a.model_instance() == model_instance)
 
     def num_actuated_dofs(self, model_instance=None):
-        """The size of the actuation vector u (of ``model_instance``'s part, if given)."""
+        """The size of the actuation vector u (of ``model_instance``'s part, if given: after
+        Finalize() only)."""
         if model_instance is None:
             return sum(a.num_inputs() for a in self._actuators)
+        self._throw_if_not_finalized("num_actuated_dofs")
         self._check_instance(model_instance)
-        return sum(a.num_inputs() for a in self._actuators if a.model_instance() == model_instance)
+        return len(self._instance_u[int(model_instance)])
 
     def num_positions(self, model_instance=None):
         """nq (of ``model_instance``, if given)."""
@@ -79,7 +83,7 @@ class IntrospectionMixin:
 
     def IsVelocityEqualToQDot(self):
         """True if q̇ = v for every joint (no quaternion or roll-pitch-yaw ball joints)."""
-        self._throw_if_not_finalized("IsVelocityEqualToQDot")
+        self._throw_if_not_finalized("num_positions")
         return all(
             j.num_positions() == j.num_velocities()
             and j.type_name() not in ("ball_rpy", "rpy_floating")
@@ -97,7 +101,12 @@ class IntrospectionMixin:
     def _by_index(elements, index, index_type, label):
         if not isinstance(index, index_type):
             raise TypeError(f"expected a {index_type.__name__}, got {type(index).__name__}")
-        if not 0 <= int(index) < len(elements):
+        if int(index) < 0:
+            raise RuntimeError(
+                f"The given default-constructed {label}() cannot be used. You must pass a valid "
+                "integer as the index."
+            )
+        if int(index) >= len(elements):
             raise RuntimeError(
                 f"The given {label}({int(index)}) is out of bounds (must be less than "
                 f"{len(elements)})"
@@ -132,15 +141,16 @@ class IntrospectionMixin:
         )
 
     def has_joint(self, joint_index):
+        """True if this plant has a joint with index ``joint_index``."""
         return 0 <= int(joint_index) < len(self._joints)
 
     def has_joint_actuator(self, actuator_index):
+        """True if this plant has an actuator with index ``actuator_index``."""
         return 0 <= int(actuator_index) < len(self._actuators)
 
     # ---- model instances -----------------------------------------------------------------
     def GetModelInstanceName(self, model_instance):
-        if not 0 <= int(model_instance) < len(self._instance_names):
-            raise RuntimeError(f"There is no model instance id {int(model_instance)} in the model.")
+        self._check_instance_exists(model_instance)
         return self._instance_names[int(model_instance)]
 
     def HasModelInstanceNamed(self, name):
@@ -163,7 +173,7 @@ class IntrospectionMixin:
         """The element of ``kind`` named ``name`` (in ``model_instance`` if given)."""
         names = self._names[kind]
         if model_instance is not None:
-            self._check_instance(model_instance)
+            self._check_instance_exists(model_instance)
             element = names.get((int(model_instance), name))
             if element is not None:
                 return element
@@ -200,7 +210,7 @@ class IntrospectionMixin:
 
     def _has(self, kind, name, model_instance, method):
         if model_instance is not None:
-            self._check_instance(model_instance)
+            self._check_instance_exists(model_instance)
             return (int(model_instance), name) in self._names[kind]
         instances = self._instances_with(kind, name)
         if len(instances) > 1:
@@ -283,6 +293,7 @@ class IntrospectionMixin:
     def GetBodiesWeldedTo(self, body):
         """The bodies welded to ``body`` (directly or through other welds), ``body`` included,
         in index order."""
+        self._check_body_of_plant(body, "GetBodiesWeldedTo")
         groups = self._welded_groups()
         group = groups[int(body.index())]
         return [self._bodies[b] for b in range(len(self._bodies)) if groups[b] == group]
@@ -290,7 +301,16 @@ class IntrospectionMixin:
     def IsAnchored(self, body):
         """True if ``body`` is welded to World (directly or through other welds)."""
         self._throw_if_not_finalized("IsAnchored")
+        self._check_body_of_plant(body, "IsAnchored")
         return self._welded_groups()[int(body.index())] == 0
+
+    def _check_body_of_plant(self, body, method):
+        from mallard.multibody.tree._rigid_body import RigidBody
+
+        if not isinstance(body, RigidBody):
+            raise TypeError(f"{method}(): body must be a RigidBody, got {type(body).__name__}")
+        if body._plant is not self:
+            raise RuntimeError(f"{method}(): body '{body.name()}' is not part of this plant")
 
     def GetBodiesKinematicallyAffectedBy(self, joint_indexes):
         """The bodies outboard of the given joints (whose pose depends on their q), sorted."""
@@ -315,30 +335,45 @@ class IntrospectionMixin:
         self._throw_if_not_finalized("GetFloatingBaseBodies")
         return {j.child_body().index() for j in self._joints if j.is_ephemeral()}
 
-    def _floating_base_bodies_in(self, model_instance):
+    def _unique_base_body(self, model_instance, method):
+        """The only body of ``model_instance`` mobilized directly from World, or None."""
+        self._throw_if_not_finalized(method)
         self._check_instance(model_instance)
-        return [
-            self._bodies[int(b)]
-            for b in sorted(self.GetFloatingBaseBodies(), key=int)
-            if self._bodies[int(b)].model_instance() == model_instance
+        if int(model_instance) == 0:
+            return None
+        bases = [
+            self._bodies[m.body]
+            for m in self._mobods[1:]
+            if m.parent == 0 and self._bodies[m.body].model_instance() == model_instance
         ]
+        return bases[0] if len(bases) == 1 else None
 
     def HasUniqueFloatingBaseBody(self, model_instance):
-        return len(self._floating_base_bodies_in(model_instance)) == 1
+        """True if ``model_instance`` has one base body (mobilized from World), and it is a
+        floating base body."""
+        base = self._unique_base_body(model_instance, "HasUniqueFloatingBaseBody")
+        return base is not None and self._inboard_joint(base).is_ephemeral()
 
     def HasUniqueFreeBaseBody(self, model_instance):
+        """Deprecated: use HasUniqueFloatingBaseBody."""
+        warn_deprecated(use_instead("HasUniqueFloatingBaseBody"))
         return self.HasUniqueFloatingBaseBody(model_instance)
 
     def GetUniqueFloatingBaseBodyOrThrow(self, model_instance):
-        bodies = self._floating_base_bodies_in(model_instance)
-        if len(bodies) != 1:
+        """The floating base body of ``model_instance``, which must be its only base body."""
+        base = self._unique_base_body(model_instance, "GetUniqueFloatingBaseBodyOrThrow")
+        name = self._instance_names[int(model_instance)]
+        if base is None:
+            raise RuntimeError(f"Model {name} does not have a unique base body.")
+        if not self._inboard_joint(base).is_ephemeral():
             raise RuntimeError(
-                f"Model {self._instance_names[int(model_instance)]} does not have a unique "
-                "floating base body."
+                f"Model {name} has a unique base body, but it is not a floating base body."
             )
-        return bodies[0]
+        return base
 
     def GetUniqueFreeBaseBodyOrThrow(self, model_instance):
+        """Deprecated: use GetUniqueFloatingBaseBodyOrThrow."""
+        warn_deprecated(use_instead("GetUniqueFloatingBaseBodyOrThrow"))
         return self.GetUniqueFloatingBaseBodyOrThrow(model_instance)
 
     def GetTopologyGraphvizString(self):
@@ -361,44 +396,34 @@ class IntrospectionMixin:
         return "\n".join(lines) + "\n"
 
     # ---- limits --------------------------------------------------------------------------
-    def _stack(self, method, size, getter, start):
+    def _stack(self, method, attribute):
+        """The joints' limits ``attribute`` (e.g. "_pos_lower") stacked in q or v order."""
         self._throw_if_not_finalized(method)
-        out = np.empty(size)
+        in_q = attribute.startswith("_pos")
+        out = np.empty(self._nq if in_q else self._nv)
         for j in self._joints:
-            values = getter(j)
-            s = start(j)
-            out[s : s + len(values)] = values
+            values = getattr(j, attribute)
+            start = j._q_start if in_q else j._v_start
+            out[start : start + len(values)] = values
         return out
 
     def GetPositionLowerLimits(self):
-        return self._stack(
-            "GetPositionLowerLimits", self._nq, lambda j: j._pos_lower, lambda j: j._q_start
-        )
+        return self._stack("GetPositionLowerLimits", "_pos_lower")
 
     def GetPositionUpperLimits(self):
-        return self._stack(
-            "GetPositionUpperLimits", self._nq, lambda j: j._pos_upper, lambda j: j._q_start
-        )
+        return self._stack("GetPositionUpperLimits", "_pos_upper")
 
     def GetVelocityLowerLimits(self):
-        return self._stack(
-            "GetVelocityLowerLimits", self._nv, lambda j: j._vel_lower, lambda j: j._v_start
-        )
+        return self._stack("GetVelocityLowerLimits", "_vel_lower")
 
     def GetVelocityUpperLimits(self):
-        return self._stack(
-            "GetVelocityUpperLimits", self._nv, lambda j: j._vel_upper, lambda j: j._v_start
-        )
+        return self._stack("GetVelocityUpperLimits", "_vel_upper")
 
     def GetAccelerationLowerLimits(self):
-        return self._stack(
-            "GetAccelerationLowerLimits", self._nv, lambda j: j._acc_lower, lambda j: j._v_start
-        )
+        return self._stack("GetAccelerationLowerLimits", "_acc_lower")
 
     def GetAccelerationUpperLimits(self):
-        return self._stack(
-            "GetAccelerationUpperLimits", self._nv, lambda j: j._acc_upper, lambda j: j._v_start
-        )
+        return self._stack("GetAccelerationUpperLimits", "_acc_upper")
 
     def GetEffortLowerLimits(self):
         self._throw_if_not_finalized("GetEffortLowerLimits")

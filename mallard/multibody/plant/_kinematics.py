@@ -11,6 +11,7 @@ Each Context caches, with the serial numbers of what they were computed from:
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard.common._bindings import scalar_out
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
@@ -181,14 +182,28 @@ class KinematicsMixin:
         X_WF = _compose(X_WB, cache.X_BF[int(frame.index())])
         return X_WF[:3], X_WF[3]
 
+    def _fixed_p_BF(self):
+        """p_BoFo_B of every frame from the elements' default offsets (a cached array)."""
+        p_BF = self.__dict__.get("_fixed_p_BF_array")
+        if p_BF is None:
+            p_BF = np.array([frame._default_X_BF()[1] for frame in self._frames], dtype=float)
+            self._fixed_p_BF_array = p_BF
+        return p_BF
+
     def _V_WF(self, context, frame):
-        """V_WF_W of ``frame`` (a new 6-array): its body's, shifted to the frame's origin."""
+        """V_WF_W of ``frame`` (a new 6-array): its body's, shifted to the frame's origin.
+
+        As Drake's Frame::CalcSpatialVelocityInWorld, the shift is by the frame's *default*
+        offset in its body (GetFixedPoseInBodyFrame), not by the one in ``context``: the two
+        differ only after FixedOffsetFrame.SetPoseInParentFrame(context, ...), and then pydrake
+        reports this velocity (and every velocity built on it) that way.
+        """
         self._check_frame(frame)
         self._throw_if_not_finalized("CalcSpatialVelocityInWorld")
         k = self._mobod_of_body[int(frame.body().index())]
         cache = self._velocity_kinematics(context)
         R_WB = cache.X_pc[3, k, :3]
-        p_BF_W = R_WB @ cache.X_BF[int(frame.index()), 3]
+        p_BF_W = R_WB @ self._fixed_p_BF()[int(frame.index())]
         V = cache.V_WB[k].copy()
         w = V[:3]
         V[3:] += np.array(
@@ -363,7 +378,7 @@ class KinematicsMixin:
         self.ValidateContext(context)
         bodies = self._instance_bodies(model_instances, "CalcTotalMass")
         mass = self._parameters(context).mass
-        return sum((mass[b] for b in bodies), 0.0)
+        return scalar_out(sum((mass[b] for b in bodies), 0.0))
 
     def _com_data(self, context, model_instances, method):
         self.ValidateContext(context)

@@ -2,7 +2,8 @@
 
 The class is assembled from mixins, one file per concept: construction and Finalize() (this
 file), introspection (``_introspection``), state access (``_state_access``), kinematics
-(``_kinematics``) and ports (``_ports``). Data flows one way (ARCHITECTURE.md): elements are
+(``_kinematics``), Jacobians (``_jacobians``), dynamics (``_dynamics``) and ports
+(``_ports``). Data flows one way (ARCHITECTURE.md): elements are
 added, Finalize() builds the topology and the flat model, contexts hold state, parameters and
 a cache, and kernels compute from arrays.
 """
@@ -11,14 +12,22 @@ import math
 
 import numpy as np
 
-from mallard.math import RigidTransform
+from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
+from mallard.multibody.plant._dynamics import DynamicsMixin
 from mallard.multibody.plant._introspection import IntrospectionMixin
+from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
 from mallard.multibody.plant._parameters import PlantParameters, pose_array
 from mallard.multibody.plant._ports import PortsMixin
 from mallard.multibody.plant._state_access import StateAccessMixin
-from mallard.multibody.plant._topology import build_forest, choose_floating_bases
+from mallard.multibody.plant._topology import (
+    build_forest,
+    check_reversed_joints,
+    choose_floating_bases,
+    mobilizer_axis,
+    mobilizer_frames,
+)
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
 from mallard.multibody.tree._indices import (
@@ -35,7 +44,15 @@ from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
 
 
-class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, PortsMixin, LeafSystem):
+class MultibodyPlant(
+    IntrospectionMixin,
+    StateAccessMixin,
+    KinematicsMixin,
+    JacobiansMixin,
+    DynamicsMixin,
+    PortsMixin,
+    LeafSystem,
+):
     """A multibody system: bodies, frames, joints, actuators and force elements.
 
     ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds), 0 a
@@ -43,12 +60,14 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
     (coordinates, contexts, kinematics) work after it.
     """
 
+    _cpp_type = "drake::multibody::MultibodyPlant<double>"
+
     def __init__(self, time_step):
         super().__init__()
         time_step = float(time_step)
         if not time_step >= 0:
             raise RuntimeError(
-                f"MultibodyPlant: time_step must be non-negative (0 for a continuous plant), "
+                f"MultibodyPlant(): time_step must be non-negative (0 for a continuous plant), "
                 f"got {time_step}"
             )
         self._time_step = time_step
@@ -91,49 +110,66 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
             )
 
     def _check_instance(self, model_instance):
-        if not isinstance(model_instance, ModelInstanceIndex):
-            raise TypeError(
-                f"model_instance must be a ModelInstanceIndex, got {type(model_instance).__name__}"
-            )
+        """TypeError unless ``model_instance`` is a ModelInstanceIndex, RuntimeError (Drake's
+        message of the coordinate queries) unless it is one of this plant's."""
+        self._check_instance_type(model_instance)
         if not 0 <= int(model_instance) < len(self._instance_names):
             raise RuntimeError(
                 f"The given ModelInstanceIndex({int(model_instance)}) is out of bounds (must be "
                 f"less than {len(self._instance_names)})"
             )
 
-    def _register_name(self, kind, noun, element):
-        key = (int(element.model_instance()), element.name())
-        names = self._names[kind]
-        if key in names:
-            raise RuntimeError(
-                f"Model instance '{self._instance_names[key[0]]}' already contains a {noun} "
-                f"named '{key[1]}'. {noun[0].upper() + noun[1:]} names must be unique within a "
-                "given model."
-            )
-        names[key] = element
+    def _check_instance_exists(self, model_instance):
+        """As _check_instance, with Drake's message of the name queries."""
+        self._check_instance_type(model_instance)
+        if not 0 <= int(model_instance) < len(self._instance_names):
+            raise RuntimeError(f"There is no model instance id {int(model_instance)} in the model.")
 
-    def AddModelInstance(self, name):
-        """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
-        self._throw_if_tree_finalized("model instances")
-        if not isinstance(name, str) or name == "":
-            raise RuntimeError("AddModelInstance(): the name of a model instance cannot be empty")
-        if name in self._instance_names:
+    @staticmethod
+    def _check_instance_type(model_instance):
+        if not isinstance(model_instance, ModelInstanceIndex):
+            raise TypeError(
+                f"model_instance must be a ModelInstanceIndex, got {type(model_instance).__name__}"
+            )
+
+    def _check_name_free(self, kind, noun, model_instance, name):
+        """RuntimeError if ``model_instance`` has an element of ``kind`` named ``name``."""
+        if (int(model_instance), name) in self._names[kind]:
+            raise RuntimeError(
+                f"Model instance '{self._instance_names[int(model_instance)]}' already contains "
+                f"a {noun} named '{name}'. {noun[0].upper() + noun[1:]} names must be unique "
+                "within a given model."
+            )
+
+    def _register_name(self, kind, noun, element):
+        """Records ``element`` under its (model instance, name); RuntimeError if taken."""
+        self._check_name_free(kind, noun, element.model_instance(), element.name())
+        self._names[kind][(int(element.model_instance()), element.name())] = element
+
+    def _check_instance_name(self, name, method, model_instance=None):
+        """RuntimeError if ``name`` is empty or names another model instance."""
+        if not isinstance(name, str):
+            raise TypeError(f"{method}(): name must be a str, got {type(name).__name__}")
+        if name == "":
+            raise RuntimeError(f"{method}(): the name of a model instance cannot be empty")
+        if name in self._instance_names and self._instance_names.index(name) != model_instance:
             raise RuntimeError(
                 f"This model already contains a model instance named '{name}'. Model instance "
                 "names must be unique within a given model."
             )
+
+    def AddModelInstance(self, name):
+        """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
+        self._check_instance_name(name, "AddModelInstance")
+        self._throw_if_tree_finalized("model instances")
         self._instance_names.append(name)
         return ModelInstanceIndex(len(self._instance_names) - 1)
 
     def RenameModelInstance(self, model_instance, name):
         """Renames ``model_instance``; only before Finalize()."""
         self._throw_if_finalized("RenameModelInstance")
-        self._check_instance(model_instance)
-        if name in self._instance_names and self._instance_names.index(name) != int(model_instance):
-            raise RuntimeError(
-                f"This model already contains a model instance named '{name}'. Model instance "
-                "names must be unique within a given model."
-            )
+        self._check_instance_exists(model_instance)
+        self._check_instance_name(name, "RenameModelInstance", int(model_instance))
         self._instance_names[int(model_instance)] = name
 
     def AddRigidBody(self, name, *args, **kwargs):
@@ -179,6 +215,8 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
         self._throw_if_tree_finalized("frames")
         if not isinstance(frame, FixedOffsetFrame):
             raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
+        self._check_instance(frame.model_instance())
+        self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
         if frame._plant is not None:
             raise RuntimeError(f"AddFrame(): frame '{frame.name()}' was already added to a plant")
         parent = frame.parent_frame()
@@ -187,7 +225,6 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
                 f"AddFrame(): the parent frame '{parent.name()}' of frame '{frame.name()}' is not "
                 "part of this MultibodyPlant"
             )
-        self._check_instance(frame.model_instance())
         self._register_name("Frame", "frame", frame)
         self._add_frame_unchecked(frame)
         return frame
@@ -224,16 +261,38 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
             raise RuntimeError(
                 f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
             )
+        self._check_name_free("Joint", "joint", joint.model_instance(), joint.name())
+        self._check_no_joint_between(joint)
         self._register_name("Joint", "joint", joint)
         joint._attach(self, len(self._joints))
         self._joints.append(joint)
         return joint
 
+    def _check_no_joint_between(self, joint):
+        """RuntimeError (Drake's) if another joint already connects ``joint``'s two bodies."""
+        ends = {joint.parent_body(), joint.child_body()}
+        for other in self._joints:
+            if {other.parent_body(), other.child_body()} == ends:
+
+                def described(j):
+                    return (
+                        f"joint '{j.name()}' (model instance {int(j.model_instance())}) "
+                        f"connecting link '{j.parent_body().name()}' to link "
+                        f"'{j.child_body().name()}'"
+                    )
+
+                raise RuntimeError(
+                    f"AddJoint(): This LinkJointGraph already has {described(other)}. Therefore "
+                    f"adding {described(joint)} is not allowed."
+                )
+
     def _add_joint_between_bodies(
         self, joint_type, name, parent, X_PF, child, X_BM, *args, **kwargs
     ):
+        """C++'s AddJoint<JointType>(name, parent, X_PF, child, X_BM, ...). Nothing is added
+        unless the joint can be."""
         self._throw_if_finalized("AddJoint")
-        frames = []
+        frames, new_frames = [], []
         for body, X, suffix in ((parent, X_PF, "parent"), (child, X_BM, "child")):
             if not isinstance(body, RigidBody):
                 raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
@@ -241,8 +300,14 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
                 frames.append(body.body_frame())
             else:
                 frame = FixedOffsetFrame(f"{name}_{suffix}", body.body_frame(), X)
-                frames.append(self.AddFrame(frame))
-        return self.AddJoint(joint_type(name, frames[0], frames[1], *args, **kwargs))
+                self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
+                frames.append(frame)
+                new_frames.append(frame)
+        self._check_name_free("Joint", "joint", frames[1].model_instance(), name)
+        joint = joint_type(name, frames[0], frames[1], *args, **kwargs)
+        for frame in new_frames:
+            self.AddFrame(frame)
+        return self.AddJoint(joint)
 
     def WeldFrames(self, frame_on_parent_F, frame_on_child_M, X_FM=None):
         """Welds frame M to frame F at the pose X_FM (identity by default) with a WeldJoint
@@ -259,20 +324,21 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
 
     def AddJointActuator(self, name, joint, effort_limit=math.inf):
         """Adds an actuator ``name`` on the single-dof ``joint``; returns it."""
-        self._throw_if_tree_finalized("actuators")
         if not isinstance(joint, Joint):
             raise TypeError(f"AddJointActuator(): joint must be a Joint, got {joint!r}")
-        limit = float(effort_limit)
-        if not limit > 0:
-            raise RuntimeError(
-                f"JointActuator effort limit must be strictly positive (not {limit:g})"
-            )
         if joint.num_velocities() != 1:
             raise RuntimeError(
                 f"Calling AddJointActuator with joint {joint.name()} failed -- this joint has "
                 f"{joint.num_velocities()} degrees of freedom, and MultibodyPlant currently only "
                 "supports actuators for single degree-of-freedom joints. See "
                 "https://stackoverflow.com/q/71477852/9510020 for the common workarounds."
+            )
+        self._check_name_free("JointActuator", "joint actuator", joint.model_instance(), name)
+        self._throw_if_tree_finalized("actuators")
+        limit = float(effort_limit)
+        if not limit > 0:
+            raise RuntimeError(
+                f"JointActuator effort limit must be strictly positive (not {limit:g})"
             )
         actuator = JointActuator(name, joint, limit)
         self._register_name("JointActuator", "joint actuator", actuator)
@@ -308,6 +374,15 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
         """The plant's UniformGravityFieldElement, to modify."""
         return self._gravity_field
 
+    def is_gravity_enabled(self, model_instance):
+        """True if gravity acts on the bodies of ``model_instance``."""
+        return self._gravity_field.is_enabled(model_instance)
+
+    def set_gravity_enabled(self, model_instance, is_enabled):
+        """Enables or disables gravity for ``model_instance``; only before Finalize()."""
+        self._throw_if_finalized("set_gravity_enabled")
+        self._gravity_field.set_enabled(model_instance, is_enabled)
+
     # ---- Finalize ------------------------------------------------------------------------
     def Finalize(self):
         """Builds the topology: adds floating joints to bodies without an inboard joint,
@@ -315,12 +390,17 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
         ports. Construction methods raise afterwards."""
         if self._is_finalized:
             raise RuntimeError("MultibodyTreeSystem::Finalize(): repeated calls not allowed.")
-        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
-        for b in choose_floating_bases(len(self._bodies), ends):
-            self._add_floating_joint(self._bodies[b])
-        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
-        sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
-        self._mobods = build_forest(len(self._bodies), ends, sizes)
+        num_joints, num_frames = len(self._joints), len(self._frames)
+        try:
+            self._build_topology()
+        except Exception:
+            # Leave the plant as it was: drop the elements added here.
+            for element in self._joints[num_joints:] + self._frames[num_frames:]:
+                kind = "Joint" if isinstance(element, Joint) else "Frame"
+                del self._names[kind][(int(element.model_instance()), element.name())]
+                element._plant = element._index = None
+            del self._joints[num_joints:], self._frames[num_frames:]
+            raise
         self._build_flat_model()
         self._is_finalized = True
         nq, nv = self._nq, self._nv
@@ -330,6 +410,27 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
         self._declare_ports()
+
+    def _build_topology(self):
+        """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
+        adds the mobilizer frames."""
+        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
+        for b in choose_floating_bases(len(self._bodies), ends):
+            self._add_floating_joint(self._bodies[b])
+        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
+        sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
+        self._mobods = build_forest(len(self._bodies), ends, sizes)
+        check_reversed_joints(self._mobods, self._joints, self._instance_names)
+        self._add_mobilizer_frames()
+
+    def _add_mobilizer_frames(self):
+        """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
+        for name, parent, R_PF, p_PF, instance in mobilizer_frames(self._mobods, self._joints):
+            X_PF = RigidTransform(RotationMatrix(R_PF), p_PF)
+            frame = FixedOffsetFrame(name, parent, X_PF, instance)
+            frame._ephemeral = True
+            self._register_name("Frame", "frame", frame)
+            self._add_frame_unchecked(frame)
 
     def _add_floating_joint(self, body):
         name = body.name()
@@ -361,6 +462,8 @@ class MultibodyPlant(IntrospectionMixin, StateAccessMixin, KinematicsMixin, Port
             self._inboard_joint_of_body[m.body] = joint
             self._tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
             self._jparam[k] = joint._jparam()
+            if joint.type_name() in ("revolute", "prismatic"):
+                self._jparam[k, :3] = mobilizer_axis(joint, m.reversed)
         # Welds get their q and v start: the next free slot after the preceding mobods.
         self._nq = sum(j.num_positions() for j in self._joints)
         self._nv = sum(j.num_velocities() for j in self._joints)

@@ -4,11 +4,16 @@ Before Finalize() the plant has its geometry ports; Finalize() adds the rest: ac
 (whole plant and per model instance), applied generalized and spatial forces, desired
 states, and the state, body kinematics, acceleration, actuation, reaction-force and contact
 outputs.
+
+A discrete plant's acceleration, actuation and contact outputs are *sampled*: they report
+the last discrete update. mallard runs none yet, so they report what pydrake reports before
+the first one: zeros.
 """
 
 import numpy as np
 
-from mallard.multibody.math import SpatialVelocity
+from mallard.common.value import AbstractValue
+from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
 
 
 def _not_built(what, issue):
@@ -18,6 +23,10 @@ def _not_built(what, issue):
         )
 
     return calc
+
+
+def _list_value():
+    return AbstractValue.Make([])
 
 
 class PortsMixin:
@@ -34,9 +43,9 @@ class PortsMixin:
 
         self._geometry_query_port = self.DeclareAbstractInputPort("geometry_query", None)
         self._geometry_pose_port = self.DeclareAbstractOutputPort(
-            "geometry_pose", lambda: None, no_geometry
+            "geometry_pose", _list_value, no_geometry
         )
-        self.DeclareAbstractOutputPort("deformable_body_configuration", lambda: None, no_geometry)
+        self.DeclareAbstractOutputPort("deformable_body_configuration", _list_value, no_geometry)
 
     def _declare_ports(self):
         nu, nv, nq = self.num_actuated_dofs(), self._nv, self._nq
@@ -61,27 +70,28 @@ class PortsMixin:
             "state", nq + nv, lambda c, out: out.SetFromVector(self._x(c))
         )
         self._body_poses_port = self.DeclareAbstractOutputPort(
-            "body_poses", list, self._calc_body_poses
+            "body_poses", _list_value, self._calc_body_poses
         )
         self._body_velocities_port = self.DeclareAbstractOutputPort(
-            "body_spatial_velocities", list, self._calc_body_spatial_velocities
+            "body_spatial_velocities", _list_value, self._calc_body_spatial_velocities
         )
-        dynamics = "MultibodyPlant dynamics, issue 4"
         self._body_accelerations_port = self.DeclareAbstractOutputPort(
-            "body_spatial_accelerations", list, _not_built("body spatial accelerations", dynamics)
+            "body_spatial_accelerations", _list_value, self._calc_body_spatial_accelerations
         )
         self._generalized_acceleration_port = self.DeclareVectorOutputPort(
-            "generalized_acceleration", nv, _not_built("generalized acceleration", dynamics)
+            "generalized_acceleration", nv, lambda c, out: out.SetFromVector(self._vdot(c))
         )
         self._net_actuation_port = self.DeclareVectorOutputPort(
-            "net_actuation", nu, lambda c, out: out.SetFromVector(self._actuation(c))
+            "net_actuation", nu, lambda c, out: out.SetFromVector(self._net_actuation(c))
         )
         self._reaction_forces_port = self.DeclareAbstractOutputPort(
-            "reaction_forces", list, _not_built("reaction forces", dynamics)
+            "reaction_forces",
+            _list_value,
+            _not_built("reaction forces", "joint reaction forces are not computed yet"),
         )
         self._contact_results_port = self.DeclareAbstractOutputPort(
             "contact_results",
-            lambda: None,
+            _list_value,
             _not_built("contact results", "contact is not supported"),
         )
         self._instance_output_ports = []
@@ -101,46 +111,59 @@ class PortsMixin:
                 self.DeclareVectorOutputPort(
                     f"{name}_generalized_acceleration",
                     len(v_slots),
-                    _not_built("generalized acceleration", dynamics),
+                    lambda c, out, s=v_slots: out.SetFromVector(self._vdot(c)[s]),
                 ),
+                # mallard has no contact: the contact forces are zero.
                 self.DeclareVectorOutputPort(
                     f"{name}_generalized_contact_forces",
                     len(v_slots),
-                    _not_built("generalized contact forces", "contact is not supported"),
+                    lambda c, out: out.SetZero(),
                 ),
                 self.DeclareVectorOutputPort(
                     f"{name}_net_actuation",
                     len(u_slots),
-                    lambda c, out, s=u_slots: out.SetFromVector(self._actuation(c)[s]),
+                    lambda c, out, s=u_slots: out.SetFromVector(self._net_actuation(c)[s]),
                 ),
             )
             self._instance_output_ports.append(ports)
 
     # ---- calcs ---------------------------------------------------------------------------
     def _calc_body_poses(self, context, poses):
-        poses[:] = [self.EvalBodyPoseInWorld(context, b) for b in self._bodies]
+        poses.set_value([self.EvalBodyPoseInWorld(context, b) for b in self._bodies])
 
     def _calc_body_spatial_velocities(self, context, velocities):
         V_WB = self._velocity_kinematics(context).V_WB
-        velocities[:] = [SpatialVelocity._make(V_WB[k].copy()) for k in self._mobod_of_body]
+        velocities.set_value([SpatialVelocity._make(V_WB[k].copy()) for k in self._mobod_of_body])
+
+    def _calc_body_spatial_accelerations(self, context, accelerations):
+        if self._time_step > 0:
+            A_WB = [SpatialAcceleration.Zero() for _ in self._bodies]
+        else:
+            A = self._forward_dynamics(context).A_WB
+            A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
+        accelerations.set_value(A_WB)
+
+    def _vdot(self, context):
+        """v̇ from forward dynamics (zeros for a discrete plant: see the module docstring)."""
+        if self._time_step > 0:
+            return np.zeros(self._nv)
+        return self._forward_dynamics(context).vdot
+
+    def _net_actuation(self, context):
+        """The actuation applied (zeros for a discrete plant: see the module docstring)."""
+        u = self._actuation(context)
+        return np.zeros_like(u) if self._time_step > 0 else u
 
     def _actuation(self, context):
-        """u: the whole-plant actuation input if it has a value, else the per-model-instance
-        inputs assembled (zero for those without a value)."""
+        """u: the sum of the whole-plant actuation input and the per-model-instance inputs
+        (those without a value count as zero), as Drake adds them."""
         self.ValidateContext(context)
         whole = self._actuation_port._value_or_none(context)
-        parts = [p._value_or_none(context) for p in self._instance_actuation_ports]
-        if whole is not None:
-            if any(p is not None and p.size() > 0 for p in parts):
-                raise RuntimeError(
-                    "MultibodyPlant: the whole-plant actuation input port and a per-model-"
-                    "instance actuation input port both have values; use one or the other"
-                )
-            return whole.CopyToVector()
-        u = np.zeros(self.num_actuated_dofs())
-        for mi, part in enumerate(parts):
+        u = np.zeros(self.num_actuated_dofs()) if whole is None else whole.CopyToVector()
+        for mi, port in enumerate(self._instance_actuation_ports):
+            part = port._value_or_none(context)
             if part is not None:
-                u[self._instance_u[mi]] = part._data
+                u[self._instance_u[mi]] += part._data
         return u
 
     # ---- accessors -----------------------------------------------------------------------
@@ -148,10 +171,13 @@ class PortsMixin:
         self._throw_if_not_finalized(method)
         return getattr(self, attribute)
 
-    def _instance_port(self, ports, model_instance, method):
+    def _instance_port(self, ports, model_instance, method, which=None):
+        """The port of ``model_instance`` in the list ``ports`` (an attribute name), or entry
+        ``which`` of it."""
         self._throw_if_not_finalized(method)
         self._check_instance(model_instance)
-        return ports[int(model_instance)]
+        port = getattr(self, ports)[int(model_instance)]
+        return port if which is None else port[which]
 
     def get_actuation_input_port(self, model_instance=None):
         """The actuation input u (whole plant, ordered by actuator), or that of one model
@@ -159,13 +185,13 @@ class PortsMixin:
         if model_instance is None:
             return self._finalized_port("_actuation_port", "get_actuation_input_port")
         return self._instance_port(
-            self._instance_actuation_ports, model_instance, "get_actuation_input_port"
+            "_instance_actuation_ports", model_instance, "get_actuation_input_port"
         )
 
     def get_desired_state_input_port(self, model_instance):
         """The desired state [q_d; v_d] of the PD-controlled actuators of ``model_instance``."""
         return self._instance_port(
-            self._desired_state_ports, model_instance, "get_desired_state_input_port"
+            "_desired_state_ports", model_instance, "get_desired_state_input_port"
         )
 
     def get_applied_generalized_force_input_port(self):
@@ -189,7 +215,7 @@ class PortsMixin:
         if model_instance is None:
             return self._finalized_port("_state_port", "get_state_output_port")
         return self._instance_port(
-            [p[0] for p in self._instance_output_ports], model_instance, "get_state_output_port"
+            "_instance_output_ports", model_instance, "get_state_output_port", 0
         )
 
     def get_body_poses_output_port(self):
@@ -213,16 +239,15 @@ class PortsMixin:
                 "_generalized_acceleration_port", "get_generalized_acceleration_output_port"
             )
         return self._instance_port(
-            [p[1] for p in self._instance_output_ports],
-            model_instance,
-            "get_generalized_acceleration_output_port",
+            "_instance_output_ports", model_instance, "get_generalized_acceleration_output_port", 1
         )
 
     def get_generalized_contact_forces_output_port(self, model_instance):
         return self._instance_port(
-            [p[2] for p in self._instance_output_ports],
+            "_instance_output_ports",
             model_instance,
             "get_generalized_contact_forces_output_port",
+            2,
         )
 
     def get_net_actuation_output_port(self, model_instance=None):
@@ -230,9 +255,7 @@ class PortsMixin:
         if model_instance is None:
             return self._finalized_port("_net_actuation_port", "get_net_actuation_output_port")
         return self._instance_port(
-            [p[3] for p in self._instance_output_ports],
-            model_instance,
-            "get_net_actuation_output_port",
+            "_instance_output_ports", model_instance, "get_net_actuation_output_port", 3
         )
 
     def get_reaction_forces_output_port(self):

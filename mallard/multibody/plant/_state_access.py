@@ -8,6 +8,7 @@ from mallard.math import RigidTransform
 from mallard.multibody.math import SpatialVelocity
 from mallard.multibody.tree._floating_joint import FloatingJoint
 from mallard.multibody.tree._indices import ModelInstanceIndex
+from mallard.multibody.tree._multibody_element import use_instead, warn_deprecated
 from mallard.multibody.tree._rigid_body import RigidBody
 from mallard.systems.framework import State
 
@@ -162,54 +163,56 @@ class StateAccessMixin:
         self._set(context, args, kwargs, "v", "v", "SetVelocities")
 
     # ---- arrays --------------------------------------------------------------------------
-    def _from_array(self, model_instance, array, which, n):
-        self._throw_if_not_finalized("num_positions")
+    def _array_slots(self, model_instance, which):
+        """(size of the full array, ``model_instance``'s slots in it) for q, v or u."""
+        self._throw_if_not_finalized("num_actuated_dofs" if which == "u" else "num_positions")
+        self._check_instance(model_instance)
+        full = {"q": self._nq, "v": self._nv, "u": len(self._actuators)}[which]
+        slots = {"q": self._instance_q, "v": self._instance_v, "u": self._instance_u}[which]
+        return full, slots[int(model_instance)]
+
+    def _from_array(self, model_instance, array, which):
+        n, slots = self._array_slots(model_instance, which)
         a = _vector(array, which)
         if a.ndim != 1 or a.shape[0] != n:
             raise RuntimeError("Passed in array is not properly sized.")
-        self._check_instance(model_instance)
-        slots = {"q": self._instance_q, "v": self._instance_v, "u": self._instance_u}[which]
-        return a[slots[int(model_instance)]]
+        return a[slots]
 
-    def _in_array(self, model_instance, values, array, which, n):
-        self._throw_if_not_finalized("num_positions")
-        self._check_instance(model_instance)
-        slots = {"q": self._instance_q, "v": self._instance_v, "u": self._instance_u}[which]
-        slots = slots[int(model_instance)]
-        values = _vector(values, which)
-        if (
-            not isinstance(array, np.ndarray)
-            or array.ndim != 1
-            or array.shape[0] != n
-            or values.ndim != 1
-            or values.shape[0] != slots.shape[0]
-        ):
+    def _in_array(self, model_instance, values, array, which, method):
+        n, slots = self._array_slots(model_instance, which)
+        if not isinstance(array, np.ndarray) or not array.flags.writeable:
+            raise TypeError(
+                f"{method}(): the output array {which} must be a writeable numpy array, got "
+                f"{type(array).__name__}"
+            )
+        values = _vector(values, f"{which}_instance")
+        if array.ndim != 1 or array.shape[0] != n or values.shape != slots.shape:
             raise RuntimeError("Passed in array(s) is not properly sized.")
         array[slots] = values
 
     def GetPositionsFromArray(self, model_instance, q):
         """The positions of ``model_instance`` taken out of a full q."""
-        return self._from_array(model_instance, q, "q", self._nq)
+        return self._from_array(model_instance, q, "q")
 
     def GetVelocitiesFromArray(self, model_instance, v):
         """The velocities of ``model_instance`` taken out of a full v."""
-        return self._from_array(model_instance, v, "v", self._nv)
+        return self._from_array(model_instance, v, "v")
 
     def GetActuationFromArray(self, model_instance, u):
         """The actuation of ``model_instance`` taken out of a full actuation vector u."""
-        return self._from_array(model_instance, u, "u", self.num_actuated_dofs())
+        return self._from_array(model_instance, u, "u")
 
     def SetPositionsInArray(self, model_instance, q_instance, q):
         """Writes ``q_instance`` into ``model_instance``'s slots of the array ``q``."""
-        self._in_array(model_instance, q_instance, q, "q", self._nq)
+        self._in_array(model_instance, q_instance, q, "q", "SetPositionsInArray")
 
     def SetVelocitiesInArray(self, model_instance, v_instance, v):
         """Writes ``v_instance`` into ``model_instance``'s slots of the array ``v``."""
-        self._in_array(model_instance, v_instance, v, "v", self._nv)
+        self._in_array(model_instance, v_instance, v, "v", "SetVelocitiesInArray")
 
     def SetActuationInArray(self, model_instance, u_instance, u):
         """Writes ``u_instance`` into ``model_instance``'s slots of the actuation array ``u``."""
-        self._in_array(model_instance, u_instance, u, "u", self.num_actuated_dofs())
+        self._in_array(model_instance, u_instance, u, "u", "SetActuationInArray")
 
     # ---- defaults ------------------------------------------------------------------------
     def SetDefaultState(self, context, state):
@@ -234,9 +237,10 @@ class StateAccessMixin:
     def SetDefaultPositions(self, *args, **kwargs):
         """Sets the joints' default positions from a full q, or ``(model_instance, q_instance)``."""
         self._throw_if_not_finalized("SetDefaultPositions")
-        mi, q = _split_instance(
-            args, kwargs, "q_instance" if args and isinstance(args[0], ModelInstanceIndex) else "q"
+        with_instance = "model_instance" in kwargs or (
+            args and isinstance(args[0], ModelInstanceIndex)
         )
+        mi, q = _split_instance(args, kwargs, "q_instance" if with_instance else "q")
         q = _vector(q, "q")
         full = self.GetDefaultPositions()
         if mi is None:
@@ -252,11 +256,16 @@ class StateAccessMixin:
             j.set_default_positions(full[j._q_start : j._q_start + j.num_positions()])
 
     # ---- free bodies ---------------------------------------------------------------------
-    def _free_joint(self, body, method):
+    def _free_joint(self, body, method, floating_base=False):
+        """The floating joint mobilizing ``body``; RuntimeError unless there is one (added by
+        the plant at Finalize(), if ``floating_base``)."""
         if not isinstance(body, RigidBody):
             raise TypeError(f"{method}(): body must be a RigidBody, got {type(body).__name__}")
         self._throw_if_not_finalized(method)
+        self._check_body_of_plant(body, method)
         joint = self._inboard_joint(body)
+        if floating_base and not (joint is not None and joint.is_ephemeral()):
+            raise RuntimeError(f"{method}(): body '{body.name()}' is not a floating base body.")
         if not isinstance(joint, FloatingJoint) or joint.child_body() is not body:
             raise RuntimeError(f"Body '{body.name()}' is not a free body.")
         return joint
@@ -286,6 +295,7 @@ class StateAccessMixin:
 
     def SetFloatingBaseBodyPoseInWorldFrame(self, context, body, X_WB):
         """Sets the pose in World of a floating base body."""
+        self._free_joint(body, "SetFloatingBaseBodyPoseInWorldFrame", floating_base=True)
         self.SetFreeBodyPose(context, body, X_WB)
 
     def SetFreeBodySpatialVelocity(self, *args, **kwargs):
@@ -293,6 +303,11 @@ class StateAccessMixin:
         ``(context, body, V_PB)`` or ``(context, state, body, V_PB)``."""
         args = list(args)
         if args and isinstance(args[0], RigidBody):  # pydrake's deprecated order
+            warn_deprecated(
+                "The parameter order and V_PB parameter name for SetFreeBodySpatialVelocity() "
+                "are deprecated and will be removed 2026-06-01. Use context, body, V_JpJc "
+                "instead."
+            )
             body, V, context = args
             state = None
         else:
@@ -314,7 +329,9 @@ class StateAccessMixin:
     def SetFloatingBaseBodyPoseInAnchoredFrame(self, context, frame_F, body, X_FB):
         """Sets the pose of a floating base body so that its pose in the anchored frame F is
         X_FB."""
+        self._throw_if_not_finalized("SetFloatingBaseBodyPoseInAnchoredFrame")
         self._check_frame(frame_F, "frame_F")
+        self._free_joint(body, "SetFloatingBaseBodyPoseInAnchoredFrame", floating_base=True)
         if not self.IsAnchored(frame_F.body()):
             raise RuntimeError(f"Frame '{frame_F.name()}' must be anchored to the world frame.")
         X_WF = frame_F.CalcPoseInWorld(context)
@@ -336,7 +353,8 @@ class StateAccessMixin:
                 joint.SetDefaultPose(X_WB)
 
     def SetDefaultFreeBodyPose(self, body, X_PB):
-        """Same as SetDefaultFloatingBaseBodyPose."""
+        """Deprecated: use SetDefaultFloatingBaseBodyPose."""
+        warn_deprecated(use_instead("SetDefaultFloatingBaseBodyPose"))
         self.SetDefaultFloatingBaseBodyPose(body, X_PB)
 
     def GetDefaultFloatingBaseBodyPose(self, body):
@@ -349,5 +367,6 @@ class StateAccessMixin:
         return RigidTransform() if pose is None else RigidTransform(pose)
 
     def GetDefaultFreeBodyPose(self, body):
-        """Same as GetDefaultFloatingBaseBodyPose."""
+        """Deprecated: use GetDefaultFloatingBaseBodyPose."""
+        warn_deprecated(use_instead("GetDefaultFloatingBaseBodyPose"))
         return self.GetDefaultFloatingBaseBodyPose(body)

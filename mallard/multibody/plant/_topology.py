@@ -11,10 +11,15 @@ Drake's rule (reproduced exactly so that q and v are ordered as in pydrake):
    by the index of the joint connecting them. A joint may connect a child to its parent
    (it is then *reversed*). q and v are assigned in mobod order.
 
-Any loop (including a body with two inboard joints, or a loop of welds) is an error.
+Any loop (including a body with two inboard joints, or a loop of welds) is an error, and so
+is a reversed joint of a type other than revolute, prismatic or weld.
+
+Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer_frames``).
 """
 
 from dataclasses import dataclass
+
+import numpy as np
 
 _LOOP_ERROR = (
     "The bodies and joints of this system form one or more loops in the system graph. Drake "
@@ -118,3 +123,81 @@ def build_forest(num_bodies, joint_ends, joint_sizes):
                 children.append((other, j))
         stack.extend(reversed(children))
     return mobods
+
+
+#: The joint types Drake can mobilize reversed (with the child body inboard of the parent).
+REVERSIBLE_JOINT_TYPES = ("prismatic", "revolute", "weld")
+
+
+def check_reversed_joints(mobods, joints, instance_names):
+    """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse is
+    of a type Drake cannot reverse."""
+    for mobod in mobods[1:]:
+        joint = joints[mobod.joint]
+        kind = joint.type_name()
+        if mobod.reversed and kind not in REVERSIBLE_JOINT_TYPES:
+            raise RuntimeError(
+                f"MultibodyPlant::Finalize(): parent/child ordering for {kind} joint "
+                f"{joint.name()} in model instance {instance_names[int(joint.model_instance())]} "
+                "would have to be reversed to make a tree-structured model for this system. "
+                f"Currently Drake does not support reversed {kind} joints. The joints that can "
+                f"be reversed are: {', '.join(REVERSIBLE_JOINT_TYPES)}. Reverse the ordering in "
+                "your joint definition so that its parent body is closer to World in the tree."
+            )
+
+
+def mobilizer_axis(joint, reversed_joint):
+    """The unit axis, in the joint's frame F, about (along) which Drake mobilizes a revolute
+    (prismatic) ``joint``: the joint's axis, except when the mobilizer axis u (the joint's,
+    negated if the joint is reversed) has an element u_i exactly 1.0 — as a normalized axis
+    within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
+    exactly, dropping the other (tiny) elements."""
+    sign = -1.0 if reversed_joint else 1.0
+    hits = np.flatnonzero(joint._axis * sign == 1.0)
+    if hits.size == 0:
+        return joint._axis.copy()
+    axis = np.zeros(3)
+    axis[hits[0]] = sign
+    return axis
+
+
+def mobilizer_frames(mobods, joints):
+    """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
+    as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance.
+
+    With F the mobilizer's inboard frame and M its outboard one (the joint's child and parent
+    frames if the joint is reversed):
+
+    * a revolute or prismatic joint whose mobilizer axis u (the joint's unit axis, negated if
+      reversed) has no element exactly 1.0 gets ``{joint}_{F}_F`` on F and ``{joint}_{M}_M``
+      on M, both at R = RotationMatrix.MakeFromOneVector(u, 2) (z along u), p = 0; Drake then
+      mobilizes about their z axes. (An element exactly 1.0 — even of a normalized axis like
+      [1e-9, 0, 1] — makes Drake use that coordinate axis, with no frames: mobilizer_axis.)
+    * a weld whose X_FM (X_MF if reversed) is not exactly the identity gets ``{joint}_{F}_F``
+      on F at that pose, so that the weld's mobilizer is the identity.
+    """
+    from mallard.math import RotationMatrix
+
+    frames = []
+    for mobod in mobods[1:]:
+        joint = joints[mobod.joint]
+        F, M = joint.frame_on_parent(), joint.frame_on_child()
+        if mobod.reversed:
+            F, M = M, F
+        kind = joint.type_name()
+        name = joint.name()
+        mi = joint.model_instance()
+        if kind in ("revolute", "prismatic"):
+            u = joint._axis * (-1.0 if mobod.reversed else 1.0)
+            if not np.any(u == 1.0):
+                R = RotationMatrix.MakeFromOneVector(u, 2).matrix()
+                frames.append((f"{name}_{F.name()}_F", F, R, np.zeros(3), mi))
+                frames.append((f"{name}_{M.name()}_M", M, R.copy(), np.zeros(3), mi))
+        elif kind == "weld":
+            X = joint.X_FM()
+            if mobod.reversed:
+                X = X.inverse()
+            R, p = X.rotation().matrix(), X.translation()
+            if not (np.array_equal(R, np.eye(3)) and not np.any(p)):
+                frames.append((f"{name}_{F.name()}_F", F, R, p, mi))
+    return frames

@@ -18,7 +18,9 @@ class BallRpyJoint(Joint):
     _can_rotate = True
 
     def __init__(self, name, frame_on_parent, frame_on_child, damping=0.0):
-        super().__init__(name, frame_on_parent, frame_on_child, damping=[damping] * 3)
+        super().__init__(name, frame_on_parent, frame_on_child)
+        d = self._as_float(damping, "damping", "__init__")
+        self._default_damping = self._checked_damping([d, d, d], "__init__")
 
     def default_damping(self):
         """The default damping coefficient d."""
@@ -26,19 +28,22 @@ class BallRpyJoint(Joint):
 
     def get_angles(self, context):
         """(roll, pitch, yaw) in ``context``."""
-        return self._positions(context, "get_angles").copy()
+        return self._positions(context, "get_angles")
 
     def set_angles(self, context, angles):
         """Sets (roll, pitch, yaw) in ``context``; returns this joint."""
-        return self._set_positions(context, self._sized(angles, "angles"), "set_angles")
+        return self._set_positions(
+            context, self._as_vector(angles, 3, "angles", "set_angles"), "set_angles"
+        )
 
     def get_angular_velocity(self, context):
         """w_FM_F in ``context``."""
-        return self._velocities(context, "get_angular_velocity").copy()
+        return self._velocities(context, "get_angular_velocity")
 
     def set_angular_velocity(self, context, w_FM):
         """Sets w_FM_F in ``context``; returns this joint."""
-        return self._set_velocities(context, self._sized(w_FM, "w_FM"), "set_angular_velocity")
+        w_FM = self._as_vector(w_FM, 3, "w_FM", "set_angular_velocity")
+        return self._set_velocities(context, w_FM, "set_angular_velocity")
 
     def get_default_angles(self):
         """The default (roll, pitch, yaw)."""
@@ -46,4 +51,8 @@ class BallRpyJoint(Joint):
 
     def set_default_angles(self, angles):
         """Sets the default (roll, pitch, yaw)."""
-        self.set_default_positions(angles)
+        self._default_q = self._as_vector(angles, 3, "angles", "set_default_angles")
+
+    def set_random_angles_distribution(self, angles):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_angles_distribution")

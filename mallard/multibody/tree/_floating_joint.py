@@ -13,9 +13,11 @@ from mallard.multibody.tree._joint import Joint
 
 
 class FloatingJoint(Joint):
-    """A 6-dof joint (abstract). Subclasses set ``_nr`` (positions of the orientation) and
-    define ``_orientation_from_R(R_FM)`` and ``_R_from_orientation(coords)``, converting
-    between their orientation coordinates and 3x3 rotation matrices."""
+    """A 6-dof joint (abstract). Subclasses set ``_nr`` (the number of orientation
+    coordinates) and convert between those coordinates and rotations:
+    ``_orientation_from_R(R_FM)`` (a 3×3 array), ``_rotation(coords)`` and
+    ``_quaternion(coords)`` (a RollPitchYaw or Quaternion, and a Quaternion), and
+    ``_orientation_from_quaternion(q_FM)``."""
 
     _nv = 6
     _can_rotate = True
@@ -25,8 +27,10 @@ class FloatingJoint(Joint):
     def __init__(
         self, name, frame_on_parent, frame_on_child, angular_damping=0.0, translational_damping=0.0
     ):
-        damping = [angular_damping] * 3 + [translational_damping] * 3
-        super().__init__(name, frame_on_parent, frame_on_child, damping=damping)
+        super().__init__(name, frame_on_parent, frame_on_child)
+        da = self._as_float(angular_damping, "angular_damping", "__init__")
+        dt = self._as_float(translational_damping, "translational_damping", "__init__")
+        self._default_damping = self._checked_damping([da] * 3 + [dt] * 3, "__init__")
 
     def default_angular_damping(self):
         """The default angular damping coefficient."""
@@ -39,88 +43,61 @@ class FloatingJoint(Joint):
     # ---- state ---------------------------------------------------------------------------
     def get_translation(self, context):
         """p_FoMo_F in ``context``."""
-        return self._positions(context, "get_translation")[self._nr :].copy()
+        return self._positions(context, "get_translation", self._nr)
 
     def SetTranslation(self, context, p_FM):
         """Sets p_FoMo_F in ``context``; returns this joint."""
-        q = self._positions(context, "SetTranslation").copy()
-        q[self._nr :] = self._sized(p_FM, "p_FM", 3)
-        return self._set_positions(context, q, "SetTranslation")
+        p_FM = self._as_vector(p_FM, 3, "p_FM", "SetTranslation")
+        return self._set_positions(context, p_FM, "SetTranslation", self._nr)
 
-    def SetOrientation(self, context, R):
-        """Sets the orientation to that of R_FM (a RotationMatrix); returns this joint."""
-        if not isinstance(R, RotationMatrix):
-            raise TypeError(f"R must be a RotationMatrix, got {type(R).__name__}")
-        q = self._positions(context, "SetOrientation").copy()
-        q[: self._nr] = self._orientation_from_R(R._R)
-        return self._set_positions(context, q, "SetOrientation")
+    def _set_orientation(self, context, R_FM, what):
+        self._as_instance(R_FM, RotationMatrix, what, "SetOrientation")
+        return self._set_positions(context, self._orientation_from_R(R_FM._R), "SetOrientation")
 
     def GetPose(self, context):
         """X_FM in ``context``."""
         q = self._positions(context, "GetPose")
-        return RigidTransform._make(self._R_from_orientation(q[: self._nr]), q[self._nr :].copy())
+        return RigidTransform(self._rotation(q[: self._nr]), q[self._nr :])
 
     def SetPose(self, context, X_FM):
         """Sets the positions to those of X_FM; returns this joint."""
-        if not isinstance(X_FM, RigidTransform):
-            raise TypeError(f"X_FM must be a RigidTransform, got {type(X_FM).__name__}")
-        q = np.concatenate((self._orientation_from_R(X_FM._R._R), X_FM._p))
+        self._as_instance(X_FM, RigidTransform, "X_FM", "SetPose")
+        q = np.concatenate((self._orientation_from_R(X_FM._R._R), X_FM.translation()))
         return self._set_positions(context, q, "SetPose")
 
     def get_angular_velocity(self, context):
         """w_FM_F in ``context``."""
-        return self._velocities(context, "get_angular_velocity")[:3].copy()
+        return self._velocities(context, "get_angular_velocity", 0, 3)
 
     def set_angular_velocity(self, context, w_FM):
         """Sets w_FM_F in ``context``; returns this joint."""
-        v = self._velocities(context, "set_angular_velocity").copy()
-        v[:3] = self._sized(w_FM, "w_FM", 3)
-        return self._set_velocities(context, v, "set_angular_velocity")
+        w_FM = self._as_vector(w_FM, 3, "w_FM", "set_angular_velocity")
+        return self._set_velocities(context, w_FM, "set_angular_velocity")
 
     def get_translational_velocity(self, context):
         """v_FMo_F in ``context``."""
-        return self._velocities(context, "get_translational_velocity")[3:].copy()
+        return self._velocities(context, "get_translational_velocity", 3)
 
     def set_translational_velocity(self, context, v_FM):
         """Sets v_FMo_F in ``context``; returns this joint."""
-        v = self._velocities(context, "set_translational_velocity").copy()
-        v[3:] = self._sized(v_FM, "v_FM", 3)
-        return self._set_velocities(context, v, "set_translational_velocity")
+        v_FM = self._as_vector(v_FM, 3, "v_FM", "set_translational_velocity")
+        return self._set_velocities(context, v_FM, "set_translational_velocity", 3)
 
     # ---- defaults ------------------------------------------------------------------------
     def get_default_translation(self):
         """The default p_FoMo_F."""
         return self._default_q[self._nr :].copy()
 
-    def set_default_translation(self, translation):
-        """Sets the default p_FoMo_F."""
-        q = self._default_q.copy()
-        q[self._nr :] = self._sized(translation, "translation", 3)
-        self.set_default_positions(q)
-
-    def GetDefaultPose(self):
-        """X_FM of the default positions."""
-        q = self._default_q
-        return RigidTransform._make(self._R_from_orientation(q[: self._nr]), q[self._nr :].copy())
-
-    def SetDefaultPose(self, X_FM):
-        """Sets the default positions to those of X_FM."""
-        if not isinstance(X_FM, RigidTransform):
-            raise TypeError(f"X_FM must be a RigidTransform, got {type(X_FM).__name__}")
-        self.set_default_positions(np.concatenate((self._orientation_from_R(X_FM._R._R), X_FM._p)))
+    def _set_default_translation(self, p_FM, what):
+        p_FM = self._as_vector(p_FM, 3, what, "set_default_translation")
+        self._set_default_slice(self._nr, p_FM)
 
     def GetDefaultPosePair(self):
         """(q_FM, p_FM): the default orientation as a Quaternion, and p_FoMo_F."""
-        q = self._default_q
-        return self._default_quaternion(), q[self._nr :].copy()
+        return self._quaternion(self._default_q[: self._nr]), self.get_default_translation()
 
     def SetDefaultPosePair(self, q_FM, p_FM):
         """Sets the default positions from a Quaternion q_FM and p_FoMo_F."""
-        if not isinstance(q_FM, Quaternion):
-            raise TypeError(f"q_FM must be a Quaternion, got {type(q_FM).__name__}")
-        self.SetDefaultPose(RigidTransform(q_FM, p_FM))
-
-    def _default_quaternion(self):
-        return RotationMatrix._make(
-            self._R_from_orientation(self._default_q[: self._nr])
-        ).ToQuaternion()
+        self._as_instance(q_FM, Quaternion, "q_FM", "SetDefaultPosePair")
+        p_FM = self._as_vector(p_FM, 3, "p_FM", "SetDefaultPosePair")
+        self._default_q = np.concatenate((self._orientation_from_quaternion(q_FM), p_FM))

@@ -5,9 +5,14 @@ from mallard.multibody.tree._multibody_element import MultibodyElement
 
 
 class ForceElement(MultibodyElement):
-    """A force element of a MultibodyPlant. Subclasses (in Python too) compute their forces
-    in ``CalcAndAddForceContribution`` and their energy and powers in
-    ``CalcPotentialEnergy``, ``CalcConservativePower`` and ``CalcNonConservativePower``."""
+    """A force element of a MultibodyPlant.
+
+    Subclasses (Python ones too, added with ``plant.AddForceElement``) override
+    ``CalcAndAddForceContribution(context, forces)``, adding their forces to the
+    MultibodyForces ``forces``, and, for energy accounting, ``CalcPotentialEnergy(context)``,
+    ``CalcConservativePower(context)`` and ``CalcNonConservativePower(context)`` (all zero
+    by default).
+    """
 
     _index_type = ForceElementIndex
 
@@ -17,3 +22,26 @@ class ForceElement(MultibodyElement):
     def __repr__(self):
         index = -1 if self._index is None else int(self._index)
         return f"<{type(self).__name__} index={index} model_instance={int(self._model_instance)}>"
+
+    def CalcAndAddForceContribution(self, context, forces):
+        """Adds this element's forces in ``context`` to ``forces``."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must override CalcAndAddForceContribution(context, forces)"
+        )
+
+    def CalcPotentialEnergy(self, context):
+        """The potential energy stored in this element (zero unless overridden)."""
+        return 0.0
+
+    def CalcConservativePower(self, context):
+        """The power of this element's conservative forces (zero unless overridden)."""
+        return 0.0
+
+    def CalcNonConservativePower(self, context):
+        """The power of this element's non-conservative forces (zero unless overridden)."""
+        return 0.0
+
+    def _plant_with(self, context):
+        plant = self._finalized_plant("a context method")
+        plant.ValidateContext(context)
+        return plant

@@ -3,11 +3,20 @@ frame M on a child body B and gives M its degrees of freedom relative to F.
 
 Each joint type sets the class attributes below; the base holds what every joint has:
 frames, limits, default positions, damping, and access to its slice of q and v in a Context.
+
+Arguments are converted as pydrake's bindings convert them: a ``float`` parameter takes any
+real number (not a one-element array), a fixed-size vector takes exactly that many numbers
+(as a 1-D array or a column), and a wrong type raises TypeError. Errors pydrake raises as
+RuntimeError carry pydrake's text; where pydrake aborts (SystemExit), mallard raises a
+RuntimeError naming the element and the method.
 """
+
+import numbers
 
 import numpy as np
 
-from mallard._scalar import as_array
+from mallard.common.eigen_geometry import Quaternion
+from mallard.math import RigidTransform
 from mallard.multibody.tree._frame import Frame
 from mallard.multibody.tree._indices import JointIndex
 from mallard.multibody.tree._multibody_element import MultibodyElement
@@ -15,14 +24,87 @@ from mallard.multibody.tree._multibody_element import MultibodyElement
 _INF = float("inf")
 
 
-class Joint(MultibodyElement):
+def to_float(value):
+    """``value`` as a float if pybind11 would convert it to a C++ double (a real number or a
+    0-d numeric array, not a one-element vector), else None."""
+    if isinstance(value, numbers.Real) or (
+        isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf"
+    ):
+        return float(value)
+    return None
+
+
+class ElementChecks:
+    """For Joint and JointActuator: argument conversion as pydrake's bindings convert, errors
+    that name the element and the method, and the checks of the plant and a Context."""
+
+    def _error(self, method, text):
+        """A RuntimeError naming this element and ``method``."""
+        return RuntimeError(f"{self._describe()}: {method}(): {text}")
+
+    def _type_error(self, method, what, expected, value):
+        return TypeError(
+            f"{self._describe()}: {method}(): {what} must be {expected}, got "
+            f"{type(value).__name__} {value!r}"
+        )
+
+    def _as_float(self, value, what, method):
+        """``value`` as a float (see to_float); TypeError otherwise."""
+        result = to_float(value)
+        if result is None:
+            raise self._type_error(method, what, "a float", value)
+        return result
+
+    def _as_index(self, value, method):
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return int(value)
+        raise self._type_error(method, "arg0", "an int", value)
+
+    def _as_vector(self, value, n, what, method):
+        """``value`` as a new 1-D float array: n numbers (any number if n is None) given as a
+        1-D array or a column, as pybind11 converts Eigen vectors; TypeError otherwise."""
+        expected = "a vector" if n is None else f"a vector of {n} numbers"
+        a = np.asarray(value)
+        if a.dtype == object and all(isinstance(x, numbers.Real) for x in a.flat):
+            a = a.astype(float)
+        if (
+            a.dtype.kind not in "biuf"
+            or not (a.ndim == 1 or (a.ndim == 2 and a.shape[1] == 1))
+            or (n is not None and a.size != n)
+        ):
+            raise self._type_error(method, what, expected, value)
+        return a.astype(float).reshape(-1)
+
+    def _as_instance(self, value, cls, what, method):
+        if not isinstance(value, cls):
+            raise self._type_error(method, what, f"a {cls.__name__}", value)
+        return value
+
+    def _before_finalize(self, method):
+        if self._plant is not None and self._plant.is_finalized():
+            raise self._error(method, "may only be called before the MultibodyPlant is finalized")
+
+    def _finalized(self, method):
+        """The parent plant, which must be finalized; RuntimeError naming ``method`` if this
+        element is in no plant or the plant is not finalized."""
+        if self._plant is None:
+            raise self._error(method, "this element was not added to a MultibodyPlant")
+        return self._finalized_plant(method)
+
+    def _plant_with(self, context, method):
+        """The finalized parent plant, checked to own ``context``."""
+        plant = self._finalized(method)
+        plant.ValidateContext(context)
+        return plant
+
+
+class Joint(ElementChecks, MultibodyElement):
     """A joint between a frame F on a parent body and a frame M on a child body (abstract)."""
 
     _index_type = JointIndex
 
-    #: Set by each joint type: its type name, code (mallard.multibody._joint_types), sizes,
-    #: coordinate suffixes and whether it can rotate / translate.
-    kTypeName = None
+    #: Set by each joint type (besides ``kTypeName``): its code (mallard.multibody._joint_types),
+    #: sizes, coordinate suffixes and whether it can rotate / translate.
     _jtype = None
     _nq = 0
     _nv = 0
@@ -31,60 +113,31 @@ class Joint(MultibodyElement):
     _can_rotate = False
     _can_translate = False
 
-    def __init__(
-        self,
-        name,
-        frame_on_parent,
-        frame_on_child,
-        *,
-        damping=None,
-        pos_lower=None,
-        pos_upper=None,
-        vel_lower=None,
-        vel_upper=None,
-        acc_lower=None,
-        acc_upper=None,
-    ):
+    def __init__(self, name, frame_on_parent, frame_on_child):
+        """Limits start at ∓∞, damping at zero; the joint types set theirs after this."""
+        cls = type(self).__name__
         if type(self) is Joint:
             raise TypeError("mallard.multibody.tree.Joint: No constructor defined!")
-        if not isinstance(name, str) or name == "":
-            raise RuntimeError(f"{type(self).__name__}: the name of a joint cannot be empty")
-        for what, frame in (
-            ("frame_on_parent", frame_on_parent),
-            ("frame_on_child", frame_on_child),
-        ):
+        if not isinstance(name, str):
+            raise TypeError(f"{cls}: name must be a str, got {type(name).__name__}")
+        if name == "":
+            raise RuntimeError(f"{cls}: the name of a joint cannot be empty")
+        frames = {"frame_on_parent": frame_on_parent, "frame_on_child": frame_on_child}
+        for what, frame in frames.items():
             if not isinstance(frame, Frame):
                 raise TypeError(
-                    f"{type(self).__name__} '{name}': {what} must be a Frame, got "
-                    f"{type(frame).__name__}"
+                    f"{cls} '{name}': {what} must be a Frame, got {type(frame).__name__}"
                 )
-        if frame_on_parent.body() is frame_on_child.body():
-            raise RuntimeError(
-                f"{type(self).__name__} '{name}': frame_on_parent '{frame_on_parent.name()}' "
-                f"and frame_on_child '{frame_on_child.name()}' are both on body "
-                f"'{frame_on_child.body().name()}'; a joint must connect two different bodies"
-            )
         super().__init__(frame_on_child.model_instance())
         self._name = name
         self._frame_on_parent = frame_on_parent
         self._frame_on_child = frame_on_child
         nq, nv = self._nq, self._nv
-        self._pos_lower = _limits(pos_lower, nq, -_INF)
-        self._pos_upper = _limits(pos_upper, nq, _INF)
-        self._vel_lower = _limits(vel_lower, nv, -_INF)
-        self._vel_upper = _limits(vel_upper, nv, _INF)
-        self._acc_lower = _limits(acc_lower, nv, -_INF)
-        self._acc_upper = _limits(acc_upper, nv, _INF)
-        for lower, upper, what in (
-            (self._pos_lower, self._pos_upper, "position"),
-            (self._vel_lower, self._vel_upper, "velocity"),
-            (self._acc_lower, self._acc_upper, "acceleration"),
-        ):
-            self._check_limits(lower, upper, what)
+        self._pos_lower, self._pos_upper = np.full(nq, -_INF), np.full(nq, _INF)
+        self._vel_lower, self._vel_upper = np.full(nv, -_INF), np.full(nv, _INF)
+        self._acc_lower, self._acc_upper = np.full(nv, -_INF), np.full(nv, _INF)
         self._default_q = self._zero_configuration()
         self._default_damping = np.zeros(nv)
-        if damping is not None:
-            self._default_damping = self._checked_damping(damping)
         # Slots in q and v, assigned by the plant at Finalize().
         self._q_start = None
         self._v_start = None
@@ -92,10 +145,6 @@ class Joint(MultibodyElement):
     # ---- identity ------------------------------------------------------------------------
     def name(self):
         return self._name
-
-    def scoped_name(self):
-        """The ScopedName ``model_instance_name::joint_name``."""
-        return self.GetParentPlant()._scoped_name(self)
 
     def type_name(self):
         """The joint type's name (``kTypeName``), e.g. "revolute"."""
@@ -122,51 +171,59 @@ class Joint(MultibodyElement):
         return self._nv
 
     # ---- coordinates (after Finalize) ----------------------------------------------------
-    def _slots(self, method):
-        self._finalized_plant(method)
-        return self._q_start, self._v_start
-
     def position_start(self):
         """The index of this joint's first position in the plant's q."""
-        return self._slots("position_start")[0]
+        self._finalized("position_start")
+        return self._q_start
 
     def velocity_start(self):
         """The index of this joint's first velocity in the plant's v."""
-        return self._slots("velocity_start")[1]
+        self._finalized("velocity_start")
+        return self._v_start
 
-    def position_suffix(self, index):
-        """The suffix naming position ``index`` of this joint (e.g. "q", "qw", "x")."""
-        self._finalized_plant("position_suffix")
-        return _suffix(self, self._position_suffixes, index, "position")
+    def position_suffix(self, arg0, /):
+        """The suffix naming position ``arg0`` of this joint (e.g. "q", "qw", "x")."""
+        return self._suffix(self._position_suffixes, arg0, "position_suffix")
 
-    def velocity_suffix(self, index):
-        """The suffix naming velocity ``index`` of this joint (e.g. "w", "wx", "vx")."""
-        self._finalized_plant("velocity_suffix")
-        return _suffix(self, self._velocity_suffixes, index, "velocity")
+    def velocity_suffix(self, arg0, /):
+        """The suffix naming velocity ``arg0`` of this joint (e.g. "w", "wx", "vx")."""
+        return self._suffix(self._velocity_suffixes, arg0, "velocity_suffix")
+
+    def _suffix(self, suffixes, index, method):
+        index = self._as_index(index, method)
+        self._finalized(method)
+        if not 0 <= index < len(suffixes):
+            raise self._error(method, f"index {index} is not in [0, {len(suffixes)})")
+        return suffixes[index]
 
     def can_rotate(self):
         """True if this joint allows rotation of M relative to F."""
-        self._finalized_plant("can_rotate")
+        self._finalized("can_rotate")
         return self._can_rotate
 
     def can_translate(self):
         """True if this joint allows translation of Mo relative to F."""
-        self._finalized_plant("can_translate")
+        self._finalized("can_translate")
         return self._can_translate
 
     # ---- limits --------------------------------------------------------------------------
-    def _check_limits(self, lower, upper, what):
-        if np.any(lower > upper):
-            raise RuntimeError(
-                f"{self._describe()}: {what} lower limits must be less than or equal to the "
-                f"upper limits; got lower {lower.tolist()} and upper {upper.tolist()}"
+    def _check_limits(self, lower, upper, what, method):
+        if not np.all(lower <= upper):
+            raise self._error(
+                method,
+                f"the {what} lower limits {lower.tolist()} must not exceed the upper limits "
+                f"{upper.tolist()}",
             )
 
-    def _set_limits(self, lower_limits, upper_limits, n, what):
-        lower = _sized(self, lower_limits, n, f"{what} lower limits")
-        upper = _sized(self, upper_limits, n, f"{what} upper limits")
-        self._check_limits(lower, upper, what)
-        self._before_finalize_only(f"set_{what}_limits")
+    def _checked_limits(self, lower_limits, upper_limits, n, what, method):
+        lower = self._as_vector(lower_limits, None, "lower_limits", method)
+        upper = self._as_vector(upper_limits, None, "upper_limits", method)
+        if lower.size != n or upper.size != n:
+            raise self._error(
+                method,
+                f"the {what} limits must have {n} values each, got {lower.size} and {upper.size}",
+            )
+        self._check_limits(lower, upper, what, method)
         return lower, upper
 
     def position_lower_limits(self):
@@ -188,29 +245,22 @@ class Joint(MultibodyElement):
         return self._acc_upper.copy()
 
     def set_position_limits(self, lower_limits, upper_limits):
-        """Sets the position limits (size nq each; lower ≤ upper)."""
-        self._pos_lower, self._pos_upper = self._set_limits(
-            lower_limits, upper_limits, self._nq, "position"
+        """Sets the position limits (nq values each, lower ≤ upper)."""
+        self._pos_lower, self._pos_upper = self._checked_limits(
+            lower_limits, upper_limits, self._nq, "position", "set_position_limits"
         )
 
     def set_velocity_limits(self, lower_limits, upper_limits):
-        """Sets the velocity limits (size nv each; lower ≤ upper)."""
-        self._vel_lower, self._vel_upper = self._set_limits(
-            lower_limits, upper_limits, self._nv, "velocity"
+        """Sets the velocity limits (nv values each, lower ≤ upper)."""
+        self._vel_lower, self._vel_upper = self._checked_limits(
+            lower_limits, upper_limits, self._nv, "velocity", "set_velocity_limits"
         )
 
     def set_acceleration_limits(self, lower_limits, upper_limits):
-        """Sets the acceleration limits (size nv each; lower ≤ upper)."""
-        self._acc_lower, self._acc_upper = self._set_limits(
-            lower_limits, upper_limits, self._nv, "acceleration"
+        """Sets the acceleration limits (nv values each, lower ≤ upper)."""
+        self._acc_lower, self._acc_upper = self._checked_limits(
+            lower_limits, upper_limits, self._nv, "acceleration", "set_acceleration_limits"
         )
-
-    def _before_finalize_only(self, method):
-        if self._plant is not None and self._plant.is_finalized():
-            raise RuntimeError(
-                f"{self._describe()}: {method}() may only be called before the MultibodyPlant "
-                "is finalized"
-            )
 
     # ---- default positions ---------------------------------------------------------------
     def _zero_configuration(self):
@@ -222,75 +272,93 @@ class Joint(MultibodyElement):
         return self._default_q.copy()
 
     def set_default_positions(self, default_positions):
-        """Sets the default positions (size nq; need not be within the limits)."""
-        self._default_q = _sized(self, default_positions, self._nq, "default_positions").copy()
+        """Sets the default positions (nq values; they need not be within the limits)."""
+        q = self._as_vector(default_positions, None, "default_positions", "set_default_positions")
+        if q.size != self._nq:
+            name = self._name if self._plant is None else self._plant._scoped_name(self).get_full()
+            raise RuntimeError(
+                f"set_default_positions: The number of positions in the input ({q.size}) does "
+                f"not match the number of positions of the joint '{name}' ({self._nq})."
+            )
+        self._default_q = q
+
+    def _set_default_slice(self, start, values):
+        """Sets default positions ``start, start + 1, ...`` to ``values``."""
+        q = self._default_q.copy()
+        q[start : start + np.size(values)] = values
+        self._default_q = q
 
     # ---- damping -------------------------------------------------------------------------
-    def _checked_damping(self, damping):
-        d = _sized(self, damping, self._nv, "damping")
-        if np.any(d < 0):
-            raise RuntimeError(
-                f"{self._describe()}: damping must be non-negative, got {d.tolist()}"
-            )
-        return d.copy()
+    def _checked_damping(self, damping, method):
+        d = self._as_vector(damping, None, "damping", method)
+        if d.size != self._nv:
+            raise self._error(method, f"damping must have size {self._nv}, got size {d.size}")
+        if not np.all(d >= 0):
+            raise self._error(method, f"damping must be non-negative, got {d.tolist()}")
+        return d
 
     def default_damping_vector(self):
         """The default damping coefficients, one per velocity (τ = −d·v)."""
         return self._default_damping.copy()
 
     def set_default_damping_vector(self, damping):
-        """Sets the default damping (size nv, non-negative); only before Finalize()."""
-        d = self._checked_damping(damping)
-        self._before_finalize_only("set_default_damping_vector")
+        """Sets the default damping (nv non-negative values); only before Finalize()."""
+        self._set_default_damping(damping, "set_default_damping_vector")
+
+    def _set_default_damping(self, damping, method):
+        d = self._checked_damping(damping, method)
+        self._before_finalize(method)
         self._default_damping = d
 
     def GetDampingVector(self, context):
         """The damping coefficients of this joint in ``context``."""
-        plant = self._plant_with(context, "GetDampingVector")
-        return plant._parameters(context).damping[self._v_start : self._v_start + self._nv].copy()
+        damping = self._plant_with(context, "GetDampingVector")._parameters(context).damping
+        return damping[self._v_start : self._v_start + self._nv].copy()
 
     def SetDampingVector(self, context, damping):
         """Sets the damping coefficients of this joint in ``context`` (non-negative)."""
-        d = self._checked_damping(damping)
-        plant = self._plant_with(context, "SetDampingVector")
+        self._set_damping(context, damping, "SetDampingVector")
+
+    def _set_damping(self, context, damping, method):
+        plant = self._plant_with(context, method)
+        d = self._checked_damping(damping, method)
         plant._mutable_parameters(context).damping[self._v_start : self._v_start + self._nv] = d
 
     # ---- state in a Context --------------------------------------------------------------
-    def _plant_with(self, context, method):
-        plant = self._finalized_plant(method)
-        plant.ValidateContext(context)
-        return plant
-
-    def _positions(self, context, method):
-        """This joint's positions in ``context`` (a read-only view)."""
+    def _positions(self, context, method, start=0, n=None):
+        """Positions ``start, ..., start + n - 1`` (default: to the last) of this joint in
+        ``context``, as a new array."""
         q = self._plant_with(context, method)._q(context)
-        return q[self._q_start : self._q_start + self._nq]
+        q0 = self._q_start + start
+        return q[q0 : self._q_start + self._nq if n is None else q0 + n].copy()
 
-    def _velocities(self, context, method):
-        """This joint's velocities in ``context`` (a read-only view)."""
+    def _velocities(self, context, method, start=0, n=None):
+        """Velocities ``start, ..., start + n - 1`` (default: to the last) of this joint in
+        ``context``, as a new array."""
         v = self._plant_with(context, method)._v(context)
-        return v[self._v_start : self._v_start + self._nv]
+        v0 = self._v_start + start
+        return v[v0 : self._v_start + self._nv if n is None else v0 + n].copy()
 
-    def _set_positions(self, context, values, method):
+    def _set_positions(self, context, values, method, start=0):
+        """Writes ``values`` to positions ``start, start + 1, ...``; returns this joint."""
         q = self._plant_with(context, method)._mutable_q(context)
-        q[self._q_start : self._q_start + self._nq] = values
+        q0 = self._q_start + start
+        q[q0 : q0 + np.size(values)] = values
         return self
 
-    def _set_velocities(self, context, values, method):
+    def _set_velocities(self, context, values, method, start=0):
+        """Writes ``values`` to velocities ``start, start + 1, ...``; returns this joint."""
         v = self._plant_with(context, method)._mutable_v(context)
-        v[self._v_start : self._v_start + self._nv] = values
+        v0 = self._v_start + start
+        v[v0 : v0 + np.size(values)] = values
         return self
-
-    def _sized(self, value, what, n=None):
-        """``value`` as a vector of n (default nq) elements; RuntimeError otherwise."""
-        return _sized(self, value, self._nq if n is None else n, what)
 
     def _single_dof(self, method):
         if self._nq != 1 or self._nv != 1:
-            raise RuntimeError(
-                f"{self._describe()}: {method}() requires a joint with exactly one position and "
-                f"one velocity; this {self.kTypeName} joint has {self._nq} positions and "
-                f"{self._nv} velocities"
+            raise self._error(
+                method,
+                f"requires a joint with one degree of freedom; this {self.kTypeName} joint has "
+                f"{self._nq} positions and {self._nv} velocities",
             )
 
     def GetOnePosition(self, context):
@@ -307,7 +375,7 @@ class Joint(MultibodyElement):
         """Locks this joint in ``context``: its velocities are set to zero and stay zero."""
         plant = self._plant_with(context, "Lock")
         plant._mutable_parameters(context).locked[int(self._index)] = True
-        self._set_velocities(context, 0.0, "Lock")
+        self._set_velocities(context, np.zeros(self._nv), "Lock")
 
     def Unlock(self, context):
         """Unlocks this joint in ``context``."""
@@ -319,50 +387,34 @@ class Joint(MultibodyElement):
         plant = self._plant_with(context, "is_locked")
         return bool(plant._parameters(context).locked[int(self._index)])
 
-    # ---- default pose (floating joints only) ---------------------------------------------
-    def _floating_only(self, method):
-        raise RuntimeError(
-            f"{self._describe()}: {method}() is only available for joints with 6 degrees of "
-            f"freedom (rpy_floating, quaternion_floating), not {self.kTypeName}"
-        )
-
+    # ---- default pose (implemented by the floating joints) -------------------------------
     def GetDefaultPose(self):
-        """X_FM of this floating joint's default positions."""
-        self._floating_only("GetDefaultPose")
+        """X_FM of the default positions (floating joints only)."""
+        return RigidTransform(*self.GetDefaultPosePair())
 
     def SetDefaultPose(self, X_FM):
-        """Sets this floating joint's default positions to those of X_FM."""
-        self._floating_only("SetDefaultPose")
+        """Sets the default positions to those of the pose X_FM (floating joints only)."""
+        self._as_instance(X_FM, RigidTransform, "X_FM", "SetDefaultPose")
+        self.SetDefaultPosePair(X_FM.rotation().ToQuaternion(), X_FM.translation())
 
     def GetDefaultPosePair(self):
-        """(quaternion, translation) of this floating joint's default pose."""
-        self._floating_only("GetDefaultPosePair")
+        """(q_FM, p_FM): the default pose as a Quaternion and p_FoMo_F (floating joints only)."""
+        raise RuntimeError(f"GetDefaultPose(): not implemented for joint type {self.kTypeName}.")
 
     def SetDefaultPosePair(self, q_FM, p_FM):
-        """Sets this floating joint's default pose from a quaternion and a translation."""
-        self._floating_only("SetDefaultPosePair")
+        """Sets the default pose from a Quaternion q_FM and p_FoMo_F (floating joints only)."""
+        self._as_instance(q_FM, Quaternion, "q_FM", "SetDefaultPosePair")
+        self._as_vector(p_FM, 3, "p_FM", "SetDefaultPosePair")
+        raise RuntimeError(f"SetDefaultPose(): not implemented for joint type {self.kTypeName}.")
+
+    # ---- random distributions ------------------------------------------------------------
+    def _random_distribution(self, method):
+        raise NotImplementedError(
+            f"{self._describe()}: {method}() is not supported yet: random distributions are "
+            "symbolic Expressions, which mallard's MultibodyPlant does not take yet"
+        )
 
     # ---- for the plant -------------------------------------------------------------------
     def _jparam(self):
         """This joint's row of kinematic constants for the kernels: [axis; screw pitch]."""
         return np.zeros(4)
-
-
-def _limits(value, n, fill):
-    return np.full(n, fill) if value is None else np.asarray(value, dtype=float).reshape(n).copy()
-
-
-def _sized(joint, value, n, what):
-    a = as_array(value, name=what)
-    a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else np.atleast_1d(a)
-    if a.ndim != 1 or a.shape[0] != n:
-        raise RuntimeError(f"{joint._describe()}: {what} must have size {n}, got size {a.size}")
-    return a
-
-
-def _suffix(joint, suffixes, index, what):
-    if not 0 <= index < len(suffixes):
-        raise RuntimeError(
-            f"{joint._describe()}: {what} index {index} is not within [0, {len(suffixes)})"
-        )
-    return suffixes[index]

@@ -2,52 +2,87 @@
 
 import math
 
-from mallard._scalar import as_array
+import numpy as np
+
 from mallard.multibody.tree._indices import JointActuatorIndex
-from mallard.multibody.tree._joint import Joint
+from mallard.multibody.tree._joint import ElementChecks, Joint, to_float
 from mallard.multibody.tree._multibody_element import MultibodyElement
 
 
+def _gain(value, name):
+    gain = to_float(value)
+    if gain is None:
+        raise TypeError(f"PdControllerGains.{name} must be a float, got {value!r}")
+    return gain
+
+
 class PdControllerGains:
-    """Proportional and derivative gains of an actuator's implicit PD controller."""
+    """Proportional and derivative gains p and d of an actuator's PD controller. As in
+    pydrake, it is constructed from keywords only: ``PdControllerGains(p=100.0, d=10.0)``."""
 
-    __slots__ = ("p", "d")
+    __slots__ = ("_p", "_d")
 
-    def __init__(self, p=0.0, d=0.0):
-        self.p = float(p)
-        self.d = float(d)
+    def __init__(self, *args, **kwargs):
+        if args:
+            raise TypeError(
+                "PdControllerGains: incompatible constructor arguments; only the keywords p "
+                f"and d are accepted, got positional arguments {args!r}"
+            )
+        self._p = self._d = 0.0
+        for name, value in kwargs.items():
+            if name not in ("p", "d"):
+                raise AttributeError(f"'PdControllerGains' object has no attribute '{name}'")
+            setattr(self, name, value)
+
+    @property
+    def p(self):
+        """The proportional gain Kp."""
+        return self._p
+
+    @p.setter
+    def p(self, value):
+        self._p = _gain(value, "p")
+
+    @property
+    def d(self):
+        """The derivative gain Kd."""
+        return self._d
+
+    @d.setter
+    def d(self, value):
+        self._d = _gain(value, "d")
 
     def __repr__(self):
-        return f"PdControllerGains(p={self.p!r}, d={self.d!r})"
+        return f"PdControllerGains(p={self._p!r}, d={self._d!r})"
 
 
-class JointActuator(MultibodyElement):
+class JointActuator(ElementChecks, MultibodyElement):
     """An actuator applying generalized forces to the velocities of ``joint``; it takes one
     input per joint velocity, ``u[input_start():input_start() + num_inputs()]`` of the plant's
-    actuation vector u. Rotor inertia and gear ratio (defaults here, values in a Context)
-    add the reflected inertia ρ²·Iᵣ to the mass matrix."""
+    actuation vector u. Rotor inertia Iᵣ and gear ratio ρ (defaults here, values in a Context)
+    add the reflected inertia ρ²·Iᵣ to the mass matrix. Made by
+    ``MultibodyPlant.AddJointActuator``."""
 
     _index_type = JointActuatorIndex
 
     def __init__(self, name, joint, effort_limit=math.inf):
         if not isinstance(name, str) or name == "":
-            raise RuntimeError("JointActuator: the name of an actuator cannot be empty")
+            raise RuntimeError("JointActuator: the name of an actuator must be a non-empty str")
         if not isinstance(joint, Joint):
             raise TypeError(f"JointActuator '{name}': joint must be a Joint, got {joint!r}")
         super().__init__(joint.model_instance())
         self._name = name
         self._joint = joint
-        self._effort_limit = _positive_limit(name, effort_limit)
+        self._effort_limit = _positive_limit(
+            self._as_float(effort_limit, "effort_limit", "__init__")
+        )
         self._rotor_inertia = 0.0
         self._gear_ratio = 1.0
         self._gains = None
-        self._input_start = None  # assigned by the plant at Finalize()
+        self._input_start = None  # assigned by the plant
 
     def name(self):
         return self._name
-
-    def scoped_name(self):
-        return self.GetParentPlant()._scoped_name(self)
 
     def joint(self):
         """The joint this actuator acts on."""
@@ -60,7 +95,8 @@ class JointActuator(MultibodyElement):
 
     def set_effort_limit(self, effort_limit):
         """Sets the effort limit (positive; ∞ for none)."""
-        self._effort_limit = _positive_limit(self._name, effort_limit)
+        limit = self._as_float(effort_limit, "effort_limit", "set_effort_limit")
+        self._effort_limit = _positive_limit(limit)
 
     # ---- inputs --------------------------------------------------------------------------
     def num_inputs(self):
@@ -69,36 +105,44 @@ class JointActuator(MultibodyElement):
 
     def input_start(self):
         """The index of this actuator's first input in the plant's actuation vector u."""
-        self._finalized_plant("input_start")
+        self.GetParentPlant()
         return self._input_start
 
-    def _checked_u(self, u, method):
-        plant = self._finalized_plant(method)
-        n = plant.num_actuated_dofs()
-        if u is None or u.ndim != 1 or u.shape[0] != n:
-            size = None if u is None else u.size
-            raise RuntimeError(
-                f"{self._describe()}: {method}(): u must have size num_actuated_dofs() = {n}, "
-                f"got {size}"
+    def _checked_u_size(self, n, method):
+        expected = self.GetParentPlant().num_actuated_dofs()
+        if n != expected:
+            raise self._error(
+                method, f"u must have num_actuated_dofs() = {expected} values, got {n}"
             )
-        return u
 
     def get_actuation_vector(self, u):
         """This actuator's inputs taken out of the plant's actuation vector ``u``."""
-        u = self._checked_u(as_array(u, name="u").reshape(-1), "get_actuation_vector")
-        return u[self._input_start : self._input_start + self.num_inputs()].copy()
+        u = self._as_vector(u, None, "u", "get_actuation_vector")
+        self._checked_u_size(u.size, "get_actuation_vector")
+        return u[self._input_start : self._input_start + self.num_inputs()]
 
     def set_actuation_vector(self, u_actuator, u):
-        """Writes ``u_actuator`` (num_inputs() values) into the plant's actuation vector ``u``
-        (a writeable array, modified in place)."""
-        u_actuator = as_array(u_actuator, name="u_actuator").reshape(-1)
-        if u_actuator.shape[0] != self.num_inputs():
-            raise RuntimeError(
-                f"{self._describe()}: set_actuation_vector(): u_actuator must have size "
-                f"num_inputs() = {self.num_inputs()}, got {u_actuator.shape[0]}"
+        """Writes ``u_actuator`` (num_inputs() values) into ``u``, the plant's actuation vector
+        (a writeable float64 array, modified in place)."""
+        method = "set_actuation_vector"
+        u_actuator = self._as_vector(u_actuator, None, "u_actuator", method)
+        if u is None:
+            raise self._error(method, "u must be an array, not None")
+        if not (
+            isinstance(u, np.ndarray)
+            and u.dtype == np.float64
+            and u.flags.writeable
+            and (u.ndim == 1 or (u.ndim == 2 and u.shape[1] == 1))
+        ):
+            raise self._type_error(method, "u", "a writeable float64 numpy vector", u)
+        self._checked_u_size(u.size, method)
+        if u_actuator.size != self.num_inputs():
+            raise self._error(
+                method,
+                f"u_actuator must have num_inputs() = {self.num_inputs()} values, got "
+                f"{u_actuator.size}",
             )
-        self._checked_u(u, "set_actuation_vector")
-        u[self._input_start : self._input_start + self.num_inputs()] = u_actuator
+        u.reshape(-1)[self._input_start : self._input_start + self.num_inputs()] = u_actuator
 
     # ---- rotor inertia and gear ratio ----------------------------------------------------
     def default_rotor_inertia(self):
@@ -113,83 +157,76 @@ class JointActuator(MultibodyElement):
         """ρ²·Iᵣ with the default values."""
         return self._gear_ratio**2 * self._rotor_inertia
 
+    # pydrake also takes new default rotor inertias and gear ratios after Finalize() (for the
+    # Contexts made later); mallard's plant fixes its default parameters at Finalize().
     def set_default_rotor_inertia(self, rotor_inertia):
         """Sets the default rotor inertia; only before Finalize()."""
-        self._before_finalize("set_default_rotor_inertia")
-        self._rotor_inertia = float(rotor_inertia)
+        method = "set_default_rotor_inertia"
+        value = self._as_float(rotor_inertia, "rotor_inertia", method)
+        self._before_finalize(method)
+        self._rotor_inertia = value
 
     def set_default_gear_ratio(self, gear_ratio):
         """Sets the default gear ratio; only before Finalize()."""
-        self._before_finalize("set_default_gear_ratio")
-        self._gear_ratio = float(gear_ratio)
+        method = "set_default_gear_ratio"
+        value = self._as_float(gear_ratio, "gear_ratio", method)
+        self._before_finalize(method)
+        self._gear_ratio = value
 
-    def _before_finalize(self, method):
-        if self._plant is not None and self._plant.is_finalized():
-            raise RuntimeError(
-                f"{self._describe()}: {method}() may only be called before the MultibodyPlant "
-                "is finalized"
-            )
+    def _parameters(self, context, method):
+        return self._plant_with(context, method)._parameters(context)
 
-    def _plant_with(self, context):
-        plant = self._finalized_plant("rotor_inertia")
-        plant.ValidateContext(context)
-        return plant
+    def _mutable_parameters(self, context, method):
+        return self._plant_with(context, method)._mutable_parameters(context)
 
     def rotor_inertia(self, context):
         """Iᵣ in ``context``."""
-        return float(self._plant_with(context)._parameters(context).rotor_inertia[int(self._index)])
+        return float(self._parameters(context, "rotor_inertia").rotor_inertia[int(self._index)])
 
     def gear_ratio(self, context):
         """ρ in ``context``."""
-        return float(self._plant_with(context)._parameters(context).gear_ratio[int(self._index)])
+        return float(self._parameters(context, "gear_ratio").gear_ratio[int(self._index)])
 
     def SetRotorInertia(self, context, rotor_inertia):
         """Sets Iᵣ in ``context``."""
-        parameters = self._plant_with(context)._mutable_parameters(context)
-        parameters.rotor_inertia[int(self._index)] = rotor_inertia
+        value = self._as_float(rotor_inertia, "rotor_inertia", "SetRotorInertia")
+        self._mutable_parameters(context, "SetRotorInertia").rotor_inertia[int(self._index)] = value
 
     def SetGearRatio(self, context, gear_ratio):
         """Sets ρ in ``context``."""
-        parameters = self._plant_with(context)._mutable_parameters(context)
-        parameters.gear_ratio[int(self._index)] = gear_ratio
+        value = self._as_float(gear_ratio, "gear_ratio", "SetGearRatio")
+        self._mutable_parameters(context, "SetGearRatio").gear_ratio[int(self._index)] = value
 
     def calc_reflected_inertia(self, context):
         """ρ²·Iᵣ in ``context``."""
-        return self.gear_ratio(context) ** 2 * self.rotor_inertia(context)
+        parameters = self._parameters(context, "calc_reflected_inertia")
+        i = int(self._index)
+        return float(parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i])
 
     # ---- PD control ----------------------------------------------------------------------
     def set_controller_gains(self, gains):
-        """Sets the PD gains (Kp > 0, Kd ≥ 0). After Finalize() only an actuator that already
-        had gains may change them."""
-        if not isinstance(gains, PdControllerGains):
-            raise TypeError(f"gains must be PdControllerGains, got {type(gains).__name__}")
-        if not gains.p > 0 or not gains.d >= 0:
-            raise RuntimeError(
-                f"{self._describe()}: controller gains must have p > 0 and d >= 0; got "
-                f"p = {gains.p}, d = {gains.d}"
+        """Sets the PD gains (finite, p ≥ 0, d ≥ 0); p = d = 0 removes the controller."""
+        self._as_instance(gains, PdControllerGains, "gains", "set_controller_gains")
+        p, d = gains.p, gains.d
+        if not (math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0):
+            raise self._error(
+                "set_controller_gains", f"the gains must be finite and non-negative, got {gains}"
             )
-        if self._gains is None and self._plant is not None and self._plant.is_finalized():
-            raise RuntimeError(
-                f"{self._describe()}: controller gains can only be added after Finalize() to "
-                "an actuator that had gains before it"
-            )
-        self._gains = PdControllerGains(gains.p, gains.d)
+        self._gains = None if p == 0 and d == 0 else PdControllerGains(p=p, d=d)
 
     def has_controller(self):
         """True if this actuator has PD gains."""
         return self._gains is not None
 
     def get_controller_gains(self):
-        """The PD gains; RuntimeError if there are none."""
+        """The PD gains; RuntimeError if there are none (see has_controller())."""
         if self._gains is None:
-            raise RuntimeError(f"{self._describe()}: this actuator has no controller gains")
-        return PdControllerGains(self._gains.p, self._gains.d)
+            raise self._error("get_controller_gains", "this actuator has no controller gains")
+        return PdControllerGains(p=self._gains.p, d=self._gains.d)
 
 
-def _positive_limit(name, effort_limit):
-    limit = float(effort_limit)
-    if not limit > 0:
-        raise RuntimeError(
-            f"JointActuator '{name}': effort_limit must be strictly positive, got {limit}"
-        )
-    return limit
+def _positive_limit(effort_limit):
+    if not effort_limit > 0:
+        text = repr(effort_limit).removesuffix(".0")  # as fmt prints a double
+        raise RuntimeError(f"JointActuator effort limit must be strictly positive (not {text})")
+    return effort_limit

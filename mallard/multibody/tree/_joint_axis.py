@@ -1,19 +1,19 @@
-"""The unit axis of revolute, prismatic and screw joints."""
+"""The unit axis of revolute, prismatic and screw joints, validated as Drake validates it."""
 
 import numpy as np
 
-from mallard._scalar import as_array
+#: Drake calls an axis zero when all its components are at most this in magnitude: machine
+#: epsilon for revolute and screw joints, its square root for prismatic joints.
+EPSILON = float(np.finfo(float).eps)
+SQRT_EPSILON = float(np.sqrt(EPSILON))
 
-_SQRT_EPS = float(np.sqrt(np.finfo(float).eps))
 
-
-def unit_axis(cls_name, name, axis):
-    """``axis`` normalized; RuntimeError naming the joint if its norm is below √ε."""
-    a = as_array(axis, (3,), "axis").astype(float)
-    norm = float(np.linalg.norm(a))
-    if not norm >= _SQRT_EPS:
-        raise RuntimeError(
-            f"{cls_name} '{name}': the axis vector must have a non-zero length (at least "
-            f"√ε = {_SQRT_EPS:.3g}); got axis {a.tolist()} of length {norm:g}"
-        )
-    return a / norm
+def unit_axis(joint, axis, tolerance):
+    """``axis`` (3 numbers) normalized; RuntimeError with pydrake's text if it is zero."""
+    a = joint._as_vector(axis, 3, "axis", "__init__")
+    if not np.all(np.isfinite(a)):
+        raise joint._error("__init__", f"the axis must be finite, got {a.tolist()}")
+    if not np.max(np.abs(a)) > tolerance:
+        raise RuntimeError(f"{joint._kind} joint axis vector must have nonzero length.")
+    # As Eigen's normalized(): the squared norm summed in order (a @ a may round otherwise).
+    return a / np.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])

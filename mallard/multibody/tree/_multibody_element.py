@@ -5,6 +5,18 @@ it knows its plant, its index in that plant and its model instance. Context-depe
 go through the plant, which checks that the Context is its own.
 """
 
+import warnings
+
+
+def warn_deprecated(message):
+    """A DeprecationWarning for the caller of the deprecated method calling this."""
+    warnings.warn(message, DeprecationWarning, stacklevel=3)
+
+
+def use_instead(replacement):
+    """pydrake's deprecation message for a method replaced by ``replacement``."""
+    return f"Use {replacement}() instead. This will be removed from Drake on or after 2026-06-01."
+
 
 class MultibodyElement:
     """Name, index, model instance and parent plant of an element of a MultibodyPlant."""
@@ -38,10 +50,7 @@ class MultibodyElement:
     def GetParentPlant(self):
         """The MultibodyPlant that owns this element; RuntimeError if none does."""
         if self._plant is None:
-            raise RuntimeError(
-                f"{type(self).__name__} '{self._element_name()}': this multibody element was "
-                "not owned by a MultibodyPlant"
-            )
+            raise RuntimeError("This multibody element was not owned by a MultibodyPlant.")
         return self._plant
 
     def __repr__(self):

@@ -20,60 +20,56 @@ class PlanarJoint(Joint):
     _can_translate = True
 
     def __init__(self, name, frame_on_parent, frame_on_child, damping=(0.0, 0.0, 0.0)):
-        super().__init__(name, frame_on_parent, frame_on_child, damping=damping)
+        super().__init__(name, frame_on_parent, frame_on_child)
+        d = self._as_vector(damping, 3, "damping", "__init__")
+        self._default_damping = self._checked_damping(d, "__init__")
 
     def default_damping(self):
         """The default damping 3-vector."""
         return self._default_damping.copy()
 
+    def _p(self, p_FoMo_F, method, what="p_FoMo_F"):
+        return self._as_vector(p_FoMo_F, 2, what, method)
+
     def get_translation(self, context):
         """p_FoMo_F = (x, y) in ``context``."""
-        return self._positions(context, "get_translation")[:2].copy()
+        return self._positions(context, "get_translation", 0, 2)
 
     def set_translation(self, context, p_FoMo_F):
         """Sets (x, y) in ``context``; returns this joint."""
-        q = self._positions(context, "set_translation")
-        return self._set_positions(
-            context,
-            np.concatenate((self._sized(p_FoMo_F, "p_FoMo_F", 2), q[2:])),
-            "set_translation",
-        )
+        return self._set_positions(context, self._p(p_FoMo_F, "set_translation"), "set_translation")
 
     def get_rotation(self, context):
         """θ in ``context``."""
-        return float(self._positions(context, "get_rotation")[2])
+        return float(self._positions(context, "get_rotation", 2)[0])
 
     def set_rotation(self, context, theta):
         """Sets θ in ``context``; returns this joint."""
-        q = self._positions(context, "set_rotation")
-        return self._set_positions(context, [q[0], q[1], theta], "set_rotation")
+        theta = self._as_float(theta, "theta", "set_rotation")
+        return self._set_positions(context, theta, "set_rotation", 2)
 
     def set_pose(self, context, p_FoMo_F, theta):
         """Sets (x, y) and θ in ``context``; returns this joint."""
-        p = self._sized(p_FoMo_F, "p_FoMo_F", 2)
-        return self._set_positions(context, [p[0], p[1], theta], "set_pose")
+        q = np.append(self._p(p_FoMo_F, "set_pose"), self._as_float(theta, "theta", "set_pose"))
+        return self._set_positions(context, q, "set_pose")
 
     def get_translational_velocity(self, context):
         """v_FoMo_F = (ẋ, ẏ) in ``context``."""
-        return self._velocities(context, "get_translational_velocity")[:2].copy()
+        return self._velocities(context, "get_translational_velocity", 0, 2)
 
     def set_translational_velocity(self, context, v_FoMo_F):
         """Sets (ẋ, ẏ) in ``context``; returns this joint."""
-        v = self._velocities(context, "set_translational_velocity")
-        return self._set_velocities(
-            context,
-            np.concatenate((self._sized(v_FoMo_F, "v_FoMo_F", 2), v[2:])),
-            "set_translational_velocity",
-        )
+        method = "set_translational_velocity"
+        return self._set_velocities(context, self._p(v_FoMo_F, method, "v_FoMo_F"), method)
 
     def get_angular_velocity(self, context):
         """θ̇ in ``context``."""
-        return float(self._velocities(context, "get_angular_velocity")[2])
+        return float(self._velocities(context, "get_angular_velocity", 2)[0])
 
     def set_angular_velocity(self, context, theta_dot):
         """Sets θ̇ in ``context``; returns this joint."""
-        v = self._velocities(context, "set_angular_velocity")
-        return self._set_velocities(context, [v[0], v[1], theta_dot], "set_angular_velocity")
+        theta_dot = self._as_float(theta_dot, "theta_dot", "set_angular_velocity")
+        return self._set_velocities(context, theta_dot, "set_angular_velocity", 2)
 
     def get_default_translation(self):
         """The default (x, y)."""
@@ -81,8 +77,7 @@ class PlanarJoint(Joint):
 
     def set_default_translation(self, p_FoMo_F):
         """Sets the default (x, y)."""
-        p = self._sized(p_FoMo_F, "p_FoMo_F", 2)
-        self.set_default_positions([p[0], p[1], self._default_q[2]])
+        self._set_default_slice(0, self._p(p_FoMo_F, "set_default_translation"))
 
     def get_default_rotation(self):
         """The default θ."""
@@ -90,9 +85,13 @@ class PlanarJoint(Joint):
 
     def set_default_rotation(self, theta):
         """Sets the default θ."""
-        self.set_default_positions([self._default_q[0], self._default_q[1], theta])
+        self._set_default_slice(2, self._as_float(theta, "theta", "set_default_rotation"))
 
     def set_default_pose(self, p_FoMo_F, theta):
         """Sets the default (x, y) and θ."""
-        p = self._sized(p_FoMo_F, "p_FoMo_F", 2)
-        self.set_default_positions([p[0], p[1], theta])
+        p = self._p(p_FoMo_F, "set_default_pose")
+        self._default_q = np.append(p, self._as_float(theta, "theta", "set_default_pose"))
+
+    def set_random_pose_distribution(self, p_FoMo_F, theta):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_pose_distribution")

@@ -3,15 +3,18 @@
 import numpy as np
 
 from mallard.multibody import _joint_types
-from mallard.multibody.tree._joint_axis import unit_axis
-from mallard.multibody.tree._single_dof_joint import SingleDofJoint
+from mallard.multibody.tree._joint_axis import SQRT_EPSILON
+from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 
-class PrismaticJoint(SingleDofJoint):
-    """q = x, the translation of Mo along â (p_FoMo_F = x·â); v = ẋ. Damping f = −d·ẋ."""
+class PrismaticJoint(LimitedSingleDofJoint):
+    """q = x, the translation of Mo along â (p_FoMo_F = x·â); v = ẋ. Damping f = −d·ẋ.
+    The axis is normalized; it is zero if all |âᵢ| ≤ √ε."""
 
     kTypeName = "prismatic"
     _jtype = _joint_types.PRISMATIC
+    _kind = "Prismatic"
+    _axis_tolerance = SQRT_EPSILON
     _position_suffixes = ("x",)
     _velocity_suffixes = ("v",)
     _can_translate = True
@@ -26,14 +29,8 @@ class PrismaticJoint(SingleDofJoint):
         pos_upper_limit=np.inf,
         damping=0.0,
     ):
-        self._axis = unit_axis("PrismaticJoint", name, axis)
         super().__init__(
-            name,
-            frame_on_parent,
-            frame_on_child,
-            damping=[damping],
-            pos_lower=[pos_lower_limit],
-            pos_upper=[pos_upper_limit],
+            name, frame_on_parent, frame_on_child, axis, damping, pos_lower_limit, pos_upper_limit
         )
 
     def translation_axis(self):
@@ -46,7 +43,7 @@ class PrismaticJoint(SingleDofJoint):
 
     def set_translation(self, context, translation):
         """Sets x in ``context``; returns this joint."""
-        return self._set_positions(context, translation, "set_translation")
+        return self._set_position(context, translation, "translation", "set_translation")
 
     def get_translation_rate(self, context):
         """ẋ in ``context``."""
@@ -54,7 +51,9 @@ class PrismaticJoint(SingleDofJoint):
 
     def set_translation_rate(self, context, translation_dot):
         """Sets ẋ in ``context``; returns this joint."""
-        return self._set_velocities(context, translation_dot, "set_translation_rate")
+        return self._set_velocity(
+            context, translation_dot, "translation_dot", "set_translation_rate"
+        )
 
     def get_default_translation(self):
         """The default x."""
@@ -62,7 +61,8 @@ class PrismaticJoint(SingleDofJoint):
 
     def set_default_translation(self, translation):
         """Sets the default x."""
-        self.set_default_positions([translation])
+        self._set_default_position(translation, "translation", "set_default_translation")
 
-    def _jparam(self):
-        return np.concatenate((self._axis, [0.0]))
+    def set_random_translation_distribution(self, translation):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_translation_distribution")

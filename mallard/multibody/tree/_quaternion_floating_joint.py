@@ -2,15 +2,16 @@
 
 import numpy as np
 
-from mallard.common._quaternion import matrix_to_quaternion, quaternion_to_matrix
 from mallard.common.eigen_geometry import Quaternion
+from mallard.math import RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._floating_joint import FloatingJoint
 
 
 class QuaternionFloatingJoint(FloatingJoint):
     """q = (q_FM = [w, x, y, z], p_FoMo_F), 7 positions; v = (w_FM_F, v_FMo_F), 6 velocities.
-    The zero configuration is q_FM = [1, 0, 0, 0], p_FM = 0."""
+    The zero configuration is q_FM = [1, 0, 0, 0], p_FM = 0. Quaternions are stored as given
+    (not normalized); a rotation is stored as its canonical unit quaternion (w ≥ 0)."""
 
     kTypeName = "quaternion_floating"
     _jtype = _joint_types.QUATERNION_FLOATING
@@ -22,35 +23,50 @@ class QuaternionFloatingJoint(FloatingJoint):
         return np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
 
     def _orientation_from_R(self, R_FM):
-        return matrix_to_quaternion(R_FM)
+        return RotationMatrix._make(R_FM).ToQuaternion().wxyz()
 
-    def _R_from_orientation(self, coords):
-        q = np.asarray(coords)
-        return quaternion_to_matrix(q, 2.0 / (q @ q))
+    def _orientation_from_quaternion(self, q_FM):
+        return q_FM.wxyz()
+
+    def _rotation(self, wxyz):
+        return Quaternion._make(wxyz.copy())
+
+    _quaternion = _rotation
 
     def get_quaternion(self, context):
         """q_FM in ``context`` (as stored: not normalized)."""
-        return Quaternion._make(self._positions(context, "get_quaternion")[:4].copy())
+        return self._rotation(self._positions(context, "get_quaternion", 0, 4))
 
     def SetQuaternion(self, context, q_FM):
         """Sets q_FM in ``context``; returns this joint."""
-        if not isinstance(q_FM, Quaternion):
-            raise TypeError(f"q_FM must be a Quaternion, got {type(q_FM).__name__}")
-        q = self._positions(context, "SetQuaternion").copy()
-        q[:4] = q_FM.wxyz()
-        return self._set_positions(context, q, "SetQuaternion")
+        self._as_instance(q_FM, Quaternion, "q_FM", "SetQuaternion")
+        return self._set_positions(context, q_FM.wxyz(), "SetQuaternion")
+
+    def SetOrientation(self, context, R):
+        """Sets q_FM to the unit quaternion of the RotationMatrix R; returns this joint."""
+        return self._set_orientation(context, R, "R")
 
     def get_default_quaternion(self):
-        """The default q_FM."""
-        return Quaternion._make(self._default_q[:4].copy())
+        """The default q_FM (as stored)."""
+        return self._rotation(self._default_q[:4])
 
     def set_default_quaternion(self, q_FM):
         """Sets the default q_FM."""
-        if not isinstance(q_FM, Quaternion):
-            raise TypeError(f"q_FM must be a Quaternion, got {type(q_FM).__name__}")
-        q = self._default_q.copy()
-        q[:4] = q_FM.wxyz()
-        self.set_default_positions(q)
+        self._as_instance(q_FM, Quaternion, "q_FM", "set_default_quaternion")
+        self._set_default_slice(0, q_FM.wxyz())
 
-    def _default_quaternion(self):
-        return self.get_default_quaternion()
+    def set_default_translation(self, translation):
+        """Sets the default p_FoMo_F."""
+        self._set_default_translation(translation, "translation")
+
+    def set_random_quaternion_distribution(self, q_FM):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_quaternion_distribution")
+
+    def set_random_quaternion_distribution_to_uniform(self):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_quaternion_distribution_to_uniform")
+
+    def set_random_translation_distribution(self, translation):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_translation_distribution")

@@ -2,7 +2,11 @@
 
 from mallard.common._bindings import scalar_out
 from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, default_model_instance
-from mallard.multibody.tree._multibody_element import MultibodyElement
+from mallard.multibody.tree._multibody_element import (
+    MultibodyElement,
+    use_instead,
+    warn_deprecated,
+)
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 
 
@@ -17,7 +21,7 @@ class RigidBody(MultibodyElement):
         if not isinstance(body_name, str):
             raise TypeError(f"RigidBody: body_name must be a str, got {type(body_name).__name__}")
         if body_name == "":
-            raise RuntimeError("RigidBody: the name of a body cannot be empty")
+            raise RuntimeError("The name parameter to the RigidBody constructor is required.")
         super().__init__(model_instance)
         self._name = body_name
         self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
@@ -102,29 +106,48 @@ class RigidBody(MultibodyElement):
         return self.GetParentPlant()._body_com_velocity_in_world(context, self)
 
     # ---- floating bodies -----------------------------------------------------------------
+    def _finalized_plant(self, method):
+        """The parent plant, which must be finalized for ``method`` (Drake's message)."""
+        plant = self.GetParentPlant()
+        if not plant.is_finalized():
+            raise RuntimeError(
+                f"From '{method}'. The model to which this rigid body belongs must be finalized. "
+                "See MultibodyPlant::Finalize()."
+            )
+        return plant
+
+    def _inboard_joint(self, method):
+        """The joint that mobilizes this body (None for World); the plant must be finalized."""
+        return self._finalized_plant(method)._inboard_joint(self)
+
     def _floating_joint(self, method):
-        plant = self._finalized_plant(method)
-        joint = plant._inboard_joint(self)
-        if joint is None or joint.num_velocities() != 6 or joint.parent_body().index() != 0:
-            raise RuntimeError(f"{self._describe()}: {method}() requires a floating body")
+        """The floating joint the plant added for this body; RuntimeError if it has none."""
+        joint = self._inboard_joint(method)
+        if joint is None or not joint.is_ephemeral():
+            if method in ("Lock", "Unlock"):
+                raise RuntimeError(
+                    f"Attempted to call {method}() on non-floating-base rigid body {self._name}"
+                )
+            raise RuntimeError(
+                f"{method}(): {self._describe()} is not a floating base body (it has no floating "
+                "joint added by MultibodyPlant::Finalize())"
+            )
         return joint
 
-    def is_floating(self):
-        """True if this body is connected to World by a 6-dof joint (requires Finalize)."""
-        plant = self._finalized_plant("is_floating")
-        joint = plant._inboard_joint(self)
-        return (
-            joint is not None and joint.num_velocities() == 6 and (joint.parent_body().index() == 0)
-        )
-
     def is_floating_base_body(self):
-        """Same as is_floating()."""
-        return self.is_floating()
+        """True if the plant gave this body a floating joint to World at Finalize() (not for a
+        floating joint added by the user)."""
+        joint = self._inboard_joint("is_floating_base_body")
+        return joint is not None and joint.is_ephemeral()
+
+    def is_floating(self):
+        """Deprecated: use is_floating_base_body()."""
+        warn_deprecated(use_instead("is_floating_base_body"))
+        return self.is_floating_base_body()
 
     def has_quaternion_dofs(self):
         """True if this body's inboard joint has a quaternion as its first 4 positions."""
-        plant = self._finalized_plant("has_quaternion_dofs")
-        joint = plant._inboard_joint(self)
+        joint = self._inboard_joint("has_quaternion_dofs")
         return joint is not None and joint.type_name() == "quaternion_floating"
 
     def floating_positions_start(self):
@@ -144,17 +167,17 @@ class RigidBody(MultibodyElement):
         return self._floating_joint("floating_velocity_suffix").velocity_suffix(index)
 
     def Lock(self, context):
-        """Locks this floating body in ``context``: its velocities become and stay zero."""
+        """Locks this floating base body in ``context``: its velocities are zeroed now, and
+        the dynamics keep them zero until Unlock()."""
         self._floating_joint("Lock").Lock(context)
 
     def Unlock(self, context):
-        """Unlocks this floating body in ``context``."""
+        """Unlocks this floating base body in ``context``."""
         self._floating_joint("Unlock").Unlock(context)
 
     def is_locked(self, context):
-        """True if this body's inboard joint is locked in ``context``."""
-        plant = self._finalized_plant("is_locked")
-        joint = plant._inboard_joint(self)
+        """True if this body's inboard joint is locked in ``context`` (False for World)."""
+        joint = self._inboard_joint("is_locked")
         return joint is not None and joint.is_locked(context)
 
 

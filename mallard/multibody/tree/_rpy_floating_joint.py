@@ -18,18 +18,28 @@ class RpyFloatingJoint(FloatingJoint):
     def _orientation_from_R(self, R_FM):
         return RollPitchYaw(RotationMatrix._make(R_FM)).vector()
 
-    def _R_from_orientation(self, coords):
-        return RotationMatrix(RollPitchYaw(coords))._R
+    def _orientation_from_quaternion(self, q_FM):
+        return RollPitchYaw(q_FM).vector()
+
+    def _rotation(self, angles):
+        return RollPitchYaw(angles)
+
+    def _quaternion(self, angles):
+        return RollPitchYaw(angles).ToQuaternion()
 
     def get_angles(self, context):
         """(roll, pitch, yaw) in ``context``."""
-        return self._positions(context, "get_angles")[:3].copy()
+        return self._positions(context, "get_angles", 0, 3)
 
     def set_angles(self, context, angles):
         """Sets (roll, pitch, yaw) in ``context``; returns this joint."""
-        q = self._positions(context, "set_angles").copy()
-        q[:3] = self._sized(angles, "angles", 3)
-        return self._set_positions(context, q, "set_angles")
+        return self._set_positions(
+            context, self._as_vector(angles, 3, "angles", "set_angles"), "set_angles"
+        )
+
+    def SetOrientation(self, context, R_FM):
+        """Sets the angles to those of the RotationMatrix R_FM; returns this joint."""
+        return self._set_orientation(context, R_FM, "R_FM")
 
     def get_default_angles(self):
         """The default (roll, pitch, yaw)."""
@@ -37,6 +47,16 @@ class RpyFloatingJoint(FloatingJoint):
 
     def set_default_angles(self, angles):
         """Sets the default (roll, pitch, yaw)."""
-        q = self._default_q.copy()
-        q[:3] = self._sized(angles, "angles", 3)
-        self.set_default_positions(q)
+        self._set_default_slice(0, self._as_vector(angles, 3, "angles", "set_default_angles"))
+
+    def set_default_translation(self, p_FM):
+        """Sets the default p_FoMo_F."""
+        self._set_default_translation(p_FM, "p_FM")
+
+    def set_random_angles_distribution(self, angles):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_angles_distribution")
+
+    def set_random_translation_distribution(self, p_FM):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_translation_distribution")

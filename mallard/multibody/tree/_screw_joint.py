@@ -3,10 +3,14 @@
 import numpy as np
 
 from mallard.multibody import _joint_types
-from mallard.multibody.tree._joint_axis import unit_axis
-from mallard.multibody.tree._single_dof_joint import SingleDofJoint
+from mallard.multibody.tree._joint_axis import SQRT_EPSILON
+from mallard.multibody.tree._single_dof_joint import SingleDofJoint, bind_overloads
 
-_TWO_PI = 2.0 * np.pi
+_FRAMES = ("name", "frame_on_parent", "frame_on_child")
+_OVERLOADS = (
+    (_FRAMES + ("screw_pitch", "damping"), {}),
+    (_FRAMES + ("axis", "screw_pitch", "damping"), {}),
+)
 
 
 class ScrewJoint(SingleDofJoint):
@@ -19,55 +23,42 @@ class ScrewJoint(SingleDofJoint):
 
     kTypeName = "screw"
     _jtype = _joint_types.SCREW
+    _kind = "Screw"
     _position_suffixes = ("q",)
     _velocity_suffixes = ("w",)
     _can_rotate = True
     _can_translate = True
 
-    def __init__(self, name, frame_on_parent, frame_on_child, *args, **kwargs):
-        names = ("axis", "screw_pitch", "damping")
-        if len(args) + len(kwargs) == 2 and "axis" not in kwargs:
-            names = names[1:]
-        values = dict(zip(names, args, strict=False))
-        for key, value in kwargs.items():
-            if key not in names or key in values:
-                raise TypeError(f"ScrewJoint: unexpected argument {key!r}")
-            values[key] = value
-        if len(args) > len(names) or len(values) != len(names):
-            raise TypeError(
-                "ScrewJoint: expected (name, frame_on_parent, frame_on_child, [axis,] "
-                "screw_pitch, damping)"
-            )
-        self._axis = unit_axis("ScrewJoint", name, values.get("axis", [0.0, 0.0, 1.0]))
-        self._pitch = float(values["screw_pitch"])
-        super().__init__(name, frame_on_parent, frame_on_child, damping=[values["damping"]])
+    def __init__(self, *args, **kwargs):
+        values = bind_overloads("ScrewJoint", _OVERLOADS, args, kwargs)
+        name, frame_on_parent, frame_on_child, *axis, screw_pitch, damping = values
+        super().__init__(name, frame_on_parent, frame_on_child, (axis or [[0, 0, 1]])[0], damping)
+        self._pitch = self._as_float(screw_pitch, "screw_pitch", "__init__")
 
     def screw_pitch(self):
         """Meters of translation along â per revolution."""
         return self._pitch
 
-    def screw_axis(self):
-        """The unit axis â, expressed in F (and equally in M)."""
-        return self._axis.copy()
-
+    # z = pitch·(θ/2π) and θ = (z/pitch)·2π, evaluated as Drake evaluates them.
     def _translation_of(self, theta):
-        return self._pitch * theta / _TWO_PI
+        return self._pitch * (theta / (2 * np.pi))
 
-    def _rotation_of(self, z):
-        if abs(self._pitch) < np.finfo(float).eps:
-            raise RuntimeError(
-                f"{self._describe()}: the translation does not determine the rotation of a "
-                "screw joint of zero pitch"
+    def _rotation_of(self, z, current, what, method):
+        """θ with translation z, or ``current`` when the pitch is 0 and z is (near) 0, since
+        every θ gives no translation then. RuntimeError if the pitch is within √ε of 0 and z
+        is not."""
+        z = self._as_float(z, what, method)
+        if not (abs(self._pitch) > SQRT_EPSILON or abs(z) < SQRT_EPSILON):
+            raise self._error(
+                method,
+                f"cannot produce the translation {z!r} with a screw pitch of {self._pitch!r} "
+                "(too near zero)",
             )
-        return z * _TWO_PI / self._pitch
+        return current if self._pitch == 0 else (z / self._pitch) * 2 * np.pi
 
     def get_rotation(self, context):
         """θ in ``context``."""
         return self._get_position(context, "get_rotation")
-
-    def set_rotation(self, context, theta):
-        """Sets θ in ``context``; returns this joint."""
-        return self._set_positions(context, theta, "set_rotation")
 
     def get_translation(self, context):
         """z = pitch·θ/(2π) in ``context``."""
@@ -75,7 +66,9 @@ class ScrewJoint(SingleDofJoint):
 
     def set_translation(self, context, translation):
         """Sets θ so that the translation is ``translation``; returns this joint."""
-        return self._set_positions(context, self._rotation_of(translation), "set_translation")
+        theta = self._get_position(context, "set_translation")
+        theta = self._rotation_of(translation, theta, "translation", "set_translation")
+        return self._set_positions(context, theta, "set_translation")
 
     def get_angular_velocity(self, context):
         """θ̇ in ``context``."""
@@ -83,7 +76,7 @@ class ScrewJoint(SingleDofJoint):
 
     def set_angular_velocity(self, context, theta_dot):
         """Sets θ̇ in ``context``; returns this joint."""
-        return self._set_velocities(context, theta_dot, "set_angular_velocity")
+        return self._set_velocity(context, theta_dot, "theta_dot", "set_angular_velocity")
 
     def get_translational_velocity(self, context):
         """ż = pitch·θ̇/(2π) in ``context``."""
@@ -91,8 +84,10 @@ class ScrewJoint(SingleDofJoint):
 
     def set_translational_velocity(self, context, translation_dot):
         """Sets θ̇ so that ż is ``translation_dot``; returns this joint."""
-        theta_dot = self._rotation_of(translation_dot)
-        return self._set_velocities(context, theta_dot, "set_translational_velocity")
+        method = "set_translational_velocity"
+        theta_dot = self._get_velocity(context, method)
+        theta_dot = self._rotation_of(translation_dot, theta_dot, "translation_dot", method)
+        return self._set_velocities(context, theta_dot, method)
 
     def get_default_rotation(self):
         """The default θ."""
@@ -100,7 +95,7 @@ class ScrewJoint(SingleDofJoint):
 
     def set_default_rotation(self, theta):
         """Sets the default θ (and so the default translation)."""
-        self.set_default_positions([theta])
+        self._set_default_position(theta, "theta", "set_default_rotation")
 
     def get_default_translation(self):
         """The default translation pitch·θ/(2π)."""
@@ -108,7 +103,9 @@ class ScrewJoint(SingleDofJoint):
 
     def set_default_translation(self, z):
         """Sets the default θ so that the default translation is ``z``."""
-        self.set_default_positions([self._rotation_of(z)])
+        theta = self._rotation_of(z, self._default_q[0], "z", "set_default_translation")
+        self._default_q = np.array([theta])
 
-    def _jparam(self):
-        return np.concatenate((self._axis, [self._pitch]))
+    def set_random_pose_distribution(self, theta):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_pose_distribution")

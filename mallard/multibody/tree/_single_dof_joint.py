@@ -1,19 +1,81 @@
-"""What the one-dof joints (revolute, prismatic, screw) share: scalar limits and damping."""
+"""What the one-dof joints share. RevoluteJoint, PrismaticJoint and ScrewJoint move M along
+or about a unit axis â fixed in F (â_F = â_M), with one damping coefficient d (τ = −d·v);
+RevoluteJoint and PrismaticJoint also take position limits and have scalar limit getters."""
+
+import numpy as np
 
 from mallard.multibody.tree._joint import Joint
+from mallard.multibody.tree._joint_axis import EPSILON, unit_axis
 
 
 class SingleDofJoint(Joint):
-    """A joint with one position and one velocity (abstract)."""
+    """A joint with one position and one velocity along or about an axis (abstract)."""
 
     _nq = 1
     _nv = 1
+    #: How pydrake's messages name the type ("Revolute"), and its zero-axis tolerance.
+    _kind = None
+    _axis_tolerance = EPSILON
+    #: Meters of translation along the axis per revolution (screw joints only).
+    _pitch = 0.0
 
+    def __init__(
+        self,
+        name,
+        frame_on_parent,
+        frame_on_child,
+        axis,
+        damping,
+        pos_lower_limit=-np.inf,
+        pos_upper_limit=np.inf,
+    ):
+        super().__init__(name, frame_on_parent, frame_on_child)
+        lower = self._as_float(pos_lower_limit, "pos_lower_limit", "__init__")
+        upper = self._as_float(pos_upper_limit, "pos_upper_limit", "__init__")
+        d = self._as_float(damping, "damping", "__init__")
+        self._pos_lower, self._pos_upper = self._checked_limits(
+            [lower], [upper], 1, "position", "__init__"
+        )
+        self._axis = unit_axis(self, axis, self._axis_tolerance)
+        if not d >= 0:
+            raise RuntimeError(f"{self._kind} joint damping must be nonnegative.")
+        self._default_damping = np.array([d])
+
+    # ---- the coordinate and its rate -----------------------------------------------------
     def _get_position(self, context, method):
         return float(self._positions(context, method)[0])
 
     def _get_velocity(self, context, method):
         return float(self._velocities(context, method)[0])
+
+    def _set_position(self, context, value, what, method):
+        return self._set_positions(context, self._as_float(value, what, method), method)
+
+    def _set_velocity(self, context, value, what, method):
+        return self._set_velocities(context, self._as_float(value, what, method), method)
+
+    def _set_default_position(self, value, what, method):
+        self._default_q = np.array([self._as_float(value, what, method)])
+
+    # ---- damping -------------------------------------------------------------------------
+    def default_damping(self):
+        """The default damping coefficient d."""
+        return float(self._default_damping[0])
+
+    def GetDamping(self, context):
+        """The damping coefficient in ``context``."""
+        return float(self.GetDampingVector(context)[0])
+
+    def SetDamping(self, context, damping):
+        """Sets the damping coefficient in ``context`` (non-negative)."""
+        self._set_damping(context, [self._as_float(damping, "damping", "SetDamping")], "SetDamping")
+
+    def _jparam(self):
+        return np.concatenate((self._axis, [self._pitch]))
+
+
+class LimitedSingleDofJoint(SingleDofJoint):
+    """A revolute or prismatic joint: scalar limits and a settable default damping."""
 
     def position_lower_limit(self):
         return float(self._pos_lower[0])
@@ -33,18 +95,25 @@ class SingleDofJoint(Joint):
     def acceleration_upper_limit(self):
         return float(self._acc_upper[0])
 
-    def default_damping(self):
-        """The default damping coefficient d."""
-        return float(self._default_damping[0])
-
     def set_default_damping(self, damping):
         """Sets the default damping coefficient (non-negative); only before Finalize()."""
-        self.set_default_damping_vector([damping])
+        d = self._as_float(damping, "damping", "set_default_damping")
+        self._set_default_damping([d], "set_default_damping")
 
-    def GetDamping(self, context):
-        """The damping coefficient in ``context``."""
-        return float(self.GetDampingVector(context)[0])
 
-    def SetDamping(self, context, damping):
-        """Sets the damping coefficient in ``context`` (non-negative)."""
-        self.SetDampingVector(context, [damping])
+def bind_overloads(cls_name, overloads, args, kwargs):
+    """The argument values of the first overload, a (names, defaults) pair, that the call
+    binds to (as pybind11 picks one); TypeError listing the overloads if none does."""
+    for names, defaults in overloads:
+        if len(args) > len(names) or not set(kwargs) <= set(names[len(args) :]):
+            continue
+        values = {**dict(zip(names, args, strict=False)), **kwargs}
+        if all(n in values or n in defaults for n in names):
+            return [values[n] if n in values else defaults[n] for n in names]
+    listing = "\n".join(
+        f"    {cls_name}({', '.join(f'{n}={defaults[n]}' if n in defaults else n for n in names)})"
+        for names, defaults in overloads
+    )
+    raise TypeError(
+        f"{cls_name}: incompatible constructor arguments. The supported signatures are:\n{listing}"
+    )

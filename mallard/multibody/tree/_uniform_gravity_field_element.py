@@ -15,9 +15,7 @@ class UniformGravityFieldElement(ForceElement):
 
     def __init__(self, g_W=None):
         super().__init__(world_model_instance())
-        if g_W is None:
-            g_W = [0.0, 0.0, -self.kDefaultStrength]
-        self._g_W = as_array(g_W, (3,), "g_W").astype(float)
+        self._g_W = _vector3([0.0, 0.0, -self.kDefaultStrength] if g_W is None else g_W, "__init__")
         self._disabled = set()
 
     def gravity_vector(self):
@@ -26,32 +24,28 @@ class UniformGravityFieldElement(ForceElement):
 
     def set_gravity_vector(self, arg0):
         """Sets g_W."""
-        self._g_W = as_array(arg0, (3,), "gravity_vector").astype(float)
+        self._g_W = _vector3(arg0, "set_gravity_vector")
 
-    def _check_instance(self, model_instance, method):
+    def _check_instance(self, model_instance):
         plant = self.GetParentPlant()
-        if not isinstance(model_instance, ModelInstanceIndex) or not (
-            0 <= int(model_instance) < plant.num_model_instances()
-        ):
-            raise RuntimeError(
-                f"UniformGravityFieldElement.{method}(): invalid model instance "
-                f"{model_instance!r}; the plant has {plant.num_model_instances()}"
+        if not isinstance(model_instance, ModelInstanceIndex):
+            raise TypeError(
+                f"model_instance must be a ModelInstanceIndex, got {type(model_instance).__name__}"
             )
+        if not 0 <= int(model_instance) < plant.num_model_instances():
+            raise RuntimeError("Model instance index is invalid.")
         return plant
 
     def is_enabled(self, model_instance):
         """True if gravity acts on the bodies of ``model_instance``."""
-        self._check_instance(model_instance, "is_enabled")
+        self._check_instance(model_instance)
         return int(model_instance) not in self._disabled
 
     def set_enabled(self, model_instance, is_enabled):
         """Enables or disables gravity for ``model_instance``; only before Finalize()."""
-        plant = self._check_instance(model_instance, "set_enabled")
+        plant = self._check_instance(model_instance)
         if plant.is_finalized():
-            raise RuntimeError(
-                "UniformGravityFieldElement.set_enabled(): gravity can only be enabled or "
-                "disabled before the MultibodyPlant is finalized"
-            )
+            raise RuntimeError("Gravity can only be enabled pre-finalize.")
         if is_enabled:
             self._disabled.discard(int(model_instance))
         else:
@@ -62,3 +56,13 @@ class UniformGravityFieldElement(ForceElement):
         mask = np.ones(num_model_instances, dtype=bool)
         mask[list(self._disabled)] = False
         return mask
+
+
+def _vector3(value, method):
+    """``value`` as a float 3-vector; TypeError (as pybind11's conversion) otherwise."""
+    try:
+        return as_array(value, (3,), "g_W").astype(float)
+    except ValueError:
+        raise TypeError(
+            f"{method}(): expected a 3-vector for the gravity vector g_W, got {value!r}"
+        ) from None

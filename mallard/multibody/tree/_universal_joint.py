@@ -17,7 +17,9 @@ class UniversalJoint(Joint):
     _can_rotate = True
 
     def __init__(self, name, frame_on_parent, frame_on_child, damping=0.0):
-        super().__init__(name, frame_on_parent, frame_on_child, damping=[damping, damping])
+        super().__init__(name, frame_on_parent, frame_on_child)
+        d = self._as_float(damping, "damping", "__init__")
+        self._default_damping = self._checked_damping([d, d], "__init__")
 
     def default_damping(self):
         """The default damping coefficient d."""
@@ -25,21 +27,22 @@ class UniversalJoint(Joint):
 
     def get_angles(self, context):
         """(θ₁, θ₂) in ``context``."""
-        return self._positions(context, "get_angles").copy()
+        return self._positions(context, "get_angles")
 
     def set_angles(self, context, angles):
         """Sets (θ₁, θ₂) in ``context``; returns this joint."""
-        return self._set_positions(context, self._sized(angles, "angles"), "set_angles")
+        return self._set_positions(
+            context, self._as_vector(angles, 2, "angles", "set_angles"), "set_angles"
+        )
 
     def get_angular_rates(self, context):
         """(θ̇₁, θ̇₂) in ``context``."""
-        return self._velocities(context, "get_angular_rates").copy()
+        return self._velocities(context, "get_angular_rates")
 
     def set_angular_rates(self, context, theta_dot):
         """Sets (θ̇₁, θ̇₂) in ``context``; returns this joint."""
-        return self._set_velocities(
-            context, self._sized(theta_dot, "theta_dot"), "set_angular_rates"
-        )
+        theta_dot = self._as_vector(theta_dot, 2, "theta_dot", "set_angular_rates")
+        return self._set_velocities(context, theta_dot, "set_angular_rates")
 
     def get_default_angles(self):
         """The default (θ₁, θ₂)."""
@@ -47,4 +50,8 @@ class UniversalJoint(Joint):
 
     def set_default_angles(self, angles):
         """Sets the default (θ₁, θ₂)."""
-        self.set_default_positions(angles)
+        self._default_q = self._as_vector(angles, 2, "angles", "set_default_angles")
+
+    def set_random_angles_distribution(self, angles):
+        """Not supported yet (raises NotImplementedError)."""
+        self._random_distribution("set_random_angles_distribution")

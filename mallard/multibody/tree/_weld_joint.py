@@ -12,10 +12,8 @@ class WeldJoint(Joint):
     _jtype = _joint_types.WELD
 
     def __init__(self, name, frame_on_parent_F, frame_on_child_M, X_FM):
-        if not isinstance(X_FM, RigidTransform):
-            raise TypeError(f"WeldJoint: X_FM must be a RigidTransform, got {X_FM!r}")
         super().__init__(name, frame_on_parent_F, frame_on_child_M)
-        self._X_FM = RigidTransform(X_FM)
+        self._X_FM = RigidTransform(self._as_instance(X_FM, RigidTransform, "X_FM", "__init__"))
 
     def X_FM(self):
         """The constant pose of M in F."""

@@ -20,6 +20,7 @@ class Context:
 
     __slots__ = (
         "_system",
+        "_pathname",
         "_time",
         "_state",
         "_parameters",
@@ -36,6 +37,7 @@ class Context:
 
     def __init__(self, system, state, parameters, num_input_ports):
         self._system = system
+        self._pathname = system.GetSystemPathname()  # as when the Context was made, as Drake's
         self._time = 0.0
         self._state = state
         self._parameters = parameters
@@ -102,6 +104,13 @@ class Context:
         return len(self._state._abstract._values)
 
     def num_total_states(self):
+        """The number of continuous and discrete state variables; RuntimeError if there is
+        abstract state (which has no size)."""
+        if self.num_abstract_states():
+            raise RuntimeError(
+                "Context::num_total_states(): the state has abstract variables, so it has no "
+                "total number of variables"
+            )
         discrete = sum(g.size() for g in self._state._discrete._groups)
         return self.num_continuous_states() + discrete
 
@@ -149,20 +158,30 @@ class Context:
         return self._state.get_discrete_state(index)
 
     def get_discrete_state_vector(self):
-        return self._state._discrete.get_vector(0)
+        return self._state._discrete._only_group()
 
     def get_mutable_discrete_state(self, index=None):
         return self._state.get_mutable_discrete_state(index)
 
     def get_mutable_discrete_state_vector(self):
-        return self._state._discrete.get_mutable_vector(0)
+        group = self._state._discrete._only_group()
+        group._changed()
+        return group
 
     def SetDiscreteState(self, *args):
-        """``SetDiscreteState(xd)`` for group 0, ``(group_index, xd)``, or ``(DiscreteValues)``."""
+        """``SetDiscreteState(xd)`` for the only group, ``(group_index, xd)``, or
+        ``(DiscreteValues)``."""
+        discrete = self._state._discrete
         if len(args) == 1 and hasattr(args[0], "num_groups"):
-            self._state._discrete.SetFrom(args[0])
+            discrete.SetFrom(args[0])
+        elif len(args) == 1 and discrete.num_groups() != 1:
+            raise RuntimeError(
+                "Context::SetDiscreteState(): expected exactly 1 discrete state group but there "
+                f"were {discrete.num_groups()} groups. Use the other signature if you have "
+                "multiple groups."
+            )
         else:
-            self._state._discrete.set_value(*args)
+            discrete.set_value(*args)
 
     def get_abstract_state(self, index):
         return self._state.get_abstract_state(index)
@@ -221,6 +240,7 @@ class Context:
         clone = Context(
             self._system, self._state.Clone(), self._parameters.Clone(), len(self._inputs)
         )
+        clone._pathname = self._pathname
         clone._time = self._time
         clone._accuracy = self._accuracy
         clone._inputs = [None if i is None else i._clone_for(clone) for i in self._inputs]
@@ -233,19 +253,21 @@ class Context:
         return self.Clone()
 
     def __str__(self):
-        lines = [f"::{self._system.get_name() or '_'} Context", "-" * 12, f"Time: {self._time:g}"]
+        """The Context as Drake prints it: time, state and parameter values."""
+        header = f"{self._pathname} Context"
+        lines = [header, "-" * (len(header) + 1), f"Time: {_format_scalar(self._time)}"]
         xc = self._state._continuous
         groups = self._state._discrete._groups
-        if xc.size() or groups:
+        n_abstract = len(self._state._abstract._values)
+        if xc.size() or groups or n_abstract:
             lines.append("States:")
             if xc.size():
-                lines.append(f"  {xc.size()} continuous states")
-                lines.append("    " + _format_values(xc._vector._data))
+                lines += [f"  {xc.size()} continuous states", "    " + _format_values(xc._vector)]
             if groups:
                 lines.append(f"  {len(groups)} discrete state groups with")
-                for g in groups:
-                    lines.append(f"     {g.size()} states")
-                    lines.append("       " + _format_values(g._data))
+                lines += _format_groups(groups, "states")
+            if n_abstract:
+                lines.append(f"  {n_abstract} abstract states")
             lines.append("")
         numeric = self._parameters._numeric._groups
         n_abstract = self._parameters.num_abstract_parameters()
@@ -253,16 +275,26 @@ class Context:
             lines.append("Parameters:")
             if numeric:
                 lines.append(f"  {len(numeric)} numeric parameter groups with")
-                for g in numeric:
-                    lines.append(f"     {g.size()} parameters")
-                    lines.append("       " + _format_values(g._data))
+                lines += _format_groups(numeric, "parameters")
             if n_abstract:
                 lines.append(f"  {n_abstract} abstract parameters")
-            lines.append("")
         return "\n".join(lines) + "\n"
 
 
-def _format_values(data):
-    if data.dtype == np.float64:
-        return " ".join(f"{x:g}" for x in data)
-    return " ".join(str(x) for x in data)
+def _format_scalar(x):
+    """One value as Drake streams it (16 significant digits)."""
+    return f"{x:.16g}" if isinstance(x, (float, int, np.floating)) else str(x)
+
+
+def _format_values(vector):
+    """The values of a vector as Eigen streams them: right-aligned to a common width."""
+    texts = [_format_scalar(x) for x in vector._data]
+    width = max((len(t) for t in texts), default=0)
+    return " ".join(t.rjust(width) for t in texts)
+
+
+def _format_groups(groups, noun):
+    lines = []
+    for g in groups:
+        lines += [f"     {g.size()} {noun}", "       " + _format_values(g)]
+    return lines

@@ -10,14 +10,15 @@ from mallard.systems.framework._state import ContinuousState, DiscreteValues, Pa
 from mallard.systems.framework._vectors import BasicVector
 
 
-def _model_vector(size_or_vector, what):
-    """A BasicVector from a size (zeros), a BasicVector or an array of default values."""
+def _model_vector(size_or_vector, what, fill=0.0):
+    """A BasicVector from a size (filled with ``fill``), a BasicVector or an array of default
+    values."""
     if isinstance(size_or_vector, BasicVector):
         return size_or_vector.Clone()
     if isinstance(size_or_vector, (int, np.integer)) and not isinstance(size_or_vector, bool):
         if size_or_vector < 0:
-            raise ValueError(f"{what}: size must be non-negative, got {size_or_vector}")
-        return BasicVector(np.zeros(int(size_or_vector)))
+            raise RuntimeError(f"{what}: size must be non-negative, got {size_or_vector}")
+        return BasicVector(np.full(int(size_or_vector), fill))
     return BasicVector(as_array(size_or_vector, name=what).reshape(-1))
 
 
@@ -29,6 +30,10 @@ class LeafSystem:
     ``DoCalcTimeDerivatives`` as needed.
     """
 
+    #: The type name Drake reports for this system (GetSystemType); None for the Python
+    #: class's ``module.qualname``, as pydrake reports Python systems.
+    _cpp_type = None
+
     def __init__(self):
         self._name = ""
         self._input_ports = []
@@ -38,10 +43,6 @@ class LeafSystem:
         self._abstract_state_models = []
         self._numeric_parameter_models = []
         self._abstract_parameter_models = []
-
-    def _type_name(self):
-        cls = type(self)
-        return f"{cls.__module__}.{cls.__qualname__}"
 
     # ---- names ---------------------------------------------------------------------------
     def get_name(self):
@@ -57,17 +58,20 @@ class LeafSystem:
         return "::" + self.GetSystemName()
 
     def GetSystemType(self):
-        return self._type_name()
+        cls = type(self)
+        return self._cpp_type or f"{cls.__module__}.{cls.__qualname__}"
 
     # ---- ports ---------------------------------------------------------------------------
-    def _check_port_name(self, name, ports):
+    def _check_port_name(self, name, ports, kind):
         if any(p.get_name() == name for p in ports):
-            raise RuntimeError(f"System {self.GetSystemName()} already has a port named '{name}'")
+            raise RuntimeError(
+                f"System {self.GetSystemName()} already has an {kind} port named {name}"
+            )
 
     def DeclareVectorInputPort(self, name, size):
         """A vector input port of ``size`` elements (or the size of a model BasicVector)."""
-        self._check_port_name(name, self._input_ports)
-        model = _model_vector(size, "DeclareVectorInputPort")
+        self._check_port_name(name, self._input_ports, "input")
+        model = _model_vector(size, "DeclareVectorInputPort", np.nan)
         port = InputPort(
             self,
             len(self._input_ports),
@@ -81,7 +85,7 @@ class LeafSystem:
 
     def DeclareAbstractInputPort(self, name, model_value):
         """An input port carrying values of the type held by ``model_value``."""
-        self._check_port_name(name, self._input_ports)
+        self._check_port_name(name, self._input_ports, "input")
         if not isinstance(model_value, AbstractValue):
             model_value = AbstractValue.Make(model_value)
         port = InputPort(
@@ -92,8 +96,8 @@ class LeafSystem:
 
     def DeclareVectorOutputPort(self, name, size, calc, prerequisites_of_calc=None):
         """A vector output port; ``calc(context, output)`` fills the BasicVector ``output``."""
-        self._check_port_name(name, self._output_ports)
-        model = _model_vector(size, "DeclareVectorOutputPort")
+        self._check_port_name(name, self._output_ports, "output")
+        model = _model_vector(size, "DeclareVectorOutputPort", np.nan)
         port = OutputPort(
             self,
             len(self._output_ports),
@@ -107,13 +111,13 @@ class LeafSystem:
         return port
 
     def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):
-        """An abstract output port: ``alloc()`` makes a value (or an AbstractValue),
-        ``calc(context, value)`` fills it in place."""
-        self._check_port_name(name, self._output_ports)
+        """An abstract output port: ``alloc()`` makes an AbstractValue (a plain value is
+        wrapped), ``calc(context, value)`` sets that AbstractValue."""
+        self._check_port_name(name, self._output_ports, "output")
 
         def allocate():
             value = alloc()
-            return value.get_value() if isinstance(value, AbstractValue) else value
+            return value if isinstance(value, AbstractValue) else AbstractValue.Make(value)
 
         port = OutputPort(
             self, len(self._output_ports), name, PortDataType.kAbstractValued, 0, allocate, calc
@@ -130,15 +134,18 @@ class LeafSystem:
     def _port(self, ports, index, kind):
         if index is None:
             if len(ports) != 1:
+                index_type = "InputPortIndex" if kind == "input" else "OutputPortIndex"
                 raise RuntimeError(
-                    f"System::get_{kind}_port(): {self.GetSystemPathname()} does not have "
-                    f"exactly one {kind} port (it has {len(ports)})"
+                    f"System::get_{kind}_port(): {self.GetSystemType()} system "
+                    f"'{self.GetSystemPathname()}' has {len(ports)} {kind}s, so this convenience "
+                    f"function cannot be used; instead, use another overload e.g. "
+                    f"get_{kind}_port({index_type}) or Get{kind.capitalize()}Port(string)"
                 )
             return ports[0]
         if not 0 <= index < len(ports):
-            raise RuntimeError(
-                f"System::get_{kind}_port(): {self.GetSystemPathname()} has no {kind} port "
-                f"[{index}] (valid indices are 0 to {len(ports) - 1})"
+            raise IndexError(
+                f"System::get_{kind}_port(): there is no {kind} port with index {index} because "
+                f"there are only {len(ports)} {kind} ports in system {self.GetSystemPathname()}."
             )
         return ports[index]
 
@@ -261,8 +268,8 @@ class LeafSystem:
         return context
 
     def SetDefaultContext(self, context):
+        """Sets the parameters and state of ``context`` to their defaults (not its time)."""
         self.ValidateContext(context)
-        context.SetTime(0.0)
         self.SetDefaultParameters(context, context._parameters)
         self.SetDefaultState(context, context._state)
 
@@ -292,8 +299,8 @@ class LeafSystem:
         self.SetDefaultParameters(context, parameters)
 
     def SetRandomContext(self, context, generator):
+        """Sets the parameters and state of ``context`` to random samples (not its time)."""
         self.ValidateContext(context)
-        context.SetTime(0.0)
         self.SetRandomParameters(context, context._parameters, generator)
         self.SetRandomState(context, context._state, generator)
 
@@ -305,9 +312,9 @@ class LeafSystem:
             )
         if context._system is not self:
             raise RuntimeError(
-                f"A function call on a {type(self).__name__} system named "
+                f"A function call on a {self.GetSystemType()} system named "
                 f"'{self.GetSystemPathname()}' was passed the Context of a system named "
-                f"'{context._system.GetSystemPathname()}' instead of the appropriate subsystem "
+                f"'{context._pathname}' instead of the appropriate subsystem "
                 "Context.\nFor more information about Context-System mismatches, see "
                 "https://drake.mit.edu/troubleshooting.html#framework-context-system-mismatch"
             )

@@ -2,12 +2,9 @@
 
 import enum
 
-import numpy as np
-
 from mallard._scalar import as_array
-from mallard.common._bindings import readonly
 from mallard.common.value import AbstractValue
-from mallard.systems.framework._vectors import BasicVector
+from mallard.systems.framework._vectors import CPP_BASIC_VECTOR, BasicVector
 
 
 class PortDataType(enum.IntEnum):
@@ -68,10 +65,13 @@ class _Port:
         return self._size
 
     def GetFullDescription(self):
+        """``InputPort[0] (u) of System ::name (type)``, the type without its namespaces."""
         system = self._system
+        head, bracket, tail = system.GetSystemType().partition("<")
+        kind = head.rsplit("::", 1)[-1] + bracket + tail
         return (
             f"{type(self).__name__}[{self._index}] ({self._name}) of System "
-            f"::{system.get_name() or '_'} ({system._type_name()})"
+            f"{system.GetSystemPathname()} ({kind})"
         )
 
     def _validate(self, context):
@@ -104,17 +104,17 @@ class InputPort(_Port):
             a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
             if a.ndim != 1 or a.shape[0] != self._size:
                 raise RuntimeError(
-                    f"System::FixInputPortTypeCheck(): expected value of type BasicVector with "
-                    f"size={self._size} for input port '{self._name}' (index {self._index}) but "
-                    f"the actual type was BasicVector with size={a.size}. "
-                    f"(System ::{self._system.get_name() or '_'})"
+                    f"System::FixInputPortTypeCheck(): expected value of type {CPP_BASIC_VECTOR} "
+                    f"with size={self._size} for input port '{self._name}' (index {self._index}) "
+                    f"but the actual type was {CPP_BASIC_VECTOR} with size={a.size}. "
+                    f"(System {self._system.GetSystemPathname()})"
                 )
             return AbstractValue.Make(BasicVector(a))
         if isinstance(value, AbstractValue):
             return value.Clone()
         model = self._model_value.get_value()
         if model is not None and not isinstance(value, type(model)):
-            raise RuntimeError(
+            raise TypeError(
                 f"System::FixInputPortTypeCheck(): expected value of type "
                 f"{type(model).__name__} for input port '{self._name}' (index {self._index}) but "
                 f"the actual type was {type(value).__name__}"
@@ -156,14 +156,15 @@ class InputPort(_Port):
         return value
 
     def Eval(self, context):
-        """The port's value: a read-only numpy array for vector ports, else the value."""
+        """The port's value: a numpy array (a copy) for vector ports, else the value."""
         self._validate(context)
         value = self._required(context)
-        return readonly(value._data) if self._data_type == PortDataType.kVectorValued else value
+        return value.CopyToVector() if self._data_type == PortDataType.kVectorValued else value
 
 
 class OutputPort(_Port):
-    """An output port: ``calc(context, output)`` fills a value allocated by ``alloc()``."""
+    """An output port: ``calc(context, output)`` fills ``output``, which ``alloc()`` makes: a
+    BasicVector for vector ports, an AbstractValue for abstract ones."""
 
     __slots__ = ("_alloc", "_calc")
 
@@ -172,32 +173,40 @@ class OutputPort(_Port):
         self._alloc = alloc
         self._calc = calc
 
+    def _is_vector(self):
+        return self._data_type == PortDataType.kVectorValued
+
     def Allocate(self):
         """A new AbstractValue of this port's type (holding a BasicVector for vector ports)."""
-        return AbstractValue.Make(self._alloc())
+        value = self._alloc()
+        return AbstractValue.Make(value) if self._is_vector() else value
 
     def Calc(self, context, value):
         """Computes this port's value into ``value`` (an AbstractValue from ``Allocate``)."""
         self._validate(context)
-        self._calc(context, value.get_mutable_value())
+        self._calc(context, value.get_mutable_value() if self._is_vector() else value)
 
     def _eval(self, context):
+        """The computed value: a BasicVector, or an AbstractValue."""
         output = self._alloc()
         self._calc(context, output)
         return output
 
     def EvalAbstract(self, context):
         self._validate(context)
-        return AbstractValue.Make(self._eval(context))
+        output = self._eval(context)
+        return AbstractValue.Make(output) if self._is_vector() else output
 
     def EvalBasicVector(self, context):
         self._validate(context)
+        if not self._is_vector():
+            raise RuntimeError(
+                f"OutputPort::EvalBasicVector(): {self.GetFullDescription()} is abstract"
+            )
         return self._eval(context)
 
     def Eval(self, context):
         """The port's value: a numpy array for vector ports, else the value itself."""
         self._validate(context)
         output = self._eval(context)
-        if self._data_type == PortDataType.kVectorValued:
-            return np.array(output._data) if isinstance(output, BasicVector) else output
-        return output
+        return output.CopyToVector() if self._is_vector() else output.get_value()

@@ -27,10 +27,15 @@ class ContinuousState:
             num_q, num_v, num_z = 0, 0, n
         elif num_z is None:
             num_z = n - num_q - num_v
-        if min(num_q, num_v, num_z) < 0 or num_q + num_v + num_z != n or num_v > num_q:
+        if min(num_q, num_v, num_z) < 0 or num_q + num_v + num_z != n:
             raise RuntimeError(
                 f"ContinuousState: num_q ({num_q}) + num_v ({num_v}) + num_z ({num_z}) must "
-                f"equal the state size ({n}), with num_v <= num_q"
+                f"equal the state size ({n})"
+            )
+        if num_v > num_q:
+            raise RuntimeError(
+                f"Number of velocity variables {num_v} must not exceed number of position "
+                f"variables {num_q}"
             )
         self._num_q, self._num_v, self._num_z = num_q, num_v, num_z
         self._q = _subvector(self._vector, 0, num_q)
@@ -135,13 +140,18 @@ class DiscreteValues:
             )
         return self._groups[index]
 
-    def size(self):
-        """The size of the only group (RuntimeError unless there is exactly one)."""
+    def _only_group(self):
+        """The only group, for the convenience methods; RuntimeError unless there is one."""
         if len(self._groups) != 1:
             raise RuntimeError(
-                f"DiscreteValues.size() requires exactly one group; there are {len(self._groups)}"
+                "Cannot use DiscreteValues convenience methods unless there is exactly one "
+                f"group. num_groups() = {len(self._groups)}"
             )
-        return self._groups[0].size()
+        return self._groups[0]
+
+    def size(self):
+        """The size of the only group (RuntimeError unless there is exactly one)."""
+        return self._only_group().size()
 
     def get_data(self):
         return list(self._groups)
@@ -164,9 +174,9 @@ class DiscreteValues:
         return self._group(index).get_mutable_value()
 
     def set_value(self, *args):
-        """``set_value(value)`` for group 0 or ``set_value(index, value)``."""
-        index, value = (0, args[0]) if len(args) == 1 else args
-        self._group(index).SetFromVector(value)
+        """``set_value(value)`` for the only group or ``set_value(index, value)``."""
+        group = self._only_group() if len(args) == 1 else self._group(args[0])
+        group.SetFromVector(args[-1])
 
     def SetFrom(self, other):
         for mine, theirs in zip(self._groups, other._groups, strict=True):
@@ -176,10 +186,10 @@ class DiscreteValues:
         return DiscreteValues([g.Clone() for g in self._groups])
 
     def __getitem__(self, index):
-        return self._group(0)[index]
+        return self._only_group()[index]
 
     def __setitem__(self, index, value):
-        self._group(0)[index] = value
+        self._only_group()[index] = value
 
 
 class _AbstractValues:
@@ -262,6 +272,14 @@ class Parameters:
     __slots__ = ("_numeric", "_abstract")
 
     def __init__(self, numeric=(), abstract=()):
+        """``Parameters()``, ``(numeric, abstract)`` (lists), or one list, BasicVector or
+        AbstractValue (numeric or abstract by its type), as pydrake's overloads."""
+        if isinstance(numeric, VectorBase):
+            numeric = [numeric]
+        elif isinstance(numeric, AbstractValue):
+            numeric, abstract = (), [numeric]
+        elif numeric and all(isinstance(x, AbstractValue) for x in numeric) and not abstract:
+            numeric, abstract = (), numeric
         self._numeric = DiscreteValues(list(numeric))
         self._abstract = _AbstractValues(
             [a if isinstance(a, AbstractValue) else AbstractValue.Make(a) for a in abstract],

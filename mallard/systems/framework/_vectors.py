@@ -10,9 +10,14 @@ import numpy as np
 from mallard._scalar import as_array
 from mallard.common._bindings import format_vector, readonly
 
+#: How Drake names the vector class in its messages.
+CPP_BASIC_VECTOR = "drake::systems::BasicVector<double>"
+
 
 def _invalid_size(operand, size):
-    return IndexError(f"Operand vector size {operand} does not match this BasicVector size {size}")
+    return IndexError(
+        f"Operand vector size {operand} does not match this {CPP_BASIC_VECTOR} size {size}"
+    )
 
 
 class VectorBase:
@@ -79,7 +84,7 @@ class VectorBase:
         if not 0 <= index < self._data.shape[0]:
             raise IndexError(
                 f"Index {index} is not within [0, {self._data.shape[0]}) while accessing "
-                f"{type(self).__name__}."
+                f"{CPP_BASIC_VECTOR}."
             )
 
     def GetAtIndex(self, index):
@@ -120,7 +125,7 @@ class BasicVector(VectorBase):
     def __init__(self, data):
         if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
             if data < 0:
-                raise ValueError(f"BasicVector: size must be non-negative, got {data}")
+                raise RuntimeError(f"BasicVector: size must be non-negative, got {data}")
             super().__init__(np.full(int(data), np.nan))
         else:
             a = as_array(data, name="BasicVector")

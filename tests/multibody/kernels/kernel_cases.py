@@ -23,10 +23,14 @@ def _rotation(rng):
     )
 
 
+def _rotation_pose(rng):
+    """A random pose as a 4×3 array [R; pᵀ]."""
+    return np.vstack((_rotation(rng), rng.normal(size=(1, 3))))
+
+
 def _sym(rng):
     A = rng.normal(size=(3, 3))
     return A @ A.T
-
 
 
 def _tree(rng):
@@ -71,17 +75,126 @@ def _velocity_kinematics_args(rng):
     tree, _, _, _, X_pc, H_PB_W, _ = args
     return tree, X_pc, H_PB_W, rng.normal(size=H_PB_W.shape[0]), np.zeros((5, 6))
 
+
+def _dynamics_args(rng):
+    """Kinematics of the sample tree and random body inertias: (tree, jparam, q, v, X_pc,
+    H_PB_W, V_WB, m_W, h_W, I_W)."""
+    from mallard.multibody._kernels import compiled
+    from mallard.multibody._kernels.kinematics import calc_velocity_kinematics
+
+    tree, jparam, _, q, _, _ = _tree(rng)
+    args = _position_kinematics_args(rng)
+    q = args[3]
+    from mallard.multibody._kernels.kinematics import calc_position_kinematics
+
+    compiled(calc_position_kinematics)(*args)
+    X_pc, H_PB_W = args[4], args[5]
+    v = rng.normal(size=H_PB_W.shape[0])
+    V_WB = np.zeros((5, 6))
+    compiled(calc_velocity_kinematics)(tree, X_pc, H_PB_W, v, V_WB)
+    m_W = rng.uniform(0.5, 2.0, size=5)
+    h_W = rng.normal(size=(5, 3)) * 0.1
+    I_W = np.array([_sym(rng) + 3 * np.eye(3) for _ in range(5)])
+    return tree, jparam, q, v, X_pc, H_PB_W, V_WB, m_W, h_W, I_W
+
+
+def _bias_args(rng):
+    tree, jparam, q, v, X_pc, _, V_WB, *_ = _dynamics_args(rng)
+    return tree, jparam, q, v, X_pc, V_WB, np.zeros((5, 6)), np.zeros(12)
+
+
+def _abias(rng):
+    tree, jparam, q, v, X_pc, H_PB_W, V_WB, m_W, h_W, I_W = _dynamics_args(rng)
+    return tree, X_pc, H_PB_W, V_WB, rng.normal(size=(5, 6)), m_W, h_W, I_W
+
+
+def _inverse_dynamics_args(rng):
+    tree, X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W = _abias(rng)
+    nv = H_PB_W.shape[0]
+    return (
+        tree,
+        X_pc,
+        H_PB_W,
+        V_WB,
+        A_bias,
+        m_W,
+        h_W,
+        I_W,
+        rng.normal(size=nv),
+        rng.normal(size=(5, 6)),
+        rng.normal(size=nv),
+        np.zeros((5, 6)),
+        np.zeros((5, 6)),
+        np.zeros(nv),
+    )
+
+
+def _forward_dynamics_args(rng):
+    tree, X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W = _abias(rng)
+    nv = H_PB_W.shape[0]
+    locked = np.zeros(5, dtype=np.int64)
+    locked[2] = 1
+    return (
+        tree,
+        X_pc,
+        H_PB_W,
+        V_WB,
+        A_bias,
+        m_W,
+        h_W,
+        I_W,
+        rng.normal(size=nv),
+        rng.normal(size=(5, 6)),
+        rng.uniform(0, 1, size=nv),
+        locked,
+        np.zeros((5, 6, 6)),
+        np.zeros((5, 6)),
+        np.zeros((nv, 6)),
+        np.zeros((5, 6, 6)),
+        np.zeros(nv),
+        np.zeros((6, 12)),
+        np.zeros(nv),
+        np.zeros((5, 6)),
+    )
+
+
+def _mass_matrix_args(rng):
+    tree, X_pc, H_PB_W, _, _, m_W, h_W, I_W = _abias(rng)
+    nv = H_PB_W.shape[0]
+    return (
+        tree,
+        X_pc,
+        H_PB_W,
+        m_W,
+        h_W,
+        I_W,
+        rng.uniform(0, 1, size=nv),
+        np.zeros(5),
+        np.zeros((5, 3)),
+        np.zeros((5, 3, 3)),
+        np.zeros(6),
+        np.zeros((nv, nv)),
+    )
+
+
 CASES = {
     _K + "spatial.cross": lambda r: (r.normal(size=3), r.normal(size=3), np.empty(3)),
     _K + "spatial.rotate": lambda r: (_rotation(r), r.normal(size=3), np.empty(3)),
     _K + "spatial.rotate_transpose": lambda r: (_rotation(r), r.normal(size=3), np.empty(3)),
     _K + "spatial.compose_rotations": lambda r: (_rotation(r), _rotation(r), np.empty((3, 3))),
     _K + "spatial.compose_poses": lambda r: (
-        _rotation(r), r.normal(size=3), _rotation(r), r.normal(size=3),
-        np.empty((3, 3)), np.empty(3),
+        _rotation(r),
+        r.normal(size=3),
+        _rotation(r),
+        r.normal(size=3),
+        np.empty((3, 3)),
+        np.empty(3),
     ),
     _K + "spatial.invert_pose": lambda r: (
-        _rotation(r), r.normal(size=3), np.empty((3, 3)), np.empty(3)
+        _rotation(r),
+        r.normal(size=3),
+        np.empty((3, 3)),
+        np.empty(3),
     ),
     _K + "spatial.rotate_spatial": lambda r: (_rotation(r), r.normal(size=6), np.empty(6)),
     _K + "spatial.shift_motion": lambda r: (r.normal(size=6), r.normal(size=3), np.empty(6)),
@@ -89,15 +202,24 @@ CASES = {
     _K + "spatial.cross_motion": lambda r: (r.normal(size=6), r.normal(size=6), np.empty(6)),
     _K + "spatial.cross_force": lambda r: (r.normal(size=6), r.normal(size=6), np.empty(6)),
     _K + "spatial.spatial_inertia_times": lambda r: (
-        1.7, r.normal(size=3), _sym(r), r.normal(size=6), np.empty(6)
+        1.7,
+        r.normal(size=3),
+        _sym(r),
+        r.normal(size=6),
+        np.empty(6),
     ),
     _K + "spatial.reexpress_unit_inertia": lambda r: (_rotation(r), _sym(r), np.empty((3, 3))),
     _K + "spatial.shift_unit_inertia": lambda r: (
-        r.normal(size=3), _sym(r), r.normal(size=3), np.empty((3, 3))
+        r.normal(size=3),
+        _sym(r),
+        r.normal(size=3),
+        np.empty((3, 3)),
     ),
     _K + "rotation.rotation_from_quaternion": lambda r: (r.normal(size=4), np.empty((3, 3))),
     _K + "rotation.rotation_about_axis": lambda r: (
-        np.array([0.6, 0.0, 0.8]), 0.9, np.empty((3, 3))
+        np.array([0.6, 0.0, 0.8]),
+        0.9,
+        np.empty((3, 3)),
     ),
     _K + "rotation.rotation_from_rpy": lambda r: (r.normal(size=3), np.empty((3, 3))),
     _K + "mobilizers.num_positions": lambda r: (8,),
@@ -159,4 +281,77 @@ CASES = {
         lambda a: (a[0][2], a[1][2], a[3], a[4][1, 2], a[4][2, 2], a[4][3, 2], a[5], a[6])
     )(_position_kinematics_args(r)),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
+    _K + "dynamics.calc_acceleration_bias": _bias_args,
+    _K + "dynamics._across_mobilizer_bias": lambda r: (
+        1,
+        _rotation_pose(r),
+        _rotation_pose(r),
+        _rotation_pose(r),
+        r.normal(size=6),
+        r.normal(size=6),
+    ),
+    _K + "dynamics.calc_spatial_accelerations": lambda r: (
+        lambda a: (a[0], a[1], a[2], a[4], r.normal(size=a[2].shape[0]), np.zeros((5, 6)))
+    )(_abias(r)),
+    _K + "dynamics._compose_acceleration": lambda r: (
+        lambda a: (a[0], a[1], a[4], r.normal(size=(5, 6)), 3)
+    )(_abias(r)),
+    _K + "dynamics.calc_body_inertias": lambda r: (
+        lambda a: (
+            a[0],
+            a[4],
+            r.uniform(1, 2, 5),
+            r.normal(size=(5, 3)),
+            np.array([_sym(r) for _ in range(5)]),
+            np.zeros(5),
+            np.zeros((5, 3)),
+            np.zeros((5, 3, 3)),
+        )
+    )(_dynamics_args(r)),
+    _K + "dynamics._inertia_times": lambda r: (1.5, r.normal(size=3), _sym(r), r.normal(size=6)),
+    _K + "dynamics._bias_force": lambda r: (1.5, r.normal(size=3), _sym(r), r.normal(size=6)),
+    _K + "dynamics._shift_force_to_parent": lambda r: (
+        lambda a: (a[0], a[1], r.normal(size=(5, 6)), 4)
+    )(_abias(r)),
+    _K + "dynamics._project": lambda r: (
+        lambda a: (a[0], a[2], r.normal(size=(5, 6)), 2, np.zeros(a[2].shape[0]))
+    )(_abias(r)),
+    _K + "dynamics.calc_generalized_forces": lambda r: (
+        lambda a: (
+            a[0],
+            a[1],
+            a[2],
+            r.normal(size=(5, 6)),
+            np.zeros((5, 6)),
+            np.zeros(a[2].shape[0]),
+        )
+    )(_abias(r)),
+    _K + "dynamics.calc_inverse_dynamics": _inverse_dynamics_args,
+    _K + "dynamics.calc_mass_matrix": _mass_matrix_args,
+    _K + "dynamics.calc_forward_dynamics": _forward_dynamics_args,
+    _K + "dynamics._inertia_matrix": lambda r: (1.5, r.normal(size=3), _sym(r), np.zeros((6, 6))),
+    _K + "dynamics._add_shifted_articulated": lambda r: (
+        lambda a: (
+            a[0],
+            a[1],
+            r.normal(size=(6, 6)),
+            r.normal(size=(5, 6)),
+            r.normal(size=(5, 6, 6)),
+            4,
+            np.zeros((6, 6)),
+        )
+    )(_abias(r)),
+    _K + "dynamics._invert_spd": lambda r: (_sym(r) + np.eye(3), 3, np.zeros((3, 3))),
+    _K + "jacobians.calc_point_jacobian": lambda r: (
+        lambda a: (a[0], a[1], a[2], 4, r.normal(size=3), np.zeros((6, a[2].shape[0])))
+    )(_abias(r)),
+    _K + "vec3.load": lambda r: (r.normal(size=3),),
+    _K + "vec3.add": lambda r: (r.normal(size=3), r.normal(size=3)),
+    _K + "vec3.sub": lambda r: (r.normal(size=3), r.normal(size=3)),
+    _K + "vec3.scale": lambda r: (1.7, r.normal(size=3)),
+    _K + "vec3.cross3": lambda r: (r.normal(size=3), r.normal(size=3)),
+    _K + "vec3.dot3": lambda r: (r.normal(size=3), r.normal(size=3)),
+    _K + "vec3.mat_vec": lambda r: (_rotation(r), r.normal(size=3)),
+    _K + "vec3.store": lambda r: (r.normal(size=3), np.zeros(3)),
+    _K + "vec3.store_add": lambda r: (r.normal(size=3), r.normal(size=3)),
 }

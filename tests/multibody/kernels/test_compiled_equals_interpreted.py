@@ -35,8 +35,15 @@ def test_compiled_equals_interpreted(name):
     args = CASES[name](np.random.default_rng(3))
     float_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     object_args = [_as_object(a) for a in args]
-    compiled(fn)(*float_args)
-    fn(*object_args)
+    float_result = compiled(fn)(*float_args)
+    object_result = fn(*object_args)
+    if float_result is not None:
+        np.testing.assert_allclose(
+            np.asarray(float_result, dtype=float),
+            np.asarray(object_result, dtype=float),
+            rtol=1e-14,
+            atol=1e-14,
+        )
     for a, b in zip(float_args, object_args, strict=True):
         if isinstance(a, np.ndarray):
             assert b.dtype == object

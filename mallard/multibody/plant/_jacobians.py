@@ -1,0 +1,269 @@
+"""MultibodyPlant Jacobians and bias accelerations of points, frames and the center of mass.
+
+Jacobians with respect to v (``kV``, nv columns) come from the across-mobilizer Jacobians
+(kernel ``calc_point_jacobian``); those with respect to q̇ (``kQDot``, nq columns) are
+J_q̇ = J_v·N⁺(q). A quantity measured in a frame A other than World is the World one of the
+moving point minus that of the point of A it coincides with.
+"""
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.multibody.math import SpatialAcceleration
+from mallard.multibody.tree._indices import JacobianWrtVariable
+
+
+def _cross_rows(w, P):
+    """w × each column of P (3×n)."""
+    return np.cross(w, P.T).T
+
+
+class JacobiansMixin:
+    """Jacobian and bias-acceleration methods of MultibodyPlant."""
+
+    def _wrt(self, with_respect_to, method):
+        if not isinstance(with_respect_to, JacobianWrtVariable):
+            raise TypeError(
+                f"{method}(): with_respect_to must be a JacobianWrtVariable, got "
+                f"{with_respect_to!r}"
+            )
+        return with_respect_to == JacobianWrtVariable.kQDot
+
+    def _point_jacobians_W(self, context, frame, p_WQ):
+        """J_V_WQ_W (6×nv) for each column of p_WQ (3×p), points fixed on ``frame``'s body:
+        an array p×6×nv."""
+        from mallard.multibody._kernels import for_dtype
+        from mallard.multibody._kernels.jacobians import calc_point_jacobian
+
+        cache = self._position_kinematics(context)
+        k = self._mobod_of_body[int(frame.body().index())]
+        dtype = np.result_type(cache.H_PB_W, p_WQ)
+        J = np.empty((p_WQ.shape[1], 6, self._nv), dtype=dtype)
+        kernel = for_dtype(calc_point_jacobian, dtype)
+        for i in range(p_WQ.shape[1]):
+            kernel(self._tree, cache.X_pc, cache.H_PB_W, k, np.ascontiguousarray(p_WQ[:, i]), J[i])
+        return J
+
+    def _relative_jacobians(
+        self, context, with_respect_to, frame_B, p_BoBi_B, frame_A, frame_E, method
+    ):
+        """J_V_ABi_E for points Bi of frame B (p×6×n, n = nq or nv)."""
+        to_qdot = self._wrt(with_respect_to, method)
+        self.ValidateContext(context)
+        self._throw_if_not_finalized(method)
+        for frame, name in ((frame_B, "frame_B"), (frame_A, "frame_A"), (frame_E, "frame_E")):
+            self._check_frame(frame, name)
+        R_WB, p_WB = self._X_WF(context, frame_B)
+        p_WQ = R_WB @ p_BoBi_B + p_WB[:, None]
+        J = self._point_jacobians_W(context, frame_B, p_WQ)
+        if frame_A.body() is not self._bodies[0]:
+            J = J - self._point_jacobians_W(context, frame_A, p_WQ)
+        R_EW = self._X_WF(context, frame_E)[0].T
+        J = np.concatenate((R_EW @ J[:, :3], R_EW @ J[:, 3:]), axis=1)
+        if to_qdot:
+            J = J @ self.MakeQDotToVelocityMap(context)
+        return J
+
+    def _points_arg(self, p, method, name):
+        a = as_array(p, name=name)
+        if a.ndim == 1:
+            a = a.reshape(-1, 1)
+        if a.ndim != 2 or a.shape[0] != 3:
+            raise TypeError(f"{method}(): {name} must be a 3×n array, got shape {np.shape(p)}")
+        return a
+
+    def CalcJacobianSpatialVelocity(
+        self, context, with_respect_to, frame_B, p_BoBp_B, frame_A, frame_E
+    ):
+        """J_V_ABp_E (6×n): Bp's spatial velocity in frame A, expressed in frame E, per unit
+        q̇ (``kQDot``) or v (``kV``). Rows 0–2 angular, 3–5 translational."""
+        p = as_array(p_BoBp_B, (3,), "p_BoBp_B").reshape(3, 1)
+        return self._relative_jacobians(
+            context, with_respect_to, frame_B, p, frame_A, frame_E, "CalcJacobianSpatialVelocity"
+        )[0]
+
+    def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A, frame_E):
+        """J_w_AB_E (3×n): frame B's angular velocity in frame A, expressed in frame E."""
+        return self._relative_jacobians(
+            context,
+            with_respect_to,
+            frame_B,
+            np.zeros((3, 1)),
+            frame_A,
+            frame_E,
+            "CalcJacobianAngularVelocity",
+        )[0, :3]
+
+    def CalcJacobianTranslationalVelocity(
+        self, context, with_respect_to, frame_B, p_BoBi_B, frame_A, frame_E
+    ):
+        """J_v_ABi_E (3p×n): the velocities in frame A of the p points Bi of frame B (columns
+        of p_BoBi_B), expressed in frame E, stacked."""
+        p = self._points_arg(p_BoBi_B, "CalcJacobianTranslationalVelocity", "p_BoBi_B")
+        J = self._relative_jacobians(
+            context,
+            with_respect_to,
+            frame_B,
+            p,
+            frame_A,
+            frame_E,
+            "CalcJacobianTranslationalVelocity",
+        )
+        return J[:, 3:].reshape(3 * p.shape[1], -1)
+
+    def CalcJacobianPositionVector(self, context, frame_B, p_BoBi_B, frame_A, frame_E):
+        """Jq_p_AoBi_E (3p×nq): the partial derivatives of the positions from Ao of the points
+        Bi with respect to q."""
+        p = self._points_arg(p_BoBi_B, "CalcJacobianPositionVector", "p_BoBi_B")
+        J = self._relative_jacobians(
+            context,
+            JacobianWrtVariable.kQDot,
+            frame_B,
+            p,
+            frame_A,
+            frame_E,
+            "CalcJacobianPositionVector",
+        )
+        return J[:, 3:].reshape(3 * p.shape[1], -1)
+
+    def CalcJacobianCenterOfMassTranslationalVelocity(self, context, *args, **kwargs):
+        """Js_v_AScm_E (3×n) of the center of mass of the bodies (of ``model_instances``, if
+        given): ``(context, [model_instances,] with_respect_to, frame_A, frame_E)``."""
+        method = "CalcJacobianCenterOfMassTranslationalVelocity"
+        model_instances, with_respect_to, frame_A, frame_E = _com_args(args, kwargs)
+        bodies, parameters, mass, total = self._com_data(context, model_instances, method)
+        to_qdot = self._wrt(with_respect_to, method)
+        J = np.zeros((3, self._nv), dtype=np.result_type(mass, self._q(context)))
+        for b, m in zip(bodies, mass, strict=True):
+            frame = self._bodies[b].body_frame()
+            J += (
+                m
+                * self._relative_jacobians(
+                    context,
+                    JacobianWrtVariable.kV,
+                    frame,
+                    parameters.com[b].reshape(3, 1),
+                    frame_A,
+                    frame_E,
+                    method,
+                )[0, 3:]
+            )
+        J /= total
+        return J @ self.MakeQDotToVelocityMap(context) if to_qdot else J
+
+    # ---- bias accelerations ----------------------------------------------------------
+    def _bias_accelerations(self, context):
+        """A_WB of every mobod with v̇ = 0 (n×6)."""
+        from mallard.multibody._kernels import for_dtype
+        from mallard.multibody._kernels.dynamics import calc_spatial_accelerations
+
+        cache = self._acceleration_bias(context)
+        A = np.empty_like(cache.A_bias)
+        vdot = np.zeros(self._nv, dtype=A.dtype)
+        for_dtype(calc_spatial_accelerations, A.dtype)(
+            self._tree, cache.X_pc, cache.H_PB_W, cache.A_bias, vdot, A
+        )
+        return A
+
+    def _bias_point_accelerations(self, context, frame_B, p_BoBi_B, frame_A, frame_E):
+        """(α_bias, a_bias (3×p)): the bias angular acceleration of frame B and bias
+        translational accelerations of its points Bi, measured in A, expressed in E."""
+        A0 = self._bias_accelerations(context)
+        cache = self._velocity_kinematics(context)
+        R_WB, p_WB = self._X_WF(context, frame_B)
+        p_WQ = R_WB @ p_BoBi_B + p_WB[:, None]
+
+        def of_point(frame):
+            k = self._mobod_of_body[int(frame.body().index())]
+            p_WBo = cache.X_pc[3, k, 3]
+            w, v = cache.V_WB[k, :3], cache.V_WB[k, 3:]
+            alpha, a = A0[k, :3], A0[k, 3:]
+            r = p_WQ - p_WBo[:, None]
+            v_Q = v[:, None] + _cross_rows(w, r)
+            a_Q = a[:, None] + _cross_rows(alpha, r) + _cross_rows(w, _cross_rows(w, r))
+            return w, alpha, v_Q, a_Q
+
+        w_WB, alpha_WB, v_WQ, a_WQ = of_point(frame_B)
+        if frame_A.body() is not self._bodies[0]:
+            w_WA, alpha_WA, v_WAq, a_WAq = of_point(frame_A)
+            w_AB = w_WB - w_WA
+            alpha_WB = alpha_WB - alpha_WA - np.cross(w_WA, w_AB)
+            v_AQ = v_WQ - v_WAq
+            a_WQ = a_WQ - a_WAq - 2.0 * _cross_rows(w_WA, v_AQ)
+        R_EW = self._X_WF(context, frame_E)[0].T
+        return R_EW @ alpha_WB, R_EW @ a_WQ
+
+    def _check_bias_args(self, context, with_respect_to, frames, method):
+        if self._wrt(with_respect_to, method):
+            raise RuntimeError(
+                f"{method}(): bias accelerations are defined with respect to v only "
+                "(with_respect_to must be JacobianWrtVariable.kV)"
+            )
+        self.ValidateContext(context)
+        self._throw_if_not_finalized(method)
+        for frame, name in frames:
+            self._check_frame(frame, name)
+
+    def CalcBiasSpatialAcceleration(
+        self, context, with_respect_to, frame_B, p_BoBp_B, frame_A, frame_E
+    ):
+        """AsBias_ABp_E = J̇_V_ABp·v: the spatial acceleration of point Bp of frame B measured
+        in frame A, expressed in frame E, when v̇ = 0 (``kV`` only)."""
+        method = "CalcBiasSpatialAcceleration"
+        self._check_bias_args(
+            context,
+            with_respect_to,
+            ((frame_B, "frame_B"), (frame_A, "frame_A"), (frame_E, "frame_E")),
+            method,
+        )
+        p = as_array(p_BoBp_B, (3,), "p_BoBp_B").reshape(3, 1)
+        alpha, a = self._bias_point_accelerations(context, frame_B, p, frame_A, frame_E)
+        return SpatialAcceleration._make(np.concatenate((alpha, a[:, 0])))
+
+    def CalcBiasTranslationalAcceleration(
+        self, context, with_respect_to, frame_B, p_BoBi_B, frame_A, frame_E
+    ):
+        """asBias_ABi_E (3×p): the bias translational accelerations of the points Bi of frame
+        B measured in frame A, expressed in frame E (``kV`` only)."""
+        method = "CalcBiasTranslationalAcceleration"
+        self._check_bias_args(
+            context,
+            with_respect_to,
+            ((frame_B, "frame_B"), (frame_A, "frame_A"), (frame_E, "frame_E")),
+            method,
+        )
+        p = self._points_arg(p_BoBi_B, method, "p_BoBi_B")
+        return self._bias_point_accelerations(context, frame_B, p, frame_A, frame_E)[1]
+
+    def CalcBiasCenterOfMassTranslationalAcceleration(self, context, *args, **kwargs):
+        """asBias_AScm_E: the bias acceleration of the center of mass of the bodies (of
+        ``model_instances``, if given) measured in frame A, expressed in frame E."""
+        method = "CalcBiasCenterOfMassTranslationalAcceleration"
+        model_instances, with_respect_to, frame_A, frame_E = _com_args(args, kwargs)
+        bodies, parameters, mass, total = self._com_data(context, model_instances, method)
+        self._check_bias_args(
+            context, with_respect_to, ((frame_A, "frame_A"), (frame_E, "frame_E")), method
+        )
+        a = 0.0
+        for b, m in zip(bodies, mass, strict=True):
+            frame = self._bodies[b].body_frame()
+            p = parameters.com[b].reshape(3, 1)
+            a = a + m * self._bias_point_accelerations(context, frame, p, frame_A, frame_E)[1][:, 0]
+        return a / total
+
+
+def _com_args(args, kwargs):
+    """(model_instances or None, with_respect_to, frame_A, frame_E)."""
+    args = list(args)
+    model_instances = kwargs.pop("model_instances", None)
+    if args and isinstance(args[0], (list, tuple)):
+        model_instances = args.pop(0)
+    names = ["with_respect_to", "frame_A", "frame_E"]
+    values = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names or key in values:
+            raise TypeError(f"unexpected argument {key!r}")
+        values[key] = value
+    if len(values) != 3 or len(args) > 3:
+        raise TypeError("expected ([model_instances,] with_respect_to, frame_A, frame_E)")
+    return model_instances, values["with_respect_to"], values["frame_A"], values["frame_E"]
