@@ -1,33 +1,42 @@
-"""``python -m mallard``: the main job on the demo shapes the package ships.
+"""``python -m mallard``: the dynamics of the acrobot model mallard ships.
 
-Until MultibodyPlant exists, it prints the mass properties (mass, center of mass, principal
-moments of inertia about the center of mass) of a few solid aluminium shapes.
+Until simulation exists, this is mallard's main job: it builds the acrobot (a double pendulum
+actuated at the elbow), puts it in a state, and prints its kinematics and dynamics.
 """
 
 import numpy as np
 
-from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
-from mallard.multibody.tree import CalcSpatialInertia
-
-ALUMINIUM_DENSITY = 2700.0  # kg/m³
-
-DEMO_SHAPES = {
-    "Box(0.1, 0.2, 0.3)": Box(0.1, 0.2, 0.3),
-    "Sphere(0.1)": Sphere(0.1),
-    "Cylinder(0.05, 0.4)": Cylinder(0.05, 0.4),
-    "Capsule(0.05, 0.4)": Capsule(0.05, 0.4),
-    "Ellipsoid(0.1, 0.2, 0.3)": Ellipsoid(0.1, 0.2, 0.3),
-}
+from mallard.models import MakeAcrobotPlant
 
 
 def main():
-    print(f"Solid shapes of density {ALUMINIUM_DENSITY:g} kg/m³ (about their centers, in SI units)")
-    print(f"{'shape':<26}{'mass':>10}   principal moments of inertia")
-    for label, shape in DEMO_SHAPES.items():
-        M_BBo_B = CalcSpatialInertia(shape, ALUMINIUM_DENSITY)
-        moments = M_BBo_B.CalcRotationalInertia().CalcPrincipalMomentsOfInertia()
-        print(f"{label:<26}{M_BBo_B.get_mass():>10.4f}   {np.array2string(moments, precision=6)}")
-    print("\nMultibodyPlant, parsing and simulation are not built yet; see README.md.")
+    plant = MakeAcrobotPlant()
+    context = plant.CreateDefaultContext()
+    q = np.array([0.3, -0.5])
+    v = np.array([1.0, 2.0])
+    plant.SetPositions(context, q)
+    plant.SetVelocities(context, v)
+    np.set_printoptions(precision=6, suppress=True)
+    print(
+        "mallard: the acrobot (MultibodyPlant with "
+        f"{plant.num_bodies() - 1} bodies, nq = {plant.num_positions()}, "
+        f"nv = {plant.num_velocities()})"
+    )
+    print(f"  state: q = {q}, v = {v}   (shoulder, elbow angles in rad)")
+    tip = plant.GetBodyByName("link2")
+    print(f"  link2 origin in World: {plant.EvalBodyPoseInWorld(context, tip).translation()}")
+    print(f"  center of mass in World: {plant.CalcCenterOfMassPositionInWorld(context)}")
+    print("  mass matrix M(q):")
+    print("   ", str(plant.CalcMassMatrix(context)).replace("\n", "\n    "))
+    print(f"  bias term C(q, v)·v: {plant.CalcBiasTerm(context)}")
+    print(f"  gravity generalized forces tau_g(q): {plant.CalcGravityGeneralizedForces(context)}")
+    plant.get_actuation_input_port().FixValue(context, [0.0])
+    xdot = plant.EvalTimeDerivatives(context).CopyToVector()
+    print(f"  accelerations v̇ (passive, with joint damping): {xdot[2:]}")
+    print(
+        f"  kinetic energy {plant.EvalKineticEnergy(context):.6f} J, "
+        f"potential energy {plant.EvalPotentialEnergy(context):.6f} J"
+    )
 
 
 if __name__ == "__main__":

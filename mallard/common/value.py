@@ -2,6 +2,8 @@
 
 import copy
 
+__all__ = ["AbstractValue", "Value"]
+
 
 class AbstractValue:
     """A type-erased value, as held by abstract ports, states and parameters."""

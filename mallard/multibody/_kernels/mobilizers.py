@@ -89,7 +89,7 @@ def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
             p_FM[i] = q[0] * jparam[i]
     elif jtype == SCREW:
         rotation_about_axis(jparam[0:3], q[0], R_FM)
-        z = jparam[3] * q[0] / _TWO_PI
+        z = jparam[3] * (q[0] / _TWO_PI)
         for i in range(3):
             p_FM[i] = z * jparam[i]
     elif jtype == UNIVERSAL:
@@ -178,7 +178,7 @@ def calc_V_FM(jtype, jparam, q, v, V_FM):
         for i in range(3):
             V_FM[3 + i] = jparam[i] * v[0]
     elif jtype == SCREW:
-        k = jparam[3] / _TWO_PI * v[0]
+        k = jparam[3] * (v[0] / _TWO_PI)
         for i in range(3):
             V_FM[i] = jparam[i] * v[0]
             V_FM[3 + i] = jparam[i] * k

@@ -447,8 +447,7 @@ class DynamicsMixin:
 
     def EvalBodySpatialAccelerationInWorld(self, context, body):
         """A_WB_W of ``body`` from forward dynamics."""
-        k = self._check_body(body, "EvalBodySpatialAccelerationInWorld")
-        self.ValidateContext(context)
+        k = self._check_body(context, body, "EvalBodySpatialAccelerationInWorld")
         return SpatialAcceleration._make(self._forward_dynamics(context).A_WB[k].copy())
 
     def _A_WF(self, context, frame):

@@ -149,23 +149,25 @@ class KinematicsMixin:
         return cache
 
     # ---- bodies and frames ---------------------------------------------------------------
-    def _check_body(self, body, method):
+    def _check_body(self, context, body, method):
+        """Validates ``context`` then ``body`` (in Drake's order); returns the body's mobod."""
+        self.ValidateContext(context)
         self._throw_if_not_finalized(method)
         if body._plant is not self:
-            raise RuntimeError(f"{method}(): body '{body.name()}' is not part of this plant")
+            raise RuntimeError(
+                "This multibody element does not belong to the supplied MultibodyTree."
+            )
         return int(self._mobod_of_body[int(body.index())])
 
     def EvalBodyPoseInWorld(self, context, body):
         """X_WB, the pose of ``body``'s frame in World."""
-        k = self._check_body(body, "EvalBodyPoseInWorld")
-        self.ValidateContext(context)
+        k = self._check_body(context, body, "EvalBodyPoseInWorld")
         X = self._position_kinematics(context).X_pc[3, k]
         return RigidTransform._make(X[:3].copy(), X[3].copy())
 
     def EvalBodySpatialVelocityInWorld(self, context, body):
         """V_WB_W, the spatial velocity of ``body``'s frame in World, expressed in World."""
-        k = self._check_body(body, "EvalBodySpatialVelocityInWorld")
-        self.ValidateContext(context)
+        k = self._check_body(context, body, "EvalBodySpatialVelocityInWorld")
         return SpatialVelocity._make(self._velocity_kinematics(context).V_WB[k].copy())
 
     def _X_BF(self, context, frame):
@@ -430,8 +432,7 @@ class KinematicsMixin:
         return V[:, 3:] + np.cross(V[:, :3], p_BoBcm_W)
 
     def _body_com_velocity_in_world(self, context, body):
-        k = self._check_body(body, "CalcCenterOfMassTranslationalVelocityInWorld")
-        self.ValidateContext(context)
+        k = self._check_body(context, body, "CalcCenterOfMassTranslationalVelocityInWorld")
         cache = self._velocity_kinematics(context)
         com = self._parameters(context).com[int(body.index())]
         return self._com_velocities(cache, [k], com[None, :])[0]

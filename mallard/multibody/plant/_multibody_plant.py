@@ -335,12 +335,7 @@ class MultibodyPlant(
             )
         self._check_name_free("JointActuator", "joint actuator", joint.model_instance(), name)
         self._throw_if_tree_finalized("actuators")
-        limit = float(effort_limit)
-        if not limit > 0:
-            raise RuntimeError(
-                f"JointActuator effort limit must be strictly positive (not {limit:g})"
-            )
-        actuator = JointActuator(name, joint, limit)
+        actuator = JointActuator(name, joint, effort_limit)
         self._register_name("JointActuator", "joint actuator", actuator)
         actuator._attach(self, len(self._actuators))
         actuator._input_start = len(self._actuators)
@@ -504,16 +499,18 @@ class MultibodyPlant(
         rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
         gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)
-        return PlantParameters(mass, com, G, X_PF, damping, rotor, gear, locked)
+        force_elements = [e._default_parameters() for e in self._force_elements]
+        return PlantParameters(mass, com, G, X_PF, damping, rotor, gear, locked, force_elements)
 
     def SetDefaultParameters(self, context, parameters):
-        """Sets the plant's parameters to the elements' defaults."""
+        """Sets the plant's parameters to the elements' current defaults."""
         if not self._is_finalized:
             raise RuntimeError(
                 "MultibodyPlant cannot SetDefaultParameters or CreateDefaultContext until after "
                 "MultibodyPlant::Finalize() has been called."
             )
-        super().SetDefaultParameters(context, parameters)
+        self.ValidateContext(context)
+        parameters.get_mutable_abstract_parameter(0).set_value(self._default_parameters())
 
     def AllocateContext(self):
         if not self._is_finalized:

@@ -20,9 +20,12 @@ def pose_array(R, p):
 
 class PlantParameters:
     """Mass properties of bodies, poses of fixed offset frames, joint damping, actuator rotor
-    inertias and gear ratios, and joint locks."""
+    inertias and gear ratios, joint locks, and the force elements' parameters (a dict per
+    force element, by ForceElementIndex, of the values it declares)."""
 
-    def __init__(self, mass, com, G, X_PF, damping, rotor_inertia, gear_ratio, locked):
+    def __init__(
+        self, mass, com, G, X_PF, damping, rotor_inertia, gear_ratio, locked, force_elements
+    ):
         self.mass = mass  # (num_bodies,)
         self.com = com  # p_BoBcm_B, (num_bodies, 3)
         self.G = G  # G_BBo_B, (num_bodies, 3, 3)
@@ -31,9 +34,10 @@ class PlantParameters:
         self.rotor_inertia = rotor_inertia  # (num_actuators,)
         self.gear_ratio = gear_ratio  # (num_actuators,)
         self.locked = locked  # (num_joints,) bool
+        self.force_elements = force_elements  # [dict of name -> value] per force element
 
     def __deepcopy__(self, memo):
-        return PlantParameters(*(copy.copy(a) for a in vars(self).values()))
+        return PlantParameters(*(copy.deepcopy(a, memo) for a in vars(self).values()))
 
     # ---- bodies --------------------------------------------------------------------------
     def spatial_inertia(self, body):

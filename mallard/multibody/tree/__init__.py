@@ -2,6 +2,7 @@
 
 from mallard.multibody.tree._ball_rpy_joint import BallRpyJoint
 from mallard.multibody.tree._calc_spatial_inertia import CalcSpatialInertia
+from mallard.multibody.tree._door_hinge import DoorHinge, DoorHingeConfig
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame, RigidBodyFrame
 from mallard.multibody.tree._indices import (
@@ -20,6 +21,10 @@ from mallard.multibody.tree._indices import (
 )
 from mallard.multibody.tree._joint import Joint
 from mallard.multibody.tree._joint_actuator import JointActuator, PdControllerGains
+from mallard.multibody.tree._joint_springs import PrismaticSpring, RevoluteSpring
+from mallard.multibody.tree._linear_bushing_roll_pitch_yaw import LinearBushingRollPitchYaw
+from mallard.multibody.tree._linear_spring_damper import LinearSpringDamper
+from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._planar_joint import PlanarJoint
 from mallard.multibody.tree._prismatic_joint import PrismaticJoint
 from mallard.multibody.tree._quaternion_floating_joint import QuaternionFloatingJoint
@@ -43,6 +48,8 @@ __all__ = [
     "Body",
     "BodyIndex",
     "CalcSpatialInertia",
+    "DoorHinge",
+    "DoorHingeConfig",
     "FixedOffsetFrame",
     "ForceElement",
     "ForceElementIndex",
@@ -53,13 +60,18 @@ __all__ = [
     "JointActuator",
     "JointActuatorIndex",
     "JointIndex",
+    "LinearBushingRollPitchYaw",
+    "LinearSpringDamper",
     "ModelInstanceIndex",
     "MultibodyConstraintId",
+    "MultibodyForces",
     "PdControllerGains",
     "PlanarJoint",
     "PrismaticJoint",
+    "PrismaticSpring",
     "QuaternionFloatingJoint",
     "RevoluteJoint",
+    "RevoluteSpring",
     "RigidBody",
     "RigidBodyFrame",
     "RotationalInertia",

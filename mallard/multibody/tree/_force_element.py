@@ -41,6 +41,10 @@ class ForceElement(MultibodyElement):
         """The power of this element's non-conservative forces (zero unless overridden)."""
         return 0.0
 
+    def _default_parameters(self):
+        """The values this element keeps in each Context (a dict; none by default)."""
+        return {}
+
     def _plant_with(self, context):
         plant = self._finalized_plant("a context method")
         plant.ValidateContext(context)

@@ -52,7 +52,7 @@ class Frame(MultibodyElement):
         if type(self) is Frame:
             raise TypeError("mallard.multibody.tree.Frame: No constructor defined!")
         if not isinstance(name, str) or name == "":
-            raise RuntimeError(f"{type(self).__name__}: the name of a frame cannot be empty")
+            raise RuntimeError("The name parameter to the Frame constructor is required.")
         super().__init__(body.model_instance() if model_instance is None else model_instance)
         self._name = name
         self._body = body

@@ -157,21 +157,15 @@ class JointActuator(ElementChecks, MultibodyElement):
         """ρ²·Iᵣ with the default values."""
         return self._gear_ratio**2 * self._rotor_inertia
 
-    # pydrake also takes new default rotor inertias and gear ratios after Finalize() (for the
-    # Contexts made later); mallard's plant fixes its default parameters at Finalize().
     def set_default_rotor_inertia(self, rotor_inertia):
-        """Sets the default rotor inertia; only before Finalize()."""
-        method = "set_default_rotor_inertia"
-        value = self._as_float(rotor_inertia, "rotor_inertia", method)
-        self._before_finalize(method)
-        self._rotor_inertia = value
+        """Sets the default rotor inertia (for Contexts created afterwards)."""
+        self._rotor_inertia = self._as_float(
+            rotor_inertia, "rotor_inertia", "set_default_rotor_inertia"
+        )
 
     def set_default_gear_ratio(self, gear_ratio):
-        """Sets the default gear ratio; only before Finalize()."""
-        method = "set_default_gear_ratio"
-        value = self._as_float(gear_ratio, "gear_ratio", method)
-        self._before_finalize(method)
-        self._gear_ratio = value
+        """Sets the default gear ratio (for Contexts created afterwards)."""
+        self._gear_ratio = self._as_float(gear_ratio, "gear_ratio", "set_default_gear_ratio")
 
     def _parameters(self, context, method):
         return self._plant_with(context, method)._parameters(context)

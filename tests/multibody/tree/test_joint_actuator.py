@@ -135,9 +135,6 @@ def test_rotor_inertia_and_gear_ratio():
     with pytest.raises(TypeError):
         a.set_default_rotor_inertia([2.0])
     plant.Finalize()
-    for method in ("set_default_rotor_inertia", "set_default_gear_ratio"):
-        with pytest.raises(RuntimeError, match=f"'a1': {method}\\(\\): may only be called before"):
-            getattr(a, method)(1.0)
     context = plant.CreateDefaultContext()
     assert (a.rotor_inertia(context), a.gear_ratio(context)) == (2.0, -3.0)
     assert a.calc_reflected_inertia(context) == 18.0
@@ -148,6 +145,10 @@ def test_rotor_inertia_and_gear_ratio():
     assert (actuators[0].rotor_inertia(context), actuators[0].gear_ratio(context)) == (0.0, 1.0)
     assert a.default_reflected_inertia() == 18.0
     assert a.rotor_inertia(plant.CreateDefaultContext()) == 2.0
+    # New defaults after Finalize() apply to the Contexts created afterwards, as in pydrake.
+    a.set_default_rotor_inertia(4.0)
+    assert a.rotor_inertia(context) == 5.0
+    assert a.rotor_inertia(plant.CreateDefaultContext()) == 4.0
     with pytest.raises(TypeError):
         a.SetGearRatio(context, "1")
     other, _, _ = build()

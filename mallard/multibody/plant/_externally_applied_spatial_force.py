@@ -1,0 +1,48 @@
+"""ExternallyAppliedSpatialForce: a spatial force applied to a point of a body, for the
+plant's applied spatial force input port."""
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.multibody.math import SpatialForce
+from mallard.multibody.tree._indices import BodyIndex
+
+
+class ExternallyAppliedSpatialForce:
+    """F_Bq_W (expressed in World) applied at point Bq of the body ``body_index``, with
+    p_BoBq_B the position of Bq from the body's origin, expressed in the body frame."""
+
+    __slots__ = ("_body_index", "_p_BoBq_B", "_F_Bq_W")
+
+    def __init__(self):
+        self._body_index = BodyIndex()
+        self._p_BoBq_B = np.zeros(3)
+        self._F_Bq_W = SpatialForce.Zero()
+
+    @property
+    def body_index(self):
+        return self._body_index
+
+    @body_index.setter
+    def body_index(self, value):
+        if not isinstance(value, BodyIndex):
+            raise TypeError(f"body_index must be a BodyIndex, got {value!r}")
+        self._body_index = value
+
+    @property
+    def p_BoBq_B(self):
+        return self._p_BoBq_B
+
+    @p_BoBq_B.setter
+    def p_BoBq_B(self, value):
+        self._p_BoBq_B = as_array(value, (3,), "p_BoBq_B").copy()
+
+    @property
+    def F_Bq_W(self):
+        return self._F_Bq_W
+
+    @F_Bq_W.setter
+    def F_Bq_W(self, value):
+        if not isinstance(value, SpatialForce):
+            raise TypeError(f"F_Bq_W must be a SpatialForce, got {value!r}")
+        self._F_Bq_W = value
