@@ -1,0 +1,35 @@
+"""The README's tour runs, and its commands are the ones CI and the package use."""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_tour_runs_and_computes_what_it_says(capsys):
+    code = re.search(r"```python\n(.*?)```", README.read_text(), re.S).group(1)
+    namespace = {}
+    exec(compile(code, "README tour", "exec"), namespace)
+    M, xdot = namespace["M"], namespace["xdot"]
+    np.testing.assert_allclose(M, M.T)
+    assert np.all(np.linalg.eigvalsh(M) > 0)
+    np.testing.assert_allclose(xdot[:2], [1.0, 0.5])
+    # v̇ solves M·v̇ + C·v = τ_g.
+    np.testing.assert_allclose(M @ xdot[2:] + namespace["Cv"], namespace["tau_g"], atol=1e-12)
+
+
+def test_main_job_prints_the_acrobot_dynamics():
+    out = subprocess.run(
+        [sys.executable, "-m", "mallard"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "acrobot" in out and "mass matrix" in out and "kinetic energy" in out
+
+
+def test_readme_commands():
+    text = README.read_text()
+    assert "pip install . && python -m mallard" in text
+    assert re.search(r'^pip install "\.\[test[^"]*\]" && python -m pytest$', text, re.M)
