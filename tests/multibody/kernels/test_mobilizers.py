@@ -1,14 +1,13 @@
 """The mobilizer kernels against hand-derived poses, finite differences and identities, for every
 joint type, compiled and interpreted (on object arrays of floats and of dual numbers)."""
 
-import math
-
 import numpy as np
 import pytest
 
 from mallard.multibody import _joint_types as jt
 from mallard.multibody._kernels import compiled
 from mallard.multibody._kernels import mobilizers as mob
+from tests.dual import Dual, derivatives, values
 
 TYPES = {
     "weld": jt.WELD,
@@ -338,62 +337,6 @@ def test_compiled_equals_interpreted_on_object_arrays(name, jtype):
             np.testing.assert_allclose(a, b.astype(float), rtol=1e-14, atol=1e-14)
 
 
-class Dual:
-    """a + b·ε with ε² = 0: a minimal non-float scalar (a stand-in for AutoDiffXd)."""
-
-    __slots__ = ("a", "b")
-
-    def __init__(self, a, b=0.0):
-        self.a, self.b = float(a), float(b)
-
-    @staticmethod
-    def lift(x):
-        return x if isinstance(x, Dual) else Dual(x)
-
-    def __add__(self, o):
-        o = Dual.lift(o)
-        return Dual(self.a + o.a, self.b + o.b)
-
-    __radd__ = __add__
-
-    def __sub__(self, o):
-        o = Dual.lift(o)
-        return Dual(self.a - o.a, self.b - o.b)
-
-    def __rsub__(self, o):
-        return Dual.lift(o) - self
-
-    def __mul__(self, o):
-        o = Dual.lift(o)
-        return Dual(self.a * o.a, self.a * o.b + self.b * o.a)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, o):
-        o = Dual.lift(o)
-        return Dual(self.a / o.a, (self.b * o.a - self.a * o.b) / (o.a * o.a))
-
-    def __rtruediv__(self, o):
-        return Dual.lift(o) / self
-
-    def __neg__(self):
-        return Dual(-self.a, -self.b)
-
-    def sin(self):
-        return Dual(math.sin(self.a), math.cos(self.a) * self.b)
-
-    def cos(self):
-        return Dual(math.cos(self.a), -math.sin(self.a) * self.b)
-
-
-def _value(x):
-    return x.a if isinstance(x, Dual) else float(x)
-
-
-def _derivative(x):
-    return x.b if isinstance(x, Dual) else 0.0
-
-
 @pytest.mark.parametrize("jtype", TYPES.values(), ids=TYPES.keys())
 def test_dual_numbers_give_exact_velocity_and_bias(jtype):
     """Interpreted on dual numbers q + ε·q̇, X_FM's derivative is H_FM·v exactly (no truncation
@@ -407,8 +350,8 @@ def test_dual_numbers_give_exact_velocity_and_bias(jtype):
         q_dual = np.array([Dual(a, b) for a, b in zip(q, qdot, strict=True)] + [None])[:-1]
         R, p = np.empty((3, 3), dtype=object), np.empty(3, dtype=object)
         mob.calc_X_FM(jtype, jparam.astype(object), q_dual, R, p)
-        R_value, R_dot = np.vectorize(_value)(R), np.vectorize(_derivative)(R)
-        p_dot = np.vectorize(_derivative)(p)
+        R_value, R_dot = values(R), derivatives(R)
+        p_dot = derivatives(p)
         V = np.empty(6)
         compiled(mob.calc_V_FM)(jtype, jparam, q, v, V)
         np.testing.assert_allclose(np.r_[vee(R_dot @ R_value.T), p_dot], V, atol=1e-13)
@@ -418,4 +361,4 @@ def test_dual_numbers_give_exact_velocity_and_bias(jtype):
         mob.calc_V_FM(jtype, jparam.astype(object), q_dual, v.astype(object), V_dual)
         A = np.empty(6)
         compiled(mob.calc_A_FM_bias)(jtype, jparam, q, v, A)
-        np.testing.assert_allclose(np.vectorize(_derivative)(V_dual), A, atol=1e-13)
+        np.testing.assert_allclose(derivatives(V_dual), A, atol=1e-13)

@@ -9,7 +9,7 @@ from mallard.multibody.math import (
     SpatialMomentum,
     SpatialVelocity,
 )
-from tests.multibody.math.dual import Dual
+from tests.dual import Dual
 
 rng = np.random.default_rng(7)
 

@@ -13,7 +13,7 @@ from mallard.multibody.math import (
     SpatialMomentum,
     SpatialVelocity,
 )
-from tests.multibody.math.dual import Dual
+from tests.dual import Dual
 
 # Each type with its constructor keywords (rotational, translational, 6-vector), as pydrake.
 TYPES = [
