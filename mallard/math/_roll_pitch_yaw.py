@@ -173,11 +173,11 @@ class RollPitchYaw:
         if self.DoesCosPitchAngleViolateGimbalLockTolerance(trig[3]):
             pitch = math.degrees(b.numeric_values(self._rpy, function)[1])
             raise RuntimeError(
-                f"RollPitchYaw.{function}(): pitch angle p = {pitch:g} degrees is within "
-                f"{_GIMBAL_LOCK_MARGIN_DEGREES:g} degrees of gimbal lock (|cos(p)| < "
-                f"{GIMBAL_LOCK_TOLERANCE_COS_PITCH:g}), where the relation between rpy rates "
-                "and angular velocity is singular (a divide by cos(p)). Use a quaternion "
-                "instead of RollPitchYaw for orientations near there."
+                f"RollPitchYaw::{function}(): Pitch angle p = {pitch:g} degrees is within "
+                f"{_GIMBAL_LOCK_MARGIN_DEGREES:g} degrees of gimbal-lock. There is a "
+                "divide-by-zero error (singularity) at gimbal-lock.  Pitch angles near "
+                "gimbal-lock cause numerical inaccuracies.  To avoid this orientation "
+                "singularity, use a quaternion -- not RollPitchYaw."
             )
         return trig
 

@@ -41,7 +41,6 @@ CLASSES = (
     "JointActuator",
     "PdControllerGains",
 )
-NOT_YET = {"AddInDamping", "AddInOneForce"}  # need MultibodyForces
 ROUNDOFF = dict(rtol=0, atol=1e-15)
 
 
@@ -183,7 +182,7 @@ def run_both(call, name="", exact=True):
 @pytest.mark.parametrize("cls", CLASSES)
 def test_same_public_names(cls):
     names = [{n for n in dir(getattr(L, cls)) if not n.startswith("_")} for L in LIBS]
-    assert names[1] == names[0] - NOT_YET
+    assert names[1] == names[0]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -219,7 +219,7 @@ def test_rpy_ddt_from_angular_acceleration_matches_finite_differences():
     ],
 )
 def test_gimbal_lock_errors(call):
-    with pytest.raises(RuntimeError, match="pitch angle p = 89.9427 degrees .* gimbal lock"):
+    with pytest.raises(RuntimeError, match="Pitch angle p = 89.9427 degrees .* of gimbal-lock"):
         call(RollPitchYaw(1, HALF_PI - 1e-3, 3))
     with pytest.raises(RuntimeError, match="p = -90 degrees"):
         call(RollPitchYaw(1, -HALF_PI, 3))

@@ -1,6 +1,6 @@
 """Recursive dynamics of the whole tree: acceleration bias, body inertias in World, inverse
-dynamics (Newton–Euler), generalized forces of body forces, mass matrix (composite bodies)
-and forward dynamics (articulated bodies).
+dynamics (Newton–Euler), generalized forces of body forces, mass matrix (composite bodies),
+forward dynamics (articulated bodies) and q̇ = N(q)·v, all O(n) but the mass matrix.
 
 Conventions (see ``kinematics``): mobods numbered base to tip, World is mobod 0; a spatial
 vector of a mobod's body B is taken at its origin Bo and expressed in World W,
@@ -20,7 +20,12 @@ from mallard.multibody._kernels.kinematics import (
     X_WF,
     X_WM,
 )
-from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_A_FM_bias, calc_V_FM
+from mallard.multibody._kernels.mobilizers import (
+    NUM_VELOCITIES,
+    calc_A_FM_bias,
+    calc_qdot_from_v,
+    calc_V_FM,
+)
 from mallard.multibody._kernels.vec3 import (
     add,
     cross3,
@@ -152,6 +157,18 @@ def calc_body_inertias(tree, X_pc, mass, p_BoBcm_B, G_BBo_B, m_W, h_W, I_W):
                     for c in range(3):
                         s += R[i, r] * G[r, c] * R[j, c]
                 I_W[k, i, j] = m * s
+
+
+@jitable
+def calc_gravity_forces(tree, mobods, m_W, h_W, g, F_BBo_W):
+    """F_BBo_W[b] = [h × g; m·g], gravity's force at Bo in W, for the body b of each mobod
+    in ``mobods`` (rows of F_BBo_W are indexed by body; the others are left alone)."""
+    for i in range(mobods.shape[0]):
+        k = mobods[i]
+        b = tree[k, 5]
+        h = (h_W[k, 0], h_W[k, 1], h_W[k, 2])
+        store(cross3(h, (g[0], g[1], g[2])), F_BBo_W[b, 0:3])
+        store(scale(m_W[k], (g[0], g[1], g[2])), F_BBo_W[b, 3:6])
 
 
 @jitable
@@ -490,3 +507,14 @@ def _invert_spd(D, n, Dinv):
                 t -= D[k, i] * Dinv[k, c]
             Dinv[i, c] = t / D[i, i]
     return True
+
+
+# ---- time derivatives ------------------------------------------------------------------------
+@jitable
+def calc_qdot(tree, jparam, q, v, qdot):
+    """q̇ = N(q)·v of the whole tree, mobilizer by mobilizer."""
+    for k in range(1, tree.shape[0]):
+        q_start = tree[k, Q_START]
+        calc_qdot_from_v(
+            tree[k, JTYPE], jparam[k], q[q_start:], v[tree[k, V_START] :], qdot[q_start:]
+        )

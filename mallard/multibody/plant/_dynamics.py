@@ -4,14 +4,46 @@ and force-element forces, forward dynamics (time derivatives), accelerations and
 Cache entries (per Context, with the serial numbers of what they depend on): the bodies'
 spatial inertias in World (q, p), the acceleration bias (q, v, p) and the forward dynamics
 (everything: t, q, v, p, inputs).
+
+Forward dynamics is the articulated body algorithm (O(n)). For a discrete plant it gives the
+accelerations of Drake's discrete step without contact, (v_next − v)/δt, with joint damping
+and PD controllers implicit; its sampled output ports still report zeros (see _ports).
 """
 
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard.common._bindings import scalar_out
 from mallard.multibody.math import SpatialAcceleration
 from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
+
+
+class _DynamicsTopology:
+    """Index arrays of a finalized plant: per mobod its body's model instance and its joint
+    (−1 for World); per actuator (in the plant's list) its index, input slot and v slot; the q
+    slots of the pitch angles of roll-pitch-yaw joints."""
+
+    def __init__(self, plant):
+        self.mobod_instance = np.array(
+            [int(plant._bodies[b].model_instance()) for b in plant._tree[:, 5]], dtype=np.int64
+        )
+        self.mobod_joint = np.array(
+            [-1 if m.joint is None else m.joint for m in plant._mobods], dtype=np.int64
+        )
+        actuators = plant._actuators
+        self.actuator_index = np.array([int(a.index()) for a in actuators], dtype=np.int64)
+        self.actuator_input = np.array([a._input_start for a in actuators], dtype=np.int64)
+        self.actuator_v = np.array([a.joint()._v_start for a in actuators], dtype=np.int64)
+        self.rpy_pitch = np.array(
+            [
+                j._q_start + 1
+                for j in plant._joints
+                if j.type_name() in ("ball_rpy", "rpy_floating")
+            ],
+            dtype=np.int64,
+        )
+        self.gravity_key = self.gravity_mobods = None
 
 
 class _DynamicsCache:
@@ -24,6 +56,7 @@ class _DynamicsCache:
         "I_W",
         "bias_serial",
         "A_bias",
+        "A_zero_vdot",
         "ws12",
         "X_pc",
         "H_PB_W",
@@ -31,18 +64,30 @@ class _DynamicsCache:
         "fd_serial",
         "vdot",
         "A_WB",
-        "fd_ws",
-        "u",
     )
 
     def __init__(self):
         self.inertia_serial = self.bias_serial = self.fd_serial = None
+        self.A_zero_vdot = None
+
+
+def _has_nan(a):
+    """Whether the float array ``a`` has a NaN (arrays of other scalars are not checked)."""
+    return a.dtype == np.float64 and bool(np.isnan(a).any())
+
+
+_KERNELS = {}
 
 
 def _kernel(name, dtype):
-    from mallard.multibody._kernels import dynamics, for_dtype
+    """The dynamics kernel ``name`` for arrays of ``dtype`` (compiled for float64)."""
+    key = (name, np.dtype(dtype) == np.float64)
+    fn = _KERNELS.get(key)
+    if fn is None:
+        from mallard.multibody._kernels import dynamics, for_dtype
 
-    return for_dtype(getattr(dynamics, name), dtype)
+        fn = _KERNELS[key] = for_dtype(getattr(dynamics, name), dtype)
+    return fn
 
 
 class DynamicsMixin:
@@ -103,18 +148,29 @@ class DynamicsMixin:
             cache.ws12,
         )
         cache.X_pc, cache.H_PB_W, cache.V_WB = kc.X_pc, kc.H_PB_W, kc.V_WB
+        cache.A_zero_vdot = None
         cache.bias_serial = serial
         return cache
+
+    def _dynamics_topology(self):
+        """Index arrays of the finalized model that the dynamics use (built once)."""
+        static = self.__dict__.get("_dynamics_topology_cache")
+        if static is None:
+            static = _DynamicsTopology(self)
+            self._dynamics_topology_cache = static
+        return static
 
     def _reflected_inertias(self, context):
         """ρ²·Iᵣ of the actuators, per generalized velocity (nv)."""
         parameters = self._parameters(context)
+        static = self._dynamics_topology()
         reflected = np.zeros(self._nv, dtype=parameters.rotor_inertia.dtype)
-        for a in self._actuators:
-            i = int(a.index())
-            reflected[a.joint()._v_start] += (
-                parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i]
-            )
+        a = static.actuator_index
+        np.add.at(
+            reflected,
+            static.actuator_v,
+            parameters.gear_ratio[a] ** 2 * parameters.rotor_inertia[a],
+        )
         return reflected
 
     def _mobod_forces(self, F_BBo_W):
@@ -176,8 +232,8 @@ class DynamicsMixin:
         """tau = M(q)·v̇ + C(q, v)·v − tau_app − Σ_B J_Bᵀ·F_app_Bo_W, with tau_app and
         F_app from ``external_forces`` (force elements and gravity are not included: add them
         with CalcForceElementsContribution)."""
-        self._throw_if_not_finalized("CalcInverseDynamics")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcInverseDynamics")
         vdot = self._vdot_arg(known_vdot, "CalcInverseDynamics")
         self._check_forces(external_forces, "CalcInverseDynamics")
         F_app = self._mobod_forces(external_forces._F_BBo_W)
@@ -186,7 +242,7 @@ class DynamicsMixin:
     def CalcMassMatrix(self, context):
         """M(q) (nv × nv), by the composite body algorithm, with the actuators' reflected
         rotor inertias on the diagonal."""
-        self._throw_if_not_finalized("CalcMassMatrix")
+        self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
         kc = self._position_kinematics(context)
         inertias = self._body_inertias(context)
@@ -211,7 +267,7 @@ class DynamicsMixin:
 
     def CalcMassMatrixViaInverseDynamics(self, context):
         """M(q), column i = inverse dynamics with v = 0, v̇ = eᵢ and no applied forces."""
-        self._throw_if_not_finalized("CalcMassMatrixViaInverseDynamics")
+        self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
         n, nv = len(self._mobods), self._nv
         F0, tau0 = np.zeros((n, 6)), np.zeros(nv)
@@ -222,7 +278,7 @@ class DynamicsMixin:
 
     def CalcBiasTerm(self, context):
         """C(q, v)·v (size nv): inverse dynamics with v̇ = 0 and no applied forces."""
-        self._throw_if_not_finalized("CalcBiasTerm")
+        self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
         n, nv = len(self._mobods), self._nv
         return self._inverse_dynamics(context, np.zeros(nv), np.zeros((n, 6)), np.zeros(nv))[0]
@@ -230,8 +286,8 @@ class DynamicsMixin:
     def CalcSpatialAccelerationsFromVdot(self, context, known_vdot):
         """A_WB_W of every body (a list indexed by BodyIndex) for the generalized
         accelerations ``known_vdot``."""
-        self._throw_if_not_finalized("CalcSpatialAccelerationsFromVdot")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcSpatialAccelerationsFromVdot")
         vdot = self._vdot_arg(known_vdot, "CalcSpatialAccelerationsFromVdot")
         cache = self._acceleration_bias(context)
         A = np.empty_like(cache.A_bias, dtype=np.result_type(cache.A_bias, vdot))
@@ -241,24 +297,33 @@ class DynamicsMixin:
         return [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
 
     # ---- applied forces ----------------------------------------------------------------------
+    def _gravity_mobods(self):
+        """The mobods (World excluded) whose bodies feel gravity."""
+        static = self._dynamics_topology()
+        enabled = self._gravity_field._enabled_mask(len(self._instance_names))
+        key = enabled.tobytes()
+        if static.gravity_key != key:
+            mobods = np.flatnonzero(enabled[static.mobod_instance])
+            static.gravity_mobods = mobods[mobods > 0]
+            static.gravity_key = key
+        return static.gravity_mobods
+
     def _gravity_body_forces(self, context):
-        """Gravity on every body (indexed by BodyIndex): [h × m·g ... ] = [p_BoBcm_W × m·g;
+        """Gravity on every body (indexed by BodyIndex): [p_BoBcm_W × m·g; m·g] = [h × g;
         m·g] at Bo, in W, for the bodies of the model instances where it is enabled."""
         inertias = self._body_inertias(context)
         g = self._gravity_field.gravity_vector()
-        enabled = self._gravity_field._enabled_mask(len(self._instance_names))
-        F = np.zeros((len(self._bodies), 6), dtype=inertias.m_W.dtype)
-        for k in range(1, len(self._mobods)):
-            b = self._tree[k, 5]
-            if enabled[int(self._bodies[b].model_instance())]:
-                F[b, :3] = np.cross(inertias.h_W[k], g)
-                F[b, 3:] = inertias.m_W[k] * g
+        dtype = inertias.m_W.dtype
+        F = np.zeros((len(self._bodies), 6), dtype=dtype)
+        _kernel("calc_gravity_forces", dtype)(
+            self._tree, self._gravity_mobods(), inertias.m_W, inertias.h_W, g.astype(dtype), F
+        )
         return F
 
     def CalcGravityGeneralizedForces(self, context):
         """tau_g(q) (size nv), on the right-hand side of M·v̇ + C·v = tau_g + tau_app."""
-        self._throw_if_not_finalized("CalcGravityGeneralizedForces")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcGravityGeneralizedForces")
         return self._generalized_forces_of(context, self._gravity_body_forces(context))
 
     def _generalized_forces_of(self, context, F_BBo_W):
@@ -275,7 +340,7 @@ class DynamicsMixin:
     def CalcGeneralizedForces(self, context, forces):
         """The generalized forces equivalent to ``forces``: its generalized forces plus
         Σ_B J_Bᵀ·F_BBo_W of its body forces."""
-        self._throw_if_not_finalized("CalcGeneralizedForces")
+        self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
         self._check_forces(forces, "CalcGeneralizedForces")
         return forces._tau + self._generalized_forces_of(context, forces._F_BBo_W)
@@ -283,8 +348,8 @@ class DynamicsMixin:
     def CalcForceElementsContribution(self, context, forces):
         """Sets ``forces`` to the forces of all force elements (gravity included) and joint
         damping, in ``context``."""
-        self._throw_if_not_finalized("CalcForceElementsContribution")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcForceElementsContribution")
         self._check_forces(forces, "CalcForceElementsContribution")
         forces.SetZero()
         forces._F_BBo_W += self._gravity_body_forces(context)
@@ -293,56 +358,95 @@ class DynamicsMixin:
         forces._tau -= self._parameters(context).damping * self._v(context)
 
     # ---- forward dynamics ------------------------------------------------------------------
-    def _actuation_with_pd(self, context):
-        """u after the actuators' PD controllers (for model instances whose desired state
-        input has a value): ũ = −Kp·(q − q_d) − Kd·(v − v_d) + u, clamped to the effort
-        limits."""
-        u = self._actuation(context)
+    def _pd_controllers(self, context):
+        """The PD-controlled actuators of the model instances whose desired state input has
+        a value, as arrays: input slots, q slots, v slots, Kp, Kd, q_d, v_d."""
+        rows = []
         for mi, port in enumerate(self._desired_state_ports):
             desired = port._value_or_none(context)
             if desired is None or desired.size() == 0:
                 continue
-            actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
             x_d = desired._data
-            n = len(actuators)
-            q, v = self._q(context), self._v(context)
-            for i, a in enumerate(actuators):
-                if not a.has_controller():
-                    continue
-                gains, joint = a._gains, a.joint()
-                slot = a._input_start
-                u_pd = (
-                    -gains.p * (q[joint._q_start] - x_d[i])
-                    - gains.d * (v[joint._v_start] - x_d[n + i])
-                    + u[slot]
+            if _has_nan(x_d):
+                raise RuntimeError(
+                    f"Desired state input port for model instance {self._instance_names[mi]} "
+                    "contains NaN."
                 )
-                u[slot] = min(max(u_pd, -a.effort_limit()), a.effort_limit())
-        return u
+            actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
+            n = len(actuators)
+            for i, a in enumerate(actuators):
+                if a.has_controller():
+                    joint = a.joint()
+                    rows.append(
+                        (a._input_start, joint._q_start, joint._v_start)
+                        + (a._gains.p, a._gains.d, x_d[i], x_d[n + i])
+                    )
+        slots = np.array([r[:3] for r in rows], dtype=np.int64).reshape(-1, 3).T
+        gains = np.array([r[3:] for r in rows]).reshape(-1, 4).T
+        return (*slots, *gains)
 
-    def _applied_forces(self, context):
-        """(tau, F_BBo_W): everything applied in ``context``: actuation, the applied
-        generalized and spatial force inputs, force elements, gravity and joint damping."""
+    def _effort_limits(self):
+        """The effort limit of every actuation input (∞ where there is none)."""
+        return np.array([a.effort_limit() for a in self._actuators], dtype=float)[
+            np.argsort(self._dynamics_topology().actuator_input)
+        ]
+
+    def _actuation_with_pd(self, context):
+        """The actuation applied: u plus, for the PD-controlled actuators of model instances
+        whose desired state input has a value, −Kp·(q − q_d) − Kd·(v − v_d); all clamped to
+        the actuators' effort limits (as Drake does, continuous plants included)."""
+        u = self._actuation(context)
+        s, iq, iv, kp, kd, q_d, v_d = self._pd_controllers(context)
+        if s.size:
+            q, v = self._q(context), self._v(context)
+            u = u.astype(np.result_type(u, q, v), copy=False)
+            u[s] += -kp * (q[iq] - q_d) - kd * (v[iv] - v_d)
+        limits = self._effort_limits()
+        return np.minimum(np.maximum(u, -limits), limits) if np.isfinite(limits).any() else u
+
+    def _add_actuation(self, tau, u):
+        """tau + B·u."""
+        if not u.size:
+            return tau
+        tau = tau.astype(np.result_type(tau, u), copy=True)
+        static = self._dynamics_topology()
+        np.add.at(tau, static.actuator_v, u[static.actuator_input])
+        return tau
+
+    def _applied_forces(self, context, actuation=True):
+        """(tau, F_BBo_W): everything applied in ``context``: force elements, gravity and
+        joint damping, the applied generalized and spatial force inputs, and (unless
+        ``actuation`` is False) the actuation."""
         forces = MultibodyForces(self)
         self.CalcForceElementsContribution(context, forces)
-        tau = forces._tau + self.MakeActuationMatrix() @ self._actuation_with_pd(context)
+        tau, F = forces._tau, forces._F_BBo_W
         generalized = self._applied_generalized_force_port._value_or_none(context)
         if generalized is not None:
+            if _has_nan(generalized._data):
+                raise RuntimeError("Detected NaN in applied generalized force input port.")
             tau = tau + generalized._data
         spatial = self._applied_spatial_force_port._value_or_none(context)
-        F = forces._F_BBo_W
         for applied in spatial or ():
             body = self.get_body(applied.body_index)
-            R_WB = self.EvalBodyPoseInWorld(context, body)._R._R
-            p_BoBq_W = R_WB @ as_array(applied.p_BoBq_B, (3,), "p_BoBq_B")
+            p_BoBq_B = as_array(applied.p_BoBq_B, (3,), "p_BoBq_B")
             F_Bq_W = applied.F_Bq_W._c
+            if _has_nan(F_Bq_W) or _has_nan(p_BoBq_B):
+                raise RuntimeError(f"Spatial force applied on body {body.name()} contains NaN.")
+            R_WB = self.EvalBodyPoseInWorld(context, body)._R._R
+            p_BoBq_W = R_WB @ p_BoBq_B
             b = int(applied.body_index)
+            F = F.astype(np.result_type(F, F_Bq_W, R_WB), copy=False)
             F[b, :3] += F_Bq_W[:3] + np.cross(p_BoBq_W, F_Bq_W[3:])
             F[b, 3:] += F_Bq_W[3:]
+        if actuation:
+            tau = self._add_actuation(tau, self._actuation_with_pd(context))
         return tau, F
 
     def _forward_dynamics(self, context):
         """v̇ and A_WB (per mobod) by the articulated body algorithm, with every applied
-        force, locked joints held, and reflected rotor inertias."""
+        force, locked joints held, and reflected rotor inertias. For a discrete plant, as
+        Drake's discrete solver (SAP, without contact) takes them: joint damping and the PD
+        controllers implicit (see _discrete_forward_dynamics)."""
         cache = self._dynamics_cache(context)
         serial = (
             context._serial_t,
@@ -353,16 +457,60 @@ class DynamicsMixin:
         )
         if cache.fd_serial == serial:
             return cache
-        tau, F_BBo_W = self._applied_forces(context)
+        if self._time_step > 0:
+            cache.vdot, cache.A_WB = self._discrete_forward_dynamics(context)
+        else:
+            tau, F_BBo_W = self._applied_forces(context)
+            cache.vdot, cache.A_WB = self._articulated_body_algorithm(
+                context, tau, self._mobod_forces(F_BBo_W), self._reflected_inertias(context)
+            )
+        cache.fd_serial = serial
+        return cache
+
+    def _discrete_forward_dynamics(self, context):
+        """(v̇, A_WB) = ((v_next − v)/δt, ...) of Drake's discrete update without contact: with
+        v_next = v + δt·v̇ and q_next = q + δt·v_next, joint damping −D·v_next and the PD
+        controllers' clamp(−Kp·(q_next − q_d) − Kd·(v_next − v_d) + u, ±effort limit) are
+        implicit; the rest (other actuation clamped) is explicit. The PD forces that saturate
+        are found by an active-set iteration."""
+        dt = self._time_step
+        tau, F_BBo_W = self._applied_forces(context, actuation=False)
+        F_app = self._mobod_forces(F_BBo_W)
+        u, limits = self._actuation(context), self._effort_limits()
+        s, iq, iv, kp, kd, q_d, v_d = self._pd_controllers(context)
+        explicit = np.ones(u.shape[0], dtype=bool)
+        explicit[s] = False
+        u_explicit = np.where(explicit, np.minimum(np.maximum(u, -limits), limits), 0.0)
+        tau = self._add_actuation(tau, u_explicit)
+        diagonal = self._reflected_inertias(context) + dt * self._parameters(context).damping
+        q, v = self._q(context), self._v(context)
+        f0 = -kp * (q[iq] + dt * v[iv] - q_d) - kd * (v[iv] - v_d) + u[s]  # at v̇ = 0
+        stiffness = dt * kd + dt * dt * kp  # ∂f/∂v̇
+        e = limits[s]
+        saturated = np.zeros(s.size)  # 0, or the sign of the saturated force
+        for _ in range(s.size + 2):
+            free = saturated == 0
+            tau_k, diagonal_k = tau.copy(), diagonal.copy()
+            np.add.at(tau_k, iv, np.where(free, f0, np.where(saturated > 0, e, -e)))
+            np.add.at(diagonal_k, iv, np.where(free, stiffness, 0.0))
+            vdot, A_WB = self._articulated_body_algorithm(context, tau_k, F_app, diagonal_k)
+            f = f0 - stiffness * vdot[iv]
+            now = np.where(f > e, 1.0, np.where(f < -e, -1.0, 0.0))
+            if np.array_equal(now, saturated):
+                break
+            saturated = now
+        return vdot, A_WB
+
+    def _articulated_body_algorithm(self, context, tau, F_app, diagonal):
+        """(v̇, A_WB per mobod) for generalized forces tau, body forces F_app (per mobod) and
+        ``diagonal`` added to M's diagonal, locked joints held."""
         bias = self._acceleration_bias(context)
         inertias = self._body_inertias(context)
-        F_app = self._mobod_forces(F_BBo_W)
-        dtype = np.result_type(tau, F_app, bias.A_bias, inertias.m_W)
+        dtype = np.result_type(tau, F_app, bias.A_bias, inertias.m_W, diagonal)
         n, nv = len(self._mobods), self._nv
+        static = self._dynamics_topology()
         locked = np.zeros(n, dtype=np.int64)
-        parameters = self._parameters(context)
-        for k, mobod in enumerate(self._mobods[1:], start=1):
-            locked[k] = parameters.locked[mobod.joint]
+        locked[1:] = self._parameters(context).locked[static.mobod_joint[1:]]
         vdot = np.empty(nv, dtype=dtype)
         A_WB = np.empty((n, 6), dtype=dtype)
         failed = _kernel("calc_forward_dynamics", dtype)(
@@ -374,9 +522,9 @@ class DynamicsMixin:
             inertias.m_W,
             inertias.h_W,
             inertias.I_W,
-            tau,
-            F_app,
-            self._reflected_inertias(context),
+            tau.astype(dtype, copy=False),
+            F_app.astype(dtype, copy=False),
+            diagonal.astype(dtype, copy=False),
             locked,
             np.empty((n, 6, 6), dtype=dtype),
             np.empty((n, 6), dtype=dtype),
@@ -389,9 +537,7 @@ class DynamicsMixin:
         )
         if failed >= 0:
             self._raise_not_positive_definite(failed)
-        cache.vdot, cache.A_WB = vdot, A_WB
-        cache.fd_serial = serial
-        return cache
+        return vdot, A_WB
 
     def _raise_not_positive_definite(self, k):
         mobod = self._mobods[k]
@@ -416,30 +562,65 @@ class DynamicsMixin:
             )
         raise RuntimeError(message)
 
+    def _qdot(self, context):
+        """q̇ = N(q)·v of ``context`` (as MapVelocityToQDot, by one kernel call)."""
+        q, v = self._q(context), self._v(context)
+        pitch = self._dynamics_topology().rpy_pitch
+        if pitch.size and q.dtype == np.float64 and np.any(np.abs(np.cos(q[pitch])) < 1e-3):
+            self._check_rpy_singularities(q, "MapVelocityToQDot")
+        dtype = np.result_type(q, v)
+        qdot = np.empty(self._nq, dtype=dtype)
+        _kernel("calc_qdot", dtype)(self._tree, self._jparam, q, v, qdot)
+        return qdot
+
     def DoCalcTimeDerivatives(self, context, derivatives):
         """[q̇; v̇] = [N(q)·v; v̇ from forward dynamics] (continuous plants)."""
         if self._time_step > 0:
             return
         vdot = self._forward_dynamics(context).vdot
-        qdot = self.MapVelocityToQDot(context, self._v(context))
-        derivatives.SetFromVector(np.concatenate((qdot, vdot)))
+        derivatives.SetFromVector(np.concatenate((self._qdot(context), vdot)))
+
+    def implicit_time_derivatives_residual_size(self):
+        """The size of CalcImplicitTimeDerivativesResidual's residual: nq + nv for a
+        continuous plant, 0 for a discrete one."""
+        return self.num_continuous_states()
+
+    def AllocateImplicitTimeDerivativesResidual(self):
+        """A vector sized for CalcImplicitTimeDerivativesResidual (its values unspecified)."""
+        return np.zeros(self.implicit_time_derivatives_residual_size())
 
     def CalcImplicitTimeDerivativesResidual(self, context, proposed_derivatives, residual=None):
         """[q̇ₚ − N(q)·v; inverse dynamics(v̇ₚ) with every applied force] for proposed
-        derivatives [q̇ₚ; v̇ₚ]; written into ``residual`` if given, else returned."""
-        self._throw_if_not_finalized("CalcImplicitTimeDerivativesResidual")
+        derivatives [q̇ₚ; v̇ₚ] (a ContinuousState); written into ``residual`` if given, else
+        returned. Empty for a discrete plant."""
+        method = "CalcImplicitTimeDerivativesResidual"
         self.ValidateContext(context)
-        x_dot = (
-            proposed_derivatives.CopyToVector()
-            if hasattr(proposed_derivatives, "CopyToVector")
-            else as_array(proposed_derivatives).reshape(-1)
-        )
-        nq = self._nq
-        qdot, vdot = x_dot[:nq], x_dot[nq:]
-        tau, F_BBo_W = self._applied_forces(context)
-        r_v = self._inverse_dynamics(context, vdot, self._mobod_forces(F_BBo_W), tau)[0]
-        r_q = qdot - self.MapVelocityToQDot(context, self._v(context))
-        result = np.concatenate((r_q, r_v))
+        self._throw_if_not_finalized(method)
+        size = self.implicit_time_derivatives_residual_size()
+        if residual is not None and np.shape(residual) != (size,):
+            raise RuntimeError(
+                f"{method}(): expected residual vector of size {size} but got one of size "
+                f"{np.size(residual)}.\nUse AllocateImplicitTimeDerivativesResidual() to "
+                "obtain a vector of the correct size."
+            )
+        if not hasattr(proposed_derivatives, "CopyToVector"):
+            raise TypeError(
+                f"{method}(): proposed_derivatives must be a ContinuousState, got "
+                f"{type(proposed_derivatives).__name__}"
+            )
+        if proposed_derivatives.size() != size:
+            raise RuntimeError(
+                f"drake::systems::ContinuousState<double> was not created for "
+                f"{self.GetSystemType()} System {self.GetSystemPathname()}"
+            )
+        if size == 0:
+            result = np.zeros(0)
+        else:
+            x_dot = proposed_derivatives.CopyToVector()
+            qdot, vdot = x_dot[: self._nq], x_dot[self._nq :]
+            tau, F_BBo_W = self._applied_forces(context)
+            r_v = self._inverse_dynamics(context, vdot, self._mobod_forces(F_BBo_W), tau)[0]
+            result = np.concatenate((qdot - self._qdot(context), r_v))
         if residual is None:
             return result
         residual[:] = result
@@ -447,11 +628,15 @@ class DynamicsMixin:
 
     def EvalBodySpatialAccelerationInWorld(self, context, body):
         """A_WB_W of ``body`` from forward dynamics."""
-        k = self._check_body(context, body, "EvalBodySpatialAccelerationInWorld")
+        method = "EvalBodySpatialAccelerationInWorld"
+        self._throw_if_not_finalized(method)
+        k = self._check_body(context, body, method)
         return SpatialAcceleration._make(self._forward_dynamics(context).A_WB[k].copy())
 
     def _A_WF(self, context, frame):
-        """A_WF_W of ``frame`` (from forward dynamics)."""
+        """A_WF_W of ``frame`` (from forward dynamics; its offset in its body from
+        ``context``)."""
+        self._check_frame(frame)
         k = self._mobod_of_body[int(frame.body().index())]
         fd = self._forward_dynamics(context)
         kc = self._velocity_kinematics(context)
@@ -466,95 +651,90 @@ class DynamicsMixin:
         """a_WScm_W of the bodies (of ``model_instances``, if given), from forward
         dynamics."""
         method = "CalcCenterOfMassTranslationalAccelerationInWorld"
+        self._throw_if_not_finalized(method)
         bodies, parameters, mass, total = self._com_data(context, model_instances, method)
-        a = 0.0
-        for b, m in zip(bodies, mass, strict=True):
-            frame = self._bodies[b].body_frame()
-            k = self._mobod_of_body[b]
-            A = self._A_WF(context, frame)
-            R_WB = self._velocity_kinematics(context).X_pc[3, k, :3]
-            p = R_WB @ parameters.com[b]
-            w = self._velocity_kinematics(context).V_WB[k, :3]
-            a = a + m * (A[3:] + np.cross(A[:3], p) + np.cross(w, np.cross(w, p)))
-        return a / total
+        k = self._mobod_of_body[bodies]
+        A = self._forward_dynamics(context).A_WB[k]
+        kc = self._velocity_kinematics(context)
+        p = (kc.X_pc[3, k, :3] @ parameters.com[bodies][:, :, None])[:, :, 0]
+        w, alpha, a = kc.V_WB[k, :3], A[:, :3], A[:, 3:]
+        a_WBcm = a + np.cross(alpha, p) + np.cross(w, np.cross(w, p))
+        return mass @ a_WBcm / total
 
     # ---- energy ----------------------------------------------------------------------------
     def EvalKineticEnergy(self, context):
         """½·vᵀ·M(q)·v (reflected rotor inertias included)."""
-        self._throw_if_not_finalized("EvalKineticEnergy")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("EvalKineticEnergy")
         inertias = self._body_inertias(context)
-        V_WB = self._velocity_kinematics(context).V_WB
-        energy = 0.0
-        for k in range(1, len(self._mobods)):
-            V = V_WB[k]
-            w, v = V[:3], V[3:]
-            h = inertias.h_W[k]
-            momentum = np.concatenate(
-                (inertias.I_W[k] @ w + np.cross(h, v), inertias.m_W[k] * v - np.cross(h, w))
-            )
-            energy = energy + 0.5 * (V @ momentum)
+        V = self._velocity_kinematics(context).V_WB
+        w, v = V[:, :3], V[:, 3:]
+        h = inertias.h_W
+        # M·V = [I·w + h × v; m·v − h × w].
+        Iw = (inertias.I_W @ w[:, :, None])[:, :, 0]
+        energy = 0.5 * (
+            np.sum(w * (Iw + np.cross(h, v))) + np.sum(v * (inertias.m_W[:, None] * v))
+        ) - 0.5 * np.sum(v * np.cross(h, w))
         v = self._v(context)
-        return energy + 0.5 * (self._reflected_inertias(context) * v) @ v
+        return scalar_out(energy + 0.5 * np.sum(self._reflected_inertias(context) * v * v))
 
     def CalcKineticEnergy(self, context):
         return self.EvalKineticEnergy(context)
 
     def _gravity_energy_and_power(self, context):
+        """(V_g, P_g): the potential energy of gravity (zero at World's origin) and its
+        power."""
         inertias = self._body_inertias(context)
         g = self._gravity_field.gravity_vector()
-        enabled = self._gravity_field._enabled_mask(len(self._instance_names))
         kc = self._velocity_kinematics(context)
-        energy = power = 0.0
-        for k in range(1, len(self._mobods)):
-            if not enabled[int(self._bodies[self._tree[k, 5]].model_instance())]:
-                continue
-            m, h = inertias.m_W[k], inertias.h_W[k]
-            p_WBo = kc.X_pc[3, k, 3]
-            w, v = kc.V_WB[k, :3], kc.V_WB[k, 3:]
-            # m·p_WBcm = m·p_WBo + h;  m·v_WBcm = m·v + w × h.
-            energy = energy - g @ (m * p_WBo + h)
-            power = power + g @ (m * v + np.cross(w, h))
+        k = self._gravity_mobods()
+        m, h = inertias.m_W[k, None], inertias.h_W[k]
+        w, v = kc.V_WB[k, :3], kc.V_WB[k, 3:]
+        # m·p_WBcm = m·p_WBo + h;  m·v_WBcm = m·v + w × h.
+        energy = -np.sum((m * kc.X_pc[3, k, 3] + h) @ g)
+        power = np.sum((m * v + np.cross(w, h)) @ g)
         return energy, power
 
     def EvalPotentialEnergy(self, context):
         """The potential energy of gravity (zero at World's origin height) and of the force
         elements."""
-        self._throw_if_not_finalized("EvalPotentialEnergy")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("EvalPotentialEnergy")
         energy = self._gravity_energy_and_power(context)[0]
         for element in self._force_elements[1:]:
             energy = energy + element.CalcPotentialEnergy(context)
-        return energy
+        return scalar_out(energy)
 
     def CalcPotentialEnergy(self, context):
         return self.EvalPotentialEnergy(context)
 
     def CalcConservativePower(self, context):
         """The power of the conservative forces (gravity and the force elements' springs)."""
-        self._throw_if_not_finalized("CalcConservativePower")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcConservativePower")
         power = self._gravity_energy_and_power(context)[1]
         for element in self._force_elements[1:]:
             power = power + element.CalcConservativePower(context)
-        return power
+        return scalar_out(power)
 
     def CalcNonConservativePower(self, context):
         """The power of the force elements' non-conservative forces (joint damping and
         inputs are not included, as in Drake)."""
-        self._throw_if_not_finalized("CalcNonConservativePower")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcNonConservativePower")
         power = 0.0
         for element in self._force_elements[1:]:
             power = power + element.CalcNonConservativePower(context)
-        return power
+        return scalar_out(power)
 
     # ---- spatial inertia of a set of bodies ----------------------------------------------------
     def CalcSpatialInertia(self, context, frame_F, body_indexes):
         """M_SFo_F: the spatial inertia about Fo, expressed in frame F, of the bodies
         ``body_indexes`` (World contributes nothing)."""
-        self._throw_if_not_finalized("CalcSpatialInertia")
         self.ValidateContext(context)
+        self._throw_if_not_finalized("CalcSpatialInertia")
+        if hasattr(frame_F, "GetParentPlant"):
+            frame_F.GetParentPlant().ValidateContext(context)  # (pydrake's error)
         self._check_frame(frame_F, "frame_F")
         seen = set()
         for index in body_indexes:

@@ -49,8 +49,8 @@ class JacobiansMixin:
     ):
         """J_V_ABi_E for points Bi of frame B (p×6×n, n = nq or nv)."""
         to_qdot = self._wrt(with_respect_to, method)
+        self._throw_if_not_finalized_as_pydrake(to_qdot)
         self.ValidateContext(context)
-        self._throw_if_not_finalized(method)
         for frame, name in ((frame_B, "frame_B"), (frame_A, "frame_A"), (frame_E, "frame_E")):
             self._check_frame(frame, name)
         R_WB, p_WB = self._X_WF(context, frame_B)
@@ -63,6 +63,18 @@ class JacobiansMixin:
         if to_qdot:
             J = J @ self.MakeQDotToVelocityMap(context)
         return J
+
+    def _throw_if_not_finalized_as_pydrake(self, to_qdot):
+        """Pre-finalize, a Jacobian method raises as pydrake's does: about the first count it
+        needs, nq (kQDot) or nv (kV)."""
+        self._throw_if_not_finalized("num_positions" if to_qdot else "num_velocities")
+
+    def _point_arg(self, p, method, name):
+        """One point (a 3-vector) as a 3×1 array; TypeError (as pydrake's) otherwise."""
+        a = as_array(p, name=name)
+        if a.shape not in ((3,), (3, 1)):
+            raise TypeError(f"{method}(): {name} must be a 3-vector, got shape {np.shape(p)}")
+        return a.reshape(3, 1)
 
     def _points_arg(self, p, method, name):
         a = as_array(p, name=name)
@@ -77,7 +89,7 @@ class JacobiansMixin:
     ):
         """J_V_ABp_E (6×n): Bp's spatial velocity in frame A, expressed in frame E, per unit
         q̇ (``kQDot``) or v (``kV``). Rows 0–2 angular, 3–5 translational."""
-        p = as_array(p_BoBp_B, (3,), "p_BoBp_B").reshape(3, 1)
+        p = self._point_arg(p_BoBp_B, "CalcJacobianSpatialVelocity", "p_BoBp_B")
         return self._relative_jacobians(
             context, with_respect_to, frame_B, p, frame_A, frame_E, "CalcJacobianSpatialVelocity"
         )[0]
@@ -131,8 +143,9 @@ class JacobiansMixin:
         given): ``(context, [model_instances,] with_respect_to, frame_A, frame_E)``."""
         method = "CalcJacobianCenterOfMassTranslationalVelocity"
         model_instances, with_respect_to, frame_A, frame_E = _com_args(args, kwargs)
-        bodies, parameters, mass, total = self._com_data(context, model_instances, method)
         to_qdot = self._wrt(with_respect_to, method)
+        self._throw_if_not_finalized_as_pydrake(to_qdot)
+        bodies, parameters, mass, total = self._com_data(context, model_instances, method)
         J = np.zeros((3, self._nv), dtype=np.result_type(mass, self._q(context)))
         for b, m in zip(bodies, mass, strict=True):
             frame = self._bodies[b].body_frame()
@@ -153,17 +166,19 @@ class JacobiansMixin:
 
     # ---- bias accelerations ----------------------------------------------------------
     def _bias_accelerations(self, context):
-        """A_WB of every mobod with v̇ = 0 (n×6)."""
+        """A_WB of every mobod with v̇ = 0 (n×6; cached with the acceleration bias)."""
         from mallard.multibody._kernels import for_dtype
         from mallard.multibody._kernels.dynamics import calc_spatial_accelerations
 
         cache = self._acceleration_bias(context)
-        A = np.empty_like(cache.A_bias)
-        vdot = np.zeros(self._nv, dtype=A.dtype)
-        for_dtype(calc_spatial_accelerations, A.dtype)(
-            self._tree, cache.X_pc, cache.H_PB_W, cache.A_bias, vdot, A
-        )
-        return A
+        if cache.A_zero_vdot is None:
+            A = np.empty_like(cache.A_bias)
+            vdot = np.zeros(self._nv, dtype=A.dtype)
+            for_dtype(calc_spatial_accelerations, A.dtype)(
+                self._tree, cache.X_pc, cache.H_PB_W, cache.A_bias, vdot, A
+            )
+            cache.A_zero_vdot = A
+        return cache.A_zero_vdot
 
     def _bias_point_accelerations(self, context, frame_B, p_BoBi_B, frame_A, frame_E):
         """(α_bias, a_bias (3×p)): the bias angular acceleration of frame B and bias
@@ -216,7 +231,7 @@ class JacobiansMixin:
             ((frame_B, "frame_B"), (frame_A, "frame_A"), (frame_E, "frame_E")),
             method,
         )
-        p = as_array(p_BoBp_B, (3,), "p_BoBp_B").reshape(3, 1)
+        p = self._point_arg(p_BoBp_B, method, "p_BoBp_B")
         alpha, a = self._bias_point_accelerations(context, frame_B, p, frame_A, frame_E)
         return SpatialAcceleration._make(np.concatenate((alpha, a[:, 0])))
 

@@ -25,6 +25,11 @@ def _not_built(what, issue):
     return calc
 
 
+def _has_nan(a):
+    """Whether the float array ``a`` has a NaN (arrays of other scalars are not checked)."""
+    return a.dtype == np.float64 and bool(np.isnan(a).any())
+
+
 def _list_value():
     return AbstractValue.Make([])
 
@@ -150,9 +155,11 @@ class PortsMixin:
         return self._forward_dynamics(context).vdot
 
     def _net_actuation(self, context):
-        """The actuation applied (zeros for a discrete plant: see the module docstring)."""
-        u = self._actuation(context)
-        return np.zeros_like(u) if self._time_step > 0 else u
+        """The actuation applied, the actuators' PD controllers included (zeros for a
+        discrete plant: see the module docstring)."""
+        if self._time_step > 0:
+            return np.zeros(self.num_actuated_dofs())
+        return self._actuation_with_pd(context)
 
     def _actuation(self, context):
         """u: the sum of the whole-plant actuation input and the per-model-instance inputs
@@ -160,9 +167,17 @@ class PortsMixin:
         self.ValidateContext(context)
         whole = self._actuation_port._value_or_none(context)
         u = np.zeros(self.num_actuated_dofs()) if whole is None else whole.CopyToVector()
+        if _has_nan(u):
+            raise RuntimeError("Detected NaN in the actuation input port for all instances.")
         for mi, port in enumerate(self._instance_actuation_ports):
             part = port._value_or_none(context)
             if part is not None:
+                if _has_nan(part._data):
+                    raise RuntimeError(
+                        f"Actuation input port for model instance {self._instance_names[mi]} "
+                        "contains NaN."
+                    )
+                u = u.astype(np.result_type(u, part._data), copy=False)
                 u[self._instance_u[mi]] += part._data
         return u
 

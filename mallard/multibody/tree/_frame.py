@@ -7,7 +7,7 @@ motion queries go through the parent plant's kinematics.
 import numpy as np
 
 from mallard.math import RigidTransform, RotationMatrix
-from mallard.multibody.math import SpatialVelocity
+from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
 from mallard.multibody.tree._indices import FrameIndex
 from mallard.multibody.tree._multibody_element import MultibodyElement
 
@@ -186,6 +186,85 @@ class Frame(MultibodyElement):
         _require_frame(other_frame, "other_frame")
         plant = self._plant_with(context)
         return SpatialVelocity._make(plant._V_WF(context, self) - plant._V_WF(context, other_frame))
+
+    # ---- accelerations (from forward dynamics) ---------------------------------------------
+    def _plant_for_acceleration(self, context, *frames):
+        """The plant, after pydrake's checks: finalized, then ``context`` valid for this
+        frame's plant and for those of ``frames``."""
+        plant = self.GetParentPlant()
+        if not plant.is_finalized():
+            raise RuntimeError(
+                "From 'EvalSpatialAccelerationInWorld'. The model to which this rigid body "
+                "belongs must be finalized. See MultibodyPlant::Finalize()."
+            )
+        plant.ValidateContext(context)
+        for frame in frames:
+            frame.GetParentPlant().ValidateContext(context)
+        return plant
+
+    def CalcSpatialAccelerationInWorld(self, context):
+        """A_WF_W: F's angular acceleration and Fo's translational acceleration in World,
+        from the forward dynamics of ``context``."""
+        return SpatialAcceleration._make(self._plant_for_acceleration(context)._A_WF(context, self))
+
+    def _A_MF_E(self, plant, context, frame_M, frame_E):
+        """A_MF_E = [DtM(w_MF); DtM(v_MFo)] expressed in E, from World quantities."""
+        A_WF = plant._A_WF(context, self)
+        if frame_M.body() is plant.world_body():
+            A_MF_W = A_WF
+        else:
+            A_WM = plant._A_WF(context, frame_M)
+            V_WM = plant._V_WF(context, frame_M)
+            V_WF = plant._V_WF(context, self)
+            p = plant._X_WF(context, self)[1] - plant._X_WF(context, frame_M)[1]
+            w_WM, alpha_WM = V_WM[:3], A_WM[:3]
+            w_MF = V_WF[:3] - w_WM
+            v_MFo = V_WF[3:] - V_WM[3:] - np.cross(w_WM, p)
+            A_MF_W = np.concatenate(
+                (
+                    A_WF[:3] - alpha_WM - np.cross(w_WM, w_MF),
+                    A_WF[3:]
+                    - A_WM[3:]
+                    - np.cross(alpha_WM, p)
+                    - np.cross(w_WM, np.cross(w_WM, p))
+                    - 2.0 * np.cross(w_WM, v_MFo),
+                )
+            )
+        R_EW = plant._X_WF(context, frame_E)[0].T
+        return np.concatenate((R_EW @ A_MF_W[:3], R_EW @ A_MF_W[3:]))
+
+    def CalcSpatialAcceleration(self, context, measured_in_frame, expressed_in_frame):
+        """A_MF_E: F's spatial acceleration measured in frame M, expressed in frame E:
+        [α_MF = DtM(w_MF); a_MFo = DtM(v_MFo)]."""
+        _require_frame(measured_in_frame, "measured_in_frame")
+        _require_frame(expressed_in_frame, "expressed_in_frame")
+        plant = self._plant_for_acceleration(context, measured_in_frame, expressed_in_frame)
+        return SpatialAcceleration._make(
+            self._A_MF_E(plant, context, measured_in_frame, expressed_in_frame)
+        )
+
+    def CalcRelativeSpatialAcceleration(
+        self, context, other_frame, measured_in_frame, expressed_in_frame
+    ):
+        """A_M_BC_E = A_MC_E − A_MB_E for this frame C and ``other_frame`` B (its rotational
+        part is DtM(w_BC), which in 3D is not α_BC)."""
+        _require_frame(other_frame, "other_frame")
+        _require_frame(measured_in_frame, "measured_in_frame")
+        _require_frame(expressed_in_frame, "expressed_in_frame")
+        plant = self._plant_for_acceleration(
+            context, other_frame, measured_in_frame, expressed_in_frame
+        )
+        A_MC_E = self._A_MF_E(plant, context, measured_in_frame, expressed_in_frame)
+        A_MB_E = other_frame._A_MF_E(plant, context, measured_in_frame, expressed_in_frame)
+        return SpatialAcceleration._make(A_MC_E - A_MB_E)
+
+    def CalcRelativeSpatialAccelerationInWorld(self, context, other_frame):
+        """A_W_BC_W = A_WC_W − A_WB_W for this frame C and ``other_frame`` B."""
+        _require_frame(other_frame, "other_frame")
+        plant = self._plant_for_acceleration(context, other_frame)
+        return SpatialAcceleration._make(
+            plant._A_WF(context, self) - plant._A_WF(context, other_frame)
+        )
 
 
 class RigidBodyFrame(Frame):

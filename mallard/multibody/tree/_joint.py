@@ -23,6 +23,13 @@ from mallard.multibody.tree._multibody_element import MultibodyElement
 
 _INF = float("inf")
 
+#: Joint types whose AddInOneForce raises, with the name Drake's message gives them.
+_NO_ONE_FORCE = {
+    "ball_rpy": "Ball RPY",
+    "rpy_floating": "RpyFloating",
+    "quaternion_floating": "QuaternionFloating",
+}
+
 
 def to_float(value):
     """``value`` as a float if pybind11 would convert it to a C++ double (a real number or a
@@ -323,6 +330,46 @@ class Joint(ElementChecks, MultibodyElement):
         plant = self._plant_with(context, method)
         d = self._checked_damping(damping, method)
         plant._mutable_parameters(context).damping[self._v_start : self._v_start + self._nv] = d
+
+    # ---- applied forces ------------------------------------------------------------------
+    def _generalized_forces(self, context, forces, method):
+        """This joint's slice of the generalized forces in ``forces``, after checking
+        ``context`` and that ``forces`` fits the plant."""
+        from mallard.multibody.tree._multibody_forces import MultibodyForces
+
+        plant = self._plant_with(context, method)
+        self._as_instance(forces, MultibodyForces, "forces", method)
+        forces._check_plant(plant, f"{self._describe()}: {method}")
+        return forces._tau[self._v_start : self._v_start + self._nv]
+
+    def AddInOneForce(self, context, joint_dof, joint_tau, forces):
+        """Adds the generalized force ``joint_tau`` on this joint's velocity ``joint_dof``
+        (0 ≤ joint_dof < num_velocities()) to ``forces``. The ball and floating joints, whose
+        velocities are angular velocities, do not allow it."""
+        method = "AddInOneForce"
+        if not isinstance(joint_dof, numbers.Integral):
+            raise self._type_error(method, "joint_dof", "an int", joint_dof)
+        dof = int(joint_dof)
+        tau = self._as_float(joint_tau, "joint_tau", method)
+        if not 0 <= dof < self._nv:
+            raise self._error(
+                method, f"joint_dof must be in [0, {self._nv}) (num_velocities()), got {dof}"
+            )
+        tau_joint = self._generalized_forces(context, forces, method)
+        if self.kTypeName in _NO_ONE_FORCE:
+            raise RuntimeError(
+                f"{_NO_ONE_FORCE[self.kTypeName]} joints do not allow applying forces to "
+                "individual degrees of freedom."
+            )
+        tau_joint[dof] += tau
+
+    def AddInDamping(self, context, forces):
+        """Adds this joint's damping forces, −d·v per velocity (d from ``context``), to
+        ``forces``."""
+        tau_joint = self._generalized_forces(context, forces, "AddInDamping")
+        damping = self._plant_with(context, "AddInDamping")._parameters(context).damping
+        v = self._velocities(context, "AddInDamping")
+        tau_joint -= damping[self._v_start : self._v_start + self._nv] * v
 
     # ---- state in a Context --------------------------------------------------------------
     def _positions(self, context, method, start=0, n=None):

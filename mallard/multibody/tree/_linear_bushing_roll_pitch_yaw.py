@@ -4,9 +4,9 @@ frame C (on link L1), with stiffness and damping on roll-pitch-yaw angles and di
 
 import numpy as np
 
-from mallard._scalar import as_array
-from mallard.common.eigen_geometry import AngleAxis
+from mallard.common.eigen_geometry import Quaternion
 from mallard.math import RollPitchYaw, RotationMatrix
+from mallard.math._roll_pitch_yaw import GIMBAL_LOCK_TOLERANCE_COS_PITCH
 from mallard.multibody.math import SpatialForce
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import Frame
@@ -20,11 +20,15 @@ _CONSTANTS = (
 
 
 class LinearBushingRollPitchYaw(ForceElement):
-    """Gimbal torques τ = −K₀₁₂·q − D₀₁₂·q̇ on q = roll-pitch-yaw of C in A, applied to C as
-    𝐭 = Nᵀ·τ (expressed in A); force 𝐟 = −Kxyz·𝐫 − Dxyz·𝐫̇ expressed in the "halfway"
-    frame B (origin midway between Ao and Co, orientation half the rotation from A to C), with
-    𝐫 = p_AoCo and 𝐫̇ its rate in B. C gets 𝐭 and 𝐟 at Bo; A gets −𝐭 and −𝐟 at Bo.
-    The four constant 3-vectors are parameters (defaults here, values in a Context)."""
+    """A massless bushing between frame A (on link L0) and frame C (on link L1).
+
+    Gimbal torques τ = −(K₀₁₂·q + D₀₁₂·q̇) on q = roll-pitch-yaw of C in A act on C as the
+    torque 𝐭 = Nᵀ·τ (expressed in A; q̇ = N·w_AC_A); the force 𝐟 = −(Kxyz·𝐫 + Dxyz·𝐫̇),
+    𝐫 = p_AoCo = [x y z] expressed in the "halfway" frame B (half the rotation from A to C)
+    and 𝐫̇ its rate in B, acts on C at Cp. A gets −𝐭 and −𝐟 at Ap; Ap and Cp are Bo, midway
+    between Ao and Co. The four 3-vectors of constants (non-negative) are parameters: the
+    defaults given here, values in each Context. The model instance is frame C's.
+    """
 
     def __init__(
         self,
@@ -38,8 +42,6 @@ class LinearBushingRollPitchYaw(ForceElement):
         for name, frame in (("frameA", frameA), ("frameC", frameC)):
             if not isinstance(frame, Frame):
                 raise TypeError(f"LinearBushingRollPitchYaw: {name} must be a Frame, got {frame!r}")
-        super().__init__(frameC.model_instance())
-        self._frameA, self._frameC = frameA, frameC
         values = (
             torque_stiffness_constants,
             torque_damping_constants,
@@ -47,144 +49,154 @@ class LinearBushingRollPitchYaw(ForceElement):
             force_damping_constants,
         )
         self._defaults = {
-            name: self._checked(name, value) for name, value in zip(_CONSTANTS, values, strict=True)
+            name: self._vector3(v, name) for name, v in zip(_CONSTANTS, values, strict=True)
         }
-
-    @staticmethod
-    def _checked(name, value):
-        a = as_array(value, (3,), name).astype(float)
-        if np.any(a < 0):
-            raise RuntimeError(
-                f"LinearBushingRollPitchYaw: {name} must be non-negative, got {a.tolist()}"
-            )
-        return a
+        for name, value in self._defaults.items():
+            if not np.all(value >= 0):
+                raise RuntimeError(
+                    f"LinearBushingRollPitchYaw: {name} must be non-negative, got {value.tolist()}"
+                )
+        super().__init__(frameC.model_instance())
+        self._frameA, self._frameC = frameA, frameC
 
     # ---- frames and constants ------------------------------------------------------------
     def frameA(self):
+        """Frame A (once the bushing is in a plant, as in pydrake)."""
+        self._owned("frameA")
         return self._frameA
 
     def frameC(self):
+        """Frame C (once the bushing is in a plant, as in pydrake)."""
+        self._owned("frameC")
         return self._frameC
 
     def link0(self):
-        """The body of frame A."""
-        return self._frameA.body()
+        """Link L0, the body of frame A."""
+        return self.frameA().body()
 
     def link1(self):
-        """The body of frame C."""
-        return self._frameC.body()
+        """Link L1, the body of frame C."""
+        return self.frameC().body()
 
     def torque_stiffness_constants(self):
+        """The default [k₀ k₁ k₂] (N·m/rad)."""
         return self._defaults["torque_stiffness_constants"].copy()
 
     def torque_damping_constants(self):
+        """The default [d₀ d₁ d₂] (N·m·s/rad)."""
         return self._defaults["torque_damping_constants"].copy()
 
     def force_stiffness_constants(self):
+        """The default [kx ky kz] (N/m)."""
         return self._defaults["force_stiffness_constants"].copy()
 
     def force_damping_constants(self):
+        """The default [dx dy dz] (N·s/m)."""
         return self._defaults["force_damping_constants"].copy()
 
     def _default_parameters(self):
         return {name: value.copy() for name, value in self._defaults.items()}
 
-    def _get(self, context, name):
-        return (
-            self._plant_with(context)
-            ._parameters(context)
-            .force_elements[int(self._index)][name]
-            .copy()
-        )
-
-    def _set(self, context, name, value):
-        value = self._checked(name, value)
-        self._plant_with(context)._mutable_parameters(context).force_elements[int(self._index)][
-            name
-        ] = value
-
     def GetTorqueStiffnessConstants(self, context):
-        return self._get(context, "torque_stiffness_constants")
+        """[k₀ k₁ k₂] in ``context``."""
+        return self._parameter(context, "torque_stiffness_constants").copy()
 
     def SetTorqueStiffnessConstants(self, context, torque_stiffness):
-        self._set(context, "torque_stiffness_constants", torque_stiffness)
+        """Sets [k₀ k₁ k₂] in ``context`` (not checked, as in pydrake)."""
+        name = "torque_stiffness_constants"
+        self._set_parameter(context, name, self._vector3(torque_stiffness, name))
 
     def GetTorqueDampingConstants(self, context):
-        return self._get(context, "torque_damping_constants")
+        """[d₀ d₁ d₂] in ``context``."""
+        return self._parameter(context, "torque_damping_constants").copy()
 
     def SetTorqueDampingConstants(self, context, torque_damping):
-        self._set(context, "torque_damping_constants", torque_damping)
+        """Sets [d₀ d₁ d₂] in ``context`` (not checked, as in pydrake)."""
+        name = "torque_damping_constants"
+        self._set_parameter(context, name, self._vector3(torque_damping, name))
 
     def GetForceStiffnessConstants(self, context):
-        return self._get(context, "force_stiffness_constants")
+        """[kx ky kz] in ``context``."""
+        return self._parameter(context, "force_stiffness_constants").copy()
 
     def SetForceStiffnessConstants(self, context, force_stiffness):
-        self._set(context, "force_stiffness_constants", force_stiffness)
+        """Sets [kx ky kz] in ``context`` (not checked, as in pydrake)."""
+        name = "force_stiffness_constants"
+        self._set_parameter(context, name, self._vector3(force_stiffness, name))
 
     def GetForceDampingConstants(self, context):
-        return self._get(context, "force_damping_constants")
+        """[dx dy dz] in ``context``."""
+        return self._parameter(context, "force_damping_constants").copy()
 
     def SetForceDampingConstants(self, context, force_damping):
-        self._set(context, "force_damping_constants", force_damping)
+        """Sets [dx dy dz] in ``context`` (not checked, as in pydrake)."""
+        name = "force_damping_constants"
+        self._set_parameter(context, name, self._vector3(force_damping, name))
 
     # ---- forces --------------------------------------------------------------------------
-    def _torque_and_force_A(self, context):
-        """(𝐭_A, 𝐟_A, p_AoCo_A, R_AC): the torque and force on C, expressed in A."""
-        constants = self._plant_with(context)._parameters(context).force_elements[int(self._index)]
+    def _force_on_A(self, context):
+        """(F_Ao_A, p_AoCo_A, R_AC): the bushing's spatial force on frame A at Ao expressed in
+        A (as a 6-array), with the pose of C in A it comes from (Drake's algorithm)."""
+        constants = self._parameters_in(context)
         X_AC = self._frameC.CalcPose(context, self._frameA)
-        R_AC, p_AC = X_AC.rotation(), X_AC._p
-        V_AC = self._frameC.CalcSpatialVelocity(context, self._frameA, self._frameA)._c
-        w_AC, v_AC = V_AC[:3], V_AC[3:]
+        R_AC, p_AoCo_A = X_AC.rotation(), X_AC._p
+        V_AC_A = self._frameC.CalcSpatialVelocity(context, self._frameA, self._frameA)._c
+        w_AC_A, v_ACo_A = V_AC_A[:3], V_AC_A[3:]
+        # The gimbal torques τ = −(K₀₁₂·q + D₀₁₂·q̇) on q = roll-pitch-yaw of C in A, and the
+        # torque 𝐭 = Nᵀ·τ they amount to on C (q̇ = N·w_AC_A).
         rpy = RollPitchYaw(R_AC)
-        if rpy.DoesCosPitchAngleViolateGimbalLockTolerance():
-            raise RuntimeError(
-                "LinearBushingRollPitchYaw: the orientation of frame C in frame A is near the "
-                f"gimbal-lock singularity of roll-pitch-yaw angles (pitch = {rpy.pitch_angle()})"
-            )
+        if rpy.DoesPitchAngleViolateGimbalLockTolerance():
+            _raise_gimbal_lock(rpy.pitch_angle(), "CalcBushingRollPitchYawAngleRates")
         q = rpy.vector()
-        q_dot = rpy.CalcRpyDtFromAngularVelocityInParent(w_AC)
-        tau = -(
-            constants["torque_stiffness_constants"] * q
-            + constants["torque_damping_constants"] * q_dot
+        q_dot = rpy.CalcRpyDtFromAngularVelocityInParent(w_AC_A)
+        tau = -(constants["torque_stiffness_constants"] * q) - (
+            constants["torque_damping_constants"] * q_dot
         )
-        c1, s1 = np.cos(q[1]), np.sin(q[1])
-        c2, s2 = np.cos(q[2]), np.sin(q[2])
-        N = np.array([[c2 / c1, s2 / c1, 0.0], [-s2, c2, 0.0], [c2 * s1 / c1, s2 * s1 / c1, 1.0]])
-        t_A = N.T @ tau
-        angle_axis = R_AC.ToAngleAxis()
-        R_AB = RotationMatrix(AngleAxis(angle_axis.angle() / 2, angle_axis.axis()))._R
-        r_B = R_AB.T @ p_AC
-        r_dot_B = R_AB.T @ (v_AC - np.cross(0.5 * w_AC, p_AC))
-        f_B = -(
-            constants["force_stiffness_constants"] * r_B
-            + constants["force_damping_constants"] * r_dot_B
+        sp, cp = np.sin(q[1]), np.cos(q[1])
+        sy, cy = np.sin(q[2]), np.cos(q[2])
+        cy_over_cp, sy_over_cp = cy / cp, sy / cp
+        N = np.array(
+            [[cy_over_cp, sy_over_cp, 0.0], [-sy, cy, 0.0], [cy_over_cp * sp, sy_over_cp * sp, 1.0]]
         )
-        return t_A, R_AB @ f_B, p_AC, R_AC._R
-
-    def CalcBushingSpatialForceOnFrameC(self, context):
-        """F_C_C: the bushing's spatial force on frame C, at Co, expressed in C."""
-        t_A, f_A, p_AC, R_AC = self._torque_and_force_A(context)
-        R_CA = R_AC.T
-        f_C = R_CA @ f_A
-        return SpatialForce._make(
-            np.concatenate((R_CA @ t_A + np.cross(R_CA @ (-0.5 * p_AC), f_C), f_C))
+        t_Cp_A = N.T @ tau
+        # The force 𝐟 = −(Kxyz·𝐫 + Dxyz·𝐫̇) in the halfway frame B: R_AB is half the
+        # rotation R_AC, from the quaternion q_AC = [q0 q⃗] as [e0, q⃗/(2·e0)], e0 = √((q0+1)/2).
+        q_AC = R_AC.ToQuaternion().wxyz()
+        e0 = np.sqrt(0.5 * (q_AC[0] + 1))
+        R_AB = RotationMatrix(Quaternion(np.concatenate(([e0], q_AC[1:] * (1 / (2 * e0))))))._R
+        p_AoCo_B = R_AB.T @ p_AoCo_A
+        DtB_p_AoCo_B = R_AB.T @ (v_ACo_A - np.cross(0.5 * w_AC_A, p_AoCo_A))
+        f_C_B = -(constants["force_stiffness_constants"] * p_AoCo_B) - (
+            constants["force_damping_constants"] * DtB_p_AoCo_B
         )
+        # On A: −𝐭 and −𝐟 at Ap (midway between Ao and Co), shifted to Ao.
+        F_Ap_A = np.concatenate((-t_Cp_A, R_AB @ -f_C_B))
+        return _shift(F_Ap_A, R_AB @ (-0.5 * p_AoCo_B)), p_AoCo_A, R_AC._R
 
     def CalcBushingSpatialForceOnFrameA(self, context):
-        """F_A_A: the bushing's spatial force on frame A, at Ao, expressed in A."""
-        t_A, f_A, p_AC, _ = self._torque_and_force_A(context)
-        return SpatialForce._make(np.concatenate((-t_A + np.cross(0.5 * p_AC, -f_A), -f_A)))
+        """F_A_A: the bushing's spatial force on frame A, at Ao, expressed in A: the moment
+        −𝐭 + p_AoAp × −𝐟 and the force −𝐟. Raises RuntimeError near gimbal lock."""
+        return SpatialForce._make(self._force_on_A(context)[0])
+
+    def CalcBushingSpatialForceOnFrameC(self, context):
+        """F_C_C: the bushing's spatial force on frame C, at Co, expressed in C: the moment
+        𝐭 + p_CoCp × 𝐟 and the force 𝐟. Raises RuntimeError near gimbal lock."""
+        F_Ao_A, p_AoCo_A, R_AC = self._force_on_A(context)
+        F_Co_A = _shift(-F_Ao_A, p_AoCo_A)
+        return SpatialForce._make(np.concatenate((R_AC.T @ F_Co_A[:3], R_AC.T @ F_Co_A[3:])))
 
     def CalcAndAddForceContribution(self, context, forces):
         plant = self._plant_with(context)
-        for frame, F in (
-            (self._frameA, self.CalcBushingSpatialForceOnFrameA(context)),
-            (self._frameC, self.CalcBushingSpatialForceOnFrameC(context)),
-        ):
-            X_WF = frame.CalcPoseInWorld(context)
-            R_WF = X_WF._R._R
-            X_WB = plant.EvalBodyPoseInWorld(context, frame.body())
-            forces._add_force_at(frame.body(), X_WF._p - X_WB._p, R_WF @ F._c[3:], R_WF @ F._c[:3])
+        F_Ao_A = self._force_on_A(context)[0]
+        R_WA = self._frameA.CalcRotationMatrixInWorld(context)._R
+        F_Ao_W = np.concatenate((R_WA @ F_Ao_A[:3], R_WA @ F_Ao_A[3:]))
+        link0, link1 = self._frameA.body(), self._frameC.body()
+        X_WL0 = plant.EvalBodyPoseInWorld(context, link0)
+        p_AoL0_W = -(X_WL0._R._R @ self._frameA.CalcPoseInBodyFrame(context)._p)
+        F_L0_W = _shift(F_Ao_W, p_AoL0_W)
+        p_L0L1_W = plant.EvalBodyPoseInWorld(context, link1)._p - X_WL0._p
+        forces._F_BBo_W[int(link0.index())] += F_L0_W
+        forces._F_BBo_W[int(link1.index())] += -_shift(F_L0_W, p_L0L1_W)
 
     def _not_implemented(self, method):
         raise RuntimeError(
@@ -203,3 +215,24 @@ class LinearBushingRollPitchYaw(ForceElement):
     def CalcNonConservativePower(self, context):
         """Not implemented, as in Drake (issue #12982): raises RuntimeError."""
         self._not_implemented("CalcNonConservativePower")
+
+
+def _shift(F_Bp, p_BpBq):
+    """The spatial force (6-array) F_Bp shifted to point Bq: [τ − p_BpBq × f; f]."""
+    return np.concatenate((F_Bp[:3] - np.cross(p_BpBq, F_Bp[3:]), F_Bp[3:]))
+
+
+def _raise_gimbal_lock(pitch, function):
+    """Drake's error for a bushing whose pitch angle is near gimbal lock (which, as Drake's,
+    states the tolerance asin(0.008) in radians although it says degrees)."""
+    raise RuntimeError(
+        f"LinearBushingRollPitchYaw::{function}(): Pitch angle p = "
+        f"{format(np.degrees(pitch), 'G')} degrees is within "
+        f"{format(np.arcsin(GIMBAL_LOCK_TOLERANCE_COS_PITCH), 'G')} degrees of gimbal-lock "
+        "which means p ≈ (n*π ± π/2) where n = 0, 1, 2, ... There is a divide-by-zero error "
+        "(singularity) at gimbal-lock due to this bushing's mathematical dependence on "
+        "roll-pitch-yaw angles. A pitch angle near gimbal-lock cause numerical inaccuracies.  "
+        "To avoid this pitch angle problem, use a reasonable default alignment of the frames "
+        "associated with this bushing and/or choose stiffness and damping properties that "
+        "help avoid pitch angles near gimbal lock."
+    )

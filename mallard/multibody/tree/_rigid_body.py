@@ -1,6 +1,10 @@
 """RigidBody: a body with a rigid body frame and a spatial inertia about its origin."""
 
+import numpy as np
+
+from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
+from mallard.multibody.math import SpatialForce
 from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, default_model_instance
 from mallard.multibody.tree._multibody_element import (
     MultibodyElement,
@@ -105,6 +109,67 @@ class RigidBody(MultibodyElement):
         """v_WBcm_W, the velocity of this body's center of mass in World."""
         return self.GetParentPlant()._body_com_velocity_in_world(context, self)
 
+    def EvalSpatialAccelerationInWorld(self, context):
+        """A_WB_W, the spatial acceleration of this body's frame in World, expressed in World
+        (from the forward dynamics, which this may run)."""
+        return self.GetParentPlant().EvalBodySpatialAccelerationInWorld(context, self)
+
+    def CalcCenterOfMassTranslationalAccelerationInWorld(self, context):
+        """a_WBcm_W, the acceleration of this body's center of mass in World: A_WB_W shifted
+        from Bo to Bcm, a + α × p + ω × (ω × p) with p = p_BoBcm_W."""
+        A_WB_W = self.EvalSpatialAccelerationInWorld(context)._c
+        w_WB_W = self.EvalSpatialVelocityInWorld(context)._c[:3]
+        R_WB = self.EvalPoseInWorld(context)._R._R
+        p_BoBcm_W = R_WB @ self.CalcCenterOfMassInBodyFrame(context)
+        return (
+            A_WB_W[3:]
+            + np.cross(A_WB_W[:3], p_BoBcm_W)
+            + np.cross(w_WB_W, np.cross(w_WB_W, p_BoBcm_W))
+        )
+
+    # ---- applied forces ------------------------------------------------------------------
+    def _body_forces(self, context, forces, method):
+        """This body's row of ``forces`` (F_BBo_W), after checking ``context`` and that
+        ``forces`` fits the plant."""
+        from mallard.multibody.tree._multibody_forces import MultibodyForces
+
+        plant = self._plant_for(context)
+        if not isinstance(forces, MultibodyForces):
+            raise TypeError(
+                f"RigidBody.{method}(): forces must be a MultibodyForces, got "
+                f"{type(forces).__name__}"
+            )
+        forces._check_plant(plant, f"RigidBody.{method}")
+        return forces._F_BBo_W[int(self._index)]
+
+    def AddInForceInWorld(self, context, F_Bo_W, forces):
+        """Adds the spatial force F_Bo_W (on this body at Bo, expressed in World) to
+        ``forces``."""
+        F = _spatial_force(F_Bo_W, "F_Bo_W", "AddInForceInWorld")
+        self._body_forces(context, forces, "AddInForceInWorld")[:] += F
+
+    def AddInForce(self, context, p_BP_E, F_Bp_E, frame_E, forces):
+        """Adds the spatial force F_Bp_E, applied at the point P of this body at p_BP_E (from
+        Bo) and expressed (like p_BP_E) in ``frame_E``, to ``forces``, as the equivalent
+        force at Bo in World: F_Bo_W = [R_WE·τ + p_BoP_W × f_W; f_W], f_W = R_WE·f."""
+        from mallard.multibody.tree._frame import Frame
+
+        F = _spatial_force(F_Bp_E, "F_Bp_E", "AddInForce")
+        p_BP_E = as_array(p_BP_E, (3,), "p_BP_E")
+        if not isinstance(frame_E, Frame):
+            raise TypeError(
+                f"RigidBody.AddInForce(): frame_E must be a Frame, got {type(frame_E).__name__}"
+            )
+        row = self._body_forces(context, forces, "AddInForce")
+        R_WE = frame_E.CalcRotationMatrixInWorld(context)._R
+        f_W = R_WE @ F[3:]
+        row[:3] += R_WE @ F[:3] + np.cross(R_WE @ p_BP_E, f_W)
+        row[3:] += f_W
+
+    def GetForceInWorld(self, context, forces):
+        """F_BBo_W: the spatial force on this body at Bo, expressed in World, in ``forces``."""
+        return SpatialForce._make(self._body_forces(context, forces, "GetForceInWorld").copy())
+
     # ---- floating bodies -----------------------------------------------------------------
     def _finalized_plant(self, method):
         """The parent plant, which must be finalized for ``method`` (Drake's message)."""
@@ -179,6 +244,15 @@ class RigidBody(MultibodyElement):
         """True if this body's inboard joint is locked in ``context`` (False for World)."""
         joint = self._inboard_joint("is_locked")
         return joint is not None and joint.is_locked(context)
+
+
+def _spatial_force(value, name, method):
+    """The 6 numbers [τ; f] of the SpatialForce ``value``; TypeError if it is not one."""
+    if not isinstance(value, SpatialForce):
+        raise TypeError(
+            f"RigidBody.{method}(): {name} must be a SpatialForce, got {type(value).__name__}"
+        )
+    return value._c
 
 
 def _parse_ctor(args, kwargs):

@@ -51,6 +51,31 @@ class UniformGravityFieldElement(ForceElement):
         else:
             self._disabled.add(int(model_instance))
 
+    def CalcAndAddForceContribution(self, context, forces):
+        """Adds m_B·g_W at Bcm of every body for which gravity is enabled to ``forces``."""
+        plant = self._plant_with(context)
+        forces._check_plant(plant, "UniformGravityFieldElement.CalcAndAddForceContribution")
+        forces._F_BBo_W += plant._gravity_body_forces(context)
+
+    def CalcGravityGeneralizedForces(self, context):
+        """tau_g(q) (size nv), on the right-hand side of M·v̇ + C·v = tau_g + tau_app; v·tau_g
+        is the power of gravity (positive when the potential energy decreases)."""
+        return self._plant_with(context).CalcGravityGeneralizedForces(context)
+
+    def CalcPotentialEnergy(self, context):
+        """The potential energy of gravity, −Σ m_B·g_W·p_WBcm over the bodies for which it is
+        enabled (zero when every center of mass is at World's origin)."""
+        return self._plant_with(context)._gravity_energy_and_power(context)[0]
+
+    def CalcConservativePower(self, context):
+        """The power of gravity, Σ m_B·g_W·v_WBcm = v·tau_g = −d(PE)/dt."""
+        return self._plant_with(context)._gravity_energy_and_power(context)[1]
+
+    def CalcNonConservativePower(self, context):
+        """Zero: gravity is conservative."""
+        self._plant_with(context)
+        return 0.0
+
     def _enabled_mask(self, num_model_instances):
         """A bool array: enabled per model instance index."""
         mask = np.ones(num_model_instances, dtype=bool)

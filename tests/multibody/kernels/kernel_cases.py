@@ -341,6 +341,19 @@ CASES = {
             np.zeros((6, 6)),
         )
     )(_abias(r)),
+    _K + "dynamics.calc_gravity_forces": lambda r: (
+        lambda a: (
+            a[0],
+            np.array([1, 3, 4], dtype=np.int64),
+            r.uniform(1, 2, 5),
+            r.normal(size=(5, 3)),
+            np.array([0.1, -0.2, -9.81]),
+            np.zeros((5, 6)),
+        )
+    )(_abias(r)),
+    _K + "dynamics.calc_qdot": lambda r: (lambda t: (t[0], t[1], t[3], t[4], np.zeros(11)))(
+        _tree(r)
+    ),
     _K + "dynamics._invert_spd": lambda r: (_sym(r) + np.eye(3), 3, np.zeros((3, 3))),
     _K + "jacobians.calc_point_jacobian": lambda r: (
         lambda a: (a[0], a[1], a[2], 4, r.normal(size=3), np.zeros((6, a[2].shape[0])))

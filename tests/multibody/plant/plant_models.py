@@ -7,6 +7,8 @@ or ``library("pydrake")``), so that the conformance tests can build the same mod
 import importlib
 from types import SimpleNamespace
 
+import numpy as np
+
 _MODULES = {
     "mallard": (
         "mallard.math",
@@ -211,3 +213,146 @@ def reversed_joints(m):
     plant.WeldFrames(w.body_frame(), plant.world_frame(), m.RigidTransform([0, 0, 1.0]))
     plant.Finalize()
     return plant
+
+
+def random_inertia(m, rng):
+    """A physically valid random M_BBo_B: mass, center of mass and central inertia."""
+    moments = rng.uniform(0.1, 1.0, size=3)
+    moments[2] = rng.uniform(abs(moments[0] - moments[1]) + 0.05, moments[0] + moments[1])
+    R = m.RotationMatrix(m.RollPitchYaw(rng.uniform(-3, 3, size=3))).matrix()
+    I = R @ np.diag(moments) @ R.T
+    return m.SpatialInertia.MakeFromCentralInertia(
+        rng.uniform(0.5, 3.0),
+        rng.normal(scale=0.3, size=3),
+        m.RotationalInertia(I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]),
+    )
+
+
+def dynamics_model(m, seed=5, damped=True, time_step=0.0):
+    """A continuous plant for the dynamics tests: every joint type, reversed revolute,
+    prismatic and weld joints, chains of offset frames, lone free bodies, a user quaternion
+    joint between bodies, actuators with rotor inertias, gear ratios, effort limits and PD
+    gains, two joint springs and a linear spring-damper, gravity disabled in model instance
+    "arm". ``damped=False`` leaves out joint damping and the spring-damper's damping;
+    ``time_step`` > 0 makes the plant discrete.
+    Returns (plant, items), ``items`` naming model instances and elements."""
+    rng = np.random.default_rng(seed)
+    d = 1.0 if damped else 0.0
+
+    def pose():
+        R = m.RotationMatrix(m.RollPitchYaw(rng.uniform(-3, 3, size=3)))
+        return m.RigidTransform(R, rng.normal(size=3))
+
+    def axis():
+        return rng.normal(size=3)
+
+    plant = m.MultibodyPlant(time_step)
+    robot = plant.AddModelInstance("robot")
+    arm = plant.AddModelInstance("arm")
+    objects = plant.AddModelInstance("objects")
+    default = m.default_model_instance()
+    b = {}
+    for name, mi in [
+        ("l3", robot),
+        ("base", robot),
+        ("l1", robot),
+        ("a2", arm),
+        ("l2", robot),
+        ("free1", objects),
+        ("l5", robot),
+        ("x", objects),
+        ("a1", arm),
+        ("l4", robot),
+        ("y", objects),
+        ("tool", arm),
+        ("free2", default),
+        ("a3", arm),
+        ("nub", arm),
+    ]:
+        b[name] = plant.AddRigidBody(name, mi, random_inertia(m, rng))
+    world = plant.world_frame()
+
+    def frame(name, parent, *instance):
+        return plant.AddFrame(m.FixedOffsetFrame(name, parent, pose(), *instance))
+
+    F_world = frame("F_world", world)
+    F_base = frame("F_base", b["base"].body_frame())
+    F_base2 = frame("F_base2", F_base)
+    M_l1 = frame("M_l1", b["l1"].body_frame())
+    F_l1 = frame("F_l1", M_l1)
+    F_l2 = frame("F_l2", b["l2"].body_frame())
+    F_l3 = frame("F_l3", b["l3"].body_frame())
+    F_a1 = frame("F_a1", b["a1"].body_frame(), arm)
+    F_a3 = frame("F_a3", b["a3"].body_frame())
+    F_x = frame("F_x", b["x"].body_frame())
+    frame("F_free1", b["free1"].body_frame())
+    frame("F_tool", b["tool"].body_frame())
+
+    joints = {}
+
+    def add(joint):
+        joints[joint.name()] = plant.AddJoint(joint)
+        return joints[joint.name()]
+
+    add(m.ScrewJoint("jscrew", F_l1, b["l2"].body_frame(), axis(), 0.3, 0.1 * d))
+    add(m.PrismaticJoint("jpri", F_world, b["base"].body_frame(), axis(), -1.0, 2.0, 0.3 * d))
+    add(m.RevoluteJoint("jrev", F_base2, M_l1, axis(), 0.2 * d))
+    add(m.UniversalJoint("juni", F_l2, b["l3"].body_frame(), 0.05 * d))
+    add(m.BallRpyJoint("jball", F_l3, b["l4"].body_frame(), 0.1 * d))
+    # Reversed: the parent l5 is not in the tree yet, the child l3 is.
+    add(m.RevoluteJoint("jtip", b["l5"].body_frame(), F_l3, axis(), 0.15 * d))
+    add(m.PlanarJoint("jplanar", world, F_a1, d * np.array([0.1, 0.2, 0.3])))
+    add(m.RpyFloatingJoint("jrpy", F_a1, b["a2"].body_frame(), 0.1 * d, 0.2 * d))
+    add(
+        m.QuaternionFloatingJoint(
+            "jquat", b["l4"].body_frame(), b["a3"].body_frame(), 0.05 * d, 0.1 * d
+        )
+    )
+    joints["weld_tool"] = plant.WeldFrames(b["a2"].body_frame(), b["tool"].body_frame(), pose())
+    add(m.WeldJoint("wrev", b["nub"].body_frame(), F_a3, pose()))  # Reversed weld.
+    add(m.RevoluteJoint("jrev_w", F_x, world, axis(), 0.1 * d))  # Reversed: World is the child.
+    add(m.PrismaticJoint("jpri_rev", b["y"].body_frame(), F_x, axis(), -1.0, 1.0, 0.1 * d))
+
+    actuators = {}
+    for name, effort_limit in (
+        ("jpri", np.inf),
+        ("jrev", 3.0),
+        ("jscrew", np.inf),
+        ("jtip", 0.5),
+        ("jrev_w", 2.0),
+        ("jpri_rev", np.inf),
+    ):
+        actuators[name] = plant.AddJointActuator("u_" + name, joints[name], effort_limit)
+    for name, rotor_inertia, gear_ratio in (
+        ("jpri", 0.2, 3.0),
+        ("jrev", 0.1, 2.0),
+        ("jtip", 0.05, 4.0),
+        ("jpri_rev", 0.3, 1.5),
+    ):
+        actuators[name].set_default_rotor_inertia(rotor_inertia)
+        actuators[name].set_default_gear_ratio(gear_ratio)
+    for name, kp, kd in (("jpri", 20.0, 2.0), ("jrev", 10.0, 1.0), ("jrev_w", 5.0, 0.5)):
+        actuators[name].set_controller_gains(m.PdControllerGains(p=kp, d=kd))
+
+    forces = [
+        plant.AddForceElement(m.RevoluteSpring(joints["jrev"], 0.2, 3.0)),
+        plant.AddForceElement(m.PrismaticSpring(joints["jpri"], 0.1, 5.0)),
+        plant.AddForceElement(
+            m.LinearSpringDamper(
+                b["l2"], [0.1, 0.2, 0.3], b["a1"], [-0.1, 0.0, 0.2], 0.5, 10.0, 0.5 * d
+            )
+        ),
+    ]
+    plant.set_gravity_enabled(arm, False)
+    plant.Finalize()
+    items = SimpleNamespace(
+        instances=[m.ModelInstanceIndex(i) for i in range(plant.num_model_instances())],
+        robot=robot,
+        arm=arm,
+        objects=objects,
+        bodies=b,
+        joints=joints,
+        actuators=actuators,
+        forces=forces,
+    )
+    return plant, items
