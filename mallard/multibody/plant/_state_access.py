@@ -19,10 +19,13 @@ def _vector(value, name):
 
 
 def _check_size(a, n, method, what):
+    """``a`` if it is a vector of n finite values; RuntimeError naming ``method`` otherwise."""
     if a.ndim != 1 or a.shape[0] != n:
         raise RuntimeError(
             f"{method}(): {what} must have size {n}, got an array of shape {a.shape}"
         )
+    if a.dtype == np.float64 and not np.all(np.isfinite(a)):
+        raise RuntimeError(f"{method}(): {what} must be finite, got {a.tolist()}")
     return a
 
 

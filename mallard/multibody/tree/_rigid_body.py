@@ -112,7 +112,8 @@ class RigidBody(MultibodyElement):
     def EvalSpatialAccelerationInWorld(self, context):
         """A_WB_W, the spatial acceleration of this body's frame in World, expressed in World
         (from the forward dynamics, which this may run)."""
-        return self.GetParentPlant().EvalBodySpatialAccelerationInWorld(context, self)
+        plant = self._finalized_plant("EvalSpatialAccelerationInWorld")
+        return plant.EvalBodySpatialAccelerationInWorld(context, self)
 
     def CalcCenterOfMassTranslationalAccelerationInWorld(self, context):
         """a_WBcm_W, the acceleration of this body's center of mass in World: A_WB_W shifted

@@ -179,6 +179,24 @@ def test_set_wrong_size(setup, call, size):
 
 
 @pytest.mark.parametrize(
+    "call, what",
+    [
+        (lambda p, c: p.SetPositions(c, np.full(NQ, np.nan)), "q"),
+        (lambda p, c: p.SetVelocities(c, np.r_[np.inf, np.zeros(NV - 1)]), "v"),
+        (lambda p, c: p.SetPositionsAndVelocities(c, np.full(NQ + NV, np.nan)), "q_v"),
+        (lambda p, c: p.SetPositions(c, MI(2), [0.0, np.nan]), "q"),
+    ],
+)
+def test_set_non_finite(setup, call, what):
+    # pydrake fails its AllFinite DRAKE_DEMAND (SystemExit); mallard raises a RuntimeError.
+    plant, context = setup
+    x = plant.GetPositionsAndVelocities(context)
+    with pytest.raises(RuntimeError, match=f"{what} must be finite"):
+        call(plant, context)
+    np.testing.assert_array_equal(plant.GetPositionsAndVelocities(context), x)
+
+
+@pytest.mark.parametrize(
     "call",
     [
         lambda p, c: p.GetPositions(c),
