@@ -385,16 +385,11 @@ class MultibodyPlant(
         ports. Construction methods raise afterwards."""
         if self._is_finalized:
             raise RuntimeError("MultibodyTreeSystem::Finalize(): repeated calls not allowed.")
-        num_joints, num_frames = len(self._joints), len(self._frames)
+        checkpoint = self._checkpoint()
         try:
             self._build_topology()
         except Exception:
-            # Leave the plant as it was: drop the elements added here.
-            for element in self._joints[num_joints:] + self._frames[num_frames:]:
-                kind = "Joint" if isinstance(element, Joint) else "Frame"
-                del self._names[kind][(int(element.model_instance()), element.name())]
-                element._plant = element._index = None
-            del self._joints[num_joints:], self._frames[num_frames:]
+            self._rollback(checkpoint)
             raise
         self._build_flat_model()
         self._is_finalized = True
@@ -405,6 +400,38 @@ class MultibodyPlant(
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
         self._declare_ports()
+
+    # ---- transactions ----------------------------------------------------------------------
+    _ELEMENT_LISTS = (
+        ("_bodies", "RigidBody"),
+        ("_frames", "Frame"),
+        ("_joints", "Joint"),
+        ("_actuators", "JointActuator"),
+        ("_force_elements", None),
+    )
+
+    def _checkpoint(self):
+        """What construction has added so far, for ``_rollback`` (before Finalize only)."""
+        return {
+            "sizes": {attr: len(getattr(self, attr)) for attr, _ in self._ELEMENT_LISTS},
+            "instance_names": list(self._instance_names),
+            "default_floating_poses": dict(self._default_floating_poses),
+            "gravity_disabled": set(self._gravity_field._disabled),
+        }
+
+    def _rollback(self, checkpoint):
+        """Removes every element added since ``checkpoint`` (a parser's model that failed
+        to load, or a failed Finalize): the plant is left as it was then."""
+        for attr, kind in self._ELEMENT_LISTS:
+            elements = getattr(self, attr)
+            for element in elements[checkpoint["sizes"][attr]:]:
+                if kind is not None:  # (body frames are in _frames too)
+                    del self._names[kind][(int(element.model_instance()), element.name())]
+                element._plant = element._index = None
+            del elements[checkpoint["sizes"][attr]:]
+        self._instance_names[:] = checkpoint["instance_names"]
+        self._default_floating_poses = checkpoint["default_floating_poses"]
+        self._gravity_field._disabled = checkpoint["gravity_disabled"]
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and

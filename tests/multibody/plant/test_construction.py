@@ -778,3 +778,34 @@ def test_finalize_declares_state(plant):
     assert context.get_continuous_state().num_q() == 17
     assert context.get_continuous_state().num_v() == 15
     assert box(M).get_mass() == 1.0
+
+
+def test_rollback_removes_everything_added_since_the_checkpoint():
+    from mallard.math import RigidTransform
+    from mallard.multibody.tree import (
+        FixedOffsetFrame,
+        RevoluteJoint,
+        RevoluteSpring,
+        SpatialInertia,
+    )
+
+    plant = MultibodyPlant(0.0)
+    a = plant.AddRigidBody("a", SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
+    checkpoint = plant._checkpoint()
+    mi = plant.AddModelInstance("robot")
+    b = plant.AddRigidBody("b", mi, SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
+    F = plant.AddFrame(FixedOffsetFrame("F", b.body_frame(), RigidTransform()))
+    j = plant.AddJoint(RevoluteJoint("j", a.body_frame(), F, [0, 0, 1]))
+    plant.AddJointActuator("u", j)
+    plant.AddForceElement(RevoluteSpring(j, 0.0, 1.0))
+    plant.set_gravity_enabled(mi, False)
+    plant._rollback(checkpoint)
+    assert (plant.num_bodies(), plant.num_frames(), plant.num_joints()) == (2, 2, 0)
+    assert (plant.num_actuators(), plant.num_force_elements()) == (0, 1)
+    assert plant.num_model_instances() == 2 and not plant.HasBodyNamed("b")
+    assert b.GetParentPlant is not None and b._plant is None
+    # The names are free again, and the plant works.
+    mi = plant.AddModelInstance("robot")
+    plant.AddRigidBody("b", mi, SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
+    plant.Finalize()
+    assert plant.num_positions() == 14
