@@ -298,8 +298,10 @@ class MultibodyPlant(
                 raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
             if X is None:
                 frames.append(body.body_frame())
-            else:
-                frame = FixedOffsetFrame(f"{name}_{suffix}", body.body_frame(), X)
+            else:  # Both frames go in the joint's (the child's) model instance, as in Drake.
+                frame = FixedOffsetFrame(
+                    f"{name}_{suffix}", body.body_frame(), X, child.model_instance()
+                )
                 self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
                 frames.append(frame)
                 new_frames.append(frame)

@@ -433,9 +433,13 @@ def test_add_joint_cpp_overload(plant):
     assert plant.num_frames() == 4 + 4
     with pytest.raises(TypeError):
         plant.AddJoint(RevoluteJoint, "j4", a.body_frame(), None, c, None, [0, 0, 1])
-    # A failed call adds nothing.
-    with raises(RuntimeError, duplicate("DefaultModelInstance", "joint", "j1")):
+    # Both new frames are in the child's model instance (as in Drake), so a second "j1" finds
+    # its frame name taken first. A failed call adds nothing.
+    assert j1.frame_on_parent().model_instance() == a.model_instance()
+    with raises(RuntimeError, duplicate("DefaultModelInstance", "frame", "j1_parent")):
         plant.AddJoint(RevoluteJoint, "j1", a, X, c, X, [0, 0, 1])
+    with raises(RuntimeError, duplicate("DefaultModelInstance", "joint", "j1")):
+        plant.AddJoint(RevoluteJoint, "j1", a, None, c, None, [0, 0, 1])
     with pytest.raises(RuntimeError, match="axis"):
         plant.AddJoint(RevoluteJoint, "j6", a, X, c, X, [0, 0, 0])
     assert (plant.num_frames(), plant.num_joints()) == (8, 3)
@@ -809,3 +813,17 @@ def test_rollback_removes_everything_added_since_the_checkpoint():
     plant.AddRigidBody("b", mi, SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
     plant.Finalize()
     assert plant.num_positions() == 14
+
+
+def test_fixed_offset_frame_takes_its_parent_frames_model_instance():
+    from mallard.math import RigidTransform
+    from mallard.multibody.tree import FixedOffsetFrame, SpatialInertia
+
+    plant = MultibodyPlant(0.0)
+    m1, m2 = plant.AddModelInstance("m1"), plant.AddModelInstance("m2")
+    body = plant.AddRigidBody("b", m1, SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
+    F = plant.AddFrame(FixedOffsetFrame("F", body.body_frame(), RigidTransform(), m2))
+    G = plant.AddFrame(FixedOffsetFrame("G", F, RigidTransform()))
+    assert G.model_instance() == m2 and G.body() is body
+    H = plant.AddFrame(FixedOffsetFrame("H", body, RigidTransform()))
+    assert H.model_instance() == m1

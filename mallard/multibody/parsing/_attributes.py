@@ -1,0 +1,84 @@
+"""Numeric XML attributes read as Drake's tinyxml helpers read them (detail_tinyxml.cc).
+
+Numbers are read as a C++ ``std::istringstream >> double`` loop in the classic locale does:
+whitespace-separated decimal numbers, stopping at the first text that does not start a number
+(so "1.5abc" reads 1.5, "inf", "nan" and "1e400" read nothing).
+"""
+
+import math
+import re
+
+import numpy as np
+
+from mallard.math import RigidTransform, RollPitchYaw
+
+_NUMBER = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+
+
+def convert_to_doubles(text):
+    """The numbers at the start of ``text``, as C++ stream extraction reads them."""
+    values = []
+    position = 0
+    while True:
+        match = _NUMBER.match(text, position)
+        if match is None:
+            return values
+        value = float(match.group(1))
+        if math.isinf(value):  # out of range: the stream fails
+            return values
+        values.append(value)
+        position = match.end()
+
+
+def parse_scalar(node, name, diagnostics):
+    """The value of numeric attribute ``name`` of ``node``, or None if it is absent. An error
+    (located at ``node``) unless it holds exactly one number."""
+    text = node.get(name)
+    if text is None:
+        return None
+    values = convert_to_doubles(text)
+    if len(values) != 1:
+        diagnostics.error(node, f"Expected single value for attribute '{name}' got '{text}'")
+    return values[0] if values else None
+
+
+def parse_vector(node, name, size):
+    """The ``size`` numbers of attribute ``name`` of ``node`` as an array, or None if it is
+    absent. ValueError (as pydrake's) if it does not hold exactly ``size`` numbers."""
+    text = node.get(name)
+    if text is None:
+        return None
+    values = convert_to_doubles(text)
+    if len(values) != size:
+        raise ValueError(
+            f"{node.file}:{node.line}: error: Expected {size} values for attribute {name} "
+            f"got {text}"
+        )
+    return np.array(values)
+
+
+def parse_three_vector(node, name):
+    """A 3-vector attribute that may also be given as one scalar (for all three), or None."""
+    text = node.get(name)
+    if text is None:
+        return None
+    if " " in text:
+        return parse_vector(node, name, 3)
+    values = convert_to_doubles(text)
+    if len(values) != 1:
+        raise ValueError(
+            f"{node.file}:{node.line}: error: Expected single value for attribute '{name}' "
+            f"got '{text}'"
+        )
+    return np.full(3, values[0])
+
+
+def origin_to_transform(node):
+    """The pose given by the ``xyz`` and ``rpy`` attributes of ``node`` (zero if absent)."""
+    xyz = parse_vector(node, "xyz", 3)
+    rpy = parse_vector(node, "rpy", 3)
+    if xyz is None and rpy is None:
+        return RigidTransform()
+    xyz = np.zeros(3) if xyz is None else xyz
+    rpy = np.zeros(3) if rpy is None else rpy
+    return RigidTransform(RollPitchYaw(rpy), xyz)

@@ -1,0 +1,211 @@
+"""Parser (mirror of pydrake.multibody.parsing.Parser): adds the models of URDF and SDFormat
+files to a MultibodyPlant.
+
+Each ``AddModels*`` call either adds all of a file's models or, on error, nothing: the plant
+is rolled back to where it was (Drake leaves a half-built plant). Warnings are logged to the
+``mallard.parsing`` logger ("{file}:{line}: warning: ..."), or are errors after
+SetStrictParsing().
+"""
+
+import os
+
+from mallard.multibody.parsing._diagnostics import Diagnostics
+from mallard.multibody.parsing._package_map import PackageMap, resolve_uri
+from mallard.multibody.parsing._workspace import STRING_STEM, Workspace
+from mallard.multibody.plant import MultibodyPlant
+
+_KNOWN_TYPES = "Known types are: .urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
+# Formats pydrake parses and mallard does not (yet).
+_UNSUPPORTED = {
+    ".xml": "MuJoCo XML",
+    ".XML": "MuJoCo XML",
+    ".dmd.yaml": "Drake model directives",
+    ".DMD.YAML": "Drake model directives",
+    ".obj": "OBJ mesh",
+    ".OBJ": "OBJ mesh",
+}
+
+
+def _format_parser(file_name):
+    """The parse function for ``file_name``'s extension (exact case, as Drake's)."""
+
+    def ends_with(ext):
+        return len(ext) < len(file_name) and file_name.endswith(ext)
+
+    if ends_with(".urdf") or ends_with(".URDF"):
+        from mallard.multibody.parsing import _urdf
+
+        return _urdf.parse
+    if ends_with(".sdf") or ends_with(".SDF"):
+        try:
+            from mallard.multibody.parsing import _sdf
+        except ModuleNotFoundError as e:
+            if e.name != "mallard.multibody.parsing._sdf":
+                raise
+            raise NotImplementedError(
+                f"Cannot parse '{file_name}': mallard's SDFormat parser is not available"
+            ) from None
+        return _sdf.parse
+    for ext, what in _UNSUPPORTED.items():
+        if ends_with(ext):
+            raise NotImplementedError(
+                f"The file '{file_name}' is a {what} file, which pydrake parses but mallard does "
+                "not (yet); mallard parses .urdf and .sdf files."
+            )
+    Diagnostics().error(None, f"The file '{file_name}' is not a recognized type. {_KNOWN_TYPES}")
+
+
+def _is_builder(value):
+    return type(value).__name__ == "DiagramBuilder" or hasattr(value, "GetSystems")
+
+
+class Parser:
+    """Parses model files (URDF, SDFormat) and adds their models to a MultibodyPlant.
+
+    ``Parser(plant, scene_graph=None, model_name_prefix="")`` or
+    ``Parser(plant, model_name_prefix)``. Model names get ``model_name_prefix::`` in front.
+    With a scene graph, visual and collision geometry is parsed too (and kept as records,
+    until mallard has a SceneGraph to register them with); without one it is ignored, as
+    Drake does. ``Parser(builder, ...)`` needs a DiagramBuilder, which mallard does not have
+    yet: it raises NotImplementedError.
+    """
+
+    def __init__(self, *args, **kwargs):
+        if "builder" in kwargs or (args and _is_builder(args[0])):
+            raise NotImplementedError(
+                "Parser(builder, ...): mallard has no DiagramBuilder yet; use Parser(plant) or "
+                "Parser(plant, scene_graph)"
+            )
+        plant, scene_graph, prefix = self._bind(args, kwargs)
+        if plant is None:
+            raise RuntimeError("Parser(): condition 'plant_ != nullptr' failed.")
+        if not isinstance(plant, MultibodyPlant):
+            raise TypeError(f"Parser(): plant must be a MultibodyPlant, got {type(plant).__name__}")
+        if not isinstance(prefix, str):
+            raise TypeError(
+                f"Parser(): model_name_prefix must be a str, got {type(prefix).__name__}"
+            )
+        self._plant = plant
+        self._scene_graph = scene_graph
+        self._model_name_prefix = prefix
+        self._package_map = PackageMap()
+        self._auto_renaming = False
+        self._strict = False
+        self._geometries = []
+
+    @staticmethod
+    def _bind(args, kwargs):
+        """(plant, scene_graph, model_name_prefix) from the two plant overloads."""
+        names = ["plant", "scene_graph", "model_name_prefix"]
+        if len(args) == 2 and isinstance(args[1], str):
+            names = ["plant", "model_name_prefix"]
+        if len(args) > len(names):
+            raise TypeError(f"Parser() takes at most {len(names)} arguments, got {len(args)}")
+        values = dict(zip(names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in ("plant", "scene_graph", "model_name_prefix") or key in values:
+                raise TypeError(f"Parser(): unexpected argument {key!r}")
+            values[key] = value
+        if "plant" not in values:
+            raise TypeError("Parser(): missing the argument 'plant'")
+        return values["plant"], values.get("scene_graph"), values.get("model_name_prefix", "")
+
+    # ---- accessors ---------------------------------------------------------------------------
+    def plant(self):
+        """The plant this parser adds models to."""
+        return self._plant
+
+    def scene_graph(self):
+        """The scene graph given at construction, or None."""
+        return self._scene_graph
+
+    def builder(self):
+        """None: mallard has no DiagramBuilder yet."""
+        return None
+
+    def package_map(self):
+        """The (mutable) PackageMap used to resolve ``package://`` URIs."""
+        return self._package_map
+
+    def SetAutoRenaming(self, value):
+        """Enables or disables auto-renaming (off by default): a model whose name the plant
+        already has is renamed ``name_1``, ``name_2``... instead of raising."""
+        if not isinstance(value, bool):
+            raise TypeError(f"SetAutoRenaming(): value must be a bool, got {type(value).__name__}")
+        self._auto_renaming = value
+
+    def GetAutoRenaming(self):
+        """Whether auto-renaming is on."""
+        return self._auto_renaming
+
+    def SetStrictParsing(self):
+        """Makes all later parsing strict: warnings become errors."""
+        self._strict = True
+
+    # ---- parsing -----------------------------------------------------------------------------
+    def AddModels(self, file_name=None, *, url=None, file_contents=None, file_type=None):
+        """Adds all models of the file ``file_name`` (type from its extension), or of
+        ``url=...``, or of ``file_contents=..., file_type=...``; returns their
+        ModelInstanceIndex list. RuntimeError on error (and the plant is left unchanged)."""
+        given = [file_name is not None, url is not None, file_contents is not None]
+        if sum(given) != 1 or (file_contents is None) != (file_type is None):
+            raise TypeError(
+                "AddModels(): expected one of (file_name), (*, url) or (*, file_contents, "
+                "file_type)"
+            )
+        if url is not None:
+            return self.AddModelsFromUrl(url)
+        if file_contents is not None:
+            return self.AddModelsFromString(file_contents, file_type)
+        file_name = os.path.abspath(os.fspath(file_name))
+        parse = _format_parser(file_name)
+        return self._add(parse, lambda workspace: workspace.load_file(file_name))
+
+    def AddModelsFromUrl(self, url):
+        """Adds all models of the file named by ``url``: ``package://`` (or ``model://``)
+        through package_map(), or ``file:///absolute/path``."""
+        diagnostics = Diagnostics(self._strict)
+        path = resolve_uri(
+            url,
+            self._package_map,
+            "",
+            lambda message: diagnostics.error(None, message),
+            lambda message: diagnostics.warning(None, message),
+        )
+        return self.AddModels(path)
+
+    def AddModelsFromString(self, file_contents, file_type):
+        """Adds all models of the model text ``file_contents`` of type ``file_type`` ("urdf"
+        or "sdf", the file extension without its dot)."""
+        if not isinstance(file_contents, str) or not isinstance(file_type, str):
+            raise TypeError("AddModelsFromString(): file_contents and file_type must be str")
+        pseudo_name = f"{STRING_STEM}.{file_type}"
+        parse = _format_parser(pseudo_name)
+        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, pseudo_name))
+
+    def _add(self, parse, load):
+        plant = self._plant
+        if plant.is_finalized():
+            raise RuntimeError(
+                "Parser: the plant is finalized; models can only be added before Finalize() "
+                "(condition '!plant->is_finalized()' failed)."
+            )
+        workspace = Workspace(
+            plant,
+            self._package_map,
+            self._strict,
+            self._auto_renaming,
+            self._model_name_prefix,
+            scene_graph=self._scene_graph,
+            geometries=[] if self._scene_graph is not None else None,
+        )
+        checkpoint = plant._checkpoint()
+        try:
+            root = load(workspace)
+            result = list(parse(workspace, root))
+        except BaseException:
+            plant._rollback(checkpoint)
+            raise
+        if workspace.geometries:
+            self._geometries += workspace.geometries
+        return result

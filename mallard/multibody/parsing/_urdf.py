@@ -1,0 +1,603 @@
+"""The URDF parser, after Drake's (detail_urdf_parser.cc): the same elements, Drake's
+extensions, the same order of elements in the plant, the same names and the same messages.
+
+A document makes one model instance, named after the robot. Elements are added in Drake's
+order: links (bodies), joints (with a FixedOffsetFrame "{joint}_parent" on the parent body,
+and "{joint}_child" for planar joints), transmissions (actuators), frames, force elements.
+Joint mimic elements are checked as Drake checks them, but make no constraint (mallard has
+none yet): they warn. Geometry is parsed only when the Parser has a scene graph.
+"""
+
+import math
+
+import numpy as np
+
+from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing._attributes import (
+    convert_to_doubles,
+    origin_to_transform,
+    parse_scalar,
+    parse_vector,
+)
+from mallard.multibody.parsing._common import (
+    add_linear_bushing,
+    add_linear_spring_damper,
+    parse_spatial_inertia,
+)
+from mallard.multibody.parsing._urdf_geometry import (
+    parse_collision,
+    parse_material,
+    parse_visual,
+    warn_unsupported_attribute,
+    warn_unsupported_element,
+)
+from mallard.multibody.tree import (
+    BallRpyJoint,
+    FixedOffsetFrame,
+    PdControllerGains,
+    PlanarJoint,
+    PrismaticJoint,
+    RevoluteJoint,
+    ScrewJoint,
+    SpatialInertia,
+    UniversalJoint,
+    WeldJoint,
+)
+from mallard.multibody.tree._rotational_inertia import fmt
+
+WORLD = "world"
+
+
+def parse(workspace, root, model_name=None):
+    """Adds the robot of the URDF document ``root`` to the workspace's plant; returns
+    [its ModelInstanceIndex]. ``model_name`` overrides the robot's name."""
+    return [_UrdfParser(workspace, root).parse(model_name)]
+
+
+def closest_rotation_to_identity_from_unit_z(u):
+    """Drake's RotationMatrix::MakeClosestRotationToIdentityFromUnitZ(u): the smallest
+    rotation taking z to the unit vector ``u`` (an Eigen AngleAxis, element by element)."""
+    axis = np.array([-u[1], u[0], 0.0])  # z × u
+    axis_norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1])
+    n = np.array([1.0, 0.0, 0.0]) if axis_norm < 1e-10 else axis / axis_norm
+    angle = math.atan2(axis_norm, u[2])
+    s, c = math.sin(angle), math.cos(angle)
+    sin_axis, cos1_axis = s * n, (1.0 - c) * n
+    R = np.empty((3, 3))
+    t = cos1_axis[0] * n[1]
+    R[0, 1], R[1, 0] = t - sin_axis[2], t + sin_axis[2]
+    t = cos1_axis[0] * n[2]
+    R[0, 2], R[2, 0] = t + sin_axis[1], t - sin_axis[1]
+    t = cos1_axis[1] * n[2]
+    R[1, 2], R[2, 1] = t - sin_axis[0], t + sin_axis[0]
+    for i in range(3):
+        R[i, i] = cos1_axis[i] * n[i] + c
+    return RotationMatrix(R)
+
+
+class _UrdfParser:
+    def __init__(self, workspace, root):
+        self.workspace = workspace
+        self.diagnostics = workspace.diagnostics
+        self.plant = workspace.plant
+        self.root = root
+        self.model_instance = None
+
+    def error(self, node, message):
+        self.diagnostics.error(node, message)
+
+    def warning(self, node, message):
+        self.diagnostics.warning(node, message)
+
+    def document_error(self, message):
+        """An error about the document as a whole (Drake reports these at line 1)."""
+        self.diagnostics.error(None, message, file=self.root.file, line=1)
+
+    def scalar(self, node, name, default=None):
+        value = parse_scalar(node, name, self.diagnostics)
+        return default if value is None else value
+
+    # ---- the document ------------------------------------------------------------------------
+    def parse(self, model_name):
+        root = self.root
+        if root.tag != "robot":
+            self.document_error("URDF does not contain a robot tag.")
+        warn_unsupported_attribute(self.diagnostics, root, "version")
+        name = model_name or root.get("name")
+        if name is None:
+            self.error(
+                root,
+                "Your robot must have a name attribute or a model name must be specified.",
+            )
+        plant = self.plant
+        self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
+        materials = {}
+        for node in root.findall("material"):
+            parse_material(self.workspace, node, True, materials)
+        for node in root.findall("link"):
+            self.parse_link(node, materials)
+        if self.workspace.geometries is not None:
+            for node in root.findall("drake:collision_filter_group"):
+                self.warning(
+                    node,
+                    "mallard does not support collision filter groups yet; "
+                    "<drake:collision_filter_group> is ignored.",
+                )
+        joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
+        effort_limits = {}
+        for node in joints:
+            self.parse_joint(node, effort_limits)
+        for node in joints:
+            self.parse_mimic(node)
+        for node in root.findall("transmission"):
+            self.parse_transmission(node, effort_limits)
+        if root.find("loop_joint") is not None:
+            self.error(root, "loop joints are not supported in MultibodyPlant")
+        for node in root.findall("frame"):
+            self.parse_frame(node)
+        for node in root.findall("drake:linear_bushing_rpy"):
+            add_linear_bushing(plant, self.vector_reader(node), self.frame_reader(node))
+        for node in root.findall("drake:linear_spring_damper"):
+            add_linear_spring_damper(
+                plant, self.vector_reader(node), self.body_reader(node), self.double_reader(node)
+            )
+        for tag in ("drake:ball_constraint", "drake:tendon_constraint"):
+            for node in root.findall(tag):
+                self.warning(node, f"mallard does not support constraints yet; <{tag}> is ignored.")
+        return self.model_instance
+
+    # ---- links -------------------------------------------------------------------------------
+    def parse_link(self, node, materials):
+        if node.get("drake_ignore") == "true":
+            return
+        warn_unsupported_attribute(self.diagnostics, node, "type")
+        name = node.get("name")
+        if name is None:
+            self.error(node, "link tag is missing name attribute.")
+        inertial = node.find("inertial")
+        if name == WORLD:
+            body = self.plant.world_body()
+            if inertial is not None:
+                self.warning(
+                    node,
+                    'A URDF file declared the "world" link and then attempted to assign mass '
+                    "properties (via the <inertial> tag). Only geometries, <collision> and "
+                    "<visual>, can be assigned to the world link. The <inertial> tag is being "
+                    "ignored.",
+                )
+        else:
+            M_BBo_B = SpatialInertia.Zero()
+            if inertial is not None:
+                M_BBo_B = self.parse_inertial(inertial)
+            body = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+        geometries = self.workspace.geometries
+        if geometries is None:
+            return
+        names = set()
+        for visual in node.findall("visual"):
+            record = parse_visual(self.workspace, body, name, visual, materials, names)
+            if record is not None:
+                geometries.append(record)
+        names = set()
+        for collision in node.findall("collision"):
+            geometries.append(parse_collision(self.workspace, body, name, collision, names))
+
+    def parse_inertial(self, node):
+        """M_BBo_B of an ``<inertial>``: origin (the COM and inertia frame), mass, inertia."""
+        origin = node.find("origin")
+        X_BBi = origin_to_transform(origin) if origin is not None else RigidTransform()
+        mass_node = node.find("mass")
+        mass = self.scalar(mass_node, "value", 0.0) if mass_node is not None else 0.0
+        inertia = node.find("inertia")
+        names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+        values = [self.scalar(inertia, n, 0.0) if inertia is not None else 0.0 for n in names]
+        return parse_spatial_inertia(self.diagnostics, node, X_BBi, mass, values)
+
+    def body_for_element(self, element_name, link_name):
+        """The body of link ``link_name`` ("world": the world body); an error if none."""
+        if link_name == WORLD:
+            return self.plant.world_body()
+        if not self.plant.HasBodyNamed(link_name, self.model_instance):
+            self.document_error(
+                f"Could not find link named '{link_name}' with model instance ID "
+                f"{int(self.model_instance)} for element '{element_name}'."
+            )
+        return self.plant.GetBodyByName(link_name, self.model_instance)
+
+    # ---- joints ------------------------------------------------------------------------------
+    def joint_key_params(self, node):
+        name = node.get("name")
+        if name is None:
+            self.error(node, "joint tag is missing name attribute")
+        joint_type = node.get("type")
+        if joint_type is None:
+            self.error(node, f"joint '{name}' is missing type attribute")
+        links = []
+        for role in ("parent", "child"):
+            child = node.find(role)
+            if child is None:
+                self.error(node, f"joint '{name}' doesn't have a {role} node!")
+            if child.get("link") is None:
+                self.error(child, f"joint {name}'s {role} does not have a link attribute!")
+            links.append(child.get("link"))
+        return name, joint_type, *links
+
+    def limits(self, node):
+        """(lower, upper, velocity, acceleration, effort) of the joint's ``<limit>``."""
+        lower, upper, velocity, acceleration, effort = -math.inf, math.inf, *[math.inf] * 3
+        limit = node.find("limit")
+        if limit is not None:
+            lower = self.scalar(limit, "lower", lower)
+            upper = self.scalar(limit, "upper", upper)
+            velocity = self.scalar(limit, "velocity", velocity)
+            acceleration = self.scalar(limit, "drake:acceleration", acceleration)
+            effort = self.scalar(limit, "effort", effort)
+        return lower, upper, velocity, acceleration, effort
+
+    def damping(self, node):
+        """The ``<dynamics damping>`` of a joint (friction and coulomb_window warn)."""
+        damping = 0.0
+        dynamics = node.find("dynamics")
+        if dynamics is not None:
+            damping = self.scalar(dynamics, "damping", 0.0)
+            friction = self.scalar(dynamics, "friction")
+            if friction is not None and friction != 0.0:
+                self.warning(
+                    dynamics,
+                    "A joint has specified a non-zero value for the 'friction' attribute of a "
+                    "joint/dynamics tag. MultibodyPlant does not currently support non-zero joint "
+                    "friction.",
+                )
+            if self.scalar(dynamics, "coulomb_window") is not None:
+                self.warning(
+                    dynamics,
+                    "A joint has specified a value for the 'coulomb_window' attribute of a "
+                    "<joint> tag. Drake no longer makes use of that attribute; all instances will "
+                    "be ignored.",
+                )
+        return damping
+
+    def add_joint(self, joint_type, name, parent, X_PF, child, X_BM, *args):
+        """Drake's AddJoint<JointType>(name, parent, X_PF, child, X_BM, args...): a frame
+        "{name}_parent" at X_PF on the parent (and "{name}_child" at X_BM on the child, if
+        given), both in the child's model instance; returns the joint."""
+        plant, instance = self.plant, child.model_instance()
+        frame_on_parent = plant.AddFrame(
+            FixedOffsetFrame(f"{name}_parent", parent.body_frame(), X_PF, instance)
+        )
+        frame_on_child = child.body_frame()
+        if X_BM is not None:
+            frame_on_child = plant.AddFrame(
+                FixedOffsetFrame(f"{name}_child", child.body_frame(), X_BM, instance)
+            )
+        return plant.AddJoint(joint_type(name, frame_on_parent, frame_on_child, *args))
+
+    def parse_joint(self, node, effort_limits):
+        if node.get("drake_ignore") == "true":
+            return
+        warn_unsupported_element(self.diagnostics, node, "calibration")
+        warn_unsupported_element(self.diagnostics, node, "safety_controller")
+        name, joint_type, parent_name, child_name = self.joint_key_params(node)
+        if "" in (name, joint_type, parent_name, child_name):
+            return
+        parent = self.body_for_element(name, parent_name)
+        child = self.body_for_element(name, child_name)
+        origin = node.find("origin")
+        X_PB = origin_to_transform(origin) if origin is not None else RigidTransform()
+        axis = np.array([1.0, 0.0, 0.0])
+        axis_node = node.find("axis")
+        if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
+            xyz = parse_vector(axis_node, "xyz", 3)
+            if xyz is not None:
+                axis = xyz
+            norm = np.linalg.norm(axis)
+            if norm < 1e-8:
+                self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
+            axis = axis / norm
+
+        def require_custom(want_custom):
+            is_custom = node.tag == "drake:joint"
+            if want_custom and not is_custom:
+                self.error(
+                    node,
+                    f"Joint {name} of type {joint_type} is a custom joint type, and should be a "
+                    "<drake:joint>",
+                )
+            if not want_custom and is_custom:
+                self.error(
+                    node,
+                    f"Joint {name} of type {joint_type} is a standard joint type, and should be "
+                    "a <joint>",
+                )
+
+        effort = math.inf
+        if joint_type in ("revolute", "continuous", "prismatic"):
+            require_custom(False)
+            lower, upper, velocity, acceleration, effort = self.limits(node)
+            damping = self.damping(node)
+            cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
+            joint = self.add_joint(
+                cls, name, parent, X_PB, child, None, axis, lower, upper, damping
+            )
+            joint.set_velocity_limits([-velocity], [velocity])
+            joint.set_acceleration_limits([-acceleration], [acceleration])
+        elif joint_type == "fixed":
+            require_custom(False)
+            self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())
+        elif joint_type == "floating":
+            require_custom(False)
+            self.warning(
+                node,
+                f"Joint '{name}' specified as type floating which is not supported by "
+                f"MultibodyPlant.  Leaving '{child_name}' as a free body.",
+            )
+        elif joint_type == "ball":
+            require_custom(True)
+            damping = self.damping(node)
+            self.add_joint(BallRpyJoint, name, parent, X_PB, child, None, damping)
+        elif joint_type == "planar":
+            # Both <joint> and <drake:joint> spellings are accepted (Drake #18730).
+            damping = np.zeros(3)
+            dynamics = node.find("dynamics")
+            if dynamics is not None:
+                value = parse_vector(dynamics, "damping", 3)
+                damping = damping if value is None else value
+            # Mz along the axis, M as close to B as possible; F coincides with M at zero.
+            X_BM = RigidTransform(closest_rotation_to_identity_from_unit_z(axis), np.zeros(3))
+            X_PF = X_PB @ X_BM
+            self.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
+        elif joint_type == "screw":
+            require_custom(True)
+            damping = self.damping(node)
+            pitch_node = node.find("drake:screw_thread_pitch")
+            if pitch_node is None:
+                self.error(node, "A screw joint is missing the <drake:screw_thread_pitch> tag.")
+            pitch = self.scalar(pitch_node, "value")
+            if pitch is None:
+                self.error(
+                    pitch_node,
+                    "A screw joint has a <drake:screw_thread_pitch> tag that is missing the "
+                    "'value' attribute.",
+                )
+            self.add_joint(ScrewJoint, name, parent, X_PB, child, None, axis, pitch, damping)
+        elif joint_type == "universal":
+            require_custom(True)
+            damping = self.damping(node)
+            self.add_joint(UniversalJoint, name, parent, X_PB, child, None, damping)
+        elif joint_type == "curvilinear":
+            require_custom(True)
+            self.error(
+                node,
+                f"Joint '{name}' has type 'curvilinear', which mallard does not support yet.",
+            )
+        else:
+            self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
+        effort_limits.setdefault(name, effort)
+
+    def parse_mimic(self, node):
+        """Checks a joint's ``<mimic>`` as Drake does; mallard has no coupler constraint to
+        add yet, so a valid mimic element is a warning."""
+        mimic = node.find("mimic")
+        if mimic is None:
+            return
+        plant, instance = self.plant, self.model_instance
+        name = node.get("name", "")
+        target = mimic.get("joint")
+        if target is None:
+            self.error(
+                mimic, f"Joint '{name}' mimic element is missing the required 'joint' attribute."
+            )
+        if not plant.HasJointNamed(target, instance):
+            self.error(
+                mimic,
+                f"Joint '{name}' mimic element specifies joint '{target}' which does not exist.",
+            )
+        if target == name:
+            self.error(
+                mimic,
+                f"Joint '{name}' mimic element specifies joint '{target}'. Joints cannot mimic "
+                "themselves.",
+            )
+        multiplier = self.scalar(mimic, "multiplier", 1.0)
+        offset = self.scalar(mimic, "offset", 0.0)
+        if not plant.HasJointNamed(name, instance):
+            self.warning(
+                mimic,
+                f"Drake only supports the mimic element for single-dof joints. The mimic element "
+                f"in joint '{name}' will be ignored.",
+            )
+            return
+        joint0 = plant.GetJointByName(name, instance)
+        joint1 = plant.GetJointByName(target, instance)
+        n0, n1 = joint0.num_velocities(), joint1.num_velocities()
+        if n0 != n1:
+            self.error(
+                mimic,
+                f"Joint '{name}' which has {n0} DOF cannot mimic joint '{target}' which has {n1} "
+                "DOF.",
+            )
+        if n0 != 1:
+            self.warning(
+                mimic,
+                f"Drake only supports the mimic element for single-dof joints. The joint "
+                f"'{name}' (with {n0} dofs) is attempting to mimic joint '{target}' (with {n1} "
+                "dofs). The mimic element will be ignored.",
+            )
+            return
+        self.warning(
+            mimic,
+            f"Joint '{name}' mimics joint '{target}' (multiplier {fmt(multiplier)}, offset "
+            f"{fmt(offset)}), but mallard has no constraints yet: the coupler constraint Drake "
+            "would add is missing, and the two joints move independently.",
+        )
+
+    # ---- transmissions -----------------------------------------------------------------------
+    def mechanical_reduction(self, node):
+        child = node.find("mechanicalReduction")
+        if child is None or child.text is None:
+            return
+        if convert_to_doubles(child.text) == [1.0]:
+            return
+        self.warning(
+            child,
+            f"A '{node.tag}' element contains a mechanicalReduction element with a value "
+            f"'{child.text}' other than the default of 1. MultibodyPlant does not currently "
+            "support non-default mechanical reductions.",
+        )
+
+    def parse_transmission(self, node, effort_limits):
+        for tag in (
+            "leftActuator",
+            "rightActuator",
+            "flexJoint",
+            "rollJoint",
+            "gap_joint",
+            "passive_joint",
+            "use_simulated_gripper_joint",
+        ):
+            warn_unsupported_element(self.diagnostics, node, tag)
+        self.mechanical_reduction(node)
+        type_node = node.find("type")
+        if type_node is not None:
+            transmission_type = type_node.text or ""
+        else:
+            transmission_type = node.get("type")
+            if transmission_type is None:
+                self.error(node, "Transmission element is missing a type.")
+        if "SimpleTransmission" not in transmission_type:
+            self.warning(
+                node,
+                "A <transmission> has a type that isn't 'SimpleTransmission'. Drake only "
+                "supports 'SimpleTransmission'; all other transmission types will be ignored.",
+            )
+            return
+        actuator_node = node.find("actuator")
+        if actuator_node is None:
+            self.error(node, "Transmission is missing an actuator element.")
+        self.mechanical_reduction(actuator_node)
+        actuator_name = actuator_node.get("name")
+        if actuator_name is None:
+            self.error(actuator_node, "Transmission is missing an actuator name.")
+        joint_node = node.find("joint")
+        if joint_node is None:
+            self.error(node, "Transmission is missing a joint element.")
+        joint_name = joint_node.get("name")
+        if joint_name is None:
+            self.error(joint_node, "Transmission is missing a joint name.")
+        plant = self.plant
+        if not plant.HasJointNamed(joint_name, self.model_instance):
+            self.error(
+                joint_node, f"Transmission specifies joint '{joint_name}' which does not exist."
+            )
+        joint = plant.GetJointByName(joint_name, self.model_instance)
+        if joint.num_positions() == 0:
+            self.warning(
+                joint_node,
+                f'Skipping transmission since it\'s attached to a fixed joint "{joint_name}".',
+            )
+            return
+        effort = effort_limits.get(joint_name, math.inf)
+        if effort < 0:
+            self.error(
+                joint_node,
+                f"Transmission specifies joint '{joint_name}' which has a negative effort limit.",
+            )
+        if effort <= 0:
+            self.warning(
+                joint_node,
+                f'Skipping transmission since it\'s attached to joint "{joint_name}" which has a '
+                f"zero effort limit {fmt(effort)}.",
+            )
+            return
+        actuator = plant.AddJointActuator(actuator_name, joint, effort)
+        for tag, setter in (
+            ("drake:rotor_inertia", actuator.set_default_rotor_inertia),
+            ("drake:gear_ratio", actuator.set_default_gear_ratio),
+        ):
+            child = actuator_node.find(tag)
+            if child is not None:
+                value = self.scalar(child, "value")
+                if value is None:
+                    self.error(
+                        child,
+                        f'joint actuator {actuator_name}\'s {tag} does not have a "value" '
+                        "attribute!",
+                    )
+                setter(value)
+        gains = actuator_node.find("drake:controller_gains")
+        if gains is not None:
+            values = []
+            for key in ("p", "d"):
+                value = self.scalar(gains, key)
+                if value is None:
+                    self.error(
+                        gains,
+                        f"joint actuator {actuator_name}'s drake:controller_gains does not have "
+                        f"a '{key}' attribute!",
+                    )
+                values.append(value)
+            actuator.set_controller_gains(PdControllerGains(p=values[0], d=values[1]))
+
+    # ---- frames and force elements -----------------------------------------------------------
+    def parse_frame(self, node):
+        name = node.get("name")
+        if name is None:
+            self.error(node, "parsing frame name.")
+        link = node.get("link")
+        if link is None:
+            self.error(node, f"missing link name for frame {name}.")
+        body = self.body_for_element(name, link)
+        self.plant.AddFrame(FixedOffsetFrame(name, body.body_frame(), origin_to_transform(node)))
+
+    def child_or_error(self, node, tag):
+        child = node.find(tag)
+        if child is None:
+            self.error(node, f"Unable to find the <{tag}> tag")
+        return child
+
+    def vector_reader(self, node):
+        def read_vector(tag):
+            value = parse_vector(self.child_or_error(node, tag), "value", 3)
+            if value is None:
+                self.error(node, f"Unable to read the 'value' attribute for the <{tag}> tag")
+            return value
+
+        return read_vector
+
+    def named_reader(self, node, kind, has, get):
+        def read(tag):
+            child = self.child_or_error(node, tag)
+            name = child.get("name")
+            if name is None:
+                self.error(child, f"Unable to read the 'name' attribute for the <{tag}> tag")
+            if not has(name, self.model_instance):
+                self.error(
+                    child, f"{kind}: {name} specified for <{tag}> does not exist in the model."
+                )
+            return get(name, self.model_instance)
+
+        return read
+
+    def frame_reader(self, node):
+        return self.named_reader(node, "Frame", self.plant.HasFrameNamed, self.plant.GetFrameByName)
+
+    def body_reader(self, node):
+        return self.named_reader(node, "Body", self.plant.HasBodyNamed, self.plant.GetBodyByName)
+
+    def double_reader(self, node):
+        def read_double(tag):
+            child = self.child_or_error(node, tag)
+            value = self.scalar(child, "value")
+            if value is None:
+                self.error(child, f"Unable to read the 'value' attribute for the <{tag}> tag")
+            if tag == "drake:linear_spring_damper_free_length" and value <= 0:
+                self.error(
+                    child, f"The 'value' attribute for the <{tag}> tag must be strictly positive."
+                )
+            if value < 0:
+                self.error(
+                    child, f"The 'value' attribute for the <{tag}> tag must be non-negative."
+                )
+            return value
+
+        return read_double

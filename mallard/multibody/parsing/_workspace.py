@@ -1,0 +1,102 @@
+"""What a format parser (URDF, SDFormat) gets from the Parser: the plant, the package map,
+diagnostics and options, and file and URI resolution. A format parser is a function
+``parse(workspace, root, model_name=None) -> list[ModelInstanceIndex]`` of the document's root
+XmlElement; it builds through the plant's public API only."""
+
+import os
+import pathlib
+
+from mallard.multibody.parsing._diagnostics import Diagnostics
+from mallard.multibody.parsing._package_map import resolve_uri
+from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
+
+#: The stem Drake gives a model parsed from a string: "<literal-string>.urdf" in messages.
+STRING_STEM = "<literal-string>"
+
+
+def is_string_source(file):
+    """Whether ``file`` (an XmlElement's file) names a string, not a file on disk."""
+    return file is None or file.startswith("<")
+
+
+class Workspace:
+    """The state one ``Parser.AddModels*`` call shares with the format parsers.
+
+    ``geometries`` is the list to which parsed visual and collision geometry is appended (as
+    ``_geometry.GeometryRecord``), or None when no SceneGraph was given: then format parsers
+    skip geometry, as Drake's do.
+    """
+
+    def __init__(
+        self,
+        plant,
+        package_map,
+        strict,
+        auto_renaming,
+        model_name_prefix,
+        scene_graph=None,
+        geometries=None,
+    ):
+        self.plant = plant
+        self.package_map = package_map
+        self.diagnostics = Diagnostics(strict)
+        self.auto_renaming = auto_renaming
+        self.model_name_prefix = model_name_prefix
+        self.scene_graph = scene_graph
+        if geometries is None and scene_graph is not None:
+            geometries = []
+        self.geometries = geometries
+
+    def load_xml(self, text, file):
+        """The root XmlElement of ``text``; a located RuntimeError if it is not well-formed."""
+        try:
+            return parse_xml(text, file)
+        except XmlSyntaxError as e:
+            source = "string" if is_string_source(file) else "file"
+            message = str(e).replace("Failed to parse XML:", f"Failed to parse XML {source}:")
+            self.diagnostics.error(None, message, file=file, line=e.line)
+
+    def load_file(self, path):
+        """The root XmlElement of the file at ``path``."""
+        try:
+            text = pathlib.Path(path).read_bytes()
+        except OSError as e:
+            reason = "XML_ERROR_FILE_NOT_FOUND" if not os.path.exists(path) else e.strerror
+            self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)
+        return self.load_xml(text, str(path))
+
+    @staticmethod
+    def root_dir(element):
+        """The directory relative URIs in ``element``'s document are resolved against, or ""
+        for a document parsed from a string."""
+        file = element.file if element is not None else None
+        if is_string_source(file):
+            return ""
+        return os.path.dirname(os.path.abspath(file))
+
+    def resolve_uri(self, uri, element):
+        """The absolute path a model refers to with ``uri`` (Drake's ResolveUri):
+        ``package://name/path``, ``model://name/path`` (as package), ``file:///abs/path``, or a
+        path relative to the file of ``element``. A RuntimeError located at ``element`` if it
+        cannot be resolved or the path does not exist."""
+        return resolve_uri(
+            uri,
+            self.package_map,
+            self.root_dir(element),
+            lambda message: self.diagnostics.error(element, message),
+            lambda message: self.diagnostics.warning(element, message),
+        )
+
+    def model_name(self, name):
+        """``name`` with the Parser's model-name prefix (``prefix::name``), made unique with a
+        ``_1``, ``_2``... suffix when auto-renaming is on and the plant has that name (as
+        Drake's MakeModelName)."""
+        result = f"{self.model_name_prefix}::{name}" if self.model_name_prefix else name
+        plant = self.plant
+        if self.auto_renaming and plant.HasModelInstanceNamed(result):
+            for k in range(1, plant.num_model_instances()):
+                subscripted = f"{result}_{k}"
+                if not plant.HasModelInstanceNamed(subscripted):
+                    break
+            result = subscripted
+        return result

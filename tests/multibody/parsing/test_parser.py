@@ -1,0 +1,149 @@
+"""Parser: construction overloads, accessors, options and file-type dispatch (pydrake's API and
+messages)."""
+
+import pytest
+
+from mallard.multibody.parsing import PackageMap, Parser
+from mallard.multibody.parsing._parser import _format_parser
+from mallard.multibody.plant import MultibodyPlant
+from tests.multibody.parsing.urdf_helpers import link, robot
+
+TEXT = robot(link("a"), name="r")
+
+
+def test_constructors():
+    plant = MultibodyPlant(0.0)
+    scene_graph = object()
+    for parser, sg in (
+        (Parser(plant), None),
+        (Parser(plant, scene_graph), scene_graph),
+        (Parser(plant, scene_graph, "pre"), scene_graph),
+        (Parser(plant, "pre"), None),
+        (Parser(plant=plant, scene_graph=scene_graph, model_name_prefix="pre"), scene_graph),
+        (Parser(plant, model_name_prefix="pre"), None),
+    ):
+        assert parser.plant() is plant
+        assert parser.scene_graph() is sg
+        assert parser.builder() is None
+        assert isinstance(parser.package_map(), PackageMap)
+        assert parser.package_map() is parser.package_map()
+        assert parser.GetAutoRenaming() is False
+
+
+def test_constructor_errors():
+    with pytest.raises(RuntimeError, match="plant_ != nullptr"):
+        Parser(None)
+    with pytest.raises(TypeError):
+        Parser(42)
+    with pytest.raises(TypeError):
+        Parser(MultibodyPlant(0.0), None, 3)
+    with pytest.raises(TypeError):
+        Parser()
+
+
+def test_builder_is_not_supported_yet():
+    class DiagramBuilder:
+        def GetSystems(self):
+            return []
+
+    with pytest.raises(NotImplementedError, match="no DiagramBuilder"):
+        Parser(DiagramBuilder())
+    with pytest.raises(NotImplementedError, match="no DiagramBuilder"):
+        Parser(builder=None, plant=MultibodyPlant(0.0))
+
+
+def test_each_parser_has_its_own_package_map():
+    plant = MultibodyPlant(0.0)
+    first, second = Parser(plant), Parser(plant)
+    assert first.package_map().GetPackageNames() == ["mallard"]
+    first.package_map().Remove("mallard")
+    assert second.package_map().Contains("mallard")
+
+
+def test_file_types():
+    parser = Parser(MultibodyPlant(0.0))
+    with pytest.raises(RuntimeError) as info:
+        parser.AddModelsFromString(TEXT, "foo")
+    assert str(info.value) == (
+        "error: The file '<literal-string>.foo' is not a recognized type. Known types are: "
+        ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
+    )
+    with pytest.raises(RuntimeError, match="'/tmp/x.txt' is not a recognized type"):
+        parser.AddModels("/tmp/x.txt")
+    # Extensions are matched with Drake's exact case: .urdf or .URDF.
+    assert parser.AddModelsFromString(TEXT, "URDF")
+    with pytest.raises(RuntimeError, match="not a recognized type"):
+        parser.AddModelsFromString(TEXT, "Urdf")
+    for file_type in ("xml", "dmd.yaml", "obj"):
+        with pytest.raises(NotImplementedError, match="pydrake parses but mallard does not"):
+            parser.AddModelsFromString(TEXT, file_type)
+
+
+def test_sdf_goes_to_the_sdformat_parser():
+    try:
+        from mallard.multibody.parsing import _sdf
+    except ModuleNotFoundError:
+        with pytest.raises(NotImplementedError, match="SDFormat parser is not available"):
+            _format_parser("model.sdf")
+    else:
+        assert _format_parser("model.sdf") is _sdf.parse
+        assert _format_parser("model.SDF") is _sdf.parse
+
+
+def test_add_models_overloads():
+    parser = Parser(MultibodyPlant(0.0))
+    with pytest.raises(TypeError):
+        parser.AddModels()
+    with pytest.raises(TypeError):
+        parser.AddModels(file_contents=TEXT)
+    with pytest.raises(TypeError):
+        parser.AddModels("x.urdf", url="package://mallard/pendulum.urdf")
+    assert len(parser.AddModels(url="package://mallard/pendulum.urdf")) == 1
+
+
+def test_url_errors():
+    parser = Parser(MultibodyPlant(0.0))
+    with pytest.raises(RuntimeError) as info:
+        parser.AddModelsFromUrl("http://example.com/robot.urdf")
+    assert str(info.value) == (
+        "error: URI 'http://example.com/robot.urdf' specifies an unsupported scheme; supported "
+        "schemes are 'file://', 'model://', and 'package://'."
+    )
+    with pytest.raises(RuntimeError) as info:
+        parser.AddModelsFromUrl("file:///nowhere/robot.urdf")
+    assert str(info.value) == (
+        "error: URI 'file:///nowhere/robot.urdf' resolved to '/nowhere/robot.urdf' which does "
+        "not exist."
+    )
+    with pytest.raises(RuntimeError, match="is invalid when parsing a string"):
+        parser.AddModelsFromUrl("robot.urdf")
+
+
+def test_finalized_plant():
+    plant = MultibodyPlant(0.0)
+    plant.Finalize()
+    with pytest.raises(RuntimeError, match="finalized"):
+        Parser(plant).AddModelsFromString(TEXT, "urdf")
+
+
+def test_auto_renaming_type():
+    with pytest.raises(TypeError):
+        Parser(MultibodyPlant(0.0)).SetAutoRenaming(1)
+
+
+def test_strict_parsing_applies_to_later_calls():
+    parser = Parser(MultibodyPlant(0.0))
+    warned = TEXT.replace('<robot name="r">', '<robot name="r" version="1">')
+    parser.AddModelsFromString(warned, "urdf")
+    parser.SetStrictParsing()
+    with pytest.raises(RuntimeError, match="error: The attribute 'version'"):
+        parser.AddModelsFromString(warned.replace('"r"', '"s"'), "urdf")
+
+
+def test_warnings_go_to_logging_not_stdout(caplog, capsys):
+    parser = Parser(MultibodyPlant(0.0))
+    parser.AddModelsFromString(
+        TEXT.replace('<robot name="r">', '<robot name="r" version="1">'), "urdf"
+    )
+    assert capsys.readouterr() == ("", "")
+    assert [r.name for r in caplog.records] == ["mallard.parsing"]
