@@ -5,6 +5,7 @@ from mallard.common.value import *  # noqa: F403
 from mallard.geometry import *  # noqa: F403
 from mallard.math import *  # noqa: F403
 from mallard.multibody.math import *  # noqa: F403
+from mallard.multibody.parsing import *  # noqa: F403
 from mallard.multibody.plant import *  # noqa: F403
 from mallard.multibody.tree import *  # noqa: F403
 from mallard.systems.framework import *  # noqa: F403

@@ -33,3 +33,8 @@ def test_readme_commands():
     text = README.read_text()
     assert "pip install . && python -m mallard" in text
     assert re.search(r'^pip install "\.\[test[^"]*\]" && python -m pytest$', text, re.M)
+
+
+def test_every_python_block_runs():
+    for code in re.findall(r"```python\n(.*?)```", README.read_text(), re.S)[1:]:
+        exec(compile(code, "README block", "exec"), {})

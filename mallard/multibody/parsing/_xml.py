@@ -88,5 +88,7 @@ def parse_xml(text, file):
     try:
         parser.Parse(text.encode() if isinstance(text, str) else text, True)
     except expat.ExpatError as e:
-        raise XmlSyntaxError(e.lineno, f"Failed to parse XML: {expat.errors.messages[e.code]}")
+        raise XmlSyntaxError(
+            e.lineno, f"Failed to parse XML: {expat.errors.messages[e.code]}"
+        ) from None
     return root[0]

@@ -426,11 +426,11 @@ class MultibodyPlant(
         to load, or a failed Finalize): the plant is left as it was then."""
         for attr, kind in self._ELEMENT_LISTS:
             elements = getattr(self, attr)
-            for element in elements[checkpoint["sizes"][attr]:]:
+            for element in elements[checkpoint["sizes"][attr] :]:
                 if kind is not None:  # (body frames are in _frames too)
                     del self._names[kind][(int(element.model_instance()), element.name())]
                 element._plant = element._index = None
-            del elements[checkpoint["sizes"][attr]:]
+            del elements[checkpoint["sizes"][attr] :]
         self._instance_names[:] = checkpoint["instance_names"]
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]

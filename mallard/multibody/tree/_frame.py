@@ -292,8 +292,9 @@ class FixedOffsetFrame(Frame):
 
     def __init__(self, name, *args, **kwargs):
         P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
-        super().__init__(name, P.body(), P.model_instance() if model_instance is None
-                         else model_instance)
+        super().__init__(
+            name, P.body(), P.model_instance() if model_instance is None else model_instance
+        )
         self._parent_frame = P
         self._X_PF = RigidTransform(X_PF)
 
