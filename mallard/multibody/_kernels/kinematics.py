@@ -14,7 +14,14 @@ Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is
 
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_H_FM, calc_X_FM
-from mallard.multibody._kernels.spatial import compose_poses, invert_pose, rotate
+from mallard.multibody._kernels.pose import (
+    load_pose,
+    pose_inv,
+    pose_mul,
+    position,
+    rotate3,
+    store_pose,
+)
 
 # Columns of a tree row.
 PARENT = 0
@@ -42,60 +49,48 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
     must already hold identity poses.
     """
     for k in range(1, tree.shape[0]):
-        parent = tree[k, PARENT]
         jtype = tree[k, JTYPE]
-        q_start = tree[k, Q_START]
-        reversed_joint = tree[k, REVERSED] != 0
-        X_FMk = X_pc[X_FM, k]
-        X_WFk = X_pc[X_WF, k]
-        X_WMk = X_pc[X_WM, k]
-        X_WBk = X_pc[X_WB, k]
-        if reversed_joint:  # The joint's pose, inverted (X_WM as scratch).
-            calc_X_FM(jtype, jparam[k], q[q_start:], X_WMk[:3], X_WMk[3])
-            invert_pose(X_WMk[:3], X_WMk[3], X_FMk[:3], X_FMk[3])
-        else:
-            calc_X_FM(jtype, jparam[k], q[q_start:], X_FMk[:3], X_FMk[3])
-        X_WP = X_pc[X_WB, parent]
-        X_PF = X_PF_MB[0, k]
-        X_MB = X_PF_MB[1, k]
-        compose_poses(X_WP[:3], X_WP[3], X_PF[:3], X_PF[3], X_WFk[:3], X_WFk[3])
-        compose_poses(X_WFk[:3], X_WFk[3], X_FMk[:3], X_FMk[3], X_WMk[:3], X_WMk[3])
-        compose_poses(X_WMk[:3], X_WMk[3], X_MB[:3], X_MB[3], X_WBk[:3], X_WBk[3])
+        q_k = q[tree[k, Q_START] :]
+        calc_X_FM(jtype, jparam[k], q_k, X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
+        T_FM = load_pose(X_pc[X_FM, k])
+        if tree[k, REVERSED] != 0:  # the joint's pose, inverted
+            T_FM = pose_inv(T_FM)
+            store_pose(T_FM, X_pc[X_FM, k])
+        T_WF = pose_mul(load_pose(X_pc[X_WB, tree[k, PARENT]]), load_pose(X_PF_MB[0, k]))
+        T_WM = pose_mul(T_WF, T_FM)
+        T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
+        store_pose(T_WF, X_pc[X_WF, k])
+        store_pose(T_WM, X_pc[X_WM, k])
+        store_pose(T_WB, X_pc[X_WB, k])
         if NUM_VELOCITIES[jtype] > 0:
-            _across_mobilizer_jacobian(tree[k], jparam[k], q, X_WFk, X_WMk, X_WBk, H_PB_W, H_FM)
+            calc_H_FM(jtype, jparam[k], q_k, H_FM)
+            _across_mobilizer_jacobian(tree[k], T_WF, T_WM, T_WB, H_FM, H_PB_W)
 
 
 @jitable
-def _across_mobilizer_jacobian(row, jparam, q, X_WF, X_WM, X_WB, H_PB_W, H_FM):
+def _across_mobilizer_jacobian(row, T_WF, T_WM, T_WB, H_FM, H_PB_W):
     """H_PB_W columns of one mobod from the joint's H (expressed in the joint's F frame, at the
     joint's M origin): rotated to W, shifted to Bo, and negated if the joint is reversed."""
-    jtype = row[JTYPE]
-    v_start = row[V_START]
-    calc_H_FM(jtype, jparam, q[row[Q_START] :], H_FM)
     if row[REVERSED] != 0:
         sign = -1.0
-        R_WJ = X_WM[:3]  # The joint's F frame is the mobilizer's M ...
-        p_WJo = X_WF[3]  # ... and the joint's M origin the mobilizer's F origin.
+        T_WJ = T_WM  # the joint's F frame is the mobilizer's M ...
+        p_WJo = position(T_WF)  # ... and the joint's M origin the mobilizer's F origin.
     else:
         sign = 1.0
-        R_WJ = X_WF[:3]
-        p_WJo = X_WM[3]
-    dx = X_WB[3, 0] - p_WJo[0]
-    dy = X_WB[3, 1] - p_WJo[1]
-    dz = X_WB[3, 2] - p_WJo[2]
-    for j in range(NUM_VELOCITIES[jtype]):
+        T_WJ = T_WF
+        p_WJo = position(T_WM)
+    d = (T_WB[9] - p_WJo[0], T_WB[10] - p_WJo[1], T_WB[11] - p_WJo[2])
+    v_start = row[V_START]
+    for j in range(NUM_VELOCITIES[row[JTYPE]]):
+        w = rotate3(T_WJ, (H_FM[0, j], H_FM[1, j], H_FM[2, j]))
+        v = rotate3(T_WJ, (H_FM[3, j], H_FM[4, j], H_FM[5, j]))
         col = H_PB_W[v_start + j]
-        rotate(R_WJ, H_FM[0:3, j], col[0:3])
-        rotate(R_WJ, H_FM[3:6, j], col[3:6])
-        wx = col[0]
-        wy = col[1]
-        wz = col[2]
-        col[3] = sign * (col[3] + wy * dz - wz * dy)
-        col[4] = sign * (col[4] + wz * dx - wx * dz)
-        col[5] = sign * (col[5] + wx * dy - wy * dx)
-        col[0] = sign * wx
-        col[1] = sign * wy
-        col[2] = sign * wz
+        col[0] = sign * w[0]
+        col[1] = sign * w[1]
+        col[2] = sign * w[2]
+        col[3] = sign * (v[0] + w[1] * d[2] - w[2] * d[1])
+        col[4] = sign * (v[1] + w[2] * d[0] - w[0] * d[2])
+        col[5] = sign * (v[2] + w[0] * d[1] - w[1] * d[0])
 
 
 @jitable
@@ -105,21 +100,25 @@ def calc_velocity_kinematics(tree, X_pc, H_PB_W, v, V_WB):
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
         v_start = tree[k, V_START]
-        p_WB = X_pc[X_WB, k, 3]
-        p_WP = X_pc[X_WB, parent, 3]
-        dx = p_WB[0] - p_WP[0]
-        dy = p_WB[1] - p_WP[1]
-        dz = p_WB[2] - p_WP[2]
-        V = V_WB[k]
-        V_P = V_WB[parent]
-        V[0] = V_P[0]
-        V[1] = V_P[1]
-        V[2] = V_P[2]
-        V[3] = V_P[3] + V_P[1] * dz - V_P[2] * dy
-        V[4] = V_P[4] + V_P[2] * dx - V_P[0] * dz
-        V[5] = V_P[5] + V_P[0] * dy - V_P[1] * dx
+        dx = X_pc[X_WB, k, 3, 0] - X_pc[X_WB, parent, 3, 0]
+        dy = X_pc[X_WB, k, 3, 1] - X_pc[X_WB, parent, 3, 1]
+        dz = X_pc[X_WB, k, 3, 2] - X_pc[X_WB, parent, 3, 2]
+        w0, w1, w2 = V_WB[parent, 0], V_WB[parent, 1], V_WB[parent, 2]
+        v0 = V_WB[parent, 3] + w1 * dz - w2 * dy
+        v1 = V_WB[parent, 4] + w2 * dx - w0 * dz
+        v2 = V_WB[parent, 5] + w0 * dy - w1 * dx
         for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
             vj = v[v_start + j]
-            col = H_PB_W[v_start + j]
-            for i in range(6):
-                V[i] += col[i] * vj
+            c = v_start + j
+            w0 += H_PB_W[c, 0] * vj
+            w1 += H_PB_W[c, 1] * vj
+            w2 += H_PB_W[c, 2] * vj
+            v0 += H_PB_W[c, 3] * vj
+            v1 += H_PB_W[c, 4] * vj
+            v2 += H_PB_W[c, 5] * vj
+        V_WB[k, 0] = w0
+        V_WB[k, 1] = w1
+        V_WB[k, 2] = w2
+        V_WB[k, 3] = v0
+        V_WB[k, 4] = v1
+        V_WB[k, 5] = v2

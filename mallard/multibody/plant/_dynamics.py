@@ -14,6 +14,7 @@ import numpy as np
 
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
+from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialAcceleration
 from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
@@ -46,31 +47,6 @@ class _DynamicsTopology:
         self.gravity_key = self.gravity_mobods = None
 
 
-class _DynamicsCache:
-    """The plant's dynamics cache entries in one Context (see the module docstring)."""
-
-    __slots__ = (
-        "inertia_serial",
-        "m_W",
-        "h_W",
-        "I_W",
-        "bias_serial",
-        "A_bias",
-        "A_zero_vdot",
-        "ws12",
-        "X_pc",
-        "H_PB_W",
-        "V_WB",
-        "fd_serial",
-        "vdot",
-        "A_WB",
-    )
-
-    def __init__(self):
-        self.inertia_serial = self.bias_serial = self.fd_serial = None
-        self.A_zero_vdot = None
-
-
 def _has_nan(a):
     """Whether the float array ``a`` has a NaN (arrays of other scalars are not checked)."""
     return a.dtype == np.float64 and bool(np.isnan(a).any())
@@ -94,63 +70,15 @@ class DynamicsMixin:
     """Dynamics methods of MultibodyPlant."""
 
     # ---- cache entries -------------------------------------------------------------------
-    def _dynamics_cache(self, context):
-        cache = context._cache.get("dynamics")
-        if cache is None:
-            cache = context._cache["dynamics"] = _DynamicsCache()
-        return cache
-
     def _body_inertias(self, context):
-        """(m, h, I) per mobod about Bo in W (see kernels.dynamics)."""
-        cache = self._dynamics_cache(context)
-        serial = (context._serial_q, context._serial_p)
-        if cache.inertia_serial == serial:
-            return cache
-        kc = self._position_kinematics(context)
-        parameters = self._parameters(context)
-        dtype = np.result_type(kc.X_pc, parameters.mass)
-        n = len(self._mobods)
-        cache.m_W = np.empty(n, dtype=dtype)
-        cache.h_W = np.empty((n, 3), dtype=dtype)
-        cache.I_W = np.empty((n, 3, 3), dtype=dtype)
-        _kernel("calc_body_inertias", dtype)(
-            self._tree,
-            kc.X_pc,
-            parameters.mass,
-            parameters.com,
-            parameters.G,
-            cache.m_W,
-            cache.h_W,
-            cache.I_W,
-        )
-        cache.inertia_serial = serial
-        return cache
+        """The EngineCache with the bodies' (m, h, I) about Bo in W up to date (m_W, h_W,
+        I_W; see kernels.dynamics)."""
+        return self._ensure(context, POSITIONS | INERTIAS)
 
     def _acceleration_bias(self, context):
-        """The acceleration bias A_bias per mobod, with the kinematics it was computed from
-        (X_pc, H_PB_W, V_WB)."""
-        cache = self._dynamics_cache(context)
-        serial = (context._serial_q, context._serial_v, context._serial_p)
-        if cache.bias_serial == serial:
-            return cache
-        kc = self._velocity_kinematics(context)
-        dtype = kc.V_WB.dtype
-        cache.A_bias = np.empty((len(self._mobods), 6), dtype=dtype)
-        cache.ws12 = np.empty(12, dtype=dtype)
-        _kernel("calc_acceleration_bias", dtype)(
-            self._tree,
-            self._jparam,
-            self._q(context),
-            self._v(context),
-            kc.X_pc,
-            kc.V_WB,
-            cache.A_bias,
-            cache.ws12,
-        )
-        cache.X_pc, cache.H_PB_W, cache.V_WB = kc.X_pc, kc.H_PB_W, kc.V_WB
-        cache.A_zero_vdot = None
-        cache.bias_serial = serial
-        return cache
+        """The EngineCache with the acceleration bias A_bias per mobod up to date (and the
+        kinematics it was computed from: X_pc, H_PB_W, V_WB)."""
+        return self._ensure(context, POSITIONS | VELOCITIES | BIAS)
 
     def _dynamics_topology(self):
         """Index arrays of the finalized model that the dynamics use (built once)."""
@@ -162,16 +90,7 @@ class DynamicsMixin:
 
     def _reflected_inertias(self, context):
         """ρ²·Iᵣ of the actuators, per generalized velocity (nv)."""
-        parameters = self._parameters(context)
-        static = self._dynamics_topology()
-        reflected = np.zeros(self._nv, dtype=parameters.rotor_inertia.dtype)
-        a = static.actuator_index
-        np.add.at(
-            reflected,
-            static.actuator_v,
-            parameters.gear_ratio[a] ** 2 * parameters.rotor_inertia[a],
-        )
-        return reflected
+        return self._engine(context).reflected.copy()
 
     def _mobod_forces(self, F_BBo_W):
         """Body spatial forces (indexed by BodyIndex) reordered per mobod."""
@@ -232,38 +151,44 @@ class DynamicsMixin:
         """tau = M(q)·v̇ + C(q, v)·v − tau_app − Σ_B J_Bᵀ·F_app_Bo_W, with tau_app and
         F_app from ``external_forces`` (force elements and gravity are not included: add them
         with CalcForceElementsContribution)."""
-        self.ValidateContext(context)
-        self._throw_if_not_finalized("CalcInverseDynamics")
-        vdot = self._vdot_arg(known_vdot, "CalcInverseDynamics")
-        self._check_forces(external_forces, "CalcInverseDynamics")
-        F_app = self._mobod_forces(external_forces._F_BBo_W)
-        return self._inverse_dynamics(context, vdot, F_app, external_forces._tau)[0]
+        if context._system is not self:
+            self.ValidateContext(context)
+        if not self._is_finalized:
+            self._throw_if_not_finalized("CalcInverseDynamics")
+        vdot = known_vdot
+        if not (type(vdot) is np.ndarray and vdot.dtype == np.float64 and vdot.shape == (
+                self._nv,)):
+            vdot = self._vdot_arg(known_vdot, "CalcInverseDynamics")
+        if type(external_forces) is not MultibodyForces or (
+            external_forces._tau.shape[0] != self._nv
+            or external_forces._F_BBo_W.shape[0] != len(self._bodies)
+        ):
+            self._check_forces(external_forces, "CalcInverseDynamics")
+        ec = self._engine(context)
+        need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+        model = self._engine_model
+        self._driver("drive_inverse_dynamics", np.result_type(ec.ws, vdot))(
+            model.mi, model.mf, self._x_of(context._state), ec.ws, need, vdot,
+            external_forces._tau, external_forces._F_BBo_W,
+        )
+        self._mark(ec, context, need)
+        return ec.tau.copy()
 
     def CalcMassMatrix(self, context):
         """M(q) (nv × nv), by the composite body algorithm, with the actuators' reflected
         rotor inertias on the diagonal."""
-        self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
-        self.ValidateContext(context)
-        kc = self._position_kinematics(context)
-        inertias = self._body_inertias(context)
-        dtype = inertias.m_W.dtype
-        n = len(self._mobods)
-        M = np.zeros((self._nv, self._nv), dtype=dtype)
-        _kernel("calc_mass_matrix", dtype)(
-            self._tree,
-            kc.X_pc,
-            kc.H_PB_W,
-            inertias.m_W,
-            inertias.h_W,
-            inertias.I_W,
-            self._reflected_inertias(context),
-            np.empty(n, dtype=dtype),
-            np.empty((n, 3), dtype=dtype),
-            np.empty((n, 3, 3), dtype=dtype),
-            np.empty(6, dtype=dtype),
-            M,
+        if not self._is_finalized:
+            self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
+        if context._system is not self:
+            self.ValidateContext(context)
+        ec = self._engine(context)
+        need = self._need(ec, context, POSITIONS | INERTIAS)
+        model = self._engine_model
+        self._driver("drive_mass_matrix", ec.ws.dtype)(
+            model.mi, model.mf, self._x_of(context._state), ec.ws, need
         )
-        return M
+        self._mark(ec, context, need)
+        return ec.M.copy()
 
     def CalcMassMatrixViaInverseDynamics(self, context):
         """M(q), column i = inverse dynamics with v = 0, v̇ = eᵢ and no applied forces."""
@@ -419,7 +344,13 @@ class DynamicsMixin:
         ``actuation`` is False) the actuation."""
         forces = MultibodyForces(self)
         self.CalcForceElementsContribution(context, forces)
-        tau, F = forces._tau, forces._F_BBo_W
+        tau, F = self._add_applied_inputs(context, forces._tau, forces._F_BBo_W)
+        if actuation:
+            tau = self._add_actuation(tau, self._actuation_with_pd(context))
+        return tau, F
+
+    def _add_applied_inputs(self, context, tau, F):
+        """(tau, F) plus the applied generalized force and applied spatial force inputs."""
         generalized = self._applied_generalized_force_port._value_or_none(context)
         if generalized is not None:
             if _has_nan(generalized._data):
@@ -438,34 +369,56 @@ class DynamicsMixin:
             F = F.astype(np.result_type(F, F_Bq_W, R_WB), copy=False)
             F[b, :3] += F_Bq_W[:3] + np.cross(p_BoBq_W, F_Bq_W[3:])
             F[b, 3:] += F_Bq_W[3:]
-        if actuation:
-            tau = self._add_actuation(tau, self._actuation_with_pd(context))
         return tau, F
 
+    def _has_pd_input(self, context):
+        """Whether some PD-controlled actuator has a desired state in ``context``."""
+        inputs = context._inputs
+        return any(inputs[port._index] is not None for port in self._desired_state_ports)
+
     def _forward_dynamics(self, context):
-        """v̇ and A_WB (per mobod) by the articulated body algorithm, with every applied
-        force, locked joints held, and reflected rotor inertias. For a discrete plant, as
-        Drake's discrete solver (SAP, without contact) takes them: joint damping and the PD
-        controllers implicit (see _discrete_forward_dynamics)."""
-        cache = self._dynamics_cache(context)
-        serial = (
-            context._serial_t,
-            context._serial_q,
-            context._serial_v,
-            context._serial_p,
-            context._serial_u,
-        )
-        if cache.fd_serial == serial:
-            return cache
+        """The EngineCache with v̇ (``vdot``), A_WB per mobod (``A_WB``) and, for continuous
+        plants, q̇ (``qdot``) of the forward dynamics (the articulated body algorithm) with
+        every applied force, locked joints held, and reflected rotor inertias. For a discrete
+        plant, as Drake's discrete solver (SAP, without contact) takes them: joint damping
+        and the PD controllers implicit (see _discrete_forward_dynamics)."""
+        ec = self._engine(context)
+        key = (context._serial_t, context._serial_q, context._serial_v, context._serial_u)
+        if ec.fd == key:
+            return ec
         if self._time_step > 0:
-            cache.vdot, cache.A_WB = self._discrete_forward_dynamics(context)
+            ec.vdot[:], ec.A_WB[:] = self._discrete_forward_dynamics(context)
         else:
-            tau, F_BBo_W = self._applied_forces(context)
-            cache.vdot, cache.A_WB = self._articulated_body_algorithm(
-                context, tau, self._mobod_forces(F_BBo_W), self._reflected_inertias(context)
+            u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
+            need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+            model = self._engine_model
+            failed = self._driver("drive_forward_dynamics", ec.ws.dtype)(
+                model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
             )
-        cache.fd_serial = serial
-        return cache
+            self._mark(ec, context, need)
+            if failed >= 0:
+                ec.fd = None
+                self._raise_not_positive_definite(failed)
+        ec.fd = key
+        return ec
+
+    def _forward_dynamics_inputs(self, context, ec):
+        """(u, tau, F_BBo_W) for drive_forward_dynamics: the actuation (with PD control,
+        unclamped), and the generalized and body forces applied besides gravity and joint
+        damping (the force elements and the applied force inputs)."""
+        u = self._actuation(context)
+        if self._has_pd_input(context):
+            u = self._actuation_with_pd(context)
+        generalized = self._applied_generalized_force_port._value_or_none(context)
+        spatial = self._applied_spatial_force_port._value_or_none(context)
+        if len(self._force_elements) == 1 and generalized is None and not spatial:
+            return u, ec.zero_tau, ec.zero_F
+        forces = MultibodyForces(self)
+        for element in self._force_elements[1:]:
+            element.CalcAndAddForceContribution(context, forces)
+        tau, F = self._add_applied_inputs(context, forces._tau, forces._F_BBo_W)
+        dtype = ec.ws.dtype
+        return u, tau.astype(dtype, copy=False), F.astype(dtype, copy=False)
 
     def _discrete_forward_dynamics(self, context):
         """(v̇, A_WB) = ((v_next − v)/δt, ...) of Drake's discrete update without contact: with
@@ -573,12 +526,39 @@ class DynamicsMixin:
         _kernel("calc_qdot", dtype)(self._tree, self._jparam, q, v, qdot)
         return qdot
 
+    def _time_derivatives(self, context):
+        """The EngineCache with [q̇; v̇] in ``qdot`` and ``vdot`` (continuous plants)."""
+        pitch = self._dynamics_topology().rpy_pitch
+        if pitch.size:
+            q = self._q(context)
+            if q.dtype == np.float64 and np.any(np.abs(np.cos(q[pitch])) < 1e-3):
+                self._check_rpy_singularities(q, "MapVelocityToQDot")
+        return self._forward_dynamics(context)
+
     def DoCalcTimeDerivatives(self, context, derivatives):
         """[q̇; v̇] = [N(q)·v; v̇ from forward dynamics] (continuous plants)."""
         if self._time_step > 0:
             return
-        vdot = self._forward_dynamics(context).vdot
-        derivatives.SetFromVector(np.concatenate((self._qdot(context), vdot)))
+        ec = self._time_derivatives(context)
+        derivatives.SetFromVector(np.concatenate((ec.qdot, ec.vdot)))
+
+    def EvalTimeDerivatives(self, context):
+        """[q̇; v̇] as a ContinuousState cached in ``context`` (updated, not replaced, when
+        the Context changes: keep a copy to compare)."""
+        if context._system is not self:
+            self.ValidateContext(context)
+        ec = self._engine(context)
+        if ec.derivatives is None:
+            ec.derivatives = self.AllocateTimeDerivatives()
+        if self._time_step == 0:
+            fd_key = ec.fd
+            ec = self._time_derivatives(context)
+            if fd_key != ec.fd or not ec.derivatives_filled:
+                data = ec.derivatives._vector._data
+                data[: self._nq] = ec.qdot
+                data[self._nq :] = ec.vdot
+                ec.derivatives_filled = True
+        return ec.derivatives
 
     def implicit_time_derivatives_residual_size(self):
         """The size of CalcImplicitTimeDerivativesResidual's residual: nq + nv for a

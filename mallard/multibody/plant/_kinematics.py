@@ -1,11 +1,9 @@
 """MultibodyPlant kinematics: cached poses and spatial velocities of the bodies, frame
 queries, maps between v and q̇, and center-of-mass and momentum quantities.
 
-Each Context caches, with the serial numbers of what they were computed from:
-* from the parameters: the pose X_BF of every frame in its body, and the mobilizers' X_PF
-  and X_MB (``_frame_poses``);
-* from q and the parameters: position kinematics (``_position_kinematics``);
-* from q, v and the parameters: the bodies' spatial velocities (``_velocity_kinematics``).
+The cached quantities live in the Context's EngineCache (see _engine): the pose X_BF of every
+frame in its body (from the parameters), position kinematics (from q) and the bodies' spatial
+velocities (from q and v).
 """
 
 import numpy as np
@@ -13,46 +11,10 @@ import numpy as np
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.math import RigidTransform, RotationMatrix
-from mallard.multibody import _joint_types
+from mallard.multibody._layout import POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
+from mallard.multibody.plant._engine import _compose
 from mallard.multibody.tree._indices import ModelInstanceIndex
-
-_IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
-
-
-def _compose(X_AB, X_BC):
-    """X_AC = X_AB·X_BC for 4×3 poses [R; pᵀ]."""
-    X_AC = np.empty_like(X_AB, dtype=np.result_type(X_AB, X_BC))
-    X_AC[:3] = X_AB[:3] @ X_BC[:3]
-    X_AC[3] = X_AB[3] + X_AB[:3] @ X_BC[3]
-    return X_AC
-
-
-def _invert(X_AB):
-    """X_BA = X_AB⁻¹ for a 4×3 pose [R; pᵀ]."""
-    X_BA = np.empty_like(X_AB)
-    X_BA[:3] = X_AB[:3].T
-    X_BA[3] = -(X_AB[:3].T @ X_AB[3])
-    return X_BA
-
-
-class _Cache:
-    """The plant's cache entries in one Context."""
-
-    __slots__ = (
-        "frames_serial",
-        "X_BF",
-        "X_PF_MB",
-        "pc_serial",
-        "X_pc",
-        "H_PB_W",
-        "H_FM",
-        "vc_serial",
-        "V_WB",
-    )
-
-    def __init__(self):
-        self.frames_serial = self.pc_serial = self.vc_serial = None
 
 
 class KinematicsMixin:
@@ -69,84 +31,19 @@ class KinematicsMixin:
         context._p_changed()
         return context._parameters._abstract._values[0]._value
 
-    def _cache(self, context):
-        cache = context._cache.get("multibody")
-        if cache is None:
-            cache = context._cache["multibody"] = _Cache()
-        return cache
-
-    def _kernel(self, name, dtype):
-        """The kinematics kernel ``name`` for arrays of ``dtype`` (compiled for float64)."""
-        from mallard.multibody._kernels import for_dtype, kinematics
-
-        return for_dtype(getattr(kinematics, name), dtype)
-
     def _frame_poses(self, context):
-        """The cache entry of parameter-derived poses: X_BF of every frame, X_PF and X_MB of
-        every mobilizer."""
-        cache = self._cache(context)
-        if cache.frames_serial == context._serial_p:
-            return cache
-        parameters = self._parameters(context)
-        X_PF = parameters.X_PF
-        X_BF = np.empty_like(X_PF)
-        for f, frame in enumerate(self._frames):
-            parent = getattr(frame, "_parent_frame", None)
-            X_BF[f] = X_PF[f] if parent is None else _compose(X_BF[int(parent.index())], X_PF[f])
-        n = len(self._mobods)
-        X_PF_MB = np.empty((2, n, 4, 3), dtype=X_PF.dtype)
-        X_PF_MB[:, 0] = _IDENTITY_POSE
-        for k, mobod in enumerate(self._mobods[1:], start=1):
-            joint = self._joints[mobod.joint]
-            inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
-            if mobod.reversed:
-                inboard, outboard = outboard, inboard
-            X_P_inboard = X_BF[int(inboard.index())]
-            if joint._jtype == _joint_types.WELD:
-                X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
-                X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
-            X_PF_MB[0, k] = X_P_inboard
-            X_PF_MB[1, k] = _invert(X_BF[int(outboard.index())])
-        cache.X_BF, cache.X_PF_MB = X_BF, X_PF_MB
-        cache.frames_serial = context._serial_p
-        return cache
+        """The EngineCache with the parameter-derived poses up to date: X_BF of every frame,
+        X_PF_MB of every mobilizer."""
+        return self._engine(context)
 
     def _position_kinematics(self, context):
-        """The position kinematics cache entry: ``X_pc`` (poses per mobod, see
-        kernels.kinematics) and ``H_PB_W``."""
-        cache = self._frame_poses(context)
-        serial = (context._serial_q, context._serial_p)
-        if cache.pc_serial == serial:
-            return cache
-        q = self._q(context)
-        dtype = np.result_type(q, cache.X_PF_MB)
-        n = len(self._mobods)
-        if cache.pc_serial is None or cache.X_pc.dtype != dtype:
-            cache.X_pc = np.empty((4, n, 4, 3), dtype=dtype)
-            cache.X_pc[:, 0] = _IDENTITY_POSE
-            cache.H_PB_W = np.zeros((self._nv, 6), dtype=dtype)
-            cache.H_FM = np.zeros((6, 6), dtype=dtype)
-        self._kernel("calc_position_kinematics", dtype)(
-            self._tree, self._jparam, cache.X_PF_MB, q, cache.X_pc, cache.H_PB_W, cache.H_FM
-        )
-        cache.pc_serial = serial
-        return cache
+        """The EngineCache with position kinematics up to date: ``X_pc`` (poses per mobod,
+        see kernels.kinematics) and ``H_PB_W``."""
+        return self._ensure(context, POSITIONS)
 
     def _velocity_kinematics(self, context):
-        """The velocity kinematics cache entry: ``V_WB`` per mobod."""
-        cache = self._position_kinematics(context)
-        serial = (context._serial_q, context._serial_v, context._serial_p)
-        if cache.vc_serial == serial:
-            return cache
-        v = self._v(context)
-        dtype = np.result_type(v, cache.H_PB_W)
-        if cache.vc_serial is None or cache.V_WB.dtype != dtype:
-            cache.V_WB = np.zeros((len(self._mobods), 6), dtype=dtype)
-        self._kernel("calc_velocity_kinematics", dtype)(
-            self._tree, cache.X_pc, cache.H_PB_W, v, cache.V_WB
-        )
-        cache.vc_serial = serial
-        return cache
+        """The EngineCache with velocity kinematics up to date: ``V_WB`` per mobod."""
+        return self._ensure(context, POSITIONS | VELOCITIES)
 
     # ---- bodies and frames ---------------------------------------------------------------
     def _check_body(self, context, body, method):
@@ -161,9 +58,11 @@ class KinematicsMixin:
 
     def EvalBodyPoseInWorld(self, context, body):
         """X_WB, the pose of ``body``'s frame in World."""
-        k = self._check_body(context, body, "EvalBodyPoseInWorld")
-        X = self._position_kinematics(context).X_pc[3, k]
-        return RigidTransform._make(X[:3].copy(), X[3].copy())
+        if getattr(context, "_system", None) is not self or body._plant is not self:
+            self._check_body(context, body, "EvalBodyPoseInWorld")
+        k = body._mobod
+        ec = self._positions_now(context)
+        return RigidTransform._make(ec.R_WB[k].copy(), ec.p_WB[k].copy())
 
     def EvalBodySpatialVelocityInWorld(self, context, body):
         """V_WB_W, the spatial velocity of ``body``'s frame in World, expressed in World."""

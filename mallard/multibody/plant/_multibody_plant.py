@@ -15,6 +15,7 @@ import numpy as np
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.plant._dynamics import DynamicsMixin
+from mallard.multibody.plant._engine import EngineMixin
 from mallard.multibody.plant._introspection import IntrospectionMixin
 from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
@@ -51,6 +52,7 @@ class MultibodyPlant(
     JacobiansMixin,
     DynamicsMixin,
     PortsMixin,
+    EngineMixin,
     LeafSystem,
 ):
     """A multibody system: bodies, frames, joints, actuators and force elements.
@@ -394,6 +396,7 @@ class MultibodyPlant(
             self._rollback(checkpoint)
             raise
         self._build_flat_model()
+        self._build_engine()
         self._is_finalized = True
         nq, nv = self._nq, self._nv
         if self._time_step > 0:
@@ -478,6 +481,7 @@ class MultibodyPlant(
         self._inboard_joint_of_body = [None] * n
         for k, m in enumerate(self._mobods):
             self._mobod_of_body[m.body] = k
+            self._bodies[m.body]._mobod = k
             if m.joint is None:
                 self._tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
                 continue

@@ -151,18 +151,43 @@ class StateAccessMixin:
             slots = offset + self._instance_slots(mi, which)
         x[slots] = _check_size(value, slots.shape[0], method, value_name)
 
+    def _set_fast(self, context, args, kwargs, start, size):
+        """The common case of a setter, ``(context, values)`` with a float64 vector of the
+        right size, finite, for a float64 Context of this plant: copies and returns True;
+        else returns False (the general path then validates and reports)."""
+        if len(args) != 1 or kwargs or getattr(context, "_system", None) is not self:
+            return False
+        values = args[0]
+        if type(values) is not np.ndarray or values.dtype != np.float64 or values.shape != (
+            size,
+        ):
+            return False
+        x = self._x_of(context._state)
+        if x.dtype != np.float64:
+            return False
+        return self._driver("copy_if_finite", np.float64)(values, x, start)
+
     def SetPositionsAndVelocities(self, context, *args, **kwargs):
         """Sets x = [q; v]: ``(context, q_v)`` or ``(context, model_instance, q_v)``."""
+        if self._is_finalized and self._set_fast(context, args, kwargs, 0, self._nq + self._nv):
+            context._state_changed()
+            return
         self._set(context, args, kwargs, "q_v", "x", "SetPositionsAndVelocities")
 
     def SetPositions(self, context, *args, **kwargs):
         """Sets q: ``(context, q)``, ``(context, model_instance, q)`` or
         ``(context, state, model_instance, q)``."""
+        if self._is_finalized and self._set_fast(context, args, kwargs, 0, self._nq):
+            context._q_changed()
+            return
         self._set(context, args, kwargs, "q", "q", "SetPositions")
 
     def SetVelocities(self, context, *args, **kwargs):
         """Sets v: ``(context, v)``, ``(context, model_instance, v)`` or
         ``(context, state, model_instance, v)``."""
+        if self._is_finalized and self._set_fast(context, args, kwargs, self._nq, self._nv):
+            context._v_changed()
+            return
         self._set(context, args, kwargs, "v", "v", "SetVelocities")
 
     # ---- arrays --------------------------------------------------------------------------

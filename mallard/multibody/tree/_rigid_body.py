@@ -32,6 +32,7 @@ class RigidBody(MultibodyElement):
         from mallard.multibody.tree._frame import RigidBodyFrame
 
         self._body_frame = RigidBodyFrame._for_body(self)
+        self._mobod = None  # its mobilized body in the plant's tree, set at Finalize()
 
     def name(self):
         return self._name

@@ -27,6 +27,7 @@ class Context:
         "_inputs",
         "_accuracy",
         "_cache",
+        "_system_cache",
         "_serial_t",
         "_serial_q",
         "_serial_v",
@@ -44,6 +45,7 @@ class Context:
         self._inputs = [None] * num_input_ports
         self._accuracy = None
         self._cache = {}
+        self._system_cache = None  # the system's own cache object, if it keeps one
         self._serial_t = self._serial_q = self._serial_v = _next_serial()
         self._serial_p = self._serial_u = self._serial_t
         state._continuous._bind(self._q_changed, self._v_changed)

@@ -177,6 +177,74 @@ def _mass_matrix_args(rng):
     )
 
 
+def _pose_tuple(rng):
+    """A random pose as a 12-tuple (see kernels.pose)."""
+    X = _rotation_pose(rng)
+    return tuple(X[:3].reshape(-1)) + tuple(X[3])
+
+
+def _engine_args(rng):
+    """(mi, mf, x, ws) of a plant with revolute, prismatic, ball, universal and free joints
+    (some reversed, locked, actuated, damped), at a random state."""
+    from mallard.math import RigidTransform, RollPitchYaw
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import (
+        BallRpyJoint,
+        FixedOffsetFrame,
+        PrismaticJoint,
+        RevoluteJoint,
+        SpatialInertia,
+        UniversalJoint,
+    )
+
+    plant = MultibodyPlant(0.0)
+    bodies = [
+        plant.AddRigidBody(f"b{i}", SpatialInertia.SolidBoxWithMass(1.0 + i, 0.3, 0.2, 0.1))
+        for i in range(6)
+    ]
+
+    def frame(body, name):
+        X = RigidTransform(RollPitchYaw(*rng.normal(size=3)), rng.normal(size=3))
+        return plant.AddFrame(FixedOffsetFrame(name, body.body_frame(), X))
+
+    j0 = plant.AddJoint(
+        RevoluteJoint("j0", plant.world_frame(), frame(bodies[0], "c0"), [0, 0.6, 0.8], damping=0.3)
+    )
+    plant.AddJoint(PrismaticJoint("j1", frame(bodies[0], "p1"), frame(bodies[1], "c1"), [1, 0, 0]))
+    plant.AddJoint(BallRpyJoint("j2", frame(bodies[1], "p2"), frame(bodies[2], "c2")))
+    plant.AddJoint(UniversalJoint("j3", frame(bodies[2], "p3"), frame(bodies[3], "c3")))
+    plant.AddJoint(
+        RevoluteJoint("j4", frame(bodies[4], "c4"), frame(bodies[3], "p4"), [1, 0, 0])
+    )  # reversed: b4 hangs from b3
+    a = plant.AddJointActuator("a0", j0)
+    a.set_default_rotor_inertia(0.2)
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    q = plant.GetPositions(context) + rng.normal(size=plant.num_positions()) * 0.3
+    plant.SetPositions(context, q)
+    plant.SetVelocities(context, rng.normal(size=plant.num_velocities()))
+    ec = plant._engine(context)
+    model = plant._engine_model
+    return model.mi, model.mf, plant._x(context).copy(), ec.ws.copy(), plant
+
+
+def _driver_args(rng, *extra):
+    mi, mf, x, ws, plant = _engine_args(rng)
+    return (mi, mf, x, ws, 15) + tuple(f(plant, rng) for f in extra)
+
+
+def _vdot(plant, rng):
+    return rng.normal(size=plant.num_velocities())
+
+
+def _body_forces(plant, rng):
+    return rng.normal(size=(plant.num_bodies(), 6))
+
+
+def _actuation(plant, rng):
+    return rng.normal(size=plant.num_actuated_dofs())
+
+
 CASES = {
     _K + "spatial.cross": lambda r: (r.normal(size=3), r.normal(size=3), np.empty(3)),
     _K + "spatial.rotate": lambda r: (_rotation(r), r.normal(size=3), np.empty(3)),
@@ -278,8 +346,13 @@ CASES = {
     _K + "mobilizers._set_identity": lambda r: (np.empty((3, 3)),),
     _K + "kinematics.calc_position_kinematics": _position_kinematics_args,
     _K + "kinematics._across_mobilizer_jacobian": lambda r: (
-        lambda a: (a[0][2], a[1][2], a[3], a[4][1, 2], a[4][2, 2], a[4][3, 2], a[5], a[6])
-    )(_position_kinematics_args(r)),
+        np.array([1, 4, 1, 1, 1, 2]),
+        _pose_tuple(r),
+        _pose_tuple(r),
+        _pose_tuple(r),
+        r.normal(size=(6, 6)),
+        np.zeros((4, 6)),
+    ),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
     _K + "dynamics.calc_acceleration_bias": _bias_args,
     _K + "dynamics._across_mobilizer_bias": lambda r: (
@@ -367,4 +440,32 @@ CASES = {
     _K + "vec3.mat_vec": lambda r: (_rotation(r), r.normal(size=3)),
     _K + "vec3.store": lambda r: (r.normal(size=3), np.zeros(3)),
     _K + "vec3.store_add": lambda r: (r.normal(size=3), r.normal(size=3)),
+    _K + "engine._v1": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 3),
+    _K + "engine._v2": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 2, 3),
+    _K + "engine._v3": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 2, 2, 2),
+    _K + "engine._v4": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 2, 2, 2, 2),
+    _K + "engine._tree": lambda r: (_engine_args(r)[0],),
+    _K + "engine._jparam": lambda r: _engine_args(r)[:2],
+    _K + "engine.run_stages": lambda r: _driver_args(r),
+    _K + "engine.drive_stages": lambda r: _driver_args(r),
+    _K + "engine.drive_mass_matrix": lambda r: _driver_args(r),
+    _K + "engine._gather_body_forces": lambda r: (
+        _tree(r)[0],
+        r.normal(size=(5, 6)),
+        np.zeros((5, 6)),
+    ),
+    _K + "engine.drive_inverse_dynamics": lambda r: _driver_args(r, _vdot, _vdot, _body_forces),
+    _K + "engine.drive_forward_dynamics": lambda r: _driver_args(
+        r, _actuation, _vdot, _body_forces
+    ),
+    _K + "engine.drive_point_jacobian": lambda r: (
+        _driver_args(r) + (3, _rotation_pose(r), r.normal(size=3))
+    ),
+    _K + "engine.copy_if_finite": lambda r: (r.normal(size=3), np.zeros(5), 2),
+    _K + "pose.load_pose": lambda r: (_rotation_pose(r),),
+    _K + "pose.store_pose": lambda r: (_pose_tuple(r), np.zeros((4, 3))),
+    _K + "pose.pose_mul": lambda r: (_pose_tuple(r), _pose_tuple(r)),
+    _K + "pose.pose_inv": lambda r: (_pose_tuple(r),),
+    _K + "pose.rotate3": lambda r: (_pose_tuple(r), r.normal(size=3)),
+    _K + "pose.position": lambda r: (_pose_tuple(r),),
 }

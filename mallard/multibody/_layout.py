@@ -1,0 +1,126 @@
+"""The layout of the flat model and of the per-Context workspace the plant's compiled entry
+points use (numba-free, so the plant can import it).
+
+The flat model is an int64 array ``mi`` (sizes, section offsets, the tree rows, actuator and
+gravity tables) and a float64 array ``mf`` (joint constants). The workspace ``ws`` is one 1-D
+array (float64, or object for non-double scalars) holding every derived quantity of a Context
+in named sections; ``mi[OFFSETS + section]`` is where each starts.
+"""
+
+# Header of mi.
+N = 0  # number of mobilized bodies (World included)
+NQ = 1
+NV = 2
+NU = 3  # actuated dofs
+TREE = 4  # offset of the tree rows (n × 6, see kernels.kinematics)
+ACTUATED_V = 5  # offset of each actuator input's generalized velocity (nu)
+GRAVITY_MASK = 6  # offset of 1/0 per mobod: gravity acts on its body (n)
+WS_SIZE = 7
+OFFSETS = 8  # mi[OFFSETS + section] = the section's offset in ws
+
+# Stages (bits of ``need``): what a driver must compute before its result.
+POSITIONS = 1  # X_pc, H_PB_W
+VELOCITIES = 2  # V_WB
+INERTIAS = 4  # m_W, h_W, I_W
+BIAS = 8  # A_bias
+
+
+def _sections(n, nq, nv, nu):
+    """(name, shape) of every workspace section, in order."""
+    return (
+        # Parameters (set from the Context's PlantParameters by the plant).
+        ("X_PF_MB", (2, n, 4, 3)),
+        ("m_B", (n,)),
+        ("com_B", (n, 3)),
+        ("G_B", (n, 3, 3)),
+        ("damping", (nv,)),
+        ("reflected", (nv,)),
+        ("effort_limits", (nu,)),
+        ("g_W", (3,)),
+        ("locked", (n,)),
+        # Stages.
+        ("X_pc", (4, n, 4, 3)),
+        ("H_PB_W", (nv, 6)),
+        ("H_FM", (6, 6)),
+        ("m_W", (n,)),
+        ("h_W", (n, 3)),
+        ("I_W", (n, 3, 3)),
+        ("V_WB", (n, 6)),
+        ("A_bias", (n, 6)),
+        ("bias_ws", (12,)),
+        # Results and temporaries.
+        ("M", (nv, nv)),
+        ("tau", (nv,)),
+        ("A_WB", (n, 6)),
+        ("F", (n, 6)),
+        ("vdot", (nv,)),
+        ("qdot", (nq,)),
+        ("Ic_m", (n,)),
+        ("Ic_h", (n, 3)),
+        ("Ic_I", (n, 3, 3)),
+        ("F6", (6,)),
+        ("P", (n, 6, 6)),
+        ("z", (n, 6)),
+        ("U", (nv, 6)),
+        ("Dinv", (n, 6, 6)),
+        ("u_aba", (nv,)),
+        ("aba_ws", (6, 12)),
+        ("tau_total", (nv,)),
+        ("F_total", (n, 6)),
+        ("J", (6, nv)),
+    )
+
+
+SECTIONS = tuple(name for name, _ in _sections(0, 0, 0, 0))
+
+# Section ids (the index of each section in SECTIONS).
+S_X_PF_MB = 0
+S_M_B = 1
+S_COM_B = 2
+S_G_B = 3
+S_DAMPING = 4
+S_REFLECTED = 5
+S_EFFORT_LIMITS = 6
+S_G_W = 7
+S_LOCKED = 8
+S_X_PC = 9
+S_H_PB_W = 10
+S_H_FM = 11
+S_M_W = 12
+S_H_W = 13
+S_I_W = 14
+S_V_WB = 15
+S_A_BIAS = 16
+S_BIAS_WS = 17
+S_M = 18
+S_TAU = 19
+S_A_WB = 20
+S_F = 21
+S_VDOT = 22
+S_QDOT = 23
+S_IC_M = 24
+S_IC_H = 25
+S_IC_I = 26
+S_F6 = 27
+S_P = 28
+S_Z = 29
+S_U = 30
+S_DINV = 31
+S_U_ABA = 32
+S_ABA_WS = 33
+S_TAU_TOTAL = 34
+S_F_TOTAL = 35
+S_J = 36
+
+
+def build_layout(n, nq, nv, nu):
+    """(offsets, shapes, ws_size) of the workspace sections for these sizes."""
+    offsets, shapes, size = [], [], 0
+    for _, shape in _sections(n, nq, nv, nu):
+        count = 1
+        for d in shape:
+            count *= d
+        offsets.append(size)
+        shapes.append(shape)
+        size += count
+    return offsets, shapes, size

@@ -1,0 +1,229 @@
+"""The plant's side of the compiled entry points (kernels.engine): the flat model built at
+Finalize(), and per Context one workspace array with named views of it and the serial numbers
+of what each stage was computed from.
+
+A stage is up to date when its serials match the Context's and the parameters it was computed
+with are current. The parameter stage (frame poses, body mass properties, damping, reflected
+inertias, effort limits, gravity, locks) is refreshed in Python when the Context's parameters
+or the plant's model-level values (gravity vector, effort limits) change, and invalidates the
+rest.
+"""
+
+import numpy as np
+
+from mallard.multibody import _joint_types, _layout
+from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+
+_IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
+
+
+def _compose(X_AB, X_BC):
+    """X_AC = X_AB·X_BC for 4×3 poses [R; pᵀ]."""
+    X_AC = np.empty_like(X_AB, dtype=np.result_type(X_AB, X_BC))
+    X_AC[:3] = X_AB[:3] @ X_BC[:3]
+    X_AC[3] = X_AB[3] + X_AB[:3] @ X_BC[3]
+    return X_AC
+
+
+def _invert(X_AB):
+    """X_BA = X_AB⁻¹ for a 4×3 pose [R; pᵀ]."""
+    X_BA = np.empty_like(X_AB)
+    X_BA[:3] = X_AB[:3].T
+    X_BA[3] = -(X_AB[:3].T @ X_AB[3])
+    return X_BA
+
+
+class EngineCache:
+    """One Context's workspace ``ws``, named views of its sections (``X_pc``, ``H_PB_W``,
+    ``V_WB``, ``A_bias``, ``m_W``, ``M``, ...), the frame poses ``X_BF`` (from the
+    parameters), and the serials each stage was computed from."""
+
+    def __init__(self, plant, dtype):
+        model = plant._engine_model
+        self.ws = np.zeros(model.ws_size, dtype=dtype)
+        for name, offset, shape in model.sections:
+            count = int(np.prod(shape))
+            setattr(self, name, self.ws[offset : offset + count].reshape(shape))
+        self.X_pc[:, 0] = _IDENTITY_POSE
+        # Per mobod, views of R_WB and p_WB (for the pose queries).
+        self.R_WB = [self.X_pc[3, k, :3] for k in range(len(plant._mobods))]
+        self.p_WB = [self.X_pc[3, k, 3] for k in range(len(plant._mobods))]
+        self.X_BF = None
+        self.p_serial = self.model_version = None
+        self.pc = self.inertias = None  # serial_q of those stages
+        self.vc = self.bias = None  # (serial_q, serial_v) of those stages
+        self.fd = None  # (t, q, v, p, u) serials of the forward dynamics
+        self.A_zero_vdot = None  # A_WB with v̇ = 0 (bias accelerations), from the bias stage
+        self.derivatives = None  # EvalTimeDerivatives' ContinuousState
+        self.derivatives_filled = False
+        # Zero inputs for the drivers.
+        self.zero_tau = np.zeros(plant._nv, dtype=dtype)
+        self.zero_F = np.zeros((plant.num_bodies(), 6), dtype=dtype)
+
+
+class EngineModel:
+    """The flat model of a finalized plant: ``mi``, ``mf`` and the workspace layout."""
+
+    def __init__(self, plant):
+        n, nq, nv = len(plant._mobods), plant._nq, plant._nv
+        nu = plant.num_actuated_dofs()
+        offsets, shapes, self.ws_size = _layout.build_layout(n, nq, nv, nu)
+        self.sections = list(zip(_layout.SECTIONS, offsets, shapes, strict=True))
+        header = _layout.OFFSETS + len(offsets)
+        actuated_v = np.zeros(nu, dtype=np.int64)
+        for a in plant._actuators:
+            actuated_v[a._input_start] = a.joint()._v_start
+        tree_offset = header
+        actuated_offset = tree_offset + 6 * n
+        gravity_offset = actuated_offset + nu
+        mi = np.zeros(gravity_offset + n, dtype=np.int64)
+        mi[[_layout.N, _layout.NQ, _layout.NV, _layout.NU]] = n, nq, nv, nu
+        mi[_layout.TREE] = tree_offset
+        mi[_layout.ACTUATED_V] = actuated_offset
+        mi[_layout.GRAVITY_MASK] = gravity_offset
+        mi[_layout.WS_SIZE] = self.ws_size
+        mi[_layout.OFFSETS : header] = offsets
+        mi[tree_offset:actuated_offset] = plant._tree.reshape(-1)
+        mi[actuated_offset:gravity_offset] = actuated_v
+        enabled = plant._gravity_field._enabled_mask(len(plant._instance_names))
+        for k in range(1, n):
+            body = plant._bodies[plant._tree[k, 5]]
+            mi[gravity_offset + k] = int(enabled[int(body.model_instance())])
+        self.mi = mi
+        self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
+        self.drivers = {}
+
+
+class EngineMixin:
+    """The plant's use of kernels.engine."""
+
+    def _build_engine(self):
+        """Called at Finalize(): the flat model of the compiled entry points."""
+        self._engine_model = EngineModel(self)
+        self._model_version = 0
+
+    def _model_changed(self):
+        """Marks model-level values the parameter stage reads (gravity vector, effort limits)
+        as changed, for every Context."""
+        if self._is_finalized:
+            self._model_version += 1
+
+    def _driver(self, name, dtype):
+        """The entry point ``name`` of kernels.engine for workspaces of ``dtype``."""
+        key = (name, dtype == np.float64)
+        drivers = self._engine_model.drivers
+        fn = drivers.get(key)
+        if fn is None:
+            from mallard.multibody._kernels import engine, for_dtype
+
+            fn = drivers[key] = for_dtype(getattr(engine, name), dtype)
+        return fn
+
+    def _engine(self, context):
+        """The Context's EngineCache, with its parameter stage up to date."""
+        ec = context._system_cache
+        if ec is None:
+            parameters = self._parameters(context)
+            dtype = np.result_type(self._x(context), parameters.mass, parameters.X_PF)
+            ec = context._system_cache = EngineCache(self, dtype)
+        if ec.p_serial != context._serial_p or ec.model_version != self._model_version:
+            self._update_parameter_stage(ec, context)
+            ec.p_serial, ec.model_version = context._serial_p, self._model_version
+        return ec
+
+    def _positions_now(self, context):
+        """The EngineCache of ``context`` (which must be this plant's) with position
+        kinematics up to date: the fast path of pose queries."""
+        ec = context._system_cache
+        if (ec is None or ec.p_serial != context._serial_p
+                or ec.model_version != self._model_version):
+            ec = self._engine(context)
+        if ec.pc != context._serial_q:
+            self._driver("drive_stages", ec.ws.dtype)(
+                self._engine_model.mi, self._engine_model.mf, self._x_of(context._state), ec.ws,
+                POSITIONS,
+            )
+            ec.pc = context._serial_q
+        return ec
+
+    def _update_parameter_stage(self, ec, context):
+        """Copies the Context's parameters (and the plant's gravity and effort limits) into
+        the workspace; every other stage becomes out of date."""
+        parameters = self._parameters(context)
+        X_PF = parameters.X_PF
+        X_BF = np.empty_like(X_PF)
+        for f, frame in enumerate(self._frames):
+            parent = getattr(frame, "_parent_frame", None)
+            X_BF[f] = X_PF[f] if parent is None else _compose(X_BF[int(parent.index())], X_PF[f])
+        ec.X_BF = X_BF
+        ec.X_PF_MB[:, 0] = _IDENTITY_POSE
+        for k, mobod in enumerate(self._mobods[1:], start=1):
+            joint = self._joints[mobod.joint]
+            inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
+            if mobod.reversed:
+                inboard, outboard = outboard, inboard
+            X_P_inboard = X_BF[int(inboard.index())]
+            if joint._jtype == _joint_types.WELD:
+                X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
+                X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
+            ec.X_PF_MB[0, k] = X_P_inboard
+            ec.X_PF_MB[1, k] = _invert(X_BF[int(outboard.index())])
+        ec.m_B[:] = parameters.mass
+        ec.m_B[0] = 0.0
+        ec.com_B[:] = parameters.com
+        ec.com_B[0] = 0.0
+        ec.G_B[:] = parameters.G
+        ec.G_B[0] = 0.0
+        ec.damping[:] = parameters.damping
+        ec.reflected[:] = 0.0
+        for a in self._actuators:
+            i = int(a.index())
+            ec.reflected[a.joint()._v_start] += (
+                parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i]
+            )
+            ec.effort_limits[a._input_start] = a.effort_limit()
+        ec.g_W[:] = self._gravity_field.gravity_vector()
+        ec.locked[0] = 0.0
+        for k, mobod in enumerate(self._mobods[1:], start=1):
+            ec.locked[k] = float(parameters.locked[mobod.joint])
+        ec.pc = ec.inertias = ec.vc = ec.bias = ec.fd = None
+
+    def _ensure(self, context, stages):
+        """The EngineCache of ``context`` with ``stages`` (bits of _layout) up to date."""
+        ec = self._engine(context)
+        need = self._need(ec, context, stages)
+        if need:
+            self._driver("drive_stages", ec.ws.dtype)(
+                self._engine_model.mi, self._engine_model.mf, self._x(context), ec.ws, need
+            )
+            self._mark(ec, context, need)
+        return ec
+
+    @staticmethod
+    def _need(ec, context, stages):
+        """The stages (with their prerequisites) of ``stages`` that are out of date."""
+        sq, sv = context._serial_q, context._serial_v
+        need = 0
+        if ec.pc != sq:
+            need = POSITIONS
+        if stages & (VELOCITIES | BIAS) and (need or ec.vc != (sq, sv)):
+            need |= VELOCITIES
+        if stages & INERTIAS and (need & POSITIONS or ec.inertias != sq):
+            need |= INERTIAS
+        if stages & BIAS and (need or ec.bias != (sq, sv)):
+            need |= BIAS
+        return need
+
+    @staticmethod
+    def _mark(ec, context, need):
+        """Records the stages computed in ``need`` as up to date."""
+        sq, sv = context._serial_q, context._serial_v
+        if need & POSITIONS:
+            ec.pc = sq
+        if need & VELOCITIES:
+            ec.vc = (sq, sv)
+        if need & INERTIAS:
+            ec.inertias = sq
+        if need & BIAS:
+            ec.bias = (sq, sv)
+            ec.A_zero_vdot = None
