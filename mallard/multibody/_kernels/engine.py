@@ -125,20 +125,36 @@ def run_stages(mi, mf, x, ws, need):
     V_WB = _v2(mi, ws, S_V_WB, n, 6)
     if need & POSITIONS:
         calc_position_kinematics(
-            tree, _jparam(mi, mf), _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3), q, X_pc, H_PB_W,
+            tree,
+            _jparam(mi, mf),
+            _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
+            q,
+            X_pc,
+            H_PB_W,
             _v2(mi, ws, S_H_FM, 6, 6),
         )
     if need & VELOCITIES:
         calc_velocity_kinematics(tree, X_pc, H_PB_W, v, V_WB)
     if need & INERTIAS:
         calc_body_inertias(
-            tree, X_pc, _v1(mi, ws, S_M_B, n), _v2(mi, ws, S_COM_B, n, 3),
-            _v3(mi, ws, S_G_B, n, 3, 3), _v1(mi, ws, S_M_W, n), _v2(mi, ws, S_H_W, n, 3),
+            tree,
+            X_pc,
+            _v1(mi, ws, S_M_B, n),
+            _v2(mi, ws, S_COM_B, n, 3),
+            _v3(mi, ws, S_G_B, n, 3, 3),
+            _v1(mi, ws, S_M_W, n),
+            _v2(mi, ws, S_H_W, n, 3),
             _v3(mi, ws, S_I_W, n, 3, 3),
         )
     if need & BIAS:
         calc_acceleration_bias(
-            tree, _jparam(mi, mf), q, v, X_pc, V_WB, _v2(mi, ws, S_A_BIAS, n, 6),
+            tree,
+            _jparam(mi, mf),
+            q,
+            v,
+            X_pc,
+            V_WB,
+            _v2(mi, ws, S_A_BIAS, n, 6),
             _v1(mi, ws, S_BIAS_WS, 12),
         )
 
@@ -160,10 +176,18 @@ def drive_mass_matrix(mi, mf, x, ws, need):
         for j in range(nv):
             M[i, j] = 0.0 * M[i, j]
     calc_mass_matrix(
-        _tree(mi), _v4(mi, ws, S_X_PC, 4, n, 4, 3), _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v1(mi, ws, S_M_W, n), _v2(mi, ws, S_H_W, n, 3), _v3(mi, ws, S_I_W, n, 3, 3),
-        _v1(mi, ws, S_REFLECTED, nv), _v1(mi, ws, S_IC_M, n), _v2(mi, ws, S_IC_H, n, 3),
-        _v3(mi, ws, S_IC_I, n, 3, 3), _v1(mi, ws, S_F6, 6), M,
+        _tree(mi),
+        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
+        _v2(mi, ws, S_H_PB_W, nv, 6),
+        _v1(mi, ws, S_M_W, n),
+        _v2(mi, ws, S_H_W, n, 3),
+        _v3(mi, ws, S_I_W, n, 3, 3),
+        _v1(mi, ws, S_REFLECTED, nv),
+        _v1(mi, ws, S_IC_M, n),
+        _v2(mi, ws, S_IC_H, n, 3),
+        _v3(mi, ws, S_IC_I, n, 3, 3),
+        _v1(mi, ws, S_F6, 6),
+        M,
     )
 
 
@@ -187,10 +211,20 @@ def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
     _gather_body_forces(tree, F_app_B, F_app)
     tau = _v1(mi, ws, S_TAU, nv)
     calc_inverse_dynamics(
-        tree, _v4(mi, ws, S_X_PC, 4, n, 4, 3), _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v2(mi, ws, S_V_WB, n, 6), _v2(mi, ws, S_A_BIAS, n, 6), _v1(mi, ws, S_M_W, n),
-        _v2(mi, ws, S_H_W, n, 3), _v3(mi, ws, S_I_W, n, 3, 3), vdot, F_app, tau_app,
-        _v2(mi, ws, S_A_WB, n, 6), _v2(mi, ws, S_F, n, 6), tau,
+        tree,
+        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
+        _v2(mi, ws, S_H_PB_W, nv, 6),
+        _v2(mi, ws, S_V_WB, n, 6),
+        _v2(mi, ws, S_A_BIAS, n, 6),
+        _v1(mi, ws, S_M_W, n),
+        _v2(mi, ws, S_H_W, n, 3),
+        _v3(mi, ws, S_I_W, n, 3, 3),
+        vdot,
+        F_app,
+        tau_app,
+        _v2(mi, ws, S_A_WB, n, 6),
+        _v2(mi, ws, S_F, n, 6),
+        tau,
     )
     reflected = _v1(mi, ws, S_REFLECTED, nv)
     for i in range(nv):
@@ -235,12 +269,26 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
             F[k, 4] += m_W[k] * g[1]
             F[k, 5] += m_W[k] * g[2]
     status = calc_forward_dynamics(
-        tree, _v4(mi, ws, S_X_PC, 4, n, 4, 3), _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v2(mi, ws, S_V_WB, n, 6), _v2(mi, ws, S_A_BIAS, n, 6), m_W, h_W,
-        _v3(mi, ws, S_I_W, n, 3, 3), tau, F, _v1(mi, ws, S_REFLECTED, nv),
-        _v1(mi, ws, S_LOCKED, n), _v3(mi, ws, S_P, n, 6, 6), _v2(mi, ws, S_Z, n, 6),
-        _v2(mi, ws, S_U, nv, 6), _v3(mi, ws, S_DINV, n, 6, 6), _v1(mi, ws, S_U_ABA, nv),
-        _v2(mi, ws, S_ABA_WS, 6, 12), _v1(mi, ws, S_VDOT, nv), _v2(mi, ws, S_A_WB, n, 6),
+        tree,
+        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
+        _v2(mi, ws, S_H_PB_W, nv, 6),
+        _v2(mi, ws, S_V_WB, n, 6),
+        _v2(mi, ws, S_A_BIAS, n, 6),
+        m_W,
+        h_W,
+        _v3(mi, ws, S_I_W, n, 3, 3),
+        tau,
+        F,
+        _v1(mi, ws, S_REFLECTED, nv),
+        _v1(mi, ws, S_LOCKED, n),
+        _v3(mi, ws, S_P, n, 6, 6),
+        _v2(mi, ws, S_Z, n, 6),
+        _v2(mi, ws, S_U, nv, 6),
+        _v3(mi, ws, S_DINV, n, 6, 6),
+        _v1(mi, ws, S_U_ABA, nv),
+        _v2(mi, ws, S_ABA_WS, 6, 12),
+        _v1(mi, ws, S_VDOT, nv),
+        _v2(mi, ws, S_A_WB, n, 6),
     )
     calc_qdot(tree, _jparam(mi, mf), x[0:nq], v, _v1(mi, ws, S_QDOT, nq))
     return status
@@ -262,7 +310,11 @@ def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
         ws_i = X_WB[3, i] + X_WB[i, 0] * p_WQ[0] + X_WB[i, 1] * p_WQ[1] + X_WB[i, 2] * p_WQ[2]
         ws[mi[OFFSETS + S_F6] + 3 + i] = ws_i
     calc_point_jacobian(
-        _tree(mi), X_pc, _v2(mi, ws, S_H_PB_W, nv, 6), k, _v1(mi, ws, S_F6, 6)[3:6],
+        _tree(mi),
+        X_pc,
+        _v2(mi, ws, S_H_PB_W, nv, 6),
+        k,
+        _v1(mi, ws, S_F6, 6)[3:6],
         _v2(mi, ws, S_J, 6, nv),
     )
 

@@ -10,8 +10,18 @@ from mallard.multibody._kernels._machinery import jitable
 def load_pose(X):
     """The 12-tuple of the 4×3 pose array X."""
     return (
-        X[0, 0], X[0, 1], X[0, 2], X[1, 0], X[1, 1], X[1, 2], X[2, 0], X[2, 1], X[2, 2],
-        X[3, 0], X[3, 1], X[3, 2],
+        X[0, 0],
+        X[0, 1],
+        X[0, 2],
+        X[1, 0],
+        X[1, 1],
+        X[1, 2],
+        X[2, 0],
+        X[2, 1],
+        X[2, 2],
+        X[3, 0],
+        X[3, 1],
+        X[3, 2],
     )
 
 
@@ -55,7 +65,15 @@ def pose_mul(A, B):
 def pose_inv(A):
     """X_BA = X_AB⁻¹: (Rᵀ, −Rᵀ·p)."""
     return (
-        A[0], A[3], A[6], A[1], A[4], A[7], A[2], A[5], A[8],
+        A[0],
+        A[3],
+        A[6],
+        A[1],
+        A[4],
+        A[7],
+        A[2],
+        A[5],
+        A[8],
         -(A[0] * A[9] + A[3] * A[10] + A[6] * A[11]),
         -(A[1] * A[9] + A[4] * A[10] + A[7] * A[11]),
         -(A[2] * A[9] + A[5] * A[10] + A[8] * A[11]),

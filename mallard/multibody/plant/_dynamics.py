@@ -156,8 +156,9 @@ class DynamicsMixin:
         if not self._is_finalized:
             self._throw_if_not_finalized("CalcInverseDynamics")
         vdot = known_vdot
-        if not (type(vdot) is np.ndarray and vdot.dtype == np.float64 and vdot.shape == (
-                self._nv,)):
+        if not (
+            type(vdot) is np.ndarray and vdot.dtype == np.float64 and vdot.shape == (self._nv,)
+        ):
             vdot = self._vdot_arg(known_vdot, "CalcInverseDynamics")
         if type(external_forces) is not MultibodyForces or (
             external_forces._tau.shape[0] != self._nv
@@ -168,8 +169,14 @@ class DynamicsMixin:
         need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         model = self._engine_model
         self._driver("drive_inverse_dynamics", np.result_type(ec.ws, vdot))(
-            model.mi, model.mf, self._x_of(context._state), ec.ws, need, vdot,
-            external_forces._tau, external_forces._F_BBo_W,
+            model.mi,
+            model.mf,
+            self._x_of(context._state),
+            ec.ws,
+            need,
+            vdot,
+            external_forces._tau,
+            external_forces._F_BBo_W,
         )
         self._mark(ec, context, need)
         return ec.tau.copy()

@@ -135,12 +135,18 @@ class EngineMixin:
         """The EngineCache of ``context`` (which must be this plant's) with position
         kinematics up to date: the fast path of pose queries."""
         ec = context._system_cache
-        if (ec is None or ec.p_serial != context._serial_p
-                or ec.model_version != self._model_version):
+        if (
+            ec is None
+            or ec.p_serial != context._serial_p
+            or ec.model_version != self._model_version
+        ):
             ec = self._engine(context)
         if ec.pc != context._serial_q:
             self._driver("drive_stages", ec.ws.dtype)(
-                self._engine_model.mi, self._engine_model.mf, self._x_of(context._state), ec.ws,
+                self._engine_model.mi,
+                self._engine_model.mf,
+                self._x_of(context._state),
+                ec.ws,
                 POSITIONS,
             )
             ec.pc = context._serial_q

@@ -158,9 +158,7 @@ class StateAccessMixin:
         if len(args) != 1 or kwargs or getattr(context, "_system", None) is not self:
             return False
         values = args[0]
-        if type(values) is not np.ndarray or values.dtype != np.float64 or values.shape != (
-            size,
-        ):
+        if type(values) is not np.ndarray or values.dtype != np.float64 or values.shape != (size,):
             return False
         x = self._x_of(context._state)
         if x.dtype != np.float64:
