@@ -191,9 +191,7 @@ class DynamicsMixin:
         ec = self._engine(context)
         need = self._need(ec, context, POSITIONS | INERTIAS)
         model = self._engine_model
-        self._driver("drive_mass_matrix", ec.ws.dtype)(
-            model.mi, model.mf, self._x_of(context._state), ec.ws, need
-        )
+        ec.drivers.drive_mass_matrix(model.mi, model.mf, self._x_of(context._state), ec.ws, need)
         self._mark(ec, context, need)
         return ec.M.copy()
 
@@ -399,7 +397,7 @@ class DynamicsMixin:
             u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
             need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
             model = self._engine_model
-            failed = self._driver("drive_forward_dynamics", ec.ws.dtype)(
+            failed = ec.drivers.drive_forward_dynamics(
                 model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
             )
             self._mark(ec, context, need)

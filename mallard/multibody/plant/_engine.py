@@ -33,6 +33,21 @@ def _invert(X_AB):
     return X_BA
 
 
+class _Drivers:
+    """The entry points of kernels.engine for one scalar type, resolved (and compiled) on
+    first use: ``drivers.drive_mass_matrix(...)``."""
+
+    def __init__(self, dtype):
+        self._dtype = dtype
+
+    def __getattr__(self, name):
+        from mallard.multibody._kernels import engine, for_dtype
+
+        fn = for_dtype(getattr(engine, name), self._dtype)
+        setattr(self, name, fn)
+        return fn
+
+
 class EngineCache:
     """One Context's workspace ``ws``, named views of its sections (``X_pc``, ``H_PB_W``,
     ``V_WB``, ``A_bias``, ``m_W``, ``M``, ...), the frame poses ``X_BF`` (from the
@@ -41,6 +56,7 @@ class EngineCache:
     def __init__(self, plant, dtype):
         model = plant._engine_model
         self.ws = np.zeros(model.ws_size, dtype=dtype)
+        self.drivers = model.drivers_for(dtype)
         for name, offset, shape in model.sections:
             count = int(np.prod(shape))
             setattr(self, name, self.ws[offset : offset + count].reshape(shape))
@@ -91,7 +107,15 @@ class EngineModel:
             mi[gravity_offset + k] = int(enabled[int(body.model_instance())])
         self.mi = mi
         self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
-        self.drivers = {}
+        self._drivers = {}
+
+    def drivers_for(self, dtype):
+        """The _Drivers for workspaces of ``dtype`` (compiled for float64)."""
+        key = np.dtype(dtype) == np.float64
+        drivers = self._drivers.get(key)
+        if drivers is None:
+            drivers = self._drivers[key] = _Drivers(np.float64 if key else object)
+        return drivers
 
 
 class EngineMixin:
@@ -110,14 +134,7 @@ class EngineMixin:
 
     def _driver(self, name, dtype):
         """The entry point ``name`` of kernels.engine for workspaces of ``dtype``."""
-        key = (name, dtype == np.float64)
-        drivers = self._engine_model.drivers
-        fn = drivers.get(key)
-        if fn is None:
-            from mallard.multibody._kernels import engine, for_dtype
-
-            fn = drivers[key] = for_dtype(getattr(engine, name), dtype)
-        return fn
+        return getattr(self._engine_model.drivers_for(dtype), name)
 
     def _engine(self, context):
         """The Context's EngineCache, with its parameter stage up to date."""
@@ -142,12 +159,9 @@ class EngineMixin:
         ):
             ec = self._engine(context)
         if ec.pc != context._serial_q:
-            self._driver("drive_stages", ec.ws.dtype)(
-                self._engine_model.mi,
-                self._engine_model.mf,
-                self._x_of(context._state),
-                ec.ws,
-                POSITIONS,
+            model = self._engine_model
+            ec.drivers.drive_stages(
+                model.mi, model.mf, self._x_of(context._state), ec.ws, POSITIONS
             )
             ec.pc = context._serial_q
         return ec
@@ -199,9 +213,8 @@ class EngineMixin:
         ec = self._engine(context)
         need = self._need(ec, context, stages)
         if need:
-            self._driver("drive_stages", ec.ws.dtype)(
-                self._engine_model.mi, self._engine_model.mf, self._x(context), ec.ws, need
-            )
+            model = self._engine_model
+            ec.drivers.drive_stages(model.mi, model.mf, self._x(context), ec.ws, need)
             self._mark(ec, context, need)
         return ec
 

@@ -9,8 +9,19 @@ moving point minus that of the point of A it coincides with.
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard.multibody._layout import POSITIONS
 from mallard.multibody.math import SpatialAcceleration
 from mallard.multibody.tree._indices import JacobianWrtVariable
+
+
+def _float3(p):
+    """``p`` as a float64 3-vector if it plainly is one (an array or a list of 3 floats), else
+    None (the general path then converts and checks it)."""
+    if type(p) is np.ndarray:
+        return p if p.shape == (3,) and p.dtype == np.float64 else None
+    if type(p) in (list, tuple) and len(p) == 3 and all(type(x) in (float, int) for x in p):
+        return np.array(p, dtype=float)
+    return None
 
 
 def _cross_rows(w, P):
@@ -89,10 +100,46 @@ class JacobiansMixin:
     ):
         """J_V_ABp_E (6×n): Bp's spatial velocity in frame A, expressed in frame E, per unit
         q̇ (``kQDot``) or v (``kV``). Rows 0–2 angular, 3–5 translational."""
+        if (
+            with_respect_to is JacobianWrtVariable.kV
+            and getattr(context, "_system", None) is self
+            and getattr(frame_B, "_plant", None) is self
+            and getattr(frame_A, "_plant", None) is self
+            and getattr(frame_E, "_plant", None) is self
+            and frame_A._body is self._bodies[0]
+        ):
+            p = _float3(p_BoBp_B)
+        else:
+            p = None
+        if p is not None:
+            J = self._jacobian_in_world(context, frame_B, p)
+            if frame_E._body is self._bodies[0] and frame_E._index._value == 0:
+                return J.copy()
+            R_EW = self._X_WF(context, frame_E)[0].T
+            return np.concatenate((R_EW @ J[:3], R_EW @ J[3:]))
         p = self._point_arg(p_BoBp_B, "CalcJacobianSpatialVelocity", "p_BoBp_B")
         return self._relative_jacobians(
             context, with_respect_to, frame_B, p, frame_A, frame_E, "CalcJacobianSpatialVelocity"
         )[0]
+
+    def _jacobian_in_world(self, context, frame_B, p_BoBp_B):
+        """J_V_WBp_W (6×nv, a view of the workspace) of the point Bp of frame B (p_BoBp_B in
+        frame B): one compiled call."""
+        ec = self._engine(context)
+        need = POSITIONS if ec.pc != context._serial_q else 0
+        model = self._engine_model
+        ec.drivers.drive_point_jacobian(
+            model.mi,
+            model.mf,
+            self._x_of(context._state),
+            ec.ws,
+            need,
+            frame_B._body._mobod,
+            ec.X_BF[frame_B._index._value],
+            p_BoBp_B,
+        )
+        ec.pc = context._serial_q
+        return ec.J
 
     def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A, frame_E):
         """J_w_AB_E (3×n): frame B's angular velocity in frame A, expressed in frame E."""

@@ -163,7 +163,7 @@ class StateAccessMixin:
         x = self._x_of(context._state)
         if x.dtype != np.float64:
             return False
-        return self._driver("copy_if_finite", np.float64)(values, x, start)
+        return self._engine_model.drivers_for(np.float64).copy_if_finite(values, x, start)
 
     def SetPositionsAndVelocities(self, context, *args, **kwargs):
         """Sets x = [q; v]: ``(context, q_v)`` or ``(context, model_instance, q_v)``."""
