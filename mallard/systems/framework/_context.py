@@ -28,6 +28,7 @@ class Context:
         "_accuracy",
         "_cache",
         "_system_cache",
+        "_root",
         "_serial_t",
         "_serial_q",
         "_serial_v",
@@ -46,28 +47,41 @@ class Context:
         self._accuracy = None
         self._cache = {}
         self._system_cache = None  # the system's own cache object, if it keeps one
+        self._root = None  # the root DiagramContext, if this Context is part of a Diagram's
         self._serial_t = self._serial_q = self._serial_v = _next_serial()
         self._serial_p = self._serial_u = self._serial_t
-        state._continuous._bind(self._q_changed, self._v_changed)
+        state._continuous._bind(self._q_changed, self._v_changed, self._state_changed)
         state._discrete._bind(self._state_changed)
         state._abstract._on_change = self._state_changed
         parameters._bind(self._p_changed)
 
     # ---- dependency tracking -------------------------------------------------------------
+    # In a Diagram, a change of one subsystem's Context may change the inputs of any other:
+    # the root DiagramContext then marks their inputs changed (_changed_in_diagram).
     def _q_changed(self):
         self._serial_q = _next_serial()
+        if self._root is not None:
+            self._root._changed_in_diagram(self)
 
     def _v_changed(self):
         self._serial_v = _next_serial()
+        if self._root is not None:
+            self._root._changed_in_diagram(self)
 
     def _state_changed(self):
         self._serial_q = self._serial_v = _next_serial()
+        if self._root is not None:
+            self._root._changed_in_diagram(self)
 
     def _p_changed(self):
         self._serial_p = _next_serial()
+        if self._root is not None:
+            self._root._changed_in_diagram(self)
 
     def _u_changed(self):
         self._serial_u = _next_serial()
+        if self._root is not None:
+            self._root._changed_in_diagram(self)
 
     def _all_changed(self):
         self._serial_t = self._serial_q = self._serial_v = _next_serial()
@@ -226,6 +240,18 @@ class Context:
 
     def num_output_ports(self):
         return self._system.num_output_ports()
+
+    def _rebind_continuous(self, array):
+        """Makes the continuous state live in ``array`` (a view of a Diagram's state vector):
+        the values are copied there, and this Context's state becomes views of it."""
+        from mallard.systems.framework._state import ContinuousState
+        from mallard.systems.framework._vectors import VectorBase
+
+        old = self._state._continuous
+        array[:] = old._vector._data
+        new = ContinuousState(VectorBase(array), old._num_q, old._num_v, old._num_z)
+        new._bind(self._q_changed, self._v_changed, self._state_changed)
+        self._state._continuous = new
 
     # ---- whole-context operations --------------------------------------------------------
     def SetStateAndParametersFrom(self, source):

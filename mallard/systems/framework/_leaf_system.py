@@ -5,8 +5,15 @@ import numpy as np
 from mallard._scalar import as_array
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._context import Context
+from mallard.systems.framework._events import (
+    EventDeclaration,
+    EventKind,
+    PeriodicEventData,
+    TriggerType,
+)
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
 from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
+from mallard.systems.framework._system import System
 from mallard.systems.framework._vectors import BasicVector
 
 
@@ -22,7 +29,7 @@ def _model_vector(size_or_vector, what, fill=0.0):
     return BasicVector(as_array(size_or_vector, name=what).reshape(-1))
 
 
-class LeafSystem:
+class LeafSystem(System):
     """The base of systems with state, parameters and ports of their own.
 
     Subclasses declare their ports, state and parameters in ``__init__`` with the
@@ -30,36 +37,14 @@ class LeafSystem:
     ``DoCalcTimeDerivatives`` as needed.
     """
 
-    #: The type name Drake reports for this system (GetSystemType); None for the Python
-    #: class's ``module.qualname``, as pydrake reports Python systems.
-    _cpp_type = None
-
     def __init__(self):
-        self._name = ""
-        self._input_ports = []
-        self._output_ports = []
+        super().__init__()
+        self._events = []  # EventDeclaration records
         self._continuous_model = ContinuousState()
         self._discrete_models = []
         self._abstract_state_models = []
         self._numeric_parameter_models = []
         self._abstract_parameter_models = []
-
-    # ---- names ---------------------------------------------------------------------------
-    def get_name(self):
-        return self._name
-
-    def set_name(self, name):
-        self._name = name
-
-    def GetSystemName(self):
-        return self._name or "_"
-
-    def GetSystemPathname(self):
-        return "::" + self.GetSystemName()
-
-    def GetSystemType(self):
-        cls = type(self)
-        return self._cpp_type or f"{cls.__module__}.{cls.__qualname__}"
 
     # ---- ports ---------------------------------------------------------------------------
     def _check_port_name(self, name, ports, kind):
@@ -106,6 +91,7 @@ class LeafSystem:
             model.size(),
             model.Clone,
             calc,
+            prerequisites_of_calc,
         )
         self._output_ports.append(port)
         return port
@@ -120,68 +106,17 @@ class LeafSystem:
             return value if isinstance(value, AbstractValue) else AbstractValue.Make(value)
 
         port = OutputPort(
-            self, len(self._output_ports), name, PortDataType.kAbstractValued, 0, allocate, calc
+            self,
+            len(self._output_ports),
+            name,
+            PortDataType.kAbstractValued,
+            0,
+            allocate,
+            calc,
+            prerequisites_of_calc,
         )
         self._output_ports.append(port)
         return port
-
-    def num_input_ports(self):
-        return len(self._input_ports)
-
-    def num_output_ports(self):
-        return len(self._output_ports)
-
-    def _port(self, ports, index, kind):
-        if index is None:
-            if len(ports) != 1:
-                index_type = "InputPortIndex" if kind == "input" else "OutputPortIndex"
-                raise RuntimeError(
-                    f"System::get_{kind}_port(): {self.GetSystemType()} system "
-                    f"'{self.GetSystemPathname()}' has {len(ports)} {kind}s, so this convenience "
-                    f"function cannot be used; instead, use another overload e.g. "
-                    f"get_{kind}_port({index_type}) or Get{kind.capitalize()}Port(string)"
-                )
-            return ports[0]
-        if not 0 <= index < len(ports):
-            raise IndexError(
-                f"System::get_{kind}_port(): there is no {kind} port with index {index} because "
-                f"there are only {len(ports)} {kind} ports in system {self.GetSystemPathname()}."
-            )
-        return ports[index]
-
-    def get_input_port(self, port_index=None):
-        return self._port(self._input_ports, port_index, "input")
-
-    def get_output_port(self, port_index=None):
-        return self._port(self._output_ports, port_index, "output")
-
-    def _port_by_name(self, ports, name, kind):
-        for port in ports:
-            if port.get_name() == name:
-                return port
-        valid = ", ".join(p.get_name() for p in ports) or "none"
-        raise RuntimeError(
-            f"System {self.GetSystemName()} does not have an {kind} port named {name} "
-            f"(valid port names: {valid})"
-        )
-
-    def GetInputPort(self, port_name):
-        return self._port_by_name(self._input_ports, port_name, "input")
-
-    def GetOutputPort(self, port_name):
-        return self._port_by_name(self._output_ports, port_name, "output")
-
-    def HasInputPort(self, port_name):
-        return any(p.get_name() == port_name for p in self._input_ports)
-
-    def HasOutputPort(self, port_name):
-        return any(p.get_name() == port_name for p in self._output_ports)
-
-    def EvalVectorInput(self, context, port_index):
-        return self.get_input_port(port_index).EvalBasicVector(context)
-
-    def EvalAbstractInput(self, context, port_index):
-        return self.get_input_port(port_index).EvalAbstract(context)
 
     # ---- state and parameters ------------------------------------------------------------
     def DeclareContinuousState(self, *args):
@@ -261,12 +196,6 @@ class LeafSystem:
         )
         return Context(self, state, parameters, len(self._input_ports))
 
-    def CreateDefaultContext(self):
-        """A Context with default time (0), state and parameters."""
-        context = self.AllocateContext()
-        self.SetDefaultContext(context)
-        return context
-
     def SetDefaultContext(self, context):
         """Sets the parameters and state of ``context`` to their defaults (not its time)."""
         self.ValidateContext(context)
@@ -304,21 +233,6 @@ class LeafSystem:
         self.SetRandomParameters(context, context._parameters, generator)
         self.SetRandomState(context, context._state, generator)
 
-    def ValidateContext(self, context):
-        """RuntimeError unless ``context`` was created by this system."""
-        if not isinstance(context, Context):
-            raise TypeError(
-                f"{type(self).__name__}: expected a Context, got {type(context).__name__}"
-            )
-        if context._system is not self:
-            raise RuntimeError(
-                f"A function call on a {self.GetSystemType()} system named "
-                f"'{self.GetSystemPathname()}' was passed the Context of a system named "
-                f"'{context._pathname}' instead of the appropriate subsystem "
-                "Context.\nFor more information about Context-System mismatches, see "
-                "https://drake.mit.edu/troubleshooting.html#framework-context-system-mismatch"
-            )
-
     # ---- time derivatives ----------------------------------------------------------------
     def AllocateTimeDerivatives(self):
         """A ContinuousState shaped like this system's continuous state."""
@@ -336,7 +250,89 @@ class LeafSystem:
                 "DoCalcTimeDerivatives"
             )
 
-    def EvalTimeDerivatives(self, context):
-        derivatives = self.AllocateTimeDerivatives()
-        self.CalcTimeDerivatives(context, derivatives)
-        return derivatives
+    # ---- events ------------------------------------------------------------------------------
+    def _declare_event(self, trigger, kind, handler, period_sec=None, offset_sec=None):
+        if not callable(handler):
+            raise TypeError(f"{self.GetSystemName()}: an event handler must be callable")
+        if trigger == TriggerType.kPeriodic:
+            period_sec, offset_sec = float(period_sec), float(offset_sec)
+            if not period_sec > 0 or not offset_sec >= 0:
+                raise RuntimeError(
+                    f"{self.GetSystemType()} '{self.GetSystemPathname()}': a periodic event needs "
+                    f"period > 0 and offset >= 0, got period {period_sec}, offset {offset_sec}"
+                )
+        self._events.append(EventDeclaration(trigger, kind, handler, period_sec, offset_sec))
+
+    def DeclarePeriodicPublishEvent(self, period_sec, offset_sec, publish):
+        """``publish(context)`` every ``period_sec`` seconds from ``offset_sec``."""
+        self._declare_event(
+            TriggerType.kPeriodic, EventKind.kPublish, publish, period_sec, offset_sec
+        )
+
+    def DeclarePeriodicDiscreteUpdateEvent(self, period_sec, offset_sec, update):
+        """``update(context, discrete_state)`` every ``period_sec`` seconds from
+        ``offset_sec``: it sets the next values of the discrete state in ``discrete_state``
+        (which holds the current ones)."""
+        self._declare_event(
+            TriggerType.kPeriodic, EventKind.kDiscreteUpdate, update, period_sec, offset_sec
+        )
+
+    def DeclarePeriodicUnrestrictedUpdateEvent(self, period_sec, offset_sec, update):
+        """``update(context, state)`` every ``period_sec`` seconds from ``offset_sec``: it sets
+        the next values of any state in ``state`` (which holds the current ones)."""
+        self._declare_event(
+            TriggerType.kPeriodic, EventKind.kUnrestrictedUpdate, update, period_sec, offset_sec
+        )
+
+    def DeclarePerStepPublishEvent(self, publish):
+        """``publish(context)`` at the end of every simulation step (and at initialization)."""
+        self._declare_event(TriggerType.kPerStep, EventKind.kPublish, publish)
+
+    def DeclarePerStepDiscreteUpdateEvent(self, update):
+        """``update(context, discrete_state)`` at the start of every simulation step."""
+        self._declare_event(TriggerType.kPerStep, EventKind.kDiscreteUpdate, update)
+
+    def DeclarePerStepUnrestrictedUpdateEvent(self, update):
+        """``update(context, state)`` at the start of every simulation step."""
+        self._declare_event(TriggerType.kPerStep, EventKind.kUnrestrictedUpdate, update)
+
+    def DeclareInitializationPublishEvent(self, publish):
+        """``publish(context)`` when a Simulator is initialized."""
+        self._declare_event(TriggerType.kInitialization, EventKind.kPublish, publish)
+
+    def DeclareInitializationDiscreteUpdateEvent(self, update):
+        """``update(context, discrete_state)`` when a Simulator is initialized."""
+        self._declare_event(TriggerType.kInitialization, EventKind.kDiscreteUpdate, update)
+
+    def DeclareInitializationUnrestrictedUpdateEvent(self, update):
+        """``update(context, state)`` when a Simulator is initialized."""
+        self._declare_event(TriggerType.kInitialization, EventKind.kUnrestrictedUpdate, update)
+
+    def DeclareForcedPublishEvent(self, publish):
+        """``publish(context)`` when ForcedPublish is called."""
+        self._declare_event(TriggerType.kForced, EventKind.kPublish, publish)
+
+    def _leaf_events(self, context):
+        return [(self, context, event) for event in self._events]
+
+    def GetPeriodicEvents(self):
+        """{PeriodicEventData: [handlers]} of this system's periodic events."""
+        periodic = {}
+        for event in self._events:
+            if event.trigger == TriggerType.kPeriodic:
+                key = PeriodicEventData(event.period_sec, event.offset_sec)
+                periodic.setdefault(key, []).append(event.handler)
+        return periodic
+
+    # ---- direct feedthrough ------------------------------------------------------------------
+    def HasDirectFeedthrough(self, *args):
+        """``(output_port)``: whether that output depends on any input; ``(input_port,
+        output_port)``: on that input (from the output's declared prerequisites; outputs
+        declared without prerequisites depend on every input)."""
+        output = self.get_output_port(args[-1])
+        if len(args) == 1:
+            return bool(output._feedthrough_inputs())
+        return int(args[0]) in output._feedthrough_inputs()
+
+    def HasAnyDirectFeedthrough(self):
+        return any(p._feedthrough_inputs() for p in self._output_ports)

@@ -166,12 +166,27 @@ class OutputPort(_Port):
     """An output port: ``calc(context, output)`` fills ``output``, which ``alloc()`` makes: a
     BasicVector for vector ports, an AbstractValue for abstract ones."""
 
-    __slots__ = ("_alloc", "_calc")
+    __slots__ = ("_alloc", "_calc", "_prerequisites")
 
-    def __init__(self, system, index, name, data_type, size, alloc, calc):
+    def __init__(self, system, index, name, data_type, size, alloc, calc, prerequisites=None):
         super().__init__(system, index, name, data_type, size)
         self._alloc = alloc
         self._calc = calc
+        self._prerequisites = None if prerequisites is None else set(prerequisites)
+
+    def _feedthrough_inputs(self):
+        """The indices of the input ports this output depends on directly (all of them
+        unless its prerequisites were declared)."""
+        n = self._system.num_input_ports()
+        if self._prerequisites is None:
+            return set(range(n))
+        inputs = set()
+        for ticket in self._prerequisites:
+            if ticket._kind in ("all_sources", "all_input_ports"):
+                return set(range(n))
+            if ticket._kind == "input_port":
+                inputs.add(int(ticket._index))
+        return inputs
 
     def _is_vector(self):
         return self._data_type == PortDataType.kVectorValued

@@ -42,15 +42,15 @@ class ContinuousState:
         self._v = _subvector(self._vector, num_q, num_q + num_v)
         self._z = _subvector(self._vector, num_q + num_v, n)
 
-    def _bind(self, on_change_q, on_change_v):
-        """Reports mutations of q to ``on_change_q``, of v, z or the whole to ``on_change_v``
-        and ``on_change_q`` both."""
+    def _bind(self, on_change_q, on_change_v, on_change_all=None):
+        """Reports mutations of q to ``on_change_q``, of v or z to ``on_change_v``, and of the
+        whole to ``on_change_all`` (by default both of the others)."""
 
         def changed_all():
             on_change_q()
             on_change_v()
 
-        self._vector._on_change = changed_all
+        self._vector._on_change = on_change_all or changed_all
         self._q._on_change = on_change_q
         self._v._on_change = on_change_v
         self._z._on_change = on_change_v

@@ -1,0 +1,287 @@
+"""DiagramBuilder: collects systems and connections, then builds a Diagram."""
+
+from mallard.systems.framework._diagram import Diagram, DiagramOutputPort, make_input_port
+from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
+from mallard.systems.framework._system import System
+
+
+class DiagramBuilder:
+    """Add systems, connect output ports to input ports, export the ports the Diagram should
+    have, then Build() it (once)."""
+
+    def __init__(self):
+        self._systems = []
+        self._connections = {}  # (system, input index) -> output port
+        self._exported_inputs = []  # [(name, [subsystem input ports])]
+        self._exported_outputs = []  # [(name, subsystem output port)]
+        self._built = False
+
+    def _throw_if_built(self):
+        if self._built:
+            raise RuntimeError(
+                "DiagramBuilder: Build() or BuildInto() has already been called to create a "
+                "Diagram; this DiagramBuilder may no longer be used."
+            )
+
+    # ---- systems ---------------------------------------------------------------------------
+    def AddSystem(self, system):
+        """Adds ``system`` (a System not yet in any Diagram); returns it. An unnamed system
+        gets a unique default name."""
+        self._throw_if_built()
+        if not isinstance(system, System):
+            raise TypeError(f"DiagramBuilder.AddSystem(): expected a System, got {system!r}")
+        if system._parent is not None or any(s is system for s in self._systems):
+            raise RuntimeError(
+                f"DiagramBuilder: system {system.GetSystemPathname()} has already been added"
+            )
+        if not system.get_name():
+            system.set_name(f"{_type_path(system)}@{id(system):016x}")
+        self._systems.append(system)
+        return system
+
+    def AddNamedSystem(self, name, system):
+        """Names ``system`` ``name`` and adds it; returns it."""
+        system.set_name(name)
+        return self.AddSystem(system)
+
+    def GetSystems(self):
+        return list(self._systems)
+
+    def GetMutableSystems(self):
+        return list(self._systems)
+
+    def HasSubsystemNamed(self, name):
+        return any(s.get_name() == name for s in self._systems)
+
+    def GetSubsystemByName(self, name):
+        for system in self._systems:
+            if system.get_name() == name:
+                return system
+        raise RuntimeError(f"DiagramBuilder: there is no subsystem named {name}")
+
+    def GetMutableSubsystemByName(self, name):
+        return self.GetSubsystemByName(name)
+
+    def empty(self):
+        return not self._systems
+
+    def already_built(self):
+        return self._built
+
+    # ---- connections ---------------------------------------------------------------------------
+    def _check_port_system(self, port, what):
+        if not any(s is port.get_system() for s in self._systems):
+            raise RuntimeError(
+                f"DiagramBuilder: the {what} port {port.get_name()} belongs to System "
+                f"{port.get_system().GetSystemPathname()}, which has not been added to this "
+                "DiagramBuilder"
+            )
+
+    def _check_unwired(self, port):
+        key = (port.get_system(), port.get_index())
+        exported = any(
+            any(p is port for p in destinations) for _, destinations in self._exported_inputs
+        )
+        if key in self._connections or exported:
+            raise RuntimeError(
+                f"DiagramBuilder: input port {port.get_name()} of System "
+                f"{port.get_system().GetSystemPathname()} is already connected"
+            )
+
+    def Connect(self, src, dest):
+        """Connects the output port ``src`` to the input port ``dest`` (of systems added to
+        this builder); RuntimeError for mismatched types or sizes, or a wired input."""
+        self._throw_if_built()
+        if not isinstance(src, OutputPort) or not isinstance(dest, InputPort):
+            raise TypeError("DiagramBuilder.Connect(): expected (OutputPort, InputPort)")
+        self._check_port_system(src, "output")
+        self._check_port_system(dest, "input")
+        self._check_unwired(dest)
+        if src.get_data_type() != dest.get_data_type():
+            raise RuntimeError(
+                f"DiagramBuilder::Connect: Cannot mix vector-valued and abstract-valued ports "
+                f"while connecting output port {src.get_name()} of System "
+                f"{src.get_system().get_name()} to input port {dest.get_name()} of System "
+                f"{dest.get_system().get_name()}"
+            )
+        if src.get_data_type() == PortDataType.kVectorValued and src.size() != dest.size():
+            raise RuntimeError(
+                f"DiagramBuilder::Connect: Mismatched vector sizes while connecting output port "
+                f"{src.get_name()} of System {src.get_system().get_name()} (size {src.size()}) "
+                f"to input port {dest.get_name()} of System {dest.get_system().get_name()} "
+                f"(size {dest.size()})"
+            )
+        self._connections[(dest.get_system(), dest.get_index())] = src
+
+    def Disconnect(self, src, dest):
+        """Removes the connection from ``src`` to ``dest``."""
+        self._throw_if_built()
+        key = (dest.get_system(), dest.get_index())
+        if self._connections.get(key) is not src:
+            raise RuntimeError(
+                f"DiagramBuilder::Disconnect: output port {src.get_name()} is not connected to "
+                f"input port {dest.get_name()}"
+            )
+        del self._connections[key]
+
+    def ExportInput(self, input, name=None):
+        """Makes ``input`` (a subsystem's input port) an input port of the Diagram, named
+        ``name`` (default ``{system name}_{port name}``); returns its index."""
+        self._throw_if_built()
+        self._check_port_system(input, "input")
+        self._check_unwired(input)
+        if name is None:
+            name = f"{input.get_system().get_name()}_{input.get_name()}"
+        if any(n == name for n, _ in self._exported_inputs):
+            raise RuntimeError(
+                f"DiagramBuilder: the Diagram already has an input port named {name}"
+            )
+        self._exported_inputs.append((name, [input]))
+        return len(self._exported_inputs) - 1
+
+    def ConnectInput(self, diagram_port, input):
+        """Also feeds the Diagram's input port ``diagram_port`` (index or name) to ``input``."""
+        self._throw_if_built()
+        self._check_port_system(input, "input")
+        self._check_unwired(input)
+        index = diagram_port
+        if isinstance(diagram_port, str):
+            names = [n for n, _ in self._exported_inputs]
+            if diagram_port not in names:
+                raise RuntimeError(f"DiagramBuilder: no exported input port named {diagram_port}")
+            index = names.index(diagram_port)
+        like = self._exported_inputs[index][1][0]
+        if like.get_data_type() != input.get_data_type() or like.size() != input.size():
+            raise RuntimeError(
+                f"DiagramBuilder::ConnectInput: input port {input.get_name()} does not match "
+                f"the type and size of the Diagram's input port {self._exported_inputs[index][0]}"
+            )
+        self._exported_inputs[index][1].append(input)
+
+    def ExportOutput(self, output, name=None):
+        """Makes ``output`` (a subsystem's output port) an output port of the Diagram, named
+        ``name`` (default ``{system name}_{port name}``); returns its index."""
+        self._throw_if_built()
+        self._check_port_system(output, "output")
+        if name is None:
+            name = f"{output.get_system().get_name()}_{output.get_name()}"
+        if any(n == name for n, _ in self._exported_outputs):
+            raise RuntimeError(
+                f"DiagramBuilder: the Diagram already has an output port named {name}"
+            )
+        self._exported_outputs.append((name, output))
+        return len(self._exported_outputs) - 1
+
+    def IsConnectedOrExported(self, port):
+        key = (port.get_system(), port.get_index())
+        return key in self._connections or any(
+            any(p is port for p in destinations) for _, destinations in self._exported_inputs
+        )
+
+    def num_input_ports(self):
+        return len(self._exported_inputs)
+
+    def num_output_ports(self):
+        return len(self._exported_outputs)
+
+    def connection_map(self):
+        return {
+            (system, index): (port.get_system(), port.get_index())
+            for (system, index), port in self._connections.items()
+        }
+
+    # ---- build ---------------------------------------------------------------------------------
+    def Build(self):
+        """The Diagram of the systems and connections (RuntimeError for an algebraic loop or
+        duplicate subsystem names)."""
+        return self.BuildInto(Diagram())
+
+    def BuildInto(self, target):
+        """Builds into ``target`` (a Diagram, e.g. of a subclass); returns it."""
+        self._throw_if_built()
+        names = [s.get_name() for s in self._systems]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise RuntimeError(
+                f"Diagram: subsystem names must be unique; these are not: {', '.join(duplicates)}"
+            )
+        self._check_algebraic_loops()
+        target._systems = list(self._systems)
+        target._system_index = {id(s): i for i, s in enumerate(self._systems)}
+        target._connections = dict(self._connections)
+        target._input_port_destinations = [list(d) for _, d in self._exported_inputs]
+        target._input_ports = [
+            make_input_port(target, i, name, destinations[0])
+            for i, (name, destinations) in enumerate(self._exported_inputs)
+        ]
+        target._output_ports = [
+            DiagramOutputPort(target, i, name, port)
+            for i, (name, port) in enumerate(self._exported_outputs)
+        ]
+        for system in self._systems:
+            system._parent = target
+        self._built = True
+        return target
+
+    def _check_algebraic_loops(self):
+        """RuntimeError, listing the loop as Drake does, if the direct-feedthrough
+        connections form a cycle."""
+        # Graph: input port -> output ports of its system it feeds through; output port ->
+        # the input ports it is connected to.
+        feeds = {}
+        for (system, index), src in self._connections.items():
+            feeds.setdefault(id(src), []).append(system.get_input_port(index))
+        state = {}
+
+        def visit(port, path):
+            key = ("i" if isinstance(port, InputPort) else "o", id(port))
+            if state.get(key) == 1:
+                start = next(i for i, p in enumerate(path) if p is port)
+                raise RuntimeError(_loop_message(path[start:] + [port]))
+            if state.get(key) == 2:
+                return
+            state[key] = 1
+            if isinstance(port, InputPort):
+                system = port.get_system()
+                nexts = [
+                    system.get_output_port(j)
+                    for j in range(system.num_output_ports())
+                    if port.get_index() in system.get_output_port(j)._feedthrough_inputs()
+                ]
+            else:
+                nexts = feeds.get(id(port), [])
+            for nxt in nexts:
+                visit(nxt, path + [port])
+            state[key] = 2
+
+        for system, index in list(self._connections):
+            visit(system.get_input_port(index), [])
+
+
+def _loop_message(ports):
+    lines = ["Reported algebraic loop detected in DiagramBuilder:"]
+    for port, nxt in zip(ports, ports[1:] + [None], strict=False):
+        description = port.GetFullDescription()
+        if nxt is None:
+            lines.append(f"  {description}")
+        elif isinstance(port, InputPort):
+            lines.append(f"  {description} is direct-feedthrough to")
+        else:
+            lines.append(f"  {description} is connected to")
+    lines.append(
+        "A System may have conservatively reported that one of its output ports depends on an "
+        "input port, making one of the 'is direct-feedthrough to' lines above spurious.  If "
+        "that is the case, remove the spurious dependency per the Drake API documentation for "
+        "declaring output ports. https://drake.mit.edu/doxygen_cxx/classdrake_1_1systems_1_1_"
+        "leaf_system.html#DeclareLeafOutputPort_feedthrough"
+    )
+    return "\n".join(lines)
+
+
+def _type_path(system):
+    """A default name's type part: Drake's ``drake/systems/Adder`` style for mallard's own
+    systems, the Python ``module.qualname`` otherwise."""
+    cls = type(system)
+    if cls.__module__.startswith("mallard."):
+        return "drake/systems/" + cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"

@@ -1,0 +1,285 @@
+"""System: what LeafSystem and Diagram share: names, ports, Context validation, events and
+energy queries."""
+
+from mallard.systems.framework._context import Context
+from mallard.systems.framework._events import EventKind, TriggerType
+
+
+class DependencyTicket:
+    """What a computation depends on (``prerequisites_of_calc`` of an output port)."""
+
+    __slots__ = ("_kind", "_index")
+
+    def __init__(self, kind, index=None):
+        self._kind = kind
+        self._index = index
+
+    def __eq__(self, other):
+        return isinstance(other, DependencyTicket) and (self._kind, self._index) == (
+            other._kind,
+            other._index,
+        )
+
+    def __hash__(self):
+        return hash((self._kind, self._index))
+
+    def __repr__(self):
+        return (
+            f"DependencyTicket({self._kind}"
+            + ("" if self._index is None else f", {self._index}")
+            + ")"
+        )
+
+
+_TICKETS = (
+    "nothing",
+    "time",
+    "accuracy",
+    "q",
+    "v",
+    "z",
+    "xc",
+    "xd",
+    "xa",
+    "all_state",
+    "pn",
+    "pa",
+    "all_parameters",
+    "all_input_ports",
+    "all_sources_except_input_ports",
+    "all_sources",
+    "configuration",
+    "kinematics",
+    "xcdot",
+    "pe",
+    "ke",
+    "pc",
+    "pnc",
+)
+
+
+class System:
+    """The base of LeafSystem and Diagram (not constructible on its own)."""
+
+    #: The type name Drake reports for this system (GetSystemType); None for the Python
+    #: class's ``module.qualname``, as pydrake reports Python systems.
+    _cpp_type = None
+
+    def __init__(self):
+        self._name = ""
+        self._parent = None  # the Diagram this system is a subsystem of, if any
+        self._input_ports = []
+        self._output_ports = []
+
+    # ---- names ---------------------------------------------------------------------------
+    def get_name(self):
+        return self._name
+
+    def set_name(self, name):
+        self._name = name
+
+    def GetSystemName(self):
+        return self._name or "_"
+
+    def GetSystemPathname(self):
+        """``::name``, prefixed by the pathnames of the Diagrams containing this system."""
+        prefix = "" if self._parent is None else self._parent.GetSystemPathname()
+        return f"{prefix}::{self.GetSystemName()}"
+
+    def GetSystemType(self):
+        cls = type(self)
+        return self._cpp_type or f"{cls.__module__}.{cls.__qualname__}"
+
+    def num_input_ports(self):
+        return len(self._input_ports)
+
+    def num_output_ports(self):
+        return len(self._output_ports)
+
+    def _port(self, ports, index, kind):
+        if index is None:
+            if len(ports) != 1:
+                index_type = "InputPortIndex" if kind == "input" else "OutputPortIndex"
+                raise RuntimeError(
+                    f"System::get_{kind}_port(): {self.GetSystemType()} system "
+                    f"'{self.GetSystemPathname()}' has {len(ports)} {kind}s, so this convenience "
+                    f"function cannot be used; instead, use another overload e.g. "
+                    f"get_{kind}_port({index_type}) or Get{kind.capitalize()}Port(string)"
+                )
+            return ports[0]
+        if not 0 <= index < len(ports):
+            raise IndexError(
+                f"System::get_{kind}_port(): there is no {kind} port with index {index} because "
+                f"there are only {len(ports)} {kind} ports in system {self.GetSystemPathname()}."
+            )
+        return ports[index]
+
+    def get_input_port(self, port_index=None):
+        return self._port(self._input_ports, port_index, "input")
+
+    def get_output_port(self, port_index=None):
+        return self._port(self._output_ports, port_index, "output")
+
+    def _port_by_name(self, ports, name, kind):
+        for port in ports:
+            if port.get_name() == name:
+                return port
+        valid = ", ".join(p.get_name() for p in ports) or "none"
+        raise RuntimeError(
+            f"System {self.GetSystemName()} does not have an {kind} port named {name} "
+            f"(valid port names: {valid})"
+        )
+
+    def GetInputPort(self, port_name):
+        return self._port_by_name(self._input_ports, port_name, "input")
+
+    def GetOutputPort(self, port_name):
+        return self._port_by_name(self._output_ports, port_name, "output")
+
+    def HasInputPort(self, port_name):
+        return any(p.get_name() == port_name for p in self._input_ports)
+
+    def HasOutputPort(self, port_name):
+        return any(p.get_name() == port_name for p in self._output_ports)
+
+    def EvalVectorInput(self, context, port_index):
+        return self.get_input_port(port_index).EvalBasicVector(context)
+
+    def EvalAbstractInput(self, context, port_index):
+        return self.get_input_port(port_index).EvalAbstract(context)
+
+    def ValidateContext(self, context):
+        """RuntimeError unless ``context`` was created by this system."""
+        if not isinstance(context, Context):
+            raise TypeError(
+                f"{type(self).__name__}: expected a Context, got {type(context).__name__}"
+            )
+        if context._system is not self:
+            raise RuntimeError(
+                f"A function call on a {self.GetSystemType()} system named "
+                f"'{self.GetSystemPathname()}' was passed the Context of a system named "
+                f"'{context._pathname}' instead of the appropriate subsystem "
+                "Context.\nFor more information about Context-System mismatches, see "
+                "https://drake.mit.edu/troubleshooting.html#framework-context-system-mismatch"
+            )
+
+    # ---- dependency tickets (for prerequisites_of_calc) -----------------------------------
+    def input_port_ticket(self, index):
+        return DependencyTicket("input_port", int(index))
+
+    def numeric_parameter_ticket(self, index):
+        return DependencyTicket("numeric_parameter", int(index))
+
+    def abstract_parameter_ticket(self, index):
+        return DependencyTicket("abstract_parameter", int(index))
+
+    def discrete_state_ticket(self, index):
+        return DependencyTicket("discrete_state", int(index))
+
+    def abstract_state_ticket(self, index):
+        return DependencyTicket("abstract_state", int(index))
+
+    def cache_entry_ticket(self, index):
+        return DependencyTicket("cache_entry", int(index))
+
+    def GetMyContextFromRoot(self, root_context):
+        """This system's Context inside ``root_context`` (a Context of a Diagram containing
+        this system, or of this system itself)."""
+        if isinstance(root_context, Context) and root_context._system is self:
+            return root_context
+        chain = []
+        system = self
+        while system._parent is not None:
+            chain.append(system)
+            system = system._parent
+        if not isinstance(root_context, Context) or root_context._system is not system:
+            self.ValidateContext(root_context)  # raises the mismatch error
+        context = root_context
+        for subsystem in reversed(chain):
+            context = context._subcontexts[subsystem._parent._index_of(subsystem)]
+        return context
+
+    def GetMyMutableContextFromRoot(self, root_context):
+        """Same as GetMyContextFromRoot."""
+        return self.GetMyContextFromRoot(root_context)
+
+    def CreateDefaultContext(self):
+        """A Context with default time (0), state and parameters."""
+        context = self.AllocateContext()
+        self.SetDefaultContext(context)
+        return context
+
+    def AllocateTimeDerivatives(self):
+        """A ContinuousState shaped like this system's continuous state."""
+        raise NotImplementedError  # (defined by LeafSystem and Diagram)
+
+    def EvalTimeDerivatives(self, context):
+        """The time derivatives of the continuous state, as a ContinuousState."""
+        derivatives = self.AllocateTimeDerivatives()
+        self.CalcTimeDerivatives(context, derivatives)
+        return derivatives
+
+    # ---- energy (zero unless a system models it) -------------------------------------------
+    def CalcPotentialEnergy(self, context):
+        self.ValidateContext(context)
+        return 0.0
+
+    def CalcKineticEnergy(self, context):
+        self.ValidateContext(context)
+        return 0.0
+
+    def CalcConservativePower(self, context):
+        self.ValidateContext(context)
+        return 0.0
+
+    def CalcNonConservativePower(self, context):
+        self.ValidateContext(context)
+        return 0.0
+
+    def EvalPotentialEnergy(self, context):
+        return self.CalcPotentialEnergy(context)
+
+    def EvalKineticEnergy(self, context):
+        return self.CalcKineticEnergy(context)
+
+    # ---- events ------------------------------------------------------------------------------
+    def _leaf_events(self, context):
+        """[(leaf system, its Context, EventDeclaration)] of every declared event of this
+        system and its subsystems, in ``context`` (this system's)."""
+        raise NotImplementedError  # (defined by LeafSystem and Diagram)
+
+    def ForcedPublish(self, context):
+        """Runs the forced publish events of this system and its subsystems."""
+        self.ValidateContext(context)
+        for _, leaf_context, event in self._leaf_events(context):
+            if event.trigger == TriggerType.kForced and event.kind == EventKind.kPublish:
+                event.handler(leaf_context)
+
+    def GetGraphvizString(self, max_depth=None, options=None):
+        """A Graphviz digraph of this system's ports (and, for a Diagram, its subsystems and
+        connections)."""
+        lines = ["digraph _ {", "rankdir=LR;"]
+        lines += self._graphviz_fragment()
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def _graphviz_fragment(self):
+        inputs = "|".join(f"<u{i}>{p.get_name()}" for i, p in enumerate(self._input_ports))
+        outputs = "|".join(f"<y{i}>{p.get_name()}" for i, p in enumerate(self._output_ports))
+        return [
+            f's{id(self)} [shape=record, label="{self.GetSystemName()}|{{{{{inputs}}}|'
+            f'{{{outputs}}}}}"];'
+        ]
+
+
+def _ticket_method(kind):
+    def ticket(self):
+        return DependencyTicket(kind)
+
+    ticket.__name__ = f"{kind}_ticket"
+    ticket.__doc__ = f"The dependency ticket of {kind.replace('_', ' ')}."
+    return ticket
+
+
+for _kind in _TICKETS:
+    setattr(System, f"{_kind}_ticket", _ticket_method(_kind))
