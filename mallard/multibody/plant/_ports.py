@@ -71,14 +71,16 @@ class PortsMixin:
             self._desired_state_ports.append(
                 self.DeclareVectorInputPort(f"{name}_desired_state", 2 * nu_i)
             )
+        # Outputs that depend on the state and parameters only (no direct feedthrough).
+        state_only = {self.all_state_ticket(), self.all_parameters_ticket()}
         self._state_port = self.DeclareVectorOutputPort(
-            "state", nq + nv, lambda c, out: out.SetFromVector(self._x(c))
+            "state", nq + nv, lambda c, out: out.SetFromVector(self._x(c)), state_only
         )
         self._body_poses_port = self.DeclareAbstractOutputPort(
-            "body_poses", _list_value, self._calc_body_poses
+            "body_poses", _list_value, self._calc_body_poses, state_only
         )
         self._body_velocities_port = self.DeclareAbstractOutputPort(
-            "body_spatial_velocities", _list_value, self._calc_body_spatial_velocities
+            "body_spatial_velocities", _list_value, self._calc_body_spatial_velocities, state_only
         )
         self._body_accelerations_port = self.DeclareAbstractOutputPort(
             "body_spatial_accelerations", _list_value, self._calc_body_spatial_accelerations
@@ -112,6 +114,7 @@ class PortsMixin:
                     f"{name}_state",
                     len(x_slots),
                     lambda c, out, s=x_slots: out.SetFromVector(self._x(c)[s]),
+                    state_only,
                 ),
                 self.DeclareVectorOutputPort(
                     f"{name}_generalized_acceleration",
@@ -123,6 +126,7 @@ class PortsMixin:
                     f"{name}_generalized_contact_forces",
                     len(v_slots),
                     lambda c, out: out.SetZero(),
+                    state_only,
                 ),
                 self.DeclareVectorOutputPort(
                     f"{name}_net_actuation",
