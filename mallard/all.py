@@ -8,4 +8,5 @@ from mallard.multibody.math import *  # noqa: F403
 from mallard.multibody.parsing import *  # noqa: F403
 from mallard.multibody.plant import *  # noqa: F403
 from mallard.multibody.tree import *  # noqa: F403
+from mallard.systems.controllers import *  # noqa: F403
 from mallard.systems.framework import *  # noqa: F403

@@ -170,7 +170,7 @@ class _Builder:
         for joint in world.joints:
             self.add_joint(joint, world, RigidTransform(), joint_types)
         for joint in world.joints:
-            self.parse_mimic(joint)
+            self.parse_mimic(joint, world_model_instance())
         if joint_types - {"fixed"}:
             self.error(world.element, "Only fixed joints are permitted in world joints.")
 
@@ -196,7 +196,7 @@ class _Builder:
         for joint in scope.joints:
             self.add_joint(joint, scope, X_WM, joint_types)
         for joint in scope.joints:
-            self.parse_mimic(joint)
+            self.parse_mimic(joint, instance)
         for frame in scope.frames:
             self.add_frame(frame, scope, scope.model_frame)
         self.add_drake_elements(scope, instance)
@@ -540,14 +540,66 @@ class _Builder:
                 f"An axis2 may not be specified for ball joint '{joint.name}' and will be ignored",
             )
 
-    def parse_mimic(self, joint):
+    def parse_mimic(self, joint, instance):
+        """``<drake:mimic joint= multiplier= offset=>``: checked as Drake checks it, then a
+        coupler constraint q_joint = multiplier·q_mimicked + offset (added for continuous
+        plants too, as pydrake adds it; their dynamics then raise)."""
         mimic = joint.element.find("drake:mimic")
-        if mimic is not None:
+        if mimic is None:
+            return
+        plant, name = self.plant, joint.name
+        target = mimic.get("joint")
+        if target is None:
+            self.error(
+                mimic,
+                f"Joint '{name}' drake:mimic element is missing the required 'joint' attribute.",
+            )
+            return
+        if not plant.HasJointNamed(target, instance):
+            self.error(
+                mimic,
+                f"Joint '{name}' drake:mimic element specifies joint '{target}' which does not "
+                "exist.",
+            )
+            return
+        if target == name:
+            self.error(
+                mimic,
+                f"Joint '{name}' drake:mimic element specifies joint '{target}'. Joints cannot "
+                "mimic themselves.",
+            )
+            return
+        values = {}
+        for attribute in ("multiplier", "offset"):
+            text = mimic.get(attribute)
+            if text is None:
+                self.error(
+                    mimic,
+                    f"Joint '{name}' drake:mimic element is missing the required "
+                    f"'{attribute}' attribute.",
+                )
+                return
+            try:
+                values[attribute] = float(text)
+            except ValueError:
+                self.error(
+                    mimic, f"Unable to read attribute[{attribute}] value '{text}' of drake:mimic"
+                )
+                return
+        if not plant.HasJointNamed(name, instance):
+            return  # (the joint itself was not added: its error was reported)
+        joint0 = plant.GetJointByName(name, instance)
+        joint1 = plant.GetJointByName(target, instance)
+        if joint0.num_velocities() != 1 or joint1.num_velocities() != 1:
             self.warning(
                 mimic,
-                f"Joint '{joint.name}' specifies a drake:mimic element that "
-                "will be ignored: mallard has no coupler constraints yet.",
+                "Drake only supports the drake:mimic element for single-dof joints. The joint "
+                f"'{name}' (with {joint0.num_velocities()} dofs) is attempting to mimic joint "
+                f"'{target}' (with {joint1.num_velocities()} dofs). The drake:mimic element "
+                "will be ignored.",
             )
+            return
+        plant.AddCouplerConstraint(joint0, joint1, values["multiplier"], values["offset"])
 
     # ---- frames ----------------------------------------------------------------------------
     def add_frame(self, frame, scope, default_frame):

@@ -4,8 +4,8 @@ extensions, the same order of elements in the plant, the same names and the same
 A document makes one model instance, named after the robot. Elements are added in Drake's
 order: links (bodies), joints (with a FixedOffsetFrame "{joint}_parent" on the parent body,
 and "{joint}_child" for planar joints), transmissions (actuators), frames, force elements.
-Joint mimic elements are checked as Drake checks them, but make no constraint (mallard has
-none yet): they warn. Geometry is parsed only when the Parser has a scene graph.
+Joint mimic elements are checked as Drake checks them and become coupler constraints.
+Geometry is parsed only when the Parser has a scene graph.
 """
 
 import math
@@ -375,8 +375,9 @@ class _UrdfParser:
         effort_limits.setdefault(name, effort)
 
     def parse_mimic(self, node):
-        """Checks a joint's ``<mimic>`` as Drake does; mallard has no coupler constraint to
-        add yet, so a valid mimic element is a warning."""
+        """A joint's ``<mimic>``: checked as Drake checks it, then a coupler constraint
+        q_joint = multiplier·q_mimicked + offset, as pydrake adds it (for continuous plants
+        too, whose dynamics then raise: Drake's continuous plants allow no constraints)."""
         mimic = node.find("mimic")
         if mimic is None:
             return
@@ -424,12 +425,7 @@ class _UrdfParser:
                 "dofs). The mimic element will be ignored.",
             )
             return
-        self.warning(
-            mimic,
-            f"Joint '{name}' mimics joint '{target}' (multiplier {fmt(multiplier)}, offset "
-            f"{fmt(offset)}), but mallard has no constraints yet: the coupler constraint Drake "
-            "would add is missing, and the two joints move independently.",
-        )
+        plant.AddCouplerConstraint(joint0, joint1, multiplier, offset)
 
     # ---- transmissions -----------------------------------------------------------------------
     def mechanical_reduction(self, node):

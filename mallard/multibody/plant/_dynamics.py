@@ -356,12 +356,24 @@ class DynamicsMixin:
 
     def _add_applied_inputs(self, context, tau, F):
         """(tau, F) plus the applied generalized force and applied spatial force inputs."""
+        generalized, spatial = self._applied_input_values(context)
+        return self._add_applied_values(context, tau, F, generalized, spatial)
+
+    def _applied_input_values(self, context):
+        """(the applied generalized force array or None, the list of applied spatial forces
+        or None) of ``context``'s inputs, checked for NaN."""
         generalized = self._applied_generalized_force_port._value_or_none(context)
         if generalized is not None:
-            if _has_nan(generalized._data):
+            generalized = generalized._data
+            if _has_nan(generalized):
                 raise RuntimeError("Detected NaN in applied generalized force input port.")
-            tau = tau + generalized._data
         spatial = self._applied_spatial_force_port._value_or_none(context)
+        return generalized, spatial
+
+    def _add_applied_values(self, context, tau, F, generalized, spatial):
+        """(tau, F) plus applied generalized forces and a list of applied spatial forces."""
+        if generalized is not None:
+            tau = tau + generalized
         for applied in spatial or ():
             body = self.get_body(applied.body_index)
             p_BoBq_B = as_array(applied.p_BoBq_B, (3,), "p_BoBq_B")
@@ -371,7 +383,7 @@ class DynamicsMixin:
             R_WB = self.EvalBodyPoseInWorld(context, body)._R._R
             p_BoBq_W = R_WB @ p_BoBq_B
             b = int(applied.body_index)
-            F = F.astype(np.result_type(F, F_Bq_W, R_WB), copy=False)
+            F = F.astype(np.result_type(F, F_Bq_W, R_WB), copy=True)
             F[b, :3] += F_Bq_W[:3] + np.cross(p_BoBq_W, F_Bq_W[3:])
             F[b, 3:] += F_Bq_W[3:]
         return tau, F
@@ -391,21 +403,36 @@ class DynamicsMixin:
         key = (context._serial_t, context._serial_q, context._serial_v, context._serial_u)
         if ec.fd == key:
             return ec
-        if self._time_step > 0:
-            ec.vdot[:], ec.A_WB[:] = self._discrete_forward_dynamics(context)
+        if self._time_step == 0:
+            self._throw_if_continuous_with_constraints()
+            self._drive_forward_dynamics(context, ec)
+        elif self._has_pd_input(context) or ec.ws.dtype != np.float64:
+            ec.vdot[:], ec.A_WB[:], ec.step_diagonal = self._discrete_forward_dynamics(context)
         else:
-            u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
-            need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
-            model = self._engine_model
-            failed = ec.drivers.drive_forward_dynamics(
-                model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
-            )
-            self._mark(ec, context, need)
-            if failed >= 0:
-                ec.fd = None
-                self._raise_not_positive_definite(failed)
+            # Joint damping implicit: (M + h·D)·v̇ = τ − D·v − C·v, by the compiled ABA with
+            # h·D added to the diagonal it adds the reflected inertias with.
+            extra = self._time_step * ec.damping
+            ec.reflected += extra
+            try:
+                self._drive_forward_dynamics(context, ec)
+            finally:
+                ec.reflected -= extra
+            ec.step_diagonal = extra
         ec.fd = key
         return ec
+
+    def _drive_forward_dynamics(self, context, ec):
+        """The compiled forward dynamics (kernels.engine.drive_forward_dynamics) into ec."""
+        u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
+        need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+        model = self._engine_model
+        failed = ec.drivers.drive_forward_dynamics(
+            model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
+        )
+        self._mark(ec, context, need)
+        if failed >= 0:
+            ec.fd = None
+            self._raise_not_positive_definite(failed)
 
     def _forward_dynamics_inputs(self, context, ec):
         """(u, tau, F_BBo_W) for drive_forward_dynamics: the actuation (with PD control,
@@ -426,7 +453,8 @@ class DynamicsMixin:
         return u, tau.astype(dtype, copy=False), F.astype(dtype, copy=False)
 
     def _discrete_forward_dynamics(self, context):
-        """(v̇, A_WB) = ((v_next − v)/δt, ...) of Drake's discrete update without contact: with
+        """(v̇, A_WB, d) = ((v_next − v)/δt, ..., what the step adds to M's diagonal) of
+        Drake's discrete update without contact: with
         v_next = v + δt·v̇ and q_next = q + δt·v_next, joint damping −D·v_next and the PD
         controllers' clamp(−Kp·(q_next − q_d) − Kd·(v_next − v_d) + u, ±effort limit) are
         implicit; the rest (other actuation clamped) is explicit. The PD forces that saturate
@@ -457,7 +485,7 @@ class DynamicsMixin:
             if np.array_equal(now, saturated):
                 break
             saturated = now
-        return vdot, A_WB
+        return vdot, A_WB, diagonal_k - self._reflected_inertias(context)
 
     def _articulated_body_algorithm(self, context, tau, F_app, diagonal):
         """(v̇, A_WB per mobod) for generalized forces tau, body forces F_app (per mobod) and

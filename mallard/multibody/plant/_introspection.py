@@ -40,9 +40,6 @@ class IntrospectionMixin:
     def num_model_instances(self):
         return len(self._instance_names)
 
-    def num_constraints(self):
-        return 0
-
     def num_actuators(self, model_instance=None):
         """The number of actuators (of ``model_instance``, if given: after Finalize() only)."""
         if model_instance is None:

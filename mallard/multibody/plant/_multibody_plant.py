@@ -14,8 +14,10 @@ import numpy as np
 
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
+from mallard.multibody.plant._discrete import DiscreteMixin
 from mallard.multibody.plant._dynamics import DynamicsMixin
 from mallard.multibody.plant._engine import EngineMixin
+from mallard.multibody.plant._geometry import GeometryMixin
 from mallard.multibody.plant._introspection import IntrospectionMixin
 from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
@@ -51,15 +53,20 @@ class MultibodyPlant(
     KinematicsMixin,
     JacobiansMixin,
     DynamicsMixin,
+    DiscreteMixin,
     PortsMixin,
+    GeometryMixin,
     EngineMixin,
     LeafSystem,
 ):
     """A multibody system: bodies, frames, joints, actuators and force elements.
 
-    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds), 0 a
-    continuous one. Elements are added before Finalize(); queries that need the topology
-    (coordinates, contexts, kinematics) work after it.
+    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by the
+    scheme _discrete's docstring states: semi-implicit Euler with joint damping and PD
+    control implicit, then joint limits and coupler constraints as an inelastic projection),
+    0 a continuous one (its state integrated by a Simulator; joint limits ignored,
+    constraints not allowed, as in Drake). Elements are added before Finalize(); queries
+    that need the topology (coordinates, contexts, kinematics) work after it.
     """
 
     _cpp_type = "drake::multibody::MultibodyPlant<double>"
@@ -81,12 +88,15 @@ class MultibodyPlant(
         self._actuators = []
         self._force_elements = []
         self._default_floating_poses = {}
+        self._coupler_constraints = {}  # MultibodyConstraintId -> CouplerConstraintSpec
+        self._use_sampled_output_ports = time_step > 0
         # (model instance, name) -> element, per kind of element.
         self._names = {"RigidBody": {}, "Frame": {}, "Joint": {}, "JointActuator": {}}
         world = RigidBody("world", world_model_instance(), SpatialInertia.NaN())
         self._add_body(world)
         self._gravity_field = UniformGravityFieldElement()
         self._add_force_element(self._gravity_field)
+        self._init_geometry()
         self._declare_geometry_ports()
 
     def time_step(self):
@@ -397,10 +407,12 @@ class MultibodyPlant(
             raise
         self._build_flat_model()
         self._build_engine()
+        self._register_all_body_frames()
         self._is_finalized = True
         nq, nv = self._nq, self._nv
         if self._time_step > 0:
             self.DeclareDiscreteState(np.zeros(nq + nv))
+            self._declare_discrete_update()
         else:
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
@@ -422,6 +434,7 @@ class MultibodyPlant(
             "instance_names": list(self._instance_names),
             "default_floating_poses": dict(self._default_floating_poses),
             "gravity_disabled": set(self._gravity_field._disabled),
+            "coupler_constraints": dict(self._coupler_constraints),
         }
 
     def _rollback(self, checkpoint):
@@ -437,6 +450,7 @@ class MultibodyPlant(
         self._instance_names[:] = checkpoint["instance_names"]
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]
+        self._coupler_constraints = checkpoint["coupler_constraints"]
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
@@ -478,6 +492,7 @@ class MultibodyPlant(
         self._tree = np.zeros((n, 6), dtype=np.int64)
         self._jparam = np.zeros((n, 4))
         self._mobod_of_body = np.zeros(n, dtype=np.int64)
+        self._mobod_of_joint = np.zeros(len(self._joints), dtype=np.int64)
         self._inboard_joint_of_body = [None] * n
         for k, m in enumerate(self._mobods):
             self._mobod_of_body[m.body] = k
@@ -486,6 +501,7 @@ class MultibodyPlant(
                 self._tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
                 continue
             joint = self._joints[m.joint]
+            self._mobod_of_joint[m.joint] = k
             joint._q_start, joint._v_start = m.q_start, m.v_start
             self._inboard_joint_of_body[m.body] = joint
             self._tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)

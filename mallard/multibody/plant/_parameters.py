@@ -20,11 +20,22 @@ def pose_array(R, p):
 
 class PlantParameters:
     """Mass properties of bodies, poses of fixed offset frames, joint damping, actuator rotor
-    inertias and gear ratios, joint locks, and the force elements' parameters (a dict per
-    force element, by ForceElementIndex, of the values it declares)."""
+    inertias and gear ratios, joint locks, the force elements' parameters (a dict per
+    force element, by ForceElementIndex, of the values it declares) and the constraints
+    deactivated."""
 
     def __init__(
-        self, mass, com, G, X_PF, damping, rotor_inertia, gear_ratio, locked, force_elements
+        self,
+        mass,
+        com,
+        G,
+        X_PF,
+        damping,
+        rotor_inertia,
+        gear_ratio,
+        locked,
+        force_elements,
+        inactive_constraints=None,
     ):
         self.mass = mass  # (num_bodies,)
         self.com = com  # p_BoBcm_B, (num_bodies, 3)
@@ -35,6 +46,8 @@ class PlantParameters:
         self.gear_ratio = gear_ratio  # (num_actuators,)
         self.locked = locked  # (num_joints,) bool
         self.force_elements = force_elements  # [dict of name -> value] per force element
+        # The MultibodyConstraintIds of the constraints deactivated in this Context.
+        self.inactive_constraints = set() if inactive_constraints is None else inactive_constraints
 
     def __deepcopy__(self, memo):
         return PlantParameters(*(copy.deepcopy(a, memo) for a in vars(self).values()))

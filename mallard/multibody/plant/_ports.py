@@ -5,15 +5,20 @@ Before Finalize() the plant has its geometry ports; Finalize() adds the rest: ac
 states, and the state, body kinematics, acceleration, actuation, reaction-force and contact
 outputs.
 
-A discrete plant's acceleration, actuation and contact outputs are *sampled*: they report
-the last discrete update. mallard runs none yet, so they report what pydrake reports before
-the first one: zeros.
+A discrete plant's acceleration, net actuation and reaction-force outputs report its last
+step (zeros before the first) when it has sampled output ports (the default, as Drake's),
+else the step from the current state (see _discrete). The contact outputs are zeros: mallard
+has no contact.
 """
+
+import logging
 
 import numpy as np
 
 from mallard.common.value import AbstractValue
 from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
+
+LOGGER = logging.getLogger("mallard.plant")
 
 
 def _not_built(what, issue):
@@ -38,19 +43,25 @@ class PortsMixin:
     """Port declarations and port accessors of MultibodyPlant."""
 
     def _declare_geometry_ports(self):
-        """The ports pydrake declares at construction (geometry: not supported yet)."""
+        """The ports pydrake declares at construction: the geometry query input, the
+        geometry poses output (X_WB of the bodies with a SceneGraph frame; no direct
+        feedthrough) and the deformable body configuration (mallard has no deformables)."""
+        from mallard.geometry._scene_graph import FramePoseVector
 
-        def no_geometry(context, value):
+        def no_deformables(context, value):
             raise NotImplementedError(
-                "MultibodyPlant: geometry (SceneGraph) is not supported yet; the geometry ports "
-                "exist so that port indices match pydrake's"
+                "MultibodyPlant: deformable bodies are not supported; the port exists so that "
+                "port indices match pydrake's"
             )
 
         self._geometry_query_port = self.DeclareAbstractInputPort("geometry_query", None)
         self._geometry_pose_port = self.DeclareAbstractOutputPort(
-            "geometry_pose", _list_value, no_geometry
+            "geometry_pose",
+            FramePoseVector,
+            self._calc_geometry_poses,
+            {self.all_state_ticket(), self.all_parameters_ticket()},
         )
-        self.DeclareAbstractOutputPort("deformable_body_configuration", _list_value, no_geometry)
+        self.DeclareAbstractOutputPort("deformable_body_configuration", _list_value, no_deformables)
 
     def _declare_ports(self):
         nu, nv, nq = self.num_actuated_dofs(), self._nv, self._nq
@@ -92,9 +103,7 @@ class PortsMixin:
             "net_actuation", nu, lambda c, out: out.SetFromVector(self._net_actuation(c))
         )
         self._reaction_forces_port = self.DeclareAbstractOutputPort(
-            "reaction_forces",
-            _list_value,
-            _not_built("reaction forces", "joint reaction forces are not computed yet"),
+            "reaction_forces", _list_value, self._calc_reaction_forces
         )
         self._contact_results_port = self.DeclareAbstractOutputPort(
             "contact_results",
@@ -146,24 +155,100 @@ class PortsMixin:
 
     def _calc_body_spatial_accelerations(self, context, accelerations):
         if self._time_step > 0:
-            A_WB = [SpatialAcceleration.Zero() for _ in self._bodies]
+            memory = self._step_memory(context)
+            if memory is None:
+                A_WB = [SpatialAcceleration.Zero() for _ in self._bodies]
+            else:
+                start = self._context_at_step_start(context, memory)
+                A_WB = self.CalcSpatialAccelerationsFromVdot(start, memory.vdot)
         else:
             A = self._forward_dynamics(context).A_WB
             A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
         accelerations.set_value(A_WB)
 
     def _vdot(self, context):
-        """v̇ from forward dynamics (zeros for a discrete plant: see the module docstring)."""
+        """v̇ from forward dynamics; for a discrete plant, (v⁺ − v)/h of its step (see the
+        module docstring)."""
         if self._time_step > 0:
-            return np.zeros(self._nv)
+            memory = self._step_memory(context)
+            return np.zeros(self._nv) if memory is None else memory.vdot
         return self._forward_dynamics(context).vdot
 
     def _net_actuation(self, context):
-        """The actuation applied, the actuators' PD controllers included (zeros for a
-        discrete plant: see the module docstring)."""
+        """The actuation applied, the actuators' PD controllers included (for a discrete
+        plant, that of its step: see the module docstring)."""
         if self._time_step > 0:
-            return np.zeros(self.num_actuated_dofs())
+            memory = self._step_memory(context)
+            if memory is None:
+                return np.zeros(self.num_actuated_dofs())
+            return memory.net_actuation
+        self._throw_if_continuous_with_constraints()
         return self._actuation_with_pd(context)
+
+    def _context_at_step_start(self, context, memory):
+        """``context`` if its state is the one ``memory``'s step started from, else a
+        scratch Context of this plant with that state and ``context``'s parameters."""
+        x = self._x(context)
+        if np.array_equal(x, memory.x0):
+            return context
+        scratch = self.__dict__.get("_scratch_context")
+        if scratch is None:
+            scratch = self._scratch_context = self.CreateDefaultContext()
+        scratch.get_mutable_parameters().SetFrom(context.get_parameters())
+        self.SetPositionsAndVelocities(scratch, memory.x0)
+        return scratch
+
+    def _calc_reaction_forces(self, context, value):
+        """F_CJc_Jc per joint (JointIndex order): the spatial force the joint applies on its
+        child body C at the origin of its child frame Jc, expressed in Jc; from inverse
+        dynamics with the accelerations of forward dynamics (continuous plants) or of the
+        step (discrete plants, constraint forces included as forces the joints transmit)."""
+        from mallard.multibody.math import SpatialForce
+
+        if self._time_step == 0:
+            self._warn_limits_ignored()
+            vdot = self._forward_dynamics(context).vdot
+            tau, F_BBo_W = self._applied_forces(context)
+            start = context
+        else:
+            memory = self._step_memory(context)
+            if memory is None:
+                value.set_value([SpatialForce.Zero() for _ in self._joints])
+                return
+            start = self._context_at_step_start(context, memory)
+            vdot = memory.vdot
+            tau, F_BBo_W = self._step_applied_forces(start, memory)
+        F = self._inverse_dynamics(start, vdot, self._mobod_forces(F_BBo_W), tau)[2]
+        X_pc = self._position_kinematics(start).X_pc
+        forces = []
+        for joint in self._joints:
+            k = self._mobod_of_joint[int(joint.index())]
+            R_WJc, p_WJc = self._X_WF(start, joint.frame_on_child())
+            t, f = F[k, :3], F[k, 3:]
+            t = t + np.cross(X_pc[3, k, 3] - p_WJc, f)  # shifted from Bo to Jc
+            if self._mobods[k].reversed:  # F is on the parent: the child gets −F
+                t, f = -t, -f
+            forces.append(SpatialForce._make(np.concatenate((R_WJc.T @ t, R_WJc.T @ f))))
+        value.set_value(forces)
+
+    def _warn_limits_ignored(self):
+        """Drake's warning (once per plant) that a continuous plant ignores joint limits."""
+        if self.__dict__.get("_warned_limits"):
+            return
+        self._warned_limits = True
+        names = [
+            j.name()
+            for j in self._joints
+            if np.isfinite(j._pos_lower).any() or np.isfinite(j._pos_upper).any()
+        ]
+        if names:
+            LOGGER.warning(
+                "Currently MultibodyPlant does not handle joint limits for continuous models. "
+                "However some joints do specify limits. Consider setting a non-zero time step "
+                "in the MultibodyPlant constructor; this will put the plant in discrete-time "
+                "mode, which does support joint limits. Joints that specify limits are: "
+                + ", ".join(f"'{n}'" for n in names)
+            )
 
     def _actuation(self, context):
         """u: the sum of the whole-plant actuation input and the per-model-instance inputs

@@ -328,11 +328,6 @@ def test_negative_mass_warns(caplog):
             "<axis/></joint>",
             "A ball joint axis will be ignored.",
         ),
-        (
-            '<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent>a</parent>'
-            "<child>b</child><axis/><drake:mimic joint='j'/></joint>",
-            "specifies a drake:mimic element that will be ignored",
-        ),
     ],
 )
 def test_warnings_are_logged_or_errors_when_strict(body, message, caplog):

@@ -291,15 +291,14 @@ def mimic_robot(mimic, joint_type="revolute"):
     )
 
 
-def test_mimic_warns_that_there_is_no_constraint(caplog):
+def test_mimic_adds_a_coupler_constraint(caplog):
     capture(caplog)
     plant, _, _ = load(mimic_robot('<mimic joint="j1" multiplier="2" offset="0.5"/>'))
-    (message,) = warnings_of(caplog)
-    assert message.startswith(
-        f"{S}:5: warning: Joint 'j2' mimics joint 'j1' (multiplier 2, "
-        "offset 0.5), but mallard has no constraints yet"
-    )
-    assert plant.num_constraints() == 0
+    assert warnings_of(caplog) == []
+    assert plant.num_constraints() == 1
+    (spec,) = plant._coupler_constraints.values()
+    assert (int(spec.joint0_index), int(spec.joint1_index)) == (1, 0)
+    assert (spec.gear_ratio, spec.offset) == (2.0, 0.5)
 
 
 @pytest.mark.parametrize(

@@ -278,12 +278,11 @@ def test_port_evaluation_checks_the_context():
         plant.get_actuation_input_port().FixValue(other, [1.0])
 
 
-def test_geometry_ports_exist_but_geometry_is_not_supported():
+def test_geometry_pose_port_is_empty_without_a_scene_graph():
     plant = ports_model()
     context = plant.CreateDefaultContext()
     assert not plant.get_geometry_query_input_port().HasValue(context)
-    with pytest.raises(NotImplementedError, match="geometry"):
-        plant.get_geometry_pose_output_port().Eval(context)
+    assert plant.get_geometry_pose_output_port().Eval(context).ids() == []
 
 
 def moving_context(plant):

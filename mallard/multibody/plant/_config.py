@@ -1,0 +1,107 @@
+"""MultibodyPlantConfig, ApplyMultibodyPlantConfig, AddMultibodyPlant and
+AddMultibodyPlantSceneGraph, as pydrake's.
+
+mallard has no contact: the contact settings are kept (and checked as far as their names go)
+but change nothing. ``time_step`` and ``use_sampled_output_ports`` are what matter.
+"""
+
+import dataclasses
+
+from mallard.multibody.plant._multibody_plant import MultibodyPlant
+
+_CONTACT_MODELS = ("point", "hydroelastic", "hydroelastic_with_fallback")
+_APPROXIMATIONS = ("", "tamsi", "sap", "similar", "lagged")
+_SURFACES = ("triangle", "polygon")
+
+
+@dataclasses.dataclass
+class MultibodyPlantConfig:
+    """The settings of a MultibodyPlant (pydrake's fields and defaults)."""
+
+    time_step: float = 0.001
+    use_sampled_output_ports: bool = True
+    penetration_allowance: float = 0.001
+    stiction_tolerance: float = 0.0001
+    contact_model: str = "hydroelastic_with_fallback"
+    discrete_contact_approximation: str = "lagged"
+    sap_near_rigid_threshold: float = 1.0
+    contact_surface_representation: str = "polygon"
+    adjacent_bodies_collision_filters: bool = True
+
+
+def ApplyMultibodyPlantConfig(config, plant):
+    """Applies ``config`` to ``plant`` (before Finalize()). ``config.time_step`` must equal
+    ``plant.time_step()``: it can only be set by the constructor."""
+    if config.time_step != plant.time_step():
+        raise RuntimeError(
+            f"ApplyMultibodyPlantConfig(): config.time_step ({config.time_step}) differs from "
+            f"plant.time_step() ({plant.time_step()}); the time step can only be set in the "
+            "MultibodyPlant constructor (or by AddMultibodyPlant())."
+        )
+    for name, allowed in (
+        ("contact_model", _CONTACT_MODELS),
+        ("discrete_contact_approximation", _APPROXIMATIONS),
+        ("contact_surface_representation", _SURFACES),
+    ):
+        value = getattr(config, name)
+        if value not in allowed:
+            raise RuntimeError(
+                f"Unknown {name} '{value}'; valid values are: "
+                + ", ".join(repr(a) for a in allowed if a)
+            )
+    plant.SetUseSampledOutputPorts(bool(config.use_sampled_output_ports) and config.time_step > 0)
+    plant._config = dataclasses.replace(config)
+
+
+def _add_plant_and_scene_graph(builder, plant, scene_graph):
+    """Adds ``plant`` ("plant") and a SceneGraph ("scene_graph") to ``builder`` and connects
+    them; returns (plant, scene_graph)."""
+    from mallard.geometry import SceneGraph
+
+    if scene_graph is None:
+        scene_graph = SceneGraph()
+        scene_graph.set_name("scene_graph")
+    if not plant.get_name():
+        plant.set_name("plant")
+    builder.AddSystem(plant)
+    if scene_graph not in builder.GetSystems():
+        builder.AddSystem(scene_graph)
+    source_id = plant.RegisterAsSourceForSceneGraph(scene_graph)
+    builder.Connect(
+        plant.get_geometry_pose_output_port(), scene_graph.get_source_pose_port(source_id)
+    )
+    builder.Connect(scene_graph.get_query_output_port(), plant.get_geometry_query_input_port())
+    return plant, scene_graph
+
+
+def AddMultibodyPlantSceneGraph(builder, *args, **kwargs):
+    """``(builder, time_step, scene_graph=None)`` or ``(builder, plant, scene_graph=None)``:
+    adds a MultibodyPlant (made with ``time_step``, or the given one) named "plant" and a
+    SceneGraph named "scene_graph" to ``builder``, registers the plant as a geometry source
+    and connects its geometry ports; returns (plant, scene_graph)."""
+    values = dict(zip(("time_step", "scene_graph"), args, strict=False))
+    for key, value in kwargs.items():
+        if key not in ("time_step", "plant", "scene_graph") or key in values:
+            raise TypeError(f"AddMultibodyPlantSceneGraph(): unexpected argument {key!r}")
+        values[key] = value
+    first = values.pop("time_step", None)
+    plant = values.pop("plant", None)
+    if isinstance(first, MultibodyPlant):
+        plant = first
+    elif plant is None:
+        if first is None:
+            raise TypeError("AddMultibodyPlantSceneGraph(): missing the argument 'time_step'")
+        plant = MultibodyPlant(first)
+    return _add_plant_and_scene_graph(builder, plant, values.get("scene_graph"))
+
+
+def AddMultibodyPlant(config, builder):
+    """Adds a MultibodyPlant with ``config``'s settings and a SceneGraph to ``builder``;
+    returns (plant, scene_graph)."""
+    if not isinstance(config, MultibodyPlantConfig):
+        raise TypeError(
+            f"AddMultibodyPlant(): config must be a MultibodyPlantConfig, got {config!r}"
+        )
+    plant = MultibodyPlant(config.time_step)
+    ApplyMultibodyPlantConfig(config, plant)
+    return _add_plant_and_scene_graph(builder, plant, None)
