@@ -11,9 +11,19 @@ How to write a kernel
   compiled code, and it is registered so that ``tests/multibody/kernels`` runs it both ways.
 * Callers get the version for their scalar type from :func:`for_dtype` (``compiled(fn)`` for
   float64, ``fn`` itself otherwise) once, not per call.
+* A batched entry point (``kernels.batch``) loops over the batch with ``numba.prange`` and is
+  decorated with :func:`batched` instead: :func:`compiled` then compiles it with
+  ``parallel=True`` (:func:`compiled_parallel`); interpreted, ``prange`` is plain ``range``.
 
 Importing this package imports numba; the rest of mallard imports it only when a kernel is
 first needed.
 """
 
-from mallard.multibody._kernels._machinery import REGISTRY, compiled, for_dtype, jitable
+from mallard.multibody._kernels._machinery import (
+    REGISTRY,
+    batched,
+    compiled,
+    compiled_parallel,
+    for_dtype,
+    jitable,
+)

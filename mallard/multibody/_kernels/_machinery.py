@@ -20,6 +20,9 @@ REGISTRY = {}
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _COMPILED = {}
+_COMPILED_PARALLEL = {}
+#: The kernels registered with :func:`batched`: ``compiled`` compiles them with parallel=True.
+_PARALLEL = set()
 
 
 def jitable(fn):
@@ -29,8 +32,30 @@ def jitable(fn):
     return fn
 
 
+def batched(fn):
+    """Registers ``fn`` as a batched entry point: a kernel whose outer loop over the batch is
+    a ``numba.prange`` (plain ``range`` when interpreted). :func:`compiled` compiles it with
+    ``parallel=True``. Entry points are not helpers: compiled kernels do not call them."""
+    REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
+    _PARALLEL.add(fn)
+    return fn
+
+
+def compiled_parallel(fn):
+    """``fn`` compiled by numba with ``parallel=True`` (its ``numba.prange`` loops run on
+    numba's threads; nopython, cached on disk), for float64 arrays."""
+    dispatcher = _COMPILED_PARALLEL.get(fn)
+    if dispatcher is None:
+        dispatcher = numba.njit(cache=True, parallel=True, error_model="numpy")(fn)
+        _COMPILED_PARALLEL[fn] = dispatcher
+    return dispatcher
+
+
 def compiled(fn):
-    """``fn`` compiled by numba (nopython, cached on disk), for float64 arrays."""
+    """``fn`` compiled by numba (nopython, cached on disk), for float64 arrays; with
+    ``parallel=True`` if it was registered with :func:`batched`."""
+    if fn in _PARALLEL:
+        return compiled_parallel(fn)
     dispatcher = _COMPILED.get(fn)
     if dispatcher is None:
         dispatcher = numba.njit(cache=True, error_model="numpy")(fn)

@@ -9,8 +9,17 @@ m, first moment h = m·p_BoBcm_W and rotational inertia I = I_BBo_W, so that
 M·V = [I·w + h × v; m·v − h × w]. Forces on a body are spatial forces at Bo in W.
 """
 
+from mallard.multibody._joint_types import (
+    BALL_RPY,
+    PRISMATIC,
+    QUATERNION_FLOATING,
+    REVOLUTE,
+    RPY_FLOATING,
+    SCREW,
+)
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.kinematics import (
+    BODY,
     JTYPE,
     PARENT,
     Q_START,
@@ -26,16 +35,44 @@ from mallard.multibody._kernels.mobilizers import (
     calc_qdot_from_v,
     calc_V_FM,
 )
+from mallard.multibody._kernels.pose import load_pose, rotate3
 from mallard.multibody._kernels.vec3 import (
     add,
+    add_row3,
     cross3,
     dot3,
     mat_vec,
+    row3,
     scale,
     store,
-    store_add,
+    store_row3,
     sub,
+    sym_vec,
 )
+
+
+# ---- helpers ------------------------------------------------------------------------------
+@jitable
+def _p_PoBo(X_pc, k, parent):
+    """p_PoBo_W: from the origin of mobod ``parent``'s body to that of mobod k's, in W."""
+    return (
+        X_pc[X_WB, k, 3, 0] - X_pc[X_WB, parent, 3, 0],
+        X_pc[X_WB, k, 3, 1] - X_pc[X_WB, parent, 3, 1],
+        X_pc[X_WB, k, 3, 2] - X_pc[X_WB, parent, 3, 2],
+    )
+
+
+@jitable
+def _row6(A, k):
+    """Row k of an n×6 array, as a 6-tuple."""
+    return A[k, 0], A[k, 1], A[k, 2], A[k, 3], A[k, 4], A[k, 5]
+
+
+@jitable
+def _dot6(a, b):
+    """a·b of two 6-sequences, summed by halves (a shorter chain of dependent additions than
+    left to right: the recursions are bound by latency)."""
+    return (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) + (a[3] * b[3] + a[4] * b[4] + a[5] * b[5])
 
 
 # ---- accelerations ------------------------------------------------------------------------
@@ -46,34 +83,46 @@ def calc_acceleration_bias(tree, jparam, q, v, X_pc, V_WB, A_bias, ws):
 
     α: w_WP × w_PB + α_PB(v̇=0);  a: w_WP × (w_WP × p_PoBo) + 2·w_WP × v_PBo + a_PBo(v̇=0).
 
+    A revolute, prismatic or screw joint turns about (and slides along) an axis fixed in both
+    F and M, so that α_PB(v̇=0) = 0 and a_PBo(v̇=0) = w_PB × (w_PB × p_MoBo), Mo (a point of the
+    axis) the mobilizer's M origin. The other types' term comes from the joint's V_FM and
+    Ḣ_FM·v, in a pass of its own (a call inside the main loop would slow all of it down).
+
     ``ws`` is a workspace of 12 scalars. Row 0 (World) is set to zero.
     """
     V_FM = ws[0:6]
     A_FM = ws[6:12]
+    n = tree.shape[0]
     for i in range(6):
         A_bias[0, i] = 0.0 * V_WB[0, i]
-    for k in range(1, tree.shape[0]):
+    for k in range(1, n):
         parent = tree[k, PARENT]
         jtype = tree[k, JTYPE]
-        wP = (V_WB[parent, 0], V_WB[parent, 1], V_WB[parent, 2])
-        vP = (V_WB[parent, 3], V_WB[parent, 4], V_WB[parent, 5])
-        p = sub(X_pc[X_WB, k, 3], X_pc[X_WB, parent, 3])
-        w_PB = sub((V_WB[k, 0], V_WB[k, 1], V_WB[k, 2]), wP)
-        v_PB = sub((V_WB[k, 3], V_WB[k, 4], V_WB[k, 5]), add(vP, cross3(wP, p)))
+        wP = row3(V_WB, parent, 0)
+        vP = row3(V_WB, parent, 3)
+        p = _p_PoBo(X_pc, k, parent)
+        w_PB = sub(row3(V_WB, k, 0), wP)
+        v_PB = sub(row3(V_WB, k, 3), add(vP, cross3(wP, p)))
         alpha = cross3(wP, w_PB)
         a = add(cross3(wP, cross3(wP, p)), scale(2.0, cross3(wP, v_PB)))
-        if NUM_VELOCITIES[jtype] > 0:
-            q_k = q[tree[k, Q_START] :]
-            v_k = v[tree[k, V_START] :]
-            calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
-            calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
-            alpha_PB, a_PB = _across_mobilizer_bias(
-                tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM
-            )
-            alpha = add(alpha, alpha_PB)
-            a = add(a, a_PB)
-        store(alpha, A_bias[k, 0:3])
-        store(a, A_bias[k, 3:6])
+        if jtype == REVOLUTE or jtype == SCREW:
+            p_MoBo = sub(row3(X_pc[X_WB, k], 3, 0), row3(X_pc[X_WM, k], 3, 0))
+            a = add(a, cross3(w_PB, cross3(w_PB, p_MoBo)))
+        store_row3(alpha, A_bias, k, 0)
+        store_row3(a, A_bias, k, 3)
+    for k in range(1, n):
+        jtype = tree[k, JTYPE]
+        if jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW or NUM_VELOCITIES[jtype] == 0:
+            continue
+        q_k = q[tree[k, Q_START] :]
+        v_k = v[tree[k, V_START] :]
+        calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
+        calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
+        alpha_PB, a_PB = _across_mobilizer_bias(
+            tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM
+        )
+        store_row3(add(row3(A_bias, k, 0), alpha_PB), A_bias, k, 0)
+        store_row3(add(row3(A_bias, k, 3), a_PB), A_bias, k, 3)
 
 
 @jitable
@@ -113,50 +162,70 @@ def calc_spatial_accelerations(tree, X_pc, H_PB_W, A_bias, vdot, A_WB):
     for i in range(6):
         A_WB[0, i] = 0.0 * A_bias[0, i]
     for k in range(1, tree.shape[0]):
-        _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
+        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
         v_start = tree[k, V_START]
-        for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
-            col = H_PB_W[v_start + j]
-            vdot_j = vdot[v_start + j]
-            for i in range(6):
-                A_WB[k, i] += col[i] * vdot_j
+        for c in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+            alpha = add(alpha, scale(vdot[c], row3(H_PB_W, c, 0)))
+            a = add(a, scale(vdot[c], row3(H_PB_W, c, 3)))
+        store_row3(alpha, A_WB, k, 0)
+        store_row3(a, A_WB, k, 3)
 
 
 @jitable
 def _compose_acceleration(tree, X_pc, A_bias, A_WB, k):
-    """A_WB[k] = A_WP shifted to Bo + A_bias[k] (without the H·v̇ term)."""
+    """(α, a) of A_WP shifted to Bo + A_bias[k] (A_WB[k] without the H·v̇ term):
+    α = α_WP + α_bias, a = a_WPo + α_WP × p_PoBo + a_bias."""
     parent = tree[k, PARENT]
-    p = sub(X_pc[X_WB, k, 3], X_pc[X_WB, parent, 3])
-    alpha_P = (A_WB[parent, 0], A_WB[parent, 1], A_WB[parent, 2])
-    a_P = (A_WB[parent, 3], A_WB[parent, 4], A_WB[parent, 5])
-    store(add(alpha_P, A_bias[k, 0:3]), A_WB[k, 0:3])
-    store(add(add(a_P, cross3(alpha_P, p)), A_bias[k, 3:6]), A_WB[k, 3:6])
+    p = _p_PoBo(X_pc, k, parent)
+    alpha_P = row3(A_WB, parent, 0)
+    a_P = row3(A_WB, parent, 3)
+    alpha = add(alpha_P, row3(A_bias, k, 0))
+    return alpha, add(add(a_P, cross3(alpha_P, p)), row3(A_bias, k, 3))
 
 
 # ---- inertias and forces --------------------------------------------------------------------
 @jitable
 def calc_body_inertias(tree, X_pc, mass, p_BoBcm_B, G_BBo_B, m_W, h_W, I_W):
     """(m, h, I) of every mobod's body about Bo in W, from the bodies' parameters (indexed
-    by body index: mass, p_BoBcm_B, G_BBo_B). Row 0 (World) is set to zero."""
+    by body index: mass, p_BoBcm_B, G_BBo_B): h = m·R_WB·p_BoBcm_B, I = m·R_WB·G_BBo_B·R_WBᵀ.
+    Row 0 (World) is set to zero."""
     for i in range(3):
         h_W[0, i] = 0.0
         for j in range(3):
             I_W[0, i, j] = 0.0
     m_W[0] = 0.0
     for k in range(1, tree.shape[0]):
-        b = tree[k, 5]
-        R = X_pc[X_WB, k, :3]
+        b = tree[k, BODY]
+        R = load_pose(X_pc[X_WB, k])  # R_WB row by row in R[0:9]
         m = mass[b]
         m_W[k] = m
-        store(scale(m, mat_vec(R, p_BoBcm_B[b])), h_W[k])
+        store_row3(scale(m, rotate3(R, row3(p_BoBcm_B, b, 0))), h_W, k, 0)
         G = G_BBo_B[b]
-        for i in range(3):
-            for j in range(3):
-                s = 0.0 * m
-                for r in range(3):
-                    for c in range(3):
-                        s += R[i, r] * G[r, c] * R[j, c]
-                I_W[k, i, j] = m * s
+        # T = R·G, then I = m·T·Rᵀ (symmetric: its upper triangle, mirrored).
+        t00 = R[0] * G[0, 0] + R[1] * G[1, 0] + R[2] * G[2, 0]
+        t01 = R[0] * G[0, 1] + R[1] * G[1, 1] + R[2] * G[2, 1]
+        t02 = R[0] * G[0, 2] + R[1] * G[1, 2] + R[2] * G[2, 2]
+        t10 = R[3] * G[0, 0] + R[4] * G[1, 0] + R[5] * G[2, 0]
+        t11 = R[3] * G[0, 1] + R[4] * G[1, 1] + R[5] * G[2, 1]
+        t12 = R[3] * G[0, 2] + R[4] * G[1, 2] + R[5] * G[2, 2]
+        t20 = R[6] * G[0, 0] + R[7] * G[1, 0] + R[8] * G[2, 0]
+        t21 = R[6] * G[0, 1] + R[7] * G[1, 1] + R[8] * G[2, 1]
+        t22 = R[6] * G[0, 2] + R[7] * G[1, 2] + R[8] * G[2, 2]
+        xx = m * (t00 * R[0] + t01 * R[1] + t02 * R[2])
+        yy = m * (t10 * R[3] + t11 * R[4] + t12 * R[5])
+        zz = m * (t20 * R[6] + t21 * R[7] + t22 * R[8])
+        xy = m * (t00 * R[3] + t01 * R[4] + t02 * R[5])
+        xz = m * (t00 * R[6] + t01 * R[7] + t02 * R[8])
+        yz = m * (t10 * R[6] + t11 * R[7] + t12 * R[8])
+        I_W[k, 0, 0] = xx
+        I_W[k, 0, 1] = xy
+        I_W[k, 0, 2] = xz
+        I_W[k, 1, 0] = xy
+        I_W[k, 1, 1] = yy
+        I_W[k, 1, 2] = yz
+        I_W[k, 2, 0] = xz
+        I_W[k, 2, 1] = yz
+        I_W[k, 2, 2] = zz
 
 
 @jitable
@@ -165,18 +234,10 @@ def calc_gravity_forces(tree, mobods, m_W, h_W, g, F_BBo_W):
     in ``mobods`` (rows of F_BBo_W are indexed by body; the others are left alone)."""
     for i in range(mobods.shape[0]):
         k = mobods[i]
-        b = tree[k, 5]
+        b = tree[k, BODY]
         h = (h_W[k, 0], h_W[k, 1], h_W[k, 2])
         store(cross3(h, (g[0], g[1], g[2])), F_BBo_W[b, 0:3])
         store(scale(m_W[k], (g[0], g[1], g[2])), F_BBo_W[b, 3:6])
-
-
-@jitable
-def _inertia_times(m, h, I, V):
-    """(M·V rotational, M·V translational) for M = (m, h, I)."""
-    w = (V[0], V[1], V[2])
-    v = (V[3], V[4], V[5])
-    return add(mat_vec(I, w), cross3(h, v)), sub(scale(m, v), cross3(h, w))
 
 
 @jitable
@@ -187,25 +248,38 @@ def _bias_force(m, h, I, V):
 
 
 @jitable
+def _body_force(m_W, h_W, I_W, V_WB, F_app, k, alpha, a):
+    """(τ, f) = M·A + [w × (I·w); w × (w × h)] − F_app[k]: the force on the body of mobod k
+    (at Bo, in W) that gives it the spatial acceleration A = (α, a)."""
+    m = m_W[k]
+    h = row3(h_W, k, 0)
+    I = I_W[k]
+    w = row3(V_WB, k, 0)
+    tM = add(mat_vec(I, alpha), cross3(h, a))
+    fM = sub(scale(m, a), cross3(h, alpha))
+    tb = cross3(w, mat_vec(I, w))
+    fb = cross3(w, cross3(w, h))
+    return sub(add(tM, tb), row3(F_app, k, 0)), sub(add(fM, fb), row3(F_app, k, 3))
+
+
+@jitable
 def _shift_force_to_parent(tree, X_pc, F, k):
     """F[parent] += F[k] shifted from Bo to Po: [τ + p_PoBo × f; f]."""
     parent = tree[k, PARENT]
-    p = sub(X_pc[X_WB, k, 3], X_pc[X_WB, parent, 3])
-    f = (F[k, 3], F[k, 4], F[k, 5])
-    store_add(add((F[k, 0], F[k, 1], F[k, 2]), cross3(p, f)), F[parent, 0:3])
-    store_add(f, F[parent, 3:6])
+    p = _p_PoBo(X_pc, k, parent)
+    f = row3(F, k, 3)
+    t = add(row3(F, k, 0), cross3(p, f))
+    add_row3(t, F, parent, 0)
+    add_row3(f, F, parent, 3)
 
 
 @jitable
 def _project(tree, H_PB_W, F, k, tau):
     """tau[dofs of k] = H_PB_Wᵀ·F[k]."""
     v_start = tree[k, V_START]
-    for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
-        col = H_PB_W[v_start + j]
-        s = col[0] * F[k, 0]
-        for i in range(1, 6):
-            s += col[i] * F[k, i]
-        tau[v_start + j] = s
+    Fk = _row6(F, k)
+    for c in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+        tau[c] = _dot6(_row6(H_PB_W, c), Fk)
 
 
 @jitable
@@ -229,18 +303,35 @@ def calc_inverse_dynamics(
     Outputs A_WB (per mobod) and F, the spatial force each body's inboard mobilizer
     transmits to it (at Bo, in W).
     """
-    calc_spatial_accelerations(tree, X_pc, H_PB_W, A_bias, vdot, A_WB)
-    for k in range(tree.shape[0]):
-        tM, fM = _inertia_times(m_W[k], h_W[k], I_W[k], A_WB[k])
-        tb, fb = _bias_force(m_W[k], h_W[k], I_W[k], V_WB[k])
-        store(sub(add(tM, tb), (F_app[k, 0], F_app[k, 1], F_app[k, 2])), F[k, 0:3])
-        store(sub(add(fM, fb), (F_app[k, 3], F_app[k, 4], F_app[k, 5])), F[k, 3:6])
-    for k in range(tree.shape[0] - 1, 0, -1):
-        _project(tree, H_PB_W, F, k, tau)
+    # Base to tip: A_WB[k] = A_WP shifted to Bo + A_bias + H_PB_W·v̇, and the force the body
+    # needs for it, F[k] = M·A + bias force − F_app (World: A = 0, F = −F_app[0]).
+    for i in range(6):
+        A_WB[0, i] = 0.0 * A_bias[0, i]
+    t, f = _body_force(m_W, h_W, I_W, V_WB, F_app, 0, row3(A_WB, 0, 0), row3(A_WB, 0, 3))
+    store_row3(t, F, 0, 0)
+    store_row3(f, F, 0, 3)
+    for k in range(1, tree.shape[0]):
+        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
         v_start = tree[k, V_START]
-        for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
-            tau[v_start + j] -= tau_app[v_start + j]
-        _shift_force_to_parent(tree, X_pc, F, k)
+        for c in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+            alpha = add(alpha, scale(vdot[c], row3(H_PB_W, c, 0)))
+            a = add(a, scale(vdot[c], row3(H_PB_W, c, 3)))
+        t, f = _body_force(m_W, h_W, I_W, V_WB, F_app, k, alpha, a)
+        store_row3(alpha, A_WB, k, 0)
+        store_row3(a, A_WB, k, 3)
+        store_row3(t, F, k, 0)
+        store_row3(f, F, k, 3)
+    # Tip to base: F[k] (the body's own plus its children's) projected on k's dofs, then
+    # shifted to the parent's origin and added to the parent's.
+    for k in range(tree.shape[0] - 1, 0, -1):
+        parent = tree[k, PARENT]
+        v_start = tree[k, V_START]
+        Fk = _row6(F, k)
+        for c in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+            tau[c] = _dot6(_row6(H_PB_W, c), Fk) - tau_app[c]
+        f = (Fk[3], Fk[4], Fk[5])
+        add_row3(add((Fk[0], Fk[1], Fk[2]), cross3(_p_PoBo(X_pc, k, parent), f)), F, parent, 0)
+        add_row3(f, F, parent, 3)
 
 
 # ---- mass matrix ------------------------------------------------------------------------------
@@ -248,7 +339,8 @@ def calc_inverse_dynamics(
 def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, F, M):
     """M(q) by the composite body algorithm, plus diag(reflected) (actuators' reflected rotor
     inertias). Ic_m, Ic_h, Ic_I are workspaces for composite inertias (like m_W, h_W, I_W);
-    F is a 6-scalar workspace."""
+    F (6 scalars) is not used. Entries of M that couple dofs on different branches are left
+    alone (the caller zeroes M)."""
     n = tree.shape[0]
     for k in range(n):
         Ic_m[k] = m_W[k]
@@ -256,51 +348,237 @@ def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, I
             Ic_h[k, i] = h_W[k, i]
             for j in range(3):
                 Ic_I[k, i, j] = I_W[k, i, j]
+    # Tip to base: when k is reached, its composite (its body and all its descendants, about
+    # Bo in W) is complete.
     for k in range(n - 1, 0, -1):
         parent = tree[k, PARENT]
-        # Composite of k about Bo, shifted to Po (d = p_BoPo) and added to the parent's.
-        d = sub(X_pc[X_WB, parent, 3], X_pc[X_WB, k, 3])
         m = Ic_m[k]
-        h = (Ic_h[k, 0], Ic_h[k, 1], Ic_h[k, 2])
+        h = row3(Ic_h, k, 0)
+        I = (
+            Ic_I[k, 0, 0],
+            Ic_I[k, 1, 1],
+            Ic_I[k, 2, 2],
+            Ic_I[k, 0, 1],
+            Ic_I[k, 0, 2],
+            Ic_I[k, 1, 2],
+        )
+        # Column i of M, for each dof i of k: the force F = Ic·H_i at Bo, then the rows of k's
+        # dofs and of every ancestor a's, M[j, i] = H_jᵀ·F shifted to Ao: [τ + p_AoBo × f; f]
+        # (shifted from one mobod with dofs to the next, past welds).
+        v_start = tree[k, V_START]
+        for i in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+            w = row3(H_PB_W, i, 0)
+            v = row3(H_PB_W, i, 3)
+            t = add(sym_vec(I, w), cross3(h, v))
+            f = sub(scale(m, v), cross3(h, w))
+            a = k
+            at = k  # the mobod whose origin F is about
+            while a > 0:
+                nv_a = NUM_VELOCITIES[tree[a, JTYPE]]
+                if nv_a > 0:
+                    if a != at:
+                        t = add(t, cross3(_p_PoBo(X_pc, at, a), f))
+                        at = a
+                    Fa = (t[0], t[1], t[2], f[0], f[1], f[2])
+                    # (k's own block: its upper triangle, rows j ≥ i, is enough.)
+                    a_start = i if a == k else tree[a, V_START]
+                    for j in range(a_start, tree[a, V_START] + nv_a):
+                        s = _dot6(_row6(H_PB_W, j), Fa)
+                        M[i, j] = s
+                        M[j, i] = s
+                a = tree[a, PARENT]
+        if parent == 0:
+            continue
+        # Composite of k shifted from Bo to Po (d = p_BoPo) and added to the parent's:
+        # I_Po = I_Bo + (m·|d|² − 2·h·d)·E − m·d·dᵀ + h·dᵀ + d·hᵀ, h_Po = h − m·d.
+        d = _p_PoBo(X_pc, parent, k)
         dd = dot3(d, d)
         hd = dot3(h, d)
-        for i in range(3):
-            for j in range(3):
-                s = Ic_I[k, i, j] - m * d[i] * d[j] + h[i] * d[j] + d[i] * h[j]
-                if i == j:
-                    s += m * dd - 2.0 * hd
-                Ic_I[parent, i, j] += s
+        diag = m * dd - 2.0 * hd
+        xx = I[0] - m * d[0] * d[0] + h[0] * d[0] + d[0] * h[0] + diag
+        yy = I[1] - m * d[1] * d[1] + h[1] * d[1] + d[1] * h[1] + diag
+        zz = I[2] - m * d[2] * d[2] + h[2] * d[2] + d[2] * h[2] + diag
+        xy = I[3] - m * d[0] * d[1] + h[0] * d[1] + d[0] * h[1]
+        xz = I[4] - m * d[0] * d[2] + h[0] * d[2] + d[0] * h[2]
+        yz = I[5] - m * d[1] * d[2] + h[1] * d[2] + d[1] * h[2]
+        Ic_I[parent, 0, 0] += xx
+        Ic_I[parent, 0, 1] += xy
+        Ic_I[parent, 0, 2] += xz
+        Ic_I[parent, 1, 0] += xy
+        Ic_I[parent, 1, 1] += yy
+        Ic_I[parent, 1, 2] += yz
+        Ic_I[parent, 2, 0] += xz
+        Ic_I[parent, 2, 1] += yz
+        Ic_I[parent, 2, 2] += zz
         Ic_m[parent] += m
-        store_add(sub(h, scale(m, d)), Ic_h[parent])
-    for k in range(1, n):
-        v_start = tree[k, V_START]
-        for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
-            i_row = v_start + j
-            t, f = _inertia_times(Ic_m[k], Ic_h[k], Ic_I[k], H_PB_W[i_row])
-            store(t, F[0:3])
-            store(f, F[3:6])
-            # Down this mobod and then up its ancestors, shifting F to each one's origin.
-            a = k
-            child = k
-            while a > 0:
-                if a != k:
-                    p = sub(X_pc[X_WB, child, 3], X_pc[X_WB, a, 3])
-                    store_add(cross3(p, (F[3], F[4], F[5])), F[0:3])
-                a_start = tree[a, V_START]
-                for jj in range(NUM_VELOCITIES[tree[a, JTYPE]]):
-                    col = H_PB_W[a_start + jj]
-                    s = col[0] * F[0]
-                    for r in range(1, 6):
-                        s += col[r] * F[r]
-                    M[i_row, a_start + jj] = s
-                    M[a_start + jj, i_row] = s
-                child = a
-                a = tree[a, PARENT]
+        add_row3(sub(h, scale(m, d)), Ic_h, parent, 0)
     for i in range(M.shape[0]):
         M[i, i] += reflected[i]
 
 
 # ---- forward dynamics ------------------------------------------------------------------------
+# An articulated inertia is a symmetric 6×6 matrix [[A, B], [Bᵀ, C]] (A, C symmetric 3×3), about
+# a body's origin, in W. Kernels keep it as a 21-tuple Pa: Pa[0:6] = A and Pa[15:21] = C as
+# (xx, yy, zz, xy, xz, yz), Pa[6:15] = B row by row; arrays store it in the upper blocks of a
+# 6×6 matrix (A's and C's upper triangles and B; the lower left block is not used).
+@jitable
+def _load_articulated(P, k):
+    """The articulated inertia tuple of P[k]."""
+    return (
+        P[k, 0, 0], P[k, 1, 1], P[k, 2, 2], P[k, 0, 1], P[k, 0, 2], P[k, 1, 2],
+        P[k, 0, 3], P[k, 0, 4], P[k, 0, 5],
+        P[k, 1, 3], P[k, 1, 4], P[k, 1, 5],
+        P[k, 2, 3], P[k, 2, 4], P[k, 2, 5],
+        P[k, 3, 3], P[k, 4, 4], P[k, 5, 5], P[k, 3, 4], P[k, 3, 5], P[k, 4, 5],
+    )  # fmt: skip
+
+
+@jitable
+def _store_articulated(Pa, P, k):
+    """P[k] = the articulated inertia tuple Pa (the upper blocks only)."""
+    P[k, 0, 0], P[k, 1, 1], P[k, 2, 2] = Pa[0], Pa[1], Pa[2]
+    P[k, 0, 1], P[k, 0, 2], P[k, 1, 2] = Pa[3], Pa[4], Pa[5]
+    P[k, 0, 3], P[k, 0, 4], P[k, 0, 5] = Pa[6], Pa[7], Pa[8]
+    P[k, 1, 3], P[k, 1, 4], P[k, 1, 5] = Pa[9], Pa[10], Pa[11]
+    P[k, 2, 3], P[k, 2, 4], P[k, 2, 5] = Pa[12], Pa[13], Pa[14]
+    P[k, 3, 3], P[k, 4, 4], P[k, 5, 5] = Pa[15], Pa[16], Pa[17]
+    P[k, 3, 4], P[k, 3, 5], P[k, 4, 5] = Pa[18], Pa[19], Pa[20]
+
+
+@jitable
+def _add_articulated(Pa, P, k):
+    """P[k] += the articulated inertia tuple Pa (upper blocks)."""
+    P[k, 0, 0] += Pa[0]
+    P[k, 1, 1] += Pa[1]
+    P[k, 2, 2] += Pa[2]
+    P[k, 0, 1] += Pa[3]
+    P[k, 0, 2] += Pa[4]
+    P[k, 1, 2] += Pa[5]
+    P[k, 0, 3] += Pa[6]
+    P[k, 0, 4] += Pa[7]
+    P[k, 0, 5] += Pa[8]
+    P[k, 1, 3] += Pa[9]
+    P[k, 1, 4] += Pa[10]
+    P[k, 1, 5] += Pa[11]
+    P[k, 2, 3] += Pa[12]
+    P[k, 2, 4] += Pa[13]
+    P[k, 2, 5] += Pa[14]
+    P[k, 3, 3] += Pa[15]
+    P[k, 4, 4] += Pa[16]
+    P[k, 5, 5] += Pa[17]
+    P[k, 3, 4] += Pa[18]
+    P[k, 3, 5] += Pa[19]
+    P[k, 4, 5] += Pa[20]
+
+
+@jitable
+def _rigid_articulated(m, h, I):
+    """The articulated inertia tuple of a rigid body (m, h, I): A = I, B = [h]×, C = m·E."""
+    z = 0.0 * m
+    return (
+        I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2],
+        z, -h[2], h[1],
+        h[2], z, -h[0],
+        -h[1], h[0], z,
+        m, m, m, z, z, z,
+    )  # fmt: skip
+
+
+@jitable
+def _articulated_times(Pa, x):
+    """Pa·x = [A·w + B·v; Bᵀ·w + C·v] for a 6-sequence x = [w; v]."""
+    w = (x[0], x[1], x[2])
+    v = (x[3], x[4], x[5])
+    A = Pa[0:6]
+    B = Pa[6:15]
+    C = Pa[15:21]
+    Aw = sym_vec(A, w)
+    Cv = sym_vec(C, v)
+    return (
+        Aw[0] + (B[0] * v[0] + B[1] * v[1] + B[2] * v[2]),
+        Aw[1] + (B[3] * v[0] + B[4] * v[1] + B[5] * v[2]),
+        Aw[2] + (B[6] * v[0] + B[7] * v[1] + B[8] * v[2]),
+        (B[0] * w[0] + B[3] * w[1] + B[6] * w[2]) + Cv[0],
+        (B[1] * w[0] + B[4] * w[1] + B[7] * w[2]) + Cv[1],
+        (B[2] * w[0] + B[5] * w[1] + B[8] * w[2]) + Cv[2],
+    )
+
+
+@jitable
+def _remove_dof(Pa, U, Ug):
+    """Pa − U·Ugᵀ for 6-tuples U and Ug = U/D: the articulated inertia with the motion of a
+    one-dof mobilizer (U = Pa·H, D = Hᵀ·U) taken out."""
+    return (
+        Pa[0] - U[0] * Ug[0], Pa[1] - U[1] * Ug[1], Pa[2] - U[2] * Ug[2],
+        Pa[3] - U[0] * Ug[1], Pa[4] - U[0] * Ug[2], Pa[5] - U[1] * Ug[2],
+        Pa[6] - U[0] * Ug[3], Pa[7] - U[0] * Ug[4], Pa[8] - U[0] * Ug[5],
+        Pa[9] - U[1] * Ug[3], Pa[10] - U[1] * Ug[4], Pa[11] - U[1] * Ug[5],
+        Pa[12] - U[2] * Ug[3], Pa[13] - U[2] * Ug[4], Pa[14] - U[2] * Ug[5],
+        Pa[15] - U[3] * Ug[3], Pa[16] - U[4] * Ug[4], Pa[17] - U[5] * Ug[5],
+        Pa[18] - U[3] * Ug[4], Pa[19] - U[3] * Ug[5], Pa[20] - U[4] * Ug[5],
+    )  # fmt: skip
+
+
+@jitable
+def _shift_articulated(Pa, p):
+    """Φᵀ·Pa·Φ, Pa shifted from Bo to Po, with Φ = [[E, 0], [−X, E]] the rigid shift of
+    motions from Po to Bo, X = [p]×, p = p_PoBo. In blocks: A' = A + S + Sᵀ − X·C·X with
+    S = X·Bᵀ, B' = B + X·C, C' = C."""
+    A = Pa[0:6]
+    B = Pa[6:15]
+    C = Pa[15:21]
+    # Column j of S = X·Bᵀ is p × (row j of B).
+    s0 = cross3(p, (B[0], B[1], B[2]))
+    s1 = cross3(p, (B[3], B[4], B[5]))
+    s2 = cross3(p, (B[6], B[7], B[8]))
+    # Column j of N = X·C is p × (column j of C).
+    n0 = cross3(p, (C[0], C[3], C[4]))
+    n1 = cross3(p, (C[3], C[1], C[5]))
+    n2 = cross3(p, (C[4], C[5], C[2]))
+    # Row i of X·C·X = N·X is (row i of N) × p; it is symmetric: rows 0, 1 and (2, 2) suffice.
+    r0 = cross3((n0[0], n1[0], n2[0]), p)
+    r1 = cross3((n0[1], n1[1], n2[1]), p)
+    r22 = n0[2] * p[1] - n1[2] * p[0]
+    return (
+        A[0] + 2.0 * s0[0] - r0[0],
+        A[1] + 2.0 * s1[1] - r1[1],
+        A[2] + 2.0 * s2[2] - r22,
+        A[3] + s1[0] + s0[1] - r0[1],
+        A[4] + s2[0] + s0[2] - r0[2],
+        A[5] + s2[1] + s1[2] - r1[2],
+        B[0] + n0[0], B[1] + n1[0], B[2] + n2[0],
+        B[3] + n0[1], B[4] + n1[1], B[5] + n2[1],
+        B[6] + n0[2], B[7] + n1[2], B[8] + n2[2],
+        C[0], C[1], C[2], C[3], C[4], C[5],
+    )  # fmt: skip
+
+
+@jitable
+def _shift_to_parent(F, p):
+    """Φᵀ·F = [τ + p × f; f]: a spatial force (or a column of one) F = [τ; f] at Bo, shifted
+    to Po (p = p_PoBo)."""
+    t = cross3(p, (F[3], F[4], F[5]))
+    return F[0] + t[0], F[1] + t[1], F[2] + t[2], F[3], F[4], F[5]
+
+
+@jitable
+def _add6(a, b):
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]
+
+
+@jitable
+def _axpy6(s, a, b):
+    """s·a + b for a scalar s and 6-sequences a, b."""
+    return (
+        s * a[0] + b[0],
+        s * a[1] + b[1],
+        s * a[2] + b[2],
+        s * a[3] + b[3],
+        s * a[4] + b[4],
+        s * a[5] + b[5],
+    )
+
+
 @jitable
 def calc_forward_dynamics(
     tree,
@@ -327,194 +605,162 @@ def calc_forward_dynamics(
     """Articulated body algorithm: v̇ from M(q)·v̇ + C(q, v)·v = tau + Σ_B J_Bᵀ·F_app[B], with
     diag(reflected) added to M, and v̇ = 0 for the mobods with ``locked[k]`` nonzero.
 
-    Workspaces: P (n×6×6 articulated inertias), z (n×6 bias forces), U (nv×6), Dinv
-    (n×6×6), u (nv), ws (6×12). Outputs v̇ and A_WB. Returns −1, or the first mobod (from
-    the tips) whose articulated inertia across its mobilizer is not positive definite.
+    Workspaces: P (n×6×6 articulated inertias, upper blocks), z (n×6 bias forces), U (nv×6),
+    Dinv (n×6×6), u (nv), ws (6×12, not used). Outputs v̇ and A_WB. Returns −1, or the first
+    mobod (from the tips) whose articulated inertia across its mobilizer is not positive
+    definite.
+
+    Tip to base, per mobod with H = H_PB_W (6×nv), c = A_bias, Φ the shift of motions from Po
+    to Bo: U = Pa·H, D = Hᵀ·U + diag(reflected), u = tau − Hᵀ·z; the parent gets
+    Φᵀ·(Pa − U·D⁻¹·Uᵀ)·Φ and Φᵀ·(z + Pa·c) + Φᵀ·U·D⁻¹·(u − Uᵀ·c). Base to tip,
+    v̇ = D⁻¹·(u − Uᵀ·c − (Φᵀ·U)ᵀ·A_WP) and A_WB = Φ·A_WP + c + H·v̇. The terms that follow
+    the parent's are computed with Φᵀ·U rather than with U, which keeps the chains of
+    dependent operations from mobod to mobod short. A one-dof mobilizer keeps, in U, u and
+    Dinv[k, 0, 0], Φᵀ·U (6), u − Uᵀ·c and 1/D; one of several dofs, with D = L·Lᵀ
+    (Cholesky) and W = U·L⁻ᵀ: Φᵀ·W (nv×6), L⁻¹·(u − Uᵀ·c) and L (in Dinv[k]).
     """
     n = tree.shape[0]
-    for k in range(n):
-        _inertia_matrix(m_W[k], h_W[k], I_W[k], P[k])
+    # Each body's own inertia and bias force [w × (I·w); w × (w × h)] − F_app; the children's
+    # are added to them below.
+    for k in range(1, n):
+        _store_articulated(_rigid_articulated(m_W[k], h_W[k], I_W[k]), P, k)
         tb, fb = _bias_force(m_W[k], h_W[k], I_W[k], V_WB[k])
-        store(sub(tb, (F_app[k, 0], F_app[k, 1], F_app[k, 2])), z[k, 0:3])
-        store(sub(fb, (F_app[k, 3], F_app[k, 4], F_app[k, 5])), z[k, 3:6])
-    Pa = ws[:, 0:6]
-    T = ws[:, 6:12]
+        store_row3(sub(tb, row3(F_app, k, 0)), z, k, 0)
+        store_row3(sub(fb, row3(F_app, k, 3)), z, k, 3)
     for k in range(n - 1, 0, -1):
+        parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
-        v_start = tree[k, V_START]
-        for r in range(6):
-            for c in range(6):
-                Pa[r, c] = P[k, r, c]
-        if nv > 0 and locked[k] == 0:
-            # U = P·H, D = Hᵀ·U + diag(reflected), u = tau − Hᵀ·z.
-            for j in range(nv):
-                col = H_PB_W[v_start + j]
-                for r in range(6):
-                    s = P[k, r, 0] * col[0]
-                    for c in range(1, 6):
-                        s += P[k, r, c] * col[c]
-                    U[v_start + j, r] = s
-                s = tau[v_start + j]
-                for r in range(6):
-                    s -= col[r] * z[k, r]
-                u[v_start + j] = s
-            for a in range(nv):
-                for b in range(nv):
-                    s = H_PB_W[v_start + a, 0] * U[v_start + b, 0]
-                    for r in range(1, 6):
-                        s += H_PB_W[v_start + a, r] * U[v_start + b, r]
-                    T[a, b] = s
-                T[a, a] += reflected[v_start + a]
-            if not _invert_spd(T, nv, Dinv[k]):
+        c = tree[k, V_START]
+        Pa = _load_articulated(P, k)
+        zk = _row6(z, k)
+        ck = _row6(A_bias, k)
+        p = _p_PoBo(X_pc, k, parent)
+        # What the parent gets if the mobilizer is locked (or a weld): Pa and z + Pa·c.
+        P_up = _shift_articulated(Pa, p)
+        z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)
+        if nv == 1 and locked[k] == 0:
+            h = _row6(H_PB_W, c)
+            Uk = _articulated_times(Pa, h)
+            D = _dot6(h, Uk) + reflected[c]
+            if not D > 0.0:
                 return k
-            # Pa = P − U·D⁻¹·Uᵀ;  za = z + Pa·A_bias + U·D⁻¹·u.
-            for a in range(nv):
-                for r in range(6):
-                    s = Dinv[k, a, 0] * U[v_start, r]
-                    for b in range(1, nv):
-                        s += Dinv[k, a, b] * U[v_start + b, r]
-                    T[a, r] = s  # (D⁻¹·Uᵀ)[a, r]
-            for r in range(6):
-                for c in range(6):
-                    s = Pa[r, c]
-                    for a in range(nv):
-                        s -= U[v_start + a, r] * T[a, c]
-                    Pa[r, c] = s
-            for a in range(nv):
-                s = Dinv[k, a, 0] * u[v_start]
-                for b in range(1, nv):
-                    s += Dinv[k, a, b] * u[v_start + b]
-                for r in range(6):
-                    z[k, r] += U[v_start + a, r] * s
-        for r in range(6):
-            s = Pa[r, 0] * A_bias[k, 0]
-            for c in range(1, 6):
-                s += Pa[r, c] * A_bias[k, c]
-            z[k, r] += s
-        _add_shifted_articulated(tree, X_pc, Pa, z, P, k, T)
-    # Outward: A' = A_WP shifted + A_bias; v̇ = D⁻¹·(u − Uᵀ·A'); A = A' + H·v̇.
+            D_inv = 1.0 / D
+            r = (tau[c] - _dot6(h, zk)) - _dot6(Uk, ck)  # u − Uᵀ·c
+            Ut = _shift_to_parent(Uk, p)
+            Ug = (
+                D_inv * Ut[0],
+                D_inv * Ut[1],
+                D_inv * Ut[2],
+                D_inv * Ut[3],
+                D_inv * Ut[4],
+                D_inv * Ut[5],
+            )
+            P_up = _remove_dof(P_up, Ut, Ug)
+            z_up = _axpy6(r, Ug, z_up)
+            for i in range(6):
+                U[c, i] = Ut[i]
+            Dinv[k, 0, 0] = D_inv
+            u[c] = r
+        elif nv > 0 and locked[k] == 0:
+            # U[j] = Φᵀ·U_j for now; D's lower triangle into Dinv[k], then factored in place.
+            for i in range(nv):
+                hi = _row6(H_PB_W, c + i)
+                Ui = _articulated_times(Pa, hi)
+                for j in range(i + 1):
+                    Dinv[k, i, j] = _dot6(_row6(H_PB_W, c + j), Ui)
+                Dinv[k, i, i] += reflected[c + i]
+                u[c + i] = (tau[c + i] - _dot6(hi, zk)) - _dot6(Ui, ck)  # u − Uᵀ·c
+                Ut = _shift_to_parent(Ui, p)
+                for e in range(6):
+                    U[c + i, e] = Ut[e]
+            # Cholesky D = L·Lᵀ, and by forward substitution Φᵀ·W = Φᵀ·U·L⁻ᵀ and
+            # y = L⁻¹·(u − Uᵀ·c), column by column.
+            for j in range(nv):
+                s = Dinv[k, j, j]
+                for i in range(j):
+                    s -= Dinv[k, j, i] * Dinv[k, j, i]
+                if not s > 0.0:
+                    return k
+                L_jj = s**0.5
+                Dinv[k, j, j] = L_jj
+                for i in range(j + 1, nv):
+                    t = Dinv[k, i, j]
+                    for m in range(j):
+                        t -= Dinv[k, i, m] * Dinv[k, j, m]
+                    Dinv[k, i, j] = t / L_jj
+                Wj = _row6(U, c + j)
+                y = u[c + j]
+                for i in range(j):
+                    Wj = _axpy6(-Dinv[k, j, i], _row6(U, c + i), Wj)
+                    y -= Dinv[k, j, i] * u[c + i]
+                L_inv = 1.0 / L_jj
+                Wj = (
+                    L_inv * Wj[0],
+                    L_inv * Wj[1],
+                    L_inv * Wj[2],
+                    L_inv * Wj[3],
+                    L_inv * Wj[4],
+                    L_inv * Wj[5],
+                )
+                y = L_inv * y
+                for i in range(6):
+                    U[c + j, i] = Wj[i]
+                u[c + j] = y
+                # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time (shifted); z likewise.
+                P_up = _remove_dof(P_up, Wj, Wj)
+                z_up = _axpy6(y, Wj, z_up)
+        if parent != 0:  # (World's articulated inertia is not needed.)
+            _add_articulated(P_up, P, parent)
+            for i in range(6):
+                z[parent, i] += z_up[i]
+    # Base to tip: A_WB = Φ·A_WP + c + H·v̇, v̇ as above.
     for i in range(6):
         A_WB[0, i] = 0.0 * A_bias[0, i]
     for k in range(1, n):
-        _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
+        parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
-        v_start = tree[k, V_START]
-        if nv == 0:
-            continue
-        if locked[k] != 0:
-            for a in range(nv):
-                vdot[v_start + a] = 0.0 * u[v_start + a]
-            continue
-        for a in range(nv):
-            s = u[v_start + a]
-            for r in range(6):
-                s -= U[v_start + a, r] * A_WB[k, r]
-            T[0, a] = s
-        for a in range(nv):
-            s = Dinv[k, a, 0] * T[0, 0]
-            for b in range(1, nv):
-                s += Dinv[k, a, b] * T[0, b]
-            vdot[v_start + a] = s
-        for a in range(nv):
-            col = H_PB_W[v_start + a]
-            for r in range(6):
-                A_WB[k, r] += col[r] * vdot[v_start + a]
+        c = tree[k, V_START]
+        A_P = _row6(A_WB, parent)
+        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
+        if nv > 0 and locked[k] != 0:
+            for i in range(c, c + nv):
+                vdot[i] = 0.0 * u[i]
+        elif nv == 1:
+            vd = Dinv[k, 0, 0] * (u[c] - _dot6(_row6(U, c), A_P))
+            vdot[c] = vd
+            alpha = add(alpha, scale(vd, row3(H_PB_W, c, 0)))
+            a = add(a, scale(vd, row3(H_PB_W, c, 3)))
+        elif nv > 0:
+            # v̇ = L⁻ᵀ·(y − (Φᵀ·W)ᵀ·A_WP), by back substitution.
+            for j in range(nv - 1, -1, -1):
+                t = u[c + j] - _dot6(_row6(U, c + j), A_P)
+                for i in range(j + 1, nv):
+                    t -= Dinv[k, i, j] * vdot[c + i]
+                vdot[c + j] = t / Dinv[k, j, j]
+            for i in range(c, c + nv):
+                alpha = add(alpha, scale(vdot[i], row3(H_PB_W, i, 0)))
+                a = add(a, scale(vdot[i], row3(H_PB_W, i, 3)))
+        store_row3(alpha, A_WB, k, 0)
+        store_row3(a, A_WB, k, 3)
     return -1
-
-
-@jitable
-def _inertia_matrix(m, h, I, P):
-    """P = the 6×6 matrix of M = (m, h, I): [[I, [h]×], [[h]×ᵀ, m·E]]."""
-    for i in range(3):
-        for j in range(3):
-            P[i, j] = I[i, j]
-            P[3 + i, 3 + j] = m if i == j else 0.0 * m
-    hx = (h[0], h[1], h[2])
-    # [h]× = [[0, −hz, hy], [hz, 0, −hx], [−hy, hx, 0]]
-    P[0, 3] = 0.0 * m
-    P[0, 4] = -hx[2]
-    P[0, 5] = hx[1]
-    P[1, 3] = hx[2]
-    P[1, 4] = 0.0 * m
-    P[1, 5] = -hx[0]
-    P[2, 3] = -hx[1]
-    P[2, 4] = hx[0]
-    P[2, 5] = 0.0 * m
-    for i in range(3):
-        for j in range(3):
-            P[3 + j, i] = P[i, 3 + j]
-
-
-@jitable
-def _add_shifted_articulated(tree, X_pc, Pa, z, P, k, T):
-    """P[parent] += Φᵀ·Pa·Φ and z[parent] += Φᵀ·z[k], with Φ the rigid shift of motions from
-    Po to Bo: Φ = [[E, 0], [−[p]×, E]], p = p_PoBo. T is a 6×6 workspace."""
-    parent = tree[k, PARENT]
-    p = sub(X_pc[X_WB, k, 3], X_pc[X_WB, parent, 3])
-    # T = Φᵀ·Pa: rows 0–2 += [p]× · rows 3–5.
-    for c in range(6):
-        top = (Pa[0, c], Pa[1, c], Pa[2, c])
-        bottom = (Pa[3, c], Pa[4, c], Pa[5, c])
-        t = add(top, cross3(p, bottom))
-        T[0, c] = t[0]
-        T[1, c] = t[1]
-        T[2, c] = t[2]
-        T[3, c] = bottom[0]
-        T[4, c] = bottom[1]
-        T[5, c] = bottom[2]
-    # P[parent] += T·Φ: (T·Φ)[r, 0:3] = T[r, 0:3] − T[r, 3:6]·[p]× = T[r, 0:3] + p × T[r, 3:6].
-    for r in range(6):
-        right = (T[r, 3], T[r, 4], T[r, 5])
-        left = add((T[r, 0], T[r, 1], T[r, 2]), cross3(p, right))
-        P[parent, r, 0] += left[0]
-        P[parent, r, 1] += left[1]
-        P[parent, r, 2] += left[2]
-        P[parent, r, 3] += right[0]
-        P[parent, r, 4] += right[1]
-        P[parent, r, 5] += right[2]
-    f = (z[k, 3], z[k, 4], z[k, 5])
-    store_add(add((z[k, 0], z[k, 1], z[k, 2]), cross3(p, f)), z[parent, 0:3])
-    store_add(f, z[parent, 3:6])
-
-
-@jitable
-def _invert_spd(D, n, Dinv):
-    """Dinv[:n, :n] = D[:n, :n]⁻¹ for a symmetric positive definite D, by Cholesky (D is
-    overwritten by its factor). Returns False if D is not positive definite."""
-    for j in range(n):
-        s = D[j, j]
-        for k in range(j):
-            s -= D[j, k] * D[j, k]
-        if not s > 0.0:
-            return False
-        d = s**0.5
-        D[j, j] = d
-        for i in range(j + 1, n):
-            t = D[i, j]
-            for k in range(j):
-                t -= D[i, k] * D[j, k]
-            D[i, j] = t / d
-    # Dinv = L⁻ᵀ·L⁻¹, column by column: solve L·y = e_c, then Lᵀ·x = y.
-    for c in range(n):
-        for i in range(n):
-            t = 1.0 if i == c else 0.0
-            for k in range(i):
-                t -= D[i, k] * Dinv[k, c]
-            Dinv[i, c] = t / D[i, i]
-        for i in range(n - 1, -1, -1):
-            t = Dinv[i, c]
-            for k in range(i + 1, n):
-                t -= D[k, i] * Dinv[k, c]
-            Dinv[i, c] = t / D[i, i]
-    return True
 
 
 # ---- time derivatives ------------------------------------------------------------------------
 @jitable
 def calc_qdot(tree, jparam, q, v, qdot):
-    """q̇ = N(q)·v of the whole tree, mobilizer by mobilizer."""
-    for k in range(1, tree.shape[0]):
-        q_start = tree[k, Q_START]
-        calc_qdot_from_v(
-            tree[k, JTYPE], jparam[k], q[q_start:], v[tree[k, V_START] :], qdot[q_start:]
-        )
+    """q̇ = N(q)·v of the whole tree, mobilizer by mobilizer: q̇ = v for the joint types with
+    N = I (all but the roll-pitch-yaw and quaternion ones), the others by
+    :func:`calc_qdot_from_v`, in a pass of their own."""
+    n = tree.shape[0]
+    for k in range(1, n):
+        jtype = tree[k, JTYPE]
+        if jtype != BALL_RPY and jtype != RPY_FLOATING and jtype != QUATERNION_FLOATING:
+            q_start = tree[k, Q_START]
+            v_start = tree[k, V_START]
+            for i in range(NUM_VELOCITIES[jtype]):
+                qdot[q_start + i] = v[v_start + i]
+    for k in range(1, n):
+        jtype = tree[k, JTYPE]
+        if jtype == BALL_RPY or jtype == RPY_FLOATING or jtype == QUATERNION_FLOATING:
+            q_start = tree[k, Q_START]
+            calc_qdot_from_v(jtype, jparam[k], q[q_start:], v[tree[k, V_START] :], qdot[q_start:])

@@ -12,12 +12,17 @@ one); then X_FM(q) is the inverse of the joint's pose.
 Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is p_AoBo_A.
 """
 
+import numpy as np
+
+from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, WELD
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_H_FM, calc_X_FM
 from mallard.multibody._kernels.pose import (
     load_pose,
     pose_inv,
     pose_mul,
+    pose_mul_rotation,
+    pose_mul_translation,
     position,
     rotate3,
     store_pose,
@@ -47,30 +52,193 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
     velocity i of mobod k, ``H_PB_W[i]`` = [w; v], the spatial velocity of B at Bo measured
     in P, expressed in W, per unit v[i]. ``H_FM`` is a 6×6 workspace. ``X_pc[:, 0]`` (World)
     must already hold identity poses.
+
+    Welds, revolute, prismatic and quaternion floating joints (the common ones) are computed in
+    registers in the main loop; the other types' X_FM and H_FM come from :func:`calc_X_FM` and
+    :func:`calc_H_FM`, called in passes of their own before and after it (a call inside the
+    main loop would slow all of it down).
     """
-    for k in range(1, tree.shape[0]):
+    n = tree.shape[0]
+    for k in range(1, n):
         jtype = tree[k, JTYPE]
-        q_k = q[tree[k, Q_START] :]
-        calc_X_FM(jtype, jparam[k], q_k, X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
-        T_FM = load_pose(X_pc[X_FM, k])
+        if (
+            jtype != REVOLUTE
+            and jtype != PRISMATIC
+            and jtype != WELD
+            and jtype != QUATERNION_FLOATING
+        ):
+            calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
+    for k in range(1, n):
+        jtype = tree[k, JTYPE]
+        if jtype == REVOLUTE:
+            T_FM = _revolute_X_FM(jparam[k], q[tree[k, Q_START]])
+        elif jtype == PRISMATIC:
+            T_FM = _prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
+        elif jtype == WELD:
+            T_FM = _prismatic_X_FM(jparam[k], 0.0 * jparam[k, 0])
+        elif jtype == QUATERNION_FLOATING:
+            T_FM = _quaternion_X_FM(q, tree[k, Q_START])
+        else:
+            T_FM = load_pose(X_pc[X_FM, k])
         if tree[k, REVERSED] != 0:  # the joint's pose, inverted
             T_FM = pose_inv(T_FM)
-            store_pose(T_FM, X_pc[X_FM, k])
         T_WF = pose_mul(load_pose(X_pc[X_WB, tree[k, PARENT]]), load_pose(X_PF_MB[0, k]))
-        T_WM = pose_mul(T_WF, T_FM)
+        if jtype == REVOLUTE:
+            T_WM = pose_mul_rotation(T_WF, T_FM)  # p_FM = 0
+        elif jtype == PRISMATIC:
+            T_WM = pose_mul_translation(T_WF, T_FM)  # R_FM = I
+        elif jtype == WELD:
+            T_WM = T_WF  # X_FM = I
+        else:
+            T_WM = pose_mul(T_WF, T_FM)
         T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
+        store_pose(T_FM, X_pc[X_FM, k])
         store_pose(T_WF, X_pc[X_WF, k])
         store_pose(T_WM, X_pc[X_WM, k])
         store_pose(T_WB, X_pc[X_WB, k])
-        if NUM_VELOCITIES[jtype] > 0:
-            calc_H_FM(jtype, jparam[k], q_k, H_FM)
-            _across_mobilizer_jacobian(tree[k], T_WF, T_WM, T_WB, H_FM, H_PB_W)
+        if jtype == REVOLUTE or jtype == PRISMATIC:
+            _axis_column(tree[k], jtype == REVOLUTE, T_WF, T_WM, T_WB, jparam[k], H_PB_W)
+        elif jtype == QUATERNION_FLOATING:
+            # H_FM = I (6×6): column j is the unit vector e_j.
+            z = 0.0 * T_WF[0]
+            o = 1.0 + z
+            c = tree[k, V_START]
+            _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (o, z, z, z, z, z), H_PB_W, c)
+            _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, o, z, z, z, z), H_PB_W, c + 1)
+            _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, o, z, z, z), H_PB_W, c + 2)
+            _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, o, z, z), H_PB_W, c + 3)
+            _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, o, z), H_PB_W, c + 4)
+            _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, z, o), H_PB_W, c + 5)
+    for k in range(1, n):
+        jtype = tree[k, JTYPE]
+        if (
+            jtype != REVOLUTE
+            and jtype != PRISMATIC
+            and jtype != QUATERNION_FLOATING
+            and NUM_VELOCITIES[jtype] > 0
+        ):
+            calc_H_FM(jtype, jparam[k], q[tree[k, Q_START] :], H_FM)
+            T_WF = load_pose(X_pc[X_WF, k])
+            T_WM = load_pose(X_pc[X_WM, k])
+            T_WB = load_pose(X_pc[X_WB, k])
+            v_start = tree[k, V_START]
+            for j in range(NUM_VELOCITIES[jtype]):
+                H_j = (H_FM[0, j], H_FM[1, j], H_FM[2, j], H_FM[3, j], H_FM[4, j], H_FM[5, j])
+                _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, H_j, H_PB_W, v_start + j)
 
 
 @jitable
-def _across_mobilizer_jacobian(row, T_WF, T_WM, T_WB, H_FM, H_PB_W):
-    """H_PB_W columns of one mobod from the joint's H (expressed in the joint's F frame, at the
-    joint's M origin): rotated to W, shifted to Bo, and negated if the joint is reversed."""
+def _revolute_X_FM(jparam, theta):
+    """The pose tuple of X_FM for a revolute joint: R_FM = rot(θ, â) (Rodrigues, as
+    :func:`rotation_about_axis`), p_FM = 0."""
+    c = np.cos(theta)
+    s = np.sin(theta)
+    t = 1.0 - c
+    x = jparam[0]
+    y = jparam[1]
+    z = jparam[2]
+    zero = 0.0 * theta
+    return (
+        c + t * x * x,
+        t * x * y - s * z,
+        t * x * z + s * y,
+        t * x * y + s * z,
+        c + t * y * y,
+        t * y * z - s * x,
+        t * x * z - s * y,
+        t * y * z + s * x,
+        c + t * z * z,
+        zero,
+        zero,
+        zero,
+    )
+
+
+@jitable
+def _quaternion_X_FM(q, s):
+    """The pose tuple of X_FM for a quaternion floating joint whose q starts at q[s]:
+    R_FM = R(q_FM/|q_FM|) (as :func:`rotation_from_quaternion`), p_FM = q[s + 4 : s + 7]."""
+    w = q[s]
+    x = q[s + 1]
+    y = q[s + 2]
+    z = q[s + 3]
+    k = 2.0 / (w * w + x * x + y * y + z * z)
+    return (
+        1.0 - k * (y * y + z * z),
+        k * (x * y - w * z),
+        k * (x * z + w * y),
+        k * (x * y + w * z),
+        1.0 - k * (x * x + z * z),
+        k * (y * z - w * x),
+        k * (x * z - w * y),
+        k * (y * z + w * x),
+        1.0 - k * (x * x + y * y),
+        q[s + 4],
+        q[s + 5],
+        q[s + 6],
+    )
+
+
+@jitable
+def _prismatic_X_FM(jparam, x):
+    """The pose tuple of X_FM for a prismatic joint: R_FM = I, p_FM = x·â (x = 0 gives the
+    identity, a weld's X_FM)."""
+    one = 1.0 + 0.0 * x
+    zero = 0.0 * x
+    return (
+        one,
+        zero,
+        zero,
+        zero,
+        one,
+        zero,
+        zero,
+        zero,
+        one,
+        x * jparam[0],
+        x * jparam[1],
+        x * jparam[2],
+    )
+
+
+@jitable
+def _axis_column(row, revolute, T_WF, T_WM, T_WB, jparam, H_PB_W):
+    """H_PB_W[v start] of a revolute (H_FM = [â; 0]) or prismatic (H_FM = [0; â]) mobilizer,
+    â = jparam[0:3] the joint's unit axis: :func:`_across_mobilizer_column` without the
+    products by zero."""
+    if row[REVERSED] != 0:
+        sign = -1.0
+        T_WJ = T_WM
+        p_WJo = position(T_WF)
+    else:
+        sign = 1.0
+        T_WJ = T_WF
+        p_WJo = position(T_WM)
+    a_W = rotate3(T_WJ, (jparam[0], jparam[1], jparam[2]))
+    c = row[V_START]
+    if revolute:  # [â_W; â_W × d], d = p_JoBo
+        d = (T_WB[9] - p_WJo[0], T_WB[10] - p_WJo[1], T_WB[11] - p_WJo[2])
+        H_PB_W[c, 0] = sign * a_W[0]
+        H_PB_W[c, 1] = sign * a_W[1]
+        H_PB_W[c, 2] = sign * a_W[2]
+        H_PB_W[c, 3] = sign * (a_W[1] * d[2] - a_W[2] * d[1])
+        H_PB_W[c, 4] = sign * (a_W[2] * d[0] - a_W[0] * d[2])
+        H_PB_W[c, 5] = sign * (a_W[0] * d[1] - a_W[1] * d[0])
+    else:  # [0; â_W]
+        z = 0.0 * a_W[0]
+        H_PB_W[c, 0] = z
+        H_PB_W[c, 1] = z
+        H_PB_W[c, 2] = z
+        H_PB_W[c, 3] = sign * a_W[0]
+        H_PB_W[c, 4] = sign * a_W[1]
+        H_PB_W[c, 5] = sign * a_W[2]
+
+
+@jitable
+def _across_mobilizer_column(row, T_WF, T_WM, T_WB, H_j, H_PB_W, c):
+    """H_PB_W[c] from one column H_j = [w; v] of the joint's H (expressed in the joint's F
+    frame, at the joint's M origin): rotated to W, shifted to Bo, and negated if the joint is
+    reversed."""
     if row[REVERSED] != 0:
         sign = -1.0
         T_WJ = T_WM  # the joint's F frame is the mobilizer's M ...
@@ -80,17 +248,14 @@ def _across_mobilizer_jacobian(row, T_WF, T_WM, T_WB, H_FM, H_PB_W):
         T_WJ = T_WF
         p_WJo = position(T_WM)
     d = (T_WB[9] - p_WJo[0], T_WB[10] - p_WJo[1], T_WB[11] - p_WJo[2])
-    v_start = row[V_START]
-    for j in range(NUM_VELOCITIES[row[JTYPE]]):
-        w = rotate3(T_WJ, (H_FM[0, j], H_FM[1, j], H_FM[2, j]))
-        v = rotate3(T_WJ, (H_FM[3, j], H_FM[4, j], H_FM[5, j]))
-        col = H_PB_W[v_start + j]
-        col[0] = sign * w[0]
-        col[1] = sign * w[1]
-        col[2] = sign * w[2]
-        col[3] = sign * (v[0] + w[1] * d[2] - w[2] * d[1])
-        col[4] = sign * (v[1] + w[2] * d[0] - w[0] * d[2])
-        col[5] = sign * (v[2] + w[0] * d[1] - w[1] * d[0])
+    w = rotate3(T_WJ, (H_j[0], H_j[1], H_j[2]))
+    v = rotate3(T_WJ, (H_j[3], H_j[4], H_j[5]))
+    H_PB_W[c, 0] = sign * w[0]
+    H_PB_W[c, 1] = sign * w[1]
+    H_PB_W[c, 2] = sign * w[2]
+    H_PB_W[c, 3] = sign * (v[0] + w[1] * d[2] - w[2] * d[1])
+    H_PB_W[c, 4] = sign * (v[1] + w[2] * d[0] - w[0] * d[2])
+    H_PB_W[c, 5] = sign * (v[2] + w[0] * d[1] - w[1] * d[0])
 
 
 @jitable

@@ -64,3 +64,35 @@ def store_add(a, out):
     out[0] += a[0]
     out[1] += a[1]
     out[2] += a[2]
+
+
+@jitable
+def row3(A, k, j):
+    """(A[k, j], A[k, j + 1], A[k, j + 2]): three consecutive entries of row k of A."""
+    return A[k, j], A[k, j + 1], A[k, j + 2]
+
+
+@jitable
+def store_row3(a, A, k, j):
+    """A[k, j:j + 3] = a."""
+    A[k, j] = a[0]
+    A[k, j + 1] = a[1]
+    A[k, j + 2] = a[2]
+
+
+@jitable
+def add_row3(a, A, k, j):
+    """A[k, j:j + 3] += a."""
+    A[k, j] += a[0]
+    A[k, j + 1] += a[1]
+    A[k, j + 2] += a[2]
+
+
+@jitable
+def sym_vec(S, a):
+    """S·a for a symmetric 3×3 S given as the 6-tuple (xx, yy, zz, xy, xz, yz)."""
+    return (
+        S[0] * a[0] + S[3] * a[1] + S[4] * a[2],
+        S[3] * a[0] + S[1] * a[1] + S[5] * a[2],
+        S[4] * a[0] + S[5] * a[1] + S[2] * a[2],
+    )

@@ -245,6 +245,59 @@ def _actuation(plant, rng):
     return rng.normal(size=plant.num_actuated_dofs())
 
 
+def _batch_args(rng, size=5, chunks=2):
+    """(mi, mf, ws0, Q, V, wss, plant) for the batched entry points: the sample plant's flat
+    model and workspace, ``size`` random states near the sample's and ``chunks`` rows."""
+    from mallard.multibody._kernels.batch import scratch_size
+
+    mi, mf, x, ws, plant = _engine_args(rng)
+    nq, nv = plant.num_positions(), plant.num_velocities()
+    Q = x[:nq] + 0.3 * rng.normal(size=(size, nq))
+    V = rng.normal(size=(size, nv))
+    wss = np.zeros((chunks, ws.shape[0] + scratch_size(mi)))
+    return mi, mf, ws, Q, V, wss, plant
+
+
+def _batch_case(name):
+    """The argument tuple of batched entry point ``name`` (see kernels.batch)."""
+
+    def case(rng):
+        mi, mf, ws0, Q, V, wss, plant = _batch_args(rng)
+        size, nv, nu = Q.shape[0], plant.num_velocities(), plant.num_actuated_dofs()
+        n = plant.num_bodies()
+        if name == "batch_body_poses":
+            return mi, mf, ws0, Q, wss, np.zeros((size, n, 4, 4))
+        if name == "batch_mass_matrix":
+            return mi, mf, ws0, Q, wss, np.zeros((size, nv, nv))
+        if name == "batch_inverse_dynamics":
+            vdot, tau = rng.normal(size=(size, nv)), rng.normal(size=(size, nv))
+            return mi, mf, ws0, Q, V, vdot, tau, wss, np.zeros((size, nv))
+        if name == "batch_forward_dynamics":
+            tau, u = rng.normal(size=(size, nv)), rng.normal(size=(size, nu))
+            status = np.zeros(size, dtype=np.int64)
+            return mi, mf, ws0, Q, V, tau, u, wss, np.zeros((size, nv)), status
+        k, X_BF, P = 3, _rotation_pose(rng), rng.normal(size=(size, 3))
+        return mi, mf, ws0, Q, k, X_BF, P, wss, np.zeros((size, 6, nv))
+
+    return case
+
+
+def _batch_row(rng):
+    """(mi, ws0, row): a flat model, its workspace and a row of a batched workspace."""
+    mi, _, ws0, _, _, wss, _ = _batch_args(rng)
+    return mi, ws0, rng.normal(size=wss.shape[1])
+
+
+def _gravity_args(rng):
+    """(mi, ws, F_B) with the inertias stage of the sample workspace up to date."""
+    from mallard.multibody._kernels import compiled
+    from mallard.multibody._kernels.engine import drive_stages
+
+    mi, mf, x, ws, plant = _engine_args(rng)
+    compiled(drive_stages)(mi, mf, x, ws, 15)
+    return mi, ws, rng.normal(size=(plant.num_bodies(), 6))
+
+
 CASES = {
     _K + "spatial.cross": lambda r: (r.normal(size=3), r.normal(size=3), np.empty(3)),
     _K + "spatial.rotate": lambda r: (_rotation(r), r.normal(size=3), np.empty(3)),
@@ -345,14 +398,27 @@ CASES = {
     ),
     _K + "mobilizers._set_identity": lambda r: (np.empty((3, 3)),),
     _K + "kinematics.calc_position_kinematics": _position_kinematics_args,
-    _K + "kinematics._across_mobilizer_jacobian": lambda r: (
+    _K + "kinematics._across_mobilizer_column": lambda r: (
         np.array([1, 4, 1, 1, 1, 2]),
         _pose_tuple(r),
         _pose_tuple(r),
         _pose_tuple(r),
-        r.normal(size=(6, 6)),
+        tuple(r.normal(size=6)),
+        np.zeros((4, 6)),
+        2,
+    ),
+    _K + "kinematics._axis_column": lambda r: (
+        np.array([1, 1, 0, 2, 1, 2]),
+        True,
+        _pose_tuple(r),
+        _pose_tuple(r),
+        _pose_tuple(r),
+        np.array([0.0, 0.6, 0.8, 0.0]),
         np.zeros((4, 6)),
     ),
+    _K + "kinematics._quaternion_X_FM": lambda r: (r.normal(size=9), 1),
+    _K + "kinematics._revolute_X_FM": lambda r: (np.array([0.0, 0.6, 0.8, 0.0]), 0.7),
+    _K + "kinematics._prismatic_X_FM": lambda r: (np.array([0.0, 0.6, 0.8, 0.0]), 0.7),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
     _K + "dynamics.calc_acceleration_bias": _bias_args,
     _K + "dynamics._across_mobilizer_bias": lambda r: (
@@ -381,7 +447,6 @@ CASES = {
             np.zeros((5, 3, 3)),
         )
     )(_dynamics_args(r)),
-    _K + "dynamics._inertia_times": lambda r: (1.5, r.normal(size=3), _sym(r), r.normal(size=6)),
     _K + "dynamics._bias_force": lambda r: (1.5, r.normal(size=3), _sym(r), r.normal(size=6)),
     _K + "dynamics._shift_force_to_parent": lambda r: (
         lambda a: (a[0], a[1], r.normal(size=(5, 6)), 4)
@@ -402,18 +467,6 @@ CASES = {
     _K + "dynamics.calc_inverse_dynamics": _inverse_dynamics_args,
     _K + "dynamics.calc_mass_matrix": _mass_matrix_args,
     _K + "dynamics.calc_forward_dynamics": _forward_dynamics_args,
-    _K + "dynamics._inertia_matrix": lambda r: (1.5, r.normal(size=3), _sym(r), np.zeros((6, 6))),
-    _K + "dynamics._add_shifted_articulated": lambda r: (
-        lambda a: (
-            a[0],
-            a[1],
-            r.normal(size=(6, 6)),
-            r.normal(size=(5, 6)),
-            r.normal(size=(5, 6, 6)),
-            4,
-            np.zeros((6, 6)),
-        )
-    )(_abias(r)),
     _K + "dynamics.calc_gravity_forces": lambda r: (
         lambda a: (
             a[0],
@@ -424,10 +477,49 @@ CASES = {
             np.zeros((5, 6)),
         )
     )(_abias(r)),
+    _K + "dynamics._p_PoBo": lambda r: (_abias(r)[1], 3, 0),
+    _K + "dynamics._row6": lambda r: (r.normal(size=(5, 6)), 2),
+    _K + "dynamics._dot6": lambda r: (r.normal(size=6), r.normal(size=6)),
+    _K + "dynamics._body_force": lambda r: (
+        lambda a: (
+            a[5],
+            a[6],
+            a[7],
+            a[3],
+            r.normal(size=(5, 6)),
+            3,
+            tuple(r.normal(size=3)),
+            tuple(r.normal(size=3)),
+        )
+    )(_abias(r)),
+    _K + "dynamics._load_articulated": lambda r: (r.normal(size=(5, 6, 6)), 2),
+    _K + "dynamics._store_articulated": lambda r: (
+        tuple(r.normal(size=21)),
+        np.zeros((5, 6, 6)),
+        2,
+    ),
+    _K + "dynamics._add_articulated": lambda r: (
+        tuple(r.normal(size=21)),
+        r.normal(size=(5, 6, 6)),
+        2,
+    ),
+    _K + "dynamics._rigid_articulated": lambda r: (1.5, r.normal(size=3), _sym(r)),
+    _K + "dynamics._articulated_times": lambda r: (tuple(r.normal(size=21)), r.normal(size=6)),
+    _K + "dynamics._remove_dof": lambda r: (
+        tuple(r.normal(size=21)),
+        tuple(r.normal(size=6)),
+        tuple(r.normal(size=6)),
+    ),
+    _K + "dynamics._shift_articulated": lambda r: (
+        tuple(r.normal(size=21)),
+        tuple(r.normal(size=3)),
+    ),
     _K + "dynamics.calc_qdot": lambda r: (lambda t: (t[0], t[1], t[3], t[4], np.zeros(11)))(
         _tree(r)
     ),
-    _K + "dynamics._invert_spd": lambda r: (_sym(r) + np.eye(3), 3, np.zeros((3, 3))),
+    _K + "dynamics._shift_to_parent": lambda r: (r.normal(size=6), tuple(r.normal(size=3))),
+    _K + "dynamics._add6": lambda r: (r.normal(size=6), r.normal(size=6)),
+    _K + "dynamics._axpy6": lambda r: (1.3, r.normal(size=6), r.normal(size=6)),
     _K + "jacobians.calc_point_jacobian": lambda r: (
         lambda a: (a[0], a[1], a[2], 4, r.normal(size=3), np.zeros((6, a[2].shape[0])))
     )(_abias(r)),
@@ -440,6 +532,10 @@ CASES = {
     _K + "vec3.mat_vec": lambda r: (_rotation(r), r.normal(size=3)),
     _K + "vec3.store": lambda r: (r.normal(size=3), np.zeros(3)),
     _K + "vec3.store_add": lambda r: (r.normal(size=3), r.normal(size=3)),
+    _K + "vec3.row3": lambda r: (r.normal(size=(4, 6)), 2, 3),
+    _K + "vec3.store_row3": lambda r: (tuple(r.normal(size=3)), np.zeros((4, 6)), 2, 3),
+    _K + "vec3.add_row3": lambda r: (tuple(r.normal(size=3)), r.normal(size=(4, 6)), 2, 3),
+    _K + "vec3.sym_vec": lambda r: (tuple(r.normal(size=6)), r.normal(size=3)),
     _K + "engine._v1": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 3),
     _K + "engine._v2": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 2, 3),
     _K + "engine._v3": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 2, 2, 2),
@@ -462,10 +558,27 @@ CASES = {
         _driver_args(r) + (3, _rotation_pose(r), r.normal(size=3))
     ),
     _K + "engine.copy_if_finite": lambda r: (r.normal(size=3), np.zeros(5), 2),
+    _K + "batch._chunk_start": lambda r: (3, 4, 10),
+    _K + "batch._begin_chunk": _batch_row,
+    _K + "batch._part": lambda r: (lambda a: (a[0], a[2], 3))(_batch_row(r)),
+    _K + "batch._load_state": lambda r: (
+        lambda a: (a[0], a[3], a[4], 2, np.zeros(a[3].shape[1] + a[4].shape[1]))
+    )(_batch_args(r)),
+    _K + "batch._gravity_body_forces": _gravity_args,
+    _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
+    _K + "batch.batch_mass_matrix": _batch_case("batch_mass_matrix"),
+    _K + "batch.batch_inverse_dynamics": _batch_case("batch_inverse_dynamics"),
+    _K + "batch.batch_forward_dynamics": _batch_case("batch_forward_dynamics"),
+    _K + "batch.batch_point_jacobian": _batch_case("batch_point_jacobian"),
     _K + "pose.load_pose": lambda r: (_rotation_pose(r),),
     _K + "pose.store_pose": lambda r: (_pose_tuple(r), np.zeros((4, 3))),
     _K + "pose.pose_mul": lambda r: (_pose_tuple(r), _pose_tuple(r)),
     _K + "pose.pose_inv": lambda r: (_pose_tuple(r),),
+    _K + "pose.pose_mul_rotation": lambda r: (_pose_tuple(r), _pose_tuple(r)[:9] + (0.0, 0.0, 0.0)),
+    _K + "pose.pose_mul_translation": lambda r: (
+        _pose_tuple(r),
+        (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0) + tuple(r.normal(size=3)),
+    ),
     _K + "pose.rotate3": lambda r: (_pose_tuple(r), r.normal(size=3)),
     _K + "pose.position": lambda r: (_pose_tuple(r),),
 }

@@ -1,0 +1,283 @@
+"""Per-kernel timings of the dynamics kernels on the Panda arm and the G1 humanoid.
+
+Each kernel is timed two ways: called in a compiled loop (no dispatch cost; µs per call), and
+through the plant's compiled entry point from Python (``plant._driver(...)``, with only the
+stage the result needs recomputed). The machine is shared: each figure is the minimum of
+many repetitions.
+
+Run: python benchmarks/kernel_timings.py [--reps N]
+"""
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+from mallard.multibody import _layout as L
+from mallard.multibody._kernels import engine as E
+from mallard.multibody._kernels.dynamics import (
+    calc_acceleration_bias,
+    calc_body_inertias,
+    calc_forward_dynamics,
+    calc_inverse_dynamics,
+    calc_mass_matrix,
+)
+from mallard.multibody._kernels.kinematics import (
+    calc_position_kinematics,
+    calc_velocity_kinematics,
+)
+
+
+def _robots():
+    for p in sys.path:
+        d = os.path.join(p, "cmeel.prefix", "share", "example-robot-data", "robots")
+        if os.path.isdir(d):
+            return d
+    raise RuntimeError("example-robot-data not found")
+
+
+def build(name):
+    """(plant, context) of the Panda (base welded to World, "panda_free": floating) or the G1
+    (floating base), at a random state."""
+    from mallard.multibody.parsing import Parser
+    from mallard.multibody.plant import MultibodyPlant
+
+    robots = _robots()
+    rel = {
+        "panda": "panda_description/urdf/panda.urdf",
+        "panda_free": "panda_description/urdf/panda.urdf",
+        "g1": "g1_description/urdf/g1_29dof_rev_1_0.urdf",
+    }[name]
+    with open(os.path.join(robots, rel)) as f:
+        text = re.sub(r"<mimic[^>]*/>", "", f.read())
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.package_map().Add("example-robot-data", robots)
+    with tempfile.NamedTemporaryFile(
+        "w", suffix=".urdf", dir=os.path.dirname(os.path.join(robots, rel)), delete=False
+    ) as tmp:
+        tmp.write(text)
+    try:
+        parser.AddModels(tmp.name)
+    finally:
+        os.unlink(tmp.name)
+    if name == "panda":
+        plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    rng = np.random.default_rng(1)
+    q = plant.GetPositions(context) + 0.3 * rng.normal(size=plant.num_positions())
+    plant.SetPositions(context, q)
+    plant.SetVelocities(context, rng.normal(size=plant.num_velocities()))
+    return plant, context
+
+
+# ---- compiled loops over one kernel (the views of the workspace made once, outside) -----------
+@numba.njit
+def _views(mi, mf, x, ws):
+    """The flat model's and the workspace's arrays the kernels take."""
+    n, nq, nv = mi[L.N], mi[L.NQ], mi[L.NV]
+    return (
+        E._tree(mi),
+        E._jparam(mi, mf),
+        E._v4(mi, ws, L.S_X_PF_MB, 2, n, 4, 3),
+        x[0:nq],
+        x[nq : nq + nv],
+        E._v4(mi, ws, L.S_X_PC, 4, n, 4, 3),
+        E._v2(mi, ws, L.S_H_PB_W, nv, 6),
+        E._v2(mi, ws, L.S_H_FM, 6, 6),
+        E._v2(mi, ws, L.S_V_WB, n, 6),
+        E._v1(mi, ws, L.S_M_B, n),
+        E._v2(mi, ws, L.S_COM_B, n, 3),
+        E._v3(mi, ws, L.S_G_B, n, 3, 3),
+        E._v1(mi, ws, L.S_M_W, n),
+        E._v2(mi, ws, L.S_H_W, n, 3),
+        E._v3(mi, ws, L.S_I_W, n, 3, 3),
+        E._v2(mi, ws, L.S_A_BIAS, n, 6),
+        E._v1(mi, ws, L.S_BIAS_WS, 12),
+        E._v2(mi, ws, L.S_M, nv, nv),
+        E._v1(mi, ws, L.S_REFLECTED, nv),
+        E._v1(mi, ws, L.S_IC_M, n),
+        E._v2(mi, ws, L.S_IC_H, n, 3),
+        E._v3(mi, ws, L.S_IC_I, n, 3, 3),
+        E._v1(mi, ws, L.S_F6, 6),
+        E._v2(mi, ws, L.S_A_WB, n, 6),
+        E._v2(mi, ws, L.S_F, n, 6),
+        E._v1(mi, ws, L.S_TAU, nv),
+        E._v1(mi, ws, L.S_LOCKED, n),
+        E._v3(mi, ws, L.S_P, n, 6, 6),
+        E._v2(mi, ws, L.S_Z, n, 6),
+        E._v2(mi, ws, L.S_U, nv, 6),
+        E._v3(mi, ws, L.S_DINV, n, 6, 6),
+        E._v1(mi, ws, L.S_U_ABA, nv),
+        E._v2(mi, ws, L.S_ABA_WS, 6, 12),
+        E._v1(mi, ws, L.S_VDOT, nv),
+    )
+
+
+@numba.njit
+def _loop_pos(mi, mf, x, ws, reps):
+    V = _views(mi, mf, x, ws)
+    for _ in range(reps):
+        calc_position_kinematics(V[0], V[1], V[2], V[3], V[5], V[6], V[7])
+
+
+@numba.njit
+def _loop_vel(mi, mf, x, ws, reps):
+    V = _views(mi, mf, x, ws)
+    for _ in range(reps):
+        calc_velocity_kinematics(V[0], V[5], V[6], V[4], V[8])
+
+
+@numba.njit
+def _loop_inertias(mi, mf, x, ws, reps):
+    V = _views(mi, mf, x, ws)
+    for _ in range(reps):
+        calc_body_inertias(V[0], V[5], V[9], V[10], V[11], V[12], V[13], V[14])
+
+
+@numba.njit
+def _loop_bias(mi, mf, x, ws, reps):
+    V = _views(mi, mf, x, ws)
+    for _ in range(reps):
+        calc_acceleration_bias(V[0], V[1], V[3], V[4], V[5], V[8], V[15], V[16])
+
+
+@numba.njit
+def _loop_mass(mi, mf, x, ws, reps):
+    V = _views(mi, mf, x, ws)
+    M = V[17]
+    for _ in range(reps):
+        for i in range(M.shape[0]):
+            for j in range(M.shape[1]):
+                M[i, j] = 0.0
+        calc_mass_matrix(
+            V[0], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], V[22], M
+        )
+
+
+@numba.njit
+def _loop_id(mi, mf, x, ws, reps, vdot, tau_app, F_app):
+    V = _views(mi, mf, x, ws)
+    for _ in range(reps):
+        calc_inverse_dynamics(
+            V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14],
+            vdot, F_app, tau_app, V[23], V[24], V[25],
+        )  # fmt: skip
+
+
+@numba.njit
+def _loop_fd(mi, mf, x, ws, reps, tau, F_app):
+    V = _views(mi, mf, x, ws)
+    s = 0
+    for _ in range(reps):
+        s += calc_forward_dynamics(
+            V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14], tau, F_app, V[18], V[26],
+            V[27], V[28], V[29], V[30], V[31], V[32], V[33], V[23],
+        )  # fmt: skip
+    return s
+
+
+def _min_time(fn, reps, samples):
+    best = float("inf")
+    for _ in range(samples):
+        t = time.perf_counter()
+        fn()
+        best = min(best, (time.perf_counter() - t) / reps)
+    return best * 1e6
+
+
+def time_model(name, samples):
+    plant, context = build(name)
+    ec = plant._engine(context)
+    model = plant._engine_model
+    mi, mf, ws = model.mi, model.mf, ec.ws
+    x = plant._x(context).copy()
+    nv = plant.num_velocities()
+    rng = np.random.default_rng(2)
+    vdot = rng.normal(size=nv)
+    tau_app = rng.normal(size=nv)
+    n = mi[L.N]
+    F_app = np.zeros((n, 6))
+    tau = rng.normal(size=nv)
+    ALL = L.POSITIONS | L.VELOCITIES | L.INERTIAS | L.BIAS
+    plant._driver("drive_stages", np.float64)(mi, mf, x, ws, ALL)
+    R = 1000
+    rows = {}
+    loops = {
+        "position kinematics": lambda: _loop_pos(mi, mf, x, ws, R),
+        "velocity kinematics": lambda: _loop_vel(mi, mf, x, ws, R),
+        "body inertias": lambda: _loop_inertias(mi, mf, x, ws, R),
+        "acceleration bias": lambda: _loop_bias(mi, mf, x, ws, R),
+        "mass matrix": lambda: _loop_mass(mi, mf, x, ws, R),
+        "inverse dynamics": lambda: _loop_id(mi, mf, x, ws, R, vdot, tau_app, F_app),
+        "forward dynamics": lambda: _loop_fd(mi, mf, x, ws, R, tau, F_app),
+    }
+    for key, fn in loops.items():
+        fn()
+        rows[key] = [_min_time(fn, R, samples)]
+    # Through the plant's drivers from Python (the stages the result needs, and the result).
+    nb = plant.num_bodies()
+    F_B = np.zeros((nb, 6))
+    u = np.zeros(plant.num_actuated_dofs())
+    drv = {
+        k: plant._driver(k, np.float64)
+        for k in (
+            "drive_stages",
+            "drive_mass_matrix",
+            "drive_inverse_dynamics",
+            "drive_forward_dynamics",
+        )
+    }
+    P, V, I, B = L.POSITIONS, L.VELOCITIES, L.INERTIAS, L.BIAS
+    calls = {
+        "position kinematics": lambda: drv["drive_stages"](mi, mf, x, ws, P),
+        "velocity kinematics": lambda: drv["drive_stages"](mi, mf, x, ws, V),
+        "body inertias": lambda: drv["drive_stages"](mi, mf, x, ws, I),
+        "acceleration bias": lambda: drv["drive_stages"](mi, mf, x, ws, B),
+        "mass matrix": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, 0),
+        "inverse dynamics": lambda: drv["drive_inverse_dynamics"](
+            mi, mf, x, ws, 0, vdot, tau_app, F_B
+        ),
+        "forward dynamics": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, 0, u, tau, F_B),
+        "M all stages": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, P | I),
+        "ID all stages": lambda: drv["drive_inverse_dynamics"](
+            mi, mf, x, ws, ALL, vdot, tau_app, F_B
+        ),
+        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ALL, u, tau, F_B),
+        "nothing": lambda: drv["drive_stages"](mi, mf, x, ws, 0),
+    }
+    K = 200
+
+    for key, fn in calls.items():
+
+        def many(fn=fn):
+            for _ in range(K):
+                fn()
+
+        many()
+        rows.setdefault(key, [float("nan")]).append(_min_time(many, K, samples))
+    return plant, rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--samples", type=int, default=30)
+    ap.add_argument("models", nargs="*", default=["panda", "g1"])
+    args = ap.parse_args()
+    for name in args.models:
+        plant, rows = time_model(name, args.samples)
+        nq, nv = plant.num_positions(), plant.num_velocities()
+        print(f"\n{name}: {plant.num_bodies()} bodies, nq {nq}, nv {nv}")
+        print(f"  {'kernel':22s} {'loop µs':>9s} {'driver µs':>10s}")
+        for key, (a, b) in rows.items():
+            print(f"  {key:22s} {a:9.3f} {b:10.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,263 @@
+"""Batched entry points: the plant's single-state drivers (kernels.engine) run over a leading
+batch dimension, in parallel with ``numba.prange``, without a Context.
+
+Every entry point takes the flat model (``mi``, ``mf``), ``ws0`` — one Context's workspace with
+its parameter stage filled in (see mallard.multibody._layout) — the batch of inputs (arrays
+with a leading dimension N), a workspace ``wss`` and the outputs (leading dimension N).
+
+``wss`` has one row per *chunk* of the batch: C rows of ``mi[WS_SIZE] + scratch_size(mi)``
+scalars (C ≥ 1 when N ≥ 1; the caller picks C, typically the number of threads). Chunk c
+handles the states ``c·N//C`` to ``(c+1)·N//C − 1`` one after the other in its own row: it
+first copies ``ws0`` into the row's workspace (parameters once per chunk, not per state), then
+per state writes x = [q; v] into the row's scratch and calls the single-state driver. Chunks run
+in parallel (``prange``); interpreted (object arrays), ``prange`` is ``range``: a plain loop.
+
+A row is [workspace | x (nq + nv) | tau (nv) | F_B (n × 6) | u (nu)], the last three being the
+generalized forces, body forces (indexed by body) and actuation passed to the drivers.
+"""
+
+import numba
+
+from mallard.multibody._kernels._machinery import batched, jitable
+from mallard.multibody._kernels.engine import (
+    _tree,
+    _v1,
+    _v2,
+    _v4,
+    drive_forward_dynamics,
+    drive_inverse_dynamics,
+    drive_mass_matrix,
+    drive_point_jacobian,
+    drive_stages,
+)
+from mallard.multibody._layout import (
+    BIAS,
+    GRAVITY_MASK,
+    INERTIAS,
+    NQ,
+    NU,
+    NV,
+    POSITIONS,
+    S_DAMPING,
+    S_G_W,
+    S_H_W,
+    S_J,
+    S_M,
+    S_M_W,
+    S_TAU,
+    S_VDOT,
+    S_X_PC,
+    VELOCITIES,
+    WS_SIZE,
+    N,
+)
+
+_ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
+
+
+def scratch_size(mi):
+    """The scalars a row of ``wss`` holds after the workspace (x, tau, F_B, u)."""
+    n, nq, nv, nu = int(mi[N]), int(mi[NQ]), int(mi[NV]), int(mi[NU])
+    return nq + nv + nv + 6 * n + nu
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+@jitable
+def _chunk_start(c, num_chunks, size):
+    """The first state of chunk c of ``num_chunks`` over a batch of ``size``."""
+    return (c * size) // num_chunks
+
+
+@jitable
+def _begin_chunk(mi, ws0, row):
+    """Copies the Context's workspace ``ws0`` into the row's workspace and zeroes its scratch
+    (so that unused inputs read as zero)."""
+    size = mi[WS_SIZE]
+    for j in range(size):
+        row[j] = ws0[j]
+    for j in range(size, row.shape[0]):
+        row[j] = 0.0 * ws0[0]
+
+
+# Parts of a row of wss.
+_WS = 0
+_X = 1
+_TAU = 2
+_F_B = 3
+_U = 4
+
+
+@jitable
+def _part(mi, row, part):
+    """The part ``part`` (_WS, _X, _TAU, _F_B flattened, or _U) of a row of ``wss``."""
+    n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
+    start = 0
+    stop = mi[WS_SIZE]
+    sizes = (nq + nv, nv, 6 * n, nu)
+    for j in range(part):
+        start = stop
+        stop = start + sizes[j]
+    return row[start:stop]
+
+
+@jitable
+def _load_state(mi, Q, V, i, x):
+    """x = [Q[i]; V[i]] (v = 0 if V has no rows)."""
+    nq, nv = mi[NQ], mi[NV]
+    for j in range(nq):
+        x[j] = Q[i, j]
+    if V.shape[0] > 0:
+        for j in range(nv):
+            x[nq + j] = V[i, j]
+
+
+@jitable
+def _gravity_body_forces(mi, ws, F_B):
+    """F_B[b] = [h × g; m·g] (gravity at Bo, in W) for each body b whose model instance feels
+    gravity, zero for the others; the inertias stage must be up to date."""
+    n = mi[N]
+    tree = _tree(mi)
+    m_W = _v1(mi, ws, S_M_W, n)
+    h_W = _v2(mi, ws, S_H_W, n, 3)
+    g = _v1(mi, ws, S_G_W, 3)
+    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
+    for j in range(6):
+        F_B[tree[0, 5], j] = 0.0 * g[0]
+    for k in range(1, n):
+        b = tree[k, 5]
+        if gravity_mask[k] != 0:
+            F_B[b, 0] = h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
+            F_B[b, 1] = h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
+            F_B[b, 2] = h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
+            F_B[b, 3] = m_W[k] * g[0]
+            F_B[b, 4] = m_W[k] * g[1]
+            F_B[b, 5] = m_W[k] * g[2]
+        else:
+            for j in range(6):
+                F_B[b, j] = 0.0 * g[0]
+
+
+# ---- entry points -----------------------------------------------------------------------------
+@batched
+def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
+    """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
+    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    n = mi[N]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        tree = _tree(mi)
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, Q[0:0], i, x)
+            drive_stages(mi, mf, x, ws, POSITIONS)
+            X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
+            for k in range(n):
+                b = tree[k, 5]
+                for r in range(3):
+                    for s in range(3):
+                        X_WB[i, b, r, s] = X_pc[3, k, r, s]
+                    X_WB[i, b, r, 3] = X_pc[3, k, 3, r]
+                    X_WB[i, b, 3, r] = 0.0 * X_pc[3, k, 3, r]
+                X_WB[i, b, 3, 3] = 1.0 + 0.0 * X_pc[3, k, 3, 0]
+
+
+@batched
+def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
+    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nv = mi[NV]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, Q[0:0], i, x)
+            drive_mass_matrix(mi, mf, x, ws, POSITIONS | INERTIAS)
+            M_i = _v2(mi, ws, S_M, nv, nv)
+            for r in range(nv):
+                for s in range(nv):
+                    M[i, r, s] = M_i[r, s]
+
+
+@batched
+def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
+    """tau[i] = M·v̇ + C·v − tau_g − TAU[i] + D·v at (q, v, v̇) = (Q[i], V[i], VDOT[i]):
+    the generalized forces that, with gravity, joint damping D and TAU[i] applied, produce
+    the accelerations VDOT[i] (reflected rotor inertias included). TAU may have no rows
+    (zero)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nq, nv = mi[NQ], mi[NV]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        tau_app = _part(mi, row, _TAU)
+        F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
+        damping = _v1(mi, ws, S_DAMPING, nv)
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, V, i, x)
+            drive_stages(mi, mf, x, ws, _ALL)
+            _gravity_body_forces(mi, ws, F_B)
+            for j in range(nv):
+                tau_app[j] = -damping[j] * x[nq + j]
+            if TAU.shape[0] > 0:
+                for j in range(nv):
+                    tau_app[j] += TAU[i, j]
+            drive_inverse_dynamics(mi, mf, x, ws, 0, VDOT[i], tau_app, F_B)
+            tau_i = _v1(mi, ws, S_TAU, nv)
+            for j in range(nv):
+                tau[i, j] = tau_i[j]
+
+
+@batched
+def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
+    """vdot[i] = v̇ at (Q[i], V[i]) with gravity, joint damping, reflected rotor inertias,
+    locked joints, the generalized forces TAU[i] and the actuation U[i] (clamped to the effort
+    limits); status[i] = −1, or the first mobod whose articulated inertia is not positive
+    definite. TAU and U may have no rows (zero)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nv, nu = mi[NV], mi[NU]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        tau_in, u = _part(mi, row, _TAU), _part(mi, row, _U)
+        F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, V, i, x)
+            if TAU.shape[0] > 0:
+                for j in range(nv):
+                    tau_in[j] = TAU[i, j]
+            if U.shape[0] > 0:
+                for j in range(nu):
+                    u[j] = U[i, j]
+            status[i] = drive_forward_dynamics(mi, mf, x, ws, _ALL, u, tau_in, F_B)
+            vdot_i = _v1(mi, ws, S_VDOT, nv)
+            for j in range(nv):
+                vdot[i, j] = vdot_i[j]
+
+
+@batched
+def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
+    """J[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point Q fixed on mobod
+    k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nv = mi[NV]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, Q[0:0], i, x)
+            drive_point_jacobian(mi, mf, x, ws, POSITIONS, k, X_BF, P[i])
+            J_i = _v2(mi, ws, S_J, 6, nv)
+            for r in range(6):
+                for s in range(nv):
+                    J[i, r, s] = J_i[r, s]

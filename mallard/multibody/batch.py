@@ -1,0 +1,257 @@
+"""Batched dynamics: a MultibodyPlant's kinematics and dynamics for many states at once
+(mallard's own API; pydrake has no equivalent).
+
+:class:`BatchedPlant` takes a finalized plant and a Context's parameters once, then computes
+on arrays with a leading batch dimension N — ``q`` of shape (N, nq), ``v`` of shape (N, nv) —
+with no Context: body poses, mass matrices, inverse and forward dynamics, and point Jacobians.
+For float64 arrays the batch runs compiled, split into one chunk per numba thread
+(``numba.set_num_threads`` sets how many); for object arrays (AutoDiffXd, Expression) it runs
+the same kernels interpreted, a plain loop over the batch. The results are the plant's own
+single-state results, state by state.
+
+Example::
+
+    import numpy as np
+    from mallard.multibody.batch import BatchedPlant
+
+    batched = BatchedPlant(plant)  # the parameters of plant's default Context
+    q = np.random.default_rng(0).uniform(-1, 1, (1000, plant.num_positions()))
+    v = np.zeros((1000, plant.num_velocities()))
+    M = batched.CalcMassMatrix(q)  # (1000, nv, nv)
+    tau = batched.CalcInverseDynamics(q, v, np.zeros_like(v))  # gravity compensation
+    vdot = batched.CalcForwardDynamics(q, v, tau)  # ≈ 0
+
+The first call of each method compiles its kernel (seconds); numba caches it on disk, so later
+processes only load it.
+"""
+
+import numpy as np
+
+__all__ = ["BatchedPlant"]
+
+
+def _kernels():
+    """kernels.batch and kernels.for_dtype (imported on first use: they import numba)."""
+    from mallard.multibody._kernels import batch, for_dtype
+
+    return batch, for_dtype
+
+
+class BatchedPlant:
+    """A finalized MultibodyPlant's kinematics and dynamics on batches of states.
+
+    ``BatchedPlant(plant, context=None, *, force_elements=True)`` copies, once, the parameters
+    of ``context`` (the plant's default Context if None): body masses, centers of mass and
+    inertias, frame offsets, joint damping, actuators' rotor inertias and gear ratios, locked
+    joints; and the plant's gravity vector and effort limits. Later changes to the Context or
+    the plant are not seen: make a new BatchedPlant. Nothing else of the Context is used — its
+    state, time and input ports (actuation, applied forces, desired states of PD controllers)
+    are ignored; each method takes its inputs as arguments.
+
+    Forces included: uniform gravity (on the model instances where it is enabled) and joint
+    damping. Other force elements (springs, bushings, user-defined ones...) are not supported:
+    the constructor raises NotImplementedError naming the first one, unless
+    ``force_elements=False``, which leaves them out of every result (gravity and joint damping
+    are still included).
+
+    Every method takes arrays with a leading batch dimension N (N = 0 is allowed) and returns
+    arrays with the same leading dimension; ``result[i]`` is the plant's result at state
+    ``i``. Arrays of numbers are computed as float64 (compiled, in parallel over the batch);
+    object arrays of non-double scalars (AutoDiffXd, Expression) are computed interpreted, in a
+    plain loop. A wrong shape raises ValueError naming the argument and the expected shape;
+    values are not checked (a NaN gives NaNs in that state's result).
+    """
+
+    def __init__(self, plant, context=None, *, force_elements=True):
+        from mallard.multibody.plant._multibody_plant import MultibodyPlant
+
+        if not isinstance(plant, MultibodyPlant):
+            raise TypeError(f"BatchedPlant: expected a MultibodyPlant, got {type(plant).__name__}")
+        plant._throw_if_not_finalized("BatchedPlant")
+        if context is None:
+            context = plant.CreateDefaultContext()
+        plant.ValidateContext(context)
+        if force_elements:
+            for element in plant._force_elements[1:]:
+                raise NotImplementedError(
+                    f"BatchedPlant: force element {type(element).__name__} (ForceElementIndex "
+                    f"{int(element.index())}) is not supported by the batched API (only "
+                    "gravity and joint damping are); pass force_elements=False to leave the "
+                    "other force elements out"
+                )
+        self._plant = plant
+        ec = plant._engine(context)
+        model = plant._engine_model
+        self._mi, self._mf = model.mi, model.mf
+        self._ws0 = ec.ws.copy()
+        self._X_BF = ec.X_BF.copy()
+        self._nq, self._nv = plant.num_positions(), plant.num_velocities()
+        self._nu = plant.num_actuated_dofs()
+        self._nb = plant.num_bodies()
+        self._row_size = None  # the size of a row of the workspace, on first use
+
+    def plant(self):
+        """The MultibodyPlant this BatchedPlant computes for."""
+        return self._plant
+
+    # ---- arguments ---------------------------------------------------------------------------
+    def _array(self, value, name, width, method, size=None):
+        """``value`` as an (N, width) array (float64, or object for non-double scalars), with
+        N = ``size`` if given; ValueError naming ``name`` otherwise."""
+        a = np.asarray(value)
+        if a.dtype != object:
+            if a.dtype.kind not in "biuf":
+                raise TypeError(f"{method}(): {name} must hold numbers, got dtype {a.dtype}")
+            a = a.astype(np.float64, copy=False)
+        expected = f"({'N' if size is None else size}, {width})"
+        if a.ndim != 2 or a.shape[1] != width or (size is not None and a.shape[0] != size):
+            raise ValueError(
+                f"BatchedPlant.{method}(): {name} must have shape {expected} (a leading batch "
+                f"dimension), got {a.shape}"
+            )
+        return np.ascontiguousarray(a)
+
+    def _common_dtype(self, *arrays):
+        """object if any array (or the parameters) holds non-double scalars, else float64."""
+        if self._ws0.dtype == object or any(a.dtype == object for a in arrays):
+            return np.dtype(object)
+        return np.dtype(np.float64)
+
+    def _run(self, name, dtype, size, inputs, outputs):
+        """Calls batched kernel ``name`` on ``inputs`` (cast to ``dtype``), with a workspace of
+        one row per chunk (one chunk per numba thread compiled, one interpreted)."""
+        batch, for_dtype = _kernels()
+        if self._row_size is None:
+            self._row_size = self._ws0.shape[0] + batch.scratch_size(self._mi)
+        if dtype.kind == "O":
+            chunks = 1
+        else:
+            import numba
+
+            chunks = min(size, numba.get_num_threads())
+        wss = np.empty((chunks, self._row_size), dtype=dtype)
+        ws0 = self._ws0.astype(dtype, copy=False)
+        args = [a if isinstance(a, int) else a.astype(dtype, copy=False) for a in inputs]
+        for_dtype(getattr(batch, name), dtype)(self._mi, self._mf, ws0, *args, wss, *outputs)
+
+    # ---- kinematics --------------------------------------------------------------------------
+    def CalcAllBodyPosesInWorld(self, q):
+        """X_WB of every body at each q: an array (N, num_bodies, 4, 4) of homogeneous
+        transforms [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed
+        ``[i, BodyIndex]``; ``q`` is (N, nq)."""
+        q = self._array(q, "q", self._nq, "CalcAllBodyPosesInWorld")
+        dtype = self._common_dtype(q)
+        size = q.shape[0]
+        X_WB = np.empty((size, self._nb, 4, 4), dtype=dtype)
+        if size:
+            self._run("batch_body_poses", dtype, size, (q,), (X_WB,))
+        return X_WB
+
+    def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None):
+        """J_V_WBp_W at each q: an array (N, 6, nv), the Jacobian with respect to v (Drake's
+        JacobianWrtVariable.kV) of the spatial velocity [ω; v] of the point Bp fixed on
+        ``frame_B``, measured and expressed in World, so that V_WBp_W = J·v.
+
+        ``q`` is (N, nq); ``p_BoBp_B``, the position of Bp in ``frame_B``, is one 3-vector
+        for every state or an (N, 3) array, one point per state (None: B's origin)."""
+        method = "CalcJacobianSpatialVelocity"
+        q = self._array(q, "q", self._nq, method)
+        size = q.shape[0]
+        self._plant._check_frame(frame_B, "frame_B")
+        if p_BoBp_B is None:
+            p_BoBp_B = np.zeros(3)
+        p = np.asarray(p_BoBp_B)
+        if p.shape == (3,):
+            p = np.broadcast_to(p, (size, 3))
+        p = self._array(p, "p_BoBp_B", 3, method, size)
+        dtype = self._common_dtype(q, p)
+        J = np.empty((size, 6, self._nv), dtype=dtype)
+        if size:
+            f = int(frame_B.index())
+            k = int(self._plant._mobod_of_body[int(frame_B.body().index())])
+            X_BF = np.ascontiguousarray(self._X_BF[f])
+            self._run("batch_point_jacobian", dtype, size, (q, k, X_BF, p), (J,))
+        return J
+
+    # ---- dynamics ------------------------------------------------------------------------------
+    def CalcMassMatrix(self, q):
+        """M(q) at each q: an array (N, nv, nv), reflected rotor inertias of the actuators on
+        its diagonal (as MultibodyPlant.CalcMassMatrix); ``q`` is (N, nq)."""
+        q = self._array(q, "q", self._nq, "CalcMassMatrix")
+        dtype = self._common_dtype(q)
+        size = q.shape[0]
+        M = np.empty((size, self._nv, self._nv), dtype=dtype)
+        if size:
+            self._run("batch_mass_matrix", dtype, size, (q,), (M,))
+        return M
+
+    def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None):
+        """The generalized forces tau (N, nv) that produce the accelerations ``known_vdot``
+        at (q, v) with gravity, joint damping and ``tau_applied`` also acting:
+
+            tau = M(q)·v̇ + C(q, v)·v − tau_g(q) + D·v − tau_applied
+
+        (D the joint damping, reflected rotor inertias in M): the plant's CalcInverseDynamics
+        with the forces of CalcForceElementsContribution plus ``tau_applied`` as the external
+        forces. With v̇ = 0 and v = 0 it is the gravity compensation −tau_g(q). ``q`` is
+        (N, nq); ``v``, ``known_vdot`` and ``tau_applied`` (None: zero) are (N, nv)."""
+        method = "CalcInverseDynamics"
+        q = self._array(q, "q", self._nq, method)
+        size = q.shape[0]
+        v = self._array(v, "v", self._nv, method, size)
+        vdot = self._array(known_vdot, "known_vdot", self._nv, method, size)
+        if tau_applied is None:
+            tau_applied = np.zeros((0, self._nv))
+        else:
+            tau_applied = self._array(tau_applied, "tau_applied", self._nv, method, size)
+        dtype = self._common_dtype(q, v, vdot, tau_applied)
+        tau = np.empty((size, self._nv), dtype=dtype)
+        if size:
+            self._run("batch_inverse_dynamics", dtype, size, (q, v, vdot, tau_applied), (tau,))
+        return tau
+
+    def CalcForwardDynamics(self, q, v, tau_applied=None, actuation=None):
+        """The generalized accelerations v̇ (N, nv) at (q, v): the articulated body algorithm,
+        as a continuous plant's EvalTimeDerivatives computes v̇, with gravity, joint damping,
+        the actuators' reflected rotor inertias and locked joints, plus
+
+        * ``tau_applied`` (N, nv): generalized forces added to those, as the plant's applied
+          generalized force input port adds them (not clamped), and
+        * ``actuation`` (N, nu): the actuation input u, as the plant's actuation input port
+          takes it (ordered by actuator input, mapped to generalized forces by B, each clamped
+          to its actuator's effort limit).
+
+        None means zero. For a discrete plant this is still the continuous dynamics (the
+        discrete step treats joint damping implicitly). RuntimeError if an articulated inertia
+        is not positive definite (the plant's message, with the state's index)."""
+        method = "CalcForwardDynamics"
+        q = self._array(q, "q", self._nq, method)
+        size = q.shape[0]
+        v = self._array(v, "v", self._nv, method, size)
+        if tau_applied is None:
+            tau_applied = np.zeros((0, self._nv))
+        else:
+            tau_applied = self._array(tau_applied, "tau_applied", self._nv, method, size)
+        if actuation is None:
+            actuation = np.zeros((0, self._nu))
+        else:
+            actuation = self._array(actuation, "actuation", self._nu, method, size)
+        dtype = self._common_dtype(q, v, tau_applied, actuation)
+        vdot = np.empty((size, self._nv), dtype=dtype)
+        status = np.empty(size, dtype=np.int64)
+        if size:
+            self._run(
+                "batch_forward_dynamics",
+                dtype,
+                size,
+                (q, v, tau_applied, actuation),
+                (vdot, status),
+            )
+            failed = np.flatnonzero(status >= 0)
+            if failed.size:
+                i = int(failed[0])
+                try:
+                    self._plant._raise_not_positive_definite(int(status[i]))
+                except RuntimeError as error:
+                    raise RuntimeError(f"BatchedPlant.{method}(): state {i}: {error}") from None
+        return vdot

@@ -1,0 +1,428 @@
+"""BatchedPlant: every batched result is the plant's own single-state result, state by state;
+interpreted (object arrays) equals compiled; shapes are checked; N = 0 and N = 1 work."""
+
+import numba
+import numpy as np
+import pytest
+
+from mallard.math import RigidTransform, RollPitchYaw
+from mallard.multibody.batch import BatchedPlant
+from mallard.multibody.plant import MultibodyPlant
+from mallard.multibody.tree import (
+    BallRpyJoint,
+    FixedOffsetFrame,
+    FrameIndex,
+    JacobianWrtVariable,
+    MultibodyForces,
+    PlanarJoint,
+    PrismaticJoint,
+    RevoluteJoint,
+    RpyFloatingJoint,
+    ScrewJoint,
+    SpatialInertia,
+    UniversalJoint,
+    WeldJoint,
+)
+from tests.dual import Dual
+
+from .plant.plant_models import dynamics_model, library, random_inertia
+
+M = library("mallard")
+
+
+def build_model(seed=3):
+    """A continuous plant with revolute (one reversed), prismatic, screw, universal, planar,
+    ball, roll-pitch-yaw floating and weld joints, offset frames, two free bodies, joint
+    damping, actuators with rotor inertias, gear ratios and effort limits, and gravity
+    disabled in model instance "floaty"."""
+    rng = np.random.default_rng(seed)
+    plant = MultibodyPlant(0.0)
+    robot = plant.AddModelInstance("robot")
+    floaty = plant.AddModelInstance("floaty")
+    names = ["base", "l1", "l2", "l3", "l4", "l5", "tip", "tool", "free1", "plan", "rpy"]
+    b = {}
+    for name in names:
+        instance = floaty if name in ("plan", "rpy") else robot
+        b[name] = plant.AddRigidBody(name, instance, random_inertia(M, rng))
+    plant.AddRigidBody("free2", M.default_model_instance(), random_inertia(M, rng))
+
+    def frame(name, parent):
+        X = RigidTransform(RollPitchYaw(rng.uniform(-3, 3, size=3)), rng.normal(size=3))
+        return plant.AddFrame(FixedOffsetFrame(name, parent, X))
+
+    world = plant.world_frame()
+    F0 = frame("F0", world)
+    F1 = frame("F1", b["base"].body_frame())
+    F2 = frame("F2", F1)
+    F3 = frame("F3", b["l1"].body_frame())
+    F4 = frame("F4", b["l2"].body_frame())
+    F5 = frame("F5", b["l3"].body_frame())
+    frame("F_tool", b["tool"].body_frame())
+    j_pri = plant.AddJoint(
+        PrismaticJoint("jpri", F0, b["base"].body_frame(), rng.normal(size=3), damping=0.3)
+    )
+    j_rev = plant.AddJoint(RevoluteJoint("jrev", F2, b["l1"].body_frame(), rng.normal(size=3)))
+    j_rev.set_default_damping(0.2)
+    plant.AddJoint(ScrewJoint("jscrew", F3, b["l2"].body_frame(), rng.normal(size=3), 0.3, 0.1))
+    plant.AddJoint(UniversalJoint("juni", F4, b["l3"].body_frame(), 0.05))
+    plant.AddJoint(BallRpyJoint("jball", F5, b["l4"].body_frame(), 0.1))
+    # Reversed: the parent l5 is not in the tree yet, the child l4 is.
+    j_tip = plant.AddJoint(
+        RevoluteJoint("jtip", b["l5"].body_frame(), b["l4"].body_frame(), [0, 0, 1], 0.15)
+    )
+    plant.AddJoint(RevoluteJoint("jlast", b["l5"].body_frame(), b["tip"].body_frame(), [1, 0, 0]))
+    plant.AddJoint(
+        WeldJoint(
+            "weld", b["tip"].body_frame(), b["tool"].body_frame(), RigidTransform([0.1, 0, 0])
+        )
+    )
+    plant.AddJoint(PlanarJoint("jplanar", world, b["plan"].body_frame(), [0.1, 0.2, 0.3]))
+    plant.AddJoint(RpyFloatingJoint("jrpy", b["plan"].body_frame(), b["rpy"].body_frame(), 0.1))
+    for joint, limit, rotor, gear in (
+        (j_pri, np.inf, 0.2, 3.0),
+        (j_rev, 3.0, 0.1, 2.0),
+        (j_tip, 0.5, 0.05, 4.0),
+    ):
+        actuator = plant.AddJointActuator("u_" + joint.name(), joint, limit)
+        actuator.set_default_rotor_inertia(rotor)
+        actuator.set_default_gear_ratio(gear)
+    plant.set_gravity_enabled(floaty, False)
+    plant.Finalize()
+    return plant
+
+
+@pytest.fixture(scope="module")
+def plant():
+    return build_model()
+
+
+@pytest.fixture(scope="module")
+def context(plant):
+    """A Context with parameters other than the defaults: a mass, a frame offset, a damping,
+    a rotor inertia, a locked joint and the gravity vector."""
+    context = plant.CreateDefaultContext()
+    plant.GetBodyByName("l2").SetMass(context, 2.5)
+    plant.GetFrameByName("F3").SetPoseInParentFrame(
+        context, RigidTransform(RollPitchYaw(0.1, 0.2, 0.3), [0.3, -0.2, 0.1])
+    )
+    plant.GetJointByName("jrev").SetDamping(context, 0.7)
+    plant.get_joint_actuator(M.JointActuatorIndex(0)).SetRotorInertia(context, 0.4)
+    plant.GetJointByName("jlast").Lock(context)
+    return context
+
+
+@pytest.fixture(scope="module")
+def batched(plant, context):
+    return BatchedPlant(plant, context)
+
+
+def random_states(plant, count, seed=7):
+    """(q, v) batches: random, non-unit quaternions, roll-pitch-yaw pitch away from gimbal
+    lock."""
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(count, plant.num_positions()))
+    for i in range(plant.num_joints()):
+        joint = plant.get_joint(M.JointIndex(i))
+        if joint.type_name() in ("ball_rpy", "rpy_floating"):
+            q[:, joint.position_start() + 1] = rng.uniform(-1.2, 1.2, size=count)
+    return q, rng.normal(size=(count, plant.num_velocities()))
+
+
+def at_state(plant, context, q, v=None):
+    """``context`` (parameters kept) at (q, v)."""
+    plant.SetPositions(context, q)
+    if v is not None:
+        plant.SetVelocities(context, v)
+    return context
+
+
+def frames(plant):
+    return [plant.get_frame(FrameIndex(i)) for i in range(plant.num_frames())]
+
+
+# ---- each result equals the plant's ------------------------------------------------------------
+def test_body_poses(plant, context, batched):
+    q, _ = random_states(plant, 6)
+    X_WB = batched.CalcAllBodyPosesInWorld(q)
+    assert X_WB.shape == (6, plant.num_bodies(), 4, 4)
+    for i in range(6):
+        at_state(plant, context, q[i])
+        for b in range(plant.num_bodies()):
+            body = plant.get_body(M.BodyIndex(b))
+            expected = plant.EvalBodyPoseInWorld(context, body).GetAsMatrix4()
+            np.testing.assert_allclose(X_WB[i, b], expected, rtol=1e-12, atol=1e-12)
+
+
+def test_mass_matrix(plant, context, batched):
+    q, _ = random_states(plant, 6)
+    Ms = batched.CalcMassMatrix(q)
+    assert Ms.shape == (6, plant.num_velocities(), plant.num_velocities())
+    for i in range(6):
+        expected = plant.CalcMassMatrix(at_state(plant, context, q[i]))
+        np.testing.assert_allclose(Ms[i], expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("with_tau", [False, True])
+def test_inverse_dynamics_includes_gravity_and_damping(plant, context, batched, with_tau):
+    rng = np.random.default_rng(11)
+    q, v = random_states(plant, 6)
+    vdot = rng.normal(size=v.shape)
+    tau_applied = rng.normal(size=v.shape) if with_tau else None
+    tau = batched.CalcInverseDynamics(q, v, vdot, tau_applied)
+    assert tau.shape == v.shape
+    for i in range(6):
+        at_state(plant, context, q[i], v[i])
+        forces = MultibodyForces(plant)
+        plant.CalcForceElementsContribution(context, forces)
+        if with_tau:
+            forces.mutable_generalized_forces()[:] += tau_applied[i]
+        expected = plant.CalcInverseDynamics(context, vdot[i], forces)
+        np.testing.assert_allclose(tau[i], expected, rtol=1e-11, atol=1e-11)
+
+
+@pytest.mark.parametrize("inputs", ["none", "tau", "actuation", "both"])
+def test_forward_dynamics(plant, context, batched, inputs):
+    rng = np.random.default_rng(13)
+    q, v = random_states(plant, 6)
+    tau = rng.normal(size=v.shape) if inputs in ("tau", "both") else None
+    u = 4.0 * rng.normal(size=(6, plant.num_actuated_dofs()))  # some beyond the limits
+    u = u if inputs in ("actuation", "both") else None
+    vdot = batched.CalcForwardDynamics(q, v, tau, u)
+    assert vdot.shape == v.shape
+    nq = plant.num_positions()
+    for i in range(6):
+        context_i = context.Clone()
+        at_state(plant, context_i, q[i], v[i])
+        u_i = np.zeros(plant.num_actuated_dofs()) if u is None else u[i]
+        plant.get_actuation_input_port().FixValue(context_i, u_i)
+        if tau is not None:
+            plant.get_applied_generalized_force_input_port().FixValue(context_i, tau[i])
+        expected = plant.EvalTimeDerivatives(context_i).CopyToVector()[nq:]
+        np.testing.assert_allclose(vdot[i], expected, rtol=1e-10, atol=1e-10)
+
+
+def test_forward_dynamics_inverts_inverse_dynamics(plant, batched):
+    rng = np.random.default_rng(17)
+    q, v = random_states(plant, 5)
+    tau = rng.normal(size=v.shape)
+    context = plant.CreateDefaultContext()
+    unlocked = BatchedPlant(plant, context)
+    vdot = unlocked.CalcForwardDynamics(q, v, tau)
+    np.testing.assert_allclose(unlocked.CalcInverseDynamics(q, v, vdot, tau), 0, atol=1e-10)
+
+
+def test_jacobians(plant, context, batched):
+    rng = np.random.default_rng(19)
+    q, _ = random_states(plant, 4)
+    kV = JacobianWrtVariable.kV
+    W = plant.world_frame()
+    for frame in frames(plant):
+        p_single = rng.normal(size=3)
+        p_each = rng.normal(size=(4, 3))
+        J_single = batched.CalcJacobianSpatialVelocity(q, frame, p_single)
+        J_each = batched.CalcJacobianSpatialVelocity(q, frame, p_each)
+        J_origin = batched.CalcJacobianSpatialVelocity(q, frame)
+        assert J_single.shape == (4, 6, plant.num_velocities())
+        for i in range(4):
+            at_state(plant, context, q[i])
+            for J, p in ((J_single, p_single), (J_each, p_each[i]), (J_origin, np.zeros(3))):
+                expected = plant.CalcJacobianSpatialVelocity(context, kV, frame, p, W, W)
+                np.testing.assert_allclose(J[i], expected, rtol=1e-12, atol=1e-12)
+
+
+# ---- parameters --------------------------------------------------------------------------------
+def test_parameters_come_from_the_context_at_construction(plant, context):
+    q, v = random_states(plant, 2)
+    default = BatchedPlant(plant)
+    assert not np.allclose(
+        default.CalcMassMatrix(q), BatchedPlant(plant, context).CalcMassMatrix(q)
+    )
+    np.testing.assert_allclose(
+        default.CalcMassMatrix(q)[1],
+        plant.CalcMassMatrix(at_state(plant, plant.CreateDefaultContext(), q[1])),
+        rtol=1e-12,
+    )
+    other = plant.CreateDefaultContext()
+    snapshot = BatchedPlant(plant, other)
+    before = snapshot.CalcInverseDynamics(q, v, v)
+    plant.GetBodyByName("l3").SetMass(other, 7.0)  # after construction: not seen
+    np.testing.assert_array_equal(snapshot.CalcInverseDynamics(q, v, v), before)
+
+
+def test_gravity_vector_is_the_plants():
+    plant = build_model()
+    plant.mutable_gravity_field().set_gravity_vector([0.0, 1.0, -3.0])
+    q, v = random_states(plant, 2)
+    zero = np.zeros_like(v)
+    tau = BatchedPlant(plant).CalcInverseDynamics(q, zero, zero)
+    context = at_state(plant, plant.CreateDefaultContext(), q[1], zero[1])
+    np.testing.assert_allclose(
+        tau[1], -plant.CalcGravityGeneralizedForces(context), rtol=1e-12, atol=1e-12
+    )
+
+
+def test_other_force_elements_raise_unless_left_out():
+    plant, items = dynamics_model(M)
+    with pytest.raises(NotImplementedError, match="RevoluteSpring.*force_elements=False"):
+        BatchedPlant(plant)
+    batched = BatchedPlant(plant, force_elements=False)
+    q, v = random_states(plant, 3)
+    vdot = np.random.default_rng(2).normal(size=v.shape)
+    tau = batched.CalcInverseDynamics(q, v, vdot)
+    for i in range(3):
+        context = at_state(plant, plant.CreateDefaultContext(), q[i], v[i])
+        everything = MultibodyForces(plant)
+        plant.CalcForceElementsContribution(context, everything)
+        springs = MultibodyForces(plant)
+        for element in items.forces:
+            element.CalcAndAddForceContribution(context, springs)
+        expected = plant.CalcInverseDynamics(context, vdot[i], everything)
+        expected += plant.CalcGeneralizedForces(context, springs)
+        np.testing.assert_allclose(tau[i], expected, rtol=1e-10, atol=1e-10)
+    vdot = batched.CalcForwardDynamics(q, v)
+    np.testing.assert_allclose(batched.CalcInverseDynamics(q, v, vdot), 0, atol=1e-9)
+
+
+# ---- compiled and interpreted, threads, batch sizes ---------------------------------------------
+def _all_results(batched, plant, q, v, vdot, tau, u):
+    frame = plant.GetFrameByName("F_tool")
+    return [
+        batched.CalcAllBodyPosesInWorld(q),
+        batched.CalcMassMatrix(q),
+        batched.CalcInverseDynamics(q, v, vdot, tau),
+        batched.CalcForwardDynamics(q, v, tau, u),
+        batched.CalcJacobianSpatialVelocity(q, frame, [0.1, 0.2, 0.3]),
+    ]
+
+
+def test_interpreted_equals_compiled(plant, batched):
+    rng = np.random.default_rng(23)
+    q, v = random_states(plant, 3)
+    vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
+    u = rng.normal(size=(3, plant.num_actuated_dofs()))
+    compiled = _all_results(batched, plant, q, v, vdot, tau, u)
+    interpreted = _all_results(
+        batched, plant, q.astype(object), v.astype(object), vdot, tau.astype(object), u
+    )
+    for a, b in zip(compiled, interpreted, strict=True):
+        assert a.dtype == np.float64 and b.dtype == object
+        np.testing.assert_allclose(a, b.astype(float), rtol=1e-13, atol=1e-13)
+
+
+def test_non_double_scalars_carry_derivatives(plant, batched):
+    """Dual numbers (an AutoDiffXd stand-in) through the interpreted path: the derivative of
+    M(q + t·dq) at t = 0 matches central differences."""
+    q, _ = random_states(plant, 2)
+    dq = np.random.default_rng(29).normal(size=q.shape)
+    q_dual = np.vectorize(Dual, otypes=[object])(q, dq)
+    M_dual = batched.CalcMassMatrix(q_dual)
+    dM = np.vectorize(lambda x: x.b if isinstance(x, Dual) else 0.0, otypes=[float])(M_dual)
+    h = 1e-6
+    numeric = (batched.CalcMassMatrix(q + h * dq) - batched.CalcMassMatrix(q - h * dq)) / (2 * h)
+    np.testing.assert_allclose(dM, numeric, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_results_do_not_depend_on_the_number_of_threads(plant, batched, threads):
+    rng = np.random.default_rng(31)
+    q, v = random_states(plant, 7)
+    vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
+    u = rng.normal(size=(7, plant.num_actuated_dofs()))
+    reference = _all_results(batched, plant, q, v, vdot, tau, u)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        results = _all_results(batched, plant, q, v, vdot, tau, u)
+    finally:
+        numba.set_num_threads(previous)
+    for a, b in zip(reference, results, strict=True):
+        np.testing.assert_array_equal(a, b)
+    # Each state alone gives the same result as in the batch.
+    for i in range(7):
+        one = slice(i, i + 1)
+        alone = _all_results(batched, plant, q[one], v[one], vdot[one], tau[one], u[one])
+        for a, b in zip(reference, alone, strict=True):
+            np.testing.assert_array_equal(a[one], b)
+
+
+def test_empty_batch(plant, batched):
+    nq, nv, nu, nb = (
+        plant.num_positions(),
+        plant.num_velocities(),
+        plant.num_actuated_dofs(),
+        plant.num_bodies(),
+    )
+    q, v = np.zeros((0, nq)), np.zeros((0, nv))
+    shapes = [(0, nb, 4, 4), (0, nv, nv), (0, nv), (0, nv), (0, 6, nv)]
+    results = _all_results(batched, plant, q, v, v, v, np.zeros((0, nu)))
+    assert [r.shape for r in results] == shapes
+    assert batched.CalcJacobianSpatialVelocity(q, plant.world_frame(), np.zeros((0, 3))).shape == (
+        0,
+        6,
+        nv,
+    )
+
+
+def test_lists_and_integers_are_accepted(plant, batched):
+    q, _ = random_states(plant, 1)
+    np.testing.assert_array_equal(batched.CalcMassMatrix(q.tolist()), batched.CalcMassMatrix(q))
+    zeros = np.zeros((1, plant.num_positions()), dtype=int)
+    assert batched.CalcMassMatrix(zeros).dtype == np.float64
+
+
+# ---- errors --------------------------------------------------------------------------------------
+def test_shape_errors(plant, batched):
+    nq, nv = plant.num_positions(), plant.num_velocities()
+    q, v = random_states(plant, 3)
+    frame = plant.world_frame()
+    expected = rf"CalcMassMatrix\(\): q must have shape \(N, {nq}\).*got \({nq},\)"
+    with pytest.raises(ValueError, match=expected):
+        batched.CalcMassMatrix(q[0])
+    with pytest.raises(ValueError, match=r"q must have shape"):
+        batched.CalcAllBodyPosesInWorld(q[:, :-1])
+    with pytest.raises(ValueError, match=rf"v must have shape \(3, {nv}\).*got \(2, {nv}\)"):
+        batched.CalcInverseDynamics(q, v[:2], v)
+    with pytest.raises(ValueError, match=r"known_vdot must have shape"):
+        batched.CalcInverseDynamics(q, v, v[:, :-1])
+    with pytest.raises(ValueError, match=r"tau_applied must have shape"):
+        batched.CalcInverseDynamics(q, v, v, v[:1])
+    with pytest.raises(ValueError, match=r"tau_applied must have shape"):
+        batched.CalcForwardDynamics(q, v, v[None])
+    with pytest.raises(ValueError, match=r"actuation must have shape \(3, 3\)"):
+        batched.CalcForwardDynamics(q, v, None, np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"p_BoBp_B must have shape \(3, 3\)"):
+        batched.CalcJacobianSpatialVelocity(q, frame, np.zeros((2, 3)))
+    with pytest.raises(ValueError, match=r"p_BoBp_B must have shape"):
+        batched.CalcJacobianSpatialVelocity(q, frame, np.zeros(4))
+    with pytest.raises(TypeError, match="must hold numbers"):
+        batched.CalcMassMatrix(np.full((1, nq), "a"))
+
+
+def test_frame_errors(plant, batched):
+    q, _ = random_states(plant, 1)
+    with pytest.raises(TypeError, match="frame_B must be a Frame"):
+        batched.CalcJacobianSpatialVelocity(q, "F0")
+    other = build_model()
+    with pytest.raises(RuntimeError, match="not part of this MultibodyPlant"):
+        batched.CalcJacobianSpatialVelocity(q, other.GetFrameByName("F0"))
+
+
+def test_construction_errors(plant):
+    with pytest.raises(TypeError, match="expected a MultibodyPlant"):
+        BatchedPlant("plant")
+    unfinalized = MultibodyPlant(0.0)
+    with pytest.raises(RuntimeError, match="Finalize"):
+        BatchedPlant(unfinalized)
+    with pytest.raises(RuntimeError):
+        BatchedPlant(plant, build_model().CreateDefaultContext())
+
+
+def test_forward_dynamics_names_the_failing_state():
+    plant = MultibodyPlant(0.0)
+    body = plant.AddRigidBody("massless", SpatialInertia.Zero())
+    plant.AddJoint(RevoluteJoint("j", plant.world_frame(), body.body_frame(), [0, 0, 1]))
+    plant.Finalize()
+    batched = BatchedPlant(plant)
+    with pytest.raises(RuntimeError, match=r"CalcForwardDynamics\(\): state 0: .*not positive"):
+        batched.CalcForwardDynamics(np.zeros((2, 1)), np.zeros((2, 1)))
+    assert batched.plant() is plant
