@@ -8,5 +8,8 @@ from mallard.multibody.math import *  # noqa: F403
 from mallard.multibody.parsing import *  # noqa: F403
 from mallard.multibody.plant import *  # noqa: F403
 from mallard.multibody.tree import *  # noqa: F403
+from mallard.systems.analysis import *  # noqa: F403
 from mallard.systems.controllers import *  # noqa: F403
 from mallard.systems.framework import *  # noqa: F403
+from mallard.systems.primitives import *  # noqa: F403
+from mallard.trajectories import *  # noqa: F403

@@ -4,7 +4,28 @@ from mallard.systems.framework._context import Context
 from mallard.systems.framework._diagram import Diagram
 from mallard.systems.framework._diagram_builder import DiagramBuilder
 from mallard.systems.framework._diagram_context import DiagramContext
-from mallard.systems.framework._events import EventStatus, PeriodicEventData, TriggerType
+from mallard.systems.framework._events import (
+    DiscreteUpdateEvent,
+    Event,
+    EventStatus,
+    PeriodicEventData,
+    PublishEvent,
+    TriggerType,
+    UnrestrictedUpdateEvent,
+)
+from mallard.systems.framework._indices import (
+    AbstractParameterIndex,
+    AbstractStateIndex,
+    CacheIndex,
+    ContinuousStateIndex,
+    DiscreteStateIndex,
+    InputPortIndex,
+    NumericParameterIndex,
+    OutputPortIndex,
+    SubsystemIndex,
+    UseDefaultName,
+    kUseDefaultName,
+)
 from mallard.systems.framework._leaf_system import LeafSystem
 from mallard.systems.framework._ports import (
     FixedInputPortValue,
@@ -14,31 +35,48 @@ from mallard.systems.framework._ports import (
 )
 from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
 from mallard.systems.framework._system import DependencyTicket, System
+from mallard.systems.framework._vector_system import VectorSystem
 from mallard.systems.framework._vectors import BasicVector, VectorBase
 
 #: pydrake's name of a leaf system's Context.
 LeafContext = Context
 
 __all__ = [
+    "AbstractParameterIndex",
+    "AbstractStateIndex",
     "BasicVector",
+    "CacheIndex",
     "Context",
     "ContinuousState",
+    "ContinuousStateIndex",
     "DependencyTicket",
     "Diagram",
     "DiagramBuilder",
     "DiagramContext",
+    "DiscreteStateIndex",
+    "DiscreteUpdateEvent",
     "DiscreteValues",
+    "Event",
     "EventStatus",
     "FixedInputPortValue",
     "InputPort",
+    "InputPortIndex",
+    "kUseDefaultName",
     "LeafContext",
     "LeafSystem",
+    "NumericParameterIndex",
     "OutputPort",
+    "OutputPortIndex",
     "Parameters",
     "PeriodicEventData",
     "PortDataType",
+    "PublishEvent",
     "State",
+    "SubsystemIndex",
     "System",
     "TriggerType",
+    "UnrestrictedUpdateEvent",
+    "UseDefaultName",
     "VectorBase",
+    "VectorSystem",
 ]

@@ -16,15 +16,23 @@ from mallard.systems.framework._vectors import VectorBase
 
 class _Connection:
     """An input's source inside a Diagram Context: an output port of a subsystem evaluated in
-    that subsystem's Context."""
+    that subsystem's Context. A leaf's vector output is computed into one BasicVector kept
+    here (no allocation per evaluation): its value holds until the next evaluation."""
 
-    __slots__ = ("_port", "_context")
+    __slots__ = ("_port", "_context", "_buffer")
 
     def __init__(self, port, context):
         self._port = port
         self._context = context
+        self._buffer = None
+        if type(port) is OutputPort and port._is_vector():
+            self._buffer = port._alloc()
 
     def _eval(self):
+        buffer = self._buffer
+        if buffer is not None:
+            self._port._calc(self._context, buffer)
+            return buffer
         value = self._port._eval(self._context)
         return value.get_value() if isinstance(value, AbstractValue) else value
 
@@ -77,6 +85,8 @@ class DiagramOutputPort(OutputPort):
 class Diagram(System):
     """Subsystems and the connections between their ports (use a DiagramBuilder)."""
 
+    _cpp_type = "drake::systems::Diagram<double>"
+
     def __init__(self):
         super().__init__()
         self._systems = []
@@ -117,6 +127,15 @@ class Diagram(System):
         """``subsystem``'s Context inside this Diagram's ``context`` (subsystems of nested
         Diagrams too)."""
         self.ValidateContext(context)
+        parent = subsystem._parent
+        while parent is not None and parent is not self:
+            parent = parent._parent
+        if parent is None:
+            raise RuntimeError(
+                f"GetSubsystemContext(): {subsystem.GetSystemType()} subsystem "
+                f"'{subsystem.GetSystemPathname()}' is not contained in "
+                f"{self.GetSystemType()} System '{self.GetSystemPathname()}'."
+            )
         return subsystem.GetMyContextFromRoot(context)
 
     def GetMutableSubsystemContext(self, subsystem, context):
@@ -219,12 +238,15 @@ class Diagram(System):
                 data[offset : offset + size] = part.CopyToVector()
             offset += size
 
-    def _leaf_events(self, context):
+    def _leaf_contexts(self, context):
         return [
-            event
+            leaf
             for system, sub in zip(self._systems, context._subcontexts, strict=True)
-            for event in system._leaf_events(sub)
+            for leaf in system._leaf_contexts(sub)
         ]
+
+    def _leaf_systems(self):
+        return [leaf for system in self._systems for leaf in system._leaf_systems()]
 
     def CalcPotentialEnergy(self, context):
         self.ValidateContext(context)

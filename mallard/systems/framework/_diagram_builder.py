@@ -254,8 +254,11 @@ class DiagramBuilder:
                 visit(nxt, path + [port])
             state[key] = 2
 
-        for system, index in list(self._connections):
-            visit(system.get_input_port(index), [])
+        # Start from the input ports in the order of their systems and indices, as Drake.
+        for system in self._systems:
+            for index in range(system.num_input_ports()):
+                if (system, index) in self._connections:
+                    visit(system.get_input_port(index), [])
 
 
 def _loop_message(ports):

@@ -62,7 +62,7 @@ class IndexedVector(VectorBase):
 
     def GetAtIndex(self, index):
         self._check_index(index)
-        return self._base[self._indices[index]]
+        return self._base.item(self._indices[index])
 
     def _check_index(self, index):
         if not 0 <= index < self._indices.shape[0]:

@@ -12,12 +12,18 @@ class TriggerType(enum.IntEnum):
     """What triggers an event (as Drake's TriggerType)."""
 
     kUnknown = 0
-    kForced = 1
-    kTimed = 2
-    kPeriodic = 3
-    kPerStep = 4
-    kWitness = 5
-    kInitialization = 6
+    kInitialization = 1
+    kForced = 2
+    kTimed = 3
+    kPeriodic = 4
+    kPerStep = 5
+    kWitness = 6
+
+    def __repr__(self):
+        return f"<TriggerType.{self.name}: {self.value}>"
+
+    def __str__(self):
+        return f"TriggerType.{self.name}"
 
 
 class EventKind(enum.IntEnum):
@@ -36,6 +42,9 @@ class EventStatus:
         kSucceeded = 1
         kReachedTermination = 2
         kFailed = 3
+
+        def __str__(self):
+            return f"Severity.{self.name}"
 
     __slots__ = ("_severity", "_system", "_message")
 
@@ -80,6 +89,18 @@ class EventStatus:
 
     def failed(self):
         return self._severity == EventStatus.Severity.kFailed
+
+    def KeepMoreSevere(self, candidate):
+        """Replaces this status by ``candidate`` if that is more severe (so that the first of
+        the worst is kept); returns this status."""
+        if candidate._severity > self._severity:
+            self._severity = candidate._severity
+            self._system = candidate._system
+            self._message = candidate._message
+        return self
+
+    def __repr__(self):
+        return f"EventStatus({self._severity.name}, message={self._message!r})"
 
 
 class PeriodicEventData:
@@ -126,3 +147,59 @@ class EventDeclaration:
         self.handler = handler
         self.period_sec = period_sec
         self.offset_sec = offset_sec
+
+
+class Event:
+    """An event object (pydrake's advanced declaration form): a trigger type and a callback,
+    declared with LeafSystem.DeclarePeriodicEvent / DeclarePerStepEvent /
+    DeclareInitializationEvent (or DeclareForcedEvent)."""
+
+    _kind = None
+
+    def __init__(self, *args):
+        """``(callback)`` or ``(trigger_type, callback)``."""
+        if len(args) == 1:
+            trigger_type, callback = TriggerType.kUnknown, args[0]
+        elif len(args) == 2:
+            trigger_type, callback = args
+        else:
+            raise TypeError(
+                f"{type(self).__name__}(): expected (callback) or (trigger_type, callback)"
+            )
+        if not callable(callback):
+            raise TypeError(f"{type(self).__name__}(): the callback must be callable")
+        self._trigger_type = TriggerType(trigger_type)
+        self._callback = callback
+
+    def get_trigger_type(self):
+        return self._trigger_type
+
+    def _with_trigger(self, trigger_type):
+        clone = object.__new__(type(self))
+        clone._trigger_type = trigger_type
+        clone._callback = self._callback
+        return clone
+
+    def _handler(self):
+        """The handler as EventDeclaration calls it: the callback also gets this event."""
+        callback = self._callback
+        return lambda context, *buffer: callback(context, self, *buffer)
+
+
+class PublishEvent(Event):
+    """An event whose callback ``callback(context, event)`` publishes."""
+
+    _kind = EventKind.kPublish
+
+
+class DiscreteUpdateEvent(Event):
+    """An event whose callback ``callback(context, event, discrete_state)`` sets the next
+    discrete state."""
+
+    _kind = EventKind.kDiscreteUpdate
+
+
+class UnrestrictedUpdateEvent(Event):
+    """An event whose callback ``callback(context, event, state)`` sets the next state."""
+
+    _kind = EventKind.kUnrestrictedUpdate

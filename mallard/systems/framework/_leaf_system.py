@@ -11,6 +11,12 @@ from mallard.systems.framework._events import (
     PeriodicEventData,
     TriggerType,
 )
+from mallard.systems.framework._indices import (
+    AbstractStateIndex,
+    ContinuousStateIndex,
+    DiscreteStateIndex,
+    UseDefaultName,
+)
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
 from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
 from mallard.systems.framework._system import System
@@ -53,8 +59,9 @@ class LeafSystem(System):
                 f"System {self.GetSystemName()} already has an {kind} port named {name}"
             )
 
-    def DeclareVectorInputPort(self, name, size):
-        """A vector input port of ``size`` elements (or the size of a model BasicVector)."""
+    def DeclareVectorInputPort(self, name, size, random_type=None):
+        """A vector input port of ``size`` elements (or the size of a model BasicVector).
+        (``random_type`` is accepted for pydrake compatibility and ignored.)"""
         self._check_port_name(name, self._input_ports, "input")
         model = _model_vector(size, "DeclareVectorInputPort", np.nan)
         port = InputPort(
@@ -117,6 +124,62 @@ class LeafSystem(System):
         )
         self._output_ports.append(port)
         return port
+
+    def DeclareStateOutputPort(self, name, state_index):
+        """An output port whose value is a state of this system: ``ContinuousStateIndex(0)``
+        (the continuous state vector), ``DiscreteStateIndex(i)`` (discrete group i) or
+        ``AbstractStateIndex(i)`` (abstract state i). ``name`` may be kUseDefaultName
+        (``y{port index}``). The port does not depend on any input."""
+        if isinstance(name, UseDefaultName):
+            name = f"y{len(self._output_ports)}"
+        where = f"DeclareStateOutputPort(): System {self.GetSystemPathname()}"
+        if isinstance(state_index, ContinuousStateIndex):
+            if int(state_index) != 0:
+                raise RuntimeError(
+                    f"{where}: a LeafSystem has one continuous state group, so the index must "
+                    f"be ContinuousStateIndex(0), got {int(state_index)}"
+                )
+            return self.DeclareVectorOutputPort(
+                name,
+                self._continuous_model.size(),
+                lambda context, output: output.SetFromVector(
+                    context._state._continuous._vector._data
+                ),
+                {self.xc_ticket()},
+            )
+        if isinstance(state_index, DiscreteStateIndex):
+            i = int(state_index)
+            if not 0 <= i < len(self._discrete_models):
+                raise RuntimeError(
+                    f"{where}: there is no discrete state group {i} (this system declares "
+                    f"{len(self._discrete_models)})"
+                )
+            return self.DeclareVectorOutputPort(
+                name,
+                self._discrete_models[i].size(),
+                lambda context, output: output.SetFromVector(
+                    context._state._discrete._groups[i]._data
+                ),
+                {self.discrete_state_ticket(i)},
+            )
+        if isinstance(state_index, AbstractStateIndex):
+            i = int(state_index)
+            if not 0 <= i < len(self._abstract_state_models):
+                raise RuntimeError(
+                    f"{where}: there is no abstract state {i} (this system declares "
+                    f"{len(self._abstract_state_models)})"
+                )
+            model = self._abstract_state_models[i]
+            return self.DeclareAbstractOutputPort(
+                name,
+                model.Clone,
+                lambda context, output: output.SetFrom(context._state._abstract._values[i]),
+                {self.abstract_state_ticket(i)},
+            )
+        raise TypeError(
+            f"{where}: the state index must be a ContinuousStateIndex, DiscreteStateIndex or "
+            f"AbstractStateIndex, got {type(state_index).__name__}"
+        )
 
     # ---- state and parameters ------------------------------------------------------------
     def DeclareContinuousState(self, *args):
@@ -312,8 +375,50 @@ class LeafSystem(System):
         """``publish(context)`` when ForcedPublish is called."""
         self._declare_event(TriggerType.kForced, EventKind.kPublish, publish)
 
-    def _leaf_events(self, context):
-        return [(self, context, event) for event in self._events]
+    def _declare_event_object(self, trigger, event, period_sec=None, offset_sec=None):
+        from mallard.systems.framework._events import Event
+
+        if not isinstance(event, Event) or event._kind is None:
+            raise TypeError(
+                f"{self.GetSystemName()}: expected a PublishEvent, DiscreteUpdateEvent or "
+                f"UnrestrictedUpdateEvent, got {type(event).__name__}"
+            )
+        if event.get_trigger_type() not in (TriggerType.kUnknown, trigger):
+            raise RuntimeError(
+                f"{self.GetSystemType()} '{self.GetSystemPathname()}': an event declared as "
+                f"{trigger.name} has trigger type {event.get_trigger_type().name}"
+            )
+        stored = event._with_trigger(trigger)
+        self._declare_event(trigger, event._kind, stored._handler(), period_sec, offset_sec)
+
+    def DeclarePeriodicEvent(self, period_sec, offset_sec, event):
+        """Declares ``event`` (a PublishEvent, DiscreteUpdateEvent or UnrestrictedUpdateEvent,
+        whose callback also receives the event) to occur periodically."""
+        self._declare_event_object(TriggerType.kPeriodic, event, period_sec, offset_sec)
+
+    def DeclarePerStepEvent(self, event):
+        """Declares ``event`` to occur at every simulation step."""
+        self._declare_event_object(TriggerType.kPerStep, event)
+
+    def DeclareInitializationEvent(self, event):
+        """Declares ``event`` to occur at initialization."""
+        self._declare_event_object(TriggerType.kInitialization, event)
+
+    def DeclareForcedDiscreteUpdateEvent(self, update):
+        """``update(context, discrete_state)`` when forced (ExecuteForcedEvents,
+        CalcForcedDiscreteVariableUpdate)."""
+        self._declare_event(TriggerType.kForced, EventKind.kDiscreteUpdate, update)
+
+    def DeclareForcedUnrestrictedUpdateEvent(self, update):
+        """``update(context, state)`` when forced (ExecuteForcedEvents,
+        CalcForcedUnrestrictedUpdate)."""
+        self._declare_event(TriggerType.kForced, EventKind.kUnrestrictedUpdate, update)
+
+    def _leaf_contexts(self, context):
+        return [(self, context)]
+
+    def _leaf_systems(self):
+        return [self]
 
     def GetPeriodicEvents(self):
         """{PeriodicEventData: [handlers]} of this system's periodic events."""

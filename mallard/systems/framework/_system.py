@@ -2,7 +2,13 @@
 energy queries."""
 
 from mallard.systems.framework._context import Context
-from mallard.systems.framework._events import EventKind, TriggerType
+from mallard.systems.framework._event_dispatch import (
+    context_signature,
+    execute,
+    plan_for,
+    throw_on_failure,
+)
+from mallard.systems.framework._events import EventKind, PeriodicEventData, TriggerType
 
 
 class DependencyTicket:
@@ -243,17 +249,134 @@ class System:
         return self.CalcKineticEnergy(context)
 
     # ---- events ------------------------------------------------------------------------------
+    def _leaf_contexts(self, context):
+        """[(leaf system, its Context)] of this system and its subsystems, in Diagram order,
+        in ``context`` (this system's)."""
+        raise NotImplementedError  # (defined by LeafSystem and Diagram)
+
+    def _leaf_systems(self):
+        """The leaf systems of this system, in Diagram order."""
+        raise NotImplementedError  # (defined by LeafSystem and Diagram)
+
     def _leaf_events(self, context):
         """[(leaf system, its Context, EventDeclaration)] of every declared event of this
         system and its subsystems, in ``context`` (this system's)."""
-        raise NotImplementedError  # (defined by LeafSystem and Diagram)
+        return [
+            (leaf, leaf_context, event)
+            for leaf, leaf_context in self._leaf_contexts(context)
+            for event in leaf._events
+        ]
 
     def ForcedPublish(self, context):
         """Runs the forced publish events of this system and its subsystems."""
         self.ValidateContext(context)
-        for _, leaf_context, event in self._leaf_events(context):
-            if event.trigger == TriggerType.kForced and event.kind == EventKind.kPublish:
-                event.handler(leaf_context)
+        plan = plan_for(self, context)
+        throw_on_failure(plan.publish(plan.forced.publish), "ForcedPublish")
+
+    def ExecuteInitializationEvents(self, context):
+        """Runs the initialization events of this system and its subsystems in ``context``, as
+        Simulator.Initialize() does: unrestricted updates, then discrete updates, then
+        publishes. RuntimeError if a handler fails."""
+        self.ValidateContext(context)
+        plan = plan_for(self, context)
+        execute(plan, plan.initialization, "ExecuteInitializationEvents")
+
+    def ExecuteForcedEvents(self, context, publish=True):
+        """Runs the forced events of this system and its subsystems in ``context``:
+        unrestricted updates, then discrete updates, then (if ``publish``) publishes.
+        "Reached termination" is ignored; RuntimeError if a handler fails."""
+        self.ValidateContext(context)
+        plan = plan_for(self, context)
+        execute(plan, plan.forced, "ExecuteForcedEvents", publish)
+
+    def AllocateDiscreteVariables(self):
+        """A DiscreteValues shaped like this system's discrete state (default values)."""
+        from mallard.systems.framework._state import DiscreteValues
+
+        return DiscreteValues(
+            [m.Clone() for leaf in self._leaf_systems() for m in leaf._discrete_models]
+        )
+
+    def CalcForcedDiscreteVariableUpdate(self, context, discrete_state):
+        """Sets ``discrete_state`` to the discrete state after this system's forced discrete
+        update events (the Context is not changed)."""
+        self.ValidateContext(context)
+        plan = plan_for(self, context)
+        discrete_state.SetFrom(context._state._discrete)
+        groups = plan.forced.discrete
+        throw_on_failure(plan.calc_discrete(groups), "CalcForcedDiscreteVariableUpdate")
+        plan.copy_discrete_buffers(groups, discrete_state)
+
+    def CalcForcedUnrestrictedUpdate(self, context, state):
+        """Sets ``state`` to the state after this system's forced unrestricted update events
+        (the Context is not changed)."""
+        self.ValidateContext(context)
+        plan = plan_for(self, context)
+        state.SetFrom(context._state)
+        groups = plan.forced.unrestricted
+        throw_on_failure(plan.calc_unrestricted(groups), "CalcForcedUnrestrictedUpdate")
+        plan.copy_state_buffers(groups, state)
+
+    def _periodic_discrete_timings(self):
+        timings = []
+        for leaf in self._leaf_systems():
+            for event in leaf._events:
+                if (
+                    event.trigger == TriggerType.kPeriodic
+                    and event.kind == EventKind.kDiscreteUpdate
+                ):
+                    key = (event.period_sec, event.offset_sec)
+                    if key not in timings:
+                        timings.append(key)
+        return timings
+
+    def GetUniquePeriodicDiscreteUpdateAttribute(self):
+        """The PeriodicEventData of this system's periodic discrete update events if they all
+        share one (period, offset); else None."""
+        timings = self._periodic_discrete_timings()
+        return PeriodicEventData(*timings[0]) if len(timings) == 1 else None
+
+    def IsDifferenceEquationSystem(self):
+        """(True, period) if this system's only state is one discrete group updated by
+        periodic events of one period and zero offset; else (False, 0.0)."""
+        if (
+            self.num_discrete_state_groups() != 1
+            or self.num_continuous_states() > 0
+            or self.num_abstract_states() > 0
+        ):
+            return False, 0.0
+        attribute = self.GetUniquePeriodicDiscreteUpdateAttribute()
+        if attribute is None or attribute.offset_sec() != 0.0:
+            return False, 0.0
+        return True, attribute.period_sec()
+
+    def IsDifferentialEquationSystem(self):
+        """True if this system has neither discrete nor abstract state."""
+        return self.num_discrete_state_groups() == 0 and self.num_abstract_states() == 0
+
+    def EvalUniquePeriodicDiscreteUpdate(self, context):
+        """The discrete state after this system's periodic discrete update events, which must
+        share one timing (only those events run; the Context is not changed). The result is
+        cached in ``context`` until the Context changes."""
+        self.ValidateContext(context)
+        method = "CalcUniquePeriodicDiscreteUpdate"
+        plan = plan_for(self, context)
+        timing = plan.unique_periodic_discrete_timing(method)
+        if timing is None:
+            raise RuntimeError(
+                f"{method}(): there are no periodic discrete update events in this System."
+            )
+        signature = context_signature(context)
+        cached = context._cache.get("unique_periodic_discrete_update")
+        if cached is not None and cached[0] == signature:
+            return cached[1]
+        result = cached[1] if cached is not None else self.AllocateDiscreteVariables()
+        result.SetFrom(context._state._discrete)
+        groups = plan.periodic_discrete_events(timing).discrete
+        throw_on_failure(plan.calc_discrete(groups), "EvalUniquePeriodicDiscreteUpdate")
+        plan.copy_discrete_buffers(groups, result)
+        context._cache["unique_periodic_discrete_update"] = (signature, result)
+        return result
 
     def GetGraphvizString(self, max_depth=None, options=None):
         """A Graphviz digraph of this system's ports (and, for a Diagram, its subsystems and

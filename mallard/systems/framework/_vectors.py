@@ -88,9 +88,9 @@ class VectorBase:
             )
 
     def GetAtIndex(self, index):
-        """The element at ``index``."""
+        """The element at ``index`` (a Python float for double vectors, as pydrake's)."""
         self._check_index(index)
-        return self._data[index]
+        return self._data.item(index)
 
     def SetAtIndex(self, index, value):
         """Sets the element at ``index``."""
@@ -103,6 +103,10 @@ class VectorBase:
 
     def __setitem__(self, index, value):
         self.SetAtIndex(index, value)
+
+    def Clone(self):
+        """A BasicVector copy (not owned by any Context)."""
+        return BasicVector(self._data.copy())
 
     def PlusEqScaled(self, scale, rhs):
         """this += scale · rhs."""

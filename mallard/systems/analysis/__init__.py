@@ -1,0 +1,46 @@
+"""Mirror of pydrake.systems.analysis: the Simulator, its integrators and configuration.
+
+Beyond pydrake's Python bindings (which expose RungeKutta2Integrator and
+RungeKutta3Integrator), the integrator classes behind every scheme mallard supports are
+public, as in Drake's C++ API: ExplicitEulerIntegrator, RungeKutta5Integrator,
+SemiExplicitEulerIntegrator and ImplicitEulerIntegrator.
+"""
+
+from mallard.systems.analysis._explicit_integrators import (
+    ExplicitEulerIntegrator,
+    RungeKutta2Integrator,
+    RungeKutta3Integrator,
+    RungeKutta5Integrator,
+    SemiExplicitEulerIntegrator,
+)
+from mallard.systems.analysis._implicit_euler import ImplicitEulerIntegrator
+from mallard.systems.analysis._integrator_base import IntegratorBase
+from mallard.systems.analysis._simulator import Simulator
+from mallard.systems.analysis._simulator_config import (
+    ApplySimulatorConfig,
+    ExtractSimulatorConfig,
+    GetIntegrationSchemes,
+    PrintSimulatorStatistics,
+    ResetIntegratorFromFlags,
+    SimulatorConfig,
+)
+from mallard.systems.analysis._simulator_status import InitializeParams, SimulatorStatus
+
+__all__ = [
+    "ApplySimulatorConfig",
+    "ExplicitEulerIntegrator",
+    "ExtractSimulatorConfig",
+    "GetIntegrationSchemes",
+    "ImplicitEulerIntegrator",
+    "InitializeParams",
+    "IntegratorBase",
+    "PrintSimulatorStatistics",
+    "ResetIntegratorFromFlags",
+    "RungeKutta2Integrator",
+    "RungeKutta3Integrator",
+    "RungeKutta5Integrator",
+    "SemiExplicitEulerIntegrator",
+    "Simulator",
+    "SimulatorConfig",
+    "SimulatorStatus",
+]

@@ -1,0 +1,103 @@
+"""Sources: ConstantVectorSource, ConstantValueSource and TrajectorySource."""
+
+import numpy as np
+
+from mallard._scalar import as_array
+from mallard.common.value import AbstractValue
+from mallard.systems.framework._leaf_system import LeafSystem
+from mallard.systems.framework._vectors import BasicVector
+
+
+class ConstantVectorSource(LeafSystem):
+    """Output "y0": a constant vector, held as a numeric parameter (so a Context can change
+    it with get_mutable_source_value)."""
+
+    _cpp_type = "drake::systems::ConstantVectorSource<double>"
+
+    def __init__(self, source_value):
+        super().__init__()
+        value = (
+            source_value.CopyToVector() if isinstance(source_value, BasicVector) else source_value
+        )
+        value = as_array(np.atleast_1d(value), name="source_value").reshape(-1)
+        self._index = self.DeclareNumericParameter(BasicVector(value))
+        self.DeclareVectorOutputPort(
+            "y0", value.size, self._calc, {self.numeric_parameter_ticket(self._index)}
+        )
+
+    def _calc(self, context, output):
+        output._data[:] = context._parameters._numeric._groups[self._index]._data
+
+    def get_source_value(self, context):
+        """The value in ``context`` (a BasicVector)."""
+        self.ValidateContext(context)
+        return context.get_numeric_parameter(self._index)
+
+    def get_mutable_source_value(self, context):
+        """The value in ``context``, to modify."""
+        self.ValidateContext(context)
+        return context.get_mutable_numeric_parameter(self._index)
+
+
+class ConstantValueSource(LeafSystem):
+    """Output "y0": a constant abstract value."""
+
+    _cpp_type = "drake::systems::ConstantValueSource<double>"
+
+    def __init__(self, value):
+        super().__init__()
+        if not isinstance(value, AbstractValue):
+            value = AbstractValue.Make(value)
+        self._value = value.Clone()
+        self.DeclareAbstractOutputPort("y0", self._value.Clone, self._calc, {self.nothing_ticket()})
+
+    def _calc(self, context, output):
+        output.SetFrom(self._value)
+
+
+class TrajectorySource(LeafSystem):
+    """Output "y0": the value of a (one-column) trajectory at the Context's time, followed by
+    its first ``output_derivative_order`` derivatives; outside the trajectory's time range
+    the value is held and, if ``zero_derivatives_beyond_limits``, the derivatives are
+    zero."""
+
+    _cpp_type = "drake::systems::TrajectorySource<double>"
+
+    def __init__(self, trajectory, output_derivative_order=0, zero_derivatives_beyond_limits=True):
+        super().__init__()
+        if trajectory.cols() != 1:
+            raise RuntimeError(
+                f"TrajectorySource: the trajectory must have one column, got {trajectory.cols()}"
+            )
+        if output_derivative_order < 0:
+            raise RuntimeError("TrajectorySource: output_derivative_order must be non-negative")
+        self._order = int(output_derivative_order)
+        self._zero_beyond = bool(zero_derivatives_beyond_limits)
+        self._rows = trajectory.rows()
+        self._set(trajectory)
+        self.DeclareVectorOutputPort(
+            "y0", self._rows * (self._order + 1), self._calc, {self.time_ticket()}
+        )
+
+    def _set(self, trajectory):
+        self._trajectory = trajectory
+        self._derivatives = [trajectory.MakeDerivative(k) for k in range(1, self._order + 1)]
+
+    def UpdateTrajectory(self, trajectory):
+        """Replaces the trajectory (same number of rows and one column)."""
+        if trajectory.rows() != self._rows or trajectory.cols() != 1:
+            raise RuntimeError(
+                f"TrajectorySource.UpdateTrajectory(): the trajectory must be {self._rows}x1, "
+                f"got {trajectory.rows()}x{trajectory.cols()}"
+            )
+        self._set(trajectory)
+
+    def _calc(self, context, output):
+        t = context.get_time()
+        data, n = output._data, self._rows
+        data[:n] = self._trajectory.value(t)[:, 0]
+        beyond = self._zero_beyond and not (
+            self._trajectory.start_time() <= t <= self._trajectory.end_time()
+        )
+        for k, derivative in enumerate(self._derivatives, start=1):
+            data[k * n : (k + 1) * n] = 0.0 if beyond else derivative.value(t)[:, 0]
