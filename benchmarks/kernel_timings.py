@@ -1,18 +1,19 @@
-"""Per-kernel timings of the dynamics kernels on the Panda arm and the G1 humanoid.
+"""Per-kernel timings of the dynamics kernels on the Panda arm (base welded; "panda_free":
+floating) and the G1 humanoid (floating base), from example-robot-data's URDFs.
 
-Each kernel is timed two ways: called in a compiled loop (no dispatch cost; µs per call), and
-through the plant's compiled entry point from Python (``plant._driver(...)``, with only the
-stage the result needs recomputed). The machine is shared: each figure is the minimum of
-many repetitions.
+Each kernel is timed two ways, in µs per call: called in a compiled loop (no dispatch, the
+workspace's views made once outside the loop), and through the plant's compiled entry point
+from Python (``plant._driver(...)``) recomputing only that stage or result; the "all stages"
+rows recompute every stage the result needs, "nothing" is the bare cost of a driver call.
+The machine is shared: each figure is the minimum of many repetitions.
 
-Run: python benchmarks/kernel_timings.py [--reps N]
+Run: python benchmarks/kernel_timings.py [--samples N] [panda panda_free g1]
 """
 
 import argparse
 import os
 import re
 import sys
-import tempfile
 import time
 
 import numba
@@ -57,15 +58,9 @@ def build(name):
         text = re.sub(r"<mimic[^>]*/>", "", f.read())
     plant = MultibodyPlant(0.0)
     parser = Parser(plant)
-    parser.package_map().Add("example-robot-data", robots)
-    with tempfile.NamedTemporaryFile(
-        "w", suffix=".urdf", dir=os.path.dirname(os.path.join(robots, rel)), delete=False
-    ) as tmp:
-        tmp.write(text)
-    try:
-        parser.AddModels(tmp.name)
-    finally:
-        os.unlink(tmp.name)
+    # Meshes are package://example-robot-data/robots/... URLs.
+    parser.package_map().Add("example-robot-data", os.path.dirname(robots))
+    parser.AddModelsFromString(text, "urdf")
     if name == "panda":
         plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
     plant.Finalize()
