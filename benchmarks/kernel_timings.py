@@ -100,7 +100,6 @@ def _views(mi, mf, x, ws):
         E._v1(mi, ws, L.S_IC_M, n),
         E._v2(mi, ws, L.S_IC_H, n, 3),
         E._v3(mi, ws, L.S_IC_I, n, 3, 3),
-        E._v1(mi, ws, L.S_F6, 6),
         E._v2(mi, ws, L.S_A_WB, n, 6),
         E._v2(mi, ws, L.S_F, n, 6),
         E._v1(mi, ws, L.S_TAU, nv),
@@ -110,7 +109,6 @@ def _views(mi, mf, x, ws):
         E._v2(mi, ws, L.S_U, nv, 6),
         E._v3(mi, ws, L.S_DINV, n, 6, 6),
         E._v1(mi, ws, L.S_U_ABA, nv),
-        E._v2(mi, ws, L.S_ABA_WS, 6, 12),
         E._v1(mi, ws, L.S_VDOT, nv),
     )
 
@@ -151,9 +149,7 @@ def _loop_mass(mi, mf, x, ws, reps):
         for i in range(M.shape[0]):
             for j in range(M.shape[1]):
                 M[i, j] = 0.0
-        calc_mass_matrix(
-            V[0], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], V[22], M
-        )
+        calc_mass_matrix(V[0], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], M)
 
 
 @numba.njit
@@ -162,7 +158,7 @@ def _loop_id(mi, mf, x, ws, reps, vdot, tau_app, F_app):
     for _ in range(reps):
         calc_inverse_dynamics(
             V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14],
-            vdot, F_app, tau_app, V[23], V[24], V[25],
+            vdot, F_app, tau_app, V[22], V[23], V[24],
         )  # fmt: skip
 
 
@@ -172,8 +168,8 @@ def _loop_fd(mi, mf, x, ws, reps, tau, F_app):
     s = 0
     for _ in range(reps):
         s += calc_forward_dynamics(
-            V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14], tau, F_app, V[18], V[26],
-            V[27], V[28], V[29], V[30], V[31], V[32], V[33], V[23],
+            V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14], tau, F_app, V[18], V[25],
+            V[26], V[27], V[28], V[29], V[30], V[31], V[22],
         )  # fmt: skip
     return s
 

@@ -64,7 +64,6 @@ def _sections(n, nq, nv, nu):
         ("U", (nv, 6)),
         ("Dinv", (n, 6, 6)),
         ("u_aba", (nv,)),
-        ("aba_ws", (6, 12)),
         ("tau_total", (nv,)),
         ("F_total", (n, 6)),
         ("J", (6, nv)),
@@ -107,10 +106,9 @@ S_Z = 29
 S_U = 30
 S_DINV = 31
 S_U_ABA = 32
-S_ABA_WS = 33
-S_TAU_TOTAL = 34
-S_F_TOTAL = 35
-S_J = 36
+S_TAU_TOTAL = 33
+S_F_TOTAL = 34
+S_J = 35
 
 
 def build_layout(n, nq, nv, nu):

@@ -336,10 +336,10 @@ def calc_inverse_dynamics(
 
 # ---- mass matrix ------------------------------------------------------------------------------
 @jitable
-def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, F, M):
+def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, M):
     """M(q) by the composite body algorithm, plus diag(reflected) (actuators' reflected rotor
-    inertias). Ic_m, Ic_h, Ic_I are workspaces for composite inertias (like m_W, h_W, I_W);
-    F (6 scalars) is not used. Entries of M that couple dofs on different branches are left
+    inertias). Ic_m, Ic_h, Ic_I are workspaces for composite inertias (like m_W, h_W, I_W).
+    Entries of M that couple dofs on different branches are left
     alone (the caller zeroes M)."""
     n = tree.shape[0]
     for k in range(n):
@@ -598,7 +598,6 @@ def calc_forward_dynamics(
     U,
     Dinv,
     u,
-    ws,
     vdot,
     A_WB,
 ):
@@ -606,7 +605,7 @@ def calc_forward_dynamics(
     diag(reflected) added to M, and v̇ = 0 for the mobods with ``locked[k]`` nonzero.
 
     Workspaces: P (n×6×6 articulated inertias, upper blocks), z (n×6 bias forces), U (nv×6),
-    Dinv (n×6×6), u (nv), ws (6×12, not used). Outputs v̇ and A_WB. Returns −1, or the first
+    Dinv (n×6×6), u (nv). Outputs v̇ and A_WB. Returns −1, or the first
     mobod (from the tips) whose articulated inertia across its mobilizer is not positive
     definite.
 

@@ -33,7 +33,6 @@ from mallard.multibody._layout import (
     POSITIONS,
     S_A_BIAS,
     S_A_WB,
-    S_ABA_WS,
     S_BIAS_WS,
     S_COM_B,
     S_DAMPING,
@@ -186,7 +185,6 @@ def drive_mass_matrix(mi, mf, x, ws, need):
         _v1(mi, ws, S_IC_M, n),
         _v2(mi, ws, S_IC_H, n, 3),
         _v3(mi, ws, S_IC_I, n, 3, 3),
-        _v1(mi, ws, S_F6, 6),
         M,
     )
 
@@ -286,7 +284,6 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
         _v2(mi, ws, S_U, nv, 6),
         _v3(mi, ws, S_DINV, n, 6, 6),
         _v1(mi, ws, S_U_ABA, nv),
-        _v2(mi, ws, S_ABA_WS, 6, 12),
         _v1(mi, ws, S_VDOT, nv),
         _v2(mi, ws, S_A_WB, n, 6),
     )

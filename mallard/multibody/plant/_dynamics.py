@@ -517,7 +517,6 @@ class DynamicsMixin:
             np.empty((nv, 6), dtype=dtype),
             np.empty((n, 6, 6), dtype=dtype),
             np.empty(nv, dtype=dtype),
-            np.empty((6, 12), dtype=dtype),
             vdot,
             A_WB,
         )

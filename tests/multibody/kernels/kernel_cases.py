@@ -152,7 +152,6 @@ def _forward_dynamics_args(rng):
         np.zeros((nv, 6)),
         np.zeros((5, 6, 6)),
         np.zeros(nv),
-        np.zeros((6, 12)),
         np.zeros(nv),
         np.zeros((5, 6)),
     )
@@ -172,7 +171,6 @@ def _mass_matrix_args(rng):
         np.zeros(5),
         np.zeros((5, 3)),
         np.zeros((5, 3, 3)),
-        np.zeros(6),
         np.zeros((nv, nv)),
     )
 

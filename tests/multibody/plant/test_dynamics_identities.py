@@ -404,7 +404,7 @@ def _kernel_chain(plant, context, as_object):
     reflected = arr(plant._reflected_inertias(context))
     M_ = out(nv, nv)
     K("dynamics.calc_mass_matrix")(
-        tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, out(n), out(n, 3), out(n, 3, 3), out(6), M_
+        tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, out(n), out(n, 3), out(n, 3, 3), M_
     )
     rng = np.random.default_rng(0)
     F_app, tau_app, vdot_in = (
@@ -421,7 +421,7 @@ def _kernel_chain(plant, context, as_object):
     vdot, A_fd = out(nv), out(n, 6)
     failed = K("dynamics.calc_forward_dynamics")(
         tree, X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W, tau_app, F_app, reflected, locked,
-        out(n, 6, 6), out(n, 6), out(nv, 6), out(n, 6, 6), out(nv), out(6, 12), vdot, A_fd,
+        out(n, 6, 6), out(n, 6), out(nv, 6), out(n, 6, 6), out(nv), vdot, A_fd,
     )  # fmt: skip
     assert failed == -1
     J = out(6, nv)
