@@ -43,12 +43,11 @@ def run_both(make, x0, steps, checkpoints):
     cm, cd = pm.CreateDefaultContext(), pd.CreateDefaultContext()
     pm.SetPositionsAndVelocities(cm, x0)
     pd.SetPositionsAndVelocities(cd, x0)
-    simulator = D.Simulator(pd, cd)
-    h, done, out = pm.time_step(), 0, []
+    simulators = M.Simulator(pm, cm), D.Simulator(pd, cd)
+    h, out = pm.time_step(), []
     for n in checkpoints:
-        advance(pm, cm, n - done)
-        done = n
-        simulator.AdvanceTo(n * h)
+        for simulator in simulators:
+            simulator.AdvanceTo(n * h)
         out.append((pm.GetPositionsAndVelocities(cm), pd.GetPositionsAndVelocities(cd)))
     return pm.num_positions(), out
 

@@ -476,3 +476,62 @@ def test_torque_free_spinning_body_rk5():
     reference, _ = spinning_body(DRAKE, "runge_kutta3", 1e-12)
     ours, _ = spinning_body(MALLARD, "runge_kutta5", 1e-7)
     np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-6)
+
+
+# ---- plants in diagrams -----------------------------------------------------------------------
+def simulate_acrobot_in_diagram(lib, time_step):
+    """The acrobot in a diagram with a SceneGraph, its state logged every 10 ms, for 1 s."""
+    builder = lib.DiagramBuilder()
+    plant, _ = lib.plant.AddMultibodyPlantSceneGraph(builder, time_step)
+    lib.parsing.Parser(plant).AddModels("mallard/models/acrobot.urdf")
+    plant.Finalize()
+    zero = builder.AddSystem(lib.ConstantVectorSource([0.0]))
+    builder.Connect(zero.get_output_port(), plant.get_actuation_input_port())
+    logger = lib.LogVectorOutput(plant.get_state_output_port(), builder, 0.01)
+    diagram = builder.Build()
+    simulator = lib.Simulator(diagram)
+    plant_context = plant.GetMyMutableContextFromRoot(simulator.get_mutable_context())
+    plant.SetPositionsAndVelocities(plant_context, [1.0, 0.5, 0.0, 0.0])
+    simulator.AdvanceTo(1.0)
+    log = logger.FindLog(simulator.get_context())
+    return log.sample_times(), log.data()
+
+
+@pytest.mark.parametrize("time_step", [0.0, 1e-3])
+def test_acrobot_in_a_diagram_with_scene_graph_and_logger(time_step):
+    (t_d, x_d), (t_m, x_m) = both(simulate_acrobot_in_diagram, time_step)
+    np.testing.assert_array_equal(t_m, t_d)
+    # Discrete: the same semi-implicit Euler steps; continuous: RK3 at Drake's default accuracy
+    # 1e-4 takes the same steps. Either way the trajectories agree to round-off.
+    np.testing.assert_allclose(x_m, x_d, rtol=0, atol=1e-12)
+
+
+def simulate_panda(lib, t_final=1.0):
+    """The Panda (arm and fingers, no mimic) falling passively from its home pose under RK3 at
+    accuracy 1e-6."""
+    import pydrake.all
+
+    import mallard.all
+    from tests.multibody.plant.discrete_helpers import PANDA_HOME, make_panda
+
+    module = pydrake.all if lib is DRAKE else mallard.all
+    plant = make_panda(module, 0.0, strip_mimic=True)
+    simulator = lib.Simulator(plant)
+    context = simulator.get_mutable_context()
+    plant.SetPositions(context, PANDA_HOME)
+    plant.get_actuation_input_port().FixValue(context, np.zeros(plant.num_actuators()))
+    lib.ApplySimulatorConfig(
+        lib.SimulatorConfig(integration_scheme="runge_kutta3", accuracy=1e-6), simulator
+    )
+    simulator.AdvanceTo(t_final)
+    return plant.GetPositionsAndVelocities(context), simulator.get_num_steps_taken()
+
+
+def test_passive_panda_agrees_at_one_second():
+    from tests.multibody.plant.discrete_helpers import panda_root
+
+    if panda_root() is None:
+        pytest.skip("example-robot-data is not installed")
+    (x_d, n_d), (x_m, n_m) = both(simulate_panda)
+    assert n_m == n_d  # the same ~3000 error-controlled steps
+    np.testing.assert_allclose(x_m, x_d, rtol=0, atol=1e-9)

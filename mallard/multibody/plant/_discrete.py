@@ -91,29 +91,27 @@ class DiscreteStep:
         self.memory = memory
 
 
-def _solve_mixed_lcp(W, r, equality):
-    """λ with w = W·λ + r, w = 0 on the ``equality`` rows (λ free) and 0 ≤ λ ⊥ w ≥ 0 on the
-    others, for W symmetric positive (semi)definite: Murty's least-index principal pivoting
-    (finite for positive definite W), with the equality rows always active. A tiny
-    regularization keeps redundant active rows (a coupler and both its joints' limits)
-    solvable."""
-    m = r.shape[0]
-    scale = max(float(np.max(np.abs(np.diag(W)))) if m else 1.0, 1e-300)
-    W = W + 1e-12 * scale * np.eye(m)
-    tol = 1e-13 * max(1.0, float(np.max(np.abs(r))) if m else 1.0)
-    active = equality | (r < 0.0)
-    lam = np.zeros(m)
-    for _ in range(10 * m + 50):
-        lam[:] = 0.0
-        idx = np.flatnonzero(active)
-        if idx.size:
-            lam[idx] = np.linalg.solve(W[idx][:, idx], -r[idx])
-        w = W @ lam + r
-        bad = np.flatnonzero(~equality & ((active & (lam < -tol)) | (~active & (w < -tol))))
-        if bad.size == 0:
-            return lam
-        active[bad[0]] = not active[bad[0]]
-    return lam
+def _project(A, J, r, equality):
+    """(Y, λ): Y = A⁻¹Jᵀ and the multipliers λ of the mixed LCP W·λ + r (W = J·Y, the
+    ``equality`` rows always active), by the compiled kernels of ``_kernels.lcp``."""
+    from mallard.multibody._kernels import compiled, lcp
+
+    n, m = J.shape[1], J.shape[0]
+    Y = np.array(J.T, order="C")
+    compiled(lcp.spd_solve_columns)(A, Y, np.empty((n, n)), np.empty(n))
+    lam = np.empty(m)
+    compiled(lcp.solve_mixed_lcp)(
+        J @ Y,
+        r,
+        equality,
+        lam,
+        np.empty(m, dtype=np.bool_),
+        np.empty(m, dtype=np.int64),
+        np.empty((m, m)),
+        np.empty((m, m)),
+        np.empty(m),
+    )
+    return Y, lam
 
 
 class DiscreteMixin:
@@ -226,9 +224,10 @@ class DiscreteMixin:
     def _finalize_limits_and_couplers(self):
         """The constraint rows, fixed at Finalize() (as Drake reads the joint limits then):
         for each finite limit of a single-dof joint and each coupler, its row of J (on v),
-        kind (0 lower, 1 upper, 2 coupler), q slots, bound or (ratio, offset), joint(s) and
-        constraint id. At a step, J·v⁺ ≥ b (limits) or = b (couplers) with b from q."""
-        rows = []  # (J row, kind, q0, q1, bound, ratio, offset, joint0, joint1, id)
+        kind (0 lower, 1 upper, 2 coupler), q slots, the constraint function g(q) = a₀·q[q0] +
+        a₁·q[q1] + c (g ≥ 0 for limits, g = 0 for couplers), joint(s) and constraint id. At a
+        step, J·v⁺ ≥ b (limits) or = b (couplers) with b = −g(q)/h."""
+        rows = []  # (J row, kind, q0, q1, a0, a1, c, joint0, joint1, id)
         nv = self._nv
         for j in self._joints:
             if j.num_positions() != 1 or j.num_velocities() != 1:
@@ -239,25 +238,25 @@ class DiscreteMixin:
             ):
                 if np.isfinite(bound):
                     row = np.zeros(nv)
-                    row[j._v_start] = 1.0 if kind == 0 else -1.0
+                    sign = 1.0 if kind == 0 else -1.0
+                    row[j._v_start] = sign
                     i = int(j.index())
-                    rows.append((row, kind, j._q_start, j._q_start, bound, 0.0, 0.0, i, i, None))
+                    q0 = j._q_start
+                    rows.append((row, kind, q0, q0, sign, 0.0, -sign * bound, i, i, None))
         for spec in self._coupler_constraints.values():
             j0, j1 = self._joints[int(spec.joint0_index)], self._joints[int(spec.joint1_index)]
             row = np.zeros(nv)
             row[j0._v_start] += 1.0
             row[j1._v_start] -= spec.gear_ratio
             rows.append(
-                (row, 2, j0._q_start, j1._q_start, 0.0, spec.gear_ratio, spec.offset)
+                (row, 2, j0._q_start, j1._q_start, 1.0, -spec.gear_ratio, -spec.offset)
                 + (int(j0.index()), int(j1.index()), spec.id)
             )
         self._c_J = np.array([r[0] for r in rows]).reshape(len(rows), nv)
         self._c_kind = np.array([r[1] for r in rows], dtype=np.int64)
         self._c_q0 = np.array([r[2] for r in rows], dtype=np.int64)
         self._c_q1 = np.array([r[3] for r in rows], dtype=np.int64)
-        self._c_bound = np.array([r[4] for r in rows], dtype=float)
-        self._c_ratio = np.array([r[5] for r in rows], dtype=float)
-        self._c_offset = np.array([r[6] for r in rows], dtype=float)
+        self._c_g = np.array([r[4:7] for r in rows], dtype=float).reshape(-1, 3).T.copy()
         self._c_joints = np.array([r[7:9] for r in rows], dtype=np.int64).reshape(-1, 2)
         self._c_ids = [r[9] for r in rows]
         self._c_equality = self._c_kind == 2
@@ -324,16 +323,8 @@ class DiscreteMixin:
         q, without the rows of locked joints' limits and deactivated couplers; or None."""
         h = self._time_step
         J, kind = self._c_J, self._c_kind
-        q0 = q[self._c_q0]
-        b = np.where(
-            kind == 0,
-            (self._c_bound - q0) / h,
-            np.where(
-                kind == 1,
-                (q0 - self._c_bound) / h,
-                -(q0 - self._c_ratio * q[self._c_q1] - self._c_offset) / h,
-            ),
-        )
+        a0, a1, c = self._c_g
+        b = (a0 * q[self._c_q0] + a1 * q[self._c_q1] + c) / -h
         equality = self._c_equality
         parameters = self._parameters(context)
         inactive = parameters.inactive_constraints
@@ -367,15 +358,12 @@ class DiscreteMixin:
         if not self._c_any_equality and not (r < 0.0).any():
             return v_star  # every limit is met by the free motion
         A = self.CalcMassMatrix(context)
-        A[np.diag_indices_from(A)] += self._step_diagonal(context)
-        if locked is None:
-            Y = np.linalg.solve(A, J.T)
-        else:
-            free = np.ones(self._nv, dtype=bool)
-            free[locked] = False
-            Y = np.zeros((self._nv, J.shape[0]))
-            Y[free] = np.linalg.solve(A[free][:, free], J[:, free].T)
-        lam = _solve_mixed_lcp(J @ Y, r, equality)
+        A.flat[:: self._nv + 1] += self._step_diagonal(context)
+        if locked is not None:  # locked velocities stay zero: decouple them (J[:, locked] = 0)
+            A[locked, :] = 0.0
+            A[:, locked] = 0.0
+            A[locked, locked] = 1.0
+        Y, lam = _project(A, J, r, equality)
         return v_star + Y @ lam
 
     def _step_diagonal(self, context):

@@ -55,6 +55,10 @@ def _has_nan(a):
 _KERNELS = {}
 
 
+#: What _pd_controllers returns when no PD-controlled actuator has a desired state.
+_NO_PD_CONTROLLERS = (np.zeros(0, dtype=np.int64),) * 3 + (np.zeros(0),) * 4
+
+
 def _kernel(name, dtype):
     """The dynamics kernel ``name`` for arrays of ``dtype`` (compiled for float64)."""
     key = (name, np.dtype(dtype) == np.float64)
@@ -311,15 +315,22 @@ class DynamicsMixin:
                         (a._input_start, joint._q_start, joint._v_start)
                         + (a._gains.p, a._gains.d, x_d[i], x_d[n + i])
                     )
+        if not rows:
+            return _NO_PD_CONTROLLERS
         slots = np.array([r[:3] for r in rows], dtype=np.int64).reshape(-1, 3).T
         gains = np.array([r[3:] for r in rows]).reshape(-1, 4).T
         return (*slots, *gains)
 
     def _effort_limits(self):
-        """The effort limit of every actuation input (∞ where there is none)."""
-        return np.array([a.effort_limit() for a in self._actuators], dtype=float)[
-            np.argsort(self._dynamics_topology().actuator_input)
-        ]
+        """The effort limit of every actuation input (∞ where there is none); kept until the
+        model changes (JointActuator.set_effort_limit)."""
+        version, limits = getattr(self, "_effort_limits_cache", (None, None))
+        if version != self._model_version:
+            limits = np.array([a.effort_limit() for a in self._actuators], dtype=float)[
+                np.argsort(self._dynamics_topology().actuator_input)
+            ]
+            self._effort_limits_cache = (self._model_version, limits)
+        return limits
 
     def _actuation_with_pd(self, context):
         """The actuation applied: u plus, for the PD-controlled actuators of model instances

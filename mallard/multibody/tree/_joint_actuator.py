@@ -98,6 +98,7 @@ class JointActuator(ElementChecks, MultibodyElement):
         limit = self._as_float(effort_limit, "effort_limit", "set_effort_limit")
         self._effort_limit = _positive_limit(limit)
 
+        self._model_changed()
     # ---- inputs --------------------------------------------------------------------------
     def num_inputs(self):
         """The number of actuation inputs: the joint's number of velocities."""

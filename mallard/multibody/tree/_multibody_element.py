@@ -60,6 +60,12 @@ class MultibodyElement:
             f"model_instance={int(self._model_instance)}>"
         )
 
+    def _model_changed(self):
+        """Tells the owning plant, if any, that a model-level value its Contexts read (gravity,
+        effort limits) changed."""
+        if self._plant is not None:
+            self._plant._model_changed()
+
     def _element_name(self):
         return getattr(self, "_name", "")
 

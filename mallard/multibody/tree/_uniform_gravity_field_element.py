@@ -25,6 +25,7 @@ class UniformGravityFieldElement(ForceElement):
     def set_gravity_vector(self, arg0):
         """Sets g_W."""
         self._g_W = _vector3(arg0, "set_gravity_vector")
+        self._model_changed()
 
     def _check_instance(self, model_instance):
         plant = self.GetParentPlant()

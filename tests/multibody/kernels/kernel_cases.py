@@ -33,6 +33,27 @@ def _sym(rng):
     return A @ A.T
 
 
+def _spd(rng, n):
+    A = rng.normal(size=(n, n))
+    return A @ A.T + n * np.eye(n)
+
+
+def _lcp_args(rng):
+    """A 4-row mixed LCP (one equality row) with active and inactive rows at the solution."""
+    m = 4
+    return (
+        _spd(rng, m),
+        np.array([-1.0, 2.0, -0.5, 0.3]),
+        np.array([False, False, False, True]),
+        np.zeros(m),
+        np.zeros(m, dtype=bool),
+        np.zeros(m, dtype=np.int64),
+        np.zeros((m, m)),
+        np.zeros((m, m)),
+        np.zeros(m),
+    )
+
+
 def _tree(rng):
     """A 5-mobod tree (World, revolute, reversed universal, quaternion floating, screw) with
     random frame offsets and state: (tree, jparam, X_PF_MB, q, v, nv)."""
@@ -568,6 +589,15 @@ CASES = {
     _K + "batch.batch_inverse_dynamics": _batch_case("batch_inverse_dynamics"),
     _K + "batch.batch_forward_dynamics": _batch_case("batch_forward_dynamics"),
     _K + "batch.batch_point_jacobian": _batch_case("batch_point_jacobian"),
+    _K + "lcp.cholesky": lambda r: (_spd(r, 4), 3, np.zeros((4, 4))),
+    _K + "lcp.cholesky_solve": lambda r: (np.linalg.cholesky(_spd(r, 4)), 4, r.normal(size=4)),
+    _K + "lcp.spd_solve_columns": lambda r: (
+        _spd(r, 4),
+        r.normal(size=(4, 2)),
+        np.zeros((4, 4)),
+        np.zeros(4),
+    ),
+    _K + "lcp.solve_mixed_lcp": _lcp_args,
     _K + "pose.load_pose": lambda r: (_rotation_pose(r),),
     _K + "pose.store_pose": lambda r: (_pose_tuple(r), np.zeros((4, 3))),
     _K + "pose.pose_mul": lambda r: (_pose_tuple(r), _pose_tuple(r)),

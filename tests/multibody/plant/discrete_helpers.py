@@ -1,12 +1,13 @@
-"""Helpers of the discrete-plant tests: advancing a discrete plant by its declared periodic
-update (until mallard has a Simulator), and the Panda model of example-robot-data."""
+"""Helpers of the discrete-plant tests: advancing a discrete plant with the Simulator, and the
+Panda model of example-robot-data."""
 
 import os
 import re
 
 import numpy as np
 
-from mallard.systems.framework._events import EventKind, TriggerType
+from mallard.systems.analysis import Simulator
+from mallard.systems.framework._events import TriggerType
 
 
 def panda_root():
@@ -54,14 +55,9 @@ def periodic_update(plant):
 
 
 def advance(plant, context, steps):
-    """Runs ``steps`` discrete updates of ``plant`` in ``context`` by its declared periodic
-    event, as a Simulator would (time advanced by the period)."""
-    event = periodic_update(plant)
-    for _ in range(steps):
-        state = context.get_state().Clone()
-        if event.kind == EventKind.kUnrestrictedUpdate:
-            event.handler(context, state)
-        else:
-            event.handler(context, state.get_mutable_discrete_state())
-        context.get_mutable_state().SetFrom(state)
-        context.SetTime(context.get_time() + event.period_sec)
+    """Advances ``context`` of the discrete ``plant`` by ``steps`` periodic updates with a
+    Simulator (the update at the context's current time included, the one at the end not).
+    Times are whole multiples k·h, as the periodic event's own times are."""
+    h = plant.time_step()
+    t_final = (round(context.get_time() / h) + steps) * h
+    Simulator(plant, context).AdvanceTo(t_final)

@@ -279,3 +279,21 @@ def test_mass_spring_damper():
         plant.world_frame(),
     )
     np.testing.assert_allclose(J, [[1.0], [0.0], [0.0]])
+
+
+def test_model_changes_after_context_creation_reach_existing_contexts():
+    """set_gravity_vector and set_effort_limit after Finalize() apply to Contexts that already
+    exist (Drake reads both from the model at each evaluation)."""
+    plant = MakeAcrobotPlant()
+    context = _state(plant, [0.3, -0.5], [0.0, 0.0])
+    tau_g = plant.CalcGravityGeneralizedForces(context)
+    plant.mutable_gravity_field().set_gravity_vector([0, 0, -2 * 9.81])
+    np.testing.assert_allclose(plant.CalcGravityGeneralizedForces(context), 2 * tau_g, rtol=1e-14)
+
+    plant.get_actuation_input_port().FixValue(context, [10.0])
+    vdot_free = _vdot(plant, context)
+    plant.GetJointActuatorByName("elbow").set_effort_limit(1.0)
+    vdot_limited = _vdot(plant, context)
+    plant.get_actuation_input_port().FixValue(context, [1.0])
+    np.testing.assert_allclose(vdot_limited, _vdot(plant, context), rtol=1e-14)
+    assert not np.allclose(vdot_free, vdot_limited)
