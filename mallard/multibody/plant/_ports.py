@@ -12,6 +12,7 @@ has no contact.
 """
 
 import logging
+import math
 
 import numpy as np
 
@@ -31,8 +32,13 @@ def _not_built(what, issue):
 
 
 def _has_nan(a):
-    """Whether the float array ``a`` has a NaN (arrays of other scalars are not checked)."""
-    return a.dtype == np.float64 and bool(np.isnan(a).any())
+    """Whether the float array ``a`` has a NaN (arrays of other scalars are not checked).
+    a·a is NaN exactly when some element is (infinities square to +∞), and is one BLAS call."""
+    if a.dtype != np.float64:
+        return False
+    if a.ndim != 1:
+        a = a.reshape(-1)
+    return math.isnan(a.dot(a))
 
 
 def _list_value():
@@ -255,9 +261,12 @@ class PortsMixin:
         (those without a value count as zero), as Drake adds them."""
         self.ValidateContext(context)
         whole = self._actuation_port._value_or_none(context)
-        u = np.zeros(self.num_actuated_dofs()) if whole is None else whole.CopyToVector()
-        if _has_nan(u):
-            raise RuntimeError("Detected NaN in the actuation input port for all instances.")
+        if whole is None:
+            u = np.zeros(self.num_actuated_dofs())
+        else:
+            u = whole.CopyToVector()
+            if _has_nan(u):
+                raise RuntimeError("Detected NaN in the actuation input port for all instances.")
         for mi, port in enumerate(self._instance_actuation_ports):
             part = port._value_or_none(context)
             if part is not None:

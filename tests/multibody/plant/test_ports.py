@@ -250,6 +250,25 @@ def test_net_actuation():
     np.testing.assert_array_equal(net.Eval(only_whole), [4, 5, 6])
 
 
+@pytest.mark.parametrize("whole", [True, False])
+def test_nan_in_an_actuation_input_is_an_error(whole):
+    """pydrake's messages, for the whole-plant input and a model instance's."""
+    plant = actuation_model()
+    context = plant.CreateDefaultContext()
+    if whole:
+        plant.get_actuation_input_port().FixValue(context, [1.0, np.nan, 3.0])
+        message = "Detected NaN in the actuation input port for all instances."
+    else:
+        plant.get_actuation_input_port(MI(3)).FixValue(context, [np.nan])
+        message = "Actuation input port for model instance m2 contains NaN."
+    for evaluate in (plant.get_net_actuation_output_port().Eval, plant.EvalTimeDerivatives):
+        with raises(RuntimeError, message):
+            evaluate(context)
+    plant.get_actuation_input_port().FixValue(context, [np.inf, 0.0, 0.0])
+    plant.get_actuation_input_port(MI(3)).FixValue(context, [0.0])
+    assert np.isinf(plant.get_net_actuation_output_port().Eval(context)[0])  # ∞ is no NaN
+
+
 def test_actuation_port_sizes_are_checked():
     plant = actuation_model()
     context = plant.CreateDefaultContext()
