@@ -1,6 +1,12 @@
-"""Mirror of pydrake.geometry: the shape specifications (meshes are not supported yet) and a
-SceneGraph that records geometry and carries frame poses (no collision queries yet)."""
+"""Mirror of pydrake.geometry: the shape specifications, Rgba, a SceneGraph that records
+geometry and carries frame poses (no collision queries yet), and the Meshcat viewer with its
+MeshcatVisualizer (the viewer needs the optional "meshcat" package: mallard[viewer])."""
 
+from mallard.geometry._mesh import Convex, Mesh
+from mallard.geometry._meshcat import Meshcat, StartMeshcat
+from mallard.geometry._meshcat_animation import MeshcatAnimation
+from mallard.geometry._meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
+from mallard.geometry._rgba import Rgba
 from mallard.geometry._scene_graph import (
     FrameId,
     FramePoseVector,
@@ -18,6 +24,7 @@ from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpac
 __all__ = [
     "Box",
     "Capsule",
+    "Convex",
     "Cylinder",
     "Ellipsoid",
     "FrameId",
@@ -26,11 +33,18 @@ __all__ = [
     "GeometryId",
     "GeometryInstance",
     "HalfSpace",
+    "Mesh",
+    "Meshcat",
+    "MeshcatAnimation",
+    "MeshcatVisualizer",
+    "MeshcatVisualizerParams",
     "QueryObject",
     "Role",
+    "Rgba",
     "SceneGraph",
     "SceneGraphInspector",
     "Shape",
     "SourceId",
     "Sphere",
+    "StartMeshcat",
 ]

@@ -418,10 +418,12 @@ class SceneGraph(LeafSystem):
         if not isinstance(geometry, GeometryInstance):
             raise TypeError(f"RegisterGeometry(): expected a GeometryInstance, got {geometry!r}")
         for other in frame.geometries:
-            if self._geometries[other].name == geometry.name():
+            other = self._geometries[other]
+            shared = [r for r in geometry._properties if r in other.properties]
+            if other.name == geometry.name() and shared:
                 raise RuntimeError(
                     f"The name '{geometry.name()}' has already been used by a geometry with "
-                    "the same role."
+                    f"the '{shared[0].name[1:].lower()}' role."
                 )
         self._geometries[geometry.id()] = _Geometry(geometry, frame_id, source_id)
         frame.geometries.append(geometry.id())

@@ -108,3 +108,32 @@ def test_multibody_plant_config():
     assert plant.time_step() == 0.01 and not plant.has_sampled_output_ports()
     with pytest.raises(RuntimeError, match="time step can only be set"):
         ApplyMultibodyPlantConfig(MultibodyPlantConfig(time_step=0.5), MultibodyPlant(0.1))
+
+
+def test_geometry_names_are_unique_per_frame_and_role_as_in_pydrake():
+    """A visual and a collision geometry of a frame may share a name; two geometries of the
+    same role may not (pydrake's message)."""
+    import mallard.all as ml
+
+    pd = pytest.importorskip("pydrake.all")
+    messages = []
+    for module, illustration, proximity in (
+        (pd, pd.IllustrationProperties, pd.ProximityProperties),
+        (ml, dict, dict),
+    ):
+        sg = module.SceneGraph()
+        source = sg.RegisterSource("s")
+        frame = sg.RegisterFrame(source, module.GeometryFrame("f"))
+        geometries = [
+            module.GeometryInstance(module.RigidTransform(), module.Box(1, 1, 1), "x")
+            for _ in range(3)
+        ]
+        geometries[0].set_illustration_properties(illustration())
+        geometries[1].set_proximity_properties(proximity())
+        geometries[2].set_illustration_properties(illustration())
+        sg.RegisterGeometry(source, frame, geometries[0])
+        sg.RegisterGeometry(source, frame, geometries[1])
+        with pytest.raises(RuntimeError) as error:
+            sg.RegisterGeometry(source, frame, geometries[2])
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

@@ -1,15 +1,18 @@
-"""Geometry read from model files, kept as records until mallard has a SceneGraph to register
-it with. Parsers make these only when the Parser was given a scene graph (as Drake's parsers
-register geometry only when the plant is a geometry source).
+"""Geometry read from model files, as records, and their registration with the plant.
 
-Shapes are mallard.geometry shapes (Box, Sphere, Cylinder, Capsule, Ellipsoid); meshes, which
-mallard.geometry does not have, are MeshRecord (file path and scale).
+Parsers make records only when the Parser was given a scene graph or the plant is a geometry
+source; the Parser registers them with the plant (RegisterVisualGeometry,
+RegisterCollisionGeometry) when the plant is a geometry source, as Drake's parsers do.
+
+Shapes are mallard.geometry shapes (Box, Sphere, Cylinder, Capsule, Ellipsoid, HalfSpace);
+mesh files are MeshRecord (file path and scale), registered as a Mesh or Convex.
 """
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from mallard.geometry import Convex, GeometryInstance, Mesh
 from mallard.math import RigidTransform
 
 
@@ -50,3 +53,42 @@ def shape_type_name(shape):
     if isinstance(shape, MeshRecord):
         return shape.type_name()
     return type(shape).__name__
+
+
+#: Drake's friction (static, dynamic) of a parsed collision geometry that gives none.
+DEFAULT_FRICTION = (1.0, 1.0)
+
+
+def _instance(record):
+    """The GeometryInstance of ``record`` with the properties of its roles."""
+    shape = record.shape
+    if isinstance(shape, MeshRecord):
+        shape = (Convex if shape.convex else Mesh)(shape.path, shape.scale)
+    instance = GeometryInstance(record.X_BG, shape, record.name)
+    properties = {k: v for k, v in record.properties.items() if k != "roles"}
+    if record.role == "visual":
+        roles = record.properties.get("roles", {})
+        if roles.get("illustration", True):
+            instance.set_illustration_properties(properties)
+        if roles.get("perception", True):
+            instance.set_perception_properties(dict(properties))
+    else:
+        from mallard.multibody.plant import CoulombFriction
+
+        material = dict(properties.get("material", {}))
+        friction = material.get("coulomb_friction", DEFAULT_FRICTION)
+        material["coulomb_friction"] = CoulombFriction(*friction)
+        properties["material"] = material
+        instance.set_proximity_properties(properties)
+    return instance
+
+
+def register_geometries(plant, records):
+    """Registers ``records`` with ``plant`` (a geometry source), in order."""
+    for record in records:
+        register = (
+            plant.RegisterVisualGeometry
+            if record.role == "visual"
+            else plant.RegisterCollisionGeometry
+        )
+        register(record.body, _instance(record))

@@ -9,7 +9,9 @@ SetStrictParsing().
 
 import os
 
+from mallard.geometry import SceneGraph
 from mallard.multibody.parsing._diagnostics import Diagnostics
+from mallard.multibody.parsing._geometry import register_geometries
 from mallard.multibody.parsing._package_map import PackageMap, resolve_uri
 from mallard.multibody.parsing._workspace import STRING_STEM, Workspace
 from mallard.multibody.plant import MultibodyPlant
@@ -64,10 +66,11 @@ class Parser:
 
     ``Parser(plant, scene_graph=None, model_name_prefix="")`` or
     ``Parser(plant, model_name_prefix)``. Model names get ``model_name_prefix::`` in front.
-    With a scene graph, visual and collision geometry is parsed too (and kept as records,
-    until mallard has a SceneGraph to register them with); without one it is ignored, as
-    Drake does. ``Parser(builder, ...)`` needs a DiagramBuilder, which mallard does not have
-    yet: it raises NotImplementedError.
+    Given a SceneGraph, the plant is registered as its geometry source (if it is not one
+    yet). When the plant is a geometry source, the visual and collision geometry of the
+    models is registered with it (meshes resolved through package_map()); otherwise it is
+    ignored, as Drake does. ``Parser(builder, ...)`` is not supported yet: it raises
+    NotImplementedError.
     """
 
     def __init__(self, *args, **kwargs):
@@ -85,6 +88,8 @@ class Parser:
             raise TypeError(
                 f"Parser(): model_name_prefix must be a str, got {type(prefix).__name__}"
             )
+        if isinstance(scene_graph, SceneGraph) and not plant.geometry_source_is_registered():
+            plant.RegisterAsSourceForSceneGraph(scene_graph)
         self._plant = plant
         self._scene_graph = scene_graph
         self._model_name_prefix = prefix
@@ -190,6 +195,7 @@ class Parser:
                 "Parser: the plant is finalized; models can only be added before Finalize() "
                 "(condition '!plant->is_finalized()' failed)."
             )
+        registers = plant.geometry_source_is_registered()
         workspace = Workspace(
             plant,
             self._package_map,
@@ -197,12 +203,14 @@ class Parser:
             self._auto_renaming,
             self._model_name_prefix,
             scene_graph=self._scene_graph,
-            geometries=[] if self._scene_graph is not None else None,
+            geometries=[] if self._scene_graph is not None or registers else None,
         )
         checkpoint = plant._checkpoint()
         try:
             root = load(workspace)
             result = list(parse(workspace, root))
+            if registers:
+                register_geometries(plant, workspace.geometries)
         except BaseException:
             plant._rollback(checkpoint)
             raise

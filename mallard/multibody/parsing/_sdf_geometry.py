@@ -1,6 +1,6 @@
 """SDFormat ``<visual>`` and ``<collision>`` geometry as GeometryRecords (``_geometry``), made
-only when the Parser has a SceneGraph, as Drake registers geometry only then. The shapes are
-checked either way (libsdformat reads them while loading the document)."""
+only when geometry is parsed (see ``_geometry``), as Drake registers geometry only then. The
+shapes are checked either way (libsdformat reads them while loading the document)."""
 
 import numpy as np
 

@@ -5,7 +5,7 @@ A document makes one model instance, named after the robot. Elements are added i
 order: links (bodies), joints (with a FixedOffsetFrame "{joint}_parent" on the parent body,
 and "{joint}_child" for planar joints), transmissions (actuators), frames, force elements.
 Joint mimic elements are checked as Drake checks them and become coupler constraints.
-Geometry is parsed only when the Parser has a scene graph.
+Geometry is parsed only when the Parser has a scene graph or the plant is a geometry source.
 """
 
 import math

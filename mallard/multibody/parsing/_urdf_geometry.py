@@ -1,6 +1,6 @@
 """URDF materials, visuals and collisions (Drake's detail_urdf_geometry.cc), parsed into
-GeometryRecords. Used only when the Parser has a scene graph, except top-level materials,
-which Drake always checks."""
+GeometryRecords. Used only when geometry is parsed (see ``_geometry``), except top-level
+materials, which Drake always checks."""
 
 import numpy as np
 

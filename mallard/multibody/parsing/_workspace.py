@@ -23,8 +23,8 @@ class Workspace:
     """The state one ``Parser.AddModels*`` call shares with the format parsers.
 
     ``geometries`` is the list to which parsed visual and collision geometry is appended (as
-    ``_geometry.GeometryRecord``), or None when no SceneGraph was given: then format parsers
-    skip geometry, as Drake's do.
+    ``_geometry.GeometryRecord``), or None when geometry is not parsed (no scene graph given
+    and the plant is not a geometry source): then format parsers skip it, as Drake's do.
     """
 
     def __init__(

@@ -144,7 +144,8 @@ class GeometryMixin:
                 value = {}
             elif not isinstance(value, dict):
                 rgba = getattr(value, "rgba", None)
-                diffuse = np.asarray(rgba() if callable(rgba) else value, dtype=float)
+                rgba = rgba() if callable(rgba) else rgba  # Rgba.rgba is a property
+                diffuse = np.asarray(value if rgba is None else rgba, dtype=float)
                 value = {"phong": {"diffuse": diffuse.reshape(-1)}}
             instance.set_illustration_properties(value)
 

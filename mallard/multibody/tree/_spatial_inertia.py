@@ -353,16 +353,34 @@ class SpatialInertia:
         p_EoAo = p_PScm_E (so X_EA locates the ellipsoid in E when P = Eo). The axis signs may
         differ from pydrake's. RuntimeError if an element is NaN or has no numerical value.
         """
+        return self._equivalent_shape(0.2, "CalcPrincipalSemiDiametersAndPoseForSolidEllipsoid")
+
+    def CalcPrincipalHalfLengthsAndPoseForEquivalentShape(self, inertia_shape_factor):
+        """([lmax, lmed, lmin], X_EA): the principal half-lengths (descending) and pose of
+        the uniform-density shape with this spatial inertia whose moment of inertia about
+        its axis a is m·f·(b² + c²) for half-lengths a, b, c, f = ``inertia_shape_factor``:
+        1/5 for a solid ellipsoid, 1/3 for a solid box. The columns of R_EA are the axes in
+        the order of the half-lengths; p_EoAo = p_PScm_E.
+        RuntimeError if f is not in (0, 1] or an element is NaN or has no numerical value.
+        """
+        f = float(inertia_shape_factor)
+        if not 0.0 < f <= 1.0:
+            raise RuntimeError(
+                "CalcPrincipalHalfLengthsAndPoseForEquivalentShape(): inertia_shape_factor "
+                f"must be in (0, 1], got {fmt(f)}."
+            )
+        return self._equivalent_shape(f, "CalcPrincipalHalfLengthsAndPoseForEquivalentShape")
+
+    def _equivalent_shape(self, f, method):
         from mallard.math import RigidTransform, RotationMatrix
 
         G_cm = RotationalInertia._make(self._G - point_mass(self._p))
-        values = G_cm._finite_values("CalcPrincipalSemiDiametersAndPoseForSolidEllipsoid")
-        moments, axes = principal_axes(values)
+        moments, axes = principal_axes(G_cm._finite_values(method))
         i_min, i_med, i_max = moments.tolist()
         squares = (i_med + i_max - i_min, i_min + i_max - i_med, i_min + i_med - i_max)
-        semi = np.sqrt(np.maximum(2.5 * np.array(squares), 0.0))
+        half_lengths = np.sqrt(np.maximum(np.array(squares) / (2.0 * f), 0.0))
         p = values_or_none(self._p)
-        return semi, RigidTransform(RotationMatrix(axes), p)
+        return half_lengths, RigidTransform(RotationMatrix(axes), p)
 
     # ----- operators ----------------------------------------------------------------------------
 

@@ -1,0 +1,167 @@
+"""What the subcommands share: the errors main() reports (and their exit codes), loading a
+model into a plant with its SceneGraph, and the vector arguments (--q0, --v, ...)."""
+
+import dataclasses
+import logging
+import os
+import re
+
+import numpy as np
+
+from mallard.multibody.parsing import Parser
+from mallard.multibody.plant import AddMultibodyPlantSceneGraph
+from mallard.systems.framework import DiagramBuilder
+
+#: The model ``mallard simulate`` runs without MODEL: the acrobot mallard ships.
+DEFAULT_MODEL = "package://mallard/acrobot.urdf"
+_MODEL_SUFFIXES = (".urdf", ".sdf", ".xml")
+_PACKAGE_URI = re.compile(r"""(?:package|model)://([^/"'\s]+)/""")
+
+
+class CliError(Exception):
+    """An error the user can fix: main() prints it as one line and exits with exit_code (1:
+    the model or the run failed)."""
+
+    exit_code = 1
+
+
+class UsageError(CliError):
+    """A bad command line (exit code 2, as argparse's)."""
+
+    exit_code = 2
+
+
+@dataclasses.dataclass
+class LoadedModel:
+    """A finalized plant (with its SceneGraph, in ``builder``) and the file it came from."""
+
+    builder: DiagramBuilder
+    plant: object
+    scene_graph: object
+    path: str
+
+
+def load_model(spec, package_paths=(), time_step=0.0, quiet=False):
+    """Loads ``spec`` (a .urdf/.sdf/.xml path or a package:// URL) into a new plant of
+    ``time_step`` (0: continuous) in a new DiagramBuilder, and finalizes it. The packages its
+    package:// URIs name come from ``package_paths`` (each a DIR to search for package.xml
+    files, or NAME=DIR), ROS_PACKAGE_PATH, the package.xml files in the model's directory and
+    above, and the model's ancestor directories named as a package. ``quiet``: without the
+    parser's warnings (for a model loaded again). CliError if it fails."""
+    builder = DiagramBuilder()
+    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, time_step)
+    parser = Parser(plant, scene_graph)
+    package_map = parser.package_map()
+    _add_package_paths(package_map, package_paths)
+    path = _model_path(spec, package_map)
+    _discover_packages(package_map, path)
+    parser_logger = logging.getLogger("mallard.parsing")
+    disabled, parser_logger.disabled = parser_logger.disabled, quiet
+    try:
+        parser.AddModels(path)
+        plant.Finalize()
+    except (RuntimeError, ValueError, NotImplementedError) as e:
+        raise CliError(f"cannot load the model '{spec}': {e}") from e
+    finally:
+        parser_logger.disabled = disabled
+    return LoadedModel(builder, plant, scene_graph, path)
+
+
+def _add_package_paths(package_map, package_paths):
+    for entry in package_paths:
+        name, sep, directory = entry.rpartition("=")
+        if not os.path.isdir(directory):
+            raise UsageError(f"--package-path {entry}: directory '{directory}' does not exist")
+        try:
+            if sep:
+                package_map.Add(name, os.path.abspath(directory))
+            else:
+                package_map.PopulateFromFolder(os.path.abspath(directory))
+        except RuntimeError as e:
+            raise UsageError(f"--package-path {entry}: {e}") from e
+    if os.environ.get("ROS_PACKAGE_PATH"):
+        package_map.PopulateFromRosPackagePath()
+
+
+def _model_path(spec, package_map):
+    """The absolute file path of ``spec``; CliError if it does not name a model file."""
+    if "://" in spec:
+        try:
+            return package_map.ResolveUrl(spec)
+        except RuntimeError as e:
+            raise CliError(f"cannot resolve the model URL '{spec}': {e}") from e
+    if not os.path.exists(spec):
+        raise CliError(f"the model file '{spec}' does not exist")
+    if not os.path.isfile(spec):
+        raise CliError(f"the model '{spec}' is not a file")
+    if not spec.lower().endswith(_MODEL_SUFFIXES):
+        raise CliError(
+            f"the model file '{spec}' is not a .urdf, .sdf or .xml file (mallard parses .urdf "
+            "and .sdf)"
+        )
+    return os.path.abspath(spec)
+
+
+def _discover_packages(package_map, path):
+    """Adds the packages found from the model file ``path`` upward: each ancestor directory's
+    package.xml, and each ancestor directory named as a package the file refers to (as
+    example-robot-data's robots refer to package://example-robot-data/robots/...)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            wanted = set(_PACKAGE_URI.findall(f.read()))
+    except OSError as e:
+        raise CliError(f"cannot read the model file '{path}': {e.strerror}") from e
+    directory = os.path.dirname(path)
+    while True:
+        manifest = os.path.join(directory, "package.xml")
+        if os.path.isfile(manifest):
+            try:
+                package_map.AddPackageXml(manifest)
+            except RuntimeError:
+                pass  # a package of that name is already known: the explicit one wins
+        name = os.path.basename(directory)
+        if name in wanted and not package_map.Contains(name):
+            package_map.Add(name, directory)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return
+        directory = parent
+
+
+def parse_vector(values, names, option):
+    """The numbers of ``values`` (strings of comma- or space-separated numbers) as a vector
+    of len(names); UsageError naming ``option`` and the expected ``names`` otherwise."""
+    tokens = [t for value in values for t in re.split(r"[,\s]+", value.strip()) if t]
+    try:
+        vector = np.array([float(t) for t in tokens])
+    except ValueError:
+        bad = next(t for t in tokens if not _is_number(t))
+        raise UsageError(f"{option}: '{bad}' is not a number") from None
+    if not np.all(np.isfinite(vector)):
+        raise UsageError(f"{option}: the numbers must be finite, got {', '.join(tokens)}")
+    if vector.size != len(names):
+        raise UsageError(
+            f"{option} has {vector.size} numbers, expected {len(names)}: "
+            + (", ".join(names) if names else "(the model has none)")
+        )
+    return vector
+
+
+def _is_number(token):
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def coordinate_names(plant):
+    """(position names, velocity names) of ``plant``, prefixed by the model instance only
+    when more than one model instance has coordinates."""
+    instances = {
+        int(plant.get_joint(j).model_instance())
+        for j in plant.GetJointIndices()
+        if plant.get_joint(j).num_velocities() > 0
+    }
+    prefix = len(instances) > 1
+    return plant.GetPositionNames(prefix), plant.GetVelocityNames(prefix)

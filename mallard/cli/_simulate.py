@@ -1,0 +1,350 @@
+"""``mallard simulate``: a passive simulation (zero actuation, gravity) of a model, written to
+trajectory files, a plot and an HTML replay, with a short summary."""
+
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+from mallard.cli._model import (
+    DEFAULT_MODEL,
+    UsageError,
+    coordinate_names,
+    load_model,
+    parse_vector,
+)
+from mallard.cli._output import warn, write_plot, write_trajectory
+from mallard.cli._progress import ProgressBar
+from mallard.cli._replay import add_viewer, record
+from mallard.systems.analysis import (
+    ApplySimulatorConfig,
+    GetIntegrationSchemes,
+    Simulator,
+    SimulatorConfig,
+)
+from mallard.systems.primitives import LogVectorOutput
+
+#: The initial positions (shoulder, elbow) of the default model: high enough for chaos.
+DEMO_Q0 = (2.5, 0.5)
+DEFAULT_OUT = "mallard_out"
+DEFAULT_ACCURACY = 1e-6
+_FIXED_STEP_SCHEMES = ("explicit_euler", "runge_kutta2", "semi_explicit_euler")
+_DEFAULT_FIXED_STEP = 1e-3
+#: The time step a model with constraints gets when none was asked for.
+_CONSTRAINED_TIME_STEP = 1e-3
+
+HELP = "simulate a model passively (zero actuation, under gravity) and save the results"
+DESCRIPTION = f"""\
+Simulates MODEL with zero actuation under gravity from --q0/--v0 (default: the model's
+default positions, zero velocities) and writes into --out DIR: trajectory.npz (t, q, v,
+their names and the energies), trajectory.csv (columns t, <joint>_q..., <joint>_v...),
+plot.png (joint positions and energies; needs matplotlib) and replay.html (a
+self-contained 3D replay; needs the Meshcat viewer). Prints the steps taken, wall time,
+real-time factor and energy drift (net of the joints' damping losses).
+
+Without MODEL: mallard's acrobot ({DEFAULT_MODEL}), a chaotic double
+pendulum, from q0 = {",".join(map(str, DEMO_Q0))}.
+
+The plant is continuous and integrated by runge_kutta3 with error control by default; a
+model with constraints (e.g. mimic joints) becomes discrete, with --time-step
+{_CONSTRAINED_TIME_STEP:g} (continuous time does not support constraints)."""
+
+
+def _positive(text):
+    value = float(text)
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(text)
+    return value
+
+
+def _non_negative(text):
+    value = float(text)
+    if not (value >= 0 and math.isfinite(value)):
+        raise ValueError(text)
+    return value
+
+
+_positive.__name__ = "positive number"
+_non_negative.__name__ = "non-negative number"
+
+
+def add_parser(subparsers, add_model_arguments):
+    parser = subparsers.add_parser("simulate", help=HELP, description=DESCRIPTION)
+    parser.add_argument(
+        "model",
+        nargs="?",
+        metavar="MODEL",
+        help=f"a .urdf/.sdf file or a package:// URL (default: {DEFAULT_MODEL})",
+    )
+    add_model_arguments(parser)
+    parser.add_argument(
+        "--duration",
+        type=_positive,
+        default=10.0,
+        metavar="T",
+        help="simulated time in s (default: 10)",
+    )
+    parser.add_argument(
+        "--time-step",
+        type=_non_negative,
+        default=0.0,
+        metavar="H",
+        help="H > 0: a discrete plant stepped every H s (default: 0, continuous)",
+    )
+    parser.add_argument(
+        "--integrator",
+        choices=GetIntegrationSchemes(),
+        metavar="NAME",
+        help="the integration scheme of a continuous plant: "
+        + ", ".join(GetIntegrationSchemes())
+        + " (default: runge_kutta3)",
+    )
+    parser.add_argument(
+        "--accuracy",
+        type=_positive,
+        metavar="A",
+        help=f"target accuracy of an error-controlled integrator (default: {DEFAULT_ACCURACY:g})",
+    )
+    parser.add_argument(
+        "--max-step-size",
+        type=_positive,
+        metavar="H",
+        help="largest integration step in s (default: 0.1; the step of the fixed-step schemes "
+        f"{', '.join(_FIXED_STEP_SCHEMES)}: {_DEFAULT_FIXED_STEP:g})",
+    )
+    parser.add_argument(
+        "--q0", nargs="+", metavar="Q", help="initial positions, e.g. --q0 1.0,0.5 or --q0 1 0.5"
+    )
+    parser.add_argument("--v0", nargs="+", metavar="V", help="initial velocities (as --q0)")
+    parser.add_argument(
+        "--sample-period",
+        type=_positive,
+        default=0.01,
+        metavar="P",
+        help="the period in s at which the state is logged (default: 0.01)",
+    )
+    parser.add_argument(
+        "--realtime-rate",
+        type=_non_negative,
+        default=0.0,
+        metavar="R",
+        help="slow the run down to R times real time (default: 0, as fast as possible)",
+    )
+    parser.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        metavar="DIR",
+        help=f"the output directory, created if needed (default: ./{DEFAULT_OUT})",
+    )
+    parser.add_argument(
+        "--show-inertia",
+        action="store_true",
+        help="draw each body's inertia ellipsoid in the replay",
+    )
+    parser.set_defaults(run=run)
+
+
+def _simulator_config(args):
+    """The SimulatorConfig of a continuous plant, from the integration options."""
+    scheme = args.integrator or "runge_kutta3"
+    fixed = scheme in _FIXED_STEP_SCHEMES
+    if fixed and args.accuracy is not None:
+        raise UsageError(
+            f"--accuracy does not apply to the fixed-step integrator {scheme}: set its step "
+            "with --max-step-size"
+        )
+    max_step = args.max_step_size or (_DEFAULT_FIXED_STEP if fixed else 0.1)
+    return SimulatorConfig(
+        integration_scheme=scheme,
+        max_step_size=max_step,
+        accuracy=args.accuracy or DEFAULT_ACCURACY,
+        target_realtime_rate=args.realtime_rate,
+    )
+
+
+def _load(args):
+    """The loaded model, made discrete if it has constraints and no integration option was
+    given (a continuous plant cannot simulate constraints)."""
+    spec = args.model or DEFAULT_MODEL
+    integration_options = [
+        name
+        for name, value in (
+            ("--integrator", args.integrator),
+            ("--accuracy", args.accuracy),
+            ("--max-step-size", args.max_step_size),
+        )
+        if value is not None
+    ]
+    if args.time_step > 0 and integration_options:
+        raise UsageError(
+            f"{' and '.join(integration_options)} only apply to a continuous plant; "
+            f"--time-step {args.time_step:g} makes a discrete one"
+        )
+    model = load_model(spec, args.package_path, args.time_step)
+    constraints = model.plant.num_constraints()
+    if args.time_step == 0 and constraints:
+        if integration_options:
+            raise UsageError(
+                f"the model has {constraints} constraint(s), which a continuous plant cannot "
+                f"simulate: use --time-step instead of {', '.join(integration_options)}"
+            )
+        print(
+            f"mallard: note: the model has {constraints} constraint(s) (e.g. mimic joints), "
+            "which a continuous plant cannot simulate: using a discrete plant with --time-step "
+            f"{_CONSTRAINED_TIME_STEP:g}",
+            file=sys.stderr,
+        )
+        model = load_model(spec, args.package_path, _CONSTRAINED_TIME_STEP, quiet=True)
+    return model
+
+
+def run(args):
+    config = None if args.time_step > 0 else _simulator_config(args)
+    model = _load(args)
+    plant = model.plant
+    position_names, velocity_names = coordinate_names(plant)
+    if args.q0 is not None:
+        q0 = parse_vector(args.q0, position_names, "--q0")
+    else:
+        q0 = np.array(DEMO_Q0) if args.model is None else None
+    v0 = parse_vector(args.v0, velocity_names, "--v0") if args.v0 is not None else None
+
+    logger = LogVectorOutput(plant.get_state_output_port(), model.builder, args.sample_period)
+    meshcat = add_viewer(model.builder, plant, model.scene_graph, args.show_inertia)
+    diagram = model.builder.Build()
+    simulator = Simulator(diagram)
+    if plant.time_step() == 0:
+        ApplySimulatorConfig(config, simulator)
+    else:
+        simulator.set_target_realtime_rate(args.realtime_rate)
+    context = simulator.get_mutable_context()
+    plant_context = plant.GetMyMutableContextFromRoot(context)
+    if q0 is not None:
+        plant.SetPositions(plant_context, q0)
+    if v0 is not None:
+        plant.SetVelocities(plant_context, v0)
+    plant.get_actuation_input_port().FixValue(plant_context, np.zeros(plant.num_actuators()))
+    if plant.time_step() > 0:
+        _warn_outside_limits(plant, plant.GetPositions(plant_context), position_names)
+
+    progress = ProgressBar(args.duration)
+    simulator.set_monitor(progress.monitor)
+    start = time.perf_counter()
+    try:
+        _, html = record(meshcat, lambda: simulator.AdvanceTo(args.duration))
+    finally:
+        progress.close()
+    wall_time = time.perf_counter() - start
+
+    log = logger.FindLog(context)
+    x = np.array(log.data()).T
+    nq = plant.num_positions()
+    trajectory = {
+        "t": np.array(log.sample_times()),
+        "q": x[:, :nq],
+        "v": x[:, nq:],
+        "position_names": np.array(position_names),
+        "velocity_names": np.array(velocity_names),
+    }
+    trajectory.update(_energies(plant, trajectory["t"], x))
+    os.makedirs(args.out, exist_ok=True)
+    written = list(write_trajectory(args.out, trajectory))
+    if write_plot(os.path.join(args.out, "plot.png"), trajectory):
+        written.append(os.path.join(args.out, "plot.png"))
+    if html is not None:
+        path = os.path.join(args.out, "replay.html")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(html)
+        written.append(path)
+    _print_summary(args, model, simulator, wall_time, trajectory, written)
+    return 0
+
+
+def _warn_outside_limits(plant, q, position_names):
+    """Warns about the positions ``q`` outside the joint limits (which a discrete plant
+    enforces, with forces that add energy)."""
+    lower, upper = plant.GetPositionLowerLimits(), plant.GetPositionUpperLimits()
+    outside = [
+        f"{name} = {x:g} not in [{lo:g}, {hi:g}]"
+        for name, x, lo, hi in zip(position_names, q, lower, upper, strict=True)
+        if not lo <= x <= hi
+    ]
+    if outside:
+        warn(
+            "the initial positions are outside the joint limits, which the discrete plant "
+            "will push them back into: " + "; ".join(outside)
+        )
+
+
+def _energies(plant, t, x):
+    """The kinetic and potential energy of ``plant`` at each state (row) of ``x`` at times
+    ``t``, and the energy its joint damping dissipated since t[0]."""
+    context = plant.CreateDefaultContext()
+    kinetic, potential = np.empty(len(x)), np.empty(len(x))
+    for i, state in enumerate(x):
+        plant.SetPositionsAndVelocities(context, state)
+        kinetic[i] = plant.EvalKineticEnergy(context)
+        potential[i] = plant.EvalPotentialEnergy(context)
+    damping = np.zeros(plant.num_velocities())
+    for index in plant.GetJointIndices():
+        joint = plant.get_joint(index)
+        start = joint.velocity_start()
+        damping[start : start + joint.num_velocities()] = joint.default_damping_vector()
+    v = x[:, plant.num_positions() :]
+    return {
+        "kinetic_energy": kinetic,
+        "potential_energy": potential,
+        "damping_dissipated": _cumulative_integral(t, (v * v) @ damping),
+    }
+
+
+def _cumulative_integral(t, f):
+    """∫ f dt from t[0] to each t[i], for samples f of a smooth function at the evenly spaced
+    times t: the trapezoidal rule with its end correction -h²/12 (f'(t[i]) - f'(t[0]))
+    (Euler-Maclaurin; f' by finite differences), so the error is O(h⁴) instead of O(h²)."""
+    integral = np.concatenate([[0.0], np.cumsum(0.5 * (f[1:] + f[:-1]) * np.diff(t))])
+    if len(t) >= 3:
+        df = np.gradient(f, t, edge_order=2)
+        integral -= (t[1] - t[0]) ** 2 / 12 * (df - df[0])
+    return integral
+
+
+def _energy_drift(trajectory):
+    """(E(T) - E(0) + the energy damping dissipated, that drift relative to the energy range
+    max kinetic + (max - min) potential, NaN if that range is 0)."""
+    kinetic, potential = trajectory["kinetic_energy"], trajectory["potential_energy"]
+    total = kinetic + potential
+    drift = total[-1] - total[0] + trajectory["damping_dissipated"][-1]
+    scale = kinetic.max() + potential.max() - potential.min()
+    return drift, drift / scale if scale > 0 else math.nan
+
+
+def _print_summary(args, model, simulator, wall_time, trajectory, written):
+    plant = model.plant
+    if plant.time_step() > 0:
+        how = f"discrete, time step {plant.time_step():g} s"
+    else:
+        config = _simulator_config(args)
+        how = f"continuous, {config.integration_scheme}"
+        if config.integration_scheme in _FIXED_STEP_SCHEMES:
+            how += f", step {config.max_step_size:g} s"
+        else:
+            how += f", accuracy {config.accuracy:g}"
+    total = trajectory["kinetic_energy"] + trajectory["potential_energy"]
+    dissipated = trajectory["damping_dissipated"][-1]
+    drift, relative = _energy_drift(trajectory)
+    rate = args.duration / wall_time if wall_time > 0 else math.inf
+    print(f"simulated {args.model or DEFAULT_MODEL} for {args.duration:g} s ({how})")
+    print(
+        f"  steps: {simulator.get_num_steps_taken()}, wall time: {wall_time:.3g} s, "
+        f"real-time factor: {rate:.3g}"
+    )
+    print(
+        f"  energy: E(0) = {total[0]:.6g} J, E(T) = {total[-1]:.6g} J, "
+        f"dissipated by joint damping: {dissipated:.6g} J"
+    )
+    relative = "no energy exchanged" if math.isnan(relative) else f"{relative:.3g} of the range"
+    print(f"  energy drift E(T) - E(0) + dissipated: {drift:.3g} J ({relative})")
+    print("  wrote: " + ", ".join(written))
