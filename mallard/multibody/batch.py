@@ -88,6 +88,8 @@ class BatchedPlant:
         self._nq, self._nv = plant.num_positions(), plant.num_velocities()
         self._nu = plant.num_actuated_dofs()
         self._nb = plant.num_bodies()
+        self._effort_limits = ec.effort_limits.copy()
+        self._dws_size = None  # the derivative workspace's size, on first use
         self._row_size = None  # the size of a row of the workspace, on first use
 
     def plant(self):
@@ -117,9 +119,10 @@ class BatchedPlant:
             return np.dtype(object)
         return np.dtype(np.float64)
 
-    def _run(self, name, dtype, size, inputs, outputs):
+    def _run(self, name, dtype, size, inputs, outputs, extra=0):
         """Calls batched kernel ``name`` on ``inputs`` (cast to ``dtype``), with a workspace of
-        one row per chunk (one chunk per numba thread compiled, one interpreted)."""
+        one row per chunk (one chunk per numba thread compiled, one interpreted), longer by
+        ``extra`` scalars."""
         batch, for_dtype = _kernels()
         if self._row_size is None:
             self._row_size = self._ws0.shape[0] + batch.scratch_size(self._mi)
@@ -129,7 +132,7 @@ class BatchedPlant:
             import numba
 
             chunks = min(size, numba.get_num_threads())
-        wss = np.empty((chunks, self._row_size), dtype=dtype)
+        wss = np.empty((chunks, self._row_size + extra), dtype=dtype)
         ws0 = self._ws0.astype(dtype, copy=False)
         args = [a if isinstance(a, int) else a.astype(dtype, copy=False) for a in inputs]
         for_dtype(getattr(batch, name), dtype)(self._mi, self._mf, ws0, *args, wss, *outputs)
@@ -247,11 +250,91 @@ class BatchedPlant:
                 (q, v, tau_applied, actuation),
                 (vdot, status),
             )
-            failed = np.flatnonzero(status >= 0)
-            if failed.size:
-                i = int(failed[0])
-                try:
-                    self._plant._raise_not_positive_definite(int(status[i]))
-                except RuntimeError as error:
-                    raise RuntimeError(f"BatchedPlant.{method}(): state {i}: {error}") from None
+            self._raise_if_failed(method, status)
         return vdot
+
+    def _raise_if_failed(self, method, status):
+        """The plant's RuntimeError, with the state's index, for the first state whose
+        ``status`` names a mobod with an articulated inertia not positive definite."""
+        failed = np.flatnonzero(status >= 0)
+        if failed.size:
+            i = int(failed[0])
+            try:
+                self._plant._raise_not_positive_definite(int(status[i]))
+            except RuntimeError as error:
+                raise RuntimeError(f"BatchedPlant.{method}(): state {i}: {error}") from None
+
+    # ---- derivatives -------------------------------------------------------------------------
+    def _derivative_run(self, name, dtype, size, inputs, outputs):
+        if self._dws_size is None:
+            from mallard.multibody._kernels.derivatives import dws_size
+
+            self._dws_size = dws_size(len(self._plant._mobods), self._nv)
+        self._run(name, dtype, size, inputs, outputs, self._dws_size)
+
+    def CalcInverseDynamicsDerivatives(self, q, v, known_vdot):
+        """(dtau_dq, dtau_dv, dtau_dvdot) at each state: the derivatives of
+        :meth:`CalcInverseDynamics`' tau (gravity and joint damping included), arrays
+        (N, nv, nq), (N, nv, nv) and (N, nv, nv) (the last M(q)), as
+        MultibodyPlant.CalcInverseDynamicsDerivatives (a mallard method) without external
+        forces. ``q`` is (N, nq); ``v`` and ``known_vdot`` are (N, nv)."""
+        method = "CalcInverseDynamicsDerivatives"
+        q = self._array(q, "q", self._nq, method)
+        size = q.shape[0]
+        v = self._array(v, "v", self._nv, method, size)
+        vdot = self._array(known_vdot, "known_vdot", self._nv, method, size)
+        dtype = self._common_dtype(q, v, vdot)
+        nq, nv = self._nq, self._nv
+        dtau_dq = np.zeros((size, nv, nq), dtype=dtype)
+        dtau_dv = np.zeros((size, nv, nv), dtype=dtype)
+        M = np.zeros((size, nv, nv), dtype=dtype)
+        if size:
+            self._derivative_run(
+                "batch_inverse_dynamics_derivatives",
+                dtype,
+                size,
+                (q, v, vdot),
+                (dtau_dq, dtau_dv, M),
+            )
+        return dtau_dq, dtau_dv, M
+
+    def CalcForwardDynamicsDerivatives(self, q, v, tau_applied=None, actuation=None):
+        """(dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du) at each state: the derivatives of
+        :meth:`CalcForwardDynamics`' v̇, arrays (N, nv, nq), (N, nv, nv), (N, nv, nv) and
+        (N, nv, nu), as MultibodyPlant.CalcForwardDynamicsDerivatives (a mallard method):
+        −M⁻¹·∂τ/∂q, −M⁻¹·∂τ/∂v, M⁻¹ and M⁻¹·B (zero for actuators at their effort limit),
+        locked joints' rows zero. Arguments as :meth:`CalcForwardDynamics`'."""
+        method = "CalcForwardDynamicsDerivatives"
+        q = self._array(q, "q", self._nq, method)
+        size = q.shape[0]
+        v = self._array(v, "v", self._nv, method, size)
+        if tau_applied is None:
+            tau_applied = np.zeros((0, self._nv))
+        else:
+            tau_applied = self._array(tau_applied, "tau_applied", self._nv, method, size)
+        if actuation is None:
+            actuation = np.zeros((0, self._nu))
+        else:
+            actuation = self._array(actuation, "actuation", self._nu, method, size)
+        dtype = self._common_dtype(q, v, tau_applied, actuation)
+        nq, nv = self._nq, self._nv
+        dvdot_dq = np.zeros((size, nv, nq), dtype=dtype)
+        dvdot_dv = np.zeros((size, nv, nv), dtype=dtype)
+        dvdot_dtau = np.zeros((size, nv, nv), dtype=dtype)
+        status = np.empty(size, dtype=np.int64)
+        if size:
+            self._derivative_run(
+                "batch_forward_dynamics_derivatives",
+                dtype,
+                size,
+                (q, v, tau_applied, actuation),
+                (dvdot_dq, dvdot_dv, dvdot_dtau, status),
+            )
+            self._raise_if_failed(method, status)
+        static = self._plant._dynamics_topology()
+        dvdot_du = np.zeros((size, nv, self._nu), dtype=dtype)
+        dvdot_du[:, :, static.actuator_input] = dvdot_dtau[:, :, static.actuator_v]
+        if actuation.shape[0] and dtype.kind != "O":
+            clamped = np.abs(actuation) > self._effort_limits
+            dvdot_du[np.broadcast_to(clamped[:, None, :], dvdot_du.shape)] = 0.0
+        return dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du

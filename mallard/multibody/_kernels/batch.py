@@ -13,7 +13,9 @@ per state writes x = [q; v] into the row's scratch and calls the single-state dr
 in parallel (``prange``); interpreted (object arrays), ``prange`` is ``range``: a plain loop.
 
 A row is [workspace | x (nq + nv) | tau (nv) | F_B (n × 6) | u (nu)], the last three being the
-generalized forces, body forces (indexed by body) and actuation passed to the drivers.
+generalized forces, body forces (indexed by body) and actuation passed to the drivers. The
+entry points of derivatives take rows longer by a derivative workspace
+(kernels.derivatives.dws_size scalars), at their end.
 """
 
 import numba
@@ -29,6 +31,10 @@ from mallard.multibody._kernels.engine import (
     drive_mass_matrix,
     drive_point_jacobian,
     drive_stages,
+)
+from mallard.multibody._kernels.engine_derivatives import (
+    drive_forward_dynamics_derivatives,
+    drive_inverse_dynamics_derivatives,
 )
 from mallard.multibody._layout import (
     BIAS,
@@ -135,6 +141,13 @@ def _gravity_body_forces(mi, ws, F_B):
         else:
             for j in range(6):
                 F_B[b, j] = 0.0 * g[0]
+
+
+@jitable
+def _derivative_workspace(mi, row):
+    """The derivative workspace at the end of a row of ``wss``, after the scratch."""
+    n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
+    return row[mi[WS_SIZE] + nq + nv + nv + 6 * n + nu :]
 
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -261,3 +274,57 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
             for r in range(6):
                 for s in range(nv):
                     J[i, r, s] = J_i[r, s]
+
+
+@batched
+def batch_inverse_dynamics_derivatives(mi, mf, ws0, Q, V, VDOT, wss, dtau_dq, dtau_dv, M):
+    """dtau_dq[i] (nv × nq), dtau_dv[i] (nv × nv) and M[i] (= ∂τ/∂v̇) of batch_inverse_dynamics'
+    tau (gravity and joint damping) at (Q[i], V[i], VDOT[i])."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nv = mi[NV]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
+        dws = _derivative_workspace(mi, row)
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, V, i, x)
+            drive_inverse_dynamics_derivatives(
+                mi, mf, x, ws, _ALL, VDOT[i], F_B, dws, dtau_dq[i], dtau_dv[i]
+            )
+            M_i = _v2(mi, ws, S_M, nv, nv)
+            for r in range(nv):
+                for s in range(nv):
+                    M[i, r, s] = M_i[r, s]
+
+
+@batched
+def batch_forward_dynamics_derivatives(
+    mi, mf, ws0, Q, V, TAU, U, wss, dvdot_dq, dvdot_dv, dvdot_dtau, status
+):
+    """dvdot_dq[i], dvdot_dv[i] and dvdot_dtau[i] of batch_forward_dynamics' v̇ at (Q[i], V[i])
+    with TAU[i] and U[i] (see kernels.engine_derivatives.drive_forward_dynamics_derivatives);
+    status[i] as batch_forward_dynamics'. TAU and U may have no rows (zero)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nv, nu = mi[NV], mi[NU]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
+        tau_in, u = _part(mi, row, _TAU), _part(mi, row, _U)
+        F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
+        dws = _derivative_workspace(mi, row)
+        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
+            _load_state(mi, Q, V, i, x)
+            if TAU.shape[0] > 0:
+                for j in range(nv):
+                    tau_in[j] = TAU[i, j]
+            if U.shape[0] > 0:
+                for j in range(nu):
+                    u[j] = U[i, j]
+            status[i] = drive_forward_dynamics_derivatives(
+                mi, mf, x, ws, _ALL, u, tau_in, F_B, dws, dvdot_dq[i], dvdot_dv[i], dvdot_dtau[i]
+            )

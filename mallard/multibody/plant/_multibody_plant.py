@@ -14,6 +14,7 @@ import numpy as np
 
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
+from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
 from mallard.multibody.plant._dynamics import DynamicsMixin
 from mallard.multibody.plant._engine import EngineMixin
@@ -54,6 +55,7 @@ class MultibodyPlant(
     JacobiansMixin,
     DynamicsMixin,
     DiscreteMixin,
+    DerivativesMixin,
     PortsMixin,
     GeometryMixin,
     EngineMixin,

@@ -317,6 +317,103 @@ def _gravity_args(rng):
     return mi, ws, rng.normal(size=(plant.num_bodies(), 6))
 
 
+def _derivative_args(rng):
+    """The arguments of the derivative kernels at the sample plant's state, its stages and
+    primal Newton–Euler pass computed: a dict."""
+    from mallard.multibody import _layout as L
+    from mallard.multibody._kernels import compiled
+    from mallard.multibody._kernels.derivatives import dws_size
+    from mallard.multibody._kernels.engine import drive_stages
+    from mallard.multibody._kernels.engine_derivatives import _inverse_dynamics_derivatives
+
+    mi, mf, x, ws, plant = _engine_args(rng)
+    n, nq, nv = int(mi[L.N]), plant.num_positions(), plant.num_velocities()
+    compiled(drive_stages)(mi, mf, x, ws, 15)
+    vdot, F_B = _vdot(plant, rng), _body_forces(plant, rng)
+    dws = np.zeros(dws_size(n, nv))
+    compiled(_inverse_dynamics_derivatives)(
+        mi, mf, x, ws, vdot, F_B, dws, np.zeros((nv, nq)), np.zeros((nv, nv))
+    )
+
+    def view(section, *shape):
+        o = int(mi[L.OFFSETS + section])
+        return ws[o : o + int(np.prod(shape))].reshape(shape)
+
+    ec = plant._engine_model
+    tree = mi[mi[L.TREE] : mi[L.TREE] + 6 * n].reshape((n, 6))
+    return dict(
+        mi=mi, mf=mf, x=x, ws=ws, plant=plant, n=n, nq=nq, nv=nv, vdot=vdot, F_B=F_B, dws=dws,
+        tree=tree, jparam=ec.mf[: 4 * n].reshape((n, 4)), q=x[:nq], v=x[nq:],
+        X_pc=view(L.S_X_PC, 4, n, 4, 3), H=view(L.S_H_PB_W, nv, 6), V=view(L.S_V_WB, n, 6),
+        m=view(L.S_M_W, n), h=view(L.S_H_W, n, 3), I=view(L.S_I_W, n, 3, 3),
+        g=view(L.S_G_W, 3), mask=mi[mi[L.GRAVITY_MASK] : mi[L.GRAVITY_MASK] + n],
+        damping=view(L.S_DAMPING, nv), M=view(L.S_M, nv, nv),
+    )  # fmt: skip
+
+
+def _tangent_case(which):
+    """Arguments of derivatives.calc_inverse_dynamics_tangent (a q direction of the ball
+    joint) or calc_inverse_dynamics_derivatives."""
+
+    def case(rng):
+        from mallard.multibody._kernels import derivatives as D
+
+        a = _derivative_args(rng)
+        n, nq, nv, dws = a["n"], a["nq"], a["nv"], a["dws"]
+        common = (
+            a["tree"], a["jparam"], a["q"], a["v"], a["vdot"], a["X_pc"], a["H"], a["V"],
+            a["m"], a["h"], a["I"], a["g"], a["mask"],
+        )  # fmt: skip
+        active = np.zeros(n, dtype=np.int64)
+        if which == "tangent":
+            views = [
+                D.dws_block(dws, n, nv, s).copy()
+                for s in (D.S_A_WB, D.S_F, D.S_DP_B, D.S_DV, D.S_DA, D.S_DF, D.S_DH)
+            ]
+            views.insert(2, active)
+            views += [np.zeros((6, 6)), np.zeros((6, 6)), np.zeros((6, 7))]
+            views += [np.zeros(6) for _ in range(4)]
+            return common + (1, 3) + tuple(views) + (np.zeros((nv, nq)), 3)
+        dq, dv = np.zeros((nv, nq)), np.zeros((nv, nv))
+        return common + (a["damping"], active, dws, dq, dv)
+
+    return case
+
+
+def _derivative_driver_case(which):
+    def case(rng):
+        a = _derivative_args(rng)
+        nq, nv = a["nq"], a["nv"]
+        head = (a["mi"], a["mf"], a["x"], a["ws"])
+        outputs = (a["dws"], np.zeros((nv, nq)), np.zeros((nv, nv)))
+        if which == "inner":
+            return head + (a["vdot"], a["F_B"]) + outputs
+        if which == "inverse":
+            return head + (15, a["vdot"], a["F_B"]) + outputs
+        u, tau = _actuation(a["plant"], rng), _vdot(a["plant"], rng)
+        return head + (15, u, tau, a["F_B"]) + outputs + (np.zeros((nv, nv)),)
+
+    return case
+
+
+def _derivative_batch_case(which):
+    def case(rng):
+        from mallard.multibody._kernels.derivatives import dws_size
+
+        mi, mf, ws0, Q, V, wss, plant = _batch_args(rng)
+        size, nq, nv = Q.shape[0], plant.num_positions(), plant.num_velocities()
+        extra = dws_size(len(plant._mobods), nv)
+        wss = np.zeros((wss.shape[0], wss.shape[1] + extra))
+        dq, dv, M = np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv))
+        if which == "inverse":
+            return mi, mf, ws0, Q, V, rng.normal(size=(size, nv)), wss, dq, dv, M
+        tau, u = rng.normal(size=(size, nv)), rng.normal(size=(size, plant.num_actuated_dofs()))
+        status = np.zeros(size, dtype=np.int64)
+        return mi, mf, ws0, Q, V, tau, u, wss, dq, dv, M, status
+
+    return case
+
+
 CASES = {
     _K + "spatial.cross": lambda r: (r.normal(size=3), r.normal(size=3), np.empty(3)),
     _K + "spatial.rotate": lambda r: (_rotation(r), r.normal(size=3), np.empty(3)),
@@ -609,4 +706,56 @@ CASES = {
     ),
     _K + "pose.rotate3": lambda r: (_pose_tuple(r), r.normal(size=3)),
     _K + "pose.position": lambda r: (_pose_tuple(r),),
+    _K + "derivatives.dws_block": lambda r: (r.normal(size=500), 5, 4, 12),
+    _K + "derivatives._joint_tangent": lambda r: (
+        4,
+        np.zeros(4),
+        r.normal(size=2),
+        r.normal(size=2),
+        1,
+        0,
+        np.zeros((6, 6)),
+        np.zeros((6, 6)),
+        np.zeros(6),
+        np.zeros(6),
+    ),
+    _K + "derivatives._across_mobilizer_bias_tangent": lambda r: (
+        1,
+        _rotation_pose(r),
+        _rotation_pose(r),
+        _rotation_pose(r),
+        r.normal(size=6),
+        r.normal(size=6),
+        r.normal(size=6),
+        r.normal(size=6),
+        tuple(r.normal(size=3)),
+        tuple(r.normal(size=3)),
+        tuple(r.normal(size=3)),
+        tuple(r.normal(size=3)),
+        tuple(r.normal(size=3)),
+    ),
+    _K + "derivatives._owner": lambda r: (_tree(r)[0], 1, 5),
+    _K + "derivatives.calc_inverse_dynamics_tangent": _tangent_case("tangent"),
+    _K + "derivatives.calc_inverse_dynamics_derivatives": _tangent_case("derivatives"),
+    _K + "derivatives.cholesky_factor": lambda r: (
+        _spd(r, 4),
+        np.array([1, 0, 1, 1], dtype=np.int64),
+        np.zeros((4, 4)),
+    ),
+    _K + "derivatives.cholesky_solve": lambda r: (
+        np.linalg.cholesky(_spd(r, 4)),
+        np.array([1, 1, 0, 1], dtype=np.int64),
+        r.normal(size=(4, 3)),
+        -1.0,
+    ),
+    _K + "engine_derivatives._inverse_dynamics_derivatives": _derivative_driver_case("inner"),
+    _K + "engine_derivatives.drive_inverse_dynamics_derivatives": _derivative_driver_case(
+        "inverse"
+    ),
+    _K + "engine_derivatives.drive_forward_dynamics_derivatives": _derivative_driver_case(
+        "forward"
+    ),
+    _K + "batch._derivative_workspace": lambda r: (lambda a: (a[0], a[2]))(_batch_row(r)),
+    _K + "batch.batch_inverse_dynamics_derivatives": _derivative_batch_case("inverse"),
+    _K + "batch.batch_forward_dynamics_derivatives": _derivative_batch_case("forward"),
 }

@@ -1,0 +1,282 @@
+"""Derivatives of inverse dynamics on the Panda: mallard beside Pinocchio and pydrake.
+
+What it measures
+----------------
+∂τ/∂q, ∂τ/∂v (and ∂τ/∂v̇ = M) of inverse dynamics with gravity, τ = M(q)·v̇ + C(q, v)·v − τ_g(q),
+for the Panda (example-robot-data ``panda_description/urdf/panda.urdf``, base welded to the
+world, nv = 9; the URDF cleaned as benchmarks/compare.py cleans it: no mimic, no damping, no
+geometry), per call from Python, at states cycled from 16 random ones:
+
+* mallard: SetPositionsAndVelocities + ``CalcInverseDynamicsDerivatives`` (analytical, one
+  compiled tangent sweep per direction; a mallard method);
+* Pinocchio: ``computeRNEADerivatives`` (Carpentier & Mansard's analytical recursions, C++);
+* pydrake: its AutoDiffXd plant (``ToAutoDiffXd``) seeded with [q; v] — SetPositionsAndVelocities,
+  CalcForceElementsContribution, CalcInverseDynamics, ExtractGradient;
+* mallard batched: ``BatchedPlant.CalcInverseDynamicsDerivatives`` on ``--batch-size`` states
+  (numba threads: ``--threads``), reported per state.
+
+First, at three states, every result is checked: mallard against pydrake's gradients (1e-10
+relative) and against Pinocchio's (1e-8, coordinates matched by joint name). Then each round
+takes one sample of every library in turn (the order rotating), a sample running one
+library's calls back to back for about ``--sample-ms`` and recording the mean time per call;
+the table reports the median over ``--rounds`` rounds (µs per call) and pydrake's time over
+each. The garbage collector is off while timing. The machine may be shared: the numbers are
+noisy.
+
+Usage: ``python benchmarks/derivatives.py [--rounds 15] [--sample-ms 50] [--batch-size 1000]
+[--threads 1]``.
+"""
+
+import argparse
+import gc
+import re
+import statistics
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import numpy as np
+
+try:
+    import pinocchio as pin
+except ImportError as error:  # pragma: no cover - depends on the environment
+    sys.exit(f"derivatives.py needs pinocchio: pip install '.[bench]' ({error})")
+
+N_STATES = 16
+
+
+def robots_dir():
+    """example-robot-data's robots directory (installed by pip under cmeel.prefix)."""
+    for base in (sysconfig.get_paths()["purelib"], sys.prefix):
+        for sub in ("cmeel.prefix/share", "share"):
+            path = Path(base) / sub / "example-robot-data" / "robots"
+            if path.is_dir():
+                return path
+    sys.exit("derivatives.py needs example-robot-data: pip install example-robot-data")
+
+
+def panda_urdf():
+    """The Panda's URDF without mimic tags, joint damping, geometry and safety controllers."""
+    text = (robots_dir() / "panda_description/urdf/panda.urdf").read_text()
+    for pattern in (
+        r"<mimic[^>]*/>",
+        r"<dynamics[^>]*/>",
+        r"<safety_controller[^>]*/>",
+        r"<visual\b.*?</visual>",
+        r"<collision\b.*?</collision>",
+    ):
+        text = re.sub(pattern, "", text, flags=re.S)
+    return text
+
+
+def drake_plant(package, urdf):
+    """The Panda as a continuous MultibodyPlant of ``package`` (mallard or pydrake)."""
+    plant_module = __import__(f"{package}.multibody.plant", fromlist=["MultibodyPlant"])
+    parsing = __import__(f"{package}.multibody.parsing", fromlist=["Parser"])
+    plant = plant_module.MultibodyPlant(time_step=0.0)
+    parsing.Parser(plant).AddModelsFromString(urdf, "urdf")
+    plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
+    plant.Finalize()
+    return plant
+
+
+class Mallard:
+    name = "mallard"
+
+    def __init__(self, urdf):
+        from mallard.multibody.tree import MultibodyForces
+
+        self.plant = drake_plant("mallard", urdf)
+        self.context = self.plant.CreateDefaultContext()
+        self.forces = MultibodyForces(self.plant)
+
+    def derivatives(self, q, v, a):
+        self.plant.SetPositionsAndVelocities(self.context, np.concatenate((q, v)))
+        dq, dv, _ = self.plant.CalcInverseDynamicsDerivatives(self.context, a)
+        return dq, dv
+
+    def timer(self, states):
+        plant, context, x = self.plant, self.context, [np.concatenate(s[:2]) for s in states]
+        a = [s[2] for s in states]
+        count = len(states)
+
+        def run(calls):
+            for i in range(calls):
+                plant.SetPositionsAndVelocities(context, x[i % count])
+                plant.CalcInverseDynamicsDerivatives(context, a[i % count])
+            return calls
+
+        return run
+
+
+class PydrakeAutoDiff:
+    name = "pydrake AutoDiffXd"
+
+    def __init__(self, urdf):
+        from pydrake.autodiffutils import AutoDiffXd, ExtractGradient, InitializeAutoDiff
+        from pydrake.multibody.tree import MultibodyForces_
+
+        plant = drake_plant("pydrake", urdf)
+        self.plant = plant.ToAutoDiffXd()
+        self.context = self.plant.CreateDefaultContext()
+        self.forces = MultibodyForces_[AutoDiffXd](self.plant)
+        self.seed, self.gradient = InitializeAutoDiff, ExtractGradient
+        self.nq = plant.num_positions()
+
+    def derivatives(self, q, v, a):
+        plant, context, forces = self.plant, self.context, self.forces
+        plant.SetPositionsAndVelocities(context, self.seed(np.concatenate((q, v)))[:, 0])
+        plant.CalcForceElementsContribution(context, forces)
+        gradient = self.gradient(plant.CalcInverseDynamics(context, a, forces))
+        return gradient[:, : self.nq], gradient[:, self.nq :]
+
+    def timer(self, states):
+        plant, context, forces = self.plant, self.context, self.forces
+        x = [self.seed(np.concatenate(s[:2]))[:, 0] for s in states]
+        a = [s[2] for s in states]
+        count, gradient = len(states), self.gradient
+
+        def run(calls):
+            for i in range(calls):
+                plant.SetPositionsAndVelocities(context, x[i % count])
+                plant.CalcForceElementsContribution(context, forces)
+                gradient(plant.CalcInverseDynamics(context, a[i % count], forces))
+            return calls
+
+        return run
+
+
+class Pinocchio:
+    name = "pinocchio"
+
+    def __init__(self, urdf, reference):
+        self.model = pin.buildModelFromXML(urdf)
+        self.data = self.model.createData()
+        # P[i] = Pinocchio's coordinate of the reference plant's coordinate i (all joints here
+        # have one coordinate).
+        permutation = np.empty(reference.num_positions(), dtype=int)
+        for index in reference.GetJointIndices():
+            joint = reference.get_joint(index)
+            if joint.num_positions() == 1:
+                permutation[joint.position_start()] = self.model.joints[
+                    self.model.getJointId(joint.name())
+                ].idx_q
+        self.permutation = permutation
+
+    def derivatives(self, q, v, a):
+        P = self.permutation
+        qp, vp, ap = (np.empty_like(x) for x in (q, v, a))
+        qp[P], vp[P], ap[P] = q, v, a
+        pin.computeRNEADerivatives(self.model, self.data, qp, vp, ap)
+        return self.data.dtau_dq[np.ix_(P, P)], self.data.dtau_dv[np.ix_(P, P)]
+
+    def timer(self, states):
+        model, data, P = self.model, self.data, self.permutation
+        permuted = []
+        for s in states:
+            qp, vp, ap = (np.empty_like(x) for x in s)
+            qp[P], vp[P], ap[P] = s
+            permuted.append((qp, vp, ap))
+        count = len(states)
+
+        def run(calls):
+            for i in range(calls):
+                pin.computeRNEADerivatives(model, data, *permuted[i % count])
+            return calls
+
+        return run
+
+
+class MallardBatched:
+    name = "mallard batched (per state)"
+
+    def __init__(self, plant, size, threads):
+        import numba
+
+        from mallard.multibody.batch import BatchedPlant
+
+        numba.set_num_threads(threads)
+        self.batched = BatchedPlant(plant)
+        self.size = size
+
+    def timer(self, states):
+        rng = np.random.default_rng(1)
+        picks = rng.integers(0, len(states), size=self.size)
+        q, v, a = (np.array([states[i][j] for i in picks]) for j in range(3))
+        batched, size = self.batched, self.size
+        batched.CalcInverseDynamicsDerivatives(q, v, a)  # (compiles)
+
+        def run(calls):
+            batches = max(1, calls // size)
+            for _ in range(batches):
+                batched.CalcInverseDynamicsDerivatives(q, v, a)
+            return batches * size
+
+        return run
+
+
+def check(mallard, pydrake, pinocchio, states):
+    for q, v, a in states[:3]:
+        ours = mallard.derivatives(q, v, a)
+        for other, rtol in ((pydrake, 1e-10), (pinocchio, 1e-8)):
+            theirs = other.derivatives(q, v, a)
+            for x, y, what in zip(ours, theirs, ("dtau_dq", "dtau_dv"), strict=True):
+                error = np.linalg.norm(x - y) / max(1.0, np.linalg.norm(y))
+                if error > rtol:
+                    sys.exit(f"{other.name} {what} differs from mallard's by {error:.2e}")
+    print("check: mallard = pydrake AutoDiffXd (1e-10) = pinocchio (1e-8) at 3 states")
+
+
+def sample(run, ms):
+    """Mean seconds per call of ``run`` (which makes about ``calls`` calls and returns how
+    many) over about ``ms`` milliseconds."""
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        done = run(calls)
+        elapsed = time.perf_counter() - start
+        if elapsed > ms / 1000 or calls > 1e7:
+            return elapsed / done
+        calls *= 2
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--sample-ms", type=float, default=50.0)
+    parser.add_argument("--batch-size", type=int, default=1000)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    urdf = panda_urdf()
+    mallard = Mallard(urdf)
+    pydrake = PydrakeAutoDiff(urdf)
+    pinocchio = Pinocchio(urdf, mallard.plant)
+    rng = np.random.default_rng(0)
+    nv = mallard.plant.num_velocities()
+    states = [tuple(rng.uniform(-1, 1, nv) for _ in range(3)) for _ in range(N_STATES)]
+    check(mallard, pydrake, pinocchio, states)
+    batched = MallardBatched(mallard.plant, args.batch_size, args.threads)
+    runs = {lib.name: lib.timer(states) for lib in (mallard, pinocchio, pydrake, batched)}
+    for run in runs.values():
+        run(4)  # warm up (and compile)
+    times = {name: [] for name in runs}
+    names = list(runs)
+    gc.disable()
+    try:
+        for r in range(args.rounds):
+            for name in names[r % len(names) :] + names[: r % len(names)]:
+                times[name].append(sample(runs[name], args.sample_ms))
+    finally:
+        gc.enable()
+    print(f"Panda (nv = {nv}), ∂τ/∂q and ∂τ/∂v of inverse dynamics with gravity")
+    print(f"median of {args.rounds} interleaved samples, µs per call (noisy: shared machine)")
+    reference = statistics.median(times[pydrake.name])
+    for name in names:
+        median = statistics.median(times[name])
+        ratio = reference / median
+        print(f"  {name:30s} {1e6 * median:10.2f} µs   pydrake AutoDiffXd / this: {ratio:7.1f}×")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,507 @@
+"""Analytical derivatives of inverse dynamics: ∂τ/∂q and ∂τ/∂v of the recursive Newton–Euler
+algorithm (kernels.dynamics), by forward-mode tangents, one O(n) sweep per direction.
+
+Conventions as in kernels.dynamics: spatial vectors of a mobod's body B at its origin Bo, in
+World W, [rotational; translational]. A tangent δx is the derivative of x along one direction:
+a q entry q[i] (the entries of a quaternion are independent variables, and the pose depends on
+q_FM/|q_FM|, exactly as forward-mode AutoDiff of the plant sees them) or a v entry v[i].
+
+Direction q[i], a coordinate of mobod j: the motion of j's body relative to its parent per unit
+q̇[i] is ξ = H_PB_W·N⁺(q)·e_i = (θ, u), θ a rotation and u the velocity of Bo_j, in W. Every
+body outboard of j (j's included) moves rigidly with it: a point x fixed on one moves by
+δx = v_O + θ × x (v_O = u − θ × p_WBo_j), a vector fixed on one by θ × (·); nothing inboard
+moves. Direction v[i]: θ = v_O = 0, only velocities change. Either way only j's subtree has
+nonzero kinematic tangents, and the forces' tangents flow from it down to the root.
+
+A derivative workspace ``dws`` (float64 or object, of :func:`dws_size` scalars) holds the
+tangents and temporaries, in the sections of :func:`dws_block`.
+"""
+
+import numpy as np
+
+from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, UNIVERSAL
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.kinematics import (
+    JTYPE,
+    PARENT,
+    Q_START,
+    REVERSED,
+    V_START,
+    X_WB,
+    X_WF,
+    X_WM,
+)
+from mallard.multibody._kernels.mobilizers import (
+    NUM_POSITIONS,
+    NUM_VELOCITIES,
+    calc_A_FM_bias,
+    calc_H_FM,
+    calc_Nplus,
+    calc_V_FM,
+)
+from mallard.multibody._kernels.vec3 import add, cross3, mat_vec, row3, scale, store_row3, sub
+
+# Sections of a derivative workspace, in order, as (rows, columns); _ROWS_N and _ROWS_NV
+# stand for n (mobods) and nv.
+_ROWS_N = -1
+_ROWS_NV = -2
+_SECTIONS = np.array(
+    [
+        [_ROWS_N, 3],  # S_DP_B: δp_WBo per mobod
+        [_ROWS_N, 6],  # S_DV: δV_WB
+        [_ROWS_N, 6],  # S_DA: δA_WB
+        [_ROWS_N, 6],  # S_DF: δF
+        [_ROWS_N, 6],  # S_F_APP: the body forces applied (at Bo, in W)
+        [_ROWS_N, 6],  # S_A_WB: of the primal Newton–Euler pass
+        [_ROWS_N, 6],  # S_F: of the primal pass (each body's and its outboard bodies')
+        [_ROWS_NV, 6],  # S_DH: δH_PB_W
+        [1, _ROWS_NV],  # S_TAU: of the primal pass
+        [1, _ROWS_NV],  # S_TAU_APP: zero
+        [6, 6],  # S_H_FM
+        [6, 6],  # S_DH_FM
+        [6, 7],  # S_NPLUS
+        [1, 6],  # S_V_FM
+        [1, 6],  # S_A_FM
+        [1, 6],  # S_DV_FM
+        [1, 6],  # S_DA_FM
+        [_ROWS_NV, _ROWS_NV],  # S_L: a Cholesky factor
+    ],
+    dtype=np.int64,
+)
+S_DP_B, S_DV, S_DA, S_DF, S_F_APP, S_A_WB, S_F, S_DH, S_TAU, S_TAU_APP = range(10)
+S_H_FM, S_DH_FM, S_NPLUS, S_V_FM, S_A_FM, S_DV_FM, S_DA_FM, S_L = range(10, 18)
+
+
+def _size(count, n, nv):
+    return n if count == _ROWS_N else (nv if count == _ROWS_NV else int(count))
+
+
+def dws_size(n, nv):
+    """The scalars of a derivative workspace for n mobods and nv velocities."""
+    return sum(_size(r, n, nv) * _size(c, n, nv) for r, c in _SECTIONS)
+
+
+@jitable
+def dws_block(dws, n, nv, section):
+    """Section ``section`` (S_DP_B, S_DV, ...) of a derivative workspace, as a 2-D array."""
+    o = 0
+    rows = 0
+    cols = 0
+    for s in range(section + 1):
+        o += rows * cols
+        rows = _SECTIONS[s, 0]
+        cols = _SECTIONS[s, 1]
+        rows = n if rows == _ROWS_N else (nv if rows == _ROWS_NV else rows)
+        cols = nv if cols == _ROWS_NV else cols
+    return dws[o : o + rows * cols].reshape((rows, cols))
+
+
+# ---- one joint ----------------------------------------------------------------------------
+@jitable
+def _joint_tangent(jtype, jparam, q, v, is_q, i, H_FM, dH_FM, dV_FM, dA_FM):
+    """The tangents of a mobilizer's own H_FM, V_FM = H_FM·v and Ḣ_FM·v (in its F frame, see
+    kernels.mobilizers) along its coordinate q[i] (``is_q``) or velocity v[i]: dH_FM (columns
+    0..nv−1), dV_FM, dA_FM. H_FM is a 6×6 workspace. Only a UNIVERSAL joint's H_FM and
+    Ḣ_FM·v depend on q: its second axis (0, cos θ₁, sin θ₁) turns with θ₁."""
+    nv = NUM_VELOCITIES[jtype]
+    z = 0.0 * jparam[0]
+    for r in range(6):
+        dV_FM[r] = z
+        dA_FM[r] = z
+        for c in range(nv):
+            dH_FM[r, c] = z
+    if is_q == 0:
+        calc_H_FM(jtype, jparam, q, H_FM)
+        for r in range(6):
+            dV_FM[r] = H_FM[r, i]
+    if jtype != UNIVERSAL:
+        return
+    c1 = np.cos(q[0])
+    s1 = np.sin(q[0])
+    w12 = v[0] * v[1]
+    if is_q != 0:
+        if i == 0:
+            dH_FM[1, 1] = -s1
+            dH_FM[2, 1] = c1
+            dV_FM[1] = -s1 * v[1]
+            dV_FM[2] = c1 * v[1]
+            dA_FM[1] = -c1 * w12
+            dA_FM[2] = -s1 * w12
+    else:
+        other = v[1] if i == 0 else v[0]
+        dA_FM[1] = -s1 * other
+        dA_FM[2] = c1 * other
+
+
+@jitable
+def _across_mobilizer_bias_tangent(
+    reversed_joint, X_WF, X_WM, X_WB, V_FM, A_FM, dV_FM, dA_FM, th_F, th_M, dp_F, dp_M, dp_B
+):
+    """The tangent (δα, δa) of kernels.dynamics._across_mobilizer_bias, given the tangents of
+    V_FM and A_FM, the rotations th_F, th_M of the mobilizer's frames F and M, and the
+    displacements dp_F, dp_M, dp_B of their origins and of Bo (all in W)."""
+    if reversed_joint != 0:
+        R_WJ = X_WM
+        th_J = th_M
+        p_WJF = row3(X_WM, 3, 0)
+        dp_JF = dp_M
+        p_WJM = row3(X_WF, 3, 0)
+        dp_JM = dp_F
+    else:
+        R_WJ = X_WF
+        th_J = th_F
+        p_WJF = row3(X_WF, 3, 0)
+        dp_JF = dp_F
+        p_WJM = row3(X_WM, 3, 0)
+        dp_JM = dp_M
+    w = mat_vec(R_WJ, V_FM[0:3])
+    alpha = mat_vec(R_WJ, A_FM[0:3])
+    a = mat_vec(R_WJ, A_FM[3:6])
+    dw = add(cross3(th_J, w), mat_vec(R_WJ, dV_FM[0:3]))
+    dalpha = add(cross3(th_J, alpha), mat_vec(R_WJ, dA_FM[0:3]))
+    da = add(cross3(th_J, a), mat_vec(R_WJ, dA_FM[3:6]))
+    p_WB = row3(X_WB, 3, 0)
+    if reversed_joint == 0:
+        p = sub(p_WB, p_WJM)
+        dp = sub(dp_B, dp_JM)
+        wp = cross3(w, p)
+        d_out = add(add(da, cross3(dalpha, p)), cross3(alpha, dp))
+        d_out = add(d_out, cross3(dw, wp))
+        d_out = add(d_out, cross3(w, add(cross3(dw, p), cross3(w, dp))))
+        return dalpha, d_out
+    v = mat_vec(R_WJ, V_FM[3:6])
+    dv = add(cross3(th_J, v), mat_vec(R_WJ, dV_FM[3:6]))
+    p = sub(p_WJM, p_WJF)
+    dp = sub(dp_JM, dp_JF)
+    d = sub(p_WB, p_WJF)
+    dd = sub(dp_B, dp_JF)
+    # a_MFo = α × p − a + 2·w × v − w × (w × p); out = a_MFo − α × d + w × (w × d).
+    d_aMF = sub(add(cross3(dalpha, p), cross3(alpha, dp)), da)
+    d_aMF = add(d_aMF, scale(2.0, add(cross3(dw, v), cross3(w, dv))))
+    d_aMF = sub(d_aMF, add(cross3(dw, cross3(w, p)), cross3(w, add(cross3(dw, p), cross3(w, dp)))))
+    d_out = sub(d_aMF, add(cross3(dalpha, d), cross3(alpha, dd)))
+    d_out = add(d_out, add(cross3(dw, cross3(w, d)), cross3(w, add(cross3(dw, d), cross3(w, dd)))))
+    return scale(-1.0, dalpha), d_out
+
+
+# ---- one direction ------------------------------------------------------------------------
+@jitable
+def _owner(tree, is_q, i):
+    """(mobod, local index) of coordinate q[i] (``is_q``) or velocity v[i]."""
+    for k in range(1, tree.shape[0]):
+        jtype = tree[k, JTYPE]
+        if is_q != 0:
+            start = tree[k, Q_START]
+            count = NUM_POSITIONS[jtype]
+        else:
+            start = tree[k, V_START]
+            count = NUM_VELOCITIES[jtype]
+        if start <= i < start + count:
+            return k, i - start
+    return -1, -1
+
+
+@jitable
+def calc_inverse_dynamics_tangent(
+    tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, is_q, i,
+    A_WB, F, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM, dV_FM, dA_FM, out,
+    col,
+):  # fmt: skip
+    """out[:, col] = ∂τ/∂q[i] (``is_q``) or ∂τ/∂v[i] of Newton–Euler's
+    τ = M·v̇ + C·v − tau_app − Σ_B J_Bᵀ·(F_app[B] + gravity on B), the applied forces F_app
+    (at Bo in W) and tau_app held fixed, gravity [h × g; m·g] on the mobods with
+    ``gravity_mask`` set moving with its body, at the primal pass's A_WB and F (the forces
+    each body and its outboard bodies need). Workspaces (sections of a derivative workspace,
+    see :func:`dws_block`): ``active`` (int, n; 1 marks the subtree of the direction's mobod,
+    2 its ancestors), dp_B … dA_FM."""
+    n = tree.shape[0]
+    z = 0.0 * g[0]
+    zero = (z, z, z)
+    j, il = _owner(tree, is_q, i)
+    # Only j's subtree is written base to tip, and read with its parent's row; only dF of
+    # the subtree and of its ancestors, tip to base.
+    for k in range(n):
+        active[k] = 0
+        for r in range(6):
+            dF[k, r] = z
+    pj = tree[j, PARENT]
+    for r in range(3):
+        dp_B[pj, r] = z
+    for r in range(6):
+        dV[pj, r] = z
+        dA[pj, r] = z
+    theta = zero
+    v_O = zero
+    if is_q != 0:
+        # ξ = H_PB_W·N⁺·e_il: the motion of j's body in its parent per unit q̇[i].
+        jtype_j = tree[j, JTYPE]
+        calc_Nplus(jtype_j, jparam[j], q[tree[j, Q_START] :], Nplus)
+        xi_w = zero
+        xi_v = zero
+        for r in range(NUM_VELOCITIES[jtype_j]):
+            c = tree[j, V_START] + r
+            xi_w = add(xi_w, scale(Nplus[r, il], row3(H_PB_W, c, 0)))
+            xi_v = add(xi_v, scale(Nplus[r, il], row3(H_PB_W, c, 3)))
+        theta = xi_w
+        v_O = sub(xi_v, cross3(theta, row3(X_pc[X_WB, j], 3, 0)))
+    # Base to tip over j's subtree.
+    for k in range(j, n):
+        parent = tree[k, PARENT]
+        if k != j and active[parent] != 1:
+            continue
+        active[k] = 1
+        local = k == j
+        jtype = tree[k, JTYPE]
+        nv_k = NUM_VELOCITIES[jtype]
+        c0 = tree[k, V_START]
+        q_k = q[tree[k, Q_START] :]
+        v_k = v[c0:]
+        p_B = row3(X_pc[X_WB, k], 3, 0)
+        p = sub(p_B, row3(X_pc[X_WB, parent], 3, 0))
+        p_WM = row3(X_pc[X_WM, k], 3, 0)
+        axis = jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW
+        if local and (is_q == 0 or jtype == UNIVERSAL) and not axis:
+            _joint_tangent(jtype, jparam[k], q_k, v_k, is_q, il, H_FM, dH_FM, dV_FM, dA_FM)
+        # Positions and frames: for a q direction, body k turns by θ and its points move by
+        # v_O + θ × p; its parent too unless k = j.
+        th_P = zero
+        d_pB = zero
+        dp = zero
+        dp_F = zero
+        dp_M = zero
+        if is_q != 0:
+            parent_moves = not local
+            if parent_moves:
+                th_P = theta
+                dp_F = add(v_O, cross3(theta, row3(X_pc[X_WF, k], 3, 0)))
+            d_pB = add(v_O, cross3(theta, p_B))
+            dp = sub(d_pB, row3(dp_B, parent, 0))
+            store_row3(d_pB, dp_B, k, 0)
+            dp_M = add(v_O, cross3(theta, p_WM))
+            # δH_PB_W: a column is s·[w; v + w × d], w and v the joint's H_FM column in W,
+            # d = p_JMoBo, s = −1 for a reversed joint.
+            if tree[k, REVERSED] != 0:
+                s = -1.0
+                R_WJ = X_pc[X_WM, k]
+                th_J = theta
+                d = sub(p_B, row3(X_pc[X_WF, k], 3, 0))
+                dd = sub(d_pB, dp_F)
+            else:
+                s = 1.0
+                R_WJ = X_pc[X_WF, k]
+                th_J = th_P
+                d = sub(p_B, p_WM)
+                dd = sub(d_pB, dp_M)
+            turns = local and jtype == UNIVERSAL
+            for r in range(nv_k):
+                c = c0 + r
+                w = scale(s, row3(H_PB_W, c, 0))
+                vv = sub(scale(s, row3(H_PB_W, c, 3)), cross3(w, d))
+                dw = cross3(th_J, w)
+                dv = cross3(th_J, vv)
+                if turns:
+                    dw = add(dw, mat_vec(R_WJ, (dH_FM[0, r], dH_FM[1, r], dH_FM[2, r])))
+                    dv = add(dv, mat_vec(R_WJ, (dH_FM[3, r], dH_FM[4, r], dH_FM[5, r])))
+                store_row3(scale(s, dw), dH, c, 0)
+                store_row3(scale(s, add(add(dv, cross3(dw, d)), cross3(w, dd))), dH, c, 3)
+        # δV_WB.
+        wP = row3(V_WB, parent, 0)
+        dwP = row3(dV, parent, 0)
+        dw_k = dwP
+        dv_shift = add(row3(dV, parent, 3), cross3(dwP, p))
+        if is_q != 0:
+            dv_shift = add(dv_shift, cross3(wP, dp))
+        dv_k = dv_shift
+        for r in range(nv_k):
+            c = c0 + r
+            if is_q != 0:
+                dw_k = add(dw_k, scale(v[c], row3(dH, c, 0)))
+                dv_k = add(dv_k, scale(v[c], row3(dH, c, 3)))
+            elif local and r == il:
+                dw_k = add(dw_k, row3(H_PB_W, c, 0))
+                dv_k = add(dv_k, row3(H_PB_W, c, 3))
+        store_row3(dw_k, dV, k, 0)
+        store_row3(dv_k, dV, k, 3)
+        # δA_bias (see kernels.dynamics.calc_acceleration_bias).
+        w_k = row3(V_WB, k, 0)
+        w_PB = sub(w_k, wP)
+        v_PB = sub(row3(V_WB, k, 3), add(row3(V_WB, parent, 3), cross3(wP, p)))
+        dw_PB = sub(dw_k, dwP)
+        dv_PB = sub(dv_k, dv_shift)
+        d_alpha = add(cross3(dwP, w_PB), cross3(wP, dw_PB))
+        wP_dp = cross3(dwP, p)
+        if is_q != 0:
+            wP_dp = add(wP_dp, cross3(wP, dp))
+        d_a = add(cross3(dwP, cross3(wP, p)), cross3(wP, wP_dp))
+        d_a = add(d_a, scale(2.0, add(cross3(dwP, v_PB), cross3(wP, dv_PB))))
+        if jtype == REVOLUTE or jtype == SCREW:
+            p_MB = sub(p_B, p_WM)
+            d_a = add(d_a, cross3(dw_PB, cross3(w_PB, p_MB)))
+            wdp = cross3(dw_PB, p_MB)
+            if is_q != 0:
+                wdp = add(wdp, cross3(w_PB, cross3(theta, p_MB)))  # δp_MoBo = θ × p_MoBo
+            d_a = add(d_a, cross3(w_PB, wdp))
+        elif not axis and nv_k > 0:
+            calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
+            calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
+            if not local or (is_q != 0 and jtype != UNIVERSAL):
+                for r in range(6):
+                    dV_FM[r] = z
+                    dA_FM[r] = z
+            j_alpha, j_a = _across_mobilizer_bias_tangent(
+                tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM,
+                dV_FM, dA_FM, th_P, theta, dp_F, dp_M, d_pB,
+            )  # fmt: skip
+            d_alpha = add(d_alpha, j_alpha)
+            d_a = add(d_a, j_a)
+        # δA_WB = δ(A_WP shifted to Bo) + δA_bias + δH·v̇.
+        dalP = row3(dA, parent, 0)
+        d_alpha = add(dalP, d_alpha)
+        d_a = add(add(row3(dA, parent, 3), cross3(dalP, p)), d_a)
+        if is_q != 0:
+            d_a = add(d_a, cross3(row3(A_WB, parent, 0), dp))
+            for r in range(nv_k):
+                c = c0 + r
+                d_alpha = add(d_alpha, scale(vdot[c], row3(dH, c, 0)))
+                d_a = add(d_a, scale(vdot[c], row3(dH, c, 3)))
+        store_row3(d_alpha, dA, k, 0)
+        store_row3(d_a, dA, k, 3)
+        # δ of the body's force M·A + [w × (I·w); w × (w × h)] − F_app − gravity, with
+        # δh = θ × h and δI·x = θ × (I·x) − I·(θ × x) for a q direction.
+        m = m_W[k]
+        h = row3(h_W, k, 0)
+        I = I_W[k]
+        Iw = mat_vec(I, w_k)
+        wh = cross3(w_k, h)
+        dt = add(add(mat_vec(I, d_alpha), cross3(h, d_a)), cross3(dw_k, Iw))
+        dt = add(dt, cross3(w_k, mat_vec(I, dw_k)))
+        df = sub(scale(m, d_a), cross3(h, d_alpha))
+        df = add(add(df, cross3(dw_k, wh)), cross3(w_k, cross3(dw_k, h)))
+        if is_q != 0:
+            alpha = row3(A_WB, k, 0)
+            a = row3(A_WB, k, 3)
+            dh = cross3(theta, h)
+            dIw = sub(cross3(theta, Iw), mat_vec(I, cross3(theta, w_k)))
+            dIa = sub(cross3(theta, mat_vec(I, alpha)), mat_vec(I, cross3(theta, alpha)))
+            dt = add(add(dt, dIa), add(cross3(dh, a), cross3(w_k, dIw)))
+            df = sub(df, cross3(dh, alpha))
+            df = add(df, cross3(w_k, cross3(w_k, dh)))
+            if gravity_mask[k] != 0:
+                dt = sub(dt, cross3(dh, (g[0], g[1], g[2])))
+        store_row3(dt, dF, k, 0)
+        store_row3(df, dF, k, 3)
+    # Tip to base: δτ = δHᵀ·F + Hᵀ·δF, δF shifted to the parent and added to its (δH and
+    # δp zero but in j's subtree, for a q direction).
+    for k in range(n - 1, 0, -1):
+        c0 = tree[k, V_START]
+        nv_k = NUM_VELOCITIES[tree[k, JTYPE]]
+        flag = active[k]
+        if flag == 0:
+            for c in range(c0, c0 + nv_k):
+                out[c, col] = z
+            continue
+        moved = flag == 1 and is_q != 0
+        for c in range(c0, c0 + nv_k):
+            t0 = H_PB_W[c, 0] * dF[k, 0] + H_PB_W[c, 1] * dF[k, 1] + H_PB_W[c, 2] * dF[k, 2]
+            t1 = H_PB_W[c, 3] * dF[k, 3] + H_PB_W[c, 4] * dF[k, 4] + H_PB_W[c, 5] * dF[k, 5]
+            if moved:
+                s0 = dH[c, 0] * F[k, 0] + dH[c, 1] * F[k, 1] + dH[c, 2] * F[k, 2]
+                s1 = dH[c, 3] * F[k, 3] + dH[c, 4] * F[k, 4] + dH[c, 5] * F[k, 5]
+                out[c, col] = (s0 + s1) + (t0 + t1)
+            else:
+                out[c, col] = t0 + t1
+        parent = tree[k, PARENT]
+        p = sub(row3(X_pc[X_WB, k], 3, 0), row3(X_pc[X_WB, parent], 3, 0))
+        df = row3(dF, k, 3)
+        t = add(row3(dF, k, 0), cross3(p, df))
+        if moved:
+            dp = sub(row3(dp_B, k, 0), row3(dp_B, parent, 0))
+            t = add(t, cross3(dp, row3(F, k, 3)))
+        for r in range(3):
+            dF[parent, r] += t[r]
+            dF[parent, 3 + r] += df[r]
+        if active[parent] == 0:
+            active[parent] = 2
+
+
+@jitable
+def calc_inverse_dynamics_derivatives(
+    tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, damping,
+    active, dws, dtau_dq, dtau_dv,
+):  # fmt: skip
+    """dtau_dq (nv×nq) and dtau_dv (nv×nv) of :func:`calc_inverse_dynamics_tangent`'s τ plus
+    joint damping D·v, one tangent sweep per column; ``dws`` a derivative workspace holding
+    the primal pass's A_WB and F."""
+    n = tree.shape[0]
+    nv = v.shape[0]
+    A_WB = dws_block(dws, n, nv, S_A_WB)
+    F = dws_block(dws, n, nv, S_F)
+    dp_B = dws_block(dws, n, nv, S_DP_B)
+    dV = dws_block(dws, n, nv, S_DV)
+    dA = dws_block(dws, n, nv, S_DA)
+    dF = dws_block(dws, n, nv, S_DF)
+    dH = dws_block(dws, n, nv, S_DH)
+    H_FM = dws_block(dws, n, nv, S_H_FM)
+    dH_FM = dws_block(dws, n, nv, S_DH_FM)
+    Nplus = dws_block(dws, n, nv, S_NPLUS)
+    V_FM = dws_block(dws, n, nv, S_V_FM)[0]
+    A_FM = dws_block(dws, n, nv, S_A_FM)[0]
+    dV_FM = dws_block(dws, n, nv, S_DV_FM)[0]
+    dA_FM = dws_block(dws, n, nv, S_DA_FM)[0]
+    for is_q in range(1, -1, -1):
+        out = dtau_dq if is_q != 0 else dtau_dv
+        for i in range(q.shape[0] if is_q != 0 else nv):
+            calc_inverse_dynamics_tangent(
+                tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask,
+                is_q, i, A_WB, F, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM,
+                dV_FM, dA_FM, out, i,
+            )  # fmt: skip
+    for i in range(nv):
+        dtau_dv[i, i] += damping[i]
+
+
+# ---- dense solves -----------------------------------------------------------------------------
+@jitable
+def cholesky_factor(M, free, L):
+    """L·Lᵀ = M restricted to the dofs with ``free`` nonzero (the others' rows and columns of M
+    replaced by those of the identity), M symmetric positive definite (its lower triangle is
+    read). Returns False if it is not positive definite."""
+    nv = M.shape[0]
+    for j in range(nv):
+        for i in range(j, nv):
+            if free[i] != 0 and free[j] != 0:
+                s = M[i, j]
+            elif i == j:
+                s = 1.0 + 0.0 * M[i, j]
+            else:
+                s = 0.0 * M[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            if i == j:
+                if not s > 0.0:
+                    return False
+                L[j, j] = s**0.5
+            else:
+                L[i, j] = s / L[j, j]
+    return True
+
+
+@jitable
+def cholesky_solve(L, free, B, sign):
+    """B = sign·M⁻¹·B in place (B nv×m) with L from :func:`cholesky_factor`: the rows of B
+    of the dofs not ``free`` are set to zero (and not read)."""
+    nv = L.shape[0]
+    for c in range(B.shape[1]):
+        for i in range(nv):
+            s = sign * B[i, c] if free[i] != 0 else 0.0 * B[i, c]
+            for k in range(i):
+                s -= L[i, k] * B[k, c]
+            B[i, c] = s / L[i, i]
+        for i in range(nv - 1, -1, -1):
+            s = B[i, c]
+            for k in range(i + 1, nv):
+                s -= L[k, i] * B[k, c]
+            B[i, c] = s / L[i, i]
+        for i in range(nv):
+            if free[i] == 0:
+                B[i, c] = 0.0 * B[i, c]

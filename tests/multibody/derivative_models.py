@@ -1,0 +1,85 @@
+"""The model of the dynamics-derivative tests, written once for mallard and pydrake."""
+
+import numpy as np
+
+from tests.multibody.plant.plant_models import random_inertia
+
+#: The joint types of :func:`two_way_chain`.
+JOINT_TYPES = ("rev", "pri", "screw", "uni", "planar", "ball", "rpyf", "quatf")
+#: Those that can be reversed (as in Drake).
+REVERSIBLE = ("rev", "pri")
+
+
+def _joint(m, kind, name, P, C, rng):
+    axis = rng.normal(size=3)
+    d = rng.uniform(0.05, 0.3)
+    if kind == "rev":
+        return m.RevoluteJoint(name, P, C, axis, d)
+    if kind == "pri":
+        return m.PrismaticJoint(name, P, C, axis, -np.inf, np.inf, d)
+    if kind == "screw":
+        return m.ScrewJoint(name, P, C, axis, 0.3, d)
+    if kind == "uni":
+        return m.UniversalJoint(name, P, C, d)
+    if kind == "planar":
+        return m.PlanarJoint(name, P, C, d * np.array([1.0, 2.0, 3.0]))
+    if kind == "ball":
+        return m.BallRpyJoint(name, P, C, d)
+    if kind == "rpyf":
+        return m.RpyFloatingJoint(name, P, C, d, 2 * d)
+    return m.QuaternionFloatingJoint(name, P, C, d, 2 * d)
+
+
+def two_way_chain(m, kinds=JOINT_TYPES, seed=4):
+    """A continuous plant: a chain from World through two joints of each of ``kinds``, the
+    first to body "A_kind", the second between A_kind and the next link "R_kind" (reversed,
+    A_kind its child, for the REVERSIBLE types), every joint between random offset frames
+    and damped; then a body welded by a reversed weld, a free body,
+    actuators on the one-dof joints (rotor inertias, gear ratios, effort limit 2), gravity
+    disabled in model instance "floaty" (the free body)."""
+    rng = np.random.default_rng(seed)
+    plant = m.MultibodyPlant(0.0)
+    robot = plant.AddModelInstance("robot")
+    floaty = plant.AddModelInstance("floaty")
+
+    def frame(name, body):
+        X = m.RigidTransform(m.RollPitchYaw(rng.uniform(-3, 3, size=3)), rng.normal(size=3))
+        return plant.AddFrame(m.FixedOffsetFrame(name, body.body_frame(), X))
+
+    previous = plant.world_body()
+    actuated = []
+    for kind in kinds:
+        A = plant.AddRigidBody("A_" + kind, robot, random_inertia(m, rng))
+        R = plant.AddRigidBody("R_" + kind, robot, random_inertia(m, rng))
+        forward = plant.AddJoint(
+            _joint(m, kind, "f_" + kind, frame("Pf_" + kind, previous), frame("Cf_" + kind, A), rng)
+        )
+        P, C = (R, A) if kind in REVERSIBLE else (A, R)
+        backward = plant.AddJoint(
+            _joint(m, kind, "r_" + kind, frame("Pr_" + kind, P), frame("Cr_" + kind, C), rng)
+        )
+        if kind in ("rev", "pri", "screw"):
+            actuated += [forward, backward]
+        previous = R
+    tool = plant.AddRigidBody("tool", robot, random_inertia(m, rng))
+    X = m.RigidTransform([0.1, 0.2, 0.3])
+    plant.AddJoint(m.WeldJoint("weld", tool.body_frame(), previous.body_frame(), X))
+    plant.AddRigidBody("free", floaty, random_inertia(m, rng))
+    plant.set_gravity_enabled(floaty, False)
+    for i, joint in enumerate(actuated):
+        actuator = plant.AddJointActuator("u_" + joint.name(), joint, 2.0)
+        actuator.set_default_rotor_inertia(0.1 * (i + 1))
+        actuator.set_default_gear_ratio(1.5)
+    plant.Finalize()
+    return plant
+
+
+def random_state(plant, rng):
+    """(q, v, v̇): random, quaternions not of unit length, roll-pitch-yaw pitches away from
+    gimbal lock."""
+    q = rng.normal(size=plant.num_positions())
+    for index in plant.GetJointIndices():
+        joint = plant.get_joint(index)
+        if joint.type_name() in ("ball_rpy", "rpy_floating"):
+            q[joint.position_start() + 1] = rng.uniform(-1.2, 1.2)
+    return q, rng.normal(size=plant.num_velocities()), rng.normal(size=plant.num_velocities())

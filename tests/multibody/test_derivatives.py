@@ -1,0 +1,349 @@
+"""Derivatives of inverse and forward dynamics (MultibodyPlant.CalcInverseDynamicsDerivatives,
+CalcForwardDynamicsDerivatives and their BatchedPlant versions, mallard methods), checked
+against central finite differences of the plant's own CalcInverseDynamics and
+EvalTimeDerivatives."""
+
+import numpy as np
+import pytest
+
+from mallard.math import RigidTransform
+from mallard.multibody.batch import BatchedPlant
+from mallard.multibody.math import SpatialForce
+from mallard.multibody.plant import ExternallyAppliedSpatialForce, MultibodyPlant
+from mallard.multibody.tree import (
+    MultibodyForces,
+    RevoluteSpring,
+    RotationalInertia,
+    SpatialInertia,
+)
+from tests.dual import Dual
+
+from .derivative_models import JOINT_TYPES, random_state, two_way_chain
+from .plant.plant_models import library
+from .test_batch import build_model
+
+M = library("mallard")
+H = 1e-6  # the finite-difference step
+
+
+def central_differences(f, x, step=H):
+    """∂f/∂x (columns per entry of x) by central differences."""
+    return np.array([(f(x + step * e) - f(x - step * e)) / (2 * step) for e in np.eye(x.size)]).T
+
+
+def assert_close(ours, expected, rtol=1e-6):
+    """Agreement to ``rtol`` relative to the larger of |expected| and the largest entry."""
+    scale = max(1.0, np.abs(expected).max(initial=0.0))
+    np.testing.assert_allclose(ours, expected, rtol=rtol, atol=rtol * scale)
+
+
+@pytest.fixture(scope="module", params=["chain", "batch_model"])
+def model(request):
+    """(plant, context): every joint type (two_way_chain: each twice, revolute and prismatic
+    also reversed; build_model: a reversed revolute, a locked joint, changed parameters)."""
+    if request.param == "chain":
+        plant = two_way_chain(M)
+        return plant, plant.CreateDefaultContext()
+    plant = build_model()
+    context = plant.CreateDefaultContext()
+    plant.GetBodyByName("l2").SetMass(context, 2.5)
+    plant.GetJointByName("jrev").SetDamping(context, 0.7)
+    plant.GetJointByName("jlast").Lock(context)
+    return plant, context
+
+
+def set_state(plant, context, q, v):
+    plant.SetPositions(context, q)
+    plant.SetVelocities(context, v)
+
+
+def external_forces(plant, rng):
+    forces = MultibodyForces(plant)
+    forces.mutable_generalized_forces()[:] = rng.normal(size=plant.num_velocities())
+    for index in range(plant.num_bodies()):
+        body = plant.get_body(M.BodyIndex(index))
+        F = SpatialForce(rng.normal(size=3), rng.normal(size=3))
+        body.AddInForceInWorld(plant.CreateDefaultContext(), F, forces)
+    return forces
+
+
+def inverse_dynamics(plant, context, vdot, external):
+    """The plant's inverse dynamics with its force elements and ``external``."""
+    forces = MultibodyForces(plant)
+    plant.CalcForceElementsContribution(context, forces)
+    forces.mutable_generalized_forces()[:] += external.generalized_forces()
+    forces._F_BBo_W += external._F_BBo_W
+    return plant.CalcInverseDynamics(context, vdot, forces)
+
+
+def test_the_chain_has_every_joint_type():
+    plant = two_way_chain(M)
+    types = {plant.get_joint(i).type_name() for i in plant.GetJointIndices()}
+    assert len(JOINT_TYPES) == 8 and len(types) == 9  # (and the weld)
+
+
+def test_inverse_dynamics_derivatives_are_finite_differences(model):
+    plant, context = model
+    rng = np.random.default_rng(2)
+    q, v, vdot = random_state(plant, rng)
+    external = external_forces(plant, rng)
+    set_state(plant, context, q, v)
+    dtau_dq, dtau_dv, dtau_dvdot = plant.CalcInverseDynamicsDerivatives(context, vdot, external)
+    nq, nv = plant.num_positions(), plant.num_velocities()
+    assert dtau_dq.shape == (nv, nq) and dtau_dv.shape == (nv, nv)
+
+    def tau(q_, v_, vdot_=vdot):
+        set_state(plant, context, q_, v_)
+        return inverse_dynamics(plant, context, vdot_, external)
+
+    assert_close(dtau_dq, central_differences(lambda x: tau(x, v), q))
+    assert_close(dtau_dv, central_differences(lambda x: tau(q, x), v))
+    # τ is affine in v̇: its derivative is M, exactly.
+    set_state(plant, context, q, v)
+    np.testing.assert_array_equal(dtau_dvdot, plant.CalcMassMatrix(context))
+    assert_close(dtau_dvdot, central_differences(lambda x: tau(q, v, x), vdot))
+
+
+def test_without_external_forces_and_with_zero_velocities(model):
+    """No external forces: gravity and damping alone; at v = 0, ∂τ/∂v is C's part linear in v
+    (zero) plus the damping D."""
+    plant, context = model
+    rng = np.random.default_rng(5)
+    q, _, vdot = random_state(plant, rng)
+    v = np.zeros(plant.num_velocities())
+    set_state(plant, context, q, v)
+    dtau_dq, dtau_dv, _ = plant.CalcInverseDynamicsDerivatives(context, vdot)
+    none = MultibodyForces(plant)
+
+    def tau(q_):
+        set_state(plant, context, q_, v)
+        return inverse_dynamics(plant, context, vdot, none)
+
+    assert_close(dtau_dq, central_differences(tau, q))
+    D = np.diag(plant._parameters(context).damping)
+    np.testing.assert_allclose(dtau_dv, D, atol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def inputs_rng():
+    return np.random.default_rng(8)
+
+
+def set_inputs(plant, context, tau, u):
+    plant.get_applied_generalized_force_input_port().FixValue(context, tau)
+    plant.get_actuation_input_port().FixValue(context, u)
+
+
+def vdot_of(plant, context):
+    return plant.EvalTimeDerivatives(context).CopyToVector()[plant.num_positions() :].copy()
+
+
+def test_forward_dynamics_derivatives_are_finite_differences(model, inputs_rng):
+    plant, context = model
+    context = context.Clone()
+    q, v, _ = random_state(plant, inputs_rng)
+    nq, nv, nu = plant.num_positions(), plant.num_velocities(), plant.num_actuated_dofs()
+    tau = inputs_rng.normal(size=nv)
+    u = inputs_rng.normal(size=nu) * 2.0  # some beyond their effort limits
+    set_state(plant, context, q, v)
+    set_inputs(plant, context, tau, u)
+    dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du = plant.CalcForwardDynamicsDerivatives(context)
+    assert dvdot_dq.shape == (nv, nq) and dvdot_du.shape == (nv, nu)
+
+    def vdot(q_=q, v_=v, tau_=tau, u_=u):
+        set_state(plant, context, q_, v_)
+        set_inputs(plant, context, tau_, u_)
+        return vdot_of(plant, context)
+
+    assert_close(dvdot_dq, central_differences(lambda x: vdot(q_=x), q))
+    assert_close(dvdot_dv, central_differences(lambda x: vdot(v_=x), v))
+    assert_close(dvdot_dtau, central_differences(lambda x: vdot(tau_=x), tau))
+    assert_close(dvdot_du, central_differences(lambda x: vdot(u_=x), u))
+    limits = np.array([a.effort_limit() for a in plant._actuators])
+    saturated = np.abs(u) > limits
+    assert saturated.any() and not saturated.all()
+    assert not dvdot_du[:, saturated].any()
+
+
+def test_forward_dynamics_derivatives_identities(model):
+    """∂v̇/∂τ = M⁻¹ on the free dofs (zero rows and columns for locked joints), and
+    ∂v̇/∂q = −M⁻¹·∂τ/∂q with ∂τ/∂q from CalcInverseDynamicsDerivatives at v̇."""
+    plant, context = model
+    context = context.Clone()
+    rng = np.random.default_rng(9)
+    q, v, _ = random_state(plant, rng)
+    set_state(plant, context, q, v)
+    dvdot_dq, dvdot_dv, dvdot_dtau, _ = plant.CalcForwardDynamicsDerivatives(context)
+    vdot = vdot_of(plant, context)
+    dtau_dq, dtau_dv, Mq = plant.CalcInverseDynamicsDerivatives(context, vdot)
+    free = np.ones(plant.num_velocities(), dtype=bool)
+    for index in plant.GetJointIndices():
+        joint = plant.get_joint(index)
+        if joint.is_locked(context):
+            free[joint.velocity_start() : joint.velocity_start() + joint.num_velocities()] = False
+    Mf_inv = np.linalg.inv(Mq[np.ix_(free, free)])
+    assert_close(dvdot_dtau[np.ix_(free, free)], Mf_inv, rtol=1e-10)
+    assert not dvdot_dtau[~free].any() and not dvdot_dtau[:, ~free].any()
+    assert_close(dvdot_dq[free], -Mf_inv @ dtau_dq[free], rtol=1e-10)
+    assert_close(dvdot_dv[free], -Mf_inv @ dtau_dv[free], rtol=1e-10)
+    assert not dvdot_dq[~free].any() and not dvdot_dv[~free].any()
+
+
+def test_pendulum_closed_form():
+    """A body of mass m (central inertia I) at distance l on a revolute joint, gravity g,
+    damping d: τ = (m·l² + I)·θ̈ + m·g·l·sin θ + d·θ̇, so ∂τ/∂θ = m·g·l·cos θ, ∂τ/∂θ̇ = d."""
+    m, l, g, d, I = 2.0, 0.7, 9.81, 0.3, 0.01
+    plant = MultibodyPlant(0.0)
+    inertia = SpatialInertia.MakeFromCentralInertia(m, [0, 0, -l], RotationalInertia(I, I, I))
+    body = plant.AddRigidBody("bob", inertia)
+    plant.AddJoint(M.RevoluteJoint("pin", plant.world_frame(), body.body_frame(), [1, 0, 0], d))
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    theta, theta_dot = 0.4, -1.3
+    set_state(plant, context, [theta], [theta_dot])
+    dtau_dq, dtau_dv, Mq = plant.CalcInverseDynamicsDerivatives(context, [0.5])
+    np.testing.assert_allclose(dtau_dq, [[m * g * l * np.cos(theta)]], rtol=1e-14)
+    np.testing.assert_allclose(dtau_dv, [[d]], rtol=1e-14)
+    np.testing.assert_allclose(Mq, [[m * l * l + I]], rtol=1e-14)
+
+
+# ---- errors ---------------------------------------------------------------------------------
+def test_other_force_elements_raise():
+    plant = MultibodyPlant(0.0)
+    body = plant.AddRigidBody("b", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    joint = plant.AddJoint(M.RevoluteJoint("j", plant.world_frame(), body.body_frame(), [0, 0, 1]))
+    plant.AddForceElement(RevoluteSpring(joint, 0.0, 10.0))
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    message = "force element RevoluteSpring .*ForceElementIndex 1.* not supported"
+    with pytest.raises(NotImplementedError, match="CalcInverseDynamicsDerivatives.*" + message):
+        plant.CalcInverseDynamicsDerivatives(context, [0.0])
+    with pytest.raises(NotImplementedError, match="CalcForwardDynamicsDerivatives.*" + message):
+        plant.CalcForwardDynamicsDerivatives(context)
+
+
+def _pendulum(time_step=0.0, finalize=True):
+    plant = MultibodyPlant(time_step)
+    body = plant.AddRigidBody("b", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    joint = plant.AddJoint(M.RevoluteJoint("j", plant.world_frame(), body.body_frame(), [0, 0, 1]))
+    actuator = plant.AddJointActuator("a", joint)
+    if finalize:
+        actuator.set_controller_gains(M.PdControllerGains(p=1.0, d=0.1))
+        plant.Finalize()
+    return plant
+
+
+def test_forward_dynamics_errors():
+    plant = _pendulum(time_step=0.01)
+    with pytest.raises(NotImplementedError, match="only continuous plants.*time_step = 0.01"):
+        plant.CalcForwardDynamicsDerivatives(plant.CreateDefaultContext())
+    plant = _pendulum()
+    context = plant.CreateDefaultContext()
+    applied = ExternallyAppliedSpatialForce()
+    applied.body_index = plant.GetBodyByName("b").index()
+    applied.F_Bq_W = SpatialForce([0, 0, 1.0], [1.0, 0, 0])
+    plant.get_applied_spatial_force_input_port().FixValue(context, [applied])
+    with pytest.raises(NotImplementedError, match="applied spatial force input port"):
+        plant.CalcForwardDynamicsDerivatives(context)
+    context = plant.CreateDefaultContext()
+    plant.get_desired_state_input_port(M.default_model_instance()).FixValue(context, [0.1, 0.0])
+    with pytest.raises(NotImplementedError, match="desired state input port.*PD"):
+        plant.CalcForwardDynamicsDerivatives(context)
+
+
+def test_inverse_dynamics_argument_errors():
+    plant = _pendulum()
+    context = plant.CreateDefaultContext()
+    with pytest.raises(RuntimeError, match="known_vdot must have size nv = 1, got 2"):
+        plant.CalcInverseDynamicsDerivatives(context, [0.0, 1.0])
+    with pytest.raises(TypeError, match="expected MultibodyForces"):
+        plant.CalcInverseDynamicsDerivatives(context, [0.0], "forces")
+    with pytest.raises(TypeError, match="must hold the Context's scalar type.*got object"):
+        plant.CalcInverseDynamicsDerivatives(context, np.array([Dual(0.0, 1.0)]))
+    unfinalized = _pendulum(finalize=False)
+    with pytest.raises(RuntimeError, match="CalcInverseDynamicsDerivatives"):
+        unfinalized.CalcInverseDynamicsDerivatives(context, [0.0])
+    other = _pendulum()
+    with pytest.raises(RuntimeError):
+        other.CalcForwardDynamicsDerivatives(context)
+
+
+# ---- batched ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def batch_setup():
+    plant = build_model()
+    context = plant.CreateDefaultContext()
+    plant.GetJointByName("jlast").Lock(context)
+    rng = np.random.default_rng(12)
+    states = [random_state(plant, rng) for _ in range(5)]
+    q, v, vdot = (np.array(s) for s in zip(*states, strict=True))
+    return plant, context, BatchedPlant(plant, context), q, v, vdot, rng
+
+
+def test_batched_equals_per_state(batch_setup):
+    plant, context, batched, q, v, vdot, rng = batch_setup
+    nv, nu = plant.num_velocities(), plant.num_actuated_dofs()
+    tau = rng.normal(size=(len(q), nv))
+    u = 2.0 * rng.normal(size=(len(q), nu))
+    inverse = batched.CalcInverseDynamicsDerivatives(q, v, vdot)
+    forward = batched.CalcForwardDynamicsDerivatives(q, v, tau, u)
+    context = context.Clone()
+    for i in range(len(q)):
+        set_state(plant, context, q[i], v[i])
+        expected = plant.CalcInverseDynamicsDerivatives(context, vdot[i])
+        for ours, theirs in zip(inverse, expected, strict=True):
+            np.testing.assert_allclose(ours[i], theirs, rtol=1e-13, atol=1e-12)
+        set_inputs(plant, context, tau[i], u[i])
+        expected = plant.CalcForwardDynamicsDerivatives(context)
+        for ours, theirs in zip(forward, expected, strict=True):
+            np.testing.assert_allclose(ours[i], theirs, rtol=1e-13, atol=1e-12)
+
+
+def test_batched_without_inputs_and_empty(batch_setup):
+    plant, context, batched, q, v, vdot, _ = batch_setup
+    nv = plant.num_velocities()
+    zero = batched.CalcForwardDynamicsDerivatives(q, v)
+    given = batched.CalcForwardDynamicsDerivatives(
+        q, v, np.zeros((len(q), nv)), np.zeros((len(q), plant.num_actuated_dofs()))
+    )
+    for a, b in zip(zero, given, strict=True):
+        np.testing.assert_array_equal(a, b)
+    for result in (
+        batched.CalcInverseDynamicsDerivatives(q[:0], v[:0], vdot[:0]),
+        batched.CalcForwardDynamicsDerivatives(q[:0], v[:0]),
+    ):
+        assert all(r.shape[0] == 0 for r in result)
+    with pytest.raises(ValueError, match="known_vdot must have shape"):
+        batched.CalcInverseDynamicsDerivatives(q, v, vdot[:, :2])
+
+
+def test_batched_interpreted_equals_compiled(batch_setup):
+    """Object arrays run the same kernels interpreted."""
+    plant, context, batched, q, v, vdot, _ = batch_setup
+    compiled = batched.CalcInverseDynamicsDerivatives(q[:1], v[:1], vdot[:1])
+    interpreted = batched.CalcInverseDynamicsDerivatives(
+        q[:1].astype(object), v[:1].astype(object), vdot[:1].astype(object)
+    )
+    for a, b in zip(compiled, interpreted, strict=True):
+        assert b.dtype == object
+        np.testing.assert_allclose(a, b.astype(float), rtol=1e-13, atol=1e-12)
+
+
+def test_external_forces_are_held_fixed_in_world():
+    """External forces are held fixed at Bo, in World, while Bo moves: a body whose origin is
+    at distance r from a z-axis revolute joint, a force f = (0, 1, 0) at Bo:
+    τ = −ẑ·(p_WBo × f) = −r·cos θ, so ∂τ/∂θ = r·sin θ."""
+    r = 0.8
+    plant = MultibodyPlant(0.0)
+    body = plant.AddRigidBody("b", SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+    F = plant.AddFrame(M.FixedOffsetFrame("F", body.body_frame(), RigidTransform([-r, 0, 0])))
+    plant.AddJoint(M.RevoluteJoint("j", plant.world_frame(), F, [0, 0, 1]))
+    plant.mutable_gravity_field().set_gravity_vector([0, 0, 0])
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    theta = 0.3
+    plant.SetPositions(context, [theta])
+    forces = MultibodyForces(plant)
+    body.AddInForceInWorld(context, SpatialForce([0, 0, 0], [0, 1.0, 0]), forces)
+    dtau_dq, _, _ = plant.CalcInverseDynamicsDerivatives(context, [0.0], forces)
+    np.testing.assert_allclose(dtau_dq, [[r * np.sin(theta)]], rtol=1e-14)
