@@ -7,6 +7,7 @@ derivative workspace ``dws`` (kernels.derivatives.dws_size scalars) and the outp
 import numpy as np
 
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
 from mallard.multibody._kernels.derivatives import (
     S_A_WB,
     S_F,
@@ -15,8 +16,6 @@ from mallard.multibody._kernels.derivatives import (
     S_TAU,
     S_TAU_APP,
     calc_inverse_dynamics_derivatives,
-    cholesky_factor,
-    cholesky_solve,
     dws_block,
 )
 from mallard.multibody._kernels.dynamics import calc_inverse_dynamics

@@ -91,25 +91,30 @@ class DiscreteStep:
         self.memory = memory
 
 
-def _project(A, J, r, equality):
-    """(Y, λ): Y = A⁻¹Jᵀ and the multipliers λ of the mixed LCP W·λ + r (W = J·Y, the
-    ``equality`` rows always active), by the compiled kernels of ``_kernels.lcp``."""
-    from mallard.multibody._kernels import compiled, lcp
+def _project(A, J, r, equality, free):
+    """(Y, λ): Y = A⁻¹Jᵀ on the ``free`` velocities (zero on the others) and the multipliers
+    λ of the mixed LCP W·λ + r (W = J·Y, the ``equality`` rows always active), by the
+    compiled kernels ``dense`` and ``lcp``."""
+    from mallard.multibody._kernels import compiled, dense, lcp
 
     n, m = J.shape[1], J.shape[0]
+    L = np.empty((n, n))
+    if not compiled(dense.cholesky_factor)(A, free, L):
+        raise RuntimeError(
+            "MultibodyPlant: the discrete step's matrix M + h·D is not positive definite"
+        )
     Y = np.array(J.T, order="C")
-    compiled(lcp.spd_solve_columns)(A, Y, np.empty((n, n)), np.empty(n))
+    compiled(dense.cholesky_solve)(L, free, Y, 1.0)
     lam = np.empty(m)
     compiled(lcp.solve_mixed_lcp)(
         J @ Y,
         r,
         equality,
         lam,
-        np.empty(m, dtype=np.bool_),
         np.empty(m, dtype=np.int64),
         np.empty((m, m)),
         np.empty((m, m)),
-        np.empty(m),
+        np.empty((m, 1)),
     )
     return Y, lam
 
@@ -359,11 +364,10 @@ class DiscreteMixin:
             return v_star  # every limit is met by the free motion
         A = self.CalcMassMatrix(context)
         A.flat[:: self._nv + 1] += self._step_diagonal(context)
-        if locked is not None:  # locked velocities stay zero: decouple them (J[:, locked] = 0)
-            A[locked, :] = 0.0
-            A[:, locked] = 0.0
-            A[locked, locked] = 1.0
-        Y, lam = _project(A, J, r, equality)
+        free = np.ones(self._nv, dtype=np.int64)
+        if locked is not None:  # locked velocities stay zero
+            free[locked] = 0
+        Y, lam = _project(A, J, r, equality, free)
         return v_star + Y @ lam
 
     def _step_diagonal(self, context):

@@ -46,11 +46,10 @@ def _lcp_args(rng):
         np.array([-1.0, 2.0, -0.5, 0.3]),
         np.array([False, False, False, True]),
         np.zeros(m),
-        np.zeros(m, dtype=bool),
         np.zeros(m, dtype=np.int64),
         np.zeros((m, m)),
         np.zeros((m, m)),
-        np.zeros(m),
+        np.zeros((m, 1)),
     )
 
 
@@ -686,14 +685,6 @@ CASES = {
     _K + "batch.batch_inverse_dynamics": _batch_case("batch_inverse_dynamics"),
     _K + "batch.batch_forward_dynamics": _batch_case("batch_forward_dynamics"),
     _K + "batch.batch_point_jacobian": _batch_case("batch_point_jacobian"),
-    _K + "lcp.cholesky": lambda r: (_spd(r, 4), 3, np.zeros((4, 4))),
-    _K + "lcp.cholesky_solve": lambda r: (np.linalg.cholesky(_spd(r, 4)), 4, r.normal(size=4)),
-    _K + "lcp.spd_solve_columns": lambda r: (
-        _spd(r, 4),
-        r.normal(size=(4, 2)),
-        np.zeros((4, 4)),
-        np.zeros(4),
-    ),
     _K + "lcp.solve_mixed_lcp": _lcp_args,
     _K + "pose.load_pose": lambda r: (_rotation_pose(r),),
     _K + "pose.store_pose": lambda r: (_pose_tuple(r), np.zeros((4, 3))),
@@ -737,12 +728,12 @@ CASES = {
     _K + "derivatives._owner": lambda r: (_tree(r)[0], 1, 5),
     _K + "derivatives.calc_inverse_dynamics_tangent": _tangent_case("tangent"),
     _K + "derivatives.calc_inverse_dynamics_derivatives": _tangent_case("derivatives"),
-    _K + "derivatives.cholesky_factor": lambda r: (
+    _K + "dense.cholesky_factor": lambda r: (
         _spd(r, 4),
         np.array([1, 0, 1, 1], dtype=np.int64),
         np.zeros((4, 4)),
     ),
-    _K + "derivatives.cholesky_solve": lambda r: (
+    _K + "dense.cholesky_solve": lambda r: (
         np.linalg.cholesky(_spd(r, 4)),
         np.array([1, 1, 0, 1], dtype=np.int64),
         r.normal(size=(4, 3)),

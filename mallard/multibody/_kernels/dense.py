@@ -1,0 +1,51 @@
+"""Dense symmetric positive definite solves for the kernels: a Cholesky factor restricted to
+some of the unknowns (the others held at zero, as locked joints' velocities or inactive
+constraint rows), and its solve with many right-hand sides. In place, no allocation."""
+
+from mallard.multibody._kernels._machinery import jitable
+
+
+@jitable
+def cholesky_factor(M, free, L):
+    """L·Lᵀ = M restricted to the dofs with ``free`` nonzero (the others' rows and columns of M
+    replaced by those of the identity), M symmetric positive definite (its lower triangle is
+    read). Returns False if it is not positive definite."""
+    nv = M.shape[0]
+    for j in range(nv):
+        for i in range(j, nv):
+            if free[i] != 0 and free[j] != 0:
+                s = M[i, j]
+            elif i == j:
+                s = 1.0 + 0.0 * M[i, j]
+            else:
+                s = 0.0 * M[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            if i == j:
+                if not s > 0.0:
+                    return False
+                L[j, j] = s**0.5
+            else:
+                L[i, j] = s / L[j, j]
+    return True
+
+
+@jitable
+def cholesky_solve(L, free, B, sign):
+    """B = sign·M⁻¹·B in place (B nv×m) with L from :func:`cholesky_factor`: the rows of B
+    of the dofs not ``free`` are set to zero (and not read)."""
+    nv = L.shape[0]
+    for c in range(B.shape[1]):
+        for i in range(nv):
+            s = sign * B[i, c] if free[i] != 0 else 0.0 * B[i, c]
+            for k in range(i):
+                s -= L[i, k] * B[k, c]
+            B[i, c] = s / L[i, i]
+        for i in range(nv - 1, -1, -1):
+            s = B[i, c]
+            for k in range(i + 1, nv):
+                s -= L[k, i] * B[k, c]
+            B[i, c] = s / L[i, i]
+        for i in range(nv):
+            if free[i] == 0:
+                B[i, c] = 0.0 * B[i, c]
