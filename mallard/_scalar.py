@@ -27,6 +27,8 @@ def as_array(x, shape=None, name="argument"):
         if a.dtype == object:
             if all(isinstance(e, numbers.Real) for e in a.flat):
                 a = a.astype(np.float64)
+            else:
+                a = _variables_as_expressions(a)
         elif a.dtype.kind in "biuf":
             a = a.astype(np.float64)
         else:
@@ -39,12 +41,27 @@ def as_array(x, shape=None, name="argument"):
     return a
 
 
+def _variables_as_expressions(a):
+    """Object array ``a`` with its symbolic Variables made Expressions (as pydrake stores a
+    Variable given where an Expression goes)."""
+    if not any(type(e).__name__ == "Variable" for e in a.flat):
+        return a
+    from mallard.symbolic import Expression, Variable
+
+    out = np.empty(a.shape, dtype=object)
+    for i, e in enumerate(a.flat):
+        out.flat[i] = Expression(e) if isinstance(e, Variable) else e
+    return out
+
+
 def as_scalar(x, name="argument"):
     """Returns a Python float for a real number, or ``x`` itself for a non-double scalar."""
     if isinstance(x, numbers.Real):
         return float(x)
     if isinstance(x, np.ndarray) and x.size == 1 and x.dtype.kind in "biuf":
         return float(x.reshape(-1)[0])
+    if type(x).__name__ == "Variable":
+        return _variables_as_expressions(np.array([x], dtype=object))[0]
     if hasattr(x, "value") or hasattr(x, "Evaluate"):
         return x
     raise TypeError(f"{name}: expected a scalar, got {type(x).__name__}")

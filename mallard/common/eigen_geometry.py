@@ -1,7 +1,12 @@
 """Mirror of pydrake.common.eigen_geometry: Quaternion, AngleAxis, Isometry3."""
 
+from mallard._template import TemplateClass
 from mallard.common._angle_axis import AngleAxis
 from mallard.common._isometry3 import Isometry3
 from mallard.common._quaternion import Quaternion
 
-__all__ = ["AngleAxis", "Isometry3", "Quaternion"]
+AngleAxis_ = TemplateClass("AngleAxis_", AngleAxis)
+Isometry3_ = TemplateClass("Isometry3_", Isometry3)
+Quaternion_ = TemplateClass("Quaternion_", Quaternion)
+
+__all__ = ["AngleAxis", "AngleAxis_", "Isometry3", "Isometry3_", "Quaternion", "Quaternion_"]

@@ -1,7 +1,67 @@
 """Mirror of pydrake.math: RigidTransform, RotationMatrix, RollPitchYaw."""
 
+from mallard._template import TemplateClass
+from mallard.math._functions import (
+    abs,
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    arctan2,
+    asin,
+    atan,
+    atan2,
+    ceil,
+    cos,
+    cosh,
+    exp,
+    floor,
+    log,
+    max,
+    min,
+    pow,
+    sin,
+    sinh,
+    sqrt,
+    tan,
+    tanh,
+)
 from mallard.math._rigid_transform import RigidTransform
 from mallard.math._roll_pitch_yaw import RollPitchYaw
 from mallard.math._rotation_matrix import RotationMatrix
 
-__all__ = ["RigidTransform", "RollPitchYaw", "RotationMatrix"]
+RigidTransform_ = TemplateClass("RigidTransform_", RigidTransform)
+RollPitchYaw_ = TemplateClass("RollPitchYaw_", RollPitchYaw)
+RotationMatrix_ = TemplateClass("RotationMatrix_", RotationMatrix)
+
+__all__ = [
+    "RigidTransform",
+    "RigidTransform_",
+    "RollPitchYaw",
+    "RollPitchYaw_",
+    "RotationMatrix",
+    "RotationMatrix_",
+    "abs",
+    "acos",
+    "arccos",
+    "arcsin",
+    "arctan",
+    "arctan2",
+    "asin",
+    "atan",
+    "atan2",
+    "ceil",
+    "cos",
+    "cosh",
+    "exp",
+    "floor",
+    "log",
+    "max",
+    "min",
+    "pow",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+]

@@ -1,8 +1,23 @@
 """Mirror of pydrake.multibody.math: the spatial vector types."""
 
+from mallard._template import TemplateClass
 from mallard.multibody.math._spatial_acceleration import SpatialAcceleration
 from mallard.multibody.math._spatial_force import SpatialForce
 from mallard.multibody.math._spatial_momentum import SpatialMomentum
 from mallard.multibody.math._spatial_velocity import SpatialVelocity
 
-__all__ = ["SpatialAcceleration", "SpatialForce", "SpatialMomentum", "SpatialVelocity"]
+SpatialAcceleration_ = TemplateClass("SpatialAcceleration_", SpatialAcceleration)
+SpatialForce_ = TemplateClass("SpatialForce_", SpatialForce)
+SpatialMomentum_ = TemplateClass("SpatialMomentum_", SpatialMomentum)
+SpatialVelocity_ = TemplateClass("SpatialVelocity_", SpatialVelocity)
+
+__all__ = [
+    "SpatialAcceleration",
+    "SpatialAcceleration_",
+    "SpatialForce",
+    "SpatialForce_",
+    "SpatialMomentum",
+    "SpatialMomentum_",
+    "SpatialVelocity",
+    "SpatialVelocity_",
+]

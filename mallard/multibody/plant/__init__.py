@@ -1,5 +1,6 @@
 """Mirror of pydrake.multibody.plant."""
 
+from mallard._template import TemplateClass
 from mallard.multibody.plant._config import (
     AddMultibodyPlant,
     AddMultibodyPlantSceneGraph,
@@ -11,13 +12,25 @@ from mallard.multibody.plant._externally_applied_spatial_force import (
 )
 from mallard.multibody.plant._geometry import CoulombFriction
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
+from mallard.multibody.plant._scalar_conversion import ScalarPlantOverrides
+
+CoulombFriction_ = TemplateClass("CoulombFriction_", CoulombFriction)
+ExternallyAppliedSpatialForce_ = TemplateClass(
+    "ExternallyAppliedSpatialForce_", ExternallyAppliedSpatialForce
+)
+MultibodyPlant_ = TemplateClass(
+    "MultibodyPlant_", MultibodyPlant, "element", overrides=ScalarPlantOverrides
+)
 
 __all__ = [
     "AddMultibodyPlant",
     "AddMultibodyPlantSceneGraph",
     "ApplyMultibodyPlantConfig",
     "CoulombFriction",
+    "CoulombFriction_",
     "ExternallyAppliedSpatialForce",
+    "ExternallyAppliedSpatialForce_",
     "MultibodyPlant",
     "MultibodyPlantConfig",
+    "MultibodyPlant_",
 ]

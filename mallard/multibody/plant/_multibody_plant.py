@@ -24,6 +24,7 @@ from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
 from mallard.multibody.plant._parameters import PlantParameters, pose_array
 from mallard.multibody.plant._ports import PortsMixin
+from mallard.multibody.plant._scalar_conversion import ScalarConversionMixin
 from mallard.multibody.plant._state_access import StateAccessMixin
 from mallard.multibody.plant._topology import (
     build_forest,
@@ -54,11 +55,12 @@ class MultibodyPlant(
     KinematicsMixin,
     JacobiansMixin,
     DynamicsMixin,
-    DiscreteMixin,
     DerivativesMixin,
+    DiscreteMixin,
     PortsMixin,
     GeometryMixin,
     EngineMixin,
+    ScalarConversionMixin,
     LeafSystem,
 ):
     """A multibody system: bodies, frames, joints, actuators and force elements.

@@ -1,5 +1,6 @@
 """Mirror of pydrake.multibody.tree."""
 
+from mallard._template import TemplateClass
 from mallard.multibody.tree._ball_rpy_joint import BallRpyJoint
 from mallard.multibody.tree._calc_spatial_inertia import CalcSpatialInertia
 from mallard.multibody.tree._door_hinge import DoorHinge, DoorHingeConfig
@@ -43,46 +44,107 @@ from mallard.multibody.tree._weld_joint import WeldJoint
 #: pydrake's alias of RigidBody.
 Body = RigidBody
 
+MultibodyForces_ = TemplateClass("MultibodyForces_", MultibodyForces)
+RotationalInertia_ = TemplateClass("RotationalInertia_", RotationalInertia)
+SpatialInertia_ = TemplateClass("SpatialInertia_", SpatialInertia)
+UnitInertia_ = TemplateClass("UnitInertia_", UnitInertia)
+BallRpyJoint_ = TemplateClass("BallRpyJoint_", BallRpyJoint, "element")
+DoorHinge_ = TemplateClass("DoorHinge_", DoorHinge, "element")
+FixedOffsetFrame_ = TemplateClass("FixedOffsetFrame_", FixedOffsetFrame, "element")
+ForceElement_ = TemplateClass("ForceElement_", ForceElement, "element")
+Frame_ = TemplateClass("Frame_", Frame, "element")
+JointActuator_ = TemplateClass("JointActuator_", JointActuator, "element")
+Joint_ = TemplateClass("Joint_", Joint, "element")
+LinearBushingRollPitchYaw_ = TemplateClass(
+    "LinearBushingRollPitchYaw_", LinearBushingRollPitchYaw, "element"
+)
+LinearSpringDamper_ = TemplateClass("LinearSpringDamper_", LinearSpringDamper, "element")
+PlanarJoint_ = TemplateClass("PlanarJoint_", PlanarJoint, "element")
+PrismaticJoint_ = TemplateClass("PrismaticJoint_", PrismaticJoint, "element")
+PrismaticSpring_ = TemplateClass("PrismaticSpring_", PrismaticSpring, "element")
+QuaternionFloatingJoint_ = TemplateClass(
+    "QuaternionFloatingJoint_", QuaternionFloatingJoint, "element"
+)
+RevoluteJoint_ = TemplateClass("RevoluteJoint_", RevoluteJoint, "element")
+RevoluteSpring_ = TemplateClass("RevoluteSpring_", RevoluteSpring, "element")
+RigidBodyFrame_ = TemplateClass("RigidBodyFrame_", RigidBodyFrame, "element")
+RigidBody_ = TemplateClass("RigidBody_", RigidBody, "element")
+RpyFloatingJoint_ = TemplateClass("RpyFloatingJoint_", RpyFloatingJoint, "element")
+ScrewJoint_ = TemplateClass("ScrewJoint_", ScrewJoint, "element")
+UniformGravityFieldElement_ = TemplateClass(
+    "UniformGravityFieldElement_", UniformGravityFieldElement, "element"
+)
+UniversalJoint_ = TemplateClass("UniversalJoint_", UniversalJoint, "element")
+WeldJoint_ = TemplateClass("WeldJoint_", WeldJoint, "element")
+Body_ = RigidBody_
+
 __all__ = [
     "BallRpyJoint",
+    "BallRpyJoint_",
     "Body",
     "BodyIndex",
+    "Body_",
     "CalcSpatialInertia",
     "DoorHinge",
     "DoorHingeConfig",
+    "DoorHinge_",
     "FixedOffsetFrame",
+    "FixedOffsetFrame_",
     "ForceElement",
     "ForceElementIndex",
+    "ForceElement_",
     "Frame",
     "FrameIndex",
+    "Frame_",
     "JacobianWrtVariable",
     "Joint",
     "JointActuator",
     "JointActuatorIndex",
+    "JointActuator_",
     "JointIndex",
+    "Joint_",
     "LinearBushingRollPitchYaw",
+    "LinearBushingRollPitchYaw_",
     "LinearSpringDamper",
+    "LinearSpringDamper_",
     "ModelInstanceIndex",
     "MultibodyConstraintId",
     "MultibodyForces",
+    "MultibodyForces_",
     "PdControllerGains",
     "PlanarJoint",
+    "PlanarJoint_",
     "PrismaticJoint",
+    "PrismaticJoint_",
     "PrismaticSpring",
+    "PrismaticSpring_",
     "QuaternionFloatingJoint",
+    "QuaternionFloatingJoint_",
     "RevoluteJoint",
+    "RevoluteJoint_",
     "RevoluteSpring",
+    "RevoluteSpring_",
     "RigidBody",
     "RigidBodyFrame",
+    "RigidBodyFrame_",
+    "RigidBody_",
     "RotationalInertia",
+    "RotationalInertia_",
     "RpyFloatingJoint",
+    "RpyFloatingJoint_",
     "ScopedName",
     "ScrewJoint",
+    "ScrewJoint_",
     "SpatialInertia",
+    "SpatialInertia_",
     "UniformGravityFieldElement",
+    "UniformGravityFieldElement_",
     "UnitInertia",
+    "UnitInertia_",
     "UniversalJoint",
+    "UniversalJoint_",
     "WeldJoint",
+    "WeldJoint_",
     "default_model_instance",
     "world_frame_index",
     "world_index",

@@ -67,6 +67,9 @@ class ForceElement(MultibodyElement):
         """``value`` as a float, converted as pybind11 converts a double; TypeError
         otherwise."""
         x = to_float(value)
+        T = getattr(type(self), "_template_scalar", None)  # elements of a MultibodyPlant_[T]
+        if x is None and T is not None and isinstance(value, T):
+            return value
         if x is None:
             raise TypeError(
                 f"{type(self).__name__}: {what} must be a float, got {type(value).__name__}"
@@ -75,8 +78,10 @@ class ForceElement(MultibodyElement):
 
     def _vector3(self, value, what):
         """``value`` as a new float 3-vector; TypeError (as pybind11's conversion) otherwise."""
+        keep = hasattr(type(self), "_template_scalar")  # T scalars, in a MultibodyPlant_[T]
         try:
-            return as_array(value, (3,), what).astype(float)
+            a = as_array(value, (3,), what)
+            return a.copy() if keep and a.dtype == object else a.astype(float)
         except (ValueError, TypeError):
             raise TypeError(
                 f"{type(self).__name__}: {what} must be a 3-vector, got {value!r}"

@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from mallard._scalar import as_scalar
 from mallard.common.eigen_geometry import Quaternion
 from mallard.math import RigidTransform
 from mallard.multibody.tree._frame import Frame
@@ -59,6 +60,10 @@ class ElementChecks:
         """``value`` as a float (see to_float); TypeError otherwise."""
         result = to_float(value)
         if result is None:
+            # An element of a MultibodyPlant_[T] (mallard._template) also takes T scalars.
+            T = getattr(type(self), "_template_scalar", None)
+            if T is not None and isinstance(value, T):
+                return value
             raise self._type_error(method, what, "a float", value)
         return result
 
@@ -74,6 +79,10 @@ class ElementChecks:
         a = np.asarray(value)
         if a.dtype == object and all(isinstance(x, numbers.Real) for x in a.flat):
             a = a.astype(float)
+        T = getattr(type(self), "_template_scalar", None)  # elements of a MultibodyPlant_[T]
+        if a.dtype == object and T is not None and all(isinstance(x, T) for x in a.flat):
+            if (a.ndim == 1 or a.ndim == 2 and a.shape[1] == 1) and n in (None, a.size):
+                return a.reshape(-1).copy()
         if (
             a.dtype.kind not in "biuf"
             or not (a.ndim == 1 or (a.ndim == 2 and a.shape[1] == 1))
@@ -411,12 +420,12 @@ class Joint(ElementChecks, MultibodyElement):
     def GetOnePosition(self, context):
         """The position of a single-dof joint."""
         self._single_dof("GetOnePosition")
-        return float(self._positions(context, "GetOnePosition")[0])
+        return as_scalar(self._positions(context, "GetOnePosition")[0])
 
     def GetOneVelocity(self, context):
         """The velocity of a single-dof joint."""
         self._single_dof("GetOneVelocity")
-        return float(self._velocities(context, "GetOneVelocity")[0])
+        return as_scalar(self._velocities(context, "GetOneVelocity")[0])
 
     def Lock(self, context):
         """Locks this joint in ``context``: its velocities are set to zero and stay zero."""

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from mallard._scalar import as_scalar
 from mallard.multibody.tree._indices import JointActuatorIndex
 from mallard.multibody.tree._joint import ElementChecks, Joint, to_float
 from mallard.multibody.tree._multibody_element import MultibodyElement
@@ -97,8 +98,8 @@ class JointActuator(ElementChecks, MultibodyElement):
         """Sets the effort limit (positive; ∞ for none)."""
         limit = self._as_float(effort_limit, "effort_limit", "set_effort_limit")
         self._effort_limit = _positive_limit(limit)
-
         self._model_changed()
+
     # ---- inputs --------------------------------------------------------------------------
     def num_inputs(self):
         """The number of actuation inputs: the joint's number of velocities."""
@@ -176,11 +177,11 @@ class JointActuator(ElementChecks, MultibodyElement):
 
     def rotor_inertia(self, context):
         """Iᵣ in ``context``."""
-        return float(self._parameters(context, "rotor_inertia").rotor_inertia[int(self._index)])
+        return as_scalar(self._parameters(context, "rotor_inertia").rotor_inertia[int(self._index)])
 
     def gear_ratio(self, context):
         """ρ in ``context``."""
-        return float(self._parameters(context, "gear_ratio").gear_ratio[int(self._index)])
+        return as_scalar(self._parameters(context, "gear_ratio").gear_ratio[int(self._index)])
 
     def SetRotorInertia(self, context, rotor_inertia):
         """Sets Iᵣ in ``context``."""
@@ -196,7 +197,7 @@ class JointActuator(ElementChecks, MultibodyElement):
         """ρ²·Iᵣ in ``context``."""
         parameters = self._parameters(context, "calc_reflected_inertia")
         i = int(self._index)
-        return float(parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i])
+        return as_scalar(parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i])
 
     # ---- PD control ----------------------------------------------------------------------
     def set_controller_gains(self, gains):

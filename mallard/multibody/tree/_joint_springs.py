@@ -1,5 +1,6 @@
 """RevoluteSpring and PrismaticSpring: linear springs on a single-dof joint's coordinate."""
 
+from mallard._scalar import as_scalar
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._prismatic_joint import PrismaticJoint
 from mallard.multibody.tree._revolute_joint import RevoluteJoint
@@ -80,7 +81,7 @@ class RevoluteSpring(_JointSpring):
 
     def GetNominalAngle(self, context):
         """θ₀ in ``context``."""
-        return float(self._parameter(context, "nominal"))
+        return as_scalar(self._parameter(context, "nominal"))
 
     def SetNominalAngle(self, context, nominal_angle):
         """Sets θ₀ in ``context``."""
@@ -88,7 +89,7 @@ class RevoluteSpring(_JointSpring):
 
     def GetStiffness(self, context):
         """k in ``context``."""
-        return float(self._parameter(context, "stiffness"))
+        return as_scalar(self._parameter(context, "stiffness"))
 
     def SetStiffness(self, context, stiffness):
         """Sets k in ``context`` (RuntimeError if negative)."""

@@ -33,6 +33,8 @@ class MultibodyForces:
                 )
             # As in Drake, an unfinalized plant raises from num_velocities().
             nv, nb = plant.num_velocities(), plant.num_bodies()
+            # A plant of AutoDiffXd or Expression (MultibodyPlant_[T]) takes object arrays.
+            dtype = float if getattr(type(plant), "_template_scalar", float) is float else object
         else:
             values = dict(zip(("nb", "nv"), args, strict=False)) | kwargs
             if len(args) > 2 or set(values) != {"nb", "nv"}:
@@ -41,8 +43,9 @@ class MultibodyForces:
                     f"{len(args)} positional and keyword arguments {sorted(kwargs)}"
                 )
             nb, nv = _count(values["nb"], "nb"), _count(values["nv"], "nv")
-        self._tau = np.zeros(nv)
-        self._F_BBo_W = np.zeros((nb, 6))
+            dtype = float
+        self._tau = np.zeros(nv, dtype=dtype)
+        self._F_BBo_W = np.zeros((nb, 6), dtype=dtype)
 
     def num_bodies(self):
         """The number of bodies (World included) these forces are for."""

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from mallard._scalar import as_scalar
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._joint import Joint
 
@@ -41,7 +42,7 @@ class PlanarJoint(Joint):
 
     def get_rotation(self, context):
         """θ in ``context``."""
-        return float(self._positions(context, "get_rotation", 2)[0])
+        return as_scalar(self._positions(context, "get_rotation", 2)[0])
 
     def set_rotation(self, context, theta):
         """Sets θ in ``context``; returns this joint."""
@@ -64,7 +65,7 @@ class PlanarJoint(Joint):
 
     def get_angular_velocity(self, context):
         """θ̇ in ``context``."""
-        return float(self._velocities(context, "get_angular_velocity", 2)[0])
+        return as_scalar(self._velocities(context, "get_angular_velocity", 2)[0])
 
     def set_angular_velocity(self, context, theta_dot):
         """Sets θ̇ in ``context``; returns this joint."""

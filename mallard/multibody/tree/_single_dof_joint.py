@@ -4,6 +4,7 @@ RevoluteJoint and PrismaticJoint also take position limits and have scalar limit
 
 import numpy as np
 
+from mallard._scalar import as_scalar
 from mallard.multibody.tree._joint import Joint
 from mallard.multibody.tree._joint_axis import EPSILON, unit_axis
 
@@ -43,10 +44,10 @@ class SingleDofJoint(Joint):
 
     # ---- the coordinate and its rate -----------------------------------------------------
     def _get_position(self, context, method):
-        return float(self._positions(context, method)[0])
+        return as_scalar(self._positions(context, method)[0])
 
     def _get_velocity(self, context, method):
-        return float(self._velocities(context, method)[0])
+        return as_scalar(self._velocities(context, method)[0])
 
     def _set_position(self, context, value, what, method):
         return self._set_positions(context, self._as_float(value, what, method), method)
@@ -64,7 +65,7 @@ class SingleDofJoint(Joint):
 
     def GetDamping(self, context):
         """The damping coefficient in ``context``."""
-        return float(self.GetDampingVector(context)[0])
+        return as_scalar(self.GetDampingVector(context)[0])
 
     def SetDamping(self, context, damping):
         """Sets the damping coefficient in ``context`` (non-negative)."""

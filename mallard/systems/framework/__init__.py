@@ -1,5 +1,6 @@
 """Mirror of pydrake.systems.framework: systems, Contexts, ports, Diagrams and events."""
 
+from mallard._template import TemplateClass
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._diagram import Diagram
 from mallard.systems.framework._diagram_builder import DiagramBuilder
@@ -41,12 +42,19 @@ from mallard.systems.framework._vectors import BasicVector, VectorBase
 #: pydrake's name of a leaf system's Context.
 LeafContext = Context
 
+
+BasicVector_ = TemplateClass("BasicVector_", BasicVector)
+Context_ = TemplateClass("Context_", Context, "context")
+LeafContext_ = Context_
+
 __all__ = [
     "AbstractParameterIndex",
     "AbstractStateIndex",
     "BasicVector",
+    "BasicVector_",
     "CacheIndex",
     "Context",
+    "Context_",
     "ContinuousState",
     "ContinuousStateIndex",
     "DependencyTicket",
@@ -61,8 +69,8 @@ __all__ = [
     "FixedInputPortValue",
     "InputPort",
     "InputPortIndex",
-    "kUseDefaultName",
     "LeafContext",
+    "LeafContext_",
     "LeafSystem",
     "NumericParameterIndex",
     "OutputPort",
@@ -79,4 +87,5 @@ __all__ = [
     "UseDefaultName",
     "VectorBase",
     "VectorSystem",
+    "kUseDefaultName",
 ]

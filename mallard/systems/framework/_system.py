@@ -96,6 +96,30 @@ class System:
         cls = type(self)
         return self._cpp_type or f"{cls.__module__}.{cls.__qualname__}"
 
+    # ---- scalar conversion (systems that support it override _to_scalar_type) -------------
+    def ToAutoDiffXd(self):
+        """This system with AutoDiffXd scalars."""
+        return self.ToScalarType["AutoDiffXd"]()
+
+    def ToSymbolic(self):
+        """This system with symbolic Expression scalars."""
+        return self.ToScalarType["Expression"]()
+
+    @property
+    def ToScalarType(self):
+        """``system.ToScalarType[T]()``: this system with scalar type T."""
+        from mallard._template import ScalarConverter
+
+        return ScalarConverter(self)
+
+    def _to_scalar_type(self, T):
+        from mallard._template import cpp_scalar_name
+
+        raise RuntimeError(
+            f"System {self.GetSystemPathname()} of type {self.GetSystemType()} does not "
+            f"support scalar conversion to type {cpp_scalar_name(T)}"
+        )
+
     def num_input_ports(self):
         return len(self._input_ports)
 
