@@ -44,7 +44,7 @@ class _DynamicsTopology:
             ],
             dtype=np.int64,
         )
-        self.gravity_key = self.gravity_mobods = None
+        self.gravity_mobods = None
 
 
 def _has_nan(a):
@@ -172,7 +172,8 @@ class DynamicsMixin:
         ec = self._engine(context)
         need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         model = self._engine_model
-        self._driver("drive_inverse_dynamics", np.result_type(ec.ws, vdot))(
+        drivers = ec.drivers if vdot.dtype == ec.ws.dtype else model.drivers_for(object)
+        drivers.drive_inverse_dynamics(
             model.mi,
             model.mf,
             self._x_of(context._state),
@@ -234,12 +235,10 @@ class DynamicsMixin:
     def _gravity_mobods(self):
         """The mobods (World excluded) whose bodies feel gravity."""
         static = self._dynamics_topology()
-        enabled = self._gravity_field._enabled_mask(len(self._instance_names))
-        key = enabled.tobytes()
-        if static.gravity_key != key:
+        if static.gravity_mobods is None:  # gravity is enabled or disabled before Finalize()
+            enabled = self._gravity_field._enabled_mask(len(self._instance_names))
             mobods = np.flatnonzero(enabled[static.mobod_instance])
             static.gravity_mobods = mobods[mobods > 0]
-            static.gravity_key = key
         return static.gravity_mobods
 
     def _gravity_body_forces(self, context):
@@ -285,11 +284,21 @@ class DynamicsMixin:
         self.ValidateContext(context)
         self._throw_if_not_finalized("CalcForceElementsContribution")
         self._check_forces(forces, "CalcForceElementsContribution")
-        forces.SetZero()
-        forces._F_BBo_W += self._gravity_body_forces(context)
+        ec = self._body_inertias(context)
+        v = self._v(context)
+        _kernel("calc_force_elements_base", ec.ws.dtype)(
+            self._tree,
+            self._gravity_mobods(),
+            ec.m_W,
+            ec.h_W,
+            ec.g_W,
+            ec.damping,
+            v,
+            forces._F_BBo_W,
+            forces._tau,
+        )
         for element in self._force_elements[1:]:
             element.CalcAndAddForceContribution(context, forces)
-        forces._tau -= self._parameters(context).damping * self._v(context)
 
     # ---- forward dynamics ------------------------------------------------------------------
     def _pd_controllers(self, context):

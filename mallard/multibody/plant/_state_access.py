@@ -12,6 +12,8 @@ from mallard.multibody.tree._multibody_element import use_instead, warn_deprecat
 from mallard.multibody.tree._rigid_body import RigidBody
 from mallard.systems.framework import State
 
+_F64 = np.dtype(np.float64)
+
 
 def _vector(value, name):
     a = as_array(value, name=name)
@@ -158,12 +160,15 @@ class StateAccessMixin:
         if len(args) != 1 or kwargs or getattr(context, "_system", None) is not self:
             return False
         values = args[0]
-        if type(values) is not np.ndarray or values.dtype != np.float64 or values.shape != (size,):
+        if type(values) is not np.ndarray or values.dtype is not _F64 or values.shape != (size,):
             return False
         x = self._x_of(context._state)
-        if x.dtype != np.float64:
+        if x.dtype is not _F64:
             return False
-        return self._engine_model.drivers_for(np.float64).copy_if_finite(values, x, start)
+        copy = self.__dict__.get("_copy_if_finite")
+        if copy is None:
+            copy = self._copy_if_finite = self._engine_model.drivers_for(_F64).copy_if_finite
+        return copy(values, x, start)
 
     def SetPositionsAndVelocities(self, context, *args, **kwargs):
         """Sets x = [q; v]: ``(context, q_v)`` or ``(context, model_instance, q_v)``."""
