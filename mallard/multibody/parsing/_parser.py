@@ -65,21 +65,21 @@ class Parser:
     """Parses model files (URDF, SDFormat) and adds their models to a MultibodyPlant.
 
     ``Parser(plant, scene_graph=None, model_name_prefix="")`` or
-    ``Parser(plant, model_name_prefix)``. Model names get ``model_name_prefix::`` in front.
+    ``Parser(plant, model_name_prefix)`` or ``Parser(builder, plant=None, scene_graph=None,
+    model_name_prefix="")`` (the builder's systems named "plant" and "scene_graph" when not
+    given, as AddMultibodyPlantSceneGraph names them). Model names get
+    ``model_name_prefix::`` in front.
     Given a SceneGraph, the plant is registered as its geometry source (if it is not one
     yet). When the plant is a geometry source, the visual and collision geometry of the
     models is registered with it (meshes resolved through package_map()); otherwise it is
-    ignored, as Drake does. ``Parser(builder, ...)`` is not supported yet: it raises
-    NotImplementedError.
+    ignored, as Drake does.
     """
 
     def __init__(self, *args, **kwargs):
         if "builder" in kwargs or (args and _is_builder(args[0])):
-            raise NotImplementedError(
-                "Parser(builder, ...): mallard has no DiagramBuilder yet; use Parser(plant) or "
-                "Parser(plant, scene_graph)"
-            )
-        plant, scene_graph, prefix = self._bind(args, kwargs)
+            plant, scene_graph, prefix = self._bind_builder(args, kwargs)
+        else:
+            plant, scene_graph, prefix = self._bind(args, kwargs)
         if plant is None:
             raise RuntimeError("Parser(): condition 'plant_ != nullptr' failed.")
         if not isinstance(plant, MultibodyPlant):
@@ -97,6 +97,30 @@ class Parser:
         self._auto_renaming = False
         self._strict = False
         self._geometries = []
+
+    @staticmethod
+    def _bind_builder(args, kwargs):
+        """(plant, scene_graph, model_name_prefix) of the builder overload: the builder's
+        "plant" (RuntimeError naming its systems if it has none) and "scene_graph" (if any)
+        unless given."""
+        names = ["builder", "plant", "scene_graph", "model_name_prefix"]
+        if len(args) > len(names):
+            raise TypeError(f"Parser() takes at most {len(names)} arguments, got {len(args)}")
+        values = dict(zip(names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in names or key in values:
+                raise TypeError(f"Parser(): unexpected or repeated argument '{key}'")
+            values[key] = value
+        builder = values["builder"]
+        plant = values.get("plant")
+        if plant is None:
+            if builder is None:
+                raise RuntimeError("Parser(): either builder or plant must be given")
+            plant = builder.GetSubsystemByName("plant")
+        scene_graph = values.get("scene_graph")
+        if scene_graph is None and builder is not None and builder.HasSubsystemNamed("scene_graph"):
+            scene_graph = builder.GetSubsystemByName("scene_graph")
+        return plant, scene_graph, values.get("model_name_prefix", "")
 
     @staticmethod
     def _bind(args, kwargs):

@@ -57,7 +57,11 @@ class DiagramBuilder:
         for system in self._systems:
             if system.get_name() == name:
                 return system
-        raise RuntimeError(f"DiagramBuilder: there is no subsystem named {name}")
+        valid = ", ".join(s.get_name() for s in self._systems)
+        raise RuntimeError(
+            f"DiagramBuilder does not contain a subsystem named {name}. "
+            f"Valid subsystems are {valid}."
+        )
 
     def GetMutableSubsystemByName(self, name):
         return self.GetSubsystemByName(name)

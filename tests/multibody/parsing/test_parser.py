@@ -41,15 +41,25 @@ def test_constructor_errors():
         Parser()
 
 
-def test_builder_is_not_supported_yet():
-    class DiagramBuilder:
-        def GetSystems(self):
-            return []
+def test_parser_of_a_builder_finds_its_plant_and_scene_graph():
+    from mallard.multibody.plant import AddMultibodyPlantSceneGraph
+    from mallard.systems.framework import DiagramBuilder
 
-    with pytest.raises(NotImplementedError, match="no DiagramBuilder"):
-        Parser(DiagramBuilder())
-    with pytest.raises(NotImplementedError, match="no DiagramBuilder"):
-        Parser(builder=None, plant=MultibodyPlant(0.0))
+    builder = DiagramBuilder()
+    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, 0.0)
+    parser = Parser(builder)
+    assert parser.plant() is plant and parser.scene_graph() is scene_graph
+    parser.AddModelsFromUrl("package://mallard/acrobot.urdf")
+    assert plant.num_bodies() == 3
+    other = MultibodyPlant(0.0)
+    assert Parser(builder=None, plant=other).plant() is other
+    assert Parser(builder, model_name_prefix="left").plant() is plant
+    lonely = DiagramBuilder()
+    lonely.AddSystem(MultibodyPlant(0.0))  # not named "plant"
+    with pytest.raises(RuntimeError, match="does not contain a subsystem named plant"):
+        Parser(lonely)
+    with pytest.raises(RuntimeError, match="either builder or plant"):
+        Parser(builder=None)
 
 
 def test_each_parser_has_its_own_package_map():
