@@ -39,6 +39,7 @@ import logging
 import numpy as np
 
 from mallard.common.value import AbstractValue
+from mallard.multibody.plant._dynamics import _kernel
 from mallard.multibody.tree._indices import MultibodyConstraintId
 from mallard.multibody.tree._joint import Joint
 
@@ -298,8 +299,6 @@ class DiscreteMixin:
         v_next = self._project_on_constraints(context, q, v_next, locked)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
-        from mallard.multibody.plant._dynamics import _kernel
-
         _kernel("calc_qdot", qdot.dtype)(self._tree, self._jparam, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
