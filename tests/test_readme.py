@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
@@ -71,3 +72,12 @@ def test_batched_example_recovers_the_actuation():
     ns = _block_with("BatchedPlant(plant)")
     np.testing.assert_allclose(ns["tau"], np.c_[np.zeros(1000), ns["u"]], atol=1e-10)
     assert ns["X_WB"].shape == (1000, 3, 4, 4) and ns["J"].shape == (1000, 6, 2)
+
+
+def test_scalar_types_example_agrees_with_itself_and_the_closed_form():
+    ns = _block_with("ToAutoDiffXd()")
+    np.testing.assert_allclose(ns["dtau_dq"], -ns["dtau_g_dq"], rtol=1e-12)
+    M = ns["M"]
+    q = ns["q"]
+    env = {q[0]: 0.3, q[1]: -0.5}
+    assert M[0, 1].Evaluate(env) == pytest.approx(1.33 + np.cos(-0.5), rel=1e-12)
