@@ -1,5 +1,6 @@
-"""The mixed linear complementarity problem of the discrete step's constraint projection,
-solved by principal pivoting on the dense Cholesky kernels of ``kernels.dense``.
+"""The discrete step's constraint projection: the constraints' residuals, the mixed linear
+complementarity problem solved by principal pivoting on the dense Cholesky kernels of
+``kernels.dense``, and the projected velocities.
 
 In place on arrays the caller passes (no allocation), for the small systems of one step: m =
 the constraint rows (joint limits, couplers).
@@ -53,3 +54,49 @@ def solve_mixed_lcp(W, r, equality, lam, active, S, L, X):
             return True
         active[blocking] = 1 - active[blocking]
     return False
+
+
+@jitable
+def constraint_residuals(J, G, i0, i1, q, h, v, r):
+    """r = J·v − b for the constraint rows J·v⁺ ≥ b (limits) or = b (couplers) of a step of
+    length h, with b = −g(q)/h and g = G[0]·q[i0] + G[1]·q[i1] + G[2] row by row. Returns
+    whether some row has r < 0 (a limit the free motion would cross)."""
+    violated = False
+    for i in range(r.shape[0]):
+        s = (G[0, i] * q[i0[i]] + G[1, i] * q[i1[i]] + G[2, i]) / h
+        for j in range(v.shape[0]):
+            s += J[i, j] * v[j]
+        r[i] = s
+        if s < 0.0:
+            violated = True
+    return violated
+
+
+@jitable
+def project_velocities(A, J, r, equality, free, v, Y, L, W, lam, active, S, L_S, X, v_out):
+    """v_out = v + Y·λ: ``v`` projected onto the constraints in the metric A (n×n, symmetric
+    positive definite on the ``free`` unknowns; the others stay as in v), with Y = A⁻¹Jᵀ and λ
+    the mixed LCP's solution (:func:`solve_mixed_lcp` with W = J·Y and residuals r). Y (n×m),
+    L (n×n), W, S, L_S (m×m), lam, X (m, m×1) and active (int, m) are scratch. Returns 0, or 1
+    if A is not positive definite, or 2 if the pivoting did not converge (v_out is then the
+    last pivot's projection)."""
+    n, m = v.shape[0], r.shape[0]
+    if not cholesky_factor(A, free, L):
+        return 1
+    for i in range(n):
+        for c in range(m):
+            Y[i, c] = J[c, i]
+    cholesky_solve(L, free, Y, 1.0)
+    for a in range(m):
+        for b in range(m):
+            s = 0.0
+            for i in range(n):
+                s += J[a, i] * Y[i, b]
+            W[a, b] = s
+    converged = solve_mixed_lcp(W, r, equality, lam, active, S, L_S, X)
+    for i in range(n):
+        s = v[i]
+        for c in range(m):
+            s += Y[i, c] * lam[c]
+        v_out[i] = s
+    return 0 if converged else 2

@@ -92,32 +92,19 @@ class DiscreteStep:
         self.memory = memory
 
 
-def _project(A, J, r, equality, free):
-    """(Y, λ): Y = A⁻¹Jᵀ on the ``free`` velocities (zero on the others) and the multipliers
-    λ of the mixed LCP W·λ + r (W = J·Y, the ``equality`` rows always active), by the
-    compiled kernels ``dense`` and ``lcp``."""
-    from mallard.multibody._kernels import compiled, dense, lcp
+class _Projection:
+    """The compiled kernels of the constraint projection (``kernels.lcp``) and scratch arrays
+    for n velocities and m constraint rows."""
 
-    n, m = J.shape[1], J.shape[0]
-    L = np.empty((n, n))
-    if not compiled(dense.cholesky_factor)(A, free, L):
-        raise RuntimeError(
-            "MultibodyPlant: the discrete step's matrix M + h·D is not positive definite"
-        )
-    Y = np.array(J.T, order="C")
-    compiled(dense.cholesky_solve)(L, free, Y, 1.0)
-    lam = np.empty(m)
-    compiled(lcp.solve_mixed_lcp)(
-        J @ Y,
-        r,
-        equality,
-        lam,
-        np.empty(m, dtype=np.int64),
-        np.empty((m, m)),
-        np.empty((m, m)),
-        np.empty((m, 1)),
-    )
-    return Y, lam
+    def __init__(self, n, m):
+        from mallard.multibody._kernels import compiled, lcp
+
+        self.residuals = compiled(lcp.constraint_residuals)
+        self.project = compiled(lcp.project_velocities)
+        self.r, self.lam, self.X = np.empty(m), np.empty(m), np.empty((m, 1))
+        self.active = np.empty(m, dtype=np.int64)
+        self.Y, self.L = np.empty((n, m)), np.empty((n, n))
+        self.W, self.S, self.L_S = np.empty((m, m)), np.empty((m, m)), np.empty((m, m))
 
 
 class DiscreteMixin:
@@ -322,28 +309,21 @@ class DiscreteMixin:
         ]
         return np.array(slots, dtype=np.int64)
 
-    def _constraint_rows(self, context, q, locked):
-        """(J, b, equality): the constraints J·v⁺ ≥ b (limits) or = b (couplers) on v⁺ from
-        q, without the rows of locked joints' limits and deactivated couplers; or None."""
-        h = self._time_step
-        J, kind = self._c_J, self._c_kind
-        a0, a1, c = self._c_g
-        b = (a0 * q[self._c_q0] + a1 * q[self._c_q1] + c) / -h
-        equality = self._c_equality
-        parameters = self._parameters(context)
-        inactive = parameters.inactive_constraints
-        if locked is not None or inactive:
-            lock = parameters.locked[self._c_joints]
-            keep = ~(lock[:, 0] & (kind < 2))
-            if inactive:
-                keep &= np.array([i is None or i not in inactive for i in self._c_ids])
-            J, b, equality = J[keep], b[keep], equality[keep]
-            if locked is not None:
-                J = J.copy()
-                J[:, locked] = 0.0
-        if not b.size:
+    def _constraint_rows(self, parameters, locked):
+        """(J, G, q0, q1, equality): the constraint rows (see _build_constraints) without the
+        limits of locked joints and the deactivated couplers, with locked velocities' columns
+        of J zero; or None if no row is left."""
+        kind, inactive = self._c_kind, parameters.inactive_constraints
+        keep = ~(parameters.locked[self._c_joints][:, 0] & (kind < 2))
+        if inactive:
+            keep &= np.array([i is None or i not in inactive for i in self._c_ids])
+        if not keep.any():
             return None
-        return J, b, equality
+        J = self._c_J[keep]
+        if locked is not None:
+            J[:, locked] = 0.0
+        G = np.ascontiguousarray(self._c_g[:, keep])
+        return J, G, self._c_q0[keep], self._c_q1[keep], self._c_equality[keep]
 
     def _project_on_constraints(self, context, q, v_star, locked):
         """v⁺: v* projected onto the constraints in the step's metric (module docstring)."""
@@ -354,20 +334,43 @@ class DiscreteMixin:
                 "MultibodyPlant: the discrete update with joint limits or constraints supports "
                 "float64 states only"
             )
-        rows = self._constraint_rows(context, q, locked)
-        if rows is None:
-            return v_star
-        J, b, equality = rows
-        r = J @ v_star - b
-        if not self._c_any_equality and not (r < 0.0).any():
+        parameters = self._parameters(context)
+        if locked is None and not parameters.inactive_constraints:
+            J, G, q0, q1, equality = (
+                self._c_J,
+                self._c_g,
+                self._c_q0,
+                self._c_q1,
+                self._c_equality,
+            )
+            any_equality = self._c_any_equality
+        else:
+            rows = self._constraint_rows(parameters, locked)
+            if rows is None:
+                return v_star
+            J, G, q0, q1, equality = rows
+            any_equality = bool(equality.any())
+        scratch = self.__dict__.setdefault("_projection_scratch", {})
+        p = scratch.get(J.shape[0])
+        if p is None:
+            p = scratch[J.shape[0]] = _Projection(self._nv, J.shape[0])
+        if not p.residuals(J, G, q0, q1, q, self._time_step, v_star, p.r) and not any_equality:
             return v_star  # every limit is met by the free motion
         A = self.CalcMassMatrix(context)
         A.flat[:: self._nv + 1] += self._step_diagonal(context)
         free = np.ones(self._nv, dtype=np.int64)
         if locked is not None:  # locked velocities stay zero
             free[locked] = 0
-        Y, lam = _project(A, J, r, equality, free)
-        return v_star + Y @ lam
+        v_next = np.empty_like(v_star)
+        status = p.project(
+            A, J, p.r, equality, free, v_star, p.Y, p.L, p.W, p.lam, p.active, p.S, p.L_S, p.X,
+            v_next,
+        )  # fmt: skip
+        if status == 1:
+            raise RuntimeError(
+                "MultibodyPlant: the discrete step's matrix M + h·D is not positive definite"
+            )
+        return v_next
 
     def _step_diagonal(self, context):
         """What the discrete step adds to M's diagonal: h·D plus, for the unsaturated PD

@@ -53,6 +53,29 @@ def _lcp_args(rng):
     )
 
 
+def _projection_args(rng):
+    """A 4-velocity projection on the 4 rows of _lcp_args (one velocity locked)."""
+    n, m = 4, 4
+    W, r, equality = _lcp_args(rng)[:3]
+    return (
+        _spd(rng, n),
+        rng.normal(size=(m, n)),
+        r,
+        equality,
+        np.array([1, 1, 0, 1], dtype=np.int64),
+        rng.normal(size=n),
+        np.zeros((n, m)),
+        np.zeros((n, n)),
+        np.zeros((m, m)),
+        np.zeros(m),
+        np.zeros(m, dtype=np.int64),
+        np.zeros((m, m)),
+        np.zeros((m, m)),
+        np.zeros((m, 1)),
+        np.zeros(n),
+    )
+
+
 def _tree(rng):
     """A 5-mobod tree (World, revolute, reversed universal, quaternion floating, screw) with
     random frame offsets and state: (tree, jparam, X_PF_MB, q, v, nv)."""
@@ -699,6 +722,17 @@ CASES = {
     _K + "batch.batch_forward_dynamics": _batch_case("batch_forward_dynamics"),
     _K + "batch.batch_point_jacobian": _batch_case("batch_point_jacobian"),
     _K + "lcp.solve_mixed_lcp": _lcp_args,
+    _K + "lcp.constraint_residuals": lambda r: (
+        r.normal(size=(3, 4)),
+        r.normal(size=(3, 3)),
+        np.array([0, 1, 2], dtype=np.int64),
+        np.array([0, 3, 1], dtype=np.int64),
+        r.normal(size=4),
+        1e-3,
+        r.normal(size=4),
+        np.zeros(3),
+    ),
+    _K + "lcp.project_velocities": _projection_args,
     _K + "pose.load_pose": lambda r: (_rotation_pose(r),),
     _K + "pose.store_pose": lambda r: (_pose_tuple(r), np.zeros((4, 3))),
     _K + "pose.pose_mul": lambda r: (_pose_tuple(r), _pose_tuple(r)),
