@@ -1,6 +1,7 @@
 """Every public name of mallard at once, as ``pydrake.all`` offers them."""
 
 from mallard.autodiffutils import *  # noqa: F403
+from mallard.common import *  # noqa: F403
 from mallard.common.eigen_geometry import *  # noqa: F403
 from mallard.common.value import *  # noqa: F403
 from mallard.geometry import *  # noqa: F403

@@ -26,6 +26,12 @@ from mallard.math._functions import (
     tan,
     tanh,
 )
+from mallard.math._random_rotation import (
+    UniformlyRandomAngleAxis,
+    UniformlyRandomQuaternion,
+    UniformlyRandomRotationMatrix,
+    UniformlyRandomRPY,
+)
 from mallard.math._rigid_transform import RigidTransform
 from mallard.math._roll_pitch_yaw import RollPitchYaw
 from mallard.math._rotation_matrix import RotationMatrix
@@ -41,6 +47,10 @@ __all__ = [
     "RollPitchYaw_",
     "RotationMatrix",
     "RotationMatrix_",
+    "UniformlyRandomAngleAxis",
+    "UniformlyRandomQuaternion",
+    "UniformlyRandomRPY",
+    "UniformlyRandomRotationMatrix",
     "abs",
     "acos",
     "arccos",

@@ -18,6 +18,9 @@ import weakref
 import numpy as np
 import sympy
 
+from mallard.common._random import RandomGenerator
+from mallard.symbolic._random import SYMBOL_CLASSES, draw_missing, symbol_id
+
 _ZERO = sympy.S.Zero
 _ONE = sympy.S.One
 
@@ -270,8 +273,11 @@ class _Scalar:
 
 
 class Variable(_Scalar):
-    """A symbolic variable (``Variable(name)``), unique: two Variables made with the same name
-    are different variables. Only continuous variables are supported."""
+    """A symbolic variable (``Variable(name)`` or ``Variable(name, type)``), unique: two
+    Variables made with the same name are different variables. The types supported are
+    CONTINUOUS and the random ones: RANDOM_UNIFORM (on [0, 1)), RANDOM_GAUSSIAN (standard
+    normal) and RANDOM_EXPONENTIAL (rate 1), drawn when an expression is evaluated with a
+    RandomGenerator."""
 
     class Type(enum.Enum):
         CONTINUOUS = 0
@@ -290,12 +296,18 @@ class Variable(_Scalar):
     def __new__(cls, name, type=Type.CONTINUOUS):
         if not isinstance(name, str):
             raise TypeError(f"Variable: expected a str name, got {builtins.type(name).__name__}")
-        if type != Variable.Type.CONTINUOUS:
+        if not isinstance(type, Variable.Type):
+            raise TypeError(
+                f"Variable '{name}': expected a Variable.Type, got {builtins.type(type).__name__}"
+            )
+        if type == Variable.Type.CONTINUOUS:
+            return cls._of(sympy.Dummy(name, real=True))
+        if type.value not in SYMBOL_CLASSES:
             raise NotImplementedError(
                 f"Variable '{name}': type {type.name} is not supported by mallard.symbolic "
-                "(only CONTINUOUS)"
+                "(only CONTINUOUS, RANDOM_UNIFORM, RANDOM_GAUSSIAN and RANDOM_EXPONENTIAL)"
             )
-        return cls._of(sympy.Dummy(str(name), real=True))
+        return cls._of(SYMBOL_CLASSES[type.value](name, real=True))
 
     @classmethod
     def _of(cls, symbol):
@@ -311,14 +323,14 @@ class Variable(_Scalar):
         return (Variable._of, (self._sym,))
 
     def get_id(self):
-        """A number unique to this variable."""
-        return self._sym.dummy_index
+        """A number unique to this variable (ordered as pydrake's: by type, then creation)."""
+        return symbol_id(self._sym)
 
     def get_name(self):
         return self._sym.name
 
     def get_type(self):
-        return Variable.Type.CONTINUOUS
+        return Variable.Type(getattr(self._sym, "type_value", 0))
 
     def EqualTo(self, other):
         """True if ``other`` is this very variable."""
@@ -331,7 +343,7 @@ class Variable(_Scalar):
         return self._sym.name
 
     def __repr__(self):
-        return f"Variable('{self._sym.name}', Continuous)"
+        return f"Variable('{self._sym.name}', {_TYPE_NAMES[self.get_type()]})"
 
 
 class Expression(_Scalar):
@@ -348,9 +360,16 @@ class Expression(_Scalar):
     def __reduce__(self):
         return (_wrap, (self._sym,))
 
-    def Evaluate(self, env=None):
-        """The value (a float) with the variables set by ``env`` ({Variable: float}).
-        Raises RuntimeError naming a variable ``env`` lacks, or if the value is NaN."""
+    def Evaluate(self, env=None, generator=None):
+        """The value (a float) with the variables set by ``env`` ({Variable: float}) and the
+        random variables ``env`` lacks drawn from ``generator`` (a RandomGenerator), once
+        each, in id order; ``Evaluate(generator)`` draws them all. Raises RuntimeError naming
+        a variable ``env`` lacks (a random one too, without a generator), or if the value is
+        NaN."""
+        if isinstance(env, RandomGenerator) and generator is None:
+            env, generator = None, env
+        if generator is not None:
+            env = with_random_samples(env, self._sym.free_symbols, generator)
         if self._sym.is_Number:
             return _finite(self._sym)
         return _finite(_evaluate(self._sym, env).evalf())
@@ -426,13 +445,29 @@ def _environment(env):
         yield v._sym, float(x)
 
 
+_TYPE_NAMES = {
+    Variable.Type.CONTINUOUS: "Continuous",
+    Variable.Type.RANDOM_UNIFORM: "Random Uniform",
+    Variable.Type.RANDOM_GAUSSIAN: "Random Gaussian",
+    Variable.Type.RANDOM_EXPONENTIAL: "Random Exponential",
+}
+
+
+def with_random_samples(env, symbols, generator):
+    """``env`` ({Variable: float}) with a sample from ``generator`` added for each random
+    variable of ``symbols`` (sympy symbols) it lacks (Drake's PopulateRandomVariables)."""
+    values = dict(_environment(env))
+    draw_missing(values, symbols, generator)
+    return {Variable._of(s): x for s, x in values.items()}
+
+
 def _evaluate(e, env):
     """The sympy value of ``e`` with the variables of ``env`` set (RuntimeError naming the
     first variable ``env`` lacks)."""
     values = {s: sympy.Float(x) for s, x in _environment(env)}
     missing = [s for s in e.free_symbols if s not in values]
     if missing:
-        name = min(missing, key=lambda s: s.dummy_index).name
+        name = min(missing, key=symbol_id).name
         raise RuntimeError(
             f"The following environment does not have an entry for the variable {name}"
         )

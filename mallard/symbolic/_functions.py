@@ -8,7 +8,14 @@ import numpy as np
 import sympy
 
 from mallard.symbolic import _printing
-from mallard.symbolic._expression import Expression, Variable, _wrap, substitute, to_sym
+from mallard.symbolic._expression import (
+    Expression,
+    Variable,
+    _wrap,
+    substitute,
+    to_sym,
+    with_random_samples,
+)
 from mallard.symbolic._formula import Formula
 
 
@@ -72,11 +79,15 @@ def _matrix(m, name):
     return np.vectorize(lambda e: _expression(e, name), otypes=[object])(a)
 
 
-def Evaluate(m, env=None):
+def Evaluate(m, env=None, generator=None):
     """The float matrix of the expressions of ``m`` with the variables set by ``env``
-    ({Variable: float}); a vector gives a column. Raises RuntimeError naming a variable
-    ``env`` lacks."""
+    ({Variable: float}); a vector gives a column. The random variables ``env`` lacks are drawn
+    from ``generator`` (a RandomGenerator) once for the whole matrix, in id order. Raises
+    RuntimeError naming a variable ``env`` lacks (a random one too, without a generator)."""
     a = _matrix(m, "Evaluate")
+    if generator is not None:
+        symbols = set().union(*(e._sym.free_symbols for e in a.flat))
+        env = with_random_samples(env, symbols, generator)
     return np.vectorize(lambda e: e.Evaluate(env), otypes=[np.float64])(a).reshape(a.shape)
 
 

@@ -12,6 +12,8 @@ import re
 
 import sympy
 
+from mallard.symbolic._random import symbol_id
+
 _ONE = sympy.S.One
 
 _FUNCTION_NAMES = {
@@ -91,10 +93,10 @@ def _kind(e):
 
 
 def _order_key(e):
-    """A sort key close to Drake's expression order: by kind, then variables by creation,
-    then arguments in turn."""
+    """A sort key close to Drake's expression order: by kind, then variables by id (type,
+    then creation), then arguments in turn."""
     if e.is_Symbol:
-        return (1, getattr(e, "dummy_index", 0))
+        return (1, symbol_id(e))
     if e.is_Number:
         return (0, float(e))
     return (_kind(e), tuple(_order_key(a) for a in e.args))

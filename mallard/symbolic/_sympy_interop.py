@@ -28,8 +28,9 @@ def to_sympy(x, *, memo=None):
         )
     if memo is not None:
         for symbol in s.free_symbols:
-            memo[symbol.dummy_index] = symbol
-            memo[symbol] = Variable._of(symbol)
+            variable = Variable._of(symbol)
+            memo[variable.get_id()] = symbol
+            memo[symbol] = variable
     return s
 
 

@@ -1,6 +1,8 @@
-"""Variables: a set of symbolic Variables, ordered by creation (pydrake.symbolic.Variables)."""
+"""Variables: a set of symbolic Variables, ordered by id as pydrake orders them (type, then
+creation) (pydrake.symbolic.Variables)."""
 
 from mallard.symbolic._expression import Variable
+from mallard.symbolic._random import symbol_id
 
 
 class Variables:
@@ -17,7 +19,7 @@ class Variables:
     def _of_symbols(cls, symbols):
         """The Variables of a set of sympy symbols."""
         vs = cls()
-        for s in sorted(symbols, key=lambda s: s.dummy_index):
+        for s in sorted(symbols, key=symbol_id):
             vs._set[s] = Variable._of(s)
         return vs
 

@@ -705,7 +705,7 @@ def test_actuator_defaults_before_finalize():
     assert_same_outcome(pd_out, ml_out, "a1")
 
 
-# ---- not supported yet in mallard --------------------------------------------------------
+# ---- random distributions (tests/conformance/test_random.py compares random ones) --------
 RANDOM = [
     ("revolute", "set_random_angle_distribution", (0.3,)),
     ("prismatic", "set_random_translation_distribution", (0.3,)),
@@ -721,9 +721,15 @@ RANDOM = [
 
 
 @pytest.mark.parametrize("kind, method, args", RANDOM)
-def test_random_distributions(kind, method, args, models):
-    """pydrake takes them; mallard raises NotImplementedError until it has Expressions."""
-    pd_model, ml_model = models
-    assert getattr(build(PD).joints[kind], method)(*args) is None
-    with pytest.raises(NotImplementedError, match=f"'{kind}': {method}"):
-        getattr(ml_model.joints[kind], method)(*args)
+def test_random_distributions(kind, method, args):
+    """Both take constant distributions and SetRandomContext gives the same state."""
+    pytest.importorskip("sympy")
+    x = []
+    for L, common in ((PD, "pydrake.common"), (ML, "mallard.common")):
+        model = build(L)  # not the shared models: the distribution stays with the joint
+        assert getattr(model.joints[kind], method)(*args) is None
+        context = model.plant.CreateDefaultContext()
+        generator = importlib.import_module(common).RandomGenerator(3)
+        model.plant.SetRandomContext(context, generator)
+        x.append(model.plant.GetPositionsAndVelocities(context))
+    np.testing.assert_allclose(x[1], x[0], rtol=0, atol=4e-16)

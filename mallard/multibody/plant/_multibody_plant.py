@@ -24,6 +24,7 @@ from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
 from mallard.multibody.plant._parameters import PlantParameters, pose_array
 from mallard.multibody.plant._ports import PortsMixin
+from mallard.multibody.plant._random import RandomMixin
 from mallard.multibody.plant._scalar_conversion import ScalarConversionMixin
 from mallard.multibody.plant._state_access import StateAccessMixin
 from mallard.multibody.plant._topology import (
@@ -52,6 +53,7 @@ from mallard.systems.framework import LeafSystem
 class MultibodyPlant(
     IntrospectionMixin,
     StateAccessMixin,
+    RandomMixin,
     KinematicsMixin,
     JacobiansMixin,
     DynamicsMixin,

@@ -115,6 +115,8 @@ class ScalarConversionMixin:
         for event in new._events:
             event.handler = _rebind(event.handler, memo)
         new.__class__ = MultibodyPlant_[T]
+        for joint in new._joints:
+            joint._random_q = None  # as Drake's: random distributions are not converted
         _adopt_scalar_type(new, T)
         return new
 

@@ -54,5 +54,7 @@ class BallRpyJoint(Joint):
         self._default_q = self._as_vector(angles, 3, "angles", "set_default_angles")
 
     def set_random_angles_distribution(self, angles):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_angles_distribution")
+        """Sets the random distribution of the 3 angles (3 Expressions of random Variables)
+        that the plant's SetRandomState draws from (finalized plants only)."""
+        method = "set_random_angles_distribution"
+        self._set_random_positions(self._as_expressions(angles, 3, "angles", method), method)

@@ -154,6 +154,7 @@ class Joint(ElementChecks, MultibodyElement):
         self._acc_lower, self._acc_upper = np.full(nv, -_INF), np.full(nv, _INF)
         self._default_q = self._zero_configuration()
         self._default_damping = np.zeros(nv)
+        self._random_q = None  # the random distribution of q (set_random_*), Expressions
         # Slots in q and v, assigned by the plant at Finalize().
         self._q_start = None
         self._v_start = None
@@ -464,11 +465,52 @@ class Joint(ElementChecks, MultibodyElement):
         raise RuntimeError(f"SetDefaultPose(): not implemented for joint type {self.kTypeName}.")
 
     # ---- random distributions ------------------------------------------------------------
-    def _random_distribution(self, method):
-        raise NotImplementedError(
-            f"{self._describe()}: {method}() is not supported yet: random distributions are "
-            "symbolic Expressions, which mallard's MultibodyPlant does not take yet"
-        )
+    def _as_expression(self, value, what, method):
+        """``value`` (a float, Variable or Expression) as an Expression; TypeError otherwise."""
+        from mallard.symbolic import Expression, Variable
+
+        if isinstance(value, (Expression, Variable)):
+            return Expression(value)
+        if to_float(value) is None:
+            raise self._type_error(method, what, "an Expression", value)
+        return Expression(to_float(value))
+
+    def _as_expressions(self, value, n, what, method):
+        """``value`` (n floats, Variables or Expressions as a 1-D array or a column) as a 1-D
+        object array of Expressions; TypeError otherwise."""
+        from mallard.symbolic import Expression, Variable
+
+        a = np.asarray(value, dtype=object)
+        if not (a.ndim == 1 or (a.ndim == 2 and a.shape[1] == 1)) or a.size != n:
+            raise self._type_error(method, what, f"a vector of {n} Expressions", value)
+        for x in a.flat:
+            if not isinstance(x, (Expression, Variable)) and to_float(x) is None:
+                raise self._type_error(method, what, f"a vector of {n} Expressions", value)
+        return np.array([Expression(x) for x in a.flat], dtype=object)
+
+    def _set_random_positions(self, values, method, start=0):
+        """Sets positions ``start, start + 1, ...`` of this joint's random distribution to the
+        Expressions ``values``; the other positions keep theirs, or take the zero
+        configuration's values if none was set. The plant's SetRandomState draws q from it
+        and sets v to zero. RuntimeError unless the plant is finalized (Drake keeps the
+        distribution in the joint's mobilizer, which Finalize() makes)."""
+        self._finalized(method)
+        if self._random_q is None:
+            from mallard.symbolic import Expression
+
+            self._random_q = np.array(
+                [Expression(float(x)) for x in self._zero_configuration()], dtype=object
+            )
+        self._random_q[start : start + len(values)] = values
+
+    def _sample_random_positions(self, generator):
+        """q drawn from this joint's random distribution with ``generator`` (its random
+        variables once each, in id order), or None if it has no distribution."""
+        if self._random_q is None:
+            return None
+        from mallard.symbolic import Evaluate
+
+        return Evaluate(self._random_q, generator=generator).reshape(-1)
 
     # ---- for the plant -------------------------------------------------------------------
     def _jparam(self):

@@ -94,5 +94,9 @@ class PlanarJoint(Joint):
         self._default_q = np.append(p, self._as_float(theta, "theta", "set_default_pose"))
 
     def set_random_pose_distribution(self, p_FoMo_F, theta):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_pose_distribution")
+        """Sets the random distribution of (x, y) = p_FoMo_F (2 Expressions) and θ (an
+        Expression) that the plant's SetRandomState draws from (finalized plants only)."""
+        method = "set_random_pose_distribution"
+        p = self._as_expressions(p_FoMo_F, 2, "p_FoMo_F", method)
+        theta = self._as_expression(theta, "theta", method)
+        self._set_random_positions([p[0], p[1], theta], method)

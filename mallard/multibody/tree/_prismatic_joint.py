@@ -64,5 +64,8 @@ class PrismaticJoint(LimitedSingleDofJoint):
         self._set_default_position(translation, "translation", "set_default_translation")
 
     def set_random_translation_distribution(self, translation):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_translation_distribution")
+        """Sets the random distribution of x (an Expression of random Variables) that the
+        plant's SetRandomState draws from (finalized plants only)."""
+        method = "set_random_translation_distribution"
+        x = self._as_expression(translation, "translation", method)
+        self._set_random_positions([x], method)

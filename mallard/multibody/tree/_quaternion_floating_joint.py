@@ -4,6 +4,7 @@ import numpy as np
 
 from mallard.common.eigen_geometry import Quaternion
 from mallard.math import RotationMatrix
+from mallard.math._random_rotation import shoemake_wxyz
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._floating_joint import FloatingJoint
 
@@ -60,13 +61,27 @@ class QuaternionFloatingJoint(FloatingJoint):
         self._set_default_translation(translation, "translation")
 
     def set_random_quaternion_distribution(self, q_FM):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_quaternion_distribution")
+        """Sets the random distribution of q_FM (a Quaternion of Expressions) that the plant's
+        SetRandomState draws from; the translation keeps its distribution, or is zero if none
+        was set (finalized plants only)."""
+        method = "set_random_quaternion_distribution"
+        self._as_instance(q_FM, Quaternion, "q_FM", method)
+        wxyz = self._as_expressions(q_FM.wxyz(), 4, "q_FM", method)
+        self._set_random_positions(wxyz, method)
 
     def set_random_quaternion_distribution_to_uniform(self):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_quaternion_distribution_to_uniform")
+        """Sets the random distribution of q_FM to uniformly random rotations (Shoemake's
+        method on three RANDOM_UNIFORM Variables)."""
+        from mallard.symbolic import Expression, Variable
+
+        u = [Expression(Variable(f"u{i}", Variable.Type.RANDOM_UNIFORM)) for i in (1, 2, 3)]
+        method = "set_random_quaternion_distribution_to_uniform"
+        self._set_random_positions(shoemake_wxyz(*u), method)
 
     def set_random_translation_distribution(self, translation):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_translation_distribution")
+        """Sets the random distribution of p_FoMo_F (3 Expressions) that the plant's
+        SetRandomState draws from; the quaternion keeps its distribution, or is [1, 0, 0, 0]
+        if none was set (finalized plants only)."""
+        method = "set_random_translation_distribution"
+        p_FM = self._as_expressions(translation, 3, "translation", method)
+        self._set_random_positions(p_FM, method, start=4)

@@ -60,5 +60,7 @@ class RevoluteJoint(LimitedSingleDofJoint):
         self._set_default_position(angle, "angle", "set_default_angle")
 
     def set_random_angle_distribution(self, angle):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_angle_distribution")
+        """Sets the random distribution of θ (an Expression of random Variables) that the
+        plant's SetRandomState draws from (finalized plants only)."""
+        method = "set_random_angle_distribution"
+        self._set_random_positions([self._as_expression(angle, "angle", method)], method)

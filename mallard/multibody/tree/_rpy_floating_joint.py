@@ -54,9 +54,16 @@ class RpyFloatingJoint(FloatingJoint):
         self._set_default_translation(p_FM, "p_FM")
 
     def set_random_angles_distribution(self, angles):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_angles_distribution")
+        """Sets the random distribution of (roll, pitch, yaw) (3 Expressions) that the plant's
+        SetRandomState draws from; the translation keeps its distribution, or is zero if none
+        was set (finalized plants only)."""
+        method = "set_random_angles_distribution"
+        self._set_random_positions(self._as_expressions(angles, 3, "angles", method), method)
 
     def set_random_translation_distribution(self, p_FM):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_translation_distribution")
+        """Sets the random distribution of p_FoMo_F (3 Expressions) that the plant's
+        SetRandomState draws from; the angles keep their distribution, or are zero if none was
+        set (finalized plants only)."""
+        method = "set_random_translation_distribution"
+        p_FM = self._as_expressions(p_FM, 3, "p_FM", method)
+        self._set_random_positions(p_FM, method, start=3)

@@ -107,5 +107,7 @@ class ScrewJoint(SingleDofJoint):
         self._default_q = np.array([theta])
 
     def set_random_pose_distribution(self, theta):
-        """Not supported yet (raises NotImplementedError)."""
-        self._random_distribution("set_random_pose_distribution")
+        """Sets the random distribution of θ (a vector of one Expression; the translation
+        follows θ) that the plant's SetRandomState draws from (finalized plants only)."""
+        method = "set_random_pose_distribution"
+        self._set_random_positions(self._as_expressions(theta, 1, "theta", method), method)

@@ -898,25 +898,38 @@ def test_context_of_another_plant(model):
 
 
 @pytest.mark.parametrize(
-    "kind, method, args",
+    "kind, method, args, q",
     [
-        ("revolute", "set_random_angle_distribution", (0.3,)),
-        ("prismatic", "set_random_translation_distribution", (0.3,)),
-        ("screw", "set_random_pose_distribution", ([0.3],)),
-        ("universal", "set_random_angles_distribution", ([0.1, 0.2],)),
-        ("planar", "set_random_pose_distribution", ([0.1, 0.2], 0.3)),
-        ("ball_rpy", "set_random_angles_distribution", ([0.1, 0.2, 0.3],)),
-        ("rpy_floating", "set_random_angles_distribution", ([0.1, 0.2, 0.3],)),
-        ("rpy_floating", "set_random_translation_distribution", ([0.1, 0.2, 0.3],)),
-        ("quaternion_floating", "set_random_quaternion_distribution", (Quaternion(),)),
-        ("quaternion_floating", "set_random_quaternion_distribution_to_uniform", ()),
-        ("quaternion_floating", "set_random_translation_distribution", ([1, 2, 3],)),
+        ("revolute", "set_random_angle_distribution", (0.3,), [0.3]),
+        ("prismatic", "set_random_translation_distribution", (0.3,), [0.3]),
+        ("screw", "set_random_pose_distribution", ([0.3],), [0.3]),
+        ("universal", "set_random_angles_distribution", ([0.1, 0.2],), [0.1, 0.2]),
+        ("planar", "set_random_pose_distribution", ([0.1, 0.2], 0.3), [0.1, 0.2, 0.3]),
+        ("ball_rpy", "set_random_angles_distribution", ([0.1, 0.2, 0.3],), [0.1, 0.2, 0.3]),
+        ("rpy_floating", "set_random_angles_distribution", ([0.1, 0.2, 0.3],),
+         [0.1, 0.2, 0.3, 0, 0, 0]),
+        ("rpy_floating", "set_random_translation_distribution", ([0.1, 0.2, 0.3],),
+         [0, 0, 0, 0.1, 0.2, 0.3]),
+        ("quaternion_floating", "set_random_quaternion_distribution", (Quaternion(),),
+         [1, 0, 0, 0, 0, 0, 0]),
+        ("quaternion_floating", "set_random_translation_distribution", ([1, 2, 3],),
+         [1, 0, 0, 0, 1, 2, 3]),
     ],
-)
-def test_random_distributions_are_not_supported(kind, method, args, model):
-    _, joints = model
-    with pytest.raises(NotImplementedError, match=f"'{kind}': {method}\\(\\) is not supported"):
-        getattr(joints[kind], method)(*args)
+)  # fmt: skip
+def test_constant_random_distributions(kind, method, args, q):
+    """Constant distributions (floats): SetRandomContext sets them; the positions not given
+    take the zero configuration's values (tests/multibody/plant/test_random_state.py tests
+    random ones)."""
+    pytest.importorskip("sympy")
+    from mallard.common import RandomGenerator
+
+    plant, joints = build()  # not the shared model: the distribution stays with the joint
+    joint = joints[kind]
+    getattr(joint, method)(*args)
+    context = plant.CreateDefaultContext()
+    plant.SetRandomContext(context, RandomGenerator())
+    start = joint.position_start()
+    np.testing.assert_array_equal(plant.GetPositions(context)[start : start + len(q)], q)
 
 
 # ---- X_FM(q), through the plant ----------------------------------------------------------
