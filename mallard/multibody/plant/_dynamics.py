@@ -457,13 +457,20 @@ class DynamicsMixin:
     def _forward_dynamics_inputs(self, context, ec):
         """(u, tau, F_BBo_W) for drive_forward_dynamics: the actuation (with PD control,
         unclamped), and the generalized and body forces applied besides gravity and joint
-        damping (the force elements and the applied force inputs)."""
+        damping (the force elements and the applied force inputs). When they depend on the
+        inputs only (no PD control, no other force element, no applied force), they are kept
+        until the inputs change."""
+        if ec.inputs_serial == context._serial_u:
+            return ec.inputs
         u = self._actuation(context)
-        if self._has_pd_input(context):
+        pd = self._has_pd_input(context)
+        if pd:
             u = self._actuation_with_pd(context)
         generalized = self._applied_generalized_force_port._value_or_none(context)
         spatial = self._applied_spatial_force_port._value_or_none(context)
         if len(self._force_elements) == 1 and generalized is None and not spatial:
+            if not pd:
+                ec.inputs_serial, ec.inputs = context._serial_u, (u, ec.zero_tau, ec.zero_F)
             return u, ec.zero_tau, ec.zero_F
         forces = MultibodyForces(self)
         for element in self._force_elements[1:]:

@@ -69,6 +69,7 @@ class EngineCache:
         self.pc = self.inertias = None  # serial_q of those stages
         self.vc = self.bias = None  # (serial_q, serial_v) of those stages
         self.fd = None  # (t, q, v, p, u) serials of the forward dynamics
+        self.inputs = self.inputs_serial = None  # state-independent FD inputs, their serial_u
         self.A_zero_vdot = None  # A_WB with v̇ = 0 (bias accelerations), from the bias stage
         self.derivatives = None  # EvalTimeDerivatives' ContinuousState
         self.derivatives_filled = False
