@@ -29,14 +29,15 @@ Usage: ``python benchmarks/derivatives.py [--rounds 15] [--sample-ms 50] [--batc
 
 import argparse
 import gc
-import re
 import statistics
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from compare import clean_urdf, default_robots_dir  # noqa: E402
 
 try:
     import pinocchio as pin
@@ -46,28 +47,12 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 N_STATES = 16
 
 
-def robots_dir():
-    """example-robot-data's robots directory (installed by pip under cmeel.prefix)."""
-    for base in (sysconfig.get_paths()["purelib"], sys.prefix):
-        for sub in ("cmeel.prefix/share", "share"):
-            path = Path(base) / sub / "example-robot-data" / "robots"
-            if path.is_dir():
-                return path
-    sys.exit("derivatives.py needs example-robot-data: pip install example-robot-data")
-
-
 def panda_urdf():
-    """The Panda's URDF without mimic tags, joint damping, geometry and safety controllers."""
-    text = (robots_dir() / "panda_description/urdf/panda.urdf").read_text()
-    for pattern in (
-        r"<mimic[^>]*/>",
-        r"<dynamics[^>]*/>",
-        r"<safety_controller[^>]*/>",
-        r"<visual\b.*?</visual>",
-        r"<collision\b.*?</collision>",
-    ):
-        text = re.sub(pattern, "", text, flags=re.S)
-    return text
+    """The Panda's URDF as compare.py prepares it (no mimic, damping, geometry)."""
+    robots = default_robots_dir()
+    if robots is None:
+        sys.exit("derivatives.py needs example-robot-data: pip install example-robot-data")
+    return clean_urdf((robots / "panda_description/urdf/panda.urdf").read_text())
 
 
 def drake_plant(package, urdf):
