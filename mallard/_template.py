@@ -212,6 +212,8 @@ class _ScalarMeta(type):
     """The metaclass of instantiations: ``isinstance`` asks for the instance's scalar type."""
 
     def __instancecheck__(cls, obj):
+        if "_template_T" not in cls.__dict__:  # a class derived from an instantiation
+            return type.__instancecheck__(cls, obj)
         return isinstance(obj, cls._template_base) and scalar_type_of(obj) is cls._template_T
 
 
@@ -225,10 +227,12 @@ def _metaclass_for(base):
 class TemplateClass:
     """``X_``: indexable by a scalar type; ``X_[float]`` is X itself.
 
-    ``kind`` is "value" (value types), "element" (elements and systems: instances made with
-    the instantiation class, whose methods called with a Context return T) or "context"
-    (Contexts: the scalar type of their system). ``overrides``, a mixin class, goes before
-    the base in the instantiations' bases (what the T version does differently)."""
+    ``kind`` is "value" (value types), "element" (elements and the plant: instances made with
+    the instantiation class, whose methods called with a Context return T), "system" (systems
+    and DiagramBuilder: the instantiation class only carries T; the system declares its
+    models in T and computes in T) or "context" (Contexts: the scalar type of their system).
+    ``overrides``, a mixin class, goes before the base in the instantiations' bases (what the
+    T version does differently)."""
 
     def __init__(self, name, base, kind="value", overrides=None):
         self.__name__ = name
@@ -277,6 +281,8 @@ class TemplateClass:
             for name in dir(base):  # factories (SolidBoxWithMass, MakeXRotation, ...)
                 if name[0] != "_" and _is_factory(base, name):
                     namespace[name] = _scalar_factory(getattr(base, name), T)
+        elif self._kind == "system":
+            namespace["_template_scalar"] = T
         elif self._kind == "element":
             namespace["_template_scalar"] = T
             for name in dir(impl):
@@ -288,12 +294,12 @@ class TemplateClass:
         return f"<TemplateClass {self._base.__module__}.{self.__name__}>"
 
 
-def instantiation(cls, T):
-    """``cls``'s T instantiation, made for an element class without a public template (as
-    pydrake has one for every element class)."""
+def instantiation(cls, T, kind="element"):
+    """``cls``'s T instantiation, made (of ``kind``) for an element or system class without a
+    public template (as pydrake has one for every element class)."""
     template = _TEMPLATES.get(cls)
     if template is None:
-        template = TemplateClass(cls.__name__ + "_", cls, "element")
+        template = TemplateClass(cls.__name__ + "_", cls, kind)
     return template[T]
 
 

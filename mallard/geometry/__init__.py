@@ -2,6 +2,7 @@
 geometry and carries frame poses (no collision queries yet), and the Meshcat viewer with its
 MeshcatVisualizer (the viewer needs the optional "meshcat" package: mallard[viewer])."""
 
+from mallard._template import TemplateClass
 from mallard.geometry._mesh import Convex, Mesh
 from mallard.geometry._meshcat import Meshcat, StartMeshcat
 from mallard.geometry._meshcat_animation import MeshcatAnimation
@@ -20,6 +21,8 @@ from mallard.geometry._scene_graph import (
     SourceId,
 )
 from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Shape, Sphere
+
+SceneGraph_ = TemplateClass("SceneGraph_", SceneGraph, "system")
 
 __all__ = [
     "Box",
@@ -42,6 +45,7 @@ __all__ = [
     "Role",
     "Rgba",
     "SceneGraph",
+    "SceneGraph_",
     "SceneGraphInspector",
     "Shape",
     "SourceId",

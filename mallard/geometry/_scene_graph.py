@@ -6,12 +6,15 @@ distance queries and no rendering (the viewer draws what it records).
 Identifiers (SourceId, FrameId, GeometryId) are process-wide counters, as Drake's.
 """
 
+import copy
 import enum
 import itertools
 
+from mallard._template import convert_value
 from mallard.common.value import AbstractValue
 from mallard.math import RigidTransform
 from mallard.systems.framework import LeafSystem
+from mallard.systems.framework._system import system_scalar_type
 
 _MODULE = "mallard.geometry"
 _next_id = itertools.count(1).__next__  # Drake's identifiers share one counter too.
@@ -309,7 +312,7 @@ class QueryObject:
         sg = self._sg
         frame = sg._frame(frame_id)
         if frame.parent is None and frame_id == sg._world_frame_id:
-            return RigidTransform()
+            return convert_value(RigidTransform(), system_scalar_type(sg))
         poses = sg.get_source_pose_port(frame.source).Eval(self._context)
         X_PF = poses.value(frame_id)
         if frame.parent is None:
@@ -352,6 +355,21 @@ class SceneGraph(LeafSystem):
     def _calc_query_object(self, context, value):
         value.set_value(QueryObject(self, context))
 
+    # ---- scalar conversion -------------------------------------------------------------------
+    def _scalar_conversion_args(self, T):
+        return ()
+
+    def _to_scalar_type(self, T):
+        """A SceneGraph_[T] with this one's sources (and their pose input ports, in order),
+        frames and geometries."""
+        converted = super()._to_scalar_type(T)
+        converted._world_frame_id = self._world_frame_id
+        converted._frames = copy.deepcopy(self._frames)
+        converted._geometries = copy.deepcopy(self._geometries)
+        for source_id, name in self._sources.items():
+            converted._add_source(source_id, name)
+        return converted
+
     # ---- registration ------------------------------------------------------------------------
     def RegisterSource(self, name=""):
         """Registers a geometry source (named ``name``, default "Source_{id}") and declares
@@ -360,11 +378,14 @@ class SceneGraph(LeafSystem):
         name = name or f"Source_{source_id.get_value()}"
         if name in self._sources.values():
             raise RuntimeError(f"Registering new source with duplicate name: {name}.")
+        self._add_source(source_id, name)
+        return source_id
+
+    def _add_source(self, source_id, name):
         self._sources[source_id] = name
         self._pose_ports[source_id] = self.DeclareAbstractInputPort(
             f"{name}_pose", AbstractValue.Make(FramePoseVector())
         )
-        return source_id
 
     def SourceIsRegistered(self, id):  # noqa: A002 (pydrake's name)
         return id in self._sources

@@ -7,7 +7,9 @@ but change nothing. ``time_step`` and ``use_sampled_output_ports`` are what matt
 
 import dataclasses
 
+from mallard._template import instantiation
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
+from mallard.systems.framework._system import system_scalar_type
 
 _CONTACT_MODELS = ("point", "hydroelastic", "hydroelastic_with_fallback")
 _APPROXIMATIONS = ("", "tamsi", "sap", "similar", "lagged")
@@ -54,12 +56,12 @@ def ApplyMultibodyPlantConfig(config, plant):
 
 
 def _add_plant_and_scene_graph(builder, plant, scene_graph):
-    """Adds ``plant`` ("plant") and a SceneGraph ("scene_graph") to ``builder`` and connects
-    them; returns (plant, scene_graph)."""
+    """Adds ``plant`` ("plant") and a SceneGraph ("scene_graph", of the builder's scalar type)
+    to ``builder`` and connects them; returns (plant, scene_graph)."""
     from mallard.geometry import SceneGraph
 
     if scene_graph is None:
-        scene_graph = SceneGraph()
+        scene_graph = instantiation(SceneGraph, system_scalar_type(builder), "system")()
         scene_graph.set_name("scene_graph")
     if not plant.get_name():
         plant.set_name("plant")
@@ -76,9 +78,10 @@ def _add_plant_and_scene_graph(builder, plant, scene_graph):
 
 def AddMultibodyPlantSceneGraph(builder, *args, **kwargs):
     """``(builder, time_step, scene_graph=None)`` or ``(builder, plant, scene_graph=None)``:
-    adds a MultibodyPlant (made with ``time_step``, or the given one) named "plant" and a
-    SceneGraph named "scene_graph" to ``builder``, registers the plant as a geometry source
-    and connects its geometry ports; returns (plant, scene_graph)."""
+    adds a MultibodyPlant (made with ``time_step``, of the builder's scalar type, or the
+    given one) named "plant" and a SceneGraph named "scene_graph" to ``builder``, registers
+    the plant as a geometry source and connects its geometry ports; returns (plant,
+    scene_graph)."""
     values = dict(zip(("time_step", "scene_graph"), args, strict=False))
     for key, value in kwargs.items():
         if key not in ("time_step", "plant", "scene_graph") or key in values:
@@ -91,7 +94,7 @@ def AddMultibodyPlantSceneGraph(builder, *args, **kwargs):
     elif plant is None:
         if first is None:
             raise TypeError("AddMultibodyPlantSceneGraph(): missing the argument 'time_step'")
-        plant = MultibodyPlant(first)
+        plant = instantiation(MultibodyPlant, system_scalar_type(builder))(first)
     return _add_plant_and_scene_graph(builder, plant, values.get("scene_graph"))
 
 

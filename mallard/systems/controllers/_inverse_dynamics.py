@@ -3,8 +3,7 @@ acceleration (or, in gravity compensation mode, to hold its state against gravit
 
 import enum
 
-import numpy as np
-
+from mallard._scalar import as_array
 from mallard.systems.framework import LeafSystem
 
 
@@ -58,6 +57,9 @@ class InverseDynamics(LeafSystem):
     def get_output_port_generalized_force(self):
         return self._force
 
+    def _scalar_conversion_args(self, T):
+        return self._plant.ToScalarType[T](), self._mode  # (a converted copy of the plant)
+
     def _calc_force(self, context, output):
         output.SetFromVector(self._generalized_force(self._estimated.Eval(context), context))
 
@@ -72,4 +74,4 @@ class InverseDynamics(LeafSystem):
 
         forces = MultibodyForces(plant)
         plant.CalcForceElementsContribution(pc, forces)
-        return plant.CalcInverseDynamics(pc, np.asarray(vdot, dtype=float), forces)
+        return plant.CalcInverseDynamics(pc, as_array(vdot, name="desired_acceleration"), forces)

@@ -60,6 +60,7 @@ class InverseDynamicsController(LeafSystem):
                 )
         self._kp, self._ki, self._kd = gains
         self._robot = robot
+        self._has_reference = bool(has_reference_acceleration)
         self._n = nq
         self._id = InverseDynamics(robot)
         B = robot.MakeActuationMatrix()
@@ -76,6 +77,10 @@ class InverseDynamicsController(LeafSystem):
         self._generalized_force = self.DeclareVectorOutputPort(
             "generalized_force", nv, lambda c, out: out.SetFromVector(self._tau(c))
         )
+
+    def _scalar_conversion_args(self, T):
+        robot = self._robot.ToScalarType[T]()  # (a converted copy of the robot)
+        return robot, self._kp, self._ki, self._kd, self._has_reference
 
     def get_multibody_plant_for_control(self):
         return self._robot

@@ -115,6 +115,9 @@ class PidController(LeafSystem):
             as_array(value, (self._n,), "value")
         )
 
+    def _scalar_conversion_args(self, T):
+        return self._P_x, self._P_o, self._kp, self._ki, self._kd  # (doubles, as Drake's)
+
     # ---- computations --------------------------------------------------------------------
     def _error(self, context):
         x = self._estimated.Eval(context)

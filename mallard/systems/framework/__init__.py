@@ -46,6 +46,11 @@ LeafContext = Context
 BasicVector_ = TemplateClass("BasicVector_", BasicVector)
 Context_ = TemplateClass("Context_", Context, "context")
 LeafContext_ = Context_
+System_ = TemplateClass("System_", System, "system")
+LeafSystem_ = TemplateClass("LeafSystem_", LeafSystem, "system")
+VectorSystem_ = TemplateClass("VectorSystem_", VectorSystem, "system")
+Diagram_ = TemplateClass("Diagram_", Diagram, "system")
+DiagramBuilder_ = TemplateClass("DiagramBuilder_", DiagramBuilder, "system")
 
 __all__ = [
     "AbstractParameterIndex",
@@ -59,7 +64,9 @@ __all__ = [
     "ContinuousStateIndex",
     "DependencyTicket",
     "Diagram",
+    "Diagram_",
     "DiagramBuilder",
+    "DiagramBuilder_",
     "DiagramContext",
     "DiscreteStateIndex",
     "DiscreteUpdateEvent",
@@ -72,6 +79,7 @@ __all__ = [
     "LeafContext",
     "LeafContext_",
     "LeafSystem",
+    "LeafSystem_",
     "NumericParameterIndex",
     "OutputPort",
     "OutputPortIndex",
@@ -82,10 +90,12 @@ __all__ = [
     "State",
     "SubsystemIndex",
     "System",
+    "System_",
     "TriggerType",
     "UnrestrictedUpdateEvent",
     "UseDefaultName",
     "VectorBase",
     "VectorSystem",
+    "VectorSystem_",
     "kUseDefaultName",
 ]

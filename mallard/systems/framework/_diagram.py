@@ -3,6 +3,7 @@ DiagramBuilder)."""
 
 import numpy as np
 
+from mallard._template import array_to_scalar
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._diagram_context import (
     DiagramContext,
@@ -10,7 +11,7 @@ from mallard.systems.framework._diagram_context import (
     continuous_parts,
 )
 from mallard.systems.framework._ports import InputPort, OutputPort
-from mallard.systems.framework._system import System
+from mallard.systems.framework._system import System, system_scalar_type
 from mallard.systems.framework._vectors import VectorBase
 
 
@@ -163,6 +164,13 @@ class Diagram(System):
     def AreConnected(self, output, input):
         return self._connections.get((input.get_system(), input.get_index())) is output
 
+    # ---- scalar conversion ---------------------------------------------------------------------
+    def _to_scalar_type(self, T):
+        """A Diagram_[T] of the subsystems converted to T (see _diagram_scalar_conversion)."""
+        from mallard.systems.framework._diagram_scalar_conversion import convert_diagram
+
+        return convert_diagram(self, T)
+
     # ---- contexts ------------------------------------------------------------------------------
     def AllocateContext(self):
         """A DiagramContext: one Context per subsystem, its inputs wired to their sources."""
@@ -219,10 +227,11 @@ class Diagram(System):
 
     # ---- dynamics --------------------------------------------------------------------------------
     def AllocateTimeDerivatives(self):
-        """A ContinuousState shaped like this Diagram's (its subsystems' in order)."""
+        """A ContinuousState shaped like this Diagram's (its subsystems' in order), of its
+        scalar type."""
         context = self.AllocateContext()
         parts = continuous_parts(context)
-        data = np.zeros(sum(sum(p) for p in parts))
+        data = array_to_scalar(np.zeros(sum(sum(p) for p in parts)), system_scalar_type(self))
         return DiagramContinuousState(VectorBase(data), parts)
 
     def CalcTimeDerivatives(self, context, derivatives):

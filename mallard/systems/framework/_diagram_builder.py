@@ -1,8 +1,9 @@
 """DiagramBuilder: collects systems and connections, then builds a Diagram."""
 
+from mallard._template import cpp_scalar_name
 from mallard.systems.framework._diagram import Diagram, DiagramOutputPort, make_input_port
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
-from mallard.systems.framework._system import System
+from mallard.systems.framework._system import System, system_scalar_type
 
 
 class DiagramBuilder:
@@ -30,6 +31,13 @@ class DiagramBuilder:
         self._throw_if_built()
         if not isinstance(system, System):
             raise TypeError(f"DiagramBuilder.AddSystem(): expected a System, got {system!r}")
+        T = system_scalar_type(self)
+        if system_scalar_type(system) is not T:
+            raise TypeError(
+                f"DiagramBuilder.AddSystem(): this builder makes Diagrams of scalar type "
+                f"{cpp_scalar_name(T)}, but system {system.GetSystemPathname()} is a "
+                f"{system.GetSystemType()}"
+            )
         if system._parent is not None or any(s is system for s in self._systems):
             raise RuntimeError(
                 f"DiagramBuilder: system {system.GetSystemPathname()} has already been added"
@@ -198,11 +206,22 @@ class DiagramBuilder:
     def Build(self):
         """The Diagram of the systems and connections (RuntimeError for an algebraic loop or
         duplicate subsystem names)."""
-        return self.BuildInto(Diagram())
+        T = system_scalar_type(self)
+        if T is float:
+            return self.BuildInto(Diagram())
+        from mallard.systems.framework import Diagram_
+
+        return self.BuildInto(Diagram_[T]())
 
     def BuildInto(self, target):
-        """Builds into ``target`` (a Diagram, e.g. of a subclass); returns it."""
+        """Builds into ``target`` (a Diagram, e.g. of a subclass, of this builder's scalar
+        type); returns it."""
         self._throw_if_built()
+        if system_scalar_type(target) is not system_scalar_type(self):
+            raise TypeError(
+                f"DiagramBuilder.BuildInto(): the target is a {target.GetSystemType()}, not a "
+                f"Diagram of scalar type {cpp_scalar_name(system_scalar_type(self))}"
+            )
         names = [s.get_name() for s in self._systems]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -289,6 +308,8 @@ def _type_path(system):
     """A default name's type part: Drake's ``drake/systems/Adder`` style for mallard's own
     systems, the Python ``module.qualname`` otherwise."""
     cls = type(system)
+    if "_template_T" in vars(cls):  # an instantiation: its template's class
+        cls = cls._template_base
     if cls.__module__.startswith("mallard."):
         return "drake/systems/" + cls.__name__
     return f"{cls.__module__}.{cls.__qualname__}"

@@ -3,6 +3,7 @@
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard._template import array_to_scalar, instantiation
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._events import (
@@ -19,20 +20,24 @@ from mallard.systems.framework._indices import (
 )
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
 from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
-from mallard.systems.framework._system import System
+from mallard.systems.framework._system import System, system_scalar_type
 from mallard.systems.framework._vectors import BasicVector
 
 
-def _model_vector(size_or_vector, what, fill=0.0):
-    """A BasicVector from a size (filled with ``fill``), a BasicVector or an array of default
-    values."""
+def _model_vector(size_or_vector, what, T, fill=0.0):
+    """A BasicVector of scalar type T from a size (filled with ``fill``), a BasicVector (a
+    copy, of its class) or an array of default values."""
     if isinstance(size_or_vector, BasicVector):
-        return size_or_vector.Clone()
-    if isinstance(size_or_vector, (int, np.integer)) and not isinstance(size_or_vector, bool):
+        model = size_or_vector.Clone()
+    elif isinstance(size_or_vector, (int, np.integer)) and not isinstance(size_or_vector, bool):
         if size_or_vector < 0:
             raise RuntimeError(f"{what}: size must be non-negative, got {size_or_vector}")
-        return BasicVector(np.full(int(size_or_vector), fill))
-    return BasicVector(as_array(size_or_vector, name=what).reshape(-1))
+        model = BasicVector(np.full(int(size_or_vector), fill))
+    else:
+        model = BasicVector(as_array(size_or_vector, name=what).reshape(-1))
+    if T is not float:
+        model._data = array_to_scalar(model._data, T)
+    return model
 
 
 class LeafSystem(System):
@@ -40,7 +45,12 @@ class LeafSystem(System):
 
     Subclasses declare their ports, state and parameters in ``__init__`` with the
     ``Declare*`` methods and override ``SetDefaultState`` / ``SetDefaultParameters`` /
-    ``DoCalcTimeDerivatives`` as needed.
+    ``DoCalcTimeDerivatives`` as needed. The vector models are declared in the system's
+    scalar type (that of ``LeafSystem_[T]``, float by default).
+
+    Scalar conversion: a system class supports ``ToScalarType[T]()`` by defining
+    ``_scalar_conversion_args(T)``, the constructor arguments that build it with scalar
+    type T (its T instantiation is constructed with them and takes the system's name).
     """
 
     def __init__(self):
@@ -63,7 +73,7 @@ class LeafSystem(System):
         """A vector input port of ``size`` elements (or the size of a model BasicVector).
         (``random_type`` is accepted for pydrake compatibility and ignored.)"""
         self._check_port_name(name, self._input_ports, "input")
-        model = _model_vector(size, "DeclareVectorInputPort", np.nan)
+        model = _model_vector(size, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
         port = InputPort(
             self,
             len(self._input_ports),
@@ -89,7 +99,7 @@ class LeafSystem(System):
     def DeclareVectorOutputPort(self, name, size, calc, prerequisites_of_calc=None):
         """A vector output port; ``calc(context, output)`` fills the BasicVector ``output``."""
         self._check_port_name(name, self._output_ports, "output")
-        model = _model_vector(size, "DeclareVectorOutputPort", np.nan)
+        model = _model_vector(size, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
         port = OutputPort(
             self,
             len(self._output_ports),
@@ -185,18 +195,19 @@ class LeafSystem(System):
     def DeclareContinuousState(self, *args):
         """``(num_state_variables)``, ``(num_q, num_v, num_z)``, ``(model_vector)`` or
         ``(model_vector, num_q, num_v, num_z)``."""
+        T = system_scalar_type(self)
         if len(args) == 1:
             model, num_q, num_v, num_z = (
-                _model_vector(args[0], "DeclareContinuousState"),
+                _model_vector(args[0], "DeclareContinuousState", T),
                 0,
                 0,
                 None,
             )
         elif len(args) == 3:
             num_q, num_v, num_z = (int(a) for a in args)
-            model = BasicVector(np.zeros(num_q + num_v + num_z))
+            model = _model_vector(num_q + num_v + num_z, "DeclareContinuousState", T)
         elif len(args) == 4:
-            model = _model_vector(args[0], "DeclareContinuousState")
+            model = _model_vector(args[0], "DeclareContinuousState", T)
             num_q, num_v, num_z = (int(a) for a in args[1:])
         else:
             raise TypeError("DeclareContinuousState: expected 1, 3 or 4 arguments")
@@ -207,7 +218,9 @@ class LeafSystem(System):
     def DeclareDiscreteState(self, model):
         """A discrete state group from a size (zeros), a BasicVector or an array; returns its
         index."""
-        self._discrete_models.append(_model_vector(model, "DeclareDiscreteState"))
+        self._discrete_models.append(
+            _model_vector(model, "DeclareDiscreteState", system_scalar_type(self))
+        )
         return len(self._discrete_models) - 1
 
     def DeclareAbstractState(self, model_value):
@@ -220,7 +233,9 @@ class LeafSystem(System):
     def DeclareNumericParameter(self, model_vector):
         """A numeric parameter group with ``model_vector``'s values as defaults; returns its
         index."""
-        self._numeric_parameter_models.append(_model_vector(model_vector, "Parameter"))
+        self._numeric_parameter_models.append(
+            _model_vector(model_vector, "Parameter", system_scalar_type(self))
+        )
         return len(self._numeric_parameter_models) - 1
 
     def DeclareAbstractParameter(self, model_value):
@@ -441,3 +456,23 @@ class LeafSystem(System):
 
     def HasAnyDirectFeedthrough(self):
         return any(p._feedthrough_inputs() for p in self._output_ports)
+
+    # ---- scalar conversion -------------------------------------------------------------------
+    def _scalar_conversion_args(self, T):
+        """The constructor arguments that build this system with scalar type T; None: this
+        system does not support scalar conversion."""
+        return None
+
+    def _to_scalar_type(self, T):
+        """A new system with scalar type T, of the class that defines
+        ``_scalar_conversion_args`` (so a Python subclass of Gain converts to a Gain, as in
+        pydrake), built from those arguments; as Drake, not to the same scalar type."""
+        base = next(c for c in type(self).__mro__ if "_scalar_conversion_args" in vars(c))
+        args = None
+        if base is not LeafSystem and T is not system_scalar_type(self):
+            args = self._scalar_conversion_args(T)
+        if args is None:
+            return super()._to_scalar_type(T)
+        converted = (base if T is float else instantiation(base, T, "system"))(*args)
+        converted.set_name(self.get_name())
+        return converted

@@ -3,6 +3,7 @@
 import enum
 
 from mallard._scalar import as_array
+from mallard._template import array_to_scalar
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._vectors import CPP_BASIC_VECTOR, BasicVector
 
@@ -109,7 +110,8 @@ class InputPort(_Port):
                     f"but the actual type was {CPP_BASIC_VECTOR} with size={a.size}. "
                     f"(System {self._system.GetSystemPathname()})"
                 )
-            return AbstractValue.Make(BasicVector(a))
+            T = getattr(type(self._system), "_template_scalar", float)
+            return AbstractValue.Make(BasicVector(a if T is float else array_to_scalar(a, T)))
         if isinstance(value, AbstractValue):
             return value.Clone()
         model = self._model_value.get_value()

@@ -64,6 +64,16 @@ _TICKETS = (
 )
 
 
+class UnsupportedScalarConversion(RuntimeError):
+    """A system does not support conversion to a scalar type (Drake's message)."""
+
+
+def system_scalar_type(system):
+    """The scalar type of ``system`` (or of a DiagramBuilder): its class's, float by
+    default."""
+    return getattr(type(system), "_template_scalar", float)
+
+
 class System:
     """The base of LeafSystem and Diagram (not constructible on its own)."""
 
@@ -93,10 +103,19 @@ class System:
         return f"{prefix}::{self.GetSystemName()}"
 
     def GetSystemType(self):
+        """Drake's type name (``drake::systems::Gain<drake::AutoDiffXd>``), or the Python
+        class's ``module.qualname``."""
         cls = type(self)
-        return self._cpp_type or f"{cls.__module__}.{cls.__qualname__}"
+        if self._cpp_type is None:
+            return f"{cls.__module__}.{cls.__qualname__}"
+        T = system_scalar_type(self)
+        if T is float:
+            return self._cpp_type
+        from mallard._template import cpp_scalar_name
 
-    # ---- scalar conversion (systems that support it override _to_scalar_type) -------------
+        return self._cpp_type.replace("<double>", f"<{cpp_scalar_name(T)}>")
+
+    # ---- scalar conversion (LeafSystem and Diagram implement _to_scalar_type) -------------
     def ToAutoDiffXd(self):
         """This system with AutoDiffXd scalars."""
         return self.ToScalarType["AutoDiffXd"]()
@@ -113,11 +132,19 @@ class System:
         return ScalarConverter(self)
 
     def _to_scalar_type(self, T):
+        """This system with scalar type T: here, Drake's error for a system that does not
+        support the conversion."""
+        raise self._unsupported_conversion(T)
+
+    def _unsupported_conversion(self, T, because=None):
+        """Drake's error: this system does not support conversion to T (``because`` of a
+        subsystem's error)."""
         from mallard._template import cpp_scalar_name
 
-        raise RuntimeError(
+        reason = "" if because is None else f" (because {because})"
+        return UnsupportedScalarConversion(
             f"System {self.GetSystemPathname()} of type {self.GetSystemType()} does not "
-            f"support scalar conversion to type {cpp_scalar_name(T)}"
+            f"support scalar conversion to type {cpp_scalar_name(T)}{reason}"
         )
 
     def num_input_ports(self):

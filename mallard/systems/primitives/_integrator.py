@@ -3,6 +3,7 @@
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard._template import cast_array
 from mallard.systems.framework._indices import ContinuousStateIndex
 from mallard.systems.framework._leaf_system import LeafSystem
 from mallard.systems.framework._vectors import BasicVector
@@ -23,6 +24,9 @@ class Integrator(LeafSystem):
         self._u = self.DeclareVectorInputPort("u0", initial.size)
         self.DeclareContinuousState(BasicVector(initial))
         self.DeclareStateOutputPort("y0", ContinuousStateIndex(0))
+
+    def _scalar_conversion_args(self, T):
+        return (cast_array(self._continuous_model.CopyToVector(), T),)
 
     def DoCalcTimeDerivatives(self, context, derivatives):
         derivatives._vector._data[:] = self._u.EvalBasicVector(context)._data

@@ -16,6 +16,9 @@ class Adder(LeafSystem):
         self._inputs = [self.DeclareVectorInputPort(f"u{i}", size) for i in range(num_inputs)]
         self.DeclareVectorOutputPort("sum", size, self._calc)
 
+    def _scalar_conversion_args(self, T):
+        return len(self._inputs), self._output_ports[0].size()
+
     def _calc(self, context, output):
         data = output._data
         data[:] = 0.0
@@ -37,6 +40,9 @@ class Gain(LeafSystem):
         n = self._k.size
         self._u = self.DeclareVectorInputPort("u0", n)
         self.DeclareVectorOutputPort("y0", n, self._calc)
+
+    def _scalar_conversion_args(self, T):
+        return (self._k,)  # (as Drake's, the gain stays double)
 
     def _calc(self, context, output):
         np.multiply(self._k, self._u.EvalBasicVector(context)._data, out=output._data)
@@ -74,5 +80,23 @@ class Saturation(LeafSystem):
         self._u = self.DeclareVectorInputPort("u0", lo.size)
         self.DeclareVectorOutputPort("y0", lo.size, self._calc)
 
+    def _scalar_conversion_args(self, T):
+        return self._lo, self._hi
+
     def _calc(self, context, output):
-        np.clip(self._u.EvalBasicVector(context)._data, self._lo, self._hi, out=output._data)
+        u = self._u.EvalBasicVector(context)._data
+        if u.dtype == object:
+            bounds = zip(u, self._lo, self._hi, strict=True)
+            output._data[:] = [_clamp(x, lo, hi) for x, lo, hi in bounds]
+        else:
+            np.clip(u, self._lo, self._hi, out=output._data)
+
+
+def _clamp(x, lo, hi):
+    """min(max(x, lo), hi) for an AutoDiffXd (a bound becomes a constant) or an Expression
+    (Drake's symbolic min and max)."""
+    if hasattr(x, "Evaluate"):
+        from mallard import symbolic
+
+        return symbolic.min(symbolic.max(x, lo), hi)
+    return type(x)(lo) if x < lo else type(x)(hi) if x > hi else x

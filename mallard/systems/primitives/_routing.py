@@ -4,6 +4,7 @@ import numpy as np
 
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._leaf_system import LeafSystem
+from mallard.systems.framework._ports import PortDataType
 from mallard.systems.framework._vectors import BasicVector
 
 
@@ -26,6 +27,11 @@ class PassThrough(LeafSystem):
             size = size.reshape(-1).size
         self._u = self.DeclareVectorInputPort("u", size)
         self.DeclareVectorOutputPort("y", size, self._calc_vector)
+
+    def _scalar_conversion_args(self, T):
+        if self._u.get_data_type() == PortDataType.kAbstractValued:
+            return (self._u.Allocate(),)
+        return (self._u.size(),)
 
     def _calc_vector(self, context, output):
         output._data[:] = self._u.EvalBasicVector(context)._data
@@ -67,6 +73,9 @@ class Demultiplexer(LeafSystem):
 
         return calc
 
+    def _scalar_conversion_args(self, T):
+        return (list(self._sizes),)
+
     def get_output_ports_sizes(self):
         return list(self._sizes)
 
@@ -92,6 +101,9 @@ class Multiplexer(LeafSystem):
             self._slices.append(slice(start, start + n))
             start += n
         self.DeclareVectorOutputPort("y0", start, self._calc)
+
+    def _scalar_conversion_args(self, T):
+        return ([port.size() for port in self._inputs],)
 
     def _calc(self, context, output):
         data = output._data

@@ -3,8 +3,10 @@
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard._template import array_to_scalar, cast_array
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._leaf_system import LeafSystem
+from mallard.systems.framework._system import system_scalar_type
 from mallard.systems.framework._vectors import BasicVector
 
 
@@ -24,6 +26,9 @@ class ConstantVectorSource(LeafSystem):
         self.DeclareVectorOutputPort(
             "y0", value.size, self._calc, {self.numeric_parameter_ticket(self._index)}
         )
+
+    def _scalar_conversion_args(self, T):
+        return (cast_array(self._numeric_parameter_models[self._index].CopyToVector(), T),)
 
     def _calc(self, context, output):
         output._data[:] = context._parameters._numeric._groups[self._index]._data
@@ -50,6 +55,9 @@ class ConstantValueSource(LeafSystem):
             value = AbstractValue.Make(value)
         self._value = value.Clone()
         self.DeclareAbstractOutputPort("y0", self._value.Clone, self._calc, {self.nothing_ticket()})
+
+    def _scalar_conversion_args(self, T):
+        return (self._value,)
 
     def _calc(self, context, output):
         output.SetFrom(self._value)
@@ -92,6 +100,9 @@ class TrajectorySource(LeafSystem):
             )
         self._set(trajectory)
 
+    def _scalar_conversion_args(self, T):
+        return self._trajectory, self._order, self._zero_beyond
+
     def _calc(self, context, output):
         t = context.get_time()
         data, n = output._data, self._rows
@@ -101,3 +112,5 @@ class TrajectorySource(LeafSystem):
         )
         for k, derivative in enumerate(self._derivatives, start=1):
             data[k * n : (k + 1) * n] = 0.0 if beyond else derivative.value(t)[:, 0]
+        if data.dtype == object:  # (the trajectory is double: its values become constants)
+            data[:] = array_to_scalar(data.astype(float), system_scalar_type(self))

@@ -2,13 +2,17 @@
 
 import numpy as np
 
+from mallard._scalar import as_array
+from mallard._template import convert_value, instantiation
 from mallard.systems.framework._events import TriggerType
 from mallard.systems.framework._leaf_system import LeafSystem
+from mallard.systems.framework._system import system_scalar_type
 
 
 class VectorLog:
     """Samples (time, vector of ``input_size``) in the order added; storage grows by
-    doubling, so adding a sample costs no allocation in the common case."""
+    doubling, so adding a sample costs no allocation in the common case. ``VectorLog_[T]``
+    stores scalars of type T (object arrays)."""
 
     kDefaultCapacity = 1000
 
@@ -40,8 +44,8 @@ class VectorLog:
         """Makes room for ``capacity`` samples."""
         capacity = int(capacity)
         if capacity > self._times.size:
-            times = np.empty(capacity)
-            data = np.empty((self._input_size, capacity))
+            times = np.empty(capacity, dtype=self._times.dtype)
+            data = np.empty((self._input_size, capacity), dtype=self._data.dtype)
             n = self._num_samples
             times[:n] = self._times[:n]
             data[:, :n] = self._data[:, :n]
@@ -52,7 +56,7 @@ class VectorLog:
         n = self._num_samples
         if n == self._times.size:
             self.Reserve(max(2 * n, 1))
-        sample = np.asarray(sample, dtype=float).reshape(-1)
+        sample = as_array(sample, name="sample").reshape(-1)
         if sample.size != self._input_size:
             raise RuntimeError(
                 f"VectorLog.AddData(): expected a sample of size {self._input_size}, got "
@@ -112,6 +116,7 @@ class VectorLogSink(LeafSystem):
                     f"contains kPeriodic (got publish_period {period})"
                 )
         self._input_size = int(input_size)
+        self._triggers, self._period = triggers, period
         self._u = self.DeclareVectorInputPort("data", self._input_size)
         if TriggerType.kForced in triggers:
             self.DeclareForcedPublishEvent(self._write)
@@ -121,13 +126,22 @@ class VectorLogSink(LeafSystem):
             self.DeclarePerStepPublishEvent(self._write)
 
     def _write(self, context):
-        self._log(context).AddData(context._time, self._u.EvalBasicVector(context)._data)
+        T = system_scalar_type(self)
+        time = context._time if T is float else T(context._time)
+        self._log(context).AddData(time, self._u.EvalBasicVector(context)._data)
 
     def _log(self, context):
         log = context._cache.get("vector_log")
         if log is None:
-            log = context._cache["vector_log"] = VectorLog(self._input_size)
+            log = VectorLog(self._input_size)
+            T = system_scalar_type(self)
+            if T is not float:
+                log = convert_value(log, T)
+            context._cache["vector_log"] = log
         return log
+
+    def _scalar_conversion_args(self, T):
+        return self._input_size, self._triggers, self._period
 
     def GetLog(self, logger_context):
         """The VectorLog in ``logger_context`` (this system's Context)."""
@@ -148,8 +162,10 @@ class VectorLogSink(LeafSystem):
 
 
 def LogVectorOutput(src, builder, publish_triggers=None, publish_period=None):
-    """Adds to ``builder`` a VectorLogSink of ``src``'s size, connected to ``src`` (an
-    output port); returns it. The other arguments are VectorLogSink's."""
-    logger = builder.AddSystem(VectorLogSink(src.size(), publish_triggers, publish_period))
+    """Adds to ``builder`` a VectorLogSink (of the builder's scalar type) of ``src``'s size,
+    connected to ``src`` (an output port); returns it. The other arguments are
+    VectorLogSink's."""
+    sink = instantiation(VectorLogSink, system_scalar_type(builder), "system")
+    logger = builder.AddSystem(sink(src.size(), publish_triggers, publish_period))
     builder.Connect(src, logger.get_input_port())
     return logger

@@ -36,6 +36,10 @@ class ZeroOrderHold(LeafSystem):
             self.DeclareStateOutputPort("y", DiscreteStateIndex(0))
             self._abstract = False
 
+    def _scalar_conversion_args(self, T):
+        model = self._u.Allocate() if self._abstract else self._u.size()
+        return self._period, model, self._offset
+
     def _sample(self, context, discrete_state):
         discrete_state._groups[0]._data[:] = self._u.EvalBasicVector(context)._data
 
