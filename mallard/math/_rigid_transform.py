@@ -71,7 +71,9 @@ class RigidTransform:
     def _make(cls, R, p):
         """A RigidTransform that takes ownership of the 3x3 array R and 3-vector p, unchecked."""
         self = object.__new__(cls)
-        self._R = RotationMatrix._make(R)
+        rotation = object.__new__(RotationMatrix)  # RotationMatrix._make(R), one call less
+        rotation._R = R
+        self._R = rotation
         self._p = p
         return self
 

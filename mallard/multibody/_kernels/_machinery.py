@@ -12,8 +12,10 @@ import os
 
 import numba
 import numpy as np
-from numba.core import caching
-from numba.extending import register_jitable
+from numba import types
+from numba.core import caching, cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic, overload, register_jitable
 
 #: Every kernel function by qualified name, for the test that runs each compiled and interpreted.
 REGISTRY = {}
@@ -61,6 +63,77 @@ def compiled(fn):
         dispatcher = numba.njit(cache=True, error_model="numpy")(fn)
         _COMPILED[fn] = dispatcher
     return dispatcher
+
+
+def reshaped(a, shape):
+    """``a.reshape(shape)``: a C-contiguous view, shaped ``shape``, of the 1-D array ``a`` of
+    exactly prod(shape) elements (how kernels see sections of a workspace as arrays).
+
+    Compiled, a C-contiguous ``a`` is viewed without numba's general reshape, which calls a C
+    helper costing tens of nanoseconds per view: a driver makes dozens of views per call."""
+    return a.reshape(shape)
+
+
+def _intp_items(context, builder, value, tuple_type):
+    """The items of the tuple ``value`` of integers (type ``tuple_type``), cast to intp."""
+    items = cgutils.unpack_tuple(builder, value, len(tuple_type))
+    return [
+        context.cast(builder, item, item_type, types.intp)
+        for item, item_type in zip(items, tuple_type, strict=True)
+    ]
+
+
+@intrinsic
+def _c_view(typingctx, a, shape):
+    """The C-contiguous view of the 1-D C-contiguous array ``a`` shaped ``shape`` (unchecked)."""
+    ndim = len(shape)
+    view_type = types.Array(a.dtype, ndim, "C")
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        dims = _intp_items(context, builder, args[1], shape)
+        strides = [source.itemsize] * ndim
+        for d in range(ndim - 2, -1, -1):
+            strides[d] = builder.mul(strides[d + 1], dims[d + 1])
+        view = context.make_array(view_type)(context, builder)
+        context.populate_array(
+            view,
+            data=source.data,
+            shape=cgutils.pack_array(builder, dims),
+            strides=cgutils.pack_array(builder, strides),
+            itemsize=source.itemsize,
+            meminfo=source.meminfo,
+            parent=source.parent,
+        )
+        return impl_ret_borrowed(context, builder, view_type, view._getvalue())
+
+    return view_type(a, shape), codegen
+
+
+@intrinsic
+def _product(typingctx, shape):
+    """The product of the integers of the tuple ``shape``."""
+
+    def codegen(context, builder, signature, args):
+        size = context.get_constant(types.intp, 1)
+        for value in _intp_items(context, builder, args[0], shape):
+            size = builder.mul(size, value)
+        return size
+
+    return types.intp(shape), codegen
+
+
+@overload(reshaped)
+def _reshaped_compiled(a, shape):
+    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
+        return lambda a, shape: a.reshape(shape)
+
+    def impl(a, shape):
+        if _product(shape) != a.shape[0]:
+            raise ValueError("reshaped: the shape does not match the array's size")
+        return _c_view(a, shape)
+
+    return impl
 
 
 def for_dtype(fn, dtype):

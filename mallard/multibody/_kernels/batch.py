@@ -26,11 +26,12 @@ from mallard.multibody._kernels.engine import (
     _v1,
     _v2,
     _v4,
+    drive_force_elements,
     drive_forward_dynamics,
     drive_inverse_dynamics,
-    drive_mass_matrix,
     drive_point_jacobian,
     drive_stages,
+    mass_matrix_into,
 )
 from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
@@ -38,18 +39,13 @@ from mallard.multibody._kernels.engine_derivatives import (
 )
 from mallard.multibody._layout import (
     BIAS,
-    GRAVITY_MASK,
     INERTIAS,
     NQ,
     NU,
     NV,
     POSITIONS,
-    S_DAMPING,
-    S_G_W,
-    S_H_W,
     S_J,
     S_M,
-    S_M_W,
     S_TAU,
     S_VDOT,
     S_X_PC,
@@ -118,32 +114,6 @@ def _load_state(mi, Q, V, i, x):
 
 
 @jitable
-def _gravity_body_forces(mi, ws, F_B):
-    """F_B[b] = [h × g; m·g] (gravity at Bo, in W) for each body b whose model instance feels
-    gravity, zero for the others; the inertias stage must be up to date."""
-    n = mi[N]
-    tree = _tree(mi)
-    m_W = _v1(mi, ws, S_M_W, n)
-    h_W = _v2(mi, ws, S_H_W, n, 3)
-    g = _v1(mi, ws, S_G_W, 3)
-    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
-    for j in range(6):
-        F_B[tree[0, 5], j] = 0.0 * g[0]
-    for k in range(1, n):
-        b = tree[k, 5]
-        if gravity_mask[k] != 0:
-            F_B[b, 0] = h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
-            F_B[b, 1] = h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
-            F_B[b, 2] = h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
-            F_B[b, 3] = m_W[k] * g[0]
-            F_B[b, 4] = m_W[k] * g[1]
-            F_B[b, 5] = m_W[k] * g[2]
-        else:
-            for j in range(6):
-                F_B[b, j] = 0.0 * g[0]
-
-
-@jitable
 def _derivative_workspace(mi, row):
     """The derivative workspace at the end of a row of ``wss``, after the scratch."""
     n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
@@ -182,18 +152,14 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
     """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nv = mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, Q[0:0], i, x)
-            drive_mass_matrix(mi, mf, x, ws, POSITIONS | INERTIAS)
-            M_i = _v2(mi, ws, S_M, nv, nv)
-            for r in range(nv):
-                for s in range(nv):
-                    M[i, r, s] = M_i[r, s]
+            drive_stages(mi, mf, x, ws, POSITIONS | INERTIAS)
+            mass_matrix_into(mi, ws, M[i])
 
 
 @batched
@@ -204,20 +170,16 @@ def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
     (zero)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nq, nv = mi[NQ], mi[NV]
+    nv = mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         tau_app = _part(mi, row, _TAU)
         F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
-        damping = _v1(mi, ws, S_DAMPING, nv)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
-            drive_stages(mi, mf, x, ws, _ALL)
-            _gravity_body_forces(mi, ws, F_B)
-            for j in range(nv):
-                tau_app[j] = -damping[j] * x[nq + j]
+            drive_force_elements(mi, mf, x, ws, _ALL, F_B, tau_app)
             if TAU.shape[0] > 0:
                 for j in range(nv):
                     tau_app[j] += TAU[i, j]

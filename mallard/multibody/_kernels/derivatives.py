@@ -20,7 +20,7 @@ tangents and temporaries, in the sections of :func:`dws_block`.
 import numpy as np
 
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, UNIVERSAL
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels.kinematics import (
     JTYPE,
     PARENT,
@@ -93,7 +93,7 @@ def dws_block(dws, n, nv, section):
         cols = _SECTIONS[s, 1]
         rows = n if rows == _ROWS_N else (nv if rows == _ROWS_NV else rows)
         cols = nv if cols == _ROWS_NV else cols
-    return dws[o : o + rows * cols].reshape((rows, cols))
+    return reshaped(dws[o : o + rows * cols], (rows, cols))
 
 
 # ---- one joint ----------------------------------------------------------------------------

@@ -241,19 +241,6 @@ def calc_gravity_forces(tree, mobods, m_W, h_W, g, F_BBo_W):
 
 
 @jitable
-def calc_force_elements_base(tree, mobods, m_W, h_W, g, damping, v, F_BBo_W, tau):
-    """What CalcForceElementsContribution sets before the other force elements add theirs:
-    F_BBo_W = gravity's forces (calc_gravity_forces; zero on the other bodies) and the joint
-    damping's tau = −D·v."""
-    for b in range(F_BBo_W.shape[0]):
-        for j in range(6):
-            F_BBo_W[b, j] = 0.0
-    calc_gravity_forces(tree, mobods, m_W, h_W, g, F_BBo_W)
-    for i in range(tau.shape[0]):
-        tau[i] = -damping[i] * v[i]
-
-
-@jitable
 def _bias_force(m, h, I, V):
     """The velocity-dependent force of a body: [w × (I·w); w × (w × h)]."""
     w = (V[0], V[1], V[2])

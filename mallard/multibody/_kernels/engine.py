@@ -6,7 +6,7 @@ stages (positions, velocities, inertias, bias) it must bring up to date first, t
 its result into ``ws``. Few arguments and no allocation keep a call cheap from Python.
 """
 
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels.dynamics import (
     calc_acceleration_bias,
     calc_body_inertias,
@@ -83,30 +83,30 @@ def _v1(mi, ws, section, a):
 @jitable
 def _v2(mi, ws, section, a, b):
     o = mi[OFFSETS + section]
-    return ws[o : o + a * b].reshape((a, b))
+    return reshaped(ws[o : o + a * b], (a, b))
 
 
 @jitable
 def _v3(mi, ws, section, a, b, c):
     o = mi[OFFSETS + section]
-    return ws[o : o + a * b * c].reshape((a, b, c))
+    return reshaped(ws[o : o + a * b * c], (a, b, c))
 
 
 @jitable
 def _v4(mi, ws, section, a, b, c, d):
     o = mi[OFFSETS + section]
-    return ws[o : o + a * b * c * d].reshape((a, b, c, d))
+    return reshaped(ws[o : o + a * b * c * d], (a, b, c, d))
 
 
 @jitable
 def _tree(mi):
     n = mi[N]
-    return mi[mi[TREE] : mi[TREE] + 6 * n].reshape((n, 6))
+    return reshaped(mi[mi[TREE] : mi[TREE] + 6 * n], (n, 6))
 
 
 @jitable
 def _jparam(mi, mf):
-    return mf[0 : 4 * mi[N]].reshape((mi[N], 4))
+    return reshaped(mf[0 : 4 * mi[N]], (mi[N], 4))
 
 
 # ---- stages -----------------------------------------------------------------------------------
@@ -167,18 +167,27 @@ def drive_stages(mi, mf, x, ws, need):
 # ---- results ------------------------------------------------------------------------------------
 @jitable
 def drive_mass_matrix(mi, mf, x, ws, need):
-    """ws[M] = M(q) (composite bodies, reflected inertias on the diagonal)."""
+    """ws[M] = M(q) (see :func:`mass_matrix_into`)."""
     run_stages(mi, mf, x, ws, need)
+    nv = mi[NV]
+    mass_matrix_into(mi, ws, _v2(mi, ws, S_M, nv, nv))
+
+
+@jitable
+def mass_matrix_into(mi, ws, M):
+    """M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal); the
+    positions and inertias stages must be up to date."""
     n, nv = mi[N], mi[NV]
-    M = _v2(mi, ws, S_M, nv, nv)
+    m_W = _v1(mi, ws, S_M_W, n)
+    zero = 0.0 * m_W[0]  # (World's mass: M's entries may hold anything, NaN or None)
     for i in range(nv):
         for j in range(nv):
-            M[i, j] = 0.0 * M[i, j]
+            M[i, j] = zero
     calc_mass_matrix(
         _tree(mi),
         _v4(mi, ws, S_X_PC, 4, n, 4, 3),
         _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v1(mi, ws, S_M_W, n),
+        m_W,
         _v2(mi, ws, S_H_W, n, 3),
         _v3(mi, ws, S_I_W, n, 3, 3),
         _v1(mi, ws, S_REFLECTED, nv),
@@ -227,6 +236,45 @@ def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
     reflected = _v1(mi, ws, S_REFLECTED, nv)
     for i in range(nv):
         tau[i] += reflected[i] * vdot[i]
+
+
+@jitable
+def _gravity_body_forces(mi, ws, F_B):
+    """F_B[b] = [h × g; m·g] (gravity at Bo, in W) for each body b whose model instance feels
+    gravity, zero for the others; the inertias stage must be up to date."""
+    n = mi[N]
+    tree = _tree(mi)
+    m_W = _v1(mi, ws, S_M_W, n)
+    h_W = _v2(mi, ws, S_H_W, n, 3)
+    g = _v1(mi, ws, S_G_W, 3)
+    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
+    for j in range(6):
+        F_B[tree[0, BODY], j] = 0.0 * g[0]
+    for k in range(1, n):
+        b = tree[k, BODY]
+        if gravity_mask[k] != 0:
+            F_B[b, 0] = h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
+            F_B[b, 1] = h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
+            F_B[b, 2] = h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
+            F_B[b, 3] = m_W[k] * g[0]
+            F_B[b, 4] = m_W[k] * g[1]
+            F_B[b, 5] = m_W[k] * g[2]
+        else:
+            for j in range(6):
+                F_B[b, j] = 0.0 * g[0]
+
+
+@jitable
+def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
+    """What CalcForceElementsContribution sets before the other force elements add theirs:
+    F_B (indexed by body) = gravity's forces (see :func:`_gravity_body_forces`) and tau = −D·v,
+    the joint damping's. ``need`` must bring the inertias stage up to date."""
+    run_stages(mi, mf, x, ws, need)
+    _gravity_body_forces(mi, ws, F_B)
+    nq, nv = mi[NQ], mi[NV]
+    damping = _v1(mi, ws, S_DAMPING, nv)
+    for i in range(nv):
+        tau[i] = -damping[i] * x[nq + i]
 
 
 @jitable

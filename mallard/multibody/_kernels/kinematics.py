@@ -7,7 +7,9 @@ v start, reversed, body index] and ``jparam[k]`` the joint's constants (see ``mo
 A mobilizer connects its inboard frame F, fixed on the parent body P with pose X_PF, to its
 outboard frame M, fixed on the mobod's body B with pose X_MB. (F, M) are the joint's frames
 as the user gave them, or (M, F) when the joint is *reversed* (its child body is the inboard
-one); then X_FM(q) is the inverse of the joint's pose.
+one); then X_FM(q) is the inverse of the joint's pose. A revolute mobilizer turns about the
+z axis of F and M (``jparam[k, :3]`` = (0, 0, 1)): the plant turns the joint's frames so that
+z is its axis (as Drake does), and then only two columns of R_WF turn with q.
 
 Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is p_AoBo_A.
 """
@@ -21,7 +23,6 @@ from mallard.multibody._kernels.pose import (
     load_pose,
     pose_inv,
     pose_mul,
-    pose_mul_rotation,
     pose_mul_translation,
     position,
     rotate3,
@@ -36,7 +37,7 @@ V_START = 3
 REVERSED = 4
 BODY = 5
 
-# Layers of the position-kinematics pose array X_pc[layer, mobod].
+# Layers of the position-kinematics pose array X_pc[layer, mobod] (X_FM: scratch).
 X_FM = 0
 X_WF = 1
 X_WM = 2
@@ -48,7 +49,8 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians.
 
     ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k. Outputs per mobod k:
-    ``X_pc[:, k]`` = X_FM, X_WF, X_WM, X_WB (see the layer constants); per generalized
+    ``X_pc[:, k]`` = X_WF, X_WM, X_WB in layers 1 to 3 (see the layer constants; layer 0,
+    X_FM, is scratch for the joint types computed outside the main loop); per generalized
     velocity i of mobod k, ``H_PB_W[i]`` = [w; v], the spatial velocity of B at Bo measured
     in P, expressed in W, per unit v[i]. ``H_FM`` is a 6×6 workspace. ``X_pc[:, 0]`` (World)
     must already hold identity poses.
@@ -70,34 +72,33 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
             calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
     for k in range(1, n):
         jtype = tree[k, JTYPE]
-        if jtype == REVOLUTE:
-            T_FM = _revolute_X_FM(jparam[k], q[tree[k, Q_START]])
-        elif jtype == PRISMATIC:
-            T_FM = _prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
-        elif jtype == WELD:
-            T_FM = _prismatic_X_FM(jparam[k], 0.0 * jparam[k, 0])
-        elif jtype == QUATERNION_FLOATING:
-            T_FM = _quaternion_X_FM(q, tree[k, Q_START])
-        else:
-            T_FM = load_pose(X_pc[X_FM, k])
-        if tree[k, REVERSED] != 0:  # the joint's pose, inverted
-            T_FM = pose_inv(T_FM)
         T_WF = pose_mul(load_pose(X_pc[X_WB, tree[k, PARENT]]), load_pose(X_PF_MB[0, k]))
         if jtype == REVOLUTE:
-            T_WM = pose_mul_rotation(T_WF, T_FM)  # p_FM = 0
-        elif jtype == PRISMATIC:
-            T_WM = pose_mul_translation(T_WF, T_FM)  # R_FM = I
+            T_WM = _revolute_X_WM(T_WF, q[tree[k, Q_START]], tree[k, REVERSED] != 0)
         elif jtype == WELD:
             T_WM = T_WF  # X_FM = I
         else:
-            T_WM = pose_mul(T_WF, T_FM)
+            if jtype == PRISMATIC:
+                T_FM = _prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
+            elif jtype == QUATERNION_FLOATING:
+                T_FM = _quaternion_X_FM(q, tree[k, Q_START])
+            else:
+                T_FM = load_pose(X_pc[X_FM, k])
+            if tree[k, REVERSED] != 0:  # the joint's pose, inverted
+                T_FM = pose_inv(T_FM)
+            if jtype == PRISMATIC:
+                T_WM = pose_mul_translation(T_WF, T_FM)  # R_FM = I
+            else:
+                T_WM = pose_mul(T_WF, T_FM)
         T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
-        store_pose(T_FM, X_pc[X_FM, k])
         store_pose(T_WF, X_pc[X_WF, k])
         store_pose(T_WM, X_pc[X_WM, k])
         store_pose(T_WB, X_pc[X_WB, k])
-        if jtype == REVOLUTE or jtype == PRISMATIC:
-            _axis_column(tree[k], jtype == REVOLUTE, T_WF, T_WM, T_WB, jparam[k], H_PB_W)
+        if jtype == REVOLUTE:  # about F's z axis, M's too
+            _axis_column(tree[k], True, (T_WF[2], T_WF[5], T_WF[8]), T_WF, T_WB, H_PB_W)
+        elif jtype == PRISMATIC:  # along â, in F and in M
+            a_W = rotate3(T_WF, (jparam[k, 0], jparam[k, 1], jparam[k, 2]))
+            _axis_column(tree[k], False, a_W, T_WF, T_WB, H_PB_W)
         elif jtype == QUATERNION_FLOATING:
             # H_FM = I (6×6): column j is the unit vector e_j.
             z = 0.0 * T_WF[0]
@@ -128,29 +129,27 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
 
 
 @jitable
-def _revolute_X_FM(jparam, theta):
-    """The pose tuple of X_FM for a revolute joint: R_FM = rot(θ, â) (Rodrigues, as
-    :func:`rotation_about_axis`), p_FM = 0."""
+def _revolute_X_WM(T_WF, theta, reversed_joint):
+    """The pose tuple of X_WM = X_WF·X_FM for a revolute mobilizer (about z): R_FM = Rz(θ),
+    or Rz(−θ) = Rz(θ)ᵀ if the joint is reversed; p_FM = 0. Only R_WF's first two columns
+    turn."""
     c = np.cos(theta)
     s = np.sin(theta)
-    t = 1.0 - c
-    x = jparam[0]
-    y = jparam[1]
-    z = jparam[2]
-    zero = 0.0 * theta
+    if reversed_joint:
+        s = -s
     return (
-        c + t * x * x,
-        t * x * y - s * z,
-        t * x * z + s * y,
-        t * x * y + s * z,
-        c + t * y * y,
-        t * y * z - s * x,
-        t * x * z - s * y,
-        t * y * z + s * x,
-        c + t * z * z,
-        zero,
-        zero,
-        zero,
+        c * T_WF[0] + s * T_WF[1],
+        c * T_WF[1] - s * T_WF[0],
+        T_WF[2],
+        c * T_WF[3] + s * T_WF[4],
+        c * T_WF[4] - s * T_WF[3],
+        T_WF[5],
+        c * T_WF[6] + s * T_WF[7],
+        c * T_WF[7] - s * T_WF[6],
+        T_WF[8],
+        T_WF[9],
+        T_WF[10],
+        T_WF[11],
     )
 
 
@@ -181,8 +180,7 @@ def _quaternion_X_FM(q, s):
 
 @jitable
 def _prismatic_X_FM(jparam, x):
-    """The pose tuple of X_FM for a prismatic joint: R_FM = I, p_FM = x·â (x = 0 gives the
-    identity, a weld's X_FM)."""
+    """The pose tuple of X_FM for a prismatic joint: R_FM = I, p_FM = x·â."""
     one = 1.0 + 0.0 * x
     zero = 0.0 * x
     return (
@@ -202,29 +200,22 @@ def _prismatic_X_FM(jparam, x):
 
 
 @jitable
-def _axis_column(row, revolute, T_WF, T_WM, T_WB, jparam, H_PB_W):
-    """H_PB_W[v start] of a revolute (H_FM = [â; 0]) or prismatic (H_FM = [0; â]) mobilizer,
-    â = jparam[0:3] the joint's unit axis: :func:`_across_mobilizer_column` without the
-    products by zero."""
-    if row[REVERSED] != 0:
-        sign = -1.0
-        T_WJ = T_WM
-        p_WJo = position(T_WF)
-    else:
-        sign = 1.0
-        T_WJ = T_WF
-        p_WJo = position(T_WM)
-    a_W = rotate3(T_WJ, (jparam[0], jparam[1], jparam[2]))
+def _axis_column(row, revolute, a_W, T_WF, T_WB, H_PB_W):
+    """H_PB_W[v start] of a revolute (H_FM = [â; 0]) or prismatic (H_FM = [0; â]) mobilizer
+    whose axis is a_W in W (the same in F and in M): [a_W; a_W × p_FoBo_W] (Fo = Mo for a
+    revolute one) or [0; a_W], negated if the joint is reversed;
+    :func:`_across_mobilizer_column` without the products by zero."""
+    sign = -1.0 if row[REVERSED] != 0 else 1.0
     c = row[V_START]
-    if revolute:  # [â_W; â_W × d], d = p_JoBo
-        d = (T_WB[9] - p_WJo[0], T_WB[10] - p_WJo[1], T_WB[11] - p_WJo[2])
+    if revolute:
+        d = (T_WB[9] - T_WF[9], T_WB[10] - T_WF[10], T_WB[11] - T_WF[11])
         H_PB_W[c, 0] = sign * a_W[0]
         H_PB_W[c, 1] = sign * a_W[1]
         H_PB_W[c, 2] = sign * a_W[2]
         H_PB_W[c, 3] = sign * (a_W[1] * d[2] - a_W[2] * d[1])
         H_PB_W[c, 4] = sign * (a_W[2] * d[0] - a_W[0] * d[2])
         H_PB_W[c, 5] = sign * (a_W[0] * d[1] - a_W[1] * d[0])
-    else:  # [0; â_W]
+    else:
         z = 0.0 * a_W[0]
         H_PB_W[c, 0] = z
         H_PB_W[c, 1] = z

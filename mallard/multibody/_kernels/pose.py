@@ -62,26 +62,6 @@ def pose_mul(A, B):
 
 
 @jitable
-def pose_mul_rotation(A, B):
-    """X_AC = X_AB·X_BC for a tuple B = X_BC whose position is zero: (R_AB·R_BC, p_AB). The
-    same as :func:`pose_mul` for finite values (p_AB + R_AB·0 = p_AB), with fewer operations."""
-    return (
-        A[0] * B[0] + A[1] * B[3] + A[2] * B[6],
-        A[0] * B[1] + A[1] * B[4] + A[2] * B[7],
-        A[0] * B[2] + A[1] * B[5] + A[2] * B[8],
-        A[3] * B[0] + A[4] * B[3] + A[5] * B[6],
-        A[3] * B[1] + A[4] * B[4] + A[5] * B[7],
-        A[3] * B[2] + A[4] * B[5] + A[5] * B[8],
-        A[6] * B[0] + A[7] * B[3] + A[8] * B[6],
-        A[6] * B[1] + A[7] * B[4] + A[8] * B[7],
-        A[6] * B[2] + A[7] * B[5] + A[8] * B[8],
-        A[9],
-        A[10],
-        A[11],
-    )
-
-
-@jitable
 def pose_mul_translation(A, B):
     """X_AC = X_AB·X_BC for a tuple B = X_BC whose rotation is the identity: (R_AB,
     p_AB + R_AB·p_BC). The same as :func:`pose_mul` for finite values, with fewer operations."""

@@ -284,19 +284,19 @@ class DynamicsMixin:
         self.ValidateContext(context)
         self._throw_if_not_finalized("CalcForceElementsContribution")
         self._check_forces(forces, "CalcForceElementsContribution")
-        ec = self._body_inertias(context)
-        v = self._v(context)
-        _kernel("calc_force_elements_base", ec.ws.dtype)(
-            self._tree,
-            self._gravity_mobods(),
-            ec.m_W,
-            ec.h_W,
-            ec.g_W,
-            ec.damping,
-            v,
+        ec = self._engine(context)
+        need = self._need(ec, context, POSITIONS | INERTIAS)
+        model = self._engine_model
+        ec.drivers.drive_force_elements(
+            model.mi,
+            model.mf,
+            self._x_of(context._state),
+            ec.ws,
+            need,
             forces._F_BBo_W,
             forces._tau,
         )
+        self._mark(ec, context, need)
         for element in self._force_elements[1:]:
             element.CalcAndAddForceContribution(context, forces)
 

@@ -51,7 +51,8 @@ class _Drivers:
 class EngineCache:
     """One Context's workspace ``ws``, named views of its sections (``X_pc``, ``H_PB_W``,
     ``V_WB``, ``A_bias``, ``m_W``, ``M``, ...), the frame poses ``X_BF`` (from the
-    parameters), and the serials each stage was computed from."""
+    parameters; ``X_BF_rows``: a list of its rows), and the serials each stage was computed
+    from."""
 
     def __init__(self, plant, dtype):
         model = plant._engine_model
@@ -64,7 +65,7 @@ class EngineCache:
         # Per mobod, views of R_WB and p_WB (for the pose queries).
         self.R_WB = [self.X_pc[3, k, :3] for k in range(len(plant._mobods))]
         self.p_WB = [self.X_pc[3, k, 3] for k in range(len(plant._mobods))]
-        self.X_BF = None
+        self.X_BF = self.X_BF_rows = None
         self.p_serial = self.model_version = None
         self.pc = self.inertias = None  # serial_q of those stages
         self.vc = self.bias = None  # (serial_q, serial_v) of those stages
@@ -177,6 +178,7 @@ class EngineMixin:
             parent = getattr(frame, "_parent_frame", None)
             X_BF[f] = X_PF[f] if parent is None else _compose(X_BF[int(parent.index())], X_PF[f])
         ec.X_BF = X_BF
+        ec.X_BF_rows = list(X_BF)  # (views, made once)
         ec.X_PF_MB[:, 0] = _IDENTITY_POSE
         for k, mobod in enumerate(self._mobods[1:], start=1):
             joint = self._joints[mobod.joint]
@@ -184,11 +186,16 @@ class EngineMixin:
             if mobod.reversed:
                 inboard, outboard = outboard, inboard
             X_P_inboard = X_BF[int(inboard.index())]
+            X_outboard_B = _invert(X_BF[int(outboard.index())])
             if joint._jtype == _joint_types.WELD:
                 X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
                 X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
+            X_JZ = self._z_turns.get(k)
+            if X_JZ is not None:  # a revolute mobilizer: both frames turned, z along its axis
+                X_P_inboard = _compose(X_P_inboard, X_JZ)
+                X_outboard_B = _compose(_invert(X_JZ), X_outboard_B)
             ec.X_PF_MB[0, k] = X_P_inboard
-            ec.X_PF_MB[1, k] = _invert(X_BF[int(outboard.index())])
+            ec.X_PF_MB[1, k] = X_outboard_B
         ec.m_B[:] = parameters.mass
         ec.m_B[0] = 0.0
         ec.com_B[:] = parameters.com

@@ -13,12 +13,15 @@ from mallard.multibody._layout import POSITIONS
 from mallard.multibody.math import SpatialAcceleration
 from mallard.multibody.tree._indices import JacobianWrtVariable
 
+_F64 = np.dtype(np.float64)
+_KV = JacobianWrtVariable.kV
+
 
 def _float3(p):
     """``p`` as a float64 3-vector if it plainly is one (an array or a list of 3 floats), else
     None (the general path then converts and checks it)."""
     if type(p) is np.ndarray:
-        return p if p.shape == (3,) and p.dtype == np.float64 else None
+        return p if p.dtype is _F64 and p.shape == (3,) else None
     if type(p) in (list, tuple) and len(p) == 3 and all(type(x) in (float, int) for x in p):
         return np.array(p, dtype=float)
     return None
@@ -100,20 +103,22 @@ class JacobiansMixin:
     ):
         """J_V_ABp_E (6×n): Bp's spatial velocity in frame A, expressed in frame E, per unit
         q̇ (``kQDot``) or v (``kV``). Rows 0–2 angular, 3–5 translational."""
-        if (
-            with_respect_to is JacobianWrtVariable.kV
-            and getattr(context, "_system", None) is self
-            and getattr(frame_B, "_plant", None) is self
-            and getattr(frame_A, "_plant", None) is self
-            and getattr(frame_E, "_plant", None) is self
-            and frame_A._body is self._bodies[0]
-        ):
-            p = _float3(p_BoBp_B)
-        else:
-            p = None
+        world = self._bodies[0]
+        try:  # the common case: kV, in World, of this plant's frames
+            fast = (
+                with_respect_to is _KV
+                and context._system is self
+                and frame_B._plant is self
+                and frame_A._plant is self
+                and frame_E._plant is self
+                and frame_A._body is world
+            )
+        except AttributeError:  # not a Context or not frames: the general path reports it
+            fast = False
+        p = _float3(p_BoBp_B) if fast else None
         if p is not None:
             J = self._jacobian_in_world(context, frame_B, p)
-            if frame_E._body is self._bodies[0] and frame_E._index._value == 0:
+            if frame_E._body is world and frame_E._index._value == 0:
                 return J.copy()
             R_EW = self._X_WF(context, frame_E)[0].T
             return np.concatenate((R_EW @ J[:3], R_EW @ J[3:]))
@@ -135,7 +140,7 @@ class JacobiansMixin:
             ec.ws,
             need,
             frame_B._body._mobod,
-            ec.X_BF[frame_B._index._value],
+            ec.X_BF_rows[frame_B._index._value],
             p_BoBp_B,
         )
         ec.pc = context._serial_q

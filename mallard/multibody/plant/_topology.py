@@ -161,6 +161,22 @@ def mobilizer_axis(joint, reversed_joint):
     return axis
 
 
+def z_turn(axis):
+    """The pose [R; 0] (4×3, see kernels.kinematics) of a frame Z turned from a joint's frame
+    J so that Z's z axis is the unit ``axis`` (given in J): R = R_JZ, R·e_z = axis. For a
+    coordinate axis ±e_i it is a signed permutation (exact); revolute mobilizers turn about
+    the z axis of their frames turned so."""
+    a = np.asarray(axis, dtype=float)
+    i = int(np.argmax(np.abs(a)))
+    x = np.zeros(3)
+    x[(i + 1) % 3] = 1.0  # perpendicular to a = ±e_i exactly; else made so below
+    x = x - (x @ a) * a
+    x /= np.linalg.norm(x)
+    X_JZ = np.zeros((4, 3))
+    X_JZ[:3] = np.column_stack((x, np.cross(a, x), a))
+    return X_JZ
+
+
 def mobilizer_frames(mobods, joints):
     """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
     as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance.
