@@ -15,3 +15,17 @@ from mallard.systems.controllers import *  # noqa: F403
 from mallard.systems.framework import *  # noqa: F403
 from mallard.systems.primitives import *  # noqa: F403
 from mallard.trajectories import *  # noqa: F403
+from mallard.visualization import *  # noqa: F403
+
+
+def __getattr__(name):
+    """mallard.symbolic's names (Variable, Expression, ...), imported on first use: sympy, which
+    it needs, is an optional extra and slow to import. ``from mallard.all import *`` leaves
+    them out; ``from mallard.all import Variable`` works."""
+    try:
+        import mallard.symbolic as symbolic
+    except ImportError:
+        symbolic = None
+    if symbolic is not None and name in symbolic.__all__:
+        return getattr(symbolic, name)
+    raise AttributeError(f"module 'mallard.all' has no attribute '{name}'")
