@@ -265,6 +265,25 @@ def _gravity_body_forces(mi, ws, F_B):
 
 
 @jitable
+def add_gravity_forces(mi, ws, F):
+    """F[k] += [h × g; m·g] (gravity at Bo, in W) for each mobod k whose body feels gravity
+    (rows of F indexed by mobod); the inertias stage must be up to date."""
+    n = mi[N]
+    m_W = _v1(mi, ws, S_M_W, n)
+    h_W = _v2(mi, ws, S_H_W, n, 3)
+    g = _v1(mi, ws, S_G_W, 3)
+    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
+    for k in range(1, n):
+        if gravity_mask[k] != 0:
+            F[k, 0] += h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
+            F[k, 1] += h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
+            F[k, 2] += h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
+            F[k, 3] += m_W[k] * g[0]
+            F[k, 4] += m_W[k] * g[1]
+            F[k, 5] += m_W[k] * g[2]
+
+
+@jitable
 def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
     """What CalcForceElementsContribution sets before the other force elements add theirs:
     F_B (indexed by body) = gravity's forces (see :func:`_gravity_body_forces`) and tau = −D·v,
@@ -302,18 +321,9 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
         tau[actuated_v[a]] += ua
     F = _v2(mi, ws, S_F_TOTAL, n, 6)
     _gather_body_forces(tree, F_in_B, F)
+    add_gravity_forces(mi, ws, F)
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
-    g = _v1(mi, ws, S_G_W, 3)
-    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
-    for k in range(1, n):
-        if gravity_mask[k] != 0:
-            F[k, 0] += h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
-            F[k, 1] += h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
-            F[k, 2] += h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
-            F[k, 3] += m_W[k] * g[0]
-            F[k, 4] += m_W[k] * g[1]
-            F[k, 5] += m_W[k] * g[2]
     status = calc_forward_dynamics(
         tree,
         _v4(mi, ws, S_X_PC, 4, n, 4, 3),

@@ -27,6 +27,7 @@ from mallard.multibody._kernels.engine import (
     _v2,
     _v3,
     _v4,
+    add_gravity_forces,
     drive_forward_dynamics,
     drive_mass_matrix,
     run_stages,
@@ -64,18 +65,11 @@ def _inverse_dynamics_derivatives(mi, mf, x, ws, vdot, F_app_B, dws, dtau_dq, dt
     F_app = dws_block(dws, n, nv, S_F_APP)
     tau_app = dws_block(dws, n, nv, S_TAU_APP)[0]
     _gather_body_forces(tree, F_app_B, F_app)
+    add_gravity_forces(mi, ws, F_app)
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
     g = _v1(mi, ws, S_G_W, 3)
     gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
-    for k in range(1, n):
-        if gravity_mask[k] != 0:
-            F_app[k, 0] += h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
-            F_app[k, 1] += h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
-            F_app[k, 2] += h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
-            F_app[k, 3] += m_W[k] * g[0]
-            F_app[k, 4] += m_W[k] * g[1]
-            F_app[k, 5] += m_W[k] * g[2]
     for i in range(nv):
         tau_app[i] = 0.0 * g[0]
     X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)

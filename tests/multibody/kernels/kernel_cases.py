@@ -701,6 +701,7 @@ CASES = {
         np.zeros((5, 6)),
     ),
     _K + "engine._gravity_body_forces": _gravity_args,
+    _K + "engine.add_gravity_forces": _gravity_args,
     _K + "engine.drive_force_elements": lambda r: _driver_args(r, _body_forces, _vdot),
     _K + "engine.drive_inverse_dynamics": lambda r: _driver_args(r, _vdot, _vdot, _body_forces),
     _K + "engine.drive_forward_dynamics": lambda r: _driver_args(
