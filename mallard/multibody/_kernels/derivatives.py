@@ -39,7 +39,16 @@ from mallard.multibody._kernels.mobilizers import (
     calc_Nplus,
     calc_V_FM,
 )
-from mallard.multibody._kernels.vec3 import add, cross3, mat_vec, row3, scale, store_row3, sub
+from mallard.multibody._kernels.vec3 import (
+    add,
+    cross3,
+    dot3,
+    mat_vec,
+    row3,
+    scale,
+    store_row3,
+    sub,
+)
 
 # Sections of a derivative workspace, in order, as (rows, columns); _ROWS_N and _ROWS_NV
 # stand for n (mobods) and nv.
@@ -65,11 +74,13 @@ _SECTIONS = np.array(
         [1, 6],  # S_DV_FM
         [1, 6],  # S_DA_FM
         [_ROWS_NV, _ROWS_NV],  # S_L: a Cholesky factor
+        [_ROWS_N, 18],  # S_K: the sweep constants per mobod
+        [_ROWS_NV, 12],  # S_HJ: the sweep constants per velocity
     ],
     dtype=np.int64,
 )
 S_DP_B, S_DV, S_DA, S_DF, S_F_APP, S_A_WB, S_F, S_DH, S_TAU, S_TAU_APP = range(10)
-S_H_FM, S_DH_FM, S_NPLUS, S_V_FM, S_A_FM, S_DV_FM, S_DA_FM, S_L = range(10, 18)
+S_H_FM, S_DH_FM, S_NPLUS, S_V_FM, S_A_FM, S_DV_FM, S_DA_FM, S_L, S_K, S_HJ = range(10, 20)
 
 
 def _size(count, n, nv):
@@ -94,6 +105,23 @@ def dws_block(dws, n, nv, section):
         rows = n if rows == _ROWS_N else (nv if rows == _ROWS_NV else rows)
         cols = nv if cols == _ROWS_NV else cols
     return reshaped(dws[o : o + rows * cols], (rows, cols))
+
+
+# ---- views-free access (a view of an array costs reference counting in compiled code) ----
+@jitable
+def _origin(X_pc, frame, k):
+    """The origin (row 3) of pose X_pc[frame, k]: p_WFo, p_WMo or p_WBo of mobod k, in W."""
+    return X_pc[frame, k, 3, 0], X_pc[frame, k, 3, 1], X_pc[frame, k, 3, 2]
+
+
+@jitable
+def _inertia_times(I_W, k, a):
+    """I_W[k]·a, the rotational inertia of mobod k's body about Bo (in W) times a."""
+    return (
+        I_W[k, 0, 0] * a[0] + I_W[k, 0, 1] * a[1] + I_W[k, 0, 2] * a[2],
+        I_W[k, 1, 0] * a[0] + I_W[k, 1, 1] * a[1] + I_W[k, 1, 2] * a[2],
+        I_W[k, 2, 0] * a[0] + I_W[k, 2, 1] * a[1] + I_W[k, 2, 2] * a[2],
+    )
 
 
 # ---- one joint ----------------------------------------------------------------------------
@@ -202,226 +230,280 @@ def _owner(tree, is_q, i):
 
 
 @jitable
-def calc_inverse_dynamics_tangent(
-    tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, is_q, i,
-    A_WB, F, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM, dV_FM, dA_FM, out,
-    col,
+def calc_sweep_constants(tree, X_pc, H_PB_W, V_WB, I_W, h_W, A_WB, K, HJ):
+    """The terms of the tangent sweeps that no direction changes. Row k of K (n×18), for a
+    mobod k ≥ 1 with parent P: p_PoBo = p_WBo − p_WPo, w_PB, v_PB (k's velocity in P, at Bo),
+    I·w_WB, w_WB × h and I·α_WB (all in W). Row c of HJ (nv×12): s·[w; v − w × d], the
+    column H_PB_W[c] = [w; v] seen at the origin of its joint's outboard frame, d = p_JMoBo
+    from that origin (M, or F for a reversed joint) to Bo, s = −1 for a reversed joint; then
+    [w; v − w × p_WBo], the column seen at Wo."""
+    for k in range(1, tree.shape[0]):
+        parent = tree[k, PARENT]
+        p_B = _origin(X_pc, X_WB, k)
+        p = sub(p_B, _origin(X_pc, X_WB, parent))
+        wP = row3(V_WB, parent, 0)
+        w_k = row3(V_WB, k, 0)
+        v_PB = sub(row3(V_WB, k, 3), add(row3(V_WB, parent, 3), cross3(wP, p)))
+        store_row3(p, K, k, 0)
+        store_row3(sub(w_k, wP), K, k, 3)
+        store_row3(v_PB, K, k, 6)
+        store_row3(_inertia_times(I_W, k, w_k), K, k, 9)
+        store_row3(cross3(w_k, row3(h_W, k, 0)), K, k, 12)
+        store_row3(_inertia_times(I_W, k, row3(A_WB, k, 0)), K, k, 15)
+        if tree[k, REVERSED] != 0:
+            s = -1.0
+            d = sub(p_B, _origin(X_pc, X_WF, k))
+        else:
+            s = 1.0
+            d = sub(p_B, _origin(X_pc, X_WM, k))
+        c0 = tree[k, V_START]
+        for c in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
+            w = scale(s, row3(H_PB_W, c, 0))
+            store_row3(w, HJ, c, 0)
+            store_row3(sub(scale(s, row3(H_PB_W, c, 3)), cross3(w, d)), HJ, c, 3)
+            w = row3(H_PB_W, c, 0)
+            store_row3(w, HJ, c, 6)
+            store_row3(sub(row3(H_PB_W, c, 3), cross3(w, p_B)), HJ, c, 9)
+
+
+@jitable
+def calc_inverse_dynamics_tangents(
+    tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, is_q, A_WB,
+    F, K, HJ, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM, dV_FM, dA_FM,
+    out,
 ):  # fmt: skip
-    """out[:, col] = ∂τ/∂q[i] (``is_q``) or ∂τ/∂v[i] of Newton–Euler's
+    """out[:, i] = ∂τ/∂q[i] (``is_q``; out nv×nq) or ∂τ/∂v[i] (out nv×nv) for every i, one
+    tangent sweep each, of Newton–Euler's
     τ = M·v̇ + C·v − tau_app − Σ_B J_Bᵀ·(F_app[B] + gravity on B), the applied forces F_app
     (at Bo in W) and tau_app held fixed, gravity [h × g; m·g] on the mobods with
     ``gravity_mask`` set moving with its body, at the primal pass's A_WB and F (the forces
-    each body and its outboard bodies need). Workspaces (sections of a derivative workspace,
-    see :func:`dws_block`): ``active`` (int, n; 1 marks the subtree of the direction's mobod,
-    2 its ancestors), dp_B … dA_FM."""
+    each body and its outboard bodies need) and the sweep constants K, HJ of
+    :func:`calc_sweep_constants`. Workspaces (sections of a derivative workspace, see
+    :func:`dws_block`): ``active`` (int, n; 1 marks the subtree of the direction's mobod),
+    dp_B … dA_FM."""
     n = tree.shape[0]
     z = 0.0 * g[0]
     zero = (z, z, z)
-    j, il = _owner(tree, is_q, i)
-    # Only j's subtree is written base to tip, and read with its parent's row; only dF of
-    # the subtree and of its ancestors, tip to base.
-    for k in range(n):
-        active[k] = 0
-        for r in range(6):
-            dF[k, r] = z
-    pj = tree[j, PARENT]
-    for r in range(3):
-        dp_B[pj, r] = z
-    for r in range(6):
-        dV[pj, r] = z
-        dA[pj, r] = z
-    theta = zero
-    v_O = zero
-    if is_q != 0:
-        # ξ = H_PB_W·N⁺·e_il: the motion of j's body in its parent per unit q̇[i].
-        jtype_j = tree[j, JTYPE]
-        calc_Nplus(jtype_j, jparam[j], q[tree[j, Q_START] :], Nplus)
-        xi_w = zero
-        xi_v = zero
-        for r in range(NUM_VELOCITIES[jtype_j]):
-            c = tree[j, V_START] + r
-            xi_w = add(xi_w, scale(Nplus[r, il], row3(H_PB_W, c, 0)))
-            xi_v = add(xi_v, scale(Nplus[r, il], row3(H_PB_W, c, 3)))
-        theta = xi_w
-        v_O = sub(xi_v, cross3(theta, row3(X_pc[X_WB, j], 3, 0)))
-    # Base to tip over j's subtree.
-    for k in range(j, n):
-        parent = tree[k, PARENT]
-        if k != j and active[parent] != 1:
-            continue
-        active[k] = 1
-        local = k == j
-        jtype = tree[k, JTYPE]
-        nv_k = NUM_VELOCITIES[jtype]
-        c0 = tree[k, V_START]
-        q_k = q[tree[k, Q_START] :]
-        v_k = v[c0:]
-        p_B = row3(X_pc[X_WB, k], 3, 0)
-        p = sub(p_B, row3(X_pc[X_WB, parent], 3, 0))
-        p_WM = row3(X_pc[X_WM, k], 3, 0)
-        axis = jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW
-        if local and (is_q == 0 or jtype == UNIVERSAL) and not axis:
-            _joint_tangent(jtype, jparam[k], q_k, v_k, is_q, il, H_FM, dH_FM, dV_FM, dA_FM)
-        # Positions and frames: for a q direction, body k turns by θ and its points move by
-        # v_O + θ × p; its parent too unless k = j.
-        th_P = zero
-        d_pB = zero
-        dp = zero
-        dp_F = zero
-        dp_M = zero
-        if is_q != 0:
-            parent_moves = not local
-            if parent_moves:
-                th_P = theta
-                dp_F = add(v_O, cross3(theta, row3(X_pc[X_WF, k], 3, 0)))
-            d_pB = add(v_O, cross3(theta, p_B))
-            dp = sub(d_pB, row3(dp_B, parent, 0))
-            store_row3(d_pB, dp_B, k, 0)
-            dp_M = add(v_O, cross3(theta, p_WM))
-            # δH_PB_W: a column is s·[w; v + w × d], w and v the joint's H_FM column in W,
-            # d = p_JMoBo, s = −1 for a reversed joint.
-            if tree[k, REVERSED] != 0:
-                s = -1.0
-                R_WJ = X_pc[X_WM, k]
-                th_J = theta
-                d = sub(p_B, row3(X_pc[X_WF, k], 3, 0))
-                dd = sub(d_pB, dp_F)
-            else:
-                s = 1.0
-                R_WJ = X_pc[X_WF, k]
-                th_J = th_P
-                d = sub(p_B, p_WM)
-                dd = sub(d_pB, dp_M)
-            turns = local and jtype == UNIVERSAL
-            for r in range(nv_k):
-                c = c0 + r
-                w = scale(s, row3(H_PB_W, c, 0))
-                vv = sub(scale(s, row3(H_PB_W, c, 3)), cross3(w, d))
-                dw = cross3(th_J, w)
-                dv = cross3(th_J, vv)
-                if turns:
-                    dw = add(dw, mat_vec(R_WJ, (dH_FM[0, r], dH_FM[1, r], dH_FM[2, r])))
-                    dv = add(dv, mat_vec(R_WJ, (dH_FM[3, r], dH_FM[4, r], dH_FM[5, r])))
-                store_row3(scale(s, dw), dH, c, 0)
-                store_row3(scale(s, add(add(dv, cross3(dw, d)), cross3(w, dd))), dH, c, 3)
-        # δV_WB.
-        wP = row3(V_WB, parent, 0)
-        dwP = row3(dV, parent, 0)
-        dw_k = dwP
-        dv_shift = add(row3(dV, parent, 3), cross3(dwP, p))
-        if is_q != 0:
-            dv_shift = add(dv_shift, cross3(wP, dp))
-        dv_k = dv_shift
-        for r in range(nv_k):
-            c = c0 + r
-            if is_q != 0:
-                dw_k = add(dw_k, scale(v[c], row3(dH, c, 0)))
-                dv_k = add(dv_k, scale(v[c], row3(dH, c, 3)))
-            elif local and r == il:
-                dw_k = add(dw_k, row3(H_PB_W, c, 0))
-                dv_k = add(dv_k, row3(H_PB_W, c, 3))
-        store_row3(dw_k, dV, k, 0)
-        store_row3(dv_k, dV, k, 3)
-        # δA_bias (see kernels.dynamics.calc_acceleration_bias).
-        w_k = row3(V_WB, k, 0)
-        w_PB = sub(w_k, wP)
-        v_PB = sub(row3(V_WB, k, 3), add(row3(V_WB, parent, 3), cross3(wP, p)))
-        dw_PB = sub(dw_k, dwP)
-        dv_PB = sub(dv_k, dv_shift)
-        d_alpha = add(cross3(dwP, w_PB), cross3(wP, dw_PB))
-        wP_dp = cross3(dwP, p)
-        if is_q != 0:
-            wP_dp = add(wP_dp, cross3(wP, dp))
-        d_a = add(cross3(dwP, cross3(wP, p)), cross3(wP, wP_dp))
-        d_a = add(d_a, scale(2.0, add(cross3(dwP, v_PB), cross3(wP, dv_PB))))
-        if jtype == REVOLUTE or jtype == SCREW:
-            p_MB = sub(p_B, p_WM)
-            d_a = add(d_a, cross3(dw_PB, cross3(w_PB, p_MB)))
-            wdp = cross3(dw_PB, p_MB)
-            if is_q != 0:
-                wdp = add(wdp, cross3(w_PB, cross3(theta, p_MB)))  # δp_MoBo = θ × p_MoBo
-            d_a = add(d_a, cross3(w_PB, wdp))
-        elif not axis and nv_k > 0:
-            calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
-            calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
-            if not local or (is_q != 0 and jtype != UNIVERSAL):
-                for r in range(6):
-                    dV_FM[r] = z
-                    dA_FM[r] = z
-            j_alpha, j_a = _across_mobilizer_bias_tangent(
-                tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM,
-                dV_FM, dA_FM, th_P, theta, dp_F, dp_M, d_pB,
-            )  # fmt: skip
-            d_alpha = add(d_alpha, j_alpha)
-            d_a = add(d_a, j_a)
-        # δA_WB = δ(A_WP shifted to Bo) + δA_bias + δH·v̇.
-        dalP = row3(dA, parent, 0)
-        d_alpha = add(dalP, d_alpha)
-        d_a = add(add(row3(dA, parent, 3), cross3(dalP, p)), d_a)
-        if is_q != 0:
-            d_a = add(d_a, cross3(row3(A_WB, parent, 0), dp))
-            for r in range(nv_k):
-                c = c0 + r
-                d_alpha = add(d_alpha, scale(vdot[c], row3(dH, c, 0)))
-                d_a = add(d_a, scale(vdot[c], row3(dH, c, 3)))
-        store_row3(d_alpha, dA, k, 0)
-        store_row3(d_a, dA, k, 3)
-        # δ of the body's force M·A + [w × (I·w); w × (w × h)] − F_app − gravity, with
-        # δh = θ × h and δI·x = θ × (I·x) − I·(θ × x) for a q direction.
-        m = m_W[k]
-        h = row3(h_W, k, 0)
-        I = I_W[k]
-        Iw = mat_vec(I, w_k)
-        wh = cross3(w_k, h)
-        dt = add(add(mat_vec(I, d_alpha), cross3(h, d_a)), cross3(dw_k, Iw))
-        dt = add(dt, cross3(w_k, mat_vec(I, dw_k)))
-        df = sub(scale(m, d_a), cross3(h, d_alpha))
-        df = add(add(df, cross3(dw_k, wh)), cross3(w_k, cross3(dw_k, h)))
-        if is_q != 0:
-            alpha = row3(A_WB, k, 0)
-            a = row3(A_WB, k, 3)
-            dh = cross3(theta, h)
-            dIw = sub(cross3(theta, Iw), mat_vec(I, cross3(theta, w_k)))
-            dIa = sub(cross3(theta, mat_vec(I, alpha)), mat_vec(I, cross3(theta, alpha)))
-            dt = add(add(dt, dIa), add(cross3(dh, a), cross3(w_k, dIw)))
-            df = sub(df, cross3(dh, alpha))
-            df = add(df, cross3(w_k, cross3(w_k, dh)))
-            if gravity_mask[k] != 0:
-                dt = sub(dt, cross3(dh, (g[0], g[1], g[2])))
-        store_row3(dt, dF, k, 0)
-        store_row3(df, dF, k, 3)
-    # Tip to base: δτ = δHᵀ·F + Hᵀ·δF, δF shifted to the parent and added to its (δH and
-    # δp zero but in j's subtree, for a q direction).
-    for k in range(n - 1, 0, -1):
-        c0 = tree[k, V_START]
-        nv_k = NUM_VELOCITIES[tree[k, JTYPE]]
-        flag = active[k]
-        if flag == 0:
-            for c in range(c0, c0 + nv_k):
-                out[c, col] = z
-            continue
-        moved = flag == 1 and is_q != 0
-        for c in range(c0, c0 + nv_k):
-            t0 = H_PB_W[c, 0] * dF[k, 0] + H_PB_W[c, 1] * dF[k, 1] + H_PB_W[c, 2] * dF[k, 2]
-            t1 = H_PB_W[c, 3] * dF[k, 3] + H_PB_W[c, 4] * dF[k, 4] + H_PB_W[c, 5] * dF[k, 5]
-            if moved:
-                s0 = dH[c, 0] * F[k, 0] + dH[c, 1] * F[k, 1] + dH[c, 2] * F[k, 2]
-                s1 = dH[c, 3] * F[k, 3] + dH[c, 4] * F[k, 4] + dH[c, 5] * F[k, 5]
-                out[c, col] = (s0 + s1) + (t0 + t1)
-            else:
-                out[c, col] = t0 + t1
-        parent = tree[k, PARENT]
-        p = sub(row3(X_pc[X_WB, k], 3, 0), row3(X_pc[X_WB, parent], 3, 0))
-        df = row3(dF, k, 3)
-        t = add(row3(dF, k, 0), cross3(p, df))
-        if moved:
-            dp = sub(row3(dp_B, k, 0), row3(dp_B, parent, 0))
-            t = add(t, cross3(dp, row3(F, k, 3)))
+    for i in range(out.shape[1]):
+        j, il = _owner(tree, is_q, i)
+        # Only j's subtree is written base to tip, and read with its parent's row; only dF of
+        # the subtree and of j's parent, tip to base.
+        for k in range(n):
+            active[k] = 0
+            for r in range(6):
+                dF[k, r] = z
+        pj = tree[j, PARENT]
         for r in range(3):
-            dF[parent, r] += t[r]
-            dF[parent, 3 + r] += df[r]
-        if active[parent] == 0:
-            active[parent] = 2
+            dp_B[pj, r] = z
+        for r in range(6):
+            dV[pj, r] = z
+            dA[pj, r] = z
+        theta = zero
+        v_O = zero
+        if is_q != 0:
+            # ξ = H_PB_W·N⁺·e_il: the motion of j's body in its parent per unit q̇[i].
+            jtype_j = tree[j, JTYPE]
+            calc_Nplus(jtype_j, jparam[j], q[tree[j, Q_START] :], Nplus)
+            xi_w = zero
+            xi_v = zero
+            for r in range(NUM_VELOCITIES[jtype_j]):
+                c = tree[j, V_START] + r
+                xi_w = add(xi_w, scale(Nplus[r, il], row3(H_PB_W, c, 0)))
+                xi_v = add(xi_v, scale(Nplus[r, il], row3(H_PB_W, c, 3)))
+            theta = xi_w
+            v_O = sub(xi_v, cross3(theta, _origin(X_pc, X_WB, j)))
+        # Base to tip over j's subtree.
+        for k in range(j, n):
+            parent = tree[k, PARENT]
+            if k != j and active[parent] != 1:
+                continue
+            active[k] = 1
+            local = k == j
+            # k's velocity in its parent changes only for a q direction or at j itself.
+            relative = is_q != 0 or local
+            jtype = tree[k, JTYPE]
+            nv_k = NUM_VELOCITIES[jtype]
+            c0 = tree[k, V_START]
+            p_B = _origin(X_pc, X_WB, k)
+            p = row3(K, k, 0)
+            p_WM = _origin(X_pc, X_WM, k)
+            axis = jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW
+            if local and (is_q == 0 or jtype == UNIVERSAL) and not axis:
+                q_k = q[tree[k, Q_START] :]
+                _joint_tangent(jtype, jparam[k], q_k, v[c0:], is_q, il, H_FM, dH_FM, dV_FM, dA_FM)
+            # Positions and frames: for a q direction, body k turns by θ and its points move by
+            # v_O + θ × p; its parent too unless k = j.
+            th_P = zero
+            d_pB = zero
+            dp = zero
+            dp_F = zero
+            dp_M = zero
+            if is_q != 0:
+                parent_moves = not local
+                if parent_moves:
+                    th_P = theta
+                    dp_F = add(v_O, cross3(theta, _origin(X_pc, X_WF, k)))
+                d_pB = add(v_O, cross3(theta, p_B))
+                dp = sub(d_pB, row3(dp_B, parent, 0))
+                store_row3(d_pB, dp_B, k, 0)
+                dp_M = add(v_O, cross3(theta, p_WM))
+                # δH_PB_W: a column is s·[w; v + w × d], [w; v] its HJ[c, 0:6], d = p_JMoBo.
+                if tree[k, REVERSED] != 0:
+                    s = -1.0
+                    frame_J = X_WM
+                    th_J = theta
+                    d = sub(p_B, _origin(X_pc, X_WF, k))
+                    dd = sub(d_pB, dp_F)
+                else:
+                    s = 1.0
+                    frame_J = X_WF
+                    th_J = th_P
+                    d = sub(p_B, p_WM)
+                    dd = sub(d_pB, dp_M)
+                turns = local and jtype == UNIVERSAL
+                for r in range(nv_k):
+                    c = c0 + r
+                    w = row3(HJ, c, 0)
+                    dw = cross3(th_J, w)
+                    dv = cross3(th_J, row3(HJ, c, 3))
+                    if turns:
+                        R_WJ = X_pc[frame_J, k]
+                        dw = add(dw, mat_vec(R_WJ, (dH_FM[0, r], dH_FM[1, r], dH_FM[2, r])))
+                        dv = add(dv, mat_vec(R_WJ, (dH_FM[3, r], dH_FM[4, r], dH_FM[5, r])))
+                    store_row3(scale(s, dw), dH, c, 0)
+                    store_row3(scale(s, add(add(dv, cross3(dw, d)), cross3(w, dd))), dH, c, 3)
+            # δV_WB.
+            wP = row3(V_WB, parent, 0)
+            dwP = row3(dV, parent, 0)
+            dw_k = dwP
+            dv_shift = add(row3(dV, parent, 3), cross3(dwP, p))
+            if is_q != 0:
+                dv_shift = add(dv_shift, cross3(wP, dp))
+            dv_k = dv_shift
+            for r in range(nv_k):
+                c = c0 + r
+                if is_q != 0:
+                    dw_k = add(dw_k, scale(v[c], row3(dH, c, 0)))
+                    dv_k = add(dv_k, scale(v[c], row3(dH, c, 3)))
+                elif local and r == il:
+                    dw_k = add(dw_k, row3(H_PB_W, c, 0))
+                    dv_k = add(dv_k, row3(H_PB_W, c, 3))
+            store_row3(dw_k, dV, k, 0)
+            store_row3(dv_k, dV, k, 3)
+            # δA_bias (see kernels.dynamics.calc_acceleration_bias).
+            w_k = row3(V_WB, k, 0)
+            w_PB = row3(K, k, 3)
+            v_PB = row3(K, k, 6)
+            dw_PB = sub(dw_k, dwP)
+            dv_PB = sub(dv_k, dv_shift)
+            d_alpha = cross3(dwP, w_PB)
+            wP_dp = cross3(dwP, p)
+            if is_q != 0:
+                wP_dp = add(wP_dp, cross3(wP, dp))
+            d_a = add(cross3(dwP, cross3(wP, p)), cross3(wP, wP_dp))
+            d_a = add(d_a, scale(2.0, cross3(dwP, v_PB)))
+            if relative:
+                d_alpha = add(d_alpha, cross3(wP, dw_PB))
+                d_a = add(d_a, scale(2.0, cross3(wP, dv_PB)))
+            if jtype == REVOLUTE or jtype == SCREW:
+                p_MB = sub(p_B, p_WM)
+                wdp = zero
+                if relative:
+                    d_a = add(d_a, cross3(dw_PB, cross3(w_PB, p_MB)))
+                    wdp = cross3(dw_PB, p_MB)
+                if is_q != 0:
+                    wdp = add(wdp, cross3(w_PB, cross3(theta, p_MB)))  # δp_MoBo = θ × p_MoBo
+                if relative:
+                    d_a = add(d_a, cross3(w_PB, wdp))
+            elif not axis and nv_k > 0:
+                q_k = q[tree[k, Q_START] :]
+                v_k = v[c0:]
+                calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
+                calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
+                if not local or (is_q != 0 and jtype != UNIVERSAL):
+                    for r in range(6):
+                        dV_FM[r] = z
+                        dA_FM[r] = z
+                j_alpha, j_a = _across_mobilizer_bias_tangent(
+                    tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM,
+                    dV_FM, dA_FM, th_P, theta, dp_F, dp_M, d_pB,
+                )  # fmt: skip
+                d_alpha = add(d_alpha, j_alpha)
+                d_a = add(d_a, j_a)
+            # δA_WB = δ(A_WP shifted to Bo) + δA_bias + δH·v̇.
+            dalP = row3(dA, parent, 0)
+            d_alpha = add(dalP, d_alpha)
+            d_a = add(add(row3(dA, parent, 3), cross3(dalP, p)), d_a)
+            if is_q != 0:
+                d_a = add(d_a, cross3(row3(A_WB, parent, 0), dp))
+                for r in range(nv_k):
+                    c = c0 + r
+                    d_alpha = add(d_alpha, scale(vdot[c], row3(dH, c, 0)))
+                    d_a = add(d_a, scale(vdot[c], row3(dH, c, 3)))
+            store_row3(d_alpha, dA, k, 0)
+            store_row3(d_a, dA, k, 3)
+            # δ of the body's force M·A + [w × (I·w); w × (w × h)] − F_app − gravity, with
+            # δh = θ × h and δI·x = θ × (I·x) − I·(θ × x) for a q direction.
+            m = m_W[k]
+            h = row3(h_W, k, 0)
+            Iw = row3(K, k, 9)
+            dt = add(add(_inertia_times(I_W, k, d_alpha), cross3(h, d_a)), cross3(dw_k, Iw))
+            dt = add(dt, cross3(w_k, _inertia_times(I_W, k, dw_k)))
+            df = sub(scale(m, d_a), cross3(h, d_alpha))
+            df = add(add(df, cross3(dw_k, row3(K, k, 12))), cross3(w_k, cross3(dw_k, h)))
+            if is_q != 0:
+                alpha = row3(A_WB, k, 0)
+                a = row3(A_WB, k, 3)
+                dh = cross3(theta, h)
+                dIw = sub(cross3(theta, Iw), _inertia_times(I_W, k, cross3(theta, w_k)))
+                dIa = sub(
+                    cross3(theta, row3(K, k, 15)), _inertia_times(I_W, k, cross3(theta, alpha))
+                )
+                dt = add(add(dt, dIa), add(cross3(dh, a), cross3(w_k, dIw)))
+                df = sub(df, cross3(dh, alpha))
+                df = add(df, cross3(w_k, cross3(w_k, dh)))
+                if gravity_mask[k] != 0:
+                    dt = sub(dt, cross3(dh, (g[0], g[1], g[2])))
+            store_row3(dt, dF, k, 0)
+            store_row3(df, dF, k, 3)
+        # Tip to base over j's subtree: δτ = δHᵀ·F + Hᵀ·δF, δF shifted to the parent and
+        # added to its (δH and δp zero but for a q direction); zero outside it.
+        for k in range(n - 1, 0, -1):
+            c0 = tree[k, V_START]
+            nv_k = NUM_VELOCITIES[tree[k, JTYPE]]
+            if active[k] == 0:
+                for c in range(c0, c0 + nv_k):
+                    out[c, i] = z
+                continue
+            moved = is_q != 0
+            for c in range(c0, c0 + nv_k):
+                t0 = H_PB_W[c, 0] * dF[k, 0] + H_PB_W[c, 1] * dF[k, 1] + H_PB_W[c, 2] * dF[k, 2]
+                t1 = H_PB_W[c, 3] * dF[k, 3] + H_PB_W[c, 4] * dF[k, 4] + H_PB_W[c, 5] * dF[k, 5]
+                if moved:
+                    s0 = dH[c, 0] * F[k, 0] + dH[c, 1] * F[k, 1] + dH[c, 2] * F[k, 2]
+                    s1 = dH[c, 3] * F[k, 3] + dH[c, 4] * F[k, 4] + dH[c, 5] * F[k, 5]
+                    out[c, i] = (s0 + s1) + (t0 + t1)
+                else:
+                    out[c, i] = t0 + t1
+            parent = tree[k, PARENT]
+            df = row3(dF, k, 3)
+            t = add(row3(dF, k, 0), cross3(row3(K, k, 0), df))
+            if moved:
+                dp = sub(row3(dp_B, k, 0), row3(dp_B, parent, 0))
+                t = add(t, cross3(dp, row3(F, k, 3)))
+            for r in range(3):
+                dF[parent, r] += t[r]
+                dF[parent, 3 + r] += df[r]
+        # j's ancestors: nothing of theirs changes, so the same δF, the subtree's, about Wo
+        # reaches each: δτ = H(Wo)ᵀ·[δt + p_WPo × δf; δf] (P = j's parent).
+        df = row3(dF, pj, 3)
+        dt = add(row3(dF, pj, 0), cross3(_origin(X_pc, X_WB, pj), df))
+        k = pj
+        while k > 0:
+            c0 = tree[k, V_START]
+            for c in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
+                out[c, i] = dot3(row3(HJ, c, 6), dt) + dot3(row3(HJ, c, 9), df)
+            k = tree[k, PARENT]
 
 
 @jitable
@@ -429,13 +511,15 @@ def calc_inverse_dynamics_derivatives(
     tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, damping,
     active, dws, dtau_dq, dtau_dv,
 ):  # fmt: skip
-    """dtau_dq (nv×nq) and dtau_dv (nv×nv) of :func:`calc_inverse_dynamics_tangent`'s τ plus
+    """dtau_dq (nv×nq) and dtau_dv (nv×nv) of :func:`calc_inverse_dynamics_tangents`' τ plus
     joint damping D·v, one tangent sweep per column; ``dws`` a derivative workspace holding
     the primal pass's A_WB and F."""
     n = tree.shape[0]
     nv = v.shape[0]
     A_WB = dws_block(dws, n, nv, S_A_WB)
     F = dws_block(dws, n, nv, S_F)
+    K = dws_block(dws, n, nv, S_K)
+    HJ = dws_block(dws, n, nv, S_HJ)
     dp_B = dws_block(dws, n, nv, S_DP_B)
     dV = dws_block(dws, n, nv, S_DV)
     dA = dws_block(dws, n, nv, S_DA)
@@ -448,13 +532,13 @@ def calc_inverse_dynamics_derivatives(
     A_FM = dws_block(dws, n, nv, S_A_FM)[0]
     dV_FM = dws_block(dws, n, nv, S_DV_FM)[0]
     dA_FM = dws_block(dws, n, nv, S_DA_FM)[0]
+    calc_sweep_constants(tree, X_pc, H_PB_W, V_WB, I_W, h_W, A_WB, K, HJ)
     for is_q in range(1, -1, -1):
         out = dtau_dq if is_q != 0 else dtau_dv
-        for i in range(q.shape[0] if is_q != 0 else nv):
-            calc_inverse_dynamics_tangent(
-                tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask,
-                is_q, i, A_WB, F, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM,
-                dV_FM, dA_FM, out, i,
-            )  # fmt: skip
+        calc_inverse_dynamics_tangents(
+            tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, is_q,
+            A_WB, F, K, HJ, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM, dV_FM,
+            dA_FM, out,
+        )  # fmt: skip
     for i in range(nv):
         dtau_dv[i, i] += damping[i]

@@ -384,8 +384,8 @@ def _derivative_args(rng):
 
 
 def _tangent_case(which):
-    """Arguments of derivatives.calc_inverse_dynamics_tangent (a q direction of the ball
-    joint) or calc_inverse_dynamics_derivatives."""
+    """Arguments of derivatives.calc_sweep_constants, calc_inverse_dynamics_tangents (the q
+    directions) or calc_inverse_dynamics_derivatives."""
 
     def case(rng):
         from mallard.multibody._kernels import derivatives as D
@@ -397,15 +397,17 @@ def _tangent_case(which):
             a["m"], a["h"], a["I"], a["g"], a["mask"],
         )  # fmt: skip
         active = np.zeros(n, dtype=np.int64)
+        if which == "constants":
+            A_WB = D.dws_block(dws, n, nv, D.S_A_WB).copy()
+            K, HJ = np.zeros((n, 18)), np.zeros((nv, 12))
+            return a["tree"], a["X_pc"], a["H"], a["V"], a["I"], a["h"], A_WB, K, HJ
         if which == "tangent":
-            views = [
-                D.dws_block(dws, n, nv, s).copy()
-                for s in (D.S_A_WB, D.S_F, D.S_DP_B, D.S_DV, D.S_DA, D.S_DF, D.S_DH)
-            ]
-            views.insert(2, active)
+            sections = (D.S_A_WB, D.S_F, D.S_K, D.S_HJ, D.S_DP_B, D.S_DV, D.S_DA, D.S_DF, D.S_DH)
+            views = [D.dws_block(dws, n, nv, s).copy() for s in sections]
+            views.insert(4, active)
             views += [np.zeros((6, 6)), np.zeros((6, 6)), np.zeros((6, 7))]
             views += [np.zeros(6) for _ in range(4)]
-            return common + (1, 3) + tuple(views) + (np.zeros((nv, nq)), 3)
+            return common + (1,) + tuple(views) + (np.zeros((nv, nq)),)
         dq, dv = np.zeros((nv, nq)), np.zeros((nv, nv))
         return common + (a["damping"], active, dws, dq, dv)
 
@@ -773,7 +775,10 @@ CASES = {
         tuple(r.normal(size=3)),
     ),
     _K + "derivatives._owner": lambda r: (_tree(r)[0], 1, 5),
-    _K + "derivatives.calc_inverse_dynamics_tangent": _tangent_case("tangent"),
+    _K + "derivatives._origin": lambda r: (r.normal(size=(4, 3, 4, 3)), 2, 1),
+    _K + "derivatives._inertia_times": lambda r: (r.normal(size=(3, 3, 3)), 1, (0.5, -1.0, 2.0)),
+    _K + "derivatives.calc_sweep_constants": _tangent_case("constants"),
+    _K + "derivatives.calc_inverse_dynamics_tangents": _tangent_case("tangent"),
     _K + "derivatives.calc_inverse_dynamics_derivatives": _tangent_case("derivatives"),
     _K + "dense.cholesky_factor": lambda r: (
         _spd(r, 4),
