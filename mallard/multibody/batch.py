@@ -228,18 +228,10 @@ class BatchedPlant:
         discrete step treats joint damping implicitly). RuntimeError if an articulated inertia
         is not positive definite (the plant's message, with the state's index)."""
         method = "CalcForwardDynamics"
-        q = self._array(q, "q", self._nq, method)
+        q, v, tau_applied, actuation, dtype = self._forward_dynamics_args(
+            q, v, tau_applied, actuation, method
+        )
         size = q.shape[0]
-        v = self._array(v, "v", self._nv, method, size)
-        if tau_applied is None:
-            tau_applied = np.zeros((0, self._nv))
-        else:
-            tau_applied = self._array(tau_applied, "tau_applied", self._nv, method, size)
-        if actuation is None:
-            actuation = np.zeros((0, self._nu))
-        else:
-            actuation = self._array(actuation, "actuation", self._nu, method, size)
-        dtype = self._common_dtype(q, v, tau_applied, actuation)
         vdot = np.empty((size, self._nv), dtype=dtype)
         status = np.empty(size, dtype=np.int64)
         if size:
@@ -298,13 +290,9 @@ class BatchedPlant:
             )
         return dtau_dq, dtau_dv, M
 
-    def CalcForwardDynamicsDerivatives(self, q, v, tau_applied=None, actuation=None):
-        """(dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du) at each state: the derivatives of
-        :meth:`CalcForwardDynamics`' v̇, arrays (N, nv, nq), (N, nv, nv), (N, nv, nv) and
-        (N, nv, nu), as MultibodyPlant.CalcForwardDynamicsDerivatives (a mallard method):
-        −M⁻¹·∂τ/∂q, −M⁻¹·∂τ/∂v, M⁻¹ and M⁻¹·B (zero for actuators at their effort limit),
-        locked joints' rows zero. Arguments as :meth:`CalcForwardDynamics`'."""
-        method = "CalcForwardDynamicsDerivatives"
+    def _forward_dynamics_args(self, q, v, tau_applied, actuation, method):
+        """(q, v, tau_applied, actuation, dtype) checked for ``method``: None inputs become
+        arrays with no rows (zero), and dtype is the common scalar type."""
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
         v = self._array(v, "v", self._nv, method, size)
@@ -316,7 +304,19 @@ class BatchedPlant:
             actuation = np.zeros((0, self._nu))
         else:
             actuation = self._array(actuation, "actuation", self._nu, method, size)
-        dtype = self._common_dtype(q, v, tau_applied, actuation)
+        return q, v, tau_applied, actuation, self._common_dtype(q, v, tau_applied, actuation)
+
+    def CalcForwardDynamicsDerivatives(self, q, v, tau_applied=None, actuation=None):
+        """(dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du) at each state: the derivatives of
+        :meth:`CalcForwardDynamics`' v̇, arrays (N, nv, nq), (N, nv, nv), (N, nv, nv) and
+        (N, nv, nu), as MultibodyPlant.CalcForwardDynamicsDerivatives (a mallard method):
+        −M⁻¹·∂τ/∂q, −M⁻¹·∂τ/∂v, M⁻¹ and M⁻¹·B (zero for actuators at their effort limit),
+        locked joints' rows zero. Arguments as :meth:`CalcForwardDynamics`'."""
+        method = "CalcForwardDynamicsDerivatives"
+        q, v, tau_applied, actuation, dtype = self._forward_dynamics_args(
+            q, v, tau_applied, actuation, method
+        )
+        size = q.shape[0]
         nq, nv = self._nq, self._nv
         dvdot_dq = np.zeros((size, nv, nq), dtype=dtype)
         dvdot_dv = np.zeros((size, nv, nv), dtype=dtype)

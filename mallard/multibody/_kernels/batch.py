@@ -120,6 +120,18 @@ def _derivative_workspace(mi, row):
     return row[mi[WS_SIZE] + nq + nv + nv + 6 * n + nu :]
 
 
+@jitable
+def _load_inputs(TAU, U, i, tau_in, u):
+    """tau_in = TAU[i] and u = U[i] for the batches that have rows (TAU and U may have none:
+    then tau_in and u keep their values)."""
+    if TAU.shape[0] > 0:
+        for j in range(tau_in.shape[0]):
+            tau_in[j] = TAU[i, j]
+    if U.shape[0] > 0:
+        for j in range(u.shape[0]):
+            u[j] = U[i, j]
+
+
 # ---- entry points -----------------------------------------------------------------------------
 @batched
 def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
@@ -197,7 +209,7 @@ def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
     definite. TAU and U may have no rows (zero)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nv, nu = mi[NV], mi[NU]
+    nv = mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
@@ -206,12 +218,7 @@ def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
         F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
-            if TAU.shape[0] > 0:
-                for j in range(nv):
-                    tau_in[j] = TAU[i, j]
-            if U.shape[0] > 0:
-                for j in range(nu):
-                    u[j] = U[i, j]
+            _load_inputs(TAU, U, i, tau_in, u)
             status[i] = drive_forward_dynamics(mi, mf, x, ws, _ALL, u, tau_in, F_B)
             vdot_i = _v1(mi, ws, S_VDOT, nv)
             for j in range(nv):
@@ -271,7 +278,6 @@ def batch_forward_dynamics_derivatives(
     status[i] as batch_forward_dynamics'. TAU and U may have no rows (zero)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nv, nu = mi[NV], mi[NU]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
@@ -281,12 +287,7 @@ def batch_forward_dynamics_derivatives(
         dws = _derivative_workspace(mi, row)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
-            if TAU.shape[0] > 0:
-                for j in range(nv):
-                    tau_in[j] = TAU[i, j]
-            if U.shape[0] > 0:
-                for j in range(nu):
-                    u[j] = U[i, j]
+            _load_inputs(TAU, U, i, tau_in, u)
             status[i] = drive_forward_dynamics_derivatives(
                 mi, mf, x, ws, _ALL, u, tau_in, F_B, dws, dvdot_dq[i], dvdot_dv[i], dvdot_dtau[i]
             )

@@ -719,6 +719,13 @@ CASES = {
     _K + "batch._load_state": lambda r: (
         lambda a: (a[0], a[3], a[4], 2, np.zeros(a[3].shape[1] + a[4].shape[1]))
     )(_batch_args(r)),
+    _K + "batch._load_inputs": lambda r: (
+        r.normal(size=(3, 4)),
+        np.zeros((0, 2)),
+        1,
+        np.zeros(4),
+        r.normal(size=2),
+    ),
     _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
     _K + "batch.batch_mass_matrix": _batch_case("batch_mass_matrix"),
     _K + "batch.batch_inverse_dynamics": _batch_case("batch_inverse_dynamics"),
