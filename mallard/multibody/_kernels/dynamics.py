@@ -44,7 +44,6 @@ from mallard.multibody._kernels.vec3 import (
     mat_vec,
     row3,
     scale,
-    store,
     store_row3,
     sub,
     sym_vec,
@@ -226,18 +225,6 @@ def calc_body_inertias(tree, X_pc, mass, p_BoBcm_B, G_BBo_B, m_W, h_W, I_W):
         I_W[k, 2, 0] = xz
         I_W[k, 2, 1] = yz
         I_W[k, 2, 2] = zz
-
-
-@jitable
-def calc_gravity_forces(tree, mobods, m_W, h_W, g, F_BBo_W):
-    """F_BBo_W[b] = [h × g; m·g], gravity's force at Bo in W, for the body b of each mobod
-    in ``mobods`` (rows of F_BBo_W are indexed by body; the others are left alone)."""
-    for i in range(mobods.shape[0]):
-        k = mobods[i]
-        b = tree[k, BODY]
-        h = (h_W[k, 0], h_W[k, 1], h_W[k, 2])
-        store(cross3(h, (g[0], g[1], g[2])), F_BBo_W[b, 0:3])
-        store(scale(m_W[k], (g[0], g[1], g[2])), F_BBo_W[b, 3:6])
 
 
 @jitable

@@ -244,13 +244,9 @@ class DynamicsMixin:
     def _gravity_body_forces(self, context):
         """Gravity on every body (indexed by BodyIndex): [p_BoBcm_W × m·g; m·g] = [h × g;
         m·g] at Bo, in W, for the bodies of the model instances where it is enabled."""
-        inertias = self._body_inertias(context)
-        g = self._gravity_field.gravity_vector()
-        dtype = inertias.m_W.dtype
-        F = np.zeros((len(self._bodies), 6), dtype=dtype)
-        _kernel("calc_gravity_forces", dtype)(
-            self._tree, self._gravity_mobods(), inertias.m_W, inertias.h_W, g.astype(dtype), F
-        )
+        ec = self._body_inertias(context)
+        F = np.empty((len(self._bodies), 6), dtype=ec.ws.dtype)
+        ec.drivers._gravity_body_forces(self._engine_model.mi, ec.ws, F)
         return F
 
     def CalcGravityGeneralizedForces(self, context):

@@ -616,16 +616,6 @@ CASES = {
     _K + "dynamics.calc_inverse_dynamics": _inverse_dynamics_args,
     _K + "dynamics.calc_mass_matrix": _mass_matrix_args,
     _K + "dynamics.calc_forward_dynamics": _forward_dynamics_args,
-    _K + "dynamics.calc_gravity_forces": lambda r: (
-        lambda a: (
-            a[0],
-            np.array([1, 3, 4], dtype=np.int64),
-            r.uniform(1, 2, 5),
-            r.normal(size=(5, 3)),
-            np.array([0.1, -0.2, -9.81]),
-            np.zeros((5, 6)),
-        )
-    )(_abias(r)),
     _K + "dynamics._p_PoBo": lambda r: (_abias(r)[1], 3, 0),
     _K + "dynamics._row6": lambda r: (r.normal(size=(5, 6)), 2),
     _K + "dynamics._dot6": lambda r: (r.normal(size=6), r.normal(size=6)),
