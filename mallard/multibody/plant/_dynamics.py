@@ -16,6 +16,7 @@ from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialAcceleration
+from mallard.multibody.plant._ports import _has_nan
 from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 
@@ -45,11 +46,6 @@ class _DynamicsTopology:
             dtype=np.int64,
         )
         self.gravity_mobods = None
-
-
-def _has_nan(a):
-    """Whether the float array ``a`` has a NaN (arrays of other scalars are not checked)."""
-    return a.dtype == np.float64 and bool(np.isnan(a).any())
 
 
 _KERNELS = {}
