@@ -110,6 +110,7 @@ def _views(mi, mf, x, ws):
         E._v3(mi, ws, L.S_DINV, n, 6, 6),
         E._v1(mi, ws, L.S_U_ABA, nv),
         E._v1(mi, ws, L.S_VDOT, nv),
+        E._v1(mi, ws, L.S_X_KIND, n),
     )
 
 
@@ -117,7 +118,7 @@ def _views(mi, mf, x, ws):
 def _loop_pos(mi, mf, x, ws, reps):
     V = _views(mi, mf, x, ws)
     for _ in range(reps):
-        calc_position_kinematics(V[0], V[1], V[2], V[3], V[5], V[6], V[7])
+        calc_position_kinematics(V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False)
 
 
 @numba.njit

@@ -47,7 +47,9 @@ def _from_pose_matrix(pose):
 class RigidTransform:
     """The pose X_AB of a frame B in a frame A: rotation R_AB and position p_AoBo_A."""
 
-    __slots__ = ("_R", "_p")
+    # A transform made by _from_pose holds only _X, a 4×3 array [R; pᵀ] it owns: _R and _p
+    # (views of it) are made on first use, by __getattr__.
+    __slots__ = ("_R", "_p", "_X")
     __module__ = "mallard.math"
 
     def __init__(self, *args, **kwargs):
@@ -76,6 +78,23 @@ class RigidTransform:
         self._R = rotation
         self._p = p
         return self
+
+    @classmethod
+    def _from_pose(cls, X):
+        """A RigidTransform that takes ownership of the 4×3 array X = [R; pᵀ], unchecked."""
+        self = object.__new__(cls)
+        self._X = X
+        return self
+
+    def __getattr__(self, name):
+        # Only for a transform made by _from_pose: its rotation and position, made once.
+        if name == "_R":
+            self._R = RotationMatrix._make(self._X[:3])
+            return self._R
+        if name == "_p":
+            self._p = self._X[3]
+            return self._p
+        raise AttributeError(f"'RigidTransform' object has no attribute '{name}'")
 
     @staticmethod
     def Identity():

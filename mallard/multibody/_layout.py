@@ -23,6 +23,12 @@ POSITIONS = 1  # X_pc, H_PB_W
 VELOCITIES = 2  # V_WB
 INERTIAS = 4  # m_W, h_W, I_W
 BIAS = 8  # A_bias
+POSES = 16  # X_pc's X_WB layer only: the part of POSITIONS that pose queries need
+
+# Bits of the X_kind section: which of a mobod's constant poses are exactly identities (see
+# kernels.kinematics).
+R_PF_IDENTITY = 1  # X_PF is a translation
+X_MB_IDENTITY = 2
 
 
 def _sections(n, nq, nv, nu):
@@ -38,6 +44,7 @@ def _sections(n, nq, nv, nu):
         ("effort_limits", (nu,)),
         ("g_W", (3,)),
         ("locked", (n,)),
+        ("X_kind", (n,)),  # kernels.kinematics' identity bits of X_PF_MB
         # Stages.
         ("X_pc", (4, n, 4, 3)),
         ("H_PB_W", (nv, 6)),
@@ -82,33 +89,34 @@ S_REFLECTED = 5
 S_EFFORT_LIMITS = 6
 S_G_W = 7
 S_LOCKED = 8
-S_X_PC = 9
-S_H_PB_W = 10
-S_H_FM = 11
-S_M_W = 12
-S_H_W = 13
-S_I_W = 14
-S_V_WB = 15
-S_A_BIAS = 16
-S_BIAS_WS = 17
-S_M = 18
-S_TAU = 19
-S_A_WB = 20
-S_F = 21
-S_VDOT = 22
-S_QDOT = 23
-S_IC_M = 24
-S_IC_H = 25
-S_IC_I = 26
-S_F6 = 27
-S_P = 28
-S_Z = 29
-S_U = 30
-S_DINV = 31
-S_U_ABA = 32
-S_TAU_TOTAL = 33
-S_F_TOTAL = 34
-S_J = 35
+S_X_KIND = 9
+S_X_PC = 10
+S_H_PB_W = 11
+S_H_FM = 12
+S_M_W = 13
+S_H_W = 14
+S_I_W = 15
+S_V_WB = 16
+S_A_BIAS = 17
+S_BIAS_WS = 18
+S_M = 19
+S_TAU = 20
+S_A_WB = 21
+S_F = 22
+S_VDOT = 23
+S_QDOT = 24
+S_IC_M = 25
+S_IC_H = 26
+S_IC_I = 27
+S_F6 = 28
+S_P = 29
+S_Z = 30
+S_U = 31
+S_DINV = 32
+S_U_ABA = 33
+S_TAU_TOTAL = 34
+S_F_TOTAL = 35
+S_J = 36
 
 
 def build_layout(n, nq, nv, nu):

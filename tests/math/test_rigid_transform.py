@@ -206,3 +206,27 @@ def test_copy_and_pickle():
 def test_quaternion_constructor_of_non_unit_quaternion_is_refused_by_quaternion():
     with pytest.raises(RuntimeError, match="Quaternion is not normalized"):
         RigidTransform(Quaternion(1.0, 2.0, 3.0, 4.0), P)
+
+
+def test_transform_made_from_a_pose_array_behaves_as_any_other():
+    """RigidTransform._from_pose (what pose queries return) makes its rotation and position
+    on first use, from the 4×3 array it owns; each is made once, and setters made before the
+    other is read are kept."""
+    R = RotationMatrix.MakeZRotation(0.3).matrix()
+    pose = np.vstack((R, [1.0, 2.0, 3.0]))
+    X = RigidTransform._from_pose(pose.copy())
+    np.testing.assert_array_equal(X.GetAsMatrix34(), np.column_stack((R, [1.0, 2.0, 3.0])))
+    assert X.rotation() is X.rotation()
+    np.testing.assert_array_equal(X.multiply(RigidTransform()).GetAsMatrix4(), X.GetAsMatrix4())
+    Y = RigidTransform._from_pose(pose.copy())
+    Y.set_translation([4.0, 5.0, 6.0])  # before the rotation is first read
+    np.testing.assert_array_equal(Y.rotation().matrix(), R)
+    np.testing.assert_array_equal(Y.translation(), [4.0, 5.0, 6.0])
+    Z = RigidTransform._from_pose(pose.copy())
+    Z.set_rotation(RotationMatrix())
+    np.testing.assert_array_equal(Z.translation(), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(Z.rotation().matrix(), np.eye(3))
+    W = copy.deepcopy(RigidTransform._from_pose(pose.copy()))
+    np.testing.assert_array_equal(W.GetAsMatrix34(), X.GetAsMatrix34())
+    with pytest.raises(AttributeError):
+        X.no_such_attribute  # noqa: B018

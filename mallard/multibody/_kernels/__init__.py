@@ -10,7 +10,9 @@ How to write a kernel
   arrays of AutoDiffXd or Expression scalars, interpreted), other kernels can call it from
   compiled code, and it is registered so that ``tests/multibody/kernels`` runs it both ways.
 * Callers get the version for their scalar type from :func:`for_dtype` (``compiled(fn)`` for
-  float64, ``fn`` itself otherwise) once, not per call.
+  float64, ``fn`` itself otherwise) once, not per call. A hot path may call the compiled
+  function through :func:`entry_point`, skipping numba's dispatch, when it can guarantee the
+  argument types.
 * A batched entry point (``kernels.batch``) loops over the batch with ``numba.prange`` and is
   decorated with :func:`batched` instead: :func:`compiled` then compiles it with
   ``parallel=True`` (:func:`compiled_parallel`); interpreted, ``prange`` is plain ``range``.
@@ -24,6 +26,7 @@ from mallard.multibody._kernels._machinery import (
     batched,
     compiled,
     compiled_parallel,
+    entry_point,
     for_dtype,
     jitable,
 )

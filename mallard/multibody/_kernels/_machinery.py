@@ -136,6 +136,14 @@ def _reshaped_compiled(a, shape):
     return impl
 
 
+def entry_point(dispatcher, args):
+    """The compiled function of the numba ``dispatcher`` for the types of ``args`` (compiled,
+    or loaded from numba's cache, if needed), called without numba's dispatch on argument
+    types: cheaper from Python, but only for arguments of exactly those types (dtype,
+    dimensions, layout), which it does not check."""
+    return dispatcher.compile(tuple(numba.typeof(a) for a in args))
+
+
 def for_dtype(fn, dtype):
     """The variant of kernel ``fn`` for arrays of ``dtype``: compiled for float64, else ``fn``."""
     return compiled(fn) if np.dtype(dtype) == np.float64 else fn

@@ -30,6 +30,7 @@ from mallard.multibody._layout import (
     NU,
     NV,
     OFFSETS,
+    POSES,
     POSITIONS,
     S_A_BIAS,
     S_A_WB,
@@ -64,6 +65,7 @@ from mallard.multibody._layout import (
     S_U_ABA,
     S_V_WB,
     S_VDOT,
+    S_X_KIND,
     S_X_PC,
     S_X_PF_MB,
     S_Z,
@@ -112,9 +114,9 @@ def _jparam(mi, mf):
 # ---- stages -----------------------------------------------------------------------------------
 @jitable
 def run_stages(mi, mf, x, ws, need):
-    """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W), velocities (V_WB),
-    inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must be in ``need`` or
-    already up to date."""
+    """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W) or only poses (X_WB
+    in X_pc), velocities (V_WB), inertias (m_W, h_W, I_W), bias (A_bias). A stage's
+    prerequisites must be in ``need`` or already up to date."""
     n, nq, nv = mi[N], mi[NQ], mi[NV]
     tree = _tree(mi)
     q = x[0:nq]
@@ -122,15 +124,17 @@ def run_stages(mi, mf, x, ws, need):
     X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
     H_PB_W = _v2(mi, ws, S_H_PB_W, nv, 6)
     V_WB = _v2(mi, ws, S_V_WB, n, 6)
-    if need & POSITIONS:
+    if need & (POSITIONS | POSES):
         calc_position_kinematics(
             tree,
             _jparam(mi, mf),
             _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
+            _v1(mi, ws, S_X_KIND, n),
             q,
             X_pc,
             H_PB_W,
             _v2(mi, ws, S_H_FM, 6, 6),
+            need & POSITIONS == 0,
         )
     if need & VELOCITIES:
         calc_velocity_kinematics(tree, X_pc, H_PB_W, v, V_WB)

@@ -7,9 +7,14 @@ v start, reversed, body index] and ``jparam[k]`` the joint's constants (see ``mo
 A mobilizer connects its inboard frame F, fixed on the parent body P with pose X_PF, to its
 outboard frame M, fixed on the mobod's body B with pose X_MB. (F, M) are the joint's frames
 as the user gave them, or (M, F) when the joint is *reversed* (its child body is the inboard
-one); then X_FM(q) is the inverse of the joint's pose. A revolute mobilizer turns about the
-z axis of F and M (``jparam[k, :3]`` = (0, 0, 1)): the plant turns the joint's frames so that
-z is its axis (as Drake does), and then only two columns of R_WF turn with q.
+one); then X_FM(q) is the inverse of the joint's pose. A revolute mobilizer turns about a
+signed coordinate axis ±e_i of F and M (``jparam[k, :3]``): when the joint's axis is not one,
+the plant turns the joint's frames so that z is its axis (as Drake does). Then only two
+columns of R_WF turn with q.
+
+``X_kind[k]`` tells which of mobod k's constant poses are exactly identities, so that their
+products can be skipped: bits R_PF_IDENTITY (X_PF is a translation) and X_MB_IDENTITY
+(of mallard.multibody._layout).
 
 Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is p_AoBo_A.
 """
@@ -28,6 +33,7 @@ from mallard.multibody._kernels.pose import (
     rotate3,
     store_pose,
 )
+from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
 
 # Columns of a tree row.
 PARENT = 0
@@ -45,10 +51,12 @@ X_WB = 3
 
 
 @jitable
-def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
-    """Poses of every mobod and the columns of their across-mobilizer Jacobians.
+def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only):
+    """Poses of every mobod and the columns of their across-mobilizer Jacobians; only the
+    poses X_WB (layer 3 of X_pc) if ``poses_only``.
 
-    ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k. Outputs per mobod k:
+    ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k, ``X_kind[k]`` its
+    identity bits (see the module's docstring). Outputs per mobod k:
     ``X_pc[:, k]`` = X_WF, X_WM, X_WB in layers 1 to 3 (see the layer constants; layer 0,
     X_FM, is scratch for the joint types computed outside the main loop); per generalized
     velocity i of mobod k, ``H_PB_W[i]`` = [w; v], the spatial velocity of B at Bo measured
@@ -72,9 +80,14 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
             calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
     for k in range(1, n):
         jtype = tree[k, JTYPE]
-        T_WF = pose_mul(load_pose(X_pc[X_WB, tree[k, PARENT]]), load_pose(X_PF_MB[0, k]))
+        kind = int(X_kind[k])
+        T_WP = load_pose(X_pc[X_WB, tree[k, PARENT]])
+        if kind & R_PF_IDENTITY:
+            T_WF = pose_mul_translation(T_WP, load_pose(X_PF_MB[0, k]))
+        else:
+            T_WF = pose_mul(T_WP, load_pose(X_PF_MB[0, k]))
         if jtype == REVOLUTE:
-            T_WM = _revolute_X_WM(T_WF, q[tree[k, Q_START]], tree[k, REVERSED] != 0)
+            T_WM = _revolute_X_WM(T_WF, q[tree[k, Q_START]], jparam[k], tree[k, REVERSED] != 0)
         elif jtype == WELD:
             T_WM = T_WF  # X_FM = I
         else:
@@ -90,15 +103,18 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
                 T_WM = pose_mul_translation(T_WF, T_FM)  # R_FM = I
             else:
                 T_WM = pose_mul(T_WF, T_FM)
-        T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
+        if kind & X_MB_IDENTITY:
+            T_WB = T_WM
+        else:
+            T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
+        store_pose(T_WB, X_pc[X_WB, k])
+        if poses_only:
+            continue
         store_pose(T_WF, X_pc[X_WF, k])
         store_pose(T_WM, X_pc[X_WM, k])
-        store_pose(T_WB, X_pc[X_WB, k])
-        if jtype == REVOLUTE:  # about F's z axis, M's too
-            _axis_column(tree[k], True, (T_WF[2], T_WF[5], T_WF[8]), T_WF, T_WB, H_PB_W)
-        elif jtype == PRISMATIC:  # along â, in F and in M
+        if jtype == REVOLUTE or jtype == PRISMATIC:  # along â, in F and in M
             a_W = rotate3(T_WF, (jparam[k, 0], jparam[k, 1], jparam[k, 2]))
-            _axis_column(tree[k], False, a_W, T_WF, T_WB, H_PB_W)
+            _axis_column(tree[k], jtype == REVOLUTE, a_W, T_WF, T_WB, H_PB_W)
         elif jtype == QUATERNION_FLOATING:
             # H_FM = I (6×6): column j is the unit vector e_j.
             z = 0.0 * T_WF[0]
@@ -110,6 +126,8 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, o, z, z), H_PB_W, c + 3)
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, o, z), H_PB_W, c + 4)
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, z, o), H_PB_W, c + 5)
+    if poses_only:
+        return
     for k in range(1, n):
         jtype = tree[k, JTYPE]
         if (
@@ -129,24 +147,57 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, H_FM):
 
 
 @jitable
-def _revolute_X_WM(T_WF, theta, reversed_joint):
-    """The pose tuple of X_WM = X_WF·X_FM for a revolute mobilizer (about z): R_FM = Rz(θ),
-    or Rz(−θ) = Rz(θ)ᵀ if the joint is reversed; p_FM = 0. Only R_WF's first two columns
-    turn."""
+def _revolute_X_WM(T_WF, theta, jparam, reversed_joint):
+    """The pose tuple of X_WM = X_WF·X_FM for a revolute mobilizer about â = ±e_i
+    (``jparam[:3]``): R_FM = rot(θ, â), or its transpose if the joint is reversed; p_FM = 0.
+    Only the two columns of R_WF other than column i turn."""
     c = np.cos(theta)
     s = np.sin(theta)
     if reversed_joint:
         s = -s
+    if jparam[2] != 0.0:  # columns 0 and 1 turn
+        s = s * jparam[2]
+        return (
+            c * T_WF[0] + s * T_WF[1],
+            c * T_WF[1] - s * T_WF[0],
+            T_WF[2],
+            c * T_WF[3] + s * T_WF[4],
+            c * T_WF[4] - s * T_WF[3],
+            T_WF[5],
+            c * T_WF[6] + s * T_WF[7],
+            c * T_WF[7] - s * T_WF[6],
+            T_WF[8],
+            T_WF[9],
+            T_WF[10],
+            T_WF[11],
+        )
+    if jparam[0] != 0.0:  # columns 1 and 2 turn
+        s = s * jparam[0]
+        return (
+            T_WF[0],
+            c * T_WF[1] + s * T_WF[2],
+            c * T_WF[2] - s * T_WF[1],
+            T_WF[3],
+            c * T_WF[4] + s * T_WF[5],
+            c * T_WF[5] - s * T_WF[4],
+            T_WF[6],
+            c * T_WF[7] + s * T_WF[8],
+            c * T_WF[8] - s * T_WF[7],
+            T_WF[9],
+            T_WF[10],
+            T_WF[11],
+        )
+    s = s * jparam[1]  # columns 2 and 0 turn
     return (
-        c * T_WF[0] + s * T_WF[1],
-        c * T_WF[1] - s * T_WF[0],
-        T_WF[2],
-        c * T_WF[3] + s * T_WF[4],
-        c * T_WF[4] - s * T_WF[3],
-        T_WF[5],
-        c * T_WF[6] + s * T_WF[7],
-        c * T_WF[7] - s * T_WF[6],
-        T_WF[8],
+        c * T_WF[0] - s * T_WF[2],
+        T_WF[1],
+        c * T_WF[2] + s * T_WF[0],
+        c * T_WF[3] - s * T_WF[5],
+        T_WF[4],
+        c * T_WF[5] + s * T_WF[3],
+        c * T_WF[6] - s * T_WF[8],
+        T_WF[7],
+        c * T_WF[8] + s * T_WF[6],
         T_WF[9],
         T_WF[10],
         T_WF[11],

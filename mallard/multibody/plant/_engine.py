@@ -9,10 +9,12 @@ or the plant's model-level values (gravity vector, effort limits) change, and in
 rest.
 """
 
+import functools
+
 import numpy as np
 
 from mallard.multibody import _joint_types, _layout
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, INERTIAS, POSES, POSITIONS, VELOCITIES
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
 
@@ -33,6 +35,18 @@ def _invert(X_AB):
     return X_BA
 
 
+def _identity_bits(X_PF, X_MB):
+    """kernels.kinematics' X_kind bits of a mobod's X_PF and X_MB: which are exactly
+    identities (a float64 translation X_PF; a float64 identity X_MB). Poses of other scalars
+    (AutoDiffXd, symbolic) are never flagged, so their products are always computed."""
+    bits = 0
+    if X_PF.dtype == np.float64 and np.array_equal(X_PF[:3], _IDENTITY_POSE[:3]):
+        bits |= _layout.R_PF_IDENTITY
+    if X_MB.dtype == np.float64 and np.array_equal(X_MB, _IDENTITY_POSE):
+        bits |= _layout.X_MB_IDENTITY
+    return float(bits)
+
+
 class _Drivers:
     """The entry points of kernels.engine for one scalar type, resolved (and compiled) on
     first use: ``drivers.drive_mass_matrix(...)``."""
@@ -46,6 +60,16 @@ class _Drivers:
         fn = for_dtype(getattr(engine, name), self._dtype)
         setattr(self, name, fn)
         return fn
+
+    def entry_point(self, name, args):
+        """The entry point ``name`` for exactly the types of ``args``: compiled, called
+        without numba's dispatch (see kernels.entry_point), for float64; else the kernel."""
+        fn = getattr(self, name)
+        if self._dtype is not np.float64:
+            return fn
+        from mallard.multibody._kernels import entry_point
+
+        return entry_point(fn, args)
 
 
 class EngineCache:
@@ -62,12 +86,12 @@ class EngineCache:
             count = int(np.prod(shape))
             setattr(self, name, self.ws[offset : offset + count].reshape(shape))
         self.X_pc[:, 0] = _IDENTITY_POSE
-        # Per mobod, views of R_WB and p_WB (for the pose queries).
-        self.R_WB = [self.X_pc[3, k, :3] for k in range(len(plant._mobods))]
-        self.p_WB = [self.X_pc[3, k, 3] for k in range(len(plant._mobods))]
+        # Per mobod, views of X_WB = [R_WB; p_WB] (for the pose queries).
+        self.X_WB = list(self.X_pc[3])
         self.X_BF = self.X_BF_rows = None
         self.p_serial = self.model_version = None
-        self.pc = self.inertias = None  # serial_q of those stages
+        self.pc = self.poses = self.inertias = None  # serial_q of those stages
+        self.poses_x = self.run_poses = None  # (see _poses_now)
         self.vc = self.bias = None  # (serial_q, serial_v) of those stages
         self.fd = None  # (t, q, v, p, u) serials of the forward dynamics
         self.inputs = self.inputs_serial = None  # state-independent FD inputs, their serial_u
@@ -150,9 +174,9 @@ class EngineMixin:
             ec.p_serial, ec.model_version = context._serial_p, self._model_version
         return ec
 
-    def _positions_now(self, context):
-        """The EngineCache of ``context`` (which must be this plant's) with position
-        kinematics up to date: the fast path of pose queries."""
+    def _poses_now(self, context):
+        """The EngineCache of ``context`` (which must be this plant's) with the poses X_WB
+        (``ec.X_pc[3]``, ``ec.X_WB``) up to date: the fast path of pose queries."""
         ec = context._system_cache
         if (
             ec is None
@@ -160,12 +184,21 @@ class EngineMixin:
             or ec.model_version != self._model_version
         ):
             ec = self._engine(context)
-        if ec.pc != context._serial_q:
-            model = self._engine_model
-            ec.drivers.drive_stages(
-                model.mi, model.mf, self._x_of(context._state), ec.ws, POSITIONS
-            )
-            ec.pc = context._serial_q
+        if ec.poses != context._serial_q:
+            state = context._state  # x = self._x_of(state), one call less:
+            if self._time_step > 0:
+                x = state._discrete._groups[0]._data
+            else:
+                x = state._continuous._vector._data
+            if x is not ec.poses_x:  # (the state's array, whose type the entry point is for)
+                model = self._engine_model
+                args = (model.mi, model.mf, x, ec.ws, POSES)
+                ec.run_poses = functools.partial(
+                    ec.drivers.entry_point("drive_stages", args), *args
+                )
+                ec.poses_x = x
+            ec.run_poses()
+            ec.poses = context._serial_q
         return ec
 
     def _update_parameter_stage(self, ec, context):
@@ -196,6 +229,7 @@ class EngineMixin:
                 X_outboard_B = _compose(_invert(X_JZ), X_outboard_B)
             ec.X_PF_MB[0, k] = X_P_inboard
             ec.X_PF_MB[1, k] = X_outboard_B
+            ec.X_kind[k] = _identity_bits(X_P_inboard, X_outboard_B)
         ec.m_B[:] = parameters.mass
         ec.m_B[0] = 0.0
         ec.com_B[:] = parameters.com
@@ -214,7 +248,7 @@ class EngineMixin:
         ec.locked[0] = 0.0
         for k, mobod in enumerate(self._mobods[1:], start=1):
             ec.locked[k] = float(parameters.locked[mobod.joint])
-        ec.pc = ec.inertias = ec.vc = ec.bias = ec.fd = None
+        ec.pc = ec.poses = ec.inertias = ec.vc = ec.bias = ec.fd = None
 
     def _ensure(self, context, stages):
         """The EngineCache of ``context`` with ``stages`` (bits of _layout) up to date."""
@@ -246,7 +280,7 @@ class EngineMixin:
         """Records the stages computed in ``need`` as up to date."""
         sq, sv = context._serial_q, context._serial_v
         if need & POSITIONS:
-            ec.pc = sq
+            ec.pc = ec.poses = sq
         if need & VELOCITIES:
             ec.vc = (sq, sv)
         if need & INERTIAS:

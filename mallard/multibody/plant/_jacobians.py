@@ -143,7 +143,7 @@ class JacobiansMixin:
             ec.X_BF_rows[frame_B._index._value],
             p_BoBp_B,
         )
-        ec.pc = context._serial_q
+        self._mark(ec, context, need)
         return ec.J
 
     def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A, frame_E):

@@ -16,6 +16,8 @@ from mallard.multibody.math import SpatialMomentum, SpatialVelocity
 from mallard.multibody.plant._engine import _compose
 from mallard.multibody.tree._indices import ModelInstanceIndex
 
+_new_object = object.__new__
+
 
 class KinematicsMixin:
     """Kinematics methods of MultibodyPlant."""
@@ -60,9 +62,9 @@ class KinematicsMixin:
         """X_WB, the pose of ``body``'s frame in World."""
         if getattr(context, "_system", None) is not self or body._plant is not self:
             self._check_body(context, body, "EvalBodyPoseInWorld")
-        k = body._mobod
-        ec = self._positions_now(context)
-        return RigidTransform._make(ec.R_WB[k].copy(), ec.p_WB[k].copy())
+        X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
+        X_WB._X = self._poses_now(context).X_WB[body._mobod].copy()
+        return X_WB
 
     def EvalBodySpatialVelocityInWorld(self, context, body):
         """V_WB_W, the spatial velocity of ``body``'s frame in World, expressed in World."""

@@ -7,6 +7,8 @@ argument tuple (arrays and scalars; outputs included). Every kernel registered i
 
 import numpy as np
 
+from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
+
 _K = "mallard.multibody._kernels."
 
 
@@ -78,7 +80,8 @@ def _projection_args(rng):
 
 def _tree(rng):
     """A 5-mobod tree (World, revolute, reversed universal, quaternion floating, screw) with
-    random frame offsets and state: (tree, jparam, X_PF_MB, q, v, nv)."""
+    random frame offsets and state: (tree, jparam, X_PF_MB, X_kind, q, v, nv). The screw's X_PF
+    is a translation and its X_MB the identity (flagged in X_kind)."""
     tree = np.array(
         [
             [0, 0, 0, 0, 0, 0],
@@ -90,23 +93,27 @@ def _tree(rng):
         dtype=np.int64,
     )
     jparam = np.zeros((5, 4))
-    jparam[1, :3] = [0.0, 0.0, 1.0]  # a revolute mobilizer turns about z
+    jparam[1, :3] = [0.0, -1.0, 0.0]  # a revolute mobilizer turns about ±e_i
     jparam[4] = [0.48, 0.6, 0.64, 0.3]
     X_PF_MB = np.empty((2, 5, 4, 3))
     for layer in range(2):
         for k in range(5):
             X_PF_MB[layer, k, :3] = _rotation(rng)
             X_PF_MB[layer, k, 3] = rng.normal(size=3)
+    X_PF_MB[0, 4, :3] = np.eye(3)
+    X_PF_MB[1, 4] = np.vstack((np.eye(3), np.zeros(3)))
+    X_kind = np.zeros(5)
+    X_kind[4] = R_PF_IDENTITY | X_MB_IDENTITY
     q = rng.normal(size=11)
     v = rng.normal(size=10)
-    return tree, jparam, X_PF_MB, q, v, 10
+    return tree, jparam, X_PF_MB, X_kind, q, v, 10
 
 
 def _position_kinematics_args(rng):
-    tree, jparam, X_PF_MB, q, _, nv = _tree(rng)
+    tree, jparam, X_PF_MB, X_kind, q, _, nv = _tree(rng)
     X_pc = np.zeros((4, 5, 4, 3))
     X_pc[:, 0, :3] = np.eye(3)
-    return tree, jparam, X_PF_MB, q, X_pc, np.zeros((nv, 6)), np.zeros((6, 6))
+    return tree, jparam, X_PF_MB, X_kind, q, X_pc, np.zeros((nv, 6)), np.zeros((6, 6)), False
 
 
 def _velocity_kinematics_args(rng):
@@ -115,7 +122,7 @@ def _velocity_kinematics_args(rng):
 
     args = _position_kinematics_args(rng)
     compiled(calc_position_kinematics)(*args)
-    tree, _, _, _, X_pc, H_PB_W, _ = args
+    tree, _, _, _, _, X_pc, H_PB_W, _, _ = args
     return tree, X_pc, H_PB_W, rng.normal(size=H_PB_W.shape[0]), np.zeros((5, 6))
 
 
@@ -125,13 +132,13 @@ def _dynamics_args(rng):
     from mallard.multibody._kernels import compiled
     from mallard.multibody._kernels.kinematics import calc_velocity_kinematics
 
-    tree, jparam, _, q, _, _ = _tree(rng)
+    tree, jparam, _, _, q, _, _ = _tree(rng)
     args = _position_kinematics_args(rng)
-    q = args[3]
+    q = args[4]
     from mallard.multibody._kernels.kinematics import calc_position_kinematics
 
     compiled(calc_position_kinematics)(*args)
-    X_pc, H_PB_W = args[4], args[5]
+    X_pc, H_PB_W = args[5], args[6]
     v = rng.normal(size=H_PB_W.shape[0])
     V_WB = np.zeros((5, 6))
     compiled(calc_velocity_kinematics)(tree, X_pc, H_PB_W, v, V_WB)
@@ -566,7 +573,12 @@ CASES = {
         np.zeros((4, 6)),
     ),
     _K + "kinematics._quaternion_X_FM": lambda r: (r.normal(size=9), 1),
-    _K + "kinematics._revolute_X_WM": lambda r: (_pose_tuple(r), 0.7, True),
+    _K + "kinematics._revolute_X_WM": lambda r: (
+        _pose_tuple(r),
+        0.7,
+        np.array([-1.0, 0.0, 0.0, 0.0]),
+        True,
+    ),
     _K + "kinematics._prismatic_X_FM": lambda r: (np.array([0.0, 0.6, 0.8, 0.0]), 0.7),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
     _K + "dynamics.calc_acceleration_bias": _bias_args,
@@ -653,7 +665,7 @@ CASES = {
         tuple(r.normal(size=21)),
         tuple(r.normal(size=3)),
     ),
-    _K + "dynamics.calc_qdot": lambda r: (lambda t: (t[0], t[1], t[3], t[4], np.zeros(11)))(
+    _K + "dynamics.calc_qdot": lambda r: (lambda t: (t[0], t[1], t[4], t[5], np.zeros(11)))(
         _tree(r)
     ),
     _K + "dynamics._shift_to_parent": lambda r: (r.normal(size=6), tuple(r.normal(size=3))),

@@ -387,12 +387,15 @@ def _kernel_chain(plant, context, as_object):
     tree, jparam = plant._tree, arr(plant._jparam)
     parameters = plant._parameters(context)
     X_PF_MB = arr(plant._frame_poses(context).X_PF_MB)
+    X_kind = plant._frame_poses(context).X_kind
     q, v = arr(plant.GetPositions(context)), arr(plant.GetVelocities(context))
     n, nv = tree.shape[0], plant.num_velocities()
     X_pc = out(4, n, 4, 3)
     X_pc[:, 0, :3] = np.eye(3)
     H_PB_W = out(nv, 6)
-    K("kinematics.calc_position_kinematics")(tree, jparam, X_PF_MB, q, X_pc, H_PB_W, out(6, 6))
+    K("kinematics.calc_position_kinematics")(
+        tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, out(6, 6), False
+    )
     V_WB = out(n, 6)
     K("kinematics.calc_velocity_kinematics")(tree, X_pc, H_PB_W, v, V_WB)
     A_bias = out(n, 6)

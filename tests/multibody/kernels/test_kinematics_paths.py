@@ -1,0 +1,78 @@
+"""The position kinematics' fast paths against the general formulas: revolute mobilizers about
+each signed coordinate axis (X_WM = X_WF·X_FM with calc_X_FM's rotation), and the skipped
+products of identity X_PF rotations and X_MB poses (the same poses as computing them)."""
+
+import numpy as np
+import pytest
+
+from mallard.multibody._joint_types import REVOLUTE
+from mallard.multibody._kernels import compiled
+from mallard.multibody._kernels import kinematics as kin
+from mallard.multibody._kernels.mobilizers import calc_X_FM
+from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
+from tests.multibody.kernels.kernel_cases import _position_kinematics_args
+
+
+def _random_pose(rng):
+    Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    X = np.empty((4, 3))
+    X[:3] = Q * np.sign(np.linalg.det(Q))
+    X[3] = rng.normal(size=3)
+    return X
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+@pytest.mark.parametrize("reversed_joint", [False, True])
+@pytest.mark.parametrize("run", [kin._revolute_X_WM, compiled(kin._revolute_X_WM)])
+def test_revolute_about_each_signed_axis(axis, sign, reversed_joint, run):
+    rng = np.random.default_rng(axis)
+    X_WF = _random_pose(rng)
+    jparam = np.zeros(4)
+    jparam[axis] = sign
+    theta = 0.83
+    R_FM, p_FM = np.empty((3, 3)), np.empty(3)
+    calc_X_FM(REVOLUTE, jparam, np.array([theta]), R_FM, p_FM)
+    if reversed_joint:
+        R_FM = R_FM.T
+    T = run(tuple(X_WF.ravel()), theta, jparam, reversed_joint)
+    X_WM = np.array(T).reshape(4, 3)
+    np.testing.assert_allclose(X_WM[:3], X_WF[:3] @ R_FM, atol=1e-15)
+    np.testing.assert_array_equal(X_WM[3], X_WF[3])
+
+
+@pytest.mark.parametrize("compile_kernel", [False, True])
+def test_identity_bits_skip_only_identity_products(compile_kernel):
+    """With the bits set, a tree whose flagged poses are identities gives the poses and
+    Jacobian columns it gives with no bits set (the products computed)."""
+    run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
+    rng = np.random.default_rng(3)
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _ = _position_kinematics_args(rng)
+    for k in range(1, 5):
+        X_PF_MB[0, k, :3] = np.eye(3)
+        X_PF_MB[1, k] = np.vstack((np.eye(3), np.zeros(3)))
+    results = []
+    for bits in (0.0, float(R_PF_IDENTITY | X_MB_IDENTITY)):
+        X_kind[1:] = bits
+        X_pc[:, 1:] = np.nan
+        H_PB_W[:] = np.nan
+        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False)
+        results.append((X_pc[1:].copy(), H_PB_W.copy()))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+@pytest.mark.parametrize("compile_kernel", [False, True])
+def test_poses_only_gives_the_same_poses(compile_kernel):
+    """poses_only computes X_WB (layer 3) as the full computation does, and leaves the other
+    layers and the Jacobian columns alone."""
+    run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
+    rng = np.random.default_rng(4)
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _ = _position_kinematics_args(rng)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False)
+    full = X_pc.copy()
+    X_pc[:, 1:] = np.nan
+    H_PB_W[:] = np.nan
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, True)
+    np.testing.assert_array_equal(X_pc[3], full[3])
+    assert np.isnan(X_pc[1:3, 1:]).all() and np.isnan(H_PB_W).all()
