@@ -111,6 +111,7 @@ def _views(mi, mf, x, ws):
         E._v1(mi, ws, L.S_U_ABA, nv),
         E._v1(mi, ws, L.S_VDOT, nv),
         E._v1(mi, ws, L.S_X_KIND, n),
+        E._v2(mi, ws, L.S_H_O, nv, 6),
     )
 
 
@@ -150,7 +151,9 @@ def _loop_mass(mi, mf, x, ws, reps):
         for i in range(M.shape[0]):
             for j in range(M.shape[1]):
                 M[i, j] = 0.0
-        calc_mass_matrix(V[0], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], M)
+        calc_mass_matrix(
+            V[0], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], V[33], M
+        )  # fmt: skip
 
 
 @numba.njit

@@ -74,6 +74,7 @@ def _sections(n, nq, nv, nu):
         ("tau_total", (nv,)),
         ("F_total", (n, 6)),
         ("J", (6, nv)),
+        ("H_O", (nv, 6)),
     )
 
 
@@ -117,6 +118,7 @@ S_U_ABA = 33
 S_TAU_TOTAL = 34
 S_F_TOTAL = 35
 S_J = 36
+S_H_O = 37
 
 
 def build_layout(n, nq, nv, nu):

@@ -323,11 +323,15 @@ def calc_inverse_dynamics(
 
 # ---- mass matrix ------------------------------------------------------------------------------
 @jitable
-def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, M):
+def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, H_O, M):
     """M(q) by the composite body algorithm, plus diag(reflected) (actuators' reflected rotor
-    inertias). Ic_m, Ic_h, Ic_I are workspaces for composite inertias (like m_W, h_W, I_W).
-    Entries of M that couple dofs on different branches are left
-    alone (the caller zeroes M)."""
+    inertias). Ic_m, Ic_h, Ic_I are workspaces for composite inertias (like m_W, h_W, I_W),
+    H_O one like H_PB_W. Entries of M that couple dofs on different branches are left alone
+    (the caller zeroes M).
+
+    Entries are products H_jᵀ·F_i of motions and forces taken about World's origin O (H_O,
+    and F_i shifted once from Bo to O), so that the walk from a body to its ancestors needs no
+    shift of F_i from one body origin to the next."""
     n = tree.shape[0]
     for k in range(n):
         Ic_m[k] = m_W[k]
@@ -335,6 +339,13 @@ def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, I
             Ic_h[k, i] = h_W[k, i]
             for j in range(3):
                 Ic_I[k, i, j] = I_W[k, i, j]
+        # H_O[j] = [w; v + p_OBo × w] for each dof j of k (a motion at Bo, taken to O).
+        p = row3(X_pc[X_WB, k], 3, 0)
+        v_start = tree[k, V_START]
+        for j in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+            w = row3(H_PB_W, j, 0)
+            store_row3(w, H_O, j, 0)
+            store_row3(add(row3(H_PB_W, j, 3), cross3(p, w)), H_O, j, 3)
     # Tip to base: when k is reached, its composite (its body and all its descendants, about
     # Bo in W) is complete.
     for k in range(n - 1, 0, -1):
@@ -349,30 +360,29 @@ def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, I
             Ic_I[k, 0, 2],
             Ic_I[k, 1, 2],
         )
-        # Column i of M, for each dof i of k: the force F = Ic·H_i at Bo, then the rows of k's
-        # dofs and of every ancestor a's, M[j, i] = H_jᵀ·F shifted to Ao: [τ + p_AoBo × f; f]
-        # (shifted from one mobod with dofs to the next, past welds).
+        # Column i of M, for each dof i of k: the force F = Ic·H_i at Bo, taken to O
+        # ([τ + p_OBo × f; f]), then the rows of k's dofs and of every ancestor's,
+        # M[j, i] = H_O[j]ᵀ·F.
+        p = row3(X_pc[X_WB, k], 3, 0)
         v_start = tree[k, V_START]
         for i in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
             w = row3(H_PB_W, i, 0)
             v = row3(H_PB_W, i, 3)
-            t = add(sym_vec(I, w), cross3(h, v))
             f = sub(scale(m, v), cross3(h, w))
-            a = k
-            at = k  # the mobod whose origin F is about
+            t = add(add(sym_vec(I, w), cross3(h, v)), cross3(p, f))
+            F = (t[0], t[1], t[2], f[0], f[1], f[2])
+            # (k's own block: its upper triangle, rows j ≥ i, is enough.)
+            for j in range(i, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
+                s = _dot6(_row6(H_O, j), F)
+                M[i, j] = s
+                M[j, i] = s
+            a = parent
             while a > 0:
-                nv_a = NUM_VELOCITIES[tree[a, JTYPE]]
-                if nv_a > 0:
-                    if a != at:
-                        t = add(t, cross3(_p_PoBo(X_pc, at, a), f))
-                        at = a
-                    Fa = (t[0], t[1], t[2], f[0], f[1], f[2])
-                    # (k's own block: its upper triangle, rows j ≥ i, is enough.)
-                    a_start = i if a == k else tree[a, V_START]
-                    for j in range(a_start, tree[a, V_START] + nv_a):
-                        s = _dot6(_row6(H_PB_W, j), Fa)
-                        M[i, j] = s
-                        M[j, i] = s
+                a_start = tree[a, V_START]
+                for j in range(a_start, a_start + NUM_VELOCITIES[tree[a, JTYPE]]):
+                    s = _dot6(_row6(H_O, j), F)
+                    M[i, j] = s
+                    M[j, i] = s
                 a = tree[a, PARENT]
         if parent == 0:
             continue

@@ -45,6 +45,7 @@ from mallard.multibody._layout import (
     S_G_B,
     S_G_W,
     S_H_FM,
+    S_H_O,
     S_H_PB_W,
     S_H_W,
     S_I_W,
@@ -198,6 +199,7 @@ def mass_matrix_into(mi, ws, M):
         _v1(mi, ws, S_IC_M, n),
         _v2(mi, ws, S_IC_H, n, 3),
         _v3(mi, ws, S_IC_I, n, 3, 3),
+        _v2(mi, ws, S_H_O, nv, 6),
         M,
     )
 

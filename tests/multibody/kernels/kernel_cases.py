@@ -221,6 +221,7 @@ def _mass_matrix_args(rng):
         np.zeros(5),
         np.zeros((5, 3)),
         np.zeros((5, 3, 3)),
+        np.zeros((nv, 6)),
         np.zeros((nv, nv)),
     )
 

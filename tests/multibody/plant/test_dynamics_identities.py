@@ -407,7 +407,18 @@ def _kernel_chain(plant, context, as_object):
     reflected = arr(plant._reflected_inertias(context))
     M_ = out(nv, nv)
     K("dynamics.calc_mass_matrix")(
-        tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, out(n), out(n, 3), out(n, 3, 3), M_
+        tree,
+        X_pc,
+        H_PB_W,
+        m_W,
+        h_W,
+        I_W,
+        reflected,
+        out(n),
+        out(n, 3),
+        out(n, 3, 3),
+        out(nv, 6),
+        M_,
     )
     rng = np.random.default_rng(0)
     F_app, tau_app, vdot_in = (
