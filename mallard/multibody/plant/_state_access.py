@@ -13,6 +13,7 @@ from mallard.multibody.tree._rigid_body import RigidBody
 from mallard.systems.framework import State
 
 _F64 = np.dtype(np.float64)
+_CONTIGUOUS = (8,)  # the strides of a contiguous float64 vector
 
 
 def _vector(value, name):
@@ -160,14 +161,22 @@ class StateAccessMixin:
         if len(args) != 1 or kwargs or getattr(context, "_system", None) is not self:
             return False
         values = args[0]
-        if type(values) is not np.ndarray or values.dtype is not _F64 or values.shape != (size,):
+        if (
+            type(values) is not np.ndarray
+            or values.dtype is not _F64
+            or values.strides != _CONTIGUOUS
+            or values.shape != (size,)
+        ):
             return False
         x = self._x_of(context._state)
         if x.dtype is not _F64:
             return False
         copy = self.__dict__.get("_copy_if_finite")
         if copy is None:
-            copy = self._copy_if_finite = self._engine_model.drivers_for(_F64).copy_if_finite
+            # Called without numba's dispatch: values and x are contiguous float64 vectors
+            # (state vectors always are).
+            drivers = self._engine_model.drivers_for(_F64)
+            copy = self._copy_if_finite = drivers.entry_point("copy_if_finite", (values, x, 0))
         return copy(values, x, start)
 
     def SetPositionsAndVelocities(self, context, *args, **kwargs):

@@ -121,6 +121,22 @@ def test_set_and_get(setup):
     assert plant.GetPositions(context)[0] == V[0]
 
 
+def test_set_from_strided_readonly_and_reversed_arrays(setup):
+    """Whatever the layout of the array given, the values set are its elements in order."""
+    plant, context = setup
+    strided = np.repeat(Q, 2)[::2]  # (a view with stride 16)
+    plant.SetPositions(context, strided)
+    np.testing.assert_array_equal(plant.GetPositions(context), Q)
+    plant.SetVelocities(context, V[::-1].copy()[::-1])  # negative stride
+    np.testing.assert_array_equal(plant.GetVelocities(context), V)
+    readonly = np.r_[V, Q][: NQ + NV]
+    readonly.flags.writeable = False
+    plant.SetPositionsAndVelocities(context, readonly)
+    np.testing.assert_array_equal(plant.GetPositionsAndVelocities(context), readonly)
+    plant.SetPositions(context, np.asfortranarray(np.c_[Q, Q])[:, 1])
+    np.testing.assert_array_equal(plant.GetPositions(context), Q)
+
+
 def test_set_per_model_instance(setup):
     plant, context = setup
     plant.SetPositions(context, MI(3), np.arange(8.0))
