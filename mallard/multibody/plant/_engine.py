@@ -91,7 +91,8 @@ class EngineCache:
         self.X_BF = self.X_BF_rows = None
         self.p_serial = self.model_version = None
         self.pc = self.poses = self.inertias = None  # serial_q of those stages
-        self.poses_x = self.run_poses = None  # (see _poses_now)
+        self.bound_drivers = {}  # name → (x, driver) (see EngineMixin._bound_driver)
+        self.poses_x = self.run_poses = None  # (see EngineMixin._poses_now)
         self.vc = self.bias = None  # (serial_q, serial_v) of those stages
         self.fd = None  # (t, q, v, p, u) serials of the forward dynamics
         self.inputs = self.inputs_serial = None  # state-independent FD inputs, their serial_u
@@ -185,21 +186,29 @@ class EngineMixin:
         ):
             ec = self._engine(context)
         if ec.poses != context._serial_q:
-            state = context._state  # x = self._x_of(state), one call less:
+            state = context._state  # x = self._x_of(state), inline (the hot path):
             if self._time_step > 0:
                 x = state._discrete._groups[0]._data
             else:
                 x = state._continuous._vector._data
-            if x is not ec.poses_x:  # (the state's array, whose type the entry point is for)
-                model = self._engine_model
-                args = (model.mi, model.mf, x, ec.ws, POSES)
-                ec.run_poses = functools.partial(
-                    ec.drivers.entry_point("drive_stages", args), *args
-                )
+            if x is not ec.poses_x:
+                ec.run_poses = self._bound_driver(ec, "drive_stages", x, (POSES,))
                 ec.poses_x = x
-            ec.run_poses()
+            ec.run_poses(POSES)
             ec.poses = context._serial_q
         return ec
+
+    def _bound_driver(self, ec, name, x, args):
+        """The driver ``name`` for ``ec``'s scalar type, bound to (mi, mf, x, ws): a function
+        of the driver's other arguments, ``args`` or arguments of exactly their types, called
+        through the compiled entry point (without numba's dispatch)."""
+        bound = ec.bound_drivers.get(name)
+        if bound is None or bound[0] is not x:  # (x: the state's array, its type fixed)
+            model = self._engine_model
+            head = (model.mi, model.mf, x, ec.ws)
+            fn = ec.drivers.entry_point(name, head + args)
+            bound = ec.bound_drivers[name] = (x, functools.partial(fn, *head))
+        return bound[1]
 
     def _update_parameter_stage(self, ec, context):
         """Copies the Context's parameters (and the plant's gravity and effort limits) into

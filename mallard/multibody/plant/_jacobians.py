@@ -18,10 +18,10 @@ _KV = JacobianWrtVariable.kV
 
 
 def _float3(p):
-    """``p`` as a float64 3-vector if it plainly is one (an array or a list of 3 floats), else
-    None (the general path then converts and checks it)."""
+    """``p`` as a contiguous float64 3-vector if it plainly is one (such an array or a list
+    of 3 floats), else None (the general path then converts and checks it)."""
     if type(p) is np.ndarray:
-        return p if p.dtype is _F64 and p.shape == (3,) else None
+        return p if p.dtype is _F64 and p.shape == (3,) and p.strides == (8,) else None
     if type(p) in (list, tuple) and len(p) == 3 and all(type(x) in (float, int) for x in p):
         return np.array(p, dtype=float)
     return None
@@ -132,17 +132,8 @@ class JacobiansMixin:
         frame B): one compiled call."""
         ec = self._engine(context)
         need = POSITIONS if ec.pc != context._serial_q else 0
-        model = self._engine_model
-        ec.drivers.drive_point_jacobian(
-            model.mi,
-            model.mf,
-            self._x_of(context._state),
-            ec.ws,
-            need,
-            frame_B._body._mobod,
-            ec.X_BF_rows[frame_B._index._value],
-            p_BoBp_B,
-        )
+        args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
+        self._bound_driver(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
         self._mark(ec, context, need)
         return ec.J
 

@@ -15,6 +15,7 @@ from mallard.multibody.math import SpatialVelocity
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import (
     FixedOffsetFrame,
+    JacobianWrtVariable,
     ModelInstanceIndex,
     QuaternionFloatingJoint,
     SpatialInertia,
@@ -779,6 +780,28 @@ def test_position_routes_invalidate_poses(setup, route):
     x[0] = 0.5
     ROUTES[route](plant, context, x)
     assert angle_of(plant, context) == pytest.approx(0.5, abs=1e-14)
+
+
+def test_queries_follow_a_rebound_state_vector():
+    """When a Context's continuous state moves to another array (as inside a Diagram), pose and
+    Jacobian queries read the new one."""
+    plant = two_instances(M)
+    context = plant.CreateDefaultContext()
+    assert angle_of(plant, context) == 0.0
+    frame = plant.GetBodyByName("b", MI(2)).body_frame()
+    plant.CalcJacobianSpatialVelocity(context, JacobianWrtVariable.kV, frame, [0, 0, 0],
+                                      plant.world_frame(), plant.world_frame())  # fmt: skip
+    moved = np.zeros(NQ + NV + 5)[2 : 2 + NQ + NV]
+    context._rebind_continuous(moved)
+    plant.SetPositions(context, np.r_[0.5, np.zeros(NQ - 1)])
+    assert moved[0] == 0.5
+    assert angle_of(plant, context) == pytest.approx(0.5, abs=1e-14)
+    J = plant.CalcJacobianSpatialVelocity(context, JacobianWrtVariable.kV, frame, [0, 0, 0],
+                                          plant.world_frame(), plant.world_frame())  # fmt: skip
+    plant.SetPositions(context, np.zeros(NQ))
+    J0 = plant.CalcJacobianSpatialVelocity(context, JacobianWrtVariable.kV, frame, [0, 0, 0],
+                                           plant.world_frame(), plant.world_frame())  # fmt: skip
+    assert not np.allclose(J, J0)
 
 
 VELOCITY_ROUTES = {
