@@ -119,7 +119,7 @@ def _views(mi, mf, x, ws):
 def _loop_pos(mi, mf, x, ws, reps):
     V = _views(mi, mf, x, ws)
     for _ in range(reps):
-        calc_position_kinematics(V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False)
+        calc_position_kinematics(V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False, 0)
 
 
 @numba.njit

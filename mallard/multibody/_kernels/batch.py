@@ -29,6 +29,7 @@ from mallard.multibody._kernels.engine import (
     drive_force_elements,
     drive_forward_dynamics,
     drive_inverse_dynamics,
+    drive_path_positions,
     drive_point_jacobian,
     drive_stages,
     mass_matrix_into,
@@ -239,7 +240,8 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, Q[0:0], i, x)
-            drive_point_jacobian(mi, mf, x, ws, POSITIONS, k, X_BF, P[i])
+            drive_path_positions(mi, mf, x, ws, k)
+            drive_point_jacobian(mi, mf, x, ws, 0, k, X_BF, P[i])
             J_i = _v2(mi, ws, S_J, 6, nv)
             for r in range(6):
                 for s in range(nv):

@@ -136,6 +136,7 @@ def run_stages(mi, mf, x, ws, need):
             H_PB_W,
             _v2(mi, ws, S_H_FM, 6, 6),
             need & POSITIONS == 0,
+            0,
         )
     if need & VELOCITIES:
         calc_velocity_kinematics(tree, X_pc, H_PB_W, v, V_WB)
@@ -167,6 +168,25 @@ def run_stages(mi, mf, x, ws, need):
 def drive_stages(mi, mf, x, ws, need):
     """Only brings the stages in ``need`` up to date."""
     run_stages(mi, mf, x, ws, need)
+
+
+@jitable
+def drive_path_positions(mi, mf, x, ws, k):
+    """The positions stage (X_pc, H_PB_W) of mobod k and its ancestors only: what the
+    Jacobians of k's points need (the stage as a whole stays out of date)."""
+    n, nq, nv = mi[N], mi[NQ], mi[NV]
+    calc_position_kinematics(
+        _tree(mi),
+        _jparam(mi, mf),
+        _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
+        _v1(mi, ws, S_X_KIND, n),
+        x[0:nq],
+        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
+        _v2(mi, ws, S_H_PB_W, nv, 6),
+        _v2(mi, ws, S_H_FM, 6, 6),
+        False,
+        k,
+    )
 
 
 # ---- results ------------------------------------------------------------------------------------

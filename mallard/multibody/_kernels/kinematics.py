@@ -51,9 +51,10 @@ X_WB = 3
 
 
 @jitable
-def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only):
+def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only, tip):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians; only the
-    poses X_WB (layer 3 of X_pc) if ``poses_only``.
+    poses X_WB (layer 3 of X_pc) if ``poses_only``; only of the mobods from World to mobod
+    ``tip`` (its ancestors and itself: what the Jacobians of its points need) if tip > 0.
 
     ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k, ``X_kind[k]`` its
     identity bits (see the module's docstring). Outputs per mobod k:
@@ -68,8 +69,10 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
     :func:`calc_H_FM`, called in passes of their own before and after it (a call inside the
     main loop would slow all of it down).
     """
-    n = tree.shape[0]
-    for k in range(1, n):
+    path = _path(tree, tip)
+    count = tree.shape[0] - 1 if tip == 0 else path.shape[0]
+    for step in range(count):
+        k = step + 1 if tip == 0 else path[step]
         jtype = tree[k, JTYPE]
         if (
             jtype != REVOLUTE
@@ -78,7 +81,8 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
             and jtype != QUATERNION_FLOATING
         ):
             calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
-    for k in range(1, n):
+    for step in range(count):
+        k = step + 1 if tip == 0 else path[step]
         jtype = tree[k, JTYPE]
         kind = int(X_kind[k])
         T_WP = load_pose(X_pc[X_WB, tree[k, PARENT]])
@@ -128,7 +132,8 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, z, o), H_PB_W, c + 5)
     if poses_only:
         return
-    for k in range(1, n):
+    for step in range(count):
+        k = step + 1 if tip == 0 else path[step]
         jtype = tree[k, JTYPE]
         if (
             jtype != REVOLUTE
@@ -144,6 +149,22 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
             for j in range(NUM_VELOCITIES[jtype]):
                 H_j = (H_FM[0, j], H_FM[1, j], H_FM[2, j], H_FM[3, j], H_FM[4, j], H_FM[5, j])
                 _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, H_j, H_PB_W, v_start + j)
+
+
+@jitable
+def _path(tree, tip):
+    """The mobods from World (excluded) to mobod ``tip``, base to tip (empty if tip is 0)."""
+    depth = 0
+    k = tip
+    while k > 0:
+        depth += 1
+        k = tree[k, PARENT]
+    path = np.empty(depth, dtype=np.int64)
+    k = tip
+    for i in range(depth - 1, -1, -1):
+        path[i] = k
+        k = tree[k, PARENT]
+    return path
 
 
 @jitable

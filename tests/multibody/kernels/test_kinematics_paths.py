@@ -8,7 +8,7 @@ import pytest
 from mallard.multibody._joint_types import REVOLUTE
 from mallard.multibody._kernels import compiled
 from mallard.multibody._kernels import kinematics as kin
-from mallard.multibody._kernels.mobilizers import calc_X_FM
+from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_X_FM
 from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
 from tests.multibody.kernels.kernel_cases import _position_kinematics_args
 
@@ -47,7 +47,7 @@ def test_identity_bits_skip_only_identity_products(compile_kernel):
     Jacobian columns it gives with no bits set (the products computed)."""
     run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
     rng = np.random.default_rng(3)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _ = _position_kinematics_args(rng)
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _ = _position_kinematics_args(rng)
     for k in range(1, 5):
         X_PF_MB[0, k, :3] = np.eye(3)
         X_PF_MB[1, k] = np.vstack((np.eye(3), np.zeros(3)))
@@ -56,7 +56,7 @@ def test_identity_bits_skip_only_identity_products(compile_kernel):
         X_kind[1:] = bits
         X_pc[:, 1:] = np.nan
         H_PB_W[:] = np.nan
-        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False)
+        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0)
         results.append((X_pc[1:].copy(), H_PB_W.copy()))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
@@ -68,11 +68,38 @@ def test_poses_only_gives_the_same_poses(compile_kernel):
     layers and the Jacobian columns alone."""
     run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
     rng = np.random.default_rng(4)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _ = _position_kinematics_args(rng)
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False)
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _ = _position_kinematics_args(rng)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0)
     full = X_pc.copy()
     X_pc[:, 1:] = np.nan
     H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, True)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, True, 0)
     np.testing.assert_array_equal(X_pc[3], full[3])
     assert np.isnan(X_pc[1:3, 1:]).all() and np.isnan(H_PB_W).all()
+
+
+@pytest.mark.parametrize("compile_kernel", [False, True])
+@pytest.mark.parametrize("tip", [1, 2, 4])
+def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
+    """With tip > 0, the poses and Jacobian columns of the tip and its ancestors are those of
+    the full computation, and nothing else is written."""
+    run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
+    rng = np.random.default_rng(5)
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _ = _position_kinematics_args(rng)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0)
+    full_X, full_H = X_pc.copy(), H_PB_W.copy()
+    X_pc[:, 1:] = np.nan
+    H_PB_W[:] = np.nan
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, tip)
+    path = []
+    k = tip
+    while k > 0:
+        path.append(k)
+        k = tree[k, kin.PARENT]
+    for k in range(1, tree.shape[0]):
+        v = range(tree[k, kin.V_START], tree[k, kin.V_START] + NUM_VELOCITIES[tree[k, kin.JTYPE]])
+        if k in path:
+            np.testing.assert_array_equal(X_pc[1:, k], full_X[1:, k])
+            np.testing.assert_array_equal(H_PB_W[v], full_H[v])
+        else:
+            assert np.isnan(X_pc[1:, k]).all() and np.isnan(H_PB_W[v]).all()
