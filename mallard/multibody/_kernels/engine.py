@@ -117,29 +117,18 @@ def _jparam(mi, mf):
 def run_stages(mi, mf, x, ws, need):
     """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W) or only poses (X_WB
     in X_pc), velocities (V_WB), inertias (m_W, h_W, I_W), bias (A_bias). A stage's
-    prerequisites must be in ``need`` or already up to date."""
+    prerequisites must be in ``need`` or already up to date. (Views of the workspace are made
+    only for the stages computed: a pose query needs few.)"""
+    if need & (POSITIONS | POSES):
+        _position_kinematics(mi, mf, x, ws, need & POSITIONS == 0, 0)
+    if need & (VELOCITIES | INERTIAS | BIAS) == 0:
+        return
     n, nq, nv = mi[N], mi[NQ], mi[NV]
     tree = _tree(mi)
-    q = x[0:nq]
-    v = x[nq : nq + nv]
     X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
-    H_PB_W = _v2(mi, ws, S_H_PB_W, nv, 6)
     V_WB = _v2(mi, ws, S_V_WB, n, 6)
-    if need & (POSITIONS | POSES):
-        calc_position_kinematics(
-            tree,
-            _jparam(mi, mf),
-            _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
-            _v1(mi, ws, S_X_KIND, n),
-            q,
-            X_pc,
-            H_PB_W,
-            _v2(mi, ws, S_H_FM, 6, 6),
-            need & POSITIONS == 0,
-            0,
-        )
     if need & VELOCITIES:
-        calc_velocity_kinematics(tree, X_pc, H_PB_W, v, V_WB)
+        calc_velocity_kinematics(tree, X_pc, _v2(mi, ws, S_H_PB_W, nv, 6), x[nq : nq + nv], V_WB)
     if need & INERTIAS:
         calc_body_inertias(
             tree,
@@ -155,13 +144,31 @@ def run_stages(mi, mf, x, ws, need):
         calc_acceleration_bias(
             tree,
             _jparam(mi, mf),
-            q,
-            v,
+            x[0:nq],
+            x[nq : nq + nv],
             X_pc,
             V_WB,
             _v2(mi, ws, S_A_BIAS, n, 6),
             _v1(mi, ws, S_BIAS_WS, 12),
         )
+
+
+@jitable
+def _position_kinematics(mi, mf, x, ws, poses_only, tip):
+    """kinematics.calc_position_kinematics on the workspace's sections."""
+    n, nq, nv = mi[N], mi[NQ], mi[NV]
+    calc_position_kinematics(
+        _tree(mi),
+        _jparam(mi, mf),
+        _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
+        _v1(mi, ws, S_X_KIND, n),
+        x[0:nq],
+        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
+        _v2(mi, ws, S_H_PB_W, nv, 6),
+        _v2(mi, ws, S_H_FM, 6, 6),
+        poses_only,
+        tip,
+    )
 
 
 @jitable
@@ -174,19 +181,7 @@ def drive_stages(mi, mf, x, ws, need):
 def drive_path_positions(mi, mf, x, ws, k):
     """The positions stage (X_pc, H_PB_W) of mobod k and its ancestors only: what the
     Jacobians of k's points need (the stage as a whole stays out of date)."""
-    n, nq, nv = mi[N], mi[NQ], mi[NV]
-    calc_position_kinematics(
-        _tree(mi),
-        _jparam(mi, mf),
-        _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
-        _v1(mi, ws, S_X_KIND, n),
-        x[0:nq],
-        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
-        _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v2(mi, ws, S_H_FM, 6, 6),
-        False,
-        k,
-    )
+    _position_kinematics(mi, mf, x, ws, False, k)
 
 
 # ---- results ------------------------------------------------------------------------------------
