@@ -60,7 +60,11 @@ class KinematicsMixin:
 
     def EvalBodyPoseInWorld(self, context, body):
         """X_WB, the pose of ``body``'s frame in World."""
-        if getattr(context, "_system", None) is not self or body._plant is not self:
+        try:
+            valid = context._system is self and body._plant is self
+        except AttributeError:
+            valid = False
+        if not valid:
             self._check_body(context, body, "EvalBodyPoseInWorld")
         X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
         X_WB._X = self._poses_now(context).X_WB[body._mobod].copy()
