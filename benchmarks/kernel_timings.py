@@ -112,6 +112,7 @@ def _views(mi, mf, x, ws):
         E._v1(mi, ws, L.S_VDOT, nv),
         E._v1(mi, ws, L.S_X_KIND, n),
         E._v2(mi, ws, L.S_H_O, nv, 6),
+        E._v1(mi, ws, L.S_PATH, n),
     )
 
 
@@ -119,7 +120,7 @@ def _views(mi, mf, x, ws):
 def _loop_pos(mi, mf, x, ws, reps):
     V = _views(mi, mf, x, ws)
     for _ in range(reps):
-        calc_position_kinematics(V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False, 0)
+        calc_position_kinematics(V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False, 0, V[34])
 
 
 @numba.njit

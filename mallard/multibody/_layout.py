@@ -75,6 +75,7 @@ def _sections(n, nq, nv, nu):
         ("F_total", (n, 6)),
         ("J", (6, nv)),
         ("H_O", (nv, 6)),
+        ("path", (n,)),
     )
 
 
@@ -119,6 +120,7 @@ S_TAU_TOTAL = 34
 S_F_TOTAL = 35
 S_J = 36
 S_H_O = 37
+S_PATH = 38
 
 
 def build_layout(n, nq, nv, nu):

@@ -58,6 +58,7 @@ from mallard.multibody._layout import (
     S_M_B,
     S_M_W,
     S_P,
+    S_PATH,
     S_QDOT,
     S_REFLECTED,
     S_TAU,
@@ -168,6 +169,7 @@ def _position_kinematics(mi, mf, x, ws, poses_only, tip):
         _v2(mi, ws, S_H_FM, 6, 6),
         poses_only,
         tip,
+        _v1(mi, ws, S_PATH, n),
     )
 
 

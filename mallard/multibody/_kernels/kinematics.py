@@ -51,10 +51,13 @@ X_WB = 3
 
 
 @jitable
-def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only, tip):
+def calc_position_kinematics(
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only, tip, path
+):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians; only the
     poses X_WB (layer 3 of X_pc) if ``poses_only``; only of the mobods from World to mobod
-    ``tip`` (its ancestors and itself: what the Jacobians of its points need) if tip > 0.
+    ``tip`` (its ancestors and itself: what the Jacobians of its points need) if tip > 0,
+    ``path`` (n scalars) then holding their indices.
 
     ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k, ``X_kind[k]`` its
     identity bits (see the module's docstring). Outputs per mobod k:
@@ -69,10 +72,9 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
     :func:`calc_H_FM`, called in passes of their own before and after it (a call inside the
     main loop would slow all of it down).
     """
-    path = _path(tree, tip)
-    count = tree.shape[0] - 1 if tip == 0 else path.shape[0]
+    count = tree.shape[0] - 1 if tip == 0 else _path(tree, tip, path)
     for step in range(count):
-        k = step + 1 if tip == 0 else path[step]
+        k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         if (
             jtype != REVOLUTE
@@ -82,7 +84,7 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
         ):
             calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
     for step in range(count):
-        k = step + 1 if tip == 0 else path[step]
+        k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         kind = int(X_kind[k])
         T_WP = load_pose(X_pc[X_WB, tree[k, PARENT]])
@@ -133,7 +135,7 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
     if poses_only:
         return
     for step in range(count):
-        k = step + 1 if tip == 0 else path[step]
+        k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         if (
             jtype != REVOLUTE
@@ -152,19 +154,19 @@ def calc_position_kinematics(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_F
 
 
 @jitable
-def _path(tree, tip):
-    """The mobods from World (excluded) to mobod ``tip``, base to tip (empty if tip is 0)."""
+def _path(tree, tip, path):
+    """path[:depth] = the mobods from World (excluded) to mobod ``tip``, base to tip (as
+    scalars: ``path`` is a section of a workspace); returns depth."""
     depth = 0
     k = tip
     while k > 0:
         depth += 1
         k = tree[k, PARENT]
-    path = np.empty(depth, dtype=np.int64)
     k = tip
     for i in range(depth - 1, -1, -1):
         path[i] = k
         k = tree[k, PARENT]
-    return path
+    return depth
 
 
 @jitable

@@ -114,7 +114,7 @@ def _position_kinematics_args(rng):
     X_pc = np.zeros((4, 5, 4, 3))
     X_pc[:, 0, :3] = np.eye(3)
     H_PB_W, H_FM = np.zeros((nv, 6)), np.zeros((6, 6))
-    return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0
+    return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, np.zeros(5)
 
 
 def _velocity_kinematics_args(rng):
@@ -123,7 +123,7 @@ def _velocity_kinematics_args(rng):
 
     args = _position_kinematics_args(rng)
     compiled(calc_position_kinematics)(*args)
-    tree, _, _, _, _, X_pc, H_PB_W, _, _, _ = args
+    tree, _, _, _, _, X_pc, H_PB_W, _, _, _, _ = args
     return tree, X_pc, H_PB_W, rng.normal(size=H_PB_W.shape[0]), np.zeros((5, 6))
 
 
@@ -581,7 +581,7 @@ CASES = {
         np.array([-1.0, 0.0, 0.0, 0.0]),
         True,
     ),
-    _K + "kinematics._path": lambda r: (_tree(r)[0], 4),
+    _K + "kinematics._path": lambda r: (_tree(r)[0], 4, np.zeros(5)),
     _K + "kinematics._prismatic_X_FM": lambda r: (np.array([0.0, 0.6, 0.8, 0.0]), 0.7),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
     _K + "dynamics.calc_acceleration_bias": _bias_args,

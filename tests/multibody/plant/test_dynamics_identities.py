@@ -394,7 +394,7 @@ def _kernel_chain(plant, context, as_object):
     X_pc[:, 0, :3] = np.eye(3)
     H_PB_W = out(nv, 6)
     K("kinematics.calc_position_kinematics")(
-        tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, out(6, 6), False, 0
+        tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, out(6, 6), False, 0, out(n)
     )
     V_WB = out(n, 6)
     K("kinematics.calc_velocity_kinematics")(tree, X_pc, H_PB_W, v, V_WB)
