@@ -27,13 +27,9 @@ _COMPILED_PARALLEL = {}
 _PARALLEL = set()
 
 
-def jitable(fn=None, *, inline=False):
-    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python.
-    ``@jitable(inline=True)`` has numba inline it into its compiled callers (for a step of a
-    hot loop that LLVM would leave as a call)."""
-    if fn is None:
-        return functools.partial(jitable, inline=inline)
-    register_jitable(inline="always" if inline else "never")(fn)
+def jitable(fn):
+    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python."""
+    register_jitable(fn)
     REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
     return fn
 

@@ -164,8 +164,9 @@ def mobilizer_axis(joint, reversed_joint):
 def z_turn(axis):
     """The pose [R; 0] (4×3, see kernels.kinematics) of a frame Z turned from a joint's frame
     J so that Z's z axis is the unit ``axis`` (given in J): R = R_JZ, R·e_z = axis. For a
-    coordinate axis ±e_i it is a signed permutation (exact); revolute mobilizers turn about
-    the z axis of their frames turned so."""
+    coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose axis
+    is not such a coordinate axis turns about the z axis of its frames turned so (one about
+    ±e_i turns about it directly: see kernels.kinematics)."""
     a = np.asarray(axis, dtype=float)
     i = int(np.argmax(np.abs(a)))
     x = np.zeros(3)
