@@ -30,9 +30,9 @@ from mallard.multibody._kernels.engine import (
     drive_forward_dynamics,
     drive_inverse_dynamics,
     drive_path_positions,
-    drive_point_jacobian,
     drive_stages,
     mass_matrix_into,
+    point_jacobian_into,
 )
 from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
@@ -46,7 +46,6 @@ from mallard.multibody._layout import (
     NV,
     POSES,
     POSITIONS,
-    S_J,
     S_M,
     S_TAU,
     S_VDOT,
@@ -233,7 +232,6 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
     k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nv = mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
@@ -241,11 +239,7 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, Q[0:0], i, x)
             drive_path_positions(mi, mf, x, ws, k)
-            drive_point_jacobian(mi, mf, x, ws, 0, k, X_BF, P[i])
-            J_i = _v2(mi, ws, S_J, 6, nv)
-            for r in range(6):
-                for s in range(nv):
-                    J[i, r, s] = J_i[r, s]
+            point_jacobian_into(mi, ws, k, X_BF, P[i], J[i])
 
 
 @batched

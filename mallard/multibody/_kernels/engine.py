@@ -374,11 +374,17 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
 
 @jitable
 def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
-    """ws[J] = J_V_WQ_W (6×nv) of the point Q of mobod k's body at p_FQ in the frame F whose
-    pose in the body is X_BF (a 4×3 pose)."""
+    """ws[J] = J_V_WQ_W (see :func:`point_jacobian_into`)."""
     run_stages(mi, mf, x, ws, need)
-    n, nv = mi[N], mi[NV]
-    X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
+    point_jacobian_into(mi, ws, k, X_BF, p_FQ, _v2(mi, ws, S_J, 6, mi[NV]))
+
+
+@jitable
+def point_jacobian_into(mi, ws, k, X_BF, p_FQ, J):
+    """J = J_V_WQ_W (6×nv) of the point Q of mobod k's body at p_FQ in the frame F whose pose
+    in the body is X_BF (a 4×3 pose); the positions of k and its ancestors must be up to
+    date."""
+    X_pc = _v4(mi, ws, S_X_PC, 4, mi[N], 4, 3)
     X_WB = X_pc[3, k]
     p_WQ = _v1(mi, ws, S_F6, 3)
     for i in range(3):
@@ -388,12 +394,7 @@ def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
         ws_i = X_WB[3, i] + X_WB[i, 0] * p_WQ[0] + X_WB[i, 1] * p_WQ[1] + X_WB[i, 2] * p_WQ[2]
         ws[mi[OFFSETS + S_F6] + 3 + i] = ws_i
     calc_point_jacobian(
-        _tree(mi),
-        X_pc,
-        _v2(mi, ws, S_H_PB_W, nv, 6),
-        k,
-        _v1(mi, ws, S_F6, 6)[3:6],
-        _v2(mi, ws, S_J, 6, nv),
+        _tree(mi), X_pc, _v2(mi, ws, S_H_PB_W, mi[NV], 6), k, _v1(mi, ws, S_F6, 6)[3:6], J
     )
 
 

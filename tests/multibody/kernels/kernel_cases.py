@@ -719,6 +719,16 @@ CASES = {
     _K + "engine.drive_point_jacobian": lambda r: (
         _driver_args(r) + (3, _rotation_pose(r), r.normal(size=3))
     ),
+    _K + "engine.point_jacobian_into": lambda r: (
+        lambda a: (
+            a[0],
+            a[3],
+            3,
+            _rotation_pose(r),
+            r.normal(size=3),
+            np.zeros((6, a[4].num_velocities())),
+        )
+    )(_stages_done(r)),  # fmt: skip
     _K + "engine.copy_if_finite": lambda r: (r.normal(size=3), np.zeros(5), 2),
     _K + "batch._chunk_start": lambda r: (3, 4, 10),
     _K + "batch._begin_chunk": _batch_row,
