@@ -180,6 +180,12 @@ def drive_stages(mi, mf, x, ws, need):
 
 
 @jitable
+def drive_poses(mi, mf, x, ws):
+    """Only the poses X_WB of every mobod (the POSES stage): the driver of pose queries."""
+    _position_kinematics(mi, mf, x, ws, True, 0)
+
+
+@jitable
 def drive_path_positions(mi, mf, x, ws, k):
     """The positions stage (X_pc, H_PB_W) of mobod k and its ancestors only: what the
     Jacobians of k's points need (the stage as a whole stays out of date)."""

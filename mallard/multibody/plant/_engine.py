@@ -14,7 +14,7 @@ import functools
 import numpy as np
 
 from mallard.multibody import _joint_types, _layout
-from mallard.multibody._layout import BIAS, INERTIAS, POSES, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
 
@@ -92,7 +92,7 @@ class EngineCache:
         self.p_serial = self.model_version = None
         self.pc = self.poses = self.inertias = None  # serial_q of those stages
         self.bound_drivers = {}  # name → (x, driver) (see EngineMixin._bound_driver)
-        self.poses_x = self.run_poses = None  # (see EngineMixin._poses_now)
+        self.poses_state = self.run_poses = None  # (see KinematicsMixin.EvalBodyPoseInWorld)
         self.vc = self.bias = None  # (serial_q, serial_v) of those stages
         self.fd = None  # (t, q, v, p, u) serials of the forward dynamics
         self.inputs = self.inputs_serial = None  # state-independent FD inputs, their serial_u
@@ -173,29 +173,6 @@ class EngineMixin:
         if ec.p_serial != context._serial_p or ec.model_version != self._model_version:
             self._update_parameter_stage(ec, context)
             ec.p_serial, ec.model_version = context._serial_p, self._model_version
-        return ec
-
-    def _poses_now(self, context):
-        """The EngineCache of ``context`` (which must be this plant's) with the poses X_WB
-        (``ec.X_pc[3]``, ``ec.X_WB``) up to date: the fast path of pose queries."""
-        ec = context._system_cache
-        if (
-            ec is None
-            or ec.p_serial != context._serial_p
-            or ec.model_version != self._model_version
-        ):
-            ec = self._engine(context)
-        if ec.poses != context._serial_q:
-            state = context._state  # x = self._x_of(state), inline (the hot path):
-            if self._time_step > 0:
-                x = state._discrete._groups[0]._data
-            else:
-                x = state._continuous._vector._data
-            if x is not ec.poses_x:
-                ec.run_poses = self._bound_driver(ec, "drive_stages", x, (POSES,))
-                ec.poses_x = x
-            ec.run_poses(POSES)
-            ec.poses = context._serial_q
         return ec
 
     def _bound_driver(self, ec, name, x, args):

@@ -60,14 +60,33 @@ class KinematicsMixin:
 
     def EvalBodyPoseInWorld(self, context, body):
         """X_WB, the pose of ``body``'s frame in World."""
+        # The hot path of pose queries, inline: the Context's EngineCache with its poses X_WB
+        # up to date (the poses stage only, without Jacobian columns), one copy of one pose.
         try:
             valid = context._system is self and body._plant is self
         except AttributeError:
             valid = False
         if not valid:
             self._check_body(context, body, "EvalBodyPoseInWorld")
+        ec = context._system_cache
+        if (
+            ec is None
+            or ec.p_serial != context._serial_p
+            or ec.model_version != self._model_version
+        ):
+            ec = self._engine(context)
+        if ec.poses != context._serial_q:
+            # The poses driver is bound to the state's array x, which moves only with the
+            # Context's continuous state object (see Context._rebind_continuous).
+            continuous = context._state._continuous
+            if continuous is not ec.poses_state:
+                x = self._x_of(context._state)
+                ec.run_poses = self._bound_driver(ec, "drive_poses", x, ())
+                ec.poses_state = continuous
+            ec.run_poses()
+            ec.poses = context._serial_q
         X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
-        X_WB._X = self._poses_now(context).X_WB[body._mobod].copy()
+        X_WB._X = ec.X_WB[body._mobod].copy()
         return X_WB
 
     def EvalBodySpatialVelocityInWorld(self, context, body):

@@ -699,6 +699,7 @@ CASES = {
     _K + "engine.run_stages": lambda r: _driver_args(r),
     _K + "engine.drive_stages": lambda r: _driver_args(r),
     _K + "engine.drive_path_positions": lambda r: _driver_args(r)[:4] + (3,),
+    _K + "engine.drive_poses": lambda r: _driver_args(r)[:4],
     _K + "engine._position_kinematics": lambda r: _driver_args(r)[:4] + (True, 0),
     _K + "engine.drive_mass_matrix": lambda r: _driver_args(r),
     _K + "engine.mass_matrix_into": lambda r: (
