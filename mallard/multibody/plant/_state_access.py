@@ -52,6 +52,8 @@ def _split_instance(args, kwargs, value_name):
 class StateAccessMixin:
     """State access methods of MultibodyPlant."""
 
+    _copy_if_finite = None  # the setters' compiled copy (see _set_fast), made on first use
+
     # ---- the state vector x = [q; v] of a Context or State -------------------------------
     def _x_of(self, state):
         if self._time_step > 0:
@@ -158,7 +160,10 @@ class StateAccessMixin:
         """The common case of a setter, ``(context, values)`` with a float64 vector of the
         right size, finite, for a float64 Context of this plant: copies and returns True;
         else returns False (the general path then validates and reports)."""
-        if len(args) != 1 or kwargs or getattr(context, "_system", None) is not self:
+        try:
+            if len(args) != 1 or kwargs or context._system is not self:
+                return False
+        except AttributeError:  # not a Context: the general path reports it
             return False
         values = args[0]
         if (
@@ -171,7 +176,7 @@ class StateAccessMixin:
         x = self._x_of(context._state)
         if x.dtype is not _F64:
             return False
-        copy = self.__dict__.get("_copy_if_finite")
+        copy = self._copy_if_finite
         if copy is None:
             # Called without numba's dispatch: values and x are contiguous float64 vectors
             # (state vectors always are).
