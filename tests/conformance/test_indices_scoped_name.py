@@ -1,4 +1,5 @@
-"""Index types, MultibodyConstraintId, JacobianWrtVariable and ScopedName against pydrake.
+"""Index types (of multibody elements and of the systems framework), MultibodyConstraintId,
+JacobianWrtVariable and ScopedName against pydrake.
 
 Each case runs the same call on both libraries and compares the outcome: the value's repr (and
 its int, validity and hash), or the exception's type and message with "pydrake" read as
@@ -17,19 +18,29 @@ import pytest
 
 pytest.importorskip("pydrake")
 
-import pydrake.multibody.tree as dt  # noqa: E402
+import pydrake.multibody.tree as pydrake_tree  # noqa: E402
+import pydrake.systems.framework as pydrake_framework  # noqa: E402
 
 from mallard.multibody.tree import _indices, _scoped_name  # noqa: E402
+from mallard.systems.framework import _indices as framework_indices  # noqa: E402
 
 
-class _Mallard:
-    """mallard's names under the module layout pydrake uses."""
+class _Names:
+    """A library's names, looked up in its modules in turn."""
+
+    def __init__(self, *modules):
+        self._modules = modules
 
     def __getattr__(self, name):
-        return getattr(_indices, name, None) or getattr(_scoped_name, name)
+        for module in self._modules:
+            value = getattr(module, name, None)
+            if value is not None:
+                return value
+        raise AttributeError(name)
 
 
-mt = _Mallard()
+mt = _Names(_indices, _scoped_name, framework_indices)
+dt = _Names(pydrake_tree, pydrake_framework)
 LIBS = (mt, dt)
 
 INDEX_NAMES = [
@@ -39,6 +50,16 @@ INDEX_NAMES = [
     "JointActuatorIndex",
     "ForceElementIndex",
     "ModelInstanceIndex",
+    # The systems framework's, the same TypeSafeIndex in pydrake.
+    "ContinuousStateIndex",
+    "DiscreteStateIndex",
+    "AbstractStateIndex",
+    "NumericParameterIndex",
+    "AbstractParameterIndex",
+    "InputPortIndex",
+    "OutputPortIndex",
+    "SubsystemIndex",
+    "CacheIndex",
 ]
 
 

@@ -8,7 +8,7 @@ ends with "::" but may contain it inside, e.g. "robot1::left::arm::end_frame" is
 As pydrake's, ScopedName compares and hashes by identity: two equal names are not ``==``.
 """
 
-from mallard.multibody.tree._pybind import as_cpp_string, bind, incompatible_arguments
+from mallard.common._pybind import as_cpp_string, bind, incompatible_arguments
 
 _MODULE = "mallard.multibody.tree"
 _DELIM = "::"

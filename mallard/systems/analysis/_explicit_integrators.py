@@ -133,9 +133,6 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
     _scheme = "runge_kutta3"
     _C = np.array([0.0, 0.5, 1.0])
 
-    def __init__(self, system, context=None):
-        super().__init__(system, context)
-
     def get_error_estimate_order(self):
         return 3
 
@@ -191,9 +188,6 @@ class RungeKutta5Integrator(_ErrorControlledRungeKutta):
             -1 / 40,
         ]
     )
-
-    def __init__(self, system, context=None):
-        super().__init__(system, context)
 
     _DEFAULT_ACCURACY = 1e-5
     _LOOSEST_ACCURACY = 1e-3

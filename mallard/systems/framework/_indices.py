@@ -1,101 +1,78 @@
 """The index types of the systems framework (ContinuousStateIndex, InputPortIndex...) and
 UseDefaultName.
 
-An index converts to int (``int(i)``, ``__index__``), equals the integers and indices of the
-same value, and hashes as its int; its type tells overloads apart (as DeclareStateOutputPort's
-state index does).
+The indices behave as every pydrake index does (mallard.common._type_safe_index): they convert
+to int, equal the integers and indices of the same value, order only against their own type
+and hash as Drake does; their type tells overloads apart (as DeclareStateOutputPort's state
+index does).
 """
 
+from mallard.common._type_safe_index import TypeSafeIndex
 
-class _Index:
-    __slots__ = ("_value",)
-
-    def __init__(self, value=-1234567):
-        if isinstance(value, bool) or not isinstance(value, (int, _Index)):
-            try:
-                value = value.__index__()
-            except AttributeError:
-                raise TypeError(
-                    f"{type(self).__name__}(): expected an int, got {type(value).__name__}"
-                ) from None
-        self._value = int(value)
-
-    def is_valid(self):
-        return self._value >= 0
-
-    def __int__(self):
-        return self._value
-
-    __index__ = __int__
-
-    def __eq__(self, other):
-        try:
-            return self._value == int(other)
-        except (TypeError, ValueError):
-            return NotImplemented
-
-    def __hash__(self):
-        return hash(self._value)
-
-    def __lt__(self, other):
-        return self._value < int(other)
-
-    def __repr__(self):
-        return f"{type(self).__name__}({self._value})"
+_MODULE = "mallard.systems.framework"
 
 
-class ContinuousStateIndex(_Index):
+class ContinuousStateIndex(TypeSafeIndex):
     """The index of a continuous state group (always 0: a LeafSystem has one)."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class DiscreteStateIndex(_Index):
+class DiscreteStateIndex(TypeSafeIndex):
     """The index of a discrete state group."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class AbstractStateIndex(_Index):
+class AbstractStateIndex(TypeSafeIndex):
     """The index of an abstract state variable."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class NumericParameterIndex(_Index):
+class NumericParameterIndex(TypeSafeIndex):
     """The index of a numeric parameter group."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class AbstractParameterIndex(_Index):
+class AbstractParameterIndex(TypeSafeIndex):
     """The index of an abstract parameter."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class InputPortIndex(_Index):
+class InputPortIndex(TypeSafeIndex):
     """The index of an input port."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class OutputPortIndex(_Index):
+class OutputPortIndex(TypeSafeIndex):
     """The index of an output port."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class SubsystemIndex(_Index):
+class SubsystemIndex(TypeSafeIndex):
     """The index of a subsystem of a Diagram."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
-class CacheIndex(_Index):
+class CacheIndex(TypeSafeIndex):
     """The index of a cache entry."""
 
     __slots__ = ()
+    __module__ = _MODULE
 
 
 class UseDefaultName:
