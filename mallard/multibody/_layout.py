@@ -23,7 +23,6 @@ POSITIONS = 1  # X_pc, H_PB_W
 VELOCITIES = 2  # V_WB
 INERTIAS = 4  # m_W, h_W, I_W
 BIAS = 8  # A_bias
-POSES = 16  # X_pc's X_WB layer only: the part of POSITIONS that pose queries need
 
 # Bits of the X_kind section: which of a mobod's constant poses are exactly identities (see
 # kernels.kinematics).

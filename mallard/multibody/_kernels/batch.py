@@ -30,6 +30,7 @@ from mallard.multibody._kernels.engine import (
     drive_forward_dynamics,
     drive_inverse_dynamics,
     drive_path_positions,
+    drive_poses,
     drive_stages,
     mass_matrix_into,
     point_jacobian_into,
@@ -44,7 +45,6 @@ from mallard.multibody._layout import (
     NQ,
     NU,
     NV,
-    POSES,
     POSITIONS,
     S_M,
     S_TAU,
@@ -148,7 +148,7 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
         tree = _tree(mi)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, Q[0:0], i, x)
-            drive_stages(mi, mf, x, ws, POSES)
+            drive_poses(mi, mf, x, ws)
             X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
             for k in range(n):
                 b = tree[k, 5]

@@ -30,7 +30,6 @@ from mallard.multibody._layout import (
     NU,
     NV,
     OFFSETS,
-    POSES,
     POSITIONS,
     S_A_BIAS,
     S_A_WB,
@@ -116,12 +115,11 @@ def _jparam(mi, mf):
 # ---- stages -----------------------------------------------------------------------------------
 @jitable
 def run_stages(mi, mf, x, ws, need):
-    """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W) or only poses (X_WB
-    in X_pc), velocities (V_WB), inertias (m_W, h_W, I_W), bias (A_bias). A stage's
-    prerequisites must be in ``need`` or already up to date. (Views of the workspace are made
-    only for the stages computed: a pose query needs few.)"""
-    if need & (POSITIONS | POSES):
-        _position_kinematics(mi, mf, x, ws, need & POSITIONS == 0, 0)
+    """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W), velocities (V_WB),
+    inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must be in ``need`` or
+    already up to date. (Views of the workspace are made only for the stages computed.)"""
+    if need & POSITIONS:
+        _position_kinematics(mi, mf, x, ws, False, 0)
     if need & (VELOCITIES | INERTIAS | BIAS) == 0:
         return
     n, nq, nv = mi[N], mi[NQ], mi[NV]
@@ -181,7 +179,8 @@ def drive_stages(mi, mf, x, ws, need):
 
 @jitable
 def drive_poses(mi, mf, x, ws):
-    """Only the poses X_WB of every mobod (the POSES stage): the driver of pose queries."""
+    """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
+    the driver of pose queries."""
     _position_kinematics(mi, mf, x, ws, True, 0)
 
 
