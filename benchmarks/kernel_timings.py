@@ -113,6 +113,8 @@ def _views(mi, mf, x, ws):
         E._v1(mi, ws, L.S_X_KIND, n),
         E._v2(mi, ws, L.S_H_O, nv, 6),
         E._v1(mi, ws, L.S_PATH, n),
+        mi[mi[L.V_END] : mi[L.V_END] + n],
+        E._v2(mi, ws, L.S_F_O, 6, nv),
     )
 
 
@@ -149,11 +151,9 @@ def _loop_mass(mi, mf, x, ws, reps):
     V = _views(mi, mf, x, ws)
     M = V[17]
     for _ in range(reps):
-        for i in range(M.shape[0]):
-            for j in range(M.shape[1]):
-                M[i, j] = 0.0
         calc_mass_matrix(
-            V[0], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], V[33], M
+            V[0], V[35], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], V[33],
+            V[36], M,
         )  # fmt: skip
 
 

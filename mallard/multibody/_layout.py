@@ -16,7 +16,8 @@ TREE = 4  # offset of the tree rows (n × 6, see kernels.kinematics)
 ACTUATED_V = 5  # offset of each actuator input's generalized velocity (nu)
 GRAVITY_MASK = 6  # offset of 1/0 per mobod: gravity acts on its body (n)
 WS_SIZE = 7
-OFFSETS = 8  # mi[OFFSETS + section] = the section's offset in ws
+V_END = 8  # offset of the end of each mobod's subtree's dofs (n; see kernels.dynamics)
+OFFSETS = 9  # mi[OFFSETS + section] = the section's offset in ws
 
 # Stages (bits of ``need``): what a driver must compute before its result.
 POSITIONS = 1  # X_pc, H_PB_W
@@ -75,6 +76,7 @@ def _sections(n, nq, nv, nu):
         ("J", (6, nv)),
         ("H_O", (nv, 6)),
         ("path", (n,)),
+        ("F_O", (6, nv)),
     )
 
 
@@ -120,6 +122,7 @@ S_F_TOTAL = 35
 S_J = 36
 S_H_O = 37
 S_PATH = 38
+S_F_O = 39
 
 
 def build_layout(n, nq, nv, nu):

@@ -9,6 +9,8 @@ m, first moment h = m·p_BoBcm_W and rotational inertia I = I_BBo_W, so that
 M·V = [I·w + h × v; m·v − h × w]. Forces on a body are spatial forces at Bo in W.
 """
 
+import numpy as np
+
 from mallard.multibody._joint_types import (
     BALL_RPY,
     PRISMATIC,
@@ -59,6 +61,13 @@ def _p_PoBo(X_pc, k, parent):
         X_pc[X_WB, k, 3, 1] - X_pc[X_WB, parent, 3, 1],
         X_pc[X_WB, k, 3, 2] - X_pc[X_WB, parent, 3, 2],
     )
+
+
+@jitable
+def _unsigned(i):
+    """The index i as an unsigned integer: compiled, indexing with it skips the test for
+    negative indices, so that a loop over it can be a vector loop."""
+    return np.uint64(i)
 
 
 @jitable
@@ -323,33 +332,45 @@ def calc_inverse_dynamics(
 
 # ---- mass matrix ------------------------------------------------------------------------------
 @jitable
-def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, H_O, M):
+def calc_mass_matrix(
+    tree, v_end, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, H_O, F_O, M
+):
     """M(q) by the composite body algorithm, plus diag(reflected) (actuators' reflected rotor
-    inertias). Ic_m, Ic_h, Ic_I are workspaces for composite inertias (like m_W, h_W, I_W),
-    H_O one like H_PB_W. Entries of M that couple dofs on different branches are left alone
-    (the caller zeroes M).
+    inertias); every entry of M is written. Ic_m, Ic_h, Ic_I are workspaces for composite
+    inertias (like m_W, h_W, I_W; only the upper triangles of Ic_I), H_O one like H_PB_W and
+    F_O one of 6 × nv.
 
-    Entries are products H_jᵀ·F_i of motions and forces taken about World's origin O (H_O,
-    and F_i shifted once from Bo to O), so that the walk from a body to its ancestors needs no
-    shift of F_i from one body origin to the next."""
+    Motions, inertias and forces are taken about World's origin O, so that composites add
+    without shifts. Mobods are numbered depth first, with their dofs in that order, so the dofs
+    of mobod k's subtree (k and its descendants) run from k's first to ``v_end[k]`` − 1. Tip
+    to base, when k is reached its composite Ic is complete: column i of F_O, for each dof i
+    of k, is the force Ic·H_O[i], and the rows of k's dofs are filled against the columns of
+    its subtree, M[j, i] = H_O[j]ᵀ·F_O[:, i], a product over contiguous columns (unsigned
+    indices, so that compiled it is a vector loop). Other entries above the diagonal couple
+    dofs on different branches (zero); the lower triangle is mirrored at the end."""
     n = tree.shape[0]
-    for k in range(n):
-        Ic_m[k] = m_W[k]
-        for i in range(3):
-            Ic_h[k, i] = h_W[k, i]
-            for j in range(3):
-                Ic_I[k, i, j] = I_W[k, i, j]
-        # H_O[j] = [w; v + p_OBo × w] for each dof j of k (a motion at Bo, taken to O).
+    nv = M.shape[0]
+    zero = 0.0 * m_W[0]
+    for k in range(1, n):
+        # k's inertia about O (p = p_OBo): h_O = h + m·p and
+        # I_O = I + (m·|p|² + 2·h·p)·E − m·p·pᵀ − h·pᵀ − p·hᵀ.
+        m = m_W[k]
+        h = row3(h_W, k, 0)
         p = row3(X_pc[X_WB, k], 3, 0)
+        diag = m * dot3(p, p) + 2.0 * dot3(h, p)
+        Ic_m[k] = m
+        store_row3(add(h, scale(m, p)), Ic_h, k, 0)
+        for a in range(3):
+            for b in range(a, 3):
+                I_ab = I_W[k, a, b] - m * p[a] * p[b] - h[a] * p[b] - p[a] * h[b]
+                Ic_I[k, a, b] = I_ab + diag if a == b else I_ab
+        # H_O[j] = [w; v + p × w] for each dof j of k (a motion at Bo, taken to O).
         v_start = tree[k, V_START]
         for j in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
             w = row3(H_PB_W, j, 0)
             store_row3(w, H_O, j, 0)
             store_row3(add(row3(H_PB_W, j, 3), cross3(p, w)), H_O, j, 3)
-    # Tip to base: when k is reached, its composite (its body and all its descendants, about
-    # Bo in W) is complete.
     for k in range(n - 1, 0, -1):
-        parent = tree[k, PARENT]
         m = Ic_m[k]
         h = row3(Ic_h, k, 0)
         I = (
@@ -360,56 +381,38 @@ def calc_mass_matrix(tree, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, I
             Ic_I[k, 0, 2],
             Ic_I[k, 1, 2],
         )
-        # Column i of M, for each dof i of k: the force F = Ic·H_i at Bo, taken to O
-        # ([τ + p_OBo × f; f]), then the rows of k's dofs and of every ancestor's,
-        # M[j, i] = H_O[j]ᵀ·F.
-        p = row3(X_pc[X_WB, k], 3, 0)
         v_start = tree[k, V_START]
-        for i in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
-            w = row3(H_PB_W, i, 0)
-            v = row3(H_PB_W, i, 3)
+        v_stop = v_start + NUM_VELOCITIES[tree[k, JTYPE]]
+        for i in range(v_start, v_stop):
+            w = row3(H_O, i, 0)
+            v = row3(H_O, i, 3)
+            t = add(sym_vec(I, w), cross3(h, v))
             f = sub(scale(m, v), cross3(h, w))
-            t = add(add(sym_vec(I, w), cross3(h, v)), cross3(p, f))
-            F = (t[0], t[1], t[2], f[0], f[1], f[2])
-            # (k's own block: its upper triangle, rows j ≥ i, is enough.)
-            for j in range(i, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
-                s = _dot6(_row6(H_O, j), F)
-                M[i, j] = s
-                M[j, i] = s
-            a = parent
-            while a > 0:
-                a_start = tree[a, V_START]
-                for j in range(a_start, a_start + NUM_VELOCITIES[tree[a, JTYPE]]):
-                    s = _dot6(_row6(H_O, j), F)
-                    M[i, j] = s
-                    M[j, i] = s
-                a = tree[a, PARENT]
-        if parent == 0:
-            continue
-        # Composite of k shifted from Bo to Po (d = p_BoPo) and added to the parent's:
-        # I_Po = I_Bo + (m·|d|² − 2·h·d)·E − m·d·dᵀ + h·dᵀ + d·hᵀ, h_Po = h − m·d.
-        d = _p_PoBo(X_pc, parent, k)
-        dd = dot3(d, d)
-        hd = dot3(h, d)
-        diag = m * dd - 2.0 * hd
-        xx = I[0] - m * d[0] * d[0] + h[0] * d[0] + d[0] * h[0] + diag
-        yy = I[1] - m * d[1] * d[1] + h[1] * d[1] + d[1] * h[1] + diag
-        zz = I[2] - m * d[2] * d[2] + h[2] * d[2] + d[2] * h[2] + diag
-        xy = I[3] - m * d[0] * d[1] + h[0] * d[1] + d[0] * h[1]
-        xz = I[4] - m * d[0] * d[2] + h[0] * d[2] + d[0] * h[2]
-        yz = I[5] - m * d[1] * d[2] + h[1] * d[2] + d[1] * h[2]
-        Ic_I[parent, 0, 0] += xx
-        Ic_I[parent, 0, 1] += xy
-        Ic_I[parent, 0, 2] += xz
-        Ic_I[parent, 1, 0] += xy
-        Ic_I[parent, 1, 1] += yy
-        Ic_I[parent, 1, 2] += yz
-        Ic_I[parent, 2, 0] += xz
-        Ic_I[parent, 2, 1] += yz
-        Ic_I[parent, 2, 2] += zz
-        Ic_m[parent] += m
-        add_row3(sub(h, scale(m, d)), Ic_h, parent, 0)
-    for i in range(M.shape[0]):
+            F_O[0, i], F_O[1, i], F_O[2, i] = t[0], t[1], t[2]
+            F_O[3, i], F_O[4, i], F_O[5, i] = f[0], f[1], f[2]
+        end = _unsigned(v_end[k])
+        for j in range(_unsigned(v_start), _unsigned(v_stop)):
+            H0, H1, H2 = H_O[j, 0], H_O[j, 1], H_O[j, 2]
+            H3, H4, H5 = H_O[j, 3], H_O[j, 4], H_O[j, 5]
+            for i in range(j, end):
+                M[j, i] = (H0 * F_O[0, i] + H1 * F_O[1, i] + H2 * F_O[2, i]) + (
+                    H3 * F_O[3, i] + H4 * F_O[4, i] + H5 * F_O[5, i]
+                )
+            for i in range(end, _unsigned(nv)):
+                M[j, i] = zero
+        parent = tree[k, PARENT]
+        if parent > 0:
+            Ic_m[parent] += m
+            add_row3(h, Ic_h, parent, 0)
+            Ic_I[parent, 0, 0] += I[0]
+            Ic_I[parent, 1, 1] += I[1]
+            Ic_I[parent, 2, 2] += I[2]
+            Ic_I[parent, 0, 1] += I[3]
+            Ic_I[parent, 0, 2] += I[4]
+            Ic_I[parent, 1, 2] += I[5]
+    for i in range(nv):
+        for j in range(i):
+            M[i, j] = M[j, i]
         M[i, i] += reflected[i]
 
 

@@ -40,6 +40,7 @@ from mallard.multibody._layout import (
     S_EFFORT_LIMITS,
     S_F,
     S_F6,
+    S_F_O,
     S_F_TOTAL,
     S_G_B,
     S_G_W,
@@ -71,6 +72,7 @@ from mallard.multibody._layout import (
     S_X_PF_MB,
     S_Z,
     TREE,
+    V_END,
     VELOCITIES,
     N,
 )
@@ -205,16 +207,12 @@ def mass_matrix_into(mi, ws, M):
     """M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal); the
     positions and inertias stages must be up to date."""
     n, nv = mi[N], mi[NV]
-    m_W = _v1(mi, ws, S_M_W, n)
-    zero = 0.0 * m_W[0]  # (World's mass: M's entries may hold anything, NaN or None)
-    for i in range(nv):
-        for j in range(nv):
-            M[i, j] = zero
     calc_mass_matrix(
         _tree(mi),
+        mi[mi[V_END] : mi[V_END] + n],
         _v4(mi, ws, S_X_PC, 4, n, 4, 3),
         _v2(mi, ws, S_H_PB_W, nv, 6),
-        m_W,
+        _v1(mi, ws, S_M_W, n),
         _v2(mi, ws, S_H_W, n, 3),
         _v3(mi, ws, S_I_W, n, 3, 3),
         _v1(mi, ws, S_REFLECTED, nv),
@@ -222,6 +220,7 @@ def mass_matrix_into(mi, ws, M):
         _v2(mi, ws, S_IC_H, n, 3),
         _v3(mi, ws, S_IC_I, n, 3, 3),
         _v2(mi, ws, S_H_O, nv, 6),
+        _v2(mi, ws, S_F_O, 6, nv),
         M,
     )
 

@@ -47,6 +47,17 @@ def _identity_bits(X_PF, X_MB):
     return float(bits)
 
 
+def _subtree_v_end(tree, nv):
+    """Per mobod k, the end of its subtree's dofs: mobods are numbered depth first with their
+    dofs in that order, so k's subtree (k and its descendants) is mobods k to k + size − 1
+    and its dofs run from k's first to the first dof of mobod k + size (nv past the last)."""
+    n = tree.shape[0]
+    size = np.ones(n, dtype=np.int64)
+    for k in range(n - 1, 0, -1):
+        size[tree[k, 0]] += size[k]
+    return [int(tree[k + size[k], 3]) if k + size[k] < n else nv for k in range(n)]
+
+
 class _Drivers:
     """The entry points of kernels.engine for one scalar type, resolved (and compiled) on
     first use: ``drivers.drive_mass_matrix(...)``."""
@@ -119,11 +130,13 @@ class EngineModel:
         tree_offset = header
         actuated_offset = tree_offset + 6 * n
         gravity_offset = actuated_offset + nu
-        mi = np.zeros(gravity_offset + n, dtype=np.int64)
+        v_end_offset = gravity_offset + n
+        mi = np.zeros(v_end_offset + n, dtype=np.int64)
         mi[[_layout.N, _layout.NQ, _layout.NV, _layout.NU]] = n, nq, nv, nu
         mi[_layout.TREE] = tree_offset
         mi[_layout.ACTUATED_V] = actuated_offset
         mi[_layout.GRAVITY_MASK] = gravity_offset
+        mi[_layout.V_END] = v_end_offset
         mi[_layout.WS_SIZE] = self.ws_size
         mi[_layout.OFFSETS : header] = offsets
         mi[tree_offset:actuated_offset] = plant._tree.reshape(-1)
@@ -132,6 +145,7 @@ class EngineModel:
         for k in range(1, n):
             body = plant._bodies[plant._tree[k, 5]]
             mi[gravity_offset + k] = int(enabled[int(body.model_instance())])
+        mi[v_end_offset:] = _subtree_v_end(plant._tree, nv)
         self.mi = mi
         self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
         self._drivers = {}

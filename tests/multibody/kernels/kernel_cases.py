@@ -213,6 +213,7 @@ def _mass_matrix_args(rng):
     nv = H_PB_W.shape[0]
     return (
         tree,
+        np.array([nv, 3, 3, nv, nv]),  # (the dofs of each mobod's subtree end there)
         X_pc,
         H_PB_W,
         m_W,
@@ -223,6 +224,7 @@ def _mass_matrix_args(rng):
         np.zeros((5, 3)),
         np.zeros((5, 3, 3)),
         np.zeros((nv, 6)),
+        np.zeros((6, nv)),
         np.zeros((nv, nv)),
     )
 
@@ -632,6 +634,7 @@ CASES = {
     _K + "dynamics.calc_mass_matrix": _mass_matrix_args,
     _K + "dynamics.calc_forward_dynamics": _forward_dynamics_args,
     _K + "dynamics._p_PoBo": lambda r: (_abias(r)[1], 3, 0),
+    _K + "dynamics._unsigned": lambda r: (7,),
     _K + "dynamics._row6": lambda r: (r.normal(size=(5, 6)), 2),
     _K + "dynamics._dot6": lambda r: (r.normal(size=6), r.normal(size=6)),
     _K + "dynamics._body_force": lambda r: (

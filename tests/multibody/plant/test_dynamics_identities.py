@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mallard.multibody._kernels import REGISTRY, compiled
+from mallard.multibody.plant._engine import _subtree_v_end
 
 from .plant_models import dynamics_model, library
 
@@ -408,6 +409,7 @@ def _kernel_chain(plant, context, as_object):
     M_ = out(nv, nv)
     K("dynamics.calc_mass_matrix")(
         tree,
+        np.array(_subtree_v_end(tree, nv)),
         X_pc,
         H_PB_W,
         m_W,
@@ -418,6 +420,7 @@ def _kernel_chain(plant, context, as_object):
         out(n, 3),
         out(n, 3, 3),
         out(nv, 6),
+        out(6, nv),
         M_,
     )
     rng = np.random.default_rng(0)
