@@ -111,10 +111,10 @@ def _views(mi, mf, x, ws):
         E._v1(mi, ws, L.S_U_ABA, nv),
         E._v1(mi, ws, L.S_VDOT, nv),
         E._v1(mi, ws, L.S_X_KIND, n),
-        E._v2(mi, ws, L.S_H_O, nv, 6),
+        E._v2(mi, ws, L.S_H_R, nv, 6),
         E._v1(mi, ws, L.S_PATH, n),
         mi[mi[L.V_END] : mi[L.V_END] + n],
-        E._v2(mi, ws, L.S_F_O, 6, nv),
+        E._v2(mi, ws, L.S_F_R, 6, nv),
     )
 
 

@@ -74,9 +74,9 @@ def _sections(n, nq, nv, nu):
         ("tau_total", (nv,)),
         ("F_total", (n, 6)),
         ("J", (6, nv)),
-        ("H_O", (nv, 6)),
+        ("H_R", (nv, 6)),
         ("path", (n,)),
-        ("F_O", (6, nv)),
+        ("F_R", (6, nv)),
     )
 
 
@@ -120,9 +120,9 @@ S_U_ABA = 33
 S_TAU_TOTAL = 34
 S_F_TOTAL = 35
 S_J = 36
-S_H_O = 37
+S_H_R = 37
 S_PATH = 38
-S_F_O = 39
+S_F_R = 39
 
 
 def build_layout(n, nq, nv, nu):

@@ -333,30 +333,35 @@ def calc_inverse_dynamics(
 # ---- mass matrix ------------------------------------------------------------------------------
 @jitable
 def calc_mass_matrix(
-    tree, v_end, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, H_O, F_O, M
+    tree, v_end, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, H_R, F_R, M
 ):
     """M(q) by the composite body algorithm, plus diag(reflected) (actuators' reflected rotor
     inertias); every entry of M is written. Ic_m, Ic_h, Ic_I are workspaces for composite
-    inertias (like m_W, h_W, I_W; only the upper triangles of Ic_I), H_O one like H_PB_W and
-    F_O one of 6 × nv.
+    inertias (like m_W, h_W, I_W; only the upper triangles of Ic_I), H_R one like H_PB_W and
+    F_R one of 6 × nv (motions and forces about the roots' origins, see below).
 
-    Motions, inertias and forces are taken about World's origin O, so that composites add
-    without shifts. Mobods are numbered depth first, with their dofs in that order, so the dofs
-    of mobod k's subtree (k and its descendants) run from k's first to ``v_end[k]`` − 1. Tip
-    to base, when k is reached its composite Ic is complete: column i of F_O, for each dof i
-    of k, is the force Ic·H_O[i], and the rows of k's dofs are filled against the columns of
-    its subtree, M[j, i] = H_O[j]ᵀ·F_O[:, i], a product over contiguous columns (unsigned
-    indices, so that compiled it is a vector loop). Other entries above the diagonal couple
-    dofs on different branches (zero); the lower triangle is mirrored at the end."""
+    Mobods are numbered depth first, with their dofs in that order, so each child of World
+    roots a tree whose mobods and dofs are contiguous, and the dofs of mobod k's subtree (k and
+    its descendants) run from k's first to ``v_end[k]`` − 1. Motions, inertias and forces of a
+    tree are taken about one point, its root body's origin R (near the tree's bodies, for
+    precision), so that composites add without shifts. Tip to base, when k is reached its
+    composite Ic is complete: column i of F_R, for each dof i of k, is the force Ic·H_R[i],
+    and the rows of k's dofs are filled against the columns of its subtree,
+    M[j, i] = H_R[j]ᵀ·F_R[:, i], a product over contiguous columns (unsigned indices, so that
+    compiled it is a vector loop). Other entries above the diagonal couple dofs on different
+    branches (zero); the lower triangle is mirrored at the end."""
     n = tree.shape[0]
     nv = M.shape[0]
     zero = 0.0 * m_W[0]
+    p_WR = row3(X_pc[X_WB, 0], 3, 0)
     for k in range(1, n):
-        # k's inertia about O (p = p_OBo): h_O = h + m·p and
-        # I_O = I + (m·|p|² + 2·h·p)·E − m·p·pᵀ − h·pᵀ − p·hᵀ.
+        # k's inertia about R (p = p_RBo): h_R = h + m·p and
+        # I_R = I + (m·|p|² + 2·h·p)·E − m·p·pᵀ − h·pᵀ − p·hᵀ.
+        if tree[k, PARENT] == 0:  # (preorder: k's tree is rooted here)
+            p_WR = row3(X_pc[X_WB, k], 3, 0)
         m = m_W[k]
         h = row3(h_W, k, 0)
-        p = row3(X_pc[X_WB, k], 3, 0)
+        p = sub(row3(X_pc[X_WB, k], 3, 0), p_WR)
         diag = m * dot3(p, p) + 2.0 * dot3(h, p)
         Ic_m[k] = m
         store_row3(add(h, scale(m, p)), Ic_h, k, 0)
@@ -364,12 +369,12 @@ def calc_mass_matrix(
             for b in range(a, 3):
                 I_ab = I_W[k, a, b] - m * p[a] * p[b] - h[a] * p[b] - p[a] * h[b]
                 Ic_I[k, a, b] = I_ab + diag if a == b else I_ab
-        # H_O[j] = [w; v + p × w] for each dof j of k (a motion at Bo, taken to O).
+        # H_R[j] = [w; v + p × w] for each dof j of k (a motion at Bo, taken to R).
         v_start = tree[k, V_START]
         for j in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
             w = row3(H_PB_W, j, 0)
-            store_row3(w, H_O, j, 0)
-            store_row3(add(row3(H_PB_W, j, 3), cross3(p, w)), H_O, j, 3)
+            store_row3(w, H_R, j, 0)
+            store_row3(add(row3(H_PB_W, j, 3), cross3(p, w)), H_R, j, 3)
     for k in range(n - 1, 0, -1):
         m = Ic_m[k]
         h = row3(Ic_h, k, 0)
@@ -384,19 +389,19 @@ def calc_mass_matrix(
         v_start = tree[k, V_START]
         v_stop = v_start + NUM_VELOCITIES[tree[k, JTYPE]]
         for i in range(v_start, v_stop):
-            w = row3(H_O, i, 0)
-            v = row3(H_O, i, 3)
+            w = row3(H_R, i, 0)
+            v = row3(H_R, i, 3)
             t = add(sym_vec(I, w), cross3(h, v))
             f = sub(scale(m, v), cross3(h, w))
-            F_O[0, i], F_O[1, i], F_O[2, i] = t[0], t[1], t[2]
-            F_O[3, i], F_O[4, i], F_O[5, i] = f[0], f[1], f[2]
+            F_R[0, i], F_R[1, i], F_R[2, i] = t[0], t[1], t[2]
+            F_R[3, i], F_R[4, i], F_R[5, i] = f[0], f[1], f[2]
         end = _unsigned(v_end[k])
         for j in range(_unsigned(v_start), _unsigned(v_stop)):
-            H0, H1, H2 = H_O[j, 0], H_O[j, 1], H_O[j, 2]
-            H3, H4, H5 = H_O[j, 3], H_O[j, 4], H_O[j, 5]
+            H0, H1, H2 = H_R[j, 0], H_R[j, 1], H_R[j, 2]
+            H3, H4, H5 = H_R[j, 3], H_R[j, 4], H_R[j, 5]
             for i in range(j, end):
-                M[j, i] = (H0 * F_O[0, i] + H1 * F_O[1, i] + H2 * F_O[2, i]) + (
-                    H3 * F_O[3, i] + H4 * F_O[4, i] + H5 * F_O[5, i]
+                M[j, i] = (H0 * F_R[0, i] + H1 * F_R[1, i] + H2 * F_R[2, i]) + (
+                    H3 * F_R[3, i] + H4 * F_R[4, i] + H5 * F_R[5, i]
                 )
             for i in range(end, _unsigned(nv)):
                 M[j, i] = zero

@@ -8,7 +8,7 @@ import pytest
 from mallard.multibody._kernels import REGISTRY, compiled
 from mallard.multibody.plant._engine import _subtree_v_end
 
-from .plant_models import dynamics_model, library
+from .plant_models import bodies, dynamics_model, library
 
 M = library("mallard")
 kV, kQDot = M.JacobianWrtVariable.kV, M.JacobianWrtVariable.kQDot
@@ -77,6 +77,26 @@ def test_mass_matrix_is_symmetric_positive_definite(model):
         # ½·vᵀ·M·v is the kinetic energy (rotor inertias included).
         v = plant.GetVelocities(context)
         np.testing.assert_allclose(plant.EvalKineticEnergy(context), 0.5 * v @ M_ @ v, rtol=1e-13)
+
+
+def test_mass_matrix_is_precise_far_from_the_origin():
+    """Moving free trees far away (1e5 m) leaves M unchanged: a floating joint's velocities
+    are w_WB and v_WBo, so M does not depend on where a tree is. (A mass matrix computed
+    about World's origin would lose ten digits here.)"""
+    plant = M.MultibodyPlant(0.0)
+    a, b, c = bodies(M, plant, ["a", "b", "c"])
+    plant.AddJoint(M.RevoluteJoint("ab", a.body_frame(), b.body_frame(), [0.0, 0.6, 0.8]))
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    plant.SetVelocities(context, np.zeros(plant.num_velocities()))
+    plant.SetPositions(context, plant.GetPositions(context) + 0.4)  # (non-unit quaternions)
+    near = plant.CalcMassMatrix(context)
+    for body, offset in ((a, [1e5, -2e5, 5e4]), (c, [-3e5, 1e5, 2e5])):
+        X_WB = plant.GetFreeBodyPose(context, body)
+        plant.SetFreeBodyPose(
+            context, body, M.RigidTransform(X_WB.rotation(), X_WB.translation() + offset)
+        )
+    np.testing.assert_allclose(plant.CalcMassMatrix(context), near, rtol=0, atol=1e-13)
 
 
 def test_rotor_inertia_adds_to_the_diagonal(model):
