@@ -115,6 +115,7 @@ def _views(mi, mf, x, ws):
         E._v1(mi, ws, L.S_PATH, n),
         mi[mi[L.V_END] : mi[L.V_END] + n],
         E._v2(mi, ws, L.S_F_R, 6, nv),
+        E._v2(mi, ws, L.S_SIN_COS, 3, L.sin_cos_width(nq)),
     )
 
 
@@ -122,7 +123,9 @@ def _views(mi, mf, x, ws):
 def _loop_pos(mi, mf, x, ws, reps):
     V = _views(mi, mf, x, ws)
     for _ in range(reps):
-        calc_position_kinematics(V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False, 0, V[34])
+        calc_position_kinematics(
+            V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False, 0, V[34], V[37]
+        )  # fmt: skip
 
 
 @numba.njit

@@ -31,6 +31,12 @@ R_PF_IDENTITY = 1  # X_PF is a translation
 X_MB_IDENTITY = 2
 
 
+def sin_cos_width(nq):
+    """nq rounded up to a multiple of 32, a multiple of the block of every vector loop (vector
+    width times interleave): the width of the sin_cos section (see kernels.trig)."""
+    return -(-nq // 32) * 32
+
+
 def _sections(n, nq, nv, nu):
     """(name, shape) of every workspace section, in order."""
     return (
@@ -77,6 +83,7 @@ def _sections(n, nq, nv, nu):
         ("H_R", (nv, 6)),
         ("path", (n,)),
         ("F_R", (6, nv)),
+        ("sin_cos", (3, sin_cos_width(nq))),
     )
 
 
@@ -123,6 +130,7 @@ S_J = 36
 S_H_R = 37
 S_PATH = 38
 S_F_R = 39
+S_SIN_COS = 40
 
 
 def build_layout(n, nq, nv, nu):

@@ -61,6 +61,7 @@ from mallard.multibody._layout import (
     S_PATH,
     S_QDOT,
     S_REFLECTED,
+    S_SIN_COS,
     S_TAU,
     S_TAU_TOTAL,
     S_U,
@@ -75,7 +76,10 @@ from mallard.multibody._layout import (
     V_END,
     VELOCITIES,
     N,
+    sin_cos_width,
 )
+
+jitable(sin_cos_width)  # (a rule of the layout that kernels apply too)
 
 
 # ---- views of the flat model and the workspace --------------------------------------------
@@ -170,6 +174,7 @@ def _position_kinematics(mi, mf, x, ws, poses_only, tip):
         poses_only,
         tip,
         _v1(mi, ws, S_PATH, n),
+        _v2(mi, ws, S_SIN_COS, 3, sin_cos_width(nq)),
     )
 
 

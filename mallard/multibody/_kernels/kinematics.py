@@ -19,8 +19,6 @@ products can be skipped: bits R_PF_IDENTITY (X_PF is a translation) and X_MB_IDE
 Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is p_AoBo_A.
 """
 
-import numpy as np
-
 from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, WELD
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_H_FM, calc_X_FM
@@ -33,6 +31,7 @@ from mallard.multibody._kernels.pose import (
     rotate3,
     store_pose,
 )
+from mallard.multibody._kernels.trig import calc_sin_cos
 from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
 
 # Columns of a tree row.
@@ -52,7 +51,7 @@ X_WB = 3
 
 @jitable
 def calc_position_kinematics(
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only, tip, path
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only, tip, path, sc
 ):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians; only the
     poses X_WB (layer 3 of X_pc) if ``poses_only``; only of the mobods from World to mobod
@@ -65,7 +64,8 @@ def calc_position_kinematics(
     X_FM, is scratch for the joint types computed outside the main loop); per generalized
     velocity i of mobod k, ``H_PB_W[i]`` = [w; v], the spatial velocity of B at Bo measured
     in P, expressed in W, per unit v[i]. ``H_FM`` is a 6×6 workspace. ``X_pc[:, 0]`` (World)
-    must already hold identity poses.
+    must already hold identity poses. ``sc`` is a workspace for the sines and cosines of q
+    (see kernels.trig).
 
     Welds, revolute, prismatic and quaternion floating joints (the common ones) are computed in
     registers in the main loop; the other types' X_FM and H_FM come from :func:`calc_X_FM` and
@@ -73,6 +73,7 @@ def calc_position_kinematics(
     main loop would slow all of it down).
     """
     count = tree.shape[0] - 1 if tip == 0 else _path(tree, tip, path)
+    calc_sin_cos(q, sc)  # (of every coordinate: one vector loop; revolute joints use theirs)
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
@@ -93,7 +94,8 @@ def calc_position_kinematics(
         else:
             T_WF = pose_mul(T_WP, load_pose(X_PF_MB[0, k]))
         if jtype == REVOLUTE:
-            T_WM = _revolute_X_WM(T_WF, q[tree[k, Q_START]], jparam[k], tree[k, REVERSED] != 0)
+            i = tree[k, Q_START]
+            T_WM = _revolute_X_WM(T_WF, sc[1, i], sc[0, i], jparam[k], tree[k, REVERSED] != 0)
         elif jtype == WELD:
             T_WM = T_WF  # X_FM = I
         else:
@@ -170,12 +172,10 @@ def _path(tree, tip, path):
 
 
 @jitable
-def _revolute_X_WM(T_WF, theta, jparam, reversed_joint):
+def _revolute_X_WM(T_WF, c, s, jparam, reversed_joint):
     """The pose tuple of X_WM = X_WF·X_FM for a revolute mobilizer about â = ±e_i
-    (``jparam[:3]``): R_FM = rot(θ, â), or its transpose if the joint is reversed; p_FM = 0.
-    Only the two columns of R_WF other than column i turn."""
-    c = np.cos(theta)
-    s = np.sin(theta)
+    (``jparam[:3]``) at angle θ (c = cos θ, s = sin θ): R_FM = rot(θ, â), or its transpose if
+    the joint is reversed; p_FM = 0. Only the two columns of R_WF other than column i turn."""
     if reversed_joint:
         s = -s
     if jparam[2] != 0.0:  # columns 0 and 1 turn

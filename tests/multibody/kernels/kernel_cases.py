@@ -7,7 +7,7 @@ argument tuple (arrays and scalars; outputs included). Every kernel registered i
 
 import numpy as np
 
-from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
+from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY, sin_cos_width
 
 _K = "mallard.multibody._kernels."
 
@@ -114,7 +114,8 @@ def _position_kinematics_args(rng):
     X_pc = np.zeros((4, 5, 4, 3))
     X_pc[:, 0, :3] = np.eye(3)
     H_PB_W, H_FM = np.zeros((nv, 6)), np.zeros((6, 6))
-    return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, np.zeros(5)
+    sc = np.zeros((3, sin_cos_width(q.shape[0])))
+    return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, np.zeros(5), sc
 
 
 def _velocity_kinematics_args(rng):
@@ -123,7 +124,7 @@ def _velocity_kinematics_args(rng):
 
     args = _position_kinematics_args(rng)
     compiled(calc_position_kinematics)(*args)
-    tree, _, _, _, _, X_pc, H_PB_W, _, _, _, _ = args
+    tree, _, _, _, _, X_pc, H_PB_W, *_ = args
     return tree, X_pc, H_PB_W, rng.normal(size=H_PB_W.shape[0]), np.zeros((5, 6))
 
 
@@ -579,7 +580,8 @@ CASES = {
     _K + "kinematics._quaternion_X_FM": lambda r: (r.normal(size=9), 1),
     _K + "kinematics._revolute_X_WM": lambda r: (
         _pose_tuple(r),
-        0.7,
+        np.cos(0.7),
+        np.sin(0.7),
         np.array([-1.0, 0.0, 0.0, 0.0]),
         True,
     ),
@@ -635,6 +637,8 @@ CASES = {
     _K + "dynamics.calc_forward_dynamics": _forward_dynamics_args,
     _K + "dynamics._p_PoBo": lambda r: (_abias(r)[1], 3, 0),
     _K + "dynamics._unsigned": lambda r: (7,),
+    _K + "trig.sin_cos_polynomial": lambda r: (r.uniform(-20.0, 20.0),),
+    "mallard.multibody._layout.sin_cos_width": lambda r: (33,),
     _K + "dynamics._row6": lambda r: (r.normal(size=(5, 6)), 2),
     _K + "dynamics._dot6": lambda r: (r.normal(size=6), r.normal(size=6)),
     _K + "dynamics._body_force": lambda r: (

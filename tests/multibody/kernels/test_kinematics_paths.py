@@ -35,7 +35,7 @@ def test_revolute_about_each_signed_axis(axis, sign, reversed_joint, run):
     calc_X_FM(REVOLUTE, jparam, np.array([theta]), R_FM, p_FM)
     if reversed_joint:
         R_FM = R_FM.T
-    T = run(tuple(X_WF.ravel()), theta, jparam, reversed_joint)
+    T = run(tuple(X_WF.ravel()), np.cos(theta), np.sin(theta), jparam, reversed_joint)
     X_WM = np.array(T).reshape(4, 3)
     np.testing.assert_allclose(X_WM[:3], X_WF[:3] @ R_FM, atol=1e-15)
     np.testing.assert_array_equal(X_WM[3], X_WF[3])
@@ -47,8 +47,8 @@ def test_identity_bits_skip_only_identity_products(compile_kernel):
     Jacobian columns it gives with no bits set (the products computed)."""
     run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
     rng = np.random.default_rng(3)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path = _position_kinematics_args(
-        rng
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
+        _position_kinematics_args(rng)
     )
     for k in range(1, 5):
         X_PF_MB[0, k, :3] = np.eye(3)
@@ -58,7 +58,7 @@ def test_identity_bits_skip_only_identity_products(compile_kernel):
         X_kind[1:] = bits
         X_pc[:, 1:] = np.nan
         H_PB_W[:] = np.nan
-        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path)
+        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path, sc)
         results.append((X_pc[1:].copy(), H_PB_W.copy()))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
@@ -70,14 +70,14 @@ def test_poses_only_gives_the_same_poses(compile_kernel):
     layers and the Jacobian columns alone."""
     run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
     rng = np.random.default_rng(4)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path = _position_kinematics_args(
-        rng
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
+        _position_kinematics_args(rng)
     )
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path, sc)
     full = X_pc.copy()
     X_pc[:, 1:] = np.nan
     H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, True, 0, path)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, True, 0, path, sc)
     np.testing.assert_array_equal(X_pc[3], full[3])
     assert np.isnan(X_pc[1:3, 1:]).all() and np.isnan(H_PB_W).all()
 
@@ -89,14 +89,14 @@ def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
     the full computation, and nothing else is written."""
     run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
     rng = np.random.default_rng(5)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path = _position_kinematics_args(
-        rng
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
+        _position_kinematics_args(rng)
     )
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path, sc)
     full_X, full_H = X_pc.copy(), H_PB_W.copy()
     X_pc[:, 1:] = np.nan
     H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, tip, path)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, tip, path, sc)
     path = []
     k = tip
     while k > 0:

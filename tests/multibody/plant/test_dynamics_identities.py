@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mallard.multibody._kernels import REGISTRY, compiled
+from mallard.multibody._layout import sin_cos_width
 from mallard.multibody.plant._engine import _subtree_v_end
 
 from .plant_models import bodies, dynamics_model, library
@@ -415,7 +416,18 @@ def _kernel_chain(plant, context, as_object):
     X_pc[:, 0, :3] = np.eye(3)
     H_PB_W = out(nv, 6)
     K("kinematics.calc_position_kinematics")(
-        tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, out(6, 6), False, 0, out(n)
+        tree,
+        jparam,
+        X_PF_MB,
+        X_kind,
+        q,
+        X_pc,
+        H_PB_W,
+        out(6, 6),
+        False,
+        0,
+        out(n),
+        out(3, sin_cos_width(len(q))),
     )
     V_WB = out(n, 6)
     K("kinematics.calc_velocity_kinematics")(tree, X_pc, H_PB_W, v, V_WB)
