@@ -29,6 +29,7 @@ from mallard.multibody._kernels.dynamics import (
     calc_mass_matrix,
 )
 from mallard.multibody._kernels.kinematics import (
+    ALL,
     calc_position_kinematics,
     calc_velocity_kinematics,
 )
@@ -124,7 +125,7 @@ def _loop_pos(mi, mf, x, ws, reps):
     V = _views(mi, mf, x, ws)
     for _ in range(reps):
         calc_position_kinematics(
-            V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], False, 0, V[34], V[37]
+            V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], ALL, 0, V[34], V[37]
         )  # fmt: skip
 
 

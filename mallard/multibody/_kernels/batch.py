@@ -26,6 +26,7 @@ from mallard.multibody._kernels.engine import (
     _v1,
     _v2,
     _v4,
+    drive_columns,
     drive_force_elements,
     drive_forward_dynamics,
     drive_inverse_dynamics,
@@ -175,7 +176,8 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
         M_ws = _v2(mi, ws, S_M, nv, nv)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, Q[0:0], i, x)
-            drive_stages(mi, mf, x, ws, POSITIONS | INERTIAS)
+            drive_columns(mi, mf, x, ws)
+            drive_stages(mi, mf, x, ws, INERTIAS)
             mass_matrix_into(mi, ws, M_ws)
             for r in range(nv):
                 for s in range(nv):

@@ -17,7 +17,10 @@ from mallard.multibody._kernels.dynamics import (
 )
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import (
+    ALL,
     BODY,
+    COLUMNS,
+    POSES,
     calc_position_kinematics,
     calc_velocity_kinematics,
 )
@@ -125,7 +128,7 @@ def run_stages(mi, mf, x, ws, need):
     inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must be in ``need`` or
     already up to date. (Views of the workspace are made only for the stages computed.)"""
     if need & POSITIONS:
-        _position_kinematics(mi, mf, x, ws, False, 0)
+        _position_kinematics(mi, mf, x, ws, ALL, 0)
     if need & (VELOCITIES | INERTIAS | BIAS) == 0:
         return
     n, nq, nv = mi[N], mi[NQ], mi[NV]
@@ -159,7 +162,7 @@ def run_stages(mi, mf, x, ws, need):
 
 
 @jitable
-def _position_kinematics(mi, mf, x, ws, poses_only, tip):
+def _position_kinematics(mi, mf, x, ws, what, tip):
     """kinematics.calc_position_kinematics on the workspace's sections."""
     n, nq, nv = mi[N], mi[NQ], mi[NV]
     calc_position_kinematics(
@@ -171,7 +174,7 @@ def _position_kinematics(mi, mf, x, ws, poses_only, tip):
         _v4(mi, ws, S_X_PC, 4, n, 4, 3),
         _v2(mi, ws, S_H_PB_W, nv, 6),
         _v2(mi, ws, S_H_FM, 6, 6),
-        poses_only,
+        what,
         tip,
         _v1(mi, ws, S_PATH, n),
         _v2(mi, ws, S_SIN_COS, 3, sin_cos_width(nq)),
@@ -188,14 +191,21 @@ def drive_stages(mi, mf, x, ws, need):
 def drive_poses(mi, mf, x, ws):
     """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
     the driver of pose queries."""
-    _position_kinematics(mi, mf, x, ws, True, 0)
+    _position_kinematics(mi, mf, x, ws, POSES, 0)
+
+
+@jitable
+def drive_columns(mi, mf, x, ws):
+    """X_WB and H_PB_W of every mobod: what the mass matrix needs (the positions stage stays
+    out of date)."""
+    _position_kinematics(mi, mf, x, ws, COLUMNS, 0)
 
 
 @jitable
 def drive_path_positions(mi, mf, x, ws, k):
-    """The positions stage (X_pc, H_PB_W) of mobod k and its ancestors only: what the
-    Jacobians of k's points need (the stage as a whole stays out of date)."""
-    _position_kinematics(mi, mf, x, ws, False, k)
+    """X_WB and H_PB_W of mobod k and its ancestors only: what the Jacobians of k's points
+    need (the positions stage stays out of date)."""
+    _position_kinematics(mi, mf, x, ws, COLUMNS, k)
 
 
 # ---- results ------------------------------------------------------------------------------------

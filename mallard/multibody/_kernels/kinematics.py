@@ -42,6 +42,11 @@ V_START = 3
 REVERSED = 4
 BODY = 5
 
+# What calc_position_kinematics computes (its ``what``).
+POSES = 0  # X_WB only (pose queries)
+COLUMNS = 1  # X_WB and H_PB_W (what a mass matrix or a Jacobian needs)
+ALL = 2  # X_WB, H_PB_W, X_WF and X_WM: the positions stage
+
 # Layers of the position-kinematics pose array X_pc[layer, mobod] (X_FM: scratch).
 X_FM = 0
 X_WF = 1
@@ -51,12 +56,13 @@ X_WB = 3
 
 @jitable
 def calc_position_kinematics(
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, poses_only, tip, path, sc
+    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, what, tip, path, sc
 ):
-    """Poses of every mobod and the columns of their across-mobilizer Jacobians; only the
-    poses X_WB (layer 3 of X_pc) if ``poses_only``; only of the mobods from World to mobod
-    ``tip`` (its ancestors and itself: what the Jacobians of its points need) if tip > 0,
-    ``path`` (n scalars) then holding their indices.
+    """Poses of every mobod and the columns of their across-mobilizer Jacobians, as ``what``
+    asks (ALL; COLUMNS: without the joint frames' poses X_WF, X_WM, but of the joints whose
+    columns come from a pass of their own; POSES: only X_WB, layer 3 of X_pc); only of the
+    mobods from World to mobod ``tip`` (its ancestors and itself: what the Jacobians of its
+    points need) if tip > 0, ``path`` (n scalars) then holding their indices.
 
     ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k, ``X_kind[k]`` its
     identity bits (see the module's docstring). Outputs per mobod k:
@@ -116,10 +122,13 @@ def calc_position_kinematics(
         else:
             T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
         store_pose(T_WB, X_pc[X_WB, k])
-        if poses_only:
+        if what == POSES:
             continue
-        store_pose(T_WF, X_pc[X_WF, k])
-        store_pose(T_WM, X_pc[X_WM, k])
+        if what == ALL or (
+            jtype != REVOLUTE and jtype != PRISMATIC and jtype != QUATERNION_FLOATING
+        ):
+            store_pose(T_WF, X_pc[X_WF, k])
+            store_pose(T_WM, X_pc[X_WM, k])
         if jtype == REVOLUTE or jtype == PRISMATIC:  # along â, in F and in M
             a_W = rotate3(T_WF, (jparam[k, 0], jparam[k, 1], jparam[k, 2]))
             _axis_column(tree[k], jtype == REVOLUTE, a_W, T_WF, T_WB, H_PB_W)
@@ -134,7 +143,7 @@ def calc_position_kinematics(
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, o, z, z), H_PB_W, c + 3)
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, o, z), H_PB_W, c + 4)
             _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, (z, z, z, z, z, o), H_PB_W, c + 5)
-    if poses_only:
+    if what == POSES:
         return
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])

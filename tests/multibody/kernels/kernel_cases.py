@@ -115,7 +115,7 @@ def _position_kinematics_args(rng):
     X_pc[:, 0, :3] = np.eye(3)
     H_PB_W, H_FM = np.zeros((nv, 6)), np.zeros((6, 6))
     sc = np.zeros((3, sin_cos_width(q.shape[0])))
-    return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, np.zeros(5), sc
+    return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, 2, 0, np.zeros(5), sc  # (ALL)
 
 
 def _velocity_kinematics_args(rng):
@@ -706,8 +706,9 @@ CASES = {
     _K + "engine.run_stages": lambda r: _driver_args(r),
     _K + "engine.drive_stages": lambda r: _driver_args(r),
     _K + "engine.drive_path_positions": lambda r: _driver_args(r)[:4] + (3,),
+    _K + "engine.drive_columns": lambda r: _driver_args(r)[:4],
     _K + "engine.drive_poses": lambda r: _driver_args(r)[:4],
-    _K + "engine._position_kinematics": lambda r: _driver_args(r)[:4] + (True, 0),
+    _K + "engine._position_kinematics": lambda r: _driver_args(r)[:4] + (1, 0),  # (COLUMNS)
     _K + "engine.drive_mass_matrix": lambda r: _driver_args(r),
     _K + "engine.mass_matrix_into": lambda r: (
         lambda a: (a[0], a[3], np.zeros((a[4].num_velocities(),) * 2))

@@ -58,28 +58,36 @@ def test_identity_bits_skip_only_identity_products(compile_kernel):
         X_kind[1:] = bits
         X_pc[:, 1:] = np.nan
         H_PB_W[:] = np.nan
-        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path, sc)
+        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, 0, path, sc)
         results.append((X_pc[1:].copy(), H_PB_W.copy()))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
 
 
 @pytest.mark.parametrize("compile_kernel", [False, True])
-def test_poses_only_gives_the_same_poses(compile_kernel):
-    """poses_only computes X_WB (layer 3) as the full computation does, and leaves the other
-    layers and the Jacobian columns alone."""
+def test_poses_and_columns_are_those_of_the_full_computation(compile_kernel):
+    """POSES computes X_WB (layer 3) as ALL does and leaves the other layers and the Jacobian
+    columns alone; COLUMNS computes X_WB and the columns, and the joint frames' poses only of
+    the joints whose columns come from a pass of their own (here the universal and the screw
+    joints, mobods 2 and 4)."""
     run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
     rng = np.random.default_rng(4)
     tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
         _position_kinematics_args(rng)
     )
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path, sc)
-    full = X_pc.copy()
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, 0, path, sc)
+    full, full_H = X_pc.copy(), H_PB_W.copy()
     X_pc[:, 1:] = np.nan
     H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, True, 0, path, sc)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.POSES, 0, path, sc)
     np.testing.assert_array_equal(X_pc[3], full[3])
     assert np.isnan(X_pc[1:3, 1:]).all() and np.isnan(H_PB_W).all()
+    X_pc[:, 1:] = np.nan
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.COLUMNS, 0, path, sc)
+    np.testing.assert_array_equal(X_pc[3], full[3])
+    np.testing.assert_array_equal(H_PB_W, full_H)
+    np.testing.assert_array_equal(X_pc[1:3, [2, 4]], full[1:3, [2, 4]])
+    assert np.isnan(X_pc[1:3, [1, 3]]).all()
 
 
 @pytest.mark.parametrize("compile_kernel", [False, True])
@@ -92,11 +100,11 @@ def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
     tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
         _position_kinematics_args(rng)
     )
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, 0, path, sc)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, 0, path, sc)
     full_X, full_H = X_pc.copy(), H_PB_W.copy()
     X_pc[:, 1:] = np.nan
     H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, False, tip, path, sc)
+    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, tip, path, sc)
     path = []
     k = tip
     while k > 0:

@@ -424,7 +424,7 @@ def _kernel_chain(plant, context, as_object):
         X_pc,
         H_PB_W,
         out(6, 6),
-        False,
+        2,  # (ALL)
         0,
         out(n),
         out(3, sin_cos_width(len(q))),
