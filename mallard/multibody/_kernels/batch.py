@@ -40,6 +40,7 @@ from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
 )
+from mallard.multibody._kernels.kinematics import BODY
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
@@ -151,14 +152,16 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
             _load_state(mi, Q, Q[0:0], i, x)
             drive_poses(mi, mf, x, ws)
             X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
+            zero = 0.0 * X_pc[3, 0, 0, 0]
+            one = 1.0 + zero
+            X_WB_i = X_WB[i]
             for k in range(n):
-                b = tree[k, 5]
-                for r in range(3):
-                    for s in range(3):
-                        X_WB[i, b, r, s] = X_pc[3, k, r, s]
-                    X_WB[i, b, r, 3] = X_pc[3, k, 3, r]
-                    X_WB[i, b, 3, r] = 0.0 * X_pc[3, k, 3, r]
-                X_WB[i, b, 3, 3] = 1.0 + 0.0 * X_pc[3, k, 3, 0]
+                X = X_WB_i[tree[k, BODY]]
+                P = X_pc[3, k]
+                X[0, 0], X[0, 1], X[0, 2], X[0, 3] = P[0, 0], P[0, 1], P[0, 2], P[3, 0]
+                X[1, 0], X[1, 1], X[1, 2], X[1, 3] = P[1, 0], P[1, 1], P[1, 2], P[3, 1]
+                X[2, 0], X[2, 1], X[2, 2], X[2, 3] = P[2, 0], P[2, 1], P[2, 2], P[3, 2]
+                X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, one
 
 
 @batched
