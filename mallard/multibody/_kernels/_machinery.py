@@ -70,7 +70,10 @@ def reshaped(a, shape):
     exactly prod(shape) elements (how kernels see sections of a workspace as arrays).
 
     Compiled, a C-contiguous ``a`` is viewed without numba's general reshape, which calls a C
-    helper costing tens of nanoseconds per view: a driver makes dozens of views per call."""
+    helper costing tens of nanoseconds per view: a driver makes dozens of views per call. The
+    view holds no reference to ``a``'s memory, nor do the views kernels take of it, so that
+    their loops do no atomic reference counting: it must not outlive ``a``. Kernels use such
+    views only while the arrays they come from are alive, and return none to Python."""
     return a.reshape(shape)
 
 
@@ -85,7 +88,8 @@ def _intp_items(context, builder, value, tuple_type):
 
 @intrinsic
 def _c_view(typingctx, a, shape):
-    """The C-contiguous view of the 1-D C-contiguous array ``a`` shaped ``shape`` (unchecked)."""
+    """The C-contiguous view of the 1-D C-contiguous array ``a`` shaped ``shape`` (unchecked),
+    without a reference to ``a``'s memory (see :func:`reshaped`)."""
     ndim = len(shape)
     view_type = types.Array(a.dtype, ndim, "C")
 
@@ -102,7 +106,7 @@ def _c_view(typingctx, a, shape):
             shape=cgutils.pack_array(builder, dims),
             strides=cgutils.pack_array(builder, strides),
             itemsize=source.itemsize,
-            meminfo=source.meminfo,
+            meminfo=cgutils.get_null_value(source.meminfo.type),
             parent=source.parent,
         )
         return impl_ret_borrowed(context, builder, view_type, view._getvalue())
