@@ -365,10 +365,12 @@ def calc_mass_matrix(
         diag = m * dot3(p, p) + 2.0 * dot3(h, p)
         Ic_m[k] = m
         store_row3(add(h, scale(m, p)), Ic_h, k, 0)
-        for a in range(3):
-            for b in range(a, 3):
-                I_ab = I_W[k, a, b] - m * p[a] * p[b] - h[a] * p[b] - p[a] * h[b]
-                Ic_I[k, a, b] = I_ab + diag if a == b else I_ab
+        Ic_I[k, 0, 0] = I_W[k, 0, 0] - m * p[0] * p[0] - 2.0 * h[0] * p[0] + diag
+        Ic_I[k, 1, 1] = I_W[k, 1, 1] - m * p[1] * p[1] - 2.0 * h[1] * p[1] + diag
+        Ic_I[k, 2, 2] = I_W[k, 2, 2] - m * p[2] * p[2] - 2.0 * h[2] * p[2] + diag
+        Ic_I[k, 0, 1] = I_W[k, 0, 1] - m * p[0] * p[1] - h[0] * p[1] - p[0] * h[1]
+        Ic_I[k, 0, 2] = I_W[k, 0, 2] - m * p[0] * p[2] - h[0] * p[2] - p[0] * h[2]
+        Ic_I[k, 1, 2] = I_W[k, 1, 2] - m * p[1] * p[2] - h[1] * p[2] - p[1] * h[2]
         # H_R[j] = [w; v + p × w] for each dof j of k (a motion at Bo, taken to R).
         v_start = tree[k, V_START]
         for j in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
