@@ -281,9 +281,22 @@ def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
 
 
 @jitable
+def _gravity_force(m_W, h_W, g, k):
+    """[h × g; m·g]: gravity's spatial force on mobod k's body, at Bo in W."""
+    return (
+        h_W[k, 1] * g[2] - h_W[k, 2] * g[1],
+        h_W[k, 2] * g[0] - h_W[k, 0] * g[2],
+        h_W[k, 0] * g[1] - h_W[k, 1] * g[0],
+        m_W[k] * g[0],
+        m_W[k] * g[1],
+        m_W[k] * g[2],
+    )
+
+
+@jitable
 def _gravity_body_forces(mi, ws, F_B):
-    """F_B[b] = [h × g; m·g] (gravity at Bo, in W) for each body b whose model instance feels
-    gravity, zero for the others; the inertias stage must be up to date."""
+    """F_B[b] = gravity's force (see :func:`_gravity_force`) for each body b whose model
+    instance feels gravity, zero for the others; the inertias stage must be up to date."""
     n = mi[N]
     tree = _tree(mi)
     m_W = _v1(mi, ws, S_M_W, n)
@@ -295,12 +308,9 @@ def _gravity_body_forces(mi, ws, F_B):
     for k in range(1, n):
         b = tree[k, BODY]
         if gravity_mask[k] != 0:
-            F_B[b, 0] = h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
-            F_B[b, 1] = h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
-            F_B[b, 2] = h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
-            F_B[b, 3] = m_W[k] * g[0]
-            F_B[b, 4] = m_W[k] * g[1]
-            F_B[b, 5] = m_W[k] * g[2]
+            F = _gravity_force(m_W, h_W, g, k)
+            for j in range(6):
+                F_B[b, j] = F[j]
         else:
             for j in range(6):
                 F_B[b, j] = 0.0 * g[0]
@@ -308,8 +318,8 @@ def _gravity_body_forces(mi, ws, F_B):
 
 @jitable
 def add_gravity_forces(mi, ws, F):
-    """F[k] += [h × g; m·g] (gravity at Bo, in W) for each mobod k whose body feels gravity
-    (rows of F indexed by mobod); the inertias stage must be up to date."""
+    """F[k] += gravity's force (see :func:`_gravity_force`) for each mobod k whose body feels
+    gravity (rows of F indexed by mobod); the inertias stage must be up to date."""
     n = mi[N]
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
@@ -317,12 +327,9 @@ def add_gravity_forces(mi, ws, F):
     gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
     for k in range(1, n):
         if gravity_mask[k] != 0:
-            F[k, 0] += h_W[k, 1] * g[2] - h_W[k, 2] * g[1]
-            F[k, 1] += h_W[k, 2] * g[0] - h_W[k, 0] * g[2]
-            F[k, 2] += h_W[k, 0] * g[1] - h_W[k, 1] * g[0]
-            F[k, 3] += m_W[k] * g[0]
-            F[k, 4] += m_W[k] * g[1]
-            F[k, 5] += m_W[k] * g[2]
+            F_k = _gravity_force(m_W, h_W, g, k)
+            for j in range(6):
+                F[k, j] += F_k[j]
 
 
 @jitable

@@ -83,12 +83,7 @@ def calc_position_kinematics(
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
-        if (
-            jtype != REVOLUTE
-            and jtype != PRISMATIC
-            and jtype != WELD
-            and jtype != QUATERNION_FLOATING
-        ):
+        if not _in_main_loop(jtype):
             calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
@@ -124,9 +119,7 @@ def calc_position_kinematics(
         store_pose(T_WB, X_pc[X_WB, k])
         if what == POSES:
             continue
-        if what == ALL or (
-            jtype != REVOLUTE and jtype != PRISMATIC and jtype != QUATERNION_FLOATING
-        ):
+        if what == ALL or not _in_main_loop(jtype):  # (the last pass reads them)
             store_pose(T_WF, X_pc[X_WF, k])
             store_pose(T_WM, X_pc[X_WM, k])
         if jtype == REVOLUTE or jtype == PRISMATIC:  # along â, in F and in M
@@ -148,12 +141,7 @@ def calc_position_kinematics(
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
-        if (
-            jtype != REVOLUTE
-            and jtype != PRISMATIC
-            and jtype != QUATERNION_FLOATING
-            and NUM_VELOCITIES[jtype] > 0
-        ):
+        if not _in_main_loop(jtype):
             calc_H_FM(jtype, jparam[k], q[tree[k, Q_START] :], H_FM)
             T_WF = load_pose(X_pc[X_WF, k])
             T_WM = load_pose(X_pc[X_WM, k])
@@ -162,6 +150,14 @@ def calc_position_kinematics(
             for j in range(NUM_VELOCITIES[jtype]):
                 H_j = (H_FM[0, j], H_FM[1, j], H_FM[2, j], H_FM[3, j], H_FM[4, j], H_FM[5, j])
                 _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, H_j, H_PB_W, v_start + j)
+
+
+@jitable
+def _in_main_loop(jtype):
+    """Whether :func:`calc_position_kinematics`' main loop computes mobilizers of type
+    ``jtype`` in registers (welds, revolute, prismatic and quaternion floating ones); the
+    other types' X_FM and H_FM come from passes of their own."""
+    return jtype == WELD or jtype == REVOLUTE or jtype == PRISMATIC or jtype == QUATERNION_FLOATING
 
 
 @jitable

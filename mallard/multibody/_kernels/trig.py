@@ -5,12 +5,11 @@ joints).
 :func:`calc_sin_cos` takes np.sin and np.cos of AutoDiffXd and symbolic scalars. Of floats it
 takes :func:`sin_cos_polynomial` (interpreted too, so that compiled and interpreted kernels
 agree to the last bit), branch-free arithmetic that compiled becomes vector instructions
-across the loop: x = k·π/2 + r with |r| ≤ π/4
-(Cody–Waite: π/2 split in three parts, the first two of 33 significant bits, so that k·P1 and
-k·P2 are exact for |k| < 2²⁰), then Taylor polynomials of sin r (to r¹⁷) and cos r (to r¹⁶),
-whose truncation errors at |r| = π/4 are below 1e-19, and the quadrant k mod 4 picks and signs
-them. Results are within 2 ulp of libm's. From |x| ≥ ``LIMIT`` on (and for inf and NaN),
-libm's are used.
+across the loop: x = k·π/2 + r with |r| ≤ π/4 (Cody–Waite: π/2 split in three parts, the
+first two of 33 significant bits, so that k·P1 and k·P2 are exact for |k| < 2²⁰), then
+Taylor polynomials of sin r (to r¹⁷) and cos r (to r¹⁶), whose truncation errors at
+|r| = π/4 are below 1e-19, and the quadrant k mod 4 picks and signs them. Results are
+within 2 ulp of libm's. From |x| ≥ ``LIMIT`` on (and for inf and NaN), libm's are used.
 """
 
 import math
@@ -64,17 +63,20 @@ def sin_cos_polynomial(x):
     return sin_x, cos_x
 
 
+@jitable
+def _pad(q, sc):
+    """sc[2] = q followed by zeros (none if q is empty: then sc has no columns)."""
+    for i in range(q.shape[0]):
+        sc[2, i] = q[i]
+    for i in range(q.shape[0], sc.shape[1]):
+        sc[2, i] = 0.0 * q[0]
+
+
 def calc_sin_cos(q, sc):
     """sc[0, i], sc[1, i] = sin q[i], cos q[i] for every i < len(q). ``sc`` is a workspace of
     3 rows of ``sin_cos_width(len(q))`` scalars (mallard.multibody._layout); row 2 holds q
     padded with zeros, so that compiled for floats it is one vector loop without remainder."""
-    n = q.shape[0]
-    if n == 0:
-        return
-    for i in range(n):
-        sc[2, i] = q[i]
-    for i in range(n, sc.shape[1]):
-        sc[2, i] = 0.0 * q[0]
+    _pad(q, sc)
     for i in range(sc.shape[1]):
         x = sc[2, i]
         if isinstance(x, float) and abs(x) < LIMIT:  # (as compiled, to the last bit)
@@ -90,14 +92,10 @@ def _calc_sin_cos_float(q, sc):
         return None
 
     def vector_loop(q, sc):
-        n = q.shape[0]
-        for i in range(n):
-            sc[2, i] = q[i]
-        for i in range(n, sc.shape[1]):
-            sc[2, i] = 0.0
+        _pad(q, sc)
         for i in range(sc.shape[1]):
             sc[0, i], sc[1, i] = sin_cos_polynomial(sc[2, i])
-        for i in range(n):
+        for i in range(q.shape[0]):
             if not abs(q[i]) < LIMIT:
                 sc[0, i] = np.sin(q[i])
                 sc[1, i] = np.cos(q[i])

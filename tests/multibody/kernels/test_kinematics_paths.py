@@ -2,6 +2,8 @@
 each signed coordinate axis (X_WM = X_WF·X_FM with calc_X_FM's rotation), and the skipped
 products of identity X_PF rotations and X_MB poses (the same poses as computing them)."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -41,25 +43,37 @@ def test_revolute_about_each_signed_axis(axis, sign, reversed_joint, run):
     np.testing.assert_array_equal(X_WM[3], X_WF[3])
 
 
+def _kinematics(compile_kernel, seed):
+    """(a, run): the sample tree's arguments (kernel_cases) as attributes of ``a``, and
+    run(what, tip=0), which sets X_pc's mobods and H_PB_W to NaN (so that what the call leaves
+    alone shows), then calls calc_position_kinematics, compiled or interpreted, on them."""
+    fn = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
+    names = "tree jparam X_PF_MB X_kind q X_pc H_PB_W H_FM what tip path sc".split()
+    args = _position_kinematics_args(np.random.default_rng(seed))
+    a = SimpleNamespace(**dict(zip(names, args, strict=True)))
+
+    def run(what, tip=0):
+        a.X_pc[:, 1:] = np.nan
+        a.H_PB_W[:] = np.nan
+        a.what, a.tip = what, tip
+        fn(*(getattr(a, name) for name in names))
+
+    return a, run
+
+
 @pytest.mark.parametrize("compile_kernel", [False, True])
 def test_identity_bits_skip_only_identity_products(compile_kernel):
     """With the bits set, a tree whose flagged poses are identities gives the poses and
     Jacobian columns it gives with no bits set (the products computed)."""
-    run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
-    rng = np.random.default_rng(3)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
-        _position_kinematics_args(rng)
-    )
+    a, run = _kinematics(compile_kernel, 3)
     for k in range(1, 5):
-        X_PF_MB[0, k, :3] = np.eye(3)
-        X_PF_MB[1, k] = np.vstack((np.eye(3), np.zeros(3)))
+        a.X_PF_MB[0, k, :3] = np.eye(3)
+        a.X_PF_MB[1, k] = np.vstack((np.eye(3), np.zeros(3)))
     results = []
     for bits in (0.0, float(R_PF_IDENTITY | X_MB_IDENTITY)):
-        X_kind[1:] = bits
-        X_pc[:, 1:] = np.nan
-        H_PB_W[:] = np.nan
-        run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, 0, path, sc)
-        results.append((X_pc[1:].copy(), H_PB_W.copy()))
+        a.X_kind[1:] = bits
+        run(kin.ALL)
+        results.append((a.X_pc[1:].copy(), a.H_PB_W.copy()))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
 
@@ -70,24 +84,17 @@ def test_poses_and_columns_are_those_of_the_full_computation(compile_kernel):
     columns alone; COLUMNS computes X_WB and the columns, and the joint frames' poses only of
     the joints whose columns come from a pass of their own (here the universal and the screw
     joints, mobods 2 and 4)."""
-    run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
-    rng = np.random.default_rng(4)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
-        _position_kinematics_args(rng)
-    )
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, 0, path, sc)
-    full, full_H = X_pc.copy(), H_PB_W.copy()
-    X_pc[:, 1:] = np.nan
-    H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.POSES, 0, path, sc)
-    np.testing.assert_array_equal(X_pc[3], full[3])
-    assert np.isnan(X_pc[1:3, 1:]).all() and np.isnan(H_PB_W).all()
-    X_pc[:, 1:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.COLUMNS, 0, path, sc)
-    np.testing.assert_array_equal(X_pc[3], full[3])
-    np.testing.assert_array_equal(H_PB_W, full_H)
-    np.testing.assert_array_equal(X_pc[1:3, [2, 4]], full[1:3, [2, 4]])
-    assert np.isnan(X_pc[1:3, [1, 3]]).all()
+    a, run = _kinematics(compile_kernel, 4)
+    run(kin.ALL)
+    full, full_H = a.X_pc.copy(), a.H_PB_W.copy()
+    run(kin.POSES)
+    np.testing.assert_array_equal(a.X_pc[3], full[3])
+    assert np.isnan(a.X_pc[1:3, 1:]).all() and np.isnan(a.H_PB_W).all()
+    run(kin.COLUMNS)
+    np.testing.assert_array_equal(a.X_pc[3], full[3])
+    np.testing.assert_array_equal(a.H_PB_W, full_H)
+    np.testing.assert_array_equal(a.X_pc[1:3, [2, 4]], full[1:3, [2, 4]])
+    assert np.isnan(a.X_pc[1:3, [1, 3]]).all()
 
 
 @pytest.mark.parametrize("compile_kernel", [False, True])
@@ -95,16 +102,11 @@ def test_poses_and_columns_are_those_of_the_full_computation(compile_kernel):
 def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
     """With tip > 0, the poses and Jacobian columns of the tip and its ancestors are those of
     the full computation, and nothing else is written."""
-    run = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
-    rng = np.random.default_rng(5)
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, _, _, path, sc = (
-        _position_kinematics_args(rng)
-    )
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, 0, path, sc)
-    full_X, full_H = X_pc.copy(), H_PB_W.copy()
-    X_pc[:, 1:] = np.nan
-    H_PB_W[:] = np.nan
-    run(tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, kin.ALL, tip, path, sc)
+    a, run = _kinematics(compile_kernel, 5)
+    tree = a.tree
+    run(kin.ALL)
+    full_X, full_H = a.X_pc.copy(), a.H_PB_W.copy()
+    run(kin.ALL, tip)
     path = []
     k = tip
     while k > 0:
@@ -113,7 +115,7 @@ def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
     for k in range(1, tree.shape[0]):
         v = range(tree[k, kin.V_START], tree[k, kin.V_START] + NUM_VELOCITIES[tree[k, kin.JTYPE]])
         if k in path:
-            np.testing.assert_array_equal(X_pc[1:, k], full_X[1:, k])
-            np.testing.assert_array_equal(H_PB_W[v], full_H[v])
+            np.testing.assert_array_equal(a.X_pc[1:, k], full_X[1:, k])
+            np.testing.assert_array_equal(a.H_PB_W[v], full_H[v])
         else:
-            assert np.isnan(X_pc[1:, k]).all() and np.isnan(H_PB_W[v]).all()
+            assert np.isnan(a.X_pc[1:, k]).all() and np.isnan(a.H_PB_W[v]).all()
