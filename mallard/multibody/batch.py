@@ -147,7 +147,8 @@ class BatchedPlant:
         size = q.shape[0]
         X_WB = np.empty((size, self._nb, 4, 4), dtype=dtype)
         if size:
-            self._run("batch_body_poses", dtype, size, (q,), (X_WB,))
+            extra = _kernels()[0].lane_scratch_size(self._mi)
+            self._run("batch_body_poses", dtype, size, (q,), (X_WB,), extra)
         return X_WB
 
     def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None):

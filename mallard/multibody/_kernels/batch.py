@@ -20,8 +20,9 @@ entry points of derivatives take rows longer by a derivative workspace
 
 import numba
 
-from mallard.multibody._kernels._machinery import batched, jitable
+from mallard.multibody._kernels._machinery import batched, jitable, reshaped
 from mallard.multibody._kernels.engine import (
+    _jparam,
     _tree,
     _v1,
     _v2,
@@ -31,7 +32,6 @@ from mallard.multibody._kernels.engine import (
     drive_forward_dynamics,
     drive_inverse_dynamics,
     drive_path_positions,
-    drive_poses,
     drive_stages,
     mass_matrix_into,
     point_jacobian_into,
@@ -40,7 +40,8 @@ from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
 )
-from mallard.multibody._kernels.kinematics import BODY
+from mallard.multibody._kernels.kinematics import BODY, X_FM, calc_lane_poses, calc_lane_X_FM
+from mallard.multibody._kernels.lanes import L
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
@@ -51,10 +52,13 @@ from mallard.multibody._layout import (
     S_M,
     S_TAU,
     S_VDOT,
+    S_X_KIND,
     S_X_PC,
+    S_X_PF_MB,
     VELOCITIES,
     WS_SIZE,
     N,
+    sin_cos_width,
 )
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
@@ -117,8 +121,8 @@ def _load_state(mi, Q, V, i, x):
 
 
 @jitable
-def _derivative_workspace(mi, row):
-    """The derivative workspace at the end of a row of ``wss``, after the scratch."""
+def _past_scratch(mi, row):
+    """The part of a row of ``wss`` past its scratch: a derivative workspace, or lanes."""
     n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
     return row[mi[WS_SIZE] + nq + nv + nv + 6 * n + nu :]
 
@@ -139,29 +143,87 @@ def _load_inputs(TAU, U, i, tau_in, u):
 @batched
 def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
     """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
-    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex)."""
+    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). The states go L at a time through
+    kinematics.calc_lane_poses (the last group padded with copies of its last state), in the
+    row's lane part (see :func:`lane_scratch_size`)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    n = mi[N]
+    n, nq = mi[N], mi[NQ]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
-        tree = _tree(mi)
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(mi, Q, Q[0:0], i, x)
-            drive_poses(mi, mf, x, ws)
-            X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
-            zero = 0.0 * X_pc[3, 0, 0, 0]
-            one = 1.0 + zero
-            X_WB_i = X_WB[i]
-            for k in range(n):
-                X = X_WB_i[tree[k, BODY]]
-                P = X_pc[3, k]
-                X[0, 0], X[0, 1], X[0, 2], X[0, 3] = P[0, 0], P[0, 1], P[0, 2], P[3, 0]
-                X[1, 0], X[1, 1], X[1, 2], X[1, 3] = P[1, 0], P[1, 1], P[1, 2], P[3, 1]
-                X[2, 0], X[2, 1], X[2, 2], X[2, 3] = P[2, 0], P[2, 1], P[2, 2], P[3, 2]
-                X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, one
+        ws = _part(mi, row, _WS)
+        tree, jparam = _tree(mi), _jparam(mi, mf)
+        X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
+        qL, sc, X_FML, XL = _lane_parts(mi, row)
+        _identity_lanes(XL)  # World's pose
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            for lane in range(L):
+                i = min(first + lane, stop - 1)
+                for j in range(nq):
+                    qL[j * L + lane] = Q[i, j]
+                calc_lane_X_FM(tree, jparam, Q[i], X_pc[X_FM], X_FML, lane)
+            calc_lane_poses(
+                tree,
+                jparam,
+                _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
+                _v1(mi, ws, S_X_KIND, n),
+                qL,
+                X_FML,
+                sc,
+                XL,
+            )
+            for lane in range(min(L, stop - first)):
+                _store_lane_poses(tree, XL, lane, X_WB[first + lane])
+
+
+@jitable
+def _lane_parts(mi, row):
+    """The lane arrays (qL, sc, X_FML, XL) of kinematics.calc_lane_poses in the row's lane
+    part (past its scratch)."""
+    n, nq = mi[N], mi[NQ]
+    lanes = _past_scratch(mi, row)
+    width = sin_cos_width(L * nq)
+    q_end = L * nq
+    sc_end = q_end + 3 * width
+    X_FM_end = sc_end + 12 * L * n
+    if lanes.shape[0] < X_FM_end + 12 * L * n:
+        raise ValueError("batched poses: the rows of wss are too short for the lanes")
+    sc = reshaped(lanes[q_end:sc_end], (3, width))
+    return lanes[0:q_end], sc, lanes[sc_end:X_FM_end], lanes[X_FM_end : X_FM_end + 12 * L * n]
+
+
+def lane_scratch_size(mi):
+    """The scalars batch_body_poses needs in a row past its scratch: the lanes of q, of their
+    sines and cosines, and of two poses per mobod (X_FM, X_WB)."""
+    n, nq = int(mi[N]), int(mi[NQ])
+    return L * nq + 3 * sin_cos_width(L * nq) + 24 * L * n
+
+
+@jitable
+def _identity_lanes(XL):
+    """Mobod 0's lanes in the lane pose array XL = the identity pose."""
+    for e in range(12):
+        for lane in range(L):
+            XL[e * L + lane] = 1.0 if e == 0 or e == 4 or e == 8 else 0.0
+
+
+@jitable
+def _store_lane_poses(tree, XL, lane, X_WB_i):
+    """X_WB_i[body of mobod k] = the 4×4 homogeneous matrix of mobod k's pose in lane ``lane``
+    of XL, for every mobod."""
+    zero = 0.0 * XL[0]
+    one = 1.0 + zero
+    for k in range(tree.shape[0]):
+        X = X_WB_i[tree[k, BODY]]
+        j = 12 * L * k + lane
+        for r in range(3):
+            X[r, 0] = XL[j + (3 * r) * L]
+            X[r, 1] = XL[j + (3 * r + 1) * L]
+            X[r, 2] = XL[j + (3 * r + 2) * L]
+            X[r, 3] = XL[j + (9 + r) * L]
+        X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, one
 
 
 @batched
@@ -266,7 +328,7 @@ def batch_inverse_dynamics_derivatives(mi, mf, ws0, Q, V, VDOT, wss, dtau_dq, dt
         _begin_chunk(mi, ws0, row)
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
-        dws = _derivative_workspace(mi, row)
+        dws = _past_scratch(mi, row)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
             drive_inverse_dynamics_derivatives(
@@ -293,7 +355,7 @@ def batch_forward_dynamics_derivatives(
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         tau_in, u = _part(mi, row, _TAU), _part(mi, row, _U)
         F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
-        dws = _derivative_workspace(mi, row)
+        dws = _past_scratch(mi, row)
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
             _load_inputs(TAU, U, i, tau_in, u)

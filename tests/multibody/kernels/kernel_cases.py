@@ -7,6 +7,7 @@ argument tuple (arrays and scalars; outputs included). Every kernel registered i
 
 import numpy as np
 
+from mallard.multibody._kernels.lanes import L
 from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY, sin_cos_width
 
 _K = "mallard.multibody._kernels."
@@ -116,6 +117,27 @@ def _position_kinematics_args(rng):
     H_PB_W, H_FM = np.zeros((nv, 6)), np.zeros((6, 6))
     sc = np.zeros((3, sin_cos_width(q.shape[0])))
     return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, 2, 0, np.zeros(5), sc  # (ALL)
+
+
+def _lane_poses_args(rng):
+    """calc_lane_poses' arguments for the sample tree in L random states (X_FM of its
+    universal and screw mobilizers: random poses)."""
+    tree, jparam, X_PF_MB, X_kind, q, _, _ = _tree(rng)
+    qL = (q[:, None] + 0.5 * rng.normal(size=(q.shape[0], L))).reshape(-1)
+    X_FML = np.array([_rotation_pose(rng).reshape(-1) for _ in range(5 * L)])
+    X_FML = X_FML.reshape(5, L, 12).transpose(0, 2, 1).reshape(-1)
+    XL = np.zeros(12 * L * 5)
+    XL[: 12 * L].reshape(12, L)[[0, 4, 8]] = 1.0  # World: the identity
+    sc = np.zeros((3, sin_cos_width(qL.shape[0])))
+    return tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL
+
+
+def _lane_row(rng):
+    """(mi, row): a flat model and a row of a batched workspace with lanes."""
+    from mallard.multibody._kernels.batch import lane_scratch_size
+
+    mi, _, row = _batch_row(rng)
+    return mi, np.concatenate((row, rng.normal(size=lane_scratch_size(mi))))
 
 
 def _velocity_kinematics_args(rng):
@@ -315,10 +337,13 @@ def _batch_case(name):
     """The argument tuple of batched entry point ``name`` (see kernels.batch)."""
 
     def case(rng):
+        from mallard.multibody._kernels.batch import lane_scratch_size
+
         mi, mf, ws0, Q, V, wss, plant = _batch_args(rng)
         size, nv, nu = Q.shape[0], plant.num_velocities(), plant.num_actuated_dofs()
         n = plant.num_bodies()
         if name == "batch_body_poses":
+            wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
             return mi, mf, ws0, Q, wss, np.zeros((size, n, 4, 4))
         if name == "batch_mass_matrix":
             return mi, mf, ws0, Q, wss, np.zeros((size, nv, nv))
@@ -585,6 +610,16 @@ CASES = {
         np.array([-1.0, 0.0, 0.0, 0.0]),
         True,
     ),
+    _K + "kinematics._X_WF": lambda r: (0, tuple(r.normal(size=12)), _rotation_pose(r)),
+    _K + "kinematics._X_WM": lambda r: (8, True, *(tuple(r.normal(size=12)) for _ in range(2))),
+    _K + "kinematics._X_WB": lambda r: (0, tuple(r.normal(size=12)), _rotation_pose(r)),
+    _K + "kinematics._quaternion_pose": lambda r: tuple(r.normal(size=7)),
+    _K + "kinematics.calc_lane_poses": _lane_poses_args,
+    _K + "kinematics.calc_lane_X_FM": lambda r: (
+        lambda t: (t[0], t[1], t[4], np.zeros((5, 4, 3)), np.zeros(12 * L * 5), 1)
+    )(_tree(r)),
+    _K + "kinematics._load_lanes": lambda r: (r.normal(size=12 * L * 3), 2),
+    _K + "kinematics._store_lanes": lambda r: (tuple(r.normal(size=12)), np.zeros(12 * L * 3), 2),
     _K + "kinematics._path": lambda r: (_tree(r)[0], 4, np.zeros(5)),
     _K + "kinematics._prismatic_X_FM": lambda r: (np.array([0.0, 0.6, 0.8, 0.0]), 0.7),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
@@ -761,6 +796,14 @@ CASES = {
         r.normal(size=2),
     ),
     _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
+    _K + "batch._lane_parts": _lane_row,
+    _K + "batch._identity_lanes": lambda r: (r.normal(size=12 * L * 2),),
+    _K + "batch._store_lane_poses": lambda r: (
+        _tree(r)[0],
+        r.normal(size=12 * L * 5),
+        2,
+        np.zeros((5, 4, 4)),
+    ),
     _K + "batch.batch_mass_matrix": _batch_case("batch_mass_matrix"),
     _K + "batch.batch_inverse_dynamics": _batch_case("batch_inverse_dynamics"),
     _K + "batch.batch_forward_dynamics": _batch_case("batch_forward_dynamics"),
@@ -839,7 +882,7 @@ CASES = {
     _K + "engine_derivatives.drive_forward_dynamics_derivatives": _derivative_driver_case(
         "forward"
     ),
-    _K + "batch._derivative_workspace": lambda r: (lambda a: (a[0], a[2]))(_batch_row(r)),
+    _K + "batch._past_scratch": lambda r: (lambda a: (a[0], a[2]))(_batch_row(r)),
     _K + "batch.batch_inverse_dynamics_derivatives": _derivative_batch_case("inverse"),
     _K + "batch.batch_forward_dynamics_derivatives": _derivative_batch_case("forward"),
 }

@@ -29,6 +29,20 @@ def _as_object(arg):
     return arg.astype(object) if isinstance(arg, np.ndarray) else arg
 
 
+def _assert_same(float_result, object_result):
+    """The results agree (to 1e-14); a tuple of arrays item by item."""
+    if isinstance(float_result, tuple) and isinstance(float_result[0], np.ndarray):
+        for a, b in zip(float_result, object_result, strict=True):
+            _assert_same(a, b)
+        return
+    np.testing.assert_allclose(
+        np.asarray(float_result, dtype=float),
+        np.asarray(object_result, dtype=float),
+        rtol=1e-14,
+        atol=1e-14,
+    )
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_compiled_equals_interpreted(name):
     fn = REGISTRY[name]
@@ -38,12 +52,7 @@ def test_compiled_equals_interpreted(name):
     float_result = compiled(fn)(*float_args)
     object_result = fn(*object_args)
     if float_result is not None:
-        np.testing.assert_allclose(
-            np.asarray(float_result, dtype=float),
-            np.asarray(object_result, dtype=float),
-            rtol=1e-14,
-            atol=1e-14,
-        )
+        _assert_same(float_result, object_result)
     for a, b in zip(float_args, object_args, strict=True):
         if isinstance(a, np.ndarray):
             assert b.dtype == object
