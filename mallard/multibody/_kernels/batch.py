@@ -40,8 +40,14 @@ from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
 )
-from mallard.multibody._kernels.kinematics import BODY, X_FM, calc_lane_poses, calc_lane_X_FM
-from mallard.multibody._kernels.lanes import L
+from mallard.multibody._kernels.kinematics import (
+    BODY,
+    X_FM,
+    _load_lanes,
+    calc_lane_poses,
+    calc_lane_X_FM,
+)
+from mallard.multibody._kernels.lanes import L, transpose, vstore
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
@@ -163,7 +169,7 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
                 i = min(first + lane, stop - 1)
                 for j in range(nq):
                     qL[j * L + lane] = Q[i, j]
-                calc_lane_X_FM(tree, jparam, Q[i], X_pc[X_FM], X_FML, lane)
+            calc_lane_X_FM(tree, jparam, Q, first, stop - 1, X_pc[X_FM], X_FML)
             calc_lane_poses(
                 tree,
                 jparam,
@@ -174,8 +180,7 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
                 sc,
                 XL,
             )
-            for lane in range(min(L, stop - first)):
-                _store_lane_poses(tree, XL, lane, X_WB[first + lane])
+            _store_lane_poses(tree, XL, X_WB, first, min(L, stop - first))
 
 
 @jitable
@@ -210,20 +215,22 @@ def _identity_lanes(XL):
 
 
 @jitable
-def _store_lane_poses(tree, XL, lane, X_WB_i):
-    """X_WB_i[body of mobod k] = the 4×4 homogeneous matrix of mobod k's pose in lane ``lane``
-    of XL, for every mobod."""
+def _store_lane_poses(tree, XL, X_WB, first, count):
+    """X_WB[first + l, body of mobod k] = the 4×4 homogeneous matrix of mobod k's pose in
+    lane l of XL, for every mobod and the first ``count`` lanes (rows go out whole: the
+    lanes of a row's four elements, transposed)."""
     zero = 0.0 * XL[0]
     one = 1.0 + zero
     for k in range(tree.shape[0]):
-        X = X_WB_i[tree[k, BODY]]
-        j = 12 * L * k + lane
+        T = _load_lanes(XL, k)
+        b = tree[k, BODY]
         for r in range(3):
-            X[r, 0] = XL[j + (3 * r) * L]
-            X[r, 1] = XL[j + (3 * r + 1) * L]
-            X[r, 2] = XL[j + (3 * r + 2) * L]
-            X[r, 3] = XL[j + (9 + r) * L]
-        X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, one
+            rows = transpose(T[3 * r], T[3 * r + 1], T[3 * r + 2], T[9 + r])
+            for lane in range(count):
+                vstore(X_WB[first + lane, b, r], 0, rows[lane])
+        for lane in range(count):
+            X = X_WB[first + lane, b]
+            X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, one
 
 
 @batched

@@ -207,14 +207,17 @@ def calc_lane_poses(tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL):
 
 
 @jitable
-def calc_lane_X_FM(tree, jparam, q, X_FM, X_FML, lane):
-    """Lane ``lane`` of X_FML (see :func:`calc_lane_poses`) = X_FM at q of the mobods whose
-    joint types the main loop does not compute (by :func:`calc_X_FM`, in ``X_FM[k]``, a 4×3
-    workspace per mobod)."""
+def calc_lane_X_FM(tree, jparam, Q, first, last, X_FM, X_FML):
+    """X_FML (see :func:`calc_lane_poses`) = X_FM of the mobods whose joint types the main
+    loop does not compute (by :func:`calc_X_FM`, in ``X_FM[k]``, a 4×3 workspace per mobod),
+    lane l at q = Q[min(first + l, last)]."""
     for k in range(1, tree.shape[0]):
         jtype = tree[k, JTYPE]
-        if not _in_main_loop(jtype):
-            X = X_FM[k]
+        if _in_main_loop(jtype):
+            continue
+        X = X_FM[k]
+        for lane in range(L):
+            q = Q[min(first + lane, last)]
             calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X[:3], X[3])
             j = 12 * L * k + lane
             for r in range(4):

@@ -20,6 +20,7 @@ what the scalar kernel computes for its state, to the last bit.
 import operator
 
 import llvmlite.ir as ir
+import numpy as np
 from numba import types
 from numba.extending import box, intrinsic, models, overload, register_model
 
@@ -166,6 +167,39 @@ def _negate(typingctx, a):
 def _lanes_neg(a):
     if isinstance(a, F64xL):
         return lambda a: _negate(a)
+    return None
+
+
+def transpose(a, b, c, d):
+    """The 4×4 transpose of four lane values (L = 4): a tuple of four lane values, the l-th
+    holding lane l of a, b, c and d."""
+    return tuple(np.array([a, b, c, d]).T.copy())
+
+
+_PAIRS = ([0, 4, 1, 5], [2, 6, 3, 7])  # interleave the low, then the high halves
+_HALVES = ([0, 1, 4, 5], [2, 3, 6, 7])  # the low halves of both, then the high halves
+
+
+@intrinsic
+def _transpose(typingctx, a, b, c, d):
+    def codegen(context, builder, signature, args):
+        a, b, c, d = args
+
+        def shuffle(x, y, mask):
+            return builder.shuffle_vector(x, y, ir.Constant(ir.VectorType(ir.IntType(32), 4), mask))
+
+        ab = [shuffle(a, b, mask) for mask in _PAIRS]  # a0 b0 a1 b1, a2 b2 a3 b3
+        cd = [shuffle(c, d, mask) for mask in _PAIRS]
+        lanes = [shuffle(ab[i], cd[i], mask) for i in range(2) for mask in _HALVES]
+        return context.make_tuple(builder, signature.return_type, lanes)
+
+    return types.UniTuple(f64xL, 4)(a, b, c, d), codegen
+
+
+@overload(transpose)
+def _transpose_compiled(a, b, c, d):
+    if L == 4 and all(isinstance(x, F64xL) for x in (a, b, c, d)):
+        return lambda a, b, c, d: _transpose(a, b, c, d)
     return None
 
 

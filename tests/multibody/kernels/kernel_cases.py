@@ -616,7 +616,7 @@ CASES = {
     _K + "kinematics._quaternion_pose": lambda r: tuple(r.normal(size=7)),
     _K + "kinematics.calc_lane_poses": _lane_poses_args,
     _K + "kinematics.calc_lane_X_FM": lambda r: (
-        lambda t: (t[0], t[1], t[4], np.zeros((5, 4, 3)), np.zeros(12 * L * 5), 1)
+        lambda t: (t[0], t[1], r.normal(size=(3, 11)), 1, 2, np.zeros((5, 4, 3)), np.zeros(60 * L))
     )(_tree(r)),
     _K + "kinematics._load_lanes": lambda r: (r.normal(size=12 * L * 3), 2),
     _K + "kinematics._store_lanes": lambda r: (tuple(r.normal(size=12)), np.zeros(12 * L * 3), 2),
@@ -801,8 +801,9 @@ CASES = {
     _K + "batch._store_lane_poses": lambda r: (
         _tree(r)[0],
         r.normal(size=12 * L * 5),
-        2,
-        np.zeros((5, 4, 4)),
+        np.zeros((4, 5, 4, 4)),
+        1,
+        3,
     ),
     _K + "batch.batch_mass_matrix": _batch_case("batch_mass_matrix"),
     _K + "batch.batch_inverse_dynamics": _batch_case("batch_inverse_dynamics"),

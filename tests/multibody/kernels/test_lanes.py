@@ -12,7 +12,7 @@ from mallard.multibody._kernels.kinematics import (
     calc_lane_X_FM,
     calc_position_kinematics,
 )
-from mallard.multibody._kernels.lanes import L, vload, vstore
+from mallard.multibody._kernels.lanes import L, transpose, vload, vstore
 from mallard.multibody._layout import sin_cos_width
 
 from .kernel_cases import _lane_poses_args, _position_kinematics_args
@@ -58,15 +58,30 @@ def test_lane_poses_are_the_scalar_poses_of_each_state():
     nq = qL.shape[0] // L
     q_lanes = qL.reshape(nq, L)
     n = tree.shape[0]
-    for lane in range(L):
-        q = np.ascontiguousarray(q_lanes[:, lane])
-        compiled(calc_lane_X_FM)(tree, jparam, q, np.zeros((n, 4, 3)), X_FML, lane)
+    Q = np.ascontiguousarray(q_lanes.T)
+    compiled(calc_lane_X_FM)(tree, jparam, Q, 0, L - 1, np.zeros((n, 4, 3)), X_FML)
     compiled(calc_lane_poses)(tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL)
     poses = XL.reshape(n, 12, L)
     for lane in range(L):
         args = list(_position_kinematics_args(np.random.default_rng(5)))
-        args[4] = np.ascontiguousarray(q_lanes[:, lane])
+        args[4] = Q[lane]
         args[8] = POSES
         args[11] = np.zeros((3, sin_cos_width(nq)))
         compiled(calc_position_kinematics)(*args)
         np.testing.assert_array_equal(poses[:, :, lane], args[5][X_WB].reshape(n, 12))
+
+
+@numba.njit
+def _transposed(a, out):
+    rows = transpose(vload(a, 0), vload(a, L), vload(a, 2 * L), vload(a, 3 * L))
+    for i in range(4):
+        vstore(out, i * L, rows[i])
+
+
+def test_transpose():
+    a = np.arange(16.0)
+    out = np.zeros(16)
+    _transposed(a, out)
+    np.testing.assert_array_equal(out.reshape(4, 4), a.reshape(4, 4).T)
+    rows = transpose(*a.reshape(4, 4))
+    np.testing.assert_array_equal(np.array(rows), a.reshape(4, 4).T)
