@@ -113,6 +113,10 @@ class BatchedPlant:
             )
         return np.ascontiguousarray(a)
 
+    def _lane_size(self):
+        """The scalars a row needs past its scratch for the kernels computing in lanes."""
+        return _kernels()[0].lane_scratch_size(self._mi)
+
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
         if self._ws0.dtype == object or any(a.dtype == object for a in arrays):
@@ -147,8 +151,7 @@ class BatchedPlant:
         size = q.shape[0]
         X_WB = np.empty((size, self._nb, 4, 4), dtype=dtype)
         if size:
-            extra = _kernels()[0].lane_scratch_size(self._mi)
-            self._run("batch_body_poses", dtype, size, (q,), (X_WB,), extra)
+            self._run("batch_body_poses", dtype, size, (q,), (X_WB,), self._lane_size())
         return X_WB
 
     def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None):
@@ -186,7 +189,7 @@ class BatchedPlant:
         size = q.shape[0]
         M = np.empty((size, self._nv, self._nv), dtype=dtype)
         if size:
-            self._run("batch_mass_matrix", dtype, size, (q,), (M,))
+            self._run("batch_mass_matrix", dtype, size, (q,), (M,), self._lane_size())
         return M
 
     def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None):

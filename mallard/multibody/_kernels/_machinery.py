@@ -88,7 +88,7 @@ def _intp_items(context, builder, value, tuple_type):
 
 @intrinsic
 def _c_view(typingctx, a, shape):
-    """The C-contiguous view of the 1-D C-contiguous array ``a`` shaped ``shape`` (unchecked),
+    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
     without a reference to ``a``'s memory (see :func:`reshaped`)."""
     ndim = len(shape)
     view_type = types.Array(a.dtype, ndim, "C")
@@ -129,7 +129,9 @@ def _product(typingctx, shape):
 
 @overload(reshaped)
 def _reshaped_compiled(a, shape):
-    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
+    if not isinstance(a, types.Array):
+        return None  # (lane views: see kernels.lanes)
+    if not (a.ndim == 1 and a.layout == "C"):
         return lambda a, shape: a.reshape(shape)
 
     def impl(a, shape):

@@ -22,17 +22,16 @@ import numba
 
 from mallard.multibody._kernels._machinery import batched, jitable, reshaped
 from mallard.multibody._kernels.engine import (
-    _jparam,
+    _position_kinematics,
     _tree,
     _v1,
     _v2,
     _v4,
-    drive_columns,
+    body_inertias,
     drive_force_elements,
     drive_forward_dynamics,
     drive_inverse_dynamics,
     drive_path_positions,
-    drive_stages,
     mass_matrix_into,
     point_jacobian_into,
 )
@@ -40,14 +39,10 @@ from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
 )
-from mallard.multibody._kernels.kinematics import (
-    BODY,
-    X_FM,
-    _load_lanes,
-    calc_lane_poses,
-    calc_lane_X_FM,
-)
-from mallard.multibody._kernels.lanes import L, transpose, vstore
+from mallard.multibody._kernels.kinematics import BODY, COLUMNS, POSES
+from mallard.multibody._kernels.kinematics import X_WB as X_WB_LAYER
+from mallard.multibody._kernels.lanes import L, lane_array, lane_view, transpose, vstore
+from mallard.multibody._kernels.pose import load_pose
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
@@ -58,18 +53,16 @@ from mallard.multibody._layout import (
     S_M,
     S_TAU,
     S_VDOT,
-    S_X_KIND,
     S_X_PC,
-    S_X_PF_MB,
     VELOCITIES,
     WS_SIZE,
     N,
-    sin_cos_width,
 )
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
 
+@jitable
 def scratch_size(mi):
     """The scalars a row of ``wss`` holds after the workspace (x, tau, F_B, u)."""
     n, nq, nv, nu = int(mi[N]), int(mi[NQ]), int(mi[NV]), int(mi[NU])
@@ -86,12 +79,18 @@ def _chunk_start(c, num_chunks, size):
 @jitable
 def _begin_chunk(mi, ws0, row):
     """Copies the Context's workspace ``ws0`` into the row's workspace and zeroes its scratch
-    (so that unused inputs read as zero)."""
+    (so that unused inputs read as zero), not the part past it (see :func:`_past_scratch`)."""
     size = mi[WS_SIZE]
     for j in range(size):
         row[j] = ws0[j]
-    for j in range(size, row.shape[0]):
-        row[j] = 0.0 * ws0[0]
+    _fill(row[size : size + scratch_size(mi)], 0.0 * ws0[0])
+
+
+@jitable
+def _fill(a, value):
+    """a[:] = value (a 1-D array)."""
+    for j in range(a.shape[0]):
+        a[j] = value
 
 
 # Parts of a row of wss.
@@ -149,111 +148,109 @@ def _load_inputs(TAU, U, i, tau_in, u):
 @batched
 def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
     """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
-    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). The states go L at a time through
-    kinematics.calc_lane_poses (the last group padded with copies of its last state), in the
-    row's lane part (see :func:`lane_scratch_size`)."""
+    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). L states at a time, in lanes
+    (see :func:`lane_scratch_size`)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    n, nq = mi[N], mi[NQ]
+    n = mi[N]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
         ws = _part(mi, row, _WS)
-        tree, jparam = _tree(mi), _jparam(mi, mf)
-        X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
-        qL, sc, X_FML, XL = _lane_parts(mi, row)
-        _identity_lanes(XL)  # World's pose
+        xL, wsL = _begin_lanes(mi, ws0, row)
+        X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
+        tree = _tree(mi)
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            for lane in range(L):
-                i = min(first + lane, stop - 1)
-                for j in range(nq):
-                    qL[j * L + lane] = Q[i, j]
-            calc_lane_X_FM(tree, jparam, Q, first, stop - 1, X_pc[X_FM], X_FML)
-            calc_lane_poses(
-                tree,
-                jparam,
-                _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
-                _v1(mi, ws, S_X_KIND, n),
-                qL,
-                X_FML,
-                sc,
-                XL,
-            )
-            _store_lane_poses(tree, XL, X_WB, first, min(L, stop - first))
-
-
-@jitable
-def _lane_parts(mi, row):
-    """The lane arrays (qL, sc, X_FML, XL) of kinematics.calc_lane_poses in the row's lane
-    part (past its scratch)."""
-    n, nq = mi[N], mi[NQ]
-    lanes = _past_scratch(mi, row)
-    width = sin_cos_width(L * nq)
-    q_end = L * nq
-    sc_end = q_end + 3 * width
-    X_FM_end = sc_end + 12 * L * n
-    if lanes.shape[0] < X_FM_end + 12 * L * n:
-        raise ValueError("batched poses: the rows of wss are too short for the lanes")
-    sc = reshaped(lanes[q_end:sc_end], (3, width))
-    return lanes[0:q_end], sc, lanes[sc_end:X_FM_end], lanes[X_FM_end : X_FM_end + 12 * L * n]
-
-
-def lane_scratch_size(mi):
-    """The scalars batch_body_poses needs in a row past its scratch: the lanes of q, of their
-    sines and cosines, and of two poses per mobod (X_FM, X_WB)."""
-    n, nq = int(mi[N]), int(mi[NQ])
-    return L * nq + 3 * sin_cos_width(L * nq) + 24 * L * n
-
-
-@jitable
-def _identity_lanes(XL):
-    """Mobod 0's lanes in the lane pose array XL = the identity pose."""
-    for e in range(12):
-        for lane in range(L):
-            XL[e * L + lane] = 1.0 if e == 0 or e == 4 or e == 8 else 0.0
-
-
-@jitable
-def _store_lane_poses(tree, XL, X_WB, first, count):
-    """X_WB[first + l, body of mobod k] = the 4×4 homogeneous matrix of mobod k's pose in
-    lane l of XL, for every mobod and the first ``count`` lanes (rows go out whole: the
-    lanes of a row's four elements, transposed)."""
-    zero = 0.0 * XL[0]
-    one = 1.0 + zero
-    for k in range(tree.shape[0]):
-        T = _load_lanes(XL, k)
-        b = tree[k, BODY]
-        for r in range(3):
-            rows = transpose(T[3 * r], T[3 * r + 1], T[3 * r + 2], T[9 + r])
-            for lane in range(count):
-                vstore(X_WB[first + lane, b, r], 0, rows[lane])
-        for lane in range(count):
-            X = X_WB[first + lane, b]
-            X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, one
+            _load_lanes(mi, Q, first, stop, lane_array(xL))
+            _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
+            count = min(L, stop - first)
+            zero = 0.0 * ws0[0]
+            for k in range(n):
+                T = load_pose(X_pc[X_WB_LAYER, k])
+                b = tree[k, BODY]
+                for r in range(3):  # (rows go out whole: the lanes of its elements, transposed)
+                    rows = transpose(T[3 * r], T[3 * r + 1], T[3 * r + 2], T[9 + r])
+                    for lane in range(count):
+                        vstore(X_WB[first + lane, b, r], 0, rows[lane])
+                for lane in range(count):
+                    X = X_WB[first + lane, b]
+                    X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, 1.0 + zero
 
 
 @batched
 def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
-    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). Each M is computed in the
-    workspace, then copied out row by row: the kernel's scattered writes stay in the cache, and
-    the output sees sequential ones (faster on batches larger than the cache)."""
+    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). L states at a time, in
+    lanes (see :func:`lane_scratch_size`)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
     nv = mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
-        M_ws = _v2(mi, ws, S_M, nv, nv)
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(mi, Q, Q[0:0], i, x)
-            drive_columns(mi, mf, x, ws)
-            drive_stages(mi, mf, x, ws, INERTIAS)
-            mass_matrix_into(mi, ws, M_ws)
-            for r in range(nv):
-                for s in range(nv):
-                    M[i, r, s] = M_ws[r, s]
+        ws = _part(mi, row, _WS)
+        xL, wsL = _begin_lanes(mi, ws0, row)
+        M_L = _v2(mi, wsL, S_M, nv, nv)
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            _load_lanes(mi, Q, first, stop, lane_array(xL))
+            _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, 0)
+            body_inertias(mi, ws, wsL)
+            mass_matrix_into(mi, ws, wsL, M_L)
+            _store_lane_matrix(lane_array(M_L), M, first, min(L, stop - first))
+
+
+# ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
+def lane_scratch_size(mi):
+    """The scalars the entry points computing in lanes need in a row past its scratch: the L
+    lanes of x and of a workspace."""
+    return L * (int(mi[NQ]) + int(mi[NV]) + int(mi[WS_SIZE]))
+
+
+@jitable
+def _begin_lanes(mi, ws0, row):
+    """(xL, wsL): lane views of x and of a workspace in the part of the row past its scratch,
+    with World's poses (identities) in wsL, as kernels expect them."""
+    n, nx, size = mi[N], mi[NQ] + mi[NV], mi[WS_SIZE]
+    lanes = _past_scratch(mi, row)
+    if lanes.shape[0] < L * (nx + size):
+        raise ValueError("batched kernels: the rows of wss are too short for the lanes")
+    xL = lane_view(reshaped(lanes[0 : L * nx], (nx, L)))
+    wsL = lane_view(reshaped(lanes[L * nx : L * (nx + size)], (size, L)))
+    X_pc, X_pc_L = _v4(mi, ws0, S_X_PC, 4, n, 4, 3), _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
+    for layer in range(4):
+        for r in range(4):
+            for col in range(3):
+                X_pc_L[layer, 0, r, col] = X_pc[layer, 0, r, col]
+    return xL, wsL
+
+
+@jitable
+def _load_lanes(mi, Q, first, stop, x):
+    """Lane l of the q part of x (the array of a lane view of x) = Q[first + l], or
+    Q[stop − 1] past it (the last group of states is padded with copies of its last state)."""
+    for lane in range(L):
+        i = min(first + lane, stop - 1)
+        for j in range(mi[NQ]):
+            x[j, lane] = Q[i, j]
+
+
+@jitable
+def _store_lane_matrix(lanes, A, first, count):
+    """A[first + l] = lane l of ``lanes`` (m × n × L), for l < count: rows go out four
+    elements at a time (their lanes transposed)."""
+    m, n = lanes.shape[0], lanes.shape[1]
+    A_L = lane_view(lanes)
+    for r in range(m):
+        s = 0
+        while s + 4 <= n:
+            rows = transpose(A_L[r, s], A_L[r, s + 1], A_L[r, s + 2], A_L[r, s + 3])
+            for lane in range(count):
+                vstore(A[first + lane, r], s, rows[lane])
+            s += 4
+        for t in range(s, n):
+            for lane in range(count):
+                A[first + lane, r, t] = lanes[r, t, lane]
 
 
 @batched
@@ -336,6 +333,7 @@ def batch_inverse_dynamics_derivatives(mi, mf, ws0, Q, V, VDOT, wss, dtau_dq, dt
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
         dws = _past_scratch(mi, row)
+        _fill(dws, 0.0 * ws0[0])
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
             drive_inverse_dynamics_derivatives(
@@ -363,6 +361,7 @@ def batch_forward_dynamics_derivatives(
         tau_in, u = _part(mi, row, _TAU), _part(mi, row, _U)
         F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
         dws = _past_scratch(mi, row)
+        _fill(dws, 0.0 * ws0[0])
         for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
             _load_state(mi, Q, V, i, x)
             _load_inputs(TAU, U, i, tau_in, u)

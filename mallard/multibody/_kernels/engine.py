@@ -128,7 +128,7 @@ def run_stages(mi, mf, x, ws, need):
     inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must be in ``need`` or
     already up to date. (Views of the workspace are made only for the stages computed.)"""
     if need & POSITIONS:
-        _position_kinematics(mi, mf, x, ws, ALL, 0)
+        _position_kinematics(mi, mf, x, ws, ws, ALL, 0)
     if need & (VELOCITIES | INERTIAS | BIAS) == 0:
         return
     n, nq, nv = mi[N], mi[NQ], mi[NV]
@@ -138,16 +138,7 @@ def run_stages(mi, mf, x, ws, need):
     if need & VELOCITIES:
         calc_velocity_kinematics(tree, X_pc, _v2(mi, ws, S_H_PB_W, nv, 6), x[nq : nq + nv], V_WB)
     if need & INERTIAS:
-        calc_body_inertias(
-            tree,
-            X_pc,
-            _v1(mi, ws, S_M_B, n),
-            _v2(mi, ws, S_COM_B, n, 3),
-            _v3(mi, ws, S_G_B, n, 3, 3),
-            _v1(mi, ws, S_M_W, n),
-            _v2(mi, ws, S_H_W, n, 3),
-            _v3(mi, ws, S_I_W, n, 3, 3),
-        )
+        body_inertias(mi, ws, ws)
     if need & BIAS:
         calc_acceleration_bias(
             tree,
@@ -162,22 +153,40 @@ def run_stages(mi, mf, x, ws, need):
 
 
 @jitable
-def _position_kinematics(mi, mf, x, ws, what, tip):
-    """kinematics.calc_position_kinematics on the workspace's sections."""
+def _position_kinematics(mi, mf, x, pws, ws, what, tip):
+    """kinematics.calc_position_kinematics on the sections of ``ws`` (a workspace, or a lane
+    view of one: see :func:`drive_lanes`), with the parameters of ``pws``."""
     n, nq, nv = mi[N], mi[NQ], mi[NV]
     calc_position_kinematics(
         _tree(mi),
         _jparam(mi, mf),
-        _v4(mi, ws, S_X_PF_MB, 2, n, 4, 3),
-        _v1(mi, ws, S_X_KIND, n),
+        _v4(mi, pws, S_X_PF_MB, 2, n, 4, 3),
+        _v1(mi, pws, S_X_KIND, n),
         x[0:nq],
         _v4(mi, ws, S_X_PC, 4, n, 4, 3),
         _v2(mi, ws, S_H_PB_W, nv, 6),
         _v2(mi, ws, S_H_FM, 6, 6),
         what,
         tip,
-        _v1(mi, ws, S_PATH, n),
+        _v1(mi, pws, S_PATH, n),
         _v2(mi, ws, S_SIN_COS, 3, sin_cos_width(nq)),
+    )
+
+
+@jitable
+def body_inertias(mi, pws, ws):
+    """The inertias stage (dynamics.calc_body_inertias) on the sections of ``ws`` (the poses
+    of its positions stage up to date), with the parameters of ``pws``."""
+    n = mi[N]
+    calc_body_inertias(
+        _tree(mi),
+        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
+        _v1(mi, pws, S_M_B, n),
+        _v2(mi, pws, S_COM_B, n, 3),
+        _v3(mi, pws, S_G_B, n, 3, 3),
+        _v1(mi, ws, S_M_W, n),
+        _v2(mi, ws, S_H_W, n, 3),
+        _v3(mi, ws, S_I_W, n, 3, 3),
     )
 
 
@@ -191,21 +200,14 @@ def drive_stages(mi, mf, x, ws, need):
 def drive_poses(mi, mf, x, ws):
     """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
     the driver of pose queries."""
-    _position_kinematics(mi, mf, x, ws, POSES, 0)
-
-
-@jitable
-def drive_columns(mi, mf, x, ws):
-    """X_WB and H_PB_W of every mobod: what the mass matrix needs (the positions stage stays
-    out of date)."""
-    _position_kinematics(mi, mf, x, ws, COLUMNS, 0)
+    _position_kinematics(mi, mf, x, ws, ws, POSES, 0)
 
 
 @jitable
 def drive_path_positions(mi, mf, x, ws, k):
     """X_WB and H_PB_W of mobod k and its ancestors only: what the Jacobians of k's points
     need (the positions stage stays out of date)."""
-    _position_kinematics(mi, mf, x, ws, COLUMNS, k)
+    _position_kinematics(mi, mf, x, ws, ws, COLUMNS, k)
 
 
 # ---- results ------------------------------------------------------------------------------------
@@ -214,13 +216,13 @@ def drive_mass_matrix(mi, mf, x, ws, need):
     """ws[M] = M(q) (see :func:`mass_matrix_into`)."""
     run_stages(mi, mf, x, ws, need)
     nv = mi[NV]
-    mass_matrix_into(mi, ws, _v2(mi, ws, S_M, nv, nv))
+    mass_matrix_into(mi, ws, ws, _v2(mi, ws, S_M, nv, nv))
 
 
 @jitable
-def mass_matrix_into(mi, ws, M):
+def mass_matrix_into(mi, pws, ws, M):
     """M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal); the
-    positions and inertias stages must be up to date."""
+    positions and inertias stages of ``ws`` must be up to date (parameters: ``pws``)."""
     n, nv = mi[N], mi[NV]
     calc_mass_matrix(
         _tree(mi),
@@ -230,7 +232,7 @@ def mass_matrix_into(mi, ws, M):
         _v1(mi, ws, S_M_W, n),
         _v2(mi, ws, S_H_W, n, 3),
         _v3(mi, ws, S_I_W, n, 3, 3),
-        _v1(mi, ws, S_REFLECTED, nv),
+        _v1(mi, pws, S_REFLECTED, nv),
         _v1(mi, ws, S_IC_M, n),
         _v2(mi, ws, S_IC_H, n, 3),
         _v3(mi, ws, S_IC_I, n, 3, 3),

@@ -21,7 +21,7 @@ Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is
 
 from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, WELD
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.lanes import L, vload, vstore
+from mallard.multibody._kernels.lanes import lane, lane_count
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_H_FM, calc_X_FM
 from mallard.multibody._kernels.pose import (
     load_pose,
@@ -78,6 +78,9 @@ def calc_position_kinematics(
     registers in the main loop; the other types' X_FM and H_FM come from :func:`calc_X_FM` and
     :func:`calc_H_FM`, called in passes of their own before and after it (a call inside the
     main loop would slow all of it down).
+
+    The state's arrays (q, X_pc, H_PB_W, H_FM, sc) may be lane views (kernels.lanes), of L
+    states computed at once; the other types' X_FM and H_FM then go lane by lane.
     """
     count = tree.shape[0] - 1 if tip == 0 else _path(tree, tip, path)
     calc_sin_cos(q, sc)  # (of every coordinate: one vector loop; revolute joints use theirs)
@@ -85,26 +88,40 @@ def calc_position_kinematics(
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         if not _in_main_loop(jtype):
-            calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X_pc[X_FM, k, :3], X_pc[X_FM, k, 3])
+            q_k, X_FM_k = q[tree[k, Q_START] :], X_pc[X_FM, k]
+            for j in range(lane_count(q)):  # (lane views: lane by lane)
+                calc_X_FM(jtype, jparam[k], lane(q_k, j), lane(X_FM_k, j)[:3], lane(X_FM_k, j)[3])
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         kind = int(X_kind[k])
-        T_WF = _X_WF(kind, load_pose(X_pc[X_WB, tree[k, PARENT]]), X_PF_MB[0, k])
-        i = tree[k, Q_START]
+        T_WP = load_pose(X_pc[X_WB, tree[k, PARENT]])
+        if kind & R_PF_IDENTITY:
+            T_WF = pose_mul_translation(T_WP, load_pose(X_PF_MB[0, k]))
+        else:
+            T_WF = pose_mul(T_WP, load_pose(X_PF_MB[0, k]))
         if jtype == REVOLUTE:
+            i = tree[k, Q_START]
             T_WM = _revolute_X_WM(T_WF, sc[1, i], sc[0, i], jparam[k], tree[k, REVERSED] != 0)
         elif jtype == WELD:
             T_WM = T_WF  # X_FM = I
         else:
             if jtype == PRISMATIC:
-                T_FM = _prismatic_X_FM(jparam[k], q[i])
+                T_FM = _prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
             elif jtype == QUATERNION_FLOATING:
-                T_FM = _quaternion_X_FM(q, i)
+                T_FM = _quaternion_X_FM(q, tree[k, Q_START])
             else:
                 T_FM = load_pose(X_pc[X_FM, k])
-            T_WM = _X_WM(jtype, tree[k, REVERSED] != 0, T_WF, T_FM)
-        T_WB = _X_WB(kind, T_WM, X_PF_MB[1, k])
+            if tree[k, REVERSED] != 0:  # the joint's pose, inverted
+                T_FM = pose_inv(T_FM)
+            if jtype == PRISMATIC:
+                T_WM = pose_mul_translation(T_WF, T_FM)  # R_FM = I
+            else:
+                T_WM = pose_mul(T_WF, T_FM)
+        if kind & X_MB_IDENTITY:
+            T_WB = T_WM
+        else:
+            T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
         store_pose(T_WB, X_pc[X_WB, k])
         if what == POSES:
             continue
@@ -131,7 +148,8 @@ def calc_position_kinematics(
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         if not _in_main_loop(jtype):
-            calc_H_FM(jtype, jparam[k], q[tree[k, Q_START] :], H_FM)
+            for j in range(lane_count(q)):
+                calc_H_FM(jtype, jparam[k], lane(q[tree[k, Q_START] :], j), lane(H_FM, j))
             T_WF = load_pose(X_pc[X_WF, k])
             T_WM = load_pose(X_pc[X_WM, k])
             T_WB = load_pose(X_pc[X_WB, k])
@@ -139,118 +157,6 @@ def calc_position_kinematics(
             for j in range(NUM_VELOCITIES[jtype]):
                 H_j = (H_FM[0, j], H_FM[1, j], H_FM[2, j], H_FM[3, j], H_FM[4, j], H_FM[5, j])
                 _across_mobilizer_column(tree[k], T_WF, T_WM, T_WB, H_j, H_PB_W, v_start + j)
-
-
-@jitable
-def _X_WF(kind, T_WP, X_PF):
-    """The pose tuple of X_WF = X_WP·X_PF (X_PF: a 4×3 array; kind: the mobod's X_kind)."""
-    if kind & R_PF_IDENTITY:
-        return pose_mul_translation(T_WP, load_pose(X_PF))
-    return pose_mul(T_WP, load_pose(X_PF))
-
-
-@jitable
-def _X_WM(jtype, reversed_joint, T_WF, T_FM):
-    """The pose tuple of X_WM = X_WF·X_FM, X_FM being T_FM, or its inverse for a reversed
-    joint (of type ``jtype``: the rotation of a prismatic one is I)."""
-    if reversed_joint:
-        T_FM = pose_inv(T_FM)
-    if jtype == PRISMATIC:
-        return pose_mul_translation(T_WF, T_FM)
-    return pose_mul(T_WF, T_FM)
-
-
-@jitable
-def _X_WB(kind, T_WM, X_MB):
-    """The pose tuple of X_WB = X_WM·X_MB (X_MB: a 4×3 array; kind: the mobod's X_kind)."""
-    if kind & X_MB_IDENTITY:
-        return T_WM
-    return pose_mul(T_WM, load_pose(X_MB))
-
-
-@jitable
-def calc_lane_poses(tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL):
-    """The poses X_WB of every mobod in L states at once (lane arrays, see kernels.lanes), as
-    the main loop of :func:`calc_position_kinematics` computes them: element e of mobod k's
-    pose tuple in ``XL[(12k + e)·L :]``, from the coordinates q_j in ``qL[j·L :]``. For the
-    joint types that loop does not compute, ``X_FML`` holds X_FM's pose tuples (as XL, filled
-    by the caller); ``sc`` is a calc_sin_cos workspace for ``qL``. World's (mobod 0) pose in
-    XL must be the identity."""
-    calc_sin_cos(qL, sc)
-    for k in range(1, tree.shape[0]):
-        jtype = tree[k, JTYPE]
-        kind = int(X_kind[k])
-        T_WF = _X_WF(kind, _load_lanes(XL, tree[k, PARENT]), X_PF_MB[0, k])
-        i = tree[k, Q_START] * L
-        if jtype == REVOLUTE:
-            c, s = vload(sc[1], i), vload(sc[0], i)
-            T_WM = _revolute_X_WM(T_WF, c, s, jparam[k], tree[k, REVERSED] != 0)
-        elif jtype == WELD:
-            T_WM = T_WF
-        else:
-            if jtype == PRISMATIC:
-                T_FM = _prismatic_X_FM(jparam[k], vload(qL, i))
-            elif jtype == QUATERNION_FLOATING:
-                T_FM = _quaternion_pose(
-                    vload(qL, i),
-                    vload(qL, i + L),
-                    vload(qL, i + 2 * L),
-                    vload(qL, i + 3 * L),
-                    vload(qL, i + 4 * L),
-                    vload(qL, i + 5 * L),
-                    vload(qL, i + 6 * L),
-                )
-            else:
-                T_FM = _load_lanes(X_FML, k)
-            T_WM = _X_WM(jtype, tree[k, REVERSED] != 0, T_WF, T_FM)
-        _store_lanes(_X_WB(kind, T_WM, X_PF_MB[1, k]), XL, k)
-
-
-@jitable
-def calc_lane_X_FM(tree, jparam, Q, first, last, X_FM, X_FML):
-    """X_FML (see :func:`calc_lane_poses`) = X_FM of the mobods whose joint types the main
-    loop does not compute (by :func:`calc_X_FM`, in ``X_FM[k]``, a 4×3 workspace per mobod),
-    lane l at q = Q[min(first + l, last)]."""
-    for k in range(1, tree.shape[0]):
-        jtype = tree[k, JTYPE]
-        if _in_main_loop(jtype):
-            continue
-        X = X_FM[k]
-        for lane in range(L):
-            q = Q[min(first + lane, last)]
-            calc_X_FM(jtype, jparam[k], q[tree[k, Q_START] :], X[:3], X[3])
-            j = 12 * L * k + lane
-            for r in range(4):
-                for col in range(3):
-                    X_FML[j + (3 * r + col) * L] = X[r, col]
-
-
-@jitable
-def _load_lanes(XL, k):
-    """The pose tuple of mobod k's lanes in the lane array XL (see calc_lane_poses)."""
-    j = 12 * L * k
-    return (
-        vload(XL, j),
-        vload(XL, j + L),
-        vload(XL, j + 2 * L),
-        vload(XL, j + 3 * L),
-        vload(XL, j + 4 * L),
-        vload(XL, j + 5 * L),
-        vload(XL, j + 6 * L),
-        vload(XL, j + 7 * L),
-        vload(XL, j + 8 * L),
-        vload(XL, j + 9 * L),
-        vload(XL, j + 10 * L),
-        vload(XL, j + 11 * L),
-    )
-
-
-@jitable
-def _store_lanes(T, XL, k):
-    """Mobod k's lanes in XL = the pose tuple T (of lane values)."""
-    j = 12 * L * k
-    for e in range(12):
-        vstore(XL, j + e * L, T[e])
 
 
 @jitable
@@ -337,12 +243,10 @@ def _revolute_X_WM(T_WF, c, s, jparam, reversed_joint):
 def _quaternion_X_FM(q, s):
     """The pose tuple of X_FM for a quaternion floating joint whose q starts at q[s]:
     R_FM = R(q_FM/|q_FM|) (as :func:`rotation_from_quaternion`), p_FM = q[s + 4 : s + 7]."""
-    return _quaternion_pose(q[s], q[s + 1], q[s + 2], q[s + 3], q[s + 4], q[s + 5], q[s + 6])
-
-
-@jitable
-def _quaternion_pose(w, x, y, z, px, py, pz):
-    """The pose tuple of rotation R((w, x, y, z)/|(w, x, y, z)|) and position (px, py, pz)."""
+    w = q[s]
+    x = q[s + 1]
+    y = q[s + 2]
+    z = q[s + 3]
     k = 2.0 / (w * w + x * x + y * y + z * z)
     return (
         1.0 - k * (y * y + z * z),
@@ -354,9 +258,9 @@ def _quaternion_pose(w, x, y, z, px, py, pz):
         k * (x * z - w * y),
         k * (y * z + w * x),
         1.0 - k * (x * x + y * y),
-        px,
-        py,
-        pz,
+        q[s + 4],
+        q[s + 5],
+        q[s + 6],
     )
 
 

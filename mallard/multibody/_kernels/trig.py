@@ -20,6 +20,7 @@ from numba import types
 from numba.extending import overload
 
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.lanes import L, Lanes, LanesType, lane_array
 
 #: 2/π and the three parts of π/2 (P1 + P2 + P3 = π/2 to 122 bits), from 80 digits of π.
 TWO_OVER_PI = float.fromhex("0x1.45f306dc9c883p-1")
@@ -75,7 +76,11 @@ def _pad(q, sc):
 def calc_sin_cos(q, sc):
     """sc[0, i], sc[1, i] = sin q[i], cos q[i] for every i < len(q). ``sc`` is a workspace of
     3 rows of ``sin_cos_width(len(q))`` scalars (mallard.multibody._layout); row 2 holds q
-    padded with zeros, so that compiled for floats it is one vector loop without remainder."""
+    padded with zeros, so that compiled for floats it is one vector loop without remainder.
+    Of lane views (kernels.lanes), it takes their arrays' lanes as so many more angles."""
+    if isinstance(q, Lanes):
+        calc_sin_cos(q.array.reshape(-1), sc.array.reshape(3, -1))
+        return
     _pad(q, sc)
     for i in range(sc.shape[1]):
         x = sc[2, i]
@@ -88,6 +93,10 @@ def calc_sin_cos(q, sc):
 
 @overload(calc_sin_cos)
 def _calc_sin_cos_float(q, sc):
+    if isinstance(q, LanesType):
+        return lambda q, sc: calc_sin_cos(
+            lane_array(q).reshape(-1), lane_array(sc).reshape(3, sc.shape[1] * L)
+        )
     if not (isinstance(q, types.Array) and isinstance(q.dtype, types.Float)):
         return None
 

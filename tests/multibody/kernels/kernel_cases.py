@@ -8,7 +8,7 @@ argument tuple (arrays and scalars; outputs included). Every kernel registered i
 import numpy as np
 
 from mallard.multibody._kernels.lanes import L
-from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY, sin_cos_width
+from mallard.multibody._layout import NQ, R_PF_IDENTITY, X_MB_IDENTITY, sin_cos_width
 
 _K = "mallard.multibody._kernels."
 
@@ -119,25 +119,15 @@ def _position_kinematics_args(rng):
     return tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, 2, 0, np.zeros(5), sc  # (ALL)
 
 
-def _lane_poses_args(rng):
-    """calc_lane_poses' arguments for the sample tree in L random states (X_FM of its
-    universal and screw mobilizers: random poses)."""
-    tree, jparam, X_PF_MB, X_kind, q, _, _ = _tree(rng)
-    qL = (q[:, None] + 0.5 * rng.normal(size=(q.shape[0], L))).reshape(-1)
-    X_FML = np.array([_rotation_pose(rng).reshape(-1) for _ in range(5 * L)])
-    X_FML = X_FML.reshape(5, L, 12).transpose(0, 2, 1).reshape(-1)
-    XL = np.zeros(12 * L * 5)
-    XL[: 12 * L].reshape(12, L)[[0, 4, 8]] = 1.0  # World: the identity
-    sc = np.zeros((3, sin_cos_width(qL.shape[0])))
-    return tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL
+def _lane_args(rng):
+    """(mi, ws0, row, xL, wsL): a flat model, its workspace, and a row of a batched workspace
+    with its lanes, begun (as numpy arrays: xL (nq + nv) × L, wsL (workspace size) × L)."""
+    from mallard.multibody._kernels.batch import _begin_lanes, lane_scratch_size
 
-
-def _lane_row(rng):
-    """(mi, row): a flat model and a row of a batched workspace with lanes."""
-    from mallard.multibody._kernels.batch import lane_scratch_size
-
-    mi, _, row = _batch_row(rng)
-    return mi, np.concatenate((row, rng.normal(size=lane_scratch_size(mi))))
+    mi, ws0, row = _batch_row(rng)
+    row = np.concatenate((row, rng.normal(size=lane_scratch_size(mi))))
+    xL, wsL = _begin_lanes(mi, ws0, row)
+    return mi, ws0, row, xL.array, wsL.array
 
 
 def _velocity_kinematics_args(rng):
@@ -346,6 +336,7 @@ def _batch_case(name):
             wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
             return mi, mf, ws0, Q, wss, np.zeros((size, n, 4, 4))
         if name == "batch_mass_matrix":
+            wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
             return mi, mf, ws0, Q, wss, np.zeros((size, nv, nv))
         if name == "batch_inverse_dynamics":
             vdot, tau = rng.normal(size=(size, nv)), rng.normal(size=(size, nv))
@@ -610,16 +601,6 @@ CASES = {
         np.array([-1.0, 0.0, 0.0, 0.0]),
         True,
     ),
-    _K + "kinematics._X_WF": lambda r: (0, tuple(r.normal(size=12)), _rotation_pose(r)),
-    _K + "kinematics._X_WM": lambda r: (8, True, *(tuple(r.normal(size=12)) for _ in range(2))),
-    _K + "kinematics._X_WB": lambda r: (0, tuple(r.normal(size=12)), _rotation_pose(r)),
-    _K + "kinematics._quaternion_pose": lambda r: tuple(r.normal(size=7)),
-    _K + "kinematics.calc_lane_poses": _lane_poses_args,
-    _K + "kinematics.calc_lane_X_FM": lambda r: (
-        lambda t: (t[0], t[1], r.normal(size=(3, 11)), 1, 2, np.zeros((5, 4, 3)), np.zeros(60 * L))
-    )(_tree(r)),
-    _K + "kinematics._load_lanes": lambda r: (r.normal(size=12 * L * 3), 2),
-    _K + "kinematics._store_lanes": lambda r: (tuple(r.normal(size=12)), np.zeros(12 * L * 3), 2),
     _K + "kinematics._path": lambda r: (_tree(r)[0], 4, np.zeros(5)),
     _K + "kinematics._prismatic_X_FM": lambda r: (np.array([0.0, 0.6, 0.8, 0.0]), 0.7),
     _K + "kinematics.calc_velocity_kinematics": _velocity_kinematics_args,
@@ -749,12 +730,14 @@ CASES = {
     _K + "engine.run_stages": lambda r: _driver_args(r),
     _K + "engine.drive_stages": lambda r: _driver_args(r),
     _K + "engine.drive_path_positions": lambda r: _driver_args(r)[:4] + (3,),
-    _K + "engine.drive_columns": lambda r: _driver_args(r)[:4],
     _K + "engine.drive_poses": lambda r: _driver_args(r)[:4],
-    _K + "engine._position_kinematics": lambda r: _driver_args(r)[:4] + (1, 0),  # (COLUMNS)
+    _K + "engine._position_kinematics": lambda r: (
+        lambda a: (*a[:4], a[3], 1, 0)  # (COLUMNS)
+    )(_driver_args(r)),
+    _K + "engine.body_inertias": lambda r: (lambda a: (a[0], a[3], a[3]))(_stages_done(r)),
     _K + "engine.drive_mass_matrix": lambda r: _driver_args(r),
     _K + "engine.mass_matrix_into": lambda r: (
-        lambda a: (a[0], a[3], np.zeros((a[4].num_velocities(),) * 2))
+        lambda a: (a[0], a[3], a[3], np.zeros((a[4].num_velocities(),) * 2))
     )(_stages_done(r)),
     _K + "engine._gather_body_forces": lambda r: (
         _tree(r)[0],
@@ -784,6 +767,8 @@ CASES = {
     _K + "engine.copy_if_finite": lambda r: (r.normal(size=3), np.zeros(5), 2),
     _K + "batch._chunk_start": lambda r: (3, 4, 10),
     _K + "batch._begin_chunk": _batch_row,
+    _K + "batch._fill": lambda r: (r.normal(size=5), 0.5),
+    _K + "batch.scratch_size": lambda r: (_batch_row(r)[0],),
     _K + "batch._part": lambda r: (lambda a: (a[0], a[2], 3))(_batch_row(r)),
     _K + "batch._load_state": lambda r: (
         lambda a: (a[0], a[3], a[4], 2, np.zeros(a[3].shape[1] + a[4].shape[1]))
@@ -796,12 +781,13 @@ CASES = {
         r.normal(size=2),
     ),
     _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
-    _K + "batch._lane_parts": _lane_row,
-    _K + "batch._identity_lanes": lambda r: (r.normal(size=12 * L * 2),),
-    _K + "batch._store_lane_poses": lambda r: (
-        _tree(r)[0],
-        r.normal(size=12 * L * 5),
-        np.zeros((4, 5, 4, 4)),
+    _K + "batch._begin_lanes": lambda r: _lane_args(r)[:3],
+    _K + "batch._load_lanes": lambda r: (
+        lambda a: (a[0], r.normal(size=(3, a[0][NQ])), 1, 3, a[3])
+    )(_lane_args(r)),
+    _K + "batch._store_lane_matrix": lambda r: (
+        r.normal(size=(5, 6, L)),
+        np.zeros((4, 5, 6)),
         1,
         3,
     ),

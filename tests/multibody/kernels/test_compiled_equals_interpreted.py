@@ -12,6 +12,7 @@ import pytest
 
 import mallard.multibody._kernels as kernels
 from mallard.multibody._kernels import REGISTRY, compiled, for_dtype
+from mallard.multibody._kernels.lanes import Lanes
 
 from .kernel_cases import CASES
 
@@ -30,7 +31,10 @@ def _as_object(arg):
 
 
 def _assert_same(float_result, object_result):
-    """The results agree (to 1e-14); a tuple of arrays item by item."""
+    """The results agree (to 1e-14); a tuple of arrays item by item (lane views: their
+    arrays)."""
+    if isinstance(object_result, Lanes):
+        object_result = object_result.array
     if isinstance(float_result, tuple) and isinstance(float_result[0], np.ndarray):
         for a, b in zip(float_result, object_result, strict=True):
             _assert_same(a, b)

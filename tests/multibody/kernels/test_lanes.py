@@ -1,21 +1,18 @@
-"""Lanes (kernels.lanes): compiled vector arithmetic is numpy's elementwise arithmetic, and the
-poses of L states computed at once are the scalar kinematics' poses of each, to the last bit."""
+"""Lanes (kernels.lanes): compiled vector arithmetic is numpy's elementwise arithmetic; kernels
+written for scalar arrays, run on lane views, compute each state as they do alone, to the last
+bit."""
 
 import numba
 import numpy as np
+import pytest
 
 from mallard.multibody._kernels import compiled
-from mallard.multibody._kernels.kinematics import (
-    POSES,
-    X_WB,
-    calc_lane_poses,
-    calc_lane_X_FM,
-    calc_position_kinematics,
-)
-from mallard.multibody._kernels.lanes import L, transpose, vload, vstore
-from mallard.multibody._layout import sin_cos_width
+from mallard.multibody._kernels.engine import _position_kinematics, body_inertias, mass_matrix_into
+from mallard.multibody._kernels.kinematics import COLUMNS
+from mallard.multibody._kernels.lanes import L, Lanes, lane_view, transpose, vload, vstore
+from mallard.multibody._layout import NQ, NV, OFFSETS, S_X_PC, WS_SIZE, N
 
-from .kernel_cases import _lane_poses_args, _position_kinematics_args
+from .kernel_cases import _stages_done
 
 
 @numba.njit
@@ -50,27 +47,6 @@ def test_compiled_lanes_return_to_python_as_tuples():
     assert numba.njit(lambda a: vload(a, 1))(a) == tuple(np.arange(1.0, 1.0 + L))
 
 
-def test_lane_poses_are_the_scalar_poses_of_each_state():
-    """The sample tree (revolute, reversed universal, quaternion floating, screw joints) at L
-    states: calc_lane_X_FM + calc_lane_poses = calc_position_kinematics state by state."""
-    rng = np.random.default_rng(5)
-    tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL = _lane_poses_args(rng)
-    nq = qL.shape[0] // L
-    q_lanes = qL.reshape(nq, L)
-    n = tree.shape[0]
-    Q = np.ascontiguousarray(q_lanes.T)
-    compiled(calc_lane_X_FM)(tree, jparam, Q, 0, L - 1, np.zeros((n, 4, 3)), X_FML)
-    compiled(calc_lane_poses)(tree, jparam, X_PF_MB, X_kind, qL, X_FML, sc, XL)
-    poses = XL.reshape(n, 12, L)
-    for lane in range(L):
-        args = list(_position_kinematics_args(np.random.default_rng(5)))
-        args[4] = Q[lane]
-        args[8] = POSES
-        args[11] = np.zeros((3, sin_cos_width(nq)))
-        compiled(calc_position_kinematics)(*args)
-        np.testing.assert_array_equal(poses[:, :, lane], args[5][X_WB].reshape(n, 12))
-
-
 @numba.njit
 def _transposed(a, out):
     rows = transpose(vload(a, 0), vload(a, L), vload(a, 2 * L), vload(a, 3 * L))
@@ -83,5 +59,70 @@ def test_transpose():
     out = np.zeros(16)
     _transposed(a, out)
     np.testing.assert_array_equal(out.reshape(4, 4), a.reshape(4, 4).T)
-    rows = transpose(*a.reshape(4, 4))
-    np.testing.assert_array_equal(np.array(rows), a.reshape(4, 4).T)
+    np.testing.assert_array_equal(np.array(transpose(*a.reshape(4, 4))), a.reshape(4, 4).T)
+
+
+@numba.njit
+def _view_ops(a, b):
+    A, B = lane_view(a), lane_view(b)
+    B[0, 1] = A[1, 2] * A[0, 0]  # lanes
+    B[1, 1] = 2.0  # a scalar, in every lane
+    B[1, 2] += A[0, 1]
+    C = B[1]  # a view of a row
+    C[0] = -A[1, 1]
+    return B.shape[0] * 10 + C.shape[0]
+
+
+def test_lane_views_compiled_and_interpreted():
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(2, 3, L))
+    b1, b2 = np.zeros((2, 3, L)), np.zeros((2, 3, L))
+    assert _view_ops(a, b1) == _view_ops.py_func(a, b2) == 23
+    np.testing.assert_array_equal(b1, b2)
+    np.testing.assert_array_equal(b1[0, 1], a[1, 2] * a[0, 0])
+    np.testing.assert_array_equal(b1[1, 1], np.full(L, 2.0))
+    np.testing.assert_array_equal(b1[1, 2], a[0, 1])
+    np.testing.assert_array_equal(b1[1, 0], -a[1, 1])
+    view = Lanes(a)
+    element = view[0, 0]
+    element[:] = 0.0  # a copy
+    assert a[0, 0, 0] != 0.0 and view.shape == (2, 3)
+
+
+@numba.njit
+def _lanes_mass_matrix(mi, mf, xL, ws, wsL, M_L):
+    """The batched mass matrix's kernels on lane views of xL, wsL and M_L."""
+    x, ws_lanes = lane_view(xL), lane_view(wsL)
+    _position_kinematics(mi, mf, x, ws, ws_lanes, COLUMNS, 0)
+    body_inertias(mi, ws, ws_lanes)
+    mass_matrix_into(mi, ws, ws_lanes, lane_view(M_L))
+
+
+@pytest.mark.parametrize("interpreted", [False, True])
+def test_kernels_on_lanes_compute_each_state_as_alone(interpreted):
+    """Position kinematics (of every joint type: the sample plant's ball and universal joints
+    go lane by lane), body inertias and mass matrix on lane views of L states = the same
+    kernels on each state alone, to the last bit; they read no lane of the workspace but
+    World's poses (the others hold NaN)."""
+    mi, mf, x, ws, _ = _stages_done(np.random.default_rng(2))
+    n, nq, nv, size = int(mi[N]), int(mi[NQ]), int(mi[NV]), int(mi[WS_SIZE])
+    q_lanes = x[:nq, None] + 0.4 * np.random.default_rng(3).normal(size=(nq, L))
+    xL = np.vstack((q_lanes, np.full((nv, L), np.nan)))
+    wsL = np.full((size, L), np.nan)
+    X_pc = slice(int(mi[OFFSETS + S_X_PC]), int(mi[OFFSETS + S_X_PC]) + 4 * n * 12)
+    wsL[X_pc] = ws[X_pc, None]
+    M_L = np.zeros((nv, nv, L))
+    if interpreted:
+        args = [a.astype(object) for a in (xL, ws, wsL, M_L)]
+        _lanes_mass_matrix.py_func(mi, mf, args[0], args[1], args[2], args[3])
+        M_L = args[3].astype(float)
+    else:
+        _lanes_mass_matrix(mi, mf, xL, ws, wsL, M_L)
+    for lane in range(L):
+        ws_alone = ws.copy()
+        x_alone = np.concatenate((q_lanes[:, lane], np.zeros(nv)))
+        compiled(_position_kinematics)(mi, mf, x_alone, ws_alone, ws_alone, COLUMNS, 0)
+        compiled(body_inertias)(mi, ws_alone, ws_alone)
+        M = np.full((nv, nv), np.nan)
+        compiled(mass_matrix_into)(mi, ws_alone, ws_alone, M)
+        np.testing.assert_array_equal(M_L[:, :, lane], M)
