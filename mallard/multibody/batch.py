@@ -177,7 +177,7 @@ class BatchedPlant:
             f = int(frame_B.index())
             k = int(self._plant._mobod_of_body[int(frame_B.body().index())])
             X_BF = np.ascontiguousarray(self._X_BF[f])
-            self._run("batch_point_jacobian", dtype, size, (q, k, X_BF, p), (J,))
+            self._run("batch_point_jacobian", dtype, size, (q, k, X_BF, p), (J,), self._lane_size())
         return J
 
     # ---- dynamics ------------------------------------------------------------------------------

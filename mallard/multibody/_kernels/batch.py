@@ -31,7 +31,6 @@ from mallard.multibody._kernels.engine import (
     drive_force_elements,
     drive_forward_dynamics,
     drive_inverse_dynamics,
-    drive_path_positions,
     mass_matrix_into,
     point_jacobian_into,
 )
@@ -50,6 +49,7 @@ from mallard.multibody._layout import (
     NU,
     NV,
     POSITIONS,
+    S_J,
     S_M,
     S_TAU,
     S_VDOT,
@@ -157,12 +157,12 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
         ws = _part(mi, row, _WS)
-        xL, wsL = _begin_lanes(mi, ws0, row)
+        xL, _, wsL = _begin_lanes(mi, ws0, row)
         X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
         tree = _tree(mi)
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(mi, Q, first, stop, lane_array(xL))
+            _load_lanes(Q, first, stop, lane_array(xL))
             _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
             count = min(L, stop - first)
             zero = 0.0 * ws0[0]
@@ -189,11 +189,11 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
         ws = _part(mi, row, _WS)
-        xL, wsL = _begin_lanes(mi, ws0, row)
+        xL, _, wsL = _begin_lanes(mi, ws0, row)
         M_L = _v2(mi, wsL, S_M, nv, nv)
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(mi, Q, first, stop, lane_array(xL))
+            _load_lanes(Q, first, stop, lane_array(xL))
             _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, 0)
             body_inertias(mi, ws, wsL)
             mass_matrix_into(mi, ws, wsL, M_L)
@@ -203,36 +203,37 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
 # ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
 def lane_scratch_size(mi):
     """The scalars the entry points computing in lanes need in a row past its scratch: the L
-    lanes of x and of a workspace."""
-    return L * (int(mi[NQ]) + int(mi[NV]) + int(mi[WS_SIZE]))
+    lanes of x, of a point (3) and of a workspace."""
+    return L * (int(mi[NQ]) + int(mi[NV]) + 3 + int(mi[WS_SIZE]))
 
 
 @jitable
 def _begin_lanes(mi, ws0, row):
-    """(xL, wsL): lane views of x and of a workspace in the part of the row past its scratch,
-    with World's poses (identities) in wsL, as kernels expect them."""
+    """(xL, pL, wsL): lane views of x, of a point (3) and of a workspace in the part of the
+    row past its scratch, with World's poses (identities) in wsL, as kernels expect them."""
     n, nx, size = mi[N], mi[NQ] + mi[NV], mi[WS_SIZE]
     lanes = _past_scratch(mi, row)
-    if lanes.shape[0] < L * (nx + size):
+    if lanes.shape[0] < L * (nx + 3 + size):
         raise ValueError("batched kernels: the rows of wss are too short for the lanes")
     xL = lane_view(reshaped(lanes[0 : L * nx], (nx, L)))
-    wsL = lane_view(reshaped(lanes[L * nx : L * (nx + size)], (size, L)))
+    pL = lane_view(reshaped(lanes[L * nx : L * (nx + 3)], (3, L)))
+    wsL = lane_view(reshaped(lanes[L * (nx + 3) : L * (nx + 3 + size)], (size, L)))
     X_pc, X_pc_L = _v4(mi, ws0, S_X_PC, 4, n, 4, 3), _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
     for layer in range(4):
         for r in range(4):
             for col in range(3):
                 X_pc_L[layer, 0, r, col] = X_pc[layer, 0, r, col]
-    return xL, wsL
+    return xL, pL, wsL
 
 
 @jitable
-def _load_lanes(mi, Q, first, stop, x):
-    """Lane l of the q part of x (the array of a lane view of x) = Q[first + l], or
-    Q[stop − 1] past it (the last group of states is padded with copies of its last state)."""
+def _load_lanes(A, first, stop, lanes):
+    """lanes[j, l] = A[first + l, j] for every column j of A, or A[stop − 1, j] past
+    ``stop`` (the last group of states is padded with copies of its last state)."""
     for lane in range(L):
         i = min(first + lane, stop - 1)
-        for j in range(mi[NQ]):
-            x[j, lane] = Q[i, j]
+        for j in range(A.shape[1]):
+            lanes[j, lane] = A[i, j]
 
 
 @jitable
@@ -307,17 +308,23 @@ def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
 @batched
 def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
     """J[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point Q fixed on mobod
-    k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
+    k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose). L states at
+    a time, in lanes (see :func:`lane_scratch_size`)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(mi, Q, Q[0:0], i, x)
-            drive_path_positions(mi, mf, x, ws, k)
-            point_jacobian_into(mi, ws, k, X_BF, P[i], J[i])
+        ws = _part(mi, row, _WS)
+        xL, pL, wsL = _begin_lanes(mi, ws0, row)
+        J_L = _v2(mi, wsL, S_J, 6, mi[NV])
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            _load_lanes(Q, first, stop, lane_array(xL))
+            _load_lanes(P, first, stop, lane_array(pL))
+            _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, k)
+            point_jacobian_into(mi, wsL, k, X_BF, pL, J_L)
+            _store_lane_matrix(lane_array(J_L), J, first, min(L, stop - first))
 
 
 @batched

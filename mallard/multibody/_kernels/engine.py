@@ -19,7 +19,6 @@ from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import (
     ALL,
     BODY,
-    COLUMNS,
     POSES,
     calc_position_kinematics,
     calc_velocity_kinematics,
@@ -201,13 +200,6 @@ def drive_poses(mi, mf, x, ws):
     """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
     the driver of pose queries."""
     _position_kinematics(mi, mf, x, ws, ws, POSES, 0)
-
-
-@jitable
-def drive_path_positions(mi, mf, x, ws, k):
-    """X_WB and H_PB_W of mobod k and its ancestors only: what the Jacobians of k's points
-    need (the positions stage stays out of date)."""
-    _position_kinematics(mi, mf, x, ws, ws, COLUMNS, k)
 
 
 # ---- results ------------------------------------------------------------------------------------

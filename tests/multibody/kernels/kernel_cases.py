@@ -8,7 +8,7 @@ argument tuple (arrays and scalars; outputs included). Every kernel registered i
 import numpy as np
 
 from mallard.multibody._kernels.lanes import L
-from mallard.multibody._layout import NQ, R_PF_IDENTITY, X_MB_IDENTITY, sin_cos_width
+from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY, sin_cos_width
 
 _K = "mallard.multibody._kernels."
 
@@ -121,12 +121,12 @@ def _position_kinematics_args(rng):
 
 def _lane_args(rng):
     """(mi, ws0, row, xL, wsL): a flat model, its workspace, and a row of a batched workspace
-    with its lanes, begun (as numpy arrays: xL (nq + nv) × L, wsL (workspace size) × L)."""
+    with its lanes, begun (xL, wsL: the arrays of the lane views of x and the workspace)."""
     from mallard.multibody._kernels.batch import _begin_lanes, lane_scratch_size
 
     mi, ws0, row = _batch_row(rng)
     row = np.concatenate((row, rng.normal(size=lane_scratch_size(mi))))
-    xL, wsL = _begin_lanes(mi, ws0, row)
+    xL, _, wsL = _begin_lanes(mi, ws0, row)
     return mi, ws0, row, xL.array, wsL.array
 
 
@@ -346,6 +346,7 @@ def _batch_case(name):
             status = np.zeros(size, dtype=np.int64)
             return mi, mf, ws0, Q, V, tau, u, wss, np.zeros((size, nv)), status
         k, X_BF, P = 3, _rotation_pose(rng), rng.normal(size=(size, 3))
+        wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
         return mi, mf, ws0, Q, k, X_BF, P, wss, np.zeros((size, 6, nv))
 
     return case
@@ -729,7 +730,6 @@ CASES = {
     _K + "engine._jparam": lambda r: _engine_args(r)[:2],
     _K + "engine.run_stages": lambda r: _driver_args(r),
     _K + "engine.drive_stages": lambda r: _driver_args(r),
-    _K + "engine.drive_path_positions": lambda r: _driver_args(r)[:4] + (3,),
     _K + "engine.drive_poses": lambda r: _driver_args(r)[:4],
     _K + "engine._position_kinematics": lambda r: (
         lambda a: (*a[:4], a[3], 1, 0)  # (COLUMNS)
@@ -782,9 +782,7 @@ CASES = {
     ),
     _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
     _K + "batch._begin_lanes": lambda r: _lane_args(r)[:3],
-    _K + "batch._load_lanes": lambda r: (
-        lambda a: (a[0], r.normal(size=(3, a[0][NQ])), 1, 3, a[3])
-    )(_lane_args(r)),
+    _K + "batch._load_lanes": lambda r: (r.normal(size=(3, 5)), 1, 3, np.zeros((6, L))),
     _K + "batch._store_lane_matrix": lambda r: (
         r.normal(size=(5, 6, L)),
         np.zeros((4, 5, 6)),
