@@ -214,7 +214,8 @@ class BatchedPlant:
         dtype = self._common_dtype(q, v, vdot, tau_applied)
         tau = np.empty((size, self._nv), dtype=dtype)
         if size:
-            self._run("batch_inverse_dynamics", dtype, size, (q, v, vdot, tau_applied), (tau,))
+            inputs = (q, v, vdot, tau_applied)
+            self._run("batch_inverse_dynamics", dtype, size, inputs, (tau,), self._lane_size())
         return tau
 
     def CalcForwardDynamics(self, q, v, tau_applied=None, actuation=None):

@@ -309,6 +309,26 @@ def test_interpreted_equals_compiled(plant, batched):
         np.testing.assert_allclose(a, b.astype(float), rtol=1e-13, atol=1e-13)
 
 
+def test_results_do_not_depend_on_uninitialized_memory(plant, batched, monkeypatch):
+    """Workspaces and outputs allocated full of NaN (integers: −7) give the same results:
+    the kernels (their lanes included) read nothing they did not write or copy."""
+    rng = np.random.default_rng(37)
+    q, v = random_states(plant, 6)
+    vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
+    u = rng.normal(size=(6, plant.num_actuated_dofs()))
+    expected = _all_results(batched, plant, q, v, vdot, tau, u)
+    empty = np.empty
+
+    def poisoned(shape, dtype=float):
+        a = empty(shape, dtype=dtype)
+        a.fill(-7 if np.dtype(dtype).kind in "iu" else np.nan)
+        return a
+
+    monkeypatch.setattr(np, "empty", poisoned)
+    for a, b in zip(_all_results(batched, plant, q, v, vdot, tau, u), expected, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_non_double_scalars_carry_derivatives(plant, batched):
     """Dual numbers (an AutoDiffXd stand-in) through the interpreted path: the derivative of
     M(q + t·dq) at t = 0 matches central differences."""

@@ -28,9 +28,9 @@ from mallard.multibody._kernels.engine import (
     _v2,
     _v4,
     body_inertias,
-    drive_force_elements,
     drive_forward_dynamics,
-    drive_inverse_dynamics,
+    force_elements,
+    inverse_dynamics,
     mass_matrix_into,
     point_jacobian_into,
 )
@@ -156,13 +156,13 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws = _part(mi, row, _WS)
-        xL, _, wsL = _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
         tree = _tree(mi)
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(Q, first, stop, lane_array(xL))
+            _load_lanes(Q, first, stop, lane_array(xL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
             count = min(L, stop - first)
             zero = 0.0 * ws0[0]
@@ -188,12 +188,12 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws = _part(mi, row, _WS)
-        xL, _, wsL = _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         M_L = _v2(mi, wsL, S_M, nv, nv)
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(Q, first, stop, lane_array(xL))
+            _load_lanes(Q, first, stop, lane_array(xL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, 0)
             body_inertias(mi, ws, wsL)
             mass_matrix_into(mi, ws, wsL, M_L)
@@ -203,37 +203,35 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
 # ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
 def lane_scratch_size(mi):
     """The scalars the entry points computing in lanes need in a row past its scratch: the L
-    lanes of x, of a point (3) and of a workspace."""
-    return L * (int(mi[NQ]) + int(mi[NV]) + 3 + int(mi[WS_SIZE]))
+    lanes of a row (workspace and scratch, see :func:`_part`), of v̇ and of a point."""
+    return L * (int(mi[WS_SIZE]) + scratch_size(mi) + int(mi[NV]) + 3)
 
 
 @jitable
 def _begin_lanes(mi, ws0, row):
-    """(xL, pL, wsL): lane views of x, of a point (3) and of a workspace in the part of the
-    row past its scratch, with World's poses (identities) in wsL, as kernels expect them."""
-    n, nx, size = mi[N], mi[NQ] + mi[NV], mi[WS_SIZE]
+    """The lane view of a row (see :func:`_part`; past its scratch: the lanes of v̇ (nv) and
+    of a point (3)) in the part of ``row`` past its scratch, ``ws0`` in every lane of its
+    workspace (World's rows of the state's sections, which kernels expect set, included)."""
+    size = mi[WS_SIZE] + scratch_size(mi) + mi[NV] + 3
     lanes = _past_scratch(mi, row)
-    if lanes.shape[0] < L * (nx + 3 + size):
+    if lanes.shape[0] < L * size:
         raise ValueError("batched kernels: the rows of wss are too short for the lanes")
-    xL = lane_view(reshaped(lanes[0 : L * nx], (nx, L)))
-    pL = lane_view(reshaped(lanes[L * nx : L * (nx + 3)], (3, L)))
-    wsL = lane_view(reshaped(lanes[L * (nx + 3) : L * (nx + 3 + size)], (size, L)))
-    X_pc, X_pc_L = _v4(mi, ws0, S_X_PC, 4, n, 4, 3), _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
-    for layer in range(4):
-        for r in range(4):
-            for col in range(3):
-                X_pc_L[layer, 0, r, col] = X_pc[layer, 0, r, col]
-    return xL, pL, wsL
+    row_L = lane_view(reshaped(lanes[0 : L * size], (size, L)))
+    ws_L = _part(mi, row_L, _WS)
+    for j in range(mi[WS_SIZE]):
+        ws_L[j] = ws0[j]
+    return row_L
 
 
 @jitable
-def _load_lanes(A, first, stop, lanes):
-    """lanes[j, l] = A[first + l, j] for every column j of A, or A[stop − 1, j] past
-    ``stop`` (the last group of states is padded with copies of its last state)."""
+def _load_lanes(A, first, stop, lanes, add):
+    """lanes[j, l] = A[first + l, j] (or += if ``add``) for every column j of A, or
+    A[stop − 1, j] past ``stop`` (the last group of states is padded with copies of its last
+    state)."""
     for lane in range(L):
         i = min(first + lane, stop - 1)
         for j in range(A.shape[1]):
-            lanes[j, lane] = A[i, j]
+            lanes[j, lane] = lanes[j, lane] + A[i, j] if add else A[i, j]
 
 
 @jitable
@@ -259,26 +257,33 @@ def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
     """tau[i] = M·v̇ + C·v − tau_g − TAU[i] + D·v at (q, v, v̇) = (Q[i], V[i], VDOT[i]):
     the generalized forces that, with gravity, joint damping D and TAU[i] applied, produce
     the accelerations VDOT[i] (reflected rotor inertias included). TAU may have no rows
-    (zero)."""
+    (zero). L states at a time, in lanes (see :func:`lane_scratch_size`)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nv = mi[NV]
+    n, nq, nv = mi[N], mi[NQ], mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, x = _part(mi, row, _WS), _part(mi, row, _X)
-        tau_app = _part(mi, row, _TAU)
-        F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(mi, Q, V, i, x)
-            drive_force_elements(mi, mf, x, ws, _ALL, F_B, tau_app)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        wsL, xL, tau_app = _part(mi, row_L, _WS), _part(mi, row_L, _X), _part(mi, row_L, _TAU)
+        F_B = reshaped(_part(mi, row_L, _F_B), (n, 6))
+        vdot = _past_scratch(mi, row_L)[0:nv]
+        tau_L = _v1(mi, wsL, S_TAU, nv)
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            _load_lanes(Q, first, stop, lane_array(xL), False)
+            _load_lanes(V, first, stop, lane_array(xL)[nq:], False)
+            _load_lanes(VDOT, first, stop, lane_array(vdot), False)
+            force_elements(mi, mf, xL, ws, wsL, _ALL, F_B, tau_app)
             if TAU.shape[0] > 0:
-                for j in range(nv):
-                    tau_app[j] += TAU[i, j]
-            drive_inverse_dynamics(mi, mf, x, ws, 0, VDOT[i], tau_app, F_B)
-            tau_i = _v1(mi, ws, S_TAU, nv)
-            for j in range(nv):
-                tau[i, j] = tau_i[j]
+                _load_lanes(TAU, first, stop, lane_array(tau_app), True)
+            inverse_dynamics(mi, mf, xL, ws, wsL, 0, vdot, tau_app, F_B)
+            _store_lane_matrix(
+                reshaped(lane_array(tau_L), (1, nv, L)),
+                tau.reshape((size, 1, nv)),
+                first,
+                min(L, stop - first),
+            )
 
 
 @batched
@@ -315,13 +320,14 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws = _part(mi, row, _WS)
-        xL, pL, wsL = _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
+        pL = _past_scratch(mi, row_L)[mi[NV] :]
         J_L = _v2(mi, wsL, S_J, 6, mi[NV])
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(Q, first, stop, lane_array(xL))
-            _load_lanes(P, first, stop, lane_array(pL))
+            _load_lanes(Q, first, stop, lane_array(xL), False)
+            _load_lanes(P, first, stop, lane_array(pL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, k)
             point_jacobian_into(mi, wsL, k, X_BF, pL, J_L)
             _store_lane_matrix(lane_array(J_L), J, first, min(L, stop - first))

@@ -31,6 +31,7 @@ from mallard.multibody._kernels.kinematics import (
     X_WF,
     X_WM,
 )
+from mallard.multibody._kernels.lanes import lane, lane_count
 from mallard.multibody._kernels.mobilizers import (
     NUM_VELOCITIES,
     calc_A_FM_bias,
@@ -124,8 +125,9 @@ def calc_acceleration_bias(tree, jparam, q, v, X_pc, V_WB, A_bias, ws):
             continue
         q_k = q[tree[k, Q_START] :]
         v_k = v[tree[k, V_START] :]
-        calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
-        calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
+        for j in range(lane_count(q)):  # (lane views: lane by lane)
+            calc_V_FM(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(V_FM, j))
+            calc_A_FM_bias(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(A_FM, j))
         alpha_PB, a_PB = _across_mobilizer_bias(
             tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM
         )

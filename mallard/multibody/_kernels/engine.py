@@ -126,8 +126,15 @@ def run_stages(mi, mf, x, ws, need):
     """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W), velocities (V_WB),
     inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must be in ``need`` or
     already up to date. (Views of the workspace are made only for the stages computed.)"""
+    stages(mi, mf, x, ws, ws, need)
+
+
+@jitable
+def stages(mi, mf, x, pws, ws, need):
+    """:func:`run_stages` on the sections of ``ws`` (a workspace, or a lane view of one: see
+    kernels.batch), with the parameters of ``pws``."""
     if need & POSITIONS:
-        _position_kinematics(mi, mf, x, ws, ws, ALL, 0)
+        _position_kinematics(mi, mf, x, pws, ws, ALL, 0)
     if need & (VELOCITIES | INERTIAS | BIAS) == 0:
         return
     n, nq, nv = mi[N], mi[NQ], mi[NV]
@@ -137,7 +144,7 @@ def run_stages(mi, mf, x, ws, need):
     if need & VELOCITIES:
         calc_velocity_kinematics(tree, X_pc, _v2(mi, ws, S_H_PB_W, nv, 6), x[nq : nq + nv], V_WB)
     if need & INERTIAS:
-        body_inertias(mi, ws, ws)
+        body_inertias(mi, pws, ws)
     if need & BIAS:
         calc_acceleration_bias(
             tree,
@@ -247,7 +254,14 @@ def _gather_body_forces(tree, F_B, F):
 def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
     """ws[tau] = M·v̇ + C·v − tau_app − Σ J_Bᵀ·F_app_B[B] (F_app_B indexed by body), with
     the reflected inertias' torques."""
-    run_stages(mi, mf, x, ws, need)
+    inverse_dynamics(mi, mf, x, ws, ws, need, vdot, tau_app, F_app_B)
+
+
+@jitable
+def inverse_dynamics(mi, mf, x, pws, ws, need, vdot, tau_app, F_app_B):
+    """:func:`drive_inverse_dynamics` on the sections of ``ws`` (a workspace or a lane view
+    of one), with the parameters of ``pws``."""
+    stages(mi, mf, x, pws, ws, need)
     n, nv = mi[N], mi[NV]
     tree = _tree(mi)
     F_app = _v2(mi, ws, S_F_TOTAL, n, 6)
@@ -269,7 +283,7 @@ def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
         _v2(mi, ws, S_F, n, 6),
         tau,
     )
-    reflected = _v1(mi, ws, S_REFLECTED, nv)
+    reflected = _v1(mi, pws, S_REFLECTED, nv)
     for i in range(nv):
         tau[i] += reflected[i] * vdot[i]
 
@@ -288,14 +302,15 @@ def _gravity_force(m_W, h_W, g, k):
 
 
 @jitable
-def _gravity_body_forces(mi, ws, F_B):
+def _gravity_body_forces(mi, pws, ws, F_B):
     """F_B[b] = gravity's force (see :func:`_gravity_force`) for each body b whose model
-    instance feels gravity, zero for the others; the inertias stage must be up to date."""
+    instance feels gravity, zero for the others; the inertias stage of ``ws`` must be up to
+    date (parameters: ``pws``)."""
     n = mi[N]
     tree = _tree(mi)
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
-    g = _v1(mi, ws, S_G_W, 3)
+    g = _v1(mi, pws, S_G_W, 3)
     gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
     for j in range(6):
         F_B[tree[0, BODY], j] = 0.0 * g[0]
@@ -331,10 +346,17 @@ def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
     """What CalcForceElementsContribution sets before the other force elements add theirs:
     F_B (indexed by body) = gravity's forces (see :func:`_gravity_body_forces`) and tau = −D·v,
     the joint damping's. ``need`` must bring the inertias stage up to date."""
-    run_stages(mi, mf, x, ws, need)
-    _gravity_body_forces(mi, ws, F_B)
+    force_elements(mi, mf, x, ws, ws, need, F_B, tau)
+
+
+@jitable
+def force_elements(mi, mf, x, pws, ws, need, F_B, tau):
+    """:func:`drive_force_elements` on the sections of ``ws`` (a workspace or a lane view of
+    one), with the parameters of ``pws``."""
+    stages(mi, mf, x, pws, ws, need)
+    _gravity_body_forces(mi, pws, ws, F_B)
     nq, nv = mi[NQ], mi[NV]
-    damping = _v1(mi, ws, S_DAMPING, nv)
+    damping = _v1(mi, pws, S_DAMPING, nv)
     for i in range(nv):
         tau[i] = -damping[i] * x[nq + i]
 

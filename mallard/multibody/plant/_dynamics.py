@@ -242,7 +242,7 @@ class DynamicsMixin:
         m·g] at Bo, in W, for the bodies of the model instances where it is enabled."""
         ec = self._body_inertias(context)
         F = np.empty((len(self._bodies), 6), dtype=ec.ws.dtype)
-        ec.drivers._gravity_body_forces(self._engine_model.mi, ec.ws, F)
+        ec.drivers._gravity_body_forces(self._engine_model.mi, ec.ws, ec.ws, F)
         return F
 
     def CalcGravityGeneralizedForces(self, context):

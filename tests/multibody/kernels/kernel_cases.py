@@ -120,14 +120,13 @@ def _position_kinematics_args(rng):
 
 
 def _lane_args(rng):
-    """(mi, ws0, row, xL, wsL): a flat model, its workspace, and a row of a batched workspace
-    with its lanes, begun (xL, wsL: the arrays of the lane views of x and the workspace)."""
-    from mallard.multibody._kernels.batch import _begin_lanes, lane_scratch_size
+    """(mi, ws0, row): a flat model, its workspace, and a row of a batched workspace with
+    room for lanes."""
+    from mallard.multibody._kernels.batch import lane_scratch_size
 
     mi, ws0, row = _batch_row(rng)
     row = np.concatenate((row, rng.normal(size=lane_scratch_size(mi))))
-    xL, _, wsL = _begin_lanes(mi, ws0, row)
-    return mi, ws0, row, xL.array, wsL.array
+    return mi, ws0, row
 
 
 def _velocity_kinematics_args(rng):
@@ -298,6 +297,12 @@ def _driver_args(rng, *extra):
     return (mi, mf, x, ws, 15) + tuple(f(plant, rng) for f in extra)
 
 
+def _with_parameters(args):
+    """A driver's arguments (mi, mf, x, ws, ...) with ws passed twice: as the parameters'
+    workspace and the state's."""
+    return (*args[:4], args[3], *args[4:])
+
+
 def _vdot(plant, rng):
     return rng.normal(size=plant.num_velocities())
 
@@ -339,6 +344,7 @@ def _batch_case(name):
             wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
             return mi, mf, ws0, Q, wss, np.zeros((size, nv, nv))
         if name == "batch_inverse_dynamics":
+            wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
             vdot, tau = rng.normal(size=(size, nv)), rng.normal(size=(size, nv))
             return mi, mf, ws0, Q, V, vdot, tau, wss, np.zeros((size, nv))
         if name == "batch_forward_dynamics":
@@ -730,6 +736,11 @@ CASES = {
     _K + "engine._jparam": lambda r: _engine_args(r)[:2],
     _K + "engine.run_stages": lambda r: _driver_args(r),
     _K + "engine.drive_stages": lambda r: _driver_args(r),
+    _K + "engine.stages": lambda r: _with_parameters(_driver_args(r)),
+    _K + "engine.force_elements": lambda r: _with_parameters(_driver_args(r, _body_forces, _vdot)),
+    _K + "engine.inverse_dynamics": lambda r: _with_parameters(
+        _driver_args(r, _vdot, _vdot, _body_forces)
+    ),
     _K + "engine.drive_poses": lambda r: _driver_args(r)[:4],
     _K + "engine._position_kinematics": lambda r: (
         lambda a: (*a[:4], a[3], 1, 0)  # (COLUMNS)
@@ -744,7 +755,9 @@ CASES = {
         r.normal(size=(5, 6)),
         np.zeros((5, 6)),
     ),
-    _K + "engine._gravity_body_forces": _gravity_args,
+    _K + "engine._gravity_body_forces": lambda r: (lambda a: (a[0], a[1], *a[1:]))(
+        _gravity_args(r)
+    ),
     _K + "engine.add_gravity_forces": _gravity_args,
     _K + "engine.drive_force_elements": lambda r: _driver_args(r, _body_forces, _vdot),
     _K + "engine.drive_inverse_dynamics": lambda r: _driver_args(r, _vdot, _vdot, _body_forces),
@@ -781,8 +794,8 @@ CASES = {
         r.normal(size=2),
     ),
     _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
-    _K + "batch._begin_lanes": lambda r: _lane_args(r)[:3],
-    _K + "batch._load_lanes": lambda r: (r.normal(size=(3, 5)), 1, 3, np.zeros((6, L))),
+    _K + "batch._begin_lanes": _lane_args,
+    _K + "batch._load_lanes": lambda r: (r.normal(size=(3, 5)), 1, 3, r.normal(size=(6, L)), True),
     _K + "batch._store_lane_matrix": lambda r: (
         r.normal(size=(5, 6, L)),
         np.zeros((4, 5, 6)),
