@@ -28,9 +28,9 @@ from mallard.multibody._kernels.engine import (
     _v2,
     _v4,
     body_inertias,
+    drive_force_elements,
     drive_forward_dynamics,
-    force_elements,
-    inverse_dynamics,
+    drive_inverse_dynamics,
     mass_matrix_into,
     point_jacobian_into,
 )
@@ -274,10 +274,10 @@ def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _load_lanes(V, first, stop, lane_array(xL)[nq:], False)
             _load_lanes(VDOT, first, stop, lane_array(vdot), False)
-            force_elements(mi, mf, xL, ws, wsL, _ALL, F_B, tau_app)
+            drive_force_elements(mi, mf, xL, ws, wsL, _ALL, F_B, tau_app)
             if TAU.shape[0] > 0:
                 _load_lanes(TAU, first, stop, lane_array(tau_app), True)
-            inverse_dynamics(mi, mf, xL, ws, wsL, 0, vdot, tau_app, F_B)
+            drive_inverse_dynamics(mi, mf, xL, ws, wsL, 0, vdot, tau_app, F_B)
             _store_lane_matrix(
                 reshaped(lane_array(tau_L), (1, nv, L)),
                 tau.reshape((size, 1, nv)),

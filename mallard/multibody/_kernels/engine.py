@@ -122,17 +122,12 @@ def _jparam(mi, mf):
 
 # ---- stages -----------------------------------------------------------------------------------
 @jitable
-def run_stages(mi, mf, x, ws, need):
-    """Brings the stages in ``need`` up to date: positions (X_pc, H_PB_W), velocities (V_WB),
-    inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must be in ``need`` or
-    already up to date. (Views of the workspace are made only for the stages computed.)"""
-    stages(mi, mf, x, ws, ws, need)
-
-
-@jitable
-def stages(mi, mf, x, pws, ws, need):
-    """:func:`run_stages` on the sections of ``ws`` (a workspace, or a lane view of one: see
-    kernels.batch), with the parameters of ``pws``."""
+def run_stages(mi, mf, x, pws, ws, need):
+    """Brings the stages in ``need`` of ``ws`` (a workspace, or a lane view of one: see
+    kernels.batch) up to date, with the parameters of ``pws`` (for a plant's Context: both
+    its workspace): positions (X_pc, H_PB_W), velocities (V_WB), inertias (m_W, h_W, I_W),
+    bias (A_bias). A stage's prerequisites must be in ``need`` or already up to date. (Views
+    of the workspace are made only for the stages computed.)"""
     if need & POSITIONS:
         _position_kinematics(mi, mf, x, pws, ws, ALL, 0)
     if need & (VELOCITIES | INERTIAS | BIAS) == 0:
@@ -199,7 +194,7 @@ def body_inertias(mi, pws, ws):
 @jitable
 def drive_stages(mi, mf, x, ws, need):
     """Only brings the stages in ``need`` up to date."""
-    run_stages(mi, mf, x, ws, need)
+    run_stages(mi, mf, x, ws, ws, need)
 
 
 @jitable
@@ -213,7 +208,7 @@ def drive_poses(mi, mf, x, ws):
 @jitable
 def drive_mass_matrix(mi, mf, x, ws, need):
     """ws[M] = M(q) (see :func:`mass_matrix_into`)."""
-    run_stages(mi, mf, x, ws, need)
+    run_stages(mi, mf, x, ws, ws, need)
     nv = mi[NV]
     mass_matrix_into(mi, ws, ws, _v2(mi, ws, S_M, nv, nv))
 
@@ -251,17 +246,10 @@ def _gather_body_forces(tree, F_B, F):
 
 
 @jitable
-def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
+def drive_inverse_dynamics(mi, mf, x, pws, ws, need, vdot, tau_app, F_app_B):
     """ws[tau] = M·v̇ + C·v − tau_app − Σ J_Bᵀ·F_app_B[B] (F_app_B indexed by body), with
-    the reflected inertias' torques."""
-    inverse_dynamics(mi, mf, x, ws, ws, need, vdot, tau_app, F_app_B)
-
-
-@jitable
-def inverse_dynamics(mi, mf, x, pws, ws, need, vdot, tau_app, F_app_B):
-    """:func:`drive_inverse_dynamics` on the sections of ``ws`` (a workspace or a lane view
-    of one), with the parameters of ``pws``."""
-    stages(mi, mf, x, pws, ws, need)
+    the reflected inertias' torques (workspaces: see :func:`run_stages`)."""
+    run_stages(mi, mf, x, pws, ws, need)
     n, nv = mi[N], mi[NV]
     tree = _tree(mi)
     F_app = _v2(mi, ws, S_F_TOTAL, n, 6)
@@ -342,18 +330,12 @@ def add_gravity_forces(mi, ws, F):
 
 
 @jitable
-def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
+def drive_force_elements(mi, mf, x, pws, ws, need, F_B, tau):
     """What CalcForceElementsContribution sets before the other force elements add theirs:
     F_B (indexed by body) = gravity's forces (see :func:`_gravity_body_forces`) and tau = −D·v,
-    the joint damping's. ``need`` must bring the inertias stage up to date."""
-    force_elements(mi, mf, x, ws, ws, need, F_B, tau)
-
-
-@jitable
-def force_elements(mi, mf, x, pws, ws, need, F_B, tau):
-    """:func:`drive_force_elements` on the sections of ``ws`` (a workspace or a lane view of
-    one), with the parameters of ``pws``."""
-    stages(mi, mf, x, pws, ws, need)
+    the joint damping's. ``need`` must bring the inertias stage up to date (workspaces: see
+    :func:`run_stages`)."""
+    run_stages(mi, mf, x, pws, ws, need)
     _gravity_body_forces(mi, pws, ws, F_B)
     nq, nv = mi[NQ], mi[NV]
     damping = _v1(mi, pws, S_DAMPING, nv)
@@ -367,7 +349,7 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
     actuation ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body forces
     ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected inertias.
     Returns −1, or the first mobod whose articulated inertia is not positive definite."""
-    run_stages(mi, mf, x, ws, need)
+    run_stages(mi, mf, x, ws, ws, need)
     n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
     tree = _tree(mi)
     v = x[nq : nq + nv]
@@ -417,7 +399,7 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
 @jitable
 def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
     """ws[J] = J_V_WQ_W (see :func:`point_jacobian_into`)."""
-    run_stages(mi, mf, x, ws, need)
+    run_stages(mi, mf, x, ws, ws, need)
     point_jacobian_into(mi, ws, k, X_BF, p_FQ, _v2(mi, ws, S_J, 6, mi[NV]))
 
 

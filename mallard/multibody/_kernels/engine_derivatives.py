@@ -94,7 +94,7 @@ def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, 
     """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws[M] (= dtau_dvdot) of inverse dynamics with
     gravity, joint damping and the body forces F_app_B (indexed by body, at Bo in W, held
     fixed): τ = M·v̇ + C·v − tau_g + D·v − Σ_B J_Bᵀ·F_app_B[B]."""
-    run_stages(mi, mf, x, ws, need)
+    run_stages(mi, mf, x, ws, ws, need)
     _inverse_dynamics_derivatives(mi, mf, x, ws, vdot, F_app_B, dws, dtau_dq, dtau_dv)
 
 

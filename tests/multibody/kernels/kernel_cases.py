@@ -734,13 +734,8 @@ CASES = {
     _K + "engine._v4": lambda r: (np.arange(12, dtype=np.int64), r.normal(size=30), 1, 2, 2, 2, 2),
     _K + "engine._tree": lambda r: (_engine_args(r)[0],),
     _K + "engine._jparam": lambda r: _engine_args(r)[:2],
-    _K + "engine.run_stages": lambda r: _driver_args(r),
+    _K + "engine.run_stages": lambda r: _with_parameters(_driver_args(r)),
     _K + "engine.drive_stages": lambda r: _driver_args(r),
-    _K + "engine.stages": lambda r: _with_parameters(_driver_args(r)),
-    _K + "engine.force_elements": lambda r: _with_parameters(_driver_args(r, _body_forces, _vdot)),
-    _K + "engine.inverse_dynamics": lambda r: _with_parameters(
-        _driver_args(r, _vdot, _vdot, _body_forces)
-    ),
     _K + "engine.drive_poses": lambda r: _driver_args(r)[:4],
     _K + "engine._position_kinematics": lambda r: (
         lambda a: (*a[:4], a[3], 1, 0)  # (COLUMNS)
@@ -759,8 +754,12 @@ CASES = {
         _gravity_args(r)
     ),
     _K + "engine.add_gravity_forces": _gravity_args,
-    _K + "engine.drive_force_elements": lambda r: _driver_args(r, _body_forces, _vdot),
-    _K + "engine.drive_inverse_dynamics": lambda r: _driver_args(r, _vdot, _vdot, _body_forces),
+    _K + "engine.drive_force_elements": lambda r: _with_parameters(
+        _driver_args(r, _body_forces, _vdot)
+    ),
+    _K + "engine.drive_inverse_dynamics": lambda r: _with_parameters(
+        _driver_args(r, _vdot, _vdot, _body_forces)
+    ),
     _K + "engine.drive_forward_dynamics": lambda r: _driver_args(
         r, _actuation, _vdot, _body_forces
     ),
