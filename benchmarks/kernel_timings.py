@@ -244,12 +244,14 @@ def time_model(name, samples):
         "inverse dynamics": lambda: drv["drive_inverse_dynamics"](
             mi, mf, x, ws, ws, 0, vdot, tau_app, F_B
         ),
-        "forward dynamics": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, 0, u, tau, F_B),
+        "forward dynamics": lambda: drv["drive_forward_dynamics"](
+            mi, mf, x, ws, ws, 0, u, tau, F_B
+        ),
         "M all stages": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, P | I),
         "ID all stages": lambda: drv["drive_inverse_dynamics"](
             mi, mf, x, ws, ws, ALL, vdot, tau_app, F_B
         ),
-        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ALL, u, tau, F_B),
+        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ws, ALL, u, tau, F_B),
         "nothing": lambda: drv["drive_stages"](mi, mf, x, ws, 0),
     }
     K = 200

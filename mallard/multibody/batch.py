@@ -246,6 +246,7 @@ class BatchedPlant:
                 size,
                 (q, v, tau_applied, actuation),
                 (vdot, status),
+                self._lane_size(),
             )
             self._raise_if_failed(method, status)
         return vdot

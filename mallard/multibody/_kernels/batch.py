@@ -211,7 +211,8 @@ def lane_scratch_size(mi):
 def _begin_lanes(mi, ws0, row):
     """The lane view of a row (see :func:`_part`; past its scratch: the lanes of v̇ (nv) and
     of a point (3)) in the part of ``row`` past its scratch, ``ws0`` in every lane of its
-    workspace (World's rows of the state's sections, which kernels expect set, included)."""
+    workspace (World's rows of the state's sections, which kernels expect set, included),
+    its scratch zero."""
     size = mi[WS_SIZE] + scratch_size(mi) + mi[NV] + 3
     lanes = _past_scratch(mi, row)
     if lanes.shape[0] < L * size:
@@ -220,6 +221,7 @@ def _begin_lanes(mi, ws0, row):
     ws_L = _part(mi, row_L, _WS)
     for j in range(mi[WS_SIZE]):
         ws_L[j] = ws0[j]
+    _fill(lanes[L * mi[WS_SIZE] : L * (mi[WS_SIZE] + scratch_size(mi))], 0.0 * ws0[0])
     return row_L
 
 
@@ -227,7 +229,9 @@ def _begin_lanes(mi, ws0, row):
 def _load_lanes(A, first, stop, lanes, add):
     """lanes[j, l] = A[first + l, j] (or += if ``add``) for every column j of A, or
     A[stop − 1, j] past ``stop`` (the last group of states is padded with copies of its last
-    state)."""
+    state); none if A has no rows."""
+    if A.shape[0] == 0:
+        return
     for lane in range(L):
         i = min(first + lane, stop - 1)
         for j in range(A.shape[1]):
@@ -291,23 +295,46 @@ def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
     """vdot[i] = v̇ at (Q[i], V[i]) with gravity, joint damping, reflected rotor inertias,
     locked joints, the generalized forces TAU[i] and the actuation U[i] (clamped to the effort
     limits); status[i] = −1, or the first mobod whose articulated inertia is not positive
-    definite. TAU and U may have no rows (zero)."""
+    definite. TAU and U may have no rows (zero). L states at a time, in lanes (see
+    :func:`lane_scratch_size`); a group in which a state fails goes again state by state."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    nv = mi[NV]
+    n, nq, nv = mi[N], mi[NQ], mi[NV]
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         tau_in, u = _part(mi, row, _TAU), _part(mi, row, _U)
-        F_B = _part(mi, row, _F_B).reshape((mi[N], 6))
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(mi, Q, V, i, x)
-            _load_inputs(TAU, U, i, tau_in, u)
-            status[i] = drive_forward_dynamics(mi, mf, x, ws, _ALL, u, tau_in, F_B)
-            vdot_i = _v1(mi, ws, S_VDOT, nv)
-            for j in range(nv):
-                vdot[i, j] = vdot_i[j]
+        F_B = reshaped(_part(mi, row, _F_B), (n, 6))
+        row_L = _begin_lanes(mi, ws0, row)
+        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
+        tau_L, u_L = _part(mi, row_L, _TAU), _part(mi, row_L, _U)
+        F_BL = reshaped(_part(mi, row_L, _F_B), (n, 6))
+        vdot_L = _v1(mi, wsL, S_VDOT, nv)
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            _load_lanes(Q, first, stop, lane_array(xL), False)
+            _load_lanes(V, first, stop, lane_array(xL)[nq:], False)
+            _load_lanes(TAU, first, stop, lane_array(tau_L), False)  # (no rows: stays zero)
+            _load_lanes(U, first, stop, lane_array(u_L), False)
+            count = min(L, stop - first)
+            if drive_forward_dynamics(mi, mf, xL, ws, wsL, _ALL, u_L, tau_L, F_BL) < 0:
+                _store_lane_matrix(
+                    reshaped(lane_array(vdot_L), (1, nv, L)),
+                    vdot.reshape((size, 1, nv)),
+                    first,
+                    count,
+                )
+                for i in range(first, first + count):
+                    status[i] = -1
+                continue
+            for i in range(first, first + count):  # (which states fail, and the others' v̇)
+                _load_state(mi, Q, V, i, x)
+                _load_inputs(TAU, U, i, tau_in, u)
+                status[i] = drive_forward_dynamics(mi, mf, x, ws, ws, _ALL, u, tau_in, F_B)
+                vdot_i = _v1(mi, ws, S_VDOT, nv)
+                for j in range(nv):
+                    vdot[i, j] = vdot_i[j]
 
 
 @batched

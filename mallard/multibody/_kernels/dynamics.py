@@ -31,7 +31,7 @@ from mallard.multibody._kernels.kinematics import (
     X_WF,
     X_WM,
 )
-from mallard.multibody._kernels.lanes import lane, lane_count
+from mallard.multibody._kernels.lanes import lane, lane_count, positive
 from mallard.multibody._kernels.mobilizers import (
     NUM_VELOCITIES,
     calc_A_FM_bias,
@@ -650,7 +650,7 @@ def calc_forward_dynamics(
             h = _row6(H_PB_W, c)
             Uk = _articulated_times(Pa, h)
             D = _dot6(h, Uk) + reflected[c]
-            if not D > 0.0:
+            if not positive(D):
                 return k
             D_inv = 1.0 / D
             r = (tau[c] - _dot6(h, zk)) - _dot6(Uk, ck)  # u − Uᵀ·c
@@ -687,7 +687,7 @@ def calc_forward_dynamics(
                 s = Dinv[k, j, j]
                 for i in range(j):
                     s -= Dinv[k, j, i] * Dinv[k, j, i]
-                if not s > 0.0:
+                if not positive(s):
                     return k
                 L_jj = s**0.5
                 Dinv[k, j, j] = L_jj
@@ -771,4 +771,6 @@ def calc_qdot(tree, jparam, q, v, qdot):
         jtype = tree[k, JTYPE]
         if jtype == BALL_RPY or jtype == RPY_FLOATING or jtype == QUATERNION_FLOATING:
             q_start = tree[k, Q_START]
-            calc_qdot_from_v(jtype, jparam[k], q[q_start:], v[tree[k, V_START] :], qdot[q_start:])
+            q_k, v_k, qdot_k = q[q_start:], v[tree[k, V_START] :], qdot[q_start:]
+            for j in range(lane_count(q)):  # (lane views: lane by lane)
+                calc_qdot_from_v(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(qdot_k, j))

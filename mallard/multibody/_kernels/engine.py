@@ -23,6 +23,7 @@ from mallard.multibody._kernels.kinematics import (
     calc_position_kinematics,
     calc_velocity_kinematics,
 )
+from mallard.multibody._kernels.lanes import clamp
 from mallard.multibody._layout import (
     ACTUATED_V,
     BIAS,
@@ -314,13 +315,14 @@ def _gravity_body_forces(mi, pws, ws, F_B):
 
 
 @jitable
-def add_gravity_forces(mi, ws, F):
+def add_gravity_forces(mi, pws, ws, F):
     """F[k] += gravity's force (see :func:`_gravity_force`) for each mobod k whose body feels
-    gravity (rows of F indexed by mobod); the inertias stage must be up to date."""
+    gravity (rows of F indexed by mobod); the inertias stage of ``ws`` must be up to date
+    (parameters: ``pws``)."""
     n = mi[N]
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
-    g = _v1(mi, ws, S_G_W, 3)
+    g = _v1(mi, pws, S_G_W, 3)
     gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
     for k in range(1, n):
         if gravity_mask[k] != 0:
@@ -344,31 +346,27 @@ def drive_force_elements(mi, mf, x, pws, ws, need, F_B, tau):
 
 
 @jitable
-def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
+def drive_forward_dynamics(mi, mf, x, pws, ws, need, u, tau_in, F_in_B):
     """ws[vdot], ws[A_WB] and ws[qdot] of a continuous plant: forward dynamics with the
     actuation ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body forces
     ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected inertias.
-    Returns −1, or the first mobod whose articulated inertia is not positive definite."""
-    run_stages(mi, mf, x, ws, ws, need)
+    Returns −1, or the first mobod whose articulated inertia is not positive definite (of
+    lanes: in any lane). Workspaces: see :func:`run_stages`."""
+    run_stages(mi, mf, x, pws, ws, need)
     n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
     tree = _tree(mi)
     v = x[nq : nq + nv]
     tau = _v1(mi, ws, S_TAU_TOTAL, nv)
-    damping = _v1(mi, ws, S_DAMPING, nv)
+    damping = _v1(mi, pws, S_DAMPING, nv)
     for i in range(nv):
         tau[i] = tau_in[i] - damping[i] * v[i]
-    limits = _v1(mi, ws, S_EFFORT_LIMITS, nu)
+    limits = _v1(mi, pws, S_EFFORT_LIMITS, nu)
     actuated_v = mi[mi[ACTUATED_V] : mi[ACTUATED_V] + nu]
     for a in range(nu):
-        ua = u[a]
-        if ua > limits[a]:
-            ua = 0.0 * ua + limits[a]
-        elif ua < -limits[a]:
-            ua = 0.0 * ua - limits[a]
-        tau[actuated_v[a]] += ua
+        tau[actuated_v[a]] += clamp(u[a], limits[a])
     F = _v2(mi, ws, S_F_TOTAL, n, 6)
     _gather_body_forces(tree, F_in_B, F)
-    add_gravity_forces(mi, ws, F)
+    add_gravity_forces(mi, pws, ws, F)
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
     status = calc_forward_dynamics(
@@ -382,8 +380,8 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
         _v3(mi, ws, S_I_W, n, 3, 3),
         tau,
         F,
-        _v1(mi, ws, S_REFLECTED, nv),
-        _v1(mi, ws, S_LOCKED, n),
+        _v1(mi, pws, S_REFLECTED, nv),
+        _v1(mi, pws, S_LOCKED, n),
         _v3(mi, ws, S_P, n, 6, 6),
         _v2(mi, ws, S_Z, n, 6),
         _v2(mi, ws, S_U, nv, 6),

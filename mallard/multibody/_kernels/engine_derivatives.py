@@ -65,7 +65,7 @@ def _inverse_dynamics_derivatives(mi, mf, x, ws, vdot, F_app_B, dws, dtau_dq, dt
     F_app = dws_block(dws, n, nv, S_F_APP)
     tau_app = dws_block(dws, n, nv, S_TAU_APP)[0]
     _gather_body_forces(tree, F_app_B, F_app)
-    add_gravity_forces(mi, ws, F_app)
+    add_gravity_forces(mi, ws, ws, F_app)
     m_W = _v1(mi, ws, S_M_W, n)
     h_W = _v2(mi, ws, S_H_W, n, 3)
     g = _v1(mi, ws, S_G_W, 3)
@@ -107,7 +107,7 @@ def drive_forward_dynamics_derivatives(
     dvdot_dv = −M⁻¹·∂τ/∂v (τ the inverse dynamics of _inverse_dynamics_derivatives at the
     v̇ found), dvdot_dtau = M⁻¹; rows (and dvdot_dtau's columns) of locked joints' dofs zero.
     Returns −1, or the first mobod whose articulated inertia is not positive definite."""
-    status = drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B)
+    status = drive_forward_dynamics(mi, mf, x, ws, ws, need, u, tau_in, F_in_B)
     if status >= 0:
         return status
     n, nv = mi[N], mi[NV]

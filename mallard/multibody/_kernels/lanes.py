@@ -415,3 +415,94 @@ def _reshaped_lanes(a, shape):
         return _wrap(_c_view(_unwrap(a), shape + (L,)))
 
     return impl
+
+
+# ---- guards and selections that kernels take of lanes and of scalars alike ---------------------
+def positive(x):
+    """Whether x > 0 (False for NaN); of lanes, whether every lane is: a guard, on which a
+    kernel stops (its caller then takes the lanes' states one by one)."""
+    if isinstance(x, np.ndarray):
+        return bool(np.all(x > 0.0))
+    return x > 0.0
+
+
+def clamp(x, limit):
+    """x clamped to [−limit, limit] (limit ≥ 0), lane by lane: 0·x + limit above it, 0·x −
+    limit below it (NaN stays NaN; 0·x keeps the type of AutoDiffXd and symbolic scalars)."""
+    if isinstance(x, np.ndarray):
+        return np.where(x > limit, 0.0 * x + limit, np.where(x < -limit, 0.0 * x - limit, x))
+    return _clamp_scalar(x, limit)
+
+
+def _clamp_scalar(x, limit):
+    if x > limit:
+        return 0.0 * x + limit
+    if x < -limit:
+        return 0.0 * x - limit
+    return x
+
+
+@intrinsic
+def _all_positive(typingctx, x):
+    def codegen(context, builder, signature, args):
+        above = builder.fcmp_ordered(">", args[0], ir.Constant(_VECTOR, [0.0] * L))
+        bits = builder.bitcast(above, ir.IntType(L))
+        return builder.icmp_unsigned("==", bits, ir.IntType(L)(2**L - 1))
+
+    return types.boolean(x), codegen
+
+
+@intrinsic
+def _select(typingctx, condition_of, a, b, threshold, above):
+    """Lanes of a where (condition_of > threshold if above else condition_of < threshold),
+    else of b (threshold: lanes)."""
+
+    def codegen(context, builder, signature, args):
+        x, a, b, t, is_above = args
+        over = builder.fcmp_ordered(">", x, t)
+        under = builder.fcmp_ordered("<", x, t)
+        condition = builder.select(is_above, over, under)
+        return builder.select(condition, a, b)
+
+    return f64xL(condition_of, a, b, threshold, types.boolean), codegen
+
+
+@overload(positive)
+def _positive_compiled(x):
+    if isinstance(x, F64xL):
+        return lambda x: _all_positive(x)
+    if _is_scalar(x):
+        return lambda x: x > 0.0
+    return None
+
+
+@overload(clamp)
+def _clamp_compiled(x, limit):
+    if isinstance(x, F64xL):
+
+        def clamp_lanes(x, limit):
+            high, low = _splat(limit), _splat(-limit)
+            below = _select(x, 0.0 * x - limit, x, low, False)
+            return _select(x, 0.0 * x + limit, below, high, True)
+
+        return clamp_lanes
+    if _is_scalar(x):
+        return _clamp_scalar
+    return None
+
+
+@intrinsic
+def _power(typingctx, x, exponent):
+    def codegen(context, builder, signature, args):
+        signature_ = ir.FunctionType(_VECTOR, [_VECTOR, _VECTOR])
+        power = cgutils.get_or_insert_function(builder.module, signature_, f"llvm.pow.v{L}f64")
+        return builder.call(power, args)
+
+    return f64xL(x, x), codegen
+
+
+@overload(operator.pow)
+def _lanes_pow(x, exponent):
+    if isinstance(x, F64xL) and _is_scalar(exponent):
+        return lambda x, exponent: _power(x, _splat(exponent))
+    return None

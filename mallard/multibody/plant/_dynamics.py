@@ -441,7 +441,7 @@ class DynamicsMixin:
         need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         model = self._engine_model
         failed = ec.drivers.drive_forward_dynamics(
-            model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
+            model.mi, model.mf, self._x_of(context._state), ec.ws, ec.ws, need, u, tau_in, F_in
         )
         self._mark(ec, context, need)
         if failed >= 0:

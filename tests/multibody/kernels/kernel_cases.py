@@ -348,6 +348,7 @@ def _batch_case(name):
             vdot, tau = rng.normal(size=(size, nv)), rng.normal(size=(size, nv))
             return mi, mf, ws0, Q, V, vdot, tau, wss, np.zeros((size, nv))
         if name == "batch_forward_dynamics":
+            wss = np.zeros((wss.shape[0], wss.shape[1] + lane_scratch_size(mi)))
             tau, u = rng.normal(size=(size, nv)), rng.normal(size=(size, nu))
             status = np.zeros(size, dtype=np.int64)
             return mi, mf, ws0, Q, V, tau, u, wss, np.zeros((size, nv)), status
@@ -375,13 +376,14 @@ def _stages_done(rng):
 
 
 def _gravity_args(rng):
-    """(mi, ws, F_B) with the inertias stage of the sample workspace up to date."""
+    """(mi, ws, ws, F_B) with the inertias stage of the sample workspace up to date (ws: the
+    parameters' workspace and the state's)."""
     from mallard.multibody._kernels import compiled
     from mallard.multibody._kernels.engine import drive_stages
 
     mi, mf, x, ws, plant = _engine_args(rng)
     compiled(drive_stages)(mi, mf, x, ws, 15)
-    return mi, ws, rng.normal(size=(plant.num_bodies(), 6))
+    return mi, ws, ws, rng.normal(size=(plant.num_bodies(), 6))
 
 
 def _derivative_args(rng):
@@ -750,9 +752,7 @@ CASES = {
         r.normal(size=(5, 6)),
         np.zeros((5, 6)),
     ),
-    _K + "engine._gravity_body_forces": lambda r: (lambda a: (a[0], a[1], *a[1:]))(
-        _gravity_args(r)
-    ),
+    _K + "engine._gravity_body_forces": _gravity_args,
     _K + "engine.add_gravity_forces": _gravity_args,
     _K + "engine.drive_force_elements": lambda r: _with_parameters(
         _driver_args(r, _body_forces, _vdot)
@@ -760,8 +760,8 @@ CASES = {
     _K + "engine.drive_inverse_dynamics": lambda r: _with_parameters(
         _driver_args(r, _vdot, _vdot, _body_forces)
     ),
-    _K + "engine.drive_forward_dynamics": lambda r: _driver_args(
-        r, _actuation, _vdot, _body_forces
+    _K + "engine.drive_forward_dynamics": lambda r: _with_parameters(
+        _driver_args(r, _actuation, _vdot, _body_forces)
     ),
     _K + "engine.drive_point_jacobian": lambda r: (
         _driver_args(r) + (3, _rotation_pose(r), r.normal(size=3))

@@ -9,7 +9,17 @@ import pytest
 from mallard.multibody._kernels import compiled
 from mallard.multibody._kernels.engine import _position_kinematics, body_inertias, mass_matrix_into
 from mallard.multibody._kernels.kinematics import COLUMNS
-from mallard.multibody._kernels.lanes import L, Lanes, lane_view, transpose, vload, vstore
+from mallard.multibody._kernels.lanes import (
+    L,
+    Lanes,
+    _clamp_scalar,
+    clamp,
+    lane_view,
+    positive,
+    transpose,
+    vload,
+    vstore,
+)
 from mallard.multibody._layout import NQ, NV, OFFSETS, S_X_PC, WS_SIZE, N
 
 from .kernel_cases import _stages_done
@@ -126,3 +136,32 @@ def test_kernels_on_lanes_compute_each_state_as_alone(interpreted):
         M = np.full((nv, nv), np.nan)
         compiled(mass_matrix_into)(mi, ws_alone, ws_alone, M)
         np.testing.assert_array_equal(M_L[:, :, lane], M)
+
+
+@numba.njit
+def _guards(a, limit, out):
+    x = vload(a, 0)
+    vstore(out, 0, clamp(x, limit))
+    vstore(out, L, x**0.5)
+    return positive(x), positive(a[0]), clamp(a[1], limit)
+
+
+def test_guards_and_selections_of_lanes_and_scalars():
+    """positive: every lane > 0 (NaN is not); clamp: as the scalar if/elif, lane by lane (inf
+    clamped gives NaN, from 0·inf); x**0.5 of lanes is the scalar power of each lane."""
+    limit = 1.5
+    with np.errstate(invalid="ignore"):  # (0·inf, √−3)
+        for a in (
+            np.array([0.5, 2.0, -3.0, np.nan]),
+            np.array([0.5, 2.0, 3.0, 1e-300]),
+            np.array([np.inf, -np.inf, 1.5, -1.5]),
+        ):
+            out = np.zeros(2 * L)
+            all_positive, first_positive, clamped = _guards(a, limit, out)
+            assert all_positive == bool(np.all(a > 0.0)) == positive(a)
+            assert first_positive == (a[0] > 0.0)
+            expected = [_clamp_scalar(x, limit) for x in a]
+            np.testing.assert_array_equal(out[:L], expected)
+            np.testing.assert_array_equal(clamp(a, limit), expected)
+            assert clamped == _clamp_scalar(a[1], limit) or np.isnan(clamped)
+            np.testing.assert_array_equal(out[L:], [x**0.5 for x in a])
