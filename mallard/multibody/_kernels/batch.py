@@ -40,7 +40,8 @@ from mallard.multibody._kernels.engine_derivatives import (
 )
 from mallard.multibody._kernels.kinematics import BODY, COLUMNS, POSES
 from mallard.multibody._kernels.kinematics import X_WB as X_WB_LAYER
-from mallard.multibody._kernels.lanes import L, lane_array, lane_view, transpose, vstore
+from mallard.multibody._kernels.lane_views import lane_array, lane_view
+from mallard.multibody._kernels.lanes import L, transpose, vstore
 from mallard.multibody._kernels.pose import load_pose
 from mallard.multibody._layout import (
     BIAS,

@@ -31,7 +31,8 @@ from mallard.multibody._kernels.kinematics import (
     X_WF,
     X_WM,
 )
-from mallard.multibody._kernels.lanes import lane, lane_count, positive
+from mallard.multibody._kernels.lane_views import lane, lane_count
+from mallard.multibody._kernels.lanes import positive
 from mallard.multibody._kernels.mobilizers import (
     NUM_VELOCITIES,
     calc_A_FM_bias,

@@ -21,7 +21,7 @@ Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is
 
 from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, WELD
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.lanes import lane, lane_count
+from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_H_FM, calc_X_FM
 from mallard.multibody._kernels.pose import (
     load_pose,

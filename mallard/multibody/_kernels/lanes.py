@@ -1,17 +1,17 @@
-"""Lanes: a quantity of ``L`` states side by side, computed with vector instructions.
+"""Lane values: ``L`` float64 values, of L states, in one vector register.
 
-A *lane array* is a 1-D array holding, for each scalar of a kernel's data, its value in each of
-L states: ``a[i·L + l]`` is scalar i of state l. ``vload(a, j)`` is the L values ``a[j : j +
-L]`` as one value, ``vstore(a, j, v)`` writes them back. Compiled for float64, that value is an
-LLVM vector ``<L x double>`` (numba type :data:`f64xL`) on which ``+``, ``-``, ``*``, ``/`` and
-unary ``-`` are one vector instruction each, with Python floats broadcast: kernels written for
-scalars (the pose tuples of kernels.pose, for instance) then compute L states at once.
-Interpreted, it is a numpy array of L elements (float or object), whose arithmetic is
-elementwise too.
+Batched kernels compute L states at once (see kernels.lane_views): numba does not vectorize
+loops over the states of a batch by itself (each state's kinematics is a chain of dependent
+products, bound by their latency; loops over a few lanes are too short for its loop vectorizer,
+and their loads and stores too entangled for its SLP vectorizer), so the vectors are explicit.
 
-numba does not vectorize loops over the states of a batch by itself: each state's kinematics is
-a chain of dependent products (bound by their latency), and loops over a few lanes are too
-short for its loop vectorizer and their loads and stores too entangled for its SLP vectorizer.
+Compiled, a lane value is an LLVM vector ``<L x double>`` (numba type :data:`f64xL`), loaded
+from and stored to L consecutive float64 (``vload(a, j)``, ``vstore(a, j, v)``: ``a[j : j +
+L]``), on which ``+``, ``-``, ``*``, ``/``, ``**`` and unary ``-`` are one vector operation
+each, with Python floats and integers broadcast: code written for scalars, such as the pose
+tuples of kernels.pose, computes L states at once. Interpreted, a lane value is a numpy array
+of L elements (float or object), whose arithmetic is elementwise too. :func:`positive` and
+:func:`clamp`, the comparisons kernels make, take scalars and lane values alike.
 
 The arithmetic is IEEE's, without fused multiply-adds, like the scalar kernels': a lane holds
 what the scalar kernel computes for its state, to the last bit.
@@ -23,21 +23,13 @@ import llvmlite.ir as ir
 import numpy as np
 from numba import types
 from numba.core import cgutils
-from numba.extending import (
-    box,
-    intrinsic,
-    models,
-    overload,
-    overload_attribute,
-    register_model,
-)
-
-from mallard.multibody._kernels._machinery import _c_view, _product, reshaped
+from numba.extending import box, intrinsic, models, overload, register_model
 
 #: The number of states a lane value holds (four float64: one AVX register).
 L = 4
 
-_VECTOR = ir.VectorType(ir.DoubleType(), L)
+#: The LLVM type of a lane value.
+VECTOR_TYPE = ir.VectorType(ir.DoubleType(), L)
 
 
 class F64xL(types.Type):
@@ -47,14 +39,14 @@ class F64xL(types.Type):
         super().__init__(name=f"f64x{L}")
 
 
-#: The numba type of a vload of a float64 lane array.
+#: The numba type of a lane value.
 f64xL = F64xL()
 
 
 @register_model(F64xL)
 class _LanesModel(models.PrimitiveModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, _VECTOR)
+        super().__init__(dmm, fe_type, VECTOR_TYPE)
 
 
 def vload(a, j):
@@ -71,7 +63,7 @@ def _lane_pointer(context, builder, array_type, array, j):
     """A ``<L x double>*`` to element j of the 1-D array ``array``."""
     ary = context.make_array(array_type)(context, builder, array)
     element = builder.gep(ary.data, [j])
-    return builder.bitcast(element, _VECTOR.as_pointer())
+    return builder.bitcast(element, VECTOR_TYPE.as_pointer())
 
 
 def _is_float_array(a):
@@ -80,7 +72,8 @@ def _is_float_array(a):
     )
 
 
-def _is_scalar(t):
+def is_scalar_type(t):
+    """Whether the numba type t is a float or an integer (broadcast to lanes)."""
     return isinstance(t, (types.Float, types.Integer))
 
 
@@ -113,20 +106,20 @@ def _vload_compiled(a, j):
 def _vstore_compiled(a, j, v):
     if _is_float_array(a) and isinstance(v, F64xL):
         return lambda a, j, v: _vstore(a, j, v)
-    if _is_float_array(a) and _is_scalar(v):
-        return lambda a, j, v: _vstore(a, j, _splat(v))
+    if _is_float_array(a) and is_scalar_type(v):
+        return lambda a, j, v: _vstore(a, j, splat(v))
     return None
 
 
 @intrinsic
-def _splat(typingctx, x):
+def splat(typingctx, x):
     """L copies of the float x."""
 
     def codegen(context, builder, signature, args):
         x = context.cast(builder, args[0], signature.args[0], types.float64)
-        one = builder.insert_element(ir.Constant(_VECTOR, ir.Undefined), x, ir.IntType(32)(0))
+        one = builder.insert_element(ir.Constant(VECTOR_TYPE, ir.Undefined), x, ir.IntType(32)(0))
         zeros = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
-        return builder.shuffle_vector(one, ir.Constant(_VECTOR, ir.Undefined), zeros)
+        return builder.shuffle_vector(one, ir.Constant(VECTOR_TYPE, ir.Undefined), zeros)
 
     return f64xL(x), codegen
 
@@ -149,10 +142,10 @@ def _overload_binary(op, instruction):
     def lanes_op(a, b):
         if isinstance(a, F64xL) and isinstance(b, F64xL):
             return lambda a, b: apply(a, b)
-        if isinstance(a, F64xL) and _is_scalar(b):
-            return lambda a, b: apply(a, _splat(b))
-        if _is_scalar(a) and isinstance(b, F64xL):
-            return lambda a, b: apply(_splat(a), b)
+        if isinstance(a, F64xL) and is_scalar_type(b):
+            return lambda a, b: apply(a, splat(b))
+        if is_scalar_type(a) and isinstance(b, F64xL):
+            return lambda a, b: apply(splat(a), b)
         return None
 
 
@@ -227,196 +220,6 @@ def _box(typ, value, c):
     return result
 
 
-# ---- lane views: kernels written for scalar arrays, run on L states ----------------------------
-class Lanes:
-    """An array of lanes as a kernel written for scalars sees it: ``array`` has one more
-    dimension than the view, the last, of L lanes. Indexing by one integer per dimension gives
-    the L lanes of that element (a copy; compiled, one vector value); by fewer, or with slices,
-    a view of the rest; ``shape`` is the view's. Assigning an element writes its lanes (a
-    scalar: to every lane)."""
-
-    __slots__ = ("array",)
-
-    def __init__(self, array):
-        self.array = array
-
-    @property
-    def shape(self):
-        return self.array.shape[:-1]
-
-    def __getitem__(self, index):
-        items = index if isinstance(index, tuple) else (index,)
-        value = self.array[index]
-        if len(items) == self.array.ndim - 1 and not any(isinstance(i, slice) for i in items):
-            return value.copy()
-        return Lanes(value)
-
-    def __setitem__(self, index, value):
-        self.array[index] = value
-
-    def reshape(self, shape):
-        """The view of the array reshaped to ``shape`` + (L,)."""
-        return Lanes(self.array.reshape((*shape, L)))
-
-
-def lane_view(array):
-    """The :class:`Lanes` view of ``array`` (its last dimension: L lanes)."""
-    return Lanes(array)
-
-
-class LanesType(types.Type):
-    """numba's type of a :class:`Lanes` view of an array of type ``array_type``."""
-
-    def __init__(self, array_type):
-        self.array_type = array_type
-        self.ndim = array_type.ndim - 1
-        super().__init__(name=f"Lanes({array_type})")
-
-
-@register_model(LanesType)
-class _LanesViewModel(models.StructModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("array", fe_type.array_type)])
-
-
-@intrinsic
-def _wrap(typingctx, array):
-    def codegen(context, builder, signature, args):
-        view = cgutils.create_struct_proxy(signature.return_type)(context, builder)
-        view.array = args[0]
-        context.nrt.incref(builder, signature.args[0], args[0])
-        return view._getvalue()
-
-    return LanesType(array)(array), codegen
-
-
-@box(LanesType)
-def _box_lanes(typ, value, c):
-    """Lane views returned to Python: their arrays."""
-    array = cgutils.create_struct_proxy(typ)(c.context, c.builder, value).array
-    return c.box(typ.array_type, array)
-
-
-@intrinsic
-def _unwrap(typingctx, view):
-    def codegen(context, builder, signature, args):
-        array = cgutils.create_struct_proxy(signature.args[0])(context, builder, args[0]).array
-        context.nrt.incref(builder, signature.return_type, array)
-        return array
-
-    return view.array_type(view), codegen
-
-
-@intrinsic
-def _load_first(typingctx, a):
-    """The L values from a's first element on (a: the lanes of one element, contiguous)."""
-
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        return builder.load(builder.bitcast(ary.data, _VECTOR.as_pointer()), align=8)
-
-    return f64xL(a), codegen
-
-
-@intrinsic
-def _store_first(typingctx, a, v):
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        builder.store(args[1], builder.bitcast(ary.data, _VECTOR.as_pointer()), align=8)
-        return context.get_dummy_value()
-
-    return types.none(a, f64xL), codegen
-
-
-@overload(lane_view)
-def _lane_view_compiled(array):
-    if isinstance(array, types.Array) and array.dtype == types.float64:
-        return lambda array: _wrap(array)
-    return None
-
-
-def _is_element(view, index):
-    """Whether ``index`` names one element of the LanesType ``view`` (an integer per
-    dimension)."""
-    items = index.types if isinstance(index, types.BaseTuple) else (index,)
-    return len(items) == view.ndim and all(isinstance(i, types.Integer) for i in items)
-
-
-@overload(operator.getitem)
-def _lanes_getitem(view, index):
-    if not isinstance(view, LanesType):
-        return None
-    if _is_element(view, index):
-        return lambda view, index: _load_first(_unwrap(view)[index])
-    return lambda view, index: _wrap(_unwrap(view)[index])
-
-
-@overload(operator.setitem)
-def _lanes_setitem(view, index, value):
-    if not (isinstance(view, LanesType) and _is_element(view, index)):
-        return None
-    if isinstance(value, F64xL):
-        return lambda view, index, value: _store_first(_unwrap(view)[index], value)
-    if _is_scalar(value):
-        return lambda view, index, value: _store_first(_unwrap(view)[index], _splat(value))
-    return None
-
-
-@overload_attribute(LanesType, "shape")
-def _lanes_shape(view):
-    return lambda view: _unwrap(view).shape[:-1]
-
-
-def lane_count(a):
-    """L for a lane view, 1 for an array: with :func:`lane`, how kernels run scalar code (a
-    call that lanes can't take) lane by lane."""
-    return L if isinstance(a, Lanes) else 1
-
-
-def lane(a, index):
-    """Lane ``index`` of a lane view (a strided array of scalars); an array is its only lane."""
-    return a.array[..., index] if isinstance(a, Lanes) else a
-
-
-@overload(lane_count)
-def _lane_count_compiled(a):
-    count = L if isinstance(a, LanesType) else 1
-    return lambda a: count
-
-
-@overload(lane)
-def _lane_compiled(a, index):
-    if isinstance(a, LanesType):
-        return lambda a, index: _unwrap(a)[..., index]
-    return lambda a, index: a
-
-
-def lane_array(view):
-    """The array of a lane view (its last dimension: L lanes)."""
-    return view.array
-
-
-@overload(lane_array)
-def _lane_array_compiled(view):
-    if isinstance(view, LanesType):
-        return lambda view: _unwrap(view)
-    return None
-
-
-@overload(reshaped)
-def _reshaped_lanes(a, shape):
-    """A 1-D lane view of a C-contiguous array, reshaped: its array viewed as shape + (L,)."""
-    if not (isinstance(a, LanesType) and a.ndim == 1 and a.array_type.layout == "C"):
-        return None
-
-    def impl(a, shape):
-        if _product(shape) != a.shape[0]:
-            raise ValueError("reshaped: the shape does not match the lane view's size")
-        return _wrap(_c_view(_unwrap(a), shape + (L,)))
-
-    return impl
-
-
 # ---- guards and selections that kernels take of lanes and of scalars alike ---------------------
 def positive(x):
     """Whether x > 0 (False for NaN); of lanes, whether every lane is: a guard, on which a
@@ -445,7 +248,7 @@ def _clamp_scalar(x, limit):
 @intrinsic
 def _all_positive(typingctx, x):
     def codegen(context, builder, signature, args):
-        above = builder.fcmp_ordered(">", args[0], ir.Constant(_VECTOR, [0.0] * L))
+        above = builder.fcmp_ordered(">", args[0], ir.Constant(VECTOR_TYPE, [0.0] * L))
         bits = builder.bitcast(above, ir.IntType(L))
         return builder.icmp_unsigned("==", bits, ir.IntType(L)(2**L - 1))
 
@@ -453,25 +256,21 @@ def _all_positive(typingctx, x):
 
 
 @intrinsic
-def _select(typingctx, condition_of, a, b, threshold, above):
-    """Lanes of a where (condition_of > threshold if above else condition_of < threshold),
-    else of b (threshold: lanes)."""
+def _where_greater(typingctx, x, y, a, b):
+    """Lanes of a where x > y (ordered: not where either is NaN), else of b."""
 
     def codegen(context, builder, signature, args):
-        x, a, b, t, is_above = args
-        over = builder.fcmp_ordered(">", x, t)
-        under = builder.fcmp_ordered("<", x, t)
-        condition = builder.select(is_above, over, under)
-        return builder.select(condition, a, b)
+        x, y, a, b = args
+        return builder.select(builder.fcmp_ordered(">", x, y), a, b)
 
-    return f64xL(condition_of, a, b, threshold, types.boolean), codegen
+    return f64xL(x, y, a, b), codegen
 
 
 @overload(positive)
 def _positive_compiled(x):
     if isinstance(x, F64xL):
         return lambda x: _all_positive(x)
-    if _is_scalar(x):
+    if is_scalar_type(x):
         return lambda x: x > 0.0
     return None
 
@@ -481,12 +280,11 @@ def _clamp_compiled(x, limit):
     if isinstance(x, F64xL):
 
         def clamp_lanes(x, limit):
-            high, low = _splat(limit), _splat(-limit)
-            below = _select(x, 0.0 * x - limit, x, low, False)
-            return _select(x, 0.0 * x + limit, below, high, True)
+            below = _where_greater(splat(-limit), x, 0.0 * x - limit, x)
+            return _where_greater(x, splat(limit), 0.0 * x + limit, below)
 
         return clamp_lanes
-    if _is_scalar(x):
+    if is_scalar_type(x):
         return _clamp_scalar
     return None
 
@@ -494,15 +292,15 @@ def _clamp_compiled(x, limit):
 @intrinsic
 def _power(typingctx, x, exponent):
     def codegen(context, builder, signature, args):
-        signature_ = ir.FunctionType(_VECTOR, [_VECTOR, _VECTOR])
-        power = cgutils.get_or_insert_function(builder.module, signature_, f"llvm.pow.v{L}f64")
+        pow_type = ir.FunctionType(VECTOR_TYPE, [VECTOR_TYPE, VECTOR_TYPE])
+        power = cgutils.get_or_insert_function(builder.module, pow_type, f"llvm.pow.v{L}f64")
         return builder.call(power, args)
 
-    return f64xL(x, x), codegen
+    return f64xL(x, exponent), codegen
 
 
 @overload(operator.pow)
 def _lanes_pow(x, exponent):
-    if isinstance(x, F64xL) and _is_scalar(exponent):
-        return lambda x, exponent: _power(x, _splat(exponent))
+    if isinstance(x, F64xL) and is_scalar_type(exponent):
+        return lambda x, exponent: _power(x, splat(exponent))
     return None

@@ -20,7 +20,8 @@ from numba import types
 from numba.extending import overload
 
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.lanes import L, Lanes, LanesType, lane_array
+from mallard.multibody._kernels.lane_views import Lanes, LanesType, lane_array
+from mallard.multibody._kernels.lanes import L
 
 #: 2/π and the three parts of π/2 (P1 + P2 + P3 = π/2 to 122 bits), from 80 digits of π.
 TWO_OVER_PI = float.fromhex("0x1.45f306dc9c883p-1")

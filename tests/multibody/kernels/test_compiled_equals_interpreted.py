@@ -12,7 +12,7 @@ import pytest
 
 import mallard.multibody._kernels as kernels
 from mallard.multibody._kernels import REGISTRY, compiled, for_dtype
-from mallard.multibody._kernels.lanes import Lanes
+from mallard.multibody._kernels.lane_views import Lanes
 
 from .kernel_cases import CASES
 

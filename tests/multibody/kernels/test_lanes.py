@@ -1,6 +1,6 @@
-"""Lanes (kernels.lanes): compiled vector arithmetic is numpy's elementwise arithmetic; kernels
-written for scalar arrays, run on lane views, compute each state as they do alone, to the last
-bit."""
+"""Lanes (kernels.lanes, kernels.lane_views): compiled vector arithmetic is numpy's
+elementwise arithmetic; kernels written for scalar arrays, run on lane views, compute each
+state as they do alone, to the last bit."""
 
 import numba
 import numpy as np
@@ -9,12 +9,11 @@ import pytest
 from mallard.multibody._kernels import compiled
 from mallard.multibody._kernels.engine import _position_kinematics, body_inertias, mass_matrix_into
 from mallard.multibody._kernels.kinematics import COLUMNS
+from mallard.multibody._kernels.lane_views import Lanes, lane_view
 from mallard.multibody._kernels.lanes import (
     L,
-    Lanes,
     _clamp_scalar,
     clamp,
-    lane_view,
     positive,
     transpose,
     vload,

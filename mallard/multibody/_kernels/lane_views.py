@@ -1,0 +1,220 @@
+"""Lane views: kernels written for arrays of scalars, run on L states at once.
+
+A lane view (:class:`Lanes`) of an array whose last dimension holds L lanes (kernels.lanes)
+is what a kernel written for scalars sees: its ``shape`` leaves the lanes out; indexing it by
+one integer per dimension gives the lane value of that element (compiled, one vector load),
+assigning one stores its lanes (a scalar: in every lane); indexing by fewer, or with slices,
+gives a view of the rest. The batched entry points (kernels.batch) pass the kinematics and
+dynamics kernels lane views of a workspace, and those compute L states at once, unchanged.
+The few calls that lanes can't take (the mobilizers' functions of the joint types computed
+outside the kinematics' main loop) go lane by lane: ``for j in range(lane_count(q))`` with
+``lane(a, j)``, a no-op on arrays of scalars.
+
+Compiled, a view is a numba struct holding its array (:class:`LanesType`); interpreted, an
+object whose elements are numpy copies (float or object).
+"""
+
+import operator
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import (
+    box,
+    intrinsic,
+    models,
+    overload,
+    overload_attribute,
+    register_model,
+)
+
+from mallard.multibody._kernels._machinery import _c_view, _product, reshaped
+from mallard.multibody._kernels.lanes import VECTOR_TYPE, F64xL, L, f64xL, is_scalar_type, splat
+
+
+class Lanes:
+    """An array of lanes as a kernel written for scalars sees it: ``array`` has one more
+    dimension than the view, the last, of L lanes. Indexing by one integer per dimension gives
+    the L lanes of that element (a copy; compiled, one vector value); by fewer, or with slices,
+    a view of the rest; ``shape`` is the view's. Assigning an element writes its lanes (a
+    scalar: to every lane)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    @property
+    def shape(self):
+        return self.array.shape[:-1]
+
+    def __getitem__(self, index):
+        items = index if isinstance(index, tuple) else (index,)
+        value = self.array[index]
+        if len(items) == self.array.ndim - 1 and not any(isinstance(i, slice) for i in items):
+            return value.copy()
+        return Lanes(value)
+
+    def __setitem__(self, index, value):
+        self.array[index] = value
+
+    def reshape(self, shape):
+        """The view of the array reshaped to ``shape`` + (L,)."""
+        return Lanes(self.array.reshape((*shape, L)))
+
+
+def lane_view(array):
+    """The :class:`Lanes` view of ``array`` (its last dimension: L lanes)."""
+    return Lanes(array)
+
+
+class LanesType(types.Type):
+    """numba's type of a :class:`Lanes` view of an array of type ``array_type``."""
+
+    def __init__(self, array_type):
+        self.array_type = array_type
+        self.ndim = array_type.ndim - 1
+        super().__init__(name=f"Lanes({array_type})")
+
+
+@register_model(LanesType)
+class _LanesViewModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("array", fe_type.array_type)])
+
+
+@intrinsic
+def _wrap(typingctx, array):
+    def codegen(context, builder, signature, args):
+        view = cgutils.create_struct_proxy(signature.return_type)(context, builder)
+        view.array = args[0]
+        context.nrt.incref(builder, signature.args[0], args[0])
+        return view._getvalue()
+
+    return LanesType(array)(array), codegen
+
+
+@box(LanesType)
+def _box_lanes(typ, value, c):
+    """Lane views returned to Python: their arrays."""
+    array = cgutils.create_struct_proxy(typ)(c.context, c.builder, value).array
+    return c.box(typ.array_type, array)
+
+
+@intrinsic
+def _unwrap(typingctx, view):
+    def codegen(context, builder, signature, args):
+        array = cgutils.create_struct_proxy(signature.args[0])(context, builder, args[0]).array
+        context.nrt.incref(builder, signature.return_type, array)
+        return array
+
+    return view.array_type(view), codegen
+
+
+@intrinsic
+def _load_first(typingctx, a):
+    """The L values from a's first element on (a: the lanes of one element, contiguous)."""
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.load(builder.bitcast(ary.data, VECTOR_TYPE.as_pointer()), align=8)
+
+    return f64xL(a), codegen
+
+
+@intrinsic
+def _store_first(typingctx, a, v):
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        builder.store(args[1], builder.bitcast(ary.data, VECTOR_TYPE.as_pointer()), align=8)
+        return context.get_dummy_value()
+
+    return types.none(a, f64xL), codegen
+
+
+@overload(lane_view)
+def _lane_view_compiled(array):
+    if isinstance(array, types.Array) and array.dtype == types.float64:
+        return lambda array: _wrap(array)
+    return None
+
+
+def _is_element(view, index):
+    """Whether ``index`` names one element of the LanesType ``view`` (an integer per
+    dimension)."""
+    items = index.types if isinstance(index, types.BaseTuple) else (index,)
+    return len(items) == view.ndim and all(isinstance(i, types.Integer) for i in items)
+
+
+@overload(operator.getitem)
+def _lanes_getitem(view, index):
+    if not isinstance(view, LanesType):
+        return None
+    if _is_element(view, index):
+        return lambda view, index: _load_first(_unwrap(view)[index])
+    return lambda view, index: _wrap(_unwrap(view)[index])
+
+
+@overload(operator.setitem)
+def _lanes_setitem(view, index, value):
+    if not (isinstance(view, LanesType) and _is_element(view, index)):
+        return None
+    if isinstance(value, F64xL):
+        return lambda view, index, value: _store_first(_unwrap(view)[index], value)
+    if is_scalar_type(value):
+        return lambda view, index, value: _store_first(_unwrap(view)[index], splat(value))
+    return None
+
+
+@overload_attribute(LanesType, "shape")
+def _lanes_shape(view):
+    return lambda view: _unwrap(view).shape[:-1]
+
+
+def lane_count(a):
+    """L for a lane view, 1 for an array: with :func:`lane`, how kernels run scalar code (a
+    call that lanes can't take) lane by lane."""
+    return L if isinstance(a, Lanes) else 1
+
+
+def lane(a, index):
+    """Lane ``index`` of a lane view (a strided array of scalars); an array is its only lane."""
+    return a.array[..., index] if isinstance(a, Lanes) else a
+
+
+@overload(lane_count)
+def _lane_count_compiled(a):
+    count = L if isinstance(a, LanesType) else 1
+    return lambda a: count
+
+
+@overload(lane)
+def _lane_compiled(a, index):
+    if isinstance(a, LanesType):
+        return lambda a, index: _unwrap(a)[..., index]
+    return lambda a, index: a
+
+
+def lane_array(view):
+    """The array of a lane view (its last dimension: L lanes)."""
+    return view.array
+
+
+@overload(lane_array)
+def _lane_array_compiled(view):
+    if isinstance(view, LanesType):
+        return lambda view: _unwrap(view)
+    return None
+
+
+@overload(reshaped)
+def _reshaped_lanes(a, shape):
+    """A 1-D lane view of a C-contiguous array, reshaped: its array viewed as shape + (L,)."""
+    if not (isinstance(a, LanesType) and a.ndim == 1 and a.array_type.layout == "C"):
+        return None
+
+    def impl(a, shape):
+        if _product(shape) != a.shape[0]:
+            raise ValueError("reshaped: the shape does not match the lane view's size")
+        return _wrap(_c_view(_unwrap(a), shape + (L,)))
+
+    return impl
