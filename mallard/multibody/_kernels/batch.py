@@ -175,8 +175,8 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
                     for lane in range(count):
                         vstore(X_WB[first + lane, b, r], 0, rows[lane])
                 for lane in range(count):
-                    X = X_WB[first + lane, b]
-                    X[3, 0], X[3, 1], X[3, 2], X[3, 3] = zero, zero, zero, 1.0 + zero
+                    vstore(X_WB[first + lane, b, 3], 0, zero)
+                    X_WB[first + lane, b, 3, 3] = 1.0 + zero
 
 
 @batched
