@@ -330,6 +330,26 @@ def test_results_do_not_depend_on_uninitialized_memory(plant, batched, monkeypat
         np.testing.assert_array_equal(a, b)
 
 
+def test_a_nan_state_leaves_the_others_of_its_lanes_alone(plant, batched):
+    """A NaN in state 1 gives NaNs in its poses, M, τ and J only; states 0, 2 and 3 (computed
+    in the same vector registers) are as computed without it."""
+    rng = np.random.default_rng(41)
+    q, v = random_states(plant, 4)
+    vdot = rng.normal(size=v.shape)
+    q_nan = q.copy()
+    q_nan[1, 2] = np.nan
+    frame = plant.GetFrameByName("F_tool")
+    for run in (
+        lambda q: batched.CalcAllBodyPosesInWorld(q),
+        lambda q: batched.CalcMassMatrix(q),
+        lambda q: batched.CalcInverseDynamics(q, v, vdot),
+        lambda q: batched.CalcJacobianSpatialVelocity(q, frame),
+    ):
+        expected, result = run(q), run(q_nan)
+        np.testing.assert_array_equal(result[[0, 2, 3]], expected[[0, 2, 3]])
+        assert np.isnan(result[1]).any()
+
+
 def test_non_double_scalars_carry_derivatives(plant, batched):
     """Dual numbers (an AutoDiffXd stand-in) through the interpreted path: the derivative of
     M(q + t·dq) at t = 0 matches central differences."""

@@ -5,17 +5,22 @@ Every entry point takes the flat model (``mi``, ``mf``), ``ws0`` — one Context
 its parameter stage filled in (see mallard.multibody._layout) — the batch of inputs (arrays
 with a leading dimension N), a workspace ``wss`` and the outputs (leading dimension N).
 
-``wss`` has one row per *chunk* of the batch: C rows of ``mi[WS_SIZE] + scratch_size(mi)``
-scalars (C ≥ 1 when N ≥ 1; the caller picks C, typically the number of threads). Chunk c
-handles the states ``c·N//C`` to ``(c+1)·N//C − 1`` one after the other in its own row: it
-first copies ``ws0`` into the row's workspace (parameters once per chunk, not per state), then
-per state writes x = [q; v] into the row's scratch and calls the single-state driver. Chunks run
-in parallel (``prange``); interpreted (object arrays), ``prange`` is ``range``: a plain loop.
+``wss`` has one row per *chunk* of the batch: C rows (C ≥ 1 when N ≥ 1; the caller picks C,
+typically the number of threads). Chunk c handles the states ``c·N//C`` to ``(c+1)·N//C − 1``
+in its own row, and chunks run in parallel (``prange``; interpreted, with object arrays, a
+plain loop). A row is [workspace | x (nq + nv) | tau (nv) | F_B (n × 6) | u (nu)] (the last
+three: the generalized forces, body forces indexed by body, and actuation passed to the
+drivers), of ``mi[WS_SIZE] + scratch_size(mi)`` scalars, then a part of the entry point's own:
 
-A row is [workspace | x (nq + nv) | tau (nv) | F_B (n × 6) | u (nu)], the last three being the
-generalized forces, body forces (indexed by body) and actuation passed to the drivers. The
-entry points of derivatives take rows longer by a derivative workspace
-(kernels.derivatives.dws_size scalars), at their end.
+- Kinematics and dynamics go L states at a time (kernels.lanes): past its scratch, a row holds
+  the lanes of a second row, and of v̇ and a point (:func:`lane_scratch_size`). A chunk first
+  copies ``ws0`` into its row's workspace and into every lane of the lane row's (parameters
+  once per chunk, not per state); then, per group of L states (the last group padded with
+  copies of its last state), it writes their x into the lane row and calls the drivers on lane
+  views of it (kernels.lane_views), the parameters coming from the row's workspace. The results
+  are those of the single-state drivers, to the last bit.
+- Derivatives go state by state: past its scratch, a row holds a derivative workspace
+  (kernels.derivatives.dws_size scalars).
 """
 
 import numba
@@ -128,7 +133,7 @@ def _load_state(mi, Q, V, i, x):
 
 @jitable
 def _past_scratch(mi, row):
-    """The part of a row of ``wss`` past its scratch: a derivative workspace, or lanes."""
+    """The part of a row of ``wss`` past its scratch: lanes, or a derivative workspace."""
     n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
     return row[mi[WS_SIZE] + nq + nv + nv + 6 * n + nu :]
 
@@ -143,62 +148,6 @@ def _load_inputs(TAU, U, i, tau_in, u):
     if U.shape[0] > 0:
         for j in range(u.shape[0]):
             u[j] = U[i, j]
-
-
-# ---- entry points -----------------------------------------------------------------------------
-@batched
-def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
-    """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
-    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). L states at a time, in lanes
-    (see :func:`lane_scratch_size`)."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    n = mi[N]
-    for c in numba.prange(num_chunks):
-        row = wss[c]
-        _begin_chunk(mi, ws0, row)
-        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
-        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
-        X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
-        tree = _tree(mi)
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(Q, first, stop, lane_array(xL), False)
-            _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
-            count = min(L, stop - first)
-            zero = 0.0 * ws0[0]
-            for k in range(n):
-                T = load_pose(X_pc[X_WB_LAYER, k])
-                b = tree[k, BODY]
-                for r in range(3):  # (rows go out whole: the lanes of its elements, transposed)
-                    rows = transpose(T[3 * r], T[3 * r + 1], T[3 * r + 2], T[9 + r])
-                    for lane in range(count):
-                        vstore(X_WB[first + lane, b, r], 0, rows[lane])
-                for lane in range(count):
-                    vstore(X_WB[first + lane, b, 3], 0, zero)
-                    X_WB[first + lane, b, 3, 3] = 1.0 + zero
-
-
-@batched
-def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
-    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). L states at a time, in
-    lanes (see :func:`lane_scratch_size`)."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    nv = mi[NV]
-    for c in numba.prange(num_chunks):
-        row = wss[c]
-        _begin_chunk(mi, ws0, row)
-        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
-        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
-        M_L = _v2(mi, wsL, S_M, nv, nv)
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
-            _load_lanes(Q, first, stop, lane_array(xL), False)
-            _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, 0)
-            body_inertias(mi, ws, wsL)
-            mass_matrix_into(mi, ws, wsL, M_L)
-            _store_lane_matrix(lane_array(M_L), M, first, min(L, stop - first))
 
 
 # ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
@@ -255,6 +204,62 @@ def _store_lane_matrix(lanes, A, first, count):
         for t in range(s, n):
             for lane in range(count):
                 A[first + lane, r, t] = lanes[r, t, lane]
+
+
+# ---- entry points -----------------------------------------------------------------------------
+@batched
+def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
+    """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
+    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). L states at a time, in lanes
+    (see :func:`lane_scratch_size`)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    n = mi[N]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
+        X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
+        tree = _tree(mi)
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            _load_lanes(Q, first, stop, lane_array(xL), False)
+            _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
+            count = min(L, stop - first)
+            zero = 0.0 * ws0[0]
+            for k in range(n):
+                T = load_pose(X_pc[X_WB_LAYER, k])
+                b = tree[k, BODY]
+                for r in range(3):  # (rows go out whole: the lanes of its elements, transposed)
+                    rows = transpose(T[3 * r], T[3 * r + 1], T[3 * r + 2], T[9 + r])
+                    for lane in range(count):
+                        vstore(X_WB[first + lane, b, r], 0, rows[lane])
+                for lane in range(count):
+                    vstore(X_WB[first + lane, b, 3], 0, zero)
+                    X_WB[first + lane, b, 3, 3] = 1.0 + zero
+
+
+@batched
+def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
+    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). L states at a time, in
+    lanes (see :func:`lane_scratch_size`)."""
+    size = Q.shape[0]
+    num_chunks = wss.shape[0]
+    nv = mi[NV]
+    for c in numba.prange(num_chunks):
+        row = wss[c]
+        _begin_chunk(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
+        M_L = _v2(mi, wsL, S_M, nv, nv)
+        stop = _chunk_start(c + 1, num_chunks, size)
+        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+            _load_lanes(Q, first, stop, lane_array(xL), False)
+            _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, 0)
+            body_inertias(mi, ws, wsL)
+            mass_matrix_into(mi, ws, wsL, M_L)
+            _store_lane_matrix(lane_array(M_L), M, first, min(L, stop - first))
 
 
 @batched
