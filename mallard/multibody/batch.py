@@ -59,11 +59,9 @@ class BatchedPlant:
     ``i``. Arrays of numbers are computed as float64 (compiled, in parallel over the batch,
     four states at a time in vector registers: a batch of fewer than four costs as much as
     four), with the results of the plant's own single calls to the last bit; object arrays of
-    non-double scalars (AutoDiffXd, Expression) are computed interpreted, in a plain loop over
-    groups of four states (numpy object arrays of four: for cheap scalars, 2–4× slower per
-    state than the plant's own interpreted calls). A wrong shape raises ValueError naming the
-    argument and the expected shape; values are not checked (a NaN gives NaNs in that state's
-    result).
+    non-double scalars (AutoDiffXd, Expression) are computed interpreted, in a plain loop, one
+    state at a time. A wrong shape raises ValueError naming the argument and the expected
+    shape; values are not checked (a NaN gives NaNs in that state's result).
     """
 
     def __init__(self, plant, context=None, *, force_elements=True):

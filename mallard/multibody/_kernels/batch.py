@@ -18,7 +18,8 @@ drivers), of ``mi[WS_SIZE] + scratch_size(mi)`` scalars, then a part of the entr
   once per chunk, not per state); then, per group of L states (the last group padded with
   copies of its last state), it writes their x into the lane row and calls the drivers on lane
   views of it (kernels.lane_views), the parameters coming from the row's workspace. The results
-  are those of the single-state drivers, to the last bit.
+  are those of the single-state drivers, to the last bit. Interpreted, the lanes are one wide
+  (``lane_width()``): the same code then computes each state with plain scalars.
 - Derivatives go state by state: past its scratch, a row holds a derivative workspace
   (kernels.derivatives.dws_size scalars).
 """
@@ -45,7 +46,7 @@ from mallard.multibody._kernels.engine_derivatives import (
 )
 from mallard.multibody._kernels.kinematics import BODY, COLUMNS, POSES
 from mallard.multibody._kernels.kinematics import X_WB as X_WB_LAYER
-from mallard.multibody._kernels.lane_views import lane_array, lane_view
+from mallard.multibody._kernels.lane_views import lane_array, lane_view, lane_width
 from mallard.multibody._kernels.lanes import L, transpose, vstore
 from mallard.multibody._kernels.pose import load_pose
 from mallard.multibody._layout import (
@@ -153,25 +154,34 @@ def _load_inputs(TAU, U, i, tau_in, u):
 # ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
 def lane_scratch_size(mi):
     """The scalars the entry points computing in lanes need in a row past its scratch: the L
-    lanes of a row (workspace and scratch, see :func:`_part`), of v̇ and of a point."""
+    lanes (at most) of a row (workspace and scratch, see :func:`_part`), of v̇ and of a
+    point."""
     return L * (int(mi[WS_SIZE]) + scratch_size(mi) + int(mi[NV]) + 3)
 
 
 @jitable
-def _begin_lanes(mi, ws0, row):
-    """The lane view of a row (see :func:`_part`; past its scratch: the lanes of v̇ (nv) and
-    of a point (3)) in the part of ``row`` past its scratch, ``ws0`` in every lane of its
-    workspace (World's rows of the state's sections, which kernels expect set, included),
-    its scratch zero."""
+def _lane_row(mi, row, width):
+    """The array (size × ``width``) of the lane row in the part of ``row`` past its scratch:
+    the lanes of a row (see :func:`_part`), then of v̇ (nv) and of a point (3)."""
     size = mi[WS_SIZE] + scratch_size(mi) + mi[NV] + 3
     lanes = _past_scratch(mi, row)
-    if lanes.shape[0] < L * size:
+    if lanes.shape[0] < width * size:
         raise ValueError("batched kernels: the rows of wss are too short for the lanes")
-    row_L = lane_view(reshaped(lanes[0 : L * size], (size, L)))
+    return reshaped(lanes[0 : width * size], (size, width))
+
+
+@jitable
+def _begin_lanes(mi, ws0, lanes):
+    """The lane view of the lane row ``lanes`` (see :func:`_lane_row`), with ``ws0`` in every
+    lane of its workspace (World's rows of the state's sections, which kernels expect set,
+    included) and its scratch zero."""
+    row_L = lane_view(lanes)
     ws_L = _part(mi, row_L, _WS)
     for j in range(mi[WS_SIZE]):
         ws_L[j] = ws0[j]
-    _fill(lanes[L * mi[WS_SIZE] : L * (mi[WS_SIZE] + scratch_size(mi))], 0.0 * ws0[0])
+    for j in range(mi[WS_SIZE], mi[WS_SIZE] + scratch_size(mi)):
+        for lane in range(lanes.shape[1]):
+            lanes[j, lane] = 0.0 * ws0[0]
     return row_L
 
 
@@ -182,7 +192,7 @@ def _load_lanes(A, first, stop, lanes, add):
     state); none if A has no rows."""
     if A.shape[0] == 0:
         return
-    for lane in range(L):
+    for lane in range(lanes.shape[1]):
         i = min(first + lane, stop - 1)
         for j in range(A.shape[1]):
             lanes[j, lane] = lanes[j, lane] + A[i, j] if add else A[i, j]
@@ -218,15 +228,15 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, _lane_row(mi, row, lane_width()))
         wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
         tree = _tree(mi)
         stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
-            count = min(L, stop - first)
+            count = min(lane_width(), stop - first)
             zero = 0.0 * ws0[0]
             for k in range(n):
                 T = load_pose(X_pc[X_WB_LAYER, k])
@@ -250,16 +260,16 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, _lane_row(mi, row, lane_width()))
         wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         M_L = _v2(mi, wsL, S_M, nv, nv)
         stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, 0)
             body_inertias(mi, ws, wsL)
             mass_matrix_into(mi, ws, wsL, M_L)
-            _store_lane_matrix(lane_array(M_L), M, first, min(L, stop - first))
+            _store_lane_matrix(lane_array(M_L), M, first, min(lane_width(), stop - first))
 
 
 @batched
@@ -274,13 +284,13 @@ def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, _lane_row(mi, row, lane_width()))
         wsL, xL, tau_app = _part(mi, row_L, _WS), _part(mi, row_L, _X), _part(mi, row_L, _TAU)
         F_B = reshaped(_part(mi, row_L, _F_B), (n, 6))
         vdot = _past_scratch(mi, row_L)[0:nv]
         tau_L = _v1(mi, wsL, S_TAU, nv)
         stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _load_lanes(V, first, stop, lane_array(xL)[nq:], False)
             _load_lanes(VDOT, first, stop, lane_array(vdot), False)
@@ -289,10 +299,10 @@ def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
                 _load_lanes(TAU, first, stop, lane_array(tau_app), True)
             drive_inverse_dynamics(mi, mf, xL, ws, wsL, 0, vdot, tau_app, F_B)
             _store_lane_matrix(
-                reshaped(lane_array(tau_L), (1, nv, L)),
+                lane_array(reshaped(tau_L, (1, nv))),
                 tau.reshape((size, 1, nv)),
                 first,
-                min(L, stop - first),
+                min(lane_width(), stop - first),
             )
 
 
@@ -312,21 +322,21 @@ def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
         ws, x = _part(mi, row, _WS), _part(mi, row, _X)
         tau_in, u = _part(mi, row, _TAU), _part(mi, row, _U)
         F_B = reshaped(_part(mi, row, _F_B), (n, 6))
-        row_L = _begin_lanes(mi, ws0, row)
+        row_L = _begin_lanes(mi, ws0, _lane_row(mi, row, lane_width()))
         wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         tau_L, u_L = _part(mi, row_L, _TAU), _part(mi, row_L, _U)
         F_BL = reshaped(_part(mi, row_L, _F_B), (n, 6))
         vdot_L = _v1(mi, wsL, S_VDOT, nv)
         stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _load_lanes(V, first, stop, lane_array(xL)[nq:], False)
             _load_lanes(TAU, first, stop, lane_array(tau_L), False)  # (no rows: stays zero)
             _load_lanes(U, first, stop, lane_array(u_L), False)
-            count = min(L, stop - first)
+            count = min(lane_width(), stop - first)
             if drive_forward_dynamics(mi, mf, xL, ws, wsL, _ALL, u_L, tau_L, F_BL) < 0:
                 _store_lane_matrix(
-                    reshaped(lane_array(vdot_L), (1, nv, L)),
+                    lane_array(reshaped(vdot_L, (1, nv))),
                     vdot.reshape((size, 1, nv)),
                     first,
                     count,
@@ -353,17 +363,17 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
     for c in numba.prange(num_chunks):
         row = wss[c]
         _begin_chunk(mi, ws0, row)
-        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, row)
+        ws, row_L = _part(mi, row, _WS), _begin_lanes(mi, ws0, _lane_row(mi, row, lane_width()))
         wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         pL = _past_scratch(mi, row_L)[mi[NV] :]
         J_L = _v2(mi, wsL, S_J, 6, mi[NV])
         stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, L):
+        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _load_lanes(P, first, stop, lane_array(pL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, COLUMNS, k)
             point_jacobian_into(mi, wsL, k, X_BF, pL, J_L)
-            _store_lane_matrix(lane_array(J_L), J, first, min(L, stop - first))
+            _store_lane_matrix(lane_array(J_L), J, first, min(lane_width(), stop - first))
 
 
 @batched

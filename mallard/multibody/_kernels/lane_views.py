@@ -2,7 +2,8 @@
 
 A lane view (:class:`Lanes`) of an array whose last dimension holds L lanes (kernels.lanes)
 is what a kernel written for scalars sees: its ``shape`` leaves the lanes out; indexing it by
-one integer per dimension gives the lane value of that element (compiled, one vector load),
+one integer per dimension gives the lane value of that element (compiled, one vector load;
+interpreted, a copy),
 assigning one stores its lanes (a scalar: in every lane); indexing by fewer, or with slices,
 gives a view of the rest. The batched entry points (kernels.batch) pass the kinematics and
 dynamics kernels lane views of a workspace, and those compute L states at once, unchanged.
@@ -33,10 +34,10 @@ from mallard.multibody._kernels.lanes import VECTOR_TYPE, F64xL, L, f64xL, is_sc
 
 class Lanes:
     """An array of lanes as a kernel written for scalars sees it: ``array`` has one more
-    dimension than the view, the last, of L lanes. Indexing by one integer per dimension gives
-    the L lanes of that element (a copy; compiled, one vector value); by fewer, or with slices,
-    a view of the rest; ``shape`` is the view's. Assigning an element writes its lanes (a
-    scalar: to every lane)."""
+    dimension than the view, the last, of its lanes. Indexing by one integer per dimension
+    gives the lanes of that element (a copy; compiled, one vector value); by fewer, or with
+    slices, a view of the rest; ``shape`` is the view's. Assigning an element writes its lanes
+    (a scalar: to every lane)."""
 
     __slots__ = ("array",)
 
@@ -58,13 +59,14 @@ class Lanes:
         self.array[index] = value
 
     def reshape(self, shape):
-        """The view of the array reshaped to ``shape`` + (L,)."""
-        return Lanes(self.array.reshape((*shape, L)))
+        """The view of the array reshaped to ``shape`` + (its lanes,)."""
+        return Lanes(self.array.reshape((*shape, self.array.shape[-1])))
 
 
 def lane_view(array):
-    """The :class:`Lanes` view of ``array`` (its last dimension: L lanes)."""
-    return Lanes(array)
+    """The :class:`Lanes` view of ``array`` (its last dimension: its lanes); of an array of
+    one lane, interpreted, the plain view of its scalars (``array[..., 0]``)."""
+    return array[..., 0] if array.shape[-1] == 1 else Lanes(array)
 
 
 class LanesType(types.Type):
@@ -171,14 +173,25 @@ def _lanes_shape(view):
 
 
 def lane_count(a):
-    """L for a lane view, 1 for an array: with :func:`lane`, how kernels run scalar code (a
-    call that lanes can't take) lane by lane."""
-    return L if isinstance(a, Lanes) else 1
+    """The lanes of a lane view, 1 for an array: with :func:`lane`, how kernels run scalar
+    code (a call that lanes can't take) lane by lane."""
+    return a.array.shape[-1] if isinstance(a, Lanes) else 1
+
+
+def lane_width():
+    """The lanes batched kernels use: L compiled, 1 interpreted (where the lane view of one
+    lane is the plain array of its scalars, faster than numpy arrays of several)."""
+    return 1
 
 
 def lane(a, index):
     """Lane ``index`` of a lane view (a strided array of scalars); an array is its only lane."""
     return a.array[..., index] if isinstance(a, Lanes) else a
+
+
+@overload(lane_width)
+def _lane_width_compiled():
+    return lambda: L
 
 
 @overload(lane_count)
@@ -195,8 +208,9 @@ def _lane_compiled(a, index):
 
 
 def lane_array(view):
-    """The array of a lane view (its last dimension: L lanes)."""
-    return view.array
+    """The array of a lane view (its last dimension: its lanes); of a plain array (a view of
+    one lane, interpreted), the array with a last dimension of one."""
+    return view.array if isinstance(view, Lanes) else view[..., None]
 
 
 @overload(lane_array)

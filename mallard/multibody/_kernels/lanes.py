@@ -176,7 +176,10 @@ def _lanes_neg(a):
 
 def transpose(a, b, c, d):
     """The 4×4 transpose of four lane values (L = 4): a tuple of four lane values, the l-th
-    holding lane l of a, b, c and d."""
+    holding lane l of a, b, c and d. Of four scalars (one lane each), the 1-tuple of the lane
+    (a, b, c, d)."""
+    if not isinstance(a, np.ndarray):
+        return (np.array([a, b, c, d]),)
     return tuple(np.array([a, b, c, d]).T.copy())
 
 

@@ -129,6 +129,14 @@ def _lane_args(rng):
     return mi, ws0, row
 
 
+def _lane_row_args(rng):
+    """(mi, ws0, lanes): a flat model, its workspace and a random lane row (L lanes)."""
+    from mallard.multibody._kernels.batch import lane_scratch_size
+
+    mi, ws0, _ = _lane_args(rng)
+    return mi, ws0, rng.normal(size=(lane_scratch_size(mi) // L, L))
+
+
 def _velocity_kinematics_args(rng):
     from mallard.multibody._kernels import compiled
     from mallard.multibody._kernels.kinematics import calc_position_kinematics
@@ -793,7 +801,8 @@ CASES = {
         r.normal(size=2),
     ),
     _K + "batch.batch_body_poses": _batch_case("batch_body_poses"),
-    _K + "batch._begin_lanes": _lane_args,
+    _K + "batch._lane_row": lambda r: (*_lane_args(r)[::2], 1),
+    _K + "batch._begin_lanes": _lane_row_args,
     _K + "batch._load_lanes": lambda r: (r.normal(size=(3, 5)), 1, 3, r.normal(size=(6, L)), True),
     _K + "batch._store_lane_matrix": lambda r: (
         r.normal(size=(5, 6, L)),
@@ -882,4 +891,15 @@ CASES = {
     _K + "batch._past_scratch": lambda r: (lambda a: (a[0], a[2]))(_batch_row(r)),
     _K + "batch.batch_inverse_dynamics_derivatives": _derivative_batch_case("inverse"),
     _K + "batch.batch_forward_dynamics_derivatives": _derivative_batch_case("forward"),
+}
+
+#: Workspace arguments not compared (by position): the batched entry points' rows hold lanes
+#: of L states compiled and of one interpreted (kernels.lane_views.lane_width), so their
+#: layouts differ; their results are compared.
+UNCOMPARED = {
+    _K + "batch.batch_body_poses": 4,
+    _K + "batch.batch_mass_matrix": 4,
+    _K + "batch.batch_inverse_dynamics": 7,
+    _K + "batch.batch_forward_dynamics": 7,
+    _K + "batch.batch_point_jacobian": 7,
 }

@@ -14,7 +14,7 @@ import mallard.multibody._kernels as kernels
 from mallard.multibody._kernels import REGISTRY, compiled, for_dtype
 from mallard.multibody._kernels.lane_views import Lanes
 
-from .kernel_cases import CASES
+from .kernel_cases import CASES, UNCOMPARED
 
 for _module in pkgutil.walk_packages(kernels.__path__, kernels.__name__ + "."):
     importlib.import_module(_module.name)
@@ -57,8 +57,8 @@ def test_compiled_equals_interpreted(name):
     object_result = fn(*object_args)
     if float_result is not None:
         _assert_same(float_result, object_result)
-    for a, b in zip(float_args, object_args, strict=True):
-        if isinstance(a, np.ndarray):
+    for position, (a, b) in enumerate(zip(float_args, object_args, strict=True)):
+        if isinstance(a, np.ndarray) and position != UNCOMPARED.get(name):
             assert b.dtype == object
             np.testing.assert_allclose(a, b.astype(float), rtol=1e-14, atol=1e-14)
 
