@@ -130,7 +130,7 @@ def _product(typingctx, shape):
 @overload(reshaped)
 def _reshaped_compiled(a, shape):
     if not isinstance(a, types.Array):
-        return None  # (lane views: see kernels.lanes)
+        return None  # (lane views: see kernels.lane_views)
     if not (a.ndim == 1 and a.layout == "C"):
         return lambda a, shape: a.reshape(shape)
 

@@ -232,12 +232,12 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
         wsL, xL = _part(mi, row_L, _WS), _part(mi, row_L, _X)
         X_pc = _v4(mi, wsL, S_X_PC, 4, n, 4, 3)
         tree = _tree(mi)
+        zero = 0.0 * ws0[0]
         stop = _chunk_start(c + 1, num_chunks, size)
         for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
             _load_lanes(Q, first, stop, lane_array(xL), False)
             _position_kinematics(mi, mf, xL, ws, wsL, POSES, 0)
             count = min(lane_width(), stop - first)
-            zero = 0.0 * ws0[0]
             for k in range(n):
                 T = load_pose(X_pc[X_WB_LAYER, k])
                 b = tree[k, BODY]

@@ -157,7 +157,7 @@ def run_stages(mi, mf, x, pws, ws, need):
 @jitable
 def _position_kinematics(mi, mf, x, pws, ws, what, tip):
     """kinematics.calc_position_kinematics on the sections of ``ws`` (a workspace, or a lane
-    view of one: see :func:`drive_lanes`), with the parameters of ``pws``."""
+    view of one: see kernels.batch), with the parameters of ``pws``."""
     n, nq, nv = mi[N], mi[NQ], mi[NV]
     calc_position_kinematics(
         _tree(mi),

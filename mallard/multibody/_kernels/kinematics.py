@@ -79,7 +79,7 @@ def calc_position_kinematics(
     :func:`calc_H_FM`, called in passes of their own before and after it (a call inside the
     main loop would slow all of it down).
 
-    The state's arrays (q, X_pc, H_PB_W, H_FM, sc) may be lane views (kernels.lanes), of L
+    The state's arrays (q, X_pc, H_PB_W, H_FM, sc) may be lane views (kernels.lane_views), of L
     states computed at once; the other types' X_FM and H_FM then go lane by lane.
     """
     count = tree.shape[0] - 1 if tip == 0 else _path(tree, tip, path)
@@ -90,7 +90,8 @@ def calc_position_kinematics(
         if not _in_main_loop(jtype):
             q_k, X_FM_k = q[tree[k, Q_START] :], X_pc[X_FM, k]
             for j in range(lane_count(q)):  # (lane views: lane by lane)
-                calc_X_FM(jtype, jparam[k], lane(q_k, j), lane(X_FM_k, j)[:3], lane(X_FM_k, j)[3])
+                X_FM_kj = lane(X_FM_k, j)
+                calc_X_FM(jtype, jparam[k], lane(q_k, j), X_FM_kj[:3], X_FM_kj[3])
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
@@ -148,8 +149,9 @@ def calc_position_kinematics(
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         if not _in_main_loop(jtype):
-            for j in range(lane_count(q)):
-                calc_H_FM(jtype, jparam[k], lane(q[tree[k, Q_START] :], j), lane(H_FM, j))
+            q_k = q[tree[k, Q_START] :]
+            for j in range(lane_count(q)):  # (lane views: lane by lane)
+                calc_H_FM(jtype, jparam[k], lane(q_k, j), lane(H_FM, j))
             T_WF = load_pose(X_pc[X_WF, k])
             T_WM = load_pose(X_pc[X_WM, k])
             T_WB = load_pose(X_pc[X_WB, k])

@@ -78,9 +78,9 @@ def calc_sin_cos(q, sc):
     """sc[0, i], sc[1, i] = sin q[i], cos q[i] for every i < len(q). ``sc`` is a workspace of
     3 rows of ``sin_cos_width(len(q))`` scalars (mallard.multibody._layout); row 2 holds q
     padded with zeros, so that compiled for floats it is one vector loop without remainder.
-    Of lane views (kernels.lanes), it takes their arrays' lanes as so many more angles."""
+    Of lane views (kernels.lane_views), it takes their arrays' lanes as so many more angles."""
     if isinstance(q, Lanes):
-        calc_sin_cos(q.array.reshape(-1), sc.array.reshape(3, -1))
+        calc_sin_cos(lane_array(q).reshape(-1), lane_array(sc).reshape(3, -1))
         return
     _pad(q, sc)
     for i in range(sc.shape[1]):
