@@ -1,23 +1,49 @@
-"""The layout of the flat model and of the per-Context workspace the plant's compiled entry
-points use (numba-free, so the plant can import it).
+"""The layouts of the arrays the plant shares with its kernels, each declared once
+(numba-free, so that the plant can import it).
 
-The flat model is an int64 array ``mi`` (sizes, section offsets, the tree rows, actuator and
-gravity tables) and a float64 array ``mf`` (joint constants). The workspace ``ws`` is one 1-D
-array (float64, or object for non-double scalars) holding every derived quantity of a Context
-in named sections; ``mi[OFFSETS + section]`` is where each starts.
+A :class:`Layout` is a list of named sections of one flat array, each with its shape in the
+model's sizes (:data:`SIZES`: ``"n"`` mobods, ``"nq"``, ``"nv"``, ``"nu"`` actuated dofs, and
+sizes derived from them). Everything else is derived from the declaration: the sections'
+offsets and the array's size for a model (:meth:`Layout.offsets`, :meth:`Layout.size`), numpy
+views of the sections (:meth:`Layout.views`, a namedtuple ``Layout.View`` of them, by name),
+and the compiled kernels' views (kernels.views makes, from the same declaration, a kernel
+returning the same namedtuple of views).
+
+The flat model ``mi`` (int64) starts with the model's sizes (:data:`SIZES`, in order), then
+every layout's section offsets (layout by layout, in the order of :data:`LAYOUTS`), then the
+sections of :data:`MODEL` (the tree rows and tables the kernels read). ``mf`` (float64) holds
+the joints' constants (n × 4, see kernels.mobilizers). The Context's workspace ``ws`` is one
+array of :data:`PARAMETERS` followed by :data:`WORKSPACE`; a derivative workspace ``dws`` is
+one of :data:`DERIVATIVES`; a batched kernel's row one of :data:`BATCH_ROW`, followed by
+L lanes of :data:`LANE_ROW` or by a derivative workspace (kernels.batch).
 """
 
-# Header of mi.
-N = 0  # number of mobilized bodies (World included)
-NQ = 1
-NV = 2
-NU = 3  # actuated dofs
-TREE = 4  # offset of the tree rows (n × 6, see kernels.kinematics)
-ACTUATED_V = 5  # offset of each actuator input's generalized velocity (nu)
-GRAVITY_MASK = 6  # offset of 1/0 per mobod: gravity acts on its body (n)
-WS_SIZE = 7
-V_END = 8  # offset of the end of each mobod's subtree's dofs (n; see kernels.dynamics)
-OFFSETS = 9  # mi[OFFSETS + section] = the section's offset in ws
+import collections
+import math
+
+import numpy as np
+
+#: The model's sizes, in the order of mi's header: mobods (World included), positions,
+#: velocities, actuated dofs, the width of the sin_cos section, and sizes derived from the
+#: layouts (x = [q; v], the workspace, a derivative workspace, a batch row and one lane of a
+#: lane row).
+SIZES = ("n", "nq", "nv", "nu", "nsc", "nx", "ws", "dws", "row", "lane")
+
+#: The states batched kernels compute at once (kernels.lanes: four float64, one AVX register).
+LANES = 4
+
+#: Where each size is in mi: ``mi[SIZE["nv"]]``.
+SIZE = {name: i for i, name in enumerate(SIZES)}
+
+Sizes = collections.namedtuple("Sizes", SIZES)
+
+# Columns of a row of MODEL's ``tree`` (one row per mobod).
+PARENT = 0  # the parent mobod
+JTYPE = 1  # the joint type code (_joint_types)
+Q_START = 2  # its first position in q
+V_START = 3  # its first velocity in v
+REVERSED = 4  # 1 if the mobilizer is its joint reversed (the joint's child is inboard)
+BODY = 5  # its body's BodyIndex
 
 # Stages (bits of ``need``): what a driver must compute before its result.
 POSITIONS = 1  # X_pc, H_PB_W
@@ -37,110 +63,220 @@ def sin_cos_width(nq):
     return -(-nq // 32) * 32
 
 
-def _sections(n, nq, nv, nu):
-    """(name, shape) of every workspace section, in order."""
-    return (
-        # Parameters (set from the Context's PlantParameters by the plant).
-        ("X_PF_MB", (2, n, 4, 3)),
-        ("m_B", (n,)),
-        ("com_B", (n, 3)),
-        ("G_B", (n, 3, 3)),
-        ("damping", (nv,)),
-        ("reflected", (nv,)),
-        ("effort_limits", (nu,)),
-        ("g_W", (3,)),
-        ("locked", (n,)),
-        ("X_kind", (n,)),  # kernels.kinematics' identity bits of X_PF_MB
+class Layout:
+    """The sections of one flat array: ``sections`` is a sequence of (name, shape, what it
+    holds), a shape a tuple of integers and size names (of :data:`SIZES`). ``after``: the
+    layout this one follows in the same array (its offsets then start past it)."""
+
+    def __init__(self, name, sections, after=None):
+        self.name = name
+        self.names = tuple(s[0] for s in sections)
+        self.shapes = tuple(tuple(s[1]) for s in sections)
+        self.docs = tuple(s[2] for s in sections)
+        self.after = after
+        self.first = 0  # where its first section is, if it follows no layout
+        self.View = collections.namedtuple(name.title().replace("_", ""), self.names)
+        self.base = None  # where its offsets are in mi (set below, for the layouts in LAYOUTS)
+        for shape in self.shapes:
+            for d in shape:
+                if not (isinstance(d, int) or d in SIZE):
+                    raise ValueError(f"layout {name}: unknown size {d!r}")
+
+    def __len__(self):
+        return len(self.names)
+
+    def shape(self, name, sizes):
+        """The shape of section ``name`` for ``sizes`` (a Sizes)."""
+        return _concrete(self.shapes[self.names.index(name)], sizes)
+
+    def start(self, sizes):
+        """Where the layout's first section is in its array."""
+        return self.first if self.after is None else self.after.end(sizes)
+
+    def offsets(self, sizes):
+        """The offset of each section in the array, for ``sizes``."""
+        offsets, offset = [], self.start(sizes)
+        for shape in self.shapes:
+            offsets.append(offset)
+            offset += math.prod(_concrete(shape, sizes))
+        return offsets
+
+    def size(self, sizes):
+        """The scalars of the layout's sections, for ``sizes``."""
+        return sum(math.prod(_concrete(shape, sizes)) for shape in self.shapes)
+
+    def end(self, sizes):
+        """Where the array ends: past this layout (and those it follows)."""
+        return self.start(sizes) + self.size(sizes)
+
+    def views(self, array, sizes):
+        """The View (namedtuple) of ``array``'s sections as numpy views, shaped."""
+        return self.View._make(
+            array[o : o + math.prod(s)].reshape(s)
+            for o, s in zip(
+                self.offsets(sizes), (_concrete(s, sizes) for s in self.shapes), strict=True
+            )
+        )
+
+
+def _concrete(shape, sizes):
+    return tuple(d if isinstance(d, int) else getattr(sizes, d) for d in shape)
+
+
+# ---- the layouts ------------------------------------------------------------------------------
+MODEL = Layout(
+    "model_tables",
+    (
+        ("tree", ("n", 6), "per mobod: PARENT, JTYPE, Q_START, V_START, REVERSED, BODY"),
+        ("actuated_v", ("nu",), "the generalized velocity of each actuator input"),
+        ("gravity_mask", ("n",), "1 if gravity acts on the mobod's body, else 0"),
+        ("v_end", ("n",), "the end of each mobod's subtree's dofs (see kernels.dynamics)"),
+    ),
+)
+
+PARAMETERS = Layout(
+    "parameters",
+    (
+        ("X_PF_MB", (2, "n", 4, 3), "X_PF and X_MB per mobod, as 4×3 poses [R; pᵀ]"),
+        ("X_kind", ("n",), "identity bits of X_PF_MB (R_PF_IDENTITY, X_MB_IDENTITY)"),
+        ("m_B", ("n",), "mass per body (BodyIndex)"),
+        ("com_B", ("n", 3), "p_BoBcm_B per body"),
+        ("G_B", ("n", 3, 3), "unit inertia G_BBo_B per body"),
+        ("damping", ("nv",), "joint damping per dof"),
+        ("reflected", ("nv",), "the actuators' reflected rotor inertias per dof"),
+        ("effort_limits", ("nu",), "per actuator input"),
+        ("g_W", (3,), "gravity, in World"),
+        ("locked", ("n",), "1 if the mobod's joint is locked, else 0"),
+        # (never in lanes: its entries are indices)
+        ("path", ("n",), "scratch: the mobods from World to a tip (kernels.kinematics)"),
+    ),
+)
+
+WORKSPACE = Layout(
+    "workspace",
+    (
         # Stages.
-        ("X_pc", (4, n, 4, 3)),
-        ("H_PB_W", (nv, 6)),
-        ("H_FM", (6, 6)),
-        ("m_W", (n,)),
-        ("h_W", (n, 3)),
-        ("I_W", (n, 3, 3)),
-        ("V_WB", (n, 6)),
-        ("A_bias", (n, 6)),
-        ("bias_ws", (12,)),
-        # Results and temporaries.
-        ("M", (nv, nv)),
-        ("tau", (nv,)),
-        ("A_WB", (n, 6)),
-        ("F", (n, 6)),
-        ("vdot", (nv,)),
-        ("qdot", (nq,)),
-        ("Ic_m", (n,)),
-        ("Ic_h", (n, 3)),
-        ("Ic_I", (n, 3, 3)),
-        ("F6", (6,)),
-        ("P", (n, 6, 6)),
-        ("z", (n, 6)),
-        ("U", (nv, 6)),
-        ("Dinv", (n, 6, 6)),
-        ("u_aba", (nv,)),
-        ("tau_total", (nv,)),
-        ("F_total", (n, 6)),
-        ("J", (6, nv)),
-        ("H_R", (nv, 6)),
-        ("path", (n,)),
-        ("F_R", (6, nv)),
-        ("sin_cos", (3, sin_cos_width(nq))),
-    )
+        ("X_pc", (4, "n", 4, 3), "X_FM (scratch), X_WF, X_WM, X_WB per mobod"),
+        ("H_PB_W", ("nv", 6), "the across-mobilizer Jacobians' columns"),
+        ("sin_cos", (3, "nsc"), "sin q, cos q and q, padded (kernels.trig)"),
+        ("m_W", ("n",), "mass per mobod"),
+        ("h_W", ("n", 3), "first mass moment about Bo, in W, per mobod"),
+        ("I_W", ("n", 3, 3), "rotational inertia about Bo, in W, per mobod"),
+        ("V_WB", ("n", 6), "spatial velocity per mobod"),
+        ("A_bias", ("n", 6), "acceleration bias per mobod"),
+        # Results.
+        ("M", ("nv", "nv"), "the mass matrix"),
+        ("tau", ("nv",), "inverse dynamics"),
+        ("vdot", ("nv",), "forward dynamics"),
+        ("qdot", ("nq",), "q̇ = N(q)·v"),
+        ("A_WB", ("n", 6), "spatial acceleration per mobod"),
+        ("F", ("n", 6), "Newton–Euler's force per mobod (with its outboard bodies')"),
+        ("J", (6, "nv"), "a point's Jacobian"),
+        # Temporaries.
+        ("H_FM", (6, 6), "one mobilizer's H_FM"),
+        ("V_FM_A_FM", (12,), "one mobilizer's V_FM and Ḣ_FM·v"),
+        ("p_WQ", (6,), "a point, in its body and in World"),
+        ("Ic_m", ("n",), "composite mass (mass matrix)"),
+        ("Ic_h", ("n", 3), "composite first moment"),
+        ("Ic_I", ("n", 3, 3), "composite rotational inertia (upper triangle)"),
+        ("H_R", ("nv", 6), "H_PB_W about each tree's root"),
+        ("F_R", (6, "nv"), "forces about each tree's root"),
+        ("P", ("n", 6, 6), "articulated inertias (forward dynamics)"),
+        ("z", ("n", 6), "articulated bias forces"),
+        ("U", ("nv", 6), "Φᵀ·U (or Φᵀ·W) per dof"),
+        ("D_factor", ("n", 6, 6), "1/D, or the Cholesky factor L of D, per mobod"),
+        ("u_aba", ("nv",), "u − Uᵀ·c (or L⁻¹ of it) per dof"),
+        ("tau_total", ("nv",), "the generalized forces forward dynamics takes"),
+        ("F_total", ("n", 6), "the body forces, per mobod"),
+    ),
+    after=PARAMETERS,
+)
+
+DERIVATIVES = Layout(
+    "derivatives",
+    (
+        ("dp_B", ("n", 3), "δp_WBo per mobod"),
+        ("dV", ("n", 6), "δV_WB"),
+        ("dA", ("n", 6), "δA_WB"),
+        ("dF", ("n", 6), "δF"),
+        ("F_app", ("n", 6), "the body forces applied (at Bo, in W)"),
+        ("A_WB", ("n", 6), "of the primal Newton–Euler pass"),
+        ("F", ("n", 6), "of the primal pass (each body's and its outboard bodies')"),
+        ("dH", ("nv", 6), "δH_PB_W"),
+        ("tau", ("nv",), "of the primal pass"),
+        ("tau_app", ("nv",), "zero"),
+        ("H_FM", (6, 6), "one mobilizer's H_FM"),
+        ("dH_FM", (6, 6), "its tangent"),
+        ("Nplus", (6, 7), "one mobilizer's N⁺"),
+        ("V_FM", (6,), "one mobilizer's V_FM"),
+        ("A_FM", (6,), "one mobilizer's Ḣ_FM·v"),
+        ("dV_FM", (6,), "their tangents"),
+        ("dA_FM", (6,), ""),
+        ("L", ("nv", "nv"), "a Cholesky factor"),
+        ("K", ("n", 18), "the sweep constants per mobod"),
+        ("HJ", ("nv", 12), "the sweep constants per velocity"),
+        ("active", ("n",), "1 marks the subtree of a direction's mobod"),
+        ("free", ("nv",), "1 for the dofs of the joints that are not locked, else 0"),
+    ),
+)
+
+BATCH_ROW = Layout(
+    "batch_row",
+    (
+        ("ws", ("ws",), "a workspace (PARAMETERS and WORKSPACE)"),
+        ("x", ("nx",), "one state [q; v]"),
+        ("tau", ("nv",), "generalized forces"),
+        ("F_B", ("n", 6), "body forces, per body"),
+        ("u", ("nu",), "actuation"),
+    ),
+)
+
+LANE_ROW = Layout(
+    "lane_row",
+    (
+        ("row", ("row",), "the lanes of a batch row"),
+        ("vdot", ("nv",), "accelerations"),
+        ("p", (3,), "a point"),
+    ),
+)
+
+#: What kernels take as ``model``: the sizes, MODEL's tables and the joints' constants
+#: ``jparam`` (n × 4, of mf); kernels.views.model makes it from (mi, mf).
+Model = collections.namedtuple(
+    "Model", ("n", "nq", "nv", "nu", "tree", "jparam", "actuated_v", "gravity_mask", "v_end")
+)
+
+#: The layouts whose offsets mi holds, in order.
+LAYOUTS = (MODEL, PARAMETERS, WORKSPACE, DERIVATIVES, BATCH_ROW, LANE_ROW)
+
+_base = len(SIZES)
+for _layout in LAYOUTS:
+    _layout.base = _base
+    _base += len(_layout)
+#: The length of mi's header (sizes and offsets); MODEL's sections follow it.
+HEADER = _base
+
+MODEL.first = HEADER
 
 
-SECTIONS = tuple(name for name, _ in _sections(0, 0, 0, 0))
-
-# Section ids (the index of each section in SECTIONS).
-S_X_PF_MB = 0
-S_M_B = 1
-S_COM_B = 2
-S_G_B = 3
-S_DAMPING = 4
-S_REFLECTED = 5
-S_EFFORT_LIMITS = 6
-S_G_W = 7
-S_LOCKED = 8
-S_X_KIND = 9
-S_X_PC = 10
-S_H_PB_W = 11
-S_H_FM = 12
-S_M_W = 13
-S_H_W = 14
-S_I_W = 15
-S_V_WB = 16
-S_A_BIAS = 17
-S_BIAS_WS = 18
-S_M = 19
-S_TAU = 20
-S_A_WB = 21
-S_F = 22
-S_VDOT = 23
-S_QDOT = 24
-S_IC_M = 25
-S_IC_H = 26
-S_IC_I = 27
-S_F6 = 28
-S_P = 29
-S_Z = 30
-S_U = 31
-S_DINV = 32
-S_U_ABA = 33
-S_TAU_TOTAL = 34
-S_F_TOTAL = 35
-S_J = 36
-S_H_R = 37
-S_PATH = 38
-S_F_R = 39
-S_SIN_COS = 40
+def model_sizes(n, nq, nv, nu):
+    """The Sizes of a model of n mobods, nq positions, nv velocities and nu actuated dofs."""
+    sizes = Sizes(n, nq, nv, nu, sin_cos_width(nq), nq + nv, 0, 0, 0, 0)
+    sizes = sizes._replace(
+        ws=WORKSPACE.end(sizes), dws=DERIVATIVES.size(sizes)
+    )  # (a workspace starts with the parameters)
+    sizes = sizes._replace(row=BATCH_ROW.size(sizes))
+    return sizes._replace(lane=LANE_ROW.size(sizes))
 
 
-def build_layout(n, nq, nv, nu):
-    """(offsets, shapes, ws_size) of the workspace sections for these sizes."""
-    offsets, shapes, size = [], [], 0
-    for _, shape in _sections(n, nq, nv, nu):
-        count = 1
-        for d in shape:
-            count *= d
-        offsets.append(size)
-        shapes.append(shape)
-        size += count
-    return offsets, shapes, size
+def build_mi(sizes, tables):
+    """The flat model ``mi`` for ``sizes``: its header (sizes and every layout's offsets),
+    then MODEL's sections from ``tables`` (a dict of their arrays by name)."""
+    parts = [np.array(sizes, dtype=np.int64)]
+    parts += [np.array(layout.offsets(sizes), dtype=np.int64) for layout in LAYOUTS]
+    for name in MODEL.names:
+        table = np.asarray(tables[name], dtype=np.int64).reshape(-1)
+        if table.shape != (math.prod(MODEL.shape(name, sizes)),):
+            raise ValueError(f"build_mi: table {name} has {table.size} entries")
+        parts.append(table)
+    return np.concatenate(parts)

@@ -27,14 +27,10 @@ processes only load it.
 
 import numpy as np
 
+from mallard._compiled import kernels
+from mallard.multibody._layout import LANES
+
 __all__ = ["BatchedPlant"]
-
-
-def _kernels():
-    """kernels.batch and kernels.for_dtype (imported on first use: they import numba)."""
-    from mallard.multibody._kernels import batch, for_dtype
-
-    return batch, for_dtype
 
 
 class BatchedPlant:
@@ -84,15 +80,13 @@ class BatchedPlant:
         self._plant = plant
         ec = plant._engine(context)
         model = plant._engine_model
-        self._mi, self._mf = model.mi, model.mf
+        self._mi, self._mf, self._sizes = model.mi, model.mf, model.sizes
         self._ws0 = ec.ws.copy()
         self._X_BF = ec.X_BF.copy()
         self._nq, self._nv = plant.num_positions(), plant.num_velocities()
         self._nu = plant.num_actuated_dofs()
         self._nb = plant.num_bodies()
-        self._effort_limits = ec.effort_limits.copy()
-        self._dws_size = None  # the derivative workspace's size, on first use
-        self._row_size = None  # the size of a row of the workspace, on first use
+        self._effort_limits = ec.params.effort_limits.copy()
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -116,8 +110,8 @@ class BatchedPlant:
         return np.ascontiguousarray(a)
 
     def _lane_size(self):
-        """The scalars a row needs past its scratch for the kernels computing in lanes."""
-        return _kernels()[0].lane_scratch_size(self._mi)
+        """The scalars a row needs past its BATCH_ROW for the kernels computing in lanes."""
+        return LANES * self._sizes.lane
 
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
@@ -129,19 +123,16 @@ class BatchedPlant:
         """Calls batched kernel ``name`` on ``inputs`` (cast to ``dtype``), with a workspace of
         one row per chunk (one chunk per numba thread compiled, one interpreted), longer by
         ``extra`` scalars."""
-        batch, for_dtype = _kernels()
-        if self._row_size is None:
-            self._row_size = self._ws0.shape[0] + batch.scratch_size(self._mi)
         if dtype.kind == "O":
             chunks = 1
         else:
             import numba
 
             chunks = min(size, numba.get_num_threads())
-        wss = np.empty((chunks, self._row_size + extra), dtype=dtype)
+        wss = np.empty((chunks, self._sizes.row + extra), dtype=dtype)
         ws0 = self._ws0.astype(dtype, copy=False)
         args = [a if isinstance(a, int) else a.astype(dtype, copy=False) for a in inputs]
-        for_dtype(getattr(batch, name), dtype)(self._mi, self._mf, ws0, *args, wss, *outputs)
+        getattr(kernels(dtype), name)(self._mi, self._mf, ws0, *args, wss, *outputs)
 
     # ---- kinematics --------------------------------------------------------------------------
     def CalcAllBodyPosesInWorld(self, q):
@@ -266,11 +257,7 @@ class BatchedPlant:
 
     # ---- derivatives -------------------------------------------------------------------------
     def _derivative_run(self, name, dtype, size, inputs, outputs):
-        if self._dws_size is None:
-            from mallard.multibody._kernels.derivatives import dws_size
-
-            self._dws_size = dws_size(len(self._plant._mobods), self._nv)
-        self._run(name, dtype, size, inputs, outputs, self._dws_size)
+        self._run(name, dtype, size, inputs, outputs, self._sizes.dws)
 
     def CalcInverseDynamicsDerivatives(self, q, v, known_vdot):
         """(dtau_dq, dtau_dv, dtau_dvdot) at each state: the derivatives of

@@ -10,59 +10,34 @@ import functools
 import hashlib
 import os
 
-import numba
-import numpy as np
 from numba import types
 from numba.core import caching, cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, overload, register_jitable
 
+from mallard._compiled import entry_point
+
 #: Every kernel function by qualified name, for the test that runs each compiled and interpreted.
 REGISTRY = {}
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_COMPILED = {}
-_COMPILED_PARALLEL = {}
-#: The kernels registered with :func:`batched`: ``compiled`` compiles them with parallel=True.
-_PARALLEL = set()
 
 
-def jitable(fn):
-    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python."""
+def jitable(fn, register=True):
+    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python
+    (and, if ``register``, listed in REGISTRY for the compiled-versus-interpreted test)."""
     register_jitable(fn)
-    REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
+    if register:
+        REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
     return fn
 
 
 def batched(fn):
-    """Registers ``fn`` as a batched entry point: a kernel whose outer loop over the batch is
-    a ``numba.prange`` (plain ``range`` when interpreted). :func:`compiled` compiles it with
-    ``parallel=True``. Entry points are not helpers: compiled kernels do not call them."""
+    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, parallel): a
+    kernel whose outer loop over the batch is a ``numba.prange`` (plain ``range`` when
+    interpreted), compiled with ``parallel=True``. Compiled kernels do not call them."""
     REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
-    _PARALLEL.add(fn)
-    return fn
-
-
-def compiled_parallel(fn):
-    """``fn`` compiled by numba with ``parallel=True`` (its ``numba.prange`` loops run on
-    numba's threads; nopython, cached on disk), for float64 arrays."""
-    dispatcher = _COMPILED_PARALLEL.get(fn)
-    if dispatcher is None:
-        dispatcher = numba.njit(cache=True, parallel=True, error_model="numpy")(fn)
-        _COMPILED_PARALLEL[fn] = dispatcher
-    return dispatcher
-
-
-def compiled(fn):
-    """``fn`` compiled by numba (nopython, cached on disk), for float64 arrays; with
-    ``parallel=True`` if it was registered with :func:`batched`."""
-    if fn in _PARALLEL:
-        return compiled_parallel(fn)
-    dispatcher = _COMPILED.get(fn)
-    if dispatcher is None:
-        dispatcher = numba.njit(cache=True, error_model="numpy")(fn)
-        _COMPILED[fn] = dispatcher
-    return dispatcher
+    return entry_point(fn, parallel=True)
 
 
 def reshaped(a, shape):
@@ -140,19 +115,6 @@ def _reshaped_compiled(a, shape):
         return _c_view(a, shape)
 
     return impl
-
-
-def entry_point(dispatcher, args):
-    """The compiled function of the numba ``dispatcher`` for the types of ``args`` (compiled,
-    or loaded from numba's cache, if needed), called without numba's dispatch on argument
-    types: cheaper from Python, but only for arguments of exactly those types (dtype,
-    dimensions, layout), which it does not check."""
-    return dispatcher.compile(tuple(numba.typeof(a) for a in args))
-
-
-def for_dtype(fn, dtype):
-    """The variant of kernel ``fn`` for arrays of ``dtype``: compiled for float64, else ``fn``."""
-    return compiled(fn) if np.dtype(dtype) == np.float64 else fn
 
 
 @functools.lru_cache(maxsize=1)

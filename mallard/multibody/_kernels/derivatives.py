@@ -13,24 +13,15 @@ body outboard of j (j's included) moves rigidly with it: a point x fixed on one 
 moves. Direction v[i]: θ = v_O = 0, only velocities change. Either way only j's subtree has
 nonzero kinematic tangents, and the forces' tangents flow from it down to the root.
 
-A derivative workspace ``dws`` (float64 or object, of :func:`dws_size` scalars) holds the
-tangents and temporaries, in the sections of :func:`dws_block`.
+A derivative workspace ``dws`` (float64 or object) holds the tangents and temporaries, in the
+sections of mallard.multibody._layout.DERIVATIVES (``deriv``: their views).
 """
 
 import numpy as np
 
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, UNIVERSAL
-from mallard.multibody._kernels._machinery import jitable, reshaped
-from mallard.multibody._kernels.kinematics import (
-    JTYPE,
-    PARENT,
-    Q_START,
-    REVERSED,
-    V_START,
-    X_WB,
-    X_WF,
-    X_WM,
-)
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.kinematics import X_WB, X_WF, X_WM
 from mallard.multibody._kernels.mobilizers import (
     NUM_POSITIONS,
     NUM_VELOCITIES,
@@ -49,62 +40,7 @@ from mallard.multibody._kernels.vec3 import (
     store_row3,
     sub,
 )
-
-# Sections of a derivative workspace, in order, as (rows, columns); _ROWS_N and _ROWS_NV
-# stand for n (mobods) and nv.
-_ROWS_N = -1
-_ROWS_NV = -2
-_SECTIONS = np.array(
-    [
-        [_ROWS_N, 3],  # S_DP_B: δp_WBo per mobod
-        [_ROWS_N, 6],  # S_DV: δV_WB
-        [_ROWS_N, 6],  # S_DA: δA_WB
-        [_ROWS_N, 6],  # S_DF: δF
-        [_ROWS_N, 6],  # S_F_APP: the body forces applied (at Bo, in W)
-        [_ROWS_N, 6],  # S_A_WB: of the primal Newton–Euler pass
-        [_ROWS_N, 6],  # S_F: of the primal pass (each body's and its outboard bodies')
-        [_ROWS_NV, 6],  # S_DH: δH_PB_W
-        [1, _ROWS_NV],  # S_TAU: of the primal pass
-        [1, _ROWS_NV],  # S_TAU_APP: zero
-        [6, 6],  # S_H_FM
-        [6, 6],  # S_DH_FM
-        [6, 7],  # S_NPLUS
-        [1, 6],  # S_V_FM
-        [1, 6],  # S_A_FM
-        [1, 6],  # S_DV_FM
-        [1, 6],  # S_DA_FM
-        [_ROWS_NV, _ROWS_NV],  # S_L: a Cholesky factor
-        [_ROWS_N, 18],  # S_K: the sweep constants per mobod
-        [_ROWS_NV, 12],  # S_HJ: the sweep constants per velocity
-    ],
-    dtype=np.int64,
-)
-S_DP_B, S_DV, S_DA, S_DF, S_F_APP, S_A_WB, S_F, S_DH, S_TAU, S_TAU_APP = range(10)
-S_H_FM, S_DH_FM, S_NPLUS, S_V_FM, S_A_FM, S_DV_FM, S_DA_FM, S_L, S_K, S_HJ = range(10, 20)
-
-
-def _size(count, n, nv):
-    return n if count == _ROWS_N else (nv if count == _ROWS_NV else int(count))
-
-
-def dws_size(n, nv):
-    """The scalars of a derivative workspace for n mobods and nv velocities."""
-    return sum(_size(r, n, nv) * _size(c, n, nv) for r, c in _SECTIONS)
-
-
-@jitable
-def dws_block(dws, n, nv, section):
-    """Section ``section`` (S_DP_B, S_DV, ...) of a derivative workspace, as a 2-D array."""
-    o = 0
-    rows = 0
-    cols = 0
-    for s in range(section + 1):
-        o += rows * cols
-        rows = _SECTIONS[s, 0]
-        cols = _SECTIONS[s, 1]
-        rows = n if rows == _ROWS_N else (nv if rows == _ROWS_NV else rows)
-        cols = nv if cols == _ROWS_NV else cols
-    return reshaped(dws[o : o + rows * cols], (rows, cols))
+from mallard.multibody._layout import JTYPE, PARENT, Q_START, REVERSED, V_START
 
 
 # ---- views-free access (a view of an array costs reference counting in compiled code) ----
@@ -230,13 +166,18 @@ def _owner(tree, is_q, i):
 
 
 @jitable
-def calc_sweep_constants(tree, X_pc, H_PB_W, V_WB, I_W, h_W, A_WB, K, HJ):
-    """The terms of the tangent sweeps that no direction changes. Row k of K (n×18), for a
+def calc_sweep_constants(model, work, deriv):
+    """The terms of the tangent sweeps that no direction changes, from the kinematics and
+    inertias of ``work`` and the primal pass's A_WB (of ``deriv``). Row k of deriv.K (n×18), for a
     mobod k ≥ 1 with parent P: p_PoBo = p_WBo − p_WPo, w_PB, v_PB (k's velocity in P, at Bo),
     I·w_WB, w_WB × h and I·α_WB (all in W). Row c of HJ (nv×12): s·[w; v − w × d], the
     column H_PB_W[c] = [w; v] seen at the origin of its joint's outboard frame, d = p_JMoBo
     from that origin (M, or F for a reversed joint) to Bo, s = −1 for a reversed joint; then
     [w; v − w × p_WBo], the column seen at Wo."""
+    tree, X_pc, H_PB_W, V_WB, I_W, h_W = (
+        model.tree, work.X_pc, work.H_PB_W, work.V_WB, work.I_W, work.h_W
+    )  # fmt: skip
+    A_WB, K, HJ = deriv.A_WB, deriv.K, deriv.HJ
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
         p_B = _origin(X_pc, X_WB, k)
@@ -267,20 +208,22 @@ def calc_sweep_constants(tree, X_pc, H_PB_W, V_WB, I_W, h_W, A_WB, K, HJ):
 
 
 @jitable
-def calc_inverse_dynamics_tangents(
-    tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, is_q, A_WB,
-    F, K, HJ, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM, dV_FM, dA_FM,
-    out,
-):  # fmt: skip
+def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q, out):
     """out[:, i] = ∂τ/∂q[i] (``is_q``; out nv×nq) or ∂τ/∂v[i] (out nv×nv) for every i, one
     tangent sweep each, of Newton–Euler's
     τ = M·v̇ + C·v − tau_app − Σ_B J_Bᵀ·(F_app[B] + gravity on B), the applied forces F_app
     (at Bo in W) and tau_app held fixed, gravity [h × g; m·g] on the mobods with
-    ``gravity_mask`` set moving with its body, at the primal pass's A_WB and F (the forces
-    each body and its outboard bodies need) and the sweep constants K, HJ of
-    :func:`calc_sweep_constants`. Workspaces (sections of a derivative workspace, see
-    :func:`dws_block`): ``active`` (int, n; 1 marks the subtree of the direction's mobod),
-    dp_B … dA_FM."""
+    ``model.gravity_mask`` set moving with its body (g: params.g_W), at the kinematics and
+    inertias of ``work``, the primal pass's A_WB and F (the forces each body and its
+    outboard bodies need) and the sweep constants K, HJ of :func:`calc_sweep_constants`, of
+    ``deriv`` (the views of a derivative workspace, whose other sections are scratch)."""
+    tree, jparam, gravity_mask, g = model.tree, model.jparam, model.gravity_mask, params.g_W
+    X_pc, H_PB_W, V_WB = work.X_pc, work.H_PB_W, work.V_WB
+    m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
+    A_WB, F, K, HJ, active = deriv.A_WB, deriv.F, deriv.K, deriv.HJ, deriv.active
+    dp_B, dV, dA, dF, dH = deriv.dp_B, deriv.dV, deriv.dA, deriv.dF, deriv.dH
+    H_FM, dH_FM, Nplus = deriv.H_FM, deriv.dH_FM, deriv.Nplus
+    V_FM, A_FM, dV_FM, dA_FM = deriv.V_FM, deriv.A_FM, deriv.dV_FM, deriv.dA_FM
     n = tree.shape[0]
     z = 0.0 * g[0]
     zero = (z, z, z)
@@ -507,38 +450,14 @@ def calc_inverse_dynamics_tangents(
 
 
 @jitable
-def calc_inverse_dynamics_derivatives(
-    tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, damping,
-    active, dws, dtau_dq, dtau_dv,
-):  # fmt: skip
+def calc_inverse_dynamics_derivatives(model, params, work, deriv, q, v, vdot, dtau_dq, dtau_dv):
     """dtau_dq (nv×nq) and dtau_dv (nv×nv) of :func:`calc_inverse_dynamics_tangents`' τ plus
-    joint damping D·v, one tangent sweep per column; ``dws`` a derivative workspace holding
-    the primal pass's A_WB and F."""
-    n = tree.shape[0]
-    nv = v.shape[0]
-    A_WB = dws_block(dws, n, nv, S_A_WB)
-    F = dws_block(dws, n, nv, S_F)
-    K = dws_block(dws, n, nv, S_K)
-    HJ = dws_block(dws, n, nv, S_HJ)
-    dp_B = dws_block(dws, n, nv, S_DP_B)
-    dV = dws_block(dws, n, nv, S_DV)
-    dA = dws_block(dws, n, nv, S_DA)
-    dF = dws_block(dws, n, nv, S_DF)
-    dH = dws_block(dws, n, nv, S_DH)
-    H_FM = dws_block(dws, n, nv, S_H_FM)
-    dH_FM = dws_block(dws, n, nv, S_DH_FM)
-    Nplus = dws_block(dws, n, nv, S_NPLUS)
-    V_FM = dws_block(dws, n, nv, S_V_FM)[0]
-    A_FM = dws_block(dws, n, nv, S_A_FM)[0]
-    dV_FM = dws_block(dws, n, nv, S_DV_FM)[0]
-    dA_FM = dws_block(dws, n, nv, S_DA_FM)[0]
-    calc_sweep_constants(tree, X_pc, H_PB_W, V_WB, I_W, h_W, A_WB, K, HJ)
+    joint damping D·v (params.damping), one tangent sweep per column; ``deriv`` the views of
+    a derivative workspace holding the primal pass's A_WB and F."""
+    calc_sweep_constants(model, work, deriv)
     for is_q in range(1, -1, -1):
         out = dtau_dq if is_q != 0 else dtau_dv
-        calc_inverse_dynamics_tangents(
-            tree, jparam, q, v, vdot, X_pc, H_PB_W, V_WB, m_W, h_W, I_W, g, gravity_mask, is_q,
-            A_WB, F, K, HJ, active, dp_B, dV, dA, dF, dH, H_FM, dH_FM, Nplus, V_FM, A_FM, dV_FM,
-            dA_FM, out,
-        )  # fmt: skip
-    for i in range(nv):
+        calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q, out)
+    damping = params.damping
+    for i in range(model.nv):
         dtau_dv[i, i] += damping[i]

@@ -1,6 +1,6 @@
 """Recursive dynamics of the whole tree: acceleration bias, body inertias in World, inverse
 dynamics (Newton–Euler), generalized forces of body forces, mass matrix (composite bodies),
-forward dynamics (articulated bodies) and q̇ = N(q)·v, all O(n) but the mass matrix.
+forward dynamics (articulated bodies), all O(n) but the mass matrix.
 
 Conventions (see ``kinematics``): mobods numbered base to tip, World is mobod 0; a spatial
 vector of a mobod's body B is taken at its origin Bo and expressed in World W,
@@ -11,32 +11,14 @@ M·V = [I·w + h × v; m·v − h × w]. Forces on a body are spatial forces at 
 
 import numpy as np
 
-from mallard.multibody._joint_types import (
-    BALL_RPY,
-    PRISMATIC,
-    QUATERNION_FLOATING,
-    REVOLUTE,
-    RPY_FLOATING,
-    SCREW,
-)
+from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.kinematics import (
-    BODY,
-    JTYPE,
-    PARENT,
-    Q_START,
-    REVERSED,
-    V_START,
-    X_WB,
-    X_WF,
-    X_WM,
-)
+from mallard.multibody._kernels.kinematics import X_WB, X_WF, X_WM
 from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.lanes import positive
 from mallard.multibody._kernels.mobilizers import (
     NUM_VELOCITIES,
     calc_A_FM_bias,
-    calc_qdot_from_v,
     calc_V_FM,
 )
 from mallard.multibody._kernels.pose import load_pose, rotate3
@@ -52,6 +34,7 @@ from mallard.multibody._kernels.vec3 import (
     sub,
     sym_vec,
 )
+from mallard.multibody._layout import BODY, JTYPE, PARENT, Q_START, REVERSED, V_START
 
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -87,8 +70,8 @@ def _dot6(a, b):
 
 # ---- accelerations ------------------------------------------------------------------------
 @jitable
-def calc_acceleration_bias(tree, jparam, q, v, X_pc, V_WB, A_bias, ws):
-    """A_bias[k]: the part of A_WB[k] that depends neither on v̇ nor on the parent's
+def calc_acceleration_bias(model, work, q, v):
+    """work.A_bias[k]: the part of A_WB[k] that depends neither on v̇ nor on the parent's
     acceleration, so that A_WB = A_WP shifted to Bo + A_bias + Σ H_PB_W·v̇:
 
     α: w_WP × w_PB + α_PB(v̇=0);  a: w_WP × (w_WP × p_PoBo) + 2·w_WP × v_PBo + a_PBo(v̇=0).
@@ -98,10 +81,13 @@ def calc_acceleration_bias(tree, jparam, q, v, X_pc, V_WB, A_bias, ws):
     axis) the mobilizer's M origin. The other types' term comes from the joint's V_FM and
     Ḣ_FM·v, in a pass of its own (a call inside the main loop would slow all of it down).
 
-    ``ws`` is a workspace of 12 scalars. Row 0 (World) is set to zero.
+    Reads the poses X_pc and velocities V_WB of the workspace ``work`` (_layout.WORKSPACE);
+    scratch: V_FM_A_FM. Row 0 (World) is set to zero.
     """
-    V_FM = ws[0:6]
-    A_FM = ws[6:12]
+    tree, jparam = model.tree, model.jparam
+    X_pc, V_WB, A_bias = work.X_pc, work.V_WB, work.A_bias
+    V_FM = work.V_FM_A_FM[0:6]
+    A_FM = work.V_FM_A_FM[6:12]
     n = tree.shape[0]
     for i in range(6):
         A_bias[0, i] = 0.0 * V_WB[0, i]
@@ -167,9 +153,10 @@ def _across_mobilizer_bias(reversed_joint, X_WF, X_WM, X_WB, V_FM, A_FM):
 
 
 @jitable
-def calc_spatial_accelerations(tree, X_pc, H_PB_W, A_bias, vdot, A_WB):
-    """A_WB[k] = A_WP shifted to Bo + A_bias[k] + H_PB_W·v̇, base to tip. Row 0 is set to
-    zero."""
+def calc_spatial_accelerations(model, work, vdot, A_WB):
+    """A_WB[k] = A_WP shifted to Bo + A_bias[k] + H_PB_W·v̇, base to tip (X_pc, H_PB_W and
+    A_bias of the workspace ``work``). Row 0 is set to zero."""
+    tree, X_pc, H_PB_W, A_bias = model.tree, work.X_pc, work.H_PB_W, work.A_bias
     for i in range(6):
         A_WB[0, i] = 0.0 * A_bias[0, i]
     for k in range(1, tree.shape[0]):
@@ -196,10 +183,19 @@ def _compose_acceleration(tree, X_pc, A_bias, A_WB, k):
 
 # ---- inertias and forces --------------------------------------------------------------------
 @jitable
-def calc_body_inertias(tree, X_pc, mass, p_BoBcm_B, G_BBo_B, m_W, h_W, I_W):
-    """(m, h, I) of every mobod's body about Bo in W, from the bodies' parameters (indexed
-    by body index: mass, p_BoBcm_B, G_BBo_B): h = m·R_WB·p_BoBcm_B, I = m·R_WB·G_BBo_B·R_WBᵀ.
-    Row 0 (World) is set to zero."""
+def calc_body_inertias(model, params, work):
+    """work's m_W, h_W, I_W: (m, h, I) of every mobod's body about Bo in W, from the bodies'
+    parameters (of ``params``, by body index: m_B, com_B = p_BoBcm_B, G_B = G_BBo_B) and the
+    poses work.X_pc: h = m·R_WB·p_BoBcm_B, I = m·R_WB·G_BBo_B·R_WBᵀ. Row 0 (World) is set to
+    zero."""
+    tree, X_pc, mass, p_BoBcm_B, G_BBo_B = (
+        model.tree,
+        work.X_pc,
+        params.m_B,
+        params.com_B,
+        params.G_B,
+    )
+    m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
     for i in range(3):
         h_W[0, i] = 0.0
         for j in range(3):
@@ -282,9 +278,11 @@ def _project(tree, H_PB_W, F, k, tau):
 
 
 @jitable
-def calc_generalized_forces(tree, X_pc, H_PB_W, F_Bo_W, F, tau):
+def calc_generalized_forces(model, work, F_Bo_W, F, tau):
     """tau = Σ_B J_Bᵀ·F_Bo_W: the generalized forces of spatial forces F_Bo_W on the bodies
-    (per mobod, at Bo in W). ``F`` is a workspace shaped like F_Bo_W."""
+    (per mobod, at Bo in W), at the positions of ``work``. ``F`` is a workspace shaped like
+    F_Bo_W."""
+    tree, X_pc, H_PB_W = model.tree, work.X_pc, work.H_PB_W
     for k in range(tree.shape[0]):
         for i in range(6):
             F[k, i] = F_Bo_W[k, i]
@@ -294,14 +292,22 @@ def calc_generalized_forces(tree, X_pc, H_PB_W, F_Bo_W, F, tau):
 
 
 @jitable
-def calc_inverse_dynamics(
-    tree, X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W, vdot, F_app, tau_app, A_WB, F, tau
-):
-    """Recursive Newton–Euler: tau = M(q)·v̇ + C(q, v)·v − tau_app − Σ_B J_Bᵀ·F_app[B].
+def calc_inverse_dynamics(model, work, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau):
+    """Recursive Newton–Euler: tau = M(q)·v̇ + C(q, v)·v − tau_app − Σ_B J_Bᵀ·F_app[B], at
+    the positions and inertias of the workspace ``work`` and the velocities V_WB with their
+    acceleration bias A_bias (w's, or zero: v = 0).
 
     Outputs A_WB (per mobod) and F, the spatial force each body's inboard mobilizer
     transmits to it (at Bo, in W).
     """
+    tree, X_pc, H_PB_W, m_W, h_W, I_W = (
+        model.tree,
+        work.X_pc,
+        work.H_PB_W,
+        work.m_W,
+        work.h_W,
+        work.I_W,
+    )
     # Base to tip: A_WB[k] = A_WP shifted to Bo + A_bias + H_PB_W·v̇, and the force the body
     # needs for it, F[k] = M·A + bias force − F_app (World: A = 0, F = −F_app[0]).
     for i in range(6):
@@ -335,13 +341,12 @@ def calc_inverse_dynamics(
 
 # ---- mass matrix ------------------------------------------------------------------------------
 @jitable
-def calc_mass_matrix(
-    tree, v_end, X_pc, H_PB_W, m_W, h_W, I_W, reflected, Ic_m, Ic_h, Ic_I, H_R, F_R, M
-):
-    """M(q) by the composite body algorithm, plus diag(reflected) (actuators' reflected rotor
-    inertias); every entry of M is written. Ic_m, Ic_h, Ic_I are workspaces for composite
-    inertias (like m_W, h_W, I_W; only the upper triangles of Ic_I), H_R one like H_PB_W and
-    F_R one of 6 × nv (motions and forces about the roots' origins, see below).
+def calc_mass_matrix(model, params, work, M):
+    """M(q) by the composite body algorithm, at the positions and inertias of the workspace
+    ``work``, plus diag(params.reflected) (actuators' reflected rotor inertias); every entry of M is
+    written. Scratch of ``work``: Ic_m, Ic_h, Ic_I for composite inertias (like m_W, h_W, I_W;
+    only the upper triangles of Ic_I), H_R (like H_PB_W) and F_R (6 × nv), motions and
+    forces about the roots' origins (see below).
 
     Mobods are numbered depth first, with their dofs in that order, so each child of World
     roots a tree whose mobods and dofs are contiguous, and the dofs of mobod k's subtree (k and
@@ -353,6 +358,9 @@ def calc_mass_matrix(
     M[j, i] = H_R[j]ᵀ·F_R[:, i], a product over contiguous columns (unsigned indices, so that
     compiled it is a vector loop). Other entries above the diagonal couple dofs on different
     branches (zero); the lower triangle is mirrored at the end."""
+    tree, v_end, reflected = model.tree, model.v_end, params.reflected
+    X_pc, H_PB_W, m_W, h_W, I_W = work.X_pc, work.H_PB_W, work.m_W, work.h_W, work.I_W
+    Ic_m, Ic_h, Ic_I, H_R, F_R = work.Ic_m, work.Ic_h, work.Ic_I, work.H_R, work.F_R
     n = tree.shape[0]
     nv = M.shape[0]
     zero = 0.0 * m_W[0]
@@ -590,32 +598,14 @@ def _axpy6(s, a, b):
 
 
 @jitable
-def calc_forward_dynamics(
-    tree,
-    X_pc,
-    H_PB_W,
-    V_WB,
-    A_bias,
-    m_W,
-    h_W,
-    I_W,
-    tau,
-    F_app,
-    reflected,
-    locked,
-    P,
-    z,
-    U,
-    Dinv,
-    u,
-    vdot,
-    A_WB,
-):
+def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB):
     """Articulated body algorithm: v̇ from M(q)·v̇ + C(q, v)·v = tau + Σ_B J_Bᵀ·F_app[B], with
-    diag(reflected) added to M, and v̇ = 0 for the mobods with ``locked[k]`` nonzero.
+    diag(reflected) added to M, and v̇ = 0 for the mobods with ``params.locked[k]`` nonzero, at
+    the kinematics and inertias of the workspace ``work`` (X_pc, H_PB_W, V_WB, A_bias, m_W,
+    h_W, I_W).
 
-    Workspaces: P (n×6×6 articulated inertias, upper blocks), z (n×6 bias forces), U (nv×6),
-    Dinv (n×6×6), u (nv). Outputs v̇ and A_WB. Returns −1, or the first
+    Scratch of ``work``: P (n×6×6 articulated inertias, upper blocks), z (n×6 bias forces),
+    U (nv×6), D_factor (n×6×6), u_aba (nv). Outputs v̇ and A_WB. Returns −1, or the first
     mobod (from the tips) whose articulated inertia across its mobilizer is not positive
     definite.
 
@@ -625,9 +615,13 @@ def calc_forward_dynamics(
     v̇ = D⁻¹·(u − Uᵀ·c − (Φᵀ·U)ᵀ·A_WP) and A_WB = Φ·A_WP + c + H·v̇. The terms that follow
     the parent's are computed with Φᵀ·U rather than with U, which keeps the chains of
     dependent operations from mobod to mobod short. A one-dof mobilizer keeps, in U, u and
-    Dinv[k, 0, 0], Φᵀ·U (6), u − Uᵀ·c and 1/D; one of several dofs, with D = L·Lᵀ
-    (Cholesky) and W = U·L⁻ᵀ: Φᵀ·W (nv×6), L⁻¹·(u − Uᵀ·c) and L (in Dinv[k]).
+    D_factor[k, 0, 0], Φᵀ·U (6), u − Uᵀ·c and 1/D; one of several dofs, with D = L·Lᵀ
+    (Cholesky) and W = U·L⁻ᵀ: Φᵀ·W (nv×6), L⁻¹·(u − Uᵀ·c) and L (in D_factor[k]).
     """
+    tree, locked = model.tree, params.locked
+    X_pc, H_PB_W, V_WB, A_bias = work.X_pc, work.H_PB_W, work.V_WB, work.A_bias
+    m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
+    P, z, U, D_factor, u = work.P, work.z, work.U, work.D_factor, work.u_aba
     n = tree.shape[0]
     # Each body's own inertia and bias force [w × (I·w); w × (w × h)] − F_app; the children's
     # are added to them below.
@@ -668,16 +662,16 @@ def calc_forward_dynamics(
             z_up = _axpy6(r, Ug, z_up)
             for i in range(6):
                 U[c, i] = Ut[i]
-            Dinv[k, 0, 0] = D_inv
+            D_factor[k, 0, 0] = D_inv
             u[c] = r
         elif nv > 0 and locked[k] == 0:
-            # U[j] = Φᵀ·U_j for now; D's lower triangle into Dinv[k], then factored in place.
+            # U[j] = Φᵀ·U_j for now; D's lower triangle into D_factor[k], then factored in place.
             for i in range(nv):
                 hi = _row6(H_PB_W, c + i)
                 Ui = _articulated_times(Pa, hi)
                 for j in range(i + 1):
-                    Dinv[k, i, j] = _dot6(_row6(H_PB_W, c + j), Ui)
-                Dinv[k, i, i] += reflected[c + i]
+                    D_factor[k, i, j] = _dot6(_row6(H_PB_W, c + j), Ui)
+                D_factor[k, i, i] += reflected[c + i]
                 u[c + i] = (tau[c + i] - _dot6(hi, zk)) - _dot6(Ui, ck)  # u − Uᵀ·c
                 Ut = _shift_to_parent(Ui, p)
                 for e in range(6):
@@ -685,23 +679,23 @@ def calc_forward_dynamics(
             # Cholesky D = L·Lᵀ, and by forward substitution Φᵀ·W = Φᵀ·U·L⁻ᵀ and
             # y = L⁻¹·(u − Uᵀ·c), column by column.
             for j in range(nv):
-                s = Dinv[k, j, j]
+                s = D_factor[k, j, j]
                 for i in range(j):
-                    s -= Dinv[k, j, i] * Dinv[k, j, i]
+                    s -= D_factor[k, j, i] * D_factor[k, j, i]
                 if not positive(s):
                     return k
                 L_jj = s**0.5
-                Dinv[k, j, j] = L_jj
+                D_factor[k, j, j] = L_jj
                 for i in range(j + 1, nv):
-                    t = Dinv[k, i, j]
+                    t = D_factor[k, i, j]
                     for m in range(j):
-                        t -= Dinv[k, i, m] * Dinv[k, j, m]
-                    Dinv[k, i, j] = t / L_jj
+                        t -= D_factor[k, i, m] * D_factor[k, j, m]
+                    D_factor[k, i, j] = t / L_jj
                 Wj = _row6(U, c + j)
                 y = u[c + j]
                 for i in range(j):
-                    Wj = _axpy6(-Dinv[k, j, i], _row6(U, c + i), Wj)
-                    y -= Dinv[k, j, i] * u[c + i]
+                    Wj = _axpy6(-D_factor[k, j, i], _row6(U, c + i), Wj)
+                    y -= D_factor[k, j, i] * u[c + i]
                 L_inv = 1.0 / L_jj
                 Wj = (
                     L_inv * Wj[0],
@@ -735,7 +729,7 @@ def calc_forward_dynamics(
             for i in range(c, c + nv):
                 vdot[i] = 0.0 * u[i]
         elif nv == 1:
-            vd = Dinv[k, 0, 0] * (u[c] - _dot6(_row6(U, c), A_P))
+            vd = D_factor[k, 0, 0] * (u[c] - _dot6(_row6(U, c), A_P))
             vdot[c] = vd
             alpha = add(alpha, scale(vd, row3(H_PB_W, c, 0)))
             a = add(a, scale(vd, row3(H_PB_W, c, 3)))
@@ -744,34 +738,11 @@ def calc_forward_dynamics(
             for j in range(nv - 1, -1, -1):
                 t = u[c + j] - _dot6(_row6(U, c + j), A_P)
                 for i in range(j + 1, nv):
-                    t -= Dinv[k, i, j] * vdot[c + i]
-                vdot[c + j] = t / Dinv[k, j, j]
+                    t -= D_factor[k, i, j] * vdot[c + i]
+                vdot[c + j] = t / D_factor[k, j, j]
             for i in range(c, c + nv):
                 alpha = add(alpha, scale(vdot[i], row3(H_PB_W, i, 0)))
                 a = add(a, scale(vdot[i], row3(H_PB_W, i, 3)))
         store_row3(alpha, A_WB, k, 0)
         store_row3(a, A_WB, k, 3)
     return -1
-
-
-# ---- time derivatives ------------------------------------------------------------------------
-@jitable
-def calc_qdot(tree, jparam, q, v, qdot):
-    """q̇ = N(q)·v of the whole tree, mobilizer by mobilizer: q̇ = v for the joint types with
-    N = I (all but the roll-pitch-yaw and quaternion ones), the others by
-    :func:`calc_qdot_from_v`, in a pass of their own."""
-    n = tree.shape[0]
-    for k in range(1, n):
-        jtype = tree[k, JTYPE]
-        if jtype != BALL_RPY and jtype != RPY_FLOATING and jtype != QUATERNION_FLOATING:
-            q_start = tree[k, Q_START]
-            v_start = tree[k, V_START]
-            for i in range(NUM_VELOCITIES[jtype]):
-                qdot[q_start + i] = v[v_start + i]
-    for k in range(1, n):
-        jtype = tree[k, JTYPE]
-        if jtype == BALL_RPY or jtype == RPY_FLOATING or jtype == QUATERNION_FLOATING:
-            q_start = tree[k, Q_START]
-            q_k, v_k, qdot_k = q[q_start:], v[tree[k, V_START] :], qdot[q_start:]
-            for j in range(lane_count(q)):  # (lane views: lane by lane)
-                calc_qdot_from_v(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(qdot_k, j))

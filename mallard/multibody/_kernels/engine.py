@@ -1,280 +1,73 @@
-"""The plant's compiled entry points ("drivers"), each one call per API method.
+"""The plant's compiled entry points ("drivers"), each one call per API method, and the stage
+functions they share with the batched entry points (kernels.batch).
 
-A driver takes the flat model (``mi`` int64, ``mf`` float64), the state ``x = [q; v]`` and the
-Context's workspace ``ws`` (see mallard.multibody._layout), plus a bit mask ``need`` of the
-stages (positions, velocities, inertias, bias) it must bring up to date first, then computes
-its result into ``ws``. Few arguments and no allocation keep a call cheap from Python.
+A driver takes the flat arrays Python holds: the flat model (``mi`` int64, ``mf`` float64), the
+state ``x = [q; v]`` and the Context's workspace ``ws`` (see mallard.multibody._layout), plus,
+for most, a bit mask ``need`` of the stages (positions, velocities, inertias, bias) it must
+bring up to date first; it computes its result into ``ws`` (or into the outputs it is given).
+Few arguments and no allocation keep a call cheap from Python.
+
+Inside, the arrays become the namedtuples of views the kernels take (kernels.views): ``model``
+(sizes, tree, tables), ``params`` (the parameters' sections of a workspace) and ``work`` (the
+other sections). The stage functions take those, so that the batched entry points can pass the
+parameters of one workspace and a lane view (kernels.lane_views) of another as ``work``.
 """
 
-from mallard.multibody._kernels._machinery import jitable, reshaped
+from mallard._compiled import entry_point
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.coordinates import (
+    calc_N_matrix,
+    calc_Nplus_matrix,
+    calc_qdot,
+    calc_v,
+)
 from mallard.multibody._kernels.dynamics import (
     calc_acceleration_bias,
     calc_body_inertias,
     calc_forward_dynamics,
+    calc_generalized_forces,
     calc_inverse_dynamics,
     calc_mass_matrix,
-    calc_qdot,
+    calc_spatial_accelerations,
 )
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import (
     ALL,
-    BODY,
     POSES,
     calc_position_kinematics,
     calc_velocity_kinematics,
 )
 from mallard.multibody._kernels.lanes import clamp
-from mallard.multibody._layout import (
-    ACTUATED_V,
-    BIAS,
-    GRAVITY_MASK,
-    INERTIAS,
-    NQ,
-    NU,
-    NV,
-    OFFSETS,
-    POSITIONS,
-    S_A_BIAS,
-    S_A_WB,
-    S_BIAS_WS,
-    S_COM_B,
-    S_DAMPING,
-    S_DINV,
-    S_EFFORT_LIMITS,
-    S_F,
-    S_F6,
-    S_F_R,
-    S_F_TOTAL,
-    S_G_B,
-    S_G_W,
-    S_H_FM,
-    S_H_PB_W,
-    S_H_R,
-    S_H_W,
-    S_I_W,
-    S_IC_H,
-    S_IC_I,
-    S_IC_M,
-    S_J,
-    S_LOCKED,
-    S_M,
-    S_M_B,
-    S_M_W,
-    S_P,
-    S_PATH,
-    S_QDOT,
-    S_REFLECTED,
-    S_SIN_COS,
-    S_TAU,
-    S_TAU_TOTAL,
-    S_U,
-    S_U_ABA,
-    S_V_WB,
-    S_VDOT,
-    S_X_KIND,
-    S_X_PC,
-    S_X_PF_MB,
-    S_Z,
-    TREE,
-    V_END,
-    VELOCITIES,
-    N,
-    sin_cos_width,
-)
-
-jitable(sin_cos_width)  # (a rule of the layout that kernels apply too)
+from mallard.multibody._kernels.views import model, parameters, workspace
+from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIES
 
 
-# ---- views of the flat model and the workspace --------------------------------------------
+# ---- stages, on views ---------------------------------------------------------------------
 @jitable
-def _v1(mi, ws, section, a):
-    o = mi[OFFSETS + section]
-    return ws[o : o + a]
-
-
-@jitable
-def _v2(mi, ws, section, a, b):
-    o = mi[OFFSETS + section]
-    return reshaped(ws[o : o + a * b], (a, b))
-
-
-@jitable
-def _v3(mi, ws, section, a, b, c):
-    o = mi[OFFSETS + section]
-    return reshaped(ws[o : o + a * b * c], (a, b, c))
-
-
-@jitable
-def _v4(mi, ws, section, a, b, c, d):
-    o = mi[OFFSETS + section]
-    return reshaped(ws[o : o + a * b * c * d], (a, b, c, d))
-
-
-@jitable
-def _tree(mi):
-    n = mi[N]
-    return reshaped(mi[mi[TREE] : mi[TREE] + 6 * n], (n, 6))
-
-
-@jitable
-def _jparam(mi, mf):
-    return reshaped(mf[0 : 4 * mi[N]], (mi[N], 4))
-
-
-# ---- stages -----------------------------------------------------------------------------------
-@jitable
-def run_stages(mi, mf, x, pws, ws, need):
-    """Brings the stages in ``need`` of ``ws`` (a workspace, or a lane view of one: see
-    kernels.batch) up to date, with the parameters of ``pws`` (for a plant's Context: both
-    its workspace): positions (X_pc, H_PB_W), velocities (V_WB), inertias (m_W, h_W, I_W),
-    bias (A_bias). A stage's prerequisites must be in ``need`` or already up to date. (Views
-    of the workspace are made only for the stages computed.)"""
+def run_stages(model, x, params, work, need):
+    """Brings the stages in ``need`` of ``work`` (a workspace's views, or lane views: see
+    kernels.batch) up to date, with the parameters ``params``: positions (X_pc, H_PB_W),
+    velocities (V_WB), inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must
+    be in ``need`` or already up to date."""
+    nq, nv = model.nq, model.nv
     if need & POSITIONS:
-        _position_kinematics(mi, mf, x, pws, ws, ALL, 0)
-    if need & (VELOCITIES | INERTIAS | BIAS) == 0:
-        return
-    n, nq, nv = mi[N], mi[NQ], mi[NV]
-    tree = _tree(mi)
-    X_pc = _v4(mi, ws, S_X_PC, 4, n, 4, 3)
-    V_WB = _v2(mi, ws, S_V_WB, n, 6)
+        calc_position_kinematics(model, params, work, x[0:nq], ALL, 0)
     if need & VELOCITIES:
-        calc_velocity_kinematics(tree, X_pc, _v2(mi, ws, S_H_PB_W, nv, 6), x[nq : nq + nv], V_WB)
+        calc_velocity_kinematics(model, work, x[nq : nq + nv])
     if need & INERTIAS:
-        body_inertias(mi, pws, ws)
+        calc_body_inertias(model, params, work)
     if need & BIAS:
-        calc_acceleration_bias(
-            tree,
-            _jparam(mi, mf),
-            x[0:nq],
-            x[nq : nq + nv],
-            X_pc,
-            V_WB,
-            _v2(mi, ws, S_A_BIAS, n, 6),
-            _v1(mi, ws, S_BIAS_WS, 12),
-        )
+        calc_acceleration_bias(model, work, x[0:nq], x[nq : nq + nv])
 
 
 @jitable
-def _position_kinematics(mi, mf, x, pws, ws, what, tip):
-    """kinematics.calc_position_kinematics on the sections of ``ws`` (a workspace, or a lane
-    view of one: see kernels.batch), with the parameters of ``pws``."""
-    n, nq, nv = mi[N], mi[NQ], mi[NV]
-    calc_position_kinematics(
-        _tree(mi),
-        _jparam(mi, mf),
-        _v4(mi, pws, S_X_PF_MB, 2, n, 4, 3),
-        _v1(mi, pws, S_X_KIND, n),
-        x[0:nq],
-        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
-        _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v2(mi, ws, S_H_FM, 6, 6),
-        what,
-        tip,
-        _v1(mi, pws, S_PATH, n),
-        _v2(mi, ws, S_SIN_COS, 3, sin_cos_width(nq)),
-    )
-
-
-@jitable
-def body_inertias(mi, pws, ws):
-    """The inertias stage (dynamics.calc_body_inertias) on the sections of ``ws`` (the poses
-    of its positions stage up to date), with the parameters of ``pws``."""
-    n = mi[N]
-    calc_body_inertias(
-        _tree(mi),
-        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
-        _v1(mi, pws, S_M_B, n),
-        _v2(mi, pws, S_COM_B, n, 3),
-        _v3(mi, pws, S_G_B, n, 3, 3),
-        _v1(mi, ws, S_M_W, n),
-        _v2(mi, ws, S_H_W, n, 3),
-        _v3(mi, ws, S_I_W, n, 3, 3),
-    )
-
-
-@jitable
-def drive_stages(mi, mf, x, ws, need):
-    """Only brings the stages in ``need`` up to date."""
-    run_stages(mi, mf, x, ws, ws, need)
-
-
-@jitable
-def drive_poses(mi, mf, x, ws):
-    """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
-    the driver of pose queries."""
-    _position_kinematics(mi, mf, x, ws, ws, POSES, 0)
-
-
-# ---- results ------------------------------------------------------------------------------------
-@jitable
-def drive_mass_matrix(mi, mf, x, ws, need):
-    """ws[M] = M(q) (see :func:`mass_matrix_into`)."""
-    run_stages(mi, mf, x, ws, ws, need)
-    nv = mi[NV]
-    mass_matrix_into(mi, ws, ws, _v2(mi, ws, S_M, nv, nv))
-
-
-@jitable
-def mass_matrix_into(mi, pws, ws, M):
-    """M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal); the
-    positions and inertias stages of ``ws`` must be up to date (parameters: ``pws``)."""
-    n, nv = mi[N], mi[NV]
-    calc_mass_matrix(
-        _tree(mi),
-        mi[mi[V_END] : mi[V_END] + n],
-        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
-        _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v1(mi, ws, S_M_W, n),
-        _v2(mi, ws, S_H_W, n, 3),
-        _v3(mi, ws, S_I_W, n, 3, 3),
-        _v1(mi, pws, S_REFLECTED, nv),
-        _v1(mi, ws, S_IC_M, n),
-        _v2(mi, ws, S_IC_H, n, 3),
-        _v3(mi, ws, S_IC_I, n, 3, 3),
-        _v2(mi, ws, S_H_R, nv, 6),
-        _v2(mi, ws, S_F_R, 6, nv),
-        M,
-    )
-
-
-@jitable
-def _gather_body_forces(tree, F_B, F):
+def _gather_body_forces(model, F_B, F):
     """F[k] = F_B[body of mobod k] (body-indexed forces to mobod order)."""
-    for k in range(tree.shape[0]):
+    tree = model.tree
+    for k in range(model.n):
         b = tree[k, BODY]
         for i in range(6):
             F[k, i] = F_B[b, i]
-
-
-@jitable
-def drive_inverse_dynamics(mi, mf, x, pws, ws, need, vdot, tau_app, F_app_B):
-    """ws[tau] = M·v̇ + C·v − tau_app − Σ J_Bᵀ·F_app_B[B] (F_app_B indexed by body), with
-    the reflected inertias' torques (workspaces: see :func:`run_stages`)."""
-    run_stages(mi, mf, x, pws, ws, need)
-    n, nv = mi[N], mi[NV]
-    tree = _tree(mi)
-    F_app = _v2(mi, ws, S_F_TOTAL, n, 6)
-    _gather_body_forces(tree, F_app_B, F_app)
-    tau = _v1(mi, ws, S_TAU, nv)
-    calc_inverse_dynamics(
-        tree,
-        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
-        _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v2(mi, ws, S_V_WB, n, 6),
-        _v2(mi, ws, S_A_BIAS, n, 6),
-        _v1(mi, ws, S_M_W, n),
-        _v2(mi, ws, S_H_W, n, 3),
-        _v3(mi, ws, S_I_W, n, 3, 3),
-        vdot,
-        F_app,
-        tau_app,
-        _v2(mi, ws, S_A_WB, n, 6),
-        _v2(mi, ws, S_F, n, 6),
-        tau,
-    )
-    reflected = _v1(mi, pws, S_REFLECTED, nv)
-    for i in range(nv):
-        tau[i] += reflected[i] * vdot[i]
 
 
 @jitable
@@ -291,19 +84,15 @@ def _gravity_force(m_W, h_W, g, k):
 
 
 @jitable
-def _gravity_body_forces(mi, pws, ws, F_B):
+def gravity_body_forces(model, params, work, F_B):
     """F_B[b] = gravity's force (see :func:`_gravity_force`) for each body b whose model
-    instance feels gravity, zero for the others; the inertias stage of ``ws`` must be up to
-    date (parameters: ``pws``)."""
-    n = mi[N]
-    tree = _tree(mi)
-    m_W = _v1(mi, ws, S_M_W, n)
-    h_W = _v2(mi, ws, S_H_W, n, 3)
-    g = _v1(mi, pws, S_G_W, 3)
-    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
+    instance feels gravity, zero for the others; the inertias stage of ``work`` must be up to
+    date."""
+    tree, gravity_mask, g = model.tree, model.gravity_mask, params.g_W
+    m_W, h_W = work.m_W, work.h_W
     for j in range(6):
         F_B[tree[0, BODY], j] = 0.0 * g[0]
-    for k in range(1, n):
+    for k in range(1, model.n):
         b = tree[k, BODY]
         if gravity_mask[k] != 0:
             F = _gravity_force(m_W, h_W, g, k)
@@ -315,16 +104,11 @@ def _gravity_body_forces(mi, pws, ws, F_B):
 
 
 @jitable
-def add_gravity_forces(mi, pws, ws, F):
+def add_gravity_forces(model, params, work, F):
     """F[k] += gravity's force (see :func:`_gravity_force`) for each mobod k whose body feels
-    gravity (rows of F indexed by mobod); the inertias stage of ``ws`` must be up to date
-    (parameters: ``pws``)."""
-    n = mi[N]
-    m_W = _v1(mi, ws, S_M_W, n)
-    h_W = _v2(mi, ws, S_H_W, n, 3)
-    g = _v1(mi, pws, S_G_W, 3)
-    gravity_mask = mi[mi[GRAVITY_MASK] : mi[GRAVITY_MASK] + n]
-    for k in range(1, n):
+    gravity (rows of F indexed by mobod); the inertias stage of ``work`` must be up to date."""
+    gravity_mask, g, m_W, h_W = model.gravity_mask, params.g_W, work.m_W, work.h_W
+    for k in range(1, model.n):
         if gravity_mask[k] != 0:
             F_k = _gravity_force(m_W, h_W, g, k)
             for j in range(6):
@@ -332,94 +116,218 @@ def add_gravity_forces(mi, pws, ws, F):
 
 
 @jitable
-def drive_force_elements(mi, mf, x, pws, ws, need, F_B, tau):
+def inverse_dynamics(model, x, params, work, need, vdot, tau_app, F_app_B):
+    """work.tau = M·v̇ + C·v − tau_app − Σ J_Bᵀ·F_app_B[B] (F_app_B indexed by body), with the
+    reflected inertias' torques."""
+    run_stages(model, x, params, work, need)
+    F_app, tau, reflected = work.F_total, work.tau, params.reflected
+    _gather_body_forces(model, F_app_B, F_app)
+    calc_inverse_dynamics(
+        model, work, work.V_WB, work.A_bias, vdot, F_app, tau_app, work.A_WB, work.F, tau
+    )
+    for i in range(model.nv):
+        tau[i] += reflected[i] * vdot[i]
+
+
+@jitable
+def force_elements(model, x, params, work, need, F_B, tau):
     """What CalcForceElementsContribution sets before the other force elements add theirs:
-    F_B (indexed by body) = gravity's forces (see :func:`_gravity_body_forces`) and tau = −D·v,
-    the joint damping's. ``need`` must bring the inertias stage up to date (workspaces: see
-    :func:`run_stages`)."""
-    run_stages(mi, mf, x, pws, ws, need)
-    _gravity_body_forces(mi, pws, ws, F_B)
-    nq, nv = mi[NQ], mi[NV]
-    damping = _v1(mi, pws, S_DAMPING, nv)
-    for i in range(nv):
+    F_B (indexed by body) = gravity's forces (see :func:`gravity_body_forces`) and tau = −D·v,
+    the joint damping's. ``need`` must bring the inertias stage up to date."""
+    run_stages(model, x, params, work, need)
+    gravity_body_forces(model, params, work, F_B)
+    damping, nq = params.damping, model.nq
+    for i in range(model.nv):
         tau[i] = -damping[i] * x[nq + i]
 
 
 @jitable
-def drive_forward_dynamics(mi, mf, x, pws, ws, need, u, tau_in, F_in_B):
-    """ws[vdot], ws[A_WB] and ws[qdot] of a continuous plant: forward dynamics with the
-    actuation ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body forces
-    ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected inertias.
-    Returns −1, or the first mobod whose articulated inertia is not positive definite (of
-    lanes: in any lane). Workspaces: see :func:`run_stages`."""
-    run_stages(mi, mf, x, pws, ws, need)
-    n, nq, nv, nu = mi[N], mi[NQ], mi[NV], mi[NU]
-    tree = _tree(mi)
+def forward_dynamics(model, x, params, work, need, u, tau_in, F_in_B):
+    """work.vdot, work.A_WB and work.qdot of a continuous plant: forward dynamics with the
+    actuation ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body
+    forces ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected
+    inertias. Returns −1, or the first mobod whose articulated inertia is not positive
+    definite (of lanes: in any lane)."""
+    run_stages(model, x, params, work, need)
+    nq, nv = model.nq, model.nv
     v = x[nq : nq + nv]
-    tau = _v1(mi, ws, S_TAU_TOTAL, nv)
-    damping = _v1(mi, pws, S_DAMPING, nv)
+    tau, damping, limits = work.tau_total, params.damping, params.effort_limits
     for i in range(nv):
         tau[i] = tau_in[i] - damping[i] * v[i]
-    limits = _v1(mi, pws, S_EFFORT_LIMITS, nu)
-    actuated_v = mi[mi[ACTUATED_V] : mi[ACTUATED_V] + nu]
-    for a in range(nu):
+    actuated_v = model.actuated_v
+    for a in range(model.nu):
         tau[actuated_v[a]] += clamp(u[a], limits[a])
-    F = _v2(mi, ws, S_F_TOTAL, n, 6)
-    _gather_body_forces(tree, F_in_B, F)
-    add_gravity_forces(mi, pws, ws, F)
-    m_W = _v1(mi, ws, S_M_W, n)
-    h_W = _v2(mi, ws, S_H_W, n, 3)
+    F = work.F_total
+    _gather_body_forces(model, F_in_B, F)
+    add_gravity_forces(model, params, work, F)
     status = calc_forward_dynamics(
-        tree,
-        _v4(mi, ws, S_X_PC, 4, n, 4, 3),
-        _v2(mi, ws, S_H_PB_W, nv, 6),
-        _v2(mi, ws, S_V_WB, n, 6),
-        _v2(mi, ws, S_A_BIAS, n, 6),
-        m_W,
-        h_W,
-        _v3(mi, ws, S_I_W, n, 3, 3),
-        tau,
-        F,
-        _v1(mi, pws, S_REFLECTED, nv),
-        _v1(mi, pws, S_LOCKED, n),
-        _v3(mi, ws, S_P, n, 6, 6),
-        _v2(mi, ws, S_Z, n, 6),
-        _v2(mi, ws, S_U, nv, 6),
-        _v3(mi, ws, S_DINV, n, 6, 6),
-        _v1(mi, ws, S_U_ABA, nv),
-        _v1(mi, ws, S_VDOT, nv),
-        _v2(mi, ws, S_A_WB, n, 6),
+        model, params, work, tau, F, params.reflected, work.vdot, work.A_WB
     )
-    calc_qdot(tree, _jparam(mi, mf), x[0:nq], v, _v1(mi, ws, S_QDOT, nq))
+    calc_qdot(model, x[0:nq], v, work.qdot)
     return status
 
 
 @jitable
-def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
-    """ws[J] = J_V_WQ_W (see :func:`point_jacobian_into`)."""
-    run_stages(mi, mf, x, ws, ws, need)
-    point_jacobian_into(mi, ws, k, X_BF, p_FQ, _v2(mi, ws, S_J, 6, mi[NV]))
-
-
-@jitable
-def point_jacobian_into(mi, ws, k, X_BF, p_FQ, J):
+def point_jacobian(model, work, k, X_BF, p_FQ, J):
     """J = J_V_WQ_W (6×nv) of the point Q of mobod k's body at p_FQ in the frame F whose pose
     in the body is X_BF (a 4×3 pose); the positions of k and its ancestors must be up to
-    date."""
-    X_pc = _v4(mi, ws, S_X_PC, 4, mi[N], 4, 3)
-    X_WB = X_pc[3, k]
-    p_WQ = _v1(mi, ws, S_F6, 3)
+    date. Scratch: work.p_WQ."""
+    X_WB = work.X_pc[3, k]
+    p = work.p_WQ
     for i in range(3):
-        p_BQ = X_BF[3, i] + X_BF[i, 0] * p_FQ[0] + X_BF[i, 1] * p_FQ[1] + X_BF[i, 2] * p_FQ[2]
-        p_WQ[i] = p_BQ
+        p[i] = X_BF[3, i] + X_BF[i, 0] * p_FQ[0] + X_BF[i, 1] * p_FQ[1] + X_BF[i, 2] * p_FQ[2]
     for i in range(3):
-        ws_i = X_WB[3, i] + X_WB[i, 0] * p_WQ[0] + X_WB[i, 1] * p_WQ[1] + X_WB[i, 2] * p_WQ[2]
-        ws[mi[OFFSETS + S_F6] + 3 + i] = ws_i
-    calc_point_jacobian(
-        _tree(mi), X_pc, _v2(mi, ws, S_H_PB_W, mi[NV], 6), k, _v1(mi, ws, S_F6, 6)[3:6], J
+        p[3 + i] = X_WB[3, i] + X_WB[i, 0] * p[0] + X_WB[i, 1] * p[1] + X_WB[i, 2] * p[2]
+    calc_point_jacobian(model, work, k, p[3:6], J)
+
+
+# ---- drivers: the entry points Python calls, on flat arrays -------------------------------
+@entry_point
+@jitable
+def drive_stages(mi, mf, x, ws, need):
+    """Only brings the stages in ``need`` up to date."""
+    run_stages(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need)
+
+
+@entry_point
+@jitable
+def drive_poses(mi, mf, x, ws):
+    """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
+    the driver of pose queries."""
+    m = model(mi, mf)
+    calc_position_kinematics(m, parameters(mi, ws), workspace(mi, ws), x[0 : m.nq], POSES, 0)
+
+
+@entry_point
+@jitable
+def drive_mass_matrix(mi, mf, x, ws, need):
+    """ws's M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal)."""
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
+    run_stages(m, x, params, work, need)
+    calc_mass_matrix(m, params, work, work.M)
+
+
+@entry_point
+@jitable
+def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
+    """ws's tau (see :func:`inverse_dynamics`)."""
+    inverse_dynamics(
+        model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, vdot, tau_app, F_app_B
     )
 
 
+@entry_point
+@jitable
+def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
+    """F_B and tau of :func:`force_elements`."""
+    force_elements(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, F_B, tau)
+
+
+@entry_point
+@jitable
+def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
+    """ws's vdot, A_WB and qdot (see :func:`forward_dynamics`); returns its status."""
+    return forward_dynamics(
+        model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, u, tau_in, F_in_B
+    )
+
+
+@entry_point
+@jitable
+def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
+    """ws's J = J_V_WQ_W (see :func:`point_jacobian`)."""
+    m, work = model(mi, mf), workspace(mi, ws)
+    run_stages(m, x, parameters(mi, ws), work, need)
+    point_jacobian(m, work, k, X_BF, p_FQ, work.J)
+
+
+@entry_point
+@jitable
+def drive_point_jacobians(mi, mf, ws, k, P_WQ, J):
+    """J[i] = J_V_WQ_W (6×nv, kernels.jacobians) of the points at P_WQ[i] (in World) fixed on
+    mobod k's body, at the positions of ``ws`` (those of k and its ancestors up to date)."""
+    m, work = model(mi, mf), workspace(mi, ws)
+    for i in range(P_WQ.shape[0]):
+        calc_point_jacobian(m, work, k, P_WQ[i], J[i])
+
+
+@entry_point
+@jitable
+def drive_gravity_body_forces(mi, mf, ws, F_B):
+    """F_B of :func:`gravity_body_forces` (the inertias stage must be up to date)."""
+    gravity_body_forces(model(mi, mf), parameters(mi, ws), workspace(mi, ws), F_B)
+
+
+@entry_point
+@jitable
+def drive_newton_euler(mi, mf, ws, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau):
+    """kernels.dynamics.calc_inverse_dynamics at the stages of ``ws`` (positions and
+    inertias up to date), with the velocities V_WB and bias A_bias given (ws's, or zero),
+    into the outputs A_WB, F and tau (of any scalar type the inputs give), plus the reflected
+    inertias' torques."""
+    m, work = model(mi, mf), workspace(mi, ws)
+    calc_inverse_dynamics(m, work, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau)
+    reflected = parameters(mi, ws).reflected
+    for i in range(m.nv):
+        tau[i] += reflected[i] * vdot[i]
+
+
+@entry_point
+@jitable
+def drive_articulated_body(mi, mf, ws, tau, F_app, diagonal, vdot, A_WB):
+    """kernels.dynamics.calc_forward_dynamics at the stages of ``ws`` (all up to date), with
+    the generalized forces tau, the body forces F_app (per mobod) and ``diagonal`` added to
+    M's diagonal (in place of the reflected inertias), into vdot and A_WB; returns its
+    status. Its scratch is ws's (of ws's scalar type)."""
+    return calc_forward_dynamics(
+        model(mi, mf), parameters(mi, ws), workspace(mi, ws), tau, F_app, diagonal, vdot, A_WB
+    )
+
+
+@entry_point
+@jitable
+def drive_spatial_accelerations(mi, mf, ws, vdot, A_WB):
+    """A_WB per mobod for the accelerations v̇ (kernels.dynamics.calc_spatial_accelerations),
+    at the stages of ``ws`` (positions and bias up to date)."""
+    calc_spatial_accelerations(model(mi, mf), workspace(mi, ws), vdot, A_WB)
+
+
+@entry_point
+@jitable
+def drive_generalized_forces(mi, mf, ws, F_Bo_W, F, tau):
+    """tau = Σ_B J_Bᵀ·F_Bo_W (per mobod; F a workspace like it) at the positions of ``ws``."""
+    calc_generalized_forces(model(mi, mf), workspace(mi, ws), F_Bo_W, F, tau)
+
+
+@entry_point
+@jitable
+def drive_qdot(mi, mf, q, v, qdot):
+    """q̇ = N(q)·v (kernels.coordinates)."""
+    calc_qdot(model(mi, mf), q, v, qdot)
+
+
+@entry_point
+@jitable
+def drive_v(mi, mf, q, qdot, v):
+    """v = N⁺(q)·q̇ (kernels.coordinates)."""
+    calc_v(model(mi, mf), q, qdot, v)
+
+
+@entry_point
+@jitable
+def drive_N(mi, mf, q, N):
+    """N = N(q), nq × nv (kernels.coordinates)."""
+    calc_N_matrix(model(mi, mf), q, N)
+
+
+@entry_point
+@jitable
+def drive_Nplus(mi, mf, q, Nplus):
+    """Nplus = N⁺(q), nv × nq (kernels.coordinates)."""
+    calc_Nplus_matrix(model(mi, mf), q, Nplus)
+
+
+@entry_point
 @jitable
 def copy_if_finite(values, x, start):
     """x[start:start + len(values)] = values if every value is finite; returns whether it

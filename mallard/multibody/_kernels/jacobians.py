@@ -1,15 +1,18 @@
 """Jacobians of points fixed on a body, from the across-mobilizer Jacobians H_PB_W."""
 
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.kinematics import JTYPE, PARENT, V_START, X_WB
+from mallard.multibody._kernels.kinematics import X_WB
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
+from mallard.multibody._layout import JTYPE, PARENT, V_START
 
 
 @jitable
-def calc_point_jacobian(tree, X_pc, H_PB_W, k, p_WQ, J):
+def calc_point_jacobian(model, work, k, p_WQ, J):
     """J (6×nv) = J_V_WQ_W: the spatial velocity in World of a point Q fixed on the body of
-    mobod k (p_WQ its position in World), per unit generalized velocity: J·v = [w_WB; v_WQ].
-    Columns of mobods not between World and k are zero."""
+    mobod k (p_WQ its position in World), per unit generalized velocity: J·v = [w_WB; v_WQ],
+    at the positions of the workspace ``work``. Columns of mobods not between World and k are
+    zero."""
+    tree, X_pc, H_PB_W = model.tree, work.X_pc, work.H_PB_W
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0 * p_WQ[0]

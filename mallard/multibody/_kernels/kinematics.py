@@ -33,15 +33,15 @@ from mallard.multibody._kernels.pose import (
     store_pose,
 )
 from mallard.multibody._kernels.trig import calc_sin_cos
-from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
-
-# Columns of a tree row.
-PARENT = 0
-JTYPE = 1
-Q_START = 2
-V_START = 3
-REVERSED = 4
-BODY = 5
+from mallard.multibody._layout import (  # (the columns of a tree row)
+    JTYPE,
+    PARENT,
+    Q_START,
+    R_PF_IDENTITY,
+    REVERSED,
+    V_START,
+    X_MB_IDENTITY,
+)
 
 # What calc_position_kinematics computes (its ``what``).
 POSES = 0  # X_WB only (pose queries)
@@ -56,32 +56,33 @@ X_WB = 3
 
 
 @jitable
-def calc_position_kinematics(
-    tree, jparam, X_PF_MB, X_kind, q, X_pc, H_PB_W, H_FM, what, tip, path, sc
-):
+def calc_position_kinematics(model, params, work, q, what, tip):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians, as ``what``
     asks (ALL; COLUMNS: without the joint frames' poses X_WF, X_WM, but of the joints whose
     columns come from a pass of their own; POSES: only X_WB, layer 3 of X_pc); only of the
     mobods from World to mobod ``tip`` (its ancestors and itself: what the Jacobians of its
-    points need) if tip > 0, ``path`` (n scalars) then holding their indices.
+    points need) if tip > 0, ``params.path`` then holding their indices.
 
-    ``X_PF_MB[0, k]`` is X_PF and ``X_PF_MB[1, k]`` is X_MB of mobod k, ``X_kind[k]`` its
-    identity bits (see the module's docstring). Outputs per mobod k:
+    Reads the parameters ``params`` (_layout.PARAMETERS): ``X_PF_MB[0, k]`` is X_PF and
+    ``X_PF_MB[1, k]`` is X_MB of mobod k, ``X_kind[k]`` its identity bits (see the module's
+    docstring). Writes, in the workspace ``work`` (_layout.WORKSPACE), per mobod k:
     ``X_pc[:, k]`` = X_WF, X_WM, X_WB in layers 1 to 3 (see the layer constants; layer 0,
     X_FM, is scratch for the joint types computed outside the main loop); per generalized
     velocity i of mobod k, ``H_PB_W[i]`` = [w; v], the spatial velocity of B at Bo measured
-    in P, expressed in W, per unit v[i]. ``H_FM`` is a 6×6 workspace. ``X_pc[:, 0]`` (World)
-    must already hold identity poses. ``sc`` is a workspace for the sines and cosines of q
-    (see kernels.trig).
+    in P, expressed in W, per unit v[i]. ``X_pc[:, 0]`` (World) must already hold identity
+    poses. Scratch: ``H_FM``, ``sin_cos`` (the sines and cosines of q, see kernels.trig).
 
     Welds, revolute, prismatic and quaternion floating joints (the common ones) are computed in
     registers in the main loop; the other types' X_FM and H_FM come from :func:`calc_X_FM` and
     :func:`calc_H_FM`, called in passes of their own before and after it (a call inside the
     main loop would slow all of it down).
 
-    The state's arrays (q, X_pc, H_PB_W, H_FM, sc) may be lane views (kernels.lane_views), of L
+    The state's arrays (q, and ``work``'s) may be lane views (kernels.lane_views), of L
     states computed at once; the other types' X_FM and H_FM then go lane by lane.
     """
+    tree, jparam = model.tree, model.jparam
+    X_PF_MB, X_kind, path = params.X_PF_MB, params.X_kind, params.path
+    X_pc, H_PB_W, H_FM, sc = work.X_pc, work.H_PB_W, work.H_FM, work.sin_cos
     count = tree.shape[0] - 1 if tip == 0 else _path(tree, tip, path)
     calc_sin_cos(q, sc)  # (of every coordinate: one vector loop; revolute joints use theirs)
     for step in range(count):
@@ -338,9 +339,10 @@ def _across_mobilizer_column(row, T_WF, T_WM, T_WB, H_j, H_PB_W, c):
 
 
 @jitable
-def calc_velocity_kinematics(tree, X_pc, H_PB_W, v, V_WB):
-    """V_WB[k] = [w_WB_W; v_WBo_W] of every mobod: the parent's, shifted to Bo, plus
-    H_PB_W·v. Row 0 (World) of V_WB must already be zero."""
+def calc_velocity_kinematics(model, work, v):
+    """work.V_WB[k] = [w_WB_W; v_WBo_W] of every mobod: the parent's, shifted to Bo, plus
+    H_PB_W·v (of the positions in ``work``). Row 0 (World) of V_WB must already be zero."""
+    tree, X_pc, H_PB_W, V_WB = model.tree, work.X_pc, work.H_PB_W, work.V_WB
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
         v_start = tree[k, V_START]

@@ -25,8 +25,10 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import box, intrinsic, models, overload, register_model
 
-#: The number of states a lane value holds (four float64: one AVX register).
-L = 4
+from mallard.multibody._layout import LANES
+
+#: The number of states a lane value holds (four float64: one AVX register; _layout.LANES).
+L = LANES
 
 #: The LLVM type of a lane value.
 VECTOR_TYPE = ir.VectorType(ir.DoubleType(), L)

@@ -6,6 +6,7 @@ In place on arrays the caller passes (no allocation), for the small systems of o
 the constraint rows (joint limits, couplers).
 """
 
+from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
 
@@ -56,6 +57,7 @@ def solve_mixed_lcp(W, r, equality, lam, active, S, L, X):
     return False
 
 
+@entry_point
 @jitable
 def constraint_residuals(J, G, i0, i1, q, h, v, r):
     """r = J·v − b for the constraint rows J·v⁺ ≥ b (limits) or = b (couplers) of a step of
@@ -72,6 +74,7 @@ def constraint_residuals(J, G, i0, i1, q, h, v, r):
     return violated
 
 
+@entry_point
 @jitable
 def project_velocities(A, J, r, equality, free, v, Y, L, W, lam, active, S, L_S, X, v_out):
     """v_out = v + Y·λ: ``v`` projected onto the constraints in the metric A (n×n, symmetric

@@ -23,29 +23,14 @@ ForwardDynamicsDerivatives = namedtuple(
     "ForwardDynamicsDerivatives", ["dvdot_dq", "dvdot_dv", "dvdot_dtau", "dvdot_du"]
 )
 
-_DRIVERS = {}
-
-
-def _driver(name, dtype):
-    """The entry point ``name`` of kernels.engine_derivatives for arrays of ``dtype``."""
-    key = (name, np.dtype(dtype) == np.float64)
-    fn = _DRIVERS.get(key)
-    if fn is None:
-        from mallard.multibody._kernels import engine_derivatives, for_dtype
-
-        fn = _DRIVERS[key] = for_dtype(getattr(engine_derivatives, name), dtype)
-    return fn
-
 
 def _dws(plant, dtype):
-    """The plant's derivative workspace for ``dtype`` (see kernels.derivatives; scratch only,
+    """The plant's derivative workspace for ``dtype`` (_layout.DERIVATIVES; scratch only,
     made once)."""
     workspaces = plant.__dict__.setdefault("_derivative_workspaces", {})
     dws = workspaces.get(dtype)
     if dws is None:
-        from mallard.multibody._kernels.derivatives import dws_size
-
-        dws = workspaces[dtype] = np.zeros(dws_size(len(plant._mobods), plant._nv), dtype=dtype)
+        dws = workspaces[dtype] = np.zeros(plant._engine_model.sizes.dws, dtype=dtype)
     return dws
 
 
@@ -105,7 +90,7 @@ class DerivativesMixin:
         dtau_dq = np.zeros((self._nv, self._nq), dtype=dtype)
         dtau_dv = np.zeros((self._nv, self._nv), dtype=dtype)
         model = self._engine_model
-        _driver("drive_inverse_dynamics_derivatives", dtype)(
+        ec.kernels.drive_inverse_dynamics_derivatives(
             model.mi,
             model.mf,
             self._x(context),
@@ -118,7 +103,7 @@ class DerivativesMixin:
             dtau_dv,
         )
         self._mark(ec, context, need)
-        return InverseDynamicsDerivatives(dtau_dq, dtau_dv, ec.M.copy())
+        return InverseDynamicsDerivatives(dtau_dq, dtau_dv, ec.work.M.copy())
 
     def CalcForwardDynamicsDerivatives(self, context):
         """(dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du): the derivatives of a continuous plant's
@@ -167,7 +152,7 @@ class DerivativesMixin:
         dvdot_dv = np.zeros((nv, nv), dtype=dtype)
         dvdot_dtau = np.zeros((nv, nv), dtype=dtype)
         model = self._engine_model
-        failed = _driver("drive_forward_dynamics_derivatives", dtype)(
+        failed = ec.kernels.drive_forward_dynamics_derivatives(
             model.mi,
             model.mf,
             self._x(context),

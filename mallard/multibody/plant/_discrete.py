@@ -38,8 +38,8 @@ import logging
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.common.value import AbstractValue
-from mallard.multibody.plant._dynamics import _kernel
 from mallard.multibody.tree._indices import MultibodyConstraintId
 from mallard.multibody.tree._joint import Joint
 
@@ -97,10 +97,9 @@ class _Projection:
     for n velocities and m constraint rows."""
 
     def __init__(self, n, m):
-        from mallard.multibody._kernels import compiled, lcp
-
-        self.residuals = compiled(lcp.constraint_residuals)
-        self.project = compiled(lcp.project_velocities)
+        compiled = kernels(np.float64)
+        self.residuals = compiled.constraint_residuals
+        self.project = compiled.project_velocities
         self.r, self.lam, self.X = np.empty(m), np.empty(m), np.empty((m, 1))
         self.active = np.empty(m, dtype=np.int64)
         self.Y, self.L = np.empty((n, m)), np.empty((n, n))
@@ -279,14 +278,15 @@ class DiscreteMixin:
         nq = self._nq
         q, v = x[:nq], x[nq:]
         ec = self._forward_dynamics(context)
-        v_next = v + h * ec.vdot
+        v_next = v + h * ec.work.vdot
         locked = self._locked_velocities(context)
         if locked is not None:
             v_next[locked] = 0.0
         v_next = self._project_on_constraints(context, q, v_next, locked)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
-        _kernel("calc_qdot", qdot.dtype)(self._tree, self._jparam, q, v_next, qdot)
+        model = self._engine_model
+        kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
         memory = DiscreteStepMemory(

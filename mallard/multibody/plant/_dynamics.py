@@ -12,9 +12,10 @@ and PD controllers implicit; its sampled output ports still report zeros (see _p
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialAcceleration
 from mallard.multibody.plant._ports import _has_nan
 from mallard.multibody.tree._multibody_forces import MultibodyForces
@@ -28,7 +29,8 @@ class _DynamicsTopology:
 
     def __init__(self, plant):
         self.mobod_instance = np.array(
-            [int(plant._bodies[b].model_instance()) for b in plant._tree[:, 5]], dtype=np.int64
+            [int(plant._bodies[b].model_instance()) for b in plant._tree[:, BODY]],
+            dtype=np.int64,
         )
         self.mobod_joint = np.array(
             [-1 if m.joint is None else m.joint for m in plant._mobods], dtype=np.int64
@@ -48,22 +50,8 @@ class _DynamicsTopology:
         self.gravity_mobods = None
 
 
-_KERNELS = {}
-
-
 #: What _pd_controllers returns when no PD-controlled actuator has a desired state.
 _NO_PD_CONTROLLERS = (np.zeros(0, dtype=np.int64),) * 3 + (np.zeros(0),) * 4
-
-
-def _kernel(name, dtype):
-    """The dynamics kernel ``name`` for arrays of ``dtype`` (compiled for float64)."""
-    key = (name, np.dtype(dtype) == np.float64)
-    fn = _KERNELS.get(key)
-    if fn is None:
-        from mallard.multibody._kernels import dynamics, for_dtype
-
-        fn = _KERNELS[key] = for_dtype(getattr(dynamics, name), dtype)
-    return fn
 
 
 class DynamicsMixin:
@@ -90,11 +78,11 @@ class DynamicsMixin:
 
     def _reflected_inertias(self, context):
         """ρ²·Iᵣ of the actuators, per generalized velocity (nv)."""
-        return self._engine(context).reflected.copy()
+        return self._engine(context).params.reflected.copy()
 
     def _mobod_forces(self, F_BBo_W):
         """Body spatial forces (indexed by BodyIndex) reordered per mobod."""
-        return F_BBo_W[self._tree[:, 5]]
+        return F_BBo_W[self._tree[:, BODY]]
 
     # ---- inverse dynamics, mass matrix, bias term ------------------------------------------
     def _check_forces(self, forces, method):
@@ -105,38 +93,20 @@ class DynamicsMixin:
     def _inverse_dynamics(self, context, vdot, F_app, tau_app, velocities=True):
         """(tau, A_WB, F): recursive Newton–Euler (see kernels.dynamics), with the actuators'
         reflected inertias. ``velocities=False`` computes as if v were zero."""
-        inertias = self._body_inertias(context)
         if velocities:
-            cache = self._acceleration_bias(context)
-            V_WB, A_bias = cache.V_WB, cache.A_bias
-            X_pc, H_PB_W = cache.X_pc, cache.H_PB_W
-        else:
-            kc = self._position_kinematics(context)
-            X_pc, H_PB_W = kc.X_pc, kc.H_PB_W
-            V_WB = np.zeros((len(self._mobods), 6), dtype=H_PB_W.dtype)
-            A_bias = V_WB
-        dtype = np.result_type(A_bias, inertias.m_W, vdot, F_app, tau_app)
+            ec = self._acceleration_bias(context)
+        ec = self._body_inertias(context)
+        work = ec.work
+        dtype = np.result_type(ec.ws, vdot, F_app, tau_app)
         n = len(self._mobods)
         A_WB = np.empty((n, 6), dtype=dtype)
         F = np.empty((n, 6), dtype=dtype)
         tau = np.empty(self._nv, dtype=dtype)
-        _kernel("calc_inverse_dynamics", dtype)(
-            self._tree,
-            X_pc,
-            H_PB_W,
-            V_WB,
-            A_bias,
-            inertias.m_W,
-            inertias.h_W,
-            inertias.I_W,
-            vdot,
-            F_app,
-            tau_app,
-            A_WB,
-            F,
-            tau,
+        V_WB, A_bias = (work.V_WB, work.A_bias) if velocities else (ec.zero_F, ec.zero_F)
+        model = self._engine_model
+        kernels(dtype).drive_newton_euler(
+            model.mi, model.mf, ec.ws, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau
         )
-        tau += self._reflected_inertias(context) * vdot
         return tau, A_WB, F
 
     def _vdot_arg(self, vdot, method, name="known_vdot"):
@@ -167,13 +137,16 @@ class DynamicsMixin:
             self._check_forces(external_forces, "CalcInverseDynamics")
         ec = self._engine(context)
         need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+        if vdot.dtype != ec.ws.dtype:  # (AutoDiffXd or symbolic v̇ of a double Context)
+            self._ensure(context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+            tau_app = external_forces._tau
+            F_app = self._mobod_forces(external_forces._F_BBo_W)
+            return self._inverse_dynamics(context, vdot, F_app, tau_app)[0]
         model = self._engine_model
-        drivers = ec.drivers if vdot.dtype == ec.ws.dtype else model.drivers_for(object)
-        drivers.drive_inverse_dynamics(
+        ec.kernels.drive_inverse_dynamics(
             model.mi,
             model.mf,
             self._x_of(context._state),
-            ec.ws,
             ec.ws,
             need,
             vdot,
@@ -181,7 +154,7 @@ class DynamicsMixin:
             external_forces._F_BBo_W,
         )
         self._mark(ec, context, need)
-        return ec.tau.copy()
+        return ec.work.tau.copy()
 
     def CalcMassMatrix(self, context):
         """M(q) (nv × nv), by the composite body algorithm, with the actuators' reflected
@@ -193,9 +166,9 @@ class DynamicsMixin:
         ec = self._engine(context)
         need = self._need(ec, context, POSITIONS | INERTIAS)
         model = self._engine_model
-        ec.drivers.drive_mass_matrix(model.mi, model.mf, self._x_of(context._state), ec.ws, need)
+        ec.kernels.drive_mass_matrix(model.mi, model.mf, self._x_of(context._state), ec.ws, need)
         self._mark(ec, context, need)
-        return ec.M.copy()
+        return ec.work.M.copy()
 
     def CalcMassMatrixViaInverseDynamics(self, context):
         """M(q), column i = inverse dynamics with v = 0, v̇ = eᵢ and no applied forces."""
@@ -221,11 +194,10 @@ class DynamicsMixin:
         self.ValidateContext(context)
         self._throw_if_not_finalized("CalcSpatialAccelerationsFromVdot")
         vdot = self._vdot_arg(known_vdot, "CalcSpatialAccelerationsFromVdot")
-        cache = self._acceleration_bias(context)
-        A = np.empty_like(cache.A_bias, dtype=np.result_type(cache.A_bias, vdot))
-        _kernel("calc_spatial_accelerations", A.dtype)(
-            self._tree, cache.X_pc, cache.H_PB_W, cache.A_bias, vdot, A
-        )
+        ec = self._acceleration_bias(context)
+        A = np.empty_like(ec.work.A_bias, dtype=np.result_type(ec.ws, vdot))
+        model = self._engine_model
+        kernels(A.dtype).drive_spatial_accelerations(model.mi, model.mf, ec.ws, vdot, A)
         return [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
 
     # ---- applied forces ----------------------------------------------------------------------
@@ -243,7 +215,8 @@ class DynamicsMixin:
         m·g] at Bo, in W, for the bodies of the model instances where it is enabled."""
         ec = self._body_inertias(context)
         F = np.empty((len(self._bodies), 6), dtype=ec.ws.dtype)
-        ec.drivers._gravity_body_forces(self._engine_model.mi, ec.ws, ec.ws, F)
+        model = self._engine_model
+        ec.kernels.drive_gravity_body_forces(model.mi, model.mf, ec.ws, F)
         return F
 
     def CalcGravityGeneralizedForces(self, context):
@@ -254,12 +227,13 @@ class DynamicsMixin:
 
     def _generalized_forces_of(self, context, F_BBo_W):
         """Σ_B J_Bᵀ·F_BBo_W for body forces indexed by BodyIndex."""
-        kc = self._position_kinematics(context)
+        ec = self._position_kinematics(context)
         F = self._mobod_forces(F_BBo_W)
-        dtype = np.result_type(F, kc.H_PB_W)
+        dtype = np.result_type(F, ec.ws)
         tau = np.zeros(self._nv, dtype=dtype)
-        _kernel("calc_generalized_forces", dtype)(
-            self._tree, kc.X_pc, kc.H_PB_W, F, np.empty_like(F, dtype=dtype), tau
+        model = self._engine_model
+        kernels(dtype).drive_generalized_forces(
+            model.mi, model.mf, ec.ws, F, np.empty_like(F, dtype=dtype), tau
         )
         return tau
 
@@ -280,11 +254,10 @@ class DynamicsMixin:
         ec = self._engine(context)
         need = self._need(ec, context, POSITIONS | INERTIAS)
         model = self._engine_model
-        ec.drivers.drive_force_elements(
+        ec.kernels.drive_force_elements(
             model.mi,
             model.mf,
             self._x_of(context._state),
-            ec.ws,
             ec.ws,
             need,
             forces._F_BBo_W,
@@ -421,16 +394,18 @@ class DynamicsMixin:
             self._throw_if_continuous_with_constraints()
             self._drive_forward_dynamics(context, ec)
         elif self._has_pd_input(context) or ec.ws.dtype != np.float64:
-            ec.vdot[:], ec.A_WB[:], ec.step_diagonal = self._discrete_forward_dynamics(context)
+            ec.work.vdot[:], ec.work.A_WB[:], ec.step_diagonal = self._discrete_forward_dynamics(
+                context
+            )
         else:
             # Joint damping implicit: (M + h·D)·v̇ = τ − D·v − C·v, by the compiled ABA with
             # h·D added to the diagonal it adds the reflected inertias with.
-            extra = self._time_step * ec.damping
-            ec.reflected += extra
+            extra = self._time_step * ec.params.damping
+            ec.params.reflected[:] += extra
             try:
                 self._drive_forward_dynamics(context, ec)
             finally:
-                ec.reflected -= extra
+                ec.params.reflected[:] -= extra
             ec.step_diagonal = extra
         ec.fd = key
         return ec
@@ -440,8 +415,8 @@ class DynamicsMixin:
         u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
         need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         model = self._engine_model
-        failed = ec.drivers.drive_forward_dynamics(
-            model.mi, model.mf, self._x_of(context._state), ec.ws, ec.ws, need, u, tau_in, F_in
+        failed = ec.kernels.drive_forward_dynamics(
+            model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
         )
         self._mark(ec, context, need)
         if failed >= 0:
@@ -511,33 +486,20 @@ class DynamicsMixin:
     def _articulated_body_algorithm(self, context, tau, F_app, diagonal):
         """(v̇, A_WB per mobod) for generalized forces tau, body forces F_app (per mobod) and
         ``diagonal`` added to M's diagonal, locked joints held."""
-        bias = self._acceleration_bias(context)
-        inertias = self._body_inertias(context)
-        dtype = np.result_type(tau, F_app, bias.A_bias, inertias.m_W, diagonal)
-        n, nv = len(self._mobods), self._nv
-        static = self._dynamics_topology()
-        locked = np.zeros(n, dtype=np.int64)
-        locked[1:] = self._parameters(context).locked[static.mobod_joint[1:]]
-        vdot = np.empty(nv, dtype=dtype)
-        A_WB = np.empty((n, 6), dtype=dtype)
-        failed = _kernel("calc_forward_dynamics", dtype)(
-            self._tree,
-            bias.X_pc,
-            bias.H_PB_W,
-            bias.V_WB,
-            bias.A_bias,
-            inertias.m_W,
-            inertias.h_W,
-            inertias.I_W,
+        self._acceleration_bias(context)
+        ec = self._body_inertias(context)
+        dtype = np.result_type(tau, F_app, ec.ws, diagonal)
+        ws = ec.ws if dtype == ec.ws.dtype else ec.ws.astype(dtype)  # (its scratch: of dtype)
+        vdot = np.empty(self._nv, dtype=dtype)
+        A_WB = np.empty((len(self._mobods), 6), dtype=dtype)
+        model = self._engine_model
+        failed = kernels(dtype).drive_articulated_body(
+            model.mi,
+            model.mf,
+            ws,
             tau.astype(dtype, copy=False),
             F_app.astype(dtype, copy=False),
             diagonal.astype(dtype, copy=False),
-            locked,
-            np.empty((n, 6, 6), dtype=dtype),
-            np.empty((n, 6), dtype=dtype),
-            np.empty((nv, 6), dtype=dtype),
-            np.empty((n, 6, 6), dtype=dtype),
-            np.empty(nv, dtype=dtype),
             vdot,
             A_WB,
         )
@@ -576,7 +538,8 @@ class DynamicsMixin:
             self._check_rpy_singularities(q, "MapVelocityToQDot")
         dtype = np.result_type(q, v)
         qdot = np.empty(self._nq, dtype=dtype)
-        _kernel("calc_qdot", dtype)(self._tree, self._jparam, q, v, qdot)
+        model = self._engine_model
+        kernels(dtype).drive_qdot(model.mi, model.mf, q.astype(dtype, copy=False), v, qdot)
         return qdot
 
     def _time_derivatives(self, context):
@@ -593,7 +556,7 @@ class DynamicsMixin:
         if self._time_step > 0:
             return
         ec = self._time_derivatives(context)
-        derivatives.SetFromVector(np.concatenate((ec.qdot, ec.vdot)))
+        derivatives.SetFromVector(np.concatenate((ec.work.qdot, ec.work.vdot)))
 
     def EvalTimeDerivatives(self, context):
         """[q̇; v̇] as a ContinuousState cached in ``context`` (updated, not replaced, when
@@ -608,8 +571,8 @@ class DynamicsMixin:
             ec = self._time_derivatives(context)
             if fd_key != ec.fd or not ec.derivatives_filled:
                 data = ec.derivatives._vector._data
-                data[: self._nq] = ec.qdot
-                data[self._nq :] = ec.vdot
+                data[: self._nq] = ec.work.qdot
+                data[self._nq :] = ec.work.vdot
                 ec.derivatives_filled = True
         return ec.derivatives
 
@@ -664,7 +627,7 @@ class DynamicsMixin:
         method = "EvalBodySpatialAccelerationInWorld"
         self._throw_if_not_finalized(method)
         k = self._check_body(context, body, method)
-        return SpatialAcceleration._make(self._forward_dynamics(context).A_WB[k].copy())
+        return SpatialAcceleration._make(self._forward_dynamics(context).work.A_WB[k].copy())
 
     def _A_WF(self, context, frame):
         """A_WF_W of ``frame`` (from forward dynamics; its offset in its body from
@@ -673,10 +636,10 @@ class DynamicsMixin:
         k = self._mobod_of_body[int(frame.body().index())]
         fd = self._forward_dynamics(context)
         kc = self._velocity_kinematics(context)
-        R_WB = kc.X_pc[3, k, :3]
+        R_WB = kc.work.X_pc[3, k, :3]
         p = R_WB @ self._frame_poses(context).X_BF[int(frame.index()), 3]
-        w, alpha = kc.V_WB[k, :3], fd.A_WB[k, :3]
-        A = fd.A_WB[k].copy()
+        w, alpha = kc.work.V_WB[k, :3], fd.work.A_WB[k, :3]
+        A = fd.work.A_WB[k].copy()
         A[3:] += np.cross(alpha, p) + np.cross(w, np.cross(w, p))
         return A
 
@@ -687,10 +650,10 @@ class DynamicsMixin:
         self._throw_if_not_finalized(method)
         bodies, parameters, mass, total = self._com_data(context, model_instances, method)
         k = self._mobod_of_body[bodies]
-        A = self._forward_dynamics(context).A_WB[k]
+        A = self._forward_dynamics(context).work.A_WB[k]
         kc = self._velocity_kinematics(context)
-        p = (kc.X_pc[3, k, :3] @ parameters.com[bodies][:, :, None])[:, :, 0]
-        w, alpha, a = kc.V_WB[k, :3], A[:, :3], A[:, 3:]
+        p = (kc.work.X_pc[3, k, :3] @ parameters.com[bodies][:, :, None])[:, :, 0]
+        w, alpha, a = kc.work.V_WB[k, :3], A[:, :3], A[:, 3:]
         a_WBcm = a + np.cross(alpha, p) + np.cross(w, np.cross(w, p))
         return mass @ a_WBcm / total
 
@@ -700,13 +663,13 @@ class DynamicsMixin:
         self.ValidateContext(context)
         self._throw_if_not_finalized("EvalKineticEnergy")
         inertias = self._body_inertias(context)
-        V = self._velocity_kinematics(context).V_WB
+        V = self._velocity_kinematics(context).work.V_WB
         w, v = V[:, :3], V[:, 3:]
-        h = inertias.h_W
+        h = inertias.work.h_W
         # M·V = [I·w + h × v; m·v − h × w].
-        Iw = (inertias.I_W @ w[:, :, None])[:, :, 0]
+        Iw = (inertias.work.I_W @ w[:, :, None])[:, :, 0]
         energy = 0.5 * (
-            np.sum(w * (Iw + np.cross(h, v))) + np.sum(v * (inertias.m_W[:, None] * v))
+            np.sum(w * (Iw + np.cross(h, v))) + np.sum(v * (inertias.work.m_W[:, None] * v))
         ) - 0.5 * np.sum(v * np.cross(h, w))
         v = self._v(context)
         return scalar_out(energy + 0.5 * np.sum(self._reflected_inertias(context) * v * v))
@@ -721,10 +684,10 @@ class DynamicsMixin:
         g = self._gravity_field.gravity_vector()
         kc = self._velocity_kinematics(context)
         k = self._gravity_mobods()
-        m, h = inertias.m_W[k, None], inertias.h_W[k]
-        w, v = kc.V_WB[k, :3], kc.V_WB[k, 3:]
+        m, h = inertias.work.m_W[k, None], inertias.work.h_W[k]
+        w, v = kc.work.V_WB[k, :3], kc.work.V_WB[k, 3:]
         # m·p_WBcm = m·p_WBo + h;  m·v_WBcm = m·v + w × h.
-        energy = -np.sum((m * kc.X_pc[3, k, 3] + h) @ g)
+        energy = -np.sum((m * kc.work.X_pc[3, k, 3] + h) @ g)
         power = np.sum((m * v + np.cross(w, h)) @ g)
         return energy, power
 
@@ -784,8 +747,8 @@ class DynamicsMixin:
         I = np.zeros((3, 3))
         for b in sorted(seen - {0}):
             k = self._mobod_of_body[b]
-            mk, hk, Ik = inertias.m_W[k], inertias.h_W[k], inertias.I_W[k]
-            d = p_WF - kc.X_pc[3, k, 3]  # shift from Bo to Fo
+            mk, hk, Ik = inertias.work.m_W[k], inertias.work.h_W[k], inertias.work.I_W[k]
+            d = p_WF - kc.work.X_pc[3, k, 3]  # shift from Bo to Fo
             I = (
                 I
                 + Ik

@@ -9,12 +9,11 @@ or the plant's model-level values (gravity vector, effort limits) change, and in
 rest.
 """
 
-import functools
-
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.multibody import _joint_types, _layout
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIES
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
 
@@ -58,47 +57,52 @@ def _subtree_v_end(tree, nv):
     return [int(tree[k + size[k], 3]) if k + size[k] < n else nv for k in range(n)]
 
 
-class _Drivers:
-    """The entry points of kernels.engine for one scalar type, resolved (and compiled) on
-    first use: ``drivers.drive_mass_matrix(...)``."""
-
-    def __init__(self, dtype):
-        self._dtype = dtype
-
-    def __getattr__(self, name):
-        from mallard.multibody._kernels import engine, for_dtype
-
-        fn = for_dtype(getattr(engine, name), self._dtype)
-        setattr(self, name, fn)
-        return fn
-
-    def entry_point(self, name, args):
-        """The entry point ``name`` for exactly the types of ``args``: compiled, called
-        without numba's dispatch (see kernels.entry_point), for float64; else the kernel."""
-        fn = getattr(self, name)
-        if self._dtype is not np.float64:
-            return fn
-        from mallard.multibody._kernels import entry_point
-
-        return entry_point(fn, args)
-
-
 class EngineCache:
-    """One Context's workspace ``ws``, named views of its sections (``X_pc``, ``H_PB_W``,
-    ``V_WB``, ``A_bias``, ``m_W``, ``M``, ...), the frame poses ``X_BF`` (from the
-    parameters; ``X_BF_rows``: a list of its rows), and the serials each stage was computed
-    from."""
+    """One Context's workspace ``ws`` with the views of its sections (``params``: the
+    parameters', ``work``: the others', see _layout), the kernels of its scalar type, the
+    frame poses ``X_BF`` (from the parameters; ``X_BF_rows``: a list of its rows), and the
+    serials each stage and each cached result was computed from."""
 
-    def __init__(self, plant, dtype):
-        model = plant._engine_model
-        self.ws = np.zeros(model.ws_size, dtype=dtype)
-        self.drivers = model.drivers_for(dtype)
-        for name, offset, shape in model.sections:
-            count = int(np.prod(shape))
-            setattr(self, name, self.ws[offset : offset + count].reshape(shape))
-        self.X_pc[:, 0] = _IDENTITY_POSE
+    __slots__ = (
+        "ws",
+        "params",
+        "work",
+        "kernels",
+        "X_WB",
+        "X_BF",
+        "X_BF_rows",
+        "p_serial",
+        "model_version",
+        "pc",
+        "poses",
+        "inertias",
+        "vc",
+        "bias",
+        "bound_drivers",
+        "poses_state",
+        "run_poses",
+        "fd",
+        "inputs",
+        "inputs_serial",
+        "A_zero_vdot",
+        "derivatives",
+        "derivatives_filled",
+        "step_diagonal",
+        "discrete_step_key",
+        "discrete_step",
+        "zero_tau",
+        "zero_F",
+    )
+
+    def __init__(self, model, dtype):
+        sizes = model.sizes
+        self.ws = np.zeros(sizes.ws, dtype=dtype)
+        self.params = _layout.PARAMETERS.views(self.ws, sizes)
+        self.work = _layout.WORKSPACE.views(self.ws, sizes)
+        self.kernels = kernels(dtype)
+        self.work.X_pc[:, 0] = _IDENTITY_POSE
         # Per mobod, views of X_WB = [R_WB; p_WB] (for the pose queries).
-        self.X_WB = list(self.X_pc[3])
+        self.X_WB = list(self.work.X_pc[3])
         self.X_BF = self.X_BF_rows = None
         self.p_serial = self.model_version = None
         self.pc = self.poses = self.inertias = None  # serial_q of those stages
@@ -110,53 +114,38 @@ class EngineCache:
         self.A_zero_vdot = None  # A_WB with v̇ = 0 (bias accelerations), from the bias stage
         self.derivatives = None  # EvalTimeDerivatives' ContinuousState
         self.derivatives_filled = False
+        self.step_diagonal = None  # what a discrete step adds to M's diagonal (_dynamics)
+        self.discrete_step_key = self.discrete_step = None  # (see _discrete)
         # Zero inputs for the drivers.
-        self.zero_tau = np.zeros(plant._nv, dtype=dtype)
-        self.zero_F = np.zeros((plant.num_bodies(), 6), dtype=dtype)
+        self.zero_tau = np.zeros(sizes.nv, dtype=dtype)
+        self.zero_F = np.zeros((sizes.n, 6), dtype=dtype)
 
 
 class EngineModel:
-    """The flat model of a finalized plant: ``mi``, ``mf`` and the workspace layout."""
+    """The flat model of a finalized plant (_layout): ``mi``, ``mf`` and its ``sizes``."""
 
     def __init__(self, plant):
         n, nq, nv = len(plant._mobods), plant._nq, plant._nv
         nu = plant.num_actuated_dofs()
-        offsets, shapes, self.ws_size = _layout.build_layout(n, nq, nv, nu)
-        self.sections = list(zip(_layout.SECTIONS, offsets, shapes, strict=True))
-        header = _layout.OFFSETS + len(offsets)
+        self.sizes = _layout.model_sizes(n, nq, nv, nu)
         actuated_v = np.zeros(nu, dtype=np.int64)
         for a in plant._actuators:
             actuated_v[a._input_start] = a.joint()._v_start
-        tree_offset = header
-        actuated_offset = tree_offset + 6 * n
-        gravity_offset = actuated_offset + nu
-        v_end_offset = gravity_offset + n
-        mi = np.zeros(v_end_offset + n, dtype=np.int64)
-        mi[[_layout.N, _layout.NQ, _layout.NV, _layout.NU]] = n, nq, nv, nu
-        mi[_layout.TREE] = tree_offset
-        mi[_layout.ACTUATED_V] = actuated_offset
-        mi[_layout.GRAVITY_MASK] = gravity_offset
-        mi[_layout.V_END] = v_end_offset
-        mi[_layout.WS_SIZE] = self.ws_size
-        mi[_layout.OFFSETS : header] = offsets
-        mi[tree_offset:actuated_offset] = plant._tree.reshape(-1)
-        mi[actuated_offset:gravity_offset] = actuated_v
         enabled = plant._gravity_field._enabled_mask(len(plant._instance_names))
+        gravity_mask = np.zeros(n, dtype=np.int64)
         for k in range(1, n):
-            body = plant._bodies[plant._tree[k, 5]]
-            mi[gravity_offset + k] = int(enabled[int(body.model_instance())])
-        mi[v_end_offset:] = _subtree_v_end(plant._tree, nv)
-        self.mi = mi
+            body = plant._bodies[plant._tree[k, BODY]]
+            gravity_mask[k] = int(enabled[int(body.model_instance())])
+        self.mi = _layout.build_mi(
+            self.sizes,
+            {
+                "tree": plant._tree,
+                "actuated_v": actuated_v,
+                "gravity_mask": gravity_mask,
+                "v_end": _subtree_v_end(plant._tree, nv),
+            },
+        )
         self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
-        self._drivers = {}
-
-    def drivers_for(self, dtype):
-        """The _Drivers for workspaces of ``dtype`` (compiled for float64)."""
-        key = np.dtype(dtype) == np.float64
-        drivers = self._drivers.get(key)
-        if drivers is None:
-            drivers = self._drivers[key] = _Drivers(np.float64 if key else object)
-        return drivers
 
 
 class EngineMixin:
@@ -173,17 +162,13 @@ class EngineMixin:
         if self._is_finalized:
             self._model_version += 1
 
-    def _driver(self, name, dtype):
-        """The entry point ``name`` of kernels.engine for workspaces of ``dtype``."""
-        return getattr(self._engine_model.drivers_for(dtype), name)
-
     def _engine(self, context):
         """The Context's EngineCache, with its parameter stage up to date."""
         ec = context._system_cache
         if ec is None:
             parameters = self._parameters(context)
             dtype = np.result_type(self._x(context), parameters.mass, parameters.X_PF)
-            ec = context._system_cache = EngineCache(self, dtype)
+            ec = context._system_cache = EngineCache(self._engine_model, dtype)
         if ec.p_serial != context._serial_p or ec.model_version != self._model_version:
             self._update_parameter_stage(ec, context)
             ec.p_serial, ec.model_version = context._serial_p, self._model_version
@@ -196,9 +181,8 @@ class EngineMixin:
         bound = ec.bound_drivers.get(name)
         if bound is None or bound[0] is not x:  # (x: the state's array, its type fixed)
             model = self._engine_model
-            head = (model.mi, model.mf, x, ec.ws)
-            fn = ec.drivers.entry_point(name, head + args)
-            bound = ec.bound_drivers[name] = (x, functools.partial(fn, *head))
+            fn = ec.kernels.bind(name, model.mi, model.mf, x, ec.ws, args=args)
+            bound = ec.bound_drivers[name] = (x, fn)
         return bound[1]
 
     def _update_parameter_stage(self, ec, context):
@@ -212,7 +196,8 @@ class EngineMixin:
             X_BF[f] = X_PF[f] if parent is None else _compose(X_BF[int(parent.index())], X_PF[f])
         ec.X_BF = X_BF
         ec.X_BF_rows = list(X_BF)  # (views, made once)
-        ec.X_PF_MB[:, 0] = _IDENTITY_POSE
+        p = ec.params
+        p.X_PF_MB[:, 0] = _IDENTITY_POSE
         for k, mobod in enumerate(self._mobods[1:], start=1):
             joint = self._joints[mobod.joint]
             inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
@@ -227,27 +212,27 @@ class EngineMixin:
             if X_JZ is not None:  # a revolute mobilizer: both frames turned, z along its axis
                 X_P_inboard = _compose(X_P_inboard, X_JZ)
                 X_outboard_B = _compose(_invert(X_JZ), X_outboard_B)
-            ec.X_PF_MB[0, k] = X_P_inboard
-            ec.X_PF_MB[1, k] = X_outboard_B
-            ec.X_kind[k] = _identity_bits(X_P_inboard, X_outboard_B)
-        ec.m_B[:] = parameters.mass
-        ec.m_B[0] = 0.0
-        ec.com_B[:] = parameters.com
-        ec.com_B[0] = 0.0
-        ec.G_B[:] = parameters.G
-        ec.G_B[0] = 0.0
-        ec.damping[:] = parameters.damping
-        ec.reflected[:] = 0.0
+            p.X_PF_MB[0, k] = X_P_inboard
+            p.X_PF_MB[1, k] = X_outboard_B
+            p.X_kind[k] = _identity_bits(X_P_inboard, X_outboard_B)
+        p.m_B[:] = parameters.mass
+        p.m_B[0] = 0.0
+        p.com_B[:] = parameters.com
+        p.com_B[0] = 0.0
+        p.G_B[:] = parameters.G
+        p.G_B[0] = 0.0
+        p.damping[:] = parameters.damping
+        p.reflected[:] = 0.0
         for a in self._actuators:
             i = int(a.index())
-            ec.reflected[a.joint()._v_start] += (
+            p.reflected[a.joint()._v_start] += (
                 parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i]
             )
-            ec.effort_limits[a._input_start] = a.effort_limit()
-        ec.g_W[:] = self._gravity_field.gravity_vector()
-        ec.locked[0] = 0.0
+            p.effort_limits[a._input_start] = a.effort_limit()
+        p.g_W[:] = self._gravity_field.gravity_vector()
+        p.locked[0] = 0.0
         for k, mobod in enumerate(self._mobods[1:], start=1):
-            ec.locked[k] = float(parameters.locked[mobod.joint])
+            p.locked[k] = float(parameters.locked[mobod.joint])
         ec.pc = ec.poses = ec.inertias = ec.vc = ec.bias = ec.fd = None
 
     def _ensure(self, context, stages):
@@ -256,7 +241,7 @@ class EngineMixin:
         need = self._need(ec, context, stages)
         if need:
             model = self._engine_model
-            ec.drivers.drive_stages(model.mi, model.mf, self._x(context), ec.ws, need)
+            ec.kernels.drive_stages(model.mi, model.mf, self._x(context), ec.ws, need)
             self._mark(ec, context, need)
         return ec
 

@@ -8,6 +8,7 @@ moving point minus that of the point of A it coincides with.
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.multibody._layout import POSITIONS
 from mallard.multibody.math import SpatialAcceleration
@@ -46,16 +47,14 @@ class JacobiansMixin:
     def _point_jacobians_W(self, context, frame, p_WQ):
         """J_V_WQ_W (6×nv) for each column of p_WQ (3×p), points fixed on ``frame``'s body:
         an array p×6×nv."""
-        from mallard.multibody._kernels import for_dtype
-        from mallard.multibody._kernels.jacobians import calc_point_jacobian
-
-        cache = self._position_kinematics(context)
+        ec = self._position_kinematics(context)
         k = self._mobod_of_body[int(frame.body().index())]
-        dtype = np.result_type(cache.H_PB_W, p_WQ)
+        dtype = np.result_type(ec.ws, p_WQ)
         J = np.empty((p_WQ.shape[1], 6, self._nv), dtype=dtype)
-        kernel = for_dtype(calc_point_jacobian, dtype)
-        for i in range(p_WQ.shape[1]):
-            kernel(self._tree, cache.X_pc, cache.H_PB_W, k, np.ascontiguousarray(p_WQ[:, i]), J[i])
+        model = self._engine_model
+        kernels(dtype).drive_point_jacobians(
+            model.mi, model.mf, ec.ws, k, np.ascontiguousarray(p_WQ.T, dtype=dtype), J
+        )
         return J
 
     def _relative_jacobians(
@@ -135,7 +134,7 @@ class JacobiansMixin:
         args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
         self._bound_driver(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
         self._mark(ec, context, need)
-        return ec.J
+        return ec.work.J
 
     def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A, frame_E):
         """J_w_AB_E (3×n): frame B's angular velocity in frame A, expressed in frame E."""
@@ -210,18 +209,13 @@ class JacobiansMixin:
     # ---- bias accelerations ----------------------------------------------------------
     def _bias_accelerations(self, context):
         """A_WB of every mobod with v̇ = 0 (n×6; cached with the acceleration bias)."""
-        from mallard.multibody._kernels import for_dtype
-        from mallard.multibody._kernels.dynamics import calc_spatial_accelerations
-
-        cache = self._acceleration_bias(context)
-        if cache.A_zero_vdot is None:
-            A = np.empty_like(cache.A_bias)
-            vdot = np.zeros(self._nv, dtype=A.dtype)
-            for_dtype(calc_spatial_accelerations, A.dtype)(
-                self._tree, cache.X_pc, cache.H_PB_W, cache.A_bias, vdot, A
-            )
-            cache.A_zero_vdot = A
-        return cache.A_zero_vdot
+        ec = self._acceleration_bias(context)
+        if ec.A_zero_vdot is None:
+            A = np.empty_like(ec.work.A_bias)
+            model = self._engine_model
+            ec.kernels.drive_spatial_accelerations(model.mi, model.mf, ec.ws, ec.zero_tau, A)
+            ec.A_zero_vdot = A
+        return ec.A_zero_vdot
 
     def _bias_point_accelerations(self, context, frame_B, p_BoBi_B, frame_A, frame_E):
         """(α_bias, a_bias (3×p)): the bias angular acceleration of frame B and bias
@@ -233,8 +227,8 @@ class JacobiansMixin:
 
         def of_point(frame):
             k = self._mobod_of_body[int(frame.body().index())]
-            p_WBo = cache.X_pc[3, k, 3]
-            w, v = cache.V_WB[k, :3], cache.V_WB[k, 3:]
+            p_WBo = cache.work.X_pc[3, k, 3]
+            w, v = cache.work.V_WB[k, :3], cache.work.V_WB[k, 3:]
             alpha, a = A0[k, :3], A0[k, 3:]
             r = p_WQ - p_WBo[:, None]
             v_Q = v[:, None] + _cross_rows(w, r)

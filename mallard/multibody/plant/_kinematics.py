@@ -8,6 +8,7 @@ velocities (from q and v).
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.math import RigidTransform, RotationMatrix
@@ -92,7 +93,7 @@ class KinematicsMixin:
     def EvalBodySpatialVelocityInWorld(self, context, body):
         """V_WB_W, the spatial velocity of ``body``'s frame in World, expressed in World."""
         k = self._check_body(context, body, "EvalBodySpatialVelocityInWorld")
-        return SpatialVelocity._make(self._velocity_kinematics(context).V_WB[k].copy())
+        return SpatialVelocity._make(self._velocity_kinematics(context).work.V_WB[k].copy())
 
     def _X_BF(self, context, frame):
         """(R_BF, p_BF) of ``frame`` in its body, from the parameters of ``context``."""
@@ -104,7 +105,7 @@ class KinematicsMixin:
         self._check_frame(frame)
         self._throw_if_not_finalized("CalcPoseInWorld")
         cache = self._position_kinematics(context)
-        X_WB = cache.X_pc[3, self._mobod_of_body[int(frame.body().index())]]
+        X_WB = cache.work.X_pc[3, self._mobod_of_body[int(frame.body().index())]]
         X_WF = _compose(X_WB, cache.X_BF[int(frame.index())])
         return X_WF[:3], X_WF[3]
 
@@ -128,9 +129,9 @@ class KinematicsMixin:
         self._throw_if_not_finalized("CalcSpatialVelocityInWorld")
         k = self._mobod_of_body[int(frame.body().index())]
         cache = self._velocity_kinematics(context)
-        R_WB = cache.X_pc[3, k, :3]
+        R_WB = cache.work.X_pc[3, k, :3]
         p_BF_W = R_WB @ self._fixed_p_BF()[int(frame.index())]
-        V = cache.V_WB[k].copy()
+        V = cache.work.V_WB[k].copy()
         w = V[:3]
         V[3:] += np.array(
             [
@@ -197,31 +198,13 @@ class KinematicsMixin:
         values = as_array(values, name=name).reshape(-1)
         if values.shape[0] != n_in:
             raise RuntimeError(f"{method}(): {name} must have size {n_in}, got {values.shape[0]}")
-        from mallard.multibody._kernels import mobilizers
-
         q = self._q(context)
         self._check_rpy_singularities(q, method) if to_qdot else None
-        out = np.zeros(self._nq if to_qdot else self._nv, dtype=np.result_type(q, values))
-        fn = mobilizers.calc_qdot_from_v if to_qdot else mobilizers.calc_v_from_qdot
-        for j in self._joints:
-            qs, vs = j._q_start, j._v_start
-            q_j = q[qs : qs + j.num_positions()]
-            if to_qdot:
-                fn(
-                    j._jtype,
-                    j._jparam(),
-                    q_j,
-                    values[vs : vs + j.num_velocities()],
-                    out[qs : qs + j.num_positions()],
-                )
-            else:
-                fn(
-                    j._jtype,
-                    j._jparam(),
-                    q_j,
-                    values[qs : qs + j.num_positions()],
-                    out[vs : vs + j.num_velocities()],
-                )
+        dtype = np.result_type(q, values)
+        out = np.zeros(self._nq if to_qdot else self._nv, dtype=dtype)
+        model, k = self._engine_model, kernels(dtype)
+        drive = k.drive_qdot if to_qdot else k.drive_v
+        drive(model.mi, model.mf, q.astype(dtype, copy=False), values.astype(dtype), out)
         return out
 
     def _check_rpy_singularities(self, q, method):
@@ -255,28 +238,21 @@ class KinematicsMixin:
 
     def MakeVelocityToQDotMap(self, context):
         """N(q) (nq × nv), a dense array (pydrake returns the same matrix as scipy sparse)."""
-        return self._make_map(context, "calc_N", self._nq, self._nv, "MakeVelocityToQDotMap")
+        return self._make_map(context, "drive_N", self._nq, self._nv, "MakeVelocityToQDotMap")
 
     def MakeQDotToVelocityMap(self, context):
         """N⁺(q) (nv × nq), a dense array (pydrake returns the same matrix as scipy sparse)."""
-        return self._make_map(context, "calc_Nplus", self._nv, self._nq, "MakeQDotToVelocityMap")
+        return self._make_map(context, "drive_Nplus", self._nv, self._nq, "MakeQDotToVelocityMap")
 
     def _make_map(self, context, kernel, rows, cols, method):
         self._throw_if_not_finalized(method)
         self.ValidateContext(context)
-        from mallard.multibody._kernels import mobilizers
-
         q = self._q(context)
-        if kernel == "calc_N":
+        if kernel == "drive_N":
             self._check_rpy_singularities(q, method)
         out = np.zeros((rows, cols), dtype=q.dtype)
-        fn = getattr(mobilizers, kernel)
-        for j in self._joints:
-            qs, vs, nq, nv = j._q_start, j._v_start, j.num_positions(), j.num_velocities()
-            if kernel == "calc_N":
-                fn(j._jtype, j._jparam(), q[qs : qs + nq], out[qs : qs + nq, vs : vs + nv])
-            else:
-                fn(j._jtype, j._jparam(), q[qs : qs + nq], out[vs : vs + nv, qs : qs + nq])
+        model = self._engine_model
+        getattr(kernels(q.dtype), kernel)(model.mi, model.mf, q, out)
         return out
 
     # ---- mass, center of mass, momentum --------------------------------------------------
@@ -333,7 +309,7 @@ class KinematicsMixin:
         bodies, parameters, mass, total = self._com_data(
             context, model_instances, "CalcCenterOfMassPositionInWorld"
         )
-        X = self._position_kinematics(context).X_pc[3, self._mobod_of_body[bodies]]
+        X = self._position_kinematics(context).work.X_pc[3, self._mobod_of_body[bodies]]
         p_WBcm = X[:, 3] + np.einsum("kij,kj->ki", X[:, :3], parameters.com[bodies])
         return mass @ p_WBcm / total
 
@@ -350,9 +326,9 @@ class KinematicsMixin:
 
     def _com_velocities(self, cache, mobods, p_BoBcm_B):
         """v_WBcm_W of the bodies of ``mobods`` (n × 3)."""
-        R_WB = cache.X_pc[3, mobods, :3]
+        R_WB = cache.work.X_pc[3, mobods, :3]
         p_BoBcm_W = np.einsum("kij,kj->ki", R_WB, p_BoBcm_B)
-        V = cache.V_WB[mobods]
+        V = cache.work.V_WB[mobods]
         return V[:, 3:] + np.cross(V[:, :3], p_BoBcm_W)
 
     def _body_com_velocity_in_world(self, context, body):
@@ -374,15 +350,15 @@ class KinematicsMixin:
         bodies = self._instance_bodies(model_instances, "CalcSpatialMomentumInWorldAboutPoint")
         parameters = self._parameters(context)
         cache = self._velocity_kinematics(context)
-        L = np.zeros(6, dtype=np.result_type(cache.V_WB, parameters.mass))
+        L = np.zeros(6, dtype=np.result_type(cache.work.V_WB, parameters.mass))
         for b in bodies:
             k = self._mobod_of_body[b]
-            R_WB = cache.X_pc[3, k, :3]
-            p_WBo = cache.X_pc[3, k, 3]
+            R_WB = cache.work.X_pc[3, k, :3]
+            p_WBo = cache.work.X_pc[3, k, 3]
             m = parameters.mass[b]
             p_BoBcm_W = R_WB @ parameters.com[b]
             G_BBo_W = R_WB @ parameters.G[b] @ R_WB.T
-            w, v = cache.V_WB[k, :3], cache.V_WB[k, 3:]
+            w, v = cache.work.V_WB[k, :3], cache.work.V_WB[k, 3:]
             # L_WBBo_W = M_BBo_W·V_WB_W, then shifted from Bo to P.
             h = m * (G_BBo_W @ w + np.cross(p_BoBcm_W, v))
             ell = m * (v - np.cross(p_BoBcm_W, w))

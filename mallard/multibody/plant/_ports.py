@@ -156,7 +156,7 @@ class PortsMixin:
         poses.set_value([self.EvalBodyPoseInWorld(context, b) for b in self._bodies])
 
     def _calc_body_spatial_velocities(self, context, velocities):
-        V_WB = self._velocity_kinematics(context).V_WB
+        V_WB = self._velocity_kinematics(context).work.V_WB
         velocities.set_value([SpatialVelocity._make(V_WB[k].copy()) for k in self._mobod_of_body])
 
     def _calc_body_spatial_accelerations(self, context, accelerations):
@@ -168,7 +168,7 @@ class PortsMixin:
                 start = self._context_at_step_start(context, memory)
                 A_WB = self.CalcSpatialAccelerationsFromVdot(start, memory.vdot)
         else:
-            A = self._forward_dynamics(context).A_WB
+            A = self._forward_dynamics(context).work.A_WB
             A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
         accelerations.set_value(A_WB)
 
@@ -178,7 +178,7 @@ class PortsMixin:
         if self._time_step > 0:
             memory = self._step_memory(context)
             return np.zeros(self._nv) if memory is None else memory.vdot
-        return self._forward_dynamics(context).vdot
+        return self._forward_dynamics(context).work.vdot
 
     def _net_actuation(self, context):
         """The actuation applied, the actuators' PD controllers included (for a discrete
@@ -213,7 +213,7 @@ class PortsMixin:
 
         if self._time_step == 0:
             self._warn_limits_ignored()
-            vdot = self._forward_dynamics(context).vdot
+            vdot = self._forward_dynamics(context).work.vdot
             tau, F_BBo_W = self._applied_forces(context)
             start = context
         else:
@@ -225,7 +225,7 @@ class PortsMixin:
             vdot = memory.vdot
             tau, F_BBo_W = self._step_applied_forces(start, memory)
         F = self._inverse_dynamics(start, vdot, self._mobod_forces(F_BBo_W), tau)[2]
-        X_pc = self._position_kinematics(start).X_pc
+        X_pc = self._position_kinematics(start).work.X_pc
         forces = []
         for joint in self._joints:
             k = self._mobod_of_joint[int(joint.index())]

@@ -3,6 +3,7 @@ instance and in arrays, default state, and the free-body API."""
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.math import RigidTransform
 from mallard.multibody.math import SpatialVelocity
@@ -180,8 +181,8 @@ class StateAccessMixin:
         if copy is None:
             # Called without numba's dispatch: values and x are contiguous float64 vectors
             # (state vectors always are).
-            drivers = self._engine_model.drivers_for(_F64)
-            copy = self._copy_if_finite = drivers.entry_point("copy_if_finite", (values, x, 0))
+            compiled = kernels(_F64)
+            copy = self._copy_if_finite = compiled.bind("copy_if_finite", args=(values, x, 0))
         return copy(values, x, start)
 
     def SetPositionsAndVelocities(self, context, *args, **kwargs):

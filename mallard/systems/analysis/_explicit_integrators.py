@@ -8,8 +8,11 @@ error-controlled ones as ``(system, context=None)``, as pydrake's.
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.systems.analysis._integrator_base import IntegratorBase
-from mallard.systems.analysis._kernels import combine, combine_error, rk3_error
+
+#: The integrators' compiled helpers (systems.analysis._kernels).
+_KERNELS = kernels(np.float64)
 
 
 class _FixedStepIntegrator(IntegratorBase):
@@ -40,7 +43,7 @@ class ExplicitEulerIntegrator(_FixedStepIntegrator):
         self._eval_derivatives(K[0])
         context.SetTime(context._time + h)
         self._scales[0] = h
-        combine(x, x, K, self._scales, 1, False)
+        _KERNELS.combine(x, x, K, self._scales, 1, False)
         self._notify_state_changed()
         return True
 
@@ -60,11 +63,11 @@ class RungeKutta2Integrator(_FixedStepIntegrator):
         self._eval_derivatives(K[1])
         context.SetTime(context._time + h)
         scales[0] = h
-        combine(x, x, K[1:], scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h·k₀
+        _KERNELS.combine(x, x, K[1:], scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h·k₀
         self._notify_state_changed()
         self._eval_derivatives(K[0])
         scales[0], scales[1] = h / 2, -h / 2
-        combine(
+        _KERNELS.combine(
             x, x, K, scales, 2, self._grouped
         )  # x₁ = x⁽ᵃ⁾ + h/2·k⁽ᵃ⁾ − h/2·k₀ = x₀ + h/2·(k₀ + k⁽ᵃ⁾)
         self._notify_state_changed()
@@ -144,19 +147,19 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         self._eval_derivatives(K[0])
         context.SetTime(t0 + h / 2)
         scales[0] = h / 2
-        combine(x, x0, K, scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h/2·k₀
+        _KERNELS.combine(x, x0, K, scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h/2·k₀
         notify()
         self._eval_derivatives(K[1])
         context.SetTime(t0 + h)
         scales[0], scales[1] = -h, 2 * h
-        combine(x, x0, K, scales, 2, self._grouped)  # x⁽ᵇ⁾ = x₀ − h·k₀ + 2h·k⁽ᵃ⁾
+        _KERNELS.combine(x, x0, K, scales, 2, self._grouped)  # x⁽ᵇ⁾ = x₀ − h·k₀ + 2h·k⁽ᵃ⁾
         notify()
         self._eval_derivatives(K[2])
         h6 = h / 6.0
         scales[0], scales[1], scales[2] = h6, 4 * h6, h6
-        combine(x, x0, K, scales, 3, self._grouped)  # x₁ = x₀ + h/6·(k₀ + 4·k⁽ᵃ⁾ + k⁽ᵇ⁾)
+        _KERNELS.combine(x, x0, K, scales, 3, self._grouped)  # x₁ = x₀ + h/6·(k₀ + 4·k⁽ᵃ⁾ + k⁽ᵇ⁾)
         notify()
-        rk3_error(self._err, x0, K[1], x, h)  # ε = |x₀ + h·k⁽ᵃ⁾ − x₁|
+        _KERNELS.rk3_error(self._err, x0, K[1], x, h)  # ε = |x₀ + h·k⁽ᵃ⁾ − x₁|
         return True
 
 
@@ -204,10 +207,10 @@ class RungeKutta5Integrator(_ErrorControlledRungeKutta):
         for i, (c, a) in enumerate(zip(self._C[1:], self._A, strict=True), start=1):
             context.SetTime(t0 + c * h)
             np.multiply(a, h, out=scales[:i])
-            combine(x, x0, K, scales, i, self._grouped)
+            _KERNELS.combine(x, x0, K, scales, i, self._grouped)
             notify()
             self._eval_derivatives(K[i])
         # The state is now x₁: the last stage is at t₀ + h with the propagated weights.
         np.multiply(self._E, h, out=scales)
-        combine_error(self._err, K, scales, len(self._E))
+        _KERNELS.combine_error(self._err, K, scales, len(self._E))
         return True

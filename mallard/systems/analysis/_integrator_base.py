@@ -21,9 +21,12 @@ import math
 
 import numpy as np
 
-from mallard.systems.analysis._kernels import weighted_max_abs
+from mallard._compiled import kernels
 from mallard.systems.framework._context import _next_serial
 from mallard.systems.framework._system import System
+
+#: The integrators' compiled helpers (systems.analysis._kernels).
+_KERNELS = kernels(np.float64)
 
 _NAN = math.nan
 
@@ -410,7 +413,7 @@ class IntegratorBase:
     def _error_norm(self, err):
         if self._n == 0:
             return 0.0
-        norm = weighted_max_abs(err, self._weights)
+        norm = _KERNELS.weighted_max_abs(err, self._weights)
         for leaf, q_slice, qbar in self._mapped:
             v = leaf.n_map.MapQDotToVelocity(leaf.context, err[q_slice])
             weighted = leaf.n_map.MapVelocityToQDot(leaf.context, qbar * v)

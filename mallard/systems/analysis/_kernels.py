@@ -6,29 +6,15 @@ Sums are formed in the order Drake's VectorBase::PlusEqScaled forms them, so tha
 agree with Drake's to the last bit: a leaf system's state (a BasicVector) adds the terms to x
 one at a time; a Diagram's (a Supervector) adds their sum, accumulated from zero.
 
-Each is compiled by numba at its first call (importing mallard does not import numba)."""
+Each is an entry point of mallard._compiled, called as ``kernels(np.float64).combine(...)``
+(compiled at its first call: importing mallard does not import numba)."""
 
-import functools
 import math
 
-
-def _njit_on_first_call(fn):
-    """``fn``, compiled by numba (cached on disk) when it is first called."""
-    dispatcher = None
-
-    @functools.wraps(fn)
-    def call(*args):
-        nonlocal dispatcher
-        if dispatcher is None:
-            import numba
-
-            dispatcher = numba.njit(cache=True)(fn)
-        return dispatcher(*args)
-
-    return call
+from mallard._compiled import entry_point
 
 
-@_njit_on_first_call
+@entry_point
 def combine(x, x0, K, scales, m, grouped):
     """x = x0 + scales[0]·K[0] + ... + scales[m-1]·K[m-1]: added to x0 one term at a time,
     or (``grouped``) summed first."""
@@ -45,7 +31,7 @@ def combine(x, x0, K, scales, m, grouped):
             x[i] = value
 
 
-@_njit_on_first_call
+@entry_point
 def combine_error(err, K, scales, m):
     """err = |scales[0]·K[0] + ... + scales[m-1]·K[m-1]|."""
     for i in range(err.shape[0]):
@@ -55,14 +41,14 @@ def combine_error(err, K, scales, m):
         err[i] = abs(value)
 
 
-@_njit_on_first_call
+@entry_point
 def rk3_error(err, x0, k, x, h):
     """err = |x0 + h·k − x| (the explicit midpoint solution minus RK3's)."""
     for i in range(err.shape[0]):
         err[i] = abs(x0[i] + h * k[i] - x[i])
 
 
-@_njit_on_first_call
+@entry_point
 def weighted_max_abs(values, weights):
     """max |valuesᵢ|·weightsᵢ, NaN if any value is NaN, 0 for empty vectors."""
     result = 0.0

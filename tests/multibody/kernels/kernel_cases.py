@@ -138,7 +138,7 @@ def _lane_row_args(rng):
 
 
 def _velocity_kinematics_args(rng):
-    from mallard.multibody._kernels import compiled
+    from mallard._compiled import compiled
     from mallard.multibody._kernels.kinematics import calc_position_kinematics
 
     args = _position_kinematics_args(rng)
@@ -150,7 +150,7 @@ def _velocity_kinematics_args(rng):
 def _dynamics_args(rng):
     """Kinematics of the sample tree and random body inertias: (tree, jparam, q, v, X_pc,
     H_PB_W, V_WB, m_W, h_W, I_W)."""
-    from mallard.multibody._kernels import compiled
+    from mallard._compiled import compiled
     from mallard.multibody._kernels.kinematics import calc_velocity_kinematics
 
     tree, jparam, _, _, q, _, _ = _tree(rng)
@@ -375,7 +375,7 @@ def _batch_row(rng):
 
 def _stages_done(rng):
     """(mi, mf, x, ws, plant) of the sample plant with every stage of ws up to date."""
-    from mallard.multibody._kernels import compiled
+    from mallard._compiled import compiled
     from mallard.multibody._kernels.engine import drive_stages
 
     mi, mf, x, ws, plant = _engine_args(rng)
@@ -386,7 +386,7 @@ def _stages_done(rng):
 def _gravity_args(rng):
     """(mi, ws, ws, F_B) with the inertias stage of the sample workspace up to date (ws: the
     parameters' workspace and the state's)."""
-    from mallard.multibody._kernels import compiled
+    from mallard._compiled import compiled
     from mallard.multibody._kernels.engine import drive_stages
 
     mi, mf, x, ws, plant = _engine_args(rng)
@@ -398,7 +398,7 @@ def _derivative_args(rng):
     """The arguments of the derivative kernels at the sample plant's state, its stages and
     primal Newton–Euler pass computed: a dict."""
     from mallard.multibody import _layout as L
-    from mallard.multibody._kernels import compiled
+    from mallard._compiled import compiled
     from mallard.multibody._kernels.derivatives import dws_size
     from mallard.multibody._kernels.engine import drive_stages
     from mallard.multibody._kernels.engine_derivatives import _inverse_dynamics_derivatives

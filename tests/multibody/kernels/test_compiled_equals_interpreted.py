@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import mallard.multibody._kernels as kernels
-from mallard.multibody._kernels import REGISTRY, compiled, for_dtype
+from mallard._compiled import compiled, kernels
+from mallard.multibody._kernels import REGISTRY
 from mallard.multibody._kernels.lane_views import Lanes
 
 from .kernel_cases import CASES, UNCOMPARED
@@ -75,7 +76,8 @@ def test_kernels_are_cached_on_disk_with_a_package_wide_stamp(tmp_path):
     script = textwrap.dedent(
         """
         import numpy as np
-        from mallard.multibody._kernels import compiled, spatial
+        from mallard._compiled import compiled
+from mallard.multibody._kernels import spatial
         from mallard.multibody._kernels._machinery import _PackageStampLocator
         f = compiled(spatial.cross)
         out = np.empty(3)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mallard.multibody._joint_types import REVOLUTE
-from mallard.multibody._kernels import compiled
+from mallard._compiled import compiled
 from mallard.multibody._kernels import kinematics as kin
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_X_FM
 from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY

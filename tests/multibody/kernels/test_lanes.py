@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from mallard.multibody._kernels import compiled
+from mallard._compiled import compiled
 from mallard.multibody._kernels.engine import _position_kinematics, body_inertias, mass_matrix_into
 from mallard.multibody._kernels.kinematics import COLUMNS
 from mallard.multibody._kernels.lane_views import Lanes, lane_view

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from mallard.multibody import _joint_types as jt
-from mallard.multibody._kernels import compiled
+from mallard._compiled import compiled
 from mallard.multibody._kernels import mobilizers as mob
 from tests.dual import Dual, derivatives, values
 

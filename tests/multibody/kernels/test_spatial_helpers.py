@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from mallard.multibody._kernels import compiled, spatial
+from mallard._compiled import compiled
+from mallard.multibody._kernels import spatial
 from mallard.multibody._kernels import rotation as rot
 
 rng = np.random.default_rng(7)

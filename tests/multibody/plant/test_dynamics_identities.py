@@ -5,9 +5,15 @@ ratio, springs) at random states: facts any correct implementation satisfies."""
 import numpy as np
 import pytest
 
-from mallard.multibody._kernels import REGISTRY, compiled
-from mallard.multibody._layout import sin_cos_width
-from mallard.multibody.plant._engine import _subtree_v_end
+from mallard._compiled import kernels
+from mallard.multibody._layout import (
+    BIAS,
+    INERTIAS,
+    PARAMETERS,
+    POSITIONS,
+    VELOCITIES,
+    WORKSPACE,
+)
 
 from .plant_models import bodies, dynamics_model, library
 
@@ -392,69 +398,28 @@ def test_spatial_inertia(model):
 
 # ---- compiled kernels = interpreted kernels, on the plant's own arrays ---------------------
 def _kernel_chain(plant, context, as_object):
-    """The kernels' results for the plant's state, called compiled on float64 arrays or
-    interpreted on object arrays: poses, velocities, bias, inertias, M, inverse and forward
-    dynamics, a Jacobian, q̇ and generalized forces."""
-
-    def K(name):
-        fn = REGISTRY["mallard.multibody._kernels." + name]
-        return fn if as_object else compiled(fn)
+    """The kernels' results for the plant's state, through the entry points the plant calls,
+    compiled on float64 arrays or interpreted on object arrays: poses, velocities, bias,
+    inertias, M, inverse and forward dynamics (a joint locked), a Jacobian, q̇ and
+    generalized forces."""
+    dtype = object if as_object else float
+    run = kernels(dtype)
 
     def arr(a):
-        return np.asarray(a).astype(object) if as_object else np.array(a, dtype=float)
+        return np.asarray(a).astype(dtype)
 
     def out(*shape):
-        return np.zeros(shape, dtype=object if as_object else float)
+        return np.zeros(shape, dtype=dtype)
 
-    tree, jparam = plant._tree, arr(plant._jparam)
-    parameters = plant._parameters(context)
-    X_PF_MB = arr(plant._frame_poses(context).X_PF_MB)
-    X_kind = plant._frame_poses(context).X_kind
-    q, v = arr(plant.GetPositions(context)), arr(plant.GetVelocities(context))
-    n, nv = tree.shape[0], plant.num_velocities()
-    X_pc = out(4, n, 4, 3)
-    X_pc[:, 0, :3] = np.eye(3)
-    H_PB_W = out(nv, 6)
-    K("kinematics.calc_position_kinematics")(
-        tree,
-        jparam,
-        X_PF_MB,
-        X_kind,
-        q,
-        X_pc,
-        H_PB_W,
-        out(6, 6),
-        2,  # (ALL)
-        0,
-        out(n),
-        out(3, sin_cos_width(len(q))),
-    )
-    V_WB = out(n, 6)
-    K("kinematics.calc_velocity_kinematics")(tree, X_pc, H_PB_W, v, V_WB)
-    A_bias = out(n, 6)
-    K("dynamics.calc_acceleration_bias")(tree, jparam, q, v, X_pc, V_WB, A_bias, out(12))
-    m_W, h_W, I_W = out(n), out(n, 3), out(n, 3, 3)
-    K("dynamics.calc_body_inertias")(
-        tree, X_pc, arr(parameters.mass), arr(parameters.com), arr(parameters.G), m_W, h_W, I_W
-    )
-    reflected = arr(plant._reflected_inertias(context))
-    M_ = out(nv, nv)
-    K("dynamics.calc_mass_matrix")(
-        tree,
-        np.array(_subtree_v_end(tree, nv)),
-        X_pc,
-        H_PB_W,
-        m_W,
-        h_W,
-        I_W,
-        reflected,
-        out(n),
-        out(n, 3),
-        out(n, 3, 3),
-        out(nv, 6),
-        out(6, nv),
-        M_,
-    )
+    model = plant._engine_model
+    mi, mf, sizes = model.mi, model.mf, model.sizes
+    ws = arr(plant._engine(context).ws)  # (its parameter stage set)
+    params, work = PARAMETERS.views(ws, sizes), WORKSPACE.views(ws, sizes)
+    x = arr(plant.GetPositionsAndVelocities(context))
+    q, v = x[: sizes.nq], x[sizes.nq :]
+    run.drive_stages(mi, mf, x, ws, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+    run.drive_mass_matrix(mi, mf, x, ws, 0)
+    n, nv = sizes.n, sizes.nv
     rng = np.random.default_rng(0)
     F_app, tau_app, vdot_in = (
         arr(rng.normal(size=(n, 6))),
@@ -462,25 +427,22 @@ def _kernel_chain(plant, context, as_object):
         arr(rng.normal(size=nv)),
     )
     A_WB, F, tau = out(n, 6), out(n, 6), out(nv)
-    K("dynamics.calc_inverse_dynamics")(
-        tree, X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W, vdot_in, F_app, tau_app, A_WB, F, tau
+    run.drive_newton_euler(
+        mi, mf, ws, work.V_WB, work.A_bias, vdot_in, F_app, tau_app, A_WB, F, tau
     )
-    locked = np.zeros(n, dtype=np.int64)
-    locked[3] = 1
+    params.locked[3] = 1.0
     vdot, A_fd = out(nv), out(n, 6)
-    failed = K("dynamics.calc_forward_dynamics")(
-        tree, X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W, tau_app, F_app, reflected, locked,
-        out(n, 6, 6), out(n, 6), out(nv, 6), out(n, 6, 6), out(nv), vdot, A_fd,
-    )  # fmt: skip
+    failed = run.drive_articulated_body(mi, mf, ws, tau_app, F_app, params.reflected, vdot, A_fd)
     assert failed == -1
-    J = out(6, nv)
-    K("jacobians.calc_point_jacobian")(tree, X_pc, H_PB_W, n - 2, arr([0.1, 0.2, 0.3]), J)
-    qdot = out(plant.num_positions())
-    K("dynamics.calc_qdot")(tree, jparam, q, v, qdot)
+    J = out(1, 6, nv)
+    run.drive_point_jacobians(mi, mf, ws, n - 2, arr([[0.1, 0.2, 0.3]]), J)
+    qdot = out(sizes.nq)
+    run.drive_qdot(mi, mf, q, v, qdot)
     tau_F = out(nv)
-    K("dynamics.calc_generalized_forces")(tree, X_pc, H_PB_W, F_app, out(n, 6), tau_F)
-    results = (X_pc, H_PB_W, V_WB, A_bias, m_W, h_W, I_W, M_, A_WB, F, tau, vdot, A_fd, J)
-    return [np.asarray(r, dtype=float) for r in results + (qdot, tau_F)]
+    run.drive_generalized_forces(mi, mf, ws, F_app, out(n, 6), tau_F)
+    results = (work.X_pc, work.H_PB_W, work.V_WB, work.A_bias, work.m_W, work.h_W, work.I_W)
+    results += (work.M, A_WB, F, tau, vdot, A_fd, J[0], qdot, tau_F)
+    return [np.asarray(r, dtype=float) for r in results]
 
 
 def test_kernels_compiled_equal_interpreted_on_the_plant(model):

@@ -1,0 +1,86 @@
+"""The whole tree's maps between generalized velocities and time derivatives of the
+generalized positions, mobilizer by mobilizer (kernels.mobilizers): q̇ = N(q)·v, v = N⁺(q)·q̇,
+and the matrices N(q) (nq × nv) and N⁺(q) (nv × nq).
+
+The mobilizer functions that lanes can't take go lane by lane (kernels.lane_views).
+"""
+
+from mallard.multibody._joint_types import BALL_RPY, QUATERNION_FLOATING, RPY_FLOATING
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.lane_views import lane, lane_count
+from mallard.multibody._kernels.mobilizers import (
+    NUM_POSITIONS,
+    NUM_VELOCITIES,
+    calc_N,
+    calc_Nplus,
+    calc_qdot_from_v,
+    calc_v_from_qdot,
+)
+from mallard.multibody._layout import JTYPE, Q_START, V_START
+
+
+@jitable
+def _identity_map(jtype):
+    """Whether N(q) = I for joint type ``jtype`` (all but the roll-pitch-yaw and quaternion
+    ones)."""
+    return jtype != BALL_RPY and jtype != RPY_FLOATING and jtype != QUATERNION_FLOATING
+
+
+@jitable
+def calc_qdot(model, q, v, qdot):
+    """q̇ = N(q)·v of the whole tree: q̇ = v for the joint types with N = I, the others by
+    kernels.mobilizers.calc_qdot_from_v, in a pass of their own."""
+    tree, jparam = model.tree, model.jparam
+    for k in range(1, model.n):
+        jtype = tree[k, JTYPE]
+        if _identity_map(jtype):
+            q_start = tree[k, Q_START]
+            v_start = tree[k, V_START]
+            for i in range(NUM_VELOCITIES[jtype]):
+                qdot[q_start + i] = v[v_start + i]
+    for k in range(1, model.n):
+        jtype = tree[k, JTYPE]
+        if not _identity_map(jtype):
+            q_start = tree[k, Q_START]
+            q_k, v_k, qdot_k = q[q_start:], v[tree[k, V_START] :], qdot[q_start:]
+            for j in range(lane_count(q)):  # (lane views: lane by lane)
+                calc_qdot_from_v(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(qdot_k, j))
+
+
+@jitable
+def calc_v(model, q, qdot, v):
+    """v = N⁺(q)·q̇ of the whole tree (kernels.mobilizers.calc_v_from_qdot per mobilizer)."""
+    tree, jparam = model.tree, model.jparam
+    for k in range(1, model.n):
+        jtype = tree[k, JTYPE]
+        q_start = tree[k, Q_START]
+        calc_v_from_qdot(jtype, jparam[k], q[q_start:], qdot[q_start:], v[tree[k, V_START] :])
+
+
+@jitable
+def calc_N_matrix(model, q, N):
+    """N (nq × nv) = N(q) of the whole tree, block diagonal by mobilizer (every entry set)."""
+    tree, jparam = model.tree, model.jparam
+    for i in range(N.shape[0]):
+        for j in range(N.shape[1]):
+            N[i, j] = 0.0 * q[0]
+    for k in range(1, model.n):
+        jtype = tree[k, JTYPE]
+        qs, vs = tree[k, Q_START], tree[k, V_START]
+        nq, nv = NUM_POSITIONS[jtype], NUM_VELOCITIES[jtype]
+        calc_N(jtype, jparam[k], q[qs:], N[qs : qs + nq, vs : vs + nv])
+
+
+@jitable
+def calc_Nplus_matrix(model, q, Nplus):
+    """Nplus (nv × nq) = N⁺(q) of the whole tree, block diagonal by mobilizer (every entry
+    set)."""
+    tree, jparam = model.tree, model.jparam
+    for i in range(Nplus.shape[0]):
+        for j in range(Nplus.shape[1]):
+            Nplus[i, j] = 0.0 * q[0]
+    for k in range(1, model.n):
+        jtype = tree[k, JTYPE]
+        qs, vs = tree[k, Q_START], tree[k, V_START]
+        nq, nv = NUM_POSITIONS[jtype], NUM_VELOCITIES[jtype]
+        calc_Nplus(jtype, jparam[k], q[qs:], Nplus[vs : vs + nv, qs : qs + nq])
