@@ -3,8 +3,9 @@ floating) and the G1 humanoid (floating base), from example-robot-data's URDFs.
 
 Each kernel is timed two ways, in µs per call: called in a compiled loop (no dispatch, the
 workspace's views made once outside the loop), and through the plant's compiled entry point
-from Python (``plant._driver(...)``) recomputing only that stage or result; the "all stages"
-rows recompute every stage the result needs, "nothing" is the bare cost of a driver call.
+from Python (``kernels(np.float64).drive_...``) recomputing only that stage or result; the
+"all stages" rows recompute every stage the result needs, "nothing" is the bare cost of a
+driver call.
 The machine is shared: each figure is the minimum of many repetitions.
 
 Run: python benchmarks/kernel_timings.py [--samples N] [panda panda_free g1]
@@ -19,8 +20,8 @@ import time
 import numba
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.multibody import _layout as L
-from mallard.multibody._kernels import engine as E
 from mallard.multibody._kernels.dynamics import (
     calc_acceleration_bias,
     calc_body_inertias,
@@ -33,6 +34,7 @@ from mallard.multibody._kernels.kinematics import (
     calc_position_kinematics,
     calc_velocity_kinematics,
 )
+from mallard.multibody._kernels.views import model, parameters, workspace
 
 
 def _robots():
@@ -75,111 +77,55 @@ def build(name):
 
 # ---- compiled loops over one kernel (the views of the workspace made once, outside) -----------
 @numba.njit
-def _views(mi, mf, x, ws):
-    """The flat model's and the workspace's arrays the kernels take."""
-    n, nq, nv = mi[L.N], mi[L.NQ], mi[L.NV]
-    return (
-        E._tree(mi),
-        E._jparam(mi, mf),
-        E._v4(mi, ws, L.S_X_PF_MB, 2, n, 4, 3),
-        x[0:nq],
-        x[nq : nq + nv],
-        E._v4(mi, ws, L.S_X_PC, 4, n, 4, 3),
-        E._v2(mi, ws, L.S_H_PB_W, nv, 6),
-        E._v2(mi, ws, L.S_H_FM, 6, 6),
-        E._v2(mi, ws, L.S_V_WB, n, 6),
-        E._v1(mi, ws, L.S_M_B, n),
-        E._v2(mi, ws, L.S_COM_B, n, 3),
-        E._v3(mi, ws, L.S_G_B, n, 3, 3),
-        E._v1(mi, ws, L.S_M_W, n),
-        E._v2(mi, ws, L.S_H_W, n, 3),
-        E._v3(mi, ws, L.S_I_W, n, 3, 3),
-        E._v2(mi, ws, L.S_A_BIAS, n, 6),
-        E._v1(mi, ws, L.S_BIAS_WS, 12),
-        E._v2(mi, ws, L.S_M, nv, nv),
-        E._v1(mi, ws, L.S_REFLECTED, nv),
-        E._v1(mi, ws, L.S_IC_M, n),
-        E._v2(mi, ws, L.S_IC_H, n, 3),
-        E._v3(mi, ws, L.S_IC_I, n, 3, 3),
-        E._v2(mi, ws, L.S_A_WB, n, 6),
-        E._v2(mi, ws, L.S_F, n, 6),
-        E._v1(mi, ws, L.S_TAU, nv),
-        E._v1(mi, ws, L.S_LOCKED, n),
-        E._v3(mi, ws, L.S_P, n, 6, 6),
-        E._v2(mi, ws, L.S_Z, n, 6),
-        E._v2(mi, ws, L.S_U, nv, 6),
-        E._v3(mi, ws, L.S_DINV, n, 6, 6),
-        E._v1(mi, ws, L.S_U_ABA, nv),
-        E._v1(mi, ws, L.S_VDOT, nv),
-        E._v1(mi, ws, L.S_X_KIND, n),
-        E._v2(mi, ws, L.S_H_R, nv, 6),
-        E._v1(mi, ws, L.S_PATH, n),
-        mi[mi[L.V_END] : mi[L.V_END] + n],
-        E._v2(mi, ws, L.S_F_R, 6, nv),
-        E._v2(mi, ws, L.S_SIN_COS, 3, L.sin_cos_width(nq)),
-    )
-
-
-@numba.njit
 def _loop_pos(mi, mf, x, ws, reps):
-    V = _views(mi, mf, x, ws)
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     for _ in range(reps):
-        calc_position_kinematics(
-            V[0], V[1], V[2], V[32], V[3], V[5], V[6], V[7], ALL, 0, V[34], V[37]
-        )  # fmt: skip
+        calc_position_kinematics(m, params, work, x[0 : m.nq], ALL, 0)
 
 
 @numba.njit
 def _loop_vel(mi, mf, x, ws, reps):
-    V = _views(mi, mf, x, ws)
+    m, work = model(mi, mf), workspace(mi, ws)
     for _ in range(reps):
-        calc_velocity_kinematics(V[0], V[5], V[6], V[4], V[8])
+        calc_velocity_kinematics(m, work, x[m.nq : m.nq + m.nv])
 
 
 @numba.njit
 def _loop_inertias(mi, mf, x, ws, reps):
-    V = _views(mi, mf, x, ws)
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     for _ in range(reps):
-        calc_body_inertias(V[0], V[5], V[9], V[10], V[11], V[12], V[13], V[14])
+        calc_body_inertias(m, params, work)
 
 
 @numba.njit
 def _loop_bias(mi, mf, x, ws, reps):
-    V = _views(mi, mf, x, ws)
+    m, work = model(mi, mf), workspace(mi, ws)
     for _ in range(reps):
-        calc_acceleration_bias(V[0], V[1], V[3], V[4], V[5], V[8], V[15], V[16])
+        calc_acceleration_bias(m, work, x[0 : m.nq], x[m.nq : m.nq + m.nv])
 
 
 @numba.njit
 def _loop_mass(mi, mf, x, ws, reps):
-    V = _views(mi, mf, x, ws)
-    M = V[17]
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     for _ in range(reps):
-        calc_mass_matrix(
-            V[0], V[35], V[5], V[6], V[12], V[13], V[14], V[18], V[19], V[20], V[21], V[33],
-            V[36], M,
-        )  # fmt: skip
+        calc_mass_matrix(m, params, work, work.M)
 
 
 @numba.njit
 def _loop_id(mi, mf, x, ws, reps, vdot, tau_app, F_app):
-    V = _views(mi, mf, x, ws)
+    m, w = model(mi, mf), workspace(mi, ws)
     for _ in range(reps):
-        calc_inverse_dynamics(
-            V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14],
-            vdot, F_app, tau_app, V[22], V[23], V[24],
-        )  # fmt: skip
+        calc_inverse_dynamics(m, w, w.V_WB, w.A_bias, vdot, F_app, tau_app, w.A_WB, w.F, w.tau)
 
 
 @numba.njit
 def _loop_fd(mi, mf, x, ws, reps, tau, F_app):
-    V = _views(mi, mf, x, ws)
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     s = 0
     for _ in range(reps):
         s += calc_forward_dynamics(
-            V[0], V[5], V[6], V[8], V[15], V[12], V[13], V[14], tau, F_app, V[18], V[25],
-            V[26], V[27], V[28], V[29], V[30], V[31], V[22],
-        )  # fmt: skip
+            m, params, work, tau, F_app, params.reflected, work.vdot, work.A_WB
+        )
     return s
 
 
@@ -195,18 +141,18 @@ def _min_time(fn, reps, samples):
 def time_model(name, samples):
     plant, context = build(name)
     ec = plant._engine(context)
-    model = plant._engine_model
-    mi, mf, ws = model.mi, model.mf, ec.ws
+    flat = plant._engine_model
+    mi, mf, ws = flat.mi, flat.mf, ec.ws
     x = plant._x(context).copy()
     nv = plant.num_velocities()
     rng = np.random.default_rng(2)
     vdot = rng.normal(size=nv)
     tau_app = rng.normal(size=nv)
-    n = mi[L.N]
-    F_app = np.zeros((n, 6))
+    F_app = np.zeros((flat.sizes.n, 6))
     tau = rng.normal(size=nv)
     ALL = L.POSITIONS | L.VELOCITIES | L.INERTIAS | L.BIAS
-    plant._driver("drive_stages", np.float64)(mi, mf, x, ws, ALL)
+    compiled = kernels(np.float64)
+    compiled.drive_stages(mi, mf, x, ws, ALL)
     R = 1000
     rows = {}
     loops = {
@@ -226,7 +172,7 @@ def time_model(name, samples):
     F_B = np.zeros((nb, 6))
     u = np.zeros(plant.num_actuated_dofs())
     drv = {
-        k: plant._driver(k, np.float64)
+        k: getattr(compiled, k)
         for k in (
             "drive_stages",
             "drive_mass_matrix",
@@ -242,16 +188,14 @@ def time_model(name, samples):
         "acceleration bias": lambda: drv["drive_stages"](mi, mf, x, ws, B),
         "mass matrix": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, 0),
         "inverse dynamics": lambda: drv["drive_inverse_dynamics"](
-            mi, mf, x, ws, ws, 0, vdot, tau_app, F_B
+            mi, mf, x, ws, 0, vdot, tau_app, F_B
         ),
-        "forward dynamics": lambda: drv["drive_forward_dynamics"](
-            mi, mf, x, ws, ws, 0, u, tau, F_B
-        ),
+        "forward dynamics": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, 0, u, tau, F_B),
         "M all stages": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, P | I),
         "ID all stages": lambda: drv["drive_inverse_dynamics"](
-            mi, mf, x, ws, ws, ALL, vdot, tau_app, F_B
+            mi, mf, x, ws, ALL, vdot, tau_app, F_B
         ),
-        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ws, ALL, u, tau, F_B),
+        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ALL, u, tau, F_B),
         "nothing": lambda: drv["drive_stages"](mi, mf, x, ws, 0),
     }
     K = 200

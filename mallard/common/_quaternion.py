@@ -28,24 +28,33 @@ def check_unit_norm(v, what, value_name):
         )
 
 
-def quaternion_to_matrix(wxyz, s):
-    """R = the rotation matrix of the quaternion wxyz, scaled as 1 - s(y²+z²), s(xy - wz)...
-
-    s = 2 for a unit quaternion (Eigen's toRotationMatrix); s = 2/|q|² gives the rotation
-    matrix of a quaternion of any nonzero norm.
-    """
-    w, x, y, z = wxyz
+def quaternion_rotation(w, x, y, z, s):
+    """The rotation matrix of the quaternion (w, x, y, z), row by row as a 9-tuple, scaled as
+    1 - s(y²+z²), s(xy - wz)...: s = 2 for a unit quaternion (Eigen's toRotationMatrix, in
+    its order of operations); s = 2/|q|² gives the rotation matrix of a quaternion of any
+    nonzero norm. The one formula of mallard's: the value types' (quaternion_to_matrix) and
+    the kernels' (kernels.rotation; numba-free here, compiled there)."""
     sx, sy, sz = s * x, s * y, s * z
     wx, wy, wz = w * sx, w * sy, w * sz
     xx, xy, xz = x * sx, x * sy, x * sz
     yy, yz, zz = y * sy, y * sz, z * sz
-    return np.array(
-        [
-            [1 - (yy + zz), xy - wz, xz + wy],
-            [xy + wz, 1 - (xx + zz), yz - wx],
-            [xz - wy, yz + wx, 1 - (xx + yy)],
-        ]
+    return (
+        1.0 - (yy + zz),
+        xy - wz,
+        xz + wy,
+        xy + wz,
+        1.0 - (xx + zz),
+        yz - wx,
+        xz - wy,
+        yz + wx,
+        1.0 - (xx + yy),
     )
+
+
+def quaternion_to_matrix(wxyz, s):
+    """R = the rotation matrix of the quaternion wxyz (3×3; see quaternion_rotation)."""
+    w, x, y, z = wxyz
+    return np.array(quaternion_rotation(w, x, y, z, s)).reshape(3, 3)
 
 
 def matrix_to_quaternion(R):

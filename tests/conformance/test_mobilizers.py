@@ -27,8 +27,8 @@ from pydrake.multibody.tree import (  # noqa: E402
     WeldJoint,
 )
 
+from mallard._compiled import compiled  # noqa: E402
 from mallard.multibody import _joint_types as jt  # noqa: E402
-from mallard.multibody._kernels import compiled  # noqa: E402
 from mallard.multibody._kernels import mobilizers as mob  # noqa: E402
 
 TOL = dict(rtol=1e-10, atol=1e-10)

@@ -170,8 +170,8 @@ def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
     [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). L states at a time, in lanes."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         rL, _ = _begin_lanes(mi, ws0, row)
@@ -201,8 +201,8 @@ def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
     lanes."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         rL, _ = _begin_lanes(mi, ws0, row)
@@ -224,8 +224,8 @@ def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
     (zero). L states at a time, in lanes."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         rL, lanes = _begin_lanes(mi, ws0, row)
@@ -257,9 +257,9 @@ def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
     which a state fails goes again state by state."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
-    nq, nv = m.nq, m.nv
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
+        nq, nv = m.nq, m.nv
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
@@ -299,8 +299,8 @@ def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
     a time, in lanes."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         rL, lanes = _begin_lanes(mi, ws0, row)
@@ -320,8 +320,8 @@ def batch_inverse_dynamics_derivatives(mi, mf, ws0, Q, V, VDOT, wss, dtau_dq, dt
     tau (gravity and joint damping) at (Q[i], V[i], VDOT[i])."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         M_i = workspace(mi, r.ws).M
@@ -346,8 +346,8 @@ def batch_forward_dynamics_derivatives(
     status[i] as batch_forward_dynamics'. TAU and U may have no rows (zero)."""
     size = Q.shape[0]
     num_chunks = wss.shape[0]
-    m = model(mi, mf)
     for c in numba.prange(num_chunks):
+        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
         row = wss[c]
         r = _begin_chunk(mi, ws0, row)
         dws = _past_row(mi, row)

@@ -22,7 +22,13 @@ Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is
 from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, WELD
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.lane_views import lane, lane_count
-from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_H_FM, calc_X_FM
+from mallard.multibody._kernels.mobilizers import (
+    NUM_VELOCITIES,
+    calc_H_FM,
+    calc_X_FM,
+    prismatic_X_FM,
+    quaternion_X_FM,
+)
 from mallard.multibody._kernels.pose import (
     load_pose,
     pose_inv,
@@ -109,9 +115,9 @@ def calc_position_kinematics(model, params, work, q, what, tip):
             T_WM = T_WF  # X_FM = I
         else:
             if jtype == PRISMATIC:
-                T_FM = _prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
+                T_FM = prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
             elif jtype == QUATERNION_FLOATING:
-                T_FM = _quaternion_X_FM(q, tree[k, Q_START])
+                T_FM = quaternion_X_FM(q[tree[k, Q_START] :])
             else:
                 T_FM = load_pose(X_pc[X_FM, k])
             if tree[k, REVERSED] != 0:  # the joint's pose, inverted
@@ -239,52 +245,6 @@ def _revolute_X_WM(T_WF, c, s, jparam, reversed_joint):
         T_WF[9],
         T_WF[10],
         T_WF[11],
-    )
-
-
-@jitable
-def _quaternion_X_FM(q, s):
-    """The pose tuple of X_FM for a quaternion floating joint whose q starts at q[s]:
-    R_FM = R(q_FM/|q_FM|) (as :func:`rotation_from_quaternion`), p_FM = q[s + 4 : s + 7]."""
-    w = q[s]
-    x = q[s + 1]
-    y = q[s + 2]
-    z = q[s + 3]
-    k = 2.0 / (w * w + x * x + y * y + z * z)
-    return (
-        1.0 - k * (y * y + z * z),
-        k * (x * y - w * z),
-        k * (x * z + w * y),
-        k * (x * y + w * z),
-        1.0 - k * (x * x + z * z),
-        k * (y * z - w * x),
-        k * (x * z - w * y),
-        k * (y * z + w * x),
-        1.0 - k * (x * x + y * y),
-        q[s + 4],
-        q[s + 5],
-        q[s + 6],
-    )
-
-
-@jitable
-def _prismatic_X_FM(jparam, x):
-    """The pose tuple of X_FM for a prismatic joint: R_FM = I, p_FM = x·â."""
-    one = 1.0 + 0.0 * x
-    zero = 0.0 * x
-    return (
-        one,
-        zero,
-        zero,
-        zero,
-        one,
-        zero,
-        zero,
-        zero,
-        one,
-        x * jparam[0],
-        x * jparam[1],
-        x * jparam[2],
     )
 
 

@@ -43,8 +43,8 @@ from mallard.multibody._joint_types import (  # noqa: E402  (the codes, kept num
 )
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.rotation import (
+    normalized_quaternion_rotation,
     rotation_about_axis,
-    rotation_from_quaternion,
     rotation_from_rpy,
 )
 
@@ -77,6 +77,36 @@ def set_zero_configuration(jtype, q):
 
 
 @jitable
+def prismatic_X_FM(jparam, x):
+    """X_FM of a prismatic joint at x as a pose tuple (kernels.pose): R_FM = I, p_FM = x·â."""
+    one = 1.0 + 0.0 * x
+    zero = 0.0 * x
+    return (
+        one, zero, zero,
+        zero, one, zero,
+        zero, zero, one,
+        x * jparam[0], x * jparam[1], x * jparam[2],
+    )  # fmt: skip
+
+
+@jitable
+def quaternion_X_FM(q):
+    """X_FM of a quaternion floating joint at q (its 7 coordinates) as a pose tuple
+    (kernels.pose): R_FM = R(q_FM/|q_FM|), p_FM = q[4:7]."""
+    R = normalized_quaternion_rotation(q[0], q[1], q[2], q[3])
+    return R + (q[4], q[5], q[6])
+
+
+@jitable
+def _store_X_FM(T, R_FM, p_FM):
+    """(R_FM, p_FM) = the pose tuple T."""
+    for i in range(3):
+        for j in range(3):
+            R_FM[i, j] = T[3 * i + j]
+        p_FM[i] = T[9 + i]
+
+
+@jitable
 def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
     """Pose X_FM = (R_FM, p_FoMo_F) of the outboard frame M in the inboard frame F."""
     for i in range(3):
@@ -84,9 +114,7 @@ def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
     if jtype == REVOLUTE:
         rotation_about_axis(jparam[0:3], q[0], R_FM)
     elif jtype == PRISMATIC:
-        _set_identity(R_FM)
-        for i in range(3):
-            p_FM[i] = q[0] * jparam[i]
+        _store_X_FM(prismatic_X_FM(jparam, q[0]), R_FM, p_FM)
     elif jtype == SCREW:
         rotation_about_axis(jparam[0:3], q[0], R_FM)
         z = jparam[3] * (q[0] / _TWO_PI)
@@ -124,9 +152,7 @@ def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
         for i in range(3):
             p_FM[i] = q[3 + i]
     elif jtype == QUATERNION_FLOATING:
-        rotation_from_quaternion(q[0:4], R_FM)
-        for i in range(3):
-            p_FM[i] = q[4 + i]
+        _store_X_FM(quaternion_X_FM(q), R_FM, p_FM)
     else:  # WELD
         _set_identity(R_FM)
 

@@ -2,26 +2,17 @@
 
 import numpy as np
 
+from mallard.common._quaternion import quaternion_rotation
 from mallard.multibody._kernels._machinery import jitable
+
+jitable(quaternion_rotation, register=False)
 
 
 @jitable
-def rotation_from_quaternion(q_wxyz, R):
-    """R from a quaternion [w, x, y, z]; a non-unit quaternion is normalized (R = R(q/|q|))."""
-    w = q_wxyz[0]
-    x = q_wxyz[1]
-    y = q_wxyz[2]
-    z = q_wxyz[3]
-    s = 2.0 / (w * w + x * x + y * y + z * z)
-    R[0, 0] = 1.0 - s * (y * y + z * z)
-    R[0, 1] = s * (x * y - w * z)
-    R[0, 2] = s * (x * z + w * y)
-    R[1, 0] = s * (x * y + w * z)
-    R[1, 1] = 1.0 - s * (x * x + z * z)
-    R[1, 2] = s * (y * z - w * x)
-    R[2, 0] = s * (x * z - w * y)
-    R[2, 1] = s * (y * z + w * x)
-    R[2, 2] = 1.0 - s * (x * x + y * y)
+def normalized_quaternion_rotation(w, x, y, z):
+    """R(q/|q|) of the quaternion q = (w, x, y, z) of any nonzero norm, as a 9-tuple (see
+    mallard.common._quaternion.quaternion_rotation)."""
+    return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
 
 
 @jitable

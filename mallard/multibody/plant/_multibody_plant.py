@@ -33,7 +33,7 @@ from mallard.multibody.plant._topology import (
     choose_floating_bases,
     mobilizer_axis,
     mobilizer_frames,
-    z_turn,
+    revolute_turn,
 )
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
@@ -498,7 +498,7 @@ class MultibodyPlant(
         n = len(self._mobods)
         self._tree = np.zeros((n, 6), dtype=np.int64)
         self._jparam = np.zeros((n, 4))
-        self._z_turns = {}  # revolute mobod → X_JZ of its turned frames (_topology.z_turn)
+        self._z_turns = {}  # revolute mobod → X_JZ of its turned frames (_topology.revolute_turn)
         self._mobod_of_body = np.zeros(n, dtype=np.int64)
         self._mobod_of_joint = np.zeros(len(self._joints), dtype=np.int64)
         self._inboard_joint_of_body = [None] * n
@@ -516,11 +516,10 @@ class MultibodyPlant(
             self._jparam[k] = joint._jparam()
             if joint.type_name() in ("revolute", "prismatic"):
                 self._jparam[k, :3] = mobilizer_axis(joint, m.reversed)
-            axis = self._jparam[k, :3]
-            if joint.type_name() == "revolute" and np.count_nonzero(axis) != 1:
-                # Mobilized about z of turned frames (kernels.kinematics turns about ±e_i).
-                self._z_turns[k] = z_turn(axis)
-                self._jparam[k, :3] = (0.0, 0.0, 1.0)
+            if joint.type_name() == "revolute":
+                self._jparam[k, :3], X_JZ = revolute_turn(self._jparam[k, :3])
+                if X_JZ is not None:
+                    self._z_turns[k] = X_JZ
         # Welds get their q and v start: the next free slot after the preceding mobods.
         self._nq = sum(j.num_positions() for j in self._joints)
         self._nv = sum(j.num_velocities() for j in self._joints)

@@ -161,6 +161,16 @@ def mobilizer_axis(joint, reversed_joint):
     return axis
 
 
+def revolute_turn(axis):
+    """(axis, X_JZ) of a revolute mobilizer about the unit ``axis``: a signed coordinate axis
+    ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any other axis is
+    turned about as the z axis of the mobilizer's frames turned by X_JZ (see :func:`z_turn`),
+    which the parameter stage composes into X_PF and X_MB (plant._engine)."""
+    if np.count_nonzero(axis) == 1:
+        return axis, None
+    return np.array([0.0, 0.0, 1.0]), z_turn(axis)
+
+
 def z_turn(axis):
     """The pose [R; 0] (4×3, see kernels.kinematics) of a frame Z turned from a joint's frame
     J so that Z's z axis is the unit ``axis`` (given in J): R = R_JZ, R·e_z = axis. For a

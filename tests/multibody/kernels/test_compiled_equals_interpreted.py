@@ -1,8 +1,7 @@
-"""Every kernel gives the same answer compiled (float64) and interpreted (object arrays)."""
+"""Every kernel entry point gives the same answer compiled (float64) and interpreted (object
+arrays), and kernels are found, compiled and cached as mallard._compiled says."""
 
-import importlib
 import os
-import pkgutil
 import subprocess
 import sys
 import textwrap
@@ -10,21 +9,23 @@ import textwrap
 import numpy as np
 import pytest
 
-import mallard.multibody._kernels as kernels
-from mallard._compiled import compiled, kernels
-from mallard.multibody._kernels import REGISTRY
+from mallard import _compiled
+from mallard._compiled import ENTRY_MODULES, compiled, kernels
 from mallard.multibody._kernels.lane_views import Lanes
 
 from .kernel_cases import CASES, UNCOMPARED
 
-for _module in pkgutil.walk_packages(kernels.__path__, kernels.__name__ + "."):
-    importlib.import_module(_module.name)
+
+def _entry_points():
+    for name in ENTRY_MODULES:
+        __import__(name)
+    return _compiled._ENTRY_POINTS
 
 
-def test_every_kernel_has_a_case():
-    missing = sorted(set(REGISTRY) - set(CASES))
-    assert not missing, f"kernels without a case in kernel_cases.py: {missing}"
-    assert len(REGISTRY) >= 17
+def test_every_entry_point_has_a_case():
+    missing = sorted(set(_entry_points()) - set(CASES))
+    assert not missing, f"entry points without a case in kernel_cases.py: {missing}"
+    assert not set(CASES) - set(_entry_points())
 
 
 def _as_object(arg):
@@ -50,12 +51,11 @@ def _assert_same(float_result, object_result):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_compiled_equals_interpreted(name):
-    fn = REGISTRY[name]
     args = CASES[name](np.random.default_rng(3))
     float_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     object_args = [_as_object(a) for a in args]
-    float_result = compiled(fn)(*float_args)
-    object_result = fn(*object_args)
+    float_result = getattr(kernels(np.float64), name)(*float_args)
+    object_result = getattr(kernels(object), name)(*object_args)
     if float_result is not None:
         _assert_same(float_result, object_result)
     for position, (a, b) in enumerate(zip(float_args, object_args, strict=True)):
@@ -64,11 +64,21 @@ def test_compiled_equals_interpreted(name):
             np.testing.assert_allclose(a, b.astype(float), rtol=1e-14, atol=1e-14)
 
 
-def test_for_dtype_picks_compiled_for_float64_only():
-    fn = REGISTRY["mallard.multibody._kernels.spatial.cross"]
-    assert for_dtype(fn, np.float64) is compiled(fn)
-    assert for_dtype(fn, object) is fn
-    assert compiled(fn) is compiled(fn)
+def test_kernels_compiled_for_float64_only():
+    assert kernels(np.float64).is_compiled and not kernels(object).is_compiled
+    assert kernels(np.float64) is kernels(np.dtype("float64"))
+    fn = _entry_points()["combine"]
+    assert kernels(object).combine is fn
+    assert kernels(np.float64).combine is compiled(fn) is compiled(fn)
+    with pytest.raises(AttributeError, match="no kernel entry point is named 'nope'"):
+        kernels(np.float64).nope  # noqa: B018
+
+
+def test_a_bound_entry_point_skips_dispatch_and_computes_the_same():
+    values, x = np.array([1.0, 2.0]), np.zeros(4)
+    bound = kernels(np.float64).bind("copy_if_finite", args=(values, x, 0))
+    assert bound(values, x, 1) and np.array_equal(x, [0, 1, 2, 0])
+    assert not bound(np.array([np.nan, 1.0]), x, 0)
 
 
 def test_kernels_are_cached_on_disk_with_a_package_wide_stamp(tmp_path):
@@ -77,7 +87,7 @@ def test_kernels_are_cached_on_disk_with_a_package_wide_stamp(tmp_path):
         """
         import numpy as np
         from mallard._compiled import compiled
-from mallard.multibody._kernels import spatial
+        from mallard.multibody._kernels import spatial
         from mallard.multibody._kernels._machinery import _PackageStampLocator
         f = compiled(spatial.cross)
         out = np.empty(3)

@@ -7,12 +7,23 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from mallard.multibody._joint_types import REVOLUTE
 from mallard._compiled import compiled
+from mallard.multibody._joint_types import REVOLUTE
 from mallard.multibody._kernels import kinematics as kin
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_X_FM
-from mallard.multibody._layout import R_PF_IDENTITY, X_MB_IDENTITY
-from tests.multibody.kernels.kernel_cases import _position_kinematics_args
+from mallard.multibody._layout import (
+    JTYPE,
+    PARAMETERS,
+    PARENT,
+    R_PF_IDENTITY,
+    V_START,
+    WORKSPACE,
+    X_MB_IDENTITY,
+    Model,
+    model_sizes,
+)
+
+from .kernel_cases import _rotation_pose
 
 
 def _random_pose(rng):
@@ -43,20 +54,53 @@ def test_revolute_about_each_signed_axis(axis, sign, reversed_joint, run):
     np.testing.assert_array_equal(X_WM[3], X_WF[3])
 
 
+def _sample_tree(rng):
+    """A 5-mobod tree (World, revolute, reversed universal, quaternion floating, screw) with
+    random frame offsets and state: (model, params, work, q) of kernels.kinematics. The screw's
+    X_PF is a translation and its X_MB the identity (flagged in X_kind)."""
+    tree = np.array(
+        [
+            [0, 0, 0, 0, 0, 0],
+            [0, 1, 0, 0, 0, 1],
+            [1, 4, 1, 1, 1, 2],
+            [0, 8, 3, 3, 0, 3],
+            [3, 3, 10, 9, 0, 4],
+        ],
+        dtype=np.int64,
+    )
+    jparam = np.zeros((5, 4))
+    jparam[1, :3] = [0.0, -1.0, 0.0]  # a revolute mobilizer turns about ±e_i
+    jparam[4] = [0.48, 0.6, 0.64, 0.3]
+    sizes = model_sizes(5, 11, 10, 0)
+    zeros = np.zeros(5, dtype=np.int64)
+    model = Model(5, 11, 10, 0, tree, jparam, np.zeros(0, dtype=np.int64), zeros, zeros)
+    ws = np.zeros(sizes.ws)
+    params, work = PARAMETERS.views(ws, sizes), WORKSPACE.views(ws, sizes)
+    for layer in range(2):
+        for k in range(5):
+            params.X_PF_MB[layer, k] = _rotation_pose(rng)
+    params.X_PF_MB[0, 4, :3] = np.eye(3)
+    params.X_PF_MB[1, 4] = np.vstack((np.eye(3), np.zeros(3)))
+    params.X_kind[4] = R_PF_IDENTITY | X_MB_IDENTITY
+    work.X_pc[:, 0, :3] = np.eye(3)
+    return model, params, work, rng.normal(size=11)
+
+
 def _kinematics(compile_kernel, seed):
-    """(a, run): the sample tree's arguments (kernel_cases) as attributes of ``a``, and
+    """(a, run): the sample tree's model, params, work and q as attributes of ``a``, and
     run(what, tip=0), which sets X_pc's mobods and H_PB_W to NaN (so that what the call leaves
     alone shows), then calls calc_position_kinematics, compiled or interpreted, on them."""
     fn = compiled(kin.calc_position_kinematics) if compile_kernel else kin.calc_position_kinematics
-    names = "tree jparam X_PF_MB X_kind q X_pc H_PB_W H_FM what tip path sc".split()
-    args = _position_kinematics_args(np.random.default_rng(seed))
-    a = SimpleNamespace(**dict(zip(names, args, strict=True)))
+    model, params, work, q = _sample_tree(np.random.default_rng(seed))
+    a = SimpleNamespace(
+        tree=model.tree, X_PF_MB=params.X_PF_MB, X_kind=params.X_kind, X_pc=work.X_pc,
+        H_PB_W=work.H_PB_W,
+    )  # fmt: skip
 
     def run(what, tip=0):
         a.X_pc[:, 1:] = np.nan
         a.H_PB_W[:] = np.nan
-        a.what, a.tip = what, tip
-        fn(*(getattr(a, name) for name in names))
+        fn(model, params, work, q, what, tip)
 
     return a, run
 
@@ -111,9 +155,9 @@ def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
     k = tip
     while k > 0:
         path.append(k)
-        k = tree[k, kin.PARENT]
+        k = tree[k, PARENT]
     for k in range(1, tree.shape[0]):
-        v = range(tree[k, kin.V_START], tree[k, kin.V_START] + NUM_VELOCITIES[tree[k, kin.JTYPE]])
+        v = range(tree[k, V_START], tree[k, V_START] + NUM_VELOCITIES[tree[k, JTYPE]])
         if k in path:
             np.testing.assert_array_equal(a.X_pc[1:, k], full_X[1:, k])
             np.testing.assert_array_equal(a.H_PB_W[v], full_H[v])

@@ -6,9 +6,9 @@ import numba
 import numpy as np
 import pytest
 
-from mallard._compiled import compiled
-from mallard.multibody._kernels.engine import _position_kinematics, body_inertias, mass_matrix_into
-from mallard.multibody._kernels.kinematics import COLUMNS
+from mallard._compiled import kernels
+from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
+from mallard.multibody._kernels.kinematics import COLUMNS, calc_position_kinematics
 from mallard.multibody._kernels.lane_views import Lanes, lane_view
 from mallard.multibody._kernels.lanes import (
     L,
@@ -19,9 +19,10 @@ from mallard.multibody._kernels.lanes import (
     vload,
     vstore,
 )
-from mallard.multibody._layout import NQ, NV, OFFSETS, S_X_PC, WS_SIZE, N
+from mallard.multibody._kernels.views import model, parameters, workspace
+from mallard.multibody._layout import INERTIAS, POSITIONS, WORKSPACE
 
-from .kernel_cases import _stages_done
+from .kernel_cases import Sample
 
 
 @numba.njit
@@ -98,13 +99,17 @@ def test_lane_views_compiled_and_interpreted():
     assert a[0, 0, 0] != 0.0 and view.shape == (2, 3)
 
 
-@numba.njit
-def _lanes_mass_matrix(mi, mf, xL, ws, wsL, M_L):
-    """The batched mass matrix's kernels on lane views of xL, wsL and M_L."""
-    x, ws_lanes = lane_view(xL), lane_view(wsL)
-    _position_kinematics(mi, mf, x, ws, ws_lanes, COLUMNS, 0)
-    body_inertias(mi, ws, ws_lanes)
-    mass_matrix_into(mi, ws, ws_lanes, lane_view(M_L))
+def _lanes_mass_matrix_py(mi, mf, xL, ws, wsL, M_L):
+    """The batched mass matrix's kernels on lane views of xL, wsL and M_L (the parameters:
+    ws's)."""
+    m, x, work = model(mi, mf), lane_view(xL), workspace(mi, lane_view(wsL))
+    params = parameters(mi, ws)
+    calc_position_kinematics(m, params, work, x[0 : m.nq], COLUMNS, 0)
+    calc_body_inertias(m, params, work)
+    calc_mass_matrix(m, params, work, lane_view(M_L))
+
+
+_lanes_mass_matrix = numba.njit(_lanes_mass_matrix_py)
 
 
 @pytest.mark.parametrize("interpreted", [False, True])
@@ -113,27 +118,27 @@ def test_kernels_on_lanes_compute_each_state_as_alone(interpreted):
     go lane by lane), body inertias and mass matrix on lane views of L states = the same
     kernels on each state alone, to the last bit; they read no lane of the workspace but
     World's poses (the others hold NaN)."""
-    mi, mf, x, ws, _ = _stages_done(np.random.default_rng(2))
-    n, nq, nv, size = int(mi[N]), int(mi[NQ]), int(mi[NV]), int(mi[WS_SIZE])
+    s = Sample(np.random.default_rng(2))
+    mi, mf, x, ws = s.mi, s.mf, s.x, s.staged()
+    nq, nv, size = s.sizes.nq, s.sizes.nv, s.sizes.ws
     q_lanes = x[:nq, None] + 0.4 * np.random.default_rng(3).normal(size=(nq, L))
     xL = np.vstack((q_lanes, np.full((nv, L), np.nan)))
     wsL = np.full((size, L), np.nan)
-    X_pc = slice(int(mi[OFFSETS + S_X_PC]), int(mi[OFFSETS + S_X_PC]) + 4 * n * 12)
+    start = WORKSPACE.offsets(s.sizes)[WORKSPACE.names.index("X_pc")]
+    X_pc = slice(start, start + 4 * s.sizes.n * 12)
     wsL[X_pc] = ws[X_pc, None]
     M_L = np.zeros((nv, nv, L))
     if interpreted:
         args = [a.astype(object) for a in (xL, ws, wsL, M_L)]
-        _lanes_mass_matrix.py_func(mi, mf, args[0], args[1], args[2], args[3])
+        _lanes_mass_matrix_py(mi, mf, args[0], args[1], args[2], args[3])
         M_L = args[3].astype(float)
     else:
         _lanes_mass_matrix(mi, mf, xL, ws, wsL, M_L)
     for lane in range(L):
         ws_alone = ws.copy()
         x_alone = np.concatenate((q_lanes[:, lane], np.zeros(nv)))
-        compiled(_position_kinematics)(mi, mf, x_alone, ws_alone, ws_alone, COLUMNS, 0)
-        compiled(body_inertias)(mi, ws_alone, ws_alone)
-        M = np.full((nv, nv), np.nan)
-        compiled(mass_matrix_into)(mi, ws_alone, ws_alone, M)
+        kernels(np.float64).drive_mass_matrix(mi, mf, x_alone, ws_alone, POSITIONS | INERTIAS)
+        M = WORKSPACE.views(ws_alone, s.sizes).M
         np.testing.assert_array_equal(M_L[:, :, lane], M)
 
 

@@ -4,8 +4,8 @@ joint type, compiled and interpreted (on object arrays of floats and of dual num
 import numpy as np
 import pytest
 
-from mallard.multibody import _joint_types as jt
 from mallard._compiled import compiled
+from mallard.multibody import _joint_types as jt
 from mallard.multibody._kernels import mobilizers as mob
 from tests.dual import Dual, derivatives, values
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from mallard._compiled import compiled
-from mallard.multibody._kernels import spatial
 from mallard.multibody._kernels import rotation as rot
+from mallard.multibody._kernels import spatial
 
 rng = np.random.default_rng(7)
 
@@ -16,9 +16,7 @@ def skew(a):
 
 def random_rotation():
     q = rng.normal(size=4)
-    R = np.empty((3, 3))
-    compiled(rot.rotation_from_quaternion)(q, R)
-    return R
+    return np.array(compiled(rot.normalized_quaternion_rotation)(*q)).reshape(3, 3)
 
 
 def point_mass_unit_inertia(p):
@@ -142,7 +140,7 @@ def test_rotation_constructors(run):
     a = rng.normal(size=3)
     a /= np.linalg.norm(a)
     theta = 0.7
-    R_axis, R_quat, R_rpy = np.empty((3, 3)), np.empty((3, 3)), np.empty((3, 3))
+    R_axis, R_rpy = np.empty((3, 3)), np.empty((3, 3))
     run(rot.rotation_about_axis, a, theta, R_axis)
     # Rodrigues by matrix exponential of the skew matrix, and the axis is fixed.
     K = skew(a)
@@ -152,7 +150,7 @@ def test_rotation_constructors(run):
     np.testing.assert_allclose(R_axis @ a, a, atol=1e-14)
     # The (non-unit) quaternion of that rotation gives the same matrix.
     q = 3.0 * np.r_[np.cos(theta / 2), np.sin(theta / 2) * a]
-    run(rot.rotation_from_quaternion, q, R_quat)
+    R_quat = np.array(run(rot.normalized_quaternion_rotation, *q)).reshape(3, 3)
     np.testing.assert_allclose(R_quat, R_axis, atol=1e-14)
     r, p, y = 0.3, -1.1, 2.0
     run(rot.rotation_from_rpy, np.array([r, p, y]), R_rpy)
