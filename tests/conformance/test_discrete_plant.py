@@ -106,7 +106,7 @@ def test_panda_falling_for_one_second_holds_its_limits_without_energy_gain():
         # the coupler, both satisfied by q here, so v = 0 is feasible) are an A-projection
         # onto a convex set holding 0, which never adds kinetic energy: ‖v⁺‖_A ≤ ‖v*‖_A.
         h = plant.time_step()
-        v_star = plant.GetVelocities(context) + h * plant._forward_dynamics(context).vdot
+        v_star = plant.GetVelocities(context) + h * plant._forward_dynamics(context).work.vdot
         A = plant.CalcMassMatrix(context) + np.diag(plant._step_diagonal(context))
         advance(plant, context, 1)
         v_next = plant.GetVelocities(context)
