@@ -140,8 +140,8 @@ def _min_time(fn, reps, samples):
 
 def time_model(name, samples):
     plant, context = build(name)
-    ec = plant._engine(context)
-    flat = plant._engine_model
+    ec = plant._engine.cache(context)
+    flat = plant._engine
     mi, mf, ws = flat.mi, flat.mf, ec.ws
     x = plant._x(context).copy()
     nv = plant.num_velocities()

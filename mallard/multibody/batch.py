@@ -28,7 +28,8 @@ processes only load it.
 import numpy as np
 
 from mallard._compiled import kernels
-from mallard.multibody._layout import LANES
+from mallard.multibody._layout import LANES, PARAMETERS
+from mallard.multibody.tree._indices import ForceElementIndex
 
 __all__ = ["BatchedPlant"]
 
@@ -65,12 +66,14 @@ class BatchedPlant:
 
         if not isinstance(plant, MultibodyPlant):
             raise TypeError(f"BatchedPlant: expected a MultibodyPlant, got {type(plant).__name__}")
-        plant._throw_if_not_finalized("BatchedPlant")
+        if not plant.is_finalized():
+            raise RuntimeError("BatchedPlant(): the plant must be finalized: call Finalize()")
         if context is None:
             context = plant.CreateDefaultContext()
         plant.ValidateContext(context)
         if force_elements:
-            for element in plant._force_elements[1:]:
+            for i in range(1, plant.num_force_elements()):  # (0: gravity)
+                element = plant.get_force_element(ForceElementIndex(i))
                 raise NotImplementedError(
                     f"BatchedPlant: force element {type(element).__name__} (ForceElementIndex "
                     f"{int(element.index())}) is not supported by the batched API (only "
@@ -78,15 +81,14 @@ class BatchedPlant:
                     "other force elements out"
                 )
         self._plant = plant
-        ec = plant._engine(context)
-        model = plant._engine_model
-        self._mi, self._mf, self._sizes = model.mi, model.mf, model.sizes
-        self._ws0 = ec.ws.copy()
-        self._X_BF = ec.X_BF.copy()
+        # The plant's documented interface to its kernels (plant._engine.Engine).
+        self._engine = engine = plant._engine
+        self._mi, self._mf, self._sizes = engine.mi, engine.mf, engine.sizes
+        self._ws0, self._X_BF = engine.snapshot(context)
         self._nq, self._nv = plant.num_positions(), plant.num_velocities()
         self._nu = plant.num_actuated_dofs()
         self._nb = plant.num_bodies()
-        self._effort_limits = ec.params.effort_limits.copy()
+        self._effort_limits = PARAMETERS.views(self._ws0, self._sizes).effort_limits
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -157,7 +159,7 @@ class BatchedPlant:
         method = "CalcJacobianSpatialVelocity"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
-        self._plant._check_frame(frame_B, "frame_B")
+        k = self._engine.frame_mobod(frame_B, "frame_B")
         if p_BoBp_B is None:
             p_BoBp_B = np.zeros(3)
         p = np.asarray(p_BoBp_B)
@@ -168,7 +170,6 @@ class BatchedPlant:
         J = np.empty((size, 6, self._nv), dtype=dtype)
         if size:
             f = int(frame_B.index())
-            k = int(self._plant._mobod_of_body[int(frame_B.body().index())])
             X_BF = np.ascontiguousarray(self._X_BF[f])
             self._run("batch_point_jacobian", dtype, size, (q, k, X_BF, p), (J,), self._lane_size())
         return J
@@ -250,10 +251,8 @@ class BatchedPlant:
         failed = np.flatnonzero(status >= 0)
         if failed.size:
             i = int(failed[0])
-            try:
-                self._plant._raise_not_positive_definite(int(status[i]))
-            except RuntimeError as error:
-                raise RuntimeError(f"BatchedPlant.{method}(): state {i}: {error}") from None
+            error = self._engine.articulated_inertia_error(int(status[i]))
+            raise RuntimeError(f"BatchedPlant.{method}(): state {i}: {error}")
 
     # ---- derivatives -------------------------------------------------------------------------
     def _derivative_run(self, name, dtype, size, inputs, outputs):
@@ -326,9 +325,7 @@ class BatchedPlant:
                 (dvdot_dq, dvdot_dv, dvdot_dtau, status),
             )
             self._raise_if_failed(method, status)
-        static = self._plant._dynamics_topology()
-        dvdot_du = np.zeros((size, nv, self._nu), dtype=dtype)
-        dvdot_du[:, :, static.actuator_input] = dvdot_dtau[:, :, static.actuator_v]
+        dvdot_du = dvdot_dtau[:, :, self._engine.tables.actuated_v]  # (B's columns)
         if actuation.shape[0] and dtype.kind != "O":
             clamped = np.abs(actuation) > self._effort_limits
             dvdot_du[np.broadcast_to(clamped[:, None, :], dvdot_du.shape)] = 0.0

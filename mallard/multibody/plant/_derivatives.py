@@ -30,7 +30,7 @@ def _dws(plant, dtype):
     workspaces = plant.__dict__.setdefault("_derivative_workspaces", {})
     dws = workspaces.get(dtype)
     if dws is None:
-        dws = workspaces[dtype] = np.zeros(plant._engine_model.sizes.dws, dtype=dtype)
+        dws = workspaces[dtype] = np.zeros(plant._engine.sizes.dws, dtype=dtype)
     return dws
 
 
@@ -72,7 +72,7 @@ class DerivativesMixin:
             type(vdot) is np.ndarray and vdot.dtype == np.float64 and vdot.shape == (self._nv,)
         ):
             vdot = self._vdot_arg(known_vdot, method)
-        ec = self._engine(context)
+        ec = self._engine.cache(context)
         if external_forces is None:
             F_B = ec.zero_F
         else:
@@ -86,10 +86,10 @@ class DerivativesMixin:
                     f"scalar type (float), got {vdot.dtype} and {F_B.dtype}"
                 )
             vdot, F_B = vdot.astype(object), F_B.astype(object)
-        need = self._need(ec, context, _ALL)
+        need = self._engine.need(ec, context, _ALL)
         dtau_dq = np.zeros((self._nv, self._nq), dtype=dtype)
         dtau_dv = np.zeros((self._nv, self._nv), dtype=dtype)
-        model = self._engine_model
+        model = self._engine
         ec.kernels.drive_inverse_dynamics_derivatives(
             model.mi,
             model.mf,
@@ -102,7 +102,7 @@ class DerivativesMixin:
             dtau_dq,
             dtau_dv,
         )
-        self._mark(ec, context, need)
+        self._engine.mark(ec, context, need)
         return InverseDynamicsDerivatives(dtau_dq, dtau_dv, ec.work.M.copy())
 
     def CalcForwardDynamicsDerivatives(self, context):
@@ -141,17 +141,17 @@ class DerivativesMixin:
                 f"{method}(): a desired state input port has a value: PD-controlled "
                 "actuation is not supported"
             )
-        ec = self._engine(context)
+        ec = self._engine.cache(context)
         dtype = ec.ws.dtype
         u = self._actuation(context).astype(dtype, copy=False)
         tau = self._applied_input_values(context)[0]
         tau = ec.zero_tau if tau is None else tau.astype(dtype, copy=False)
-        need = self._need(ec, context, _ALL)
+        need = self._engine.need(ec, context, _ALL)
         nq, nv = self._nq, self._nv
         dvdot_dq = np.zeros((nv, nq), dtype=dtype)
         dvdot_dv = np.zeros((nv, nv), dtype=dtype)
         dvdot_dtau = np.zeros((nv, nv), dtype=dtype)
-        model = self._engine_model
+        model = self._engine
         failed = ec.kernels.drive_forward_dynamics_derivatives(
             model.mi,
             model.mf,
@@ -166,8 +166,8 @@ class DerivativesMixin:
             dvdot_dv,
             dvdot_dtau,
         )
-        self._mark(ec, context, need)
-        ec.fd = None  # (the forward dynamics in ec was just recomputed, not recorded)
+        self._engine.mark(ec, context, need)
+        self._engine.forget(ec, "forward_dynamics")  # (recomputed into ec, not recorded)
         if failed >= 0:
             self._raise_not_positive_definite(int(failed))
         static = self._dynamics_topology()

@@ -40,6 +40,7 @@ import numpy as np
 
 from mallard._compiled import kernels
 from mallard.common.value import AbstractValue
+from mallard.multibody.plant._dynamics import _forward_dynamics_key
 from mallard.multibody.tree._indices import MultibodyConstraintId
 from mallard.multibody.tree._joint import Joint
 
@@ -257,19 +258,11 @@ class DiscreteMixin:
     def _discrete_step(self, context):
         """The DiscreteStep from ``context`` (cached until its time, state, parameters or
         inputs change)."""
-        ec = self._engine(context)
-        key = (
-            context._serial_t,
-            context._serial_q,
-            context._serial_v,
-            context._serial_p,
-            context._serial_u,
-        )
-        step = getattr(ec, "discrete_step", None)
-        if step is not None and ec.discrete_step_key == key:
-            return step
-        step = self._calc_discrete_step(context)
-        ec.discrete_step, ec.discrete_step_key = step, key
+        ec = self._engine.cache(context)
+        key = _forward_dynamics_key(context)
+        step = self._engine.lookup(ec, "discrete_step", key)
+        if step is None:
+            step = self._engine.store(ec, "discrete_step", key, self._calc_discrete_step(context))
         return step
 
     def _calc_discrete_step(self, context):
@@ -285,7 +278,7 @@ class DiscreteMixin:
         v_next = self._project_on_constraints(context, q, v_next, locked)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
-        model = self._engine_model
+        model = self._engine
         kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
@@ -376,10 +369,7 @@ class DiscreteMixin:
         """What the discrete step adds to M's diagonal: h·D plus, for the unsaturated PD
         actuators, h·Kd + h²·Kp (recorded by the forward dynamics)."""
         ec = self._forward_dynamics(context)
-        extra = getattr(ec, "step_diagonal", None)
-        if extra is None:
-            return self._time_step * self._parameters(context).damping
-        return extra
+        return self._engine.lookup(ec, "forward_dynamics", _forward_dynamics_key(context))
 
     def _net_actuation_at(self, context, v_next):
         """The actuation applied during the step from ``context`` to v⁺: u clamped to the

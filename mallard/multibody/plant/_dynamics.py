@@ -22,6 +22,12 @@ from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 
 
+def _forward_dynamics_key(context):
+    """What forward dynamics depends on: the Context's time, state and inputs (the
+    parameters: through the parameter stage, see Engine.cache)."""
+    return (context._serial_t, context._serial_q, context._serial_v, context._serial_u)
+
+
 class _DynamicsTopology:
     """Index arrays of a finalized plant: per mobod its body's model instance and its joint
     (−1 for World); per actuator (in the plant's list) its index, input slot and v slot; the q
@@ -61,12 +67,12 @@ class DynamicsMixin:
     def _body_inertias(self, context):
         """The EngineCache with the bodies' (m, h, I) about Bo in W up to date (m_W, h_W,
         I_W; see kernels.dynamics)."""
-        return self._ensure(context, POSITIONS | INERTIAS)
+        return self._engine.ensure(context, POSITIONS | INERTIAS)
 
     def _acceleration_bias(self, context):
         """The EngineCache with the acceleration bias A_bias per mobod up to date (and the
         kinematics it was computed from: X_pc, H_PB_W, V_WB)."""
-        return self._ensure(context, POSITIONS | VELOCITIES | BIAS)
+        return self._engine.ensure(context, POSITIONS | VELOCITIES | BIAS)
 
     def _dynamics_topology(self):
         """Index arrays of the finalized model that the dynamics use (built once)."""
@@ -78,7 +84,7 @@ class DynamicsMixin:
 
     def _reflected_inertias(self, context):
         """ρ²·Iᵣ of the actuators, per generalized velocity (nv)."""
-        return self._engine(context).params.reflected.copy()
+        return self._engine.cache(context).params.reflected.copy()
 
     def _mobod_forces(self, F_BBo_W):
         """Body spatial forces (indexed by BodyIndex) reordered per mobod."""
@@ -103,7 +109,7 @@ class DynamicsMixin:
         F = np.empty((n, 6), dtype=dtype)
         tau = np.empty(self._nv, dtype=dtype)
         V_WB, A_bias = (work.V_WB, work.A_bias) if velocities else (ec.zero_F, ec.zero_F)
-        model = self._engine_model
+        model = self._engine
         kernels(dtype).drive_newton_euler(
             model.mi, model.mf, ec.ws, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau
         )
@@ -135,14 +141,14 @@ class DynamicsMixin:
             or external_forces._F_BBo_W.shape[0] != len(self._bodies)
         ):
             self._check_forces(external_forces, "CalcInverseDynamics")
-        ec = self._engine(context)
-        need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+        ec = self._engine.cache(context)
+        need = self._engine.need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         if vdot.dtype != ec.ws.dtype:  # (AutoDiffXd or symbolic v̇ of a double Context)
-            self._ensure(context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+            self._engine.ensure(context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
             tau_app = external_forces._tau
             F_app = self._mobod_forces(external_forces._F_BBo_W)
             return self._inverse_dynamics(context, vdot, F_app, tau_app)[0]
-        model = self._engine_model
+        model = self._engine
         ec.kernels.drive_inverse_dynamics(
             model.mi,
             model.mf,
@@ -153,7 +159,7 @@ class DynamicsMixin:
             external_forces._tau,
             external_forces._F_BBo_W,
         )
-        self._mark(ec, context, need)
+        self._engine.mark(ec, context, need)
         return ec.work.tau.copy()
 
     def CalcMassMatrix(self, context):
@@ -163,11 +169,11 @@ class DynamicsMixin:
             self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         if context._system is not self:
             self.ValidateContext(context)
-        ec = self._engine(context)
-        need = self._need(ec, context, POSITIONS | INERTIAS)
-        model = self._engine_model
+        ec = self._engine.cache(context)
+        need = self._engine.need(ec, context, POSITIONS | INERTIAS)
+        model = self._engine
         ec.kernels.drive_mass_matrix(model.mi, model.mf, self._x_of(context._state), ec.ws, need)
-        self._mark(ec, context, need)
+        self._engine.mark(ec, context, need)
         return ec.work.M.copy()
 
     def CalcMassMatrixViaInverseDynamics(self, context):
@@ -196,7 +202,7 @@ class DynamicsMixin:
         vdot = self._vdot_arg(known_vdot, "CalcSpatialAccelerationsFromVdot")
         ec = self._acceleration_bias(context)
         A = np.empty_like(ec.work.A_bias, dtype=np.result_type(ec.ws, vdot))
-        model = self._engine_model
+        model = self._engine
         kernels(A.dtype).drive_spatial_accelerations(model.mi, model.mf, ec.ws, vdot, A)
         return [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
 
@@ -215,7 +221,7 @@ class DynamicsMixin:
         m·g] at Bo, in W, for the bodies of the model instances where it is enabled."""
         ec = self._body_inertias(context)
         F = np.empty((len(self._bodies), 6), dtype=ec.ws.dtype)
-        model = self._engine_model
+        model = self._engine
         ec.kernels.drive_gravity_body_forces(model.mi, model.mf, ec.ws, F)
         return F
 
@@ -231,7 +237,7 @@ class DynamicsMixin:
         F = self._mobod_forces(F_BBo_W)
         dtype = np.result_type(F, ec.ws)
         tau = np.zeros(self._nv, dtype=dtype)
-        model = self._engine_model
+        model = self._engine
         kernels(dtype).drive_generalized_forces(
             model.mi, model.mf, ec.ws, F, np.empty_like(F, dtype=dtype), tau
         )
@@ -251,9 +257,9 @@ class DynamicsMixin:
         self.ValidateContext(context)
         self._throw_if_not_finalized("CalcForceElementsContribution")
         self._check_forces(forces, "CalcForceElementsContribution")
-        ec = self._engine(context)
-        need = self._need(ec, context, POSITIONS | INERTIAS)
-        model = self._engine_model
+        ec = self._engine.cache(context)
+        need = self._engine.need(ec, context, POSITIONS | INERTIAS)
+        model = self._engine
         ec.kernels.drive_force_elements(
             model.mi,
             model.mf,
@@ -263,7 +269,7 @@ class DynamicsMixin:
             forces._F_BBo_W,
             forces._tau,
         )
-        self._mark(ec, context, need)
+        self._engine.mark(ec, context, need)
         for element in self._force_elements[1:]:
             element.CalcAndAddForceContribution(context, forces)
 
@@ -301,11 +307,11 @@ class DynamicsMixin:
         """The effort limit of every actuation input (∞ where there is none); kept until the
         model changes (JointActuator.set_effort_limit)."""
         version, limits = getattr(self, "_effort_limits_cache", (None, None))
-        if version != self._model_version:
+        if version != self._engine.version:
             limits = np.array([a.effort_limit() for a in self._actuators], dtype=float)[
                 np.argsort(self._dynamics_topology().actuator_input)
             ]
-            self._effort_limits_cache = (self._model_version, limits)
+            self._effort_limits_cache = (self._engine.version, limits)
         return limits
 
     def _actuation_with_pd(self, context):
@@ -386,41 +392,41 @@ class DynamicsMixin:
         every applied force, locked joints held, and reflected rotor inertias. For a discrete
         plant, as Drake's discrete solver (SAP, without contact) takes them: joint damping
         and the PD controllers implicit (see _discrete_forward_dynamics)."""
-        ec = self._engine(context)
-        key = (context._serial_t, context._serial_q, context._serial_v, context._serial_u)
-        if ec.fd == key:
+        ec = self._engine.cache(context)
+        key = _forward_dynamics_key(context)
+        if self._engine.lookup(ec, "forward_dynamics", key) is not None:
             return ec
+        step_diagonal = ec.zero_tau  # (what a discrete step adds to M's diagonal)
         if self._time_step == 0:
             self._throw_if_continuous_with_constraints()
             self._drive_forward_dynamics(context, ec)
         elif self._has_pd_input(context) or ec.ws.dtype != np.float64:
-            ec.work.vdot[:], ec.work.A_WB[:], ec.step_diagonal = self._discrete_forward_dynamics(
+            ec.work.vdot[:], ec.work.A_WB[:], step_diagonal = self._discrete_forward_dynamics(
                 context
             )
         else:
             # Joint damping implicit: (M + h·D)·v̇ = τ − D·v − C·v, by the compiled ABA with
             # h·D added to the diagonal it adds the reflected inertias with.
-            extra = self._time_step * ec.params.damping
-            ec.params.reflected[:] += extra
+            step_diagonal = self._time_step * ec.params.damping
+            ec.params.reflected[:] += step_diagonal
             try:
                 self._drive_forward_dynamics(context, ec)
             finally:
-                ec.params.reflected[:] -= extra
-            ec.step_diagonal = extra
-        ec.fd = key
+                ec.params.reflected[:] -= step_diagonal
+        self._engine.store(ec, "forward_dynamics", key, step_diagonal)
         return ec
 
     def _drive_forward_dynamics(self, context, ec):
         """The compiled forward dynamics (kernels.engine.drive_forward_dynamics) into ec."""
         u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
-        need = self._need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
-        model = self._engine_model
+        need = self._engine.need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+        model = self._engine
         failed = ec.kernels.drive_forward_dynamics(
             model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
         )
-        self._mark(ec, context, need)
+        self._engine.mark(ec, context, need)
         if failed >= 0:
-            ec.fd = None
+            self._engine.forget(ec, "forward_dynamics")
             self._raise_not_positive_definite(failed)
 
     def _forward_dynamics_inputs(self, context, ec):
@@ -429,8 +435,9 @@ class DynamicsMixin:
         damping (the force elements and the applied force inputs). When they depend on the
         inputs only (no PD control, no other force element, no applied force), they are kept
         until the inputs change."""
-        if ec.inputs_serial == context._serial_u:
-            return ec.inputs
+        inputs = self._engine.lookup(ec, "forward_dynamics_inputs", context._serial_u)
+        if inputs is not None:
+            return inputs
         u = self._actuation(context)
         pd = self._has_pd_input(context)
         if pd:
@@ -439,7 +446,8 @@ class DynamicsMixin:
         spatial = self._applied_spatial_force_port._value_or_none(context)
         if len(self._force_elements) == 1 and generalized is None and not spatial:
             if not pd:
-                ec.inputs_serial, ec.inputs = context._serial_u, (u, ec.zero_tau, ec.zero_F)
+                inputs = (u, ec.zero_tau, ec.zero_F)
+                self._engine.store(ec, "forward_dynamics_inputs", context._serial_u, inputs)
             return u, ec.zero_tau, ec.zero_F
         forces = MultibodyForces(self)
         for element in self._force_elements[1:]:
@@ -492,7 +500,7 @@ class DynamicsMixin:
         ws = ec.ws if dtype == ec.ws.dtype else ec.ws.astype(dtype)  # (its scratch: of dtype)
         vdot = np.empty(self._nv, dtype=dtype)
         A_WB = np.empty((len(self._mobods), 6), dtype=dtype)
-        model = self._engine_model
+        model = self._engine
         failed = kernels(dtype).drive_articulated_body(
             model.mi,
             model.mf,
@@ -508,27 +516,7 @@ class DynamicsMixin:
         return vdot, A_WB
 
     def _raise_not_positive_definite(self, k):
-        mobod = self._mobods[k]
-        joint = self._joints[mobod.joint]
-        body = self._bodies[mobod.body]
-        inboard = self._bodies[self._mobods[mobod.parent].body]
-        message = (
-            "An internal mass matrix associated with the joint that connects body "
-            f"{inboard.name()} to body {body.name()} is not positive-definite."
-        )
-        if joint.can_rotate():
-            message += (
-                " Since the joint allows rotation, ensure body "
-                f"{body.name()} (combined with other outboard bodies) has reasonable non-zero "
-                "moments of inertia about the joint rotation axes."
-            )
-        if joint.can_translate():
-            message += (
-                " Since the joint allows translation, ensure body "
-                f"{body.name()} (combined with other outboard bodies) has a reasonable non-zero "
-                "mass."
-            )
-        raise RuntimeError(message)
+        raise self._engine.articulated_inertia_error(k)
 
     def _qdot(self, context):
         """q̇ = N(q)·v of ``context`` (as MapVelocityToQDot, by one kernel call)."""
@@ -538,7 +526,7 @@ class DynamicsMixin:
             self._check_rpy_singularities(q, "MapVelocityToQDot")
         dtype = np.result_type(q, v)
         qdot = np.empty(self._nq, dtype=dtype)
-        model = self._engine_model
+        model = self._engine
         kernels(dtype).drive_qdot(model.mi, model.mf, q.astype(dtype, copy=False), v, qdot)
         return qdot
 
@@ -563,18 +551,19 @@ class DynamicsMixin:
         the Context changes: keep a copy to compare)."""
         if context._system is not self:
             self.ValidateContext(context)
-        ec = self._engine(context)
-        if ec.derivatives is None:
-            ec.derivatives = self.AllocateTimeDerivatives()
+        ec = self._engine.cache(context)
+        derivatives = ec.results.get("time_derivatives_state")
+        if derivatives is None:
+            derivatives = ec.results["time_derivatives_state"] = self.AllocateTimeDerivatives()
         if self._time_step == 0:
-            fd_key = ec.fd
             ec = self._time_derivatives(context)
-            if fd_key != ec.fd or not ec.derivatives_filled:
-                data = ec.derivatives._vector._data
+            key = _forward_dynamics_key(context)
+            if self._engine.lookup(ec, "time_derivatives", key) is None:
+                data = derivatives._vector._data
                 data[: self._nq] = ec.work.qdot
                 data[self._nq :] = ec.work.vdot
-                ec.derivatives_filled = True
-        return ec.derivatives
+                self._engine.store(ec, "time_derivatives", key, True)
+        return derivatives
 
     def implicit_time_derivatives_residual_size(self):
         """The size of CalcImplicitTimeDerivativesResidual's residual: nq + nv for a

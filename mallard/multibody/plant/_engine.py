@@ -1,12 +1,12 @@
-"""The plant's side of the compiled entry points (kernels.engine): the flat model built at
-Finalize(), and per Context one workspace array with named views of it and the serial numbers
-of what each stage was computed from.
+"""The plant's compiled engine (kernels.engine): the flat model built at Finalize(), and per
+Context one workspace array with named views of it and the serial numbers of what each stage
+and each cached result was computed from.
 
 A stage is up to date when its serials match the Context's and the parameters it was computed
 with are current. The parameter stage (frame poses, body mass properties, damping, reflected
 inertias, effort limits, gravity, locks) is refreshed in Python when the Context's parameters
 or the plant's model-level values (gravity vector, effort limits) change, and invalidates the
-rest.
+rest. :class:`Engine` is the one place that decides whether a stage or a result is current.
 """
 
 import numpy as np
@@ -60,71 +60,65 @@ def _subtree_v_end(tree, nv):
 class EngineCache:
     """One Context's workspace ``ws`` with the views of its sections (``params``: the
     parameters', ``work``: the others', see _layout), the kernels of its scalar type, the
-    frame poses ``X_BF`` (from the parameters; ``X_BF_rows``: a list of its rows), and the
-    serials each stage and each cached result was computed from."""
+    frame poses ``X_BF`` (from the parameters; ``X_BF_rows``: a list of its rows), the serials
+    each stage was computed from, and results cached with the key they were computed at
+    (:meth:`Engine.lookup`)."""
 
     __slots__ = (
         "ws",
         "params",
         "work",
         "kernels",
-        "X_WB",
+        "X_WB_rows",
         "X_BF",
         "X_BF_rows",
-        "p_serial",
-        "model_version",
-        "pc",
-        "poses",
-        "inertias",
-        "vc",
-        "bias",
-        "bound_drivers",
+        "parameters_key",
+        "positions_serial",
+        "poses_serial",
+        "inertias_serial",
+        "velocities_serials",
+        "bias_serials",
+        "results",
+        "bound",
         "poses_state",
         "run_poses",
-        "fd",
-        "inputs",
-        "inputs_serial",
-        "A_zero_vdot",
-        "derivatives",
-        "derivatives_filled",
-        "step_diagonal",
-        "discrete_step_key",
-        "discrete_step",
         "zero_tau",
         "zero_F",
     )
 
-    def __init__(self, model, dtype):
-        sizes = model.sizes
+    def __init__(self, sizes, dtype):
         self.ws = np.zeros(sizes.ws, dtype=dtype)
         self.params = _layout.PARAMETERS.views(self.ws, sizes)
         self.work = _layout.WORKSPACE.views(self.ws, sizes)
         self.kernels = kernels(dtype)
         self.work.X_pc[:, 0] = _IDENTITY_POSE
         # Per mobod, views of X_WB = [R_WB; p_WB] (for the pose queries).
-        self.X_WB = list(self.work.X_pc[3])
+        self.X_WB_rows = list(self.work.X_pc[3])
         self.X_BF = self.X_BF_rows = None
-        self.p_serial = self.model_version = None
-        self.pc = self.poses = self.inertias = None  # serial_q of those stages
-        self.bound_drivers = {}  # name → (x, driver) (see EngineMixin._bound_driver)
+        self.parameters_key = None  # (serial_p, the Engine's version) of the parameter stage
+        self.positions_serial = self.poses_serial = self.inertias_serial = None  # serial_q
+        self.velocities_serials = self.bias_serials = None  # (serial_q, serial_v)
+        self.results = {}  # name → (key, value): see Engine.lookup
+        self.bound = {}  # name → (x, driver) (see Engine.bind)
         self.poses_state = self.run_poses = None  # (see KinematicsMixin.EvalBodyPoseInWorld)
-        self.vc = self.bias = None  # (serial_q, serial_v) of those stages
-        self.fd = None  # (t, q, v, p, u) serials of the forward dynamics
-        self.inputs = self.inputs_serial = None  # state-independent FD inputs, their serial_u
-        self.A_zero_vdot = None  # A_WB with v̇ = 0 (bias accelerations), from the bias stage
-        self.derivatives = None  # EvalTimeDerivatives' ContinuousState
-        self.derivatives_filled = False
-        self.step_diagonal = None  # what a discrete step adds to M's diagonal (_dynamics)
-        self.discrete_step_key = self.discrete_step = None  # (see _discrete)
         # Zero inputs for the drivers.
         self.zero_tau = np.zeros(sizes.nv, dtype=dtype)
         self.zero_F = np.zeros((sizes.n, 6), dtype=dtype)
 
 
-class EngineModel:
-    """The flat model of a finalized plant (_layout): ``mi``, ``mf`` and its ``sizes``."""
+class Engine:
+    """The compiled engine of a finalized plant: its flat model (``mi``, ``mf`` and their
+    ``sizes``, see _layout), the ``version`` of the model-level values the parameter stage
+    reads (gravity vector, effort limits), and, per Context, an EngineCache. It is the plant's
+    interface to its kernels, for the plant and for BatchedPlant: :meth:`cache`,
+    :meth:`ensure`, :meth:`bind`, :meth:`lookup`/:meth:`store`, :meth:`snapshot`,
+    :meth:`frame_mobod`, :meth:`articulated_inertia_error`; ``tables``: the views of
+    _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end)."""
+
+    __slots__ = ("plant", "mi", "mf", "sizes", "tables", "version")
 
     def __init__(self, plant):
+        self.plant = plant
         n, nq, nv = len(plant._mobods), plant._nq, plant._nv
         nu = plant.num_actuated_dofs()
         self.sizes = _layout.model_sizes(n, nq, nv, nu)
@@ -146,60 +140,148 @@ class EngineModel:
             },
         )
         self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
+        self.tables = _layout.MODEL.views(self.mi, self.sizes)
+        self.version = 0
 
+    def model_changed(self):
+        """Marks the model-level values the parameter stage reads as changed, for every
+        Context."""
+        self.version += 1
 
-class EngineMixin:
-    """The plant's use of kernels.engine."""
-
-    def _build_engine(self):
-        """Called at Finalize(): the flat model of the compiled entry points."""
-        self._engine_model = EngineModel(self)
-        self._model_version = 0
-
-    def _model_changed(self):
-        """Marks model-level values the parameter stage reads (gravity vector, effort limits)
-        as changed, for every Context."""
-        if self._is_finalized:
-            self._model_version += 1
-
-    def _engine(self, context):
+    # ---- per Context ------------------------------------------------------------------------
+    def cache(self, context):
         """The Context's EngineCache, with its parameter stage up to date."""
         ec = context._system_cache
         if ec is None:
-            parameters = self._parameters(context)
-            dtype = np.result_type(self._x(context), parameters.mass, parameters.X_PF)
-            ec = context._system_cache = EngineCache(self._engine_model, dtype)
-        if ec.p_serial != context._serial_p or ec.model_version != self._model_version:
+            parameters = self.plant._parameters(context)
+            dtype = np.result_type(self.plant._x(context), parameters.mass, parameters.X_PF)
+            ec = context._system_cache = EngineCache(self.sizes, dtype)
+        if ec.parameters_key != (context._serial_p, self.version):
             self._update_parameter_stage(ec, context)
-            ec.p_serial, ec.model_version = context._serial_p, self._model_version
+            ec.parameters_key = (context._serial_p, self.version)
         return ec
 
-    def _bound_driver(self, ec, name, x, args):
+    def ensure(self, context, stages):
+        """The EngineCache of ``context`` with ``stages`` (bits of _layout) up to date."""
+        ec = self.cache(context)
+        need = self.need(ec, context, stages)
+        if need:
+            x = self.plant._x(context)
+            ec.kernels.drive_stages(self.mi, self.mf, x, ec.ws, need)
+            self.mark(ec, context, need)
+        return ec
+
+    @staticmethod
+    def need(ec, context, stages):
+        """The stages (with their prerequisites) of ``stages`` that are out of date."""
+        sq, sv = context._serial_q, context._serial_v
+        need = 0
+        if ec.positions_serial != sq:
+            need = POSITIONS
+        if stages & (VELOCITIES | BIAS) and (need or ec.velocities_serials != (sq, sv)):
+            need |= VELOCITIES
+        if stages & INERTIAS and (need & POSITIONS or ec.inertias_serial != sq):
+            need |= INERTIAS
+        if stages & BIAS and (need or ec.bias_serials != (sq, sv)):
+            need |= BIAS
+        return need
+
+    @staticmethod
+    def mark(ec, context, need):
+        """Records the stages computed in ``need`` as up to date."""
+        sq, sv = context._serial_q, context._serial_v
+        if need & POSITIONS:
+            ec.positions_serial = ec.poses_serial = sq
+        if need & VELOCITIES:
+            ec.velocities_serials = (sq, sv)
+        if need & INERTIAS:
+            ec.inertias_serial = sq
+        if need & BIAS:
+            ec.bias_serials = (sq, sv)
+
+    @staticmethod
+    def lookup(ec, name, key):
+        """The result ``name`` cached in ``ec`` if it was computed at ``key`` (a tuple of the
+        Context's serials it depends on, or any value compared with ==), else None."""
+        found = ec.results.get(name)
+        return found[1] if found is not None and found[0] == key else None
+
+    @staticmethod
+    def store(ec, name, key, value):
+        """Caches ``value`` as the result ``name`` computed at ``key``; returns it."""
+        ec.results[name] = (key, value)
+        return value
+
+    @staticmethod
+    def forget(ec, name):
+        """Drops the cached result ``name``."""
+        ec.results.pop(name, None)
+
+    def bind(self, ec, name, x, args):
         """The driver ``name`` for ``ec``'s scalar type, bound to (mi, mf, x, ws): a function
         of the driver's other arguments, ``args`` or arguments of exactly their types, called
         through the compiled entry point (without numba's dispatch)."""
-        bound = ec.bound_drivers.get(name)
+        bound = ec.bound.get(name)
         if bound is None or bound[0] is not x:  # (x: the state's array, its type fixed)
-            model = self._engine_model
-            fn = ec.kernels.bind(name, model.mi, model.mf, x, ec.ws, args=args)
-            bound = ec.bound_drivers[name] = (x, fn)
+            fn = ec.kernels.bind(name, self.mi, self.mf, x, ec.ws, args=args)
+            bound = ec.bound[name] = (x, fn)
         return bound[1]
+
+    def snapshot(self, context):
+        """(ws, X_BF): copies of the Context's workspace with its parameter stage (the
+        parameters' sections set, see _layout.PARAMETERS) and of its frame poses X_BF (4×3
+        per FrameIndex), for computing without the Context (BatchedPlant)."""
+        ec = self.cache(context)
+        return ec.ws.copy(), ec.X_BF.copy()
+
+    def frame_mobod(self, frame, name):
+        """The mobod of ``frame``'s body (TypeError or RuntimeError, naming ``name``, unless
+        it is a Frame of the plant)."""
+        self.plant._check_frame(frame, name)
+        return int(self.plant._mobod_of_body[int(frame.body().index())])
+
+    def articulated_inertia_error(self, k):
+        """The RuntimeError, as Drake words it, for mobod k's articulated inertia across its
+        mobilizer not being positive definite (a forward dynamics status k ≥ 0)."""
+        plant = self.plant
+        mobod = plant._mobods[k]
+        joint = plant._joints[mobod.joint]
+        body = plant._bodies[mobod.body]
+        inboard = plant._bodies[plant._mobods[mobod.parent].body]
+        message = (
+            "An internal mass matrix associated with the joint that connects body "
+            f"{inboard.name()} to body {body.name()} is not positive-definite."
+        )
+        if joint.can_rotate():
+            message += (
+                " Since the joint allows rotation, ensure body "
+                f"{body.name()} (combined with other outboard bodies) has reasonable non-zero "
+                "moments of inertia about the joint rotation axes."
+            )
+        if joint.can_translate():
+            message += (
+                " Since the joint allows translation, ensure body "
+                f"{body.name()} (combined with other outboard bodies) has a reasonable non-zero "
+                "mass."
+            )
+        return RuntimeError(message)
 
     def _update_parameter_stage(self, ec, context):
         """Copies the Context's parameters (and the plant's gravity and effort limits) into
-        the workspace; every other stage becomes out of date."""
-        parameters = self._parameters(context)
+        the workspace; every other stage and result becomes out of date."""
+        plant = self.plant
+        parameters = plant._parameters(context)
         X_PF = parameters.X_PF
         X_BF = np.empty_like(X_PF)
-        for f, frame in enumerate(self._frames):
+        for f, frame in enumerate(plant._frames):
             parent = getattr(frame, "_parent_frame", None)
             X_BF[f] = X_PF[f] if parent is None else _compose(X_BF[int(parent.index())], X_PF[f])
         ec.X_BF = X_BF
         ec.X_BF_rows = list(X_BF)  # (views, made once)
         p = ec.params
         p.X_PF_MB[:, 0] = _IDENTITY_POSE
-        for k, mobod in enumerate(self._mobods[1:], start=1):
-            joint = self._joints[mobod.joint]
+        for k, mobod in enumerate(plant._mobods[1:], start=1):
+            joint = plant._joints[mobod.joint]
             inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
             if mobod.reversed:
                 inboard, outboard = outboard, inboard
@@ -208,7 +290,7 @@ class EngineMixin:
             if joint._jtype == _joint_types.WELD:
                 X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
                 X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
-            X_JZ = self._z_turns.get(k)
+            X_JZ = plant._z_turns.get(k)
             if X_JZ is not None:  # a revolute mobilizer: both frames turned, z along its axis
                 X_P_inboard = _compose(X_P_inboard, X_JZ)
                 X_outboard_B = _compose(_invert(X_JZ), X_outboard_B)
@@ -223,53 +305,16 @@ class EngineMixin:
         p.G_B[0] = 0.0
         p.damping[:] = parameters.damping
         p.reflected[:] = 0.0
-        for a in self._actuators:
+        for a in plant._actuators:
             i = int(a.index())
             p.reflected[a.joint()._v_start] += (
                 parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i]
             )
             p.effort_limits[a._input_start] = a.effort_limit()
-        p.g_W[:] = self._gravity_field.gravity_vector()
+        p.g_W[:] = plant._gravity_field.gravity_vector()
         p.locked[0] = 0.0
-        for k, mobod in enumerate(self._mobods[1:], start=1):
+        for k, mobod in enumerate(plant._mobods[1:], start=1):
             p.locked[k] = float(parameters.locked[mobod.joint])
-        ec.pc = ec.poses = ec.inertias = ec.vc = ec.bias = ec.fd = None
-
-    def _ensure(self, context, stages):
-        """The EngineCache of ``context`` with ``stages`` (bits of _layout) up to date."""
-        ec = self._engine(context)
-        need = self._need(ec, context, stages)
-        if need:
-            model = self._engine_model
-            ec.kernels.drive_stages(model.mi, model.mf, self._x(context), ec.ws, need)
-            self._mark(ec, context, need)
-        return ec
-
-    @staticmethod
-    def _need(ec, context, stages):
-        """The stages (with their prerequisites) of ``stages`` that are out of date."""
-        sq, sv = context._serial_q, context._serial_v
-        need = 0
-        if ec.pc != sq:
-            need = POSITIONS
-        if stages & (VELOCITIES | BIAS) and (need or ec.vc != (sq, sv)):
-            need |= VELOCITIES
-        if stages & INERTIAS and (need & POSITIONS or ec.inertias != sq):
-            need |= INERTIAS
-        if stages & BIAS and (need or ec.bias != (sq, sv)):
-            need |= BIAS
-        return need
-
-    @staticmethod
-    def _mark(ec, context, need):
-        """Records the stages computed in ``need`` as up to date."""
-        sq, sv = context._serial_q, context._serial_v
-        if need & POSITIONS:
-            ec.pc = ec.poses = sq
-        if need & VELOCITIES:
-            ec.vc = (sq, sv)
-        if need & INERTIAS:
-            ec.inertias = sq
-        if need & BIAS:
-            ec.bias = (sq, sv)
-            ec.A_zero_vdot = None
+        ec.positions_serial = ec.poses_serial = ec.inertias_serial = None
+        ec.velocities_serials = ec.bias_serials = None
+        ec.results.clear()

@@ -51,7 +51,7 @@ class JacobiansMixin:
         k = self._mobod_of_body[int(frame.body().index())]
         dtype = np.result_type(ec.ws, p_WQ)
         J = np.empty((p_WQ.shape[1], 6, self._nv), dtype=dtype)
-        model = self._engine_model
+        model = self._engine
         kernels(dtype).drive_point_jacobians(
             model.mi, model.mf, ec.ws, k, np.ascontiguousarray(p_WQ.T, dtype=dtype), J
         )
@@ -129,11 +129,11 @@ class JacobiansMixin:
     def _jacobian_in_world(self, context, frame_B, p_BoBp_B):
         """J_V_WBp_W (6×nv, a view of the workspace) of the point Bp of frame B (p_BoBp_B in
         frame B): one compiled call."""
-        ec = self._engine(context)
-        need = POSITIONS if ec.pc != context._serial_q else 0
+        ec = self._engine.cache(context)
+        need = POSITIONS if ec.positions_serial != context._serial_q else 0
         args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
-        self._bound_driver(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
-        self._mark(ec, context, need)
+        self._engine.bind(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
+        self._engine.mark(ec, context, need)
         return ec.work.J
 
     def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A, frame_E):
@@ -210,12 +210,13 @@ class JacobiansMixin:
     def _bias_accelerations(self, context):
         """A_WB of every mobod with v̇ = 0 (n×6; cached with the acceleration bias)."""
         ec = self._acceleration_bias(context)
-        if ec.A_zero_vdot is None:
+        A = self._engine.lookup(ec, "bias_accelerations", ec.bias_serials)
+        if A is None:
             A = np.empty_like(ec.work.A_bias)
-            model = self._engine_model
-            ec.kernels.drive_spatial_accelerations(model.mi, model.mf, ec.ws, ec.zero_tau, A)
-            ec.A_zero_vdot = A
-        return ec.A_zero_vdot
+            engine = self._engine
+            ec.kernels.drive_spatial_accelerations(engine.mi, engine.mf, ec.ws, ec.zero_tau, A)
+            self._engine.store(ec, "bias_accelerations", ec.bias_serials, A)
+        return A
 
     def _bias_point_accelerations(self, context, frame_B, p_BoBi_B, frame_A, frame_E):
         """(α_bias, a_bias (3×p)): the bias angular acceleration of frame B and bias

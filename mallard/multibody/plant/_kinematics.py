@@ -37,16 +37,16 @@ class KinematicsMixin:
     def _frame_poses(self, context):
         """The EngineCache with the parameter-derived poses up to date: X_BF of every frame,
         X_PF_MB of every mobilizer."""
-        return self._engine(context)
+        return self._engine.cache(context)
 
     def _position_kinematics(self, context):
         """The EngineCache with position kinematics up to date: ``X_pc`` (poses per mobod,
         see kernels.kinematics) and ``H_PB_W``."""
-        return self._ensure(context, POSITIONS)
+        return self._engine.ensure(context, POSITIONS)
 
     def _velocity_kinematics(self, context):
         """The EngineCache with velocity kinematics up to date: ``V_WB`` per mobod."""
-        return self._ensure(context, POSITIONS | VELOCITIES)
+        return self._engine.ensure(context, POSITIONS | VELOCITIES)
 
     # ---- bodies and frames ---------------------------------------------------------------
     def _check_body(self, context, body, method):
@@ -70,24 +70,20 @@ class KinematicsMixin:
         if not valid:
             self._check_body(context, body, "EvalBodyPoseInWorld")
         ec = context._system_cache
-        if (
-            ec is None
-            or ec.p_serial != context._serial_p
-            or ec.model_version != self._model_version
-        ):
-            ec = self._engine(context)
-        if ec.poses != context._serial_q:
+        if ec is None or ec.parameters_key != (context._serial_p, self._engine.version):
+            ec = self._engine.cache(context)
+        if ec.poses_serial != context._serial_q:
             # The poses driver is bound to the state's array x, which moves only with the
             # Context's continuous state object (see Context._rebind_continuous).
             continuous = context._state._continuous
             if continuous is not ec.poses_state:
                 x = self._x_of(context._state)
-                ec.run_poses = self._bound_driver(ec, "drive_poses", x, ())
+                ec.run_poses = self._engine.bind(ec, "drive_poses", x, ())
                 ec.poses_state = continuous
             ec.run_poses()
-            ec.poses = context._serial_q
+            ec.poses_serial = context._serial_q
         X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
-        X_WB._X = ec.X_WB[body._mobod].copy()
+        X_WB._X = ec.X_WB_rows[body._mobod].copy()
         return X_WB
 
     def EvalBodySpatialVelocityInWorld(self, context, body):
@@ -202,7 +198,7 @@ class KinematicsMixin:
         self._check_rpy_singularities(q, method) if to_qdot else None
         dtype = np.result_type(q, values)
         out = np.zeros(self._nq if to_qdot else self._nv, dtype=dtype)
-        model, k = self._engine_model, kernels(dtype)
+        model, k = self._engine, kernels(dtype)
         drive = k.drive_qdot if to_qdot else k.drive_v
         drive(model.mi, model.mf, q.astype(dtype, copy=False), values.astype(dtype), out)
         return out
@@ -251,7 +247,7 @@ class KinematicsMixin:
         if kernel == "drive_N":
             self._check_rpy_singularities(q, method)
         out = np.zeros((rows, cols), dtype=q.dtype)
-        model = self._engine_model
+        model = self._engine
         getattr(kernels(q.dtype), kernel)(model.mi, model.mf, q, out)
         return out
 

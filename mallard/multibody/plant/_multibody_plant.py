@@ -17,7 +17,7 @@ from mallard.multibody import _joint_types
 from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
 from mallard.multibody.plant._dynamics import DynamicsMixin
-from mallard.multibody.plant._engine import EngineMixin
+from mallard.multibody.plant._engine import Engine
 from mallard.multibody.plant._geometry import GeometryMixin
 from mallard.multibody.plant._introspection import IntrospectionMixin
 from mallard.multibody.plant._jacobians import JacobiansMixin
@@ -62,7 +62,6 @@ class MultibodyPlant(
     DiscreteMixin,
     PortsMixin,
     GeometryMixin,
-    EngineMixin,
     ScalarConversionMixin,
     LeafSystem,
 ):
@@ -97,6 +96,7 @@ class MultibodyPlant(
         self._default_floating_poses = {}
         self._coupler_constraints = {}  # MultibodyConstraintId -> CouplerConstraintSpec
         self._use_sampled_output_ports = time_step > 0
+        self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
         # (model instance, name) -> element, per kind of element.
         self._names = {"RigidBody": {}, "Frame": {}, "Joint": {}, "JointActuator": {}}
         world = RigidBody("world", world_model_instance(), SpatialInertia.NaN())
@@ -105,6 +105,12 @@ class MultibodyPlant(
         self._add_force_element(self._gravity_field)
         self._init_geometry()
         self._declare_geometry_ports()
+
+    def _model_changed(self):
+        """Marks the model-level values Contexts read (gravity vector, effort limits) as
+        changed (Engine.model_changed), once finalized."""
+        if self._is_finalized:
+            self._engine.model_changed()
 
     def time_step(self):
         """The discrete update period, or 0 for a continuous plant."""
@@ -413,7 +419,7 @@ class MultibodyPlant(
             self._rollback(checkpoint)
             raise
         self._build_flat_model()
-        self._build_engine()
+        self._engine = Engine(self)
         self._register_all_body_frames()
         self._is_finalized = True
         nq, nv = self._nq, self._nv

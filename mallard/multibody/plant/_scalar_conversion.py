@@ -101,9 +101,9 @@ class ScalarConversionMixin:
         """A deep copy of this plant with scalar type T."""
         from mallard.multibody.plant import MultibodyPlant_
 
-        # Shared, not copied: the flat model (read-only arrays and compiled kernels); left
-        # out: the SceneGraph and the Diagram this plant is part of.
-        memo = {id(self._engine_model): self._engine_model, id(self._parent): None}
+        # Left out: the SceneGraph and the Diagram this plant is part of. (The Engine is
+        # copied with the plant it belongs to.)
+        memo = {id(self._parent): None}
         if self._scene_graph is not None:
             memo[id(self._scene_graph)] = None
         new = copy.deepcopy(self, memo)

@@ -116,10 +116,10 @@ class Sample:
         q = plant.GetPositions(context) + rng.normal(size=plant.num_positions()) * 0.3
         plant.SetPositions(context, q)
         plant.SetVelocities(context, rng.normal(size=plant.num_velocities()))
-        model = plant._engine_model
+        model = plant._engine
         self.mi, self.mf, self.sizes = model.mi, model.mf, model.sizes
         self.x = plant.GetPositionsAndVelocities(context)
-        self.ws = plant._engine(context).ws.copy()
+        self.ws = plant._engine.cache(context).ws.copy()
         self.rng = rng
 
     def staged(self):

@@ -411,9 +411,9 @@ def _kernel_chain(plant, context, as_object):
     def out(*shape):
         return np.zeros(shape, dtype=dtype)
 
-    model = plant._engine_model
+    model = plant._engine
     mi, mf, sizes = model.mi, model.mf, model.sizes
-    ws = arr(plant._engine(context).ws)  # (its parameter stage set)
+    ws = arr(plant._engine.cache(context).ws)  # (its parameter stage set)
     params, work = PARAMETERS.views(ws, sizes), WORKSPACE.views(ws, sizes)
     x = arr(plant.GetPositionsAndVelocities(context))
     q, v = x[: sizes.nq], x[sizes.nq :]
