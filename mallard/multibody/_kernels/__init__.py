@@ -8,8 +8,9 @@ How to write a kernel
   sections of a workspace, declared in mallard.multibody._layout), or from
   ``np.zeros_like``/``np.empty_like`` of an input so that they take the input's dtype.
 * Decorate it with :func:`jitable`. It stays an ordinary Python function (so it runs on object
-  arrays of AutoDiffXd or Expression scalars, interpreted), other kernels can call it from
-  compiled code, and it is registered so that ``tests/multibody/kernels`` runs it both ways.
+  arrays of AutoDiffXd or Expression scalars, interpreted) and other kernels can call it from
+  compiled code. A thin function that makes views of a workspace or passes them on is
+  ``@jitable(inline=True)``: the views then never cross a call.
 * Take few arguments: the flat model as ``model`` and a workspace's sections as ``params``
   and ``work`` (namedtuples of views, kernels.views), then the inputs and outputs of your own.
 * Python calls a kernel only through an entry point (mallard._compiled: ``@entry_point``,
@@ -21,4 +22,4 @@ Importing this package imports numba; the rest of mallard imports it only when a
 first needed.
 """
 
-from mallard.multibody._kernels._machinery import REGISTRY, batched, jitable
+from mallard.multibody._kernels._machinery import batched, jitable

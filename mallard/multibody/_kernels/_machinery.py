@@ -17,18 +17,18 @@ from numba.extending import intrinsic, overload, register_jitable
 
 from mallard._compiled import entry_point
 
-#: Every kernel function by qualified name, for the test that runs each compiled and interpreted.
-REGISTRY = {}
-
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def jitable(fn, register=True):
-    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python
-    (and, if ``register``, listed in REGISTRY for the compiled-versus-interpreted test)."""
-    register_jitable(fn)
-    if register:
-        REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
+def jitable(fn=None, *, inline=False):
+    """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python.
+    ``inline``: compiled into each caller (numba's ``inline="always"``), for the thin
+    functions that make a workspace's views or pass them on to kernels, so that the views do
+    not cross a call (numba counts the references of every array passed across one, a call
+    per array)."""
+    if fn is None:
+        return functools.partial(jitable, inline=inline)
+    register_jitable(inline="always" if inline else "never")(fn)
     return fn
 
 
@@ -36,7 +36,6 @@ def batched(fn):
     """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, parallel): a
     kernel whose outer loop over the batch is a ``numba.prange`` (plain ``range`` when
     interpreted), compiled with ``parallel=True``. Compiled kernels do not call them."""
-    REGISTRY[f"{fn.__module__}.{fn.__qualname__}"] = fn
     return entry_point(fn, parallel=True)
 
 
@@ -61,23 +60,25 @@ def _intp_items(context, builder, value, tuple_type):
     ]
 
 
-@intrinsic
-def _c_view(typingctx, a, shape):
-    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
-    without a reference to ``a``'s memory (see :func:`reshaped`)."""
+def _view_codegen(view_type, shape, with_offset):
+    """The codegen of :func:`_c_view` (with_offset False) or :func:`_c_view_at`."""
     ndim = len(shape)
-    view_type = types.Array(a.dtype, ndim, "C")
 
     def codegen(context, builder, signature, args):
         source = context.make_array(signature.args[0])(context, builder, args[0])
-        dims = _intp_items(context, builder, args[1], shape)
+        data = source.data
+        if with_offset:
+            stride = cgutils.unpack_tuple(builder, source.strides, signature.args[0].ndim)[0]
+            offset = context.cast(builder, args[1], signature.args[1], types.intp)
+            data = cgutils.pointer_add(builder, data, builder.mul(offset, stride))
+        dims = _intp_items(context, builder, args[-1], shape)
         strides = [source.itemsize] * ndim
         for d in range(ndim - 2, -1, -1):
             strides[d] = builder.mul(strides[d + 1], dims[d + 1])
         view = context.make_array(view_type)(context, builder)
         context.populate_array(
             view,
-            data=source.data,
+            data=data,
             shape=cgutils.pack_array(builder, dims),
             strides=cgutils.pack_array(builder, strides),
             itemsize=source.itemsize,
@@ -86,7 +87,23 @@ def _c_view(typingctx, a, shape):
         )
         return impl_ret_borrowed(context, builder, view_type, view._getvalue())
 
-    return view_type(a, shape), codegen
+    return codegen
+
+
+@intrinsic
+def _c_view(typingctx, a, shape):
+    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
+    without a reference to ``a``'s memory (see :func:`reshaped`)."""
+    view_type = types.Array(a.dtype, len(shape), "C")
+    return view_type(a, shape), _view_codegen(view_type, shape, False)
+
+
+@intrinsic
+def _c_view_at(typingctx, a, offset, shape):
+    """:func:`_c_view` of ``a[offset:]`` (offset along a's first dimension), without making
+    that slice (whose reference to a's memory would be counted, and not optimized away)."""
+    view_type = types.Array(a.dtype, len(shape), "C")
+    return view_type(a, offset, shape), _view_codegen(view_type, shape, True)
 
 
 @intrinsic

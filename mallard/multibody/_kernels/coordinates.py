@@ -5,10 +5,10 @@ and the matrices N(q) (nq × nv) and N⁺(q) (nv × nq).
 The mobilizer functions that lanes can't take go lane by lane (kernels.lane_views).
 """
 
-from mallard.multibody._joint_types import BALL_RPY, QUATERNION_FLOATING, RPY_FLOATING
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.mobilizers import (
+    N_IS_IDENTITY,
     NUM_POSITIONS,
     NUM_VELOCITIES,
     calc_N,
@@ -20,27 +20,21 @@ from mallard.multibody._layout import JTYPE, Q_START, V_START
 
 
 @jitable
-def _identity_map(jtype):
-    """Whether N(q) = I for joint type ``jtype`` (all but the roll-pitch-yaw and quaternion
-    ones)."""
-    return jtype != BALL_RPY and jtype != RPY_FLOATING and jtype != QUATERNION_FLOATING
-
-
-@jitable
 def calc_qdot(model, q, v, qdot):
-    """q̇ = N(q)·v of the whole tree: q̇ = v for the joint types with N = I, the others by
+    """q̇ = N(q)·v of the whole tree: q̇ = v for the joint types with N = I (N_IS_IDENTITY),
+    the others by
     kernels.mobilizers.calc_qdot_from_v, in a pass of their own."""
     tree, jparam = model.tree, model.jparam
     for k in range(1, model.n):
         jtype = tree[k, JTYPE]
-        if _identity_map(jtype):
+        if N_IS_IDENTITY[jtype]:
             q_start = tree[k, Q_START]
             v_start = tree[k, V_START]
             for i in range(NUM_VELOCITIES[jtype]):
                 qdot[q_start + i] = v[v_start + i]
     for k in range(1, model.n):
         jtype = tree[k, JTYPE]
-        if not _identity_map(jtype):
+        if not N_IS_IDENTITY[jtype]:
             q_start = tree[k, Q_START]
             q_k, v_k, qdot_k = q[q_start:], v[tree[k, V_START] :], qdot[q_start:]
             for j in range(lane_count(q)):  # (lane views: lane by lane)

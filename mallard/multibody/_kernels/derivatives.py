@@ -17,16 +17,15 @@ A derivative workspace ``dws`` (float64 or object) holds the tangents and tempor
 sections of mallard.multibody._layout.DERIVATIVES (``deriv``: their views).
 """
 
-import numpy as np
-
-from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, UNIVERSAL
+from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.kinematics import X_WB, X_WF, X_WM
 from mallard.multibody._kernels.mobilizers import (
+    H_FM_VARIES,
     NUM_POSITIONS,
     NUM_VELOCITIES,
     calc_A_FM_bias,
-    calc_H_FM,
+    calc_joint_tangent,
     calc_Nplus,
     calc_V_FM,
 )
@@ -61,42 +60,6 @@ def _inertia_times(I_W, k, a):
 
 
 # ---- one joint ----------------------------------------------------------------------------
-@jitable
-def _joint_tangent(jtype, jparam, q, v, is_q, i, H_FM, dH_FM, dV_FM, dA_FM):
-    """The tangents of a mobilizer's own H_FM, V_FM = H_FM·v and Ḣ_FM·v (in its F frame, see
-    kernels.mobilizers) along its coordinate q[i] (``is_q``) or velocity v[i]: dH_FM (columns
-    0..nv−1), dV_FM, dA_FM. H_FM is a 6×6 workspace. Only a UNIVERSAL joint's H_FM and
-    Ḣ_FM·v depend on q: its second axis (0, cos θ₁, sin θ₁) turns with θ₁."""
-    nv = NUM_VELOCITIES[jtype]
-    z = 0.0 * jparam[0]
-    for r in range(6):
-        dV_FM[r] = z
-        dA_FM[r] = z
-        for c in range(nv):
-            dH_FM[r, c] = z
-    if is_q == 0:
-        calc_H_FM(jtype, jparam, q, H_FM)
-        for r in range(6):
-            dV_FM[r] = H_FM[r, i]
-    if jtype != UNIVERSAL:
-        return
-    c1 = np.cos(q[0])
-    s1 = np.sin(q[0])
-    w12 = v[0] * v[1]
-    if is_q != 0:
-        if i == 0:
-            dH_FM[1, 1] = -s1
-            dH_FM[2, 1] = c1
-            dV_FM[1] = -s1 * v[1]
-            dV_FM[2] = c1 * v[1]
-            dA_FM[1] = -c1 * w12
-            dA_FM[2] = -s1 * w12
-    else:
-        other = v[1] if i == 0 else v[0]
-        dA_FM[1] = -s1 * other
-        dA_FM[2] = c1 * other
-
-
 @jitable
 def _across_mobilizer_bias_tangent(
     reversed_joint, X_WF, X_WM, X_WB, V_FM, A_FM, dV_FM, dA_FM, th_F, th_M, dp_F, dp_M, dp_B
@@ -271,9 +234,11 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
             p = row3(K, k, 0)
             p_WM = _origin(X_pc, X_WM, k)
             axis = jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW
-            if local and (is_q == 0 or jtype == UNIVERSAL) and not axis:
+            if local and (is_q == 0 or H_FM_VARIES[jtype]) and not axis:
                 q_k = q[tree[k, Q_START] :]
-                _joint_tangent(jtype, jparam[k], q_k, v[c0:], is_q, il, H_FM, dH_FM, dV_FM, dA_FM)
+                calc_joint_tangent(
+                    jtype, jparam[k], q_k, v[c0:], is_q, il, H_FM, dH_FM, dV_FM, dA_FM
+                )
             # Positions and frames: for a q direction, body k turns by θ and its points move by
             # v_O + θ × p; its parent too unless k = j.
             th_P = zero
@@ -303,7 +268,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                     th_J = th_P
                     d = sub(p_B, p_WM)
                     dd = sub(d_pB, dp_M)
-                turns = local and jtype == UNIVERSAL
+                turns = local and H_FM_VARIES[jtype]
                 for r in range(nv_k):
                     c = c0 + r
                     w = row3(HJ, c, 0)
@@ -363,7 +328,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                 v_k = v[c0:]
                 calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
                 calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
-                if not local or (is_q != 0 and jtype != UNIVERSAL):
+                if not local or (is_q != 0 and not H_FM_VARIES[jtype]):
                     for r in range(6):
                         dV_FM[r] = z
                         dA_FM[r] = z

@@ -43,7 +43,7 @@ from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIE
 
 
 # ---- stages, on views ---------------------------------------------------------------------
-@jitable
+@jitable(inline=True)
 def run_stages(model, x, params, work, need):
     """Brings the stages in ``need`` of ``work`` (a workspace's views, or lane views: see
     kernels.batch) up to date, with the parameters ``params``: positions (X_pc, H_PB_W),
@@ -60,7 +60,7 @@ def run_stages(model, x, params, work, need):
         calc_acceleration_bias(model, work, x[0:nq], x[nq : nq + nv])
 
 
-@jitable
+@jitable(inline=True)
 def _gather_body_forces(model, F_B, F):
     """F[k] = F_B[body of mobod k] (body-indexed forces to mobod order)."""
     tree = model.tree
@@ -83,7 +83,7 @@ def _gravity_force(m_W, h_W, g, k):
     )
 
 
-@jitable
+@jitable(inline=True)
 def gravity_body_forces(model, params, work, F_B):
     """F_B[b] = gravity's force (see :func:`_gravity_force`) for each body b whose model
     instance feels gravity, zero for the others; the inertias stage of ``work`` must be up to
@@ -103,7 +103,7 @@ def gravity_body_forces(model, params, work, F_B):
                 F_B[b, j] = 0.0 * g[0]
 
 
-@jitable
+@jitable(inline=True)
 def add_gravity_forces(model, params, work, F):
     """F[k] += gravity's force (see :func:`_gravity_force`) for each mobod k whose body feels
     gravity (rows of F indexed by mobod); the inertias stage of ``work`` must be up to date."""
@@ -115,7 +115,7 @@ def add_gravity_forces(model, params, work, F):
                 F[k, j] += F_k[j]
 
 
-@jitable
+@jitable(inline=True)
 def inverse_dynamics(model, x, params, work, need, vdot, tau_app, F_app_B):
     """work.tau = M·v̇ + C·v − tau_app − Σ J_Bᵀ·F_app_B[B] (F_app_B indexed by body), with the
     reflected inertias' torques."""
@@ -129,7 +129,7 @@ def inverse_dynamics(model, x, params, work, need, vdot, tau_app, F_app_B):
         tau[i] += reflected[i] * vdot[i]
 
 
-@jitable
+@jitable(inline=True)
 def force_elements(model, x, params, work, need, F_B, tau):
     """What CalcForceElementsContribution sets before the other force elements add theirs:
     F_B (indexed by body) = gravity's forces (see :func:`gravity_body_forces`) and tau = −D·v,
@@ -141,7 +141,7 @@ def force_elements(model, x, params, work, need, F_B, tau):
         tau[i] = -damping[i] * x[nq + i]
 
 
-@jitable
+@jitable(inline=True)
 def forward_dynamics(model, x, params, work, need, u, tau_in, F_in_B):
     """work.vdot, work.A_WB and work.qdot of a continuous plant: forward dynamics with the
     actuation ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body
@@ -167,7 +167,7 @@ def forward_dynamics(model, x, params, work, need, u, tau_in, F_in_B):
     return status
 
 
-@jitable
+@jitable(inline=True)
 def point_jacobian(model, work, k, X_BF, p_FQ, J):
     """J = J_V_WQ_W (6×nv) of the point Q of mobod k's body at p_FQ in the frame F whose pose
     in the body is X_BF (a 4×3 pose); the positions of k and its ancestors must be up to
@@ -183,14 +183,14 @@ def point_jacobian(model, work, k, X_BF, p_FQ, J):
 
 # ---- drivers: the entry points Python calls, on flat arrays -------------------------------
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_stages(mi, mf, x, ws, need):
     """Only brings the stages in ``need`` up to date."""
     run_stages(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_poses(mi, mf, x, ws):
     """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
     the driver of pose queries."""
@@ -199,7 +199,7 @@ def drive_poses(mi, mf, x, ws):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_mass_matrix(mi, mf, x, ws, need):
     """ws's M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal)."""
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
@@ -208,7 +208,7 @@ def drive_mass_matrix(mi, mf, x, ws, need):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
     """ws's tau (see :func:`inverse_dynamics`)."""
     inverse_dynamics(
@@ -217,14 +217,14 @@ def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
     """F_B and tau of :func:`force_elements`."""
     force_elements(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, F_B, tau)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
     """ws's vdot, A_WB and qdot (see :func:`forward_dynamics`); returns its status."""
     return forward_dynamics(
@@ -233,7 +233,7 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
     """ws's J = J_V_WQ_W (see :func:`point_jacobian`)."""
     m, work = model(mi, mf), workspace(mi, ws)
@@ -242,7 +242,7 @@ def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_point_jacobians(mi, mf, ws, k, P_WQ, J):
     """J[i] = J_V_WQ_W (6×nv, kernels.jacobians) of the points at P_WQ[i] (in World) fixed on
     mobod k's body, at the positions of ``ws`` (those of k and its ancestors up to date)."""
@@ -252,14 +252,14 @@ def drive_point_jacobians(mi, mf, ws, k, P_WQ, J):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_gravity_body_forces(mi, mf, ws, F_B):
     """F_B of :func:`gravity_body_forces` (the inertias stage must be up to date)."""
     gravity_body_forces(model(mi, mf), parameters(mi, ws), workspace(mi, ws), F_B)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_newton_euler(mi, mf, ws, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau):
     """kernels.dynamics.calc_inverse_dynamics at the stages of ``ws`` (positions and
     inertias up to date), with the velocities V_WB and bias A_bias given (ws's, or zero),
@@ -273,7 +273,7 @@ def drive_newton_euler(mi, mf, ws, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, 
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_articulated_body(mi, mf, ws, tau, F_app, diagonal, vdot, A_WB):
     """kernels.dynamics.calc_forward_dynamics at the stages of ``ws`` (all up to date), with
     the generalized forces tau, the body forces F_app (per mobod) and ``diagonal`` added to
@@ -285,7 +285,7 @@ def drive_articulated_body(mi, mf, ws, tau, F_app, diagonal, vdot, A_WB):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_spatial_accelerations(mi, mf, ws, vdot, A_WB):
     """A_WB per mobod for the accelerations v̇ (kernels.dynamics.calc_spatial_accelerations),
     at the stages of ``ws`` (positions and bias up to date)."""
@@ -293,35 +293,35 @@ def drive_spatial_accelerations(mi, mf, ws, vdot, A_WB):
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_generalized_forces(mi, mf, ws, F_Bo_W, F, tau):
     """tau = Σ_B J_Bᵀ·F_Bo_W (per mobod; F a workspace like it) at the positions of ``ws``."""
     calc_generalized_forces(model(mi, mf), workspace(mi, ws), F_Bo_W, F, tau)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_qdot(mi, mf, q, v, qdot):
     """q̇ = N(q)·v (kernels.coordinates)."""
     calc_qdot(model(mi, mf), q, v, qdot)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_v(mi, mf, q, qdot, v):
     """v = N⁺(q)·q̇ (kernels.coordinates)."""
     calc_v(model(mi, mf), q, qdot, v)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_N(mi, mf, q, N):
     """N = N(q), nq × nv (kernels.coordinates)."""
     calc_N_matrix(model(mi, mf), q, N)
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_Nplus(mi, mf, q, Nplus):
     """Nplus = N⁺(q), nv × nq (kernels.coordinates)."""
     calc_Nplus_matrix(model(mi, mf), q, Nplus)

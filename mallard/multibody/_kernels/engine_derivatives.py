@@ -20,7 +20,7 @@ from mallard.multibody._kernels.views import derivatives, model, parameters, wor
 from mallard.multibody._layout import JTYPE, V_START
 
 
-@jitable
+@jitable(inline=True)
 def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, dtau_dq, dtau_dv):
     """dtau_dq, dtau_dv of τ = M·v̇ + C·v − tau_g(q) + D·v − Σ_B J_Bᵀ·F_app_B[B] (F_app_B
     indexed by body, held fixed at Bo in W; gravity on the model instances where it is
@@ -41,7 +41,7 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv):
     """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with
     gravity, joint damping and the body forces F_app_B (indexed by body, at Bo in W, held
@@ -53,7 +53,7 @@ def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, 
 
 
 @entry_point
-@jitable
+@jitable(inline=True)
 def drive_forward_dynamics_derivatives(
     mi, mf, x, ws, need, u, tau_in, F_in_B, dws, dvdot_dq, dvdot_dv, dvdot_dtau
 ):

@@ -51,6 +51,10 @@ from mallard.multibody._kernels.rotation import (
 #: nq and nv indexed by joint type code.
 NUM_POSITIONS = np.array([0, 1, 1, 1, 2, 3, 3, 6, 7], dtype=np.int64)
 NUM_VELOCITIES = np.array([0, 1, 1, 1, 2, 3, 3, 6, 6], dtype=np.int64)
+#: 1 for the joint types whose H_FM (and Ḣ_FM·v) depend on q (see calc_joint_tangent).
+H_FM_VARIES = np.array([0, 0, 0, 0, 1, 0, 0, 0, 0], dtype=np.int64)
+#: 1 for the joint types with N(q) = I (q̇ = v; see calc_N).
+N_IS_IDENTITY = np.array([1, 1, 1, 1, 1, 1, 0, 0, 0], dtype=np.int64)
 
 _TWO_PI = 2.0 * np.pi
 
@@ -441,6 +445,43 @@ def calc_Nplus(jtype, jparam, q, Nplus):
     else:
         for i in range(nv):
             Nplus[i, i] = 1.0
+
+
+@jitable
+def calc_joint_tangent(jtype, jparam, q, v, is_q, i, H_FM, dH_FM, dV_FM, dA_FM):
+    """The tangents of a mobilizer's own H_FM, V_FM = H_FM·v and Ḣ_FM·v (in its F frame) along
+    its coordinate q[i] (``is_q``) or velocity v[i]: dH_FM (columns 0..nv−1), dV_FM, dA_FM
+    (kernels.derivatives). H_FM is a 6×6 workspace. Only the types with H_FM_VARIES have H_FM
+    and Ḣ_FM·v depending on q: UNIVERSAL, whose second axis (0, cos θ₁, sin θ₁) turns with
+    θ₁."""
+    nv = NUM_VELOCITIES[jtype]
+    z = 0.0 * jparam[0]
+    for r in range(6):
+        dV_FM[r] = z
+        dA_FM[r] = z
+        for c in range(nv):
+            dH_FM[r, c] = z
+    if is_q == 0:
+        calc_H_FM(jtype, jparam, q, H_FM)
+        for r in range(6):
+            dV_FM[r] = H_FM[r, i]
+    if not H_FM_VARIES[jtype]:
+        return
+    c1 = np.cos(q[0])
+    s1 = np.sin(q[0])
+    w12 = v[0] * v[1]
+    if is_q != 0:
+        if i == 0:
+            dH_FM[1, 1] = -s1
+            dH_FM[2, 1] = c1
+            dV_FM[1] = -s1 * v[1]
+            dV_FM[2] = c1 * v[1]
+            dA_FM[1] = -c1 * w12
+            dA_FM[2] = -s1 * w12
+    else:
+        other = v[1] if i == 0 else v[0]
+        dA_FM[1] = -s1 * other
+        dA_FM[2] = c1 * other
 
 
 @jitable

@@ -5,7 +5,7 @@ import numpy as np
 from mallard.common._quaternion import quaternion_rotation
 from mallard.multibody._kernels._machinery import jitable
 
-jitable(quaternion_rotation, register=False)
+jitable(quaternion_rotation)
 
 
 @jitable

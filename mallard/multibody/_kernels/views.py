@@ -14,7 +14,7 @@ from numba import types
 from numba.extending import overload
 
 from mallard.multibody import _layout
-from mallard.multibody._kernels._machinery import _c_view, jitable
+from mallard.multibody._kernels._machinery import _c_view_at, jitable
 from mallard.multibody._kernels.lane_views import LanesType, _unwrap, _wrap
 from mallard.multibody._kernels.lanes import L
 from mallard.multibody._layout import SIZE, Model
@@ -29,9 +29,9 @@ def section(a, offset, shape):
 @overload(section)
 def _section_compiled(a, offset, shape):
     if isinstance(a, types.Array) and a.layout == "C":
-        return lambda a, offset, shape: _c_view(a[offset:], shape)
+        return lambda a, offset, shape: _c_view_at(a, offset, shape)
     if isinstance(a, LanesType) and a.array_type.layout == "C":
-        return lambda a, offset, shape: _wrap(_c_view(_unwrap(a)[offset:], shape + (L,)))
+        return lambda a, offset, shape: _wrap(_c_view_at(_unwrap(a), offset, shape + (L,)))
     return None
 
 
@@ -51,7 +51,7 @@ def _views_kernel(layout):
     kernel = namespace[layout.name]
     kernel.__doc__ = f"The {layout.View.__name__} views of the array's sections (_layout)."
     kernel.source = source
-    return jitable(kernel, register=False)
+    return jitable(kernel, inline=True)
 
 
 model_tables = _views_kernel(_layout.MODEL)
@@ -64,7 +64,7 @@ lane_row = _views_kernel(_layout.LANE_ROW)
 _N, _NQ, _NV, _NU = SIZE["n"], SIZE["nq"], SIZE["nv"], SIZE["nu"]
 
 
-@jitable
+@jitable(inline=True)
 def model(mi, mf):
     """The Model of the flat model (mi, mf): sizes, tables and the joints' constants."""
     n = mi[_N]

@@ -167,7 +167,7 @@ class DerivativesMixin:
             dvdot_dtau,
         )
         self._engine.mark(ec, context, need)
-        self._engine.forget(ec, "forward_dynamics")  # (recomputed into ec, not recorded)
+        ec.forget("forward_dynamics")  # (recomputed into ec, not recorded)
         if failed >= 0:
             self._raise_not_positive_definite(int(failed))
         static = self._dynamics_topology()

@@ -260,9 +260,9 @@ class DiscreteMixin:
         inputs change)."""
         ec = self._engine.cache(context)
         key = _forward_dynamics_key(context)
-        step = self._engine.lookup(ec, "discrete_step", key)
+        step = ec.lookup("discrete_step", key)
         if step is None:
-            step = self._engine.store(ec, "discrete_step", key, self._calc_discrete_step(context))
+            step = ec.store("discrete_step", key, self._calc_discrete_step(context))
         return step
 
     def _calc_discrete_step(self, context):
@@ -369,7 +369,7 @@ class DiscreteMixin:
         """What the discrete step adds to M's diagonal: h·D plus, for the unsaturated PD
         actuators, h·Kd + h²·Kp (recorded by the forward dynamics)."""
         ec = self._forward_dynamics(context)
-        return self._engine.lookup(ec, "forward_dynamics", _forward_dynamics_key(context))
+        return ec.lookup("forward_dynamics", _forward_dynamics_key(context))
 
     def _net_actuation_at(self, context, v_next):
         """The actuation applied during the step from ``context`` to v⁺: u clamped to the

@@ -394,7 +394,7 @@ class DynamicsMixin:
         and the PD controllers implicit (see _discrete_forward_dynamics)."""
         ec = self._engine.cache(context)
         key = _forward_dynamics_key(context)
-        if self._engine.lookup(ec, "forward_dynamics", key) is not None:
+        if ec.lookup("forward_dynamics", key) is not None:
             return ec
         step_diagonal = ec.zero_tau  # (what a discrete step adds to M's diagonal)
         if self._time_step == 0:
@@ -413,7 +413,7 @@ class DynamicsMixin:
                 self._drive_forward_dynamics(context, ec)
             finally:
                 ec.params.reflected[:] -= step_diagonal
-        self._engine.store(ec, "forward_dynamics", key, step_diagonal)
+        ec.store("forward_dynamics", key, step_diagonal)
         return ec
 
     def _drive_forward_dynamics(self, context, ec):
@@ -426,7 +426,7 @@ class DynamicsMixin:
         )
         self._engine.mark(ec, context, need)
         if failed >= 0:
-            self._engine.forget(ec, "forward_dynamics")
+            ec.forget("forward_dynamics")
             self._raise_not_positive_definite(failed)
 
     def _forward_dynamics_inputs(self, context, ec):
@@ -435,7 +435,7 @@ class DynamicsMixin:
         damping (the force elements and the applied force inputs). When they depend on the
         inputs only (no PD control, no other force element, no applied force), they are kept
         until the inputs change."""
-        inputs = self._engine.lookup(ec, "forward_dynamics_inputs", context._serial_u)
+        inputs = ec.lookup("forward_dynamics_inputs", context._serial_u)
         if inputs is not None:
             return inputs
         u = self._actuation(context)
@@ -447,7 +447,7 @@ class DynamicsMixin:
         if len(self._force_elements) == 1 and generalized is None and not spatial:
             if not pd:
                 inputs = (u, ec.zero_tau, ec.zero_F)
-                self._engine.store(ec, "forward_dynamics_inputs", context._serial_u, inputs)
+                ec.store("forward_dynamics_inputs", context._serial_u, inputs)
             return u, ec.zero_tau, ec.zero_F
         forces = MultibodyForces(self)
         for element in self._force_elements[1:]:
@@ -552,17 +552,17 @@ class DynamicsMixin:
         if context._system is not self:
             self.ValidateContext(context)
         ec = self._engine.cache(context)
-        derivatives = ec.results.get("time_derivatives_state")
+        derivatives = ec.time_derivatives
         if derivatives is None:
-            derivatives = ec.results["time_derivatives_state"] = self.AllocateTimeDerivatives()
+            derivatives = ec.time_derivatives = self.AllocateTimeDerivatives()
         if self._time_step == 0:
-            ec = self._time_derivatives(context)
             key = _forward_dynamics_key(context)
-            if self._engine.lookup(ec, "time_derivatives", key) is None:
+            if ec.lookup("time_derivatives", key) is None:
+                self._time_derivatives(context)
                 data = derivatives._vector._data
                 data[: self._nq] = ec.work.qdot
                 data[self._nq :] = ec.work.vdot
-                self._engine.store(ec, "time_derivatives", key, True)
+                ec.store("time_derivatives", key, True)
         return derivatives
 
     def implicit_time_derivatives_residual_size(self):

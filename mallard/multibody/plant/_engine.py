@@ -61,8 +61,9 @@ class EngineCache:
     """One Context's workspace ``ws`` with the views of its sections (``params``: the
     parameters', ``work``: the others', see _layout), the kernels of its scalar type, the
     frame poses ``X_BF`` (from the parameters; ``X_BF_rows``: a list of its rows), the serials
-    each stage was computed from, and results cached with the key they were computed at
-    (:meth:`Engine.lookup`)."""
+    each stage was computed from (see :meth:`Engine.need`), and results cached with the key
+    they were computed at (:meth:`lookup`): together, what decides whether anything cached
+    for a Context is current."""
 
     __slots__ = (
         "ws",
@@ -72,13 +73,15 @@ class EngineCache:
         "X_WB_rows",
         "X_BF",
         "X_BF_rows",
-        "parameters_key",
+        "parameters_serial",
+        "engine_version",
         "positions_serial",
         "poses_serial",
         "inertias_serial",
         "velocities_serials",
         "bias_serials",
         "results",
+        "time_derivatives",
         "bound",
         "poses_state",
         "run_poses",
@@ -95,15 +98,33 @@ class EngineCache:
         # Per mobod, views of X_WB = [R_WB; p_WB] (for the pose queries).
         self.X_WB_rows = list(self.work.X_pc[3])
         self.X_BF = self.X_BF_rows = None
-        self.parameters_key = None  # (serial_p, the Engine's version) of the parameter stage
+        # The Context's serial_p and the Engine's version the parameter stage is of.
+        self.parameters_serial = self.engine_version = None
         self.positions_serial = self.poses_serial = self.inertias_serial = None  # serial_q
         self.velocities_serials = self.bias_serials = None  # (serial_q, serial_v)
-        self.results = {}  # name → (key, value): see Engine.lookup
+        self.results = {}  # name → (key, value): see lookup
+        self.time_derivatives = None  # EvalTimeDerivatives' ContinuousState, made once
         self.bound = {}  # name → (x, driver) (see Engine.bind)
         self.poses_state = self.run_poses = None  # (see KinematicsMixin.EvalBodyPoseInWorld)
         # Zero inputs for the drivers.
         self.zero_tau = np.zeros(sizes.nv, dtype=dtype)
         self.zero_F = np.zeros((sizes.n, 6), dtype=dtype)
+
+    def lookup(self, name, key):
+        """The result ``name`` cached here if it was computed at ``key`` (a tuple of the
+        Context's serials it depends on, or any value compared with ==), else None. (The
+        parameter stage drops every result: see Engine.cache.)"""
+        found = self.results.get(name)
+        return found[1] if found is not None and found[0] == key else None
+
+    def store(self, name, key, value):
+        """Caches ``value`` as the result ``name`` computed at ``key``; returns it."""
+        self.results[name] = (key, value)
+        return value
+
+    def forget(self, name):
+        """Drops the cached result ``name``."""
+        self.results.pop(name, None)
 
 
 class Engine:
@@ -111,7 +132,7 @@ class Engine:
     ``sizes``, see _layout), the ``version`` of the model-level values the parameter stage
     reads (gravity vector, effort limits), and, per Context, an EngineCache. It is the plant's
     interface to its kernels, for the plant and for BatchedPlant: :meth:`cache`,
-    :meth:`ensure`, :meth:`bind`, :meth:`lookup`/:meth:`store`, :meth:`snapshot`,
+    :meth:`ensure`, :meth:`bind`, :meth:`snapshot`,
     :meth:`frame_mobod`, :meth:`articulated_inertia_error`; ``tables``: the views of
     _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end)."""
 
@@ -156,9 +177,9 @@ class Engine:
             parameters = self.plant._parameters(context)
             dtype = np.result_type(self.plant._x(context), parameters.mass, parameters.X_PF)
             ec = context._system_cache = EngineCache(self.sizes, dtype)
-        if ec.parameters_key != (context._serial_p, self.version):
+        if ec.parameters_serial != context._serial_p or ec.engine_version != self.version:
             self._update_parameter_stage(ec, context)
-            ec.parameters_key = (context._serial_p, self.version)
+            ec.parameters_serial, ec.engine_version = context._serial_p, self.version
         return ec
 
     def ensure(self, context, stages):
@@ -198,24 +219,6 @@ class Engine:
             ec.inertias_serial = sq
         if need & BIAS:
             ec.bias_serials = (sq, sv)
-
-    @staticmethod
-    def lookup(ec, name, key):
-        """The result ``name`` cached in ``ec`` if it was computed at ``key`` (a tuple of the
-        Context's serials it depends on, or any value compared with ==), else None."""
-        found = ec.results.get(name)
-        return found[1] if found is not None and found[0] == key else None
-
-    @staticmethod
-    def store(ec, name, key, value):
-        """Caches ``value`` as the result ``name`` computed at ``key``; returns it."""
-        ec.results[name] = (key, value)
-        return value
-
-    @staticmethod
-    def forget(ec, name):
-        """Drops the cached result ``name``."""
-        ec.results.pop(name, None)
 
     def bind(self, ec, name, x, args):
         """The driver ``name`` for ``ec``'s scalar type, bound to (mi, mf, x, ws): a function

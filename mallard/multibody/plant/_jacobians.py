@@ -210,12 +210,12 @@ class JacobiansMixin:
     def _bias_accelerations(self, context):
         """A_WB of every mobod with v̇ = 0 (n×6; cached with the acceleration bias)."""
         ec = self._acceleration_bias(context)
-        A = self._engine.lookup(ec, "bias_accelerations", ec.bias_serials)
+        A = ec.lookup("bias_accelerations", ec.bias_serials)
         if A is None:
             A = np.empty_like(ec.work.A_bias)
             engine = self._engine
             ec.kernels.drive_spatial_accelerations(engine.mi, engine.mf, ec.ws, ec.zero_tau, A)
-            self._engine.store(ec, "bias_accelerations", ec.bias_serials, A)
+            ec.store("bias_accelerations", ec.bias_serials, A)
         return A
 
     def _bias_point_accelerations(self, context, frame_B, p_BoBi_B, frame_A, frame_E):

@@ -70,7 +70,11 @@ class KinematicsMixin:
         if not valid:
             self._check_body(context, body, "EvalBodyPoseInWorld")
         ec = context._system_cache
-        if ec is None or ec.parameters_key != (context._serial_p, self._engine.version):
+        if (
+            ec is None
+            or ec.parameters_serial != context._serial_p
+            or ec.engine_version != self._engine.version
+        ):
             ec = self._engine.cache(context)
         if ec.poses_serial != context._serial_q:
             # The poses driver is bound to the state's array x, which moves only with the
