@@ -37,7 +37,7 @@ class MeshcatVisualizerParams:
 
 def _diffuse(properties, default_color):
     """The Rgba of a geometry's ("phong", "diffuse") property, else ``default_color``."""
-    diffuse = properties.get("phong", {}).get("diffuse") if isinstance(properties, dict) else None
+    diffuse = properties.GetPropertyOrDefault("phong", "diffuse", None) if properties else None
     if diffuse is None:
         return default_color
     if isinstance(diffuse, Rgba):
@@ -144,7 +144,7 @@ class MeshcatVisualizer(LeafSystem):
                 frame_name = inspector.GetName(frame_id).replace("::", "/")
                 frames[frame_id] = f"{self._prefix}/{frame_name}"
             path = f"{frames[frame_id]}/{geometry_id.get_value()}"
-            properties = inspector.GetProperties(geometry_id, role) or {}
+            properties = inspector.GetProperties(geometry_id, role)
             rgba = _diffuse(properties, self._params.default_color)
             meshcat.SetObject(path, inspector.GetShape(geometry_id), rgba)
             meshcat.SetTransform(path, inspector.GetPoseInFrame(geometry_id))

@@ -414,7 +414,7 @@ class MultibodyPlant(
             raise
         self._build_flat_model()
         self._build_engine()
-        self._register_all_body_frames()
+        self._finalize_geometry()
         self._is_finalized = True
         nq, nv = self._nq, self._nv
         if self._time_step > 0:
