@@ -307,6 +307,23 @@ class SceneGraph(LeafSystem):
     def model_inspector(self):
         return self._inspector
 
+    # ---- transactions ------------------------------------------------------------------------
+    def _checkpoint(self):
+        """The registered frames and geometries and the model's filters, for ``_rollback``."""
+        frames = {f: len(frame.geometries) for f, frame in self._frames.items()}
+        return frames, set(self._geometries), copy.deepcopy(self._filters)
+
+    def _rollback(self, checkpoint):
+        """Unregisters what was registered since ``checkpoint`` and restores the filters."""
+        frames, geometries, filters = checkpoint
+        for f in [f for f in self._frames if f not in frames]:
+            del self._frames[f]
+        for f, count in frames.items():
+            del self._frames[f].geometries[count:]
+        for g in [g for g in self._geometries if g not in geometries]:
+            del self._geometries[g]
+        self._filters.excluded, self._filters.transient = filters.excluded, filters.transient
+
     # ---- collision filters -------------------------------------------------------------------
     def collision_filter_manager(self, context=None):
         """The CollisionFilterManager of this SceneGraph's model, or of ``context`` (whose

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing._collision_filter_groups import parse_collision_filter_group
 from mallard.multibody.parsing._common import (
     add_linear_bushing,
     add_linear_spring_damper,
@@ -639,6 +640,9 @@ class _Builder:
                 self.add_bushing(child, scope)
             elif child.tag == "drake:linear_spring_damper":
                 self.add_spring_damper(child, instance)
+            elif child.tag == "drake:collision_filter_group":
+                if self.ws.filter_groups is not None:
+                    parse_collision_filter_group(self.ws, child, instance, sdf=True)
             elif child.tag in ("drake:ball_constraint", "drake:distance_constraint"):
                 self.warning(
                     child, f"<{child.tag}> will be ignored: mallard has no constraints yet."

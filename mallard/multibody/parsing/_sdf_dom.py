@@ -415,6 +415,9 @@ class Document:
             counts.setdefault(item.name, []).append(item.element)
         for nested in scope.models:
             counts.setdefault(nested.name, []).append(nested.element)
+        for group in scope.element.findall("drake:collision_filter_group"):
+            if group.get("name") is not None:
+                counts.setdefault(group.get("name"), []).append(group)
         for name, elements in counts.items():
             if len(elements) > 1:
                 kind = "model" if scope.kind == "model" else scope.kind

@@ -19,6 +19,7 @@ from mallard.multibody.parsing._attributes import (
     parse_scalar,
     parse_vector,
 )
+from mallard.multibody.parsing._collision_filter_groups import parse_collision_filter_group
 from mallard.multibody.parsing._common import (
     add_linear_bushing,
     add_linear_spring_damper,
@@ -116,13 +117,9 @@ class _UrdfParser:
             parse_material(self.workspace, node, True, materials)
         for node in root.findall("link"):
             self.parse_link(node, materials)
-        if self.workspace.geometries is not None:
+        if self.workspace.filter_groups is not None:
             for node in root.findall("drake:collision_filter_group"):
-                self.warning(
-                    node,
-                    "mallard does not support collision filter groups yet; "
-                    "<drake:collision_filter_group> is ignored.",
-                )
+                parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
         for node in joints:

@@ -18,7 +18,7 @@ class CoulombFriction:
 
     def __init__(self, static_friction=0.0, dynamic_friction=0.0):
         static_friction, dynamic_friction = float(static_friction), float(dynamic_friction)
-        for kind, value in (("static", static_friction), ("dynamic", dynamic_friction)):
+        for kind, value in (("dynamic", dynamic_friction), ("static", static_friction)):
             if math.isnan(value):
                 raise RuntimeError(f"The given {kind} friction is not a number: nan")
             if value < 0:

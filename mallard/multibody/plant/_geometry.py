@@ -213,6 +213,24 @@ class GeometryMixin:
                 declaration.ExcludeWithin(self.CollectRegisteredGeometries(bodies))
         self._scene_graph.collision_filter_manager().Apply(declaration)
 
+    # ---- transactions (a parser's model that failed to load) ----------------------------------
+    def _geometry_checkpoint(self):
+        """What geometry registration has added so far, for ``_geometry_rollback``."""
+        return (
+            {b: list(ids) for b, ids in self._visual_geometries.items()},
+            {b: list(ids) for b, ids in self._collision_geometries.items()},
+            dict(self._body_frame_ids),
+            self._scene_graph._checkpoint(),
+        )
+
+    def _geometry_rollback(self, checkpoint):
+        """Unregisters the frames and geometries registered since ``checkpoint`` and restores
+        the collision filters."""
+        visual, collision, frames, scene_graph = checkpoint
+        self._visual_geometries, self._collision_geometries = visual, collision
+        self._body_frame_ids = frames
+        self._scene_graph._rollback(scene_graph)
+
     # ---- queries -----------------------------------------------------------------------------
     def GetVisualGeometriesForBody(self, body):
         return list(self._visual_geometries.get(int(body.index()), []))
