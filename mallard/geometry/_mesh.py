@@ -103,10 +103,9 @@ class _MeshFile(Shape):
 
     # ---- data read from the file -------------------------------------------------------------
     def _check_for_proximity(self):
-        """What Drake checks when the shape gets a proximity role: a file type whose convex
-        hull it computes, and a readable file (RuntimeError naming the file otherwise)."""
-        if self.extension() not in _HULL_EXTENSIONS:
-            raise _hull_error(self)
+        """What is checked when the shape gets a proximity role: a readable file (RuntimeError
+        naming it otherwise, as Drake). Unlike Drake, a file type whose hull is not computed
+        (.stl, .dae) is accepted here; the error comes when its hull is needed."""
         if not os.access(self._filename, os.R_OK) or not os.path.isfile(self._filename):
             raise RuntimeError(f"MemoryFile::Make() cannot read the file '{self._filename}'.")
 

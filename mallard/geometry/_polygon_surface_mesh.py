@@ -97,7 +97,7 @@ def read_obj(path):
             lines = f.readlines()
     except OSError:
         raise RuntimeError(f"MemoryFile::Make() cannot read the file '{path}'.") from None
-    vertices, triangles = [], []
+    vertices, faces = [], []
     for number, line in enumerate(lines, 1):
         fields = line.split()
         if not fields:
@@ -112,13 +112,75 @@ def read_obj(path):
                     face.append(i - 1 if i > 0 else len(vertices) + i)
                 if any(not 0 <= i < len(vertices) for i in face):
                     raise ValueError("a face names a vertex that does not exist")
-                triangles += [(face[0], face[k], face[k + 1]) for k in range(1, len(face) - 1)]
+                faces.append(face)
         except ValueError as e:
             raise RuntimeError(
                 f"{path}:{number}: cannot read the OBJ line '{line.strip()}': {e}"
             ) from None
     vertices = np.array(vertices, dtype=float).reshape(-1, 3)
+    triangles = [t for face in faces for t in _triangulate(vertices, face)]
     return vertices, np.array(triangles, dtype=int).reshape(-1, 3)
+
+
+def _triangulate(p, face):
+    """The triangles of an OBJ polygon, as Drake's OBJ reader (tinyobjloader) makes them: a
+    quad split along its shorter diagonal; a larger polygon clipped ear by ear in its
+    projection on the two axes other than its normal's largest, starting at its first
+    vertex. (The volume of a mesh with non-planar polygons depends on this choice.)"""
+    n = len(face)
+    if n <= 3:
+        return [tuple(face)] if n == 3 else []
+    if n == 4:
+        a, b, c, d = face
+        if np.sum((p[c] - p[a]) ** 2) < np.sum((p[d] - p[b]) ** 2):
+            return [(a, b, c), (a, c, d)]
+        return [(a, b, d), (b, c, d)]
+    u, v = _projection_axes(p, face)
+    remaining, guess, triangles = list(face), 0, []
+    tries, size = n, n
+    while len(remaining) > 3 and tries > 0:
+        m = len(remaining)
+        guess %= m
+        tries, size = (m, m) if size != m else (tries - 1, size)
+        ear = [remaining[(guess + k) % m] for k in range(3)]
+        x, y = p[ear, u], p[ear, v]
+        turn = (x[1] - x[0]) * (y[2] - y[1]) - (y[1] - y[0]) * (x[2] - x[1])
+        if turn * (x[0] * y[1] - y[0] * x[1]) < 0 or any(
+            _in_triangle(x, y, p[remaining[(guess + k) % m], u], p[remaining[(guess + k) % m], v])
+            for k in range(3, m)
+        ):
+            guess += 1
+            continue
+        triangles.append(tuple(ear))
+        del remaining[(guess + 1) % m]
+    if len(remaining) == 3:
+        triangles.append(tuple(remaining))
+    return triangles
+
+
+def _projection_axes(p, face):
+    """The two axes (of x, y, z) to project a polygon on: those other than the largest
+    component of the normal at its first corner that is not degenerate."""
+    n = len(face)
+    for k in range(n):
+        e0 = p[face[(k + 1) % n]] - p[face[k]]
+        e1 = p[face[(k + 2) % n]] - p[face[(k + 1) % n]]
+        c = np.abs(np.cross(e0, e1))
+        if np.any(c > np.finfo(float).eps):
+            if c[0] > c[1] and c[0] > c[2]:
+                return 1, 2
+            return (0, 1) if c[2] > c[0] and c[2] > c[1] else (0, 2)
+    return 1, 2
+
+
+def _in_triangle(x, y, px, py):
+    """Whether (px, py) is inside the triangle (x, y) (crossing parity)."""
+    inside, j = False, 2
+    for i in range(3):
+        if (y[i] > py) != (y[j] > py) and px < (x[j] - x[i]) * (py - y[i]) / (y[j] - y[i]) + x[i]:
+            inside = not inside
+        j = i
+    return inside
 
 
 # ---- convex hulls ------------------------------------------------------------------------------

@@ -7,10 +7,13 @@ from mallard.multibody.plant._config import (
     ApplyMultibodyPlantConfig,
     MultibodyPlantConfig,
 )
+from mallard.multibody.plant._coulomb_friction import (
+    CalcContactFrictionFromSurfaceProperties,
+    CoulombFriction,
+)
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,
 )
-from mallard.multibody.plant._geometry import CoulombFriction
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.multibody.plant._scalar_conversion import ScalarPlantOverrides
 
@@ -26,6 +29,7 @@ __all__ = [
     "AddMultibodyPlant",
     "AddMultibodyPlantSceneGraph",
     "ApplyMultibodyPlantConfig",
+    "CalcContactFrictionFromSurfaceProperties",
     "CoulombFriction",
     "CoulombFriction_",
     "ExternallyAppliedSpatialForce",

@@ -26,8 +26,6 @@ from mallard.multibody.plant._coulomb_friction import CoulombFriction
 from mallard.multibody.tree._indices import BodyIndex
 from mallard.multibody.tree._rigid_body import RigidBody
 
-__all__ = ["CoulombFriction", "GeometryMixin"]
-
 
 class GeometryMixin:
     """Geometry-source methods of MultibodyPlant."""
@@ -141,7 +139,7 @@ class GeometryMixin:
         """``(body, X_BG, shape, name, coulomb_friction)``, ``(body, X_BG, shape, name,
         properties)`` (ProximityProperties) or ``(body, geometry_instance)``: adds a collision
         (proximity) geometry to ``body``; returns its GeometryId. A Mesh or Convex must name
-        a readable file of a type whose convex hull Drake computes (.obj, .vtk, .gltf)."""
+        a readable file (RuntimeError naming it, nothing registered)."""
 
         def properties_of(instance, value):
             if isinstance(value, CoulombFriction):

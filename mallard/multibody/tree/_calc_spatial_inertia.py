@@ -14,8 +14,8 @@ def CalcSpatialInertia(shape, density):
 
     A Mesh is the solid its closed, outward-wound .obj surface encloses; a Convex its convex
     hull. RuntimeError if density is not positive and finite, the shape has zero volume (a zero
-    radius Sphere) or a mesh encloses no positive volume; ValueError for a HalfSpace (infinite
-    mass), a mesh file that is not .obj, or a shape not supported yet.
+    radius Sphere); ValueError for a HalfSpace (infinite mass), a mesh file that is not .obj, a
+    mesh whose volume is not positive (open, or wound inward), or a shape not supported yet.
     """
     from mallard.geometry import (
         Box,
@@ -53,10 +53,12 @@ def CalcSpatialInertia(shape, density):
 def _from_moments(moments, density, filename):
     """M_BBo_B of uniform ``density`` from the (volume, ∫p dV, ∫p pᵀ dV) of a mesh."""
     volume, first, second = moments
-    if not volume > 0:
-        raise RuntimeError(
-            f"CalcSpatialInertia(): the mesh '{filename}' encloses no positive volume "
-            f"(volume = {volume!r}); it must be closed and wound outward."
+    if not volume >= 1e-14:
+        raise ValueError(
+            "CalcSpatialInertia(): The calculated volume of a triangle surface mesh is "
+            f"{volume!r} whereas a reasonable positive value of at least 1e-14 was expected. "
+            "The mesh may have bad geometry, e.g., it is an open mesh or the winding (order of "
+            f"vertices) of at least one face does not produce an outward normal ('{filename}')."
         )
     density = float(density)
     if not (np.isfinite(density) and density > 0):
