@@ -201,3 +201,43 @@ def test_collision_registration():
             plant.RegisterCollisionGeometry(A, RigidTransform(), shape, "m", CoulombFriction())
     assert inspector.num_geometries() == count  # nothing registered
     plant.RegisterVisualGeometry(A, RigidTransform(), Mesh("/no/such/file.stl"), "m", [1, 1, 1, 1])
+
+
+def test_parser_failures_register_nothing(tmp_path):
+    """A model whose filter groups or collision meshes are bad adds nothing: no bodies, no
+    geometry, no frames, the filters unchanged; the error names the group or the file."""
+    from mallard.all import Parser
+
+    builder = DiagramBuilder()
+    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, 0.0)
+    Parser(plant).AddModelsFromString(
+        '<robot name="ok"><link name="a"><collision><geometry><sphere radius="1"/></geometry>'
+        "</collision></link></robot>",
+        "urdf",
+    )
+    inspector = scene_graph.model_inspector()
+    before = (plant.num_bodies(), inspector.num_geometries(), inspector.num_frames())
+    candidates = inspector.GetCollisionCandidates()
+    link = '<link name="{0}"><collision><geometry>{1}</geometry></collision></link>'
+    sphere = '<sphere radius="1"/>'
+    missing = tmp_path / "missing.obj"
+    cases = [
+        (
+            link.format("a", sphere)
+            + link.format("b", sphere)
+            + '<drake:collision_filter_group name="g"><drake:member link="a"/>'
+            '<drake:ignored_collision_filter_group name="h"/></drake:collision_filter_group>',
+            "collision filter group with name 'bad::h' not found",
+        ),
+        (
+            link.format("a", sphere) + link.format("b", f'<mesh filename="file://{missing}"/>'),
+            f"resolved to '{missing}' which does not exist",
+        ),
+    ]
+    for body, message in cases:
+        text = f'<robot name="bad" xmlns:drake="http://drake.mit.edu">{body}</robot>'
+        with pytest.raises(RuntimeError, match=message):
+            Parser(plant).AddModelsFromString(text, "urdf")
+        assert (plant.num_bodies(), inspector.num_geometries(), inspector.num_frames()) == before
+        assert inspector.GetCollisionCandidates() == candidates
+    plant.Finalize()
