@@ -11,10 +11,11 @@ from mallard.geometry._collision_filter import (
 )
 from mallard.geometry._geometry_instance import GeometryFrame, GeometryInstance, Role, RoleAssign
 from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, SourceId
-from mallard.geometry._mesh import Convex, Mesh
+from mallard.geometry._mesh import Convex, Mesh, MeshSource
 from mallard.geometry._meshcat import Meshcat, StartMeshcat
 from mallard.geometry._meshcat_animation import MeshcatAnimation
 from mallard.geometry._meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
+from mallard.geometry._polygon_surface_mesh import PolygonSurfaceMesh, SurfacePolygon
 from mallard.geometry._properties import (
     AddCompliantHydroelasticProperties,
     AddCompliantHydroelasticPropertiesForHalfSpace,
@@ -67,11 +68,13 @@ __all__ = [
     "IllustrationProperties",
     "MakePhongIllustrationProperties",
     "Mesh",
+    "MeshSource",
     "Meshcat",
     "MeshcatAnimation",
     "MeshcatVisualizer",
     "MeshcatVisualizerParams",
     "PerceptionProperties",
+    "PolygonSurfaceMesh",
     "ProximityProperties",
     "QueryObject",
     "Rgba",
@@ -84,4 +87,5 @@ __all__ = [
     "SourceId",
     "Sphere",
     "StartMeshcat",
+    "SurfacePolygon",
 ]

@@ -22,10 +22,10 @@ def _ids(value, kind):
     try:
         ids = list(value)
     except TypeError:
-        raise TypeError(f"GeometrySet: expected {kind.__name__}(s), got {value!r}") from None
+        raise TypeError(f"GeometrySet: expected ids, got {value!r}") from None
     for x in ids:
         if not isinstance(x, kind):
-            raise TypeError(f"GeometrySet: expected {kind.__name__}(s), got {x!r}")
+            raise TypeError(f"GeometrySet: expected ids of one kind, got {x!r}")
     return ids
 
 
@@ -50,10 +50,12 @@ class GeometrySet:
             self._frames.update(dict.fromkeys(_ids(args[1], FrameId)))
         elif len(args) == 1:
             value = args[0]
+            if not isinstance(value, GeometryId | FrameId):
+                value = _ids(value, GeometryId | FrameId)
             first = value if isinstance(value, GeometryId | FrameId) else next(iter(value), None)
             if isinstance(first, FrameId):
                 self._frames.update(dict.fromkeys(_ids(value, FrameId)))
-            elif first is not None or not isinstance(value, GeometryId | FrameId):
+            else:
                 self._geometries.update(dict.fromkeys(_ids(value, GeometryId)))
         elif args:
             raise TypeError("GeometrySet.Add(): expected (ids) or (geometry_ids, frame_ids)")
