@@ -1,6 +1,7 @@
 """Mirror of pydrake.systems.framework: systems, Contexts, ports, Diagrams and events."""
 
 from mallard._template import TemplateClass
+from mallard.systems.framework._cache_entry import CacheEntry, ValueProducer
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._diagram import Diagram
 from mallard.systems.framework._diagram_builder import DiagramBuilder
@@ -57,6 +58,7 @@ __all__ = [
     "AbstractStateIndex",
     "BasicVector",
     "BasicVector_",
+    "CacheEntry",
     "CacheIndex",
     "Context",
     "Context_",
@@ -94,6 +96,7 @@ __all__ = [
     "TriggerType",
     "UnrestrictedUpdateEvent",
     "UseDefaultName",
+    "ValueProducer",
     "VectorBase",
     "VectorSystem",
     "VectorSystem_",
