@@ -32,6 +32,12 @@ from mallard.math._random_rotation import (
     UniformlyRandomRotationMatrix,
     UniformlyRandomRPY,
 )
+from mallard.math._riccati import (
+    ContinuousAlgebraicRiccatiEquation,
+    DiscreteAlgebraicRiccatiEquation,
+    RealContinuousLyapunovEquation,
+    RealDiscreteLyapunovEquation,
+)
 from mallard.math._rigid_transform import RigidTransform
 from mallard.math._roll_pitch_yaw import RollPitchYaw
 from mallard.math._rotation_matrix import RotationMatrix
@@ -41,6 +47,10 @@ RollPitchYaw_ = TemplateClass("RollPitchYaw_", RollPitchYaw)
 RotationMatrix_ = TemplateClass("RotationMatrix_", RotationMatrix)
 
 __all__ = [
+    "ContinuousAlgebraicRiccatiEquation",
+    "DiscreteAlgebraicRiccatiEquation",
+    "RealContinuousLyapunovEquation",
+    "RealDiscreteLyapunovEquation",
     "RigidTransform",
     "RigidTransform_",
     "RollPitchYaw",
