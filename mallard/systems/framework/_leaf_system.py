@@ -111,11 +111,21 @@ class LeafSystem(System):
 
     Scalar conversion: a system class supports ``ToScalarType[T]()`` by defining
     ``_scalar_conversion_args(T)``, the constructor arguments that build it with scalar
-    type T (its T instantiation is constructed with them and takes the system's name).
+    type T (its T instantiation is constructed with them and takes the system's name), or
+    by passing a SystemScalarConverter to ``__init__`` (as the systems a TemplateSystem
+    defines do).
     """
 
-    def __init__(self):
+    def __init__(self, converter=None):
         super().__init__()
+        from mallard.systems.scalar_conversion import SystemScalarConverter
+
+        if converter is not None and not isinstance(converter, SystemScalarConverter):
+            raise TypeError(
+                f"LeafSystem: converter must be a SystemScalarConverter or None, got "
+                f"{type(converter).__name__}"
+            )
+        self._converter = converter  # (how ToScalarType converts, if given)
         self._events = []  # EventDeclaration records
         self._continuous_model = ContinuousState()
         self._discrete_models = []
@@ -599,7 +609,14 @@ class LeafSystem(System):
     def _to_scalar_type(self, T):
         """A new system with scalar type T, of the class that defines
         ``_scalar_conversion_args`` (so a Python subclass of Gain converts to a Gain, as in
-        pydrake), built from those arguments; as Drake, not to the same scalar type."""
+        pydrake), built from those arguments; as Drake, not to the same scalar type. A system
+        constructed with a SystemScalarConverter (TemplateSystem's) converts with it."""
+        if self._converter is not None:
+            converted = self._converter._convert(T, self)
+            if converted is None:
+                return System._to_scalar_type(self, T)
+            converted.set_name(self.get_name())
+            return converted
         base = next(c for c in type(self).__mro__ if "_scalar_conversion_args" in vars(c))
         args = None
         if base is not LeafSystem and T is not system_scalar_type(self):
