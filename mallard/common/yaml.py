@@ -17,11 +17,6 @@ import typing
 
 import numpy as np
 
-try:
-    import yaml as _pyyaml
-except ImportError:  # (checked when used, so that importing mallard.all does not need it)
-    _pyyaml = None
-
 __all__ = [
     "yaml_dump",
     "yaml_dump_typed",
@@ -33,12 +28,15 @@ __all__ = [
 
 
 def _yaml():
-    if _pyyaml is None:
+    """PyYAML, imported on first use (importing mallard.all neither needs nor loads it)."""
+    try:
+        import yaml
+    except ImportError:
         raise ImportError(
             "mallard.common.yaml needs PyYAML: install the 'yaml' extra "
             "(pip install 'mallard[yaml]')"
-        )
-    return _pyyaml
+        ) from None
+    return yaml
 
 
 # ---- untyped loading and dumping ---------------------------------------------------------------

@@ -127,3 +127,13 @@ def test_yaml_errors():
     assert loaded == Config(gain=2.0)
     with pytest.raises(RuntimeError, match="Expected a float value for 'gain'"):
         yaml_load_typed(schema=Config, data="gain: true")
+
+
+def test_yaml_without_pyyaml(monkeypatch):
+    import sys
+
+    from mallard.common.yaml import yaml_load
+
+    monkeypatch.setitem(sys.modules, "yaml", None)  # (as if PyYAML were not installed)
+    with pytest.raises(ImportError, match=r"install the 'yaml' extra"):
+        yaml_load(data="a: 1")
