@@ -14,12 +14,18 @@ from mallard.multibody.plant._coulomb_friction import (
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,
 )
+from mallard.multibody.plant._externally_applied_spatial_force_multiplexer import (
+    ExternallyAppliedSpatialForceMultiplexer,
+)
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.multibody.plant._scalar_conversion import ScalarPlantOverrides
 
 CoulombFriction_ = TemplateClass("CoulombFriction_", CoulombFriction)
 ExternallyAppliedSpatialForce_ = TemplateClass(
     "ExternallyAppliedSpatialForce_", ExternallyAppliedSpatialForce
+)
+ExternallyAppliedSpatialForceMultiplexer_ = TemplateClass(
+    "ExternallyAppliedSpatialForceMultiplexer_", ExternallyAppliedSpatialForceMultiplexer, "system"
 )
 MultibodyPlant_ = TemplateClass(
     "MultibodyPlant_", MultibodyPlant, "element", overrides=ScalarPlantOverrides
@@ -33,6 +39,8 @@ __all__ = [
     "CoulombFriction",
     "CoulombFriction_",
     "ExternallyAppliedSpatialForce",
+    "ExternallyAppliedSpatialForceMultiplexer",
+    "ExternallyAppliedSpatialForceMultiplexer_",
     "ExternallyAppliedSpatialForce_",
     "MultibodyPlant",
     "MultibodyPlantConfig",

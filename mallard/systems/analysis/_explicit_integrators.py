@@ -3,7 +3,9 @@ SemiExplicitEulerIntegrator (fixed step), RungeKutta3Integrator and RungeKutta5I
 (error-controlled), with Drake's tableaus and error estimates.
 
 Fixed-step integrators are constructed as ``(system, max_step_size, context=None)``,
-error-controlled ones as ``(system, context=None)``, as pydrake's.
+error-controlled ones as ``(system, context=None)``, as pydrake's. They step states of
+AutoDiffXd and Expressions too (Simulator_[AutoDiffXd]); the error control uses the double
+values of the error estimate.
 """
 
 import numpy as np
@@ -14,6 +16,8 @@ from mallard.systems.analysis._kernels import combine, combine_error, rk3_error
 
 class _FixedStepIntegrator(IntegratorBase):
     """An integrator without error estimation: every step has the size asked for."""
+
+    _supports_object_states = True
 
     def __init__(self, system, max_step_size, context=None):
         super().__init__(system, context)
@@ -32,7 +36,7 @@ class ExplicitEulerIntegrator(_FixedStepIntegrator):
     _scheme = "explicit_euler"
 
     def _do_initialize(self):
-        self._K = np.empty((1, self._n))
+        self._K = np.empty((1, self._n), self._dtype)
         self._scales = np.empty(1)
 
     def _do_step(self, h):
@@ -52,7 +56,7 @@ class RungeKutta2Integrator(_FixedStepIntegrator):
     _scheme = "runge_kutta2"
 
     def _do_initialize(self):
-        self._K = np.empty((2, self._n))  # [k⁽ᵃ⁾, k₀]
+        self._K = np.empty((2, self._n), self._dtype)  # [k⁽ᵃ⁾, k₀]
         self._scales = np.empty(2)
 
     def _do_step(self, h):
@@ -78,7 +82,7 @@ class SemiExplicitEulerIntegrator(_FixedStepIntegrator):
     _scheme = "semi_explicit_euler"
 
     def _do_initialize(self):
-        self._k = np.empty(self._n)
+        self._k = np.empty(self._n, self._dtype)
         vz = []
         self._q_parts = []
         for leaf in self._leaves:
@@ -113,6 +117,7 @@ class _ErrorControlledRungeKutta(IntegratorBase):
     _DEFAULT_ACCURACY = 1e-3
     _LOOSEST_ACCURACY = 1e-1
     _MAX_STEP_FRACTION = 0.1
+    _supports_object_states = True
 
     def supports_error_estimation(self):
         return True
@@ -121,7 +126,7 @@ class _ErrorControlledRungeKutta(IntegratorBase):
         self._initialize_accuracy(
             self._DEFAULT_ACCURACY, self._LOOSEST_ACCURACY, self._MAX_STEP_FRACTION
         )
-        self._K = np.empty((len(self._C), self._n))
+        self._K = np.empty((len(self._C), self._n), self._dtype)
         self._scales = np.empty(len(self._C))
 
 

@@ -6,19 +6,23 @@ Sums are formed in the order Drake's VectorBase::PlusEqScaled forms them, so tha
 agree with Drake's to the last bit: a leaf system's state (a BasicVector) adds the terms to x
 one at a time; a Diagram's (a Supervector) adds their sum, accumulated from zero.
 
-Each is compiled by numba at its first call (importing mallard does not import numba)."""
+Each is compiled by numba at its first call (importing mallard does not import numba), and
+runs interpreted on object arrays (the states of AutoDiffXd and Expression systems)."""
 
 import functools
 import math
 
 
 def _njit_on_first_call(fn):
-    """``fn``, compiled by numba (cached on disk) when it is first called."""
+    """``fn``, compiled by numba (cached on disk) when it is first called; run as plain
+    Python when its first argument is an object array (AutoDiffXd or Expression states)."""
     dispatcher = None
 
     @functools.wraps(fn)
     def call(*args):
         nonlocal dispatcher
+        if args[0].dtype == object:
+            return fn(*args)
         if dispatcher is None:
             import numba
 
