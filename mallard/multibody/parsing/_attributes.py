@@ -2,7 +2,9 @@
 
 Numbers are read as a C++ ``std::istringstream >> double`` loop in the classic locale does:
 whitespace-separated decimal numbers, stopping at the first text that does not start a number
-(so "1.5abc" reads 1.5, "inf", "nan" and "1e400" read nothing).
+(so "1.5abc" reads 1.5, "inf", "nan" and "1e400" read nothing). So every number read here is
+finite (``_numbers``: Drake's URDF parser rejects NaN and inf in every field); the messages
+about a value that holds one say so.
 """
 
 import math
@@ -11,6 +13,7 @@ import re
 import numpy as np
 
 from mallard.math import RigidTransform, RollPitchYaw
+from mallard.multibody.parsing._numbers import has_nonfinite_token
 
 _NUMBER = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
 
@@ -30,6 +33,14 @@ def convert_to_doubles(text):
         position = match.end()
 
 
+def _finite_hint(text):
+    """What to add to Drake's message about the numbers of ``text``: why "nan" or "inf"
+    are not read."""
+    return (
+        " (numbers must be finite: NaN and inf are not read)" if has_nonfinite_token(text) else ""
+    )
+
+
 def parse_scalar(node, name, diagnostics):
     """The value of numeric attribute ``name`` of ``node``, or None if it is absent. An error
     (located at ``node``) unless it holds exactly one number."""
@@ -38,7 +49,9 @@ def parse_scalar(node, name, diagnostics):
         return None
     values = convert_to_doubles(text)
     if len(values) != 1:
-        diagnostics.error(node, f"Expected single value for attribute '{name}' got '{text}'")
+        diagnostics.error(
+            node, f"Expected single value for attribute '{name}' got '{text}'{_finite_hint(text)}"
+        )
     return values[0] if values else None
 
 
@@ -52,7 +65,7 @@ def parse_vector(node, name, size):
     if len(values) != size:
         raise ValueError(
             f"{node.file}:{node.line}: error: Expected {size} values for attribute {name} "
-            f"got {text}"
+            f"got {text}{_finite_hint(text)}"
         )
     return np.array(values)
 
@@ -68,7 +81,7 @@ def parse_three_vector(node, name):
     if len(values) != 1:
         raise ValueError(
             f"{node.file}:{node.line}: error: Expected single value for attribute '{name}' "
-            f"got '{text}'"
+            f"got '{text}'{_finite_hint(text)}"
         )
     return np.full(3, values[0])
 
