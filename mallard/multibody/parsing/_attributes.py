@@ -12,14 +12,22 @@ import re
 
 import numpy as np
 
-from mallard.math import RigidTransform, RollPitchYaw
+from mallard.math import RigidTransform
+from mallard.math._roll_pitch_yaw import matrix_from_rpy
 from mallard.multibody.parsing._numbers import has_nonfinite_token
 
-_NUMBER = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = re.compile(rf"\s*({_DECIMAL})")
+# Text that is only whitespace-separated numbers (read at once, the common case).
+_ONLY_NUMBERS = re.compile(rf"(?:\s*{_DECIMAL}(?=\s|$))*\s*")
 
 
 def convert_to_doubles(text):
     """The numbers at the start of ``text``, as C++ stream extraction reads them."""
+    if _ONLY_NUMBERS.fullmatch(text):
+        values = [float(word) for word in text.split()]
+        if math.inf not in values and -math.inf not in values:
+            return values
     values = []
     position = 0
     while True:
@@ -93,5 +101,5 @@ def origin_to_transform(node):
     if xyz is None and rpy is None:
         return RigidTransform()
     xyz = np.zeros(3) if xyz is None else xyz
-    rpy = np.zeros(3) if rpy is None else rpy
-    return RigidTransform(RollPitchYaw(rpy), xyz)
+    R = np.eye(3) if rpy is None else matrix_from_rpy(*rpy.tolist())
+    return RigidTransform._make(R, xyz)

@@ -16,6 +16,8 @@ from mallard.multibody.parsing._sdf_pose import (
     Scope,
     Vertex,
     attached_body,
+    cache_poses,
+    check_poses,
     resolve_pose,
 )
 
@@ -568,6 +570,7 @@ class Document:
             self._validate(scope)
         except FrameError as e:
             self.error(e.element, str(e))
+        cache_poses(scope)
 
     def _lookup(self, scope, name, what, owner, element):
         vertex = scope.lookup(name)
@@ -696,17 +699,14 @@ class Document:
         return None
 
     def _validate(self, scope):
-        """Resolves every pose and attachment once, so cycles are reported now."""
+        """Checks that every attachment and pose resolves, so cycles are reported now."""
         for nested in scope.models:
             if nested.interface is None:
                 self._validate(nested)
         vertices = scope.links + scope.joints + scope.frames
         for vertex in vertices:
             attached_body(vertex)
-        for vertex in vertices:
-            resolve_pose(vertex, None, scope)
-        for nested in scope.models:
-            resolve_pose(nested.vertex, None, scope)
+        check_poses(vertices + [nested.vertex for nested in scope.models], scope)
 
 
 def _read_floats(text):

@@ -290,7 +290,7 @@ class _UrdfParser:
             xyz = parse_vector(axis_node, "xyz", 3)
             if xyz is not None:
                 axis = xyz
-            norm = np.linalg.norm(axis)
+            norm = math.sqrt(axis.dot(axis))  # (np.linalg.norm, without its overhead)
             if norm < 1e-8:
                 self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
             axis = axis / norm
