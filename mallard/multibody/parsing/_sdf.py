@@ -339,8 +339,10 @@ class _Builder:
                 else:
                     made = RevoluteJoint(name, F, M, axis_J, damping)
                 plant.AddJoint(made)
-                made.set_velocity_limits([-velocity], [velocity])
-                made.set_acceleration_limits([-acceleration], [acceleration])
+                if velocity != math.inf:  # (a new joint's limits are infinite)
+                    made.set_velocity_limits([-velocity], [velocity])
+                if acceleration != math.inf:
+                    made.set_acceleration_limits([-acceleration], [acceleration])
             self.add_actuator(joint, made, axis, axis2)
             if joint_type != "screw":
                 self.add_spring(joint, made, axis, joint_type)

@@ -319,8 +319,10 @@ class _UrdfParser:
             joint = self.add_joint(
                 cls, name, parent, X_PB, child, None, axis, lower, upper, damping
             )
-            joint.set_velocity_limits([-velocity], [velocity])
-            joint.set_acceleration_limits([-acceleration], [acceleration])
+            if velocity != math.inf:  # (a new joint's limits are infinite)
+                joint.set_velocity_limits([-velocity], [velocity])
+            if acceleration != math.inf:
+                joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
             require_custom(False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())

@@ -126,32 +126,32 @@ def parse_xml(text, file):
     """The root XmlElement of the document ``text`` (``file`` names it in messages);
     XmlSyntaxError if it is not well-formed XML."""
     parser = expat.ParserCreate()
+    parser.buffer_text = True
     root = []
-    stack = []
-    chunks = []
+    stack = [None]
     text, lines = _without_comments(text.encode() if isinstance(text, str) else text)
 
     def start(tag, attrib):
-        parent = stack[-1] if stack else None
+        parent = stack[-1]
         line = parser.CurrentLineNumber
         if lines is not None:
             line = (line, parser.CurrentByteIndex)
         element = XmlElement(tag, attrib, file, line, parent, lines)
-        if parent is None:
-            root.append(element)
-        else:
-            parent.children.append(element)
+        (root if parent is None else parent.children).append(element)
         stack.append(element)
-        chunks.append([])
 
     def end(tag):
         element = stack.pop()
-        text = "".join(chunks.pop()).strip()
-        element.text = text or None
+        if element.text is not None:  # (the pieces of its character data)
+            element.text = "".join(element.text).strip() or None
 
     def data(text):
-        if chunks:
-            chunks[-1].append(text)
+        element = stack[-1]
+        if element is not None:
+            if element.text is None:
+                element.text = [text]
+            else:
+                element.text.append(text)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
