@@ -52,6 +52,9 @@ def read_shape(doc, geometry):
         if node.tag == "plane":
             normal = node.find("normal")
             n = np.array(doc.numbers(normal, 3) if normal is not None else (0.0, 0.0, 1.0))
+            size = node.find("size")
+            if size is not None:
+                doc.numbers(size, 2)  # (read and checked by libsdformat; a half space has none)
             R = _rotation_from_z(n / np.linalg.norm(n))
             return HalfSpace(), RigidTransform(R, np.zeros(3))
     return None, None

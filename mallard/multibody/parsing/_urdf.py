@@ -287,7 +287,7 @@ class _UrdfParser:
             xyz = parse_vector(axis_node, "xyz", 3)
             if xyz is not None:
                 axis = xyz
-            norm = np.linalg.norm(axis)
+            norm = math.sqrt(axis.dot(axis))  # (np.linalg.norm, without its overhead)
             if norm < 1e-8:
                 self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
             axis = axis / norm
@@ -316,8 +316,10 @@ class _UrdfParser:
             joint = self.add_joint(
                 cls, name, parent, X_PB, child, None, axis, lower, upper, damping
             )
-            joint.set_velocity_limits([-velocity], [velocity])
-            joint.set_acceleration_limits([-acceleration], [acceleration])
+            if velocity != math.inf:  # (a new joint's limits are infinite)
+                joint.set_velocity_limits([-velocity], [velocity])
+            if acceleration != math.inf:
+                joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
             require_custom(False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())

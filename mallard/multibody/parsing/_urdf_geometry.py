@@ -13,6 +13,7 @@ from mallard.multibody.parsing._attributes import (
     parse_vector,
 )
 from mallard.multibody.parsing._geometry import GeometryRecord, MeshRecord, shape_type_name
+from mallard.multibody.parsing._numbers import nonfinite_problem
 from mallard.multibody.parsing._proximity import (
     PROXIMITY_DOUBLES,
     checked_friction,
@@ -308,6 +309,13 @@ def _legacy_friction(diagnostics, link_name, node):
                 values[tag] = float(child.text)
             except (TypeError, ValueError):
                 diagnostics.error(child, f"Unable to parse {tag} for link {link_name}")
+            problem = nonfinite_problem([values[tag]])
+            if problem is not None:
+                # Drake takes a NaN or inf friction here; the contact forces would be NaN.
+                diagnostics.error(
+                    child,
+                    f"Unable to parse {tag} for link {link_name}: {problem}, got '{child.text}'",
+                )
     if len(values) == 1:
         diagnostics.error(
             compliance,
