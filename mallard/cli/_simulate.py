@@ -18,7 +18,7 @@ from mallard.cli._model import (
 )
 from mallard.cli._output import warn, write_plot, write_trajectory
 from mallard.cli._progress import ProgressBar
-from mallard.cli._replay import add_viewer, record
+from mallard.cli._replay import replay_html
 from mallard.systems.analysis import (
     ApplySimulatorConfig,
     GetIntegrationSchemes,
@@ -213,7 +213,10 @@ def run(args):
     v0 = parse_vector(args.v0, velocity_names, "--v0") if args.v0 is not None else None
 
     logger = LogVectorOutput(plant.get_state_output_port(), model.builder, args.sample_period)
-    meshcat = add_viewer(model.builder, plant, model.scene_graph, args.show_inertia)
+    if args.show_inertia:
+        from mallard.visualization import InertiaVisualizer
+
+        InertiaVisualizer.AddToBuilder(model.builder, plant, model.scene_graph)
     diagram = model.builder.Build()
     simulator = Simulator(diagram)
     if plant.time_step() == 0:
@@ -237,13 +240,13 @@ def run(args):
         simulator.set_monitor(progress.monitor)
         start = time.perf_counter()
         try:
-            _, html = record(meshcat, lambda: simulator.AdvanceTo(args.duration))
+            simulator.AdvanceTo(args.duration)
         finally:
             progress.close()
         # A kernel the warm-up did not reach compiles during the run: not part of its time.
         wall_time = time.perf_counter() - start - (compilation.seconds - compiled_before_run)
         outputs = _write_outputs(
-            args, plant, logger.FindLog(context), position_names, velocity_names, html
+            args, model, logger.FindLog(context), position_names, velocity_names, diagram
         )
     _print_summary(args, model, simulator, wall_time, compilation.seconds, *outputs)
     return 0
@@ -251,7 +254,8 @@ def run(args):
 
 def _warm_up(diagram, context, plant):
     """Evaluates once, on a copy of ``context``, what the run will compute (a step of the
-    discrete plant or the time derivatives of the continuous one, and the energies), so
+    discrete plant or the time derivatives of the continuous one, the energies and the
+    poses), so
     that numba compiles their kernels (or loads them from its cache) before the timed run."""
     scratch = context.Clone()
     if plant.time_step() > 0:
@@ -261,11 +265,13 @@ def _warm_up(diagram, context, plant):
     plant_context = plant.GetMyContextFromRoot(scratch)
     plant.EvalKineticEnergy(plant_context)
     plant.EvalPotentialEnergy(plant_context)
+    plant.EvalBodyPoseInWorld(plant_context, plant.world_body())  # the replay's poses
 
 
-def _write_outputs(args, plant, log, position_names, velocity_names, html):
+def _write_outputs(args, model, log, position_names, velocity_names, diagram):
     """Writes the trajectory files, the plot and the replay into args.out; returns (the
     trajectory, the paths written)."""
+    plant = model.plant
     x = np.array(log.data()).T
     nq = plant.num_positions()
     trajectory = {
@@ -280,11 +286,12 @@ def _write_outputs(args, plant, log, position_names, velocity_names, html):
     written = list(write_trajectory(args.out, trajectory))
     if write_plot(os.path.join(args.out, "plot.png"), trajectory):
         written.append(os.path.join(args.out, "plot.png"))
-    if html is not None:
-        path = os.path.join(args.out, "replay.html")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(html)
-        written.append(path)
+    subtitle = f"simulated for {args.duration:g} s ({_integration(args, plant)})"
+    html = replay_html(diagram, plant, model.scene_graph, trajectory["t"], x, subtitle)
+    path = os.path.join(args.out, "replay.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(html)
+    written.append(path)
     return trajectory, written
 
 
@@ -347,17 +354,19 @@ def _energy_drift(trajectory):
     return drift, drift / scale if scale > 0 else math.nan
 
 
-def _print_summary(args, model, simulator, wall_time, compile_time, trajectory, written):
-    plant = model.plant
+def _integration(args, plant):
+    """How ``plant`` was simulated: "continuous, runge_kutta3, accuracy 1e-06"..."""
     if plant.time_step() > 0:
-        how = f"discrete, time step {plant.time_step():g} s"
-    else:
-        config = _simulator_config(args)
-        how = f"continuous, {config.integration_scheme}"
-        if config.integration_scheme in _FIXED_STEP_SCHEMES:
-            how += f", step {config.max_step_size:g} s"
-        else:
-            how += f", accuracy {config.accuracy:g}"
+        return f"discrete, time step {plant.time_step():g} s"
+    config = _simulator_config(args)
+    how = f"continuous, {config.integration_scheme}"
+    if config.integration_scheme in _FIXED_STEP_SCHEMES:
+        return how + f", step {config.max_step_size:g} s"
+    return how + f", accuracy {config.accuracy:g}"
+
+
+def _print_summary(args, model, simulator, wall_time, compile_time, trajectory, written):
+    how = _integration(args, model.plant)
     total = trajectory["kinetic_energy"] + trajectory["potential_energy"]
     dissipated = trajectory["damping_dissipated"][-1]
     drift, relative = _energy_drift(trajectory)
