@@ -16,9 +16,10 @@ from mallard.cli._model import (
     load_model,
     parse_vector,
 )
-from mallard.cli._output import warn, write_plot, write_trajectory
+from mallard.cli._output import warn, write_trajectory
+from mallard.cli._plot import coordinate_panels, plot_svg
 from mallard.cli._progress import ProgressBar
-from mallard.cli._replay import replay_html
+from mallard.cli._replay import model_title, replay_html
 from mallard.systems.analysis import (
     ApplySimulatorConfig,
     GetIntegrationSchemes,
@@ -41,9 +42,10 @@ DESCRIPTION = f"""\
 Simulates MODEL with zero actuation under gravity from --q0/--v0 (default: the model's
 default positions, zero velocities) and writes into --out DIR: trajectory.npz (t, q, v,
 their names and the energies), trajectory.csv (columns t, <joint>_q..., <joint>_v...),
-plot.png (joint positions and energies; needs matplotlib) and replay.html (a
-self-contained 3D replay; needs the Meshcat viewer). Prints the steps taken, wall time,
-real-time factor and energy drift (net of the joints' damping losses).
+plot.svg (the coordinates by kind, with their units, and the energies) and replay.html
+(a self-contained 3D replay for any browser). Prints the steps taken, wall time, real-time
+factor and energy drift (net of the joints' damping losses); on the first run after
+install, also the time numba took to compile the kernels, apart.
 
 Without MODEL: mallard's acrobot ({DEFAULT_MODEL}), a chaotic double
 pendulum, from q0 = {",".join(map(str, DEMO_Q0))}.
@@ -284,9 +286,12 @@ def _write_outputs(args, model, log, position_names, velocity_names, diagram):
     trajectory.update(_energies(plant, trajectory["t"], x))
     os.makedirs(args.out, exist_ok=True)
     written = list(write_trajectory(args.out, trajectory))
-    if write_plot(os.path.join(args.out, "plot.png"), trajectory):
-        written.append(os.path.join(args.out, "plot.png"))
     subtitle = f"simulated for {args.duration:g} s ({_integration(args, plant)})"
+    title = f"{model_title(plant)}: {subtitle}"
+    path = os.path.join(args.out, "plot.svg")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(plot_svg(trajectory, *coordinate_panels(plant), title))
+    written.append(path)
     html = replay_html(diagram, plant, model.scene_graph, trajectory["t"], x, subtitle)
     path = os.path.join(args.out, "replay.html")
     with open(path, "w", encoding="utf-8") as f:
