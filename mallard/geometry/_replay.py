@@ -26,9 +26,9 @@ from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpac
 
 _VIEWER = pathlib.Path(__file__).with_name("replay_viewer.js")
 _DEFAULT_COLOR = Rgba(0.9, 0.9, 0.9, 1.0)
-#: The camera follows the model when the box of its motion is larger than this many times
-#: the model's own box (diagonals).
-_FOLLOW_RATIO = 4.0
+#: The camera follows the model when the center of its box travels farther than this many
+#: times the box's diagonal.
+_FOLLOW_RATIO = 1.5
 
 _PAGE = """<!DOCTYPE html>
 <html>
@@ -232,8 +232,8 @@ class Replay:
         """How the viewer frames the motion: (the box it frames, the floor's height, the
         centers of the box it follows at each time or None).
 
-        When the motion stays within a few times the model's size (a swinging arm), the
-        camera frames the box of the whole motion and the floor is below it; when it goes
+        When the model's box moves less than about its size (a swinging arm), the camera
+        frames the box of the whole motion and the floor is below it; when it travels
         farther (a falling robot), the camera follows the model's box at each time, framed
         at its largest, and the floor is below its start."""
         boxes = self.boxes()
@@ -242,9 +242,10 @@ class Replay:
         lo, hi = boxes
         union_lo, union_hi = lo.min(axis=0), hi.max(axis=0)
         size = (hi - lo).max(axis=0)
-        if np.linalg.norm(union_hi - union_lo) <= _FOLLOW_RATIO * max(np.linalg.norm(size), 1e-9):
-            return (union_lo, union_hi), min(0.0, float(union_lo[2])), None
         centers = (lo + hi) / 2
+        travel = np.linalg.norm(np.ptp(centers, axis=0))
+        if travel <= _FOLLOW_RATIO * max(np.linalg.norm(size), 1e-9):
+            return (union_lo, union_hi), min(0.0, float(union_lo[2])), None
         return (centers[0] - size / 2, centers[0] + size / 2), min(0.0, float(lo[0, 2])), centers
 
     def _scene(self, title):
