@@ -289,7 +289,10 @@
     camera.elevation = 12 * Math.PI / 180;
     camera.offset = [0, 0, 0];
     camera.target = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+    // The title and the controls bar cover about 104 px of the height: fit in the rest.
+    var h = Math.max(canvas.clientHeight, 1), free = Math.max(h - 104, 0.5 * h) / h;
     var b = basis(), tanV = Math.tan(FOV / 2), tanH = tanV * aspect(), distance = 0;
+    tanV *= free;
     for (var k = 0; k < 8; k++) {
       var corner = sub([k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]],
         camera.target);
