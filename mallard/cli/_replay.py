@@ -1,6 +1,9 @@
 """The replay.html of a simulation: the logged states replayed through the diagram's
 SceneGraph into mallard.geometry's replay page (its own WebGL viewer: no extra needed)."""
 
+import warnings
+
+from mallard.cli._output import warn
 from mallard.geometry._replay import Replay
 from mallard.multibody.tree import ModelInstanceIndex
 
@@ -16,8 +19,13 @@ def model_title(plant):
 
 def replay_html(diagram, plant, scene_graph, times, states, subtitle):
     """The replay page of ``plant``'s geometry (its SceneGraph's illustration geometry, so
-    also an InertiaVisualizer's) at the states (rows of [q; v]) logged at ``times``."""
-    replay = Replay(scene_graph.model_inspector())
+    also an InertiaVisualizer's) at the states (rows of [q; v]) logged at ``times``. A
+    geometry it cannot draw (e.g. a mesh file it cannot read) is left out with a warning."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        replay = Replay(scene_graph.model_inspector())
+    for warning in caught:
+        warn(str(warning.message))
     context = diagram.CreateDefaultContext()
     plant_context = plant.GetMyMutableContextFromRoot(context)
     scene_graph_context = scene_graph.GetMyContextFromRoot(context)

@@ -1,7 +1,7 @@
 """Mesh and Convex: shapes read from a mesh file (pydrake.geometry's), with a per-axis scale.
 
-mallard keeps the file's path; the viewer (Meshcat) reads .obj, .stl and .dae files, and
-nothing else reads them yet (mallard does no collision or mass-property queries on meshes).
+mallard keeps the file's path; the viewers (Meshcat, and the replay pages of
+mallard.geometry._replay) read .obj, .stl and .dae files.
 """
 
 import os

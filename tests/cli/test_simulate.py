@@ -5,6 +5,7 @@ import base64
 import csv
 import json
 import math
+import sys
 import time
 
 import numpy as np
@@ -276,3 +277,36 @@ def test_cumulative_integral_is_fourth_order():
         errors.append(np.abs(_cumulative_integral(t, np.sin(t)) - (1 - np.cos(t))).max())
     assert errors[0] < 1e-5
     assert math.log2(errors[0] / errors[1]) > 3.5
+
+
+def test_a_mesh_the_replay_cannot_read_is_a_warning(run, tmp_path):
+    (tmp_path / "part.ply").write_text("ply\n")
+    model = tmp_path / "meshy.urdf"
+    model.write_text(
+        MIMIC_URDF.replace("<mimic", "<!--")
+        .replace('offset="0"/>', "-->")
+        .replace(
+            "</inertial>\n  </link>",
+            '</inertial>\n    <visual><geometry><mesh filename="part.ply"/></geometry></visual>'
+            "\n  </link>",
+            1,
+        )
+    )
+    result = run("simulate", model, "--duration", "0.05", "--out", tmp_path / "out")
+    assert result.status == 0, result.err
+    (line,) = [line for line in result.err_lines if "replay" in line]
+    assert line.startswith("mallard: warning: replay: a mesh is left out: ")
+    assert "part.ply: cannot read '.ply' meshes" in line
+    assert _replay_scene(tmp_path / "out" / "replay.html")["objects"] == []
+
+
+def test_main_job_needs_no_extra(run, tmp_path, monkeypatch):
+    """The main job writes all its files with the core dependencies alone (numpy, numba): no
+    meshcat (nor its msgpack and tornado), no matplotlib."""
+    for name in ("meshcat", "umsgpack", "tornado", "matplotlib", "sympy"):
+        monkeypatch.setitem(sys.modules, name, None)
+    result = run("simulate", "--duration", "0.05", "--out", tmp_path)
+    assert result.status == 0, result.err
+    assert result.err == ""
+    names = {p.name for p in tmp_path.iterdir()}
+    assert names == {"trajectory.npz", "trajectory.csv", "plot.svg", "replay.html"}
