@@ -233,7 +233,8 @@ class Replay:
         centers of the box it follows at each time or None).
 
         When the model's box moves less than about its size (a swinging arm), the camera
-        frames the box of the whole motion and the floor is below it; when it travels
+        frames the box of the whole motion and the floor is below it (at z = 0 or lower;
+        framed too when it is at most the box's height below it); when it travels
         farther (a falling robot), the camera follows the model's box at each time, framed
         at its largest, and the floor is below its start."""
         boxes = self.boxes()
@@ -245,7 +246,10 @@ class Replay:
         centers = (lo + hi) / 2
         travel = np.linalg.norm(np.ptp(centers, axis=0))
         if travel <= _FOLLOW_RATIO * max(np.linalg.norm(size), 1e-9):
-            return (union_lo, union_hi), min(0.0, float(union_lo[2])), None
+            floor = min(0.0, float(union_lo[2]))
+            if union_lo[2] - floor <= union_hi[2] - union_lo[2]:  # the floor is near: framed
+                union_lo = np.array([union_lo[0], union_lo[1], floor])
+            return (union_lo, union_hi), floor, None
         return (centers[0] - size / 2, centers[0] + size / 2), min(0.0, float(lo[0, 2])), centers
 
     def _scene(self, title):

@@ -234,6 +234,14 @@ def test_floor_below_a_model_hanging_below_the_origin():
     assert scene["floor"] == -6
 
 
+def test_a_floor_a_little_below_the_model_is_framed_too():
+    diagram, plant, scene_graph = _two_bodies()
+    for z, framed_lo in ((2.0, 0.0), (8.0, 6.5)):  # 0.5 m below: framed; 6.5 m: not
+        positions = [_free([0, 0, z]) + _free([0, 0, z])]
+        scene = _scene(_record(diagram, plant, scene_graph, positions, [0.0]).Html("boxes"))
+        assert scene["floor"] == 0.0 and scene["bounds"][0][2] == framed_lo
+
+
 def test_a_model_that_travels_is_followed():
     diagram, plant, scene_graph = _two_bodies()
     times = np.linspace(0, 2, 11)
