@@ -319,3 +319,16 @@ def test_panda_replay_size_is_its_meshes_and_trajectory():
     viewer = (pathlib.Path(replay_module.__file__).parent / "replay_viewer.js").stat().st_size
     assert len(html) < 4 / 3 * (binary + trajectory) + viewer + 20_000
     assert len(html) < 2_500_000
+
+
+def test_meshes_of_more_than_65536_vertices_have_32_bit_indices(tmp_path):
+    rng = np.random.default_rng(2)
+    corners = rng.uniform(-1, 1, (25_000, 3, 3))  # 75 000 distinct vertices
+    (tmp_path / "big.stl").write_bytes(_binary_stl(corners))
+    diagram, plant, scene_graph = _two_bodies(tmp_path / "big.stl")
+    scene = _scene(Replay(scene_graph.model_inspector()).Html("big"))
+    (mesh,) = scene["meshes"]
+    assert mesh["index_bytes"] == 4
+    vertices = np.frombuffer(base64.b64decode(mesh["vertices"]), np.float32).reshape(-1, 3)
+    triangles = np.frombuffer(base64.b64decode(mesh["triangles"]), np.uint32).reshape(-1, 3)
+    np.testing.assert_array_equal(vertices[triangles], corners.astype(np.float32))
