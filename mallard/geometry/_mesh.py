@@ -1,9 +1,10 @@
 """Mesh and Convex: shapes read from a mesh file (pydrake.geometry's), with a per-axis scale.
 
-The viewer (Meshcat) draws .obj, .stl and .dae files. The volume, mass properties and convex
-hull (what point contact uses of a Mesh, as in Drake) are computed from .obj files, as Drake
-computes them (Drake's other hull formats, .vtk and .gltf, are not read yet); the hull needs
-scipy (mallard[mesh]). Files are read when first needed, not by the constructor.
+The viewers (Meshcat, and the replay pages of mallard.geometry._replay) draw .obj, .stl and
+.dae files. The volume, mass properties and convex hull (what point contact uses of a Mesh, as
+in Drake) are computed from .obj files, as Drake computes them (Drake's other hull formats,
+.vtk and .gltf, are not read yet); the hull needs scipy (mallard[mesh]). Files are read when
+first needed, not by the constructor.
 """
 
 import os
