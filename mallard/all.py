@@ -2,8 +2,10 @@
 
 from mallard.autodiffutils import *  # noqa: F403
 from mallard.common import *  # noqa: F403
+from mallard.common.containers import *  # noqa: F403
 from mallard.common.eigen_geometry import *  # noqa: F403
 from mallard.common.value import *  # noqa: F403
+from mallard.common.yaml import *  # noqa: F403
 from mallard.geometry import *  # noqa: F403
 from mallard.math import *  # noqa: F403
 from mallard.multibody.math import *  # noqa: F403
@@ -14,6 +16,7 @@ from mallard.systems.analysis import *  # noqa: F403
 from mallard.systems.controllers import *  # noqa: F403
 from mallard.systems.framework import *  # noqa: F403
 from mallard.systems.primitives import *  # noqa: F403
+from mallard.systems.scalar_conversion import *  # noqa: F403
 from mallard.trajectories import *  # noqa: F403
 from mallard.visualization import *  # noqa: F403
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from mallard.cli._compilation import CompilationWatch
 from mallard.cli._model import coordinate_names, load_model, parse_vector
 
 HELP = "print a model's mass matrix, bias term and gravity forces at a state"
@@ -28,6 +29,12 @@ def _format_vector(names, values, width):
 
 def run(args):
     plant = load_model(args.model, args.package_path).plant
+    with CompilationWatch():
+        _print_dynamics(args, plant)
+    return 0
+
+
+def _print_dynamics(args, plant):
     position_names, velocity_names = coordinate_names(plant)
     context = plant.CreateDefaultContext()
     if args.q is not None:
@@ -58,4 +65,3 @@ def run(args):
         print(_format_vector(velocity_names, vdot, width))
     print(f"kinetic energy: {plant.EvalKineticEnergy(context):.9g} J")
     print(f"potential energy: {plant.EvalPotentialEnergy(context):.9g} J")
-    return 0

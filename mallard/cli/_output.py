@@ -1,4 +1,4 @@
-"""What the subcommands write: warnings, text tables, the trajectory files and the plot."""
+"""What the subcommands write: warnings, text tables and the trajectory files."""
 
 import os
 import sys
@@ -40,40 +40,3 @@ def write_trajectory(out_dir, trajectory):
     table = np.column_stack([trajectory["t"], trajectory["q"], trajectory["v"]])
     np.savetxt(csv, table, delimiter=",", header=header, comments="", fmt="%.12g")
     return npz, csv
-
-
-def write_plot(path, trajectory):
-    """Plots the joint positions and the kinetic, potential and total energy (and the total
-    plus the damping losses, which is constant) of ``trajectory`` over time into the PNG
-    ``path``; returns False (with a warning) when matplotlib is not installed."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        from matplotlib import pyplot
-    except ImportError:
-        warn("matplotlib is not installed: no plot.png (pip install 'mallard[plot]')")
-        return False
-    t = trajectory["t"]
-    figure, (top, bottom) = pyplot.subplots(2, 1, sharex=True, figsize=(9, 7))
-    for i, name in enumerate(trajectory["position_names"]):
-        top.plot(t, trajectory["q"][:, i], label=name)
-    top.set_ylabel("joint positions q")
-    if len(trajectory["position_names"]) <= 12:
-        top.legend(loc="upper right", fontsize="small")
-    kinetic, potential = trajectory["kinetic_energy"], trajectory["potential_energy"]
-    bottom.plot(t, kinetic, label="kinetic")
-    bottom.plot(t, potential, label="potential")
-    bottom.plot(t, kinetic + potential, label="total", color="black")
-    dissipated = trajectory["damping_dissipated"]
-    if dissipated[-1] > 0:
-        bottom.plot(
-            t, kinetic + potential + dissipated, "--", label="total + damping losses", color="gray"
-        )
-    bottom.set_ylabel("energy [J]")
-    bottom.set_xlabel("time [s]")
-    bottom.legend(loc="upper right", fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    pyplot.close(figure)
-    return True

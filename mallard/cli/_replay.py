@@ -1,44 +1,41 @@
-"""The HTML replay of a simulation (mallard.geometry's Meshcat viewer, as pydrake's): the one
-place the command-line tool touches the viewer."""
+"""The replay.html of a simulation: the logged states replayed through the diagram's
+SceneGraph into mallard.geometry's replay page (its own WebGL viewer: no extra needed)."""
 
-from mallard.cli._model import CliError
+import warnings
+
 from mallard.cli._output import warn
-
-_NO_INERTIA = "--show-inertia needs the Meshcat viewer to draw the inertia"
-
-
-def add_viewer(builder, plant, scene_graph, show_inertia):
-    """Adds a MeshcatVisualizer of ``scene_graph`` (``plant``'s) to ``builder`` and returns
-    its Meshcat, or None (with one warning) when the viewer or the meshcat package is
-    missing. With ``show_inertia``, each body's inertia-equivalent ellipsoid is drawn too
-    (mallard.visualization.InertiaVisualizer; CliError without the viewer)."""
-    try:
-        from mallard.geometry import MeshcatVisualizer, StartMeshcat
-
-        meshcat = StartMeshcat()
-    except ImportError as e:
-        if show_inertia:
-            raise CliError(f"{_NO_INERTIA} ellipsoids (no Meshcat viewer: {e})") from e
-        warn(f"the Meshcat viewer is not available ({e}): no replay.html")
-        return None
-    if show_inertia:
-        from mallard.visualization import InertiaVisualizer
-
-        InertiaVisualizer.AddToBuilder(builder, plant, scene_graph)
-    MeshcatVisualizer.AddToBuilder(builder, scene_graph, meshcat)
-    # Look along −y at the origin from 3 m: the plane in which planar models (the pendulums,
-    # the acrobot, the cart-pole of mallard/models) move faces the viewer.
-    meshcat.SetCameraPose([0.0, -3.0, 1.0], [0.0, 0.0, 0.0])
-    return meshcat
+from mallard.geometry._replay import Replay
+from mallard.multibody.tree import ModelInstanceIndex
 
 
-def record(meshcat, simulate):
-    """Runs ``simulate()`` while ``meshcat`` (or None: no recording) records; returns
-    (simulate()'s result, the recording as a self-contained HTML page or None)."""
-    if meshcat is None:
-        return simulate(), None
-    meshcat.StartRecording()
-    result = simulate()
-    meshcat.StopRecording()
-    meshcat.PublishRecording()
-    return result, meshcat.StaticHtml()
+def model_title(plant):
+    """The names of ``plant``'s model instances (World's and the default one aside)."""
+    names = [
+        plant.GetModelInstanceName(ModelInstanceIndex(i))
+        for i in range(2, plant.num_model_instances())
+    ]
+    return ", ".join(names) or "model"
+
+
+def replay_html(diagram, plant, scene_graph, times, states, subtitle):
+    """The replay page of ``plant``'s geometry (its SceneGraph's illustration geometry, so
+    also an InertiaVisualizer's) at the states (rows of [q; v]) logged at ``times``. A
+    geometry it cannot draw (e.g. a mesh file it cannot read) is left out with a warning."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        replay = Replay(scene_graph.model_inspector())
+    for warning in caught:
+        warn(str(warning.message))
+    context = diagram.CreateDefaultContext()
+    plant_context = plant.GetMyMutableContextFromRoot(context)
+    scene_graph_context = scene_graph.GetMyContextFromRoot(context)
+    query_port = scene_graph.get_query_output_port()
+    nq = plant.num_positions()
+    last = None
+    for t, x in zip(times, states, strict=True):
+        if last is not None and not t > last:
+            continue  # a sample logged twice at the same time
+        plant.SetPositions(plant_context, x[:nq])
+        replay.AddPoses(t, query_port.Eval(scene_graph_context))
+        last = t
+    return replay.Html(model_title(plant), subtitle)

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from mallard.cli._compilation import CompilationWatch
 from mallard.cli._model import (
     DEFAULT_MODEL,
     UsageError,
@@ -15,9 +16,10 @@ from mallard.cli._model import (
     load_model,
     parse_vector,
 )
-from mallard.cli._output import warn, write_plot, write_trajectory
+from mallard.cli._output import warn, write_trajectory
+from mallard.cli._plot import coordinate_panels, plot_svg
 from mallard.cli._progress import ProgressBar
-from mallard.cli._replay import add_viewer, record
+from mallard.cli._replay import model_title, replay_html
 from mallard.systems.analysis import (
     ApplySimulatorConfig,
     GetIntegrationSchemes,
@@ -40,9 +42,10 @@ DESCRIPTION = f"""\
 Simulates MODEL with zero actuation under gravity from --q0/--v0 (default: the model's
 default positions, zero velocities) and writes into --out DIR: trajectory.npz (t, q, v,
 their names and the energies), trajectory.csv (columns t, <joint>_q..., <joint>_v...),
-plot.png (joint positions and energies; needs matplotlib) and replay.html (a
-self-contained 3D replay; needs the Meshcat viewer). Prints the steps taken, wall time,
-real-time factor and energy drift (net of the joints' damping losses).
+plot.svg (the coordinates by kind, with their units, and the energies) and replay.html
+(a self-contained 3D replay for any browser). Prints the steps taken, wall time, real-time
+factor and energy drift (net of the joints' damping losses); on the first run after
+install, also the time numba took to compile the kernels, apart.
 
 Without MODEL: mallard's acrobot ({DEFAULT_MODEL}), a chaotic double
 pendulum, from q0 = {",".join(map(str, DEMO_Q0))}.
@@ -212,7 +215,10 @@ def run(args):
     v0 = parse_vector(args.v0, velocity_names, "--v0") if args.v0 is not None else None
 
     logger = LogVectorOutput(plant.get_state_output_port(), model.builder, args.sample_period)
-    meshcat = add_viewer(model.builder, plant, model.scene_graph, args.show_inertia)
+    if args.show_inertia:
+        from mallard.visualization import InertiaVisualizer
+
+        InertiaVisualizer.AddToBuilder(model.builder, plant, model.scene_graph)
     diagram = model.builder.Build()
     simulator = Simulator(diagram)
     if plant.time_step() == 0:
@@ -229,16 +235,45 @@ def run(args):
     if plant.time_step() > 0:
         _warn_outside_limits(plant, plant.GetPositions(plant_context), position_names)
 
-    progress = ProgressBar(args.duration)
-    simulator.set_monitor(progress.monitor)
-    start = time.perf_counter()
-    try:
-        _, html = record(meshcat, lambda: simulator.AdvanceTo(args.duration))
-    finally:
-        progress.close()
-    wall_time = time.perf_counter() - start
+    with CompilationWatch() as compilation:
+        _warm_up(diagram, simulator.get_context(), plant)
+        compiled_before_run = compilation.seconds
+        progress = ProgressBar(args.duration)
+        simulator.set_monitor(progress.monitor)
+        start = time.perf_counter()
+        try:
+            simulator.AdvanceTo(args.duration)
+        finally:
+            progress.close()
+        # A kernel the warm-up did not reach compiles during the run: not part of its time.
+        wall_time = time.perf_counter() - start - (compilation.seconds - compiled_before_run)
+        outputs = _write_outputs(
+            args, model, logger.FindLog(context), position_names, velocity_names, diagram
+        )
+    _print_summary(args, model, simulator, wall_time, compilation.seconds, *outputs)
+    return 0
 
-    log = logger.FindLog(context)
+
+def _warm_up(diagram, context, plant):
+    """Evaluates once, on a copy of ``context``, what the run will compute (a step of the
+    discrete plant or the time derivatives of the continuous one, the energies and the
+    poses), so
+    that numba compiles their kernels (or loads them from its cache) before the timed run."""
+    scratch = context.Clone()
+    if plant.time_step() > 0:
+        Simulator(diagram, scratch).AdvanceTo(scratch.get_time() + plant.time_step())
+    else:
+        diagram.EvalTimeDerivatives(scratch)
+    plant_context = plant.GetMyContextFromRoot(scratch)
+    plant.EvalKineticEnergy(plant_context)
+    plant.EvalPotentialEnergy(plant_context)
+    plant.EvalBodyPoseInWorld(plant_context, plant.world_body())  # the replay's poses
+
+
+def _write_outputs(args, model, log, position_names, velocity_names, diagram):
+    """Writes the trajectory files, the plot and the replay into args.out; returns (the
+    trajectory, the paths written)."""
+    plant = model.plant
     x = np.array(log.data()).T
     nq = plant.num_positions()
     trajectory = {
@@ -251,15 +286,18 @@ def run(args):
     trajectory.update(_energies(plant, trajectory["t"], x))
     os.makedirs(args.out, exist_ok=True)
     written = list(write_trajectory(args.out, trajectory))
-    if write_plot(os.path.join(args.out, "plot.png"), trajectory):
-        written.append(os.path.join(args.out, "plot.png"))
-    if html is not None:
-        path = os.path.join(args.out, "replay.html")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(html)
-        written.append(path)
-    _print_summary(args, model, simulator, wall_time, trajectory, written)
-    return 0
+    subtitle = f"simulated for {args.duration:g} s ({_integration(args, plant)})"
+    title = f"{model_title(plant)}: {subtitle}"
+    path = os.path.join(args.out, "plot.svg")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(plot_svg(trajectory, *coordinate_panels(plant), title))
+    written.append(path)
+    html = replay_html(diagram, plant, model.scene_graph, trajectory["t"], x, subtitle)
+    path = os.path.join(args.out, "replay.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(html)
+    written.append(path)
+    return trajectory, written
 
 
 def _warn_outside_limits(plant, q, position_names):
@@ -321,17 +359,19 @@ def _energy_drift(trajectory):
     return drift, drift / scale if scale > 0 else math.nan
 
 
-def _print_summary(args, model, simulator, wall_time, trajectory, written):
-    plant = model.plant
+def _integration(args, plant):
+    """How ``plant`` was simulated: "continuous, runge_kutta3, accuracy 1e-06"..."""
     if plant.time_step() > 0:
-        how = f"discrete, time step {plant.time_step():g} s"
-    else:
-        config = _simulator_config(args)
-        how = f"continuous, {config.integration_scheme}"
-        if config.integration_scheme in _FIXED_STEP_SCHEMES:
-            how += f", step {config.max_step_size:g} s"
-        else:
-            how += f", accuracy {config.accuracy:g}"
+        return f"discrete, time step {plant.time_step():g} s"
+    config = _simulator_config(args)
+    how = f"continuous, {config.integration_scheme}"
+    if config.integration_scheme in _FIXED_STEP_SCHEMES:
+        return how + f", step {config.max_step_size:g} s"
+    return how + f", accuracy {config.accuracy:g}"
+
+
+def _print_summary(args, model, simulator, wall_time, compile_time, trajectory, written):
+    how = _integration(args, model.plant)
     total = trajectory["kinetic_energy"] + trajectory["potential_energy"]
     dissipated = trajectory["damping_dissipated"][-1]
     drift, relative = _energy_drift(trajectory)
@@ -341,6 +381,11 @@ def _print_summary(args, model, simulator, wall_time, trajectory, written):
         f"  steps: {simulator.get_num_steps_taken()}, wall time: {wall_time:.3g} s, "
         f"real-time factor: {rate:.3g}"
     )
+    if compile_time > 0:
+        print(
+            f"  kernel compilation: {compile_time:.3g} s (first run only; not in the wall time "
+            "and real-time factor)"
+        )
     print(
         f"  energy: E(0) = {total[0]:.6g} J, E(T) = {total[-1]:.6g} J, "
         f"dissipated by joint damping: {dissipated:.6g} J"

@@ -7,6 +7,7 @@ import numpy as np
 
 from mallard._scalar import scalar_value
 from mallard.common import _bindings as b
+from mallard.common._cast import Cast
 from mallard.common._quaternion import (
     Quaternion,
     check_unit_norm,
@@ -53,6 +54,8 @@ class AngleAxis:
     """A rotation by angle() radians about the unit vector axis()."""
 
     __slots__ = ("_angle", "_axis")
+    #: ``x.cast[U]()``: a copy with scalar type U (see mallard.common._cast).
+    cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
     def __init__(self, *args, **kwargs):

@@ -16,17 +16,30 @@ import numpy as np
 from mallard._scalar import as_array, as_scalar, values_or_none
 
 _MISMATCH = object()
+_REQUIRED = object()
 
 
 class Param:
-    """One parameter of one overload: its name, its type label, and its converter."""
+    """One parameter of one overload: its name, its type label, its converter and its default
+    value (``_REQUIRED`` if it has none)."""
 
-    __slots__ = ("name", "label", "convert")
+    __slots__ = ("name", "label", "convert", "default")
 
-    def __init__(self, name, label, convert):
+    def __init__(self, name, label, convert, default=_REQUIRED):
         self.name = name
         self.label = label
         self.convert = convert
+        self.default = default
+
+
+def optional(param, default):
+    """``param`` with a default value (used as is, not converted, when the call omits it)."""
+    return Param(param.name, param.label, param.convert, default)
+
+
+def anything(name, label="object"):
+    """A parameter taking any value (the callee checks it)."""
+    return Param(name, label, lambda v: v)
 
 
 def instance_of(name, cls, label=None):
@@ -105,20 +118,24 @@ def integer(name):
     return Param(name, "int", convert)
 
 
+def _describe(p):
+    default = "" if p.default is _REQUIRED else f" = {p.default!r}"
+    return f"{p.name}: {p.label}{default}"
+
+
 def signature(owner, params):
-    return f"{owner}(" + ", ".join(f"{p.name}: {p.label}" for p in params) + ")"
+    return f"{owner}(" + ", ".join(_describe(p) for p in params) + ")"
 
 
 def resolve(owner, overloads, args, kwargs):
     """Returns ``(index, values)`` for the first overload in ``overloads`` the call matches.
 
     ``overloads`` is a sequence of parameter tuples. Arguments bind positionally, then by
-    keyword; every parameter is required. Raises TypeError listing the supported signatures if
-    no overload matches.
+    keyword; a parameter the call omits takes its default (see ``optional``). Raises TypeError
+    listing the supported signatures if no overload matches.
     """
-    n = len(args) + len(kwargs)
     for index, params in enumerate(overloads):
-        if len(params) != n or len(args) > n:
+        if len(args) > len(params) or not set(kwargs) <= {p.name for p in params[len(args) :]}:
             continue
         values = []
         for i, p in enumerate(params):
@@ -126,6 +143,9 @@ def resolve(owner, overloads, args, kwargs):
                 raw = args[i]
             elif p.name in kwargs:
                 raw = kwargs[p.name]
+            elif p.default is not _REQUIRED:
+                values.append(p.default)
+                continue
             else:
                 break
             value = p.convert(raw)

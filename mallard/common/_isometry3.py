@@ -8,6 +8,7 @@ import numpy as np
 
 from mallard._scalar import result_dtype, values_or_none
 from mallard.common import _bindings as b
+from mallard.common._cast import Cast
 from mallard.common._quaternion import Quaternion, matrix_to_quaternion
 from mallard.common._scalar_math import det3
 
@@ -60,6 +61,8 @@ class Isometry3:
     """A rigid transform [R p; 0 0 0 1] (rotation R, translation p) as a 4x4 matrix."""
 
     __slots__ = ("_M",)
+    #: ``x.cast[U]()``: a copy with scalar type U (see mallard.common._cast).
+    cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
     def __init__(self, *args, **kwargs):

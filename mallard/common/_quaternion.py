@@ -9,6 +9,7 @@ import numpy as np
 
 from mallard._scalar import values_or_none
 from mallard.common import _bindings as b
+from mallard.common._cast import Cast
 from mallard.common._scalar_math import acos, sin, sqrt
 
 # pydrake's tolerance on |q| - 1 for a quaternion (and on |axis| - 1 for an AngleAxis).
@@ -106,6 +107,8 @@ class Quaternion:
     """A quaternion [w, x, y, z], normally of unit length, representing a rotation."""
 
     __slots__ = ("_wxyz",)
+    #: ``x.cast[U]()``: a copy with scalar type U (see mallard.common._cast).
+    cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
     def __init__(self, *args, **kwargs):

@@ -88,12 +88,23 @@ def uniform(generator):
 
 def gaussian(generator):
     """A standard normal double (libstdc++'s normal_distribution on a fresh distribution)."""
-    while True:
-        x = 2.0 * uniform(generator) - 1.0
-        y = 2.0 * uniform(generator) - 1.0
-        r2 = x * x + y * y
-        if r2 <= 1.0 and r2 != 0.0:
-            return y * math.sqrt(-2.0 * math.log(r2) / r2)
+    return gaussians(generator, 1)[0]
+
+
+def gaussians(generator, n):
+    """``n`` standard normal doubles drawn by one libstdc++ normal_distribution (as Drake
+    draws a vector): each polar-method pair gives its second value, then its first."""
+    values = []
+    while len(values) < n:
+        while True:
+            x = 2.0 * uniform(generator) - 1.0
+            y = 2.0 * uniform(generator) - 1.0
+            r2 = x * x + y * y
+            if r2 <= 1.0 and r2 != 0.0:
+                break
+        scale = math.sqrt(-2.0 * math.log(r2) / r2)
+        values += [y * scale, x * scale]
+    return values[:n]
 
 
 def exponential(generator):

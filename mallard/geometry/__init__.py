@@ -1,49 +1,85 @@
-"""Mirror of pydrake.geometry: the shape specifications, Rgba, a SceneGraph that records
-geometry and carries frame poses (no collision queries yet), and the Meshcat viewer with its
-MeshcatVisualizer (the viewer needs the optional "meshcat" package: mallard[viewer])."""
+"""Mirror of pydrake.geometry: the shape specifications, Rgba, geometry properties, collision
+filters, a SceneGraph that records geometry and carries frame poses (no proximity queries yet),
+and the Meshcat viewer with its MeshcatVisualizer (the viewer needs the optional "meshcat"
+package: mallard[viewer])."""
 
 from mallard._template import TemplateClass
-from mallard.geometry._mesh import Convex, Mesh
+from mallard.geometry._collision_filter import (
+    CollisionFilterDeclaration,
+    CollisionFilterManager,
+    GeometrySet,
+)
+from mallard.geometry._geometry_instance import GeometryFrame, GeometryInstance, Role, RoleAssign
+from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, SourceId
+from mallard.geometry._mesh import Convex, Mesh, MeshSource
 from mallard.geometry._meshcat import Meshcat, StartMeshcat
 from mallard.geometry._meshcat_animation import MeshcatAnimation
 from mallard.geometry._meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
-from mallard.geometry._rgba import Rgba
-from mallard.geometry._scene_graph import (
-    FrameId,
-    FramePoseVector,
-    GeometryFrame,
-    GeometryId,
-    GeometryInstance,
-    QueryObject,
-    Role,
-    SceneGraph,
-    SceneGraphInspector,
-    SourceId,
+from mallard.geometry._polygon_surface_mesh import PolygonSurfaceMesh, SurfacePolygon
+from mallard.geometry._properties import (
+    AddCompliantHydroelasticProperties,
+    AddCompliantHydroelasticPropertiesForHalfSpace,
+    AddContactMaterial,
+    AddRigidHydroelasticProperties,
+    GeometryProperties,
+    IllustrationProperties,
+    MakePhongIllustrationProperties,
+    PerceptionProperties,
+    ProximityProperties,
 )
-from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Shape, Sphere
+from mallard.geometry._rgba import Rgba
+from mallard.geometry._scene_graph import FramePoseVector, QueryObject, SceneGraph
+from mallard.geometry._scene_graph_inspector import SceneGraphInspector
+from mallard.geometry._shapes import (
+    Box,
+    CalcVolume,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    HalfSpace,
+    Shape,
+    Sphere,
+)
 
 SceneGraph_ = TemplateClass("SceneGraph_", SceneGraph, "system")
 
 __all__ = [
+    "AddCompliantHydroelasticProperties",
+    "AddCompliantHydroelasticPropertiesForHalfSpace",
+    "AddContactMaterial",
+    "AddRigidHydroelasticProperties",
     "Box",
+    "CalcVolume",
     "Capsule",
+    "CollisionFilterDeclaration",
+    "CollisionFilterManager",
     "Convex",
     "Cylinder",
     "Ellipsoid",
+    "FilterId",
     "FrameId",
     "FramePoseVector",
     "GeometryFrame",
     "GeometryId",
     "GeometryInstance",
+    "GeometryProperties",
+    "GeometrySet",
     "HalfSpace",
+    "IllustrationProperties",
+    "MakePhongIllustrationProperties",
     "Mesh",
+    "MeshSource",
     "Meshcat",
     "MeshcatAnimation",
     "MeshcatVisualizer",
     "MeshcatVisualizerParams",
+    "PerceptionProperties",
+    "PolygonSurfaceMesh",
+    "ProximityProperties",
     "QueryObject",
-    "Role",
     "Rgba",
+    "Role",
+    "RoleAssign",
     "SceneGraph",
     "SceneGraph_",
     "SceneGraphInspector",
@@ -51,4 +87,5 @@ __all__ = [
     "SourceId",
     "Sphere",
     "StartMeshcat",
+    "SurfacePolygon",
 ]

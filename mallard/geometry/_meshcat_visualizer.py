@@ -3,10 +3,8 @@ poses of each publish (pydrake.geometry's MeshcatVisualizer and MeshcatVisualize
 
 import dataclasses
 
-import numpy as np
-
 from mallard.geometry._meshcat import Meshcat
-from mallard.geometry._rgba import Rgba
+from mallard.geometry._rgba import Rgba, illustration_color
 from mallard.geometry._scene_graph import QueryObject, Role, SceneGraph
 from mallard.systems.framework import LeafSystem
 
@@ -37,12 +35,8 @@ class MeshcatVisualizerParams:
 
 def _diffuse(properties, default_color):
     """The Rgba of a geometry's ("phong", "diffuse") property, else ``default_color``."""
-    diffuse = properties.get("phong", {}).get("diffuse") if isinstance(properties, dict) else None
-    if diffuse is None:
-        return default_color
-    if isinstance(diffuse, Rgba):
-        return diffuse
-    return Rgba(*np.asarray(getattr(diffuse, "rgba", diffuse), dtype=float).reshape(-1))
+    rgba = illustration_color(properties)
+    return default_color if rgba is None else rgba
 
 
 class MeshcatVisualizer(LeafSystem):
@@ -144,7 +138,7 @@ class MeshcatVisualizer(LeafSystem):
                 frame_name = inspector.GetName(frame_id).replace("::", "/")
                 frames[frame_id] = f"{self._prefix}/{frame_name}"
             path = f"{frames[frame_id]}/{geometry_id.get_value()}"
-            properties = inspector.GetProperties(geometry_id, role) or {}
+            properties = inspector.GetProperties(geometry_id, role)
             rgba = _diffuse(properties, self._params.default_color)
             meshcat.SetObject(path, inspector.GetShape(geometry_id), rgba)
             meshcat.SetTransform(path, inspector.GetPoseInFrame(geometry_id))

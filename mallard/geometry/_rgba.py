@@ -83,3 +83,12 @@ class Rgba:
     def __repr__(self):
         r, g, b, a = (repr(x) for x in self._rgba)
         return f"Rgba(r={r}, g={g}, b={b}, a={a})"
+
+
+def illustration_color(properties):
+    """The Rgba of a geometry's ("phong", "diffuse") property (an Rgba or 4 numbers), or None
+    if it has none (or no properties)."""
+    diffuse = properties.GetPropertyOrDefault("phong", "diffuse", None) if properties else None
+    if diffuse is None or isinstance(diffuse, Rgba):
+        return diffuse
+    return Rgba(*np.asarray(getattr(diffuse, "rgba", diffuse), dtype=float).reshape(-1))

@@ -1,159 +1,31 @@
 """SceneGraph, as far as mallard needs it for now: a LeafSystem that records geometry sources,
-their frames and geometries (names, poses, shapes, properties) and carries the frames' poses
-from the sources' pose input ports to its query output port. It does no collision or
-distance queries and no rendering (the viewer draws what it records).
-
-Identifiers (SourceId, FrameId, GeometryId) are process-wide counters, as Drake's.
+their frames and geometries (names, poses, shapes, the properties of their roles), keeps the
+collision filters (the model's, copied into each Context), and carries the frames' poses from
+the sources' pose input ports to its query output port. It does no collision or distance
+queries yet and no rendering (the viewer draws what it records).
 """
 
 import copy
-import enum
-import itertools
 
 from mallard._template import convert_value
 from mallard.common.value import AbstractValue
+from mallard.geometry._collision_filter import (
+    CollisionFilterManager,
+    CollisionFilterState,
+)
+from mallard.geometry._geometry_instance import (
+    ROLE_NAMES,
+    GeometryFrame,
+    GeometryInstance,
+    Role,
+    RoleAssign,
+    role_of,
+)
+from mallard.geometry._identifiers import FrameId, SourceId, id_text
+from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.math import RigidTransform
 from mallard.systems.framework import LeafSystem
 from mallard.systems.framework._system import system_scalar_type
-
-_MODULE = "mallard.geometry"
-_next_id = itertools.count(1).__next__  # Drake's identifiers share one counter too.
-
-
-class _Identifier:
-    """A unique id of a kind (made only by ``get_new_id``)."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError(f"{_MODULE}.{type(self).__name__}: No constructor defined!")
-
-    @classmethod
-    def get_new_id(cls):
-        new = object.__new__(cls)
-        new._value = _next_id()
-        return new
-
-    def get_value(self):
-        return self._value
-
-    def is_valid(self):
-        return self._value != 0
-
-    def __eq__(self, other):
-        if type(other) is type(self):
-            return self._value == other._value
-        return NotImplemented
-
-    def __lt__(self, other):
-        if type(other) is type(self):
-            return self._value < other._value
-        return NotImplemented
-
-    def __hash__(self):
-        return hash((type(self).__name__, self._value))
-
-    def __repr__(self):
-        return f"<{type(self).__name__} value={self._value}>"
-
-
-class SourceId(_Identifier):
-    """Identifies a geometry source registered with a SceneGraph."""
-
-    __slots__ = ()
-
-
-class FrameId(_Identifier):
-    """Identifies a geometry frame."""
-
-    __slots__ = ()
-
-
-class GeometryId(_Identifier):
-    """Identifies a geometry."""
-
-    __slots__ = ()
-
-
-class Role(enum.IntEnum):
-    """The roles a geometry can have (Drake's geometry::Role)."""
-
-    kUnassigned = 0
-    kProximity = 1
-    kIllustration = 2
-    kPerception = 4
-
-
-class GeometryFrame:
-    """A frame to register with a SceneGraph: a name and a frame group."""
-
-    def __init__(self, frame_name, frame_group_id=0):
-        self._name = str(frame_name)
-        self._group = int(frame_group_id)
-        self._id = FrameId.get_new_id()
-
-    def id(self):
-        return self._id
-
-    def name(self):
-        return self._name
-
-    def frame_group(self):
-        return self._group
-
-
-class GeometryInstance:
-    """A geometry to register: its pose X_PG in its parent frame, shape and name, with the
-    property groups of its roles (plain dicts of group → {name: value})."""
-
-    def __init__(self, X_PG, shape, name):
-        if not isinstance(X_PG, RigidTransform):
-            raise TypeError(f"GeometryInstance: X_PG must be a RigidTransform, got {X_PG!r}")
-        if not str(name).strip():
-            raise RuntimeError(
-                f"GeometryInstance given the name '{name}' which is an empty canonical string"
-            )
-        self._id = GeometryId.get_new_id()
-        self._pose = X_PG
-        self._shape = shape
-        self._name = str(name)
-        self._properties = {}
-
-    def id(self):
-        return self._id
-
-    def pose(self):
-        return self._pose
-
-    def set_pose(self, X_PG):
-        self._pose = X_PG
-
-    def shape(self):
-        return self._shape
-
-    def name(self):
-        return self._name
-
-    def set_name(self, name):
-        self._name = str(name)
-
-    def set_illustration_properties(self, properties):
-        self._properties[Role.kIllustration] = properties
-
-    def set_proximity_properties(self, properties):
-        self._properties[Role.kProximity] = properties
-
-    def set_perception_properties(self, properties):
-        self._properties[Role.kPerception] = properties
-
-    def illustration_properties(self):
-        return self._properties.get(Role.kIllustration)
-
-    def proximity_properties(self):
-        return self._properties.get(Role.kProximity)
-
-    def perception_properties(self):
-        return self._properties.get(Role.kPerception)
 
 
 class FramePoseVector:
@@ -189,13 +61,8 @@ class _Frame:
     __slots__ = ("id", "name", "group", "source", "parent", "geometries")
 
     def __init__(self, frame_id, name, group, source, parent):
-        self.id, self.name, self.group, self.source, self.parent = (
-            frame_id,
-            name,
-            group,
-            source,
-            parent,
-        )
+        self.id, self.name, self.group = frame_id, name, group
+        self.source, self.parent = source, parent
         self.geometries = []
 
 
@@ -208,93 +75,8 @@ class _Geometry:
         self.frame = frame
         self.X_FG = instance.pose()
         self.shape = instance.shape()
-        self.properties = dict(instance._properties)
+        self.properties = copy.deepcopy(instance._properties)  # Role -> properties
         self.source = source
-
-
-class SceneGraphInspector:
-    """Read access to what a SceneGraph has registered."""
-
-    def __init__(self, scene_graph):
-        self._sg = scene_graph
-
-    def num_sources(self):
-        return len(self._sg._sources)
-
-    def num_frames(self):
-        """The number of frames, World's included."""
-        return len(self._sg._frames)
-
-    def num_geometries(self):
-        return len(self._sg._geometries)
-
-    def NumGeometriesWithRole(self, role):
-        return sum(1 for g in self._sg._geometries.values() if role in g.properties)
-
-    def GetAllGeometryIds(self, role=None):
-        return [g.id for g in self._sg._geometries.values() if role is None or role in g.properties]
-
-    def GetAllFrameIds(self):
-        return list(self._sg._frames)
-
-    def world_frame_id(self):
-        return self._sg.world_frame_id()
-
-    def SourceIsRegistered(self, source_id):
-        return source_id in self._sg._sources
-
-    def GetName(self, id):  # noqa: A002 (pydrake's name)
-        """The name of a source, frame or geometry."""
-        sg = self._sg
-        if isinstance(id, SourceId):
-            return sg._source(id)
-        if isinstance(id, FrameId):
-            return sg._frame(id).name
-        return sg._geometry(id).name
-
-    def GetOwningSourceName(self, id):  # noqa: A002
-        sg = self._sg
-        item = sg._frame(id) if isinstance(id, FrameId) else sg._geometry(id)
-        return sg._sources[item.source]
-
-    def GetFrameGroup(self, frame_id):
-        return self._sg._frame(frame_id).group
-
-    def GetParentFrame(self, frame_id):
-        frame = self._sg._frame(frame_id)
-        return self._sg.world_frame_id() if frame.parent is None else frame.parent
-
-    def GetFrameId(self, geometry_id):
-        return self._sg._geometry(geometry_id).frame
-
-    def GetGeometries(self, frame_id, role=None):
-        return [
-            g
-            for g in self._sg._frame(frame_id).geometries
-            if role is None or role in self._sg._geometries[g].properties
-        ]
-
-    def NumGeometriesForFrame(self, frame_id):
-        return len(self._sg._frame(frame_id).geometries)
-
-    def GetShape(self, geometry_id):
-        return self._sg._geometry(geometry_id).shape
-
-    def GetPoseInFrame(self, geometry_id):
-        """X_FG: the geometry's pose in its frame."""
-        return self._sg._geometry(geometry_id).X_FG
-
-    def GetProperties(self, geometry_id, role):
-        return self._sg._geometry(geometry_id).properties.get(role)
-
-    def GetIllustrationProperties(self, geometry_id):
-        return self.GetProperties(geometry_id, Role.kIllustration)
-
-    def GetProximityProperties(self, geometry_id):
-        return self.GetProperties(geometry_id, Role.kProximity)
-
-    def GetPerceptionProperties(self, geometry_id):
-        return self.GetProperties(geometry_id, Role.kPerception)
 
 
 class QueryObject:
@@ -306,7 +88,11 @@ class QueryObject:
         self._context = context
 
     def inspector(self):
-        return self._sg.model_inspector()
+        """The inspector of the SceneGraph, reading the collision filters of this Context."""
+        sg = self._sg
+        if self._context is None:
+            return sg.model_inspector()
+        return SceneGraphInspector(sg, sg._context_filters(self._context))
 
     def _X_WF(self, frame_id):
         sg = self._sg
@@ -335,7 +121,9 @@ class QueryObject:
 
 class SceneGraph(LeafSystem):
     """Registers geometry sources, frames and geometries; each source reports its frames'
-    poses on its pose input port; the query output port gives a QueryObject."""
+    poses on its pose input port; the query output port gives a QueryObject. The collision
+    filters of the model are copied into each Context when it is made (an abstract
+    parameter), as Drake copies its geometry state."""
 
     _cpp_type = "drake::geometry::SceneGraph<double>"
 
@@ -347,6 +135,8 @@ class SceneGraph(LeafSystem):
         self._geometries = {}
         self._world_frame_id = FrameId.get_new_id()
         self._frames[self._world_frame_id] = _Frame(self._world_frame_id, "world", 0, None, None)
+        self._filters = CollisionFilterState()
+        self._filters_parameter = self.DeclareAbstractParameter(AbstractValue.Make(self._filters))
         self._inspector = SceneGraphInspector(self)
         self._query_port = self.DeclareAbstractOutputPort(
             "query", QueryObject, self._calc_query_object
@@ -361,11 +151,14 @@ class SceneGraph(LeafSystem):
 
     def _to_scalar_type(self, T):
         """A SceneGraph_[T] with this one's sources (and their pose input ports, in order),
-        frames and geometries."""
+        frames, geometries and collision filters."""
         converted = super()._to_scalar_type(T)
         converted._world_frame_id = self._world_frame_id
         converted._frames = copy.deepcopy(self._frames)
         converted._geometries = copy.deepcopy(self._geometries)
+        converted._filters = copy.deepcopy(self._filters)
+        index = converted._filters_parameter
+        converted._abstract_parameter_models[index] = AbstractValue.Make(converted._filters)
         for source_id, name in self._sources.items():
             converted._add_source(source_id, name)
         return converted
@@ -395,21 +188,23 @@ class SceneGraph(LeafSystem):
             return self._sources[source_id]
         except (KeyError, TypeError):
             raise RuntimeError(
-                f"Referenced geometry source {source_id} is not registered."
+                f"Referenced geometry source {id_text(source_id)} is not registered."
             ) from None
 
     def _frame(self, frame_id):
         try:
             return self._frames[frame_id]
         except (KeyError, TypeError):
-            raise RuntimeError(f"Referenced frame {frame_id} has not been registered.") from None
+            raise RuntimeError(
+                f"Referenced frame {id_text(frame_id)} has not been registered."
+            ) from None
 
     def _geometry(self, geometry_id):
         try:
             return self._geometries[geometry_id]
         except (KeyError, TypeError):
             raise RuntimeError(
-                f"Referenced geometry {geometry_id} has not been registered."
+                f"Referenced geometry {id_text(geometry_id)} has not been registered."
             ) from None
 
     def RegisterFrame(self, source_id, *args):
@@ -425,27 +220,38 @@ class SceneGraph(LeafSystem):
                 parent = None
         if frame.id() in self._frames:
             raise RuntimeError(
-                f"Registering frame with an id that has already been registered: {frame.id()}"
+                "Registering frame with an id that has already been registered: "
+                f"{id_text(frame.id())}"
             )
         self._frames[frame.id()] = _Frame(
             frame.id(), frame.name(), frame.frame_group(), source_id, parent
         )
         return frame.id()
 
+    def _check_name(self, frame, name, role, ignore=None):
+        """RuntimeError if another geometry on ``frame`` with ``role`` is named ``name``."""
+        for other in frame.geometries:
+            other = self._geometries[other]
+            if other.id != ignore and other.name == name and role in other.properties:
+                raise RuntimeError(
+                    f"The name '{name}' has already been used by a geometry with the "
+                    f"'{ROLE_NAMES[role]}' role."
+                )
+
     def RegisterGeometry(self, source_id, frame_id, geometry):
-        """Registers a GeometryInstance on frame ``frame_id``; returns its GeometryId."""
+        """Registers a GeometryInstance on frame ``frame_id`` with the roles its properties
+        give it; returns its GeometryId."""
         self._source(source_id)
         frame = self._frame(frame_id)
         if not isinstance(geometry, GeometryInstance):
             raise TypeError(f"RegisterGeometry(): expected a GeometryInstance, got {geometry!r}")
-        for other in frame.geometries:
-            other = self._geometries[other]
-            shared = [r for r in geometry._properties if r in other.properties]
-            if other.name == geometry.name() and shared:
-                raise RuntimeError(
-                    f"The name '{geometry.name()}' has already been used by a geometry with "
-                    f"the '{shared[0].name[1:].lower()}' role."
-                )
+        if geometry.id() in self._geometries:
+            raise RuntimeError(
+                "Registering geometry with an id that has already been registered: "
+                f"{id_text(geometry.id())}"
+            )
+        for role in geometry._properties:
+            self._check_name(frame, geometry.name(), role)
         self._geometries[geometry.id()] = _Geometry(geometry, frame_id, source_id)
         frame.geometries.append(geometry.id())
         return geometry.id()
@@ -454,25 +260,104 @@ class SceneGraph(LeafSystem):
         """Registers a GeometryInstance fixed in World."""
         return self.RegisterGeometry(source_id, self._world_frame_id, geometry)
 
-    def AssignRole(self, source_id, geometry_id, properties, assign=None):
-        """Gives ``geometry_id`` a role with ``properties`` (an IllustrationProperties-like
-        object carrying its role in ``role``, or a (Role, dict) pair)."""
+    def _owned_geometry(self, source_id, geometry_id):
         self._source(source_id)
-        role, values = (
-            properties
-            if isinstance(properties, tuple)
-            else (
-                getattr(properties, "role", Role.kIllustration),
-                properties,
+        geometry = self._geometry(geometry_id)
+        if geometry.source != source_id:
+            raise RuntimeError(
+                f"Given geometry id {id_text(geometry_id)} does not belong to the given "
+                f"source id {id_text(source_id)}"
             )
-        )
-        self._geometry(geometry_id).properties[role] = values
+        return geometry
+
+    def AssignRole(self, source_id, geometry_id, properties, assign=RoleAssign.kNew):
+        """Gives geometry ``geometry_id`` the role of ``properties`` (ProximityProperties,
+        IllustrationProperties or PerceptionProperties), or with ``RoleAssign.kReplace``
+        replaces the properties of a role it has."""
+        role = role_of(properties)
+        geometry = self._owned_geometry(source_id, geometry_id)
+        has_role = role in geometry.properties
+        if assign == RoleAssign.kNew and has_role:
+            raise RuntimeError(
+                f"Trying to assign the '{ROLE_NAMES[role]}' role to geometry id "
+                f"{id_text(geometry_id)} for the first time; it already has the role assigned"
+            )
+        if assign == RoleAssign.kReplace and not has_role:
+            raise RuntimeError(
+                f"Trying to replace the properties on geometry id {id_text(geometry_id)} for "
+                f"the '{ROLE_NAMES[role]}' role; it has not had the role initially assigned"
+            )
+        if not has_role:
+            self._check_name(self._frames[geometry.frame], geometry.name, role)
+        geometry.properties[role] = copy.deepcopy(properties)
+
+    def RemoveRole(self, source_id, geometry_id, role):
+        """Removes ``role`` from the geometry; returns the number of geometries that lost it
+        (0 or 1). A geometry that loses its proximity role loses its collision filters."""
+        geometry = self._owned_geometry(source_id, geometry_id)
+        if geometry.properties.pop(Role(role), None) is None:
+            return 0
+        if role == Role.kProximity:
+            self._filters.remove_geometry(geometry_id)
+        return 1
 
     def world_frame_id(self):
         return self._world_frame_id
 
     def model_inspector(self):
         return self._inspector
+
+    # ---- transactions ------------------------------------------------------------------------
+    def _checkpoint(self):
+        """The registered frames and geometries and the model's filters, for ``_rollback``."""
+        frames = {f: len(frame.geometries) for f, frame in self._frames.items()}
+        return frames, set(self._geometries), copy.deepcopy(self._filters)
+
+    def _rollback(self, checkpoint):
+        """Unregisters what was registered since ``checkpoint`` and restores the filters."""
+        frames, geometries, filters = checkpoint
+        for f in [f for f in self._frames if f not in frames]:
+            del self._frames[f]
+        for f, count in frames.items():
+            del self._frames[f].geometries[count:]
+        for g in [g for g in self._geometries if g not in geometries]:
+            del self._geometries[g]
+        self._filters.excluded, self._filters.transient = filters.excluded, filters.transient
+
+    # ---- collision filters -------------------------------------------------------------------
+    def collision_filter_manager(self, context=None):
+        """The CollisionFilterManager of this SceneGraph's model, or of ``context`` (whose
+        filters were copied from the model's when it was made)."""
+        if context is None:
+            return CollisionFilterManager(self, self._filters)
+        return CollisionFilterManager(self, self._context_filters(context))
+
+    def _context_filters(self, context):
+        self.ValidateContext(context)
+        return context.get_mutable_abstract_parameter(self._filters_parameter).get_mutable_value()
+
+    def _geometries_of(self, geometry_set):
+        """The ids a GeometrySet names (its geometries and those on its frames), in order;
+        RuntimeError for an id not registered."""
+        ids = {}
+        for g in geometry_set._geometries:
+            if g not in self._geometries:
+                raise RuntimeError(
+                    "Geometry set includes a geometry id that doesn't belong to the "
+                    f"SceneGraph: {id_text(g)}"
+                )
+            ids[g] = None
+        for f in geometry_set._frames:
+            ids.update(dict.fromkeys(self._frame(f).geometries))
+        return list(ids)
+
+    def _proximity_geometries_of(self, geometry_set):
+        """The ids of the proximity geometries a GeometrySet names."""
+        return [
+            g
+            for g in self._geometries_of(geometry_set)
+            if Role.kProximity in self._geometries[g].properties
+        ]
 
     # ---- ports -------------------------------------------------------------------------------
     def get_source_pose_port(self, id):  # noqa: A002 (pydrake's name)

@@ -174,3 +174,50 @@ class HalfSpace(Shape):
 
     def __init__(self):
         pass
+
+    @staticmethod
+    def MakePose(Hz_dir_F, p_FB):
+        """X_FH: the pose in frame F of a half space whose outward normal is along
+        ``Hz_dir_F`` (any non-zero length) and whose boundary contains the point B at
+        ``p_FB``. RuntimeError if |Hz_dir_F| < 1e-10 or it is not finite."""
+        from mallard.math import RigidTransform, RotationMatrix
+
+        Hz_dir_F = np.asarray(Hz_dir_F, dtype=float).reshape(3)
+        p_FB = np.asarray(p_FB, dtype=float).reshape(3)
+        norm = float(np.linalg.norm(Hz_dir_F))
+        if not (norm >= 1e-10 and math.isfinite(norm)):
+            raise RuntimeError(
+                f"HalfSpace.MakePose(): condition 'norm >= 1e-10' failed. norm = {fmt(norm)}."
+            )
+        Hz_F = Hz_dir_F / norm
+        # Hx is perpendicular to Hz and to the axis of F along Hz's smallest element.
+        e = np.zeros(3)
+        e[int(np.argmin(np.abs(Hz_F)))] = 1.0
+        Hx_F = np.cross(Hz_F, e)
+        Hx_F /= np.linalg.norm(Hx_F)
+        R_FH = RotationMatrix(np.column_stack([Hx_F, np.cross(Hz_F, Hx_F), Hz_F]))
+        return RigidTransform(R_FH, Hz_F * float(Hz_F @ p_FB))
+
+
+def CalcVolume(shape):
+    """The volume (m³) of ``shape``: infinite for a HalfSpace; for a Mesh the volume its
+    closed .obj surface encloses, for a Convex that of its convex hull (RuntimeError for
+    another file type or a file that cannot be read)."""
+    kind = type(shape)
+    if kind is Box:
+        return shape._width * shape._depth * shape._height
+    if kind is Sphere:
+        return 4.0 / 3.0 * math.pi * shape._radius**3
+    if kind is Cylinder:
+        return math.pi * shape._radius**2 * shape._length
+    if kind is Capsule:
+        r = shape._radius
+        return math.pi * r**2 * shape._length + 4.0 / 3.0 * math.pi * r**3
+    if kind is Ellipsoid:
+        return 4.0 / 3.0 * math.pi * shape._a * shape._b * shape._c
+    if kind is HalfSpace:
+        return math.inf
+    volume = getattr(shape, "_calc_volume", None)
+    if volume is None:
+        raise TypeError(f"CalcVolume(): expected a Shape, got {kind.__name__}")
+    return volume()

@@ -8,8 +8,11 @@ argument's scalar type (as ``0 * y + x``) before calling the method.
 
 import math
 import numbers
+import operator
 
 import numpy as np
+
+from mallard._scalar import scalar_value
 
 
 def _unary(name, real, ufunc):
@@ -69,3 +72,96 @@ max = _binary("max", lambda x, y: float(x if x >= y else y), np.maximum)  # noqa
 
 # numpy's names, as pydrake.math has them too.
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
+
+
+def wrap_to(value, low, high):
+    """``value`` + k·(high − low) for the integer k that puts it in [low, high) (any scalar
+    type: the wrap's derivative is that of ``value``). RuntimeError unless low < high, both
+    finite."""
+    low_value, high_value = scalar_value(low), scalar_value(high)
+    if low_value is not None and high_value is not None:
+        if not (math.isfinite(low_value) and math.isfinite(high_value)):
+            raise RuntimeError(f"wrap_to(): low and high must be finite, got {low}, {high}")
+        if not low_value < high_value:
+            raise RuntimeError(f"wrap_to(): low must be less than high, got {low}, {high}")
+    period = high - low
+    return value - period * floor((value - low) / period)
+
+
+def isnan(x):
+    """Whether the scalar ``x`` (its value, for an AutoDiffXd) is NaN. (pydrake's
+    Expression overload, a Formula, is not available.)"""
+    if isinstance(x, numbers.Real):
+        return math.isnan(x)
+    if hasattr(x, "derivatives"):
+        return math.isnan(x.value())
+    if hasattr(x, "Evaluate"):
+        raise NotImplementedError(
+            "isnan(): the Expression overload (a Formula) is not available in mallard.symbolic"
+        )
+    raise TypeError(f"isnan(): expected a float or AutoDiffXd, got {type(x).__name__}")
+
+
+def _comparison(name, op):
+    def function(a, b):
+        return np.vectorize(op, otypes=[object])(a, b)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (
+        f"The elementwise ``{name}`` of two arrays (or scalars) of any scalar type (a Formula "
+        "per element for Expressions, a bool otherwise)."
+    )
+    return function
+
+
+eq = _comparison("eq", operator.eq)
+ne = _comparison("ne", operator.ne)
+lt = _comparison("lt", operator.lt)
+le = _comparison("le", operator.le)
+gt = _comparison("gt", operator.gt)
+ge = _comparison("ge", operator.ge)
+
+
+def matmul(A, B):
+    """The matrix product A @ B for arrays of any scalar types (float64 if both are)."""
+    A, B = np.asarray(A), np.asarray(B)
+    if A.dtype == object or B.dtype == object:
+        return np.dot(A.astype(object), B.astype(object))
+    return A @ B
+
+
+def inv(A):
+    """The inverse of the square matrix A: numpy's for doubles; for AutoDiffXd or Expressions,
+    Gauss-Jordan elimination with partial pivoting on the elements' values (an Expression
+    pivot without a value is taken if it is not structurally zero). RuntimeError if A is
+    singular."""
+    A = np.asarray(A)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise RuntimeError(f"inv(): expected a square matrix, got shape {A.shape}")
+    if A.dtype != object:
+        return np.linalg.inv(A.astype(float))
+    n = A.shape[0]
+    M = np.hstack([A.astype(object), np.eye(n).astype(object)])
+    for j in range(n):
+        values = [scalar_value(M[i, j]) for i in range(j, n)]
+        if all(v is not None for v in values):
+            p = j + int(np.argmax(np.abs(values)))
+            if values[p - j] == 0.0:
+                raise RuntimeError("inv(): the matrix is singular")
+        else:
+            p = next((i for i in range(j, n) if not _is_zero(M[i, j])), None)
+            if p is None:
+                raise RuntimeError("inv(): the matrix is singular")
+        M[[j, p]] = M[[p, j]]
+        M[j] = M[j] / M[j, j]
+        for i in range(n):
+            if i != j:
+                M[i] = M[i] - M[i, j] * M[j]
+    return M[:, n:]
+
+
+def _is_zero(x):
+    value = scalar_value(x)
+    if value is not None:
+        return value == 0.0
+    return str(x) == "0"

@@ -11,6 +11,7 @@ import numpy as np
 from mallard._scalar import values_or_none
 from mallard.common import _bindings as b
 from mallard.common._angle_axis import AngleAxis
+from mallard.common._cast import Cast
 from mallard.common._isometry3 import Isometry3, homogeneous
 from mallard.common._quaternion import Quaternion
 from mallard.math._roll_pitch_yaw import RollPitchYaw
@@ -50,6 +51,8 @@ class RigidTransform:
     # A transform made by _from_pose holds only _X, a 4×3 array [R; pᵀ] it owns: _R and _p
     # (views of it) are made on first use, by __getattr__.
     __slots__ = ("_R", "_p", "_X")
+    #: ``x.cast[U]()``: a copy with scalar type U (see mallard.common._cast).
+    cast = Cast()
     __module__ = "mallard.math"
 
     def __init__(self, *args, **kwargs):

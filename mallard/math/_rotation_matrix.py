@@ -17,6 +17,7 @@ from mallard.common._angle_axis import (
     angle_axis_from_quaternion,
     angle_axis_to_matrix,
 )
+from mallard.common._cast import Cast
 from mallard.common._quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
 from mallard.common._scalar_math import cos, det3, sin, sqrt
 
@@ -81,6 +82,8 @@ class RotationMatrix:
     """The rotation matrix R_AB relating the orientation of a frame B to a frame A."""
 
     __slots__ = ("_R",)
+    #: ``x.cast[U]()``: a copy with scalar type U (see mallard.common._cast).
+    cast = Cast()
     __module__ = "mallard.math"
 
     def __init__(self, *args, **kwargs):

@@ -12,6 +12,7 @@ from mallard.geometry import (
     FramePoseVector,
     GeometryFrame,
     GeometryInstance,
+    MakePhongIllustrationProperties,
     Rgba,
     Sphere,
 )
@@ -70,7 +71,7 @@ class InertiaVisualizer(LeafSystem):
             )
             shape, X_BG = equivalent_shape(M_BBo_B)
             instance = GeometryInstance(X_BG, shape, f"{body.name()}_inertia")
-            instance.set_illustration_properties({"phong": {"diffuse": INERTIA_COLOR}})
+            instance.set_illustration_properties(MakePhongIllustrationProperties(INERTIA_COLOR))
             scene_graph.RegisterGeometry(self._source_id, frame_id, instance)
             self._frames[i] = frame_id
         self._body_poses_port = self.DeclareAbstractInputPort(

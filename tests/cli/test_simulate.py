@@ -1,8 +1,9 @@
 """``mallard simulate``: its files, its physics (energies against closed forms, energy
 conservation and the damping balance, pydrake's trajectory) and its options."""
 
+import base64
 import csv
-import importlib.util
+import json
 import math
 import sys
 import time
@@ -52,70 +53,45 @@ def test_default_run_writes_every_file(run, tmp_path, monkeypatch):
     )
     assert lines[1].startswith("  steps: ") and "real-time factor: " in lines[1]
     assert "energy drift" in lines[3]
-    if importlib.util.find_spec("matplotlib"):
-        assert (out / "plot.png").read_bytes().startswith(b"\x89PNG")
+    assert (out / "plot.svg").read_text().startswith("<svg")
+    assert (out / "replay.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def _replay_scene(path):
+    """The scene a replay page holds (its JSON)."""
+    html = path.read_text()
+    start = html.index('<script type="application/json" id="mallard-scene">')
+    text = html[html.index(">", start) + 1 : html.index("</script>", start)]
+    return json.loads(text)  # (JSON reads the page's "<\\/" as "</")
 
 
 def test_replay_html(run, tmp_path):
-    pytest.importorskip("meshcat")
-    result = run("simulate", "--duration", "0.1", "--out", tmp_path)
+    """replay.html needs no extra: the model's name, its two links (each cylinder in its
+    link's frame) and the poses of the run, framed with the floor below the motion."""
+    result = run("simulate", "--duration", "0.5", "--out", tmp_path)
     assert result.status == 0, result.err
     html = (tmp_path / "replay.html").read_text()
-    assert html.startswith("<!DOCTYPE html>") and "MeshCat.Viewer" in html
+    assert html.startswith("<!DOCTYPE html>") and "MeshCat" not in html
+    assert "<b>acrobot</b>" in html
+    assert "simulated for 0.5 s (continuous, runge_kutta3, accuracy 1e-06)" in html
     assert f"{tmp_path / 'replay.html'}" in result.out
+    scene = _replay_scene(tmp_path / "replay.html")
+    assert scene["title"] == "acrobot" and scene["num_frames"] == 2
+    assert [o["type"] for o in scene["objects"]] == ["cylinder", "cylinder"]
+    times = np.frombuffer(base64.b64decode(scene["times"]), dtype=np.float64)
+    np.testing.assert_allclose(times, np.arange(51) * 0.01, atol=1e-12)
+    (lo, hi), floor = scene["bounds"], scene["floor"]
+    assert floor <= lo[2] and hi[2] > lo[2]
 
 
 @pytest.mark.parametrize("show_inertia", [False, True])
 def test_show_inertia_draws_an_ellipsoid_per_body(run, tmp_path, show_inertia):
-    pytest.importorskip("meshcat")
-    from mallard.cli._replay import add_viewer
-    from mallard.multibody.parsing import Parser
-    from mallard.multibody.plant import AddMultibodyPlantSceneGraph
-    from mallard.systems.analysis import Simulator
-    from mallard.systems.framework import DiagramBuilder
-
     flag = ("--show-inertia",) if show_inertia else ()
     assert run("simulate", "--duration", "0.05", "--out", tmp_path, *flag).status == 0
-    builder = DiagramBuilder()
-    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, 0.0)
-    Parser(plant, scene_graph).AddModelsFromUrl("package://mallard/acrobot.urdf")
-    plant.Finalize()
-    meshcat = add_viewer(builder, plant, scene_graph, show_inertia)
-    Simulator(builder.Build()).Initialize()
-    for link in ("link1", "link2"):  # the acrobot's two bodies
-        assert meshcat.HasPath(f"/drake/visualizer/acrobot/{link}")
-        assert meshcat.HasPath(f"/drake/visualizer/InertiaVisualizer/acrobot/{link}") == (
-            show_inertia
-        )
-
-
-def test_show_inertia_without_the_viewer_is_an_error(run, tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "meshcat", None)
-    result = run("simulate", "--duration", "0.05", "--out", tmp_path, "--show-inertia")
-    assert result.status == 1
-    assert result.err_lines[-1].startswith("mallard: error: --show-inertia needs the Meshcat")
-
-
-def test_without_the_viewer_warns_once(run, tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "meshcat", None)
-    result = run("simulate", "--duration", "0.05", "--out", tmp_path)
-    assert result.status == 0
-    assert len(result.err_lines) == 1
-    assert result.err_lines[0].startswith("mallard: warning: the Meshcat viewer is not available")
-    assert not (tmp_path / "replay.html").exists()
-    assert (tmp_path / "trajectory.npz").exists()
-
-
-def test_without_matplotlib_warns_once(run, tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "meshcat", None)
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    result = run("simulate", "--duration", "0.05", "--out", tmp_path)
-    assert result.status == 0
-    assert [line for line in result.err_lines if "matplotlib" in line] == [
-        "mallard: warning: matplotlib is not installed: no plot.png (pip install 'mallard[plot]')"
-    ]
-    assert not (tmp_path / "plot.png").exists()
-    assert (tmp_path / "trajectory.csv").exists()
+    scene = _replay_scene(tmp_path / "replay.html")
+    types = sorted(o["type"] for o in scene["objects"])
+    assert types == ["cylinder", "cylinder"] + ["ellipsoid"] * 2 * show_inertia
+    assert scene["num_frames"] == 2 + 2 * show_inertia
 
 
 def test_pendulum_energies_match_closed_forms(run, tmp_path, pendulum):
@@ -301,3 +277,36 @@ def test_cumulative_integral_is_fourth_order():
         errors.append(np.abs(_cumulative_integral(t, np.sin(t)) - (1 - np.cos(t))).max())
     assert errors[0] < 1e-5
     assert math.log2(errors[0] / errors[1]) > 3.5
+
+
+def test_a_mesh_the_replay_cannot_read_is_a_warning(run, tmp_path):
+    (tmp_path / "part.ply").write_text("ply\n")
+    model = tmp_path / "meshy.urdf"
+    model.write_text(
+        MIMIC_URDF.replace("<mimic", "<!--")
+        .replace('offset="0"/>', "-->")
+        .replace(
+            "</inertial>\n  </link>",
+            '</inertial>\n    <visual><geometry><mesh filename="part.ply"/></geometry></visual>'
+            "\n  </link>",
+            1,
+        )
+    )
+    result = run("simulate", model, "--duration", "0.05", "--out", tmp_path / "out")
+    assert result.status == 0, result.err
+    (line,) = [line for line in result.err_lines if "replay" in line]
+    assert line.startswith("mallard: warning: replay: a mesh is left out: ")
+    assert "part.ply: cannot read '.ply' meshes" in line
+    assert _replay_scene(tmp_path / "out" / "replay.html")["objects"] == []
+
+
+def test_main_job_needs_no_extra(run, tmp_path, monkeypatch):
+    """The main job writes all its files with the core dependencies alone (numpy, numba): no
+    meshcat (nor its msgpack and tornado), no matplotlib."""
+    for name in ("meshcat", "umsgpack", "tornado", "matplotlib", "sympy"):
+        monkeypatch.setitem(sys.modules, name, None)
+    result = run("simulate", "--duration", "0.05", "--out", tmp_path)
+    assert result.status == 0, result.err
+    assert result.err == ""
+    names = {p.name for p in tmp_path.iterdir()}
+    assert names == {"trajectory.npz", "trajectory.csv", "plot.svg", "replay.html"}

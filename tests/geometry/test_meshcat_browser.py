@@ -2,62 +2,20 @@
 acrobot simulation draws the robot, and its replay at two times shows two different poses;
 the live viewer of Meshcat(port) draws its scene."""
 
-import os
-import shutil
-import signal
-import subprocess
-
 import numpy as np
 import pytest
 
 pytest.importorskip("meshcat")
-image = pytest.importorskip("matplotlib.image")
+pytest.importorskip("matplotlib.image")
 
 from mallard.geometry import Box, Meshcat, MeshcatVisualizer, Rgba, StartMeshcat  # noqa: E402
 from mallard.multibody.parsing import Parser  # noqa: E402
 from mallard.multibody.plant import AddMultibodyPlantSceneGraph  # noqa: E402
 from mallard.systems.analysis import Simulator  # noqa: E402
 from mallard.systems.framework import DiagramBuilder  # noqa: E402
+from tests.geometry.browser import CHROMIUM, screenshot  # noqa: E402
 
-
-def find_chromium():
-    for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")
-
-
-def screenshot(url, path, profile):
-    """The RGB pixels (floats in [0, 1]) of ``url`` rendered by headless Chromium (its
-    process group is killed if it has not finished in 3 minutes)."""
-    command = [
-        CHROMIUM,
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--use-gl=swiftshader",
-        "--enable-unsafe-swiftshader",
-        f"--user-data-dir={profile}",
-        f"--screenshot={path}",
-        "--window-size=800,600",
-        "--virtual-time-budget=5000",
-        url,
-    ]
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    try:
-        assert process.wait(timeout=180) == 0
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    return image.imread(path)[:, :, :3]
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")]
 
 
 def link_masks(pixels):

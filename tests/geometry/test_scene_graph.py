@@ -75,11 +75,12 @@ def test_add_multibody_plant_scene_graph_carries_body_poses():
     assert inspector.GetName(frame) == "b"
     assert repr(inspector.GetShape(collision)) == repr(Box(1, 1, 1))
     np.testing.assert_array_equal(
-        inspector.GetIllustrationProperties(visual)["phong"]["diffuse"], [1, 0, 0, 1]
+        inspector.GetIllustrationProperties(visual).GetProperty("phong", "diffuse").rgba,
+        [1, 0, 0, 1],
     )
-    assert inspector.GetProximityProperties(collision)["material"]["coulomb_friction"] == (
-        CoulombFriction(0.5, 0.4)
-    )
+    assert inspector.GetProximityProperties(collision).GetProperty(
+        "material", "coulomb_friction"
+    ) == CoulombFriction(0.5, 0.4)
     assert inspector.NumGeometriesWithRole(Role.kIllustration) == 1
 
 
@@ -119,7 +120,7 @@ def test_geometry_names_are_unique_per_frame_and_role_as_in_pydrake():
     messages = []
     for module, illustration, proximity in (
         (pd, pd.IllustrationProperties, pd.ProximityProperties),
-        (ml, dict, dict),
+        (ml, ml.IllustrationProperties, ml.ProximityProperties),
     ):
         sg = module.SceneGraph()
         source = sg.RegisterSource("s")

@@ -120,7 +120,7 @@ def test_inertia_ellipsoids_of_the_acrobot():
             query.GetPoseInWorld(g).GetAsMatrix4(), (X_WB @ X_BG).GetAsMatrix4(), atol=1e-14
         )
         properties = inspector.GetIllustrationProperties(g)
-        assert properties["phong"]["diffuse"] == INERTIA_COLOR
+        assert properties.GetProperty("phong", "diffuse") == INERTIA_COLOR
 
 
 def test_point_mass_is_a_sphere_of_water_and_massless_bodies_are_skipped():

@@ -2,7 +2,9 @@
 
 Numbers are read as a C++ ``std::istringstream >> double`` loop in the classic locale does:
 whitespace-separated decimal numbers, stopping at the first text that does not start a number
-(so "1.5abc" reads 1.5, "inf", "nan" and "1e400" read nothing).
+(so "1.5abc" reads 1.5, "inf", "nan" and "1e400" read nothing). So every number read here is
+finite (``_numbers``: Drake's URDF parser rejects NaN and inf in every field); the messages
+about a value that holds one say so.
 """
 
 import math
@@ -10,13 +12,22 @@ import re
 
 import numpy as np
 
-from mallard.math import RigidTransform, RollPitchYaw
+from mallard.math import RigidTransform
+from mallard.math._roll_pitch_yaw import matrix_from_rpy
+from mallard.multibody.parsing._numbers import has_nonfinite_token
 
-_NUMBER = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = re.compile(rf"\s*({_DECIMAL})")
+# Text that is only whitespace-separated numbers (read at once, the common case).
+_ONLY_NUMBERS = re.compile(rf"(?:\s*{_DECIMAL}(?=\s|$))*\s*")
 
 
 def convert_to_doubles(text):
     """The numbers at the start of ``text``, as C++ stream extraction reads them."""
+    if _ONLY_NUMBERS.fullmatch(text):
+        values = [float(word) for word in text.split()]
+        if math.inf not in values and -math.inf not in values:
+            return values
     values = []
     position = 0
     while True:
@@ -30,6 +41,14 @@ def convert_to_doubles(text):
         position = match.end()
 
 
+def _finite_hint(text):
+    """What to add to Drake's message about the numbers of ``text``: why "nan" or "inf"
+    are not read."""
+    return (
+        " (numbers must be finite: NaN and inf are not read)" if has_nonfinite_token(text) else ""
+    )
+
+
 def parse_scalar(node, name, diagnostics):
     """The value of numeric attribute ``name`` of ``node``, or None if it is absent. An error
     (located at ``node``) unless it holds exactly one number."""
@@ -38,7 +57,9 @@ def parse_scalar(node, name, diagnostics):
         return None
     values = convert_to_doubles(text)
     if len(values) != 1:
-        diagnostics.error(node, f"Expected single value for attribute '{name}' got '{text}'")
+        diagnostics.error(
+            node, f"Expected single value for attribute '{name}' got '{text}'{_finite_hint(text)}"
+        )
     return values[0] if values else None
 
 
@@ -52,7 +73,7 @@ def parse_vector(node, name, size):
     if len(values) != size:
         raise ValueError(
             f"{node.file}:{node.line}: error: Expected {size} values for attribute {name} "
-            f"got {text}"
+            f"got {text}{_finite_hint(text)}"
         )
     return np.array(values)
 
@@ -68,7 +89,7 @@ def parse_three_vector(node, name):
     if len(values) != 1:
         raise ValueError(
             f"{node.file}:{node.line}: error: Expected single value for attribute '{name}' "
-            f"got '{text}'"
+            f"got '{text}'{_finite_hint(text)}"
         )
     return np.full(3, values[0])
 
@@ -80,5 +101,5 @@ def origin_to_transform(node):
     if xyz is None and rpy is None:
         return RigidTransform()
     xyz = np.zeros(3) if xyz is None else xyz
-    rpy = np.zeros(3) if rpy is None else rpy
-    return RigidTransform(RollPitchYaw(rpy), xyz)
+    R = np.eye(3) if rpy is None else matrix_from_rpy(*rpy.tolist())
+    return RigidTransform._make(R, xyz)

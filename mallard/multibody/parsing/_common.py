@@ -37,6 +37,9 @@ def _invalid_inertia_message(I):
     return text + "\ndo not satisfy the triangle inequality."
 
 
+_IDENTITY = np.eye(3).tolist()
+
+
 def parse_spatial_inertia(diagnostics, node, X_BBi, mass, moments_and_products):
     """M_BBo_B from a link's inertial data, as Drake's ParseSpatialInertia: the COM at X_BBi's
     origin, the inertia (ixx, iyy, izz, ixy, ixz, iyz) about the COM in frame Bi.
@@ -45,11 +48,11 @@ def parse_spatial_inertia(diagnostics, node, X_BBi, mass, moments_and_products):
     stand-in: a solid sphere of water with the given mass (or 1 kg) at the COM.
     """
     ixx, iyy, izz, ixy, ixz, iyz = moments_and_products
-    plausible_mass = mass if math.isfinite(mass) and mass > 0 else 1.0
-    radius = np.cbrt((3.0 / (4.0 * np.pi)) * (plausible_mass / 1000.0))
     p_BoBcm_B = X_BBi.translation()
 
     def dummy():
+        plausible_mass = mass if math.isfinite(mass) and mass > 0 else 1.0
+        radius = np.cbrt((3.0 / (4.0 * np.pi)) * (plausible_mass / 1000.0))
         return SpatialInertia.SolidSphereWithDensity(1000.0, radius).Shift(-p_BoBcm_B)
 
     I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
@@ -58,7 +61,10 @@ def parse_spatial_inertia(diagnostics, node, X_BBi, mass, moments_and_products):
         return dummy()
     if mass == 0.0 and not I.any():
         return SpatialInertia(0.0, np.zeros(3), UnitInertia(0.0, 0.0, 0.0))
-    I_BBcm_B = RotationalInertia(ixx, iyy, izz, ixy, ixz, iyz).ReExpress(X_BBi.rotation())
+    I_BBcm_B = RotationalInertia(ixx, iyy, izz, ixy, ixz, iyz)
+    R_BBi = X_BBi.rotation()
+    if R_BBi.matrix().tolist() != _IDENTITY:  # (re-expressing in the same frame changes no bit)
+        I_BBcm_B = I_BBcm_B.ReExpress(R_BBi)
     if not mass > 0:
         reason = "SetFromRotationalInertia(): condition 'mass > 0' failed."
     else:

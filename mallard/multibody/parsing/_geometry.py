@@ -12,7 +12,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mallard.geometry import Convex, GeometryInstance, Mesh
+from mallard.geometry import (
+    Convex,
+    GeometryInstance,
+    IllustrationProperties,
+    Mesh,
+    PerceptionProperties,
+    ProximityProperties,
+    Rgba,
+)
+from mallard.geometry._properties import HydroelasticType
 from mallard.math import RigidTransform
 
 
@@ -59,27 +68,43 @@ def shape_type_name(shape):
 DEFAULT_FRICTION = (1.0, 1.0)
 
 
+def _property_set(kind, groups):
+    """A property set of ``kind`` holding the nested dict ``groups``: a phong diffuse becomes
+    an Rgba, a (static, dynamic) coulomb_friction a CoulombFriction and a compliance_type
+    ("rigid" or "compliant") a HydroelasticType, as Drake's parsers store them."""
+    from mallard.multibody.plant import CoulombFriction
+
+    properties = kind()
+    for group, values in groups.items():
+        for name, value in values.items():
+            if (group, name) == ("phong", "diffuse"):
+                value = Rgba(*np.asarray(value, dtype=float).tolist())
+            elif (group, name) == ("material", "coulomb_friction"):
+                value = CoulombFriction(*value)
+            elif (group, name) == ("hydroelastic", "compliance_type"):
+                value = HydroelasticType.kRigid if value == "rigid" else HydroelasticType.kSoft
+            properties.AddProperty(group, name, value)
+    return properties
+
+
 def _instance(record):
     """The GeometryInstance of ``record`` with the properties of its roles."""
     shape = record.shape
     if isinstance(shape, MeshRecord):
         shape = (Convex if shape.convex else Mesh)(shape.path, shape.scale)
     instance = GeometryInstance(record.X_BG, shape, record.name)
-    properties = {k: v for k, v in record.properties.items() if k != "roles"}
+    groups = {k: v for k, v in record.properties.items() if k != "roles"}
     if record.role == "visual":
         roles = record.properties.get("roles", {})
         if roles.get("illustration", True):
-            instance.set_illustration_properties(properties)
+            instance.set_illustration_properties(_property_set(IllustrationProperties, groups))
         if roles.get("perception", True):
-            instance.set_perception_properties(dict(properties))
+            instance.set_perception_properties(_property_set(PerceptionProperties, groups))
     else:
-        from mallard.multibody.plant import CoulombFriction
-
-        material = dict(properties.get("material", {}))
-        friction = material.get("coulomb_friction", DEFAULT_FRICTION)
-        material["coulomb_friction"] = CoulombFriction(*friction)
-        properties["material"] = material
-        instance.set_proximity_properties(properties)
+        material = dict(groups.get("material", {}))
+        material.setdefault("coulomb_friction", DEFAULT_FRICTION)
+        groups["material"] = material
+        instance.set_proximity_properties(_property_set(ProximityProperties, groups))
     return instance
 
 

@@ -10,6 +10,10 @@ SetStrictParsing().
 import os
 
 from mallard.geometry import SceneGraph
+from mallard.multibody.parsing._collision_filter_groups import (
+    CollisionFilterGroupResolver,
+    CollisionFilterGroups,
+)
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._geometry import register_geometries
 from mallard.multibody.parsing._package_map import PackageMap, resolve_uri
@@ -97,6 +101,7 @@ class Parser:
         self._auto_renaming = False
         self._strict = False
         self._geometries = []
+        self._collision_filter_groups = CollisionFilterGroups()
 
     @staticmethod
     def _bind_builder(args, kwargs):
@@ -162,6 +167,13 @@ class Parser:
         if not isinstance(value, bool):
             raise TypeError(f"SetAutoRenaming(): value must be a bool, got {type(value).__name__}")
         self._auto_renaming = value
+
+    def GetCollisionFilterGroups(self):
+        """The collision filter groups read so far (CollisionFilterGroups), from the models
+        added while the plant is a geometry source."""
+        groups = CollisionFilterGroups()
+        groups._merge(self._collision_filter_groups)
+        return groups
 
     def GetAutoRenaming(self):
         """Whether auto-renaming is on."""
@@ -229,14 +241,22 @@ class Parser:
             scene_graph=self._scene_graph,
             geometries=[] if self._scene_graph is not None or registers else None,
         )
+        workspace.filter_groups = CollisionFilterGroupResolver(plant) if registers else None
         checkpoint = plant._checkpoint()
+        geometry_checkpoint = plant._geometry_checkpoint() if registers else None
         try:
             root = load(workspace)
             result = list(parse(workspace, root))
             if registers:
                 register_geometries(plant, workspace.geometries)
+                groups = workspace.filter_groups.resolve(
+                    lambda message: workspace.diagnostics.error(None, message)
+                )
+                self._collision_filter_groups._merge(groups)
         except BaseException:
             plant._rollback(checkpoint)
+            if registers:
+                plant._geometry_rollback(geometry_checkpoint)
             raise
         if workspace.geometries:
             self._geometries += workspace.geometries

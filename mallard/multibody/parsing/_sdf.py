@@ -15,11 +15,13 @@ import math
 import numpy as np
 
 from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing._collision_filter_groups import parse_collision_filter_group
 from mallard.multibody.parsing._common import (
     add_linear_bushing,
     add_linear_spring_damper,
     parse_spatial_inertia,
 )
+from mallard.multibody.parsing._numbers import ANY, INFINITE
 from mallard.multibody.parsing._sdf_dom import Document
 from mallard.multibody.parsing._sdf_geometry import geometry_records
 from mallard.multibody.parsing._sdf_pose import (
@@ -241,10 +243,11 @@ class _Builder:
                 "<inertial auto='true'> (inertia computed from the "
                 "collision geometry) is not supported by mallard's SDFormat parser",
             )
-        mass = doc.number(inertial, "mass", 1.0)
+        # Non-finite values are passed on: Drake warns and makes a plausible inertia.
+        mass = doc.number(inertial, "mass", 1.0, ANY)
         inertia = inertial.find("inertia") if inertial is not None else None
-        moments = [doc.number(inertia, tag, 1.0) for tag in ("ixx", "iyy", "izz")]
-        products = [doc.number(inertia, tag, 0.0) for tag in ("ixy", "ixz", "iyz")]
+        moments = [doc.number(inertia, tag, 1.0, ANY) for tag in ("ixx", "iyy", "izz")]
+        products = [doc.number(inertia, tag, 0.0, ANY) for tag in ("ixy", "ixz", "iyz")]
         pose = inertial.find("pose") if inertial is not None else None
         if pose is not None and pose.get("relative_to"):
             self.error(
@@ -337,8 +340,10 @@ class _Builder:
                 else:
                     made = RevoluteJoint(name, F, M, axis_J, damping)
                 plant.AddJoint(made)
-                made.set_velocity_limits([-velocity], [velocity])
-                made.set_acceleration_limits([-acceleration], [acceleration])
+                if velocity != math.inf:  # (a new joint's limits are infinite)
+                    made.set_velocity_limits([-velocity], [velocity])
+                if acceleration != math.inf:
+                    made.set_acceleration_limits([-acceleration], [acceleration])
             self.add_actuator(joint, made, axis, axis2)
             if joint_type != "screw":
                 self.add_spring(joint, made, axis, joint_type)
@@ -395,9 +400,13 @@ class _Builder:
 
     def joint_limits(self, joint, axis):
         """(lower, upper, velocity, acceleration) of a revolute, prismatic or continuous
-        joint (no limits: ±∞; a negative velocity limit means none, as libsdformat reads it)."""
+        joint (no limits: ±∞, which may also be written; a negative velocity limit means none,
+        as libsdformat reads it)."""
         limit = axis.find("limit")
-        number = self.doc.number
+
+        def number(parent, tag, default):
+            return self.doc.number(parent, tag, default, INFINITE)
+
         lower = number(limit, "lower", -math.inf)
         upper = number(limit, "upper", math.inf)
         if joint.element.get("type") == "continuous":
@@ -428,7 +437,7 @@ class _Builder:
                 joint.element, f"An axis{which} must be specified for joint '{joint.name}'"
             )
             return 0.0
-        effort = self.doc.number(axis.find("limit"), "effort", -1.0)
+        effort = self.doc.number(axis.find("limit"), "effort", -1.0, INFINITE)
         return math.inf if effort < 0 else effort
 
     def add_actuator(self, joint, made, axis, axis2):
@@ -446,16 +455,16 @@ class _Builder:
                     setter(self.doc.numbers(child, 1)[0])
             gains = element.find("drake:controller_gains")
             if gains is not None:
+                values = {}
                 for attribute in ("p", "d"):
-                    if gains.get(attribute) is None:
+                    values[attribute] = self.doc.attribute_number(gains, attribute)
+                    if values[attribute] is None:
                         self.error(
                             gains,
                             f"<drake:controller_gains>: Unable to find the "
                             f"'{attribute}' attribute.",
                         )
-                actuator.set_controller_gains(
-                    PdControllerGains(p=float(gains.get("p")), d=float(gains.get("d")))
-                )
+                actuator.set_controller_gains(PdControllerGains(**values))
         if axis2 is not None:
             self.warning(
                 element,
@@ -571,21 +580,13 @@ class _Builder:
             return
         values = {}
         for attribute in ("multiplier", "offset"):
-            text = mimic.get(attribute)
-            if text is None:
+            values[attribute] = self.doc.attribute_number(mimic, attribute)
+            if values[attribute] is None:
                 self.error(
                     mimic,
                     f"Joint '{name}' drake:mimic element is missing the required "
                     f"'{attribute}' attribute.",
                 )
-                return
-            try:
-                values[attribute] = float(text)
-            except ValueError:
-                self.error(
-                    mimic, f"Unable to read attribute[{attribute}] value '{text}' of drake:mimic"
-                )
-                return
         if not plant.HasJointNamed(name, instance):
             return  # (the joint itself was not added: its error was reported)
         joint0 = plant.GetJointByName(name, instance)
@@ -639,6 +640,9 @@ class _Builder:
                 self.add_bushing(child, scope)
             elif child.tag == "drake:linear_spring_damper":
                 self.add_spring_damper(child, instance)
+            elif child.tag == "drake:collision_filter_group":
+                if self.ws.filter_groups is not None:
+                    parse_collision_filter_group(self.ws, child, instance, sdf=True)
             elif child.tag in ("drake:ball_constraint", "drake:distance_constraint"):
                 self.warning(
                     child, f"<{child.tag}> will be ignored: mallard has no constraints yet."

@@ -8,6 +8,7 @@ import copy
 import math
 import os
 
+from mallard.multibody.parsing._numbers import FINITE, nonfinite_problem
 from mallard.multibody.parsing._sdf_geometry import read_shape
 from mallard.multibody.parsing._sdf_pose import (
     FrameError,
@@ -15,6 +16,8 @@ from mallard.multibody.parsing._sdf_pose import (
     Scope,
     Vertex,
     attached_body,
+    cache_poses,
+    check_poses,
     resolve_pose,
 )
 
@@ -143,24 +146,42 @@ class Document:
     def text(self, element, default=None):
         return element.text if element is not None and element.text is not None else default
 
-    def numbers(self, element, count=None):
-        """The numbers in ``element``'s text (``count`` of them, if given)."""
-        try:
-            values = [float(t) for t in (element.text or "").split()]
-        except ValueError:
-            values = None
+    def numbers(self, element, count=None, allow=FINITE):
+        """The numbers in ``element``'s text (``count`` of them, if given); NaN and inf only
+        as ``allow`` says (``_numbers``)."""
+        values = _read_floats(element.text)
         if values is None or (count is not None and len(values) != count):
             self.error(
                 element,
                 f"Error reading element <{element.tag}>: expected "
                 f"{count or 'some'} number(s), got '{element.text or ''}'",
             )
+        self.check_finite(element, values, element.text, allow)
         return values
 
-    def number(self, parent, tag, default):
+    def number(self, parent, tag, default, allow=FINITE):
         """The number in ``parent``'s child ``tag``, or ``default``."""
         child = parent.find(tag) if parent is not None else None
-        return default if child is None else self.numbers(child, 1)[0]
+        return default if child is None else self.numbers(child, 1, allow)[0]
+
+    def attribute_number(self, element, name, allow=FINITE):
+        """The number in attribute ``name`` of ``element``, or None if it is absent."""
+        text = element.get(name)
+        if text is None:
+            return None
+        values = _read_floats(text)
+        if values is None or len(values) != 1:
+            self.error(element, f"Unable to read attribute[{name}] value '{text}' of {element.tag}")
+        self.check_finite(element, values, text, allow, f"attribute[{name}] of <{element.tag}>")
+        return values[0]
+
+    def check_finite(self, element, values, text, allow=FINITE, what=None):
+        """An error at ``element`` if ``values`` (read from ``text``) hold a NaN or an
+        infinity that ``allow`` does not permit."""
+        problem = nonfinite_problem(values, allow)
+        if problem is not None:
+            what = what or f"element <{element.tag}>"
+            self.error(element, f"Error reading {what}: {problem}, got '{text.strip()}'")
 
     def boolean(self, element, default=False):
         if element is None:
@@ -186,9 +207,7 @@ class Document:
                 "relative_to (SDFormat 1.7 or later)",
             )
         fmt = element.get("rotation_format", "euler_rpy")
-        values = (
-            [float(t) for t in (element.text or "").split()] if _all_numbers(element.text) else None
-        )
+        values = _read_floats(element.text)
         expected = {"euler_rpy": 6, "quat_xyzw": 7}.get(fmt)
         if expected is None:
             self.error(
@@ -205,6 +224,7 @@ class Document:
             )
         if not values:
             return Pose()
+        self.check_finite(element, values, element.text)
         if fmt == "quat_xyzw":
             x, y, z, w = values[3:]
             return Pose(values[:3], _normalized_or_error(self, element, (w, x, y, z)))
@@ -293,6 +313,11 @@ class Document:
 
     def read_world(self, element, version):
         scope = Scope(self.name_of(element), "world", element=element)
+        # Vectors libsdformat reads (and checks) though Drake does not use them.
+        for tag in ("gravity", "magnetic_field"):
+            vector = element.find(tag)
+            if vector is not None:
+                self.numbers(vector, 3)
         self.read_children(element, scope, version)
         return scope
 
@@ -354,9 +379,17 @@ class Document:
         return vertex
 
     def read_geometry_owner(self, element):
-        """Checks a ``<visual>`` or ``<collision>``: its name, pose and shape."""
+        """Checks a ``<visual>`` or ``<collision>``: its name, pose, material colors and
+        shape."""
         self.name_of(element)
         self.pose(element.find("pose"))
+        material = element.find("material")
+        if material is not None:
+            for tag in ("ambient", "diffuse", "specular", "emissive"):
+                color = material.find(tag)
+                if color is not None:
+                    # libsdformat takes a NaN color (and rejects inf): mallard rejects both.
+                    self.numbers(color)
         geometry = element.find("geometry")
         if geometry is None:
             return
@@ -415,6 +448,9 @@ class Document:
             counts.setdefault(item.name, []).append(item.element)
         for nested in scope.models:
             counts.setdefault(nested.name, []).append(nested.element)
+        for group in scope.element.findall("drake:collision_filter_group"):
+            if group.get("name") is not None:
+                counts.setdefault(group.get("name"), []).append(group)
         for name, elements in counts.items():
             if len(elements) > 1:
                 kind = "model" if scope.kind == "model" else scope.kind
@@ -537,6 +573,7 @@ class Document:
             self._validate(scope)
         except FrameError as e:
             self.error(e.element, str(e))
+        cache_poses(scope)
 
     def _lookup(self, scope, name, what, owner, element):
         vertex = scope.lookup(name)
@@ -665,25 +702,29 @@ class Document:
         return None
 
     def _validate(self, scope):
-        """Resolves every pose and attachment once, so cycles are reported now."""
+        """Checks that every attachment and pose resolves, so cycles are reported now."""
         for nested in scope.models:
             if nested.interface is None:
                 self._validate(nested)
         vertices = scope.links + scope.joints + scope.frames
         for vertex in vertices:
             attached_body(vertex)
-        for vertex in vertices:
-            resolve_pose(vertex, None, scope)
-        for nested in scope.models:
-            resolve_pose(nested.vertex, None, scope)
+        check_poses(vertices + [nested.vertex for nested in scope.models], scope)
 
 
-def _all_numbers(text):
-    try:
-        [float(t) for t in (text or "").split()]
-    except ValueError:
-        return False
-    return True
+def _read_floats(text):
+    """The whitespace-separated numbers of ``text`` as libsdformat reads them ("nan" and "inf"
+    are numbers; "1e400" is out of range), or None if a word is not one."""
+    values = []
+    for word in (text or "").split():
+        try:
+            value = float(word)
+        except ValueError:
+            return None
+        if math.isinf(value) and "inf" not in word.lower():
+            return None
+        values.append(value)
+    return values
 
 
 def _normalized_or_error(document, element, q):

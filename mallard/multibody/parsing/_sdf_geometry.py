@@ -7,6 +7,7 @@ import numpy as np
 from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.parsing._geometry import GeometryRecord, MeshRecord
+from mallard.multibody.parsing._proximity import find_path, sdf_proximity_properties
 
 # Each shape: its required child elements (with their number of values) and its maker.
 _SHAPES = {
@@ -51,6 +52,9 @@ def read_shape(doc, geometry):
         if node.tag == "plane":
             normal = node.find("normal")
             n = np.array(doc.numbers(normal, 3) if normal is not None else (0.0, 0.0, 1.0))
+            size = node.find("size")
+            if size is not None:
+                doc.numbers(size, 2)  # (read and checked by libsdformat; a half space has none)
             R = _rotation_from_z(n / np.linalg.norm(n))
             return HalfSpace(), RigidTransform(R, np.zeros(3))
     return None, None
@@ -84,14 +88,10 @@ def geometry_records(ws, doc, body, link_element):
             if X_GS is not None:
                 X_BG = X_BG @ X_GS
             properties = {}
-            diffuse = _find_path(node, ("material", "diffuse"))
+            diffuse = find_path(node, ("material", "diffuse"))
             if role == "visual" and diffuse is not None:
                 properties["phong"] = {"diffuse": np.array(doc.numbers(diffuse))}
+            if role == "collision":
+                properties = sdf_proximity_properties(doc, node)
             records.append(GeometryRecord(body, role, node.get("name"), X_BG, shape, properties))
     return records
-
-
-def _find_path(node, tags):
-    for tag in tags:
-        node = node.find(tag) if node is not None else None
-    return node

@@ -5,6 +5,13 @@ its formulas), so that results Drake tests for exact identity come out identical
 frame graph holds every named frame of a document (links, joints, frames, model frames,
 world): each vertex has the frame its pose is ``relative_to`` (the pose graph) and the frame
 it is ``attached_to`` (the attached-to graph, whose sinks are links).
+
+libsdformat resolves a pose by walking from the frame up to its scope each time, which takes
+time quadratic in the depth of the graph (a chain of 2000 links, each relative to the last,
+takes pydrake 10 s). Once a document's graph is complete (``cache_poses``), each pose is
+resolved once, and a frame more than ``EXACT_DEPTH`` edges below its scope composes the walk of
+its last ``EXACT_DEPTH`` edges with the pose of the frame it reached: identical to
+libsdformat's result up to that depth, different in the last bits beyond it.
 """
 
 import math
@@ -114,6 +121,10 @@ class Pose:
 
 IDENTITY = Pose()
 
+#: How deep a frame may be below its scope and still have its pose composed exactly as
+#: libsdformat composes it (see the module's docstring).
+EXACT_DEPTH = 16
+
 
 class FrameError(Exception):
     """A frame-graph problem; ``element`` (an XmlElement or None) says where."""
@@ -193,6 +204,7 @@ class Scope:
         self.canonical = None  # the canonical link vertex, once the graph is connected
         self.model_frame = None  # the plant's __model__ frame, once added
         self.instance = None  # the plant's model instance, once added
+        self.poses = None  # id(vertex) -> its pose in this scope, once the graph is complete
 
     def scoped_name(self):
         if self.parent is None or self.parent.kind != "model":
@@ -221,13 +233,15 @@ class Scope:
         return vertex.scope.lookup(rest)
 
 
-def pose_in_scope(vertex, scope):
-    """X_SF of ``vertex`` F in the frame S of ``scope``, by libsdformat's walk (edges
-    composed from F up to S)."""
+def _walk(vertex, scope, limit=math.inf):
+    """(X_VF, V): the pose of ``vertex`` F in the frame V reached after ``limit`` edges up
+    the pose graph, or in the scope's frame S if it comes first (V is then S), composed
+    by libsdformat's walk (edges composed from F up)."""
     pose = IDENTITY
     visited = set()
     v = vertex
-    while v is not scope.vertex:
+    steps = 0
+    while v is not scope.vertex and steps < limit:
         if id(v) in visited:
             raise FrameError(
                 f"PoseRelativeToGraph cycle detected, already visited vertex [{v.scoped_name()}].",
@@ -242,7 +256,53 @@ def pose_in_scope(vertex, scope):
             )
         pose = v.pose * pose
         v = v.pose_parent
-    return pose
+        steps += 1
+    return pose, v
+
+
+def pose_in_scope(vertex, scope):
+    """X_SF of ``vertex`` F in the frame S of ``scope``: libsdformat's walk, or, once the
+    graph is complete (``cache_poses``), the pose resolved once (see the module's
+    docstring)."""
+    cache = scope.poses
+    if cache is None:
+        return _walk(vertex, scope)[0]
+    pending = []  # (frame, its pose in the frame EXACT_DEPTH edges up, that frame)
+    seen = set()
+    v = vertex
+    while v is not scope.vertex and id(v) not in cache:
+        if id(v) in seen:
+            _walk(vertex, scope)  # (a cycle: raises libsdformat's error)
+        seen.add(id(v))
+        X_UV, u = _walk(v, scope, EXACT_DEPTH)
+        pending.append((v, X_UV, u))
+        v = u
+    for v, X_UV, u in reversed(pending):
+        cache[id(v)] = X_UV if u is scope.vertex else cache[id(u)] * X_UV
+    return cache[id(vertex)] if vertex is not scope.vertex else IDENTITY
+
+
+def check_poses(vertices, scope):
+    """The FrameError that resolving the pose of each of ``vertices`` in ``scope`` would
+    raise first (a cycle, or a frame not in the scope), found in time linear in the graph."""
+    resolved = {id(scope.vertex)}
+    for vertex in vertices:
+        path = set()
+        v = vertex
+        while id(v) not in resolved:
+            if id(v) in path or v.pose_parent is None:
+                _walk(vertex, scope)  # (raises libsdformat's error)
+            path.add(id(v))
+            v = v.pose_parent
+        resolved |= path
+
+
+def cache_poses(scope):
+    """Resolves each pose of ``scope`` and the scopes nested in it once from now on (their
+    pose graphs are complete)."""
+    scope.poses = {}
+    for nested in scope.models:
+        cache_poses(nested)
 
 
 def resolve_pose(vertex, relative_to, scope):

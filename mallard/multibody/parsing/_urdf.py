@@ -19,6 +19,7 @@ from mallard.multibody.parsing._attributes import (
     parse_scalar,
     parse_vector,
 )
+from mallard.multibody.parsing._collision_filter_groups import parse_collision_filter_group
 from mallard.multibody.parsing._common import (
     add_linear_bushing,
     add_linear_spring_damper,
@@ -116,13 +117,9 @@ class _UrdfParser:
             parse_material(self.workspace, node, True, materials)
         for node in root.findall("link"):
             self.parse_link(node, materials)
-        if self.workspace.geometries is not None:
+        if self.workspace.filter_groups is not None:
             for node in root.findall("drake:collision_filter_group"):
-                self.warning(
-                    node,
-                    "mallard does not support collision filter groups yet; "
-                    "<drake:collision_filter_group> is ignored.",
-                )
+                parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
         for node in joints:
@@ -290,7 +287,7 @@ class _UrdfParser:
             xyz = parse_vector(axis_node, "xyz", 3)
             if xyz is not None:
                 axis = xyz
-            norm = np.linalg.norm(axis)
+            norm = math.sqrt(axis.dot(axis))  # (np.linalg.norm, without its overhead)
             if norm < 1e-8:
                 self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
             axis = axis / norm
@@ -319,8 +316,10 @@ class _UrdfParser:
             joint = self.add_joint(
                 cls, name, parent, X_PB, child, None, axis, lower, upper, damping
             )
-            joint.set_velocity_limits([-velocity], [velocity])
-            joint.set_acceleration_limits([-acceleration], [acceleration])
+            if velocity != math.inf:  # (a new joint's limits are infinite)
+                joint.set_velocity_limits([-velocity], [velocity])
+            if acceleration != math.inf:
+                joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
             require_custom(False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())

@@ -13,6 +13,12 @@ from mallard.multibody.parsing._attributes import (
     parse_vector,
 )
 from mallard.multibody.parsing._geometry import GeometryRecord, MeshRecord, shape_type_name
+from mallard.multibody.parsing._numbers import nonfinite_problem
+from mallard.multibody.parsing._proximity import (
+    PROXIMITY_DOUBLES,
+    checked_friction,
+    proximity_groups,
+)
 from mallard.multibody.tree._rotational_inertia import fmt
 
 #: How many "_1", "_2"... suffixes are tried to make a geometry name unique within a body.
@@ -254,22 +260,10 @@ def parse_visual(workspace, body, link_name, node, materials, names):
     return GeometryRecord(body, "visual", name, X_BG, shape, properties)
 
 
-_PROXIMITY_DOUBLES = (
-    "drake:mesh_resolution_hint",
-    "drake:hydroelastic_modulus",
-    "drake:hunt_crossley_dissipation",
-    "drake:point_contact_stiffness",
-    "drake:mu_dynamic",
-    "drake:mu_static",
-    "drake:relaxation_time",
-    "drake:hydroelastic_margin",
-)
-
-
 def _proximity_properties(diagnostics, element):
     """Drake's proximity property groups from ``<drake:proximity_properties>``."""
     values = {}
-    for tag in _PROXIMITY_DOUBLES:
+    for tag in PROXIMITY_DOUBLES:
         child = element.find(tag)
         if child is None:
             continue
@@ -292,77 +286,7 @@ def _proximity_properties(diagnostics, element):
             f"and <drake:compliant_hydroelastic> on lines {rigid.line} and {compliant.line}, "
             "respectively. Only one can be provided.",
         )
-    hydro, material = {}, {}
-    if rigid is not None:
-        hydro["compliance_type"] = "rigid"
-    elif compliant is not None:
-        hydro["compliance_type"] = "compliant"
-    if "mesh_resolution_hint" in values:
-        hydro["resolution_hint"] = values["mesh_resolution_hint"]
-    if "hydroelastic_modulus" in values:
-        if rigid is not None:
-            diagnostics.warning(
-                element,
-                "Rigid geometries defined with the tag drake:rigid_hydroelastic should not "
-                "contain the tag drake:hydroelastic_modulus. The specified value "
-                f"({fmt(values['hydroelastic_modulus'])}) will be ignored.",
-            )
-        else:
-            hydro["hydroelastic_modulus"] = values["hydroelastic_modulus"]
-    dissipation = values.get("hunt_crossley_dissipation")
-    if dissipation is not None:
-        if dissipation < 0:
-            diagnostics.error(
-                element, f"The dissipation can't be negative; given {fmt(dissipation)}"
-            )
-        material["hunt_crossley_dissipation"] = dissipation
-    stiffness = values.get("point_contact_stiffness")
-    if stiffness is not None:
-        if not stiffness > 0:
-            diagnostics.error(
-                element,
-                f"The point_contact_stiffness must be strictly positive; given {fmt(stiffness)}",
-            )
-        material["point_contact_stiffness"] = stiffness
-    mu_static, mu_dynamic = values.get("mu_static"), values.get("mu_dynamic")
-    if mu_static is not None or mu_dynamic is not None:
-        mu_static = mu_dynamic if mu_static is None else mu_static
-        mu_dynamic = mu_static if mu_dynamic is None else mu_dynamic
-        material["coulomb_friction"] = _friction(diagnostics, element, mu_static, mu_dynamic)
-    for key, group, name in (
-        ("relaxation_time", material, "relaxation time"),
-        ("hydroelastic_margin", hydro, "hydroelastic margin"),
-    ):
-        if key in values:
-            if values[key] < 0:
-                diagnostics.error(
-                    element, f"The {name} can't be negative; given {fmt(values[key])}"
-                )
-            group["margin" if key == "hydroelastic_margin" else key] = values[key]
-    properties = {}
-    if hydro:
-        properties["hydroelastic"] = hydro
-    if material:
-        properties["material"] = material
-    return properties
-
-
-def _friction(diagnostics, node, static, dynamic):
-    """(static, dynamic) Coulomb friction, checked as Drake's CoulombFriction."""
-    if static < 0 or dynamic < 0:
-        diagnostics.error(
-            node,
-            f"The given coefficients of friction must be non-negative; given static = "
-            f"{fmt(static)} and dynamic = {fmt(dynamic)}",
-        )
-    if dynamic > static:
-        diagnostics.error(
-            node,
-            f"The given dynamic friction ({fmt(dynamic)}) is greater than the given static "
-            f"friction ({fmt(static)}); dynamic friction must be less than or equal to static "
-            "friction.",
-        )
-    return (static, dynamic)
+    return proximity_groups(diagnostics, element, values, rigid is not None, compliant is not None)
 
 
 def _legacy_friction(diagnostics, link_name, node):
@@ -385,6 +309,13 @@ def _legacy_friction(diagnostics, link_name, node):
                 values[tag] = float(child.text)
             except (TypeError, ValueError):
                 diagnostics.error(child, f"Unable to parse {tag} for link {link_name}")
+            problem = nonfinite_problem([values[tag]])
+            if problem is not None:
+                # Drake takes a NaN or inf friction here; the contact forces would be NaN.
+                diagnostics.error(
+                    child,
+                    f"Unable to parse {tag} for link {link_name}: {problem}, got '{child.text}'",
+                )
     if len(values) == 1:
         diagnostics.error(
             compliance,
@@ -392,7 +323,7 @@ def _legacy_friction(diagnostics, link_name, node):
             "dynamic coefficients must be defined",
         )
     if values:
-        return _friction(
+        return checked_friction(
             diagnostics, compliance, values["static_friction"], values["dynamic_friction"]
         )
     return (1.0, 1.0)

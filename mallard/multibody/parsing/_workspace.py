@@ -46,6 +46,8 @@ class Workspace:
         if geometries is None and scene_graph is not None:
             geometries = []
         self.geometries = geometries
+        #: The CollisionFilterGroupResolver of the call when the plant is a geometry source.
+        self.filter_groups = None
 
     def load_xml(self, text, file):
         """The root XmlElement of ``text``; a located RuntimeError if it is not well-formed."""

@@ -7,16 +7,25 @@ from mallard.multibody.plant._config import (
     ApplyMultibodyPlantConfig,
     MultibodyPlantConfig,
 )
+from mallard.multibody.plant._coulomb_friction import (
+    CalcContactFrictionFromSurfaceProperties,
+    CoulombFriction,
+)
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,
 )
-from mallard.multibody.plant._geometry import CoulombFriction
+from mallard.multibody.plant._externally_applied_spatial_force_multiplexer import (
+    ExternallyAppliedSpatialForceMultiplexer,
+)
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.multibody.plant._scalar_conversion import ScalarPlantOverrides
 
 CoulombFriction_ = TemplateClass("CoulombFriction_", CoulombFriction)
 ExternallyAppliedSpatialForce_ = TemplateClass(
     "ExternallyAppliedSpatialForce_", ExternallyAppliedSpatialForce
+)
+ExternallyAppliedSpatialForceMultiplexer_ = TemplateClass(
+    "ExternallyAppliedSpatialForceMultiplexer_", ExternallyAppliedSpatialForceMultiplexer, "system"
 )
 MultibodyPlant_ = TemplateClass(
     "MultibodyPlant_", MultibodyPlant, "element", overrides=ScalarPlantOverrides
@@ -26,9 +35,12 @@ __all__ = [
     "AddMultibodyPlant",
     "AddMultibodyPlantSceneGraph",
     "ApplyMultibodyPlantConfig",
+    "CalcContactFrictionFromSurfaceProperties",
     "CoulombFriction",
     "CoulombFriction_",
     "ExternallyAppliedSpatialForce",
+    "ExternallyAppliedSpatialForceMultiplexer",
+    "ExternallyAppliedSpatialForceMultiplexer_",
     "ExternallyAppliedSpatialForce_",
     "MultibodyPlant",
     "MultibodyPlantConfig",

@@ -52,6 +52,7 @@ def ApplyMultibodyPlantConfig(config, plant):
                 + ", ".join(repr(a) for a in allowed if a)
             )
     plant.SetUseSampledOutputPorts(bool(config.use_sampled_output_ports) and config.time_step > 0)
+    plant.set_adjacent_bodies_collision_filters(config.adjacent_bodies_collision_filters)
     plant._config = dataclasses.replace(config)
 
 

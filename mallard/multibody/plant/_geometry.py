@@ -1,55 +1,30 @@
 """MultibodyPlant as a geometry source of a SceneGraph: registration, visual and collision
-geometry of bodies (recorded with the SceneGraph: names, poses, shapes, properties; mallard
-does no collision queries), the body frames' ids and the geometry_pose output (X_WB of every
-body with a registered frame, as a FramePoseVector).
+geometry of bodies (recorded with the SceneGraph: names, poses, shapes, properties), the
+collision filters the plant declares, the body frames' ids and the geometry_pose output (X_WB
+of every body with a registered frame, as a FramePoseVector).
 
 As Drake's, geometry names and frame names are scoped by the model instance
 ("instance::name") except in the world and default model instances; a body's frame is
-registered with its first geometry, and at Finalize() for every body.
+registered with its first geometry, and at Finalize() for every body. At Finalize() the plant
+also filters the collisions of bodies welded together and (unless
+set_adjacent_bodies_collision_filters(False)) of the two bodies of each joint, except joints
+whose parent is World and QuaternionFloatingJoints.
 """
 
-import numpy as np
-
-from mallard.geometry._scene_graph import FramePoseVector, GeometryFrame, GeometryInstance
+from mallard.geometry._collision_filter import CollisionFilterDeclaration, GeometrySet
+from mallard.geometry._geometry_instance import GeometryFrame, GeometryInstance
+from mallard.geometry._properties import (
+    IllustrationProperties,
+    MakePhongIllustrationProperties,
+    PerceptionProperties,
+    ProximityProperties,
+)
+from mallard.geometry._scene_graph import FramePoseVector
+from mallard.geometry._shapes import Shape
 from mallard.math import RigidTransform
+from mallard.multibody.plant._coulomb_friction import CoulombFriction
 from mallard.multibody.tree._indices import BodyIndex
 from mallard.multibody.tree._rigid_body import RigidBody
-
-
-class CoulombFriction:
-    """Static and dynamic Coulomb friction coefficients (pydrake.multibody.plant's)."""
-
-    def __init__(self, static_friction=0.0, dynamic_friction=0.0):
-        static_friction, dynamic_friction = float(static_friction), float(dynamic_friction)
-        if static_friction < 0 or dynamic_friction < 0:
-            raise RuntimeError(
-                "The given dynamic friction coefficient is negative"
-                if dynamic_friction < 0
-                else "The given static friction coefficient is negative"
-            )
-        if dynamic_friction > static_friction:
-            raise RuntimeError(
-                f"The given dynamic friction ({dynamic_friction}) is greater than the given "
-                f"static friction ({static_friction}); dynamic friction must be less than or "
-                "equal to static friction."
-            )
-        self._static = static_friction
-        self._dynamic = dynamic_friction
-
-    def static_friction(self):
-        return self._static
-
-    def dynamic_friction(self):
-        return self._dynamic
-
-    def __eq__(self, other):
-        return isinstance(other, CoulombFriction) and (self._static, self._dynamic) == (
-            other._static,
-            other._dynamic,
-        )
-
-    def __repr__(self):
-        return f"CoulombFriction(static_friction={self._static}, dynamic_friction={self._dynamic})"
 
 
 class GeometryMixin:
@@ -61,6 +36,7 @@ class GeometryMixin:
         self._body_frame_ids = {}  # body index -> FrameId
         self._visual_geometries = {}  # body index -> [GeometryId]
         self._collision_geometries = {}
+        self._adjacent_bodies_filtered = True
 
     # ---- registration ------------------------------------------------------------------------
     def RegisterAsSourceForSceneGraph(self, scene_graph):
@@ -122,32 +98,38 @@ class GeometryMixin:
         if len(args) == 1 and isinstance(args[0], GeometryInstance):
             instance = args[0]
         else:
-            if len(args) < 3:
-                raise TypeError(f"{method}(): expected (body, X_BG, shape, name, ...)")
-            X_BG, shape, name, *rest = args
+            if len(args) != 4:
+                raise TypeError(f"{method}(): expected (body, X_BG, shape, name, properties)")
+            X_BG, shape, name, value = args
             if not isinstance(X_BG, RigidTransform):
                 raise TypeError(f"{method}(): X_BG must be a RigidTransform, got {X_BG!r}")
+            if not isinstance(shape, Shape):
+                raise TypeError(f"{method}(): shape must be a Shape, got {shape!r}")
             instance = GeometryInstance(X_BG, shape, name)
-            properties_of(instance, rest[0] if rest else None)
+            properties_of(instance, value)
         instance.set_name(self._scoped_geometry_name(body.model_instance(), instance.name()))
+        if instance.proximity_properties() is not None:
+            check = getattr(instance.shape(), "_check_for_proximity", None)
+            if check is not None:
+                check()
         return self._scene_graph.RegisterGeometry(
             self._source_id, self._body_frame_id(body), instance
         )
 
     def RegisterVisualGeometry(self, body, *args):
         """``(body, X_BG, shape, name, diffuse_color)`` (an RGBA 4-vector or Rgba),
-        ``(body, X_BG, shape, name, properties)`` or ``(body, geometry_instance)``: adds a
-        visual (illustration) geometry to ``body``; returns its GeometryId."""
+        ``(body, X_BG, shape, name, properties)`` (IllustrationProperties, also used as the
+        perception properties) or ``(body, geometry_instance)``: adds a visual geometry
+        (illustration and perception roles) to ``body``; returns its GeometryId."""
 
         def properties_of(instance, value):
-            if value is None:
-                value = {}
-            elif not isinstance(value, dict):
-                rgba = getattr(value, "rgba", None)
-                rgba = rgba() if callable(rgba) else rgba  # Rgba.rgba is a property
-                diffuse = np.asarray(value if rgba is None else rgba, dtype=float)
-                value = {"phong": {"diffuse": diffuse.reshape(-1)}}
-            instance.set_illustration_properties(value)
+            if isinstance(value, IllustrationProperties):
+                illustration = value
+            else:
+                rgba = getattr(value, "rgba", None)  # Rgba.rgba is a property
+                illustration = MakePhongIllustrationProperties(value if rgba is None else rgba)
+            instance.set_illustration_properties(illustration)
+            instance.set_perception_properties(PerceptionProperties(illustration))
 
         geometry_id = self._register_geometry("RegisterVisualGeometry", body, args, properties_of)
         self._visual_geometries.setdefault(int(body.index()), []).append(geometry_id)
@@ -155,14 +137,19 @@ class GeometryMixin:
 
     def RegisterCollisionGeometry(self, body, *args):
         """``(body, X_BG, shape, name, coulomb_friction)``, ``(body, X_BG, shape, name,
-        properties)`` or ``(body, geometry_instance)``: adds a collision (proximity)
-        geometry to ``body``; returns its GeometryId (mallard does no collision queries)."""
+        properties)`` (ProximityProperties) or ``(body, geometry_instance)``: adds a collision
+        (proximity) geometry to ``body``; returns its GeometryId. A Mesh or Convex must name
+        a readable file (RuntimeError naming it, nothing registered)."""
 
         def properties_of(instance, value):
-            if value is None:
-                value = {}
-            elif isinstance(value, CoulombFriction):
-                value = {"material": {"coulomb_friction": value}}
+            if isinstance(value, CoulombFriction):
+                friction, value = value, ProximityProperties()
+                value.AddProperty("material", "coulomb_friction", friction)
+            elif not isinstance(value, ProximityProperties):
+                raise TypeError(
+                    "RegisterCollisionGeometry(): expected a CoulombFriction or "
+                    f"ProximityProperties, got {type(value).__name__}"
+                )
             instance.set_proximity_properties(value)
 
         geometry_id = self._register_geometry(
@@ -171,11 +158,76 @@ class GeometryMixin:
         self._collision_geometries.setdefault(int(body.index()), []).append(geometry_id)
         return geometry_id
 
-    def _register_all_body_frames(self):
-        """At Finalize(): every body gets a frame, as in Drake."""
-        if self._scene_graph is not None:
-            for body in self._bodies[1:]:
-                self._body_frame_id(body)
+    # ---- collision filters -------------------------------------------------------------------
+    def set_adjacent_bodies_collision_filters(self, value):
+        """Whether Finalize() filters the collisions of the two bodies of each joint (true by
+        default); before Finalize() only."""
+        if self._is_finalized:
+            raise RuntimeError(
+                "Post-finalize calls to 'set_adjacent_bodies_collision_filters()' are not "
+                "allowed; calls to this method must happen before Finalize()."
+            )
+        self._adjacent_bodies_filtered = bool(value)
+
+    def get_adjacent_bodies_collision_filters(self):
+        return self._adjacent_bodies_filtered
+
+    def CollectRegisteredGeometries(self, bodies):
+        """A GeometrySet of the frames of ``bodies`` (every geometry registered to them)."""
+        if self._scene_graph is None:
+            raise RuntimeError(
+                "CollectRegisteredGeometries(): this MultibodyPlant was not registered with "
+                "a SceneGraph (condition 'geometry_source_is_registered()' failed)."
+            )
+        geometry_set = GeometrySet()
+        for body in bodies:
+            frame_id = self._body_frame_ids.get(int(body.index()))
+            if frame_id is not None:
+                geometry_set.Add(frame_id)
+        return geometry_set
+
+    def _finalize_geometry(self):
+        """At Finalize(): every body gets a frame, and the plant's collision filters are
+        declared (welded bodies; adjacent bodies if enabled), as in Drake."""
+        if self._scene_graph is None:
+            return
+        for body in self._bodies[1:]:
+            self._body_frame_id(body)
+        declaration = CollisionFilterDeclaration()
+        if self._adjacent_bodies_filtered:
+            for joint in self._joints:
+                parent, child = joint.parent_body(), joint.child_body()
+                if int(parent.index()) == 0 or joint.type_name() == "quaternion_floating":
+                    continue
+                declaration.ExcludeBetween(
+                    self.CollectRegisteredGeometries([parent]),
+                    self.CollectRegisteredGeometries([child]),
+                )
+        groups = {}
+        for b, group in enumerate(self._welded_groups()):
+            groups.setdefault(group, []).append(self._bodies[b])
+        for bodies in groups.values():
+            if len(bodies) > 1:
+                declaration.ExcludeWithin(self.CollectRegisteredGeometries(bodies))
+        self._scene_graph.collision_filter_manager().Apply(declaration)
+
+    # ---- transactions (a parser's model that failed to load) ----------------------------------
+    def _geometry_checkpoint(self):
+        """What geometry registration has added so far, for ``_geometry_rollback``."""
+        return (
+            {b: list(ids) for b, ids in self._visual_geometries.items()},
+            {b: list(ids) for b, ids in self._collision_geometries.items()},
+            dict(self._body_frame_ids),
+            self._scene_graph._checkpoint(),
+        )
+
+    def _geometry_rollback(self, checkpoint):
+        """Unregisters the frames and geometries registered since ``checkpoint`` and restores
+        the collision filters."""
+        visual, collision, frames, scene_graph = checkpoint
+        self._visual_geometries, self._collision_geometries = visual, collision
+        self._body_frame_ids = frames
+        self._scene_graph._rollback(scene_graph)
 
     # ---- queries -----------------------------------------------------------------------------
     def GetVisualGeometriesForBody(self, body):

@@ -51,6 +51,11 @@ from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
 
 
+def _ends(joint):
+    """The bodies a joint connects, as a key that ignores their order."""
+    return frozenset((int(joint.parent_body().index()), int(joint.child_body().index())))
+
+
 class MultibodyPlant(
     IntrospectionMixin,
     StateAccessMixin,
@@ -91,6 +96,7 @@ class MultibodyPlant(
         self._bodies = []
         self._frames = []
         self._joints = []
+        self._joint_between = {}  # {parent body index, child body index} -> joint (AddJoint's)
         self._actuators = []
         self._force_elements = []
         self._default_floating_poses = {}
@@ -291,25 +297,25 @@ class MultibodyPlant(
         self._register_name("Joint", "joint", joint)
         joint._attach(self, len(self._joints))
         self._joints.append(joint)
+        self._joint_between[_ends(joint)] = joint
         return joint
 
     def _check_no_joint_between(self, joint):
         """RuntimeError (Drake's) if another joint already connects ``joint``'s two bodies."""
-        ends = {joint.parent_body(), joint.child_body()}
-        for other in self._joints:
-            if {other.parent_body(), other.child_body()} == ends:
+        other = self._joint_between.get(_ends(joint))
+        if other is None:
+            return
 
-                def described(j):
-                    return (
-                        f"joint '{j.name()}' (model instance {int(j.model_instance())}) "
-                        f"connecting link '{j.parent_body().name()}' to link "
-                        f"'{j.child_body().name()}'"
-                    )
+        def described(j):
+            return (
+                f"joint '{j.name()}' (model instance {int(j.model_instance())}) "
+                f"connecting link '{j.parent_body().name()}' to link '{j.child_body().name()}'"
+            )
 
-                raise RuntimeError(
-                    f"AddJoint(): This LinkJointGraph already has {described(other)}. Therefore "
-                    f"adding {described(joint)} is not allowed."
-                )
+        raise RuntimeError(
+            f"AddJoint(): This LinkJointGraph already has {described(other)}. Therefore "
+            f"adding {described(joint)} is not allowed."
+        )
 
     def _add_joint_between_bodies(
         self, joint_type, name, parent, X_PF, child, X_BM, *args, **kwargs
@@ -420,7 +426,7 @@ class MultibodyPlant(
             raise
         self._build_flat_model()
         self._engine = Engine(self)
-        self._register_all_body_frames()
+        self._finalize_geometry()
         self._is_finalized = True
         nq, nv = self._nq, self._nv
         if self._time_step > 0:
@@ -460,6 +466,7 @@ class MultibodyPlant(
                     del self._names[kind][(int(element.model_instance()), element.name())]
                 element._plant = element._index = None
             del elements[checkpoint["sizes"][attr] :]
+        self._joint_between = {k: j for k, j in self._joint_between.items() if j._plant is self}
         self._instance_names[:] = checkpoint["instance_names"]
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]

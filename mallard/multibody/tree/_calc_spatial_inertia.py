@@ -3,6 +3,7 @@
 import numpy as np
 
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
+from mallard.multibody.tree._unit_inertia import UnitInertia
 
 _Z = np.array([0.0, 0.0, 1.0])
 
@@ -11,10 +12,23 @@ def CalcSpatialInertia(shape, density):
     """M_BBo_B of a body B of uniform ``density`` (kg/m³) filling ``shape``, about the origin Bo
     of the shape's canonical frame and expressed in it (frames S and B coincide).
 
-    RuntimeError if density is not positive and finite, or the shape has zero volume (a zero
-    radius Sphere); ValueError for a HalfSpace (infinite mass) or a shape not supported yet.
+    A Mesh is the solid its closed, outward-wound .obj surface encloses; a Convex its convex
+    hull. RuntimeError if density is not positive and finite, the shape has zero volume (a zero
+    radius Sphere); ValueError for a HalfSpace (infinite mass), a mesh file that is not .obj, a
+    mesh whose volume is not positive (open, or wound inward), or a shape not supported yet.
     """
-    from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Shape, Sphere
+    from mallard.geometry import (
+        Box,
+        Capsule,
+        Convex,
+        Cylinder,
+        Ellipsoid,
+        HalfSpace,
+        Mesh,
+        Shape,
+        Sphere,
+    )
+    from mallard.geometry._mesh import _inertia_error
 
     kind = type(shape)
     if kind is Box:
@@ -29,6 +43,28 @@ def CalcSpatialInertia(shape, density):
         return SpatialInertia.SolidEllipsoidWithDensity(density, shape.a(), shape.b(), shape.c())
     if kind is HalfSpace:
         raise ValueError("CalcSpatialInertia: Cannot compute mass of a HalfSpace")
+    if kind in (Mesh, Convex):
+        return _from_moments(shape._moments(_inertia_error), density, shape.filename())
     if isinstance(shape, Shape):
         raise ValueError(f"CalcSpatialInertia: {kind.__name__} is not yet supported")
     raise TypeError(f"CalcSpatialInertia(): shape must be a Shape, got {kind.__name__}")
+
+
+def _from_moments(moments, density, filename):
+    """M_BBo_B of uniform ``density`` from the (volume, ∫p dV, ∫p pᵀ dV) of a mesh."""
+    volume, first, second = moments
+    if not volume >= 1e-14:
+        raise ValueError(
+            "CalcSpatialInertia(): The calculated volume of a triangle surface mesh is "
+            f"{volume!r} whereas a reasonable positive value of at least 1e-14 was expected. "
+            "The mesh may have bad geometry, e.g., it is an open mesh or the winding (order of "
+            f"vertices) of at least one face does not produce an outward normal ('{filename}')."
+        )
+    density = float(density)
+    if not (np.isfinite(density) and density > 0):
+        raise RuntimeError(f"CalcSpatialInertia(): density must be positive; got {density!r}")
+    p_BoBcm_B = first / volume
+    G_BBo_B = np.trace(second) / volume * np.eye(3) - second / volume
+    G = G_BBo_B
+    unit = UnitInertia(G[0, 0], G[1, 1], G[2, 2], G[0, 1], G[0, 2], G[1, 2])
+    return SpatialInertia(density * volume, p_BoBcm_B, unit)

@@ -75,6 +75,9 @@ class ElementChecks:
     def _as_vector(self, value, n, what, method):
         """``value`` as a new 1-D float array: n numbers (any number if n is None) given as a
         1-D array or a column, as pybind11 converts Eigen vectors; TypeError otherwise."""
+        if type(value) is list and all(type(x) is float for x in value):  # (the common case)
+            if n is None or len(value) == n:
+                return np.array(value)
         expected = "a vector" if n is None else f"a vector of {n} numbers"
         a = np.asarray(value)
         if a.dtype == object and all(isinstance(x, numbers.Real) for x in a.flat):

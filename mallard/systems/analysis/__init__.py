@@ -6,6 +6,7 @@ public, as in Drake's C++ API: ExplicitEulerIntegrator, RungeKutta5Integrator,
 SemiExplicitEulerIntegrator and ImplicitEulerIntegrator.
 """
 
+from mallard._template import TemplateClass
 from mallard.systems.analysis._explicit_integrators import (
     ExplicitEulerIntegrator,
     RungeKutta2Integrator,
@@ -15,6 +16,11 @@ from mallard.systems.analysis._explicit_integrators import (
 )
 from mallard.systems.analysis._implicit_euler import ImplicitEulerIntegrator
 from mallard.systems.analysis._integrator_base import IntegratorBase
+from mallard.systems.analysis._monte_carlo import (
+    MonteCarloSimulation,
+    RandomSimulation,
+    RandomSimulationResult,
+)
 from mallard.systems.analysis._simulator import Simulator
 from mallard.systems.analysis._simulator_config import (
     ApplySimulatorConfig,
@@ -26,6 +32,8 @@ from mallard.systems.analysis._simulator_config import (
 )
 from mallard.systems.analysis._simulator_status import InitializeParams, SimulatorStatus
 
+Simulator_ = TemplateClass("Simulator_", Simulator, "system")
+
 __all__ = [
     "ApplySimulatorConfig",
     "ExplicitEulerIntegrator",
@@ -34,7 +42,10 @@ __all__ = [
     "ImplicitEulerIntegrator",
     "InitializeParams",
     "IntegratorBase",
+    "MonteCarloSimulation",
     "PrintSimulatorStatistics",
+    "RandomSimulation",
+    "RandomSimulationResult",
     "ResetIntegratorFromFlags",
     "RungeKutta2Integrator",
     "RungeKutta3Integrator",
@@ -43,4 +54,5 @@ __all__ = [
     "Simulator",
     "SimulatorConfig",
     "SimulatorStatus",
+    "Simulator_",
 ]

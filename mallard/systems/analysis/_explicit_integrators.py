@@ -3,20 +3,20 @@ SemiExplicitEulerIntegrator (fixed step), RungeKutta3Integrator and RungeKutta5I
 (error-controlled), with Drake's tableaus and error estimates.
 
 Fixed-step integrators are constructed as ``(system, max_step_size, context=None)``,
-error-controlled ones as ``(system, context=None)``, as pydrake's.
+error-controlled ones as ``(system, context=None)``, as pydrake's. They step states of
+AutoDiffXd and Expressions too (Simulator_[AutoDiffXd]); the error control uses the double
+values of the error estimate.
 """
 
 import numpy as np
 
-from mallard._compiled import kernels
 from mallard.systems.analysis._integrator_base import IntegratorBase
-
-#: The integrators' compiled helpers (systems.analysis._kernels).
-_KERNELS = kernels(np.float64)
 
 
 class _FixedStepIntegrator(IntegratorBase):
     """An integrator without error estimation: every step has the size asked for."""
+
+    _supports_object_states = True
 
     def __init__(self, system, max_step_size, context=None):
         super().__init__(system, context)
@@ -35,7 +35,7 @@ class ExplicitEulerIntegrator(_FixedStepIntegrator):
     _scheme = "explicit_euler"
 
     def _do_initialize(self):
-        self._K = np.empty((1, self._n))
+        self._K = np.empty((1, self._n), self._dtype)
         self._scales = np.empty(1)
 
     def _do_step(self, h):
@@ -43,7 +43,7 @@ class ExplicitEulerIntegrator(_FixedStepIntegrator):
         self._eval_derivatives(K[0])
         context.SetTime(context._time + h)
         self._scales[0] = h
-        _KERNELS.combine(x, x, K, self._scales, 1, False)
+        self._kernels.combine(x, x, K, self._scales, 1, False)
         self._notify_state_changed()
         return True
 
@@ -55,7 +55,7 @@ class RungeKutta2Integrator(_FixedStepIntegrator):
     _scheme = "runge_kutta2"
 
     def _do_initialize(self):
-        self._K = np.empty((2, self._n))  # [k⁽ᵃ⁾, k₀]
+        self._K = np.empty((2, self._n), self._dtype)  # [k⁽ᵃ⁾, k₀]
         self._scales = np.empty(2)
 
     def _do_step(self, h):
@@ -63,11 +63,11 @@ class RungeKutta2Integrator(_FixedStepIntegrator):
         self._eval_derivatives(K[1])
         context.SetTime(context._time + h)
         scales[0] = h
-        _KERNELS.combine(x, x, K[1:], scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h·k₀
+        self._kernels.combine(x, x, K[1:], scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h·k₀
         self._notify_state_changed()
         self._eval_derivatives(K[0])
         scales[0], scales[1] = h / 2, -h / 2
-        _KERNELS.combine(
+        self._kernels.combine(
             x, x, K, scales, 2, self._grouped
         )  # x₁ = x⁽ᵃ⁾ + h/2·k⁽ᵃ⁾ − h/2·k₀ = x₀ + h/2·(k₀ + k⁽ᵃ⁾)
         self._notify_state_changed()
@@ -81,7 +81,7 @@ class SemiExplicitEulerIntegrator(_FixedStepIntegrator):
     _scheme = "semi_explicit_euler"
 
     def _do_initialize(self):
-        self._k = np.empty(self._n)
+        self._k = np.empty(self._n, self._dtype)
         vz = []
         self._q_parts = []
         for leaf in self._leaves:
@@ -116,6 +116,7 @@ class _ErrorControlledRungeKutta(IntegratorBase):
     _DEFAULT_ACCURACY = 1e-3
     _LOOSEST_ACCURACY = 1e-1
     _MAX_STEP_FRACTION = 0.1
+    _supports_object_states = True
 
     def supports_error_estimation(self):
         return True
@@ -124,7 +125,7 @@ class _ErrorControlledRungeKutta(IntegratorBase):
         self._initialize_accuracy(
             self._DEFAULT_ACCURACY, self._LOOSEST_ACCURACY, self._MAX_STEP_FRACTION
         )
-        self._K = np.empty((len(self._C), self._n))
+        self._K = np.empty((len(self._C), self._n), self._dtype)
         self._scales = np.empty(len(self._C))
 
 
@@ -147,19 +148,21 @@ class RungeKutta3Integrator(_ErrorControlledRungeKutta):
         self._eval_derivatives(K[0])
         context.SetTime(t0 + h / 2)
         scales[0] = h / 2
-        _KERNELS.combine(x, x0, K, scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h/2·k₀
+        self._kernels.combine(x, x0, K, scales, 1, False)  # x⁽ᵃ⁾ = x₀ + h/2·k₀
         notify()
         self._eval_derivatives(K[1])
         context.SetTime(t0 + h)
         scales[0], scales[1] = -h, 2 * h
-        _KERNELS.combine(x, x0, K, scales, 2, self._grouped)  # x⁽ᵇ⁾ = x₀ − h·k₀ + 2h·k⁽ᵃ⁾
+        self._kernels.combine(x, x0, K, scales, 2, self._grouped)  # x⁽ᵇ⁾ = x₀ − h·k₀ + 2h·k⁽ᵃ⁾
         notify()
         self._eval_derivatives(K[2])
         h6 = h / 6.0
         scales[0], scales[1], scales[2] = h6, 4 * h6, h6
-        _KERNELS.combine(x, x0, K, scales, 3, self._grouped)  # x₁ = x₀ + h/6·(k₀ + 4·k⁽ᵃ⁾ + k⁽ᵇ⁾)
+        self._kernels.combine(
+            x, x0, K, scales, 3, self._grouped
+        )  # x₁ = x₀ + h/6·(k₀ + 4·k⁽ᵃ⁾ + k⁽ᵇ⁾)
         notify()
-        _KERNELS.rk3_error(self._err, x0, K[1], x, h)  # ε = |x₀ + h·k⁽ᵃ⁾ − x₁|
+        self._kernels.rk3_error(self._err, x0, K[1], x, h)  # ε = |x₀ + h·k⁽ᵃ⁾ − x₁|
         return True
 
 
@@ -207,10 +210,10 @@ class RungeKutta5Integrator(_ErrorControlledRungeKutta):
         for i, (c, a) in enumerate(zip(self._C[1:], self._A, strict=True), start=1):
             context.SetTime(t0 + c * h)
             np.multiply(a, h, out=scales[:i])
-            _KERNELS.combine(x, x0, K, scales, i, self._grouped)
+            self._kernels.combine(x, x0, K, scales, i, self._grouped)
             notify()
             self._eval_derivatives(K[i])
         # The state is now x₁: the last stage is at t₀ + h with the propagated weights.
         np.multiply(self._E, h, out=scales)
-        _KERNELS.combine_error(self._err, K, scales, len(self._E))
+        self._kernels.combine_error(self._err, K, scales, len(self._E))
         return True

@@ -25,10 +25,19 @@ from mallard._compiled import kernels
 from mallard.systems.framework._context import _next_serial
 from mallard.systems.framework._system import System
 
-#: The integrators' compiled helpers (systems.analysis._kernels).
+#: The integrators' compiled helpers (systems.analysis._kernels), for double values.
 _KERNELS = kernels(np.float64)
 
 _NAN = math.nan
+
+
+def _double_values(a):
+    """The double values of an array of scalars (NaN for an Expression without one)."""
+    from mallard._scalar import scalar_value
+
+    values = [scalar_value(x) for x in a]
+    return np.array([_NAN if v is None else v for v in values])
+
 
 # Step-size control constants (Drake's, from Simbody).
 _SAFETY = 0.9
@@ -105,6 +114,8 @@ class IntegratorBase:
 
     #: Name of the scheme in GetIntegrationSchemes(), set by each integrator.
     _scheme = None
+    #: Whether this integrator steps states of AutoDiffXd and Expressions (object arrays).
+    _supports_object_states = False
 
     def __init__(self, system, context=None):
         self._system = system
@@ -328,10 +339,12 @@ class IntegratorBase:
         self._xc = vector._data
         # A Diagram's state sums several terms before adding them (see _kernels).
         self._grouped = hasattr(context, "_subcontexts")
-        if self._xc.dtype != np.float64:
-            raise RuntimeError(
-                f"{type(self).__name__}: mallard's integrators integrate double (float64) "
-                f"states; this Context's continuous state holds {self._xc.dtype}"
+        self._dtype = self._xc.dtype  # float64, or object (AutoDiffXd, Expression)
+        self._kernels = kernels(self._dtype)  # (compiled for float64, else interpreted)
+        if self._dtype.kind == "O" and not self._supports_object_states:
+            raise NotImplementedError(
+                f"{type(self).__name__}: mallard integrates AutoDiffXd and Expression states "
+                "with the explicit integrators only"
             )
         n = self._n = self._xc.shape[0]
         self._leaves = []
@@ -347,9 +360,9 @@ class IntegratorBase:
         self._single = (
             len(self._leaves) == 1 and self._leaves[0].start == 0 and self._leaves[0].stop == n
         )
-        self._x0 = np.empty(n)
-        self._x0_save = np.empty(n)
-        self._tmp = np.empty(n)
+        self._x0 = np.empty(n, self._dtype)
+        self._x0_save = np.empty(n, self._dtype)
+        self._tmp = np.empty(n, self._dtype)
         self._cached_derivatives = None  # the array the last evaluation was written to
         self._derivatives_serial = -2  # no evaluation to reuse yet
 
@@ -408,11 +421,14 @@ class IntegratorBase:
         """The weighted infinity norm of a change of continuous state (a ContinuousState or
         an array)."""
         data = dx_state.get_vector()._data if hasattr(dx_state, "get_vector") else dx_state
-        return self._error_norm(np.asarray(data, dtype=float))
+        return self._error_norm(np.asarray(data))
 
     def _error_norm(self, err):
+        """The weighted infinity norm of ``err`` (of the double values of its scalars)."""
         if self._n == 0:
             return 0.0
+        if err.dtype != np.float64:
+            err = _double_values(err)
         norm = _KERNELS.weighted_max_abs(err, self._weights)
         for leaf, q_slice, qbar in self._mapped:
             v = leaf.n_map.MapQDotToVelocity(leaf.context, err[q_slice])

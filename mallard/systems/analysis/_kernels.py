@@ -6,8 +6,9 @@ Sums are formed in the order Drake's VectorBase::PlusEqScaled forms them, so tha
 agree with Drake's to the last bit: a leaf system's state (a BasicVector) adds the terms to x
 one at a time; a Diagram's (a Supervector) adds their sum, accumulated from zero.
 
-Each is an entry point of mallard._compiled, called as ``kernels(np.float64).combine(...)``
-(compiled at its first call: importing mallard does not import numba)."""
+Each is an entry point of mallard._compiled, called as ``kernels(dtype).combine(...)``:
+compiled at its first call for float64 (importing mallard does not import numba), interpreted
+on object arrays (the states of AutoDiffXd and Expression systems)."""
 
 import math
 

@@ -1,10 +1,20 @@
-"""Mirror of pydrake.systems.controllers: PidController, InverseDynamics and
-InverseDynamicsController."""
+"""Mirror of pydrake.systems.controllers: PidController, InverseDynamics,
+InverseDynamicsController and the linear quadratic regulators."""
 
 from mallard.systems.controllers._inverse_dynamics import InverseDynamics
 from mallard.systems.controllers._inverse_dynamics_controller import (
     InverseDynamicsController,
 )
+from mallard.systems.controllers._lqr import (
+    DiscreteTimeLinearQuadraticRegulator,
+    LinearQuadraticRegulator,
+)
 from mallard.systems.controllers._pid_controller import PidController
 
-__all__ = ["InverseDynamics", "InverseDynamicsController", "PidController"]
+__all__ = [
+    "DiscreteTimeLinearQuadraticRegulator",
+    "InverseDynamics",
+    "InverseDynamicsController",
+    "LinearQuadraticRegulator",
+    "PidController",
+]

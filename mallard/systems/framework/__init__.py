@@ -1,6 +1,7 @@
 """Mirror of pydrake.systems.framework: systems, Contexts, ports, Diagrams and events."""
 
 from mallard._template import TemplateClass
+from mallard.systems.framework._cache_entry import CacheEntry, ValueProducer
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._diagram import Diagram
 from mallard.systems.framework._diagram_builder import DiagramBuilder
@@ -21,8 +22,10 @@ from mallard.systems.framework._indices import (
     ContinuousStateIndex,
     DiscreteStateIndex,
     InputPortIndex,
+    InputPortSelection,
     NumericParameterIndex,
     OutputPortIndex,
+    OutputPortSelection,
     SubsystemIndex,
     UseDefaultName,
     kUseDefaultName,
@@ -57,6 +60,7 @@ __all__ = [
     "AbstractStateIndex",
     "BasicVector",
     "BasicVector_",
+    "CacheEntry",
     "CacheIndex",
     "Context",
     "Context_",
@@ -76,6 +80,7 @@ __all__ = [
     "FixedInputPortValue",
     "InputPort",
     "InputPortIndex",
+    "InputPortSelection",
     "LeafContext",
     "LeafContext_",
     "LeafSystem",
@@ -83,6 +88,7 @@ __all__ = [
     "NumericParameterIndex",
     "OutputPort",
     "OutputPortIndex",
+    "OutputPortSelection",
     "Parameters",
     "PeriodicEventData",
     "PortDataType",
@@ -94,6 +100,7 @@ __all__ = [
     "TriggerType",
     "UnrestrictedUpdateEvent",
     "UseDefaultName",
+    "ValueProducer",
     "VectorBase",
     "VectorSystem",
     "VectorSystem_",

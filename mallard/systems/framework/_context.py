@@ -9,8 +9,11 @@ state, and all state that is not continuous), parameters ``p`` and input values 
 """
 
 import itertools
+import math
 
 import numpy as np
+
+from mallard._scalar import as_scalar, scalar_value
 
 _next_serial = itertools.count(1).__next__
 
@@ -92,7 +95,9 @@ class Context:
         return self._time
 
     def SetTime(self, time_sec):
-        self._time = time_sec
+        """Sets the time; RuntimeError unless it is finite (pydrake accepts NaN and infinity,
+        with which a Simulator later aborts)."""
+        self._time = checked_time(time_sec, "Context.SetTime()")
         self._serial_t = _next_serial()
 
     def get_accuracy(self):
@@ -307,6 +312,17 @@ class Context:
             if n_abstract:
                 lines.append(f"  {n_abstract} abstract parameters")
         return "\n".join(lines) + "\n"
+
+
+def checked_time(time_sec, method):
+    """``time_sec`` as a float (or the non-double scalar it is): TypeError if it is not a
+    scalar, RuntimeError naming ``method`` if its value is NaN or infinite."""
+    if type(time_sec) is not float:
+        time_sec = as_scalar(time_sec, name=f"{method}: time_sec")
+    value = time_sec if type(time_sec) is float else scalar_value(time_sec)
+    if value is not None and not math.isfinite(value):
+        raise RuntimeError(f"{method}: the time must be finite, got {value}")
+    return time_sec
 
 
 def _format_scalar(x):

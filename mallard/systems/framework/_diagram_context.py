@@ -210,9 +210,10 @@ class DiagramContext(Context):
 
     # ---- time and accuracy -------------------------------------------------------------------
     def SetTime(self, time_sec):
+        """Sets the time of this Context and its subsystems' (RuntimeError unless finite)."""
         Context.SetTime(self, time_sec)
         for sub in self._subcontexts:
-            sub.SetTime(time_sec)
+            sub.SetTime(self._time)
 
     def SetAccuracy(self, accuracy):
         Context.SetAccuracy(self, accuracy)

@@ -1,11 +1,13 @@
-"""The index types of the systems framework (ContinuousStateIndex, InputPortIndex...) and
-UseDefaultName.
+"""The index types of the systems framework (ContinuousStateIndex, InputPortIndex...),
+UseDefaultName and the port selections (InputPortSelection, OutputPortSelection).
 
 The indices behave as every pydrake index does (mallard.common._type_safe_index): they convert
 to int, equal the integers and indices of the same value, order only against their own type
 and hash as Drake does; their type tells overloads apart (as DeclareStateOutputPort's state
 index does).
 """
+
+import enum
 
 from mallard.common._type_safe_index import TypeSafeIndex
 
@@ -86,3 +88,23 @@ class UseDefaultName:
 
 
 kUseDefaultName = UseDefaultName()
+
+
+class InputPortSelection(enum.IntEnum):
+    """Which input port a function that takes one uses: none, or the first if there is one."""
+
+    kNoInput = -1
+    kUseFirstInputIfItExists = -2
+
+    def __repr__(self):
+        return f"<InputPortSelection.{self.name}: {self.value}>"
+
+
+class OutputPortSelection(enum.IntEnum):
+    """Which output port a function that takes one uses: none, or the first if there is one."""
+
+    kNoOutput = -1
+    kUseFirstOutputIfItExists = -2
+
+    def __repr__(self):
+        return f"<OutputPortSelection.{self.name}: {self.value}>"

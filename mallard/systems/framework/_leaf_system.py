@@ -4,7 +4,10 @@ import numpy as np
 
 from mallard._scalar import as_array
 from mallard._template import array_to_scalar, instantiation
+from mallard.common import _bindings as b
+from mallard.common._random import RandomDistribution
 from mallard.common.value import AbstractValue
+from mallard.systems.framework._cache_entry import CacheEntry, ValueProducer
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._events import (
     EventDeclaration,
@@ -20,7 +23,7 @@ from mallard.systems.framework._indices import (
 )
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
 from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
-from mallard.systems.framework._system import System, system_scalar_type
+from mallard.systems.framework._system import DependencyTicket, System, system_scalar_type
 from mallard.systems.framework._vectors import BasicVector
 
 
@@ -40,6 +43,64 @@ def _model_vector(size_or_vector, what, T, fill=0.0):
     return model
 
 
+def _prerequisites(tickets, method):
+    """The declared prerequisites (None: all sources); RuntimeError for an explicitly empty
+    set, TypeError for anything but DependencyTickets."""
+    if tickets is None:
+        return None
+    tickets = set(tickets)
+    if not tickets:
+        raise RuntimeError(
+            f"{method}(): the prerequisites_of_calc must not be empty; say {{nothing_ticket()}} "
+            "if the value depends on nothing in the Context"
+        )
+    for ticket in tickets:
+        if not isinstance(ticket, DependencyTicket):
+            raise TypeError(
+                f"{method}(): prerequisites_of_calc must hold DependencyTickets, got "
+                f"{type(ticket).__name__}"
+            )
+    return tickets
+
+
+def _port_name_param(name):
+    def convert(v):
+        return v if isinstance(v, (str, UseDefaultName)) else b._MISMATCH
+
+    return b.Param(name, "Union[str, UseDefaultName]", convert)
+
+
+_NAME = _port_name_param("name")
+_RANDOM_TYPE = b.optional(b.anything("random_type", "Optional[RandomDistribution]"), None)
+_PREREQUISITES = b.optional(b.anything("prerequisites_of_calc", "set[DependencyTicket]"), None)
+_CALC = b.Param("calc", "Callable", lambda v: v if callable(v) else b._MISMATCH)
+_VECTOR_INPUT = (
+    (_NAME, b.instance_of("model_vector", BasicVector), _RANDOM_TYPE),
+    (_NAME, b.integer("size"), _RANDOM_TYPE),
+)
+_INPUT = ((_NAME, b.instance_of("type", PortDataType), b.integer("size"), _RANDOM_TYPE),)
+_VECTOR_OUTPUT = (
+    (_NAME, b.instance_of("model_value", BasicVector), _CALC, _PREREQUISITES),
+    (_NAME, b.integer("size"), _CALC, _PREREQUISITES),
+)
+_CONTINUOUS = (
+    (b.integer("num_state_variables"),),
+    (b.integer("num_q"), b.integer("num_v"), b.integer("num_z")),
+    (b.instance_of("model_vector", BasicVector),),
+    (
+        b.instance_of("model_vector", BasicVector),
+        b.integer("num_q"),
+        b.integer("num_v"),
+        b.integer("num_z"),
+    ),
+)
+_DISCRETE = (
+    (b.instance_of("model_vector", BasicVector),),
+    (b.integer("num_state_variables"),),
+    (b.any_array("vector"),),
+)
+
+
 class LeafSystem(System):
     """The base of systems with state, parameters and ports of their own.
 
@@ -50,30 +111,54 @@ class LeafSystem(System):
 
     Scalar conversion: a system class supports ``ToScalarType[T]()`` by defining
     ``_scalar_conversion_args(T)``, the constructor arguments that build it with scalar
-    type T (its T instantiation is constructed with them and takes the system's name).
+    type T (its T instantiation is constructed with them and takes the system's name), or
+    by passing a SystemScalarConverter to ``__init__`` (as the systems a TemplateSystem
+    defines do).
     """
 
-    def __init__(self):
+    def __init__(self, converter=None):
         super().__init__()
+        from mallard.systems.scalar_conversion import SystemScalarConverter
+
+        if converter is not None and not isinstance(converter, SystemScalarConverter):
+            raise TypeError(
+                f"LeafSystem: converter must be a SystemScalarConverter or None, got "
+                f"{type(converter).__name__}"
+            )
+        self._converter = converter  # (how ToScalarType converts, if given)
         self._events = []  # EventDeclaration records
         self._continuous_model = ContinuousState()
         self._discrete_models = []
         self._abstract_state_models = []
         self._numeric_parameter_models = []
         self._abstract_parameter_models = []
+        self._cache_entries = []
 
     # ---- ports ---------------------------------------------------------------------------
-    def _check_port_name(self, name, ports, kind):
+    def _port_name(self, name, ports, kind):
+        """``name`` (kUseDefaultName: ``u{index}`` / ``y{index}``), checked unique and not
+        empty."""
+        if isinstance(name, UseDefaultName):
+            name = f"{'u' if kind == 'input' else 'y'}{len(ports)}"
+        if name == "":
+            raise RuntimeError(
+                f"System {self.GetSystemName()}: an {kind} port name must not be empty "
+                "(use kUseDefaultName for a default name)"
+            )
         if any(p.get_name() == name for p in ports):
             raise RuntimeError(
                 f"System {self.GetSystemName()} already has an {kind} port named {name}"
             )
+        return name
 
-    def DeclareVectorInputPort(self, name, size, random_type=None):
-        """A vector input port of ``size`` elements (or the size of a model BasicVector).
-        (``random_type`` is accepted for pydrake compatibility and ignored.)"""
-        self._check_port_name(name, self._input_ports, "input")
-        model = _model_vector(size, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
+    def _add_vector_input(self, name, model, random_type):
+        name = self._port_name(name, self._input_ports, "input")
+        if random_type is not None and not isinstance(random_type, RandomDistribution):
+            raise TypeError(
+                f"System {self.GetSystemName()}: random_type must be a RandomDistribution or "
+                f"None, got {type(random_type).__name__}"
+            )
+        model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
         port = InputPort(
             self,
             len(self._input_ports),
@@ -81,13 +166,39 @@ class LeafSystem(System):
             PortDataType.kVectorValued,
             model.size(),
             AbstractValue.Make(model),
+            random_type,
         )
         self._input_ports.append(port)
         return port
 
+    def DeclareVectorInputPort(self, *args, **kwargs):
+        """``(name, model_vector, random_type=None)`` or ``(name, size, random_type=None)``:
+        a vector input port of ``size`` elements or shaped like the BasicVector
+        ``model_vector``. ``random_type`` (a RandomDistribution) labels the port as a source
+        of noise (``InputPort.get_random_type()``)."""
+        _, (name, model, random_type) = b.resolve(
+            "LeafSystem.DeclareVectorInputPort", _VECTOR_INPUT, args, kwargs
+        )
+        return self._add_vector_input(name, model, random_type)
+
+    def DeclareInputPort(self, *args, **kwargs):
+        """``(name, type, size, random_type=None)``: an input port of PortDataType ``type``.
+        A vector port has ``size`` elements. (Drake accepts kAbstractValued here and fails
+        when a Context is made, as the port has no model value; mallard refuses it here.)"""
+        _, (name, data_type, size, random_type) = b.resolve(
+            "LeafSystem.DeclareInputPort", _INPUT, args, kwargs
+        )
+        if data_type != PortDataType.kVectorValued:
+            raise RuntimeError(
+                f"System {self.GetSystemName()}: DeclareInputPort() of an abstract port has no "
+                "model value to allocate from; use DeclareAbstractInputPort(name, model_value)"
+            )
+        return self._add_vector_input(name, size, random_type)
+
     def DeclareAbstractInputPort(self, name, model_value):
-        """An input port carrying values of the type held by ``model_value``."""
-        self._check_port_name(name, self._input_ports, "input")
+        """An input port carrying values of the type held by ``model_value`` (an
+        AbstractValue; a plain value is wrapped)."""
+        name = self._port_name(name, self._input_ports, "input")
         if not isinstance(model_value, AbstractValue):
             model_value = AbstractValue.Make(model_value)
         port = InputPort(
@@ -96,10 +207,16 @@ class LeafSystem(System):
         self._input_ports.append(port)
         return port
 
-    def DeclareVectorOutputPort(self, name, size, calc, prerequisites_of_calc=None):
-        """A vector output port; ``calc(context, output)`` fills the BasicVector ``output``."""
-        self._check_port_name(name, self._output_ports, "output")
-        model = _model_vector(size, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
+    def DeclareVectorOutputPort(self, *args, **kwargs):
+        """``(name, model_value, calc, prerequisites_of_calc=...)`` or ``(name, size, calc,
+        prerequisites_of_calc=...)``: a vector output port of ``size`` elements or shaped like
+        the BasicVector ``model_value``; ``calc(context, output)`` fills the BasicVector
+        ``output``. Without ``prerequisites_of_calc`` the port depends on everything."""
+        _, (name, model, calc, prerequisites) = b.resolve(
+            "LeafSystem.DeclareVectorOutputPort", _VECTOR_OUTPUT, args, kwargs
+        )
+        name = self._port_name(name, self._output_ports, "output")
+        model = _model_vector(model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
         port = OutputPort(
             self,
             len(self._output_ports),
@@ -108,7 +225,7 @@ class LeafSystem(System):
             model.size(),
             model.Clone,
             calc,
-            prerequisites_of_calc,
+            _prerequisites(prerequisites, "DeclareVectorOutputPort"),
         )
         self._output_ports.append(port)
         return port
@@ -116,7 +233,7 @@ class LeafSystem(System):
     def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):
         """An abstract output port: ``alloc()`` makes an AbstractValue (a plain value is
         wrapped), ``calc(context, value)`` sets that AbstractValue."""
-        self._check_port_name(name, self._output_ports, "output")
+        name = self._port_name(name, self._output_ports, "output")
 
         def allocate():
             value = alloc()
@@ -130,18 +247,17 @@ class LeafSystem(System):
             0,
             allocate,
             calc,
-            prerequisites_of_calc,
+            _prerequisites(prerequisites_of_calc, "DeclareAbstractOutputPort"),
         )
         self._output_ports.append(port)
         return port
 
     def DeclareStateOutputPort(self, name, state_index):
-        """An output port whose value is a state of this system: ``ContinuousStateIndex(0)``
-        (the continuous state vector), ``DiscreteStateIndex(i)`` (discrete group i) or
-        ``AbstractStateIndex(i)`` (abstract state i). ``name`` may be kUseDefaultName
-        (``y{port index}``). The port does not depend on any input."""
-        if isinstance(name, UseDefaultName):
-            name = f"y{len(self._output_ports)}"
+        """An output port whose value is a state of this system: a ContinuousStateIndex (the
+        continuous state vector), a DiscreteStateIndex (that discrete group) or an
+        AbstractStateIndex (that abstract state), as the DeclareXState methods return them.
+        ``name`` may be kUseDefaultName (``y{port index}``). The port does not depend on any
+        input."""
         where = f"DeclareStateOutputPort(): System {self.GetSystemPathname()}"
         if isinstance(state_index, ContinuousStateIndex):
             if int(state_index) != 0:
@@ -188,58 +304,85 @@ class LeafSystem(System):
             )
         raise TypeError(
             f"{where}: the state index must be a ContinuousStateIndex, DiscreteStateIndex or "
-            f"AbstractStateIndex, got {type(state_index).__name__}"
+            f"AbstractStateIndex (as DeclareContinuousState, DeclareDiscreteState and "
+            f"DeclareAbstractState return), got {type(state_index).__name__} {state_index!r}"
         )
 
-    # ---- state and parameters ------------------------------------------------------------
-    def DeclareContinuousState(self, *args):
-        """``(num_state_variables)``, ``(num_q, num_v, num_z)``, ``(model_vector)`` or
-        ``(model_vector, num_q, num_v, num_z)``."""
-        T = system_scalar_type(self)
-        if len(args) == 1:
-            model, num_q, num_v, num_z = (
-                _model_vector(args[0], "DeclareContinuousState", T),
-                0,
-                0,
-                None,
+    # ---- cache entries -------------------------------------------------------------------
+    def DeclareCacheEntry(self, description, value_producer, prerequisites_of_calc=None):
+        """A cache entry: ``value_producer`` (a ValueProducer) computes its value from a
+        Context; ``Eval`` recomputes it only when one of ``prerequisites_of_calc`` (tickets;
+        by default all sources) changed. Returns the CacheEntry."""
+        if not isinstance(value_producer, ValueProducer):
+            raise TypeError(
+                f"DeclareCacheEntry(): expected a ValueProducer, got "
+                f"{type(value_producer).__name__}"
             )
-        elif len(args) == 3:
-            num_q, num_v, num_z = (int(a) for a in args)
-            model = _model_vector(num_q + num_v + num_z, "DeclareContinuousState", T)
-        elif len(args) == 4:
-            model = _model_vector(args[0], "DeclareContinuousState", T)
-            num_q, num_v, num_z = (int(a) for a in args[1:])
-        else:
-            raise TypeError("DeclareContinuousState: expected 1, 3 or 4 arguments")
-        if num_z is None:
-            num_z = model.size()
-        self._continuous_model = ContinuousState(model, num_q, num_v, num_z)
+        prerequisites = _prerequisites(prerequisites_of_calc, "DeclareCacheEntry")
+        entry = CacheEntry(
+            self, len(self._cache_entries), description, value_producer, prerequisites
+        )
+        self._cache_entries.append(entry)
+        return entry
 
-    def DeclareDiscreteState(self, model):
-        """A discrete state group from a size (zeros), a BasicVector or an array; returns its
-        index."""
+    def num_cache_entries(self):
+        return len(self._cache_entries)
+
+    def get_cache_entry(self, index):
+        """The CacheEntry of CacheIndex ``index``."""
+        i = int(index)
+        if not 0 <= i < len(self._cache_entries):
+            raise IndexError(
+                f"System {self.GetSystemPathname()}: there is no cache entry {i} (this system "
+                f"declares {len(self._cache_entries)})"
+            )
+        return self._cache_entries[i]
+
+    # ---- state and parameters ------------------------------------------------------------
+    def DeclareContinuousState(self, *args, **kwargs):
+        """``(num_state_variables)``, ``(num_q, num_v, num_z)``, ``(model_vector)`` or
+        ``(model_vector, num_q, num_v, num_z)``; returns ContinuousStateIndex(0). Without
+        the split, every variable is a miscellaneous (z) variable."""
+        index, values = b.resolve("LeafSystem.DeclareContinuousState", _CONTINUOUS, args, kwargs)
+        T = system_scalar_type(self)
+        if index == 1:
+            num_q, num_v, num_z = values
+            model = _model_vector(num_q + num_v + num_z, "DeclareContinuousState", T)
+        else:
+            model = _model_vector(values[0], "DeclareContinuousState", T)
+            num_q, num_v, num_z = values[1:] if index == 3 else (0, 0, model.size())
+        self._continuous_model = ContinuousState(model, num_q, num_v, num_z)
+        return ContinuousStateIndex(0)
+
+    def DeclareDiscreteState(self, *args, **kwargs):
+        """``(model_vector)`` (a BasicVector), ``(num_state_variables)`` (zeros) or
+        ``(vector)`` (an array of initial values): a discrete state group; returns its
+        DiscreteStateIndex."""
+        _, (model,) = b.resolve("LeafSystem.DeclareDiscreteState", _DISCRETE, args, kwargs)
         self._discrete_models.append(
             _model_vector(model, "DeclareDiscreteState", system_scalar_type(self))
         )
-        return len(self._discrete_models) - 1
+        return DiscreteStateIndex(len(self._discrete_models) - 1)
 
     def DeclareAbstractState(self, model_value):
-        """An abstract state variable; returns its index."""
+        """An abstract state variable with ``model_value`` (an AbstractValue; a plain value
+        is wrapped) as default; returns its AbstractStateIndex."""
         if not isinstance(model_value, AbstractValue):
             model_value = AbstractValue.Make(model_value)
         self._abstract_state_models.append(model_value)
-        return len(self._abstract_state_models) - 1
+        return AbstractStateIndex(len(self._abstract_state_models) - 1)
 
     def DeclareNumericParameter(self, model_vector):
         """A numeric parameter group with ``model_vector``'s values as defaults; returns its
-        index."""
+        index (an int, as pydrake's)."""
         self._numeric_parameter_models.append(
             _model_vector(model_vector, "Parameter", system_scalar_type(self))
         )
         return len(self._numeric_parameter_models) - 1
 
     def DeclareAbstractParameter(self, model_value):
-        """An abstract parameter with ``model_value`` as default; returns its index."""
+        """An abstract parameter with ``model_value`` as default; returns its index (an
+        int, as pydrake's)."""
         if not isinstance(model_value, AbstractValue):
             model_value = AbstractValue.Make(model_value)
         self._abstract_parameter_models.append(model_value)
@@ -466,7 +609,14 @@ class LeafSystem(System):
     def _to_scalar_type(self, T):
         """A new system with scalar type T, of the class that defines
         ``_scalar_conversion_args`` (so a Python subclass of Gain converts to a Gain, as in
-        pydrake), built from those arguments; as Drake, not to the same scalar type."""
+        pydrake), built from those arguments; as Drake, not to the same scalar type. A system
+        constructed with a SystemScalarConverter (TemplateSystem's) converts with it."""
+        if self._converter is not None:
+            converted = self._converter._convert(T, self)
+            if converted is None:
+                return System._to_scalar_type(self, T)
+            converted.set_name(self.get_name())
+            return converted
         base = next(c for c in type(self).__mro__ if "_scalar_conversion_args" in vars(c))
         args = None
         if base is not LeafSystem and T is not system_scalar_type(self):

@@ -2,7 +2,9 @@
 
 import enum
 
-from mallard._scalar import as_array
+import numpy as np
+
+from mallard._scalar import as_array, as_scalar
 from mallard._template import array_to_scalar
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._vectors import CPP_BASIC_VECTOR, BasicVector
@@ -86,28 +88,55 @@ class _Port:
 class InputPort(_Port):
     """An input port: its value comes from a connection or a fixed value in the Context."""
 
-    __slots__ = ("_model_value",)
+    __slots__ = ("_model_value", "_random_type")
 
-    def __init__(self, system, index, name, data_type, size, model_value):
+    def __init__(self, system, index, name, data_type, size, model_value, random_type=None):
         super().__init__(system, index, name, data_type, size)
         self._model_value = model_value
+        self._random_type = random_type
+
+    def get_random_type(self):
+        """The RandomDistribution of a port declared as a source of noise, else None."""
+        return self._random_type
+
+    def is_random(self):
+        """Whether the port was declared as a source of noise (with a random_type)."""
+        return self._random_type is not None
+
+    def ticket(self):
+        """The DependencyTicket of this port's value."""
+        return self._system.input_port_ticket(self._index)
 
     def Allocate(self):
         """A new AbstractValue of this port's type (a BasicVector for vector ports)."""
         return self._model_value.Clone()
 
     def _to_value(self, value):
-        """``value`` as the AbstractValue this port holds, or RuntimeError."""
+        """``value`` as the AbstractValue this port holds, or RuntimeError. A vector port
+        takes a BasicVector, an array or list of its size (a column or row matrix too) or, if
+        its size is 1, a scalar."""
         if self._data_type == PortDataType.kVectorValued:
             data = value.get_value() if isinstance(value, AbstractValue) else value
             data = data.CopyToVector() if isinstance(data, BasicVector) else data
+            if data is None or isinstance(data, str):
+                raise TypeError(
+                    f"InputPort.FixValue(): input port '{self._name}' (index {self._index}) "
+                    f"takes a vector of {self._size} numbers, got {type(data).__name__}"
+                )
             a = as_array(data, name=self._name)
-            a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
+            if a.dtype == object:  # (only scalars: AutoDiffXd, Expression)
+                a = np.array([as_scalar(x, self._name) for x in a.flat], object).reshape(a.shape)
+            a = a.reshape(-1) if a.ndim == 0 or a.ndim == 2 and 1 in a.shape else a
             if a.ndim != 1 or a.shape[0] != self._size:
+                actual = (
+                    f"{CPP_BASIC_VECTOR} with size={a.size}"
+                    if a.ndim == 1
+                    else f"an array of shape {a.shape}"
+                )
                 raise RuntimeError(
                     f"System::FixInputPortTypeCheck(): expected value of type {CPP_BASIC_VECTOR} "
                     f"with size={self._size} for input port '{self._name}' (index {self._index}) "
-                    f"but the actual type was {CPP_BASIC_VECTOR} with size={a.size}. "
+                    f"but the actual type was {actual}. "
                     f"(System {self._system.GetSystemPathname()})"
                 )
             T = getattr(type(self._system), "_template_scalar", float)

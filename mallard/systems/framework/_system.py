@@ -205,6 +205,31 @@ class System:
     def EvalAbstractInput(self, context, port_index):
         return self.get_input_port(port_index).EvalAbstract(context)
 
+    def FixInputPortsFrom(self, other_system, other_context, target_context):
+        """Fixes each input port of ``target_context`` (this system's) to the value the same
+        port of ``other_system`` (the same system in another scalar type) has in
+        ``other_context``; vector values are converted through their double values (a
+        symbolic value must be a constant). Ports without a value stay as they are."""
+        from mallard._template import cast_array
+        from mallard.systems.framework._ports import PortDataType
+
+        self.ValidateContext(target_context)
+        other_system.ValidateContext(other_context)
+        if other_system.num_input_ports() != self.num_input_ports():
+            raise RuntimeError(
+                f"FixInputPortsFrom(): {other_system.GetSystemPathname()} has "
+                f"{other_system.num_input_ports()} input ports, this system "
+                f"{self.num_input_ports()}"
+            )
+        T = system_scalar_type(self)
+        for port, other in zip(self._input_ports, other_system._input_ports, strict=True):
+            if not other.HasValue(other_context):
+                continue
+            if port.get_data_type() == PortDataType.kVectorValued:
+                port.FixValue(target_context, cast_array(other.Eval(other_context), T))
+            else:
+                port.FixValue(target_context, other.EvalAbstract(other_context).Clone())
+
     def ValidateContext(self, context):
         """RuntimeError unless ``context`` was created by this system."""
         if not isinstance(context, Context):

@@ -5,10 +5,23 @@ depends on it out of date; every mutating method calls it. ``get_mutable_value()
 when the view is handed out, as Drake invalidates on mutable access.
 """
 
+import numbers
+
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard._template import _is_scalar, _scalar_class, array_to_scalar
 from mallard.common._bindings import format_vector, readonly
+
+
+def _element_type(data):
+    """The scalar type (AutoDiffXd, Expression) of the elements of object array ``data``, or
+    None if it holds only real numbers."""
+    for x in data.flat:
+        if _is_scalar(x):
+            return _scalar_class(x)
+    return None
+
 
 #: How Drake names the vector class in its messages.
 CPP_BASIC_VECTOR = "drake::systems::BasicVector<double>"
@@ -56,10 +69,16 @@ class VectorBase:
         return self._data.copy()
 
     def _checked(self, value):
+        """``value`` as a vector of this size; real numbers given to a vector of AutoDiffXd
+        or Expressions become constants of that type (as Drake converts them)."""
         a = as_array(value, name=type(self).__name__)
         a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
         if a.ndim != 1 or a.shape[0] != self._data.shape[0]:
             raise _invalid_size(a.size, self._data.shape[0])
+        if self._data.dtype == object and a.dtype != object and a.size:
+            T = _element_type(self._data)
+            if T is not None:
+                a = array_to_scalar(a, T)
         return a
 
     def SetFromVector(self, value):
@@ -93,8 +112,12 @@ class VectorBase:
         return self._data.item(index)
 
     def SetAtIndex(self, index, value):
-        """Sets the element at ``index``."""
+        """Sets the element at ``index`` (a real number given to a vector of AutoDiffXd or
+        Expressions becomes a constant of that type)."""
         self._check_index(index)
+        if self._data.dtype == object and isinstance(value, numbers.Real):
+            T = _element_type(self._data)
+            value = value if T is None else T(float(value))
         self._data[index] = value
         self._changed()
 

@@ -60,18 +60,10 @@ def summary(plant, inspector, role, body_names):
                 mesh_file = shape.filename() if source is None else str(source().path())
             properties = inspector.GetProperties(g, role)
             if role == Role.kProximity or int(role) == int(pd.Role.kProximity):
-                friction = (
-                    properties["material"]["coulomb_friction"]
-                    if isinstance(properties, dict)
-                    else properties.GetProperty("material", "coulomb_friction")
-                )
+                friction = properties.GetProperty("material", "coulomb_friction")
                 extra = (friction.static_friction(), friction.dynamic_friction())
             else:
-                diffuse = (
-                    properties.get("phong", {}).get("diffuse")
-                    if isinstance(properties, dict)
-                    else properties.GetPropertyOrDefault("phong", "diffuse", None)
-                )
+                diffuse = properties.GetPropertyOrDefault("phong", "diffuse", None)
                 extra = None if diffuse is None else tuple(getattr(diffuse, "rgba", diffuse))
             result.append(
                 (
@@ -130,7 +122,7 @@ def test_collision_friction_and_disabled_roles_match_pydrake():
             pd_plant, pd_inspector, pd_role, ["a"]
         )
     (c, _) = ml_plant.GetCollisionGeometriesForBody(ml_plant.GetBodyByName("a"))
-    friction = ml_inspector.GetProximityProperties(c)["material"]["coulomb_friction"]
+    friction = ml_inspector.GetProximityProperties(c).GetProperty("material", "coulomb_friction")
     assert friction == CoulombFriction(0.8, 0.5)
 
 

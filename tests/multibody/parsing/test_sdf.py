@@ -12,7 +12,8 @@ from mallard.geometry import Box, Sphere
 from mallard.math import RigidTransform, RollPitchYaw, RotationMatrix
 from mallard.multibody.parsing import PackageMap, _sdf
 from mallard.multibody.parsing._geometry import MeshRecord
-from mallard.multibody.parsing._sdf_pose import Pose
+from mallard.multibody.parsing._sdf_dom import Document
+from mallard.multibody.parsing._sdf_pose import EXACT_DEPTH, Pose, _walk, pose_in_scope
 from mallard.multibody.parsing._workspace import Workspace
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import ForceElementIndex, FrameIndex, JointIndex
@@ -222,6 +223,33 @@ def test_pose_relative_to_and_attached_to_chains():
     j = m.joint("j")
     assert_pose(j.frame_on_parent().GetFixedPoseInBodyFrame(), [1, 0, 2])
     assert_pose(j.frame_on_child().GetFixedPoseInBodyFrame(), [0, 0, 2])
+
+
+def test_deep_relative_to_chains_resolve_each_pose_once():
+    # Each link 0.5 m along the x axis of the last, turned 0.1 rad about its z: link i is at
+    # the sum of Rz(0.1 k) [0.5, 0, 0], k < i, turned 0.1 i. Exact (as libsdformat composes)
+    # up to EXACT_DEPTH links deep, and to rounding beyond.
+    n = 3 * EXACT_DEPTH
+    links = ['<link name="l0"/>'] + [
+        f'<link name="l{i}"><pose relative_to="l{i - 1}">0.5 0 0 0 0 0.1</pose></link>'
+        for i in range(1, n)
+    ]
+    m = Loaded(sdf("\n".join(links)))
+    p = np.zeros(3)
+    for i in range(n):
+        X_WL = m.plant.GetDefaultFloatingBaseBodyPose(m.body(f"l{i}"))
+        assert_pose(X_WL, p, [0, 0, math.remainder(0.1 * i, 2 * math.pi)])
+        p = p + 0.5 * np.array([math.cos(0.1 * i), math.sin(0.1 * i), 0.0])
+    document = Document(m.workspace)
+    top = document.read_root(m.workspace.load_xml(sdf("\n".join(links)), "m.sdf"))
+    document.connect(top)
+    model = top.models[0]
+    for i in range(n):
+        vertex = model.names[f"l{i}"]
+        cached, walked = pose_in_scope(vertex, model), _walk(vertex, model)[0]
+        if i < EXACT_DEPTH:
+            assert (cached.p, cached.q) == (walked.p, walked.q)
+        np.testing.assert_allclose(cached.p + cached.q, walked.p + walked.q, rtol=0, atol=1e-13)
 
 
 def test_identity_parent_pose_uses_the_body_frame():

@@ -808,11 +808,12 @@ def test_rollback_removes_everything_added_since_the_checkpoint():
     assert (plant.num_actuators(), plant.num_force_elements()) == (0, 1)
     assert plant.num_model_instances() == 2 and not plant.HasBodyNamed("b")
     assert b.GetParentPlant is not None and b._plant is None
-    # The names are free again, and the plant works.
+    # The names are free again, so are the two bodies for a joint, and the plant works.
     mi = plant.AddModelInstance("robot")
-    plant.AddRigidBody("b", mi, SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
+    b = plant.AddRigidBody("b", mi, SpatialInertia.SolidBoxWithMass(1, 1, 1, 1))
+    plant.AddJoint(RevoluteJoint("j", a.body_frame(), b.body_frame(), [0, 0, 1]))
     plant.Finalize()
-    assert plant.num_positions() == 14
+    assert plant.num_positions() == 8
 
 
 def test_fixed_offset_frame_takes_its_parent_frames_model_instance():

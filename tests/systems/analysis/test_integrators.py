@@ -514,3 +514,23 @@ def test_implicit_euler_on_a_stiff_system():
     assert integrator.get_num_jacobian_evaluations() >= 1
     assert integrator.get_num_iteration_matrix_factorizations() >= 1
     assert integrator.get_num_derivative_evaluations_for_jacobian() >= 2
+
+
+def test_autodiff_states_step_with_the_explicit_integrators_only():
+    from mallard.autodiffutils import AutoDiffXd, ExtractGradient
+    from mallard.systems.analysis import Simulator_
+    from mallard.systems.primitives import LinearSystem
+
+    system = LinearSystem([[-2.0]], [[0.0]], [[1.0]], [[0.0]]).ToAutoDiffXd()
+    simulator = Simulator_[AutoDiffXd](system)
+    context = simulator.get_mutable_context()
+    context.SetContinuousState([AutoDiffXd(1.0, [1.0])])
+    system.get_input_port().FixValue(context, [0.0])
+    simulator.get_mutable_integrator().set_target_accuracy(1e-8)
+    simulator.AdvanceTo(1.0)
+    x = context.get_continuous_state_vector().CopyToVector()
+    # x(1) = exp(−2)·x0: value and derivative with respect to x0.
+    assert abs(x[0].value() - np.exp(-2.0)) < 1e-7
+    assert abs(ExtractGradient(x)[0, 0] - np.exp(-2.0)) < 1e-7
+    with pytest.raises(NotImplementedError, match="explicit integrators only"):
+        ImplicitEulerIntegrator(system, context).Initialize()

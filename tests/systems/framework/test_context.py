@@ -66,6 +66,36 @@ def test_time_and_accuracy(context):
     )
 
 
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_time_is_rejected(context, bad):
+    # pydrake accepts these (a Simulator then aborts); mallard refuses them at the call.
+    with raises(RuntimeError, f"Context.SetTime(): the time must be finite, got {bad}"):
+        context.SetTime(bad)
+    with pytest.raises(RuntimeError, match="must be finite"):
+        context.SetTimeAndContinuousState(bad, [1.0, 2.0, 3.0, 4.0])
+    assert context.get_time() == 0.0
+    with pytest.raises(TypeError, match="time_sec"):
+        context.SetTime("1.0")
+    context.SetTime(np.int64(2))  # an integer is a time, stored as a float
+    assert type(context.get_time()) is float and context.get_time() == 2.0
+
+
+def test_non_finite_time_of_a_diagram_is_rejected():
+    from mallard.autodiffutils import AutoDiffXd
+    from mallard.systems.framework import DiagramBuilder
+    from mallard.systems.primitives import Adder
+
+    builder = DiagramBuilder()
+    builder.AddSystem(Adder(2, 1))
+    context = builder.Build().CreateDefaultContext()
+    with raises(RuntimeError, "Context.SetTime(): the time must be finite, got nan"):
+        context.SetTime(np.nan)
+    assert context.get_time() == 0.0
+    assert all(sub.get_time() == 0.0 for sub in context._subcontexts)
+    with raises(RuntimeError, "Context.SetTime(): the time must be finite, got inf"):
+        context.SetTime(AutoDiffXd(np.inf, [1.0]))
+
+
 def test_continuous_state(context):
     xc = context.get_continuous_state()
     assert isinstance(xc, ContinuousState)

@@ -227,3 +227,134 @@ def test_time_derivatives_must_be_overridden():
         system.EvalTimeDerivatives(system.CreateDefaultContext())
     stateless = LeafSystem()
     assert stateless.EvalTimeDerivatives(stateless.CreateDefaultContext()).size() == 0
+
+
+def test_declared_indices_feed_declare_state_output_port():
+    from mallard.systems.framework import (
+        AbstractStateIndex,
+        ContinuousStateIndex,
+        DiscreteStateIndex,
+        kUseDefaultName,
+    )
+
+    system = LeafSystem()
+    xc = system.DeclareContinuousState(num_q=1, num_v=1, num_z=0)
+    xd = system.DeclareDiscreteState(vector=[3.0, 4.0])
+    xa = system.DeclareAbstractState(AbstractValue.Make("s"))
+    assert (type(xc), type(xd), type(xa)) == (
+        ContinuousStateIndex,
+        DiscreteStateIndex,
+        AbstractStateIndex,
+    )
+    ports = [system.DeclareStateOutputPort(kUseDefaultName, i) for i in (xc, xd, xa)]
+    context = system.CreateDefaultContext()
+    context.SetContinuousState([1.0, 2.0])
+    assert [p.get_name() for p in ports] == ["y0", "y1", "y2"]
+    assert ports[0].Eval(context).tolist() == [1.0, 2.0]
+    assert ports[1].Eval(context).tolist() == [3.0, 4.0]
+    assert ports[2].Eval(context) == "s"
+    message = "the state index must be a ContinuousStateIndex, DiscreteStateIndex or"
+    with pytest.raises(TypeError, match=message):
+        system.DeclareStateOutputPort("z", 0)
+    with pytest.raises(RuntimeError, match="there is no discrete state group 1"):
+        system.DeclareStateOutputPort("z", DiscreteStateIndex(1))
+
+
+def test_declaration_overload_errors_list_the_overloads():
+    system = LeafSystem()
+    with pytest.raises(TypeError, match=r"(?s)DeclareDiscreteState.*model_vector.*Invoked"):
+        system.DeclareDiscreteState("two")
+    with pytest.raises(TypeError, match=r"(?s)1\. LeafSystem.DeclareVectorInputPort\(name"):
+        system.DeclareVectorInputPort("u", size=2, sise=3)
+    with pytest.raises(TypeError, match="DeclareContinuousState"):
+        system.DeclareContinuousState(np.array([1.0, 2.0]))  # (a BasicVector, as pydrake's)
+    with pytest.raises(TypeError, match="DeclareVectorOutputPort"):
+        system.DeclareVectorOutputPort("y", 1, "not callable")
+
+
+def test_declare_input_port_and_random_type():
+    from mallard.common import RandomDistribution
+    from mallard.systems.framework import PortDataType, kUseDefaultName
+
+    system = LeafSystem()
+    port = system.DeclareInputPort(kUseDefaultName, PortDataType.kVectorValued, 2)
+    noise = system.DeclareVectorInputPort("w", 1, RandomDistribution.kGaussian)
+    assert (port.get_name(), port.size(), port.is_random(), port.get_random_type()) == (
+        "u0",
+        2,
+        False,
+        None,
+    )
+    assert noise.is_random() and noise.get_random_type() == RandomDistribution.kGaussian
+    with pytest.raises(RuntimeError, match="use DeclareAbstractInputPort"):
+        system.DeclareInputPort("a", PortDataType.kAbstractValued, 0)
+    with pytest.raises(RuntimeError, match="must not be empty"):
+        system.DeclareVectorInputPort("", 1)
+    with pytest.raises(TypeError, match="random_type must be a RandomDistribution"):
+        system.DeclareVectorInputPort("r", 1, "gaussian")
+    with pytest.raises(RuntimeError, match="already has an input port named w"):
+        system.DeclareInputPort("w", PortDataType.kVectorValued, 1)
+
+
+def test_cache_entries():
+    from mallard.systems.framework import CacheIndex, ValueProducer
+
+    calls = []
+    system = LeafSystem()
+    system.DeclareContinuousState(1)
+    u = system.DeclareVectorInputPort("u", 1)
+
+    def calc(context, value):
+        calls.append(1)
+        value.set_value(context.get_continuous_state_vector()[0] + u.Eval(context)[0])
+
+    entry = system.DeclareCacheEntry(
+        "x+u", ValueProducer(lambda: 0.0, calc), {system.xc_ticket(), u.ticket()}
+    )
+    twice = system.DeclareCacheEntry(
+        "2(x+u)",
+        ValueProducer(lambda: 0.0, lambda c, v: v.set_value(2 * entry.Eval(c))),
+        {entry.ticket()},
+    )
+    assert system.get_cache_entry(CacheIndex(1)) is twice and system.num_cache_entries() == 2
+    context = system.CreateDefaultContext()
+    u.FixValue(context, 1.0)
+    assert (twice.Eval(context), len(calls)) == (2.0, 1)
+    context.SetContinuousState([2.0])  # through the entry it depends on
+    assert twice.is_out_of_date(context) and (twice.Eval(context), len(calls)) == (6.0, 2)
+    u.FixValue(context, 0.0)
+    assert (twice.Eval(context), len(calls)) == (4.0, 3)
+    context.SetTime(1.0)  # an input may depend on time upstream: recomputed
+    assert entry.is_out_of_date(context)
+    entry.disable_caching_by_default()
+    assert entry.is_disabled_by_default()
+    fresh = system.CreateDefaultContext()
+    u.FixValue(fresh, 0.0)
+    entry.Eval(fresh), entry.Eval(fresh)
+    assert entry.is_cache_entry_disabled(fresh) and len(calls) == 5
+    with pytest.raises(RuntimeError, match="depend on themselves"):
+        loop = system.DeclareCacheEntry(
+            "loop", ValueProducer(lambda: 0.0, calc), {system.cache_entry_ticket(2)}
+        )
+        loop.Eval(context)
+    with pytest.raises(TypeError, match="expected a ValueProducer"):
+        system.DeclareCacheEntry("bad", calc)
+    with pytest.raises(TypeError, match="both must be callable"):
+        ValueProducer(0.0, calc)
+    with pytest.raises(TypeError, match="must hold DependencyTickets"):
+        system.DeclareCacheEntry("bad", ValueProducer(lambda: 0.0, calc), {0})
+    with pytest.raises(IndexError, match="there is no cache entry 7"):
+        system.get_cache_entry(7)
+    with pytest.raises(RuntimeError, match="was passed the Context"):
+        entry.Eval(LeafSystem().CreateDefaultContext())
+
+
+def test_fix_input_ports_from_checks_the_port_counts():
+    one, two = LeafSystem(), LeafSystem()
+    one.DeclareVectorInputPort("u", 1)
+    with pytest.raises(RuntimeError, match="has 1 input ports, this system 0"):
+        two.FixInputPortsFrom(one, one.CreateDefaultContext(), two.CreateDefaultContext())
+    empty = one.CreateDefaultContext()
+    target = one.CreateDefaultContext()
+    one.FixInputPortsFrom(one, empty, target)  # a port without a value stays without
+    assert not one.get_input_port().HasValue(target)

@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 
 from mallard.common.value import AbstractValue
-from mallard.systems.framework import BasicVector, FixedInputPortValue, PortDataType
+from mallard.systems.framework import (
+    BasicVector,
+    FixedInputPortValue,
+    LeafSystem,
+    PortDataType,
+)
 from tests.systems.framework.example_system import Example
 
 DESCRIPTION = "of System ::_ (tests.systems.framework.example_system.Example)"
@@ -76,6 +81,21 @@ def test_fix_value_errors(system, context):
         system.u.FixValue(context, [1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="expected value of type str for input port 'a'"):
         system.a.FixValue(context, 3)
+    # A matrix of the port's size is not a vector: the message names its shape.
+    four = LeafSystem()
+    port = four.DeclareVectorInputPort("m", 4)
+    message = (
+        "System::FixInputPortTypeCheck(): expected value of type "
+        "drake::systems::BasicVector<double> with size=4 for input port 'm' (index 0) but the "
+        "actual type was an array of shape (2, 2). (System ::_)"
+    )
+    with raises(RuntimeError, message):
+        port.FixValue(four.CreateDefaultContext(), np.eye(2))
+    for bad in (None, "1"):
+        with pytest.raises(TypeError, match="takes a vector of 2 numbers"):
+            system.u.FixValue(context, bad)
+    with pytest.raises(TypeError, match="u: expected a scalar, got object"):
+        system.u.FixValue(context, np.array([object(), object()]))
     other = Example().CreateDefaultContext()
     message = (
         "InputPort: The Context given as an argument was not created for this InputPort[0] (u) "

@@ -1,0 +1,137 @@
+"""Parsing large model files: mallard beside pydrake, in one run.
+
+Cases (written to a temporary directory):
+
+* ``comment.urdf``: one link after a comment of ``--comment-mb`` MB (30 by default);
+* ``chain.urdf``: a chain of ``--links`` links (2000 by default), each hanging 0.5 m below
+  the last from a revolute joint with limits, the axes cycling x, y, z;
+* ``chain.sdf``: the same chain in SDFormat, each link's pose ``relative_to`` the link
+  before it (libsdformat resolves a pose by walking the graph up to the model frame, so a
+  deep graph costs pydrake time quadratic in its depth).
+
+Each timing is ``Parser(plant).AddModels(path)`` into a new plant ("parse"), then also
+``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of each
+format, so that lazy imports are not timed. A round times every (case, library) once, the
+libraries alternating, so that drifts of a shared machine hit both alike; the table gives
+the median over ``--rounds`` rounds (3 by default) and mallard's time as a ratio of
+pydrake's (below 1: mallard is faster).
+
+Run: python benchmarks/parsing.py [--links N] [--comment-mb MB] [--rounds R]
+(pydrake's SDFormat chain takes ~10 s a round).
+"""
+
+import argparse
+import gc
+import importlib
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+INERTIAL = (
+    '<inertial><origin xyz="0 0 -0.25"/><mass value="1"/>'
+    '<inertia ixx="0.02" iyy="0.02" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial>'
+)
+AXES = ("1 0 0", "0 1 0", "0 0 1")
+
+
+def comment_urdf(megabytes):
+    comment = "x" * (megabytes * 2**20)
+    return f'<robot name="commented">\n<!-- {comment} -->\n<link name="base"/>\n</robot>\n'
+
+
+def chain_urdf(n):
+    lines = ['<robot name="chain">', f'<link name="link0">{INERTIAL}</link>']
+    for i in range(1, n):
+        lines += [
+            f'<link name="link{i}">{INERTIAL}</link>',
+            f'<joint name="joint{i}" type="revolute"><parent link="link{i - 1}"/>'
+            f'<child link="link{i}"/><origin xyz="0 0 -0.5"/><axis xyz="{AXES[i % 3]}"/>'
+            '<limit lower="-2" upper="2" effort="10" velocity="5"/></joint>',
+        ]
+    return "\n".join([*lines, "</robot>"])
+
+
+def chain_sdf(n):
+    inertial = (
+        "<inertial><pose>0 0 -0.25 0 0 0</pose><mass>1</mass><inertia><ixx>0.02</ixx>"
+        "<iyy>0.02</iyy><izz>0.002</izz></inertia></inertial>"
+    )
+    lines = ['<sdf version="1.9">', '<model name="chain">', f'<link name="link0">{inertial}</link>']
+    for i in range(1, n):
+        lines += [
+            f'<link name="link{i}"><pose relative_to="link{i - 1}">0 0 -0.5 0 0 0</pose>'
+            f"{inertial}</link>",
+            f'<joint name="joint{i}" type="revolute"><parent>link{i - 1}</parent>'
+            f"<child>link{i}</child><axis><xyz>{AXES[i % 3]}</xyz><limit><lower>-2</lower>"
+            "<upper>2</upper><effort>10</effort><velocity>5</velocity></limit></axis></joint>",
+        ]
+    return "\n".join([*lines, "</model>", "</sdf>"])
+
+
+SMALL = {
+    "urdf": '<robot name="small"><link name="a"/></robot>',
+    "sdf": '<sdf version="1.9"><model name="small"><link name="a"/></model></sdf>',
+}
+
+
+def library(name):
+    """(MultibodyPlant, Parser) of ``name`` ("mallard" or "pydrake"), warmed up."""
+    plant_class = importlib.import_module(f"{name}.multibody.plant").MultibodyPlant
+    parser_class = importlib.import_module(f"{name}.multibody.parsing").Parser
+    for file_type, text in SMALL.items():
+        plant = plant_class(0.0)
+        parser_class(plant).AddModelsFromString(text, file_type)
+        plant.Finalize()
+    return plant_class, parser_class
+
+
+def time_once(plant_class, parser_class, path):
+    """(parse, parse + Finalize) seconds of ``path`` into a new plant."""
+    plant = plant_class(0.0)
+    gc.collect()
+    start = time.perf_counter()
+    parser_class(plant).AddModels(str(path))
+    parsed = time.perf_counter()
+    plant.Finalize()
+    return parsed - start, time.perf_counter() - start
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--links", type=int, default=2000)
+    parser.add_argument("--comment-mb", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    libraries = {"mallard": library("mallard")}
+    try:
+        libraries["pydrake"] = library("pydrake")
+    except ImportError:
+        print("pydrake is not installed: mallard only")
+    with tempfile.TemporaryDirectory() as directory:
+        cases = {
+            f"URDF, {args.comment_mb} MB comment": ("comment.urdf", comment_urdf(args.comment_mb)),
+            f"URDF, {args.links}-link chain": ("chain.urdf", chain_urdf(args.links)),
+            f"SDFormat, {args.links}-link chain": ("chain.sdf", chain_sdf(args.links)),
+        }
+        paths = {}
+        for case, (name, text) in cases.items():
+            paths[case] = Path(directory) / name
+            paths[case].write_text(text)
+        times = {(case, lib): [] for case in cases for lib in libraries}
+        for round_ in range(args.rounds):
+            for case, path in paths.items():
+                order = list(libraries) if round_ % 2 == 0 else list(reversed(libraries))
+                for lib in order:
+                    times[case, lib].append(time_once(*libraries[lib], path))
+    print(f"median of {args.rounds} rounds, seconds (ratio: mallard / pydrake)")
+    print(f"{'case':32s} {'step':11s} " + " ".join(f"{lib:>8s}" for lib in libraries) + "   ratio")
+    for case in cases:
+        for step, label in enumerate(("parse", "+ Finalize")):
+            medians = [statistics.median(t[step] for t in times[case, lib]) for lib in libraries]
+            ratio = f"{medians[0] / medians[1]:7.2f}" if len(medians) == 2 else ""
+            print(f"{case:32s} {label:11s} " + " ".join(f"{m:8.3f}" for m in medians) + f" {ratio}")
+
+
+if __name__ == "__main__":
+    main()
