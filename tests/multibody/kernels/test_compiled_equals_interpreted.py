@@ -87,12 +87,12 @@ def test_kernels_are_cached_on_disk_with_a_package_wide_stamp(tmp_path):
         """
         import numpy as np
         from mallard._compiled import compiled
-        from mallard.multibody._kernels import spatial
+        from mallard.multibody._kernels import dense
         from mallard.multibody._kernels._machinery import _PackageStampLocator
-        f = compiled(spatial.cross)
-        out = np.empty(3)
-        f(np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), out)
-        assert out[2] == 1.0
+        f = compiled(dense.cholesky_factor)
+        L = np.zeros((2, 2))
+        assert f(4.0 * np.eye(2), np.ones(2), L)
+        assert L[1, 1] == 2.0
         assert isinstance(f._cache._impl._locator, _PackageStampLocator)
         sig = f.signatures[0]
         print(f.stats.cache_hits.get(sig, 0), f.stats.cache_misses.get(sig, 0))
