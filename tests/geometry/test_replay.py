@@ -10,7 +10,15 @@ import warnings
 import numpy as np
 import pytest
 
-from mallard.geometry import Box, GeometryInstance, Mesh, Rgba, SceneGraph, Sphere
+from mallard.geometry import (
+    Box,
+    GeometryInstance,
+    MakePhongIllustrationProperties,
+    Mesh,
+    Rgba,
+    SceneGraph,
+    Sphere,
+)
 from mallard.geometry import _replay as replay_module
 from mallard.geometry._mesh_data import MeshFileError, read_mesh
 from mallard.geometry._replay import Replay, _rotation_matrices, quaternions
@@ -272,7 +280,7 @@ def test_world_geometry_stands_still_and_titles_are_escaped():
     scene_graph = SceneGraph()
     source = scene_graph.RegisterSource("s")
     instance = GeometryInstance(RigidTransform([0, 0, 1]), Sphere(0.5), "ball")
-    instance.set_illustration_properties({"phong": {"diffuse": Rgba(1, 0, 0, 0.5)}})
+    instance.set_illustration_properties(MakePhongIllustrationProperties([1, 0, 0, 0.5]))
     scene_graph.RegisterAnchoredGeometry(source, instance)
     replay = Replay(scene_graph.model_inspector())
     html = replay.Html("a <b> & </script>")
