@@ -29,7 +29,7 @@ def find_chromium():
 
 
 CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found")]
 
 
 def screenshot(url, path, profile):
