@@ -9,35 +9,36 @@ assumption below is checked by a test of tests/multibody/kernels/test_numba_inte
 (named in brackets), so that a numba release that breaks one fails there, by name; pyproject.toml
 pins numba to the releases those tests pass on.
 
-1. Cache locators [test_cache_locator_protocol]: for a ``cache=True`` function, numba asks the
-   classes of ``CacheImpl._locator_classes`` (``_CacheImpl`` before numba 0.61), in order,
-   ``cls.from_function(py_func, py_file)`` for a locator (None: not this one). A locator is a
+1. Cache locators [test_1_cache_locator_protocol]: for a ``cache=True`` function, numba asks
+   the classes of ``caching.CacheImpl._locator_classes``, in order, ``cls.from_function(py_func,
+   py_file)`` for a locator (None: not this one); ``NUMBA_CACHE_LOCATOR_CLASSES``, if set,
+   replaces that list (and mallard's stamps with it). A locator is a
    ``caching._CacheLocator`` with ``ensure_cache_path``, ``get_cache_path``, ``get_source_stamp``
    (any picklable value; a cache index is used only while its stamp compares equal),
    ``get_disambiguator`` and ``get_suitable_cache_subpath``, and a ``_py_file`` attribute, which
    numba reads to warn about a function it cannot cache. :func:`stamp_cache_entries` puts its
    own first in that list.
-2. No locator [test_no_locator_raises_at_decoration]: when no class gives a locator (no
+2. No locator [test_2_no_locator_raises_at_decoration]: when no class gives a locator (no
    writable directory), ``numba.njit(cache=True)(fn)`` raises a RuntimeError saying "no
    locator available" (:func:`njit_cached` then compiles ``fn`` uncached).
-3. Array structs [test_array_struct_fields, test_c_view_borrows]: in code generation,
+3. Array structs [test_3_array_struct_fields, test_3_c_view_borrows]: in code generation,
    ``context.make_array(array_type)(context, builder, value)`` is the array's struct, with the
    fields ``data``, ``shape``, ``strides``, ``itemsize``, ``meminfo``, ``parent``;
    ``context.populate_array`` fills a new one; a view whose ``meminfo`` is null holds no
    reference to any memory, and is returned with ``impl_ret_borrowed``.
-4. Values in code generation [test_codegen_values]: ``context.cast``,
+4. Values in code generation [test_4_codegen_values]: ``context.cast``,
    ``context.get_constant``, ``context.get_dummy_value`` (the value of None),
    ``context.make_tuple``, ``cgutils.unpack_tuple``, ``cgutils.pack_array``,
    ``cgutils.get_null_value``.
-5. Structs of a ``models.StructModel`` [test_struct_proxy_and_incref]:
+5. Structs of a ``models.StructModel`` [test_5_struct_proxy_and_incref]:
    ``cgutils.create_struct_proxy(type)(context, builder, value)`` gives their fields by name;
    ``context.nrt.incref`` takes a reference to a value stored in one.
-6. LLVM intrinsics [test_llvm_function]: ``cgutils.get_or_insert_function(module, fn_type,
+6. LLVM intrinsics [test_6_llvm_function]: ``cgutils.get_or_insert_function(module, fn_type,
    name)`` declares one (``llvm.pow.v4f64``) in the module being compiled.
-7. Boxing [test_boxing]: a ``box`` function's ``c`` has ``c.pyapi.float_from_double``,
+7. Boxing [test_7_boxing]: a ``box`` function's ``c`` has ``c.pyapi.float_from_double``,
    ``c.pyapi.tuple_pack`` (a new reference; it does not steal its items') and
    ``c.pyapi.decref``, and ``c.box(type, value)`` boxes a value of a numba type.
-8. Entry points [test_entry_point]: ``Dispatcher.compile(signature)`` compiles (or loads from
+8. Entry points [test_8_entry_point]: ``Dispatcher.compile(signature)`` compiles (or loads from
    the cache) the function for that signature and returns its entry point, which Python calls
    without numba's dispatch on argument types.
 """
@@ -55,7 +56,7 @@ from numba.extending import intrinsic
 
 # ---- 1, 2: the on-disk cache -------------------------------------------------------------------
 
-_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+_CACHE_IMPL = caching.CacheImpl
 
 #: (directory + os.sep, stamp) of each :func:`stamp_cache_entries`.
 _STAMPED = []
