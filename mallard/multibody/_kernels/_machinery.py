@@ -5,7 +5,8 @@ so a cached kernel would go stale when a helper it calls, in another file, chang
 is cached with the stamp of kernels._sources instead: a hash of its module's source and of every
 module of mallard that module imports, directly or not. Editing one kernel file recompiles the
 kernels of the modules that import it, and only those. Where numba finds no writable directory
-for the cache, kernels are cached in a temporary one, with a warning (kernels._numba_internals).
+for the cache, kernels (and mallard's other compiled functions) are cached in a temporary one,
+with a warning (kernels._numba_internals).
 """
 
 import os
@@ -16,9 +17,9 @@ from numba.extending import overload, register_jitable
 
 from mallard.multibody._kernels._numba_internals import (
     c_view,
+    manage_caches,
     njit_cached,
     product,
-    stamp_cache_entries,
 )
 from mallard.multibody._kernels._numba_internals import entry_point as entry_point
 from mallard.multibody._kernels._sources import SourceGraph
@@ -103,6 +104,10 @@ def for_dtype(fn, dtype):
     return compiled(fn) if np.dtype(dtype) == np.float64 else fn
 
 
+_MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
 #: The import graph of mallard's sources, whose stamps key the kernels' cache entries.
-SOURCES = SourceGraph(os.path.dirname(os.path.dirname(_PACKAGE_DIR)), "mallard")
-stamp_cache_entries(_PACKAGE_DIR, SOURCES.stamp_of_file)
+SOURCES = SourceGraph(_MALLARD_DIR, "mallard")
+manage_caches(_PACKAGE_DIR, SOURCES.stamp_of_file)
+# The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
+# the temporary cache where numba has no writable directory.
+manage_caches(_MALLARD_DIR)

@@ -16,8 +16,8 @@ pins numba to the releases those tests pass on.
    ``caching._CacheLocator`` with ``ensure_cache_path``, ``get_cache_path``, ``get_source_stamp``
    (any picklable value; a cache index is used only while its stamp compares equal),
    ``get_disambiguator`` and ``get_suitable_cache_subpath``, and a ``_py_file`` attribute, which
-   numba reads to warn about a function it cannot cache. :func:`stamp_cache_entries` puts its
-   own first in that list.
+   numba reads to warn about a function it cannot cache. :func:`manage_caches` puts its own
+   first in that list.
 2. No locator [test_2_no_locator_raises_at_decoration]: when no class gives a locator (no
    writable directory), ``numba.njit(cache=True)(fn)`` raises a RuntimeError saying "no
    locator available" (:func:`njit_cached` then compiles ``fn`` uncached).
@@ -43,6 +43,7 @@ pins numba to the releases those tests pass on.
    without numba's dispatch on argument types.
 """
 
+import hashlib
 import os
 import stat
 import tempfile
@@ -58,27 +59,28 @@ from numba.extending import intrinsic
 
 _CACHE_IMPL = caching.CacheImpl
 
-#: (directory + os.sep, stamp) of each :func:`stamp_cache_entries`.
-_STAMPED = []
+#: (directory + os.sep, stamp or None) of each :func:`manage_caches`, in order.
+_MANAGED = []
 
 #: The directory of the caches numba has no writable place for (see _temporary_cache_dir).
 _temporary_dir = None
 _warned = False
 
 
-def stamp_cache_entries(directory, stamp):
-    """Caches the functions numba compiles with ``cache=True`` from files under ``directory``
-    with ``stamp(py_file)`` (a str) as their source stamp, in place of the stamp of their file
-    alone; where numba finds no writable directory for their cache, in a temporary one (with
-    one warning that says how to choose one)."""
-    _STAMPED.append((os.path.join(os.path.abspath(directory), ""), stamp))
-    if _StampedLocator not in _CACHE_IMPL._locator_classes:
-        _CACHE_IMPL._locator_classes.insert(0, _StampedLocator)
+def manage_caches(directory, stamp=None):
+    """Where numba finds no writable directory for the cache of a function it compiles with
+    ``cache=True`` from a file under ``directory``, caches it in a temporary one (with one
+    warning that says how to choose one). With ``stamp``, a function of the file's path, the
+    cache entries of those files are stamped with ``stamp(py_file)`` (a str) in place of
+    numba's stamp of the file alone. The first call whose directory holds a file decides."""
+    _MANAGED.append((os.path.join(os.path.abspath(directory), ""), stamp))
+    if _ManagedLocator not in _CACHE_IMPL._locator_classes:
+        _CACHE_IMPL._locator_classes.insert(0, _ManagedLocator)
 
 
-class _StampedLocator(caching._CacheLocator):
+class _ManagedLocator(caching._CacheLocator):
     """numba's locator for a function (or a temporary one), with the stamp of
-    :func:`stamp_cache_entries`."""
+    :func:`manage_caches` if one was given."""
 
     def __init__(self, inner, stamp, py_file):
         self._inner = inner
@@ -92,7 +94,7 @@ class _StampedLocator(caching._CacheLocator):
         return self._inner.get_cache_path()
 
     def get_source_stamp(self):
-        return self._stamp
+        return self._inner.get_source_stamp() if self._stamp is None else self._stamp
 
     def get_disambiguator(self):
         return self._inner.get_disambiguator()
@@ -100,10 +102,10 @@ class _StampedLocator(caching._CacheLocator):
     @classmethod
     def from_function(cls, py_func, py_file):
         path = os.path.abspath(py_file)
-        for directory, stamp in _STAMPED:
+        for directory, stamp in _MANAGED:
             if path.startswith(directory):
                 try:
-                    source_stamp = stamp(py_file)
+                    source_stamp = None if stamp is None else stamp(py_file)
                 except OSError:  # (sources that cannot be read: numba's own locators)
                     return None
                 inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
@@ -116,7 +118,7 @@ class _StampedLocator(caching._CacheLocator):
 def _numba_locator(py_func, py_file):
     """The locator numba's own classes give ``py_func`` (None: no writable directory)."""
     for other in _CACHE_IMPL._locator_classes:
-        if other is not _StampedLocator:
+        if other is not _ManagedLocator:
             locator = other.from_function(py_func, py_file)
             if locator is not None:
                 return locator
@@ -124,7 +126,7 @@ def _numba_locator(py_func, py_file):
 
 
 class _TemporaryLocator(caching._CacheLocator):
-    """A function's cache in :func:`_temporary_cache_dir` (its stamp: see _StampedLocator)."""
+    """A function's cache in :func:`_temporary_cache_dir`."""
 
     def __init__(self, py_func, py_file, directory):
         self._py_file = py_file
@@ -135,7 +137,8 @@ class _TemporaryLocator(caching._CacheLocator):
         return self._cache_path
 
     def get_source_stamp(self):
-        return None  # (never read: _StampedLocator's stamp replaces it)
+        with open(self._py_file, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
 
     def get_disambiguator(self):
         return str(self._lineno)
@@ -198,7 +201,7 @@ def _warn_no_cache_dir(what):
 
 def njit_cached(fn, **options):
     """``numba.njit(cache=True, **options)(fn)``, or uncached if numba has no cache location
-    for it (with the one warning of :func:`stamp_cache_entries`)."""
+    for it (with the one warning of :func:`manage_caches`)."""
     try:
         return numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:

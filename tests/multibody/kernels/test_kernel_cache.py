@@ -14,12 +14,12 @@ import pytest
 
 import mallard
 
-KERNELS = pathlib.Path("multibody", "_kernels")
-
-PROBES = ("probe_caller.caller", "probe_other.other")
-# Three kernels in three files: ``caller`` calls ``helper_value`` of another file.
+KERNELS = "mallard.multibody._kernels."
+PROBES = (KERNELS + "probe_caller.caller", KERNELS + "probe_other.other")
+# Three kernels in three files (``caller`` calls ``helper_value`` of another file), and a
+# function compiled by numba.njit(cache=True) elsewhere in mallard (as the integrators' are).
 PROBE_FILES = {
-    "probe_helper.py": """\
+    "multibody/_kernels/probe_helper.py": """\
         from mallard.multibody._kernels._machinery import jitable
 
 
@@ -27,7 +27,7 @@ PROBE_FILES = {
         def helper_value():
             return 1.0
         """,
-    "probe_caller.py": """\
+    "multibody/_kernels/probe_caller.py": """\
         from mallard.multibody._kernels._machinery import jitable
         from mallard.multibody._kernels.probe_helper import helper_value
 
@@ -36,7 +36,7 @@ PROBE_FILES = {
         def caller(out):
             out[0] = helper_value()
         """,
-    "probe_other.py": """\
+    "multibody/_kernels/probe_other.py": """\
         from mallard.multibody._kernels._machinery import jitable
 
 
@@ -44,10 +44,19 @@ PROBE_FILES = {
         def other(out):
             out[0] = 2.0
         """,
+    "probe_elsewhere.py": """\
+        import numba
+
+
+        @numba.njit(cache=True)
+        def elsewhere(out):
+            out[0] = 4.0
+        """,
 }
 
-# Prints, for each kernel named on the command line (module.function of kernels), what it
-# wrote in out[0] and whether it came from the cache; then the warnings, one per line.
+# Prints, for each function named on the command line (module.function: a kernel, compiled,
+# or a numba dispatcher), what it wrote in out[0] and whether it came from the cache; then the
+# warnings, one per line.
 SCRIPT = textwrap.dedent(
     """
     import importlib, sys, warnings
@@ -57,8 +66,8 @@ SCRIPT = textwrap.dedent(
         from mallard.multibody._kernels import compiled
         for name in sys.argv[1:]:
             module, function = name.rsplit(".", 1)
-            module = importlib.import_module("mallard.multibody._kernels." + module)
-            f = compiled(getattr(module, function))
+            f = getattr(importlib.import_module(module), function)
+            f = f if hasattr(f, "stats") else compiled(f)
             out = np.zeros(1)
             f(out)
             print(function, out[0], f.stats.cache_hits.get(f.signatures[0], 0))
@@ -77,7 +86,7 @@ def _copy_of_mallard(root):
         ignore=shutil.ignore_patterns("__pycache__"),
     )
     for name, text in PROBE_FILES.items():
-        (root / "mallard" / KERNELS / name).write_text(textwrap.dedent(text))
+        (root / "mallard" / name).write_text(textwrap.dedent(text))
 
 
 def _run(root, env, *kernels, **options):
@@ -113,7 +122,7 @@ def test_editing_a_helper_recompiles_its_callers_and_nothing_else(tmp_path):
     assert _run(tmp_path, env, *PROBES) == ({"caller": (1.0, 0), "other": (2.0, 0)}, [])
     assert _run(tmp_path, env, *PROBES) == ({"caller": (1.0, 1), "other": (2.0, 1)}, [])  # cached
 
-    helper = tmp_path / "mallard" / KERNELS / "probe_helper.py"
+    helper = tmp_path / "mallard" / "multibody" / "_kernels" / "probe_helper.py"
     helper.write_text(helper.read_text().replace("return 1.0", "return 3.0"))
     # The caller, in another file, is compiled again with the new helper (not stale); the
     # other kernel still comes from the cache.
@@ -136,9 +145,10 @@ def _read_only(path):
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 def test_without_a_writable_cache_directory_kernels_are_cached_in_a_temporary_one(tmp_path):
-    """The package directory and HOME read-only, no NUMBA_CACHE_DIR: kernels compile (numba
-    alone raises "no locator available"), with one warning naming NUMBA_CACHE_DIR; a second
-    process loads them from the temporary directory."""
+    """The package directory and HOME read-only, no NUMBA_CACHE_DIR: kernels, and functions
+    numba compiles elsewhere in mallard, compile (numba alone raises "no locator available"),
+    with one warning naming NUMBA_CACHE_DIR; a second process loads them from the temporary
+    directory."""
     src, home, tmp = tmp_path / "src", tmp_path / "home", tmp_path / "tmp"
     _copy_of_mallard(src)
     home.mkdir()
@@ -147,12 +157,13 @@ def test_without_a_writable_cache_directory_kernels_are_cached_in_a_temporary_on
     _read_only(home)
     env = _environment(PYTHONPATH=src, HOME=home, TMPDIR=tmp)
     try:
-        runs, warnings = _run(src, env, *PROBES)
-        assert runs == {"caller": (1.0, 0), "other": (2.0, 0)}
+        elsewhere = "mallard.probe_elsewhere.elsewhere"
+        runs, warnings = _run(src, env, *PROBES, elsewhere)
+        assert runs == {"caller": (1.0, 0), "other": (2.0, 0), "elsewhere": (4.0, 0)}
         assert len(warnings) == 1
         assert "NUMBA_CACHE_DIR" in warnings[0] and str(tmp) in warnings[0]
-        runs, warnings = _run(src, env, *PROBES)
-        assert runs == {"caller": (1.0, 1), "other": (2.0, 1)}
+        runs, warnings = _run(src, env, *PROBES, elsewhere)
+        assert runs == {"caller": (1.0, 1), "other": (2.0, 1), "elsewhere": (4.0, 1)}
         assert len(warnings) == 1
     finally:
         for path in (src, home):

@@ -15,6 +15,7 @@ from numba.core import caching
 from numba.extending import intrinsic
 
 import mallard
+from mallard.common._quaternion import quaternion_product
 from mallard.multibody._kernels import _numba_internals, compiled, spatial
 from mallard.multibody._kernels._machinery import SOURCES
 from mallard.multibody._kernels._numba_internals import (
@@ -38,11 +39,11 @@ def _cross_args():
 # ---- 1. cache locators ---------------------------------------------------------------------------
 def test_1_cache_locator_protocol():
     locators = _numba_internals._CACHE_IMPL._locator_classes
-    assert locators[0] is _numba_internals._StampedLocator, "numba's locator list moved"
+    assert locators[0] is _numba_internals._ManagedLocator, "numba's locator list moved"
     f = compiled(spatial.cross)
     f(*_cross_args())
     locator = f._cache._impl.locator
-    assert isinstance(locator, _numba_internals._StampedLocator), "numba took another locator"
+    assert isinstance(locator, _numba_internals._ManagedLocator), "numba took another locator"
     assert f._cache._cache_file._source_stamp == SOURCES.stamp_of_file(spatial.__file__)
     # What numba's caching code asks of a locator, ours has.
     abstract = caching._CacheLocator.__abstractmethods__
@@ -52,6 +53,14 @@ def test_1_cache_locator_protocol():
     missing = [name for name in read if not hasattr(locator, name)]
     assert not missing, f"numba reads {missing} of a cache locator"
     assert callable(caching._CacheLocator.get_suitable_cache_subpath)
+
+
+def test_1_functions_elsewhere_in_mallard_keep_numbas_stamp():
+    fn = quaternion_product
+    locator = _numba_internals._ManagedLocator.from_function(fn, inspect.getfile(fn))
+    numbas = _numba_internals._numba_locator(fn, inspect.getfile(fn))
+    assert locator.get_source_stamp() == numbas.get_source_stamp()
+    assert locator.get_cache_path() == numbas.get_cache_path()
 
 
 # ---- 2. no locator ----------------------------------------------------------------------------
