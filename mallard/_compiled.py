@@ -49,17 +49,17 @@ def entry_point(fn=None, *, parallel=False):
 
 
 def compiled(fn):
-    """``fn`` compiled by numba for float64 arrays (nopython, cached on disk; with
-    parallel=True if it is a parallel entry point). The dispatcher is made once per
-    function."""
+    """``fn`` compiled by numba for float64 arrays (nopython, cached on disk where numba can
+    write, see kernels._numba_internals; with parallel=True if it is a parallel entry point).
+    The dispatcher is made once per function."""
     dispatcher = _COMPILED.get(fn)
     if dispatcher is None:
-        import numba
+        from mallard.multibody._kernels._numba_internals import njit_cached
 
-        options = {"cache": True, "error_model": "numpy"}
+        options = {"error_model": "numpy"}
         if fn in _PARALLEL:
             options["parallel"] = True
-        dispatcher = _COMPILED[fn] = numba.njit(**options)(fn)
+        dispatcher = _COMPILED[fn] = njit_cached(fn, **options)
     return dispatcher
 
 
@@ -96,9 +96,9 @@ class Kernels:
         layout), which it does not check."""
         fn = getattr(self, name)
         if self.is_compiled:
-            import numba
+            from mallard.multibody._kernels._numba_internals import compiled_for
 
-            fn = fn.compile(tuple(numba.typeof(a) for a in head + tuple(args)))
+            fn = compiled_for(fn, head + tuple(args))
         return functools.partial(fn, *head)
 
 

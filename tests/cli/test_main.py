@@ -117,6 +117,7 @@ def test_debug_after_the_command(run, tmp_path):
     assert "Traceback" in result.err
 
 
+@pytest.mark.slow
 def test_python_dash_m_simulates_the_acrobot(tmp_path):
     out = tmp_path / "results"
     completed = subprocess.run(

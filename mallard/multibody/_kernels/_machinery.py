@@ -1,21 +1,24 @@
 """How kernels are registered, compiled for float64 and cached on disk.
 
 numba's on-disk cache (``cache=True``) checks only the source file of the function it compiled,
-so a cached kernel would go stale when a helper it calls, in another file, changes. A cache
-locator placed first in numba's list stamps every kernel of this package with a hash of the
-whole package's source instead.
+so a cached kernel would go stale when a helper it calls, in another file, changes. Each kernel
+is cached with the stamp of kernels._sources instead: a hash of its module's source and of every
+module of mallard that module imports, directly or not. Editing one kernel file recompiles the
+kernels of the modules that import it, and only those. Where numba finds no writable directory
+for the cache, kernels (and mallard's other compiled functions) are cached in a temporary one,
+with a warning (kernels._numba_internals). Compiling and calling kernels from Python:
+mallard._compiled.
 """
 
 import functools
-import hashlib
 import os
 
 from numba import types
-from numba.core import caching, cgutils
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic, overload, register_jitable
+from numba.extending import overload, register_jitable
 
 from mallard._compiled import entry_point
+from mallard.multibody._kernels._numba_internals import c_view, manage_caches, product
+from mallard.multibody._kernels._sources import SourceGraph
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -51,74 +54,6 @@ def reshaped(a, shape):
     return a.reshape(shape)
 
 
-def _intp_items(context, builder, value, tuple_type):
-    """The items of the tuple ``value`` of integers (type ``tuple_type``), cast to intp."""
-    items = cgutils.unpack_tuple(builder, value, len(tuple_type))
-    return [
-        context.cast(builder, item, item_type, types.intp)
-        for item, item_type in zip(items, tuple_type, strict=True)
-    ]
-
-
-def _view_codegen(view_type, shape, with_offset):
-    """The codegen of :func:`_c_view` (with_offset False) or :func:`_c_view_at`."""
-    ndim = len(shape)
-
-    def codegen(context, builder, signature, args):
-        source = context.make_array(signature.args[0])(context, builder, args[0])
-        data = source.data
-        if with_offset:
-            stride = cgutils.unpack_tuple(builder, source.strides, signature.args[0].ndim)[0]
-            offset = context.cast(builder, args[1], signature.args[1], types.intp)
-            data = cgutils.pointer_add(builder, data, builder.mul(offset, stride))
-        dims = _intp_items(context, builder, args[-1], shape)
-        strides = [source.itemsize] * ndim
-        for d in range(ndim - 2, -1, -1):
-            strides[d] = builder.mul(strides[d + 1], dims[d + 1])
-        view = context.make_array(view_type)(context, builder)
-        context.populate_array(
-            view,
-            data=data,
-            shape=cgutils.pack_array(builder, dims),
-            strides=cgutils.pack_array(builder, strides),
-            itemsize=source.itemsize,
-            meminfo=cgutils.get_null_value(source.meminfo.type),
-            parent=source.parent,
-        )
-        return impl_ret_borrowed(context, builder, view_type, view._getvalue())
-
-    return codegen
-
-
-@intrinsic
-def _c_view(typingctx, a, shape):
-    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
-    without a reference to ``a``'s memory (see :func:`reshaped`)."""
-    view_type = types.Array(a.dtype, len(shape), "C")
-    return view_type(a, shape), _view_codegen(view_type, shape, False)
-
-
-@intrinsic
-def _c_view_at(typingctx, a, offset, shape):
-    """:func:`_c_view` of ``a[offset:]`` (offset along a's first dimension), without making
-    that slice (whose reference to a's memory would be counted, and not optimized away)."""
-    view_type = types.Array(a.dtype, len(shape), "C")
-    return view_type(a, offset, shape), _view_codegen(view_type, shape, True)
-
-
-@intrinsic
-def _product(typingctx, shape):
-    """The product of the integers of the tuple ``shape``."""
-
-    def codegen(context, builder, signature, args):
-        size = context.get_constant(types.intp, 1)
-        for value in _intp_items(context, builder, args[0], shape):
-            size = builder.mul(size, value)
-        return size
-
-    return types.intp(shape), codegen
-
-
 @overload(reshaped)
 def _reshaped_compiled(a, shape):
     if not isinstance(a, types.Array):
@@ -127,55 +62,17 @@ def _reshaped_compiled(a, shape):
         return lambda a, shape: a.reshape(shape)
 
     def impl(a, shape):
-        if _product(shape) != a.shape[0]:
+        if product(shape) != a.shape[0]:
             raise ValueError("reshaped: the shape does not match the array's size")
-        return _c_view(a, shape)
+        return c_view(a, shape)
 
     return impl
 
 
-@functools.lru_cache(maxsize=1)
-def _package_source_hash():
-    digest = hashlib.sha256()
-    for root, _, files in sorted(os.walk(_PACKAGE_DIR)):
-        for name in sorted(files):
-            if name.endswith(".py"):
-                with open(os.path.join(root, name), "rb") as f:
-                    digest.update(name.encode() + f.read())
-    return digest.hexdigest()
-
-
-class _PackageStampLocator(caching._CacheLocator):
-    """numba's usual locator for a kernel, with the whole package's source as its stamp."""
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    def ensure_cache_path(self):
-        self._inner.ensure_cache_path()
-
-    def get_cache_path(self):
-        return self._inner.get_cache_path()
-
-    def get_source_stamp(self):
-        return (self._inner.get_source_stamp(), _package_source_hash())
-
-    def get_disambiguator(self):
-        return self._inner.get_disambiguator()
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if not os.path.abspath(py_file).startswith(_PACKAGE_DIR + os.sep):
-            return None
-        for other in _CACHE_IMPL._locator_classes:
-            if other is not cls:
-                inner = other.from_function(py_func, py_file)
-                if inner is not None:
-                    return cls(inner)
-        return None
-
-
-# numba renamed _CacheImpl to CacheImpl in 0.61.
-_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-if _PackageStampLocator not in _CACHE_IMPL._locator_classes:
-    _CACHE_IMPL._locator_classes.insert(0, _PackageStampLocator)
+_MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+#: The import graph of mallard's sources, whose stamps key the kernels' cache entries.
+SOURCES = SourceGraph(_MALLARD_DIR, "mallard")
+manage_caches(_PACKAGE_DIR, SOURCES.stamp_of_file)
+# The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
+# the temporary cache where numba has no writable directory.
+manage_caches(_MALLARD_DIR)

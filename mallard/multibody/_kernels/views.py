@@ -14,7 +14,8 @@ from numba import types
 from numba.extending import overload
 
 from mallard.multibody import _layout
-from mallard.multibody._kernels._machinery import _c_view_at, jitable
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._numba_internals import c_view_at
 from mallard.multibody._kernels.lane_views import LanesType, _unwrap, _wrap
 from mallard.multibody._kernels.lanes import L
 from mallard.multibody._layout import SIZE, Model
@@ -29,9 +30,9 @@ def section(a, offset, shape):
 @overload(section)
 def _section_compiled(a, offset, shape):
     if isinstance(a, types.Array) and a.layout == "C":
-        return lambda a, offset, shape: _c_view_at(a, offset, shape)
+        return lambda a, offset, shape: c_view_at(a, offset, shape)
     if isinstance(a, LanesType) and a.array_type.layout == "C":
-        return lambda a, offset, shape: _wrap(_c_view_at(_unwrap(a), offset, shape + (L,)))
+        return lambda a, offset, shape: _wrap(c_view_at(_unwrap(a), offset, shape + (L,)))
     return None
 
 
