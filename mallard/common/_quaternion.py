@@ -10,6 +10,7 @@ import numpy as np
 from mallard._scalar import values_or_none
 from mallard.common import _bindings as b
 from mallard.common._cast import Cast
+from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.common._scalar_math import acos, sin, sqrt
 
 # pydrake's tolerance on |q| - 1 for a quaternion (and on |axis| - 1 for an AngleAxis).
@@ -27,29 +28,6 @@ def check_unit_norm(v, what, value_name):
             f"{what} is not normalized: |{value_name}| = {norm!r} differs from 1 by "
             f"{UNIT_NORM_TOLERANCE:g} or more ({value_name} = {values.tolist()})"
         )
-
-
-def quaternion_rotation(w, x, y, z, s):
-    """The rotation matrix of the quaternion (w, x, y, z), row by row as a 9-tuple, scaled as
-    1 - s(y²+z²), s(xy - wz)...: s = 2 for a unit quaternion (Eigen's toRotationMatrix, in
-    its order of operations); s = 2/|q|² gives the rotation matrix of a quaternion of any
-    nonzero norm. The one formula of mallard's: the value types' (quaternion_to_matrix) and
-    the kernels' (kernels.rotation; numba-free here, compiled there)."""
-    sx, sy, sz = s * x, s * y, s * z
-    wx, wy, wz = w * sx, w * sy, w * sz
-    xx, xy, xz = x * sx, x * sy, x * sz
-    yy, yz, zz = y * sy, y * sz, z * sz
-    return (
-        1.0 - (yy + zz),
-        xy - wz,
-        xz + wy,
-        xy + wz,
-        1.0 - (xx + zz),
-        yz - wx,
-        xz - wy,
-        yz + wx,
-        1.0 - (xx + yy),
-    )
 
 
 def quaternion_to_matrix(wxyz, s):

@@ -50,6 +50,7 @@ def _views_kernel(layout):
     namespace = {"View": layout.View, "section": section}
     exec(compile(source, f"<mallard.multibody._layout.{layout.name.upper()}>", "exec"), namespace)
     kernel = namespace[layout.name]
+    kernel.__module__ = __name__
     kernel.__doc__ = f"The {layout.View.__name__} views of the array's sections (_layout)."
     kernel.source = source
     return jitable(kernel, inline=True)
