@@ -41,6 +41,10 @@ pins numba to the releases those tests pass on.
 8. Calls without dispatch [test_8_entry_point]: ``Dispatcher.compile(signature)`` compiles (or
    loads from the cache) the function for that signature and returns its entry point, which
    Python calls without numba's dispatch on argument types (:func:`compiled_for`).
+9. Compile events [test_9_compile_events]: ``numba.core.event`` sends "numba:compile" events
+   to a listener installed with ``event.install_listener`` (a context manager), calling its
+   ``on_start`` and ``on_end`` when numba starts and ends compiling a function, not when it
+   loads one from the cache (:func:`compilation_listener`).
 """
 
 import hashlib
@@ -334,6 +338,24 @@ def product(typingctx, shape):
         return size
 
     return types.intp(shape), codegen
+
+
+# ---- 9: compile events ---------------------------------------------------------------------------
+
+
+def compilation_listener(on_start, on_end):
+    """A context manager during which ``on_start()`` and ``on_end()`` are called as numba
+    starts and ends compiling a function (nested for the functions it calls)."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, _event):
+            on_start()
+
+        def on_end(self, _event):
+            on_end()
+
+    return event.install_listener("numba:compile", Listener())
 
 
 # ---- 8: calls without dispatch -----------------------------------------------------------------

@@ -199,6 +199,16 @@ def test_8_entry_point():
     np.testing.assert_array_equal(args[2], 2.0 * np.eye(2))
 
 
+# ---- 9. compile events -------------------------------------------------------------------------
+def test_9_compile_events():
+    events = []
+    with _numba_internals.compilation_listener(
+        lambda: events.append("start"), lambda: events.append("end")
+    ):
+        numba.njit(lambda x: x + 1)(1)
+    assert events[0] == "start" and events[-1] == "end" and len(events) % 2 == 0
+
+
 # ---- and nothing else -------------------------------------------------------------------------
 def test_no_other_module_uses_numba_internals():
     """numba.core, and the code generation calls of assumptions 3-7, appear in
