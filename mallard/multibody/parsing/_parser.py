@@ -23,8 +23,6 @@ from mallard.multibody.plant import MultibodyPlant
 _KNOWN_TYPES = "Known types are: .urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
 # Formats pydrake parses and mallard does not (yet).
 _UNSUPPORTED = {
-    ".xml": "MuJoCo XML",
-    ".XML": "MuJoCo XML",
     ".dmd.yaml": "Drake model directives",
     ".DMD.YAML": "Drake model directives",
     ".obj": "OBJ mesh",
@@ -52,6 +50,10 @@ def _format_parser(file_name):
                 f"Cannot parse '{file_name}': mallard's SDFormat parser is not available"
             ) from None
         return _sdf.parse
+    if ends_with(".xml") or ends_with(".XML"):
+        from mallard.multibody.parsing import _mujoco
+
+        return _mujoco.parse
     for ext, what in _UNSUPPORTED.items():
         if ends_with(ext):
             raise NotImplementedError(
@@ -253,7 +255,11 @@ class Parser:
                     lambda message: workspace.diagnostics.error(None, message)
                 )
                 self._collision_filter_groups._merge(groups)
+                for step in workspace.after_geometry:
+                    step()
         except BaseException:
+            for undo in reversed(workspace.undo):
+                undo()
             plant._rollback(checkpoint)
             if registers:
                 plant._geometry_rollback(geometry_checkpoint)
