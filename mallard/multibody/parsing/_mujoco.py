@@ -618,7 +618,7 @@ class _MujocoParser:
                 )
                 continue
             self.unsupported(pair, ("condim", "friction"))
-            pairs.append((pair, geom1, geom2))
+            pairs.append((geom1, geom2))
         for exclude in node.findall("exclude"):
             body1, body2 = exclude.get("body1"), exclude.get("body2")
             if body1 is None or body2 is None:
@@ -663,7 +663,7 @@ class _MujocoParser:
         for index in plant.GetJointIndices(self.model_instance):
             joint = plant.get_joint(index)
             adjacent[(joint.parent_body().index(), joint.child_body().index())] = True
-        for pair, geom1, geom2 in pairs:
+        for geom1, geom2 in pairs:
             id1, id2 = find(geom1), find(geom2)
             if id1 is None or id2 is None:
                 which = ("geom1", geom1) if id1 is None else ("geom2", geom2)

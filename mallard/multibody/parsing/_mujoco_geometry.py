@@ -27,7 +27,6 @@ from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scal
 from mallard.multibody.parsing._geometry import GeometryRecord
 from mallard.multibody.parsing._proximity import checked_friction
 from mallard.multibody.tree import CalcSpatialInertia, SpatialInertia, UnitInertia
-from mallard.multibody.tree._rotational_inertia import fmt
 from mallard.multibody.tree._spatial_inertia import _validity_error
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
@@ -227,12 +226,7 @@ class GeomParser:
                 node, f"geom {name} specified a 'mesh', but this is not allowed for type '{kind}'."
             )
 
-        def need(count, what):
-            if len(size) < count:
-                error(node, f"The size attribute for {what} must have at least {count} elements.")
-
         length = None if fromto is None else float(np.linalg.norm(fromto[:3] - fromto[3:]))
-        numbers = {1: "one", 2: "two", 3: "three"}
         try:
             if kind == "plane":
                 geom.shape = HalfSpace()
@@ -271,8 +265,7 @@ class GeomParser:
                 if len(size) < 3:
                     error(
                         node,
-                        f"The size attribute for {kind} geom must have at least "
-                        f"{numbers[3]} elements.",
+                        f"The size attribute for {kind} geom must have at least three elements.",
                     )
                 if kind == "box":
                     geom.shape = Box(2.0 * size[0], 2.0 * size[1], 2.0 * size[2])
