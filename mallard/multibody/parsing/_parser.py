@@ -224,7 +224,9 @@ class Parser:
             raise TypeError("AddModelsFromString(): file_contents and file_type must be str")
         pseudo_name = f"{STRING_STEM}.{file_type}"
         parse = _format_parser(pseudo_name)
-        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, pseudo_name))
+        # Drake names MJCF text "<literal-string>.urdf" in its messages.
+        label = f"{STRING_STEM}.urdf" if parse.__module__.endswith("_mujoco") else pseudo_name
+        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, label))
 
     def _add(self, parse, load):
         plant = self._plant
