@@ -244,11 +244,10 @@ def _compare(key):
 
     from mallard.geometry import Role as MlRole
 
-    pd_geometries = _geometries(
-        pd, pd_graph, pd_tree, (("visual", Role.kIllustration), ("collision", Role.kProximity))
-    )
-    ml_geometries = _geometries(ml, ml_graph, ml_tree,
-                                (("visual", MlRole.kIllustration), ("collision", MlRole.kProximity)))  # fmt: skip
+    pd_roles = (("visual", Role.kIllustration), ("collision", Role.kProximity))
+    ml_roles = (("visual", MlRole.kIllustration), ("collision", MlRole.kProximity))
+    pd_geometries = _geometries(pd, pd_graph, pd_tree, pd_roles)
+    ml_geometries = _geometries(ml, ml_graph, ml_tree, ml_roles)
     assert [g[:6] for g in ml_geometries] == [g[:6] for g in pd_geometries]
     for a, b in zip(ml_geometries, pd_geometries, strict=True):
         np.testing.assert_allclose(a[6], b[6], rtol=0, atol=1e-14)

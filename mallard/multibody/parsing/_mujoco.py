@@ -19,6 +19,7 @@ DiagramBuilder (mallard's Parser has none).
 
 import math
 import os
+import re
 
 import numpy as np
 
@@ -56,10 +57,21 @@ _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
              "false": False, "False": False, "FALSE": False, "0": False}  # fmt: skip
 
 
+_LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
+
+
 def parse(workspace, root, model_name=None):
     """Adds the model of the MJCF document ``root`` to the workspace's plant; returns [its
-    ModelInstanceIndex]. ``model_name`` overrides ``<mujoco model=...>``."""
-    return [_MujocoParser(workspace, root).parse(model_name)]
+    ModelInstanceIndex]. ``model_name`` overrides ``<mujoco model=...>``. An error of the
+    plant's API is located at the element being read."""
+    parser = _MujocoParser(workspace, root)
+    try:
+        return [parser.parse(model_name)]
+    except (RuntimeError, ValueError) as e:
+        if _LOCATED.match(str(e)):
+            raise
+        at = parser.at
+        raise type(e)(f"{at.file}:{at.line}: error: {e}") from None
 
 
 def _bool(value, default):
@@ -81,6 +93,8 @@ class _MujocoParser:
         self.plant = workspace.plant
         self.root = root
         self.model_instance = None
+        #: The element being read (where an error of the plant's API is located).
+        self.at = root
         self.frames = Frames(self.diagnostics)
         self.defaults = {}  # (element, class) -> the <default>'s element
         self.materials = {}
@@ -247,6 +261,7 @@ class _MujocoParser:
         )  # fmt: skip
 
     def parse_option(self, node):
+        self.at = node
         gravity = parse_vector(node, "gravity", 3)
         if gravity is not None:
             field = self.plant.mutable_gravity_field()
@@ -299,6 +314,7 @@ class _MujocoParser:
     def parse_geoms(self, node, compute_inertia, child_class):
         geoms = []
         for geom_node in node.findall("geom"):
+            self.at = geom_node
             self.apply_defaults("geom", geom_node.get("class", child_class or "main"), geom_node)
             geom = self.geoms.parse(geom_node, len(geoms), compute_inertia)
             if geom.shape is not None:
@@ -336,6 +352,7 @@ class _MujocoParser:
         )
 
     def parse_body(self, node, parent, X_WP, parent_class):
+        self.at = node
         plant = self.plant
         name = node.get("name", f"body{plant.num_bodies()}")
         child_class = node.get("childclass", parent_class)
@@ -353,6 +370,7 @@ class _MujocoParser:
         else:
             compute_inertia = True
         geoms = self.parse_geoms(node, compute_inertia, child_class)
+        self.at = node
         if compute_inertia:
             for geom in geoms:
                 if geom.M_GBo_B is not None and geom.M_GBo_B.get_mass() > 0:
@@ -448,6 +466,7 @@ class _MujocoParser:
         return limited, (np.zeros(2) if values is None else values)
 
     def parse_joint(self, node, parent, child, X_WC, X_PC, child_class):
+        self.at = node
         plant = self.plant
         name = node.get("name", f"{parent.name()}-{child.name()}")
         self.apply_defaults("joint", node.get("class", child_class or "main"), node)
@@ -547,6 +566,7 @@ class _MujocoParser:
         return min(limit, larger)
 
     def parse_motor(self, node):
+        self.at = node
         plant = self.plant
         name = node.get("name", f"motor{plant.num_actuators()}")
         self.apply_defaults(node.tag, node.get("class", "main"), node)
@@ -591,6 +611,12 @@ class _MujocoParser:
         armature = self.armature.get(actuator.joint().index())
         if armature is not None:
             ratio = actuator.default_gear_ratio()
+            if ratio == 0:
+                self.error(
+                    node,
+                    f"The motor '{name}' has gear 0 on a joint with armature {fmt(armature)}: the "
+                    "rotor inertia armature / gear² would be infinite (Drake makes it inf).",
+                )
             actuator.set_default_rotor_inertia(armature / (ratio * ratio))
         if node.tag == "position":
             gains = PdControllerGains(
@@ -620,6 +646,7 @@ class _MujocoParser:
             self.unsupported(pair, ("condim", "friction"))
             pairs.append((geom1, geom2))
         for exclude in node.findall("exclude"):
+            self.at = exclude
             body1, body2 = exclude.get("body1"), exclude.get("body2")
             if body1 is None or body2 is None:
                 self.warning(
@@ -629,7 +656,7 @@ class _MujocoParser:
                 )
                 continue
             bodies = []
-            for body_name in (body1, body2):
+            for body_name in (body1, body2):  # (located: Drake's GetBodyByName has no place)
                 if not self.plant.HasBodyNamed(body_name, self.model_instance):
                     self.error(
                         exclude,
@@ -697,6 +724,7 @@ class _MujocoParser:
         plant = self.plant
         instance_name = plant.GetModelInstanceName(self.model_instance)
         for connect in node.findall("connect"):
+            self.at = connect
             self.apply_defaults("equality", connect.get("class", "main"), connect)
             if connect.get("body1") is not None and connect.get("site1") is not None:
                 self.error(

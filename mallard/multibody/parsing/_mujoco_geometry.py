@@ -173,12 +173,16 @@ class Geom:
         if self.visual:
             properties = {"phong": {"diffuse": self.rgba}}
             records.append(
-                GeometryRecord(body, "visual", self.name, self.X_BG, self.shape, properties)
+                GeometryRecord(
+                    body, "visual", self.name, self.X_BG, self.shape, properties, self.node
+                )
             )
         if self.collision:
             properties = {"material": {"coulomb_friction": self.friction}}
             records.append(
-                GeometryRecord(body, "collision", self.name, self.X_BG, self.shape, properties)
+                GeometryRecord(
+                    body, "collision", self.name, self.X_BG, self.shape, properties, self.node
+                )
             )
         return records
 
