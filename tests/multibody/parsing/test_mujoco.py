@@ -28,8 +28,14 @@ def _plant(scene_graph=True):
     return plant
 
 
-def _quiet():
-    logging.getLogger("mallard.parsing").setLevel(logging.ERROR)
+@pytest.fixture(autouse=True)
+def _quiet_warnings():
+    """The models' warnings (what Drake ignores) are not shown; the level is restored."""
+    logger = logging.getLogger("mallard.parsing")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
 
 
 def _snapshot(plant):
@@ -46,7 +52,6 @@ def _snapshot(plant):
 
 @pytest.mark.parametrize("robot", ROBOTS)
 def test_models_build(robot):
-    _quiet()
     plant = _plant()
     (instance,) = Parser(plant).AddModels(os.path.join(MODELS, f"{robot}.xml"))
     assert plant.GetModelInstanceName(instance) == robot
@@ -60,7 +65,6 @@ def test_models_build(robot):
 def test_geometry_name_clash_is_located_and_rolled_back():
     """Two models naming a world geometry alike clash (as in Drake); mallard names the
     element and leaves the plant as it was."""
-    _quiet()
     plant = _plant()
     parser = Parser(plant)
     parser.AddModels(os.path.join(MODELS, "quadruped.xml"))
@@ -109,7 +113,6 @@ def test_joint_chain_ref_and_units():
 
 def test_actuators_gear_armature_gains():
     plant = _plant(scene_graph=False)
-    _quiet()
     Parser(plant).AddModels(os.path.join(MODELS, "arm_gripper.xml"))
     a1 = plant.get_joint_actuator(JointActuatorIndex(0))
     assert (a1.name(), a1.default_gear_ratio()) == ("a1", 100)
@@ -138,7 +141,6 @@ def test_geometry_roles_color_friction():
 def test_include_and_mesh(tmp_path):
     shutil.copytree(MODELS, tmp_path / "m")
     plant = _plant()
-    _quiet()
     Parser(plant).AddModels(str(tmp_path / "m" / "quadruped.xml"))
     Parser(plant).AddModels(str(tmp_path / "m" / "arm_gripper.xml"))
     link4 = plant.GetBodyByName("link4")
@@ -148,7 +150,6 @@ def test_include_and_mesh(tmp_path):
 
 def test_contact_exclude_filters_the_pair():
     plant = _plant()
-    _quiet()
     Parser(plant).AddModels(os.path.join(MODELS, "quadruped.xml"))
     plant.Finalize()
     inspector = plant._scene_graph.model_inspector()
@@ -175,7 +176,7 @@ def test_connect_is_checked_then_ignored_with_a_warning(caplog):
     text = """<mujoco model="m"><worldbody><body name="a"><joint/><geom size="1"/></body>
     </worldbody><equality><connect body1="a" anchor="0 0 1"/></equality></mujoco>"""
     plant = _plant(scene_graph=False)
-    with caplog.at_level(logging.WARNING, logger="mallard.parsing"):
+    with caplog.at_level(logging.WARNING, logger="mallard.parsing"):  # (over the fixture)
         Parser(plant).AddModelsFromString(text, "xml")
     assert "does not support ball constraints yet" in caplog.text
     with pytest.raises(RuntimeError, match=r":2: error: connect specified body1: z"):
@@ -252,7 +253,6 @@ def test_every_mutation_is_loaded_or_rejected_with_file_and_line(robot, tmp_path
     """Each mutant either loads into a plant whose dynamics are finite, or raises an error
     naming the file and line, and leaves the plant exactly as it was (the plant then still
     takes a good model)."""
-    _quiet()
     shutil.copytree(MODELS, tmp_path, dirs_exist_ok=True)
     text = (tmp_path / f"{robot}.xml").read_text()
     good = os.path.join(MODELS, "hand.xml")

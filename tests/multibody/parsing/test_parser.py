@@ -84,9 +84,12 @@ def test_file_types():
     assert parser.AddModelsFromString(TEXT, "URDF")
     with pytest.raises(RuntimeError, match="not a recognized type"):
         parser.AddModelsFromString(TEXT, "Urdf")
-    for file_type in ("xml", "dmd.yaml", "obj"):
+    for file_type in ("dmd.yaml", "obj"):
         with pytest.raises(NotImplementedError, match="pydrake parses but mallard does not"):
             parser.AddModelsFromString(TEXT, file_type)
+    # MJCF text is labeled "<literal-string>.urdf" in messages, as Drake labels it.
+    with pytest.raises(RuntimeError, match=r"^<literal-string>.urdf:1: error: .* mujoco tag"):
+        parser.AddModelsFromString(TEXT, "xml")
 
 
 def test_sdf_goes_to_the_sdformat_parser():
