@@ -125,8 +125,9 @@ def _comparable(messages):
     return sorted(result)
 
 
-def _parse(library, path=None, text=None, scene_graph=False):
-    """(plant, scene graph or None, error or None, warnings) of a parse (finalized)."""
+def _parse(library, path=None, text=None, scene_graph=False, packages=()):
+    """(plant, scene graph or None, error or None, warnings) of a parse (finalized), with
+    the package.xml files ``packages`` added to the parser's package map."""
     plant_module, parsing, logger_name = {
         "pydrake": (pd_plant, pd_parsing, "drake"),
         "mallard": (ml_plant, ml_parsing, "mallard.parsing"),
@@ -140,6 +141,8 @@ def _parse(library, path=None, text=None, scene_graph=False):
         graph = geometry.SceneGraph()
         plant.RegisterAsSourceForSceneGraph(graph)
     parser = parsing.Parser(plant)
+    for package in packages:
+        parser.package_map().AddPackageXml(package)
     logger, recorder = logging.getLogger(logger_name), _Recorder()
     logger.addHandler(recorder)
     propagate, logger.propagate = logger.propagate, False
@@ -179,8 +182,9 @@ def _geometries(plant, graph, tree, roles):
                 else:
                     measures = tuple(getattr(shape, m)() for m in _SHAPE_MEASURES.get(kind, ()))
                 if role_name == "visual":
-                    rgba = inspector.GetIllustrationProperties(g).GetProperty("phong", "diffuse")
-                    extra = tuple(rgba.rgba)
+                    properties = inspector.GetIllustrationProperties(g)
+                    rgba = properties.GetPropertyOrDefault("phong", "diffuse", None)
+                    extra = None if rgba is None else tuple(rgba.rgba)
                 else:
                     mu = inspector.GetProximityProperties(g).GetProperty(
                         "material", "coulomb_friction"
@@ -204,6 +208,11 @@ def _compare(key):
         assert re.search(r":\d+: error: ", ml_error), ml_error
         return
     assert ml is not None, f"mallard fails: {ml_error}"
+    compare_plants(pd, pd_graph, ml, ml_graph)
+
+
+def compare_plants(pd, pd_graph, ml, ml_graph):
+    """Asserts that the finalized plants (and their scene graphs) agree."""
     for what in ("num_bodies", "num_joints", "num_frames", "num_actuators", "num_positions",
                  "num_velocities", "num_model_instances"):  # fmt: skip
         assert getattr(ml, what)() == getattr(pd, what)(), what

@@ -13,6 +13,7 @@ from mallard.multibody.parsing._model_directives import (
 )
 from mallard.multibody.parsing._package_map import resolve_uri
 from mallard.multibody.tree import FixedOffsetFrame, QuaternionFloatingJoint
+from mallard.multibody.tree._indices import world_model_instance
 
 
 def GetScopedFrameByName(plant, full_name):
@@ -218,7 +219,7 @@ class _Processor:
             return
         plant = self.plant
         scope = namespace or item.model_namespace
-        instance = plant.world_model_instance()
+        instance = world_model_instance()
         if scope:
             if not plant.HasModelInstanceNamed(scope):
                 self.error(f"add_collision_filter_group: no model instance named '{scope}'")

@@ -177,14 +177,16 @@ class ModelDirectives:
 class ModelInstanceInfo:
     """What ProcessModelDirectives added for one ``add_model``: ``model_name``,
     ``model_path``, ``model_instance``, and the frames and pose of the weld whose child is in
-    it (``parent_frame_name``, ``child_frame_name``, ``X_PC``), if any."""
+    it (``parent_frame_name``, ``child_frame_name``, ``X_PC``: empty names and identity if none)."""
 
     def __init__(self):
         self.model_name = ""
         self.model_path = ""
         self.parent_frame_name = ""
         self.child_frame_name = ""
-        self.X_PC = None
+        from mallard.math import RigidTransform
+
+        self.X_PC = RigidTransform()
         self.model_instance = None
 
     def __repr__(self):
