@@ -66,7 +66,10 @@ class _Processor:
         self.where = (None, None)
 
     def error(self, message):
-        file, line = self.where
+        self._error_at(self.where, message)
+
+    def _error_at(self, where, message):
+        file, line = where
         self.workspace.diagnostics.error(None, message, file=file, line=line)
 
     def resolve(self, uri):
@@ -225,8 +228,9 @@ class _Processor:
                 self.error(f"add_collision_filter_group: no model instance named '{scope}'")
             instance = plant.GetModelInstanceByName(scope)
         resolver.add_group(self.error, item.name, instance, item.members, item.member_groups)
+        where = self.where
         for other in item.ignored_collision_filter_groups:
-            resolver.add_pair(item.name, other, instance)
+            resolver.add_pair(item.name, other, instance, lambda m, w=where: self._error_at(w, m))
 
     def add_directives(self, item, namespace):
         inner = join(namespace, item.model_namespace or "") if namespace else (
