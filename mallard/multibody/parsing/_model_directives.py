@@ -196,6 +196,13 @@ class ModelInstanceInfo:
         )
 
 
+def _yaml():
+    """PyYAML (the "yaml" extra), or ImportError saying how to install it."""
+    from mallard.common.yaml import _yaml as load
+
+    return load()
+
+
 def _invalid(message):
     LOGGER.error(message)
     return False
@@ -213,7 +220,7 @@ class _Reader:
         raise RuntimeError(f"{self.file}:{line}: error: {message}")
 
     def load(self, text):
-        import yaml  # (the "yaml" extra)
+        yaml = _yaml()
 
         loader = yaml.SafeLoader(text)
         self.loader = loader
@@ -240,7 +247,7 @@ class _Reader:
 
     def mapping(self, node, what, names):
         """{field name: value node} of the mapping ``node``; an error for other keys."""
-        import yaml
+        yaml = _yaml()
 
         if not isinstance(node, yaml.MappingNode):
             self.error(node, f"Expected a mapping for {what}, got {self.describe(node)}")
@@ -263,7 +270,7 @@ class _Reader:
         return type(node).__name__.replace("Node", "").lower()
 
     def scalar(self, node, kind, what):
-        import yaml
+        yaml = _yaml()
 
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, f"Expected a {kind.__name__} for {what}, got a {self.describe(node)}")
@@ -281,7 +288,7 @@ class _Reader:
         raise AssertionError(kind)
 
     def vector(self, node, what, size=None):
-        import yaml
+        yaml = _yaml()
 
         if not isinstance(node, yaml.SequenceNode) or node.tag not in ("tag:yaml.org,2002:seq",):
             self.error(
@@ -295,7 +302,7 @@ class _Reader:
         return values
 
     def strings(self, node, what):
-        import yaml
+        yaml = _yaml()
 
         if not isinstance(node, yaml.SequenceNode):
             self.error(node, f"Expected a list of names for {what}, got a {self.describe(node)}")
@@ -372,7 +379,7 @@ class _Reader:
 
     def named(self, node, what):
         """{name: value node} of a mapping with any keys."""
-        import yaml
+        yaml = _yaml()
 
         if not isinstance(node, yaml.MappingNode):
             self.error(node, f"Expected a mapping for {what}, got a {self.describe(node)}")
