@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 from mallard.common._angle_axis import angle_axis_to_matrix
-from mallard.common._quaternion import quaternion_to_matrix
+from mallard.common._quaternion import quaternion_product, quaternion_to_matrix
 from mallard.geometry import (
     Box,
     Capsule,
@@ -132,21 +132,8 @@ class Frames:
             step = np.zeros(4)
             step[0] = math.cos(angle / 2.0)
             step["xyz".index(axis.lower()) + 1] = math.sin(angle / 2.0)
-            q = _quaternion_product(q, step) if axis.islower() else _quaternion_product(step, q)
+            q = quaternion_product(q, step) if axis.islower() else quaternion_product(step, q)
         return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
-
-
-def _quaternion_product(a, b):
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array(
-        [
-            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-        ]
-    )
 
 
 class Geom:
