@@ -7,6 +7,10 @@ from mallard.multibody.plant._config import (
     ApplyMultibodyPlantConfig,
     MultibodyPlantConfig,
 )
+from mallard.multibody.plant._discrete_contact_approximation import (
+    DiscreteContactApproximation,
+    DiscreteContactSolver,
+)
 from mallard.multibody.plant._coulomb_friction import (
     CalcContactFrictionFromSurfaceProperties,
     CoulombFriction,
@@ -38,6 +42,8 @@ __all__ = [
     "CalcContactFrictionFromSurfaceProperties",
     "CoulombFriction",
     "CoulombFriction_",
+    "DiscreteContactApproximation",
+    "DiscreteContactSolver",
     "ExternallyAppliedSpatialForce",
     "ExternallyAppliedSpatialForceMultiplexer",
     "ExternallyAppliedSpatialForceMultiplexer_",
