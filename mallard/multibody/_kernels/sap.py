@@ -43,20 +43,20 @@ from mallard.multibody._kernels.views import sap_table, sap_workspace
 from mallard.multibody._layout import (
     SAP_CLIQUE0,
     SAP_CLIQUE1,
-    SAP_CONSTRAINTS_HESSIAN_NAN as CONSTRAINTS_HESSIAN_NAN,
-    SAP_CONSTRAINTS_HESSIAN_NEGATIVE as CONSTRAINTS_HESSIAN_NEGATIVE,
-    SAP_HESSIAN_NOT_POSITIVE_DEFINITE as HESSIAN_NOT_POSITIVE_DEFINITE,
+    SAP_CONSTRAINTS_HESSIAN_NAN,
+    SAP_CONSTRAINTS_HESSIAN_NEGATIVE,
+    SAP_HESSIAN_NOT_POSITIVE_DEFINITE,
     SAP_KEPT,
     SAP_KIND,
-    SAP_LINE_SEARCH_GUESS_NAN as LINE_SEARCH_GUESS_NAN,
-    SAP_LINE_SEARCH_NOT_CONVERGED as LINE_SEARCH_NOT_CONVERGED,
-    SAP_MOMENTUM_HESSIAN_NAN as MOMENTUM_HESSIAN_NAN,
-    SAP_MOMENTUM_HESSIAN_NOT_POSITIVE as MOMENTUM_HESSIAN_NOT_POSITIVE,
-    SAP_NO_DESCENT as NO_DESCENT,
-    SAP_NOT_CONVERGED as NOT_CONVERGED,
+    SAP_LINE_SEARCH_GUESS_NAN,
+    SAP_LINE_SEARCH_NOT_CONVERGED,
+    SAP_MOMENTUM_HESSIAN_NAN,
+    SAP_MOMENTUM_HESSIAN_NOT_POSITIVE,
+    SAP_NO_DESCENT,
+    SAP_NOT_CONVERGED,
     SAP_SIZE,
     SAP_START,
-    SAP_SUCCESS as SUCCESS,
+    SAP_SUCCESS,
 )
 
 # Constraint kinds.
@@ -306,7 +306,7 @@ def _search_direction(t, w, n):
                 for j in range(i + 1):
                     H[i, j] += Jp[r, i] * GJ[r, j]
     if not cholesky_factor(H[:n, :n], t.free[:n], w.L[:n, :n]):
-        return HESSIAN_NOT_POSITIVE_DEFINITE, 0.0
+        return SAP_HESSIAN_NOT_POSITIVE_DEFINITE, 0.0
     for a in range(n):
         w.rhs[a, 0] = -w.grad[a]
     cholesky_solve(w.L[:n, :n], t.free[:n], w.rhs[:n], 1.0)
@@ -320,10 +320,10 @@ def _search_direction(t, w, n):
         w.dp[a] = s
     d2ellA = _dot(w.dv, w.dp, n)
     if d2ellA != d2ellA:
-        return MOMENTUM_HESSIAN_NAN, d2ellA
+        return SAP_MOMENTUM_HESSIAN_NAN, d2ellA
     if not d2ellA > 0.0:
-        return MOMENTUM_HESSIAN_NOT_POSITIVE, d2ellA
-    return SUCCESS, d2ellA
+        return SAP_MOMENTUM_HESSIAN_NOT_POSITIVE, d2ellA
+    return SAP_SUCCESS, d2ellA
 
 
 @jitable
@@ -355,10 +355,10 @@ def _cost_along_line(t, w, n, alpha, cost_A, d2ellA):
                 Gdvc += G[s + a, b] * w.dvc[s + b]
             d2ellR += w.dvc[s + a] * Gdvc
     if d2ellR != d2ellR:
-        return ell, dell, d2ellR, CONSTRAINTS_HESSIAN_NAN
+        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NAN
     if d2ellR < 0.0:
-        return ell, dell, d2ellR, CONSTRAINTS_HESSIAN_NEGATIVE
-    return ell, dell, d2ellA + d2ellR, SUCCESS
+        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NEGATIVE
+    return ell, dell, d2ellA + d2ellR, SAP_SUCCESS
 
 
 @jitable
@@ -374,34 +374,34 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
     settings = w.settings
     dell0 = _dot(w.grad, w.dv, n)
     if dell0 >= 0.0:
-        return 1.0, 0, NO_DESCENT
+        return 1.0, 0, SAP_NO_DESCENT
     alpha_max = settings[LS_ALPHA_MAX]
     ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA)
-    if status != SUCCESS:
+    if status != SAP_SUCCESS:
         return alpha_max, 0, status
     if dell <= 0.0:  # still decreasing at α_max
-        return alpha_max, 0, SUCCESS
+        return alpha_max, 0, SAP_SUCCESS
     if -dell0 < settings[COST_ABS_TOLERANCE] + settings[COST_REL_TOLERANCE] * ell:
-        return 1.0, 0, SUCCESS  # a gradient at round-off: a full Newton step
+        return 1.0, 0, SAP_SUCCESS  # a gradient at round-off: a full Newton step
     scale = -dell0
     alpha_guess = min(-dell0 / d2ell, alpha_max)
     if alpha_guess != alpha_guess:
-        return alpha_max, 0, LINE_SEARCH_GUESS_NAN
+        return alpha_max, 0, SAP_LINE_SEARCH_GUESS_NAN
     # The bracket [0, α_max] (f(0) = −1 < 0 < f(α_max)).
     x_lower, f_lower, x_upper, f_upper = 0.0, dell0 / scale, alpha_max, dell / scale
     f_tolerance = _LINE_SEARCH_F_TOLERANCE
     x_tolerance = f_tolerance * alpha_guess
     if abs(f_lower) < f_tolerance:
-        return x_lower, 0, SUCCESS
+        return x_lower, 0, SAP_SUCCESS
     if abs(f_upper) < f_tolerance:
-        return x_upper, 0, SUCCESS
+        return x_upper, 0, SAP_SUCCESS
     root = alpha_guess
     minus_dx = x_lower - x_upper
     minus_dx_previous = minus_dx
     max_iterations = int(settings[LS_MAX_ITERATIONS])
     for evaluations in range(1, max_iterations + 1):
         ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA)
-        if status != SUCCESS:
+        if status != SAP_SUCCESS:
             return root, evaluations, status
         f, df = dell / scale, d2ell / scale
         if _signbit(f) != _signbit(f_upper):
@@ -409,7 +409,7 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
         else:
             x_upper, f_upper = root, f
         if abs(f) < f_tolerance:
-            return root, evaluations, SUCCESS
+            return root, evaluations, SAP_SUCCESS
         newton_is_slow = 2.0 * abs(f) > abs(minus_dx_previous * df)
         minus_dx_previous = minus_dx
         bisect = newton_is_slow
@@ -421,8 +421,8 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
             minus_dx = 0.5 * (x_lower - x_upper)
             root = x_lower - minus_dx
         if abs(minus_dx) < x_tolerance:
-            return root, evaluations, SUCCESS
-    return root, max_iterations, LINE_SEARCH_NOT_CONVERGED
+            return root, evaluations, SAP_SUCCESS
+    return root, max_iterations, SAP_LINE_SEARCH_NOT_CONVERGED
 
 
 @jitable
@@ -438,7 +438,7 @@ def _newton(t, w, n):
     cost_reached = False
     k = 0
     line_search_iterations = 0
-    status = NOT_CONVERGED
+    status = SAP_NOT_CONVERGED
     max_iterations = int(settings[MAX_ITERATIONS])
     while True:
         residual2 = 0.0
@@ -457,16 +457,16 @@ def _newton(t, w, n):
         stats[MOMENTUM_RESIDUAL] = residual
         stats[MOMENTUM_SCALE] = scale
         if optimality or cost_reached:
-            status = SUCCESS
+            status = SAP_SUCCESS
             break
         if k == max_iterations:
             break
         direction, d2ellA = _search_direction(t, w, n)
-        if direction != SUCCESS:
+        if direction != SAP_SUCCESS:
             status = direction
             break
         alpha, evaluations, search = _exact_line_search(t, w, n, cost_A, d2ellA)
-        if search != SUCCESS:
+        if search != SAP_SUCCESS:
             status = search
             break
         line_search_iterations += evaluations
@@ -486,12 +486,12 @@ def _newton(t, w, n):
     return status
 
 
-# ---- entry points ---------------------------------------------------------------------------------
+# ---- entry points ------------------------------------------------------------------------------
 @jitable
 def _solve(t, w, M, diagonal):
     """:func:`sap_solve` on the views of its arrays."""
     n = _participating_problem(t, w, M, diagonal)
-    status = SUCCESS
+    status = SAP_SUCCESS
     if n > 0:
         _make_data(t, w, n)
         status = _newton(t, w, n)
@@ -514,7 +514,7 @@ def sap_solve(si, sw, M, diagonal):
     """Solves the SAP problem of (si, sw) with the dynamics matrix A = M + diag(diagonal) (M
     the plant's nv × nv mass matrix), from the guess sw's ``v``: into ``v`` the solution (v*
     for the velocities that do not participate), into ``gamma`` the impulses (zero for the
-    constraints of locked cliques), ``stats``. Returns SUCCESS or the failure's status."""
+    constraints of locked cliques), ``stats``. Returns SAP_SUCCESS or the failure's status."""
     return _solve(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
 
 
@@ -588,9 +588,7 @@ def _add_joint_constraints(t, w, q, v0, limits, limit_bounds, pd, pd_values, cou
         w.par[c, U0] = values[5]
     for i in range(couplers.shape[0]):
         clique0, clique1 = couplers[i, 4], couplers[i, 5]
-        c, r = _add_constraint(
-            t, w, BOUNDED, 1, clique0, clique1 if clique1 != clique0 else -1
-        )
+        c, r = _add_constraint(t, w, BOUNDED, 1, clique0, clique1 if clique1 != clique0 else -1)
         rho, offset = coupler_values[i, 0], coupler_values[i, 1]
         J = _new_row(w, r)
         J[couplers[i, 0]] = 1.0

@@ -3,7 +3,8 @@ mallard.multibody._layout.
 
 For each layout, a kernel of (mi, a) returns the layout's View (a namedtuple) of the sections
 of the array ``a``, each shaped, at the offsets mi holds: ``w = workspace(mi, ws)``, then
-``w.M`` (the SAP layouts' offsets and sizes are in a SAP header instead of mi). Compiled, a view is a few integer operations with no reference counting, and the views
+``w.M`` (the SAP layouts' offsets and sizes are in a SAP header instead of mi).
+Compiled, a view is a few integer operations with no reference counting, and the views
 a kernel does not use cost nothing (the compiler drops them). ``a`` may be a lane view
 (kernels.lane_views): the sections are then lane views too.
 """

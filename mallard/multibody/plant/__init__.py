@@ -7,13 +7,13 @@ from mallard.multibody.plant._config import (
     ApplyMultibodyPlantConfig,
     MultibodyPlantConfig,
 )
-from mallard.multibody.plant._discrete_contact_approximation import (
-    DiscreteContactApproximation,
-    DiscreteContactSolver,
-)
 from mallard.multibody.plant._coulomb_friction import (
     CalcContactFrictionFromSurfaceProperties,
     CoulombFriction,
+)
+from mallard.multibody.plant._discrete_contact_approximation import (
+    DiscreteContactApproximation,
+    DiscreteContactSolver,
 )
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,

@@ -244,10 +244,7 @@ class DiscreteMixin:
         ):
             raise incompatible_arguments(
                 method,
-                (
-                    f"(self: {_MODULE}.MultibodyPlant, near_rigid_threshold: float = 1.0) "
-                    "-> None",
-                ),
+                (f"(self: {_MODULE}.MultibodyPlant, near_rigid_threshold: float = 1.0) -> None",),
                 (self, near_rigid_threshold),
                 {},
             )
@@ -431,9 +428,9 @@ class DiscreteMixin:
             if tamsi:
                 tau = self._add_joint_limit_penalties(context, tau)
             diagonal = self._reflected_inertias(context) + diagonal
-            vdot = self._articulated_body_algorithm(
-                context, tau, self._mobod_forces(F), diagonal
-            )[0]
+            vdot = self._articulated_body_algorithm(context, tau, self._mobod_forces(F), diagonal)[
+                0
+            ]
         return ec.store("free_motion", key, vdot)
 
     def _step_accelerations(self, context, ec):

@@ -75,9 +75,10 @@ class MultibodyPlant(
 
     ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by
     Drake's discrete solver, SAP by default, with joint limits, PD controllers and couplers as
-    its constraints: see _discrete's docstring), 0 a continuous one (its state integrated by a Simulator; joint limits ignored,
-    constraints not allowed, as in Drake). Elements are added before Finalize(); queries
-    that need the topology (coordinates, contexts, kinematics) work after it.
+    its constraints: see _discrete's docstring), 0 a continuous one (its state integrated by
+    a Simulator; joint limits ignored, constraints not allowed, as in Drake). Elements are
+    added before Finalize(); queries that need the topology (coordinates, contexts,
+    kinematics) work after it.
     """
 
     _cpp_type = "drake::multibody::MultibodyPlant<double>"
