@@ -25,7 +25,7 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
 
 AutoDiffXd plants step without constraints (v = v*) and with TAMSI; a SAP step with
 constraints raises NotImplementedError for them (Drake differentiates the solution by the
-implicit function theorem). Symbolic plants step with TAMSI only, as in Drake.
+implicit function theorem). Symbolic plants raise Drake's errors: no discrete update.
 
 As Drake's, a plant uses sampled output ports by default (``SetUseSampledOutputPorts``):
 the update is then an unrestricted update that also stores what the step computed
@@ -276,13 +276,17 @@ class DiscreteMixin:
 
     # ---- the update ----------------------------------------------------------------------
     def _declare_discrete_update(self):
-        """At Finalize() (discrete plants): the periodic update of period h, offset 0."""
+        """At Finalize() (discrete plants): the periodic update of period h, offset 0, and
+        the same as a forced update (CalcForcedUnrestrictedUpdate or
+        CalcForcedDiscreteUpdate take a step), as Drake's DeclareStateUpdate."""
         h = self._time_step
         if self._use_sampled_output_ports:
             self.DeclareAbstractState(AbstractValue.Make(None))
             self.DeclarePeriodicUnrestrictedUpdateEvent(h, 0.0, self._unrestricted_update)
+            self.DeclareForcedUnrestrictedUpdateEvent(self._unrestricted_update)
         else:
             self.DeclarePeriodicDiscreteUpdateEvent(h, 0.0, self._discrete_update)
+            self.DeclareForcedDiscreteUpdateEvent(self._discrete_update)
         self._sap_driver = SapDriver(self)
 
     def _discrete_update(self, context, discrete_state):
@@ -308,17 +312,19 @@ class DiscreteMixin:
         x = self._x(context)
         nq = self._nq
         q, v = x[:nq], x[nq:]
+        if cpp_scalar_name(system_scalar_type(self)) == "drake::symbolic::Expression":
+            raise RuntimeError(
+                "This method doesn't support T = Expression."
+                if self._uses_tamsi()
+                else "Discrete updates with the SAP solver are not supported for T = "
+                "symbolic::Expression"
+            )
         if self._uses_tamsi():
             v_next = v + h * self._free_motion(context)
             v_next[self._locked_velocities(context)] = 0.0
             u, limits = self._actuation(context), self._effort_limits()
             net = np.minimum(np.maximum(u, -limits), limits)
         else:
-            if cpp_scalar_name(system_scalar_type(self)) == "drake::symbolic::Expression":
-                raise RuntimeError(
-                    "Discrete updates with the SAP solver are not supported for T = "
-                    "symbolic::Expression"
-                )
             v_star = v + h * self._free_motion(context)
             if v_star.dtype != np.float64:
                 v_next, net = self._sap_step_without_constraints(context, v_star)
