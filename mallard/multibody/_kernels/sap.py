@@ -284,9 +284,8 @@ def _cost(t, w, n):
 
 
 @jitable
-def _search_direction(t, w, n):
-    """Δv = −H⁻¹·∇ℓ with H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`), J·Δv, A·Δv;
-    returns (status, d²ℓ_A/dα² = Δvᵀ·A·Δv)."""
+def _assemble_hessian(t, w, n):
+    """The lower triangle of H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`)."""
     table, Jp, G, GJ, H, A = t.constraints, w.Jp, w.G, w.GJ, w.H, w.A
     for a in range(n):
         for b in range(n):
@@ -305,6 +304,14 @@ def _search_direction(t, w, n):
             for i in range(n):
                 for j in range(i + 1):
                     H[i, j] += Jp[r, i] * GJ[r, j]
+
+
+@jitable
+def _search_direction(t, w, n):
+    """Δv = −H⁻¹·∇ℓ with H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`), J·Δv, A·Δv;
+    returns (status, d²ℓ_A/dα² = Δvᵀ·A·Δv)."""
+    A, H = w.A, w.H
+    _assemble_hessian(t, w, n)
     if not cholesky_factor(H[:n, :n], t.free[:n], w.L[:n, :n]):
         return SAP_HESSIAN_NOT_POSITIVE_DEFINITE, 0.0
     for a in range(n):
@@ -516,6 +523,31 @@ def sap_solve(si, sw, M, diagonal):
     for the velocities that do not participate), into ``gamma`` the impulses (zero for the
     constraints of locked cliques), ``stats``. Returns SAP_SUCCESS or the failure's status."""
     return _solve(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
+
+
+@jitable
+def _gradient(t, w, M, diagonal):
+    """:func:`sap_gradient` on the views of its arrays."""
+    n = _participating_problem(t, w, M, diagonal)
+    if n > 0:
+        _make_data(t, w, n)
+        _cost(t, w, n)
+        _assemble_hessian(t, w, n)
+        for i in range(n):
+            for j in range(i):
+                w.H[j, i] = w.H[i, j]
+    return n
+
+
+@entry_point
+@jitable(inline=True)
+def sap_gradient(si, sw, M, diagonal):
+    """The SAP problem of (si, sw) (A = M + diag(diagonal)) at sw's ``v``: its participating
+    velocities (as sap_solve lists them), and at them the cost's gradient ∇ℓ (sw's ``grad``),
+    the impulses (``gamma_p``) and the Hessian H = ∂∇ℓ/∂v (``H``, full): the optimality
+    condition m(v; θ) = ∇ℓ = 0 and its Jacobian, by which Drake's SapSolver<AutoDiffXd>
+    differentiates the solution (dv/dθ = −H⁻¹·∂m/∂θ). Returns their number."""
+    return _gradient(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
 
 
 @jitable

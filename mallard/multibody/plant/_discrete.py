@@ -23,9 +23,9 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
   of revolute and prismatic joints as Drake's explicit penalty forces (critically damped
   springs of period 20π·h, from the bodies' default inertias), v = 0 for locked joints.
 
-AutoDiffXd plants step without constraints (v = v*) and with TAMSI; a SAP step with
-constraints raises NotImplementedError for them (Drake differentiates the solution by the
-implicit function theorem). Symbolic plants raise Drake's errors: no discrete update.
+AutoDiffXd plants: SAP solves the problem of their values and differentiates its solution by
+the implicit function theorem, as Drake (see _sap_driver); TAMSI without contact is explicit.
+Symbolic plants raise Drake's errors: no discrete update.
 
 As Drake's, a plant uses sampled output ports by default (``SetUseSampledOutputPorts``):
 the update is then an unrestricted update that also stores what the step computed
@@ -42,7 +42,6 @@ import numbers
 import numpy as np
 
 from mallard._compiled import kernels
-from mallard._scalar import values_or_none
 from mallard._template import cpp_scalar_name
 from mallard.common._pybind import incompatible_arguments
 from mallard.common.value import AbstractValue
@@ -326,10 +325,7 @@ class DiscreteMixin:
             net = np.minimum(np.maximum(u, -limits), limits)
         else:
             v_star = v + h * self._free_motion(context)
-            if v_star.dtype != np.float64:
-                v_next, net = self._sap_step_without_constraints(context, v_star)
-            else:
-                v_next, net, _ = self._sap_driver.step(context, q, v, v_star)
+            v_next, net, _ = self._sap_driver.step(context, q, v, v_star)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
         model = self._engine
@@ -338,37 +334,6 @@ class DiscreteMixin:
         generalized, spatial = self._applied_input_values(context)
         memory = DiscreteStepMemory(x.copy(), vdot, net, generalized, spatial)
         return DiscreteStep(x_next, memory)
-
-    def _sap_step_without_constraints(self, context, v_star):
-        """(v, net actuation) of a SAP step of a plant of AutoDiffXd scalars: v* when no
-        constraint applies (NotImplementedError otherwise)."""
-        driver = self._sap_driver
-        q, v = self._q(context), self._v(context)
-        constrained = (
-            driver.multi_dof_limits
-            or self._pd_controllers(context)[0].size
-            or any(
-                spec.id not in self._parameters(context).inactive_constraints
-                for spec in self._coupler_constraints.values()
-            )
-        )
-        if not constrained and driver.limits.size:
-            iv, iq = driver.limits[:, 0], driver.limits[:, 1]
-            q0, h = values_or_none(q[iq]), self._time_step
-            delta = h * np.maximum(
-                np.abs(values_or_none(v[iv])), np.abs(values_or_none(v_star[iv]))
-            )
-            lower, upper = driver.limit_bounds[:, 0], driver.limit_bounds[:, 1]
-            constrained = np.any(lower >= q0 - 2.0 * delta) or np.any(upper <= q0 + 2.0 * delta)
-        if constrained:
-            raise NotImplementedError(
-                "MultibodyPlant: a SAP discrete step with constraints (joint limits near the "
-                "state, PD controllers, couplers) is implemented for double scalars only; "
-                "Drake propagates AutoDiffXd gradients through the solution by the implicit "
-                "function theorem, mallard does not yet"
-            )
-        u, limits = self._actuation(context), self._effort_limits()
-        return v_star, np.minimum(np.maximum(u, -limits), limits)
 
     def _locked_velocities(self, context):
         """The v slots of the locked joints in ``context`` (an int array)."""

@@ -20,6 +20,7 @@ in :meth:`SapDriver.step`, and the problem's capacities grow by theirs (:meth:`_
 import numpy as np
 
 from mallard._compiled import kernels
+from mallard._scalar import values_or_none
 from mallard.multibody import _layout
 from mallard.multibody._layout import (
     INERTIAS,
@@ -202,7 +203,9 @@ class SapDriver:
         """(v, net actuation, problem) of the SAP step from ``context`` (its state [q0; v0]
         and free-motion velocities ``v_star``): the velocities, the actuation applied (the
         effort-limited input u, the PD-controlled actuators' from their constraints'
-        impulses) and the SapProblem solved (None without constraints, where v = v*)."""
+        impulses) and the SapProblem solved (None without constraints, where v = v*).
+        AutoDiffXd scalars: the problem solved in double, v differentiated as Drake's
+        SapSolver<AutoDiffXd> does (see :meth:`_differentiate`)."""
         plant = self.plant
         if self.multi_dof_limits:
             raise RuntimeError(
@@ -214,37 +217,86 @@ class SapDriver:
         ec = plant._engine.cache(context)
         parameters = plant._parameters(context)
         problem = self._problem(ec, parameters)
-        problem.table.counts[:] = 0
-        problem.work.v_star[:] = v_star
         pd_rows, pd_values, pd_inputs = self._pd_rows(context)
+        couplers = self._coupler_rows(parameters)
+        u, limits = plant._actuation(context), plant._effort_limits()
+        net = np.minimum(np.maximum(u, -limits), limits)
+        autodiff = v_star.dtype != np.float64
+        value = values_or_none if autodiff else lambda a: a
         compiled = kernels(np.float64)
+        problem.table.counts[:] = 0
+        problem.work.v_star[:] = value(v_star)
         count = compiled.sap_add_joint_constraints(
             problem.si,
             problem.sw,
-            q0,
-            v0,
+            value(q0),
+            value(v0),
             self.limits,
             self.limit_bounds,
             pd_rows,
-            pd_values,
-            *self._coupler_rows(parameters),
+            value(pd_values),
+            *couplers,
         )
-        u = plant._actuation(context)
-        limits = plant._effort_limits()
-        net = np.minimum(np.maximum(u, -limits), limits)
         if count == 0:
             return v_star.copy(), net, None
-        model = plant._engine
-        need = model.need(ec, context, POSITIONS | INERTIAS)
-        ec.kernels.drive_mass_matrix(model.mi, model.mf, plant._x_of(context._state), ec.ws, need)
-        model.mark(ec, context, need)
-        problem.work.v[:] = v0
         h = plant._time_step
-        status = compiled.sap_solve(problem.si, problem.sw, ec.work.M, h * ec.params.damping)
+        if autodiff:
+            M = plant.CalcMassMatrix(context)
+        else:
+            model = plant._engine
+            need = model.need(ec, context, POSITIONS | INERTIAS)
+            x = plant._x_of(context._state)
+            ec.kernels.drive_mass_matrix(model.mi, model.mf, x, ec.ws, need)
+            model.mark(ec, context, need)
+            M = ec.work.M
+        diagonal = h * ec.params.damping
+        problem.work.v[:] = value(v0)
+        status = compiled.sap_solve(problem.si, problem.sw, value(M), value(diagonal))
         if status != _layout.SAP_SUCCESS:
             raise _failure(status, context.get_time())
+        v, gamma = problem.work.v.copy(), problem.work.gamma
+        if autodiff:
+            arguments = (q0, v0, pd_rows, pd_values, couplers, M, diagonal)
+            v, gamma = self._differentiate(problem, v_star, pd_inputs.size > 0, *arguments)
         if pd_inputs.size:
             table = problem.table.constraints[: problem.table.counts[0]]
             starts = table[table[:, SAP_KIND] == _PD_CONTROLLER, SAP_START]
-            net[pd_inputs] = problem.work.gamma[starts] / h
-        return problem.work.v.copy(), net, problem
+            net = net.astype(gamma.dtype)
+            net[pd_inputs] = gamma[starts] / h
+        return v, net, problem
+
+    def _differentiate(self, problem, v_star, impulses, q0, v0, pd_rows, pd_values, couplers, M,
+                       diagonal):  # fmt: skip
+        """(v, γ) of AutoDiffXd scalars from the solution v in double of ``problem`` (built
+        from their values): as Drake's SapSolver<AutoDiffXd>, the implicit function theorem
+        on the optimality condition m(v; θ) = ∇ℓ(v; θ) = 0 gives the participating
+        velocities' derivatives dv/dθ = −H⁻¹·∂m/∂θ, ∂m/∂θ evaluated with the problem's data
+        of AutoDiffXd scalars at v (kernels.sap.sap_gradient, interpreted); the others are
+        v*'s. γ at v(θ) if ``impulses`` (else the double γ)."""
+        from mallard.autodiffutils import ExtractGradient, InitializeAutoDiff
+
+        sizes = problem.sizes
+        si = problem.si.copy()
+        sw = problem.sw.astype(object)
+        table = _layout.SAP_TABLE.views(si, sizes)
+        work = _layout.SAP_WORKSPACE.views(sw, sizes)
+        table.counts[:] = 0
+        work.v_star[:] = v_star
+        interpreted = kernels(object)
+        interpreted.sap_add_joint_constraints(
+            si, sw, q0, v0, self.limits, self.limit_bounds, pd_rows, pd_values, *couplers
+        )
+        work.v[:] = problem.work.v
+        n = interpreted.sap_gradient(si, sw, M, diagonal)
+        H = values_or_none(work.H[:n, :n])
+        dm_dtheta = ExtractGradient(work.grad[:n])
+        dv_dtheta = -np.linalg.solve(H, dm_dtheta) if dm_dtheta.size else dm_dtheta
+        v = v_star.copy()
+        v[table.participating[:n]] = InitializeAutoDiff(
+            problem.work.v[table.participating[:n]], gradient=dv_dtheta
+        ).reshape(-1)
+        if not impulses:
+            return v, problem.work.gamma
+        work.v[:] = v
+        interpreted.sap_gradient(si, sw, M, diagonal)
+        return v, work.gamma_p

@@ -306,6 +306,40 @@ def test_pd_controlled_actuator_in_the_discrete_update():
     assert plant.GetPositions(context)[0] == pytest.approx(0.3, abs=0.03)  # gravity offset
 
 
+def test_autodiff_step_with_pd_limits_and_coupler_is_the_derivative_of_the_step():
+    """An AutoDiffXd plant's SAP step (its constraints active: a limit, a coupler, a PD
+    controller with its effort limit) differentiated by the implicit function theorem equals
+    the central differences of the double step."""
+    from mallard.all import InitializeAutoDiff, PdControllerGains
+
+    plant, ja, jb = two_joints()
+    jb.set_position_limits([-0.05], [0.05])
+    plant.AddCouplerConstraint(ja, jb, 2.0, 0.5)
+    actuator = plant.AddJointActuator("u", jb)
+    actuator.set_controller_gains(PdControllerGains(p=50.0, d=2.0))
+    actuator.set_effort_limit(30.0)
+    plant.Finalize()
+    instance = jb.model_instance()
+
+    def step(p, x0):
+        context = p.CreateDefaultContext()
+        p.SetPositionsAndVelocities(context, x0)
+        desired = np.array([0.02, 0.0]).astype(x0.dtype)
+        p.get_desired_state_input_port(instance).FixValue(context, desired)
+        state = context.Clone().get_mutable_state()
+        p.CalcForcedUnrestrictedUpdate(context, state)
+        return state.get_discrete_state().get_vector(0).CopyToVector()
+
+    x0 = np.array([0.59, 0.045, 2.0, 1.0])
+    x_ad = step(plant.ToAutoDiffXd(), InitializeAutoDiff(x0).reshape(-1))
+    gradient = np.array([[d for d in e.derivatives()] for e in x_ad])
+    np.testing.assert_allclose([e.value() for e in x_ad], step(plant, x0), rtol=1e-14)
+    differences = np.array(
+        [(step(plant, x0 + e) - step(plant, x0 - e)) / 2e-7 for e in 1e-7 * np.eye(4)]
+    ).T
+    np.testing.assert_allclose(gradient, differences, rtol=1e-6, atol=1e-5)
+
+
 # ---- reaction forces -------------------------------------------------------------------------
 @pytest.mark.parametrize("time_step", [0.0, H])
 def test_reaction_force_of_a_hanging_pendulum_is_its_weight(time_step):
