@@ -231,7 +231,7 @@ class DiscreteMixin:
         return DiscreteContactSolver.kSap
 
     def _uses_tamsi(self):
-        return self._discrete_contact_approximation == DiscreteContactApproximation.kTamsi
+        return self._discrete_contact_approximation._value == 0  # (kTamsi; hot path)
 
     def set_sap_near_rigid_threshold(self, near_rigid_threshold=1.0):
         """SAP's near-rigid threshold β for contact constraints (non-negative, 1 by default;
@@ -311,7 +311,9 @@ class DiscreteMixin:
         x = self._x(context)
         nq = self._nq
         q, v = x[:nq], x[nq:]
-        if cpp_scalar_name(system_scalar_type(self)) == "drake::symbolic::Expression":
+        if x.dtype != np.float64 and (
+            cpp_scalar_name(system_scalar_type(self)) == "drake::symbolic::Expression"
+        ):
             raise RuntimeError(
                 "This method doesn't support T = Expression."
                 if self._uses_tamsi()
@@ -320,7 +322,8 @@ class DiscreteMixin:
             )
         if self._uses_tamsi():
             v_next = v + h * self._free_motion(context)
-            v_next[self._locked_velocities(context)] = 0.0
+            if self._parameters(context).locked.any():
+                v_next[self._locked_velocities(context)] = 0.0
             u, limits = self._actuation(context), self._effort_limits()
             net = np.minimum(np.maximum(u, -limits), limits)
         else:
@@ -456,6 +459,7 @@ class DiscreteMixin:
             stiffness, damping = parent if parent[0] < child[0] else child
             rows.append((joint._v_start, joint._q_start, lower, upper, stiffness, damping))
         rows = np.array(rows, dtype=float).reshape(-1, 6)
+        self._joint_limit_penalty_slots = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
         self._joint_limit_penalty_rows = rows
         return rows
 
@@ -465,12 +469,13 @@ class DiscreteMixin:
         rows = self._joint_limit_penalties()
         if not rows.size:
             return tau
-        iv, iq = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
+        iv, iq = self._joint_limit_penalty_slots
         lower, upper, k, d = rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5]
-        q, v = self._q(context)[iq], self._v(context)[iv]
+        q = self._q(context)[iq]
         above, below = q > upper, q < lower
         if not (above.any() or below.any()):
             return tau
+        v = self._v(context)[iv]
         force = np.zeros(q.shape, dtype=np.result_type(q, v))
         force[above] = np.minimum(-k[above] * (q[above] - upper[above]) - d[above] * v[above], 0)
         force[below] = np.maximum(-k[below] * (q[below] - lower[below]) - d[below] * v[below], 0)

@@ -278,6 +278,8 @@ class DynamicsMixin:
         """The PD-controlled actuators of the model instances whose desired state input has
         a value, whose joints are not locked (Drake's DesiredStateInput), as arrays: input
         slots, q slots, v slots, Kp, Kd, q_d, v_d."""
+        if not self._controlled_inputs().any():
+            return _NO_PD_CONTROLLERS
         rows = []
         locked = None
         for mi, port in enumerate(self._desired_state_ports):
