@@ -227,3 +227,17 @@ def test_symbolic_discrete_updates_as_drake():
             else "Discrete updates with the SAP solver are not supported for T = "
             "symbolic::Expression"
         )
+
+
+def test_limits_of_a_multi_dof_joint_raise_as_drake():
+    def step(m):
+        plant = m.MultibodyPlant(0.01)
+        body = plant.AddRigidBody("b", m.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+        joint = plant.AddJoint(m.UniversalJoint("u", plant.world_frame(), body.body_frame()))
+        joint.set_position_limits([-0.1, -0.1], [0.1, 0.1])
+        plant.Finalize()
+        m.Simulator(plant, plant.CreateDefaultContext()).AdvanceTo(0.02)
+
+    mine, theirs = both(step)
+    assert mine == theirs
+    assert mine[1].startswith("Limits for joints with more than one degree of freedom")

@@ -294,3 +294,29 @@ def test_autodiff_step_through_sap_agrees():
         out.append(_autodiff_step(module, plant.ToAutoDiffXd(), np.array([0.59, 0.04, 2.0, -1.0])))
     np.testing.assert_allclose(out[0][0], out[1][0], atol=1e-14)
     np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-11, atol=1e-11)
+
+
+@needs_panda
+def test_a_discrete_plants_accelerations_are_its_steps():
+    """As Drake's, a discrete plant's forward dynamics is its step's (v⁺ − v)/h: here with
+    joint 4 driven into its lower limit."""
+    out = []
+    logging.disable(logging.WARNING)
+    try:
+        for module in (M, D):
+            plant = make_panda(module, 1e-3)
+            context = plant.CreateDefaultContext()
+            q = PANDA_HOME.copy()
+            q[3] = -3.0716
+            v = np.zeros(9)
+            v[3] = -1.0
+            plant.SetPositionsAndVelocities(context, np.concatenate((q, v)))
+            A = plant.EvalBodySpatialAccelerationInWorld(
+                context, plant.GetBodyByName("panda_link7")
+            )
+            a = plant.CalcCenterOfMassTranslationalAccelerationInWorld(context)
+            out.append(np.concatenate((A.rotational(), A.translational(), a)))
+    finally:
+        logging.disable(logging.NOTSET)
+    np.testing.assert_allclose(out[0], out[1], rtol=1e-12, atol=1e-10)
+    assert abs(out[1][0]) > 100  # the limit's impulse shows

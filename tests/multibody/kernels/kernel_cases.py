@@ -316,6 +316,7 @@ CASES = {
     "batch_forward_dynamics_derivatives": _batch("batch_forward_dynamics_derivatives"),
     "sap_add_joint_constraints": lambda r: _sap_args(r, False),
     "sap_solve": lambda r: _sap_args(r, True),
+    "sap_gradient": lambda r: _sap_args(r, True),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
