@@ -382,29 +382,32 @@ class DiscreteMixin:
         if vdot is not None:
             return vdot
         tamsi = self._uses_tamsi()
-        diagonal = ec.zero_tau if tamsi else self._time_step * ec.params.damping
         if ec.ws.dtype == np.float64:
             u, tau, F = self._forward_dynamics_inputs(context, ec)
             if tamsi:
-                tau = self._add_joint_limit_penalties(context, tau)
-            reflected = ec.params.reflected.copy()
-            ec.params.reflected[:] += diagonal
-            try:
-                self._drive_forward_dynamics(context, ec, (u, tau, F))
-            finally:
-                ec.params.reflected[:] = reflected
+                self._drive_forward_dynamics(
+                    context, ec, (u, self._add_joint_limit_penalties(context, tau), F)
+                )
+            else:  # (M + h·D): h·D where the ABA adds the reflected inertias
+                reflected = ec.params.reflected.copy()
+                ec.params.reflected[:] += self._time_step * ec.params.damping
+                try:
+                    self._drive_forward_dynamics(context, ec, (u, tau, F))
+                finally:
+                    ec.params.reflected[:] = reflected
             vdot = ec.work.vdot.copy()
         else:
             tau, F = self._applied_forces(context, actuation=False)
             u, limits = self._actuation(context), self._effort_limits()
             u = self._free_motion_actuation(np.minimum(np.maximum(u, -limits), limits))
             tau = self._add_actuation(tau, u)
+            diagonal = self._reflected_inertias(context)
             if tamsi:
                 tau = self._add_joint_limit_penalties(context, tau)
-            diagonal = self._reflected_inertias(context) + diagonal
-            vdot = self._articulated_body_algorithm(context, tau, self._mobod_forces(F), diagonal)[
-                0
-            ]
+            else:
+                diagonal = diagonal + self._time_step * ec.params.damping
+            F_app = self._mobod_forces(F)
+            vdot = self._articulated_body_algorithm(context, tau, F_app, diagonal)[0]
         return ec.store("free_motion", key, vdot)
 
     def _step_accelerations(self, context, ec):
