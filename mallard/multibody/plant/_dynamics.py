@@ -274,40 +274,66 @@ class DynamicsMixin:
             element.CalcAndAddForceContribution(context, forces)
 
     # ---- forward dynamics ------------------------------------------------------------------
+    def _pd_tables(self):
+        """Per model instance with PD-controlled actuators: (its index, desired state port,
+        number of actuators, the instance-local index, input slot, q slot, v slot, joint, Kp
+        and Kd of each controlled one), kept until the model changes."""
+        version, tables = getattr(self, "_pd_tables_cache", (None, None))
+        if version != self._engine.version:
+            tables = []
+            for mi, port in enumerate(self._desired_state_ports):
+                actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
+                local = [i for i, a in enumerate(actuators) if a.has_controller()]
+                if not local:
+                    continue
+                chosen = [actuators[i] for i in local]
+                columns = [
+                    [a._input_start for a in chosen],
+                    [a.joint()._q_start for a in chosen],
+                    [a.joint()._v_start for a in chosen],
+                    [int(a.joint().index()) for a in chosen],
+                ]
+                slots = [np.array(c, dtype=np.int64) for c in [local, *columns]]
+                gains = [
+                    np.array([a._gains.p for a in chosen]),
+                    np.array([a._gains.d for a in chosen]),
+                ]
+                tables.append((mi, port, len(actuators), *slots, *gains))
+            self._pd_tables_cache = (self._engine.version, tables)
+        return tables
+
     def _pd_controllers(self, context):
         """The PD-controlled actuators of the model instances whose desired state input has
         a value, whose joints are not locked (Drake's DesiredStateInput), as arrays: input
         slots, q slots, v slots, Kp, Kd, q_d, v_d."""
-        if not self._controlled_inputs().any():
+        tables = self._pd_tables()
+        if not tables:
             return _NO_PD_CONTROLLERS
-        rows = []
+        parts = []
         locked = None
-        for mi, port in enumerate(self._desired_state_ports):
+        for mi, port, n, local, inputs, iq, iv, joints, kp, kd in tables:
             desired = port._value_or_none(context)
             if desired is None or desired.size() == 0:
                 continue
             x_d = desired._data
             if locked is None:
                 locked = self._parameters(context).locked
-            actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
-            n = len(actuators)
-            for i, a in enumerate(actuators):
-                joint = a.joint()
-                if a.has_controller() and not locked[int(joint.index())]:
-                    if _has_nan(x_d[i : i + 1]) or _has_nan(x_d[n + i : n + i + 1]):
-                        raise RuntimeError(
-                            "Desired state input port for model instance "
-                            f"{self._instance_names[mi]} contains NaN."
-                        )
-                    rows.append(
-                        (a._input_start, joint._q_start, joint._v_start)
-                        + (a._gains.p, a._gains.d, x_d[i], x_d[n + i])
-                    )
-        if not rows:
+            q_d, v_d = x_d[local], x_d[n + local]
+            part = (inputs, iq, iv, kp, kd, q_d, v_d)
+            unlocked = ~locked[joints]
+            if not unlocked.all():
+                part = tuple(a[unlocked] for a in part)
+            if _has_nan(part[5]) or _has_nan(part[6]):
+                raise RuntimeError(
+                    f"Desired state input port for model instance {self._instance_names[mi]} "
+                    "contains NaN."
+                )
+            parts.append(part)
+        if not parts:
             return _NO_PD_CONTROLLERS
-        slots = np.array([r[:3] for r in rows], dtype=np.int64).reshape(-1, 3).T
-        gains = np.array([r[3:] for r in rows]).reshape(-1, 4).T
-        return (*slots, *gains)
+        if len(parts) == 1:
+            return parts[0]
+        return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
 
     def _effort_limits(self):
         """The effort limit of every actuation input (∞ where there is none); kept until the

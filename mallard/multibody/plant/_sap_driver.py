@@ -163,16 +163,18 @@ class SapDriver:
             )
         return problem
 
-    def _pd_rows(self, context):
+    def _pd_rows(self, context, u):
         """(rows, values) of the PD controllers (see kernels.sap.sap_add_joint_constraints),
-        and the input slots of their actuators."""
+        and the input slots of their actuators, for the actuation input ``u``."""
         plant = self.plant
         s, iq, iv, kp, kd, q_d, v_d = plant._pd_controllers(context)
         if not s.size:
             return self.no_pd + (s,)
-        u = plant._actuation(context)
-        rows = np.stack((iv, iq, self.clique[iv]), axis=1)
-        values = np.stack((kp, kd, plant._effort_limits()[s], q_d, v_d, u[s]), axis=1)
+        rows = np.empty((s.size, 3), dtype=np.int64)
+        rows[:, 0], rows[:, 1], rows[:, 2] = iv, iq, self.clique[iv]
+        values = np.empty((s.size, 6), dtype=np.result_type(q_d, v_d, u))
+        values[:, 0], values[:, 1], values[:, 2] = kp, kd, plant._effort_limits()[s]
+        values[:, 3], values[:, 4], values[:, 5] = q_d, v_d, u[s]
         return rows, values, s
 
     def _coupler_rows(self, parameters):
@@ -217,9 +219,9 @@ class SapDriver:
         ec = plant._engine.cache(context)
         parameters = plant._parameters(context)
         problem = self._problem(ec, parameters)
-        pd_rows, pd_values, pd_inputs = self._pd_rows(context)
-        couplers = self._coupler_rows(parameters)
         u, limits = plant._actuation(context), plant._effort_limits()
+        pd_rows, pd_values, pd_inputs = self._pd_rows(context, u)
+        couplers = self._coupler_rows(parameters)
         net = np.minimum(np.maximum(u, -limits), limits)
         autodiff = v_star.dtype != np.float64
         value = values_or_none if autodiff else lambda a: a
