@@ -216,13 +216,15 @@ class SapDriver:
                 "introduced. SapDriver::AddLimitConstraints() must be updated to support this "
                 "feature. Please file an issue at https://github.com/RobotLocomotion/drake."
             )
+        u, limits = plant._actuation(context), plant._effort_limits()
+        net = np.minimum(np.maximum(u, -limits), limits) if u.size else u
+        if not (self.limits.size or plant._coupler_constraints or plant._pd_tables()):
+            return v_star.copy(), net, None  # (no constraint can apply)
         ec = plant._engine.cache(context)
         parameters = plant._parameters(context)
         problem = self._problem(ec, parameters)
-        u, limits = plant._actuation(context), plant._effort_limits()
         pd_rows, pd_values, pd_inputs = self._pd_rows(context, u)
         couplers = self._coupler_rows(parameters)
-        net = np.minimum(np.maximum(u, -limits), limits)
         autodiff = v_star.dtype != np.float64
         value = values_or_none if autodiff else lambda a: a
         compiled = kernels(np.float64)
