@@ -241,3 +241,32 @@ def test_limits_of_a_multi_dof_joint_raise_as_drake():
     mine, theirs = both(step)
     assert mine == theirs
     assert mine[1].startswith("Limits for joints with more than one degree of freedom")
+
+
+def test_nan_desired_state_raises_as_drake_unless_the_joint_is_locked():
+    for lock in (False, True):
+
+        def step(m, lock=lock):
+            plant = m.MultibodyPlant(0.01)
+            body = plant.AddRigidBody("b", m.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+            joint = plant.AddJoint(
+                m.RevoluteJoint("j", plant.world_frame(), body.body_frame(), [0, 1, 0])
+            )
+            actuator = plant.AddJointActuator("a", joint)
+            actuator.set_controller_gains(m.PdControllerGains(p=10.0, d=1.0))
+            plant.Finalize()
+            context = plant.CreateDefaultContext()
+            if lock:
+                joint.Lock(context)
+            port = plant.get_desired_state_input_port(m.default_model_instance())
+            port.FixValue(context, [float("nan"), 0.0])
+            m.Simulator(plant, context).AdvanceTo(0.01)
+            return plant.GetPositions(context).tolist()
+
+        mine, theirs = both(step)
+        assert mine == theirs
+        if not lock:
+            assert mine == (
+                "RuntimeError",
+                "Desired state input port for model instance DefaultModelInstance contains NaN.",
+            )

@@ -243,3 +243,23 @@ def test_failures_are_worded_as_drake():
     assert str(_failure(_layout.SAP_NO_DESCENT, 0.0)).startswith(
         "The cost does not decrease along the search direction."
     )
+
+
+def test_every_failure_status_has_drakes_words():
+    prefixes = {
+        _layout.SAP_MOMENTUM_HESSIAN_NAN: "The Hessian of the momentum cost along the search "
+        "direction is NaN. The typical root cause",
+        _layout.SAP_MOMENTUM_HESSIAN_NOT_POSITIVE: "The Hessian of the momentum cost along the "
+        "search direction is not positive.",
+        _layout.SAP_CONSTRAINTS_HESSIAN_NAN: "The Hessian of the constraints cost along the "
+        "search direction is NaN.",
+        _layout.SAP_CONSTRAINTS_HESSIAN_NEGATIVE: "The Hessian of the constraints cost along "
+        "the search direction is negative.",
+        _layout.SAP_LINE_SEARCH_GUESS_NAN: "The initial guess for line search is NaN.",
+        _layout.SAP_LINE_SEARCH_NOT_CONVERGED: "NewtonWithBisectionFallback did not converge.",
+        _layout.SAP_HESSIAN_NOT_POSITIVE_DEFINITE: "The SAP solver's Hessian is not positive "
+        "definite",
+    }
+    for status, prefix in prefixes.items():
+        error = _failure(status, 0.0)
+        assert isinstance(error, RuntimeError) and str(error).startswith(prefix)
