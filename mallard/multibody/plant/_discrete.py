@@ -424,7 +424,7 @@ class DiscreteMixin:
     # ---- TAMSI's joint limits ----------------------------------------------------------------
     def _joint_limit_penalties(self):
         """Per revolute and prismatic joint with a limit: (v slot, q slot, lower, upper,
-        stiffness, damping) rows of Drake's penalty parameters (SetUpJointLimitsParameters),
+        stiffness, damping), a list of Drake's penalty parameters (SetUpJointLimitsParameters),
         made at the first TAMSI step: each body of the joint, the other held, is an oscillator
         of period 20π·h (its mass, or its rotational inertia about the axis at the joint
         frame); the less stiff one's."""
@@ -463,30 +463,30 @@ class DiscreteMixin:
             parent, child = candidates
             stiffness, damping = parent if parent[0] < child[0] else child
             rows.append((joint._v_start, joint._q_start, lower, upper, stiffness, damping))
-        rows = np.array(rows, dtype=float).reshape(-1, 6)
-        self._joint_limit_penalty_slots = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
         self._joint_limit_penalty_rows = rows
         return rows
 
     def _add_joint_limit_penalties(self, context, tau):
         """tau plus Drake's penalty forces of the joint limits (TAMSI), at the state of
-        ``context``: past a limit, −k·Δq − d·v, of the sign that pushes back."""
+        ``context``: past a limit, −k·Δq − d·v, of the sign that pushes back. (A loop over
+        the few limited joints: faster than numpy's calls on such small arrays.)"""
         rows = self._joint_limit_penalties()
-        if not rows.size:
+        if not rows:
             return tau
-        iv, iq = self._joint_limit_penalty_slots
-        lower, upper, k, d = rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5]
-        q = self._q(context)[iq]
-        above, below = q > upper, q < lower
-        if not (above.any() or below.any()):
-            return tau
-        v = self._v(context)[iv]
-        force = np.zeros(q.shape, dtype=np.result_type(q, v))
-        force[above] = np.minimum(-k[above] * (q[above] - upper[above]) - d[above] * v[above], 0)
-        force[below] = np.maximum(-k[below] * (q[below] - lower[below]) - d[below] * v[below], 0)
-        tau = tau.astype(np.result_type(tau, force), copy=True)
-        np.add.at(tau, iv, force)
-        return tau
+        q, v = self._q(context).tolist(), None
+        out = tau
+        for iv, iq, lower, upper, k, d in rows:
+            qi = q[iq]
+            if not (qi > upper or qi < lower):
+                continue
+            if v is None:
+                v = self._v(context).tolist()
+                out = tau.astype(np.result_type(tau, self._q(context)), copy=True)
+            if qi > upper:
+                out[iv] += min(-k * (qi - upper) - d * v[iv], 0.0)
+            else:
+                out[iv] += max(-k * (qi - lower) - d * v[iv], 0.0)
+        return out
 
     def _step_applied_forces(self, context, memory):
         """(tau, F_BBo_W) applied during the step of ``memory``, which started from the
