@@ -68,25 +68,28 @@ class Layout:
     holds), a shape a tuple of integers and size names (of :data:`SIZES`). ``after``: the
     layout this one follows in the same array (its offsets then start past it)."""
 
-    def __init__(self, name, sections, after=None):
+    def __init__(self, name, sections, after=None, sizes=SIZES):
         self.name = name
+        self.size_names = sizes
+        self.size_index = {d: i for i, d in enumerate(sizes)}
         self.names = tuple(s[0] for s in sections)
         self.shapes = tuple(tuple(s[1]) for s in sections)
         self.docs = tuple(s[2] for s in sections)
         self.after = after
         self.first = 0  # where its first section is, if it follows no layout
         self.View = collections.namedtuple(name.title().replace("_", ""), self.names)
-        self.base = None  # where its offsets are in mi (set below, for the layouts in LAYOUTS)
+        self.base = None  # where its offsets are in its header (set below, for LAYOUTS)
         for shape in self.shapes:
             for d in shape:
-                if not (isinstance(d, int) or d in SIZE):
+                if not (isinstance(d, int) or d in self.size_index):
                     raise ValueError(f"layout {name}: unknown size {d!r}")
 
     def __len__(self):
         return len(self.names)
 
     def shape(self, name, sizes):
-        """The shape of section ``name`` for ``sizes`` (a Sizes)."""
+        """The shape of section ``name`` for ``sizes`` (a Sizes, or a SapSizes for the SAP
+        layouts: a namedtuple of the layout's size names)."""
         return _concrete(self.shapes[self.names.index(name)], sizes)
 
     def start(self, sizes):
@@ -279,4 +282,138 @@ def build_mi(sizes, tables):
         if table.shape != (math.prod(MODEL.shape(name, sizes)),):
             raise ValueError(f"build_mi: table {name} has {table.size} entries")
         parts.append(table)
+    return np.concatenate(parts)
+
+
+# ---- the SAP solver's arrays (kernels.sap) ----------------------------------------------------
+#: The sizes of a SAP problem's arrays, their capacities: the plant's velocities, constraint
+#: equations and constraints. A SAP header (an int64 array, :func:`build_sap_header`) starts
+#: with them, then the offsets of SAP_LAYOUTS' sections; SAP_TABLE's sections follow it in the
+#: same array, SAP_WORKSPACE's are a float (or object) array of their own.
+SAP_SIZES = ("nv", "nk", "nc")
+
+SapSizes = collections.namedtuple("SapSizes", SAP_SIZES)
+
+#: Columns of a row of SAP_TABLE's ``constraints`` (one row per constraint).
+SAP_KIND = 0  # its kind (kernels.sap: BOUNDED, PD_CONTROLLER)
+SAP_START = 1  # its first equation (row of J)
+SAP_SIZE = 2  # its number of equations
+SAP_CLIQUE0 = 3  # the clique (kinematic tree) of its first Jacobian block
+SAP_CLIQUE1 = 4  # that of its second block, or −1 (one clique)
+SAP_KEPT = 5  # set by the solver: 1 if one of its cliques has an unlocked velocity
+
+#: Entries of SAP_WORKSPACE's ``settings`` (Drake's SapSolverParameters, and the time step).
+SAP_SETTINGS = (
+    "time_step",
+    "abs_tolerance",
+    "rel_tolerance",
+    "cost_abs_tolerance",
+    "cost_rel_tolerance",
+    "max_iterations",
+    "line_search_max_iterations",
+    "line_search_alpha_max",
+)
+#: Drake's nominal SapSolverParameters, the settings after the time step.
+SAP_DEFAULT_SETTINGS = (1e-14, 1e-6, 1e-30, 1e-15, 100, 100, 1.5)
+#: What the SAP solver returns (kernels.sap.sap_solve); the plant words each as Drake does.
+SAP_SUCCESS = 0
+SAP_NOT_CONVERGED = 1  # max_iterations reached
+SAP_NO_DESCENT = 2  # dℓ/dα(0) ≥ 0 along the Newton direction
+SAP_MOMENTUM_HESSIAN_NAN = 3
+SAP_MOMENTUM_HESSIAN_NOT_POSITIVE = 4
+SAP_CONSTRAINTS_HESSIAN_NAN = 5
+SAP_CONSTRAINTS_HESSIAN_NEGATIVE = 6
+SAP_LINE_SEARCH_GUESS_NAN = 7
+SAP_LINE_SEARCH_NOT_CONVERGED = 8  # Newton with bisection ran out of iterations
+SAP_HESSIAN_NOT_POSITIVE_DEFINITE = 9
+#: Entries of SAP_WORKSPACE's ``stats`` (Drake's SapStatistics, last iteration).
+SAP_STATS = (
+    "num_iters",
+    "num_line_search_iters",
+    "optimality_criterion_reached",
+    "cost_criterion_reached",
+    "cost",
+    "momentum_residual",
+    "momentum_scale",
+)
+#: Columns of SAP_WORKSPACE's ``par`` (each constraint's parameters, by kind: kernels.sap).
+SAP_PARAMETERS = 10
+#: Columns of SAP_WORKSPACE's ``G``: the largest number of equations of one constraint.
+SAP_MAX_EQUATIONS = 6
+
+SAP_TABLE = Layout(
+    "sap_table",
+    (
+        ("counts", (3,), "in use: constraints, constraint equations, participating velocities"),
+        ("constraints", ("nc", 6), "per constraint: SAP_KIND, SAP_START, ... SAP_KEPT"),
+        ("clique", ("nv",), "the clique (the kinematic tree) of each of the plant's velocities"),
+        ("locked", ("nv",), "1 for a velocity of a locked joint, else 0"),
+        ("mark", ("nv",), "scratch, per clique (kernels.sap)"),
+        ("participating", ("nv",), "the plant velocity of each participating velocity"),
+        ("free", ("nv",), "1 (the participating velocities' mask for kernels.dense)"),
+    ),
+    sizes=SAP_SIZES,
+)
+
+SAP_WORKSPACE = Layout(
+    "sap_workspace",
+    (
+        # The problem, on the plant's velocities.
+        ("settings", (len(SAP_SETTINGS),), "the solver's parameters (SAP_SETTINGS)"),
+        ("J", ("nk", "nv"), "the constraints' Jacobians, one row per equation"),
+        ("g", ("nk",), "each equation's constraint function at the step's start"),
+        ("par", ("nc", SAP_PARAMETERS), "each constraint's parameters (by kind)"),
+        ("v_star", ("nv",), "the free-motion velocities v*"),
+        ("v", ("nv",), "the initial guess, then the solution"),
+        ("gamma", ("nk",), "the solution's impulses"),
+        ("stats", (len(SAP_STATS),), "the solver's statistics (SAP_STATS)"),
+        # The participating problem (its first counts[2] velocities; rows as J's).
+        ("A", ("nv", "nv"), "the dynamics matrix M + h·D"),
+        ("Jp", ("nk", "nv"), "J on the participating velocities"),
+        ("vp_star", ("nv",), "v*"),
+        ("p_star", ("nv",), "A·v*"),
+        ("vp", ("nv",), "the iterate v"),
+        ("v_alpha", ("nv",), "v + α·Δv along the line search"),
+        ("inv_sqrt_A", ("nv",), "diag(A)^(−1/2), the stopping criteria's scaling"),
+        ("p", ("nv",), "A·v"),
+        ("jc", ("nv",), "Jᵀ·γ"),
+        ("grad", ("nv",), "∇ℓ = A·(v − v*) − Jᵀ·γ"),
+        ("dv", ("nv",), "the search direction Δv"),
+        ("dp", ("nv",), "A·Δv"),
+        ("H", ("nv", "nv"), "the Hessian A + Jᵀ·G·J"),
+        ("L", ("nv", "nv"), "its Cholesky factor"),
+        ("rhs", ("nv", 1), "a right-hand side"),
+        ("w", ("nk",), "the Delassus operator's diagonal estimate"),
+        ("R", ("nk",), "the regularization"),
+        ("R_inv", ("nk",), "its inverse"),
+        ("v_hat", ("nk",), "the bias v̂"),
+        ("vc", ("nk",), "the constraint velocities J·v"),
+        ("dvc", ("nk",), "J·Δv"),
+        ("gamma_p", ("nk",), "the impulses at v (or along the line search)"),
+        ("y", ("nk",), "R⁻¹·(v̂ − vc) (the unprojected impulses)"),
+        ("G", ("nk", SAP_MAX_EQUATIONS), "each constraint's Hessian block −∂γ/∂vc, its rows"),
+        ("GJ", ("nk", "nv"), "G·J"),
+    ),
+    sizes=SAP_SIZES,
+)
+
+#: The layouts whose offsets a SAP header holds, in order.
+SAP_LAYOUTS = (SAP_TABLE, SAP_WORKSPACE)
+
+_base = len(SAP_SIZES)
+for _layout in SAP_LAYOUTS:
+    _layout.base = _base
+    _base += len(_layout)
+#: The length of a SAP header; SAP_TABLE's sections follow it.
+SAP_HEADER = _base
+
+SAP_TABLE.first = SAP_HEADER
+
+
+def build_sap_table(sizes):
+    """The SAP header for ``sizes`` (a SapSizes) followed by SAP_TABLE's sections (zero):
+    the int64 array the SAP kernels take as ``si``."""
+    parts = [np.array(sizes, dtype=np.int64)]
+    parts += [np.array(layout.offsets(sizes), dtype=np.int64) for layout in SAP_LAYOUTS]
+    parts.append(np.zeros(SAP_TABLE.size(sizes), dtype=np.int64))
     return np.concatenate(parts)

@@ -3,7 +3,8 @@ mallard.multibody._layout.
 
 For each layout, a kernel of (mi, a) returns the layout's View (a namedtuple) of the sections
 of the array ``a``, each shaped, at the offsets mi holds: ``w = workspace(mi, ws)``, then
-``w.M``. Compiled, a view is a few integer operations with no reference counting, and the views
+``w.M`` (the SAP layouts' offsets and sizes are in a SAP header instead of mi).
+Compiled, a view is a few integer operations with no reference counting, and the views
 a kernel does not use cost nothing (the compiler drops them). ``a`` may be a lane view
 (kernels.lane_views): the sections are then lane views too.
 """
@@ -40,7 +41,9 @@ def _views_kernel(layout):
     """The kernel (mi, a) → layout.View of the array ``a``'s sections (see the module)."""
     items = []
     for i, shape in enumerate(layout.shapes):
-        dims = "".join(f"{d}, " if isinstance(d, int) else f"mi[{SIZE[d]}], " for d in shape)
+        dims = "".join(
+            f"{d}, " if isinstance(d, int) else f"mi[{layout.size_index[d]}], " for d in shape
+        )
         items.append(f"        section(a, mi[{layout.base + i}], ({dims})),")
     source = "\n".join(
         [f"def {layout.name}(mi, a):", f'    """Views of {layout.name}."""', "    return View("]
@@ -62,6 +65,9 @@ workspace = _views_kernel(_layout.WORKSPACE)
 derivatives = _views_kernel(_layout.DERIVATIVES)
 batch_row = _views_kernel(_layout.BATCH_ROW)
 lane_row = _views_kernel(_layout.LANE_ROW)
+# (of a SAP header ``si``: sap_table(si, si), sap_workspace(si, sw); see kernels.sap)
+sap_table = _views_kernel(_layout.SAP_TABLE)
+sap_workspace = _views_kernel(_layout.SAP_WORKSPACE)
 
 _N, _NQ, _NV, _NU = SIZE["n"], SIZE["nq"], SIZE["nv"], SIZE["nu"]
 

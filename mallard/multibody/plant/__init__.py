@@ -11,6 +11,10 @@ from mallard.multibody.plant._coulomb_friction import (
     CalcContactFrictionFromSurfaceProperties,
     CoulombFriction,
 )
+from mallard.multibody.plant._discrete_contact_approximation import (
+    DiscreteContactApproximation,
+    DiscreteContactSolver,
+)
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,
 )
@@ -38,6 +42,8 @@ __all__ = [
     "CalcContactFrictionFromSurfaceProperties",
     "CoulombFriction",
     "CoulombFriction_",
+    "DiscreteContactApproximation",
+    "DiscreteContactSolver",
     "ExternallyAppliedSpatialForce",
     "ExternallyAppliedSpatialForceMultiplexer",
     "ExternallyAppliedSpatialForceMultiplexer_",

@@ -16,6 +16,7 @@ from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
+from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
 from mallard.multibody.plant._dynamics import DynamicsMixin
 from mallard.multibody.plant._engine import Engine
 from mallard.multibody.plant._geometry import GeometryMixin
@@ -72,12 +73,12 @@ class MultibodyPlant(
 ):
     """A multibody system: bodies, frames, joints, actuators and force elements.
 
-    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by the
-    scheme _discrete's docstring states: semi-implicit Euler with joint damping and PD
-    control implicit, then joint limits and coupler constraints as an inelastic projection),
-    0 a continuous one (its state integrated by a Simulator; joint limits ignored,
-    constraints not allowed, as in Drake). Elements are added before Finalize(); queries
-    that need the topology (coordinates, contexts, kinematics) work after it.
+    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by
+    Drake's discrete solver, SAP by default, with joint limits, PD controllers and couplers as
+    its constraints: see _discrete's docstring), 0 a continuous one (its state integrated by
+    a Simulator; joint limits ignored, constraints not allowed, as in Drake). Elements are
+    added before Finalize(); queries that need the topology (coordinates, contexts,
+    kinematics) work after it.
     """
 
     _cpp_type = "drake::multibody::MultibodyPlant<double>"
@@ -101,6 +102,8 @@ class MultibodyPlant(
         self._force_elements = []
         self._default_floating_poses = {}
         self._coupler_constraints = {}  # MultibodyConstraintId -> CouplerConstraintSpec
+        self._discrete_contact_approximation = DiscreteContactApproximation.kLagged
+        self._sap_near_rigid_threshold = 1.0
         self._use_sampled_output_ports = time_step > 0
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
         # (model instance, name) -> element, per kind of element.

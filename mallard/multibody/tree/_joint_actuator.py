@@ -209,6 +209,7 @@ class JointActuator(ElementChecks, MultibodyElement):
                 "set_controller_gains", f"the gains must be finite and non-negative, got {gains}"
             )
         self._gains = None if p == 0 and d == 0 else PdControllerGains(p=p, d=d)
+        self._model_changed()  # (the discrete solver's constraints)
 
     def has_controller(self):
         """True if this actuator has PD gains."""

@@ -42,32 +42,39 @@ def _rotation_pose(rng):
     return np.vstack((R, rng.normal(size=(1, 3))))
 
 
-def _lcp_args(rng):
-    """A 4-row mixed LCP (one equality row) with active and inactive rows at the solution."""
-    return _spd(rng, 4), np.array([-1.0, 2.0, -0.5, 0.3]), np.array([False, False, False, True])
+def _sap_args(rng, solve):
+    """A SAP problem of 4 velocities in two cliques (one velocity locked), built by
+    sap_add_joint_constraints: two limits (one with both rows), a PD controller and a coupler;
+    ``solve``: its solve's arguments, else its build's."""
+    from mallard.multibody import _layout
+    from mallard.multibody.plant._sap_driver import SapProblem
 
-
-def _projection_args(rng):
-    """A 4-velocity projection on the 4 rows of _lcp_args (one velocity locked)."""
-    n, m = 4, 4
-    W, r, equality = _lcp_args(rng)
-    return (
-        _spd(rng, n),
-        rng.normal(size=(m, n)),
-        r,
-        equality,
-        np.array([1, 1, 0, 1], dtype=np.int64),
-        rng.normal(size=n),
-        np.zeros((n, m)),
-        np.zeros((n, n)),
-        np.zeros((m, m)),
-        np.zeros(m),
-        np.zeros(m, dtype=np.int64),
-        np.zeros((m, m)),
-        np.zeros((m, m)),
-        np.zeros((m, 1)),
-        np.zeros(n),
+    sizes = _layout.SapSizes(4, 6, 4)
+    problem = SapProblem(
+        sizes, 1e-2, np.array([0, 0, 1, 1]), np.array([0, 0, 0, 1], dtype=np.int64)
     )
+    w = problem.work
+    w.v_star[:] = [0.9, -0.4, 0.3, 0.1]
+    q, v0 = np.array([0.499, -0.0005, 0.2, 0.0]), np.array([1.0, -0.3, 0.2, 0.1])
+    build = (
+        problem.si,
+        problem.sw,
+        q,
+        v0,
+        np.array([[0, 0, 0], [1, 1, 0]], dtype=np.int64),
+        np.array([[-0.5, 0.5], [-0.001, 0.0005]]),
+        np.array([[2, 2, 1]], dtype=np.int64),
+        np.array([[30.0, 3.0, 0.5, 0.4, 0.0, 0.1]]),
+        np.array([[1, 2, 1, 2, 0, 1]], dtype=np.int64),
+        np.array([[1.5, 0.01]]),
+    )
+    if not solve:
+        return build
+    from mallard._compiled import kernels
+
+    kernels(np.float64).sap_add_joint_constraints(*build)
+    w.v[:] = v0
+    return problem.si, problem.sw, _spd(rng, 4), rng.uniform(0, 0.1, size=4)
 
 
 class Sample:
@@ -307,17 +314,9 @@ CASES = {
     "batch_point_jacobian": _batch("batch_point_jacobian"),
     "batch_inverse_dynamics_derivatives": _batch("batch_inverse_dynamics_derivatives"),
     "batch_forward_dynamics_derivatives": _batch("batch_forward_dynamics_derivatives"),
-    "constraint_residuals": lambda r: (
-        r.normal(size=(3, 4)),
-        r.normal(size=(3, 3)),
-        np.array([0, 1, 2], dtype=np.int64),
-        np.array([0, 3, 1], dtype=np.int64),
-        r.normal(size=4),
-        1e-3,
-        r.normal(size=4),
-        np.zeros(3),
-    ),
-    "project_velocities": _projection_args,
+    "sap_add_joint_constraints": lambda r: _sap_args(r, False),
+    "sap_solve": lambda r: _sap_args(r, True),
+    "sap_gradient": lambda r: _sap_args(r, True),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
