@@ -7,6 +7,7 @@ import enum
 import numpy as np
 
 from mallard.common import _bindings as b
+from mallard.common._pybind import overloads
 
 
 class KnotVectorType(enum.Enum):
@@ -74,6 +75,7 @@ class BsplineBasis:
 
     __slots__ = ("_order", "_knots")
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("BsplineBasis", _OVERLOADS, args, kwargs)
         if index == 0:

@@ -2,6 +2,7 @@
 
 import sympy
 
+from mallard.common._pybind import call_form, overloads
 from mallard.symbolic._expression import _evaluate, substitute
 
 
@@ -16,7 +17,23 @@ class Formula:
 
     __slots__ = ("_f",)
 
-    def __init__(self, value):
+    @overloads("", "value", "var")
+    def __init__(self, *args, **kwargs):
+        """``Formula()`` (false), ``Formula(value)`` (a bool) or ``Formula(var)`` (a BOOLEAN
+        Variable)."""
+        from mallard.symbolic._expression import Variable
+
+        def accept(form, v):
+            return not v or isinstance(next(iter(v.values())), Variable) == (form == 2)
+
+        form, values = call_form(Formula.__init__, args, kwargs, accept=accept)
+        if form == 2:
+            var = values["var"]
+            if var.get_type() != Variable.Type.BOOLEAN:
+                raise RuntimeError(f"Formula: the variable {var} must be BOOLEAN")
+            self._f = var._sym
+            return
+        value = values.get("value", False)
         if not isinstance(value, bool):
             raise TypeError(f"Formula: expected a bool, got {type(value).__name__}")
         self._f = sympy.true if value else sympy.false
@@ -48,9 +65,12 @@ class Formula:
 
         return Variables._of_symbols(self._f.free_symbols)
 
-    def Substitute(self, *args):
-        """``Substitute(var, e)`` or ``Substitute({var: e, ...})``."""
-        return Formula._wrap(substitute(self._f, *args))
+    @overloads("var, e", "s")
+    def Substitute(self, *args, **kwargs):
+        """``Substitute(var, e)`` or ``Substitute(s)`` (``{var: e, ...}``)."""
+        return Formula._wrap(
+            substitute(self._f, *call_form(Formula.Substitute, args, kwargs)[1].values())
+        )
 
     def EqualTo(self, other):
         """True if ``other`` is structurally the same formula."""

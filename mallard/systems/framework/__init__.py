@@ -37,7 +37,13 @@ from mallard.systems.framework._ports import (
     OutputPort,
     PortDataType,
 )
-from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
+from mallard.systems.framework._state import (
+    AbstractValues,
+    ContinuousState,
+    DiscreteValues,
+    Parameters,
+    State,
+)
 from mallard.systems.framework._system import DependencyTicket, System
 from mallard.systems.framework._vector_system import VectorSystem
 from mallard.systems.framework._vectors import BasicVector, VectorBase
@@ -56,6 +62,7 @@ Diagram_ = TemplateClass("Diagram_", Diagram, "system")
 DiagramBuilder_ = TemplateClass("DiagramBuilder_", DiagramBuilder, "system")
 
 __all__ = [
+    "AbstractValues",
     "AbstractParameterIndex",
     "AbstractStateIndex",
     "BasicVector",

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_scalar, scalar_value
+from mallard.common._pybind import call_form, overloads
 
 _next_serial = itertools.count(1).__next__
 
@@ -189,9 +190,12 @@ class Context:
         group._changed()
         return group
 
-    def SetDiscreteState(self, *args):
-        """``SetDiscreteState(xd)`` for the only group, ``(group_index, xd)``, or
-        ``(DiscreteValues)``."""
+    @overloads("xd", "group_index, xd")
+    def SetDiscreteState(self, *args, **kwargs):
+        """``SetDiscreteState(xd)`` for the only group (a vector) or all (DiscreteValues), or
+        ``(group_index, xd)``."""
+        _, values = call_form(Context.SetDiscreteState, args, kwargs)
+        args = tuple(values.values())
         discrete = self._state._discrete
         if len(args) == 1 and hasattr(args[0], "num_groups"):
             discrete.SetFrom(args[0])
@@ -204,10 +208,11 @@ class Context:
         else:
             discrete.set_value(*args)
 
-    def get_abstract_state(self, index):
+    def get_abstract_state(self, index=None):
+        """The abstract state's AbstractValues, or its value ``index``."""
         return self._state.get_abstract_state(index)
 
-    def get_mutable_abstract_state(self, index):
+    def get_mutable_abstract_state(self, index=None):
         return self._state.get_mutable_abstract_state(index)
 
     def SetAbstractState(self, index, value):

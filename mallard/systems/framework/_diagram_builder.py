@@ -1,6 +1,7 @@
 """DiagramBuilder: collects systems and connections, then builds a Diagram."""
 
 from mallard._template import cpp_scalar_name
+from mallard.common._pybind import call_form, overloads
 from mallard.systems.framework._diagram import Diagram, DiagramOutputPort, make_input_port
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
 from mallard.systems.framework._system import System, system_scalar_type
@@ -125,13 +126,13 @@ class DiagramBuilder:
             )
         self._connections[(dest.get_system(), dest.get_index())] = src
 
-    def Disconnect(self, src, dest):
-        """Removes the connection from ``src`` to ``dest``."""
+    def Disconnect(self, source, dest):
+        """Removes the connection from ``source`` to ``dest``."""
         self._throw_if_built()
         key = (dest.get_system(), dest.get_index())
-        if self._connections.get(key) is not src:
+        if self._connections.get(key) is not source:
             raise RuntimeError(
-                f"DiagramBuilder::Disconnect: output port {src.get_name()} is not connected to "
+                f"DiagramBuilder::Disconnect: output port {source.get_name()} is not connected to "
                 f"input port {dest.get_name()}"
             )
         del self._connections[key]
@@ -151,8 +152,16 @@ class DiagramBuilder:
         self._exported_inputs.append((name, [input]))
         return len(self._exported_inputs) - 1
 
-    def ConnectInput(self, diagram_port, input):
-        """Also feeds the Diagram's input port ``diagram_port`` (index or name) to ``input``."""
+    @overloads("diagram_port_name, input", "diagram_port_index, input")
+    def ConnectInput(self, *args, **kwargs):
+        """Also feeds the Diagram's input port (by name or index) to ``input``."""
+        form, values = call_form(
+            DiagramBuilder.ConnectInput,
+            args,
+            kwargs,
+            accept=lambda i, v: isinstance(next(iter(v.values())), str) == (i == 0),
+        )
+        diagram_port, input = values.values()
         self._throw_if_built()
         self._check_port_system(input, "input")
         self._check_unwired(input)

@@ -12,11 +12,11 @@ import numpy as np
 from mallard.systems.framework._context import Context, _next_serial
 from mallard.systems.framework._ports import FixedInputPortValue
 from mallard.systems.framework._state import (
+    AbstractValues,
     ContinuousState,
     DiscreteValues,
     Parameters,
     State,
-    _AbstractValues,
 )
 from mallard.systems.framework._vectors import VectorBase
 
@@ -130,7 +130,7 @@ class DiagramContext(Context):
             [g for leaf in self._leaves for g in leaf._state._discrete._groups]
         )
         state = State(continuous, discrete)
-        state._abstract = _AbstractValues(
+        state._abstract = AbstractValues(
             [v for leaf in self._leaves for v in leaf._state._abstract._values], "abstract state"
         )
         Context.__init__(self, diagram, state, Parameters(), diagram.num_input_ports())

@@ -1,6 +1,7 @@
 """System: what LeafSystem and Diagram share: names, ports, Context validation, events and
 energy queries."""
 
+from mallard.common._pybind import call_form, overloads
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._event_dispatch import (
     context_signature,
@@ -12,13 +13,17 @@ from mallard.systems.framework._events import EventKind, PeriodicEventData, Trig
 
 
 class DependencyTicket:
-    """What a computation depends on (``prerequisites_of_calc`` of an output port)."""
+    """What a computation depends on (``prerequisites_of_calc`` of an output port).
+    ``DependencyTicket()`` is an invalid ticket, as pydrake's default."""
 
     __slots__ = ("_kind", "_index")
 
-    def __init__(self, kind, index=None):
+    def __init__(self, kind=None, index=None):
         self._kind = kind
         self._index = index
+
+    def is_valid(self):
+        return self._kind is not None
 
     def __eq__(self, other):
         return isinstance(other, DependencyTicket) and (self._kind, self._index) == (
@@ -171,11 +176,25 @@ class System:
             )
         return ports[index]
 
-    def get_input_port(self, port_index=None):
+    def get_input_port(self, port_index=None, warn_deprecated=True):
+        """The input port ``port_index`` (the only one if None). ``warn_deprecated``: whether
+        to warn if the port is deprecated (mallard's systems deprecate no ports)."""
         return self._port(self._input_ports, port_index, "input")
 
-    def get_output_port(self, port_index=None):
+    def get_output_port(self, port_index=None, warn_deprecated=True):
+        """The output port ``port_index`` (the only one if None); see get_input_port."""
         return self._port(self._output_ports, port_index, "output")
+
+    @overloads("output_port", "input_port, output_port")
+    def HasDirectFeedthrough(self, *args, **kwargs):
+        """``(output_port)``: whether that output depends on any input; ``(input_port,
+        output_port)``: on that input (from the output's declared prerequisites; outputs
+        declared without prerequisites depend on every input). Ports by index."""
+        _, ports = call_form(System.HasDirectFeedthrough, args, kwargs)
+        output = self.get_output_port(ports["output_port"])
+        if "input_port" not in ports:
+            return bool(output._feedthrough_inputs())
+        return int(ports["input_port"]) in output._feedthrough_inputs()
 
     def _port_by_name(self, ports, name, kind):
         for port in ports:
