@@ -90,9 +90,10 @@ def overloads(*forms):
     """Declares the call forms of a function that takes ``*args, **kwargs`` and sorts them out
     itself, as pybind11 lists an overloaded function's signatures. Each form is a text of
     parameter names without ``self`` (``"context, model_instance, q"``; ``name=`` has a default;
-    parameters after ``*`` are keyword-only), a parameter table of ``_bindings.resolve`` (Param
-    objects), or a function returning a sequence of such tables (for tables defined after the
-    class that uses them)."""
+    parameters after ``*`` are keyword-only), a tuple of names, a (names, {name: default})
+    pair, a parameter table of ``_bindings.resolve`` (Param objects), or a function returning
+    a sequence of such forms (for tables defined after the class that uses them; given the
+    class if it takes an argument, for a method whose forms each subclass names)."""
 
     def declare(function):
         function.__overloads__ = forms
@@ -103,21 +104,28 @@ def overloads(*forms):
 
 def _signature(form):
     P = inspect.Parameter
-    if not isinstance(form, str):  # A table of _bindings.Param.
-        params = [
-            P(p.name, P.POSITIONAL_OR_KEYWORD, **({} if _required(p) else {"default": p.default}))
-            for p in form
-        ]
+    if isinstance(form, str):
+        kind, params = P.POSITIONAL_OR_KEYWORD, []
+        for name in (n.strip() for n in form.split(",") if n.strip()):
+            if name == "*":
+                kind = P.KEYWORD_ONLY
+            elif name.endswith("="):
+                params.append(P(name[:-1], kind, default=None))
+            else:
+                params.append(P(name, kind))
         return inspect.Signature(params)
-    kind, params = P.POSITIONAL_OR_KEYWORD, []
-    for name in (n.strip() for n in form.split(",") if n.strip()):
-        if name == "*":
-            kind = P.KEYWORD_ONLY
-        elif name.endswith("="):
-            params.append(P(name[:-1], kind, default=None))
-        else:
-            params.append(P(name, kind))
-    return inspect.Signature(params)
+    if len(form) == 2 and isinstance(form[1], dict):  # (names, {name: default})
+        names, defaults = form
+        return inspect.Signature(
+            [P(n, P.POSITIONAL_OR_KEYWORD, **({"default": defaults[n]} if n in defaults else {}))
+             for n in names]
+        )  # fmt: skip
+    if all(isinstance(p, str) for p in form):  # names, all required
+        return inspect.Signature([P(n, P.POSITIONAL_OR_KEYWORD) for n in form])
+    return inspect.Signature(  # a table of _bindings.Param
+        [P(p.name, P.POSITIONAL_OR_KEYWORD, **({} if _required(p) else {"default": p.default}))
+         for p in form]
+    )  # fmt: skip
 
 
 def _required(param):
@@ -126,16 +134,22 @@ def _required(param):
     return param.default is _REQUIRED
 
 
-def signatures(function):
+def signatures(function, cls=None):
     """The call forms of ``function`` (without ``self``) as inspect.Signature objects: those
-    declared with ``overloads``, else its own signature; a bound method's and a staticmethod's
-    alike."""
+    declared with ``overloads`` (as a method of ``cls``), else its own signature; a bound
+    method's and a staticmethod's alike."""
+    if cls is None and inspect.ismethod(function):
+        cls = function.__self__ if isinstance(function.__self__, type) else type(function.__self__)
     function = getattr(function, "__func__", function)
     declared = getattr(function, "__overloads__", None)
     if declared is not None:
         forms = []
         for form in declared:
-            forms.extend(form() if callable(form) else [form])
+            if callable(form):
+                form = form(cls) if form.__code__.co_argcount == 1 else form()
+                forms.extend(form)
+            else:
+                forms.append(form)
         return [_signature(form) for form in forms]
     signature = inspect.signature(function)
     params = list(signature.parameters.values())
@@ -144,13 +158,13 @@ def signatures(function):
     return [signature.replace(parameters=params)]
 
 
-def call_form(function, args, kwargs, owner=None, accept=None):
+def call_form(function, args, kwargs, owner=None, accept=None, cls=None):
     """``(index, values)`` of the first call form declared for ``function`` (``overloads``)
     that the call binds to, positionally then by keyword, and that ``accept(index, values)``
     takes if given; ``values`` maps every parameter name to its value (defaults filled in).
     Else pybind11's TypeError listing the forms, as from ``owner`` (default: the function's
-    qualified name)."""
-    forms = signatures(function)
+    qualified name). ``cls``: the class whose method it is (see ``overloads``)."""
+    forms = signatures(function, cls)
     for index, signature in enumerate(forms):
         try:
             bound = signature.bind(*args, **kwargs)

@@ -8,6 +8,7 @@ queries yet and no rendering (the viewer draws what it records).
 import copy
 
 from mallard._template import convert_value
+from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.geometry._collision_filter import (
     CollisionFilterManager,
@@ -21,7 +22,7 @@ from mallard.geometry._geometry_instance import (
     RoleAssign,
     role_of,
 )
-from mallard.geometry._identifiers import FrameId, SourceId, id_text
+from mallard.geometry._identifiers import FrameId, SourceId, id_argument, id_text
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.math import RigidTransform
 from mallard.systems.framework import LeafSystem
@@ -105,8 +106,10 @@ class QueryObject:
             return X_PF
         return self._X_WF(frame.parent) @ X_PF
 
-    def GetPoseInWorld(self, id):  # noqa: A002 (pydrake's name)
+    @overloads("frame_id", "geometry_id")
+    def GetPoseInWorld(self, *args, **kwargs):
         """X_WF of a frame or X_WG of a geometry."""
+        (id,) = id_argument(QueryObject.GetPoseInWorld, args, kwargs)  # noqa: A001
         if self._sg is None:
             raise RuntimeError("QueryObject: this QueryObject is not bound to a SceneGraph")
         if isinstance(id, FrameId):
@@ -207,11 +210,13 @@ class SceneGraph(LeafSystem):
                 f"Referenced geometry {id_text(geometry_id)} has not been registered."
             ) from None
 
-    def RegisterFrame(self, source_id, *args):
+    @overloads("source_id, frame", "source_id, parent_id, frame")
+    def RegisterFrame(self, *args, **kwargs):
         """``(source_id, frame)`` or ``(source_id, parent_id, frame)``: registers a
         GeometryFrame (a child of World, or of ``parent_id``); returns its FrameId."""
+        _, values = call_form(SceneGraph.RegisterFrame, args, kwargs, "SceneGraph.RegisterFrame")
+        source_id, frame, parent = values["source_id"], values["frame"], values.get("parent_id")
         self._source(source_id)
-        parent, frame = (None, args[0]) if len(args) == 1 else args
         if not isinstance(frame, GeometryFrame):
             raise TypeError(f"RegisterFrame(): expected a GeometryFrame, got {frame!r}")
         if parent is not None:

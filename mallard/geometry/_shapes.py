@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from mallard.common._pybind import overloads
+
 
 def fmt(x):
     """A float as pydrake prints it (shortest round trip, no trailing ``.0``)."""
@@ -75,6 +77,7 @@ class Box(Shape):
     __slots__ = ("_width", "_depth", "_height")
     _REPR = ("width", "depth", "height")
 
+    @overloads("width, depth, height", "measures")
     def __init__(self, *args, **kwargs):
         self._width, self._depth, self._height = _measures("Box", self._REPR, args, kwargs)
 
@@ -116,6 +119,7 @@ class _RadiusLength(Shape):
     __slots__ = ("_radius", "_length")
     _REPR = ("radius", "length")
 
+    @overloads("radius, length", "measures")
     def __init__(self, *args, **kwargs):
         self._radius, self._length = _measures(type(self).__name__, self._REPR, args, kwargs)
 
@@ -154,6 +158,7 @@ class Ellipsoid(Shape):
     __slots__ = ("_a", "_b", "_c")
     _REPR = ("a", "b", "c")
 
+    @overloads("a, b, c", "measures")
     def __init__(self, *args, **kwargs):
         self._a, self._b, self._c = _measures("Ellipsoid", self._REPR, args, kwargs)
 

@@ -7,7 +7,7 @@ import enum
 import numpy as np
 
 from mallard.common import _bindings as b
-from mallard.common._pybind import overloads
+from mallard.common._pybind import call_form, overloads
 
 
 class KnotVectorType(enum.Enum):
@@ -129,10 +129,18 @@ class BsplineBasis:
             return bisect.bisect_right(self._knots, t) - 1
         return bisect.bisect_left(self._knots, t) - 1
 
-    def ComputeActiveBasisFunctionIndices(self, parameter_value):
-        """The basis functions that may be nonzero at ``parameter_value``, or (given two
-        values) anywhere on that interval: those of the knot intervals containing them."""
-        values = np.atleast_1d(np.asarray(parameter_value, dtype=float))
+    @overloads("parameter_interval", "parameter_value")
+    def ComputeActiveBasisFunctionIndices(self, *args, **kwargs):
+        """The basis functions that may be nonzero at ``parameter_value``, or anywhere on
+        ``parameter_interval`` (two values): those of the knot intervals containing them."""
+
+        def accept(form, values):
+            size = np.size(next(iter(values.values())))
+            return size == 2 if form == 0 else size == 1
+
+        _, values = call_form(BsplineBasis.ComputeActiveBasisFunctionIndices, args, kwargs,
+                              "BsplineBasis.ComputeActiveBasisFunctionIndices", accept)  # fmt: skip
+        values = np.atleast_1d(np.asarray(next(iter(values.values())), dtype=float))
         if values.size == 1:
             start = end = float(values[0])
         elif values.size == 2:

@@ -17,22 +17,10 @@ class Formula:
 
     __slots__ = ("_f",)
 
-    @overloads("", "value", "var")
+    @overloads("", "value")
     def __init__(self, *args, **kwargs):
-        """``Formula()`` (false), ``Formula(value)`` (a bool) or ``Formula(var)`` (a BOOLEAN
-        Variable)."""
-        from mallard.symbolic._expression import Variable
-
-        def accept(form, v):
-            return not v or isinstance(next(iter(v.values())), Variable) == (form == 2)
-
-        form, values = call_form(Formula.__init__, args, kwargs, accept=accept)
-        if form == 2:
-            var = values["var"]
-            if var.get_type() != Variable.Type.BOOLEAN:
-                raise RuntimeError(f"Formula: the variable {var} must be BOOLEAN")
-            self._f = var._sym
-            return
+        """``Formula()`` (false) or ``Formula(value)`` (a bool)."""
+        _, values = call_form(Formula.__init__, args, kwargs)
         value = values.get("value", False)
         if not isinstance(value, bool):
             raise TypeError(f"Formula: expected a bool, got {type(value).__name__}")

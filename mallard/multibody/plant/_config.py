@@ -8,6 +8,7 @@ but change nothing. ``time_step`` and ``use_sampled_output_ports`` are what matt
 import dataclasses
 
 from mallard._template import instantiation
+from mallard.common._pybind import overloads
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.systems.framework._system import system_scalar_type
 
@@ -77,6 +78,7 @@ def _add_plant_and_scene_graph(builder, plant, scene_graph):
     return plant, scene_graph
 
 
+@overloads("builder, time_step, scene_graph=", "builder, plant, scene_graph=")
 def AddMultibodyPlantSceneGraph(builder, *args, **kwargs):
     """``(builder, time_step, scene_graph=None)`` or ``(builder, plant, scene_graph=None)``:
     adds a MultibodyPlant (made with ``time_step``, of the builder's scalar type, or the

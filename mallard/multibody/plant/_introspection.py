@@ -4,6 +4,7 @@ where a method needs coordinates."""
 
 import numpy as np
 
+from mallard.common._pybind import call_form, overloads
 from mallard.multibody.tree._indices import (
     BodyIndex,
     FrameIndex,
@@ -456,17 +457,26 @@ class IntrospectionMixin:
                 named.append((start + i, name))
         return [name for _, name in sorted(named)]
 
+    @overloads(
+        "add_model_instance_prefix=, always_add_suffix=",
+        "model_instance, add_model_instance_prefix=, always_add_suffix=",
+    )
     def GetPositionNames(self, *args, **kwargs):
         """Names ``{instance}_{joint}_{suffix}`` of the positions, in q order (of one model
         instance if given: then without the instance prefix by default)."""
         mi, prefix, suffix = _name_args(args, kwargs, True)
         return self._coordinate_names("GetPositionNames", mi, prefix, suffix, False)
 
+    @overloads(
+        "add_model_instance_prefix=, always_add_suffix=",
+        "model_instance, add_model_instance_prefix=, always_add_suffix=",
+    )
     def GetVelocityNames(self, *args, **kwargs):
         """Names of the velocities, in v order (see GetPositionNames)."""
         mi, prefix, suffix = _name_args(args, kwargs, True)
         return self._coordinate_names("GetVelocityNames", mi, prefix, suffix, True)
 
+    @overloads("add_model_instance_prefix=", "model_instance, add_model_instance_prefix=")
     def GetStateNames(self, *args, **kwargs):
         """Position names then velocity names, always with suffixes."""
         mi, prefix, _ = _name_args(args, kwargs, False)
@@ -474,6 +484,7 @@ class IntrospectionMixin:
             self._coordinate_names("GetVelocityNames", mi, prefix, True, True)
         )
 
+    @overloads("add_model_instance_prefix=", "model_instance, add_model_instance_prefix=")
     def GetActuatorNames(self, *args, **kwargs):
         """Names ``{instance}_{actuator}`` of the actuation inputs, in u order."""
         mi, prefix, _ = _name_args(args, kwargs, False)
@@ -506,12 +517,27 @@ class IntrospectionMixin:
         S[np.arange(len(cols)), cols] = 1.0
         return S
 
-    def MakeActuatorSelectorMatrix(self, user_to_actuator_index_map):
-        """Su with u = Su·u_s, for a list of JointActuatorIndex or of JointIndex (each joint's
-        actuator) in the user's order."""
+    @overloads("user_to_actuator_index_map", "user_to_joint_index_map")
+    def MakeActuatorSelectorMatrix(self, *args, **kwargs):
+        """Su with u = Su·u_s, for a list of JointActuatorIndex (``user_to_actuator_index_map``)
+        or of JointIndex (``user_to_joint_index_map``: each joint's actuator) in the user's
+        order."""
+
+        def accept(form, values):
+            (indices,) = values.values()
+            return all(isinstance(i, JointIndex) == (form == 1) for i in indices)
+
+        _, values = call_form(
+            IntrospectionMixin.MakeActuatorSelectorMatrix,
+            args,
+            kwargs,
+            "MultibodyPlant.MakeActuatorSelectorMatrix",
+            accept,
+        )
         self._throw_if_not_finalized("MakeActuatorSelectorMatrix")
         actuators = []
-        for index in user_to_actuator_index_map:
+        (indices,) = values.values()
+        for index in indices:
             if isinstance(index, JointIndex):
                 joint = self.get_joint(index)
                 match = [a for a in self._actuators if a.joint() is joint]

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.plant._derivatives import DerivativesMixin
@@ -203,6 +204,7 @@ class MultibodyPlant(
         self._check_instance_name(name, "RenameModelInstance", int(model_instance))
         self._instance_names[int(model_instance)] = name
 
+    @overloads("name, M_BBo_B=", "name, model_instance, M_BBo_B=")
     def AddRigidBody(self, name, *args, **kwargs):
         """Adds a RigidBody ``name`` with spatial inertia M_BBo_B (zero if not given):
         ``AddRigidBody(name, M_BBo_B)`` in the default model instance, or
@@ -260,6 +262,7 @@ class MultibodyPlant(
         self._add_frame_unchecked(frame)
         return frame
 
+    @overloads("joint")
     def AddJoint(self, joint, *args, **kwargs):
         """Adds ``joint`` (a Joint whose frames are in this plant) and returns it.
 

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_scalar
+from mallard.common._pybind import overloads
 from mallard.multibody.tree._indices import JointActuatorIndex
 from mallard.multibody.tree._joint import ElementChecks, Joint, to_float
 from mallard.multibody.tree._multibody_element import MultibodyElement
@@ -23,6 +24,7 @@ class PdControllerGains:
 
     __slots__ = ("_p", "_d")
 
+    @overloads("*, p=, d=")
     def __init__(self, *args, **kwargs):
         if args:
             raise TypeError(

@@ -16,6 +16,7 @@ import numbers
 import numpy as np
 
 from mallard._scalar import as_array, as_scalar, scalar_value, values_or_none
+from mallard.common._pybind import overloads
 
 _EPS = np.finfo(float).eps
 _MODULE = "mallard.multibody.tree"
@@ -147,6 +148,7 @@ class RotationalInertia:
         ("mass", "p_PQ_E"),
     )
 
+    @overloads(lambda: RotationalInertia._OVERLOADS)
     def __init__(self, *args, **kwargs):
         names, v = _bind(type(self).__name__, args, kwargs, self._OVERLOADS)
         if not names:

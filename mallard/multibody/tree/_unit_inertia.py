@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_array, scalar_value
+from mallard.common._pybind import overloads
 from mallard.multibody.tree._rotational_inertia import (
     RotationalInertia,
     fmt,
@@ -81,6 +82,7 @@ class UnitInertia(RotationalInertia):
         ("I",),
     )
 
+    @overloads(lambda: UnitInertia._OVERLOADS)
     def __init__(self, *args, **kwargs):
         if len(args) + len(kwargs) == 1:
             (I,) = args or tuple(kwargs.values())
