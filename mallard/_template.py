@@ -294,6 +294,31 @@ class TemplateClass:
         return f"<TemplateClass {self._base.__module__}.{self.__name__}>"
 
 
+#: pydrake's spelling of template arguments in class names ("mangled"): ``X_[AutoDiffXd]``
+#: is the class named ``X_𝓣AutoDiffXd𝓤``.
+_MANGLING = (("[", "𝓣"), ("]", "𝓤"), (",", "𝓬"), (".", "𝓹"))
+
+
+def module_getattr(module_name, module_globals, name):
+    """A module's ``__getattr__`` for names pickles use, as pydrake's modules have:
+    ``X_[T]`` and its mangled spelling ``X_𝓣T𝓤`` (T one of float, AutoDiffXd, Expression)
+    name the instantiation ``X_[T]``; ``X_[float]`` also names X where there is no template
+    X_. AttributeError for anything else."""
+    pretty = name
+    for plain, mangled in _MANGLING:
+        pretty = pretty.replace(mangled, plain)
+    if pretty.endswith("]") and "[" in pretty:
+        template_name, param = pretty[:-1].split("[", 1)
+        template = module_globals.get(template_name)
+        if isinstance(template, TemplateClass) and param in ("float", "AutoDiffXd", "Expression"):
+            return template[param]
+        if param == "float" and template_name.endswith("_"):
+            found = module_globals.get(template_name[:-1])
+            if found is not None:
+                return found
+    raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+
+
 def instantiation(cls, T, kind="element"):
     """``cls``'s T instantiation, made (of ``kind``) for an element or system class without a
     public template (as pydrake has one for every element class)."""

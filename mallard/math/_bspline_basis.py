@@ -14,6 +14,8 @@ class KnotVectorType(enum.Enum):
     """Uniform knots, or uniform with the first and last ``order`` knots repeated (clamped:
     the curve starts and ends at its first and last control points)."""
 
+    __module__ = "mallard.math"  # (its public path: pickles name it)
+
     kUniform = 0
     kClampedUniform = 1
 
@@ -72,6 +74,8 @@ class BsplineBasis:
     type=kClampedUniform, initial_parameter_value=0, final_parameter_value=1)`` or
     ``(other)``: n = len(knots) − order B-splines of degree order − 1, defined on
     [knots[order−1], knots[n]]."""
+
+    __module__ = "mallard.math"  # (its public path: pickles name it)
 
     __slots__ = ("_order", "_knots")
 

@@ -1,6 +1,6 @@
 """Mirror of pydrake.multibody.plant."""
 
-from mallard._template import TemplateClass
+from mallard._template import TemplateClass, module_getattr
 from mallard.multibody.plant._config import (
     AddMultibodyPlant,
     AddMultibodyPlantSceneGraph,
@@ -46,3 +46,9 @@ __all__ = [
     "MultibodyPlantConfig",
     "MultibodyPlant_",
 ]
+
+
+def __getattr__(name):
+    """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
+    pydrake's modules answer them)."""
+    return module_getattr(__name__, globals(), name)

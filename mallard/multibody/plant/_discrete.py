@@ -218,8 +218,9 @@ class DiscreteMixin:
         """The constraint rows, fixed at Finalize() (as Drake reads the joint limits then):
         for each finite limit of a single-dof joint and each coupler, its row of J (on v),
         kind (0 lower, 1 upper, 2 coupler), q slots, the constraint function g(q) = a₀·q[q0] +
-        a₁·q[q1] + c (g ≥ 0 for limits, g = 0 for couplers), joint(s) and constraint id. At a
-        step, J·v⁺ ≥ b (limits) or = b (couplers) with b = −g(q)/h."""
+        a₁·q[q1] + c (g ≥ 0 for limits, g = 0 for couplers), joint(s) (ordinals, as the locked
+        parameters are indexed) and constraint id. At a step, J·v⁺ ≥ b (limits) or = b
+        (couplers) with b = −g(q)/h."""
         rows = []  # (J row, kind, q0, q1, a0, a1, c, joint0, joint1, id)
         nv = self._nv
         for j in self._joints:
@@ -233,17 +234,17 @@ class DiscreteMixin:
                     row = np.zeros(nv)
                     sign = 1.0 if kind == 0 else -1.0
                     row[j._v_start] = sign
-                    i = int(j.index())
+                    i = j._ordinal
                     q0 = j._q_start
                     rows.append((row, kind, q0, q0, sign, 0.0, -sign * bound, i, i, None))
         for spec in self._coupler_constraints.values():
-            j0, j1 = self._joints[int(spec.joint0_index)], self._joints[int(spec.joint1_index)]
+            j0, j1 = self.get_joint(spec.joint0_index), self.get_joint(spec.joint1_index)
             row = np.zeros(nv)
             row[j0._v_start] += 1.0
             row[j1._v_start] -= spec.gear_ratio
             rows.append(
                 (row, 2, j0._q_start, j1._q_start, 1.0, -spec.gear_ratio, -spec.offset)
-                + (int(j0.index()), int(j1.index()), spec.id)
+                + (j0._ordinal, j1._ordinal, spec.id)
             )
         self._c_J = np.array([r[0] for r in rows]).reshape(len(rows), nv)
         self._c_kind = np.array([r[1] for r in rows], dtype=np.int64)

@@ -95,8 +95,24 @@ class IntrospectionMixin:
     def world_frame(self):
         return self._frames[0]
 
-    @staticmethod
-    def _by_index(elements, index, index_type, label):
+    def _with_index(self, attr, index):
+        """The element of the list ``attr`` with index ``index`` (an int), or None if there is
+        none (never given, or removed). The list is in increasing index order, and an element
+        is at most at its index (indices of removed elements leave gaps)."""
+        elements = getattr(self, attr)
+        if index < len(elements) and int(elements[index]._index) == index:
+            return elements[index]  # (nothing removed before it)
+        lo, hi = 0, min(index, len(elements))
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if int(elements[mid]._index) < index:
+                lo = mid + 1
+            else:
+                hi = mid
+        found = elements[lo] if lo < len(elements) else None
+        return found if found is not None and int(found._index) == index else None
+
+    def _by_index(self, attr, index, index_type, label):
         if not isinstance(index, index_type):
             raise TypeError(f"expected a {index_type.__name__}, got {type(index).__name__}")
         if int(index) < 0:
@@ -104,28 +120,31 @@ class IntrospectionMixin:
                 f"The given default-constructed {label}() cannot be used. You must pass a valid "
                 "integer as the index."
             )
-        if int(index) >= len(elements):
+        if int(index) >= self._next_index[attr]:
             raise RuntimeError(
                 f"The given {label}({int(index)}) is out of bounds (must be less than "
-                f"{len(elements)})"
+                f"{self._next_index[attr]})"
             )
-        return elements[int(index)]
+        element = self._with_index(attr, int(index))
+        if element is None:
+            raise RuntimeError(f"The {label}({int(index)}) has been removed")
+        return element
 
     def get_body(self, body_index):
-        return self._by_index(self._bodies, body_index, BodyIndex, "RigidBodyIndex")
+        return self._by_index("_bodies", body_index, BodyIndex, "RigidBodyIndex")
 
     def get_frame(self, frame_index):
-        return self._by_index(self._frames, frame_index, FrameIndex, "FrameIndex")
+        return self._by_index("_frames", frame_index, FrameIndex, "FrameIndex")
 
     def get_joint(self, joint_index):
-        return self._by_index(self._joints, joint_index, JointIndex, "JointIndex")
+        return self._by_index("_joints", joint_index, JointIndex, "JointIndex")
 
     def get_mutable_joint(self, joint_index):
         return self.get_joint(joint_index)
 
     def get_joint_actuator(self, actuator_index):
         return self._by_index(
-            self._actuators, actuator_index, JointActuatorIndex, "JointActuatorIndex"
+            "_actuators", actuator_index, JointActuatorIndex, "JointActuatorIndex"
         )
 
     def get_mutable_joint_actuator(self, actuator_index):
@@ -135,16 +154,16 @@ class IntrospectionMixin:
         from mallard.multibody.tree._indices import ForceElementIndex
 
         return self._by_index(
-            self._force_elements, force_element_index, ForceElementIndex, "ForceElementIndex"
+            "_force_elements", force_element_index, ForceElementIndex, "ForceElementIndex"
         )
 
     def has_joint(self, joint_index):
-        """True if this plant has a joint with index ``joint_index``."""
-        return 0 <= int(joint_index) < len(self._joints)
+        """True if this plant has a joint with index ``joint_index`` (not removed)."""
+        return self._with_index("_joints", int(joint_index)) is not None
 
     def has_joint_actuator(self, actuator_index):
-        """True if this plant has an actuator with index ``actuator_index``."""
-        return 0 <= int(actuator_index) < len(self._actuators)
+        """True if this plant has an actuator with index ``actuator_index`` (not removed)."""
+        return self._with_index("_actuators", int(actuator_index)) is not None
 
     # ---- model instances -----------------------------------------------------------------
     def GetModelInstanceName(self, model_instance):

@@ -139,6 +139,8 @@ class RotationalInertia:
     that mass at Q (RuntimeError if mass < 0).
     """
 
+    __module__ = "mallard.multibody.tree"  # (its public path: pickles name it)
+
     __slots__ = ("_I",)
     __array_ufunc__ = None  # numpy defers to our reflected operators (2.0 * I, w * I)
     _OVERLOADS = (

@@ -74,6 +74,8 @@ class UnitInertia(RotationalInertia):
     Multiplying or dividing by a scalar, adding or subtracting gives a RotationalInertia.
     """
 
+    __module__ = "mallard.multibody.tree"  # (its public path: pickles name it)
+
     __slots__ = ()
     _OVERLOADS = (
         (),

@@ -13,6 +13,8 @@ from mallard.common._pybind import call_form, overloads
 class TriggerType(enum.IntEnum):
     """What triggers an event (as Drake's TriggerType)."""
 
+    __module__ = "mallard.systems.framework"  # (its public path: pickles name it)
+
     kUnknown = 0
     kInitialization = 1
     kForced = 2

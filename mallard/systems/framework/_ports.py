@@ -13,6 +13,8 @@ from mallard.systems.framework._vectors import CPP_BASIC_VECTOR, BasicVector
 class PortDataType(enum.IntEnum):
     """Whether a port carries a numeric vector or an abstract (any-type) value."""
 
+    __module__ = "mallard.systems.framework"  # (its public path: pickles name it)
+
     kVectorValued = 0
     kAbstractValued = 1
 
