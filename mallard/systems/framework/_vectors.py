@@ -162,11 +162,8 @@ class BasicVector(VectorBase):
         if len(args) == 1 and not kwargs:  # (the common call, without binding)
             x = args[0]
         else:
-            x = next(
-                iter(
-                    call_form(BasicVector.__init__, args, kwargs, accept=_data_or_size)[1].values()
-                )
-            )
+            _, values = call_form(BasicVector.__init__, args, kwargs, accept=_data_or_size)
+            (x,) = values.values()
         if is_integer(x):
             if x < 0:
                 raise RuntimeError(f"BasicVector: size must be non-negative, got {x}")
