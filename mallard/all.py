@@ -6,7 +6,6 @@ from mallard.common.containers import *  # noqa: F403
 from mallard.common.eigen_geometry import *  # noqa: F403
 from mallard.common.value import *  # noqa: F403
 from mallard.common.yaml import *  # noqa: F403
-from mallard.examples import *  # noqa: F403
 from mallard.geometry import *  # noqa: F403
 from mallard.math import *  # noqa: F403
 from mallard.multibody.math import *  # noqa: F403
