@@ -14,6 +14,7 @@ from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, SourceI
 from mallard.geometry._mesh import Convex, Mesh, MeshSource
 from mallard.geometry._meshcat import Meshcat, StartMeshcat
 from mallard.geometry._meshcat_animation import MeshcatAnimation
+from mallard.geometry._meshcat_params import MeshcatParams
 from mallard.geometry._meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
 from mallard.geometry._polygon_surface_mesh import PolygonSurfaceMesh, SurfacePolygon
 from mallard.geometry._properties import (
@@ -70,6 +71,7 @@ __all__ = [
     "Mesh",
     "MeshSource",
     "Meshcat",
+    "MeshcatParams",
     "MeshcatAnimation",
     "MeshcatVisualizer",
     "MeshcatVisualizerParams",

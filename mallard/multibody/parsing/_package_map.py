@@ -7,6 +7,7 @@ NotImplementedError.
 """
 
 import copy
+import importlib.util
 import json
 import logging
 import os
@@ -117,11 +118,27 @@ class _RemoteParams:
         )
 
 
+def _installed_drake_package_xml():
+    """The package.xml of package "drake" (Drake's example models) of an installed pydrake,
+    found without importing it, or None: with it, ``package://drake/...`` resolves as in
+    pydrake."""
+    try:
+        spec = importlib.util.find_spec("pydrake")
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        path = os.path.join(location, "share", "drake", "package.xml")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
 class PackageMap:
     """Maps package names to directories on the local file system, for ``package://name/...``
     (and ``model://name/...``) URIs in model files.
 
-    ``PackageMap()`` holds mallard's own package "mallard"; ``PackageMap(other)`` copies
+    ``PackageMap()`` holds mallard's own package "mallard" (and "drake", an installed
+    pydrake's models, if there is one); ``PackageMap(other)`` copies
     ``other``; ``PackageMap.MakeEmpty()`` holds nothing.
     """
 
@@ -136,6 +153,9 @@ class PackageMap:
             self._map = copy.deepcopy(other._map)
         else:
             self.AddPackageXml(MALLARD_PACKAGE_XML)
+            drake = _installed_drake_package_xml()
+            if drake is not None:
+                self.AddPackageXml(drake)
 
     @staticmethod
     def MakeEmpty():

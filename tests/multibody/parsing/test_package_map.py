@@ -7,7 +7,14 @@ import os
 import pytest
 
 from mallard.multibody.parsing import PackageMap
-from mallard.multibody.parsing._package_map import MALLARD_PACKAGE_XML, lexically_normal
+from mallard.multibody.parsing._package_map import (
+    MALLARD_PACKAGE_XML,
+    _installed_drake_package_xml,
+    lexically_normal,
+)
+
+#: The default map's packages: "mallard", and "drake" where pydrake is installed.
+DEFAULT = sorted(["mallard"] + (["drake"] if _installed_drake_package_xml() else []))
 
 MODELS = os.path.dirname(MALLARD_PACKAGE_XML)
 
@@ -25,12 +32,23 @@ def write_package(directory, name, deprecated=None):
 
 def test_default_map_holds_mallards_models():
     package_map = PackageMap()
-    assert package_map.GetPackageNames() == ["mallard"]
-    assert package_map.size() == 1
+    assert package_map.GetPackageNames() == DEFAULT
+    assert package_map.size() == len(DEFAULT)
     assert package_map.GetPath("mallard") == MODELS
     for name in ("pendulum", "acrobot", "cart_pole"):
         assert os.path.isfile(package_map.ResolveUrl(f"package://mallard/{name}.urdf"))
     assert PackageMap.MakeEmpty().size() == 0
+
+
+def test_default_map_has_an_installed_drakes_models():
+    """package://drake/... resolves to an installed pydrake's files, as in pydrake."""
+    path = _installed_drake_package_xml()
+    if path is None:
+        pytest.skip("pydrake is not installed")
+    url = "package://drake/examples/pendulum/Pendulum.urdf"
+    assert PackageMap().ResolveUrl(url) == os.path.join(
+        os.path.dirname(path), "examples", "pendulum", "Pendulum.urdf"
+    )
 
 
 def test_add_contains_remove(tmp_path):
@@ -64,7 +82,7 @@ def test_add_map_and_copies(tmp_path):
     first.Add("foo", tmp_path)
     second = PackageMap()
     second.AddMap(first)
-    assert second.GetPackageNames() == ["foo", "mallard"]
+    assert second.GetPackageNames() == sorted(["foo", *DEFAULT])
     second.AddMap(first)  # same paths: no change
     third = PackageMap.MakeEmpty()
     third.Add("foo", MODELS)

@@ -65,7 +65,7 @@ def test_parser_of_a_builder_finds_its_plant_and_scene_graph():
 def test_each_parser_has_its_own_package_map():
     plant = MultibodyPlant(0.0)
     first, second = Parser(plant), Parser(plant)
-    assert first.package_map().GetPackageNames() == ["mallard"]
+    assert "mallard" in first.package_map().GetPackageNames()
     first.package_map().Remove("mallard")
     assert second.package_map().Contains("mallard")
 

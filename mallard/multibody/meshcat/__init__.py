@@ -1,0 +1,5 @@
+"""Mirror of pydrake.multibody.meshcat: JointSliders."""
+
+from mallard.multibody.meshcat._joint_sliders import JointSliders
+
+__all__ = ["JointSliders"]
