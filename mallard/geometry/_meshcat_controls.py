@@ -68,7 +68,7 @@ class MeshcatControls:
 
     def slider_names(self):
         with self._lock:
-            return list(self._sliders)
+            return sorted(self._sliders)  # (as Drake lists them)
 
     def delete_slider(self, name, strict):
         with self._lock:
@@ -115,7 +115,7 @@ class MeshcatControls:
 
     def button_names(self):
         with self._lock:
-            return list(self._buttons)
+            return sorted(self._buttons)
 
     def delete_button(self, name, strict):
         with self._lock:

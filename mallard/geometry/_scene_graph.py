@@ -82,26 +82,48 @@ class _Geometry:
 
 class QueryObject:
     """What SceneGraph's query output port carries: the poses of frames and geometries in
-    World for the Context it was evaluated in, and the inspector."""
+    World for the Context it was evaluated in, and the inspector. A copy is "baked", as
+    Drake's: it keeps the poses and the inspector of the moment it was made, not the
+    Context."""
 
     def __init__(self, scene_graph=None, context=None):
         self._sg = scene_graph
         self._context = context
+        self._baked = None  # (a copy's) frame id -> X_PF, and its inspector
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
         sg = self._sg
+        if self._baked is not None:
+            return self._baked[1]
         if self._context is None:
             return sg.model_inspector()
         return SceneGraphInspector(sg, sg._context_filters(self._context))
+
+    def __deepcopy__(self, memo):
+        baked = QueryObject(self._sg)
+        if self._baked is not None or self._context is not None:
+            world = self._sg._world_frame_id
+            poses = {f: self._X_PF(f) for f in self._sg._frames if f != world}
+            baked._baked = (poses, self.inspector())
+        return baked
+
+    def __copy__(self):
+        return self.__deepcopy__({})
+
+    def _X_PF(self, frame_id):
+        """The pose of frame ``frame_id`` in its parent frame."""
+        if self._baked is not None:
+            return self._baked[0][frame_id]
+        frame = self._sg._frame(frame_id)
+        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
 
     def _X_WF(self, frame_id):
         sg = self._sg
         frame = sg._frame(frame_id)
         if frame.parent is None and frame_id == sg._world_frame_id:
             return convert_value(RigidTransform(), system_scalar_type(sg))
-        poses = sg.get_source_pose_port(frame.source).Eval(self._context)
-        X_PF = poses.value(frame_id)
+        X_PF = self._X_PF(frame_id)
         if frame.parent is None:
             return X_PF
         return self._X_WF(frame.parent) @ X_PF
@@ -118,8 +140,8 @@ class QueryObject:
         return self._X_WF(geometry.frame) @ geometry.X_FG
 
     def GetPoseInParent(self, frame_id):
-        frame = self._sg._frame(frame_id)
-        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
+        self._sg._frame(frame_id)
+        return self._X_PF(frame_id)
 
 
 class SceneGraph(LeafSystem):
