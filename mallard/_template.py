@@ -28,6 +28,25 @@ _VALUE_TYPES = []
 _TEMPLATES = {}
 
 
+#: pydrake's spelling of template arguments in class names ("mangled"): ``X_[AutoDiffXd]``
+#: is the class named ``X_𝓣AutoDiffXd𝓤``.
+_MANGLING = (("[", "𝓣"), ("]", "𝓤"), (",", "𝓬"), (".", "𝓹"))
+
+
+def mangled(name):
+    """``X_[T]`` as a class name, as pydrake spells it: ``X_𝓣T𝓤``."""
+    for plain, mangled_ in _MANGLING:
+        name = name.replace(plain, mangled_)
+    return name
+
+
+def demangled(name):
+    """``X_𝓣T𝓤`` as the expression ``X_[T]`` (names without template arguments as they are)."""
+    for plain, mangled_ in _MANGLING:
+        name = name.replace(mangled_, plain)
+    return name
+
+
 def autodiff_type():
     from mallard.autodiffutils import AutoDiffXd
 
@@ -263,12 +282,13 @@ class TemplateClass:
 
     def _instantiate(self, T):
         base = impl = self._base
+        class_name = mangled(f"{self.__name__}[{T.__name__}]")  # (pydrake's class name)
         if self._overrides is not None:
-            impl = type(base)(f"{self.__name__}[{T.__name__}]", (self._overrides, base), {})
+            impl = type(base)(class_name, (self._overrides, base), {})
         namespace = {
             "__slots__": (),
             "__module__": base.__module__,
-            "__qualname__": f"{self.__name__}[{T.__name__}]",
+            "__qualname__": class_name,
             "_template_base": base,
             "_template_T": T,
         }
@@ -288,15 +308,10 @@ class TemplateClass:
             for name in dir(impl):
                 if name[0] != "_" and _defined_as_function(impl, name):
                     namespace[name] = _scalar_method(getattr(impl, name), T)
-        return _metaclass_for(impl)(f"{self.__name__}[{T.__name__}]", (impl,), namespace)
+        return _metaclass_for(impl)(class_name, (impl,), namespace)
 
     def __repr__(self):
         return f"<TemplateClass {self._base.__module__}.{self.__name__}>"
-
-
-#: pydrake's spelling of template arguments in class names ("mangled"): ``X_[AutoDiffXd]``
-#: is the class named ``X_𝓣AutoDiffXd𝓤``.
-_MANGLING = (("[", "𝓣"), ("]", "𝓤"), (",", "𝓬"), (".", "𝓹"))
 
 
 def module_getattr(module_name, module_globals, name):
@@ -304,9 +319,7 @@ def module_getattr(module_name, module_globals, name):
     ``X_[T]`` and its mangled spelling ``X_𝓣T𝓤`` (T one of float, AutoDiffXd, Expression)
     name the instantiation ``X_[T]``; ``X_[float]`` also names X where there is no template
     X_. AttributeError for anything else."""
-    pretty = name
-    for plain, mangled in _MANGLING:
-        pretty = pretty.replace(mangled, plain)
+    pretty = demangled(name)
     if pretty.endswith("]") and "[" in pretty:
         template_name, param = pretty[:-1].split("[", 1)
         template = module_globals.get(template_name)

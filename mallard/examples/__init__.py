@@ -1,5 +1,6 @@
 """Mirror of pydrake.examples: the small systems Drake's tutorials and courses build on."""
 
+from mallard._public import publish
 from mallard.examples._acrobot import AcrobotInput, AcrobotParams, AcrobotPlant, AcrobotState
 from mallard.examples._pendulum import (
     PendulumInput,
@@ -20,3 +21,5 @@ __all__ = [
     "PendulumState",
     "VanDerPolOscillator",
 ]
+
+publish(globals())

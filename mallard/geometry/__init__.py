@@ -3,6 +3,7 @@ filters, a SceneGraph that records geometry and carries frame poses (no proximit
 and the Meshcat viewer with its MeshcatVisualizer (the viewer needs the optional "meshcat"
 package: mallard[viewer])."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass
 from mallard.geometry._collision_filter import (
     CollisionFilterDeclaration,
@@ -91,3 +92,5 @@ __all__ = [
     "StartMeshcat",
     "SurfacePolygon",
 ]
+
+publish(globals())

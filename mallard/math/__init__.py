@@ -2,6 +2,7 @@
 for every scalar type; Riccati and Lyapunov equations; matrix utilities, B-spline bases,
 barycentric meshes, numerical gradients and soft min/max."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass, module_getattr
 from mallard.math._barycentric import BarycentricMesh
 from mallard.math._bspline_basis import BsplineBasis, KnotVectorType
@@ -146,3 +147,6 @@ def __getattr__(name):
     """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
     pydrake's modules answer them)."""
     return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

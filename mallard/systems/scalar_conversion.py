@@ -13,7 +13,7 @@ ToAutoDiffXd, ToSymbolic) converts through ``_construct_copy``.
 import sys
 import types
 
-from mallard._template import _resolve, scalar_types
+from mallard._template import _resolve, mangled, scalar_types
 
 __all__ = ["SystemScalarConverter", "TemplateSystem"]
 
@@ -181,7 +181,7 @@ class TemplateSystem:
             else:
                 cls._construct(system, *args, converter=converter, **kwargs)
 
-        name = f"{self.__name__}[{T.__name__}]"
+        name = mangled(f"{self.__name__}[{T.__name__}]")  # (pydrake's class name)
         cls.__init__ = __init__
         cls.__name__ = cls.__qualname__ = name
         cls.__module__ = self._module_name()

@@ -1,5 +1,6 @@
 """Mirror of pydrake.multibody.math: the spatial vector types."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass, module_getattr
 from mallard.multibody.math._spatial_acceleration import SpatialAcceleration
 from mallard.multibody.math._spatial_force import SpatialForce
@@ -27,3 +28,6 @@ def __getattr__(name):
     """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
     pydrake's modules answer them)."""
     return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

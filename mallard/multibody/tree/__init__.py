@@ -1,5 +1,6 @@
 """Mirror of pydrake.multibody.tree."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass, module_getattr
 from mallard.multibody.tree._ball_rpy_joint import BallRpyJoint
 from mallard.multibody.tree._calc_spatial_inertia import CalcSpatialInertia
@@ -156,3 +157,6 @@ def __getattr__(name):
     """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
     pydrake's modules answer them)."""
     return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

@@ -1,5 +1,6 @@
 """Mirror of pydrake.systems.framework: systems, Contexts, ports, Diagrams and events."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass
 from mallard.systems.framework._cache_entry import CacheEntry, ValueProducer
 from mallard.systems.framework._context import Context
@@ -113,3 +114,5 @@ __all__ = [
     "VectorSystem_",
     "kUseDefaultName",
 ]
+
+publish(globals())

@@ -109,10 +109,12 @@ class System:
 
     def GetSystemType(self):
         """Drake's type name (``drake::systems::Gain<drake::AutoDiffXd>``), or the Python
-        class's ``module.qualname``."""
+        class's ``module.qualname`` (template arguments as ``X_[T]``)."""
         cls = type(self)
         if self._cpp_type is None:
-            return f"{cls.__module__}.{cls.__qualname__}"
+            from mallard._template import demangled
+
+            return f"{cls.__module__}.{demangled(cls.__qualname__)}"
         T = system_scalar_type(self)
         if T is float:
             return self._cpp_type

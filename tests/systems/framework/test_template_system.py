@@ -33,7 +33,7 @@ def test_instantiation_and_conversion():
     Scaled_ = define()
     system = Scaled_[None](k=3.0)
     system.set_name("scaled")
-    assert Scaled_[None] is Scaled_[float] and type(system).__name__ == "Scaled_[float]"
+    assert Scaled_[None] is Scaled_[float] and type(system).__name__ == "Scaled_𝓣float𝓤"
     converted = system.ToAutoDiffXd()
     assert isinstance(converted, Scaled_[AutoDiffXd]) and converted.k == 3.0
     assert converted.get_name() == "scaled"
