@@ -65,20 +65,20 @@ class AcrobotPlant(LeafSystem):
     def get_state(self, context):
         """The AcrobotState in ``context``."""
         self.ValidateContext(context)
-        return context.get_continuous_state_vector()
+        return AcrobotState._view(context.get_continuous_state_vector())
 
     def get_mutable_state(self, context):
         self.ValidateContext(context)
-        return context.get_mutable_continuous_state_vector()
+        return AcrobotState._view(context.get_mutable_continuous_state_vector())
 
     def get_parameters(self, context):
         """The AcrobotParams in ``context``."""
         self.ValidateContext(context)
-        return context.get_numeric_parameter(0)
+        return AcrobotParams._view(context.get_numeric_parameter(0))
 
     def get_mutable_parameters(self, context):
         self.ValidateContext(context)
-        return context.get_mutable_numeric_parameter(0)
+        return AcrobotParams._view(context.get_mutable_numeric_parameter(0))
 
     def SetMitAcrobotParameters(self, parameters):
         """Sets ``parameters`` (AcrobotParams) to those identified for MIT's acrobot

@@ -30,6 +30,17 @@ class NamedVector(BasicVector):
         clone._data = self._data.copy()
         return clone
 
+    @classmethod
+    def _view(cls, vector):
+        """``vector`` (a Context's vector, whose class may be plain: the integrators hold the
+        state their own way) seen as this class: the same elements, changes reported to the
+        same Context."""
+        if type(vector) is cls:
+            return vector
+        view = cls.__new__(cls)
+        view._data, view._on_change = vector._data, vector._on_change
+        return view
+
 
 def _getter(i, name):
     def get(self):

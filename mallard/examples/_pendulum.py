@@ -61,20 +61,20 @@ class PendulumPlant(LeafSystem):
     def get_state(self, context):
         """The PendulumState in ``context``."""
         self.ValidateContext(context)
-        return context.get_continuous_state_vector()
+        return PendulumState._view(context.get_continuous_state_vector())
 
     def get_mutable_state(self, context):
         self.ValidateContext(context)
-        return context.get_mutable_continuous_state_vector()
+        return PendulumState._view(context.get_mutable_continuous_state_vector())
 
     def get_parameters(self, context):
         """The PendulumParams in ``context``."""
         self.ValidateContext(context)
-        return context.get_numeric_parameter(0)
+        return PendulumParams._view(context.get_numeric_parameter(0))
 
     def get_mutable_parameters(self, context):
         self.ValidateContext(context)
-        return context.get_mutable_numeric_parameter(0)
+        return PendulumParams._view(context.get_mutable_numeric_parameter(0))
 
     def DoCalcTimeDerivatives(self, context, derivatives):
         x, p = self.get_state(context), self.get_parameters(context)

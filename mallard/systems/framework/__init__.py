@@ -37,6 +37,7 @@ from mallard.systems.framework._ports import (
     InputPort,
     OutputPort,
     PortDataType,
+    SystemOutput,
 )
 from mallard.systems.framework._state import (
     AbstractValues,
@@ -63,6 +64,7 @@ Diagram_ = TemplateClass("Diagram_", Diagram, "system")
 DiagramBuilder_ = TemplateClass("DiagramBuilder_", DiagramBuilder, "system")
 
 __all__ = [
+    "SystemOutput",
     "AbstractValues",
     "AbstractParameterIndex",
     "AbstractStateIndex",

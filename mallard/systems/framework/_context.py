@@ -293,7 +293,7 @@ class Context:
     def __str__(self):
         """The Context as Drake prints it: time, state and parameter values."""
         header = f"{self._pathname} Context"
-        lines = [header, "-" * (len(header) + 1), f"Time: {_format_scalar(self._time)}"]
+        lines = [header, "-" * (_width(self._pathname) + 9), f"Time: {_format_time(self._time)}"]
         xc = self._state._continuous
         groups = self._state._discrete._groups
         n_abstract = len(self._state._abstract._values)
@@ -328,6 +328,19 @@ def checked_time(time_sec, method):
     if value is not None and not math.isfinite(value):
         raise RuntimeError(f"{method}: the time must be finite, got {value}")
     return time_sec
+
+
+def _width(text):
+    """The length Drake's C++ gives ``text``: its UTF-8 bytes (the dashes under a header)."""
+    return len(text.encode("utf-8"))
+
+
+def _format_time(t):
+    """A time as Drake prints it (fmt's shortest form: 0, 1.5, 1e-05)."""
+    if not isinstance(t, float | int):
+        return str(t)
+    text = repr(float(t))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _format_scalar(x):

@@ -27,8 +27,8 @@ class DiagramBuilder:
 
     # ---- systems ---------------------------------------------------------------------------
     def AddSystem(self, system):
-        """Adds ``system`` (a System not yet in any Diagram); returns it. An unnamed system
-        gets a unique default name."""
+        """Adds ``system``; returns it. An unnamed system gets a unique default name. (A
+        system already in a Diagram, or added twice, is refused by Build(), as Drake's.)"""
         self._throw_if_built()
         if not isinstance(system, System):
             raise TypeError(f"DiagramBuilder.AddSystem(): expected a System, got {system!r}")
@@ -38,10 +38,6 @@ class DiagramBuilder:
                 f"DiagramBuilder.AddSystem(): this builder makes Diagrams of scalar type "
                 f"{cpp_scalar_name(T)}, but system {system.GetSystemPathname()} is a "
                 f"{system.GetSystemType()}"
-            )
-        if system._parent is not None or any(s is system for s in self._systems):
-            raise RuntimeError(
-                f"DiagramBuilder: system {system.GetSystemPathname()} has already been added"
             )
         if not system.get_name():
             system.set_name(f"{_type_path(system)}@{id(system):016x}")
@@ -83,11 +79,16 @@ class DiagramBuilder:
 
     # ---- connections ---------------------------------------------------------------------------
     def _check_port_system(self, port, what):
-        if not any(s is port.get_system() for s in self._systems):
+        system = port.get_system()
+        if not any(s is system for s in self._systems):
+            registered = ", ".join(f"'{s.get_name()}'" for s in self._systems) or "NONE"
+            name = system.get_name()
             raise RuntimeError(
-                f"DiagramBuilder: the {what} port {port.get_name()} belongs to System "
-                f"{port.get_system().GetSystemPathname()}, which has not been added to this "
-                "DiagramBuilder"
+                f"DiagramBuilder: System '{name}' has not been registered to this "
+                "DiagramBuilder using AddSystem nor AddNamedSystem.\n\nThe systems currently "
+                f"registered to this builder are: {registered}.\n\nIf '{name}' was registered "
+                "as a subsystem to one of these, you must export the input or output port "
+                "using ExportInput/ExportOutput and then connect to the exported port."
             )
 
     def _check_unwired(self, port):
@@ -231,6 +232,16 @@ class DiagramBuilder:
                 f"DiagramBuilder.BuildInto(): the target is a {target.GetSystemType()}, not a "
                 f"Diagram of scalar type {cpp_scalar_name(system_scalar_type(self))}"
             )
+        built = set()
+        for system in self._systems:
+            parent = target if id(system) in built else system._parent
+            if parent is not None:  # (Drake's message names the Diagram it is in)
+                raise RuntimeError(
+                    f"Cannot build subsystem '{system.get_name()}' into Diagram "
+                    f"'{target.GetSystemPathname()}' because it has already been built into a "
+                    f"different Diagram '{parent.GetSystemPathname()}'"
+                )
+            built.add(id(system))
         names = [s.get_name() for s in self._systems]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

@@ -316,6 +316,24 @@ class System:
         """A ContinuousState shaped like this system's continuous state."""
         raise NotImplementedError  # (defined by LeafSystem and Diagram)
 
+    def AllocateOutput(self):
+        """A SystemOutput: a value for each output port, to be filled by CalcOutput."""
+        from mallard.systems.framework._ports import SystemOutput
+
+        return SystemOutput(port.Allocate() for port in self._output_ports)
+
+    def CalcOutput(self, context, outputs):
+        """Computes every output port's value in ``context`` into ``outputs`` (a SystemOutput
+        from AllocateOutput)."""
+        self.ValidateContext(context)
+        if outputs.num_ports() != len(self._output_ports):
+            raise RuntimeError(
+                f"CalcOutput(): the SystemOutput has {outputs.num_ports()} ports; this system "
+                f"has {len(self._output_ports)}"
+            )
+        for port, value in zip(self._output_ports, outputs._values, strict=True):
+            port.Calc(context, value)
+
     def EvalTimeDerivatives(self, context):
         """The time derivatives of the continuous state, as a ContinuousState."""
         derivatives = self.AllocateTimeDerivatives()
