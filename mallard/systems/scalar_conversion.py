@@ -86,7 +86,8 @@ class TemplateSystem:
         (``scope``: default, the function's module)."""
 
         def decorator(function):
-            template = cls(name, T_list, T_pairs, scope or sys.modules[function.__module__])
+            module = sys.modules.get(function.__module__)  # (None for code run by exec)
+            template = cls(name, T_list, T_pairs, scope or module or function.__module__)
             template._function = function
             return template
 
@@ -108,6 +109,8 @@ class TemplateSystem:
 
     def _module_name(self):
         scope = self._scope
+        if isinstance(scope, str | None):  # (a module name, or none known)
+            return scope or "__main__"
         return scope.__name__ if isinstance(scope, types.ModuleType) else scope.__module__
 
     def get_param_set(self, instantiation):
