@@ -4,6 +4,8 @@ with Graphviz), shown with matplotlib, or as SVG in a notebook."""
 
 import io
 
+__all__ = ["plot_graphviz", "plot_system_graphviz"]
+
 
 def _in_notebook():
     try:

@@ -22,6 +22,8 @@ from mallard.geometry import (
 from mallard.math import RigidTransform
 from mallard.systems.pyplot_visualizer import PyPlotVisualizer
 
+__all__ = ["ConnectPlanarSceneGraphVisualizer", "PlanarSceneGraphVisualizer"]
+
 #: World's x and z (the xz-plane, seen from −y), as pydrake's default view.
 _T_VW_XZ = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
 

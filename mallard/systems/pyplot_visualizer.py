@@ -6,6 +6,8 @@ import numpy as np
 
 from mallard.systems.framework import LeafSystem
 
+__all__ = ["PyPlotVisualizer"]
+
 
 def _pyplot():
     try:
@@ -125,6 +127,3 @@ class PyPlotVisualizer(LeafSystem):
             interval=1000 * self.time_step,
             **kwargs,
         )
-
-
-__all__ = ["PyPlotVisualizer"]
