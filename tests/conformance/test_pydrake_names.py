@@ -27,8 +27,10 @@ def mirrored_names():
         if name.startswith("_"):
             continue
         module = getattr(getattr(P, name), "__module__", None)
-        if isinstance(module, str) and module.split(".")[1:2] and (
-            module.split(".")[1] in MIRRORED
+        if (
+            isinstance(module, str)
+            and module.split(".")[1:2]
+            and (module.split(".")[1] in MIRRORED)
         ):
             yield name, module
 
