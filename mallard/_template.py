@@ -295,9 +295,19 @@ class TemplateClass:
         if self._kind == "value":
 
             def __new__(cls, *args, **kwargs):
+                if not args and not kwargs:
+                    # An instance of the instantiation itself: __init__ below makes the
+                    # default value (or raises, as X has none), or __setstate__ fills it
+                    # when a pickle (pydrake's too) names this class.
+                    return object.__new__(cls)
                 return convert_value(base(*args, **kwargs), T)
 
+            def __init__(self, *args, **kwargs):
+                base.__init__(self, *args, **kwargs)
+                convert_value(self, T)
+
             namespace["__new__"] = __new__
+            namespace["__init__"] = __init__
             for name in dir(base):  # factories (SolidBoxWithMass, MakeXRotation, ...)
                 if name[0] != "_" and _is_factory(base, name):
                     namespace[name] = _scalar_factory(getattr(base, name), T)
