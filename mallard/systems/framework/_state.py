@@ -123,6 +123,10 @@ class DiscreteValues:
     @overloads("datum", "data", "")
     def __init__(self, *args, **kwargs):
         """``DiscreteValues()``, ``(datum)`` (one BasicVector) or ``(data)`` (a list of them)."""
+        if not kwargs and len(args) <= 1:  # (the common calls, without binding)
+            data = args[0] if args else []
+            self._groups = [data] if isinstance(data, VectorBase) else list(data)
+            return
         _, values = call_form(
             DiscreteValues.__init__,
             args,
@@ -324,9 +328,12 @@ class Parameters:
                 return isinstance(v["vec"], VectorBase)
             return form != 5 or isinstance(v["value"], AbstractValue)
 
-        _, values = call_form(Parameters.__init__, args, kwargs, accept=accept)
-        numeric = values.get("numeric", [values["vec"]] if "vec" in values else ())
-        abstract = values.get("abstract", [values["value"]] if "value" in values else ())
+        if not kwargs and len(args) in (0, 2):  # (the common calls, without binding)
+            numeric, abstract = args or ((), ())
+        else:
+            _, values = call_form(Parameters.__init__, args, kwargs, accept=accept)
+            numeric = values.get("numeric", [values["vec"]] if "vec" in values else ())
+            abstract = values.get("abstract", [values["value"]] if "value" in values else ())
         self._numeric = DiscreteValues(list(numeric))
         self._abstract = AbstractValues(
             [a if isinstance(a, AbstractValue) else AbstractValue.Make(a) for a in abstract],
