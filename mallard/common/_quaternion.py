@@ -10,6 +10,7 @@ import numpy as np
 from mallard._scalar import values_or_none
 from mallard.common import _bindings as b
 from mallard.common._cast import Cast
+from mallard.common._pybind import overloads
 from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.common._scalar_math import acos, sin, sqrt
 
@@ -89,6 +90,7 @@ class Quaternion:
     cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("Quaternion", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -137,6 +139,7 @@ class Quaternion:
         """The vector part [x, y, z] (a copy)."""
         return self._wxyz[1:].copy()
 
+    @overloads(lambda: _SET_WXYZ_OVERLOADS)
     def set_wxyz(self, *args, **kwargs):
         """Sets [w, x, y, z] from a 4-vector or four scalars; raises if not unit length."""
         index, values = b.resolve("Quaternion.set_wxyz", _SET_WXYZ_OVERLOADS, args, kwargs)
@@ -148,6 +151,7 @@ class Quaternion:
         """The 3x3 rotation matrix this (unit) quaternion represents."""
         return quaternion_to_matrix(self._wxyz, 2.0)
 
+    @overloads(lambda: _SET_ROTATION_OVERLOADS)
     def set_rotation(self, *args, **kwargs):
         """Sets this to the quaternion of a 3x3 rotation matrix (raises if not a rotation)."""
         (R,) = b.resolve("Quaternion.set_rotation", _SET_ROTATION_OVERLOADS, args, kwargs)[1]
@@ -155,6 +159,7 @@ class Quaternion:
         check_unit_norm(wxyz, "Quaternion", "q")
         self._wxyz = wxyz
 
+    @overloads(lambda: _MULTIPLY_OVERLOADS)
     def multiply(self, *args, **kwargs):
         """The product self * other (a Quaternion), or this rotation applied to 3-vectors."""
         index, values = b.resolve("Quaternion.multiply", _MULTIPLY_OVERLOADS, args, kwargs)

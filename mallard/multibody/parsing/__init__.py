@@ -1,6 +1,7 @@
 """Mirror of pydrake.multibody.parsing: Parser and PackageMap (URDF, SDFormat, MuJoCo XML and
 model directives), the model directive types and their processing."""
 
+from mallard._public import publish
 from mallard.multibody.parsing._dmd import GetScopedFrameByName, ProcessModelDirectives
 from mallard.multibody.parsing._model_directives import (
     AddCollisionFilterGroup,
@@ -37,3 +38,5 @@ __all__ = [
     "Parser",
     "ProcessModelDirectives",
 ]
+
+publish(globals())

@@ -9,6 +9,7 @@ SetStrictParsing().
 
 import os
 
+from mallard.common._pybind import overloads
 from mallard.geometry import SceneGraph
 from mallard.multibody.parsing._collision_filter_groups import (
     CollisionFilterGroupResolver,
@@ -86,6 +87,11 @@ class Parser:
     ignored, as Drake does.
     """
 
+    @overloads(
+        "plant, scene_graph=, model_name_prefix=",
+        "plant, model_name_prefix",
+        "builder, plant=, scene_graph=, model_name_prefix=",
+    )
     def __init__(self, *args, **kwargs):
         if "builder" in kwargs or (args and _is_builder(args[0])):
             plant, scene_graph, prefix = self._bind_builder(args, kwargs)

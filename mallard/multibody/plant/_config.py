@@ -12,6 +12,7 @@ import dataclasses
 import logging
 
 from mallard._template import instantiation
+from mallard.common._pybind import overloads
 from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.systems.framework._system import system_scalar_type
@@ -106,6 +107,7 @@ def _add_plant_and_scene_graph(builder, plant, scene_graph):
     return plant, scene_graph
 
 
+@overloads("builder, time_step, scene_graph=", "builder, plant, scene_graph=")
 def AddMultibodyPlantSceneGraph(builder, *args, **kwargs):
     """``(builder, time_step, scene_graph=None)`` or ``(builder, plant, scene_graph=None)``:
     adds a MultibodyPlant (made with ``time_step``, of the builder's scalar type, or the

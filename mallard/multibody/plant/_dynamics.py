@@ -30,7 +30,7 @@ def _forward_dynamics_key(context):
 
 class _DynamicsTopology:
     """Index arrays of a finalized plant: per mobod its body's model instance and its joint
-    (−1 for World); per actuator (in the plant's list) its index, input slot and v slot; the q
+    (−1 for World); per actuator (in the plant's list) its input slot and v slot; the q
     slots of the pitch angles of roll-pitch-yaw joints."""
 
     def __init__(self, plant):
@@ -42,7 +42,6 @@ class _DynamicsTopology:
             [-1 if m.joint is None else m.joint for m in plant._mobods], dtype=np.int64
         )
         actuators = plant._actuators
-        self.actuator_index = np.array([int(a.index()) for a in actuators], dtype=np.int64)
         self.actuator_input = np.array([a._input_start for a in actuators], dtype=np.int64)
         self.actuator_v = np.array([a.joint()._v_start for a in actuators], dtype=np.int64)
         self.rpy_pitch = np.array(

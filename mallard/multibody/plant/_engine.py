@@ -309,7 +309,7 @@ class Engine:
         p.damping[:] = parameters.damping
         p.reflected[:] = 0.0
         for a in plant._actuators:
-            i = int(a.index())
+            i = a._ordinal
             p.reflected[a.joint()._v_start] += (
                 parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i]
             )

@@ -11,6 +11,7 @@ import numpy as np
 from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody._layout import POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
@@ -337,6 +338,7 @@ class KinematicsMixin:
         com = self._parameters(context).com[int(body.index())]
         return self._com_velocities(cache, [k], com[None, :])[0]
 
+    @overloads("context, p_WoP_W", "context, model_instances, p_WoP_W")
     def CalcSpatialMomentumInWorldAboutPoint(self, context, *args, **kwargs):
         """L_WSP_W: the spatial momentum in World, about point P (p_WoP_W), expressed in
         World, of the bodies (of ``model_instances``, if given)."""

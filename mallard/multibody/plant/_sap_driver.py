@@ -187,7 +187,7 @@ class SapDriver:
         for spec in plant._coupler_constraints.values():
             if spec.id in inactive:
                 continue
-            j0, j1 = plant._joints[int(spec.joint0_index)], plant._joints[int(spec.joint1_index)]
+            j0, j1 = plant.get_joint(spec.joint0_index), plant.get_joint(spec.joint1_index)
             rows.append(
                 (j0._v_start, j1._v_start, j0._q_start, j1._q_start)
                 + (self.clique[j0._v_start], self.clique[j1._v_start])

@@ -4,7 +4,7 @@ mallard.common._type_safe_index)."""
 
 import itertools
 
-from mallard.common._pybind import as_cpp_int, bind, incompatible_arguments
+from mallard.common._pybind import as_cpp_int, bind, incompatible_arguments, overloads
 from mallard.common._type_safe_index import TypeSafeIndex, drake_hash
 
 _MODULE = "mallard.multibody.tree"
@@ -140,6 +140,17 @@ class JacobianWrtVariable:
     __module__ = _MODULE
 
     def __new__(cls, *args, **kwargs):
+        if not args and not kwargs:  # unpickling (as pydrake's: __setstate__ gives the value)
+            return object.__new__(cls)
+        return cls._member(args, kwargs)
+
+    @overloads("value")
+    def __init__(self, *args, **kwargs):
+        if not args and not kwargs:  # JacobianWrtVariable(): pybind11's error
+            type(self)._member(args, kwargs)
+
+    @classmethod
+    def _member(cls, args, kwargs):
         values = bind(args, kwargs, ("value",))
         value = None if values is None else as_cpp_int(values[0])
         if value is None:
@@ -181,8 +192,17 @@ class JacobianWrtVariable:
     def __str__(self):
         return f"JacobianWrtVariable.{self.name}"
 
-    def __reduce__(self):
-        return JacobianWrtVariable, (self._value,)
+    def __copy__(self):
+        return self  # (immutable)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __getstate__(self):
+        return self._value  # (pydrake's pickled state)
+
+    def __setstate__(self, state):
+        self._value = int(state)
 
 
 def _jacobian_wrt_member(value):
