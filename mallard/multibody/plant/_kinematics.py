@@ -77,6 +77,8 @@ class KinematicsMixin:
         ):
             ec = self._engine.cache(context)
         if ec.poses_serial != context._serial_q:
+            if self._engine.quaternions:
+                self._engine.check_quaternions(self._x_of(context._state))
             # The poses driver is bound to the state's array x, which moves only with the
             # Context's continuous state object (see Context._rebind_continuous).
             continuous = context._state._continuous
