@@ -33,10 +33,10 @@ def jitable(fn=None, *, inline=False):
 
 
 def batched(fn):
-    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, parallel): a
-    kernel whose outer loop over the batch is a ``numba.prange`` (plain ``range`` when
-    interpreted), compiled with ``parallel=True``. Compiled kernels do not call them."""
-    return entry_point(fn, parallel=True)
+    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, nogil): a
+    kernel that several Python threads may run at once on the same batch (kernels.batch),
+    compiled to release the GIL. Compiled kernels do not call them."""
+    return entry_point(fn, nogil=True)
 
 
 def reshaped(a, shape):
@@ -132,6 +132,84 @@ def _reshaped_compiled(a, shape):
         return _c_view(a, shape)
 
     return impl
+
+
+def atomic_add(a, i, value):
+    """a[i] += value, atomically (sequentially consistent) when compiled; returns the value
+    a[i] had. ``a``: a 1-D int64 array shared by the threads of a batched call (see
+    kernels.batch); ``atomic_add(a, i, 0)`` is an atomic read."""
+    old = a[i]
+    a[i] = old + value
+    return old
+
+
+def atomic_load(a, i):
+    """a[i], read atomically (acquire) when compiled. ``a`` as for :func:`atomic_add`."""
+    return a[i]
+
+
+def atomic_cas(a, i, expected, new):
+    """a[i] = new if a[i] == expected (compare and swap, atomically when compiled); returns
+    the value a[i] had (``expected`` if it swapped). ``a`` as for :func:`atomic_add`."""
+    old = a[i]
+    if old == expected:
+        a[i] = new
+    return old
+
+
+def _int64_pointer(context, builder, array_type, array, index):
+    """The address of ``array[index]`` (an int64 1-D array, the index unchecked)."""
+    data = context.make_array(array_type)(context, builder, array).data
+    return builder.gep(data, [index])
+
+
+def _atomic_signature(a, arity):
+    if not (isinstance(a, types.Array) and a.dtype == types.int64 and a.ndim == 1):
+        raise TypeError("atomics take a 1-D int64 array")
+    return types.int64(a, types.intp, *([types.int64] * arity))
+
+
+@intrinsic
+def _atomic_add(typingctx, a, i, value):
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("add", pointer, args[2], "seq_cst")
+
+    return _atomic_signature(a, 1), codegen
+
+
+@intrinsic
+def _atomic_load(typingctx, a, i):
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.load_atomic(pointer, "acquire", 8)
+
+    return _atomic_signature(a, 0), codegen
+
+
+@intrinsic
+def _atomic_cas(typingctx, a, i, expected, new):
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        pair = builder.cmpxchg(pointer, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 0)
+
+    return _atomic_signature(a, 2), codegen
+
+
+@overload(atomic_add)
+def _atomic_add_compiled(a, i, value):
+    return lambda a, i, value: _atomic_add(a, i, value)
+
+
+@overload(atomic_load)
+def _atomic_load_compiled(a, i):
+    return lambda a, i: _atomic_load(a, i)
+
+
+@overload(atomic_cas)
+def _atomic_cas_compiled(a, i, expected, new):
+    return lambda a, i, expected, new: _atomic_cas(a, i, expected, new)
 
 
 @functools.lru_cache(maxsize=1)

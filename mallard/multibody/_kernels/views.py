@@ -60,6 +60,7 @@ workspace = _views_kernel(_layout.WORKSPACE)
 derivatives = _views_kernel(_layout.DERIVATIVES)
 batch_row = _views_kernel(_layout.BATCH_ROW)
 lane_row = _views_kernel(_layout.LANE_ROW)
+derivative_row = _views_kernel(_layout.DERIVATIVE_ROW)
 
 _N, _NQ, _NV, _NU = SIZE["n"], SIZE["nq"], SIZE["nv"], SIZE["nu"]
 
