@@ -248,6 +248,7 @@ DERIVATIVE_ROW = Layout(
         ("d_dq", ("nv", "nq"), "one state's derivatives with respect to q"),
         ("d_dv", ("nv", "nv"), "... with respect to v"),
         ("d_dvdot", ("nv", "nv"), "... with respect to v̇ (M) or to τ (M⁻¹)"),
+        ("code", (1,), "the state's status code (kernels.batch; 0: computed)"),
     ),
 )
 

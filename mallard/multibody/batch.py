@@ -139,6 +139,7 @@ class BatchedPlant:
         self._nu = plant.num_actuated_dofs()
         self._nb = plant.num_bodies()
         self._effort_limits = PARAMETERS.views(self._ws0, self._sizes).effort_limits
+        self._object_parameters = self._ws0.dtype == object
         self._num_threads = num_threads
         self._operations = {}  # kernel name → its Operation (float64)
 
@@ -183,7 +184,7 @@ class BatchedPlant:
 
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
-        if self._ws0.dtype == object or any(a.dtype == object for a in arrays):
+        if self._object_parameters or any(a.dtype == object for a in arrays):
             return np.dtype(object)
         return np.dtype(np.float64)
 
@@ -199,10 +200,9 @@ class BatchedPlant:
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
-        batched = [i not in fixed for i in range(len(inputs))]
-        if any(a.dtype == object for a in outputs):
+        if outputs[0].dtype == object:  # (all outputs have the inputs' common dtype)
             ws0 = self._ws0.astype(object)
-            inputs = [a.astype(object) if b else a for a, b in zip(inputs, batched, strict=True)]
+            inputs = [a if i in fixed else a.astype(object) for i, a in enumerate(inputs)]
             row = np.empty(self._row_size(lanes, 1), dtype=object)
             interpreted = kernels(object)
             interpreted.batch_new_row(self._mi, ws0, row, lanes)
@@ -214,6 +214,7 @@ class BatchedPlant:
         operation = self._operations.get(name)
         if operation is None:
             width = LANES if lanes else 1
+            batched = [i not in fixed for i in range(len(inputs))]
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
                 name, self._mi, self._mf, self._ws0, self._row_size(lanes, width), lanes,

@@ -501,7 +501,7 @@ def test_empty_batch(plant, batched):
 def test_lists_and_integers_are_accepted(plant, batched):
     q, _ = random_states(plant, 1)
     np.testing.assert_array_equal(batched.CalcMassMatrix(q.tolist()), batched.CalcMassMatrix(q))
-    zeros = np.zeros((1, plant.num_positions()), dtype=int)
+    zeros = plant.GetDefaultPositions().astype(int)[None]  # (its quaternions [1, 0, 0, 0])
     assert batched.CalcMassMatrix(zeros).dtype == np.float64
 
 

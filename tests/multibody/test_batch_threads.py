@@ -206,7 +206,7 @@ _SUBPROCESS = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("layer", ["workqueue", "omp"])
+@pytest.mark.parametrize("layer", ["workqueue", "omp", "tbb"])
 def test_python_threads_under_every_threading_layer(layer):
     """Four Python threads calling one BatchedPlant (helpers on) under NUMBA_THREADING_LAYER:
     no abort (workqueue aborts a process whose threads enter a parallel region at once),

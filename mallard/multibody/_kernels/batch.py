@@ -38,6 +38,9 @@ generalized forces, body forces indexed by body, actuation), then
 filled in, copied into the workspace and every lane of it); an entry point sets the inputs'
 sections to zero when it starts, so that a row serves any number of calls of that entry point.
 
+A call passing arrays costs atomic reference counts (numba's), so the checks go a group at a
+time: one call per input array per group (and per state only for a state that fails).
+
 Status. status[i] is 0 for a state computed, else a code ``kind + KINDS · detail``:
 NONFINITE (an input is NaN or infinite; detail = argument + ARGUMENTS · column, argument the
 input's place among the entry point's batch inputs, Q being 0), ZERO_QUATERNION (the four
@@ -150,7 +153,7 @@ def next_group(flags, mode):
     return -1
 
 
-@jitable
+@jitable(inline=True)
 def begin_commit(flags, g, mode):
     """Whether this thread writes group g's results into the outputs (then
     :func:`end_commit`): the thread that claimed it, unless the caller has taken it over;
@@ -163,7 +166,7 @@ def begin_commit(flags, g, mode):
     return mode == CALLER and atomic_cas(flags, _GROUPS + g, STOLEN, COMMITTING) == STOLEN
 
 
-@jitable
+@jitable(inline=True)
 def end_commit(flags, g, mode):
     """Marks group g's results written."""
     if mode != ALONE:
@@ -207,6 +210,19 @@ def _value_of_compiled(x, default):
 
 
 @jitable
+def _all_finite(A, first, count):
+    """Whether every value of rows ``first`` to ``first + count − 1`` of A is finite (A may
+    have no rows): x·0 is NaN exactly for a NaN or infinite x, and a NaN survives the sum."""
+    if A.shape[0] == 0:
+        return True
+    s = 0.0
+    for i in range(first, first + count):
+        for j in range(A.shape[1]):
+            s += value_of(A[i, j], 0.0) * 0.0
+    return s == s
+
+
+@jitable
 def _nonfinite(A, i, argument):
     """The NONFINITE code of the first NaN or infinite value of A[i] (the input ``argument``),
     or 0 (also if A has no rows)."""
@@ -219,27 +235,9 @@ def _nonfinite(A, i, argument):
 
 
 @jitable
-def _zero_quaternion(model, Q, i):
-    """The ZERO_QUATERNION code of the first quaternion floating mobilizer whose four
-    positions in Q[i] are zero, or 0."""
-    tree = model.tree
-    for k in range(1, model.n):
-        if tree[k, JTYPE] == QUATERNION_FLOATING:
-            s = tree[k, Q_START]
-            zero = True
-            for j in range(s, s + 4):
-                if value_of(Q[i, j], 1.0) != 0.0:
-                    zero = False
-            if zero:
-                return ZERO_QUATERNION + KINDS * k
-    return 0
-
-
-@jitable
-def _state_code(model, i, Q, A1, A2, A3):
-    """State i's code before computing: its inputs Q[i] (argument 0) and A1[i], A2[i], A3[i]
-    (arguments 1 to 3; arrays with no rows are not checked) finite, its quaternions not
-    zero."""
+def _nonfinite_code(i, Q, A1, A2, A3):
+    """The NONFINITE code of the first NaN or infinite input of state i: Q[i] (argument 0),
+    then A1[i], A2[i], A3[i] (arguments 1 to 3; arrays with no rows are not checked); or 0."""
     code = _nonfinite(Q, i, 0)
     if code == 0:
         code = _nonfinite(A1, i, 1)
@@ -247,22 +245,48 @@ def _state_code(model, i, Q, A1, A2, A3):
         code = _nonfinite(A2, i, 2)
     if code == 0:
         code = _nonfinite(A3, i, 3)
-    if code == 0:
-        code = _zero_quaternion(model, Q, i)
     return code
 
 
 @jitable
 def _check_group(model, first, count, codes, Q, A1, A2, A3):
-    """codes[l] = the code of state first + l (l < count; see :func:`_state_code`); returns
-    the first lane of a state to compute, or −1 if there is none."""
-    good = -1
+    """codes[l] = the code of state first + l (l < count) before computing: its inputs
+    (see :func:`_nonfinite_code`) finite, its quaternions not zero. Returns the first lane of
+    a state to compute, or −1 if there is none."""
+    finite = (
+        _all_finite(Q, first, count)
+        and _all_finite(A1, first, count)
+        and _all_finite(A2, first, count)
+        and _all_finite(A3, first, count)
+    )
     for lane in range(count):
-        code = _state_code(model, first + lane, Q, A1, A2, A3)
-        codes[lane] = code
-        if code == 0 and good < 0:
-            good = lane
-    return good
+        codes[lane] = 0 if finite else _nonfinite_code(first + lane, Q, A1, A2, A3)
+    tree = model.tree
+    for k in range(1, model.n):
+        if tree[k, JTYPE] == QUATERNION_FLOATING:
+            s = tree[k, Q_START]
+            for lane in range(count):
+                i = first + lane
+                if (
+                    value_of(codes[lane], 0.0) == 0.0
+                    and value_of(Q[i, s], 1.0) == 0.0
+                    and value_of(Q[i, s + 1], 1.0) == 0.0
+                    and value_of(Q[i, s + 2], 1.0) == 0.0
+                    and value_of(Q[i, s + 3], 1.0) == 0.0
+                ):
+                    codes[lane] = ZERO_QUATERNION + KINDS * k
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            return lane
+    return -1
+
+
+@jitable
+def _state_code(model, i, Q, A1, A2, A3, codes):
+    """State i's code before computing (see :func:`_check_group`; ``codes``: one scalar of
+    scratch)."""
+    _check_group(model, i, 1, codes, Q, A1, A2, A3)
+    return int(value_of(codes[0], 0.0))
 
 
 @jitable
@@ -599,7 +623,7 @@ def batch_inverse_dynamics_derivatives(
     M_i, none = workspace(mi, r.ws).M, Q[0:0]
     g = next_group(flags, mode)
     while g >= 0:
-        code = _state_code(m, g, Q, V, VDOT, none)
+        code = _state_code(m, g, Q, V, VDOT, none, d.code)
         if code == 0:
             _load_state(m, Q, V, g, r.x)
             drive_inverse_dynamics_derivatives(
@@ -626,7 +650,7 @@ def batch_forward_dynamics_derivatives(
     r, d = _begin_derivatives(mi, row)
     g = next_group(flags, mode)
     while g >= 0:
-        code = _state_code(m, g, Q, V, TAU, U)
+        code = _state_code(m, g, Q, V, TAU, U, d.code)
         if code == 0:
             _load_state(m, Q, V, g, r.x)
             _load_inputs(TAU, U, g, r.tau, r.u)
