@@ -14,7 +14,7 @@ process that the benchmark starts and pins to the last CPU. For N = 1, the singl
 alone is timed too: the plant's entry point for one state, as the plant calls it from Python
 (``kernels(np.float64).drive_...`` on a Context's workspace, every stage recomputed).
 
-Each table row gives µs per call (the median over rounds of each sample's mean), the ratio
+Each table row gives µs per call (the least, over rounds, of each sample's mean), the ratio
 default / one thread (issue 22: ≤ 1.10 in every case) and, for N = 1, default / single-state
 kernel (≤ 2.0).
 
@@ -27,7 +27,6 @@ import datetime
 import gc
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
@@ -112,7 +111,8 @@ def sample(fn, seconds):
 
 
 def measure(candidates, rounds, seconds):
-    """name → median over rounds of a sample of each candidate, the order rotating."""
+    """name → the least over rounds of a sample of each candidate (the order rotating): on a
+    shared machine, the other programs' bursts only ever add time."""
     for fn in candidates.values():  # (warm: compiled, rows made, work per group measured)
         for _ in range(3):
             fn()
@@ -121,7 +121,7 @@ def measure(candidates, rounds, seconds):
     for r in range(rounds):
         for name in names[r % len(names) :] + names[: r % len(names)]:
             samples[name].append(sample(candidates[name], seconds))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return {name: min(values) for name, values in samples.items()}
 
 
 class Hog:

@@ -124,6 +124,12 @@ class Operation:
         """Computes the batch of ``size`` states: outputs (the last one the status) from
         inputs, on up to ``max_threads`` threads (see the module's docstring)."""
         groups = -(-size // self._width)
+        if groups < PROBE_GROUPS // 2:  # (a small batch: alone, untimed)
+            flags = np.zeros(GROUPS + groups, dtype=np.int64)
+            row = self._row()
+            self._kernel(*inputs, row, flags, ALONE, *outputs)
+            self._rows.append(row)
+            return
         start = 0
         if self.seconds_per_group is None and max_threads > 1 and groups > 2 * PROBE_GROUPS:
             start = PROBE_GROUPS * self._width
@@ -144,8 +150,7 @@ class Operation:
             if helpers == 0:
                 began = time.perf_counter()
                 self._kernel(*inputs, row, flags, ALONE, *outputs)
-                if groups >= PROBE_GROUPS // 2:  # (a call's fixed costs would weigh in smaller)
-                    self._timed(time.perf_counter() - began, groups)
+                self._timed(time.perf_counter() - began, groups)
                 return
             task = _Task(self, inputs, outputs, flags)
             HELPERS.submit(task, helpers)
@@ -168,7 +173,8 @@ class Operation:
         return max(0, min(threads, groups) - 1)
 
     def _timed(self, seconds, groups):
-        """Updates the time per group from a call run alone."""
+        """Updates the time per group from a call run alone (of PROBE_GROUPS / 2 groups or
+        more: a call's fixed costs would weigh in a smaller one)."""
         measured = seconds / groups
         previous = self.seconds_per_group
         self.seconds_per_group = measured if previous is None else 0.7 * previous + 0.3 * measured

@@ -65,6 +65,8 @@ from mallard.multibody.tree._indices import ForceElementIndex
 
 __all__ = ["BatchedPlant", "BatchStatus"]
 
+_OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
+
 
 class BatchedPlant:
     """A finalized MultibodyPlant's kinematics and dynamics on batches of states.
@@ -185,8 +187,8 @@ class BatchedPlant:
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
         if self._object_parameters or any(a.dtype == object for a in arrays):
-            return np.dtype(object)
-        return np.dtype(np.float64)
+            return _OBJECT
+        return _FLOAT64
 
     # ---- running a kernel ------------------------------------------------------------------------
     def _row_size(self, lanes, width):
