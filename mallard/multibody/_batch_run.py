@@ -35,7 +35,8 @@ from mallard._compiled import kernels
 from mallard.multibody._batch_codes import ALONE, CALLER, GROUPS, HELPER
 
 #: The least work (seconds, estimated) each thread of a call must get for helpers to be asked:
-#: a helper starts 20–80 µs after it is asked (benchmarks/batch_threads.py).
+#: a helper starts about 20 µs after it is asked (median; 25 µs for nine in ten, milliseconds
+#: at worst, measured on the 2-core build machine under load).
 MIN_THREAD_SECONDS = 100e-6
 #: Groups the first call of a large batch times alone, to estimate the work of its groups.
 PROBE_GROUPS = 8

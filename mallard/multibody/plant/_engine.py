@@ -17,6 +17,7 @@ from mallard.multibody import _joint_types, _layout
 from mallard.multibody._layout import BIAS, BODY, INERTIAS, JTYPE, POSITIONS, VELOCITIES
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
+_F64 = np.dtype(np.float64)
 
 
 def _compose(X_AB, X_BC):
@@ -138,7 +139,17 @@ class Engine:
     _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end); ``quaternions``:
     (q_start, joint) of each quaternion floating mobilizer."""
 
-    __slots__ = ("plant", "mi", "mf", "sizes", "tables", "version", "quaternions")
+    __slots__ = (
+        "plant",
+        "mi",
+        "mf",
+        "sizes",
+        "tables",
+        "version",
+        "quaternions",
+        "_w_slots",
+        "_w_index",
+    )
 
     def __init__(self, plant):
         self.plant = plant
@@ -170,6 +181,7 @@ class Engine:
             for k, mobod in enumerate(plant._mobods)
             if plant._tree[k, JTYPE] == _joint_types.QUATERNION_FLOATING
         )
+        self._w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 
     def model_changed(self):
         """Marks the model-level values the parameter stage reads as changed, for every
@@ -206,8 +218,14 @@ class Engine:
         need = 0
         if ec.positions_serial != sq:
             need = POSITIONS
-            if self.quaternions:
-                self.check_quaternions(self.plant._x_of(context._state))
+            if self._w_slots:  # (inline: the test of each w is what most calls cost)
+                x = self.plant._x_of(context._state)
+                if x.dtype is not _F64:
+                    self.check_quaternions(x)
+                else:
+                    for w in self._w_slots:
+                        if x[w] == 0.0:
+                            self.check_quaternions(x)
         if stages & (VELOCITIES | BIAS) and (need or ec.velocities_serials != (sq, sv)):
             need |= VELOCITIES
         if stages & INERTIAS and (need & POSITIONS or ec.inertias_serial != sq):
@@ -244,8 +262,14 @@ class Engine:
         x = [q; v] are all zero: its rotation, and every pose, mass matrix or force computed
         from it, would be NaN. (Checked where the position stage is computed, as Drake checks
         when it makes the rotation; values without a double, symbolic ones, are not.)"""
+        if x.dtype is _F64:
+            for w in self._w_slots:  # (a zero quaternion's w is zero: one test of each)
+                if x[w] == 0.0:
+                    break
+            else:
+                return
         for start, joint in self.quaternions:
-            q = x if x.dtype == np.float64 else values_or_none(x[start : start + 4])
+            q = x if x.dtype is _F64 else values_or_none(x[start : start + 4])
             if q is None:
                 continue
             i = start if q is x else 0
