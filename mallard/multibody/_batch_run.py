@@ -20,8 +20,8 @@ under every threading layer, and any number of Python threads may call it at onc
 
 Below a batch size measured per operation and model, a call runs on the calling thread alone,
 with no synchronization: a call's work is estimated from the time per group of the calls run
-alone (the first call of a large batch times its first groups alone), and helpers are asked
-only when each thread would get at least :data:`MIN_THREAD_SECONDS` of it.
+alone (CPU time; the first call of a large batch times its first groups alone), and helpers are
+asked only when each thread would get at least :data:`MIN_THREAD_SECONDS` of it.
 """
 
 import collections
@@ -34,10 +34,11 @@ import numpy as np
 from mallard._compiled import kernels
 from mallard.multibody._batch_codes import ALONE, CALLER, GROUPS, HELPER
 
-#: The least work (seconds, estimated) each thread of a call must get for helpers to be asked:
-#: a helper starts about 20 µs after it is asked (median; 25 µs for nine in ten, milliseconds
-#: at worst, measured on the 2-core build machine under load).
-MIN_THREAD_SECONDS = 100e-6
+#: The least work (seconds of CPU, estimated) each thread of a call must get for helpers to be
+#: asked: a helper starts about 20 µs after it is asked (median; 25 µs for nine in ten,
+#: milliseconds at worst, measured on the 2-core build machine under load), and a helper on a
+#: busy core can hold the caller up while it writes a group (benchmarks/batch_threads.py).
+MIN_THREAD_SECONDS = 250e-6
 #: Groups the first call of a large batch times alone, to estimate the work of its groups.
 PROBE_GROUPS = 8
 
@@ -149,9 +150,9 @@ class Operation:
         row = self._row()
         try:
             if helpers == 0:
-                began = time.perf_counter()
+                began = time.thread_time()  # (the thread's CPU time: not the other programs')
                 self._kernel(*inputs, row, flags, ALONE, *outputs)
-                self._timed(time.perf_counter() - began, groups)
+                self._timed(time.thread_time() - began, groups)
                 return
             task = _Task(self, inputs, outputs, flags)
             HELPERS.submit(task, helpers)
