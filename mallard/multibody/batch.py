@@ -309,13 +309,14 @@ class BatchedPlant:
         size = q.shape[0]
         k = self._engine.frame_mobod(frame_B, "frame_B")
         if p_BoBp_B is None:
-            p_BoBp_B = np.zeros(3)
-        p = np.asarray(p_BoBp_B)
-        if p.shape == (3,):
-            p = np.broadcast_to(p, (size, 3))
-        p = self._array(p, "p_BoBp_B", 3, method, size)
+            p = np.zeros((size, 3))
+        else:
+            p = np.asarray(p_BoBp_B)
+            if p.shape == (3,):
+                p = np.broadcast_to(p, (size, 3))
+            p = self._array(p, "p_BoBp_B", 3, method, size)
         J = np.empty((size, 6, self._nv), dtype=self._common_dtype(q, p))
-        X_BF = np.ascontiguousarray(self._X_BF[int(frame_B.index())])
+        X_BF = self._X_BF[int(frame_B.index())]  # (a C-contiguous 4×3 pose)
         names = ("q", "p_BoBp_B")
         inputs = (q, k, X_BF, p)
         codes = self._run("batch_point_jacobian", True, size, inputs, (J,), fixed=(1, 2))

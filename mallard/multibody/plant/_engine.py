@@ -148,7 +148,6 @@ class Engine:
         "version",
         "quaternions",
         "_w_slots",
-        "_w_index",
     )
 
     def __init__(self, plant):
