@@ -88,6 +88,9 @@ class Helpers:
 #: The helper threads of the process.
 HELPERS = Helpers()
 
+#: Gives the CPU to another thread for a moment.
+_yield = getattr(os, "sched_yield", lambda: time.sleep(0))
+
 
 class Operation:
     """One batched kernel of one BatchedPlant, for float64 arrays: the kernel bound to the
@@ -159,7 +162,7 @@ class Operation:
             pending = self._kernel(*inputs, row, flags, CALLER, *outputs)
             task.over = True
             while pending:  # (a helper writing a group's results: rare, and short)
-                time.sleep(0)
+                _yield()  # (the helper may be waiting for this very core)
                 pending = self._unfinished(flags)
         finally:
             self._rows.append(row)

@@ -137,7 +137,8 @@ class Engine:
     :meth:`ensure`, :meth:`bind`, :meth:`snapshot`, :meth:`check_quaternions`,
     :meth:`frame_mobod`, :meth:`articulated_inertia_error`; ``tables``: the views of
     _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end); ``quaternions``:
-    (q_start, joint) of each quaternion floating mobilizer."""
+    (q_start, joint) of each quaternion floating mobilizer, ``w_slots`` their q_starts (the
+    slot of each one's w in x: a zero quaternion has w = 0)."""
 
     __slots__ = (
         "plant",
@@ -147,7 +148,7 @@ class Engine:
         "tables",
         "version",
         "quaternions",
-        "_w_slots",
+        "w_slots",
     )
 
     def __init__(self, plant):
@@ -180,7 +181,7 @@ class Engine:
             for k, mobod in enumerate(plant._mobods)
             if plant._tree[k, JTYPE] == _joint_types.QUATERNION_FLOATING
         )
-        self._w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
+        self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 
     def model_changed(self):
         """Marks the model-level values the parameter stage reads as changed, for every
@@ -217,12 +218,12 @@ class Engine:
         need = 0
         if ec.positions_serial != sq:
             need = POSITIONS
-            if self._w_slots:  # (inline: the test of each w is what most calls cost)
+            if self.w_slots:  # (inline: the test of each w is what most calls cost)
                 x = self.plant._x_of(context._state)
                 if x.dtype is not _F64:
                     self.check_quaternions(x)
                 else:
-                    for w in self._w_slots:
+                    for w in self.w_slots:
                         if x[w] == 0.0:
                             self.check_quaternions(x)
         if stages & (VELOCITIES | BIAS) and (need or ec.velocities_serials != (sq, sv)):
@@ -262,7 +263,7 @@ class Engine:
         from it, would be NaN. (Checked where the position stage is computed, as Drake checks
         when it makes the rotation; values without a double, symbolic ones, are not.)"""
         if x.dtype is _F64:
-            for w in self._w_slots:  # (a zero quaternion's w is zero: one test of each)
+            for w in self.w_slots:  # (a zero quaternion's w is zero: one test of each)
                 if x[w] == 0.0:
                     break
             else:
