@@ -15,7 +15,7 @@ sections of :data:`MODEL` (the tree rows and tables the kernels read). ``mf`` (f
 the joints' constants (n × 4, see kernels.mobilizers). The Context's workspace ``ws`` is one
 array of :data:`PARAMETERS` followed by :data:`WORKSPACE`; a derivative workspace ``dws`` is
 one of :data:`DERIVATIVES`; a batched kernel's row one of :data:`BATCH_ROW`, followed by
-L lanes of :data:`LANE_ROW` or by a derivative workspace (kernels.batch).
+L lanes of :data:`LANE_ROW` or by a :data:`DERIVATIVE_ROW` (kernels.batch).
 """
 
 import collections
@@ -25,9 +25,9 @@ import numpy as np
 
 #: The model's sizes, in the order of mi's header: mobods (World included), positions,
 #: velocities, actuated dofs, the width of the sin_cos section, and sizes derived from the
-#: layouts (x = [q; v], the workspace, a derivative workspace, a batch row and one lane of a
-#: lane row).
-SIZES = ("n", "nq", "nv", "nu", "nsc", "nx", "ws", "dws", "row", "lane")
+#: layouts (x = [q; v], the workspace, a derivative workspace, a batch row, one lane of a
+#: lane row and a derivative row).
+SIZES = ("n", "nq", "nv", "nu", "nsc", "nx", "ws", "dws", "row", "lane", "drow")
 
 #: The states batched kernels compute at once (kernels.lanes: four float64, one AVX register).
 LANES = 4
@@ -240,6 +240,18 @@ LANE_ROW = Layout(
         ("row", ("row",), "the lanes of a batch row"),
         ("vdot", ("nv",), "accelerations"),
         ("p", (3,), "a point"),
+        ("code", (1,), "the state's status code (kernels.batch; 0: computed)"),
+    ),
+)
+
+DERIVATIVE_ROW = Layout(
+    "derivative_row",
+    (
+        ("dws", ("dws",), "a derivative workspace"),
+        ("d_dq", ("nv", "nq"), "one state's derivatives with respect to q"),
+        ("d_dv", ("nv", "nv"), "... with respect to v"),
+        ("d_dvdot", ("nv", "nv"), "... with respect to v̇ (M) or to τ (M⁻¹)"),
+        ("code", (1,), "the state's status code (kernels.batch; 0: computed)"),
     ),
 )
 
@@ -250,7 +262,7 @@ Model = collections.namedtuple(
 )
 
 #: The layouts whose offsets mi holds, in order.
-LAYOUTS = (MODEL, PARAMETERS, WORKSPACE, DERIVATIVES, BATCH_ROW, LANE_ROW)
+LAYOUTS = (MODEL, PARAMETERS, WORKSPACE, DERIVATIVES, BATCH_ROW, LANE_ROW, DERIVATIVE_ROW)
 
 _base = len(SIZES)
 for _layout in LAYOUTS:
@@ -264,12 +276,12 @@ MODEL.first = HEADER
 
 def model_sizes(n, nq, nv, nu):
     """The Sizes of a model of n mobods, nq positions, nv velocities and nu actuated dofs."""
-    sizes = Sizes(n, nq, nv, nu, sin_cos_width(nq), nq + nv, 0, 0, 0, 0)
+    sizes = Sizes(n, nq, nv, nu, sin_cos_width(nq), nq + nv, 0, 0, 0, 0, 0)
     sizes = sizes._replace(
         ws=WORKSPACE.end(sizes), dws=DERIVATIVES.size(sizes)
     )  # (a workspace starts with the parameters)
     sizes = sizes._replace(row=BATCH_ROW.size(sizes))
-    return sizes._replace(lane=LANE_ROW.size(sizes))
+    return sizes._replace(lane=LANE_ROW.size(sizes), drow=DERIVATIVE_ROW.size(sizes))
 
 
 def build_mi(sizes, tables):

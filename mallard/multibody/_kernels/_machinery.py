@@ -17,7 +17,14 @@ from numba import types
 from numba.extending import overload, register_jitable
 
 from mallard._compiled import entry_point
-from mallard.multibody._kernels._numba_internals import c_view, manage_caches, product
+from mallard.multibody._kernels._numba_internals import (
+    c_view,
+    int64_atomic_add,
+    int64_atomic_cas,
+    int64_atomic_load,
+    manage_caches,
+    product,
+)
 from mallard.multibody._kernels._sources import SourceGraph
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -36,10 +43,10 @@ def jitable(fn=None, *, inline=False):
 
 
 def batched(fn):
-    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, parallel): a
-    kernel whose outer loop over the batch is a ``numba.prange`` (plain ``range`` when
-    interpreted), compiled with ``parallel=True``. Compiled kernels do not call them."""
-    return entry_point(fn, parallel=True)
+    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, nogil): a
+    kernel that several Python threads may run at once on the same batch (kernels.batch),
+    compiled to release the GIL. Compiled kernels do not call them."""
+    return entry_point(fn, nogil=True)
 
 
 def reshaped(a, shape):
@@ -76,3 +83,41 @@ manage_caches(_PACKAGE_DIR, SOURCES.stamp_of_file)
 # The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
 # the temporary cache where numba has no writable directory.
 manage_caches(_MALLARD_DIR)
+
+
+def atomic_add(a, i, value):
+    """a[i] += value, atomically (sequentially consistent) when compiled; returns the value
+    a[i] had. ``a``: a 1-D int64 array shared by the threads of a batched call (see
+    kernels.batch); ``atomic_add(a, i, 0)`` is an atomic read."""
+    old = a[i]
+    a[i] = old + value
+    return old
+
+
+def atomic_load(a, i):
+    """a[i], read atomically (acquire) when compiled. ``a`` as for :func:`atomic_add`."""
+    return a[i]
+
+
+def atomic_cas(a, i, expected, new):
+    """a[i] = new if a[i] == expected (compare and swap, atomically when compiled); returns
+    the value a[i] had (``expected`` if it swapped). ``a`` as for :func:`atomic_add`."""
+    old = a[i]
+    if old == expected:
+        a[i] = new
+    return old
+
+
+@overload(atomic_add)
+def _atomic_add_compiled(a, i, value):
+    return lambda a, i, value: int64_atomic_add(a, i, value)
+
+
+@overload(atomic_load)
+def _atomic_load_compiled(a, i):
+    return lambda a, i: int64_atomic_load(a, i)
+
+
+@overload(atomic_cas)
+def _atomic_cas_compiled(a, i, expected, new):
+    return lambda a, i, expected, new: int64_atomic_cas(a, i, expected, new)

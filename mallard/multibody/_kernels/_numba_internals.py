@@ -41,6 +41,10 @@ pins numba to the releases those tests pass on.
 8. Calls without dispatch [test_8_entry_point]: ``Dispatcher.compile(signature)`` compiles (or
    loads from the cache) the function for that signature and returns its entry point, which
    Python calls without numba's dispatch on argument types (:func:`compiled_for`).
+10. Atomics [test_10_atomics]: in code generation, llvmlite's ``builder.atomic_rmw``,
+    ``builder.load_atomic`` and ``builder.cmpxchg`` on the address of an int64 array's element
+    (``builder.gep`` of its ``data``) are atomic across threads running the same compiled
+    function with the GIL released (:func:`int64_atomic_add`, ``_load``, ``_cas``).
 9. Compile events [test_9_compile_events]: ``numba.core.event`` sends "numba:compile" events
    to a listener installed with ``event.install_listener`` (a context manager), calling its
    ``on_start`` and ``on_end`` when numba starts and ends compiling a function, not when it
@@ -338,6 +342,55 @@ def product(typingctx, shape):
         return size
 
     return types.intp(shape), codegen
+
+
+# ---- 10: atomics ---------------------------------------------------------------------------------
+
+
+def _int64_pointer(context, builder, array_type, array, index):
+    """The address of ``array[index]`` (an int64 1-D array, the index unchecked)."""
+    data = array_struct(context, builder, array_type, array).data
+    return builder.gep(data, [index])
+
+
+def _atomic_signature(a, arity):
+    if not (isinstance(a, types.Array) and a.dtype == types.int64 and a.ndim == 1):
+        raise TypeError("atomics take a 1-D int64 array")
+    return types.int64(a, types.intp, *([types.int64] * arity))
+
+
+@intrinsic
+def int64_atomic_add(typingctx, a, i, value):
+    """a[i] += value atomically (seq_cst); the value a[i] had."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("add", pointer, args[2], "seq_cst")
+
+    return _atomic_signature(a, 1), codegen
+
+
+@intrinsic
+def int64_atomic_load(typingctx, a, i):
+    """a[i], read atomically (acquire)."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.load_atomic(pointer, "acquire", 8)
+
+    return _atomic_signature(a, 0), codegen
+
+
+@intrinsic
+def int64_atomic_cas(typingctx, a, i, expected, new):
+    """a[i] = new if a[i] == expected, atomically (seq_cst); the value a[i] had."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        pair = builder.cmpxchg(pointer, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 0)
+
+    return _atomic_signature(a, 2), codegen
 
 
 # ---- 9: compile events ---------------------------------------------------------------------------

@@ -68,6 +68,7 @@ lane_row = _views_kernel(_layout.LANE_ROW)
 # (of a SAP header ``si``: sap_table(si, si), sap_workspace(si, sw); see kernels.sap)
 sap_table = _views_kernel(_layout.SAP_TABLE)
 sap_workspace = _views_kernel(_layout.SAP_WORKSPACE)
+derivative_row = _views_kernel(_layout.DERIVATIVE_ROW)
 
 _N, _NQ, _NV, _NU = SIZE["n"], SIZE["nq"], SIZE["nv"], SIZE["nu"]
 

@@ -132,6 +132,8 @@ class JacobiansMixin:
         frame B): one compiled call."""
         ec = self._engine.cache(context)
         need = POSITIONS if ec.positions_serial != context._serial_q else 0
+        if need and self._engine.quaternions:
+            self._engine.check_quaternions(self._x_of(context._state))
         args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
         self._engine.bind(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
         self._engine.mark(ec, context, need)

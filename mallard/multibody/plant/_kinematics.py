@@ -15,7 +15,7 @@ from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody._layout import POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
-from mallard.multibody.plant._engine import _compose
+from mallard.multibody.plant._engine import _F64, _compose
 from mallard.multibody.tree._indices import ModelInstanceIndex
 
 _new_object = object.__new__
@@ -85,6 +85,15 @@ class KinematicsMixin:
                 x = self._x_of(context._state)
                 ec.run_poses = self._engine.bind(ec, "drive_poses", x, ())
                 ec.poses_state = continuous
+            w_slots = self._engine.w_slots
+            if w_slots:  # (a zero quaternion raises: its w tested first, inline)
+                x = ec.bound["drive_poses"][0]
+                if x.dtype is not _F64:
+                    self._engine.check_quaternions(x)
+                else:
+                    for w in w_slots:
+                        if x[w] == 0.0:
+                            self._engine.check_quaternions(x)
             ec.run_poses()
             ec.poses_serial = context._serial_q
         X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less

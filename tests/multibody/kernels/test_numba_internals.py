@@ -209,6 +209,20 @@ def test_9_compile_events():
     assert events[0] == "start" and events[-1] == "end" and len(events) % 2 == 0
 
 
+# ---- 10. atomics --------------------------------------------------------------------------------
+def test_10_atomics():
+    @numba.njit
+    def run(a):
+        old = _numba_internals.int64_atomic_add(a, 0, 5)
+        seen = _numba_internals.int64_atomic_load(a, 0)
+        kept = _numba_internals.int64_atomic_cas(a, 1, 7, 9)
+        swapped = _numba_internals.int64_atomic_cas(a, 1, 3, 9)
+        return old, seen, kept, swapped
+
+    a = np.array([2, 3], dtype=np.int64)
+    assert run(a) == (2, 7, 3, 3) and list(a) == [7, 9]
+
+
 # ---- and nothing else -------------------------------------------------------------------------
 def test_no_other_module_uses_numba_internals():
     """numba.core, and the code generation calls of assumptions 3-7, appear in
