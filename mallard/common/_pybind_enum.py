@@ -4,10 +4,11 @@ A subclass names its members in ``_MEMBERS`` (name → int value, in declaration
 them as class attributes. As a pybind11 enum: ``Enum(value)`` takes any C++ int (an unnamed
 value gets the name "???"), members have ``name`` and ``value``, equal only members of their
 own enum (``Enum.kA != 0``), hash as their value, convert with ``int()``, don't order, and
-pickle; ``Enum.__members__`` maps the names to the members.
+pickle as pydrake's do (``cls.__new__(cls)`` then ``__setstate__(int)``, so each library loads
+the other's pickles); ``Enum.__members__`` maps the names to the members.
 """
 
-from mallard.common._pybind import as_cpp_int, bind, incompatible_arguments
+from mallard.common._pybind import as_cpp_int, bind, incompatible_arguments, overloads
 
 
 class PybindEnum:
@@ -30,6 +31,17 @@ class PybindEnum:
         cls.__members__ = members
 
     def __new__(cls, *args, **kwargs):
+        if not args and not kwargs:  # unpickling: __setstate__ gives the value
+            return object.__new__(cls)
+        return cls._member(args, kwargs)
+
+    @overloads("value")
+    def __init__(self, *args, **kwargs):
+        if not args and not kwargs:  # Enum(): pybind11's error
+            type(self)._member(args, kwargs)
+
+    @classmethod
+    def _member(cls, args, kwargs):
         values = bind(args, kwargs, ("value",))
         value = None if values is None else as_cpp_int(values[0])
         if value is None:
@@ -71,5 +83,14 @@ class PybindEnum:
     def __str__(self):
         return f"{type(self).__name__}.{self.name}"
 
-    def __reduce__(self):
-        return type(self), (self._value,)
+    def __copy__(self):
+        return self  # (immutable)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __getstate__(self):
+        return self._value  # (pydrake's pickled state)
+
+    def __setstate__(self, state):
+        self._value = int(state)

@@ -53,6 +53,8 @@ def _cases(m):
             lambda o: (o.static_friction(), o.dynamic_friction()),
         ),
         "Cylinder": (lambda: m.Cylinder(0.5, 2), lambda o: (o.radius(), o.length())),
+        "DiscreteContactApproximation": (lambda: m.DiscreteContactApproximation.kSimilar, enum),
+        "DiscreteContactSolver": (lambda: m.DiscreteContactSolver.kSap, enum),
         "Ellipsoid": (lambda: m.Ellipsoid(1, 2, 3), lambda o: (o.a(), o.b(), o.c())),
         "InputPortSelection": (lambda: m.InputPortSelection.kUseFirstInputIfItExists, enum),
         "Isometry3": (
@@ -118,13 +120,13 @@ def _templated(m):
 
 
 ENUMS = {
-    "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
+    "DiscreteContactApproximation", "DiscreteContactSolver", "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
     "OutputPortSelection", "PortDataType", "RandomDistribution", "Role", "RoleAssign",
     "TriggerType",
 }  # fmt: skip
 # pydrake pickles an enum as ``cls.__new__(cls)`` then its int: Python's enum.Enum (mallard's
-# enums but JacobianWrtVariable) can't be made without its value, so those pickles don't load.
-PYTHON_ENUMS = ENUMS - {"JacobianWrtVariable"}
+# enums but the PybindEnum ones) can't be made without its value, so those pickles don't load.
+PYTHON_ENUMS = ENUMS - {"DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable"}
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -53,7 +53,7 @@ not computed (their lanes compute another state of their group).
 import numpy as np
 from numba.extending import overload
 
-from mallard._scalar import scalar_value
+from mallard._scalar_value import scalar_value
 from mallard.multibody._batch_codes import (
     ALONE,
     ARGUMENTS,

@@ -129,10 +129,13 @@ def test_dependencies_of_the_kernel_modules():
     # ... and not on what calls it.
     assert not {K + "engine", K + "batch", K + "engine_derivatives"} & dynamics
     assert K + "dynamics" in SOURCES.closure(K + "engine")
-    # Nothing of the plant, the tree or the systems: the layouts, the joint type codes, how
-    # kernels are called (mallard._compiled) and the one quaternion formula.
+    # Nothing of the plant, the tree or the systems: the layouts, the joint type codes and the
+    # batched status codes, how kernels are called (mallard._compiled), the one quaternion
+    # formula and a scalar's double value (mallard._scalar_value, for the interpreted kernels).
     allowed = {
         "mallard.multibody._joint_types",
+        "mallard.multibody._batch_codes",
+        "mallard._scalar_value",
         "mallard.multibody._layout",
         "mallard._compiled",
         "mallard.common._quaternion_rotation",
