@@ -69,6 +69,8 @@ def as_scalar(x, name="argument"):
 
 def scalar_value(x):
     """The double value of one scalar, or None if it has none (a non-constant Expression)."""
+    if type(x) is float:
+        return x
     if isinstance(x, numbers.Real):
         return float(x)
     value = getattr(x, "value", None)

@@ -222,16 +222,25 @@ class _Reader:
     def load(self, text):
         yaml = _yaml()
 
-        loader = yaml.SafeLoader(text)
-        self.loader = loader
-        try:
-            root = loader.get_single_node()
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-            line = mark.line + 1 if mark is not None else 1
-            raise RuntimeError(f"{self.file}:{line}: error: {e}") from None
-        finally:
-            loader.dispose()
+        # libyaml's loader when PyYAML has it (~10x faster); a document it rejects is read
+        # again by PyYAML's, whose message is reported.
+        loaders = (yaml.SafeLoader,)
+        if yaml.__with_libyaml__:
+            loaders = (yaml.CSafeLoader, *loaders)
+        for loader_class in loaders:
+            loader = loader_class(text)
+            self.loader = loader
+            try:
+                root = loader.get_single_node()
+                break
+            except yaml.YAMLError as e:
+                if loader_class is not yaml.SafeLoader:
+                    continue
+                mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+                line = mark.line + 1 if mark is not None else 1
+                raise RuntimeError(f"{self.file}:{line}: error: {e}") from None
+            finally:
+                loader.dispose()
         result = ModelDirectives()
         if root is None:
             return result

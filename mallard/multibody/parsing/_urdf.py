@@ -47,6 +47,7 @@ from mallard.multibody.tree import (
 from mallard.multibody.tree._rotational_inertia import fmt
 
 WORLD = "world"
+_INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
 
 def parse(workspace, root, model_name=None):
@@ -186,8 +187,9 @@ class _UrdfParser:
         mass_node = node.find("mass")
         mass = self.scalar(mass_node, "value", 0.0) if mass_node is not None else 0.0
         inertia = node.find("inertia")
-        names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
-        values = [self.scalar(inertia, n, 0.0) if inertia is not None else 0.0 for n in names]
+        values = [0.0] * 6
+        if inertia is not None:
+            values = [self.scalar(inertia, n, 0.0) for n in _INERTIA_ATTRIBUTES]
         return parse_spatial_inertia(self.diagnostics, node, X_BBi, mass, values)
 
     def body_for_element(self, element_name, link_name):
@@ -281,35 +283,21 @@ class _UrdfParser:
         child = self.body_for_element(name, child_name)
         origin = node.find("origin")
         X_PB = origin_to_transform(origin) if origin is not None else RigidTransform()
-        axis = np.array([1.0, 0.0, 0.0])
         axis_node = node.find("axis")
         if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
-            xyz = parse_vector(axis_node, "xyz", 3)
-            if xyz is not None:
-                axis = xyz
+            axis = parse_vector(axis_node, "xyz", 3)
+            if axis is None:
+                axis = np.array([1.0, 0.0, 0.0])
             norm = math.sqrt(axis.dot(axis))  # (np.linalg.norm, without its overhead)
             if norm < 1e-8:
                 self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
             axis = axis / norm
-
-        def require_custom(want_custom):
-            is_custom = node.tag == "drake:joint"
-            if want_custom and not is_custom:
-                self.error(
-                    node,
-                    f"Joint {name} of type {joint_type} is a custom joint type, and should be a "
-                    "<drake:joint>",
-                )
-            if not want_custom and is_custom:
-                self.error(
-                    node,
-                    f"Joint {name} of type {joint_type} is a standard joint type, and should be "
-                    "a <joint>",
-                )
+        else:
+            axis = np.array([1.0, 0.0, 0.0])
 
         effort = math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
-            require_custom(False)
+            self.require_custom(node, name, joint_type, False)
             lower, upper, velocity, acceleration, effort = self.limits(node)
             damping = self.damping(node)
             cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
@@ -321,17 +309,17 @@ class _UrdfParser:
             if acceleration != math.inf:
                 joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
-            require_custom(False)
+            self.require_custom(node, name, joint_type, False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())
         elif joint_type == "floating":
-            require_custom(False)
+            self.require_custom(node, name, joint_type, False)
             self.warning(
                 node,
                 f"Joint '{name}' specified as type floating which is not supported by "
                 f"MultibodyPlant.  Leaving '{child_name}' as a free body.",
             )
         elif joint_type == "ball":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             damping = self.damping(node)
             self.add_joint(BallRpyJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "planar":
@@ -346,7 +334,7 @@ class _UrdfParser:
             X_PF = X_PB @ X_BM
             self.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
         elif joint_type == "screw":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             damping = self.damping(node)
             pitch_node = node.find("drake:screw_thread_pitch")
             if pitch_node is None:
@@ -360,11 +348,11 @@ class _UrdfParser:
                 )
             self.add_joint(ScrewJoint, name, parent, X_PB, child, None, axis, pitch, damping)
         elif joint_type == "universal":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             damping = self.damping(node)
             self.add_joint(UniversalJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "curvilinear":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             self.error(
                 node,
                 f"Joint '{name}' has type 'curvilinear', which mallard does not support yet.",
@@ -372,6 +360,22 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
+
+    def require_custom(self, node, name, joint_type, want_custom):
+        """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
+        is_custom = node.tag == "drake:joint"
+        if want_custom and not is_custom:
+            self.error(
+                node,
+                f"Joint {name} of type {joint_type} is a custom joint type, and should be a "
+                "<drake:joint>",
+            )
+        if not want_custom and is_custom:
+            self.error(
+                node,
+                f"Joint {name} of type {joint_type} is a standard joint type, and should be "
+                "a <joint>",
+            )
 
     def parse_mimic(self, node):
         """A joint's ``<mimic>``: checked as Drake checks it, then a coupler constraint

@@ -16,11 +16,12 @@ import numpy as np
 from mallard._scalar import scalar_value, values_or_none
 from mallard.multibody.tree._rotational_inertia import (
     RotationalInertia,
-    could_be_physically_valid,
+    could_be_physically_valid_rows,
     fmt,
     fmt_matrix,
     fmt_vector,
     point_mass,
+    point_mass_rows,
     principal_axes,
     reexpress,
     rotation_matrix,
@@ -52,11 +53,17 @@ def _validity_error(m, p, G):
     """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is."""
     if not (math.isfinite(m) and m >= 0):
         return f"mass = {fmt(m)} is negative or not finite."
-    if not all(math.isfinite(x) for x in p.tolist()):
+    x, y, z = p.tolist()
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return f"Position vector {fmt_vector(p)} has non-finite elements."
-    I_SScm = (G - point_mass(p)) * m
-    if could_be_physically_valid(I_SScm):
+    # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it).
+    rows = [
+        [(g - q) * m for g, q in zip(G_row, p_row, strict=True)]
+        for G_row, p_row in zip(G.tolist(), point_mass_rows(x, y, z), strict=True)
+    ]
+    if could_be_physically_valid_rows(rows):
         return None
+    I_SScm = np.array(rows)
     if np.isfinite(I_SScm).all():
         moments = fmt_vector(np.linalg.eigvalsh(I_SScm))
     else:
@@ -111,6 +118,8 @@ class SpatialInertia:
 
     def _values(self):
         """(m, p, G) as float64, or None if some scalar has no numerical value."""
+        if type(self._m) is float and self._p.dtype == np.float64 and self._G.dtype == np.float64:
+            return self._m, self._p, self._G
         m = scalar_value(self._m)
         p = values_or_none(self._p)
         G = values_or_none(self._G)
@@ -131,7 +140,16 @@ class SpatialInertia:
         if value is not None and not value > 0:
             raise RuntimeError(f"MakeFromCentralInertia(): mass must be positive, got {fmt(value)}")
         p = vector3(p_PScm_E, "p_PScm_E")
-        result = SpatialInertia._make(m, p, I_SScm_E._I / m + point_mass(p))
+        I = I_SScm_E._I
+        if type(m) is float and p.dtype == np.float64 and I.dtype == np.float64:
+            # (in floats, element by element: the same operations as the arrays')
+            G = [
+                [i / m + q for i, q in zip(I_row, p_row, strict=True)]
+                for I_row, p_row in zip(I.tolist(), point_mass_rows(*p.tolist()), strict=True)
+            ]
+            result = SpatialInertia._make(m, p, np.array(G))
+        else:
+            result = SpatialInertia._make(m, p, I / m + point_mass(p))
         result._check_physically_valid()
         return result
 
