@@ -98,8 +98,9 @@ class Frames:
                 f"or `zaxis`. Attributes: [{attributes}]",
             )
         if not present:
-            R = RotationMatrix() if X_default is None else X_default.rotation()
-            return RigidTransform(R, pos)
+            if X_default is None:
+                return RigidTransform(pos)
+            return RigidTransform(X_default.rotation(), pos)
         return RigidTransform(self.rotation(node, present[0]), pos)
 
     def rotation(self, node, name):
@@ -235,7 +236,10 @@ class GeomParser:
                 node, f"geom {name} specified a 'mesh', but this is not allowed for type '{kind}'."
             )
 
-        length = None if fromto is None else float(np.linalg.norm(fromto[:3] - fromto[3:]))
+        length = None
+        if fromto is not None:
+            d = fromto[:3] - fromto[3:]
+            length = math.sqrt(d.dot(d))  # (np.linalg.norm's arithmetic, without its overhead)
         try:
             if kind == "plane":
                 geom.shape = HalfSpace()

@@ -196,12 +196,14 @@ class _UrdfParser:
         """The body of link ``link_name`` ("world": the world body); an error if none."""
         if link_name == WORLD:
             return self.plant.world_body()
-        if not self.plant.HasBodyNamed(link_name, self.model_instance):
-            self.document_error(
-                f"Could not find link named '{link_name}' with model instance ID "
-                f"{int(self.model_instance)} for element '{element_name}'."
-            )
-        return self.plant.GetBodyByName(link_name, self.model_instance)
+        try:
+            return self.plant.GetBodyByName(link_name, self.model_instance)
+        except RuntimeError:  # (no such body)
+            pass
+        self.document_error(
+            f"Could not find link named '{link_name}' with model instance ID "
+            f"{int(self.model_instance)} for element '{element_name}'."
+        )
 
     # ---- joints ------------------------------------------------------------------------------
     def joint_key_params(self, node):

@@ -154,6 +154,9 @@ class MultibodyPlant(
 
     def _check_instance_exists(self, model_instance):
         """As _check_instance, with Drake's message of the name queries."""
+        count = len(self._instance_names)
+        if type(model_instance) is ModelInstanceIndex and 0 <= model_instance._value < count:
+            return  # (the common case)
         self._check_instance_type(model_instance)
         if not 0 <= int(model_instance) < len(self._instance_names):
             raise RuntimeError(f"There is no model instance id {int(model_instance)} in the model.")

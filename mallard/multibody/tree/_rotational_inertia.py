@@ -94,17 +94,9 @@ def could_be_physically_valid(I):
 def could_be_physically_valid_rows(rows):
     """could_be_physically_valid of the 3x3 matrix given as nested lists of floats (rows)."""
     (a, b, c), (d, e, f), (g, h, i) = rows
-    isfinite = math.isfinite
-    if not (
-        isfinite(a)
-        and isfinite(b)
-        and isfinite(c)
-        and isfinite(d)
-        and isfinite(e)
-        and isfinite(f)
-        and isfinite(g)
-        and isfinite(h)
-        and isfinite(i)
+    # (A finite sum has finite terms; finite terms whose sum overflows are checked one by one.)
+    if not math.isfinite(a + b + c + d + e + f + g + h + i) and not all(
+        map(math.isfinite, (a, b, c, d, e, f, g, h, i))
     ):
         return False
     half_trace = 0.5 * (a + e + i)

@@ -49,8 +49,9 @@ def _positive(method, name, x):
     return s
 
 
-def _validity_error(m, p, G):
-    """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is."""
+def _validity_error(m, p, G, G_rows=None, p_rows=None):
+    """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is.
+    (``G_rows`` and ``p_rows``, if given, are G and point_mass(p) as nested lists.)"""
     if not (math.isfinite(m) and m >= 0):
         return f"mass = {fmt(m)} is negative or not finite."
     x, y, z = p.tolist()
@@ -59,7 +60,11 @@ def _validity_error(m, p, G):
     # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it).
     rows = [
         [(g - q) * m for g, q in zip(G_row, p_row, strict=True)]
-        for G_row, p_row in zip(G.tolist(), point_mass_rows(x, y, z), strict=True)
+        for G_row, p_row in zip(
+            G.tolist() if G_rows is None else G_rows,
+            point_mass_rows(x, y, z) if p_rows is None else p_rows,
+            strict=True,
+        )
     ]
     if could_be_physically_valid_rows(rows):
         return None
@@ -107,10 +112,10 @@ class SpatialInertia:
         obj._G = G
         return obj
 
-    def _check_physically_valid(self):
+    def _check_physically_valid(self, G_rows=None, p_rows=None):
         values = self._values()
         if values is not None:
-            error = _validity_error(*values)
+            error = _validity_error(*values, G_rows, p_rows)
             if error is not None:
                 raise RuntimeError(
                     f"Spatial inertia fails SpatialInertia::IsPhysicallyValid().\n{error}"
@@ -143,14 +148,16 @@ class SpatialInertia:
         I = I_SScm_E._I
         if type(m) is float and p.dtype == np.float64 and I.dtype == np.float64:
             # (in floats, element by element: the same operations as the arrays')
+            p_rows = point_mass_rows(*p.tolist())
             G = [
                 [i / m + q for i, q in zip(I_row, p_row, strict=True)]
-                for I_row, p_row in zip(I.tolist(), point_mass_rows(*p.tolist()), strict=True)
+                for I_row, p_row in zip(I.tolist(), p_rows, strict=True)
             ]
             result = SpatialInertia._make(m, p, np.array(G))
+            result._check_physically_valid(G, p_rows)
         else:
             result = SpatialInertia._make(m, p, I / m + point_mass(p))
-        result._check_physically_valid()
+            result._check_physically_valid()
         return result
 
     @staticmethod
