@@ -17,7 +17,7 @@ from mallard.math._roll_pitch_yaw import matrix_from_rpy
 from mallard.multibody.parsing._numbers import has_nonfinite_token
 
 _DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_NUMBER = re.compile(rf"\s*({_DECIMAL})")
+_NUMBER = re.compile(rf"\s*({_DECIMAL})", re.ASCII)  # (C++ reads no other digits or spaces)
 
 
 def convert_to_doubles(text):

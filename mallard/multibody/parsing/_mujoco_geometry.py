@@ -385,14 +385,16 @@ class GeomParser:
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
             mass = volume * (1000.0 if density is None else density)
-        report = _validity_error(mass, p_GoGcm_G, G_GGo_G)
+        G_GGo_G = UnitInertia(*_moments(G_GGo_G))
+        report = _validity_error(mass, p_GoGcm_G, G_GGo_G._I)
         if report is not None:
             self.diagnostics.error(
                 node,
                 f"geom {geom.name} Spatial inertia fails SpatialInertia::IsPhysicallyValid()."
                 f"\n{report}",
             )
-        M_GGo_G = SpatialInertia(mass, p_GoGcm_G, UnitInertia(*_moments(G_GGo_G)))
+        # (checked just above)
+        M_GGo_G = SpatialInertia(mass, p_GoGcm_G, G_GGo_G, skip_validity_check=True)
         X_BG = geom.X_BG
         return M_GGo_G.ReExpress(X_BG.rotation()).Shift(-X_BG.translation())
 

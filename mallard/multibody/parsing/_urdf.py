@@ -113,13 +113,16 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
+        children = {}  # tag -> the root's children of that tag, in order (one pass)
+        for child in root.children:
+            children.setdefault(child.tag, []).append(child)
         materials = {}
-        for node in root.findall("material"):
+        for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        for node in root.findall("link"):
+        for node in children.get("link", ()):
             self.parse_link(node, materials)
         if self.workspace.filter_groups is not None:
-            for node in root.findall("drake:collision_filter_group"):
+            for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
@@ -127,20 +130,20 @@ class _UrdfParser:
             self.parse_joint(node, effort_limits)
         for node in joints:
             self.parse_mimic(node)
-        for node in root.findall("transmission"):
+        for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
-        if root.find("loop_joint") is not None:
+        if "loop_joint" in children:
             self.error(root, "loop joints are not supported in MultibodyPlant")
-        for node in root.findall("frame"):
+        for node in children.get("frame", ()):
             self.parse_frame(node)
-        for node in root.findall("drake:linear_bushing_rpy"):
+        for node in children.get("drake:linear_bushing_rpy", ()):
             add_linear_bushing(plant, self.vector_reader(node), self.frame_reader(node))
-        for node in root.findall("drake:linear_spring_damper"):
+        for node in children.get("drake:linear_spring_damper", ()):
             add_linear_spring_damper(
                 plant, self.vector_reader(node), self.body_reader(node), self.double_reader(node)
             )
         for tag in ("drake:ball_constraint", "drake:tendon_constraint"):
-            for node in root.findall(tag):
+            for node in children.get(tag, ()):
                 self.warning(node, f"mallard does not support constraints yet; <{tag}> is ignored.")
         return self.model_instance
 
@@ -164,9 +167,10 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            M_BBo_B = SpatialInertia.Zero()
             if inertial is not None:
                 M_BBo_B = self.parse_inertial(inertial)
+            else:
+                M_BBo_B = SpatialInertia.Zero()
             body = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
         geometries = self.workspace.geometries
         if geometries is None:

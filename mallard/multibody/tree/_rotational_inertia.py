@@ -16,6 +16,7 @@ import numbers
 import numpy as np
 
 from mallard._scalar import as_array, as_scalar, scalar_value, values_or_none
+from mallard.math import RotationMatrix
 
 _EPS = np.finfo(float).eps
 _MODULE = "mallard.multibody.tree"
@@ -67,8 +68,6 @@ def point_mass(p):
 
 def rotation_matrix(R_AE):
     """The 3x3 array of RotationMatrix ``R_AE``; TypeError for anything else."""
-    from mallard.math import RotationMatrix
-
     if not isinstance(R_AE, RotationMatrix):
         raise TypeError(f"R_AE must be a RotationMatrix, got {type(R_AE).__name__}")
     return R_AE.matrix()
@@ -289,8 +288,6 @@ class RotationalInertia:
         R_EA is right-handed; it is the identity when all three moments are equal. The sign of
         each axis is otherwise arbitrary (it may differ from pydrake's).
         """
-        from mallard.math import RotationMatrix
-
         values = self._finite_values("CalcPrincipalMomentsAndAxesOfInertia")
         moments, axes = principal_axes(values)
         return moments, RotationMatrix(axes)
