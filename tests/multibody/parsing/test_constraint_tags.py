@@ -16,10 +16,11 @@ INERTIAL = (
     '<inertial><mass value="1"/>'
     '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>'
 )
-URDF_LINKS = f"""<link name="base"/><link name="l1">{INERTIAL}</link><link name="l2">{INERTIAL}</link>
-<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><axis xyz="0 1 0"/></joint>
+URDF_LINKS = f"""<link name="base"/><link name="l1">{INERTIAL}</link>
+<link name="l2">{INERTIAL}</link><joint name="j1" type="revolute"><parent link="base"/>
+<child link="l1"/><axis xyz="0 1 0"/></joint>
 <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="0 0 -1"/>
-<axis xyz="0 1 0"/></joint>"""  # (lines 2-5)
+<axis xyz="0 1 0"/></joint>"""  # (lines 2-6)
 SDF_INERTIAL = (
     "<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz><ixy>0</ixy>"
     "<ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
@@ -33,7 +34,7 @@ SDF_LINKS = f"""<link name="l1">{SDF_INERTIAL}</link>
 
 
 def urdf(body):
-    """A two-link URDF with ``body`` on line 6."""
+    """A two-link URDF with ``body`` on line 7."""
     return f'<robot name="r" xmlns:drake="http://drake.mit.edu">\n{URDF_LINKS}\n{body}\n</robot>'
 
 
@@ -108,7 +109,7 @@ def test_ball_and_tendon_constraints_are_added(kind):
 
 
 def test_urdf_constraint_errors_as_drake():
-    S = "<literal-string>.urdf:6: error: "
+    S = "<literal-string>.urdf:7: error: "
     cases = [
         (ball("urdf", body_B=None), "Unable to find the <drake:ball_constraint_body_B> tag"),
         (ball("urdf", body_B="zz"),
@@ -125,7 +126,8 @@ def test_urdf_constraint_errors_as_drake():
         (tendon("urdf", joints='a="1"'),
          'The tag <drake:tendon_constraint_joint> does not specify the required attribute '
          '"name".'),
-        (tendon("urdf", joints='name="j1" a="x"'), "Expected single value for attribute 'a' got 'x'"),
+        (tendon("urdf", joints='name="j1" a="x"'),
+         "Expected single value for attribute 'a' got 'x'"),
     ]  # fmt: skip
     for body, message in cases:
         assert error_of("urdf", body) == S + message
