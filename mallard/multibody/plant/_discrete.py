@@ -16,10 +16,11 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
   actuators with PD gains left to their constraints (as Drake, even when their desired state
   input has no value: their input u then acts on nothing), locked joints held; then v
   minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: joint limits
-  near the step's start, PD controllers with effort limits, couplers. Limits and couplers
-  are near rigid, critically damped at the time step: a joint approaches its limit at most
-  halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a violated limit or
-  coupler is restored halfway per step.
+  near the step's start, PD controllers with effort limits, and the constraints added to the
+  plant (plant._constraints: couplers, distance, ball, weld, tendon). Limits, couplers, ball
+  and weld constraints are near rigid, critically damped at the time step: a joint approaches
+  its limit at most halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a
+  violated limit or constraint is restored halfway per step.
 * TAMSI without contact, as Drake's TamsiDriver: v = v0 + h·v̇ with every force explicit at x0
   (joint damping too), every actuator's effort-limited input u (PD gains ignored), the limits
   of revolute and prismatic joints as Drake's explicit penalty forces (critically damped

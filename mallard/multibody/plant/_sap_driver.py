@@ -140,21 +140,29 @@ class BodyConstraints:
     kernels.body_constraints.drive_body_constraints and kernels.sap.
     sap_add_holonomic_constraints take them: ``table`` (kind, mobods of A and B, first row),
     ``X`` (X_AP, X_BQ), ``lengths`` (a distance's free length), ``rows`` (equations, cliques)
-    and ``par`` (γ bounds, stiffness, relaxation time, β) per constraint; ``bodies`` (body
-    indices of A and B) per row; the double outputs (J, g, U) and scratch J_AB."""
+    and ``par`` (γ bounds, stiffness, relaxation time, β) per constraint; ``on_A``, ``on_B``
+    (num_bodies × rows): 1 where a row's body A (B) is that body; the double outputs (J, g,
+    U) and scratch J_AB."""
 
-    __slots__ = ("table", "X", "lengths", "rows", "par", "bodies", "J_AB", "J", "g", "U")
+    __slots__ = ("table", "X", "lengths", "rows", "par", "on_A", "on_B", "J_AB", "J", "g", "U")
 
-    def __init__(self, table, X, lengths, rows, par, bodies, nv):
+    def __init__(self, table, X, lengths, rows, par, bodies, num_bodies, nv):
         self.table, self.X, self.lengths, self.rows, self.par = table, X, lengths, rows, par
-        self.bodies = bodies
+        nk = bodies.shape[0]
+        self.on_A, self.on_B = np.zeros((num_bodies, nk)), np.zeros((num_bodies, nk))
+        self.on_A[bodies[:, 0], np.arange(nk)] = 1.0
+        self.on_B[bodies[:, 1], np.arange(nk)] = 1.0
         self.J_AB, self.J, self.g, self.U = self.outputs(np.float64, nv)
 
     def outputs(self, dtype, nv):
         """New (J_AB, J, g, U) arrays of scalar ``dtype``."""
-        nk = self.bodies.shape[0]
+        nk = self.on_A.shape[1]
         return tuple(np.zeros(shape, dtype=dtype) for shape in ((2, 6, nv), (nk, nv), (nk,),
                                                                 (nk, 2, 6)))  # fmt: skip
+
+    def forces(self, gamma, U, h):
+        """F_BBo_W per body of the impulses ``gamma`` (one per row) over the step h."""
+        return (self.on_A @ (gamma[:, None] * U[:, 0]) + self.on_B @ (gamma[:, None] * U[:, 1])) / h
 
 
 class SapDriver:
@@ -194,6 +202,7 @@ class SapDriver:
         self.multi_dof_limits = multi_dof
         self.no_pd = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 6)))
         self.couplers = None  # (rows, values) of the couplers, when none is inactive
+        self.constrained = plant.num_constraints() > 0  # (constraints are added before)
         self.tendons = None  # the tendon constraints' tables (see _tendon_tables)
 
     def _problem(self, ec, parameters):
@@ -283,6 +292,7 @@ class SapDriver:
             np.array(rows, dtype=np.int64),
             np.array(par, dtype=float),
             np.array(bodies, dtype=np.int64),
+            plant.num_bodies(),
             plant._nv,
         )
 
@@ -436,7 +446,7 @@ class SapDriver:
             )
         u, limits = plant._actuation(context), plant._effort_limits()
         net = np.minimum(np.maximum(u, -limits), limits) if u.size else u
-        if not (self.limits.size or plant.num_constraints() or plant._pd_tables()):
+        if not (self.limits.size or self.constrained or plant._pd_tables()):
             return v_star.copy(), net, None  # (no constraint can apply)
         ec = plant._engine.cache(context)
         parameters = plant._parameters(context)
@@ -501,11 +511,7 @@ class SapDriver:
             net[pd_inputs] = gamma[starts] / h
         forces = None
         if U is not None:
-            impulses = gamma[first_body_row : first_body_row + U.shape[0]]
-            contributions = impulses[:, None, None] * U / h
-            forces = np.zeros((plant.num_bodies(), 6), dtype=contributions.dtype)
-            np.add.at(forces, bodies.bodies[:, 0], contributions[:, 0])
-            np.add.at(forces, bodies.bodies[:, 1], contributions[:, 1])
+            forces = bodies.forces(gamma[first_body_row : first_body_row + U.shape[0]], U, h)
         return v, net, forces
 
     def _differentiate(self, problem, v_star, impulses, q0, v0, pd_rows, pd_values, couplers,
