@@ -56,6 +56,21 @@ def _vector3(method, value, name):
     return a.reshape(3)
 
 
+def _require_id(method, parameters, args, others_valid=True):
+    """pybind11's TypeError unless ``args[2]`` (the id after self and context) is a
+    MultibodyConstraintId and ``others_valid``; ``parameters``: the signature after ``id``."""
+    if not (isinstance(args[2], MultibodyConstraintId) and others_valid):
+        raise incompatible_arguments(
+            method,
+            (
+                f"(self: {_MODULE}.MultibodyPlant, context: mallard.systems.framework.Context, "
+                f"id: mallard.multibody.tree.MultibodyConstraintId{parameters}",
+            ),  # fmt: skip
+            args,
+            {},
+        )
+
+
 def _real(method, value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{method}(): {name} must be a number, got {value!r}")
@@ -321,11 +336,14 @@ class ConstraintsMixin:
         return self._constraint_specs("_tendon_constraints", id, "get_tendon_constraint_specs")
 
     # ---- per Context ---------------------------------------------------------------------
-    def _constraint_status(self, context, constraint_id, method):
+    def _constraint_status(self, method, parameters, args):
+        """Drake's checks of (self, context, id, ...) ``args``."""
+        context, constraint_id = args[1], args[2]
         self._throw_if_not_finalized(method)
+        _require_id(method, parameters, args)
         self.ValidateContext(context)
         if not any(constraint_id in getattr(self, kind) for kind in CONSTRAINT_KINDS):
-            value = getattr(constraint_id, "get_value", lambda: constraint_id)()
+            value = constraint_id.get_value()
             raise RuntimeError(
                 f"{method}(): the constraint id {value} does not belong to any multibody "
                 "constraint of this plant"
@@ -333,12 +351,14 @@ class ConstraintsMixin:
 
     def GetConstraintActiveStatus(self, context, id):  # noqa: A002 (pydrake's name)
         """Whether the constraint ``id`` is active in ``context`` (True by default)."""
-        self._constraint_status(context, id, "GetConstraintActiveStatus")
+        self._constraint_status("GetConstraintActiveStatus", ") -> bool", (self, context, id))
         return id not in self._parameters(context).inactive_constraints
 
     def SetConstraintActiveStatus(self, context, id, status):  # noqa: A002
         """Activates or deactivates the constraint ``id`` in ``context``."""
-        self._constraint_status(context, id, "SetConstraintActiveStatus")
+        self._constraint_status(
+            "SetConstraintActiveStatus", ", status: bool) -> None", (self, context, id, status)
+        )
         inactive = self._mutable_parameters(context).inactive_constraints
         if status:
             inactive.discard(id)
@@ -351,7 +371,7 @@ class ConstraintsMixin:
 
     def _distance_id(self, constraint_id):
         if constraint_id not in self._distance_constraints:
-            value = getattr(constraint_id, "get_value", lambda: constraint_id)()
+            value = constraint_id.get_value()
             raise RuntimeError(
                 f"The constraint id {value} does not match any distance constraint registered "
                 "with this plant. "
@@ -364,6 +384,11 @@ class ConstraintsMixin:
         params = self._parameters(context).distance_constraints
         if id is None:
             return dict(params)
+        _require_id(
+            "GetDistanceConstraintParams",
+            f") -> {_MODULE}.DistanceConstraintParams",
+            (self, context, id),
+        )
         self._distance_id(id)
         return params[id]
 
@@ -371,17 +396,12 @@ class ConstraintsMixin:
         """Stores ``params`` in ``context`` for the distance constraint ``id``. RuntimeError
         if ``id`` is not a distance constraint or a body index of ``params`` is not a body
         of this plant."""
-        if not isinstance(params, DistanceConstraintParams):
-            raise incompatible_arguments(
-                "SetDistanceConstraintParams",
-                (
-                    f"(self: {_MODULE}.MultibodyPlant, context: mallard.systems.framework.Context, "
-                    "id: mallard.multibody.tree.MultibodyConstraintId, params: "
-                    f"{_MODULE}.DistanceConstraintParams) -> None",
-                ),  # fmt: skip
-                (self, context, id, params),
-                {},
-            )
+        _require_id(
+            "SetDistanceConstraintParams",
+            f", params: {_MODULE}.DistanceConstraintParams) -> None",
+            (self, context, id, params),
+            isinstance(params, DistanceConstraintParams),
+        )
         self.ValidateContext(context)
         self._distance_id(id)
         for name, index in (("A", params.bodyA()), ("B", params.bodyB())):
