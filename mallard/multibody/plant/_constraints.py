@@ -71,6 +71,17 @@ def _require_id(method, parameters, args, others_valid=True):
         )
 
 
+def _require_finite(method, body_A, body_B, values):
+    """RuntimeError naming the constraint unless each of ``values`` (name → array or number)
+    is finite (pydrake accepts them, and its SAP solver fails at the first step)."""
+    for name, value in values.items():
+        if not np.all(np.isfinite(value)):
+            raise RuntimeError(
+                f"{method}(): the constraint between bodies '{body_A}' and '{body_B}' needs a "
+                f"finite {name}, got {np.asarray(value).tolist()}"
+            )
+
+
 def _real(method, value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{method}(): {name} must be a number, got {value!r}")
@@ -132,7 +143,7 @@ class ConstraintsMixin:
         spring f = −stiffness·(d − distance) − damping·ḋ along p_PQ. Its parameters are the
         default DistanceConstraintParams of every new Context. RuntimeError if the bodies are
         the same, ``distance`` is not positive, ``stiffness`` not positive or ``damping``
-        negative. Returns its MultibodyConstraintId."""
+        negative, or a point or ``distance`` is not finite. Returns its MultibodyConstraintId."""
         method = "AddDistanceConstraint"
         self._constraint_bodies(method, body_A, body_B)
         p_AP, p_BQ = _vector3(method, p_AP, "p_AP"), _vector3(method, p_BQ, "p_BQ")
@@ -141,6 +152,8 @@ class ConstraintsMixin:
             for x, name in ((distance, "distance"), (stiffness, "stiffness"), (damping, "damping"))
         ]
         self._check_constraint_added(method, "distance")
+        _require_finite(method, body_A.name(), body_B.name(),
+                        {"p_AP": p_AP, "p_BQ": p_BQ, "distance": values[0]})  # fmt: skip
         constraint_id = MultibodyConstraintId.get_new_id()
         params = DistanceConstraintParams(body_A.index(), p_AP, body_B.index(), p_BQ, *values)
         self._distance_constraints[constraint_id] = params
@@ -149,13 +162,15 @@ class ConstraintsMixin:
     def AddBallConstraint(self, body_A, p_AP, body_B, p_BQ=None):
         """Adds the constraint that point P of ``body_A`` (at p_AP in its frame) and point Q
         of ``body_B`` coincide (a ball-and-socket joint); p_BQ None: Q is where P is in the
-        default Context at Finalize(). RuntimeError if the bodies are the same. Returns its
-        MultibodyConstraintId."""
+        default Context at Finalize(). RuntimeError if the bodies are the same or a point is
+        not finite. Returns its MultibodyConstraintId."""
         method = "AddBallConstraint"
         self._constraint_bodies(method, body_A, body_B)
         p_AP = _vector3(method, p_AP, "p_AP")
         p_BQ = None if p_BQ is None else _vector3(method, p_BQ, "p_BQ")
         self._check_constraint_added(method, "ball")
+        points = {"p_AP": p_AP} if p_BQ is None else {"p_AP": p_AP, "p_BQ": p_BQ}
+        _require_finite(method, body_A.name(), body_B.name(), points)
         constraint_id = MultibodyConstraintId.get_new_id()
         if body_A is body_B:
             raise RuntimeError(
@@ -171,13 +186,15 @@ class ConstraintsMixin:
     def AddWeldConstraint(self, body_A, X_AP, body_B, X_BQ):
         """Adds the constraint that frame P of ``body_A`` (pose X_AP in its frame) and frame Q
         of ``body_B`` (pose X_BQ) coincide (a weld joint). RuntimeError if the bodies are the
-        same. Returns its MultibodyConstraintId."""
+        same or a pose is not finite. Returns its MultibodyConstraintId."""
         method = "AddWeldConstraint"
         self._constraint_bodies(method, body_A, body_B)
         for name, X in (("X_AP", X_AP), ("X_BQ", X_BQ)):
             if not isinstance(X, RigidTransform) or X._p.dtype != np.float64:
                 raise TypeError(f"{method}(): {name} must be a RigidTransform, got {X!r}")
         self._check_constraint_added(method, "weld")
+        _require_finite(method, body_A.name(), body_B.name(),
+                        {"X_AP": X_AP.GetAsMatrix34(), "X_BQ": X_BQ.GetAsMatrix34()})  # fmt: skip
         constraint_id = MultibodyConstraintId.get_new_id()
         if body_A is body_B:
             raise RuntimeError(
@@ -394,8 +411,8 @@ class ConstraintsMixin:
 
     def SetDistanceConstraintParams(self, context, id, params):  # noqa: A002
         """Stores ``params`` in ``context`` for the distance constraint ``id``. RuntimeError
-        if ``id`` is not a distance constraint or a body index of ``params`` is not a body
-        of this plant."""
+        if ``id`` is not a distance constraint, a body index of ``params`` is not a body of
+        this plant, or its points or distance are not finite."""
         _require_id(
             "SetDistanceConstraintParams",
             f", params: {_MODULE}.DistanceConstraintParams) -> None",
@@ -410,6 +427,12 @@ class ConstraintsMixin:
                     f"Index {int(index)} provided for body {name} does not correspond to a rigid "
                     "body in this MultibodyPlant."
                 )
+        _require_finite(
+            "SetDistanceConstraintParams",
+            self.get_body(params.bodyA()).name(),
+            self.get_body(params.bodyB()).name(),
+            {"p_AP": params.p_AP(), "p_BQ": params.p_BQ(), "distance": params.distance()},
+        )
         self._mutable_parameters(context).distance_constraints[id] = params
 
     def _throw_if_continuous_with_constraints(self):

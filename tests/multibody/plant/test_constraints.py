@@ -177,6 +177,17 @@ def test_errors_of_adding_constraints():
          RuntimeError, "AddWeldConstraint\\(\\): body 'a' is not part of this plant"),
         (lambda: plant.AddCouplerConstraint(ja, jc, 1.0),
          RuntimeError, "AddCouplerConstraint\\(\\): joint 'jc' is not part of this MultibodyPlant"),
+        (lambda: plant.AddBallConstraint(a, [0, 0, math.nan], b),
+         RuntimeError, r"AddBallConstraint\(\): the constraint between bodies 'a' and 'b' "
+         r"needs a finite p_AP, got \[0.0, 0.0, nan\]"),
+        (lambda: plant.AddBallConstraint(a, [0, 0, 0], b, [math.inf, 0, 0]),
+         RuntimeError, "needs a finite p_BQ"),
+        (lambda: plant.AddDistanceConstraint(a, [0, 0, 0], b, [0, math.nan, 0], 1.0),
+         RuntimeError, "AddDistanceConstraint.*needs a finite p_BQ"),
+        (lambda: plant.AddDistanceConstraint(a, [0, 0, 0], b, [0, 0, 0], math.inf),
+         RuntimeError, "needs a finite distance, got inf"),
+        (lambda: plant.AddWeldConstraint(a, X, b, RigidTransform([0, 0, math.nan])),
+         RuntimeError, "AddWeldConstraint.*needs a finite X_BQ"),
         (lambda: plant.AddCouplerConstraint(ja, a, 1.0), TypeError, "expected a Joint"),
         (lambda: plant.AddCouplerConstraint(ja, ja, "2"), TypeError, "gear_ratio must be a number"),
         (lambda: plant.AddBallConstraint(a, [0, 0], b), TypeError, "p_AP must be a 3-vector"),
@@ -252,6 +263,10 @@ def test_errors_of_the_per_context_api():
         plant.SetDistanceConstraintParams(context, distance, params)
     with pytest.raises(TypeError, match="incompatible function arguments"):
         plant.SetDistanceConstraintParams(context, distance, None)
+    for p_BQ, length, name in (([0, 0, math.nan], 1.0, "p_BQ"), ([0, 0, 0], math.inf, "distance")):
+        params = DistanceConstraintParams(BodyIndex(1), [0] * 3, BodyIndex(2), p_BQ, length, 1, 0)
+        with pytest.raises(RuntimeError, match=f"SetDistanceConstraintParams.*'a' and 'b'.*{name}"):
+            plant.SetDistanceConstraintParams(context, distance, params)
     with pytest.raises(RuntimeError, match="Context"):
         plant.GetConstraintActiveStatus(other.CreateDefaultContext(), ball)
 
