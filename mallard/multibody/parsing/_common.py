@@ -115,3 +115,30 @@ def add_linear_spring_damper(plant, read_vector, read_body, read_double):
             return None
         values.append(value)
     return plant.AddForceElement(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
+
+
+def add_ball_constraint(plant, read_vector, read_body):
+    """Adds a ball constraint from Drake's ``drake:ball_constraint_*`` tags; None if a body is
+    missing (after the reader reported it)."""
+    body_A = read_body("drake:ball_constraint_body_A")
+    if body_A is None:
+        return None
+    body_B = read_body("drake:ball_constraint_body_B")
+    if body_B is None:
+        return None
+    p_AP = read_vector("drake:ball_constraint_p_AP")
+    p_BQ = read_vector("drake:ball_constraint_p_BQ")
+    return plant.AddBallConstraint(body_A, p_AP, body_B, p_BQ)
+
+
+def add_tendon_constraint(plant, joints, read_double):
+    """Adds a tendon constraint from Drake's ``drake:tendon_constraint_*`` tags, given its
+    joints ((JointIndex, coefficient a) pairs, from the ``drake:tendon_constraint_joint``
+    elements); None if a value is missing (after the reader reported it)."""
+    values = []
+    for name in ("offset", "lower_limit", "upper_limit", "stiffness", "damping"):
+        value = read_double(f"drake:tendon_constraint_{name}")
+        if value is None:
+            return None
+        values.append(value)
+    return plant.AddTendonConstraint([j for j, _ in joints], [a for _, a in joints], *values)

@@ -3,8 +3,9 @@ extensions, the same order of elements in the plant, the same names and the same
 
 A document makes one model instance, named after the robot. Elements are added in Drake's
 order: links (bodies), joints (with a FixedOffsetFrame "{joint}_parent" on the parent body,
-and "{joint}_child" for planar joints), transmissions (actuators), frames, force elements.
-Joint mimic elements are checked as Drake checks them and become coupler constraints.
+and "{joint}_child" for planar joints), transmissions (actuators), frames, force elements,
+constraints (``drake:ball_constraint``, ``drake:tendon_constraint``). Joint mimic elements are
+checked as Drake checks them and become coupler constraints.
 Geometry is parsed only when the Parser has a scene graph or the plant is a geometry source.
 """
 
@@ -21,8 +22,10 @@ from mallard.multibody.parsing._attributes import (
 )
 from mallard.multibody.parsing._collision_filter_groups import parse_collision_filter_group
 from mallard.multibody.parsing._common import (
+    add_ball_constraint,
     add_linear_bushing,
     add_linear_spring_damper,
+    add_tendon_constraint,
     parse_spatial_inertia,
 )
 from mallard.multibody.parsing._urdf_geometry import (
@@ -142,9 +145,10 @@ class _UrdfParser:
             add_linear_spring_damper(
                 plant, self.vector_reader(node), self.body_reader(node), self.double_reader(node)
             )
-        for tag in ("drake:ball_constraint", "drake:tendon_constraint"):
-            for node in children.get(tag, ()):
-                self.warning(node, f"mallard does not support constraints yet; <{tag}> is ignored.")
+        for node in children.get("drake:ball_constraint", ()):
+            add_ball_constraint(plant, self.vector_reader(node), self.body_reader(node))
+        for node in children.get("drake:tendon_constraint", ()):
+            self.parse_tendon_constraint(node)
         return self.model_instance
 
     # ---- links -------------------------------------------------------------------------------
@@ -588,6 +592,36 @@ class _UrdfParser:
 
     def body_reader(self, node):
         return self.named_reader(node, "Body", self.plant.HasBodyNamed, self.plant.GetBodyByName)
+
+    def parse_tendon_constraint(self, node):
+        """A ``drake:tendon_constraint``: its joints (``drake:tendon_constraint_joint``, each a
+        name and a coefficient a), then its values (Drake's ParseTendonConstraint)."""
+        joints = []
+        for child in node.findall("drake:tendon_constraint_joint"):
+            name = child.get("name")
+            if name is None:
+                self.error(
+                    child,
+                    f'The tag <{child.tag}> does not specify the required attribute "name".',
+                )
+            if not self.plant.HasJointNamed(name, self.model_instance):
+                self.error(
+                    node,
+                    f"<{node.tag}>: Joint '{name}' specified for <{child.tag}> does not exist in "
+                    "the model.",
+                )
+            a = self.scalar(child, "a")
+            if a is None:
+                self.error(child, f"Unable to read the 'a' attribute for the <{child.tag}> tag")
+            joints.append((self.plant.GetJointByName(name, self.model_instance).index(), a))
+
+        def read_double(tag):
+            value = self.scalar(self.child_or_error(node, tag), "value")
+            if value is None:
+                self.error(node, f"Unable to read the 'value' attribute for the <{tag}> tag")
+            return value
+
+        add_tendon_constraint(self.plant, joints, read_double)
 
     def double_reader(self, node):
         def read_double(tag):

@@ -15,6 +15,7 @@ import numpy as np
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
+from mallard.multibody.plant._constraints import CONSTRAINT_KINDS, ConstraintsMixin
 from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
 from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
@@ -69,6 +70,7 @@ class MultibodyPlant(
     DynamicsMixin,
     DerivativesMixin,
     DiscreteMixin,
+    ConstraintsMixin,
     PortsMixin,
     GeometryMixin,
     ScalarConversionMixin,
@@ -77,8 +79,9 @@ class MultibodyPlant(
     """A multibody system: bodies, frames, joints, actuators and force elements.
 
     ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by
-    Drake's discrete solver, SAP by default, with joint limits, PD controllers and couplers as
-    its constraints: see _discrete's docstring), 0 a continuous one (its state integrated by
+    Drake's discrete solver, SAP by default, with joint limits, PD controllers and the added
+    constraints as its constraints: see _discrete's and _constraints' docstrings), 0 a
+    continuous one (its state integrated by
     a Simulator; joint limits ignored, constraints not allowed, as in Drake). Elements are
     added before Finalize(); queries that need the topology (coordinates, contexts,
     kinematics) work after it.
@@ -107,7 +110,10 @@ class MultibodyPlant(
         # not given again; see _add_element).
         self._next_index = {attr: 0 for attr, _ in self._ELEMENT_LISTS}
         self._default_floating_poses = {}
-        self._coupler_constraints = {}  # MultibodyConstraintId -> CouplerConstraintSpec
+        # Constraints, MultibodyConstraintId -> spec (plant._constraint_specs), per kind
+        # (DistanceConstraintParams for distance constraints).
+        for kind in CONSTRAINT_KINDS:
+            setattr(self, kind, {})
         self._discrete_contact_approximation = DiscreteContactApproximation.kLagged
         self._sap_near_rigid_threshold = 1.0
         self._use_sampled_output_ports = time_step > 0
@@ -350,9 +356,9 @@ class MultibodyPlant(
                 "elements. This plant must have 0 user-added force elements in order to remove "
                 f"joint with index {index}."
             )
-        if self._coupler_constraints:
+        if self.num_constraints():
             raise RuntimeError(
-                f"RemoveJoint: This plant has {len(self._coupler_constraints)} user-added "
+                f"RemoveJoint: This plant has {self.num_constraints()} user-added "
                 "constraints. This plant must have 0 user-added constraints in order to remove "
                 f"joint with index {index}."
             )
@@ -522,6 +528,7 @@ class MultibodyPlant(
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
         self._declare_ports()
+        self._finalize_constraints()
 
     # ---- transactions ----------------------------------------------------------------------
     _ELEMENT_LISTS = (
@@ -540,7 +547,7 @@ class MultibodyPlant(
             "instance_names": list(self._instance_names),
             "default_floating_poses": dict(self._default_floating_poses),
             "gravity_disabled": set(self._gravity_field._disabled),
-            "coupler_constraints": dict(self._coupler_constraints),
+            "constraints": {kind: dict(getattr(self, kind)) for kind in CONSTRAINT_KINDS},
         }
 
     def _rollback(self, checkpoint):
@@ -558,7 +565,8 @@ class MultibodyPlant(
         self._instance_names[:] = checkpoint["instance_names"]
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]
-        self._coupler_constraints = checkpoint["coupler_constraints"]
+        for kind, constraints in checkpoint["constraints"].items():
+            setattr(self, kind, constraints)
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
@@ -661,7 +669,10 @@ class MultibodyPlant(
         gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)
         force_elements = [e._default_parameters() for e in self._force_elements]
-        return PlantParameters(mass, com, G, X_PF, damping, rotor, gear, locked, force_elements)
+        return PlantParameters(
+            mass, com, G, X_PF, damping, rotor, gear, locked, force_elements,
+            distance_constraints=dict(self._distance_constraints),
+        )  # fmt: skip
 
     def SetDefaultParameters(self, context, parameters):
         """Sets the plant's parameters to the elements' current defaults."""
