@@ -20,3 +20,11 @@ NEXT, SCAN, GROUPS = 0, 1, 2
 NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE = 1, 2, 3
 KINDS = 4
 ARGUMENTS = 8
+
+#: How a rollout (kernels.rollouts) steps: the discrete plant's step, or a continuous plant's
+#: fixed-step explicit integrator (those of mallard.systems.analysis).
+DISCRETE_STEP, EXPLICIT_EULER, RUNGE_KUTTA2, RUNGE_KUTTA3 = 0, 1, 2, 3
+#: A rollout's arguments in its NONFINITE codes: the initial states, the actuation (column
+#: t·nu + j), the PD targets, and the state during the rollout (column: the step it became
+#: non-finite at).
+X0_ARGUMENT, ACTUATION_ARGUMENT, TARGET_ARGUMENT, STATE_ARGUMENT = 0, 1, 2, 3
