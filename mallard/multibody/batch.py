@@ -569,7 +569,7 @@ class BatchedPlant:
         X0, U, target = inputs
         if argument == 0:
             name, nq = ("q", 0) if column < self._nq else ("v", self._nq)
-            value = X0[i, column]
+            value = float(X0[i, column])
             return (
                 f"{name}0[{i}, {column - nq}] = {value!r} is not finite "
                 f"({self._element(name, column - nq)})"
@@ -577,10 +577,10 @@ class BatchedPlant:
         if argument == 1:
             t, j = divmod(column, self._nu)
             return (
-                f"actuation[{i}, {t}, {j}] = {U[i, t, j]!r} is not finite "
+                f"actuation[{i}, {t}, {j}] = {float(U[i, t, j])!r} is not finite "
                 f"({self._element('actuation', j)})"
             )
-        return f"pd_target[{i}, {column}] = {target[i, column]!r} is not finite"
+        return f"pd_target[{i}, {column}] = {float(target[i, column])!r} is not finite"
 
     def _rollout_scheme(self, plan, time_step, integrator):
         """(h, scheme) of a rollout (see :meth:`Rollout`)."""
@@ -630,7 +630,8 @@ class BatchedPlant:
                     f"joint '{joint.name()}', which is not a single-dof joint"
                 )
             a = actuator._input_start
-            slots[0, a], slots[1, a] = joint.position_start(), joint.velocity_start()
+            slots[0, a] = joint.position_start()  # (slots of x = [q; v])
+            slots[1, a] = self._nq + joint.velocity_start()
         return target, gains, slots
 
     def _run_rollout(self, plan, size, inputs, X):
