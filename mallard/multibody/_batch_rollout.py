@@ -81,7 +81,7 @@ class RolloutPlan:
                 reason = f"joint '{joint.name()}' has position limits"
                 break
         if reason is None and plant.num_constraints():
-            reason = f"it has {plant.num_constraints()} coupler constraints"
+            reason = f"it has {plant.num_constraints()} constraint(s) (couplers, ...)"
         if reason is None:
             for actuator in plant._actuators:
                 if actuator.has_controller():

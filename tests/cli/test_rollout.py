@@ -48,4 +48,4 @@ def test_bad_options_and_refused_models_exit_with_one_line(run, tmp_path):
         "rollout", str(mimic), "--n", "2", "--duration", "0.01", "--out", str(tmp_path),
         "--remove-joint-limits",
     )  # fmt: skip
-    assert result.status == 1 and "coupler constraints" in result.err
+    assert result.status == 1 and "it has 1 constraint" in result.err

@@ -262,7 +262,7 @@ def test_plants_whose_step_needs_a_constraint_solve_are_refused():
         (_pendulum(H, limits=(-1.0, 1.0)), "joint 'pin' has position limits.*through SAP"),
         (_pendulum(H, gains=(10.0, 1.0)), "actuator 'motor' has PD controller gains"),
         (_pendulum(0.0, gains=(10.0, 1.0)), "actuator 'motor' has PD controller gains"),
-        (_pendulum(H, coupled=True), "it has 1 coupler constraints"),
+        (_pendulum(H, coupled=True), "it has 1 constraint"),
     ]
     for batched, message in cases:
         n = batched.plant().num_positions()
