@@ -56,10 +56,12 @@ from mallard.multibody._batch_codes import (
     GROUPS,
     KINDS,
     NONFINITE,
+    SOLVER_FAILED,
+    SOLVER_STATUSES,
     STATE_ARGUMENT,
     ZERO_QUATERNION,
 )
-from mallard.multibody._batch_rollout import INTEGRATORS, RolloutPlan
+from mallard.multibody._batch_rollout import INTEGRATORS, RolloutOperation, RolloutPlan
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._batch_status import BatchStatus
 from mallard.multibody._layout import LANES, PARAMETERS
@@ -546,6 +548,7 @@ class BatchedPlant:
             raise NotImplementedError("BatchedPlant.Rollout(): float64 states only")
         X0 = np.concatenate((q0, v0), axis=1)
         inputs = (X0, U, target, gains, slots, float(h), scheme, int(num_steps), int(every))
+        inputs += plan.sap
         codes = self._run_rollout(plan, size, inputs, X)
         return self._finish(
             method, X, codes, (X0, U, target), ("x0", "actuation", "pd_target"), return_status,
@@ -557,6 +560,14 @@ class BatchedPlant:
         codes name q0, v0, actuation[i, t, j], pd_target or the step its state became
         non-finite at (kernels.rollouts)."""
         code = int(codes[i])
+        if code % KINDS == SOLVER_FAILED:
+            from mallard.multibody.plant._sap_driver import _failure
+
+            status, step = divmod(code // KINDS, SOLVER_STATUSES)[::-1]
+            return (
+                f"the SAP solver failed at step {step}: "
+                f"{_failure(status, step * self._plant.time_step())}"
+            )
         if code % KINDS != NONFINITE:
             return self._describe(codes, inputs, arguments, i)
         detail = code // KINDS
@@ -643,9 +654,10 @@ class BatchedPlant:
         operation = self._operations.get(name)
         if operation is None:
             batched = [True, True, True] + [False] * (len(inputs) - 3)
-            operation = self._operations[name] = Operation(
-                name, self._mi, self._mf, plan.ws0, self._row_size(True, LANES), True, LANES,
-                batched, (inputs, (X, status)),
+            row_size = self._row_size(True, LANES) + plan.sap[4] + plan.sap[5]
+            operation = self._operations[name] = RolloutOperation(
+                plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
+                (inputs, (X, status)),
             )  # fmt: skip
         operation.run(inputs, (X, status), size, self.num_threads())
         return status

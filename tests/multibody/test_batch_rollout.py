@@ -238,10 +238,11 @@ def test_bad_arguments_are_refused_naming_them():
     assert discrete.Rollout(q0, v0, num_steps=3, every=4).shape == (3, 0, 4)
 
 
-def _pendulum(time_step, limits=(), gains=None, coupled=False):
+def _pendulum(time_step, limits=(), gains=None, coupled=False, second=False, tamsi=False):
+    """A pendulum (a second one beside it if ``coupled`` or ``second``), its pin actuated."""
     plant = MultibodyPlant(time_step)
     joints = []
-    for name in ("pin", "pin2") if coupled else ("pin",):
+    for name in ("pin", "pin2") if coupled or second else ("pin",):
         body = plant.AddRigidBody(name, SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.5))
         joints.append(
             plant.AddJoint(
@@ -253,16 +254,37 @@ def _pendulum(time_step, limits=(), gains=None, coupled=False):
         actuator.set_controller_gains(PdControllerGains(p=gains[0], d=gains[1]))
     if coupled:
         plant.AddCouplerConstraint(joints[0], joints[1], 2.0)
+    if tamsi:
+        plant.set_discrete_contact_approximation(DiscreteContactApproximation.kTamsi)
     plant.Finalize()
     return BatchedPlant(plant)
 
 
+def test_joint_limits_go_through_sap_as_the_plants_step():
+    batched = _pendulum(H, limits=(-0.3, 0.4), second=True)
+    plant = batched.plant()
+    rng = np.random.default_rng(8)
+    q0 = rng.uniform(-0.25, 0.35, (6, 2))
+    v0 = rng.normal(size=(6, 2)) * 4.0
+    steps = 150
+    U = rng.normal(size=(6, steps, 1))
+    X, status = batched.Rollout(q0, v0, U, return_status=True)
+    assert status.ok.all()
+    for i in (0, 5):
+        np.testing.assert_array_equal(X[i], simulate(plant, q0[i], v0[i], U[i], steps))
+    assert X[:, :, :2].min() < -0.29 and X[:, :, :2].max() > 0.39  # (the limits were met)
+    assert X[:, :, :2].min() > -0.31 and X[:, :, :2].max() < 0.41
+
+
 def test_plants_whose_step_needs_a_constraint_solve_are_refused():
     cases = [
-        (_pendulum(H, limits=(-1.0, 1.0)), "joint 'pin' has position limits.*through SAP"),
+        (
+            _pendulum(H, limits=(-1.0, 1.0), tamsi=True),
+            "joint 'pin' has position limits.*through TAMSI's joint limit penalty",
+        ),
         (_pendulum(H, gains=(10.0, 1.0)), "actuator 'motor' has PD controller gains"),
         (_pendulum(0.0, gains=(10.0, 1.0)), "actuator 'motor' has PD controller gains"),
-        (_pendulum(H, coupled=True), "it has 1 constraint"),
+        (_pendulum(H, limits=(-1.0, 1.0), coupled=True), "it has 1 constraint"),
     ]
     for batched, message in cases:
         n = batched.plant().num_positions()

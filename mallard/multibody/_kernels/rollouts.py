@@ -1,15 +1,18 @@
 """Batched rollouts: N initial states stepped T times, in lanes (L states at a time), on as many
 threads as the caller runs them on (mallard.multibody.batch.BatchedPlant.Rollout).
 
-A step is the plant's own: for a discrete plant without constraints, Drake's step as the plant
-takes it (plant._discrete): the free motion v = v0 + h·v̇*(x0), v̇* the forward dynamics with
-the actuation of the step (the parameters' reflected inertias are those of the free motion:
-BatchedPlant adds h·D to them for SAP plants, whose joint damping is implicit), then
-q = q0 + h·N(q0)·v; for a continuous plant, a fixed step of the Simulator's explicit Euler,
-second-order (Heun) or third-order Runge-Kutta integrator (systems.analysis), their sums
-formed in the order those form them for a plant alone (kernels of systems.analysis.combine,
-not grouped). Every operation is the single-state one's, in the same order: a rollout equals
-the Simulator's trajectory to the last bit.
+A step is the plant's own: for a discrete plant, Drake's step as the plant takes it
+(plant._discrete, plant._sap_driver): the free motion v* = v0 + h·v̇*(x0), v̇* the forward
+dynamics with the actuation of the step (the parameters' reflected inertias are those of the
+free motion: BatchedPlant adds h·D to them for SAP plants, whose joint damping is implicit);
+if the plant has joint limits (``limits``, ``bounds``: the SapDriver's) and one is near the
+state, SAP's v from v*, state by state (the SAP table and workspace past the row's lanes,
+``n_si`` and ``n_sw`` long; M(q0) with the plant's reflected inertias ``reflected0`` and
+the diagonal h·D), else v = v*; then q = q0 + h·N(q0)·v. For a continuous plant, a fixed
+step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
+integrator (systems.analysis), their sums formed in the order those form them for a plant
+alone (kernels of systems.analysis.combine, not grouped). Every operation is the single-state
+one's, in the same order: a rollout equals the Simulator's trajectory to the last bit.
 
 The actuation of step t is U[i, t] (U may have no rows: zero), plus, if TARGET has rows, a PD
 law on the actuated joints' coordinates evaluated at the state the dynamics are evaluated at:
@@ -27,6 +30,7 @@ another state of its group.
 """
 
 import numpy as np
+from numba.extending import overload
 
 from mallard.multibody._batch_codes import (
     ARGUMENTS,
@@ -39,6 +43,8 @@ from mallard.multibody._batch_codes import (
     NOT_POSITIVE_DEFINITE,
     RUNGE_KUTTA2,
     RUNGE_KUTTA3,
+    SOLVER_FAILED,
+    SOLVER_STATUSES,
     STATE_ARGUMENT,
 )
 from mallard.multibody._kernels._machinery import batched, jitable
@@ -55,12 +61,39 @@ from mallard.multibody._kernels.batch import (
     value_of,
 )
 from mallard.multibody._kernels.coordinates import calc_qdot
-from mallard.multibody._kernels.engine import forward_dynamics
+from mallard.multibody._kernels.dynamics import calc_mass_matrix
+from mallard.multibody._kernels.engine import forward_dynamics, run_stages
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
-from mallard.multibody._kernels.views import model, parameters, workspace
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
+from mallard.multibody._kernels.views import (
+    model,
+    parameters,
+    sap_table,
+    sap_workspace,
+    workspace,
+)
+from mallard.multibody._layout import (
+    BIAS,
+    INERTIAS,
+    POSITIONS,
+    SAP_SUCCESS,
+    SIZE,
+    VELOCITIES,
+)
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
+_ROW, _LANE = SIZE["row"], SIZE["lane"]
+
+
+def int64_view(a):
+    """The float64 array ``a``'s memory as int64 (how a row holds a SAP table); of an array of
+    other scalars (interpreted), an int64 copy."""
+    return a.view(np.int64) if a.dtype == np.float64 else a.astype(np.int64)
+
+
+@overload(int64_view)
+def _int64_view_compiled(a):
+    return lambda a: a.view(np.int64)
 
 
 @jitable
@@ -191,12 +224,11 @@ def _advance(m, x, S, vdot, qdot, scheme, stage, h):
     step's result, in place (lane views). S = [x0, k0, k1, k2], as the integrators keep
     them (RK2: k⁽ᵃ⁾ then k0)."""
     nq, nv = m.nq, m.nv
-    if scheme == DISCRETE_STEP:  # v = v0 + h·v̇*, q = q0 + h·N(q0)·v
+    if scheme == DISCRETE_STEP:  # v* = v0 + h·v̇* (x0 kept in S[0]); q: _positions
+        for i in range(nq + nv):
+            S[0, i] = x[i]
         for i in range(nv):
             x[nq + i] = x[nq + i] + h * vdot[i]
-        calc_qdot(m, x[0:nq], x[nq : nq + nv], qdot)
-        for i in range(nq):
-            x[i] = x[i] + h * qdot[i]
         return
     K = S[1:4]
     slot = stage
@@ -226,6 +258,60 @@ def _advance(m, x, S, vdot, qdot, scheme, stage, h):
 
 
 @jitable
+def _positions(m, x, qdot, h):
+    """A discrete step's q = q0 + h·N(q0)·v (lane views: x = [q0; v] in, [q; v] out)."""
+    nq = m.nq
+    calc_qdot(m, x[0:nq], x[nq : nq + m.nv], qdot)
+    for i in range(nq):
+        x[i] = x[i] + h * qdot[i]
+
+
+@jitable
+def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflected0, diagonal,
+                si, sw, t):  # fmt: skip
+    """SAP's v, state by state, for the live states of the group with a joint limit near
+    (as plant._sap_driver.SapDriver.step): x holds [q0; v*] (lanes), S[0] x0; a state whose
+    solve fails gets SOLVER_FAILED. Returns a live lane, or −1 if none is left."""
+    xa, x0 = lane_array(x), lane_array(S[0])
+    table, w = sap_table(si, si), sap_workspace(si, sw)
+    counts, v_star, v = table.counts, w.v_star, w.v  # (bound: see docs/architecture.md, 4)
+    nq, nv = m.nq, m.nv
+    none, no_values = limits[0:0], bounds[0:0]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) != 0.0:
+            continue
+        for i in range(nq + nv):
+            r.x[i] = x0[i, lane]
+        for i in range(nv):
+            v_star[i] = xa[nq + i, lane]
+        for i in range(counts.shape[0]):
+            counts[i] = 0
+        q0, v0 = r.x[0:nq], r.x[nq : nq + nv]
+        if _add_joint_constraints(table, w, q0, v0, limits, bounds, none, no_values, none,
+                                  no_values) == 0:  # fmt: skip
+            continue
+        reflected = params.reflected  # (M with the plant's reflected inertias, then back)
+        for i in range(nv):
+            reflected[i] = reflected0[i]
+        run_stages(m, r.x, params, work1, POSITIONS | INERTIAS)
+        calc_mass_matrix(m, params, work1, work1.M)
+        for i in range(nv):
+            reflected[i] = reflected0[i] + diagonal[i]
+        for i in range(nv):
+            v[i] = v0[i]
+        status = _solve(table, w, work1.M, diagonal)
+        if status != SAP_SUCCESS:
+            codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
+            continue
+        for i in range(nv):
+            xa[nq + i, lane] = v[i]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            return lane
+    return -1
+
+
+@jitable
 def _store_state(x, X, first, count, s):
     """X[first + l, s] = lane l of the lanes' state x, for l < count."""
     a = lane_array(x)
@@ -248,13 +334,13 @@ def _check_final(x, count, codes, steps):
 
 
 @batched
-def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, row,
-                  flags, mode, X, status):  # fmt: skip
+def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
+                  reflected0, diagonal, n_si, n_sw, row, flags, mode, X, status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
-    the PD law to TARGET[i] (``gains``, ``slots``). ``steps`` steps in all. L states at a
-    time, in lanes."""
+    the PD law to TARGET[i] (``gains``, ``slots``); a discrete plant's joint limits through
+    SAP if ``limits`` has rows. ``steps`` steps in all. L states at a time, in lanes."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
     params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
@@ -264,6 +350,9 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     none = X0[0:0]
     size, width = X0.shape[0], lane_width()
     stages = _stage_count(scheme)
+    base = mi[_ROW] + width * mi[_LANE]  # (past the lanes: the SAP table, then workspace)
+    si, sw = int64_view(row[base : base + n_si]), row[base + n_si : base + n_si + n_sw]
+    sap = scheme == DISCRETE_STEP and limits.shape[0] > 0
     claim = HELPER if mode == CALLER else mode  # (a group is never taken over)
     g = next_group(flags, claim)
     while g >= 0:
@@ -282,6 +371,14 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     _advance(m, rL.x, lanes.stages, work.vdot, work.qdot, scheme, stage, h)
                 if good < 0:
                     break
+                if scheme == DISCRETE_STEP:
+                    if sap:
+                        good = _limit_step(m, r, params, work1, rL.x, lanes.stages, codes,
+                                           count, limits, bounds, reflected0, diagonal, si,
+                                           sw, t)  # fmt: skip
+                        if good < 0:
+                            break
+                    _positions(m, rL.x, work.qdot, h)
                 if (t + 1) % every == 0:
                     _store_state(rL.x, X, first, count, (t + 1) // every - 1)
             _check_final(rL.x, count, codes, steps)

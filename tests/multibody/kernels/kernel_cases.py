@@ -318,6 +318,12 @@ def _rollout(rng):
         RUNGE_KUTTA2,
         steps,
         1,
+        np.zeros((0, 3), dtype=np.int64),
+        np.zeros((0, 2)),
+        np.zeros(s.sizes.nv),
+        np.zeros(s.sizes.nv),
+        0,
+        0,
     )
     tail = (_batch_row(s, True), _flags(size, True), ALONE)
     return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))
@@ -394,6 +400,6 @@ UNCOMPARED = {
     "batch_point_jacobian": (6, 7),
     "batch_inverse_dynamics_derivatives": (5, 6),
     "batch_forward_dynamics_derivatives": (6, 7),
-    "batch_rollout": (11, 12),
+    "batch_rollout": (17, 18),
     "batch_new_row": (2,),
 }
