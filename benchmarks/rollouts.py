@@ -10,6 +10,9 @@ one MjData: one thread, pydrake a plain loop):
 * **Panda** (example-robot-data's URDF, base welded, geometry, position limits and the
   fingers' mimic stripped: no contact, no constraint; nv = 9), falling from random states
   near home, zero actuation; MuJoCo loads the same URDF text.
+* **Panda with limits**: the same with its position limits (the mimic stripped): the arm
+  falls onto them, each state near a limit solved by SAP (mallard, pydrake) or by MuJoCo's
+  limit constraints.
 
 Every library writes every step's state (MuJoCo's rollout always does; mallard with
 ``every=1``), in batches of ``--batch`` rollouts of ``--steps`` steps. pydrake runs
@@ -64,13 +67,15 @@ def mallard_plants(robots):
     from mallard.multibody.plant import MultibodyPlant
 
     plants = {"acrobot": (MakeAcrobotPlant(time_step=H), None)}
-    if robots is not None:
-        urdf = panda_urdf(robots, mimic=False, limits=False)
+    for name, limits in (("Panda", False), ("Panda with limits", True)):
+        if robots is None:
+            break
+        urdf = panda_urdf(robots, mimic=False, limits=limits)
         plant = MultibodyPlant(H)
         Parser(plant).AddModelsFromString(urdf, "urdf")
         plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
         plant.Finalize()
-        plants["Panda"] = (plant, urdf)
+        plants[name] = (plant, urdf)
     return plants
 
 
@@ -103,7 +108,8 @@ def mujoco_run(name, urdf, q0, v0, U, steps):
     else:
         model = mujoco.MjModel.from_xml_string(urdf)
         model.opt.timestep = H
-        model.jnt_limited[:] = 0
+        if name == "Panda":
+            model.jnt_limited[:] = 0
     data = mujoco.MjData(model)
     spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
     size = mujoco.mj_stateSize(model, spec)

@@ -23,9 +23,9 @@ with zero actuation under gravity, and writes the states every --every steps int
 as chunk-XXXXXX.npz files of --chunk-size states (index, q0, v0, x of shape
 (states, steps, nq + nv), ok, status; numpy.load reads them, mallard.distributed.load_npz
 joins them), with a progress bar. The plant is discrete with time step --time-step (default
-{_DEFAULT_TIME_STEP:g} s), stepped with its own discrete update (BatchedPlant.Rollout);
---remove-joint-limits sets the joints' position limits to ±∞ first (rollouts do not take
-the constraint solve of joint limits yet).
+{_DEFAULT_TIME_STEP:g} s), stepped with its own discrete update (BatchedPlant.Rollout: joint
+limits through SAP; models with couplers, such as URDF mimic joints, are refused);
+--remove-joint-limits sets the joints' position limits to ±∞ first.
 
 Initial states: each position of a single-dof joint uniform within its limits (within ±π
 for an unlimited revolute joint, ±0.5 m for a prismatic one), the others at their defaults;

@@ -20,9 +20,9 @@ class PlantSpec:
     file (``path``), a model's text (``text`` of ``file_type`` "urdf", "sdf" or "xml" for
     MJCF), or ``function(**kwargs)``, a module-level function returning a finalized
     MultibodyPlant. ``time_step`` (files and text): the plant's (0: continuous);
-    ``remove_joint_limits``: position limits set to ±∞ before Finalize() (rollouts take the
-    discrete step of plants without them); ``num_threads``: BatchedPlant's on each worker.
-    Make one with :meth:`from_file`, :meth:`from_text` or :meth:`from_function`."""
+    ``remove_joint_limits``: position limits set to ±∞ before Finalize() (a model without
+    them steps faster, and a TAMSI plant's rollouts need it); ``num_threads``: BatchedPlant's
+    on each worker. Make one with :meth:`from_file`, :meth:`from_text` or :meth:`from_function`."""
 
     path: str = None
     text: str = None

@@ -468,9 +468,11 @@ class BatchedPlant:
         X[i, s] is state i's after (s + 1)·every steps (the initial state is not included).
 
         A discrete plant steps with its own discrete update, step h = its time step:
-        the free motion v = v0 + h·v̇* and q = q0 + h·N(q0)·v (for SAP plants, joint damping
-        implicit); plants whose step needs a constraint solve (joint limits, couplers,
-        PD-controlled actuators) and locked joints raise NotImplementedError. A continuous
+        the free motion v* = v0 + h·v̇* (for SAP plants, joint damping implicit), then for a
+        state with a joint limit near, SAP's v (the plant's compiled solve, state by state),
+        else v = v*, and q = q0 + h·N(q0)·v; plants with constraints (couplers...),
+        PD-controlled actuators, TAMSI plants with joint limits and locked joints raise
+        NotImplementedError. A continuous
         plant steps with the Simulator's fixed-step ``integrator`` ("explicit_euler",
         "runge_kutta2" (Heun) or "runge_kutta3", as ExplicitEulerIntegrator,
         RungeKutta2Integrator and RungeKutta3Integrator in fixed-step mode) of step
@@ -488,9 +490,10 @@ class BatchedPlant:
         ``out``: an array (N, num_steps // every, nq + nv) of float64, C-contiguous, to write
         into (returned); else a new one. A state with a NaN or infinite input, a zero
         quaternion, or whose state becomes non-finite or whose articulated inertia is not
-        positive definite during the rollout, gets NaN in all of its outputs (see the class's
-        ``return_status``); the others are computed. float64 only. Threads as the other
-        methods (a group of four states is computed whole by the thread that claims it)."""
+        positive definite or its SAP solve fails during the rollout, gets NaN in all of its
+        outputs (see the class's ``return_status``); the others are computed. float64 only.
+        Threads as the other methods (a group of four states is computed whole by the thread
+        that claims it)."""
         method = "Rollout"
         if self._rollout_plan is None:
             self._rollout_plan = RolloutPlan(self)
