@@ -10,7 +10,8 @@ _INTERVAL = 0.1  # s of wall time between redraws
 
 class ProgressBar:
     """Draws ``[#####.....]  42%  t = 4.2 / 10 s`` on stderr, redrawn at most every 0.1 s,
-    once a run has taken 0.5 s; does nothing when stderr is not a terminal."""
+    once a run has taken 0.5 s; does nothing when stderr is not a terminal. ``duration``: the
+    run's length in the units of :meth:`update` (the simulated time for :meth:`monitor`)."""
 
     def __init__(self, duration, stream=None):
         self._stream = stream if stream is not None else sys.stderr
@@ -22,22 +23,24 @@ class ProgressBar:
 
     def monitor(self, context):
         """A Simulator monitor: redraws the bar for ``context``'s time (never stops the run)."""
+        t = context.get_time()
+        self.update(t, f"t = {t:.3g} / {self._duration:g} s")
+        return None
+
+    def update(self, done, text):
+        """Redraws the bar for ``done`` of the run's ``duration`` (its units: seconds of
+        simulated time, chunks...), followed by ``text``."""
         if not self._enabled:
-            return None
+            return
         now = time.perf_counter()
         if now - self._start < _DELAY or now - self._last_draw < _INTERVAL:
-            return None
+            return
         self._last_draw = now
-        t = context.get_time()
-        fraction = min(t / self._duration, 1.0) if self._duration > 0 else 1.0
-        done = int(round(fraction * _WIDTH))
-        self._stream.write(
-            f"\r[{'#' * done}{'.' * (_WIDTH - done)}] {fraction:4.0%}  "
-            f"t = {t:.3g} / {self._duration:g} s"
-        )
+        fraction = min(done / self._duration, 1.0) if self._duration > 0 else 1.0
+        filled = int(round(fraction * _WIDTH))
+        self._stream.write(f"\r[{'#' * filled}{'.' * (_WIDTH - filled)}] {fraction:4.0%}  {text}")
         self._stream.flush()
         self._drawn = True
-        return None
 
     def close(self):
         """Erases the bar, if drawn."""

@@ -16,7 +16,18 @@ NEXT, SCAN, GROUPS = 0, 1, 2
 #: A state's status: ``kind + KINDS · detail``, 0 for a state computed. NONFINITE: an input
 #: is NaN or infinite (detail: ``argument + ARGUMENTS · column``); ZERO_QUATERNION: the
 #: quaternion of mobod ``detail`` is zero; NOT_POSITIVE_DEFINITE: mobod ``detail``'s
-#: articulated inertia across its mobilizer is not positive definite.
-NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE = 1, 2, 3
-KINDS = 4
+#: articulated inertia across its mobilizer is not positive definite; SOLVER_FAILED (rollouts):
+#: the SAP solver failed (detail: ``status + SOLVER_STATUSES · step``, status _layout's
+#: SAP_* code).
+NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE, SOLVER_FAILED = 1, 2, 3, 4
+KINDS = 5
+SOLVER_STATUSES = 16
 ARGUMENTS = 8
+
+#: How a rollout (kernels.rollouts) steps: the discrete plant's step, or a continuous plant's
+#: fixed-step explicit integrator (those of mallard.systems.analysis).
+DISCRETE_STEP, EXPLICIT_EULER, RUNGE_KUTTA2, RUNGE_KUTTA3 = 0, 1, 2, 3
+#: A rollout's arguments in its NONFINITE codes: the initial states, the actuation (column
+#: t·nu + j), the PD targets, and the state during the rollout (column: the step it became
+#: non-finite at).
+X0_ARGUMENT, ACTUATION_ARGUMENT, TARGET_ARGUMENT, STATE_ARGUMENT = 0, 1, 2, 3

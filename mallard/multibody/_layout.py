@@ -241,6 +241,8 @@ LANE_ROW = Layout(
         ("vdot", ("nv",), "accelerations"),
         ("p", (3,), "a point"),
         ("code", (1,), "the state's status code (kernels.batch; 0: computed)"),
+        ("stages", (4, "nx"), "a rollout's x₀ and Runge-Kutta slopes (kernels.rollouts)"),
+        ("target", (2, "nu"), "a rollout's PD target [q_d; v_d] (kernels.rollouts)"),
     ),
 )
 

@@ -56,8 +56,12 @@ from mallard.multibody._batch_codes import (
     GROUPS,
     KINDS,
     NONFINITE,
+    SOLVER_FAILED,
+    SOLVER_STATUSES,
+    STATE_ARGUMENT,
     ZERO_QUATERNION,
 )
+from mallard.multibody._batch_rollout import INTEGRATORS, RolloutOperation, RolloutPlan
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._batch_status import BatchStatus
 from mallard.multibody._layout import LANES, PARAMETERS
@@ -144,6 +148,7 @@ class BatchedPlant:
         self._object_parameters = self._ws0.dtype == object
         self._num_threads = num_threads
         self._operations = {}  # kernel name → its Operation (float64)
+        self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -225,12 +230,13 @@ class BatchedPlant:
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
 
-    def _finish(self, method, results, codes, inputs, arguments, return_status):
+    def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
         """``results`` (one array or a tuple), with the BatchStatus if ``return_status``; a
-        RuntimeWarning naming the first failed state otherwise."""
+        RuntimeWarning naming the first failed state otherwise. ``describe``: a method like
+        :meth:`_describe` (it, by default)."""
         status = None
         if return_status or np.count_nonzero(codes):
-            describe = functools.partial(self._describe, codes, inputs, arguments)
+            describe = functools.partial(describe or self._describe, codes, inputs, arguments)
             status = BatchStatus(method, codes, describe)
         if not return_status:
             if status is not None:
@@ -440,3 +446,221 @@ class BatchedPlant:
             dvdot_du[np.broadcast_to(clamped[:, None, :], dvdot_du.shape)] = 0.0
         results = (*outputs, dvdot_du)
         return self._finish(method, results, codes, inputs, names, return_status)
+
+    # ---- rollouts ------------------------------------------------------------------------------
+    def Rollout(
+        self,
+        q0,
+        v0,
+        actuation=None,
+        *,
+        num_steps=None,
+        every=1,
+        time_step=None,
+        integrator="runge_kutta3",
+        pd_target=None,
+        pd_gains=None,
+        out=None,
+        return_status=False,
+    ):
+        """Simulates N states at once: the states [q; v] after every ``every``-th of
+        ``num_steps`` steps from (q0[i], v0[i]), an array X (N, num_steps // every, nq + nv):
+        X[i, s] is state i's after (s + 1)·every steps (the initial state is not included).
+
+        A discrete plant steps with its own discrete update, step h = its time step:
+        the free motion v* = v0 + h·v̇* (for SAP plants, joint damping implicit), then for a
+        state with a joint limit near, SAP's v (the plant's compiled solve, state by state),
+        else v = v*, and q = q0 + h·N(q0)·v; plants with constraints (couplers...),
+        PD-controlled actuators, TAMSI plants with joint limits and locked joints raise
+        NotImplementedError. A continuous
+        plant steps with the Simulator's fixed-step ``integrator`` ("explicit_euler",
+        "runge_kutta2" (Heun) or "runge_kutta3", as ExplicitEulerIntegrator,
+        RungeKutta2Integrator and RungeKutta3Integrator in fixed-step mode) of step
+        ``time_step`` (required, and only for continuous plants). Contact is ignored (a
+        plant with collision geometry warns). The result equals, state for state and to the
+        last bit, the Simulator's trajectory of the plant alone with the same inputs.
+
+        ``actuation``: (N, num_steps, nu), the actuation input during each step (clamped to
+        the effort limits, as the plant's); None: zero (then ``num_steps`` is required).
+        ``pd_target`` (N, 2·nu) = [q_d; v_d] per state and ``pd_gains`` = (kp, kd), nu each:
+        an explicit PD law on the actuators' joints (single-dof) added to the actuation,
+        u = actuation + (kp·(q_d − q) + kd·(v_d − v)), evaluated at each state the dynamics
+        are (as a controller system feeding the plant's actuation input).
+
+        ``out``: an array (N, num_steps // every, nq + nv) of float64, C-contiguous, to write
+        into (returned); else a new one. A state with a NaN or infinite input, a zero
+        quaternion, or whose state becomes non-finite or whose articulated inertia is not
+        positive definite or its SAP solve fails during the rollout, gets NaN in all of its
+        outputs (see the class's ``return_status``); the others are computed. float64 only.
+        Threads as the other methods (a group of four states is computed whole by the thread
+        that claims it)."""
+        method = "Rollout"
+        if self._rollout_plan is None:
+            self._rollout_plan = RolloutPlan(self)
+        plan = self._rollout_plan
+        h, scheme = self._rollout_scheme(plan, time_step, integrator)
+        q0 = self._array(q0, "q0", self._nq, method)
+        size = q0.shape[0]
+        v0 = self._array(v0, "v0", self._nv, method, size)
+        nu, nx = self._nu, self._nq + self._nv
+        if actuation is None:
+            if num_steps is None:
+                raise ValueError("BatchedPlant.Rollout(): give num_steps, or an actuation array")
+            U = np.zeros((0, 0, nu))
+        else:
+            U = np.ascontiguousarray(actuation, dtype=np.float64)
+            if U.ndim != 3 or U.shape[0] != size or U.shape[2] != nu:
+                raise ValueError(
+                    f"BatchedPlant.Rollout(): actuation must have shape ({size}, num_steps, "
+                    f"{nu}), got {U.shape}"
+                )
+            if num_steps is not None and num_steps != U.shape[1]:
+                raise ValueError(
+                    f"BatchedPlant.Rollout(): num_steps = {num_steps} but actuation has "
+                    f"{U.shape[1]} steps"
+                )
+            num_steps = U.shape[1]
+        if not (isinstance(num_steps, int | np.integer) and num_steps >= 0):
+            raise ValueError(
+                f"BatchedPlant.Rollout(): num_steps must be a non-negative integer, got "
+                f"{num_steps!r}"
+            )
+        if not (isinstance(every, int | np.integer) and every >= 1):
+            raise ValueError(
+                f"BatchedPlant.Rollout(): every must be a positive integer, got {every!r}"
+            )
+        target, gains, slots = self._pd_arguments(pd_target, pd_gains, size, method)
+        shape = (size, int(num_steps) // int(every), nx)
+        if out is None:
+            X = np.empty(shape)
+        else:
+            X = out
+            if not (
+                isinstance(X, np.ndarray)
+                and X.dtype == np.float64
+                and X.shape == shape
+                and X.flags.c_contiguous
+                and X.flags.writeable
+            ):
+                raise ValueError(
+                    f"BatchedPlant.Rollout(): out must be a writable C-contiguous float64 array "
+                    f"of shape {shape}, got "
+                    f"{getattr(X, 'dtype', type(X).__name__)} {getattr(X, 'shape', '')}"
+                )
+        if any(a.dtype == object for a in (q0, v0)):
+            raise NotImplementedError("BatchedPlant.Rollout(): float64 states only")
+        X0 = np.concatenate((q0, v0), axis=1)
+        inputs = (X0, U, target, gains, slots, float(h), scheme, int(num_steps), int(every))
+        inputs += plan.sap
+        codes = self._run_rollout(plan, size, inputs, X)
+        return self._finish(
+            method, X, codes, (X0, U, target), ("x0", "actuation", "pd_target"), return_status,
+            self._describe_rollout,
+        )  # fmt: skip
+
+    def _describe_rollout(self, codes, inputs, arguments, i):
+        """Why state i of a rollout was not computed (see :meth:`_describe`): its NONFINITE
+        codes name q0, v0, actuation[i, t, j], pd_target or the step its state became
+        non-finite at (kernels.rollouts)."""
+        code = int(codes[i])
+        if code % KINDS == SOLVER_FAILED:
+            from mallard.multibody.plant._sap_driver import _failure
+
+            status, step = divmod(code // KINDS, SOLVER_STATUSES)[::-1]
+            return (
+                f"the SAP solver failed at step {step}: "
+                f"{_failure(status, step * self._plant.time_step())}"
+            )
+        if code % KINDS != NONFINITE:
+            return self._describe(codes, inputs, arguments, i)
+        detail = code // KINDS
+        argument, column = detail % ARGUMENTS, detail // ARGUMENTS
+        if argument == STATE_ARGUMENT:
+            return (
+                f"its state became NaN or infinite during the rollout, at step {column} (the "
+                "simulation diverged: too large a step or a stiff model)"
+            )
+        X0, U, target = inputs
+        if argument == 0:
+            name, nq = ("q", 0) if column < self._nq else ("v", self._nq)
+            value = float(X0[i, column])
+            return (
+                f"{name}0[{i}, {column - nq}] = {value!r} is not finite "
+                f"({self._element(name, column - nq)})"
+            )
+        if argument == 1:
+            t, j = divmod(column, self._nu)
+            return (
+                f"actuation[{i}, {t}, {j}] = {float(U[i, t, j])!r} is not finite "
+                f"({self._element('actuation', j)})"
+            )
+        return f"pd_target[{i}, {column}] = {float(target[i, column])!r} is not finite"
+
+    def _rollout_scheme(self, plan, time_step, integrator):
+        """(h, scheme) of a rollout (see :meth:`Rollout`)."""
+        if plan.discrete:
+            if time_step is not None:
+                raise ValueError(
+                    "BatchedPlant.Rollout(): a discrete plant steps with its own time step "
+                    f"({plan.h}); time_step must be None"
+                )
+            return plan.h, plan.scheme
+        if time_step is None or not (isinstance(time_step, float | int) and time_step > 0):
+            raise ValueError(
+                "BatchedPlant.Rollout(): a continuous plant needs a time_step > 0 for its "
+                f"fixed-step integrator, got {time_step!r}"
+            )
+        if integrator not in INTEGRATORS:
+            raise ValueError(
+                f"BatchedPlant.Rollout(): integrator must be one of {sorted(INTEGRATORS)}, got "
+                f"{integrator!r}"
+            )
+        return float(time_step), INTEGRATORS[integrator]
+
+    def _pd_arguments(self, pd_target, pd_gains, size, method):
+        """(target (N, 2·nu) or no rows, gains (2, nu), slots (2, nu)) of a rollout."""
+        nu = self._nu
+        gains, slots = np.zeros((2, nu)), np.zeros((2, nu), dtype=np.int64)
+        if pd_target is None:
+            if pd_gains is not None:
+                raise ValueError("BatchedPlant.Rollout(): pd_gains without pd_target")
+            return np.zeros((0, 2 * nu)), gains, slots
+        target = self._array(pd_target, "pd_target", 2 * nu, method, size)
+        if pd_gains is None or len(pd_gains) != 2:
+            raise ValueError("BatchedPlant.Rollout(): pd_target needs pd_gains = (kp, kd)")
+        for row, (name, value) in enumerate(zip(("kp", "kd"), pd_gains, strict=True)):
+            value = np.asarray(value, dtype=np.float64)
+            if value.shape != (nu,) or not np.all(np.isfinite(value)):
+                raise ValueError(
+                    f"BatchedPlant.Rollout(): pd_gains' {name} must be {nu} finite values, "
+                    f"got {value!r}"
+                )
+            gains[row] = value
+        for actuator in self._plant._actuators:
+            joint = actuator.joint()
+            if joint.num_positions() != 1 or joint.num_velocities() != 1:
+                raise ValueError(
+                    f"BatchedPlant.Rollout(): pd_target: actuator '{actuator.name()}' drives "
+                    f"joint '{joint.name()}', which is not a single-dof joint"
+                )
+            a = actuator._input_start
+            slots[0, a] = joint.position_start()  # (slots of x = [q; v])
+            slots[1, a] = self._nq + joint.velocity_start()
+        return target, gains, slots
+
+    def _run_rollout(self, plan, size, inputs, X):
+        """Runs kernels.rollouts' batch_rollout; returns the states' status codes."""
+        status = np.empty(size, dtype=np.int64)
+        if not size:
+            return status
+        name = "batch_rollout"
+        operation = self._operations.get(name)
+        if operation is None:
+            batched = [True, True, True] + [False] * (len(inputs) - 3)
+            row_size = self._row_size(True, LANES) + plan.sap[4] + plan.sap[5]
+            operation = self._operations[name] = RolloutOperation(
+                plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
+                (inputs, (X, status)),
+            )  # fmt: skip
+        operation.run(inputs, (X, status), size, self.num_threads())
+        return status

@@ -329,6 +329,36 @@ def _batch(name):
     return case
 
 
+def _rollout(rng):
+    """batch_rollout's arguments: 5 states, 3 steps of RK2 with actuation and a PD law on
+    (q[0], v[0]), every step kept (kernels.rollouts)."""
+    from mallard.multibody._batch_codes import ALONE, RUNGE_KUTTA2
+
+    s = Sample(rng)
+    nq, nu, nx = s.sizes.nq, s.sizes.nu, s.sizes.nx
+    Q, V = s.batch()
+    size, steps = Q.shape[0], 3
+    inputs = (
+        np.concatenate((Q, V), axis=1),
+        s.normal(size, steps, nu),
+        s.normal(size, 2 * nu),
+        np.abs(s.normal(2, nu)),
+        np.array([[0] * nu, [nq] * nu], dtype=np.int64),
+        1e-2,
+        RUNGE_KUTTA2,
+        steps,
+        1,
+        np.zeros((0, 3), dtype=np.int64),
+        np.zeros((0, 2)),
+        np.zeros(s.sizes.nv),
+        np.zeros(s.sizes.nv),
+        0,
+        0,
+    )
+    tail = (_batch_row(s, True), _flags(size, True), ALONE)
+    return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))
+
+
 def _new_row(rng):
     s = Sample(rng)
     return (s.mi, s.ws, _batch_row(s, True), True)
@@ -380,6 +410,7 @@ CASES = {
     "sap_add_joint_constraints": lambda r: _sap_args(r, False),
     "sap_solve": lambda r: _sap_args(r, True),
     "sap_gradient": lambda r: _sap_args(r, True),
+    "batch_rollout": _rollout,
     "batch_new_row": _new_row,
     "batch_unfinished": lambda r: (np.array([9, 4, 4, 3, 4, 0], dtype=np.int64),),
     "sap_add_holonomic_constraints": _holonomic_args,
@@ -401,5 +432,6 @@ UNCOMPARED = {
     "batch_point_jacobian": (6, 7),
     "batch_inverse_dynamics_derivatives": (5, 6),
     "batch_forward_dynamics_derivatives": (6, 7),
+    "batch_rollout": (17, 18),
     "batch_new_row": (2,),
 }

@@ -1,0 +1,257 @@
+"""Batched rollouts: state-steps per second per core, mallard's BatchedPlant.Rollout beside
+MuJoCo's own rollout module (``mujoco.rollout``) and a pydrake Simulator loop, in one run.
+
+Models, 1 ms steps, zero or random actuation, one core (mallard ``num_threads=1``, MuJoCo
+one MjData: one thread, pydrake a plain loop):
+
+* **acrobot**: mallard's acrobot (Drake's parameters, joint damping 0.1), discrete; MuJoCo
+  the same in MJCF (its default integrator, semi-implicit Euler with implicit damping, as
+  SAP's free motion); random elbow torques (N × T × 1).
+* **Panda** (example-robot-data's URDF, base welded, geometry, position limits and the
+  fingers' mimic stripped: no contact, no constraint; nv = 9), falling from random states
+  near home, zero actuation; MuJoCo loads the same URDF text.
+* **Panda with limits**: the same with its position limits (the mimic stripped): the arm
+  falls onto them, each state near a limit solved by SAP (mallard, pydrake) or by MuJoCo's
+  limit constraints.
+
+Every library writes every step's state (MuJoCo's rollout always does; mallard with
+``every=1``), in batches of ``--batch`` rollouts of ``--steps`` steps. pydrake runs
+``--drake-rollouts`` rollouts one by one (Simulator.AdvanceTo per rollout, state reset).
+Throughputs are medians of ``--rounds`` samples taken in turn, so the ratios hold within one
+run on a noisy machine; the machine is shared (2 cores, other jobs running).
+
+``--dask``: also mallard.distributed on a LocalCluster of 1 then 2 worker processes (one
+thread each), the same rollouts, for the scaling of two workers over one.
+
+Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
+one); writes ``benchmarks/results/rollouts.md``.
+"""
+
+import argparse
+import datetime
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from compare import default_robots_dir, machine_info, versions  # noqa: E402
+from discrete_solvers import PANDA_HOME, panda_urdf  # noqa: E402
+
+H = 1e-3
+
+ACROBOT_MJCF = """
+<mujoco model="acrobot">
+  <option timestep="0.001" gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="link1">
+      <joint name="shoulder" type="hinge" axis="0 1 0" damping="0.1"/>
+      <inertial pos="0 0 -0.5" mass="1" diaginertia="0.083 0.083 1e-6"/>
+      <body name="link2" pos="0 0 -1">
+        <joint name="elbow" type="hinge" axis="0 1 0" damping="0.1"/>
+        <inertial pos="0 0 -1" mass="1" diaginertia="0.33 0.33 1e-6"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="elbow"/></actuator>
+</mujoco>
+"""
+
+
+def mallard_plants(robots):
+    """{name: (plant, urdf text or None)} of mallard's discrete plants."""
+    from mallard.models import MakeAcrobotPlant
+    from mallard.multibody.parsing import Parser
+    from mallard.multibody.plant import MultibodyPlant
+
+    plants = {"acrobot": (MakeAcrobotPlant(time_step=H), None)}
+    for name, limits in (("Panda", False), ("Panda with limits", True)):
+        if robots is None:
+            break
+        urdf = panda_urdf(robots, mimic=False, limits=limits)
+        plant = MultibodyPlant(H)
+        Parser(plant).AddModelsFromString(urdf, "urdf")
+        plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
+        plant.Finalize()
+        plants[name] = (plant, urdf)
+    return plants
+
+
+def initial_states(name, plant, n, rng):
+    nq, nv = plant.num_positions(), plant.num_velocities()
+    if name == "acrobot":
+        return rng.uniform(-np.pi, np.pi, (n, nq)), rng.normal(size=(n, nv))
+    return PANDA_HOME + rng.uniform(-0.3, 0.3, (n, nq)), rng.normal(size=(n, nv)) * 0.1
+
+
+def mallard_run(plant, q0, v0, U, steps):
+    from mallard.multibody.batch import BatchedPlant
+
+    batched = BatchedPlant(plant, num_threads=1)
+    out = np.empty((q0.shape[0], steps, q0.shape[1] + v0.shape[1]))
+    batched.Rollout(q0[:4], v0[:4], None if U is None else U[:4, :2], num_steps=2)  # (compile)
+
+    def run():
+        batched.Rollout(q0, v0, U, num_steps=steps, out=out)
+
+    return run
+
+
+def mujoco_run(name, urdf, q0, v0, U, steps):
+    import mujoco
+    from mujoco import rollout
+
+    if name == "acrobot":
+        model = mujoco.MjModel.from_xml_string(ACROBOT_MJCF)
+    else:
+        model = mujoco.MjModel.from_xml_string(urdf)
+        model.opt.timestep = H
+        if name == "Panda":
+            model.jnt_limited[:] = 0
+    data = mujoco.MjData(model)
+    spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    size = mujoco.mj_stateSize(model, spec)
+    states = np.zeros((q0.shape[0], size))
+    for i in range(q0.shape[0]):
+        data.qpos[:], data.qvel[:], data.time = q0[i], v0[i], 0.0
+        mujoco.mj_getState(model, data, states[i], spec)
+    out = np.empty((q0.shape[0], steps, size))
+    rollout.rollout(model, data, states[:4], None if U is None else U[:4, :2])  # (warm up)
+
+    def run():
+        rollout.rollout(model, data, states, U, nstep=steps, state=out)
+
+    return run
+
+
+def pydrake_run(name, urdf, q0, v0, U, steps):
+    from pydrake.multibody.parsing import Parser
+    from pydrake.multibody.plant import MultibodyPlant
+    from pydrake.systems.analysis import Simulator
+
+    plant = MultibodyPlant(H)
+    if name == "acrobot":
+        from mallard.multibody.parsing import PackageMap
+
+        path = Path(PackageMap().GetPath("mallard")) / "acrobot.urdf"
+        Parser(plant).AddModels(str(path))
+    else:
+        Parser(plant).AddModelsFromString(urdf, "urdf")
+        plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
+    plant.Finalize()
+    simulator = Simulator(plant)
+    context = simulator.get_mutable_context()
+    port = plant.get_actuation_input_port()
+    nu = plant.num_actuated_dofs()
+
+    def run():
+        for i in range(q0.shape[0]):
+            context.SetTime(0.0)
+            plant.SetPositions(context, q0[i])
+            plant.SetVelocities(context, v0[i])
+            if nu:
+                port.FixValue(context, U[i, 0])
+            simulator.Initialize()
+            simulator.AdvanceTo(steps * H)  # (open-loop actuation: the first step's, held)
+
+    return run
+
+
+def median_rate(run, state_steps, rounds):
+    rates = []
+    for _ in range(rounds):
+        began = time.perf_counter()
+        run()
+        rates.append(state_steps / (time.perf_counter() - began))
+    return float(np.median(rates))
+
+
+def dask_scaling(plant_name, q0, v0, U, steps):
+    """State-steps/s of mallard.distributed on LocalClusters of 1 and 2 workers."""
+    from dask.distributed import Client, LocalCluster
+
+    from mallard.distributed import PlantSpec, rollout, warm_up
+    from mallard.models import MakeAcrobotPlant
+
+    spec = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
+    rates = {}
+    for workers in (1, 2):
+        with (
+            LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            warm_up(client, spec)
+            chunk = -(-q0.shape[0] // (4 * workers))
+            began = time.perf_counter()
+            rollout(client, spec, q0, v0, U, num_steps=steps, every=10, chunk_size=chunk)
+            rates[workers] = q0.shape[0] * steps / (time.perf_counter() - began)
+    return rates
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--batch", type=int, default=1000, help="rollouts per sample")
+    parser.add_argument("--steps", type=int, default=1000, help="steps per rollout (1 ms)")
+    parser.add_argument("--rounds", type=int, default=3, help="samples per library")
+    parser.add_argument("--drake-rollouts", type=int, default=5)
+    parser.add_argument("--dask", action="store_true", help="also time mallard.distributed")
+    parser.add_argument(
+        "--output", type=Path, default=Path(__file__).parent / "results" / "rollouts.md"
+    )
+    args = parser.parse_args(argv)
+    robots = default_robots_dir()
+    rng = np.random.default_rng(0)
+    cpu, cores, usable = machine_info()
+    lines = [
+        "# Batched rollouts: state-steps per second on one core (1 ms steps)",
+        "",
+        f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}",
+        f"- machine: {cpu}, {cores} cores ({usable} usable), {platform.system()}",
+        "- versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()),
+        f"- {args.batch} rollouts × {args.steps} steps per sample, median of {args.rounds}; "
+        f"pydrake: {args.drake_rollouts} rollouts",
+        "",
+        "| model | library | state-steps/s | mallard / it | 10⁴ rollouts of 1 s take |",
+        "|---|---|---|---|---|",
+    ]
+    for name, (plant, urdf) in mallard_plants(robots).items():
+        q0, v0 = initial_states(name, plant, args.batch, rng)
+        nu = plant.num_actuated_dofs()
+        U = rng.normal(size=(args.batch, args.steps, nu)) if nu else None
+        state_steps = args.batch * args.steps
+        rates = {
+            "mallard": median_rate(
+                mallard_run(plant, q0, v0, U, args.steps), state_steps, args.rounds
+            ),  # fmt: skip
+            "mujoco.rollout": median_rate(
+                mujoco_run(name, urdf, q0, v0, U, args.steps), state_steps, args.rounds
+            ),
+        }
+        k = args.drake_rollouts
+        drake = pydrake_run(name, urdf, q0[:k], v0[:k], U, args.steps)
+        rates["pydrake Simulator loop"] = median_rate(drake, k * args.steps, 1)
+        for label, rate in rates.items():
+            total = 1e4 * 1000 / rate
+            lines.append(
+                f"| {name} | {label} | {rate:.3g} | {rates['mallard'] / rate:.2f} | {total:.3g} s |"
+            )
+        if args.dask and name == "acrobot":  # (4 batches: work enough for two processes)
+            tiled = (np.tile(q0, (4, 1)), np.tile(v0, (4, 1)), np.tile(U, (4, 1, 1)))
+            scaling = dask_scaling(name, *tiled, args.steps)
+            lines.append(
+                f"| acrobot | mallard.distributed, 1 worker | {scaling[1]:.3g} | | |\n"
+                f"| acrobot | mallard.distributed, 2 workers | {scaling[2]:.3g} | "
+                f"2 workers / 1: {scaling[2] / scaling[1]:.2f} | |"
+            )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Batched rollouts (BatchedPlant.Rollout) spread over a Dask cluster (``dask.distributed``):
+the optional extra ``distributed`` (``pip install mallard[distributed]``).
+
+A model goes to the workers as a picklable description, :class:`PlantSpec` (a model file,
+its text, or a module-level function that builds the plant), never as a plant: each worker
+process builds its plant and BatchedPlant once per spec and keeps it (:func:`batched_plant`),
+so that a model is built, and its kernels loaded from numba's cache or compiled, once per
+worker, not per task; :func:`warm_up` does that on every worker before the first chunk.
+
+The states are cut into chunks of ``chunk_size`` states, one Dask task each, run by
+BatchedPlant.Rollout on the worker. Results do not depend on the chunking or on the number of
+workers: a state's rollout is computed alone in its lanes, bit for bit the same in any group
+(kernels.rollouts). A task whose worker dies is run again on another worker by Dask's
+scheduler (``distributed.scheduler.allowed-failures`` times), and one that raises is retried
+``retries`` times; chunks are numbered, so a chunk run twice is gathered, or written, once.
+
+Two ways to get the results:
+
+* :func:`rollout`: gathered on the client as arrays (the states (N, S, nq + nv) and each
+  state's ok flag), for what fits in the client's memory;
+* :func:`rollout_to_npz`: each chunk written by its worker as ``chunk-XXXXXX.npz`` in a
+  directory every worker can write (a shared file system), holding ``index`` (the states'
+  indices), ``q0``, ``v0``, ``x`` (S × (nq + nv) states per state), ``ok`` and ``status`` (the
+  status codes' messages, '' for ok), written under a temporary name and renamed, so a chunk
+  is never seen half written. NumPy's .npz, rather than Parquet or zarr: a trajectory is a
+  dense tensor, which a columnar table stores awkwardly (Parquet), a chunk file per task needs
+  no coordination between writers and no extra dependency (zarr, pyarrow), and
+  ``np.load`` reads it anywhere; :func:`load_npz` joins the chunks in state order. Memory on
+  the client stays that of the chunk list; on a worker, a chunk's arrays.
+
+On a real cluster, start a scheduler and workers (``dask scheduler``, then ``dask worker
+tcp://HOST:8786 --nworkers N --nthreads 1`` on each machine, mallard installed there with the
+extra), and pass ``Client("tcp://HOST:8786")``; one thread per worker process (the rollouts
+run their own threads: BatchedPlant's ``num_threads``, 1 by default here, as each worker
+process takes a core). ``mallard rollout ... --scheduler tcp://HOST:8786`` does this from the
+command line.
+
+Example::
+
+    from dask.distributed import Client, LocalCluster
+    from mallard.distributed import PlantSpec, rollout
+
+    spec = PlantSpec.from_file("acrobot.urdf", time_step=1e-3)
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+        X, ok = rollout(client, spec, q0, v0, num_steps=1000, every=10, chunk_size=4096)
+"""
+
+from mallard.distributed._rollouts import (
+    PlantSpec,
+    batched_plant,
+    load_npz,
+    rollout,
+    rollout_to_npz,
+    warm_up,
+)
+
+__all__ = ["PlantSpec", "batched_plant", "load_npz", "rollout", "rollout_to_npz", "warm_up"]

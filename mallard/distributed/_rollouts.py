@@ -1,0 +1,261 @@
+"""PlantSpec, the per-process plants, and chunked rollouts on a Dask client (see
+mallard.distributed)."""
+
+import dataclasses
+import os
+import tempfile
+import uuid
+
+import numpy as np
+
+#: The states of a chunk (one Dask task) unless told otherwise.
+CHUNK_SIZE = 1024
+
+_FILE_TYPES = ("urdf", "sdf", "xml")
+
+
+@dataclasses.dataclass(frozen=True)
+class PlantSpec:
+    """A picklable description of a plant, built where it is used (:meth:`build`): a model
+    file (``path``), a model's text (``text`` of ``file_type`` "urdf", "sdf" or "xml" for
+    MJCF), or ``function(**kwargs)``, a module-level function returning a finalized
+    MultibodyPlant. ``time_step`` (files and text): the plant's (0: continuous);
+    ``remove_joint_limits``: position limits set to ±∞ before Finalize() (a model without
+    them steps faster, and a TAMSI plant's rollouts need it); ``num_threads``: BatchedPlant's
+    on each worker. Make one with :meth:`from_file`, :meth:`from_text` or :meth:`from_function`."""
+
+    path: str = None
+    text: str = None
+    file_type: str = None
+    function: object = None
+    kwargs: tuple = ()
+    time_step: float = 0.0
+    remove_joint_limits: bool = False
+    num_threads: int = 1
+
+    @classmethod
+    def from_file(cls, path, *, time_step=0.0, remove_joint_limits=False, num_threads=1):
+        """The plant of the model file ``path`` (URDF, SDFormat or MJCF, as Parser reads it;
+        a path every worker can read)."""
+        return cls(
+            path=os.fspath(path),
+            time_step=float(time_step),
+            remove_joint_limits=remove_joint_limits,
+            num_threads=num_threads,
+        )
+
+    @classmethod
+    def from_text(cls, text, file_type, *, time_step=0.0, remove_joint_limits=False, num_threads=1):
+        """The plant of a model's text (``file_type`` "urdf", "sdf" or "xml")."""
+        if file_type not in _FILE_TYPES:
+            raise ValueError(
+                f"PlantSpec: file_type must be one of {_FILE_TYPES}, got {file_type!r}"
+            )
+        return cls(
+            text=text,
+            file_type=file_type,
+            time_step=float(time_step),
+            remove_joint_limits=remove_joint_limits,
+            num_threads=num_threads,
+        )
+
+    @classmethod
+    def from_function(cls, function, *, num_threads=1, **kwargs):
+        """The plant ``function(**kwargs)`` returns (finalized); ``function`` must be
+        importable by the workers (a module-level function, pickled by reference)."""
+        if not callable(function):
+            raise TypeError(f"PlantSpec.from_function: {function!r} is not callable")
+        return cls(function=function, kwargs=tuple(sorted(kwargs.items())), num_threads=num_threads)
+
+    def build(self):
+        """A new BatchedPlant of this description's plant (its default Context)."""
+        from mallard.multibody.batch import BatchedPlant
+
+        return BatchedPlant(self._plant(), num_threads=self.num_threads)
+
+    def _plant(self):
+        if self.function is not None:
+            plant = self.function(**dict(self.kwargs))
+            if not plant.is_finalized():
+                raise RuntimeError("PlantSpec: the function must return a finalized plant")
+            return plant
+        from mallard.geometry import SceneGraph
+        from mallard.multibody.parsing import Parser
+        from mallard.multibody.plant import MultibodyPlant
+
+        plant = MultibodyPlant(self.time_step)
+        plant.RegisterAsSourceForSceneGraph(SceneGraph())
+        parser = Parser(plant)
+        if self.path is not None:
+            parser.AddModels(self.path)
+        else:
+            parser.AddModelsFromString(self.text, self.file_type)
+        if self.remove_joint_limits:
+            for joint in plant._joints:
+                n = joint.num_positions()
+                joint.set_position_limits(np.full(n, -np.inf), np.full(n, np.inf))
+        plant.Finalize()
+        return plant
+
+
+#: This process's BatchedPlants, by PlantSpec.
+_PLANTS = {}
+
+
+def batched_plant(spec):
+    """This process's BatchedPlant of ``spec``: built at the first call, then kept."""
+    batched = _PLANTS.get(spec)
+    if batched is None:
+        batched = _PLANTS[spec] = spec.build()
+    return batched
+
+
+def _warm(spec):
+    """Builds this process's plant of ``spec`` and runs a one-state rollout (compiling, or
+    loading from numba's cache, its kernel); returns the process's id."""
+    import warnings
+
+    batched = batched_plant(spec)
+    plant = batched.plant()
+    q0 = plant.GetPositions(plant.CreateDefaultContext())[None]
+    kwargs = {} if plant.time_step() > 0 else {"time_step": 1e-3}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batched.Rollout(q0, np.zeros((1, plant.num_velocities())), num_steps=1, **kwargs)
+    return os.getpid()
+
+
+def warm_up(client, spec):
+    """Builds the plant of ``spec`` and loads its rollout kernel on every worker of
+    ``client`` (a worker that joins later does it at its first chunk); returns the worker
+    processes' ids by address."""
+    return client.run(_warm, spec)
+
+
+def _run_chunk(spec, index, first, q0, v0, actuation, target, kwargs, directory):
+    """Chunk ``index`` (states first, first + 1, ...): the rollout's (x, ok, messages by
+    global state index), or, with ``directory``, the path of its .npz file."""
+    batched = batched_plant(spec)
+    X, status = batched.Rollout(q0, v0, actuation, pd_target=target, return_status=True, **kwargs)
+    messages = {first + i: _renumbered(m, i, first + i) for i, m in status.messages().items()}
+    if directory is None:
+        return X, status.ok, messages
+    path = os.path.join(directory, f"chunk-{index:06d}.npz")
+    text = np.array([messages.get(first + i, "") for i in range(len(status))])
+    handle, temporary = tempfile.mkstemp(dir=directory, suffix=".npz.tmp")
+    with os.fdopen(handle, "wb") as file:
+        np.savez(
+            file,
+            index=np.arange(first, first + len(status)),
+            q0=q0,
+            v0=v0,
+            x=X,
+            ok=status.ok,
+            status=text,
+        )
+    os.replace(temporary, path)  # (atomic: a chunk run twice writes the same file once)
+    return path
+
+
+def _renumbered(message, i, index):
+    """A chunk's message of its state i ("state i: ... q0[i, j] ...") for state ``index`` of
+    the whole batch."""
+    text = message.replace(f"state {i}: ", "", 1).replace(f"[{i}, ", f"[{index}, ", 1)
+    return f"state {index}: {text}"
+
+
+def _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
+                   directory):  # fmt: skip
+    """The chunks' futures, in order."""
+    q0, v0 = np.asarray(q0, dtype=np.float64), np.asarray(v0, dtype=np.float64)
+    size = q0.shape[0] if q0.ndim == 2 else -1
+    if q0.ndim != 2 or v0.ndim != 2 or v0.shape[0] != size:
+        raise ValueError(
+            f"mallard.distributed: q0 and v0 must be (N, nq) and (N, nv) arrays, got shapes "
+            f"{q0.shape} and {v0.shape}"
+        )
+    for name, array in (("actuation", actuation), ("pd_target", pd_target)):
+        if array is not None and np.shape(array)[0] != size:
+            raise ValueError(f"mallard.distributed: {name} must have {size} rows (one per state)")
+    if not (isinstance(chunk_size, int) and chunk_size >= 1):
+        raise ValueError(
+            f"mallard.distributed: chunk_size must be a positive integer, got {chunk_size!r}"
+        )
+    futures, call = [], uuid.uuid4().hex
+    for index, first in enumerate(range(0, size, chunk_size)):
+        part = slice(first, first + chunk_size)
+        futures.append(
+            client.submit(
+                _run_chunk,
+                spec,
+                index,
+                first,
+                q0[part],
+                v0[part],
+                None if actuation is None else np.asarray(actuation)[part],
+                None if pd_target is None else np.asarray(pd_target)[part],
+                kwargs,
+                directory,
+                key=f"mallard-rollout-{call}-{index}",
+                retries=retries,
+                pure=False,
+            )
+        )
+    return futures
+
+
+def rollout(client, spec, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
+            pd_target=None, **kwargs):  # fmt: skip
+    """BatchedPlant.Rollout of the plant of ``spec`` (a :class:`PlantSpec`) on the workers of
+    ``client``, ``chunk_size`` states per task; ``kwargs`` (num_steps, every, time_step,
+    integrator, pd_gains) and the arrays as Rollout's. Returns (X, ok, messages): the states
+    (N, num_steps // every, nq + nv), each state's ok flag (False: NaN results) and the
+    failed states' messages by index. The same, bit for bit, whatever the chunking and the
+    workers."""
+    futures = _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retries,
+                             kwargs, None)  # fmt: skip
+    parts = client.gather(futures)
+    if not parts:
+        X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, **kwargs)
+        return X, np.ones(0, dtype=bool), {}
+    messages = {}
+    for part in parts:
+        messages.update(part[2])
+    return (
+        np.concatenate([part[0] for part in parts]),
+        np.concatenate([part[1] for part in parts]),
+        messages,
+    )
+
+
+def rollout_to_npz(client, spec, directory, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE,
+                   retries=2, pd_target=None, **kwargs):  # fmt: skip
+    """As :func:`rollout`, each chunk written by its worker into ``directory`` (made if
+    missing; shared by the workers) as chunk-XXXXXX.npz (see mallard.distributed); returns
+    the files' paths in state order, as the chunks finish (``progress(done, total)`` is
+    called after each if given in kwargs)."""
+    from dask.distributed import as_completed
+
+    progress = kwargs.pop("progress", None)
+    directory = os.path.abspath(os.fspath(directory))
+    os.makedirs(directory, exist_ok=True)
+    futures = _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retries,
+                             kwargs, directory)  # fmt: skip
+    paths = [None] * len(futures)
+    order = {future.key: i for i, future in enumerate(futures)}
+    for done, future in enumerate(as_completed(futures), start=1):
+        paths[order[future.key]] = future.result()
+        if progress is not None:
+            progress(done, len(futures))
+    return paths
+
+
+def load_npz(paths):
+    """The chunks ``paths`` (of :func:`rollout_to_npz`) joined in state order: a dict of
+    arrays index, q0, v0, x, ok, status."""
+    parts = [dict(np.load(path)) for path in paths]
+    if not parts:
+        raise ValueError("load_npz: no chunk files given")
+    joined = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    order = np.argsort(joined["index"], kind="stable")
+    return {name: value[order] for name, value in joined.items()}

@@ -1,0 +1,150 @@
+"""What BatchedPlant.Rollout needs of its plant, checked once: how it steps (the discrete
+plant's step, or an explicit integrator for a continuous plant), the parameters its kernel
+runs with (kernels.rollouts), and what it refuses."""
+
+import warnings
+
+import numpy as np
+
+from mallard.multibody._batch_codes import (
+    DISCRETE_STEP,
+    EXPLICIT_EULER,
+    RUNGE_KUTTA2,
+    RUNGE_KUTTA3,
+)
+from mallard.multibody._batch_run import Operation
+from mallard.multibody._layout import PARAMETERS, SapSizes
+
+#: The explicit integrators a continuous plant's rollout takes, by the names of
+#: SimulatorConfig.integration_scheme (their fixed-step forms, as the Simulator's
+#: ExplicitEulerIntegrator, RungeKutta2Integrator and RungeKutta3Integrator with fixed steps).
+INTEGRATORS = {
+    "explicit_euler": EXPLICIT_EULER,
+    "runge_kutta2": RUNGE_KUTTA2,
+    "runge_kutta3": RUNGE_KUTTA3,
+}
+
+
+class RolloutPlan:
+    """The rollout of one BatchedPlant: its discrete step (``scheme`` DISCRETE_STEP, step
+    ``h`` the plant's time step, parameters ``ws0`` with the free motion's reflected
+    inertias, and for a SAP plant with joint limits the SAP problem of a state, see
+    :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
+    kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw; no limits: none).
+    Raises NotImplementedError for what rollouts do not take yet."""
+
+    def __init__(self, batched):
+        plant = batched._plant
+        self.discrete = plant.time_step() > 0
+        self.ws0 = batched._ws0
+        nv = plant.num_velocities()
+        self.sap = (np.zeros((0, 3), np.int64), np.zeros((0, 2)), np.zeros(nv), np.zeros(nv), 0, 0)
+        self.si = self.sw = None
+        locked = PARAMETERS.views(self.ws0, batched._sizes).locked
+        if np.any(locked):
+            raise NotImplementedError(
+                "BatchedPlant.Rollout(): locked joints are not supported by rollouts yet (the "
+                "Context the BatchedPlant was made from has locked joints)"
+            )
+        if plant.num_collision_geometries():
+            warnings.warn(
+                f"BatchedPlant.Rollout(): the plant has {plant.num_collision_geometries()} "
+                "collision geometries; rollouts ignore contact (as mallard's plant does for "
+                "now: its step and dynamics have no contact forces)",
+                UserWarning,
+                stacklevel=3,
+            )
+        plant._throw_if_continuous_with_constraints()
+        if not self.discrete:
+            self._check_pd(plant, "its forward dynamics")
+            return
+        self.h, self.scheme = plant.time_step(), DISCRETE_STEP
+        self._check_discrete(plant)
+        if not plant._uses_tamsi():  # SAP's free motion: joint damping implicit, M + h·D
+            self.ws0 = self.ws0.copy()
+            params = PARAMETERS.views(self.ws0, batched._sizes)
+            reflected0 = params.reflected.copy()
+            params.reflected[:] += self.h * params.damping
+            if plant._sap_driver.limits.size:
+                self._sap_limits(plant, reflected0, self.h * params.damping)
+
+    def _sap_limits(self, plant, reflected0, diagonal):
+        """The SAP problem of a step of a plant with joint limits (its SapDriver's limits and
+        cliques; A = M + h·D, M with the reflected inertias ``reflected0``): the table ``si``
+        and workspace ``sw`` each row of the kernel starts with (RolloutOperation)."""
+        from mallard.multibody.plant._sap_driver import SapProblem
+
+        driver = plant._sap_driver
+        if driver.multi_dof_limits:
+            raise NotImplementedError(
+                f"BatchedPlant.Rollout(): joint '{driver.multi_dof_limits[0]}' has limits on "
+                "more than one degree of freedom, which the plant's SAP step does not take"
+            )
+        nv, nl = plant.num_velocities(), driver.limits.shape[0]
+        locked = np.zeros(nv, dtype=np.int64)
+        problem = SapProblem(SapSizes(nv, 2 * nl, nl), self.h, driver.clique, locked)
+        self.si, self.sw = problem.si, problem.sw
+        self.sap = (
+            driver.limits,
+            driver.limit_bounds,
+            reflected0,
+            diagonal,
+            self.si.size,
+            self.sw.size,
+        )
+
+    @staticmethod
+    def _check_pd(plant, what):
+        for actuator in plant._actuators:
+            if actuator.has_controller():
+                raise NotImplementedError(
+                    f"BatchedPlant.Rollout(): actuator '{actuator.name()}' has PD controller "
+                    f"gains, which {what} leave to the plant's PD controllers, which rollouts "
+                    "do not run yet (Rollout's pd_target applies an explicit PD law instead)"
+                )
+
+    @staticmethod
+    def _check_discrete(plant):
+        """NotImplementedError for a discrete plant whose step needs a constraint solve that
+        rollouts do not run (SAP's PD controllers and other constraints; TAMSI's joint limit
+        penalties; SAP's joint limits they run)."""
+        solver = "TAMSI's joint limit penalty forces" if plant._uses_tamsi() else "SAP"
+        reason = None
+        for joint in plant._joints if plant._uses_tamsi() else ():
+            lower, upper = joint.position_lower_limits(), joint.position_upper_limits()
+            if np.any(np.isfinite(lower)) or np.any(np.isfinite(upper)):
+                reason = f"joint '{joint.name()}' has position limits"
+                break
+        if reason is None and plant.num_constraints():
+            reason = f"it has {plant.num_constraints()} constraint(s) (couplers, ...)"
+        if reason is None:
+            for actuator in plant._actuators:
+                if actuator.has_controller():
+                    reason = f"actuator '{actuator.name()}' has PD controller gains"
+                    break
+        if reason is not None:
+            raise NotImplementedError(
+                f"BatchedPlant.Rollout(): {reason}, and its discrete step goes through "
+                f"{solver}, which rollouts do not run yet; rollouts take the discrete step "
+                "of plants without constraints or PD-controlled actuators (SAP: joint limits "
+                "included; TAMSI: without joint limits), and continuous plants"
+            )
+
+
+class RolloutOperation(Operation):
+    """BatchedPlant's Operation of rollouts: its rows end with the SAP table (its int64 bits)
+    and workspace of a RolloutPlan with joint limits (see kernels.rollouts)."""
+
+    def __init__(self, plan, *args):
+        self._plan = plan
+        super().__init__(*args)
+
+    def _make_row(self):
+        row = super()._make_row()
+        plan = self._plan
+        if plan.si is not None:
+            n_si, n_sw = plan.si.size, plan.sw.size
+            base = row.size - n_si - n_sw
+            row[base : base + n_si].view(np.int64)[:] = plan.si
+            row[base + n_si :] = plan.sw
+        return row

@@ -1,0 +1,390 @@
+"""Batched rollouts: N initial states stepped T times, in lanes (L states at a time), on as many
+threads as the caller runs them on (mallard.multibody.batch.BatchedPlant.Rollout).
+
+A step is the plant's own: for a discrete plant, Drake's step as the plant takes it
+(plant._discrete, plant._sap_driver): the free motion v* = v0 + h·v̇*(x0), v̇* the forward
+dynamics with the actuation of the step (the parameters' reflected inertias are those of the
+free motion: BatchedPlant adds h·D to them for SAP plants, whose joint damping is implicit);
+if the plant has joint limits (``limits``, ``bounds``: the SapDriver's) and one is near the
+state, SAP's v from v*, state by state (the SAP table and workspace past the row's lanes,
+``n_si`` and ``n_sw`` long; M(q0) with the plant's reflected inertias ``reflected0`` and
+the diagonal h·D), else v = v*; then q = q0 + h·N(q0)·v. For a continuous plant, a fixed
+step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
+integrator (systems.analysis), their sums formed in the order those form them for a plant
+alone (kernels of systems.analysis.combine, not grouped). Every operation is the single-state
+one's, in the same order: a rollout equals the Simulator's trajectory to the last bit.
+
+The actuation of step t is U[i, t] (U may have no rows: zero), plus, if TARGET has rows, a PD
+law on the actuated joints' coordinates evaluated at the state the dynamics are evaluated at:
+u = U[i, t] + (kp·(q_d − q) + kd·(v_d − v)), with TARGET[i] = [q_d; v_d] (nu each), ``gains``
+= [kp; kd] and ``slots`` = [the q slots; the v slots] of the actuators' joints (nu each).
+
+Groups and threads as kernels.batch, except that a group is never taken over by the caller: a
+rollout writes its outputs as it goes (X[i, s] = the state after (s + 1)·``every`` steps),
+so only the thread that claimed a group computes it, and the caller waits at the end for the
+groups other threads are computing (BatchedPlant's wait for groups being written). Status as
+kernels.batch's; a state whose state becomes non-finite, or whose articulated inertia is not
+positive definite, during the rollout gets its code (NONFINITE of STATE_ARGUMENT with the
+step, or NOT_POSITIVE_DEFINITE) and NaN in all of its outputs; its lanes then carry on with
+another state of its group.
+"""
+
+import numpy as np
+from numba.extending import overload
+
+from mallard.multibody._batch_codes import (
+    ARGUMENTS,
+    CALLER,
+    DISCRETE_STEP,
+    EXPLICIT_EULER,
+    HELPER,
+    KINDS,
+    NONFINITE,
+    NOT_POSITIVE_DEFINITE,
+    RUNGE_KUTTA2,
+    RUNGE_KUTTA3,
+    SOLVER_FAILED,
+    SOLVER_STATUSES,
+    STATE_ARGUMENT,
+)
+from mallard.multibody._kernels._machinery import batched, jitable
+from mallard.multibody._kernels.batch import (
+    _begin_lanes,
+    _check_group,
+    _finish,
+    _load_lanes,
+    _nan_rows,
+    _store_status,
+    begin_commit,
+    end_commit,
+    next_group,
+    value_of,
+)
+from mallard.multibody._kernels.coordinates import calc_qdot
+from mallard.multibody._kernels.dynamics import calc_mass_matrix
+from mallard.multibody._kernels.engine import forward_dynamics, run_stages
+from mallard.multibody._kernels.lane_views import lane_array, lane_width
+from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
+from mallard.multibody._kernels.views import (
+    model,
+    parameters,
+    sap_table,
+    sap_workspace,
+    workspace,
+)
+from mallard.multibody._layout import (
+    BIAS,
+    INERTIAS,
+    POSITIONS,
+    SAP_SUCCESS,
+    SIZE,
+    VELOCITIES,
+)
+
+_ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
+_ROW, _LANE = SIZE["row"], SIZE["lane"]
+
+
+def int64_view(a):
+    """The float64 array ``a``'s memory as int64 (how a row holds a SAP table); of an array of
+    other scalars (interpreted), an int64 copy."""
+    return a.view(np.int64) if a.dtype == np.float64 else a.astype(np.int64)
+
+
+@overload(int64_view)
+def _int64_view_compiled(a):
+    return lambda a: a.view(np.int64)
+
+
+@jitable
+def _load_actuation(U, t, first, count, codes, good, u):
+    """u[j, l] = U[first + l, t, j] (u: lanes; a lane past ``count`` or of a failed state
+    takes lane ``good``'s state), or zero if U has no rows."""
+    for lane in range(u.shape[1]):
+        source = lane if lane < count and value_of(codes[lane], 0.0) == 0.0 else good
+        for j in range(u.shape[0]):
+            u[j, lane] = U[first + source, t, j] if U.shape[0] > 0 else 0.0 * u[j, lane]
+
+
+@jitable
+def _add_pd(x, u, target, gains, slots):
+    """u += kp·(q_d − q) + kd·(v_d − v) per actuator (see the module's docstring), ``target``
+    = [q_d; v_d] (lane views, or one state's arrays)."""
+    for a in range(u.shape[0]):
+        q_error = target[0, a] - x[slots[0, a]]
+        v_error = target[1, a] - x[slots[1, a]]
+        u[a] = u[a] + (gains[0, a] * q_error + gains[1, a] * v_error)
+
+
+@jitable
+def _fail_lanes(m, r, params, work1, xL, U, TARGET, gains, slots, first, count, codes, t):
+    """After the forward dynamics failed in lanes (at step t, stage state ``xL``): each live
+    state of the group alone, in the row's own workspace: one whose state is not finite gets
+    NONFINITE (STATE_ARGUMENT, step t), one whose forward dynamics fail NOT_POSITIVE_DEFINITE.
+    Returns a live lane, or −1 if none is left."""
+    x = lane_array(xL)
+    nx, nu = x.shape[0], r.u.shape[0]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) != 0.0:
+            continue
+        finite = True
+        for j in range(nx):
+            r.x[j] = x[j, lane]
+            finite = finite and np.isfinite(value_of(x[j, lane], 0.0))
+        if not finite:
+            codes[lane] = NONFINITE + KINDS * (STATE_ARGUMENT + ARGUMENTS * t)
+            continue
+        i = first + lane
+        for j in range(nu):
+            r.u[j] = U[i, t, j] if U.shape[0] > 0 else 0.0 * r.u[j]
+        if TARGET.shape[0] > 0:
+            _add_pd(r.x, r.u, TARGET[i].reshape((2, nu)), gains, slots)
+        k = forward_dynamics(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
+        if k >= 0:
+            codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            return lane
+    return -1
+
+
+@jitable
+def _rows(a):
+    """The lanes array ``a`` (C-contiguous, its last dimension the lanes) as a matrix: a row
+    per element."""
+    return a.reshape((-1, a.shape[-1]))
+
+
+@jitable
+def _copy_lane(a, source, lane):
+    """Lane ``lane`` of the lanes array ``a`` (its last dimension) = lane ``source``."""
+    flat = _rows(a)
+    for j in range(flat.shape[0]):
+        flat[j, lane] = flat[j, source]
+
+
+@jitable(inline=True)
+def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, first, count, good,
+              t):  # fmt: skip
+    """v̇ and q̇ (work.vdot, work.qdot) at the lanes' state rL.x with the actuation of step t
+    (and the PD law). A state that fails is marked (:func:`_fail_lanes`) and its lanes, with
+    those past the group's states, take a live state's (x, stages, target) before the lanes
+    go again. Returns a live lane (``good`` or another), or −1 if none is left."""
+    codes = lane_array(lanes.code)[0]
+    pd = TARGET.shape[0] > 0
+    k = -1
+    for _ in range(lane_width() + 1):
+        _load_actuation(U, t, first, count, codes, good, lane_array(rL.u))
+        if pd:
+            _add_pd(rL.x, rL.u, lanes.target, gains, slots)
+        k = forward_dynamics(m, rL.x, params, work, _ALL, rL.u, rL.tau, rL.F_B)
+        if k < 0:
+            return good
+        good = _fail_lanes(m, r, params, work1, rL.x, U, TARGET, gains, slots, first, count,
+                           codes, t)  # fmt: skip
+        if good < 0:
+            return good
+        for lane in range(lane_width()):
+            if lane >= count or value_of(codes[lane], 0.0) != 0.0:
+                _copy_lane(lane_array(rL.x), good, lane)
+                _copy_lane(lane_array(lanes.stages), good, lane)
+                _copy_lane(lane_array(lanes.target), good, lane)
+    for lane in range(count):  # (unreachable: lanes compute as states alone do)
+        if value_of(codes[lane], 0.0) == 0.0:
+            codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
+    return -1
+
+
+@jitable
+def _stage_count(scheme):
+    """The evaluations of the dynamics per step."""
+    if scheme == RUNGE_KUTTA2:
+        return 2
+    if scheme == RUNGE_KUTTA3:
+        return 3
+    return 1
+
+
+@jitable
+def _combine(x, x0, K, m, s0, s1, s2):
+    """x = x0 + s0·K[0] + s1·K[1] + s2·K[2] (the first m terms), the terms added one at a time
+    (systems.analysis' combine, not grouped, on lane views)."""
+    for i in range(x.shape[0]):
+        value = x0[i] + s0 * K[0, i]
+        if m > 1:
+            value = value + s1 * K[1, i]
+        if m > 2:
+            value = value + s2 * K[2, i]
+        x[i] = value
+
+
+@jitable
+def _advance(m, x, S, vdot, qdot, scheme, stage, h):
+    """After evaluation ``stage`` of a step (v̇, q̇ at x): the next stage's state x, or the
+    step's result, in place (lane views). S = [x0, k0, k1, k2], as the integrators keep
+    them (RK2: k⁽ᵃ⁾ then k0)."""
+    nq, nv = m.nq, m.nv
+    if scheme == DISCRETE_STEP:  # v* = v0 + h·v̇* (x0 kept in S[0]); q: _positions
+        for i in range(nq + nv):
+            S[0, i] = x[i]
+        for i in range(nv):
+            x[nq + i] = x[nq + i] + h * vdot[i]
+        return
+    K = S[1:4]
+    slot = stage
+    if scheme == RUNGE_KUTTA2:
+        slot = 1 - stage
+    k = K[slot]
+    for i in range(nq):
+        k[i] = qdot[i]
+    for i in range(nv):
+        k[nq + i] = vdot[i]
+    if scheme == EXPLICIT_EULER:  # x = x0 + h·k0
+        _combine(x, x, K, 1, h, 0.0, 0.0)
+    elif scheme == RUNGE_KUTTA2:
+        if stage == 0:  # x⁽ᵃ⁾ = x0 + h·k0
+            _combine(x, x, K[1:2], 1, h, 0.0, 0.0)
+        else:  # x1 = x⁽ᵃ⁾ + h/2·k⁽ᵃ⁾ − h/2·k0
+            _combine(x, x, K, 2, h / 2, -h / 2, 0.0)
+    elif stage == 0:  # (RUNGE_KUTTA3) x⁽ᵃ⁾ = x0 + h/2·k0, x0 kept in S[0]
+        for i in range(nq + nv):
+            S[0, i] = x[i]
+        _combine(x, S[0], K, 1, h / 2, 0.0, 0.0)
+    elif stage == 1:  # x⁽ᵇ⁾ = x0 − h·k0 + 2h·k⁽ᵃ⁾
+        _combine(x, S[0], K, 2, -h, 2 * h, 0.0)
+    else:  # x1 = x0 + h/6·(k0 + 4·k⁽ᵃ⁾ + k⁽ᵇ⁾)
+        h6 = h / 6.0
+        _combine(x, S[0], K, 3, h6, 4 * h6, h6)
+
+
+@jitable
+def _positions(m, x, qdot, h):
+    """A discrete step's q = q0 + h·N(q0)·v (lane views: x = [q0; v] in, [q; v] out)."""
+    nq = m.nq
+    calc_qdot(m, x[0:nq], x[nq : nq + m.nv], qdot)
+    for i in range(nq):
+        x[i] = x[i] + h * qdot[i]
+
+
+@jitable
+def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflected0, diagonal,
+                si, sw, t):  # fmt: skip
+    """SAP's v, state by state, for the live states of the group with a joint limit near
+    (as plant._sap_driver.SapDriver.step): x holds [q0; v*] (lanes), S[0] x0; a state whose
+    solve fails gets SOLVER_FAILED. Returns a live lane, or −1 if none is left."""
+    xa, x0 = lane_array(x), lane_array(S[0])
+    table, w = sap_table(si, si), sap_workspace(si, sw)
+    counts, v_star, v = table.counts, w.v_star, w.v  # (bound: see docs/architecture.md, 4)
+    nq, nv = m.nq, m.nv
+    none, no_values = limits[0:0], bounds[0:0]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) != 0.0:
+            continue
+        for i in range(nq + nv):
+            r.x[i] = x0[i, lane]
+        for i in range(nv):
+            v_star[i] = xa[nq + i, lane]
+        for i in range(counts.shape[0]):
+            counts[i] = 0
+        q0, v0 = r.x[0:nq], r.x[nq : nq + nv]
+        if _add_joint_constraints(table, w, q0, v0, limits, bounds, none, no_values, none,
+                                  no_values) == 0:  # fmt: skip
+            continue
+        reflected = params.reflected  # (M with the plant's reflected inertias, then back)
+        for i in range(nv):
+            reflected[i] = reflected0[i]
+        run_stages(m, r.x, params, work1, POSITIONS | INERTIAS)
+        calc_mass_matrix(m, params, work1, work1.M)
+        for i in range(nv):
+            reflected[i] = reflected0[i] + diagonal[i]
+        for i in range(nv):
+            v[i] = v0[i]
+        status = _solve(table, w, work1.M, diagonal)
+        if status != SAP_SUCCESS:
+            codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
+            continue
+        for i in range(nv):
+            xa[nq + i, lane] = v[i]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            return lane
+    return -1
+
+
+@jitable
+def _store_state(x, X, first, count, s):
+    """X[first + l, s] = lane l of the lanes' state x, for l < count."""
+    a = lane_array(x)
+    for lane in range(count):
+        for j in range(a.shape[0]):
+            X[first + lane, s, j] = a[j, lane]
+
+
+@jitable
+def _check_final(x, count, codes, steps):
+    """A live state whose final state is not finite gets NONFINITE (STATE_ARGUMENT, step
+    ``steps``)."""
+    a = lane_array(x)
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            for j in range(a.shape[0]):
+                if not np.isfinite(value_of(a[j, lane], 0.0)):
+                    codes[lane] = NONFINITE + KINDS * (STATE_ARGUMENT + ARGUMENTS * steps)
+                    break
+
+
+@batched
+def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
+                  reflected0, diagonal, n_si, n_sw, row, flags, mode, X, status):  # fmt: skip
+    """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
+    discrete step or an explicit integrator, see the module's docstring) from X0[i], with
+    the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
+    the PD law to TARGET[i] (``gains``, ``slots``); a discrete plant's joint limits through
+    SAP if ``limits`` has rows. ``steps`` steps in all. L states at a time, in lanes."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
+    work = workspace(mi, rL.ws)
+    codes = lane_array(lanes.code)[0]
+    UU = U.reshape((U.shape[0], U.shape[1] * U.shape[2]))
+    none = X0[0:0]
+    size, width = X0.shape[0], lane_width()
+    stages = _stage_count(scheme)
+    base = mi[_ROW] + width * mi[_LANE]  # (past the lanes: the SAP table, then workspace)
+    si, sw = int64_view(row[base : base + n_si]), row[base + n_si : base + n_si + n_sw]
+    sap = scheme == DISCRETE_STEP and limits.shape[0] > 0
+    claim = HELPER if mode == CALLER else mode  # (a group is never taken over)
+    g = next_group(flags, claim)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, X0, UU, TARGET, none)
+        if good >= 0:
+            _load_lanes(X0, first, count, codes, good, lane_array(rL.x), False)
+            _load_lanes(TARGET, first, count, codes, good, _rows(lane_array(lanes.target)), False)
+            for t in range(steps):
+                for stage in range(stages):
+                    good = _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains,
+                                     slots, first, count, good, t)  # fmt: skip
+                    if good < 0:
+                        break
+                    _advance(m, rL.x, lanes.stages, work.vdot, work.qdot, scheme, stage, h)
+                if good < 0:
+                    break
+                if scheme == DISCRETE_STEP:
+                    if sap:
+                        good = _limit_step(m, r, params, work1, rL.x, lanes.stages, codes,
+                                           count, limits, bounds, reflected0, diagonal, si,
+                                           sw, t)  # fmt: skip
+                        if good < 0:
+                            break
+                    _positions(m, rL.x, work.qdot, h)
+                if (t + 1) % every == 0:
+                    _store_state(rL.x, X, first, count, (t + 1) // every - 1)
+            _check_final(rL.x, count, codes, steps)
+        begin_commit(flags, g, claim)
+        _nan_rows(X, first, count, codes)
+        _store_status(codes, status, first, count)
+        end_commit(flags, g, claim)
+        g = next_group(flags, claim)
+    return _finish(flags, mode)

@@ -1,0 +1,114 @@
+"""mallard.distributed on a LocalCluster of two worker processes: the results are
+BatchedPlant.Rollout's, bit for bit, whatever the chunking; chunks written as .npz files join
+back into the same arrays; a worker killed mid-run loses no chunk and duplicates none."""
+
+import concurrent.futures
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from mallard.distributed import (  # noqa: E402
+    PlantSpec,
+    batched_plant,
+    load_npz,
+    rollout,
+    rollout_to_npz,
+    warm_up,
+)
+from mallard.models import MakeAcrobotPlant  # noqa: E402
+from mallard.multibody.batch import BatchedPlant  # noqa: E402
+
+pytestmark = pytest.mark.slow  # (starting two worker processes takes seconds)
+
+H = 1e-3
+SPEC = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def _inputs(size, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    q0, v0 = rng.normal(size=(size, 2)), rng.normal(size=(size, 2))
+    return q0, v0, rng.normal(size=(size, steps, 1))
+
+
+def test_results_do_not_depend_on_the_chunking(client):
+    pids = warm_up(client, SPEC)
+    assert len(set(pids.values())) == 2  # (two processes, each with its plant)
+    q0, v0, U = _inputs(23, 50)
+    q0[6, 1] = np.nan
+    batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
+    for chunk_size in (1, 5, 23, 100):
+        X, ok, messages = rollout(client, SPEC, q0, v0, U, every=5, chunk_size=chunk_size)
+        np.testing.assert_array_equal(X, expected)
+        assert ok.tolist() == [i != 6 for i in range(23)]
+        assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
+
+
+def test_a_spec_is_built_once_per_process():
+    spec = PlantSpec.from_text(open(_acrobot_urdf()).read(), "urdf", time_step=H)
+    assert batched_plant(spec) is batched_plant(spec)
+    assert batched_plant(spec).plant().num_positions() == 2
+    with pytest.raises(ValueError, match="file_type must be one of"):
+        PlantSpec.from_text("<robot/>", "yaml")
+    with pytest.raises(TypeError, match="is not callable"):
+        PlantSpec.from_function(3)
+
+
+def _acrobot_urdf():
+    import mallard.models
+
+    return os.path.join(os.path.dirname(mallard.models.__file__), "acrobot.urdf")
+
+
+def test_chunks_written_as_npz_join_into_the_same_arrays(client, tmp_path):
+    spec = PlantSpec.from_file(_acrobot_urdf(), time_step=H)
+    q0, v0, U = _inputs(10, 20, seed=1)
+    seen = []
+    paths = rollout_to_npz(
+        client, spec, tmp_path / "out", q0, v0, U, chunk_size=3,
+        progress=lambda done, total: seen.append((done, total)),
+    )  # fmt: skip
+    assert [os.path.basename(p) for p in paths] == [f"chunk-{i:06d}.npz" for i in range(4)]
+    assert seen[-1] == (4, 4)
+    data = load_npz(paths[::-1])
+    expected = batched_plant(spec).Rollout(q0, v0, U)
+    np.testing.assert_array_equal(data["x"], expected)
+    np.testing.assert_array_equal(data["q0"], q0)
+    assert data["ok"].all() and (data["status"] == "").all()
+    assert sorted(os.listdir(tmp_path / "out")) == sorted(os.path.basename(p) for p in paths)
+
+
+def test_a_worker_killed_mid_run_loses_no_chunk(client):
+    q0, v0, U = _inputs(64, 4000, seed=2)
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=100)
+    pids = client.run(os.getpid)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        job = pool.submit(rollout, client, SPEC, q0, v0, U, every=100, chunk_size=4)
+        deadline = time.monotonic() + 60
+        busy = []
+        while not busy and time.monotonic() < deadline:
+            busy = [w for w, keys in client.processing().items() if w in pids and keys]
+            time.sleep(0.005)
+        assert busy, "no worker started a chunk"
+        os.kill(pids[busy[0]], signal.SIGKILL)  # (a worker process this test's cluster started)
+        assert not job.done()
+        X, ok, messages = job.result(timeout=300)
+    np.testing.assert_array_equal(X, expected)
+    assert ok.all() and not messages
+    assert pids[busy[0]] not in client.run(os.getpid).values()

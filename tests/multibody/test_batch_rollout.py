@@ -1,0 +1,308 @@
+"""BatchedPlant.Rollout: a rollout is the Simulator's trajectory of the same plant, state for
+state and to the last bit (discrete plants through their own step, continuous plants through
+the Simulator's fixed-step explicit integrators), whatever the threads; bad input is refused
+at the call, and a bad state fails alone, with a status naming why."""
+
+import numpy as np
+import pytest
+
+from mallard.geometry import Box, SceneGraph
+from mallard.math import RigidTransform
+from mallard.models import MakeAcrobotPlant
+from mallard.multibody.batch import BatchedPlant
+from mallard.multibody.plant import (
+    CoulombFriction,
+    DiscreteContactApproximation,
+    MultibodyPlant,
+)
+from mallard.multibody.tree import PdControllerGains, RevoluteJoint, SpatialInertia, UnitInertia
+from mallard.systems.analysis import (
+    ExplicitEulerIntegrator,
+    RungeKutta2Integrator,
+    RungeKutta3Integrator,
+    Simulator,
+)
+
+H = 1e-3
+#: The continuous plants' step: a power of two, so that the Simulator's times t = k·h are exact
+#: and its integrator's steps (to the next time asked) are h exactly; with h = 1e-3 they differ
+#: from h by the rounding of t, and the trajectories by a few ulps.
+H_CONTINUOUS = 2.0**-10
+
+
+def free_body_plant(time_step, approximation=None):
+    """A free body (quaternion floating joint) with an inertia that is not axisymmetric."""
+    plant = MultibodyPlant(time_step)
+    inertia = SpatialInertia(2.0, [0.1, -0.05, 0.02], UnitInertia(0.3, 0.25, 0.15, 0.01, 0, 0))
+    plant.AddRigidBody("box", inertia)
+    if approximation is not None:
+        plant.set_discrete_contact_approximation(approximation)
+    plant.Finalize()
+    return plant
+
+
+def acrobot_states(rng, size):
+    return rng.normal(size=(size, 2)), rng.normal(size=(size, 2))
+
+
+def free_body_states(rng, size):
+    q = np.zeros((size, 7))
+    quaternion = rng.normal(size=(size, 4))
+    q[:, :4] = quaternion / np.linalg.norm(quaternion, axis=1, keepdims=True)
+    q[:, 4:] = rng.normal(size=(size, 3))
+    return q, rng.normal(size=(size, 6)) * 2.0
+
+
+def simulate(plant, q0, v0, actuation, steps, integrator=None, controller=None):
+    """The Simulator's states after each of ``steps`` steps of the plant alone from (q0, v0),
+    the actuation input set to actuation[t] (or controller(x)) before step t; ``integrator``:
+    a class of fixed-step integrator of step H_CONTINUOUS for a continuous plant."""
+    h = H if integrator is None else H_CONTINUOUS
+    context = plant.CreateDefaultContext()
+    plant.SetPositions(context, q0)
+    plant.SetVelocities(context, v0)
+    port = plant.get_actuation_input_port()
+    nu = plant.num_actuated_dofs()
+    if nu:
+        port.FixValue(context, np.zeros(nu))
+    simulator = Simulator(plant, context)
+    if integrator is not None:
+        simulator.reset_integrator(
+            integrator, *(() if integrator is RungeKutta3Integrator else (h,))
+        )
+        simulator.get_mutable_integrator().set_fixed_step_mode(True)
+        simulator.get_mutable_integrator().set_maximum_step_size(h)
+    simulator.Initialize()
+    states = []
+    for t in range(steps):
+        context = simulator.get_mutable_context()
+        if nu:
+            x = plant.GetPositionsAndVelocities(context)
+            u = actuation[t] if controller is None else controller(x, actuation[t])
+            port.FixValue(context, u)
+        simulator.AdvanceTo((t + 1) * h)
+        states.append(plant.GetPositionsAndVelocities(simulator.get_context()).copy())
+    return np.array(states)
+
+
+@pytest.mark.parametrize(
+    "approximation", [None, DiscreteContactApproximation.kTamsi], ids=["sap", "tamsi"]
+)
+def test_a_discrete_free_body_rollout_is_the_simulators_trajectory(approximation):
+    plant = free_body_plant(H, approximation)
+    q0, v0 = free_body_states(np.random.default_rng(1), 6)
+    steps = 30
+    X = BatchedPlant(plant).Rollout(q0, v0, num_steps=steps, every=3)
+    assert X.shape == (6, 10, 13)
+    for i in (0, 5):
+        expected = simulate(plant, q0[i], v0[i], None, steps)
+        np.testing.assert_array_equal(X[i], expected[2::3])
+
+
+def test_a_discrete_acrobot_rollout_with_actuation_is_the_simulators_trajectory():
+    plant = MakeAcrobotPlant(time_step=H)  # (SAP: joint damping implicit)
+    rng = np.random.default_rng(2)
+    q0, v0 = acrobot_states(rng, 7)
+    steps = 40
+    U = rng.normal(size=(7, steps, 1)) * 3.0
+    out = np.full((7, 40, 4), -1.0)
+    X, status = BatchedPlant(plant).Rollout(q0, v0, U, out=out, return_status=True)
+    assert X is out and status.ok.all()
+    for i in (0, 3, 6):
+        np.testing.assert_array_equal(X[i], simulate(plant, q0[i], v0[i], U[i], steps))
+
+
+@pytest.mark.parametrize(
+    "name, integrator",
+    [
+        ("explicit_euler", ExplicitEulerIntegrator),
+        ("runge_kutta2", RungeKutta2Integrator),
+        ("runge_kutta3", RungeKutta3Integrator),
+    ],
+)
+def test_a_continuous_rollout_is_the_simulators_fixed_step_trajectory(name, integrator):
+    rng = np.random.default_rng(3)
+    steps = 20
+    acrobot = MakeAcrobotPlant()
+    q0, v0 = acrobot_states(rng, 5)
+    U = rng.normal(size=(5, steps, 1))
+    X = BatchedPlant(acrobot).Rollout(q0, v0, U, time_step=H_CONTINUOUS, integrator=name, every=4)
+    expected = simulate(acrobot, q0[4], v0[4], U[4], steps, integrator)
+    np.testing.assert_array_equal(X[4], expected[3::4])
+    body = free_body_plant(0.0)
+    q0, v0 = free_body_states(rng, 5)
+    X = BatchedPlant(body).Rollout(q0, v0, num_steps=steps, time_step=H_CONTINUOUS, integrator=name)
+    np.testing.assert_array_equal(X[2], simulate(body, q0[2], v0[2], None, steps, integrator))
+
+
+def test_a_pd_target_is_a_pd_law_evaluated_at_each_step():
+    plant = MakeAcrobotPlant(time_step=H)
+    rng = np.random.default_rng(4)
+    q0, v0 = acrobot_states(rng, 5)
+    steps = 25
+    U = rng.normal(size=(5, steps, 1))
+    target = rng.normal(size=(5, 2))
+    kp, kd = np.array([30.0]), np.array([2.0])
+    X = BatchedPlant(plant).Rollout(q0, v0, U, pd_target=target, pd_gains=(kp, kd))
+    elbow_q, elbow_v = 1, 3  # (x = [q; v])
+    for i in (1, 4):
+
+        def controller(x, u, i=i):
+            return u + (kp * (target[i, 0] - x[elbow_q]) + kd * (target[i, 1] - x[elbow_v]))
+
+        expected = simulate(plant, q0[i], v0[i], U[i], steps, controller=controller)
+        np.testing.assert_array_equal(X[i], expected)
+    free = BatchedPlant(plant).Rollout(q0, v0, U)
+    assert not np.array_equal(free, X)
+
+
+def test_threads_do_not_change_a_rollout():
+    plant = MakeAcrobotPlant(time_step=H)
+    rng = np.random.default_rng(5)
+    q0, v0 = acrobot_states(rng, 203)
+    U = rng.normal(size=(203, 60, 1))
+    one = BatchedPlant(plant, num_threads=1).Rollout(q0, v0, U, every=6)
+    batched = BatchedPlant(plant, num_threads=2)
+    for _ in range(3):  # (the first call measures; later ones may use a helper)
+        np.testing.assert_array_equal(batched.Rollout(q0, v0, U, every=6), one)
+    alone = BatchedPlant(plant).Rollout(q0[101:102], v0[101:102], U[101:102], every=6)
+    np.testing.assert_array_equal(alone[0], one[101])
+
+
+def test_a_bad_state_fails_alone_and_says_why():
+    plant = free_body_plant(H)
+    batched = BatchedPlant(plant)
+    q0, v0 = free_body_states(np.random.default_rng(6), 9)
+    good = batched.Rollout(q0, v0, num_steps=10)
+    q0[2, 5] = np.nan
+    q0[4, :4] = 0.0
+    v0[7, 0] = 1e300  # (finite, but the state overflows)
+    with pytest.warns(RuntimeWarning, match=r"3 of 9 states failed.*q0\[2, 5\] = nan is"):
+        X = batched.Rollout(q0, v0, num_steps=10)
+    X, status = batched.Rollout(q0, v0, num_steps=10, return_status=True)
+    assert status.failed().tolist() == [2, 4, 7]
+    assert np.isnan(X[[2, 4, 7]]).all()
+    ok = [0, 1, 3, 5, 6, 8]
+    np.testing.assert_array_equal(X[ok], good[ok])
+    assert "q0[2, 5] = nan is not finite (position 5 of joint" in status.message(2)
+    assert "All the elements in a quaternion are zero" in status.message(4)
+    assert "became NaN or infinite during the rollout, at step" in status.message(7)
+
+    acrobot = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    q0, v0 = acrobot_states(np.random.default_rng(7), 5)
+    U = np.zeros((5, 8, 1))
+    U[3, 6, 0] = np.inf
+    target = np.zeros((5, 2))
+    target[1, 1] = np.nan
+    X, status = acrobot.Rollout(
+        q0, v0, U, pd_target=target, pd_gains=([1.0], [0.1]), return_status=True
+    )
+    assert status.failed().tolist() == [1, 3]
+    assert status.message(3) == (
+        "state 3: actuation[3, 6, 0] = inf is not finite (the actuation of actuator 'elbow')"
+    )
+    assert status.message(1) == "state 1: pd_target[1, 1] = nan is not finite"
+    assert np.isfinite(X[[0, 2, 4]]).all() and np.isnan(X[[1, 3]]).all()
+
+
+def test_bad_arguments_are_refused_naming_them():
+    discrete = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    continuous = BatchedPlant(MakeAcrobotPlant())
+    q0, v0 = np.zeros((3, 2)), np.zeros((3, 2))
+    cases = [
+        (discrete, (np.zeros((3, 3)), v0), {"num_steps": 2}, r"q0 must have shape \(N, 2\)"),
+        (discrete, (q0, np.zeros((2, 2))), {"num_steps": 2}, r"v0 must have shape \(3, 2\)"),
+        (discrete, (q0, v0, np.zeros((3, 4))), {}, r"actuation must have shape \(3, num_steps"),
+        (discrete, (q0, v0, np.zeros((3, 4, 1))), {"num_steps": 5}, "num_steps = 5 but"),
+        (discrete, (q0, v0), {}, "give num_steps"),
+        (discrete, (q0, v0), {"num_steps": -1}, "non-negative integer"),
+        (discrete, (q0, v0), {"num_steps": 4, "every": 0}, "every must be a positive"),
+        (discrete, (q0, v0), {"num_steps": 4, "time_step": 0.1}, "time_step must be None"),
+        (discrete, (q0, v0), {"num_steps": 4, "out": np.zeros((3, 4, 3))}, "out must be"),
+        (continuous, (q0, v0), {"num_steps": 4}, "needs a time_step > 0"),
+        (continuous, (q0, v0), {"num_steps": 4, "time_step": H, "integrator": "rk4"}, "one of"),
+        (discrete, (q0, v0), {"num_steps": 4, "pd_target": np.zeros((3, 2))}, "needs pd_gains"),
+        (discrete, (q0, v0), {"num_steps": 4, "pd_gains": ([1], [1])}, "without pd_target"),
+        (
+            discrete,
+            (q0, v0),
+            {"num_steps": 4, "pd_target": np.zeros((3, 2)), "pd_gains": ([np.nan], [1])},
+            "kp must be 1 finite values",
+        ),
+    ]
+    for batched, args, kwargs, message in cases:
+        with pytest.raises(ValueError, match=message):
+            batched.Rollout(*args, **kwargs)
+    X = discrete.Rollout(np.zeros((0, 2)), np.zeros((0, 2)), num_steps=3)
+    assert X.shape == (0, 3, 4)
+    assert discrete.Rollout(q0, v0, num_steps=3, every=4).shape == (3, 0, 4)
+
+
+def _pendulum(time_step, limits=(), gains=None, coupled=False, second=False, tamsi=False):
+    """A pendulum (a second one beside it if ``coupled`` or ``second``), its pin actuated."""
+    plant = MultibodyPlant(time_step)
+    joints = []
+    for name in ("pin", "pin2") if coupled or second else ("pin",):
+        body = plant.AddRigidBody(name, SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.5))
+        joints.append(
+            plant.AddJoint(
+                RevoluteJoint(name, plant.world_frame(), body.body_frame(), [0, 1, 0], *limits)
+            )
+        )
+    actuator = plant.AddJointActuator("motor", joints[0])
+    if gains is not None:
+        actuator.set_controller_gains(PdControllerGains(p=gains[0], d=gains[1]))
+    if coupled:
+        plant.AddCouplerConstraint(joints[0], joints[1], 2.0)
+    if tamsi:
+        plant.set_discrete_contact_approximation(DiscreteContactApproximation.kTamsi)
+    plant.Finalize()
+    return BatchedPlant(plant)
+
+
+def test_joint_limits_go_through_sap_as_the_plants_step():
+    batched = _pendulum(H, limits=(-0.3, 0.4), second=True)
+    plant = batched.plant()
+    rng = np.random.default_rng(8)
+    q0 = rng.uniform(-0.25, 0.35, (6, 2))
+    v0 = rng.normal(size=(6, 2)) * 4.0
+    steps = 150
+    U = rng.normal(size=(6, steps, 1))
+    X, status = batched.Rollout(q0, v0, U, return_status=True)
+    assert status.ok.all()
+    for i in (0, 5):
+        np.testing.assert_array_equal(X[i], simulate(plant, q0[i], v0[i], U[i], steps))
+    assert X[:, :, :2].min() < -0.29 and X[:, :, :2].max() > 0.39  # (the limits were met)
+    assert X[:, :, :2].min() > -0.31 and X[:, :, :2].max() < 0.41
+
+
+def test_plants_whose_step_needs_a_constraint_solve_are_refused():
+    cases = [
+        (
+            _pendulum(H, limits=(-1.0, 1.0), tamsi=True),
+            "joint 'pin' has position limits.*through TAMSI's joint limit penalty",
+        ),
+        (_pendulum(H, gains=(10.0, 1.0)), "actuator 'motor' has PD controller gains"),
+        (_pendulum(0.0, gains=(10.0, 1.0)), "actuator 'motor' has PD controller gains"),
+        (_pendulum(H, limits=(-1.0, 1.0), coupled=True), "it has 1 constraint"),
+    ]
+    for batched, message in cases:
+        n = batched.plant().num_positions()
+        with pytest.raises(NotImplementedError, match=message):
+            batched.Rollout(np.zeros((1, n)), np.zeros((1, n)), num_steps=1)
+    # A continuous plant ignores joint limits (as Drake's): its rollout runs.
+    continuous = _pendulum(0.0, limits=(-1.0, 1.0))
+    X = continuous.Rollout([[0.5]], [[3.0]], num_steps=200, time_step=H)
+    assert X[0, -1, 0] > 1.0
+
+
+def test_a_plant_with_collision_geometry_warns_that_contact_is_ignored():
+    plant = MultibodyPlant(H)
+    plant.RegisterAsSourceForSceneGraph(SceneGraph())
+    body = plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    friction = CoulombFriction(0.5, 0.5)
+    plant.RegisterCollisionGeometry(body, RigidTransform(), Box(0.1, 0.1, 0.1), "box", friction)
+    plant.Finalize()
+    q0, v0 = np.array([[1.0, 0, 0, 0, 0, 0, 0]]), np.zeros((1, 6))
+    with pytest.warns(UserWarning, match="1 collision geometries; rollouts ignore contact"):
+        BatchedPlant(plant).Rollout(q0, v0, num_steps=2)
