@@ -26,6 +26,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.engine_derivatives",
     "mallard.multibody._kernels.batch",
     "mallard.multibody._kernels.lcp",
+    "mallard.multibody._kernels.stepping",
 )
 
 _ENTRY_POINTS = {}  # name → function

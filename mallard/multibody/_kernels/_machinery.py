@@ -2,8 +2,8 @@
 
 numba's on-disk cache (``cache=True``) checks only the source file of the function it compiled,
 so a cached kernel would go stale when a helper it calls, in another file, changes. A cache
-locator placed first in numba's list stamps every kernel of this package with a hash of the
-whole package's source instead.
+locator placed first in numba's list stamps every kernel of this package, and of the kernel
+sources elsewhere (:data:`_OTHER_SOURCES`), with a hash of all of their source instead.
 """
 
 import functools
@@ -18,6 +18,13 @@ from numba.extending import intrinsic, overload, register_jitable
 from mallard._compiled import entry_point
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+#: The kernel sources outside this package: modules with entry points or kernels of their own
+#: (the integrators' helpers) and helpers the kernels compile (the quaternion formula).
+_OTHER_SOURCES = tuple(
+    os.path.join(_MALLARD_DIR, *path.split("/"))
+    for path in ("systems/analysis/_kernels.py", "common/_quaternion.py")
+)
 
 
 def jitable(fn=None, *, inline=False):
@@ -134,19 +141,33 @@ def _reshaped_compiled(a, shape):
     return impl
 
 
+def _kernel_source_files():
+    """Every kernel source file: this package's and :data:`_OTHER_SOURCES`."""
+    files = [
+        os.path.join(root, name)
+        for root, _, names in sorted(os.walk(_PACKAGE_DIR))
+        for name in sorted(names)
+        if name.endswith(".py")
+    ]
+    return files + list(_OTHER_SOURCES)
+
+
+def _is_kernel_source(py_file):
+    path = os.path.abspath(py_file)
+    return path.startswith(_PACKAGE_DIR + os.sep) or path in _OTHER_SOURCES
+
+
 @functools.lru_cache(maxsize=1)
 def _package_source_hash():
     digest = hashlib.sha256()
-    for root, _, files in sorted(os.walk(_PACKAGE_DIR)):
-        for name in sorted(files):
-            if name.endswith(".py"):
-                with open(os.path.join(root, name), "rb") as f:
-                    digest.update(name.encode() + f.read())
+    for path in _kernel_source_files():
+        with open(path, "rb") as f:
+            digest.update(os.path.basename(path).encode() + f.read())
     return digest.hexdigest()
 
 
 class _PackageStampLocator(caching._CacheLocator):
-    """numba's usual locator for a kernel, with the whole package's source as its stamp."""
+    """numba's usual locator for a kernel, with all the kernel sources as its stamp."""
 
     def __init__(self, inner):
         self._inner = inner
@@ -165,7 +186,7 @@ class _PackageStampLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not os.path.abspath(py_file).startswith(_PACKAGE_DIR + os.sep):
+        if not _is_kernel_source(py_file):
             return None
         for other in _CACHE_IMPL._locator_classes:
             if other is not cls:
@@ -174,6 +195,39 @@ class _PackageStampLocator(caching._CacheLocator):
                     return cls(inner)
         return None
 
+
+def _compile_each_kernel_once():
+    """Makes numba type (and compile) a kernel once per argument types, not twice.
+
+    numba keys the implementations of an overload (which ``jitable`` registers) by the
+    argument types and the flags of the function being compiled when it is called. Those
+    flags differ in one option only between an entry point (compiled with a wrapper that
+    Python calls) and the kernels below it (without), which changes nothing in the kernel's
+    code: a kernel called both by an (inlined) driver and by another kernel was compiled
+    twice, with everything it calls. The key is made with that option as the kernels'."""
+    from numba.core import targetconfig
+    from numba.core.typing import templates
+
+    template = templates._OverloadFunctionTemplate
+    if getattr(template._get_impl, "_mallard", False):
+        return
+
+    def _get_impl(self, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        if flags is not None and not flags.no_cpython_wrapper:
+            flags = flags.copy()
+            flags.no_cpython_wrapper = True
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        found = self._impl_cache.get(cache_key)
+        if found is not None:
+            return found
+        return self._build_impl(cache_key, args, kws)
+
+    _get_impl._mallard = True
+    template._get_impl = _get_impl
+
+
+_compile_each_kernel_once()
 
 # numba renamed _CacheImpl to CacheImpl in 0.61.
 _CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl

@@ -90,12 +90,13 @@ def project_velocities(A, J, r, equality, free, v, Y, L, W, lam, active, S, L_S,
         for c in range(m):
             Y[i, c] = J[c, i]
     cholesky_solve(L, free, Y, 1.0)
-    for a in range(m):
+    for a in range(m):  # W = J·Y, row by row (a vector loop over W's columns)
         for b in range(m):
-            s = 0.0
-            for i in range(n):
-                s += J[a, i] * Y[i, b]
-            W[a, b] = s
+            W[a, b] = 0.0
+        for i in range(n):
+            J_ai = J[a, i]
+            for b in range(m):
+                W[a, b] += J_ai * Y[i, b]
     converged = solve_mixed_lcp(W, r, equality, lam, active, S, L_S, X)
     for i in range(n):
         s = v[i]

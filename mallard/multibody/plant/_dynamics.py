@@ -407,12 +407,15 @@ class DynamicsMixin:
         else:
             # Joint damping implicit: (M + h·D)·v̇ = τ − D·v − C·v, by the compiled ABA with
             # h·D added to the diagonal it adds the reflected inertias with.
+            # (Restored from a copy: subtracting h·D again could differ in the last bit.)
             step_diagonal = self._time_step * ec.params.damping
-            ec.params.reflected[:] += step_diagonal
+            reflected = ec.params.reflected
+            saved = reflected.copy()
+            reflected += step_diagonal
             try:
                 self._drive_forward_dynamics(context, ec)
             finally:
-                ec.params.reflected[:] -= step_diagonal
+                reflected[:] = saved
         ec.store("forward_dynamics", key, step_diagonal)
         return ec
 
