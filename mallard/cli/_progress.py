@@ -21,7 +21,8 @@ class ProgressBar:
         self._drawn = False
 
     def monitor(self, context):
-        """A Simulator monitor: redraws the bar for ``context``'s time (never stops the run)."""
+        """Redraws the bar for ``context``'s time (also a Simulator monitor: it never stops
+        the run)."""
         if not self._enabled:
             return None
         now = time.perf_counter()

@@ -264,6 +264,76 @@ def _batch(name):
     return case
 
 
+def _discrete_steps(rng):
+    """Four updates of the sample (3 constraint rows, one an equality) until another event
+    at 3.5 ms."""
+    s = Sample(rng)
+    nq, nv, n, nu = s.sizes.nq, s.sizes.nv, s.sizes.n, s.sizes.nu
+    m = 3
+    return (s.mi, s.mf, s.ws, s.x.copy(), s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
+        s.rng.uniform(0, 1e-3, size=nv),
+        s.normal(m, nv),
+        s.normal(3, m),
+        np.array([0, 1, 2], dtype=np.int64),
+        np.array([1, 0, 2], dtype=np.int64),
+        np.array([False, False, True]),
+        np.zeros(m),
+        np.zeros(m),
+        np.zeros((m, 1)),
+        np.zeros(m, dtype=np.int64),
+        np.zeros((nv, m)),
+        np.zeros((nv, nv)),
+        np.zeros((m, m)),
+        np.zeros((m, m)),
+        np.zeros((m, m)),
+        np.ones(nv, dtype=np.int64),
+        np.zeros(5 * nv + 2 * nq),
+        0.0,
+        True,
+        0.0035,
+        0.1,
+        1e-3,
+        0.0,
+    )
+
+
+def _explicit_steps(rng):
+    """Error-controlled RK3 steps of the sample (whose free and ball joints weigh q's error
+    through N) to a boundary at 4 ms."""
+    from mallard.systems.analysis import _kernels as rules
+
+    s = Sample(rng)
+    nq, nv, n, nu = s.sizes.nq, s.sizes.nv, s.sizes.n, s.sizes.nu
+    nx = nq + nv
+    control = np.full(rules.CONTROL_SIZE, np.nan)
+    control[rules.REQ_INITIAL_STEP_SIZE] = 1e-3
+    control[rules.MAX_STEP_SIZE] = 0.1
+    control[rules.ACCURACY_IN_USE] = 1e-3
+    control[rules.REQ_MIN_STEP_SIZE] = 0.0
+    control[rules.PUBLISH_TIME] = np.inf
+    control[rules.UPDATE_TIME] = 0.01
+    control[rules.BOUNDARY_TIME] = 0.004
+    control[rules.TIME] = 0.0
+    counts = np.zeros(rules.COUNTS_SIZE, dtype=np.int64)
+    counts[rules.SCHEME] = rules.RUNGE_KUTTA3
+    counts[rules.ERROR_ORDER] = 3
+    counts[rules.THROWS] = 1
+    counts[rules.MAPPED] = 1
+    weights = np.concatenate((np.zeros(nq), np.ones(nv)))
+    return (s.mi, s.mf, s.ws, s.x.copy(), s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
+        np.zeros((3, nx)),
+        np.zeros(nx),
+        np.zeros(nx),
+        np.zeros(nx),
+        np.zeros(3),
+        weights,
+        np.ones(nv),
+        np.zeros(3 * nx),
+        control,
+        counts,
+    )
+
+
 def _combine(rng):
     m, size = 3, 7
     return np.zeros(size), rng.normal(size=size), rng.normal(size=(m, size)), rng.normal(size=m)
@@ -322,6 +392,12 @@ CASES = {
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
+    "integration_target": lambda r: (0.5, 0.6, 0.55, 0.7, 0.08),
+    "candidate_step": lambda r: (0.0995, 0.1, 0.5),
+    "working_minimum_step_size": lambda r: (3.0, 1e-15),
+    "adjusted_step_size": lambda r: (2e-3, 0.1, False, 1e-3, 3, 0.5, 1e-14, True),
+    "drive_discrete_steps": _discrete_steps,
+    "drive_explicit_steps": _explicit_steps,
 }
 
 #: Workspace arguments not compared (by position): the batched entry points' rows hold lanes
