@@ -1,5 +1,6 @@
 """The ``mallard`` command (mallard's own, not in pydrake): ``mallard inspect``, ``mallard
-simulate`` and ``mallard dynamics`` on a URDF/SDFormat model; ``main(argv)`` runs it.
+simulate`` and ``mallard dynamics`` on a URDF/SDFormat model, ``mallard compile`` (the kernels,
+ahead of time); ``main(argv)`` runs it.
 
 Errors print one line ``mallard: error: ...`` on stderr (a traceback too with --debug) and
 exit with 2 for a bad command line, 1 for a model or run that failed.
@@ -12,10 +13,10 @@ import sys
 import traceback
 
 from mallard import __version__
-from mallard.cli import _dynamics, _inspect, _simulate
+from mallard.cli import _compile, _dynamics, _inspect, _simulate
 from mallard.cli._model import CliError, UsageError
 
-_SUBCOMMANDS = (_simulate, _inspect, _dynamics)
+_SUBCOMMANDS = (_simulate, _inspect, _dynamics, _compile)
 _VECTOR_OPTIONS = ("--q0", "--v0", "--q", "--v")
 # A logged message: "file:line: " (if any), then the message without its "warning: ".
 _WHERE = re.compile(r"(.*?:\d+: )?(?:warning: )?(.*)")
@@ -30,6 +31,7 @@ examples:
   mallard simulate robot.urdf --duration 2 --q0 0.1,0.2 --out results
   mallard inspect package://mallard/cart_pole.urdf --graphviz cart_pole.dot
   mallard dynamics package://mallard/acrobot.urdf --q 0.3,-0.5 --v 1,2
+  mallard compile                       compile every kernel into numba's cache now
 
 Run 'mallard COMMAND --help' for the options of a command."""
 

@@ -12,15 +12,19 @@ NOTICE = "mallard: compiling kernels (first run only)…"
 class CompilationWatch:
     """While entered, watches numba's "numba:compile" events (fired for a kernel that is
     compiled, not for one loaded from the on-disk cache): prints NOTICE on ``stream``
-    (default stderr) when the first one starts, and adds up the wall time spent compiling
-    (nested compilations counted once) in ``seconds``."""
+    (default stderr) and calls ``on_first`` (if given) when the first one starts, adds up the
+    wall time spent compiling (nested compilations counted once) in ``seconds`` and lists
+    the kernels compiled, with their times, in ``kernels`` ([name, seconds])."""
 
-    def __init__(self, stream=None):
+    def __init__(self, stream=None, on_first=None):
         self._stream = stream
+        self._on_first = on_first
         self.seconds = 0.0
         self.compiled = False
+        self.kernels = []
         self._depth = 0
         self._start = 0.0
+        self._name = None
         self._installed = None
 
     def __enter__(self):
@@ -29,8 +33,8 @@ class CompilationWatch:
         watch = self
 
         class Listener(event.Listener):
-            def on_start(self, _event):
-                watch._started()
+            def on_start(self, started):
+                watch._started(started.data["dispatcher"])
 
             def on_end(self, _event):
                 watch._ended()
@@ -44,16 +48,21 @@ class CompilationWatch:
         self._installed = None
         return False
 
-    def _started(self):
+    def _started(self, dispatcher):
         if not self.compiled:
             self.compiled = True
             stream = self._stream if self._stream is not None else sys.stderr
             print(NOTICE, file=stream, flush=True)
+            if self._on_first is not None:
+                self._on_first()
         if self._depth == 0:
             self._start = time.perf_counter()
+            self._name = getattr(dispatcher, "__name__", None) or str(dispatcher)
         self._depth += 1
 
     def _ended(self):
         self._depth -= 1
         if self._depth == 0:
-            self.seconds += time.perf_counter() - self._start
+            seconds = time.perf_counter() - self._start
+            self.seconds += seconds
+            self.kernels.append([self._name, seconds])

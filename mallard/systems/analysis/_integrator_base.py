@@ -25,10 +25,24 @@ from mallard._compiled import kernels
 from mallard.systems.framework._context import _next_serial
 from mallard.systems.framework._system import System
 
-#: The integrators' compiled helpers (systems.analysis._kernels), for double values; the
-#: rules of a step (plain functions of scalars), interpreted.
+#: The integrators' compiled helpers (systems.analysis._kernels), for double values.
 _KERNELS = kernels(np.float64)
-_RULES = kernels(object)
+
+
+class _Rules:
+    """The rules of a step in systems.analysis._kernels (plain functions of scalars, which
+    the plant's compiled stepping compiles too), imported at their first use (the module
+    imports numba)."""
+
+    def __getattr__(self, name):
+        from mallard.systems.analysis import _kernels
+
+        rule = getattr(_kernels, name)
+        setattr(self, name, rule)
+        return rule
+
+
+_RULES = _Rules()
 
 _NAN = math.nan
 

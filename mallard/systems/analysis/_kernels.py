@@ -7,11 +7,12 @@ Sums are formed in the order Drake's VectorBase::PlusEqScaled forms them, so tha
 agree with Drake's to the last bit: a leaf system's state (a BasicVector) adds the terms to x
 one at a time; a Diagram's (a Supervector) adds their sum, accumulated from zero.
 
-Each is an entry point of mallard._compiled, called as ``kernels(dtype).combine(...)``:
-compiled at its first call for float64 (importing mallard does not import numba), interpreted
-on object arrays (the states of AutoDiffXd and Expression systems); IntegratorBase takes the
-step rules interpreted. Each is also a kernel (``jitable``), so that the plant's compiled
-stepping (mallard.multibody._kernels.stepping) takes its steps by the same rules and sums."""
+The sums and the norm are entry points of mallard._compiled, called as
+``kernels(dtype).combine(...)``: compiled at their first call for float64 (importing mallard
+does not import numba), interpreted on object arrays (the states of AutoDiffXd and Expression
+systems). The step rules are plain functions IntegratorBase calls. All are kernels too
+(``jitable``), so that the plant's compiled stepping (mallard.multibody._kernels.stepping)
+takes its steps by the same rules and sums."""
 
 import math
 
@@ -141,7 +142,6 @@ def py_max(a, b):
     return b if b > a else a
 
 
-@entry_point
 @jitable
 def integration_target(t0, publish_time, update_time, boundary_time, max_step_size):
     """(StepResult value, target time) of a step from t0 toward the earliest of the three
@@ -166,7 +166,6 @@ def integration_target(t0, publish_time, update_time, boundary_time, max_step_si
     return result, target
 
 
-@entry_point
 @jitable
 def candidate_step(h_max, step, max_step_size):
     """(step, limited): the step an error-controlled integrator tries toward a step of at most
@@ -181,14 +180,12 @@ def candidate_step(h_max, step, max_step_size):
     return py_min(step, max_step_size), limited
 
 
-@entry_point
 @jitable
 def working_minimum_step_size(t, requested_minimum):
     """max(1e-14, 1e-14·t, the requested minimum step size)."""
     return py_max(py_max(1e-14, t * 1e-14), requested_minimum)
 
 
-@entry_point
 @jitable
 def adjusted_step_size(
     err, step_taken, at_minimum, accuracy, order, max_step_size, working_minimum, throws

@@ -392,10 +392,6 @@ CASES = {
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
-    "integration_target": lambda r: (0.5, 0.6, 0.55, 0.7, 0.08),
-    "candidate_step": lambda r: (0.0995, 0.1, 0.5),
-    "working_minimum_step_size": lambda r: (3.0, 1e-15),
-    "adjusted_step_size": lambda r: (2e-3, 0.1, False, 1e-3, 3, 0.5, 1e-14, True),
     "drive_discrete_steps": _discrete_steps,
     "drive_explicit_steps": _explicit_steps,
 }
