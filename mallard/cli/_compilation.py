@@ -12,13 +12,12 @@ NOTICE = "mallard: compiling kernels (first run only)…"
 class CompilationWatch:
     """While entered, watches numba's "numba:compile" events (fired for a kernel that is
     compiled, not for one loaded from the on-disk cache): prints NOTICE on ``stream``
-    (default stderr) and calls ``on_first`` (if given) when the first one starts, adds up the
-    wall time spent compiling (nested compilations counted once) in ``seconds`` and lists
-    the kernels compiled, with their times, in ``kernels`` ([name, seconds])."""
+    (default stderr) when the first one starts, adds up the wall time spent compiling
+    (nested compilations counted once) in ``seconds`` and lists the kernels compiled, with
+    their times, in ``kernels`` ([name, seconds])."""
 
-    def __init__(self, stream=None, on_first=None):
+    def __init__(self, stream=None):
         self._stream = stream
-        self._on_first = on_first
         self.seconds = 0.0
         self.compiled = False
         self.kernels = []
@@ -53,8 +52,6 @@ class CompilationWatch:
             self.compiled = True
             stream = self._stream if self._stream is not None else sys.stderr
             print(NOTICE, file=stream, flush=True)
-            if self._on_first is not None:
-                self._on_first()
         if self._depth == 0:
             self._start = time.perf_counter()
             self._name = getattr(dispatcher, "__name__", None) or str(dispatcher)

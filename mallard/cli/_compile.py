@@ -7,10 +7,6 @@ exactly the kernels (and argument types) the program needs are compiled. Tasks r
 parallel worker processes (``-j``, each taking the next task when done with one; tasks in the
 same process share what they have in common); each reports the kernels it compiled and their
 times.
-
-``mallard simulate`` also starts a worker for its outputs' kernels (the task
-``simulation-outputs``) when it finds the cache empty, so that they compile on another core
-while it compiles its own.
 """
 
 import argparse
@@ -18,8 +14,6 @@ import json
 import multiprocessing
 import os
 import resource
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -225,18 +219,6 @@ def run_tasks(names):
             }
         )
     return reports
-
-
-def start_worker(names, quiet=True):
-    """A worker process running the tasks ``names`` (``mallard compile --worker``); its
-    standard output is one JSON list of reports."""
-    command = [sys.executable, "-m", "mallard", "compile", "--worker", ",".join(names)]
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL if quiet else None,
-        text=True,
-    )
 
 
 def add_parser(subparsers, add_model_arguments):

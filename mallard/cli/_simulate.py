@@ -9,7 +9,6 @@ import time
 import numpy as np
 
 from mallard.cli._compilation import CompilationWatch
-from mallard.cli._compile import start_worker
 from mallard.cli._model import (
     DEFAULT_MODEL,
     UsageError,
@@ -237,9 +236,8 @@ def run(args):
     if plant.time_step() > 0:
         _warn_outside_limits(plant, plant.GetPositions(plant_context), position_names)
 
-    background = _BackgroundCompile()
-    with CompilationWatch(on_first=background.start) as compilation:
-        _warm_up(diagram, simulator, plant, background.wait)
+    with CompilationWatch() as compilation:
+        _warm_up(diagram, simulator, plant)
         compiled_before_run = compilation.seconds
         progress = ProgressBar(args.duration)
         start = time.perf_counter()
@@ -254,31 +252,8 @@ def run(args):
         outputs = _write_outputs(
             args, model, logger.FindLog(context), position_names, velocity_names, diagram
         )
-    compile_time = compilation.seconds + background.waited
-    _print_summary(args, model, simulator, wall_time, compile_time, *outputs)
+    _print_summary(args, model, simulator, wall_time, compilation.seconds, *outputs)
     return 0
-
-
-class _BackgroundCompile:
-    """On a first run (numba compiles), a ``mallard compile`` worker compiling the kernels of
-    the outputs (energies, poses) on another core while this process compiles the
-    simulation's; ``wait`` before computing them (``waited``: the seconds it waited)."""
-
-    def __init__(self):
-        self._worker = None
-        self.waited = 0.0
-
-    def start(self):
-        usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else (0,)
-        if self._worker is None and len(usable) > 1:
-            self._worker = start_worker(["simulation-outputs"])
-
-    def wait(self):
-        if self._worker is not None:
-            start = time.perf_counter()
-            self._worker.communicate()
-            self.waited += time.perf_counter() - start
-            self._worker = None
 
 
 #: About how many pieces a run is advanced in (the progress bar is redrawn between them).
@@ -294,11 +269,10 @@ def _pieces(duration, sample_period):
     return [t for t in times if t < duration] + [duration]
 
 
-def _warm_up(diagram, simulator, plant, before_outputs):
+def _warm_up(diagram, simulator, plant):
     """Runs, on a copy of the simulator's Context, what the run will compute (a first step
     of the same Simulator configuration, the energies and the poses), so that numba compiles
-    their kernels (or loads them from its cache) before the timed run; calls
-    ``before_outputs()`` before the energies and the poses."""
+    their kernels (or loads them from its cache) before the timed run."""
     scratch = simulator.get_context().Clone()
     trial = Simulator(diagram, scratch)
     if plant.time_step() == 0:
@@ -308,7 +282,6 @@ def _warm_up(diagram, simulator, plant, before_outputs):
         step = plant.time_step()
     trial.set_target_realtime_rate(0.0)
     trial.AdvanceTo(scratch.get_time() + step)
-    before_outputs()
     plant_context = plant.GetMyContextFromRoot(scratch)
     plant.EvalKineticEnergy(plant_context)
     plant.EvalPotentialEnergy(plant_context)
