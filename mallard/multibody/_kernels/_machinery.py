@@ -20,10 +20,15 @@ from mallard._compiled import entry_point
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
 #: The kernel sources outside this package: modules with entry points or kernels of their own
-#: (the integrators' helpers) and helpers the kernels compile (the quaternion formula).
+#: (the integrators' helpers) and helpers the kernels compile (the quaternion formula, the
+#: periodic events' times).
 _OTHER_SOURCES = tuple(
     os.path.join(_MALLARD_DIR, *path.split("/"))
-    for path in ("systems/analysis/_kernels.py", "common/_quaternion.py")
+    for path in (
+        "systems/analysis/_kernels.py",
+        "common/_quaternion.py",
+        "systems/framework/_sample_times.py",
+    )
 )
 
 

@@ -69,6 +69,7 @@ from mallard.systems.analysis._kernels import (
     weighted_max_abs,
     working_minimum_step_size,
 )
+from mallard.systems.framework._sample_times import next_sample_time
 
 ALL_STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
@@ -77,17 +78,7 @@ ALL_STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
 FAILED_PROJECTION = -2
 
 
-@jitable
-def next_sample_time(period, offset, time):
-    """The first time offset + k·period strictly after ``time`` (Drake's GetNextSampleTime;
-    systems.framework._event_dispatch's, as a kernel)."""
-    if time < offset:
-        return offset
-    next_k = math.ceil((time - offset) / period)
-    next_t = offset + next_k * period
-    if next_t <= time:
-        next_t = offset + (next_k + 1) * period
-    return next_t
+jitable(next_sample_time)
 
 
 # ---- discrete plants -----------------------------------------------------------------------

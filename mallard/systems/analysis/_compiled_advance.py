@@ -23,9 +23,9 @@ It applies when, at the start of the iterations:
 * the continuous state is the stepping leaf's alone, integrated by an ExplicitEuler, RK2 or
   RK3 integrator of float64 values;
 * the inputs the stepper reads do not change between events: unconnected, fixed, or
-  connected to an output that depends on nothing but parameters (a ConstantVectorSource),
-  possibly through Diagram input ports; and the stepper accepts the Context (see
-  multibody.plant._stepping).
+  connected (possibly through Diagram input ports) to another system's output that depends
+  on nothing but its parameters and its discrete or abstract state (a ConstantVectorSource,
+  a ZeroOrderHold); and the stepper accepts the Context (see multibody.plant._stepping).
 
 Otherwise the Simulator takes every iteration in Python, as before.
 """
@@ -39,9 +39,9 @@ from mallard.systems.analysis._explicit_integrators import (
     RungeKutta2Integrator,
     RungeKutta3Integrator,
 )
-from mallard.systems.framework._event_dispatch import next_sample_time
 from mallard.systems.framework._events import EventKind
 from mallard.systems.framework._ports import FixedInputPortValue, OutputPort
+from mallard.systems.framework._sample_times import next_sample_time
 
 _INF = math.inf
 
@@ -57,6 +57,7 @@ class CompiledAdvance:
         self.leaf, self.leaf_context = plan.leaves[index]
         self._input_sources = None
         self._inputs_constant = False
+        self._declined = None  # the leaf Context's (serial_u, serial_p) the stepper declined
         self._rules = None
         self.timing = None
         #: The pending updates the stepper takes itself: its own update, or none.
@@ -132,7 +133,17 @@ class CompiledAdvance:
             return False
         if not self.stepper.discrete and not self._integrator_ready(simulator._integrator):
             return False
-        return self._inputs_are_constant() and self.stepper.prepare(self.leaf_context)
+        if not self._inputs_are_constant():
+            return False
+        # (What the stepper checks depends on the leaf's inputs and parameters only.)
+        context = self.leaf_context
+        serials = (context._serial_u, context._serial_p)
+        if serials == self._declined:
+            return False
+        if not self.stepper.prepare(context):
+            self._declined = serials
+            return False
+        return True
 
     def _next_other_time(self, time):
         """The first time after ``time`` at which another timing's events trigger."""
