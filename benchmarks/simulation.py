@@ -16,14 +16,12 @@ Zero actuation, gravity -9.81 m/s². Rows:
   and pydrake (error-controlled, the same step sizes in both); MuJoCo's RK4 at a fixed 1 ms
   step for scale (MuJoCo has no error-controlled integrator).
 * **discrete, 1 ms**: a discrete MultibodyPlant (time_step 1e-3; the Panda's joint limits
-  enforced: SAP in pydrake, exact complementarity in mallard) advanced by the Simulator;
+  enforced by Drake's SAP solver in both) advanced by the Simulator;
   MuJoCo's semi-implicit Euler at 1 ms (joint damping implicit, joint limits on), the same
   scheme as the plants' without limits.
 
 Agreement first: before timing, each row's final positions after ``--duration`` are compared
-with pydrake's; the run stops if mallard's differ by more than the row's tolerance (1e-6 where
-the steps are the same; 0.1 rad for the Panda's discrete row, where pydrake's SAP lets the
-limits give a little and mallard does not, and the arm hits several of them in a second).
+with pydrake's; the run stops if mallard's differ by more than 1e-6 (the steps are the same).
 MuJoCo's difference is printed, not checked.
 
 Each sample resets the Context (time 0, the initial state), Initialize()s the Simulator it
@@ -49,8 +47,8 @@ from compare import clean_urdf, default_robots_dir, machine_info, measure, versi
 
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = ("continuous, RK3 at accuracy 1e-3", "discrete, 1 ms")
-#: How far mallard's final positions may be from pydrake's, per (model, row).
-TOLERANCE = {("Panda", ROWS[1]): 0.1}
+#: How far mallard's final positions may be from pydrake's.
+TOLERANCE = 1e-6
 
 ACROBOT_MJCF = """
 <mujoco model="acrobot">
@@ -164,13 +162,13 @@ def candidates(model, row, duration):
 
 def check_agreement(model, row, runs):
     """{label: (max |q − q_pydrake| at the end, steps)}; SystemExit if mallard's is above the
-    row's tolerance."""
+    tolerance."""
     reference, _ = runs["pydrake"]()
     found = {}
     for label, run in runs.items():
         x, steps = run()
         found[label] = (float(np.max(np.abs(x - reference))), steps)
-    tolerance = TOLERANCE.get((model.name, row), 1e-6)
+    tolerance = TOLERANCE
     if not found["mallard"][0] <= tolerance:
         sys.exit(
             f"{model.name}, {row}: mallard's final positions differ from pydrake's by "

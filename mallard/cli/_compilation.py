@@ -27,18 +27,9 @@ class CompilationWatch:
         self._installed = None
 
     def __enter__(self):
-        from numba.core import event
+        from mallard.multibody._kernels._numba_internals import compilation_listener
 
-        watch = self
-
-        class Listener(event.Listener):
-            def on_start(self, started):
-                watch._started(started.data["dispatcher"])
-
-            def on_end(self, _event):
-                watch._ended()
-
-        self._installed = event.install_listener("numba:compile", Listener())
+        self._installed = compilation_listener(self._started, self._ended)
         self._installed.__enter__()
         return self
 
@@ -47,14 +38,14 @@ class CompilationWatch:
         self._installed = None
         return False
 
-    def _started(self, dispatcher):
+    def _started(self, name):
         if not self.compiled:
             self.compiled = True
             stream = self._stream if self._stream is not None else sys.stderr
             print(NOTICE, file=stream, flush=True)
         if self._depth == 0:
             self._start = time.perf_counter()
-            self._name = getattr(dispatcher, "__name__", None) or str(dispatcher)
+            self._name = name
         self._depth += 1
 
     def _ended(self):

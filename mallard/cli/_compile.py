@@ -35,8 +35,8 @@ def _acrobot(time_step):
 
 
 def _limited(time_step):
-    """A pendulum with joint limits and a PD-controlled actuator (the discrete step's
-    projection and implicit PD forces)."""
+    """A pendulum with joint limits and a PD-controlled actuator (the discrete step's SAP
+    problem: limit and PD constraints)."""
     from mallard.multibody.plant import MultibodyPlant
     from mallard.multibody.tree import PdControllerGains, RevoluteJoint, SpatialInertia
 
@@ -100,7 +100,7 @@ def task_simulation_outputs():
 
 def task_python_stepping():
     """Simulation step by step in Python (a monitor, RK5, PD-controlled discrete plants):
-    time derivatives, the integrators' sums, the discrete step and its projection."""
+    time derivatives, the integrators' sums, the discrete step and its SAP solve."""
     _simulate(_acrobot(0.0), _monitored(_config("runge_kutta3")))
     _simulate(_acrobot(0.0), _config("runge_kutta5"))
 

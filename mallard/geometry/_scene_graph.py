@@ -8,6 +8,7 @@ queries yet and no rendering (the viewer draws what it records).
 import copy
 
 from mallard._template import convert_value
+from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.geometry._collision_filter import (
     CollisionFilterManager,
@@ -21,7 +22,7 @@ from mallard.geometry._geometry_instance import (
     RoleAssign,
     role_of,
 )
-from mallard.geometry._identifiers import FrameId, SourceId, id_text
+from mallard.geometry._identifiers import FrameId, SourceId, id_argument, id_text
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.math import RigidTransform
 from mallard.systems.framework import LeafSystem
@@ -81,32 +82,56 @@ class _Geometry:
 
 class QueryObject:
     """What SceneGraph's query output port carries: the poses of frames and geometries in
-    World for the Context it was evaluated in, and the inspector."""
+    World for the Context it was evaluated in, and the inspector. A copy is "baked", as
+    Drake's: it keeps the poses and the inspector of the moment it was made, not the
+    Context."""
 
     def __init__(self, scene_graph=None, context=None):
         self._sg = scene_graph
         self._context = context
+        self._baked = None  # (a copy's) frame id -> X_PF, and its inspector
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
         sg = self._sg
+        if self._baked is not None:
+            return self._baked[1]
         if self._context is None:
             return sg.model_inspector()
         return SceneGraphInspector(sg, sg._context_filters(self._context))
+
+    def __deepcopy__(self, memo):
+        baked = QueryObject(self._sg)
+        if self._baked is not None or self._context is not None:
+            world = self._sg._world_frame_id
+            poses = {f: self._X_PF(f) for f in self._sg._frames if f != world}
+            baked._baked = (poses, self.inspector())
+        return baked
+
+    def __copy__(self):
+        return self.__deepcopy__({})
+
+    def _X_PF(self, frame_id):
+        """The pose of frame ``frame_id`` in its parent frame."""
+        if self._baked is not None:
+            return self._baked[0][frame_id]
+        frame = self._sg._frame(frame_id)
+        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
 
     def _X_WF(self, frame_id):
         sg = self._sg
         frame = sg._frame(frame_id)
         if frame.parent is None and frame_id == sg._world_frame_id:
             return convert_value(RigidTransform(), system_scalar_type(sg))
-        poses = sg.get_source_pose_port(frame.source).Eval(self._context)
-        X_PF = poses.value(frame_id)
+        X_PF = self._X_PF(frame_id)
         if frame.parent is None:
             return X_PF
         return self._X_WF(frame.parent) @ X_PF
 
-    def GetPoseInWorld(self, id):  # noqa: A002 (pydrake's name)
+    @overloads("frame_id", "geometry_id")
+    def GetPoseInWorld(self, *args, **kwargs):
         """X_WF of a frame or X_WG of a geometry."""
+        (id,) = id_argument(QueryObject.GetPoseInWorld, args, kwargs)  # noqa: A001
         if self._sg is None:
             raise RuntimeError("QueryObject: this QueryObject is not bound to a SceneGraph")
         if isinstance(id, FrameId):
@@ -115,8 +140,8 @@ class QueryObject:
         return self._X_WF(geometry.frame) @ geometry.X_FG
 
     def GetPoseInParent(self, frame_id):
-        frame = self._sg._frame(frame_id)
-        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
+        self._sg._frame(frame_id)
+        return self._X_PF(frame_id)
 
 
 class SceneGraph(LeafSystem):
@@ -207,11 +232,13 @@ class SceneGraph(LeafSystem):
                 f"Referenced geometry {id_text(geometry_id)} has not been registered."
             ) from None
 
-    def RegisterFrame(self, source_id, *args):
+    @overloads("source_id, frame", "source_id, parent_id, frame")
+    def RegisterFrame(self, *args, **kwargs):
         """``(source_id, frame)`` or ``(source_id, parent_id, frame)``: registers a
         GeometryFrame (a child of World, or of ``parent_id``); returns its FrameId."""
+        _, values = call_form(SceneGraph.RegisterFrame, args, kwargs, "SceneGraph.RegisterFrame")
+        source_id, frame, parent = values["source_id"], values["frame"], values.get("parent_id")
         self._source(source_id)
-        parent, frame = (None, args[0]) if len(args) == 1 else args
         if not isinstance(frame, GeometryFrame):
             raise TypeError(f"RegisterFrame(): expected a GeometryFrame, got {frame!r}")
         if parent is not None:

@@ -13,6 +13,11 @@ from mallard.cli import _compile
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
+#: Entry points mallard calls interpreted only (never compiled outside the kernel tests):
+#: sap_gradient differentiates an AutoDiffXd plant's SAP step.
+INTERPRETED_ONLY = {"sap_gradient"}
+
+
 def test_the_tasks_reach_every_entry_point():
     """In a fresh process, the tasks compile (or load from the cache) every entry point of
     mallard._compiled, so that ``mallard compile`` leaves nothing to compile."""
@@ -37,7 +42,7 @@ def test_the_tasks_reach_every_entry_point():
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
     )
     every, reached = json.loads(completed.stdout.splitlines()[-1])
-    assert sorted(set(every) - set(reached)) == []
+    assert sorted(set(every) - set(reached) - INTERPRETED_ONLY) == []
 
 
 def test_reports_each_task(run):

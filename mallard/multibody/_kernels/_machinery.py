@@ -1,35 +1,34 @@
 """How kernels are registered, compiled for float64 and cached on disk.
 
 numba's on-disk cache (``cache=True``) checks only the source file of the function it compiled,
-so a cached kernel would go stale when a helper it calls, in another file, changes. A cache
-locator placed first in numba's list stamps every kernel of this package, and of the kernel
-sources elsewhere (:data:`_OTHER_SOURCES`), with a hash of all of their source instead.
+so a cached kernel would go stale when a helper it calls, in another file, changes. Each kernel
+is cached with the stamp of kernels._sources instead: a hash of its module's source and of every
+module of mallard that module imports, directly or not. Editing one kernel file recompiles the
+kernels of the modules that import it, and only those. Where numba finds no writable directory
+for the cache, kernels (and mallard's other compiled functions) are cached in a temporary one,
+with a warning (kernels._numba_internals). Compiling and calling kernels from Python:
+mallard._compiled.
 """
 
 import functools
-import hashlib
 import os
 
 from numba import types
-from numba.core import caching, cgutils
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic, overload, register_jitable
+from numba.extending import overload, register_jitable
 
 from mallard._compiled import entry_point
+from mallard.multibody._kernels._numba_internals import (
+    c_view,
+    compile_each_kernel_once,
+    int64_atomic_add,
+    int64_atomic_cas,
+    int64_atomic_load,
+    manage_caches,
+    product,
+)
+from mallard.multibody._kernels._sources import SourceGraph
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
-#: The kernel sources outside this package: modules with entry points or kernels of their own
-#: (the integrators' helpers) and helpers the kernels compile (the quaternion formula, the
-#: periodic events' times).
-_OTHER_SOURCES = tuple(
-    os.path.join(_MALLARD_DIR, *path.split("/"))
-    for path in (
-        "systems/analysis/_kernels.py",
-        "common/_quaternion.py",
-        "systems/framework/_sample_times.py",
-    )
-)
 
 
 def jitable(fn=None, *, inline=False):
@@ -45,10 +44,10 @@ def jitable(fn=None, *, inline=False):
 
 
 def batched(fn):
-    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, parallel): a
-    kernel whose outer loop over the batch is a ``numba.prange`` (plain ``range`` when
-    interpreted), compiled with ``parallel=True``. Compiled kernels do not call them."""
-    return entry_point(fn, parallel=True)
+    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, nogil): a
+    kernel that several Python threads may run at once on the same batch (kernels.batch),
+    compiled to release the GIL. Compiled kernels do not call them."""
+    return entry_point(fn, nogil=True)
 
 
 def reshaped(a, shape):
@@ -63,74 +62,6 @@ def reshaped(a, shape):
     return a.reshape(shape)
 
 
-def _intp_items(context, builder, value, tuple_type):
-    """The items of the tuple ``value`` of integers (type ``tuple_type``), cast to intp."""
-    items = cgutils.unpack_tuple(builder, value, len(tuple_type))
-    return [
-        context.cast(builder, item, item_type, types.intp)
-        for item, item_type in zip(items, tuple_type, strict=True)
-    ]
-
-
-def _view_codegen(view_type, shape, with_offset):
-    """The codegen of :func:`_c_view` (with_offset False) or :func:`_c_view_at`."""
-    ndim = len(shape)
-
-    def codegen(context, builder, signature, args):
-        source = context.make_array(signature.args[0])(context, builder, args[0])
-        data = source.data
-        if with_offset:
-            stride = cgutils.unpack_tuple(builder, source.strides, signature.args[0].ndim)[0]
-            offset = context.cast(builder, args[1], signature.args[1], types.intp)
-            data = cgutils.pointer_add(builder, data, builder.mul(offset, stride))
-        dims = _intp_items(context, builder, args[-1], shape)
-        strides = [source.itemsize] * ndim
-        for d in range(ndim - 2, -1, -1):
-            strides[d] = builder.mul(strides[d + 1], dims[d + 1])
-        view = context.make_array(view_type)(context, builder)
-        context.populate_array(
-            view,
-            data=data,
-            shape=cgutils.pack_array(builder, dims),
-            strides=cgutils.pack_array(builder, strides),
-            itemsize=source.itemsize,
-            meminfo=cgutils.get_null_value(source.meminfo.type),
-            parent=source.parent,
-        )
-        return impl_ret_borrowed(context, builder, view_type, view._getvalue())
-
-    return codegen
-
-
-@intrinsic
-def _c_view(typingctx, a, shape):
-    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
-    without a reference to ``a``'s memory (see :func:`reshaped`)."""
-    view_type = types.Array(a.dtype, len(shape), "C")
-    return view_type(a, shape), _view_codegen(view_type, shape, False)
-
-
-@intrinsic
-def _c_view_at(typingctx, a, offset, shape):
-    """:func:`_c_view` of ``a[offset:]`` (offset along a's first dimension), without making
-    that slice (whose reference to a's memory would be counted, and not optimized away)."""
-    view_type = types.Array(a.dtype, len(shape), "C")
-    return view_type(a, offset, shape), _view_codegen(view_type, shape, True)
-
-
-@intrinsic
-def _product(typingctx, shape):
-    """The product of the integers of the tuple ``shape``."""
-
-    def codegen(context, builder, signature, args):
-        size = context.get_constant(types.intp, 1)
-        for value in _intp_items(context, builder, args[0], shape):
-            size = builder.mul(size, value)
-        return size
-
-    return types.intp(shape), codegen
-
-
 @overload(reshaped)
 def _reshaped_compiled(a, shape):
     if not isinstance(a, types.Array):
@@ -139,102 +70,57 @@ def _reshaped_compiled(a, shape):
         return lambda a, shape: a.reshape(shape)
 
     def impl(a, shape):
-        if _product(shape) != a.shape[0]:
+        if product(shape) != a.shape[0]:
             raise ValueError("reshaped: the shape does not match the array's size")
-        return _c_view(a, shape)
+        return c_view(a, shape)
 
     return impl
 
 
-def _kernel_source_files():
-    """Every kernel source file: this package's and :data:`_OTHER_SOURCES`."""
-    files = [
-        os.path.join(root, name)
-        for root, _, names in sorted(os.walk(_PACKAGE_DIR))
-        for name in sorted(names)
-        if name.endswith(".py")
-    ]
-    return files + list(_OTHER_SOURCES)
+_MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+#: The import graph of mallard's sources, whose stamps key the kernels' cache entries.
+SOURCES = SourceGraph(_MALLARD_DIR, "mallard")
+manage_caches(_PACKAGE_DIR, SOURCES.stamp_of_file)
+# The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
+# the temporary cache where numba has no writable directory.
+manage_caches(_MALLARD_DIR)
+# A kernel called from an entry point and from another kernel is compiled once, not twice.
+compile_each_kernel_once()
 
 
-def _is_kernel_source(py_file):
-    path = os.path.abspath(py_file)
-    return path.startswith(_PACKAGE_DIR + os.sep) or path in _OTHER_SOURCES
+def atomic_add(a, i, value):
+    """a[i] += value, atomically (sequentially consistent) when compiled; returns the value
+    a[i] had. ``a``: a 1-D int64 array shared by the threads of a batched call (see
+    kernels.batch); ``atomic_add(a, i, 0)`` is an atomic read."""
+    old = a[i]
+    a[i] = old + value
+    return old
 
 
-@functools.lru_cache(maxsize=1)
-def _package_source_hash():
-    digest = hashlib.sha256()
-    for path in _kernel_source_files():
-        with open(path, "rb") as f:
-            digest.update(os.path.basename(path).encode() + f.read())
-    return digest.hexdigest()
+def atomic_load(a, i):
+    """a[i], read atomically (acquire) when compiled. ``a`` as for :func:`atomic_add`."""
+    return a[i]
 
 
-class _PackageStampLocator(caching._CacheLocator):
-    """numba's usual locator for a kernel, with all the kernel sources as its stamp."""
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    def ensure_cache_path(self):
-        self._inner.ensure_cache_path()
-
-    def get_cache_path(self):
-        return self._inner.get_cache_path()
-
-    def get_source_stamp(self):
-        return (self._inner.get_source_stamp(), _package_source_hash())
-
-    def get_disambiguator(self):
-        return self._inner.get_disambiguator()
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if not _is_kernel_source(py_file):
-            return None
-        for other in _CACHE_IMPL._locator_classes:
-            if other is not cls:
-                inner = other.from_function(py_func, py_file)
-                if inner is not None:
-                    return cls(inner)
-        return None
+def atomic_cas(a, i, expected, new):
+    """a[i] = new if a[i] == expected (compare and swap, atomically when compiled); returns
+    the value a[i] had (``expected`` if it swapped). ``a`` as for :func:`atomic_add`."""
+    old = a[i]
+    if old == expected:
+        a[i] = new
+    return old
 
 
-def _compile_each_kernel_once():
-    """Makes numba type (and compile) a kernel once per argument types, not twice.
-
-    numba keys the implementations of an overload (which ``jitable`` registers) by the
-    argument types and the flags of the function being compiled when it is called. Those
-    flags differ in one option only between an entry point (compiled with a wrapper that
-    Python calls) and the kernels below it (without), which changes nothing in the kernel's
-    code: a kernel called both by an (inlined) driver and by another kernel was compiled
-    twice, with everything it calls. The key is made with that option as the kernels'."""
-    from numba.core import targetconfig
-    from numba.core.typing import templates
-
-    template = templates._OverloadFunctionTemplate
-    if getattr(template._get_impl, "_mallard", False):
-        return
-
-    def _get_impl(self, args, kws):
-        flags = targetconfig.ConfigStack.top_or_none()
-        if flags is not None and not flags.no_cpython_wrapper:
-            flags = flags.copy()
-            flags.no_cpython_wrapper = True
-        cache_key = self.context, tuple(args), tuple(kws.items()), flags
-        found = self._impl_cache.get(cache_key)
-        if found is not None:
-            return found
-        return self._build_impl(cache_key, args, kws)
-
-    _get_impl._mallard = True
-    template._get_impl = _get_impl
+@overload(atomic_add)
+def _atomic_add_compiled(a, i, value):
+    return lambda a, i, value: int64_atomic_add(a, i, value)
 
 
-_compile_each_kernel_once()
+@overload(atomic_load)
+def _atomic_load_compiled(a, i):
+    return lambda a, i: int64_atomic_load(a, i)
 
-# numba renamed _CacheImpl to CacheImpl in 0.61.
-_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-if _PackageStampLocator not in _CACHE_IMPL._locator_classes:
-    _CACHE_IMPL._locator_classes.insert(0, _PackageStampLocator)
+
+@overload(atomic_cas)
+def _atomic_cas_compiled(a, i, expected, new):
+    return lambda a, i, expected, new: int64_atomic_cas(a, i, expected, new)

@@ -1,17 +1,18 @@
 """The plant's compiled stepping: many steps of a plant's state in one call, for the
 Simulator's compiled advance (mallard.systems.analysis._compiled_advance).
 
-:func:`drive_discrete_steps` takes a discrete plant's periodic updates (the semi-implicit
-Euler step with its constraint projection, plant._discrete) and :func:`drive_explicit_steps`
-a continuous plant's explicit integration (explicit Euler, RK2, RK3 with or without error
-control, systems.analysis), each exactly as the Python path takes them, operation for
-operation, so that the states, times and statistics are the same to the last bit: the
-integrators' sums and step rules are the same kernels (systems.analysis._kernels).
+:func:`drive_discrete_steps` takes a discrete plant's periodic updates (the free motion, then
+Drake's SAP solver with the joint constraints: plant._discrete, plant._sap_driver) and
+:func:`drive_explicit_steps` a continuous plant's explicit integration (explicit Euler, RK2,
+RK3 with or without error control, systems.analysis), each exactly as the Python path takes
+them, operation for operation, so that the states, times and statistics are the same to the
+last bit: the integrators' sums and step rules are the same kernels (systems.analysis._kernels),
+the SAP solver is kernels.sap.
 
 Both advance whole iterations of the Simulator's loop (an iteration: the pending update, then
 time to the next event or the boundary) and stop after the first that ends at another
 system's event or at the boundary. An iteration that fails (forward dynamics or the
-projection breaks down, the step size would go below the minimum) is undone, so that the
+SAP solver breaks down, the step size would go below the minimum) is undone, so that the
 Simulator takes it again in Python, which raises as it does.
 
 The inputs (actuation, applied generalized forces) are constant during a call: the caller
@@ -25,9 +26,15 @@ from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.coordinates import calc_qdot, calc_v
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import forward_dynamics
-from mallard.multibody._kernels.lcp import constraint_residuals, project_velocities
-from mallard.multibody._kernels.views import model, parameters, workspace
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
+from mallard.multibody._kernels.views import (
+    model,
+    parameters,
+    sap_table,
+    sap_workspace,
+    workspace,
+)
+from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, SAP_SUCCESS, VELOCITIES
 from mallard.systems.analysis._kernels import (
     ACCURACY_IN_USE,
     ACTUAL_INITIAL_STEP_SIZE_TAKEN,
@@ -73,33 +80,66 @@ from mallard.systems.framework._sample_times import next_sample_time
 
 ALL_STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
-#: Why a discrete plant's update was left to Python: the projection's matrix is not positive
-#: definite (forward dynamics' failures are the mobod, ≥ 0).
-FAILED_PROJECTION = -2
+#: Why a discrete plant's update was left to Python: the SAP solver failed (forward dynamics'
+#: failures are the mobod, ≥ 0).
+FAILED_SAP = -2
 
 
 jitable(next_sample_time)
 
 
 # ---- discrete plants -----------------------------------------------------------------------
+@jitable
+def _sap_velocities(m, params, work, si, sw, x, v_star, step_diagonal, limits, limit_bounds,
+                    pd, pd_values, couplers, coupler_values, v_next):  # fmt: skip
+    """v⁺ (into ``v_next``) of a SAP step from x = [q0; v0] with free-motion velocities
+    ``v_star``, as plant._sap_driver's SapDriver.step computes it: the joint constraints
+    (kernels.sap) in the SAP problem (si, sw), solved with A = M(q0) + diag(``step_diagonal``)
+    from the guess v0 if there is any, else v⁺ = v*. The stages of q0 are current (the free
+    motion's). Returns SAP_SUCCESS or the solver's failure."""
+    t, w = sap_table(si, si), sap_workspace(si, sw)
+    nq, nv = m.nq, m.nv
+    counts = t.counts
+    for i in range(counts.shape[0]):
+        counts[i] = 0
+    w_v_star = w.v_star
+    for i in range(nv):
+        w_v_star[i] = v_star[i]
+    constraints = _add_joint_constraints(
+        t, w, x[0:nq], x[nq:], limits, limit_bounds, pd, pd_values, couplers, coupler_values
+    )
+    if constraints == 0:
+        for i in range(nv):
+            v_next[i] = v_star[i]
+        return SAP_SUCCESS
+    M = work.M
+    calc_mass_matrix(m, params, work, M)
+    v = w.v
+    for i in range(nv):
+        v[i] = x[nq + i]
+    status = _solve(t, w, M, step_diagonal)
+    for i in range(nv):
+        v_next[i] = v[i]
+    return status
+
+
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, J, G, q0, q1, equality,
-    r, lam, X, active, Y, L, W, S, L_S, free, scratch,
-    t, pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, limits, limit_bounds, pd, pd_values,
+    couplers, coupler_values, scratch, t, pending, others, boundary, h, offset,
 ):  # fmt: skip
-    """Iterations of the Simulator's loop from time t for a discrete plant whose only events
-    are its periodic update (period h, ``offset``; ``pending`` at t) and whose state ``x`` =
-    [q; v] is the only state that changes: each takes the update if it is pending, then goes
-    to the next update time, stopping after the first iteration that reaches another event
-    (the time ``others``) or the ``boundary``. The update (plant._discrete): v* = v + h·v̇
-    with v̇ of forward dynamics with h·D (``step_diagonal``) added to M's diagonal, projected
-    onto the constraint rows (J, G, q0, q1, equality; with the projection's scratch, lcp) if
-    the free motion crosses a limit or there are equality rows, then q⁺ = q + h·N(q)·v⁺.
-    ``scratch`` (5·nv + 2·nq floats) ends with the state before the last update and its
-    (v⁺ − v)/h. Returns (the time, whether the update is pending, the iterations and the
-    updates taken, −1 or why the next iteration was left to Python, the time the last
-    iteration started at)."""
+    """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
+    events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
+    ``x`` = [q; v] is the only state that changes: each takes the update if it is pending,
+    then goes to the next update time, stopping after the first iteration that reaches
+    another event (the time ``others``) or the ``boundary``. The update (plant._discrete): the
+    free motion v* = v + h·v̇ with v̇ of forward dynamics with h·D (``step_diagonal``) added
+    to M's diagonal; v⁺ of the SAP problem (si, sw) of the joint constraints (``limits``...
+    ``coupler_values``, see kernels.sap.sap_add_joint_constraints) if any applies, else v*
+    (:func:`_sap_velocities`); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq floats) ends
+    with the state before the last update and its (v⁺ − v)/h. Returns (the time, whether the
+    update is pending, the iterations and the updates taken, −1 or why the next iteration
+    was left to Python, the time the last iteration started at)."""
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     nq, nv = m.nq, m.nv
     v_star = scratch[0:nv]
@@ -108,10 +148,6 @@ def drive_discrete_steps(
     qdot = scratch[3 * nv : 3 * nv + nq]
     x_prev = scratch[3 * nv + nq : 3 * nv + 2 * nq + nv]
     vdot_last = scratch[3 * nv + 2 * nq + nv : 4 * nv + 2 * nq + nv]
-    any_equality = False
-    for i in range(equality.shape[0]):
-        if equality[i]:
-            any_equality = True
     reflected = params.reflected
     iterations = updates = 0
     status = -1
@@ -130,32 +166,23 @@ def drive_discrete_steps(
             vdot = work.vdot
             for i in range(nv):
                 v_star[i] = x[nq + i] + h * vdot[i]
-            v_plus = v_star
-            if J.shape[0] and (
-                constraint_residuals(J, G, q0, q1, x[0:nq], h, v_star, r) or any_equality
-            ):
-                A = work.M
-                calc_mass_matrix(m, params, work, A)
-                for i in range(nv):
-                    A[i, i] += step_diagonal[i]
-                if (
-                    project_velocities(
-                        A, J, r, equality, free, v_star, Y, L, W, lam, active, S, L_S, X, v_next
-                    )
-                    == 1
-                ):
-                    status = FAILED_PROJECTION
-                    break
-                v_plus = v_next
-            calc_qdot(m, x[0:nq], v_plus, qdot)
+            status = _sap_velocities(
+                m, params, work, si, sw, x, v_star, step_diagonal, limits, limit_bounds,
+                pd, pd_values, couplers, coupler_values, v_next,
+            )  # fmt: skip
+            if status != SAP_SUCCESS:
+                status = FAILED_SAP
+                break
+            status = -1
+            calc_qdot(m, x[0:nq], v_next, qdot)
             for i in range(nq + nv):
                 x_prev[i] = x[i]
             for i in range(nv):
-                vdot_last[i] = (v_plus[i] - x[nq + i]) / h
+                vdot_last[i] = (v_next[i] - x[nq + i]) / h
             for i in range(nq):
                 x[i] = x[i] + h * qdot[i]
             for i in range(nv):
-                x[nq + i] = v_plus[i]
+                x[nq + i] = v_next[i]
             updates += 1
         # Time goes to the next event (no continuous state: in one step).
         t_update = next_sample_time(h, offset, t)

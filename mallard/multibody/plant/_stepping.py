@@ -6,14 +6,20 @@ integration, exactly as the Python path takes them.
 It can when everything a step depends on besides the state is fixed for the call: float64
 scalars; inputs that do not change between events (the Simulator checks the ports listed in
 ``input_ports``); no PD-controlled actuator with a desired state, no applied spatial force,
-no force element besides gravity (each needs Python at every step); no locked joint or
-deactivated constraint, no roll-pitch-yaw joint (whose singularities the Python path
-checks). Otherwise the Simulator takes its usual path.
+no force element besides gravity (each needs Python at every step); no roll-pitch-yaw joint
+(whose singularities the Python path checks). A discrete plant's step is the SAP solver's
+with joint limits and couplers (plant._sap_driver's problem, solved compiled); not TAMSI's
+(its limits are penalty forces computed in Python), nor with locked joints, deactivated
+constraints or limits on multi-dof joints (which SapDriver refuses). Otherwise the Simulator
+takes its usual path.
 """
 
 import numpy as np
 
-from mallard.multibody.plant._discrete import DiscreteStepMemory, _Projection
+from mallard.multibody import _layout
+from mallard.multibody.plant._discrete import DiscreteStepMemory
+from mallard.multibody.plant._sap_driver import SapProblem
+from mallard.systems.framework._events import TriggerType
 
 
 class PlantStepper:
@@ -32,14 +38,21 @@ class PlantStepper:
             len(plant._force_elements) == 1
             and plant._dynamics_topology().rpy_pitch.size == 0
             and (self.discrete or not plant._coupler_constraints)
+            and not (self.discrete and (plant._uses_tamsi() or plant._sap_driver.multi_dof_limits))
         )
         #: The event the discrete update is (a periodic unrestricted or discrete update).
         self.update_event = None
         if self.discrete:
             handlers = (plant._unrestricted_update, plant._discrete_update)
-            (self.update_event,) = [e for e in plant._events if e.handler in handlers]
+            (self.update_event,) = [
+                e
+                for e in plant._events
+                if e.handler in handlers and e.trigger == TriggerType.kPeriodic
+            ]
         self._inputs = self._ec = None
-        self._discrete_arguments = None
+        self._constraints = None  # (si, sw, the joint constraints' rows) of a discrete step
+        self._scratch = None
+        self._empty_problem = None  # (the SAP problem of a plant without constraints)
 
     def prepare(self, context):
         """Whether the plant's state in ``context`` (its own) can be stepped now; if so, takes
@@ -52,9 +65,25 @@ class PlantStepper:
             return False
         if plant._applied_spatial_force_port._value_or_none(context):
             return False
-        parameters = plant._parameters(context)
-        if self.discrete and (parameters.locked.any() or parameters.inactive_constraints):
-            return False
+        if self.discrete:
+            parameters = plant._parameters(context)
+            if parameters.locked.any() or parameters.inactive_constraints:
+                return False
+            driver = plant._sap_driver
+            if driver.may_constrain():
+                problem = driver._problem(ec, parameters)
+            else:  # (no rows: v⁺ = v*, no problem in the Context's cache, as SapDriver.step)
+                problem = self._empty_problem
+                if problem is None:
+                    sizes = _layout.SapSizes(plant._nv, 0, 0)
+                    locked = np.zeros(plant._nv, dtype=np.int64)
+                    problem = SapProblem(sizes, plant._time_step, driver.clique, locked)
+                    self._empty_problem = problem
+            self._constraints = (
+                (problem.si, problem.sw, driver.limits, driver.limit_bounds)
+                + driver.no_pd
+                + driver._coupler_rows(parameters)
+            )
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
         return True
@@ -66,44 +95,36 @@ class PlantStepper:
         state (and, with sampled output ports, of the last update's DiscreteStepMemory).
         Returns (time, pending, iterations, updates, status, the last iteration's start)."""
         plant, ec = self.plant, self._ec
-        arguments = self._discrete_arguments
-        if arguments is None:
-            arguments = self._discrete_arguments = self._make_discrete_arguments()
+        nq, nv = plant._nq, plant._nv
+        scratch = self._scratch
+        if scratch is None:
+            scratch = self._scratch = np.empty(5 * nv + 2 * nq)
         x = plant._x_of(context._state)
         step_diagonal = plant._time_step * ec.params.damping
         u, tau_in, F_in = self._inputs
         engine = plant._engine
         done = ec.kernels.drive_discrete_steps(
-            engine.mi, engine.mf, ec.ws, x, u, tau_in, F_in, step_diagonal, *arguments,
-            t, pending, others, boundary, plant._time_step, self.update_event.offset_sec,
+            engine.mi, engine.mf, ec.ws, x, u, tau_in, F_in, step_diagonal, *self._constraints,
+            scratch, t, pending, others, boundary, plant._time_step,
+            self.update_event.offset_sec,
         )  # fmt: skip
         updates = done[3]
         if updates:
             if plant._use_sampled_output_ports:
-                context._state._abstract._values[0]._value = self._memory(context, arguments[-1])
+                context._state._abstract._values[0]._value = self._memory(context, scratch)
             context._state_changed()
         return done
 
-    def _make_discrete_arguments(self):
-        """The constraint rows, the projection's scratch and the step's scratch."""
-        plant = self.plant
-        nq, nv = plant._nq, plant._nv
-        p = _Projection(nv, plant._c_J.shape[0])
-        return (
-            plant._c_J, plant._c_g, plant._c_q0, plant._c_q1, plant._c_equality,
-            p.r, p.lam, p.X, p.active, p.Y, p.L, p.W, p.S, p.L_S, np.ones(nv, dtype=np.int64),
-            np.empty(5 * nv + 2 * nq),
-        )  # fmt: skip
-
     def _memory(self, context, scratch):
         """The DiscreteStepMemory of the last update: the state it started from and its
-        (v⁺ − v)/h, from ``scratch`` (see drive_discrete_steps)."""
+        (v⁺ − v)/h, from ``scratch`` (see drive_discrete_steps), and the effort-limited
+        actuation (SapDriver.step's net actuation without PD-controlled actuators)."""
         plant = self.plant
         nq, nv = plant._nq, plant._nv
         start = 3 * nv + nq
         x0 = scratch[start : start + nq + nv].copy()
         vdot = scratch[start + nq + nv :].copy()
-        net = plant._net_actuation_at(context, plant._x_of(context._state)[nq:])
+        net = plant._limited_actuation(context)
         generalized, spatial = plant._applied_input_values(context)
         return DiscreteStepMemory(x0, vdot, net, generalized, spatial)
 

@@ -39,10 +39,12 @@ def acrobot(time_step):
     return MakeAcrobotPlant(time_step=time_step)
 
 
-def limited_pair(time_step):
+def limited_pair(time_step, coupled=True, approximation=None):
     """Two pendulums on revolute joints with tight limits, the second coupled to the first
-    (q₁ = 0.5·q₀): the discrete step's projection with inequality and equality rows."""
+    (q₁ = 0.5·q₀) unless ``coupled`` is False: SAP's limit and coupler constraints."""
     plant = MultibodyPlant(time_step)
+    if approximation is not None:
+        plant.set_discrete_contact_approximation(approximation)
     inertia = SpatialInertia(1.0, [0.0, 0.0, -0.5], UnitInertia(0.3, 0.3, 0.01))
     joints = []
     for i in range(2):
@@ -51,7 +53,7 @@ def limited_pair(time_step):
         joint.set_position_limits([-0.3], [0.25])
         joints.append(plant.AddJoint(joint))
         plant.AddJointActuator(f"motor{i}", joints[-1])
-    if time_step > 0:
+    if time_step > 0 and coupled:
         plant.AddCouplerConstraint(joints[1], joints[0], 0.5)
     plant.Finalize()
     return plant
@@ -124,6 +126,9 @@ def simulate(make, time_step, compiled, *, config=None, duration=0.35, boundarie
         "vdot": plant.get_generalized_acceleration_output_port().Eval(plant_context),
         "net": plant.get_net_actuation_output_port().Eval(plant_context),
     }
+    if time_step > 0:  # (the last SAP solve's statistics)
+        problem = plant._engine.cache(plant_context).lookup("sap_problem", 0)
+        result["sap"] = problem.statistics() if problem is not None else None
     if logger is not None:
         log = logger.FindLog(context)
         result["log"] = (log.sample_times().copy(), log.data().copy())
@@ -179,6 +184,8 @@ def test_discrete_plants(make):
     assert_same(compiled, python)
     assert compiled[0]["updates"] == (0, 350)
     assert python[1] == 350 and compiled[1] == 0
+    if make is limited_pair:
+        assert compiled[0]["sap"]["num_iters"] > 0
 
 
 def test_discrete_update_without_sampled_output_ports():
@@ -236,7 +243,7 @@ def test_an_error_controlled_step_below_the_minimum_raises_as_in_python():
             simulate(acrobot, 0.0, compiled, config=RK3, hook=hook)
 
 
-def test_a_failing_projection_raises_as_in_python():
+def test_a_failing_step_raises_as_in_python():
     def hook(simulator, plant, context):
         plant.get_joint(plant.GetJointIndices()[0])  # (the joints are fine)
         parameters = plant._mutable_parameters(context)
@@ -272,22 +279,46 @@ def test_left_to_python(hook):
 
 
 def test_pd_controlled_plant_left_to_python():
-    def pd_pendulum(time_step):
-        plant = MultibodyPlant(time_step)
-        body = plant.AddRigidBody("link", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 1.0))
-        joint = plant.AddJoint(
-            RevoluteJoint("joint", plant.world_frame(), body.body_frame(), [0, 1, 0])
-        )
-        plant.AddJointActuator("motor", joint).set_controller_gains(PdControllerGains(p=10, d=1))
-        plant.Finalize()
-        return plant
-
     def desired(simulator, plant, context):
         instance = plant.GetJointByName("joint").model_instance()
         plant.get_desired_state_input_port(instance).FixValue(context, [0.3, 0.0])
 
     python = simulate(pd_pendulum, 1e-3, compiled=False, hook=desired)
     compiled = simulate(pd_pendulum, 1e-3, compiled=True, hook=desired)
+    assert_same(compiled, python)
+    assert compiled[1] == python[1] == 350
+
+
+def pd_pendulum(time_step):
+    """A pendulum whose actuator has PD gains."""
+    plant = MultibodyPlant(time_step)
+    body = plant.AddRigidBody("link", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 1.0))
+    joint = plant.AddJoint(
+        RevoluteJoint("joint", plant.world_frame(), body.body_frame(), [0, 1, 0])
+    )
+    plant.AddJointActuator("motor", joint).set_controller_gains(PdControllerGains(p=10, d=1))
+    plant.Finalize()
+    return plant
+
+
+def test_pd_gains_without_desired_state_compiled():
+    """Without a desired state, the PD-controlled actuator's input acts on nothing (Drake's
+    SAP free motion): the compiled steps take it so."""
+    python = simulate(pd_pendulum, 1e-3, compiled=False)
+    compiled = simulate(pd_pendulum, 1e-3, compiled=True)
+    assert_same(compiled, python)
+    assert compiled[1] == 0 and python[1] == 350
+
+
+def test_tamsi_left_to_python():
+    """TAMSI's joint limits are penalty forces computed in Python."""
+    from mallard.multibody.plant import DiscreteContactApproximation
+
+    def make(time_step):
+        return limited_pair(time_step, False, DiscreteContactApproximation.kTamsi)
+
+    python = simulate(make, 1e-3, compiled=False)
+    compiled = simulate(make, 1e-3, compiled=True)
     assert_same(compiled, python)
     assert compiled[1] == python[1] == 350
 
