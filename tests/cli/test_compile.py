@@ -13,9 +13,10 @@ from mallard.cli import _compile
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
-#: Entry points mallard calls interpreted only (never compiled outside the kernel tests):
-#: sap_gradient differentiates an AutoDiffXd plant's SAP step.
-INTERPRETED_ONLY = {"sap_gradient"}
+#: Entry points mallard calls interpreted only (never compiled outside the kernel tests), for
+#: AutoDiffXd plants: sap_gradient differentiates a SAP step, drive_articulated_body is the
+#: free motion's forward dynamics with h·D added.
+INTERPRETED_ONLY = {"sap_gradient", "drive_articulated_body"}
 
 
 def test_the_tasks_reach_every_entry_point():
