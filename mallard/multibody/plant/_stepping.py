@@ -10,7 +10,8 @@ no force element besides gravity (each needs Python at every step); no roll-pitc
 (whose singularities the Python path checks). A discrete plant's step is the SAP solver's
 with joint limits and couplers (plant._sap_driver's problem, solved compiled); not TAMSI's
 (its limits are penalty forces computed in Python), nor with locked joints, deactivated
-constraints or limits on multi-dof joints (which SapDriver refuses). Otherwise the Simulator
+constraints, distance, ball, weld or tendon constraints (their rows are computed in Python at
+each step), or limits on multi-dof joints (which SapDriver refuses). Otherwise the Simulator
 takes its usual path.
 """
 
@@ -37,8 +38,15 @@ class PlantStepper:
         self.possible = (
             len(plant._force_elements) == 1
             and plant._dynamics_topology().rpy_pitch.size == 0
-            and (self.discrete or not plant._coupler_constraints)
-            and not (self.discrete and (plant._uses_tamsi() or plant._sap_driver.multi_dof_limits))
+            and (self.discrete or not plant.num_constraints())
+            and not (
+                self.discrete
+                and (
+                    plant._uses_tamsi()
+                    or plant._sap_driver.multi_dof_limits
+                    or plant.num_constraints() != len(plant._coupler_constraints)
+                )
+            )
         )
         #: The event the discrete update is (a periodic unrestricted or discrete update).
         self.update_event = None
@@ -71,7 +79,7 @@ class PlantStepper:
                 return False
             driver = plant._sap_driver
             if driver.may_constrain():
-                problem = driver._problem(ec, parameters)
+                problem, _ = driver._problem(ec, parameters)  # (couplers only: no bodies)
             else:  # (no rows: v⁺ = v*, no problem in the Context's cache, as SapDriver.step)
                 problem = self._empty_problem
                 if problem is None:
