@@ -50,6 +50,23 @@ def _limited(time_step):
     return plant
 
 
+def _distance_pendulum():
+    """An arm and a free bob held by a distance constraint (discrete: SAP's holonomic rows
+    from the constraint's kinematics), and its positions."""
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import RevoluteJoint, SpatialInertia
+
+    plant = MultibodyPlant(1e-3)
+    arm = plant.AddRigidBody(
+        "arm", SpatialInertia.SolidBoxWithMass(1.0, 0.5, 0.05, 0.05).Shift([0, 0, -0.25])
+    )
+    plant.AddJoint(RevoluteJoint("j", plant.world_frame(), arm.body_frame(), [0, 1, 0]))
+    bob = plant.AddRigidBody("bob", SpatialInertia.SolidSphereWithMass(0.5, 0.05))
+    plant.AddDistanceConstraint(arm, [0, 0, -0.5], bob, [0, 0, 0], 0.3)
+    plant.Finalize()
+    return plant, np.array([0.4, 1, 0, 0, 0, 0.25, 0.05, -0.7])
+
+
 def _simulate(plant, configure=None, duration=0.01):
     from mallard.systems.analysis import Simulator
 
@@ -99,8 +116,9 @@ def task_simulation_outputs():
 
 
 def task_python_stepping():
-    """Simulation step by step in Python (a monitor, RK5, PD-controlled discrete plants):
-    time derivatives, the integrators' sums, the discrete step and its SAP solve."""
+    """Simulation step by step in Python (a monitor, RK5, PD-controlled discrete plants, a
+    distance constraint): time derivatives, the integrators' sums, the discrete step and its
+    SAP problem and solve."""
     _simulate(_acrobot(0.0), _monitored(_config("runge_kutta3")))
     _simulate(_acrobot(0.0), _config("runge_kutta5"))
 
@@ -112,6 +130,8 @@ def task_python_stepping():
     plant = _limited(1e-3)
     _simulate(plant, _monitored())
     _simulate(plant, desired)
+    plant, q0 = _distance_pendulum()
+    _simulate(plant, lambda simulator, context: plant.SetPositions(context, q0))
 
 
 def task_dynamics():
