@@ -28,6 +28,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.rollouts",
     "mallard.multibody._kernels.sap",
     "mallard.multibody._kernels.body_constraints",
+    "mallard.multibody._kernels.stepping",
 )
 
 _ENTRY_POINTS = {}  # name → function

@@ -12,15 +12,18 @@ NOTICE = "mallard: compiling kernels (first run only)…"
 class CompilationWatch:
     """While entered, watches numba's "numba:compile" events (fired for a kernel that is
     compiled, not for one loaded from the on-disk cache): prints NOTICE on ``stream``
-    (default stderr) when the first one starts, and adds up the wall time spent compiling
-    (nested compilations counted once) in ``seconds``."""
+    (default stderr) when the first one starts, adds up the wall time spent compiling
+    (nested compilations counted once) in ``seconds`` and lists the kernels compiled, with
+    their times, in ``kernels`` ([name, seconds])."""
 
     def __init__(self, stream=None):
         self._stream = stream
         self.seconds = 0.0
         self.compiled = False
+        self.kernels = []
         self._depth = 0
         self._start = 0.0
+        self._name = None
         self._installed = None
 
     def __enter__(self):
@@ -35,16 +38,19 @@ class CompilationWatch:
         self._installed = None
         return False
 
-    def _started(self):
+    def _started(self, name):
         if not self.compiled:
             self.compiled = True
             stream = self._stream if self._stream is not None else sys.stderr
             print(NOTICE, file=stream, flush=True)
         if self._depth == 0:
             self._start = time.perf_counter()
+            self._name = name
         self._depth += 1
 
     def _ended(self):
         self._depth -= 1
         if self._depth == 0:
-            self.seconds += time.perf_counter() - self._start
+            seconds = time.perf_counter() - self._start
+            self.seconds += seconds
+            self.kernels.append([self._name, seconds])

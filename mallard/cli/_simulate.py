@@ -22,6 +22,7 @@ from mallard.cli._progress import ProgressBar
 from mallard.cli._replay import model_title, replay_html
 from mallard.systems.analysis import (
     ApplySimulatorConfig,
+    ExtractSimulatorConfig,
     GetIntegrationSchemes,
     Simulator,
     SimulatorConfig,
@@ -236,13 +237,14 @@ def run(args):
         _warn_outside_limits(plant, plant.GetPositions(plant_context), position_names)
 
     with CompilationWatch() as compilation:
-        _warm_up(diagram, simulator.get_context(), plant)
+        _warm_up(diagram, simulator, plant)
         compiled_before_run = compilation.seconds
         progress = ProgressBar(args.duration)
-        simulator.set_monitor(progress.monitor)
         start = time.perf_counter()
         try:
-            simulator.AdvanceTo(args.duration)
+            for boundary in _pieces(args.duration, args.sample_period):
+                simulator.AdvanceTo(boundary)
+                progress.monitor(context)
         finally:
             progress.close()
         # A kernel the warm-up did not reach compiles during the run: not part of its time.
@@ -254,16 +256,32 @@ def run(args):
     return 0
 
 
-def _warm_up(diagram, context, plant):
-    """Evaluates once, on a copy of ``context``, what the run will compute (a step of the
-    discrete plant or the time derivatives of the continuous one, the energies and the
-    poses), so
-    that numba compiles their kernels (or loads them from its cache) before the timed run."""
-    scratch = context.Clone()
-    if plant.time_step() > 0:
-        Simulator(diagram, scratch).AdvanceTo(scratch.get_time() + plant.time_step())
+#: About how many pieces a run is advanced in (the progress bar is redrawn between them).
+_PIECES = 100
+
+
+def _pieces(duration, sample_period):
+    """The times a run advances to one after the other: multiples of the sample period (the
+    logger's publish times, where the integrator stops anyway, so that the steps are those
+    of a single AdvanceTo), about every 1% of the run, then ``duration``."""
+    every = max(1, math.floor(duration / (_PIECES * sample_period)))
+    times = [k * sample_period for k in range(every, math.floor(duration / sample_period), every)]
+    return [t for t in times if t < duration] + [duration]
+
+
+def _warm_up(diagram, simulator, plant):
+    """Runs, on a copy of the simulator's Context, what the run will compute (a first step
+    of the same Simulator configuration, the energies and the poses), so that numba compiles
+    their kernels (or loads them from its cache) before the timed run."""
+    scratch = simulator.get_context().Clone()
+    trial = Simulator(diagram, scratch)
+    if plant.time_step() == 0:
+        ApplySimulatorConfig(ExtractSimulatorConfig(simulator), trial)
+        step = min(simulator.get_integrator().get_maximum_step_size(), 1e-3)
     else:
-        diagram.EvalTimeDerivatives(scratch)
+        step = plant.time_step()
+    trial.set_target_realtime_rate(0.0)
+    trial.AdvanceTo(scratch.get_time() + step)
     plant_context = plant.GetMyContextFromRoot(scratch)
     plant.EvalKineticEnergy(plant_context)
     plant.EvalPotentialEnergy(plant_context)

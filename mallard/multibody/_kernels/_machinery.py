@@ -19,6 +19,7 @@ from numba.extending import overload, register_jitable
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._numba_internals import (
     c_view,
+    compile_each_kernel_once,
     int64_atomic_add,
     int64_atomic_cas,
     int64_atomic_load,
@@ -83,6 +84,8 @@ manage_caches(_PACKAGE_DIR, SOURCES.stamp_of_file)
 # The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
 # the temporary cache where numba has no writable directory.
 manage_caches(_MALLARD_DIR)
+# A kernel called from an entry point and from another kernel is compiled once, not twice.
+compile_each_kernel_once()
 
 
 def atomic_add(a, i, value):

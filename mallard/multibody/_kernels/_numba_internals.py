@@ -48,7 +48,16 @@ pins numba to the releases those tests pass on.
 9. Compile events [test_9_compile_events]: ``numba.core.event`` sends "numba:compile" events
    to a listener installed with ``event.install_listener`` (a context manager), calling its
    ``on_start`` and ``on_end`` when numba starts and ends compiling a function, not when it
-   loads one from the cache (:func:`compilation_listener`).
+   loads one from the cache; the start event's ``data["dispatcher"]`` is the function's
+   dispatcher (:func:`compilation_listener`).
+11. Overload implementations [test_11_kernels_compiled_once]: numba keeps the implementations
+   of an overload (what ``register_jitable`` registers) in the ``_impl_cache`` of
+   ``numba.core.typing.templates._OverloadFunctionTemplate``, keyed by (typing context,
+   argument types, keyword items, the compiling function's flags from
+   ``targetconfig.ConfigStack.top_or_none()``), building a missing one with
+   ``_build_impl(key, args, kws)`` from ``_get_impl(args, kws)``; the flags'
+   ``no_cpython_wrapper`` differs between an entry point and the kernels it calls and changes
+   nothing in a kernel's code (:func:`compile_each_kernel_once`).
 """
 
 import hashlib
@@ -397,18 +406,54 @@ def int64_atomic_cas(typingctx, a, i, expected, new):
 
 
 def compilation_listener(on_start, on_end):
-    """A context manager during which ``on_start()`` and ``on_end()`` are called as numba
-    starts and ends compiling a function (nested for the functions it calls)."""
+    """A context manager during which ``on_start(name)`` and ``on_end()`` are called as numba
+    starts and ends compiling a function (nested for the functions it calls; ``name``: the
+    function's)."""
     from numba.core import event
 
     class Listener(event.Listener):
-        def on_start(self, _event):
-            on_start()
+        def on_start(self, started):
+            dispatcher = started.data["dispatcher"]
+            on_start(getattr(dispatcher, "__name__", None) or str(dispatcher))
 
         def on_end(self, _event):
             on_end()
 
     return event.install_listener("numba:compile", Listener())
+
+
+# ---- 11: overload implementations ---------------------------------------------------------------
+
+
+def compile_each_kernel_once():
+    """Makes numba type (and compile) a kernel once per argument types, not twice.
+
+    numba keys the implementations of an overload (which ``jitable`` registers) by the
+    argument types and the flags of the function being compiled when it is called. Those
+    flags differ in one option only between an entry point (compiled with a wrapper that
+    Python calls) and the kernels below it (without), which changes nothing in the kernel's
+    code: a kernel called both by an (inlined) driver and by another kernel was compiled
+    twice, with everything it calls. The key is made with that option as the kernels'."""
+    from numba.core import targetconfig
+    from numba.core.typing import templates
+
+    template = templates._OverloadFunctionTemplate
+    if getattr(template._get_impl, "_mallard", False):
+        return
+
+    def _get_impl(self, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        if flags is not None and not flags.no_cpython_wrapper:
+            flags = flags.copy()
+            flags.no_cpython_wrapper = True
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        found = self._impl_cache.get(cache_key)
+        if found is not None:
+            return found
+        return self._build_impl(cache_key, args, kws)
+
+    _get_impl._mallard = True
+    template._get_impl = _get_impl
 
 
 # ---- 8: calls without dispatch -----------------------------------------------------------------

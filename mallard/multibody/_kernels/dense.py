@@ -33,19 +33,32 @@ def cholesky_factor(M, free, L):
 @jitable
 def cholesky_solve(L, free, B, sign):
     """B = sign·M⁻¹·B in place (B nv×m) with L from :func:`cholesky_factor`: the rows of B
-    of the dofs not ``free`` are set to zero (and not read)."""
-    nv = L.shape[0]
-    for c in range(B.shape[1]):
-        for i in range(nv):
-            s = sign * B[i, c] if free[i] != 0 else 0.0 * B[i, c]
-            for k in range(i):
-                s -= L[i, k] * B[k, c]
-            B[i, c] = s / L[i, i]
-        for i in range(nv - 1, -1, -1):
-            s = B[i, c]
-            for k in range(i + 1, nv):
-                s -= L[k, i] * B[k, c]
-            B[i, c] = s / L[i, i]
-        for i in range(nv):
-            if free[i] == 0:
+    of the dofs not ``free`` are set to zero (and not read). Row by row, each row's columns
+    side by side (a vector loop; each column's arithmetic is the same as alone)."""
+    nv, m = L.shape[0], B.shape[1]
+    for i in range(nv):
+        if free[i] != 0:
+            for c in range(m):
+                B[i, c] = sign * B[i, c]
+        else:
+            for c in range(m):
+                B[i, c] = 0.0 * B[i, c]
+        for k in range(i):
+            L_ik = L[i, k]
+            for c in range(m):
+                B[i, c] -= L_ik * B[k, c]
+        L_ii = L[i, i]
+        for c in range(m):
+            B[i, c] = B[i, c] / L_ii
+    for i in range(nv - 1, -1, -1):
+        for k in range(i + 1, nv):
+            L_ki = L[k, i]
+            for c in range(m):
+                B[i, c] -= L_ki * B[k, c]
+        L_ii = L[i, i]
+        for c in range(m):
+            B[i, c] = B[i, c] / L_ii
+    for i in range(nv):
+        if free[i] == 0:
+            for c in range(m):
                 B[i, c] = 0.0 * B[i, c]

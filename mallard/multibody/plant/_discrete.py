@@ -239,8 +239,7 @@ class DiscreteMixin:
             v_next = v + h * self._free_motion(context)
             if self._parameters(context).locked.any():
                 v_next[self._locked_velocities(context)] = 0.0
-            u, limits = self._actuation(context), self._effort_limits()
-            net = np.minimum(np.maximum(u, -limits), limits)
+            net = self._limited_actuation(context)
         else:
             v_star = v + h * self._free_motion(context)
             v_next, net, constraint_forces = self._sap_driver.step(context, q, v, v_star)

@@ -345,6 +345,11 @@ class DynamicsMixin:
             self._effort_limits_cache = (self._engine.version, limits)
         return limits
 
+    def _limited_actuation(self, context):
+        """The actuation input u clamped to the actuators' effort limits (no PD control)."""
+        u, limits = self._actuation(context), self._effort_limits()
+        return np.minimum(np.maximum(u, -limits), limits) if u.size else u
+
     def _actuation_with_pd(self, context):
         """The actuation applied: u plus, for the PD-controlled actuators of model instances
         whose desired state input has a value, −Kp·(q − q_d) − Kd·(v − v_d); all clamped to

@@ -30,6 +30,7 @@ from mallard.multibody.plant._ports import PortsMixin
 from mallard.multibody.plant._random import RandomMixin
 from mallard.multibody.plant._scalar_conversion import ScalarConversionMixin
 from mallard.multibody.plant._state_access import StateAccessMixin
+from mallard.multibody.plant._stepping import compiled_stepper
 from mallard.multibody.plant._topology import (
     build_forest,
     check_reversed_joints,
@@ -139,6 +140,11 @@ class MultibodyPlant(
 
     def is_finalized(self):
         return self._is_finalized
+
+    def _compiled_stepper(self):
+        """The PlantStepper of the Simulator's compiled advance (plant._stepping); None before
+        Finalize()."""
+        return compiled_stepper(self) if self._is_finalized else None
 
     # ---- construction --------------------------------------------------------------------
     def _throw_if_finalized(self, method):

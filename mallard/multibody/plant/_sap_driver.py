@@ -205,6 +205,11 @@ class SapDriver:
         self.constrained = plant.num_constraints() > 0  # (constraints are added before)
         self.tendons = None  # the tendon constraints' tables (see _tendon_tables)
 
+    def may_constrain(self):
+        """Whether a step may have constraints: joint limits, constraints the user added or
+        PD-controlled actuators (else v = v* without a problem)."""
+        return bool(self.limits.size or self.constrained or self.plant._pd_tables())
+
     def _problem(self, ec, parameters):
         """The SapProblem of the Context of ``ec`` and its BodyConstraints (or None), made at
         its first step and again when its parameters change (they hold the locks, the active
@@ -444,10 +449,9 @@ class SapDriver:
                 "introduced. SapDriver::AddLimitConstraints() must be updated to support this "
                 "feature. Please file an issue at https://github.com/RobotLocomotion/drake."
             )
-        u, limits = plant._actuation(context), plant._effort_limits()
-        net = np.minimum(np.maximum(u, -limits), limits) if u.size else u
-        if not (self.limits.size or self.constrained or plant._pd_tables()):
-            return v_star.copy(), net, None  # (no constraint can apply)
+        u, net = plant._actuation(context), plant._limited_actuation(context)
+        if not self.may_constrain():
+            return v_star.copy(), net, None
         ec = plant._engine.cache(context)
         parameters = plant._parameters(context)
         problem, bodies = self._problem(ec, parameters)

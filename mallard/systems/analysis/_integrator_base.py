@@ -28,6 +28,22 @@ from mallard.systems.framework._system import System
 #: The integrators' compiled helpers (systems.analysis._kernels), for double values.
 _KERNELS = kernels(np.float64)
 
+
+class _Rules:
+    """The rules of a step in systems.analysis._kernels (plain functions of scalars, which
+    the plant's compiled stepping compiles too), imported at their first use (the module
+    imports numba)."""
+
+    def __getattr__(self, name):
+        from mallard.systems.analysis import _kernels
+
+        rule = getattr(_kernels, name)
+        setattr(self, name, rule)
+        return rule
+
+
+_RULES = _Rules()
+
 _NAN = math.nan
 
 
@@ -39,15 +55,7 @@ def _double_values(a):
     return np.array([_NAN if v is None else v for v in values])
 
 
-# Step-size control constants (Drake's, from Simbody).
-_SAFETY = 0.9
-_MIN_SHRINK = 0.1
-_MAX_GROW = 5.0
-_HYSTERESIS_LOW = 0.9
-_HYSTERESIS_HIGH = 1.2
-_NEAR_ENOUGH_SMALLER = 0.95
-_NEAR_ENOUGH_LARGER = 1.001
-_STRETCH_FACTOR = 1.01
+#: How much a step that could not be taken shrinks.
 _SUBDIVISION_FACTOR = 0.5
 
 # Plant joints whose N(q) (q̇ = N(q)·v) is the identity.
@@ -63,6 +71,9 @@ class StepResult(enum.IntEnum):
     kTimeHasAdvanced = 4
     kReachedBoundaryTime = 5
     kReachedStepLimit = 6
+
+
+_STEP_RESULTS = {result.value: result for result in StepResult}
 
 
 class _Leaf:
@@ -244,7 +255,7 @@ class IntegratorBase:
         return self._max_step_size
 
     def get_stretch_factor(self):
-        return _STRETCH_FACTOR
+        return 1.01  # (systems.analysis._kernels.STRETCH_FACTOR)
 
     def set_requested_minimum_step_size(self, min_step_size):
         self._req_min_step_size = float(min_step_size)
@@ -260,8 +271,7 @@ class IntegratorBase:
 
     def get_working_minimum_step_size(self):
         """max(1e-14, 1e-14·t, requested minimum)."""
-        smart_minimum = max(1e-14, self._context.get_time() * 1e-14)
-        return max(smart_minimum, self._req_min_step_size)
+        return _RULES.working_minimum_step_size(self._context._time, self._req_min_step_size)
 
     # ---- context and system --------------------------------------------------------------
     def get_context(self):
@@ -448,47 +458,30 @@ class IntegratorBase:
             and new_step_size < current_step_size
             and self._min_step_exceeded_throws
         ):
-            raise RuntimeError(
-                "Error control wants to select step smaller than minimum allowed "
-                f"({self.get_working_minimum_step_size():g})"
-            )
+            self._throw_step_too_small()
+
+    def _throw_step_too_small(self):
+        raise RuntimeError(
+            "Error control wants to select step smaller than minimum allowed "
+            f"({self.get_working_minimum_step_size():g})"
+        )
 
     def _calc_adjusted_step_size(self, err, step_taken, at_minimum):
         """(step accepted, next step size, at minimum step) from the error norm of a step of
-        ``step_taken`` (Drake's CalcAdjustedStepSize)."""
-        if math.isnan(err) or math.isinf(err):
-            return False, _MIN_SHRINK * step_taken, at_minimum
-        if err == 0:
-            new_step_size = _MAX_GROW * step_taken
-        else:
-            new_step_size = (
-                _SAFETY
-                * step_taken
-                * (self._accuracy_in_use / err) ** (1.0 / self.get_error_estimate_order())
-            )
-        if new_step_size > step_taken:
-            at_minimum = False
-            if new_step_size < _HYSTERESIS_HIGH * step_taken:
-                new_step_size = step_taken
-        if new_step_size < step_taken and at_minimum:
-            return True, step_taken, at_minimum
-        if new_step_size < step_taken:
-            if err <= self._accuracy_in_use:
-                new_step_size = step_taken
-            else:
-                new_step_size = min(new_step_size, _HYSTERESIS_LOW * step_taken)
-        new_step_size = min(new_step_size, _MAX_GROW * step_taken)
-        new_step_size = max(new_step_size, _MIN_SHRINK * step_taken)
-        if not math.isnan(self._max_step_size):
-            new_step_size = min(new_step_size, self._max_step_size)
-        self._validate_smaller_step_size(step_taken, new_step_size)
-        working_minimum = self.get_working_minimum_step_size()
-        new_step_size = max(new_step_size, working_minimum)
-        if new_step_size == working_minimum:
-            at_minimum = True
-            if new_step_size < step_taken:
-                return False, new_step_size, at_minimum
-        return new_step_size >= step_taken, new_step_size, at_minimum
+        ``step_taken`` (Drake's CalcAdjustedStepSize: systems.analysis._kernels)."""
+        accepted, new_step_size, at_minimum, too_small = _RULES.adjusted_step_size(
+            err,
+            step_taken,
+            at_minimum,
+            self._accuracy_in_use,
+            self.get_error_estimate_order(),
+            self._max_step_size,
+            self.get_working_minimum_step_size(),
+            self._min_step_exceeded_throws,
+        )
+        if too_small:
+            self._throw_step_too_small()
+        return accepted, new_step_size, at_minimum
 
     def _step_once_error_controlled_at_most(self, h_max):
         """One error-controlled step of at most ``h_max``; True if it was ``h_max``."""
@@ -501,13 +494,7 @@ class IntegratorBase:
             step = self._req_initial_step_size
         at_minimum = False
         while True:
-            limited = False
-            if h_max < _NEAR_ENOUGH_SMALLER * step:
-                limited = True
-                step = h_max
-            elif h_max < _NEAR_ENOUGH_LARGER * step:
-                step = h_max
-            step = min(step, self._max_step_size)
+            step, limited = _RULES.candidate_step(h_max, step, self._max_step_size)
             adjusted = step
             while not self._step(adjusted):
                 adjusted *= _SUBDIVISION_FACTOR
@@ -550,25 +537,15 @@ class IntegratorBase:
             raise RuntimeError("Update h is negative.")
         if boundary_time - t0 < 0:
             raise RuntimeError("Boundary h is negative.")
-        result = StepResult.kReachedUpdateTime
-        target_time = update_time
-        if publish_time < update_time:
-            result = StepResult.kReachedPublishTime
-            target_time = publish_time
-        if boundary_time < target_time:
-            result = StepResult.kReachedBoundaryTime
-            target_time = boundary_time
         if self._n == 0:
+            result, target_time = _RULES.integration_target(
+                t0, publish_time, update_time, boundary_time, math.inf
+            )
             context.SetTime(target_time)
-            return result
-        reached_boundary = result == StepResult.kReachedBoundaryTime
-        max_h = self._max_step_size
-        max_integrator_time = t0 + max_h
-        if (reached_boundary and max_integrator_time < target_time) or (
-            not reached_boundary and t0 + max_h * _STRETCH_FACTOR < target_time
-        ):
-            result = StepResult.kTimeHasAdvanced
-            target_time = max_integrator_time
+            return _STEP_RESULTS[result]
+        result, target_time = _RULES.integration_target(
+            t0, publish_time, update_time, boundary_time, self._max_step_size
+        )
         h = target_time - t0
         if h < 0:
             raise RuntimeError("Negative h.")
@@ -586,7 +563,7 @@ class IntegratorBase:
         self._update_step_statistics(context._time - t0)
         if full_step or context._time >= target_time:
             context.SetTime(target_time)
-            return result
+            return _STEP_RESULTS[result]
         return StepResult.kTimeHasAdvanced
 
     def IntegrateWithMultipleStepsToTime(self, t_final):

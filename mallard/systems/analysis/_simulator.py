@@ -26,6 +26,7 @@ The timing rules (Drake's, checked against pydrake):
 import math
 import time
 
+from mallard.systems.analysis._compiled_advance import CompiledAdvance
 from mallard.systems.analysis._explicit_integrators import RungeKutta3Integrator
 from mallard.systems.analysis._integrator_base import IntegratorBase, StepResult
 from mallard.systems.analysis._interrupts import keyboard_interrupt_held
@@ -66,6 +67,7 @@ class Simulator:
         self._initialization_done = False
         self._last_known_simtime = math.nan
         self._plan = None
+        self._compiled = None  # the CompiledAdvance (see _compiled_advance), if any
         self._per_step = _EMPTY
         self._timed = _EMPTY
         self._time_triggered = False
@@ -90,6 +92,7 @@ class Simulator:
         self._integrator.Initialize()
         self.ResetStatistics()
         plan = self._plan = EventPlan(self._system, context)
+        self._compiled = CompiledAdvance.make(self, plan)
         init = _EMPTY if params.suppress_initialization_events else plan.initialization
         self._per_step = self._timed = _EMPTY
         self._time_triggered = False
@@ -147,29 +150,40 @@ class Simulator:
         merged = plan.merged(per_step, self._timed if self._time_triggered else _EMPTY)
         forced_publish = plan.forced.publish
         realtime = self._target_realtime_rate > 0
+        compiled = self._compiled
         while True:
             if realtime:
                 self._pause_if_too_fast()
             worst = _DID_NOTHING
-            if merged.unrestricted:
-                worst = self._handle_unrestricted(merged.unrestricted)
-                self._throw_if_failed(worst, status)
-            if merged.discrete:
-                worst = _keep(worst, self._handle_discrete(merged.discrete))
-                self._throw_if_failed(worst, status)
+            done = None if compiled is None else compiled.advance(self, merged, boundary_time)
+            if done is not None:
+                # Iterations taken compiled: the last one ended at ``timed``'s time if
+                # ``triggered``; its publishes are handled below.
+                iterations, timed, triggered, discrete, unrestricted = done
+                self._num_discrete_updates += discrete
+                self._num_unrestricted_updates += unrestricted
+            else:
+                iterations = 1
+                if merged.unrestricted:
+                    worst = self._handle_unrestricted(merged.unrestricted)
+                    self._throw_if_failed(worst, status)
+                if merged.discrete:
+                    worst = _keep(worst, self._handle_discrete(merged.discrete))
+                    self._throw_if_failed(worst, status)
+                if not worst.reached_termination():
+                    next_time, timed = plan.next_update(context._time)
+                    if timed is _EMPTY:
+                        result = integrator.IntegrateNoFurtherThanTime(_INF, _INF, boundary_time)
+                    else:
+                        next_update = next_time if timed.has_updates() else _INF
+                        next_publish = next_time if timed.publish else _INF
+                        result = integrator.IntegrateNoFurtherThanTime(
+                            next_publish, next_update, boundary_time
+                        )
+                    triggered = result in _TRIGGERING
             if not worst.reached_termination():
-                next_time, timed = plan.next_update(context._time)
-                if timed is _EMPTY:
-                    result = integrator.IntegrateNoFurtherThanTime(_INF, _INF, boundary_time)
-                else:
-                    next_update = next_time if timed.has_updates() else _INF
-                    next_publish = next_time if timed.publish else _INF
-                    result = integrator.IntegrateNoFurtherThanTime(
-                        next_publish, next_update, boundary_time
-                    )
-                triggered = result in _TRIGGERING
                 self._timed, self._time_triggered = timed, triggered
-                self._num_steps_taken += 1
+                self._num_steps_taken += iterations
                 merged = plan.merged(per_step, timed) if triggered else per_step
                 if merged.publish:
                     worst = _keep(worst, self._handle_publish(merged.publish))

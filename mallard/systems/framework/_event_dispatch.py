@@ -23,6 +23,7 @@ import math
 
 from mallard.common.value import Value
 from mallard.systems.framework._events import EventKind, EventStatus, TriggerType
+from mallard.systems.framework._sample_times import next_sample_time
 
 _KINDS = (EventKind.kUnrestrictedUpdate, EventKind.kDiscreteUpdate, EventKind.kPublish)
 _SUCCEEDED = int(EventStatus.Severity.kSucceeded)
@@ -78,17 +79,6 @@ def merge(collections):
         _merge_groups([c.discrete for c in collections]),
         _merge_groups([c.publish for c in collections]),
     )
-
-
-def next_sample_time(period, offset, time):
-    """The first time offset + k·period strictly after ``time`` (Drake's GetNextSampleTime)."""
-    if time < offset:
-        return offset
-    next_k = math.ceil((time - offset) / period)
-    next_t = offset + next_k * period
-    if next_t <= time:
-        next_t = offset + (next_k + 1) * period
-    return next_t
 
 
 class EventPlan:

@@ -359,6 +359,75 @@ def _rollout(rng):
     return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))
 
 
+def _discrete_steps(rng):
+    """Four updates of the sample until another event at 3.5 ms, through SAP: a limit just
+    crossed, a PD controller, a coupler."""
+    from mallard.multibody import _layout
+    from mallard.multibody.plant._sap_driver import SapProblem
+
+    s = Sample(rng)
+    nq, nv, n, nu = s.sizes.nq, s.sizes.nv, s.sizes.n, s.sizes.nu
+    problem = SapProblem(
+        _layout.SapSizes(nv, 4, 3), 1e-3, np.zeros(nv, dtype=np.int64), np.zeros(nv, np.int64)
+    )
+    x = s.x.copy()
+    return (s.mi, s.mf, s.ws, x, s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
+        s.rng.uniform(0, 1e-3, size=nv),
+        problem.si,
+        problem.sw,
+        np.array([[0, 0, 0]], dtype=np.int64),
+        np.array([[x[0] - 1e-6, x[0] + 0.5]]),
+        np.array([[1, 1, 0]], dtype=np.int64),
+        np.array([[30.0, 3.0, 0.5, 0.1, 0.0, 0.2]]),
+        np.array([[2, 3, 2, 3, 0, 0]], dtype=np.int64),
+        np.array([[1.5, 0.01]]),
+        np.zeros(5 * nv + 2 * nq),
+        0.0,
+        True,
+        0.0035,
+        0.1,
+        1e-3,
+        0.0,
+    )
+
+
+def _explicit_steps(rng):
+    """Error-controlled RK3 steps of the sample (whose free and ball joints weigh q's error
+    through N) to a boundary at 4 ms."""
+    from mallard.systems.analysis import _kernels as rules
+
+    s = Sample(rng)
+    nq, nv, n, nu = s.sizes.nq, s.sizes.nv, s.sizes.n, s.sizes.nu
+    nx = nq + nv
+    control = np.full(rules.CONTROL_SIZE, np.nan)
+    control[rules.REQ_INITIAL_STEP_SIZE] = 1e-3
+    control[rules.MAX_STEP_SIZE] = 0.1
+    control[rules.ACCURACY_IN_USE] = 1e-3
+    control[rules.REQ_MIN_STEP_SIZE] = 0.0
+    control[rules.PUBLISH_TIME] = np.inf
+    control[rules.UPDATE_TIME] = 0.01
+    control[rules.BOUNDARY_TIME] = 0.004
+    control[rules.TIME] = 0.0
+    counts = np.zeros(rules.COUNTS_SIZE, dtype=np.int64)
+    counts[rules.SCHEME] = rules.RUNGE_KUTTA3
+    counts[rules.ERROR_ORDER] = 3
+    counts[rules.THROWS] = 1
+    counts[rules.MAPPED] = 1
+    weights = np.concatenate((np.zeros(nq), np.ones(nv)))
+    return (s.mi, s.mf, s.ws, s.x.copy(), s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
+        np.zeros((3, nx)),
+        np.zeros(nx),
+        np.zeros(nx),
+        np.zeros(nx),
+        np.zeros(3),
+        weights,
+        np.ones(nv),
+        np.zeros(3 * nx),
+        control,
+        counts,
+    )
+
+
 def _new_row(rng):
     s = Sample(rng)
     return (s.mi, s.ws, _batch_row(s, True), True)
@@ -419,6 +488,8 @@ CASES = {
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
+    "drive_discrete_steps": _discrete_steps,
+    "drive_explicit_steps": _explicit_steps,
 }
 
 #: Arguments not compared (by position): the batched entry points' rows, whose lanes are L

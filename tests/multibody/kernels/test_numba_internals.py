@@ -202,11 +202,15 @@ def test_8_entry_point():
 # ---- 9. compile events -------------------------------------------------------------------------
 def test_9_compile_events():
     events = []
+
+    def plus_one(x):
+        return x + 1
+
     with _numba_internals.compilation_listener(
-        lambda: events.append("start"), lambda: events.append("end")
+        lambda name: events.append(("start", name)), lambda: events.append("end")
     ):
-        numba.njit(lambda x: x + 1)(1)
-    assert events[0] == "start" and events[-1] == "end" and len(events) % 2 == 0
+        numba.njit(plus_one)(1)
+    assert events[0] == ("start", "plus_one") and events[-1] == "end" and len(events) % 2 == 0
 
 
 # ---- 10. atomics --------------------------------------------------------------------------------
@@ -221,6 +225,36 @@ def test_10_atomics():
 
     a = np.array([2, 3], dtype=np.int64)
     assert run(a) == (2, 7, 3, 3) and list(a) == [7, 9]
+
+
+# ---- 11. overload implementations ---------------------------------------------------------------
+def test_11_kernels_compiled_once():
+    """A jitable kernel called from a compiled entry point (with its Python wrapper) and from
+    a kernel (without) is typed once: one implementation in the overload's cache."""
+    from numba.core.typing import templates
+    from numba.extending import register_jitable
+
+    _numba_internals.compile_each_kernel_once()
+    assert getattr(templates._OverloadFunctionTemplate._get_impl, "_mallard", False)
+
+    def square(x):
+        return x * x
+
+    register_jitable(square)
+
+    def inner(x):
+        return square(x) + 1.0
+
+    register_jitable(inner)
+
+    @numba.njit
+    def outer(x):
+        return square(x) + inner(x)
+
+    assert outer(3.0) == 19.0
+    typing_context = numba.core.registry.cpu_target.typing_context
+    (template,) = typing_context.resolve_value_type(square).templates
+    assert [key[1] for key in template._impl_cache] == [(numba.types.float64,)]
 
 
 # ---- and nothing else -------------------------------------------------------------------------

@@ -131,7 +131,9 @@ def test_dependencies_of_the_kernel_modules():
     assert K + "dynamics" in SOURCES.closure(K + "engine")
     # Nothing of the plant, the tree or the systems: the layouts, the joint type codes and the
     # batched status codes, how kernels are called (mallard._compiled), the one quaternion
-    # formula and a scalar's double value (mallard._scalar_value, for the interpreted kernels).
+    # formula and a scalar's double value (mallard._scalar_value, for the interpreted kernels);
+    # for the compiled stepping, the integrators' step rules (kernels of their own) and the
+    # periodic events' times, plain functions of numbers that the systems share with it.
     allowed = {
         "mallard.multibody._joint_types",
         "mallard.multibody._batch_codes",
@@ -139,6 +141,8 @@ def test_dependencies_of_the_kernel_modules():
         "mallard.multibody._layout",
         "mallard._compiled",
         "mallard.common._quaternion_rotation",
+        "mallard.systems.analysis._kernels",
+        "mallard.systems.framework._sample_times",
     }
     for name in KERNEL_MODULES:
         outside = {m for m in SOURCES.closure(name) if not m.startswith(K)}

@@ -1,0 +1,291 @@
+"""``mallard compile``: compiles mallard's kernels ahead of time into numba's on-disk cache.
+
+numba compiles a kernel at its first call in an environment, then loads it from its cache.
+This command makes those first calls (a container's or a CI job's build step, so that runs
+start warm): each *task* below uses a part of mallard's API the way a program does, so that
+exactly the kernels (and argument types) the program needs are compiled. Tasks run in
+parallel worker processes (``-j``, each taking the next task when done with one; tasks in the
+same process share what they have in common); each reports the kernels it compiled and their
+times.
+"""
+
+import argparse
+import json
+import multiprocessing
+import os
+import resource
+import time
+
+import numpy as np
+
+HELP = "compile mallard's kernels into numba's cache ahead of time"
+DESCRIPTION = """\
+Compiles mallard's kernels into numba's on-disk cache (NUMBA_CACHE_DIR if set, else
+__pycache__ beside mallard's sources), so that later runs start without compiling: a step
+for a container image or a CI cache. Each task uses a part of mallard's API as a program
+would; tasks run in parallel processes (-j). Prints, per task, the kernels it compiled and the
+time each took (a task after another in the same process shares what they have in common)."""
+
+
+# ---- the tasks -------------------------------------------------------------------------------
+def _acrobot(time_step):
+    from mallard.models import MakeAcrobotPlant
+
+    return MakeAcrobotPlant(time_step=time_step)
+
+
+def _limited(time_step):
+    """A pendulum with joint limits and a PD-controlled actuator (the discrete step's SAP
+    problem: limit and PD constraints)."""
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import PdControllerGains, RevoluteJoint, SpatialInertia
+
+    plant = MultibodyPlant(time_step)
+    body = plant.AddRigidBody("link", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 1.0))
+    joint = RevoluteJoint("joint", plant.world_frame(), body.body_frame(), [0, 1, 0])
+    joint.set_position_limits([-0.2], [0.2])
+    plant.AddJoint(joint)
+    plant.AddJointActuator("motor", joint).set_controller_gains(PdControllerGains(p=10, d=1))
+    plant.Finalize()
+    return plant
+
+
+def _distance_pendulum():
+    """An arm and a free bob held by a distance constraint (discrete: SAP's holonomic rows
+    from the constraint's kinematics), and its positions."""
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import RevoluteJoint, SpatialInertia
+
+    plant = MultibodyPlant(1e-3)
+    arm = plant.AddRigidBody(
+        "arm", SpatialInertia.SolidBoxWithMass(1.0, 0.5, 0.05, 0.05).Shift([0, 0, -0.25])
+    )
+    plant.AddJoint(RevoluteJoint("j", plant.world_frame(), arm.body_frame(), [0, 1, 0]))
+    bob = plant.AddRigidBody("bob", SpatialInertia.SolidSphereWithMass(0.5, 0.05))
+    plant.AddDistanceConstraint(arm, [0, 0, -0.5], bob, [0, 0, 0], 0.3)
+    plant.Finalize()
+    return plant, np.array([0.4, 1, 0, 0, 0, 0.25, 0.05, -0.7])
+
+
+def _simulate(plant, configure=None, duration=0.01):
+    from mallard.systems.analysis import Simulator
+
+    simulator = Simulator(plant)
+    context = simulator.get_mutable_context()
+    plant.SetPositions(context, np.full(plant.num_positions(), 0.3))
+    plant.get_actuation_input_port().FixValue(context, np.zeros(plant.num_actuators()))
+    if configure is not None:
+        configure(simulator, context)
+    simulator.AdvanceTo(duration)
+    return context
+
+
+def _config(scheme, **options):
+    from mallard.systems.analysis import ApplySimulatorConfig, SimulatorConfig
+
+    def configure(simulator, context):
+        ApplySimulatorConfig(SimulatorConfig(integration_scheme=scheme, **options), simulator)
+
+    return configure
+
+
+def _monitored(configure=None):
+    """A configuration with a monitor (every step then goes through Python)."""
+
+    def with_monitor(simulator, context):
+        if configure is not None:
+            configure(simulator, context)
+        simulator.set_monitor(lambda root: None)
+
+    return with_monitor
+
+
+def task_simulation():
+    """The compiled stepping of continuous (explicit integrators) and discrete plants."""
+    _simulate(_acrobot(0.0), _config("runge_kutta3"))
+    _simulate(_limited(1e-3))
+
+
+def task_simulation_outputs():
+    """What ``mallard simulate`` computes from the trajectory: energies and poses."""
+    plant = _acrobot(0.0)
+    context = plant.CreateDefaultContext()
+    plant.EvalKineticEnergy(context)
+    plant.EvalPotentialEnergy(context)
+    plant.EvalBodyPoseInWorld(context, plant.world_body())
+
+
+def task_python_stepping():
+    """Simulation step by step in Python (a monitor, RK5, PD-controlled discrete plants, a
+    distance constraint): time derivatives, the integrators' sums, the discrete step and its
+    SAP problem and solve."""
+    _simulate(_acrobot(0.0), _monitored(_config("runge_kutta3")))
+    _simulate(_acrobot(0.0), _config("runge_kutta5"))
+
+    def desired(simulator, context):
+        plant = simulator.get_system()
+        instance = plant.GetJointByName("joint").model_instance()
+        plant.get_desired_state_input_port(instance).FixValue(context, [0.1, 0.0])
+
+    plant = _limited(1e-3)
+    _simulate(plant, _monitored())
+    _simulate(plant, desired)
+    plant, q0 = _distance_pendulum()
+    _simulate(plant, lambda simulator, context: plant.SetPositions(context, q0))
+
+
+def task_dynamics():
+    """A plant's queries: kinematics, Jacobians, mass matrix, inverse and forward dynamics,
+    forces, q̇ ↔ v maps."""
+    from mallard.multibody.tree import JacobianWrtVariable, MultibodyForces
+
+    plant = _acrobot(0.0)
+    context = plant.CreateDefaultContext()
+    plant.SetPositions(context, [0.3, 0.2])
+    plant.get_actuation_input_port().FixValue(context, [0.0])
+    nv = plant.num_velocities()
+    frame = plant.GetBodyByName("link2").body_frame()
+    world = plant.world_frame()
+    plant.EvalBodyPoseInWorld(context, plant.GetBodyByName("link2"))
+    plant.CalcMassMatrix(context)
+    plant.CalcBiasTerm(context)
+    forces = MultibodyForces(plant)
+    plant.CalcForceElementsContribution(context, forces)
+    plant.CalcInverseDynamics(context, np.zeros(nv), forces)
+    plant.CalcGravityGeneralizedForces(context)
+    plant.CalcSpatialAccelerationsFromVdot(context, np.zeros(nv))
+    plant.EvalTimeDerivatives(context)
+    plant.CalcJacobianSpatialVelocity(
+        context, JacobianWrtVariable.kV, frame, [0, 0, 0], world, world
+    )
+    plant.CalcJacobianTranslationalVelocity(
+        context, JacobianWrtVariable.kV, frame, np.zeros((3, 2)), world, world
+    )
+    plant.MapVelocityToQDot(context, np.zeros(nv))
+    plant.MapQDotToVelocity(context, np.zeros(plant.num_positions()))
+    plant.MakeVelocityToQDotMap(context)
+    plant.MakeQDotToVelocityMap(context)
+
+
+def task_derivatives():
+    """mallard's analytical derivatives of inverse and forward dynamics."""
+    plant = _acrobot(0.0)
+    context = plant.CreateDefaultContext()
+    plant.get_actuation_input_port().FixValue(context, [0.0])
+    plant.CalcInverseDynamicsDerivatives(context, np.zeros(plant.num_velocities()))
+    plant.CalcForwardDynamicsDerivatives(context)
+
+
+def _batched():
+    from mallard.multibody.batch import BatchedPlant
+
+    plant = _acrobot(0.0)
+    q, v = np.zeros((5, plant.num_positions())), np.zeros((5, plant.num_velocities()))
+    return plant, BatchedPlant(plant), q, v
+
+
+def task_batch_kinematics():
+    """BatchedPlant's poses, Jacobians and mass matrices."""
+    plant, batch, q, _ = _batched()
+    batch.CalcAllBodyPosesInWorld(q)
+    batch.CalcJacobianSpatialVelocity(q, plant.GetBodyByName("link2").body_frame())
+    batch.CalcMassMatrix(q)
+
+
+def task_batch_dynamics():
+    """BatchedPlant's inverse and forward dynamics."""
+    _, batch, q, v = _batched()
+    batch.CalcInverseDynamics(q, v, v)
+    batch.CalcForwardDynamics(q, v)
+
+
+def task_batch_derivatives():
+    """BatchedPlant's derivatives of inverse and forward dynamics."""
+    _, batch, q, v = _batched()
+    batch.CalcInverseDynamicsDerivatives(q, v, v)
+    batch.CalcForwardDynamicsDerivatives(q, v)
+
+
+#: name → task, the costliest first (workers take them in this order).
+TASKS = {
+    "batch-dynamics": task_batch_dynamics,
+    "batch-derivatives": task_batch_derivatives,
+    "batch-kinematics": task_batch_kinematics,
+    "simulation": task_simulation,
+    "python-stepping": task_python_stepping,
+    "derivatives": task_derivatives,
+    "dynamics": task_dynamics,
+    "simulation-outputs": task_simulation_outputs,
+}
+
+
+# ---- running them ----------------------------------------------------------------------------
+def run_tasks(names):
+    """Runs the tasks ``names`` in this process; returns, per task, a dict of its wall and
+    CPU seconds and the kernels it compiled ([name, seconds], in order)."""
+    from mallard.cli._compilation import CompilationWatch
+
+    reports = []
+    for name in names:
+        start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_utime
+        with CompilationWatch(stream=open(os.devnull, "w")) as watch:  # noqa: SIM115
+            TASKS[name]()
+        reports.append(
+            {
+                "task": name,
+                "seconds": time.perf_counter() - start,
+                "cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu,
+                "kernels": watch.kernels,
+            }
+        )
+    return reports
+
+
+def add_parser(subparsers, add_model_arguments):
+    del add_model_arguments  # (no model)
+    parser = subparsers.add_parser("compile", help=HELP, description=DESCRIPTION)
+    parser.add_argument(
+        "--only",
+        metavar="TASKS",
+        help="comma-separated tasks to run (default: all): " + ", ".join(TASKS),
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="worker processes (default: the number of CPUs)",
+    )
+    parser.add_argument("--worker", metavar="TASKS", help=argparse.SUPPRESS)
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    from mallard.cli._model import UsageError
+
+    if args.worker is not None:
+        print(json.dumps(run_tasks(args.worker.split(","))))
+        return 0
+    names = list(TASKS) if args.only is None else args.only.split(",")
+    unknown = [name for name in names if name not in TASKS]
+    if unknown:
+        raise UsageError(f"unknown task(s) {', '.join(unknown)}; the tasks are: {', '.join(TASKS)}")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    start = time.perf_counter()
+    jobs = min(args.jobs, len(names))
+    ordered = [name for name in TASKS if name in names]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        done = pool.imap_unordered(run_tasks, [[name] for name in ordered])
+        reports = [report for reports in done for report in reports]
+    wall = time.perf_counter() - start
+    for report in sorted(reports, key=lambda r: ordered.index(r["task"])):
+        kernels = ", ".join(f"{k} {s:.1f} s" for k, s in report["kernels"]) or "none (cached)"
+        print(
+            f"{report['task']}: {report['seconds']:.1f} s ({report['cpu']:.1f} s CPU); "
+            f"compiled: {kernels}"
+        )
+    cpu = sum(r["cpu"] for r in reports)
+    print(f"total: {wall:.1f} s with {jobs} worker process(es), {cpu:.1f} s CPU in the tasks")
+    return 0

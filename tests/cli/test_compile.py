@@ -1,0 +1,72 @@
+"""``mallard compile``: its tasks reach every kernel entry point, it reports what each task
+compiled, and it refuses unknown tasks."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from mallard.cli import _compile
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+#: Entry points mallard calls interpreted only (never compiled outside the kernel tests), for
+#: AutoDiffXd plants: sap_gradient differentiates a SAP step, drive_articulated_body is the
+#: free motion's forward dynamics with h·D added.
+INTERPRETED_ONLY = {"sap_gradient", "drive_articulated_body"}
+
+
+def test_the_tasks_reach_every_entry_point():
+    """In a fresh process, the tasks compile (or load from the cache) every entry point of
+    mallard._compiled, so that ``mallard compile`` leaves nothing to compile."""
+    script = textwrap.dedent(
+        """
+        import json
+        from mallard import _compiled
+        from mallard.cli._compile import TASKS, run_tasks
+
+        run_tasks(list(TASKS))
+        for module in _compiled.ENTRY_MODULES:
+            __import__(module)
+        reached = [
+            name for name, fn in _compiled._ENTRY_POINTS.items()
+            if fn in _compiled._COMPILED and _compiled._COMPILED[fn].signatures
+        ]
+        print(json.dumps([sorted(_compiled._ENTRY_POINTS), reached]))
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPOSITORY))
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    every, reached = json.loads(completed.stdout.splitlines()[-1])
+    assert sorted(set(every) - set(reached) - INTERPRETED_ONLY) == []
+
+
+def test_reports_each_task(run):
+    result = run("compile", "--only", "dynamics,simulation-outputs", "--jobs", "1")
+    assert result.status == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0].startswith("dynamics: ") and "s CPU); compiled: " in lines[0]
+    assert lines[1].startswith("simulation-outputs: ")
+    assert lines[2].startswith("total: ") and "1 worker process(es)" in lines[2]
+
+
+def test_worker_reports_as_json(run):
+    result = run("compile", "--worker", "simulation-outputs")
+    assert result.status == 0, result.err
+    (report,) = json.loads(result.out)
+    assert report["task"] == "simulation-outputs"
+    assert set(report) == {"task", "seconds", "cpu", "kernels"}
+
+
+def test_unknown_task(run):
+    result = run("compile", "--only", "dynamics,everything")
+    assert result.status == 2
+    assert result.err_lines == [
+        "mallard: error: unknown task(s) everything; the tasks are: " + ", ".join(_compile.TASKS)
+    ]
+    assert run("compile", "--jobs", "0").status == 2
