@@ -26,6 +26,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.engine_derivatives",
     "mallard.multibody._kernels.batch",
     "mallard.multibody._kernels.lcp",
+    "mallard.geometry._kernels.queries",
 )
 
 _ENTRY_POINTS = {}  # name → function

@@ -2,8 +2,10 @@
 
 numba's on-disk cache (``cache=True``) checks only the source file of the function it compiled,
 so a cached kernel would go stale when a helper it calls, in another file, changes. A cache
-locator placed first in numba's list stamps every kernel of this package with a hash of the
-whole package's source instead.
+locator placed first in numba's list stamps every kernel of a kernel package with a hash of the
+source of that whole package and of the packages it uses instead: this package's kernels with
+its own source, those of another kernel package (mallard.geometry._kernels) with its own and
+this one's (:func:`register_kernel_package`).
 """
 
 import functools
@@ -18,6 +20,16 @@ from numba.extending import intrinsic, overload, register_jitable
 from mallard._compiled import entry_point
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+#: The kernel packages (directories) whose kernels are stamped, each with the directories whose
+#: source its kernels depend on (its own first).
+_PACKAGES = {_PACKAGE_DIR: (_PACKAGE_DIR,)}
+
+
+def register_kernel_package(directory, *depends_on):
+    """Stamps the kernels defined in the files under ``directory`` with the source of that
+    directory and of ``depends_on`` (directories of the kernel packages they call)."""
+    directory = os.path.abspath(directory)
+    _PACKAGES[directory] = (directory,) + tuple(os.path.abspath(d) for d in depends_on)
 
 
 def jitable(fn=None, *, inline=False):
@@ -134,22 +146,34 @@ def _reshaped_compiled(a, shape):
     return impl
 
 
-@functools.lru_cache(maxsize=1)
-def _package_source_hash():
+@functools.cache
+def _package_source_hash(directories):
     digest = hashlib.sha256()
-    for root, _, files in sorted(os.walk(_PACKAGE_DIR)):
-        for name in sorted(files):
-            if name.endswith(".py"):
-                with open(os.path.join(root, name), "rb") as f:
-                    digest.update(name.encode() + f.read())
+    for directory in directories:
+        for root, _, files in sorted(os.walk(directory)):
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    with open(os.path.join(root, name), "rb") as f:
+                        digest.update(name.encode() + f.read())
     return digest.hexdigest()
 
 
-class _PackageStampLocator(caching._CacheLocator):
-    """numba's usual locator for a kernel, with the whole package's source as its stamp."""
+def _package_of(py_file):
+    """The registered kernel package whose directory holds ``py_file`` (None if none does)."""
+    path = os.path.abspath(py_file)
+    for directory in _PACKAGES:
+        if path.startswith(directory + os.sep):
+            return directory
+    return None
 
-    def __init__(self, inner):
+
+class _PackageStampLocator(caching._CacheLocator):
+    """numba's usual locator for a kernel, with its package's source (and that of the packages
+    it depends on) as its stamp."""
+
+    def __init__(self, inner, package):
         self._inner = inner
+        self._package = package
 
     def ensure_cache_path(self):
         self._inner.ensure_cache_path()
@@ -158,20 +182,21 @@ class _PackageStampLocator(caching._CacheLocator):
         return self._inner.get_cache_path()
 
     def get_source_stamp(self):
-        return (self._inner.get_source_stamp(), _package_source_hash())
+        return (self._inner.get_source_stamp(), _package_source_hash(_PACKAGES[self._package]))
 
     def get_disambiguator(self):
         return self._inner.get_disambiguator()
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not os.path.abspath(py_file).startswith(_PACKAGE_DIR + os.sep):
+        package = _package_of(py_file)
+        if package is None:
             return None
         for other in _CACHE_IMPL._locator_classes:
             if other is not cls:
                 inner = other.from_function(py_func, py_file)
                 if inner is not None:
-                    return cls(inner)
+                    return cls(inner, package)
         return None
 
 
