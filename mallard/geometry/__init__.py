@@ -51,6 +51,7 @@ from mallard.geometry._shapes import (
 )
 
 SceneGraph_ = TemplateClass("SceneGraph_", SceneGraph, "system")
+FramePoseVector_ = TemplateClass("FramePoseVector_", FramePoseVector)
 
 __all__ = [
     "AddCompliantHydroelasticProperties",
@@ -68,6 +69,7 @@ __all__ = [
     "FilterId",
     "FrameId",
     "FramePoseVector",
+    "FramePoseVector_",
     "GeometryFrame",
     "GeometryId",
     "GeometryInstance",

@@ -98,6 +98,10 @@ class ProximityModel:
         self.index = {g: i for i, g in enumerate(self.ids)}
         geometries = [sg._geometries[g] for g in self.ids]
         self.frames = list(dict.fromkeys(g.frame for g in geometries))
+        #: The sources whose pose ports give those frames' poses (World's needs none).
+        self.sources = list(
+            dict.fromkeys(sg._frames[f].source for f in self.frames if f != sg._world_frame_id)
+        )
         frame_index = {f: i for i, f in enumerate(self.frames)}
         n = len(self.ids)
         self.gi = np.zeros((n, layout.GI_COLUMNS), dtype=np.int64)

@@ -95,7 +95,7 @@ class QueryObject:
         self._check()
         sg, context = self._sg, self._context
         model = sg._proximity_model()
-        vectors = [port.Eval(context) for port in sg._pose_ports.values()]
+        vectors = [sg._pose_ports[source].Eval(context) for source in model.sources]
         key = tuple((id(v), v._version) for v in vectors)
         cached = model.poses_of.get(context)
         if cached is not None and cached[0] == key:
@@ -152,10 +152,14 @@ class QueryObject:
         if k < 0:
             self._raise(model, model.status, "Penetration")
         ids, vectors = model.ids, ("nhat_BA_W", "p_WCa", "p_WCb")
-        return [
+        pairs = model.pairs[:k].tolist()
+        results = [
             make(PenetrationAsPointPair, (ids[a], ids[b]), out[i], vectors)
-            for i, (a, b) in enumerate(model.pairs[:k].tolist())
+            for i, (a, b) in enumerate(pairs)
         ]
+        if any(a > b for a, b in pairs):  # (a swapped pair: Drake sorts by (id_A, id_B))
+            results = [results[i] for i in sorted(range(k), key=pairs.__getitem__)]
+        return results
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most

@@ -4,7 +4,8 @@ narrowphase sees only the allowed pairs whose boxes overlap.
 Two kinds of box: the tight box of each shape at its pose (what the queries cull with; a
 pair whose tight boxes are apart cannot touch), and FCL's (what FindCollisionCandidates
 reports, as Drake's FCL broadphase does: the shape's box in its frame, translated if the
-rotation is the identity, else the cube about the sphere that bounds it). A half space's box
+rotation is the identity, else the cube about the sphere that bounds that box — a sphere's
+own, for a sphere). A half space's box
 is unbounded except, when its normal is along an axis, on that side.
 
 A box is a row of 6 (min xyz, max xyz). Sweep-and-prune sorts the boxes along the axis in
@@ -185,7 +186,10 @@ def fcl_box(gi, gf, hv, X, g, boxes):
         )
         return
     c = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
-    radius = np.sqrt((lo[0] - c[0]) ** 2 + (lo[1] - c[1]) ** 2 + (lo[2] - c[2]) ** 2)
+    if gi[g, KIND] == SPHERE:  # (FCL's sphere is bounded by its own radius)
+        radius = gf[g, 0]
+    else:
+        radius = np.sqrt((lo[0] - c[0]) ** 2 + (lo[1] - c[1]) ** 2 + (lo[2] - c[2]) ** 2)
     w = (
         X[0, 0] * c[0] + X[0, 1] * c[1] + X[0, 2] * c[2] + X[3, 0],
         X[1, 0] * c[0] + X[1, 1] * c[1] + X[1, 2] * c[2] + X[3, 1],

@@ -7,7 +7,8 @@ conventions for the answer. Geometry ``a`` is the one of smaller GeometryId (A),
   boxes, or a half space with a box, capsule, cylinder, ellipsoid or convex shape, by FCL's
   closed forms; every other pair by MPR (tolerance 2e-12). FCL's answers are reported from a
   depth above ε on, with nhat_BA_W the negated FCL normal and the witness points half the depth
-  either side of FCL's contact point.
+  either side of FCL's contact point — and, for a sphere B with an ellipsoid or convex A, with
+  A and B swapped (B reported as A), as Drake does.
 * Signed distance: a sphere with a sphere, box, capsule, cylinder or half space in closed form;
   a half space with any other shape is unsupported; every other pair by GJK, then EPA when they
   overlap (tolerance 1e-6), nhat_BA_W = (p_WCa − p_WCb)/φ (for |φ| < 1e-14 the sphere's normal
@@ -90,7 +91,8 @@ def _fcl_contact(gi, gf, hv, X_WG, a, b, ws):
 @jitable
 def penetration(gi, gf, hv, X_WG, a, b, ws, out):
     """Writes the penetration of a and b in ``out`` (depth, nhat_BA_W, p_WCa, p_WCb); returns
-    1 if they penetrate, 0 if not, or UNSUPPORTED (two half spaces)."""
+    1 if they penetrate, 2 if they do and Drake reports them as (b, a) (a sphere b with an
+    ellipsoid or convex a), 0 if not, or UNSUPPORTED (two half spaces)."""
     ka, kb = gi[a, KIND], gi[b, KIND]
     if ka == SPHERE and _sphere_closed_form(kb):
         return 1 if sphere_penetration(gf[a, 0], X_WG[a], kb, _m(gf, b), X_WG[b], True, out) else 0
@@ -101,12 +103,14 @@ def penetration(gi, gf, hv, X_WG, a, b, ws, out):
     found, depth, normal, pos = _fcl_contact(gi, gf, hv, X_WG, a, b, ws)
     if not found or depth <= _EPS:
         return 0
-    h = 0.5 * depth
+    # Drake swaps A and B after FCL's answer for a sphere B (with an ellipsoid or convex A).
+    s = -1.0 if kb == SPHERE else 1.0
+    h = 0.5 * depth * s
     out[0] = depth
-    out[1], out[2], out[3] = -normal[0], -normal[1], -normal[2]
+    out[1], out[2], out[3] = -normal[0] * s, -normal[1] * s, -normal[2] * s
     out[4], out[5], out[6] = pos[0] + h * normal[0], pos[1] + h * normal[1], pos[2] + h * normal[2]
     out[7], out[8], out[9] = pos[0] - h * normal[0], pos[1] - h * normal[1], pos[2] - h * normal[2]
-    return 1
+    return 2 if kb == SPHERE else 1
 
 
 @jitable

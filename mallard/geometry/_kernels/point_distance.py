@@ -130,10 +130,11 @@ def _clamp(h, coord):
     """(clamped coordinate, location: 0 inside, 1 on the boundary, 2 outside) for the box
     interval [−h, h] with Drake's tolerance."""
     tol = tolerance(h)
+    zero = 0.0 * coord  # (a bound of coord's scalar type)
     if abs(coord) > h + tol:
-        return _sign(coord) * h, 2
+        return _sign(coord) * h + zero, 2
     if abs(coord) >= h - tol:
-        return _sign(coord) * h, 1
+        return _sign(coord) * h + zero, 1
     return coord, 0
 
 

@@ -49,7 +49,8 @@ def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, p
 
 @entry_point
 def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
-    """The penetrations of pairs[:count] (depth, nhat_BA_W, p_WCa, p_WCb per row of out);
+    """The penetrations of pairs[:count] (depth, nhat_BA_W, p_WCa, p_WCb per row of out), each
+    pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase);
     returns how many penetrate, or −1 (status set) for an unsupported pair."""
     k = 0
     for p in range(count):
@@ -58,7 +59,7 @@ def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
         if found < 0:
             return _fail(status, found, a, b)
         if found:
-            pairs[k, 0], pairs[k, 1] = a, b
+            pairs[k, 0], pairs[k, 1] = (a, b) if found == 1 else (b, a)
             k += 1
     return k
 
