@@ -19,6 +19,7 @@ from mallard.multibody._layout import (
     VELOCITIES,
     WORKSPACE,
 )
+from tests.geometry.kernel_cases import GEOMETRY_CASES  # noqa: E402
 
 ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
@@ -323,6 +324,8 @@ CASES = {
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
 }
+
+CASES.update(GEOMETRY_CASES)  # (the proximity queries' entry points)
 
 #: Workspace arguments not compared (by position): the batched entry points' rows hold lanes
 #: of L states compiled and of one interpreted (kernels.lane_views.lane_width), so their
