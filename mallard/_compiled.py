@@ -27,6 +27,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.batch",
     "mallard.multibody._kernels.lcp",
     "mallard.geometry._kernels.queries",
+    "mallard.geometry._kernels.batch",
 )
 
 _ENTRY_POINTS = {}  # name → function

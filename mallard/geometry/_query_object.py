@@ -21,7 +21,7 @@ from mallard.geometry._query_results import (
     PenetrationAsPointPair,
     SignedDistancePair,
     SignedDistanceToPoint,
-    make,
+    records,
 )
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.math import RigidTransform
@@ -151,15 +151,12 @@ class QueryObject:
         )
         if k < 0:
             self._raise(model, model.status, "Penetration")
-        ids, vectors = model.ids, ("nhat_BA_W", "p_WCa", "p_WCb")
         pairs = model.pairs[:k].tolist()
-        results = [
-            make(PenetrationAsPointPair, (ids[a], ids[b]), out[i], vectors)
-            for i, (a, b) in enumerate(pairs)
-        ]
         if any(a > b for a, b in pairs):  # (a swapped pair: Drake sorts by (id_A, id_B))
-            results = [results[i] for i in sorted(range(k), key=pairs.__getitem__)]
-        return results
+            order = sorted(range(k), key=pairs.__getitem__)
+            pairs, out = [pairs[i] for i in order], out[order]
+        ids = model.ids
+        return records(PenetrationAsPointPair, [(ids[a], ids[b]) for a, b in pairs], out)
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most
@@ -189,11 +186,9 @@ class QueryObject:
         )  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance")
-        ids, vectors = model.ids, ("nhat_BA_W", "p_ACa", "p_BCb")
-        return [
-            make(SignedDistancePair, (ids[a], ids[b]), out[i], vectors)
-            for i, (a, b) in enumerate(model.pairs[:k].tolist())
-        ]
+        ids = model.ids
+        pairs = [(ids[a], ids[b]) for a, b in model.pairs[:k].tolist()]
+        return records(SignedDistancePair, pairs, out)
 
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """The signed distance between two geometries with the proximity role, whatever the
@@ -252,10 +247,7 @@ class QueryObject:
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
         ids = model.ids
-        return [
-            make(SignedDistanceToPoint, (ids[g],), out[i], ("p_GN", "grad_W"))
-            for i, g in enumerate(index[:k].tolist())
-        ]
+        return records(SignedDistanceToPoint, [(ids[g],) for g in index[:k].tolist()], out)
 
     def FindCollisionCandidates(self):
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's

@@ -1,6 +1,10 @@
 """The results of SceneGraph's proximity queries (pydrake.geometry's PenetrationAsPointPair,
-SignedDistancePair, SignedDistanceToPoint): plain records whose vectors are numpy arrays of
-the query's scalar type (float, or AutoDiffXd for a QueryObject of a SceneGraph_[AutoDiffXd]).
+SignedDistancePair, SignedDistanceToPoint): records of ids, one scalar and 3-vectors of the
+query's scalar type (float, or AutoDiffXd for a QueryObject of a SceneGraph_[AutoDiffXd]).
+
+A record keeps its numbers in a row of the query's results array (the scalar first, then the
+vectors); its attributes are views of that row (setting one writes into it), so that a query
+returning thousands of results makes no array per result.
 """
 
 import numpy as np
@@ -8,39 +12,69 @@ import numpy as np
 from mallard._template import TemplateClass
 
 
-def _vector(value, name, kind):
-    a = np.asarray(value)
-    if a.dtype != object:
-        a = a.astype(float)
-    if a.shape not in ((3,), (3, 1)):
-        raise TypeError(f"{kind}: {name} must be a 3-vector, got shape {a.shape}")
-    return a.reshape(3)
+class _Scalar:
+    """The scalar attribute, element 0 of the record's row."""
+
+    def __get__(self, record, owner=None):
+        return self if record is None else record._rows[record._i, 0]
+
+    def __set__(self, record, value):
+        record._own()[0] = value
+
+
+class _Vector:
+    """A 3-vector attribute, elements start..start + 2 of the record's row."""
+
+    def __init__(self, start):
+        self.start = start
+
+    def __get__(self, record, owner=None):
+        if record is None:
+            return self
+        return record._rows[record._i, self.start : self.start + 3]
+
+    def __set__(self, record, value):
+        a = np.asarray(value)
+        if a.shape not in ((3,), (3, 1)):
+            raise TypeError(
+                f"{type(record).__name__}: a 3-vector is expected, got shape {a.shape}"
+            )
+        row = record._own(a.dtype == object)
+        row[self.start : self.start + 3] = a.reshape(3)
 
 
 class _Record:
-    """A record of ids, vectors (3) and one scalar, set by keyword or attribute."""
+    """A record of ids, a scalar and 3-vectors (see the module); built by keyword."""
 
-    __slots__ = ()
+    __slots__ = ("_rows", "_i")
     _IDS = ()
-    _VECTORS = ()
     _SCALAR = ""
+    _VECTORS = ()
 
     def __init__(self, **kwargs):
+        self._rows = np.zeros((1, 1 + 3 * len(self._VECTORS)))
+        self._i = 0
         for name in self._IDS:
             setattr(self, name, kwargs.pop(name, None))
-        for name in self._VECTORS:
-            value = kwargs.pop(name, None)
-            setattr(
-                self,
-                name,
-                np.zeros(3) if value is None else _vector(value, name, type(self).__name__),
-            )
-        setattr(self, self._SCALAR, kwargs.pop(self._SCALAR, 0.0))
+        for name in (self._SCALAR, *self._VECTORS):
+            if name in kwargs:
+                setattr(self, name, kwargs.pop(name))
         if kwargs:
             raise TypeError(f"{type(self).__name__}(): unexpected arguments {sorted(kwargs)}")
 
+    def _own(self, need_object=False):
+        """The record's row, made its own (copied out of a shared results array) and of object
+        dtype if ``need_object``."""
+        rows = self._rows
+        if rows.shape[0] != 1 or (need_object and rows.dtype != object):
+            dtype = object if need_object or rows.dtype == object else float
+            self._rows = rows[self._i : self._i + 1].astype(dtype)
+            self._i = 0
+        return self._rows[0]
+
     def __repr__(self):
-        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        names = (*self._IDS, self._SCALAR, *self._VECTORS)
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
         return f"{type(self).__name__}({fields})"
 
 
@@ -49,10 +83,12 @@ class PenetrationAsPointPair(_Record):
     points of each deepest inside the other; nhat_BA_W (unit, in World) points out of B into
     A; depth = (p_WCb − p_WCa)·nhat_BA_W > 0."""
 
-    __slots__ = ("id_A", "id_B", "p_WCa", "p_WCb", "nhat_BA_W", "depth")
+    __slots__ = ("id_A", "id_B")
     _IDS = ("id_A", "id_B")
-    _VECTORS = ("p_WCa", "p_WCb", "nhat_BA_W")
     _SCALAR = "depth"
+    _VECTORS = ("nhat_BA_W", "p_WCa", "p_WCb")
+    depth = _Scalar()
+    nhat_BA_W, p_WCa, p_WCb = _Vector(1), _Vector(4), _Vector(7)
 
 
 class SignedDistancePair(_Record):
@@ -61,10 +97,12 @@ class SignedDistancePair(_Record):
     nhat_BA_W, the direction (in World) in which A moving away from B increases the distance
     fastest."""
 
-    __slots__ = ("id_A", "id_B", "p_ACa", "p_BCb", "distance", "nhat_BA_W")
+    __slots__ = ("id_A", "id_B")
     _IDS = ("id_A", "id_B")
-    _VECTORS = ("p_ACa", "p_BCb", "nhat_BA_W")
     _SCALAR = "distance"
+    _VECTORS = ("nhat_BA_W", "p_ACa", "p_BCb")
+    distance = _Scalar()
+    nhat_BA_W, p_ACa, p_BCb = _Vector(1), _Vector(4), _Vector(7)
 
 
 class SignedDistanceToPoint(_Record):
@@ -72,10 +110,12 @@ class SignedDistanceToPoint(_Record):
     of G's surface nearest Q (p_GN, in G's frame) and the gradient grad_W of the distance with
     respect to Q's position (a unit vector in World)."""
 
-    __slots__ = ("id_G", "p_GN", "distance", "grad_W")
+    __slots__ = ("id_G",)
     _IDS = ("id_G",)
-    _VECTORS = ("p_GN", "grad_W")
     _SCALAR = "distance"
+    _VECTORS = ("p_GN", "grad_W")
+    distance = _Scalar()
+    p_GN, grad_W = _Vector(1), _Vector(4)
 
 
 PenetrationAsPointPair_ = TemplateClass("PenetrationAsPointPair_", PenetrationAsPointPair)
@@ -83,14 +123,19 @@ SignedDistancePair_ = TemplateClass("SignedDistancePair_", SignedDistancePair)
 SignedDistanceToPoint_ = TemplateClass("SignedDistanceToPoint_", SignedDistanceToPoint)
 
 
-def make(kind, ids, row, vectors):
-    """A ``kind`` record from ids and a result row: the scalar first, then the vectors (3
-    each) in the order ``vectors`` names them (no copies or checks: the rows are the
-    caller's)."""
-    record = object.__new__(kind)
-    for name, value in zip(kind._IDS, ids, strict=True):
-        setattr(record, name, value)
-    setattr(record, kind._SCALAR, row[0])
-    for i, name in enumerate(vectors):
-        setattr(record, name, row[1 + 3 * i : 4 + 3 * i])
-    return record
+def records(kind, ids, rows):
+    """A ``kind`` record per row of the results array ``rows``, with the ids ``ids`` (a list of
+    1- or 2-tuples): the records share ``rows``, which the caller must not reuse."""
+    new = object.__new__
+    out = []
+    if len(kind._IDS) == 2:
+        for i, (a, b) in enumerate(ids):
+            r = new(kind)
+            r._rows, r._i, r.id_A, r.id_B = rows, i, a, b
+            out.append(r)
+    else:
+        for i, (g,) in enumerate(ids):
+            r = new(kind)
+            r._rows, r._i, r.id_G = rows, i, g
+            out.append(r)
+    return out

@@ -221,10 +221,10 @@ def _sweep_axis(boxes, n):
 
 
 @jitable
-def sweep_and_prune(boxes, n, allowed, order, pairs):
+def sweep_and_prune(boxes, n, allowed, order, pairs, ordered=True):
     """The allowed pairs (a < b, allowed[a, b] ≠ 0) of the first n boxes that overlap (faces
-    touching count), in pairs[:count], sorted; returns count. ``order`` (n) is the previous
-    sorting (any permutation of 0..n−1), updated."""
+    touching count), in pairs[:count], sorted if ``ordered``; returns count. ``order`` (n) is
+    the previous sorting (any permutation of 0..n−1), updated."""
     axis = _sweep_axis(boxes, n)
     for i in range(1, n):  # insertion sort by the boxes' minimum along the axis
         g = order[i]
@@ -255,6 +255,8 @@ def sweep_and_prune(boxes, n, allowed, order, pairs):
             if not apart:
                 pairs[count, 0], pairs[count, 1] = lo, hi
                 count += 1
+    if not ordered:
+        return count
     keys = np.empty(count, dtype=np.int64)
     for k in range(count):
         keys[k] = pairs[k, 0] * n + pairs[k, 1]

@@ -103,22 +103,28 @@ def _reset(pt):
     pt.S[0] = REAL_MAX
 
 
-@jitable
-def _vertex(pt, i):
-    return pt.V[i, 0], pt.V[i, 1], pt.V[i, 2]
+@jitable(inline=True)
+def _vertex(V, i):
+    return V[i, 0], V[i, 1], V[i, 2]
 
 
-@jitable
+@jitable(inline=True)
+def _better(dist, kind, best_dist, best_kind):
+    """Whether an element of squared distance ``dist`` replaces the nearest (libccd's
+    _ccdPtNearestUpdate: nearer, or as near and of a lower kind)."""
+    if eq(best_dist, dist):
+        return kind < best_kind
+    return dist < best_dist
+
+
+@jitable(inline=True)
 def _nearest_update(pt, kind, index, dist):
     """libccd's _ccdPtNearestUpdate."""
-    if eq(pt.S[0], dist):
-        if kind < pt.C[_NEAREST_TYPE]:
-            pt.C[_NEAREST_TYPE], pt.C[_NEAREST], pt.S[0] = kind, index, dist
-    elif dist < pt.S[0]:
+    if _better(dist, kind, pt.S[0], pt.C[_NEAREST_TYPE]):
         pt.C[_NEAREST_TYPE], pt.C[_NEAREST], pt.S[0] = kind, index, dist
 
 
-@jitable
+@jitable(inline=True)
 def _add_vertex(pt, s):
     """Adds the support point s (a row of 9); returns its index, or −1 if full."""
     i = pt.C[_NV]
@@ -136,7 +142,7 @@ def _add_vertex(pt, s):
     return i
 
 
-@jitable
+@jitable(inline=True)
 def _add_edge(pt, v0, v1):
     """Adds the edge v0–v1; returns its index, or −1 if full (or a vertex is −1)."""
     i = pt.C[_NE]
@@ -144,25 +150,25 @@ def _add_edge(pt, v0, v1):
         return -1
     pt.C[_NE] = i + 1
     pt.EI[i, 0], pt.EI[i, 1], pt.EI[i, 2], pt.EI[i, 3], pt.EI[i, 4] = v0, v1, -1, -1, 1
-    d, w = point_segment_dist2(_ORIGIN, _vertex(pt, v0), _vertex(pt, v1))
+    d, w = point_segment_dist2(_ORIGIN, _vertex(pt.V, v0), _vertex(pt.V, v1))
     pt.E[i, 0], pt.E[i, 1], pt.E[i, 2], pt.E[i, 3] = d, w[0], w[1], w[2]
     pt.EM[i] = 0
     _nearest_update(pt, EDGE, i, d)
     return i
 
 
-@jitable
-def _face_vertices(pt, f):
+@jitable(inline=True)
+def _face_vertices(EI, FI, f):
     """The vertex indices (a, b, c) of face f (libccd's order)."""
-    e0, e1 = pt.FI[f, 0], pt.FI[f, 1]
-    a, b = pt.EI[e0, 0], pt.EI[e0, 1]
-    c = pt.EI[e1, 0]
+    e0, e1 = FI[f, 0], FI[f, 1]
+    a, b = EI[e0, 0], EI[e0, 1]
+    c = EI[e1, 0]
     if c == a or c == b:
-        c = pt.EI[e1, 1]
+        c = EI[e1, 1]
     return a, b, c
 
 
-@jitable
+@jitable(inline=True)
 def _add_face(pt, e0, e1, e2):
     """Adds the face of edges e0, e1, e2; returns its index, or −1 if full."""
     i = pt.C[_NF]
@@ -170,8 +176,8 @@ def _add_face(pt, e0, e1, e2):
         return -1
     pt.C[_NF] = i + 1
     pt.FI[i, 0], pt.FI[i, 1], pt.FI[i, 2], pt.FI[i, 3] = e0, e1, e2, 1
-    a, b, c = _face_vertices(pt, i)
-    d, w = point_tri_dist2(_ORIGIN, _vertex(pt, a), _vertex(pt, b), _vertex(pt, c))
+    a, b, c = _face_vertices(pt.EI, pt.FI, i)
+    d, w = point_tri_dist2(_ORIGIN, _vertex(pt.V, a), _vertex(pt.V, b), _vertex(pt.V, c))
     pt.F[i, 0], pt.F[i, 1], pt.F[i, 2], pt.F[i, 3] = d, w[0], w[1], w[2]
     for k in range(3):
         e = pt.FI[i, k]
@@ -184,7 +190,7 @@ def _add_face(pt, e0, e1, e2):
     return i
 
 
-@jitable
+@jitable(inline=True)
 def _delete_face(pt, f):
     for k in range(3):
         e = pt.FI[f, k]
@@ -196,7 +202,7 @@ def _delete_face(pt, f):
         pt.C[_NEAREST] = -1
 
 
-@jitable
+@jitable(inline=True)
 def _delete_edge(pt, e):
     pt.EI[e, 4] = 0
     if pt.C[_NEAREST_TYPE] == EDGE and pt.C[_NEAREST] == e:
@@ -205,23 +211,25 @@ def _delete_edge(pt, e):
 
 @jitable
 def _nearest(pt):
-    """(kind, index) of the element nearest the origin (searched again if it was deleted)."""
+    """(kind, index) of the element nearest the origin (searched again, vertices, edges, then
+    faces, if it was deleted)."""
     if pt.C[_NEAREST] < 0:
-        pt.S[0] = REAL_MAX
-        pt.C[_NEAREST_TYPE] = _NONE
+        best, kind, index = REAL_MAX, _NONE, -1
+        V, VA, E, EI, F, FI = pt.V, pt.VA, pt.E, pt.EI, pt.F, pt.FI
         for i in range(pt.C[_NV]):
-            if pt.VA[i]:
-                _nearest_update(pt, VERTEX, i, pt.V[i, 9])
+            if VA[i] and _better(V[i, 9], VERTEX, best, kind):
+                best, kind, index = V[i, 9], VERTEX, i
         for i in range(pt.C[_NE]):
-            if pt.EI[i, 4]:
-                _nearest_update(pt, EDGE, i, pt.E[i, 0])
+            if EI[i, 4] and _better(E[i, 0], EDGE, best, kind):
+                best, kind, index = E[i, 0], EDGE, i
         for i in range(pt.C[_NF]):
-            if pt.FI[i, 3]:
-                _nearest_update(pt, FACE, i, pt.F[i, 0])
+            if FI[i, 3] and _better(F[i, 0], FACE, best, kind):
+                best, kind, index = F[i, 0], FACE, i
+        pt.S[0], pt.C[_NEAREST_TYPE], pt.C[_NEAREST] = best, kind, index
     return pt.C[_NEAREST_TYPE], pt.C[_NEAREST]
 
 
-@jitable
+@jitable(inline=True)
 def _element_dist(pt, kind, i):
     if kind == VERTEX:
         return pt.V[i, 9]
@@ -230,7 +238,7 @@ def _element_dist(pt, kind, i):
     return pt.F[i, 0]
 
 
-@jitable
+@jitable(inline=True)
 def _element_witness(pt, kind, i):
     if kind == VERTEX:
         return pt.V[i, 10], pt.V[i, 11], pt.V[i, 12]
@@ -241,14 +249,12 @@ def _element_witness(pt, kind, i):
 
 # ---- faces' outward normals and the visible patch ---------------------------------------------
 @jitable
-def _face_normal_outward(pt, f):
+def _face_normal_outward(V, VA, EI, FI, nv, f):
     """The outward unit normal of face f (FCL's faceNormalPointingOutward: the origin, or the
-    polytope's vertices, decide which side is inside)."""
-    e0, e1 = pt.FI[f, 0], pt.FI[f, 1]
-    a = _vertex(pt, pt.EI[e0, 0])
-    n = cross3(
-        sub(_vertex(pt, pt.EI[e0, 1]), a), sub(_vertex(pt, pt.EI[e1, 1]), _vertex(pt, pt.EI[e1, 0]))
-    )
+    polytope's vertices (the first nv), decide which side is inside)."""
+    e0, e1 = FI[f, 0], FI[f, 1]
+    a = _vertex(V, EI[e0, 0])
+    n = cross3(sub(_vertex(V, EI[e0, 1]), a), sub(_vertex(V, EI[e1, 1]), _vertex(V, EI[e1, 0])))
     k = 1.0 / np.sqrt(len2(n))
     n = (n[0] * k, n[1] * k, n[2] * k)
     origin_to_plane = dot3(n, a)
@@ -256,10 +262,10 @@ def _face_normal_outward(pt, f):
         return (-n[0], -n[1], -n[2])
     if origin_to_plane <= _DIST_TOL:
         largest = smallest = 0.0
-        for i in range(pt.C[_NV]):
-            if not pt.VA[i]:
+        for i in range(nv):
+            if not VA[i]:
                 continue
-            to_plane = dot3(n, _vertex(pt, i)) - origin_to_plane
+            to_plane = dot3(n, _vertex(V, i)) - origin_to_plane
             if to_plane > _DIST_TOL:
                 return (-n[0], -n[1], -n[2])
             if to_plane < -_DIST_TOL:
@@ -272,22 +278,22 @@ def _face_normal_outward(pt, f):
 
 
 @jitable
-def _is_outside(pt, f, p):
+def _is_outside(V, VA, EI, FI, nv, f, p):
     """Whether the point p is strictly on the outer side of face f's plane."""
-    n = _face_normal_outward(pt, f)
-    return dot3(n, sub(p, _vertex(pt, pt.EI[pt.FI[f, 0], 0]))) > 0
+    n = _face_normal_outward(V, VA, EI, FI, nv, f)
+    return dot3(n, sub(p, _vertex(V, EI[FI[f, 0], 0]))) > 0
 
 
-@jitable
-def _classify(pt, e, mark):
+@jitable(inline=True)
+def _classify(EM, BORDER, C, e, mark):
     """Marks edge e internal (1) or border (2); False if it already has the other mark."""
-    if pt.EM[e] == 0:
-        pt.EM[e] = mark
+    if EM[e] == 0:
+        EM[e] = mark
         if mark == 2:
-            pt.BORDER[pt.C[_NBORDER]] = e
-            pt.C[_NBORDER] += 1
+            BORDER[C[_NBORDER]] = e
+            C[_NBORDER] += 1
         return True
-    return pt.EM[e] == mark
+    return EM[e] == mark
 
 
 @jitable
@@ -315,25 +321,25 @@ def _visible_patch(pt, start, p):
             continue
         g = pt.EI[e, 3] if pt.EI[e, 2] == f else pt.EI[e, 2]
         if pt.FM[g] == 1:
-            if not _classify(pt, e, 1):
+            if not _classify(pt.EM, pt.BORDER, pt.C, e, 1):
                 return False
         elif pt.FM[g] == 2:
-            if not _classify(pt, e, 2):
+            if not _classify(pt.EM, pt.BORDER, pt.C, e, 2):
                 return False
         else:
-            visible = _is_outside(pt, g, p) or triangle_area_is_zero(
-                p, _vertex(pt, pt.EI[e, 0]), _vertex(pt, pt.EI[e, 1])
+            visible = _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], g, p) or triangle_area_is_zero(
+                p, _vertex(pt.V, pt.EI[e, 0]), _vertex(pt.V, pt.EI[e, 1])
             )
             if visible:
                 pt.FM[g] = 1
-                if not _classify(pt, e, 1):
+                if not _classify(pt.EM, pt.BORDER, pt.C, e, 1):
                     return False
                 top += 1
                 if 3 * top + 2 >= stack.shape[0]:
                     return False
                 stack[3 * top], stack[3 * top + 1], stack[3 * top + 2] = g, e, 0
             else:
-                if not _classify(pt, e, 2):
+                if not _classify(pt.EM, pt.BORDER, pt.C, e, 2):
                     return False
                 pt.FM[g] = 2
     return True
@@ -350,9 +356,9 @@ def _expand(pt, kind, index, s):
         start = index
     else:
         f0, f1 = pt.EI[index, 2], pt.EI[index, 3]
-        if _is_outside(pt, f0, p):
+        if _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], f0, p):
             start = f0
-        elif _is_outside(pt, f1, p):
+        elif _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], f1, p):
             start = f1
         else:
             return FAILED
@@ -565,10 +571,10 @@ def _validate_edge(pt, e):
     """FCL's check of an edge found nearest: unless the origin is on it, the nearer of its two
     faces becomes the nearest element. False if the origin is outside the polytope."""
     kEps = 2.0 * _EPS
-    v0 = _vertex(pt, pt.EI[e, 0])
+    v0 = _vertex(pt.V, pt.EI[e, 0])
     threshold = kEps * max(1.0, np.sqrt(len2(v0)))
-    d0 = -dot3(_face_normal_outward(pt, pt.EI[e, 2]), v0)
-    d1 = -dot3(_face_normal_outward(pt, pt.EI[e, 3]), v0)
+    d0 = -dot3(_face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], pt.EI[e, 2]), v0)
+    d1 = -dot3(_face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], pt.EI[e, 3]), v0)
     if d0 > threshold or d1 > threshold:
         return False
     if not pt.E[e, 0] < kEps * kEps:
@@ -585,8 +591,8 @@ def _support_direction(pt, kind, i):
     origin is on it."""
     if is_zero(_element_dist(pt, kind, i)):
         if kind == EDGE:
-            return _face_normal_outward(pt, pt.EI[i, 2])
-        return _face_normal_outward(pt, i)
+            return _face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], pt.EI[i, 2])
+        return _face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], i)
     return normalized(_element_witness(pt, kind, i))
 
 
@@ -601,10 +607,10 @@ def _next_support(o1, o2, hv, pt, kind, i, s, tolerance):
     if dot3(p, d) - np.sqrt(_element_dist(pt, kind, i)) < tolerance:
         return False
     if kind == EDGE:
-        d2 = point_segment_dist2(p, _vertex(pt, pt.EI[i, 0]), _vertex(pt, pt.EI[i, 1]))[0]
+        d2 = point_segment_dist2(p, _vertex(pt.V, pt.EI[i, 0]), _vertex(pt.V, pt.EI[i, 1]))[0]
     else:
-        a, b, c = _face_vertices(pt, i)
-        d2 = point_tri_dist2(p, _vertex(pt, a), _vertex(pt, b), _vertex(pt, c))[0]
+        a, b, c = _face_vertices(pt.EI, pt.FI, i)
+        d2 = point_tri_dist2(p, _vertex(pt.V, a), _vertex(pt.V, b), _vertex(pt.V, c))[0]
     return not np.sqrt(d2) < tolerance
 
 
@@ -648,7 +654,7 @@ def epa(o1, o2, hv, P, size, ws, wi, tolerance):
         copy_support(pt.V[pt.EI[i, 1]], P[1])
         p1, p2 = closest_points(P, 2, _element_witness(pt, kind, i))
     else:
-        a, b, c = _face_vertices(pt, i)
+        a, b, c = _face_vertices(pt.EI, pt.FI, i)
         copy_support(pt.V[a], P[0])
         copy_support(pt.V[b], P[1])
         copy_support(pt.V[c], P[2])
