@@ -43,8 +43,8 @@ class CollisionModel:
                 "BatchedPlant.CheckCollisions(): the plant has no collision geometry: it is not "
                 "registered as a geometry source of a SceneGraph"
             )
-        state = sg._filters if scene_graph_context is None else sg._context_filters(
-            scene_graph_context
+        state = (
+            sg._filters if scene_graph_context is None else sg._context_filters(scene_graph_context)
         )
         model = sg._proximity_model()
         self.model = model

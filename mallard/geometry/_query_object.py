@@ -90,21 +90,41 @@ class QueryObject:
     # ---- the proximity engine ----------------------------------------------------------------
     def _engine(self):
         """(model, X_WG, allowed, T): the ProximityModel, the geometries' poses in this
-        Context (cached while the pose ports' values are unchanged), its filter matrix and
-        the scalar type."""
+        Context (kept while the sources' poses are unchanged), its filter matrix and the
+        scalar type."""
         self._check()
         sg, context = self._sg, self._context
         model = sg._proximity_model()
-        vectors = [sg._pose_ports[source].Eval(context) for source in model.sources]
-        key = tuple((id(v), v._version) for v in vectors)
+        key = tuple(_pose_version(sg, context, source) for source in model.sources)
         cached = model.poses_of.get(context)
         if cached is not None and cached[0] == key:
-            X_WG = cached[2]
+            X_WG = cached[1]
         else:
-            X_WG = model.poses([_pose(self._X_WF(f)) for f in model.frames])
-            model.poses_of[context] = (key, vectors, X_WG)
+            X_WG = model.poses(self._frame_poses(model))
+            model.poses_of[context] = (key, X_WG)
         allowed = model.allowed(sg, sg._context_filters(context))
         return model, X_WG, allowed, system_scalar_type(sg)
+
+    def _frame_poses(self, model):
+        """X_WF (4×3) of the model's frames, each source's pose port evaluated once."""
+        sg, context = self._sg, self._context
+        vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
+        X_WF = {}
+
+        def pose(frame_id):
+            X = X_WF.get(frame_id)
+            if X is None:
+                frame = sg._frame(frame_id)
+                if frame_id == sg._world_frame_id:
+                    X = convert_value(RigidTransform(), system_scalar_type(sg))
+                else:
+                    X = vectors[frame.source].value(frame_id)
+                    if frame.parent is not None:
+                        X = pose(frame.parent) @ X
+                X_WF[frame_id] = X
+            return X
+
+        return [_pose(pose(f)) for f in model.frames]
 
     def _raise(self, model, status, what):
         """The RuntimeError for a failed kernel status (code, a, b)."""
@@ -267,6 +287,20 @@ class QueryObject:
                 model.gi, model.gf, model.hv, X, model.pairs, count, model.ws, model.scratch
             )
         )
+
+
+def _pose_version(scene_graph, context, source):
+    """What identifies the poses a source reports in ``context``: its plant's position and
+    parameter stamps if its pose port is connected to a MultibodyPlant, else its
+    FramePoseVector's identity and changes."""
+    port = scene_graph._pose_ports[source]
+    connection = context._inputs[port.get_index()]
+    upstream = getattr(connection, "_port", None)
+    version = getattr(getattr(upstream, "_system", None), "_geometry_pose_version", None)
+    if version is not None:
+        return id(connection._context), version(connection._context)
+    value = port.Eval(context)
+    return id(value), value._version
 
 
 def _unsupported(what, names, T):

@@ -36,9 +36,7 @@ class _Vector:
     def __set__(self, record, value):
         a = np.asarray(value)
         if a.shape not in ((3,), (3, 1)):
-            raise TypeError(
-                f"{type(record).__name__}: a 3-vector is expected, got shape {a.shape}"
-            )
+            raise TypeError(f"{type(record).__name__}: a 3-vector is expected, got shape {a.shape}")
         row = record._own(a.dtype == object)
         row[self.start : self.start + 3] = a.reshape(3)
 

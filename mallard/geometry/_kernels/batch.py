@@ -116,7 +116,7 @@ def batch_collisions(
             free[i] = 1
             if what == 0:  # the first pair within the padding, among those the sweep finds
                 for g in range(ng):
-                    tight_box(gi, gf, hv, X_WG[g], g, padding, boxes)
+                    tight_box(gi, gf, hv, X_WG, g, padding, boxes)
                 count = sweep_and_prune(boxes, ng, allowed, order, swept, False)
                 for p in range(count):
                     a, b = swept[p, 0], swept[p, 1]
@@ -129,7 +129,7 @@ def batch_collisions(
                         break
                 continue
             for g in range(ng):
-                tight_box(gi, gf, hv, X_WG[g], g, 0.0, boxes)
+                tight_box(gi, gf, hv, X_WG, g, 0.0, boxes)
             best = np.inf
             for p in range(num_pairs):
                 a, b = pairs[p, 0], pairs[p, 1]

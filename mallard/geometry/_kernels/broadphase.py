@@ -40,16 +40,16 @@ def _set(boxes, g, lo, hi):
 
 
 @jitable
-def _halfspace_box(X, margin):
-    """The box of the half space at X: bounded on one side if its normal is an axis."""
-    n = (X[0, 2], X[1, 2], X[2, 2])
+def _halfspace_box(X_WG, g, margin):
+    """The box of the half space g: bounded on one side if its normal is an axis."""
+    n = (X_WG[g, 0, 2], X_WG[g, 1, 2], X_WG[g, 2, 2])
     lo = (-_INF, -_INF, -_INF)
     hi = (_INF, _INF, _INF)
     for k in range(3):
         i, j = (k + 1) % 3, (k + 2) % 3
         if n[i] == 0.0 and n[j] == 0.0 and n[k] != 0.0:
             # n = ±axis k: the boundary is at x_k = p_k; the side is n's.
-            bound = X[3, k] + margin if n[k] > 0 else X[3, k] - margin
+            bound = X_WG[g, 3, k] + margin if n[k] > 0 else X_WG[g, 3, k] - margin
             if k == 0:
                 lo, hi = (
                     ((-_INF, lo[1], lo[2]), (bound, hi[1], hi[2]))
@@ -72,24 +72,26 @@ def _halfspace_box(X, margin):
 
 
 @jitable
-def _extent(kind, r, h, c, X, i):
-    """The half width along World axis i of the box of a primitive (not a half space or
-    convex shape) of measures (r, h, c) at pose X."""
+def _extent(kind, r, h, c, X_WG, g, i):
+    """The half width along World axis i of the box of a primitive g (not a half space or
+    convex shape) of measures (r, h, c)."""
     if kind == SPHERE:
         return r
+    a0, a1, a2 = X_WG[g, i, 0], X_WG[g, i, 1], X_WG[g, i, 2]
     if kind == BOX:
-        return abs(X[i, 0]) * r + abs(X[i, 1]) * h + abs(X[i, 2]) * c
+        return abs(a0) * r + abs(a1) * h + abs(a2) * c
     if kind == ELLIPSOID:
-        return np.sqrt((X[i, 0] * r) ** 2 + (X[i, 1] * h) ** 2 + (X[i, 2] * c) ** 2)
+        return np.sqrt((a0 * r) ** 2 + (a1 * h) ** 2 + (a2 * c) ** 2)
     if kind == CAPSULE:
-        return abs(X[i, 2]) * h + r
+        return abs(a2) * h + r
     # A cylinder: its axis's extent and its end discs'.
-    return abs(X[i, 2]) * h + r * np.sqrt(max(0.0, 1.0 - X[i, 2] * X[i, 2]))
+    return abs(a2) * h + r * np.sqrt(max(0.0, 1.0 - a2 * a2))
 
 
 @jitable
-def _hull_box(gi, hv, X, g):
-    """(min, max) in World of the hull vertices of geometry g at pose X."""
+def _hull_box(gi, hv, X_WG, g):
+    """(min, max) in World of the hull vertices of geometry g."""
+    X = X_WG[g]
     lo0 = lo1 = lo2 = _INF
     hi0 = hi1 = hi2 = -_INF
     start = gi[g, HULL_START]
@@ -103,15 +105,15 @@ def _hull_box(gi, hv, X, g):
 
 
 @jitable
-def tight_box(gi, gf, hv, X, g, margin, boxes):
-    """boxes[g] = the tight box of geometry g at pose X, grown by ``margin``."""
+def tight_box(gi, gf, hv, X_WG, g, margin, boxes):
+    """boxes[g] = the tight box of geometry g at its pose X_WG[g], grown by ``margin``."""
     kind = gi[g, KIND]
     if kind == HALFSPACE:
-        lo, hi = _halfspace_box(X, margin)
+        lo, hi = _halfspace_box(X_WG, g, margin)
         _set(boxes, g, lo, hi)
         return
     if kind == CONVEX or kind == MESH:
-        lo, hi = _hull_box(gi, hv, X, g)
+        lo, hi = _hull_box(gi, hv, X_WG, g)
         _set(
             boxes,
             g,
@@ -120,15 +122,11 @@ def tight_box(gi, gf, hv, X, g, margin, boxes):
         )
         return
     r, h, c = gf[g, 0], gf[g, 1], gf[g, 2]
-    e0 = _extent(kind, r, h, c, X, 0) + margin
-    e1 = _extent(kind, r, h, c, X, 1) + margin
-    e2 = _extent(kind, r, h, c, X, 2) + margin
-    _set(
-        boxes,
-        g,
-        (X[3, 0] - e0, X[3, 1] - e1, X[3, 2] - e2),
-        (X[3, 0] + e0, X[3, 1] + e1, X[3, 2] + e2),
-    )
+    e0 = _extent(kind, r, h, c, X_WG, g, 0) + margin
+    e1 = _extent(kind, r, h, c, X_WG, g, 1) + margin
+    e2 = _extent(kind, r, h, c, X_WG, g, 2) + margin
+    p0, p1, p2 = X_WG[g, 3, 0], X_WG[g, 3, 1], X_WG[g, 3, 2]
+    _set(boxes, g, (p0 - e0, p1 - e1, p2 - e2), (p0 + e0, p1 + e1, p2 + e2))
 
 
 @jitable
@@ -166,12 +164,13 @@ def _is_identity(X):
 
 
 @jitable
-def fcl_box(gi, gf, hv, X, g, boxes):
-    """boxes[g] = FCL's box of geometry g at pose X."""
+def fcl_box(gi, gf, hv, X_WG, g, boxes):
+    """boxes[g] = FCL's box of geometry g at its pose X_WG[g]."""
+    X = X_WG[g]
     identity = _is_identity(X)
     if gi[g, KIND] == HALFSPACE:
         if identity:
-            lo, hi = _halfspace_box(X, 0.0)
+            lo, hi = _halfspace_box(X_WG, g, 0.0)
             _set(boxes, g, lo, hi)
         else:
             _set(boxes, g, (-_INF, -_INF, -_INF), (_INF, _INF, _INF))

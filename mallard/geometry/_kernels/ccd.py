@@ -34,13 +34,13 @@ REAL_MAX = 1.7976931348623157e308
 
 
 # ---- libccd's scalar and vector helpers --------------------------------------------------------
-@jitable(inline=True)
+@jitable
 def is_zero(x):
     """ccdIsZero: |x| < ε."""
     return abs(x) < EPS
 
 
-@jitable(inline=True)
+@jitable
 def eq(a, b):
     """ccdEq: a and b equal to within ε, absolutely or relatively."""
     ab = abs(a - b)

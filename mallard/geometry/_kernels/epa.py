@@ -327,9 +327,9 @@ def _visible_patch(pt, start, p):
             if not _classify(pt.EM, pt.BORDER, pt.C, e, 2):
                 return False
         else:
-            visible = _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], g, p) or triangle_area_is_zero(
-                p, _vertex(pt.V, pt.EI[e, 0]), _vertex(pt.V, pt.EI[e, 1])
-            )
+            visible = _is_outside(
+                pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], g, p
+            ) or triangle_area_is_zero(p, _vertex(pt.V, pt.EI[e, 0]), _vertex(pt.V, pt.EI[e, 1]))
             if visible:
                 pt.FM[g] = 1
                 if not _classify(pt.EM, pt.BORDER, pt.C, e, 1):

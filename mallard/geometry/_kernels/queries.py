@@ -41,9 +41,9 @@ def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, p
         return count
     for g in range(n):
         if fcl:
-            fcl_box(gi, gf, hv, X_WG[g], g, boxes)
+            fcl_box(gi, gf, hv, X_WG, g, boxes)
         else:
-            tight_box(gi, gf, hv, X_WG[g], g, margin, boxes)
+            tight_box(gi, gf, hv, X_WG, g, margin, boxes)
     return sweep_and_prune(boxes, n, allowed, order, pairs)
 
 
