@@ -171,12 +171,12 @@ class QueryObject:
         )
         if k < 0:
             self._raise(model, model.status, "Penetration")
-        pairs = model.pairs[:k].tolist()
-        if any(a > b for a, b in pairs):  # (a swapped pair: Drake sorts by (id_A, id_B))
-            order = sorted(range(k), key=pairs.__getitem__)
-            pairs, out = [pairs[i] for i in order], out[order]
-        ids = model.ids
-        return records(PenetrationAsPointPair, [(ids[a], ids[b]) for a, b in pairs], out)
+        pairs = model.pairs[:k]
+        if model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
+            order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+            pairs, out = pairs[order], out[order]
+        a, b = pairs[:, 0].tolist(), pairs[:, 1].tolist()
+        return records(PenetrationAsPointPair, out, model.ids, a, b)
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most
@@ -206,9 +206,8 @@ class QueryObject:
         )  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance")
-        ids = model.ids
-        pairs = [(ids[a], ids[b]) for a, b in model.pairs[:k].tolist()]
-        return records(SignedDistancePair, pairs, out)
+        a, b = model.pairs[:k, 0].tolist(), model.pairs[:k, 1].tolist()
+        return records(SignedDistancePair, out, model.ids, a, b)
 
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """The signed distance between two geometries with the proximity role, whatever the
@@ -266,8 +265,7 @@ class QueryObject:
         )  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
-        ids = model.ids
-        return records(SignedDistanceToPoint, [(ids[g],) for g in index[:k].tolist()], out)
+        return records(SignedDistanceToPoint, out, model.ids, index[:k].tolist())
 
     def FindCollisionCandidates(self):
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's

@@ -121,19 +121,21 @@ SignedDistancePair_ = TemplateClass("SignedDistancePair_", SignedDistancePair)
 SignedDistanceToPoint_ = TemplateClass("SignedDistanceToPoint_", SignedDistanceToPoint)
 
 
-def records(kind, ids, rows):
-    """A ``kind`` record per row of the results array ``rows``, with the ids ``ids`` (a list of
-    1- or 2-tuples): the records share ``rows``, which the caller must not reuse."""
+def records(kind, rows, ids, a, b=None):
+    """A ``kind`` record per row of the results array ``rows``, with the ids ``ids[a[i]]`` (and
+    ``ids[b[i]]``, for a pair): the records share ``rows``, which the caller must not reuse.
+    (No container is made per record but the record: a query may return thousands, and every
+    container the garbage collector tracks makes its full collections come sooner.)"""
     new = object.__new__
     out = []
-    if len(kind._IDS) == 2:
-        for i, (a, b) in enumerate(ids):
+    if b is None:
+        for i, g in enumerate(a):
             r = new(kind)
-            r._rows, r._i, r.id_A, r.id_B = rows, i, a, b
+            r._rows, r._i, r.id_G = rows, i, ids[g]
             out.append(r)
-    else:
-        for i, (g,) in enumerate(ids):
-            r = new(kind)
-            r._rows, r._i, r.id_G = rows, i, g
-            out.append(r)
+        return out
+    for i, (g, h) in enumerate(zip(a, b)):  # noqa: B905 (same lengths)
+        r = new(kind)
+        r._rows, r._i, r.id_A, r.id_B = rows, i, ids[g], ids[h]
+        out.append(r)
     return out

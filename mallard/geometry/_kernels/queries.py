@@ -50,8 +50,10 @@ def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, p
 @entry_point
 def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
     """The penetrations of pairs[:count] (depth, nhat_BA_W, p_WCa, p_WCb per row of out), each
-    pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase);
-    returns how many penetrate, or −1 (status set) for an unsupported pair."""
+    pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase, and
+    then status[1] = 1); returns how many penetrate, or −1 (status set) for an unsupported
+    pair."""
+    status[1] = 0
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
@@ -60,6 +62,8 @@ def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
             return _fail(status, found, a, b)
         if found:
             pairs[k, 0], pairs[k, 1] = (a, b) if found == 1 else (b, a)
+            if found == 2:
+                status[1] = 1  # (a pair came out swapped: the results need sorting)
             k += 1
     return k
 
