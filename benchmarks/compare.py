@@ -77,7 +77,7 @@ has no batched mass matrix, kinematics or Jacobian), a Python loop over pydrake'
 (the same code as its single-call timing), and mallard's batched API
 (``mallard.multibody.batch.BatchedPlant``: ``CalcAllBodyPosesInWorld``, ``CalcMassMatrix``,
 ``CalcInverseDynamics``, ``CalcForwardDynamics``, ``CalcJacobianSpatialVelocity`` on (B, n)
-arrays, numba threads set to ``--threads``), if it exists: each method is checked against
+arrays, ``num_threads=--threads``), if it exists: each method is checked against
 mallard's single calls before it is timed, and skipped with a note when absent or different.
 
 Run
@@ -722,9 +722,9 @@ def mallard_batch_timers(mallard, Q, V, A, threads):
         return {}, [f"mallard's batched API is not available ({error}): mallard batched skipped."]
     import numba
 
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        batched = BatchedPlant(mallard.plant)
+        num_threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+        batched = BatchedPlant(mallard.plant, num_threads=num_threads)
     except Exception as error:
         return {}, [f"BatchedPlant(plant) raised {type(error).__name__}: {error}; skipped."]
     frame, body_index = mallard.body.body_frame(), int(mallard.body.index())

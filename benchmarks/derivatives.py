@@ -177,12 +177,9 @@ class MallardBatched:
     name = "mallard batched (per state)"
 
     def __init__(self, plant, size, threads):
-        import numba
-
         from mallard.multibody.batch import BatchedPlant
 
-        numba.set_num_threads(threads)
-        self.batched = BatchedPlant(plant)
+        self.batched = BatchedPlant(plant, num_threads=threads)
         self.size = size
 
     def timer(self, states):

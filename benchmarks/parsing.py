@@ -7,7 +7,14 @@ Cases (written to a temporary directory):
   the last from a revolute joint with limits, the axes cycling x, y, z;
 * ``chain.sdf``: the same chain in SDFormat, each link's pose ``relative_to`` the link
   before it (libsdformat resolves a pose by walking the graph up to the model frame, so a
-  deep graph costs pydrake time quadratic in its depth).
+  deep graph costs pydrake time quadratic in its depth);
+* ``chain.xml``: an MJCF chain of ``--mjcf-links`` nested bodies (200 by default: MJCF nests
+  a child body in its parent; tinyxml2, Drake's XML reader, refuses nesting deeper than
+  about 500), each with a
+  hinge joint with a range, a capsule geom (inertia from the geom) and a box geom, in
+  a default class;
+* ``scene.dmd.yaml``: model directives adding ``--models`` copies (200 by default) of a
+  small URDF, each with a frame, a weld to it and default joint positions.
 
 Each timing is ``Parser(plant).AddModels(path)`` into a new plant ("parse"), then also
 ``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of each
@@ -16,7 +23,8 @@ libraries alternating, so that drifts of a shared machine hit both alike; the ta
 the median over ``--rounds`` rounds (3 by default) and mallard's time as a ratio of
 pydrake's (below 1: mallard is faster).
 
-Run: python benchmarks/parsing.py [--links N] [--comment-mb MB] [--rounds R]
+Run: python benchmarks/parsing.py [--links N] [--comment-mb MB] [--mjcf-links N] [--models N]
+[--rounds R]
 (pydrake's SDFormat chain takes ~10 s a round).
 """
 
@@ -69,9 +77,44 @@ def chain_sdf(n):
     return "\n".join([*lines, "</model>", "</sdf>"])
 
 
+def chain_mjcf(n):
+    lines = [
+        '<mujoco model="chain"><compiler angle="radian"/><default><default class="link">',
+        '<joint axis="0 1 0" range="-2 2" damping="0.1"/><geom type="capsule" size="0.05"/>',
+        "</default></default><worldbody>",
+    ]
+    for i in range(n):
+        lines += [
+            f'<body name="link{i}" pos="0 0 -0.5" childclass="link">',
+            f'<joint name="joint{i}" axis="{AXES[i % 3]}"/><geom fromto="0 0 0 0 0 -0.5"/>',
+            '<geom type="box" size="0.05 0.05 0.05" pos="0 0 -0.25" mass="0.1"/>',
+        ]
+    return "\n".join([*lines, "</body>" * n, "</worldbody></mujoco>"])
+
+
+def scene_dmd(n, urdf):
+    lines = ["directives:"]
+    for i in range(n):
+        lines += [
+            f"- add_model: {{name: m{i}, file: 'file://{urdf}', "
+            "default_joint_positions: {j: [0.1]}}",
+            f"- add_frame: {{name: f{i}, X_PF: {{base_frame: world, translation: [{i}, 0, 0]}}}}",
+            f"- add_weld: {{parent: f{i}, child: m{i}::a}}",
+        ]
+    return "\n".join(lines)
+
+
+SMALL_URDF = (
+    f'<robot name="small"><link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>'
+    '<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 1 0"/>'
+    "</joint></robot>"
+)
 SMALL = {
     "urdf": '<robot name="small"><link name="a"/></robot>',
     "sdf": '<sdf version="1.9"><model name="small"><link name="a"/></model></sdf>',
+    "xml": '<mujoco model="small"><worldbody><body><joint/><geom size="1"/></body></worldbody>'
+    "</mujoco>",
+    "dmd.yaml": "directives:\n- add_model_instance: {name: small}",
 }
 
 
@@ -101,6 +144,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--links", type=int, default=2000)
     parser.add_argument("--comment-mb", type=int, default=30)
+    parser.add_argument("--mjcf-links", type=int, default=200)
+    parser.add_argument("--models", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     libraries = {"mallard": library("mallard")}
@@ -109,10 +154,17 @@ def main(argv=None):
     except ImportError:
         print("pydrake is not installed: mallard only")
     with tempfile.TemporaryDirectory() as directory:
+        small_urdf = Path(directory) / "small.urdf"
+        small_urdf.write_text(SMALL_URDF)
         cases = {
             f"URDF, {args.comment_mb} MB comment": ("comment.urdf", comment_urdf(args.comment_mb)),
             f"URDF, {args.links}-link chain": ("chain.urdf", chain_urdf(args.links)),
             f"SDFormat, {args.links}-link chain": ("chain.sdf", chain_sdf(args.links)),
+            f"MJCF, {args.mjcf_links}-body chain": ("chain.xml", chain_mjcf(args.mjcf_links)),
+            f"directives, {args.models} models": (
+                "scene.dmd.yaml",
+                scene_dmd(args.models, small_urdf),
+            ),
         }
         paths = {}
         for case, (name, text) in cases.items():

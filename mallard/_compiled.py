@@ -2,7 +2,7 @@
 tests. Importing this module does not import numba; the first kernel needed does.
 
 A kernel module marks the functions Python may call with :func:`entry_point` (batched ones,
-whose outer loop is a ``numba.prange``, with ``parallel=True``); the modules that have entry
+which several Python threads run at once, with ``nogil=True``); the modules that have entry
 points are listed in :data:`ENTRY_MODULES`. ``kernels(dtype)`` is the set of entry points for
 arrays of that scalar type, by name: compiled by numba (nopython, cached on disk) for float64,
 the plain Python functions (interpreted) for object arrays of AutoDiffXd or symbolic scalars::
@@ -25,43 +25,44 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.engine",
     "mallard.multibody._kernels.engine_derivatives",
     "mallard.multibody._kernels.batch",
-    "mallard.multibody._kernels.lcp",
+    "mallard.multibody._kernels.sap",
     "mallard.geometry._kernels.queries",
     "mallard.geometry._kernels.batch",
 )
 
 _ENTRY_POINTS = {}  # name → function
-_PARALLEL = set()  # the entry points compiled with parallel=True
+_NOGIL = set()  # the entry points compiled with nogil=True
 _COMPILED = {}  # function → its numba dispatcher
 
 
-def entry_point(fn=None, *, parallel=False):
+def entry_point(fn=None, *, nogil=False):
     """Marks ``fn`` (a kernel, named uniquely among entry points) as one Python may call
-    through :func:`kernels`; ``parallel``: its ``numba.prange`` loops run on numba's threads
-    when compiled (interpreted, ``prange`` is ``range``)."""
+    through :func:`kernels`; ``nogil``: compiled, it releases the GIL while it runs, so that
+    Python threads run it at once (no entry point uses numba's parallel regions: see
+    mallard.multibody.batch)."""
     if fn is None:
-        return functools.partial(entry_point, parallel=parallel)
+        return functools.partial(entry_point, nogil=nogil)
     other = _ENTRY_POINTS.get(fn.__name__)
     if other is not None and other is not fn:
         raise ValueError(f"two entry points are named {fn.__name__!r}")
     _ENTRY_POINTS[fn.__name__] = fn
-    if parallel:
-        _PARALLEL.add(fn)
+    if nogil:
+        _NOGIL.add(fn)
     return fn
 
 
 def compiled(fn):
-    """``fn`` compiled by numba for float64 arrays (nopython, cached on disk; with
-    parallel=True if it is a parallel entry point). The dispatcher is made once per
-    function."""
+    """``fn`` compiled by numba for float64 arrays (nopython, cached on disk where numba can
+    write, see kernels._numba_internals; with nogil=True if it is marked so). The dispatcher
+    is made once per function."""
     dispatcher = _COMPILED.get(fn)
     if dispatcher is None:
-        import numba
+        from mallard.multibody._kernels._numba_internals import njit_cached
 
-        options = {"cache": True, "error_model": "numpy"}
-        if fn in _PARALLEL:
-            options["parallel"] = True
-        dispatcher = _COMPILED[fn] = numba.njit(**options)(fn)
+        options = {"error_model": "numpy"}
+        if fn in _NOGIL:
+            options["nogil"] = True
+        dispatcher = _COMPILED[fn] = njit_cached(fn, **options)
     return dispatcher
 
 
@@ -98,9 +99,9 @@ class Kernels:
         layout), which it does not check."""
         fn = getattr(self, name)
         if self.is_compiled:
-            import numba
+            from mallard.multibody._kernels._numba_internals import compiled_for
 
-            fn = fn.compile(tuple(numba.typeof(a) for a in head + tuple(args)))
+            fn = compiled_for(fn, head + tuple(args))
         return functools.partial(fn, *head)
 
 

@@ -14,6 +14,8 @@ import numbers
 
 import numpy as np
 
+from mallard._scalar_value import scalar_value
+
 
 def as_array(x, shape=None, name="argument"):
     """Returns ``x`` as a float64 array (numbers) or an object array (other scalars).
@@ -65,22 +67,6 @@ def as_scalar(x, name="argument"):
     if hasattr(x, "value") or hasattr(x, "Evaluate"):
         return x
     raise TypeError(f"{name}: expected a scalar, got {type(x).__name__}")
-
-
-def scalar_value(x):
-    """The double value of one scalar, or None if it has none (a non-constant Expression)."""
-    if isinstance(x, numbers.Real):
-        return float(x)
-    value = getattr(x, "value", None)
-    if callable(value):
-        return float(value())
-    evaluate = getattr(x, "Evaluate", None)
-    if callable(evaluate):
-        try:
-            return float(evaluate())
-        except Exception:
-            return None
-    return None
 
 
 def values_or_none(a):

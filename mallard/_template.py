@@ -28,6 +28,25 @@ _VALUE_TYPES = []
 _TEMPLATES = {}
 
 
+#: pydrake's spelling of template arguments in class names ("mangled"): ``X_[AutoDiffXd]``
+#: is the class named ``X_𝓣AutoDiffXd𝓤``.
+_MANGLING = (("[", "𝓣"), ("]", "𝓤"), (",", "𝓬"), (".", "𝓹"))
+
+
+def mangled(name):
+    """``X_[T]`` as a class name, as pydrake spells it: ``X_𝓣T𝓤``."""
+    for plain, mangled_ in _MANGLING:
+        name = name.replace(plain, mangled_)
+    return name
+
+
+def demangled(name):
+    """``X_𝓣T𝓤`` as the expression ``X_[T]`` (names without template arguments as they are)."""
+    for plain, mangled_ in _MANGLING:
+        name = name.replace(mangled_, plain)
+    return name
+
+
 def autodiff_type():
     from mallard.autodiffutils import AutoDiffXd
 
@@ -263,21 +282,32 @@ class TemplateClass:
 
     def _instantiate(self, T):
         base = impl = self._base
+        class_name = mangled(f"{self.__name__}[{T.__name__}]")  # (pydrake's class name)
         if self._overrides is not None:
-            impl = type(base)(f"{self.__name__}[{T.__name__}]", (self._overrides, base), {})
+            impl = type(base)(class_name, (self._overrides, base), {})
         namespace = {
             "__slots__": (),
             "__module__": base.__module__,
-            "__qualname__": f"{self.__name__}[{T.__name__}]",
+            "__qualname__": class_name,
             "_template_base": base,
             "_template_T": T,
         }
         if self._kind == "value":
 
             def __new__(cls, *args, **kwargs):
+                if not args and not kwargs:
+                    # An instance of the instantiation itself: __init__ below makes the
+                    # default value (or raises, as X has none), or __setstate__ fills it
+                    # when a pickle (pydrake's too) names this class.
+                    return object.__new__(cls)
                 return convert_value(base(*args, **kwargs), T)
 
+            def __init__(self, *args, **kwargs):
+                base.__init__(self, *args, **kwargs)
+                convert_value(self, T)
+
             namespace["__new__"] = __new__
+            namespace["__init__"] = __init__
             for name in dir(base):  # factories (SolidBoxWithMass, MakeXRotation, ...)
                 if name[0] != "_" and _is_factory(base, name):
                     namespace[name] = _scalar_factory(getattr(base, name), T)
@@ -288,10 +318,28 @@ class TemplateClass:
             for name in dir(impl):
                 if name[0] != "_" and _defined_as_function(impl, name):
                     namespace[name] = _scalar_method(getattr(impl, name), T)
-        return _metaclass_for(impl)(f"{self.__name__}[{T.__name__}]", (impl,), namespace)
+        return _metaclass_for(impl)(class_name, (impl,), namespace)
 
     def __repr__(self):
         return f"<TemplateClass {self._base.__module__}.{self.__name__}>"
+
+
+def module_getattr(module_name, module_globals, name):
+    """A module's ``__getattr__`` for names pickles use, as pydrake's modules have:
+    ``X_[T]`` and its mangled spelling ``X_𝓣T𝓤`` (T one of float, AutoDiffXd, Expression)
+    name the instantiation ``X_[T]``; ``X_[float]`` also names X where there is no template
+    X_. AttributeError for anything else."""
+    pretty = demangled(name)
+    if pretty.endswith("]") and "[" in pretty:
+        template_name, param = pretty[:-1].split("[", 1)
+        template = module_globals.get(template_name)
+        if isinstance(template, TemplateClass) and param in ("float", "AutoDiffXd", "Expression"):
+            return template[param]
+        if param == "float" and template_name.endswith("_"):
+            found = module_globals.get(template_name[:-1])
+            if found is not None:
+                return found
+    raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
 
 
 def instantiation(cls, T, kind="element"):

@@ -40,7 +40,8 @@ def test_main_job_writes_the_simulation_outputs(tmp_path):
 def test_readme_commands():
     text = README.read_text()
     assert re.search(r"^pip install \. && mallard simulate$", text, re.M)
-    assert re.search(r'^pip install "\.\[test[^"]*\]" && python -m pytest$', text, re.M)
+    # (the command CI runs: every test, --all)
+    assert re.search(r'^pip install "\.\[test[^"]*\]" && python -m pytest --all$', text, re.M)
     pyproject = README.with_name("pyproject.toml").read_text()
     assert re.search(r'^\[project\.scripts\]\nmallard = "mallard\.cli:main"$', pyproject, re.M)
 

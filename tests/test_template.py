@@ -130,4 +130,4 @@ def test_reference_templates_are_exported(module):
         base = getattr(mod, name[:-1])
         assert template[float] is base
         assert issubclass(template[AutoDiffXd], base)
-        assert template[AutoDiffXd].__name__ == f"{name}[AutoDiffXd]"
+        assert template[AutoDiffXd].__name__ == f"{name}𝓣AutoDiffXd𝓤"  # (pydrake's spelling)

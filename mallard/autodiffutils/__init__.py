@@ -1,5 +1,6 @@
 """Mirror of pydrake.autodiffutils: the AutoDiffXd scalar and its matrix helpers."""
 
+from mallard._public import publish
 from mallard.autodiffutils._autodiff import AutoDiffXd, autodiff_equal_to
 from mallard.autodiffutils._gradient import (
     ExtractGradient,
@@ -16,3 +17,5 @@ __all__ = [
     "InitializeAutoDiffTuple",
     "autodiff_equal_to",
 ]
+
+publish(globals())

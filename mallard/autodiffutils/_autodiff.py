@@ -69,6 +69,8 @@ def _chain(x, value, slope):
 class AutoDiffXd:
     """A value with its vector of derivatives (see the module docstring)."""
 
+    __module__ = "mallard.autodiffutils"  # (its public path: pickles name it)
+
     __slots__ = ("_v", "_d")
     __hash__ = None
 
@@ -295,8 +297,11 @@ class AutoDiffXd:
     def __deepcopy__(self, memo):
         return _make(self._v, self._d)
 
-    def __reduce__(self):
-        return (AutoDiffXd, (self._v, np.array(self._d)))
+    def __getstate__(self):
+        return (self._v, np.array(self._d))  # (pydrake's pickled state)
+
+    def __setstate__(self, state):
+        self._v, self._d = float(state[0]), _derivatives_vector(state[1])
 
     def __repr__(self):
         return f"<AutoDiffXd {self._v!r} nderiv={self._d.size}>"

@@ -24,18 +24,9 @@ class CompilationWatch:
         self._installed = None
 
     def __enter__(self):
-        from numba.core import event
+        from mallard.multibody._kernels._numba_internals import compilation_listener
 
-        watch = self
-
-        class Listener(event.Listener):
-            def on_start(self, _event):
-                watch._started()
-
-            def on_end(self, _event):
-                watch._ended()
-
-        self._installed = event.install_listener("numba:compile", Listener())
+        self._installed = compilation_listener(self._started, self._ended)
         self._installed.__enter__()
         return self
 

@@ -14,7 +14,7 @@ from mallard.systems.framework import DiagramBuilder
 
 #: The model ``mallard simulate`` runs without MODEL: the acrobot mallard ships.
 DEFAULT_MODEL = "package://mallard/acrobot.urdf"
-_MODEL_SUFFIXES = (".urdf", ".sdf", ".xml")
+_MODEL_SUFFIXES = (".urdf", ".sdf", ".xml", ".dmd.yaml")
 _PACKAGE_URI = re.compile(r"""(?:package|model)://([^/"'\s]+)/""")
 
 
@@ -96,8 +96,7 @@ def _model_path(spec, package_map):
         raise CliError(f"the model '{spec}' is not a file")
     if not spec.lower().endswith(_MODEL_SUFFIXES):
         raise CliError(
-            f"the model file '{spec}' is not a .urdf, .sdf or .xml file (mallard parses .urdf "
-            "and .sdf)"
+            f"the model file '{spec}' is not a .urdf, .sdf, .xml (MuJoCo) or .dmd.yaml file"
         )
     return os.path.abspath(spec)
 

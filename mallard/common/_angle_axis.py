@@ -8,6 +8,7 @@ import numpy as np
 from mallard._scalar import scalar_value
 from mallard.common import _bindings as b
 from mallard.common._cast import Cast
+from mallard.common._pybind import overloads
 from mallard.common._quaternion import (
     Quaternion,
     check_unit_norm,
@@ -58,6 +59,7 @@ class AngleAxis:
     cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("AngleAxis", _OVERLOADS, args, kwargs)
         if index == 0:

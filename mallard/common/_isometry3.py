@@ -9,6 +9,7 @@ import numpy as np
 from mallard._scalar import result_dtype, values_or_none
 from mallard.common import _bindings as b
 from mallard.common._cast import Cast
+from mallard.common._pybind import overloads
 from mallard.common._quaternion import Quaternion, matrix_to_quaternion
 from mallard.common._scalar_math import det3
 
@@ -65,6 +66,7 @@ class Isometry3:
     cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("Isometry3", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -94,6 +96,7 @@ class Isometry3:
         """The 4x4 homogeneous matrix (a copy)."""
         return self._M.copy()
 
+    @overloads(lambda: _SET_MATRIX)
     def set_matrix(self, *args, **kwargs):
         (M,) = b.resolve("Isometry3.set_matrix", _SET_MATRIX, args, kwargs)[1]
         _check_matrix(M)
@@ -103,6 +106,7 @@ class Isometry3:
         """The 3x3 rotation part (a copy)."""
         return self._M[:3, :3].copy()
 
+    @overloads(lambda: _SET_ROTATION)
     def set_rotation(self, *args, **kwargs):
         (R,) = b.resolve("Isometry3.set_rotation", _SET_ROTATION, args, kwargs)[1]
         _check_rotation(R)
@@ -112,6 +116,7 @@ class Isometry3:
         """The translation 3-vector (a copy)."""
         return self._M[:3, 3].copy()
 
+    @overloads(lambda: _SET_TRANSLATION)
     def set_translation(self, *args, **kwargs):
         (p,) = b.resolve("Isometry3.set_translation", _SET_TRANSLATION, args, kwargs)[1]
         self._M = homogeneous(self._M[:3, :3], p)
@@ -120,6 +125,7 @@ class Isometry3:
         """The Quaternion of the rotation part."""
         return Quaternion._make(matrix_to_quaternion(self._M[:3, :3]))
 
+    @overloads(lambda: _SET_QUATERNION)
     def set_quaternion(self, *args, **kwargs):
         (q,) = b.resolve("Isometry3.set_quaternion", _SET_QUATERNION, args, kwargs)[1]
         self._M = homogeneous(q.rotation(), self._M[:3, 3])
@@ -129,6 +135,7 @@ class Isometry3:
         Rt = self._M[:3, :3].T
         return Isometry3._make(homogeneous(Rt, -(Rt @ self._M[:3, 3])))
 
+    @overloads(lambda: _MULTIPLY)
     def multiply(self, *args, **kwargs):
         """The composition self * other (an Isometry3), or self applied to positions."""
         index, (other,) = b.resolve("Isometry3.multiply", _MULTIPLY, args, kwargs)

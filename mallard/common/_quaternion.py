@@ -10,6 +10,8 @@ import numpy as np
 from mallard._scalar import values_or_none
 from mallard.common import _bindings as b
 from mallard.common._cast import Cast
+from mallard.common._pybind import overloads
+from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.common._scalar_math import acos, sin, sqrt
 
 # pydrake's tolerance on |q| - 1 for a quaternion (and on |axis| - 1 for an AngleAxis).
@@ -27,29 +29,6 @@ def check_unit_norm(v, what, value_name):
             f"{what} is not normalized: |{value_name}| = {norm!r} differs from 1 by "
             f"{UNIT_NORM_TOLERANCE:g} or more ({value_name} = {values.tolist()})"
         )
-
-
-def quaternion_rotation(w, x, y, z, s):
-    """The rotation matrix of the quaternion (w, x, y, z), row by row as a 9-tuple, scaled as
-    1 - s(y²+z²), s(xy - wz)...: s = 2 for a unit quaternion (Eigen's toRotationMatrix, in
-    its order of operations); s = 2/|q|² gives the rotation matrix of a quaternion of any
-    nonzero norm. The one formula of mallard's: the value types' (quaternion_to_matrix) and
-    the kernels' (kernels.rotation; numba-free here, compiled there)."""
-    sx, sy, sz = s * x, s * y, s * z
-    wx, wy, wz = w * sx, w * sy, w * sz
-    xx, xy, xz = x * sx, x * sy, x * sz
-    yy, yz, zz = y * sy, y * sz, z * sz
-    return (
-        1.0 - (yy + zz),
-        xy - wz,
-        xz + wy,
-        xy + wz,
-        1.0 - (xx + zz),
-        yz - wx,
-        xz - wy,
-        yz + wx,
-        1.0 - (xx + yy),
-    )
 
 
 def quaternion_to_matrix(wxyz, s):
@@ -111,6 +90,7 @@ class Quaternion:
     cast = Cast()
     __module__ = "mallard.common.eigen_geometry"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("Quaternion", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -159,6 +139,7 @@ class Quaternion:
         """The vector part [x, y, z] (a copy)."""
         return self._wxyz[1:].copy()
 
+    @overloads(lambda: _SET_WXYZ_OVERLOADS)
     def set_wxyz(self, *args, **kwargs):
         """Sets [w, x, y, z] from a 4-vector or four scalars; raises if not unit length."""
         index, values = b.resolve("Quaternion.set_wxyz", _SET_WXYZ_OVERLOADS, args, kwargs)
@@ -170,6 +151,7 @@ class Quaternion:
         """The 3x3 rotation matrix this (unit) quaternion represents."""
         return quaternion_to_matrix(self._wxyz, 2.0)
 
+    @overloads(lambda: _SET_ROTATION_OVERLOADS)
     def set_rotation(self, *args, **kwargs):
         """Sets this to the quaternion of a 3x3 rotation matrix (raises if not a rotation)."""
         (R,) = b.resolve("Quaternion.set_rotation", _SET_ROTATION_OVERLOADS, args, kwargs)[1]
@@ -177,6 +159,7 @@ class Quaternion:
         check_unit_norm(wxyz, "Quaternion", "q")
         self._wxyz = wxyz
 
+    @overloads(lambda: _MULTIPLY_OVERLOADS)
     def multiply(self, *args, **kwargs):
         """The product self * other (a Quaternion), or this rotation applied to 3-vectors."""
         index, values = b.resolve("Quaternion.multiply", _MULTIPLY_OVERLOADS, args, kwargs)

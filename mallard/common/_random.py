@@ -25,6 +25,8 @@ _DEFAULT_SEED = 5489  # std::mt19937::default_seed
 class RandomDistribution(enum.Enum):
     """The distributions Drake reasons about explicitly (pydrake.common.RandomDistribution)."""
 
+    __module__ = "mallard.common"  # (its public path: pickles name it)
+
     kUniform = 0
     kGaussian = 1
     kExponential = 2

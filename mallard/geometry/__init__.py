@@ -3,6 +3,7 @@ filters, a SceneGraph that records geometry and carries frame poses, its QueryOb
 queries and their results, and the Meshcat viewer with its MeshcatVisualizer (the viewer needs
 the optional "meshcat" package: mallard[viewer])."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass
 from mallard.geometry._collision_filter import (
     CollisionFilterDeclaration,
@@ -14,6 +15,7 @@ from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, SourceI
 from mallard.geometry._mesh import Convex, Mesh, MeshSource
 from mallard.geometry._meshcat import Meshcat, StartMeshcat
 from mallard.geometry._meshcat_animation import MeshcatAnimation
+from mallard.geometry._meshcat_params import MeshcatParams
 from mallard.geometry._meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
 from mallard.geometry._polygon_surface_mesh import PolygonSurfaceMesh, SurfacePolygon
 from mallard.geometry._properties import (
@@ -81,6 +83,7 @@ __all__ = [
     "Mesh",
     "MeshSource",
     "Meshcat",
+    "MeshcatParams",
     "MeshcatAnimation",
     "MeshcatVisualizer",
     "MeshcatVisualizerParams",
@@ -106,3 +109,5 @@ __all__ = [
     "StartMeshcat",
     "SurfacePolygon",
 ]
+
+publish(globals())

@@ -74,6 +74,13 @@ def check_collisions(batched, q, padding, min_distance, pairs_within, scene_grap
     q = batched._array(q, "q", batched._nq, method)
     if q.dtype == object:
         raise TypeError(f"BatchedPlant.{method}(): q must hold numbers (float64)")
+    bad = np.argwhere(~np.isfinite(q))
+    if bad.size:
+        i, j = (int(k) for k in bad[0])
+        raise ValueError(
+            f"BatchedPlant.{method}(): q[{i}, {j}] = {float(q[i, j])!r} is not finite "
+            f"({batched._element('q', j)})"
+        )
     padding = float(padding)
     if not np.isfinite(padding) or padding < 0:
         raise ValueError(f"BatchedPlant.{method}(): padding must be finite and ≥ 0, got {padding}")
@@ -97,16 +104,14 @@ def check_collisions(batched, q, padding, min_distance, pairs_within, scene_grap
     distances = np.full((size, num_pairs) if pairs_within is not None else (0, 0), np.inf)
     status = np.zeros(size, dtype=np.int64)
     if size and num_pairs:
-        import numba
+        from mallard.geometry._kernels.batch import geometry_row_sizes
 
-        chunks = min(size, numba.get_num_threads())
-        wss = np.empty((chunks, batched._sizes.row))
-        gws = np.zeros((chunks, 18 * ng + layout.WS_SIZE + layout.DISTANCE))
-        gwi = np.zeros((chunks, ng + 2 * num_pairs + layout.WI_SIZE), dtype=np.int64)
+        floats, ints = geometry_row_sizes(ng, num_pairs)
         kernels(np.float64).batch_collisions(
             batched._mi, batched._mf, batched._ws0.astype(float, copy=False), q, model.gi,
             model.gf, model.hv, cm.mobod, cm.X_BG, cm.allowed, cm.pairs, padding, what, report,
-            wss, gws, gwi, free, least, distances, status,
+            np.empty(batched._sizes.row), np.zeros(floats), np.zeros(ints, dtype=np.int64), free,
+            least, distances, status,
         )  # fmt: skip
         failed = np.flatnonzero(status)
         if failed.size:

@@ -12,6 +12,7 @@ each removable by its FilterId.
 
 import copy
 
+from mallard.common._pybind import call_form, overloads
 from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, id_text
 
 
@@ -29,6 +30,16 @@ def _ids(value, kind):
     return ids
 
 
+_SET_FORMS = (
+    "",
+    "geometry_id",
+    "frame_id",
+    "geometry_ids",
+    "frame_ids",
+    "geometry_ids, frame_ids",
+)
+
+
 class GeometrySet:
     """A set of geometries named by GeometryId or by the FrameId of the frame they are on.
 
@@ -39,26 +50,29 @@ class GeometrySet:
 
     __slots__ = ("_geometries", "_frames")
 
-    def __init__(self, *args):
+    @overloads(lambda: _SET_FORMS)
+    def __init__(self, *args, **kwargs):
         self._geometries = {}  # ordered sets
         self._frames = {}
-        self.Add(*args)
+        if args or kwargs:
+            self.Add(*args, **kwargs)
 
-    def Add(self, *args):
-        if len(args) == 2:
-            self._geometries.update(dict.fromkeys(_ids(args[0], GeometryId)))
-            self._frames.update(dict.fromkeys(_ids(args[1], FrameId)))
-        elif len(args) == 1:
+    @overloads(lambda: _SET_FORMS[1:])
+    def Add(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs:  # one id or list: its kind decides
             value = args[0]
             if not isinstance(value, GeometryId | FrameId):
                 value = _ids(value, GeometryId | FrameId)
             first = value if isinstance(value, GeometryId | FrameId) else next(iter(value), None)
-            if isinstance(first, FrameId):
-                self._frames.update(dict.fromkeys(_ids(value, FrameId)))
-            else:
+            name = "frame_ids" if isinstance(first, FrameId) else "geometry_ids"
+            values = {name: value}
+        else:
+            values = call_form(GeometrySet.Add, args, kwargs, "GeometrySet.Add")[1]
+        for name, value in values.items():
+            if name.startswith("geometry"):
                 self._geometries.update(dict.fromkeys(_ids(value, GeometryId)))
-        elif args:
-            raise TypeError("GeometrySet.Add(): expected (ids) or (geometry_ids, frame_ids)")
+            else:
+                self._frames.update(dict.fromkeys(_ids(value, FrameId)))
 
     def __repr__(self):
         geometries = [id_text(g) for g in self._geometries]

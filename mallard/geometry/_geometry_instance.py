@@ -16,6 +16,8 @@ from mallard.math import RigidTransform
 class Role(enum.IntEnum):
     """The roles a geometry can have (Drake's geometry::Role)."""
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     kUnassigned = 0
     kProximity = 1
     kIllustration = 2
@@ -24,6 +26,8 @@ class Role(enum.IntEnum):
 
 class RoleAssign(enum.Enum):
     """How SceneGraph.AssignRole treats a role the geometry has: kNew (an error) or kReplace."""
+
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
 
     kNew = 0
     kReplace = 1

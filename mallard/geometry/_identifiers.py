@@ -3,6 +3,8 @@
 
 import itertools
 
+from mallard.common._pybind import call_form
+
 _MODULE = "mallard.geometry"
 _next_id = itertools.count(1).__next__  # Drake's identifiers share one counter too.
 
@@ -71,3 +73,19 @@ class FilterId(_Identifier):
 def id_text(identifier):
     """The value Drake prints for an identifier (or the object itself if it is none)."""
     return identifier.get_value() if isinstance(identifier, _Identifier) else identifier
+
+
+_ID_KINDS = {"source_id": SourceId, "frame_id": FrameId, "geometry_id": GeometryId}
+
+
+def id_argument(function, args, kwargs):
+    """The values a call of ``function`` passes, per its declared forms (``overloads``) whose
+    first parameter is one of ``source_id``, ``frame_id``, ``geometry_id``, told apart by the
+    type of the id given: (the id, then the other values)."""
+
+    def accept(_, values):
+        name, value = next(iter(values.items()))
+        return isinstance(value, _ID_KINDS[name])
+
+    _, values = call_form(function, args, kwargs, function.__qualname__, accept)
+    return tuple(values.values())

@@ -22,6 +22,8 @@ _HULL_EXTENSIONS = (".obj", ".vtk", ".gltf")
 class MeshSource:
     """Where a mesh's data comes from: here always a file path."""
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ("_path",)
 
     def __init__(self, path):
@@ -38,6 +40,12 @@ class MeshSource:
 
     def description(self):
         return str(self._path)
+
+    def __getstate__(self):
+        return {"path": self._path}  # (pydrake's pickled state)
+
+    def __setstate__(self, state):
+        self._path = pathlib.Path(state["path"])
 
     def extension(self):
         return self._path.suffix.lower()
@@ -96,10 +104,11 @@ class _MeshFile(Shape):
         return f"{type(self).__name__}(filename='{self._filename}', scale3=[{scale3}])"
 
     def __getstate__(self):
-        return (self._filename, self._scale3)
+        return (MeshSource(self._filename), self._scale3.copy())  # (pydrake's pickled state)
 
     def __setstate__(self, state):
-        self._filename, self._scale3 = state
+        source, scale3 = state
+        self._filename, self._scale3 = str(source.path()), np.array(scale3, dtype=float)
         self._hull = None
 
     # ---- data read from the file -------------------------------------------------------------
@@ -162,6 +171,8 @@ class Mesh(_MeshFile):
     """A mesh file's surface, drawn as given; for point contact, its convex hull (as in
     Drake). Its volume and mass properties are those of the closed surface it describes."""
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ()
 
     def _moments(self, error):
@@ -174,6 +185,8 @@ class Mesh(_MeshFile):
 
 class Convex(_MeshFile):
     """The convex hull of a mesh file's vertices (mallard's viewer draws the mesh as given)."""
+
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
 
     __slots__ = ()
 

@@ -12,8 +12,11 @@ import weakref
 
 import numpy as np
 
+from mallard.common._pybind import call_form, overloads
 from mallard.geometry._meshcat_animation import MeshcatAnimation
+from mallard.geometry._meshcat_controls import MeshcatControls
 from mallard.geometry._meshcat_objects import shape_object
+from mallard.geometry._meshcat_params import MeshcatParams
 from mallard.geometry._meshcat_paths import checked_property, matrix4, normalized_path
 from mallard.geometry._rgba import Rgba
 from mallard.math import RigidTransform
@@ -101,7 +104,21 @@ class Meshcat:
     object at "path/<object>", so SetTransform(path) moves it and everything under path.
     """
 
-    def __init__(self, port=None):
+    @overloads("port=", "params")
+    def __init__(self, *args, **kwargs):
+        """``Meshcat(port=None)`` or ``Meshcat(params)`` (a MeshcatParams: its port, host,
+        web_url_pattern and initial_properties; mallard's viewer has no stats plot, so
+        show_stats_plot and realtime_rate_period have nothing to act on)."""
+        _, values = call_form(
+            Meshcat.__init__,
+            args,
+            kwargs,
+            "Meshcat",
+            lambda form, v: isinstance(next(iter(v.values()), None), MeshcatParams) == (form == 1),
+        )
+        params = values.get("params") or MeshcatParams(port=values.get("port"))
+        port = params.port
+        self._params = params
         self._umsgpack, self._bundle = _viewer_modules()
         self._lock = threading.RLock()  # the scene, shared with the server's thread
         self._nodes = {}  # path -> _Node, in the order they were made
@@ -111,6 +128,8 @@ class Meshcat:
         self._published = None  # the last published animation's set_animation command
         self._html_dir = None
         self._server = None
+        server = weakref.ref(self)  # (the controls' callback must not keep us alive)
+        self._controls = MeshcatControls(lambda: server() and server()._controls_changed())
         if port is not None:
             port = int(port)
             if port != 0 and port < 1024:
@@ -123,8 +142,13 @@ class Meshcat:
                 method = packed_scene()
                 return [] if method is None else method()
 
-            self._server = MeshcatServer(port, scene, self._bundle)
+            self._server = MeshcatServer(port, scene, self._bundle, self._controls, params.host)
             weakref.finalize(self, self._server.close)
+        for prop in params.initial_properties:  # (a one-element value is that number)
+            value = list(prop.value)
+            value = value[0] if len(value) == 1 else value
+            value = bool(value) if prop.property == "visible" else value
+            self.SetProperty(prop.path, prop.property, value)
 
     # ---- the scene ---------------------------------------------------------------------------
     def _under(self, path):
@@ -170,11 +194,19 @@ class Meshcat:
         recorded = self._recording and time_in_recording is not None
         return recorded, not recorded or self._set_while_recording
 
-    def SetTransform(self, path, X_ParentPath, time_in_recording=None):
-        """Sets the pose of ``path`` in its parent path (a RigidTransform or a 4x4 matrix);
-        while recording, also records it at ``time_in_recording`` (if given)."""
+    @overloads("path, X_ParentPath, time_in_recording=", "path, matrix")
+    def SetTransform(self, *args, **kwargs):
+        """``(path, X_ParentPath, time_in_recording=None)`` or ``(path, matrix)``: sets the
+        pose of ``path`` in its parent path (a RigidTransform, or a 4x4 matrix); while
+        recording, also records it at ``time_in_recording`` (if given)."""
+        if not kwargs and 2 <= len(args) <= 3:  # (the common call, without binding)
+            path, X, time_in_recording = (*args, None)[:3]
+        else:
+            _, values = call_form(Meshcat.SetTransform, args, kwargs, "Meshcat.SetTransform")
+            path, X = values["path"], values.get("X_ParentPath", values.get("matrix"))
+            time_in_recording = values.get("time_in_recording")
         path = normalized_path(path)
-        T = matrix4(X_ParentPath)
+        T = matrix4(X)
         recorded, applied = self._records(time_in_recording)
         if recorded:
             self._animation.SetTransform(self._animation.frame(time_in_recording), path, T)
@@ -280,10 +312,12 @@ class Meshcat:
         return _HTML.format(bundle=bundle, commands=commands)
 
     def web_url(self):
-        """The live viewer's URL; serverless, the ``file://`` URL of StaticHtml() written
-        now to a temporary file."""
+        """The live viewer's URL (MeshcatParams.web_url_pattern, its host "*" as
+        "localhost"); serverless, the ``file://`` URL of StaticHtml() written now to a
+        temporary file."""
         if self._server is not None:
-            return f"http://localhost:{self._server.port()}"
+            host = "localhost" if self._params.host in ("*", "127.0.0.1") else self._params.host
+            return self._params.web_url_pattern.format(host=host, port=self._server.port())
         if self._html_dir is None:
             self._html_dir = tempfile.TemporaryDirectory(prefix="mallard_meshcat_")
         path = os.path.join(self._html_dir.name, "meshcat.html")
@@ -297,6 +331,55 @@ class Meshcat:
     def GetNumActiveConnections(self):
         """The number of browsers connected to the live viewer (0 when serverless)."""
         return 0 if self._server is None else self._server.num_connections()
+
+    # ---- added controls (shown by the live viewer) ------------------------------------------
+    def _controls_changed(self):
+        if self._server is not None:
+            self._server.send_controls()
+
+    def AddSlider(self, name, min, max, step, value, decrement_keycode="", increment_keycode=""):  # noqa: A002, E501
+        """Adds a slider ``name`` in [min, max] by ``step``, at ``value`` (clamped, then
+        rounded to a multiple of ``step``, as Drake's); the keys (JavaScript KeyboardEvent
+        codes, e.g. "ArrowLeft") move it by a step. Returns its value. RuntimeError if a
+        slider or button has that name."""
+        return self._controls.add_slider(
+            name, min, max, step, value, decrement_keycode, increment_keycode
+        )
+
+    def SetSliderValue(self, name, value):
+        """Moves slider ``name`` to ``value`` (clamped and rounded); returns its value."""
+        return self._controls.set_slider(name, value)
+
+    def GetSliderValue(self, name):
+        """The value of slider ``name`` (as the user last set it in a live viewer)."""
+        return self._controls.slider_value(name)
+
+    def GetSliderNames(self):
+        return self._controls.slider_names()
+
+    def DeleteSlider(self, name, strict=True):
+        """Removes slider ``name``; returns whether it existed (RuntimeError if not, when
+        ``strict``)."""
+        return self._controls.delete_slider(name, strict)
+
+    def AddButton(self, name, keycode=""):
+        """Adds a button ``name`` (also clicked by the key ``keycode``, a KeyboardEvent code);
+        adding it again resets its clicks."""
+        self._controls.add_button(name, keycode)
+
+    def GetButtonClicks(self, name):
+        """How many times button ``name`` was clicked in a live viewer since it was added."""
+        return self._controls.button_clicks(name)
+
+    def GetButtonNames(self):
+        return self._controls.button_names()
+
+    def DeleteButton(self, name, strict=True):
+        return self._controls.delete_button(name, strict)
+
+    def DeleteAddedControls(self):
+        """Removes every slider and button."""
+        self._controls.delete_all()
 
 
 def StartMeshcat():

@@ -19,17 +19,67 @@ _PAGE = """<!DOCTYPE html>
 var viewer = new MeshCat.Viewer(document.getElementById("meshcat-pane"));
 viewer.connect("ws://" + window.location.host + "/ws");
 </script>
+<script>
+// The added controls (Meshcat.AddSlider, AddButton): a panel of sliders and buttons whose
+// changes go back to Python over "/controls"; Python sends the whole panel when it changes.
+var panel = document.createElement("div");
+panel.id = "mallard-controls";
+panel.style.cssText = "position: fixed; top: 8px; left: 8px; z-index: 10; font: 13px sans-serif;" +
+  " background: rgba(255, 255, 255, 0.85); padding: 4px 8px; border-radius: 4px;";
+document.body.appendChild(panel);
+var controls = new WebSocket("ws://" + window.location.host + "/controls");
+var keys = {};
+controls.onmessage = function (event) {
+  var state = JSON.parse(event.data);
+  panel.innerHTML = "";
+  keys = {};
+  state.buttons.forEach(function (b) {
+    var button = document.createElement("button");
+    button.textContent = b.name;
+    button.onclick = function () { controls.send(JSON.stringify({button: b.name})); };
+    panel.appendChild(button);
+    panel.appendChild(document.createElement("br"));
+    if (b.keycode) keys[b.keycode] = button.onclick;
+  });
+  state.sliders.forEach(function (s) {
+    var row = document.createElement("div");
+    var label = document.createElement("span");
+    var input = document.createElement("input");
+    input.type = "range"; input.min = s.min; input.max = s.max; input.step = s.step;
+    input.value = s.value; input.title = s.name;
+    label.textContent = s.name + " " + s.value.toPrecision(4) + " ";
+    input.oninput = function () {
+      label.textContent = s.name + " " + Number(input.value).toPrecision(4) + " ";
+      controls.send(JSON.stringify({slider: s.name, value: Number(input.value)}));
+    };
+    function nudge(sign) {
+      input.value = Number(input.value) + sign * s.step;
+      input.oninput();
+    }
+    if (s.decrement) keys[s.decrement] = function () { nudge(-1); };
+    if (s.increment) keys[s.increment] = function () { nudge(1); };
+    row.appendChild(label); row.appendChild(input); panel.appendChild(row);
+  });
+  panel.style.display = state.buttons.length + state.sliders.length ? "block" : "none";
+};
+document.addEventListener("keydown", function (event) {
+  if (keys[event.code]) keys[event.code]();
+});
+</script>
 </body>
 </html>
 """
 
 
 class MeshcatServer:
-    """Serves the viewer on 127.0.0.1:``port`` (0: an ephemeral port); ``scene()`` gives the
-    packed commands that rebuild the scene for a new browser. RuntimeError if the port cannot
-    be bound. close() stops it (the thread is a daemon: it does not keep Python alive)."""
+    """Serves the viewer on ``host`` ("*": every interface; default 127.0.0.1) at ``port`` (0:
+    an ephemeral port); ``scene()`` gives the
+    packed commands that rebuild the scene for a new browser; ``controls`` (a
+    MeshcatControls, or None) holds the added sliders and buttons, which browsers show and
+    change over "/controls". RuntimeError if the port cannot be bound. close() stops it (the
+    thread is a daemon: it does not keep Python alive)."""
 
-    def __init__(self, port, scene, bundle):
+    def __init__(self, port, scene, bundle, controls=None, host="127.0.0.1"):
         import tornado.httpserver
         import tornado.netutil
         import tornado.web
@@ -37,6 +87,8 @@ class MeshcatServer:
 
         server = self
         self._sockets = set()
+        self._control_sockets = set()
+        self._controls = controls
 
         class Page(tornado.web.RequestHandler):
             def get(self):
@@ -57,8 +109,21 @@ class MeshcatServer:
             def on_close(self):
                 server._sockets.discard(self)
 
+        class Controls(tornado.websocket.WebSocketHandler):
+            def open(self):
+                server._control_sockets.add(self)
+                if server._controls is not None:
+                    self.write_message(server._controls.state())
+
+            def on_message(self, message):
+                if server._controls is not None:
+                    server._controls.receive(message)
+
+            def on_close(self):
+                server._control_sockets.discard(self)
+
         try:
-            bound = tornado.netutil.bind_sockets(port, "127.0.0.1")
+            bound = tornado.netutil.bind_sockets(port, None if host == "*" else host)
         except OSError as e:
             raise RuntimeError(f"Meshcat: cannot listen on port {port} ({e.strerror})") from None
         self._port = bound[0].getsockname()[1]
@@ -71,7 +136,7 @@ class MeshcatServer:
 
             self._loop = tornado.ioloop.IOLoop.current()
             app = tornado.web.Application(
-                [("/", Page), ("/main.min.js", Bundle), ("/ws", Socket)],
+                [("/", Page), ("/main.min.js", Bundle), ("/ws", Socket), ("/controls", Controls)],
                 log_function=lambda handler: None,  # no access log
             )
             http = tornado.httpserver.HTTPServer(app)
@@ -100,12 +165,24 @@ class MeshcatServer:
 
         self._loop.add_callback(broadcast)
 
+    def send_controls(self):
+        """Sends the controls' state to every connected browser."""
+        if self._controls is None:
+            return
+        state = self._controls.state()
+
+        def broadcast():
+            for socket in list(self._control_sockets):
+                socket.write_message(state)
+
+        self._loop.add_callback(broadcast)
+
     def close(self):
         """Stops serving (closing the browsers' connections) and ends the thread."""
         if self._thread.is_alive():
 
             def stop():
-                for socket in list(self._sockets):
+                for socket in list(self._sockets) + list(self._control_sockets):
                     socket.close()
                 self._loop.stop()
 

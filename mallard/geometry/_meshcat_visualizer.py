@@ -3,6 +3,7 @@ poses of each publish (pydrake.geometry's MeshcatVisualizer and MeshcatVisualize
 
 import dataclasses
 
+from mallard.common._pybind import call_form, overloads
 from mallard.geometry._meshcat import Meshcat
 from mallard.geometry._query_object import QueryObject
 from mallard.geometry._rgba import Rgba, illustration_color
@@ -81,15 +82,23 @@ class MeshcatVisualizer(LeafSystem):
             self.DeclareInitializationPublishEvent(self._on_initialization)
 
     @staticmethod
-    def AddToBuilder(builder, scene_graph, meshcat, params=None):
+    @overloads(
+        "builder, scene_graph, meshcat, params=", "builder, query_object_port, meshcat, params="
+    )
+    def AddToBuilder(*args, **kwargs):
         """Adds a MeshcatVisualizer to ``builder``, its input connected to the query output
-        of ``scene_graph`` (a SceneGraph, or a QueryObject output port); returns it."""
-        visualizer = builder.AddSystem(MeshcatVisualizer(meshcat, params))
-        port = (
-            scene_graph.get_query_output_port()
-            if isinstance(scene_graph, SceneGraph)
-            else scene_graph
+        of ``scene_graph`` (a SceneGraph), or to ``query_object_port`` (a QueryObject output
+        port); returns it."""
+        _, values = call_form(
+            MeshcatVisualizer.AddToBuilder,
+            args,
+            kwargs,
+            "MeshcatVisualizer.AddToBuilder",
+            lambda form, v: isinstance(list(v.values())[1], SceneGraph) == (form == 0),
         )
+        builder, source, meshcat, params = values.values()
+        visualizer = builder.AddSystem(MeshcatVisualizer(meshcat, params))
+        port = source.get_query_output_port() if isinstance(source, SceneGraph) else source
         builder.Connect(port, visualizer.get_query_input_port())
         return visualizer
 

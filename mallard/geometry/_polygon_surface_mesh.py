@@ -27,11 +27,36 @@ class SurfacePolygon:
 
 
 class PolygonSurfaceMesh:
-    """A closed surface of planar polygons (vertices p_MV in the mesh's frame M)."""
+    """A closed surface of planar polygons (vertices p_MV in the mesh's frame M):
+    ``PolygonSurfaceMesh()`` (empty) or ``PolygonSurfaceMesh(face_data, vertices)`` with
+    ``face_data`` the polygons one after the other, each its vertex count then its vertex
+    indices (counterclockwise seen from outside), as Drake stores them."""
 
-    def __init__(self, vertices, polygons):
+    def __init__(self, face_data=(), vertices=()):
+        face_data = [int(i) for i in face_data]
+        polygons, k = [], 0
+        while k < len(face_data):
+            n = face_data[k]
+            if n < 3 or k + 1 + n > len(face_data):
+                raise RuntimeError(
+                    f"PolygonSurfaceMesh: face_data ends inside a polygon, or a polygon has "
+                    f"fewer than 3 vertices (at entry {k})"
+                )
+            polygons.append(face_data[k + 1 : k + 1 + n])
+            k += 1 + n
         self._vertices = np.asarray(vertices, dtype=float).reshape(-1, 3)
+        if any(not 0 <= v < len(self._vertices) for p in polygons for v in p):
+            raise RuntimeError("PolygonSurfaceMesh: face_data names a vertex that does not exist")
         self._polygons = [SurfacePolygon(p) for p in polygons]
+
+    @classmethod
+    def _of_polygons(cls, vertices, polygons):
+        """The mesh of ``vertices`` and polygons given as lists of vertex indices."""
+        return cls([x for p in polygons for x in (len(p), *p)], vertices)
+
+    def face_data(self):
+        """The polygons one after the other: each its vertex count, then its vertices."""
+        return [x for p in self._polygons for x in (len(p._vertices), *p._vertices)]
 
     def num_vertices(self):
         return len(self._vertices)
@@ -45,9 +70,9 @@ class PolygonSurfaceMesh:
 
     num_elements = num_faces
 
-    def element(self, f):
-        """The SurfacePolygon ``f``."""
-        return self._polygons[f]
+    def element(self, e):
+        """The SurfacePolygon ``e``."""
+        return self._polygons[e]
 
     def _fan(self, f):
         """The triangles (as vertex index triples) of polygon ``f``'s fan."""
@@ -233,7 +258,7 @@ def _planar_hull(points, basis, description):
     used = sorted(ring)
     index = {old: new for new, old in enumerate(used)}
     loop = [index[i] for i in ring]
-    return PolygonSurfaceMesh(points[used], [loop, loop[::-1]])
+    return PolygonSurfaceMesh._of_polygons(points[used], [loop, loop[::-1]])
 
 
 def _merge_coplanar(points, hull):
@@ -256,7 +281,7 @@ def _merge_coplanar(points, hull):
             np.arctan2((points[i] - center) @ axis_v, (points[i] - center) @ axis_u) for i in ring
         ]
         polygons.append([index[ring[k]] for k in np.argsort(angles)])
-    return PolygonSurfaceMesh(points[used], polygons)
+    return PolygonSurfaceMesh._of_polygons(points[used], polygons)
 
 
 # ---- mass properties -----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from mallard.common._pybind import overloads
 from mallard.common.value import Value
 from mallard.geometry._rgba import Rgba
 from mallard.geometry._shapes import fmt
@@ -199,6 +200,10 @@ def _check_properties(properties):
         )
 
 
+@overloads(
+    "dissipation=, point_stiffness=, friction=, properties=",
+    "properties, dissipation=, point_stiffness=, friction=",
+)
 def AddContactMaterial(*args, **kwargs):
     """``AddContactMaterial(dissipation, point_stiffness, friction, properties)`` or
     ``AddContactMaterial(properties, dissipation=None, point_stiffness=None, friction=None)``:
@@ -268,6 +273,7 @@ def _positive(name, value):
     return x
 
 
+@overloads("resolution_hint, properties", "properties")
 def AddRigidHydroelasticProperties(*args, **kwargs):
     """``(resolution_hint, properties)`` or ``(properties)``: marks the geometry rigid for
     hydroelastic contact (("hydroelastic", "compliance_type")), with its

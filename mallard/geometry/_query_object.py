@@ -13,9 +13,10 @@ import numpy as np
 
 from mallard._compiled import kernels
 from mallard._template import convert_value
+from mallard.common._pybind import overloads
 from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._geometry_instance import ROLE_NAMES, Role
-from mallard.geometry._identifiers import FrameId, id_text
+from mallard.geometry._identifiers import FrameId, id_argument, id_text
 from mallard.geometry._proximity_engine import _pose, _values
 from mallard.geometry._query_results import (
     PenetrationAsPointPair,
@@ -45,37 +46,61 @@ def _scalar_name(T):
 
 class QueryObject:
     """What SceneGraph's query output port carries: the poses of frames and geometries in
-    World for the Context it was evaluated in, the inspector, and the proximity queries."""
+    World for the Context it was evaluated in, the inspector, and the proximity queries. A
+    copy is "baked", as Drake's: it keeps the poses and the inspector of the moment it was
+    made, not the Context, and answers its queries from them."""
 
     def __init__(self, scene_graph=None, context=None):
         self._sg = scene_graph
         self._context = context
+        self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
         sg = self._sg
+        if self._baked is not None:
+            return self._baked[1]
         if self._context is None:
             return sg.model_inspector()
         return SceneGraphInspector(sg, sg._context_filters(self._context))
 
+    def __deepcopy__(self, memo):
+        baked = QueryObject(self._sg)
+        if self._baked is not None or self._context is not None:
+            world = self._sg._world_frame_id
+            poses = {f: self._X_PF(f) for f in self._sg._frames if f != world}
+            baked._baked = [poses, self.inspector(), None]
+        return baked
+
+    def __copy__(self):
+        return self.__deepcopy__({})
+
     # ---- poses -------------------------------------------------------------------------------
+    def _X_PF(self, frame_id):
+        """The pose of frame ``frame_id`` in its parent frame."""
+        if self._baked is not None:
+            return self._baked[0][frame_id]
+        frame = self._sg._frame(frame_id)
+        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
+
     def _X_WF(self, frame_id):
         sg = self._sg
         frame = sg._frame(frame_id)
         if frame.parent is None and frame_id == sg._world_frame_id:
             return convert_value(RigidTransform(), system_scalar_type(sg))
-        poses = sg.get_source_pose_port(frame.source).Eval(self._context)
-        X_PF = poses.value(frame_id)
+        X_PF = self._X_PF(frame_id)
         if frame.parent is None:
             return X_PF
         return self._X_WF(frame.parent) @ X_PF
 
     def _check(self):
-        if self._sg is None or self._context is None:
+        if self._sg is None or (self._context is None and self._baked is None):
             raise RuntimeError("Attempting to perform query on invalid QueryObject.")
 
-    def GetPoseInWorld(self, id):  # noqa: A002 (pydrake's name)
+    @overloads("frame_id", "geometry_id")
+    def GetPoseInWorld(self, *args, **kwargs):
         """X_WF of a frame or X_WG of a geometry."""
+        (id,) = id_argument(QueryObject.GetPoseInWorld, args, kwargs)  # noqa: A001
         self._check()
         if isinstance(id, FrameId):
             return self._X_WF(id)
@@ -84,31 +109,43 @@ class QueryObject:
 
     def GetPoseInParent(self, frame_id):
         self._check()
-        frame = self._sg._frame(frame_id)
-        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
+        self._sg._frame(frame_id)
+        return self._X_PF(frame_id)
 
     # ---- the proximity engine ----------------------------------------------------------------
     def _engine(self):
         """(model, X_WG, allowed, T): the ProximityModel, the geometries' poses in this
-        Context (kept while the sources' poses are unchanged), its filter matrix and the
-        scalar type."""
+        Context (kept while the sources' poses are unchanged) or of this baked copy, the
+        filter matrix and the scalar type."""
         self._check()
         sg, context = self._sg, self._context
         model = sg._proximity_model()
-        key = tuple(_pose_version(sg, context, source) for source in model.sources)
-        cached = model.poses_of.get(context)
-        if cached is not None and cached[0] == key:
-            X_WG = cached[1]
+        if self._baked is not None:
+            _, inspector, cached = self._baked
+            if cached is None or cached[0] is not model:
+                cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
+            X_WG, filters = cached[1], inspector._filter_state()
         else:
-            X_WG = model.poses(self._frame_poses(model))
-            model.poses_of[context] = (key, X_WG)
-        allowed = model.allowed(sg, sg._context_filters(context))
-        return model, X_WG, allowed, system_scalar_type(sg)
+            key = tuple(_pose_version(sg, context, source) for source in model.sources)
+            cached = model.poses_of.get(context)
+            if cached is not None and cached[0] == key:
+                X_WG = cached[1]
+            else:
+                X_WG = model.poses(self._frame_poses(model))
+                model.poses_of[context] = (key, X_WG)
+            filters = sg._context_filters(context)
+        return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
 
     def _frame_poses(self, model):
         """X_WF (4×3) of the model's frames, each source's pose port evaluated once."""
         sg, context = self._sg, self._context
-        vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
+        if self._baked is None:
+            vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
+
+            def X_PF(frame_id):
+                return vectors[sg._frame(frame_id).source].value(frame_id)
+        else:
+            X_PF = self._X_PF
         X_WF = {}
 
         def pose(frame_id):
@@ -118,7 +155,7 @@ class QueryObject:
                 if frame_id == sg._world_frame_id:
                     X = convert_value(RigidTransform(), system_scalar_type(sg))
                 else:
-                    X = vectors[frame.source].value(frame_id)
+                    X = X_PF(frame_id)
                     if frame.parent is not None:
                         X = pose(frame.parent) @ X
                 X_WF[frame_id] = X

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from mallard.common._pybind import call_form, overloads
 from mallard.geometry._shapes import fmt
 
 
@@ -46,10 +47,14 @@ class Rgba:
         """The 4-vector [r, g, b, a]."""
         return np.array(self._rgba)
 
-    def set(self, *args):
-        """``set(r, g, b, a=1.0)`` or ``set(vector)`` with 3 or 4 values."""
-        if len(args) == 1:
-            args = np.asarray(args[0], dtype=float).reshape(-1).tolist()
+    @overloads("r, g, b, a=", "rgba")
+    def set(self, *args, **kwargs):
+        """``set(r, g, b, a=1.0)`` or ``set(rgba)`` with 3 or 4 values."""
+        _, values = call_form(Rgba.set, args, kwargs, "Rgba.set")
+        if "rgba" in values:
+            args = np.asarray(values["rgba"], dtype=float).reshape(-1).tolist()
+        else:
+            args = [values[k] for k in "rgb"] + ([] if values["a"] is None else [values["a"]])
         if len(args) not in (3, 4):
             raise RuntimeError(f"Rgba::set() needs 3 or 4 values, got {len(args)}")
         self._rgba = _check((*args, 1.0)[:4])

@@ -7,6 +7,7 @@ It does no rendering (the viewer draws what it records).
 
 import copy
 
+from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.geometry._collision_filter import (
     CollisionFilterManager,
@@ -170,11 +171,13 @@ class SceneGraph(LeafSystem):
                 f"Referenced geometry {id_text(geometry_id)} has not been registered."
             ) from None
 
-    def RegisterFrame(self, source_id, *args):
+    @overloads("source_id, frame", "source_id, parent_id, frame")
+    def RegisterFrame(self, *args, **kwargs):
         """``(source_id, frame)`` or ``(source_id, parent_id, frame)``: registers a
         GeometryFrame (a child of World, or of ``parent_id``); returns its FrameId."""
+        _, values = call_form(SceneGraph.RegisterFrame, args, kwargs, "SceneGraph.RegisterFrame")
+        source_id, frame, parent = values["source_id"], values["frame"], values.get("parent_id")
         self._source(source_id)
-        parent, frame = (None, args[0]) if len(args) == 1 else args
         if not isinstance(frame, GeometryFrame):
             raise TypeError(f"RegisterFrame(): expected a GeometryFrame, got {frame!r}")
         if parent is not None:

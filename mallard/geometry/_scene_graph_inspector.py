@@ -4,9 +4,10 @@ the Context a QueryObject was evaluated in)."""
 
 import copy
 
+from mallard.common._pybind import overloads
 from mallard.geometry._collision_filter import GeometrySet, _pair
 from mallard.geometry._geometry_instance import ROLE_NAMES, GeometryInstance, Role
-from mallard.geometry._identifiers import FrameId, GeometryId, SourceId, id_text
+from mallard.geometry._identifiers import FrameId, GeometryId, SourceId, id_argument, id_text
 
 
 class SceneGraphInspector:
@@ -48,8 +49,11 @@ class SceneGraphInspector:
     def NumFramesForSource(self, source_id):
         return len(self.FramesForSource(source_id))
 
-    def BelongsToSource(self, id, source_id):  # noqa: A002 (pydrake's name)
-        """Whether frame or geometry ``id`` was registered by ``source_id``."""
+    @overloads("frame_id, source_id", "geometry_id, source_id")
+    def BelongsToSource(self, *args, **kwargs):
+        """Whether frame ``frame_id`` or geometry ``geometry_id`` was registered by
+        ``source_id``."""
+        id, source_id = id_argument(SceneGraphInspector.BelongsToSource, args, kwargs)  # noqa: A001
         self._sg._source(source_id)
         return self._item(id).source == source_id
 
@@ -57,13 +61,17 @@ class SceneGraphInspector:
         sg = self._sg
         return sg._frame(id) if isinstance(id, FrameId) else sg._geometry(id)
 
-    def GetName(self, id):  # noqa: A002 (pydrake's name)
+    @overloads("source_id", "frame_id", "geometry_id")
+    def GetName(self, *args, **kwargs):
         """The name of a source, frame or geometry."""
+        (id,) = id_argument(SceneGraphInspector.GetName, args, kwargs)  # noqa: A001
         if isinstance(id, SourceId):
             return self._sg._source(id)
         return self._item(id).name
 
-    def GetOwningSourceName(self, id):  # noqa: A002
+    @overloads("frame_id", "geometry_id")
+    def GetOwningSourceName(self, *args, **kwargs):
+        (id,) = id_argument(SceneGraphInspector.GetOwningSourceName, args, kwargs)  # noqa: A001
         return self._sg._sources[self._item(id).source]
 
     def GetFrameGroup(self, frame_id):

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from mallard.common._pybind import overloads
+
 
 def fmt(x):
     """A float as pydrake prints it (shortest round trip, no trailing ``.0``)."""
@@ -55,6 +57,16 @@ class Shape:
     def __init__(self):
         raise TypeError("mallard.geometry.Shape: No constructor defined!")
 
+    def __getstate__(self):
+        """pydrake's pickled state: the measures in ``_REPR`` order (a lone measure as is)."""
+        values = tuple(getattr(self, "_" + name) for name in self._REPR)
+        return values[0] if len(values) == 1 else values
+
+    def __setstate__(self, state):
+        values = state if isinstance(state, tuple) else (state,)
+        for name, value in zip(self._REPR, values, strict=True):
+            setattr(self, "_" + name, float(value))
+
     def Clone(self):
         """A copy of this shape."""
         return copy.copy(self)
@@ -72,9 +84,12 @@ class Box(Shape):
     ``Box(width, depth, height)`` or ``Box(measures)``; all measures finite and positive.
     """
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ("_width", "_depth", "_height")
     _REPR = ("width", "depth", "height")
 
+    @overloads("width, depth, height", "measures")
     def __init__(self, *args, **kwargs):
         self._width, self._depth, self._height = _measures("Box", self._REPR, args, kwargs)
 
@@ -100,6 +115,8 @@ class Box(Shape):
 class Sphere(Shape):
     """A sphere of the given radius (finite, non-negative: zero is allowed)."""
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ("_radius",)
     _REPR = ("radius",)
 
@@ -116,6 +133,7 @@ class _RadiusLength(Shape):
     __slots__ = ("_radius", "_length")
     _REPR = ("radius", "length")
 
+    @overloads("radius, length", "measures")
     def __init__(self, *args, **kwargs):
         self._radius, self._length = _measures(type(self).__name__, self._REPR, args, kwargs)
 
@@ -132,6 +150,8 @@ class Cylinder(_RadiusLength):
     ``Cylinder(radius, length)`` or ``Cylinder(measures)``; both finite and positive.
     """
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ()
 
 
@@ -142,6 +162,8 @@ class Capsule(_RadiusLength):
     ``Capsule(radius, length)`` or ``Capsule(measures)``; both finite and positive.
     """
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ()
 
 
@@ -151,9 +173,12 @@ class Ellipsoid(Shape):
     ``Ellipsoid(a, b, c)`` or ``Ellipsoid(measures)``; all finite and positive.
     """
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
     __slots__ = ("_a", "_b", "_c")
     _REPR = ("a", "b", "c")
 
+    @overloads("a, b, c", "measures")
     def __init__(self, *args, **kwargs):
         self._a, self._b, self._c = _measures("Ellipsoid", self._REPR, args, kwargs)
 

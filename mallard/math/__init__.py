@@ -2,7 +2,8 @@
 for every scalar type; Riccati and Lyapunov equations; matrix utilities, B-spline bases,
 barycentric meshes, numerical gradients and soft min/max."""
 
-from mallard._template import TemplateClass
+from mallard._public import publish
+from mallard._template import TemplateClass, module_getattr
 from mallard.math._barycentric import BarycentricMesh
 from mallard.math._bspline_basis import BsplineBasis, KnotVectorType
 from mallard.math._functions import (
@@ -140,3 +141,12 @@ __all__ = [
     "tanh",
     "wrap_to",
 ]
+
+
+def __getattr__(name):
+    """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
+    pydrake's modules answer them)."""
+    return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

@@ -7,11 +7,14 @@ import enum
 import numpy as np
 
 from mallard.common import _bindings as b
+from mallard.common._pybind import call_form, overloads
 
 
 class KnotVectorType(enum.Enum):
     """Uniform knots, or uniform with the first and last ``order`` knots repeated (clamped:
     the curve starts and ends at its first and last control points)."""
+
+    __module__ = "mallard.math"  # (its public path: pickles name it)
 
     kUniform = 0
     kClampedUniform = 1
@@ -72,8 +75,11 @@ class BsplineBasis:
     ``(other)``: n = len(knots) − order B-splines of degree order − 1, defined on
     [knots[order−1], knots[n]]."""
 
+    __module__ = "mallard.math"  # (its public path: pickles name it)
+
     __slots__ = ("_order", "_knots")
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("BsplineBasis", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -127,10 +133,18 @@ class BsplineBasis:
             return bisect.bisect_right(self._knots, t) - 1
         return bisect.bisect_left(self._knots, t) - 1
 
-    def ComputeActiveBasisFunctionIndices(self, parameter_value):
-        """The basis functions that may be nonzero at ``parameter_value``, or (given two
-        values) anywhere on that interval: those of the knot intervals containing them."""
-        values = np.atleast_1d(np.asarray(parameter_value, dtype=float))
+    @overloads("parameter_interval", "parameter_value")
+    def ComputeActiveBasisFunctionIndices(self, *args, **kwargs):
+        """The basis functions that may be nonzero at ``parameter_value``, or anywhere on
+        ``parameter_interval`` (two values): those of the knot intervals containing them."""
+
+        def accept(form, values):
+            size = np.size(next(iter(values.values())))
+            return size == 2 if form == 0 else size == 1
+
+        _, values = call_form(BsplineBasis.ComputeActiveBasisFunctionIndices, args, kwargs,
+                              "BsplineBasis.ComputeActiveBasisFunctionIndices", accept)  # fmt: skip
+        values = np.atleast_1d(np.asarray(next(iter(values.values())), dtype=float))
         if values.size == 1:
             start = end = float(values[0])
         elif values.size == 2:

@@ -10,6 +10,8 @@ from mallard._scalar import as_array
 class NumericalGradientMethod(enum.Enum):
     """Forward, backward or central differences."""
 
+    __module__ = "mallard.math"  # (its public path: pickles name it)
+
     kForward = 0
     kBackward = 1
     kCentral = 2

@@ -13,6 +13,7 @@ from mallard.common import _bindings as b
 from mallard.common._angle_axis import AngleAxis
 from mallard.common._cast import Cast
 from mallard.common._isometry3 import Isometry3, homogeneous
+from mallard.common._pybind import overloads
 from mallard.common._quaternion import Quaternion
 from mallard.math._roll_pitch_yaw import RollPitchYaw
 from mallard.math._rotation_matrix import RotationMatrix, check_rotation_matrix
@@ -55,6 +56,7 @@ class RigidTransform:
     cast = Cast()
     __module__ = "mallard.math"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("RigidTransform", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -137,6 +139,7 @@ class RigidTransform:
         """R_AB: this transform's own RotationMatrix (later changes to this show in it)."""
         return self._R
 
+    @overloads(lambda: _SET_ROTATION)
     def set_rotation(self, *args, **kwargs):
         """Sets R_AB from a RotationMatrix, RollPitchYaw, Quaternion or AngleAxis."""
         (R,) = b.resolve("RigidTransform.set_rotation", _SET_ROTATION, args, kwargs)[1]
@@ -162,6 +165,7 @@ class RigidTransform:
     def GetAsIsometry3(self):
         return Isometry3._make(homogeneous(self._R._R, self._p))
 
+    @overloads(lambda: _MULTIPLY)
     def multiply(self, *args, **kwargs):
         """X_AC = X_AB X_BC for other = X_BC; or p_AoQ_A = X_AB p_BoQ_B for a 3-vector or 3xN
         array of positions; or, for a 4-vector vec_B = [v_B; s] with s = 1 (a position) or

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from mallard.common import _bindings as b
+from mallard.common._pybind import overloads
 from mallard.common._quaternion import Quaternion
 from mallard.common._scalar_math import atan2, cos, sin, sqrt
 from mallard.math._rotation_matrix import RotationMatrix
@@ -69,6 +70,7 @@ class RollPitchYaw:
     __slots__ = ("_rpy",)
     __module__ = "mallard.math"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("RollPitchYaw", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -102,6 +104,7 @@ class RollPitchYaw:
     def yaw_angle(self):
         return b.scalar_out(self._rpy[2])
 
+    @overloads(lambda: _SET_OVERLOADS)
     def set(self, *args, **kwargs):
         """Sets [roll, pitch, yaw] from three scalars or a 3-vector (C++ Drake API)."""
         index, values = b.resolve("RollPitchYaw.set", _SET_OVERLOADS, args, kwargs)

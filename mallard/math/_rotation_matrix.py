@@ -18,6 +18,7 @@ from mallard.common._angle_axis import (
     angle_axis_to_matrix,
 )
 from mallard.common._cast import Cast
+from mallard.common._pybind import overloads
 from mallard.common._quaternion import Quaternion, matrix_to_quaternion, quaternion_to_matrix
 from mallard.common._scalar_math import cos, det3, sin, sqrt
 
@@ -86,6 +87,7 @@ class RotationMatrix:
     cast = Cast()
     __module__ = "mallard.math"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         index, values = b.resolve("RotationMatrix", _OVERLOADS, args, kwargs)
         if index == 0:
@@ -227,6 +229,7 @@ class RotationMatrix:
             return int(index)
         raise RuntimeError(f"RotationMatrix.{method}(): index must be 0, 1 or 2; got {index!r}")
 
+    @overloads(lambda: _MULTIPLY)
     def multiply(self, *args, **kwargs):
         """R_AC = R_AB * R_BC for other = R_BC, or v_A = R_AB @ v_B for a 3-vector or 3xN v_B."""
         index, (other,) = b.resolve("RotationMatrix.multiply", _MULTIPLY, args, kwargs)

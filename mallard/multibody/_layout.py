@@ -15,7 +15,7 @@ sections of :data:`MODEL` (the tree rows and tables the kernels read). ``mf`` (f
 the joints' constants (n × 4, see kernels.mobilizers). The Context's workspace ``ws`` is one
 array of :data:`PARAMETERS` followed by :data:`WORKSPACE`; a derivative workspace ``dws`` is
 one of :data:`DERIVATIVES`; a batched kernel's row one of :data:`BATCH_ROW`, followed by
-L lanes of :data:`LANE_ROW` or by a derivative workspace (kernels.batch).
+L lanes of :data:`LANE_ROW` or by a :data:`DERIVATIVE_ROW` (kernels.batch).
 """
 
 import collections
@@ -25,9 +25,9 @@ import numpy as np
 
 #: The model's sizes, in the order of mi's header: mobods (World included), positions,
 #: velocities, actuated dofs, the width of the sin_cos section, and sizes derived from the
-#: layouts (x = [q; v], the workspace, a derivative workspace, a batch row and one lane of a
-#: lane row).
-SIZES = ("n", "nq", "nv", "nu", "nsc", "nx", "ws", "dws", "row", "lane")
+#: layouts (x = [q; v], the workspace, a derivative workspace, a batch row, one lane of a
+#: lane row and a derivative row).
+SIZES = ("n", "nq", "nv", "nu", "nsc", "nx", "ws", "dws", "row", "lane", "drow")
 
 #: The states batched kernels compute at once (kernels.lanes: four float64, one AVX register).
 LANES = 4
@@ -68,25 +68,28 @@ class Layout:
     holds), a shape a tuple of integers and size names (of :data:`SIZES`). ``after``: the
     layout this one follows in the same array (its offsets then start past it)."""
 
-    def __init__(self, name, sections, after=None):
+    def __init__(self, name, sections, after=None, sizes=SIZES):
         self.name = name
+        self.size_names = sizes
+        self.size_index = {d: i for i, d in enumerate(sizes)}
         self.names = tuple(s[0] for s in sections)
         self.shapes = tuple(tuple(s[1]) for s in sections)
         self.docs = tuple(s[2] for s in sections)
         self.after = after
         self.first = 0  # where its first section is, if it follows no layout
         self.View = collections.namedtuple(name.title().replace("_", ""), self.names)
-        self.base = None  # where its offsets are in mi (set below, for the layouts in LAYOUTS)
+        self.base = None  # where its offsets are in its header (set below, for LAYOUTS)
         for shape in self.shapes:
             for d in shape:
-                if not (isinstance(d, int) or d in SIZE):
+                if not (isinstance(d, int) or d in self.size_index):
                     raise ValueError(f"layout {name}: unknown size {d!r}")
 
     def __len__(self):
         return len(self.names)
 
     def shape(self, name, sizes):
-        """The shape of section ``name`` for ``sizes`` (a Sizes)."""
+        """The shape of section ``name`` for ``sizes`` (a Sizes, or a SapSizes for the SAP
+        layouts: a namedtuple of the layout's size names)."""
         return _concrete(self.shapes[self.names.index(name)], sizes)
 
     def start(self, sizes):
@@ -237,6 +240,18 @@ LANE_ROW = Layout(
         ("row", ("row",), "the lanes of a batch row"),
         ("vdot", ("nv",), "accelerations"),
         ("p", (3,), "a point"),
+        ("code", (1,), "the state's status code (kernels.batch; 0: computed)"),
+    ),
+)
+
+DERIVATIVE_ROW = Layout(
+    "derivative_row",
+    (
+        ("dws", ("dws",), "a derivative workspace"),
+        ("d_dq", ("nv", "nq"), "one state's derivatives with respect to q"),
+        ("d_dv", ("nv", "nv"), "... with respect to v"),
+        ("d_dvdot", ("nv", "nv"), "... with respect to v̇ (M) or to τ (M⁻¹)"),
+        ("code", (1,), "the state's status code (kernels.batch; 0: computed)"),
     ),
 )
 
@@ -247,7 +262,7 @@ Model = collections.namedtuple(
 )
 
 #: The layouts whose offsets mi holds, in order.
-LAYOUTS = (MODEL, PARAMETERS, WORKSPACE, DERIVATIVES, BATCH_ROW, LANE_ROW)
+LAYOUTS = (MODEL, PARAMETERS, WORKSPACE, DERIVATIVES, BATCH_ROW, LANE_ROW, DERIVATIVE_ROW)
 
 _base = len(SIZES)
 for _layout in LAYOUTS:
@@ -261,12 +276,12 @@ MODEL.first = HEADER
 
 def model_sizes(n, nq, nv, nu):
     """The Sizes of a model of n mobods, nq positions, nv velocities and nu actuated dofs."""
-    sizes = Sizes(n, nq, nv, nu, sin_cos_width(nq), nq + nv, 0, 0, 0, 0)
+    sizes = Sizes(n, nq, nv, nu, sin_cos_width(nq), nq + nv, 0, 0, 0, 0, 0)
     sizes = sizes._replace(
         ws=WORKSPACE.end(sizes), dws=DERIVATIVES.size(sizes)
     )  # (a workspace starts with the parameters)
     sizes = sizes._replace(row=BATCH_ROW.size(sizes))
-    return sizes._replace(lane=LANE_ROW.size(sizes))
+    return sizes._replace(lane=LANE_ROW.size(sizes), drow=DERIVATIVE_ROW.size(sizes))
 
 
 def build_mi(sizes, tables):
@@ -279,4 +294,138 @@ def build_mi(sizes, tables):
         if table.shape != (math.prod(MODEL.shape(name, sizes)),):
             raise ValueError(f"build_mi: table {name} has {table.size} entries")
         parts.append(table)
+    return np.concatenate(parts)
+
+
+# ---- the SAP solver's arrays (kernels.sap) ----------------------------------------------------
+#: The sizes of a SAP problem's arrays, their capacities: the plant's velocities, constraint
+#: equations and constraints. A SAP header (an int64 array, :func:`build_sap_header`) starts
+#: with them, then the offsets of SAP_LAYOUTS' sections; SAP_TABLE's sections follow it in the
+#: same array, SAP_WORKSPACE's are a float (or object) array of their own.
+SAP_SIZES = ("nv", "nk", "nc")
+
+SapSizes = collections.namedtuple("SapSizes", SAP_SIZES)
+
+#: Columns of a row of SAP_TABLE's ``constraints`` (one row per constraint).
+SAP_KIND = 0  # its kind (kernels.sap: BOUNDED, PD_CONTROLLER)
+SAP_START = 1  # its first equation (row of J)
+SAP_SIZE = 2  # its number of equations
+SAP_CLIQUE0 = 3  # the clique (kinematic tree) of its first Jacobian block
+SAP_CLIQUE1 = 4  # that of its second block, or −1 (one clique)
+SAP_KEPT = 5  # set by the solver: 1 if one of its cliques has an unlocked velocity
+
+#: Entries of SAP_WORKSPACE's ``settings`` (Drake's SapSolverParameters, and the time step).
+SAP_SETTINGS = (
+    "time_step",
+    "abs_tolerance",
+    "rel_tolerance",
+    "cost_abs_tolerance",
+    "cost_rel_tolerance",
+    "max_iterations",
+    "line_search_max_iterations",
+    "line_search_alpha_max",
+)
+#: Drake's nominal SapSolverParameters, the settings after the time step.
+SAP_DEFAULT_SETTINGS = (1e-14, 1e-6, 1e-30, 1e-15, 100, 100, 1.5)
+#: What the SAP solver returns (kernels.sap.sap_solve); the plant words each as Drake does.
+SAP_SUCCESS = 0
+SAP_NOT_CONVERGED = 1  # max_iterations reached
+SAP_NO_DESCENT = 2  # dℓ/dα(0) ≥ 0 along the Newton direction
+SAP_MOMENTUM_HESSIAN_NAN = 3
+SAP_MOMENTUM_HESSIAN_NOT_POSITIVE = 4
+SAP_CONSTRAINTS_HESSIAN_NAN = 5
+SAP_CONSTRAINTS_HESSIAN_NEGATIVE = 6
+SAP_LINE_SEARCH_GUESS_NAN = 7
+SAP_LINE_SEARCH_NOT_CONVERGED = 8  # Newton with bisection ran out of iterations
+SAP_HESSIAN_NOT_POSITIVE_DEFINITE = 9
+#: Entries of SAP_WORKSPACE's ``stats`` (Drake's SapStatistics, last iteration).
+SAP_STATS = (
+    "num_iters",
+    "num_line_search_iters",
+    "optimality_criterion_reached",
+    "cost_criterion_reached",
+    "cost",
+    "momentum_residual",
+    "momentum_scale",
+)
+#: Columns of SAP_WORKSPACE's ``par`` (each constraint's parameters, by kind: kernels.sap).
+SAP_PARAMETERS = 10
+#: Columns of SAP_WORKSPACE's ``G``: the largest number of equations of one constraint.
+SAP_MAX_EQUATIONS = 6
+
+SAP_TABLE = Layout(
+    "sap_table",
+    (
+        ("counts", (3,), "in use: constraints, constraint equations, participating velocities"),
+        ("constraints", ("nc", 6), "per constraint: SAP_KIND, SAP_START, ... SAP_KEPT"),
+        ("clique", ("nv",), "the clique (the kinematic tree) of each of the plant's velocities"),
+        ("locked", ("nv",), "1 for a velocity of a locked joint, else 0"),
+        ("mark", ("nv",), "scratch, per clique (kernels.sap)"),
+        ("participating", ("nv",), "the plant velocity of each participating velocity"),
+        ("free", ("nv",), "1 (the participating velocities' mask for kernels.dense)"),
+    ),
+    sizes=SAP_SIZES,
+)
+
+SAP_WORKSPACE = Layout(
+    "sap_workspace",
+    (
+        # The problem, on the plant's velocities.
+        ("settings", (len(SAP_SETTINGS),), "the solver's parameters (SAP_SETTINGS)"),
+        ("J", ("nk", "nv"), "the constraints' Jacobians, one row per equation"),
+        ("g", ("nk",), "each equation's constraint function at the step's start"),
+        ("par", ("nc", SAP_PARAMETERS), "each constraint's parameters (by kind)"),
+        ("v_star", ("nv",), "the free-motion velocities v*"),
+        ("v", ("nv",), "the initial guess, then the solution"),
+        ("gamma", ("nk",), "the solution's impulses"),
+        ("stats", (len(SAP_STATS),), "the solver's statistics (SAP_STATS)"),
+        # The participating problem (its first counts[2] velocities; rows as J's).
+        ("A", ("nv", "nv"), "the dynamics matrix M + h·D"),
+        ("Jp", ("nk", "nv"), "J on the participating velocities"),
+        ("vp_star", ("nv",), "v*"),
+        ("p_star", ("nv",), "A·v*"),
+        ("vp", ("nv",), "the iterate v"),
+        ("v_alpha", ("nv",), "v + α·Δv along the line search"),
+        ("inv_sqrt_A", ("nv",), "diag(A)^(−1/2), the stopping criteria's scaling"),
+        ("p", ("nv",), "A·v"),
+        ("jc", ("nv",), "Jᵀ·γ"),
+        ("grad", ("nv",), "∇ℓ = A·(v − v*) − Jᵀ·γ"),
+        ("dv", ("nv",), "the search direction Δv"),
+        ("dp", ("nv",), "A·Δv"),
+        ("H", ("nv", "nv"), "the Hessian A + Jᵀ·G·J"),
+        ("L", ("nv", "nv"), "its Cholesky factor"),
+        ("rhs", ("nv", 1), "a right-hand side"),
+        ("w", ("nk",), "the Delassus operator's diagonal estimate"),
+        ("R", ("nk",), "the regularization"),
+        ("R_inv", ("nk",), "its inverse"),
+        ("v_hat", ("nk",), "the bias v̂"),
+        ("vc", ("nk",), "the constraint velocities J·v"),
+        ("dvc", ("nk",), "J·Δv"),
+        ("gamma_p", ("nk",), "the impulses at v (or along the line search)"),
+        ("y", ("nk",), "R⁻¹·(v̂ − vc) (the unprojected impulses)"),
+        ("G", ("nk", SAP_MAX_EQUATIONS), "each constraint's Hessian block −∂γ/∂vc, its rows"),
+        ("GJ", ("nk", "nv"), "G·J"),
+    ),
+    sizes=SAP_SIZES,
+)
+
+#: The layouts whose offsets a SAP header holds, in order.
+SAP_LAYOUTS = (SAP_TABLE, SAP_WORKSPACE)
+
+_base = len(SAP_SIZES)
+for _layout in SAP_LAYOUTS:
+    _layout.base = _base
+    _base += len(_layout)
+#: The length of a SAP header; SAP_TABLE's sections follow it.
+SAP_HEADER = _base
+
+SAP_TABLE.first = SAP_HEADER
+
+
+def build_sap_table(sizes):
+    """The SAP header for ``sizes`` (a SapSizes) followed by SAP_TABLE's sections (zero):
+    the int64 array the SAP kernels take as ``si``."""
+    parts = [np.array(sizes, dtype=np.int64)]
+    parts += [np.array(layout.offsets(sizes), dtype=np.int64) for layout in SAP_LAYOUTS]
+    parts.append(np.zeros(SAP_TABLE.size(sizes), dtype=np.int64))
     return np.concatenate(parts)

@@ -3,11 +3,18 @@
 
 :class:`BatchedPlant` takes a finalized plant and a Context's parameters once, then computes
 on arrays with a leading batch dimension N — ``q`` of shape (N, nq), ``v`` of shape (N, nv) —
-with no Context: body poses, mass matrices, inverse and forward dynamics, and point Jacobians.
-For float64 arrays the batch runs compiled, split into one chunk per numba thread
-(``numba.set_num_threads`` sets how many); for object arrays (AutoDiffXd, Expression) it runs
-the same kernels interpreted, a plain loop over the batch. The results are the plant's own
-single-state results, state by state.
+with no Context: body poses, mass matrices, inverse and forward dynamics, point Jacobians and
+the dynamics' derivatives. For float64 arrays the batch runs compiled, four states at a time
+in vector registers, on the calling thread and, for a batch large enough to pay, on helper
+threads (``num_threads``); for object arrays (AutoDiffXd, Expression) it runs the same kernels
+interpreted, a plain loop over the batch. The results are the plant's own single-state
+results, state by state, to the last bit, whatever the number of threads.
+
+One bad state does not spoil the batch: a state with a NaN or infinite input, a quaternion
+whose four elements are zero, or (forward dynamics) an articulated inertia that is not
+positive definite gets NaN in all of its results, the others are computed, and
+``return_status=True`` gives a :class:`BatchStatus` that says which states failed and why.
+Without it, a RuntimeWarning names the first failed state.
 
 Example::
 
@@ -19,31 +26,58 @@ Example::
     v = np.zeros((1000, plant.num_velocities()))
     M = batched.CalcMassMatrix(q)  # (1000, nv, nv)
     tau = batched.CalcInverseDynamics(q, v, np.zeros_like(v))  # gravity compensation
-    vdot = batched.CalcForwardDynamics(q, v, tau)  # ≈ 0
+    vdot, status = batched.CalcForwardDynamics(q, v, tau, return_status=True)  # ≈ 0
+    assert status.ok.all(), status.messages()
+
+Threads. A call runs on the calling thread alone unless its batch is large enough for helper
+threads to pay (the work per state of each operation and model is measured as calls run: the
+first large call times its first states alone); helpers then claim groups of states as they
+get to them, and the caller computes whatever they have not, so that a helper that cannot run
+(a busy core) costs nothing (see mallard.multibody._batch_run). ``num_threads`` bounds the
+threads of a call, the caller included: by default numba's ``NUMBA_NUM_THREADS`` (the number
+of CPUs unless set). No numba parallel region is used, so the numba threading layer
+(``NUMBA_THREADING_LAYER``) does not matter, and several Python threads may call the same
+BatchedPlant at once.
 
 The first call of each method compiles its kernel (seconds); numba caches it on disk, so later
 processes only load it.
 """
 
+import functools
+import warnings
+
 import numpy as np
 
 from mallard._compiled import kernels
+from mallard._scalar import scalar_value
+from mallard.multibody._batch_codes import (
+    ALONE,
+    ARGUMENTS,
+    GROUPS,
+    KINDS,
+    NONFINITE,
+    ZERO_QUATERNION,
+)
+from mallard.multibody._batch_run import Operation
+from mallard.multibody._batch_status import BatchStatus
 from mallard.multibody._layout import LANES, PARAMETERS
 from mallard.multibody.tree._indices import ForceElementIndex
 
-__all__ = ["BatchedPlant"]
+__all__ = ["BatchedPlant", "BatchStatus"]
+
+_OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
 
 
 class BatchedPlant:
     """A finalized MultibodyPlant's kinematics and dynamics on batches of states.
 
-    ``BatchedPlant(plant, context=None, *, force_elements=True)`` copies, once, the parameters
-    of ``context`` (the plant's default Context if None): body masses, centers of mass and
-    inertias, frame offsets, joint damping, actuators' rotor inertias and gear ratios, locked
-    joints; and the plant's gravity vector and effort limits. Later changes to the Context or
-    the plant are not seen: make a new BatchedPlant. Nothing else of the Context is used — its
-    state, time and input ports (actuation, applied forces, desired states of PD controllers)
-    are ignored; each method takes its inputs as arguments.
+    ``BatchedPlant(plant, context=None, *, force_elements=True, num_threads=None)`` copies,
+    once, the parameters of ``context`` (the plant's default Context if None): body masses,
+    centers of mass and inertias, frame offsets, joint damping, actuators' rotor inertias and
+    gear ratios, locked joints; and the plant's gravity vector and effort limits. Later
+    changes to the Context or the plant are not seen: make a new BatchedPlant. Nothing else
+    of the Context is used — its state, time and input ports (actuation, applied forces,
+    desired states of PD controllers) are ignored; each method takes its inputs as arguments.
 
     Forces included: uniform gravity (on the model instances where it is enabled) and joint
     damping. Other force elements (springs, bushings, user-defined ones...) are not supported:
@@ -51,23 +85,41 @@ class BatchedPlant:
     ``force_elements=False``, which leaves them out of every result (gravity and joint damping
     are still included).
 
+    ``num_threads``: the most threads a call runs on, the calling thread included (None:
+    numba's ``NUMBA_NUM_THREADS``; 1: the calling thread only). Helper threads are used only
+    for batches large enough to pay (see the module's docstring); results do not depend on
+    them.
+
     Every method takes arrays with a leading batch dimension N (N = 0 is allowed) and returns
     arrays with the same leading dimension; ``result[i]`` is the plant's result at state
-    ``i``. Arrays of numbers are computed as float64 (compiled, in parallel over the batch,
-    four states at a time in vector registers: a batch of fewer than four costs as much as
-    four), with the results of the plant's own single calls to the last bit; object arrays of
-    non-double scalars (AutoDiffXd, Expression) are computed interpreted, in a plain loop, one
-    state at a time. A wrong shape raises ValueError naming the argument and the expected
-    shape; values are not checked (a NaN gives NaNs in that state's result).
+    ``i``. Arrays of numbers are computed as float64 (compiled, four states at a time in
+    vector registers: a batch of fewer than four costs as much as four), with the results of
+    the plant's own single calls to the last bit; object arrays of non-double scalars
+    (AutoDiffXd, Expression) are computed interpreted, in a plain loop, one state at a time. A
+    wrong shape raises ValueError naming the argument and the expected shape. A state that
+    cannot be computed (a NaN or infinite input, a zero quaternion, an articulated inertia
+    that is not positive definite) gets NaN in all of its results; with
+    ``return_status=True`` a method returns its results followed by a :class:`BatchStatus`
+    saying which states failed and why, else a RuntimeWarning names the first.
     """
 
-    def __init__(self, plant, context=None, *, force_elements=True):
+    def __init__(self, plant, context=None, *, force_elements=True, num_threads=None):
         from mallard.multibody.plant._multibody_plant import MultibodyPlant
 
         if not isinstance(plant, MultibodyPlant):
             raise TypeError(f"BatchedPlant: expected a MultibodyPlant, got {type(plant).__name__}")
         if not plant.is_finalized():
             raise RuntimeError("BatchedPlant(): the plant must be finalized: call Finalize()")
+        if num_threads is not None:
+            import numba
+
+            limit = numba.config.NUMBA_NUM_THREADS
+            if not (isinstance(num_threads, int | np.integer) and 1 <= num_threads <= limit):
+                raise ValueError(
+                    f"BatchedPlant(): num_threads must be an integer from 1 to {limit} "
+                    f"(NUMBA_NUM_THREADS), got {num_threads!r}"
+                )
+            num_threads = int(num_threads)
         if context is None:
             context = plant.CreateDefaultContext()
         plant.ValidateContext(context)
@@ -89,67 +141,163 @@ class BatchedPlant:
         self._nu = plant.num_actuated_dofs()
         self._nb = plant.num_bodies()
         self._effort_limits = PARAMETERS.views(self._ws0, self._sizes).effort_limits
+        self._object_parameters = self._ws0.dtype == object
+        self._num_threads = num_threads
+        self._operations = {}  # kernel name → its Operation (float64)
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
         return self._plant
 
+    def num_threads(self):
+        """The most threads a call runs on, the calling thread included."""
+        if self._num_threads is None:
+            import numba
+
+            self._num_threads = numba.config.NUMBA_NUM_THREADS
+        return self._num_threads
+
     # ---- arguments ---------------------------------------------------------------------------
     def _array(self, value, name, width, method, size=None):
         """``value`` as an (N, width) array (float64, or object for non-double scalars), with
         N = ``size`` if given; ValueError naming ``name`` otherwise."""
-        a = np.asarray(value)
-        if a.dtype != object:
-            if a.dtype.kind not in "biuf":
-                raise TypeError(f"{method}(): {name} must hold numbers, got dtype {a.dtype}")
-            a = a.astype(np.float64, copy=False)
-        expected = f"({'N' if size is None else size}, {width})"
-        if a.ndim != 2 or a.shape[1] != width or (size is not None and a.shape[0] != size):
+        a = value
+        if not (type(a) is np.ndarray and a.dtype == np.float64 and a.flags.c_contiguous):
+            a = np.asarray(value)
+            if a.dtype != object:
+                if a.dtype.kind not in "biuf":
+                    raise TypeError(f"{method}(): {name} must hold numbers, got dtype {a.dtype}")
+                a = a.astype(np.float64, copy=False)
+            a = np.ascontiguousarray(a)
+        shape = a.shape
+        if len(shape) != 2 or shape[1] != width or (size is not None and shape[0] != size):
+            expected = f"({'N' if size is None else size}, {width})"
             raise ValueError(
                 f"BatchedPlant.{method}(): {name} must have shape {expected} (a leading batch "
                 f"dimension), got {a.shape}"
             )
-        return np.ascontiguousarray(a)
+        return a
 
-    def _lane_size(self):
-        """The scalars a row needs past its BATCH_ROW for the kernels computing in lanes."""
-        return LANES * self._sizes.lane
+    def _optional(self, value, name, width, method, size):
+        """:meth:`_array` of ``value``, or an array with no rows (zero) for None."""
+        if value is None:
+            return np.zeros((0, width))
+        return self._array(value, name, width, method, size)
 
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
-        if self._ws0.dtype == object or any(a.dtype == object for a in arrays):
-            return np.dtype(object)
-        return np.dtype(np.float64)
+        if self._object_parameters or any(a.dtype == object for a in arrays):
+            return _OBJECT
+        return _FLOAT64
 
-    def _run(self, name, dtype, size, inputs, outputs, extra=0):
-        """Calls batched kernel ``name`` on ``inputs`` (cast to ``dtype``), with a workspace of
-        one row per chunk (one chunk per numba thread compiled, one interpreted), longer by
-        ``extra`` scalars."""
-        if dtype.kind == "O":
-            chunks = 1
-        else:
-            import numba
+    # ---- running a kernel ------------------------------------------------------------------------
+    def _row_size(self, lanes, width):
+        """The scalars of a row of the batched kernels (see kernels.batch)."""
+        return self._sizes.row + (width * self._sizes.lane if lanes else self._sizes.drow)
 
-            chunks = min(size, numba.get_num_threads())
-        wss = np.empty((chunks, self._sizes.row + extra), dtype=dtype)
-        ws0 = self._ws0.astype(dtype, copy=False)
-        args = [a if isinstance(a, int) else a.astype(dtype, copy=False) for a in inputs]
-        getattr(kernels(dtype), name)(self._mi, self._mf, ws0, *args, wss, *outputs)
+    def _run(self, name, lanes, size, inputs, outputs, fixed=()):
+        """Runs batched kernel ``name`` (``lanes``: computing in lanes, else state by state)
+        on ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
+        arguments), writing ``outputs``; returns the states' status codes."""
+        status = np.empty(size, dtype=np.int64)
+        if not size:
+            return status
+        if outputs[0].dtype == object:  # (all outputs have the inputs' common dtype)
+            ws0 = self._ws0.astype(object)
+            inputs = [a if i in fixed else a.astype(object) for i, a in enumerate(inputs)]
+            row = np.empty(self._row_size(lanes, 1), dtype=object)
+            interpreted = kernels(object)
+            interpreted.batch_new_row(self._mi, ws0, row, lanes)
+            flags = np.zeros(GROUPS + size, dtype=np.int64)
+            getattr(interpreted, name)(
+                self._mi, self._mf, *inputs, row, flags, ALONE, *outputs, status
+            )
+            return status
+        operation = self._operations.get(name)
+        if operation is None:
+            width = LANES if lanes else 1
+            batched = [i not in fixed for i in range(len(inputs))]
+            samples = (inputs, (*outputs, status))
+            operation = self._operations[name] = Operation(
+                name, self._mi, self._mf, self._ws0, self._row_size(lanes, width), lanes,
+                width, batched, samples,
+            )  # fmt: skip
+        operation.run(inputs, (*outputs, status), size, self.num_threads())
+        return status
+
+    def _finish(self, method, results, codes, inputs, arguments, return_status):
+        """``results`` (one array or a tuple), with the BatchStatus if ``return_status``; a
+        RuntimeWarning naming the first failed state otherwise."""
+        status = None
+        if return_status or np.count_nonzero(codes):
+            describe = functools.partial(self._describe, codes, inputs, arguments)
+            status = BatchStatus(method, codes, describe)
+        if not return_status:
+            if status is not None:
+                failed = status.failed()
+                warnings.warn(
+                    f"BatchedPlant.{method}(): {failed.size} of {len(status)} states failed "
+                    f"(their results are NaN); {status.message(failed[0])}. Pass "
+                    "return_status=True to get each state's status.",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+            return results
+        return (*results, status) if isinstance(results, tuple) else (results, status)
+
+    def _describe(self, codes, inputs, arguments, i):
+        """Why state i was not computed, from its status code (see kernels.batch)."""
+        code = int(codes[i])
+        kind, detail = code % KINDS, code // KINDS
+        if kind == NONFINITE:
+            argument, column = detail % ARGUMENTS, detail // ARGUMENTS
+            name = arguments[argument]
+            value = scalar_value(inputs[argument][i, column])
+            return (
+                f"{name}[{i}, {column}] = {value!r} is not finite ({self._element(name, column)})"
+            )
+        k = detail
+        if kind == ZERO_QUATERNION:
+            start = self._plant._mobods[k].q_start
+            joint = self._plant._joints[self._plant._mobods[k].joint]
+            return (
+                f"All the elements in a quaternion are zero: the positions q[{i}, {start}:"
+                f"{start + 4}] of joint '{joint.name()}'"
+            )
+        return str(self._engine.articulated_inertia_error(k))
+
+    def _element(self, name, column):
+        """What column ``column`` of the input ``name`` is (a joint's position or velocity, an
+        actuator's actuation, a coordinate of a point)."""
+        plant = self._plant
+        if name == "p_BoBp_B":
+            return f"the point's {'xyz'[column]} coordinate"
+        if name == "actuation":
+            for actuator in plant._actuators:
+                if actuator._input_start == column:
+                    return f"the actuation of actuator '{actuator.name()}'"
+        for joint in plant._joints:
+            if name == "q":
+                start, count, what = joint.position_start(), joint.num_positions(), "position"
+            else:
+                start, count, what = joint.velocity_start(), joint.num_velocities(), "velocity"
+            if start <= column < start + count:
+                return f"{what} {column - start} of joint '{joint.name()}'"
+        return name
 
     # ---- kinematics --------------------------------------------------------------------------
-    def CalcAllBodyPosesInWorld(self, q):
+    def CalcAllBodyPosesInWorld(self, q, *, return_status=False):
         """X_WB of every body at each q: an array (N, num_bodies, 4, 4) of homogeneous
         transforms [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed
         ``[i, BodyIndex]``; ``q`` is (N, nq)."""
-        q = self._array(q, "q", self._nq, "CalcAllBodyPosesInWorld")
-        dtype = self._common_dtype(q)
+        method = "CalcAllBodyPosesInWorld"
+        q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
-        X_WB = np.empty((size, self._nb, 4, 4), dtype=dtype)
-        if size:
-            self._run("batch_body_poses", dtype, size, (q,), (X_WB,), self._lane_size())
-        return X_WB
+        X_WB = np.empty((size, self._nb, 4, 4), dtype=self._common_dtype(q))
+        codes = self._run("batch_body_poses", True, size, (q,), (X_WB,))
+        return self._finish(method, X_WB, codes, (q,), ("q",), return_status)
 
-    def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None):
+    def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None, *, return_status=False):
         """J_V_WBp_W at each q: an array (N, 6, nv), the Jacobian with respect to v (Drake's
         JacobianWrtVariable.kV) of the spatial velocity [ω; v] of the point Bp fixed on
         ``frame_B``, measured and expressed in World, so that V_WBp_W = J·v.
@@ -161,32 +309,31 @@ class BatchedPlant:
         size = q.shape[0]
         k = self._engine.frame_mobod(frame_B, "frame_B")
         if p_BoBp_B is None:
-            p_BoBp_B = np.zeros(3)
-        p = np.asarray(p_BoBp_B)
-        if p.shape == (3,):
-            p = np.broadcast_to(p, (size, 3))
-        p = self._array(p, "p_BoBp_B", 3, method, size)
-        dtype = self._common_dtype(q, p)
-        J = np.empty((size, 6, self._nv), dtype=dtype)
-        if size:
-            f = int(frame_B.index())
-            X_BF = np.ascontiguousarray(self._X_BF[f])
-            self._run("batch_point_jacobian", dtype, size, (q, k, X_BF, p), (J,), self._lane_size())
-        return J
+            p = np.zeros((size, 3))
+        else:
+            p = np.asarray(p_BoBp_B)
+            if p.shape == (3,):
+                p = np.broadcast_to(p, (size, 3))
+            p = self._array(p, "p_BoBp_B", 3, method, size)
+        J = np.empty((size, 6, self._nv), dtype=self._common_dtype(q, p))
+        X_BF = self._X_BF[int(frame_B.index())]  # (a C-contiguous 4×3 pose)
+        names = ("q", "p_BoBp_B")
+        inputs = (q, k, X_BF, p)
+        codes = self._run("batch_point_jacobian", True, size, inputs, (J,), fixed=(1, 2))
+        return self._finish(method, J, codes, (q, p), names, return_status)
 
     # ---- dynamics ------------------------------------------------------------------------------
-    def CalcMassMatrix(self, q):
+    def CalcMassMatrix(self, q, *, return_status=False):
         """M(q) at each q: an array (N, nv, nv), reflected rotor inertias of the actuators on
         its diagonal (as MultibodyPlant.CalcMassMatrix); ``q`` is (N, nq)."""
-        q = self._array(q, "q", self._nq, "CalcMassMatrix")
-        dtype = self._common_dtype(q)
+        method = "CalcMassMatrix"
+        q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
-        M = np.empty((size, self._nv, self._nv), dtype=dtype)
-        if size:
-            self._run("batch_mass_matrix", dtype, size, (q,), (M,), self._lane_size())
-        return M
+        M = np.empty((size, self._nv, self._nv), dtype=self._common_dtype(q))
+        codes = self._run("batch_mass_matrix", True, size, (q,), (M,))
+        return self._finish(method, M, codes, (q,), ("q",), return_status)
 
-    def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None):
+    def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None, *, return_status=False):
         """The generalized forces tau (N, nv) that produce the accelerations ``known_vdot``
         at (q, v) with gravity, joint damping and ``tau_applied`` also acting:
 
@@ -201,18 +348,24 @@ class BatchedPlant:
         size = q.shape[0]
         v = self._array(v, "v", self._nv, method, size)
         vdot = self._array(known_vdot, "known_vdot", self._nv, method, size)
-        if tau_applied is None:
-            tau_applied = np.zeros((0, self._nv))
-        else:
-            tau_applied = self._array(tau_applied, "tau_applied", self._nv, method, size)
-        dtype = self._common_dtype(q, v, vdot, tau_applied)
-        tau = np.empty((size, self._nv), dtype=dtype)
-        if size:
-            inputs = (q, v, vdot, tau_applied)
-            self._run("batch_inverse_dynamics", dtype, size, inputs, (tau,), self._lane_size())
-        return tau
+        tau_applied = self._optional(tau_applied, "tau_applied", self._nv, method, size)
+        tau = np.empty((size, self._nv), dtype=self._common_dtype(q, v, vdot, tau_applied))
+        inputs = (q, v, vdot, tau_applied)
+        names = ("q", "v", "known_vdot", "tau_applied")
+        codes = self._run("batch_inverse_dynamics", True, size, inputs, (tau,))
+        return self._finish(method, tau, codes, inputs, names, return_status)
 
-    def CalcForwardDynamics(self, q, v, tau_applied=None, actuation=None):
+    def _forward_dynamics_args(self, q, v, tau_applied, actuation, method):
+        """(q, v, tau_applied, actuation) checked for ``method``: None inputs become arrays
+        with no rows (zero)."""
+        q = self._array(q, "q", self._nq, method)
+        size = q.shape[0]
+        v = self._array(v, "v", self._nv, method, size)
+        tau_applied = self._optional(tau_applied, "tau_applied", self._nv, method, size)
+        actuation = self._optional(actuation, "actuation", self._nu, method, size)
+        return q, v, tau_applied, actuation
+
+    def CalcForwardDynamics(self, q, v, tau_applied=None, actuation=None, *, return_status=False):
         """The generalized accelerations v̇ (N, nv) at (q, v): the articulated body algorithm,
         as a continuous plant's EvalTimeDerivatives computes v̇, with gravity, joint damping,
         the actuators' reflected rotor inertias and locked joints, plus
@@ -224,41 +377,18 @@ class BatchedPlant:
           to its actuator's effort limit).
 
         None means zero. For a discrete plant this is still the continuous dynamics (the
-        discrete step treats joint damping implicitly). RuntimeError if an articulated inertia
-        is not positive definite (the plant's message, with the state's index)."""
+        discrete step treats joint damping implicitly). A state whose articulated inertia is
+        not positive definite gets NaN, its status the plant's message."""
         method = "CalcForwardDynamics"
-        q, v, tau_applied, actuation, dtype = self._forward_dynamics_args(
-            q, v, tau_applied, actuation, method
-        )
-        size = q.shape[0]
-        vdot = np.empty((size, self._nv), dtype=dtype)
-        status = np.empty(size, dtype=np.int64)
-        if size:
-            self._run(
-                "batch_forward_dynamics",
-                dtype,
-                size,
-                (q, v, tau_applied, actuation),
-                (vdot, status),
-                self._lane_size(),
-            )
-            self._raise_if_failed(method, status)
-        return vdot
-
-    def _raise_if_failed(self, method, status):
-        """The plant's RuntimeError, with the state's index, for the first state whose
-        ``status`` names a mobod with an articulated inertia not positive definite."""
-        failed = np.flatnonzero(status >= 0)
-        if failed.size:
-            i = int(failed[0])
-            error = self._engine.articulated_inertia_error(int(status[i]))
-            raise RuntimeError(f"BatchedPlant.{method}(): state {i}: {error}")
+        inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
+        size = inputs[0].shape[0]
+        vdot = np.empty((size, self._nv), dtype=self._common_dtype(*inputs))
+        names = ("q", "v", "tau_applied", "actuation")
+        codes = self._run("batch_forward_dynamics", True, size, inputs, (vdot,))
+        return self._finish(method, vdot, codes, inputs, names, return_status)
 
     # ---- derivatives -------------------------------------------------------------------------
-    def _derivative_run(self, name, dtype, size, inputs, outputs):
-        self._run(name, dtype, size, inputs, outputs, self._sizes.dws)
-
-    def CalcInverseDynamicsDerivatives(self, q, v, known_vdot):
+    def CalcInverseDynamicsDerivatives(self, q, v, known_vdot, *, return_status=False):
         """(dtau_dq, dtau_dv, dtau_dvdot) at each state: the derivatives of
         :meth:`CalcInverseDynamics`' tau (gravity and joint damping included), arrays
         (N, nv, nq), (N, nv, nv) and (N, nv, nv) (the last M(q)), as
@@ -271,65 +401,45 @@ class BatchedPlant:
         vdot = self._array(known_vdot, "known_vdot", self._nv, method, size)
         dtype = self._common_dtype(q, v, vdot)
         nq, nv = self._nq, self._nv
-        dtau_dq = np.zeros((size, nv, nq), dtype=dtype)
-        dtau_dv = np.zeros((size, nv, nv), dtype=dtype)
-        M = np.zeros((size, nv, nv), dtype=dtype)
-        if size:
-            self._derivative_run(
-                "batch_inverse_dynamics_derivatives",
-                dtype,
-                size,
-                (q, v, vdot),
-                (dtau_dq, dtau_dv, M),
-            )
-        return dtau_dq, dtau_dv, M
+        outputs = (
+            np.empty((size, nv, nq), dtype=dtype),
+            np.empty((size, nv, nv), dtype=dtype),
+            np.empty((size, nv, nv), dtype=dtype),
+        )
+        inputs, names = (q, v, vdot), ("q", "v", "known_vdot")
+        name = "batch_inverse_dynamics_derivatives"
+        codes = self._run(name, False, size, inputs, outputs)
+        return self._finish(method, outputs, codes, inputs, names, return_status)
 
-    def _forward_dynamics_args(self, q, v, tau_applied, actuation, method):
-        """(q, v, tau_applied, actuation, dtype) checked for ``method``: None inputs become
-        arrays with no rows (zero), and dtype is the common scalar type."""
-        q = self._array(q, "q", self._nq, method)
-        size = q.shape[0]
-        v = self._array(v, "v", self._nv, method, size)
-        if tau_applied is None:
-            tau_applied = np.zeros((0, self._nv))
-        else:
-            tau_applied = self._array(tau_applied, "tau_applied", self._nv, method, size)
-        if actuation is None:
-            actuation = np.zeros((0, self._nu))
-        else:
-            actuation = self._array(actuation, "actuation", self._nu, method, size)
-        return q, v, tau_applied, actuation, self._common_dtype(q, v, tau_applied, actuation)
-
-    def CalcForwardDynamicsDerivatives(self, q, v, tau_applied=None, actuation=None):
+    def CalcForwardDynamicsDerivatives(
+        self, q, v, tau_applied=None, actuation=None, *, return_status=False
+    ):
         """(dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du) at each state: the derivatives of
         :meth:`CalcForwardDynamics`' v̇, arrays (N, nv, nq), (N, nv, nv), (N, nv, nv) and
         (N, nv, nu), as MultibodyPlant.CalcForwardDynamicsDerivatives (a mallard method):
         −M⁻¹·∂τ/∂q, −M⁻¹·∂τ/∂v, M⁻¹ and M⁻¹·B (zero for actuators at their effort limit),
         locked joints' rows zero. Arguments as :meth:`CalcForwardDynamics`'."""
         method = "CalcForwardDynamicsDerivatives"
-        q, v, tau_applied, actuation, dtype = self._forward_dynamics_args(
-            q, v, tau_applied, actuation, method
-        )
+        inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
+        q, actuation = inputs[0], inputs[3]
         size = q.shape[0]
+        dtype = self._common_dtype(*inputs)
         nq, nv = self._nq, self._nv
-        dvdot_dq = np.zeros((size, nv, nq), dtype=dtype)
-        dvdot_dv = np.zeros((size, nv, nv), dtype=dtype)
-        dvdot_dtau = np.zeros((size, nv, nv), dtype=dtype)
-        status = np.empty(size, dtype=np.int64)
-        if size:
-            self._derivative_run(
-                "batch_forward_dynamics_derivatives",
-                dtype,
-                size,
-                (q, v, tau_applied, actuation),
-                (dvdot_dq, dvdot_dv, dvdot_dtau, status),
-            )
-            self._raise_if_failed(method, status)
+        outputs = (
+            np.empty((size, nv, nq), dtype=dtype),
+            np.empty((size, nv, nv), dtype=dtype),
+            np.empty((size, nv, nv), dtype=dtype),
+        )
+        names = ("q", "v", "tau_applied", "actuation")
+        name = "batch_forward_dynamics_derivatives"
+        codes = self._run(name, False, size, inputs, outputs)
+        dvdot_dtau = outputs[2]
         dvdot_du = dvdot_dtau[:, :, self._engine.tables.actuated_v]  # (B's columns)
         if actuation.shape[0] and dtype.kind != "O":
-            clamped = np.abs(actuation) > self._effort_limits
+            clamped = (np.abs(actuation) > self._effort_limits) & (codes == 0)[:, None]
             dvdot_du[np.broadcast_to(clamped[:, None, :], dvdot_du.shape)] = 0.0
-        return dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du
+        results = (*outputs, dvdot_du)
+        return self._finish(method, results, codes, inputs, names, return_status)
 
     # ---- collisions ----------------------------------------------------------------------------
     def CheckCollisions(
@@ -342,9 +452,10 @@ class BatchedPlant:
         signed distance ≤ ``padding``), and, if asked, the least signed distance of those pairs
         (``min_distance=True``) and the signed distances of the pairs within ``pairs_within``.
         The filters are the SceneGraph's own, or those of ``scene_graph_context``. Each answer
-        is that of the plant's QueryObject at that configuration; computed in parallel over
-        the batch (mallard's own API: pydrake's SceneGraphCollisionChecker does this one
-        configuration at a time)."""
+        is that of the plant's QueryObject at that configuration; computed compiled, one
+        configuration after the other on the calling thread (no helper threads yet). A
+        non-finite q raises ValueError naming it (mallard's own API: pydrake's
+        SceneGraphCollisionChecker does this one configuration at a time)."""
         from mallard.geometry._batch_collision import check_collisions
 
         return check_collisions(self, q, padding, min_distance, pairs_within, scene_graph_context)

@@ -9,6 +9,7 @@ except ImportError as error:
         "(pip install 'mallard[symbolic]')"
     ) from error
 
+from mallard._public import publish
 from mallard.symbolic._expression import Expression, Variable
 from mallard.symbolic._formula import Formula, logical_and, logical_not, logical_or
 from mallard.symbolic._functions import (
@@ -87,3 +88,5 @@ __all__ = [
     "tanh",
     "to_sympy",
 ]
+
+publish(globals())

@@ -18,6 +18,7 @@ import weakref
 import numpy as np
 import sympy
 
+from mallard.common._pybind import call_form, overloads
 from mallard.common._random import RandomGenerator
 from mallard.symbolic._random import SYMBOL_CLASSES, draw_missing, symbol_id
 
@@ -354,8 +355,12 @@ class Expression(_Scalar):
     __slots__ = ("_sym",)
     __hash__ = None  # as pydrake's: == builds a Formula
 
-    def __init__(self, arg=0.0):
-        self._sym = to_sym(arg, "Expression")
+    @overloads("", "constant", "var")
+    def __init__(self, *args, **kwargs):
+        if kwargs or len(args) > 1:
+            accept = _constant_or_variable
+            args = tuple(call_form(Expression.__init__, args, kwargs, accept=accept)[1].values())
+        self._sym = to_sym(args[0] if args else 0.0, "Expression")
 
     def __reduce__(self):
         return (_wrap, (self._sym,))
@@ -378,10 +383,13 @@ class Expression(_Scalar):
         """The Expression with the variables of ``env`` ({Variable: float}) set."""
         return _wrap(self._sym.xreplace({s: _number(x) for s, x in _environment(env)}))
 
-    def Substitute(self, *args):
-        """``Substitute(var, e)`` or ``Substitute({var: e, ...})``: the Expression with each
-        variable replaced by its expression (or float)."""
-        return _wrap(substitute(self._sym, *args))
+    @overloads("var, e", "s")
+    def Substitute(self, *args, **kwargs):
+        """``Substitute(var, e)`` or ``Substitute(s)`` (``{var: e, ...}``): the Expression with
+        each variable replaced by its expression (or float)."""
+        return _wrap(
+            substitute(self._sym, *call_form(Expression.Substitute, args, kwargs)[1].values())
+        )
 
     def Expand(self):
         """The expanded expression (products and integer powers of sums distributed)."""
@@ -472,6 +480,11 @@ def _evaluate(e, env):
             f"The following environment does not have an entry for the variable {name}"
         )
     return e.xreplace(values)
+
+
+def _constant_or_variable(form, values):
+    """Whether Expression's call form fits its argument (``var`` a Variable)."""
+    return not values or isinstance(next(iter(values.values())), Variable) == (form == 2)
 
 
 def substitute(e, *args):

@@ -2,6 +2,7 @@
 
 import sympy
 
+from mallard.common._pybind import call_form, overloads
 from mallard.symbolic._expression import _evaluate, substitute
 
 
@@ -16,7 +17,11 @@ class Formula:
 
     __slots__ = ("_f",)
 
-    def __init__(self, value):
+    @overloads("", "value")
+    def __init__(self, *args, **kwargs):
+        """``Formula()`` (false) or ``Formula(value)`` (a bool)."""
+        _, values = call_form(Formula.__init__, args, kwargs)
+        value = values.get("value", False)
         if not isinstance(value, bool):
             raise TypeError(f"Formula: expected a bool, got {type(value).__name__}")
         self._f = sympy.true if value else sympy.false
@@ -48,9 +53,12 @@ class Formula:
 
         return Variables._of_symbols(self._f.free_symbols)
 
-    def Substitute(self, *args):
-        """``Substitute(var, e)`` or ``Substitute({var: e, ...})``."""
-        return Formula._wrap(substitute(self._f, *args))
+    @overloads("var, e", "s")
+    def Substitute(self, *args, **kwargs):
+        """``Substitute(var, e)`` or ``Substitute(s)`` (``{var: e, ...}``)."""
+        return Formula._wrap(
+            substitute(self._f, *call_form(Formula.Substitute, args, kwargs)[1].values())
+        )
 
     def EqualTo(self, other):
         """True if ``other`` is structurally the same formula."""

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 import sympy
 
+from mallard.common._pybind import call_form, overloads
 from mallard.symbolic import _printing
 from mallard.symbolic._expression import (
     Expression,
@@ -91,11 +92,13 @@ def Evaluate(m, env=None, generator=None):
     return np.vectorize(lambda e: e.Evaluate(env), otypes=[np.float64])(a).reshape(a.shape)
 
 
-def Substitute(m, *args):
-    """``Substitute(m, {var: e})`` or ``Substitute(m, var, e)``: the matrix of expressions
-    with the variables replaced (a vector gives a column)."""
+@overloads("m, subst", "m, var, e")
+def Substitute(*args, **kwargs):
+    """``Substitute(m, subst)`` (``{var: e}``) or ``Substitute(m, var, e)``: the matrix of
+    expressions with the variables replaced (a vector gives a column)."""
+    m, *subst = call_form(Substitute, args, kwargs)[1].values()
     a = _matrix(m, "Substitute")
-    return np.vectorize(lambda e: _wrap(substitute(e._sym, *args)), otypes=[object])(a)
+    return np.vectorize(lambda e: _wrap(substitute(e._sym, *subst)), otypes=[object])(a)
 
 
 def Jacobian(f, vars):
@@ -107,9 +110,19 @@ def Jacobian(f, vars):
     return np.array([e.Jacobian(vars) for e in f], dtype=object).reshape(len(f), len(vars))
 
 
-def ToLatex(e, precision=3):
-    """The LaTeX form of an Expression, Formula or matrix (floats shown with ``precision``
-    decimals unless integral)."""
+@overloads("e, precision=", "f, precision=", "M, precision=")
+def ToLatex(*args, **kwargs):
+    """The LaTeX form of an Expression ``e``, Formula ``f`` or matrix ``M`` (floats shown
+    with ``precision`` decimals unless integral; default 3)."""
+
+    def accept(form, v):
+        x = next(iter(v.values()))
+        scalar = isinstance(x, Expression | Variable | numbers.Real)
+        return form == (1 if isinstance(x, Formula) else 0 if scalar else 2)
+
+    _, values = call_form(ToLatex, args, kwargs, accept=accept)
+    e, precision = values.values()
+    precision = 3 if precision is None else precision
     if isinstance(e, Formula):
         return _printing.formula_to_latex(e._f, precision)
     if isinstance(e, (Expression, Variable, numbers.Real)):

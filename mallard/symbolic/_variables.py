@@ -1,8 +1,15 @@
 """Variables: a set of symbolic Variables, ordered by id as pydrake orders them (type, then
 creation) (pydrake.symbolic.Variables)."""
 
+from mallard.common._pybind import call_form, overloads
 from mallard.symbolic._expression import Variable
 from mallard.symbolic._random import symbol_id
+
+
+def _variable_or_variables(form, values):
+    """Whether a call form fits its argument: the first takes a Variable (or anything else,
+    rejected later), the second a Variables."""
+    return isinstance(next(iter(values.values())), Variables) == (form == 1)
 
 
 class Variables:
@@ -26,8 +33,11 @@ class Variables:
     def _sorted(self):
         return sorted(self._set.values(), key=Variable.get_id)
 
-    def insert(self, var):
-        """Adds a Variable, or every Variable of a Variables."""
+    @overloads("var", "vars")
+    def insert(self, *args, **kwargs):
+        """Adds a Variable ``var``, or every Variable of a Variables ``vars``."""
+        _, values = call_form(Variables.insert, args, kwargs, accept=_variable_or_variables)
+        (var,) = values.values()
         if isinstance(var, Variables):
             self._set.update(var._set)
         elif isinstance(var, Variable):
@@ -35,13 +45,17 @@ class Variables:
         else:
             raise TypeError(f"Variables.insert: expected a Variable, got {type(var).__name__}")
 
-    def erase(self, var):
-        """Removes a Variable (or every Variable of a Variables); returns how many were."""
+    @overloads("key", "vars")
+    def erase(self, *args, **kwargs):
+        """Removes a Variable ``key`` (or every Variable of a Variables ``vars``); returns how
+        many were."""
+        _, values = call_form(Variables.erase, args, kwargs, accept=_variable_or_variables)
+        (var,) = values.values()
         symbols = var._set if isinstance(var, Variables) else (var._sym,)
         return sum(self._set.pop(s, None) is not None for s in list(symbols))
 
-    def include(self, var):
-        return var._sym in self._set
+    def include(self, key):
+        return key._sym in self._set
 
     def size(self):
         return len(self._set)
@@ -49,17 +63,17 @@ class Variables:
     def empty(self):
         return not self._set
 
-    def IsSubsetOf(self, other):
-        return self._set.keys() <= other._set.keys()
+    def IsSubsetOf(self, vars):
+        return self._set.keys() <= vars._set.keys()
 
-    def IsSupersetOf(self, other):
-        return self._set.keys() >= other._set.keys()
+    def IsSupersetOf(self, vars):
+        return self._set.keys() >= vars._set.keys()
 
-    def IsStrictSubsetOf(self, other):
-        return self._set.keys() < other._set.keys()
+    def IsStrictSubsetOf(self, vars):
+        return self._set.keys() < vars._set.keys()
 
-    def IsStrictSupersetOf(self, other):
-        return self._set.keys() > other._set.keys()
+    def IsStrictSupersetOf(self, vars):
+        return self._set.keys() > vars._set.keys()
 
     def EqualTo(self, other):
         return isinstance(other, Variables) and self._set.keys() == other._set.keys()

@@ -10,7 +10,10 @@ copies the configuration of ``other``, an instantiation of another scalar type. 
 ToAutoDiffXd, ToSymbolic) converts through ``_construct_copy``.
 """
 
-from mallard._template import _resolve, scalar_types
+import sys
+import types
+
+from mallard._template import _resolve, mangled, scalar_types
 
 __all__ = ["SystemScalarConverter", "TemplateSystem"]
 
@@ -63,9 +66,13 @@ class TemplateSystem:
     Define one with the ``TemplateSystem.define(name)`` decorator (see the module
     docstring)."""
 
-    def __init__(self, name, T_list=None, T_pairs=None, module_name=None):
+    def __init__(self, name, T_list=None, T_pairs=None, scope=None):
+        """``scope``: the module (or class) that defines the template (default: the
+        caller's module); its instantiations are named in its module."""
         self.__name__ = name
-        self._module = module_name
+        if scope is None:
+            scope = sys.modules.get(sys._getframe(1).f_globals.get("__name__"))
+        self._scope = scope
         self._T_list = [_resolve(T) for T in (T_list or scalar_types())]
         if T_pairs is None:
             T_pairs = [(T, U) for T in self._T_list for U in self._T_list if T is not U]
@@ -74,12 +81,13 @@ class TemplateSystem:
         self._instantiations = {}
 
     @classmethod
-    def define(cls, name, T_list=None, T_pairs=None, module_name=None):
-        """The decorator of a function ``f(T)`` returning the class of instantiation T."""
+    def define(cls, name, T_list=None, T_pairs=None, scope=None):
+        """The decorator of a function ``f(T)`` returning the class of instantiation T
+        (``scope``: default, the function's module)."""
 
         def decorator(function):
-            module = module_name or function.__module__
-            template = cls(name, T_list, T_pairs, module)
+            module = sys.modules.get(function.__module__)  # (None for code run by exec)
+            template = cls(name, T_list, T_pairs, scope or module or function.__module__)
             template._function = function
             return template
 
@@ -90,23 +98,41 @@ class TemplateSystem:
         return [(T,) for T in self._T_list]
 
     def get_module_name(self):
-        return self._module
+        """The name of the module that defines the template; RuntimeError if its scope is
+        not a module."""
+        if not isinstance(self._scope, types.ModuleType):
+            raise RuntimeError(
+                "Unable to resolve `get_module_name` for a scope that is not a module: "
+                f"{self._scope}"
+            )
+        return self._scope.__name__
 
-    def get_param_set(self, param):
-        """The parameters naming the same instantiation as ``param`` (one here)."""
-        return {(self._param(param),)}
+    def _module_name(self):
+        scope = self._scope
+        if isinstance(scope, str | None):  # (a module name, or none known)
+            return scope or "__main__"
+        return scope.__name__ if isinstance(scope, types.ModuleType) else scope.__module__
 
-    def _param(self, param):
+    def get_param_set(self, instantiation):
+        """The parameters whose instantiation is ``instantiation`` (a set of tuples)."""
+        return {(T,) for T, cls in self._instantiations.items() if cls is instantiation}
+
+    def _param(self, param, throw_error=True):
         if param is None:
             return self._T_list[0]
-        T = _resolve(param[0] if isinstance(param, tuple) else param)
+        T = _resolve(param[0] if isinstance(param, tuple | list) else param)
         if T not in self._T_list:
-            raise RuntimeError(f"{self.__name__}: no instantiation for {T.__name__}")
+            if not throw_error:
+                return None
+            raise RuntimeError(f"Invalid instantiation: {self.__name__}[{T.__name__}]")
         return T
 
-    def get_instantiation(self, param=None):
-        """(X_[T], (T,))."""
-        T = self._param(param)
+    def get_instantiation(self, param=None, throw_error=True):
+        """(X_[T], (T,)); (None, param) for a parameter without an instantiation if not
+        ``throw_error``."""
+        T = self._param(param, throw_error)
+        if T is None:
+            return None, param if isinstance(param, tuple) else (param,)
         return self[T], (T,)
 
     def __getitem__(self, param):
@@ -116,13 +142,15 @@ class TemplateSystem:
             cls = self._instantiations[T] = self._instantiate(T)
         return cls
 
-    def is_instantiation(self, cls):
-        return any(cls is c for c in self._instantiations.values())
+    def is_instantiation(self, obj):
+        return any(obj is self[T] for T in self._T_list)
 
-    def is_subclass_of_instantiation(self, cls):
-        return any(
-            isinstance(cls, type) and issubclass(cls, c) for c in self._instantiations.values()
-        )
+    def is_subclass_of_instantiation(self, obj):
+        """The first instantiation ``obj`` (a class) derives from, or None."""
+        for T in self._T_list:
+            if isinstance(obj, type) and issubclass(obj, self[T]):
+                return self[T]
+        return None
 
     def _make_converter(self):
         converter = SystemScalarConverter()
@@ -156,10 +184,10 @@ class TemplateSystem:
             else:
                 cls._construct(system, *args, converter=converter, **kwargs)
 
-        name = f"{self.__name__}[{T.__name__}]"
+        name = mangled(f"{self.__name__}[{T.__name__}]")  # (pydrake's class name)
         cls.__init__ = __init__
         cls.__name__ = cls.__qualname__ = name
-        cls.__module__ = self._module
+        cls.__module__ = self._module_name()
         cls._template_system = self
         return cls
 
@@ -167,4 +195,4 @@ class TemplateSystem:
         return any(isinstance(obj, c) for c in self._instantiations.values())
 
     def __repr__(self):
-        return f"<TemplateSystem {self._module}.{self.__name__}>"
+        return f"<TemplateSystem {self._module_name()}.{self.__name__}>"

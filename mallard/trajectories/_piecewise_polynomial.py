@@ -143,11 +143,27 @@ class PiecewisePolynomial(Trajectory):
     def cols(self):
         return self._coefficients.shape[3]
 
-    def start_time(self):
+    def start_time(self, segment_index=None):
+        """The start time of the trajectory, or of segment ``segment_index``."""
+        if segment_index is not None:
+            return float(self._breaks[self._segment(segment_index)])
         return float(self._breaks[0]) if self._breaks.size else 0.0
 
-    def end_time(self):
+    def end_time(self, segment_index=None):
+        """The end time of the trajectory, or of segment ``segment_index``."""
+        if segment_index is not None:
+            return float(self._breaks[self._segment(segment_index) + 1])
         return float(self._breaks[-1]) if self._breaks.size else 0.0
+
+    def duration(self, segment_index=None):
+        """The duration of the trajectory, or of segment ``segment_index``."""
+        return self.end_time(segment_index) - self.start_time(segment_index)
+
+    def _segment(self, index):
+        n = self.get_number_of_segments()
+        if not 0 <= index < n:
+            raise RuntimeError(f"Segment number {index} out of range [0, {n})")
+        return int(index)
 
     def get_number_of_segments(self):
         return max(self._breaks.size - 1, 0)

@@ -53,7 +53,7 @@ def _bad_urdf(tmp_path):
 
 def _mujoco_xml(tmp_path):
     path = tmp_path / "robot.xml"
-    path.write_text('<mujoco model="m"><worldbody/></mujoco>')
+    path.write_text('<robot name="m"/>')  # (a URDF root in an MJCF file)
     return path
 
 
@@ -68,8 +68,8 @@ ERRORS = [
     (["frobnicate"], 2, ["invalid choice: 'frobnicate'", "simulate"]),
     (["simulate", "missing.urdf"], 1, ["'missing.urdf' does not exist"]),
     (["inspect", _bad_urdf], 1, ["cannot load the model", "bad.urdf", "XML"]),
-    (["inspect", _not_a_model], 1, ["not a .urdf, .sdf or .xml file"]),
-    (["inspect", _mujoco_xml], 1, ["MuJoCo XML", "mallard parses .urdf and .sdf"]),
+    (["inspect", _not_a_model], 1, ["not a .urdf, .sdf, .xml (MuJoCo) or .dmd.yaml file"]),
+    (["inspect", _mujoco_xml], 1, ["cannot load the model", "robot.xml:1", "mujoco tag"]),
     (["inspect", "package://no_such_package/robot.urdf"], 1, ["unknown package"]),
     (["simulate", "--q0", "1,2,3"], 2, ["--q0 has 3 numbers, expected 2", "shoulder_q, elbow_q"]),
     (["simulate", "--v0", "1"], 2, ["--v0 has 1 numbers, expected 2", "shoulder_w, elbow_w"]),
@@ -117,6 +117,7 @@ def test_debug_after_the_command(run, tmp_path):
     assert "Traceback" in result.err
 
 
+@pytest.mark.slow
 def test_python_dash_m_simulates_the_acrobot(tmp_path):
     out = tmp_path / "results"
     completed = subprocess.run(

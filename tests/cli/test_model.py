@@ -124,6 +124,7 @@ def test_panda_inspect(run):
     assert "nq = 16, nv = 15" in result.out
 
 
+@pytest.mark.slow
 def test_panda_simulates(run, tmp_path):
     # Its default positions put panda_joint4 (limits [-3.0718, -0.0698]) at 0: a warning.
     result = run("simulate", _panda(), "--duration", "0.01", "--out", tmp_path)

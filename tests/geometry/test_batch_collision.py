@@ -116,6 +116,10 @@ def test_errors():
     with pytest.raises(TypeError, match="q must hold numbers"):
         batched.CheckCollisions(np.zeros((2, 3), dtype=object) + ml.AutoDiffXd(0.0))
     assert batched.CheckCollisions(np.zeros((0, 3))).collision_free.shape == (0,)
+    q = np.zeros((2, 3))
+    q[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"q\[1, 2\] = nan is not finite \(.* joint 'joint2'\)"):
+        batched.CheckCollisions(q)
     lone = ml.MultibodyPlant(0.0)
     lone.AddRigidBody("b", ml.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
     lone.Finalize()

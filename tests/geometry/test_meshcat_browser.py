@@ -63,3 +63,17 @@ def test_live_viewer_in_chromium(tmp_path):
         meshcat.SetProperty(path, "visible", False)
     red, blue = link_masks(screenshot(meshcat.web_url(), tmp_path / "live.png", tmp_path / "p"))
     assert red.sum() > 1000 and blue.sum() == 0
+
+
+def test_live_viewer_shows_the_controls(tmp_path):
+    """The live page draws the added slider and button in its panel (from "/controls")."""
+    from tests.geometry.browser import _run
+
+    meshcat = Meshcat(port=0)
+    meshcat.AddSlider("elbow", -1.0, 1.0, 0.01, 0.25)
+    meshcat.AddButton("Stop Running", "Escape")
+    # (the panel arrives over a websocket after the page loads: let it run a while)
+    dom = _run(["--dump-dom", "--virtual-time-budget=5000", meshcat.web_url()], tmp_path / "p")
+    assert 'id="mallard-controls"' in dom
+    assert 'type="range"' in dom and 'title="elbow"' in dom
+    assert "<button>Stop Running</button>" in dom

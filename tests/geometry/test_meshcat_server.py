@@ -72,3 +72,41 @@ def test_port_errors():
     meshcat = Meshcat(port=0)
     with pytest.raises(RuntimeError, match=f"cannot listen on port {meshcat.port()}"):
         Meshcat(port=meshcat.port())
+
+
+def test_controls_go_to_the_browser_and_come_back():
+    """The added sliders and buttons reach a browser over "/controls" (the whole panel, then
+    again at each change); its slider moves and clicks come back to Get*."""
+    import json
+
+    meshcat = Meshcat(port=0)
+    meshcat.AddSlider("q", -1.0, 1.0, 0.01, 0.25, "ArrowLeft", "ArrowRight")
+    meshcat.AddButton("Stop", "Escape")
+
+    async def session():
+        url = f"ws://localhost:{meshcat.port()}/controls"
+        connection = await websocket.websocket_connect(url)
+        first = json.loads(await connection.read_message())
+        await connection.write_message(json.dumps({"slider": "q", "value": 0.503}))
+        await connection.write_message(json.dumps({"button": "Stop"}))
+        await connection.write_message(json.dumps({"button": "Stop"}))
+        await connection.write_message("not json")
+        await connection.write_message(json.dumps({"slider": "gone", "value": 1}))
+        after_move = json.loads(await connection.read_message())  # (the moved slider)
+        while meshcat.GetButtonClicks("Stop") < 2:
+            await asyncio.sleep(0.01)
+        meshcat.DeleteSlider("q")
+        after_delete = json.loads(await connection.read_message())
+        connection.close()
+        return first, after_move, after_delete
+
+    first, after_move, after_delete = asyncio.run(asyncio.wait_for(session(), timeout=60))
+    assert first["sliders"] == [
+        {"name": "q", "min": -1.0, "max": 1.0, "step": 0.01, "value": 0.25,
+         "decrement": "ArrowLeft", "increment": "ArrowRight"}
+    ]  # fmt: skip
+    assert first["buttons"] == [{"name": "Stop", "keycode": "Escape"}]
+    assert after_move["sliders"][0]["value"] == pytest.approx(0.5)
+    assert after_delete["sliders"] == [] and meshcat.GetButtonClicks("Stop") == 2
+    page = get(meshcat.web_url()).decode()
+    assert '"/controls"' in page and "mallard-controls" in page

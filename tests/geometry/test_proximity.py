@@ -2,6 +2,8 @@
 model after a registration), the broadphase against testing every pair, a Mesh's pairs (its
 convex hull) and its distance to a point (its own surface), the result types, closed forms."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -64,6 +66,25 @@ def test_results_follow_poses_filters_and_registrations():
     (r,) = q.ComputePointPairPenetration()
     assert (r.id_A, r.id_B) == (ids[1], box) and r.depth == pytest.approx(1.5)
     assert q.HasCollisions()
+
+
+def test_a_copy_is_baked():
+    """A copy of a QueryObject answers from the poses of the moment it was made
+    (as Drake's); ids may be passed by keyword."""
+    sg, context, frames, ids, source = scene([ml.Sphere(1.0), ml.Sphere(1.0)])
+    q = place(sg, context, source, frames, [[0, 0, 0], [1.5, 0, 0]])
+    baked = copy.copy(q)
+    q = place(sg, context, source, frames, [[0, 0, 0], [3.0, 0, 0]])
+    assert q.ComputePointPairPenetration() == []
+    (r,) = baked.ComputePointPairPenetration()
+    assert r.depth == pytest.approx(0.5) and baked.HasCollisions()
+    assert copy.deepcopy(baked).ComputeSignedDistancePairwiseClosestPoints()[0].distance == (
+        pytest.approx(-0.5)
+    )
+    np.testing.assert_allclose(baked.GetPoseInWorld(geometry_id=ids[1]).translation(), [1.5, 0, 0])
+    np.testing.assert_allclose(q.GetPoseInWorld(frame_id=frames[1]).translation(), [3, 0, 0])
+    with pytest.raises(RuntimeError, match="Attempting to perform query on invalid QueryObject"):
+        ml.QueryObject().GetPoseInWorld(frame_id=frames[0])
 
 
 def test_sweep_and_prune_finds_every_overlapping_allowed_pair():

@@ -1,8 +1,12 @@
 """BatchedPlant: every batched result is the plant's own single-state result, state by state,
 to the last bit (the batched kernels compute four states at a time, in lanes); interpreted
-(object arrays) equals compiled; shapes are checked; N = 0 and N = 1 work."""
+(object arrays) equals compiled; shapes are checked; N = 0 and N = 1 work; a state that
+cannot be computed gets NaN and a status naming the cause, the others their results.
+(Threads: test_batch_threads.py.)"""
 
-import numba
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -310,9 +314,9 @@ def test_interpreted_equals_compiled(plant, batched):
         np.testing.assert_allclose(a, b.astype(float), rtol=1e-13, atol=1e-13)
 
 
-def test_results_do_not_depend_on_uninitialized_memory(plant, batched, monkeypatch):
-    """Workspaces and outputs allocated full of NaN (integers: −7) give the same results:
-    the kernels (their lanes included) read nothing they did not write or copy."""
+def test_results_do_not_depend_on_uninitialized_memory(plant, context, batched, monkeypatch):
+    """Rows and outputs allocated full of NaN (integers: −7) give the same results: the
+    kernels (their lanes included) read nothing they did not write or copy."""
     rng = np.random.default_rng(37)
     q, v = random_states(plant, 6)
     vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
@@ -326,28 +330,128 @@ def test_results_do_not_depend_on_uninitialized_memory(plant, batched, monkeypat
         return a
 
     monkeypatch.setattr(np, "empty", poisoned)
-    for a, b in zip(_all_results(batched, plant, q, v, vdot, tau, u), expected, strict=True):
+    fresh = BatchedPlant(plant, context)  # (its rows made now, from poisoned memory)
+    for a, b in zip(_all_results(fresh, plant, q, v, vdot, tau, u), expected, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
-def test_a_nan_state_leaves_the_others_of_its_lanes_alone(plant, batched):
-    """A NaN in state 1 gives NaNs in its poses, M, τ and J only; states 0, 2 and 3 (computed
-    in the same vector registers) are as computed without it."""
-    rng = np.random.default_rng(41)
-    q, v = random_states(plant, 4)
-    vdot = rng.normal(size=v.shape)
-    q_nan = q.copy()
-    q_nan[1, 2] = np.nan
+def _every_method(batched, plant, q, v, vdot, tau, u):
+    """Every method of ``batched`` with ``return_status=True``: name → (results, status)."""
     frame = plant.GetFrameByName("F_tool")
-    for run in (
-        lambda q: batched.CalcAllBodyPosesInWorld(q),
-        lambda q: batched.CalcMassMatrix(q),
-        lambda q: batched.CalcInverseDynamics(q, v, vdot),
-        lambda q: batched.CalcJacobianSpatialVelocity(q, frame),
-    ):
-        expected, result = run(q), run(q_nan)
-        np.testing.assert_array_equal(result[[0, 2, 3]], expected[[0, 2, 3]])
-        assert np.isnan(result[1]).any()
+    calls = {
+        "CalcAllBodyPosesInWorld": lambda: batched.CalcAllBodyPosesInWorld(q, return_status=True),
+        "CalcMassMatrix": lambda: batched.CalcMassMatrix(q, return_status=True),
+        "CalcInverseDynamics": lambda: batched.CalcInverseDynamics(
+            q, v, vdot, tau, return_status=True
+        ),
+        "CalcForwardDynamics": lambda: batched.CalcForwardDynamics(
+            q, v, tau, u, return_status=True
+        ),
+        "CalcJacobianSpatialVelocity": lambda: batched.CalcJacobianSpatialVelocity(
+            q, frame, [0.1, 0.2, 0.3], return_status=True
+        ),
+        "CalcInverseDynamicsDerivatives": lambda: batched.CalcInverseDynamicsDerivatives(
+            q, v, vdot, return_status=True
+        ),
+        "CalcForwardDynamicsDerivatives": lambda: batched.CalcForwardDynamicsDerivatives(
+            q, v, tau, u, return_status=True
+        ),
+    }
+    results = {}
+    for name, call in calls.items():
+        *arrays, status = call()
+        results[name] = (arrays, status)
+    return results
+
+
+def _bad_inputs(plant, q, v, vdot, tau, u):
+    """Copies of the inputs with a bad state 1 (a NaN in q), 5 (a zero quaternion: free body
+    free1's), 6 (+∞ in v) and 7 (a NaN actuation): the expected message of each."""
+    q, v, vdot, tau, u = (a.copy() for a in (q, v, vdot, tau, u))
+    joint = plant.GetJointByName("jscrew")
+    q[1, joint.position_start()] = np.nan
+    free = plant.GetBodyByName("free1")
+    start = free.floating_positions_start()
+    q[5, start : start + 4] = 0.0
+    v[6, plant.GetJointByName("jrev").velocity_start()] = np.inf
+    u[7, 1] = np.nan
+    expected = {
+        1: rf"state 1: q\[1, {joint.position_start()}\] = nan is not finite \(position 0 of "
+        r"joint 'jscrew'\)",
+        5: rf"state 5: All the elements in a quaternion are zero: the positions "
+        rf"q\[5, {start}:{start + 4}\] of joint 'free1'",
+        6: r"state 6: v\[6, \d+\] = inf is not finite \(velocity 0 of joint 'jrev'\)",
+        7: r"state 7: actuation\[7, 1\] = nan is not finite \(the actuation of actuator "
+        r"'u_jrev'\)",
+    }
+    return (q, v, vdot, tau, u), expected
+
+
+def test_a_bad_state_spoils_only_itself(plant, batched):
+    """States with a NaN or infinite input or a zero quaternion get NaN in all of their
+    results and a status naming the cause; the others (computed in the same lanes) are as
+    computed without them, and no method raises."""
+    rng = np.random.default_rng(41)
+    q, v = random_states(plant, 9)
+    vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
+    u = rng.normal(size=(9, plant.num_actuated_dofs()))
+    good = _every_method(batched, plant, q, v, vdot, tau, u)
+    bad_inputs, expected = _bad_inputs(plant, q, v, vdot, tau, u)
+    bad = _every_method(batched, plant, *bad_inputs)
+    uses_v = {"CalcInverseDynamics", "CalcForwardDynamics", "CalcInverseDynamicsDerivatives",
+              "CalcForwardDynamicsDerivatives"}  # fmt: skip
+    uses_u = {"CalcForwardDynamics", "CalcForwardDynamicsDerivatives"}
+    for name, (arrays, status) in bad.items():
+        failed = {1, 5} | ({6} if name in uses_v else set()) | ({7} if name in uses_u else set())
+        assert status.failed().tolist() == sorted(failed), name
+        assert status.ok.tolist() == [i not in failed for i in range(9)]
+        for i in failed:
+            assert re.fullmatch(expected[i], status.message(i)), (name, status.message(i))
+        ok = [i for i in range(9) if i not in failed]
+        for a, b in zip(arrays, good[name][0], strict=True):
+            np.testing.assert_array_equal(a[ok], b[ok])
+            assert np.isnan(a[sorted(failed)]).all(), name
+        assert good[name][1].ok.all() and good[name][1].message(0) is None
+
+
+def test_without_return_status_a_warning_names_the_first_failed_state(plant, batched):
+    q, v = random_states(plant, 4)
+    q[2, 0] = np.nan
+    with pytest.warns(RuntimeWarning, match=r"CalcMassMatrix\(\): 1 of 4 states failed .*"
+                      r"state 2: q\[2, 0\] = nan is not finite.*return_status=True"):  # fmt: skip
+        M = batched.CalcMassMatrix(q)
+    assert np.isnan(M[2]).all() and not np.isnan(M[[0, 1, 3]]).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        batched.CalcMassMatrix(q[[0, 1, 3]])  # (nothing failed: no warning)
+        batched.CalcMassMatrix(q, return_status=True)  # (the status says it: no warning)
+
+
+def test_batch_status(plant, batched):
+    q, _ = random_states(plant, 3)
+    q[1, 0] = -np.inf
+    X_WB, status = batched.CalcAllBodyPosesInWorld(q, return_status=True)
+    assert len(status) == 3 and status.failed().tolist() == [1]
+    assert status.message(0) is None and status.message(-2) == status.message(1)
+    assert status.messages() == {1: status.message(1)}
+    assert "1 of 3 states failed; state 1: q[1, 0] = -inf" in repr(status)
+    with pytest.raises(RuntimeError, match=r"CalcAllBodyPosesInWorld\(\): state 1: q\[1, 0\]"):
+        status.raise_if_failed()
+    with pytest.raises(IndexError, match="state 3 is out of range for 3 states"):
+        status.message(3)
+    _, fine = batched.CalcAllBodyPosesInWorld(q[[0, 2]], return_status=True)
+    fine.raise_if_failed()
+    assert fine.ok.all() and fine.failed().size == 0 and fine.messages() == {}
+
+
+def test_interpreted_states_get_their_status_too(plant, batched):
+    q, v = random_states(plant, 2)
+    q[1, 3] = np.nan
+    M, status = batched.CalcMassMatrix(q.astype(object), return_status=True)
+    assert M.dtype == object and status.failed().tolist() == [1]
+    assert "q[1, 3] = nan is not finite" in status.message(1)
+    np.testing.assert_array_equal(M[0].astype(float), batched.CalcMassMatrix(q[:1])[0])
+    assert all(np.isnan(float(x)) for x in M[1].flat)
 
 
 def test_non_double_scalars_carry_derivatives(plant, batched):
@@ -363,22 +467,12 @@ def test_non_double_scalars_carry_derivatives(plant, batched):
     np.testing.assert_allclose(dM, numeric, rtol=1e-6, atol=1e-6)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_results_do_not_depend_on_the_number_of_threads(plant, batched, threads):
+def test_each_state_alone_equals_the_batch(plant, batched):
     rng = np.random.default_rng(31)
     q, v = random_states(plant, 7)
     vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
     u = rng.normal(size=(7, plant.num_actuated_dofs()))
     reference = _all_results(batched, plant, q, v, vdot, tau, u)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    try:
-        results = _all_results(batched, plant, q, v, vdot, tau, u)
-    finally:
-        numba.set_num_threads(previous)
-    for a, b in zip(reference, results, strict=True):
-        np.testing.assert_array_equal(a, b)
-    # Each state alone gives the same result as in the batch.
     for i in range(7):
         one = slice(i, i + 1)
         alone = _all_results(batched, plant, q[one], v[one], vdot[one], tau[one], u[one])
@@ -407,7 +501,7 @@ def test_empty_batch(plant, batched):
 def test_lists_and_integers_are_accepted(plant, batched):
     q, _ = random_states(plant, 1)
     np.testing.assert_array_equal(batched.CalcMassMatrix(q.tolist()), batched.CalcMassMatrix(q))
-    zeros = np.zeros((1, plant.num_positions()), dtype=int)
+    zeros = plant.GetDefaultPositions().astype(int)[None]  # (its quaternions [1, 0, 0, 0])
     assert batched.CalcMassMatrix(zeros).dtype == np.float64
 
 
@@ -459,11 +553,23 @@ def test_construction_errors(plant):
 
 
 def test_forward_dynamics_names_the_failing_state():
+    """An articulated inertia that is not positive definite (a massless link) fails those
+    states only, with the plant's message; the derivatives likewise."""
     plant = MultibodyPlant(0.0)
     body = plant.AddRigidBody("massless", SpatialInertia.Zero())
     plant.AddJoint(RevoluteJoint("j", plant.world_frame(), body.body_frame(), [0, 0, 1]))
     plant.Finalize()
     batched = BatchedPlant(plant)
-    with pytest.raises(RuntimeError, match=r"CalcForwardDynamics\(\): state 0: .*not positive"):
-        batched.CalcForwardDynamics(np.zeros((2, 1)), np.zeros((2, 1)))
     assert batched.plant() is plant
+    zeros = np.zeros((2, 1))
+    for method in (batched.CalcForwardDynamics, batched.CalcForwardDynamicsDerivatives):
+        *results, status = method(zeros, zeros, return_status=True)
+        assert status.failed().tolist() == [0, 1]
+        assert re.fullmatch(
+            r"state 1: An internal mass matrix associated with the joint that connects body "
+            r"world to body massless is not positive-definite\..*moments of inertia.*",
+            status.message(1),
+        )
+        assert all(np.isnan(r).all() for r in results)
+        with pytest.raises(RuntimeError, match=r"\(\): state 0: An internal mass matrix"):
+            status.raise_if_failed()

@@ -118,6 +118,7 @@ def test_generator_must_be_a_random_generator():
         Expression(u).Evaluate({}, 3)
 
 
+@pytest.mark.slow
 def test_moments_of_expressions_of_random_variables():
     n = Variable("n", T.RANDOM_GAUSSIAN)
     u = Variable("u", T.RANDOM_UNIFORM)

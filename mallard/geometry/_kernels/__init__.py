@@ -17,14 +17,5 @@ The answers are Drake's (v1.51, FCL and libccd underneath), computed by the same
 * ``narrowphase``: which algorithm answers a pair; ``broadphase``: bounding boxes and
   sweep-and-prune; ``queries`` and ``batch``: the entry points.
 
-Importing this package imports numba.
+Their on-disk cache is stamped as the dynamics' kernels' are (kernels._machinery.KERNEL_PACKAGES).
 """
-
-import os
-
-from mallard.multibody._kernels._machinery import register_kernel_package
-
-register_kernel_package(
-    os.path.dirname(os.path.abspath(__file__)),
-    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "multibody", "_kernels"),
-)

@@ -1,6 +1,7 @@
 """The batched entry point of collision checking (BatchedPlant.CheckCollisions): a plant's
-configurations, many at once, each checked against its collision geometry, in parallel over
-chunks of the batch as kernels.batch of the dynamics (mallard.multibody._kernels.batch) does.
+configurations, many at once, each checked against its collision geometry, one after the
+other on the calling thread (compiled, it releases the GIL: Python threads may run it at once,
+each with rows of its own).
 
 Per configuration q: the body poses (the plant's kinematics, kernels.kinematics), each
 geometry's pose X_WG = X_WB·X_BG (an anchored geometry's X_WG given), then the allowed pairs:
@@ -15,12 +16,11 @@ geometry's pose X_WG = X_WB·X_BG (an anchored geometry's X_WG given), then the 
 Arrays: the plant's flat model and a Context's workspace (mi, mf, ws0, as the dynamics'
 batched entry points), Q (N, nq), the geometry model (gi, gf, hv), per geometry its body's
 mobod (``mobod``, −1 for an anchored geometry) and X_BG (its X_WG if anchored), the allowed
-pairs (a mask and a list), then per chunk: a row of ``wss`` (a batch row: a workspace and
-a state), of ``gws`` (ng poses, ng boxes, the narrowphase's float workspace) and of ``gwi``
-(the sweep's order and pairs, the narrowphase's int workspace).
+pairs (a mask and a list), then the rows the call computes in: ``row`` (a batch row of
+kernels.batch: a workspace and a state), ``gws`` (ng poses, ng boxes, the narrowphase's float
+workspace) and ``gwi`` (the sweep's order and pairs, the narrowphase's int workspace).
 """
 
-import numba
 import numpy as np
 
 from mallard.geometry._kernels.broadphase import sweep_and_prune, tight_box
@@ -35,11 +35,6 @@ from mallard.multibody._layout import SIZE
 #: What to compute, besides whether a configuration is collision-free (bits of ``what``).
 MIN_DISTANCE, PAIR_DISTANCES = 1, 2
 _WS = SIZE["ws"]
-
-
-@jitable
-def _chunk_start(c, num_chunks, size):
-    return (c * size) // num_chunks
 
 
 @jitable
@@ -71,7 +66,7 @@ def _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out):
 
 @batched
 def batch_collisions(
-    mi, mf, ws0, Q, gi, gf, hv, mobod, X_BG, allowed, pairs, padding, what, report, wss, gws,
+    mi, mf, ws0, Q, gi, gf, hv, mobod, X_BG, allowed, pairs, padding, what, report, row, gws,
     gwi, free, min_distance, distances, status,
 ):  # fmt: skip
     """free[i] = 1 if no allowed pair is within ``padding`` at q = Q[i], else 0; with
@@ -81,81 +76,78 @@ def batch_collisions(
     pairs, ``pairs`` their list. status[i] = 0, or −(a·ng + b) − 1 if the narrowphase failed
     for geometries a and b (a pair Drake does not support, or EPA's failure)."""
     size = Q.shape[0]
-    num_chunks = wss.shape[0]
     ng = gi.shape[0]
     num_pairs = pairs.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = batch_row(mi, wss[c])
-        ws = row.ws
-        for j in range(mi[_WS]):
-            ws[j] = ws0[j]
-        params, work = parameters(mi, ws), workspace(mi, ws)
-        x = row.x
-        gw, gn = gws[c], gwi[c]
-        X_WG = reshaped(gw[0 : 12 * ng], (ng, 4, 3))
-        boxes = reshaped(gw[12 * ng : 18 * ng], (ng, 6))
-        ews = gw[18 * ng : 18 * ng + WS_SIZE]
-        out = gw[18 * ng + WS_SIZE : 18 * ng + WS_SIZE + DISTANCE]
-        order = gn[0:ng]
+    m = model(mi, mf)
+    views = batch_row(mi, row)
+    ws = views.ws
+    for j in range(mi[_WS]):
+        ws[j] = ws0[j]
+    params, work = parameters(mi, ws), workspace(mi, ws)
+    x = views.x
+    X_WG = reshaped(gws[0 : 12 * ng], (ng, 4, 3))
+    boxes = reshaped(gws[12 * ng : 18 * ng], (ng, 6))
+    ews = gws[18 * ng : 18 * ng + WS_SIZE]
+    out = gws[18 * ng + WS_SIZE : 18 * ng + WS_SIZE + DISTANCE]
+    order = gwi[0:ng]
+    for g in range(ng):
+        order[g] = g
+    swept = reshaped(gwi[ng : ng + 2 * num_pairs], (num_pairs, 2))
+    ewi = gwi[ng + 2 * num_pairs : ng + 2 * num_pairs + WI_SIZE]
+    for i in range(size):
+        for j in range(m.nq):
+            x[j] = Q[i, j]
+        calc_position_kinematics(m, params, work, x[0 : m.nq], POSES, 0)
         for g in range(ng):
-            order[g] = g
-        swept = reshaped(gn[ng : ng + 2 * num_pairs], (num_pairs, 2))
-        ewi = gn[ng + 2 * num_pairs : ng + 2 * num_pairs + WI_SIZE]
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            for j in range(m.nq):
-                x[j] = Q[i, j]
-            calc_position_kinematics(m, params, work, x[0 : m.nq], POSES, 0)
+            if mobod[g] < 0:
+                store_pose(load_pose(X_BG[g]), X_WG[g])
+            else:
+                T = pose_mul(load_pose(work.X_pc[X_WB, mobod[g]]), load_pose(X_BG[g]))
+                store_pose(T, X_WG[g])
+        status[i] = 0
+        free[i] = 1
+        if what == 0:  # the first pair within the padding, among those the sweep finds
             for g in range(ng):
-                if mobod[g] < 0:
-                    store_pose(load_pose(X_BG[g]), X_WG[g])
-                else:
-                    T = pose_mul(load_pose(work.X_pc[X_WB, mobod[g]]), load_pose(X_BG[g]))
-                    store_pose(T, X_WG[g])
-            status[i] = 0
-            free[i] = 1
-            if what == 0:  # the first pair within the padding, among those the sweep finds
-                for g in range(ng):
-                    tight_box(gi, gf, hv, X_WG, g, padding, boxes)
-                count = sweep_and_prune(boxes, ng, allowed, order, swept, False)
-                for p in range(count):
-                    a, b = swept[p, 0], swept[p, 1]
-                    code, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
-                    if code < 0:
-                        status[i] = -(a * ng + b) - 1
-                        break
-                    if hit:
-                        free[i] = 0
-                        break
-                continue
-            for g in range(ng):
-                tight_box(gi, gf, hv, X_WG, g, 0.0, boxes)
-            best = np.inf
-            for p in range(num_pairs):
-                a, b = pairs[p, 0], pairs[p, 1]
-                gap = _box_gap(boxes, a, b)
-                if what & PAIR_DISTANCES:
-                    distances[i, p] = np.inf
-                # (the gap bounds the distance from below where the boxes are apart)
-                wanted = (what & MIN_DISTANCE and (gap == 0.0 or gap < best)) or (
-                    what & PAIR_DISTANCES and gap <= report
-                )
-                if wanted:
-                    code = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
-                    hit = code == 0 and out[0] <= padding
-                elif free[i] and gap <= padding:
-                    code, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
-                else:
-                    continue
+                tight_box(gi, gf, hv, X_WG, g, padding, boxes)
+            count = sweep_and_prune(boxes, ng, allowed, order, swept, False)
+            for p in range(count):
+                a, b = swept[p, 0], swept[p, 1]
+                code, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
                 if code < 0:
                     status[i] = -(a * ng + b) - 1
                     break
                 if hit:
                     free[i] = 0
-                if wanted:
-                    d = out[0]
-                    best = min(best, d)
-                    if what & PAIR_DISTANCES and d <= report:
-                        distances[i, p] = d
-            if what & MIN_DISTANCE:
-                min_distance[i] = best
+                    break
+            continue
+        for g in range(ng):
+            tight_box(gi, gf, hv, X_WG, g, 0.0, boxes)
+        best = np.inf
+        for p in range(num_pairs):
+            a, b = pairs[p, 0], pairs[p, 1]
+            gap = _box_gap(boxes, a, b)
+            if what & PAIR_DISTANCES:
+                distances[i, p] = np.inf
+            # (the gap bounds the distance from below where the boxes are apart)
+            wanted = (what & MIN_DISTANCE and (gap == 0.0 or gap < best)) or (
+                what & PAIR_DISTANCES and gap <= report
+            )
+            if wanted:
+                code = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
+                hit = code == 0 and out[0] <= padding
+            elif free[i] and gap <= padding:
+                code, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
+            else:
+                continue
+            if code < 0:
+                status[i] = -(a * ng + b) - 1
+                break
+            if hit:
+                free[i] = 0
+            if wanted:
+                d = out[0]
+                best = min(best, d)
+                if what & PAIR_DISTANCES and d <= report:
+                    distances[i, p] = d
+        if what & MIN_DISTANCE:
+            min_distance[i] = best

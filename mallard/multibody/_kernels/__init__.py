@@ -15,8 +15,16 @@ How to write a kernel
   and ``work`` (namedtuples of views, kernels.views), then the inputs and outputs of your own.
 * Python calls a kernel only through an entry point (mallard._compiled: ``@entry_point``,
   then ``kernels(dtype).name(...)``): a driver taking the flat arrays Python holds (see
-  kernels.engine). A batched entry point (kernels.batch) loops over the batch with
-  ``numba.prange`` and is decorated with :func:`batched` instead.
+  kernels.engine). A batched entry point (kernels.batch), which several threads run at once
+  on one batch (each taking groups of states in turn), is decorated with :func:`batched`
+  instead.
+
+* Reach other code only through names the module imports (``from ... import name``): a
+  kernel's on-disk cache is stamped with the sources of its module and of the modules it
+  imports (kernels._sources), so that editing one file recompiles exactly the kernels that
+  depend on it.
+* Use numba's documented API; anything beyond it (code generation of intrinsics, the cache)
+  goes in kernels._numba_internals, with its assumption stated and tested.
 
 Importing this package imports numba; the rest of mallard imports it only when a kernel is
 first needed.

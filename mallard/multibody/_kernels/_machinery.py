@@ -1,35 +1,33 @@
 """How kernels are registered, compiled for float64 and cached on disk.
 
 numba's on-disk cache (``cache=True``) checks only the source file of the function it compiled,
-so a cached kernel would go stale when a helper it calls, in another file, changes. A cache
-locator placed first in numba's list stamps every kernel of a kernel package with a hash of the
-source of that whole package and of the packages it uses instead: this package's kernels with
-its own source, those of another kernel package (mallard.geometry._kernels) with its own and
-this one's (:func:`register_kernel_package`).
+so a cached kernel would go stale when a helper it calls, in another file, changes. Each kernel
+is cached with the stamp of kernels._sources instead: a hash of its module's source and of every
+module of mallard that module imports, directly or not. Editing one kernel file recompiles the
+kernels of the modules that import it, and only those. Where numba finds no writable directory
+for the cache, kernels (and mallard's other compiled functions) are cached in a temporary one,
+with a warning (kernels._numba_internals). Compiling and calling kernels from Python:
+mallard._compiled.
 """
 
 import functools
-import hashlib
 import os
 
 from numba import types
-from numba.core import caching, cgutils
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic, overload, register_jitable
+from numba.extending import overload, register_jitable
 
 from mallard._compiled import entry_point
+from mallard.multibody._kernels._numba_internals import (
+    c_view,
+    int64_atomic_add,
+    int64_atomic_cas,
+    int64_atomic_load,
+    manage_caches,
+    product,
+)
+from mallard.multibody._kernels._sources import SourceGraph
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-#: The kernel packages (directories) whose kernels are stamped, each with the directories whose
-#: source its kernels depend on (its own first).
-_PACKAGES = {_PACKAGE_DIR: (_PACKAGE_DIR,)}
-
-
-def register_kernel_package(directory, *depends_on):
-    """Stamps the kernels defined in the files under ``directory`` with the source of that
-    directory and of ``depends_on`` (directories of the kernel packages they call)."""
-    directory = os.path.abspath(directory)
-    _PACKAGES[directory] = (directory,) + tuple(os.path.abspath(d) for d in depends_on)
 
 
 def jitable(fn=None, *, inline=False):
@@ -45,10 +43,10 @@ def jitable(fn=None, *, inline=False):
 
 
 def batched(fn):
-    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, parallel): a
-    kernel whose outer loop over the batch is a ``numba.prange`` (plain ``range`` when
-    interpreted), compiled with ``parallel=True``. Compiled kernels do not call them."""
-    return entry_point(fn, parallel=True)
+    """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, nogil): a
+    kernel that several Python threads may run at once on the same batch (kernels.batch),
+    compiled to release the GIL. Compiled kernels do not call them."""
+    return entry_point(fn, nogil=True)
 
 
 def reshaped(a, shape):
@@ -63,74 +61,6 @@ def reshaped(a, shape):
     return a.reshape(shape)
 
 
-def _intp_items(context, builder, value, tuple_type):
-    """The items of the tuple ``value`` of integers (type ``tuple_type``), cast to intp."""
-    items = cgutils.unpack_tuple(builder, value, len(tuple_type))
-    return [
-        context.cast(builder, item, item_type, types.intp)
-        for item, item_type in zip(items, tuple_type, strict=True)
-    ]
-
-
-def _view_codegen(view_type, shape, with_offset):
-    """The codegen of :func:`_c_view` (with_offset False) or :func:`_c_view_at`."""
-    ndim = len(shape)
-
-    def codegen(context, builder, signature, args):
-        source = context.make_array(signature.args[0])(context, builder, args[0])
-        data = source.data
-        if with_offset:
-            stride = cgutils.unpack_tuple(builder, source.strides, signature.args[0].ndim)[0]
-            offset = context.cast(builder, args[1], signature.args[1], types.intp)
-            data = cgutils.pointer_add(builder, data, builder.mul(offset, stride))
-        dims = _intp_items(context, builder, args[-1], shape)
-        strides = [source.itemsize] * ndim
-        for d in range(ndim - 2, -1, -1):
-            strides[d] = builder.mul(strides[d + 1], dims[d + 1])
-        view = context.make_array(view_type)(context, builder)
-        context.populate_array(
-            view,
-            data=data,
-            shape=cgutils.pack_array(builder, dims),
-            strides=cgutils.pack_array(builder, strides),
-            itemsize=source.itemsize,
-            meminfo=cgutils.get_null_value(source.meminfo.type),
-            parent=source.parent,
-        )
-        return impl_ret_borrowed(context, builder, view_type, view._getvalue())
-
-    return codegen
-
-
-@intrinsic
-def _c_view(typingctx, a, shape):
-    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
-    without a reference to ``a``'s memory (see :func:`reshaped`)."""
-    view_type = types.Array(a.dtype, len(shape), "C")
-    return view_type(a, shape), _view_codegen(view_type, shape, False)
-
-
-@intrinsic
-def _c_view_at(typingctx, a, offset, shape):
-    """:func:`_c_view` of ``a[offset:]`` (offset along a's first dimension), without making
-    that slice (whose reference to a's memory would be counted, and not optimized away)."""
-    view_type = types.Array(a.dtype, len(shape), "C")
-    return view_type(a, offset, shape), _view_codegen(view_type, shape, True)
-
-
-@intrinsic
-def _product(typingctx, shape):
-    """The product of the integers of the tuple ``shape``."""
-
-    def codegen(context, builder, signature, args):
-        size = context.get_constant(types.intp, 1)
-        for value in _intp_items(context, builder, args[0], shape):
-            size = builder.mul(size, value)
-        return size
-
-    return types.intp(shape), codegen
-
-
 @overload(reshaped)
 def _reshaped_compiled(a, shape):
     if not isinstance(a, types.Array):
@@ -139,68 +69,59 @@ def _reshaped_compiled(a, shape):
         return lambda a, shape: a.reshape(shape)
 
     def impl(a, shape):
-        if _product(shape) != a.shape[0]:
+        if product(shape) != a.shape[0]:
             raise ValueError("reshaped: the shape does not match the array's size")
-        return _c_view(a, shape)
+        return c_view(a, shape)
 
     return impl
 
 
-@functools.cache
-def _package_source_hash(directories):
-    digest = hashlib.sha256()
-    for directory in directories:
-        for root, _, files in sorted(os.walk(directory)):
-            for name in sorted(files):
-                if name.endswith(".py"):
-                    with open(os.path.join(root, name), "rb") as f:
-                        digest.update(name.encode() + f.read())
-    return digest.hexdigest()
+_MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+#: The import graph of mallard's sources, whose stamps key the kernels' cache entries.
+SOURCES = SourceGraph(_MALLARD_DIR, "mallard")
+#: The kernel packages: the dynamics' (this one) and SceneGraph's proximity queries'
+#: (mallard.geometry._kernels, which calls this one's kernels).
+KERNEL_PACKAGES = (_PACKAGE_DIR, os.path.join(_MALLARD_DIR, "geometry", "_kernels"))
+for _directory in KERNEL_PACKAGES:
+    manage_caches(_directory, SOURCES.stamp_of_file)
+# The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
+# the temporary cache where numba has no writable directory.
+manage_caches(_MALLARD_DIR)
 
 
-def _package_of(py_file):
-    """The registered kernel package whose directory holds ``py_file`` (None if none does)."""
-    path = os.path.abspath(py_file)
-    for directory in _PACKAGES:
-        if path.startswith(directory + os.sep):
-            return directory
-    return None
+def atomic_add(a, i, value):
+    """a[i] += value, atomically (sequentially consistent) when compiled; returns the value
+    a[i] had. ``a``: a 1-D int64 array shared by the threads of a batched call (see
+    kernels.batch); ``atomic_add(a, i, 0)`` is an atomic read."""
+    old = a[i]
+    a[i] = old + value
+    return old
 
 
-class _PackageStampLocator(caching._CacheLocator):
-    """numba's usual locator for a kernel, with its package's source (and that of the packages
-    it depends on) as its stamp."""
-
-    def __init__(self, inner, package):
-        self._inner = inner
-        self._package = package
-
-    def ensure_cache_path(self):
-        self._inner.ensure_cache_path()
-
-    def get_cache_path(self):
-        return self._inner.get_cache_path()
-
-    def get_source_stamp(self):
-        return (self._inner.get_source_stamp(), _package_source_hash(_PACKAGES[self._package]))
-
-    def get_disambiguator(self):
-        return self._inner.get_disambiguator()
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        package = _package_of(py_file)
-        if package is None:
-            return None
-        for other in _CACHE_IMPL._locator_classes:
-            if other is not cls:
-                inner = other.from_function(py_func, py_file)
-                if inner is not None:
-                    return cls(inner, package)
-        return None
+def atomic_load(a, i):
+    """a[i], read atomically (acquire) when compiled. ``a`` as for :func:`atomic_add`."""
+    return a[i]
 
 
-# numba renamed _CacheImpl to CacheImpl in 0.61.
-_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-if _PackageStampLocator not in _CACHE_IMPL._locator_classes:
-    _CACHE_IMPL._locator_classes.insert(0, _PackageStampLocator)
+def atomic_cas(a, i, expected, new):
+    """a[i] = new if a[i] == expected (compare and swap, atomically when compiled); returns
+    the value a[i] had (``expected`` if it swapped). ``a`` as for :func:`atomic_add`."""
+    old = a[i]
+    if old == expected:
+        a[i] = new
+    return old
+
+
+@overload(atomic_add)
+def _atomic_add_compiled(a, i, value):
+    return lambda a, i, value: int64_atomic_add(a, i, value)
+
+
+@overload(atomic_load)
+def _atomic_load_compiled(a, i):
+    return lambda a, i: int64_atomic_load(a, i)
+
+
+@overload(atomic_cas)
+def _atomic_cas_compiled(a, i, expected, new):
+    return lambda a, i, expected, new: int64_atomic_cas(a, i, expected, new)

@@ -1,33 +1,86 @@
-"""Batched entry points: the plant's single-state stages and results (kernels.engine) run over
-a leading batch dimension, in parallel with ``numba.prange``, without a Context.
+"""Batched entry points: the plant's single-state stages and results (kernels.engine) over a
+leading batch dimension N, without a Context, on as many threads as the caller runs them on
+(mallard.multibody.batch starts them; compiled, they release the GIL).
 
-Every entry point takes the flat model (``mi``, ``mf``), ``ws0`` — one Context's workspace with
-its parameter stage filled in (see mallard.multibody._layout) — the batch of inputs (arrays
-with a leading dimension N), a workspace ``wss`` and the outputs (leading dimension N).
+Every entry point takes the flat model (``mi``, ``mf``), the batch of inputs (arrays with a
+leading dimension N; an optional input with no rows is zero), the calling thread's ``row``,
+the call's ``flags`` and ``mode``, then the outputs (leading dimension N) and ``status`` (N
+int64). It returns the number of groups still being written by another thread (see below;
+0 unless ``mode`` is CALLER).
 
-``wss`` has one row per *chunk* of the batch: C rows (C ≥ 1 when N ≥ 1; the caller picks C,
-typically the number of threads). Chunk c handles the states ``c·N//C`` to ``(c+1)·N//C − 1``
-in its own row, and chunks run in parallel (``prange``; interpreted, with object arrays, a
-plain loop). A row starts with the sections of _layout.BATCH_ROW (a workspace, one state x,
-generalized forces, body forces indexed by body, actuation), then a part of the entry
-point's own:
+Groups and threads. The batch is cut into groups of states: L = lane_width() states
+[L·g, L·g + L) for the entry points that compute in lanes, one for the derivatives. Every
+thread of a call runs the entry point with a row of its own and the same ``flags`` (int64,
+zero to start, 2 + the number of groups long: the next group to hand out, the caller's scan,
+then each group's state: FREE, CLAIMED, STOLEN, COMMITTING, DONE; the codes are in
+mallard.multibody._batch_codes). A thread takes groups in
+turn (:func:`next_group`), computes each in its row and then writes its results into the
+outputs (commits it: :func:`begin_commit`, :func:`end_commit`) unless the caller took it over.
+The caller (``mode`` CALLER), once no group is left to hand out, takes over every group not yet
+written and computes it itself, so that it never waits for a thread that is slow or not
+running, except one writing a group at that moment: it returns how many it found, and
+mallard.multibody.batch waits for them (:func:`batch_unfinished`). A thread alone (``mode``
+ALONE) takes every group in order without atomic operations. Whichever thread and group
+compute a state, its results are the same to the last bit.
 
-- Kinematics and dynamics go L states at a time (kernels.lanes): past the BATCH_ROW, a row
-  holds the L lanes of a _layout.LANE_ROW (a batch row's, then v̇ and a point;
-  ``_layout.LANES · sizes.lane`` scalars). A chunk first copies ``ws0`` into its row's
-  workspace and into every lane of the lane row's (parameters once per chunk, not per
-  state); then, per group of L states (the last group padded with copies of its last
-  state), it writes their x into the lane row and runs the stages on lane views of it
-  (kernels.lane_views), the parameters coming from the row's workspace. The results are
-  those of the single-state drivers, to the last bit. Interpreted, the lanes are one wide
-  (``lane_width()``): the same code then computes each state with plain scalars.
-- Derivatives go state by state: past the BATCH_ROW, a row holds a derivative workspace
-  (_layout.DERIVATIVES, ``sizes.dws`` scalars).
+Rows. A row starts with the sections of _layout.BATCH_ROW (a workspace, one state x,
+generalized forces, body forces indexed by body, actuation), then
+
+- for the kinematics and dynamics, which go L states at a time (kernels.lanes), the L lanes of
+  a _layout.LANE_ROW (a batch row's, v̇, a point and a status code; ``_layout.LANES ·
+  sizes.lane`` scalars): per group, the group's states' x go into the lane row and the stages
+  run on lane views of it (kernels.lane_views), the parameters coming from the row's own
+  workspace. Interpreted, the lanes are one wide (``lane_width()``);
+- for the derivatives, state by state, a _layout.DERIVATIVE_ROW (a derivative workspace and
+  one state's derivatives, written out when the state is committed).
+
+:func:`batch_new_row` makes a row from a Context's workspace ``ws0`` (its parameter stage
+filled in, copied into the workspace and every lane of it); an entry point sets the inputs'
+sections to zero when it starts, so that a row serves any number of calls of that entry point.
+
+A call passing arrays costs atomic reference counts (numba's), so the checks go a group at a
+time: one call per input array per group (and per state only for a state that fails).
+
+Status. status[i] is 0 for a state computed, else a code ``kind + KINDS · detail``:
+NONFINITE (an input is NaN or infinite; detail = argument + ARGUMENTS · column, argument the
+input's place among the entry point's batch inputs, Q being 0), ZERO_QUATERNION (the four
+positions of mobod ``detail``'s quaternion are zero), NOT_POSITIVE_DEFINITE (forward dynamics:
+mobod ``detail``'s articulated inertia across its mobilizer is not positive definite). A state
+with a code has NaN in all of its results; states with a NaN input or a zero quaternion are
+not computed (their lanes compute another state of their group).
 """
 
-import numba
+import numpy as np
+from numba.extending import overload
 
-from mallard.multibody._kernels._machinery import batched, jitable, reshaped
+from mallard._scalar_value import scalar_value
+from mallard.multibody._batch_codes import (
+    ALONE,
+    ARGUMENTS,
+    CALLER,
+    CLAIMED,
+    COMMITTING,
+    DONE,
+    FREE,
+    HELPER,
+    KINDS,
+    NONFINITE,
+    NOT_POSITIVE_DEFINITE,
+    STOLEN,
+    ZERO_QUATERNION,
+)
+from mallard.multibody._batch_codes import GROUPS as _GROUPS
+from mallard.multibody._batch_codes import NEXT as _NEXT
+from mallard.multibody._batch_codes import SCAN as _SCAN
+from mallard.multibody._joint_types import QUATERNION_FLOATING
+from mallard.multibody._kernels._machinery import (
+    atomic_add,
+    atomic_cas,
+    atomic_load,
+    batched,
+    jitable,
+    reshaped,
+)
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.engine import (
     force_elements,
@@ -46,68 +99,479 @@ from mallard.multibody._kernels.lanes import transpose, vstore
 from mallard.multibody._kernels.pose import load_pose
 from mallard.multibody._kernels.views import (
     batch_row,
+    derivative_row,
     lane_row,
     model,
     parameters,
     workspace,
 )
-from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, SIZE, VELOCITIES
+from mallard.multibody._layout import (
+    BIAS,
+    BODY,
+    INERTIAS,
+    JTYPE,
+    POSITIONS,
+    Q_START,
+    SIZE,
+    VELOCITIES,
+)
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _WS, _ROW, _LANE = SIZE["ws"], SIZE["row"], SIZE["lane"]
 
 
-# ---- helpers ----------------------------------------------------------------------------------
+# ---- groups and threads -------------------------------------------------------------------------
 @jitable
-def _chunk_start(c, num_chunks, size):
-    """The first state of chunk c of ``num_chunks`` over a batch of ``size``."""
-    return (c * size) // num_chunks
+def next_group(flags, mode):
+    """The next group this thread computes, or −1 when there is none left for it: groups are
+    handed out in order (an atomic counter) and claimed (FREE → CLAIMED); once none is left,
+    the caller takes over, one by one, the groups not yet committed (FREE or CLAIMED →
+    STOLEN; one being committed is left to its thread)."""
+    count = flags.shape[0] - _GROUPS
+    if mode == ALONE:
+        g = flags[_NEXT]
+        flags[_NEXT] = g + 1
+        return g if g < count else -1
+    while True:
+        g = atomic_add(flags, _NEXT, 1)
+        if g >= count:
+            break
+        if atomic_cas(flags, _GROUPS + g, FREE, CLAIMED) == FREE:
+            return g
+    if mode == HELPER:
+        return -1
+    g = flags[_SCAN]  # (only the caller scans)
+    while g < count:
+        state = atomic_load(flags, _GROUPS + g)
+        if state != FREE and state != CLAIMED:
+            g += 1  # (committing or done: another thread's)
+        elif atomic_cas(flags, _GROUPS + g, state, STOLEN) == state:
+            flags[_SCAN] = g + 1
+            return g
+        # (else its state changed meanwhile: look again)
+    flags[_SCAN] = g
+    return -1
 
 
+@jitable(inline=True)
+def begin_commit(flags, g, mode):
+    """Whether this thread writes group g's results into the outputs (then
+    :func:`end_commit`): the thread that claimed it, unless the caller has taken it over;
+    the caller, always."""
+    if mode == ALONE:
+        return True
+    state = atomic_cas(flags, _GROUPS + g, CLAIMED, COMMITTING)
+    if state == CLAIMED:
+        return True
+    return mode == CALLER and atomic_cas(flags, _GROUPS + g, STOLEN, COMMITTING) == STOLEN
+
+
+@jitable(inline=True)
+def end_commit(flags, g, mode):
+    """Marks group g's results written."""
+    if mode != ALONE:
+        atomic_cas(flags, _GROUPS + g, COMMITTING, DONE)
+
+
+@jitable
+def unfinished(flags):
+    """The groups whose results are not yet written."""
+    count = 0
+    for g in range(flags.shape[0] - _GROUPS):
+        if atomic_load(flags, _GROUPS + g) != DONE:
+            count += 1
+    return count
+
+
+@jitable
+def _finish(flags, mode):
+    """What an entry point returns: the groups the caller must still wait for."""
+    return unfinished(flags) if mode == CALLER else 0
+
+
+@batched
+def batch_unfinished(flags):
+    """The groups of a call (its ``flags``) whose results are not yet written (see the
+    module's docstring)."""
+    return unfinished(flags)
+
+
+# ---- status -------------------------------------------------------------------------------------
+def value_of(x, default):
+    """The double value of the scalar ``x``, or ``default`` if it has none (a symbolic
+    Expression that is not a constant); compiled, ``x``."""
+    value = scalar_value(x)
+    return default if value is None else value
+
+
+@overload(value_of)
+def _value_of_compiled(x, default):
+    return lambda x, default: x
+
+
+@jitable
+def _all_finite(A, first, count):
+    """Whether every value of rows ``first`` to ``first + count − 1`` of A is finite (A may
+    have no rows): x·0 is NaN exactly for a NaN or infinite x, and a NaN survives the sum."""
+    if A.shape[0] == 0:
+        return True
+    s = 0.0
+    for i in range(first, first + count):
+        for j in range(A.shape[1]):
+            s += value_of(A[i, j], 0.0) * 0.0
+    return s == s
+
+
+@jitable
+def _nonfinite(A, i, argument):
+    """The NONFINITE code of the first NaN or infinite value of A[i] (the input ``argument``),
+    or 0 (also if A has no rows)."""
+    if A.shape[0] == 0:
+        return 0
+    for j in range(A.shape[1]):
+        if not np.isfinite(value_of(A[i, j], 0.0)):
+            return NONFINITE + KINDS * (argument + ARGUMENTS * j)
+    return 0
+
+
+@jitable
+def _nonfinite_code(i, Q, A1, A2, A3):
+    """The NONFINITE code of the first NaN or infinite input of state i: Q[i] (argument 0),
+    then A1[i], A2[i], A3[i] (arguments 1 to 3; arrays with no rows are not checked); or 0."""
+    code = _nonfinite(Q, i, 0)
+    if code == 0:
+        code = _nonfinite(A1, i, 1)
+    if code == 0:
+        code = _nonfinite(A2, i, 2)
+    if code == 0:
+        code = _nonfinite(A3, i, 3)
+    return code
+
+
+@jitable
+def _check_group(model, first, count, codes, Q, A1, A2, A3):
+    """codes[l] = the code of state first + l (l < count) before computing: its inputs
+    (see :func:`_nonfinite_code`) finite, its quaternions not zero. Returns the first lane of
+    a state to compute, or −1 if there is none."""
+    finite = (
+        _all_finite(Q, first, count)
+        and _all_finite(A1, first, count)
+        and _all_finite(A2, first, count)
+        and _all_finite(A3, first, count)
+    )
+    for lane in range(count):
+        codes[lane] = 0 if finite else _nonfinite_code(first + lane, Q, A1, A2, A3)
+    tree = model.tree
+    for k in range(1, model.n):
+        if tree[k, JTYPE] == QUATERNION_FLOATING:
+            s = tree[k, Q_START]
+            for lane in range(count):
+                i = first + lane
+                if (
+                    value_of(codes[lane], 0.0) == 0.0
+                    and value_of(Q[i, s], 1.0) == 0.0
+                    and value_of(Q[i, s + 1], 1.0) == 0.0
+                    and value_of(Q[i, s + 2], 1.0) == 0.0
+                    and value_of(Q[i, s + 3], 1.0) == 0.0
+                ):
+                    codes[lane] = ZERO_QUATERNION + KINDS * k
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            return lane
+    return -1
+
+
+@jitable
+def _state_code(model, i, Q, A1, A2, A3, codes):
+    """State i's code before computing (see :func:`_check_group`; ``codes``: one scalar of
+    scratch)."""
+    _check_group(model, i, 1, codes, Q, A1, A2, A3)
+    return int(value_of(codes[0], 0.0))
+
+
+@jitable
+def _store_status(codes, status, first, count):
+    for lane in range(count):
+        status[first + lane] = int(value_of(codes[lane], 0.0))
+
+
+# ---- rows ---------------------------------------------------------------------------------------
 @jitable
 def _fill(a, value):
-    """a[:] = value (a 1-D array)."""
+    """a[:] = value (a 1-D array, or a lane view)."""
     for j in range(a.shape[0]):
         a[j] = value
 
 
 @jitable
-def _begin_chunk(mi, ws0, row):
-    """The BatchRow views of ``row``, with ``ws0`` copied into its workspace and the rest of
-    it zero (so that unused inputs read as zero); the part past it is left as it is."""
-    size = mi[_WS]
-    for j in range(size):
-        row[j] = ws0[j]
-    _fill(row[size : mi[_ROW]], 0.0 * ws0[0])
-    return batch_row(mi, row)
+def _clear_inputs(r, zero):
+    """The input sections of BatchRow views ``r`` (or lane views) set to zero."""
+    _fill(r.x, zero)
+    _fill(r.tau, zero)
+    for b in range(r.F_B.shape[0]):
+        _fill(r.F_B[b], zero)
+    _fill(r.u, zero)
 
 
 @jitable
 def _past_row(mi, row):
-    """The part of a row of ``wss`` past its BATCH_ROW: lanes, or a derivative workspace."""
+    """The part of a row past its BATCH_ROW: lanes, or a derivative row."""
     return row[mi[_ROW] :]
 
 
 @jitable
-def _begin_lanes(mi, ws0, row):
-    """The BatchRow and LaneRow views (lane views, ``lane_width()`` lanes) of the lane row
-    past ``row``'s BATCH_ROW, with ``ws0`` in every lane of its workspace (World's rows of the
-    state's sections, which kernels expect set, included) and the rest of its batch row zero."""
+def _lane_array_of(mi, row):
+    """The lanes of ``row`` (sizes.lane × lane_width(), see the module's docstring)."""
     width, size = lane_width(), mi[_LANE]
     past = _past_row(mi, row)
     if past.shape[0] < width * size:
-        raise ValueError("batched kernels: the rows of wss are too short for the lanes")
-    lanes = reshaped(past[0 : width * size], (size, width))
-    views = lane_row(mi, lane_view(lanes))
-    ws_L = views.row
+        raise ValueError("batched kernels: a row is too short for its lanes")
+    return reshaped(past[0 : width * size], (size, width))
+
+
+@jitable
+def _begin_lanes(mi, row):
+    """(r, rL, lanes): the BatchRow views of ``row`` and the BatchRow and LaneRow lane views
+    of its lanes, every input section zero."""
+    zero = 0.0 * row[0]
+    r = batch_row(mi, row)
+    views = lane_row(mi, lane_view(_lane_array_of(mi, row)))
+    rL = batch_row(mi, views.row)
+    _clear_inputs(r, zero)
+    _clear_inputs(rL, zero)
+    _fill(views.vdot, zero)
+    _fill(views.p, zero)
+    return r, rL, views
+
+
+@batched
+def batch_new_row(mi, ws0, row, lanes):
+    """A row (see the module's docstring) with the workspace ``ws0`` (its parameter stage
+    filled in) in its workspace and, if ``lanes``, in every lane of its lanes' workspace
+    (World's rows of the state's sections, which kernels expect set, included); everything
+    else zero."""
+    zero = 0.0 * ws0[0]
+    _fill(row, zero)
     for j in range(mi[_WS]):
-        ws_L[j] = ws0[j]
-    for j in range(mi[_WS], mi[_ROW]):
-        for lane in range(width):
-            lanes[j, lane] = 0.0 * ws0[0]
-    return batch_row(mi, views.row), views
+        row[j] = ws0[j]
+    if lanes:
+        L = _lane_array_of(mi, row)
+        for j in range(mi[_WS]):
+            for lane in range(L.shape[1]):
+                L[j, lane] = ws0[j]
 
 
+# ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
+@jitable
+def _load_lanes(A, first, count, codes, good, lanes, add):
+    """lanes[j, l] = A[first + l, j] (or += if ``add``) for every column j of A; a lane past
+    ``count`` or of a state with a code takes the state of lane ``good`` instead; none if A
+    has no rows."""
+    if A.shape[0] == 0:
+        return
+    for lane in range(lanes.shape[1]):
+        source = lane if lane < count and value_of(codes[lane], 0.0) == 0.0 else good
+        i = first + source
+        for j in range(A.shape[1]):
+            lanes[j, lane] = lanes[j, lane] + A[i, j] if add else A[i, j]
+
+
+@jitable
+def _store_lane_matrix(lanes, A, first, count, codes):
+    """A[first + l] = lane l of ``lanes`` (m × n × L) for l < count, or NaN for a state with a
+    code: rows go out four elements at a time (their lanes transposed)."""
+    m, n = lanes.shape[0], lanes.shape[1]
+    A_L = lane_view(lanes)
+    for r in range(m):
+        s = 0
+        while s + 4 <= n:
+            rows = transpose(A_L[r, s], A_L[r, s + 1], A_L[r, s + 2], A_L[r, s + 3])
+            for lane in range(count):
+                vstore(A[first + lane, r], s, rows[lane])
+            s += 4
+        for t in range(s, n):
+            for lane in range(count):
+                A[first + lane, r, t] = lanes[r, t, lane]
+    _nan_rows(A, first, count, codes)
+
+
+@jitable
+def _nan_rows(A, first, count, codes):
+    """A[first + l] = NaN (all of it) for the states l < count with a code."""
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) != 0.0:
+            a = A[first + lane].reshape(-1)  # (A is C-contiguous)
+            _fill(a, np.nan)
+
+
+# ---- entry points -----------------------------------------------------------------------------
+@batched
+def batch_body_poses(mi, mf, Q, row, flags, mode, X_WB, status):
+    """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
+    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). L states at a time, in lanes."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
+    X_pc, tree, codes = work.X_pc, m.tree, lane_array(lanes.code)[0]
+    none, zero = Q[0:0], 0.0 * row[0]
+    size, width = Q.shape[0], lane_width()
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, none, none, none)
+        if good >= 0:
+            _load_lanes(Q, first, count, codes, good, lane_array(rL.x), False)
+            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], POSES, 0)
+        if begin_commit(flags, g, mode):
+            for k in range(m.n):
+                T = load_pose(X_pc[X_WB_LAYER, k])
+                b = tree[k, BODY]
+                for i in range(3):  # (rows go out whole: the lanes of its elements, transposed)
+                    rows = transpose(T[3 * i], T[3 * i + 1], T[3 * i + 2], T[9 + i])
+                    for lane in range(count):
+                        vstore(X_WB[first + lane, b, i], 0, rows[lane])
+                for lane in range(count):
+                    vstore(X_WB[first + lane, b, 3], 0, zero)
+                    X_WB[first + lane, b, 3, 3] = 1.0 + zero
+            _nan_rows(X_WB, first, count, codes)
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
+
+
+@batched
+def batch_mass_matrix(mi, mf, Q, row, flags, mode, M, status):
+    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). L states at a time, in
+    lanes."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
+    codes, none = lane_array(lanes.code)[0], Q[0:0]
+    size, width = Q.shape[0], lane_width()
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, none, none, none)
+        if good >= 0:
+            _load_lanes(Q, first, count, codes, good, lane_array(rL.x), False)
+            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], COLUMNS, 0)
+            calc_body_inertias(m, params, work)
+            calc_mass_matrix(m, params, work, work.M)
+        if begin_commit(flags, g, mode):
+            _store_lane_matrix(lane_array(work.M), M, first, count, codes)
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
+
+
+@batched
+def batch_inverse_dynamics(mi, mf, Q, V, VDOT, TAU, row, flags, mode, tau, status):
+    """tau[i] = M·v̇ + C·v − tau_g − TAU[i] + D·v at (q, v, v̇) = (Q[i], V[i], VDOT[i]):
+    the generalized forces that, with gravity, joint damping D and TAU[i] applied, produce
+    the accelerations VDOT[i] (reflected rotor inertias included). TAU may have no rows
+    (zero). L states at a time, in lanes."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
+    xL, tau_app, vdot, codes = rL.x, rL.tau, lanes.vdot, lane_array(lanes.code)[0]
+    size, nv, width = Q.shape[0], m.nv, lane_width()
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, V, VDOT, TAU)
+        if good >= 0:
+            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
+            _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
+            _load_lanes(VDOT, first, count, codes, good, lane_array(vdot), False)
+            force_elements(m, xL, params, work, _ALL, rL.F_B, tau_app)
+            _load_lanes(TAU, first, count, codes, good, lane_array(tau_app), True)
+            inverse_dynamics(m, xL, params, work, 0, vdot, tau_app, rL.F_B)
+        if begin_commit(flags, g, mode):
+            tau_L = lane_array(reshaped(work.tau, (1, nv)))
+            _store_lane_matrix(tau_L, tau.reshape((size, 1, nv)), first, count, codes)
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
+
+
+@batched
+def batch_forward_dynamics(mi, mf, Q, V, TAU, U, row, flags, mode, vdot, status):
+    """vdot[i] = v̇ at (Q[i], V[i]) with gravity, joint damping, reflected rotor inertias,
+    locked joints, the generalized forces TAU[i] and the actuation U[i] (clamped to the effort
+    limits). TAU and U may have no rows (zero). L states at a time, in lanes; a group in which
+    an articulated inertia is not positive definite goes again state by state (in the row's
+    own workspace), to find which states fail and compute the others."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
+    work = workspace(mi, rL.ws)
+    xL, tau_L, u_L, F_BL = rL.x, rL.tau, rL.u, rL.F_B
+    size, nv, width = Q.shape[0], m.nv, lane_width()
+    codes, vdot_L = lane_array(lanes.code)[0], lane_array(reshaped(work.vdot, (1, nv)))
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, V, TAU, U)
+        if good >= 0:
+            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
+            _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
+            _load_lanes(TAU, first, count, codes, good, lane_array(tau_L), False)
+            _load_lanes(U, first, count, codes, good, lane_array(u_L), False)
+            if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) >= 0:
+                for lane in range(count):
+                    if value_of(codes[lane], 0.0) == 0.0:
+                        i = first + lane
+                        _load_state(m, Q, V, i, r.x)
+                        _load_inputs(TAU, U, i, r.tau, r.u)
+                        k = forward_dynamics(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
+                        if k >= 0:
+                            codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
+                        for j in range(nv):
+                            vdot_L[0, j, lane] = work1.vdot[j]
+        if begin_commit(flags, g, mode):
+            _store_lane_matrix(vdot_L, vdot.reshape((size, 1, nv)), first, count, codes)
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
+
+
+@batched
+def batch_point_jacobian(mi, mf, Q, k, X_BF, P, row, flags, mode, J, status):
+    """J[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point Q fixed on mobod
+    k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose). L states at
+    a time, in lanes."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
+    codes, none = lane_array(lanes.code)[0], Q[0:0]
+    size, width = Q.shape[0], lane_width()
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, P, none, none)
+        if good >= 0:
+            _load_lanes(Q, first, count, codes, good, lane_array(rL.x), False)
+            _load_lanes(P, first, count, codes, good, lane_array(lanes.p), False)
+            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], COLUMNS, k)
+            point_jacobian(m, work, k, X_BF, lanes.p, work.J)
+        if begin_commit(flags, g, mode):
+            _store_lane_matrix(lane_array(work.J), J, first, count, codes)
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
+
+
+# ---- derivatives: state by state --------------------------------------------------------------
 @jitable
 def _load_state(model, Q, V, i, x):
     """x = [Q[i]; V[i]] (v = 0 if V has no rows)."""
@@ -131,231 +595,75 @@ def _load_inputs(TAU, U, i, tau_in, u):
             u[j] = U[i, j]
 
 
-# ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
 @jitable
-def _load_lanes(A, first, stop, lanes, add):
-    """lanes[j, l] = A[first + l, j] (or += if ``add``) for every column j of A, or
-    A[stop − 1, j] past ``stop`` (the last group of states is padded with copies of its last
-    state); none if A has no rows."""
-    if A.shape[0] == 0:
-        return
-    for lane in range(lanes.shape[1]):
-        i = min(first + lane, stop - 1)
-        for j in range(A.shape[1]):
-            lanes[j, lane] = lanes[j, lane] + A[i, j] if add else A[i, j]
+def _store_state(D, A, i, code):
+    """A[i] = D (a matrix), or NaN if the state has a code."""
+    for a in range(D.shape[0]):
+        for b in range(D.shape[1]):
+            A[i, a, b] = D[a, b] if code == 0 else np.nan
 
 
 @jitable
-def _store_lane_matrix(lanes, A, first, count):
-    """A[first + l] = lane l of ``lanes`` (m × n × L), for l < count: rows go out four
-    elements at a time (their lanes transposed)."""
-    m, n = lanes.shape[0], lanes.shape[1]
-    A_L = lane_view(lanes)
-    for r in range(m):
-        s = 0
-        while s + 4 <= n:
-            rows = transpose(A_L[r, s], A_L[r, s + 1], A_L[r, s + 2], A_L[r, s + 3])
-            for lane in range(count):
-                vstore(A[first + lane, r], s, rows[lane])
-            s += 4
-        for t in range(s, n):
-            for lane in range(count):
-                A[first + lane, r, t] = lanes[r, t, lane]
-
-
-# ---- entry points -----------------------------------------------------------------------------
-@batched
-def batch_body_poses(mi, mf, ws0, Q, wss, X_WB):
-    """X_WB[i, b] = the pose of body b in World at q = Q[i], a 4×4 homogeneous matrix
-    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex). L states at a time, in lanes."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        rL, _ = _begin_lanes(mi, ws0, row)
-        params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-        X_pc, tree = work.X_pc, m.tree
-        zero = 0.0 * ws0[0]
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
-            _load_lanes(Q, first, stop, lane_array(rL.x), False)
-            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], POSES, 0)
-            count = min(lane_width(), stop - first)
-            for k in range(m.n):
-                T = load_pose(X_pc[X_WB_LAYER, k])
-                b = tree[k, BODY]
-                for r_ in range(3):  # (rows go out whole: the lanes of its elements, transposed)
-                    rows = transpose(T[3 * r_], T[3 * r_ + 1], T[3 * r_ + 2], T[9 + r_])
-                    for lane in range(count):
-                        vstore(X_WB[first + lane, b, r_], 0, rows[lane])
-                for lane in range(count):
-                    vstore(X_WB[first + lane, b, 3], 0, zero)
-                    X_WB[first + lane, b, 3, 3] = 1.0 + zero
+def _begin_derivatives(mi, row):
+    """(r, d): the BatchRow views of ``row``, every input section zero, and the
+    DerivativeRow views past it."""
+    r = batch_row(mi, row)
+    _clear_inputs(r, 0.0 * row[0])
+    return r, derivative_row(mi, _past_row(mi, row))
 
 
 @batched
-def batch_mass_matrix(mi, mf, ws0, Q, wss, M):
-    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). L states at a time, in
-    lanes."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        rL, _ = _begin_lanes(mi, ws0, row)
-        params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
-            _load_lanes(Q, first, stop, lane_array(rL.x), False)
-            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], COLUMNS, 0)
-            calc_body_inertias(m, params, work)
-            calc_mass_matrix(m, params, work, work.M)
-            _store_lane_matrix(lane_array(work.M), M, first, min(lane_width(), stop - first))
-
-
-@batched
-def batch_inverse_dynamics(mi, mf, ws0, Q, V, VDOT, TAU, wss, tau):
-    """tau[i] = M·v̇ + C·v − tau_g − TAU[i] + D·v at (q, v, v̇) = (Q[i], V[i], VDOT[i]):
-    the generalized forces that, with gravity, joint damping D and TAU[i] applied, produce
-    the accelerations VDOT[i] (reflected rotor inertias included). TAU may have no rows
-    (zero). L states at a time, in lanes."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        rL, lanes = _begin_lanes(mi, ws0, row)
-        params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-        xL, tau_app, vdot = rL.x, rL.tau, lanes.vdot
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
-            _load_lanes(Q, first, stop, lane_array(xL), False)
-            _load_lanes(V, first, stop, lane_array(xL)[m.nq :], False)
-            _load_lanes(VDOT, first, stop, lane_array(vdot), False)
-            force_elements(m, xL, params, work, _ALL, rL.F_B, tau_app)
-            if TAU.shape[0] > 0:
-                _load_lanes(TAU, first, stop, lane_array(tau_app), True)
-            inverse_dynamics(m, xL, params, work, 0, vdot, tau_app, rL.F_B)
-            _store_lane_matrix(
-                lane_array(reshaped(work.tau, (1, m.nv))),
-                tau.reshape((size, 1, m.nv)),
-                first,
-                min(lane_width(), stop - first),
-            )
-
-
-@batched
-def batch_forward_dynamics(mi, mf, ws0, Q, V, TAU, U, wss, vdot, status):
-    """vdot[i] = v̇ at (Q[i], V[i]) with gravity, joint damping, reflected rotor inertias,
-    locked joints, the generalized forces TAU[i] and the actuation U[i] (clamped to the effort
-    limits); status[i] = −1, or the first mobod whose articulated inertia is not positive
-    definite. TAU and U may have no rows (zero). L states at a time, in lanes; a group in
-    which a state fails goes again state by state."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        nq, nv = m.nq, m.nv
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
-        rL, _ = _begin_lanes(mi, ws0, row)
-        work = workspace(mi, rL.ws)
-        xL, tau_L, u_L, F_BL = rL.x, rL.tau, rL.u, rL.F_B
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
-            _load_lanes(Q, first, stop, lane_array(xL), False)
-            _load_lanes(V, first, stop, lane_array(xL)[nq:], False)
-            _load_lanes(TAU, first, stop, lane_array(tau_L), False)  # (no rows: stays zero)
-            _load_lanes(U, first, stop, lane_array(u_L), False)
-            count = min(lane_width(), stop - first)
-            if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
-                _store_lane_matrix(
-                    lane_array(reshaped(work.vdot, (1, nv))),
-                    vdot.reshape((size, 1, nv)),
-                    first,
-                    count,
-                )
-                for i in range(first, first + count):
-                    status[i] = -1
-                continue
-            for i in range(first, first + count):  # (which states fail, and the others' v̇)
-                _load_state(m, Q, V, i, r.x)
-                _load_inputs(TAU, U, i, r.tau, r.u)
-                status[i] = forward_dynamics(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
-                vdot_i = work1.vdot
-                for j in range(nv):
-                    vdot[i, j] = vdot_i[j]
-
-
-@batched
-def batch_point_jacobian(mi, mf, ws0, Q, k, X_BF, P, wss, J):
-    """J[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point Q fixed on mobod
-    k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose). L states at
-    a time, in lanes."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        rL, lanes = _begin_lanes(mi, ws0, row)
-        params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-        stop = _chunk_start(c + 1, num_chunks, size)
-        for first in range(_chunk_start(c, num_chunks, size), stop, lane_width()):
-            _load_lanes(Q, first, stop, lane_array(rL.x), False)
-            _load_lanes(P, first, stop, lane_array(lanes.p), False)
-            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], COLUMNS, k)
-            point_jacobian(m, work, k, X_BF, lanes.p, work.J)
-            _store_lane_matrix(lane_array(work.J), J, first, min(lane_width(), stop - first))
-
-
-@batched
-def batch_inverse_dynamics_derivatives(mi, mf, ws0, Q, V, VDOT, wss, dtau_dq, dtau_dv, M):
+def batch_inverse_dynamics_derivatives(
+    mi, mf, Q, V, VDOT, row, flags, mode, dtau_dq, dtau_dv, M, status
+):
     """dtau_dq[i] (nv × nq), dtau_dv[i] (nv × nv) and M[i] (= ∂τ/∂v̇) of batch_inverse_dynamics'
     tau (gravity and joint damping) at (Q[i], V[i], VDOT[i])."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        M_i = workspace(mi, r.ws).M
-        dws = _past_row(mi, row)
-        _fill(dws, 0.0 * ws0[0])
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(m, Q, V, i, r.x)
+    m = model(mi, mf)
+    r, d = _begin_derivatives(mi, row)
+    M_i, none = workspace(mi, r.ws).M, Q[0:0]
+    g = next_group(flags, mode)
+    while g >= 0:
+        code = _state_code(m, g, Q, V, VDOT, none, d.code)
+        if code == 0:
+            _load_state(m, Q, V, g, r.x)
             drive_inverse_dynamics_derivatives(
-                mi, mf, r.x, r.ws, _ALL, VDOT[i], r.F_B, dws, dtau_dq[i], dtau_dv[i]
+                mi, mf, r.x, r.ws, _ALL, VDOT[g], r.F_B, d.dws, d.d_dq, d.d_dv
             )
-            for a in range(m.nv):
-                for b in range(m.nv):
-                    M[i, a, b] = M_i[a, b]
+        if begin_commit(flags, g, mode):
+            _store_state(d.d_dq, dtau_dq, g, code)
+            _store_state(d.d_dv, dtau_dv, g, code)
+            _store_state(M_i, M, g, code)
+            status[g] = code
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
 
 
 @batched
 def batch_forward_dynamics_derivatives(
-    mi, mf, ws0, Q, V, TAU, U, wss, dvdot_dq, dvdot_dv, dvdot_dtau, status
+    mi, mf, Q, V, TAU, U, row, flags, mode, dvdot_dq, dvdot_dv, dvdot_dtau, status
 ):
     """dvdot_dq[i], dvdot_dv[i] and dvdot_dtau[i] of batch_forward_dynamics' v̇ at (Q[i], V[i])
-    with TAU[i] and U[i] (see kernels.engine_derivatives.drive_forward_dynamics_derivatives);
-    status[i] as batch_forward_dynamics'. TAU and U may have no rows (zero)."""
-    size = Q.shape[0]
-    num_chunks = wss.shape[0]
-    for c in numba.prange(num_chunks):
-        m = model(mi, mf)  # (namedtuples are made inside a prange loop, not passed into one)
-        row = wss[c]
-        r = _begin_chunk(mi, ws0, row)
-        dws = _past_row(mi, row)
-        _fill(dws, 0.0 * ws0[0])
-        for i in range(_chunk_start(c, num_chunks, size), _chunk_start(c + 1, num_chunks, size)):
-            _load_state(m, Q, V, i, r.x)
-            _load_inputs(TAU, U, i, r.tau, r.u)
-            status[i] = drive_forward_dynamics_derivatives(
-                mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, dws, dvdot_dq[i], dvdot_dv[i],
-                dvdot_dtau[i],
-            )  # fmt: skip
+    with TAU[i] and U[i] (see kernels.engine_derivatives.drive_forward_dynamics_derivatives).
+    TAU and U may have no rows (zero)."""
+    m = model(mi, mf)
+    r, d = _begin_derivatives(mi, row)
+    g = next_group(flags, mode)
+    while g >= 0:
+        code = _state_code(m, g, Q, V, TAU, U, d.code)
+        if code == 0:
+            _load_state(m, Q, V, g, r.x)
+            _load_inputs(TAU, U, g, r.tau, r.u)
+            k = drive_forward_dynamics_derivatives(
+                mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, d.d_dq, d.d_dv, d.d_dvdot
+            )
+            if k >= 0:
+                code = NOT_POSITIVE_DEFINITE + KINDS * k
+        if begin_commit(flags, g, mode):
+            _store_state(d.d_dq, dvdot_dq, g, code)
+            _store_state(d.d_dv, dvdot_dv, g, code)
+            _store_state(d.d_dvdot, dvdot_dtau, g, code)
+            status[g] = code
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)

@@ -54,27 +54,29 @@ def calc_v(model, q, qdot, v):
 @jitable
 def calc_N_matrix(model, q, N):
     """N (nq × nv) = N(q) of the whole tree, block diagonal by mobilizer (every entry set)."""
-    tree, jparam = model.tree, model.jparam
-    for i in range(N.shape[0]):
-        for j in range(N.shape[1]):
-            N[i, j] = 0.0 * q[0]
-    for k in range(1, model.n):
-        jtype = tree[k, JTYPE]
-        qs, vs = tree[k, Q_START], tree[k, V_START]
-        nq, nv = NUM_POSITIONS[jtype], NUM_VELOCITIES[jtype]
-        calc_N(jtype, jparam[k], q[qs:], N[qs : qs + nq, vs : vs + nv])
+    _calc_map_matrix(model, q, N, False)
 
 
 @jitable
 def calc_Nplus_matrix(model, q, Nplus):
     """Nplus (nv × nq) = N⁺(q) of the whole tree, block diagonal by mobilizer (every entry
     set)."""
+    _calc_map_matrix(model, q, Nplus, True)
+
+
+@jitable
+def _calc_map_matrix(model, q, out, plus):
+    """out = N(q) (nq × nv), or N⁺(q) (nv × nq) if ``plus``: zero but the mobilizers' blocks
+    (kernels.mobilizers.calc_N, calc_Nplus)."""
     tree, jparam = model.tree, model.jparam
-    for i in range(Nplus.shape[0]):
-        for j in range(Nplus.shape[1]):
-            Nplus[i, j] = 0.0 * q[0]
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = 0.0 * q[0]
     for k in range(1, model.n):
         jtype = tree[k, JTYPE]
         qs, vs = tree[k, Q_START], tree[k, V_START]
         nq, nv = NUM_POSITIONS[jtype], NUM_VELOCITIES[jtype]
-        calc_Nplus(jtype, jparam[k], q[qs:], Nplus[vs : vs + nv, qs : qs + nq])
+        if plus:
+            calc_Nplus(jtype, jparam[k], q[qs:], out[vs : vs + nv, qs : qs + nq])
+        else:
+            calc_N(jtype, jparam[k], q[qs:], out[qs : qs + nq, vs : vs + nv])

@@ -49,6 +49,13 @@ def _p_PoBo(X_pc, k, parent):
 
 
 @jitable
+def _zero3(like):
+    """(0, 0, 0) in the scalar type of ``like``."""
+    zero = 0.0 * like
+    return zero, zero, zero
+
+
+@jitable
 def _unsigned(i):
     """The index i as an unsigned integer: compiled, indexing with it skips the test for
     negative indices, so that a loop over it can be a vector loop."""
@@ -637,7 +644,10 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         Pa = _load_articulated(P, k)
         zk = _row6(z, k)
         ck = _row6(A_bias, k)
-        p = _p_PoBo(X_pc, k, parent)
+        # Nothing is shifted to World's origin (World's acceleration is zero and its
+        # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
+        # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
+        p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[X_WB, 0, 0, 0])
         # What the parent gets if the mobilizer is locked (or a weld): Pa and z + Pa·c.
         P_up = _shift_articulated(Pa, p)
         z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)

@@ -18,7 +18,6 @@ object whose elements are numpy copies (float or object).
 import operator
 
 from numba import types
-from numba.core import cgutils
 from numba.extending import (
     box,
     intrinsic,
@@ -28,7 +27,16 @@ from numba.extending import (
     register_model,
 )
 
-from mallard.multibody._kernels._machinery import _c_view, _product, reshaped
+from mallard.multibody._kernels._machinery import reshaped
+from mallard.multibody._kernels._numba_internals import (
+    array_struct,
+    box_value,
+    c_view,
+    incref,
+    none_value,
+    product,
+    struct_proxy,
+)
 from mallard.multibody._kernels.lanes import VECTOR_TYPE, F64xL, L, f64xL, is_scalar_type, splat
 
 
@@ -87,9 +95,9 @@ class _LanesViewModel(models.StructModel):
 @intrinsic
 def _wrap(typingctx, array):
     def codegen(context, builder, signature, args):
-        view = cgutils.create_struct_proxy(signature.return_type)(context, builder)
+        view = struct_proxy(signature.return_type, context, builder)
         view.array = args[0]
-        context.nrt.incref(builder, signature.args[0], args[0])
+        incref(context, builder, signature.args[0], args[0])
         return view._getvalue()
 
     return LanesType(array)(array), codegen
@@ -98,15 +106,15 @@ def _wrap(typingctx, array):
 @box(LanesType)
 def _box_lanes(typ, value, c):
     """Lane views returned to Python: their arrays."""
-    array = cgutils.create_struct_proxy(typ)(c.context, c.builder, value).array
-    return c.box(typ.array_type, array)
+    array = struct_proxy(typ, c.context, c.builder, value).array
+    return box_value(c, typ.array_type, array)
 
 
 @intrinsic
 def _unwrap(typingctx, view):
     def codegen(context, builder, signature, args):
-        array = cgutils.create_struct_proxy(signature.args[0])(context, builder, args[0]).array
-        context.nrt.incref(builder, signature.return_type, array)
+        array = struct_proxy(signature.args[0], context, builder, args[0]).array
+        incref(context, builder, signature.return_type, array)
         return array
 
     return view.array_type(view), codegen
@@ -117,8 +125,8 @@ def _load_first(typingctx, a):
     """The L values from a's first element on (a: the lanes of one element, contiguous)."""
 
     def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        return builder.load(builder.bitcast(ary.data, VECTOR_TYPE.as_pointer()), align=8)
+        data = array_struct(context, builder, signature.args[0], args[0]).data
+        return builder.load(builder.bitcast(data, VECTOR_TYPE.as_pointer()), align=8)
 
     return f64xL(a), codegen
 
@@ -126,9 +134,9 @@ def _load_first(typingctx, a):
 @intrinsic
 def _store_first(typingctx, a, v):
     def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        builder.store(args[1], builder.bitcast(ary.data, VECTOR_TYPE.as_pointer()), align=8)
-        return context.get_dummy_value()
+        data = array_struct(context, builder, signature.args[0], args[0]).data
+        builder.store(args[1], builder.bitcast(data, VECTOR_TYPE.as_pointer()), align=8)
+        return none_value(context)
 
     return types.none(a, f64xL), codegen
 
@@ -227,8 +235,8 @@ def _reshaped_lanes(a, shape):
         return None
 
     def impl(a, shape):
-        if _product(shape) != a.shape[0]:
+        if product(shape) != a.shape[0]:
             raise ValueError("reshaped: the shape does not match the lane view's size")
-        return _wrap(_c_view(_unwrap(a), shape + (L,)))
+        return _wrap(c_view(_unwrap(a), shape + (L,)))
 
     return impl

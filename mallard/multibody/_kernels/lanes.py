@@ -22,9 +22,16 @@ import operator
 import llvmlite.ir as ir
 import numpy as np
 from numba import types
-from numba.core import cgutils
 from numba.extending import box, intrinsic, models, overload, register_model
 
+from mallard.multibody._kernels._numba_internals import (
+    array_struct,
+    box_float_tuple,
+    cast,
+    llvm_function,
+    make_tuple,
+    none_value,
+)
 from mallard.multibody._layout import LANES
 
 #: The number of states a lane value holds (four float64: one AVX register; _layout.LANES).
@@ -63,8 +70,7 @@ def vstore(a, j, v):
 
 def _lane_pointer(context, builder, array_type, array, j):
     """A ``<L x double>*`` to element j of the 1-D array ``array``."""
-    ary = context.make_array(array_type)(context, builder, array)
-    element = builder.gep(ary.data, [j])
+    element = builder.gep(array_struct(context, builder, array_type, array).data, [j])
     return builder.bitcast(element, VECTOR_TYPE.as_pointer())
 
 
@@ -92,7 +98,7 @@ def _vstore(typingctx, a, j, v):
     def codegen(context, builder, signature, args):
         pointer = _lane_pointer(context, builder, signature.args[0], args[0], args[1])
         builder.store(args[2], pointer, align=8)
-        return context.get_dummy_value()
+        return none_value(context)
 
     return types.none(a, types.intp, f64xL), codegen
 
@@ -118,7 +124,7 @@ def splat(typingctx, x):
     """L copies of the float x."""
 
     def codegen(context, builder, signature, args):
-        x = context.cast(builder, args[0], signature.args[0], types.float64)
+        x = cast(context, builder, args[0], signature.args[0], types.float64)
         one = builder.insert_element(ir.Constant(VECTOR_TYPE, ir.Undefined), x, ir.IntType(32)(0))
         zeros = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
         return builder.shuffle_vector(one, ir.Constant(VECTOR_TYPE, ir.Undefined), zeros)
@@ -200,7 +206,7 @@ def _transpose(typingctx, a, b, c, d):
         ab = [shuffle(a, b, mask) for mask in _PAIRS]  # a0 b0 a1 b1, a2 b2 a3 b3
         cd = [shuffle(c, d, mask) for mask in _PAIRS]
         lanes = [shuffle(ab[i], cd[i], mask) for i in range(2) for mask in _HALVES]
-        return context.make_tuple(builder, signature.return_type, lanes)
+        return make_tuple(context, builder, signature.return_type, lanes)
 
     return types.UniTuple(f64xL, 4)(a, b, c, d), codegen
 
@@ -215,14 +221,9 @@ def _transpose_compiled(a, b, c, d):
 @box(F64xL)
 def _box(typ, value, c):
     """Lanes returned to Python: a tuple of L floats."""
-    floats = [
-        c.pyapi.float_from_double(c.builder.extract_element(value, ir.IntType(32)(lane)))
-        for lane in range(L)
-    ]
-    result = c.pyapi.tuple_pack(floats)
-    for f in floats:
-        c.pyapi.decref(f)
-    return result
+    return box_float_tuple(
+        c, [c.builder.extract_element(value, ir.IntType(32)(lane)) for lane in range(L)]
+    )
 
 
 # ---- guards and selections that kernels take of lanes and of scalars alike ---------------------
@@ -298,7 +299,7 @@ def _clamp_compiled(x, limit):
 def _power(typingctx, x, exponent):
     def codegen(context, builder, signature, args):
         pow_type = ir.FunctionType(VECTOR_TYPE, [VECTOR_TYPE, VECTOR_TYPE])
-        power = cgutils.get_or_insert_function(builder.module, pow_type, f"llvm.pow.v{L}f64")
+        power = llvm_function(builder, pow_type, f"llvm.pow.v{L}f64")
         return builder.call(power, args)
 
     return f64xL(x, exponent), codegen

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mallard.common._quaternion import quaternion_rotation
+from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.multibody._kernels._machinery import jitable
 
 jitable(quaternion_rotation)

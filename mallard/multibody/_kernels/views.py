@@ -3,7 +3,8 @@ mallard.multibody._layout.
 
 For each layout, a kernel of (mi, a) returns the layout's View (a namedtuple) of the sections
 of the array ``a``, each shaped, at the offsets mi holds: ``w = workspace(mi, ws)``, then
-``w.M``. Compiled, a view is a few integer operations with no reference counting, and the views
+``w.M`` (the SAP layouts' offsets and sizes are in a SAP header instead of mi).
+Compiled, a view is a few integer operations with no reference counting, and the views
 a kernel does not use cost nothing (the compiler drops them). ``a`` may be a lane view
 (kernels.lane_views): the sections are then lane views too.
 """
@@ -14,7 +15,8 @@ from numba import types
 from numba.extending import overload
 
 from mallard.multibody import _layout
-from mallard.multibody._kernels._machinery import _c_view_at, jitable
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._numba_internals import c_view_at
 from mallard.multibody._kernels.lane_views import LanesType, _unwrap, _wrap
 from mallard.multibody._kernels.lanes import L
 from mallard.multibody._layout import SIZE, Model
@@ -29,9 +31,9 @@ def section(a, offset, shape):
 @overload(section)
 def _section_compiled(a, offset, shape):
     if isinstance(a, types.Array) and a.layout == "C":
-        return lambda a, offset, shape: _c_view_at(a, offset, shape)
+        return lambda a, offset, shape: c_view_at(a, offset, shape)
     if isinstance(a, LanesType) and a.array_type.layout == "C":
-        return lambda a, offset, shape: _wrap(_c_view_at(_unwrap(a), offset, shape + (L,)))
+        return lambda a, offset, shape: _wrap(c_view_at(_unwrap(a), offset, shape + (L,)))
     return None
 
 
@@ -39,7 +41,9 @@ def _views_kernel(layout):
     """The kernel (mi, a) → layout.View of the array ``a``'s sections (see the module)."""
     items = []
     for i, shape in enumerate(layout.shapes):
-        dims = "".join(f"{d}, " if isinstance(d, int) else f"mi[{SIZE[d]}], " for d in shape)
+        dims = "".join(
+            f"{d}, " if isinstance(d, int) else f"mi[{layout.size_index[d]}], " for d in shape
+        )
         items.append(f"        section(a, mi[{layout.base + i}], ({dims})),")
     source = "\n".join(
         [f"def {layout.name}(mi, a):", f'    """Views of {layout.name}."""', "    return View("]
@@ -49,6 +53,7 @@ def _views_kernel(layout):
     namespace = {"View": layout.View, "section": section}
     exec(compile(source, f"<mallard.multibody._layout.{layout.name.upper()}>", "exec"), namespace)
     kernel = namespace[layout.name]
+    kernel.__module__ = __name__
     kernel.__doc__ = f"The {layout.View.__name__} views of the array's sections (_layout)."
     kernel.source = source
     return jitable(kernel, inline=True)
@@ -60,6 +65,10 @@ workspace = _views_kernel(_layout.WORKSPACE)
 derivatives = _views_kernel(_layout.DERIVATIVES)
 batch_row = _views_kernel(_layout.BATCH_ROW)
 lane_row = _views_kernel(_layout.LANE_ROW)
+# (of a SAP header ``si``: sap_table(si, si), sap_workspace(si, sw); see kernels.sap)
+sap_table = _views_kernel(_layout.SAP_TABLE)
+sap_workspace = _views_kernel(_layout.SAP_WORKSPACE)
+derivative_row = _views_kernel(_layout.DERIVATIVE_ROW)
 
 _N, _NQ, _NV, _NU = SIZE["n"], SIZE["nq"], SIZE["nv"], SIZE["nu"]
 

@@ -1,6 +1,7 @@
 """Mirror of pydrake.multibody.math: the spatial vector types."""
 
-from mallard._template import TemplateClass
+from mallard._public import publish
+from mallard._template import TemplateClass, module_getattr
 from mallard.multibody.math._spatial_acceleration import SpatialAcceleration
 from mallard.multibody.math._spatial_force import SpatialForce
 from mallard.multibody.math._spatial_momentum import SpatialMomentum
@@ -21,3 +22,12 @@ __all__ = [
     "SpatialVelocity",
     "SpatialVelocity_",
 ]
+
+
+def __getattr__(name):
+    """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
+    pydrake's modules answer them)."""
+    return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

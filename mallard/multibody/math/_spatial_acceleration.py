@@ -13,6 +13,8 @@ class SpatialAcceleration(SpatialVector):
     3-vectors, ``SpatialAcceleration(A)`` with a 6-vector [alpha; a].
     """
 
+    __module__ = "mallard.multibody.math"  # (its public path: pickles name it)
+
     __slots__ = ()
     _NAMES = ("alpha", "a", "A")
 

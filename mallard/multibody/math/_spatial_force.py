@@ -11,6 +11,8 @@ class SpatialForce(SpatialVector):
     ``SpatialForce(F)`` with a 6-vector [tau; f].
     """
 
+    __module__ = "mallard.multibody.math"  # (its public path: pickles name it)
+
     __slots__ = ()
     _NAMES = ("tau", "f", "F")
 

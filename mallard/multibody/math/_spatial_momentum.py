@@ -11,6 +11,8 @@ class SpatialMomentum(SpatialVector):
     ``SpatialMomentum(L)`` with a 6-vector [h; l].
     """
 
+    __module__ = "mallard.multibody.math"  # (its public path: pickles name it)
+
     __slots__ = ()
     _NAMES = ("h", "l", "L")
 

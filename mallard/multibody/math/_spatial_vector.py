@@ -8,6 +8,7 @@ modified in place, so results built around a trusted array (``_make``) may share
 import numpy as np
 
 from mallard._scalar import as_array, as_scalar, values_or_none
+from mallard.common._pybind import overloads
 
 _EPSILON = float(np.finfo(float).eps)
 
@@ -45,6 +46,7 @@ class SpatialVector:
     __slots__ = ("_c",)
     _NAMES = ("rotational", "translational", "vector")
 
+    @overloads(lambda cls: ("", cls._NAMES[:2], cls._NAMES[2:]))
     def __init__(self, *args, **kwargs):
         count = len(args) + len(kwargs)
         if count == 0:

@@ -12,6 +12,8 @@ class SpatialVelocity(SpatialVector):
     ``SpatialVelocity(V)`` with a 6-vector [w; v].
     """
 
+    __module__ = "mallard.multibody.math"  # (its public path: pickles name it)
+
     __slots__ = ()
     _NAMES = ("w", "v", "V")
 

@@ -66,6 +66,7 @@ class CollisionFilterGroupResolver:
         self.plant = plant
         self.groups = {}  # fully qualified name -> _Group
         self.pairs = set()
+        self.pair_errors = {}  # pair -> how to report its missing group, where it was read
 
     def _qualify(self, name, instance):
         """``name`` prefixed by the scope of ``instance`` (none for World and default)."""
@@ -107,11 +108,15 @@ class CollisionFilterGroupResolver:
         group.member_groups = [self._qualify(other, instance) for other in member_groups]
         self.groups[qualified] = group
 
-    def add_pair(self, name, other, instance):
+    def add_pair(self, name, other, instance, error=None):
         """Records that group ``name`` of ``instance`` ignores group ``other`` (which need
-        not exist until ``resolve``)."""
+        not exist until ``resolve``); ``error(message)``, if given, reports a missing group
+        at the place the pair was read."""
         a, b = self._qualify(name, instance), self._qualify(other, instance)
-        self.pairs.add((a, b) if a <= b else (b, a))
+        pair = (a, b) if a <= b else (b, a)
+        self.pairs.add(pair)
+        if error is not None:
+            self.pair_errors.setdefault(pair, error)
 
     def _find(self, error, name):
         group = self.groups.get(name)
@@ -132,8 +137,8 @@ class CollisionFilterGroupResolver:
         plant = self.plant
         declaration = CollisionFilterDeclaration()
         for a, b in sorted(self.pairs):
-            self._find(error, a)
-            self._find(error, b)
+            self._find(self.pair_errors.get((a, b), error), a)
+            self._find(self.pair_errors.get((a, b), error), b)
             set_a = plant.CollectRegisteredGeometries(bodies[a])
             if a == b:
                 declaration.ExcludeWithin(set_a)

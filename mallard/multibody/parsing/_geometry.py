@@ -55,6 +55,9 @@ class GeometryRecord:
     X_BG: RigidTransform
     shape: object
     properties: dict = field(default_factory=dict)
+    #: The element it was read from (an XmlElement), whose file and line a registration
+    #: error names; None when unknown.
+    element: object = None
 
 
 def shape_type_name(shape):
@@ -116,4 +119,10 @@ def register_geometries(plant, records):
             if record.role == "visual"
             else plant.RegisterCollisionGeometry
         )
-        register(record.body, _instance(record))
+        try:
+            register(record.body, _instance(record))
+        except RuntimeError as e:
+            element = record.element
+            if element is None:
+                raise
+            raise RuntimeError(f"{element.file}:{element.line}: error: {e}") from None

@@ -1,18 +1,33 @@
 """PackageMap (mirror of pydrake.multibody.parsing.PackageMap): ROS-style package names mapped
 to directories, and the resolution of ``package://``, ``model://`` and ``file://`` URIs.
 
-The default map holds the one package mallard ships, "mallard" (mallard/models). Remote
-packages (``AddRemote``) need the network, which mallard does not use: they raise
-NotImplementedError.
+The default map holds mallard's own package "mallard" (mallard/models); "drake" (Drake's
+resources, where pydrake is installed beside mallard); and "drake_models" (Drake's models
+repository) declared as Drake declares it: a remote package, fetched on first use.
+
+A remote package (``AddRemote``) is an archive at one of its URLs (https, http or file),
+checked against its sha256 and unpacked (without its ``strip_prefix``) into the cache
+directory Drake uses, ``$XDG_CACHE_HOME`` or ``~/.cache``, under
+``drake/package_map/{sha256}-{sha256 of strip_prefix}``: a package pydrake fetched is found
+there, and the other way round. As Drake's, networking obeys ``DRAKE_ALLOW_NETWORK`` (unset
+or empty: allowed; ``none``: only file:// URLs; else a ':'-list that must hold
+"package_map").
 """
 
 import copy
+import functools
+import hashlib
+import importlib.util
 import json
 import logging
 import os
 import pathlib
 import posixpath
 import re
+import shutil
+import tempfile
+import urllib.parse
+import urllib.request
 
 from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
 
@@ -20,6 +35,79 @@ LOGGER = logging.getLogger("mallard.parsing")
 
 #: The package.xml of the models mallard ships (package "mallard").
 MALLARD_PACKAGE_XML = str(pathlib.Path(__file__).resolve().parents[2] / "models" / "package.xml")
+
+#: Drake's declaration of package "drake_models" (drake/multibody/parsing/drake_models.json of
+#: Drake 1.51), used when the installed pydrake does not give its own.
+DRAKE_MODELS_COMMIT = "deee02d4d79937e112cb428e638e7ee44d51305f"
+DRAKE_MODELS = {
+    "urls": [
+        f"https://github.com/RobotLocomotion/models/archive/{DRAKE_MODELS_COMMIT}.tar.gz",
+        "https://drake-mirror.csail.mit.edu/github/RobotLocomotion/models/"
+        f"{DRAKE_MODELS_COMMIT}.tar.gz",
+        "https://s3.amazonaws.com/drake-mirror/github/RobotLocomotion/models/"
+        f"{DRAKE_MODELS_COMMIT}.tar.gz",
+    ],
+    "sha256": "9f5bc1b923e4de584a030d17c1fcfedfc1ca29e805c453156cab297e6bb89054",
+    "strip_prefix": f"models-{DRAKE_MODELS_COMMIT}",
+}
+_ARCHIVE_TYPES = ("zip", "tar", "gztar", "bztar", "xztar")
+
+
+@functools.cache
+def drake_share():
+    """The directory of Drake's resources (share/drake, holding its package.xml) of the
+    pydrake installed beside mallard, or None. pydrake is not imported."""
+    try:
+        spec = importlib.util.find_spec("pydrake")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        share = os.path.join(location, "share", "drake")
+        if os.path.isfile(os.path.join(share, "package.xml")):
+            return share
+    return None
+
+
+def drake_models_params():
+    """The RemoteParams of "drake_models": the installed pydrake's declaration if it has one,
+    else Drake 1.51's."""
+    data = DRAKE_MODELS
+    share = drake_share()
+    declared = os.path.join(share, "multibody", "parsing", "drake_models.json") if share else None
+    if declared and os.path.isfile(declared):
+        with open(declared, encoding="utf-8") as f:
+            data = json.load(f)
+    return _RemoteParams(data["urls"], data["sha256"], strip_prefix=data.get("strip_prefix"))
+
+
+def networking_allowed():
+    """Whether DRAKE_ALLOW_NETWORK lets the package map download (Drake's rule)."""
+    value = os.environ.get("DRAKE_ALLOW_NETWORK", "")
+    if value == "":
+        return True
+    tokens = value.split(":")
+    return "none" not in tokens and "package_map" in tokens
+
+
+def cache_directory():
+    """Drake's cache directory of fetched packages (made if missing): TEST_TMPDIR/.cache,
+    XDG_CACHE_HOME or HOME/.cache, then drake/package_map."""
+    for variable, suffix in (("TEST_TMPDIR", ".cache"), ("XDG_CACHE_HOME", ""), ("HOME", ".cache")):
+        value = os.environ.get(variable)
+        if value and os.path.isdir(value):
+            root = os.path.join(value, suffix) if suffix else value
+            break
+    else:
+        raise RuntimeError(
+            "Could not determine an appropriate cache_dir to use. Set $XDG_CACHE_HOME to a "
+            "valid scratch directory."
+        )
+    path = os.path.join(root, "drake", "package_map")
+    os.makedirs(path, exist_ok=True)
+    return os.path.realpath(path)
+
 
 _URI = re.compile(r"([a-z0-9+.-]+)://([^/]*)/+(.*)")
 _ROS_STOP_MARKERS = ("AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE")
@@ -90,8 +178,10 @@ def parse_package_manifest(filename):
 
 
 class _RemoteParams:
-    """The parameters of a remote package (PackageMap.RemoteParams): urls, sha256,
-    archive_type, strip_prefix. mallard keeps them as data only; AddRemote raises."""
+    """The parameters of a remote package (PackageMap.RemoteParams): ``urls`` (https://,
+    http:// or file://, tried in order), ``sha256`` of the archive, ``archive_type`` (zip,
+    tar, gztar, bztar, xztar; from the URL if None) and ``strip_prefix`` (the directory of
+    the archive that is the package)."""
 
     __qualname__ = "PackageMap.RemoteParams"
 
@@ -101,14 +191,20 @@ class _RemoteParams:
         self.archive_type = archive_type
         self.strip_prefix = strip_prefix
 
-    def ToJson(self):
-        """The parameters as a JSON object string (keys in declaration order)."""
-        data = {"urls": self.urls, "sha256": self.sha256}
+    def _data(self):
+        data = {"urls": list(self.urls), "sha256": self.sha256}
         if self.archive_type is not None:
             data["archive_type"] = self.archive_type
         if self.strip_prefix is not None:
             data["strip_prefix"] = self.strip_prefix
-        return json.dumps(data, separators=(",", ":"))
+        return data
+
+    def ToJson(self):
+        """The parameters as a JSON object string (keys sorted, as Drake's)."""
+        return json.dumps(self._data(), separators=(",", ":"), sort_keys=True)
+
+    def __eq__(self, other):
+        return isinstance(other, _RemoteParams) and self._data() == other._data()
 
     def __repr__(self):
         return (
@@ -116,32 +212,132 @@ class _RemoteParams:
             f"archive_type={self.archive_type!r}, strip_prefix={self.strip_prefix!r})"
         )
 
+    def cache_name(self):
+        """The directory name of the fetched package in the cache."""
+        prefix = hashlib.sha256((self.strip_prefix or "").encode()).hexdigest()
+        return f"{self.sha256}-{prefix}"
+
+    def allowed_urls(self):
+        """The URLs the network policy allows (file:// only when networking is off)."""
+        if networking_allowed():
+            return list(self.urls)
+        return [url for url in self.urls if url.startswith("file://")]
+
+    def cached_path(self):
+        """The package's directory in the cache if it has been fetched, else None."""
+        try:
+            path = os.path.join(cache_directory(), self.cache_name())
+        except (RuntimeError, OSError):
+            return None
+        return path if os.path.isdir(path) else None
+
+    def fetch(self, package_name):
+        """The package's directory, fetched into the cache (verified, unpacked) if needed."""
+        path = self.cached_path()
+        if path is not None:
+            return path
+        try:
+            cache = cache_directory()
+        except (RuntimeError, OSError) as e:
+            raise RuntimeError(
+                f"PackageMap: when downloading '{package_name}', could not create temporary "
+                f"cache directory: {e}"
+            ) from None
+        output = os.path.join(cache, self.cache_name())
+        LOGGER.info("PackageMap: Downloading %s", self.urls[0] if self.urls else "")
+        with tempfile.TemporaryDirectory(prefix="mallard_downloader_") as scratch:
+            error = self._download_and_unpack(pathlib.Path(scratch), pathlib.Path(output))
+        if error is not None:
+            raise RuntimeError(
+                f"PackageMap: when downloading '{package_name}', the downloader experienced an "
+                f"error: {error}"
+            )
+        (pathlib.Path(cache) / f"{self.cache_name()}.README").write_text(
+            f"Our sibling directory ./{self.cache_name()} contains package://{package_name}.\n"
+            "\nIt was downloaded from one of these URLs:\n"
+            + "".join(f" {url}\n" for url in self.urls)
+        )
+        return output
+
+    def _download_and_unpack(self, scratch, output):
+        """Downloads the first URL whose archive has the sha256, unpacks it and moves its
+        strip_prefix directory to ``output`` (atomically); the error text, or None."""
+        errors = []
+        archive = None
+        for url in self.allowed_urls():
+            name = urllib.parse.urlparse(url).path.split("/")[-1] or "empty"
+            candidate = scratch / name
+            digest = hashlib.sha256()
+            try:
+                with (
+                    urllib.request.urlopen(url, timeout=30) as response,
+                    open(candidate, "wb") as f,
+                ):
+                    while data := response.read(1 << 16):
+                        digest.update(data)
+                        f.write(data)
+            except (OSError, ValueError) as e:
+                errors.append(f"Candidate {url} failed:\n{e}")
+                continue
+            if digest.hexdigest() == self.sha256:
+                archive = candidate
+                break
+            errors.append(
+                f"Candidate {url} failed:\nChecksum mismatch; was {digest.hexdigest()} but "
+                f"wanted {self.sha256}."
+            )
+        if archive is None:
+            return "All downloads failed:\n\n" + "\n\n".join(errors)
+        unpacked = scratch / "unpack"
+        try:
+            shutil.unpack_archive(archive, unpacked, format=self.archive_type)
+        except (shutil.ReadError, ValueError, OSError) as e:
+            return f"Cannot unpack {archive.name}: {e}"
+        package = unpacked / (self.strip_prefix or "")
+        if not package.is_dir():
+            return f"The strip_prefix='{self.strip_prefix}' does not exist within {archive.name}"
+        with tempfile.TemporaryDirectory(dir=output.parent, prefix=f"temp.{output.name}.") as t:
+            incoming = pathlib.Path(t) / "incoming"
+            shutil.move(str(package), incoming)
+            try:
+                incoming.rename(output)
+            except OSError:  # (fetched meanwhile by another process)
+                pass
+        return None
+
 
 class PackageMap:
     """Maps package names to directories on the local file system, for ``package://name/...``
     (and ``model://name/...``) URIs in model files.
 
-    ``PackageMap()`` holds mallard's own package "mallard"; ``PackageMap(other)`` copies
-    ``other``; ``PackageMap.MakeEmpty()`` holds nothing.
+    ``PackageMap()`` holds "mallard", "drake" (when pydrake is installed) and the remote
+    "drake_models"; ``PackageMap(other)`` copies ``other``; ``PackageMap.MakeEmpty()`` holds
+    nothing.
     """
 
     RemoteParams = _RemoteParams
 
     def __init__(self, other=None):
-        # name -> [path, deprecation message or None]
+        # name -> [path (None: a remote package not fetched yet), deprecation message or None]
         self._map = {}
+        self._remote = {}  # name -> RemoteParams of the packages added by AddRemote
         if other is not None:
             if not isinstance(other, PackageMap):
                 raise TypeError(f"PackageMap(): expected a PackageMap, got {type(other).__name__}")
             self._map = copy.deepcopy(other._map)
+            self._remote = copy.deepcopy(other._remote)
         else:
             self.AddPackageXml(MALLARD_PACKAGE_XML)
+            if drake_share() is not None:
+                self.AddPackageXml(os.path.join(drake_share(), "package.xml"))
+            self.AddRemote("drake_models", drake_models_params())
 
     @staticmethod
     def MakeEmpty():
         """A PackageMap with no packages."""
         result = PackageMap.__new__(PackageMap)
         result._map = {}
+        result._remote = {}
         return result
 
     def __copy__(self):
@@ -162,18 +358,30 @@ class PackageMap:
             )
         self._emplace(package_name, package_path, "PackageMap::Add()")
 
-    def _emplace(self, package_name, package_path, method):
+    def _emplace(self, package_name, package_path, method, remote=None):
         existing = self._map.get(package_name)
         if existing is None:
             self._map[package_name] = [package_path, None]
+            if remote is not None:
+                self._remote[package_name] = remote
             return
-        error = self._merge_error(existing[0], package_path)
+        error = self._merge_error(existing[0], package_path, self._remote.get(package_name), remote)
         if error:
             raise RuntimeError(f"{method} cannot add '{package_name}' {error}")
 
     @staticmethod
-    def _merge_error(this_path, other_path):
-        """Why two local paths of one package cannot be merged, or "" if they can."""
+    def _merge_error(this_path, other_path, this_remote=None, other_remote=None):
+        """Why two definitions of one package (local paths, or remote parameters) cannot be
+        merged, or "" if they can."""
+        if this_remote is not None or other_remote is not None:
+            if this_remote is None or other_remote is None:
+                return "because one is local and the other remote"
+            if this_remote != other_remote:
+                return (
+                    "because the remote package parameters differ "
+                    f"({this_remote.ToJson()} vs {other_remote.ToJson()})"
+                )
+            return ""
         if _equivalent(this_path, other_path) or _equivalent(
             os.path.join(this_path, "package.xml"), os.path.join(other_path, "package.xml")
         ):
@@ -187,10 +395,13 @@ class PackageMap:
             raise TypeError(f"AddMap(): expected a PackageMap, got {type(other_map).__name__}")
         for name, (path, deprecated) in other_map._map.items():
             existing = self._map.get(name)
+            remote = other_map._remote.get(name)
             if existing is None:
                 self._map[name] = [path, deprecated]
+                if remote is not None:
+                    self._remote[name] = copy.deepcopy(remote)
                 continue
-            error = self._merge_error(existing[0], path)
+            error = self._merge_error(existing[0], path, self._remote.get(name), remote)
             if error:
                 raise RuntimeError(
                     f"PackageMap::AddMap cannot merge the package definition for '{name}' {error}"
@@ -212,14 +423,34 @@ class PackageMap:
         self._map[name][1] = message
 
     def AddRemote(self, package_name, params):
-        """Not supported: mallard does not download packages."""
-        raise NotImplementedError(
-            f"PackageMap.AddRemote('{package_name}', ...): mallard does not download remote "
-            "packages; download the package yourself and Add() its local directory"
-        )
+        """Adds the remote package ``package_name`` (RemoteParams ``params``): its archive is
+        fetched, checked and unpacked into the cache when its path is first needed.
+        RuntimeError for params Drake rejects, a package already present with other
+        params, or only network URLs while networking is off and nothing is cached."""
+        if not isinstance(params, _RemoteParams):
+            raise TypeError(f"AddRemote(): params must be RemoteParams, got {params!r}")
+        where = f"PackageMap::AddRemote on '{package_name}'"
+        if not params.urls:
+            raise RuntimeError(f"{where} requires at least one URL")
+        for url in params.urls:
+            if not url.startswith(("https://", "http://", "file://")):
+                raise RuntimeError(f"{where} has unsupported URL '{url}'")
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", params.sha256 or ""):
+            raise RuntimeError(f"{where} has invalid sha256 '{params.sha256}'")
+        if params.archive_type is not None and params.archive_type not in _ARCHIVE_TYPES:
+            raise RuntimeError(f"{where} has unsupported archive type '{params.archive_type}'")
+        params = copy.deepcopy(params)
+        if not params.allowed_urls() and params.cached_path() is None:
+            raise RuntimeError(
+                f"{where} only provides network URLs (i.e., no file:// fallbacks) but "
+                "PackageMap networking has been disabled via the DRAKE_ALLOW_NETWORK environment "
+                "variable and the download cache does not contain any matching file"
+            )
+        self._emplace(package_name, None, "PackageMap::AddRemote()", remote=params)
 
     def Remove(self, package_name):
         """Removes ``package_name``; RuntimeError if it is not present."""
+        self._remote.pop(package_name, None)
         if self._map.pop(package_name, None) is None:
             raise RuntimeError(
                 f"Could not find and remove package://{package_name} from the search path."
@@ -253,6 +484,9 @@ class PackageMap:
                 "(condition 'Contains(package_name)' failed)."
             )
         path, deprecated = self._map[package_name]
+        if path is None:  # a remote package: fetched now (or found in the cache)
+            path = self._remote[package_name].fetch(package_name)
+            self._map[package_name][0] = path
         warning = None
         if deprecated is not None:
             warning = f"Package '{package_name}' is deprecated: {deprecated}"
@@ -333,7 +567,10 @@ class PackageMap:
         lines = ["PackageMap:"]
         if not self._map:
             lines.append("  [EMPTY!]")
-        lines += [f"  - {name}: {path}" for name, (path, _) in sorted(self._map.items())]
+        lines += [
+            f"  - {name}: {path if path is not None else '(remote, not fetched yet)'}"
+            for name, (path, _) in sorted(self._map.items())
+        ]
         return "\n".join(lines) + "\n"
 
 
@@ -349,7 +586,7 @@ def resolve_uri(uri, package_map, root_dir, error, warning):
             result = "/" + rest
         elif scheme in ("model", "package"):
             if not package_map.Contains(package):
-                error(f"URI '{uri}' refers to unknown package '{package}'")
+                error(f"URI '{uri}' refers to unknown package '{package}'{_hint(package)}")
             package_path, deprecation = package_map._path_and_deprecation(package)
             if deprecation is not None:
                 warning(f"In URI '{uri}': {deprecation}")
@@ -372,3 +609,13 @@ def resolve_uri(uri, package_map, root_dir, error, warning):
     if not os.path.exists(full_path):
         error(f"URI '{uri}' resolved to '{result}' which does not exist.")
     return full_path
+
+
+def _hint(package):
+    """How to get Drake's packages, for the message about an unknown package."""
+    if package != "drake":
+        return ""
+    return (
+        " (mallard finds Drake's resources in an installed pydrake: `pip install drake`; or "
+        "add their directory: parser.package_map().Add('drake', '/path/to/share/drake'))"
+    )

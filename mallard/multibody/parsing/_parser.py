@@ -1,5 +1,5 @@
-"""Parser (mirror of pydrake.multibody.parsing.Parser): adds the models of URDF and SDFormat
-files to a MultibodyPlant.
+"""Parser (mirror of pydrake.multibody.parsing.Parser): adds the models of URDF, SDFormat,
+MuJoCo (MJCF) and model directives (.dmd.yaml) files to a MultibodyPlant.
 
 Each ``AddModels*`` call either adds all of a file's models or, on error, nothing: the plant
 is rolled back to where it was (Drake leaves a half-built plant). Warnings are logged to the
@@ -9,6 +9,7 @@ SetStrictParsing().
 
 import os
 
+from mallard.common._pybind import overloads
 from mallard.geometry import SceneGraph
 from mallard.multibody.parsing._collision_filter_groups import (
     CollisionFilterGroupResolver,
@@ -22,14 +23,15 @@ from mallard.multibody.plant import MultibodyPlant
 
 _KNOWN_TYPES = "Known types are: .urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
 # Formats pydrake parses and mallard does not (yet).
-_UNSUPPORTED = {
-    ".xml": "MuJoCo XML",
-    ".XML": "MuJoCo XML",
-    ".dmd.yaml": "Drake model directives",
-    ".DMD.YAML": "Drake model directives",
-    ".obj": "OBJ mesh",
-    ".OBJ": "OBJ mesh",
-}
+_UNSUPPORTED = {".obj": "OBJ mesh", ".OBJ": "OBJ mesh"}
+
+
+def _parse_directives(workspace, directives):
+    """The model instances ``directives`` add, in the Parser's namespace (its prefix)."""
+    from mallard.multibody.parsing import _dmd
+
+    infos = _dmd.parse(workspace, directives, workspace.model_name_prefix)
+    return [info.model_instance for info in infos]
 
 
 def _format_parser(file_name):
@@ -52,6 +54,12 @@ def _format_parser(file_name):
                 f"Cannot parse '{file_name}': mallard's SDFormat parser is not available"
             ) from None
         return _sdf.parse
+    if ends_with(".dmd.yaml") or ends_with(".DMD.YAML"):
+        return _parse_directives
+    if ends_with(".xml") or ends_with(".XML"):
+        from mallard.multibody.parsing import _mujoco
+
+        return _mujoco.parse
     for ext, what in _UNSUPPORTED.items():
         if ends_with(ext):
             raise NotImplementedError(
@@ -79,6 +87,11 @@ class Parser:
     ignored, as Drake does.
     """
 
+    @overloads(
+        "plant, scene_graph=, model_name_prefix=",
+        "plant, model_name_prefix",
+        "builder, plant=, scene_graph=, model_name_prefix=",
+    )
     def __init__(self, *args, **kwargs):
         if "builder" in kwargs or (args and _is_builder(args[0])):
             plant, scene_graph, prefix = self._bind_builder(args, kwargs)
@@ -200,6 +213,10 @@ class Parser:
             return self.AddModelsFromString(file_contents, file_type)
         file_name = os.path.abspath(os.fspath(file_name))
         parse = _format_parser(file_name)
+        if parse is _parse_directives:
+            from mallard.multibody.parsing._dmd import load_file
+
+            return self._add(parse, lambda workspace: load_file(workspace, file_name))
         return self._add(parse, lambda workspace: workspace.load_file(file_name))
 
     def AddModelsFromUrl(self, url):
@@ -222,7 +239,20 @@ class Parser:
             raise TypeError("AddModelsFromString(): file_contents and file_type must be str")
         pseudo_name = f"{STRING_STEM}.{file_type}"
         parse = _format_parser(pseudo_name)
-        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, pseudo_name))
+        if parse is _parse_directives:
+            from mallard.multibody.parsing._model_directives import load_model_directives
+
+            return self._add(parse, lambda _: load_model_directives(file_contents, pseudo_name))
+        # Drake names MJCF text "<literal-string>.urdf" in its messages.
+        label = f"{STRING_STEM}.urdf" if parse.__module__.endswith("_mujoco") else pseudo_name
+        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, label))
+
+    def _process_model_directives(self, directives):
+        """ProcessModelDirectives: the ModelInstanceInfo list of what ``directives`` add (no
+        namespace), all or nothing."""
+        from mallard.multibody.parsing import _dmd
+
+        return self._add(lambda workspace, d: _dmd.parse(workspace, d), lambda _: directives)
 
     def _add(self, parse, load):
         plant = self._plant
@@ -253,7 +283,11 @@ class Parser:
                     lambda message: workspace.diagnostics.error(None, message)
                 )
                 self._collision_filter_groups._merge(groups)
+                for step in workspace.after_geometry:
+                    step()
         except BaseException:
+            for undo in reversed(workspace.undo):
+                undo()
             plant._rollback(checkpoint)
             if registers:
                 plant._geometry_rollback(geometry_checkpoint)

@@ -48,6 +48,11 @@ class Workspace:
         self.geometries = geometries
         #: The CollisionFilterGroupResolver of the call when the plant is a geometry source.
         self.filter_groups = None
+        #: What to do once the call's geometry is registered (callables, in order).
+        self.after_geometry = []
+        #: How to undo changes the plant's rollback does not cover (callables, run in reverse
+        #: order when the call fails), e.g. a gravity vector set by a model.
+        self.undo = []
 
     def load_xml(self, text, file):
         """The root XmlElement of ``text``; a located RuntimeError if it is not well-formed."""

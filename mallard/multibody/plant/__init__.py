@@ -1,6 +1,7 @@
 """Mirror of pydrake.multibody.plant."""
 
-from mallard._template import TemplateClass
+from mallard._public import publish
+from mallard._template import TemplateClass, module_getattr
 from mallard.multibody.plant._config import (
     AddMultibodyPlant,
     AddMultibodyPlantSceneGraph,
@@ -10,6 +11,10 @@ from mallard.multibody.plant._config import (
 from mallard.multibody.plant._coulomb_friction import (
     CalcContactFrictionFromSurfaceProperties,
     CoulombFriction,
+)
+from mallard.multibody.plant._discrete_contact_approximation import (
+    DiscreteContactApproximation,
+    DiscreteContactSolver,
 )
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,
@@ -38,6 +43,8 @@ __all__ = [
     "CalcContactFrictionFromSurfaceProperties",
     "CoulombFriction",
     "CoulombFriction_",
+    "DiscreteContactApproximation",
+    "DiscreteContactSolver",
     "ExternallyAppliedSpatialForce",
     "ExternallyAppliedSpatialForceMultiplexer",
     "ExternallyAppliedSpatialForceMultiplexer_",
@@ -46,3 +53,12 @@ __all__ = [
     "MultibodyPlantConfig",
     "MultibodyPlant_",
 ]
+
+
+def __getattr__(name):
+    """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
+    pydrake's modules answer them)."""
+    return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

@@ -1,19 +1,27 @@
 """MultibodyPlantConfig, ApplyMultibodyPlantConfig, AddMultibodyPlant and
 AddMultibodyPlantSceneGraph, as pydrake's.
 
-mallard has no contact: the contact settings are kept (and checked as far as their names go)
-but change nothing. ``time_step`` and ``use_sampled_output_ports`` are what matter.
+mallard has no contact yet: the contact settings (``penetration_allowance``,
+``stiction_tolerance``, ``contact_model``, ``contact_surface_representation``) are kept (and
+checked as far as their names go) but change nothing. ``time_step``,
+``use_sampled_output_ports``, ``discrete_contact_approximation`` (a discrete plant's solver)
+and ``sap_near_rigid_threshold`` take effect.
 """
 
 import dataclasses
+import logging
 
 from mallard._template import instantiation
+from mallard.common._pybind import overloads
+from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.systems.framework._system import system_scalar_type
 
 _CONTACT_MODELS = ("point", "hydroelastic", "hydroelastic_with_fallback")
-_APPROXIMATIONS = ("", "tamsi", "sap", "similar", "lagged")
 _SURFACES = ("triangle", "polygon")
+_APPROXIMATIONS = {"tamsi": "kTamsi", "sap": "kSap", "similar": "kSimilar", "lagged": "kLagged"}
+
+LOGGER = logging.getLogger("mallard.plant")
 
 
 @dataclasses.dataclass
@@ -42,7 +50,6 @@ def ApplyMultibodyPlantConfig(config, plant):
         )
     for name, allowed in (
         ("contact_model", _CONTACT_MODELS),
-        ("discrete_contact_approximation", _APPROXIMATIONS),
         ("contact_surface_representation", _SURFACES),
     ):
         value = getattr(config, name)
@@ -52,8 +59,31 @@ def ApplyMultibodyPlantConfig(config, plant):
                 + ", ".join(repr(a) for a in allowed if a)
             )
     plant.SetUseSampledOutputPorts(bool(config.use_sampled_output_ports) and config.time_step > 0)
+    if config.time_step > 0:  # (as Drake: "" is the default, "lagged")
+        name = (
+            config.discrete_contact_approximation
+            or MultibodyPlantConfig.discrete_contact_approximation
+        )
+        if name == "tamsi":
+            _warn_tamsi_deprecated()
+        if name not in _APPROXIMATIONS:
+            raise RuntimeError(f"Unknown discrete_contact_approximation: '{name}'")
+        plant.set_discrete_contact_approximation(
+            getattr(DiscreteContactApproximation, _APPROXIMATIONS[name])
+        )
+    plant.set_sap_near_rigid_threshold(config.sap_near_rigid_threshold)
     plant.set_adjacent_bodies_collision_filters(config.adjacent_bodies_collision_filters)
     plant._config = dataclasses.replace(config)
+
+
+def _warn_tamsi_deprecated():
+    """Drake's deprecation warning for the "tamsi" approximation (once per process)."""
+    if not getattr(_warn_tamsi_deprecated, "done", False):
+        _warn_tamsi_deprecated.done = True
+        LOGGER.warning(
+            "DRAKE_DEPRECATED: The TAMSI solver is deprecated, and will be removed from Drake "
+            "on or after 2026-09-01."
+        )
 
 
 def _add_plant_and_scene_graph(builder, plant, scene_graph):
@@ -77,6 +107,7 @@ def _add_plant_and_scene_graph(builder, plant, scene_graph):
     return plant, scene_graph
 
 
+@overloads("builder, time_step, scene_graph=", "builder, plant, scene_graph=")
 def AddMultibodyPlantSceneGraph(builder, *args, **kwargs):
     """``(builder, time_step, scene_graph=None)`` or ``(builder, plant, scene_graph=None)``:
     adds a MultibodyPlant (made with ``time_step``, of the builder's scalar type, or the

@@ -14,6 +14,8 @@ class CoulombFriction:
     or if dynamic > static.
     """
 
+    __module__ = "mallard.multibody.plant"  # (its public path: pickles name it)
+
     __slots__ = ("_static", "_dynamic")
 
     def __init__(self, static_friction=0.0, dynamic_friction=0.0):

@@ -1,30 +1,33 @@
-"""The discrete update of a MultibodyPlant (time_step h > 0) and its constraints.
+"""The discrete update of a MultibodyPlant (time_step h > 0): Drake's discrete solvers without
+contact, the constraints they enforce, the discrete contact approximation, and the sampled
+outputs.
 
-The scheme (one periodic update every h seconds, offset 0): semi-implicit (symplectic) Euler
-on the linearized dynamics, as Drake's discrete solver takes them when there is no contact,
-then a projection onto the constraints:
+Every h seconds (offset 0) the state x0 = [q0; v0] becomes
 
-1. Free motion: v* = v + h·v̇, with v̇ from the articulated body algorithm at (q, v) and every
-   force explicit except joint damping −D·v⁺ and the PD-controlled actuators'
-   clamp(−Kp·(q + h·v⁺ − q_d) − Kd·(v⁺ − v_d) + u, ±effort limit), which are implicit
-   (see DynamicsMixin._discrete_forward_dynamics). Locked joints keep v⁺ = 0.
-2. Constraints: v⁺ is the point nearest to v* in the metric of the step's Hessian
-   A = M(q) + h·D + (h·Kd + h²·Kp of the unsaturated PD actuators) among the velocities whose
-   next positions q + h·v⁺ satisfy
-   * the position limits lower ≤ q⁺ ≤ upper of every single-dof joint (revolute, prismatic,
-     screw): one inequality per finite limit;
-   * the coupler constraints q₀⁺ = ρ·q₁⁺ + Δq (an equality each).
-   That is the quadratic program min ½·(v⁺ − v*)ᵀ·A·(v⁺ − v*) over those constraints, solved
-   exactly (to round-off) through its dual, a small mixed LCP over the constraints, by
-   Murty's least-index principal pivoting. The projection is inelastic: it never adds
-   kinetic energy (in A's metric), and a limit reached during a step is met exactly (no
-   penetration, no bounce). A position that starts outside its limits or off its coupler is
-   brought back in one step.
-3. Positions: q⁺ = q + h·N(q)·v⁺. Quaternions are not renormalized, as Drake does not.
+    v = the discrete solver's velocities,    q = q0 + h·N(q0)·v
 
-Drake's default discrete solver (SAP) treats limits and couplers as compliant constraints
-with a near-rigid regularization; without constraints its step is the one above to
-round-off, with them the two differ by the (small) penetration and softness SAP allows.
+(quaternions are not renormalized, as in Drake). The discrete contact approximation
+(``set_discrete_contact_approximation``, Drake's default kLagged) chooses the solver
+(``get_discrete_contact_solver``): kSap, kSimilar and kLagged use SAP (they differ only in how
+contact is approximated), kTamsi TAMSI (deprecated by Drake).
+
+* SAP (plant._sap_driver, kernels.sap), as Drake's SapDriver: the free motion v* = v0 + h·v̇*
+  with (M + h·D)·v̇* = k(x0), every force explicit at x0 but joint damping (implicit), the
+  actuators with PD gains left to their constraints (as Drake, even when their desired state
+  input has no value: their input u then acts on nothing), locked joints held; then v
+  minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: joint limits
+  near the step's start, PD controllers with effort limits, couplers. Limits and couplers
+  are near rigid, critically damped at the time step: a joint approaches its limit at most
+  halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a violated limit or
+  coupler is restored halfway per step.
+* TAMSI without contact, as Drake's TamsiDriver: v = v0 + h·v̇ with every force explicit at x0
+  (joint damping too), every actuator's effort-limited input u (PD gains ignored), the limits
+  of revolute and prismatic joints as Drake's explicit penalty forces (critically damped
+  springs of period 20π·h, from the bodies' default inertias), v = 0 for locked joints.
+
+AutoDiffXd plants: SAP solves the problem of their values and differentiates its solution by
+the implicit function theorem, as Drake (see _sap_driver); TAMSI without contact is explicit.
+Symbolic plants raise Drake's errors: no discrete update.
 
 As Drake's, a plant uses sampled output ports by default (``SetUseSampledOutputPorts``):
 the update is then an unrestricted update that also stores what the step computed
@@ -35,14 +38,24 @@ those outputs are computed from the current state (what the next step would use)
 """
 
 import logging
+import math
+import numbers
 
 import numpy as np
 
 from mallard._compiled import kernels
+from mallard._template import cpp_scalar_name
+from mallard.common._pybind import incompatible_arguments
 from mallard.common.value import AbstractValue
+from mallard.multibody.plant._discrete_contact_approximation import (
+    DiscreteContactApproximation,
+    DiscreteContactSolver,
+)
 from mallard.multibody.plant._dynamics import _forward_dynamics_key
+from mallard.multibody.plant._sap_driver import SapDriver
 from mallard.multibody.tree._indices import MultibodyConstraintId
 from mallard.multibody.tree._joint import Joint
+from mallard.systems.framework._system import system_scalar_type
 
 LOGGER = logging.getLogger("mallard.plant")
 
@@ -52,6 +65,7 @@ _CONTINUOUS_CONSTRAINTS = (
     "to set a model approximation that uses the SAP solver instead (kSap, kSimilar, or "
     "kLagged)."
 )
+_MODULE = "mallard.multibody.plant"
 
 
 class CouplerConstraintSpec:
@@ -93,40 +107,42 @@ class DiscreteStep:
         self.memory = memory
 
 
-class _Projection:
-    """The compiled kernels of the constraint projection (``kernels.lcp``) and scratch arrays
-    for n velocities and m constraint rows."""
-
-    def __init__(self, n, m):
-        compiled = kernels(np.float64)
-        self.residuals = compiled.constraint_residuals
-        self.project = compiled.project_velocities
-        self.r, self.lam, self.X = np.empty(m), np.empty(m), np.empty((m, 1))
-        self.active = np.empty(m, dtype=np.int64)
-        self.Y, self.L = np.empty((n, m)), np.empty((n, n))
-        self.W, self.S, self.L_S = np.empty((m, m)), np.empty((m, m)), np.empty((m, m))
+def _critically_damped(period, inertia):
+    """(k, d) of a critically damped oscillator of ``period`` and ``inertia``."""
+    omega = 2.0 * math.pi / period
+    stiffness = inertia * omega * omega
+    return stiffness, 2.0 * math.sqrt(inertia * stiffness)
 
 
 class DiscreteMixin:
-    """Discrete update, constraints and sampled outputs of MultibodyPlant."""
+    """Discrete update, constraints, discrete contact approximation and sampled outputs of
+    MultibodyPlant."""
 
     # ---- constraints ---------------------------------------------------------------------
     def AddCouplerConstraint(self, joint0, joint1, gear_ratio, offset=0.0):
         """Adds q₀ = gear_ratio·q₁ + offset between the single-dof joints ``joint0`` and
-        ``joint1`` (enforced by discrete plants only; a continuous plant with constraints
-        raises when its dynamics are evaluated, as Drake's). Returns its
-        MultibodyConstraintId."""
-        self._throw_if_finalized("AddCouplerConstraint")
+        ``joint1`` (enforced by the SAP solver of discrete plants; a continuous plant with
+        constraints raises when its dynamics are evaluated, a TAMSI plant here, as Drake's).
+        Returns its MultibodyConstraintId."""
         for joint in (joint0, joint1):
             if not isinstance(joint, Joint):
                 raise TypeError(
                     f"AddCouplerConstraint(): expected a Joint, got {type(joint).__name__}"
                 )
+        self._throw_if_finalized("AddCouplerConstraint")
+        for joint in (joint0, joint1):
             if joint._plant is not self:
                 raise RuntimeError(
                     f"AddCouplerConstraint(): joint '{joint.name()}' is not part of this "
                     "MultibodyPlant"
                 )
+        if self._time_step > 0 and self._uses_tamsi():
+            raise RuntimeError(
+                "Currently this MultibodyPlant is set to use the TAMSI solver. TAMSI does not "
+                "support coupler constraints. Use set_discrete_contact_approximation() to set "
+                "a model approximation that uses the SAP solver instead (kSap, kSimilar, or "
+                "kLagged)."
+            )
         if joint0.num_velocities() != 1 or joint1.num_velocities() != 1:
             raise RuntimeError(
                 "Coupler constraints can only be defined on single-DOF joints. However joint "
@@ -179,6 +195,70 @@ class DiscreteMixin:
         if self._time_step == 0 and self._coupler_constraints:
             raise RuntimeError(_CONTINUOUS_CONSTRAINTS)
 
+    # ---- discrete contact approximation ----------------------------------------------------
+    def set_discrete_contact_approximation(self, approximation):
+        """Sets the discrete contact approximation, and with it the discrete solver (kTamsi:
+        TAMSI; kSap, kSimilar, kLagged: SAP). Before Finalize(), discrete plants only; TAMSI
+        does not take constraints."""
+        method = "set_discrete_contact_approximation"
+        if not isinstance(approximation, DiscreteContactApproximation):
+            raise incompatible_arguments(
+                method,
+                (
+                    f"(self: {_MODULE}.MultibodyPlant, approximation: "
+                    f"{_MODULE}.DiscreteContactApproximation) -> None",
+                ),
+                (self, approximation),
+                {},
+            )
+        self._throw_if_finalized(method)
+        if not self._time_step > 0:
+            raise RuntimeError(f"{method}(): condition 'is_discrete()' failed.")
+        if approximation == DiscreteContactApproximation.kTamsi and self.num_constraints():
+            raise RuntimeError(
+                "You selected TAMSI as the contact approximation, but you have constraints "
+                "registered with this model (num_constraints() == "
+                f"{self.num_constraints()}). TAMSI does not support constraints."
+            )
+        self._discrete_contact_approximation = approximation
+
+    def get_discrete_contact_approximation(self):
+        """The discrete contact approximation (kLagged unless set)."""
+        return self._discrete_contact_approximation
+
+    def get_discrete_contact_solver(self):
+        """The discrete solver: kTamsi for the kTamsi approximation, kSap for the others."""
+        if self._uses_tamsi():
+            return DiscreteContactSolver.kTamsi
+        return DiscreteContactSolver.kSap
+
+    def _uses_tamsi(self):
+        return self._discrete_contact_approximation._value == 0  # (kTamsi; hot path)
+
+    def set_sap_near_rigid_threshold(self, near_rigid_threshold=1.0):
+        """SAP's near-rigid threshold β for contact constraints (non-negative, 1 by default;
+        Drake's joint limits, couplers and PD controllers have their own β = 0.1). Before
+        Finalize()."""
+        method = "set_sap_near_rigid_threshold"
+        if isinstance(near_rigid_threshold, str) or not isinstance(
+            near_rigid_threshold, numbers.Real
+        ):
+            raise incompatible_arguments(
+                method,
+                (f"(self: {_MODULE}.MultibodyPlant, near_rigid_threshold: float = 1.0) -> None",),
+                (self, near_rigid_threshold),
+                {},
+            )
+        self._throw_if_finalized(method)
+        near_rigid_threshold = float(near_rigid_threshold)
+        if not near_rigid_threshold >= 0.0:
+            raise RuntimeError(f"{method}(): condition 'near_rigid_threshold >= 0.0' failed.")
+        self._sap_near_rigid_threshold = near_rigid_threshold
+
+    def get_sap_near_rigid_threshold(self):
+        """SAP's near-rigid threshold for contact constraints (see its setter)."""
+        return self._sap_near_rigid_threshold
+
     # ---- sampled output ports ------------------------------------------------------------
     def SetUseSampledOutputPorts(self, use_sampled_output_ports):
         """Whether a discrete plant's acceleration, actuation and reaction outputs report the
@@ -197,14 +277,18 @@ class DiscreteMixin:
 
     # ---- the update ----------------------------------------------------------------------
     def _declare_discrete_update(self):
-        """At Finalize() (discrete plants): the periodic update of period h, offset 0."""
+        """At Finalize() (discrete plants): the periodic update of period h, offset 0, and
+        the same as a forced update (CalcForcedUnrestrictedUpdate or
+        CalcForcedDiscreteUpdate take a step), as Drake's DeclareStateUpdate."""
         h = self._time_step
         if self._use_sampled_output_ports:
             self.DeclareAbstractState(AbstractValue.Make(None))
             self.DeclarePeriodicUnrestrictedUpdateEvent(h, 0.0, self._unrestricted_update)
+            self.DeclareForcedUnrestrictedUpdateEvent(self._unrestricted_update)
         else:
             self.DeclarePeriodicDiscreteUpdateEvent(h, 0.0, self._discrete_update)
-        self._finalize_limits_and_couplers()
+            self.DeclareForcedDiscreteUpdateEvent(self._discrete_update)
+        self._sap_driver = SapDriver(self)
 
     def _discrete_update(self, context, discrete_state):
         discrete_state.get_mutable_vector(0).SetFromVector(self._discrete_step(context).x_next)
@@ -213,47 +297,6 @@ class DiscreteMixin:
         step = self._discrete_step(context)
         state.get_mutable_discrete_state(0).SetFromVector(step.x_next)
         state.get_mutable_abstract_state(0).set_value(step.memory)
-
-    def _finalize_limits_and_couplers(self):
-        """The constraint rows, fixed at Finalize() (as Drake reads the joint limits then):
-        for each finite limit of a single-dof joint and each coupler, its row of J (on v),
-        kind (0 lower, 1 upper, 2 coupler), q slots, the constraint function g(q) = a₀·q[q0] +
-        a₁·q[q1] + c (g ≥ 0 for limits, g = 0 for couplers), joint(s) and constraint id. At a
-        step, J·v⁺ ≥ b (limits) or = b (couplers) with b = −g(q)/h."""
-        rows = []  # (J row, kind, q0, q1, a0, a1, c, joint0, joint1, id)
-        nv = self._nv
-        for j in self._joints:
-            if j.num_positions() != 1 or j.num_velocities() != 1:
-                continue
-            for kind, bound in (
-                (0, j.position_lower_limits()[0]),
-                (1, j.position_upper_limits()[0]),
-            ):
-                if np.isfinite(bound):
-                    row = np.zeros(nv)
-                    sign = 1.0 if kind == 0 else -1.0
-                    row[j._v_start] = sign
-                    i = int(j.index())
-                    q0 = j._q_start
-                    rows.append((row, kind, q0, q0, sign, 0.0, -sign * bound, i, i, None))
-        for spec in self._coupler_constraints.values():
-            j0, j1 = self._joints[int(spec.joint0_index)], self._joints[int(spec.joint1_index)]
-            row = np.zeros(nv)
-            row[j0._v_start] += 1.0
-            row[j1._v_start] -= spec.gear_ratio
-            rows.append(
-                (row, 2, j0._q_start, j1._q_start, 1.0, -spec.gear_ratio, -spec.offset)
-                + (int(j0.index()), int(j1.index()), spec.id)
-            )
-        self._c_J = np.array([r[0] for r in rows]).reshape(len(rows), nv)
-        self._c_kind = np.array([r[1] for r in rows], dtype=np.int64)
-        self._c_q0 = np.array([r[2] for r in rows], dtype=np.int64)
-        self._c_q1 = np.array([r[3] for r in rows], dtype=np.int64)
-        self._c_g = np.array([r[4:7] for r in rows], dtype=float).reshape(-1, 3).T.copy()
-        self._c_joints = np.array([r[7:9] for r in rows], dtype=np.int64).reshape(-1, 2)
-        self._c_ids = [r[9] for r in rows]
-        self._c_equality = self._c_kind == 2
-        self._c_any_equality = bool(self._c_equality.any())
 
     def _discrete_step(self, context):
         """The DiscreteStep from ``context`` (cached until its time, state, parameters or
@@ -270,28 +313,36 @@ class DiscreteMixin:
         x = self._x(context)
         nq = self._nq
         q, v = x[:nq], x[nq:]
-        ec = self._forward_dynamics(context)
-        v_next = v + h * ec.work.vdot
-        locked = self._locked_velocities(context)
-        if locked is not None:
-            v_next[locked] = 0.0
-        v_next = self._project_on_constraints(context, q, v_next, locked)
+        if x.dtype != np.float64 and (
+            cpp_scalar_name(system_scalar_type(self)) == "drake::symbolic::Expression"
+        ):
+            raise RuntimeError(
+                "This method doesn't support T = Expression."
+                if self._uses_tamsi()
+                else "Discrete updates with the SAP solver are not supported for T = "
+                "symbolic::Expression"
+            )
+        if self._uses_tamsi():
+            v_next = v + h * self._free_motion(context)
+            if self._parameters(context).locked.any():
+                v_next[self._locked_velocities(context)] = 0.0
+            u, limits = self._actuation(context), self._effort_limits()
+            net = np.minimum(np.maximum(u, -limits), limits)
+        else:
+            v_star = v + h * self._free_motion(context)
+            v_next, net, _ = self._sap_driver.step(context, q, v, v_star)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
         model = self._engine
         kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
-        memory = DiscreteStepMemory(
-            x.copy(), vdot, self._net_actuation_at(context, v_next), generalized, spatial
-        )
+        memory = DiscreteStepMemory(x.copy(), vdot, net, generalized, spatial)
         return DiscreteStep(x_next, memory)
 
     def _locked_velocities(self, context):
-        """The v slots of the locked joints in ``context``, or None."""
+        """The v slots of the locked joints in ``context`` (an int array)."""
         locked = self._parameters(context).locked
-        if not locked.any():
-            return None
         slots = [
             s
             for j in np.flatnonzero(locked)
@@ -302,88 +353,140 @@ class DiscreteMixin:
         ]
         return np.array(slots, dtype=np.int64)
 
-    def _constraint_rows(self, parameters, locked):
-        """(J, G, q0, q1, equality): the constraint rows (see _build_constraints) without the
-        limits of locked joints and the deactivated couplers, with locked velocities' columns
-        of J zero; or None if no row is left."""
-        kind, inactive = self._c_kind, parameters.inactive_constraints
-        keep = ~(parameters.locked[self._c_joints][:, 0] & (kind < 2))
-        if inactive:
-            keep &= np.array([i is None or i not in inactive for i in self._c_ids])
-        if not keep.any():
-            return None
-        J = self._c_J[keep]
-        if locked is not None:
-            J[:, locked] = 0.0
-        G = np.ascontiguousarray(self._c_g[:, keep])
-        return J, G, self._c_q0[keep], self._c_q1[keep], self._c_equality[keep]
+    def _controlled_inputs(self):
+        """Per actuation input, True if its actuator has PD gains (kept until the model
+        changes: JointActuator.set_controller_gains)."""
+        version, mask = getattr(self, "_controlled_inputs_cache", (None, None))
+        if version != self._engine.version:
+            mask = np.zeros(self.num_actuated_dofs(), dtype=bool)
+            for a in self._actuators:
+                mask[a._input_start] = a.has_controller()
+            self._controlled_inputs_cache = (self._engine.version, mask)
+        return mask
 
-    def _project_on_constraints(self, context, q, v_star, locked):
-        """v⁺: v* projected onto the constraints in the step's metric (module docstring)."""
-        if not self._c_kind.size:
-            return v_star
-        if v_star.dtype != np.float64:
-            raise NotImplementedError(
-                "MultibodyPlant: the discrete update with joint limits or constraints supports "
-                "float64 states only"
-            )
-        parameters = self._parameters(context)
-        if locked is None and not parameters.inactive_constraints:
-            J, G, q0, q1, equality = (
-                self._c_J,
-                self._c_g,
-                self._c_q0,
-                self._c_q1,
-                self._c_equality,
-            )
-            any_equality = self._c_any_equality
+    def _free_motion_actuation(self, u):
+        """The actuation the discrete free motion applies: SAP leaves the actuators with PD
+        gains to their constraints; TAMSI applies every actuator's."""
+        if self._uses_tamsi():
+            return u
+        controlled = self._controlled_inputs()
+        return np.where(controlled, 0.0, u) if controlled.any() else u
+
+    def _free_motion(self, context):
+        """v̇* (kept until the Context changes): the accelerations of the non-constraint
+        forces the discrete solver takes (Drake's AccelerationsDueToNonConstraintForces),
+        locked joints held. SAP: (M + h·D)·v̇* = k(x0), joint damping implicit, the PD
+        controlled actuators left out; TAMSI: M·v̇* = k(x0), every force explicit, joint
+        limits as penalty forces."""
+        ec = self._engine.cache(context)
+        key = _forward_dynamics_key(context)
+        vdot = ec.lookup("free_motion", key)
+        if vdot is not None:
+            return vdot
+        tamsi = self._uses_tamsi()
+        if ec.ws.dtype == np.float64:
+            u, tau, F = self._forward_dynamics_inputs(context, ec)
+            if tamsi:
+                self._drive_forward_dynamics(
+                    context, ec, (u, self._add_joint_limit_penalties(context, tau), F)
+                )
+            else:  # (M + h·D): h·D where the ABA adds the reflected inertias
+                reflected = ec.params.reflected.copy()
+                ec.params.reflected[:] += self._time_step * ec.params.damping
+                try:
+                    self._drive_forward_dynamics(context, ec, (u, tau, F))
+                finally:
+                    ec.params.reflected[:] = reflected
+            vdot = ec.work.vdot.copy()
         else:
-            rows = self._constraint_rows(parameters, locked)
-            if rows is None:
-                return v_star
-            J, G, q0, q1, equality = rows
-            any_equality = bool(equality.any())
-        scratch = self.__dict__.setdefault("_projection_scratch", {})
-        p = scratch.get(J.shape[0])
-        if p is None:
-            p = scratch[J.shape[0]] = _Projection(self._nv, J.shape[0])
-        if not p.residuals(J, G, q0, q1, q, self._time_step, v_star, p.r) and not any_equality:
-            return v_star  # every limit is met by the free motion
-        A = self.CalcMassMatrix(context)
-        A.flat[:: self._nv + 1] += self._step_diagonal(context)
-        free = np.ones(self._nv, dtype=np.int64)
-        if locked is not None:  # locked velocities stay zero
-            free[locked] = 0
-        v_next = np.empty_like(v_star)
-        status = p.project(
-            A, J, p.r, equality, free, v_star, p.Y, p.L, p.W, p.lam, p.active, p.S, p.L_S, p.X,
-            v_next,
-        )  # fmt: skip
-        if status == 1:
-            raise RuntimeError(
-                "MultibodyPlant: the discrete step's matrix M + h·D is not positive definite"
-            )
-        return v_next
+            tau, F = self._applied_forces(context, actuation=False)
+            u, limits = self._actuation(context), self._effort_limits()
+            u = self._free_motion_actuation(np.minimum(np.maximum(u, -limits), limits))
+            tau = self._add_actuation(tau, u)
+            diagonal = self._reflected_inertias(context)
+            if tamsi:
+                tau = self._add_joint_limit_penalties(context, tau)
+            else:
+                diagonal = diagonal + self._time_step * ec.params.damping
+            F_app = self._mobod_forces(F)
+            vdot = self._articulated_body_algorithm(context, tau, F_app, diagonal)[0]
+        return ec.store("free_motion", key, vdot)
 
-    def _step_diagonal(self, context):
-        """What the discrete step adds to M's diagonal: h·D plus, for the unsaturated PD
-        actuators, h·Kd + h²·Kp (recorded by the forward dynamics)."""
-        ec = self._forward_dynamics(context)
-        return ec.lookup("forward_dynamics", _forward_dynamics_key(context))
+    def _step_accelerations(self, context, ec):
+        """ec's vdot and A_WB: those of the discrete step from ``context``, (v⁺ − v)/h (a
+        discrete plant's forward dynamics, as Drake's)."""
+        vdot = self._discrete_step(context).memory.vdot
+        self._acceleration_bias(context)
+        ec.work.vdot[:] = vdot
+        model = self._engine
+        ec.kernels.drive_spatial_accelerations(model.mi, model.mf, ec.ws, vdot, ec.work.A_WB)
 
-    def _net_actuation_at(self, context, v_next):
-        """The actuation applied during the step from ``context`` to v⁺: u clamped to the
-        effort limits, the PD-controlled actuators' forces at v⁺ clamped likewise."""
-        u = self._actuation(context)
-        limits = self._effort_limits()
-        net = np.minimum(np.maximum(u, -limits), limits)
-        s, iq, iv, kp, kd, q_d, v_d = self._pd_controllers(context)
-        if s.size:
-            q = self._q(context)
-            h = self._time_step
-            f = -kp * (q[iq] + h * v_next[iv] - q_d) - kd * (v_next[iv] - v_d) + u[s]
-            net[s] = np.minimum(np.maximum(f, -limits[s]), limits[s])
-        return net
+    # ---- TAMSI's joint limits ----------------------------------------------------------------
+    def _joint_limit_penalties(self):
+        """Per revolute and prismatic joint with a limit: (v slot, q slot, lower, upper,
+        stiffness, damping), a list of Drake's penalty parameters (SetUpJointLimitsParameters),
+        made at the first TAMSI step: each body of the joint, the other held, is an oscillator
+        of period 20π·h (its mass, or its rotational inertia about the axis at the joint
+        frame); the less stiff one's."""
+        rows = self.__dict__.get("_joint_limit_penalty_rows")
+        if rows is not None:
+            return rows
+        period = 20.0 * math.pi * self._time_step
+        rows = []
+        for joint in self._joints:
+            kind = joint.type_name()
+            if kind not in ("revolute", "prismatic"):
+                continue
+            lower, upper = joint.position_lower_limits()[0], joint.position_upper_limits()[0]
+            if not (np.isfinite(lower) or np.isfinite(upper)):
+                continue
+            candidates = []
+            for frame in (joint.frame_on_parent(), joint.frame_on_child()):
+                body = frame.body()
+                if int(body.index()) == 0:
+                    inertia = math.inf
+                elif math.isnan(body.default_mass()):
+                    inertia = math.inf
+                elif kind == "prismatic":
+                    inertia = float(body.default_mass())
+                else:
+                    X_BJ = frame.GetFixedPoseInBodyFrame()
+                    M_BJo_J = (
+                        body.default_spatial_inertia()
+                        .Shift(X_BJ.translation())
+                        .ReExpress(X_BJ.rotation())
+                    )
+                    I = M_BJo_J.CalcRotationalInertia().CopyToFullMatrix3()
+                    axis = np.asarray(joint.revolute_axis(), dtype=float)
+                    inertia = float(axis @ I @ axis)
+                candidates.append(_critically_damped(period, inertia))
+            parent, child = candidates
+            stiffness, damping = parent if parent[0] < child[0] else child
+            rows.append((joint._v_start, joint._q_start, lower, upper, stiffness, damping))
+        self._joint_limit_penalty_rows = rows
+        return rows
+
+    def _add_joint_limit_penalties(self, context, tau):
+        """tau plus Drake's penalty forces of the joint limits (TAMSI), at the state of
+        ``context``: past a limit, −k·Δq − d·v, of the sign that pushes back. (A loop over
+        the few limited joints: faster than numpy's calls on such small arrays.)"""
+        rows = self._joint_limit_penalties()
+        if not rows:
+            return tau
+        q, v = self._q(context).tolist(), None
+        out = tau
+        for iv, iq, lower, upper, k, d in rows:
+            qi = q[iq]
+            if not (qi > upper or qi < lower):
+                continue
+            if v is None:
+                v = self._v(context).tolist()
+                out = tau.astype(np.result_type(tau, self._q(context)), copy=True)
+            if qi > upper:
+                out[iv] += min(-k * (qi - upper) - d * v[iv], 0.0)
+            else:
+                out[iv] += max(-k * (qi - lower) - d * v[iv], 0.0)
+        return out
 
     def _step_applied_forces(self, context, memory):
         """(tau, F_BBo_W) applied during the step of ``memory``, which started from the

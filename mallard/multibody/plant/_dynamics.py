@@ -6,8 +6,8 @@ spatial inertias in World (q, p), the acceleration bias (q, v, p) and the forwar
 (everything: t, q, v, p, inputs).
 
 Forward dynamics is the articulated body algorithm (O(n)). For a discrete plant it gives the
-accelerations of Drake's discrete step without contact, (v_next − v)/δt, with joint damping
-and PD controllers implicit; its sampled output ports still report zeros (see _ports).
+accelerations of its discrete step, (v_next − v)/δt (see _discrete); its sampled output ports
+report the last step's (see _ports).
 """
 
 import numpy as np
@@ -30,7 +30,7 @@ def _forward_dynamics_key(context):
 
 class _DynamicsTopology:
     """Index arrays of a finalized plant: per mobod its body's model instance and its joint
-    (−1 for World); per actuator (in the plant's list) its index, input slot and v slot; the q
+    (−1 for World); per actuator (in the plant's list) its input slot and v slot; the q
     slots of the pitch angles of roll-pitch-yaw joints."""
 
     def __init__(self, plant):
@@ -42,7 +42,6 @@ class _DynamicsTopology:
             [-1 if m.joint is None else m.joint for m in plant._mobods], dtype=np.int64
         )
         actuators = plant._actuators
-        self.actuator_index = np.array([int(a.index()) for a in actuators], dtype=np.int64)
         self.actuator_input = np.array([a._input_start for a in actuators], dtype=np.int64)
         self.actuator_v = np.array([a.joint()._v_start for a in actuators], dtype=np.int64)
         self.rpy_pitch = np.array(
@@ -274,34 +273,66 @@ class DynamicsMixin:
             element.CalcAndAddForceContribution(context, forces)
 
     # ---- forward dynamics ------------------------------------------------------------------
+    def _pd_tables(self):
+        """Per model instance with PD-controlled actuators: (its index, desired state port,
+        number of actuators, the instance-local index, input slot, q slot, v slot, joint, Kp
+        and Kd of each controlled one), kept until the model changes."""
+        version, tables = getattr(self, "_pd_tables_cache", (None, None))
+        if version != self._engine.version:
+            tables = []
+            for mi, port in enumerate(self._desired_state_ports):
+                actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
+                local = [i for i, a in enumerate(actuators) if a.has_controller()]
+                if not local:
+                    continue
+                chosen = [actuators[i] for i in local]
+                columns = [
+                    [a._input_start for a in chosen],
+                    [a.joint()._q_start for a in chosen],
+                    [a.joint()._v_start for a in chosen],
+                    [int(a.joint().index()) for a in chosen],
+                ]
+                slots = [np.array(c, dtype=np.int64) for c in [local, *columns]]
+                gains = [
+                    np.array([a._gains.p for a in chosen]),
+                    np.array([a._gains.d for a in chosen]),
+                ]
+                tables.append((mi, port, len(actuators), *slots, *gains))
+            self._pd_tables_cache = (self._engine.version, tables)
+        return tables
+
     def _pd_controllers(self, context):
         """The PD-controlled actuators of the model instances whose desired state input has
-        a value, as arrays: input slots, q slots, v slots, Kp, Kd, q_d, v_d."""
-        rows = []
-        for mi, port in enumerate(self._desired_state_ports):
+        a value, whose joints are not locked (Drake's DesiredStateInput), as arrays: input
+        slots, q slots, v slots, Kp, Kd, q_d, v_d."""
+        tables = self._pd_tables()
+        if not tables:
+            return _NO_PD_CONTROLLERS
+        parts = []
+        locked = None
+        for mi, port, n, local, inputs, iq, iv, joints, kp, kd in tables:
             desired = port._value_or_none(context)
             if desired is None or desired.size() == 0:
                 continue
             x_d = desired._data
-            if _has_nan(x_d):
+            if locked is None:
+                locked = self._parameters(context).locked
+            q_d, v_d = x_d[local], x_d[n + local]
+            part = (inputs, iq, iv, kp, kd, q_d, v_d)
+            unlocked = ~locked[joints]
+            if not unlocked.all():
+                part = tuple(a[unlocked] for a in part)
+            if _has_nan(part[5]) or _has_nan(part[6]):
                 raise RuntimeError(
                     f"Desired state input port for model instance {self._instance_names[mi]} "
                     "contains NaN."
                 )
-            actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
-            n = len(actuators)
-            for i, a in enumerate(actuators):
-                if a.has_controller():
-                    joint = a.joint()
-                    rows.append(
-                        (a._input_start, joint._q_start, joint._v_start)
-                        + (a._gains.p, a._gains.d, x_d[i], x_d[n + i])
-                    )
-        if not rows:
+            parts.append(part)
+        if not parts:
             return _NO_PD_CONTROLLERS
-        slots = np.array([r[:3] for r in rows], dtype=np.int64).reshape(-1, 3).T
-        gains = np.array([r[3:] for r in rows]).reshape(-1, 4).T
-        return (*slots, *gains)
+        if len(parts) == 1:
+            return parts[0]
+        return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
 
     def _effort_limits(self):
         """The effort limit of every actuation input (∞ where there is none); kept until the
@@ -390,35 +421,23 @@ class DynamicsMixin:
         """The EngineCache with v̇ (``vdot``), A_WB per mobod (``A_WB``) and, for continuous
         plants, q̇ (``qdot``) of the forward dynamics (the articulated body algorithm) with
         every applied force, locked joints held, and reflected rotor inertias. For a discrete
-        plant, as Drake's discrete solver (SAP, without contact) takes them: joint damping
-        and the PD controllers implicit (see _discrete_forward_dynamics)."""
+        plant, as Drake's: those of its discrete step, v̇ = (v⁺ − v)/h (see _discrete)."""
         ec = self._engine.cache(context)
         key = _forward_dynamics_key(context)
         if ec.lookup("forward_dynamics", key) is not None:
             return ec
-        step_diagonal = ec.zero_tau  # (what a discrete step adds to M's diagonal)
         if self._time_step == 0:
             self._throw_if_continuous_with_constraints()
-            self._drive_forward_dynamics(context, ec)
-        elif self._has_pd_input(context) or ec.ws.dtype != np.float64:
-            ec.work.vdot[:], ec.work.A_WB[:], step_diagonal = self._discrete_forward_dynamics(
-                context
-            )
+            self._drive_forward_dynamics(context, ec, self._forward_dynamics_inputs(context, ec))
         else:
-            # Joint damping implicit: (M + h·D)·v̇ = τ − D·v − C·v, by the compiled ABA with
-            # h·D added to the diagonal it adds the reflected inertias with.
-            step_diagonal = self._time_step * ec.params.damping
-            ec.params.reflected[:] += step_diagonal
-            try:
-                self._drive_forward_dynamics(context, ec)
-            finally:
-                ec.params.reflected[:] -= step_diagonal
-        ec.store("forward_dynamics", key, step_diagonal)
+            self._step_accelerations(context, ec)
+        ec.store("forward_dynamics", key, True)
         return ec
 
-    def _drive_forward_dynamics(self, context, ec):
-        """The compiled forward dynamics (kernels.engine.drive_forward_dynamics) into ec."""
-        u, tau_in, F_in = self._forward_dynamics_inputs(context, ec)
+    def _drive_forward_dynamics(self, context, ec, inputs):
+        """The compiled forward dynamics (kernels.engine.drive_forward_dynamics) into ec, with
+        ``inputs`` (u, tau, F_BBo_W) (see _forward_dynamics_inputs)."""
+        u, tau_in, F_in = inputs
         need = self._engine.need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         model = self._engine
         failed = ec.kernels.drive_forward_dynamics(
@@ -430,18 +449,21 @@ class DynamicsMixin:
             self._raise_not_positive_definite(failed)
 
     def _forward_dynamics_inputs(self, context, ec):
-        """(u, tau, F_BBo_W) for drive_forward_dynamics: the actuation (with PD control,
-        unclamped), and the generalized and body forces applied besides gravity and joint
-        damping (the force elements and the applied force inputs). When they depend on the
-        inputs only (no PD control, no other force element, no applied force), they are kept
-        until the inputs change."""
+        """(u, tau, F_BBo_W) for drive_forward_dynamics: the actuation (unclamped; with PD
+        control for a continuous plant, without the PD-controlled actuators' for a discrete
+        SAP plant's free motion: see _discrete), and the generalized and body forces applied
+        besides gravity and joint damping (the force elements and the applied force inputs).
+        When they depend on the inputs only (no PD control, no other force element, no
+        applied force), they are kept until the inputs change."""
         inputs = ec.lookup("forward_dynamics_inputs", context._serial_u)
         if inputs is not None:
             return inputs
         u = self._actuation(context)
-        pd = self._has_pd_input(context)
+        pd = self._time_step == 0 and self._has_pd_input(context)
         if pd:
             u = self._actuation_with_pd(context)
+        elif self._time_step > 0:
+            u = self._free_motion_actuation(u)
         generalized = self._applied_generalized_force_port._value_or_none(context)
         spatial = self._applied_spatial_force_port._value_or_none(context)
         if len(self._force_elements) == 1 and generalized is None and not spatial:
@@ -455,41 +477,6 @@ class DynamicsMixin:
         tau, F = self._add_applied_inputs(context, forces._tau, forces._F_BBo_W)
         dtype = ec.ws.dtype
         return u, tau.astype(dtype, copy=False), F.astype(dtype, copy=False)
-
-    def _discrete_forward_dynamics(self, context):
-        """(v̇, A_WB, d) = ((v_next − v)/δt, ..., what the step adds to M's diagonal) of
-        Drake's discrete update without contact: with
-        v_next = v + δt·v̇ and q_next = q + δt·v_next, joint damping −D·v_next and the PD
-        controllers' clamp(−Kp·(q_next − q_d) − Kd·(v_next − v_d) + u, ±effort limit) are
-        implicit; the rest (other actuation clamped) is explicit. The PD forces that saturate
-        are found by an active-set iteration."""
-        dt = self._time_step
-        tau, F_BBo_W = self._applied_forces(context, actuation=False)
-        F_app = self._mobod_forces(F_BBo_W)
-        u, limits = self._actuation(context), self._effort_limits()
-        s, iq, iv, kp, kd, q_d, v_d = self._pd_controllers(context)
-        explicit = np.ones(u.shape[0], dtype=bool)
-        explicit[s] = False
-        u_explicit = np.where(explicit, np.minimum(np.maximum(u, -limits), limits), 0.0)
-        tau = self._add_actuation(tau, u_explicit)
-        diagonal = self._reflected_inertias(context) + dt * self._parameters(context).damping
-        q, v = self._q(context), self._v(context)
-        f0 = -kp * (q[iq] + dt * v[iv] - q_d) - kd * (v[iv] - v_d) + u[s]  # at v̇ = 0
-        stiffness = dt * kd + dt * dt * kp  # ∂f/∂v̇
-        e = limits[s]
-        saturated = np.zeros(s.size)  # 0, or the sign of the saturated force
-        for _ in range(s.size + 2):
-            free = saturated == 0
-            tau_k, diagonal_k = tau.copy(), diagonal.copy()
-            np.add.at(tau_k, iv, np.where(free, f0, np.where(saturated > 0, e, -e)))
-            np.add.at(diagonal_k, iv, np.where(free, stiffness, 0.0))
-            vdot, A_WB = self._articulated_body_algorithm(context, tau_k, F_app, diagonal_k)
-            f = f0 - stiffness * vdot[iv]
-            now = np.where(f > e, 1.0, np.where(f < -e, -1.0, 0.0))
-            if np.array_equal(now, saturated):
-                break
-            saturated = now
-        return vdot, A_WB, diagonal_k - self._reflected_inertias(context)
 
     def _articulated_body_algorithm(self, context, tau, F_app, diagonal):
         """(v̇, A_WB per mobod) for generalized forces tau, body forces F_app (per mobod) and

@@ -12,10 +12,12 @@ rest. :class:`Engine` is the one place that decides whether a stage or a result 
 import numpy as np
 
 from mallard._compiled import kernels
+from mallard._scalar import values_or_none
 from mallard.multibody import _joint_types, _layout
-from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, BODY, INERTIAS, JTYPE, POSITIONS, VELOCITIES
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
+_F64 = np.dtype(np.float64)
 
 
 def _compose(X_AB, X_BC):
@@ -132,11 +134,22 @@ class Engine:
     ``sizes``, see _layout), the ``version`` of the model-level values the parameter stage
     reads (gravity vector, effort limits), and, per Context, an EngineCache. It is the plant's
     interface to its kernels, for the plant and for BatchedPlant: :meth:`cache`,
-    :meth:`ensure`, :meth:`bind`, :meth:`snapshot`,
+    :meth:`ensure`, :meth:`bind`, :meth:`snapshot`, :meth:`check_quaternions`,
     :meth:`frame_mobod`, :meth:`articulated_inertia_error`; ``tables``: the views of
-    _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end)."""
+    _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end); ``quaternions``:
+    (q_start, joint) of each quaternion floating mobilizer, ``w_slots`` their q_starts (the
+    slot of each one's w in x: a zero quaternion has w = 0)."""
 
-    __slots__ = ("plant", "mi", "mf", "sizes", "tables", "version")
+    __slots__ = (
+        "plant",
+        "mi",
+        "mf",
+        "sizes",
+        "tables",
+        "version",
+        "quaternions",
+        "w_slots",
+    )
 
     def __init__(self, plant):
         self.plant = plant
@@ -163,6 +176,12 @@ class Engine:
         self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
         self.tables = _layout.MODEL.views(self.mi, self.sizes)
         self.version = 0
+        self.quaternions = tuple(
+            (mobod.q_start, plant._joints[mobod.joint])
+            for k, mobod in enumerate(plant._mobods)
+            if plant._tree[k, JTYPE] == _joint_types.QUATERNION_FLOATING
+        )
+        self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 
     def model_changed(self):
         """Marks the model-level values the parameter stage reads as changed, for every
@@ -192,13 +211,21 @@ class Engine:
             self.mark(ec, context, need)
         return ec
 
-    @staticmethod
-    def need(ec, context, stages):
-        """The stages (with their prerequisites) of ``stages`` that are out of date."""
+    def need(self, ec, context, stages):
+        """The stages (with their prerequisites) of ``stages`` that are out of date; the
+        positions' quaternions are checked (:meth:`check_quaternions`) when they are."""
         sq, sv = context._serial_q, context._serial_v
         need = 0
         if ec.positions_serial != sq:
             need = POSITIONS
+            if self.w_slots:  # (inline: the test of each w is what most calls cost)
+                x = self.plant._x_of(context._state)
+                if x.dtype is not _F64:
+                    self.check_quaternions(x)
+                else:
+                    for w in self.w_slots:
+                        if x[w] == 0.0:
+                            self.check_quaternions(x)
         if stages & (VELOCITIES | BIAS) and (need or ec.velocities_serials != (sq, sv)):
             need |= VELOCITIES
         if stages & INERTIAS and (need & POSITIONS or ec.inertias_serial != sq):
@@ -229,6 +256,29 @@ class Engine:
             fn = ec.kernels.bind(name, self.mi, self.mf, x, ec.ws, args=args)
             bound = ec.bound[name] = (x, fn)
         return bound[1]
+
+    def check_quaternions(self, x):
+        """RuntimeError, as Drake's, if a quaternion floating joint's four positions in
+        x = [q; v] are all zero: its rotation, and every pose, mass matrix or force computed
+        from it, would be NaN. (Checked where the position stage is computed, as Drake checks
+        when it makes the rotation; values without a double, symbolic ones, are not.)"""
+        if x.dtype is _F64:
+            for w in self.w_slots:  # (a zero quaternion's w is zero: one test of each)
+                if x[w] == 0.0:
+                    break
+            else:
+                return
+        for start, joint in self.quaternions:
+            q = x if x.dtype is _F64 else values_or_none(x[start : start + 4])
+            if q is None:
+                continue
+            i = start if q is x else 0
+            if q[i] == 0.0 and q[i + 1] == 0.0 and q[i + 2] == 0.0 and q[i + 3] == 0.0:
+                raise RuntimeError(
+                    "QuaternionToRotationMatrix(): All the elements in a quaternion are zero: "
+                    f"the positions q[{start}:{start + 4}] of joint '{joint.name()}' (a "
+                    "quaternion [w, x, y, z] of any nonzero norm gives its rotation)."
+                )
 
     def snapshot(self, context):
         """(ws, X_BF): copies of the Context's workspace with its parameter stage (the
@@ -309,7 +359,7 @@ class Engine:
         p.damping[:] = parameters.damping
         p.reflected[:] = 0.0
         for a in plant._actuators:
-            i = int(a.index())
+            i = a._ordinal
             p.reflected[a.joint()._v_start] += (
                 parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i]
             )

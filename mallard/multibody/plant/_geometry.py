@@ -11,6 +11,7 @@ set_adjacent_bodies_collision_filters(False)) of the two bodies of each joint, e
 whose parent is World and QuaternionFloatingJoints.
 """
 
+from mallard.common._pybind import call_form, overloads
 from mallard.geometry._collision_filter import CollisionFilterDeclaration, GeometrySet
 from mallard.geometry._geometry_instance import GeometryFrame, GeometryInstance
 from mallard.geometry._properties import (
@@ -85,7 +86,13 @@ class GeometryMixin:
             self._body_frame_ids[b] = frame_id
         return frame_id
 
-    def _register_geometry(self, method, body, args, properties_of):
+    def _register_geometry(self, function, args, kwargs, properties_of):
+        """Registers the geometry of a call of ``function`` (RegisterVisualGeometry or
+        RegisterCollisionGeometry), its properties set by ``properties_of(instance, value)``
+        from the call's last argument; returns (body, its GeometryId)."""
+        method = function.__name__
+        _, values = call_form(function, args, kwargs, f"MultibodyPlant.{method}")
+        body = values.pop("body")
         self._throw_if_finalized(method)
         if not isinstance(body, RigidBody) or body._plant is not self:
             raise RuntimeError(f"{method}(): the body must be a RigidBody of this plant")
@@ -95,12 +102,12 @@ class GeometryMixin:
                 "(condition 'geometry_source_is_registered()' failed): call "
                 "RegisterAsSourceForSceneGraph() first"
             )
-        if len(args) == 1 and isinstance(args[0], GeometryInstance):
-            instance = args[0]
+        if "geometry_instance" in values:
+            instance = values["geometry_instance"]
+            if not isinstance(instance, GeometryInstance):
+                raise TypeError(f"{method}(): expected a GeometryInstance, got {instance!r}")
         else:
-            if len(args) != 4:
-                raise TypeError(f"{method}(): expected (body, X_BG, shape, name, properties)")
-            X_BG, shape, name, value = args
+            X_BG, shape, name, value = values.values()
             if not isinstance(X_BG, RigidTransform):
                 raise TypeError(f"{method}(): X_BG must be a RigidTransform, got {X_BG!r}")
             if not isinstance(shape, Shape):
@@ -112,11 +119,16 @@ class GeometryMixin:
             check = getattr(instance.shape(), "_check_for_proximity", None)
             if check is not None:
                 check()
-        return self._scene_graph.RegisterGeometry(
+        return body, self._scene_graph.RegisterGeometry(
             self._source_id, self._body_frame_id(body), instance
         )
 
-    def RegisterVisualGeometry(self, body, *args):
+    @overloads(
+        "body, X_BG, shape, name, diffuse_color",
+        "body, X_BG, shape, name, properties",
+        "body, geometry_instance",
+    )
+    def RegisterVisualGeometry(self, *args, **kwargs):
         """``(body, X_BG, shape, name, diffuse_color)`` (an RGBA 4-vector or Rgba),
         ``(body, X_BG, shape, name, properties)`` (IllustrationProperties, also used as the
         perception properties) or ``(body, geometry_instance)``: adds a visual geometry
@@ -131,11 +143,18 @@ class GeometryMixin:
             instance.set_illustration_properties(illustration)
             instance.set_perception_properties(PerceptionProperties(illustration))
 
-        geometry_id = self._register_geometry("RegisterVisualGeometry", body, args, properties_of)
+        body, geometry_id = self._register_geometry(
+            GeometryMixin.RegisterVisualGeometry, args, kwargs, properties_of
+        )
         self._visual_geometries.setdefault(int(body.index()), []).append(geometry_id)
         return geometry_id
 
-    def RegisterCollisionGeometry(self, body, *args):
+    @overloads(
+        "body, X_BG, shape, name, properties",
+        "body, X_BG, shape, name, coulomb_friction",
+        "body, geometry_instance",
+    )
+    def RegisterCollisionGeometry(self, *args, **kwargs):
         """``(body, X_BG, shape, name, coulomb_friction)``, ``(body, X_BG, shape, name,
         properties)`` (ProximityProperties) or ``(body, geometry_instance)``: adds a collision
         (proximity) geometry to ``body``; returns its GeometryId. A Mesh or Convex must name
@@ -152,8 +171,8 @@ class GeometryMixin:
                 )
             instance.set_proximity_properties(value)
 
-        geometry_id = self._register_geometry(
-            "RegisterCollisionGeometry", body, args, properties_of
+        body, geometry_id = self._register_geometry(
+            GeometryMixin.RegisterCollisionGeometry, args, kwargs, properties_of
         )
         self._collision_geometries.setdefault(int(body.index()), []).append(geometry_id)
         return geometry_id

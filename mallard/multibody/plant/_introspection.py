@@ -4,6 +4,7 @@ where a method needs coordinates."""
 
 import numpy as np
 
+from mallard.common._pybind import call_form, overloads
 from mallard.multibody.tree._indices import (
     BodyIndex,
     FrameIndex,
@@ -94,8 +95,24 @@ class IntrospectionMixin:
     def world_frame(self):
         return self._frames[0]
 
-    @staticmethod
-    def _by_index(elements, index, index_type, label):
+    def _with_index(self, attr, index):
+        """The element of the list ``attr`` with index ``index`` (an int), or None if there is
+        none (never given, or removed). The list is in increasing index order, and an element
+        is at most at its index (indices of removed elements leave gaps)."""
+        elements = getattr(self, attr)
+        if index < len(elements) and int(elements[index]._index) == index:
+            return elements[index]  # (nothing removed before it)
+        lo, hi = 0, min(index, len(elements))
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if int(elements[mid]._index) < index:
+                lo = mid + 1
+            else:
+                hi = mid
+        found = elements[lo] if lo < len(elements) else None
+        return found if found is not None and int(found._index) == index else None
+
+    def _by_index(self, attr, index, index_type, label):
         if not isinstance(index, index_type):
             raise TypeError(f"expected a {index_type.__name__}, got {type(index).__name__}")
         if int(index) < 0:
@@ -103,28 +120,31 @@ class IntrospectionMixin:
                 f"The given default-constructed {label}() cannot be used. You must pass a valid "
                 "integer as the index."
             )
-        if int(index) >= len(elements):
+        if int(index) >= self._next_index[attr]:
             raise RuntimeError(
                 f"The given {label}({int(index)}) is out of bounds (must be less than "
-                f"{len(elements)})"
+                f"{self._next_index[attr]})"
             )
-        return elements[int(index)]
+        element = self._with_index(attr, int(index))
+        if element is None:
+            raise RuntimeError(f"The {label}({int(index)}) has been removed")
+        return element
 
     def get_body(self, body_index):
-        return self._by_index(self._bodies, body_index, BodyIndex, "RigidBodyIndex")
+        return self._by_index("_bodies", body_index, BodyIndex, "RigidBodyIndex")
 
     def get_frame(self, frame_index):
-        return self._by_index(self._frames, frame_index, FrameIndex, "FrameIndex")
+        return self._by_index("_frames", frame_index, FrameIndex, "FrameIndex")
 
     def get_joint(self, joint_index):
-        return self._by_index(self._joints, joint_index, JointIndex, "JointIndex")
+        return self._by_index("_joints", joint_index, JointIndex, "JointIndex")
 
     def get_mutable_joint(self, joint_index):
         return self.get_joint(joint_index)
 
     def get_joint_actuator(self, actuator_index):
         return self._by_index(
-            self._actuators, actuator_index, JointActuatorIndex, "JointActuatorIndex"
+            "_actuators", actuator_index, JointActuatorIndex, "JointActuatorIndex"
         )
 
     def get_mutable_joint_actuator(self, actuator_index):
@@ -134,16 +154,16 @@ class IntrospectionMixin:
         from mallard.multibody.tree._indices import ForceElementIndex
 
         return self._by_index(
-            self._force_elements, force_element_index, ForceElementIndex, "ForceElementIndex"
+            "_force_elements", force_element_index, ForceElementIndex, "ForceElementIndex"
         )
 
     def has_joint(self, joint_index):
-        """True if this plant has a joint with index ``joint_index``."""
-        return 0 <= int(joint_index) < len(self._joints)
+        """True if this plant has a joint with index ``joint_index`` (not removed)."""
+        return self._with_index("_joints", int(joint_index)) is not None
 
     def has_joint_actuator(self, actuator_index):
-        """True if this plant has an actuator with index ``actuator_index``."""
-        return 0 <= int(actuator_index) < len(self._actuators)
+        """True if this plant has an actuator with index ``actuator_index`` (not removed)."""
+        return self._with_index("_actuators", int(actuator_index)) is not None
 
     # ---- model instances -----------------------------------------------------------------
     def GetModelInstanceName(self, model_instance):
@@ -456,17 +476,26 @@ class IntrospectionMixin:
                 named.append((start + i, name))
         return [name for _, name in sorted(named)]
 
+    @overloads(
+        "add_model_instance_prefix=, always_add_suffix=",
+        "model_instance, add_model_instance_prefix=, always_add_suffix=",
+    )
     def GetPositionNames(self, *args, **kwargs):
         """Names ``{instance}_{joint}_{suffix}`` of the positions, in q order (of one model
         instance if given: then without the instance prefix by default)."""
         mi, prefix, suffix = _name_args(args, kwargs, True)
         return self._coordinate_names("GetPositionNames", mi, prefix, suffix, False)
 
+    @overloads(
+        "add_model_instance_prefix=, always_add_suffix=",
+        "model_instance, add_model_instance_prefix=, always_add_suffix=",
+    )
     def GetVelocityNames(self, *args, **kwargs):
         """Names of the velocities, in v order (see GetPositionNames)."""
         mi, prefix, suffix = _name_args(args, kwargs, True)
         return self._coordinate_names("GetVelocityNames", mi, prefix, suffix, True)
 
+    @overloads("add_model_instance_prefix=", "model_instance, add_model_instance_prefix=")
     def GetStateNames(self, *args, **kwargs):
         """Position names then velocity names, always with suffixes."""
         mi, prefix, _ = _name_args(args, kwargs, False)
@@ -474,6 +503,7 @@ class IntrospectionMixin:
             self._coordinate_names("GetVelocityNames", mi, prefix, True, True)
         )
 
+    @overloads("add_model_instance_prefix=", "model_instance, add_model_instance_prefix=")
     def GetActuatorNames(self, *args, **kwargs):
         """Names ``{instance}_{actuator}`` of the actuation inputs, in u order."""
         mi, prefix, _ = _name_args(args, kwargs, False)
@@ -506,12 +536,27 @@ class IntrospectionMixin:
         S[np.arange(len(cols)), cols] = 1.0
         return S
 
-    def MakeActuatorSelectorMatrix(self, user_to_actuator_index_map):
-        """Su with u = Su·u_s, for a list of JointActuatorIndex or of JointIndex (each joint's
-        actuator) in the user's order."""
+    @overloads("user_to_actuator_index_map", "user_to_joint_index_map")
+    def MakeActuatorSelectorMatrix(self, *args, **kwargs):
+        """Su with u = Su·u_s, for a list of JointActuatorIndex (``user_to_actuator_index_map``)
+        or of JointIndex (``user_to_joint_index_map``: each joint's actuator) in the user's
+        order."""
+
+        def accept(form, values):
+            (indices,) = values.values()
+            return all(isinstance(i, JointIndex) == (form == 1) for i in indices)
+
+        _, values = call_form(
+            IntrospectionMixin.MakeActuatorSelectorMatrix,
+            args,
+            kwargs,
+            "MultibodyPlant.MakeActuatorSelectorMatrix",
+            accept,
+        )
         self._throw_if_not_finalized("MakeActuatorSelectorMatrix")
         actuators = []
-        for index in user_to_actuator_index_map:
+        (indices,) = values.values()
+        for index in indices:
             if isinstance(index, JointIndex):
                 joint = self.get_joint(index)
                 match = [a for a in self._actuators if a.joint() is joint]

@@ -10,6 +10,7 @@ import numpy as np
 
 from mallard._compiled import kernels
 from mallard._scalar import as_array
+from mallard.common._pybind import overloads
 from mallard.multibody._layout import POSITIONS
 from mallard.multibody.math import SpatialAcceleration
 from mallard.multibody.tree._indices import JacobianWrtVariable
@@ -131,6 +132,8 @@ class JacobiansMixin:
         frame B): one compiled call."""
         ec = self._engine.cache(context)
         need = POSITIONS if ec.positions_serial != context._serial_q else 0
+        if need and self._engine.quaternions:
+            self._engine.check_quaternions(self._x_of(context._state))
         args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
         self._engine.bind(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
         self._engine.mark(ec, context, need)
@@ -180,6 +183,10 @@ class JacobiansMixin:
         )
         return J[:, 3:].reshape(3 * p.shape[1], -1)
 
+    @overloads(
+        "context, with_respect_to, frame_A, frame_E",
+        "context, model_instances, with_respect_to, frame_A, frame_E",
+    )
     def CalcJacobianCenterOfMassTranslationalVelocity(self, context, *args, **kwargs):
         """Js_v_AScm_E (3×n) of the center of mass of the bodies (of ``model_instances``, if
         given): ``(context, [model_instances,] with_respect_to, frame_A, frame_E)``."""
@@ -288,6 +295,10 @@ class JacobiansMixin:
         p = self._points_arg(p_BoBi_B, method, "p_BoBi_B")
         return self._bias_point_accelerations(context, frame_B, p, frame_A, frame_E)[1]
 
+    @overloads(
+        "context, with_respect_to, frame_A, frame_E",
+        "context, model_instances, with_respect_to, frame_A, frame_E",
+    )
     def CalcBiasCenterOfMassTranslationalAcceleration(self, context, *args, **kwargs):
         """asBias_AScm_E: the bias acceleration of the center of mass of the bodies (of
         ``model_instances``, if given) measured in frame A, expressed in frame E."""

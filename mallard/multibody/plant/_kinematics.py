@@ -11,10 +11,11 @@ import numpy as np
 from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody._layout import POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
-from mallard.multibody.plant._engine import _compose
+from mallard.multibody.plant._engine import _F64, _compose
 from mallard.multibody.tree._indices import ModelInstanceIndex
 
 _new_object = object.__new__
@@ -84,6 +85,15 @@ class KinematicsMixin:
                 x = self._x_of(context._state)
                 ec.run_poses = self._engine.bind(ec, "drive_poses", x, ())
                 ec.poses_state = continuous
+            w_slots = self._engine.w_slots
+            if w_slots:  # (a zero quaternion raises: its w tested first, inline)
+                x = ec.bound["drive_poses"][0]
+                if x.dtype is not _F64:
+                    self._engine.check_quaternions(x)
+                else:
+                    for w in w_slots:
+                        if x[w] == 0.0:
+                            self._engine.check_quaternions(x)
             ec.run_poses()
             ec.poses_serial = context._serial_q
         X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
@@ -337,6 +347,7 @@ class KinematicsMixin:
         com = self._parameters(context).com[int(body.index())]
         return self._com_velocities(cache, [k], com[None, :])[0]
 
+    @overloads("context, p_WoP_W", "context, model_instances, p_WoP_W")
     def CalcSpatialMomentumInWorldAboutPoint(self, context, *args, **kwargs):
         """L_WSP_W: the spatial momentum in World, about point P (p_WoP_W), expressed in
         World, of the bodies (of ``model_instances``, if given)."""

@@ -12,10 +12,12 @@ import math
 
 import numpy as np
 
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
+from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
 from mallard.multibody.plant._dynamics import DynamicsMixin
 from mallard.multibody.plant._engine import Engine
 from mallard.multibody.plant._geometry import GeometryMixin
@@ -72,12 +74,12 @@ class MultibodyPlant(
 ):
     """A multibody system: bodies, frames, joints, actuators and force elements.
 
-    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by the
-    scheme _discrete's docstring states: semi-implicit Euler with joint damping and PD
-    control implicit, then joint limits and coupler constraints as an inelastic projection),
-    0 a continuous one (its state integrated by a Simulator; joint limits ignored,
-    constraints not allowed, as in Drake). Elements are added before Finalize(); queries
-    that need the topology (coordinates, contexts, kinematics) work after it.
+    ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by
+    Drake's discrete solver, SAP by default, with joint limits, PD controllers and couplers as
+    its constraints: see _discrete's docstring), 0 a continuous one (its state integrated by
+    a Simulator; joint limits ignored, constraints not allowed, as in Drake). Elements are
+    added before Finalize(); queries that need the topology (coordinates, contexts,
+    kinematics) work after it.
     """
 
     _cpp_type = "drake::multibody::MultibodyPlant<double>"
@@ -99,8 +101,13 @@ class MultibodyPlant(
         self._joint_between = {}  # {parent body index, child body index} -> joint (AddJoint's)
         self._actuators = []
         self._force_elements = []
+        # Per element list, the number of indices given so far (a removed element's index is
+        # not given again; see _add_element).
+        self._next_index = {attr: 0 for attr, _ in self._ELEMENT_LISTS}
         self._default_floating_poses = {}
         self._coupler_constraints = {}  # MultibodyConstraintId -> CouplerConstraintSpec
+        self._discrete_contact_approximation = DiscreteContactApproximation.kLagged
+        self._sap_near_rigid_threshold = 1.0
         self._use_sampled_output_ports = time_step > 0
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
         # (model instance, name) -> element, per kind of element.
@@ -203,6 +210,7 @@ class MultibodyPlant(
         self._check_instance_name(name, "RenameModelInstance", int(model_instance))
         self._instance_names[int(model_instance)] = name
 
+    @overloads("name, M_BBo_B=", "name, model_instance, M_BBo_B=")
     def AddRigidBody(self, name, *args, **kwargs):
         """Adds a RigidBody ``name`` with spatial inertia M_BBo_B (zero if not given):
         ``AddRigidBody(name, M_BBo_B)`` in the default model instance, or
@@ -230,16 +238,32 @@ class MultibodyPlant(
         self._add_body(body)
         return body
 
+    def _add_element(self, attr, element):
+        """Appends ``element`` to the element list ``attr`` (``_joints``...) with the next index
+        of its kind and its ordinal (its position in the list)."""
+        elements = getattr(self, attr)
+        element._attach(self, self._next_index[attr], len(elements))
+        self._next_index[attr] += 1
+        elements.append(element)
+
+    def _remove_element(self, attr, kind, element):
+        """Removes ``element`` from the element list ``attr`` and its name from the names of
+        ``kind``; the elements after it move up an ordinal; its index is not given again."""
+        elements = getattr(self, attr)
+        del elements[element._ordinal]
+        for ordinal in range(element._ordinal, len(elements)):
+            elements[ordinal]._ordinal = ordinal
+        del self._names[kind][(int(element.model_instance()), element.name())]
+        element._plant = element._index = element._ordinal = None
+
     def _add_body(self, body):
         self._register_name("RigidBody", "body", body)
         self._register_name("Frame", "frame", body.body_frame())
-        body._attach(self, len(self._bodies))
-        self._bodies.append(body)
+        self._add_element("_bodies", body)
         self._add_frame_unchecked(body.body_frame())
 
     def _add_frame_unchecked(self, frame):
-        frame._attach(self, len(self._frames))
-        self._frames.append(frame)
+        self._add_element("_frames", frame)
 
     def AddFrame(self, frame):
         """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""
@@ -260,6 +284,7 @@ class MultibodyPlant(
         self._add_frame_unchecked(frame)
         return frame
 
+    @overloads("joint")
     def AddJoint(self, joint, *args, **kwargs):
         """Adds ``joint`` (a Joint whose frames are in this plant) and returns it.
 
@@ -295,10 +320,49 @@ class MultibodyPlant(
         self._check_name_free("Joint", "joint", joint.model_instance(), joint.name())
         self._check_no_joint_between(joint)
         self._register_name("Joint", "joint", joint)
-        joint._attach(self, len(self._joints))
-        self._joints.append(joint)
+        self._add_element("_joints", joint)
         self._joint_between[_ends(joint)] = joint
         return joint
+
+    def RemoveJoint(self, joint):
+        """Removes ``joint`` (before Finalize()). Its index is not given again; references to
+        it become invalid. RuntimeError, as Drake's, if the plant has user-added force elements
+        or constraints, if an actuator acts on the joint (remove it first), once finalized, or
+        if the joint is not this plant's."""
+        if not isinstance(joint, Joint):
+            raise TypeError(f"RemoveJoint(): expected a Joint, got {joint!r}")
+        index = -1 if joint._index is None else int(joint._index)
+        if len(self._force_elements) > 1:
+            raise RuntimeError(
+                f"RemoveJoint: This plant has {len(self._force_elements) - 1} user-added force "
+                "elements. This plant must have 0 user-added force elements in order to remove "
+                f"joint with index {index}."
+            )
+        if self._coupler_constraints:
+            raise RuntimeError(
+                f"RemoveJoint: This plant has {len(self._coupler_constraints)} user-added "
+                "constraints. This plant must have 0 user-added constraints in order to remove "
+                f"joint with index {index}."
+            )
+        dependents = [a for a in self._actuators if a.joint() is joint]
+        if dependents:
+            listed = ", ".join(
+                f"JointActuator(name: {a.name()}, index: {int(a.index())})" for a in dependents
+            )
+            raise RuntimeError(
+                f"RemoveJoint: joint with index {index} has the following dependent model "
+                f"elements which must be removed prior to joint removal: [{listed}]."
+            )
+        self._throw_if_finalized("RemoveJoint")
+        self._check_owned(joint)
+        self._remove_element("_joints", "Joint", joint)
+        del self._joint_between[_ends(joint)]
+
+    def _check_owned(self, element):
+        if element._plant is not self:
+            raise RuntimeError(
+                "This multibody element does not belong to the supplied MultibodyTree."
+            )
 
     def _check_no_joint_between(self, joint):
         """RuntimeError (Drake's) if another joint already connects ``joint``'s two bodies."""
@@ -370,10 +434,21 @@ class MultibodyPlant(
         self._throw_if_tree_finalized("actuators")
         actuator = JointActuator(name, joint, effort_limit)
         self._register_name("JointActuator", "joint actuator", actuator)
-        actuator._attach(self, len(self._actuators))
-        actuator._input_start = len(self._actuators)
-        self._actuators.append(actuator)
+        self._add_element("_actuators", actuator)
+        actuator._input_start = actuator._ordinal  # (actuators have one input each)
         return actuator
+
+    def RemoveJointActuator(self, actuator):
+        """Removes ``actuator`` (before Finalize()). Its index is not given again; references
+        to it become invalid; the actuators after it move up one place in u. RuntimeError, as
+        Drake's, once finalized or if the actuator is not this plant's."""
+        if not isinstance(actuator, JointActuator):
+            raise TypeError(f"RemoveJointActuator(): expected a JointActuator, got {actuator!r}")
+        self._throw_if_finalized("RemoveJointActuator")
+        self._check_owned(actuator)
+        self._remove_element("_actuators", "JointActuator", actuator)
+        for a in self._actuators:
+            a._input_start = a._ordinal
 
     def AddForceElement(self, force_element):
         """Adds ``force_element``; returns it. (A second UniformGravityFieldElement raises.)"""
@@ -391,8 +466,7 @@ class MultibodyPlant(
         return force_element
 
     def _add_force_element(self, force_element):
-        force_element._attach(self, len(self._force_elements))
-        self._force_elements.append(force_element)
+        self._add_element("_force_elements", force_element)
 
     def gravity_field(self):
         """The plant's UniformGravityFieldElement."""
@@ -450,6 +524,7 @@ class MultibodyPlant(
         """What construction has added so far, for ``_rollback`` (before Finalize only)."""
         return {
             "sizes": {attr: len(getattr(self, attr)) for attr, _ in self._ELEMENT_LISTS},
+            "next_index": dict(self._next_index),
             "instance_names": list(self._instance_names),
             "default_floating_poses": dict(self._default_floating_poses),
             "gravity_disabled": set(self._gravity_field._disabled),
@@ -464,8 +539,9 @@ class MultibodyPlant(
             for element in elements[checkpoint["sizes"][attr] :]:
                 if kind is not None:  # (body frames are in _frames too)
                     del self._names[kind][(int(element.model_instance()), element.name())]
-                element._plant = element._index = None
+                element._plant = element._index = element._ordinal = None
             del elements[checkpoint["sizes"][attr] :]
+        self._next_index = checkpoint["next_index"]
         self._joint_between = {k: j for k, j in self._joint_between.items() if j._plant is self}
         self._instance_names[:] = checkpoint["instance_names"]
         self._default_floating_poses = checkpoint["default_floating_poses"]
@@ -502,9 +578,8 @@ class MultibodyPlant(
         if pose is not None:
             joint.SetDefaultPose(pose)
         self._register_name("Joint", "joint", joint)
-        joint._attach(self, len(self._joints))
         joint._ephemeral = True
-        self._joints.append(joint)
+        self._add_element("_joints", joint)
 
     def _build_flat_model(self):
         """Arrays the kernels read: the tree rows, joint constants, slots and index maps."""

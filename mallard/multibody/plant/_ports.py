@@ -228,7 +228,7 @@ class PortsMixin:
         X_pc = self._position_kinematics(start).work.X_pc
         forces = []
         for joint in self._joints:
-            k = self._mobod_of_joint[int(joint.index())]
+            k = self._mobod_of_joint[joint._ordinal]
             R_WJc, p_WJc = self._X_WF(start, joint.frame_on_child())
             t, f = F[k, :3], F[k, 3:]
             t = t + np.cross(X_pc[3, k, 3] - p_WJc, f)  # shifted from Bo to Jc

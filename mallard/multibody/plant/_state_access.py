@@ -5,6 +5,7 @@ import numpy as np
 
 from mallard._compiled import kernels
 from mallard._scalar import as_array
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform
 from mallard.multibody.math import SpatialVelocity
 from mallard.multibody.tree._floating_joint import FloatingJoint
@@ -185,6 +186,9 @@ class StateAccessMixin:
             copy = self._copy_if_finite = compiled.bind("copy_if_finite", args=(values, x, 0))
         return copy(values, x, start)
 
+    @overloads(
+        "context, q_v", "context, model_instance, q_v", "context, state, model_instance, q_v"
+    )
     def SetPositionsAndVelocities(self, context, *args, **kwargs):
         """Sets x = [q; v]: ``(context, q_v)`` or ``(context, model_instance, q_v)``."""
         if self._is_finalized and self._set_fast(context, args, kwargs, 0, self._nq + self._nv):
@@ -192,6 +196,7 @@ class StateAccessMixin:
             return
         self._set(context, args, kwargs, "q_v", "x", "SetPositionsAndVelocities")
 
+    @overloads("context, q", "context, model_instance, q", "context, state, model_instance, q")
     def SetPositions(self, context, *args, **kwargs):
         """Sets q: ``(context, q)``, ``(context, model_instance, q)`` or
         ``(context, state, model_instance, q)``."""
@@ -200,6 +205,7 @@ class StateAccessMixin:
             return
         self._set(context, args, kwargs, "q", "q", "SetPositions")
 
+    @overloads("context, v", "context, model_instance, v", "context, state, model_instance, v")
     def SetVelocities(self, context, *args, **kwargs):
         """Sets v: ``(context, v)``, ``(context, model_instance, v)`` or
         ``(context, state, model_instance, v)``."""
@@ -280,6 +286,7 @@ class StateAccessMixin:
             return q
         return q[self._instance_slots(model_instance, "q")]
 
+    @overloads("q", "model_instance, q_instance")
     def SetDefaultPositions(self, *args, **kwargs):
         """Sets the joints' default positions from a full q, or ``(model_instance, q_instance)``."""
         self._throw_if_not_finalized("SetDefaultPositions")
@@ -321,6 +328,7 @@ class StateAccessMixin:
         (World for the floating joints the plant adds)."""
         return self._free_joint(body, "GetFreeBodyPose").GetPose(context)
 
+    @overloads("context, body, X_JpJc", "context, body, X_PB", "context, state, body, X_JpJc")
     def SetFreeBodyPose(self, context, *args, **kwargs):
         """Sets the free ``body``'s pose in its joint's parent frame: ``(context, body, X_PB)``
         or ``(context, state, body, X_PB)``."""
@@ -344,6 +352,7 @@ class StateAccessMixin:
         self._free_joint(body, "SetFloatingBaseBodyPoseInWorldFrame", floating_base=True)
         self.SetFreeBodyPose(context, body, X_WB)
 
+    @overloads("context, body, V_JpJc", "body, V_PB, context", "context, state, body, V_JpJc")
     def SetFreeBodySpatialVelocity(self, *args, **kwargs):
         """Sets the free ``body``'s spatial velocity in its joint's parent frame:
         ``(context, body, V_PB)`` or ``(context, state, body, V_PB)``."""

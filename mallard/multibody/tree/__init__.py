@@ -1,6 +1,7 @@
 """Mirror of pydrake.multibody.tree."""
 
-from mallard._template import TemplateClass
+from mallard._public import publish
+from mallard._template import TemplateClass, module_getattr
 from mallard.multibody.tree._ball_rpy_joint import BallRpyJoint
 from mallard.multibody.tree._calc_spatial_inertia import CalcSpatialInertia
 from mallard.multibody.tree._door_hinge import DoorHinge, DoorHingeConfig
@@ -150,3 +151,12 @@ __all__ = [
     "world_index",
     "world_model_instance",
 ]
+
+
+def __getattr__(name):
+    """``Class_[T]`` and ``Class_𝓣T𝓤``: the names pickles give template instantiations (as
+    pydrake's modules answer them)."""
+    return module_getattr(__name__, globals(), name)
+
+
+publish(globals())

@@ -6,6 +6,7 @@ motion queries go through the parent plant's kinematics.
 
 import numpy as np
 
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
 from mallard.multibody.tree._indices import FrameIndex
@@ -290,6 +291,7 @@ class FixedOffsetFrame(Frame):
     """A frame F fixed to a parent frame P with pose X_PF (a parameter: its default is given
     here, the value in a Context may be changed with SetPoseInParentFrame)."""
 
+    @overloads("name, P, X_PF, model_instance=", "name, bodyB, X_BF")
     def __init__(self, name, *args, **kwargs):
         P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
         super().__init__(

@@ -4,7 +4,7 @@ mallard.common._type_safe_index)."""
 
 import itertools
 
-from mallard.common._pybind import as_cpp_int, bind, incompatible_arguments
+from mallard.common._pybind_enum import PybindEnum
 from mallard.common._type_safe_index import TypeSafeIndex, drake_hash
 
 _MODULE = "mallard.multibody.tree"
@@ -126,73 +126,13 @@ class MultibodyConstraintId:
         return f"<MultibodyConstraintId value={self._value}>"
 
 
-class JacobianWrtVariable:
+class JacobianWrtVariable(PybindEnum):
     """Whether a Jacobian differentiates with respect to q̇ or v.
 
-    Members: ``kQDot`` (0): J = ∂V/∂q̇; ``kV`` (1): J = ∂V/∂v.
-
-    As a pybind11 enum: ``JacobianWrtVariable(value)`` takes any C++ int (an unnamed value
-    gets the name "???"); members equal only members (``kV != 1``), hash as their value, convert
-    with ``int()`` and don't order.
+    Members: ``kQDot`` (0): J = ∂V/∂q̇; ``kV`` (1): J = ∂V/∂v. A pybind11 enum
+    (mallard.common._pybind_enum).
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ()
     __module__ = _MODULE
-
-    def __new__(cls, *args, **kwargs):
-        values = bind(args, kwargs, ("value",))
-        value = None if values is None else as_cpp_int(values[0])
-        if value is None:
-            signature = f"{_MODULE}.{cls.__qualname__}(value: int)"
-            raise incompatible_arguments("__init__", (signature,), args, kwargs, True)
-        member = _JACOBIAN_WRT_MEMBERS.get(value)
-        if member is None:
-            member = object.__new__(cls)
-            member._value = value
-        return member
-
-    @property
-    def name(self):
-        """The member's name ("???" for an unnamed value)."""
-        return _JACOBIAN_WRT_NAMES.get(self._value, "???")
-
-    @property
-    def value(self):
-        """The member's int value."""
-        return self._value
-
-    def __int__(self):
-        return self._value
-
-    __index__ = __int__
-
-    def __eq__(self, other):
-        return type(other) is type(self) and self._value == other._value
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return self._value
-
-    def __repr__(self):
-        return f"<JacobianWrtVariable.{self.name}: {self._value}>"
-
-    def __str__(self):
-        return f"JacobianWrtVariable.{self.name}"
-
-    def __reduce__(self):
-        return JacobianWrtVariable, (self._value,)
-
-
-def _jacobian_wrt_member(value):
-    member = object.__new__(JacobianWrtVariable)
-    member._value = value
-    return member
-
-
-JacobianWrtVariable.kQDot = _jacobian_wrt_member(0)
-JacobianWrtVariable.kV = _jacobian_wrt_member(1)
-JacobianWrtVariable.__members__ = {"kQDot": JacobianWrtVariable.kQDot, "kV": JacobianWrtVariable.kV}
-_JACOBIAN_WRT_MEMBERS = {m._value: m for m in JacobianWrtVariable.__members__.values()}
-_JACOBIAN_WRT_NAMES = {m._value: name for name, m in JacobianWrtVariable.__members__.items()}
+    _MEMBERS = {"kQDot": 0, "kV": 1}

@@ -434,18 +434,18 @@ class Joint(ElementChecks, MultibodyElement):
     def Lock(self, context):
         """Locks this joint in ``context``: its velocities are set to zero and stay zero."""
         plant = self._plant_with(context, "Lock")
-        plant._mutable_parameters(context).locked[int(self._index)] = True
+        plant._mutable_parameters(context).locked[self._ordinal] = True
         self._set_velocities(context, np.zeros(self._nv), "Lock")
 
     def Unlock(self, context):
         """Unlocks this joint in ``context``."""
         plant = self._plant_with(context, "Unlock")
-        plant._mutable_parameters(context).locked[int(self._index)] = False
+        plant._mutable_parameters(context).locked[self._ordinal] = False
 
     def is_locked(self, context):
         """True if this joint is locked in ``context``."""
         plant = self._plant_with(context, "is_locked")
-        return bool(plant._parameters(context).locked[int(self._index)])
+        return bool(plant._parameters(context).locked[self._ordinal])
 
     # ---- default pose (implemented by the floating joints) -------------------------------
     def GetDefaultPose(self):

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_scalar
+from mallard.common._pybind import overloads
 from mallard.multibody.tree._indices import JointActuatorIndex
 from mallard.multibody.tree._joint import ElementChecks, Joint, to_float
 from mallard.multibody.tree._multibody_element import MultibodyElement
@@ -23,6 +24,7 @@ class PdControllerGains:
 
     __slots__ = ("_p", "_d")
 
+    @overloads("*, p=, d=")
     def __init__(self, *args, **kwargs):
         if args:
             raise TypeError(
@@ -177,26 +179,26 @@ class JointActuator(ElementChecks, MultibodyElement):
 
     def rotor_inertia(self, context):
         """Iᵣ in ``context``."""
-        return as_scalar(self._parameters(context, "rotor_inertia").rotor_inertia[int(self._index)])
+        return as_scalar(self._parameters(context, "rotor_inertia").rotor_inertia[self._ordinal])
 
     def gear_ratio(self, context):
         """ρ in ``context``."""
-        return as_scalar(self._parameters(context, "gear_ratio").gear_ratio[int(self._index)])
+        return as_scalar(self._parameters(context, "gear_ratio").gear_ratio[self._ordinal])
 
     def SetRotorInertia(self, context, rotor_inertia):
         """Sets Iᵣ in ``context``."""
         value = self._as_float(rotor_inertia, "rotor_inertia", "SetRotorInertia")
-        self._mutable_parameters(context, "SetRotorInertia").rotor_inertia[int(self._index)] = value
+        self._mutable_parameters(context, "SetRotorInertia").rotor_inertia[self._ordinal] = value
 
     def SetGearRatio(self, context, gear_ratio):
         """Sets ρ in ``context``."""
         value = self._as_float(gear_ratio, "gear_ratio", "SetGearRatio")
-        self._mutable_parameters(context, "SetGearRatio").gear_ratio[int(self._index)] = value
+        self._mutable_parameters(context, "SetGearRatio").gear_ratio[self._ordinal] = value
 
     def calc_reflected_inertia(self, context):
         """ρ²·Iᵣ in ``context``."""
         parameters = self._parameters(context, "calc_reflected_inertia")
-        i = int(self._index)
+        i = self._ordinal
         return as_scalar(parameters.gear_ratio[i] ** 2 * parameters.rotor_inertia[i])
 
     # ---- PD control ----------------------------------------------------------------------
@@ -209,6 +211,7 @@ class JointActuator(ElementChecks, MultibodyElement):
                 "set_controller_gains", f"the gains must be finite and non-negative, got {gains}"
             )
         self._gains = None if p == 0 and d == 0 else PdControllerGains(p=p, d=d)
+        self._model_changed()  # (the discrete solver's constraints)
 
     def has_controller(self):
         """True if this actuator has PD gains."""

@@ -1,7 +1,9 @@
 """MultibodyElement: what bodies, frames, joints, actuators and force elements share.
 
 An element is built on its own, then owned by the MultibodyPlant it is added to; from then on
-it knows its plant, its index in that plant and its model instance. Context-dependent methods
+it knows its plant, its index in that plant, its ordinal (its position among the plant's
+elements of its kind: indices of removed joints and actuators leave gaps, ordinals do not) and
+its model instance. Context-dependent methods
 go through the plant, which checks that the Context is its own.
 """
 
@@ -27,13 +29,17 @@ class MultibodyElement:
     def __init__(self, model_instance=None):
         self._plant = None
         self._index = None
+        self._ordinal = None
         self._model_instance = model_instance
         self._ephemeral = False
 
-    def _attach(self, plant, index):
-        """Called by the plant when it takes ownership of this element."""
+    def _attach(self, plant, index, ordinal):
+        """Called by the plant when it takes ownership of this element: its index (never
+        reused, even if an element is removed) and its ordinal (its position among the plant's
+        elements of its kind, which the plant's arrays of that kind are indexed by)."""
         self._plant = plant
         self._index = self._index_type(index)
+        self._ordinal = ordinal
 
     def index(self):
         """This element's index in its plant (-1 until it is added to one, as in pydrake)."""

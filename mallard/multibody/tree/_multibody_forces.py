@@ -4,6 +4,8 @@ import numbers
 
 import numpy as np
 
+from mallard.common._pybind import overloads
+
 
 def _count(value, name):
     """``value`` as a non-negative int (pybind11 takes ints only, not floats)."""
@@ -24,6 +26,7 @@ class MultibodyForces:
 
     __slots__ = ("_tau", "_F_BBo_W")
 
+    @overloads("plant", "nb, nv")
     def __init__(self, *args, **kwargs):
         if len(args) + len(kwargs) == 1:
             plant = args[0] if args else kwargs.get("plant")

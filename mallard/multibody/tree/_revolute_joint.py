@@ -1,5 +1,6 @@
 """RevoluteJoint: rotation of M about an axis â fixed in F (â_F = â_M) by an angle θ."""
 
+from mallard.common._pybind import overloads
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint, bind_overloads
 
@@ -25,6 +26,7 @@ class RevoluteJoint(LimitedSingleDofJoint):
     _velocity_suffixes = ("w",)
     _can_rotate = True
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         values = bind_overloads("RevoluteJoint", _OVERLOADS, args, kwargs)
         name, frame_on_parent, frame_on_child, axis, *limits, damping = values

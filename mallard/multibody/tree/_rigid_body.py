@@ -4,6 +4,7 @@ import numpy as np
 
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
+from mallard.common._pybind import overloads
 from mallard.multibody.math import SpatialForce
 from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, default_model_instance
 from mallard.multibody.tree._multibody_element import (
@@ -20,6 +21,7 @@ class RigidBody(MultibodyElement):
 
     _index_type = BodyIndex
 
+    @overloads("body_name, M_BBo_B=", "body_name, model_instance, M_BBo_B=")
     def __init__(self, body_name, *args, **kwargs):
         model_instance, M_BBo_B = _parse_ctor(args, kwargs)
         if not isinstance(body_name, str):

@@ -16,6 +16,7 @@ import numbers
 import numpy as np
 
 from mallard._scalar import as_array, as_scalar, scalar_value, values_or_none
+from mallard.common._pybind import overloads
 
 _EPS = np.finfo(float).eps
 _MODULE = "mallard.multibody.tree"
@@ -138,6 +139,8 @@ class RotationalInertia:
     that mass at Q (RuntimeError if mass < 0).
     """
 
+    __module__ = "mallard.multibody.tree"  # (its public path: pickles name it)
+
     __slots__ = ("_I",)
     __array_ufunc__ = None  # numpy defers to our reflected operators (2.0 * I, w * I)
     _OVERLOADS = (
@@ -147,6 +150,7 @@ class RotationalInertia:
         ("mass", "p_PQ_E"),
     )
 
+    @overloads(lambda: RotationalInertia._OVERLOADS)
     def __init__(self, *args, **kwargs):
         names, v = _bind(type(self).__name__, args, kwargs, self._OVERLOADS)
         if not names:

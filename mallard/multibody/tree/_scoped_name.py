@@ -8,7 +8,7 @@ ends with "::" but may contain it inside, e.g. "robot1::left::arm::end_frame" is
 As pydrake's, ScopedName compares and hashes by identity: two equal names are not ``==``.
 """
 
-from mallard.common._pybind import as_cpp_string, bind, incompatible_arguments
+from mallard.common._pybind import as_cpp_string, bind, incompatible_arguments, overloads
 
 _MODULE = "mallard.multibody.tree"
 _DELIM = "::"
@@ -42,6 +42,7 @@ class ScopedName:
     __slots__ = ("_namespace", "_element", "_full")
     __module__ = _MODULE
 
+    @overloads("", "namespace_name, element_name")
     def __init__(self, *args, **kwargs):
         """ScopedName() is empty; ScopedName(namespace_name, element_name) raises RuntimeError if
         namespace_name starts or ends with "::", or element_name is empty or contains "::"."""
@@ -77,6 +78,7 @@ class ScopedName:
         return new
 
     @staticmethod
+    @overloads("namespace_name, element_name")
     def Make(*args, **kwargs):
         """ScopedName(namespace_name, element_name), or None where the constructor raises."""
         namespace_name, element_name = _strings(
@@ -91,6 +93,7 @@ class ScopedName:
         return ScopedName._new(namespace_name, element_name)
 
     @staticmethod
+    @overloads("name1, name2")
     def Join(*args, **kwargs):
         """Parse(name1 + "::" + name2): "::" may appear in either name, and the last word is
         the element."""
@@ -100,6 +103,7 @@ class ScopedName:
         return ScopedName._parse(f"{name1}{_DELIM}{name2}")
 
     @staticmethod
+    @overloads("scoped_name")
     def Parse(*args, **kwargs):
         """The ScopedName of "namespace::element" after removing every leading and trailing
         "::" and collapsing each inner "::::" to "::"; the element follows the last "::"."""
@@ -138,6 +142,7 @@ class ScopedName:
         """The full name, as ``get_full()``."""
         return self._full
 
+    @overloads("element_name")
     def set_element(self, *args, **kwargs):
         """Replaces the element name, keeping the namespace; raises as the constructor does."""
         (element_name,) = _strings(
@@ -150,6 +155,7 @@ class ScopedName:
         )
         self._set_checked(self._namespace, element_name)
 
+    @overloads("namespace_name")
     def set_namespace(self, *args, **kwargs):
         """Replaces the namespace name (which may be empty), keeping the element; raises as the
         constructor does (so also if the element is empty)."""

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from mallard.common._pybind import overloads
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._joint_axis import SQRT_EPSILON
 from mallard.multibody.tree._single_dof_joint import SingleDofJoint, bind_overloads
@@ -29,6 +30,7 @@ class ScrewJoint(SingleDofJoint):
     _can_rotate = True
     _can_translate = True
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         values = bind_overloads("ScrewJoint", _OVERLOADS, args, kwargs)
         name, frame_on_parent, frame_on_child, *axis, screw_pitch, damping = values

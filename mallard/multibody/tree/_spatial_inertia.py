@@ -79,6 +79,8 @@ class SpatialInertia:
     IsPhysicallyValid() or ``skip_validity_check``. See also MakeFromCentralInertia().
     """
 
+    __module__ = "mallard.multibody.tree"  # (its public path: pickles name it)
+
     __slots__ = ("_m", "_p", "_G")
     __array_ufunc__ = None
 

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_array, scalar_value
+from mallard.common._pybind import overloads
 from mallard.multibody.tree._rotational_inertia import (
     RotationalInertia,
     fmt,
@@ -73,6 +74,8 @@ class UnitInertia(RotationalInertia):
     Multiplying or dividing by a scalar, adding or subtracting gives a RotationalInertia.
     """
 
+    __module__ = "mallard.multibody.tree"  # (its public path: pickles name it)
+
     __slots__ = ()
     _OVERLOADS = (
         (),
@@ -81,6 +84,7 @@ class UnitInertia(RotationalInertia):
         ("I",),
     )
 
+    @overloads(lambda: UnitInertia._OVERLOADS)
     def __init__(self, *args, **kwargs):
         if len(args) + len(kwargs) == 1:
             (I,) = args or tuple(kwargs.values())

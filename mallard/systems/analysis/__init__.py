@@ -6,6 +6,7 @@ public, as in Drake's C++ API: ExplicitEulerIntegrator, RungeKutta5Integrator,
 SemiExplicitEulerIntegrator and ImplicitEulerIntegrator.
 """
 
+from mallard._public import publish
 from mallard._template import TemplateClass
 from mallard.systems.analysis._explicit_integrators import (
     ExplicitEulerIntegrator,
@@ -56,3 +57,5 @@ __all__ = [
     "SimulatorStatus",
     "Simulator_",
 ]
+
+publish(globals())

@@ -28,6 +28,7 @@ import time
 
 from mallard.systems.analysis._explicit_integrators import RungeKutta3Integrator
 from mallard.systems.analysis._integrator_base import IntegratorBase, StepResult
+from mallard.systems.analysis._interrupts import keyboard_interrupt_held
 from mallard.systems.analysis._simulator_status import InitializeParams, SimulatorStatus
 from mallard.systems.framework._event_dispatch import _EMPTY, EventPlan
 from mallard.systems.framework._events import EventStatus
@@ -116,9 +117,13 @@ class Simulator:
         return status
 
     # ---- advancing -------------------------------------------------------------------------
-    def AdvanceTo(self, boundary_time):
+    def AdvanceTo(self, boundary_time, interruptible=True):
         """Advances to ``boundary_time`` (Initialize()-ing first if needed); returns a
-        SimulatorStatus (early return if a handler or the monitor asked for termination)."""
+        SimulatorStatus (early return if a handler or the monitor asked for termination).
+        ``interruptible=False`` holds Ctrl+C (SIGINT) until it returns."""
+        if not interruptible:
+            with keyboard_interrupt_held():
+                return self.AdvanceTo(boundary_time)
         if not self._initialization_done:
             status = self.Initialize()
             if not status.succeeded():

@@ -1,6 +1,7 @@
 """Mirror of pydrake.systems.controllers: PidController, InverseDynamics,
 InverseDynamicsController and the linear quadratic regulators."""
 
+from mallard._public import publish
 from mallard.systems.controllers._inverse_dynamics import InverseDynamics
 from mallard.systems.controllers._inverse_dynamics_controller import (
     InverseDynamicsController,
@@ -18,3 +19,5 @@ __all__ = [
     "LinearQuadraticRegulator",
     "PidController",
 ]
+
+publish(globals())

@@ -30,9 +30,12 @@ class InverseDynamics(LeafSystem):
             raise RuntimeError("InverseDynamics: the plant must be finalized")
         self._plant = plant
         self._mode = _InverseDynamicsMode(mode)
-        self._plant_context = (
-            plant.CreateDefaultContext() if plant_context is None else plant_context
-        )
+        if plant_context is None:
+            plant_context = plant.CreateDefaultContext()
+        else:  # (copied, as Drake does: its parameters override the plant's defaults)
+            plant.ValidateContext(plant_context)
+            plant_context = plant_context.Clone()
+        self._plant_context = plant_context
         nq, nv = plant.num_positions(), plant.num_velocities()
         self._estimated = self.DeclareVectorInputPort("estimated_state", nq + nv)
         self._desired = None

@@ -27,8 +27,9 @@ _UNDERACTUATED = (
 
 
 class InverseDynamicsController(LeafSystem):
-    """``InverseDynamicsController(robot, kp, ki, kd, has_reference_acceleration)`` for a
-    finalized, fully actuated MultibodyPlant ``robot`` (nq = nv = nu).
+    """``InverseDynamicsController(robot, kp, ki, kd, has_reference_acceleration,
+    plant_context=None)`` for a finalized, fully actuated MultibodyPlant ``robot`` (nq = nv =
+    nu); ``plant_context`` (copied) overrides the robot's default parameters.
 
     Inputs ``estimated_state`` (x), ``desired_state`` (x_d = [q_d; v_d]) and, with
     ``has_reference_acceleration``, ``desired_acceleration``; outputs ``actuation`` (u, in
@@ -37,7 +38,7 @@ class InverseDynamicsController(LeafSystem):
 
     _cpp_type = "drake::systems::controllers::InverseDynamicsController<double>"
 
-    def __init__(self, robot, kp, ki, kd, has_reference_acceleration):
+    def __init__(self, robot, kp, ki, kd, has_reference_acceleration, plant_context=None):
         super().__init__()
         if not robot.is_finalized():
             raise RuntimeError("InverseDynamicsController: the robot plant must be finalized")
@@ -62,7 +63,7 @@ class InverseDynamicsController(LeafSystem):
         self._robot = robot
         self._has_reference = bool(has_reference_acceleration)
         self._n = nq
-        self._id = InverseDynamics(robot)
+        self._id = InverseDynamics(robot, plant_context=plant_context)
         B = robot.MakeActuationMatrix()
         self._B_inv = np.linalg.inv(B) if nu else np.zeros((0, 0))
         self.DeclareContinuousState(nq)

@@ -5,6 +5,7 @@ linearized about a Context."""
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard.common._pybind import call_form, overloads
 from mallard.math._riccati import (
     ContinuousAlgebraicRiccatiEquation,
     DiscreteAlgebraicRiccatiEquation,
@@ -81,6 +82,7 @@ def _controller(system, K, offset=None):
                         offset, system.time_period())  # fmt: skip
 
 
+@overloads("A, B, Q, R, N=, F=", "system, Q, R, N=", "system, context, Q, R, N=, input_port_index=")
 def LinearQuadraticRegulator(*args, **kwargs):
     """``(A, B, Q, R, N=None, F=None)``: (K, S) minimizing ∫ x'Qx + u'Ru + 2x'Nu dt subject
     to ẋ = Ax + Bu (and Fx = 0); ``(system, Q, R, N=None)``: the LinearSystem u = −Kx for a
@@ -89,33 +91,20 @@ def LinearQuadraticRegulator(*args, **kwargs):
     equilibrium (x0, u0) of ``context`` (linearized there). RuntimeError if R is not positive
     definite."""
     function = "LinearQuadraticRegulator"
-    if args and isinstance(args[0], System) or isinstance(kwargs.get("system"), System):
-        names = ("system", "context", "Q", "R", "N", "input_port_index")
-        bound = dict(zip(names, args, strict=False))
-        if len(args) > 1 and not isinstance(args[1], Context):
-            bound = dict(zip(("system", "Q", "R", "N"), args, strict=False))
-        for key, value in kwargs.items():
-            if key in bound:
-                raise TypeError(f"{function}(): {key} given twice")
-            bound[key] = value
-        if "context" in bound:
-            return _regulate_about(function, **bound)
-        unknown = set(bound) - {"system", "Q", "R", "N"}
-        if unknown:
-            raise TypeError(f"{function}(): unexpected arguments {sorted(unknown)}")
-        return _regulate_linear_system(function, **bound)
-    names = ("A", "B", "Q", "R", "N", "F")
-    bound = dict(zip(names, args, strict=False))
-    for key, value in kwargs.items():
-        if key not in names or key in bound:
-            raise TypeError(f"{function}(): unexpected or repeated argument {key}")
-        bound[key] = value
-    missing = [k for k in names[:4] if k not in bound]
-    if missing:
-        raise TypeError(f"{function}(): missing arguments {missing}")
-    A, B, Q, R, N = _matrices(bound["A"], bound["B"], bound["Q"], bound["R"], bound.get("N"),
-                              function)  # fmt: skip
-    return _continuous(A, B, Q, R, N, bound.get("F"), function)
+
+    def accept(form, v):
+        if isinstance(v.get("A", v.get("system")), System) == (form == 0):
+            return False
+        return form != 1 or not isinstance(v["Q"], Context)
+
+    form, v = call_form(LinearQuadraticRegulator, args, kwargs, accept=accept)
+    if form == 2:
+        index = 0 if v["input_port_index"] is None else v["input_port_index"]
+        return _regulate_about(function, v["system"], v["context"], v["Q"], v["R"], v["N"], index)
+    if form == 1:
+        return _regulate_linear_system(function, v["system"], v["Q"], v["R"], v["N"])
+    A, B, Q, R, N = _matrices(v["A"], v["B"], v["Q"], v["R"], v["N"], function)
+    return _continuous(A, B, Q, R, N, v["F"], function)
 
 
 def _regulate_linear_system(function, system, Q, R, N=None):

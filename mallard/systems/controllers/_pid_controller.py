@@ -5,6 +5,7 @@ default)."""
 import numpy as np
 
 from mallard._scalar import as_array
+from mallard.common._pybind import call_form, overloads
 from mallard.systems.framework import LeafSystem
 
 
@@ -24,27 +25,14 @@ class PidController(LeafSystem):
 
     _cpp_type = "drake::systems::controllers::PidController<double>"
 
+    @overloads(
+        "kp, ki, kd",
+        "state_projection, kp, ki, kd",
+        "state_projection, output_projection, kp, ki, kd",
+    )
     def __init__(self, *args, **kwargs):
         super().__init__()
-        names = ["kp", "ki", "kd"]
-        if len(args) == 4:
-            names = ["state_projection"] + names
-        elif len(args) == 5:
-            names = ["state_projection", "output_projection"] + names
-        values = dict(zip(names, args, strict=False))
-        for key, value in kwargs.items():
-            if key in values or key not in (
-                "kp",
-                "ki",
-                "kd",
-                "state_projection",
-                "output_projection",
-            ):
-                raise TypeError(f"PidController(): unexpected argument {key!r}")
-            values[key] = value
-        missing = [k for k in ("kp", "ki", "kd") if k not in values]
-        if missing:
-            raise TypeError(f"PidController(): missing arguments {missing}")
+        _, values = call_form(PidController.__init__, args, kwargs)
         self._kp = _gains(values["kp"], "kp")
         self._ki = _gains(values["ki"], "ki")
         self._kd = _gains(values["kd"], "kd")

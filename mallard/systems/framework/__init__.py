@@ -1,5 +1,6 @@
 """Mirror of pydrake.systems.framework: systems, Contexts, ports, Diagrams and events."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass
 from mallard.systems.framework._cache_entry import CacheEntry, ValueProducer
 from mallard.systems.framework._context import Context
@@ -36,8 +37,15 @@ from mallard.systems.framework._ports import (
     InputPort,
     OutputPort,
     PortDataType,
+    SystemOutput,
 )
-from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
+from mallard.systems.framework._state import (
+    AbstractValues,
+    ContinuousState,
+    DiscreteValues,
+    Parameters,
+    State,
+)
 from mallard.systems.framework._system import DependencyTicket, System
 from mallard.systems.framework._vector_system import VectorSystem
 from mallard.systems.framework._vectors import BasicVector, VectorBase
@@ -56,6 +64,8 @@ Diagram_ = TemplateClass("Diagram_", Diagram, "system")
 DiagramBuilder_ = TemplateClass("DiagramBuilder_", DiagramBuilder, "system")
 
 __all__ = [
+    "SystemOutput",
+    "AbstractValues",
     "AbstractParameterIndex",
     "AbstractStateIndex",
     "BasicVector",
@@ -106,3 +116,5 @@ __all__ = [
     "VectorSystem_",
     "kUseDefaultName",
 ]
+
+publish(globals())

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_scalar, scalar_value
+from mallard.common._pybind import call_form, overloads
 
 _next_serial = itertools.count(1).__next__
 
@@ -189,9 +190,12 @@ class Context:
         group._changed()
         return group
 
-    def SetDiscreteState(self, *args):
-        """``SetDiscreteState(xd)`` for the only group, ``(group_index, xd)``, or
-        ``(DiscreteValues)``."""
+    @overloads("xd", "group_index, xd")
+    def SetDiscreteState(self, *args, **kwargs):
+        """``SetDiscreteState(xd)`` for the only group (a vector) or all (DiscreteValues), or
+        ``(group_index, xd)``."""
+        _, values = call_form(Context.SetDiscreteState, args, kwargs)
+        args = tuple(values.values())
         discrete = self._state._discrete
         if len(args) == 1 and hasattr(args[0], "num_groups"):
             discrete.SetFrom(args[0])
@@ -204,10 +208,11 @@ class Context:
         else:
             discrete.set_value(*args)
 
-    def get_abstract_state(self, index):
+    def get_abstract_state(self, index=None):
+        """The abstract state's AbstractValues, or its value ``index``."""
         return self._state.get_abstract_state(index)
 
-    def get_mutable_abstract_state(self, index):
+    def get_mutable_abstract_state(self, index=None):
         return self._state.get_mutable_abstract_state(index)
 
     def SetAbstractState(self, index, value):
@@ -288,7 +293,7 @@ class Context:
     def __str__(self):
         """The Context as Drake prints it: time, state and parameter values."""
         header = f"{self._pathname} Context"
-        lines = [header, "-" * (len(header) + 1), f"Time: {_format_scalar(self._time)}"]
+        lines = [header, "-" * (_width(self._pathname) + 9), f"Time: {_format_time(self._time)}"]
         xc = self._state._continuous
         groups = self._state._discrete._groups
         n_abstract = len(self._state._abstract._values)
@@ -323,6 +328,19 @@ def checked_time(time_sec, method):
     if value is not None and not math.isfinite(value):
         raise RuntimeError(f"{method}: the time must be finite, got {value}")
     return time_sec
+
+
+def _width(text):
+    """The length Drake's C++ gives ``text``: its UTF-8 bytes (the dashes under a header)."""
+    return len(text.encode("utf-8"))
+
+
+def _format_time(t):
+    """A time as Drake prints it (fmt's shortest form: 0, 1.5, 1e-05)."""
+    if not isinstance(t, float | int):
+        return str(t)
+    text = repr(float(t))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _format_scalar(x):

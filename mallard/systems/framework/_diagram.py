@@ -302,12 +302,6 @@ class Diagram(System):
                     stack.append(source)
         return False
 
-    def HasDirectFeedthrough(self, *args):
-        output = self.get_output_port(args[-1])
-        if len(args) == 1:
-            return bool(output._feedthrough_inputs())
-        return int(args[0]) in output._feedthrough_inputs()
-
 
 def make_input_port(diagram, index, name, like):
     """A Diagram input port shaped like the subsystem input port ``like``."""

@@ -1,6 +1,7 @@
 """DiagramBuilder: collects systems and connections, then builds a Diagram."""
 
 from mallard._template import cpp_scalar_name
+from mallard.common._pybind import call_form, overloads
 from mallard.systems.framework._diagram import Diagram, DiagramOutputPort, make_input_port
 from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
 from mallard.systems.framework._system import System, system_scalar_type
@@ -26,8 +27,8 @@ class DiagramBuilder:
 
     # ---- systems ---------------------------------------------------------------------------
     def AddSystem(self, system):
-        """Adds ``system`` (a System not yet in any Diagram); returns it. An unnamed system
-        gets a unique default name."""
+        """Adds ``system``; returns it. An unnamed system gets a unique default name. (A
+        system already in a Diagram, or added twice, is refused by Build(), as Drake's.)"""
         self._throw_if_built()
         if not isinstance(system, System):
             raise TypeError(f"DiagramBuilder.AddSystem(): expected a System, got {system!r}")
@@ -37,10 +38,6 @@ class DiagramBuilder:
                 f"DiagramBuilder.AddSystem(): this builder makes Diagrams of scalar type "
                 f"{cpp_scalar_name(T)}, but system {system.GetSystemPathname()} is a "
                 f"{system.GetSystemType()}"
-            )
-        if system._parent is not None or any(s is system for s in self._systems):
-            raise RuntimeError(
-                f"DiagramBuilder: system {system.GetSystemPathname()} has already been added"
             )
         if not system.get_name():
             system.set_name(f"{_type_path(system)}@{id(system):016x}")
@@ -82,11 +79,16 @@ class DiagramBuilder:
 
     # ---- connections ---------------------------------------------------------------------------
     def _check_port_system(self, port, what):
-        if not any(s is port.get_system() for s in self._systems):
+        system = port.get_system()
+        if not any(s is system for s in self._systems):
+            registered = ", ".join(f"'{s.get_name()}'" for s in self._systems) or "NONE"
+            name = system.get_name()
             raise RuntimeError(
-                f"DiagramBuilder: the {what} port {port.get_name()} belongs to System "
-                f"{port.get_system().GetSystemPathname()}, which has not been added to this "
-                "DiagramBuilder"
+                f"DiagramBuilder: System '{name}' has not been registered to this "
+                "DiagramBuilder using AddSystem nor AddNamedSystem.\n\nThe systems currently "
+                f"registered to this builder are: {registered}.\n\nIf '{name}' was registered "
+                "as a subsystem to one of these, you must export the input or output port "
+                "using ExportInput/ExportOutput and then connect to the exported port."
             )
 
     def _check_unwired(self, port):
@@ -125,13 +127,13 @@ class DiagramBuilder:
             )
         self._connections[(dest.get_system(), dest.get_index())] = src
 
-    def Disconnect(self, src, dest):
-        """Removes the connection from ``src`` to ``dest``."""
+    def Disconnect(self, source, dest):
+        """Removes the connection from ``source`` to ``dest``."""
         self._throw_if_built()
         key = (dest.get_system(), dest.get_index())
-        if self._connections.get(key) is not src:
+        if self._connections.get(key) is not source:
             raise RuntimeError(
-                f"DiagramBuilder::Disconnect: output port {src.get_name()} is not connected to "
+                f"DiagramBuilder::Disconnect: output port {source.get_name()} is not connected to "
                 f"input port {dest.get_name()}"
             )
         del self._connections[key]
@@ -151,8 +153,16 @@ class DiagramBuilder:
         self._exported_inputs.append((name, [input]))
         return len(self._exported_inputs) - 1
 
-    def ConnectInput(self, diagram_port, input):
-        """Also feeds the Diagram's input port ``diagram_port`` (index or name) to ``input``."""
+    @overloads("diagram_port_name, input", "diagram_port_index, input")
+    def ConnectInput(self, *args, **kwargs):
+        """Also feeds the Diagram's input port (by name or index) to ``input``."""
+        form, values = call_form(
+            DiagramBuilder.ConnectInput,
+            args,
+            kwargs,
+            accept=lambda i, v: isinstance(next(iter(v.values())), str) == (i == 0),
+        )
+        diagram_port, input = values.values()
         self._throw_if_built()
         self._check_port_system(input, "input")
         self._check_unwired(input)
@@ -222,6 +232,16 @@ class DiagramBuilder:
                 f"DiagramBuilder.BuildInto(): the target is a {target.GetSystemType()}, not a "
                 f"Diagram of scalar type {cpp_scalar_name(system_scalar_type(self))}"
             )
+        built = set()
+        for system in self._systems:
+            parent = target if id(system) in built else system._parent
+            if parent is not None:  # (Drake's message names the Diagram it is in)
+                raise RuntimeError(
+                    f"Cannot build subsystem '{system.get_name()}' into Diagram "
+                    f"'{target.GetSystemPathname()}' because it has already been built into a "
+                    f"different Diagram '{parent.GetSystemPathname()}'"
+                )
+            built.add(id(system))
         names = [s.get_name() for s in self._systems]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

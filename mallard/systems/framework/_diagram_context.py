@@ -9,14 +9,14 @@ subsystem changed, since they may depend on it.
 
 import numpy as np
 
-from mallard.systems.framework._context import Context, _next_serial
+from mallard.systems.framework._context import Context, _next_serial, _width
 from mallard.systems.framework._ports import FixedInputPortValue
 from mallard.systems.framework._state import (
+    AbstractValues,
     ContinuousState,
     DiscreteValues,
     Parameters,
     State,
-    _AbstractValues,
 )
 from mallard.systems.framework._vectors import VectorBase
 
@@ -130,7 +130,7 @@ class DiagramContext(Context):
             [g for leaf in self._leaves for g in leaf._state._discrete._groups]
         )
         state = State(continuous, discrete)
-        state._abstract = _AbstractValues(
+        state._abstract = AbstractValues(
             [v for leaf in self._leaves for v in leaf._state._abstract._values], "abstract state"
         )
         Context.__init__(self, diagram, state, Parameters(), diagram.num_input_ports())
@@ -143,6 +143,48 @@ class DiagramContext(Context):
         # The discrete groups now report to this Context: re-point them at their leaves.
         for leaf in self._leaves:
             leaf._state._discrete._bind(leaf._state_changed)
+
+    # ---- parameters: the leaves', in order (as Drake's DiagramContext numbers them) ----------
+    def _parameter_at(self, index, count, kind):
+        """(leaf Context, its index) of the Diagram's parameter ``index`` of a ``kind``
+        (``count(leaf)`` of them per leaf)."""
+        if index >= 0:
+            for leaf in self._leaves:
+                n = count(leaf)
+                if index < n:
+                    return leaf, index
+                index -= n
+        raise IndexError(f"DiagramContext: no {kind} with that index")
+
+    def num_numeric_parameter_groups(self):
+        return sum(leaf.num_numeric_parameter_groups() for leaf in self._leaves)
+
+    def num_abstract_parameters(self):
+        return sum(leaf.num_abstract_parameters() for leaf in self._leaves)
+
+    def _numeric(self, index):
+        return self._parameter_at(
+            index, Context.num_numeric_parameter_groups, "numeric parameter group"
+        )
+
+    def _abstract(self, index):
+        return self._parameter_at(index, Context.num_abstract_parameters, "abstract parameter")
+
+    def get_numeric_parameter(self, index):
+        leaf, i = self._numeric(index)
+        return leaf.get_numeric_parameter(i)
+
+    def get_mutable_numeric_parameter(self, index):
+        leaf, i = self._numeric(index)
+        return leaf.get_mutable_numeric_parameter(i)
+
+    def get_abstract_parameter(self, index):
+        leaf, i = self._abstract(index)
+        return leaf.get_abstract_parameter(i)
+
+    def get_mutable_abstract_parameter(self, index):
+        leaf, i = self._abstract(index)
+        return leaf.get_mutable_abstract_parameter(i)
 
     # ---- notifications ---------------------------------------------------------------------
     def _changed_in_diagram(self, origin):
@@ -237,9 +279,37 @@ class DiagramContext(Context):
         return clone
 
     def __str__(self):
-        header = f"{self._pathname} Context (of a Diagram)"
-        lines = [header, "-" * (len(header) + 1), f"Time: {self._time:g}", ""]
-        return "\n".join(lines) + "".join(str(sub) for sub in self._subcontexts)
+        """The Context as Drake prints it: totals, then each subcontext that holds state or
+        parameters."""
+        lines = [
+            f"{self._pathname} Context (of a Diagram)",
+            "-" * (_width(self._pathname) + 24),
+        ]
+        if self.num_continuous_states():
+            lines.append(f"{self.num_continuous_states()} total continuous states")
+        groups = self.num_discrete_state_groups()
+        if groups:
+            count = sum(self.get_discrete_state(i).size() for i in range(groups))
+            lines.append(f"{count} total discrete states in {groups} groups")
+        if self.num_abstract_states():
+            lines.append(f"{self.num_abstract_states()} total abstract states")
+        groups = self.num_numeric_parameter_groups()
+        if groups:
+            count = sum(self.get_numeric_parameter(i).size() for i in range(groups))
+            lines.append(f"{count} total numeric parameters in {groups} groups")
+        if self.num_abstract_parameters():
+            lines.append(f"{self.num_abstract_parameters()} total abstract parameters")
+        text = "\n".join(lines) + "\n"
+        for sub in self._subcontexts:
+            if (
+                sub.num_continuous_states()
+                or sub.num_discrete_state_groups()
+                or sub.num_abstract_states()
+                or sub.num_numeric_parameter_groups()
+                or sub.num_abstract_parameters()
+            ):
+                text += "\n" + str(sub)
+        return text
 
 
 def _leaves_of(context):

@@ -7,9 +7,13 @@ them from a (Diagram's) System with the leaf Context each belongs to, and dispat
 
 import enum
 
+from mallard.common._pybind import call_form, overloads
+
 
 class TriggerType(enum.IntEnum):
     """What triggers an event (as Drake's TriggerType)."""
+
+    __module__ = "mallard.systems.framework"  # (its public path: pickles name it)
 
     kUnknown = 0
     kInitialization = 1
@@ -156,20 +160,22 @@ class Event:
 
     _kind = None
 
-    def __init__(self, *args):
-        """``(callback)`` or ``(trigger_type, callback)``."""
-        if len(args) == 1:
-            trigger_type, callback = TriggerType.kUnknown, args[0]
-        elif len(args) == 2:
-            trigger_type, callback = args
-        else:
-            raise TypeError(
-                f"{type(self).__name__}(): expected (callback) or (trigger_type, callback)"
-            )
+    @overloads(
+        "callback", "system_callback", "trigger_type, callback", "trigger_type, system_callback"
+    )
+    def __init__(self, *args, **kwargs):
+        """``(callback)``, ``(system_callback)``, ``(trigger_type, callback)`` or
+        ``(trigger_type, system_callback)``: ``callback(context, event, ...)`` or
+        ``system_callback(system, context, event, ...)`` (by keyword only: a positional
+        callable is a ``callback``, as in pydrake)."""
+        _, values = call_form(Event.__init__, args, kwargs, type(self).__name__)
+        trigger_type = values.get("trigger_type", TriggerType.kUnknown)
+        callback = values.get("callback", values.get("system_callback"))
         if not callable(callback):
             raise TypeError(f"{type(self).__name__}(): the callback must be callable")
         self._trigger_type = TriggerType(trigger_type)
         self._callback = callback
+        self._with_system = "system_callback" in values
 
     def get_trigger_type(self):
         return self._trigger_type
@@ -178,11 +184,15 @@ class Event:
         clone = object.__new__(type(self))
         clone._trigger_type = trigger_type
         clone._callback = self._callback
+        clone._with_system = self._with_system
         return clone
 
-    def _handler(self):
-        """The handler as EventDeclaration calls it: the callback also gets this event."""
+    def _handler(self, system):
+        """The handler as EventDeclaration calls it, for an event declared by ``system``: the
+        callback also gets this event (and a system_callback the system first)."""
         callback = self._callback
+        if self._with_system:
+            return lambda context, *buffer: callback(system, context, self, *buffer)
         return lambda context, *buffer: callback(context, self, *buffer)
 
 

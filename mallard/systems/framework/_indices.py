@@ -93,6 +93,8 @@ kUseDefaultName = UseDefaultName()
 class InputPortSelection(enum.IntEnum):
     """Which input port a function that takes one uses: none, or the first if there is one."""
 
+    __module__ = "mallard.systems.framework"  # (its public path: pickles name it)
+
     kNoInput = -1
     kUseFirstInputIfItExists = -2
 
@@ -102,6 +104,8 @@ class InputPortSelection(enum.IntEnum):
 
 class OutputPortSelection(enum.IntEnum):
     """Which output port a function that takes one uses: none, or the first if there is one."""
+
+    __module__ = "mallard.systems.framework"  # (its public path: pickles name it)
 
     kNoOutput = -1
     kUseFirstOutputIfItExists = -2

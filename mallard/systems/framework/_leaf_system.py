@@ -5,6 +5,7 @@ import numpy as np
 from mallard._scalar import as_array
 from mallard._template import array_to_scalar, instantiation
 from mallard.common import _bindings as b
+from mallard.common._pybind import overloads
 from mallard.common._random import RandomDistribution
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._cache_entry import CacheEntry, ValueProducer
@@ -45,7 +46,7 @@ def _model_vector(size_or_vector, what, T, fill=0.0):
 
 def _prerequisites(tickets, method):
     """The declared prerequisites (None: all sources); RuntimeError for an explicitly empty
-    set, TypeError for anything but DependencyTickets."""
+    set or an invalid ticket, TypeError for anything but DependencyTickets."""
     if tickets is None:
         return None
     tickets = set(tickets)
@@ -60,6 +61,8 @@ def _prerequisites(tickets, method):
                 f"{method}(): prerequisites_of_calc must hold DependencyTickets, got "
                 f"{type(ticket).__name__}"
             )
+        if not ticket.is_valid():
+            raise RuntimeError(f"{method}(): prerequisites_of_calc holds an invalid ticket")
     return tickets
 
 
@@ -171,6 +174,7 @@ class LeafSystem(System):
         self._input_ports.append(port)
         return port
 
+    @overloads(lambda: _VECTOR_INPUT)
     def DeclareVectorInputPort(self, *args, **kwargs):
         """``(name, model_vector, random_type=None)`` or ``(name, size, random_type=None)``:
         a vector input port of ``size`` elements or shaped like the BasicVector
@@ -181,6 +185,7 @@ class LeafSystem(System):
         )
         return self._add_vector_input(name, model, random_type)
 
+    @overloads(lambda: _INPUT)
     def DeclareInputPort(self, *args, **kwargs):
         """``(name, type, size, random_type=None)``: an input port of PortDataType ``type``.
         A vector port has ``size`` elements. (Drake accepts kAbstractValued here and fails
@@ -207,6 +212,7 @@ class LeafSystem(System):
         self._input_ports.append(port)
         return port
 
+    @overloads(lambda: _VECTOR_OUTPUT)
     def DeclareVectorOutputPort(self, *args, **kwargs):
         """``(name, model_value, calc, prerequisites_of_calc=...)`` or ``(name, size, calc,
         prerequisites_of_calc=...)``: a vector output port of ``size`` elements or shaped like
@@ -339,6 +345,7 @@ class LeafSystem(System):
         return self._cache_entries[i]
 
     # ---- state and parameters ------------------------------------------------------------
+    @overloads(lambda: _CONTINUOUS)
     def DeclareContinuousState(self, *args, **kwargs):
         """``(num_state_variables)``, ``(num_q, num_v, num_z)``, ``(model_vector)`` or
         ``(model_vector, num_q, num_v, num_z)``; returns ContinuousStateIndex(0). Without
@@ -354,6 +361,7 @@ class LeafSystem(System):
         self._continuous_model = ContinuousState(model, num_q, num_v, num_z)
         return ContinuousStateIndex(0)
 
+    @overloads(lambda: _DISCRETE)
     def DeclareDiscreteState(self, *args, **kwargs):
         """``(model_vector)`` (a BasicVector), ``(num_state_variables)`` (zeros) or
         ``(vector)`` (an array of initial values): a discrete state group; returns its
@@ -547,7 +555,7 @@ class LeafSystem(System):
                 f"{trigger.name} has trigger type {event.get_trigger_type().name}"
             )
         stored = event._with_trigger(trigger)
-        self._declare_event(trigger, event._kind, stored._handler(), period_sec, offset_sec)
+        self._declare_event(trigger, event._kind, stored._handler(self), period_sec, offset_sec)
 
     def DeclarePeriodicEvent(self, period_sec, offset_sec, event):
         """Declares ``event`` (a PublishEvent, DiscreteUpdateEvent or UnrestrictedUpdateEvent,
@@ -588,15 +596,6 @@ class LeafSystem(System):
         return periodic
 
     # ---- direct feedthrough ------------------------------------------------------------------
-    def HasDirectFeedthrough(self, *args):
-        """``(output_port)``: whether that output depends on any input; ``(input_port,
-        output_port)``: on that input (from the output's declared prerequisites; outputs
-        declared without prerequisites depend on every input)."""
-        output = self.get_output_port(args[-1])
-        if len(args) == 1:
-            return bool(output._feedthrough_inputs())
-        return int(args[0]) in output._feedthrough_inputs()
-
     def HasAnyDirectFeedthrough(self):
         return any(p._feedthrough_inputs() for p in self._output_ports)
 

@@ -13,6 +13,8 @@ from mallard.systems.framework._vectors import CPP_BASIC_VECTOR, BasicVector
 class PortDataType(enum.IntEnum):
     """Whether a port carries a numeric vector or an abstract (any-type) value."""
 
+    __module__ = "mallard.systems.framework"  # (its public path: pickles name it)
+
     kVectorValued = 0
     kAbstractValued = 1
 
@@ -256,3 +258,34 @@ class OutputPort(_Port):
         self._validate(context)
         output = self._eval(context)
         return output.CopyToVector() if self._is_vector() else output.get_value()
+
+
+class SystemOutput:
+    """A value for each output port of a system (System.AllocateOutput), which CalcOutput
+    fills."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values):
+        self._values = list(values)
+
+    def num_ports(self):
+        return len(self._values)
+
+    def _value(self, index):
+        if not 0 <= index < len(self._values):
+            raise IndexError(
+                f"SystemOutput: port index {index} is not within [0, {len(self._values)})"
+            )
+        return self._values[index]
+
+    def get_data(self, index):
+        """The AbstractValue of output port ``index``."""
+        return self._value(index)
+
+    def get_vector_data(self, index):
+        """The BasicVector of vector output port ``index``; RuntimeError for an abstract one."""
+        value = self._value(index).get_value()
+        if not isinstance(value, BasicVector):
+            raise RuntimeError(f"SystemOutput: output port {index} is not vector-valued")
+        return value

@@ -4,6 +4,7 @@ Each part owned by a Context tells it of every mutation (see ``_vectors``), so t
 Context can mark what depends on it out of date.
 """
 
+from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._vectors import BasicVector, VectorBase
 
@@ -119,11 +120,20 @@ class DiscreteValues:
 
     __slots__ = ("_groups",)
 
-    def __init__(self, data=None):
-        if data is None:
-            data = []
-        elif isinstance(data, VectorBase):
-            data = [data]
+    @overloads("datum", "data", "")
+    def __init__(self, *args, **kwargs):
+        """``DiscreteValues()``, ``(datum)`` (one BasicVector) or ``(data)`` (a list of them)."""
+        if not kwargs and len(args) <= 1:  # (the common calls, without binding)
+            data = args[0] if args else []
+            self._groups = [data] if isinstance(data, VectorBase) else list(data)
+            return
+        _, values = call_form(
+            DiscreteValues.__init__,
+            args,
+            kwargs,
+            accept=lambda i, v: i != 0 or isinstance(v["datum"], VectorBase),
+        )
+        data = values.get("data", [values["datum"]] if "datum" in values else [])
         self._groups = list(data)
 
     def _bind(self, on_change):
@@ -173,10 +183,13 @@ class DiscreteValues:
     def get_mutable_value(self, index=0):
         return self._group(index).get_mutable_value()
 
-    def set_value(self, *args):
+    @overloads("value", "index, value")
+    def set_value(self, *args, **kwargs):
         """``set_value(value)`` for the only group or ``set_value(index, value)``."""
-        group = self._only_group() if len(args) == 1 else self._group(args[0])
-        group.SetFromVector(args[-1])
+        _, values = call_form(DiscreteValues.set_value, args, kwargs)
+        index = values.get("index")
+        group = self._only_group() if index is None else self._group(index)
+        group.SetFromVector(values["value"])
 
     def SetFrom(self, other):
         for mine, theirs in zip(self._groups, other._groups, strict=True):
@@ -192,15 +205,22 @@ class DiscreteValues:
         self._only_group()[index] = value
 
 
-class _AbstractValues:
-    """A list of AbstractValue whose mutable access is reported to ``_on_change``."""
+class AbstractValues:
+    """A list of AbstractValue (the abstract state, or abstract parameters), whose mutable
+    access is reported to the Context that holds it."""
 
     __slots__ = ("_values", "_on_change", "_what")
 
-    def __init__(self, values, what):
-        self._values = list(values)
+    def __init__(self, data=(), what="abstract value"):
+        self._values = list(data)
+        for value in self._values:
+            if not isinstance(value, AbstractValue):
+                raise TypeError(f"AbstractValues: expected AbstractValue, got {value!r}")
         self._on_change = None
         self._what = what
+
+    def size(self):
+        return len(self._values)
 
     def get(self, index):
         if not 0 <= index < len(self._values):
@@ -213,8 +233,26 @@ class _AbstractValues:
             self._on_change()
         return value
 
-    def clone(self):
-        return _AbstractValues([v.Clone() for v in self._values], self._what)
+    def get_value(self, index):
+        return self.get(index)
+
+    def get_mutable_value(self, index):
+        return self.get_mutable(index)
+
+    def SetFrom(self, other):
+        """Copies the values of ``other`` (as many, of the same types) into these."""
+        if not isinstance(other, AbstractValues):
+            raise TypeError(f"AbstractValues.SetFrom(): expected AbstractValues, got {other!r}")
+        if len(other._values) != len(self._values):
+            raise RuntimeError(
+                f"AbstractValues::SetFrom(): {len(other._values)} values given for "
+                f"{len(self._values)}"
+            )
+        for i, value in enumerate(other._values):
+            self.get_mutable(i).SetFrom(value)
+
+    def Clone(self):
+        return AbstractValues([v.Clone() for v in self._values], self._what)
 
 
 class State:
@@ -225,7 +263,7 @@ class State:
     def __init__(self, continuous=None, discrete=None, abstract=()):
         self._continuous = continuous if continuous is not None else ContinuousState()
         self._discrete = discrete if discrete is not None else DiscreteValues()
-        self._abstract = _AbstractValues(abstract, "abstract state")
+        self._abstract = AbstractValues(abstract, "abstract state")
 
     def get_continuous_state(self):
         return self._continuous
@@ -245,18 +283,20 @@ class State:
         return self._discrete.get_mutable_vector(index)
 
     def get_abstract_state(self, index=None):
-        if index is None:
-            return list(self._abstract._values)
-        return self._abstract.get(index)
+        """The abstract state's AbstractValues, or its value ``index``."""
+        return self._abstract if index is None else self._abstract.get(index)
 
-    def get_mutable_abstract_state(self, index):
+    def get_mutable_abstract_state(self, index=None):
+        if index is None:
+            if self._abstract._on_change is not None:
+                self._abstract._on_change()
+            return self._abstract
         return self._abstract.get_mutable(index)
 
     def SetFrom(self, other):
         self._continuous.SetFrom(other._continuous)
         self._discrete.SetFrom(other._discrete)
-        for i, value in enumerate(other._abstract._values):
-            self._abstract.get_mutable(i).SetFrom(value)
+        self._abstract.SetFrom(other._abstract)
 
     def Clone(self):
         return State(
@@ -271,17 +311,31 @@ class Parameters:
 
     __slots__ = ("_numeric", "_abstract")
 
-    def __init__(self, numeric=(), abstract=()):
-        """``Parameters()``, ``(numeric, abstract)`` (lists), or one list, BasicVector or
-        AbstractValue (numeric or abstract by its type), as pydrake's overloads."""
-        if isinstance(numeric, VectorBase):
-            numeric = [numeric]
-        elif isinstance(numeric, AbstractValue):
-            numeric, abstract = (), [numeric]
-        elif numeric and all(isinstance(x, AbstractValue) for x in numeric) and not abstract:
-            numeric, abstract = (), numeric
+    @overloads("", "numeric, abstract", "numeric", "abstract", "vec", "value")
+    def __init__(self, *args, **kwargs):
+        """``Parameters()``, ``(numeric, abstract)`` (lists), ``(numeric)``, ``(abstract)``,
+        ``(vec)`` (a BasicVector) or ``(value)`` (an AbstractValue), as pydrake's overloads;
+        a positional argument is told by its type."""
+
+        def accept(form, v):
+            if form in (2, 3):  # one list: numeric or abstract by its elements
+                items = next(iter(v.values()))
+                if isinstance(items, VectorBase | AbstractValue):
+                    return False
+                items = list(items)
+                return not items or all(isinstance(x, AbstractValue) for x in items) == (form == 3)
+            if form == 4:
+                return isinstance(v["vec"], VectorBase)
+            return form != 5 or isinstance(v["value"], AbstractValue)
+
+        if not kwargs and len(args) in (0, 2):  # (the common calls, without binding)
+            numeric, abstract = args or ((), ())
+        else:
+            _, values = call_form(Parameters.__init__, args, kwargs, accept=accept)
+            numeric = values.get("numeric", [values["vec"]] if "vec" in values else ())
+            abstract = values.get("abstract", [values["value"]] if "value" in values else ())
         self._numeric = DiscreteValues(list(numeric))
-        self._abstract = _AbstractValues(
+        self._abstract = AbstractValues(
             [a if isinstance(a, AbstractValue) else AbstractValue.Make(a) for a in abstract],
             "abstract parameter",
         )
@@ -314,19 +368,20 @@ class Parameters:
     def get_abstract_parameters(self):
         return list(self._abstract._values)
 
-    def set_numeric_parameters(self, numeric):
-        self._numeric.SetFrom(numeric)
+    def set_numeric_parameters(self, numeric_params):
+        """Copies the numeric parameters from ``numeric_params`` (a DiscreteValues)."""
+        self._numeric.SetFrom(numeric_params)
 
-    def set_abstract_parameters(self, abstract):
-        for i, value in enumerate(abstract):
-            self._abstract.get_mutable(i).SetFrom(value)
+    def set_abstract_parameters(self, abstract_params):
+        """Copies the abstract parameters from ``abstract_params`` (an AbstractValues)."""
+        self._abstract.SetFrom(abstract_params)
 
     def SetFrom(self, other):
         self._numeric.SetFrom(other._numeric)
-        self.set_abstract_parameters(other._abstract._values)
+        self._abstract.SetFrom(other._abstract)
 
     def Clone(self):
         clone = Parameters()
         clone._numeric = self._numeric.Clone()
-        clone._abstract = self._abstract.clone()
+        clone._abstract = self._abstract.Clone()
         return clone

@@ -1,6 +1,7 @@
 """System: what LeafSystem and Diagram share: names, ports, Context validation, events and
 energy queries."""
 
+from mallard.common._pybind import call_form, overloads
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._event_dispatch import (
     context_signature,
@@ -12,13 +13,17 @@ from mallard.systems.framework._events import EventKind, PeriodicEventData, Trig
 
 
 class DependencyTicket:
-    """What a computation depends on (``prerequisites_of_calc`` of an output port)."""
+    """What a computation depends on (``prerequisites_of_calc`` of an output port).
+    ``DependencyTicket()`` is an invalid ticket, as pydrake's default."""
 
     __slots__ = ("_kind", "_index")
 
-    def __init__(self, kind, index=None):
+    def __init__(self, kind=None, index=None):
         self._kind = kind
         self._index = index
+
+    def is_valid(self):
+        return self._kind is not None
 
     def __eq__(self, other):
         return isinstance(other, DependencyTicket) and (self._kind, self._index) == (
@@ -104,10 +109,12 @@ class System:
 
     def GetSystemType(self):
         """Drake's type name (``drake::systems::Gain<drake::AutoDiffXd>``), or the Python
-        class's ``module.qualname``."""
+        class's ``module.qualname`` (template arguments as ``X_[T]``)."""
         cls = type(self)
         if self._cpp_type is None:
-            return f"{cls.__module__}.{cls.__qualname__}"
+            from mallard._template import demangled
+
+            return f"{cls.__module__}.{demangled(cls.__qualname__)}"
         T = system_scalar_type(self)
         if T is float:
             return self._cpp_type
@@ -171,11 +178,25 @@ class System:
             )
         return ports[index]
 
-    def get_input_port(self, port_index=None):
+    def get_input_port(self, port_index=None, warn_deprecated=True):
+        """The input port ``port_index`` (the only one if None). ``warn_deprecated``: whether
+        to warn if the port is deprecated (mallard's systems deprecate no ports)."""
         return self._port(self._input_ports, port_index, "input")
 
-    def get_output_port(self, port_index=None):
+    def get_output_port(self, port_index=None, warn_deprecated=True):
+        """The output port ``port_index`` (the only one if None); see get_input_port."""
         return self._port(self._output_ports, port_index, "output")
+
+    @overloads("output_port", "input_port, output_port")
+    def HasDirectFeedthrough(self, *args, **kwargs):
+        """``(output_port)``: whether that output depends on any input; ``(input_port,
+        output_port)``: on that input (from the output's declared prerequisites; outputs
+        declared without prerequisites depend on every input). Ports by index."""
+        _, ports = call_form(System.HasDirectFeedthrough, args, kwargs)
+        output = self.get_output_port(ports["output_port"])
+        if "input_port" not in ports:
+            return bool(output._feedthrough_inputs())
+        return int(ports["input_port"]) in output._feedthrough_inputs()
 
     def _port_by_name(self, ports, name, kind):
         for port in ports:
@@ -294,6 +315,24 @@ class System:
     def AllocateTimeDerivatives(self):
         """A ContinuousState shaped like this system's continuous state."""
         raise NotImplementedError  # (defined by LeafSystem and Diagram)
+
+    def AllocateOutput(self):
+        """A SystemOutput: a value for each output port, to be filled by CalcOutput."""
+        from mallard.systems.framework._ports import SystemOutput
+
+        return SystemOutput(port.Allocate() for port in self._output_ports)
+
+    def CalcOutput(self, context, outputs):
+        """Computes every output port's value in ``context`` into ``outputs`` (a SystemOutput
+        from AllocateOutput)."""
+        self.ValidateContext(context)
+        if outputs.num_ports() != len(self._output_ports):
+            raise RuntimeError(
+                f"CalcOutput(): the SystemOutput has {outputs.num_ports()} ports; this system "
+                f"has {len(self._output_ports)}"
+            )
+        for port, value in zip(self._output_ports, outputs._values, strict=True):
+            port.Calc(context, value)
 
     def EvalTimeDerivatives(self, context):
         """The time derivatives of the continuous state, as a ContinuousState."""

@@ -12,6 +12,7 @@ import numpy as np
 from mallard._scalar import as_array
 from mallard._template import _is_scalar, _scalar_class, array_to_scalar
 from mallard.common._bindings import format_vector, readonly
+from mallard.common._pybind import call_form, is_integer, overloads
 
 
 def _element_type(data):
@@ -90,9 +91,9 @@ class VectorBase:
         """Sets every element from ``value`` (same size)."""
         self.SetFromVector(value)
 
-    def SetFrom(self, other):
-        """Copies the elements of another vector of the same size."""
-        self.SetFromVector(other.CopyToVector())
+    def SetFrom(self, value):
+        """Copies the elements of ``value``, another vector of the same size."""
+        self.SetFromVector(value.CopyToVector())
 
     def SetZero(self):
         """Sets every element to zero."""
@@ -144,18 +145,31 @@ class VectorBase:
         return f"{type(self).__name__}({format_vector(self._data)})"
 
 
+def _data_or_size(form, values):
+    """Whether a BasicVector call form fits its argument: ``size`` an integer, ``data`` not."""
+    return is_integer(next(iter(values.values()))) == (form == 1)
+
+
 class BasicVector(VectorBase):
     """A vector of given size (filled with NaN) or holding the given elements."""
 
     __slots__ = ()
 
-    def __init__(self, data):
-        if isinstance(data, (int, np.integer)) and not isinstance(data, bool):
-            if data < 0:
-                raise RuntimeError(f"BasicVector: size must be non-negative, got {data}")
-            super().__init__(np.full(int(data), np.nan))
+    @overloads("data", "size")
+    def __init__(self, *args, **kwargs):
+        """``BasicVector(data)`` (its elements) or ``BasicVector(size)`` (NaN-filled); a
+        positional integer is the size."""
+        if len(args) == 1 and not kwargs:  # (the common call, without binding)
+            x = args[0]
         else:
-            a = as_array(data, name="BasicVector")
+            _, values = call_form(BasicVector.__init__, args, kwargs, accept=_data_or_size)
+            (x,) = values.values()
+        if is_integer(x):
+            if x < 0:
+                raise RuntimeError(f"BasicVector: size must be non-negative, got {x}")
+            super().__init__(np.full(int(x), np.nan))
+        else:
+            a = as_array(x, name="BasicVector")
             super().__init__(a.reshape(-1).copy())
 
     def Clone(self):

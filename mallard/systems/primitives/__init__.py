@@ -2,6 +2,7 @@
 integration, filtering, delays, affine and linear systems, linearization, symbolic systems
 and logging, with their templates (``Gain_[AutoDiffXd]``, ...)."""
 
+from mallard._public import publish
 from mallard._template import TemplateClass
 from mallard.systems.primitives._affine_system import AffineSystem, LinearSystem, MatrixGain
 from mallard.systems.primitives._discrete import (
@@ -120,3 +121,5 @@ __all__ = [
     "ZeroOrderHold",
     "ZeroOrderHold_",
 ]
+
+publish(globals())

@@ -6,6 +6,7 @@ import numpy as np
 
 from mallard._template import array_to_scalar
 from mallard.common import _bindings as b
+from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._diagram import Diagram
@@ -38,6 +39,7 @@ class DiscreteTimeDelay(LeafSystem):
 
     _cpp_type = "drake::systems::DiscreteTimeDelay<double>"
 
+    @overloads(lambda: _DELAY)
     def __init__(self, *args, **kwargs):
         super().__init__()
         index, (update_sec, steps, model) = b.resolve("DiscreteTimeDelay", _DELAY, args, kwargs)
@@ -190,9 +192,17 @@ class StateInterpolatorWithDiscreteDerivative(Diagram):
             return self.GetMutableSubsystemState(self._derivative, state)
         return state  # (this Diagram's State: the derivative's groups come first)
 
-    def set_initial_position(self, state, position):
-        """Sets the history so that the output is [position, 0]: in ``state`` (this Diagram's
-        State, or its Context)."""
+    @overloads("context, position", "state, position")
+    def set_initial_position(self, *args, **kwargs):
+        """Sets the history so that the output is [position, 0]: in ``context`` (this
+        Diagram's Context) or ``state`` (its State)."""
+        _, values = call_form(
+            StateInterpolatorWithDiscreteDerivative.set_initial_position,
+            args,
+            kwargs,
+            accept=lambda form, v: isinstance(next(iter(v.values())), Context) == (form == 0),
+        )
+        state, position = values.values()
         state = self._derivative_state(state)
         self._derivative.set_input_history(state, position, position)
 

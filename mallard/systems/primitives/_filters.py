@@ -4,6 +4,7 @@ import numpy as np
 
 from mallard._scalar import as_array
 from mallard.common import _bindings as b
+from mallard.common._pybind import overloads
 from mallard.systems.framework._indices import ContinuousStateIndex, kUseDefaultName
 from mallard.systems.framework._leaf_system import LeafSystem
 
@@ -19,6 +20,7 @@ class FirstOrderLowPassFilter(LeafSystem):
 
     _cpp_type = "drake::systems::FirstOrderLowPassFilter<double>"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         super().__init__()
         index, values = b.resolve("FirstOrderLowPassFilter", _OVERLOADS, args, kwargs)

@@ -2,10 +2,16 @@
 
 import numpy as np
 
+from mallard.common._pybind import call_form, is_integer, overloads
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._leaf_system import LeafSystem
 from mallard.systems.framework._ports import PortDataType
 from mallard.systems.framework._vectors import BasicVector
+
+
+def _kind(value):
+    """0 for a size, 2 for an AbstractValue, 1 for anything else (a vector)."""
+    return 0 if is_integer(value) else 2 if isinstance(value, AbstractValue) else 1
 
 
 class PassThrough(LeafSystem):
@@ -14,13 +20,21 @@ class PassThrough(LeafSystem):
 
     _cpp_type = "drake::systems::PassThrough<double>"
 
-    def __init__(self, value):
+    @overloads("vector_size", "value", "abstract_model_value")
+    def __init__(self, *args, **kwargs):
+        _, values = call_form(
+            PassThrough.__init__,
+            args,
+            kwargs,
+            accept=lambda form, v: form == _kind(next(iter(v.values()))),
+        )
+        (value,) = values.values()
         super().__init__()
         if isinstance(value, AbstractValue):
             self._u = self.DeclareAbstractInputPort("u", value)
             self.DeclareAbstractOutputPort("y", value.Clone, self._calc_abstract)
             return
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if is_integer(value):
             size = int(value)
         else:
             size = np.asarray(value.CopyToVector() if isinstance(value, BasicVector) else value)
@@ -46,10 +60,19 @@ class Demultiplexer(LeafSystem):
 
     _cpp_type = "drake::systems::Demultiplexer<double>"
 
-    def __init__(self, size, output_ports_size=1):
+    @overloads("size, output_ports_size=", "output_ports_sizes")
+    def __init__(self, *args, **kwargs):
+        _, values = call_form(
+            Demultiplexer.__init__,
+            args,
+            kwargs,
+            accept=lambda form, v: is_integer(next(iter(v.values()))) == (form == 0),
+        )
         super().__init__()
-        if isinstance(size, (int, np.integer)):
-            size, output_ports_size = int(size), int(output_ports_size)
+        if "size" in values:
+            size = int(values["size"])
+            output_ports_size = values["output_ports_size"]
+            output_ports_size = 1 if output_ports_size is None else int(output_ports_size)
             if output_ports_size <= 0 or size % output_ports_size:
                 raise RuntimeError(
                     f"Demultiplexer: the input size {size} must be a positive multiple of "
@@ -57,7 +80,7 @@ class Demultiplexer(LeafSystem):
                 )
             sizes = [output_ports_size] * (size // output_ports_size)
         else:
-            sizes = [int(s) for s in size]
+            sizes = [int(s) for s in values["output_ports_sizes"]]
             if any(s <= 0 for s in sizes):
                 raise RuntimeError(f"Demultiplexer: the output sizes must be positive, got {sizes}")
         self._sizes = sizes
@@ -86,14 +109,20 @@ class Multiplexer(LeafSystem):
 
     _cpp_type = "drake::systems::Multiplexer<double>"
 
-    def __init__(self, input_sizes):
+    @overloads("num_scalar_inputs", "input_sizes", "model_vector")
+    def __init__(self, *args, **kwargs):
+        def accept(form, v):
+            x = next(iter(v.values()))
+            return form == (0 if is_integer(x) else 2 if isinstance(x, BasicVector) else 1)
+
+        _, values = call_form(Multiplexer.__init__, args, kwargs, accept=accept)
         super().__init__()
-        if isinstance(input_sizes, BasicVector):
-            sizes = [1] * input_sizes.size()
-        elif isinstance(input_sizes, (int, np.integer)):
-            sizes = [1] * int(input_sizes)
+        if "model_vector" in values:
+            sizes = [1] * values["model_vector"].size()
+        elif "num_scalar_inputs" in values:
+            sizes = [1] * int(values["num_scalar_inputs"])
         else:
-            sizes = [int(s) for s in input_sizes]
+            sizes = [int(s) for s in values["input_sizes"]]
         self._inputs = [self.DeclareVectorInputPort(f"u{i}", n) for i, n in enumerate(sizes)]
         self._slices = []
         start = 0

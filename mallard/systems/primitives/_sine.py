@@ -5,6 +5,7 @@ import numpy as np
 from mallard._scalar import as_array
 from mallard._template import array_to_scalar
 from mallard.common import _bindings as b
+from mallard.common._pybind import overloads
 from mallard.systems.framework._indices import kUseDefaultName
 from mallard.systems.framework._leaf_system import LeafSystem
 from mallard.systems.framework._system import system_scalar_type
@@ -35,6 +36,7 @@ class Sine(LeafSystem):
 
     _cpp_type = "drake::systems::Sine<double>"
 
+    @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
         super().__init__()
         index, values = b.resolve("Sine", _OVERLOADS, args, kwargs)

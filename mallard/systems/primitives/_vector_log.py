@@ -143,22 +143,22 @@ class VectorLogSink(LeafSystem):
     def _scalar_conversion_args(self, T):
         return self._input_size, self._triggers, self._period
 
-    def GetLog(self, logger_context):
-        """The VectorLog in ``logger_context`` (this system's Context)."""
-        self.ValidateContext(logger_context)
-        return self._log(logger_context)
+    def GetLog(self, context):
+        """The VectorLog in ``context`` (this system's Context)."""
+        self.ValidateContext(context)
+        return self._log(context)
 
-    def GetMutableLog(self, logger_context):
-        self.ValidateContext(logger_context)
-        return self._log(logger_context)
+    def GetMutableLog(self, context):
+        self.ValidateContext(context)
+        return self._log(context)
 
-    def FindLog(self, root_context):
-        """The VectorLog in ``root_context`` (of a Diagram containing this system, or of this
-        system)."""
-        return self._log(self.GetMyContextFromRoot(root_context))
+    def FindLog(self, context):
+        """The VectorLog in ``context`` (the root Context of a Diagram containing this
+        system, or this system's)."""
+        return self._log(self.GetMyContextFromRoot(context))
 
-    def FindMutableLog(self, root_context):
-        return self._log(self.GetMyContextFromRoot(root_context))
+    def FindMutableLog(self, context):
+        return self._log(self.GetMyContextFromRoot(context))
 
 
 def LogVectorOutput(src, builder, publish_triggers=None, publish_period=None):

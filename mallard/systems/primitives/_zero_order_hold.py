@@ -2,6 +2,7 @@
 
 import math
 
+from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._indices import AbstractStateIndex, DiscreteStateIndex
 from mallard.systems.framework._leaf_system import LeafSystem
@@ -15,23 +16,33 @@ class ZeroOrderHold(LeafSystem):
 
     _cpp_type = "drake::systems::ZeroOrderHold<double>"
 
-    def __init__(self, period_sec, vector_size, offset_sec=0.0):
+    @overloads(
+        "period_sec, vector_size, offset_sec=", "period_sec, abstract_model_value, offset_sec="
+    )
+    def __init__(self, *args, **kwargs):
+        _, values = call_form(
+            ZeroOrderHold.__init__,
+            args,
+            kwargs,
+            accept=lambda form, v: isinstance(list(v.values())[1], AbstractValue) == (form == 1),
+        )
+        period_sec, model, offset_sec = values.values()
         super().__init__()
-        period_sec, offset_sec = float(period_sec), float(offset_sec)
+        period_sec, offset_sec = float(period_sec), float(offset_sec or 0.0)
         if not period_sec > 0 or not math.isfinite(period_sec):
             raise RuntimeError(f"ZeroOrderHold: period_sec must be positive, got {period_sec}")
         if not offset_sec >= 0:
             raise RuntimeError(f"ZeroOrderHold: offset_sec must be >= 0, got {offset_sec}")
         self._period, self._offset = period_sec, offset_sec
-        if isinstance(vector_size, AbstractValue):
-            self._u = self.DeclareAbstractInputPort("u", vector_size)
-            self.DeclareAbstractState(vector_size)
+        if isinstance(model, AbstractValue):
+            self._u = self.DeclareAbstractInputPort("u", model)
+            self.DeclareAbstractState(model)
             self.DeclarePeriodicUnrestrictedUpdateEvent(period_sec, offset_sec, self._latch)
             self.DeclareStateOutputPort("y", AbstractStateIndex(0))
             self._abstract = True
         else:
-            self._u = self.DeclareVectorInputPort("u", int(vector_size))
-            self.DeclareDiscreteState(int(vector_size))
+            self._u = self.DeclareVectorInputPort("u", int(model))
+            self.DeclareDiscreteState(int(model))
             self.DeclarePeriodicDiscreteUpdateEvent(period_sec, offset_sec, self._sample)
             self.DeclareStateOutputPort("y", DiscreteStateIndex(0))
             self._abstract = False

@@ -43,32 +43,39 @@ def _rotation_pose(rng):
     return np.vstack((R, rng.normal(size=(1, 3))))
 
 
-def _lcp_args(rng):
-    """A 4-row mixed LCP (one equality row) with active and inactive rows at the solution."""
-    return _spd(rng, 4), np.array([-1.0, 2.0, -0.5, 0.3]), np.array([False, False, False, True])
+def _sap_args(rng, solve):
+    """A SAP problem of 4 velocities in two cliques (one velocity locked), built by
+    sap_add_joint_constraints: two limits (one with both rows), a PD controller and a coupler;
+    ``solve``: its solve's arguments, else its build's."""
+    from mallard.multibody import _layout
+    from mallard.multibody.plant._sap_driver import SapProblem
 
-
-def _projection_args(rng):
-    """A 4-velocity projection on the 4 rows of _lcp_args (one velocity locked)."""
-    n, m = 4, 4
-    W, r, equality = _lcp_args(rng)
-    return (
-        _spd(rng, n),
-        rng.normal(size=(m, n)),
-        r,
-        equality,
-        np.array([1, 1, 0, 1], dtype=np.int64),
-        rng.normal(size=n),
-        np.zeros((n, m)),
-        np.zeros((n, n)),
-        np.zeros((m, m)),
-        np.zeros(m),
-        np.zeros(m, dtype=np.int64),
-        np.zeros((m, m)),
-        np.zeros((m, m)),
-        np.zeros((m, 1)),
-        np.zeros(n),
+    sizes = _layout.SapSizes(4, 6, 4)
+    problem = SapProblem(
+        sizes, 1e-2, np.array([0, 0, 1, 1]), np.array([0, 0, 0, 1], dtype=np.int64)
     )
+    w = problem.work
+    w.v_star[:] = [0.9, -0.4, 0.3, 0.1]
+    q, v0 = np.array([0.499, -0.0005, 0.2, 0.0]), np.array([1.0, -0.3, 0.2, 0.1])
+    build = (
+        problem.si,
+        problem.sw,
+        q,
+        v0,
+        np.array([[0, 0, 0], [1, 1, 0]], dtype=np.int64),
+        np.array([[-0.5, 0.5], [-0.001, 0.0005]]),
+        np.array([[2, 2, 1]], dtype=np.int64),
+        np.array([[30.0, 3.0, 0.5, 0.4, 0.0, 0.1]]),
+        np.array([[1, 2, 1, 2, 0, 1]], dtype=np.int64),
+        np.array([[1.5, 0.01]]),
+    )
+    if not solve:
+        return build
+    from mallard._compiled import kernels
+
+    kernels(np.float64).sap_add_joint_constraints(*build)
+    w.v[:] = v0
+    return problem.si, problem.sw, _spd(rng, 4), rng.uniform(0, 0.1, size=4)
 
 
 class Sample:
@@ -141,14 +148,11 @@ class Sample:
         """(mi, mf, x, ws, need) of a driver."""
         return self.mi, self.mf, self.x, self.ws, need
 
-    def batch(self, size=5, chunks=2, extra=None):
-        """(Q, V, wss) for the batched entry points: ``size`` states near the sample's and
-        ``chunks`` rows (with room for the lanes, or ``extra`` scalars)."""
+    def batch(self, size=5):
+        """(Q, V) for the batched entry points: ``size`` states near the sample's."""
         s = self.sizes
         Q = self.x[: s.nq] + 0.3 * self.normal(size, s.nq)
-        V = self.normal(size, s.nv)
-        extra = LANES * s.lane if extra is None else extra
-        return Q, V, np.zeros((chunks, s.row + extra))
+        return Q, self.normal(size, s.nv)
 
 
 def _driver(*tail):
@@ -232,37 +236,73 @@ def _derivatives(which):
     return case
 
 
+class ByMode:
+    """An argument that differs compiled and interpreted: a row of the batched kernels, whose
+    lanes are L wide compiled and one interpreted (kernels.batch), or the ``flags`` of its
+    groups."""
+
+    def __init__(self, compiled, interpreted):
+        self.compiled, self.interpreted = compiled, interpreted
+
+
+def _batch_row(s, lanes):
+    """A new row of the batched kernels, for each mode (kernels.batch.batch_new_row)."""
+    from mallard._compiled import kernels
+
+    rows = []
+    for dtype, width in ((np.float64, LANES), (object, 1)):
+        size = s.sizes.row + (width * s.sizes.lane if lanes else s.sizes.drow)
+        row = np.zeros(size, dtype=dtype)
+        kernels(dtype).batch_new_row(s.mi, s.ws.astype(dtype), row, lanes)
+        rows.append(row)
+    return ByMode(*rows)
+
+
+def _flags(size, lanes):
+    """A call's ``flags`` (kernels.batch) for ``size`` states, for each mode."""
+    groups = -(-size // LANES) if lanes else size
+    return ByMode(np.zeros(2 + groups, dtype=np.int64), np.zeros(2 + size, dtype=np.int64))
+
+
 def _batch(name):
-    """The arguments of batched entry point ``name`` (see kernels.batch)."""
+    """The arguments of batched entry point ``name`` (see kernels.batch), run by one thread
+    (ALONE)."""
+    from mallard.multibody._batch_codes import ALONE
 
     def case(rng):
         s = Sample(rng)
         nq, nv, nu, n = s.sizes.nq, s.sizes.nv, s.sizes.nu, s.sizes.n
-        head = (s.mi, s.mf, s.ws)
-        Q, V, wss = s.batch()
+        Q, V = s.batch()
         size = Q.shape[0]
+        status = np.zeros(size, dtype=np.int64)
+        lanes = "derivatives" not in name
+        tail = (_batch_row(s, lanes), _flags(size, lanes), ALONE)
         if name == "batch_body_poses":
-            return head + (Q, wss, np.zeros((size, n, 4, 4)))
+            return (s.mi, s.mf, Q) + tail + (np.zeros((size, n, 4, 4)), status)
         if name == "batch_mass_matrix":
-            return head + (Q, wss, np.zeros((size, nv, nv)))
+            return (s.mi, s.mf, Q) + tail + (np.zeros((size, nv, nv)), status)
         if name == "batch_inverse_dynamics":
-            return head + (Q, V, s.normal(size, nv), s.normal(size, nv), wss, np.zeros((size, nv)))
+            inputs = (Q, V, s.normal(size, nv), s.normal(size, nv))
+            return (s.mi, s.mf) + inputs + tail + (np.zeros((size, nv)), status)
         if name == "batch_forward_dynamics":
-            tau, u = s.normal(size, nv), s.normal(size, nu)
-            status = np.zeros(size, dtype=np.int64)
-            return head + (Q, V, tau, u, wss, np.zeros((size, nv)), status)
+            inputs = (Q, V, s.normal(size, nv), s.normal(size, nu))
+            return (s.mi, s.mf) + inputs + tail + (np.zeros((size, nv)), status)
         if name == "batch_point_jacobian":
-            P = s.normal(size, 3)
-            return head + (Q, 3, _rotation_pose(rng), P, wss, np.zeros((size, 6, nv)))
-        Q, V, wss = s.batch(extra=s.sizes.dws)
-        if name == "batch_inverse_dynamics_derivatives":
-            outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-            return head + (Q, V, s.normal(size, nv), wss) + outputs
-        tau, u = s.normal(size, nv), s.normal(size, nu)
+            inputs = (Q, 3, _rotation_pose(rng), s.normal(size, 3))
+            return (s.mi, s.mf) + inputs + tail + (np.zeros((size, 6, nv)), status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-        return head + (Q, V, tau, u, wss) + outputs + (np.zeros(size, dtype=np.int64),)
+        if name == "batch_inverse_dynamics_derivatives":
+            inputs = (Q, V, s.normal(size, nv))
+        else:
+            inputs = (Q, V, s.normal(size, nv), s.normal(size, nu))
+        return (s.mi, s.mf) + inputs + tail + outputs + (status,)
 
     return case
+
+
+def _new_row(rng):
+    s = Sample(rng)
+    return (s.mi, s.ws, _batch_row(s, True), True)
 
 
 def _combine(rng):
@@ -308,32 +348,58 @@ CASES = {
     "batch_point_jacobian": _batch("batch_point_jacobian"),
     "batch_inverse_dynamics_derivatives": _batch("batch_inverse_dynamics_derivatives"),
     "batch_forward_dynamics_derivatives": _batch("batch_forward_dynamics_derivatives"),
-    "constraint_residuals": lambda r: (
-        r.normal(size=(3, 4)),
-        r.normal(size=(3, 3)),
-        np.array([0, 1, 2], dtype=np.int64),
-        np.array([0, 3, 1], dtype=np.int64),
-        r.normal(size=4),
-        1e-3,
-        r.normal(size=4),
-        np.zeros(3),
-    ),
-    "project_velocities": _projection_args,
+    "sap_add_joint_constraints": lambda r: _sap_args(r, False),
+    "sap_solve": lambda r: _sap_args(r, True),
+    "sap_gradient": lambda r: _sap_args(r, True),
+    "batch_new_row": _new_row,
+    "batch_unfinished": lambda r: (np.array([9, 4, 4, 3, 4, 0], dtype=np.int64),),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
 }
 
-CASES.update(GEOMETRY_CASES)  # (the proximity queries' entry points)
 
-#: Workspace arguments not compared (by position): the batched entry points' rows hold lanes
-#: of L states compiled and of one interpreted (kernels.lane_views.lane_width), so their
-#: layouts differ; their results are compared.
+def _batch_collisions(rng):
+    """The batched collision checks (mallard.geometry._kernels.batch) of Sample's plant with
+    the proximity cases' scene on its bodies (the half space anchored), every pair but a half
+    space with a shape other than a sphere (which Drake's signed distance does not support):
+    the least distance and the pairs within 0.5."""
+    from mallard.geometry import _proximity_layout as layout
+    from mallard.geometry._kernels.batch import MIN_DISTANCE, PAIR_DISTANCES, geometry_row_sizes
+    from tests.geometry.kernel_cases import _model, _pairs, _poses
+
+    s = Sample(rng)
+    m = _model()
+    ng = len(m.ids)
+    mobod = rng.integers(1, s.sizes.n, ng)
+    mobod[m.kinds == layout.HALFSPACE] = -1
+    X_BG = _poses(rng, ng)
+    pairs = _pairs(m, lambda a, b: layout.HALFSPACE not in (a, b) or layout.SPHERE in (a, b))
+    allowed = np.zeros((ng, ng), dtype=np.uint8)
+    allowed[pairs[:, 0], pairs[:, 1]] = 1
+    Q, _ = s.batch()
+    size = Q.shape[0]
+    floats, ints = geometry_row_sizes(ng, len(pairs))
+    return (s.mi, s.mf, s.ws, Q, m.gi, m.gf, m.hv, mobod, X_BG, allowed, pairs, 0.05,
+            MIN_DISTANCE | PAIR_DISTANCES, 0.5, np.zeros(s.sizes.row), np.zeros(floats),
+            np.zeros(ints, dtype=np.int64), np.zeros(size, dtype=np.uint8), np.zeros(size),
+            np.zeros((size, len(pairs))), np.zeros(size, dtype=np.int64))  # fmt: skip
+
+
+CASES.update(GEOMETRY_CASES)  # (the proximity queries' entry points)
+CASES["batch_collisions"] = _batch_collisions
+
+#: Arguments not compared (by position): the batched entry points' rows, whose lanes are L
+#: wide compiled and one interpreted (kernels.lane_views.lane_width), and the ``flags`` of
+#: their groups (L states compiled, one interpreted); their results are compared.
 UNCOMPARED = {
-    "batch_body_poses": 4,
-    "batch_mass_matrix": 4,
-    "batch_inverse_dynamics": 7,
-    "batch_forward_dynamics": 7,
-    "batch_point_jacobian": 7,
+    "batch_body_poses": (3, 4),
+    "batch_mass_matrix": (3, 4),
+    "batch_inverse_dynamics": (6, 7),
+    "batch_forward_dynamics": (6, 7),
+    "batch_point_jacobian": (6, 7),
+    "batch_inverse_dynamics_derivatives": (5, 6),
+    "batch_forward_dynamics_derivatives": (6, 7),
+    "batch_new_row": (2,),
 }

@@ -112,7 +112,8 @@ def _lanes_mass_matrix_py(mi, mf, xL, ws, wsL, M_L):
 _lanes_mass_matrix = numba.njit(_lanes_mass_matrix_py)
 
 
-@pytest.mark.parametrize("interpreted", [False, True])
+# (compiled: ~20 s, numba compiling _lanes_mass_matrix, which it does not cache, every run)
+@pytest.mark.parametrize("interpreted", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_kernels_on_lanes_compute_each_state_as_alone(interpreted):
     """Position kinematics (of every joint type: the sample plant's ball and universal joints
     go lane by lane), body inertias and mass matrix on lane views of L states = the same

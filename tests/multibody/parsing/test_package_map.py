@@ -1,12 +1,16 @@
-"""PackageMap: pydrake's API, rules and messages (no remote packages)."""
+"""PackageMap: pydrake's API, rules and messages; Drake's packages ("drake" from an installed
+pydrake, the remote "drake_models"); remote packages fetched from file:// archives into a
+temporary cache (no network)."""
 
 import copy
+import hashlib
 import logging
 import os
+import tarfile
 
 import pytest
 
-from mallard.multibody.parsing import PackageMap
+from mallard.multibody.parsing import PackageMap, _package_map
 from mallard.multibody.parsing._package_map import MALLARD_PACKAGE_XML, lexically_normal
 
 MODELS = os.path.dirname(MALLARD_PACKAGE_XML)
@@ -25,12 +29,31 @@ def write_package(directory, name, deprecated=None):
 
 def test_default_map_holds_mallards_models():
     package_map = PackageMap()
-    assert package_map.GetPackageNames() == ["mallard"]
-    assert package_map.size() == 1
+    assert "mallard" in package_map.GetPackageNames()
     assert package_map.GetPath("mallard") == MODELS
     for name in ("pendulum", "acrobot", "cart_pole"):
         assert os.path.isfile(package_map.ResolveUrl(f"package://mallard/{name}.urdf"))
     assert PackageMap.MakeEmpty().size() == 0
+
+
+def test_default_map_holds_drakes_packages(monkeypatch):
+    """ "drake" is pydrake's share/drake when pydrake is installed; "drake_models" is remote,
+    declared as the installed Drake declares it."""
+    names = PackageMap().GetPackageNames()
+    share = _package_map.drake_share()
+    assert names == (["drake"] if share else []) + ["drake_models", "mallard"]
+    if share:
+        path = PackageMap().ResolveUrl("package://drake/examples/pendulum/Pendulum.urdf")
+        assert path == os.path.join(share, "examples", "pendulum", "Pendulum.urdf")
+    params = _package_map.drake_models_params()
+    assert params.sha256 == _package_map.DRAKE_MODELS["sha256"]
+    assert params.strip_prefix.startswith("models-")
+    assert params == PackageMap()._remote["drake_models"]
+
+
+def test_unknown_drake_package_says_how_to_add_it():
+    with pytest.raises(RuntimeError, match=r"unknown package 'drake' \(mallard finds Drake's"):
+        PackageMap.MakeEmpty().ResolveUrl("package://drake/examples/x.urdf")
 
 
 def test_add_contains_remove(tmp_path):
@@ -64,7 +87,7 @@ def test_add_map_and_copies(tmp_path):
     first.Add("foo", tmp_path)
     second = PackageMap()
     second.AddMap(first)
-    assert second.GetPackageNames() == ["foo", "mallard"]
+    assert second.GetPackageNames() == sorted(PackageMap().GetPackageNames() + ["foo"])
     second.AddMap(first)  # same paths: no change
     third = PackageMap.MakeEmpty()
     third.Add("foo", MODELS)
@@ -161,12 +184,104 @@ def test_deprecated_packages_warn(tmp_path, caplog):
     assert "In URI 'package://old/m.urdf': Package 'old' is deprecated" in caplog.text
 
 
-def test_remote_packages_are_not_supported():
+def _archive(tmp_path, name="pkg", fmt="gztar", prefix="pkg-1.0"):
+    """A file:// archive holding the package ``name`` under ``prefix``; (url, sha256)."""
+    source = tmp_path / "source" / prefix
+    write_package(source, name)
+    (source / "model.urdf").write_text('<robot name="r"><link name="l"/></robot>')
+    base = str(tmp_path / name)
+    archive = tmp_path / (f"{name}.tar.gz" if fmt == "gztar" else f"{name}.zip")
+    if fmt == "gztar":
+        with tarfile.open(archive, "w:gz") as tar:
+            tar.add(source, arcname=prefix)
+    else:
+        import shutil
+
+        archive = shutil.make_archive(base, "zip", tmp_path / "source", prefix)
+    data = open(archive, "rb").read()
+    return f"file://{archive}", hashlib.sha256(data).hexdigest()
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A private cache directory (Drake's rule: TEST_TMPDIR/.cache first)."""
+    monkeypatch.setenv("TEST_TMPDIR", str(tmp_path / "tmpdir"))
+    (tmp_path / "tmpdir").mkdir()
+    return tmp_path / "tmpdir" / ".cache" / "drake" / "package_map"
+
+
+def test_remote_params():
     params = PackageMap.RemoteParams(urls=["https://example.com/a.zip"], sha256="0" * 64)
     assert params.urls == ["https://example.com/a.zip"]
-    assert params.ToJson() == '{"urls":["https://example.com/a.zip"],"sha256":"' + "0" * 64 + '"}'
-    with pytest.raises(NotImplementedError, match="does not download"):
-        PackageMap().AddRemote("remote", params)
+    assert params.ToJson() == '{"sha256":"' + "0" * 64 + '","urls":["https://example.com/a.zip"]}'
+    params.strip_prefix = "p"
+    assert params.ToJson().startswith('{"sha256"') and '"strip_prefix":"p"' in params.ToJson()
+
+
+def test_remote_package_is_fetched_on_first_use(tmp_path, cache):
+    url, sha256 = _archive(tmp_path)
+    package_map = PackageMap.MakeEmpty()
+    params = PackageMap.RemoteParams(urls=[url], sha256=sha256, strip_prefix="pkg-1.0")
+    package_map.AddRemote("pkg", params)
+    assert not cache.exists() or not any(cache.iterdir())  # nothing fetched yet
+    path = package_map.GetPath("pkg")
+    assert path == str(cache / params.cache_name())
+    assert os.path.isfile(os.path.join(path, "model.urdf"))
+    assert (cache / f"{params.cache_name()}.README").is_file()
+    # Another map finds it in the cache, even when the archive is gone.
+    os.remove(url[len("file://") :])
+    again = PackageMap.MakeEmpty()
+    again.AddRemote("pkg", params)
+    assert again.ResolveUrl("package://pkg/model.urdf") == os.path.join(path, "model.urdf")
+    # Adding it again with the same params is a no-op; with other params an error.
+    again.AddRemote("pkg", params)
+    other = PackageMap.RemoteParams(urls=[url], sha256="1" * 64)
+    with pytest.raises(RuntimeError, match="remote package parameters differ"):
+        again.AddRemote("pkg", other)
+    copied = PackageMap(again)
+    assert copied.GetPath("pkg") == path
+
+
+def test_remote_zip_without_prefix(tmp_path, cache):
+    url, sha256 = _archive(tmp_path, fmt="zip")
+    package_map = PackageMap.MakeEmpty()
+    params = PackageMap.RemoteParams(urls=[url], sha256=sha256, archive_type="zip")
+    package_map.AddRemote("pkg", params)
+    assert os.path.isfile(os.path.join(package_map.GetPath("pkg"), "pkg-1.0", "model.urdf"))
+
+
+def test_remote_package_checksum_and_prefix_errors(tmp_path, cache):
+    url, sha256 = _archive(tmp_path)
+    bad = PackageMap.MakeEmpty()
+    bad.AddRemote("pkg", PackageMap.RemoteParams(urls=[url], sha256="f" * 64))
+    with pytest.raises(RuntimeError, match="Checksum mismatch; was " + sha256):
+        bad.GetPath("pkg")
+    prefix = PackageMap.MakeEmpty()
+    prefix.AddRemote("pkg", PackageMap.RemoteParams([url], sha256, strip_prefix="nope"))
+    with pytest.raises(RuntimeError, match="strip_prefix='nope' does not exist"):
+        prefix.GetPath("pkg")
+    missing = PackageMap.MakeEmpty()
+    missing.AddRemote("pkg", PackageMap.RemoteParams(["file:///no/such.zip"], sha256))
+    with pytest.raises(RuntimeError, match="All downloads failed"):
+        missing.ResolveUrl("package://pkg/model.urdf")
+
+
+def test_add_remote_checks_its_params(monkeypatch):
+    package_map = PackageMap.MakeEmpty()
+    params = PackageMap.RemoteParams
+    for bad, message in (
+        (params([], "0" * 64), "requires at least one URL"),
+        (params(["ftp://x"], "0" * 64), "unsupported URL 'ftp://x'"),
+        (params(["https://x/a.zip"], "zz"), "invalid sha256 'zz'"),
+        (params(["https://x/a.zip"], "0" * 64, "rar"), "unsupported archive type 'rar'"),
+    ):
+        with pytest.raises(RuntimeError, match=message):
+            package_map.AddRemote("p", bad)
+    monkeypatch.setenv("DRAKE_ALLOW_NETWORK", "none")
+    with pytest.raises(RuntimeError, match="only provides network URLs"):
+        package_map.AddRemote("p", params(["https://x/a.zip"], "0" * 64))
+    monkeypatch.setenv("DRAKE_ALLOW_NETWORK", "other:package_map")
+    package_map.AddRemote("p", params(["https://x/a.zip"], "0" * 64))
 
 
 def test_lexically_normal():

@@ -65,7 +65,7 @@ def test_parser_of_a_builder_finds_its_plant_and_scene_graph():
 def test_each_parser_has_its_own_package_map():
     plant = MultibodyPlant(0.0)
     first, second = Parser(plant), Parser(plant)
-    assert first.package_map().GetPackageNames() == ["mallard"]
+    assert first.package_map().GetPackageNames() == PackageMap().GetPackageNames()
     first.package_map().Remove("mallard")
     assert second.package_map().Contains("mallard")
 
@@ -84,9 +84,13 @@ def test_file_types():
     assert parser.AddModelsFromString(TEXT, "URDF")
     with pytest.raises(RuntimeError, match="not a recognized type"):
         parser.AddModelsFromString(TEXT, "Urdf")
-    for file_type in ("xml", "dmd.yaml", "obj"):
-        with pytest.raises(NotImplementedError, match="pydrake parses but mallard does not"):
-            parser.AddModelsFromString(TEXT, file_type)
+    with pytest.raises(NotImplementedError, match="pydrake parses but mallard does not"):
+        parser.AddModelsFromString(TEXT, "obj")
+    with pytest.raises(RuntimeError, match=r"^<literal-string>.dmd.yaml:1: error: Expected a"):
+        parser.AddModelsFromString(TEXT, "dmd.yaml")
+    # MJCF text is labeled "<literal-string>.urdf" in messages, as Drake labels it.
+    with pytest.raises(RuntimeError, match=r"^<literal-string>.urdf:1: error: .* mujoco tag"):
+        parser.AddModelsFromString(TEXT, "xml")
 
 
 def test_sdf_goes_to_the_sdformat_parser():

@@ -36,14 +36,34 @@ def panda_urdf(strip_mimic=False, strip_limits=False):
 PANDA_HOME = np.array([0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.0, 0.0])
 
 
-def make_panda(module, time_step, strip_mimic=False, strip_limits=False):
+def make_panda(
+    module,
+    time_step,
+    strip_mimic=False,
+    strip_limits=False,
+    approximation=None,
+    pd_gains=None,
+    effort_limit=None,
+):
     """A finalized Panda (panda_link0 welded to World) of ``module`` (mallard.all or
-    pydrake.all)."""
+    pydrake.all), with the discrete contact ``approximation`` (a DiscreteContactApproximation
+    member's name) if given; ``pd_gains`` (p, d): an actuator on each of the arm's 7 joints,
+    PD-controlled, with ``effort_limit`` if given."""
     plant = module.MultibodyPlant(time_step)
     parser = module.Parser(plant)
     parser.package_map().Add("panda_description", panda_root())
     parser.AddModelsFromString(panda_urdf(strip_mimic, strip_limits), "urdf")
     plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
+    if approximation is not None:
+        plant.set_discrete_contact_approximation(
+            getattr(module.DiscreteContactApproximation, approximation)
+        )
+    if pd_gains is not None:
+        for i in range(1, 8):
+            actuator = plant.AddJointActuator(f"a{i}", plant.GetJointByName(f"panda_joint{i}"))
+            actuator.set_controller_gains(module.PdControllerGains(p=pd_gains[0], d=pd_gains[1]))
+            if effort_limit is not None:
+                actuator.set_effort_limit(effort_limit)
     plant.Finalize()
     return plant
 

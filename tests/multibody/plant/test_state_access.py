@@ -793,12 +793,13 @@ def test_queries_follow_a_rebound_state_vector():
                                       plant.world_frame(), plant.world_frame())  # fmt: skip
     moved = np.zeros(NQ + NV + 5)[2 : 2 + NQ + NV]
     context._rebind_continuous(moved)
-    plant.SetPositions(context, np.r_[0.5, np.zeros(NQ - 1)])
+    q0 = plant.GetDefaultPositions()  # (its quaternions [1, 0, 0, 0]: zero ones raise)
+    plant.SetPositions(context, np.r_[0.5, q0[1:]])
     assert moved[0] == 0.5
     assert angle_of(plant, context) == pytest.approx(0.5, abs=1e-14)
     J = plant.CalcJacobianSpatialVelocity(context, JacobianWrtVariable.kV, frame, [0, 0, 0],
                                           plant.world_frame(), plant.world_frame())  # fmt: skip
-    plant.SetPositions(context, np.zeros(NQ))
+    plant.SetPositions(context, q0)
     J0 = plant.CalcJacobianSpatialVelocity(context, JacobianWrtVariable.kV, frame, [0, 0, 0],
                                            plant.world_frame(), plant.world_frame())  # fmt: skip
     assert not np.allclose(J, J0)
@@ -896,7 +897,7 @@ def test_clone_is_independent(setup):
     clone = context.Clone()
     assert clone.get_time() == 1.5 and angle_of(plant, clone) == angle
     np.testing.assert_array_equal(plant.GetPositions(clone), Q)
-    plant.SetPositions(clone, np.zeros(NQ))
+    plant.SetPositions(clone, plant.GetDefaultPositions())  # (angle 0, unit quaternions)
     a.SetMass(clone, 3.0)
     plant.get_actuation_input_port().FixValue(clone, [0.0, 0.0, 0.0])
     np.testing.assert_array_equal(plant.GetPositions(context), Q)

@@ -9,6 +9,7 @@ import pytest
 
 from mallard.common.value import AbstractValue
 from mallard.systems.framework import (
+    AbstractValues,
     BasicVector,
     Context,
     ContinuousState,
@@ -225,7 +226,7 @@ def test_parameters_object():
         assert counts == sizes
     parameters = Parameters([numeric], [abstract])
     parameters.set_numeric_parameters(DiscreteValues([BasicVector([3.0, 4.0])]))
-    parameters.set_abstract_parameters([AbstractValue.Make("b")])
+    parameters.set_abstract_parameters(AbstractValues([AbstractValue.Make("b")]))
     np.testing.assert_array_equal(parameters.get_numeric_parameter(0).CopyToVector(), [3, 4])
     assert parameters.get_abstract_parameter(0).get_value() == "b"
     clone = parameters.Clone()
@@ -258,7 +259,8 @@ def test_state_object(context):
     assert isinstance(state, State) and context.get_mutable_state() is state
     assert state.get_continuous_state() is context.get_continuous_state()
     assert state.get_discrete_state() is context.get_discrete_state()
-    assert [v.get_value() for v in state.get_abstract_state()] == [5]
+    abstract = state.get_abstract_state()
+    assert abstract.size() == 1 and abstract.get_value(0).get_value() == 5
 
 
 def test_clone_is_independent(system, context):

@@ -118,12 +118,35 @@ def test_connect_errors():
         builder.Connect(adder.get_output_port(), gain.get_input_port())
     with pytest.raises(RuntimeError, match="Cannot mix vector-valued and abstract-valued"):
         builder.Connect(adder.get_output_port(), passthrough.get_input_port())
-    with pytest.raises(RuntimeError, match="has not been added to this DiagramBuilder"):
+    with pytest.raises(RuntimeError, match="has not been registered to this DiagramBuilder") as e:
         builder.Connect(gain.get_output_port(), PassThrough(2).get_input_port())
+    assert "currently registered to this builder are: 'add', 'g', 'p'." in str(e.value)
     other = builder.AddNamedSystem("other", Gain(1.0, 1))
     builder.Connect(adder.get_output_port(), other.get_input_port())
     with pytest.raises(RuntimeError, match="is already connected"):
         builder.Connect(adder.get_output_port(), other.get_input_port())
+
+
+def test_a_system_in_two_diagrams():
+    """As Drake's: AddSystem takes a system already in a Diagram (or added twice); Build()
+    refuses it, naming both Diagrams."""
+    gain = Gain(1.0, 1)
+    builder = DiagramBuilder()
+    builder.AddNamedSystem("g", gain)
+    builder.Build().set_name("first")
+    second = DiagramBuilder()
+    second.AddSystem(gain)
+    with raises(
+        RuntimeError,
+        "Cannot build subsystem 'g' into Diagram '::_' because it has already been built into "
+        "a different Diagram '::first'",
+    ):
+        second.Build()
+    twice = DiagramBuilder()
+    other = twice.AddNamedSystem("h", Gain(1.0, 1))
+    twice.AddSystem(other)
+    with pytest.raises(RuntimeError, match="Cannot build subsystem 'h' into Diagram '::_'"):
+        twice.Build()
 
 
 def test_algebraic_loop_error():

@@ -131,7 +131,7 @@ def test_failure_raises():
     with raises(
         RuntimeError,
         "ExecuteInitializationEvents(): An event handler in "
-        "mallard.systems.framework._leaf_system.LeafSystem System '::bad' failed with message: "
+        "mallard.systems.framework.LeafSystem System '::bad' failed with message: "
         '"broken".',
     ):
         system.ExecuteInitializationEvents(system.CreateDefaultContext())

@@ -33,13 +33,23 @@ def test_instantiation_and_conversion():
     Scaled_ = define()
     system = Scaled_[None](k=3.0)
     system.set_name("scaled")
-    assert Scaled_[None] is Scaled_[float] and type(system).__name__ == "Scaled_[float]"
+    assert Scaled_[None] is Scaled_[float] and type(system).__name__ == "Scaled_𝓣float𝓤"
     converted = system.ToAutoDiffXd()
     assert isinstance(converted, Scaled_[AutoDiffXd]) and converted.k == 3.0
     assert converted.get_name() == "scaled"
     assert Scaled_.is_instantiation(Scaled_[AutoDiffXd])
     assert Scaled_.get_instantiation(AutoDiffXd) == (Scaled_[AutoDiffXd], (AutoDiffXd,))
     assert repr(Scaled_).startswith("<TemplateSystem tests.systems.framework")
+    assert Scaled_.get_module_name() == __name__
+    assert Scaled_.get_param_set(Scaled_[AutoDiffXd]) == {(AutoDiffXd,)}
+    assert Scaled_.get_param_set(int) == set()
+
+    class Derived(Scaled_[AutoDiffXd]):
+        pass
+
+    assert Scaled_.is_subclass_of_instantiation(Derived) is Scaled_[AutoDiffXd]
+    assert Scaled_.is_subclass_of_instantiation(int) is None
+    assert not Scaled_.is_instantiation(Derived)
     converter = Scaled_._make_converter()
     assert converter.IsConvertible[AutoDiffXd, float]()
     assert not converter.IsConvertible[float, float]()
@@ -50,8 +60,11 @@ def test_instantiation_and_conversion():
 def test_restricted_instantiations():
     Scaled_ = define(T_list=[float, AutoDiffXd])
     system = Scaled_[float]()
-    with pytest.raises(RuntimeError, match="no instantiation for Expression"):
+    with pytest.raises(RuntimeError, match=r"Invalid instantiation: Scaled_\[Expression\]"):
         Scaled_["Expression"]
+    from mallard.symbolic import Expression
+
+    assert Scaled_.get_instantiation(Expression, throw_error=False) == (None, (Expression,))
     with pytest.raises(RuntimeError, match="does not support scalar conversion"):
         system.ToSymbolic()
 
@@ -67,6 +80,11 @@ def test_errors():
 
     with pytest.raises(TypeError, match="the function must return a LeafSystem"):
         Bad_[float]
+
+    scoped = TemplateSystem("Scoped_", scope=LeafSystem)
+    with pytest.raises(RuntimeError, match="a scope that is not a module"):
+        scoped.get_module_name()
+    assert TemplateSystem("Here_").get_module_name() == __name__
 
     @TemplateSystem.define("NoCopy_")
     def NoCopy_(T):

@@ -1,0 +1,422 @@
+"""Every use mallard makes of numba beyond its documented API, in one module.
+
+The rest of mallard uses numba's documented API only: ``numba.njit``, ``numba.prange``,
+``numba.typeof``, ``numba.types``, and the extension API of ``numba.extending`` (``intrinsic``,
+``overload``, ``overload_attribute``, ``register_jitable``, ``register_model`` with
+``models.PrimitiveModel``/``StructModel``, ``box``), with llvmlite's IR builder in the code
+generation functions of intrinsics. Whatever else they need of numba comes from here. Each
+assumption below is checked by a test of tests/multibody/kernels/test_numba_internals.py
+(named in brackets), so that a numba release that breaks one fails there, by name; pyproject.toml
+pins numba to the releases those tests pass on.
+
+1. Cache locators [test_1_cache_locator_protocol]: for a ``cache=True`` function, numba asks
+   the classes of ``caching.CacheImpl._locator_classes``, in order, ``cls.from_function(py_func,
+   py_file)`` for a locator (None: not this one); ``NUMBA_CACHE_LOCATOR_CLASSES``, if set,
+   replaces that list (and mallard's stamps with it). A locator is a
+   ``caching._CacheLocator`` with ``ensure_cache_path``, ``get_cache_path``, ``get_source_stamp``
+   (any picklable value; a cache index is used only while its stamp compares equal),
+   ``get_disambiguator`` and ``get_suitable_cache_subpath``, and a ``_py_file`` attribute, which
+   numba reads to warn about a function it cannot cache. :func:`manage_caches` puts its own
+   first in that list.
+2. No locator [test_2_no_locator_raises_at_decoration]: when no class gives a locator (no
+   writable directory), ``numba.njit(cache=True)(fn)`` raises a RuntimeError saying "no
+   locator available" (:func:`njit_cached` then compiles ``fn`` uncached).
+3. Array structs [test_3_array_struct_fields, test_3_c_view_borrows]: in code generation,
+   ``context.make_array(array_type)(context, builder, value)`` is the array's struct, with the
+   fields ``data``, ``shape``, ``strides``, ``itemsize``, ``meminfo``, ``parent``;
+   ``context.populate_array`` fills a new one; a view whose ``meminfo`` is null holds no
+   reference to any memory, and is returned with ``impl_ret_borrowed``.
+4. Values in code generation [test_4_codegen_values]: ``context.cast``,
+   ``context.get_constant``, ``context.get_dummy_value`` (the value of None),
+   ``context.make_tuple``, ``cgutils.unpack_tuple``, ``cgutils.pack_array``,
+   ``cgutils.get_null_value``.
+5. Structs of a ``models.StructModel`` [test_5_struct_proxy_and_incref]:
+   ``cgutils.create_struct_proxy(type)(context, builder, value)`` gives their fields by name;
+   ``context.nrt.incref`` takes a reference to a value stored in one.
+6. LLVM intrinsics [test_6_llvm_function]: ``cgutils.get_or_insert_function(module, fn_type,
+   name)`` declares one (``llvm.pow.v4f64``) in the module being compiled.
+7. Boxing [test_7_boxing]: a ``box`` function's ``c`` has ``c.pyapi.float_from_double``,
+   ``c.pyapi.tuple_pack`` (a new reference; it does not steal its items') and
+   ``c.pyapi.decref``, and ``c.box(type, value)`` boxes a value of a numba type.
+8. Calls without dispatch [test_8_entry_point]: ``Dispatcher.compile(signature)`` compiles (or
+   loads from the cache) the function for that signature and returns its entry point, which
+   Python calls without numba's dispatch on argument types (:func:`compiled_for`).
+10. Atomics [test_10_atomics]: in code generation, llvmlite's ``builder.atomic_rmw``,
+    ``builder.load_atomic`` and ``builder.cmpxchg`` on the address of an int64 array's element
+    (``builder.gep`` of its ``data``) are atomic across threads running the same compiled
+    function with the GIL released (:func:`int64_atomic_add`, ``_load``, ``_cas``).
+9. Compile events [test_9_compile_events]: ``numba.core.event`` sends "numba:compile" events
+   to a listener installed with ``event.install_listener`` (a context manager), calling its
+   ``on_start`` and ``on_end`` when numba starts and ends compiling a function, not when it
+   loads one from the cache (:func:`compilation_listener`).
+"""
+
+import hashlib
+import os
+import stat
+import tempfile
+import warnings
+
+import numba
+from numba import types
+from numba.core import caching, cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+
+# ---- 1, 2: the on-disk cache -------------------------------------------------------------------
+
+_CACHE_IMPL = caching.CacheImpl
+
+#: (directory + os.sep, stamp or None) of each :func:`manage_caches`, in order.
+_MANAGED = []
+
+#: The directory of the caches numba has no writable place for (see _temporary_cache_dir).
+_temporary_dir = None
+_warned = False
+
+
+def manage_caches(directory, stamp=None):
+    """Where numba finds no writable directory for the cache of a function it compiles with
+    ``cache=True`` from a file under ``directory``, caches it in a temporary one (with one
+    warning that says how to choose one). With ``stamp``, a function of the file's path, the
+    cache entries of those files are stamped with ``stamp(py_file)`` (a str) in place of
+    numba's stamp of the file alone. The first call whose directory holds a file decides."""
+    _MANAGED.append((os.path.join(os.path.abspath(directory), ""), stamp))
+    if _ManagedLocator not in _CACHE_IMPL._locator_classes:
+        _CACHE_IMPL._locator_classes.insert(0, _ManagedLocator)
+
+
+class _ManagedLocator(caching._CacheLocator):
+    """numba's locator for a function (or a temporary one), with the stamp of
+    :func:`manage_caches` if one was given."""
+
+    def __init__(self, inner, stamp, py_file):
+        self._inner = inner
+        self._stamp = stamp
+        self._py_file = py_file
+
+    def ensure_cache_path(self):
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self):
+        return self._inner.get_cache_path()
+
+    def get_source_stamp(self):
+        return self._inner.get_source_stamp() if self._stamp is None else self._stamp
+
+    def get_disambiguator(self):
+        return self._inner.get_disambiguator()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        path = os.path.abspath(py_file)
+        for directory, stamp in _MANAGED:
+            if path.startswith(directory):
+                try:
+                    source_stamp = None if stamp is None else stamp(py_file)
+                except OSError:  # (sources that cannot be read: numba's own locators)
+                    return None
+                inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
+                    py_func, py_file
+                )
+                return None if inner is None else cls(inner, source_stamp, py_file)
+        return None
+
+
+def _numba_locator(py_func, py_file):
+    """The locator numba's own classes give ``py_func`` (None: no writable directory)."""
+    for other in _CACHE_IMPL._locator_classes:
+        if other is not _ManagedLocator:
+            locator = other.from_function(py_func, py_file)
+            if locator is not None:
+                return locator
+    return None
+
+
+class _TemporaryLocator(caching._CacheLocator):
+    """A function's cache in :func:`_temporary_cache_dir`."""
+
+    def __init__(self, py_func, py_file, directory):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(directory, self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        with open(self._py_file, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        directory = _temporary_cache_dir()
+        if directory is None:
+            return None
+        self = cls(py_func, py_file, directory)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+def _temporary_cache_dir():
+    """The directory for the caches numba has no writable place for, made on the first call,
+    with the one warning: a directory of the user's own in the system's temporary directory
+    (private: a cache is a pickle, and loading it runs code), else a new temporary directory;
+    None if neither can be made."""
+    global _temporary_dir
+    if _temporary_dir is None:
+        _temporary_dir = _private_temporary_dir()
+        _warn_no_cache_dir(f"caching them in {_temporary_dir} instead" if _temporary_dir else None)
+    return _temporary_dir
+
+
+def _private_temporary_dir():
+    try:
+        base = tempfile.gettempdir()
+        if hasattr(os, "getuid"):
+            path = os.path.join(base, f"mallard-numba-cache-{os.getuid()}")
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            st = os.lstat(path)
+            if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077:
+                return path
+        return tempfile.mkdtemp(prefix="mallard-numba-cache-", dir=base)
+    except OSError:
+        return None
+
+
+def _warn_no_cache_dir(what):
+    """The one warning (per process) that numba has no writable cache directory: ``what``
+    mallard does instead (None: compile without a cache)."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    what = what or "compiling them without a cache (each process compiles them again)"
+    warnings.warn(
+        "numba found no writable directory to cache mallard's compiled kernels in (the "
+        f"package's __pycache__ and the user's cache directory are read-only): {what}. Set "
+        "the environment variable NUMBA_CACHE_DIR to a writable directory to choose where "
+        "they are cached.",
+        stacklevel=2,
+    )
+
+
+def njit_cached(fn, **options):
+    """``numba.njit(cache=True, **options)(fn)``, or uncached if numba has no cache location
+    for it (with the one warning of :func:`manage_caches`)."""
+    try:
+        return numba.njit(cache=True, **options)(fn)
+    except RuntimeError as error:
+        if "no locator available" not in str(error):
+            raise
+    _warn_no_cache_dir(None)
+    return numba.njit(**options)(fn)
+
+
+# ---- 3-7: code generation ----------------------------------------------------------------------
+
+
+def array_struct(context, builder, array_type, value=None):
+    """The struct of the array ``value`` of numba type ``array_type`` (a new one if None):
+    ``data``, ``shape``, ``strides``, ``itemsize``, ``meminfo``, ``parent``."""
+    return context.make_array(array_type)(context, builder, value)
+
+
+def cast(context, builder, value, from_type, to_type):
+    """``value`` of numba type ``from_type`` converted to ``to_type``."""
+    return context.cast(builder, value, from_type, to_type)
+
+
+def none_value(context):
+    """The value an intrinsic returning None returns."""
+    return context.get_dummy_value()
+
+
+def make_tuple(context, builder, tuple_type, items):
+    """The tuple of numba type ``tuple_type`` of the values ``items``."""
+    return context.make_tuple(builder, tuple_type, items)
+
+
+def struct_proxy(struct_type, context, builder, value=None):
+    """The fields, by name, of the value ``value`` (a new one if None) of ``struct_type``, a
+    type with a ``models.StructModel``; ``._getvalue()`` is the struct."""
+    return cgutils.create_struct_proxy(struct_type)(context, builder, value)
+
+
+def incref(context, builder, value_type, value):
+    """Takes a reference to ``value`` (numba type ``value_type``): one kept in a struct."""
+    context.nrt.incref(builder, value_type, value)
+
+
+def llvm_function(builder, fn_type, name):
+    """The LLVM function ``name`` of type ``fn_type`` (an ``llvmlite.ir.FunctionType``),
+    declared in the module being compiled: LLVM's intrinsics (``llvm.pow.v4f64``)."""
+    return cgutils.get_or_insert_function(builder.module, fn_type, name)
+
+
+def box_float_tuple(c, doubles):
+    """The Python tuple of the LLVM doubles ``doubles`` (in a ``box`` function)."""
+    floats = [c.pyapi.float_from_double(d) for d in doubles]
+    result = c.pyapi.tuple_pack(floats)
+    for f in floats:
+        c.pyapi.decref(f)
+    return result
+
+
+def box_value(c, value_type, value):
+    """The Python object of ``value``, of numba type ``value_type`` (in a ``box`` function)."""
+    return c.box(value_type, value)
+
+
+def _intp_items(context, builder, value, tuple_type):
+    """The items of the tuple ``value`` of integers (type ``tuple_type``), cast to intp."""
+    items = cgutils.unpack_tuple(builder, value, len(tuple_type))
+    return [
+        context.cast(builder, item, item_type, types.intp)
+        for item, item_type in zip(items, tuple_type, strict=True)
+    ]
+
+
+def _view_codegen(view_type, shape, with_offset):
+    """The code generation of :func:`c_view` (with_offset False) and :func:`c_view_at`."""
+    ndim = len(shape)
+
+    def codegen(context, builder, signature, args):
+        source = array_struct(context, builder, signature.args[0], args[0])
+        data = source.data
+        if with_offset:
+            stride = cgutils.unpack_tuple(builder, source.strides, signature.args[0].ndim)[0]
+            offset = context.cast(builder, args[1], signature.args[1], types.intp)
+            data = cgutils.pointer_add(builder, data, builder.mul(offset, stride))
+        dims = _intp_items(context, builder, args[-1], shape)
+        strides = [source.itemsize] * ndim
+        for d in range(ndim - 2, -1, -1):
+            strides[d] = builder.mul(strides[d + 1], dims[d + 1])
+        view = array_struct(context, builder, view_type)
+        context.populate_array(
+            view,
+            data=data,
+            shape=cgutils.pack_array(builder, dims),
+            strides=cgutils.pack_array(builder, strides),
+            itemsize=source.itemsize,
+            meminfo=cgutils.get_null_value(source.meminfo.type),
+            parent=source.parent,
+        )
+        return impl_ret_borrowed(context, builder, view_type, view._getvalue())
+
+    return codegen
+
+
+@intrinsic
+def c_view(typingctx, a, shape):
+    """The C-contiguous view of the C-contiguous array ``a`` shaped ``shape`` (unchecked),
+    holding no reference to ``a``'s memory: it must not outlive ``a`` (see
+    kernels._machinery.reshaped)."""
+    view_type = types.Array(a.dtype, len(shape), "C")
+    return view_type(a, shape), _view_codegen(view_type, shape, False)
+
+
+@intrinsic
+def c_view_at(typingctx, a, offset, shape):
+    """:func:`c_view` of ``a[offset:]`` (offset along a's first dimension), without making
+    that slice: numba counts the slice's reference to a's memory, in calls the compiler cannot
+    drop even when the view is not used (kernels.views makes many views, a kernel uses few)."""
+    view_type = types.Array(a.dtype, len(shape), "C")
+    return view_type(a, offset, shape), _view_codegen(view_type, shape, True)
+
+
+@intrinsic
+def product(typingctx, shape):
+    """The product of the integers of the tuple ``shape``."""
+
+    def codegen(context, builder, signature, args):
+        size = context.get_constant(types.intp, 1)
+        for value in _intp_items(context, builder, args[0], shape):
+            size = builder.mul(size, value)
+        return size
+
+    return types.intp(shape), codegen
+
+
+# ---- 10: atomics ---------------------------------------------------------------------------------
+
+
+def _int64_pointer(context, builder, array_type, array, index):
+    """The address of ``array[index]`` (an int64 1-D array, the index unchecked)."""
+    data = array_struct(context, builder, array_type, array).data
+    return builder.gep(data, [index])
+
+
+def _atomic_signature(a, arity):
+    if not (isinstance(a, types.Array) and a.dtype == types.int64 and a.ndim == 1):
+        raise TypeError("atomics take a 1-D int64 array")
+    return types.int64(a, types.intp, *([types.int64] * arity))
+
+
+@intrinsic
+def int64_atomic_add(typingctx, a, i, value):
+    """a[i] += value atomically (seq_cst); the value a[i] had."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("add", pointer, args[2], "seq_cst")
+
+    return _atomic_signature(a, 1), codegen
+
+
+@intrinsic
+def int64_atomic_load(typingctx, a, i):
+    """a[i], read atomically (acquire)."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.load_atomic(pointer, "acquire", 8)
+
+    return _atomic_signature(a, 0), codegen
+
+
+@intrinsic
+def int64_atomic_cas(typingctx, a, i, expected, new):
+    """a[i] = new if a[i] == expected, atomically (seq_cst); the value a[i] had."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _int64_pointer(context, builder, signature.args[0], args[0], args[1])
+        pair = builder.cmpxchg(pointer, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 0)
+
+    return _atomic_signature(a, 2), codegen
+
+
+# ---- 9: compile events ---------------------------------------------------------------------------
+
+
+def compilation_listener(on_start, on_end):
+    """A context manager during which ``on_start()`` and ``on_end()`` are called as numba
+    starts and ends compiling a function (nested for the functions it calls)."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, _event):
+            on_start()
+
+        def on_end(self, _event):
+            on_end()
+
+    return event.install_listener("numba:compile", Listener())
+
+
+# ---- 8: calls without dispatch -----------------------------------------------------------------
+
+
+def compiled_for(dispatcher, args):
+    """The compiled function of the numba ``dispatcher`` for the types of ``args`` (compiled,
+    or loaded from numba's cache, if needed), called without numba's dispatch on argument
+    types: cheaper from Python, but only for arguments of exactly those types (dtype,
+    dimensions, layout), which it does not check."""
+    return dispatcher.compile(tuple(numba.typeof(a) for a in args))

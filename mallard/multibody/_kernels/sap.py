@@ -1,0 +1,642 @@
+"""Drake's SAP solver (Castro et al., "An unconstrained convex formulation of compliant
+contact", 2022; drake/multibody/contact_solvers/sap): a discrete step's velocities v as the
+minimizer of the convex cost
+
+    ℓ(v) = ½·‖v − v*‖²_A + Σ_c ℓ_c(J_c·v),
+
+A the dynamics matrix (M + h·D), v* the free-motion velocities, ℓ_c the convex cost of each
+constraint c as a function of its constraint velocities vc = J_c·v, with impulses
+γ_c = −∂ℓ_c/∂vc and Hessian G_c = ∂²ℓ_c/∂vc². Newton's method with Drake's exact line search
+(Newton with bisection on dℓ/dα), stopping criteria, parameters and regularization (R and the
+bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes it). The
+Hessian H = A + Jᵀ·G·J is factored dense (Cholesky, kernels.dense): Drake factors it with its
+supernodal solver, exploiting the trees' block structure; for mallard's sizes dense is as fast.
+
+The problem is in a SAP table ``si`` (int64: a header, then _layout.SAP_TABLE) and a SAP
+workspace ``sw`` (_layout.SAP_WORKSPACE): per constraint, its kind, equations (rows of J and
+g, on the plant's velocities), cliques (kinematic trees) and parameters. As in Drake's reduced
+problem, the velocities of locked joints are known; the participating velocities are the
+unlocked ones of the cliques the constraints touch; the others keep v = v*.
+
+Constraint kinds and their ``par`` rows:
+
+* BOUNDED, Drake's SapHolonomicConstraint with impulse bounds per equation: par = [γ lower,
+  γ upper, stiffness k, relaxation time τ, near-rigid β]. Joint limits are Drake's
+  SapLimitConstraint (rows g = q0 − ql and qu − q0, J = ±1, γ ≥ 0, k = 1e12, τ = h,
+  β = 0.1), whose regularization, bias, cost, impulses and Hessian are this kind's for those
+  values; couplers are SapCouplerConstraint (γ free, k = ∞, τ = 0, β = 0.1).
+* PD_CONTROLLER, Drake's SapPdControllerConstraint (one equation, vc = the joint's v): par =
+  [Kp, Kd, effort limit e, q0, qd, vd, u0, Kp_eff, Kd_eff], the effective gains set here.
+
+Adding a kind (Drake's SapFrictionConeConstraint for contact, with 3×3 Hessian blocks, or the
+ball, weld and distance constraints, which are BOUNDED): its constant, its branch in
+:func:`_make_data` (R, v̂ from the Delassus estimate w) and in :func:`_impulses` (γ, cost, G
+block), and an entry point that appends its rows, as :func:`sap_add_joint_constraints` does.
+"""
+
+import math
+
+from mallard._compiled import entry_point
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
+from mallard.multibody._kernels.views import sap_table, sap_workspace
+from mallard.multibody._layout import (
+    SAP_CLIQUE0,
+    SAP_CLIQUE1,
+    SAP_CONSTRAINTS_HESSIAN_NAN,
+    SAP_CONSTRAINTS_HESSIAN_NEGATIVE,
+    SAP_HESSIAN_NOT_POSITIVE_DEFINITE,
+    SAP_KEPT,
+    SAP_KIND,
+    SAP_LINE_SEARCH_GUESS_NAN,
+    SAP_LINE_SEARCH_NOT_CONVERGED,
+    SAP_MOMENTUM_HESSIAN_NAN,
+    SAP_MOMENTUM_HESSIAN_NOT_POSITIVE,
+    SAP_NO_DESCENT,
+    SAP_NOT_CONVERGED,
+    SAP_SIZE,
+    SAP_START,
+    SAP_SUCCESS,
+)
+
+# Constraint kinds.
+BOUNDED = 0
+PD_CONTROLLER = 1
+
+# par columns of a BOUNDED constraint.
+GAMMA_LOWER, GAMMA_UPPER, STIFFNESS, RELAXATION_TIME, BETA = 0, 1, 2, 3, 4
+# par columns of a PD_CONTROLLER constraint.
+KP, KD, EFFORT_LIMIT, Q0, QD, VD, U0, KP_EFF, KD_EFF = 0, 1, 2, 3, 4, 5, 6, 7, 8
+
+# settings entries (_layout.SAP_SETTINGS).
+TIME_STEP, ABS_TOLERANCE, REL_TOLERANCE, COST_ABS_TOLERANCE, COST_REL_TOLERANCE = 0, 1, 2, 3, 4
+MAX_ITERATIONS, LS_MAX_ITERATIONS, LS_ALPHA_MAX = 5, 6, 7
+# stats entries (_layout.SAP_STATS).
+NUM_ITERS, NUM_LS_ITERS, OPTIMALITY_REACHED, COST_REACHED, COST = 0, 1, 2, 3, 4
+MOMENTUM_RESIDUAL, MOMENTUM_SCALE = 5, 6
+
+#: Drake's relative tolerance on f = −ℓ'(α)/ℓ'(0) of its exact line search.
+_LINE_SEARCH_F_TOLERANCE = 1.0e-8
+#: Drake's near-rigid parameter of its PD controller constraint.
+_PD_BETA = 0.1
+
+
+# ---- the participating problem ----------------------------------------------------------------
+@jitable
+def _participating_problem(t, w, M, diagonal):
+    """Marks the constraints kept (a clique with an unlocked velocity) and lists the
+    participating velocities (the unlocked velocities of the cliques of kept constraints, in
+    the plant's order); sets A = (M + diag(diagonal)), v*, the guess v and J on them. Returns
+    their number n."""
+    nc, nk, nv = t.counts[0], t.counts[1], t.clique.shape[0]
+    table, clique, locked, mark = t.constraints, t.clique, t.locked, t.mark
+    for i in range(nv):
+        mark[i] = 0
+    for i in range(nv):
+        if locked[i] == 0:
+            mark[clique[i]] = 1
+    for c in range(nc):
+        c0, c1 = table[c, SAP_CLIQUE0], table[c, SAP_CLIQUE1]
+        kept = mark[c0] != 0 or (c1 >= 0 and mark[c1] != 0)
+        table[c, SAP_KEPT] = 1 if kept else 0
+        if kept:
+            if mark[c0] != 0:
+                mark[c0] = 2
+            if c1 >= 0 and mark[c1] != 0:
+                mark[c1] = 2
+    n = 0
+    for i in range(nv):
+        if locked[i] == 0 and mark[clique[i]] == 2:
+            t.participating[n] = i
+            t.free[n] = 1
+            n += 1
+    t.counts[2] = n
+    part = t.participating
+    for a in range(n):
+        for b in range(n):
+            w.A[a, b] = M[part[a], part[b]]
+        w.A[a, a] += diagonal[part[a]]
+        w.vp_star[a] = w.v_star[part[a]]
+        w.vp[a] = w.v[part[a]]
+    for r in range(nk):
+        for a in range(n):
+            w.Jp[r, a] = w.J[r, part[a]]
+    for a in range(n):
+        s = 0.0
+        for b in range(n):
+            s += w.A[a, b] * w.vp_star[b]
+        w.p_star[a] = s
+        w.inv_sqrt_A[a] = (1.0 / w.A[a, a]) ** 0.5
+    return n
+
+
+@jitable
+def _make_data(t, w, n):
+    """Each kept constraint's Delassus estimate w (SapModel's: ‖W_c‖_F / n_c, with W_c =
+    J_c·diag(A)⁻¹·J_cᵀ), regularization R and bias v̂, and a PD controller's effective gains
+    (Drake's DoMakeData of each constraint kind)."""
+    h = w.settings[TIME_STEP]
+    table, Jp, A, par = t.constraints, w.Jp, w.A, w.par
+    for c in range(t.counts[0]):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        s, m = table[c, SAP_START], table[c, SAP_SIZE]
+        norm2 = 0.0
+        for a in range(m):
+            for b in range(m):
+                W_ab = 0.0
+                for j in range(n):
+                    W_ab += Jp[s + a, j] * (1.0 / A[j, j]) * Jp[s + b, j]
+                norm2 += W_ab * W_ab
+        delassus = norm2**0.5 / m
+        for a in range(m):
+            w.w[s + a] = delassus
+        if table[c, SAP_KIND] == BOUNDED:
+            beta = par[c, BETA]
+            R_near_rigid = beta * beta / (4.0 * math.pi * math.pi) * delassus
+            tau = par[c, RELAXATION_TIME]
+            R_compliant = 1.0 / (h * (h + tau) * par[c, STIFFNESS])
+            R = max(R_compliant, R_near_rigid)
+            if R_compliant < R_near_rigid:  # near rigid: critically damped at the time step
+                tau = h
+            for a in range(m):
+                w.R[s + a] = R
+                w.R_inv[s + a] = 1.0 / R
+                w.v_hat[s + a] = -(w.g[s + a] / (h + tau))
+        else:  # PD_CONTROLLER
+            R_near_rigid = _PD_BETA * _PD_BETA / (4.0 * math.pi * math.pi) * delassus
+            Kp, Kd = par[c, KP], par[c, KD]
+            Kp_eff, Kd_eff = Kp, Kd
+            if 1.0 / (h * (h * Kp + Kd)) < R_near_rigid:  # keeping Kd/Kp, R = R_near_rigid
+                if h * Kp > Kd:
+                    tau = Kd / Kp
+                    Kp_eff = 1.0 / (h * (h + tau) * R_near_rigid)
+                    Kd_eff = tau * Kp_eff
+                else:
+                    tau_inv = Kp / Kd
+                    Kd_eff = 1.0 / (h * (1.0 + h * tau_inv) * R_near_rigid)
+                    Kp_eff = tau_inv * Kd_eff
+            par[c, KP_EFF] = Kp_eff
+            par[c, KD_EFF] = Kd_eff
+
+
+@jitable
+def _clamp_antiderivative(x, e):
+    """The antiderivative of clamp(x, ±e) that is zero at x = 0."""
+    if x < -e:
+        return -e * (x + e / 2)
+    if x <= e:
+        return x * x / 2
+    return e * (x - e / 2)
+
+
+@jitable
+def _impulses(t, w, vc, gamma, hessian):
+    """γ (into ``gamma``) of every kept constraint at the constraint velocities ``vc`` and,
+    if ``hessian``, the rows of its Hessian block G_c (into w.G); returns Σ_c ℓ_c(vc)."""
+    h = w.settings[TIME_STEP]
+    table, par, G = t.constraints, w.par, w.G
+    cost = 0.0
+    for c in range(t.counts[0]):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        s, m = table[c, SAP_START], table[c, SAP_SIZE]
+        if table[c, SAP_KIND] == BOUNDED:
+            lower, upper = par[c, GAMMA_LOWER], par[c, GAMMA_UPPER]
+            for a in range(m):
+                i = s + a
+                y = w.R_inv[i] * (w.v_hat[i] - vc[i])
+                w.y[i] = y
+                gamma[i] = min(max(y, lower), upper)
+                if y < lower:
+                    cost -= lower * vc[i]
+                elif y > upper:
+                    cost -= upper * vc[i]
+                else:
+                    cost += 0.5 * w.R[i] * y * y
+                if hessian:
+                    for b in range(m):
+                        G[i, b] = 0.0
+                    if lower < y and y < upper:
+                        G[i, a] = w.R_inv[i]
+        else:  # PD_CONTROLLER
+            Kp, Kd, e = par[c, KP_EFF], par[c, KD_EFF], par[c, EFFORT_LIMIT]
+            v = vc[s]
+            q = par[c, Q0] + h * v
+            y = -Kp * (q - par[c, QD]) - Kd * (v - par[c, VD]) + par[c, U0]
+            w.y[s] = y
+            common_factor = h * Kp + Kd
+            cost += h * _clamp_antiderivative(y, e) / common_factor
+            gamma[s] = h * (-e if y < -e else (e if e < y else y))
+            if hessian:
+                G[s, 0] = h * common_factor if -e <= y and y <= e else 0.0
+    return cost
+
+
+# ---- cost, gradient, search direction -----------------------------------------------------------
+@jitable
+def _times_J(t, w, n, x, out):
+    """out = J·x on the kept constraints' rows."""
+    table, Jp = t.constraints, w.Jp
+    for c in range(t.counts[0]):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
+            s = 0.0
+            for j in range(n):
+                s += Jp[r, j] * x[j]
+            out[r] = s
+
+
+@jitable
+def _dot(a, b, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i] * b[i]
+    return s
+
+
+@jitable
+def _cost(t, w, n):
+    """At the iterate v: vc = J·v, γ and G, p = A·v, jc = Jᵀ·γ and ∇ℓ = A·(v − v*) − Jᵀ·γ.
+    Returns (ℓ, the momentum cost ½‖v − v*‖²_A)."""
+    v, A = w.vp, w.A
+    _times_J(t, w, n, v, w.vc)
+    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
+    table, Jp = t.constraints, w.Jp
+    cost_A = 0.0
+    for a in range(n):
+        p = 0.0
+        for b in range(n):
+            p += A[a, b] * v[b]
+        w.p[a] = p
+        cost_A += 0.5 * (v[a] - w.vp_star[a]) * (p - w.p_star[a])
+        w.jc[a] = 0.0
+    for c in range(t.counts[0]):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
+            for a in range(n):
+                w.jc[a] += Jp[r, a] * w.gamma_p[r]
+    for a in range(n):
+        w.grad[a] = (w.p[a] - w.p_star[a]) - w.jc[a]
+    return cost_A + cost_R, cost_A
+
+
+@jitable
+def _assemble_hessian(t, w, n):
+    """The lower triangle of H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`)."""
+    table, Jp, G, GJ, H, A = t.constraints, w.Jp, w.G, w.GJ, w.H, w.A
+    for a in range(n):
+        for b in range(n):
+            H[a, b] = A[a, b]
+    for c in range(t.counts[0]):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        s, m = table[c, SAP_START], table[c, SAP_SIZE]
+        for a in range(m):
+            for j in range(n):
+                x = 0.0
+                for b in range(m):
+                    x += G[s + a, b] * Jp[s + b, j]
+                GJ[s + a, j] = x
+        for r in range(s, s + m):
+            for i in range(n):
+                for j in range(i + 1):
+                    H[i, j] += Jp[r, i] * GJ[r, j]
+
+
+@jitable
+def _search_direction(t, w, n):
+    """Δv = −H⁻¹·∇ℓ with H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`), J·Δv, A·Δv;
+    returns (status, d²ℓ_A/dα² = Δvᵀ·A·Δv)."""
+    A, H = w.A, w.H
+    _assemble_hessian(t, w, n)
+    if not cholesky_factor(H[:n, :n], t.free[:n], w.L[:n, :n]):
+        return SAP_HESSIAN_NOT_POSITIVE_DEFINITE, 0.0
+    for a in range(n):
+        w.rhs[a, 0] = -w.grad[a]
+    cholesky_solve(w.L[:n, :n], t.free[:n], w.rhs[:n], 1.0)
+    for a in range(n):
+        w.dv[a] = w.rhs[a, 0]
+    _times_J(t, w, n, w.dv, w.dvc)
+    for a in range(n):
+        s = 0.0
+        for b in range(n):
+            s += A[a, b] * w.dv[b]
+        w.dp[a] = s
+    d2ellA = _dot(w.dv, w.dp, n)
+    if d2ellA != d2ellA:
+        return SAP_MOMENTUM_HESSIAN_NAN, d2ellA
+    if not d2ellA > 0.0:
+        return SAP_MOMENTUM_HESSIAN_NOT_POSITIVE, d2ellA
+    return SAP_SUCCESS, d2ellA
+
+
+@jitable
+def _cost_along_line(t, w, n, alpha, cost_A, d2ellA):
+    """(ℓ, dℓ/dα, d²ℓ/dα², status) at v + α·Δv (Drake's CalcCostAlongLine: the momentum cost
+    from its expansion in α, the constraints' at J·(v + α·Δv))."""
+    v, dv, v_alpha = w.vp, w.dv, w.v_alpha
+    for a in range(n):
+        v_alpha[a] = v[a] + alpha * dv[a]
+    _times_J(t, w, n, v_alpha, w.vc)
+    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
+    dp_dv = 0.0
+    dp_dva = 0.0
+    for a in range(n):
+        dp_dv += w.dp[a] * (v[a] - w.vp_star[a])
+        dp_dva += w.dp[a] * (v_alpha[a] - w.vp_star[a])
+    ell = cost_A + alpha * dp_dv + 0.5 * alpha * alpha * d2ellA + cost_R
+    table, G = t.constraints, w.G
+    dell = dp_dva
+    d2ellR = 0.0
+    for c in range(t.counts[0]):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        s, m = table[c, SAP_START], table[c, SAP_SIZE]
+        for a in range(m):
+            dell -= w.dvc[s + a] * w.gamma_p[s + a]
+            Gdvc = 0.0
+            for b in range(m):
+                Gdvc += G[s + a, b] * w.dvc[s + b]
+            d2ellR += w.dvc[s + a] * Gdvc
+    if d2ellR != d2ellR:
+        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NAN
+    if d2ellR < 0.0:
+        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NEGATIVE
+    return ell, dell, d2ellA + d2ellR, SAP_SUCCESS
+
+
+@jitable
+def _signbit(x):
+    return math.copysign(1.0, x) < 0.0
+
+
+@jitable
+def _exact_line_search(t, w, n, cost_A, d2ellA):
+    """Drake's exact line search: α minimizing ℓ(v + α·Δv) in (0, α_max], the root of dℓ/dα
+    by Newton's method with bisection (DoNewtonWithBisectionFallback) on f(α) = dℓ/dα /
+    (−dℓ/dα(0)). Returns (α, evaluations, status)."""
+    settings = w.settings
+    dell0 = _dot(w.grad, w.dv, n)
+    if dell0 >= 0.0:
+        return 1.0, 0, SAP_NO_DESCENT
+    alpha_max = settings[LS_ALPHA_MAX]
+    ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA)
+    if status != SAP_SUCCESS:
+        return alpha_max, 0, status
+    if dell <= 0.0:  # still decreasing at α_max
+        return alpha_max, 0, SAP_SUCCESS
+    if -dell0 < settings[COST_ABS_TOLERANCE] + settings[COST_REL_TOLERANCE] * ell:
+        return 1.0, 0, SAP_SUCCESS  # a gradient at round-off: a full Newton step
+    scale = -dell0
+    alpha_guess = min(-dell0 / d2ell, alpha_max)
+    if alpha_guess != alpha_guess:
+        return alpha_max, 0, SAP_LINE_SEARCH_GUESS_NAN
+    # The bracket [0, α_max] (f(0) = −1 < 0 < f(α_max)).
+    x_lower, f_lower, x_upper, f_upper = 0.0, dell0 / scale, alpha_max, dell / scale
+    f_tolerance = _LINE_SEARCH_F_TOLERANCE
+    x_tolerance = f_tolerance * alpha_guess
+    if abs(f_lower) < f_tolerance:
+        return x_lower, 0, SAP_SUCCESS
+    if abs(f_upper) < f_tolerance:
+        return x_upper, 0, SAP_SUCCESS
+    root = alpha_guess
+    minus_dx = x_lower - x_upper
+    minus_dx_previous = minus_dx
+    max_iterations = int(settings[LS_MAX_ITERATIONS])
+    for evaluations in range(1, max_iterations + 1):
+        ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA)
+        if status != SAP_SUCCESS:
+            return root, evaluations, status
+        f, df = dell / scale, d2ell / scale
+        if _signbit(f) != _signbit(f_upper):
+            x_lower, f_lower = root, f
+        else:
+            x_upper, f_upper = root, f
+        if abs(f) < f_tolerance:
+            return root, evaluations, SAP_SUCCESS
+        newton_is_slow = 2.0 * abs(f) > abs(minus_dx_previous * df)
+        minus_dx_previous = minus_dx
+        bisect = newton_is_slow
+        if not newton_is_slow:
+            minus_dx = f / df
+            root = root - minus_dx
+            bisect = not (x_lower <= root and root <= x_upper)
+        if bisect:
+            minus_dx = 0.5 * (x_lower - x_upper)
+            root = x_lower - minus_dx
+        if abs(minus_dx) < x_tolerance:
+            return root, evaluations, SAP_SUCCESS
+    return root, max_iterations, SAP_LINE_SEARCH_NOT_CONVERGED
+
+
+@jitable
+def _newton(t, w, n):
+    """Drake's SapSolver::SolveWithGuessImpl from the iterate v: Newton iterations until the
+    optimality criterion ‖D·∇ℓ‖ ≤ εa + εr·max(‖D·p‖, ‖D·jc‖) (D = diag(A)^(−1/2), p = A·v,
+    jc = Jᵀ·γ) or the cost criterion |Δℓ| < εa' + εr'·ℓ (with α > 0.5) holds, checked before
+    each iteration (none when the guess satisfies them). Statistics into w.stats; returns the
+    status."""
+    settings, stats = w.settings, w.stats
+    ell, cost_A = _cost(t, w, n)
+    alpha = 1.0
+    cost_reached = False
+    k = 0
+    line_search_iterations = 0
+    status = SAP_NOT_CONVERGED
+    max_iterations = int(settings[MAX_ITERATIONS])
+    while True:
+        residual2 = 0.0
+        p2 = 0.0
+        jc2 = 0.0
+        for a in range(n):
+            d = w.inv_sqrt_A[a]
+            residual2 += (d * w.grad[a]) ** 2
+            p2 += (d * w.p[a]) ** 2
+            jc2 += (d * w.jc[a]) ** 2
+        residual, scale = residual2**0.5, max(p2**0.5, jc2**0.5)
+        optimality = residual <= settings[ABS_TOLERANCE] + settings[REL_TOLERANCE] * scale
+        stats[OPTIMALITY_REACHED] = 1.0 if optimality else 0.0
+        stats[COST_REACHED] = 1.0 if cost_reached else 0.0
+        stats[COST] = ell
+        stats[MOMENTUM_RESIDUAL] = residual
+        stats[MOMENTUM_SCALE] = scale
+        if optimality or cost_reached:
+            status = SAP_SUCCESS
+            break
+        if k == max_iterations:
+            break
+        direction, d2ellA = _search_direction(t, w, n)
+        if direction != SAP_SUCCESS:
+            status = direction
+            break
+        alpha, evaluations, search = _exact_line_search(t, w, n, cost_A, d2ellA)
+        if search != SAP_SUCCESS:
+            status = search
+            break
+        line_search_iterations += evaluations
+        for a in range(n):
+            w.vp[a] += alpha * w.dv[a]
+        ell_previous = ell
+        ell, cost_A = _cost(t, w, n)
+        cost_reached = (
+            abs(ell_previous - ell)
+            < settings[COST_ABS_TOLERANCE]
+            + settings[COST_REL_TOLERANCE] * 0.5 * (abs(ell) + abs(ell_previous))
+            and alpha > 0.5
+        )
+        k += 1
+    stats[NUM_ITERS] = k
+    stats[NUM_LS_ITERS] = line_search_iterations
+    return status
+
+
+# ---- entry points ------------------------------------------------------------------------------
+@jitable
+def _solve(t, w, M, diagonal):
+    """:func:`sap_solve` on the views of its arrays."""
+    n = _participating_problem(t, w, M, diagonal)
+    status = SAP_SUCCESS
+    if n > 0:
+        _make_data(t, w, n)
+        status = _newton(t, w, n)
+    else:
+        w.stats[NUM_ITERS] = 0.0
+    for i in range(w.v.shape[0]):
+        w.v[i] = w.v_star[i]
+    for a in range(n):
+        w.v[t.participating[a]] = w.vp[a]
+    table = t.constraints
+    for c in range(t.counts[0]):
+        for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
+            w.gamma[r] = w.gamma_p[r] if table[c, SAP_KEPT] != 0 else 0.0
+    return status
+
+
+@entry_point
+@jitable(inline=True)
+def sap_solve(si, sw, M, diagonal):
+    """Solves the SAP problem of (si, sw) with the dynamics matrix A = M + diag(diagonal) (M
+    the plant's nv × nv mass matrix), from the guess sw's ``v``: into ``v`` the solution (v*
+    for the velocities that do not participate), into ``gamma`` the impulses (zero for the
+    constraints of locked cliques), ``stats``. Returns SAP_SUCCESS or the failure's status."""
+    return _solve(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
+
+
+@jitable
+def _gradient(t, w, M, diagonal):
+    """:func:`sap_gradient` on the views of its arrays."""
+    n = _participating_problem(t, w, M, diagonal)
+    if n > 0:
+        _make_data(t, w, n)
+        _cost(t, w, n)
+        _assemble_hessian(t, w, n)
+        for i in range(n):
+            for j in range(i):
+                w.H[j, i] = w.H[i, j]
+    return n
+
+
+@entry_point
+@jitable(inline=True)
+def sap_gradient(si, sw, M, diagonal):
+    """The SAP problem of (si, sw) (A = M + diag(diagonal)) at sw's ``v``: its participating
+    velocities (as sap_solve lists them), and at them the cost's gradient ∇ℓ (sw's ``grad``),
+    the impulses (``gamma_p``) and the Hessian H = ∂∇ℓ/∂v (``H``, full): the optimality
+    condition m(v; θ) = ∇ℓ = 0 and its Jacobian, by which Drake's SapSolver<AutoDiffXd>
+    differentiates the solution (dv/dθ = −H⁻¹·∂m/∂θ). Returns their number."""
+    return _gradient(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
+
+
+@jitable
+def _new_row(w, r):
+    """Zeroes row r of J; returns it."""
+    for j in range(w.J.shape[1]):
+        w.J[r, j] = 0.0
+    return w.J[r]
+
+
+@jitable
+def _add_constraint(t, w, kind, size, clique0, clique1):
+    """Appends a constraint of ``size`` equations to the table; returns (its index, its first
+    equation)."""
+    c, r = t.counts[0], t.counts[1]
+    row = t.constraints[c]
+    row[SAP_KIND], row[SAP_START], row[SAP_SIZE] = kind, r, size
+    row[SAP_CLIQUE0], row[SAP_CLIQUE1], row[SAP_KEPT] = clique0, clique1, 1
+    for i in range(w.par.shape[1]):
+        w.par[c, i] = 0.0
+    t.counts[0], t.counts[1] = c + 1, r + size
+    return c, r
+
+
+@jitable
+def _add_joint_constraints(t, w, q, v0, limits, limit_bounds, pd, pd_values, couplers,
+                           coupler_values):  # fmt: skip
+    """Appends the constraints Drake's SapDriver adds for joints, in its order, with sw's
+    time step h and free-motion velocities v*:
+
+    * the limits (``limits`` rows: v slot, q slot, clique; ``limit_bounds`` rows: lower,
+      upper) within the window q0 ± 2·h·max(|v0|, |v*|) (kLimitWindowFactor), one constraint
+      per joint with a row for each of its limits in the window;
+    * the PD controllers (``pd`` rows: v slot, q slot, clique; ``pd_values`` rows: Kp, Kd,
+      effort limit, qd, vd, u0);
+    * the couplers q₀ = ρ·q₁ + Δ (``couplers`` rows: v slots, q slots and cliques of joints 0
+      and 1; ``coupler_values`` rows: ρ, Δ).
+
+    Returns the number of constraints in the table."""
+    h = w.settings[TIME_STEP]
+    inf = math.inf
+    for i in range(limits.shape[0]):
+        iv, iq = limits[i, 0], limits[i, 1]
+        q0 = q[iq]
+        delta_q = h * max(abs(v0[iv]), abs(w.v_star[iv]))
+        lower, upper = limit_bounds[i, 0], limit_bounds[i, 1]
+        has_lower = not lower < q0 - 2.0 * delta_q and lower > -inf
+        has_upper = not upper > q0 + 2.0 * delta_q and upper < inf
+        if not (has_lower or has_upper):
+            continue
+        c, r = _add_constraint(t, w, BOUNDED, int(has_lower) + int(has_upper), limits[i, 2], -1)
+        w.par[c, GAMMA_UPPER] = inf
+        w.par[c, STIFFNESS] = 1.0e12
+        w.par[c, RELAXATION_TIME] = h
+        w.par[c, BETA] = 0.1
+        if has_lower:
+            _new_row(w, r)[iv] = 1.0
+            w.g[r] = q0 - lower
+            r += 1
+        if has_upper:
+            _new_row(w, r)[iv] = -1.0
+            w.g[r] = upper - q0
+    for i in range(pd.shape[0]):
+        c, r = _add_constraint(t, w, PD_CONTROLLER, 1, pd[i, 2], -1)
+        _new_row(w, r)[pd[i, 0]] = 1.0
+        w.g[r] = 0.0
+        values = pd_values[i]
+        w.par[c, KP], w.par[c, KD], w.par[c, EFFORT_LIMIT] = values[0], values[1], values[2]
+        w.par[c, Q0], w.par[c, QD], w.par[c, VD] = q[pd[i, 1]], values[3], values[4]
+        w.par[c, U0] = values[5]
+    for i in range(couplers.shape[0]):
+        clique0, clique1 = couplers[i, 4], couplers[i, 5]
+        c, r = _add_constraint(t, w, BOUNDED, 1, clique0, clique1 if clique1 != clique0 else -1)
+        rho, offset = coupler_values[i, 0], coupler_values[i, 1]
+        J = _new_row(w, r)
+        J[couplers[i, 0]] = 1.0
+        J[couplers[i, 1]] = -rho
+        w.g[r] = q[couplers[i, 2]] - rho * q[couplers[i, 3]] - offset
+        w.par[c, GAMMA_LOWER], w.par[c, GAMMA_UPPER] = -inf, inf
+        w.par[c, STIFFNESS], w.par[c, BETA] = inf, 0.1
+    return t.counts[0]
+
+
+@entry_point
+@jitable(inline=True)
+def sap_add_joint_constraints(si, sw, q, v0, limits, limit_bounds, pd, pd_values, couplers,
+                              coupler_values):  # fmt: skip
+    """:func:`_add_joint_constraints` into the SAP problem (si, sw)."""
+    return _add_joint_constraints(
+        sap_table(si, si), sap_workspace(si, sw), q, v0, limits, limit_bounds, pd, pd_values,
+        couplers, coupler_values,
+    )  # fmt: skip

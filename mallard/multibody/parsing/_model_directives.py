@@ -1,0 +1,535 @@
+"""Drake's model directives (pydrake.multibody.parsing's ModelDirectives and its directive
+types), their YAML loading (``*.dmd.yaml``) and FlattenModelDirectives.
+
+A loaded directive remembers the file and line it was read from (``_where``), so that the
+errors of processing it name them; YAML errors name file and line too. Needs PyYAML (the
+``yaml`` extra)."""
+
+import dataclasses
+import logging
+import os
+
+import numpy as np
+
+from mallard.common.schema import Rotation, Transform
+
+LOGGER = logging.getLogger("mallard.parsing")
+
+
+def _where_field():
+    return dataclasses.field(default=None, repr=False, compare=False)
+
+
+@dataclasses.dataclass
+class AddWeld:
+    """Welds the frame ``child`` to the frame ``parent`` at ``X_PC`` (a Transform without
+    base frame; identity if None)."""
+
+    parent: str = ""
+    child: str = ""
+    X_PC: Transform = None
+    _where: tuple = _where_field()
+
+    def IsValid(self):
+        if not self.parent:
+            return _invalid("add_weld: `parent` must be non-empty")
+        if not self.child:
+            return _invalid("add_weld: `child` must be non-empty")
+        if self.X_PC is not None and self.X_PC.base_frame:
+            return _invalid(
+                "add_weld: `X_PC` must not specify a `base_frame`; the pose is always in the "
+                "parent frame."
+            )
+        return True
+
+
+@dataclasses.dataclass
+class AddModel:
+    """Adds the model of ``file`` (a URI) as the model instance ``name``, with default
+    positions of its joints (name -> positions) and default poses of its free bodies (body
+    name -> Transform, whose base frame is "world" if None)."""
+
+    file: str = ""
+    name: str = ""
+    default_joint_positions: dict = dataclasses.field(default_factory=dict)
+    default_free_body_pose: dict = dataclasses.field(default_factory=dict)
+    _where: tuple = _where_field()
+
+    def IsValid(self):
+        if not self.file:
+            return _invalid("add_model: `file` must be non-empty")
+        if not self.name:
+            return _invalid("add_model: `name` must be non-empty")
+        return True
+
+
+@dataclasses.dataclass
+class AddModelInstance:
+    """Adds an empty model instance ``name`` (a namespace for nested directives)."""
+
+    name: str = ""
+    _where: tuple = _where_field()
+
+    def IsValid(self):
+        return True if self.name else _invalid("add_model_instance: `name` must be non-empty")
+
+
+@dataclasses.dataclass
+class AddFrame:
+    """Adds the FixedOffsetFrame ``name`` at ``X_PF`` from its base frame (required)."""
+
+    name: str = ""
+    X_PF: Transform = dataclasses.field(default_factory=Transform)
+    _where: tuple = _where_field()
+
+    def IsValid(self):
+        if not self.name:
+            return _invalid("add_frame: `name` must be non-empty")
+        if not self.X_PF.base_frame:
+            return _invalid("add_frame: `X_PF.base_frame` must be defined")
+        return True
+
+
+@dataclasses.dataclass
+class AddCollisionFilterGroup:
+    """A collision filter group ``name`` of bodies ``members`` and groups ``member_groups``
+    (names relative to ``model_namespace``) that ignores collisions with the groups
+    ``ignored_collision_filter_groups``."""
+
+    name: str = ""
+    model_namespace: str = None
+    members: list = dataclasses.field(default_factory=list)
+    member_groups: list = dataclasses.field(default_factory=list)
+    ignored_collision_filter_groups: list = dataclasses.field(default_factory=list)
+    _where: tuple = _where_field()
+
+    def IsValid(self):
+        if not self.name:
+            return _invalid("add_collision_filter_group: `name` must be non-empty")
+        if not self.members and not self.member_groups:
+            return _invalid(
+                "add_collision_filter_group: at least one of `members` or `member_groups` "
+                "must be non-empty"
+            )
+        return True
+
+
+@dataclasses.dataclass
+class AddDirectives:
+    """Processes the directives of ``file`` (a URI), their names in ``model_namespace``."""
+
+    file: str = ""
+    model_namespace: str = None
+    _where: tuple = _where_field()
+
+    def IsValid(self):
+        return True if self.file else _invalid("add_directives: `file` must be non-empty")
+
+
+_KINDS = {
+    "add_model": AddModel,
+    "add_model_instance": AddModelInstance,
+    "add_frame": AddFrame,
+    "add_weld": AddWeld,
+    "add_collision_filter_group": AddCollisionFilterGroup,
+    "add_directives": AddDirectives,
+}
+
+
+@dataclasses.dataclass
+class ModelDirective:
+    """One directive: exactly one of its fields is set."""
+
+    add_model: AddModel = None
+    add_model_instance: AddModelInstance = None
+    add_frame: AddFrame = None
+    add_weld: AddWeld = None
+    add_collision_filter_group: AddCollisionFilterGroup = None
+    add_directives: AddDirectives = None
+
+    def IsValid(self):
+        present = [getattr(self, kind) for kind in _KINDS if getattr(self, kind) is not None]
+        if len(present) != 1:
+            return _invalid(
+                "directive: Specify one of `add_model`, `add_model_instance`, `add_frame`, "
+                "`add_collision_filter_group`, or `add_directives`"
+            )
+        return present[0].IsValid()
+
+    def _item(self):
+        """(kind, the directive) of the field that is set."""
+        for kind in _KINDS:
+            if getattr(self, kind) is not None:
+                return kind, getattr(self, kind)
+        raise RuntimeError("directive: Specify one of its fields")
+
+
+@dataclasses.dataclass
+class ModelDirectives:
+    """The directives of a ``.dmd.yaml`` document, in order."""
+
+    directives: list = dataclasses.field(default_factory=list)
+
+    def IsValid(self):
+        return all(directive.IsValid() for directive in self.directives)
+
+
+class ModelInstanceInfo:
+    """What ProcessModelDirectives added for one ``add_model``: ``model_name``,
+    ``model_path``, ``model_instance``, and the frames and pose of the weld whose child is in
+    it (``parent_frame_name``, ``child_frame_name``, ``X_PC``: empty names and identity if none)."""
+
+    def __init__(self):
+        self.model_name = ""
+        self.model_path = ""
+        self.parent_frame_name = ""
+        self.child_frame_name = ""
+        from mallard.math import RigidTransform
+
+        self.X_PC = RigidTransform()
+        self.model_instance = None
+
+    def __repr__(self):
+        return (
+            f"ModelInstanceInfo(model_name={self.model_name!r}, "
+            f"model_instance={self.model_instance!r})"
+        )
+
+
+def _yaml():
+    """PyYAML (the "yaml" extra), or ImportError saying how to install it."""
+    from mallard.common.yaml import _yaml as load
+
+    return load()
+
+
+def _invalid(message):
+    LOGGER.error(message)
+    return False
+
+
+# ---- YAML --------------------------------------------------------------------------------------
+class _Reader:
+    """Reads a YAML document into ModelDirectives, each error naming ``file`` and the line."""
+
+    def __init__(self, file):
+        self.file = file
+
+    def error(self, node, message):
+        line = node.start_mark.line + 1 if node is not None else 1
+        raise RuntimeError(f"{self.file}:{line}: error: {message}")
+
+    def load(self, text):
+        yaml = _yaml()
+
+        loader = yaml.SafeLoader(text)
+        self.loader = loader
+        try:
+            root = loader.get_single_node()
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+            line = mark.line + 1 if mark is not None else 1
+            raise RuntimeError(f"{self.file}:{line}: error: {e}") from None
+        finally:
+            loader.dispose()
+        result = ModelDirectives()
+        if root is None:
+            return result
+        fields = self.mapping(root, "ModelDirectives", ("directives",))
+        if "directives" in fields:
+            items = fields["directives"]
+            if not isinstance(items, yaml.SequenceNode):
+                self.error(items, "`directives` must be a list")
+            result.directives = [self.directive(item) for item in items.value]
+        if not result.IsValid():
+            self.error(self.invalid_node or root, "the model directives are not valid (see log)")
+        return result
+
+    def mapping(self, node, what, names):
+        """{field name: value node} of the mapping ``node``; an error for other keys."""
+        yaml = _yaml()
+
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, f"Expected a mapping for {what}, got {self.describe(node)}")
+        result = {}
+        for key, value in node.value:
+            name = self.loader.construct_object(key)
+            if name not in names:
+                self.error(
+                    key,
+                    f"The key '{name}' is not a field of {what} (its fields are: "
+                    f"{', '.join(names)})",
+                )
+            if name in result:
+                self.error(key, f"The key '{name}' is given twice in {what}")
+            result[name] = value
+        return result
+
+    @staticmethod
+    def describe(node):
+        return type(node).__name__.replace("Node", "").lower()
+
+    def scalar(self, node, kind, what):
+        yaml = _yaml()
+
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, f"Expected a {kind.__name__} for {what}, got a {self.describe(node)}")
+        value = self.loader.construct_object(node)
+        if kind is str:
+            if value is None:
+                self.error(node, f"Expected a str for {what}, got null")
+            return value if isinstance(value, str) else node.value
+        if kind is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                self.error(node, f"Expected a number for {what}, got '{node.value}'")
+            if not np.isfinite(value):
+                self.error(node, f"{what} must be finite, got {node.value}")
+            return float(value)
+        raise AssertionError(kind)
+
+    def vector(self, node, what, size=None):
+        yaml = _yaml()
+
+        if not isinstance(node, yaml.SequenceNode) or node.tag not in ("tag:yaml.org,2002:seq",):
+            self.error(
+                node,
+                f"Expected a list of numbers for {what}, got {self.describe(node)} "
+                "(mallard reads deterministic values only)",
+            )
+        values = np.array([self.scalar(item, float, what) for item in node.value])
+        if size is not None and len(values) != size:
+            self.error(node, f"Expected {size} numbers for {what}, got {len(values)}")
+        return values
+
+    def strings(self, node, what):
+        yaml = _yaml()
+
+        if not isinstance(node, yaml.SequenceNode):
+            self.error(node, f"Expected a list of names for {what}, got a {self.describe(node)}")
+        return [self.scalar(item, str, what) for item in node.value]
+
+    def transform(self, node, what):
+        fields = self.mapping(node, f"{what} (a Transform)", ("base_frame", "translation",
+                                                               "rotation"))  # fmt: skip
+        result = Transform()
+        if "base_frame" in fields:
+            result.base_frame = self.scalar(fields["base_frame"], str, f"{what}.base_frame")
+        if "translation" in fields:
+            result.translation = self.vector(fields["translation"], f"{what}.translation", 3)
+        if "rotation" in fields:
+            result.rotation = self.rotation(fields["rotation"], f"{what}.rotation")
+        return result
+
+    def rotation(self, node, what):
+        tag = node.tag
+        if tag in ("!Identity", "tag:yaml.org,2002:map") and not getattr(node, "value", None):
+            return Rotation(Rotation.Identity())
+        if tag == "!Rpy" or tag == "tag:yaml.org,2002:map":
+            fields = self.mapping(node, f"{what} (Rpy)", ("deg",))
+            deg = self.vector(fields["deg"], f"{what}.deg", 3) if "deg" in fields else np.zeros(3)
+            return Rotation(Rotation.Rpy(deg=deg))
+        if tag == "!AngleAxis":
+            fields = self.mapping(node, f"{what} (AngleAxis)", ("angle_deg", "axis"))
+            value = Rotation.AngleAxis()
+            if "angle_deg" in fields:
+                value.angle_deg = self.scalar(fields["angle_deg"], float, f"{what}.angle_deg")
+            if "axis" in fields:
+                value.axis = self.vector(fields["axis"], f"{what}.axis", 3)
+                if not np.linalg.norm(value.axis) > 0:
+                    self.error(fields["axis"], f"{what}.axis must not be zero")
+            return Rotation(value)
+        self.error(
+            node,
+            f"The rotation tag '{tag}' of {what} is not supported: mallard reads !Identity, "
+            "!Rpy and !AngleAxis (no random distributions)",
+        )
+
+    def directive(self, node):
+        fields = self.mapping(node, "ModelDirective", tuple(_KINDS))
+        result = ModelDirective()
+        for kind, value in fields.items():
+            item = getattr(self, kind)(value)
+            item._where = (self.file, value.start_mark.line + 1)
+            setattr(result, kind, item)
+        if not result.IsValid():
+            self.invalid_node = node
+            self.error(node, "the model directive is not valid (see log)")
+        return result
+
+    invalid_node = None
+
+    def add_model(self, node):
+        names = ("file", "name", "default_joint_positions", "default_free_body_pose")
+        fields = self.mapping(node, "add_model", names)
+        result = AddModel()
+        for name in ("file", "name"):
+            if name in fields:
+                setattr(result, name, self.scalar(fields[name], str, f"add_model.{name}"))
+        if "default_joint_positions" in fields:
+            positions = self.named(fields["default_joint_positions"], "default_joint_positions")
+            result.default_joint_positions = {
+                k: self.vector(v, f"default_joint_positions.{k}") for k, v in positions.items()
+            }
+        if "default_free_body_pose" in fields:
+            poses = self.named(fields["default_free_body_pose"], "default_free_body_pose")
+            result.default_free_body_pose = {
+                k: self.transform(v, f"default_free_body_pose.{k}") for k, v in poses.items()
+            }
+        return result
+
+    def named(self, node, what):
+        """{name: value node} of a mapping with any keys."""
+        yaml = _yaml()
+
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, f"Expected a mapping for {what}, got a {self.describe(node)}")
+        result = {}
+        for key, value in node.value:
+            name = self.loader.construct_object(key)
+            result["" if name is None else str(name)] = value
+        return result
+
+    def add_model_instance(self, node):
+        fields = self.mapping(node, "add_model_instance", ("name",))
+        result = AddModelInstance()
+        if "name" in fields:
+            result.name = self.scalar(fields["name"], str, "add_model_instance.name")
+        return result
+
+    def add_frame(self, node):
+        fields = self.mapping(node, "add_frame", ("name", "X_PF"))
+        result = AddFrame()
+        if "name" in fields:
+            result.name = self.scalar(fields["name"], str, "add_frame.name")
+        if "X_PF" in fields:
+            result.X_PF = self.transform(fields["X_PF"], "add_frame.X_PF")
+        return result
+
+    def add_weld(self, node):
+        fields = self.mapping(node, "add_weld", ("parent", "child", "X_PC"))
+        result = AddWeld()
+        for name in ("parent", "child"):
+            if name in fields:
+                setattr(result, name, self.scalar(fields[name], str, f"add_weld.{name}"))
+        if "X_PC" in fields:
+            result.X_PC = self.transform(fields["X_PC"], "add_weld.X_PC")
+        return result
+
+    def add_collision_filter_group(self, node):
+        names = ("name", "model_namespace", "members", "member_groups",
+                 "ignored_collision_filter_groups")  # fmt: skip
+        fields = self.mapping(node, "add_collision_filter_group", names)
+        result = AddCollisionFilterGroup()
+        for name in ("name", "model_namespace"):
+            if name in fields:
+                value = self.scalar(fields[name], str, f"add_collision_filter_group.{name}")
+                setattr(result, name, value)
+        for name in names[2:]:
+            if name in fields:
+                setattr(result, name, self.strings(fields[name], name))
+        return result
+
+    def add_directives(self, node):
+        fields = self.mapping(node, "add_directives", ("file", "model_namespace"))
+        result = AddDirectives()
+        for name in ("file", "model_namespace"):
+            if name in fields:
+                setattr(result, name, self.scalar(fields[name], str, f"add_directives.{name}"))
+        return result
+
+
+def load_model_directives(text, file):
+    """The ModelDirectives of the YAML ``text`` (``file`` names it in messages)."""
+    return _Reader(file).load(text)
+
+
+def LoadModelDirectives(filename):
+    """The ModelDirectives of the ``.dmd.yaml`` file ``filename``."""
+    filename = os.fspath(filename)
+    if not os.path.exists(filename):
+        raise RuntimeError(f"No such file {filename} during LoadModelDirectives")
+    with open(filename, encoding="utf-8") as f:
+        return load_model_directives(f.read(), filename)
+
+
+def LoadModelDirectivesFromString(model_directives):
+    """The ModelDirectives of the YAML text ``model_directives``."""
+    if not isinstance(model_directives, str):
+        raise TypeError("LoadModelDirectivesFromString(): model_directives must be a str")
+    return load_model_directives(model_directives, "<literal-string>.dmd.yaml")
+
+
+# ---- names and flattening ------------------------------------------------------------------------
+def join(namespace, name):
+    """``namespace::name`` (just ``name`` without a namespace, and for "world": Drake's
+    DmdScopedNameJoin)."""
+    if name == "world" or not namespace:
+        return name
+    if not name:
+        return namespace
+    return f"{namespace}::{name}"
+
+
+def split(name):
+    """(namespace, element) of a scoped name."""
+    namespace, _, element = name.rpartition("::")
+    return namespace, element
+
+
+def _flat_frame(frame, namespace):
+    result = dataclasses.replace(frame, X_PF=_copy_transform(frame.X_PF))
+    if namespace:
+        result.name = join(namespace, frame.name)
+        result.X_PF.base_frame = join(namespace, frame.X_PF.base_frame)
+    if not split(frame.name)[0]:
+        base_namespace = split(frame.X_PF.base_frame)[0]
+        result.name = join(namespace, join(base_namespace, split(frame.name)[1]))
+    return result
+
+
+def _copy_transform(X):
+    return Transform(X.base_frame, X.translation.copy(), Rotation(X.rotation.value))
+
+
+def _flatten(directives, package_map, out, namespace):
+    from mallard.multibody.parsing._package_map import resolve_uri
+
+    def fail(message):
+        raise RuntimeError(f"error: {message}")
+
+    for directive in directives.directives:
+        kind, item = directive._item()
+        flat = ModelDirective()
+        if kind == "add_directives":
+            path = resolve_uri(item.file, package_map, "", fail, lambda m: LOGGER.warning(m))
+            inner = namespace
+            if item.model_namespace is not None:
+                inner = join(namespace, item.model_namespace)
+            _flatten(LoadModelDirectives(path), package_map, out, inner)
+            continue
+        if kind == "add_weld":
+            flat.add_weld = dataclasses.replace(
+                item, parent=join(namespace, item.parent), child=join(namespace, item.child)
+            )
+        elif kind == "add_model":
+            flat.add_model = dataclasses.replace(item, name=join(namespace, item.name))
+        elif kind == "add_model_instance":
+            flat.add_model_instance = dataclasses.replace(item, name=join(namespace, item.name))
+        elif kind == "add_frame":
+            flat.add_frame = _flat_frame(item, namespace)
+        else:
+            if namespace:
+                full = join(namespace, join(item.model_namespace or "", item.name))
+                group_namespace, name = split(full)
+                # (Drake's copy drops member_groups; mallard keeps them.)
+                item = dataclasses.replace(item, name=name, model_namespace=group_namespace or None)
+            flat.add_collision_filter_group = item
+        out.directives.append(flat)
+
+
+def FlattenModelDirectives(directives, package_map):
+    """The directives with every ``add_directives`` replaced by the directives of its file
+    (found through ``package_map``), their names in its namespace."""
+    out = ModelDirectives()
+    _flatten(directives, package_map, out, "")
+    return out

@@ -1,0 +1,764 @@
+"""The MuJoCo (MJCF) parser, after Drake's (detail_mujoco_parser.cc): the same subset of MJCF,
+the same semantics, the same names and order of elements in the plant, and Drake's warnings
+for what it ignores.
+
+A document makes one model instance, named after ``<mujoco model=...>``. In Drake's order:
+``<include>`` files are expanded lexically; then ``<compiler>`` (angle, eulerseq, autolimits,
+inertiafromgeom, meshdir), ``<option>`` (gravity, for the whole plant), ``<default>``
+classes (applied to an element's attributes that it does not set), ``<asset>`` (materials,
+.obj meshes), the bodies of ``<worldbody>`` (each ``<joint>`` a joint, several joints chained
+through massless bodies "{body}{k}", a free joint a default floating pose, none a weld),
+``<actuator>`` (motor and position: joint actuators with effort limit, gear, rotor inertia
+from the joint's armature, PD gains), ``<contact>`` (pair, exclude) and ``<equality>``.
+
+Differences from Drake, said where they happen: ``<equality><connect>`` is checked as Drake
+checks it but mallard has no ball constraint yet, so it is ignored with a warning (Drake adds
+a ball constraint); ``<camera>`` is ignored with Drake's warning for a Parser without a
+DiagramBuilder (mallard's Parser has none).
+"""
+
+import math
+import os
+import re
+
+import numpy as np
+
+from mallard.common._angle_axis import angle_axis_to_matrix
+from mallard.geometry import GeometrySet
+from mallard.geometry._collision_filter import CollisionFilterDeclaration
+from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar, parse_vector
+from mallard.multibody.parsing._mujoco_geometry import (
+    ORIENTATIONS,
+    Frames,
+    GeomParser,
+    mesh_assets,
+    warn_unsupported_attribute,
+    warn_unsupported_element,
+)
+from mallard.multibody.parsing._workspace import is_string_source
+from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
+from mallard.multibody.tree import (
+    BallRpyJoint,
+    PdControllerGains,
+    PrismaticJoint,
+    RevoluteJoint,
+    RotationalInertia,
+    SpatialInertia,
+    UnitInertia,
+)
+from mallard.multibody.tree._rotational_inertia import fmt
+
+#: The elements ``<default>`` classes hold defaults for (MuJoCo's list, in its order).
+DEFAULT_ELEMENTS = ("geom", "joint", "mesh", "equality", "material", "site", "camera", "light",
+                    "pair", "tendon", "general", "motor", "position", "velocity", "cylinder",
+                    "muscle")  # fmt: skip
+_BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
+             "false": False, "False": False, "FALSE": False, "0": False}  # fmt: skip
+
+
+_LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
+
+
+def parse(workspace, root, model_name=None):
+    """Adds the model of the MJCF document ``root`` to the workspace's plant; returns [its
+    ModelInstanceIndex]. ``model_name`` overrides ``<mujoco model=...>``. An error of the
+    plant's API is located at the element being read."""
+    parser = _MujocoParser(workspace, root)
+    try:
+        return [parser.parse(model_name)]
+    except (RuntimeError, ValueError) as e:
+        if _LOCATED.match(str(e)):
+            raise
+        at = parser.at
+        raise type(e)(f"{at.file}:{at.line}: error: {e}") from None
+
+
+def _bool(value, default):
+    """tinyxml2's BoolAttribute: true/false/1/0 (any integer), else ``default``."""
+    if value is None:
+        return default
+    if value in _BOOLEANS:
+        return _BOOLEANS[value]
+    try:
+        return int(value) != 0
+    except ValueError:
+        return default
+
+
+class _MujocoParser:
+    def __init__(self, workspace, root):
+        self.workspace = workspace
+        self.diagnostics = workspace.diagnostics
+        self.plant = workspace.plant
+        self.root = root
+        self.model_instance = None
+        #: The element being read (where an error of the plant's API is located).
+        self.at = root
+        self.frames = Frames(self.diagnostics)
+        self.defaults = {}  # (element, class) -> the <default>'s element
+        self.materials = {}
+        self.meshes = {}
+        self.geoms = GeomParser(self.diagnostics, self.frames, self.materials, self.meshes)
+        self.autolimits = True
+        self.inertia_from_geom = "auto"
+        self.meshdir = None
+        self.armature = {}  # JointIndex -> armature
+        file = root.file
+        self.main_dir = os.getcwd() if is_string_source(file) else os.path.dirname(file)
+
+    def error(self, node, message):
+        self.diagnostics.error(node, message)
+
+    def warning(self, node, message):
+        self.diagnostics.warning(node, message)
+
+    def scalar(self, node, name, default=None):
+        value = parse_scalar(node, name, self.diagnostics)
+        return default if value is None else value
+
+    def unsupported(self, node, attributes=(), elements=()):
+        for attribute in attributes:
+            warn_unsupported_attribute(self.diagnostics, node, attribute)
+        for tag in elements:
+            warn_unsupported_element(self.diagnostics, node, tag)
+
+    # ---- the document ------------------------------------------------------------------------
+    def parse(self, model_name):
+        root = self.root
+        if root.tag != "mujoco":
+            self.diagnostics.error(
+                None, "ERROR: XML does not contain a mujoco tag.", file=root.file, line=1
+            )
+        self.expand_includes(root)
+        name = model_name or root.get("model")
+        if name is None:
+            self.error(
+                root,
+                "ERROR: Your robot must have a name attribute or a model name must be specified.",
+            )
+        plant = self.plant
+        self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
+        for node in root.findall("compiler"):
+            self.parse_compiler(node)
+        for node in root.findall("option"):
+            self.parse_option(node)
+        for node in root.findall("default"):
+            self.parse_default(node, "")
+        for node in root.findall("asset"):
+            self.parse_asset(node)
+        for node in root.findall("worldbody"):
+            self.parse_world_body(node)
+        for node in root.findall("body"):
+            self.parse_body(node, plant.world_body(), RigidTransform(), "")
+        for node in root.findall("actuator"):
+            self.parse_actuator(node)
+        for node in root.findall("contact"):
+            self.parse_contact(node)
+        for node in root.findall("equality"):
+            self.parse_equality(node)
+        self.unsupported(
+            root,
+            elements=(
+                "statistic",
+                "deformable",
+                "tendon",
+                "sensor",
+                "keyframe",
+                "visual",
+                "extension",
+            ),  # fmt: skip
+        )
+        return self.model_instance
+
+    def expand_includes(self, node):
+        """Replaces each ``<include file=...>`` below ``node`` by the children of the root of
+        that file (relative to the main file's directory), recursively."""
+        children = []
+        for child in node.children:
+            if child.tag != "include":
+                self.expand_includes(child)
+                children.append(child)
+                continue
+            file = child.get("file")
+            if file is None:
+                self.error(child, "<include> tag without file attribute.")
+            path = os.path.abspath(os.path.join(self.main_dir, file))
+            try:
+                with open(path, "rb") as f:
+                    included = parse_xml(f.read(), path)
+            except (OSError, XmlSyntaxError):
+                self.error(child, f"Failed to load <include> file at path {path}.")
+            for grandchild in included.children:
+                grandchild.parent = node
+            holder = type(included)(node.tag, {}, path, included.line, None)
+            holder.children = included.children
+            self.expand_includes(holder)
+            children += holder.children
+        node.children = children
+
+    def apply_defaults(self, element, class_name, node):
+        """Gives ``node`` the attributes of the default of (``element``, ``class_name``) that
+        it does not set (no default orientation when it sets an orientation)."""
+        default = self.defaults.get((element, class_name))
+        if default is None:
+            return
+        attrib = node.attrib
+        has_orientation = any(name in attrib for name in ORIENTATIONS)
+        for name, value in default.attrib.items():
+            if name not in attrib and not (has_orientation and name in ORIENTATIONS):
+                attrib[name] = value
+
+    # ---- settings ----------------------------------------------------------------------------
+    def parse_compiler(self, node):
+        self.autolimits = _bool(node.get("autolimits"), True)
+        coordinate = node.get("coordinate")
+        if coordinate is not None and coordinate != "local":
+            self.error(node, f"Compiler attribute coordinate={coordinate} is not supported yet.")
+        angle = node.get("angle")
+        if angle == "degree":
+            self.frames.degree = True
+        elif angle == "radian":
+            self.frames.degree = False
+        elif angle is not None:
+            current = "degree" if self.frames.degree else "radian"
+            self.warning(
+                node,
+                f"Unknown value {angle} for the compiler `angle` attribute will be ignored.  The "
+                f"existing value of `angle={current}` will remain unchanged.",
+            )
+        for attribute in ("assetdir", "meshdir"):
+            if node.get(attribute) is not None:
+                self.meshdir = node.get(attribute)
+        eulerseq = node.get("eulerseq")
+        if eulerseq is not None:
+            if len(eulerseq) != 3 or any(c not in "xyzXYZ" for c in eulerseq):
+                self.error(
+                    node,
+                    f"Illegal value '{eulerseq}' for the eulerseq in {node.tag}. Valid eulerseq "
+                    "are exactly three characters from the set [x,y,z,X,Y,Z]",
+                )
+            self.frames.eulerseq = eulerseq
+        value = node.get("inertiafromgeom")
+        if value is not None:
+            flag = _bool(value, None)
+            if flag is not None:
+                self.inertia_from_geom = "true" if flag else "false"
+            elif value == "auto":
+                self.inertia_from_geom = "auto"
+            else:
+                self.warning(
+                    node,
+                    f"The attribute 'inertiafromgeom' found in a '{node.tag}' tag cannot be "
+                    "interpreted as a boolean nor 'auto' and will be ignored.",
+                )
+        self.unsupported(
+            node,
+            ("boundmass", "boundinertia", "settotalmass", "balanceinertia", "strippath",
+             "fitaabb", "texturedir", "discardvisual", "fusestatic", "alignfree",
+             "inertiagrouprange"),
+            ("lengthrange",),
+        )  # fmt: skip
+
+    def parse_option(self, node):
+        self.at = node
+        gravity = parse_vector(node, "gravity", 3)
+        if gravity is not None:
+            field = self.plant.mutable_gravity_field()
+            previous = field.gravity_vector()
+            self.workspace.undo.append(lambda: field.set_gravity_vector(previous))
+            field.set_gravity_vector(gravity)
+        self.unsupported(
+            node,
+            ("timestep", "wind", "magnetic", "density", "viscosity", "integrator", "cone",
+             "actuatorgroupdisable"),
+            ("flag",),
+        )  # fmt: skip
+
+    def parse_default(self, node, parent_class):
+        class_name = node.get("class")
+        if class_name is None:
+            if parent_class:
+                self.error(
+                    node,
+                    "The `class` attribute is required for all `default` elements except at the "
+                    "top-level",
+                )
+            class_name = "main"
+        for element in DEFAULT_ELEMENTS:
+            for child in node.findall(element):
+                self.defaults[(element, class_name)] = child
+                if parent_class:
+                    self.apply_defaults(element, parent_class, child)
+        for child in node.findall("default"):
+            self.parse_default(child, class_name)
+
+    def parse_asset(self, node):
+        for material in node.findall("material"):
+            name = material.get("name")
+            if name is None:
+                self.error(node, "ERROR: Material elements must have a name attribute.")
+            self.materials[name] = material
+        for mesh in node.findall("mesh"):
+            self.apply_defaults("mesh", mesh.get("class", "main"), mesh)
+        mesh_assets(self.diagnostics, node, self.meshdir, self.main_dir, self.meshes)
+        if node.find("texture") is not None:
+            self.warning(
+                node,
+                "The texture element is not supported, see "
+                "https://drake.mit.edu/troubleshooting.html for additional resources.",
+            )
+        self.unsupported(node, elements=("hfield", "skin"))
+
+    # ---- bodies ------------------------------------------------------------------------------
+    def parse_geoms(self, node, compute_inertia, child_class):
+        geoms = []
+        for geom_node in node.findall("geom"):
+            self.at = geom_node
+            self.apply_defaults("geom", geom_node.get("class", child_class or "main"), geom_node)
+            geom = self.geoms.parse(geom_node, len(geoms), compute_inertia)
+            if geom.shape is not None:
+                geoms.append(geom)
+        return geoms
+
+    def add_geometries(self, body, geoms):
+        records = self.workspace.geometries
+        if records is not None:
+            for geom in geoms:
+                records += geom.records(body)
+
+    def parse_world_body(self, node):
+        plant = self.plant
+        if self.workspace.geometries is not None:
+            self.add_geometries(plant.world_body(), self.parse_geoms(node, False, ""))
+        for camera in node.findall("camera"):
+            self.parse_camera(camera)
+        self.unsupported_body_parts(node)
+        for child in node.findall("body"):
+            self.parse_body(child, plant.world_body(), RigidTransform(), "")
+
+    def unsupported_body_parts(self, node):
+        self.unsupported(
+            node,
+            ("mocap", "gravcomp", "user"),
+            ("site", "light", "composite", "flexcomp", "plugin", "attach", "frame"),
+        )
+
+    def parse_camera(self, node):
+        self.warning(
+            node,
+            "camera element ignored; to register cameras, you must pass a DiagramBuilder to the "
+            "Parser and the plant must be registered with a scene graph.",
+        )
+
+    def parse_body(self, node, parent, X_WP, parent_class):
+        self.at = node
+        plant = self.plant
+        name = node.get("name", f"body{plant.num_bodies()}")
+        child_class = node.get("childclass", parent_class)
+        inertial = node.find("inertial")
+        M_BBo_B = SpatialInertia(0.0, np.zeros(3), UnitInertia(0.0, 0.0, 0.0))
+        if inertial is not None and self.inertia_from_geom != "true":
+            M_BBo_B = self.parse_inertial(inertial)
+            compute_inertia = False
+        elif inertial is None and self.inertia_from_geom == "false":
+            self.error(
+                node,
+                f"{name} has no inertial tag and inertiafromgeom=false. You must specify an "
+                "inertia.",
+            )
+        else:
+            compute_inertia = True
+        geoms = self.parse_geoms(node, compute_inertia, child_class)
+        self.at = node
+        if compute_inertia:
+            for geom in geoms:
+                if geom.M_GBo_B is not None and geom.M_GBo_B.get_mass() > 0:
+                    M_BBo_B += geom.M_GBo_B
+        body = self.add_body(node, name, M_BBo_B)
+        self.add_geometries(body, geoms)
+        X_PB = self.frames.transform(node)
+        X_WB = X_WP @ X_PB
+        joints = node.findall("joint")
+        if joints:
+            last = parent
+            for k, joint in enumerate(joints):
+                if k + 1 < len(joints):
+                    dummy = self.add_body(node, f"{name}{k}", SpatialInertia.Zero())
+                    self.parse_joint(joint, last, dummy, X_WP, RigidTransform(), child_class)
+                    last = dummy
+                else:
+                    self.parse_joint(joint, last, body, X_WB, X_PB, child_class)
+                if joint.get("type") == "free":
+                    if k > 0:
+                        self.error(
+                            node,
+                            f"No other joints can be defined in the body {name} if a free "
+                            "joint is defined.",
+                        )
+                    break
+        elif node.find("freejoint") is not None:
+            self.unsupported(node.find("freejoint"), elements=("name", "group"))
+            plant.SetDefaultFloatingBaseBodyPose(body, X_WB)
+        else:
+            plant.WeldFrames(parent.body_frame(), body.body_frame(), X_PB)
+        for camera in node.findall("camera"):
+            self.parse_camera(camera)
+        self.unsupported_body_parts(node)
+        for child in node.findall("body"):
+            self.parse_body(child, body, X_WB, child_class)
+
+    def add_body(self, node, name, M_BBo_B):
+        try:
+            return self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+        except RuntimeError as e:
+            self.error(node, str(e))
+
+    def parse_inertial(self, node):
+        """M_BBo_B of an ``<inertial>``: mass at ``pos``; ``diaginertia`` about the COM in the
+        inertial frame F (``quat``...), or ``fullinertia`` in the body frame."""
+        X_BF = self.frames.transform(node)
+        mass = parse_scalar(node, "mass", self.diagnostics)
+        if mass is None:
+            self.error(node, "The inertial tag must include the mass attribute.")
+        diagonal = parse_vector(node, "diaginertia", 3)
+        if diagonal is not None:
+            I_BFo_B = RotationalInertia(*diagonal.tolist()).ReExpress(X_BF.rotation())
+        else:
+            full = parse_vector(node, "fullinertia", 6)
+            if full is None:
+                self.error(
+                    node,
+                    "The inertial tag must include either the diaginertia or fullinertia "
+                    "attribute.",
+                )
+            try:
+                I_BFo_B = RotationalInertia(*full.tolist())
+            except RuntimeError as e:
+                self.error(node, str(e))
+        try:
+            return SpatialInertia.MakeFromCentralInertia(mass, X_BF.translation(), I_BFo_B)
+        except RuntimeError as e:
+            self.error(node, str(e))
+
+    # ---- joints ------------------------------------------------------------------------------
+    def limits(self, node, range_name, limited_name):
+        """(limited, [lower, upper]) of a range attribute and its "limited" flag (true,
+        false or auto: limited if a range is given, with the compiler's autolimits)."""
+        limited_value = node.get(limited_name, "auto")
+        values = parse_vector(node, range_name, 2)
+        if limited_value == "true":
+            limited = True
+        elif limited_value == "false":
+            limited = False
+        elif limited_value == "auto":
+            limited = values is not None and self.autolimits
+            if values is not None and not self.autolimits:
+                self.error(
+                    node,
+                    f"The '{range_name}' attribute was specified but 'autolimits' is disabled.",
+                )
+        else:
+            self.error(
+                node,
+                f"The '{limited_name}' attribute must be one of 'true', 'false', or 'auto'.",
+            )
+        return limited, (np.zeros(2) if values is None else values)
+
+    def parse_joint(self, node, parent, child, X_WC, X_PC, child_class):
+        self.at = node
+        plant = self.plant
+        name = node.get("name", f"{parent.name()}-{child.name()}")
+        self.apply_defaults("joint", node.get("class", child_class or "main"), node)
+        pos = parse_vector(node, "pos", 3)
+        X_CJ = RigidTransform(np.zeros(3) if pos is None else pos)
+        X_PJ = X_PC @ X_CJ
+        axis = parse_vector(node, "axis", 3)
+        axis = np.array([0.0, 0.0, 1.0]) if axis is None else axis
+        norm = math.sqrt(axis @ axis)
+        if not norm > 0:
+            self.error(node, f"The joint {name} has a zero axis ({node.get('axis')}).")
+        axis = axis / norm
+        damping = self.scalar(node, "damping", 0.0)
+        kind = node.get("type", "hinge")
+        limited, limits = self.limits(node, "range", "limited")
+        joint = None
+        try:
+            if kind == "free":
+                if damping != 0.0:
+                    self.warning(
+                        node,
+                        f"Damping was specified for the 'free' joint {name}, but is not "
+                        "supported for free bodies.",
+                    )
+                plant.SetDefaultFloatingBaseBodyPose(child, X_WC)
+            elif kind == "ball":
+                joint = plant.AddJoint(BallRpyJoint, name, parent, X_PJ, child, X_CJ, damping)
+                if limited:
+                    warn_unsupported_attribute(self.diagnostics, node, "range")
+            elif kind in ("slide", "hinge"):
+                ref = self.scalar(node, "ref", 0.0)
+                if kind == "slide":
+                    X_CJ = X_CJ @ RigidTransform(ref * axis)
+                    joint = plant.AddJoint(
+                        PrismaticJoint, name, parent, X_PJ, child, X_CJ, axis, -math.inf,
+                        math.inf, damping,
+                    )  # fmt: skip
+                else:
+                    if self.frames.degree:
+                        ref *= math.pi / 180.0
+                        limits = limits * (math.pi / 180.0)
+                    X_CJ = X_CJ @ RigidTransform(
+                        RotationMatrix._make(angle_axis_to_matrix(ref, axis))
+                    )
+                    joint = plant.AddJoint(
+                        RevoluteJoint, name, parent, X_PJ, child, X_CJ, axis, damping
+                    )
+                if limited:
+                    joint.set_position_limits([limits[0]], [limits[1]])
+                joint.set_default_positions([ref])
+            else:
+                self.error(node, f"Unknown joint type {kind}")
+        except (RuntimeError, ValueError) as e:
+            if str(e).startswith(f"{node.file}:"):
+                raise
+            self.error(node, str(e))
+        armature = parse_scalar(node, "armature", self.diagnostics)
+        if joint is not None and armature is not None:
+            self.armature[joint.index()] = armature
+        self.unsupported(
+            node,
+            ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
+             "actuatorgravcomp", "springref", "frictionloss", "user"),
+        )  # fmt: skip
+
+    # ---- actuators ---------------------------------------------------------------------------
+    def parse_actuator(self, node):
+        for tag in ("motor", "position"):
+            for child in node.findall(tag):
+                self.parse_motor(child)
+        self.unsupported(
+            node,
+            elements=("general", "velocity", "intvelocity", "damper", "cylinder", "muscle",
+                      "adhesion", "plugin"),
+        )  # fmt: skip
+
+    def effort_limit(self, node, name, range_name, limited_name, limit):
+        limited, values = self.limits(node, range_name, limited_name)
+        if not limited:
+            return limit
+        lower, upper = values.tolist()
+        if lower > upper:
+            self.warning(
+                node,
+                f"The motor '{name}' specified a {range_name} attribute where lower limit > "
+                "upper limit; these limits will be ignored.",
+            )
+            return limit
+        larger = max(upper, -lower)
+        if -lower != upper:
+            self.warning(
+                node,
+                f"The motor '{name}' specified a {range_name} attribute where lower limit != "
+                "-upper limit. Asymmetrical effort limits are not supported yet, so the larger "
+                f"of the values {fmt(larger)} will be used.",
+            )
+        return min(limit, larger)
+
+    def parse_motor(self, node):
+        self.at = node
+        plant = self.plant
+        name = node.get("name", f"motor{plant.num_actuators()}")
+        self.apply_defaults(node.tag, node.get("class", "main"), node)
+        joint_name = node.get("joint")
+        if joint_name is None:
+            self.warning(
+                node,
+                f"The motor '{name}' does not use the 'joint' transmission specification. "
+                "Currently only the 'joint' attribute is supported.  This motor will be ignored.",
+            )
+            return
+        limit = self.effort_limit(node, name, "ctrlrange", "ctrllimited", math.inf)
+        limit = self.effort_limit(node, name, "forcerange", "forcelimited", limit)
+        self.unsupported(
+            node,
+            ("group", "lengthrange", "cranklength", "jointinparent", "tendon", "cranksite",
+             "slidersite", "site", "refsite", "user", "dyntype", "gaintype", "biastype",
+             "dynprm", "gainprm", "biasprm"),
+        )  # fmt: skip
+        if not plant.HasJointNamed(joint_name, self.model_instance):
+            self.error(
+                node,
+                f"The actuator '{name}' refers to the joint '{joint_name}', which the model "
+                f"'{plant.GetModelInstanceName(self.model_instance)}' does not have.",
+            )
+        try:
+            actuator = plant.AddJointActuator(
+                name, plant.GetJointByName(joint_name, self.model_instance), limit
+            )
+        except RuntimeError as e:
+            self.error(node, str(e))
+        gear = node.get("gear")
+        if gear is not None:
+            values = convert_to_doubles(gear)
+            if len(values) not in (1, 6):
+                self.warning(
+                    node,
+                    f"Expected either 1 value or 6 values for 'gear' attribute, but got {gear}.",
+                )
+            if values:
+                actuator.set_default_gear_ratio(values[0])
+        armature = self.armature.get(actuator.joint().index())
+        if armature is not None:
+            ratio = actuator.default_gear_ratio()
+            if ratio == 0:
+                self.error(
+                    node,
+                    f"The motor '{name}' has gear 0 on a joint with armature {fmt(armature)}: the "
+                    "rotor inertia armature / gear² would be infinite (Drake makes it inf).",
+                )
+            actuator.set_default_rotor_inertia(armature / (ratio * ratio))
+        if node.tag == "position":
+            gains = PdControllerGains(
+                p=self.scalar(node, "kp", 1.0), d=self.scalar(node, "kd", 0.0)
+            )
+            try:
+                actuator.set_controller_gains(gains)
+            except (RuntimeError, ValueError) as e:
+                self.error(node, str(e))
+            self.unsupported(node, ("dampratio", "timeconst", "inheritrange"))
+
+    # ---- contact and equality ----------------------------------------------------------------
+    def parse_contact(self, node):
+        if self.workspace.geometries is None or self.workspace.filter_groups is None:
+            return
+        pairs, excludes = [], []
+        for pair in node.findall("pair"):
+            self.apply_defaults("pair", node.get("class", "main"), pair)
+            geom1, geom2 = pair.get("geom1"), pair.get("geom2")
+            if geom1 is None or geom2 is None:
+                self.warning(
+                    node,
+                    "contact pair node does not have required geom1 and/or geom2 attributes, so "
+                    "will be ignored.",
+                )
+                continue
+            self.unsupported(pair, ("condim", "friction"))
+            pairs.append((geom1, geom2))
+        for exclude in node.findall("exclude"):
+            self.at = exclude
+            body1, body2 = exclude.get("body1"), exclude.get("body2")
+            if body1 is None or body2 is None:
+                self.warning(
+                    node,
+                    "contact exclude node does not have required body1 and/or body2 attributes, "
+                    "so will be ignored.",
+                )
+                continue
+            bodies = []
+            for body_name in (body1, body2):  # (located: Drake's GetBodyByName has no place)
+                if not self.plant.HasBodyNamed(body_name, self.model_instance):
+                    self.error(
+                        exclude,
+                        f"contact exclude specified unknown body {body_name}; the model "
+                        f"'{self.plant.GetModelInstanceName(self.model_instance)}' has no body "
+                        "with that name.",
+                    )
+                bodies.append(self.plant.GetBodyByName(body_name, self.model_instance))
+            excludes.append(bodies)
+        self.workspace.after_geometry.append(lambda: self.apply_contact(node, pairs, excludes))
+
+    def apply_contact(self, node, pairs, excludes):
+        """Applies the pairs (allowed) and excludes of ``<contact>`` once the document's
+        geometry is registered."""
+        plant = self.plant
+        bodies = [plant.get_body(i) for i in plant.GetBodyIndices(self.model_instance)]
+        ids = {}
+        for body in bodies:
+            for geometry_id in plant.GetCollisionGeometriesForBody(body):
+                ids[geometry_id] = body
+        inspector = plant._scene_graph.model_inspector()
+
+        def find(name):
+            for geometry_id in ids:
+                if inspector.GetName(geometry_id).endswith(name):
+                    return geometry_id
+            return None
+
+        declaration = CollisionFilterDeclaration()
+        adjacent = {}
+        for index in plant.GetJointIndices(self.model_instance):
+            joint = plant.get_joint(index)
+            adjacent[(joint.parent_body().index(), joint.child_body().index())] = True
+        for geom1, geom2 in pairs:
+            id1, id2 = find(geom1), find(geom2)
+            if id1 is None or id2 is None:
+                which = ("geom1", geom1) if id1 is None else ("geom2", geom2)
+                self.warning(
+                    node,
+                    f"contact pair specified unknown {which[0]} {which[1]} and will be ignored.",
+                )
+                continue
+            b1, b2 = ids[id1].index(), ids[id2].index()
+            if plant.get_adjacent_bodies_collision_filters() and (
+                (b1, b2) in adjacent or (b2, b1) in adjacent
+            ):
+                self.warning(
+                    node,
+                    f"This mjcf specified a contact pair with geom1 {geom1} and are on adjacent "
+                    "bodies (connected by a joint). A collision filter excluding these bodies "
+                    "will be added during MultibodyPlant::Finalize(), which will overwrite the "
+                    "collision filter specified in this file. To avoid this you must call "
+                    "MultibodyPlant::set_adjacent_bodies_collision_filters(), and understand "
+                    "the implications.",
+                )
+            declaration.AllowBetween(GeometrySet([id1]), GeometrySet([id2]))
+        for body_1, body_2 in excludes:
+            declaration.ExcludeBetween(
+                plant.CollectRegisteredGeometries([body_1]),
+                plant.CollectRegisteredGeometries([body_2]),
+            )
+        plant._scene_graph.collision_filter_manager().Apply(declaration)
+
+    def parse_equality(self, node):
+        plant = self.plant
+        instance_name = plant.GetModelInstanceName(self.model_instance)
+        for connect in node.findall("connect"):
+            self.at = connect
+            self.apply_defaults("equality", connect.get("class", "main"), connect)
+            if connect.get("body1") is not None and connect.get("site1") is not None:
+                self.error(
+                    connect,
+                    "connect node must specify either body1 and anchor OR site1 and site2, but "
+                    "not both.",
+                )
+            body1 = connect.get("body1")
+            if body1 is None:
+                if connect.get("site1") is None or connect.get("site2") is None:
+                    self.error(connect, "connect must specify body1 and anchor OR site1 and site2.")
+                self.warning(
+                    connect,
+                    "connect node uses the site1 and site2 specification, which is not supported "
+                    "yet. This constraint will be ignored.",
+                )
+                continue
+            if parse_vector(connect, "anchor", 3) is None:
+                self.error(
+                    connect,
+                    "connect specified body1 but does not have the required anchor attribute.",
+                )
+            for key in ("body1", "body2"):
+                body = connect.get(key)
+                if body is not None and not plant.HasBodyNamed(body, self.model_instance):
+                    self.error(
+                        connect,
+                        f"connect specified {key}: {body} but no body with that name exists in "
+                        f"model instance: {instance_name}",
+                    )
+            self.warning(
+                connect,
+                "mallard does not support ball constraints yet (Drake adds one for <connect>); "
+                "this constraint will be ignored.",
+            )
+            self.unsupported(connect, ("active",))
+        self.unsupported(node, elements=("weld", "joint", "tendon", "flex", "distance"))

@@ -1,0 +1,477 @@
+"""MJCF frames, geoms and mesh assets, as Drake's MuJoCo parser reads them
+(detail_mujoco_parser.cc): orientations (quat, axisangle, euler with the compiler's eulerseq,
+xyaxes, zaxis), geom shapes with their visual/collision roles, color and friction, and the
+spatial inertia of a geom of uniform density (``inertiafromgeom``)."""
+
+import json
+import math
+import os
+
+import numpy as np
+
+from mallard.common._angle_axis import angle_axis_to_matrix
+from mallard.common._quaternion import quaternion_product, quaternion_to_matrix
+from mallard.geometry import (
+    Box,
+    Capsule,
+    Convex,
+    Cylinder,
+    Ellipsoid,
+    HalfSpace,
+    Mesh,
+    Rgba,
+    Sphere,
+)
+from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar, parse_vector
+from mallard.multibody.parsing._geometry import GeometryRecord
+from mallard.multibody.parsing._proximity import checked_friction
+from mallard.multibody.tree import CalcSpatialInertia, SpatialInertia, UnitInertia
+from mallard.multibody.tree._spatial_inertia import _validity_error
+
+ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+_DEGREE = math.pi / 180.0
+
+
+def from_two_vectors(a, b):
+    """R taking the direction of ``a`` to that of ``b`` by the smallest rotation (Eigen's
+    Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
+    ``a``)."""
+    v0 = np.asarray(a, dtype=float) / np.linalg.norm(a)
+    v1 = np.asarray(b, dtype=float) / np.linalg.norm(b)
+    c = float(v1 @ v0)
+    if c < -1.0 + np.finfo(float).eps:
+        c = max(c, -1.0)
+        # The axis Eigen takes: the right singular vector of [v0; v1] of smallest singular value.
+        axis = np.linalg.svd(np.vstack([v0, v1]))[2][2]
+        w2 = (1.0 + c) * 0.5
+        q = np.concatenate([[math.sqrt(w2)], axis * math.sqrt(1.0 - w2)])
+    else:
+        s = math.sqrt((1.0 + c) * 2.0)
+        q = np.concatenate([[s * 0.5], np.cross(v0, v1) / s])
+    return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+
+
+class Frames:
+    """The compiler settings that poses depend on: ``degree`` (angles in degrees, MuJoCo's
+    default) and ``eulerseq`` (three of "xyzXYZ"; lower case: moving axes)."""
+
+    def __init__(self, diagnostics):
+        self.diagnostics = diagnostics
+        self.degree = True
+        self.eulerseq = "xyz"
+
+    def vector(self, node, name, size):
+        return parse_vector(node, name, size)
+
+    def transform(self, node, X_default=None):
+        """X_PF of the frame ``node`` gives with ``pos`` and at most one orientation
+        attribute; the rotation of ``X_default`` (identity) when it gives none."""
+        pos = self.vector(node, "pos", 3)
+        if pos is None:
+            pos = np.zeros(3) if X_default is None else X_default.translation()
+        present = [name for name in ORIENTATIONS if name in node.attrib]
+        if len(present) > 1:
+            attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
+            self.diagnostics.error(
+                node,
+                f"Element {node.tag} has more than one orientation attribute specified. There "
+                "must be no more than one instance of `quat`, `axisangle`, `euler`, `xyaxes`, "
+                f"or `zaxis`. Attributes: [{attributes}]",
+            )
+        if not present:
+            R = RotationMatrix() if X_default is None else X_default.rotation()
+            return RigidTransform(R, pos)
+        return RigidTransform(self.rotation(node, present[0]), pos)
+
+    def rotation(self, node, name):
+        """R_PF of the orientation attribute ``name`` of ``node``."""
+        error = self.diagnostics.error
+        if name == "quat":
+            q = self.vector(node, "quat", 4)
+            if not q @ q > 0:
+                error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
+            return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+        if name == "axisangle":
+            values = self.vector(node, "axisangle", 4)
+            axis, angle = values[:3], values[3] * (_DEGREE if self.degree else 1.0)
+            norm = math.sqrt(axis @ axis)
+            if not norm > 0:
+                error(node, f"The axis in 'axisangle' ({node.get('axisangle')}) is zero.")
+            return RotationMatrix._make(angle_axis_to_matrix(angle, axis / norm))
+        if name == "euler":
+            return self.euler(self.vector(node, "euler", 3))
+        if name == "xyaxes":
+            values = self.vector(node, "xyaxes", 6)
+            x, y = values[:3], values[3:]
+            for axis, vector in (("x", x), ("y", y)):
+                if np.linalg.norm(vector) < 1e-12:
+                    error(
+                        node,
+                        f"The {axis} axis in the 'xyaxes' attribute '{node.get('xyaxes')}' is "
+                        "too small.",
+                    )
+            x = x / np.linalg.norm(x)
+            y = y - (x @ y) * x
+            y = y / np.linalg.norm(y)
+            z = np.cross(x, y)
+            z = z / np.linalg.norm(z)
+            return RotationMatrix(np.column_stack([x, y, z]))
+        zaxis = self.vector(node, "zaxis", 3)
+        if not zaxis @ zaxis > 0:
+            error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
+        return from_two_vectors((0.0, 0.0, 1.0), zaxis)
+
+    def euler(self, angles):
+        """R of the Euler ``angles`` about the axes of ``eulerseq`` (lower case: moving axes,
+        post-multiplied; upper case: fixed axes, pre-multiplied)."""
+        if self.degree:
+            angles = angles * _DEGREE
+        q = np.array([1.0, 0.0, 0.0, 0.0])
+        for angle, axis in zip(angles.tolist(), self.eulerseq, strict=True):
+            step = np.zeros(4)
+            step[0] = math.cos(angle / 2.0)
+            step["xyz".index(axis.lower()) + 1] = math.sin(angle / 2.0)
+            q = quaternion_product(q, step) if axis.islower() else quaternion_product(step, q)
+        return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+
+
+class Geom:
+    """A parsed ``<geom>``: pose X_BG in its body, name, shape (None: ignored), color,
+    friction, its spatial inertia M_GBo_B (None unless computed) and its roles."""
+
+    __slots__ = ("node", "X_BG", "name", "shape", "rgba", "friction", "M_GBo_B", "visual",
+                 "collision")  # fmt: skip
+
+    def __init__(self, node, name):
+        self.node = node
+        self.X_BG = RigidTransform()
+        self.name = name
+        self.shape = None
+        self.rgba = (0.5, 0.5, 0.5, 1.0)
+        self.friction = (1.0, 1.0)
+        self.M_GBo_B = None
+        self.visual = True
+        self.collision = True
+
+    def records(self, body):
+        """The GeometryRecords of the geom's roles on ``body``."""
+        records = []
+        if self.visual:
+            properties = {"phong": {"diffuse": self.rgba}}
+            records.append(
+                GeometryRecord(
+                    body, "visual", self.name, self.X_BG, self.shape, properties, self.node
+                )
+            )
+        if self.collision:
+            properties = {"material": {"coulomb_friction": self.friction}}
+            records.append(
+                GeometryRecord(
+                    body, "collision", self.name, self.X_BG, self.shape, properties, self.node
+                )
+            )
+        return records
+
+
+def _int(diagnostics, node, name, default):
+    value = parse_scalar(node, name, diagnostics)
+    return default if value is None else int(value)
+
+
+class GeomParser:
+    """Reads ``<geom>`` elements of one document: the parser's Frames, its assets (materials
+    and meshes by name) and the cache of mesh inertias (unit density, by mesh name)."""
+
+    def __init__(self, diagnostics, frames, materials, meshes):
+        self.diagnostics = diagnostics
+        self.frames = frames
+        self.materials = materials
+        self.meshes = meshes
+        self.mesh_inertia = {}
+
+    def parse(self, node, index, compute_inertia):
+        """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
+        error, warning = self.diagnostics.error, self.diagnostics.warning
+        name = node.get("name", f"geom{index}")
+        geom = Geom(node, name)
+        kind = node.get("type", "sphere")
+        size = convert_to_doubles(node.get("size", ""))
+        fromto = self.frames.vector(node, "fromto", 6)
+        if fromto is not None:
+            start, end = fromto[:3], fromto[3:]
+            R = from_two_vectors((0.0, 0.0, 1.0), end - start)
+            geom.X_BG = RigidTransform(R, (start + end) / 2)
+        else:
+            geom.X_BG = self.frames.transform(node)
+        mesh = node.get("mesh")
+        if mesh is not None and kind != "mesh":
+            if kind in ("sphere", "capsule", "cylinder", "ellipsoid", "box"):
+                error(
+                    node,
+                    f"geom {name} specified type '{kind}' but also has a mesh attribute. The "
+                    "intended behavior is to compute the size of the shape from the mesh, but "
+                    "this is not supported yet (#22372).",
+                )
+            error(
+                node, f"geom {name} specified a 'mesh', but this is not allowed for type '{kind}'."
+            )
+
+        length = None if fromto is None else float(np.linalg.norm(fromto[:3] - fromto[3:]))
+        try:
+            if kind == "plane":
+                geom.shape = HalfSpace()
+                compute_inertia = False
+            elif kind == "sphere":
+                if not size:
+                    geom.shape = Sphere(0.0)
+                    compute_inertia = False
+                else:
+                    geom.shape = Sphere(size[0])
+            elif kind in ("capsule", "cylinder"):
+                shape_type = Capsule if kind == "capsule" else Cylinder
+                if length is not None:
+                    if not size:
+                        error(
+                            node,
+                            f"The size attribute for {kind} geom using fromto must have at "
+                            "least one element.",
+                        )
+                    geom.shape = shape_type(size[0], length)
+                else:
+                    if len(size) < 2:
+                        error(
+                            node,
+                            f"The size attribute for {kind} geom must have at least two elements.",
+                        )
+                    geom.shape = shape_type(size[0], 2 * size[1])
+            elif kind in ("ellipsoid", "box"):
+                if length is not None:
+                    warning(
+                        node,
+                        f"The fromto tag for {kind} is currently unsupported; geom {name} will "
+                        "be ignored.",
+                    )
+                    return geom
+                if len(size) < 3:
+                    error(
+                        node,
+                        f"The size attribute for {kind} geom must have at least three elements.",
+                    )
+                if kind == "box":
+                    geom.shape = Box(2.0 * size[0], 2.0 * size[1], 2.0 * size[2])
+                else:
+                    geom.shape = Ellipsoid(size[0], size[1], size[2])
+            elif kind == "mesh":
+                if mesh is None:
+                    error(
+                        node,
+                        f"geom {name} specified type 'mesh', but did not set the mesh attribute",
+                    )
+                if mesh not in self.meshes:
+                    warning(node, f"geom {name} specified unknown mesh {mesh} and will be ignored")
+                    return geom
+                path, scale = self.meshes[mesh]
+                geom.shape = Mesh(path, scale)
+            elif kind == "hfield":
+                warning(
+                    node,
+                    f"The geom type '{kind}' is currently unsupported and will be ignored.",
+                )
+                return geom
+            else:
+                error(node, f"Unrecognized geom type {kind}")
+        except (RuntimeError, ValueError) as e:
+            if str(e).startswith(f"{node.file}:"):
+                raise
+            error(node, str(e))
+        self._roles(node, geom, kind, size)
+        self._appearance(node, geom)
+        for attribute in ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user"):
+            warn_unsupported_attribute(self.diagnostics, node, attribute)
+        if compute_inertia:
+            geom.M_GBo_B = self._inertia(node, geom, mesh)
+        return geom
+
+    def _roles(self, node, geom, kind, size):
+        diagnostics = self.diagnostics
+        contype = _int(diagnostics, node, "contype", 1)
+        conaffinity = _int(diagnostics, node, "conaffinity", 1)
+        condim = _int(diagnostics, node, "condim", 3)
+        if contype == 0 and conaffinity == 0:
+            geom.collision = False
+        elif contype != 1 or conaffinity != 1:
+            diagnostics.warning(
+                node,
+                f"geom {geom.name} specified contype={contype} and conaffinity={conaffinity}; "
+                "but collision filter groups are not yet implemented for the mujoco parser.",
+            )
+        if condim != 3:
+            diagnostics.warning(
+                node,
+                f"geom {geom.name} specified condim={condim}, which is not supported. condim=3 "
+                "will be used instead.",
+            )
+        if geom.collision and kind == "sphere" and not size:
+            diagnostics.warning(
+                node,
+                "Using zero-radius spheres (MuJoCo's default geometry) for collision geometry "
+                "may not be supported by all features in Drake. Consider specifying a non-zero "
+                f"size for geom {geom.name}.",
+            )
+        if _int(diagnostics, node, "group", 0) > 2:
+            geom.visual = False
+
+    def _appearance(self, node, geom):
+        diagnostics = self.diagnostics
+        material = node.get("material")
+        if material is not None:
+            if material in self.materials:
+                rgba = parse_vector(self.materials[material], "rgba", 4)
+                if rgba is not None:
+                    geom.rgba = self._rgba(self.materials[material], rgba)
+            else:
+                diagnostics.warning(
+                    node, f"geom {geom.name} specified an unrecognized material {material}"
+                )
+        rgba = parse_vector(node, "rgba", 4)
+        if rgba is not None:
+            geom.rgba = self._rgba(node, rgba)
+        friction = convert_to_doubles(node.get("friction", ""))
+        if friction:
+            geom.friction = checked_friction(diagnostics, node, friction[0], friction[0])
+            if any(x != 0.0 for x in friction[1:3]):
+                diagnostics.warning(
+                    node,
+                    "The torsional and rolling friction specified in the friction attribute of "
+                    f"{node.tag} are unsupported and will be ignored.",
+                )
+
+    def _rgba(self, node, rgba):
+        try:
+            Rgba(*rgba.tolist())
+        except RuntimeError as e:
+            self.diagnostics.error(node, str(e))
+        return tuple(rgba.tolist())
+
+    def _inertia(self, node, geom, mesh):
+        """M_GBo_B: the geom's mass (``mass``, or ``density`` (1000) times its volume) spread
+        uniformly through its shape, about the body origin Bo, in the body frame B."""
+        volume, p_GoGcm_G, G_GGo_G = self._unit_density_inertia(node, geom, mesh)
+        mass = parse_scalar(node, "mass", self.diagnostics)
+        if mass is None:
+            density = parse_scalar(node, "density", self.diagnostics)
+            mass = volume * (1000.0 if density is None else density)
+        report = _validity_error(mass, p_GoGcm_G, G_GGo_G)
+        if report is not None:
+            self.diagnostics.error(
+                node,
+                f"geom {geom.name} Spatial inertia fails SpatialInertia::IsPhysicallyValid()."
+                f"\n{report}",
+            )
+        M_GGo_G = SpatialInertia(mass, p_GoGcm_G, UnitInertia(*_moments(G_GGo_G)))
+        X_BG = geom.X_BG
+        return M_GGo_G.ReExpress(X_BG.rotation()).Shift(-X_BG.translation())
+
+    def _unit_density_inertia(self, node, geom, mesh):
+        """(volume, p_GoGcm_G, G_GGo_G as a 3x3 array) of the geom's shape."""
+        shape = geom.shape
+        if isinstance(shape, Mesh):
+            M = self.mesh_inertia.get(mesh)
+            if M is None:
+                M = self._mesh_inertia(node, shape, mesh)
+                self.mesh_inertia[mesh] = M
+        else:
+            M = CalcSpatialInertia(shape, 1.0)
+        return M.get_mass(), M.get_com(), M.get_unit_inertia().CopyToFullMatrix3()
+
+    def _mesh_inertia(self, node, mesh_shape, mesh):
+        """The unit-density spatial inertia of a mesh, or of its convex hull (with Drake's
+        warning) when the mesh does not enclose a valid solid."""
+        try:
+            M = CalcSpatialInertia(mesh_shape, 1.0)
+            if M.IsPhysicallyValid():
+                return M
+        except ValueError:
+            pass
+        hull = Convex(mesh_shape.filename(), mesh_shape.scale3())
+        try:
+            M = CalcSpatialInertia(hull, 1.0)
+        except (ValueError, RuntimeError, ImportError) as e:
+            self.diagnostics.error(
+                node,
+                "Failed to compute spatial inertia even for the convex hull of "
+                f"{mesh_shape.filename()}.\n{e}",
+            )
+        self.diagnostics.warning(
+            node,
+            "CalcSpatialInertia() failed to compute a physically valid inertia for mesh "
+            f"{mesh} (probably the mesh is not watertight). The spatial inertia was computed "
+            "using its convex hull as a fallback.",
+        )
+        return M
+
+
+def _moments(G):
+    return G[0, 0], G[1, 1], G[2, 2], G[0, 1], G[0, 2], G[1, 2]
+
+
+def warn_unsupported_attribute(diagnostics, node, attribute):
+    """Drake's warning for a documented MJCF attribute that Drake ignores."""
+    if node.get(attribute) is not None:
+        diagnostics.warning(
+            node,
+            f"The attribute '{attribute}' found in a '{node.tag}' tag is currently unsupported "
+            "and will be ignored.",
+        )
+
+
+def warn_unsupported_element(diagnostics, node, tag):
+    """Drake's warning for a documented MJCF child element that Drake ignores."""
+    child = node.find(tag)
+    if child is not None:
+        diagnostics.warning(
+            child,
+            f"The tag '{tag}' found as a child of '{node.tag}' is currently unsupported and will "
+            "be ignored.",
+        )
+
+
+def mesh_assets(diagnostics, asset, meshdir, main_dir, meshes):
+    """Adds the ``<mesh>`` assets of ``asset`` (defaults applied) to ``meshes`` (name ->
+    (path, scale)): a relative file is found in ``meshdir`` (relative to the main file's
+    directory ``main_dir`` unless absolute), or in ``main_dir``. Only .obj files."""
+    for node in asset.findall("mesh"):
+        for attribute in ("smoothnormal", "maxhullvert", "vertex", "refpos", "refquat"):
+            warn_unsupported_attribute(diagnostics, node, attribute)
+        warn_unsupported_element(diagnostics, node, "plugin")
+        file = node.get("file")
+        if file is None:
+            name = node.get("name", "")
+            diagnostics.warning(
+                asset,
+                f"The mesh asset named {name} did not specify a 'file' attribute and so will be "
+                "ignored.",
+            )
+            continue
+        name = node.get("name", os.path.splitext(os.path.basename(file))[0])
+        scale = parse_vector(node, "scale", 3)
+        scale = np.ones(3) if scale is None else scale
+        path = file
+        if not os.path.isabs(path):
+            if meshdir is not None:
+                path = os.path.join(meshdir if os.path.isabs(meshdir) else
+                                    os.path.join(main_dir, meshdir), path)  # fmt: skip
+            else:
+                path = os.path.join(main_dir, path)
+        path = os.path.realpath(path)
+        if not os.path.exists(path):
+            diagnostics.error(node, f'The mesh asset "{path}" could not be found.')
+        if os.path.splitext(path)[1].lower() != ".obj":
+            diagnostics.error(
+                node,
+                "Drake's MuJoCo parser currently only supports mesh files in .obj format, but "
+                f'the meshfile "{path}" was requested. See '
+                "https://drake.mit.edu/troubleshooting.html for additional resources.",
+            )
+        meshes[name] = (path, scale)

@@ -1,0 +1,247 @@
+"""The assumptions kernels._numba_internals makes about numba, one test each (numbered as in
+its docstring): a numba release that breaks one fails here, by name."""
+
+import ast
+import inspect
+import pathlib
+import re
+
+import llvmlite.ir as ir
+import numba
+import numpy as np
+import pytest
+from numba import types
+from numba.core import caching
+from numba.extending import intrinsic
+
+import mallard
+from mallard._compiled import compiled
+from mallard.common._quaternion import quaternion_product
+from mallard.multibody._kernels import _numba_internals, dense
+from mallard.multibody._kernels._machinery import SOURCES
+from mallard.multibody._kernels._numba_internals import (
+    array_struct,
+    c_view,
+    c_view_at,
+    cast,
+    compiled_for,
+    make_tuple,
+    njit_cached,
+    none_value,
+    product,
+)
+from mallard.multibody._kernels.lane_views import lane_view
+from mallard.multibody._kernels.lanes import L, vload, vstore
+
+
+def _cholesky_args():
+    """(M, free, L) of dense.cholesky_factor: L = 2·I for M = 4·I."""
+    return 4.0 * np.eye(2), np.ones(2), np.zeros((2, 2))
+
+
+# ---- 1. cache locators ---------------------------------------------------------------------------
+def test_1_cache_locator_protocol():
+    locators = _numba_internals._CACHE_IMPL._locator_classes
+    assert locators[0] is _numba_internals._ManagedLocator, "numba's locator list moved"
+    f = compiled(dense.cholesky_factor)
+    f(*_cholesky_args())
+    locator = f._cache._impl.locator
+    assert isinstance(locator, _numba_internals._ManagedLocator), "numba took another locator"
+    assert f._cache._cache_file._source_stamp == SOURCES.stamp_of_file(dense.__file__)
+    # What numba's caching code asks of a locator, ours has.
+    abstract = caching._CacheLocator.__abstractmethods__
+    assert abstract <= {"get_cache_path", "get_source_stamp", "get_disambiguator"}, abstract
+    read = set(re.findall(r"\b_?locator\.(\w+)", inspect.getsource(caching)))
+    assert {"get_disambiguator", "_py_file"} <= read
+    missing = [name for name in read if not hasattr(locator, name)]
+    assert not missing, f"numba reads {missing} of a cache locator"
+    assert callable(caching._CacheLocator.get_suitable_cache_subpath)
+
+
+def test_1_functions_elsewhere_in_mallard_keep_numbas_stamp():
+    fn = quaternion_product
+    locator = _numba_internals._ManagedLocator.from_function(fn, inspect.getfile(fn))
+    numbas = _numba_internals._numba_locator(fn, inspect.getfile(fn))
+    assert locator.get_source_stamp() == numbas.get_source_stamp()
+    assert locator.get_cache_path() == numbas.get_cache_path()
+
+
+# ---- 2. no locator ----------------------------------------------------------------------------
+def test_2_no_locator_raises_at_decoration(monkeypatch):
+    def plus_one(x):
+        return x + 1
+
+    monkeypatch.setattr(_numba_internals._CACHE_IMPL, "_locator_classes", [])
+    with pytest.raises(RuntimeError, match="no locator available"):
+        numba.njit(cache=True)(plus_one)
+    monkeypatch.setattr(_numba_internals, "_warned", False)
+    with pytest.warns(UserWarning, match="NUMBA_CACHE_DIR") as caught:
+        f = njit_cached(plus_one)
+        njit_cached(plus_one)
+    assert len(caught) == 1
+    assert "without a cache" in str(caught[0].message)
+    assert f(1) == 2
+
+
+# ---- 3. array structs -------------------------------------------------------------------------
+@intrinsic
+def _array_fields(typingctx, a):
+    def codegen(context, builder, signature, args):
+        struct = array_struct(context, builder, signature.args[0], args[0])
+        fields = [
+            builder.extract_value(struct.shape, 1),
+            builder.extract_value(struct.strides, 0),
+            struct.itemsize,
+            builder.ptrtoint(struct.data, ir.IntType(64)),
+        ]
+        return make_tuple(context, builder, signature.return_type, fields)
+
+    return types.UniTuple(types.int64, 4)(a), codegen
+
+
+def test_3_array_struct_fields():
+    a = np.zeros((3, 5))[:, :4]
+    assert numba.njit(lambda a: _array_fields(a))(a) == (4, 40, 8, a.ctypes.data)
+
+
+def test_3_c_view_borrows():
+    @numba.njit
+    def view(a):
+        return c_view(a, (2, 3))
+
+    a = np.arange(6.0)
+    v = view(a)
+    assert v.shape == (2, 3) and v.strides == (24, 8) and v.flags.c_contiguous
+    assert v.base is None, "the view holds a reference (a meminfo) to its array"
+    v[1, 2] = -1.0
+    assert a[5] == -1.0
+
+
+def test_3_c_view_at_borrows_without_a_slice():
+    @numba.njit
+    def view(a, offset):
+        return c_view_at(a, offset, (2, 2))
+
+    a = np.arange(12.0).reshape(6, 2)
+    v = view(a, 2)
+    assert v.shape == (2, 2) and v.base is None
+    np.testing.assert_array_equal(v, np.arange(4.0, 8.0).reshape(2, 2))
+    v[0, 0] = -1.0
+    assert a[2, 0] == -1.0
+
+
+# ---- 4. values in code generation -------------------------------------------------------------
+@intrinsic
+def _float_pair(typingctx, n):
+    def codegen(context, builder, signature, args):
+        x = cast(context, builder, args[0], signature.args[0], types.float64)
+        return make_tuple(context, builder, signature.return_type, [x, x])
+
+    return types.UniTuple(types.float64, 2)(n), codegen
+
+
+@intrinsic
+def _nothing(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return none_value(context)
+
+    return types.none(x), codegen
+
+
+def test_4_codegen_values():
+    @numba.njit
+    def values(n, shape):
+        return _float_pair(n), _nothing(n), product(shape)
+
+    assert values(3, (2, 3, np.int32(4))) == ((3.0, 3.0), None, 24)
+
+
+# ---- 5. structs -------------------------------------------------------------------------------
+def test_5_struct_proxy_and_incref():
+    """A lane view of an array allocated in compiled code holds a reference to it: returned
+    to Python (boxed as that array), the array's memory has one owner, the array."""
+
+    @numba.njit
+    def view_of_a_new_array(n):
+        return lane_view(np.arange(n * 1.0).reshape(n // L, L))
+
+    array = view_of_a_new_array(8)
+    np.testing.assert_array_equal(array, np.arange(8.0).reshape(2, L))
+    assert array.base.refcount == 1, "a reference too few or too many"
+
+
+# ---- 6. LLVM intrinsics -----------------------------------------------------------------------
+def test_6_llvm_function():
+    @numba.njit
+    def power(a, out):
+        vstore(out, 0, vload(a, 0) ** 2.5)
+
+    a, out = np.arange(1.0, 1.0 + L), np.zeros(L)
+    power(a, out)
+    np.testing.assert_allclose(out, a**2.5, rtol=1e-15)
+
+
+# ---- 7. boxing --------------------------------------------------------------------------------
+def test_7_boxing():
+    lanes = numba.njit(lambda a: vload(a, 0))(np.arange(1.0, 1.0 + L))
+    assert type(lanes) is tuple and lanes == tuple(np.arange(1.0, 1.0 + L))
+    array = numba.njit(lambda a: lane_view(a))(np.ones((2, L)))
+    assert isinstance(array, np.ndarray) and array.shape == (2, L)
+
+
+# ---- 8. entry points --------------------------------------------------------------------------
+def test_8_entry_point():
+    f = compiled(dense.cholesky_factor)
+    args = _cholesky_args()
+    direct = compiled_for(f, args)
+    assert direct is not f and direct is f.overloads[f.signatures[0]].entry_point
+    assert direct(*args)
+    np.testing.assert_array_equal(args[2], 2.0 * np.eye(2))
+
+
+# ---- 9. compile events -------------------------------------------------------------------------
+def test_9_compile_events():
+    events = []
+    with _numba_internals.compilation_listener(
+        lambda: events.append("start"), lambda: events.append("end")
+    ):
+        numba.njit(lambda x: x + 1)(1)
+    assert events[0] == "start" and events[-1] == "end" and len(events) % 2 == 0
+
+
+# ---- 10. atomics --------------------------------------------------------------------------------
+def test_10_atomics():
+    @numba.njit
+    def run(a):
+        old = _numba_internals.int64_atomic_add(a, 0, 5)
+        seen = _numba_internals.int64_atomic_load(a, 0)
+        kept = _numba_internals.int64_atomic_cas(a, 1, 7, 9)
+        swapped = _numba_internals.int64_atomic_cas(a, 1, 3, 9)
+        return old, seen, kept, swapped
+
+    a = np.array([2, 3], dtype=np.int64)
+    assert run(a) == (2, 7, 3, 3) and list(a) == [7, 9]
+
+
+# ---- and nothing else -------------------------------------------------------------------------
+def test_no_other_module_uses_numba_internals():
+    """numba.core, and the code generation calls of assumptions 3-7, appear in
+    kernels._numba_internals only."""
+    internals = pathlib.Path(_numba_internals.__file__)
+    offenders = []
+    for path in pathlib.Path(mallard.__file__).parent.rglob("*.py"):
+        if path == internals:
+            continue
+        text = path.read_text()
+        for node in ast.walk(ast.parse(text)):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            if any(name.startswith("numba.core") for name in names):
+                offenders.append(f"{path}:{node.lineno}")
+        codegen = r"\bcgutils\b|\.pyapi\.|\bcontext\.(make_|cast|get_|nrt|populate)"
+        if "numba" in text and re.search(codegen, text):
+            offenders.append(str(path))
+    assert not offenders, offenders

@@ -1,0 +1,215 @@
+"""Model directives in mallard: loading (YAML errors and invalid directives name file and
+line), processing (namespaces, the Parser's prefix, rollback after an error), flattening,
+GetScopedFrameByName, and a mutation test of the test scene. Agreement with pydrake is in
+tests/conformance/test_parsing_dmd.py."""
+
+import logging
+import os
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+pytest.importorskip("yaml")
+
+from mallard.common.schema import Rotation, Transform  # noqa: E402
+from mallard.geometry import SceneGraph  # noqa: E402
+from mallard.multibody.parsing import (  # noqa: E402
+    AddFrame,
+    AddModel,
+    FlattenModelDirectives,
+    GetScopedFrameByName,
+    LoadModelDirectives,
+    LoadModelDirectivesFromString,
+    ModelDirective,
+    ModelDirectives,
+    Parser,
+    ProcessModelDirectives,
+)
+from mallard.multibody.parsing._package_map import drake_share  # noqa: E402
+from mallard.multibody.plant import MultibodyPlant  # noqa: E402
+
+DMD = os.path.join(os.path.dirname(__file__), "dmd")
+MALLARD_PENDULUM = "package://mallard/pendulum.urdf"
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    logger = logging.getLogger("mallard.parsing")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    yield
+    logger.setLevel(level)
+
+
+def _plant():
+    plant = MultibodyPlant(0.0)
+    plant.RegisterAsSourceForSceneGraph(SceneGraph())
+    return plant
+
+
+def test_load_from_string_and_types():
+    directives = LoadModelDirectivesFromString(
+        f"""directives:
+- add_model: {{name: p, file: "{MALLARD_PENDULUM}", default_joint_positions: {{theta: [0.5]}}}}
+- add_frame:
+    name: f
+    X_PF: {{base_frame: p::arm, translation: [1, 2, 3], rotation: !AngleAxis {{angle_deg: 90,
+      axis: [0, 0, 2]}}}}
+"""
+    )
+    assert isinstance(directives, ModelDirectives) and directives.IsValid()
+    add_model = directives.directives[0].add_model
+    assert add_model == AddModel(MALLARD_PENDULUM, "p", {"theta": [0.5]}) or (
+        add_model.name == "p" and list(add_model.default_joint_positions["theta"]) == [0.5]
+    )
+    X = directives.directives[1].add_frame.X_PF.GetDeterministicValue()
+    np.testing.assert_allclose(
+        X.rotation().matrix(), [[0, -1, 0], [1, 0, 0], [0, 0, 1]], atol=1e-15
+    )
+    np.testing.assert_array_equal(X.translation(), [1, 2, 3])
+    plant = _plant()
+    infos = ProcessModelDirectives(directives, plant)
+    assert [i.model_name for i in infos] == ["p"]
+    assert plant.GetJointByName("theta").default_positions()[0] == 0.5
+    assert GetScopedFrameByName(plant, "p::f").name() == "f"
+    assert GetScopedFrameByName(plant, "world") is plant.world_frame()
+    with pytest.raises(RuntimeError, match="Could not find Frame 'p::nope'"):
+        GetScopedFrameByName(plant, "p::nope")
+
+
+def test_directives_built_in_python():
+    frame = AddFrame(
+        name="f", X_PF=Transform("world", [0, 0, 1], Rotation(Rotation.Rpy([0, 0, 90])))
+    )
+    directives = ModelDirectives([ModelDirective(add_frame=frame)])
+    assert directives.IsValid()
+    assert not ModelDirectives([ModelDirective()]).IsValid()
+    plant = _plant()
+    assert ProcessModelDirectives(directives, Parser(plant)) == []
+    assert plant.HasFrameNamed("f")
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("directives:\n- add_model: {nme: x}", 2, "The key 'nme' is not a field of add_model"),
+        ("directives:\n- add_model_instance: {name: ''}", 2, "not valid"),
+        ("directives:\n  - [1\n", 3, "expected"),
+        (
+            "directives:\n- add_frame:\n    name: f\n    X_PF: {rotation: !Uniform {}}",
+            4,
+            "rotation tag '!Uniform'",
+        ),  # fmt: skip
+        (
+            "directives:\n- add_frame: {name: f, X_PF: {base_frame: world,\n"
+            "    translation: [.nan, 0, 0]}}",
+            3,
+            "must be finite",
+        ),  # fmt: skip
+        ("directives:\n- add_model: {name: m, file: package://nopkg/m.urdf}", 2, "unknown package"),
+    ],
+)
+def test_errors_name_file_and_line(text, line, message):
+    plant = _plant()
+    with pytest.raises(RuntimeError) as info:
+        Parser(plant).AddModelsFromString(text, "dmd.yaml")
+    assert str(info.value).startswith(f"<literal-string>.dmd.yaml:{line}: error: "), info.value
+    assert message in str(info.value)
+    assert plant.num_model_instances() == 2
+
+
+def test_error_in_nested_file_names_it_and_rolls_back(tmp_path):
+    (tmp_path / "package.xml").write_text("<package><name>t</name></package>")
+    (tmp_path / "inner.dmd.yaml").write_text(
+        "directives:\n- add_weld:\n    parent: world\n    child: nowhere\n"
+    )
+    (tmp_path / "outer.dmd.yaml").write_text(
+        f"directives:\n- add_model: {{name: p, file: '{MALLARD_PENDULUM}'}}\n"
+        "- add_directives: {file: 'package://t/inner.dmd.yaml'}\n"
+    )
+    plant = _plant()
+    parser = Parser(plant)
+    parser.package_map().AddPackageXml(str(tmp_path / "package.xml"))
+    with pytest.raises(RuntimeError, match=r"inner.dmd.yaml:3: error: There is no frame named"):
+        parser.AddModels(str(tmp_path / "outer.dmd.yaml"))
+    assert (plant.num_model_instances(), plant.num_bodies()) == (2, 1)
+
+
+def test_parser_prefix_is_the_namespace():
+    plant = _plant()
+    parser = Parser(plant, "scene")
+    plant.AddModelInstance("scene")
+    parser.AddModelsFromString(
+        f"directives:\n- add_model: {{name: p, file: '{MALLARD_PENDULUM}'}}\n"
+        "- add_frame: {name: f, X_PF: {base_frame: p::arm}}",
+        "dmd.yaml",
+    )
+    assert plant.HasModelInstanceNamed("scene::p")
+    assert GetScopedFrameByName(plant, "scene::p::f").name() == "f"
+
+
+@pytest.mark.skipif(drake_share() is None, reason="needs Drake's resources (pydrake)")
+def test_flatten_is_idempotent_and_processes_alike():
+    parser = Parser(_plant())
+    parser.package_map().AddPackageXml(os.path.join(DMD, "package.xml"))
+    directives = LoadModelDirectives(os.path.join(DMD, "scene.dmd.yaml"))
+    flat = FlattenModelDirectives(directives, parser.package_map())
+    assert all(d.add_directives is None for d in flat.directives)
+    again = FlattenModelDirectives(flat, parser.package_map())
+    assert again == flat
+
+
+def test_load_model_directives_missing_file(tmp_path):
+    with pytest.raises(RuntimeError, match="No such file .* during LoadModelDirectives"):
+        LoadModelDirectives(tmp_path / "none.dmd.yaml")
+
+
+# ---- mutations ---------------------------------------------------------------------------------
+_LOCATED = re.compile(r"\S+\.dmd\.yaml:\d+: error: |\S+:\d+: error: ")
+
+
+def _mutants(text):
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if ":" not in line or line.lstrip().startswith("#"):
+            continue
+        key, _, value = line.partition(":")
+        for new in ("", " x", " [1, 2]", " {}", " .nan", " ''"):
+            yield (
+                f"line {k + 1} -> {new!r}",
+                "\n".join(lines[:k] + [key + ":" + new] + lines[k + 1 :]),
+            )
+        yield f"drop line {k + 1}", "\n".join(lines[:k] + lines[k + 1 :])
+
+
+@pytest.mark.skipif(drake_share() is None, reason="the scene uses Drake's example models")
+@pytest.mark.parametrize("name", ["scene", "arm"])
+def test_every_mutation_is_loaded_or_rejected_with_file_and_line(name, tmp_path):
+    """Each mutant of a directives file either loads (finite dynamics) or raises an error
+    naming a file and line, and leaves the plant as it was."""
+    shutil.copytree(DMD, tmp_path / "dmd")
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "mjcf"), tmp_path / "mjcf")
+    original = (tmp_path / "dmd" / f"{name}.dmd.yaml").read_text()
+    mutants = list(_mutants(original))
+    counts = {"loaded": 0, "rejected": 0}
+    for label, mutant in mutants[:: max(1, len(mutants) // 120)]:
+        (tmp_path / "dmd" / f"{name}.dmd.yaml").write_text(mutant)
+        plant = _plant()
+        parser = Parser(plant)
+        parser.package_map().AddPackageXml(str(tmp_path / "dmd" / "package.xml"))
+        before = (plant.num_model_instances(), plant.num_bodies(), plant.num_frames())
+        path = str(tmp_path / "dmd" / f"{name}.dmd.yaml")
+        try:
+            parser.AddModels(path)
+        except (RuntimeError, ValueError) as e:
+            counts["rejected"] += 1
+            assert _LOCATED.search(str(e)), (label, str(e))
+            assert (plant.num_model_instances(), plant.num_bodies(), plant.num_frames()) == before
+            continue
+        counts["loaded"] += 1
+        plant.Finalize()
+        context = plant.CreateDefaultContext()
+        assert np.all(np.isfinite(plant.CalcMassMatrix(context))), label
+    assert counts["loaded"] > 0 and counts["rejected"] > 0
