@@ -26,6 +26,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.engine_derivatives",
     "mallard.multibody._kernels.batch",
     "mallard.multibody._kernels.sap",
+    "mallard.multibody._kernels.body_constraints",
     "mallard.geometry._kernels.queries",
     "mallard.geometry._kernels.batch",
 )

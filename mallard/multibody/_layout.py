@@ -348,6 +348,10 @@ SAP_STATS = (
     "momentum_residual",
     "momentum_scale",
 )
+#: The kinds of constraints between two bodies (kernels.body_constraints computes their rows of
+#: J and g for SAP): point coincidence, distance, frame coincidence, and their numbers of rows.
+BALL_CONSTRAINT, DISTANCE_CONSTRAINT, WELD_CONSTRAINT = 0, 1, 2
+BODY_CONSTRAINT_EQUATIONS = (3, 1, 6)
 #: Columns of SAP_WORKSPACE's ``par`` (each constraint's parameters, by kind: kernels.sap).
 SAP_PARAMETERS = 10
 #: Columns of SAP_WORKSPACE's ``G``: the largest number of equations of one constraint.

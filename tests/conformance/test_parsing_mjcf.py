@@ -115,14 +115,8 @@ CASES = {
 
 
 def _comparable(messages):
-    """Warnings with the differences mallard keeps on purpose taken out: its warning that a
-    <connect> makes no ball constraint, and Drake's text before the "file:line:"."""
-    result = []
-    for m in messages:
-        if "mallard does not support ball constraints yet" in m:
-            continue
-        result.append(re.sub(r"^.*?(\S+:\d+: (warning|error): )", r"\1", m))
-    return sorted(result)
+    """Warnings without Drake's text before the "file:line:"."""
+    return sorted(re.sub(r"^.*?(\S+:\d+: (warning|error): )", r"\1", m) for m in messages)
 
 
 def _parse(library, path=None, text=None, scene_graph=False, packages=()):
@@ -214,7 +208,7 @@ def _compare(key):
 def compare_plants(pd, pd_graph, ml, ml_graph):
     """Asserts that the finalized plants (and their scene graphs) agree."""
     for what in ("num_bodies", "num_joints", "num_frames", "num_actuators", "num_positions",
-                 "num_velocities", "num_model_instances"):  # fmt: skip
+                 "num_velocities", "num_model_instances", "num_constraints"):  # fmt: skip
         assert getattr(ml, what)() == getattr(pd, what)(), what
     assert _bodies(ml, ml_tree) == _bodies(pd, pd_tree)
     assert _frames(ml, ml_tree) == _frames(pd, pd_tree)

@@ -120,13 +120,15 @@ def _templated(m):
 
 
 ENUMS = {
-    "DiscreteContactApproximation", "DiscreteContactSolver", "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
-    "OutputPortSelection", "PortDataType", "RandomDistribution", "Role", "RoleAssign",
-    "TriggerType",
+    "DiscreteContactApproximation", "DiscreteContactSolver", "InputPortSelection",
+    "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod", "OutputPortSelection",
+    "PortDataType", "RandomDistribution", "Role", "RoleAssign", "TriggerType",
 }  # fmt: skip
 # pydrake pickles an enum as ``cls.__new__(cls)`` then its int: Python's enum.Enum (mallard's
 # enums but the PybindEnum ones) can't be made without its value, so those pickles don't load.
-PYTHON_ENUMS = ENUMS - {"DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable"}
+PYTHON_ENUMS = ENUMS - {
+    "DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable",
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -24,14 +24,19 @@ Constraint kinds and their ``par`` rows:
   γ upper, stiffness k, relaxation time τ, near-rigid β]. Joint limits are Drake's
   SapLimitConstraint (rows g = q0 − ql and qu − q0, J = ±1, γ ≥ 0, k = 1e12, τ = h,
   β = 0.1), whose regularization, bias, cost, impulses and Hessian are this kind's for those
-  values; couplers are SapCouplerConstraint (γ free, k = ∞, τ = 0, β = 0.1).
+  values; couplers are SapCouplerConstraint (γ free, k = ∞, τ = 0, β = 0.1); ball and weld
+  constraints SapBallConstraint and SapWeldConstraint (γ free, k = ∞, τ = 0, β = 0.1), distance
+  constraints SapDistanceConstraint (γ free, k and τ = damping/k its parameters, β = 0.1),
+  tendon constraints SapTendonConstraint (rows as a limit's, γ ≥ 0, k and τ = damping/k its
+  parameters, β = 0.1: its cost, impulses and Hessian are this kind's), all appended with their
+  rows of J and g by :func:`sap_add_holonomic_constraints`.
 * PD_CONTROLLER, Drake's SapPdControllerConstraint (one equation, vc = the joint's v): par =
   [Kp, Kd, effort limit e, q0, qd, vd, u0, Kp_eff, Kd_eff], the effective gains set here.
 
-Adding a kind (Drake's SapFrictionConeConstraint for contact, with 3×3 Hessian blocks, or the
-ball, weld and distance constraints, which are BOUNDED): its constant, its branch in
-:func:`_make_data` (R, v̂ from the Delassus estimate w) and in :func:`_impulses` (γ, cost, G
-block), and an entry point that appends its rows, as :func:`sap_add_joint_constraints` does.
+Adding a kind (Drake's SapFrictionConeConstraint for contact, with 3×3 Hessian blocks): its
+constant, its branch in :func:`_make_data` (R, v̂ from the Delassus estimate w) and in
+:func:`_impulses` (γ, cost, G block), and an entry point that appends its rows, as
+:func:`sap_add_joint_constraints` and :func:`sap_add_holonomic_constraints` do.
 """
 
 import math
@@ -640,3 +645,30 @@ def sap_add_joint_constraints(si, sw, q, v0, limits, limit_bounds, pd, pd_values
         sap_table(si, si), sap_workspace(si, sw), q, v0, limits, limit_bounds, pd, pd_values,
         couplers, coupler_values,
     )  # fmt: skip
+
+
+@jitable
+def _add_holonomic_constraints(t, w, rows, J, g, par):
+    """Appends BOUNDED constraints given whole: per constraint, ``rows`` (its number of
+    equations m, its cliques: the second −1 for one) and ``par`` (γ lower, γ upper, stiffness,
+    relaxation time, β), and its next m rows of ``J`` (on the plant's velocities) and ``g``.
+    Returns the number of constraints in the table."""
+    first = 0
+    for i in range(rows.shape[0]):
+        m = rows[i, 0]
+        c, r = _add_constraint(t, w, BOUNDED, m, rows[i, 1], rows[i, 2])
+        for a in range(m):
+            for j in range(J.shape[1]):
+                w.J[r + a, j] = J[first + a, j]
+            w.g[r + a] = g[first + a]
+        for k in range(BETA + 1):
+            w.par[c, k] = par[i, k]
+        first += m
+    return t.counts[0]
+
+
+@entry_point
+@jitable(inline=True)
+def sap_add_holonomic_constraints(si, sw, rows, J, g, par):
+    """:func:`_add_holonomic_constraints` into the SAP problem (si, sw)."""
+    return _add_holonomic_constraints(sap_table(si, si), sap_workspace(si, sw), rows, J, g, par)

@@ -11,10 +11,11 @@ through massless bodies "{body}{k}", a free joint a default floating pose, none 
 ``<actuator>`` (motor and position: joint actuators with effort limit, gear, rotor inertia
 from the joint's armature, PD gains), ``<contact>`` (pair, exclude) and ``<equality>``.
 
-Differences from Drake, said where they happen: ``<equality><connect>`` is checked as Drake
-checks it but mallard has no ball constraint yet, so it is ignored with a warning (Drake adds
-a ball constraint); ``<camera>`` is ignored with Drake's warning for a Parser without a
-DiagramBuilder (mallard's Parser has none).
+``<equality><connect>`` (body1, anchor, body2 or World) is a ball constraint whose point Q is
+where the anchor is in the default configuration (Drake's AddBallConstraint without p_BQ).
+
+Differences from Drake, said where they happen: ``<camera>`` is ignored with Drake's warning
+for a Parser without a DiagramBuilder (mallard's Parser has none).
 """
 
 import math
@@ -45,7 +46,6 @@ from mallard.multibody.tree import (
     RevoluteJoint,
     RotationalInertia,
     SpatialInertia,
-    UnitInertia,
 )
 from mallard.multibody.tree._rotational_inertia import fmt
 
@@ -118,10 +118,12 @@ class _MujocoParser:
         return default if value is None else value
 
     def unsupported(self, node, attributes=(), elements=()):
-        for attribute in attributes:
-            warn_unsupported_attribute(self.diagnostics, node, attribute)
-        for tag in elements:
-            warn_unsupported_element(self.diagnostics, node, tag)
+        if not node.attrib.keys().isdisjoint(attributes):
+            for attribute in attributes:
+                warn_unsupported_attribute(self.diagnostics, node, attribute)
+        if node.children:
+            for tag in elements:
+                warn_unsupported_element(self.diagnostics, node, tag)
 
     # ---- the document ------------------------------------------------------------------------
     def parse(self, model_name):
@@ -357,7 +359,7 @@ class _MujocoParser:
         name = node.get("name", f"body{plant.num_bodies()}")
         child_class = node.get("childclass", parent_class)
         inertial = node.find("inertial")
-        M_BBo_B = SpatialInertia(0.0, np.zeros(3), UnitInertia(0.0, 0.0, 0.0))
+        M_BBo_B = SpatialInertia.Zero()
         if inertial is not None and self.inertia_from_geom != "true":
             M_BBo_B = self.parse_inertial(inertial)
             compute_inertia = False
@@ -742,7 +744,8 @@ class _MujocoParser:
                     "yet. This constraint will be ignored.",
                 )
                 continue
-            if parse_vector(connect, "anchor", 3) is None:
+            p_AP = parse_vector(connect, "anchor", 3)
+            if p_AP is None:
                 self.error(
                     connect,
                     "connect specified body1 but does not have the required anchor attribute.",
@@ -755,10 +758,13 @@ class _MujocoParser:
                         f"connect specified {key}: {body} but no body with that name exists in "
                         f"model instance: {instance_name}",
                     )
-            self.warning(
-                connect,
-                "mallard does not support ball constraints yet (Drake adds one for <connect>); "
-                "this constraint will be ignored.",
+            body_A = plant.GetBodyByName(body1, self.model_instance)
+            body2 = connect.get("body2")
+            body_B = (
+                plant.world_body()
+                if body2 is None
+                else plant.GetBodyByName(body2, self.model_instance)
             )
+            plant.AddBallConstraint(body_A, p_AP, body_B)
             self.unsupported(connect, ("active",))
         self.unsupported(node, elements=("weld", "joint", "tendon", "flex", "distance"))

@@ -15,10 +15,13 @@ import math
 import numpy as np
 
 from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing._attributes import convert_to_doubles
 from mallard.multibody.parsing._collision_filter_groups import parse_collision_filter_group
 from mallard.multibody.parsing._common import (
+    add_ball_constraint,
     add_linear_bushing,
     add_linear_spring_damper,
+    add_tendon_constraint,
     parse_spatial_inertia,
 )
 from mallard.multibody.parsing._numbers import ANY, INFINITE
@@ -54,7 +57,7 @@ SUPPORTED = {
         "drake:linear_bushing_rpy",
         "drake:linear_spring_damper",
         "drake:ball_constraint",
-        "drake:distance_constraint",
+        "drake:tendon_constraint",
         "drake:collision_filter_group",
         "frame",
         "include",
@@ -79,6 +82,20 @@ SUPPORTED = {
     },
     "world": {"frame", "include", "joint", "model"},
     "limit": {"drake:acceleration", "effort", "lower", "stiffness", "upper", "velocity"},
+    "drake:ball_constraint": {
+        "drake:ball_constraint_body_A",
+        "drake:ball_constraint_p_AP",
+        "drake:ball_constraint_body_B",
+        "drake:ball_constraint_p_BQ",
+    },
+    "drake:tendon_constraint": {
+        "drake:tendon_constraint_joint",
+        "drake:tendon_constraint_offset",
+        "drake:tendon_constraint_lower_limit",
+        "drake:tendon_constraint_upper_limit",
+        "drake:tendon_constraint_stiffness",
+        "drake:tendon_constraint_damping",
+    },
 }
 
 _SINGLE_DOF = ("revolute", "prismatic", "continuous", "screw")
@@ -643,10 +660,50 @@ class _Builder:
             elif child.tag == "drake:collision_filter_group":
                 if self.ws.filter_groups is not None:
                     parse_collision_filter_group(self.ws, child, instance, sdf=True)
-            elif child.tag in ("drake:ball_constraint", "drake:distance_constraint"):
-                self.warning(
-                    child, f"<{child.tag}> will be ignored: mallard has no constraints yet."
+        # Then the constraints, as Drake: every ball constraint, then every tendon constraint.
+        for child in element.children:
+            if child.tag == "drake:ball_constraint":
+                self.check_supported(child)
+                add_ball_constraint(
+                    self.plant,
+                    lambda tag, node=child: self.vector3(node, tag),
+                    lambda tag, node=child: self.named_body(node, tag, instance),
                 )
+        for child in element.children:
+            if child.tag == "drake:tendon_constraint":
+                self.add_tendon_constraint(child, instance)
+
+    def add_tendon_constraint(self, node, instance):
+        """A ``drake:tendon_constraint``: its joints (``drake:tendon_constraint_joint``, each a
+        name and a coefficient a), then its values (Drake's ParseTendonConstraint)."""
+        self.check_supported(node)
+        joints = []
+        for child in node.children:
+            if child.tag != "drake:tendon_constraint_joint":
+                continue
+            for attribute in ("name", "a"):
+                if child.get(attribute) is None:
+                    self.error(
+                        child,
+                        f'The tag <{child.tag}> is missing the required attribute "{attribute}"',
+                    )
+            name = child.get("name")
+            if not self.plant.HasJointNamed(name, instance):
+                self.error(
+                    node,
+                    f"<{node.tag}>: Joint '{name}' specified for <{child.tag}> does not exist in "
+                    "the model.",
+                )
+            a = convert_to_doubles(child.get("a"))
+            if len(a) != 1:
+                self.error(child, f"<{child.tag}>: Unable to read the attribute 'a' as a number.")
+            joints.append((self.plant.GetJointByName(name, instance).index(), a[0]))
+
+        def read_double(tag):
+            self.child_text(node, tag)
+            return self.doc.numbers(node.find(tag), 1, allow=INFINITE)[0]
+
+        add_tendon_constraint(self.plant, joints, read_double)
 
     def child_text(self, node, tag):
         child = node.find(tag)

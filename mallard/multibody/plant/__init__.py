@@ -16,6 +16,7 @@ from mallard.multibody.plant._discrete_contact_approximation import (
     DiscreteContactApproximation,
     DiscreteContactSolver,
 )
+from mallard.multibody.plant._distance_constraint_params import DistanceConstraintParams
 from mallard.multibody.plant._externally_applied_spatial_force import (
     ExternallyAppliedSpatialForce,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "CoulombFriction_",
     "DiscreteContactApproximation",
     "DiscreteContactSolver",
+    "DistanceConstraintParams",
     "ExternallyAppliedSpatialForce",
     "ExternallyAppliedSpatialForceMultiplexer",
     "ExternallyAppliedSpatialForceMultiplexer_",

@@ -16,10 +16,11 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
   actuators with PD gains left to their constraints (as Drake, even when their desired state
   input has no value: their input u then acts on nothing), locked joints held; then v
   minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: joint limits
-  near the step's start, PD controllers with effort limits, couplers. Limits and couplers
-  are near rigid, critically damped at the time step: a joint approaches its limit at most
-  halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a violated limit or
-  coupler is restored halfway per step.
+  near the step's start, PD controllers with effort limits, and the constraints added to the
+  plant (plant._constraints: couplers, distance, ball, weld, tendon). Limits, couplers, ball
+  and weld constraints are near rigid, critically damped at the time step: a joint approaches
+  its limit at most halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a
+  violated limit or constraint is restored halfway per step.
 * TAMSI without contact, as Drake's TamsiDriver: v = v0 + h·v̇ with every force explicit at x0
   (joint damping too), every actuator's effort-limited input u (PD gains ignored), the limits
   of revolute and prismatic joints as Drake's explicit penalty forces (critically damped
@@ -53,48 +54,36 @@ from mallard.multibody.plant._discrete_contact_approximation import (
 )
 from mallard.multibody.plant._dynamics import _forward_dynamics_key
 from mallard.multibody.plant._sap_driver import SapDriver
-from mallard.multibody.tree._indices import MultibodyConstraintId
-from mallard.multibody.tree._joint import Joint
 from mallard.systems.framework._system import system_scalar_type
 
 LOGGER = logging.getLogger("mallard.plant")
 
-_CONTINUOUS_CONSTRAINTS = (
-    "Currently this MultibodyPlant is set to use continuous time. Continuous time does not "
-    "support constraints. Use a discrete time model and set_discrete_contact_approximation() "
-    "to set a model approximation that uses the SAP solver instead (kSap, kSimilar, or "
-    "kLagged)."
-)
 _MODULE = "mallard.multibody.plant"
-
-
-class CouplerConstraintSpec:
-    """q₀ = gear_ratio·q₁ + offset between two single-dof joints (Drake's
-    CouplerConstraintSpec)."""
-
-    __slots__ = ("id", "joint0_index", "joint1_index", "gear_ratio", "offset")
-
-    def __init__(self, constraint_id, joint0_index, joint1_index, gear_ratio, offset):
-        self.id = constraint_id
-        self.joint0_index = joint0_index
-        self.joint1_index = joint1_index
-        self.gear_ratio = gear_ratio
-        self.offset = offset
 
 
 class DiscreteStepMemory:
     """What one discrete step computed, for the sampled output ports: the state x0 the step
-    started from, the generalized accelerations (v⁺ − v)/h, the net actuation, and the
-    values of the applied force inputs (from which, with x0, the reaction forces follow)."""
+    started from, the generalized accelerations (v⁺ − v)/h, the net actuation, the values of
+    the applied force inputs and the spatial forces F_BBo_W (per body) of the constraints
+    between bodies (None without them; from which, with x0, the reaction forces follow)."""
 
-    __slots__ = ("x0", "vdot", "net_actuation", "applied_generalized", "applied_spatial")
+    __slots__ = (
+        "x0",
+        "vdot",
+        "net_actuation",
+        "applied_generalized",
+        "applied_spatial",
+        "constraint_forces",
+    )
 
-    def __init__(self, x0, vdot, net_actuation, applied_generalized, applied_spatial):
+    def __init__(self, x0, vdot, net_actuation, applied_generalized, applied_spatial,
+                 constraint_forces=None):  # fmt: skip
         self.x0 = x0
         self.vdot = vdot
         self.net_actuation = net_actuation
         self.applied_generalized = applied_generalized
         self.applied_spatial = applied_spatial
+        self.constraint_forces = constraint_forces
 
 
 class DiscreteStep:
@@ -115,85 +104,8 @@ def _critically_damped(period, inertia):
 
 
 class DiscreteMixin:
-    """Discrete update, constraints, discrete contact approximation and sampled outputs of
-    MultibodyPlant."""
-
-    # ---- constraints ---------------------------------------------------------------------
-    def AddCouplerConstraint(self, joint0, joint1, gear_ratio, offset=0.0):
-        """Adds q₀ = gear_ratio·q₁ + offset between the single-dof joints ``joint0`` and
-        ``joint1`` (enforced by the SAP solver of discrete plants; a continuous plant with
-        constraints raises when its dynamics are evaluated, a TAMSI plant here, as Drake's).
-        Returns its MultibodyConstraintId."""
-        for joint in (joint0, joint1):
-            if not isinstance(joint, Joint):
-                raise TypeError(
-                    f"AddCouplerConstraint(): expected a Joint, got {type(joint).__name__}"
-                )
-        self._throw_if_finalized("AddCouplerConstraint")
-        for joint in (joint0, joint1):
-            if joint._plant is not self:
-                raise RuntimeError(
-                    f"AddCouplerConstraint(): joint '{joint.name()}' is not part of this "
-                    "MultibodyPlant"
-                )
-        if self._time_step > 0 and self._uses_tamsi():
-            raise RuntimeError(
-                "Currently this MultibodyPlant is set to use the TAMSI solver. TAMSI does not "
-                "support coupler constraints. Use set_discrete_contact_approximation() to set "
-                "a model approximation that uses the SAP solver instead (kSap, kSimilar, or "
-                "kLagged)."
-            )
-        if joint0.num_velocities() != 1 or joint1.num_velocities() != 1:
-            raise RuntimeError(
-                "Coupler constraints can only be defined on single-DOF joints. However joint "
-                f"'{joint0.name()}' has {joint0.num_velocities()} DOFs and joint "
-                f"'{joint1.name()}' has {joint1.num_velocities()} DOFs."
-            )
-        constraint_id = MultibodyConstraintId.get_new_id()
-        self._coupler_constraints[constraint_id] = CouplerConstraintSpec(
-            constraint_id,
-            joint0.index(),
-            joint1.index(),
-            float(gear_ratio),
-            float(offset),
-        )
-        return constraint_id
-
-    def num_constraints(self):
-        """The number of constraints added (couplers)."""
-        return len(self._coupler_constraints)
-
-    def GetConstraintIds(self):
-        """The ids of every constraint, in the order they were added."""
-        return list(self._coupler_constraints)
-
-    def _constraint_status(self, context, constraint_id, method):
-        self.ValidateContext(context)
-        self._throw_if_not_finalized(method)
-        if constraint_id not in self._coupler_constraints:
-            raise RuntimeError(
-                f"{method}(): the constraint with id {constraint_id.get_value()} is not a "
-                "constraint of this plant"
-            )
-        return self._parameters(context)
-
-    def GetConstraintActiveStatus(self, context, id):  # noqa: A002 (pydrake's name)
-        """Whether the constraint ``id`` is active in ``context`` (True by default)."""
-        parameters = self._constraint_status(context, id, "GetConstraintActiveStatus")
-        return id not in parameters.inactive_constraints
-
-    def SetConstraintActiveStatus(self, context, id, status):  # noqa: A002
-        """Activates or deactivates the constraint ``id`` in ``context``."""
-        self._constraint_status(context, id, "SetConstraintActiveStatus")
-        inactive = self._mutable_parameters(context).inactive_constraints
-        if status:
-            inactive.discard(id)
-        else:
-            inactive.add(id)
-
-    def _throw_if_continuous_with_constraints(self):
-        if self._time_step == 0 and self._coupler_constraints:
-            raise RuntimeError(_CONTINUOUS_CONSTRAINTS)
+    """Discrete update, discrete contact approximation and sampled outputs of MultibodyPlant
+    (its constraints: plant._constraints)."""
 
     # ---- discrete contact approximation ----------------------------------------------------
     def set_discrete_contact_approximation(self, approximation):
@@ -322,6 +234,7 @@ class DiscreteMixin:
                 else "Discrete updates with the SAP solver are not supported for T = "
                 "symbolic::Expression"
             )
+        constraint_forces = None
         if self._uses_tamsi():
             v_next = v + h * self._free_motion(context)
             if self._parameters(context).locked.any():
@@ -330,14 +243,14 @@ class DiscreteMixin:
             net = np.minimum(np.maximum(u, -limits), limits)
         else:
             v_star = v + h * self._free_motion(context)
-            v_next, net, _ = self._sap_driver.step(context, q, v, v_star)
+            v_next, net, constraint_forces = self._sap_driver.step(context, q, v, v_star)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
         model = self._engine
         kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
-        memory = DiscreteStepMemory(x.copy(), vdot, net, generalized, spatial)
+        memory = DiscreteStepMemory(x.copy(), vdot, net, generalized, spatial, constraint_forces)
         return DiscreteStep(x_next, memory)
 
     def _locked_velocities(self, context):
@@ -491,8 +404,9 @@ class DiscreteMixin:
     def _step_applied_forces(self, context, memory):
         """(tau, F_BBo_W) applied during the step of ``memory``, which started from the
         state of ``context``: force elements and gravity at (q, v), joint damping −D·v⁺, the
-        applied inputs and the net actuation (constraint forces excluded: they are what the
-        joints transmit)."""
+        applied inputs, the net actuation and the spatial forces of the constraints between
+        bodies, as Drake's SapDriver reports them (the generalized forces of the joint
+        constraints, limits and couplers, are left out: they change no reaction force)."""
         from mallard.multibody.tree._multibody_forces import MultibodyForces
 
         forces = MultibodyForces(self)
@@ -503,6 +417,8 @@ class DiscreteMixin:
         tau, F = self._add_applied_values(
             context, tau, forces._F_BBo_W, memory.applied_generalized, memory.applied_spatial
         )
+        if memory.constraint_forces is not None:
+            F = F + memory.constraint_forces
         return self._add_actuation(tau, memory.net_actuation), F
 
     # ---- outputs of a discrete plant -----------------------------------------------------

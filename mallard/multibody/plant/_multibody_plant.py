@@ -15,6 +15,7 @@ import numpy as np
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
+from mallard.multibody.plant._constraints import CONSTRAINT_KINDS, ConstraintsMixin
 from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
 from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
@@ -54,8 +55,10 @@ from mallard.systems.framework import LeafSystem
 
 
 def _ends(joint):
-    """The bodies a joint connects, as a key that ignores their order."""
-    return frozenset((int(joint.parent_body().index()), int(joint.child_body().index())))
+    """The bodies a joint connects (by index), as a key that ignores their order."""
+    return frozenset(
+        (int(joint._frame_on_parent._body._index), int(joint._frame_on_child._body._index))
+    )
 
 
 class MultibodyPlant(
@@ -67,6 +70,7 @@ class MultibodyPlant(
     DynamicsMixin,
     DerivativesMixin,
     DiscreteMixin,
+    ConstraintsMixin,
     PortsMixin,
     GeometryMixin,
     ScalarConversionMixin,
@@ -75,8 +79,9 @@ class MultibodyPlant(
     """A multibody system: bodies, frames, joints, actuators and force elements.
 
     ``time_step`` > 0 makes a discrete plant (state updated every time_step seconds by
-    Drake's discrete solver, SAP by default, with joint limits, PD controllers and couplers as
-    its constraints: see _discrete's docstring), 0 a continuous one (its state integrated by
+    Drake's discrete solver, SAP by default, with joint limits, PD controllers and the added
+    constraints as its constraints: see _discrete's and _constraints' docstrings), 0 a
+    continuous one (its state integrated by
     a Simulator; joint limits ignored, constraints not allowed, as in Drake). Elements are
     added before Finalize(); queries that need the topology (coordinates, contexts,
     kinematics) work after it.
@@ -105,7 +110,10 @@ class MultibodyPlant(
         # not given again; see _add_element).
         self._next_index = {attr: 0 for attr, _ in self._ELEMENT_LISTS}
         self._default_floating_poses = {}
-        self._coupler_constraints = {}  # MultibodyConstraintId -> CouplerConstraintSpec
+        # Constraints, MultibodyConstraintId -> spec (plant._constraint_specs), per kind
+        # (DistanceConstraintParams for distance constraints).
+        for kind in CONSTRAINT_KINDS:
+            setattr(self, kind, {})
         self._discrete_contact_approximation = DiscreteContactApproximation.kLagged
         self._sap_near_rigid_threshold = 1.0
         self._use_sampled_output_ports = time_step > 0
@@ -159,6 +167,9 @@ class MultibodyPlant(
 
     def _check_instance_exists(self, model_instance):
         """As _check_instance, with Drake's message of the name queries."""
+        count = len(self._instance_names)
+        if type(model_instance) is ModelInstanceIndex and 0 <= model_instance._value < count:
+            return  # (the common case)
         self._check_instance_type(model_instance)
         if not 0 <= int(model_instance) < len(self._instance_names):
             raise RuntimeError(f"There is no model instance id {int(model_instance)} in the model.")
@@ -181,8 +192,11 @@ class MultibodyPlant(
 
     def _register_name(self, kind, noun, element):
         """Records ``element`` under its (model instance, name); RuntimeError if taken."""
-        self._check_name_free(kind, noun, element.model_instance(), element.name())
-        self._names[kind][(int(element.model_instance()), element.name())] = element
+        names = self._names[kind]
+        key = (int(element._model_instance), element._name)
+        if key in names:
+            self._check_name_free(kind, noun, element._model_instance, element._name)
+        names[key] = element
 
     def _check_instance_name(self, name, method, model_instance=None):
         """RuntimeError if ``name`` is empty or names another model instance."""
@@ -270,17 +284,19 @@ class MultibodyPlant(
         self._throw_if_tree_finalized("frames")
         if not isinstance(frame, FixedOffsetFrame):
             raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
-        self._check_instance(frame.model_instance())
-        self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
+        self._check_instance(frame._model_instance)
+        key = (int(frame._model_instance), frame._name)
+        if key in self._names["Frame"]:
+            self._check_name_free("Frame", "frame", frame._model_instance, frame._name)
         if frame._plant is not None:
             raise RuntimeError(f"AddFrame(): frame '{frame.name()}' was already added to a plant")
-        parent = frame.parent_frame()
+        parent = frame._parent_frame
         if parent._plant is not self:
             raise RuntimeError(
                 f"AddFrame(): the parent frame '{parent.name()}' of frame '{frame.name()}' is not "
                 "part of this MultibodyPlant"
             )
-        self._register_name("Frame", "frame", frame)
+        self._names["Frame"][key] = frame
         self._add_frame_unchecked(frame)
         return frame
 
@@ -300,8 +316,8 @@ class MultibodyPlant(
         self._throw_if_finalized("AddJoint")
         if not isinstance(joint, Joint):
             raise TypeError(f"AddJoint(): expected a Joint, got {joint!r}")
-        parent_frame, child_frame = joint.frame_on_parent(), joint.frame_on_child()
-        parent, child = parent_frame.body(), child_frame.body()
+        parent_frame, child_frame = joint._frame_on_parent, joint._frame_on_child
+        parent, child = parent_frame._body, child_frame._body
         if parent._plant is not self or child._plant is not self:
             raise RuntimeError(
                 f"AddJoint(): can't add joint {joint.name()} because bodies {parent.name()} and "
@@ -317,11 +333,13 @@ class MultibodyPlant(
             raise RuntimeError(
                 f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
             )
-        self._check_name_free("Joint", "joint", joint.model_instance(), joint.name())
-        self._check_no_joint_between(joint)
+        self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
+        ends = _ends(joint)
+        if ends in self._joint_between:
+            self._check_no_joint_between(joint)
         self._register_name("Joint", "joint", joint)
         self._add_element("_joints", joint)
-        self._joint_between[_ends(joint)] = joint
+        self._joint_between[ends] = joint
         return joint
 
     def RemoveJoint(self, joint):
@@ -338,9 +356,9 @@ class MultibodyPlant(
                 "elements. This plant must have 0 user-added force elements in order to remove "
                 f"joint with index {index}."
             )
-        if self._coupler_constraints:
+        if self.num_constraints():
             raise RuntimeError(
-                f"RemoveJoint: This plant has {len(self._coupler_constraints)} user-added "
+                f"RemoveJoint: This plant has {self.num_constraints()} user-added "
                 "constraints. This plant must have 0 user-added constraints in order to remove "
                 f"joint with index {index}."
             )
@@ -510,6 +528,7 @@ class MultibodyPlant(
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
         self._declare_ports()
+        self._finalize_constraints()
 
     # ---- transactions ----------------------------------------------------------------------
     _ELEMENT_LISTS = (
@@ -528,7 +547,7 @@ class MultibodyPlant(
             "instance_names": list(self._instance_names),
             "default_floating_poses": dict(self._default_floating_poses),
             "gravity_disabled": set(self._gravity_field._disabled),
-            "coupler_constraints": dict(self._coupler_constraints),
+            "constraints": {kind: dict(getattr(self, kind)) for kind in CONSTRAINT_KINDS},
         }
 
     def _rollback(self, checkpoint):
@@ -546,7 +565,8 @@ class MultibodyPlant(
         self._instance_names[:] = checkpoint["instance_names"]
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]
-        self._coupler_constraints = checkpoint["coupler_constraints"]
+        for kind, constraints in checkpoint["constraints"].items():
+            setattr(self, kind, constraints)
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
@@ -649,7 +669,10 @@ class MultibodyPlant(
         gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)
         force_elements = [e._default_parameters() for e in self._force_elements]
-        return PlantParameters(mass, com, G, X_PF, damping, rotor, gear, locked, force_elements)
+        return PlantParameters(
+            mass, com, G, X_PF, damping, rotor, gear, locked, force_elements,
+            distance_constraints=dict(self._distance_constraints),
+        )  # fmt: skip
 
     def SetDefaultParameters(self, context, parameters):
         """Sets the plant's parameters to the elements' current defaults."""

@@ -21,8 +21,8 @@ def pose_array(R, p):
 class PlantParameters:
     """Mass properties of bodies, poses of fixed offset frames, joint damping, actuator rotor
     inertias and gear ratios, joint locks, the force elements' parameters (a dict per
-    force element, by ForceElementIndex, of the values it declares) and the constraints
-    deactivated."""
+    force element, by ForceElementIndex, of the values it declares), the constraints
+    deactivated and the distance constraints' DistanceConstraintParams."""
 
     def __init__(
         self,
@@ -36,6 +36,7 @@ class PlantParameters:
         locked,
         force_elements,
         inactive_constraints=None,
+        distance_constraints=None,
     ):
         self.mass = mass  # (num_bodies,)
         self.com = com  # p_BoBcm_B, (num_bodies, 3)
@@ -48,6 +49,8 @@ class PlantParameters:
         self.force_elements = force_elements  # [dict of name -> value] per force element
         # The MultibodyConstraintIds of the constraints deactivated in this Context.
         self.inactive_constraints = set() if inactive_constraints is None else inactive_constraints
+        # MultibodyConstraintId -> DistanceConstraintParams (doubles, whatever the scalar type).
+        self.distance_constraints = {} if distance_constraints is None else distance_constraints
 
     def __deepcopy__(self, memo):
         return PlantParameters(*(copy.deepcopy(a, memo) for a in vars(self).values()))

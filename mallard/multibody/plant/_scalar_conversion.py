@@ -57,6 +57,7 @@ def _convert_parameters(parameters, T):
             for d in parameters.force_elements
         ],
         set(parameters.inactive_constraints),
+        dict(parameters.distance_constraints),
     )
 
 

@@ -78,6 +78,36 @@ def _sap_args(rng, solve):
     return problem.si, problem.sw, _spd(rng, 4), rng.uniform(0, 0.1, size=4)
 
 
+def _holonomic_args(rng):
+    """sap_add_holonomic_constraints' arguments: three constraints (3, 1 and 2 rows; one
+    across two cliques) appended to an empty problem of 4 velocities."""
+    from mallard.multibody import _layout
+    from mallard.multibody.plant._sap_driver import SapProblem
+
+    problem = SapProblem(
+        _layout.SapSizes(4, 6, 3), 1e-2, np.array([0, 0, 1, 1]), np.zeros(4, dtype=np.int64)
+    )
+    rows = np.array([[3, 0, 1], [1, 1, -1], [2, 0, -1]], dtype=np.int64)
+    par = np.array([[-np.inf, np.inf, np.inf, 0.0, 0.1], [-np.inf, np.inf, 1e3, 0.01, 0.1],
+                    [0.0, np.inf, 1e4, 0.0, 0.1]])  # fmt: skip
+    return problem.si, problem.sw, rows, rng.normal(size=(6, 4)), rng.normal(size=6), par
+
+
+def _body_constraints(s):
+    """drive_body_constraints' arguments after the driver's head: a ball, a distance and a
+    weld constraint (the weld to World) between the sample's mobods."""
+    from mallard.multibody._layout import BALL_CONSTRAINT, DISTANCE_CONSTRAINT, WELD_CONSTRAINT
+
+    table = np.array(
+        [[BALL_CONSTRAINT, 1, 3, 0], [DISTANCE_CONSTRAINT, 2, 5, 3], [WELD_CONSTRAINT, 4, 0, 4]],
+        dtype=np.int64,
+    )
+    X = np.array([[_rotation_pose(s.rng), _rotation_pose(s.rng)] for _ in range(3)])
+    nv, nk = s.sizes.nv, 10
+    outputs = (np.zeros((2, 6, nv)), np.zeros((nk, nv)), np.zeros(nk), np.zeros((nk, 2, 6)))
+    return (table, X, np.array([0.0, 1e-3, 0.0])) + outputs
+
+
 class Sample:
     """A plant with revolute, prismatic, ball, universal, reversed and free joints (one
     actuated with a rotor inertia, one damped) at a random state: its flat model (mi, mf,
@@ -353,6 +383,8 @@ CASES = {
     "sap_gradient": lambda r: _sap_args(r, True),
     "batch_new_row": _new_row,
     "batch_unfinished": lambda r: (np.array([9, 4, 4, 3, 4, 0], dtype=np.int64),),
+    "sap_add_holonomic_constraints": _holonomic_args,
+    "drive_body_constraints": _driver(_body_constraints),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),

@@ -172,19 +172,29 @@ def test_option_gravity_is_undone_on_error():
     assert plant.num_model_instances() == 2
 
 
-def test_connect_is_checked_then_ignored_with_a_warning(caplog):
-    text = """<mujoco model="m"><worldbody><body name="a"><joint/><geom size="1"/></body>
-    </worldbody><equality><connect body1="a" anchor="0 0 1"/></equality></mujoco>"""
+def test_connect_is_a_ball_constraint_to_world_or_body2(caplog):
+    """<connect body1 anchor [body2]>: Drake's AddBallConstraint(body1, anchor, body2 or World)
+    with Q where the anchor is at Finalize()."""
+    text = """<mujoco model="m"><worldbody><body name="a" pos="0 0 2"><joint/><geom size="1"/>
+    </body><body name="b" pos="1 0 0"><freejoint/><geom size="1"/></body></worldbody>
+    <equality><connect body1="a" anchor="0 0 1"/><connect body1="a" body2="b" anchor="1 0 0"/>
+    </equality></mujoco>"""
     plant = _plant(scene_graph=False)
     with caplog.at_level(logging.WARNING, logger="mallard.parsing"):  # (over the fixture)
         Parser(plant).AddModelsFromString(text, "xml")
-    assert "does not support ball constraints yet" in caplog.text
-    with pytest.raises(RuntimeError, match=r":2: error: connect specified body1: z"):
+    assert caplog.text == ""
+    plant.Finalize()
+    specs = list(plant.get_ball_constraint_specs().values())
+    a, b = plant.GetBodyByName("a"), plant.GetBodyByName("b")
+    assert [(s.body_A, s.body_B) for s in specs] == [
+        (a.index(), plant.world_body().index()),
+        (a.index(), b.index()),
+    ]
+    np.testing.assert_array_equal(specs[0].p_AP, [0, 0, 1])
+    np.testing.assert_allclose(specs[0].p_BQ, [0, 0, 3], atol=1e-15)  # (in World)
+    np.testing.assert_allclose(specs[1].p_BQ, [0, 0, 2], atol=1e-15)  # (a's (1, 0, 0) in b)
+    with pytest.raises(RuntimeError, match=r":3: error: connect specified body1: z"):
         Parser(_plant(False)).AddModelsFromString(text.replace('body1="a"', 'body1="z"'), "xml")
-    parser = Parser(_plant(False))
-    parser.SetStrictParsing()
-    with pytest.raises(RuntimeError, match="ball constraints"):
-        parser.AddModelsFromString(text, "xml")
 
 
 def test_include_errors(tmp_path):

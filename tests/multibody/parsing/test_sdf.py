@@ -485,7 +485,7 @@ def test_static_include_override(tmp_path):
 
 
 # ---- Drake's extensions and geometry -----------------------------------------------------------
-def test_drake_joint_bushing_spring_damper_and_ignored_constraints(caplog):
+def test_drake_joint_bushing_and_spring_damper():
     m = Loaded(
         sdf("""<link name="a"/><link name="b"/>
       <frame name="pf" attached_to="a"/>
@@ -506,15 +506,13 @@ def test_drake_joint_bushing_spring_damper_and_ignored_constraints(caplog):
         <drake:linear_spring_damper_free_length>1</drake:linear_spring_damper_free_length>
         <drake:linear_spring_damper_stiffness>2</drake:linear_spring_damper_stiffness>
         <drake:linear_spring_damper_damping>3</drake:linear_spring_damper_damping>
-      </drake:linear_spring_damper>
-      <drake:ball_constraint/>""")
+      </drake:linear_spring_damper>""")
     )
     planar = m.joint("planar")
     assert planar.type_name() == "planar"
     np.testing.assert_array_equal(planar.default_damping_vector(), [0.1, 0.2, 0.3])
     kinds = force_kinds(m.plant)
     assert kinds == ["LinearBushingRollPitchYaw", "LinearSpringDamper"]
-    assert "drake:ball_constraint> will be ignored" in caplog.text
 
 
 def test_geometry_records_only_with_a_scene_graph(tmp_path):

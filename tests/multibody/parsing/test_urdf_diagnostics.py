@@ -441,15 +441,6 @@ def test_texture_in_a_string_cannot_be_resolved():
     )
 
 
-def test_constraints_warn(caplog):
-    capture(caplog)
-    load(robot(link("a"), "<drake:ball_constraint/>"))
-    assert warnings_of(caplog) == [
-        f"{S}:3: warning: mallard does not support constraints yet; <drake:ball_constraint> "
-        "is ignored."
-    ]
-
-
 def test_geometry_errors_only_with_a_scene_graph():
     visual = '<visual><geometry><box size="1 0 1"/></geometry></visual>'
     load(robot(link("a", extra=visual)))
