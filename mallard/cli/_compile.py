@@ -206,6 +206,51 @@ def task_batch_derivatives():
     batch.CalcForwardDynamicsDerivatives(q, v)
 
 
+def task_rollouts():
+    """BatchedPlant's rollouts of a discrete and of a continuous plant."""
+    from mallard.multibody.batch import BatchedPlant
+
+    for time_step, options in ((1e-3, {}), (0.0, {"time_step": 1e-3})):
+        plant = _acrobot(time_step)
+        q = np.zeros((5, plant.num_positions()))
+        BatchedPlant(plant).Rollout(q, q, num_steps=2, **options)
+
+
+def task_proximity():
+    """SceneGraph's proximity queries and BatchedPlant's collision checks (a sphere, a box and
+    a capsule on free bodies)."""
+    from mallard.geometry import Box, Capsule, ProximityProperties, Sphere
+    from mallard.math import RigidTransform
+    from mallard.multibody.batch import BatchedPlant
+    from mallard.multibody.plant import AddMultibodyPlantSceneGraph
+    from mallard.multibody.tree import SpatialInertia
+    from mallard.systems.framework import DiagramBuilder
+
+    builder = DiagramBuilder()
+    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, 0.0)
+    for i, shape in enumerate((Sphere(0.1), Box(0.1, 0.2, 0.3), Capsule(0.1, 0.2))):
+        body = plant.AddRigidBody(f"body{i}", SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+        plant.RegisterCollisionGeometry(
+            body, RigidTransform(), shape, f"shape{i}", ProximityProperties()
+        )
+    plant.Finalize()
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    plant_context = plant.GetMyMutableContextFromRoot(context)
+    q = plant.GetPositions(plant_context)
+    q[4::7] = (0.05, 0.5, 1.0)
+    plant.SetPositions(plant_context, q)
+    query = scene_graph.get_query_output_port().Eval(scene_graph.GetMyContextFromRoot(context))
+    query.ComputePointPairPenetration()
+    query.ComputeSignedDistancePairwiseClosestPoints()
+    ids = query.inspector().GetAllGeometryIds()
+    query.ComputeSignedDistancePairClosestPoints(ids[0], ids[1])
+    query.ComputeSignedDistanceToPoint(np.zeros(3))
+    query.FindCollisionCandidates()
+    query.HasCollisions()
+    BatchedPlant(plant).CheckCollisions(np.tile(q, (3, 1)), min_distance=True, pairs_within=0.1)
+
+
 #: name → task, the costliest first (workers take them in this order).
 TASKS = {
     "batch-dynamics": task_batch_dynamics,
@@ -216,6 +261,8 @@ TASKS = {
     "derivatives": task_derivatives,
     "dynamics": task_dynamics,
     "simulation-outputs": task_simulation_outputs,
+    "rollouts": task_rollouts,
+    "proximity": task_proximity,
 }
 
 
