@@ -31,6 +31,7 @@ from mallard.geometry._properties import (
 )
 from mallard.geometry._rgba import Rgba
 from mallard.geometry._scene_graph import FramePoseVector, QueryObject, SceneGraph
+from mallard.geometry._scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.geometry._shapes import (
     Box,
@@ -57,6 +58,7 @@ __all__ = [
     "CollisionFilterManager",
     "Convex",
     "Cylinder",
+    "DefaultProximityProperties",
     "Ellipsoid",
     "FilterId",
     "FrameId",
@@ -85,6 +87,7 @@ __all__ = [
     "RoleAssign",
     "SceneGraph",
     "SceneGraph_",
+    "SceneGraphConfig",
     "SceneGraphInspector",
     "Shape",
     "SourceId",

@@ -23,6 +23,7 @@ from mallard.geometry._geometry_instance import (
     role_of,
 )
 from mallard.geometry._identifiers import FrameId, SourceId, id_argument, id_text
+from mallard.geometry._scene_graph_config import SceneGraphConfig
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.math import RigidTransform
 from mallard.systems.framework import LeafSystem
@@ -333,6 +334,20 @@ class SceneGraph(LeafSystem):
 
     def model_inspector(self):
         return self._inspector
+
+    # ---- configuration -----------------------------------------------------------------------
+    def get_config(self):
+        """A copy of the SceneGraphConfig (its default proximity properties)."""
+        return copy.deepcopy(self.__dict__.get("_config") or SceneGraphConfig())
+
+    def set_config(self, config):
+        """Sets the SceneGraphConfig, checked (RuntimeError, as Drake's, for invalid
+        values); the default proximity properties apply to every proximity geometry, those
+        registered before and after."""
+        if not isinstance(config, SceneGraphConfig):
+            raise TypeError(f"set_config(): expected a SceneGraphConfig, got {config!r}")
+        config.ValidateOrThrow()
+        self._config = copy.deepcopy(config)
 
     # ---- transactions ------------------------------------------------------------------------
     def _checkpoint(self):

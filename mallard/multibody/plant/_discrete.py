@@ -234,6 +234,7 @@ class DiscreteMixin:
                 else "Discrete updates with the SAP solver are not supported for T = "
                 "symbolic::Expression"
             )
+        self._check_no_discrete_contact(context)
         constraint_forces = None
         if self._uses_tamsi():
             v_next = v + h * self._free_motion(context)
