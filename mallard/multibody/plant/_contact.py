@@ -145,7 +145,8 @@ class ContactMixin:
             if m > mass:  # (World's NaN mass is skipped, as by std::max)
                 mass = m
         stiffness = mass * g / penetration_allowance
-        time_scale = 1.0 / np.sqrt(stiffness / mass)
+        # (NaN without a massive body, as Drake's 0/0)
+        time_scale = 1.0 / np.sqrt(np.float64(stiffness) / mass) if mass > 0 else np.nan
         self._penalty = (2.0 * stiffness, time_scale / penetration_allowance, time_scale)
         self._contact_serial += 1
 

@@ -107,6 +107,22 @@ def _body_constraints(s):
     return (table, X, np.array([0.0, 1e-3, 0.0])) + outputs
 
 
+def _point_contact(s):
+    """drive_point_contact's arguments after the driver's head: 12 pairs between the sample's
+    bodies and World (some with a negative normal force, slip speeds on every branch of the
+    Stribeck curve), then the outputs."""
+    n, nb = 12, s.sizes.n
+    bodies = s.rng.integers(0, nb, size=(n, 4)).astype(np.int64)
+    nhat = s.normal(n, 3)
+    nhat /= np.linalg.norm(nhat, axis=1)[:, None]
+    pairs = np.hstack((s.rng.uniform(0, 0.01, (n, 1)), nhat, s.normal(n, 3), s.normal(n, 3)))
+    par = np.column_stack((
+        s.rng.uniform(1e3, 1e5, n), s.rng.uniform(0, 5, n), np.full(n, 0.8), np.full(n, 0.5)
+    ))  # fmt: skip
+    outputs = (np.zeros((n, 8)), np.zeros(n, dtype=np.int64), np.zeros((nb, 6)))
+    return (bodies, pairs, par, 1.0 / 0.7) + outputs
+
+
 class Sample:
     """A plant with revolute, prismatic, ball, universal, reversed and free joints (one
     actuated with a rotor inertia, one damped) at a random state: its flat model (mi, mf,
@@ -384,6 +400,7 @@ CASES = {
     "batch_unfinished": lambda r: (np.array([9, 4, 4, 3, 4, 0], dtype=np.int64),),
     "sap_add_holonomic_constraints": _holonomic_args,
     "drive_body_constraints": _driver(_body_constraints),
+    "drive_point_contact": _driver(_point_contact),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
