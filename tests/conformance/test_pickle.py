@@ -126,7 +126,11 @@ ENUMS = {
 }  # fmt: skip
 # pydrake pickles an enum as ``cls.__new__(cls)`` then its int: Python's enum.Enum (mallard's
 # enums but the PybindEnum ones) can't be made without its value, so those pickles don't load.
-PYTHON_ENUMS = ENUMS - {"DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable"}
+PYTHON_ENUMS = ENUMS - {
+    "DiscreteContactApproximation",
+    "DiscreteContactSolver",
+    "JacobianWrtVariable",
+}
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -90,6 +90,8 @@ class ContactMixin:
         self._penalty = (-1.0, -1.0, -1.0)
         self._contact_serial = 0  # counts changes of the contact parameters
         self._geometry_body = None  # GeometryId -> BodyIndex, from Finalize()
+        # (what the pairs' entries were computed with, {(id_A, id_B): entry}), see _point_pairs
+        self._pair_cache = (None, {})
 
     # ---- settings ------------------------------------------------------------------------------
     def set_contact_model(self, model):
@@ -185,20 +187,38 @@ class ContactMixin:
 
     # ---- point contact -----------------------------------------------------------------------
     def _point_pairs(self, query):
-        """The PenetrationAsPointPairs of the contact model (see the module)."""
+        """(the PenetrationAsPointPairs of the contact model, and per pair its row [body A,
+        body B, mobod A, mobod B] and [k, d, μs, μd]: see the module)."""
         pairs = query.ComputePointPairPenetration()
-        if self._contact_model == ContactModel.kPoint or not pairs:
-            return pairs
-        inspector = query.inspector()
-        defaults = self._scene_graph_defaults(query)
-        for pair in pairs:
-            self._check_hydroelastic(pair, inspector, defaults)
-        return pairs
+        if not pairs:
+            return pairs, None, None
+        sg = query._sg
+        config = sg.__dict__.get("_config")
+        key = (self._contact_serial, id(config), sg._proximity_serial)
+        if self._pair_cache[0] != key:
+            self._pair_cache = (key, {})
+        cache = self._pair_cache[1]
+        n = len(pairs)
+        bodies = np.empty((n, 4), dtype=np.int64)
+        par = np.empty((n, 4))
+        for i, pair in enumerate(pairs):
+            entry = cache.get((pair.id_A, pair.id_B))
+            if entry is None:
+                entry = self._pair_entry(pair, query.inspector(), config or SceneGraphConfig())
+                cache[(pair.id_A, pair.id_B)] = entry
+            bodies[i], par[i] = entry
+        return pairs, bodies, par
 
-    @staticmethod
-    def _scene_graph_defaults(query):
-        config = query._sg.__dict__.get("_config") or SceneGraphConfig()
-        return config.default_proximity_properties
+    def _pair_entry(self, pair, inspector, config):
+        """A pair's bodies and parameters (see _point_pairs), checked against the contact
+        model (hydroelastic pairs raise)."""
+        defaults = config.default_proximity_properties
+        if self._contact_model != ContactModel.kPoint:
+            self._check_hydroelastic(pair, inspector, defaults)
+        A = int(self._geometry_body_index(pair.id_A))
+        B = int(self._geometry_body_index(pair.id_B))
+        bodies = (A, B, self._mobod_of_body[A], self._mobod_of_body[B])
+        return bodies, self._pair_parameters(pair, inspector, defaults)
 
     def _check_hydroelastic(self, pair, inspector, defaults):
         """Raises for a pair the contact model would not make a point pair of (see the
@@ -281,22 +301,14 @@ class ContactMixin:
         if self.num_collision_geometries() == 0:
             return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
         query = self._query_object(context, explanation)
-        pairs = self._point_pairs(query)
+        pairs, bodies, par = self._point_pairs(query)
         if not pairs:
             return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
-        inspector = query.inspector()
-        defaults = self._scene_graph_defaults(query)
         n = len(pairs)
-        bodies = np.empty((n, 4), dtype=np.int64)
         rows = np.empty((n, 10), dtype=np.result_type(dtype, pairs[0].p_WCa))
-        par = np.empty((n, 4))
         for i, pair in enumerate(pairs):
-            A = self._geometry_body_index(pair.id_A)
-            B = self._geometry_body_index(pair.id_B)
-            bodies[i] = (int(A), int(B), self._mobod_of_body[int(A)], self._mobod_of_body[int(B)])
             rows[i, 0] = pair.depth
             rows[i, 1:4], rows[i, 4:7], rows[i, 7:10] = pair.nhat_BA_W, pair.p_WCa, pair.p_WCb
-            par[i] = self._pair_parameters(pair, inspector, defaults)
         need = self._engine.need(ec, context, POSITIONS | VELOCITIES)
         info = np.empty((n, 8), dtype=rows.dtype)
         kept = np.empty(n, dtype=np.int64)
@@ -367,7 +379,7 @@ class ContactMixin:
         query = self._geometry_query_port._value_or_none(context)
         if query is None:
             return
-        pairs = self._point_pairs(query)
+        pairs = self._point_pairs(query)[0]
         if pairs:
             inspector = query.inspector()
             raise NotImplementedError(
