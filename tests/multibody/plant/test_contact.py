@@ -48,13 +48,14 @@ def ball_on_ground(
     radius=0.1,
     k=None,
     d=None,
-    friction=CoulombFriction(0.8, 0.6),
+    friction=None,
     model=None,
     ground=None,
 ):
-    """A free sphere (its properties: stiffness k, dissipation d, friction) and a half space
-    z ≤ 0 of World (rigid: infinite... no, the same material; see each test); returns
-    (diagram, plant, scene_graph, ball, context of the plant, root context)."""
+    """A free sphere (stiffness k, dissipation d, friction: μs = 0.8, μd = 0.6 unless given)
+    and a half space z ≤ 0 of World of the same material (or ``ground``'s properties);
+    returns (diagram, plant, scene_graph, ball, context of the plant, root context)."""
+    friction = CoulombFriction(0.8, 0.6) if friction is None else friction
     builder = DiagramBuilder()
     plant, scene_graph = AddMultibodyPlantSceneGraph(builder, time_step)
     if model is not None:
@@ -251,7 +252,7 @@ def test_contact_results_conventions():
     """fn = k·x·(1 + d·vn) with vn the approach speed, friction opposing slip with the dynamic
     coefficient well above the stiction tolerance, p_WC midway between the witness points,
     and generalized contact forces Jᵀ·F."""
-    k, d, mass, r = 1e4, 3.0, 2.0, 0.1
+    k, d, mass = 1e4, 3.0, 2.0
     _, plant, _, ball, context, _ = ball_on_ground(mass=mass, k=2 * k, d=d)
     set_ball(plant, context, 0.09, [0, 0, 0, 0.5, 0, -0.2])
     results = plant.get_contact_results_output_port().Eval(context)
