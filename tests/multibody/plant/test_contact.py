@@ -398,3 +398,23 @@ def test_missing_geometry_input():
         plant.EvalTimeDerivatives(context)
     with pytest.raises(RuntimeError, match="(?s)'contact_results' output port.*query input port"):
         plant.get_contact_results_output_port().Eval(context)
+
+
+def test_plant_config_contact_fields_take_effect():
+    from mallard.multibody.plant import ApplyMultibodyPlantConfig, MultibodyPlantConfig
+
+    plant = MultibodyPlant(0.0)
+    plant.AddRigidBody("b", SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+    config = MultibodyPlantConfig(
+        time_step=0.0, penetration_allowance=4e-3, stiction_tolerance=2e-3, contact_model="point"
+    )
+    ApplyMultibodyPlantConfig(config, plant)
+    assert plant.get_contact_model() == ContactModel.kPoint
+    assert plant._stiction_tolerance == 2e-3
+    plant.Finalize()
+    plant.set_penetration_allowance(plant._penetration_allowance)  # (estimates from it)
+    assert plant.get_contact_penalty_method_time_scale() == pytest.approx(np.sqrt(4e-3 / G))
+    with pytest.raises(RuntimeError, match="Unknown contact_model 'soft'"):
+        ApplyMultibodyPlantConfig(
+            MultibodyPlantConfig(time_step=0.0, contact_model="soft"), MultibodyPlant(0.0)
+        )
