@@ -336,8 +336,11 @@ class SceneGraph(LeafSystem):
         return self._inspector
 
     # ---- configuration -----------------------------------------------------------------------
-    def get_config(self):
-        """A copy of the SceneGraphConfig (its default proximity properties)."""
+    def get_config(self, context=None):
+        """A copy of the SceneGraphConfig (its default proximity properties). mallard keeps no
+        per-Context copy: with a ``context`` (validated), the SceneGraph's config."""
+        if context is not None:
+            self.ValidateContext(context)
         return copy.deepcopy(self.__dict__.get("_config") or SceneGraphConfig())
 
     def set_config(self, config):
