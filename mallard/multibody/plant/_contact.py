@@ -188,7 +188,7 @@ class ContactMixin:
     # ---- point contact -----------------------------------------------------------------------
     def _point_pairs(self, query):
         """(the PenetrationAsPointPairs of the contact model, and per pair its row [body A,
-        body B, mobod A, mobod B] and [k, d, μs, μd]: see the module)."""
+        body B, mobod A, mobod B] and its _pair_parameters: see the module)."""
         pairs = query.ComputePointPairPenetration()
         if not pairs:
             return pairs, None, None
@@ -200,7 +200,7 @@ class ContactMixin:
         cache = self._pair_cache[1]
         n = len(pairs)
         bodies = np.empty((n, 4), dtype=np.int64)
-        par = np.empty((n, 4))
+        par = np.empty((n, 7))
         for i, pair in enumerate(pairs):
             entry = cache.get((pair.id_A, pair.id_B))
             if entry is None:
@@ -264,7 +264,9 @@ class ContactMixin:
             raise RuntimeError(failure)
 
     def _pair_parameters(self, pair, inspector, defaults):
-        """[k, d, μs, μd] of a point pair (see the module)."""
+        """[k, d, μs, μd, wA, τA, τB] of a point pair (see the module; for discrete plants,
+        A's weight wA = kA/(kA + kB) in the contact point and the relaxation times, 0.1 s
+        when neither the geometry nor SceneGraph's defaults give one)."""
         k_default, d_default, _ = self._penalty
         values = []
         for geometry_id in (pair.id_A, pair.id_B):
@@ -272,16 +274,19 @@ class ContactMixin:
             k = proximity_value(properties, "material", "point_contact_stiffness", defaults)
             d = proximity_value(properties, "material", "hunt_crossley_dissipation", defaults)
             mu = proximity_value(properties, "material", "coulomb_friction", defaults)
+            tau = proximity_value(properties, "material", "relaxation_time", defaults, 0.1)
             name = inspector.GetName(geometry_id)
             values.append((
                 _material_value(k_default if k is None else k, "point_contact_stiffness", name),
                 _material_value(d_default if d is None else d, "hunt_crossley_dissipation", name),
                 _friction(mu, name),
+                tau,
             ))  # fmt: skip
-        (kA, dA, muA), (kB, dB, muB) = values
+        (kA, dA, muA, tauA), (kB, dB, muB, tauB) = values
         k, d = combine_point_contact_parameters(kA, kB, dA, dB)
         mu = CalcContactFrictionFromSurfaceProperties(muA, muB)
-        return k, d, mu.static_friction(), mu.dynamic_friction()
+        wA = 0.5 if kA + kB == 0 else kA / (kA + kB)
+        return k, d, mu.static_friction(), mu.dynamic_friction(), wA, tauA, tauB
 
     def _point_contacts(self, context, explanation):
         """The Context's _PointContacts (continuous plants), cached with the state, inputs and
@@ -370,35 +375,179 @@ class ContactMixin:
         return ContactResults._make(infos, self)
 
     # ---- discrete plants ----------------------------------------------------------------------
-    def _check_no_discrete_contact(self, context):
-        """A discrete plant's contact is not computed yet: NotImplementedError naming the
-        first pair of geometries that penetrate at ``context``'s state (when the geometry
-        query input has a value), rather than a step that ignores it."""
+    def _discrete_contacts(self, context):
+        """The _DiscreteContacts of a discrete plant's step from ``context`` (Drake's
+        DiscreteContactPairs of point contact), or None without contact. TAMSI's contact and
+        AutoDiffXd contact are not computed yet: NotImplementedError."""
         if self.num_collision_geometries() == 0:
-            return
-        query = self._geometry_query_port._value_or_none(context)
-        if query is None:
-            return
-        pairs = self._point_pairs(query)[0]
-        if pairs:
-            inspector = query.inspector()
+            return None
+        query = self._query_object(context, "You've tried evaluating discrete forward dynamics.")
+        pairs, bodies, par = self._point_pairs(query)
+        if not pairs:
+            return None
+        inspector = query.inspector()
+        names = f"'{inspector.GetName(pairs[0].id_A)}' and '{inspector.GetName(pairs[0].id_B)}'"
+        if self._uses_tamsi():
             raise NotImplementedError(
-                f"MultibodyPlant: geometries '{inspector.GetName(pairs[0].id_A)}' and "
-                f"'{inspector.GetName(pairs[0].id_B)}' are in contact, and mallard does not "
-                "compute the contact of discrete plants yet (time_step > 0). Use a continuous "
-                "plant (time_step = 0) with a Simulator for point contact."
+                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
+                "compute TAMSI's contact yet. Use a SAP approximation "
+                "(set_discrete_contact_approximation: kSap, kSimilar or kLagged)."
             )
+        x = self._x_of(context._state)
+        if x.dtype != np.float64:
+            raise NotImplementedError(
+                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
+                "compute the discrete contact of AutoDiffXd plants yet."
+            )
+        for i, pair in enumerate(pairs):
+            for tau, geometry_id, body in ((par[i, 5], pair.id_A, bodies[i, 0]),
+                                           (par[i, 6], pair.id_B, bodies[i, 1])):  # fmt: skip
+                if tau < 0:
+                    raise RuntimeError(
+                        "Relaxation time must be non-negative and relaxation_time = "
+                        f"{fmt(tau)} was provided. For geometry {inspector.GetName(geometry_id)} "
+                        f"on body {self._bodies[body].name()}."
+                    )
+        return _DiscreteContacts(self, context, pairs, bodies, par)
 
     def _discrete_contact_results(self, context):
-        """A discrete plant's ContactResults: empty (see _check_no_discrete_contact)."""
-        self._check_no_discrete_contact(context)
-        return ContactResults._make([], self)
+        """A discrete plant's ContactResults: those of its last step (empty before the first)
+        with sampled output ports, else of the step from ``context``."""
+        memory = self._step_memory(context)
+        if memory is None or memory.contacts is None:
+            return ContactResults._make([], self)
+        return ContactResults._make(memory.contacts.infos(), self)
 
     def _discrete_generalized_contact_forces(self, context):
-        """A discrete plant's generalized contact forces: zero (see
-        _check_no_discrete_contact)."""
-        self._check_no_discrete_contact(context)
-        return np.zeros(self._nv)
+        """A discrete plant's generalized contact forces Jᵀ·γ/h (of its last step, or the
+        step from ``context``: see _discrete_contact_results)."""
+        memory = self._step_memory(context)
+        if memory is None or memory.contacts is None:
+            return np.zeros(self._nv)
+        return memory.contacts.tau_contact
+
+
+class _DiscreteContacts:
+    """A discrete step's point contacts, as Drake's DiscreteUpdateManager makes its
+    DiscreteContactPairs: per pair, the contact point C = wA·Ca + wB·Cb (wA = kA/(kA + kB)),
+    the contact frame C (R_WC: z along nhat_AB_W = −nhat_BA_W, x and y by
+    RotationMatrix.MakeFromOneVector), the contact Jacobian J_C = R_WCᵀ·(Jv_WBc − Jv_WAc)
+    (rows: tangential, tangential, normal; the normal velocity is the separation speed), the
+    signed distance φ0 = −depth, vn0 = (J_C·v0)_z, the elastic force fe0 = k·depth, and the
+    SAP constraint parameters of the plant's approximation (kernels.sap: FRICTION_CONE for
+    kSap with the dynamic friction, stiffness k, dissipation time scale τA + τB, the
+    near-rigid threshold and σ = 1e-3; HUNT_CROSSLEY for kSimilar and kLagged with μd, k, d,
+    the stiction tolerance and σ). After the step, :meth:`solved` keeps the impulses."""
+
+    def __init__(self, plant, context, pairs, bodies, par):
+        from mallard.math import RotationMatrix
+        from mallard.multibody.plant._discrete_contact_approximation import (
+            DiscreteContactApproximation,
+        )
+
+        n, nv = len(pairs), plant._nv
+        self.plant, self.pairs, self.bodies = plant, pairs, bodies[:, :2].copy()
+        ec = plant._engine.ensure(context, POSITIONS)
+        X_pc = ec.work.X_pc
+        p_WC = np.empty((n, 3))
+        R_WC = np.empty((n, 3, 3))
+        for i, pair in enumerate(pairs):
+            wA = par[i, 4]
+            p_WC[i] = wA * pair.p_WCa + (1.0 - wA) * pair.p_WCb
+            R_WC[i] = RotationMatrix.MakeFromOneVector(-pair.nhat_BA_W, 2).matrix()
+        J_W = np.zeros((n, 3, nv))
+        scratch = np.empty((1, 6, nv))
+        model = plant._engine
+        for column, sign in ((2, -1.0), (3, 1.0)):
+            for i in range(n):
+                k = bodies[i, column]
+                if k == 0:
+                    continue
+                ec.kernels.drive_point_jacobians(
+                    model.mi, model.mf, ec.ws, k, p_WC[i : i + 1], scratch
+                )
+                J_W[i] += sign * scratch[0, 3:]
+        self.J = np.einsum("nab,nbv->nav", R_WC.transpose(0, 2, 1), J_W).reshape(3 * n, nv)
+        self.R_WC, self.p_WC = R_WC, p_WC
+        self.p_AoC_W = p_WC - X_pc[3, bodies[:, 2], 3]
+        self.p_BoC_W = p_WC - X_pc[3, bodies[:, 3], 3]
+        depth = np.array([pair.depth for pair in pairs])
+        self.phi0 = -depth
+        clique = plant._sap_driver.body_clique
+        cA, cB = clique[bodies[:, 0]], clique[bodies[:, 1]]
+        one = (cA < 0) | (cB < 0) | (cA == cB)
+        self.cliques = np.column_stack((np.where(one, np.maximum(cA, cB), cA),
+                                        np.where(one, -1, cB))).astype(np.int64)  # fmt: skip
+        k, d, mu = par[:, 0], par[:, 1], par[:, 3]
+        approximation = plant.get_discrete_contact_approximation()
+        self.par = np.zeros((n, 10))
+        if approximation == DiscreteContactApproximation.kSap:
+            from mallard.multibody._kernels.sap import FRICTION_CONE as kind
+
+            self.par[:, :5] = np.column_stack((
+                mu, k, par[:, 5] + par[:, 6], np.full(n, plant._sap_near_rigid_threshold),
+                np.full(n, 1.0e-3),
+            ))  # fmt: skip
+        else:
+            from mallard.multibody._kernels.sap import HUNT_CROSSLEY as kind
+
+            v0 = plant._x_of(context._state)[plant._nq :]
+            vn0 = (self.J @ v0)[2::3]
+            lagged = float(approximation == DiscreteContactApproximation.kLagged)
+            self.par[:, :8] = np.column_stack((
+                np.full(n, lagged), mu, k, d, np.full(n, plant._stiction_tolerance),
+                np.full(n, 1.0e-3), k * depth, vn0,
+            ))  # fmt: skip
+        self.kind = kind
+        self.gamma = self.vc = self.h = None
+
+    def __len__(self):
+        return len(self.pairs)
+
+    def solved(self, gamma, v, h):
+        """Keeps the step's contact impulses γ (3 per pair) and constraint velocities J_C·v."""
+        self.gamma, self.vc, self.h = gamma.copy(), self.J @ v, h
+
+    @property
+    def tau_contact(self):
+        """Jᵀ·γ/h, the generalized contact forces."""
+        return self.J.T @ self.gamma / self.h
+
+    def forces(self):
+        """F_BBo_W per body (at Bo, in World) of the contact forces: f_Bc_W = R_WC·γ/h on B at
+        C, its opposite on A (none on World)."""
+        nb = len(self.plant._bodies)
+        F = np.zeros((nb, 6))
+        f_Bc_W = np.einsum("nab,nb->na", self.R_WC, self.gamma.reshape(-1, 3)) / self.h
+        for (A, B), f, rA, rB in zip(self.bodies, f_Bc_W, self.p_AoC_W, self.p_BoC_W,
+                                     strict=True):  # fmt: skip
+            F[A, :3] -= np.cross(rA, f)
+            F[A, 3:] -= f
+            F[B, :3] += np.cross(rB, f)
+            F[B, 3:] += f
+        F[0] = 0.0
+        return F
+
+    def infos(self):
+        """PointPairContactInfo per pair: f_Bc_W, p_WC, the separation speed vn and the slip
+        speed ‖vt‖ at the step's velocities, as Drake's discrete contact results."""
+        gamma, vc = self.gamma.reshape(-1, 3), self.vc.reshape(-1, 3)
+        out = []
+        for i, pair in enumerate(self.pairs):
+            f_Bc_W = self.R_WC[i] @ gamma[i] / self.h
+            A, B = self.bodies[i]
+            out.append(
+                PointPairContactInfo._make(
+                    BodyIndex(int(A)),
+                    BodyIndex(int(B)),
+                    f_Bc_W,
+                    self.p_WC[i].copy(),
+                    float(vc[i, 2]),
+                    float(np.hypot(vc[i, 0], vc[i, 1])),
+                    pair,
+                )  # fmt: skip
+            )
+        return out
 
 
 def _empty_contacts(nb, dtype):

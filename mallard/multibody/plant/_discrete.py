@@ -64,8 +64,9 @@ _MODULE = "mallard.multibody.plant"
 class DiscreteStepMemory:
     """What one discrete step computed, for the sampled output ports: the state x0 the step
     started from, the generalized accelerations (v⁺ − v)/h, the net actuation, the values of
-    the applied force inputs and the spatial forces F_BBo_W (per body) of the constraints
-    between bodies (None without them; from which, with x0, the reaction forces follow)."""
+    the applied force inputs, the spatial forces F_BBo_W (per body) of the constraints
+    between bodies (None without them; from which, with x0, the reaction forces follow) and
+    the step's contacts (plant._contact._DiscreteContacts, solved; None without contact)."""
 
     __slots__ = (
         "x0",
@@ -74,16 +75,18 @@ class DiscreteStepMemory:
         "applied_generalized",
         "applied_spatial",
         "constraint_forces",
+        "contacts",
     )
 
     def __init__(self, x0, vdot, net_actuation, applied_generalized, applied_spatial,
-                 constraint_forces=None):  # fmt: skip
+                 constraint_forces=None, contacts=None):  # fmt: skip
         self.x0 = x0
         self.vdot = vdot
         self.net_actuation = net_actuation
         self.applied_generalized = applied_generalized
         self.applied_spatial = applied_spatial
         self.constraint_forces = constraint_forces
+        self.contacts = contacts
 
 
 class DiscreteStep:
@@ -234,7 +237,7 @@ class DiscreteMixin:
                 else "Discrete updates with the SAP solver are not supported for T = "
                 "symbolic::Expression"
             )
-        self._check_no_discrete_contact(context)
+        contacts = self._discrete_contacts(context)
         constraint_forces = None
         if self._uses_tamsi():
             v_next = v + h * self._free_motion(context)
@@ -244,14 +247,16 @@ class DiscreteMixin:
             net = np.minimum(np.maximum(u, -limits), limits)
         else:
             v_star = v + h * self._free_motion(context)
-            v_next, net, constraint_forces = self._sap_driver.step(context, q, v, v_star)
+            v_next, net, constraint_forces = self._sap_driver.step(context, q, v, v_star, contacts)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
         model = self._engine
         kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
-        memory = DiscreteStepMemory(x.copy(), vdot, net, generalized, spatial, constraint_forces)
+        memory = DiscreteStepMemory(
+            x.copy(), vdot, net, generalized, spatial, constraint_forces, contacts
+        )
         return DiscreteStep(x_next, memory)
 
     def _locked_velocities(self, context):
@@ -420,6 +425,8 @@ class DiscreteMixin:
         )
         if memory.constraint_forces is not None:
             F = F + memory.constraint_forces
+        if memory.contacts is not None:
+            F = F + memory.contacts.forces()
         return self._add_actuation(tau, memory.net_actuation), F
 
     # ---- outputs of a discrete plant -----------------------------------------------------
