@@ -33,10 +33,17 @@ Constraint kinds and their ``par`` rows:
 * PD_CONTROLLER, Drake's SapPdControllerConstraint (one equation, vc = the joint's v): par =
   [Kp, Kd, effort limit e, q0, qd, vd, u0, Kp_eff, Kd_eff], the effective gains set here.
 
-Adding a kind (Drake's SapFrictionConeConstraint for contact, with 3×3 Hessian blocks): its
-constant, its branch in :func:`_make_data` (R, v̂ from the Delassus estimate w) and in
-:func:`_impulses` (γ, cost, G block), and an entry point that appends its rows, as
-:func:`sap_add_joint_constraints` and :func:`sap_add_holonomic_constraints` do.
+* FRICTION_CONE, Drake's SapFrictionConeConstraint (kSap's contact; 3 equations: the contact
+  velocities in the contact frame, tangential then normal; g = [0, 0, φ0]): par = [μ, k, τd,
+  β, σ, μ̃, μ̂] (the last two set by _make_data).
+* HUNT_CROSSLEY, Drake's SapHuntCrossleyConstraint (kSimilar's and kLagged's contact; rows as
+  FRICTION_CONE's): par = [lagged (1) or similar (0), μ, k, d, v_s, σ, fe0, vn0, n0, ε] (the
+  last two set by _make_data).
+
+Adding a kind: its constant, its branch in :func:`_make_data` (R, v̂ from the Delassus estimate
+w) and in :func:`_impulses` (γ, cost, G block), and an entry point that appends its rows, as
+:func:`sap_add_joint_constraints`, :func:`sap_add_holonomic_constraints` and
+:func:`sap_add_contact_constraints` do.
 """
 
 import math

@@ -26,9 +26,10 @@ plant, its parameters and the contact results.
   k = m·g/δ for the allowance δ, time scale 1/ω = √(m/k), per-geometry stiffness 2k and
   dissipation (1/ω)/δ.
 
-A discrete plant's contact is not computed yet (see _discrete): its contact results are empty
-and its generalized contact forces zero unless its geometries touch, which raises
-NotImplementedError.
+A discrete plant's contact (SAP approximations) is Drake's SapDriver's: the step's contact pairs
+(_DiscreteContacts) become SAP's contact constraints (kernels.sap: FRICTION_CONE for kSap,
+HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
+from the step's impulses. TAMSI's contact and AutoDiffXd contact raise NotImplementedError.
 """
 
 import numpy as np

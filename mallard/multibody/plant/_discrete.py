@@ -1,6 +1,6 @@
-"""The discrete update of a MultibodyPlant (time_step h > 0): Drake's discrete solvers without
-contact, the constraints they enforce, the discrete contact approximation, and the sampled
-outputs.
+"""The discrete update of a MultibodyPlant (time_step h > 0): Drake's discrete solvers, the
+point contact and the constraints SAP enforces, the discrete contact approximation, and the
+sampled outputs.
 
 Every h seconds (offset 0) the state x0 = [q0; v0] becomes
 
@@ -15,16 +15,19 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
   with (M + h·D)·v̇* = k(x0), every force explicit at x0 but joint damping (implicit), the
   actuators with PD gains left to their constraints (as Drake, even when their desired state
   input has no value: their input u then acts on nothing), locked joints held; then v
-  minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: joint limits
+  minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: point contact
+  (plant._contact: SapFrictionConeConstraint for kSap, SapHuntCrossleyConstraint for kSimilar
+  and kLagged), joint limits
   near the step's start, PD controllers with effort limits, and the constraints added to the
   plant (plant._constraints: couplers, distance, ball, weld, tendon). Limits, couplers, ball
   and weld constraints are near rigid, critically damped at the time step: a joint approaches
   its limit at most halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a
   violated limit or constraint is restored halfway per step.
-* TAMSI without contact, as Drake's TamsiDriver: v = v0 + h·v̇ with every force explicit at x0
-  (joint damping too), every actuator's effort-limited input u (PD gains ignored), the limits
-  of revolute and prismatic joints as Drake's explicit penalty forces (critically damped
-  springs of period 20π·h, from the bodies' default inertias), v = 0 for locked joints.
+* TAMSI without contact (its contact raises NotImplementedError), as Drake's TamsiDriver:
+  v = v0 + h·v̇ with every force explicit at x0 (joint damping too), every actuator's
+  effort-limited input u (PD gains ignored), the limits of revolute and prismatic joints as
+  Drake's explicit penalty forces (critically damped springs of period 20π·h, from the
+  bodies' default inertias), v = 0 for locked joints.
 
 AutoDiffXd plants: SAP solves the problem of their values and differentiates its solution by
 the implicit function theorem, as Drake (see _sap_driver); TAMSI without contact is explicit.
