@@ -171,12 +171,6 @@ class ContactMixin:
             raise RuntimeError(explanation + _DISCONNECTED)
         return query
 
-    def _check_geometry_input(self, context, explanation):
-        """Drake's ValidateGeometryInput: with collision geometry, the query input port must
-        have a value."""
-        if self.num_collision_geometries() > 0:
-            self._query_object(context, explanation)
-
     def _geometry_body_index(self, geometry_id):
         body = self._geometry_body.get(geometry_id)
         if body is None:
