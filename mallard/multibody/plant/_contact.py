@@ -204,6 +204,26 @@ class ContactMixin:
             bodies[i], par[i] = entry
         return pairs, bodies, par
 
+    def _relevant_pairs(self, context, pairs, bodies, par):
+        """Without the pairs whose bodies are both on trees with no dof or only locked ones
+        (Drake drops them when a joint is locked)."""
+        locked = self._parameters(context).locked
+        if not locked.any():
+            return pairs, bodies, par
+        from mallard.multibody.plant._sap_driver import cliques
+
+        clique, body_clique = cliques(self)
+        unlocked = np.ones(self._nv, dtype=bool)
+        for j in np.flatnonzero(locked):
+            joint = self._joints[j]
+            unlocked[joint._v_start : joint._v_start + joint.num_velocities()] = False
+        live = np.zeros(clique.max(initial=-1) + 2, dtype=bool)  # (index −1: no dofs)
+        live[clique[unlocked]] = True
+        keep = live[body_clique[bodies[:, 0]]] | live[body_clique[bodies[:, 1]]]
+        if keep.all():
+            return pairs, bodies, par
+        return [p for p, k in zip(pairs, keep, strict=True) if k], bodies[keep], par[keep]
+
     def _pair_entry(self, pair, inspector, config):
         """A pair's bodies and parameters (see _point_pairs), checked against the contact
         model (hydroelastic pairs raise)."""
@@ -302,6 +322,8 @@ class ContactMixin:
             return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
         query = self._query_object(context, explanation)
         pairs, bodies, par = self._point_pairs(query)
+        if pairs:
+            pairs, bodies, par = self._relevant_pairs(context, pairs, bodies, par)
         if not pairs:
             return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
         n = len(pairs)
@@ -378,6 +400,8 @@ class ContactMixin:
             return None
         query = self._query_object(context, "You've tried evaluating discrete forward dynamics.")
         pairs, bodies, par = self._point_pairs(query)
+        if pairs:
+            pairs, bodies, par = self._relevant_pairs(context, pairs, bodies, par)
         if not pairs:
             return None
         inspector = query.inspector()

@@ -114,6 +114,23 @@ def _failure(status, time):
     return RuntimeError(messages[status])
 
 
+def cliques(plant):
+    """(per velocity, per body) the clique: the trees (subtrees of World's children) with
+    dofs, numbered in order; a body's clique is its tree's (−1 without dofs)."""
+    clique = np.zeros(plant._nv, dtype=np.int64)
+    mobod_clique = np.full(len(plant._mobods), -1, dtype=np.int64)
+    v_end = plant._engine.tables.v_end
+    count = 0
+    for k, mobod in enumerate(plant._mobods[1:], start=1):
+        if mobod.parent != 0:
+            mobod_clique[k] = mobod_clique[mobod.parent]  # (parents come first)
+        elif v_end[k] > mobod.v_start:
+            clique[mobod.v_start : v_end[k]] = count
+            mobod_clique[k] = count
+            count += 1
+    return clique, mobod_clique[plant._mobod_of_body]
+
+
 class SapProblem:
     """A SAP problem's arrays (kernels.sap) of capacities ``sizes`` (a _layout.SapSizes):
     the table ``si`` (int64) and workspace ``sw``, with numpy views ``table`` and ``work``;
@@ -173,22 +190,8 @@ class SapDriver:
 
     def __init__(self, plant):
         self.plant = plant
-        nv = plant._nv
-        # Cliques: the trees (subtrees of World's children) with dofs, numbered in order; a
-        # mobod's clique is its tree's (−1 without dofs).
-        clique = np.zeros(nv, dtype=np.int64)
-        mobod_clique = np.full(len(plant._mobods), -1, dtype=np.int64)
-        v_end = plant._engine.tables.v_end
-        count = 0
-        for k, mobod in enumerate(plant._mobods[1:], start=1):
-            if mobod.parent != 0:
-                mobod_clique[k] = mobod_clique[mobod.parent]  # (parents come first)
-            elif v_end[k] > mobod.v_start:
-                clique[mobod.v_start : v_end[k]] = count
-                mobod_clique[k] = count
-                count += 1
-        self.clique = clique
-        self.body_clique = mobod_clique[plant._mobod_of_body]
+        self.clique, self.body_clique = cliques(plant)
+        clique = self.clique
         rows, bounds, multi_dof = [], [], []
         for j in plant._joints:
             lower, upper = j.position_lower_limits(), j.position_upper_limits()

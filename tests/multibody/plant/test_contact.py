@@ -458,3 +458,17 @@ def test_plant_config_contact_fields_take_effect():
         ApplyMultibodyPlantConfig(
             MultibodyPlantConfig(time_step=0.0, contact_model="soft"), MultibodyPlant(0.0)
         )
+
+
+def test_pairs_of_locked_trees_are_dropped():
+    """As Drake: a pair whose bodies' trees have no unlocked dof is no contact."""
+    _, plant, _, ball, context, _ = ball_on_ground(k=2e4)
+    set_ball(plant, context, 0.09)
+    port = plant.get_contact_results_output_port()
+    assert port.Eval(context).num_point_pair_contacts() == 1
+    joint = plant.GetJointByName("ball")
+    joint.Lock(context)
+    assert port.Eval(context).num_point_pair_contacts() == 0
+    np.testing.assert_array_equal(plant.EvalTimeDerivatives(context).CopyToVector()[7:], 0.0)
+    joint.Unlock(context)
+    assert port.Eval(context).num_point_pair_contacts() == 1
