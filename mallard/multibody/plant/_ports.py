@@ -7,8 +7,9 @@ outputs.
 
 A discrete plant's acceleration, net actuation and reaction-force outputs report its last
 step (zeros before the first) when it has sampled output ports (the default, as Drake's),
-else the step from the current state (see _discrete). The contact outputs report the point
-contacts of a continuous plant (see _contact).
+else the step from the current state (see _discrete); so do its contact outputs. A
+continuous plant's contact outputs report its point contacts at the current state (see
+_contact).
 """
 
 import logging
@@ -184,7 +185,7 @@ class PortsMixin:
 
     def _instance_contact_forces(self, context, name, v_slots):
         """The generalized contact forces of the velocities ``v_slots`` of model instance
-        ``name`` (a discrete plant's: see _contact)."""
+        ``name`` (a discrete plant's: those of its step, see _contact)."""
         if self._time_step > 0:
             return self._discrete_generalized_contact_forces(context)[v_slots]
         explanation = (
