@@ -28,6 +28,8 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.sap",
     "mallard.multibody._kernels.body_constraints",
     "mallard.multibody._kernels.contact",
+    "mallard.geometry._kernels.queries",
+    "mallard.geometry._kernels.batch",
 )
 
 _ENTRY_POINTS = {}  # name → function

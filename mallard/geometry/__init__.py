@@ -1,7 +1,7 @@
 """Mirror of pydrake.geometry: the shape specifications, Rgba, geometry properties, collision
-filters, a SceneGraph that records geometry and carries frame poses (no proximity queries yet),
-and the Meshcat viewer with its MeshcatVisualizer (the viewer needs the optional "meshcat"
-package: mallard[viewer])."""
+filters, a SceneGraph that records geometry and carries frame poses, its QueryObject's proximity
+queries and their results, and the Meshcat viewer with its MeshcatVisualizer (the viewer needs
+the optional "meshcat" package: mallard[viewer])."""
 
 from mallard._public import publish
 from mallard._template import TemplateClass
@@ -29,8 +29,17 @@ from mallard.geometry._properties import (
     PerceptionProperties,
     ProximityProperties,
 )
+from mallard.geometry._query_object import QueryObject
+from mallard.geometry._query_results import (
+    PenetrationAsPointPair,
+    PenetrationAsPointPair_,
+    SignedDistancePair,
+    SignedDistancePair_,
+    SignedDistanceToPoint,
+    SignedDistanceToPoint_,
+)
 from mallard.geometry._rgba import Rgba
-from mallard.geometry._scene_graph import FramePoseVector, QueryObject, SceneGraph
+from mallard.geometry._scene_graph import FramePoseVector, SceneGraph
 from mallard.geometry._scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.geometry._shapes import (
@@ -45,6 +54,7 @@ from mallard.geometry._shapes import (
 )
 
 SceneGraph_ = TemplateClass("SceneGraph_", SceneGraph, "system")
+FramePoseVector_ = TemplateClass("FramePoseVector_", FramePoseVector)
 
 __all__ = [
     "AddCompliantHydroelasticProperties",
@@ -63,6 +73,7 @@ __all__ = [
     "FilterId",
     "FrameId",
     "FramePoseVector",
+    "FramePoseVector_",
     "GeometryFrame",
     "GeometryId",
     "GeometryInstance",
@@ -78,6 +89,8 @@ __all__ = [
     "MeshcatAnimation",
     "MeshcatVisualizer",
     "MeshcatVisualizerParams",
+    "PenetrationAsPointPair",
+    "PenetrationAsPointPair_",
     "PerceptionProperties",
     "PolygonSurfaceMesh",
     "ProximityProperties",
@@ -90,6 +103,10 @@ __all__ = [
     "SceneGraphConfig",
     "SceneGraphInspector",
     "Shape",
+    "SignedDistancePair",
+    "SignedDistancePair_",
+    "SignedDistanceToPoint",
+    "SignedDistanceToPoint_",
     "SourceId",
     "Sphere",
     "StartMeshcat",

@@ -132,11 +132,29 @@ def _pairs(A, B):
 
 class CollisionFilterState:
     """The excluded pairs of a SceneGraph (its model's or a Context's) and the transient
-    history on top of them: [(FilterId, [(kind, pairs)])]."""
+    history on top of them: [(FilterId, [(kind, pairs)])]; ``serial`` counts the changes
+    (those made through :meth:`changed`)."""
 
     def __init__(self):
         self.excluded = set()
         self.transient = []
+        self.serial = 0
+
+    def changed(self):
+        """Marks a change of the filters (what caches of them check)."""
+        self.serial += 1
+
+    def excluded_pairs(self):
+        """The pairs the persistent declarations exclude."""
+        return self.excluded
+
+    def transient_pairs(self):
+        """(a, b, excluded) for every pair a transient statement names, in the order the
+        statements apply (a later one overrides an earlier one)."""
+        for _, statements in self.transient:
+            for kind, pairs in statements:
+                for a, b in pairs:
+                    yield a, b, kind == _EXCLUDE
 
     def is_excluded(self, pair):
         """Whether the (sorted) pair is excluded by the declarations (invariants aside)."""
@@ -153,6 +171,7 @@ class CollisionFilterState:
         for _, statements in self.transient:
             for i, (kind, pairs) in enumerate(statements):
                 statements[i] = (kind, {p for p in pairs if geometry_id not in p})
+        self.changed()
 
 
 class CollisionFilterManager:
@@ -190,12 +209,14 @@ class CollisionFilterManager:
                 self._state.excluded |= pairs
             else:
                 self._state.excluded -= pairs
+        self._state.changed()
 
     def ApplyTransient(self, declaration):
         """Applies ``declaration`` as the newest transient declaration; returns its FilterId."""
         resolved = self._resolve(declaration)
         filter_id = FilterId.get_new_id()
         self._state.transient.append((filter_id, resolved))
+        self._state.changed()
         return filter_id
 
     def IsActive(self, filter_id):
@@ -208,6 +229,7 @@ class CollisionFilterManager:
         for i, (f, _) in enumerate(history):
             if f == filter_id:
                 del history[i]
+                self._state.changed()
                 return True
         return False
 

@@ -5,8 +5,9 @@ import dataclasses
 
 from mallard.common._pybind import call_form, overloads
 from mallard.geometry._meshcat import Meshcat
+from mallard.geometry._query_object import QueryObject
 from mallard.geometry._rgba import Rgba, illustration_color
-from mallard.geometry._scene_graph import QueryObject, Role, SceneGraph
+from mallard.geometry._scene_graph import Role, SceneGraph
 from mallard.systems.framework import LeafSystem
 
 

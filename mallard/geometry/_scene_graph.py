@@ -1,13 +1,12 @@
-"""SceneGraph, as far as mallard needs it for now: a LeafSystem that records geometry sources,
-their frames and geometries (names, poses, shapes, the properties of their roles), keeps the
-collision filters (the model's, copied into each Context), and carries the frames' poses from
-the sources' pose input ports to its query output port. It does no collision or distance
-queries yet and no rendering (the viewer draws what it records).
+"""SceneGraph: a LeafSystem that records geometry sources, their frames and geometries (names,
+poses, shapes, the properties of their roles), keeps the collision filters (the model's, copied
+into each Context), and carries the frames' poses from the sources' pose input ports to its
+query output port, whose QueryObject answers proximity queries (mallard.geometry._query_object).
+It does no rendering (the viewer draws what it records).
 """
 
 import copy
 
-from mallard._template import convert_value
 from mallard.common._pybind import call_form, overloads
 from mallard.common.value import AbstractValue
 from mallard.geometry._collision_filter import (
@@ -22,12 +21,11 @@ from mallard.geometry._geometry_instance import (
     RoleAssign,
     role_of,
 )
-from mallard.geometry._identifiers import FrameId, SourceId, id_argument, id_text
+from mallard.geometry._identifiers import FrameId, SourceId, id_text
+from mallard.geometry._query_object import QueryObject
 from mallard.geometry._scene_graph_config import SceneGraphConfig
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
-from mallard.math import RigidTransform
 from mallard.systems.framework import LeafSystem
-from mallard.systems.framework._system import system_scalar_type
 
 
 class FramePoseVector:
@@ -36,9 +34,11 @@ class FramePoseVector:
 
     def __init__(self):
         self._poses = {}
+        self._version = 0  # counts the changes (the proximity engine's poses check it)
 
     def set_value(self, id, value):  # noqa: A002 (pydrake's name)
         self._poses[id] = value
+        self._version += 1
 
     def value(self, id):  # noqa: A002
         try:
@@ -57,6 +57,7 @@ class FramePoseVector:
 
     def clear(self):
         self._poses.clear()
+        self._version += 1
 
 
 class _Frame:
@@ -81,70 +82,6 @@ class _Geometry:
         self.source = source
 
 
-class QueryObject:
-    """What SceneGraph's query output port carries: the poses of frames and geometries in
-    World for the Context it was evaluated in, and the inspector. A copy is "baked", as
-    Drake's: it keeps the poses and the inspector of the moment it was made, not the
-    Context."""
-
-    def __init__(self, scene_graph=None, context=None):
-        self._sg = scene_graph
-        self._context = context
-        self._baked = None  # (a copy's) frame id -> X_PF, and its inspector
-
-    def inspector(self):
-        """The inspector of the SceneGraph, reading the collision filters of this Context."""
-        sg = self._sg
-        if self._baked is not None:
-            return self._baked[1]
-        if self._context is None:
-            return sg.model_inspector()
-        return SceneGraphInspector(sg, sg._context_filters(self._context))
-
-    def __deepcopy__(self, memo):
-        baked = QueryObject(self._sg)
-        if self._baked is not None or self._context is not None:
-            world = self._sg._world_frame_id
-            poses = {f: self._X_PF(f) for f in self._sg._frames if f != world}
-            baked._baked = (poses, self.inspector())
-        return baked
-
-    def __copy__(self):
-        return self.__deepcopy__({})
-
-    def _X_PF(self, frame_id):
-        """The pose of frame ``frame_id`` in its parent frame."""
-        if self._baked is not None:
-            return self._baked[0][frame_id]
-        frame = self._sg._frame(frame_id)
-        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
-
-    def _X_WF(self, frame_id):
-        sg = self._sg
-        frame = sg._frame(frame_id)
-        if frame.parent is None and frame_id == sg._world_frame_id:
-            return convert_value(RigidTransform(), system_scalar_type(sg))
-        X_PF = self._X_PF(frame_id)
-        if frame.parent is None:
-            return X_PF
-        return self._X_WF(frame.parent) @ X_PF
-
-    @overloads("frame_id", "geometry_id")
-    def GetPoseInWorld(self, *args, **kwargs):
-        """X_WF of a frame or X_WG of a geometry."""
-        (id,) = id_argument(QueryObject.GetPoseInWorld, args, kwargs)  # noqa: A001
-        if self._sg is None:
-            raise RuntimeError("QueryObject: this QueryObject is not bound to a SceneGraph")
-        if isinstance(id, FrameId):
-            return self._X_WF(id)
-        geometry = self._sg._geometry(id)
-        return self._X_WF(geometry.frame) @ geometry.X_FG
-
-    def GetPoseInParent(self, frame_id):
-        self._sg._frame(frame_id)
-        return self._X_PF(frame_id)
-
-
 class SceneGraph(LeafSystem):
     """Registers geometry sources, frames and geometries; each source reports its frames'
     poses on its pose input port; the query output port gives a QueryObject. The collision
@@ -162,6 +99,8 @@ class SceneGraph(LeafSystem):
         self._world_frame_id = FrameId.get_new_id()
         self._frames[self._world_frame_id] = _Frame(self._world_frame_id, "world", 0, None, None)
         self._filters = CollisionFilterState()
+        self._proximity_serial = 0  # counts changes of the proximity geometries
+        self._proximity = None  # (serial, ProximityModel), made when first queried
         self._filters_parameter = self.DeclareAbstractParameter(AbstractValue.Make(self._filters))
         self._inspector = SceneGraphInspector(self)
         self._query_port = self.DeclareAbstractOutputPort(
@@ -183,6 +122,7 @@ class SceneGraph(LeafSystem):
         converted._frames = copy.deepcopy(self._frames)
         converted._geometries = copy.deepcopy(self._geometries)
         converted._filters = copy.deepcopy(self._filters)
+        converted._config = copy.deepcopy(self.__dict__.get("_config"))
         index = converted._filters_parameter
         converted._abstract_parameter_models[index] = AbstractValue.Make(converted._filters)
         for source_id, name in self._sources.items():
@@ -281,6 +221,7 @@ class SceneGraph(LeafSystem):
         for role in geometry._properties:
             self._check_name(frame, geometry.name(), role)
         self._geometries[geometry.id()] = _Geometry(geometry, frame_id, source_id)
+        self._proximity_serial += 1
         frame.geometries.append(geometry.id())
         return geometry.id()
 
@@ -318,6 +259,7 @@ class SceneGraph(LeafSystem):
         if not has_role:
             self._check_name(self._frames[geometry.frame], geometry.name, role)
         geometry.properties[role] = copy.deepcopy(properties)
+        self._proximity_serial += 1
 
     def RemoveRole(self, source_id, geometry_id, role):
         """Removes ``role`` from the geometry; returns the number of geometries that lost it
@@ -325,6 +267,7 @@ class SceneGraph(LeafSystem):
         geometry = self._owned_geometry(source_id, geometry_id)
         if geometry.properties.pop(Role(role), None) is None:
             return 0
+        self._proximity_serial += 1
         if role == Role.kProximity:
             self._filters.remove_geometry(geometry_id)
         return 1
@@ -334,6 +277,15 @@ class SceneGraph(LeafSystem):
 
     def model_inspector(self):
         return self._inspector
+
+    def _proximity_model(self):
+        """The ProximityModel of the proximity geometries registered now (made again after
+        a registration or role change)."""
+        if self._proximity is None or self._proximity[0] != self._proximity_serial:
+            from mallard.geometry._proximity_engine import ProximityModel
+
+            self._proximity = (self._proximity_serial, ProximityModel(self))
+        return self._proximity[1]
 
     # ---- configuration -----------------------------------------------------------------------
     def get_config(self, context=None):
@@ -368,6 +320,8 @@ class SceneGraph(LeafSystem):
         for g in [g for g in self._geometries if g not in geometries]:
             del self._geometries[g]
         self._filters.excluded, self._filters.transient = filters.excluded, filters.transient
+        self._filters.changed()
+        self._proximity_serial += 1
 
     # ---- collision filters -------------------------------------------------------------------
     def collision_filter_manager(self, context=None):

@@ -440,3 +440,22 @@ class BatchedPlant:
             dvdot_du[np.broadcast_to(clamped[:, None, :], dvdot_du.shape)] = 0.0
         results = (*outputs, dvdot_du)
         return self._finish(method, results, codes, inputs, names, return_status)
+
+    # ---- collisions ----------------------------------------------------------------------------
+    def CheckCollisions(
+        self, q, *, padding=0.0, min_distance=False, pairs_within=None, scene_graph_context=None
+    ):
+        """Collision checks of the plant's collision geometry (its SceneGraph's proximity
+        geometries, on its bodies or anchored) at each configuration ``q[i]`` (``q`` is (N, nq),
+        float64): a BatchedCollisions (mallard.geometry._batch_collision) holding, per
+        configuration, whether it is collision-free (no pair the collision filters allow has a
+        signed distance ≤ ``padding``), and, if asked, the least signed distance of those pairs
+        (``min_distance=True``) and the signed distances of the pairs within ``pairs_within``.
+        The filters are the SceneGraph's own, or those of ``scene_graph_context``. Each answer
+        is that of the plant's QueryObject at that configuration; computed compiled, one
+        configuration after the other on the calling thread (no helper threads yet). A
+        non-finite q raises ValueError naming it (mallard's own API: pydrake's
+        SceneGraphCollisionChecker does this one configuration at a time)."""
+        from mallard.geometry._batch_collision import check_collisions
+
+        return check_collisions(self, q, padding, min_distance, pairs_within, scene_graph_context)

@@ -79,7 +79,11 @@ def _reshaped_compiled(a, shape):
 _MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
 #: The import graph of mallard's sources, whose stamps key the kernels' cache entries.
 SOURCES = SourceGraph(_MALLARD_DIR, "mallard")
-manage_caches(_PACKAGE_DIR, SOURCES.stamp_of_file)
+#: The kernel packages: the dynamics' (this one) and SceneGraph's proximity queries'
+#: (mallard.geometry._kernels, which calls this one's kernels).
+KERNEL_PACKAGES = (_PACKAGE_DIR, os.path.join(_MALLARD_DIR, "geometry", "_kernels"))
+for _directory in KERNEL_PACKAGES:
+    manage_caches(_directory, SOURCES.stamp_of_file)
 # The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
 # the temporary cache where numba has no writable directory.
 manage_caches(_MALLARD_DIR)

@@ -288,6 +288,12 @@ class GeometryMixin:
         return self._scene_graph.model_inspector()
 
     # ---- geometry_pose output ----------------------------------------------------------------
+    def _geometry_pose_version(self, context):
+        """What the geometry_pose output's value in ``context`` depends on: the Context's
+        positions and parameters stamps (SceneGraph keeps its geometries' poses while they
+        are unchanged)."""
+        return context._serial_q, context._serial_p
+
     def _calc_geometry_poses(self, context, value):
         """X_WB (a FramePoseVector) of every body with a registered frame (World excepted)."""
         if not self._is_finalized:

@@ -19,6 +19,7 @@ from mallard.multibody._layout import (
     VELOCITIES,
     WORKSPACE,
 )
+from tests.geometry.kernel_cases import GEOMETRY_CASES  # noqa: E402
 
 ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
@@ -435,6 +436,37 @@ CASES = {
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
 }
+
+
+def _batch_collisions(rng):
+    """The batched collision checks (mallard.geometry._kernels.batch) of Sample's plant with
+    the proximity cases' scene on its bodies (the half space anchored), every pair but a half
+    space with a shape other than a sphere (which Drake's signed distance does not support):
+    the least distance and the pairs within 0.5."""
+    from mallard.geometry import _proximity_layout as layout
+    from mallard.geometry._kernels.batch import MIN_DISTANCE, PAIR_DISTANCES, geometry_row_sizes
+    from tests.geometry.kernel_cases import _model, _pairs, _poses
+
+    s = Sample(rng)
+    m = _model()
+    ng = len(m.ids)
+    mobod = rng.integers(1, s.sizes.n, ng)
+    mobod[m.kinds == layout.HALFSPACE] = -1
+    X_BG = _poses(rng, ng)
+    pairs = _pairs(m, lambda a, b: layout.HALFSPACE not in (a, b) or layout.SPHERE in (a, b))
+    allowed = np.zeros((ng, ng), dtype=np.uint8)
+    allowed[pairs[:, 0], pairs[:, 1]] = 1
+    Q, _ = s.batch()
+    size = Q.shape[0]
+    floats, ints = geometry_row_sizes(ng, len(pairs))
+    return (s.mi, s.mf, s.ws, Q, m.gi, m.gf, m.hv, mobod, X_BG, allowed, pairs, 0.05,
+            MIN_DISTANCE | PAIR_DISTANCES, 0.5, np.zeros(s.sizes.row), np.zeros(floats),
+            np.zeros(ints, dtype=np.int64), np.zeros(size, dtype=np.uint8), np.zeros(size),
+            np.zeros((size, len(pairs))), np.zeros(size, dtype=np.int64))  # fmt: skip
+
+
+CASES.update(GEOMETRY_CASES)  # (the proximity queries' entry points)
+CASES["batch_collisions"] = _batch_collisions
 
 #: Arguments not compared (by position): the batched entry points' rows, whose lanes are L
 #: wide compiled and one interpreted (kernels.lane_views.lane_width), and the ``flags`` of

@@ -13,12 +13,18 @@ import types
 import pytest
 
 import mallard
+import mallard.geometry._kernels as geometry_kernels
 import mallard.multibody._kernels as kernels
+from mallard.multibody._kernels import _numba_internals
 from mallard.multibody._kernels._machinery import SOURCES
 from mallard.multibody._kernels._sources import SourceGraph, import_statements
 
 KERNEL_MODULES = sorted(
     m.name for m in pkgutil.walk_packages(kernels.__path__, kernels.__name__ + ".")
+)
+#: The other kernel package, SceneGraph's proximity queries (mallard.geometry._kernels).
+GEOMETRY_KERNEL_MODULES = sorted(
+    m.name for m in pkgutil.walk_packages(geometry_kernels.__path__, "mallard.geometry._kernels.")
 )
 K = "mallard.multibody._kernels."
 IMPORTS = (ast.Import, ast.ImportFrom)
@@ -100,7 +106,7 @@ if True:
         assert parsed <= read, parsed - read
 
 
-@pytest.mark.parametrize("name", KERNEL_MODULES)
+@pytest.mark.parametrize("name", KERNEL_MODULES + GEOMETRY_KERNEL_MODULES)
 def test_the_closure_holds_every_module_whose_objects_the_module_holds(name):
     """What the static reading finds covers what the imported module's namespace holds:
     every mallard module, function or class a kernel module refers to is in its closure."""
@@ -142,6 +148,33 @@ def test_dependencies_of_the_kernel_modules():
     }
     for name in KERNEL_MODULES:
         outside = {m for m in SOURCES.closure(name) if not m.startswith(K)}
+        assert outside <= allowed, name
+
+
+def test_the_geometry_kernels_are_stamped_by_their_closure():
+    """The proximity kernels' cache entries are stamped as the dynamics kernels' are (not with
+    numba's stamp of their file alone, which mallard's other compiled functions keep): they
+    call the dynamics' kinematics (BatchedPlant.CheckCollisions). Their closure holds only
+    kernels and layouts, as the dynamics kernels' does, plus the proximity layout; nothing of
+    SceneGraph, the plant or the tree."""
+    from mallard.geometry._kernels import batch
+
+    fn = batch.batch_collisions
+    path = inspect.getfile(fn)
+    locator = _numba_internals._ManagedLocator.from_function(fn, path)
+    assert locator.get_source_stamp() == SOURCES.stamp_of_file(path)
+    assert K + "kinematics" in SOURCES.closure("mallard.geometry._kernels.batch")
+    allowed = {
+        "mallard.geometry._proximity_layout",
+        "mallard.multibody._joint_types",
+        "mallard.multibody._layout",
+        "mallard._compiled",
+        "mallard.common._quaternion_rotation",
+    }
+    for name in GEOMETRY_KERNEL_MODULES:
+        outside = {
+            m for m in SOURCES.closure(name) if not m.startswith((K, "mallard.geometry._kernels"))
+        }
         assert outside <= allowed, name
 
 

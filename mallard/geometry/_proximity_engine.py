@@ -1,0 +1,216 @@
+"""SceneGraph's proximity engine: the flat model of its proximity geometries that the kernels
+read (mallard.geometry._proximity_layout), the poses of a Context's geometries, the filter
+matrix of a Context's collision filters, and the queries' calls of the kernels.
+
+The model is made once per set of registered proximity geometries (SceneGraph counts the
+changes), in GeometryId order. A Context's poses X_WG are computed from its pose input ports
+and kept until a port's FramePoseVector changes; its filter matrix until its filters change.
+"""
+
+import weakref
+
+import numpy as np
+
+from mallard._compiled import kernels
+from mallard.geometry import _proximity_layout as layout
+from mallard.geometry._geometry_instance import Role
+from mallard.geometry._mesh import Convex, Mesh
+from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
+
+#: (the code, the shape's measures in gf) by shape class.
+_PRIMITIVES = {
+    Sphere: (layout.SPHERE, lambda s: (s.radius(), 0.0, 0.0)),
+    Box: (layout.BOX, lambda s: (s.width() / 2, s.depth() / 2, s.height() / 2)),
+    Capsule: (layout.CAPSULE, lambda s: (s.radius(), s.length() / 2, 0.0)),
+    Cylinder: (layout.CYLINDER, lambda s: (s.radius(), s.length() / 2, 0.0)),
+    Ellipsoid: (layout.ELLIPSOID, lambda s: (s.a(), s.b(), s.c())),
+    HalfSpace: (layout.HALFSPACE, lambda s: (0.0, 0.0, 0.0)),
+}
+#: Drake's error when the feature normals of a surface cannot be computed.
+_SHARP_EDGE = (
+    "FeatureNormalSet: Cannot compute an edge normal because the two triangles sharing the "
+    "edge make a very sharp edge."
+)
+_NEEDLE = (
+    "FeatureNormalSet: Cannot compute a vertex normal because the triangles sharing the vertex "
+    "form a very pointy needle."
+)
+
+
+def _pose(X):
+    """The 4×3 array [R; pᵀ] of a RigidTransform (of any scalar)."""
+    A = np.empty((4, 3), dtype=object if X.rotation().matrix().dtype == object else float)
+    A[:3] = X.rotation().matrix()
+    A[3] = X.translation()
+    return A
+
+
+def surface_triangles(vertices, triangles):
+    """(tri rows (n, TRI_COLUMNS), error or None): the triangles of a closed surface with their
+    face, edge and corner normals (Drake's FeatureNormalSet: corners angle-weighted, edges the
+    normalized sum of their faces'), or Drake's message if a normal cannot be computed."""
+    p = np.asarray(vertices, dtype=float)
+    t = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    a, b, c = p[t[:, 0]], p[t[:, 1]], p[t[:, 2]]
+    n = np.cross(b - a, c - a)
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    corner = np.zeros_like(p)
+    edges = {}
+    for f in range(len(t)):
+        v = t[f]
+        e = [p[v[(i + 1) % 3]] - p[v[i]] for i in range(3)]
+        e = [x / np.linalg.norm(x) for x in e]
+        for i in range(3):
+            corner[v[i]] += np.arccos(np.clip(e[i] @ -e[(i + 2) % 3], -1, 1)) * n[f]
+        for i in range(3):
+            key = tuple(sorted((int(v[i]), int(v[(i + 1) % 3]))))
+            if key not in edges:
+                edges[key] = n[f].copy()
+            else:
+                total = edges[key] + n[f]
+                if total @ total < 3e-6:
+                    return None, _SHARP_EDGE
+                edges[key] = total / np.linalg.norm(total)
+    used = np.unique(t)
+    if np.any(np.einsum("ij,ij->i", corner[used], corner[used]) < 3e-6):
+        return None, _NEEDLE
+    corner[used] /= np.linalg.norm(corner[used], axis=1, keepdims=True)
+    rows = np.empty((len(t), layout.TRI_COLUMNS))
+    rows[:, layout.TRI_A : layout.TRI_A + 3] = a
+    rows[:, layout.TRI_B : layout.TRI_B + 3] = b
+    rows[:, layout.TRI_C : layout.TRI_C + 3] = c
+    rows[:, layout.TRI_N : layout.TRI_N + 3] = n
+    for f in range(len(t)):
+        v = t[f]
+        for k in range(3):  # edge k joins corner k − 1 to corner k
+            key = tuple(sorted((int(v[k - 1]), int(v[k]))))
+            rows[f, layout.TRI_EDGE_N + 3 * k : layout.TRI_EDGE_N + 3 * k + 3] = edges[key]
+            rows[f, layout.TRI_CORNER_N + 3 * k : layout.TRI_CORNER_N + 3 * k + 3] = corner[v[k]]
+    return rows, None
+
+
+class ProximityModel:
+    """The flat model of a SceneGraph's proximity geometries (see the module)."""
+
+    def __init__(self, scene_graph):
+        sg = scene_graph
+        self.ids = sorted(g.id for g in sg._geometries.values() if Role.kProximity in g.properties)
+        self.index = {g: i for i, g in enumerate(self.ids)}
+        geometries = [sg._geometries[g] for g in self.ids]
+        self.frames = list(dict.fromkeys(g.frame for g in geometries))
+        #: The sources whose pose ports give those frames' poses (World's needs none).
+        self.sources = list(
+            dict.fromkeys(sg._frames[f].source for f in self.frames if f != sg._world_frame_id)
+        )
+        frame_index = {f: i for i, f in enumerate(self.frames)}
+        n = len(self.ids)
+        self.gi = np.zeros((n, layout.GI_COLUMNS), dtype=np.int64)
+        self.gf = np.zeros((n, 3))
+        self.X_FG = np.zeros((n, 4, 3))
+        hulls, surfaces = [], []
+        self.point_errors = {}  # index -> Drake's message for ComputeSignedDistanceToPoint
+        self.point_supported = np.ones(n, dtype=np.int64)
+        hull_start = tri_start = 0
+        for i, geometry in enumerate(geometries):
+            shape = geometry.shape
+            self.gi[i, layout.FRAME] = frame_index[geometry.frame]
+            self.X_FG[i] = _pose(geometry.X_FG)
+            primitive = _PRIMITIVES.get(type(shape))
+            if primitive is not None:
+                self.gi[i, layout.KIND] = primitive[0]
+                self.gf[i] = primitive[1](shape)
+                continue
+            hull = shape.GetConvexHull()
+            vertices = hull._vertices
+            self.gi[i, layout.KIND] = layout.CONVEX if isinstance(shape, Convex) else layout.MESH
+            self.gi[i, layout.HULL_START] = hull_start
+            self.gi[i, layout.HULL_COUNT] = len(vertices)
+            self.gf[i] = vertices.mean(axis=0)
+            hulls.append(vertices)
+            hull_start += len(vertices)
+            surface = self._surface(shape, hull)
+            if surface is None:
+                self.point_supported[i] = 0
+                continue
+            rows, error = surface_triangles(*surface)
+            if error is not None:
+                self.point_errors[i] = error
+                self.point_supported[i] = 0
+                continue
+            self.gi[i, layout.TRI_START] = tri_start
+            self.gi[i, layout.TRI_COUNT] = len(rows)
+            surfaces.append(rows)
+            tri_start += len(rows)
+        self.hv = np.concatenate(hulls) if hulls else np.zeros((0, 3))
+        self.tri = np.concatenate(surfaces) if surfaces else np.zeros((0, layout.TRI_COLUMNS))
+        self.kinds = self.gi[:, layout.KIND].copy()
+        self.anchored = np.array([g.frame == sg._world_frame_id for g in geometries], dtype=bool)
+        # Scratch: the broadphase's and the narrowphase's.
+        self.boxes = np.zeros((n, 6))
+        self.order = np.arange(n, dtype=np.int64)
+        self.pairs = np.zeros((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
+        self.ws = np.zeros(layout.WS_SIZE)
+        self.wi = np.zeros(layout.WI_SIZE, dtype=np.int64)
+        self.status = np.zeros(3, dtype=np.int64)
+        self.scratch = np.zeros(layout.PENETRATION)
+        self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
+        self.poses_of = weakref.WeakKeyDictionary()  # Context -> (key, pose vectors, X_WG)
+
+    @staticmethod
+    def _surface(shape, hull):
+        """(vertices, triangles) whose signed distance to a point Drake computes for a Convex
+        (its hull) or a Mesh (its own .obj surface; None for another file type)."""
+        if isinstance(shape, Mesh):
+            if shape.extension() != ".obj":
+                return None
+            return shape._obj(None)
+        return hull._vertices, hull._triangles()
+
+    # ---- what a Context gives ----------------------------------------------------------------
+    def allowed(self, scene_graph, state):
+        """The filter matrix (n × n, upper triangle) of the collision filter state ``state``:
+        1 for the pairs that proximity queries consider."""
+        entry = self.filters.get(state)
+        if entry is not None and entry[0] == state.serial:
+            return entry[1]
+        frame = self.gi[:, layout.FRAME]
+        allowed = np.triu(frame[:, None] != frame[None, :], 1).astype(np.uint8)
+        for a, b in state.excluded_pairs():
+            i, j = self.index.get(a), self.index.get(b)
+            if i is not None and j is not None:
+                allowed[min(i, j), max(i, j)] = 0
+        for a, b, excluded in state.transient_pairs():
+            i, j = self.index.get(a), self.index.get(b)
+            if i is not None and j is not None and frame[i] != frame[j]:
+                allowed[min(i, j), max(i, j)] = 0 if excluded else 1
+        self.filters[state] = (state.serial, allowed)
+        return allowed
+
+    def poses(self, X_WF):
+        """X_WG (n, 4, 3) from the frames' poses X_WF (a list of 4×3 arrays, in self.frames'
+        order)."""
+        F = np.stack(X_WF)
+        dtype = object if F.dtype == object or self.X_FG.dtype == object else float
+        R_WF, p_WF = F[:, :3, :].astype(dtype), F[:, 3, :].astype(dtype)
+        frame = self.gi[:, layout.FRAME]
+        R = R_WF[frame]
+        X_WG = np.empty((len(self.ids), 4, 3), dtype=dtype)
+        X_WG[:, :3, :] = np.matmul(R, self.X_FG[:, :3, :])
+        X_WG[:, 3, :] = p_WF[frame] + np.matmul(R, self.X_FG[:, 3, :, None])[:, :, 0]
+        return X_WG
+
+    # ---- the kernels' calls -------------------------------------------------------------------
+    def candidates(self, X_WG, allowed, margin, fcl=False):
+        """The number of allowed pairs, in self.pairs, whose boxes overlap."""
+        X = X_WG if X_WG.dtype != object else _values(X_WG)
+        return kernels(np.float64).proximity_candidates(
+            self.gi, self.gf, self.hv, X, allowed, float(margin), fcl, self.boxes, self.order,
+            self.pairs,
+        )  # fmt: skip
+
+
+def _values(a):
+    """The float values of an array of AutoDiffXd."""
+    from mallard._scalar import scalar_value
+
+    return np.vectorize(scalar_value, otypes=[float])(a)

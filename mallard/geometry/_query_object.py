@@ -1,0 +1,347 @@
+"""QueryObject: what SceneGraph's query output port carries. It answers, for the Context it was
+evaluated in, pose queries and the proximity queries of pydrake's QueryObject with Drake's
+results and conventions (mallard.geometry._kernels for how): penetrations as point pairs,
+signed distances between pairs and to a point, collision candidates and whether anything
+collides.
+
+Pairs are reported as (A, B) with A the geometry of smaller GeometryId, sorted; pairs of
+geometries on one frame (anchored geometries among them), and pairs the collision filters
+exclude, are never considered (ComputeSignedDistancePairClosestPoints excepted).
+"""
+
+import numpy as np
+
+from mallard._compiled import kernels
+from mallard._template import convert_value
+from mallard.common._pybind import overloads
+from mallard.geometry import _proximity_layout as layout
+from mallard.geometry._geometry_instance import ROLE_NAMES, Role
+from mallard.geometry._identifiers import FrameId, id_argument, id_text
+from mallard.geometry._proximity_engine import _pose, _values
+from mallard.geometry._query_results import (
+    PenetrationAsPointPair,
+    SignedDistancePair,
+    SignedDistanceToPoint,
+    records,
+)
+from mallard.geometry._scene_graph_inspector import SceneGraphInspector
+from mallard.math import RigidTransform
+from mallard.systems.framework._system import system_scalar_type
+
+#: The shapes a sphere has a closed form with (Drake's sphere-shape functors).
+_SPHERE_CLOSED = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.CYLINDER, layout.HALFSPACE)
+#: For AutoDiffXd: the shapes a sphere's penetration and signed distance support, and the
+#: shapes a point's signed distance does (Drake's ScalarSupport<AutoDiffXd>).
+_AD_PENETRATION = _SPHERE_CLOSED
+_AD_DISTANCE = (layout.SPHERE, layout.BOX, layout.HALFSPACE)
+_AD_POINT = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.HALFSPACE)
+_SCALAR_NAMES = {float: "double"}
+_PENETRATION_DOC = "QueryObject::ComputePointPairPenetration()"
+_DISTANCE_DOC = "QueryObject::ComputeSignedDistancePairwiseClosestPoints()"
+
+
+def _scalar_name(T):
+    return _SCALAR_NAMES.get(T, "drake::AutoDiffXd")
+
+
+class QueryObject:
+    """What SceneGraph's query output port carries: the poses of frames and geometries in
+    World for the Context it was evaluated in, the inspector, and the proximity queries. A
+    copy is "baked", as Drake's: it keeps the poses and the inspector of the moment it was
+    made, not the Context, and answers its queries from them."""
+
+    def __init__(self, scene_graph=None, context=None):
+        self._sg = scene_graph
+        self._context = context
+        self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
+
+    def inspector(self):
+        """The inspector of the SceneGraph, reading the collision filters of this Context."""
+        sg = self._sg
+        if self._baked is not None:
+            return self._baked[1]
+        if self._context is None:
+            return sg.model_inspector()
+        return SceneGraphInspector(sg, sg._context_filters(self._context))
+
+    def __deepcopy__(self, memo):
+        baked = QueryObject(self._sg)
+        if self._baked is not None or self._context is not None:
+            world = self._sg._world_frame_id
+            poses = {f: self._X_PF(f) for f in self._sg._frames if f != world}
+            baked._baked = [poses, self.inspector(), None]
+        return baked
+
+    def __copy__(self):
+        return self.__deepcopy__({})
+
+    # ---- poses -------------------------------------------------------------------------------
+    def _X_PF(self, frame_id):
+        """The pose of frame ``frame_id`` in its parent frame."""
+        if self._baked is not None:
+            return self._baked[0][frame_id]
+        frame = self._sg._frame(frame_id)
+        return self._sg.get_source_pose_port(frame.source).Eval(self._context).value(frame_id)
+
+    def _X_WF(self, frame_id):
+        sg = self._sg
+        frame = sg._frame(frame_id)
+        if frame.parent is None and frame_id == sg._world_frame_id:
+            return convert_value(RigidTransform(), system_scalar_type(sg))
+        X_PF = self._X_PF(frame_id)
+        if frame.parent is None:
+            return X_PF
+        return self._X_WF(frame.parent) @ X_PF
+
+    def _check(self):
+        if self._sg is None or (self._context is None and self._baked is None):
+            raise RuntimeError("Attempting to perform query on invalid QueryObject.")
+
+    @overloads("frame_id", "geometry_id")
+    def GetPoseInWorld(self, *args, **kwargs):
+        """X_WF of a frame or X_WG of a geometry."""
+        (id,) = id_argument(QueryObject.GetPoseInWorld, args, kwargs)  # noqa: A001
+        self._check()
+        if isinstance(id, FrameId):
+            return self._X_WF(id)
+        geometry = self._sg._geometry(id)
+        return self._X_WF(geometry.frame) @ geometry.X_FG
+
+    def GetPoseInParent(self, frame_id):
+        self._check()
+        self._sg._frame(frame_id)
+        return self._X_PF(frame_id)
+
+    # ---- the proximity engine ----------------------------------------------------------------
+    def _engine(self):
+        """(model, X_WG, allowed, T): the ProximityModel, the geometries' poses in this
+        Context (kept while the sources' poses are unchanged) or of this baked copy, the
+        filter matrix and the scalar type."""
+        self._check()
+        sg, context = self._sg, self._context
+        model = sg._proximity_model()
+        if self._baked is not None:
+            _, inspector, cached = self._baked
+            if cached is None or cached[0] is not model:
+                cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
+            X_WG, filters = cached[1], inspector._filter_state()
+        else:
+            key = tuple(_pose_version(sg, context, source) for source in model.sources)
+            cached = model.poses_of.get(context)
+            if cached is not None and cached[0] == key:
+                X_WG = cached[1]
+            else:
+                X_WG = model.poses(self._frame_poses(model))
+                model.poses_of[context] = (key, X_WG)
+            filters = sg._context_filters(context)
+        return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
+
+    def _frame_poses(self, model):
+        """X_WF (4×3) of the model's frames, each source's pose port evaluated once."""
+        sg, context = self._sg, self._context
+        if self._baked is None:
+            vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
+
+            def X_PF(frame_id):
+                return vectors[sg._frame(frame_id).source].value(frame_id)
+        else:
+            X_PF = self._X_PF
+        X_WF = {}
+
+        def pose(frame_id):
+            X = X_WF.get(frame_id)
+            if X is None:
+                frame = sg._frame(frame_id)
+                if frame_id == sg._world_frame_id:
+                    X = convert_value(RigidTransform(), system_scalar_type(sg))
+                else:
+                    X = X_PF(frame_id)
+                    if frame.parent is not None:
+                        X = pose(frame.parent) @ X
+                X_WF[frame_id] = X
+            return X
+
+        return [_pose(pose(f)) for f in model.frames]
+
+    def _raise(self, model, status, what):
+        """The RuntimeError for a failed kernel status (code, a, b)."""
+        from mallard.geometry._kernels.narrowphase import UNSUPPORTED
+
+        code, a, b = (int(x) for x in status)
+        names = layout.FCL_NAMES[model.kinds[a]], layout.FCL_NAMES[model.kinds[b]]
+        if code == UNSUPPORTED:
+            raise _unsupported(what, names, float)
+        raise RuntimeError(
+            f"{what}: the iterative algorithm failed for geometries {id_text(model.ids[a])} "
+            f"and {id_text(model.ids[b])} ('{names[0]}' and '{names[1]}') at this "
+            "configuration (FCL's EPA would throw here too)"
+        )
+
+    @staticmethod
+    def _check_scalar_support(model, count, T, supported, what):
+        """For T ≠ float: raise Drake's error for the first pair of pairs[:count] that is not
+        a sphere with a shape in ``supported``."""
+        if T is float:
+            return
+        kinds = model.kinds
+        for a, b in model.pairs[:count]:
+            ka, kb = kinds[a], kinds[b]
+            if not (
+                (ka == layout.SPHERE and kb in supported)
+                or (kb == layout.SPHERE and ka in supported)
+            ):
+                raise _unsupported(what, (layout.FCL_NAMES[ka], layout.FCL_NAMES[kb]), T)
+
+    # ---- queries -------------------------------------------------------------------------------
+    def ComputePointPairPenetration(self):
+        """The penetrations of every unfiltered pair of overlapping geometries, sorted by
+        (id_A, id_B): a list of PenetrationAsPointPair. Touching pairs are reported for a sphere
+        with a sphere, box, capsule, cylinder or half space, not for the others. RuntimeError
+        for two half spaces; for AutoDiffXd, for pairs other than a sphere with a sphere, box,
+        capsule, cylinder or half space."""
+        model, X_WG, allowed, T = self._engine()
+        count = model.candidates(X_WG, allowed, 0.0)
+        self._check_scalar_support(model, count, T, _AD_PENETRATION, "Penetration")
+        out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
+        k = kernels(X_WG.dtype).proximity_penetrations(
+            model.gi, model.gf, model.hv, X_WG, model.pairs, count, model.ws, out, model.status
+        )
+        if k < 0:
+            self._raise(model, model.status, "Penetration")
+        pairs = model.pairs[:k]
+        if model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
+            order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+            pairs, out = pairs[order], out[order]
+        a, b = pairs[:, 0].tolist(), pairs[:, 1].tolist()
+        return records(PenetrationAsPointPair, out, model.ids, a, b)
+
+    def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
+        """The signed distances of every unfiltered pair of geometries that are at most
+        ``max_distance`` apart, sorted by (id_A, id_B): a list of SignedDistancePair.
+        RuntimeError for a half space with any shape but a sphere (and, for AutoDiffXd, for
+        pairs other than a sphere with a sphere, box or half space)."""
+        max_distance = float(max_distance)
+        model, X_WG, allowed, T = self._engine()
+        count = model.candidates(X_WG, allowed, max(max_distance, 0.0))
+        return self._signed_distances(model, X_WG, count, max_distance, T)
+
+    def _signed_distances(self, model, X_WG, count, max_distance, T):
+        self._check_scalar_support(model, count, T, _AD_DISTANCE, "Signed distance")
+        kinds = model.kinds
+        for a, b in model.pairs[:count]:
+            ka, kb = kinds[a], kinds[b]
+            if (ka == layout.HALFSPACE and kb != layout.SPHERE) or (
+                kb == layout.HALFSPACE and ka != layout.SPHERE
+            ):
+                raise _unsupported(
+                    "Signed distance", (layout.FCL_NAMES[ka], layout.FCL_NAMES[kb]), T
+                )
+        out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
+        k = kernels(X_WG.dtype).proximity_signed_distances(
+            model.gi, model.gf, model.hv, X_WG, model.pairs, count, max_distance, model.ws,
+            model.wi, out, model.status,
+        )  # fmt: skip
+        if k < 0:
+            self._raise(model, model.status, "Signed distance")
+        a, b = model.pairs[:k, 0].tolist(), model.pairs[:k, 1].tolist()
+        return records(SignedDistancePair, out, model.ids, a, b)
+
+    def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
+        """The signed distance between two geometries with the proximity role, whatever the
+        collision filters say: a SignedDistancePair whose A is the geometry of smaller id.
+        RuntimeError for an id that is not registered or has no proximity role, and for the
+        pairs ComputeSignedDistancePairwiseClosestPoints does not support."""
+        self._check()
+        indices = [self._proximity_index(g) for g in (geometry_id_A, geometry_id_B)]
+        model, X_WG, _, T = self._engine()
+        model.pairs[0] = sorted(indices)
+        return self._signed_distances(model, X_WG, 1, np.inf, T)[0]
+
+    def _proximity_index(self, geometry_id):
+        sg = self._sg
+        geometry = sg._geometry(geometry_id)
+        if Role.kProximity not in geometry.properties:
+            roles = [
+                ROLE_NAMES[r]
+                for r in (Role.kIllustration, Role.kPerception)
+                if r in geometry.properties
+            ]
+            has = f"It has the {roles[0]} role." if roles else "It has no role."
+            raise RuntimeError(
+                f"The geometry {id_text(geometry_id)} cannot be used in "
+                "ComputeSignedDistancePairClosestPoints; it does not have a proximity role. " + has
+            )
+        return sg._proximity_model().index[geometry_id]
+
+    def ComputeSignedDistanceToPoint(self, p_WQ, threshold=np.inf):
+        """The signed distances from the point Q (p_WQ, in World) to every geometry with the
+        proximity role that is at most ``threshold`` away, sorted by id: a list of
+        SignedDistanceToPoint (for AutoDiffXd, only spheres, boxes, capsules and half spaces
+        are reported; a Mesh is reported if its file is an .obj)."""
+        model, X_WG, _, T = self._engine()
+        p = np.asarray(p_WQ)
+        if p.shape not in ((3,), (3, 1)):
+            raise TypeError(
+                f"ComputeSignedDistanceToPoint(): p_WQ must be a 3-vector, got shape {p.shape}"
+            )
+        dtype = object if (p.dtype == object or X_WG.dtype == object) else float
+        p = p.reshape(3).astype(dtype)
+        X = X_WG.astype(dtype)
+        supported = model.point_supported
+        if T is not float:
+            supported = supported * np.isin(model.kinds, _AD_POINT)
+        if model.point_errors:
+            error = next(iter(model.point_errors.values()))
+            raise RuntimeError(f"DistanceToPoint from meshes: {error}")
+        n = len(model.ids)
+        out = np.empty((n, layout.POINT), dtype=dtype)
+        index = np.empty(n, dtype=np.int64)
+        k = kernels(dtype).proximity_point_distances(
+            model.gi, model.gf, model.hv, model.tri, X, p, float(threshold), supported,
+            model.ws, model.wi, out, index, model.status,
+        )  # fmt: skip
+        if k < 0:
+            self._raise(model, model.status, "Signed distance to point")
+        return records(SignedDistanceToPoint, out, model.ids, index[:k].tolist())
+
+    def FindCollisionCandidates(self):
+        """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's
+        broadphase boxes), sorted."""
+        model, X_WG, allowed, _ = self._engine()
+        count = model.candidates(X_WG, allowed, 0.0, fcl=True)
+        ids = model.ids
+        return [(ids[a], ids[b]) for a, b in model.pairs[:count].tolist()]
+
+    def HasCollisions(self):
+        """Whether any unfiltered pair of geometries touches or overlaps."""
+        model, X_WG, allowed, _ = self._engine()
+        X = X_WG if X_WG.dtype != object else _values(X_WG)
+        count = model.candidates(X, allowed, 0.0)
+        return bool(
+            kernels(np.float64).proximity_intersecting(
+                model.gi, model.gf, model.hv, X, model.pairs, count, model.ws, model.scratch
+            )
+        )
+
+
+def _pose_version(scene_graph, context, source):
+    """What identifies the poses a source reports in ``context``: its plant's position and
+    parameter stamps if its pose port is connected to a MultibodyPlant, else its
+    FramePoseVector's identity and changes."""
+    port = scene_graph._pose_ports[source]
+    connection = context._inputs[port.get_index()]
+    upstream = getattr(connection, "_port", None)
+    version = getattr(getattr(upstream, "_system", None), "_geometry_pose_version", None)
+    if version is not None:
+        return id(connection._context), version(connection._context)
+    value = port.Eval(context)
+    return id(value), value._version
+
+
+def _unsupported(what, names, T):
+    doc = _PENETRATION_DOC if what == "Penetration" else _DISTANCE_DOC
+    return RuntimeError(
+        f"{what} queries between shapes '{names[0]}' and '{names[1]}' are not supported for "
+        f"scalar type {_scalar_name(T)}. See the documentation for {doc} for the full status "
+        "of supported geometries."
+    )

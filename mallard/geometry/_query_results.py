@@ -1,0 +1,141 @@
+"""The results of SceneGraph's proximity queries (pydrake.geometry's PenetrationAsPointPair,
+SignedDistancePair, SignedDistanceToPoint): records of ids, one scalar and 3-vectors of the
+query's scalar type (float, or AutoDiffXd for a QueryObject of a SceneGraph_[AutoDiffXd]).
+
+A record keeps its numbers in a row of the query's results array (the scalar first, then the
+vectors); its attributes are views of that row (setting one writes into it), so that a query
+returning thousands of results makes no array per result.
+"""
+
+import numpy as np
+
+from mallard._template import TemplateClass
+
+
+class _Scalar:
+    """The scalar attribute, element 0 of the record's row."""
+
+    def __get__(self, record, owner=None):
+        return self if record is None else record._rows[record._i, 0]
+
+    def __set__(self, record, value):
+        record._own()[0] = value
+
+
+class _Vector:
+    """A 3-vector attribute, elements start..start + 2 of the record's row."""
+
+    def __init__(self, start):
+        self.start = start
+
+    def __get__(self, record, owner=None):
+        if record is None:
+            return self
+        return record._rows[record._i, self.start : self.start + 3]
+
+    def __set__(self, record, value):
+        a = np.asarray(value)
+        if a.shape not in ((3,), (3, 1)):
+            raise TypeError(f"{type(record).__name__}: a 3-vector is expected, got shape {a.shape}")
+        row = record._own(a.dtype == object)
+        row[self.start : self.start + 3] = a.reshape(3)
+
+
+class _Record:
+    """A record of ids, a scalar and 3-vectors (see the module); built by keyword."""
+
+    __slots__ = ("_rows", "_i")
+    _IDS = ()
+    _SCALAR = ""
+    _VECTORS = ()
+
+    def __init__(self, **kwargs):
+        self._rows = np.zeros((1, 1 + 3 * len(self._VECTORS)))
+        self._i = 0
+        for name in self._IDS:
+            setattr(self, name, kwargs.pop(name, None))
+        for name in (self._SCALAR, *self._VECTORS):
+            if name in kwargs:
+                setattr(self, name, kwargs.pop(name))
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}(): unexpected arguments {sorted(kwargs)}")
+
+    def _own(self, need_object=False):
+        """The record's row, made its own (copied out of a shared results array) and of object
+        dtype if ``need_object``."""
+        rows = self._rows
+        if rows.shape[0] != 1 or (need_object and rows.dtype != object):
+            dtype = object if need_object or rows.dtype == object else float
+            self._rows = rows[self._i : self._i + 1].astype(dtype)
+            self._i = 0
+        return self._rows[0]
+
+    def __repr__(self):
+        names = (*self._IDS, self._SCALAR, *self._VECTORS)
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        return f"{type(self).__name__}({fields})"
+
+
+class PenetrationAsPointPair(_Record):
+    """The penetration of geometries A and B: Ca on A's surface and Cb on B's surface are the
+    points of each deepest inside the other; nhat_BA_W (unit, in World) points out of B into
+    A; depth = (p_WCb − p_WCa)·nhat_BA_W > 0."""
+
+    __slots__ = ("id_A", "id_B")
+    _IDS = ("id_A", "id_B")
+    _SCALAR = "depth"
+    _VECTORS = ("nhat_BA_W", "p_WCa", "p_WCb")
+    depth = _Scalar()
+    nhat_BA_W, p_WCa, p_WCb = _Vector(1), _Vector(4), _Vector(7)
+
+
+class SignedDistancePair(_Record):
+    """The signed distance between geometries A and B (negative when they overlap), its
+    witness points Ca on A (p_ACa, in A's frame) and Cb on B (p_BCb, in B's frame), and
+    nhat_BA_W, the direction (in World) in which A moving away from B increases the distance
+    fastest."""
+
+    __slots__ = ("id_A", "id_B")
+    _IDS = ("id_A", "id_B")
+    _SCALAR = "distance"
+    _VECTORS = ("nhat_BA_W", "p_ACa", "p_BCb")
+    distance = _Scalar()
+    nhat_BA_W, p_ACa, p_BCb = _Vector(1), _Vector(4), _Vector(7)
+
+
+class SignedDistanceToPoint(_Record):
+    """The signed distance from a query point Q to geometry G (negative inside), the point N
+    of G's surface nearest Q (p_GN, in G's frame) and the gradient grad_W of the distance with
+    respect to Q's position (a unit vector in World)."""
+
+    __slots__ = ("id_G",)
+    _IDS = ("id_G",)
+    _SCALAR = "distance"
+    _VECTORS = ("p_GN", "grad_W")
+    distance = _Scalar()
+    p_GN, grad_W = _Vector(1), _Vector(4)
+
+
+PenetrationAsPointPair_ = TemplateClass("PenetrationAsPointPair_", PenetrationAsPointPair)
+SignedDistancePair_ = TemplateClass("SignedDistancePair_", SignedDistancePair)
+SignedDistanceToPoint_ = TemplateClass("SignedDistanceToPoint_", SignedDistanceToPoint)
+
+
+def records(kind, rows, ids, a, b=None):
+    """A ``kind`` record per row of the results array ``rows``, with the ids ``ids[a[i]]`` (and
+    ``ids[b[i]]``, for a pair): the records share ``rows``, which the caller must not reuse.
+    (No container is made per record but the record: a query may return thousands, and every
+    container the garbage collector tracks makes its full collections come sooner.)"""
+    new = object.__new__
+    out = []
+    if b is None:
+        for i, g in enumerate(a):
+            r = new(kind)
+            r._rows, r._i, r.id_G = rows, i, ids[g]
+            out.append(r)
+        return out
+    for i, (g, h) in enumerate(zip(a, b)):  # noqa: B905 (same lengths)
+        r = new(kind)
+        r._rows, r._i, r.id_A, r.id_B = rows, i, ids[g], ids[h]
+        out.append(r)
+    return out

@@ -1,0 +1,138 @@
+"""Sample arguments of the proximity kernels' entry points (mallard.geometry._kernels.queries),
+for the compiled-versus-interpreted test (tests/multibody/kernels/kernel_cases.py takes them):
+a scene of every shape at random poses close enough that every algorithm runs (closed forms,
+MPR, GJK, EPA)."""
+
+import os
+import tempfile
+
+import numpy as np
+
+import mallard.all as ml
+from mallard.geometry import _proximity_layout as layout
+from mallard.geometry._proximity_engine import ProximityModel
+
+OCTAHEDRON = """v 0.3 0 0
+v -0.25 0.01 0
+v 0.02 0.2 -0.01
+v 0 -0.22 0.03
+v 0.01 0 0.35
+v 0 0.02 -0.3
+f 1 3 5
+f 3 2 5
+f 2 4 5
+f 4 1 5
+f 3 1 6
+f 2 3 6
+f 4 2 6
+f 1 4 6
+"""
+
+
+def _model():
+    path = os.path.join(tempfile.mkdtemp(), "octahedron.obj")
+    with open(path, "w") as f:
+        f.write(OCTAHEDRON)
+    sg = ml.SceneGraph()
+    source = sg.RegisterSource("s")
+    shapes = [
+        ml.Sphere(0.3),
+        ml.Box(0.6, 0.4, 0.3),
+        ml.Capsule(0.15, 0.5),
+        ml.Cylinder(0.2, 0.5),
+        ml.Ellipsoid(0.3, 0.2, 0.25),
+        ml.HalfSpace(),
+        ml.Convex(path),
+        ml.Sphere(0.2),
+    ]
+    for i, shape in enumerate(shapes):
+        frame = sg.RegisterFrame(source, ml.GeometryFrame(f"f{i}"))
+        instance = ml.GeometryInstance(ml.RigidTransform(), shape, f"g{i}")
+        instance.set_proximity_properties(ml.ProximityProperties())
+        sg.RegisterGeometry(source, frame, instance)
+    return ProximityModel(sg)
+
+
+def _poses(rng, n):
+    X = np.zeros((n, 4, 3))
+    for g in range(n):
+        q = rng.normal(size=4)
+        X[g, :3] = ml.RotationMatrix(ml.Quaternion(q / np.linalg.norm(q))).matrix()
+        X[g, 3] = rng.uniform(-0.25, 0.25, 3)
+    return X
+
+
+def _pairs(model, keep):
+    n = len(model.ids)
+    pairs = [
+        (a, b) for a in range(n) for b in range(a + 1, n) if keep(model.kinds[a], model.kinds[b])
+    ]
+    return np.array(pairs, dtype=np.int64)
+
+
+def _workspaces():
+    return np.zeros(layout.WS_SIZE), np.zeros(layout.WI_SIZE, dtype=np.int64)
+
+
+def _candidates(rng):
+    m = _model()
+    n = len(m.ids)
+    allowed = np.triu(np.ones((n, n), dtype=np.uint8), 1)
+    pairs = np.zeros((n * n, 2), dtype=np.int64)
+    return (m.gi, m.gf, m.hv, _poses(rng, n), allowed, 0.05, False, np.zeros((n, 6)),
+            np.arange(n, dtype=np.int64), pairs)  # fmt: skip
+
+
+def _penetrations(rng):
+    m = _model()
+    pairs = _pairs(m, lambda a, b: not (a == b == layout.HALFSPACE))
+    ws, _ = _workspaces()
+    out = np.zeros((len(pairs), layout.PENETRATION))
+    return (
+        m.gi,
+        m.gf,
+        m.hv,
+        _poses(rng, len(m.ids)),
+        pairs,
+        len(pairs),
+        ws,
+        out,
+        np.zeros(3, np.int64),
+    )
+
+
+def _signed_distances(rng):
+    m = _model()
+    H, S = layout.HALFSPACE, layout.SPHERE
+    pairs = _pairs(m, lambda a, b: not ((a == H and b != S) or (b == H and a != S)))
+    ws, wi = _workspaces()
+    out = np.zeros((len(pairs), layout.DISTANCE))
+    return (m.gi, m.gf, m.hv, _poses(rng, len(m.ids)), pairs, len(pairs), np.inf, ws, wi, out,
+            np.zeros(3, np.int64))  # fmt: skip
+
+
+def _intersecting(rng):
+    m = _model()
+    pairs = _pairs(m, lambda a, b: True)
+    ws, _ = _workspaces()
+    X = _poses(rng, len(m.ids))
+    X[:, 3] *= 4.0  # (apart: most pairs are tested before one is found touching)
+    return m.gi, m.gf, m.hv, X, pairs, len(pairs), ws, np.zeros(layout.PENETRATION)
+
+
+def _point_distances(rng):
+    m = _model()
+    n = len(m.ids)
+    ws, wi = _workspaces()
+    return (m.gi, m.gf, m.hv, m.tri, _poses(rng, n), rng.uniform(-0.3, 0.3, 3), np.inf,
+            m.point_supported, ws, wi, np.zeros((n, layout.POINT)), np.zeros(n, np.int64),
+            np.zeros(3, np.int64))  # fmt: skip
+
+
+GEOMETRY_CASES = {
+    "proximity_candidates": _candidates,
+    "proximity_penetrations": _penetrations,
+    "proximity_signed_distances": _signed_distances,
+    "proximity_intersecting": _intersecting,
+    "proximity_point_distances": _point_distances,
+}

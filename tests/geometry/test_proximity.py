@@ -1,0 +1,186 @@
+"""SceneGraph's proximity queries without pydrake: what the caches keep (poses, filters, the
+model after a registration), the broadphase against testing every pair, a Mesh's pairs (its
+convex hull) and its distance to a point (its own surface), the result types, closed forms."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import mallard.all as ml
+
+
+def scene(shapes, anchored=()):
+    """(SceneGraph, Context, frames, ids, source) with one frame per shape (at the identity)
+    and the ``anchored`` shapes fixed in World."""
+    sg = ml.SceneGraph()
+    source = sg.RegisterSource("s")
+    frames, ids = [], []
+    for i, shape in enumerate(shapes):
+        frame = sg.RegisterFrame(source, ml.GeometryFrame(f"f{i}"))
+        instance = ml.GeometryInstance(ml.RigidTransform(), shape, f"g{i}")
+        instance.set_proximity_properties(ml.ProximityProperties())
+        ids.append(sg.RegisterGeometry(source, frame, instance))
+        frames.append(frame)
+    for i, shape in enumerate(anchored):
+        instance = ml.GeometryInstance(ml.RigidTransform(), shape, f"a{i}")
+        instance.set_proximity_properties(ml.ProximityProperties())
+        ids.append(sg.RegisterAnchoredGeometry(source, instance))
+    context = sg.CreateDefaultContext()
+    return sg, context, frames, ids, source
+
+
+def place(sg, context, source, frames, positions):
+    poses = ml.FramePoseVector()
+    for frame, p in zip(frames, positions, strict=True):
+        poses.set_value(frame, ml.RigidTransform(p))
+    sg.get_source_pose_port(source).FixValue(context, poses)
+    return sg.get_query_output_port().Eval(context)
+
+
+def test_results_follow_poses_filters_and_registrations():
+    sg, context, frames, ids, source = scene([ml.Sphere(1.0), ml.Sphere(1.0)])
+    q = place(sg, context, source, frames, [[0, 0, 0], [1.5, 0, 0]])
+    (r,) = q.ComputePointPairPenetration()
+    assert r.depth == pytest.approx(0.5)
+    np.testing.assert_allclose(r.nhat_BA_W, [-1, 0, 0])  # out of B into A
+    np.testing.assert_allclose(r.p_WCa, [1, 0, 0])
+    np.testing.assert_allclose(r.p_WCb, [0.5, 0, 0])
+    q = place(sg, context, source, frames, [[0, 0, 0], [3.0, 0, 0]])
+    assert q.ComputePointPairPenetration() == []
+    assert q.ComputeSignedDistancePairwiseClosestPoints()[0].distance == pytest.approx(1.0)
+    assert q.ComputeSignedDistancePairwiseClosestPoints(0.5) == []
+    # New filters in the Context: the pair is no longer considered.
+    sg.collision_filter_manager(context).Apply(
+        ml.CollisionFilterDeclaration().ExcludeWithin(ml.GeometrySet(ids))
+    )
+    assert q.ComputeSignedDistancePairwiseClosestPoints() == []
+    assert not q.HasCollisions() and q.FindCollisionCandidates() == []
+    assert q.ComputeSignedDistancePairClosestPoints(ids[0], ids[1]).distance == pytest.approx(1.0)
+    # A geometry registered later is in the next query (a new Context takes the new model).
+    instance = ml.GeometryInstance(ml.RigidTransform([3, 0, 0]), ml.Box(1, 1, 1), "box")
+    instance.set_proximity_properties(ml.ProximityProperties())
+    box = sg.RegisterAnchoredGeometry(source, instance)
+    context = sg.CreateDefaultContext()
+    q = place(sg, context, source, frames, [[0, 0, 0], [3.0, 0, 0]])
+    (r,) = q.ComputePointPairPenetration()
+    assert (r.id_A, r.id_B) == (ids[1], box) and r.depth == pytest.approx(1.5)
+    assert q.HasCollisions()
+
+
+def test_a_copy_is_baked():
+    """A copy of a QueryObject answers from the poses of the moment it was made
+    (as Drake's); ids may be passed by keyword."""
+    sg, context, frames, ids, source = scene([ml.Sphere(1.0), ml.Sphere(1.0)])
+    q = place(sg, context, source, frames, [[0, 0, 0], [1.5, 0, 0]])
+    baked = copy.copy(q)
+    q = place(sg, context, source, frames, [[0, 0, 0], [3.0, 0, 0]])
+    assert q.ComputePointPairPenetration() == []
+    (r,) = baked.ComputePointPairPenetration()
+    assert r.depth == pytest.approx(0.5) and baked.HasCollisions()
+    assert copy.deepcopy(baked).ComputeSignedDistancePairwiseClosestPoints()[0].distance == (
+        pytest.approx(-0.5)
+    )
+    np.testing.assert_allclose(baked.GetPoseInWorld(geometry_id=ids[1]).translation(), [1.5, 0, 0])
+    np.testing.assert_allclose(q.GetPoseInWorld(frame_id=frames[1]).translation(), [3, 0, 0])
+    with pytest.raises(RuntimeError, match="Attempting to perform query on invalid QueryObject"):
+        ml.QueryObject().GetPoseInWorld(frame_id=frames[0])
+
+
+def test_sweep_and_prune_finds_every_overlapping_allowed_pair():
+    rng = np.random.default_rng(3)
+    n = 300
+    lo = rng.uniform(-10, 10, (n, 3))
+    boxes = np.hstack([lo, lo + rng.uniform(0.1, 2.0, (n, 3))])
+    boxes[7, :3], boxes[7, 3:] = -np.inf, np.inf  # an unbounded box overlaps every other
+    allowed = np.triu(rng.uniform(size=(n, n)) < 0.8, 1).astype(np.uint8)
+    expected = [
+        (a, b)
+        for a in range(n)
+        for b in range(a + 1, n)
+        if allowed[a, b]
+        and np.all(boxes[a, :3] <= boxes[b, 3:])
+        and np.all(boxes[b, :3] <= boxes[a, 3:])
+    ]
+    from mallard.geometry._kernels.broadphase import sweep_and_prune  # noqa: PLC0415
+
+    order = rng.permutation(n).astype(np.int64)
+    pairs = np.zeros((n * n // 2, 2), dtype=np.int64)
+    count = sweep_and_prune(boxes, n, allowed, order, pairs)
+    assert [tuple(p) for p in pairs[:count]] == expected
+    assert sorted(order) == list(range(n))
+
+
+OBJ = """v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0.5 0.5 0.4
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3 2
+f 6 7 8 9
+f 1 2 7 6
+f 2 3 8 7
+f 3 4 9 8
+f 4 1 6 9
+"""
+
+
+def test_mesh_is_its_hull_for_pairs_and_its_surface_for_points(tmp_path):
+    """A closed Mesh (a cube) collides as its convex hull, as a Convex of the same file; its
+    signed distance to a point is from its own surface, and the feature normals give the sign
+    inside and out."""
+    path = tmp_path / "cube.obj"
+    path.write_text(OBJ)
+    results = []
+    for shape in (ml.Mesh(str(path)), ml.Convex(str(path))):
+        sg, context, frames, ids, source = scene([shape, ml.Box(0.5, 0.5, 0.5)])
+        q = place(sg, context, source, frames, [[0, 0, 0], [1.1, 0.5, 0.5]])
+        (r,) = q.ComputePointPairPenetration()
+        results.append((r.depth, *r.nhat_BA_W))
+        (d,) = q.ComputeSignedDistanceToPoint([0.5, 0.5, 0.2], threshold=1.0)[:1]
+        assert d.distance == pytest.approx(-0.2)
+        np.testing.assert_allclose(d.grad_W, [0, 0, -1], atol=1e-12)
+        (d,) = q.ComputeSignedDistanceToPoint([2.0, 0.5, 0.5], threshold=0.7)
+        assert d.id_G == ids[1] and d.distance == pytest.approx(0.65)
+    np.testing.assert_allclose(results[0], results[1])
+    np.testing.assert_allclose(results[0], [0.15, -1, 0, 0], atol=1e-9)
+
+
+def test_closed_forms():
+    """A point and a box, capsule, cylinder: distances, nearest points and gradients in
+    closed form."""
+    sg, context, frames, ids, source = scene([ml.Box(2, 4, 6), ml.Capsule(1, 2), ml.Cylinder(1, 2)])
+    q = place(sg, context, source, frames, [[0, 0, 0], [10, 0, 0], [20, 0, 0]])
+    box, capsule, cylinder = q.ComputeSignedDistanceToPoint([1.5, 0.5, 0.5])[:1] + [
+        q.ComputeSignedDistanceToPoint(p)[k] for p, k in (([10, 0, 3], 1), ([20, 2, 2], 2))
+    ]
+    assert box.distance == pytest.approx(0.5)
+    np.testing.assert_allclose(box.p_GN, [1, 0.5, 0.5])
+    assert capsule.distance == pytest.approx(1.0)  # above the top cap's center
+    np.testing.assert_allclose(capsule.grad_W, [0, 0, 1])
+    assert cylinder.distance == pytest.approx(np.hypot(1, 1))  # off the rim
+    np.testing.assert_allclose(cylinder.p_GN, [0, 1, 1])
+
+
+def test_result_types():
+    for kind in (ml.PenetrationAsPointPair, ml.SignedDistancePair, ml.SignedDistanceToPoint):
+        record = kind()
+        assert isinstance(record, kind_template(kind)[float])
+        for name in kind._VECTORS:
+            np.testing.assert_array_equal(getattr(record, name), np.zeros(3))
+    r = ml.SignedDistancePair(distance=1.5, p_ACa=[1, 2, 3])
+    assert r.distance == 1.5 and r.p_ACa.tolist() == [1, 2, 3] and r.id_A is None
+    with pytest.raises(TypeError, match="unexpected arguments"):
+        ml.SignedDistanceToPoint(depth=1)
+    with pytest.raises(TypeError, match="3-vector"):
+        ml.PenetrationAsPointPair(p_WCa=[1, 2])
+    ad = ml.SignedDistanceToPoint_[ml.AutoDiffXd](distance=1.0)
+    assert isinstance(ad, ml.SignedDistanceToPoint_[ml.AutoDiffXd])
+
+
+def kind_template(kind):
+    return getattr(ml, kind.__name__ + "_")
