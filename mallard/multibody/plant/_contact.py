@@ -332,9 +332,9 @@ class ContactMixin:
             rows[i, 0] = pair.depth
             rows[i, 1:4], rows[i, 4:7], rows[i, 7:10] = pair.nhat_BA_W, pair.p_WCa, pair.p_WCb
         need = self._engine.need(ec, context, POSITIONS | VELOCITIES)
-        info = np.empty((n, 8), dtype=rows.dtype)
+        info = np.zeros((n, 8), dtype=rows.dtype)
         kept = np.empty(n, dtype=np.int64)
-        F = np.empty((nb, 6), dtype=rows.dtype)
+        F = np.zeros((nb, 6), dtype=rows.dtype)
         model = self._engine
         count = ec.kernels.drive_point_contact(
             model.mi,

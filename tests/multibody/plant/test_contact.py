@@ -472,3 +472,27 @@ def test_pairs_of_locked_trees_are_dropped():
     np.testing.assert_array_equal(plant.EvalTimeDerivatives(context).CopyToVector()[7:], 0.0)
     joint.Unlock(context)
     assert port.Eval(context).num_point_pair_contacts() == 1
+
+
+def test_autodiff_time_derivatives_match_finite_differences():
+    """A continuous plant's contact in AutoDiffXd (the kernel interpreted on the query's
+    AutoDiffXd pairs): ∂ẋ/∂x equals central differences of the double plant's, sliding
+    (μd) and approaching."""
+    from mallard.autodiffutils import ExtractGradient, ExtractValue, InitializeAutoDiff
+
+    diagram, plant, _, _, context, root = ball_on_ground(k=2e4, d=3.0)
+    x0 = np.array([0.9, 0.1, 0.3, 0.3, 0.01, -0.02, 0.095, 0.2, -0.1, 0.3, 0.4, 0.1, -0.2])
+    ad = diagram.ToAutoDiffXd()
+    ad_plant = ad.GetSubsystemByName("plant")
+    ad_context = ad_plant.GetMyContextFromRoot(ad.CreateDefaultContext())
+    ad_plant.SetPositionsAndVelocities(ad_context, InitializeAutoDiff(x0))
+    xdot = ad_plant.EvalTimeDerivatives(ad_context).CopyToVector()
+
+    def f(x):
+        plant.SetPositionsAndVelocities(context, x)
+        return plant.EvalTimeDerivatives(context).CopyToVector()
+
+    np.testing.assert_allclose(ExtractValue(xdot).ravel(), f(x0), rtol=1e-12)
+    eps = 1e-7
+    fd = np.column_stack([(f(x0 + eps * e) - f(x0 - eps * e)) / (2 * eps) for e in np.eye(13)])
+    np.testing.assert_allclose(ExtractGradient(xdot), fd, rtol=1e-5, atol=1e-3)
