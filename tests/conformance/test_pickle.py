@@ -121,7 +121,8 @@ def _templated(m):
 
 
 ENUMS = {
-    "ContactModel", "DiscreteContactApproximation", "DiscreteContactSolver", "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
+    "ContactModel", "DiscreteContactApproximation", "DiscreteContactSolver",
+    "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
     "OutputPortSelection", "PortDataType", "RandomDistribution", "Role", "RoleAssign",
     "TriggerType",
 }  # fmt: skip
