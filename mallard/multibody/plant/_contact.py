@@ -1,5 +1,5 @@
-"""MultibodyPlant's contact: the contact model, Drake's compliant point contact of a continuous
-plant, its parameters and the contact results.
+"""MultibodyPlant's contact: the contact model, Drake's compliant point contact (continuous
+plants; discrete plants through SAP), its parameters and the contact results.
 
 * **Contact model** (``set/get_contact_model``, ContactModel; Drake's default
   kHydroelasticWithFallback). mallard computes point contact only: under kPoint every pair of
@@ -29,7 +29,9 @@ plant, its parameters and the contact results.
 A discrete plant's contact (SAP approximations) is Drake's SapDriver's: the step's contact pairs
 (_DiscreteContacts) become SAP's contact constraints (kernels.sap: FRICTION_CONE for kSap,
 HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
-from the step's impulses. TAMSI's contact and AutoDiffXd contact raise NotImplementedError.
+from the step's impulses. TAMSI's contact and the discrete contact of AutoDiffXd plants raise
+NotImplementedError. In both kinds of plant, as in Drake, a pair whose bodies' trees have no
+unlocked dof is dropped.
 """
 
 import numpy as np
