@@ -4,8 +4,10 @@ Cases (written to a temporary directory):
 
 * ``comment.urdf``: one link after a comment of ``--comment-mb`` MB (30 by default);
 * ``chain.urdf``: a chain of ``--links`` links (2000 by default), each hanging 0.5 m below
-  the last from a revolute joint with limits, the axes cycling x, y, z;
-* ``chain.sdf``: the same chain in SDFormat, each link's pose ``relative_to`` the link
+  the last from a revolute joint with limits, the axes cycling x, y, z; and the same chain
+  of ``--short-links`` links (200 by default), where no library's cost that grows faster
+  than the file (pydrake's Finalize and SDFormat poses) hides the cost per element;
+* ``chain.sdf``: the same chains in SDFormat, each link's pose ``relative_to`` the link
   before it (libsdformat resolves a pose by walking the graph up to the model frame, so a
   deep graph costs pydrake time quadratic in its depth);
 * ``chain.xml``: an MJCF chain of ``--mjcf-links`` nested bodies (200 by default: MJCF nests
@@ -16,16 +18,19 @@ Cases (written to a temporary directory):
 * ``scene.dmd.yaml``: model directives adding ``--models`` copies (200 by default) of a
   small URDF, each with a frame, a weld to it and default joint positions.
 
-Each timing is ``Parser(plant).AddModels(path)`` into a new plant ("parse"), then also
+Each timing is ``Parser(plant).AddModels(path)`` into a new plant ("parse": pydrake's
+AddModels also adds the elements to the plant, so both sides time the same call), then also
 ``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of each
 format, so that lazy imports are not timed. A round times every (case, library) once, the
 libraries alternating, so that drifts of a shared machine hit both alike; the table gives
 the median over ``--rounds`` rounds (3 by default) and mallard's time as a ratio of
-pydrake's (below 1: mallard is faster).
+pydrake's (below 1: mallard is faster). ``--timer cpu`` times the process's CPU time
+instead of the wall clock (steadier on a loaded machine; both libraries parse in one
+thread).
 
-Run: python benchmarks/parsing.py [--links N] [--comment-mb MB] [--mjcf-links N] [--models N]
-[--rounds R]
-(pydrake's SDFormat chain takes ~10 s a round).
+Run: python benchmarks/parsing.py [--links N] [--short-links N] [--comment-mb MB]
+[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu]
+(pydrake's 2000-link SDFormat chain takes ~10 s a round).
 """
 
 import argparse
@@ -129,25 +134,28 @@ def library(name):
     return plant_class, parser_class
 
 
-def time_once(plant_class, parser_class, path):
+def time_once(plant_class, parser_class, path, timer=time.perf_counter):
     """(parse, parse + Finalize) seconds of ``path`` into a new plant."""
     plant = plant_class(0.0)
     gc.collect()
-    start = time.perf_counter()
+    start = timer()
     parser_class(plant).AddModels(str(path))
-    parsed = time.perf_counter()
+    parsed = timer()
     plant.Finalize()
-    return parsed - start, time.perf_counter() - start
+    return parsed - start, timer() - start
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--links", type=int, default=2000)
+    parser.add_argument("--short-links", type=int, default=200)
     parser.add_argument("--comment-mb", type=int, default=30)
     parser.add_argument("--mjcf-links", type=int, default=200)
     parser.add_argument("--models", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
     args = parser.parse_args(argv)
+    timer = time.perf_counter if args.timer == "wall" else time.process_time
     libraries = {"mallard": library("mallard")}
     try:
         libraries["pydrake"] = library("pydrake")
@@ -159,7 +167,15 @@ def main(argv=None):
         cases = {
             f"URDF, {args.comment_mb} MB comment": ("comment.urdf", comment_urdf(args.comment_mb)),
             f"URDF, {args.links}-link chain": ("chain.urdf", chain_urdf(args.links)),
+            f"URDF, {args.short_links}-link chain": (
+                "short.urdf",
+                chain_urdf(args.short_links),
+            ),
             f"SDFormat, {args.links}-link chain": ("chain.sdf", chain_sdf(args.links)),
+            f"SDFormat, {args.short_links}-link chain": (
+                "short.sdf",
+                chain_sdf(args.short_links),
+            ),
             f"MJCF, {args.mjcf_links}-body chain": ("chain.xml", chain_mjcf(args.mjcf_links)),
             f"directives, {args.models} models": (
                 "scene.dmd.yaml",
@@ -175,8 +191,9 @@ def main(argv=None):
             for case, path in paths.items():
                 order = list(libraries) if round_ % 2 == 0 else list(reversed(libraries))
                 for lib in order:
-                    times[case, lib].append(time_once(*libraries[lib], path))
-    print(f"median of {args.rounds} rounds, seconds (ratio: mallard / pydrake)")
+                    times[case, lib].append(time_once(*libraries[lib], path, timer))
+    clock = "wall-clock" if args.timer == "wall" else "CPU"
+    print(f"median of {args.rounds} rounds, {clock} seconds (ratio: mallard / pydrake)")
     print(f"{'case':32s} {'step':11s} " + " ".join(f"{lib:>8s}" for lib in libraries) + "   ratio")
     for case in cases:
         for step, label in enumerate(("parse", "+ Finalize")):

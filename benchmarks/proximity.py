@@ -13,7 +13,7 @@ What it measures
   (adjacent links). The same queries at random configurations (the poses of each configuration
   set once, then each query timed on it).
 * **Batched collision checking**: 10⁴ random Panda configurations (uniform within the joint
-  limits), collision-free or not: ``BatchedPlant.CheckCollisions`` on one numba thread beside
+  limits), collision-free or not: ``BatchedPlant.CheckCollisions`` on one thread beside
   pydrake's ``SceneGraphCollisionChecker.CheckConfigsCollisionFree`` with ``Parallelism(1)``
   (its padding 0, the same filters), and with the minimum distance
   (``CheckCollisions(min_distance=True)``). The answers are checked equal first.
@@ -220,9 +220,6 @@ def main():
     parser.add_argument("--quick", action="store_true", help="shorter timings, 2000 configurations")
     args = parser.parse_args()
     seconds = 0.3 if args.quick else 1.5
-    import numba
-
-    numba.set_num_threads(1)
     rows, touching = query_rows([primitives(pd), primitives(ml)], seconds, "100 primitives")
     table = [(f"100 primitives ({touching} touching)", title, a, b) for _, title, a, b in rows]
     # The Panda at random configurations.
@@ -254,7 +251,7 @@ def main():
     n = 2000 if args.quick else 10000
     checker, _ = panda_checker(pairs)
     Q = rng.uniform(lo, hi, (n, plant.num_positions()))
-    batched = BatchedPlant(robots[1][1])
+    batched = BatchedPlant(robots[1][1], num_threads=1)
     start = time.process_time()
     theirs = np.array(checker.CheckConfigsCollisionFree(Q, pd.Parallelism(1)))
     t_pd = (time.process_time() - start) / n * 1e6

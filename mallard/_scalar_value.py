@@ -6,6 +6,8 @@ import numbers
 
 def scalar_value(x):
     """The double value of one scalar, or None if it has none (a non-constant Expression)."""
+    if type(x) is float:
+        return x
     if isinstance(x, numbers.Real):
         return float(x)
     value = getattr(x, "value", None)

@@ -46,6 +46,33 @@ def _from_pose_matrix(pose):
     return pose[:3, :3].copy(), pose[:3, 3].copy()
 
 
+def _is_vector3(p):
+    return type(p) is np.ndarray and p.dtype == np.float64 and p.shape == (3,)
+
+
+def _fast_init(self, args):
+    """The constructor's common overloads, () (R), (p), (R, p), (other), with exact types
+    (what resolve would do for them, without its matching); False for any other call."""
+    if not args:
+        self._R, self._p = RotationMatrix._make(_IDENTITY.copy()), np.zeros(3)
+    elif len(args) == 2 and type(args[0]) is RotationMatrix and _is_vector3(args[1]):
+        self._R, self._p = RotationMatrix._make(args[0]._R.copy()), args[1].copy()
+    elif len(args) != 1:
+        return False
+    elif type(args[0]) is RigidTransform:
+        self._R, self._p = RotationMatrix._make(args[0]._R._R.copy()), args[0]._p.copy()
+    elif type(args[0]) is RotationMatrix:
+        self._R, self._p = RotationMatrix._make(args[0]._R.copy()), np.zeros(3)
+    elif _is_vector3(args[0]):
+        self._R, self._p = RotationMatrix._make(_IDENTITY.copy()), args[0].copy()
+    else:
+        return False
+    return True
+
+
+_IDENTITY = np.eye(3)
+
+
 class RigidTransform:
     """The pose X_AB of a frame B in a frame A: rotation R_AB and position p_AoBo_A."""
 
@@ -58,6 +85,8 @@ class RigidTransform:
 
     @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
+        if not kwargs and _fast_init(self, args):
+            return
         index, values = b.resolve("RigidTransform", _OVERLOADS, args, kwargs)
         if index == 0:
             self._R, self._p = RotationMatrix._make(np.eye(3)), np.zeros(3)

@@ -89,6 +89,9 @@ class RotationMatrix:
 
     @overloads(lambda: _OVERLOADS)
     def __init__(self, *args, **kwargs):
+        if not args and not kwargs:  # (the common case, without resolve's matching)
+            self._R = _IDENTITY.copy()
+            return
         index, values = b.resolve("RotationMatrix", _OVERLOADS, args, kwargs)
         if index == 0:
             self._R = np.eye(3)

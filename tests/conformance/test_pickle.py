@@ -129,11 +129,8 @@ ENUMS = {
 # pydrake pickles an enum as ``cls.__new__(cls)`` then its int: Python's enum.Enum (mallard's
 # enums but the PybindEnum ones) can't be made without its value, so those pickles don't load.
 PYTHON_ENUMS = ENUMS - {
-    "ContactModel",
-    "DiscreteContactApproximation",
-    "DiscreteContactSolver",
-    "JacobianWrtVariable",
-}
+    "ContactModel", "DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable",
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module", autouse=True)

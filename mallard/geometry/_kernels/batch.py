@@ -27,7 +27,7 @@ from mallard.geometry._kernels.broadphase import sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import intersect, signed_distance
 from mallard.geometry._proximity_layout import DISTANCE, WI_SIZE, WS_SIZE
 from mallard.multibody._kernels._machinery import batched, jitable, reshaped
-from mallard.multibody._kernels.kinematics import POSES, X_WB, calc_position_kinematics
+from mallard.multibody._kernels.kinematics import LAYER_WB, POSES, calc_position_kinematics
 from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
 from mallard.multibody._kernels.views import batch_row, model, parameters, workspace
 from mallard.multibody._layout import SIZE
@@ -102,7 +102,7 @@ def batch_collisions(
             if mobod[g] < 0:
                 store_pose(load_pose(X_BG[g]), X_WG[g])
             else:
-                T = pose_mul(load_pose(work.X_pc[X_WB, mobod[g]]), load_pose(X_BG[g]))
+                T = pose_mul(load_pose(work.X_pc[LAYER_WB, mobod[g]]), load_pose(X_BG[g]))
                 store_pose(T, X_WG[g])
         status[i] = 0
         free[i] = 1

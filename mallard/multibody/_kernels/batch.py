@@ -92,8 +92,7 @@ from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
 )
-from mallard.multibody._kernels.kinematics import COLUMNS, POSES, calc_position_kinematics
-from mallard.multibody._kernels.kinematics import X_WB as X_WB_LAYER
+from mallard.multibody._kernels.kinematics import COLUMNS, LAYER_WB, POSES, calc_position_kinematics
 from mallard.multibody._kernels.lane_views import lane_array, lane_view, lane_width
 from mallard.multibody._kernels.lanes import transpose, vstore
 from mallard.multibody._kernels.pose import load_pose
@@ -425,7 +424,7 @@ def batch_body_poses(mi, mf, Q, row, flags, mode, X_WB, status):
             calc_position_kinematics(m, params, work, rL.x[0 : m.nq], POSES, 0)
         if begin_commit(flags, g, mode):
             for k in range(m.n):
-                T = load_pose(X_pc[X_WB_LAYER, k])
+                T = load_pose(X_pc[LAYER_WB, k])
                 b = tree[k, BODY]
                 for i in range(3):  # (rows go out whole: the lanes of its elements, transposed)
                     rows = transpose(T[3 * i], T[3 * i + 1], T[3 * i + 2], T[9 + i])

@@ -26,7 +26,7 @@ from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.engine import run_stages
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
-from mallard.multibody._kernels.kinematics import X_WB
+from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.pose import load_pose, pose_inv, pose_mul, position, rotate3
 from mallard.multibody._kernels.vec3 import cross3, scale, sub
 from mallard.multibody._kernels.views import model, parameters, workspace
@@ -110,11 +110,11 @@ def calc_body_constraints(model, work, table, X, lengths, J_AB, J, g, U):
     X_pc = work.X_pc
     for i in range(table.shape[0]):
         kind, kA, kB, r = table[i, 0], table[i, 1], table[i, 2], table[i, 3]
-        X_WA, X_WB_ = load_pose(X_pc[X_WB, kA]), load_pose(X_pc[X_WB, kB])
-        X_WP, X_WQ = pose_mul(X_WA, load_pose(X[i, 0])), pose_mul(X_WB_, load_pose(X[i, 1]))
+        X_WA, X_WB = load_pose(X_pc[LAYER_WB, kA]), load_pose(X_pc[LAYER_WB, kB])
+        X_WP, X_WQ = pose_mul(X_WA, load_pose(X[i, 0])), pose_mul(X_WB, load_pose(X[i, 1]))
         p_WP, p_WQ = position(X_WP), position(X_WQ)
         p_AP_W = rotate3(X_WA, (X[i, 0, 3, 0], X[i, 0, 3, 1], X[i, 0, 3, 2]))
-        p_BQ_W = rotate3(X_WB_, (X[i, 1, 3, 0], X[i, 1, 3, 1], X[i, 1, 3, 2]))
+        p_BQ_W = rotate3(X_WB, (X[i, 1, 3, 0], X[i, 1, 3, 1], X[i, 1, 3, 2]))
         p_PQ_W = sub(p_WQ, p_WP)
         if kind == WELD:
             p_WM = scale(0.5, (p_WP[0] + p_WQ[0], p_WP[1] + p_WQ[1], p_WP[2] + p_WQ[2]))

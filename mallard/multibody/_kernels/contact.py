@@ -20,6 +20,7 @@ are not reported, as in Drake.
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.engine import run_stages
+from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.views import model, parameters, workspace
 
 #: ‖vt‖² at or below which a contact has no friction (Drake's kNonZeroSqd).
@@ -61,12 +62,12 @@ def point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B
         c2 = 0.5 * (pairs[i, 6] + pairs[i, 9])
         a, b = bodies[i, 2], bodies[i, 3]
         # p_AoC, p_BoC and the velocities of the points Ac of A and Bc of B at C, in World.
-        ra0 = c0 - work.X_pc[3, a, 3, 0]
-        ra1 = c1 - work.X_pc[3, a, 3, 1]
-        ra2 = c2 - work.X_pc[3, a, 3, 2]
-        rb0 = c0 - work.X_pc[3, b, 3, 0]
-        rb1 = c1 - work.X_pc[3, b, 3, 1]
-        rb2 = c2 - work.X_pc[3, b, 3, 2]
+        ra0 = c0 - work.X_pc[LAYER_WB, a, 3, 0]
+        ra1 = c1 - work.X_pc[LAYER_WB, a, 3, 1]
+        ra2 = c2 - work.X_pc[LAYER_WB, a, 3, 2]
+        rb0 = c0 - work.X_pc[LAYER_WB, b, 3, 0]
+        rb1 = c1 - work.X_pc[LAYER_WB, b, 3, 1]
+        rb2 = c2 - work.X_pc[LAYER_WB, b, 3, 2]
         V = work.V_WB
         va0 = V[a, 3] + V[a, 1] * ra2 - V[a, 2] * ra1
         va1 = V[a, 4] + V[a, 2] * ra0 - V[a, 0] * ra2

@@ -19,7 +19,7 @@ sections of mallard.multibody._layout.DERIVATIVES (``deriv``: their views).
 
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.kinematics import X_WB, X_WF, X_WM
+from mallard.multibody._kernels.kinematics import LAYER_WB, LAYER_WF, LAYER_WM
 from mallard.multibody._kernels.mobilizers import (
     H_FM_VARIES,
     NUM_POSITIONS,
@@ -143,8 +143,8 @@ def calc_sweep_constants(model, work, deriv):
     A_WB, K, HJ = deriv.A_WB, deriv.K, deriv.HJ
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
-        p_B = _origin(X_pc, X_WB, k)
-        p = sub(p_B, _origin(X_pc, X_WB, parent))
+        p_B = _origin(X_pc, LAYER_WB, k)
+        p = sub(p_B, _origin(X_pc, LAYER_WB, parent))
         wP = row3(V_WB, parent, 0)
         w_k = row3(V_WB, k, 0)
         v_PB = sub(row3(V_WB, k, 3), add(row3(V_WB, parent, 3), cross3(wP, p)))
@@ -156,10 +156,10 @@ def calc_sweep_constants(model, work, deriv):
         store_row3(_inertia_times(I_W, k, row3(A_WB, k, 0)), K, k, 15)
         if tree[k, REVERSED] != 0:
             s = -1.0
-            d = sub(p_B, _origin(X_pc, X_WF, k))
+            d = sub(p_B, _origin(X_pc, LAYER_WF, k))
         else:
             s = 1.0
-            d = sub(p_B, _origin(X_pc, X_WM, k))
+            d = sub(p_B, _origin(X_pc, LAYER_WM, k))
         c0 = tree[k, V_START]
         for c in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
             w = scale(s, row3(H_PB_W, c, 0))
@@ -217,7 +217,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                 xi_w = add(xi_w, scale(Nplus[r, il], row3(H_PB_W, c, 0)))
                 xi_v = add(xi_v, scale(Nplus[r, il], row3(H_PB_W, c, 3)))
             theta = xi_w
-            v_O = sub(xi_v, cross3(theta, _origin(X_pc, X_WB, j)))
+            v_O = sub(xi_v, cross3(theta, _origin(X_pc, LAYER_WB, j)))
         # Base to tip over j's subtree.
         for k in range(j, n):
             parent = tree[k, PARENT]
@@ -230,9 +230,9 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
             jtype = tree[k, JTYPE]
             nv_k = NUM_VELOCITIES[jtype]
             c0 = tree[k, V_START]
-            p_B = _origin(X_pc, X_WB, k)
+            p_B = _origin(X_pc, LAYER_WB, k)
             p = row3(K, k, 0)
-            p_WM = _origin(X_pc, X_WM, k)
+            p_WM = _origin(X_pc, LAYER_WM, k)
             axis = jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW
             if local and (is_q == 0 or H_FM_VARIES[jtype]) and not axis:
                 q_k = q[tree[k, Q_START] :]
@@ -250,7 +250,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                 parent_moves = not local
                 if parent_moves:
                     th_P = theta
-                    dp_F = add(v_O, cross3(theta, _origin(X_pc, X_WF, k)))
+                    dp_F = add(v_O, cross3(theta, _origin(X_pc, LAYER_WF, k)))
                 d_pB = add(v_O, cross3(theta, p_B))
                 dp = sub(d_pB, row3(dp_B, parent, 0))
                 store_row3(d_pB, dp_B, k, 0)
@@ -258,13 +258,13 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                 # δH_PB_W: a column is s·[w; v + w × d], [w; v] its HJ[c, 0:6], d = p_JMoBo.
                 if tree[k, REVERSED] != 0:
                     s = -1.0
-                    frame_J = X_WM
+                    layer_J = LAYER_WM
                     th_J = theta
-                    d = sub(p_B, _origin(X_pc, X_WF, k))
+                    d = sub(p_B, _origin(X_pc, LAYER_WF, k))
                     dd = sub(d_pB, dp_F)
                 else:
                     s = 1.0
-                    frame_J = X_WF
+                    layer_J = LAYER_WF
                     th_J = th_P
                     d = sub(p_B, p_WM)
                     dd = sub(d_pB, dp_M)
@@ -275,7 +275,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                     dw = cross3(th_J, w)
                     dv = cross3(th_J, row3(HJ, c, 3))
                     if turns:
-                        R_WJ = X_pc[frame_J, k]
+                        R_WJ = X_pc[layer_J, k]
                         dw = add(dw, mat_vec(R_WJ, (dH_FM[0, r], dH_FM[1, r], dH_FM[2, r])))
                         dv = add(dv, mat_vec(R_WJ, (dH_FM[3, r], dH_FM[4, r], dH_FM[5, r])))
                     store_row3(scale(s, dw), dH, c, 0)
@@ -333,8 +333,8 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                         dV_FM[r] = z
                         dA_FM[r] = z
                 j_alpha, j_a = _across_mobilizer_bias_tangent(
-                    tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM,
-                    dV_FM, dA_FM, th_P, theta, dp_F, dp_M, d_pB,
+                    tree[k, REVERSED], X_pc[LAYER_WF, k], X_pc[LAYER_WM, k], X_pc[LAYER_WB, k],
+                    V_FM, A_FM, dV_FM, dA_FM, th_P, theta, dp_F, dp_M, d_pB,
                 )  # fmt: skip
                 d_alpha = add(d_alpha, j_alpha)
                 d_a = add(d_a, j_a)
@@ -405,7 +405,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
         # j's ancestors: nothing of theirs changes, so the same δF, the subtree's, about Wo
         # reaches each: δτ = H(Wo)ᵀ·[δt + p_WPo × δf; δf] (P = j's parent).
         df = row3(dF, pj, 3)
-        dt = add(row3(dF, pj, 0), cross3(_origin(X_pc, X_WB, pj), df))
+        dt = add(row3(dF, pj, 0), cross3(_origin(X_pc, LAYER_WB, pj), df))
         k = pj
         while k > 0:
             c0 = tree[k, V_START]

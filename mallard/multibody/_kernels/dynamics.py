@@ -13,7 +13,7 @@ import numpy as np
 
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.kinematics import X_WB, X_WF, X_WM
+from mallard.multibody._kernels.kinematics import LAYER_WB, LAYER_WF, LAYER_WM
 from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.lanes import positive
 from mallard.multibody._kernels.mobilizers import (
@@ -42,9 +42,9 @@ from mallard.multibody._layout import BODY, JTYPE, PARENT, Q_START, REVERSED, V_
 def _p_PoBo(X_pc, k, parent):
     """p_PoBo_W: from the origin of mobod ``parent``'s body to that of mobod k's, in W."""
     return (
-        X_pc[X_WB, k, 3, 0] - X_pc[X_WB, parent, 3, 0],
-        X_pc[X_WB, k, 3, 1] - X_pc[X_WB, parent, 3, 1],
-        X_pc[X_WB, k, 3, 2] - X_pc[X_WB, parent, 3, 2],
+        X_pc[LAYER_WB, k, 3, 0] - X_pc[LAYER_WB, parent, 3, 0],
+        X_pc[LAYER_WB, k, 3, 1] - X_pc[LAYER_WB, parent, 3, 1],
+        X_pc[LAYER_WB, k, 3, 2] - X_pc[LAYER_WB, parent, 3, 2],
     )
 
 
@@ -109,7 +109,7 @@ def calc_acceleration_bias(model, work, q, v):
         alpha = cross3(wP, w_PB)
         a = add(cross3(wP, cross3(wP, p)), scale(2.0, cross3(wP, v_PB)))
         if jtype == REVOLUTE or jtype == SCREW:
-            p_MoBo = sub(row3(X_pc[X_WB, k], 3, 0), row3(X_pc[X_WM, k], 3, 0))
+            p_MoBo = sub(row3(X_pc[LAYER_WB, k], 3, 0), row3(X_pc[LAYER_WM, k], 3, 0))
             a = add(a, cross3(w_PB, cross3(w_PB, p_MoBo)))
         store_row3(alpha, A_bias, k, 0)
         store_row3(a, A_bias, k, 3)
@@ -123,7 +123,7 @@ def calc_acceleration_bias(model, work, q, v):
             calc_V_FM(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(V_FM, j))
             calc_A_FM_bias(jtype, jparam[k], lane(q_k, j), lane(v_k, j), lane(A_FM, j))
         alpha_PB, a_PB = _across_mobilizer_bias(
-            tree[k, REVERSED], X_pc[X_WF, k], X_pc[X_WM, k], X_pc[X_WB, k], V_FM, A_FM
+            tree[k, REVERSED], X_pc[LAYER_WF, k], X_pc[LAYER_WM, k], X_pc[LAYER_WB, k], V_FM, A_FM
         )
         store_row3(add(row3(A_bias, k, 0), alpha_PB), A_bias, k, 0)
         store_row3(add(row3(A_bias, k, 3), a_PB), A_bias, k, 3)
@@ -210,7 +210,7 @@ def calc_body_inertias(model, params, work):
     m_W[0] = 0.0
     for k in range(1, tree.shape[0]):
         b = tree[k, BODY]
-        R = load_pose(X_pc[X_WB, k])  # R_WB row by row in R[0:9]
+        R = load_pose(X_pc[LAYER_WB, k])  # R_WB row by row in R[0:9]
         m = mass[b]
         m_W[k] = m
         store_row3(scale(m, rotate3(R, row3(p_BoBcm_B, b, 0))), h_W, k, 0)
@@ -371,15 +371,15 @@ def calc_mass_matrix(model, params, work, M):
     n = tree.shape[0]
     nv = M.shape[0]
     zero = 0.0 * m_W[0]
-    p_WR = row3(X_pc[X_WB, 0], 3, 0)
+    p_WR = row3(X_pc[LAYER_WB, 0], 3, 0)
     for k in range(1, n):
         # k's inertia about R (p = p_RBo): h_R = h + m·p and
         # I_R = I + (m·|p|² + 2·h·p)·E − m·p·pᵀ − h·pᵀ − p·hᵀ.
         if tree[k, PARENT] == 0:  # (preorder: k's tree is rooted here)
-            p_WR = row3(X_pc[X_WB, k], 3, 0)
+            p_WR = row3(X_pc[LAYER_WB, k], 3, 0)
         m = m_W[k]
         h = row3(h_W, k, 0)
-        p = sub(row3(X_pc[X_WB, k], 3, 0), p_WR)
+        p = sub(row3(X_pc[LAYER_WB, k], 3, 0), p_WR)
         diag = m * dot3(p, p) + 2.0 * dot3(h, p)
         Ic_m[k] = m
         store_row3(add(h, scale(m, p)), Ic_h, k, 0)
@@ -647,7 +647,7 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         # Nothing is shifted to World's origin (World's acceleration is zero and its
         # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
         # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
-        p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[X_WB, 0, 0, 0])
+        p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
         # What the parent gets if the mobilizer is locked (or a weld): Pa and z + Pa·c.
         P_up = _shift_articulated(Pa, p)
         z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)

@@ -1,7 +1,7 @@
 """Jacobians of points fixed on a body, from the across-mobilizer Jacobians H_PB_W."""
 
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.kinematics import X_WB
+from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
 from mallard.multibody._layout import JTYPE, PARENT, V_START
 
@@ -18,9 +18,9 @@ def calc_point_jacobian(model, work, k, p_WQ, J):
             J[i, j] = 0.0 * p_WQ[0]
     a = k
     while a > 0:
-        dx = p_WQ[0] - X_pc[X_WB, a, 3, 0]
-        dy = p_WQ[1] - X_pc[X_WB, a, 3, 1]
-        dz = p_WQ[2] - X_pc[X_WB, a, 3, 2]
+        dx = p_WQ[0] - X_pc[LAYER_WB, a, 3, 0]
+        dy = p_WQ[1] - X_pc[LAYER_WB, a, 3, 1]
+        dz = p_WQ[2] - X_pc[LAYER_WB, a, 3, 2]
         v_start = tree[a, V_START]
         for j in range(NUM_VELOCITIES[tree[a, JTYPE]]):
             col = H_PB_W[v_start + j]

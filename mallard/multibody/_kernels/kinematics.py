@@ -54,11 +54,12 @@ POSES = 0  # X_WB only (pose queries)
 COLUMNS = 1  # X_WB and H_PB_W (what a mass matrix or a Jacobian needs)
 ALL = 2  # X_WB, H_PB_W, X_WF and X_WM: the positions stage
 
-# Layers of the position-kinematics pose array X_pc[layer, mobod] (X_FM: scratch).
-X_FM = 0
-X_WF = 1
-X_WM = 2
-X_WB = 3
+# Layers of the position-kinematics pose array X_pc[layer, mobod]: LAYER_WB holds X_WB, and so
+# on (LAYER_FM: X_FM, scratch).
+LAYER_FM = 0
+LAYER_WF = 1
+LAYER_WM = 2
+LAYER_WB = 3
 
 
 @jitable
@@ -95,7 +96,7 @@ def calc_position_kinematics(model, params, work, q, what, tip):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         if not _in_main_loop(jtype):
-            q_k, X_FM_k = q[tree[k, Q_START] :], X_pc[X_FM, k]
+            q_k, X_FM_k = q[tree[k, Q_START] :], X_pc[LAYER_FM, k]
             for j in range(lane_count(q)):  # (lane views: lane by lane)
                 X_FM_kj = lane(X_FM_k, j)
                 calc_X_FM(jtype, jparam[k], lane(q_k, j), X_FM_kj[:3], X_FM_kj[3])
@@ -103,7 +104,7 @@ def calc_position_kinematics(model, params, work, q, what, tip):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
         kind = int(X_kind[k])
-        T_WP = load_pose(X_pc[X_WB, tree[k, PARENT]])
+        T_WP = load_pose(X_pc[LAYER_WB, tree[k, PARENT]])
         if kind & R_PF_IDENTITY:
             T_WF = pose_mul_translation(T_WP, load_pose(X_PF_MB[0, k]))
         else:
@@ -119,7 +120,7 @@ def calc_position_kinematics(model, params, work, q, what, tip):
             elif jtype == QUATERNION_FLOATING:
                 T_FM = quaternion_X_FM(q[tree[k, Q_START] :])
             else:
-                T_FM = load_pose(X_pc[X_FM, k])
+                T_FM = load_pose(X_pc[LAYER_FM, k])
             if tree[k, REVERSED] != 0:  # the joint's pose, inverted
                 T_FM = pose_inv(T_FM)
             if jtype == PRISMATIC:
@@ -130,12 +131,12 @@ def calc_position_kinematics(model, params, work, q, what, tip):
             T_WB = T_WM
         else:
             T_WB = pose_mul(T_WM, load_pose(X_PF_MB[1, k]))
-        store_pose(T_WB, X_pc[X_WB, k])
+        store_pose(T_WB, X_pc[LAYER_WB, k])
         if what == POSES:
             continue
         if what == ALL or not _in_main_loop(jtype):  # (the last pass reads them)
-            store_pose(T_WF, X_pc[X_WF, k])
-            store_pose(T_WM, X_pc[X_WM, k])
+            store_pose(T_WF, X_pc[LAYER_WF, k])
+            store_pose(T_WM, X_pc[LAYER_WM, k])
         if jtype == REVOLUTE or jtype == PRISMATIC:  # along â, in F and in M
             a_W = rotate3(T_WF, (jparam[k, 0], jparam[k, 1], jparam[k, 2]))
             _axis_column(tree[k], jtype == REVOLUTE, a_W, T_WF, T_WB, H_PB_W)
@@ -159,9 +160,9 @@ def calc_position_kinematics(model, params, work, q, what, tip):
             q_k = q[tree[k, Q_START] :]
             for j in range(lane_count(q)):  # (lane views: lane by lane)
                 calc_H_FM(jtype, jparam[k], lane(q_k, j), lane(H_FM, j))
-            T_WF = load_pose(X_pc[X_WF, k])
-            T_WM = load_pose(X_pc[X_WM, k])
-            T_WB = load_pose(X_pc[X_WB, k])
+            T_WF = load_pose(X_pc[LAYER_WF, k])
+            T_WM = load_pose(X_pc[LAYER_WM, k])
+            T_WB = load_pose(X_pc[LAYER_WB, k])
             v_start = tree[k, V_START]
             for j in range(NUM_VELOCITIES[jtype]):
                 H_j = (H_FM[0, j], H_FM[1, j], H_FM[2, j], H_FM[3, j], H_FM[4, j], H_FM[5, j])
@@ -306,9 +307,9 @@ def calc_velocity_kinematics(model, work, v):
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
         v_start = tree[k, V_START]
-        dx = X_pc[X_WB, k, 3, 0] - X_pc[X_WB, parent, 3, 0]
-        dy = X_pc[X_WB, k, 3, 1] - X_pc[X_WB, parent, 3, 1]
-        dz = X_pc[X_WB, k, 3, 2] - X_pc[X_WB, parent, 3, 2]
+        dx = X_pc[LAYER_WB, k, 3, 0] - X_pc[LAYER_WB, parent, 3, 0]
+        dy = X_pc[LAYER_WB, k, 3, 1] - X_pc[LAYER_WB, parent, 3, 1]
+        dz = X_pc[LAYER_WB, k, 3, 2] - X_pc[LAYER_WB, parent, 3, 2]
         w0, w1, w2 = V_WB[parent, 0], V_WB[parent, 1], V_WB[parent, 2]
         v0 = V_WB[parent, 3] + w1 * dz - w2 * dy
         v1 = V_WB[parent, 4] + w2 * dx - w0 * dz

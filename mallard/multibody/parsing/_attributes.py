@@ -17,17 +17,22 @@ from mallard.math._roll_pitch_yaw import matrix_from_rpy
 from mallard.multibody.parsing._numbers import has_nonfinite_token
 
 _DECIMAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_NUMBER = re.compile(rf"\s*({_DECIMAL})")
-# Text that is only whitespace-separated numbers (read at once, the common case).
-_ONLY_NUMBERS = re.compile(rf"(?:\s*{_DECIMAL}(?=\s|$))*\s*")
+_NUMBER = re.compile(rf"\s*({_DECIMAL})", re.ASCII)  # (C++ reads no other digits or spaces)
 
 
 def convert_to_doubles(text):
     """The numbers at the start of ``text``, as C++ stream extraction reads them."""
-    if _ONLY_NUMBERS.fullmatch(text):
-        values = [float(word) for word in text.split()]
-        if math.inf not in values and -math.inf not in values:
-            return values
+    # The common case first: ASCII words that Python reads as finite numbers. Python also
+    # reads "1_0" and non-ASCII digits, which C++ does not, and "nan", "inf", "1e400" as not
+    # finite: those take the reader below.
+    if text.isascii() and "_" not in text:
+        try:
+            values = [float(word) for word in text.split()]
+        except ValueError:
+            pass
+        else:
+            if all(map(math.isfinite, values)):
+                return values
     values = []
     position = 0
     while True:
@@ -52,9 +57,16 @@ def _finite_hint(text):
 def parse_scalar(node, name, diagnostics):
     """The value of numeric attribute ``name`` of ``node``, or None if it is absent. An error
     (located at ``node``) unless it holds exactly one number."""
-    text = node.get(name)
+    text = node.attrib.get(name)
     if text is None:
         return None
+    try:  # (the common case: one number; see convert_to_doubles)
+        value = float(text)
+    except ValueError:
+        pass
+    else:
+        if math.isfinite(value) and text.isascii() and "_" not in text:
+            return value
     values = convert_to_doubles(text)
     if len(values) != 1:
         diagnostics.error(
@@ -66,7 +78,7 @@ def parse_scalar(node, name, diagnostics):
 def parse_vector(node, name, size):
     """The ``size`` numbers of attribute ``name`` of ``node`` as an array, or None if it is
     absent. ValueError (as pydrake's) if it does not hold exactly ``size`` numbers."""
-    text = node.get(name)
+    text = node.attrib.get(name)
     if text is None:
         return None
     values = convert_to_doubles(text)
@@ -94,12 +106,13 @@ def parse_three_vector(node, name):
     return np.full(3, values[0])
 
 
+_IDENTITY = np.eye(3)
+
+
 def origin_to_transform(node):
     """The pose given by the ``xyz`` and ``rpy`` attributes of ``node`` (zero if absent)."""
     xyz = parse_vector(node, "xyz", 3)
     rpy = parse_vector(node, "rpy", 3)
-    if xyz is None and rpy is None:
-        return RigidTransform()
     xyz = np.zeros(3) if xyz is None else xyz
-    R = np.eye(3) if rpy is None else matrix_from_rpy(*rpy.tolist())
+    R = _IDENTITY.copy() if rpy is None else matrix_from_rpy(*rpy.tolist())
     return RigidTransform._make(R, xyz)

@@ -12,7 +12,7 @@ from mallard.multibody.tree import (
     SpatialInertia,
     UnitInertia,
 )
-from mallard.multibody.tree._rotational_inertia import could_be_physically_valid, fmt
+from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_rows, fmt
 
 
 def _fmt_matrix(I):
@@ -55,16 +55,17 @@ def parse_spatial_inertia(diagnostics, node, X_BBi, mass, moments_and_products):
         radius = np.cbrt((3.0 / (4.0 * np.pi)) * (plausible_mass / 1000.0))
         return SpatialInertia.SolidSphereWithDensity(1000.0, radius).Shift(-p_BoBcm_B)
 
-    I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
-    if not could_be_physically_valid(I):
+    rows = [[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]
+    if not could_be_physically_valid_rows(rows):
+        I = np.array(rows, dtype=float)
         diagnostics.warning(node, f"While parsing inertia matrix: {_invalid_inertia_message(I)}")
         return dummy()
-    if mass == 0.0 and not I.any():
+    if mass == 0.0 and not any(moments_and_products):
         return SpatialInertia(0.0, np.zeros(3), UnitInertia(0.0, 0.0, 0.0))
-    I_BBcm_B = RotationalInertia(ixx, iyy, izz, ixy, ixz, iyz)
-    R_BBi = X_BBi.rotation()
-    if R_BBi.matrix().tolist() != _IDENTITY:  # (re-expressing in the same frame changes no bit)
-        I_BBcm_B = I_BBcm_B.ReExpress(R_BBi)
+    I_BBcm_B = RotationalInertia._make(np.array(rows, dtype=float))
+    R_BBi = X_BBi._R._R
+    if R_BBi.tolist() != _IDENTITY:  # (re-expressing in the same frame changes no bit)
+        I_BBcm_B = I_BBcm_B.ReExpress(X_BBi.rotation())
     if not mass > 0:
         reason = "SetFromRotationalInertia(): condition 'mass > 0' failed."
     else:

@@ -63,6 +63,7 @@ class _Processor:
         self.workspace = workspace
         self.plant = workspace.plant
         self.infos = infos
+        self.infos_of = {}  # int(model instance) -> [its ModelInstanceInfo]
         self.where = (None, None)
 
     def error(self, message):
@@ -143,6 +144,7 @@ class _Processor:
         info.model_name = join(namespace, item.name) if namespace else item.name
         info.model_path = path
         self.infos.append(info)
+        self.infos_of.setdefault(int(instance), []).append(info)
 
     def free_body_pose(self, instance, parent, child_name, X_PC):
         plant = self.plant
@@ -203,14 +205,12 @@ class _Processor:
 
             X_PC = RigidTransform()
         self.plant.WeldFrames(parent, child, X_PC)
-        found = False
-        for info in self.infos:
-            if info.model_instance == child.model_instance():
-                found = True
-                info.parent_frame_name = parent.name()
-                info.child_frame_name = child.name()
-                info.X_PC = X_PC
-        if not found:
+        infos = self.infos_of.get(int(child.model_instance()), ())
+        for info in infos:
+            info.parent_frame_name = parent.name()
+            info.child_frame_name = child.name()
+            info.X_PC = X_PC
+        if not infos:
             self.error(
                 f"add_weld: the child frame '{item.child}' is not in a model that these "
                 "directives added (condition 'found' failed)."

@@ -209,29 +209,42 @@ def _invalid(message):
 
 
 # ---- YAML --------------------------------------------------------------------------------------
+_STR = "tag:yaml.org,2002:str"
+
+
 class _Reader:
     """Reads a YAML document into ModelDirectives, each error naming ``file`` and the line."""
 
     def __init__(self, file):
         self.file = file
+        self.yaml = _yaml()
 
     def error(self, node, message):
         line = node.start_mark.line + 1 if node is not None else 1
         raise RuntimeError(f"{self.file}:{line}: error: {message}")
 
     def load(self, text):
-        yaml = _yaml()
+        yaml = self.yaml
 
-        loader = yaml.SafeLoader(text)
-        self.loader = loader
-        try:
-            root = loader.get_single_node()
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-            line = mark.line + 1 if mark is not None else 1
-            raise RuntimeError(f"{self.file}:{line}: error: {e}") from None
-        finally:
-            loader.dispose()
+        # libyaml's loader when PyYAML has it (~10x faster); a document it rejects is read
+        # again by PyYAML's, whose message is reported.
+        loaders = (yaml.SafeLoader,)
+        if yaml.__with_libyaml__:
+            loaders = (yaml.CSafeLoader, *loaders)
+        for loader_class in loaders:
+            loader = loader_class(text)
+            self.loader = loader
+            try:
+                root = loader.get_single_node()
+                break
+            except yaml.YAMLError as e:
+                if loader_class is not yaml.SafeLoader:
+                    continue
+                mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+                line = mark.line + 1 if mark is not None else 1
+                raise RuntimeError(f"{self.file}:{line}: error: {e}") from None
+            finally:
+                loader.dispose()
         result = ModelDirectives()
         if root is None:
             return result
@@ -247,13 +260,13 @@ class _Reader:
 
     def mapping(self, node, what, names):
         """{field name: value node} of the mapping ``node``; an error for other keys."""
-        yaml = _yaml()
+        yaml = self.yaml
 
         if not isinstance(node, yaml.MappingNode):
             self.error(node, f"Expected a mapping for {what}, got {self.describe(node)}")
         result = {}
         for key, value in node.value:
-            name = self.loader.construct_object(key)
+            name = self.construct(key)
             if name not in names:
                 self.error(
                     key,
@@ -265,16 +278,22 @@ class _Reader:
             result[name] = value
         return result
 
+    def construct(self, node):
+        """The Python value of ``node`` (a plain string without the loader's machinery)."""
+        if node.tag == _STR and type(node) is self.yaml.ScalarNode:
+            return node.value
+        return self.loader.construct_object(node)
+
     @staticmethod
     def describe(node):
         return type(node).__name__.replace("Node", "").lower()
 
     def scalar(self, node, kind, what):
-        yaml = _yaml()
+        yaml = self.yaml
 
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, f"Expected a {kind.__name__} for {what}, got a {self.describe(node)}")
-        value = self.loader.construct_object(node)
+        value = self.construct(node)
         if kind is str:
             if value is None:
                 self.error(node, f"Expected a str for {what}, got null")
@@ -288,7 +307,7 @@ class _Reader:
         raise AssertionError(kind)
 
     def vector(self, node, what, size=None):
-        yaml = _yaml()
+        yaml = self.yaml
 
         if not isinstance(node, yaml.SequenceNode) or node.tag not in ("tag:yaml.org,2002:seq",):
             self.error(
@@ -302,7 +321,7 @@ class _Reader:
         return values
 
     def strings(self, node, what):
-        yaml = _yaml()
+        yaml = self.yaml
 
         if not isinstance(node, yaml.SequenceNode):
             self.error(node, f"Expected a list of names for {what}, got a {self.describe(node)}")
@@ -379,13 +398,13 @@ class _Reader:
 
     def named(self, node, what):
         """{name: value node} of a mapping with any keys."""
-        yaml = _yaml()
+        yaml = self.yaml
 
         if not isinstance(node, yaml.MappingNode):
             self.error(node, f"Expected a mapping for {what}, got a {self.describe(node)}")
         result = {}
         for key, value in node.value:
-            name = self.loader.construct_object(key)
+            name = self.construct(key)
             result["" if name is None else str(name)] = value
         return result
 

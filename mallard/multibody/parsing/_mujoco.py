@@ -46,7 +46,6 @@ from mallard.multibody.tree import (
     RevoluteJoint,
     RotationalInertia,
     SpatialInertia,
-    UnitInertia,
 )
 from mallard.multibody.tree._rotational_inertia import fmt
 
@@ -119,10 +118,12 @@ class _MujocoParser:
         return default if value is None else value
 
     def unsupported(self, node, attributes=(), elements=()):
-        for attribute in attributes:
-            warn_unsupported_attribute(self.diagnostics, node, attribute)
-        for tag in elements:
-            warn_unsupported_element(self.diagnostics, node, tag)
+        if not node.attrib.keys().isdisjoint(attributes):
+            for attribute in attributes:
+                warn_unsupported_attribute(self.diagnostics, node, attribute)
+        if node.children:
+            for tag in elements:
+                warn_unsupported_element(self.diagnostics, node, tag)
 
     # ---- the document ------------------------------------------------------------------------
     def parse(self, model_name):
@@ -358,7 +359,7 @@ class _MujocoParser:
         name = node.get("name", f"body{plant.num_bodies()}")
         child_class = node.get("childclass", parent_class)
         inertial = node.find("inertial")
-        M_BBo_B = SpatialInertia(0.0, np.zeros(3), UnitInertia(0.0, 0.0, 0.0))
+        M_BBo_B = SpatialInertia.Zero()
         if inertial is not None and self.inertia_from_geom != "true":
             M_BBo_B = self.parse_inertial(inertial)
             compute_inertia = False

@@ -3,6 +3,7 @@
 xyaxes, zaxis), geom shapes with their visual/collision roles, color and friction, and the
 spatial inertia of a geom of uniform density (``inertiafromgeom``)."""
 
+import functools
 import json
 import math
 import os
@@ -30,25 +31,42 @@ from mallard.multibody.tree import CalcSpatialInertia, SpatialInertia, UnitInert
 from mallard.multibody.tree._spatial_inertia import _validity_error
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+#: The geom attributes Drake ignores, with a warning.
+_UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 _DEGREE = math.pi / 180.0
+
+
+def _unit(a):
+    v = np.asarray(a, dtype=float)
+    return v / math.sqrt(v.dot(v))  # (np.linalg.norm's arithmetic, without its overhead)
+
+
+@functools.lru_cache(maxsize=256)
+def _normal_axis(v0_v1):
+    """The axis Eigen takes for opposite unit vectors v0 and v1 (``v0_v1``: their float64
+    bytes, one after the other): the right singular vector of [v0; v1] of smallest singular
+    value, read-only. (Cached: MJCF models repeat directions, e.g. limbs along -z.)"""
+    axis = np.linalg.svd(np.frombuffer(v0_v1).reshape(2, 3))[2][2]
+    axis.flags.writeable = False
+    return axis
 
 
 def from_two_vectors(a, b):
     """R taking the direction of ``a`` to that of ``b`` by the smallest rotation (Eigen's
     Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
     ``a``)."""
-    v0 = np.asarray(a, dtype=float) / np.linalg.norm(a)
-    v1 = np.asarray(b, dtype=float) / np.linalg.norm(b)
+    v0, v1 = _unit(a), _unit(b)
     c = float(v1 @ v0)
     if c < -1.0 + np.finfo(float).eps:
         c = max(c, -1.0)
-        # The axis Eigen takes: the right singular vector of [v0; v1] of smallest singular value.
-        axis = np.linalg.svd(np.vstack([v0, v1]))[2][2]
+        axis = _normal_axis(v0.tobytes() + v1.tobytes())
         w2 = (1.0 + c) * 0.5
         q = np.concatenate([[math.sqrt(w2)], axis * math.sqrt(1.0 - w2)])
     else:
         s = math.sqrt((1.0 + c) * 2.0)
-        q = np.concatenate([[s * 0.5], np.cross(v0, v1) / s])
+        (x0, y0, z0), (x1, y1, z1) = v0.tolist(), v1.tolist()
+        cross = (y0 * z1 - z0 * y1, z0 * x1 - x0 * z1, x0 * y1 - y0 * x1)  # v0 × v1
+        q = np.array([s * 0.5, cross[0] / s, cross[1] / s, cross[2] / s])
     return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
 
 
@@ -80,8 +98,9 @@ class Frames:
                 f"or `zaxis`. Attributes: [{attributes}]",
             )
         if not present:
-            R = RotationMatrix() if X_default is None else X_default.rotation()
-            return RigidTransform(R, pos)
+            if X_default is None:
+                return RigidTransform(pos)
+            return RigidTransform(X_default.rotation(), pos)
         return RigidTransform(self.rotation(node, present[0]), pos)
 
     def rotation(self, node, name):
@@ -217,7 +236,10 @@ class GeomParser:
                 node, f"geom {name} specified a 'mesh', but this is not allowed for type '{kind}'."
             )
 
-        length = None if fromto is None else float(np.linalg.norm(fromto[:3] - fromto[3:]))
+        length = None
+        if fromto is not None:
+            d = fromto[:3] - fromto[3:]
+            length = math.sqrt(d.dot(d))  # (np.linalg.norm's arithmetic, without its overhead)
         try:
             if kind == "plane":
                 geom.shape = HalfSpace()
@@ -287,8 +309,9 @@ class GeomParser:
             error(node, str(e))
         self._roles(node, geom, kind, size)
         self._appearance(node, geom)
-        for attribute in ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user"):
-            warn_unsupported_attribute(self.diagnostics, node, attribute)
+        if not node.attrib.keys().isdisjoint(_UNSUPPORTED):
+            for attribute in _UNSUPPORTED:
+                warn_unsupported_attribute(self.diagnostics, node, attribute)
         if compute_inertia:
             geom.M_GBo_B = self._inertia(node, geom, mesh)
         return geom
@@ -362,14 +385,16 @@ class GeomParser:
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
             mass = volume * (1000.0 if density is None else density)
-        report = _validity_error(mass, p_GoGcm_G, G_GGo_G)
+        G_GGo_G = UnitInertia(*_moments(G_GGo_G))
+        report = _validity_error(mass, p_GoGcm_G, G_GGo_G._I)
         if report is not None:
             self.diagnostics.error(
                 node,
                 f"geom {geom.name} Spatial inertia fails SpatialInertia::IsPhysicallyValid()."
                 f"\n{report}",
             )
-        M_GGo_G = SpatialInertia(mass, p_GoGcm_G, UnitInertia(*_moments(G_GGo_G)))
+        # (checked just above)
+        M_GGo_G = SpatialInertia(mass, p_GoGcm_G, G_GGo_G, skip_validity_check=True)
         X_BG = geom.X_BG
         return M_GGo_G.ReExpress(X_BG.rotation()).Shift(-X_BG.translation())
 

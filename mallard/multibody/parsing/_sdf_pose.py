@@ -69,6 +69,14 @@ class Pose:
         self.p = tuple(float(c) for c in p)
         self.q = tuple(float(c) for c in q)
 
+    @classmethod
+    def _make(cls, p, q):
+        """The pose of the float tuples ``p`` and ``q``, taken as they are."""
+        pose = object.__new__(cls)
+        pose.p = p
+        pose.q = q
+        return pose
+
     @staticmethod
     def from_rpy(p, rpy):
         """The pose at ``p`` with roll-pitch-yaw angles ``rpy`` (libsdformat's formula)."""
@@ -102,12 +110,12 @@ class Pose:
 
     def inverse(self):
         inv = _qinv(self.q)
-        return Pose(_qrotate(inv, tuple(-c for c in self.p)), inv)
+        return Pose._make(_qrotate(inv, tuple(-c for c in self.p)), inv)
 
     def __mul__(self, other):
         """X_OQ = X_OP * X_PQ."""
-        r = self.rotate(other.p)
-        return Pose(tuple(a + b for a, b in zip(self.p, r, strict=True)), _qmul(self.q, other.q))
+        (x, y, z), (rx, ry, rz) = self.p, self.rotate(other.p)
+        return Pose._make((x + rx, y + ry, z + rz), _qmul(self.q, other.q))
 
     def to_rigid_transform(self):
         """The RigidTransform Drake makes of this pose (rotation from the quaternion)."""

@@ -50,6 +50,7 @@ from mallard.multibody.tree import (
 from mallard.multibody.tree._rotational_inertia import fmt
 
 WORLD = "world"
+_INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
 
 def parse(workspace, root, model_name=None):
@@ -115,13 +116,16 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
+        children = {}  # tag -> the root's children of that tag, in order (one pass)
+        for child in root.children:
+            children.setdefault(child.tag, []).append(child)
         materials = {}
-        for node in root.findall("material"):
+        for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        for node in root.findall("link"):
+        for node in children.get("link", ()):
             self.parse_link(node, materials)
         if self.workspace.filter_groups is not None:
-            for node in root.findall("drake:collision_filter_group"):
+            for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
@@ -129,21 +133,21 @@ class _UrdfParser:
             self.parse_joint(node, effort_limits)
         for node in joints:
             self.parse_mimic(node)
-        for node in root.findall("transmission"):
+        for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
-        if root.find("loop_joint") is not None:
+        if "loop_joint" in children:
             self.error(root, "loop joints are not supported in MultibodyPlant")
-        for node in root.findall("frame"):
+        for node in children.get("frame", ()):
             self.parse_frame(node)
-        for node in root.findall("drake:linear_bushing_rpy"):
+        for node in children.get("drake:linear_bushing_rpy", ()):
             add_linear_bushing(plant, self.vector_reader(node), self.frame_reader(node))
-        for node in root.findall("drake:linear_spring_damper"):
+        for node in children.get("drake:linear_spring_damper", ()):
             add_linear_spring_damper(
                 plant, self.vector_reader(node), self.body_reader(node), self.double_reader(node)
             )
-        for node in root.findall("drake:ball_constraint"):
+        for node in children.get("drake:ball_constraint", ()):
             add_ball_constraint(plant, self.vector_reader(node), self.body_reader(node))
-        for node in root.findall("drake:tendon_constraint"):
+        for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
         return self.model_instance
 
@@ -167,9 +171,10 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            M_BBo_B = SpatialInertia.Zero()
             if inertial is not None:
                 M_BBo_B = self.parse_inertial(inertial)
+            else:
+                M_BBo_B = SpatialInertia.Zero()
             body = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
         geometries = self.workspace.geometries
         if geometries is None:
@@ -190,20 +195,23 @@ class _UrdfParser:
         mass_node = node.find("mass")
         mass = self.scalar(mass_node, "value", 0.0) if mass_node is not None else 0.0
         inertia = node.find("inertia")
-        names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
-        values = [self.scalar(inertia, n, 0.0) if inertia is not None else 0.0 for n in names]
+        values = [0.0] * 6
+        if inertia is not None:
+            values = [self.scalar(inertia, n, 0.0) for n in _INERTIA_ATTRIBUTES]
         return parse_spatial_inertia(self.diagnostics, node, X_BBi, mass, values)
 
     def body_for_element(self, element_name, link_name):
         """The body of link ``link_name`` ("world": the world body); an error if none."""
         if link_name == WORLD:
             return self.plant.world_body()
-        if not self.plant.HasBodyNamed(link_name, self.model_instance):
-            self.document_error(
-                f"Could not find link named '{link_name}' with model instance ID "
-                f"{int(self.model_instance)} for element '{element_name}'."
-            )
-        return self.plant.GetBodyByName(link_name, self.model_instance)
+        try:
+            return self.plant.GetBodyByName(link_name, self.model_instance)
+        except RuntimeError:  # (no such body)
+            pass
+        self.document_error(
+            f"Could not find link named '{link_name}' with model instance ID "
+            f"{int(self.model_instance)} for element '{element_name}'."
+        )
 
     # ---- joints ------------------------------------------------------------------------------
     def joint_key_params(self, node):
@@ -285,35 +293,21 @@ class _UrdfParser:
         child = self.body_for_element(name, child_name)
         origin = node.find("origin")
         X_PB = origin_to_transform(origin) if origin is not None else RigidTransform()
-        axis = np.array([1.0, 0.0, 0.0])
         axis_node = node.find("axis")
         if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
-            xyz = parse_vector(axis_node, "xyz", 3)
-            if xyz is not None:
-                axis = xyz
+            axis = parse_vector(axis_node, "xyz", 3)
+            if axis is None:
+                axis = np.array([1.0, 0.0, 0.0])
             norm = math.sqrt(axis.dot(axis))  # (np.linalg.norm, without its overhead)
             if norm < 1e-8:
                 self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
             axis = axis / norm
-
-        def require_custom(want_custom):
-            is_custom = node.tag == "drake:joint"
-            if want_custom and not is_custom:
-                self.error(
-                    node,
-                    f"Joint {name} of type {joint_type} is a custom joint type, and should be a "
-                    "<drake:joint>",
-                )
-            if not want_custom and is_custom:
-                self.error(
-                    node,
-                    f"Joint {name} of type {joint_type} is a standard joint type, and should be "
-                    "a <joint>",
-                )
+        else:
+            axis = np.array([1.0, 0.0, 0.0])
 
         effort = math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
-            require_custom(False)
+            self.require_custom(node, name, joint_type, False)
             lower, upper, velocity, acceleration, effort = self.limits(node)
             damping = self.damping(node)
             cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
@@ -325,17 +319,17 @@ class _UrdfParser:
             if acceleration != math.inf:
                 joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
-            require_custom(False)
+            self.require_custom(node, name, joint_type, False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())
         elif joint_type == "floating":
-            require_custom(False)
+            self.require_custom(node, name, joint_type, False)
             self.warning(
                 node,
                 f"Joint '{name}' specified as type floating which is not supported by "
                 f"MultibodyPlant.  Leaving '{child_name}' as a free body.",
             )
         elif joint_type == "ball":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             damping = self.damping(node)
             self.add_joint(BallRpyJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "planar":
@@ -350,7 +344,7 @@ class _UrdfParser:
             X_PF = X_PB @ X_BM
             self.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
         elif joint_type == "screw":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             damping = self.damping(node)
             pitch_node = node.find("drake:screw_thread_pitch")
             if pitch_node is None:
@@ -364,11 +358,11 @@ class _UrdfParser:
                 )
             self.add_joint(ScrewJoint, name, parent, X_PB, child, None, axis, pitch, damping)
         elif joint_type == "universal":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             damping = self.damping(node)
             self.add_joint(UniversalJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "curvilinear":
-            require_custom(True)
+            self.require_custom(node, name, joint_type, True)
             self.error(
                 node,
                 f"Joint '{name}' has type 'curvilinear', which mallard does not support yet.",
@@ -376,6 +370,22 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
+
+    def require_custom(self, node, name, joint_type, want_custom):
+        """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
+        is_custom = node.tag == "drake:joint"
+        if want_custom and not is_custom:
+            self.error(
+                node,
+                f"Joint {name} of type {joint_type} is a custom joint type, and should be a "
+                "<drake:joint>",
+            )
+        if not want_custom and is_custom:
+            self.error(
+                node,
+                f"Joint {name} of type {joint_type} is a standard joint type, and should be "
+                "a <joint>",
+            )
 
     def parse_mimic(self, node):
         """A joint's ``<mimic>``: checked as Drake checks it, then a coupler constraint

@@ -4,7 +4,6 @@ diagnostics and options, and file and URI resolution. A format parser is a funct
 XmlElement; it builds through the plant's public API only."""
 
 import os
-import pathlib
 
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._package_map import resolve_uri
@@ -66,7 +65,8 @@ class Workspace:
     def load_file(self, path):
         """The root XmlElement of the file at ``path``."""
         try:
-            text = pathlib.Path(path).read_bytes()
+            with open(path, "rb") as f:
+                text = f.read()
         except OSError as e:
             reason = "XML_ERROR_FILE_NOT_FOUND" if not os.path.exists(path) else e.strerror
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)

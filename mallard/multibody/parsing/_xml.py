@@ -127,31 +127,41 @@ def parse_xml(text, file):
     XmlSyntaxError if it is not well-formed XML."""
     parser = expat.ParserCreate()
     parser.buffer_text = True
-    root = []
-    stack = [None]
     text, lines = _without_comments(text.encode() if isinstance(text, str) else text)
+    document = XmlElement(None, {}, file, 0, None)  # (holds the root element)
+    current = document
+    new = object.__new__
 
-    def start(tag, attrib):
-        parent = stack[-1]
-        line = parser.CurrentLineNumber
-        if lines is not None:
-            line = (line, parser.CurrentByteIndex)
-        element = XmlElement(tag, attrib, file, line, parent, lines)
-        (root if parent is None else parent.children).append(element)
-        stack.append(element)
+    def start(tag, attrib):  # (XmlElement(...) inlined: this runs for every element)
+        nonlocal current
+        element = new(XmlElement)
+        element.tag = tag
+        element.attrib = attrib
+        element.children = []
+        element.text = None
+        element.file = file
+        if lines is None:
+            element._line = parser.CurrentLineNumber
+        else:
+            element._line = (parser.CurrentLineNumber, parser.CurrentByteIndex)
+        element.parent = current
+        element._lines = lines
+        current.children.append(element)
+        current = element
 
     def end(tag):
-        element = stack.pop()
+        nonlocal current
+        element = current
         if element.text is not None:  # (the pieces of its character data)
             element.text = "".join(element.text).strip() or None
+        current = element.parent
 
     def data(text):
-        element = stack[-1]
-        if element is not None:
-            if element.text is None:
-                element.text = [text]
-            else:
-                element.text.append(text)
+        element = current
+        if element.text is None:
+            element.text = [text]
+        else:
+            element.text.append(text)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -163,4 +173,6 @@ def parse_xml(text, file):
         raise XmlSyntaxError(
             line, f"Failed to parse XML: {expat.errors.messages[e.code]}"
         ) from None
-    return root[0]
+    root = document.children[0]
+    root.parent = None
+    return root

@@ -56,6 +56,32 @@ def _vector3(method, value, name):
     return a.reshape(3)
 
 
+def _require_id(method, parameters, args, others_valid=True):
+    """pybind11's TypeError unless ``args[2]`` (the id after self and context) is a
+    MultibodyConstraintId and ``others_valid``; ``parameters``: the signature after ``id``."""
+    if not (isinstance(args[2], MultibodyConstraintId) and others_valid):
+        raise incompatible_arguments(
+            method,
+            (
+                f"(self: {_MODULE}.MultibodyPlant, context: mallard.systems.framework.Context, "
+                f"id: mallard.multibody.tree.MultibodyConstraintId{parameters}",
+            ),  # fmt: skip
+            args,
+            {},
+        )
+
+
+def _require_finite(method, body_A, body_B, values):
+    """RuntimeError naming the constraint unless each of ``values`` (name → array or number)
+    is finite (pydrake accepts them, and its SAP solver fails at the first step)."""
+    for name, value in values.items():
+        if not np.all(np.isfinite(value)):
+            raise RuntimeError(
+                f"{method}(): the constraint between bodies '{body_A}' and '{body_B}' needs a "
+                f"finite {name}, got {np.asarray(value).tolist()}"
+            )
+
+
 def _real(method, value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{method}(): {name} must be a number, got {value!r}")
@@ -117,7 +143,7 @@ class ConstraintsMixin:
         spring f = −stiffness·(d − distance) − damping·ḋ along p_PQ. Its parameters are the
         default DistanceConstraintParams of every new Context. RuntimeError if the bodies are
         the same, ``distance`` is not positive, ``stiffness`` not positive or ``damping``
-        negative. Returns its MultibodyConstraintId."""
+        negative, or a point or ``distance`` is not finite. Returns its MultibodyConstraintId."""
         method = "AddDistanceConstraint"
         self._constraint_bodies(method, body_A, body_B)
         p_AP, p_BQ = _vector3(method, p_AP, "p_AP"), _vector3(method, p_BQ, "p_BQ")
@@ -126,6 +152,8 @@ class ConstraintsMixin:
             for x, name in ((distance, "distance"), (stiffness, "stiffness"), (damping, "damping"))
         ]
         self._check_constraint_added(method, "distance")
+        _require_finite(method, body_A.name(), body_B.name(),
+                        {"p_AP": p_AP, "p_BQ": p_BQ, "distance": values[0]})  # fmt: skip
         constraint_id = MultibodyConstraintId.get_new_id()
         params = DistanceConstraintParams(body_A.index(), p_AP, body_B.index(), p_BQ, *values)
         self._distance_constraints[constraint_id] = params
@@ -134,13 +162,15 @@ class ConstraintsMixin:
     def AddBallConstraint(self, body_A, p_AP, body_B, p_BQ=None):
         """Adds the constraint that point P of ``body_A`` (at p_AP in its frame) and point Q
         of ``body_B`` coincide (a ball-and-socket joint); p_BQ None: Q is where P is in the
-        default Context at Finalize(). RuntimeError if the bodies are the same. Returns its
-        MultibodyConstraintId."""
+        default Context at Finalize(). RuntimeError if the bodies are the same or a point is
+        not finite. Returns its MultibodyConstraintId."""
         method = "AddBallConstraint"
         self._constraint_bodies(method, body_A, body_B)
         p_AP = _vector3(method, p_AP, "p_AP")
         p_BQ = None if p_BQ is None else _vector3(method, p_BQ, "p_BQ")
         self._check_constraint_added(method, "ball")
+        points = {"p_AP": p_AP} if p_BQ is None else {"p_AP": p_AP, "p_BQ": p_BQ}
+        _require_finite(method, body_A.name(), body_B.name(), points)
         constraint_id = MultibodyConstraintId.get_new_id()
         if body_A is body_B:
             raise RuntimeError(
@@ -156,13 +186,15 @@ class ConstraintsMixin:
     def AddWeldConstraint(self, body_A, X_AP, body_B, X_BQ):
         """Adds the constraint that frame P of ``body_A`` (pose X_AP in its frame) and frame Q
         of ``body_B`` (pose X_BQ) coincide (a weld joint). RuntimeError if the bodies are the
-        same. Returns its MultibodyConstraintId."""
+        same or a pose is not finite. Returns its MultibodyConstraintId."""
         method = "AddWeldConstraint"
         self._constraint_bodies(method, body_A, body_B)
         for name, X in (("X_AP", X_AP), ("X_BQ", X_BQ)):
             if not isinstance(X, RigidTransform) or X._p.dtype != np.float64:
                 raise TypeError(f"{method}(): {name} must be a RigidTransform, got {X!r}")
         self._check_constraint_added(method, "weld")
+        _require_finite(method, body_A.name(), body_B.name(),
+                        {"X_AP": X_AP.GetAsMatrix34(), "X_BQ": X_BQ.GetAsMatrix34()})  # fmt: skip
         constraint_id = MultibodyConstraintId.get_new_id()
         if body_A is body_B:
             raise RuntimeError(
@@ -321,11 +353,14 @@ class ConstraintsMixin:
         return self._constraint_specs("_tendon_constraints", id, "get_tendon_constraint_specs")
 
     # ---- per Context ---------------------------------------------------------------------
-    def _constraint_status(self, context, constraint_id, method):
+    def _constraint_status(self, method, parameters, args):
+        """Drake's checks of (self, context, id, ...) ``args``."""
+        context, constraint_id = args[1], args[2]
         self._throw_if_not_finalized(method)
+        _require_id(method, parameters, args)
         self.ValidateContext(context)
         if not any(constraint_id in getattr(self, kind) for kind in CONSTRAINT_KINDS):
-            value = getattr(constraint_id, "get_value", lambda: constraint_id)()
+            value = constraint_id.get_value()
             raise RuntimeError(
                 f"{method}(): the constraint id {value} does not belong to any multibody "
                 "constraint of this plant"
@@ -333,12 +368,14 @@ class ConstraintsMixin:
 
     def GetConstraintActiveStatus(self, context, id):  # noqa: A002 (pydrake's name)
         """Whether the constraint ``id`` is active in ``context`` (True by default)."""
-        self._constraint_status(context, id, "GetConstraintActiveStatus")
+        self._constraint_status("GetConstraintActiveStatus", ") -> bool", (self, context, id))
         return id not in self._parameters(context).inactive_constraints
 
     def SetConstraintActiveStatus(self, context, id, status):  # noqa: A002
         """Activates or deactivates the constraint ``id`` in ``context``."""
-        self._constraint_status(context, id, "SetConstraintActiveStatus")
+        self._constraint_status(
+            "SetConstraintActiveStatus", ", status: bool) -> None", (self, context, id, status)
+        )
         inactive = self._mutable_parameters(context).inactive_constraints
         if status:
             inactive.discard(id)
@@ -351,7 +388,7 @@ class ConstraintsMixin:
 
     def _distance_id(self, constraint_id):
         if constraint_id not in self._distance_constraints:
-            value = getattr(constraint_id, "get_value", lambda: constraint_id)()
+            value = constraint_id.get_value()
             raise RuntimeError(
                 f"The constraint id {value} does not match any distance constraint registered "
                 "with this plant. "
@@ -364,24 +401,24 @@ class ConstraintsMixin:
         params = self._parameters(context).distance_constraints
         if id is None:
             return dict(params)
+        _require_id(
+            "GetDistanceConstraintParams",
+            f") -> {_MODULE}.DistanceConstraintParams",
+            (self, context, id),
+        )
         self._distance_id(id)
         return params[id]
 
     def SetDistanceConstraintParams(self, context, id, params):  # noqa: A002
         """Stores ``params`` in ``context`` for the distance constraint ``id``. RuntimeError
-        if ``id`` is not a distance constraint or a body index of ``params`` is not a body
-        of this plant."""
-        if not isinstance(params, DistanceConstraintParams):
-            raise incompatible_arguments(
-                "SetDistanceConstraintParams",
-                (
-                    f"(self: {_MODULE}.MultibodyPlant, context: mallard.systems.framework.Context, "
-                    "id: mallard.multibody.tree.MultibodyConstraintId, params: "
-                    f"{_MODULE}.DistanceConstraintParams) -> None",
-                ),  # fmt: skip
-                (self, context, id, params),
-                {},
-            )
+        if ``id`` is not a distance constraint, a body index of ``params`` is not a body of
+        this plant, or its points or distance are not finite."""
+        _require_id(
+            "SetDistanceConstraintParams",
+            f", params: {_MODULE}.DistanceConstraintParams) -> None",
+            (self, context, id, params),
+            isinstance(params, DistanceConstraintParams),
+        )
         self.ValidateContext(context)
         self._distance_id(id)
         for name, index in (("A", params.bodyA()), ("B", params.bodyB())):
@@ -390,6 +427,12 @@ class ConstraintsMixin:
                     f"Index {int(index)} provided for body {name} does not correspond to a rigid "
                     "body in this MultibodyPlant."
                 )
+        _require_finite(
+            "SetDistanceConstraintParams",
+            self.get_body(params.bodyA()).name(),
+            self.get_body(params.bodyB()).name(),
+            {"p_AP": params.p_AP(), "p_BQ": params.p_BQ(), "distance": params.distance()},
+        )
         self._mutable_parameters(context).distance_constraints[id] = params
 
     def _throw_if_continuous_with_constraints(self):

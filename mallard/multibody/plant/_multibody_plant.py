@@ -56,8 +56,10 @@ from mallard.systems.framework import LeafSystem
 
 
 def _ends(joint):
-    """The bodies a joint connects, as a key that ignores their order."""
-    return frozenset((int(joint.parent_body().index()), int(joint.child_body().index())))
+    """The bodies a joint connects (by index), as a key that ignores their order."""
+    return frozenset(
+        (int(joint._frame_on_parent._body._index), int(joint._frame_on_child._body._index))
+    )
 
 
 class MultibodyPlant(
@@ -168,6 +170,9 @@ class MultibodyPlant(
 
     def _check_instance_exists(self, model_instance):
         """As _check_instance, with Drake's message of the name queries."""
+        count = len(self._instance_names)
+        if type(model_instance) is ModelInstanceIndex and 0 <= model_instance._value < count:
+            return  # (the common case)
         self._check_instance_type(model_instance)
         if not 0 <= int(model_instance) < len(self._instance_names):
             raise RuntimeError(f"There is no model instance id {int(model_instance)} in the model.")
@@ -190,8 +195,11 @@ class MultibodyPlant(
 
     def _register_name(self, kind, noun, element):
         """Records ``element`` under its (model instance, name); RuntimeError if taken."""
-        self._check_name_free(kind, noun, element.model_instance(), element.name())
-        self._names[kind][(int(element.model_instance()), element.name())] = element
+        names = self._names[kind]
+        key = (int(element._model_instance), element._name)
+        if key in names:
+            self._check_name_free(kind, noun, element._model_instance, element._name)
+        names[key] = element
 
     def _check_instance_name(self, name, method, model_instance=None):
         """RuntimeError if ``name`` is empty or names another model instance."""
@@ -279,17 +287,19 @@ class MultibodyPlant(
         self._throw_if_tree_finalized("frames")
         if not isinstance(frame, FixedOffsetFrame):
             raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
-        self._check_instance(frame.model_instance())
-        self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
+        self._check_instance(frame._model_instance)
+        key = (int(frame._model_instance), frame._name)
+        if key in self._names["Frame"]:
+            self._check_name_free("Frame", "frame", frame._model_instance, frame._name)
         if frame._plant is not None:
             raise RuntimeError(f"AddFrame(): frame '{frame.name()}' was already added to a plant")
-        parent = frame.parent_frame()
+        parent = frame._parent_frame
         if parent._plant is not self:
             raise RuntimeError(
                 f"AddFrame(): the parent frame '{parent.name()}' of frame '{frame.name()}' is not "
                 "part of this MultibodyPlant"
             )
-        self._register_name("Frame", "frame", frame)
+        self._names["Frame"][key] = frame
         self._add_frame_unchecked(frame)
         return frame
 
@@ -309,8 +319,8 @@ class MultibodyPlant(
         self._throw_if_finalized("AddJoint")
         if not isinstance(joint, Joint):
             raise TypeError(f"AddJoint(): expected a Joint, got {joint!r}")
-        parent_frame, child_frame = joint.frame_on_parent(), joint.frame_on_child()
-        parent, child = parent_frame.body(), child_frame.body()
+        parent_frame, child_frame = joint._frame_on_parent, joint._frame_on_child
+        parent, child = parent_frame._body, child_frame._body
         if parent._plant is not self or child._plant is not self:
             raise RuntimeError(
                 f"AddJoint(): can't add joint {joint.name()} because bodies {parent.name()} and "
@@ -326,11 +336,13 @@ class MultibodyPlant(
             raise RuntimeError(
                 f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
             )
-        self._check_name_free("Joint", "joint", joint.model_instance(), joint.name())
-        self._check_no_joint_between(joint)
+        self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
+        ends = _ends(joint)
+        if ends in self._joint_between:
+            self._check_no_joint_between(joint)
         self._register_name("Joint", "joint", joint)
         self._add_element("_joints", joint)
-        self._joint_between[_ends(joint)] = joint
+        self._joint_between[ends] = joint
         return joint
 
     def RemoveJoint(self, joint):

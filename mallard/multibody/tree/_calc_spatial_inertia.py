@@ -2,6 +2,18 @@
 
 import numpy as np
 
+from mallard.geometry import (
+    Box,
+    Capsule,
+    Convex,
+    Cylinder,
+    Ellipsoid,
+    HalfSpace,
+    Mesh,
+    Shape,
+    Sphere,
+)
+from mallard.geometry._mesh import _inertia_error
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 from mallard.multibody.tree._unit_inertia import UnitInertia
 
@@ -17,19 +29,6 @@ def CalcSpatialInertia(shape, density):
     radius Sphere); ValueError for a HalfSpace (infinite mass), a mesh file that is not .obj, a
     mesh whose volume is not positive (open, or wound inward), or a shape not supported yet.
     """
-    from mallard.geometry import (
-        Box,
-        Capsule,
-        Convex,
-        Cylinder,
-        Ellipsoid,
-        HalfSpace,
-        Mesh,
-        Shape,
-        Sphere,
-    )
-    from mallard.geometry._mesh import _inertia_error
-
     kind = type(shape)
     if kind is Box:
         return SpatialInertia.SolidBoxWithDensity(density, *shape.size().tolist())

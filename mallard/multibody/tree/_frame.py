@@ -293,12 +293,21 @@ class FixedOffsetFrame(Frame):
 
     @overloads("name, P, X_PF, model_instance=", "name, bodyB, X_BF")
     def __init__(self, name, *args, **kwargs):
-        P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
+        if (  # (the common case: (name, P, X_PF[, model_instance]) given positionally)
+            not kwargs
+            and 2 <= len(args) <= 3
+            and isinstance(args[0], Frame)
+            and type(args[1]) is RigidTransform
+        ):
+            P, X_PF = args[0], args[1]
+            model_instance = args[2] if len(args) == 3 else None
+        else:
+            P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
         super().__init__(
-            name, P.body(), P.model_instance() if model_instance is None else model_instance
+            name, P._body, P._model_instance if model_instance is None else model_instance
         )
         self._parent_frame = P
-        self._X_PF = RigidTransform(X_PF)
+        self._X_PF = RigidTransform._make(X_PF._R._R.copy(), X_PF._p.copy())
 
     def _default_X_BF(self):
         R_BP, p_BP = self._parent_frame._default_X_BF()

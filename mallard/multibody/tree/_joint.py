@@ -35,11 +35,26 @@ _NO_ONE_FORCE = {
 def to_float(value):
     """``value`` as a float if pybind11 would convert it to a C++ double (a real number or a
     0-d numeric array, not a one-element vector), else None."""
+    if type(value) is float:
+        return value
     if isinstance(value, numbers.Real) or (
         isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf"
     ):
         return float(value)
     return None
+
+
+_CONSTANTS = {}
+
+
+def constant(n, value):
+    """A read-only array of ``n`` copies of ``value`` (float), shared by every caller."""
+    try:
+        return _CONSTANTS[n, value]
+    except KeyError:
+        array = _CONSTANTS[n, value] = np.full(n, value)
+        array.flags.writeable = False
+        return array
 
 
 class ElementChecks:
@@ -134,33 +149,40 @@ class Joint(ElementChecks, MultibodyElement):
 
     def __init__(self, name, frame_on_parent, frame_on_child):
         """Limits start at ∓∞, damping at zero; the joint types set theirs after this."""
-        cls = type(self).__name__
         if type(self) is Joint:
             raise TypeError("mallard.multibody.tree.Joint: No constructor defined!")
-        if not isinstance(name, str):
-            raise TypeError(f"{cls}: name must be a str, got {type(name).__name__}")
-        if name == "":
-            raise RuntimeError(f"{cls}: the name of a joint cannot be empty")
-        frames = {"frame_on_parent": frame_on_parent, "frame_on_child": frame_on_child}
-        for what, frame in frames.items():
-            if not isinstance(frame, Frame):
-                raise TypeError(
-                    f"{cls} '{name}': {what} must be a Frame, got {type(frame).__name__}"
-                )
-        super().__init__(frame_on_child.model_instance())
+        if type(name) is not str or name == "":
+            self._check_name(name)
+        if not (isinstance(frame_on_parent, Frame) and isinstance(frame_on_child, Frame)):
+            frames = {"frame_on_parent": frame_on_parent, "frame_on_child": frame_on_child}
+            for what, frame in frames.items():
+                if not isinstance(frame, Frame):
+                    raise TypeError(
+                        f"{type(self).__name__} '{name}': {what} must be a Frame, got "
+                        f"{type(frame).__name__}"
+                    )
+        MultibodyElement.__init__(self, frame_on_child._model_instance)
         self._name = name
         self._frame_on_parent = frame_on_parent
         self._frame_on_child = frame_on_child
+        # Read-only arrays that new joints share (setters replace them, never write).
         nq, nv = self._nq, self._nv
-        self._pos_lower, self._pos_upper = np.full(nq, -_INF), np.full(nq, _INF)
-        self._vel_lower, self._vel_upper = np.full(nv, -_INF), np.full(nv, _INF)
-        self._acc_lower, self._acc_upper = np.full(nv, -_INF), np.full(nv, _INF)
+        self._pos_lower, self._pos_upper = constant(nq, -_INF), constant(nq, _INF)
+        self._vel_lower = self._acc_lower = constant(nv, -_INF)
+        self._vel_upper = self._acc_upper = constant(nv, _INF)
         self._default_q = self._zero_configuration()
-        self._default_damping = np.zeros(nv)
+        self._default_damping = constant(nv, 0.0)
         self._random_q = None  # the random distribution of q (set_random_*), Expressions
         # Slots in q and v, assigned by the plant at Finalize().
         self._q_start = None
         self._v_start = None
+
+    def _check_name(self, name):
+        cls = type(self).__name__
+        if not isinstance(name, str):
+            raise TypeError(f"{cls}: name must be a str, got {type(name).__name__}")
+        if name == "":
+            raise RuntimeError(f"{cls}: the name of a joint cannot be empty")
 
     # ---- identity ------------------------------------------------------------------------
     def name(self):
@@ -236,6 +258,16 @@ class Joint(ElementChecks, MultibodyElement):
             )
 
     def _checked_limits(self, lower_limits, upper_limits, n, what, method):
+        if (  # (the common case: lists of n floats, lower ≤ upper)
+            type(lower_limits) is list
+            and type(upper_limits) is list
+            and len(lower_limits) == n == len(upper_limits)
+            and all(
+                isinstance(lo, float) and isinstance(up, float) and lo <= up
+                for lo, up in zip(lower_limits, upper_limits, strict=True)
+            )
+        ):
+            return np.array(lower_limits), np.array(upper_limits)
         lower = self._as_vector(lower_limits, None, "lower_limits", method)
         upper = self._as_vector(upper_limits, None, "upper_limits", method)
         if lower.size != n or upper.size != n:
@@ -284,8 +316,9 @@ class Joint(ElementChecks, MultibodyElement):
 
     # ---- default positions ---------------------------------------------------------------
     def _zero_configuration(self):
-        """The positions of the identity pose X_FM (zeros, except quaternion joints)."""
-        return np.zeros(self._nq)
+        """The positions of the identity pose X_FM (zeros, except quaternion joints), as a
+        read-only array."""
+        return constant(self._nq, 0.0)
 
     def default_positions(self):
         """The positions of this joint in the plant's default state."""

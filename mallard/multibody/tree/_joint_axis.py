@@ -1,5 +1,7 @@
 """The unit axis of revolute, prismatic and screw joints, validated as Drake validates it."""
 
+import math
+
 import numpy as np
 
 #: Drake calls an axis zero when all its components are at most this in magnitude: machine
@@ -10,6 +12,16 @@ SQRT_EPSILON = float(np.sqrt(EPSILON))
 
 def unit_axis(joint, axis, tolerance):
     """``axis`` (3 numbers) normalized; RuntimeError with pydrake's text if it is zero."""
+    if type(axis) is np.ndarray and axis.dtype == np.float64 and axis.shape == (3,):
+        x, y, z = axis.tolist()  # (the common case, in floats: the same operations)
+        if (
+            math.isfinite(x)
+            and math.isfinite(y)
+            and math.isfinite(z)
+            and max(abs(x), abs(y), abs(z)) > tolerance
+        ):
+            norm = math.sqrt(x * x + y * y + z * z)
+            return np.array([x / norm, y / norm, z / norm])
     a = joint._as_vector(axis, 3, "axis", "__init__")
     if not np.all(np.isfinite(a)):
         raise joint._error("__init__", f"the axis must be finite, got {a.tolist()}")

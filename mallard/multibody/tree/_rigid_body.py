@@ -6,6 +6,7 @@ from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.common._pybind import overloads
 from mallard.multibody.math import SpatialForce
+from mallard.multibody.tree._frame import RigidBodyFrame
 from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, default_model_instance
 from mallard.multibody.tree._multibody_element import (
     MultibodyElement,
@@ -23,16 +24,25 @@ class RigidBody(MultibodyElement):
 
     @overloads("body_name, M_BBo_B=", "body_name, model_instance, M_BBo_B=")
     def __init__(self, body_name, *args, **kwargs):
-        model_instance, M_BBo_B = _parse_ctor(args, kwargs)
-        if not isinstance(body_name, str):
-            raise TypeError(f"RigidBody: body_name must be a str, got {type(body_name).__name__}")
-        if body_name == "":
-            raise RuntimeError("The name parameter to the RigidBody constructor is required.")
-        super().__init__(model_instance)
+        if (  # (the common case: (name, model_instance, M_BBo_B) given positionally)
+            len(args) == 2
+            and not kwargs
+            and type(args[0]) is ModelInstanceIndex
+            and type(args[1]) is SpatialInertia
+        ):
+            model_instance, M_BBo_B = args
+        else:
+            model_instance, M_BBo_B = _parse_ctor(args, kwargs)
+        if type(body_name) is not str or body_name == "":
+            if not isinstance(body_name, str):
+                raise TypeError(
+                    f"RigidBody: body_name must be a str, got {type(body_name).__name__}"
+                )
+            if body_name == "":
+                raise RuntimeError("The name parameter to the RigidBody constructor is required.")
+        MultibodyElement.__init__(self, model_instance)
         self._name = body_name
         self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
-        from mallard.multibody.tree._frame import RigidBodyFrame
-
         self._body_frame = RigidBodyFrame._for_body(self)
         self._mobod = None  # its mobilized body in the plant's tree, set at Finalize()
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from mallard._scalar import as_array, as_scalar, scalar_value, values_or_none
 from mallard.common._pybind import overloads
+from mallard.math import RotationMatrix
 
 _EPS = np.finfo(float).eps
 _MODULE = "mallard.multibody.tree"
@@ -55,19 +56,19 @@ def scalar(x, name):
     return as_scalar(x, name)
 
 
+def point_mass_rows(x, y, z):
+    """|p|²·Id − p·pᵀ for p = (x, y, z), as nested lists (rows)."""
+    xy, xz, yz = -x * y, -x * z, -y * z
+    return [[y * y + z * z, xy, xz], [xy, x * x + z * z, yz], [xz, yz, x * x + y * y]]
+
+
 def point_mass(p):
     """|p|²·Id − p·pᵀ: the unit inertia about the origin of a unit point mass at p."""
-    x, y, z = p.tolist()
-    xy, xz, yz = -x * y, -x * z, -y * z
-    return np.array(
-        [[y * y + z * z, xy, xz], [xy, x * x + z * z, yz], [xz, yz, x * x + y * y]], dtype=p.dtype
-    )
+    return np.array(point_mass_rows(*p.tolist()), dtype=p.dtype)
 
 
 def rotation_matrix(R_AE):
     """The 3x3 array of RotationMatrix ``R_AE``; TypeError for anything else."""
-    from mallard.math import RotationMatrix
-
     if not isinstance(R_AE, RotationMatrix):
         raise TypeError(f"R_AE must be a RotationMatrix, got {type(R_AE).__name__}")
     return R_AE.matrix()
@@ -87,18 +88,29 @@ def could_be_physically_valid(I):
     relative to the largest possible moment (trace/2), or absolute for inertias below 1 kg·m².
     Equivalently: the largest principal moment is at most trace/2 (+ half the tolerance).
     """
-    rows = I.tolist()
-    if not all(math.isfinite(x) for row in rows for x in row):
+    return could_be_physically_valid_rows(I.tolist())
+
+
+def could_be_physically_valid_rows(rows):
+    """could_be_physically_valid of the 3x3 matrix given as nested lists of floats (rows)."""
+    (a, b, c), (d, e, f), (g, h, i) = rows
+    # (A finite sum has finite terms; finite terms whose sum overflows are checked one by one.)
+    if not math.isfinite(a + b + c + d + e + f + g + h + i) and not all(
+        map(math.isfinite, (a, b, c, d, e, f, g, h, i))
+    ):
         return False
-    half_trace = 0.5 * (rows[0][0] + rows[1][1] + rows[2][2])
+    half_trace = 0.5 * (a + e + i)
     limit = half_trace + 8 * _EPS * max(1.0, abs(half_trace))
-    diagonal = (rows[0][0], rows[1][1], rows[2][2])
-    if max(diagonal) > limit:  # a diagonal element bounds Imax from below
+    if max(a, e, i) > limit:  # a diagonal element bounds Imax from below
         return False
-    gershgorin = max(sum(map(abs, row)) - abs(row[i]) + row[i] for i, row in enumerate(rows))
+    gershgorin = max(  # (each row's sum of magnitudes, less the diagonal's, plus it)
+        abs(a) + abs(b) + abs(c) - abs(a) + a,
+        abs(d) + abs(e) + abs(f) - abs(e) + e,
+        abs(g) + abs(h) + abs(i) - abs(i) + i,
+    )
     if gershgorin <= limit:  # Gershgorin's circles bound Imax from above
         return True
-    return bool(np.linalg.eigvalsh(I)[2] <= limit)
+    return bool(np.linalg.eigvalsh(np.array(rows))[2] <= limit)
 
 
 def principal_axes(I):
@@ -152,6 +164,10 @@ class RotationalInertia:
 
     @overloads(lambda: RotationalInertia._OVERLOADS)
     def __init__(self, *args, **kwargs):
+        if len(args) == 6 and not kwargs and all(isinstance(x, float) for x in args):
+            xx, yy, zz, xy, xz, yz = args  # (the common case)
+            self._I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+            return
         names, v = _bind(type(self).__name__, args, kwargs, self._OVERLOADS)
         if not names:
             self._I = np.full((3, 3), np.nan)
@@ -276,8 +292,6 @@ class RotationalInertia:
         R_EA is right-handed; it is the identity when all three moments are equal. The sign of
         each axis is otherwise arbitrary (it may differ from pydrake's).
         """
-        from mallard.math import RotationMatrix
-
         values = self._finite_values("CalcPrincipalMomentsAndAxesOfInertia")
         moments, axes = principal_axes(values)
         return moments, RotationMatrix(axes)

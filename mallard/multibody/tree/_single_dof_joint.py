@@ -2,6 +2,8 @@
 or about a unit axis â fixed in F (â_F = â_M), with one damping coefficient d (τ = −d·v);
 RevoluteJoint and PrismaticJoint also take position limits and have scalar limit getters."""
 
+import math
+
 import numpy as np
 
 from mallard._scalar import as_scalar
@@ -34,13 +36,18 @@ class SingleDofJoint(Joint):
         lower = self._as_float(pos_lower_limit, "pos_lower_limit", "__init__")
         upper = self._as_float(pos_upper_limit, "pos_upper_limit", "__init__")
         d = self._as_float(damping, "damping", "__init__")
-        self._pos_lower, self._pos_upper = self._checked_limits(
-            [lower], [upper], 1, "position", "__init__"
-        )
+        if type(lower) is float and type(upper) is float and lower <= upper:
+            if lower != -math.inf or upper != math.inf:
+                self._pos_lower, self._pos_upper = np.array([lower]), np.array([upper])
+        else:
+            self._pos_lower, self._pos_upper = self._checked_limits(
+                [lower], [upper], 1, "position", "__init__"
+            )
         self._axis = unit_axis(self, axis, self._axis_tolerance)
         if not d >= 0:
             raise RuntimeError(f"{self._kind} joint damping must be nonnegative.")
-        self._default_damping = np.array([d])
+        if not (type(d) is float and d == 0.0 and math.copysign(1.0, d) > 0):
+            self._default_damping = np.array([d])
 
     # ---- the coordinate and its rate -----------------------------------------------------
     def _get_position(self, context, method):
@@ -105,6 +112,10 @@ class LimitedSingleDofJoint(SingleDofJoint):
 def bind_overloads(cls_name, overloads, args, kwargs):
     """The argument values of the first overload, a (names, defaults) pair, that the call
     binds to (as pybind11 picks one); TypeError listing the overloads if none does."""
+    if not kwargs:  # (the common case: positional arguments)
+        for names, defaults in overloads:
+            if len(args) <= len(names) and all(n in defaults for n in names[len(args) :]):
+                return [*args, *(defaults[n] for n in names[len(args) :])]
     for names, defaults in overloads:
         if len(args) > len(names) or not set(kwargs) <= set(names[len(args) :]):
             continue

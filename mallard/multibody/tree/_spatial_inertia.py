@@ -16,11 +16,12 @@ import numpy as np
 from mallard._scalar import scalar_value, values_or_none
 from mallard.multibody.tree._rotational_inertia import (
     RotationalInertia,
-    could_be_physically_valid,
+    could_be_physically_valid_rows,
     fmt,
     fmt_matrix,
     fmt_vector,
     point_mass,
+    point_mass_rows,
     principal_axes,
     reexpress,
     rotation_matrix,
@@ -48,15 +49,26 @@ def _positive(method, name, x):
     return s
 
 
-def _validity_error(m, p, G):
-    """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is."""
+def _validity_error(m, p, G, G_rows=None, p_rows=None):
+    """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is.
+    (``G_rows`` and ``p_rows``, if given, are G and point_mass(p) as nested lists.)"""
     if not (math.isfinite(m) and m >= 0):
         return f"mass = {fmt(m)} is negative or not finite."
-    if not all(math.isfinite(x) for x in p.tolist()):
+    x, y, z = p.tolist()
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return f"Position vector {fmt_vector(p)} has non-finite elements."
-    I_SScm = (G - point_mass(p)) * m
-    if could_be_physically_valid(I_SScm):
+    # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it).
+    rows = [
+        [(g - q) * m for g, q in zip(G_row, p_row, strict=True)]
+        for G_row, p_row in zip(
+            G.tolist() if G_rows is None else G_rows,
+            point_mass_rows(x, y, z) if p_rows is None else p_rows,
+            strict=True,
+        )
+    ]
+    if could_be_physically_valid_rows(rows):
         return None
+    I_SScm = np.array(rows)
     if np.isfinite(I_SScm).all():
         moments = fmt_vector(np.linalg.eigvalsh(I_SScm))
     else:
@@ -102,10 +114,10 @@ class SpatialInertia:
         obj._G = G
         return obj
 
-    def _check_physically_valid(self):
+    def _check_physically_valid(self, G_rows=None, p_rows=None):
         values = self._values()
         if values is not None:
-            error = _validity_error(*values)
+            error = _validity_error(*values, G_rows, p_rows)
             if error is not None:
                 raise RuntimeError(
                     f"Spatial inertia fails SpatialInertia::IsPhysicallyValid().\n{error}"
@@ -113,6 +125,8 @@ class SpatialInertia:
 
     def _values(self):
         """(m, p, G) as float64, or None if some scalar has no numerical value."""
+        if type(self._m) is float and self._p.dtype == np.float64 and self._G.dtype == np.float64:
+            return self._m, self._p, self._G
         m = scalar_value(self._m)
         p = values_or_none(self._p)
         G = values_or_none(self._G)
@@ -133,8 +147,19 @@ class SpatialInertia:
         if value is not None and not value > 0:
             raise RuntimeError(f"MakeFromCentralInertia(): mass must be positive, got {fmt(value)}")
         p = vector3(p_PScm_E, "p_PScm_E")
-        result = SpatialInertia._make(m, p, I_SScm_E._I / m + point_mass(p))
-        result._check_physically_valid()
+        I = I_SScm_E._I
+        if type(m) is float and p.dtype == np.float64 and I.dtype == np.float64:
+            # (in floats, element by element: the same operations as the arrays')
+            p_rows = point_mass_rows(*p.tolist())
+            G = [
+                [i / m + q for i, q in zip(I_row, p_row, strict=True)]
+                for I_row, p_row in zip(I.tolist(), p_rows, strict=True)
+            ]
+            result = SpatialInertia._make(m, p, np.array(G))
+            result._check_physically_valid(G, p_rows)
+        else:
+            result = SpatialInertia._make(m, p, I / m + point_mass(p))
+            result._check_physically_valid()
         return result
 
     @staticmethod

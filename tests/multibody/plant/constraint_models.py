@@ -1,7 +1,8 @@
 """Models with constraints, built the same way by mallard.all or pydrake.all (``m``): a
 four-bar linkage closed by a ball constraint, a pendulum whose bob hangs from the arm by a
-distance constraint, a body welded to a pendulum, and a double pendulum with a tendon
-constraint. Each builder returns (finalized plant, initial positions q0)."""
+distance constraint, a body welded to a pendulum, two pendulums joined by a coupler, a
+double pendulum with a tendon constraint, and a four-bar carrying every kind at once. Each
+builder returns (finalized plant, initial positions q0)."""
 
 import numpy as np
 
@@ -39,6 +40,13 @@ def four_bar(m, time_step=1e-3, approximation=None, theta1=0.6, p_BQ=(L3, 0.0, 0
     the rocker (revolute at (L0, 0, 0)) in another, the coupler's tip and the rocker's tip
     joined by a ball constraint (``p_BQ`` None: placed at Finalize)."""
     plant = _discrete(m, time_step, approximation)
+    q0 = _add_four_bar(m, plant, theta1, p_BQ)
+    plant.Finalize()
+    return plant, q0
+
+
+def _add_four_bar(m, plant, theta1, p_BQ):
+    """Adds four_bar's links, joints and ball constraint to ``plant``; returns its q0."""
 
     def link(name, length, mass):
         M = m.SpatialInertia.SolidBoxWithMass(mass, length, 0.05, 0.05).Shift([-length / 2, 0, 0])
@@ -64,8 +72,7 @@ def four_bar(m, time_step=1e-3, approximation=None, theta1=0.6, p_BQ=(L3, 0.0, 0
         for name, q in zip(("j1", "j2", "j3"), q0, strict=True):
             plant.GetJointByName(name).set_default_angle(q)
     plant.AddBallConstraint(coupler, [L2, 0, 0], rocker, None if p_BQ is None else list(p_BQ))
-    plant.Finalize()
-    return plant, q0
+    return q0
 
 
 def distance_pendulum(m, time_step=1e-3, approximation=None, stiffness=np.inf, damping=0.0):
@@ -97,6 +104,60 @@ def welded_box(m, time_step=1e-3, approximation=None):
     plant.Finalize()
     w, x, y, z = m.RotationMatrix(m.RollPitchYaw(0.15, 0.25, 0.3)).ToQuaternion().wxyz()
     return plant, np.array([0.3, w, x, y, z, 0.25, 0.03, -0.55])
+
+
+def coupled_pendulums(m, time_step=1e-3, approximation=None, gear_ratio=-1.5, offset=0.1):
+    """Two pendulums (revolutes about y at the origin and at (1, 0, 0), two trees) coupled by
+    q_a = gear_ratio·q_b + offset, starting 0.2 rad from it."""
+    plant = _discrete(m, time_step, approximation)
+    joints = []
+    for name, x, mass in (("a", 0.0, 1.0), ("b", 1.0, 0.6)):
+        body = plant.AddRigidBody(
+            name, m.SpatialInertia.SolidBoxWithMass(mass, 0.05, 0.05, 0.6).Shift([0, 0, -0.3])
+        )
+        frame = plant.AddFrame(
+            m.FixedOffsetFrame(f"pivot_{name}", plant.world_frame(), m.RigidTransform([x, 0, 0]))
+        )
+        joints.append(
+            plant.AddJoint(m.RevoluteJoint(f"j{name}", frame, body.body_frame(), [0, 1, 0]))
+        )
+    plant.AddCouplerConstraint(joints[0], joints[1], gear_ratio, offset)
+    plant.Finalize()
+    return plant, np.array([gear_ratio * 0.4 + offset + 0.2, 0.4])
+
+
+def all_kinds(m, time_step=1e-3, approximation=None):
+    """The four-bar (its ball constraint) with a bob hanging 0.3 m from the rocker's tip by a
+    compliant distance constraint, a box welded to the coupler's middle, and a pendulum at
+    (0, 0.5, 0) coupled to the crank (q_p = 0.5·q1)."""
+    plant = _discrete(m, time_step, approximation)
+    q0 = _add_four_bar(m, plant, 0.6, (L3, 0.0, 0.0))
+    coupler, rocker = plant.GetBodyByName("coupler"), plant.GetBodyByName("rocker")
+    bob = plant.AddRigidBody("bob", m.SpatialInertia.SolidSphereWithMass(0.3, 0.05))
+    plant.AddDistanceConstraint(rocker, [L3, 0, 0], bob, [0, 0, 0], 0.3, 2e3, 5.0)
+    box = plant.AddRigidBody("box", m.SpatialInertia.SolidBoxWithMass(0.5, 0.1, 0.2, 0.1))
+    plant.AddWeldConstraint(
+        coupler, m.RigidTransform([L2 / 2, 0, 0.05]), box, m.RigidTransform([0, 0, -0.05])
+    )
+    pendulum = plant.AddRigidBody(
+        "pendulum", m.SpatialInertia.SolidBoxWithMass(0.4, 0.05, 0.05, 0.5).Shift([0, 0, -0.25])
+    )
+    pivot = plant.AddFrame(
+        m.FixedOffsetFrame("pivot", plant.world_frame(), m.RigidTransform([0, 0.5, 0]))
+    )
+    jp = plant.AddJoint(m.RevoluteJoint("jp", pivot, pendulum.body_frame(), [0, 1, 0]))
+    plant.AddCouplerConstraint(jp, plant.GetJointByName("j1"), 0.5)
+    plant.Finalize()
+    # Each free body where its constraint puts it (the bob 0.3 m under the rocker's tip).
+    context = plant.CreateDefaultContext()
+    for name, q in zip(("j1", "j2", "j3"), q0, strict=True):
+        plant.GetJointByName(name).set_angle(context, q)
+    plant.GetJointByName("jp").set_angle(context, 0.5 * q0[0])
+    X_WT = plant.CalcRelativeTransform(context, plant.world_frame(), rocker.body_frame())
+    plant.SetFreeBodyPose(context, bob, m.RigidTransform(X_WT.multiply([L3, 0, 0]) - [0, 0, 0.3]))
+    X_WC = plant.CalcRelativeTransform(context, plant.world_frame(), coupler.body_frame())
+    plant.SetFreeBodyPose(context, box, X_WC.multiply(m.RigidTransform([L2 / 2, 0, 0.1])))
+    return plant, plant.GetPositions(context)
 
 
 #: A double pendulum (URDF) with a tendon constraint −0.5 ≤ q1 − 2·q2 + 0.1 ≤ 0.5.

@@ -153,6 +153,8 @@ def test_errors_of_adding_constraints():
     plant, a, b = bodies()
     other, c = bodies(n=1)
     X = RigidTransform()
+    ja = plant.AddJoint(RevoluteJoint("ja", plant.world_frame(), a.body_frame(), [0, 1, 0]))
+    jc = other.AddJoint(RevoluteJoint("jc", other.world_frame(), c.body_frame(), [0, 1, 0]))
     cases = [
         (lambda: plant.AddBallConstraint(a, [0, 0, 0], a),
          RuntimeError, "For a ball constraint, points P and Q must be on two distinct bodies"),
@@ -169,6 +171,25 @@ def test_errors_of_adding_constraints():
          RuntimeError, "Damping must be positive or zero."),
         (lambda: plant.AddBallConstraint(a, [0, 0, 0], c),
          RuntimeError, "body 'a' is not part of this plant|body 'c' is not part of this plant"),
+        (lambda: plant.AddDistanceConstraint(c, [0, 0, 0], b, [0, 0, 1], 1.0),
+         RuntimeError, "AddDistanceConstraint\\(\\): body 'a' is not part of this plant"),
+        (lambda: plant.AddWeldConstraint(a, X, c, X),
+         RuntimeError, "AddWeldConstraint\\(\\): body 'a' is not part of this plant"),
+        (lambda: plant.AddCouplerConstraint(ja, jc, 1.0),
+         RuntimeError, "AddCouplerConstraint\\(\\): joint 'jc' is not part of this MultibodyPlant"),
+        (lambda: plant.AddBallConstraint(a, [0, 0, math.nan], b),
+         RuntimeError, r"AddBallConstraint\(\): the constraint between bodies 'a' and 'b' "
+         r"needs a finite p_AP, got \[0.0, 0.0, nan\]"),
+        (lambda: plant.AddBallConstraint(a, [0, 0, 0], b, [math.inf, 0, 0]),
+         RuntimeError, "needs a finite p_BQ"),
+        (lambda: plant.AddDistanceConstraint(a, [0, 0, 0], b, [0, math.nan, 0], 1.0),
+         RuntimeError, "AddDistanceConstraint.*needs a finite p_BQ"),
+        (lambda: plant.AddDistanceConstraint(a, [0, 0, 0], b, [0, 0, 0], math.inf),
+         RuntimeError, "needs a finite distance, got inf"),
+        (lambda: plant.AddWeldConstraint(a, X, b, RigidTransform([0, 0, math.nan])),
+         RuntimeError, "AddWeldConstraint.*needs a finite X_BQ"),
+        (lambda: plant.AddCouplerConstraint(ja, a, 1.0), TypeError, "expected a Joint"),
+        (lambda: plant.AddCouplerConstraint(ja, ja, "2"), TypeError, "gear_ratio must be a number"),
         (lambda: plant.AddBallConstraint(a, [0, 0], b), TypeError, "p_AP must be a 3-vector"),
         (lambda: plant.AddWeldConstraint(a, [0, 0, 0], b, X),
          TypeError, "X_AP must be a RigidTransform"),
@@ -182,10 +203,13 @@ def test_errors_of_adding_constraints():
 
 def test_tamsi_continuous_and_finalized_plants_refuse_or_raise():
     plant, a, b = bodies(approximation=DiscreteContactApproximation.kTamsi)
+    ja = plant.AddJoint(RevoluteJoint("ja", plant.world_frame(), a.body_frame(), [0, 1, 0]))
+    jb = plant.AddJoint(RevoluteJoint("jb", plant.world_frame(), b.body_frame(), [0, 1, 0]))
     for kind, add in (
         ("ball", lambda: plant.AddBallConstraint(a, [0, 0, 0], b)),
         ("distance", lambda: plant.AddDistanceConstraint(a, [0, 0, 0], b, [0, 0, 1], 1.0)),
         ("weld", lambda: plant.AddWeldConstraint(a, RigidTransform(), b, RigidTransform())),
+        ("coupler", lambda: plant.AddCouplerConstraint(ja, jb, 1.0)),
     ):
         with pytest.raises(RuntimeError, match=f"TAMSI does not support {kind} constraints"):
             add()
@@ -210,8 +234,24 @@ def test_errors_of_the_per_context_api():
     plant, a, b = bodies()
     coupler, distance, ball, weld = one_of_each(plant, a, b)
     unknown = MultibodyConstraintId.get_new_id()
+    other, _, _ = bodies()
+    other.Finalize()
+    with pytest.raises(RuntimeError, match="Pre-finalize calls to 'GetConstraintActiveStatus"):
+        plant.GetConstraintActiveStatus(other.CreateDefaultContext(), ball)
+    with pytest.raises(RuntimeError, match="Pre-finalize calls to 'SetConstraintActiveStatus"):
+        plant.SetConstraintActiveStatus(other.CreateDefaultContext(), ball, True)
     plant.Finalize()
     context = plant.CreateDefaultContext()
+    for call in (  # (an id that is no MultibodyConstraintId)
+        lambda: plant.GetConstraintActiveStatus(context, int(ball.get_value())),
+        lambda: plant.SetConstraintActiveStatus(context, "ball", False),
+        lambda: plant.GetDistanceConstraintParams(context, int(distance.get_value())),
+        lambda: plant.SetDistanceConstraintParams(
+            context, 0, plant.GetDistanceConstraintParams(context, distance)
+        ),
+    ):
+        with pytest.raises(TypeError, match="incompatible function arguments"):
+            call()
     with pytest.raises(RuntimeError, match="does not belong to any multibody constraint"):
         plant.GetConstraintActiveStatus(context, unknown)
     with pytest.raises(RuntimeError, match="does not belong to any multibody constraint"):
@@ -223,8 +263,10 @@ def test_errors_of_the_per_context_api():
         plant.SetDistanceConstraintParams(context, distance, params)
     with pytest.raises(TypeError, match="incompatible function arguments"):
         plant.SetDistanceConstraintParams(context, distance, None)
-    other, _, _ = bodies()
-    other.Finalize()
+    for p_BQ, length, name in (([0, 0, math.nan], 1.0, "p_BQ"), ([0, 0, 0], math.inf, "distance")):
+        params = DistanceConstraintParams(BodyIndex(1), [0] * 3, BodyIndex(2), p_BQ, length, 1, 0)
+        with pytest.raises(RuntimeError, match=f"SetDistanceConstraintParams.*'a' and 'b'.*{name}"):
+            plant.SetDistanceConstraintParams(context, distance, params)
     with pytest.raises(RuntimeError, match="Context"):
         plant.GetConstraintActiveStatus(other.CreateDefaultContext(), ball)
 

@@ -1,0 +1,175 @@
+"""The fast paths taken for speed while parsing give what the general paths give: number
+attributes read as C++ streams read them, shared read-only joint defaults, the cached
+half-turn axis of MJCF, validity checks of inertias whose sums overflow, and the garbage
+collector paused only during a parse."""
+
+import gc
+
+import numpy as np
+import pytest
+
+from mallard.math import RigidTransform, RotationMatrix
+from mallard.multibody.parsing import Parser
+from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar
+from mallard.multibody.parsing._diagnostics import Diagnostics
+from mallard.multibody.parsing._mujoco_geometry import from_two_vectors
+from mallard.multibody.parsing._xml import parse_xml
+from mallard.multibody.plant import MultibodyPlant
+from mallard.multibody.tree import RevoluteJoint, RotationalInertia, SpatialInertia
+from mallard.multibody.tree._rotational_inertia import (
+    could_be_physically_valid,
+    could_be_physically_valid_rows,
+    point_mass,
+)
+
+# (text, the numbers a C++ stream reads at its start)
+STREAM_CASES = [
+    ("1.5", [1.5]),
+    ("  -2e3\t", [-2000.0]),
+    ("0 0 -0.5", [0.0, 0.0, -0.5]),
+    ("1.", [1.0]),
+    (".5", [0.5]),
+    ("+.5e+1", [5.0]),
+    ("", []),
+    ("1e-400", [0.0]),
+    ("1_0", [1.0]),  # (Python's float() reads 10)
+    ("\u0661", []),  # an Arabic-Indic one (float() reads 1)
+    ("nan", []),
+    ("inf", []),
+    ("-Infinity", []),
+    ("1e400", []),
+    ("1 2e400 3", [1.0]),
+    ("1.5abc", [1.5]),
+    ("1e5.5", [100000.0, 0.5]),
+    ("0x10", [0.0]),
+]
+
+
+@pytest.mark.parametrize(("text", "numbers"), STREAM_CASES)
+def test_numbers_are_read_as_cpp_streams_read_them(text, numbers):
+    assert convert_to_doubles(text) == numbers
+
+
+@pytest.mark.parametrize(("text", "numbers"), STREAM_CASES)
+def test_a_scalar_attribute_holds_exactly_one_number(text, numbers):
+    node = parse_xml(f'<a x="{text}"/>'.encode(), "f.urdf")
+    if len(numbers) == 1:
+        value = parse_scalar(node, "x", Diagnostics())
+        assert value == numbers[0] and type(value) is float
+    else:
+        with pytest.raises(RuntimeError, match="f.urdf:1: error: Expected single value"):
+            parse_scalar(node, "x", Diagnostics())
+
+
+def two_joints():
+    plant = MultibodyPlant(0.0)
+    bodies = [plant.AddRigidBody(name, SpatialInertia.Zero()) for name in "abc"]
+    return [
+        RevoluteJoint(f"j{i}", bodies[i].body_frame(), bodies[i + 1].body_frame(), [0, 0, 1.0])
+        for i in range(2)
+    ]
+
+
+def test_new_joints_share_read_only_defaults_that_setters_replace():
+    j0, j1 = two_joints()
+    assert j0._pos_lower is j1._pos_lower  # (shared, so never written in place)
+    with pytest.raises(ValueError, match="read-only"):
+        j0._pos_lower[0] = 0.0
+    j0.set_position_limits([-1.0], [2.0])
+    j0.set_velocity_limits([-3.0], [3.0])
+    j0.set_default_damping(0.5)
+    j0.set_default_angle(0.25)
+    assert j0.position_lower_limits().tolist() == [-1.0]
+    assert j0.velocity_upper_limits().tolist() == [3.0]
+    assert (j1.position_lower_limits(), j1.velocity_upper_limits()) == ([-np.inf], [np.inf])
+    assert (j1.default_damping(), j1.get_default_angle()) == (0.0, 0.0)
+    copy = j1.position_lower_limits()
+    copy[0] = 5.0  # (getters return writeable copies)
+    assert j1.position_lower_limits().tolist() == [-np.inf]
+
+
+def test_limits_that_are_not_lists_of_floats_take_the_general_path():
+    j0, _ = two_joints()
+    j0.set_position_limits(np.array([-1]), (2,))
+    assert j0.position_upper_limits().tolist() == [2.0]
+    with pytest.raises(RuntimeError, match="must not exceed"):
+        j0.set_position_limits([1.0], [-1.0])
+    with pytest.raises(RuntimeError, match="must not exceed"):
+        j0.set_position_limits([np.nan], [1.0])
+
+
+def test_the_half_turn_of_opposite_directions_is_cached_and_read_only():
+    for down in ([0.0, 0.0, -0.5], [0.0, 0.0, -2.0]):
+        R = from_two_vectors((0.0, 0.0, 1.0), np.array(down)).matrix()
+        np.testing.assert_allclose(R @ [0, 0, 1], [0, 0, -1], atol=1e-15)
+        np.testing.assert_allclose(R @ R.T, np.eye(3), atol=1e-15)
+    # The cache holds the SVD's axis, the same for the same unit vectors.
+    R1 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -0.5])).matrix()
+    R2 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -3.0])).matrix()
+    np.testing.assert_array_equal(R1, R2)
+    # Not opposite: the cross product's quaternion.
+    R = from_two_vectors((0.0, 0.0, 1.0), np.array([1.0, 0.0, 0.0])).matrix()
+    np.testing.assert_allclose(R @ [0, 0, 1], [1, 0, 0], atol=1e-15)
+
+
+def test_validity_when_finite_elements_sum_to_infinity():
+    big = 1e308
+    rows = [[big, 0.0, 0.0], [0.0, big, 0.0], [0.0, 0.0, big]]  # (its trace overflows)
+    assert could_be_physically_valid_rows(rows) == could_be_physically_valid(np.array(rows))
+    assert not could_be_physically_valid_rows([[1.0, 0.0, 0.0], [0.0, np.nan, 0.0], [0] * 3])
+    assert not could_be_physically_valid_rows([[np.inf, 0.0, 0.0], [0.0, -np.inf, 0.0], [0] * 3])
+
+
+def test_make_from_central_inertia_in_floats_equals_the_array_formula():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        R = RotationMatrix.MakeXRotation(rng.uniform(-3, 3))
+        I = RotationalInertia(*rng.uniform(1, 2, 3)).ReExpress(R)
+        m, p = float(rng.uniform(0.1, 5)), rng.uniform(-1, 1, 3)
+        M = SpatialInertia.MakeFromCentralInertia(m, p, I)
+        expected = I.CopyToFullMatrix3() / m + point_mass(p)
+        np.testing.assert_array_equal(M.get_unit_inertia().CopyToFullMatrix3(), expected)
+    with pytest.raises(RuntimeError, match="IsPhysicallyValid"):
+        SpatialInertia.MakeFromCentralInertia(1.0, [0, 0, 0], RotationalInertia(1, 1, 3.0))
+
+
+def test_rigid_transform_constructors_copy_their_arguments():
+    p, R = np.array([1.0, 2.0, 3.0]), RotationMatrix.MakeZRotation(0.5)
+    for X in (RigidTransform(R, p), RigidTransform(p), RigidTransform(RigidTransform(R, p))):
+        p[0] = 9.0
+        R.matrix()  # (a copy, unchanged by anything above)
+        assert X.translation()[0] == 1.0
+        p[0] = 1.0
+    X = RigidTransform(R)
+    np.testing.assert_array_equal(X.rotation().matrix(), R.matrix())
+    assert X.translation().tolist() == [0.0, 0.0, 0.0]
+
+
+URDF = '<robot name="r"><link name="a"/><link name="b"/>{}</robot>'
+JOINT = '<joint name="j" type="revolute"><parent link="a"/><child link="{}"/></joint>'
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("child", ["b", "missing"])
+def test_the_garbage_collector_is_paused_only_during_a_parse(enabled, child):
+    seen = []
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    original = plant.AddJoint
+
+    def add_joint(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    plant.AddJoint = add_joint
+    (gc.enable if enabled else gc.disable)()
+    try:
+        if child == "b":
+            parser.AddModelsFromString(URDF.format(JOINT.format(child)), "urdf")
+            assert seen == [False]
+        else:
+            with pytest.raises(RuntimeError, match="Could not find link named 'missing'"):
+                parser.AddModelsFromString(URDF.format(JOINT.format(child)), "urdf")
+        assert gc.isenabled() == enabled
+    finally:
+        gc.enable()
