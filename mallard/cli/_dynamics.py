@@ -11,7 +11,8 @@ Prints, at the state (--q, --v) of MODEL (default: its default positions, zero
 velocities), the terms of M(q)·v̇ + C(q, v)·v = τ_g(q) + τ: the mass matrix M(q), the bias
 term C(q, v)·v (Coriolis, centripetal and gyroscopic) and the generalized gravity forces
 τ_g(q), each row and column named by its velocity coordinate; then the accelerations v̇
-with zero actuation (and the joints' damping), and the kinetic and potential energy."""
+with zero actuation (and the joints' damping and contact), and the kinetic and potential
+energy."""
 
 
 def add_parser(subparsers, add_model_arguments):
@@ -28,15 +29,17 @@ def _format_vector(names, values, width):
 
 
 def run(args):
-    plant = load_model(args.model, args.package_path).plant
+    model = load_model(args.model, args.package_path)
     with CompilationWatch():
-        _print_dynamics(args, plant)
+        _print_dynamics(args, model)
     return 0
 
 
-def _print_dynamics(args, plant):
+def _print_dynamics(args, model):
+    plant = model.plant
     position_names, velocity_names = coordinate_names(plant)
-    context = plant.CreateDefaultContext()
+    # (in the Diagram with its SceneGraph: the accelerations include contact)
+    context = plant.GetMyMutableContextFromRoot(model.builder.Build().CreateDefaultContext())
     if args.q is not None:
         plant.SetPositions(context, parse_vector(args.q, position_names, "--q"))
     if args.v is not None:
@@ -61,7 +64,7 @@ def _print_dynamics(args, plant):
     else:
         plant.get_actuation_input_port().FixValue(context, np.zeros(plant.num_actuators()))
         vdot = plant.EvalTimeDerivatives(context).CopyToVector()[plant.num_positions() :]
-        print("accelerations v̇ (zero actuation, with joint damping):")
+        print("accelerations v̇ (zero actuation, with joint damping and contact):")
         print(_format_vector(velocity_names, vdot, width))
     print(f"kinetic energy: {plant.EvalKineticEnergy(context):.9g} J")
     print(f"potential energy: {plant.EvalPotentialEnergy(context):.9g} J")

@@ -67,6 +67,35 @@ def load_model(spec, package_paths=(), time_step=0.0, quiet=False):
     return LoadedModel(builder, plant, scene_graph, path)
 
 
+def leave_out_collision_meshes_without_hull(model):
+    """Takes the proximity role from the collision geometries whose mesh has no convex hull
+    mallard computes (a Mesh or Convex file other than .obj: Drake refuses such models when
+    parsing), with a warning, so that the model simulates without their contact."""
+    from mallard.cli._output import warn
+    from mallard.geometry import Role
+    from mallard.multibody.tree import BodyIndex
+
+    plant, scene_graph = model.plant, model.scene_graph
+    inspector = scene_graph.model_inspector()
+    left_out = []
+    for body in (plant.get_body(BodyIndex(i)) for i in range(plant.num_bodies())):
+        for geometry_id in plant.GetCollisionGeometriesForBody(body):
+            hull = getattr(inspector.GetShape(geometry_id), "GetConvexHull", None)
+            if hull is None:
+                continue
+            try:
+                hull()
+            except (RuntimeError, NotImplementedError) as e:
+                left_out.append((inspector.GetName(geometry_id), e))
+                scene_graph.RemoveRole(plant.get_source_id(), geometry_id, Role.kProximity)
+    if left_out:
+        name, error = left_out[0]
+        warn(
+            f"{len(left_out)} collision geometries are left out of contact: mallard computes no "
+            f"convex hull of their meshes (e.g. '{name}': {error})"
+        )
+
+
 def _add_package_paths(package_map, package_paths):
     for entry in package_paths:
         name, sep, directory = entry.rpartition("=")

@@ -13,6 +13,7 @@ from mallard.cli._model import (
     DEFAULT_MODEL,
     UsageError,
     coordinate_names,
+    leave_out_collision_meshes_without_hull,
     load_model,
     parse_vector,
 )
@@ -201,6 +202,7 @@ def _load(args):
             file=sys.stderr,
         )
         model = load_model(spec, args.package_path, _CONSTRAINED_TIME_STEP, quiet=True)
+    leave_out_collision_meshes_without_hull(model)
     return model
 
 

@@ -40,6 +40,7 @@ from mallard.geometry._query_results import (
 )
 from mallard.geometry._rgba import Rgba
 from mallard.geometry._scene_graph import FramePoseVector, SceneGraph
+from mallard.geometry._scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.geometry._shapes import (
     Box,
@@ -67,6 +68,7 @@ __all__ = [
     "CollisionFilterManager",
     "Convex",
     "Cylinder",
+    "DefaultProximityProperties",
     "Ellipsoid",
     "FilterId",
     "FrameId",
@@ -98,6 +100,7 @@ __all__ = [
     "RoleAssign",
     "SceneGraph",
     "SceneGraph_",
+    "SceneGraphConfig",
     "SceneGraphInspector",
     "Shape",
     "SignedDistancePair",

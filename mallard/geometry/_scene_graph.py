@@ -23,6 +23,7 @@ from mallard.geometry._geometry_instance import (
 )
 from mallard.geometry._identifiers import FrameId, SourceId, id_text
 from mallard.geometry._query_object import QueryObject
+from mallard.geometry._scene_graph_config import SceneGraphConfig
 from mallard.geometry._scene_graph_inspector import SceneGraphInspector
 from mallard.systems.framework import LeafSystem
 
@@ -121,6 +122,7 @@ class SceneGraph(LeafSystem):
         converted._frames = copy.deepcopy(self._frames)
         converted._geometries = copy.deepcopy(self._geometries)
         converted._filters = copy.deepcopy(self._filters)
+        converted._config = copy.deepcopy(self.__dict__.get("_config"))
         index = converted._filters_parameter
         converted._abstract_parameter_models[index] = AbstractValue.Make(converted._filters)
         for source_id, name in self._sources.items():
@@ -284,6 +286,23 @@ class SceneGraph(LeafSystem):
 
             self._proximity = (self._proximity_serial, ProximityModel(self))
         return self._proximity[1]
+
+    # ---- configuration -----------------------------------------------------------------------
+    def get_config(self, context=None):
+        """A copy of the SceneGraphConfig (its default proximity properties). mallard keeps no
+        per-Context copy: with a ``context`` (validated), the SceneGraph's config."""
+        if context is not None:
+            self.ValidateContext(context)
+        return copy.deepcopy(self.__dict__.get("_config") or SceneGraphConfig())
+
+    def set_config(self, config):
+        """Sets the SceneGraphConfig, checked (RuntimeError, as Drake's, for invalid
+        values); the default proximity properties apply to every proximity geometry, those
+        registered before and after."""
+        if not isinstance(config, SceneGraphConfig):
+            raise TypeError(f"set_config(): expected a SceneGraphConfig, got {config!r}")
+        config.ValidateOrThrow()
+        self._config = copy.deepcopy(config)
 
     # ---- transactions ------------------------------------------------------------------------
     def _checkpoint(self):

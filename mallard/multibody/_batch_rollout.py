@@ -2,8 +2,6 @@
 plant's step, or an explicit integrator for a continuous plant), the parameters its kernel
 runs with (kernels.rollouts), and what it refuses."""
 
-import warnings
-
 import numpy as np
 
 from mallard.multibody._batch_codes import (
@@ -47,12 +45,10 @@ class RolloutPlan:
                 "Context the BatchedPlant was made from has locked joints)"
             )
         if plant.num_collision_geometries():
-            warnings.warn(
+            raise NotImplementedError(
                 f"BatchedPlant.Rollout(): the plant has {plant.num_collision_geometries()} "
-                "collision geometries; rollouts ignore contact (as mallard's plant does for "
-                "now: its step and dynamics have no contact forces)",
-                UserWarning,
-                stacklevel=3,
+                "collision geometries; rollouts do not compute contact yet (the Simulator "
+                "does; or build the plant without collision geometry)"
             )
         plant._throw_if_continuous_with_constraints()
         if not self.discrete:

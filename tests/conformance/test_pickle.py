@@ -52,6 +52,7 @@ def _cases(m):
             lambda: m.CoulombFriction(0.6, 0.5),
             lambda o: (o.static_friction(), o.dynamic_friction()),
         ),
+        "ContactModel": (lambda: m.ContactModel.kPoint, enum),
         "Cylinder": (lambda: m.Cylinder(0.5, 2), lambda o: (o.radius(), o.length())),
         "DiscreteContactApproximation": (lambda: m.DiscreteContactApproximation.kSimilar, enum),
         "DiscreteContactSolver": (lambda: m.DiscreteContactSolver.kSap, enum),
@@ -120,14 +121,15 @@ def _templated(m):
 
 
 ENUMS = {
-    "DiscreteContactApproximation", "DiscreteContactSolver", "InputPortSelection",
-    "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod", "OutputPortSelection",
-    "PortDataType", "RandomDistribution", "Role", "RoleAssign", "TriggerType",
+    "ContactModel", "DiscreteContactApproximation", "DiscreteContactSolver",
+    "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
+    "OutputPortSelection", "PortDataType", "RandomDistribution", "Role", "RoleAssign",
+    "TriggerType",
 }  # fmt: skip
 # pydrake pickles an enum as ``cls.__new__(cls)`` then its int: Python's enum.Enum (mallard's
 # enums but the PybindEnum ones) can't be made without its value, so those pickles don't load.
 PYTHON_ENUMS = ENUMS - {
-    "DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable",
+    "ContactModel", "DiscreteContactApproximation", "DiscreteContactSolver", "JacobianWrtVariable",
 }  # fmt: skip
 
 

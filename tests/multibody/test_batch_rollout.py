@@ -296,7 +296,7 @@ def test_plants_whose_step_needs_a_constraint_solve_are_refused():
     assert X[0, -1, 0] > 1.0
 
 
-def test_a_plant_with_collision_geometry_warns_that_contact_is_ignored():
+def test_a_plant_with_collision_geometry_is_refused():
     plant = MultibodyPlant(H)
     plant.RegisterAsSourceForSceneGraph(SceneGraph())
     body = plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
@@ -304,5 +304,5 @@ def test_a_plant_with_collision_geometry_warns_that_contact_is_ignored():
     plant.RegisterCollisionGeometry(body, RigidTransform(), Box(0.1, 0.1, 0.1), "box", friction)
     plant.Finalize()
     q0, v0 = np.array([[1.0, 0, 0, 0, 0, 0, 0]]), np.zeros((1, 6))
-    with pytest.warns(UserWarning, match="1 collision geometries; rollouts ignore contact"):
+    with pytest.raises(NotImplementedError, match="1 collision geometries; rollouts do not"):
         BatchedPlant(plant).Rollout(q0, v0, num_steps=2)

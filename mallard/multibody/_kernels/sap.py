@@ -33,10 +33,17 @@ Constraint kinds and their ``par`` rows:
 * PD_CONTROLLER, Drake's SapPdControllerConstraint (one equation, vc = the joint's v): par =
   [Kp, Kd, effort limit e, q0, qd, vd, u0, Kp_eff, Kd_eff], the effective gains set here.
 
-Adding a kind (Drake's SapFrictionConeConstraint for contact, with 3×3 Hessian blocks): its
-constant, its branch in :func:`_make_data` (R, v̂ from the Delassus estimate w) and in
-:func:`_impulses` (γ, cost, G block), and an entry point that appends its rows, as
-:func:`sap_add_joint_constraints` and :func:`sap_add_holonomic_constraints` do.
+* FRICTION_CONE, Drake's SapFrictionConeConstraint (kSap's contact; 3 equations: the contact
+  velocities in the contact frame, tangential then normal; g = [0, 0, φ0]): par = [μ, k, τd,
+  β, σ, μ̃, μ̂] (the last two set by _make_data).
+* HUNT_CROSSLEY, Drake's SapHuntCrossleyConstraint (kSimilar's and kLagged's contact; rows as
+  FRICTION_CONE's): par = [lagged (1) or similar (0), μ, k, d, v_s, σ, fe0, vn0, n0, ε] (the
+  last two set by _make_data).
+
+Adding a kind: its constant, its branch in :func:`_make_data` (R, v̂ from the Delassus estimate
+w) and in :func:`_impulses` (γ, cost, G block), and an entry point that appends its rows, as
+:func:`sap_add_joint_constraints`, :func:`sap_add_holonomic_constraints` and
+:func:`sap_add_contact_constraints` do.
 """
 
 import math
@@ -67,11 +74,20 @@ from mallard.multibody._layout import (
 # Constraint kinds.
 BOUNDED = 0
 PD_CONTROLLER = 1
+FRICTION_CONE = 2
+HUNT_CROSSLEY = 3
 
 # par columns of a BOUNDED constraint.
 GAMMA_LOWER, GAMMA_UPPER, STIFFNESS, RELAXATION_TIME, BETA = 0, 1, 2, 3, 4
 # par columns of a PD_CONTROLLER constraint.
 KP, KD, EFFORT_LIMIT, Q0, QD, VD, U0, KP_EFF, KD_EFF = 0, 1, 2, 3, 4, 5, 6, 7, 8
+# par columns of a contact constraint: FRICTION_CONE, then HUNT_CROSSLEY's (LAGGED: 1 for
+# kLagged, 0 for kSimilar); the last two of each are set by _make_data.
+MU, CONTACT_STIFFNESS, DISSIPATION_TIME_SCALE, CONTACT_BETA, SIGMA, MU_TILDE, MU_HAT = range(7)
+LAGGED, HC_MU, HC_STIFFNESS, HC_DISSIPATION, STICTION_TOLERANCE, HC_SIGMA = range(6)
+FE0, VN0, N0, EPSILON_SOFT = 6, 7, 8, 9
+#: Drake's soft norm tolerance of SapFrictionConeConstraint (‖yt‖ ≈ √(‖yt‖² + 1e-14)).
+_SOFT_TOLERANCE_SQUARED = 1.0e-7 * 1.0e-7
 
 # settings entries (_layout.SAP_SETTINGS).
 TIME_STEP, ABS_TOLERANCE, REL_TOLERANCE, COST_ABS_TOLERANCE, COST_REL_TOLERANCE = 0, 1, 2, 3, 4
@@ -168,6 +184,10 @@ def _make_data(t, w, n):
                 w.R[s + a] = R
                 w.R_inv[s + a] = 1.0 / R
                 w.v_hat[s + a] = -(w.g[s + a] / (h + tau))
+        elif table[c, SAP_KIND] == FRICTION_CONE:
+            _make_friction_cone_data(w, par[c], s, h, delassus)
+        elif table[c, SAP_KIND] == HUNT_CROSSLEY:
+            _make_hunt_crossley_data(w, par[c], s, h, delassus)
         else:  # PD_CONTROLLER
             R_near_rigid = _PD_BETA * _PD_BETA / (4.0 * math.pi * math.pi) * delassus
             Kp, Kd = par[c, KP], par[c, KD]
@@ -183,6 +203,41 @@ def _make_data(t, w, n):
                     Kp_eff = tau_inv * Kd_eff
             par[c, KP_EFF] = Kp_eff
             par[c, KD_EFF] = Kd_eff
+
+
+@jitable
+def _make_friction_cone_data(w, par, s, h, delassus):
+    """Drake's SapFrictionConeConstraint::DoMakeData (the three Delassus estimates equal):
+    Rt = σ·w, Rn = max(β²/(4π²)·w, 1/(h·k·(h + τd))), v̂ = [0, 0, −φ0/(h + τd)], μ̃ =
+    μ·√(Rt/Rn), μ̂ = μ·Rt/Rn."""
+    beta = par[CONTACT_BETA]
+    taud = par[DISSIPATION_TIME_SCALE]
+    Rn = max(beta * beta / (4.0 * math.pi * math.pi) * delassus,
+             1.0 / (h * par[CONTACT_STIFFNESS] * (h + taud)))  # fmt: skip
+    Rt = par[SIGMA] * delassus
+    for a in range(3):
+        R = Rt if a < 2 else Rn
+        w.R[s + a] = R
+        w.R_inv[s + a] = 1.0 / R
+        w.v_hat[s + a] = 0.0 * R
+    w.v_hat[s + 2] = -w.g[s + 2] / (h + taud)
+    par[MU_TILDE] = par[MU] * (Rt / Rn) ** 0.5
+    par[MU_HAT] = par[MU] * Rt / Rn
+
+
+@jitable
+def _make_hunt_crossley_data(w, par, s, h, delassus):
+    """Drake's SapHuntCrossleyConstraint::DoMakeData: n0 = max(0, h·fe0)·max(0, 1 − d·vn0)
+    and the soft norm's ε = max(vs, μ·Rt·n0), Rt = σ·w."""
+    Rt = par[HC_SIGMA] * delassus
+    damping = max(0.0, 1.0 - par[HC_DISSIPATION] * par[VN0])
+    n0 = max(0.0, h * par[FE0]) * damping
+    par[N0] = n0
+    par[EPSILON_SOFT] = max(par[STICTION_TOLERANCE], par[HC_MU] * Rt * n0)
+    for a in range(3):
+        w.R[s + a] = 1.0
+        w.R_inv[s + a] = 1.0
+        w.v_hat[s + a] = 0.0
 
 
 @jitable
@@ -224,6 +279,10 @@ def _impulses(t, w, vc, gamma, hessian):
                         G[i, b] = 0.0
                     if lower < y and y < upper:
                         G[i, a] = w.R_inv[i]
+        elif table[c, SAP_KIND] == FRICTION_CONE:
+            cost += _friction_cone_impulses(w, par[c], s, vc, gamma, hessian)
+        elif table[c, SAP_KIND] == HUNT_CROSSLEY:
+            cost += _hunt_crossley_impulses(w, par[c], s, h, vc, gamma, hessian)
         else:  # PD_CONTROLLER
             Kp, Kd, e = par[c, KP_EFF], par[c, KD_EFF], par[c, EFFORT_LIMIT]
             v = vc[s]
@@ -236,6 +295,117 @@ def _impulses(t, w, vc, gamma, hessian):
             if hessian:
                 G[s, 0] = h * common_factor if -e <= y and y <= e else 0.0
     return cost
+
+
+@jitable
+def _friction_cone_impulses(w, par, s, vc, gamma, hessian):
+    """Drake's SapFrictionConeConstraint at the contact velocities vc[s:s + 3] (tangential,
+    normal): y = R⁻¹·(v̂ − vc) projected onto the friction cone (stiction: γ = y; sliding:
+    γn = (yn + μ̂·yr)/(1 + μ̃²), γt = μ·γn·t̂; no contact: 0), the cost ½·γᵀ·R·γ and the 3×3
+    Hessian block G = ∂P/∂y·R⁻¹. Returns the cost."""
+    mu, mu_hat, mu_tilde = par[MU], par[MU_HAT], par[MU_TILDE]
+    y0 = w.R_inv[s] * (w.v_hat[s] - vc[s])
+    y1 = w.R_inv[s + 1] * (w.v_hat[s + 1] - vc[s + 1])
+    yn = w.R_inv[s + 2] * (w.v_hat[s + 2] - vc[s + 2])
+    w.y[s], w.y[s + 1], w.y[s + 2] = y0, y1, yn
+    yr = (y0 * y0 + y1 * y1 + _SOFT_TOLERANCE_SQUARED) ** 0.5
+    t0, t1 = y0 / yr, y1 / yr
+    factor = 1.0 / (1.0 + mu_tilde * mu_tilde)
+    G = w.G
+    if yr <= mu * yn:  # stiction
+        g0, g1, gn = y0, y1, yn
+        if hessian:
+            for a in range(3):
+                for b in range(3):
+                    G[s + a, b] = w.R_inv[s + a] if a == b else 0.0
+    elif -mu_hat * yr < yn and mu * yn < yr:  # sliding (yn < yr/μ)
+        gn = (yn + mu_hat * yr) * factor
+        g0, g1 = mu * gn * t0, mu * gn * t1
+        if hessian:
+            # [∂γt/∂yt ∂γt/∂yn; ∂γn/∂yt ∂γn/∂yn], then columns scaled by R⁻¹.
+            P00, P01, P11 = t0 * t0, t0 * t1, t1 * t1
+            a_perp = mu * gn / yr
+            a_par = mu * mu_hat * factor
+            G[s, 0] = a_perp * (1.0 - P00) + a_par * P00
+            G[s, 1] = -a_perp * P01 + a_par * P01
+            G[s + 1, 0] = G[s, 1]
+            G[s + 1, 1] = a_perp * (1.0 - P11) + a_par * P11
+            G[s, 2] = mu * factor * t0
+            G[s + 1, 2] = mu * factor * t1
+            G[s + 2, 0] = mu_hat * factor * t0
+            G[s + 2, 1] = mu_hat * factor * t1
+            G[s + 2, 2] = factor
+            for a in range(3):
+                for b in range(3):
+                    G[s + a, b] = G[s + a, b] * w.R_inv[s + b]
+    else:  # no contact
+        g0, g1, gn = 0.0 * y0, 0.0 * y1, 0.0 * yn
+        if hessian:
+            for a in range(3):
+                for b in range(3):
+                    G[s + a, b] = 0.0
+    gamma[s], gamma[s + 1], gamma[s + 2] = g0, g1, gn
+    return 0.5 * (w.R[s] * g0 * g0 + w.R[s + 1] * g1 * g1 + w.R[s + 2] * gn * gn)
+
+
+@jitable
+def _hunt_crossley_impulse(par, h, vn):
+    """Drake's discrete Hunt–Crossley normal impulse n(vn) = h·fe·(1 + d·ẋ), fe = fe0 + h·k·ẋ,
+    ẋ = −vn (zero when either factor is not positive), and its derivative dn/dvn."""
+    k, d = par[HC_STIFFNESS], par[HC_DISSIPATION]
+    xdot = -vn
+    fe = par[FE0] + h * k * xdot
+    damping = 1.0 + d * xdot
+    if fe <= 0.0 or damping <= 0.0:
+        return 0.0 * vn, 0.0 * vn
+    return h * fe * damping, -h * (k * h * damping + d * fe)
+
+
+@jitable
+def _hunt_crossley_antiderivative(par, h, vn):
+    """Drake's N(vn), the antiderivative of n(vn) (vn clamped to min(fe0/(h·k), 1/d))."""
+    k, d, fe0 = par[HC_STIFFNESS], par[HC_DISSIPATION], par[FE0]
+    v_hat = min(fe0 / h / (k + 1.0e-20), 1.0 / (d + 1.0e-20))
+    v = min(vn, v_hat)
+    df = -h * k * v
+    return h * (v * (fe0 + 0.5 * df) - d * v * v / 2.0 * (fe0 + 2.0 / 3.0 * df))
+
+
+@jitable
+def _hunt_crossley_impulses(w, par, s, h, vc, gamma, hessian):
+    """Drake's SapHuntCrossleyConstraint (kSimilar, kLagged) at the contact velocities
+    vc[s:s + 3]: the soft tangential speed ‖vt‖ₛ = √(‖vt‖² + ε²) − ε, z = vn − μ·‖vt‖ₛ
+    (similar) or vn (lagged), γ = [−μ·n·t̂ₛ, n(z)] with n = n(z) (similar) or n0 (lagged),
+    cost −N(z) (+ μ·‖vt‖ₛ·n0 lagged) and its Hessian block. Returns the cost."""
+    mu, eps, n0 = par[HC_MU], par[EPSILON_SOFT], par[N0]
+    lagged = par[LAGGED] != 0.0
+    v0, v1, vn = vc[s], vc[s + 1], vc[s + 2]
+    vt_soft = (v0 * v0 + v1 * v1 + eps * eps) ** 0.5 - eps
+    t0, t1 = v0 / (vt_soft + eps), v1 / (vt_soft + eps)
+    z = vn if lagged else vn - mu * vt_soft
+    n, dn = _hunt_crossley_impulse(par, h, z)
+    N = _hunt_crossley_antiderivative(par, h, z)
+    n_friction = n0 if lagged else n
+    gamma[s], gamma[s + 1], gamma[s + 2] = -mu * n_friction * t0, -mu * n_friction * t1, n
+    if hessian:
+        G = w.G
+        P00, P01, P11 = t0 * t0, t0 * t1, t1 * t1
+        if lagged:
+            a_perp, a_par = mu * n0 / (vt_soft + eps), 0.0
+            Gtn0, Gtn1 = 0.0, 0.0
+        else:
+            a_perp, a_par = mu * n / (vt_soft + eps), -mu * mu * dn
+            Gtn0, Gtn1 = mu * dn * t0, mu * dn * t1
+        G[s, 0] = a_par * P00 + a_perp * (1.0 - P00)
+        G[s, 1] = a_par * P01 - a_perp * P01
+        G[s + 1, 0] = G[s, 1]
+        G[s + 1, 1] = a_par * P11 + a_perp * (1.0 - P11)
+        G[s, 2], G[s + 1, 2] = Gtn0, Gtn1
+        G[s + 2, 0], G[s + 2, 1] = Gtn0, Gtn1
+        G[s + 2, 2] = -dn
+    if lagged:
+        return -N + mu * vt_soft * n0
+    return -N
 
 
 # ---- cost, gradient, search direction -----------------------------------------------------------
@@ -665,6 +835,33 @@ def _add_holonomic_constraints(t, w, rows, J, g, par):
             w.par[c, k] = par[i, k]
         first += m
     return t.counts[0]
+
+
+@jitable
+def _add_contact_constraints(t, w, kind, rows, J, phi0, par):
+    """Appends one contact constraint of ``kind`` (FRICTION_CONE or HUNT_CROSSLEY) per row of
+    ``rows`` (its cliques: the second −1 for one), with its 3 rows of ``J`` (the contact
+    Jacobian in the contact frame C: tangential, tangential, normal), g = [0, 0, φ0] and its
+    ``par`` row. Returns the number of constraints in the table."""
+    for i in range(rows.shape[0]):
+        c, r = _add_constraint(t, w, kind, 3, rows[i, 0], rows[i, 1])
+        for a in range(3):
+            for j in range(J.shape[1]):
+                w.J[r + a, j] = J[3 * i + a, j]
+            w.g[r + a] = 0.0
+        w.g[r + 2] = phi0[i]
+        for k in range(par.shape[1]):
+            w.par[c, k] = par[i, k]
+    return t.counts[0]
+
+
+@entry_point
+@jitable(inline=True)
+def sap_add_contact_constraints(si, sw, kind, rows, J, phi0, par):
+    """:func:`_add_contact_constraints` into the SAP problem (si, sw)."""
+    return _add_contact_constraints(
+        sap_table(si, si), sap_workspace(si, sw), kind, rows, J, phi0, par
+    )
 
 
 @entry_point

@@ -8,6 +8,8 @@ from mallard.multibody.plant._config import (
     ApplyMultibodyPlantConfig,
     MultibodyPlantConfig,
 )
+from mallard.multibody.plant._contact_model import ContactModel
+from mallard.multibody.plant._contact_results import ContactResults, PointPairContactInfo
 from mallard.multibody.plant._coulomb_friction import (
     CalcContactFrictionFromSurfaceProperties,
     CoulombFriction,
@@ -26,7 +28,9 @@ from mallard.multibody.plant._externally_applied_spatial_force_multiplexer impor
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.multibody.plant._scalar_conversion import ScalarPlantOverrides
 
+ContactResults_ = TemplateClass("ContactResults_", ContactResults)
 CoulombFriction_ = TemplateClass("CoulombFriction_", CoulombFriction)
+PointPairContactInfo_ = TemplateClass("PointPairContactInfo_", PointPairContactInfo)
 ExternallyAppliedSpatialForce_ = TemplateClass(
     "ExternallyAppliedSpatialForce_", ExternallyAppliedSpatialForce
 )
@@ -42,6 +46,9 @@ __all__ = [
     "AddMultibodyPlantSceneGraph",
     "ApplyMultibodyPlantConfig",
     "CalcContactFrictionFromSurfaceProperties",
+    "ContactModel",
+    "ContactResults",
+    "ContactResults_",
     "CoulombFriction",
     "CoulombFriction_",
     "DiscreteContactApproximation",
@@ -54,6 +61,8 @@ __all__ = [
     "MultibodyPlant",
     "MultibodyPlantConfig",
     "MultibodyPlant_",
+    "PointPairContactInfo",
+    "PointPairContactInfo_",
 ]
 
 

@@ -1,11 +1,11 @@
 """MultibodyPlantConfig, ApplyMultibodyPlantConfig, AddMultibodyPlant and
 AddMultibodyPlantSceneGraph, as pydrake's.
 
-mallard has no contact yet: the contact settings (``penetration_allowance``,
-``stiction_tolerance``, ``contact_model``, ``contact_surface_representation``) are kept (and
-checked as far as their names go) but change nothing. ``time_step``,
-``use_sampled_output_ports``, ``discrete_contact_approximation`` (a discrete plant's solver)
-and ``sap_near_rigid_threshold`` take effect.
+Every setting takes effect but ``contact_surface_representation`` (checked, kept: mallard has
+no hydroelastic contact yet): ``time_step``, ``use_sampled_output_ports``,
+``penetration_allowance``, ``stiction_tolerance``, ``contact_model``,
+``discrete_contact_approximation``, ``sap_near_rigid_threshold`` and
+``adjacent_bodies_collision_filters``.
 """
 
 import dataclasses
@@ -13,11 +13,16 @@ import logging
 
 from mallard._template import instantiation
 from mallard.common._pybind import overloads
+from mallard.multibody.plant._contact_model import ContactModel
 from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
 from mallard.multibody.plant._multibody_plant import MultibodyPlant
 from mallard.systems.framework._system import system_scalar_type
 
-_CONTACT_MODELS = ("point", "hydroelastic", "hydroelastic_with_fallback")
+_CONTACT_MODELS = {
+    "point": ContactModel.kPoint,
+    "hydroelastic": ContactModel.kHydroelastic,
+    "hydroelastic_with_fallback": ContactModel.kHydroelasticWithFallback,
+}
 _SURFACES = ("triangle", "polygon")
 _APPROXIMATIONS = {"tamsi": "kTamsi", "sap": "kSap", "similar": "kSimilar", "lagged": "kLagged"}
 
@@ -59,6 +64,9 @@ def ApplyMultibodyPlantConfig(config, plant):
                 + ", ".join(repr(a) for a in allowed if a)
             )
     plant.SetUseSampledOutputPorts(bool(config.use_sampled_output_ports) and config.time_step > 0)
+    plant.set_penetration_allowance(config.penetration_allowance)
+    plant.set_stiction_tolerance(config.stiction_tolerance)
+    plant.set_contact_model(_CONTACT_MODELS[config.contact_model])
     if config.time_step > 0:  # (as Drake: "" is the default, "lagged")
         name = (
             config.discrete_contact_approximation

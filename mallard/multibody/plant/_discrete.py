@@ -1,6 +1,6 @@
-"""The discrete update of a MultibodyPlant (time_step h > 0): Drake's discrete solvers without
-contact, the constraints they enforce, the discrete contact approximation, and the sampled
-outputs.
+"""The discrete update of a MultibodyPlant (time_step h > 0): Drake's discrete solvers, the
+point contact and the constraints SAP enforces, the discrete contact approximation, and the
+sampled outputs.
 
 Every h seconds (offset 0) the state x0 = [q0; v0] becomes
 
@@ -15,16 +15,19 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
   with (M + h·D)·v̇* = k(x0), every force explicit at x0 but joint damping (implicit), the
   actuators with PD gains left to their constraints (as Drake, even when their desired state
   input has no value: their input u then acts on nothing), locked joints held; then v
-  minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: joint limits
+  minimizes ½‖v − v*‖²_{M+h·D} plus the costs of Drake's compliant constraints: point contact
+  (plant._contact: SapFrictionConeConstraint for kSap, SapHuntCrossleyConstraint for kSimilar
+  and kLagged), joint limits
   near the step's start, PD controllers with effort limits, and the constraints added to the
   plant (plant._constraints: couplers, distance, ball, weld, tendon). Limits, couplers, ball
   and weld constraints are near rigid, critically damped at the time step: a joint approaches
   its limit at most halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a
   violated limit or constraint is restored halfway per step.
-* TAMSI without contact, as Drake's TamsiDriver: v = v0 + h·v̇ with every force explicit at x0
-  (joint damping too), every actuator's effort-limited input u (PD gains ignored), the limits
-  of revolute and prismatic joints as Drake's explicit penalty forces (critically damped
-  springs of period 20π·h, from the bodies' default inertias), v = 0 for locked joints.
+* TAMSI without contact (its contact raises NotImplementedError), as Drake's TamsiDriver:
+  v = v0 + h·v̇ with every force explicit at x0 (joint damping too), every actuator's
+  effort-limited input u (PD gains ignored), the limits of revolute and prismatic joints as
+  Drake's explicit penalty forces (critically damped springs of period 20π·h, from the
+  bodies' default inertias), v = 0 for locked joints.
 
 AutoDiffXd plants: SAP solves the problem of their values and differentiates its solution by
 the implicit function theorem, as Drake (see _sap_driver); TAMSI without contact is explicit.
@@ -64,8 +67,9 @@ _MODULE = "mallard.multibody.plant"
 class DiscreteStepMemory:
     """What one discrete step computed, for the sampled output ports: the state x0 the step
     started from, the generalized accelerations (v⁺ − v)/h, the net actuation, the values of
-    the applied force inputs and the spatial forces F_BBo_W (per body) of the constraints
-    between bodies (None without them; from which, with x0, the reaction forces follow)."""
+    the applied force inputs, the spatial forces F_BBo_W (per body) of the constraints
+    between bodies (None without them; from which, with x0, the reaction forces follow) and
+    the step's contacts (plant._contact._DiscreteContacts, solved; None without contact)."""
 
     __slots__ = (
         "x0",
@@ -74,16 +78,18 @@ class DiscreteStepMemory:
         "applied_generalized",
         "applied_spatial",
         "constraint_forces",
+        "contacts",
     )
 
     def __init__(self, x0, vdot, net_actuation, applied_generalized, applied_spatial,
-                 constraint_forces=None):  # fmt: skip
+                 constraint_forces=None, contacts=None):  # fmt: skip
         self.x0 = x0
         self.vdot = vdot
         self.net_actuation = net_actuation
         self.applied_generalized = applied_generalized
         self.applied_spatial = applied_spatial
         self.constraint_forces = constraint_forces
+        self.contacts = contacts
 
 
 class DiscreteStep:
@@ -234,6 +240,7 @@ class DiscreteMixin:
                 else "Discrete updates with the SAP solver are not supported for T = "
                 "symbolic::Expression"
             )
+        contacts = self._discrete_contacts(context)
         constraint_forces = None
         if self._uses_tamsi():
             v_next = v + h * self._free_motion(context)
@@ -242,14 +249,16 @@ class DiscreteMixin:
             net = self._limited_actuation(context)
         else:
             v_star = v + h * self._free_motion(context)
-            v_next, net, constraint_forces = self._sap_driver.step(context, q, v, v_star)
+            v_next, net, constraint_forces = self._sap_driver.step(context, q, v, v_star, contacts)
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
         model = self._engine
         kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
-        memory = DiscreteStepMemory(x.copy(), vdot, net, generalized, spatial, constraint_forces)
+        memory = DiscreteStepMemory(
+            x.copy(), vdot, net, generalized, spatial, constraint_forces, contacts
+        )
         return DiscreteStep(x_next, memory)
 
     def _locked_velocities(self, context):
@@ -418,6 +427,8 @@ class DiscreteMixin:
         )
         if memory.constraint_forces is not None:
             F = F + memory.constraint_forces
+        if memory.contacts is not None:
+            F = F + memory.contacts.forces()
         return self._add_actuation(tau, memory.net_actuation), F
 
     # ---- outputs of a discrete plant -----------------------------------------------------

@@ -21,6 +21,9 @@ from mallard.multibody.plant._ports import _has_nan
 from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 
+#: What Drake's error says was evaluated when the geometry input is missing.
+_DERIVATIVES = "You've tried evaluating time derivatives or their residuals."
+
 
 def _forward_dynamics_key(context):
     """What forward dynamics depends on: the Context's time, state and inputs (the
@@ -372,13 +375,17 @@ class DynamicsMixin:
         np.add.at(tau, static.actuator_v, u[static.actuator_input])
         return tau
 
-    def _applied_forces(self, context, actuation=True):
+    def _applied_forces(self, context, actuation=True, explanation=None):
         """(tau, F_BBo_W): everything applied in ``context``: force elements, gravity and
-        joint damping, the applied generalized and spatial force inputs, and (unless
+        joint damping, the applied generalized and spatial force inputs, contact (continuous
+        plants; ``explanation`` for the error if the geometry input is missing) and (unless
         ``actuation`` is False) the actuation."""
+        explanation = explanation or _DERIVATIVES
         forces = MultibodyForces(self)
         self.CalcForceElementsContribution(context, forces)
         tau, F = self._add_applied_inputs(context, forces._tau, forces._F_BBo_W)
+        if self._time_step == 0 and self.num_collision_geometries() > 0:
+            F = F + self._contact_body_forces(context, explanation)
         if actuation:
             tau = self._add_actuation(tau, self._actuation_with_pd(context))
         return tau, F
@@ -471,15 +478,20 @@ class DynamicsMixin:
             u = self._free_motion_actuation(u)
         generalized = self._applied_generalized_force_port._value_or_none(context)
         spatial = self._applied_spatial_force_port._value_or_none(context)
+        contact = self._time_step == 0 and self.num_collision_geometries() > 0
         if len(self._force_elements) == 1 and generalized is None and not spatial:
-            if not pd:
-                inputs = (u, ec.zero_tau, ec.zero_F)
-                ec.store("forward_dynamics_inputs", context._serial_u, inputs)
-            return u, ec.zero_tau, ec.zero_F
+            if not contact:
+                if not pd:
+                    inputs = (u, ec.zero_tau, ec.zero_F)
+                    ec.store("forward_dynamics_inputs", context._serial_u, inputs)
+                return u, ec.zero_tau, ec.zero_F
+            return u, ec.zero_tau, self._contact_body_forces(context, _DERIVATIVES)
         forces = MultibodyForces(self)
         for element in self._force_elements[1:]:
             element.CalcAndAddForceContribution(context, forces)
         tau, F = self._add_applied_inputs(context, forces._tau, forces._F_BBo_W)
+        if contact:
+            F = F + self._contact_body_forces(context, _DERIVATIVES)
         dtype = ec.ws.dtype
         return u, tau.astype(dtype, copy=False), F.astype(dtype, copy=False)
 

@@ -16,6 +16,7 @@ from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
 from mallard.multibody.plant._constraints import CONSTRAINT_KINDS, ConstraintsMixin
+from mallard.multibody.plant._contact import ContactMixin
 from mallard.multibody.plant._derivatives import DerivativesMixin
 from mallard.multibody.plant._discrete import DiscreteMixin
 from mallard.multibody.plant._discrete_contact_approximation import DiscreteContactApproximation
@@ -72,6 +73,7 @@ class MultibodyPlant(
     DerivativesMixin,
     DiscreteMixin,
     ConstraintsMixin,
+    ContactMixin,
     PortsMixin,
     GeometryMixin,
     ScalarConversionMixin,
@@ -126,6 +128,7 @@ class MultibodyPlant(
         self._gravity_field = UniformGravityFieldElement()
         self._add_force_element(self._gravity_field)
         self._init_geometry()
+        self._init_contact()
         self._declare_geometry_ports()
 
     def _model_changed(self):
@@ -525,6 +528,7 @@ class MultibodyPlant(
         self._build_flat_model()
         self._engine = Engine(self)
         self._finalize_geometry()
+        self._finalize_contact()
         self._is_finalized = True
         nq, nv = self._nq, self._nv
         if self._time_step > 0:

@@ -7,8 +7,9 @@ outputs.
 
 A discrete plant's acceleration, net actuation and reaction-force outputs report its last
 step (zeros before the first) when it has sampled output ports (the default, as Drake's),
-else the step from the current state (see _discrete). The contact outputs are zeros: mallard
-has no contact.
+else the step from the current state (see _discrete); so do its contact outputs. A
+continuous plant's contact outputs report its point contacts at the current state (see
+_contact).
 """
 
 import logging
@@ -18,17 +19,9 @@ import numpy as np
 
 from mallard.common.value import AbstractValue
 from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
+from mallard.multibody.plant._contact_results import ContactResults
 
 LOGGER = logging.getLogger("mallard.plant")
-
-
-def _not_built(what, issue):
-    def calc(context, value):
-        raise NotImplementedError(
-            f"MultibodyPlant: the {what} output port is not implemented yet ({issue})"
-        )
-
-    return calc
 
 
 def _has_nan(a):
@@ -112,9 +105,7 @@ class PortsMixin:
             "reaction_forces", _list_value, self._calc_reaction_forces
         )
         self._contact_results_port = self.DeclareAbstractOutputPort(
-            "contact_results",
-            _list_value,
-            _not_built("contact results", "contact is not supported"),
+            "contact_results", ContactResults, self._calc_contact_results
         )
         self._instance_output_ports = []
         for mi, name in enumerate(self._instance_names):
@@ -136,11 +127,12 @@ class PortsMixin:
                     len(v_slots),
                     lambda c, out, s=v_slots: out.SetFromVector(self._vdot(c)[s]),
                 ),
-                # mallard has no contact: the contact forces are zero.
                 self.DeclareVectorOutputPort(
                     f"{name}_generalized_contact_forces",
                     len(v_slots),
-                    lambda c, out: out.SetZero(),
+                    lambda c, out, s=v_slots, n=name: out.SetFromVector(
+                        self._instance_contact_forces(c, n, s)
+                    ),
                     state_only,
                 ),
                 self.DeclareVectorOutputPort(
@@ -191,6 +183,17 @@ class PortsMixin:
         self._throw_if_continuous_with_constraints()
         return self._actuation_with_pd(context)
 
+    def _instance_contact_forces(self, context, name, v_slots):
+        """The generalized contact forces of the velocities ``v_slots`` of model instance
+        ``name`` (a discrete plant's: those of its step, see _contact)."""
+        if self._time_step > 0:
+            return self._discrete_generalized_contact_forces(context)[v_slots]
+        explanation = (
+            f"You've tried evaluating MultibodyPlant's '{name}_generalized_contact_forces' "
+            "output port."
+        )
+        return self._generalized_contact_forces(context, explanation)[v_slots]
+
     def _context_at_step_start(self, context, memory):
         """``context`` if its state is the one ``memory``'s step started from, else a
         scratch Context of this plant with that state and ``context``'s parameters."""
@@ -214,7 +217,11 @@ class PortsMixin:
         if self._time_step == 0:
             self._warn_limits_ignored()
             vdot = self._forward_dynamics(context).work.vdot
-            tau, F_BBo_W = self._applied_forces(context)
+            tau, F_BBo_W = self._applied_forces(
+                context,
+                explanation="You've tried evaluating MultibodyPlant's 'reaction_forces' output "
+                "port.",
+            )
             start = context
         else:
             memory = self._step_memory(context)

@@ -19,9 +19,10 @@ World, or World, has none: its Jacobian is zero). The spatial forces of the cons
 bodies (γ/h on B at Q, −γ/h on A at P, as Drake's AccumulateSpatialImpulses) are reported for
 the reaction forces.
 
-Contact constraints (Drake adds them first) come from geometry: their source appends their rows
-(a kernel like kernels.sap.sap_add_joint_constraints, kind FRICTION_CONE) before this driver's
-in :meth:`SapDriver.step`, and the problem's capacities grow by theirs (:meth:`_problem`).
+Contact constraints come first, as in Drake: the step's point contacts (plant._contact.
+_DiscreteContacts: Drake's SapFrictionConeConstraint for kSap, SapHuntCrossleyConstraint for
+kSimilar and kLagged) appended by kernels.sap.sap_add_contact_constraints; the problem's
+capacities grow with them (:meth:`_problem`), and the step keeps their impulses.
 """
 
 import numpy as np
@@ -113,6 +114,23 @@ def _failure(status, time):
     return RuntimeError(messages[status])
 
 
+def cliques(plant):
+    """(per velocity, per body) the clique: the trees (subtrees of World's children) with
+    dofs, numbered in order; a body's clique is its tree's (−1 without dofs)."""
+    clique = np.zeros(plant._nv, dtype=np.int64)
+    mobod_clique = np.full(len(plant._mobods), -1, dtype=np.int64)
+    v_end = plant._engine.tables.v_end
+    count = 0
+    for k, mobod in enumerate(plant._mobods[1:], start=1):
+        if mobod.parent != 0:
+            mobod_clique[k] = mobod_clique[mobod.parent]  # (parents come first)
+        elif v_end[k] > mobod.v_start:
+            clique[mobod.v_start : v_end[k]] = count
+            mobod_clique[k] = count
+            count += 1
+    return clique, mobod_clique[plant._mobod_of_body]
+
+
 class SapProblem:
     """A SAP problem's arrays (kernels.sap) of capacities ``sizes`` (a _layout.SapSizes):
     the table ``si`` (int64) and workspace ``sw``, with numpy views ``table`` and ``work``;
@@ -172,22 +190,8 @@ class SapDriver:
 
     def __init__(self, plant):
         self.plant = plant
-        nv = plant._nv
-        # Cliques: the trees (subtrees of World's children) with dofs, numbered in order; a
-        # mobod's clique is its tree's (−1 without dofs).
-        clique = np.zeros(nv, dtype=np.int64)
-        mobod_clique = np.full(len(plant._mobods), -1, dtype=np.int64)
-        v_end = plant._engine.tables.v_end
-        count = 0
-        for k, mobod in enumerate(plant._mobods[1:], start=1):
-            if mobod.parent != 0:
-                mobod_clique[k] = mobod_clique[mobod.parent]  # (parents come first)
-            elif v_end[k] > mobod.v_start:
-                clique[mobod.v_start : v_end[k]] = count
-                mobod_clique[k] = count
-                count += 1
-        self.clique = clique
-        self.body_clique = mobod_clique[plant._mobod_of_body]
+        self.clique, self.body_clique = cliques(plant)
+        clique = self.clique
         rows, bounds, multi_dof = [], [], []
         for j in plant._joints:
             lower, upper = j.position_lower_limits(), j.position_upper_limits()
@@ -206,15 +210,20 @@ class SapDriver:
         self.tendons = None  # the tendon constraints' tables (see _tendon_tables)
 
     def may_constrain(self):
-        """Whether a step may have constraints: joint limits, constraints the user added or
-        PD-controlled actuators (else v = v* without a problem)."""
+        """Whether a step may have constraints other than contact: joint limits, constraints
+        the user added or PD-controlled actuators (else, out of contact, v = v* without a
+        problem)."""
         return bool(self.limits.size or self.constrained or self.plant._pd_tables())
 
-    def _problem(self, ec, parameters):
+    def _problem(self, ec, parameters, contacts=0):
         """The SapProblem of the Context of ``ec`` and its BodyConstraints (or None), made at
         its first step and again when its parameters change (they hold the locks, the active
-        constraints and the distance constraints' parameters)."""
+        constraints and the distance constraints' parameters) or a step has more than the
+        ``contacts`` it has room for (room for twice as many then)."""
         problem = ec.lookup("sap_problem", 0)
+        if problem is not None and problem[2] < contacts:
+            problem = None
+            contacts = 2 * contacts
         if problem is None:
             plant = self.plant
             inactive = parameters.inactive_constraints
@@ -225,15 +234,17 @@ class SapDriver:
             nt = sum(i not in inactive for i in plant._tendon_constraints)
             nb, nkb = (0, 0) if bodies is None else (bodies.rows.shape[0], bodies.J.shape[0])
             sizes = _layout.SapSizes(
-                plant._nv, 2 * nl + nu + ncp + nkb + 2 * nt, nl + nu + ncp + nb + nt
+                plant._nv,
+                3 * contacts + 2 * nl + nu + ncp + nkb + 2 * nt,
+                contacts + nl + nu + ncp + nb + nt,
             )
             locked = np.zeros(plant._nv, dtype=np.int64)
             for j in np.flatnonzero(parameters.locked):
                 joint = plant._joints[j]
                 locked[joint._v_start : joint._v_start + joint.num_velocities()] = 1
             problem = SapProblem(sizes, plant._time_step, self.clique, locked)
-            problem = ec.store("sap_problem", 0, (problem, bodies))
-        return problem
+            problem = ec.store("sap_problem", 0, (problem, bodies, contacts))
+        return problem[:2]
 
     def _constraint_cliques(self, kind, body_A, body_B):
         """(clique0, clique1) of a constraint between ``body_A`` and ``body_B`` (Drake's: one
@@ -434,13 +445,15 @@ class SapDriver:
             self.couplers = couplers
         return couplers
 
-    def step(self, context, q0, v0, v_star):
+    def step(self, context, q0, v0, v_star, contacts=None):
         """(v, net actuation, constraint forces) of the SAP step from ``context`` (its state
-        [q0; v0] and free-motion velocities ``v_star``): the velocities, the actuation applied
-        (the effort-limited input u, the PD-controlled actuators' from their constraints'
-        impulses) and the spatial forces F_BBo_W per body of the constraints between bodies
-        (None without them). AutoDiffXd scalars: the problem solved in double, v
-        differentiated as Drake's SapSolver<AutoDiffXd> does (see :meth:`_differentiate`)."""
+        [q0; v0] and free-motion velocities ``v_star``) with the step's ``contacts``
+        (plant._contact._DiscreteContacts, or None; given their impulses): the velocities,
+        the actuation applied (the effort-limited input u, the PD-controlled actuators' from
+        their constraints' impulses) and the spatial forces F_BBo_W per body of the
+        constraints between bodies (None without them). AutoDiffXd scalars: the problem
+        solved in double, v differentiated as Drake's SapSolver<AutoDiffXd> does (see
+        :meth:`_differentiate`)."""
         plant = self.plant
         if self.multi_dof_limits:
             raise RuntimeError(
@@ -450,11 +463,11 @@ class SapDriver:
                 "feature. Please file an issue at https://github.com/RobotLocomotion/drake."
             )
         u, net = plant._actuation(context), plant._limited_actuation(context)
-        if not self.may_constrain():
-            return v_star.copy(), net, None
+        if not (self.may_constrain() or contacts):
+            return v_star.copy(), net, None  # (no constraint can apply)
         ec = plant._engine.cache(context)
         parameters = plant._parameters(context)
-        problem, bodies = self._problem(ec, parameters)
+        problem, bodies = self._problem(ec, parameters, len(contacts) if contacts else 0)
         pd_rows, pd_values, pd_inputs = self._pd_rows(context, u)
         couplers = self._coupler_rows(parameters)
         autodiff = v_star.dtype != np.float64
@@ -462,6 +475,11 @@ class SapDriver:
         compiled = kernels(np.float64)
         problem.table.counts[:] = 0
         problem.work.v_star[:] = value(v_star)
+        if contacts:  # (first, as Drake)
+            compiled.sap_add_contact_constraints(
+                problem.si, problem.sw, contacts.kind, contacts.cliques, contacts.J,
+                contacts.phi0, contacts.par,
+            )  # fmt: skip
         count = compiled.sap_add_joint_constraints(
             problem.si,
             problem.sw,
@@ -504,6 +522,8 @@ class SapDriver:
         if status != _layout.SAP_SUCCESS:
             raise _failure(status, context.get_time())
         v, gamma = problem.work.v.copy(), problem.work.gamma
+        if contacts:
+            contacts.solved(gamma[: 3 * len(contacts)], v, h)
         if autodiff:
             arguments = (q0, v0, pd_rows, pd_values, couplers, holonomic, M, diagonal)
             impulses = pd_inputs.size > 0 or U is not None

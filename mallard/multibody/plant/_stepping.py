@@ -6,8 +6,9 @@ integration, exactly as the Python path takes them.
 It can when everything a step depends on besides the state is fixed for the call: float64
 scalars; inputs that do not change between events (the Simulator checks the ports listed in
 ``input_ports``); no PD-controlled actuator with a desired state, no applied spatial force,
-no force element besides gravity (each needs Python at every step); no roll-pitch-yaw joint
-(whose singularities the Python path checks). A discrete plant's step is the SAP solver's
+no force element besides gravity (each needs Python at every step); no collision geometry
+(contact is computed in Python); no roll-pitch-yaw joint (whose singularities the Python path
+checks). A discrete plant's step is the SAP solver's
 with joint limits and couplers (plant._sap_driver's problem, solved compiled); not TAMSI's
 (its limits are penalty forces computed in Python), nor with locked joints, deactivated
 constraints, distance, ball, weld or tendon constraints (their rows are computed in Python at
@@ -37,6 +38,7 @@ class PlantStepper:
         )
         self.possible = (
             len(plant._force_elements) == 1
+            and not plant.num_collision_geometries()
             and plant._dynamics_topology().rpy_pitch.size == 0
             and (self.discrete or not plant.num_constraints())
             and not (

@@ -50,7 +50,7 @@ def _sap_args(rng, solve):
     from mallard.multibody import _layout
     from mallard.multibody.plant._sap_driver import SapProblem
 
-    sizes = _layout.SapSizes(4, 6, 4)
+    sizes = _layout.SapSizes(4, 15, 7)
     problem = SapProblem(
         sizes, 1e-2, np.array([0, 0, 1, 1]), np.array([0, 0, 0, 1], dtype=np.int64)
     )
@@ -73,9 +73,37 @@ def _sap_args(rng, solve):
         return build
     from mallard._compiled import kernels
 
+    for contact in _contact_args(rng, problem):
+        kernels(np.float64).sap_add_contact_constraints(*contact)
     kernels(np.float64).sap_add_joint_constraints(*build)
     w.v[:] = v0
     return problem.si, problem.sw, _spd(rng, 4), rng.uniform(0, 0.1, size=4)
+
+
+def _contact_args(rng, problem):
+    """sap_add_contact_constraints' arguments for ``problem`` (4 velocities in cliques 0, 0,
+    1, 1): a friction cone contact across both cliques, then a lagged and a similar
+    Hunt–Crossley contact (one clique each)."""
+    from mallard.multibody._kernels.sap import FRICTION_CONE, HUNT_CROSSLEY
+
+    cone = np.array([[0.5, 1e4, 0.1, 1.0, 1e-3, 0, 0, 0, 0, 0]])
+    hunt_crossley = np.array([[1.0, 0.5, 1e4, 10.0, 1e-4, 1e-3, 2.0, -0.1, 0, 0],
+                              [0.0, 0.6, 1e4, 10.0, 1e-4, 1e-3, 3.0, 0.05, 0, 0]])  # fmt: skip
+    return (
+        (problem.si, problem.sw, FRICTION_CONE, np.array([[0, 1]], dtype=np.int64),
+         rng.normal(size=(3, 4)), np.array([-1e-3]), cone),
+        (problem.si, problem.sw, HUNT_CROSSLEY, np.array([[0, -1], [1, -1]], dtype=np.int64),
+         rng.normal(size=(6, 4)), np.array([-2e-4, -3e-4]), hunt_crossley),
+    )  # fmt: skip
+
+
+def _sap_problem(nv, nk, nc):
+    """An empty SapProblem (h = 0.01) of ``nv`` velocities in cliques 0, 0, 1, 1, ..."""
+    from mallard.multibody import _layout
+    from mallard.multibody.plant._sap_driver import SapProblem
+
+    clique = np.arange(nv) // 2
+    return SapProblem(_layout.SapSizes(nv, nk, nc), 1e-2, clique, np.zeros(nv, dtype=np.int64))
 
 
 def _holonomic_args(rng):
@@ -106,6 +134,22 @@ def _body_constraints(s):
     nv, nk = s.sizes.nv, 10
     outputs = (np.zeros((2, 6, nv)), np.zeros((nk, nv)), np.zeros(nk), np.zeros((nk, 2, 6)))
     return (table, X, np.array([0.0, 1e-3, 0.0])) + outputs
+
+
+def _point_contact(s):
+    """drive_point_contact's arguments after the driver's head: 12 pairs between the sample's
+    bodies and World (some with a negative normal force, slip speeds on every branch of the
+    Stribeck curve), then the outputs."""
+    n, nb = 12, s.sizes.n
+    bodies = s.rng.integers(0, nb, size=(n, 4)).astype(np.int64)
+    nhat = s.normal(n, 3)
+    nhat /= np.linalg.norm(nhat, axis=1)[:, None]
+    pairs = np.hstack((s.rng.uniform(0, 0.01, (n, 1)), nhat, s.normal(n, 3), s.normal(n, 3)))
+    par = np.column_stack((
+        s.rng.uniform(1e3, 1e5, n), s.rng.uniform(0, 5, n), np.full(n, 0.8), np.full(n, 0.5)
+    ))  # fmt: skip
+    outputs = (np.zeros((n, 8)), np.zeros(n, dtype=np.int64), np.zeros((nb, 6)))
+    return (bodies, pairs, par, 1.0 / 0.7) + outputs
 
 
 class Sample:
@@ -484,7 +528,9 @@ CASES = {
     "batch_new_row": _new_row,
     "batch_unfinished": lambda r: (np.array([9, 4, 4, 3, 4, 0], dtype=np.int64),),
     "sap_add_holonomic_constraints": _holonomic_args,
+    "sap_add_contact_constraints": lambda r: _contact_args(r, _sap_problem(4, 15, 7))[0],
     "drive_body_constraints": _driver(_body_constraints),
+    "drive_point_contact": _driver(_point_contact),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
     "rk3_error": lambda r: (np.zeros(7), r.normal(size=7), r.normal(size=7), r.normal(size=7), 0.1),

@@ -1,0 +1,122 @@
+"""Drake's compliant point contact of a continuous MultibodyPlant
+(MultibodyPlant::CalcContactResultsPointPairContinuous and
+CalcAndAddPointContactForcesContinuous): per penetrating point pair, the Hunt–Crossley normal
+force and the regularized (Stribeck) Coulomb friction, and their spatial forces on the bodies.
+
+A pair's row of ``pairs`` is its PenetrationAsPointPair: [depth x, nhat_BA_W, p_WCa, p_WCb]
+(nhat_BA_W points out of B into A); its row of ``bodies``: [body A, body B, mobod A, mobod B];
+its row of ``par``: the combined stiffness k, dissipation d (s/m) and the combined static and
+dynamic friction μs, μd. With C = (Ca + Cb)/2, v_AcBc = v_WBc − v_WAc (the points of A and B at
+C) and vn = v_AcBc·nhat_BA_W (positive when the bodies approach):
+
+    fn = k·x·(1 + d·vn);  when fn > 0:  f_AC = fn·nhat_BA_W + μ(‖vt‖)·fn·vt/‖vt‖,
+
+vt the tangential part of v_AcBc (no friction when ‖vt‖ ≤ 1e-14), μ Drake's Stribeck curve of
+s = ‖vt‖/v_stiction: μs·step5(s) below 1, from μs to μd by step5((s − 1)/2) up to 3, μd above
+(step5(x) = 10x³ − 15x⁴ + 6x⁵). B gets f_Bc_W = −f_AC at C. Pairs with fn ≤ 0 apply nothing and
+are not reported, as in Drake.
+"""
+
+from mallard._compiled import entry_point
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.engine import run_stages
+from mallard.multibody._kernels.kinematics import LAYER_WB
+from mallard.multibody._kernels.views import model, parameters, workspace
+
+#: ‖vt‖² at or below which a contact has no friction (Drake's kNonZeroSqd).
+NON_ZERO_SQUARED = 1.0e-14 * 1.0e-14
+
+
+@jitable
+def step5(x):
+    """10x³ − 15x⁴ + 6x⁵: from 0 at x = 0 to 1 at x = 1, flat at both ends."""
+    x3 = x * x * x
+    return x3 * (10.0 + x * (6.0 * x - 15.0))
+
+
+@jitable
+def stribeck_friction(s, mu_s, mu_d):
+    """Drake's Stribeck friction coefficient at the slip speed s in stiction tolerances."""
+    if s >= 3.0:
+        return mu_d
+    if s >= 1.0:
+        return mu_s - (mu_s - mu_d) * step5((s - 1.0) / 2.0)
+    return mu_s * step5(s)
+
+
+@jitable
+def point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B):
+    """Writes, for each pair with a positive normal force, in order, [f_Bc_W, p_WC, vn, ‖vt‖]
+    in ``info`` and its row in ``kept``; sets F_B (per body, at Bo, in World: [torque; force])
+    to the sum of their spatial forces on the bodies (none on World). Returns how many pairs
+    it kept."""
+    for b in range(F_B.shape[0]):
+        for j in range(6):
+            F_B[b, j] = 0.0 * F_B[b, j]
+    count = 0
+    for i in range(pairs.shape[0]):
+        x = pairs[i, 0]
+        n0, n1, n2 = pairs[i, 1], pairs[i, 2], pairs[i, 3]
+        c0 = 0.5 * (pairs[i, 4] + pairs[i, 7])
+        c1 = 0.5 * (pairs[i, 5] + pairs[i, 8])
+        c2 = 0.5 * (pairs[i, 6] + pairs[i, 9])
+        a, b = bodies[i, 2], bodies[i, 3]
+        # p_AoC, p_BoC and the velocities of the points Ac of A and Bc of B at C, in World.
+        ra0 = c0 - work.X_pc[LAYER_WB, a, 3, 0]
+        ra1 = c1 - work.X_pc[LAYER_WB, a, 3, 1]
+        ra2 = c2 - work.X_pc[LAYER_WB, a, 3, 2]
+        rb0 = c0 - work.X_pc[LAYER_WB, b, 3, 0]
+        rb1 = c1 - work.X_pc[LAYER_WB, b, 3, 1]
+        rb2 = c2 - work.X_pc[LAYER_WB, b, 3, 2]
+        V = work.V_WB
+        va0 = V[a, 3] + V[a, 1] * ra2 - V[a, 2] * ra1
+        va1 = V[a, 4] + V[a, 2] * ra0 - V[a, 0] * ra2
+        va2 = V[a, 5] + V[a, 0] * ra1 - V[a, 1] * ra0
+        vb0 = V[b, 3] + V[b, 1] * rb2 - V[b, 2] * rb1
+        vb1 = V[b, 4] + V[b, 2] * rb0 - V[b, 0] * rb2
+        vb2 = V[b, 5] + V[b, 0] * rb1 - V[b, 1] * rb0
+        v0, v1, v2 = vb0 - va0, vb1 - va1, vb2 - va2
+        vn = v0 * n0 + v1 * n1 + v2 * n2
+        k, d, mu_s, mu_d = par[i, 0], par[i, 1], par[i, 2], par[i, 3]
+        fn = k * x * (1.0 + d * vn)
+        if not fn > 0.0:
+            continue
+        t0, t1, t2 = v0 - vn * n0, v1 - vn * n1, v2 - vn * n2
+        vt_squared = t0 * t0 + t1 * t1 + t2 * t2
+        slip = 0.0 * vt_squared
+        f0, f1, f2 = fn * n0, fn * n1, fn * n2  # f_AC, the force on A at C
+        if vt_squared > NON_ZERO_SQUARED:
+            slip = vt_squared**0.5
+            ft = stribeck_friction(slip * inv_stiction, mu_s, mu_d) * fn / slip
+            f0, f1, f2 = f0 + ft * t0, f1 + ft * t1, f2 + ft * t2
+        info[count, 0], info[count, 1], info[count, 2] = -f0, -f1, -f2
+        info[count, 3], info[count, 4], info[count, 5] = c0, c1, c2
+        info[count, 6], info[count, 7] = vn, slip
+        kept[count] = i
+        count += 1
+        A, B = bodies[i, 0], bodies[i, 1]
+        if A != 0:
+            F_B[A, 0] += ra1 * f2 - ra2 * f1
+            F_B[A, 1] += ra2 * f0 - ra0 * f2
+            F_B[A, 2] += ra0 * f1 - ra1 * f0
+            F_B[A, 3] += f0
+            F_B[A, 4] += f1
+            F_B[A, 5] += f2
+        if B != 0:
+            F_B[B, 0] -= rb1 * f2 - rb2 * f1
+            F_B[B, 1] -= rb2 * f0 - rb0 * f2
+            F_B[B, 2] -= rb0 * f1 - rb1 * f0
+            F_B[B, 3] -= f0
+            F_B[B, 4] -= f1
+            F_B[B, 5] -= f2
+    return count
+
+
+@entry_point
+@jitable(inline=True)
+def drive_point_contact(mi, mf, x, ws, need, bodies, pairs, par, inv_stiction, info, kept, F_B):
+    """:func:`point_contact_forces` at the state x, the stages in ``need`` (positions and
+    velocities are read) brought up to date first."""
+    m, work = model(mi, mf), workspace(mi, ws)
+    run_stages(m, x, parameters(mi, ws), work, need)
+    return point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B)

@@ -1,0 +1,605 @@
+"""MultibodyPlant's contact: the contact model, Drake's compliant point contact (continuous
+plants; discrete plants through SAP), its parameters and the contact results.
+
+* **Contact model** (``set/get_contact_model``, ContactModel; Drake's default
+  kHydroelasticWithFallback). mallard computes point contact only: under kPoint every pair of
+  penetrating geometries is a point pair; under kHydroelasticWithFallback the pairs Drake
+  would give a hydroelastic contact surface (a compliant geometry with a rigid or compliant
+  one, neither a half space when both are compliant) raise NotImplementedError naming the
+  geometries, the others (a geometry without a hydroelastic type, two rigid ones, ...) are
+  point pairs, as Drake's fallback makes them; under kHydroelastic every penetrating pair
+  raises (Drake's error for the pairs it cannot compute, NotImplementedError for the others).
+* **Point contact** (continuous plants; Drake's CalcContactResultsPointPairContinuous, kernel
+  ``kernels.contact``): per PenetrationAsPointPair of SceneGraph (QueryObject.
+  ComputePointPairPenetration), fn = k·x·(1 + d·vn) and Stribeck-regularized Coulomb
+  friction, applied to the bodies as spatial forces with the other applied forces (forward
+  dynamics, reaction forces, the implicit residual). Each geometry's stiffness, dissipation
+  and friction are its ProximityProperties' ("material", "point_contact_stiffness"),
+  ("material", "hunt_crossley_dissipation") and ("material", "coulomb_friction"), else
+  SceneGraph's DefaultProximityProperties (1e6 N/m, 50 s/m, 0.5), else (when those are None)
+  the plant's estimates from ``set_penetration_allowance``; a pair's k = k₁k₂/(k₁ + k₂),
+  d = (k₂d₁ + k₁d₂)/(k₁ + k₂), μ = 2μ₁μ₂/(μ₁ + μ₂) (Drake's CombinePointContactParameters,
+  CalcContactFrictionFromSurfaceProperties).
+* **Penalty estimates** (Drake's EstimatePointContactParameters, at Finalize() when the plant
+  has collision geometry, again on ``set_penetration_allowance`` after it): with m the largest
+  body mass and g the gravity's magnitude (9.81 without gravity), the pair stiffness
+  k = m·g/δ for the allowance δ, time scale 1/ω = √(m/k), per-geometry stiffness 2k and
+  dissipation (1/ω)/δ.
+
+A discrete plant's contact (SAP approximations) is Drake's SapDriver's: the step's contact pairs
+(_DiscreteContacts) become SAP's contact constraints (kernels.sap: FRICTION_CONE for kSap,
+HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
+from the step's impulses. TAMSI's contact and the discrete contact of AutoDiffXd plants raise
+NotImplementedError. In both kinds of plant, as in Drake, a pair whose bodies' trees have no
+unlocked dof is dropped.
+"""
+
+import numpy as np
+
+from mallard.geometry._identifiers import id_text
+from mallard.geometry._properties import HydroelasticType
+from mallard.geometry._scene_graph_config import SceneGraphConfig, proximity_value
+from mallard.geometry._shapes import HalfSpace, fmt
+from mallard.multibody._layout import POSITIONS, VELOCITIES
+from mallard.multibody.plant._contact_model import ContactModel
+from mallard.multibody.plant._contact_results import ContactResults, PointPairContactInfo
+from mallard.multibody.plant._coulomb_friction import (
+    CalcContactFrictionFromSurfaceProperties,
+    CoulombFriction,
+)
+from mallard.multibody.tree._indices import BodyIndex
+
+#: Drake's MultibodyPlantConfig defaults.
+DEFAULT_PENETRATION_ALLOWANCE = 1.0e-3
+DEFAULT_STICTION_TOLERANCE = 1.0e-4
+#: UniformGravityFieldElement::kDefaultStrength, for the estimates of a plant without gravity.
+DEFAULT_GRAVITY = 9.81
+
+_DISCONNECTED = (
+    "\n\nThe provided context doesn't show a connection for the plant's query input port (see "
+    "MultibodyPlant::get_geometry_query_input_port()). See "
+    "https://drake.mit.edu/troubleshooting.html#mbp-unconnected-query-object-port for help."
+)
+
+
+def combine_point_contact_parameters(k1, k2, d1, d2):
+    """(k, d) of a pair from its geometries' stiffnesses and dissipations (Drake's
+    CombinePointContactParameters; 0/0 is 0)."""
+    total = k1 + k2
+    if total == 0:
+        return 0.0, 0.0
+    return k1 * k2 / total, (k2 / total) * d1 + (k1 / total) * d2
+
+
+class _PointContacts:
+    """A Context's point contacts: the kept PenetrationAsPointPairs, their bodies (BodyIndex),
+    ``info`` rows [f_Bc_W, p_WC, vn, slip] and the spatial forces on the bodies F_BBo_W."""
+
+    __slots__ = ("pairs", "bodies", "info", "F_BBo_W")
+
+    def __init__(self, pairs, bodies, info, F_BBo_W):
+        self.pairs, self.bodies, self.info, self.F_BBo_W = pairs, bodies, info, F_BBo_W
+
+
+class ContactMixin:
+    """Contact methods of MultibodyPlant."""
+
+    def _init_contact(self):
+        self._contact_model = ContactModel.kHydroelasticWithFallback
+        self._penetration_allowance = DEFAULT_PENETRATION_ALLOWANCE
+        self._stiction_tolerance = DEFAULT_STICTION_TOLERANCE
+        # Drake's penalty_method_contact_parameters_: per-geometry stiffness, dissipation,
+        # time scale (negative until estimated).
+        self._penalty = (-1.0, -1.0, -1.0)
+        self._contact_serial = 0  # counts changes of the contact parameters
+        self._geometry_body = None  # GeometryId -> BodyIndex, from Finalize()
+        # (what the pairs' entries were computed with, {(id_A, id_B): entry}), see _point_pairs
+        self._pair_cache = (None, {})
+
+    # ---- settings ------------------------------------------------------------------------------
+    def set_contact_model(self, model):
+        """Sets the contact model (before Finalize())."""
+        self._throw_if_finalized("set_contact_model")
+        if not isinstance(model, ContactModel):
+            raise TypeError(f"set_contact_model(): expected a ContactModel, got {model!r}")
+        self._contact_model = model
+
+    def get_contact_model(self):
+        """The contact model (kHydroelasticWithFallback unless set)."""
+        return self._contact_model
+
+    def set_penetration_allowance(self, penetration_allowance=DEFAULT_PENETRATION_ALLOWANCE):
+        """Sets the penetration allowance δ (m) from which the plant estimates the stiffness
+        and dissipation of geometries that have none (see the module); re-estimated at once
+        after Finalize()."""
+        penetration_allowance = float(penetration_allowance)
+        if not penetration_allowance > 0:
+            raise RuntimeError(
+                "set_penetration_allowance(): penetration_allowance must be strictly positive."
+            )
+        self._penetration_allowance = penetration_allowance
+        if self._is_finalized:
+            self._estimate_point_contact_parameters(penetration_allowance)
+
+    def get_contact_penalty_method_time_scale(self):
+        """The time scale 1/ω of the estimated point contact (see the module), −1 if the plant
+        has no collision geometry and no penetration allowance was set since Finalize()."""
+        self._throw_if_not_finalized("get_contact_penalty_method_time_scale")
+        return self._penalty[2]
+
+    def set_stiction_tolerance(self, v_stiction=DEFAULT_STICTION_TOLERANCE):
+        """Sets the stiction tolerance v_s (m/s) of the Stribeck friction model: the slip speed
+        at which friction reaches the static coefficient (1e-4 by default)."""
+        v_stiction = float(v_stiction)
+        if not v_stiction > 0:
+            raise RuntimeError(
+                "set_stiction_tolerance(): condition 'v_stiction > 0' failed (v_stiction = "
+                f"{fmt(v_stiction)})."
+            )
+        self._stiction_tolerance = v_stiction
+        self._contact_serial += 1
+
+    def _estimate_point_contact_parameters(self, penetration_allowance):
+        """Drake's EstimatePointContactParameters (see the module)."""
+        g = float(np.linalg.norm(self._gravity_field.gravity_vector()))
+        if g == 0:
+            g = DEFAULT_GRAVITY
+        mass = 0.0
+        for body in self._bodies:
+            m = body.default_mass()
+            if m > mass:  # (World's NaN mass is skipped, as by std::max)
+                mass = m
+        stiffness = mass * g / penetration_allowance
+        # (NaN without a massive body, as Drake's 0/0)
+        time_scale = 1.0 / np.sqrt(np.float64(stiffness) / mass) if mass > 0 else np.nan
+        self._penalty = (2.0 * stiffness, time_scale / penetration_allowance, time_scale)
+        self._contact_serial += 1
+
+    def _finalize_contact(self):
+        """At Finalize(): the estimates if the plant has collision geometry (as Drake) and
+        the map from collision geometry to body."""
+        self._geometry_body = {
+            g: BodyIndex(b) for b, ids in self._collision_geometries.items() for g in ids
+        }
+        if self.num_collision_geometries() > 0 and self._penalty[2] < 0:
+            self._estimate_point_contact_parameters(self._penetration_allowance)
+
+    # ---- the geometry query ------------------------------------------------------------------
+    def _query_object(self, context, explanation):
+        """The QueryObject of the geometry query input, or Drake's error (naming what was
+        evaluated) if the port has no value."""
+        query = self._geometry_query_port._value_or_none(context)
+        if query is None:
+            raise RuntimeError(explanation + _DISCONNECTED)
+        return query
+
+    def _geometry_body_index(self, geometry_id):
+        body = self._geometry_body.get(geometry_id)
+        if body is None:
+            raise RuntimeError(
+                f"The geometry {id_text(geometry_id)} in contact is not a collision geometry "
+                "of this MultibodyPlant."
+            )
+        return body
+
+    # ---- point contact -----------------------------------------------------------------------
+    def _point_pairs(self, query):
+        """(the PenetrationAsPointPairs of the contact model, and per pair its row [body A,
+        body B, mobod A, mobod B] and its _pair_parameters: see the module)."""
+        pairs = query.ComputePointPairPenetration()
+        if not pairs:
+            return pairs, None, None
+        sg = query._sg
+        config = sg.__dict__.get("_config")
+        key = (self._contact_serial, id(config), sg._proximity_serial)
+        if self._pair_cache[0] != key:
+            self._pair_cache = (key, {})
+        cache = self._pair_cache[1]
+        n = len(pairs)
+        bodies = np.empty((n, 4), dtype=np.int64)
+        par = np.empty((n, 7))
+        for i, pair in enumerate(pairs):
+            entry = cache.get((pair.id_A, pair.id_B))
+            if entry is None:
+                entry = self._pair_entry(pair, query.inspector(), config or SceneGraphConfig())
+                cache[(pair.id_A, pair.id_B)] = entry
+            bodies[i], par[i] = entry
+        return pairs, bodies, par
+
+    def _relevant_pairs(self, context, pairs, bodies, par):
+        """Without the pairs whose bodies are both on trees with no dof or only locked ones
+        (Drake drops them when a joint is locked)."""
+        locked = self._parameters(context).locked
+        if not locked.any():
+            return pairs, bodies, par
+        from mallard.multibody.plant._sap_driver import cliques
+
+        clique, body_clique = cliques(self)
+        unlocked = np.ones(self._nv, dtype=bool)
+        for j in np.flatnonzero(locked):
+            joint = self._joints[j]
+            unlocked[joint._v_start : joint._v_start + joint.num_velocities()] = False
+        live = np.zeros(clique.max(initial=-1) + 2, dtype=bool)  # (index −1: no dofs)
+        live[clique[unlocked]] = True
+        keep = live[body_clique[bodies[:, 0]]] | live[body_clique[bodies[:, 1]]]
+        if keep.all():
+            return pairs, bodies, par
+        return [p for p, k in zip(pairs, keep, strict=True) if k], bodies[keep], par[keep]
+
+    def _pair_entry(self, pair, inspector, config):
+        """A pair's bodies and parameters (see _point_pairs), checked against the contact
+        model (hydroelastic pairs raise)."""
+        defaults = config.default_proximity_properties
+        if self._contact_model != ContactModel.kPoint:
+            self._check_hydroelastic(pair, inspector, defaults)
+        A = int(self._geometry_body_index(pair.id_A))
+        B = int(self._geometry_body_index(pair.id_B))
+        bodies = (A, B, self._mobod_of_body[A], self._mobod_of_body[B])
+        return bodies, self._pair_parameters(pair, inspector, defaults)
+
+    def _check_hydroelastic(self, pair, inspector, defaults):
+        """Raises for a pair the contact model would not make a point pair of (see the
+        module)."""
+
+        def describe(geometry_id):
+            properties = inspector.GetProximityProperties(geometry_id)
+            kind = proximity_value(properties, "hydroelastic", "compliance_type", defaults)
+            half_space = isinstance(inspector.GetShape(geometry_id), HalfSpace)
+            return kind, half_space, inspector.GetName(geometry_id)
+
+        (kind_A, half_A, name_A), (kind_B, half_B, name_B) = map(describe, (pair.id_A, pair.id_B))
+        undefined = HydroelasticType.kUndefined
+        rigid, soft = HydroelasticType.kRigid, HydroelasticType.kSoft
+        ids = f"'{name_A}' (id {id_text(pair.id_A)}) and '{name_B}' (id {id_text(pair.id_B)})"
+        if kind_A == undefined or kind_B == undefined:
+            failure = (
+                "Requested a contact surface between a pair of geometries without hydroelastic "
+                f"representation for at least one shape: {ids}"
+            )
+        elif kind_A == rigid and kind_B == rigid:
+            failure = (
+                f"Requested contact between two rigid objects ({ids}); that is not allowed in "
+                "hydroelastic-only contact. Please consider using hydroelastics with "
+                "point-contact fallback, e.g., QueryObject::ComputeContactSurfacesWithFallback() "
+                "or MultibodyPlant::set_contact_model(ContactModel::kHydroelasticWithFallback)"
+            )
+        elif kind_A == soft and kind_B == soft and half_A and half_B:
+            failure = f"Requested contact between two half spaces ({ids}); that is not allowed"
+        elif kind_A == soft and kind_B == soft and (half_A or half_B):
+            failure = (
+                "Requested hydroelastic contact between two compliant geometries, one of which "
+                f"is a half space ({ids}); that is not allowed"
+            )
+        else:
+            raise NotImplementedError(
+                f"MultibodyPlant: the geometries {ids} are in hydroelastic contact (both have "
+                "hydroelastic properties), and mallard does not compute hydroelastic contact "
+                "yet. Use set_contact_model(ContactModel.kPoint), or remove their hydroelastic "
+                "properties."
+            )
+        if self._contact_model == ContactModel.kHydroelastic:
+            raise RuntimeError(failure)
+
+    def _pair_parameters(self, pair, inspector, defaults):
+        """[k, d, μs, μd, wA, τA, τB] of a point pair (see the module; for discrete plants,
+        A's weight wA = kA/(kA + kB) in the contact point and the relaxation times, 0.1 s
+        when neither the geometry nor SceneGraph's defaults give one)."""
+        k_default, d_default, _ = self._penalty
+        values = []
+        for geometry_id in (pair.id_A, pair.id_B):
+            properties = inspector.GetProximityProperties(geometry_id)
+            k = proximity_value(properties, "material", "point_contact_stiffness", defaults)
+            d = proximity_value(properties, "material", "hunt_crossley_dissipation", defaults)
+            mu = proximity_value(properties, "material", "coulomb_friction", defaults)
+            tau = proximity_value(properties, "material", "relaxation_time", defaults, 0.1)
+            name = inspector.GetName(geometry_id)
+            values.append((
+                _material_value(k_default if k is None else k, "point_contact_stiffness", name),
+                _material_value(d_default if d is None else d, "hunt_crossley_dissipation", name),
+                _friction(mu, name),
+                tau,
+            ))  # fmt: skip
+        (kA, dA, muA, tauA), (kB, dB, muB, tauB) = values
+        k, d = combine_point_contact_parameters(kA, kB, dA, dB)
+        mu = CalcContactFrictionFromSurfaceProperties(muA, muB)
+        wA = 0.5 if kA + kB == 0 else kA / (kA + kB)
+        return k, d, mu.static_friction(), mu.dynamic_friction(), wA, tauA, tauB
+
+    def _point_contacts(self, context, explanation):
+        """The Context's _PointContacts (continuous plants), cached with the state, inputs and
+        contact parameters they were computed at."""
+        ec = self._engine.cache(context)
+        key = (
+            context._serial_q,
+            context._serial_v,
+            context._serial_u,
+            self._contact_serial,
+        )
+        found = ec.lookup("point_contacts", key)
+        if found is not None:
+            return found
+        dtype = ec.ws.dtype
+        nb = len(self._bodies)
+        if self.num_collision_geometries() == 0:
+            return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
+        query = self._query_object(context, explanation)
+        pairs, bodies, par = self._point_pairs(query)
+        if pairs:
+            pairs, bodies, par = self._relevant_pairs(context, pairs, bodies, par)
+        if not pairs:
+            return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
+        n = len(pairs)
+        rows = np.empty((n, 10), dtype=np.result_type(dtype, pairs[0].p_WCa))
+        for i, pair in enumerate(pairs):
+            rows[i, 0] = pair.depth
+            rows[i, 1:4], rows[i, 4:7], rows[i, 7:10] = pair.nhat_BA_W, pair.p_WCa, pair.p_WCb
+        need = self._engine.need(ec, context, POSITIONS | VELOCITIES)
+        info = np.zeros((n, 8), dtype=rows.dtype)
+        kept = np.empty(n, dtype=np.int64)
+        F = np.zeros((nb, 6), dtype=rows.dtype)
+        model = self._engine
+        count = ec.kernels.drive_point_contact(
+            model.mi,
+            model.mf,
+            self._x_of(context._state),
+            ec.ws,
+            need,
+            bodies,
+            rows,
+            par,
+            1.0 / self._stiction_tolerance,
+            info,
+            kept,
+            F,
+        )
+        self._engine.mark(ec, context, need)
+        kept = kept[:count]
+        contacts = _PointContacts([pairs[i] for i in kept], bodies[kept, :2], info[:count], F)
+        return ec.store("point_contacts", key, contacts)
+
+    def _contact_body_forces(self, context, explanation):
+        """The contact forces on the bodies, F_BBo_W (per BodyIndex), of a continuous plant."""
+        return self._point_contacts(context, explanation).F_BBo_W
+
+    def _generalized_contact_forces(self, context, explanation):
+        """Σ_B J_Bᵀ·F_BBo_W of the contact forces (size nv; continuous plants)."""
+        contacts = self._point_contacts(context, explanation)
+        if not contacts.pairs:
+            return np.zeros(self._nv, dtype=contacts.F_BBo_W.dtype)
+        return self._generalized_forces_of(context, contacts.F_BBo_W)
+
+    def _calc_contact_results(self, context, value):
+        """The contact_results output: a ContactResults of the point contacts."""
+        value.set_value(self._contact_results(context))
+
+    def _contact_results(self, context):
+        if self._time_step > 0:
+            return self._discrete_contact_results(context)
+        contacts = self._point_contacts(
+            context, "You've tried evaluating MultibodyPlant's 'contact_results' output port."
+        )
+        infos = []
+        for pair, (A, B), row in zip(contacts.pairs, contacts.bodies, contacts.info, strict=True):
+            infos.append(
+                PointPairContactInfo._make(
+                    BodyIndex(int(A)),
+                    BodyIndex(int(B)),
+                    row[0:3].copy(),
+                    row[3:6].copy(),
+                    row[6],
+                    row[7],
+                    pair,
+                )
+            )
+        return ContactResults._make(infos, self)
+
+    # ---- discrete plants ----------------------------------------------------------------------
+    def _discrete_contacts(self, context):
+        """The _DiscreteContacts of a discrete plant's step from ``context`` (Drake's
+        DiscreteContactPairs of point contact), or None without contact. TAMSI's contact and
+        AutoDiffXd contact are not computed yet: NotImplementedError."""
+        if self.num_collision_geometries() == 0:
+            return None
+        query = self._query_object(context, "You've tried evaluating discrete forward dynamics.")
+        pairs, bodies, par = self._point_pairs(query)
+        if pairs:
+            pairs, bodies, par = self._relevant_pairs(context, pairs, bodies, par)
+        if not pairs:
+            return None
+        inspector = query.inspector()
+        names = f"'{inspector.GetName(pairs[0].id_A)}' and '{inspector.GetName(pairs[0].id_B)}'"
+        if self._uses_tamsi():
+            raise NotImplementedError(
+                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
+                "compute TAMSI's contact yet. Use a SAP approximation "
+                "(set_discrete_contact_approximation: kSap, kSimilar or kLagged)."
+            )
+        x = self._x_of(context._state)
+        if x.dtype != np.float64:
+            raise NotImplementedError(
+                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
+                "compute the discrete contact of AutoDiffXd plants yet."
+            )
+        for i, pair in enumerate(pairs):
+            for tau, geometry_id, body in ((par[i, 5], pair.id_A, bodies[i, 0]),
+                                           (par[i, 6], pair.id_B, bodies[i, 1])):  # fmt: skip
+                if tau < 0:
+                    raise RuntimeError(
+                        "Relaxation time must be non-negative and relaxation_time = "
+                        f"{fmt(tau)} was provided. For geometry {inspector.GetName(geometry_id)} "
+                        f"on body {self._bodies[body].name()}."
+                    )
+        return _DiscreteContacts(self, context, pairs, bodies, par)
+
+    def _discrete_contact_results(self, context):
+        """A discrete plant's ContactResults: those of its last step (empty before the first)
+        with sampled output ports, else of the step from ``context``."""
+        memory = self._step_memory(context)
+        if memory is None or memory.contacts is None:
+            return ContactResults._make([], self)
+        return ContactResults._make(memory.contacts.infos(), self)
+
+    def _discrete_generalized_contact_forces(self, context):
+        """A discrete plant's generalized contact forces Jᵀ·γ/h (of its last step, or the
+        step from ``context``: see _discrete_contact_results)."""
+        memory = self._step_memory(context)
+        if memory is None or memory.contacts is None:
+            return np.zeros(self._nv)
+        return memory.contacts.tau_contact
+
+
+class _DiscreteContacts:
+    """A discrete step's point contacts, as Drake's DiscreteUpdateManager makes its
+    DiscreteContactPairs: per pair, the contact point C = wA·Ca + wB·Cb (wA = kA/(kA + kB)),
+    the contact frame C (R_WC: z along nhat_AB_W = −nhat_BA_W, x and y by
+    RotationMatrix.MakeFromOneVector), the contact Jacobian J_C = R_WCᵀ·(Jv_WBc − Jv_WAc)
+    (rows: tangential, tangential, normal; the normal velocity is the separation speed), the
+    signed distance φ0 = −depth, vn0 = (J_C·v0)_z, the elastic force fe0 = k·depth, and the
+    SAP constraint parameters of the plant's approximation (kernels.sap: FRICTION_CONE for
+    kSap with the dynamic friction, stiffness k, dissipation time scale τA + τB, the
+    near-rigid threshold and σ = 1e-3; HUNT_CROSSLEY for kSimilar and kLagged with μd, k, d,
+    the stiction tolerance and σ). After the step, :meth:`solved` keeps the impulses."""
+
+    def __init__(self, plant, context, pairs, bodies, par):
+        from mallard.math import RotationMatrix
+        from mallard.multibody.plant._discrete_contact_approximation import (
+            DiscreteContactApproximation,
+        )
+
+        n, nv = len(pairs), plant._nv
+        self.plant, self.pairs, self.bodies = plant, pairs, bodies[:, :2].copy()
+        ec = plant._engine.ensure(context, POSITIONS)
+        X_pc = ec.work.X_pc
+        p_WC = np.empty((n, 3))
+        R_WC = np.empty((n, 3, 3))
+        for i, pair in enumerate(pairs):
+            wA = par[i, 4]
+            p_WC[i] = wA * pair.p_WCa + (1.0 - wA) * pair.p_WCb
+            R_WC[i] = RotationMatrix.MakeFromOneVector(-pair.nhat_BA_W, 2).matrix()
+        J_W = np.zeros((n, 3, nv))
+        scratch = np.empty((1, 6, nv))
+        model = plant._engine
+        for column, sign in ((2, -1.0), (3, 1.0)):
+            for i in range(n):
+                k = bodies[i, column]
+                if k == 0:
+                    continue
+                ec.kernels.drive_point_jacobians(
+                    model.mi, model.mf, ec.ws, k, p_WC[i : i + 1], scratch
+                )
+                J_W[i] += sign * scratch[0, 3:]
+        self.J = np.einsum("nab,nbv->nav", R_WC.transpose(0, 2, 1), J_W).reshape(3 * n, nv)
+        self.R_WC, self.p_WC = R_WC, p_WC
+        self.p_AoC_W = p_WC - X_pc[3, bodies[:, 2], 3]
+        self.p_BoC_W = p_WC - X_pc[3, bodies[:, 3], 3]
+        depth = np.array([pair.depth for pair in pairs])
+        self.phi0 = -depth
+        clique = plant._sap_driver.body_clique
+        cA, cB = clique[bodies[:, 0]], clique[bodies[:, 1]]
+        one = (cA < 0) | (cB < 0) | (cA == cB)
+        self.cliques = np.column_stack((np.where(one, np.maximum(cA, cB), cA),
+                                        np.where(one, -1, cB))).astype(np.int64)  # fmt: skip
+        k, d, mu = par[:, 0], par[:, 1], par[:, 3]
+        approximation = plant.get_discrete_contact_approximation()
+        self.par = np.zeros((n, 10))
+        if approximation == DiscreteContactApproximation.kSap:
+            from mallard.multibody._kernels.sap import FRICTION_CONE as kind
+
+            self.par[:, :5] = np.column_stack((
+                mu, k, par[:, 5] + par[:, 6], np.full(n, plant._sap_near_rigid_threshold),
+                np.full(n, 1.0e-3),
+            ))  # fmt: skip
+        else:
+            from mallard.multibody._kernels.sap import HUNT_CROSSLEY as kind
+
+            v0 = plant._x_of(context._state)[plant._nq :]
+            vn0 = (self.J @ v0)[2::3]
+            lagged = float(approximation == DiscreteContactApproximation.kLagged)
+            self.par[:, :8] = np.column_stack((
+                np.full(n, lagged), mu, k, d, np.full(n, plant._stiction_tolerance),
+                np.full(n, 1.0e-3), k * depth, vn0,
+            ))  # fmt: skip
+        self.kind = kind
+        self.gamma = self.vc = self.h = None
+
+    def __len__(self):
+        return len(self.pairs)
+
+    def solved(self, gamma, v, h):
+        """Keeps the step's contact impulses γ (3 per pair) and constraint velocities J_C·v."""
+        self.gamma, self.vc, self.h = gamma.copy(), self.J @ v, h
+
+    @property
+    def tau_contact(self):
+        """Jᵀ·γ/h, the generalized contact forces."""
+        return self.J.T @ self.gamma / self.h
+
+    def forces(self):
+        """F_BBo_W per body (at Bo, in World) of the contact forces: f_Bc_W = R_WC·γ/h on B at
+        C, its opposite on A (none on World)."""
+        nb = len(self.plant._bodies)
+        F = np.zeros((nb, 6))
+        f_Bc_W = np.einsum("nab,nb->na", self.R_WC, self.gamma.reshape(-1, 3)) / self.h
+        for (A, B), f, rA, rB in zip(self.bodies, f_Bc_W, self.p_AoC_W, self.p_BoC_W,
+                                     strict=True):  # fmt: skip
+            F[A, :3] -= np.cross(rA, f)
+            F[A, 3:] -= f
+            F[B, :3] += np.cross(rB, f)
+            F[B, 3:] += f
+        F[0] = 0.0
+        return F
+
+    def infos(self):
+        """PointPairContactInfo per pair: f_Bc_W, p_WC, the separation speed vn and the slip
+        speed ‖vt‖ at the step's velocities, as Drake's discrete contact results."""
+        gamma, vc = self.gamma.reshape(-1, 3), self.vc.reshape(-1, 3)
+        out = []
+        for i, pair in enumerate(self.pairs):
+            f_Bc_W = self.R_WC[i] @ gamma[i] / self.h
+            A, B = self.bodies[i]
+            out.append(
+                PointPairContactInfo._make(
+                    BodyIndex(int(A)),
+                    BodyIndex(int(B)),
+                    f_Bc_W,
+                    self.p_WC[i].copy(),
+                    float(vc[i, 2]),
+                    float(np.hypot(vc[i, 0], vc[i, 1])),
+                    pair,
+                )  # fmt: skip
+            )
+        return out
+
+
+def _empty_contacts(nb, dtype):
+    bodies = np.zeros((0, 2), dtype=np.int64)
+    return _PointContacts([], bodies, np.zeros((0, 8), dtype), np.zeros((nb, 6), dtype))
+
+
+def _material_value(value, name, geometry):
+    """A stiffness or dissipation of a geometry, checked: RuntimeError naming the geometry if
+    it is negative or not a number."""
+    if isinstance(value, (int, float)):
+        value = float(value)
+        if not value >= 0:
+            raise RuntimeError(
+                f"The proximity property ('material', '{name}') of geometry '{geometry}' is "
+                f"{fmt(value)}; it must be non-negative."
+            )
+    return value
+
+
+def _friction(friction, geometry):
+    """A geometry's CoulombFriction, checked."""
+    if friction is None:
+        raise RuntimeError(
+            f"Geometry '{geometry}' has no ('material', 'coulomb_friction') proximity property "
+            "and SceneGraph's default proximity properties have no friction: its contact "
+            "friction is undefined."
+        )
+    if not isinstance(friction, CoulombFriction):
+        raise RuntimeError(
+            f"The proximity property ('material', 'coulomb_friction') of geometry '{geometry}' "
+            f"must be a CoulombFriction, got {friction!r}"
+        )
+    return friction
