@@ -251,6 +251,33 @@ def task_proximity():
     BatchedPlant(plant).CheckCollisions(np.tile(q, (3, 1)), min_distance=True, pairs_within=0.1)
 
 
+def task_contact():
+    """Point contact of a sphere resting in a half space, in a continuous plant and in a
+    discrete (SAP) one."""
+    from mallard.geometry import HalfSpace, Sphere
+    from mallard.math import RigidTransform
+    from mallard.multibody.plant import AddMultibodyPlantSceneGraph, CoulombFriction
+    from mallard.multibody.tree import SpatialInertia
+    from mallard.systems.analysis import Simulator
+    from mallard.systems.framework import DiagramBuilder
+
+    for time_step in (0.0, 1e-3):
+        builder = DiagramBuilder()
+        plant, _ = AddMultibodyPlantSceneGraph(builder, time_step)
+        ball = plant.AddRigidBody("ball", SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+        friction = CoulombFriction(0.5, 0.5)
+        plant.RegisterCollisionGeometry(ball, RigidTransform(), Sphere(0.1), "ball", friction)
+        plant.RegisterCollisionGeometry(
+            plant.world_body(), RigidTransform(), HalfSpace(), "ground", friction
+        )
+        plant.Finalize()
+        diagram = builder.Build()
+        simulator = Simulator(diagram)
+        context = plant.GetMyMutableContextFromRoot(simulator.get_mutable_context())
+        plant.SetPositions(context, [1.0, 0, 0, 0, 0, 0, 0.099])
+        simulator.AdvanceTo(0.002)
+
+
 #: name → task, the costliest first (workers take them in this order).
 TASKS = {
     "batch-dynamics": task_batch_dynamics,
@@ -263,6 +290,7 @@ TASKS = {
     "simulation-outputs": task_simulation_outputs,
     "rollouts": task_rollouts,
     "proximity": task_proximity,
+    "contact": task_contact,
 }
 
 
