@@ -264,8 +264,8 @@ class BatchedPlant:
             )
         k = detail
         if kind == ZERO_QUATERNION:
-            start = self._plant._mobods[k].q_start
-            joint = self._plant._joints[self._plant._mobods[k].joint]
+            start = self._plant._topology.mobods[k].q_start
+            joint = self._plant._joints[self._plant._topology.mobods[k].joint]
             return (
                 f"All the elements in a quaternion are zero: the positions q[{i}, {start}:"
                 f"{start + 4}] of joint '{joint.name()}'"

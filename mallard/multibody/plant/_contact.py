@@ -234,7 +234,7 @@ class ContactMixin:
             self._check_hydroelastic(pair, inspector, defaults)
         A = int(self._geometry_body_index(pair.id_A))
         B = int(self._geometry_body_index(pair.id_B))
-        bodies = (A, B, self._mobod_of_body[A], self._mobod_of_body[B])
+        bodies = (A, B, self._topology.mobod_of_body[A], self._topology.mobod_of_body[B])
         return bodies, self._pair_parameters(pair, inspector, defaults)
 
     def _check_hydroelastic(self, pair, inspector, defaults):

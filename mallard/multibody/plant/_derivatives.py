@@ -170,7 +170,7 @@ class DerivativesMixin:
         ec.forget("forward_dynamics")  # (recomputed into ec, not recorded)
         if failed >= 0:
             self._raise_not_positive_definite(int(failed))
-        static = self._dynamics_topology()
+        static = self._topology
         dvdot_du = np.zeros((nv, u.shape[0]), dtype=dtype)
         dvdot_du[:, static.actuator_input] = dvdot_dtau[:, static.actuator_v]
         if dtype == np.float64:

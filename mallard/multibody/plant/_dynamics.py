@@ -31,33 +31,6 @@ def _forward_dynamics_key(context):
     return (context._serial_t, context._serial_q, context._serial_v, context._serial_u)
 
 
-class _DynamicsTopology:
-    """Index arrays of a finalized plant: per mobod its body's model instance and its joint
-    (−1 for World); per actuator (in the plant's list) its input slot and v slot; the q
-    slots of the pitch angles of roll-pitch-yaw joints."""
-
-    def __init__(self, plant):
-        self.mobod_instance = np.array(
-            [int(plant._bodies[b].model_instance()) for b in plant._tree[:, BODY]],
-            dtype=np.int64,
-        )
-        self.mobod_joint = np.array(
-            [-1 if m.joint is None else m.joint for m in plant._mobods], dtype=np.int64
-        )
-        actuators = plant._actuators
-        self.actuator_input = np.array([a._input_start for a in actuators], dtype=np.int64)
-        self.actuator_v = np.array([a.joint()._v_start for a in actuators], dtype=np.int64)
-        self.rpy_pitch = np.array(
-            [
-                j._q_start + 1
-                for j in plant._joints
-                if j.type_name() in ("ball_rpy", "rpy_floating")
-            ],
-            dtype=np.int64,
-        )
-        self.gravity_mobods = None
-
-
 #: What _pd_controllers returns when no PD-controlled actuator has a desired state.
 _NO_PD_CONTROLLERS = (np.zeros(0, dtype=np.int64),) * 3 + (np.zeros(0),) * 4
 
@@ -76,21 +49,13 @@ class DynamicsMixin:
         kinematics it was computed from: X_pc, H_PB_W, V_WB)."""
         return self._engine.ensure(context, POSITIONS | VELOCITIES | BIAS)
 
-    def _dynamics_topology(self):
-        """Index arrays of the finalized model that the dynamics use (built once)."""
-        static = self.__dict__.get("_dynamics_topology_cache")
-        if static is None:
-            static = _DynamicsTopology(self)
-            self._dynamics_topology_cache = static
-        return static
-
     def _reflected_inertias(self, context):
         """ρ²·Iᵣ of the actuators, per generalized velocity (nv)."""
         return self._engine.cache(context).params.reflected.copy()
 
     def _mobod_forces(self, F_BBo_W):
         """Body spatial forces (indexed by BodyIndex) reordered per mobod."""
-        return F_BBo_W[self._tree[:, BODY]]
+        return F_BBo_W[self._topology.tree[:, BODY]]
 
     # ---- inverse dynamics, mass matrix, bias term ------------------------------------------
     def _check_forces(self, forces, method):
@@ -106,7 +71,7 @@ class DynamicsMixin:
         ec = self._body_inertias(context)
         work = ec.work
         dtype = np.result_type(ec.ws, vdot, F_app, tau_app)
-        n = len(self._mobods)
+        n = len(self._topology.mobods)
         A_WB = np.empty((n, 6), dtype=dtype)
         F = np.empty((n, 6), dtype=dtype)
         tau = np.empty(self._nv, dtype=dtype)
@@ -182,7 +147,7 @@ class DynamicsMixin:
         """M(q), column i = inverse dynamics with v = 0, v̇ = eᵢ and no applied forces."""
         self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
-        n, nv = len(self._mobods), self._nv
+        n, nv = len(self._topology.mobods), self._nv
         F0, tau0 = np.zeros((n, 6)), np.zeros(nv)
         columns = [
             self._inverse_dynamics(context, e, F0, tau0, velocities=False)[0] for e in np.eye(nv)
@@ -193,7 +158,7 @@ class DynamicsMixin:
         """C(q, v)·v (size nv): inverse dynamics with v̇ = 0 and no applied forces."""
         self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
-        n, nv = len(self._mobods), self._nv
+        n, nv = len(self._topology.mobods), self._nv
         return self._inverse_dynamics(context, np.zeros(nv), np.zeros((n, 6)), np.zeros(nv))[0]
 
     def CalcSpatialAccelerationsFromVdot(self, context, known_vdot):
@@ -206,12 +171,12 @@ class DynamicsMixin:
         A = np.empty_like(ec.work.A_bias, dtype=np.result_type(ec.ws, vdot))
         model = self._engine
         kernels(A.dtype).drive_spatial_accelerations(model.mi, model.mf, ec.ws, vdot, A)
-        return [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
+        return [SpatialAcceleration._make(A[k].copy()) for k in self._topology.mobod_of_body]
 
     # ---- applied forces ----------------------------------------------------------------------
     def _gravity_mobods(self):
         """The mobods (World excluded) whose bodies feel gravity."""
-        static = self._dynamics_topology()
+        static = self._topology
         if static.gravity_mobods is None:  # gravity is enabled or disabled before Finalize()
             enabled = self._gravity_field._enabled_mask(len(self._instance_names))
             mobods = np.flatnonzero(enabled[static.mobod_instance])
@@ -343,7 +308,7 @@ class DynamicsMixin:
         version, limits = getattr(self, "_effort_limits_cache", (None, None))
         if version != self._engine.version:
             limits = np.array([a.effort_limit() for a in self._actuators], dtype=float)[
-                np.argsort(self._dynamics_topology().actuator_input)
+                np.argsort(self._topology.actuator_input)
             ]
             self._effort_limits_cache = (self._engine.version, limits)
         return limits
@@ -371,7 +336,7 @@ class DynamicsMixin:
         if not u.size:
             return tau
         tau = tau.astype(np.result_type(tau, u), copy=True)
-        static = self._dynamics_topology()
+        static = self._topology
         np.add.at(tau, static.actuator_v, u[static.actuator_input])
         return tau
 
@@ -503,7 +468,7 @@ class DynamicsMixin:
         dtype = np.result_type(tau, F_app, ec.ws, diagonal)
         ws = ec.ws if dtype == ec.ws.dtype else ec.ws.astype(dtype)  # (its scratch: of dtype)
         vdot = np.empty(self._nv, dtype=dtype)
-        A_WB = np.empty((len(self._mobods), 6), dtype=dtype)
+        A_WB = np.empty((len(self._topology.mobods), 6), dtype=dtype)
         model = self._engine
         failed = kernels(dtype).drive_articulated_body(
             model.mi,
@@ -525,7 +490,7 @@ class DynamicsMixin:
     def _qdot(self, context):
         """q̇ = N(q)·v of ``context`` (as MapVelocityToQDot, by one kernel call)."""
         q, v = self._q(context), self._v(context)
-        pitch = self._dynamics_topology().rpy_pitch
+        pitch = self._topology.rpy_pitch
         if pitch.size and q.dtype == np.float64 and np.any(np.abs(np.cos(q[pitch])) < 1e-3):
             self._check_rpy_singularities(q, "MapVelocityToQDot")
         dtype = np.result_type(q, v)
@@ -536,7 +501,7 @@ class DynamicsMixin:
 
     def _time_derivatives(self, context):
         """The EngineCache with [q̇; v̇] in ``qdot`` and ``vdot`` (continuous plants)."""
-        pitch = self._dynamics_topology().rpy_pitch
+        pitch = self._topology.rpy_pitch
         if pitch.size:
             q = self._q(context)
             if q.dtype == np.float64 and np.any(np.abs(np.cos(q[pitch])) < 1e-3):
@@ -626,7 +591,7 @@ class DynamicsMixin:
         """A_WF_W of ``frame`` (from forward dynamics; its offset in its body from
         ``context``)."""
         self._check_frame(frame)
-        k = self._mobod_of_body[int(frame.body().index())]
+        k = self._topology.mobod_of_body[int(frame.body().index())]
         fd = self._forward_dynamics(context)
         kc = self._velocity_kinematics(context)
         R_WB = kc.work.X_pc[3, k, :3]
@@ -642,7 +607,7 @@ class DynamicsMixin:
         method = "CalcCenterOfMassTranslationalAccelerationInWorld"
         self._throw_if_not_finalized(method)
         bodies, parameters, mass, total = self._com_data(context, model_instances, method)
-        k = self._mobod_of_body[bodies]
+        k = self._topology.mobod_of_body[bodies]
         A = self._forward_dynamics(context).work.A_WB[k]
         kc = self._velocity_kinematics(context)
         p = (kc.work.X_pc[3, k, :3] @ parameters.com[bodies][:, :, None])[:, :, 0]
@@ -739,7 +704,7 @@ class DynamicsMixin:
         h = np.zeros(3)
         I = np.zeros((3, 3))
         for b in sorted(seen - {0}):
-            k = self._mobod_of_body[b]
+            k = self._topology.mobod_of_body[b]
             mk, hk, Ik = inertias.work.m_W[k], inertias.work.h_W[k], inertias.work.I_W[k]
             d = p_WF - kc.work.X_pc[3, k, 3]  # shift from Bo to Fo
             I = (

@@ -153,7 +153,7 @@ class Engine:
 
     def __init__(self, plant):
         self.plant = plant
-        n, nq, nv = len(plant._mobods), plant._nq, plant._nv
+        n, nq, nv = len(plant._topology.mobods), plant._nq, plant._nv
         nu = plant.num_actuated_dofs()
         self.sizes = _layout.model_sizes(n, nq, nv, nu)
         actuated_v = np.zeros(nu, dtype=np.int64)
@@ -162,24 +162,24 @@ class Engine:
         enabled = plant._gravity_field._enabled_mask(len(plant._instance_names))
         gravity_mask = np.zeros(n, dtype=np.int64)
         for k in range(1, n):
-            body = plant._bodies[plant._tree[k, BODY]]
+            body = plant._bodies[plant._topology.tree[k, BODY]]
             gravity_mask[k] = int(enabled[int(body.model_instance())])
         self.mi = _layout.build_mi(
             self.sizes,
             {
-                "tree": plant._tree,
+                "tree": plant._topology.tree,
                 "actuated_v": actuated_v,
                 "gravity_mask": gravity_mask,
-                "v_end": _subtree_v_end(plant._tree, nv),
+                "v_end": _subtree_v_end(plant._topology.tree, nv),
             },
         )
-        self.mf = np.ascontiguousarray(plant._jparam.reshape(-1))
+        self.mf = np.ascontiguousarray(plant._topology.jparam.reshape(-1))
         self.tables = _layout.MODEL.views(self.mi, self.sizes)
         self.version = 0
         self.quaternions = tuple(
             (mobod.q_start, plant._joints[mobod.joint])
-            for k, mobod in enumerate(plant._mobods)
-            if plant._tree[k, JTYPE] == _joint_types.QUATERNION_FLOATING
+            for k, mobod in enumerate(plant._topology.mobods)
+            if plant._topology.tree[k, JTYPE] == _joint_types.QUATERNION_FLOATING
         )
         self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 
@@ -291,16 +291,16 @@ class Engine:
         """The mobod of ``frame``'s body (TypeError or RuntimeError, naming ``name``, unless
         it is a Frame of the plant)."""
         self.plant._check_frame(frame, name)
-        return int(self.plant._mobod_of_body[int(frame.body().index())])
+        return int(self.plant._topology.mobod_of_body[int(frame.body().index())])
 
     def articulated_inertia_error(self, k):
         """The RuntimeError, as Drake words it, for mobod k's articulated inertia across its
         mobilizer not being positive definite (a forward dynamics status k ≥ 0)."""
         plant = self.plant
-        mobod = plant._mobods[k]
+        mobod = plant._topology.mobods[k]
         joint = plant._joints[mobod.joint]
         body = plant._bodies[mobod.body]
-        inboard = plant._bodies[plant._mobods[mobod.parent].body]
+        inboard = plant._bodies[plant._topology.mobods[mobod.parent].body]
         message = (
             "An internal mass matrix associated with the joint that connects body "
             f"{inboard.name()} to body {body.name()} is not positive-definite."
@@ -333,7 +333,7 @@ class Engine:
         ec.X_BF_rows = list(X_BF)  # (views, made once)
         p = ec.params
         p.X_PF_MB[:, 0] = _IDENTITY_POSE
-        for k, mobod in enumerate(plant._mobods[1:], start=1):
+        for k, mobod in enumerate(plant._topology.mobods[1:], start=1):
             joint = plant._joints[mobod.joint]
             inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
             if mobod.reversed:
@@ -343,7 +343,7 @@ class Engine:
             if joint._jtype == _joint_types.WELD:
                 X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
                 X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
-            X_JZ = plant._z_turns.get(k)
+            X_JZ = plant._topology.z_turns.get(k)
             if X_JZ is not None:  # a revolute mobilizer: both frames turned, z along its axis
                 X_P_inboard = _compose(X_P_inboard, X_JZ)
                 X_outboard_B = _compose(_invert(X_JZ), X_outboard_B)
@@ -366,7 +366,7 @@ class Engine:
             p.effort_limits[a._input_start] = a.effort_limit()
         p.g_W[:] = plant._gravity_field.gravity_vector()
         p.locked[0] = 0.0
-        for k, mobod in enumerate(plant._mobods[1:], start=1):
+        for k, mobod in enumerate(plant._topology.mobods[1:], start=1):
             p.locked[k] = float(parameters.locked[mobod.joint])
         ec.positions_serial = ec.poses_serial = ec.inertias_serial = None
         ec.velocities_serials = ec.bias_serials = None

@@ -333,17 +333,19 @@ class IntrospectionMixin:
         """The bodies outboard of the given joints (whose pose depends on their q), sorted."""
         self._throw_if_not_finalized("GetBodiesKinematicallyAffectedBy")
         affected = set()
-        children = [[] for _ in self._mobods]
-        for k, m in enumerate(self._mobods[1:], start=1):
+        children = [[] for _ in self._topology.mobods]
+        for k, m in enumerate(self._topology.mobods[1:], start=1):
             children[m.parent].append(k)
         for index in joint_indexes:
             joint = self.get_joint(index)
             if joint.type_name() == "weld":
                 continue
-            stack = [k for k, m in enumerate(self._mobods) if m.joint == int(joint.index())]
+            stack = [
+                k for k, m in enumerate(self._topology.mobods) if m.joint == int(joint.index())
+            ]
             while stack:
                 k = stack.pop()
-                affected.add(self._mobods[k].body)
+                affected.add(self._topology.mobods[k].body)
                 stack += children[k]
         return [BodyIndex(b) for b in sorted(affected)]
 
@@ -360,7 +362,7 @@ class IntrospectionMixin:
             return None
         bases = [
             self._bodies[m.body]
-            for m in self._mobods[1:]
+            for m in self._topology.mobods[1:]
             if m.parent == 0 and self._bodies[m.body].model_instance() == model_instance
         ]
         return bases[0] if len(bases) == 1 else None

@@ -49,7 +49,7 @@ class JacobiansMixin:
         """J_V_WQ_W (6×nv) for each column of p_WQ (3×p), points fixed on ``frame``'s body:
         an array p×6×nv."""
         ec = self._position_kinematics(context)
-        k = self._mobod_of_body[int(frame.body().index())]
+        k = self._topology.mobod_of_body[int(frame.body().index())]
         dtype = np.result_type(ec.ws, p_WQ)
         J = np.empty((p_WQ.shape[1], 6, self._nv), dtype=dtype)
         model = self._engine
@@ -234,7 +234,7 @@ class JacobiansMixin:
         p_WQ = R_WB @ p_BoBi_B + p_WB[:, None]
 
         def of_point(frame):
-            k = self._mobod_of_body[int(frame.body().index())]
+            k = self._topology.mobod_of_body[int(frame.body().index())]
             p_WBo = cache.work.X_pc[3, k, 3]
             w, v = cache.work.V_WB[k, :3], cache.work.V_WB[k, 3:]
             alpha, a = A0[k, :3], A0[k, 3:]

@@ -58,7 +58,7 @@ class KinematicsMixin:
             raise RuntimeError(
                 "This multibody element does not belong to the supplied MultibodyTree."
             )
-        return int(self._mobod_of_body[int(body.index())])
+        return int(self._topology.mobod_of_body[int(body.index())])
 
     def EvalBodyPoseInWorld(self, context, body):
         """X_WB, the pose of ``body``'s frame in World."""
@@ -115,7 +115,7 @@ class KinematicsMixin:
         self._check_frame(frame)
         self._throw_if_not_finalized("CalcPoseInWorld")
         cache = self._position_kinematics(context)
-        X_WB = cache.work.X_pc[3, self._mobod_of_body[int(frame.body().index())]]
+        X_WB = cache.work.X_pc[3, self._topology.mobod_of_body[int(frame.body().index())]]
         X_WF = _compose(X_WB, cache.X_BF[int(frame.index())])
         return X_WF[:3], X_WF[3]
 
@@ -137,7 +137,7 @@ class KinematicsMixin:
         """
         self._check_frame(frame)
         self._throw_if_not_finalized("CalcSpatialVelocityInWorld")
-        k = self._mobod_of_body[int(frame.body().index())]
+        k = self._topology.mobod_of_body[int(frame.body().index())]
         cache = self._velocity_kinematics(context)
         R_WB = cache.work.X_pc[3, k, :3]
         p_BF_W = R_WB @ self._fixed_p_BF()[int(frame.index())]
@@ -319,7 +319,7 @@ class KinematicsMixin:
         bodies, parameters, mass, total = self._com_data(
             context, model_instances, "CalcCenterOfMassPositionInWorld"
         )
-        X = self._position_kinematics(context).work.X_pc[3, self._mobod_of_body[bodies]]
+        X = self._position_kinematics(context).work.X_pc[3, self._topology.mobod_of_body[bodies]]
         p_WBcm = X[:, 3] + np.einsum("kij,kj->ki", X[:, :3], parameters.com[bodies])
         return mass @ p_WBcm / total
 
@@ -330,7 +330,7 @@ class KinematicsMixin:
             context, model_instances, "CalcCenterOfMassTranslationalVelocityInWorld"
         )
         cache = self._velocity_kinematics(context)
-        k = self._mobod_of_body[bodies]
+        k = self._topology.mobod_of_body[bodies]
         v_WBcm = self._com_velocities(cache, k, parameters.com[bodies])
         return mass @ v_WBcm / total
 
@@ -363,7 +363,7 @@ class KinematicsMixin:
         cache = self._velocity_kinematics(context)
         L = np.zeros(6, dtype=np.result_type(cache.work.V_WB, parameters.mass))
         for b in bodies:
-            k = self._mobod_of_body[b]
+            k = self._topology.mobod_of_body[b]
             R_WB = cache.work.X_pc[3, k, :3]
             p_WBo = cache.work.X_pc[3, k, 3]
             m = parameters.mass[b]

@@ -15,6 +15,7 @@ import numpy as np
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
+from mallard.multibody._layout import BODY
 from mallard.multibody.plant._constraints import CONSTRAINT_KINDS, ConstraintsMixin
 from mallard.multibody.plant._contact import ContactMixin
 from mallard.multibody.plant._derivatives import DerivativesMixin
@@ -33,6 +34,7 @@ from mallard.multibody.plant._scalar_conversion import ScalarConversionMixin
 from mallard.multibody.plant._state_access import StateAccessMixin
 from mallard.multibody.plant._stepping import compiled_stepper
 from mallard.multibody.plant._topology import (
+    Topology,
     build_forest,
     check_reversed_joints,
     choose_floating_bases,
@@ -120,6 +122,7 @@ class MultibodyPlant(
         self._discrete_contact_approximation = DiscreteContactApproximation.kLagged
         self._sap_near_rigid_threshold = 1.0
         self._use_sampled_output_ports = time_step > 0
+        self._topology = None  # the mobods, their index maps (_topology.Topology): Finalize()
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
         # (model instance, name) -> element, per kind of element.
         self._names = {"RigidBody": {}, "Frame": {}, "Joint": {}, "JointActuator": {}}
@@ -521,11 +524,11 @@ class MultibodyPlant(
             raise RuntimeError("MultibodyTreeSystem::Finalize(): repeated calls not allowed.")
         checkpoint = self._checkpoint()
         try:
-            self._build_topology()
+            mobods = self._build_topology()
         except Exception:
             self._rollback(checkpoint)
             raise
-        self._build_flat_model()
+        self._build_flat_model(mobods)
         self._engine = Engine(self)
         self._finalize_geometry()
         self._finalize_contact()
@@ -580,19 +583,20 @@ class MultibodyPlant(
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
-        adds the mobilizer frames."""
+        adds the mobilizer frames; returns the mobods."""
         ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
         for b in choose_floating_bases(len(self._bodies), ends):
             self._add_floating_joint(self._bodies[b])
         ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
         sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
-        self._mobods = build_forest(len(self._bodies), ends, sizes)
-        check_reversed_joints(self._mobods, self._joints, self._instance_names)
-        self._add_mobilizer_frames()
+        mobods = build_forest(len(self._bodies), ends, sizes)
+        check_reversed_joints(mobods, self._joints, self._instance_names)
+        self._add_mobilizer_frames(mobods)
+        return mobods
 
-    def _add_mobilizer_frames(self):
+    def _add_mobilizer_frames(self, mobods):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
-        for name, parent, R_PF, p_PF, instance in mobilizer_frames(self._mobods, self._joints):
+        for name, parent, R_PF, p_PF, instance in mobilizer_frames(mobods, self._joints):
             X_PF = RigidTransform(RotationMatrix(R_PF), p_PF)
             frame = FixedOffsetFrame(name, parent, X_PF, instance)
             frame._ephemeral = True
@@ -611,39 +615,43 @@ class MultibodyPlant(
         joint._ephemeral = True
         self._add_element("_joints", joint)
 
-    def _build_flat_model(self):
-        """Arrays the kernels read: the tree rows, joint constants, slots and index maps."""
-        n = len(self._mobods)
-        self._tree = np.zeros((n, 6), dtype=np.int64)
-        self._jparam = np.zeros((n, 4))
-        self._z_turns = {}  # revolute mobod → X_JZ of its turned frames (_topology.revolute_turn)
-        self._mobod_of_body = np.zeros(n, dtype=np.int64)
-        self._mobod_of_joint = np.zeros(len(self._joints), dtype=np.int64)
-        self._inboard_joint_of_body = [None] * n
-        for k, m in enumerate(self._mobods):
-            self._mobod_of_body[m.body] = k
+    def _build_flat_model(self, mobods):
+        """The plant's Topology (the tree rows and joint constants the kernels read, the index
+        maps); the joints' q and v slots and the bodies' mobods."""
+        t = self._topology = Topology(mobods, len(self._joints))
+        for k, m in enumerate(mobods):
+            t.mobod_of_body[m.body] = k
             self._bodies[m.body]._mobod = k
             if m.joint is None:
-                self._tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
+                t.tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
                 continue
             joint = self._joints[m.joint]
-            self._mobod_of_joint[m.joint] = k
+            t.mobod_of_joint[m.joint] = k
             joint._q_start, joint._v_start = m.q_start, m.v_start
-            self._inboard_joint_of_body[m.body] = joint
-            self._tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
-            self._jparam[k] = joint._jparam()
+            t.inboard_joint_of_body[m.body] = joint
+            t.tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
+            t.jparam[k] = joint._jparam()
             if joint.type_name() in ("revolute", "prismatic"):
-                self._jparam[k, :3] = mobilizer_axis(joint, m.reversed)
+                t.jparam[k, :3] = mobilizer_axis(joint, m.reversed)
             if joint.type_name() == "revolute":
-                self._jparam[k, :3], X_JZ = revolute_turn(self._jparam[k, :3])
+                t.jparam[k, :3], X_JZ = revolute_turn(t.jparam[k, :3])
                 if X_JZ is not None:
-                    self._z_turns[k] = X_JZ
+                    t.z_turns[k] = X_JZ
         # Welds get their q and v start: the next free slot after the preceding mobods.
         self._nq = sum(j.num_positions() for j in self._joints)
         self._nv = sum(j.num_velocities() for j in self._joints)
         for j in self._joints:
             if j._q_start is None:
                 raise AssertionError(f"joint {j.name()} was not mobilized")
+        t.mobod_instance = np.array(
+            [int(self._bodies[b].model_instance()) for b in t.tree[:, BODY]], dtype=np.int64
+        )
+        t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
+        t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
+        t.rpy_pitch = np.array(
+            [j._q_start + 1 for j in self._joints if j.type_name() in ("ball_rpy", "rpy_floating")],
+            dtype=np.int64,
+        )
         self._index_model_instances()
 
     def _index_model_instances(self):
@@ -710,7 +718,7 @@ class MultibodyPlant(
 
     def _inboard_joint(self, body):
         """The joint mobilizing ``body`` (after Finalize), or None for World."""
-        return self._inboard_joint_of_body[int(body.index())]
+        return self._topology.inboard_joint_of_body[int(body.index())]
 
     def _check_frame(self, frame, name="frame"):
         if not isinstance(frame, Frame):

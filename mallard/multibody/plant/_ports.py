@@ -149,7 +149,9 @@ class PortsMixin:
 
     def _calc_body_spatial_velocities(self, context, velocities):
         V_WB = self._velocity_kinematics(context).work.V_WB
-        velocities.set_value([SpatialVelocity._make(V_WB[k].copy()) for k in self._mobod_of_body])
+        velocities.set_value(
+            [SpatialVelocity._make(V_WB[k].copy()) for k in self._topology.mobod_of_body]
+        )
 
     def _calc_body_spatial_accelerations(self, context, accelerations):
         if self._time_step > 0:
@@ -161,7 +163,7 @@ class PortsMixin:
                 A_WB = self.CalcSpatialAccelerationsFromVdot(start, memory.vdot)
         else:
             A = self._forward_dynamics(context).work.A_WB
-            A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._mobod_of_body]
+            A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._topology.mobod_of_body]
         accelerations.set_value(A_WB)
 
     def _vdot(self, context):
@@ -235,11 +237,11 @@ class PortsMixin:
         X_pc = self._position_kinematics(start).work.X_pc
         forces = []
         for joint in self._joints:
-            k = self._mobod_of_joint[joint._ordinal]
+            k = self._topology.mobod_of_joint[joint._ordinal]
             R_WJc, p_WJc = self._X_WF(start, joint.frame_on_child())
             t, f = F[k, :3], F[k, 3:]
             t = t + np.cross(X_pc[3, k, 3] - p_WJc, f)  # shifted from Bo to Jc
-            if self._mobods[k].reversed:  # F is on the parent: the child gets −F
+            if self._topology.mobods[k].reversed:  # F is on the parent: the child gets −F
                 t, f = -t, -f
             forces.append(SpatialForce._make(np.concatenate((R_WJc.T @ t, R_WJc.T @ f))))
         value.set_value(forces)

@@ -118,17 +118,17 @@ def cliques(plant):
     """(per velocity, per body) the clique: the trees (subtrees of World's children) with
     dofs, numbered in order; a body's clique is its tree's (−1 without dofs)."""
     clique = np.zeros(plant._nv, dtype=np.int64)
-    mobod_clique = np.full(len(plant._mobods), -1, dtype=np.int64)
+    mobod_clique = np.full(len(plant._topology.mobods), -1, dtype=np.int64)
     v_end = plant._engine.tables.v_end
     count = 0
-    for k, mobod in enumerate(plant._mobods[1:], start=1):
+    for k, mobod in enumerate(plant._topology.mobods[1:], start=1):
         if mobod.parent != 0:
             mobod_clique[k] = mobod_clique[mobod.parent]  # (parents come first)
         elif v_end[k] > mobod.v_start:
             clique[mobod.v_start : v_end[k]] = count
             mobod_clique[k] = count
             count += 1
-    return clique, mobod_clique[plant._mobod_of_body]
+    return clique, mobod_clique[plant._topology.mobod_of_body]
 
 
 class SapProblem:
@@ -291,7 +291,7 @@ class SapDriver:
                     values, length = (-inf, inf, inf, 0.0, _BETA), 0.0
                 body_A, body_B = plant.get_body(A), plant.get_body(B)
                 m = BODY_CONSTRAINT_EQUATIONS[kind]
-                mobods = plant._mobod_of_body[int(A)], plant._mobod_of_body[int(B)]
+                mobods = plant._topology.mobod_of_body[[int(A), int(B)]]
                 table.append((kind, *mobods, first))
                 X.append((X_AP, X_BQ))
                 lengths.append(length)

@@ -39,7 +39,7 @@ class PlantStepper:
         self.possible = (
             len(plant._force_elements) == 1
             and not plant.num_collision_geometries()
-            and plant._dynamics_topology().rpy_pitch.size == 0
+            and plant._topology.rpy_pitch.size == 0
             and (self.discrete or not plant.num_constraints())
             and not (
                 self.discrete

@@ -15,6 +15,7 @@ Any loop (including a body with two inboard joints, or a loop of welds) is an er
 is a reversed joint of a type other than revolute, prismatic or weld.
 
 Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer_frames``).
+The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
 from dataclasses import dataclass
@@ -41,6 +42,42 @@ class Mobod:
     reversed: bool
     q_start: int
     v_start: int
+
+
+class Topology:
+    """A finalized plant's mobods and the index maps between them and its elements (made by
+    MultibodyPlant.Finalize(), then read only).
+
+    ``mobods``: the Mobods, World first; ``tree`` (n, 6): per mobod the columns of
+    ``_layout.TREE_COLUMNS`` (parent, joint type, q start, v start, reversed, body);
+    ``jparam`` (n, 4): its joint's constants (a revolute or prismatic joint's axis in its
+    mobilizer frames, a revolute's turned to z: ``z_turns``, revolute mobod → X_JZ);
+    ``mobod_of_body`` (by BodyIndex), ``mobod_of_joint`` (by joint ordinal),
+    ``inboard_joint_of_body`` (the Joint mobilizing a body, None for World); for the dynamics:
+    ``mobod_instance`` and ``mobod_joint`` (−1 for World) per mobod, ``actuator_input`` and
+    ``actuator_v`` (input and v slot) per actuator, ``rpy_pitch`` (the q slots of roll-pitch-yaw
+    joints' pitch), ``gravity_mobods`` (the mobods gravity acts on; set at first use)."""
+
+    __slots__ = (
+        "mobods", "tree", "jparam", "z_turns", "mobod_of_body", "mobod_of_joint",
+        "inboard_joint_of_body", "mobod_instance", "mobod_joint", "actuator_input",
+        "actuator_v", "rpy_pitch", "gravity_mobods",
+    )  # fmt: skip
+
+    def __init__(self, mobods, num_joints):
+        n = len(mobods)
+        self.mobods = mobods
+        self.tree = np.zeros((n, 6), dtype=np.int64)
+        self.jparam = np.zeros((n, 4))
+        self.z_turns = {}
+        self.mobod_of_body = np.zeros(n, dtype=np.int64)
+        self.mobod_of_joint = np.zeros(num_joints, dtype=np.int64)
+        self.inboard_joint_of_body = [None] * n
+        self.mobod_joint = np.array(
+            [-1 if m.joint is None else m.joint for m in mobods], dtype=np.int64
+        )
+        self.mobod_instance = self.actuator_input = self.actuator_v = self.rpy_pitch = None
+        self.gravity_mobods = None
 
 
 def choose_floating_bases(num_bodies, joint_ends):

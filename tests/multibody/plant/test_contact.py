@@ -213,7 +213,7 @@ def test_kernel_force_on_world_and_body():
     set_ball(plant, context, 1.0)
     ec = plant._engine.ensure(context, 3)
     B = int(ball.index())
-    k_B = plant._mobod_of_body[B]
+    k_B = plant._topology.mobod_of_body[B]
     bodies = np.array([[0, B, 0, k_B]], dtype=np.int64)
     nhat = np.array([0.0, 0.6, 0.8])
     pairs = np.hstack(([0.01], nhat, [0.5, 0, 1.0], [0.5, 0, 1.0]))[None, :]
