@@ -37,7 +37,7 @@ class CollisionModel:
 
     def __init__(self, batched, scene_graph_context=None):
         plant = batched.plant()
-        sg = plant._scene_graph
+        sg = plant._geometry_link.scene_graph
         if sg is None:
             raise RuntimeError(
                 "BatchedPlant.CheckCollisions(): the plant has no collision geometry: it is not "

@@ -144,7 +144,7 @@ class CollisionFilterGroupResolver:
                 declaration.ExcludeWithin(set_a)
             else:
                 declaration.ExcludeBetween(set_a, plant.CollectRegisteredGeometries(bodies[b]))
-        plant._scene_graph.collision_filter_manager().Apply(declaration)
+        plant._geometry_link.scene_graph.collision_filter_manager().Apply(declaration)
         read = CollisionFilterGroups()
         for name, members in bodies.items():
             read.AddGroup(name, {self._scoped_body_name(body) for body in members})

@@ -679,7 +679,7 @@ class _MujocoParser:
         for body in bodies:
             for geometry_id in plant.GetCollisionGeometriesForBody(body):
                 ids[geometry_id] = body
-        inspector = plant._scene_graph.model_inspector()
+        inspector = plant._geometry_link.scene_graph.model_inspector()
 
         def find(name):
             for geometry_id in ids:
@@ -720,7 +720,7 @@ class _MujocoParser:
                 plant.CollectRegisteredGeometries([body_1]),
                 plant.CollectRegisteredGeometries([body_2]),
             )
-        plant._scene_graph.collision_filter_manager().Apply(declaration)
+        plant._geometry_link.scene_graph.collision_filter_manager().Apply(declaration)
 
     def parse_equality(self, node):
         plant = self.plant

@@ -159,7 +159,9 @@ class ContactMixin:
         """At Finalize(): the estimates if the plant has collision geometry (as Drake) and
         the map from collision geometry to body."""
         self._geometry_body = {
-            g: BodyIndex(b) for b, ids in self._collision_geometries.items() for g in ids
+            g: BodyIndex(b)
+            for b, ids in self._geometry_link.collision_geometries.items()
+            for g in ids
         }
         if self.num_collision_geometries() > 0 and self._penalty[2] < 0:
             self._estimate_point_contact_parameters(self._penetration_allowance)

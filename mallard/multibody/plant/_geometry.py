@@ -28,16 +28,30 @@ from mallard.multibody.tree._indices import BodyIndex
 from mallard.multibody.tree._rigid_body import RigidBody
 
 
+class GeometryLink:
+    """A plant's link to its SceneGraph: the SceneGraph and the plant's SourceId in it (None
+    until RegisterAsSourceForSceneGraph()), the FrameId of each body's frame and the
+    GeometryIds registered on each body (dicts by body index), and whether Finalize() filters
+    the collisions of bodies a joint connects."""
+
+    __slots__ = (
+        "scene_graph", "source_id", "body_frame_ids", "visual_geometries",
+        "collision_geometries", "adjacent_bodies_filtered",
+    )  # fmt: skip
+
+    def __init__(self):
+        self.scene_graph = self.source_id = None
+        self.body_frame_ids = {}  # body index -> FrameId
+        self.visual_geometries = {}  # body index -> [GeometryId]
+        self.collision_geometries = {}
+        self.adjacent_bodies_filtered = True
+
+
 class GeometryMixin:
-    """Geometry-source methods of MultibodyPlant."""
+    """Geometry-source methods of MultibodyPlant (its GeometryLink: ``_geometry_link``)."""
 
     def _init_geometry(self):
-        self._scene_graph = None
-        self._source_id = None
-        self._body_frame_ids = {}  # body index -> FrameId
-        self._visual_geometries = {}  # body index -> [GeometryId]
-        self._collision_geometries = {}
-        self._adjacent_bodies_filtered = True
+        self._geometry_link = GeometryLink()
 
     # ---- registration ------------------------------------------------------------------------
     def RegisterAsSourceForSceneGraph(self, scene_graph):
@@ -51,22 +65,24 @@ class GeometryMixin:
                 "RegisterAsSourceForSceneGraph(): expected a SceneGraph, got "
                 f"{type(scene_graph).__name__}"
             )
-        if self._scene_graph is not None:
+        if self._geometry_link.scene_graph is not None:
             raise RuntimeError(
                 "RegisterAsSourceForSceneGraph(): this MultibodyPlant is already registered "
                 "as a geometry source (condition '!geometry_source_is_registered()' failed)."
             )
-        self._scene_graph = scene_graph
-        self._source_id = scene_graph.RegisterSource(self.get_name() or "MultibodyPlant")
-        self._body_frame_ids[0] = scene_graph.world_frame_id()
-        return self._source_id
+        self._geometry_link.scene_graph = scene_graph
+        self._geometry_link.source_id = scene_graph.RegisterSource(
+            self.get_name() or "MultibodyPlant"
+        )
+        self._geometry_link.body_frame_ids[0] = scene_graph.world_frame_id()
+        return self._geometry_link.source_id
 
     def geometry_source_is_registered(self):
-        return self._source_id is not None
+        return self._geometry_link.source_id is not None
 
     def get_source_id(self):
         """The SourceId of this plant in its SceneGraph, or None."""
-        return self._source_id
+        return self._geometry_link.source_id
 
     def _scoped_geometry_name(self, model_instance, name):
         if int(model_instance) <= 1:
@@ -76,14 +92,16 @@ class GeometryMixin:
     def _body_frame_id(self, body):
         """The FrameId of ``body`` (registering its frame on first use)."""
         b = int(body.index())
-        frame_id = self._body_frame_ids.get(b)
+        frame_id = self._geometry_link.body_frame_ids.get(b)
         if frame_id is None:
             frame = GeometryFrame(
                 self._scoped_geometry_name(body.model_instance(), body.name()),
                 int(body.model_instance()),
             )
-            frame_id = self._scene_graph.RegisterFrame(self._source_id, frame)
-            self._body_frame_ids[b] = frame_id
+            frame_id = self._geometry_link.scene_graph.RegisterFrame(
+                self._geometry_link.source_id, frame
+            )
+            self._geometry_link.body_frame_ids[b] = frame_id
         return frame_id
 
     def _register_geometry(self, function, args, kwargs, properties_of):
@@ -96,7 +114,7 @@ class GeometryMixin:
         self._throw_if_finalized(method)
         if not isinstance(body, RigidBody) or body._plant is not self:
             raise RuntimeError(f"{method}(): the body must be a RigidBody of this plant")
-        if self._scene_graph is None:
+        if self._geometry_link.scene_graph is None:
             raise RuntimeError(
                 f"{method}(): this MultibodyPlant is not registered as a geometry source "
                 "(condition 'geometry_source_is_registered()' failed): call "
@@ -119,8 +137,8 @@ class GeometryMixin:
             check = getattr(instance.shape(), "_check_for_proximity", None)
             if check is not None:
                 check()
-        return body, self._scene_graph.RegisterGeometry(
-            self._source_id, self._body_frame_id(body), instance
+        return body, self._geometry_link.scene_graph.RegisterGeometry(
+            self._geometry_link.source_id, self._body_frame_id(body), instance
         )
 
     @overloads(
@@ -146,7 +164,7 @@ class GeometryMixin:
         body, geometry_id = self._register_geometry(
             GeometryMixin.RegisterVisualGeometry, args, kwargs, properties_of
         )
-        self._visual_geometries.setdefault(int(body.index()), []).append(geometry_id)
+        self._geometry_link.visual_geometries.setdefault(int(body.index()), []).append(geometry_id)
         return geometry_id
 
     @overloads(
@@ -174,7 +192,9 @@ class GeometryMixin:
         body, geometry_id = self._register_geometry(
             GeometryMixin.RegisterCollisionGeometry, args, kwargs, properties_of
         )
-        self._collision_geometries.setdefault(int(body.index()), []).append(geometry_id)
+        self._geometry_link.collision_geometries.setdefault(int(body.index()), []).append(
+            geometry_id
+        )
         return geometry_id
 
     # ---- collision filters -------------------------------------------------------------------
@@ -186,21 +206,21 @@ class GeometryMixin:
                 "Post-finalize calls to 'set_adjacent_bodies_collision_filters()' are not "
                 "allowed; calls to this method must happen before Finalize()."
             )
-        self._adjacent_bodies_filtered = bool(value)
+        self._geometry_link.adjacent_bodies_filtered = bool(value)
 
     def get_adjacent_bodies_collision_filters(self):
-        return self._adjacent_bodies_filtered
+        return self._geometry_link.adjacent_bodies_filtered
 
     def CollectRegisteredGeometries(self, bodies):
         """A GeometrySet of the frames of ``bodies`` (every geometry registered to them)."""
-        if self._scene_graph is None:
+        if self._geometry_link.scene_graph is None:
             raise RuntimeError(
                 "CollectRegisteredGeometries(): this MultibodyPlant was not registered with "
                 "a SceneGraph (condition 'geometry_source_is_registered()' failed)."
             )
         geometry_set = GeometrySet()
         for body in bodies:
-            frame_id = self._body_frame_ids.get(int(body.index()))
+            frame_id = self._geometry_link.body_frame_ids.get(int(body.index()))
             if frame_id is not None:
                 geometry_set.Add(frame_id)
         return geometry_set
@@ -208,12 +228,12 @@ class GeometryMixin:
     def _finalize_geometry(self):
         """At Finalize(): every body gets a frame, and the plant's collision filters are
         declared (welded bodies; adjacent bodies if enabled), as in Drake."""
-        if self._scene_graph is None:
+        if self._geometry_link.scene_graph is None:
             return
         for body in self._bodies[1:]:
             self._body_frame_id(body)
         declaration = CollisionFilterDeclaration()
-        if self._adjacent_bodies_filtered:
+        if self._geometry_link.adjacent_bodies_filtered:
             for joint in self._joints:
                 parent, child = joint.parent_body(), joint.child_body()
                 if int(parent.index()) == 0 or joint.type_name() == "quaternion_floating":
@@ -228,44 +248,45 @@ class GeometryMixin:
         for bodies in groups.values():
             if len(bodies) > 1:
                 declaration.ExcludeWithin(self.CollectRegisteredGeometries(bodies))
-        self._scene_graph.collision_filter_manager().Apply(declaration)
+        self._geometry_link.scene_graph.collision_filter_manager().Apply(declaration)
 
     # ---- transactions (a parser's model that failed to load) ----------------------------------
     def _geometry_checkpoint(self):
         """What geometry registration has added so far, for ``_geometry_rollback``."""
         return (
-            {b: list(ids) for b, ids in self._visual_geometries.items()},
-            {b: list(ids) for b, ids in self._collision_geometries.items()},
-            dict(self._body_frame_ids),
-            self._scene_graph._checkpoint(),
+            {b: list(ids) for b, ids in self._geometry_link.visual_geometries.items()},
+            {b: list(ids) for b, ids in self._geometry_link.collision_geometries.items()},
+            dict(self._geometry_link.body_frame_ids),
+            self._geometry_link.scene_graph._checkpoint(),
         )
 
     def _geometry_rollback(self, checkpoint):
         """Unregisters the frames and geometries registered since ``checkpoint`` and restores
         the collision filters."""
+        link = self._geometry_link
         visual, collision, frames, scene_graph = checkpoint
-        self._visual_geometries, self._collision_geometries = visual, collision
-        self._body_frame_ids = frames
-        self._scene_graph._rollback(scene_graph)
+        link.visual_geometries, link.collision_geometries = visual, collision
+        link.body_frame_ids = frames
+        link.scene_graph._rollback(scene_graph)
 
     # ---- queries -----------------------------------------------------------------------------
     def GetVisualGeometriesForBody(self, body):
-        return list(self._visual_geometries.get(int(body.index()), []))
+        return list(self._geometry_link.visual_geometries.get(int(body.index()), []))
 
     def GetCollisionGeometriesForBody(self, body):
-        return list(self._collision_geometries.get(int(body.index()), []))
+        return list(self._geometry_link.collision_geometries.get(int(body.index()), []))
 
     def num_visual_geometries(self):
-        return sum(len(ids) for ids in self._visual_geometries.values())
+        return sum(len(ids) for ids in self._geometry_link.visual_geometries.values())
 
     def num_collision_geometries(self):
-        return sum(len(ids) for ids in self._collision_geometries.values())
+        return sum(len(ids) for ids in self._geometry_link.collision_geometries.values())
 
     def GetBodyFrameIdIfExists(self, body_index):
-        return self._body_frame_ids.get(int(body_index))
+        return self._geometry_link.body_frame_ids.get(int(body_index))
 
     def GetBodyFrameIdOrThrow(self, body_index):
-        frame_id = self._body_frame_ids.get(int(body_index))
+        frame_id = self._geometry_link.body_frame_ids.get(int(body_index))
         if frame_id is None:
             raise RuntimeError(
                 f"Body '{self.get_body(BodyIndex(int(body_index))).name()}' does not have "
@@ -275,17 +296,17 @@ class GeometryMixin:
 
     def GetBodyFromFrameId(self, frame_id):
         """The body whose frame is ``frame_id``, or None."""
-        for b, other in self._body_frame_ids.items():
+        for b, other in self._geometry_link.body_frame_ids.items():
             if other == frame_id:
                 return self._bodies[b]
         return None
 
     def EvalSceneGraphInspector(self, context):
-        if self._scene_graph is None:
+        if self._geometry_link.scene_graph is None:
             raise RuntimeError(
                 "EvalSceneGraphInspector(): this plant is not registered with a SceneGraph"
             )
-        return self._scene_graph.model_inspector()
+        return self._geometry_link.scene_graph.model_inspector()
 
     # ---- geometry_pose output ----------------------------------------------------------------
     def _geometry_pose_version(self, context):
@@ -299,7 +320,7 @@ class GeometryMixin:
         if not self._is_finalized:
             self._throw_if_not_finalized("get_geometry_pose_output_port().Eval")
         poses = FramePoseVector()
-        for b, frame_id in self._body_frame_ids.items():
+        for b, frame_id in self._geometry_link.body_frame_ids.items():
             if b:
                 poses.set_value(frame_id, self.EvalBodyPoseInWorld(context, self._bodies[b]))
         value.set_value(poses)

@@ -105,11 +105,11 @@ class ScalarConversionMixin:
         # Left out: the SceneGraph and the Diagram this plant is part of. (The Engine is
         # copied with the plant it belongs to.)
         memo = {id(self._parent): None}
-        if self._scene_graph is not None:
-            memo[id(self._scene_graph)] = None
+        if self._geometry_link.scene_graph is not None:
+            memo[id(self._geometry_link.scene_graph)] = None
         new = copy.deepcopy(self, memo)
         new._parent = None
-        new._scene_graph = None
+        new._geometry_link.scene_graph = None
         for port in new._output_ports:
             port._alloc = _rebind(port._alloc, memo)
             port._calc = _rebind(port._calc, memo)

@@ -152,7 +152,7 @@ def test_contact_exclude_filters_the_pair():
     plant = _plant()
     Parser(plant).AddModels(os.path.join(MODELS, "quadruped.xml"))
     plant.Finalize()
-    inspector = plant._scene_graph.model_inspector()
+    inspector = plant._geometry_link.scene_graph.model_inspector()
     trunk = plant.GetCollisionGeometriesForBody(plant.GetBodyByName("trunk"))
     calf = plant.GetCollisionGeometriesForBody(plant.GetBodyByName("FL_calf"))
     thigh = plant.GetCollisionGeometriesForBody(plant.GetBodyByName("FR_calf"))
