@@ -292,7 +292,9 @@ class ConstraintsMixin:
 
     def _finalize_constraints(self):
         """At Finalize(): a ball constraint's point Q where none was given, from the default
-        Context (Drake's FinalizeConstraints)."""
+        Context (Drake's FinalizeConstraints); whether the plant is a continuous plant with
+        constraints (whose dynamics raise: constraints are added before Finalize only)."""
+        self._continuous_constraints = self._time_step == 0 and self.num_constraints() > 0
         if not any(spec.p_BQ is None for spec in self._ball_constraints.values()):
             return
         context = self.CreateDefaultContext()
@@ -436,5 +438,5 @@ class ConstraintsMixin:
         self._mutable_parameters(context).distance_constraints[id] = params
 
     def _throw_if_continuous_with_constraints(self):
-        if self._time_step == 0 and self.num_constraints():
+        if self._continuous_constraints:
             raise RuntimeError(_CONTINUOUS_CONSTRAINTS)

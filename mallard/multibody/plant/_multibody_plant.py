@@ -119,6 +119,7 @@ class MultibodyPlant(
         # (DistanceConstraintParams for distance constraints).
         for kind in CONSTRAINT_KINDS:
             setattr(self, kind, {})
+        self._continuous_constraints = False  # (a continuous plant with constraints: Finalize)
         self._discrete_contact_approximation = DiscreteContactApproximation.kLagged
         self._sap_near_rigid_threshold = 1.0
         self._use_sampled_output_ports = time_step > 0
