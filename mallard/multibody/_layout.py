@@ -309,12 +309,16 @@ SAP_SIZES = ("nv", "nk", "nc")
 SapSizes = collections.namedtuple("SapSizes", SAP_SIZES)
 
 #: Columns of a row of SAP_TABLE's ``constraints`` (one row per constraint).
-SAP_KIND = 0  # its kind (kernels.sap: BOUNDED, PD_CONTROLLER)
+SAP_KIND = 0  # its kind (below)
 SAP_START = 1  # its first equation (row of J)
 SAP_SIZE = 2  # its number of equations
 SAP_CLIQUE0 = 3  # the clique (kinematic tree) of its first Jacobian block
 SAP_CLIQUE1 = 4  # that of its second block, or −1 (one clique)
 SAP_KEPT = 5  # set by the solver: 1 if one of its cliques has an unlocked velocity
+#: The kinds of SAP constraints (SAP_KIND): a bounded joint quantity (joint limits, couplers,
+#: body constraints' equations), a PD controller, a point contact's friction cone (kSap) and
+#: its Hunt–Crossley model (kSimilar, kLagged).
+SAP_BOUNDED, SAP_PD_CONTROLLER, SAP_FRICTION_CONE, SAP_HUNT_CROSSLEY = 0, 1, 2, 3
 
 #: Entries of SAP_WORKSPACE's ``settings`` (Drake's SapSolverParameters, and the time step).
 SAP_SETTINGS = (

@@ -20,7 +20,7 @@ unlocked ones of the cliques the constraints touch; the others keep v = v*.
 
 Constraint kinds and their ``par`` rows:
 
-* BOUNDED, Drake's SapHolonomicConstraint with impulse bounds per equation: par = [γ lower,
+* SAP_BOUNDED, Drake's SapHolonomicConstraint with impulse bounds per equation: par = [γ lower,
   γ upper, stiffness k, relaxation time τ, near-rigid β]. Joint limits are Drake's
   SapLimitConstraint (rows g = q0 − ql and qu − q0, J = ±1, γ ≥ 0, k = 1e12, τ = h,
   β = 0.1), whose regularization, bias, cost, impulses and Hessian are this kind's for those
@@ -30,14 +30,14 @@ Constraint kinds and their ``par`` rows:
   tendon constraints SapTendonConstraint (rows as a limit's, γ ≥ 0, k and τ = damping/k its
   parameters, β = 0.1: its cost, impulses and Hessian are this kind's), all appended with their
   rows of J and g by :func:`sap_add_holonomic_constraints`.
-* PD_CONTROLLER, Drake's SapPdControllerConstraint (one equation, vc = the joint's v): par =
+* SAP_PD_CONTROLLER, Drake's SapPdControllerConstraint (one equation, vc = the joint's v): par =
   [Kp, Kd, effort limit e, q0, qd, vd, u0, Kp_eff, Kd_eff], the effective gains set here.
 
-* FRICTION_CONE, Drake's SapFrictionConeConstraint (kSap's contact; 3 equations: the contact
+* SAP_FRICTION_CONE, Drake's SapFrictionConeConstraint (kSap's contact; 3 equations: the contact
   velocities in the contact frame, tangential then normal; g = [0, 0, φ0]): par = [μ, k, τd,
   β, σ, μ̃, μ̂] (the last two set by _make_data).
-* HUNT_CROSSLEY, Drake's SapHuntCrossleyConstraint (kSimilar's and kLagged's contact; rows as
-  FRICTION_CONE's): par = [lagged (1) or similar (0), μ, k, d, v_s, σ, fe0, vn0, n0, ε] (the
+* SAP_HUNT_CROSSLEY, Drake's SapHuntCrossleyConstraint (kSimilar's and kLagged's contact; rows as
+  SAP_FRICTION_CONE's): par = [lagged (1) or similar (0), μ, k, d, v_s, σ, fe0, vn0, n0, ε] (the
   last two set by _make_data).
 
 Adding a kind: its constant, its branch in :func:`_make_data` (R, v̂ from the Delassus estimate
@@ -53,11 +53,14 @@ from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
 from mallard.multibody._kernels.views import sap_table, sap_workspace
 from mallard.multibody._layout import (
+    SAP_BOUNDED,
     SAP_CLIQUE0,
     SAP_CLIQUE1,
     SAP_CONSTRAINTS_HESSIAN_NAN,
     SAP_CONSTRAINTS_HESSIAN_NEGATIVE,
+    SAP_FRICTION_CONE,
     SAP_HESSIAN_NOT_POSITIVE_DEFINITE,
+    SAP_HUNT_CROSSLEY,
     SAP_KEPT,
     SAP_KIND,
     SAP_LINE_SEARCH_GUESS_NAN,
@@ -66,22 +69,17 @@ from mallard.multibody._layout import (
     SAP_MOMENTUM_HESSIAN_NOT_POSITIVE,
     SAP_NO_DESCENT,
     SAP_NOT_CONVERGED,
+    SAP_PD_CONTROLLER,
     SAP_SIZE,
     SAP_START,
     SAP_SUCCESS,
 )
 
-# Constraint kinds.
-BOUNDED = 0
-PD_CONTROLLER = 1
-FRICTION_CONE = 2
-HUNT_CROSSLEY = 3
-
-# par columns of a BOUNDED constraint.
+# par columns of a SAP_BOUNDED constraint.
 GAMMA_LOWER, GAMMA_UPPER, STIFFNESS, RELAXATION_TIME, BETA = 0, 1, 2, 3, 4
-# par columns of a PD_CONTROLLER constraint.
+# par columns of a SAP_PD_CONTROLLER constraint.
 KP, KD, EFFORT_LIMIT, Q0, QD, VD, U0, KP_EFF, KD_EFF = 0, 1, 2, 3, 4, 5, 6, 7, 8
-# par columns of a contact constraint: FRICTION_CONE, then HUNT_CROSSLEY's (LAGGED: 1 for
+# par columns of a contact constraint: SAP_FRICTION_CONE, then SAP_HUNT_CROSSLEY's (LAGGED: 1 for
 # kLagged, 0 for kSimilar); the last two of each are set by _make_data.
 MU, CONTACT_STIFFNESS, DISSIPATION_TIME_SCALE, CONTACT_BETA, SIGMA, MU_TILDE, MU_HAT = range(7)
 LAGGED, HC_MU, HC_STIFFNESS, HC_DISSIPATION, STICTION_TOLERANCE, HC_SIGMA = range(6)
@@ -172,7 +170,7 @@ def _make_data(t, w, n):
         delassus = norm2**0.5 / m
         for a in range(m):
             w.w[s + a] = delassus
-        if table[c, SAP_KIND] == BOUNDED:
+        if table[c, SAP_KIND] == SAP_BOUNDED:
             beta = par[c, BETA]
             R_near_rigid = beta * beta / (4.0 * math.pi * math.pi) * delassus
             tau = par[c, RELAXATION_TIME]
@@ -184,11 +182,11 @@ def _make_data(t, w, n):
                 w.R[s + a] = R
                 w.R_inv[s + a] = 1.0 / R
                 w.v_hat[s + a] = -(w.g[s + a] / (h + tau))
-        elif table[c, SAP_KIND] == FRICTION_CONE:
+        elif table[c, SAP_KIND] == SAP_FRICTION_CONE:
             _make_friction_cone_data(w, par[c], s, h, delassus)
-        elif table[c, SAP_KIND] == HUNT_CROSSLEY:
+        elif table[c, SAP_KIND] == SAP_HUNT_CROSSLEY:
             _make_hunt_crossley_data(w, par[c], s, h, delassus)
-        else:  # PD_CONTROLLER
+        else:  # SAP_PD_CONTROLLER
             R_near_rigid = _PD_BETA * _PD_BETA / (4.0 * math.pi * math.pi) * delassus
             Kp, Kd = par[c, KP], par[c, KD]
             Kp_eff, Kd_eff = Kp, Kd
@@ -261,7 +259,7 @@ def _impulses(t, w, vc, gamma, hessian):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
-        if table[c, SAP_KIND] == BOUNDED:
+        if table[c, SAP_KIND] == SAP_BOUNDED:
             lower, upper = par[c, GAMMA_LOWER], par[c, GAMMA_UPPER]
             for a in range(m):
                 i = s + a
@@ -279,11 +277,11 @@ def _impulses(t, w, vc, gamma, hessian):
                         G[i, b] = 0.0
                     if lower < y and y < upper:
                         G[i, a] = w.R_inv[i]
-        elif table[c, SAP_KIND] == FRICTION_CONE:
+        elif table[c, SAP_KIND] == SAP_FRICTION_CONE:
             cost += _friction_cone_impulses(w, par[c], s, vc, gamma, hessian)
-        elif table[c, SAP_KIND] == HUNT_CROSSLEY:
+        elif table[c, SAP_KIND] == SAP_HUNT_CROSSLEY:
             cost += _hunt_crossley_impulses(w, par[c], s, h, vc, gamma, hessian)
-        else:  # PD_CONTROLLER
+        else:  # SAP_PD_CONTROLLER
             Kp, Kd, e = par[c, KP_EFF], par[c, KD_EFF], par[c, EFFORT_LIMIT]
             v = vc[s]
             q = par[c, Q0] + h * v
@@ -773,7 +771,7 @@ def _add_joint_constraints(t, w, q, v0, limits, limit_bounds, pd, pd_values, cou
         has_upper = not upper > q0 + 2.0 * delta_q and upper < inf
         if not (has_lower or has_upper):
             continue
-        c, r = _add_constraint(t, w, BOUNDED, int(has_lower) + int(has_upper), limits[i, 2], -1)
+        c, r = _add_constraint(t, w, SAP_BOUNDED, int(has_lower) + int(has_upper), limits[i, 2], -1)
         w.par[c, GAMMA_UPPER] = inf
         w.par[c, STIFFNESS] = 1.0e12
         w.par[c, RELAXATION_TIME] = h
@@ -786,7 +784,7 @@ def _add_joint_constraints(t, w, q, v0, limits, limit_bounds, pd, pd_values, cou
             _new_row(w, r)[iv] = -1.0
             w.g[r] = upper - q0
     for i in range(pd.shape[0]):
-        c, r = _add_constraint(t, w, PD_CONTROLLER, 1, pd[i, 2], -1)
+        c, r = _add_constraint(t, w, SAP_PD_CONTROLLER, 1, pd[i, 2], -1)
         _new_row(w, r)[pd[i, 0]] = 1.0
         w.g[r] = 0.0
         values = pd_values[i]
@@ -795,7 +793,7 @@ def _add_joint_constraints(t, w, q, v0, limits, limit_bounds, pd, pd_values, cou
         w.par[c, U0] = values[5]
     for i in range(couplers.shape[0]):
         clique0, clique1 = couplers[i, 4], couplers[i, 5]
-        c, r = _add_constraint(t, w, BOUNDED, 1, clique0, clique1 if clique1 != clique0 else -1)
+        c, r = _add_constraint(t, w, SAP_BOUNDED, 1, clique0, clique1 if clique1 != clique0 else -1)
         rho, offset = coupler_values[i, 0], coupler_values[i, 1]
         J = _new_row(w, r)
         J[couplers[i, 0]] = 1.0
@@ -819,14 +817,14 @@ def sap_add_joint_constraints(si, sw, q, v0, limits, limit_bounds, pd, pd_values
 
 @jitable
 def _add_holonomic_constraints(t, w, rows, J, g, par):
-    """Appends BOUNDED constraints given whole: per constraint, ``rows`` (its number of
+    """Appends SAP_BOUNDED constraints given whole: per constraint, ``rows`` (its number of
     equations m, its cliques: the second −1 for one) and ``par`` (γ lower, γ upper, stiffness,
     relaxation time, β), and its next m rows of ``J`` (on the plant's velocities) and ``g``.
     Returns the number of constraints in the table."""
     first = 0
     for i in range(rows.shape[0]):
         m = rows[i, 0]
-        c, r = _add_constraint(t, w, BOUNDED, m, rows[i, 1], rows[i, 2])
+        c, r = _add_constraint(t, w, SAP_BOUNDED, m, rows[i, 1], rows[i, 2])
         for a in range(m):
             for j in range(J.shape[1]):
                 w.J[r + a, j] = J[first + a, j]
@@ -839,8 +837,8 @@ def _add_holonomic_constraints(t, w, rows, J, g, par):
 
 @jitable
 def _add_contact_constraints(t, w, kind, rows, J, phi0, par):
-    """Appends one contact constraint of ``kind`` (FRICTION_CONE or HUNT_CROSSLEY) per row of
-    ``rows`` (its cliques: the second −1 for one), with its 3 rows of ``J`` (the contact
+    """Appends one contact constraint of ``kind`` (SAP_FRICTION_CONE or SAP_HUNT_CROSSLEY) per
+    row of ``rows`` (its cliques: the second −1 for one), with its 3 rows of ``J`` (the contact
     Jacobian in the contact frame C: tangential, tangential, normal), g = [0, 0, φ0] and its
     ``par`` row. Returns the number of constraints in the table."""
     for i in range(rows.shape[0]):

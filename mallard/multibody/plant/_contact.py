@@ -27,8 +27,8 @@ plants; discrete plants through SAP), its parameters and the contact results.
   dissipation (1/ω)/δ.
 
 A discrete plant's contact (SAP approximations) is Drake's SapDriver's: the step's contact pairs
-(_DiscreteContacts) become SAP's contact constraints (kernels.sap: FRICTION_CONE for kSap,
-HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
+(_DiscreteContacts) become SAP's contact constraints (kernels.sap: SAP_FRICTION_CONE for kSap,
+SAP_HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
 from the step's impulses. TAMSI's contact and the discrete contact of AutoDiffXd plants raise
 NotImplementedError. In both kinds of plant, as in Drake, a pair whose bodies' trees have no
 unlocked dof is dropped.
@@ -40,7 +40,12 @@ from mallard.geometry._identifiers import id_text
 from mallard.geometry._properties import HydroelasticType
 from mallard.geometry._scene_graph_config import SceneGraphConfig, proximity_value
 from mallard.geometry._shapes import HalfSpace, fmt
-from mallard.multibody._layout import POSITIONS, VELOCITIES
+from mallard.multibody._layout import (
+    POSITIONS,
+    SAP_FRICTION_CONE,
+    SAP_HUNT_CROSSLEY,
+    VELOCITIES,
+)
 from mallard.multibody.plant._contact_model import ContactModel
 from mallard.multibody.plant._contact_results import ContactResults, PointPairContactInfo
 from mallard.multibody.plant._coulomb_friction import (
@@ -457,9 +462,9 @@ class _DiscreteContacts:
     RotationMatrix.MakeFromOneVector), the contact Jacobian J_C = R_WCᵀ·(Jv_WBc − Jv_WAc)
     (rows: tangential, tangential, normal; the normal velocity is the separation speed), the
     signed distance φ0 = −depth, vn0 = (J_C·v0)_z, the elastic force fe0 = k·depth, and the
-    SAP constraint parameters of the plant's approximation (kernels.sap: FRICTION_CONE for
+    SAP constraint parameters of the plant's approximation (kernels.sap: SAP_FRICTION_CONE for
     kSap with the dynamic friction, stiffness k, dissipation time scale τA + τB, the
-    near-rigid threshold and σ = 1e-3; HUNT_CROSSLEY for kSimilar and kLagged with μd, k, d,
+    near-rigid threshold and σ = 1e-3; SAP_HUNT_CROSSLEY for kSimilar and kLagged with μd, k, d,
     the stiction tolerance and σ). After the step, :meth:`solved` keeps the impulses."""
 
     def __init__(self, plant, context, pairs, bodies, par):
@@ -505,14 +510,14 @@ class _DiscreteContacts:
         approximation = plant.get_discrete_contact_approximation()
         self.par = np.zeros((n, 10))
         if approximation == DiscreteContactApproximation.kSap:
-            from mallard.multibody._kernels.sap import FRICTION_CONE as kind
+            kind = SAP_FRICTION_CONE
 
             self.par[:, :5] = np.column_stack((
                 mu, k, par[:, 5] + par[:, 6], np.full(n, plant._sap_near_rigid_threshold),
                 np.full(n, 1.0e-3),
             ))  # fmt: skip
         else:
-            from mallard.multibody._kernels.sap import HUNT_CROSSLEY as kind
+            kind = SAP_HUNT_CROSSLEY
 
             v0 = plant._x_of(context._state)[plant._nq :]
             vn0 = (self.J @ v0)[2::3]

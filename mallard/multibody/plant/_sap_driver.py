@@ -37,13 +37,13 @@ from mallard.multibody._layout import (
     INERTIAS,
     POSITIONS,
     SAP_KIND,
+    SAP_PD_CONTROLLER,
     SAP_START,
     SAP_STATS,
     WELD_CONSTRAINT,
 )
 from mallard.multibody.plant._parameters import pose_array
 
-_PD_CONTROLLER = 1  # (kernels.sap's kind)
 #: Drake's near-rigid parameter β of its holonomic constraints (ball, distance, weld, tendon).
 _BETA = 0.1
 #: The constraints between bodies, in Drake's order: the plant's dict of each kind, its kind.
@@ -530,7 +530,7 @@ class SapDriver:
             v, gamma = self._differentiate(problem, v_star, impulses, *arguments)
         if pd_inputs.size:
             table = problem.table.constraints[: problem.table.counts[0]]
-            starts = table[table[:, SAP_KIND] == _PD_CONTROLLER, SAP_START]
+            starts = table[table[:, SAP_KIND] == SAP_PD_CONTROLLER, SAP_START]
             net = net.astype(gamma.dtype)
             net[pd_inputs] = gamma[starts] / h
         forces = None

@@ -84,15 +84,15 @@ def _contact_args(rng, problem):
     """sap_add_contact_constraints' arguments for ``problem`` (4 velocities in cliques 0, 0,
     1, 1): a friction cone contact across both cliques, then a lagged and a similar
     Hunt–Crossley contact (one clique each)."""
-    from mallard.multibody._kernels.sap import FRICTION_CONE, HUNT_CROSSLEY
+    from mallard.multibody._layout import SAP_FRICTION_CONE, SAP_HUNT_CROSSLEY
 
     cone = np.array([[0.5, 1e4, 0.1, 1.0, 1e-3, 0, 0, 0, 0, 0]])
     hunt_crossley = np.array([[1.0, 0.5, 1e4, 10.0, 1e-4, 1e-3, 2.0, -0.1, 0, 0],
                               [0.0, 0.6, 1e4, 10.0, 1e-4, 1e-3, 3.0, 0.05, 0, 0]])  # fmt: skip
     return (
-        (problem.si, problem.sw, FRICTION_CONE, np.array([[0, 1]], dtype=np.int64),
+        (problem.si, problem.sw, SAP_FRICTION_CONE, np.array([[0, 1]], dtype=np.int64),
          rng.normal(size=(3, 4)), np.array([-1e-3]), cone),
-        (problem.si, problem.sw, HUNT_CROSSLEY, np.array([[0, -1], [1, -1]], dtype=np.int64),
+        (problem.si, problem.sw, SAP_HUNT_CROSSLEY, np.array([[0, -1], [1, -1]], dtype=np.int64),
          rng.normal(size=(6, 4)), np.array([-2e-4, -3e-4]), hunt_crossley),
     )  # fmt: skip
 
