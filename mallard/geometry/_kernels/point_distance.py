@@ -30,6 +30,7 @@ from mallard.geometry._proximity_layout import (
     TRI_START,
 )
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.vec3 import mat_vec
 
 
 # ---- helpers: a pose applied to points and vectors ----------------------------------------------
@@ -44,14 +45,8 @@ def to_geometry(X, p_WQ):
     )
 
 
-@jitable
-def rotate_to_world(X, v):
-    """R_WG·v."""
-    return (
-        X[0, 0] * v[0] + X[0, 1] * v[1] + X[0, 2] * v[2],
-        X[1, 0] * v[0] + X[1, 1] * v[1] + X[1, 2] * v[2],
-        X[2, 0] * v[0] + X[2, 1] * v[1] + X[2, 2] * v[2],
-    )
+#: R_WG·v, of a pose X_WG (4 × 3, R_WG in its first three rows): vec3's R·a.
+rotate_to_world = mat_vec
 
 
 @jitable
