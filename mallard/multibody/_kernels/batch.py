@@ -274,6 +274,12 @@ def _check_group(model, first, count, codes, Q, A1, A2, A3):
                     and value_of(Q[i, s + 3], 1.0) == 0.0
                 ):
                     codes[lane] = ZERO_QUATERNION + KINDS * k
+    return live_lane(codes, count)
+
+
+@jitable
+def live_lane(codes, count):
+    """The first of a group's ``count`` lanes whose state has no failure code, or −1."""
     for lane in range(count):
         if value_of(codes[lane], 0.0) == 0.0:
             return lane

@@ -57,6 +57,7 @@ from mallard.multibody._kernels.batch import (
     _store_status,
     begin_commit,
     end_commit,
+    live_lane,
     next_group,
     value_of,
 )
@@ -142,10 +143,7 @@ def _fail_lanes(m, r, params, work1, xL, U, TARGET, gains, slots, first, count, 
         k = forward_dynamics(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
         if k >= 0:
             codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
-    for lane in range(count):
-        if value_of(codes[lane], 0.0) == 0.0:
-            return lane
-    return -1
+    return live_lane(codes, count)
 
 
 @jitable
@@ -305,10 +303,7 @@ def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflect
             continue
         for i in range(nv):
             xa[nq + i, lane] = v[i]
-    for lane in range(count):
-        if value_of(codes[lane], 0.0) == 0.0:
-            return lane
-    return -1
+    return live_lane(codes, count)
 
 
 @jitable
