@@ -248,11 +248,3 @@ def test_discrete_box_on_incline_agrees(approximation, theta, mu):
     else:  # (SAP's regularized friction slides a few % slower than Coulomb's)
         a = G * (np.sin(theta) - mu[1] * np.cos(theta))
         assert (speed[1] - speed[0]) / 0.2 == pytest.approx(a, rel=5e-2)
-
-
-def test_tamsi_contact_is_not_built():
-    """TAMSI with contact raises (mallard); pydrake steps it."""
-    diagram, plant, root, context = sphere_on_ground(M, time_step=1e-3, approximation="kTamsi")
-    plant.SetPositions(context, [1, 0, 0, 0, 0, 0, 0.09])
-    with pytest.raises(NotImplementedError, match="TAMSI"):
-        M.Simulator(diagram, root).AdvanceTo(0.01)

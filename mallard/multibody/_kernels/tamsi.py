@@ -63,6 +63,14 @@ def _positive_part(x):
 
 
 @jitable
+def _norm(squared):
+    """√squared, 0 (without derivatives) at 0: the norm of a vector from its squared norm."""
+    if squared > 0.0:
+        return squared**0.5
+    return 0.0 * squared
+
+
+@jitable
 def _regularized_friction(s, mu):
     """μ(s): μ·s·(2 − s) below s = 1, μ above (Drake's RegularizedFriction)."""
     if s >= 1.0:
@@ -115,8 +123,8 @@ def _tals_alpha(v0, v1, dv0, dv1, v_stiction):
         return 1.0 + 0.0 * dv0
     w0 = v0 + dv0
     w1 = v1 + dv1
-    v_norm = (v0 * v0 + v1 * v1) ** 0.5
-    w_norm = (w0 * w0 + w1 * w1) ** 0.5
+    v_norm = _norm(v0 * v0 + v1 * v1)
+    w_norm = _norm(w0 * w0 + w1 * w1)
     x = v_norm / v_stiction
     x1 = w_norm / v_stiction
     dv_norm = dv_norm2**0.5
@@ -132,7 +140,7 @@ def _tals_alpha(v0, v1, dv0, dv1, v_stiction):
         if alpha < 1.0:
             a0 = v0 + alpha * dv0
             a1 = v1 + alpha * dv1
-            a_norm = (a0 * a0 + a1 * a1) ** 0.5
+            a_norm = _norm(a0 * a0 + a1 * a1)
             if a_norm < epsilon_v:
                 return alpha - v_stiction / 2.0 / dv_norm
             if a_norm < v_stiction:
@@ -251,8 +259,8 @@ def _newton(M, J, stiffness, dissipation, mu, h, v_stiction, v, f, K, wv, wc):
                 wc[ic, DVT + r] = s
             vt2 += wc[ic, DVT] * wc[ic, DVT] + wc[ic, DVT + 1] * wc[ic, DVT + 1]
             vn2 += wc[ic, DVN] * wc[ic, DVN]
-        vt_error = vt2**0.5
-        vn_error = vn2**0.5
+        vt_error = _norm(vt2)
+        vn_error = _norm(vn2)
         alpha = 1.0 + 0.0 * v[0]
         for ic in range(nc):
             a = _tals_alpha(wc[ic, VT], wc[ic, VT + 1], wc[ic, DVT], wc[ic, DVT + 1], v_stiction)

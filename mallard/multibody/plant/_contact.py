@@ -573,8 +573,7 @@ class _DiscreteContacts:
                     f_Bc_W,
                     self.p_WC[i].copy(),
                     _scalar(vc[i, 2]),
-                    _scalar(np.hypot(vc[i, 0], vc[i, 1]) if vc.dtype == np.float64
-                            else (vc[i, 0] * vc[i, 0] + vc[i, 1] * vc[i, 1]) ** 0.5),
+                    _slip_speed(vc[i, 0], vc[i, 1]),
                     pair,
                 )  # fmt: skip
             )
@@ -584,6 +583,14 @@ class _DiscreteContacts:
 def _scalar(x):
     """A float of a double, else the scalar (AutoDiffXd)."""
     return float(x) if isinstance(x, (float, np.floating)) else x
+
+
+def _slip_speed(vx, vy):
+    """‖(vx, vy)‖: a float of doubles, else of the scalars (0 without derivatives at 0)."""
+    if isinstance(vx, (float, np.floating)):
+        return float(np.hypot(vx, vy))
+    squared = vx * vx + vy * vy
+    return squared**0.5 if squared > 0 else 0.0 * squared
 
 
 def _empty_contacts(nb, dtype):
