@@ -159,12 +159,12 @@ def test_joint_limits_and_contact_together():
     assert abs(m[-1, 1]) < 0.5  # (stopped or bounced back slowly)
 
 
-def _autodiff_final_state(module, steps):
-    """The sphere dropped onto the ground sliding and spinning (TAMSI, 1 ms steps, an
-    AutoDiffXd plant, the initial velocities seeded): the state after ``steps`` steps and its
-    gradient with respect to v0."""
+def _autodiff_final_state(module, approximation, steps, shape=None):
+    """The sphere dropped onto the ground sliding and spinning (1 ms steps, an AutoDiffXd
+    plant, the initial velocities seeded): the state after ``steps`` steps and its gradient
+    with respect to v0. ``shape``: the ball's collision geometry replaced."""
     diagram, plant, root, context = sphere_on_ground(
-        module, props=PROPS, time_step=1e-3, approximation="kTamsi"
+        module, props=PROPS, time_step=1e-3, approximation=approximation, shape=shape
     )
     ad = diagram.ToAutoDiffXd()
     ad_plant = ad.GetSubsystemByName(plant.get_name())
@@ -183,12 +183,29 @@ def _autodiff_final_state(module, steps):
     return module.ExtractValue(x).reshape(-1), module.ExtractGradient(x)
 
 
-def test_autodiff_gradients_agree():
-    """An AutoDiffXd plant in contact under TAMSI (interpreted, derivatives through the Newton
-    iterations as in Drake's TamsiSolver<AutoDiffXd>): after 40 steps of landing, sliding and
-    spinning, the state and its gradient with respect to the initial velocities (the height's
-    among them) agree with pydrake's."""
-    (xm, gm), (xd, gd) = (_autodiff_final_state(module, 40) for module in (M, D))
+@pytest.mark.parametrize("approximation", ["kTamsi", "kSap", "kSimilar", "kLagged"])
+def test_autodiff_gradients_agree(approximation):
+    """An AutoDiffXd plant in contact, as pydrake computes it: TAMSI interpreted (derivatives
+    through the Newton iterations, as Drake's TamsiSolver<AutoDiffXd>), SAP solved in double
+    and differentiated by the implicit function theorem with the contact constraints' data of
+    AutoDiffXd scalars (as Drake's SapSolver<AutoDiffXd>). After 40 steps of landing, sliding
+    and spinning, the state and its gradient with respect to the initial velocities (the
+    height's among them) agree with pydrake's."""
+    (xm, gm), (xd, gd) = (_autodiff_final_state(module, approximation, 40) for module in (M, D))
     np.testing.assert_allclose(xm, xd, rtol=0, atol=1e-12)
     assert np.abs(gd).max() > 1e-2 and np.abs(gd[6]).max() > 1e-5  # (∂z/∂v0 among them)
-    np.testing.assert_allclose(gm, gd, rtol=1e-9, atol=1e-11)
+    np.testing.assert_allclose(gm, gd, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("approximation", ["kTamsi", "kLagged"])
+def test_autodiff_contact_of_unsupported_shapes_raises_as_pydrake(approximation):
+    """A box falling onto the half space: AutoDiffXd penetration queries do not take the pair,
+    and both raise Drake's error at a step (pydrake's one step earlier, while the box is
+    0.2 mm above the ground: its broadphase's boxes are looser than mallard's)."""
+    messages = []
+    for module in (M, D):
+        with pytest.raises(RuntimeError) as error:
+            _autodiff_final_state(module, approximation, 5, shape=module.Box(0.2, 0.2, 0.2))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert "'Box' and 'Halfspace' are not supported for scalar type" in messages[0]

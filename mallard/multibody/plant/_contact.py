@@ -403,9 +403,7 @@ class ContactMixin:
     # ---- discrete plants ----------------------------------------------------------------------
     def _discrete_contacts(self, context):
         """The _DiscreteContacts of a discrete plant's step from ``context`` (Drake's
-        DiscreteContactPairs of point contact), or None without contact. The SAP
-        approximations' contact of AutoDiffXd plants is not computed yet:
-        NotImplementedError."""
+        DiscreteContactPairs of point contact), or None without contact."""
         if self.num_collision_geometries() == 0:
             return None
         query = self._query_object(context, "You've tried evaluating discrete forward dynamics.")
@@ -415,13 +413,6 @@ class ContactMixin:
         if not pairs:
             return None
         inspector = query.inspector()
-        names = f"'{inspector.GetName(pairs[0].id_A)}' and '{inspector.GetName(pairs[0].id_B)}'"
-        x = self._x_of(context._state)
-        if x.dtype != np.float64 and not self._uses_tamsi():
-            raise NotImplementedError(
-                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
-                "compute the discrete contact of AutoDiffXd plants yet."
-            )
         for i, pair in enumerate(pairs):
             for tau, geometry_id, body in ((par[i, 5], pair.id_A, bodies[i, 0]),
                                            (par[i, 6], pair.id_B, bodies[i, 1])):  # fmt: skip
@@ -509,14 +500,14 @@ class _DiscreteContacts:
             self.par = np.column_stack((k * depth, k, d, mu))
         elif approximation == DiscreteContactApproximation.kSap:
             kind = SAP_FRICTION_CONE
-            self.par = np.zeros((n, 10))
+            self.par = np.zeros((n, 10), dtype=dtype)
             self.par[:, :5] = np.column_stack((
                 mu, k, par[:, 5] + par[:, 6], np.full(n, plant._sap_near_rigid_threshold),
                 np.full(n, 1.0e-3),
             ))  # fmt: skip
         else:
             kind = SAP_HUNT_CROSSLEY
-            self.par = np.zeros((n, 10))
+            self.par = np.zeros((n, 10), dtype=dtype)
             v0 = plant._x_of(context._state)[plant._nq :]
             vn0 = (self.J @ v0)[2::3]
             lagged = float(approximation == DiscreteContactApproximation.kLagged)

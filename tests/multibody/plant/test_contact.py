@@ -426,22 +426,6 @@ def test_tamsi_steps_into_and_out_of_contact():
     assert plant.get_contact_results_output_port().Eval(context).num_point_pair_contacts() == 1
 
 
-def test_autodiff_sap_contact_not_built_yet():
-    """The SAP approximations' discrete contact of an AutoDiffXd plant: NotImplementedError
-    naming the geometries (pydrake computes it)."""
-    from mallard.autodiffutils import InitializeAutoDiff
-
-    diagram, plant, _, _, context, root = ball_on_ground(time_step=1e-3, approximation="kSap")
-    ad = diagram.ToAutoDiffXd()
-    ad_plant = ad.GetSubsystemByName("plant")
-    ad_context = ad_plant.GetMyContextFromRoot(ad.CreateDefaultContext())
-    x0 = np.array([1.0, 0, 0, 0, 0, 0, 0.099, 0, 0, 0, 0, 0, 0])
-    ad_plant.SetPositionsAndVelocities(ad_context, InitializeAutoDiff(x0))
-    state = ad_plant.CreateDefaultContext().get_mutable_state()
-    with pytest.raises(NotImplementedError, match="'ball' and 'ground' are in contact"):
-        ad_plant.CalcForcedUnrestrictedUpdate(ad_context, state)
-
-
 def test_missing_geometry_input():
     """A plant with collision geometry, its query input port not connected: Drake's error,
     naming what was evaluated."""
