@@ -209,3 +209,39 @@ def test_autodiff_contact_of_unsupported_shapes_raises_as_pydrake(approximation)
         messages.append(str(error.value))
     assert messages[0] == messages[1]
     assert "'Box' and 'Halfspace' are not supported for scalar type" in messages[0]
+
+
+def _autodiff_contact_results(module, approximation):
+    """The contact force (value, gradient), the generalized contact forces' gradient and the
+    slip and separation speeds' gradients after 5 steps of the Simulator on the AutoDiffXd
+    diagram of the sphere pressed into the ground, the initial velocities seeded."""
+    diagram, plant, _, _ = sphere_on_ground(
+        module, props=PROPS, time_step=1e-3, approximation=approximation
+    )
+    ad = diagram.ToAutoDiffXd()
+    ad_plant = ad.GetSubsystemByName(plant.get_name())
+    root = ad.CreateDefaultContext()
+    context = ad_plant.GetMyMutableContextFromRoot(root)
+    q0, v0 = [1.0, 0, 0, 0, 0, 0, 0.0995], [0, 0, 0.5, 0.2, 0, -0.3]
+    seeded = [module.AutoDiffXd(value, np.zeros(6)) for value in q0]
+    seeded += list(module.InitializeAutoDiff(v0).reshape(-1))
+    ad_plant.SetPositionsAndVelocities(context, seeded)
+    module.Simulator_[module.AutoDiffXd](ad, root).AdvanceTo(0.005)
+    info = ad_plant.get_contact_results_output_port().Eval(context).point_pair_contact_info(0)
+    instance = ad_plant.GetModelInstanceByName("DefaultModelInstance")
+    tau = ad_plant.get_generalized_contact_forces_output_port(instance).Eval(context)
+    speeds = np.array([info.slip_speed(), info.separation_speed()])
+    f = info.contact_force()
+    return (module.ExtractValue(f).ravel(), module.ExtractGradient(f),
+            module.ExtractGradient(tau), module.ExtractGradient(speeds))  # fmt: skip
+
+
+@pytest.mark.parametrize("approximation", ["kTamsi", "kSap", "kLagged"])
+def test_autodiff_contact_results_agree(approximation):
+    """An AutoDiffXd plant's contact results and generalized contact forces (of its last
+    step, the sampled output ports) and their gradients agree with pydrake's."""
+    m, d = (_autodiff_contact_results(module, approximation) for module in (M, D))
+    scale = np.abs(d[1]).max()
+    assert scale > 1e-2
+    for mine, theirs in zip(m, d, strict=True):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-9 * scale)
