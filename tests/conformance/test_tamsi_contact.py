@@ -109,6 +109,24 @@ def test_stacked_spheres_agree_and_rest_at_the_closed_form():
     assert upper - lower == pytest.approx(0.2 - G / k, abs=1e-9)
 
 
+def test_locked_sphere_carries_the_other():
+    """The lower sphere of the stack locked 1 cm above the ground (its joint's velocities
+    left out of TAMSI's problem, as in Drake): the upper one lands on it and comes to rest
+    at the penetration m·g/k, as in pydrake."""
+    out = []
+    for module in (M, D):
+        diagram, plant, root, context = stacked_spheres(module)
+        plant.GetJointByName("lower").Lock(context)
+        simulator = module.Simulator(diagram, root)
+        states = []
+        for t in (0.1, 0.5):
+            simulator.AdvanceTo(t)
+            states.append(plant.GetPositionsAndVelocities(context))
+        out.append(np.array(states))
+    np.testing.assert_allclose(out[0], out[1], rtol=0, atol=1e-10)
+    assert out[0][-1][6] == 0.11 and out[0][-1][13] == pytest.approx(0.31 - G / 5e4, abs=1e-9)
+
+
 def limited_slider(module):
     """A 1 kg sphere (r = 0.1 m) on a prismatic joint along x (limits ±0.1 m) whose center
     is 0.0999 m above the ground (penetration 0.1 mm: fn = 5 N), launched at 1 m/s: it slides,

@@ -66,10 +66,7 @@ def tamsi_step(plant, context, v0, vdot, contacts):
         unlocked[plant._locked_velocities(context)] = False
     v = np.zeros(nv, dtype=dtype)
     f = np.zeros(3 * n, dtype=dtype)
-    if not unlocked.any():  # (Drake: no velocity, the normal forces fn0)
-        f[2::3] = fn0
-        contacts.solved(h * f, v, h)
-        return v
+    # (some velocity is unlocked: the contacts of bodies on locked trees only were dropped)
     M_u = np.ascontiguousarray(M[np.ix_(unlocked, unlocked)], dtype=dtype)
     J_u = np.ascontiguousarray(contacts.J[:, unlocked], dtype=dtype)
     minus_tau = -(M_u @ vdot[unlocked])
