@@ -26,12 +26,13 @@ plants; discrete plants through SAP), its parameters and the contact results.
   k = m·g/δ for the allowance δ, time scale 1/ω = √(m/k), per-geometry stiffness 2k and
   dissipation (1/ω)/δ.
 
-A discrete plant's contact (SAP approximations) is Drake's SapDriver's: the step's contact pairs
-(_DiscreteContacts) become SAP's contact constraints (kernels.sap: SAP_FRICTION_CONE for kSap,
-SAP_HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
-from the step's impulses. TAMSI's contact and the discrete contact of AutoDiffXd plants raise
-NotImplementedError. In both kinds of plant, as in Drake, a pair whose bodies' trees have no
-unlocked dof is dropped.
+A discrete plant's contact is Drake's: the step's contact pairs (_DiscreteContacts) become SAP's
+contact constraints (Drake's SapDriver; kernels.sap: SAP_FRICTION_CONE for kSap,
+SAP_HUNT_CROSSLEY for kSimilar and kLagged), or TAMSI's contact points (kTamsi, Drake's
+TamsiDriver: plant._tamsi_driver, kernels.tamsi); its contact results and generalized contact
+forces come from the step's impulses. AutoDiffXd plants compute it too, as Drake (their pairs,
+Jacobians and parameters of AutoDiffXd scalars). In both kinds of plant, as in Drake, a pair
+whose bodies' trees have no unlocked dof is dropped.
 """
 
 import numpy as np
