@@ -266,3 +266,37 @@ def test_autodiff_contact_results_agree(approximation):
     rtol = 1e-7 if approximation == "kSap" else 1e-9
     for mine, theirs in zip(m, d, strict=True):
         np.testing.assert_allclose(mine, theirs, rtol=rtol, atol=rtol * scale)
+
+
+def test_failure_to_converge_raises_as_pydrake():
+    """A 1 s step of a sphere thrown into a very stiff ground (k = 1e12 N/m): TAMSI's Newton
+    fails with every substepping (up to 20), and both raise Drake's error."""
+    messages = []
+    for module in (M, D):
+        builder = module.DiagramBuilder()
+        plant, _ = module.AddMultibodyPlantSceneGraph(builder, 1.0)
+        plant.set_discrete_contact_approximation(module.DiscreteContactApproximation.kTamsi)
+        ball = plant.AddRigidBody("ball", module.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+        properties = module.ProximityProperties()
+        module.AddContactMaterial(
+            dissipation=1e3, point_stiffness=1e12, friction=module.CoulombFriction(0.5, 0.5),
+            properties=properties,
+        )  # fmt: skip
+        for body, shape in ((ball, module.Sphere(0.1)), (plant.world_body(), module.HalfSpace())):
+            plant.RegisterCollisionGeometry(
+                body, module.RigidTransform(), shape, str(body.index()), properties
+            )
+        plant.Finalize()
+        diagram = builder.Build()
+        root = diagram.CreateDefaultContext()
+        context = plant.GetMyContextFromRoot(root)
+        plant.SetPositions(context, [1, 0, 0, 0, 0, 0, 0.0999])
+        plant.SetVelocities(context, [0, 0, 0, 10, 0, -100])
+        with pytest.raises(RuntimeError) as error:
+            module.Simulator(diagram, root).AdvanceTo(1.0)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith(
+        "MultibodyPlant's discrete update solver failed to converge at simulation time = 0 "
+        "with discrete update period = 1."
+    )
