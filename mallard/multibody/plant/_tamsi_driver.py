@@ -61,39 +61,31 @@ def tamsi_step(plant, context, v0, vdot, contacts):
         M = ec.work.M
     else:
         M = plant.CalcMassMatrix(context)
-    unlocked = np.ones(nv, dtype=bool)
-    if plant._parameters(context).locked.any():
+    J = contacts.J
+    locked = plant._parameters(context).locked.any()
+    if locked:  # (some velocity is unlocked: the contacts of locked trees only were dropped)
+        unlocked = np.ones(nv, dtype=bool)
         unlocked[plant._locked_velocities(context)] = False
-    v = np.zeros(nv, dtype=dtype)
-    f = np.zeros(3 * n, dtype=dtype)
-    # (some velocity is unlocked: the contacts of bodies on locked trees only were dropped)
-    M_u = np.ascontiguousarray(M[np.ix_(unlocked, unlocked)], dtype=dtype)
-    J_u = np.ascontiguousarray(contacts.J[:, unlocked], dtype=dtype)
-    minus_tau = -(M_u @ vdot[unlocked])
-    nu = M_u.shape[0]
+        M, J, v0, vdot = M[np.ix_(unlocked, unlocked)], J[:, unlocked], v0[unlocked], vdot[unlocked]
+    M, J, v0 = (np.ascontiguousarray(a, dtype=dtype) for a in (M, J, v0))
+    nu = M.shape[0]
     v_u = np.zeros(nu, dtype=dtype)
+    f = np.zeros(3 * n, dtype=dtype)
     scratch = (
         np.zeros((nu, nu), dtype=dtype),
         np.zeros((_VELOCITY_ROWS, nu), dtype=dtype),
         np.zeros((n, _CONTACT_COLUMNS), dtype=dtype),
     )
+    parameters = (np.ascontiguousarray(a, dtype=dtype) for a in (fn0, stiffness, dissipation, mu))
     substeps = kernels(dtype).tamsi_step(
-        M_u,
-        J_u,
-        np.asarray(minus_tau, dtype=dtype),
-        np.ascontiguousarray(v0[unlocked], dtype=dtype),
-        np.asarray(fn0, dtype=dtype),
-        np.asarray(stiffness, dtype=dtype),
-        np.asarray(dissipation, dtype=dtype),
-        np.asarray(mu, dtype=dtype),
-        h,
-        plant._stiction_tolerance,
-        v_u,
-        f,
-        *scratch,
+        M, J, -(M @ vdot), v0, *parameters, h, plant._stiction_tolerance, v_u, f, *scratch
     )
     if substeps == 0:
         raise _failure(context.get_time(), h)
-    v[unlocked] = v_u
+    if locked:
+        v = np.zeros(nv, dtype=dtype)
+        v[unlocked] = v_u
+    else:
+        v = v_u
     contacts.solved(h * f, v, h)
     return v
