@@ -160,7 +160,9 @@ def limited_slider(module):
 
 def test_joint_limits_and_contact_together():
     """The slider slides on the ground into its upper limit (TAMSI's penalty force) and is
-    stopped there: 0.5 s agrees with pydrake; the limit was passed by the penalty's give."""
+    stopped there: 0.5 s agrees with pydrake; the limit was passed by the penalty's give. Its
+    joint's reaction force (the contact's normal force and friction among what it balances)
+    agrees with pydrake's while sliding."""
     out = []
     for module in (M, D):
         diagram, plant, root, context = limited_slider(module)
@@ -169,10 +171,15 @@ def test_joint_limits_and_contact_together():
         for i in range(1, 101):
             simulator.AdvanceTo(0.005 * i)
             states.append(plant.GetPositionsAndVelocities(context))
+            if i == 10:
+                F = plant.get_reaction_forces_output_port().Eval(context)[0]
+                reaction = np.concatenate((F.rotational(), F.translational()))
         contacts = plant.get_contact_results_output_port().Eval(context)
-        out.append((np.array(states), contacts.num_point_pair_contacts()))
-    (m, contacts), (d, _) = out
+        out.append((np.array(states), contacts.num_point_pair_contacts(), reaction))
+    (m, contacts, reaction), (d, _, expected) = out
     np.testing.assert_allclose(m, d, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(reaction, expected, rtol=1e-10, atol=1e-10)
+    assert reaction[5] == pytest.approx(G - 5.0, abs=1e-2)  # (m·g less the normal force)
     assert contacts == 1 and m[:, 0].max() > 0.1  # (into the limit, in contact)
     assert abs(m[-1, 1]) < 0.5  # (stopped or bounced back slowly)
 
