@@ -27,6 +27,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.batch",
     "mallard.multibody._kernels.rollouts",
     "mallard.multibody._kernels.sap",
+    "mallard.multibody._kernels.tamsi",
     "mallard.multibody._kernels.body_constraints",
     "mallard.multibody._kernels.stepping",
     "mallard.multibody._kernels.contact",

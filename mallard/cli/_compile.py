@@ -252,18 +252,24 @@ def task_proximity():
 
 
 def task_contact():
-    """Point contact of a sphere resting in a half space, in a continuous plant and in a
-    discrete (SAP) one."""
+    """Point contact of a sphere resting in a half space, in a continuous plant and in
+    discrete ones (SAP, TAMSI)."""
     from mallard.geometry import HalfSpace, Sphere
     from mallard.math import RigidTransform
-    from mallard.multibody.plant import AddMultibodyPlantSceneGraph, CoulombFriction
+    from mallard.multibody.plant import (
+        AddMultibodyPlantSceneGraph,
+        CoulombFriction,
+        DiscreteContactApproximation,
+    )
     from mallard.multibody.tree import SpatialInertia
     from mallard.systems.analysis import Simulator
     from mallard.systems.framework import DiagramBuilder
 
-    for time_step in (0.0, 1e-3):
+    for time_step, tamsi in ((0.0, False), (1e-3, False), (1e-3, True)):
         builder = DiagramBuilder()
         plant, _ = AddMultibodyPlantSceneGraph(builder, time_step)
+        if tamsi:
+            plant.set_discrete_contact_approximation(DiscreteContactApproximation.kTamsi)
         ball = plant.AddRigidBody("ball", SpatialInertia.SolidSphereWithMass(1.0, 0.1))
         friction = CoulombFriction(0.5, 0.5)
         plant.RegisterCollisionGeometry(ball, RigidTransform(), Sphere(0.1), "ball", friction)

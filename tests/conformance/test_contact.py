@@ -20,10 +20,11 @@ G = 9.81
 
 
 def sphere_on_ground(module, model=None, friction=(0.8, 0.5), props=None, time_step=0.0,
-                     approximation=None):  # fmt: skip
+                     approximation=None, shape=None):  # fmt: skip
     """A free sphere (r = 0.1 m, 1 kg) above World's half space z ≤ 0: (diagram, plant,
     root context, plant context). Without ``props`` both geometries get only the friction:
-    SceneGraph's default stiffness and dissipation apply."""
+    SceneGraph's default stiffness and dissipation apply. ``shape``: the ball's collision
+    geometry instead of its sphere."""
     builder = module.DiagramBuilder()
     plant, _ = module.AddMultibodyPlantSceneGraph(builder, time_step)
     if approximation is not None:
@@ -33,15 +34,15 @@ def sphere_on_ground(module, model=None, friction=(0.8, 0.5), props=None, time_s
     if model is not None:
         plant.set_contact_model(getattr(module.ContactModel, model))
     ball = plant.AddRigidBody("ball", module.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
-    for body, shape, name in (
-        (ball, module.Sphere(0.1), "ball"),
+    for body, geometry, name in (
+        (ball, shape or module.Sphere(0.1), "ball"),
         (plant.world_body(), module.HalfSpace(), "ground"),
     ):
         properties = module.ProximityProperties()
         module.AddContactMaterial(
             friction=module.CoulombFriction(*friction), properties=properties, **(props or {})
         )
-        plant.RegisterCollisionGeometry(body, module.RigidTransform(), shape, name, properties)
+        plant.RegisterCollisionGeometry(body, module.RigidTransform(), geometry, name, properties)
     plant.Finalize()
     diagram = builder.Build()
     root = diagram.CreateDefaultContext()
@@ -248,11 +249,3 @@ def test_discrete_box_on_incline_agrees(approximation, theta, mu):
     else:  # (SAP's regularized friction slides a few % slower than Coulomb's)
         a = G * (np.sin(theta) - mu[1] * np.cos(theta))
         assert (speed[1] - speed[0]) / 0.2 == pytest.approx(a, rel=5e-2)
-
-
-def test_tamsi_contact_is_not_built():
-    """TAMSI with contact raises (mallard); pydrake steps it."""
-    diagram, plant, root, context = sphere_on_ground(M, time_step=1e-3, approximation="kTamsi")
-    plant.SetPositions(context, [1, 0, 0, 0, 0, 0, 0.09])
-    with pytest.raises(NotImplementedError, match="TAMSI"):
-        M.Simulator(diagram, root).AdvanceTo(0.01)

@@ -1,6 +1,7 @@
-"""Dense symmetric positive definite solves for the kernels: a Cholesky factor restricted to
-some of the unknowns (the others held at zero, as locked joints' velocities or inactive
-constraint rows), and its solve with many right-hand sides. In place, no allocation."""
+"""Dense solves for the kernels: a Cholesky factor of a symmetric positive definite matrix
+restricted to some of the unknowns (the others held at zero, as locked joints' velocities or
+inactive constraint rows) and its solve with many right-hand sides; a general square solve by
+LU with partial pivoting. In place, no allocation."""
 
 from mallard.multibody._kernels._machinery import jitable
 
@@ -62,3 +63,33 @@ def cholesky_solve(L, free, B, sign):
         if free[i] == 0:
             for c in range(m):
                 B[i, c] = 0.0 * B[i, c]
+
+
+@jitable
+def lu_solve(A, b):
+    """b = A⁻¹·b in place, A (n×n, overwritten by its LU factors) by Gaussian elimination with
+    partial pivoting (rows swapped in A and b; Eigen's PartialPivLU picks the same pivots:
+    the largest magnitude in the column). Returns False if a pivot is zero."""
+    n = A.shape[0]
+    for j in range(n):
+        p = j
+        for i in range(j + 1, n):
+            if abs(A[i, j]) > abs(A[p, j]):
+                p = i
+        if A[p, j] == 0.0:
+            return False
+        if p != j:
+            for k in range(n):
+                A[j, k], A[p, k] = A[p, k], A[j, k]
+            b[j], b[p] = b[p], b[j]
+        for i in range(j + 1, n):
+            factor = A[i, j] / A[j, j]
+            A[i, j] = factor
+            for k in range(j + 1, n):
+                A[i, k] -= factor * A[j, k]
+            b[i] -= factor * b[j]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            b[i] -= A[i, k] * b[k]
+        b[i] = b[i] / A[i, i]
+    return True

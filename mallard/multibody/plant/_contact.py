@@ -26,12 +26,13 @@ plants; discrete plants through SAP), its parameters and the contact results.
   k = m·g/δ for the allowance δ, time scale 1/ω = √(m/k), per-geometry stiffness 2k and
   dissipation (1/ω)/δ.
 
-A discrete plant's contact (SAP approximations) is Drake's SapDriver's: the step's contact pairs
-(_DiscreteContacts) become SAP's contact constraints (kernels.sap: SAP_FRICTION_CONE for kSap,
-SAP_HUNT_CROSSLEY for kSimilar and kLagged); its contact results and generalized contact forces come
-from the step's impulses. TAMSI's contact and the discrete contact of AutoDiffXd plants raise
-NotImplementedError. In both kinds of plant, as in Drake, a pair whose bodies' trees have no
-unlocked dof is dropped.
+A discrete plant's contact is Drake's: the step's contact pairs (_DiscreteContacts) become SAP's
+contact constraints (Drake's SapDriver; kernels.sap: SAP_FRICTION_CONE for kSap,
+SAP_HUNT_CROSSLEY for kSimilar and kLagged), or TAMSI's contact points (kTamsi, Drake's
+TamsiDriver: plant._tamsi_driver, kernels.tamsi); its contact results and generalized contact
+forces come from the step's impulses. AutoDiffXd plants compute it too, as Drake (their pairs,
+Jacobians and parameters of AutoDiffXd scalars). In both kinds of plant, as in Drake, a pair
+whose bodies' trees have no unlocked dof is dropped.
 """
 
 import numpy as np
@@ -403,8 +404,7 @@ class ContactMixin:
     # ---- discrete plants ----------------------------------------------------------------------
     def _discrete_contacts(self, context):
         """The _DiscreteContacts of a discrete plant's step from ``context`` (Drake's
-        DiscreteContactPairs of point contact), or None without contact. TAMSI's contact and
-        AutoDiffXd contact are not computed yet: NotImplementedError."""
+        DiscreteContactPairs of point contact), or None without contact."""
         if self.num_collision_geometries() == 0:
             return None
         query = self._query_object(context, "You've tried evaluating discrete forward dynamics.")
@@ -414,19 +414,6 @@ class ContactMixin:
         if not pairs:
             return None
         inspector = query.inspector()
-        names = f"'{inspector.GetName(pairs[0].id_A)}' and '{inspector.GetName(pairs[0].id_B)}'"
-        if self._uses_tamsi():
-            raise NotImplementedError(
-                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
-                "compute TAMSI's contact yet. Use a SAP approximation "
-                "(set_discrete_contact_approximation: kSap, kSimilar or kLagged)."
-            )
-        x = self._x_of(context._state)
-        if x.dtype != np.float64:
-            raise NotImplementedError(
-                f"MultibodyPlant: geometries {names} are in contact, and mallard does not "
-                "compute the discrete contact of AutoDiffXd plants yet."
-            )
         for i, pair in enumerate(pairs):
             for tau, geometry_id, body in ((par[i, 5], pair.id_A, bodies[i, 0]),
                                            (par[i, 6], pair.id_B, bodies[i, 1])):  # fmt: skip
@@ -477,14 +464,15 @@ class _DiscreteContacts:
         self.plant, self.pairs, self.bodies = plant, pairs, bodies[:, :2].copy()
         ec = plant._engine.ensure(context, POSITIONS)
         X_pc = ec.work.X_pc
-        p_WC = np.empty((n, 3))
-        R_WC = np.empty((n, 3, 3))
+        dtype = np.result_type(pairs[0].p_WCa, pairs[0].nhat_BA_W, ec.ws)
+        p_WC = np.empty((n, 3), dtype=dtype)
+        R_WC = np.empty((n, 3, 3), dtype=dtype)
         for i, pair in enumerate(pairs):
             wA = par[i, 4]
             p_WC[i] = wA * pair.p_WCa + (1.0 - wA) * pair.p_WCb
             R_WC[i] = RotationMatrix.MakeFromOneVector(-pair.nhat_BA_W, 2).matrix()
-        J_W = np.zeros((n, 3, nv))
-        scratch = np.empty((1, 6, nv))
+        J_W = np.zeros((n, 3, nv), dtype=dtype)
+        scratch = np.empty((1, 6, nv), dtype=dtype)
         model = plant._engine
         for column, sign in ((2, -1.0), (3, 1.0)):
             for i in range(n):
@@ -499,7 +487,7 @@ class _DiscreteContacts:
         self.R_WC, self.p_WC = R_WC, p_WC
         self.p_AoC_W = p_WC - X_pc[3, bodies[:, 2], 3]
         self.p_BoC_W = p_WC - X_pc[3, bodies[:, 3], 3]
-        depth = np.array([pair.depth for pair in pairs])
+        depth = np.array([pair.depth for pair in pairs], dtype=dtype)
         self.phi0 = -depth
         clique = plant._sap_driver.body_clique
         cA, cB = clique[bodies[:, 0]], clique[bodies[:, 1]]
@@ -508,17 +496,19 @@ class _DiscreteContacts:
                                         np.where(one, -1, cB))).astype(np.int64)  # fmt: skip
         k, d, mu = par[:, 0], par[:, 1], par[:, 3]
         approximation = plant.get_discrete_contact_approximation()
-        self.par = np.zeros((n, 10))
-        if approximation == DiscreteContactApproximation.kSap:
+        if approximation == DiscreteContactApproximation.kTamsi:
+            kind = None  # (no SAP constraint: TAMSI's fn0 = k·x0, k, d, μ)
+            self.par = np.column_stack((k * depth, k, d, mu))
+        elif approximation == DiscreteContactApproximation.kSap:
             kind = SAP_FRICTION_CONE
-
+            self.par = np.zeros((n, 10), dtype=dtype)
             self.par[:, :5] = np.column_stack((
                 mu, k, par[:, 5] + par[:, 6], np.full(n, plant._sap_near_rigid_threshold),
                 np.full(n, 1.0e-3),
             ))  # fmt: skip
         else:
             kind = SAP_HUNT_CROSSLEY
-
+            self.par = np.zeros((n, 10), dtype=dtype)
             v0 = plant._x_of(context._state)[plant._nq :]
             vn0 = (self.J @ v0)[2::3]
             lagged = float(approximation == DiscreteContactApproximation.kLagged)
@@ -531,6 +521,10 @@ class _DiscreteContacts:
 
     def __len__(self):
         return len(self.pairs)
+
+    def tamsi_parameters(self):
+        """(fn0 = k·x0, k, d, μ) per pair, TAMSI's (kTamsi plants)."""
+        return self.par[:, 0], self.par[:, 1], self.par[:, 2], self.par[:, 3]
 
     def solved(self, gamma, v, h):
         """Keeps the step's contact impulses γ (3 per pair) and constraint velocities J_C·v."""
@@ -545,7 +539,7 @@ class _DiscreteContacts:
         """F_BBo_W per body (at Bo, in World) of the contact forces: f_Bc_W = R_WC·γ/h on B at
         C, its opposite on A (none on World)."""
         nb = len(self.plant._bodies)
-        F = np.zeros((nb, 6))
+        F = np.zeros((nb, 6), dtype=self.gamma.dtype)
         f_Bc_W = np.einsum("nab,nb->na", self.R_WC, self.gamma.reshape(-1, 3)) / self.h
         for (A, B), f, rA, rB in zip(self.bodies, f_Bc_W, self.p_AoC_W, self.p_BoC_W,
                                      strict=True):  # fmt: skip
@@ -570,12 +564,25 @@ class _DiscreteContacts:
                     BodyIndex(int(B)),
                     f_Bc_W,
                     self.p_WC[i].copy(),
-                    float(vc[i, 2]),
-                    float(np.hypot(vc[i, 0], vc[i, 1])),
+                    _scalar(vc[i, 2]),
+                    _slip_speed(vc[i, 0], vc[i, 1]),
                     pair,
                 )  # fmt: skip
             )
         return out
+
+
+def _scalar(x):
+    """A float of a double, else the scalar (AutoDiffXd)."""
+    return float(x) if isinstance(x, (float, np.floating)) else x
+
+
+def _slip_speed(vx, vy):
+    """‖(vx, vy)‖: a float of doubles, else of the scalars (0 without derivatives at 0)."""
+    if isinstance(vx, (float, np.floating)):
+        return float(np.hypot(vx, vy))
+    squared = vx * vx + vy * vy
+    return squared**0.5 if squared > 0 else 0.0 * squared
 
 
 def _empty_contacts(nb, dtype):

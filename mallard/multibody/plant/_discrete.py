@@ -23,14 +23,17 @@ contact is approximated), kTamsi TAMSI (deprecated by Drake).
   and weld constraints are near rigid, critically damped at the time step: a joint approaches
   its limit at most halfway per step (stopping a hair short of it, ~2e-6 rad at 1 ms), a
   violated limit or constraint is restored halfway per step.
-* TAMSI without contact (its contact raises NotImplementedError), as Drake's TamsiDriver:
-  v = v0 + h·v̇ with every force explicit at x0 (joint damping too), every actuator's
-  effort-limited input u (PD gains ignored), the limits of revolute and prismatic joints as
-  Drake's explicit penalty forces (critically damped springs of period 20π·h, from the
-  bodies' default inertias), v = 0 for locked joints.
+* TAMSI (plant._tamsi_driver, kernels.tamsi), as Drake's TamsiDriver: every force explicit
+  at x0 (joint damping too), every actuator's effort-limited input u (PD gains ignored), the
+  limits of revolute and prismatic joints as Drake's explicit penalty forces (critically
+  damped springs of period 20π·h, from the bodies' default inertias), v = 0 for locked
+  joints; without contact v = v0 + h·v̇, with contact TAMSI's Newton–Raphson on the momentum
+  balance with the point contacts' Hunt–Crossley normal forces (implicit in the penetration)
+  and regularized friction.
 
 AutoDiffXd plants: SAP solves the problem of their values and differentiates its solution by
-the implicit function theorem, as Drake (see _sap_driver); TAMSI without contact is explicit.
+the implicit function theorem, as Drake (see _sap_driver); TAMSI runs interpreted on their
+scalars, as Drake's TamsiSolver<AutoDiffXd>.
 Symbolic plants raise Drake's errors: no discrete update.
 
 As Drake's, a plant uses sampled output ports by default (``SetUseSampledOutputPorts``):
@@ -57,6 +60,7 @@ from mallard.multibody.plant._discrete_contact_approximation import (
 )
 from mallard.multibody.plant._dynamics import _forward_dynamics_key
 from mallard.multibody.plant._sap_driver import SapDriver
+from mallard.multibody.plant._tamsi_driver import tamsi_step
 from mallard.systems.framework._system import system_scalar_type
 
 LOGGER = logging.getLogger("mallard.plant")
@@ -243,9 +247,12 @@ class DiscreteMixin:
         contacts = self._discrete_contacts(context)
         constraint_forces = None
         if self._uses_tamsi():
-            v_next = v + h * self._free_motion(context)
-            if self._parameters(context).locked.any():
-                v_next[self._locked_velocities(context)] = 0.0
+            if contacts is None:
+                v_next = v + h * self._free_motion(context)
+                if self._parameters(context).locked.any():
+                    v_next[self._locked_velocities(context)] = 0.0
+            else:
+                v_next = tamsi_step(self, context, v, self._free_motion(context), contacts)
             net = self._limited_actuation(context)
         else:
             v_star = v + h * self._free_motion(context)

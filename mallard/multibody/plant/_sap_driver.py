@@ -477,8 +477,8 @@ class SapDriver:
         problem.work.v_star[:] = value(v_star)
         if contacts:  # (first, as Drake)
             compiled.sap_add_contact_constraints(
-                problem.si, problem.sw, contacts.kind, contacts.cliques, contacts.J,
-                contacts.phi0, contacts.par,
+                problem.si, problem.sw, contacts.kind, contacts.cliques, value(contacts.J),
+                value(contacts.phi0), value(contacts.par),
             )  # fmt: skip
         count = compiled.sap_add_joint_constraints(
             problem.si,
@@ -522,12 +522,12 @@ class SapDriver:
         if status != _layout.SAP_SUCCESS:
             raise _failure(status, context.get_time())
         v, gamma = problem.work.v.copy(), problem.work.gamma
-        if contacts:
-            contacts.solved(gamma[: 3 * len(contacts)], v, h)
         if autodiff:
             arguments = (q0, v0, pd_rows, pd_values, couplers, holonomic, M, diagonal)
-            impulses = pd_inputs.size > 0 or U is not None
-            v, gamma = self._differentiate(problem, v_star, impulses, *arguments)
+            impulses = pd_inputs.size > 0 or U is not None or bool(contacts)
+            v, gamma = self._differentiate(problem, v_star, impulses, contacts, *arguments)
+        if contacts:
+            contacts.solved(gamma[: 3 * len(contacts)], v, h)
         if pd_inputs.size:
             table = problem.table.constraints[: problem.table.counts[0]]
             starts = table[table[:, SAP_KIND] == SAP_PD_CONTROLLER, SAP_START]
@@ -538,14 +538,15 @@ class SapDriver:
             forces = bodies.forces(gamma[first_body_row : first_body_row + U.shape[0]], U, h)
         return v, net, forces
 
-    def _differentiate(self, problem, v_star, impulses, q0, v0, pd_rows, pd_values, couplers,
-                       holonomic, M, diagonal):  # fmt: skip
+    def _differentiate(self, problem, v_star, impulses, contacts, q0, v0, pd_rows, pd_values,
+                       couplers, holonomic, M, diagonal):  # fmt: skip
         """(v, γ) of AutoDiffXd scalars from the solution v in double of ``problem`` (built
         from their values): as Drake's SapSolver<AutoDiffXd>, the implicit function theorem
         on the optimality condition m(v; θ) = ∇ℓ(v; θ) = 0 gives the participating
         velocities' derivatives dv/dθ = −H⁻¹·∂m/∂θ, ∂m/∂θ evaluated with the problem's data
         of AutoDiffXd scalars at v (kernels.sap.sap_gradient, interpreted); the others are
-        v*'s. γ at v(θ) if ``impulses`` (else the double γ)."""
+        v*'s. γ at v(θ) if ``impulses`` (else the double γ). The step's ``contacts`` (their J,
+        φ0 and parameters of AutoDiffXd scalars) come first, as in the double problem."""
         from mallard.autodiffutils import ExtractGradient, InitializeAutoDiff
 
         sizes = problem.sizes
@@ -556,6 +557,10 @@ class SapDriver:
         table.counts[:] = 0
         work.v_star[:] = v_star
         interpreted = kernels(object)
+        if contacts:
+            interpreted.sap_add_contact_constraints(
+                si, sw, contacts.kind, contacts.cliques, contacts.J, contacts.phi0, contacts.par
+            )
         interpreted.sap_add_joint_constraints(
             si, sw, q0, v0, self.limits, self.limit_bounds, pd_rows, pd_values, *couplers
         )

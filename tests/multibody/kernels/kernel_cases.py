@@ -80,6 +80,21 @@ def _sap_args(rng, solve):
     return problem.si, problem.sw, _spd(rng, 4), rng.uniform(0, 0.1, size=4)
 
 
+def _tamsi_args(rng):
+    """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
+    fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
+    nv, nc = 4, 3
+    M = _spd(rng, nv)
+    J = rng.normal(size=(3 * nc, nv))
+    minus_tau = rng.normal(size=nv) * 10.0
+    v0 = rng.normal(size=nv) * 0.1
+    fn0 = np.array([20.0, 5.0, 0.0])
+    stiffness, dissipation, mu = np.full(nc, 1e4), np.array([10.0, 0.0, 5.0]), np.full(nc, 0.5)
+    scratch = (np.zeros(nv), np.zeros(3 * nc), np.zeros((nv, nv)), np.zeros((4, nv)),
+               np.zeros((nc, 16)))  # fmt: skip
+    return (M, J, minus_tau, v0, fn0, stiffness, dissipation, mu, 1e-3, 1e-4) + scratch
+
+
 def _contact_args(rng, problem):
     """sap_add_contact_constraints' arguments for ``problem`` (4 velocities in cliques 0, 0,
     1, 1): a friction cone contact across both cliques, then a lagged and a similar
@@ -528,6 +543,7 @@ CASES = {
     "batch_new_row": _new_row,
     "batch_unfinished": lambda r: (np.array([9, 4, 4, 3, 4, 0], dtype=np.int64),),
     "sap_add_holonomic_constraints": _holonomic_args,
+    "tamsi_step": _tamsi_args,
     "sap_add_contact_constraints": lambda r: _contact_args(r, _sap_problem(4, 15, 7))[0],
     "drive_body_constraints": _driver(_body_constraints),
     "drive_point_contact": _driver(_point_contact),

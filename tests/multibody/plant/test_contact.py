@@ -380,11 +380,11 @@ def test_negative_property_values():
         plant.EvalTimeDerivatives(context)
 
 
-@pytest.mark.parametrize("approximation", ["kSap", "kSimilar", "kLagged"])
+@pytest.mark.parametrize("approximation", ["kSap", "kSimilar", "kLagged", "kTamsi"])
 def test_discrete_sphere_comes_to_rest(approximation):
-    """A discrete SAP plant: the sphere dropped on the half space comes to rest carried by
-    its contact, m·g up (Jᵀ·γ/h in the generalized contact forces), at the penetration
-    m·g/k for the Hunt–Crossley approximations."""
+    """A discrete plant: the sphere dropped on the half space comes to rest carried by its
+    contact, m·g up (Jᵀ·γ/h in the generalized contact forces), at the penetration m·g/k for
+    the Hunt–Crossley approximations and TAMSI."""
     from mallard.multibody.plant import DiscreteContactApproximation
 
     k, mass = 2e4, 2.0
@@ -408,20 +408,22 @@ def test_discrete_sphere_comes_to_rest(approximation):
     np.testing.assert_allclose(port.Eval(context), [0, 0, 0, 0, 0, mass * G], rtol=1e-4, atol=1e-9)
 
 
-def test_discrete_contact_not_built_yet():
-    """TAMSI's contact: NotImplementedError naming the geometries; without contact it
-    steps."""
-    from mallard.multibody.plant import DiscreteContactApproximation
+def test_tamsi_steps_into_and_out_of_contact():
+    """TAMSI: no contact results in the air, one pair once the ball touches the ground; the
+    free-fall step is v0 + h·g."""
+    from mallard.multibody.plant import DiscreteContactApproximation, DiscreteContactSolver
 
     diagram, plant, _, _, context, root = ball_on_ground(time_step=1e-3, approximation="kTamsi")
+    assert plant.get_discrete_contact_solver() == DiscreteContactSolver.kTamsi
     assert plant.get_discrete_contact_approximation() == DiscreteContactApproximation.kTamsi
     set_ball(plant, context, 0.5)
     simulator = Simulator(diagram, root)
     simulator.AdvanceTo(0.01)
     assert plant.get_contact_results_output_port().Eval(context).num_point_pair_contacts() == 0
-    set_ball(plant, context, 0.09)
-    with pytest.raises(NotImplementedError, match="'ball' and 'ground' are in contact.*TAMSI"):
-        simulator.AdvanceTo(0.02)
+    assert plant.GetVelocities(context)[5] == pytest.approx(-G * 0.01, rel=1e-12)
+    set_ball(plant, context, 0.099)
+    simulator.AdvanceTo(0.02)
+    assert plant.get_contact_results_output_port().Eval(context).num_point_pair_contacts() == 1
 
 
 def test_missing_geometry_input():
