@@ -192,6 +192,37 @@ class Ellipsoid(Shape):
         return self._c
 
 
+class MeshcatCone(Shape):
+    """A cone for Meshcat only (no proximity or mass): its apex at the origin, its axis +z,
+    sqrt(x²/a² + y²/b²) ≤ z for z in [0, height].
+
+    ``MeshcatCone(height, a=1.0, b=1.0)`` or ``MeshcatCone(measures)`` ([height, a, b]); all
+    finite and positive.
+    """
+
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
+    __slots__ = ("_height", "_a", "_b")
+    _REPR = ("height", "a", "b")
+
+    def __init__(self, *args, **kwargs):
+        if not (len(args) == 1 and not kwargs and np.ndim(args[0]) == 1):
+            defaults = dict(zip(("a", "b"), (1.0, 1.0), strict=True))
+            for name in self._REPR[1 : len(args)]:
+                defaults.pop(name)
+            kwargs = {**defaults, **kwargs}
+        self._height, self._a, self._b = _measures("MeshcatCone", self._REPR, args, kwargs)
+
+    def height(self):
+        return self._height
+
+    def a(self):
+        return self._a
+
+    def b(self):
+        return self._b
+
+
 class HalfSpace(Shape):
     """The half space z ≤ 0 of its canonical frame (its outward normal is +z)."""
 
