@@ -106,7 +106,7 @@ class ContactVisualizer(LeafSystem):
         self._params = dataclasses.replace(params)
         self._visible = {}  # path -> whether it is shown
         self._names = None  # GeometryId -> full name, at the first publish
-        self.set_name("contact_visualizer")
+        self.set_name("meshcat_contact_visualizer")
         self._contact_port = self.DeclareAbstractInputPort("contact_results", ContactResults())
         self._query_port = self.DeclareAbstractInputPort("query_object", QueryObject())
         self.DeclarePeriodicPublishEvent(params.publish_period, 0.0, self._publish)
