@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from mallard.common._pybind import overloads
+from mallard.common._pybind import call_form, overloads
 
 
 def fmt(x):
@@ -205,12 +205,11 @@ class MeshcatCone(Shape):
     __slots__ = ("_height", "_a", "_b")
     _REPR = ("height", "a", "b")
 
+    @overloads((("height", "a", "b"), {"a": 1.0, "b": 1.0}), "measures")
     def __init__(self, *args, **kwargs):
         if not (len(args) == 1 and not kwargs and np.ndim(args[0]) == 1):
-            defaults = dict(zip(("a", "b"), (1.0, 1.0), strict=True))
-            for name in self._REPR[1 : len(args)]:
-                defaults.pop(name)
-            kwargs = {**defaults, **kwargs}
+            _, values = call_form(MeshcatCone.__init__, args, kwargs, "MeshcatCone")
+            args, kwargs = (), values
         self._height, self._a, self._b = _measures("MeshcatCone", self._REPR, args, kwargs)
 
     def height(self):

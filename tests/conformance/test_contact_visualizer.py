@@ -126,3 +126,15 @@ def test_params_as_pydrake():
     assert sorted(vars(mine)) == sorted(fields)
     changed = M.ContactVisualizerParams(radius=0.01, prefix="f", newtons_per_meter=3.0)
     assert (changed.radius, changed.prefix, changed.newtons_per_meter) == (0.01, "f", 3.0)
+
+
+def test_meshcat_cone_as_pydrake():
+    for args, kwargs in [((1.0,), {}), ((1.0, 2.0, 3.0), {}), ((2.0,), {"b": 3.0})]:
+        mine, theirs = M.MeshcatCone(*args, **kwargs), D.MeshcatCone(*args, **kwargs)
+        assert repr(mine) == repr(theirs)
+        assert (mine.height(), mine.a(), mine.b()) == (theirs.height(), theirs.a(), theirs.b())
+    measures = np.array([1.0, 2.0, 3.0])
+    assert repr(M.MeshcatCone(measures)) == repr(D.MeshcatCone(measures))
+    for module in (M, D):
+        with pytest.raises(RuntimeError, match="height"):
+            module.MeshcatCone(-1.0)
