@@ -15,8 +15,8 @@ from mallard.systems.framework import LeafSystem
 class ContactLog(LeafSystem):
     """Records, every ``period`` s (at the times a LogVectorOutput of that period logs), the
     point contact forces of its "contact_results" input: ``forces[t]`` = (p_WC (n, 3),
-    f_Bc_W (n, 3)). A discrete plant's contact results are those of the step from the state
-    at t, which the step then reuses (no extra solve)."""
+    f_Bc_W (n, 3)). A discrete plant's contact results are its steps' (sampled at the last
+    step, or the cached step from t): recording them solves nothing more."""
 
     def __init__(self, period):
         super().__init__()

@@ -291,6 +291,8 @@ def run(args):
 
     with CompilationWatch() as compilation:
         _warm_up(diagram, simulator, plant)
+        if contact_log is not None:
+            contact_log.forces.clear()  # (what the warm-up's copy of the run recorded)
         compiled_before_run = compilation.seconds
         progress = ProgressBar(args.duration)
         start = time.perf_counter()
