@@ -31,23 +31,34 @@ class UsageError(CliError):
     exit_code = 2
 
 
+#: The name of the ground ``load_model`` puts under a floating model.
+GROUND = "ground"
+#: The ground's Coulomb friction (static, dynamic); its stiffness and dissipation are the
+#: plant's estimates from its penetration allowance (Drake's defaults), as the model's.
+GROUND_FRICTION = (1.0, 1.0)
+
+
 @dataclasses.dataclass
 class LoadedModel:
-    """A finalized plant (with its SceneGraph, in ``builder``) and the file it came from."""
+    """A finalized plant (with its SceneGraph, in ``builder``), the file it came from, and
+    whether a ground was put under it."""
 
     builder: DiagramBuilder
     plant: object
     scene_graph: object
     path: str
+    ground: bool = False
 
 
-def load_model(spec, package_paths=(), time_step=0.0, quiet=False):
+def load_model(spec, package_paths=(), time_step=0.0, quiet=False, ground=False):
     """Loads ``spec`` (a .urdf/.sdf/.xml path or a package:// URL) into a new plant of
     ``time_step`` (0: continuous) in a new DiagramBuilder, and finalizes it. The packages its
     package:// URIs name come from ``package_paths`` (each a DIR to search for package.xml
     files, or NAME=DIR), ROS_PACKAGE_PATH, the package.xml files in the model's directory and
     above, and the model's ancestor directories named as a package. ``quiet``: without the
-    parser's warnings (for a model loaded again). CliError if it fails."""
+    parser's warnings (for a model loaded again). ``ground``: a model with a floating base
+    gets World's half space z ≤ 0 as collision geometry (``add_ground``). CliError if it
+    fails."""
     builder = DiagramBuilder()
     plant, scene_graph = AddMultibodyPlantSceneGraph(builder, time_step)
     parser = Parser(plant, scene_graph)
@@ -59,12 +70,37 @@ def load_model(spec, package_paths=(), time_step=0.0, quiet=False):
     disabled, parser_logger.disabled = parser_logger.disabled, quiet
     try:
         parser.AddModels(path)
+        grounded = ground and bool(floating_base_bodies(plant))
+        if grounded:
+            add_ground(plant)
         plant.Finalize()
     except (RuntimeError, ValueError, NotImplementedError) as e:
         raise CliError(f"cannot load the model '{spec}': {e}") from e
     finally:
         parser_logger.disabled = disabled
-    return LoadedModel(builder, plant, scene_graph, path)
+    return LoadedModel(builder, plant, scene_graph, path, grounded)
+
+
+def floating_base_bodies(plant):
+    """The bodies of the unfinalized ``plant`` that Finalize will give a floating joint: those
+    (World aside) that are no joint's child."""
+    from mallard.multibody.tree import BodyIndex
+
+    children = {int(plant.get_joint(j).child_body().index()) for j in plant.GetJointIndices()}
+    return [plant.get_body(BodyIndex(i)) for i in range(1, plant.num_bodies()) if i not in children]
+
+
+def add_ground(plant):
+    """Registers the ground: World's collision half space z ≤ 0, named ``GROUND``, with
+    friction ``GROUND_FRICTION`` and no other contact property (so the plant's penalty
+    estimates set its stiffness and dissipation, as for the model's geometry)."""
+    from mallard.geometry import HalfSpace
+    from mallard.math import RigidTransform
+    from mallard.multibody.plant import CoulombFriction
+
+    plant.RegisterCollisionGeometry(
+        plant.world_body(), RigidTransform(), HalfSpace(), GROUND, CoulombFriction(*GROUND_FRICTION)
+    )
 
 
 def leave_out_collision_meshes_without_hull(model):

@@ -5,6 +5,7 @@ import math
 import os
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -20,7 +21,10 @@ from mallard.cli._model import (
 from mallard.cli._output import warn, write_trajectory
 from mallard.cli._plot import coordinate_panels, plot_svg
 from mallard.cli._progress import ProgressBar
-from mallard.cli._replay import model_title, replay_html
+from mallard.cli._replay import ContactLog, model_title, replay_html
+from mallard.geometry import Role
+from mallard.geometry._replay import Replay
+from mallard.math import RigidTransform
 from mallard.systems.analysis import (
     ApplySimulatorConfig,
     ExtractSimulatorConfig,
@@ -36,8 +40,11 @@ DEFAULT_OUT = "mallard_out"
 DEFAULT_ACCURACY = 1e-6
 _FIXED_STEP_SCHEMES = ("explicit_euler", "runge_kutta2", "semi_explicit_euler")
 _DEFAULT_FIXED_STEP = 1e-3
-#: The time step a model with constraints gets when none was asked for.
+#: The time step a model with constraints or a ground gets when none was asked for.
 _CONSTRAINED_TIME_STEP = 1e-3
+#: How high (m) above the ground a grounded model's lowest collision geometry starts (its
+#: floating bases raised to it when they start lower and no --q0 was given).
+_DROP_HEIGHT = 0.05
 
 HELP = "simulate a model passively (zero actuation, under gravity) and save the results"
 DESCRIPTION = f"""\
@@ -52,9 +59,15 @@ install, also the time numba took to compile the kernels, apart.
 Without MODEL: mallard's acrobot ({DEFAULT_MODEL}), a chaotic double
 pendulum, from q0 = {",".join(map(str, DEMO_Q0))}.
 
+A model with a floating base (a robot not welded to World) lands on a ground, World's
+half space z <= 0 (friction 1; --no-ground leaves it out), and the replay draws the contact
+forces as green double-sided arrows (point contact, Drake's ContactVisualizer's drawing).
+
 The plant is continuous and integrated by runge_kutta3 with error control by default; a
-model with constraints (e.g. mimic joints) becomes discrete, with --time-step
-{_CONSTRAINED_TIME_STEP:g} (continuous time does not support constraints)."""
+model with constraints (e.g. mimic joints) or a ground becomes discrete, with --time-step
+{_CONSTRAINED_TIME_STEP:g} and Drake's default discrete contact approximation (continuous
+time does not support constraints, and makes contact stiff: give --integrator to keep a
+grounded model continuous)."""
 
 
 def _positive(text):
@@ -144,6 +157,12 @@ def add_parser(subparsers, add_model_arguments):
         help=f"the output directory, created if needed (default: ./{DEFAULT_OUT})",
     )
     parser.add_argument(
+        "--no-ground",
+        dest="ground",
+        action="store_false",
+        help="no ground under a floating-base model: it falls freely",
+    )
+    parser.add_argument(
         "--show-inertia",
         action="store_true",
         help="draw each body's inertia ellipsoid in the replay",
@@ -170,8 +189,9 @@ def _simulator_config(args):
 
 
 def _load(args):
-    """The loaded model, made discrete if it has constraints and no integration option was
-    given (a continuous plant cannot simulate constraints)."""
+    """The loaded model (with a ground under a floating base unless --no-ground), made
+    discrete if it has constraints or a ground and no integration option was given (a
+    continuous plant cannot simulate constraints; contact makes it stiff)."""
     spec = args.model or DEFAULT_MODEL
     integration_options = [
         name
@@ -187,23 +207,47 @@ def _load(args):
             f"{' and '.join(integration_options)} only apply to a continuous plant; "
             f"--time-step {args.time_step:g} makes a discrete one"
         )
-    model = load_model(spec, args.package_path, args.time_step)
+    model = load_model(spec, args.package_path, args.time_step, ground=args.ground)
     constraints = model.plant.num_constraints()
-    if args.time_step == 0 and constraints:
-        if integration_options:
-            raise UsageError(
-                f"the model has {constraints} constraint(s), which a continuous plant cannot "
-                f"simulate: use --time-step instead of {', '.join(integration_options)}"
-            )
+    if args.time_step == 0 and constraints and integration_options:
+        raise UsageError(
+            f"the model has {constraints} constraint(s), which a continuous plant cannot "
+            f"simulate: use --time-step instead of {', '.join(integration_options)}"
+        )
+    if args.time_step == 0 and (constraints or model.ground) and not integration_options:
+        why = (
+            f"the model has {constraints} constraint(s) (e.g. mimic joints), which a "
+            "continuous plant cannot simulate"
+            if constraints
+            else "the model floats and lands on the ground (--no-ground leaves it out), which "
+            "a discrete plant simulates at a steady cost"
+        )
         print(
-            f"mallard: note: the model has {constraints} constraint(s) (e.g. mimic joints), "
-            "which a continuous plant cannot simulate: using a discrete plant with --time-step "
+            f"mallard: note: {why}: using a discrete plant with --time-step "
             f"{_CONSTRAINED_TIME_STEP:g}",
             file=sys.stderr,
         )
-        model = load_model(spec, args.package_path, _CONSTRAINED_TIME_STEP, quiet=True)
+        model = load_model(
+            spec, args.package_path, _CONSTRAINED_TIME_STEP, quiet=True, ground=args.ground
+        )
     leave_out_collision_meshes_without_hull(model)
+    if model.ground and not _has_collision_geometry(model):
+        warn(
+            "the model has no collision geometry (left out or none in the file): it will fall "
+            "through the ground"
+        )
     return model
+
+
+def _has_collision_geometry(model):
+    """Whether any body but World has a geometry with the proximity role."""
+    from mallard.geometry import Role
+
+    inspector = model.scene_graph.model_inspector()
+    world = inspector.world_frame_id()
+    return any(
+        inspector.GetFrameId(g) != world for g in inspector.GetAllGeometryIds(Role.kProximity)
+    )
 
 
 def run(args):
@@ -218,6 +262,11 @@ def run(args):
     v0 = parse_vector(args.v0, velocity_names, "--v0") if args.v0 is not None else None
 
     logger = LogVectorOutput(plant.get_state_output_port(), model.builder, args.sample_period)
+    contact_log = (
+        ContactLog.AddToBuilder(model.builder, plant, args.sample_period)
+        if _has_collision_geometry(model)
+        else None
+    )
     if args.show_inertia:
         from mallard.visualization import InertiaVisualizer
 
@@ -234,12 +283,16 @@ def run(args):
         plant.SetPositions(plant_context, q0)
     if v0 is not None:
         plant.SetVelocities(plant_context, v0)
+    if model.ground and q0 is None:
+        _raise_above_ground(model, diagram, context)
     plant.get_actuation_input_port().FixValue(plant_context, np.zeros(plant.num_actuators()))
     if plant.time_step() > 0:
         _warn_outside_limits(plant, plant.GetPositions(plant_context), position_names)
 
     with CompilationWatch() as compilation:
         _warm_up(diagram, simulator, plant)
+        if contact_log is not None:
+            contact_log.forces.clear()  # (what the warm-up's copy of the run recorded)
         compiled_before_run = compilation.seconds
         progress = ProgressBar(args.duration)
         start = time.perf_counter()
@@ -252,9 +305,15 @@ def run(args):
         # A kernel the warm-up did not reach compiles during the run: not part of its time.
         wall_time = time.perf_counter() - start - (compilation.seconds - compiled_before_run)
         outputs = _write_outputs(
-            args, model, logger.FindLog(context), position_names, velocity_names, diagram
+            args,
+            model,
+            logger.FindLog(context),
+            position_names,
+            velocity_names,
+            diagram,
+            contact_log,
         )
-    _print_summary(args, model, simulator, wall_time, compilation.seconds, *outputs)
+    _print_summary(args, model, simulator, wall_time, compilation.seconds, contact_log, *outputs)
     return 0
 
 
@@ -290,7 +349,7 @@ def _warm_up(diagram, simulator, plant):
     plant.EvalBodyPoseInWorld(plant_context, plant.world_body())  # the replay's poses
 
 
-def _write_outputs(args, model, log, position_names, velocity_names, diagram):
+def _write_outputs(args, model, log, position_names, velocity_names, diagram, contact_log):
     """Writes the trajectory files, the plot and the replay into args.out; returns (the
     trajectory, the paths written)."""
     plant = model.plant
@@ -312,12 +371,50 @@ def _write_outputs(args, model, log, position_names, velocity_names, diagram):
     with open(path, "w", encoding="utf-8") as f:
         f.write(plot_svg(trajectory, *coordinate_panels(plant), title))
     written.append(path)
-    html = replay_html(diagram, plant, model.scene_graph, trajectory["t"], x, subtitle)
+    html = replay_html(
+        diagram,
+        plant,
+        model.scene_graph,
+        trajectory["t"],
+        x,
+        subtitle,
+        contact_log.forces if contact_log else None,
+    )
     path = os.path.join(args.out, "replay.html")
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
     written.append(path)
     return trajectory, written
+
+
+def _raise_above_ground(model, diagram, context):
+    """Raises the floating bases of a grounded model in ``context`` (the diagram's) so that
+    its lowest collision geometry (the bounding boxes of the geometries' shapes) starts
+    _DROP_HEIGHT above the ground, if it starts lower (a model's default pose is usually at
+    z = 0, half in the ground), with a note."""
+    plant, scene_graph = model.plant, model.scene_graph
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a mesh it cannot read just leaves its box out)
+        boxes = Replay(scene_graph.model_inspector(), Role.kProximity)
+    boxes.AddPoses(0.0, scene_graph.get_query_output_port().Eval(
+        scene_graph.GetMyContextFromRoot(context)))  # fmt: skip
+    extent = boxes.boxes()
+    if extent is None:
+        return
+    lift = _DROP_HEIGHT - extent[0][0, 2]
+    if lift <= 0:
+        return
+    plant_context = plant.GetMyMutableContextFromRoot(context)
+    for body in map(plant.get_body, sorted(plant.GetFloatingBaseBodies())):
+        X_WB = plant.EvalBodyPoseInWorld(plant_context, body)
+        plant.SetFreeBodyPose(
+            plant_context, body, RigidTransform(X_WB.rotation(), X_WB.translation() + [0, 0, lift])
+        )
+    print(
+        f"mallard: note: the model starts {lift:.3g} m higher than its default pose, "
+        f"{_DROP_HEIGHT:g} m above the ground (give --q0 to start elsewhere)",
+        file=sys.stderr,
+    )
 
 
 def _warn_outside_limits(plant, q, position_names):
@@ -390,7 +487,8 @@ def _integration(args, plant):
     return how + f", accuracy {config.accuracy:g}"
 
 
-def _print_summary(args, model, simulator, wall_time, compile_time, trajectory, written):
+def _print_summary(args, model, simulator, wall_time, compile_time, contact_log, trajectory,
+                   written):  # fmt: skip
     how = _integration(args, model.plant)
     total = trajectory["kinetic_energy"] + trajectory["potential_energy"]
     dissipated = trajectory["damping_dissipated"][-1]
@@ -412,4 +510,11 @@ def _print_summary(args, model, simulator, wall_time, compile_time, trajectory, 
     )
     relative = "no energy exchanged" if math.isnan(relative) else f"{relative:.3g} of the range"
     print(f"  energy drift E(T) - E(0) + dissipated: {drift:.3g} J ({relative})")
+    if contact_log is not None:
+        _, forces = contact_log.forces[max(contact_log.forces)]
+        largest = np.linalg.norm(forces, axis=1).max() if len(forces) else 0.0
+        print(
+            f"  contact at T: {len(forces)} point(s), the largest force {largest:.4g} N (the "
+            "energy drift includes what contact dissipated)"
+        )
     print("  wrote: " + ", ".join(written))

@@ -49,6 +49,7 @@ from mallard.geometry._shapes import (
     Cylinder,
     Ellipsoid,
     HalfSpace,
+    MeshcatCone,
     Shape,
     Sphere,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "Meshcat",
     "MeshcatParams",
     "MeshcatAnimation",
+    "MeshcatCone",
     "MeshcatVisualizer",
     "MeshcatVisualizerParams",
     "PenetrationAsPointPair",

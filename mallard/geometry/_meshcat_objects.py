@@ -3,6 +3,7 @@
 Each shape is drawn in its canonical frame (pydrake.geometry's conventions): three.js
 cylinders, whose axis is y, are turned to z; a Capsule is a cylinder and two spheres; a
 HalfSpace is a large thin box whose top face is z = 0; an Ellipsoid a scaled unit sphere; a
+MeshcatCone a three.js cylinder of radii 0 and 1, turned, moved and scaled; a
 Mesh or Convex is its .obj, .stl or .dae file (others cannot be drawn: a warning, and None).
 """
 
@@ -12,7 +13,16 @@ import warnings
 import numpy as np
 
 from mallard.geometry._mesh import _MeshFile
-from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Shape, Sphere
+from mallard.geometry._shapes import (
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    HalfSpace,
+    MeshcatCone,
+    Shape,
+    Sphere,
+)
 
 #: The side and thickness (m) of the box drawn for a HalfSpace.
 HALF_SPACE_SIZE, HALF_SPACE_THICKNESS = 100.0, 0.01
@@ -76,6 +86,12 @@ class _Builder:
         geometry = {"type": "CylinderGeometry", "radiusTop": radius, "radiusBottom": radius}
         return self.mesh(dict(geometry, height=length, radialSegments=32), T @ _Y_TO_Z)
 
+    def cone(self, height, a, b):
+        """Apex at the origin, base (semi-axes a, b) at z = height."""
+        geometry = {"type": "CylinderGeometry", "radiusTop": 1.0, "radiusBottom": 0.0}
+        T = np.diag([a, b, 1.0, 1.0]) @ _translation(height / 2) @ _Y_TO_Z
+        return self.mesh(dict(geometry, height=height, radialSegments=32), T)
+
     def box(self, x, y, z, T=_IDENTITY):
         return self.mesh({"type": "BoxGeometry", "width": x, "height": y, "depth": z}, T)
 
@@ -129,6 +145,8 @@ def shape_object(shape, rgba, path):
             builder.sphere(r, _translation(half)),
             builder.sphere(r, _translation(-half)),
         ]
+    elif isinstance(shape, MeshcatCone):
+        root = builder.cone(shape.height(), shape.a(), shape.b())
     elif isinstance(shape, HalfSpace):
         size, thickness = HALF_SPACE_SIZE, HALF_SPACE_THICKNESS
         root = builder.box(size, size, thickness, _translation(-thickness / 2))

@@ -189,6 +189,8 @@ class ProximityModel:
     def poses(self, X_WF):
         """X_WG (n, 4, 3) from the frames' poses X_WF (a list of 4×3 arrays, in self.frames'
         order)."""
+        if not len(self.ids):  # every proximity role removed (e.g. a mesh without a hull)
+            return np.empty((0, 4, 3))
         F = np.stack(X_WF)
         dtype = object if F.dtype == object or self.X_FG.dtype == object else float
         R_WF, p_WF = F[:, :3, :].astype(dtype), F[:, 3, :].astype(dtype)

@@ -8,6 +8,10 @@ recorded times (a position and a quaternion per frame, float32), so its size is 
 meshes' triangles plus the trajectory. The viewer frames the bounding box of the motion,
 draws a floor grid below it, shows the title, the time and a play/pause button and slider;
 "#t=SECONDS" after the page's URL shows it paused at that time, "&floor=0" hides the grid.
+Contact forces recorded beside the poses (AddContactForces) are drawn as ContactVisualizer
+draws point contacts: a double-sided green arrow per contact, centered at the contact point,
+each half |f|/newtons_per_meter long along the force on body B (a ContactResults'
+contact_force), at the sample nearest the time shown.
 """
 
 import base64
@@ -29,6 +33,10 @@ _DEFAULT_COLOR = Rgba(0.9, 0.9, 0.9, 1.0)
 #: The camera follows the model when the center of its box travels farther than this many
 #: times the box's diagonal.
 _FOLLOW_RATIO = 1.5
+#: Without a scale given, the largest contact force (its 90th percentile over the recorded
+#: times, so that impacts do not shrink the rest) is drawn this fraction of the largest size
+#: of the model's box long (each half of its double-sided arrow).
+_ARROW_FRACTION = 0.25
 
 _PAGE = """<!DOCTYPE html>
 <html>
@@ -149,6 +157,7 @@ class Replay:
                 self._local_corners.append((frame, corners))
         self._times = []
         self._poses = []  # per time: (frames, 7) positions and quaternions
+        self._contacts = {}  # index in _times -> (p_WC (n, 3), f_W (n, 3))
 
     def _shape(self, shape, mesh_index):
         """(description, lo, hi) of a shape: its viewer description and its bounding box in
@@ -211,6 +220,26 @@ class Replay:
         self._times.append(time)
         self._poses.append(poses)
 
+    def AddContactForces(self, time, p_WC, f_W):
+        """Records contact forces at ``time`` (the last time AddPoses recorded): ``f_W``
+        (n, 3, N, expressed in World) applied at the points ``p_WC`` (n, 3, m, in World), as
+        a ContactResults' contact_force() and contact_point()."""
+        time = float(time)
+        if not self._times or time != self._times[-1]:
+            raise ValueError(
+                f"Replay.AddContactForces(): time {time} is not the last time AddPoses "
+                f"recorded ({self._times[-1] if self._times else 'none yet'})"
+            )
+        p_WC = np.asarray(p_WC, dtype=float).reshape(-1, 3)
+        f_W = np.asarray(f_W, dtype=float).reshape(-1, 3)
+        if len(p_WC) != len(f_W):
+            raise ValueError(f"Replay.AddContactForces(): {len(p_WC)} points but {len(f_W)} forces")
+        self._contacts[len(self._times) - 1] = (p_WC, f_W)
+
+    def num_contact_forces(self):
+        """The number of contact forces recorded, over every time."""
+        return sum(len(f) for _, f in self._contacts.values())
+
     def boxes(self):
         """(lo, hi), each (times, 3): at each recorded time, the box in World that holds the
         geometry (a HalfSpace aside); None if nothing was recorded or nothing has a size."""
@@ -252,7 +281,26 @@ class Replay:
             return (union_lo, union_hi), floor, None
         return (centers[0] - size / 2, centers[0] + size / 2), min(0.0, float(lo[0, 2])), centers
 
-    def _scene(self, title):
+    def _arrows(self, newtons_per_meter, size):
+        """The contacts' scene entry: per recorded time, its first arrow ("offsets", int32,
+        times + 1) and per arrow its point and half vector f/newtons_per_meter ("arrows",
+        float32, (n, 6)); None without contact forces."""
+        if not self.num_contact_forces():
+            return None
+        forces = [self._contacts.get(i, (np.zeros((0, 3)),) * 2) for i in range(len(self._times))]
+        if newtons_per_meter is None:
+            largest = [np.linalg.norm(f, axis=1).max() for _, f in forces if len(f)]
+            newtons_per_meter = np.percentile(largest, 90) / (_ARROW_FRACTION * size) or 1.0
+        counts = [len(f) for _, f in forces]
+        offsets = np.concatenate([[0], np.cumsum(counts)])
+        arrows = np.concatenate([np.hstack([p, f / newtons_per_meter]) for p, f in forces])
+        return {
+            "offsets": _base64(offsets, np.int32),
+            "arrows": _base64(arrows, np.float32),
+            "newtons_per_meter": float(newtons_per_meter),
+        }
+
+    def _scene(self, title, newtons_per_meter=None):
         (lo, hi), floor, centers = self._view()
         meshes = []
         for mesh in self._meshes:
@@ -279,12 +327,14 @@ class Replay:
             "num_frames": self.num_frames(),
             "times": _base64(times, np.float64),
             "poses": _base64(poses, np.float32),
+            "contacts": self._arrows(newtons_per_meter, float(np.max(hi - lo))),
         }
 
-    def Html(self, title, subtitle=""):
+    def Html(self, title, subtitle="", newtons_per_meter=None):
         """The replay as a standalone HTML page (str) titled ``title`` (e.g. the model's
-        name), with ``subtitle`` under it."""
-        scene = json.dumps(self._scene(title), separators=(",", ":"))
+        name), with ``subtitle`` under it; contact forces drawn ``newtons_per_meter`` N per m
+        of arrow (default: the largest force about a quarter of the model's size)."""
+        scene = json.dumps(self._scene(title, newtons_per_meter), separators=(",", ":"))
         return _PAGE.format(
             title=html.escape(title),
             subtitle=html.escape(subtitle),

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from mallard.common._pybind import overloads
+from mallard.common._pybind import call_form, overloads
 
 
 def fmt(x):
@@ -190,6 +190,36 @@ class Ellipsoid(Shape):
 
     def c(self):
         return self._c
+
+
+class MeshcatCone(Shape):
+    """A cone for Meshcat only (no proximity or mass): its apex at the origin, its axis +z,
+    sqrt(x²/a² + y²/b²) ≤ z for z in [0, height].
+
+    ``MeshcatCone(height, a=1.0, b=1.0)`` or ``MeshcatCone(measures)`` ([height, a, b]); all
+    finite and positive.
+    """
+
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
+
+    __slots__ = ("_height", "_a", "_b")
+    _REPR = ("height", "a", "b")
+
+    @overloads((("height", "a", "b"), {"a": 1.0, "b": 1.0}), "measures")
+    def __init__(self, *args, **kwargs):
+        if not (len(args) == 1 and not kwargs and np.ndim(args[0]) == 1):
+            _, values = call_form(MeshcatCone.__init__, args, kwargs, "MeshcatCone")
+            args, kwargs = (), values
+        self._height, self._a, self._b = _measures("MeshcatCone", self._REPR, args, kwargs)
+
+    def height(self):
+        return self._height
+
+    def a(self):
+        return self._a
+
+    def b(self):
+        return self._b
 
 
 class HalfSpace(Shape):

@@ -206,6 +206,20 @@
     return upload(new Float32Array([].concat.apply([], points)),
       new Float32Array([].concat.apply([], normals)));
   })();
+  var unitCone = (function () { // base radius 1 at z = 0, apex at z = 1
+    var points = [], normals = [];
+    for (var j = 0; j < 24; j++) {
+      var a = 2 * Math.PI * j / 24, b = 2 * Math.PI * (j + 1) / 24, m = (a + b) / 2;
+      var s = Math.SQRT1_2;
+      points.push([Math.cos(a), Math.sin(a), 0], [Math.cos(b), Math.sin(b), 0], [0, 0, 1]);
+      normals.push([s * Math.cos(a), s * Math.sin(a), s], [s * Math.cos(b), s * Math.sin(b), s],
+        [s * Math.cos(m), s * Math.sin(m), s]);
+      points.push([0, 0, 0], [Math.cos(b), Math.sin(b), 0], [Math.cos(a), Math.sin(a), 0]);
+      normals.push([0, 0, -1], [0, 0, -1], [0, 0, -1]);
+    }
+    return upload(new Float32Array([].concat.apply([], points)),
+      new Float32Array([].concat.apply([], normals)));
+  })();
   var meshes = scene.meshes.map(function (mesh) {
     var vertices = new Float32Array(decode(mesh.vertices));
     var buffer = decode(mesh.triangles);
@@ -347,6 +361,38 @@
     return result;
   }
 
+  // ---- contact forces: per sample, double-sided arrows (point, half vector f/N-per-m) ---------
+  var contacts = scene.contacts ? { offsets: new Int32Array(decode(scene.contacts.offsets)),
+    arrows: new Float32Array(decode(scene.contacts.arrows)) } : null;
+  var ARROW_COLOR = [0, 1, 0, 1], arrowRadius = 0.004 * span;
+  function along(d, radius, length, p) { // a model matrix: z along d (unit), scaled, at p
+    var x = normalize(Math.abs(d[2]) < 0.9 ? cross([0, 0, 1], d) : cross([1, 0, 0], d));
+    var y = cross(d, x), m = identity();
+    for (var i = 0; i < 3; i++) {
+      m[i] = radius * x[i]; m[4 + i] = radius * y[i]; m[8 + i] = length * d[i]; m[12 + i] = p[i];
+    }
+    return m;
+  }
+  function contactDraws(t) {
+    if (!contacts) return [];
+    var at = sample(t), k = at.s < 0.5 ? at.lo : at.hi, draws = [];
+    for (var a = contacts.offsets[k]; a < contacts.offsets[k + 1]; a++) {
+      var c = contacts.arrows.subarray(6 * a, 6 * a + 6), h = [c[3], c[4], c[5]];
+      var half = Math.sqrt(dot(h, h));
+      if (!(half > 0)) continue;
+      var d = [h[0] / half, h[1] / half, h[2] / half], r = arrowRadius;
+      var p = [c[0], c[1], c[2]], head = [p[0] + h[0], p[1] + h[1], p[2] + h[2]];
+      var tail = [p[0] - h[0], p[1] - h[1], p[2] - h[2]], back = [-d[0], -d[1], -d[2]];
+      draws.push({ frame: -1, geometry: unitCylinder, local: along(d, r, 2 * half, p) });
+      draws.push({ frame: -1, geometry: unitCone, local: along(d, 2 * r, 4 * r, head) });
+      draws.push({ frame: -1, geometry: unitCone, local: along(back, 2 * r, 4 * r, tail) });
+    }
+    draws.forEach(function (draw) {
+      draw.color = ARROW_COLOR; draw.first = 0; draw.count = draw.geometry.count;
+    });
+    return draws;
+  }
+
   // ---- drawing -------------------------------------------------------------------------------
   var showFloor = true;
   function bind(geometry) {
@@ -401,6 +447,7 @@
     }
     gl.uniform1i(u.uLit, 1);
     drawList(opaque, X_WF);
+    drawList(contactDraws(t), X_WF);
     gl.depthMask(false);
     drawList(transparent, X_WF);
     gl.depthMask(true);

@@ -131,7 +131,9 @@ def test_panda_simulates(run, tmp_path):
     assert result.status == 0, result.err
     assert "panda_joint4_q = 0 not in [-3.0718, -0.0698]" in result.err
     q0 = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.1, 0, 0, 0, 0, 0]
-    result = run("simulate", _panda(), "--duration", "0.02", "--q0", *q0, "--out", tmp_path)
+    result = run(
+        "simulate", _panda(), "--duration", "0.02", "--q0", *q0, "--no-ground", "--out", tmp_path
+    )
     assert result.status == 0, result.err
     assert "mallard: note: the model has 1 constraint(s)" in result.err
     assert "joint limits" not in result.err

@@ -57,6 +57,7 @@ def _cases(m):
         "DiscreteContactApproximation": (lambda: m.DiscreteContactApproximation.kSimilar, enum),
         "DiscreteContactSolver": (lambda: m.DiscreteContactSolver.kSap, enum),
         "Ellipsoid": (lambda: m.Ellipsoid(1, 2, 3), lambda o: (o.a(), o.b(), o.c())),
+        "MeshcatCone": (lambda: m.MeshcatCone(1, 2, 3), lambda o: (o.height(), o.a(), o.b())),
         "InputPortSelection": (lambda: m.InputPortSelection.kUseFirstInputIfItExists, enum),
         "Isometry3": (
             lambda: m.Isometry3(m.RotationMatrix.MakeXRotation(0.2).matrix(), [1, 2, 3]),

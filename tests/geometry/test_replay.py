@@ -340,3 +340,27 @@ def test_meshes_of_more_than_65536_vertices_have_32_bit_indices(tmp_path):
     vertices = np.frombuffer(base64.b64decode(mesh["vertices"]), np.float32).reshape(-1, 3)
     triangles = np.frombuffer(base64.b64decode(mesh["triangles"]), np.uint32).reshape(-1, 3)
     np.testing.assert_array_equal(vertices[triangles], corners.astype(np.float32))
+
+
+def test_contact_forces_are_recorded_per_time():
+    """AddContactForces attaches forces to the last recorded time; the scene holds, per time,
+    its arrows (point, force / newtons_per_meter), scaled as given or, by default, so that
+    the 90th percentile of the times' largest forces is a quarter of the model's size."""
+    diagram, plant, scene_graph = _two_bodies()
+    q = [_free([0, 0, 0]) + _free([1, 0, 0]), _free([0, 0, 1]) + _free([1, 0, 1])]
+    replay = _record(diagram, plant, scene_graph, q, [0, 1])
+    with pytest.raises(ValueError, match="time 0.0 is not the last time AddPoses recorded"):
+        replay.AddContactForces(0.0, [[0, 0, 0]], [[0, 0, 1]])
+    with pytest.raises(ValueError, match="2 points but 1 forces"):
+        replay.AddContactForces(1.0, [[0, 0, 0], [1, 0, 0]], [[0, 0, 1]])
+    assert _scene(replay.Html("t"))["contacts"] is None
+    replay.AddContactForces(1.0, [[0, 0, 0], [1, 2, 3]], [[0, 0, 10.0], [4.0, 0, 3.0]])
+    assert replay.num_contact_forces() == 2
+    contacts = _scene(replay.Html("t", newtons_per_meter=5.0))["contacts"]
+    offsets = np.frombuffer(base64.b64decode(contacts["offsets"]), dtype=np.int32)
+    arrows = np.frombuffer(base64.b64decode(contacts["arrows"]), dtype=np.float32)
+    np.testing.assert_array_equal(offsets, [0, 0, 2])  # none at t = 0, two at t = 1
+    np.testing.assert_allclose(arrows.reshape(-1, 6), [[0, 0, 0, 0, 0, 2], [1, 2, 3, 0.8, 0, 0.6]])
+    size = np.max(np.subtract(*_scene(replay.Html("t"))["bounds"][::-1]))
+    default = _scene(replay.Html("t"))["contacts"]["newtons_per_meter"]
+    assert default == pytest.approx(10.0 / (0.25 * size))

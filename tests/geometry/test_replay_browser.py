@@ -1,6 +1,7 @@
 """The replay.html of ``mallard simulate`` in headless Chromium (skipped without one): the
 acrobot and the Panda (meshes from example-robot-data) are drawn, framed so that they fill
-a sensible part of the page, and the Panda's page loads within 10 s."""
+a sensible part of the page, and the Panda's page loads within 10 s; a ball landing on the
+ground shows its contact force as a green arrow once it touches."""
 
 import importlib.metadata
 import os
@@ -70,7 +71,7 @@ def panda_urdf():
 
 
 def test_panda_meshes_render_and_load_quickly(tmp_path):
-    page = simulate(tmp_path, panda_urdf(), "--duration", "1")
+    page = simulate(tmp_path, panda_urdf(), "--duration", "1", "--no-ground")
     pixels = screenshot(f"{page.as_uri()}#t=0&floor=0", tmp_path / "panda.png", tmp_path / "p")
     mask = model_mask(pixels)
     height, width = extent(mask)
@@ -80,3 +81,25 @@ def test_panda_meshes_render_and_load_quickly(tmp_path):
     dom = dump_dom(f"{page.as_uri()}#t=0.5", tmp_path / "p")
     load_ms = int(re.search(r'data-load-ms="(\d+)"', dom).group(1))
     assert load_ms <= 10_000
+
+
+BALL_URDF = """<?xml version="1.0"?>
+<robot name="ball"><link name="ball">
+<inertial><mass value="2"/><inertia ixx="0.008" iyy="0.008" izz="0.008" ixy="0" ixz="0" iyz="0"/>
+</inertial>
+<visual><geometry><sphere radius="0.1"/></geometry><material name="blue"><color rgba="0 0 1 1"/>
+</material></visual>
+<collision><geometry><sphere radius="0.1"/></geometry></collision></link></robot>
+"""
+
+
+def test_contact_force_arrow_is_drawn(tmp_path):
+    path = tmp_path / "ball.urdf"
+    path.write_text(BALL_URDF)
+    page = simulate(tmp_path, path, "--duration", "1")
+    green = []
+    for t in (0.0, 1.0):  # in the air; resting on the ground
+        pixels = screenshot(f"{page.as_uri()}#t={t}&floor=0", tmp_path / f"{t}.png", tmp_path / "p")
+        mask = (pixels[..., 1] > 0.5) & (pixels[..., 0] < 0.3) & (pixels[..., 2] < 0.3)
+        green.append(mask.sum())
+    assert green[0] == 0 and green[1] > 100

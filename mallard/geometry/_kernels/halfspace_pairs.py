@@ -6,12 +6,21 @@ blend). Each returns (found, depth, normal, position), the normal pointing from 
 
 The half space is its canonical one (z ≤ 0) at pose X_H: n = X_H's z axis, and its boundary
 holds X_H's origin.
+
+As FCL's, the deepest point of a shape with a face or side parallel to the boundary (its
+axis within PARALLEL_TOLERANCE of it, as a cosine) is that face's center: a box face down
+touches at the middle of its bottom face, a capsule or cylinder lying flat below its center,
+an upright cylinder at the center of its bottom disk (not a corner or rim point picked by
+rounding).
 """
 
 import numpy as np
 
 from mallard.geometry._proximity_layout import BOX, CAPSULE, CYLINDER, ELLIPSOID
 from mallard.multibody._kernels._machinery import jitable
+
+#: FCL's halfspaceIntersectTolerance<double>: a cosine within it of 0 or ±1 is parallel.
+PARALLEL_TOLERANCE = 1e-7
 
 
 @jitable
@@ -38,12 +47,31 @@ def _box(h, X, X_H):
     depth = 0.5 * (abs(A[0]) + abs(A[1]) + abs(A[2])) - (_dot(n, T) - d)
     if depth < 0:
         return False, 0.0, n, T
+    # A face down: the first axis along ±n (its cosine A[i]/(2·h[i])) moves p alone.
+    face = -1
+    for i in range(3):
+        cosine = A[i] / (2.0 * h[i])
+        if face < 0 and abs(abs(cosine) - 1.0) < PARALLEL_TOLERANCE:
+            face = i
     p = T
     for i in range(3):
-        k = 0.5 * (2.0 * h[i]) * (-1.0 if A[i] > 0 else 1.0)
-        p = (p[0] + X[0, i] * k, p[1] + X[1, i] * k, p[2] + X[2, i] * k)
+        if face < 0 or i == face:
+            k = 0.5 * (2.0 * h[i]) * (-1.0 if A[i] > 0 else 1.0)
+            p = (p[0] + X[0, i] * k, p[1] + X[1, i] * k, p[2] + X[2, i] * k)
     q = depth * 0.5
     return True, depth, (-n[0], -n[1], -n[2]), (p[0] + n[0] * q, p[1] + n[1] * q, p[2] + n[2] * q)
+
+
+@jitable
+def _lying(radius, X, n, d):
+    """A capsule or cylinder (of ``radius``, at pose X) whose axis is parallel to the boundary
+    n·x = d: its deepest point is below its center."""
+    T = (X[3, 0], X[3, 1], X[3, 2])
+    depth = radius - (_dot(n, T) - d)
+    if depth < 0:
+        return False, 0.0, n, T
+    q = 0.5 * depth - radius
+    return True, depth, (-n[0], -n[1], -n[2]), (T[0] + n[0] * q, T[1] + n[1] * q, T[2] + n[2] * q)
 
 
 @jitable
@@ -51,6 +79,8 @@ def _capsule(radius, half_length, X, X_H):
     n, d = _plane(X_H)
     z = (X[0, 2], X[1, 2], X[2, 2])
     cosa = _dot(z, n)
+    if abs(cosa) < PARALLEL_TOLERANCE:
+        return _lying(radius, X, n, d)
     k = (2.0 * half_length) * 0.5 * (-1.0 if cosa > 0 else 1.0)
     p = (X[3, 0] + z[0] * k, X[3, 1] + z[1] * k, X[3, 2] + z[2] * k)
     depth = radius - (_dot(n, p) - d)
@@ -70,9 +100,14 @@ def _cylinder(radius, half_length, X, X_H):
     n, d = _plane(X_H)
     z = (X[0, 2], X[1, 2], X[2, 2])
     cosa = _dot(z, n)
-    C = (z[0] * cosa - n[0], z[1] * cosa - n[1], z[2] * cosa - n[2])
-    s = radius / np.sqrt(C[0] * C[0] + C[1] * C[1] + C[2] * C[2])
-    C = (C[0] * s, C[1] * s, C[2] * s)
+    if abs(cosa) < PARALLEL_TOLERANCE:
+        return _lying(radius, X, n, d)
+    # C: from the axis to the rim point deepest along −n (none when upright).
+    C = (0.0, 0.0, 0.0)
+    if abs(abs(cosa) - 1.0) >= PARALLEL_TOLERANCE:
+        C = (z[0] * cosa - n[0], z[1] * cosa - n[1], z[2] * cosa - n[2])
+        s = radius / np.sqrt(C[0] * C[0] + C[1] * C[1] + C[2] * C[2])
+        C = (C[0] * s, C[1] * s, C[2] * s)
     k = (2.0 * half_length) * 0.5 * (-1.0 if cosa > 0 else 1.0)
     p = (X[3, 0] + z[0] * k + C[0], X[3, 1] + z[1] * k + C[1], X[3, 2] + z[2] * k + C[2])
     depth = -(_dot(n, p) - d)

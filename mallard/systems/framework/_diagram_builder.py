@@ -127,6 +127,23 @@ class DiagramBuilder:
             )
         self._connections[(dest.get_system(), dest.get_index())] = src
 
+    def ConnectToSame(self, exemplar, dest):
+        """Connects the input port ``dest`` to the source of the input port ``exemplar``: the
+        output port it is connected to, or the Diagram's input port it is exported as; returns
+        whether a connection was made (False, doing nothing, if ``exemplar`` has neither)."""
+        self._throw_if_built()
+        self._check_port_system(exemplar, "input")
+        self._check_port_system(dest, "input")
+        source = self._connections.get((exemplar.get_system(), exemplar.get_index()))
+        if source is not None:
+            self.Connect(source, dest)
+            return True
+        for index, (_, destinations) in enumerate(self._exported_inputs):
+            if any(p is exemplar for p in destinations):
+                self.ConnectInput(index, dest)
+                return True
+        return False
+
     def Disconnect(self, source, dest):
         """Removes the connection from ``source`` to ``dest``."""
         self._throw_if_built()

@@ -204,3 +204,36 @@ def test_state_output_port_has_no_feedthrough():
     builder.ExportOutput(gain.get_output_port())
     diagram = builder.Build()
     assert not diagram.HasDirectFeedthrough(0, 0)
+
+
+def test_connect_to_same():
+    """ConnectToSame(exemplar, dest): dest gets exemplar's source, an output port or an
+    exported input of the Diagram; a no-op (False) for an exemplar with neither."""
+    builder = DiagramBuilder()
+    adder = builder.AddNamedSystem("a", Adder(2, 1))
+    first, second, third = (builder.AddNamedSystem(n, Gain(3.0, 1)) for n in "xyz")
+    builder.Connect(adder.get_output_port(), first.get_input_port())
+    assert builder.ConnectToSame(first.get_input_port(), second.get_input_port())
+    builder.ExportInput(adder.get_input_port(0), "in0")
+    builder.ExportInput(adder.get_input_port(1), "in1")
+    assert builder.ConnectToSame(adder.get_input_port(0), third.get_input_port())
+    lone = builder.AddNamedSystem("lone", Gain(1.0, 1))
+    spare = builder.AddNamedSystem("spare", Gain(1.0, 1))
+    assert not builder.ConnectToSame(lone.get_input_port(), spare.get_input_port())
+    assert not builder.IsConnectedOrExported(spare.get_input_port())
+    for system in (first, second, third):
+        builder.ExportOutput(system.get_output_port(), system.get_name())
+    builder.ExportInput(lone.get_input_port(), "lone")
+    builder.ExportInput(spare.get_input_port(), "spare")
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    diagram.get_input_port(0).FixValue(context, [1.0])
+    diagram.get_input_port(1).FixValue(context, [2.0])
+    assert [diagram.get_output_port(i).Eval(context)[0] for i in range(3)] == [9.0, 9.0, 3.0]
+    again = DiagramBuilder()
+    source = again.AddNamedSystem("b", Adder(1, 1))
+    u, v = (again.AddNamedSystem(n, Gain(1.0, 1)) for n in "uv")
+    again.Connect(source.get_output_port(), u.get_input_port())
+    again.Connect(source.get_output_port(), v.get_input_port())
+    with pytest.raises(RuntimeError, match="is already connected"):
+        again.ConnectToSame(u.get_input_port(), v.get_input_port())
