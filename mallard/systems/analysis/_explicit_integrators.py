@@ -173,7 +173,7 @@ class RungeKutta5Integrator(_ErrorControlledRungeKutta):
     1e-5 by default and at most 1e-3."""
 
     _scheme = "runge_kutta5"
-    _C = np.array([0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0])
+    _C = (0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0)  # (floats: the stage times are floats)
     _A = (
         np.array([1 / 5]),
         np.array([3 / 40, 9 / 40]),

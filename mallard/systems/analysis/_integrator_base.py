@@ -546,7 +546,7 @@ class IntegratorBase:
         x0_save = self._x0_save
         x0_save[:] = self._xc
         step = self._ideal_next_step_size
-        if _isnan(step):
+        if step != step:  # (NaN: _isnan, inlined in this loop)
             step = self._req_initial_step_size
         at_minimum = False
         while True:
@@ -568,10 +568,10 @@ class IntegratorBase:
             if succeeded:
                 if not limited:
                     self._ideal_next_step_size = next_step
-                if _isnan(self._actual_initial_step_size_taken):
+                if self._actual_initial_step_size_taken != self._actual_initial_step_size_taken:
                     self._actual_initial_step_size_taken = step
                 smallest = self._smallest_adapted_step_size_taken
-                if _isnan(smallest) or (step < smallest and step < h_max):
+                if smallest != smallest or (step < smallest and step < h_max):
                     self._smallest_adapted_step_size_taken = step
                 return step == h_max
             self._num_shrinkages_from_error_control += 1

@@ -24,7 +24,6 @@ import math
 from numba.extending import overload
 
 from mallard._compiled import entry_point
-from mallard._scalar_value import scalar_value
 from mallard.multibody._kernels._machinery import jitable
 
 #: IntegratorBase.StepResult's values, for the compiled stepping.
@@ -137,16 +136,6 @@ def weighted_max_abs(values, weights):
 
 
 # ---- the rules of a step ---------------------------------------------------------------------
-def double_value(x):
-    """The double value of scalar ``x`` (a float, an AutoDiffXd's value); compiled, ``x``."""
-    return scalar_value(x)
-
-
-@overload(double_value)
-def _double_value_compiled(x):
-    return lambda x: x
-
-
 def takes_second_of_equal(a, b):
     """Of two scalars of equal value, whether Drake's AutoDiff min and max return the second:
     when only it has derivatives (compiled, for floats: never)."""
@@ -234,8 +223,7 @@ def adjusted_step_size(
     (error estimate of order ``order``): (accepted, next step size, at minimum, too small).
     ``too small``: the next step would be below ``working_minimum`` and ``throws`` (the
     caller raises; the other values are then meaningless)."""
-    err_value = double_value(err)
-    if math.isnan(err_value) or math.isinf(err_value):
+    if not err - err == 0:  # (NaN or infinite: math.isnan and isinf take no AutoDiffXd)
         return False, MIN_SHRINK * step_taken, at_minimum, False
     if err == 0:
         new_step_size = MAX_GROW * step_taken
@@ -254,7 +242,7 @@ def adjusted_step_size(
             new_step_size = py_min(new_step_size, HYSTERESIS_LOW * step_taken)
     new_step_size = py_min(new_step_size, MAX_GROW * step_taken)
     new_step_size = py_max(new_step_size, MIN_SHRINK * step_taken)
-    if not math.isnan(double_value(max_step_size)):
+    if max_step_size == max_step_size:  # (not NaN)
         new_step_size = py_min(new_step_size, max_step_size)
     if new_step_size < working_minimum and new_step_size < step_taken and throws:
         return False, new_step_size, at_minimum, True
