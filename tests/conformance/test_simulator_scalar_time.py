@@ -240,3 +240,25 @@ def test_advance_to_a_boundary_time_of_another_scalar_type_is_refused():
 
     theirs, ours = both(run)
     assert ours == theirs == 0.25
+
+
+def test_integrator_templates():
+    # RungeKutta3Integrator_[AutoDiffXd](system, context) integrates an AutoDiffXd system with
+    # AutoDiffXd step sizes; a system of another scalar type is refused.
+    def run(lib):
+        system = _decay(lib).ToAutoDiffXd()
+        context = system.CreateDefaultContext()
+        context.SetContinuousState([lib.AD(1.0, [1.0])])
+        rk3 = lib.analysis.RungeKutta3Integrator_[lib.AD](system, context)
+        rk2 = lib.analysis.RungeKutta2Integrator_[lib.AD](system, 0.01, context)
+        with pytest.raises(TypeError):
+            lib.analysis.RungeKutta3Integrator_[lib.AD](_decay(lib))
+        return (
+            isinstance(rk3, lib.analysis.IntegratorBase_[lib.AD]),
+            isinstance(rk2, lib.analysis.RungeKutta2Integrator_[lib.AD]),
+            type(rk2.get_maximum_step_size()).__name__,
+            lib.analysis.RungeKutta3Integrator_[float] is lib.analysis.RungeKutta3Integrator,
+        )
+
+    theirs, ours = both(run)
+    assert ours == theirs == (True, True, "AutoDiffXd", True)

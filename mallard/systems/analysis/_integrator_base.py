@@ -152,6 +152,12 @@ class IntegratorBase:
         self._system = system
         self._context = context
         self._T = T = system_scalar_type(system)
+        template_T = getattr(type(self), "_template_scalar", T)  # (of X_[T](system, ...))
+        if template_T is not T:
+            raise TypeError(
+                f"{type(self).__name__}: the system's scalar type is {T.__name__}, not "
+                f"{template_T.__name__}"
+            )
         self._nan = _NAN if T is float else T(_NAN)  # (Drake's nan() of T)
         self._initialized = False
         self._target_accuracy = _NAN
