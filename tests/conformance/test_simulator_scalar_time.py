@@ -262,3 +262,21 @@ def test_integrator_templates():
 
     theirs, ours = both(run)
     assert ours == theirs == (True, True, "AutoDiffXd", True)
+
+
+def test_statistics_and_config_of_an_autodiff_simulator(capfd):
+    # PrintSimulatorStatistics and ExtractSimulatorConfig report the double values of the
+    # AutoDiffXd step sizes and time (Drake's ExtractDoubleOrThrow).
+    def run(lib):
+        simulator = lib.analysis.Simulator_[lib.AD](_decay(lib).ToAutoDiffXd())
+        simulator.get_mutable_context().SetContinuousState([lib.AD(1.0, [1.0])])
+        simulator.AdvanceTo(lib.AD(0.5, [1.0]))
+        capfd.readouterr()
+        lib.analysis.PrintSimulatorStatistics(simulator)
+        printed = capfd.readouterr().out
+        return printed, repr(lib.analysis.ExtractSimulatorConfig(simulator))
+
+    (printed_d, config_d), (printed_m, config_m) = both(run)
+    assert printed_m == printed_d
+    assert "RungeKutta3Integrator<drake::AutoDiffXd> with error control" in printed_m
+    assert config_m.split("(", 1)[1] == config_d.split("(", 1)[1]

@@ -58,7 +58,7 @@ def _isnan(x):
     return x != x
 
 
-def _double(x):
+def double_value(x):
     """The double value of scalar ``x`` (Drake's ExtractDoubleOrThrow)."""
     return x if type(x) is float else scalar_value(x)
 
@@ -525,7 +525,7 @@ class IntegratorBase:
     def _throw_step_too_small(self):
         raise RuntimeError(
             "Error control wants to select step smaller than minimum allowed "
-            f"({_double(self.get_working_minimum_step_size()):g})"
+            f"({double_value(self.get_working_minimum_step_size()):g})"
         )
 
     def _calc_adjusted_step_size(self, err, step_taken, at_minimum):
@@ -715,15 +715,15 @@ class IntegratorBase:
             summary += [
                 (
                     "integrator_actual_initial_step_size_taken",
-                    _double(self.get_actual_initial_step_size_taken()),
+                    double_value(self.get_actual_initial_step_size_taken()),
                 ),
                 (
                     "integrator_largest_step_size_taken",
-                    _double(self.get_largest_step_size_taken()),
+                    double_value(self.get_largest_step_size_taken()),
                 ),
                 (
                     "integrator_smallest_adapted_step_size_taken",
-                    _double(self.get_smallest_adapted_step_size_taken()),
+                    double_value(self.get_smallest_adapted_step_size_taken()),
                 ),
                 (
                     "integrator_num_step_shrinkages_from_error_control",

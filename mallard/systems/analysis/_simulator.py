@@ -32,7 +32,7 @@ import time
 
 from mallard.systems.analysis._compiled_advance import CompiledAdvance
 from mallard.systems.analysis._explicit_integrators import RungeKutta3Integrator
-from mallard.systems.analysis._integrator_base import IntegratorBase, StepResult, _double
+from mallard.systems.analysis._integrator_base import IntegratorBase, StepResult, double_value
 from mallard.systems.analysis._interrupts import keyboard_interrupt_held
 from mallard.systems.analysis._simulator_status import InitializeParams, SimulatorStatus
 from mallard.systems.framework._context import as_time
@@ -80,7 +80,7 @@ class Simulator:
         self._num_discrete_updates = 0
         self._num_unrestricted_updates = 0
         self._num_publishes = 0
-        self._initial_simtime = _double(context.get_time())
+        self._initial_simtime = double_value(context.get_time())
         self._initial_realtime = time.perf_counter()
 
     # ---- initialization ------------------------------------------------------------------
@@ -93,7 +93,7 @@ class Simulator:
         context = self._context
         self._initialization_done = False
         current_time = context.get_time()
-        status = SimulatorStatus(_double(current_time))
+        status = SimulatorStatus(double_value(current_time))
         self._integrator.Initialize()
         self.ResetStatistics()
         plan = self._plan = EventPlan(self._system, context)
@@ -107,7 +107,7 @@ class Simulator:
         self._throw_if_failed(worst, status)
         if not worst.reached_termination():
             self._per_step = plan.per_step
-            before = math.nextafter(_double(current_time), -_INF)
+            before = math.nextafter(double_value(current_time), -_INF)
             next_time, timed = plan.next_update(before)
             self._timed = timed
             self._time_triggered = next_time == current_time
@@ -120,9 +120,9 @@ class Simulator:
             self._throw_if_failed(worst, status)
         if worst.reached_termination():
             status.SetReachedTermination(
-                _double(context.get_time()), worst.system(), worst.message()
+                double_value(context.get_time()), worst.system(), worst.message()
             )
-        self._last_known_simtime = _double(context.get_time())
+        self._last_known_simtime = double_value(context.get_time())
         self._initialization_done = True
         return status
 
@@ -151,10 +151,11 @@ class Simulator:
             boundary_time = as_time(boundary_time, T, "Simulator.AdvanceTo(): boundary_time")
         if not boundary_time >= context._time:
             raise RuntimeError(
-                f"Simulator::AdvanceTo(): the boundary time {_double(boundary_time)} is before "
-                f"the current time {_double(context._time)}"
+                "Simulator::AdvanceTo(): the boundary time "
+                f"{double_value(boundary_time)} is before the current time "
+                f"{double_value(context._time)}"
             )
-        status = SimulatorStatus(_double(boundary_time))
+        status = SimulatorStatus(double_value(boundary_time))
         plan = self._plan
         integrator = self._integrator
         per_step = self._per_step
@@ -206,12 +207,12 @@ class Simulator:
                     self._throw_if_failed(worst, status)
             if worst.reached_termination():
                 status.SetReachedTermination(
-                    _double(context._time), worst.system(), worst.message()
+                    double_value(context._time), worst.system(), worst.message()
                 )
                 break
             if context._time >= boundary_time:
                 break
-        self._last_known_simtime = _double(context._time)
+        self._last_known_simtime = double_value(context._time)
         return status
 
     def AdvancePendingEvents(self):
@@ -262,13 +263,13 @@ class Simulator:
     def _throw_if_failed(self, worst, status):
         if worst.failed():
             status.SetEventHandlerFailed(
-                _double(self._context.get_time()), worst.system(), worst.message()
+                double_value(self._context.get_time()), worst.system(), worst.message()
             )
             raise RuntimeError(status.FormatMessage())
 
     # ---- realtime --------------------------------------------------------------------------
     def _pause_if_too_fast(self):
-        simtime_passed = _double(self._context.get_time()) - self._initial_simtime
+        simtime_passed = double_value(self._context.get_time()) - self._initial_simtime
         desired = self._initial_realtime + simtime_passed / self._target_realtime_rate
         delay = desired - time.perf_counter()
         if delay > 0:
@@ -284,7 +285,7 @@ class Simulator:
 
     def get_actual_realtime_rate(self):
         """Simulated time over real time since Initialize() or ResetStatistics()."""
-        simtime_passed = _double(self._context.get_time()) - self._initial_simtime
+        simtime_passed = double_value(self._context.get_time()) - self._initial_simtime
         return simtime_passed / (time.perf_counter() - self._initial_realtime)
 
     # ---- publishing options ------------------------------------------------------------------
@@ -372,7 +373,7 @@ class Simulator:
         self._num_discrete_updates = 0
         self._num_unrestricted_updates = 0
         self._num_publishes = 0
-        self._initial_simtime = _double(self._context.get_time())
+        self._initial_simtime = double_value(self._context.get_time())
         self._initial_realtime = time.perf_counter()
 
     def get_num_steps_taken(self):
