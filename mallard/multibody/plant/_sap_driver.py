@@ -520,7 +520,7 @@ class SapDriver:
         problem.work.v[:] = value(v0)
         status = compiled.sap_solve(problem.si, problem.sw, value(M), value(diagonal))
         if status != _layout.SAP_SUCCESS:
-            raise _failure(status, context.get_time())
+            raise _failure(status, scalar_value(context.get_time()))
         v, gamma = problem.work.v.copy(), problem.work.gamma
         if autodiff:
             arguments = (q0, v0, pd_rows, pd_values, couplers, holonomic, M, diagonal)

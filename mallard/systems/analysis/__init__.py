@@ -34,6 +34,9 @@ from mallard.systems.analysis._simulator_config import (
 from mallard.systems.analysis._simulator_status import InitializeParams, SimulatorStatus
 
 Simulator_ = TemplateClass("Simulator_", Simulator, "system")
+IntegratorBase_ = TemplateClass("IntegratorBase_", IntegratorBase, "system")
+RungeKutta2Integrator_ = TemplateClass("RungeKutta2Integrator_", RungeKutta2Integrator, "system")
+RungeKutta3Integrator_ = TemplateClass("RungeKutta3Integrator_", RungeKutta3Integrator, "system")
 
 __all__ = [
     "ApplySimulatorConfig",
@@ -43,13 +46,16 @@ __all__ = [
     "ImplicitEulerIntegrator",
     "InitializeParams",
     "IntegratorBase",
+    "IntegratorBase_",
     "MonteCarloSimulation",
     "PrintSimulatorStatistics",
     "RandomSimulation",
     "RandomSimulationResult",
     "ResetIntegratorFromFlags",
     "RungeKutta2Integrator",
+    "RungeKutta2Integrator_",
     "RungeKutta3Integrator",
+    "RungeKutta3Integrator_",
     "RungeKutta5Integrator",
     "SemiExplicitEulerIntegrator",
     "Simulator",

@@ -73,7 +73,9 @@ class CompiledAdvance:
     @classmethod
     def make(cls, simulator, plan):
         """The CompiledAdvance of ``simulator``'s system as ``plan`` (its EventPlan) lists
-        it, or None if its structure never allows one."""
+        it, or None if its structure never allows one (or its times are not floats)."""
+        if type(simulator._context._time) is not float:
+            return None
         found = None
         for index, (leaf, context) in enumerate(plan.leaves):
             state = context._state

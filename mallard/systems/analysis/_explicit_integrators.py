@@ -4,8 +4,8 @@ SemiExplicitEulerIntegrator (fixed step), RungeKutta3Integrator and RungeKutta5I
 
 Fixed-step integrators are constructed as ``(system, max_step_size, context=None)``,
 error-controlled ones as ``(system, context=None)``, as pydrake's. They step states of
-AutoDiffXd and Expressions too (Simulator_[AutoDiffXd]); the error control uses the double
-values of the error estimate.
+AutoDiffXd and Expressions too (Simulator_[AutoDiffXd]), with step sizes of the same scalar
+type (the stages' scales are then T).
 """
 
 import numpy as np
@@ -36,7 +36,7 @@ class ExplicitEulerIntegrator(_FixedStepIntegrator):
 
     def _do_initialize(self):
         self._K = np.empty((1, self._n), self._dtype)
-        self._scales = np.empty(1)
+        self._scales = np.empty(1, self._dtype)
 
     def _do_step(self, h):
         context, x, K = self._context, self._xc, self._K
@@ -56,7 +56,7 @@ class RungeKutta2Integrator(_FixedStepIntegrator):
 
     def _do_initialize(self):
         self._K = np.empty((2, self._n), self._dtype)  # [k⁽ᵃ⁾, k₀]
-        self._scales = np.empty(2)
+        self._scales = np.empty(2, self._dtype)
 
     def _do_step(self, h):
         context, x, K, scales = self._context, self._xc, self._K, self._scales
@@ -126,7 +126,7 @@ class _ErrorControlledRungeKutta(IntegratorBase):
             self._DEFAULT_ACCURACY, self._LOOSEST_ACCURACY, self._MAX_STEP_FRACTION
         )
         self._K = np.empty((len(self._C), self._n), self._dtype)
-        self._scales = np.empty(len(self._C))
+        self._scales = np.empty(len(self._C), self._dtype)
 
 
 class RungeKutta3Integrator(_ErrorControlledRungeKutta):
@@ -173,7 +173,7 @@ class RungeKutta5Integrator(_ErrorControlledRungeKutta):
     1e-5 by default and at most 1e-3."""
 
     _scheme = "runge_kutta5"
-    _C = np.array([0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0])
+    _C = (0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0)  # (floats: the stage times are floats)
     _A = (
         np.array([1 / 5]),
         np.array([3 / 40, 9 / 40]),

@@ -9,6 +9,11 @@ weighted infinity norm of the error estimate does not exceed the accuracy; the n
 (not grown) after a step artificially shortened to reach an event. A step may be stretched by
 1% to reach an event instead of leaving a sliver.
 
+Times, step sizes and the error norm are scalars of the system's type T, as Drake's
+IntegratorBase<T> keeps them (a float, or an AutoDiffXd for an AutoDiffXd system, so that
+the gradients of a simulation also differentiate the step-size choices of error control);
+the accuracy and the weights are floats, and every decision compares double values.
+
 Integrators work on the Context's continuous state array in place. The time derivatives of a
 Diagram are evaluated leaf by leaf into preallocated arrays (a leaf with its own cached
 EvalTimeDerivatives, as the MultibodyPlant, is asked for that), and an evaluation is reused
@@ -22,8 +27,9 @@ import math
 import numpy as np
 
 from mallard._compiled import kernels
-from mallard.systems.framework._context import _next_serial
-from mallard.systems.framework._system import System
+from mallard._scalar_value import scalar_value
+from mallard.systems.framework._context import _next_serial, as_time
+from mallard.systems.framework._system import System, system_scalar_type
 
 #: The integrators' compiled helpers (systems.analysis._kernels), for double values.
 _KERNELS = kernels(np.float64)
@@ -47,12 +53,26 @@ _RULES = _Rules()
 _NAN = math.nan
 
 
-def _double_values(a):
-    """The double values of an array of scalars (NaN for an Expression without one)."""
-    from mallard._scalar import scalar_value
+def _isnan(x):
+    """Whether scalar ``x`` (a float or a T) is NaN."""
+    return x != x
 
-    values = [scalar_value(x) for x in a]
-    return np.array([_NAN if v is None else v for v in values])
+
+def double_value(x):
+    """The double value of scalar ``x`` (Drake's ExtractDoubleOrThrow)."""
+    return x if type(x) is float else scalar_value(x)
+
+
+def _max_abs(values):
+    """max |valuesᵢ| as Eigen's lpNorm<Infinity> of T: the first largest, 0 when empty."""
+    if not values.size:
+        return 0.0
+    largest = abs(values[0])
+    for x in values[1:]:
+        x = abs(x)
+        if x > largest:
+            largest = x
+    return largest
 
 
 #: How much a step that could not be taken shrinks.
@@ -131,16 +151,24 @@ class IntegratorBase:
     def __init__(self, system, context=None):
         self._system = system
         self._context = context
+        self._T = T = system_scalar_type(system)
+        template_T = getattr(type(self), "_template_scalar", T)  # (of X_[T](system, ...))
+        if template_T is not T:
+            raise TypeError(
+                f"{type(self).__name__}: the system's scalar type is {T.__name__}, not "
+                f"{template_T.__name__}"
+            )
+        self._nan = _NAN if T is float else T(_NAN)  # (Drake's nan() of T)
         self._initialized = False
         self._target_accuracy = _NAN
         self._accuracy_in_use = _NAN
         self._fixed_step_mode = False
-        self._max_step_size = _NAN
-        self._req_min_step_size = 0.0
-        self._req_initial_step_size = _NAN
+        self._max_step_size = self._nan
+        self._req_min_step_size = self._as_T(0.0)
+        self._req_initial_step_size = self._nan
         self._min_step_exceeded_throws = True
-        self._ideal_next_step_size = _NAN
-        self._prev_step_size = _NAN
+        self._ideal_next_step_size = self._nan
+        self._prev_step_size = self._nan
         self._qbar_weight = np.zeros(0)
         self._z_weight = np.zeros(0)
         self._err_est = None
@@ -164,12 +192,16 @@ class IntegratorBase:
     def _do_initialize(self):
         """Integrator-specific initialization (defaults, workspace)."""
 
+    def _as_T(self, x, name="step size"):
+        """Real number or T ``x`` as a T (TypeError for another scalar type)."""
+        return as_time(x, self._T, f"{type(self).__name__}: {name}")
+
     def _initialize_accuracy(self, default_accuracy, loosest_accuracy, max_step_fraction):
         """Drake's InitializeAccuracy: an initial step target (a fraction of the maximum
         step) unless one was requested, and the accuracy in use (the default if none was
         set, at most the loosest)."""
-        if math.isnan(self._req_initial_step_size):
-            if math.isnan(self._max_step_size):
+        if _isnan(self._req_initial_step_size):
+            if _isnan(self._max_step_size):
                 raise RuntimeError(
                     "Neither initial step size target nor maximum step size has been set!"
                 )
@@ -207,6 +239,7 @@ class IntegratorBase:
         return self._err_est
 
     def get_ideal_next_step_size(self):
+        """The step size error control would take next (a T; NaN before the first step)."""
         return self._ideal_next_step_size
 
     def set_fixed_step_mode(self, flag):
@@ -242,14 +275,14 @@ class IntegratorBase:
             raise RuntimeError(
                 "Integrator does not support error estimation and user has initial step size target"
             )
-        self._req_initial_step_size = float(step_size)
+        self._req_initial_step_size = self._as_T(step_size, "step_size")
 
     def get_initial_step_size_target(self):
         return self._req_initial_step_size
 
     def set_maximum_step_size(self, max_step_size):
         """The largest step (which may be stretched by 1% to reach an event)."""
-        self._max_step_size = float(max_step_size)
+        self._max_step_size = self._as_T(max_step_size, "max_step_size")
 
     def get_maximum_step_size(self):
         return self._max_step_size
@@ -258,7 +291,7 @@ class IntegratorBase:
         return 1.01  # (systems.analysis._kernels.STRETCH_FACTOR)
 
     def set_requested_minimum_step_size(self, min_step_size):
-        self._req_min_step_size = float(min_step_size)
+        self._req_min_step_size = self._as_T(min_step_size, "min_step_size")
 
     def get_requested_minimum_step_size(self):
         return self._req_min_step_size
@@ -270,7 +303,7 @@ class IntegratorBase:
         return self._min_step_exceeded_throws
 
     def get_working_minimum_step_size(self):
-        """max(1e-14, 1e-14·t, requested minimum)."""
+        """max(1e-14, 1e-14·|t|, requested minimum), a T."""
         return _RULES.working_minimum_step_size(self._context._time, self._req_min_step_size)
 
     # ---- context and system --------------------------------------------------------------
@@ -302,11 +335,11 @@ class IntegratorBase:
         self._z_weight = np.zeros(0)
         self._fixed_step_mode = False
         self.ResetStatistics()
-        self._req_min_step_size = 0.0
-        self._max_step_size = _NAN
+        self._req_min_step_size = self._as_T(0.0)
+        self._max_step_size = self._nan
         self._accuracy_in_use = _NAN
-        self._prev_step_size = _NAN
-        self._ideal_next_step_size = _NAN
+        self._prev_step_size = self._nan
+        self._ideal_next_step_size = self._nan
         self._initialized = False
 
     def Initialize(self):
@@ -378,9 +411,11 @@ class IntegratorBase:
 
     def _build_weights(self):
         """The weight of each state variable's error (q through the identity N), and the
-        leaves whose q weights need N (their q entries weigh 0 here)."""
+        leaves whose q weights need N (their q entries weigh 0 here); the entries of q, v
+        and z in the state (the norms of T errors take them apart, as Drake's)."""
         weights = np.empty(self._n)
         self._mapped = []
+        q, v, z = [], [], []
         v_count = z_count = 0
         for leaf in self._leaves:
             nq, nv = leaf.num_q, leaf.num_v
@@ -388,15 +423,22 @@ class IntegratorBase:
             qbar = self._qbar_weight[v_count : v_count + nv]
             if leaf.n_map is None:
                 weights[a : a + nq] = qbar[:nq]
+                q.append(np.arange(a, a + nq))
             else:
                 weights[a : a + nq] = 0.0
                 self._mapped.append((leaf, slice(a, a + nq), qbar))
+                q.append((leaf, slice(a, a + nq), qbar))
             weights[a + nq : a + nq + nv] = qbar
+            v.append(np.arange(a + nq, a + nq + nv))
             nz = b - a - nq - nv
             weights[a + nq + nv : b] = self._z_weight[z_count : z_count + nz]
+            z.append(np.arange(a + nq + nv, b))
             v_count += nv
             z_count += nz
         self._weights = weights
+        self._q_parts = q
+        self._v_entries = np.concatenate(v) if v else np.zeros(0, np.int64)
+        self._z_entries = np.concatenate(z) if z else np.zeros(0, np.int64)
 
     # ---- derivatives ---------------------------------------------------------------------
     def _notify_state_changed(self):
@@ -434,11 +476,11 @@ class IntegratorBase:
         return self._error_norm(np.asarray(data))
 
     def _error_norm(self, err):
-        """The weighted infinity norm of ``err`` (of the double values of its scalars)."""
+        """The weighted infinity norm of ``err``: a float, or a T for T errors."""
         if self._n == 0:
             return 0.0
         if err.dtype != np.float64:
-            err = _double_values(err)
+            return self._scalar_error_norm(err)
         norm = _KERNELS.weighted_max_abs(err, self._weights)
         for leaf, q_slice, qbar in self._mapped:
             v = leaf.n_map.MapQDotToVelocity(leaf.context, err[q_slice])
@@ -447,6 +489,26 @@ class IntegratorBase:
         if math.isnan(norm):
             return _NAN
         return float(norm)
+
+    def _scalar_error_norm(self, err):
+        """The weighted infinity norm of T errors as Drake's CalcStateChangeNorm forms it: the
+        largest of the norms of z, of q (weighted through N: N·W·N⁺·dq) and of v."""
+        w = self._weights
+        v, z = self._v_entries, self._z_entries
+        v_norm = _max_abs(w[v] * err[v])
+        z_norm = _max_abs(w[z] * err[z])
+        q_changes = []
+        for part in self._q_parts:
+            if isinstance(part, np.ndarray):
+                q_changes.append(w[part] * err[part])
+            else:
+                leaf, q, qbar = part
+                dv = leaf.n_map.MapQDotToVelocity(leaf.context, err[q])
+                q_changes.append(np.asarray(leaf.n_map.MapVelocityToQDot(leaf.context, qbar * dv)))
+        q_norm = _max_abs(np.concatenate(q_changes)) if q_changes else 0.0
+        if _isnan(q_norm) or _isnan(v_norm) or _isnan(z_norm):
+            return self._nan
+        return _RULES.py_max(z_norm, _RULES.py_max(q_norm, v_norm))
 
     # ---- stepping ------------------------------------------------------------------------
     def _step(self, h):
@@ -463,7 +525,7 @@ class IntegratorBase:
     def _throw_step_too_small(self):
         raise RuntimeError(
             "Error control wants to select step smaller than minimum allowed "
-            f"({self.get_working_minimum_step_size():g})"
+            f"({double_value(self.get_working_minimum_step_size()):g})"
         )
 
     def _calc_adjusted_step_size(self, err, step_taken, at_minimum):
@@ -490,7 +552,7 @@ class IntegratorBase:
         x0_save = self._x0_save
         x0_save[:] = self._xc
         step = self._ideal_next_step_size
-        if math.isnan(step):
+        if step != step:  # (NaN: _isnan, inlined in this loop)
             step = self._req_initial_step_size
         at_minimum = False
         while True:
@@ -512,10 +574,10 @@ class IntegratorBase:
             if succeeded:
                 if not limited:
                     self._ideal_next_step_size = next_step
-                if math.isnan(self._actual_initial_step_size_taken):
+                if self._actual_initial_step_size_taken != self._actual_initial_step_size_taken:
                     self._actual_initial_step_size_taken = step
                 smallest = self._smallest_adapted_step_size_taken
-                if math.isnan(smallest) or (step < smallest and step < h_max):
+                if smallest != smallest or (step < smallest and step < h_max):
                     self._smallest_adapted_step_size_taken = step
                 return step == h_max
             self._num_shrinkages_from_error_control += 1
@@ -571,7 +633,7 @@ class IntegratorBase:
         inf = math.inf
         while True:
             self.IntegrateNoFurtherThanTime(
-                inf, inf, min(t_final, self._context.get_time() + self._max_step_size)
+                inf, inf, _RULES.py_min(t_final, self._context.get_time() + self._max_step_size)
             )
             if self._context.get_time() >= t_final:
                 return
@@ -604,9 +666,9 @@ class IntegratorBase:
 
     def ResetStatistics(self):
         """Forgets the statistics."""
-        self._actual_initial_step_size_taken = _NAN
-        self._smallest_adapted_step_size_taken = _NAN
-        self._largest_step_size_taken = _NAN
+        self._actual_initial_step_size_taken = self._nan
+        self._smallest_adapted_step_size_taken = self._nan
+        self._largest_step_size_taken = self._nan
         self._num_steps_taken = 0
         self._num_ode_evals = 0
         self._num_shrinkages_from_error_control = 0
@@ -647,18 +709,21 @@ class IntegratorBase:
         self._num_ode_evals += int(evals)
 
     def GetStatisticsSummary(self):
-        """[(name, value)] of the statistics, as pydrake's."""
+        """[(name, value)] of the statistics, as pydrake's (step sizes as floats)."""
         summary = [("integrator_num_steps_taken", self.get_num_steps_taken())]
         if not self.get_fixed_step_mode():
             summary += [
                 (
                     "integrator_actual_initial_step_size_taken",
-                    self.get_actual_initial_step_size_taken(),
+                    double_value(self.get_actual_initial_step_size_taken()),
                 ),
-                ("integrator_largest_step_size_taken", self.get_largest_step_size_taken()),
+                (
+                    "integrator_largest_step_size_taken",
+                    double_value(self.get_largest_step_size_taken()),
+                ),
                 (
                     "integrator_smallest_adapted_step_size_taken",
-                    self.get_smallest_adapted_step_size_taken(),
+                    double_value(self.get_smallest_adapted_step_size_taken()),
                 ),
                 (
                     "integrator_num_step_shrinkages_from_error_control",

@@ -12,9 +12,16 @@ The sums and the norm are entry points of mallard._compiled, called as
 does not import numba), interpreted on object arrays (the states of AutoDiffXd and Expression
 systems). The step rules are plain functions IntegratorBase calls. All are kernels too
 (``jitable``), so that the plant's compiled stepping (mallard.multibody._kernels.stepping)
-takes its steps by the same rules and sums."""
+takes its steps by the same rules and sums.
+
+Called from Python, the rules take the integrator's scalars: floats, or the AutoDiffXd times
+and step sizes of an AutoDiffXd system's integrator (Drake's IntegratorBase<T> keeps them as T,
+so that gradients also differentiate the step-size choices). Their tests are on the double
+values, and min/max keep the derivatives Drake's AutoDiff min/max keep."""
 
 import math
+
+from numba.extending import overload
 
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
@@ -129,17 +136,39 @@ def weighted_max_abs(values, weights):
 
 
 # ---- the rules of a step ---------------------------------------------------------------------
+def takes_second_of_equal(a, b):
+    """Of two scalars of equal value, whether Drake's AutoDiff min and max return the second:
+    when only it has derivatives (compiled, for floats: never)."""
+    return _num_derivatives(a) == 0 and _num_derivatives(b) > 0
+
+
+@overload(takes_second_of_equal)
+def _takes_second_of_equal_compiled(a, b):
+    return lambda a, b: False
+
+
+def _num_derivatives(x):
+    derivatives = getattr(x, "derivatives", None)
+    return 0 if derivatives is None else derivatives().size
+
+
 @jitable
 def py_min(a, b):
-    """min(a, b) as Python's builtin takes it: ``a`` unless ``b`` is strictly smaller (so a
-    NaN ``b`` is dropped, a NaN ``a`` kept)."""
-    return b if b < a else a
+    """min(a, b) as Python's builtin and Drake's std::min take it: ``a`` unless ``b`` is
+    strictly smaller (so a NaN ``b`` is dropped, a NaN ``a`` kept), or equal and alone in
+    having derivatives (Drake's AutoDiff min)."""
+    if b < a or (b == a and takes_second_of_equal(a, b)):
+        return b
+    return a
 
 
 @jitable
 def py_max(a, b):
-    """max(a, b) as Python's builtin takes it: ``a`` unless ``b`` is strictly larger."""
-    return b if b > a else a
+    """max(a, b) as Python's builtin and Drake's std::max take it: ``a`` unless ``b`` is
+    strictly larger, or equal and alone in having derivatives (Drake's AutoDiff max)."""
+    if b > a or (b == a and takes_second_of_equal(a, b)):
+        return b
+    return a
 
 
 @jitable
@@ -182,8 +211,8 @@ def candidate_step(h_max, step, max_step_size):
 
 @jitable
 def working_minimum_step_size(t, requested_minimum):
-    """max(1e-14, 1e-14·t, the requested minimum step size)."""
-    return py_max(py_max(1e-14, t * 1e-14), requested_minimum)
+    """max(1e-14, 1e-14·|t|, the requested minimum step size)."""
+    return py_max(py_max(1e-14, abs(t) * 1e-14), requested_minimum)
 
 
 @jitable
@@ -194,7 +223,7 @@ def adjusted_step_size(
     (error estimate of order ``order``): (accepted, next step size, at minimum, too small).
     ``too small``: the next step would be below ``working_minimum`` and ``throws`` (the
     caller raises; the other values are then meaningless)."""
-    if math.isnan(err) or math.isinf(err):
+    if not err - err == 0:  # (NaN or infinite: math.isnan and isinf take no AutoDiffXd)
         return False, MIN_SHRINK * step_taken, at_minimum, False
     if err == 0:
         new_step_size = MAX_GROW * step_taken
@@ -213,7 +242,7 @@ def adjusted_step_size(
             new_step_size = py_min(new_step_size, HYSTERESIS_LOW * step_taken)
     new_step_size = py_min(new_step_size, MAX_GROW * step_taken)
     new_step_size = py_max(new_step_size, MIN_SHRINK * step_taken)
-    if not math.isnan(max_step_size):
+    if max_step_size == max_step_size:  # (not NaN)
         new_step_size = py_min(new_step_size, max_step_size)
     if new_step_size < working_minimum and new_step_size < step_taken and throws:
         return False, new_step_size, at_minimum, True

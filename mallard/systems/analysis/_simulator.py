@@ -18,6 +18,10 @@ The timing rules (Drake's, checked against pydrake):
   publishing at t sees the state before the updates at t.
 * Periodic event times are offset + k·period computed afresh (not accumulated); events of
   different systems or periods trigger together only when those times are equal.
+* The times (the Context's, the boundary, the event times) are scalars of the system's type
+  T, as Drake's Simulator<T> has them: an AutoDiffXd boundary time, or an error-controlled
+  step, gives the final time and state derivatives. The statuses and statistics hold their
+  double values.
 * A handler returning EventStatus.Failed raises RuntimeError (updates are then not
   applied; all publishes still run); ReachedTermination makes AdvanceTo() return at the
   current time with that status.
@@ -28,9 +32,10 @@ import time
 
 from mallard.systems.analysis._compiled_advance import CompiledAdvance
 from mallard.systems.analysis._explicit_integrators import RungeKutta3Integrator
-from mallard.systems.analysis._integrator_base import IntegratorBase, StepResult
+from mallard.systems.analysis._integrator_base import IntegratorBase, StepResult, double_value
 from mallard.systems.analysis._interrupts import keyboard_interrupt_held
 from mallard.systems.analysis._simulator_status import InitializeParams, SimulatorStatus
+from mallard.systems.framework._context import as_time
 from mallard.systems.framework._event_dispatch import _EMPTY, EventPlan
 from mallard.systems.framework._events import EventStatus
 
@@ -75,7 +80,7 @@ class Simulator:
         self._num_discrete_updates = 0
         self._num_unrestricted_updates = 0
         self._num_publishes = 0
-        self._initial_simtime = context.get_time()
+        self._initial_simtime = double_value(context.get_time())
         self._initial_realtime = time.perf_counter()
 
     # ---- initialization ------------------------------------------------------------------
@@ -88,7 +93,7 @@ class Simulator:
         context = self._context
         self._initialization_done = False
         current_time = context.get_time()
-        status = SimulatorStatus(current_time)
+        status = SimulatorStatus(double_value(current_time))
         self._integrator.Initialize()
         self.ResetStatistics()
         plan = self._plan = EventPlan(self._system, context)
@@ -102,7 +107,7 @@ class Simulator:
         self._throw_if_failed(worst, status)
         if not worst.reached_termination():
             self._per_step = plan.per_step
-            before = math.nextafter(current_time, -_INF)
+            before = math.nextafter(double_value(current_time), -_INF)
             next_time, timed = plan.next_update(before)
             self._timed = timed
             self._time_triggered = next_time == current_time
@@ -114,16 +119,18 @@ class Simulator:
                 worst = _keep(worst, self._call_monitor())
             self._throw_if_failed(worst, status)
         if worst.reached_termination():
-            status.SetReachedTermination(context.get_time(), worst.system(), worst.message())
-        self._last_known_simtime = context.get_time()
+            status.SetReachedTermination(
+                double_value(context.get_time()), worst.system(), worst.message()
+            )
+        self._last_known_simtime = double_value(context.get_time())
         self._initialization_done = True
         return status
 
     # ---- advancing -------------------------------------------------------------------------
     def AdvanceTo(self, boundary_time, interruptible=True):
-        """Advances to ``boundary_time`` (Initialize()-ing first if needed); returns a
-        SimulatorStatus (early return if a handler or the monitor asked for termination).
-        ``interruptible=False`` holds Ctrl+C (SIGINT) until it returns."""
+        """Advances to ``boundary_time`` (a real number or a T; Initialize()-ing first if
+        needed); returns a SimulatorStatus (early return if a handler or the monitor asked
+        for termination). ``interruptible=False`` holds Ctrl+C (SIGINT) until it returns."""
         if not interruptible:
             with keyboard_interrupt_held():
                 return self.AdvanceTo(boundary_time)
@@ -137,13 +144,18 @@ class Simulator:
                 "Simulation time has changed since last Initialize() or AdvanceTo(). "
                 "Resetting simulation time requires a call to Initialize()."
             )
-        boundary_time = float(boundary_time)
+        T = type(context._time)
+        if T is float:
+            boundary_time = float(boundary_time)
+        else:
+            boundary_time = as_time(boundary_time, T, "Simulator.AdvanceTo(): boundary_time")
         if not boundary_time >= context._time:
             raise RuntimeError(
-                f"Simulator::AdvanceTo(): the boundary time {boundary_time} is before the "
-                f"current time {context._time}"
+                "Simulator::AdvanceTo(): the boundary time "
+                f"{double_value(boundary_time)} is before the current time "
+                f"{double_value(context._time)}"
             )
-        status = SimulatorStatus(boundary_time)
+        status = SimulatorStatus(double_value(boundary_time))
         plan = self._plan
         integrator = self._integrator
         per_step = self._per_step
@@ -194,11 +206,13 @@ class Simulator:
                 if worst._severity == EventStatus.Severity.kFailed:
                     self._throw_if_failed(worst, status)
             if worst.reached_termination():
-                status.SetReachedTermination(context._time, worst.system(), worst.message())
+                status.SetReachedTermination(
+                    double_value(context._time), worst.system(), worst.message()
+                )
                 break
             if context._time >= boundary_time:
                 break
-        self._last_known_simtime = context._time
+        self._last_known_simtime = double_value(context._time)
         return status
 
     def AdvancePendingEvents(self):
@@ -248,12 +262,14 @@ class Simulator:
 
     def _throw_if_failed(self, worst, status):
         if worst.failed():
-            status.SetEventHandlerFailed(self._context.get_time(), worst.system(), worst.message())
+            status.SetEventHandlerFailed(
+                double_value(self._context.get_time()), worst.system(), worst.message()
+            )
             raise RuntimeError(status.FormatMessage())
 
     # ---- realtime --------------------------------------------------------------------------
     def _pause_if_too_fast(self):
-        simtime_passed = self._context.get_time() - self._initial_simtime
+        simtime_passed = double_value(self._context.get_time()) - self._initial_simtime
         desired = self._initial_realtime + simtime_passed / self._target_realtime_rate
         delay = desired - time.perf_counter()
         if delay > 0:
@@ -269,7 +285,7 @@ class Simulator:
 
     def get_actual_realtime_rate(self):
         """Simulated time over real time since Initialize() or ResetStatistics()."""
-        simtime_passed = self._context.get_time() - self._initial_simtime
+        simtime_passed = double_value(self._context.get_time()) - self._initial_simtime
         return simtime_passed / (time.perf_counter() - self._initial_realtime)
 
     # ---- publishing options ------------------------------------------------------------------
@@ -357,7 +373,7 @@ class Simulator:
         self._num_discrete_updates = 0
         self._num_unrestricted_updates = 0
         self._num_publishes = 0
-        self._initial_simtime = self._context.get_time()
+        self._initial_simtime = double_value(self._context.get_time())
         self._initial_realtime = time.perf_counter()
 
     def get_num_steps_taken(self):

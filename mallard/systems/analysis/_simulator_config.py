@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 
+from mallard._template import cpp_scalar_name
 from mallard.systems.analysis._explicit_integrators import (
     ExplicitEulerIntegrator,
     RungeKutta2Integrator,
@@ -14,6 +15,7 @@ from mallard.systems.analysis._explicit_integrators import (
     SemiExplicitEulerIntegrator,
 )
 from mallard.systems.analysis._implicit_euler import ImplicitEulerIntegrator
+from mallard.systems.analysis._integrator_base import double_value
 
 # scheme name -> (integrator class, is fixed step)
 _SCHEMES = {
@@ -82,7 +84,7 @@ def ExtractSimulatorConfig(simulator):
     if scheme not in _SCHEMES:
         raise RuntimeError(f"Unrecognized integration scheme {type(integrator).__name__}")
     result = SimulatorConfig(integration_scheme=scheme)
-    result.max_step_size = float(integrator.get_maximum_step_size())
+    result.max_step_size = double_value(integrator.get_maximum_step_size())
     if integrator.supports_error_estimation():
         result.use_error_control = not integrator.get_fixed_step_mode()
         accuracy = integrator.get_accuracy_in_use()
@@ -95,7 +97,7 @@ def ExtractSimulatorConfig(simulator):
     else:
         result.use_error_control = False
         result.accuracy = 0.0
-    result.start_time = float(simulator.get_context().get_time())
+    result.start_time = double_value(simulator.get_context().get_time())
     result.target_realtime_rate = simulator.get_target_realtime_rate()
     result.publish_every_time_step = simulator.get_publish_every_time_step()
     return result
@@ -114,16 +116,18 @@ def PrintSimulatorStatistics(simulator):
         f"Number of discrete updates = {simulator.get_num_discrete_updates()}",
         f'Number of "unrestricted" updates = {simulator.get_num_unrestricted_updates()}',
         "",
-        f"Stats for integrator {type(integrator).__name__} with "
+        f"Stats for integrator {_type_name(integrator)} with "
         + ("fixed steps:" if fixed else "error control:"),
         f"Number of time steps taken (integrator stats) = {integrator.get_num_steps_taken()}",
     ]
     if not fixed:
         lines += [
-            f"Initial time step taken = {integrator.get_actual_initial_step_size_taken():10.6g} s",
-            f"Largest time step taken = {integrator.get_largest_step_size_taken():10.6g} s",
+            "Initial time step taken = "
+            f"{double_value(integrator.get_actual_initial_step_size_taken()):10.6g} s",
+            "Largest time step taken = "
+            f"{double_value(integrator.get_largest_step_size_taken()):10.6g} s",
             "Smallest adapted step size = "
-            f"{integrator.get_smallest_adapted_step_size_taken():10.6g} s",
+            f"{double_value(integrator.get_smallest_adapted_step_size_taken()):10.6g} s",
             "Number of steps shrunk due to error control = "
             f"{integrator.get_num_step_shrinkages_from_error_control()}",
         ]
@@ -167,3 +171,11 @@ def PrintSimulatorStatistics(simulator):
     summary = dict(integrator.GetStatisticsSummary())
     lines += ["", "JSON Statistics:", json.dumps(summary, indent=2, sort_keys=True)]
     print("\n".join(lines))
+
+
+def _type_name(integrator):
+    """The integrator's class name as Drake prints it (``RungeKutta3Integrator``, or
+    ``RungeKutta3Integrator<drake::AutoDiffXd>`` for another scalar type)."""
+    name = type(integrator).__name__
+    T = integrator._T
+    return name if T is float else f"{name}<{cpp_scalar_name(T)}>"

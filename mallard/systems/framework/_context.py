@@ -1,6 +1,10 @@
 """Context: everything a System's computations depend on (time, state, parameters, input
 values) plus a cache of derived quantities.
 
+The time is a scalar of the system's type T, as Drake's Context<T>: a float, or an AutoDiffXd
+or Expression for the Context of an AutoDiffXd or symbolic system (real numbers given to
+SetTime become T constants).
+
 Dependency tracking is by serial numbers: every mutation of a source stamps it with a new
 number drawn from one process-wide counter, and a cache entry remembers the stamps of the
 sources it was computed from. Sources: time ``t``, state ``q`` (continuous generalized
@@ -44,7 +48,8 @@ class Context:
     def __init__(self, system, state, parameters, num_input_ports):
         self._system = system
         self._pathname = system.GetSystemPathname()  # as when the Context was made, as Drake's
-        self._time = 0.0
+        T = getattr(type(system), "_template_scalar", float)  # (system_scalar_type)
+        self._time = 0.0 if T is float else T(0.0)
         self._state = state
         self._parameters = parameters
         self._inputs = [None] * num_input_ports
@@ -93,12 +98,13 @@ class Context:
 
     # ---- time ----------------------------------------------------------------------------
     def get_time(self):
+        """The time, a T (the scalar type of the system)."""
         return self._time
 
     def SetTime(self, time_sec):
-        """Sets the time; RuntimeError unless it is finite (pydrake accepts NaN and infinity,
-        with which a Simulator later aborts)."""
-        self._time = checked_time(time_sec, "Context.SetTime()")
+        """Sets the time (a T, or a real number); RuntimeError unless it is finite (pydrake
+        accepts NaN and infinity, with which a Simulator later aborts)."""
+        self._time = checked_time(time_sec, "Context.SetTime()", type(self._time))
         self._serial_t = _next_serial()
 
     def get_accuracy(self):
@@ -319,15 +325,32 @@ class Context:
         return "\n".join(lines) + "\n"
 
 
-def checked_time(time_sec, method):
-    """``time_sec`` as a float (or the non-double scalar it is): TypeError if it is not a
-    scalar, RuntimeError naming ``method`` if its value is NaN or infinite."""
-    if type(time_sec) is not float:
-        time_sec = as_scalar(time_sec, name=f"{method}: time_sec")
-    value = time_sec if type(time_sec) is float else scalar_value(time_sec)
+def checked_time(time_sec, method, T=float):
+    """``time_sec`` as a time of scalar type ``T``: TypeError (naming ``method``) if it is not
+    a real number or a T, RuntimeError if its value is NaN or infinite."""
+    if type(time_sec) is not T:
+        time_sec = as_time(time_sec, T, f"{method}: time_sec")
+    value = time_sec if T is float else scalar_value(time_sec)
     if value is not None and not math.isfinite(value):
         raise RuntimeError(f"{method}: the time must be finite, got {value}")
     return time_sec
+
+
+def as_time(x, T, name):
+    """``x`` (a real number or a T) as a T: a real number becomes a T constant; TypeError
+    naming ``name`` for anything else (a scalar of another type, as pydrake's)."""
+    x = as_scalar(x, name=name)
+    if type(x) is float:
+        return x if T is float else T(x)
+    if type(x) is not T:
+        raise TypeError(
+            f"{name}: expected a {_type_name(T)}, got {type(x).__name__} (a scalar of another type)"
+        )
+    return x
+
+
+def _type_name(T):
+    return "float" if T is float else T.__name__
 
 
 def _width(text):
@@ -336,7 +359,10 @@ def _width(text):
 
 
 def _format_time(t):
-    """A time as Drake prints it (fmt's shortest form: 0, 1.5, 1e-05)."""
+    """A time as Drake prints it (fmt's shortest form: 0, 1.5, 1e-05; an AutoDiffXd's
+    value)."""
+    if hasattr(t, "derivatives"):
+        t = t.value()
     if not isinstance(t, float | int):
         return str(t)
     text = repr(float(t))
@@ -344,7 +370,9 @@ def _format_time(t):
 
 
 def _format_scalar(x):
-    """One value as Drake streams it (16 significant digits)."""
+    """One value as Drake streams it (16 significant digits; an AutoDiffXd's value)."""
+    if hasattr(x, "derivatives"):
+        x = x.value()
     return f"{x:.16g}" if isinstance(x, (float, int, np.floating)) else str(x)
 
 

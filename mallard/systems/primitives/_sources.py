@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mallard._scalar import as_array
+from mallard._scalar import as_array, scalar_value
 from mallard._template import array_to_scalar, cast_array
 from mallard.common.value import AbstractValue
 from mallard.systems.framework._leaf_system import LeafSystem
@@ -105,6 +105,8 @@ class TrajectorySource(LeafSystem):
 
     def _calc(self, context, output):
         t = context.get_time()
+        if type(t) is not float:
+            t = _failsafe_time(t)
         data, n = output._data, self._rows
         data[:n] = self._trajectory.value(t)[:, 0]
         beyond = self._zero_beyond and not (
@@ -114,3 +116,24 @@ class TrajectorySource(LeafSystem):
             data[k * n : (k + 1) * n] = 0.0 if beyond else derivative.value(t)[:, 0]
         if data.dtype == object:  # (the trajectory is double: its values become constants)
             data[:] = array_to_scalar(data.astype(float), system_scalar_type(self))
+
+
+def _failsafe_time(t):
+    """The double value of the non-double time ``t`` at which a double trajectory is evaluated
+    (Drake's ExtractFailsafeTime): RuntimeError if that would drop derivatives or
+    variables."""
+    derivatives = getattr(t, "derivatives", None)
+    if derivatives is not None:
+        if np.any(derivatives() != 0.0):
+            raise RuntimeError(
+                "Cannot take gradients w.r.t. time with this TrajectorySource. You must call "
+                "UpdateTrajectory() to provide a Trajectory<AutoDiffXd>."
+            )
+        return t.value()
+    value = scalar_value(t)
+    if value is None:
+        raise RuntimeError(
+            "Cannot output using symbolic time with this TrajectorySource. You must call "
+            "UpdateTrajectory() to provide a Trajectory<Expression>."
+        )
+    return value

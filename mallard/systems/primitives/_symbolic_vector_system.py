@@ -153,8 +153,6 @@ class SymbolicVectorSystem(LeafSystem):
         u = self._u_port.EvalBasicVector(context)._data if self._u else ()
         p = context._parameters._numeric._groups[0]._data if self._p else ()
         t = context.get_time()
-        if T is not float:
-            t = T(t) if isinstance(t, float) else t
         values = np.array(function(t, list(x), list(u), list(p)), dtype=object)
         if T is float:
             return values.astype(float)

@@ -126,9 +126,7 @@ class VectorLogSink(LeafSystem):
             self.DeclarePerStepPublishEvent(self._write)
 
     def _write(self, context):
-        T = system_scalar_type(self)
-        time = context._time if T is float else T(context._time)
-        self._log(context).AddData(time, self._u.EvalBasicVector(context)._data)
+        self._log(context).AddData(context._time, self._u.EvalBasicVector(context)._data)
 
     def _log(self, context):
         log = context._cache.get("vector_log")

@@ -93,8 +93,9 @@ def test_non_finite_time_of_a_diagram_is_rejected():
         context.SetTime(np.nan)
     assert context.get_time() == 0.0
     assert all(sub.get_time() == 0.0 for sub in context._subcontexts)
+    context_ad = context._system.ToAutoDiffXd().CreateDefaultContext()
     with raises(RuntimeError, "Context.SetTime(): the time must be finite, got inf"):
-        context.SetTime(AutoDiffXd(np.inf, [1.0]))
+        context_ad.SetTime(AutoDiffXd(np.inf, [1.0]))
 
 
 def test_continuous_state(context):
