@@ -58,6 +58,26 @@ from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
 
 
+class _ElementNames(dict):
+    """(model instance, name) -> element of one kind, with ``instances``: name -> the set of
+    model instances that have an element of that name (lookups by name alone)."""
+
+    def __init__(self):
+        super().__init__()
+        self.instances = {}
+
+    def __setitem__(self, key, element):
+        super().__setitem__(key, element)
+        self.instances.setdefault(key[1], set()).add(key[0])
+
+    def __delitem__(self, key):
+        super().__delitem__(key)
+        instances = self.instances[key[1]]
+        instances.discard(key[0])
+        if not instances:
+            del self.instances[key[1]]
+
+
 def _ends(joint):
     """The bodies a joint connects (by index), as a key that ignores their order."""
     return frozenset(
@@ -105,6 +125,7 @@ class MultibodyPlant(
         self._time_step = time_step
         self._is_finalized = False
         self._instance_names = ["WorldModelInstance", "DefaultModelInstance"]
+        self._instance_indices = {name: i for i, name in enumerate(self._instance_names)}
         self._bodies = []
         self._frames = []
         self._joints = []
@@ -126,7 +147,8 @@ class MultibodyPlant(
         self._topology = None  # the mobods, their index maps (_topology.Topology): Finalize()
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
         # (model instance, name) -> element, per kind of element.
-        self._names = {"RigidBody": {}, "Frame": {}, "Joint": {}, "JointActuator": {}}
+        self._names = {kind: _ElementNames() for kind in ("RigidBody", "Frame", "Joint",
+                                                          "JointActuator")}  # fmt: skip
         world = RigidBody("world", world_model_instance(), SpatialInertia.NaN())
         self._add_body(world)
         self._gravity_field = UniformGravityFieldElement()
@@ -217,7 +239,7 @@ class MultibodyPlant(
             raise TypeError(f"{method}(): name must be a str, got {type(name).__name__}")
         if name == "":
             raise RuntimeError(f"{method}(): the name of a model instance cannot be empty")
-        if name in self._instance_names and self._instance_names.index(name) != model_instance:
+        if self._instance_indices.get(name, model_instance) != model_instance:
             raise RuntimeError(
                 f"This model already contains a model instance named '{name}'. Model instance "
                 "names must be unique within a given model."
@@ -227,6 +249,7 @@ class MultibodyPlant(
         """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
         self._check_instance_name(name, "AddModelInstance")
         self._throw_if_tree_finalized("model instances")
+        self._instance_indices[name] = len(self._instance_names)
         self._instance_names.append(name)
         return ModelInstanceIndex(len(self._instance_names) - 1)
 
@@ -235,6 +258,8 @@ class MultibodyPlant(
         self._throw_if_finalized("RenameModelInstance")
         self._check_instance_exists(model_instance)
         self._check_instance_name(name, "RenameModelInstance", int(model_instance))
+        del self._instance_indices[self._instance_names[int(model_instance)]]
+        self._instance_indices[name] = int(model_instance)
         self._instance_names[int(model_instance)] = name
 
     @overloads("name, M_BBo_B=", "name, model_instance, M_BBo_B=")
@@ -577,6 +602,7 @@ class MultibodyPlant(
         self._next_index = checkpoint["next_index"]
         self._joint_between = {k: j for k, j in self._joint_between.items() if j._plant is self}
         self._instance_names[:] = checkpoint["instance_names"]
+        self._instance_indices = {name: i for i, name in enumerate(self._instance_names)}
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]
         for kind, constraints in checkpoint["constraints"].items():
