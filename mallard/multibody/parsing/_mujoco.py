@@ -510,9 +510,10 @@ class _MujocoParser:
                     if self.frames.degree:
                         ref *= math.pi / 180.0
                         limits = limits * (math.pi / 180.0)
-                    X_CJ = X_CJ @ RigidTransform(
-                        RotationMatrix._make(angle_axis_to_matrix(ref, axis))
-                    )
+                    if ref != 0.0:  # (a zero turn is the identity)
+                        X_CJ = X_CJ @ RigidTransform(
+                            RotationMatrix._make(angle_axis_to_matrix(ref, axis))
+                        )
                     joint = plant.AddJoint(
                         RevoluteJoint, name, parent, X_PJ, child, X_CJ, axis, damping
                     )

@@ -164,7 +164,7 @@ class Geom:
 
     def __init__(self, node, name):
         self.node = node
-        self.X_BG = RigidTransform()
+        self.X_BG = None  # (set by GeomParser.parse)
         self.name = name
         self.shape = None
         self.rgba = (0.5, 0.5, 0.5, 1.0)
@@ -208,6 +208,9 @@ class GeomParser:
         self.materials = materials
         self.meshes = meshes
         self.mesh_inertia = {}
+        # (volume, p_GoGcm_G, G_GGo_G moments) of a primitive shape at unit density, by
+        # (shape type, measures): models repeat their limbs' shapes.
+        self.unit_inertia = {}
 
     def parse(self, node, index, compute_inertia):
         """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
@@ -380,12 +383,12 @@ class GeomParser:
     def _inertia(self, node, geom, mesh):
         """M_GBo_B: the geom's mass (``mass``, or ``density`` (1000) times its volume) spread
         uniformly through its shape, about the body origin Bo, in the body frame B."""
-        volume, p_GoGcm_G, G_GGo_G = self._unit_density_inertia(node, geom, mesh)
+        volume, p_GoGcm_G, moments = self._unit_density_inertia(node, geom, mesh)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
             mass = volume * (1000.0 if density is None else density)
-        G_GGo_G = UnitInertia(*_moments(G_GGo_G))
+        G_GGo_G = UnitInertia(*moments)
         report = _validity_error(mass, p_GoGcm_G, G_GGo_G._I)
         if report is not None:
             self.diagnostics.error(
@@ -399,16 +402,26 @@ class GeomParser:
         return M_GGo_G.ReExpress(X_BG.rotation()).Shift(-X_BG.translation())
 
     def _unit_density_inertia(self, node, geom, mesh):
-        """(volume, p_GoGcm_G, G_GGo_G as a 3x3 array) of the geom's shape."""
+        """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape."""
         shape = geom.shape
         if isinstance(shape, Mesh):
             M = self.mesh_inertia.get(mesh)
             if M is None:
                 M = self._mesh_inertia(node, shape, mesh)
                 self.mesh_inertia[mesh] = M
-        else:
+            return M.get_mass(), M.get_com(), _moments(M.get_unit_inertia().CopyToFullMatrix3())
+        key = (type(shape), shape.__getstate__())
+        inertia = self.unit_inertia.get(key)
+        if inertia is None:
             M = CalcSpatialInertia(shape, 1.0)
-        return M.get_mass(), M.get_com(), M.get_unit_inertia().CopyToFullMatrix3()
+            inertia = (
+                M.get_mass(),
+                tuple(M.get_com().tolist()),
+                _moments(M.get_unit_inertia().CopyToFullMatrix3()),
+            )
+            self.unit_inertia[key] = inertia
+        volume, p_GoGcm_G, moments = inertia
+        return volume, np.array(p_GoGcm_G), moments
 
     def _mesh_inertia(self, node, mesh_shape, mesh):
         """The unit-density spatial inertia of a mesh, or of its convex hull (with Drake's
@@ -438,7 +451,7 @@ class GeomParser:
 
 
 def _moments(G):
-    return G[0, 0], G[1, 1], G[2, 2], G[0, 1], G[0, 2], G[1, 2]
+    return tuple(G[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]].tolist())
 
 
 def warn_unsupported_attribute(diagnostics, node, attribute):

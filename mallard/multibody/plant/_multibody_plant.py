@@ -27,7 +27,7 @@ from mallard.multibody.plant._geometry import GeometryMixin
 from mallard.multibody.plant._introspection import IntrospectionMixin
 from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
-from mallard.multibody.plant._parameters import PlantParameters, pose_array
+from mallard.multibody.plant._parameters import PlantParameters
 from mallard.multibody.plant._ports import PortsMixin
 from mallard.multibody.plant._random import RandomMixin
 from mallard.multibody.plant._scalar_conversion import ScalarConversionMixin
@@ -701,12 +701,12 @@ class MultibodyPlant(
         mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
         com = np.array([b._M_BBo_B._p for b in self._bodies], dtype=float).reshape(nb, 3)
         G = np.array([b._M_BBo_B._G for b in self._bodies], dtype=float).reshape(nb, 3, 3)
-        X_PF = np.empty((len(self._frames), 4, 3))
+        X_PF = np.zeros((len(self._frames), 4, 3))  # [R; pᵀ] (body frames: identity)
+        X_PF[:, :3] = np.eye(3)
         for f, frame in enumerate(self._frames):
             if isinstance(frame, FixedOffsetFrame):
-                X_PF[f] = pose_array(frame._X_PF._R._R, frame._X_PF._p)
-            else:
-                X_PF[f] = pose_array(np.eye(3), np.zeros(3))
+                X_PF[f, :3] = frame._X_PF._R._R
+                X_PF[f, 3] = frame._X_PF._p
         damping = np.zeros(self._nv)
         for j in self._joints:
             damping[j._v_start : j._v_start + j.num_velocities()] = j._default_damping

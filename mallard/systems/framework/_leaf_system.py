@@ -160,7 +160,7 @@ class LeafSystem(System):
         self._port_names[kind].add(port.get_name())
         return port
 
-    def _add_vector_input(self, name, model, random_type):
+    def _add_vector_input(self, name, model, random_type=None):
         name = self._port_name(name, self._input_ports, "input")
         if random_type is not None and not isinstance(random_type, RandomDistribution):
             raise TypeError(
@@ -225,6 +225,9 @@ class LeafSystem(System):
         _, (name, model, calc, prerequisites) = b.resolve(
             "LeafSystem.DeclareVectorOutputPort", _VECTOR_OUTPUT, args, kwargs
         )
+        return self._add_vector_output(name, model, calc, prerequisites)
+
+    def _add_vector_output(self, name, model, calc, prerequisites=None):
         name = self._port_name(name, self._output_ports, "output")
         model = _model_vector(model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
         port = OutputPort(
