@@ -34,6 +34,7 @@ ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 #: The geom attributes Drake ignores, with a warning.
 _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 _DEGREE = math.pi / 180.0
+_IDENTITY = np.eye(3).tolist()
 
 
 def _unit(a):
@@ -399,7 +400,10 @@ class GeomParser:
         # (checked just above)
         M_GGo_G = SpatialInertia(mass, p_GoGcm_G, G_GGo_G, skip_validity_check=True)
         X_BG = geom.X_BG
-        return M_GGo_G.ReExpress(X_BG.rotation()).Shift(-X_BG.translation())
+        M_GGo_B = M_GGo_G
+        if X_BG._R._R.tolist() != _IDENTITY:  # (re-expressing in the same frame changes no value)
+            M_GGo_B = M_GGo_G.ReExpress(X_BG._R)
+        return M_GGo_B.Shift(-X_BG._p)
 
     def _unit_density_inertia(self, node, geom, mesh):
         """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape."""

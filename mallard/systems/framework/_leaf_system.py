@@ -36,7 +36,7 @@ def _model_vector(size_or_vector, what, T, fill=0.0):
     elif isinstance(size_or_vector, (int, np.integer)) and not isinstance(size_or_vector, bool):
         if size_or_vector < 0:
             raise RuntimeError(f"{what}: size must be non-negative, got {size_or_vector}")
-        model = BasicVector(np.full(int(size_or_vector), fill))
+        model = BasicVector._make(np.full(int(size_or_vector), fill))
     else:
         model = BasicVector(as_array(size_or_vector, name=what).reshape(-1))
     if T is not float:
