@@ -611,15 +611,21 @@ class MultibodyPlant(
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns the mobods."""
-        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
-        for b in choose_floating_bases(len(self._bodies), ends):
+        for b in choose_floating_bases(len(self._bodies), self._joint_body_indices()):
             self._add_floating_joint(self._bodies[b])
-        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
+        ends = self._joint_body_indices()
         sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
         mobods = build_forest(len(self._bodies), ends, sizes)
         check_reversed_joints(mobods, self._joints, self._instance_names)
         self._add_mobilizer_frames(mobods)
         return mobods
+
+    def _joint_body_indices(self):
+        """(parent body index, child body index) of each joint, as ints."""
+        return [
+            (int(j._frame_on_parent._body._index), int(j._frame_on_child._body._index))
+            for j in self._joints
+        ]
 
     def _add_mobilizer_frames(self, mobods):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
