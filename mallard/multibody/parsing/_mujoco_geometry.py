@@ -35,6 +35,9 @@ ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 _DEGREE = math.pi / 180.0
 _IDENTITY = np.eye(3).tolist()
+_EPS = float(np.finfo(float).eps)
+_Z = np.array([0.0, 0.0, 1.0])  # (a geom's axis, in its frame)
+_Z.flags.writeable = False
 
 
 def _unit(a):
@@ -58,7 +61,7 @@ def from_two_vectors(a, b):
     ``a``)."""
     v0, v1 = _unit(a), _unit(b)
     c = float(v1 @ v0)
-    if c < -1.0 + np.finfo(float).eps:
+    if c < -1.0 + _EPS:
         c = max(c, -1.0)
         axis = _normal_axis(v0.tobytes() + v1.tobytes())
         w2 = (1.0 + c) * 0.5
@@ -140,7 +143,7 @@ class Frames:
         zaxis = self.vector(node, "zaxis", 3)
         if not zaxis @ zaxis > 0:
             error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
-        return from_two_vectors((0.0, 0.0, 1.0), zaxis)
+        return from_two_vectors(_Z, zaxis)
 
     def euler(self, angles):
         """R of the Euler ``angles`` about the axes of ``eulerseq`` (lower case: moving axes,
@@ -223,7 +226,7 @@ class GeomParser:
         fromto = self.frames.vector(node, "fromto", 6)
         if fromto is not None:
             start, end = fromto[:3], fromto[3:]
-            R = from_two_vectors((0.0, 0.0, 1.0), end - start)
+            R = from_two_vectors(_Z, end - start)
             geom.X_BG = RigidTransform(R, (start + end) / 2)
         else:
             geom.X_BG = self.frames.transform(node)
