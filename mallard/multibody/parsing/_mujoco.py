@@ -191,9 +191,7 @@ class _MujocoParser:
                     included = parse_xml(f.read(), path)
             except (OSError, XmlSyntaxError):
                 self.error(child, f"Failed to load <include> file at path {path}.")
-            for grandchild in included.children:
-                grandchild.parent = node
-            holder = type(included)(node.tag, {}, path, included.line, None)
+            holder = type(included)(node.tag, {}, path, included.line)
             holder.children = included.children
             self.expand_includes(holder)
             children += holder.children
