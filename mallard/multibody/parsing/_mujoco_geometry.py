@@ -63,9 +63,10 @@ def from_two_vectors(a, b):
     c = float(v1 @ v0)
     if c < -1.0 + _EPS:
         c = max(c, -1.0)
-        axis = _normal_axis(v0.tobytes() + v1.tobytes())
+        x, y, z = _normal_axis(v0.tobytes() + v1.tobytes()).tolist()
         w2 = (1.0 + c) * 0.5
-        q = np.concatenate([[math.sqrt(w2)], axis * math.sqrt(1.0 - w2)])
+        s = math.sqrt(1.0 - w2)
+        q = np.array([math.sqrt(w2), x * s, y * s, z * s])
     else:
         s = math.sqrt((1.0 + c) * 2.0)
         (x0, y0, z0), (x1, y1, z1) = v0.tolist(), v1.tolist()
