@@ -33,6 +33,8 @@ def check_unit_norm(v, what, value_name):
 
 def quaternion_to_matrix(wxyz, s):
     """R = the rotation matrix of the quaternion wxyz (3×3; see quaternion_rotation)."""
+    if type(wxyz) is np.ndarray and wxyz.dtype == np.float64 and type(s) in (float, np.float64):
+        wxyz, s = wxyz.tolist(), float(s)  # (the same arithmetic in floats: ~5x faster)
     w, x, y, z = wxyz
     return np.array(quaternion_rotation(w, x, y, z, s)).reshape(3, 3)
 

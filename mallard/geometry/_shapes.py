@@ -34,6 +34,8 @@ def _measure(shape, name, value, allow_zero=False):
 
 def _measures(shape, names, args, kwargs):
     """The measures given one by one (``names``) or as one vector ``measures``."""
+    if not kwargs and len(args) == len(names) > 1:  # (the common call, without binding)
+        return tuple([_measure(shape, n, x) for n, x in zip(names, args, strict=True)])
     if len(args) + len(kwargs) == 1 and set(kwargs) <= {"measures"}:
         vector = np.asarray(args[0] if args else kwargs["measures"], dtype=float).reshape(-1)
         if vector.size != len(names):

@@ -6,6 +6,7 @@ errors of processing it name them; YAML errors name file and line too. Needs PyY
 ``yaml`` extra)."""
 
 import dataclasses
+import functools
 import logging
 import os
 
@@ -212,6 +213,29 @@ def _invalid(message):
 _STR = "tag:yaml.org,2002:str"
 
 
+@functools.cache
+def _memoizing(loader_class):
+    """``loader_class`` that resolves the tag of a plain scalar once per (text, implicit
+    flags) (the resolver is Python, called for every node libyaml composes; a scalar's tag
+    depends on nothing else while no path resolvers are declared)."""
+    yaml = _yaml()
+    tags = {}
+
+    class Loader(loader_class):
+        def resolve(self, kind, value, implicit):
+            if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
+                return super().resolve(kind, value, implicit)
+            key = (value, implicit)
+            tag = tags.get(key)
+            if tag is None:
+                if len(tags) >= 4096:
+                    tags.clear()
+                tag = tags[key] = super().resolve(kind, value, implicit)
+            return tag
+
+    return Loader
+
+
 class _Reader:
     """Reads a YAML document into ModelDirectives, each error naming ``file`` and the line."""
 
@@ -230,7 +254,7 @@ class _Reader:
         # again by PyYAML's, whose message is reported.
         loaders = (yaml.SafeLoader,)
         if yaml.__with_libyaml__:
-            loaders = (yaml.CSafeLoader, *loaders)
+            loaders = (_memoizing(yaml.CSafeLoader), *loaders)
         for loader_class in loaders:
             loader = loader_class(text)
             self.loader = loader

@@ -191,9 +191,7 @@ class _MujocoParser:
                     included = parse_xml(f.read(), path)
             except (OSError, XmlSyntaxError):
                 self.error(child, f"Failed to load <include> file at path {path}.")
-            for grandchild in included.children:
-                grandchild.parent = node
-            holder = type(included)(node.tag, {}, path, included.line, None)
+            holder = type(included)(node.tag, {}, path, included.line)
             holder.children = included.children
             self.expand_includes(holder)
             children += holder.children
@@ -510,9 +508,10 @@ class _MujocoParser:
                     if self.frames.degree:
                         ref *= math.pi / 180.0
                         limits = limits * (math.pi / 180.0)
-                    X_CJ = X_CJ @ RigidTransform(
-                        RotationMatrix._make(angle_axis_to_matrix(ref, axis))
-                    )
+                    if ref != 0.0:  # (a zero turn is the identity)
+                        X_CJ = X_CJ @ RigidTransform(
+                            RotationMatrix._make(angle_axis_to_matrix(ref, axis))
+                        )
                     joint = plant.AddJoint(
                         RevoluteJoint, name, parent, X_PJ, child, X_CJ, axis, damping
                     )

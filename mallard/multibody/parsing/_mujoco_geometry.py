@@ -34,6 +34,10 @@ ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 #: The geom attributes Drake ignores, with a warning.
 _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 _DEGREE = math.pi / 180.0
+_IDENTITY = np.eye(3).tolist()
+_EPS = float(np.finfo(float).eps)
+_Z = np.array([0.0, 0.0, 1.0])  # (a geom's axis, in its frame)
+_Z.flags.writeable = False
 
 
 def _unit(a):
@@ -57,11 +61,12 @@ def from_two_vectors(a, b):
     ``a``)."""
     v0, v1 = _unit(a), _unit(b)
     c = float(v1 @ v0)
-    if c < -1.0 + np.finfo(float).eps:
+    if c < -1.0 + _EPS:
         c = max(c, -1.0)
-        axis = _normal_axis(v0.tobytes() + v1.tobytes())
+        x, y, z = _normal_axis(v0.tobytes() + v1.tobytes()).tolist()
         w2 = (1.0 + c) * 0.5
-        q = np.concatenate([[math.sqrt(w2)], axis * math.sqrt(1.0 - w2)])
+        s = math.sqrt(1.0 - w2)
+        q = np.array([math.sqrt(w2), x * s, y * s, z * s])
     else:
         s = math.sqrt((1.0 + c) * 2.0)
         (x0, y0, z0), (x1, y1, z1) = v0.tolist(), v1.tolist()
@@ -139,7 +144,7 @@ class Frames:
         zaxis = self.vector(node, "zaxis", 3)
         if not zaxis @ zaxis > 0:
             error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
-        return from_two_vectors((0.0, 0.0, 1.0), zaxis)
+        return from_two_vectors(_Z, zaxis)
 
     def euler(self, angles):
         """R of the Euler ``angles`` about the axes of ``eulerseq`` (lower case: moving axes,
@@ -164,7 +169,7 @@ class Geom:
 
     def __init__(self, node, name):
         self.node = node
-        self.X_BG = RigidTransform()
+        self.X_BG = None  # (set by GeomParser.parse)
         self.name = name
         self.shape = None
         self.rgba = (0.5, 0.5, 0.5, 1.0)
@@ -208,6 +213,9 @@ class GeomParser:
         self.materials = materials
         self.meshes = meshes
         self.mesh_inertia = {}
+        # (volume, p_GoGcm_G, G_GGo_G moments) of a primitive shape at unit density, by
+        # (shape type, measures): models repeat their limbs' shapes.
+        self.unit_inertia = {}
 
     def parse(self, node, index, compute_inertia):
         """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
@@ -219,7 +227,7 @@ class GeomParser:
         fromto = self.frames.vector(node, "fromto", 6)
         if fromto is not None:
             start, end = fromto[:3], fromto[3:]
-            R = from_two_vectors((0.0, 0.0, 1.0), end - start)
+            R = from_two_vectors(_Z, end - start)
             geom.X_BG = RigidTransform(R, (start + end) / 2)
         else:
             geom.X_BG = self.frames.transform(node)
@@ -380,12 +388,12 @@ class GeomParser:
     def _inertia(self, node, geom, mesh):
         """M_GBo_B: the geom's mass (``mass``, or ``density`` (1000) times its volume) spread
         uniformly through its shape, about the body origin Bo, in the body frame B."""
-        volume, p_GoGcm_G, G_GGo_G = self._unit_density_inertia(node, geom, mesh)
+        volume, p_GoGcm_G, moments = self._unit_density_inertia(node, geom, mesh)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
             mass = volume * (1000.0 if density is None else density)
-        G_GGo_G = UnitInertia(*_moments(G_GGo_G))
+        G_GGo_G = UnitInertia(*moments)
         report = _validity_error(mass, p_GoGcm_G, G_GGo_G._I)
         if report is not None:
             self.diagnostics.error(
@@ -396,19 +404,32 @@ class GeomParser:
         # (checked just above)
         M_GGo_G = SpatialInertia(mass, p_GoGcm_G, G_GGo_G, skip_validity_check=True)
         X_BG = geom.X_BG
-        return M_GGo_G.ReExpress(X_BG.rotation()).Shift(-X_BG.translation())
+        M_GGo_B = M_GGo_G
+        if X_BG._R._R.tolist() != _IDENTITY:  # (re-expressing in the same frame changes no value)
+            M_GGo_B = M_GGo_G.ReExpress(X_BG._R)
+        return M_GGo_B.Shift(-X_BG._p)
 
     def _unit_density_inertia(self, node, geom, mesh):
-        """(volume, p_GoGcm_G, G_GGo_G as a 3x3 array) of the geom's shape."""
+        """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape."""
         shape = geom.shape
         if isinstance(shape, Mesh):
             M = self.mesh_inertia.get(mesh)
             if M is None:
                 M = self._mesh_inertia(node, shape, mesh)
                 self.mesh_inertia[mesh] = M
-        else:
+            return M.get_mass(), M.get_com(), _moments(M.get_unit_inertia().CopyToFullMatrix3())
+        key = (type(shape), shape.__getstate__())
+        inertia = self.unit_inertia.get(key)
+        if inertia is None:
             M = CalcSpatialInertia(shape, 1.0)
-        return M.get_mass(), M.get_com(), M.get_unit_inertia().CopyToFullMatrix3()
+            inertia = (
+                M.get_mass(),
+                tuple(M.get_com().tolist()),
+                _moments(M.get_unit_inertia().CopyToFullMatrix3()),
+            )
+            self.unit_inertia[key] = inertia
+        volume, p_GoGcm_G, moments = inertia
+        return volume, np.array(p_GoGcm_G), moments
 
     def _mesh_inertia(self, node, mesh_shape, mesh):
         """The unit-density spatial inertia of a mesh, or of its convex hull (with Drake's
@@ -438,7 +459,7 @@ class GeomParser:
 
 
 def _moments(G):
-    return G[0, 0], G[1, 1], G[2, 2], G[0, 1], G[0, 2], G[1, 2]
+    return tuple(G[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]].tolist())
 
 
 def warn_unsupported_attribute(diagnostics, node, attribute):

@@ -146,7 +146,27 @@ def _remove_breaks_and_indentation(text):
 
 
 def parse_package_manifest(filename):
-    """(package name, deprecation message or None) of the package.xml ``filename``."""
+    """(package name, deprecation message or None) of the package.xml ``filename`` (read
+    again only when the file changes: every Parser's PackageMap reads the installed ones)."""
+    try:
+        stat = os.stat(filename)
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None
+    known = _MANIFESTS.get(filename)
+    if version is not None and known is not None and known[0] == version:
+        return known[1]
+    result = _parse_package_manifest(filename)
+    if version is not None:
+        _MANIFESTS[filename] = (version, result)
+    return result
+
+
+# filename -> ((mtime, size) when read, (package name, deprecation message or None))
+_MANIFESTS = {}
+
+
+def _parse_package_manifest(filename):
     try:
         text = pathlib.Path(filename).read_bytes()
         root = parse_xml(text, filename)

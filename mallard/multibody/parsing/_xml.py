@@ -12,18 +12,19 @@ _MARKUP_END = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
 
 class XmlElement:
     """An XML element: ``tag``, ``attrib`` (dict), ``children`` (elements, in order), ``text``
-    (its stripped character data, or None), and ``file`` and ``line`` where it starts."""
+    (its stripped character data, or None), and ``file`` and ``line`` where it starts. (No
+    link to its parent: a tree without cycles is freed as soon as it is dropped, without the
+    cyclic garbage collector's passes over every element.)"""
 
-    __slots__ = ("tag", "attrib", "children", "text", "file", "_line", "parent", "_lines")
+    __slots__ = ("tag", "attrib", "children", "text", "file", "_line", "_lines")
 
-    def __init__(self, tag, attrib, file, line, parent, lines=None):
+    def __init__(self, tag, attrib, file, line, lines=None):
         self.tag = tag
         self.attrib = attrib
         self.children = []
         self.text = None
         self.file = file
         self._line = line  # (with ``lines``: (line, byte offset) in the text without comments)
-        self.parent = parent
         self._lines = lines
 
     @property
@@ -44,16 +45,6 @@ class XmlElement:
     def get(self, name, default=None):
         """The value of attribute ``name``, or ``default``."""
         return self.attrib.get(name, default)
-
-    def path(self):
-        """The element's path from the root, as ``/robot/link[@name="base"]/inertial``."""
-        parts = []
-        element = self
-        while element is not None:
-            name = element.attrib.get("name")
-            parts.append(element.tag + (f'[@name="{name}"]' if name is not None else ""))
-            element = element.parent
-        return "/" + "/".join(reversed(parts))
 
     def __repr__(self):
         return f"<XmlElement {self.tag} at {self.file}:{self.line}>"
@@ -128,8 +119,9 @@ def parse_xml(text, file):
     parser = expat.ParserCreate()
     parser.buffer_text = True
     text, lines = _without_comments(text.encode() if isinstance(text, str) else text)
-    document = XmlElement(None, {}, file, 0, None)  # (holds the root element)
+    document = XmlElement(None, {}, file, 0)  # (holds the root element)
     current = document
+    open_elements = []  # (the ancestors of ``current``)
     new = object.__new__
 
     def start(tag, attrib):  # (XmlElement(...) inlined: this runs for every element)
@@ -144,9 +136,9 @@ def parse_xml(text, file):
             element._line = parser.CurrentLineNumber
         else:
             element._line = (parser.CurrentLineNumber, parser.CurrentByteIndex)
-        element.parent = current
         element._lines = lines
         current.children.append(element)
+        open_elements.append(current)
         current = element
 
     def end(tag):
@@ -154,7 +146,7 @@ def parse_xml(text, file):
         element = current
         if element.text is not None:  # (the pieces of its character data)
             element.text = "".join(element.text).strip() or None
-        current = element.parent
+        current = open_elements.pop()
 
     def data(text):
         element = current
@@ -173,6 +165,7 @@ def parse_xml(text, file):
         raise XmlSyntaxError(
             line, f"Failed to parse XML: {expat.errors.messages[e.code]}"
         ) from None
-    root = document.children[0]
-    root.parent = None
-    return root
+    finally:  # (the handlers and the parser refer to each other: a cycle holding the tree)
+        parser.StartElementHandler = parser.EndElementHandler = None
+        parser.CharacterDataHandler = None
+    return document.children[0]

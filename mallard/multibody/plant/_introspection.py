@@ -171,20 +171,20 @@ class IntrospectionMixin:
         return self._instance_names[int(model_instance)]
 
     def HasModelInstanceNamed(self, name):
-        return name in self._instance_names
+        return name in self._instance_indices
 
     def GetModelInstanceByName(self, name):
-        if name not in self._instance_names:
+        if name not in self._instance_indices:
             listing = ", ".join(f"'{n}'" for n in sorted(self._instance_names))
             raise RuntimeError(
                 f"GetModelInstanceByName(): There is no model instance named '{name}'. The "
                 f"current model instances are {listing}."
             )
-        return ModelInstanceIndex(self._instance_names.index(name))
+        return ModelInstanceIndex(self._instance_indices[name])
 
     # ---- elements by name ----------------------------------------------------------------
     def _instances_with(self, kind, name):
-        return sorted(mi for mi, n in self._names[kind] if n == name)
+        return sorted(self._names[kind].instances.get(name, ()))
 
     def _lookup(self, kind, name, model_instance, method):
         """The element of ``kind`` named ``name`` (in ``model_instance`` if given)."""

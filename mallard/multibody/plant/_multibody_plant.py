@@ -27,7 +27,7 @@ from mallard.multibody.plant._geometry import GeometryMixin
 from mallard.multibody.plant._introspection import IntrospectionMixin
 from mallard.multibody.plant._jacobians import JacobiansMixin
 from mallard.multibody.plant._kinematics import KinematicsMixin
-from mallard.multibody.plant._parameters import PlantParameters, pose_array
+from mallard.multibody.plant._parameters import PlantParameters
 from mallard.multibody.plant._ports import PortsMixin
 from mallard.multibody.plant._random import RandomMixin
 from mallard.multibody.plant._scalar_conversion import ScalarConversionMixin
@@ -56,6 +56,26 @@ from mallard.multibody.tree._spatial_inertia import SpatialInertia
 from mallard.multibody.tree._uniform_gravity_field_element import UniformGravityFieldElement
 from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
+
+
+class _ElementNames(dict):
+    """(model instance, name) -> element of one kind, with ``instances``: name -> the set of
+    model instances that have an element of that name (lookups by name alone)."""
+
+    def __init__(self):
+        super().__init__()
+        self.instances = {}
+
+    def __setitem__(self, key, element):
+        super().__setitem__(key, element)
+        self.instances.setdefault(key[1], set()).add(key[0])
+
+    def __delitem__(self, key):
+        super().__delitem__(key)
+        instances = self.instances[key[1]]
+        instances.discard(key[0])
+        if not instances:
+            del self.instances[key[1]]
 
 
 def _ends(joint):
@@ -105,6 +125,7 @@ class MultibodyPlant(
         self._time_step = time_step
         self._is_finalized = False
         self._instance_names = ["WorldModelInstance", "DefaultModelInstance"]
+        self._instance_indices = {name: i for i, name in enumerate(self._instance_names)}
         self._bodies = []
         self._frames = []
         self._joints = []
@@ -126,7 +147,8 @@ class MultibodyPlant(
         self._topology = None  # the mobods, their index maps (_topology.Topology): Finalize()
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
         # (model instance, name) -> element, per kind of element.
-        self._names = {"RigidBody": {}, "Frame": {}, "Joint": {}, "JointActuator": {}}
+        self._names = {kind: _ElementNames() for kind in ("RigidBody", "Frame", "Joint",
+                                                          "JointActuator")}  # fmt: skip
         world = RigidBody("world", world_model_instance(), SpatialInertia.NaN())
         self._add_body(world)
         self._gravity_field = UniformGravityFieldElement()
@@ -217,7 +239,7 @@ class MultibodyPlant(
             raise TypeError(f"{method}(): name must be a str, got {type(name).__name__}")
         if name == "":
             raise RuntimeError(f"{method}(): the name of a model instance cannot be empty")
-        if name in self._instance_names and self._instance_names.index(name) != model_instance:
+        if self._instance_indices.get(name, model_instance) != model_instance:
             raise RuntimeError(
                 f"This model already contains a model instance named '{name}'. Model instance "
                 "names must be unique within a given model."
@@ -227,6 +249,7 @@ class MultibodyPlant(
         """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
         self._check_instance_name(name, "AddModelInstance")
         self._throw_if_tree_finalized("model instances")
+        self._instance_indices[name] = len(self._instance_names)
         self._instance_names.append(name)
         return ModelInstanceIndex(len(self._instance_names) - 1)
 
@@ -235,6 +258,8 @@ class MultibodyPlant(
         self._throw_if_finalized("RenameModelInstance")
         self._check_instance_exists(model_instance)
         self._check_instance_name(name, "RenameModelInstance", int(model_instance))
+        del self._instance_indices[self._instance_names[int(model_instance)]]
+        self._instance_indices[name] = int(model_instance)
         self._instance_names[int(model_instance)] = name
 
     @overloads("name, M_BBo_B=", "name, model_instance, M_BBo_B=")
@@ -577,6 +602,7 @@ class MultibodyPlant(
         self._next_index = checkpoint["next_index"]
         self._joint_between = {k: j for k, j in self._joint_between.items() if j._plant is self}
         self._instance_names[:] = checkpoint["instance_names"]
+        self._instance_indices = {name: i for i, name in enumerate(self._instance_names)}
         self._default_floating_poses = checkpoint["default_floating_poses"]
         self._gravity_field._disabled = checkpoint["gravity_disabled"]
         for kind, constraints in checkpoint["constraints"].items():
@@ -585,15 +611,21 @@ class MultibodyPlant(
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns the mobods."""
-        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
-        for b in choose_floating_bases(len(self._bodies), ends):
+        for b in choose_floating_bases(len(self._bodies), self._joint_body_indices()):
             self._add_floating_joint(self._bodies[b])
-        ends = [(int(j.parent_body().index()), int(j.child_body().index())) for j in self._joints]
+        ends = self._joint_body_indices()
         sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
         mobods = build_forest(len(self._bodies), ends, sizes)
         check_reversed_joints(mobods, self._joints, self._instance_names)
         self._add_mobilizer_frames(mobods)
         return mobods
+
+    def _joint_body_indices(self):
+        """(parent body index, child body index) of each joint, as ints."""
+        return [
+            (int(j._frame_on_parent._body._index), int(j._frame_on_child._body._index))
+            for j in self._joints
+        ]
 
     def _add_mobilizer_frames(self, mobods):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
@@ -675,12 +707,12 @@ class MultibodyPlant(
         mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
         com = np.array([b._M_BBo_B._p for b in self._bodies], dtype=float).reshape(nb, 3)
         G = np.array([b._M_BBo_B._G for b in self._bodies], dtype=float).reshape(nb, 3, 3)
-        X_PF = np.empty((len(self._frames), 4, 3))
+        X_PF = np.zeros((len(self._frames), 4, 3))  # [R; pᵀ] (body frames: identity)
+        X_PF[:, :3] = np.eye(3)
         for f, frame in enumerate(self._frames):
             if isinstance(frame, FixedOffsetFrame):
-                X_PF[f] = pose_array(frame._X_PF._R._R, frame._X_PF._p)
-            else:
-                X_PF[f] = pose_array(np.eye(3), np.zeros(3))
+                X_PF[f, :3] = frame._X_PF._R._R
+                X_PF[f, 3] = frame._X_PF._p
         damping = np.zeros(self._nv)
         for j in self._joints:
             damping[j._v_start : j._v_start + j.num_velocities()] = j._default_damping

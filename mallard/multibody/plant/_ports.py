@@ -64,8 +64,8 @@ class PortsMixin:
 
     def _declare_ports(self):
         nu, nv, nq = self.num_actuated_dofs(), self._nv, self._nq
-        self._actuation_port = self.DeclareVectorInputPort("actuation", nu)
-        self._applied_generalized_force_port = self.DeclareVectorInputPort(
+        self._actuation_port = self._add_vector_input("actuation", nu)
+        self._applied_generalized_force_port = self._add_vector_input(
             "applied_generalized_force", nv
         )
         self._applied_spatial_force_port = self.DeclareAbstractInputPort(
@@ -75,15 +75,13 @@ class PortsMixin:
         self._desired_state_ports = []
         for mi, name in enumerate(self._instance_names):
             nu_i = len(self._instance_u[mi])
-            self._instance_actuation_ports.append(
-                self.DeclareVectorInputPort(f"{name}_actuation", nu_i)
-            )
+            self._instance_actuation_ports.append(self._add_vector_input(f"{name}_actuation", nu_i))
             self._desired_state_ports.append(
-                self.DeclareVectorInputPort(f"{name}_desired_state", 2 * nu_i)
+                self._add_vector_input(f"{name}_desired_state", 2 * nu_i)
             )
         # Outputs that depend on the state and parameters only (no direct feedthrough).
         state_only = {self.all_state_ticket(), self.all_parameters_ticket()}
-        self._state_port = self.DeclareVectorOutputPort(
+        self._state_port = self._add_vector_output(
             "state", nq + nv, lambda c, out: out.SetFromVector(self._x(c)), state_only
         )
         self._body_poses_port = self.DeclareAbstractOutputPort(
@@ -95,10 +93,10 @@ class PortsMixin:
         self._body_accelerations_port = self.DeclareAbstractOutputPort(
             "body_spatial_accelerations", _list_value, self._calc_body_spatial_accelerations
         )
-        self._generalized_acceleration_port = self.DeclareVectorOutputPort(
+        self._generalized_acceleration_port = self._add_vector_output(
             "generalized_acceleration", nv, lambda c, out: out.SetFromVector(self._vdot(c))
         )
-        self._net_actuation_port = self.DeclareVectorOutputPort(
+        self._net_actuation_port = self._add_vector_output(
             "net_actuation", nu, lambda c, out: out.SetFromVector(self._net_actuation(c))
         )
         self._reaction_forces_port = self.DeclareAbstractOutputPort(
@@ -116,18 +114,18 @@ class PortsMixin:
             )
             x_slots = np.concatenate((q_slots, nq + v_slots))
             ports = (
-                self.DeclareVectorOutputPort(
+                self._add_vector_output(
                     f"{name}_state",
                     len(x_slots),
                     lambda c, out, s=x_slots: out.SetFromVector(self._x(c)[s]),
                     state_only,
                 ),
-                self.DeclareVectorOutputPort(
+                self._add_vector_output(
                     f"{name}_generalized_acceleration",
                     len(v_slots),
                     lambda c, out, s=v_slots: out.SetFromVector(self._vdot(c)[s]),
                 ),
-                self.DeclareVectorOutputPort(
+                self._add_vector_output(
                     f"{name}_generalized_contact_forces",
                     len(v_slots),
                     lambda c, out, s=v_slots, n=name: out.SetFromVector(
@@ -135,7 +133,7 @@ class PortsMixin:
                     ),
                     state_only,
                 ),
-                self.DeclareVectorOutputPort(
+                self._add_vector_output(
                     f"{name}_net_actuation",
                     len(u_slots),
                     lambda c, out, s=u_slots: out.SetFromVector(self._net_actuation(c)[s]),

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+_IDENTITY = np.eye(3).tolist()
 _LOOP_ERROR = (
     "The bodies and joints of this system form one or more loops in the system graph. Drake "
     "currently does not support automatic modeling of such systems; however, they can be "
@@ -190,11 +191,11 @@ def mobilizer_axis(joint, reversed_joint):
     within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
     exactly, dropping the other (tiny) elements."""
     sign = -1.0 if reversed_joint else 1.0
-    hits = np.flatnonzero(joint._axis * sign == 1.0)
-    if hits.size == 0:
+    u = (joint._axis * sign).tolist()
+    if 1.0 not in u:
         return joint._axis.copy()
     axis = np.zeros(3)
-    axis[hits[0]] = sign
+    axis[u.index(1.0)] = sign
     return axis
 
 
@@ -253,7 +254,7 @@ def mobilizer_frames(mobods, joints):
         mi = joint.model_instance()
         if kind in ("revolute", "prismatic"):
             u = joint._axis * (-1.0 if mobod.reversed else 1.0)
-            if not np.any(u == 1.0):
+            if 1.0 not in u.tolist():
                 R = RotationMatrix.MakeFromOneVector(u, 2).matrix()
                 frames.append((f"{name}_{F.name()}_F", F, R, np.zeros(3), mi))
                 frames.append((f"{name}_{M.name()}_M", M, R.copy(), np.zeros(3), mi))
@@ -262,6 +263,6 @@ def mobilizer_frames(mobods, joints):
             if mobod.reversed:
                 X = X.inverse()
             R, p = X.rotation().matrix(), X.translation()
-            if not (np.array_equal(R, np.eye(3)) and not np.any(p)):
+            if not (R.tolist() == _IDENTITY and not any(p.tolist())):  # (exactly the identity)
                 frames.append((f"{name}_{F.name()}_F", F, R, p, mi))
     return frames

@@ -164,8 +164,8 @@ class RotationalInertia:
 
     @overloads(lambda: RotationalInertia._OVERLOADS)
     def __init__(self, *args, **kwargs):
-        if len(args) == 6 and not kwargs and all(isinstance(x, float) for x in args):
-            xx, yy, zz, xy, xz, yz = args  # (the common case)
+        if len(args) in (3, 6) and not kwargs and all(isinstance(x, float) for x in args):
+            xx, yy, zz, xy, xz, yz = args if len(args) == 6 else (*args, 0.0, 0.0, 0.0)
             self._I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
             return
         names, v = _bind(type(self).__name__, args, kwargs, self._OVERLOADS)

@@ -57,14 +57,16 @@ def _validity_error(m, p, G, G_rows=None, p_rows=None):
     x, y, z = p.tolist()
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return f"Position vector {fmt_vector(p)} has non-finite elements."
-    # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it).
+    # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it;
+    # written out: a comprehension of zips costs several times more).
+    (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G.tolist() if G_rows is None else G_rows
+    (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = (
+        point_mass_rows(x, y, z) if p_rows is None else p_rows
+    )
     rows = [
-        [(g - q) * m for g, q in zip(G_row, p_row, strict=True)]
-        for G_row, p_row in zip(
-            G.tolist() if G_rows is None else G_rows,
-            point_mass_rows(x, y, z) if p_rows is None else p_rows,
-            strict=True,
-        )
+        [(g0 - q0) * m, (g1 - q1) * m, (g2 - q2) * m],
+        [(g3 - q3) * m, (g4 - q4) * m, (g5 - q5) * m],
+        [(g6 - q6) * m, (g7 - q7) * m, (g8 - q8) * m],
     ]
     if could_be_physically_valid_rows(rows):
         return None
@@ -151,9 +153,12 @@ class SpatialInertia:
         if type(m) is float and p.dtype == np.float64 and I.dtype == np.float64:
             # (in floats, element by element: the same operations as the arrays')
             p_rows = point_mass_rows(*p.tolist())
+            (i0, i1, i2), (i3, i4, i5), (i6, i7, i8) = I.tolist()
+            (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = p_rows
             G = [
-                [i / m + q for i, q in zip(I_row, p_row, strict=True)]
-                for I_row, p_row in zip(I.tolist(), p_rows, strict=True)
+                [i0 / m + q0, i1 / m + q1, i2 / m + q2],
+                [i3 / m + q3, i4 / m + q4, i5 / m + q5],
+                [i6 / m + q6, i7 / m + q7, i8 / m + q8],
             ]
             result = SpatialInertia._make(m, p, np.array(G))
             result._check_physically_valid(G, p_rows)

@@ -36,7 +36,7 @@ def _model_vector(size_or_vector, what, T, fill=0.0):
     elif isinstance(size_or_vector, (int, np.integer)) and not isinstance(size_or_vector, bool):
         if size_or_vector < 0:
             raise RuntimeError(f"{what}: size must be non-negative, got {size_or_vector}")
-        model = BasicVector(np.full(int(size_or_vector), fill))
+        model = BasicVector._make(np.full(int(size_or_vector), fill))
     else:
         model = BasicVector(as_array(size_or_vector, name=what).reshape(-1))
     if T is not float:
@@ -136,6 +136,7 @@ class LeafSystem(System):
         self._numeric_parameter_models = []
         self._abstract_parameter_models = []
         self._cache_entries = []
+        self._port_names = {"input": set(), "output": set()}  # (unique per kind)
 
     # ---- ports ---------------------------------------------------------------------------
     def _port_name(self, name, ports, kind):
@@ -148,13 +149,18 @@ class LeafSystem(System):
                 f"System {self.GetSystemName()}: an {kind} port name must not be empty "
                 "(use kUseDefaultName for a default name)"
             )
-        if any(p.get_name() == name for p in ports):
+        if name in self._port_names[kind]:
             raise RuntimeError(
                 f"System {self.GetSystemName()} already has an {kind} port named {name}"
             )
         return name
 
-    def _add_vector_input(self, name, model, random_type):
+    def _append_port(self, ports, port, kind):
+        ports.append(port)
+        self._port_names[kind].add(port.get_name())
+        return port
+
+    def _add_vector_input(self, name, model, random_type=None):
         name = self._port_name(name, self._input_ports, "input")
         if random_type is not None and not isinstance(random_type, RandomDistribution):
             raise TypeError(
@@ -171,8 +177,7 @@ class LeafSystem(System):
             AbstractValue.Make(model),
             random_type,
         )
-        self._input_ports.append(port)
-        return port
+        return self._append_port(self._input_ports, port, "input")
 
     @overloads(lambda: _VECTOR_INPUT)
     def DeclareVectorInputPort(self, *args, **kwargs):
@@ -209,8 +214,7 @@ class LeafSystem(System):
         port = InputPort(
             self, len(self._input_ports), name, PortDataType.kAbstractValued, 0, model_value
         )
-        self._input_ports.append(port)
-        return port
+        return self._append_port(self._input_ports, port, "input")
 
     @overloads(lambda: _VECTOR_OUTPUT)
     def DeclareVectorOutputPort(self, *args, **kwargs):
@@ -221,6 +225,9 @@ class LeafSystem(System):
         _, (name, model, calc, prerequisites) = b.resolve(
             "LeafSystem.DeclareVectorOutputPort", _VECTOR_OUTPUT, args, kwargs
         )
+        return self._add_vector_output(name, model, calc, prerequisites)
+
+    def _add_vector_output(self, name, model, calc, prerequisites=None):
         name = self._port_name(name, self._output_ports, "output")
         model = _model_vector(model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
         port = OutputPort(
@@ -233,8 +240,7 @@ class LeafSystem(System):
             calc,
             _prerequisites(prerequisites, "DeclareVectorOutputPort"),
         )
-        self._output_ports.append(port)
-        return port
+        return self._append_port(self._output_ports, port, "output")
 
     def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):
         """An abstract output port: ``alloc()`` makes an AbstractValue (a plain value is
@@ -255,8 +261,7 @@ class LeafSystem(System):
             calc,
             _prerequisites(prerequisites_of_calc, "DeclareAbstractOutputPort"),
         )
-        self._output_ports.append(port)
-        return port
+        return self._append_port(self._output_ports, port, "output")
 
     def DeclareStateOutputPort(self, name, state_index):
         """An output port whose value is a state of this system: a ContinuousStateIndex (the

@@ -172,6 +172,13 @@ class BasicVector(VectorBase):
             a = as_array(x, name="BasicVector")
             super().__init__(a.reshape(-1).copy())
 
+    @classmethod
+    def _make(cls, data):
+        """A BasicVector that takes ownership of the 1-D array ``data``, unchecked."""
+        self = object.__new__(cls)
+        VectorBase.__init__(self, data)
+        return self
+
     def Clone(self):
         """A copy (not owned by any Context)."""
         return type(self)(self._data.copy())

@@ -1,7 +1,7 @@
 """The fast paths taken for speed while parsing give what the general paths give: number
 attributes read as C++ streams read them, shared read-only joint defaults, the cached
-half-turn axis of MJCF, validity checks of inertias whose sums overflow, and the garbage
-collector paused only during a parse."""
+half-turn axis of MJCF, MJCF geom inertias computed once per shape, validity checks of inertias
+whose sums overflow, and the garbage collector paused only during a parse."""
 
 import gc
 
@@ -173,3 +173,48 @@ def test_the_garbage_collector_is_paused_only_during_a_parse(enabled, child):
         assert gc.isenabled() == enabled
     finally:
         gc.enable()
+
+
+MJCF_GEOMS = """<mujoco model="m"><worldbody>
+<body name="a"><joint/><geom type="capsule" size="0.05" fromto="0 0 0 0 0 -0.5"/>
+<geom type="box" size="0.1 0.2 0.3" pos="0 0 -0.25" mass="0.1"/></body>
+<body name="b"><joint/><geom type="capsule" size="0.05" fromto="0 0 0 0.5 0 0"/>
+<geom type="box" size="0.1 0.2 0.3" quat="1 1 0 0" density="10"/>
+<geom type="cylinder" size="0.1 0.2" euler="0 0 0"/></body>
+</worldbody></mujoco>"""
+
+
+def test_mjcf_geom_inertias_computed_once_per_shape_equal_computing_each():
+    from mallard.geometry import Box, Capsule, Cylinder
+    from mallard.multibody.tree import CalcSpatialInertia
+
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModelsFromString(MJCF_GEOMS, "xml")
+    # Each geom's mass spread through its shape, about the body origin, in the body frame.
+    capsule = CalcSpatialInertia(Capsule(0.05, 0.5), 1000.0)
+    box = CalcSpatialInertia(Box(0.2, 0.4, 0.6), 10.0)
+    down = RotationMatrix.MakeXRotation(np.pi)
+    side = RotationMatrix.MakeYRotation(np.pi / 2)
+    expected = {
+        "a": [
+            capsule.ReExpress(down).Shift([0.0, 0.0, 0.25]),
+            SpatialInertia.SolidBoxWithMass(0.1, 0.2, 0.4, 0.6).Shift([0.0, 0.0, 0.25]),
+        ],
+        "b": [
+            capsule.ReExpress(side).Shift([-0.25, 0.0, 0.0]),
+            box.ReExpress(RotationMatrix.MakeXRotation(np.pi / 2)).Shift([0.0, 0.0, 0.0]),
+            CalcSpatialInertia(Cylinder(0.1, 0.4), 1000.0),
+        ],
+    }
+    for name, parts in expected.items():
+        M = plant.GetBodyByName(name).default_spatial_inertia()
+        total = SpatialInertia.Zero()
+        for part in parts:
+            total += part
+        assert M.get_mass() == pytest.approx(total.get_mass(), rel=1e-14)
+        np.testing.assert_allclose(M.get_com(), total.get_com(), atol=1e-15)
+        np.testing.assert_allclose(
+            M.CalcRotationalInertia().CopyToFullMatrix3(),
+            total.CalcRotationalInertia().CopyToFullMatrix3(),
+            atol=1e-15,
+        )

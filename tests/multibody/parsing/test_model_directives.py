@@ -79,6 +79,23 @@ def test_load_from_string_and_types():
         GetScopedFrameByName(plant, "p::nope")
 
 
+def test_a_scalar_is_typed_by_its_text_and_quoting_in_every_document():
+    # (the loader resolves a plain scalar's tag once per text and quoting: "1" quoted is a
+    # string, plain a number, in any document loaded after the other)
+    frame = "- add_frame: {{name: {}, X_PF: {{base_frame: world, translation: [{}, 0, 0]}}}}"
+    for _ in range(2):
+        directives = LoadModelDirectivesFromString(
+            "directives:\n" + frame.format("'1'", "1") + "\n" + frame.format("2", "2.5")
+        )
+        first, second = (d.add_frame for d in directives.directives)
+        assert (first.name, second.name) == ("1", "2")
+        assert first.X_PF.translation.tolist() == [1.0, 0.0, 0.0]
+        assert second.X_PF.translation.tolist() == [2.5, 0.0, 0.0]
+        for number in ("'1'", "true", "null"):
+            with pytest.raises(RuntimeError, match="Expected a number"):
+                LoadModelDirectivesFromString("directives:\n" + frame.format("f", number))
+
+
 def test_directives_built_in_python():
     frame = AddFrame(
         name="f", X_PF=Transform("world", [0, 0, 1], Rotation(Rotation.Rpy([0, 0, 90])))

@@ -289,3 +289,22 @@ def test_lexically_normal():
     assert lexically_normal("/a/b/") == "/a/b/"
     assert lexically_normal("/a/b/..") == "/a/"
     assert lexically_normal("/") == "/"
+
+
+def test_a_package_xml_is_read_again_when_it_changes(tmp_path, caplog):
+    xml = str(write_package(tmp_path, "first") / "package.xml")
+    package_map = PackageMap.MakeEmpty()
+    package_map.AddPackageXml(xml)
+    assert package_map.Contains("first")
+    stat = os.stat(xml)
+    write_package(tmp_path, "second_name", deprecated="moved")  # (another size)
+    os.utime(xml, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    package_map = PackageMap.MakeEmpty()
+    package_map.AddPackageXml(xml)
+    assert package_map.Contains("second_name") and not package_map.Contains("first")
+    with caplog.at_level(logging.WARNING, logger="mallard.parsing"):
+        package_map.GetPath("second_name")
+    assert "Package 'second_name' is deprecated: moved" in caplog.text
+    os.remove(xml)
+    with pytest.raises(RuntimeError, match="XML_ERROR_FILE_NOT_FOUND"):
+        PackageMap.MakeEmpty().AddPackageXml(xml)

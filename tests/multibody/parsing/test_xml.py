@@ -2,6 +2,8 @@
 taken out first, since expat reads them slowly): lines, texts and errors as if they were
 there."""
 
+import gc
+
 import pytest
 
 from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
@@ -46,3 +48,24 @@ def test_a_long_comment_with_many_closing_brackets():
     comment = b"<x> -> a-->b " * 100
     root = parse_xml(b"<a><!-- " + comment.replace(b"-->", b"->") + b" -->\n<b/></a>", "f")
     assert root.find("b").line == 2
+
+
+def test_a_parsed_tree_is_freed_without_the_cycle_collector():
+
+    text = b'<robot name="r"><link name="a"><inertial/></link><!-- c --><link name="b"/></robot>'
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        for source in (text, b"<a><b></a>"):
+            try:
+                root = parse_xml(source, "f.urdf")
+            except XmlSyntaxError:
+                pass
+            else:
+                assert [child.get("name") for child in root.children] == ["a", "b"]
+                del root
+        assert gc.collect() == 0  # (nothing was left in a reference cycle)
+    finally:
+        if enabled:
+            gc.enable()

@@ -807,6 +807,8 @@ def test_rollback_removes_everything_added_since_the_checkpoint():
     assert (plant.num_bodies(), plant.num_frames(), plant.num_joints()) == (2, 2, 0)
     assert (plant.num_actuators(), plant.num_force_elements()) == (0, 1)
     assert plant.num_model_instances() == 2 and not plant.HasBodyNamed("b")
+    assert not plant.HasModelInstanceNamed("robot") and not plant.HasFrameNamed("F")
+    assert not plant.HasJointNamed("j") and not plant.HasJointActuatorNamed("u")
     assert b.GetParentPlant is not None and b._plant is None
     # The names are free again, so are the two bodies for a joint, and the plant works.
     mi = plant.AddModelInstance("robot")
@@ -828,3 +830,27 @@ def test_fixed_offset_frame_takes_its_parent_frames_model_instance():
     assert G.model_instance() == m2 and G.body() is body
     H = plant.AddFrame(FixedOffsetFrame("H", body, RigidTransform()))
     assert H.model_instance() == m1
+
+
+def test_lookups_by_name_alone_follow_additions_removals_and_rollbacks():
+    from mallard.multibody.tree import RevoluteJoint
+
+    plant = MultibodyPlant(0.0)
+    m1, m2 = plant.AddModelInstance("m1"), plant.AddModelInstance("m2")
+    a1, a2 = plant.AddRigidBody("a", m1, BOX), plant.AddRigidBody("a", m2, BOX)
+    b2 = plant.AddRigidBody("b", m2, BOX)
+    assert plant.GetBodyByName("b") is b2 and plant.HasBodyNamed("a", m1)
+    with pytest.raises(RuntimeError, match="appears in multiple model instances"):
+        plant.GetBodyByName("a")  # (in two model instances)
+    joint = plant.AddJoint(RevoluteJoint("j", a2.body_frame(), b2.body_frame(), [0, 0, 1]))
+    assert plant.GetJointByName("j") is joint
+    plant.RemoveJoint(joint)
+    assert not plant.HasJointNamed("j")
+    checkpoint = plant._checkpoint()
+    m3 = plant.AddModelInstance("m3")
+    plant.AddRigidBody("c", m3, BOX)
+    plant._rollback(checkpoint)
+    assert not plant.HasBodyNamed("c") and not plant.HasModelInstanceNamed("m3")
+    assert plant.GetModelInstanceByName("m2") == m2 and plant.GetBodyByName("a", m1) is a1
+    plant.RenameModelInstance(m1, "m3")
+    assert plant.GetModelInstanceByName("m3") == m1 and not plant.HasModelInstanceNamed("m1")

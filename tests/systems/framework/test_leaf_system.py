@@ -358,3 +358,19 @@ def test_fix_input_ports_from_checks_the_port_counts():
     target = one.CreateDefaultContext()
     one.FixInputPortsFrom(one, empty, target)  # a port without a value stays without
     assert not one.get_input_port().HasValue(target)
+
+
+def test_a_port_name_is_taken_only_by_a_declared_port():
+    system = LeafSystem()
+    with pytest.raises(TypeError, match="random_type must be a RandomDistribution"):
+        system.DeclareVectorInputPort("u", 2, "not a distribution")
+    system.DeclareVectorInputPort("u", 2)  # (the failed declaration took no name)
+    system.DeclareVectorOutputPort("u", 1, lambda context, output: None)  # (per kind)
+    with raises(RuntimeError, "System _ already has an input port named u"):
+        system.DeclareAbstractInputPort("u", AbstractValue.Make(1))
+    with raises(RuntimeError, "System _ already has an output port named u"):
+        system.DeclareVectorOutputPort("u", 1, lambda context, output: None)
+    assert [system.get_input_port(0).get_name(), system.get_output_port(0).get_name()] == [
+        "u",
+        "u",
+    ]
