@@ -71,6 +71,17 @@ __all__ = ["BatchedPlant", "BatchStatus"]
 
 _OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
 
+#: The single-state entry point (kernels.single) of each batched one, for batches of one state.
+_SINGLE_KERNELS = {
+    "batch_body_poses": "single_body_poses",
+    "batch_mass_matrix": "single_mass_matrix",
+    "batch_inverse_dynamics": "single_inverse_dynamics",
+    "batch_forward_dynamics": "single_forward_dynamics",
+    "batch_point_jacobian": "single_point_jacobian",
+    "batch_inverse_dynamics_derivatives": "single_inverse_dynamics_derivatives",
+    "batch_forward_dynamics_derivatives": "single_forward_dynamics_derivatives",
+}
+
 
 class BatchedPlant:
     """A finalized MultibodyPlant's kinematics and dynamics on batches of states.
@@ -149,6 +160,7 @@ class BatchedPlant:
         self._num_threads = num_threads
         self._operations = {}  # kernel name → its Operation (float64)
         self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
+        self._single = None  # (made at the first batch of one state: SingleStatePlant)
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -204,6 +216,8 @@ class BatchedPlant:
         """Runs batched kernel ``name`` (``lanes``: computing in lanes, else state by state)
         on ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
         arguments), writing ``outputs``; returns the states' status codes."""
+        if size == 1 and outputs[0].dtype is _FLOAT64:
+            return self._run_single(name, inputs, outputs, fixed)
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
@@ -229,6 +243,24 @@ class BatchedPlant:
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
+
+    def _run_single(self, name, inputs, outputs, fixed):
+        """Runs the single-state kernel of batched kernel ``name`` (kernels.single, as
+        SingleStatePlant does) on a batch of one float64 state: no groups, no threads (see
+        :meth:`_run`)."""
+        single = self._single
+        if single is None:
+            from mallard.multibody.single_state import SingleStatePlant
+
+            single = self._single = SingleStatePlant._of(self)
+        none = single._none
+        args = [a if i in fixed else a[0] if a.shape[0] else none for i, a in enumerate(inputs)]
+        args += [a[0] for a in outputs]
+        if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
+            args.append(np.empty((self._nv, self._nu)))
+        name = _SINGLE_KERNELS[name]
+        fn = single._kernels.get(name) or single._kernel(name, *args)
+        return np.array([fn(*args)], dtype=np.int64)
 
     def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
         """``results`` (one array or a tuple), with the BatchStatus if ``return_status``; a
