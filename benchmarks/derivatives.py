@@ -1,4 +1,4 @@
-"""Derivatives of inverse dynamics on the Panda: mallard beside Pinocchio and pydrake.
+"""Derivatives of inverse and forward dynamics on the Panda: mallard beside Pinocchio and pydrake.
 
 What it measures
 ----------------
@@ -12,11 +12,19 @@ geometry), per call from Python, at states cycled from 16 random ones:
 * Pinocchio: ``computeRNEADerivatives`` (Carpentier & Mansard's analytical recursions, C++);
 * pydrake: its AutoDiffXd plant (``ToAutoDiffXd``) seeded with [q; v] — SetPositionsAndVelocities,
   CalcForceElementsContribution, CalcInverseDynamics, ExtractGradient;
+* mallard single-state: ``SingleStatePlant.CalcInverseDynamicsDerivatives`` (no Context, the
+  outputs written into arrays allocated once);
 * mallard batched: ``BatchedPlant.CalcInverseDynamicsDerivatives`` on ``--batch-size`` states
-  (numba threads: ``--threads``), reported per state.
+  (``num_threads=--threads``), reported per state.
 
-First, at three states, every result is checked: mallard against pydrake's gradients (1e-10
-relative) and against Pinocchio's (1e-8, coordinates matched by joint name). Then each round
+Then ∂v̇/∂q, ∂v̇/∂v of forward dynamics (zero applied forces) the same ways:
+``CalcForwardDynamicsDerivatives`` of the plant (after SetPositionsAndVelocities), of
+SingleStatePlant and of BatchedPlant, beside Pinocchio's ``computeABADerivatives``.
+
+First, at three states, every result is checked: mallard (the plant's and SingleStatePlant's)
+against pydrake's gradients (1e-10 relative) and against Pinocchio's (1e-8, coordinates
+matched by joint name); the forward dynamics derivatives of SingleStatePlant against the
+plant's (bit for bit) and Pinocchio's (1e-8). Then each round
 takes one sample of every library in turn (the order rotating), a sample running one
 library's calls back to back for about ``--sample-ms`` and recording the mean time per call;
 the table reports the median over ``--rounds`` rounds (µs per call) and pydrake's time over

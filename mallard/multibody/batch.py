@@ -203,8 +203,11 @@ class BatchedPlant:
 
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
-        if self._object_parameters or any(a.dtype == object for a in arrays):
+        if self._object_parameters:
             return _OBJECT
+        for a in arrays:  # (a loop: this is on every call's path)
+            if a.dtype == _OBJECT:
+                return _OBJECT
         return _FLOAT64
 
     # ---- running a kernel ------------------------------------------------------------------------
@@ -253,14 +256,19 @@ class BatchedPlant:
             from mallard.multibody.single_state import SingleStatePlant
 
             single = self._single = SingleStatePlant._of(self)
-        none = single._none
-        args = [a if i in fixed else a[0] if a.shape[0] else none for i, a in enumerate(inputs)]
-        args += [a[0] for a in outputs]
+        none, args, i = single._none, [], 0
+        for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
+            args.append(a if i in fixed else a[0] if a.shape[0] else none)
+            i += 1
+        for a in outputs:
+            args.append(a[0])
         if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
             args.append(np.empty((self._nv, self._nu)))
         name = _SINGLE_KERNELS[name]
         fn = single._kernels.get(name) or single._kernel(name, *args)
-        return np.array([fn(*args)], dtype=np.int64)
+        status = np.zeros(1, dtype=np.int64)
+        status[0] = fn(*args)
+        return status
 
     def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
         """``results`` (one array or a tuple), with the BatchStatus if ``return_status``; a

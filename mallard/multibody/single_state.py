@@ -54,7 +54,8 @@ class SingleStatePlant:
     naming the argument. ``out``: the array (a tuple of arrays for the derivatives) to write
     the result into, float64, C-contiguous, writable and of the result's shape (ValueError
     otherwise), returned; None: new arrays. The first call of each method loads (or compiles)
-    its kernel.
+    its kernel. The kernels hold the GIL (they share one workspace): Python threads may share a
+    SingleStatePlant, their calls running one at a time.
     """
 
     def __init__(self, plant, context=None, *, force_elements=True):
@@ -130,8 +131,8 @@ class SingleStatePlant:
             type(out) is _ndarray
             and out.dtype is _F64
             and out.shape == shape
-            and out.flags.c_contiguous
-            and out.flags.writeable
+            and (flags := out.flags).c_contiguous
+            and flags.writeable
         ):
             return out
         raise ValueError(
