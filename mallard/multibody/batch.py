@@ -161,6 +161,7 @@ class BatchedPlant:
         self._operations = {}  # kernel name → its Operation (float64)
         self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
         self._single = None  # (made at the first batch of one state: SingleStatePlant)
+        self._frames = {}  # frame → (mobod, X_BF) (see _frame)
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -175,6 +176,19 @@ class BatchedPlant:
         return self._num_threads
 
     # ---- arguments ---------------------------------------------------------------------------
+    def _frame(self, frame):
+        """(mobod, X_BF) of a frame of the plant: its body's mobod and its pose in the body
+        (a C-contiguous 4×3 pose); TypeError or RuntimeError naming frame_B otherwise. Found
+        once per frame."""
+        try:
+            found = self._frames.get(frame)
+        except TypeError:  # (unhashable: not a Frame, which frame_mobod reports)
+            found = None
+        if found is None:
+            k = self._engine.frame_mobod(frame, "frame_B")
+            found = self._frames[frame] = (k, self._X_BF[int(frame.index())])
+        return found
+
     def _array(self, value, name, width, method, size=None):
         """``value`` as an (N, width) array (float64, or object for non-double scalars), with
         N = ``size`` if given; ValueError naming ``name`` otherwise."""
@@ -353,7 +367,7 @@ class BatchedPlant:
         method = "CalcJacobianSpatialVelocity"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
-        k = self._engine.frame_mobod(frame_B, "frame_B")
+        k, X_BF = self._frame(frame_B)
         if p_BoBp_B is None:
             p = np.zeros((size, 3))
         else:
@@ -362,7 +376,6 @@ class BatchedPlant:
                 p = np.broadcast_to(p, (size, 3))
             p = self._array(p, "p_BoBp_B", 3, method, size)
         J = np.empty((size, 6, self._nv), dtype=self._common_dtype(q, p))
-        X_BF = self._X_BF[int(frame_B.index())]  # (a C-contiguous 4×3 pose)
         names = ("q", "p_BoBp_B")
         inputs = (q, k, X_BF, p)
         codes = self._run("batch_point_jacobian", True, size, inputs, (J,), fixed=(1, 2))

@@ -86,7 +86,6 @@ class SingleStatePlant:
         self._q_shape, self._v_shape, self._u_shape = (nq,), (nv,), (nu,)
         self._none = np.zeros(0)
         self._origin = np.zeros(3)
-        self._frames = {}  # frame → (mobod, X_BF)
         self._kernels = {}  # entry point name → bound kernel
 
     def plant(self):
@@ -199,12 +198,7 @@ class SingleStatePlant:
         p_BoBp_B, world, world)."""
         method = "CalcJacobianSpatialVelocity"
         q = self._vector(q, self._q_shape, "q", method)
-        found = self._frames.get(frame_B)
-        if found is None:
-            batched = self._batched
-            k = batched._engine.frame_mobod(frame_B, "frame_B")
-            X_BF = np.ascontiguousarray(batched._X_BF[int(frame_B.index())])
-            found = self._frames[frame_B] = (k, X_BF)
+        found = self._batched._frame(frame_B)
         p = self._origin if p_BoBp_B is None else self._vector(p_BoBp_B, (3,), "p_BoBp_B", method)
         J = self._out(out, (6, self._nv), "out", method)
         name = "single_point_jacobian"
