@@ -82,8 +82,10 @@ class SingleStatePlant:
         self._row = np.empty(sizes.row + sizes.drow)
         kernels(np.float64).batch_new_row(self._mi, batched._ws0, self._row, False)
         nq, nv, nu, nb = batched._nq, batched._nv, batched._nu, batched._nb
-        self._nq, self._nv, self._nu, self._nb = nq, nv, nu, nb
         self._q_shape, self._v_shape, self._u_shape = (nq,), (nv,), (nu,)
+        self._poses_shape, self._M_shape, self._J_shape = (nb, 4, 4), (nv, nv), (6, nv)
+        self._inverse_shapes = ((nv, nq), (nv, nv), (nv, nv))  # (the derivatives' outputs)
+        self._forward_shapes = ((nv, nq), (nv, nv), (nv, nv), (nv, nu))
         self._none = np.zeros(0)
         self._origin = np.zeros(3)
         self._kernels = {}  # entry point name → bound kernel
@@ -123,7 +125,8 @@ class SingleStatePlant:
     @staticmethod
     def _out(out, shape, name, method):
         """``out`` if it is a float64, C-contiguous, writable array of ``shape``, a new array
-        for None; ValueError otherwise."""
+        for None; ValueError otherwise (``name``: the argument's name, or its index in
+        ``out``)."""
         if out is None:
             return np.empty(shape)
         if (
@@ -134,6 +137,7 @@ class SingleStatePlant:
             and flags.writeable
         ):
             return out
+        name = name if isinstance(name, str) else f"out[{name}]"
         raise ValueError(
             f"SingleStatePlant.{method}(): {name} must be a writable C-contiguous float64 array "
             f"of shape {shape}, got {getattr(out, 'dtype', type(out).__name__)} "
@@ -143,16 +147,15 @@ class SingleStatePlant:
     def _outs(self, out, shapes, method):
         """The outputs of a derivatives method: ``out`` (a tuple of arrays, see :meth:`_out`)
         or new arrays."""
+        count = len(shapes)
         if out is None:
-            return tuple(np.empty(shape) for shape in shapes)
-        if not (isinstance(out, tuple | list) and len(out) == len(shapes)):
-            raise ValueError(
-                f"SingleStatePlant.{method}(): out must be a tuple of {len(shapes)} arrays"
-            )
-        return tuple(
-            self._out(a, shape, f"out[{i}]", method)
-            for i, (a, shape) in enumerate(zip(out, shapes, strict=True))
-        )
+            return tuple([np.empty(shape) for shape in shapes])
+        if not (isinstance(out, tuple | list) and len(out) == count):
+            raise ValueError(f"SingleStatePlant.{method}(): out must be a tuple of {count} arrays")
+        check = self._out
+        for i in range(count):  # (a loop: this is on every call's path)
+            check(out[i], shapes[i], i, method)
+        return tuple(out)
 
     def _kernel(self, name, *samples):
         """The entry point ``name`` bound to (mi, mf, row), for arguments of the types of
@@ -183,7 +186,7 @@ class SingleStatePlant:
         BodyIndex."""
         method = "CalcAllBodyPosesInWorld"
         q = self._vector(q, self._q_shape, "q", method)
-        X_WB = self._out(out, (self._nb, 4, 4), "out", method)
+        X_WB = self._out(out, self._poses_shape, "out", method)
         fn = self._kernels.get("single_body_poses") or self._kernel("single_body_poses", q, X_WB)
         code = fn(q, X_WB)
         if code:
@@ -200,7 +203,7 @@ class SingleStatePlant:
         q = self._vector(q, self._q_shape, "q", method)
         found = self._batched._frame(frame_B)
         p = self._origin if p_BoBp_B is None else self._vector(p_BoBp_B, (3,), "p_BoBp_B", method)
-        J = self._out(out, (6, self._nv), "out", method)
+        J = self._out(out, self._J_shape, "out", method)
         name = "single_point_jacobian"
         fn = self._kernels.get(name) or self._kernel(name, q, *found, p, J)
         code = fn(q, found[0], found[1], p, J)
@@ -214,8 +217,7 @@ class SingleStatePlant:
         MultibodyPlant.CalcMassMatrix)."""
         method = "CalcMassMatrix"
         q = self._vector(q, self._q_shape, "q", method)
-        nv = self._nv
-        M = self._out(out, (nv, nv), "out", method)
+        M = self._out(out, self._M_shape, "out", method)
         fn = self._kernels.get("single_mass_matrix") or self._kernel("single_mass_matrix", q, M)
         code = fn(q, M)
         if code:
@@ -272,8 +274,7 @@ class SingleStatePlant:
         q = self._vector(q, self._q_shape, "q", method)
         v = self._vector(v, shape, "v", method)
         vdot = self._vector(known_vdot, shape, "known_vdot", method)
-        nq, nv = self._nq, self._nv
-        outs = self._outs(out, ((nv, nq), (nv, nv), (nv, nv)), method)
+        outs = self._outs(out, self._inverse_shapes, method)
         name = "single_inverse_dynamics_derivatives"
         fn = self._kernels.get(name) or self._kernel(name, q, v, vdot, *outs)
         code = fn(q, v, vdot, *outs)
@@ -288,8 +289,7 @@ class SingleStatePlant:
         limit), locked joints' rows zero."""
         method = "CalcForwardDynamicsDerivatives"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
-        nq, nv, nu = self._nq, self._nv, self._nu
-        outs = self._outs(out, ((nv, nq), (nv, nv), (nv, nv), (nv, nu)), method)
+        outs = self._outs(out, self._forward_shapes, method)
         name = "single_forward_dynamics_derivatives"
         fn = self._kernels.get(name) or self._kernel(name, *inputs, *outs)
         code = fn(*inputs, *outs)
