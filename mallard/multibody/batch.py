@@ -108,7 +108,8 @@ class BatchedPlant:
     Every method takes arrays with a leading batch dimension N (N = 0 is allowed) and returns
     arrays with the same leading dimension; ``result[i]`` is the plant's result at state
     ``i``. Arrays of numbers are computed as float64 (compiled, four states at a time in
-    vector registers: a batch of fewer than four costs as much as four), with the results of
+    vector registers: a batch of two or three costs as much as four; a batch of one state runs
+    SingleStatePlant's kernel, mallard.multibody.single_state), with the results of
     the plant's own single calls to the last bit; object arrays of non-double scalars
     (AutoDiffXd, Expression) are computed interpreted, in a plain loop, one state at a time. A
     wrong shape raises ValueError naming the argument and the expected shape. A state that
