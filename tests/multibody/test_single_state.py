@@ -245,3 +245,18 @@ def test_construction_errors(plant):
         SingleStatePlant("plant")
     with pytest.raises(TypeError, match="not float64"):
         SingleStatePlant(plant.ToAutoDiffXd())
+
+
+def test_a_batch_of_one_bad_state_gets_its_status(plant, batched, states):
+    """A batch of one state (SingleStatePlant's kernel) reports as any batch: NaN results, a
+    status naming the input; the derivatives' actuation columns as in a larger batch."""
+    q, v, vdot, tau, u = (a[:1].copy() for a in states)
+    q[0, 2] = np.nan
+    tau_out, status = batched.CalcInverseDynamics(q, v, vdot, return_status=True)
+    assert status.failed().tolist() == [0] and np.isnan(tau_out).all()
+    assert re.search(r"q\[0, 2\] = nan is not finite", status.message(0))
+    q, v, tau, u = states[0], states[1], states[3], states[4]
+    three = batched.CalcForwardDynamicsDerivatives(q, v, tau, u)
+    one = batched.CalcForwardDynamicsDerivatives(q[1:2], v[1:2], tau[1:2], u[1:2])
+    for a, b in zip(three, one, strict=True):
+        np.testing.assert_array_equal(a[1:2], b)
