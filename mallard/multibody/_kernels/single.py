@@ -52,8 +52,7 @@ _ROW = SIZE["row"]
 def _one(a, width):
     """The 1-D input ``a`` as a batch of its one state, (1, width), or of none, (0, width),
     for an input of length zero (as kernels.batch takes optional inputs)."""
-    rows = 1 if a.shape[0] > 0 else 0
-    return reshaped(a, (rows, width))
+    return reshaped(a, (min(a.shape[0], 1), width))  # (no branch: numba's SSA warns on one)
 
 
 @jitable
