@@ -66,6 +66,13 @@ frame Jacobian         SetPositions +                computeFrameJacobian  mj_ki
                        CalcJacobianSpatialVelocity   (LOCAL_WORLD_ALIGNED) mj_comPos, mj_jacBody
 =====================  ============================  ====================  ======================
 
+mallard's Context-free single-state API (``mallard.multibody.single_state.SingleStatePlant``,
+column "mallard single-state") is timed beside them on the same states, each call writing into
+an array allocated once (``out=``): forward kinematics ``CalcAllBodyPosesInWorld`` (every
+body's pose, as ``forwardKinematics`` computes every joint's), ``CalcMassMatrix``,
+``CalcInverseDynamics``, ``CalcForwardDynamics``, ``CalcJacobianSpatialVelocity``; it is checked
+against pydrake first like the others.
+
 A sample runs one library's calls back to back for about ``--sample-ms`` and records the mean
 time per call; each round takes one sample of every library in turn (the order rotates from
 round to round), so that drifts of a noisy machine hit all libraries alike; the table reports
@@ -123,7 +130,7 @@ OPS = (
     "frame Jacobian",
 )
 BATCH_OPS = OPS[1:]
-LIBRARIES = ("mallard", "pydrake", "pinocchio", "mujoco")
+LIBRARIES = ("mallard", "pydrake", "pinocchio", "mujoco", "mallard single-state")
 CHAIN_LINKS = 30
 N_STATES = 16  # distinct states cycled through by the single-call timings
 
@@ -417,6 +424,77 @@ class DrakeAPI:
 
         return {
             "set state": set_state,
+            "forward kinematics": forward_kinematics,
+            "mass matrix": mass_matrix,
+            "inverse dynamics": inverse_dynamics,
+            "forward dynamics": forward_dynamics,
+            "frame Jacobian": frame_jacobian,
+        }
+
+
+class MallardSingleState:
+    """mallard's SingleStatePlant (no Context): the state as arrays, results written into
+    arrays allocated once."""
+
+    def __init__(self, mallard):
+        from mallard.multibody.single_state import SingleStatePlant
+
+        self.name = "mallard single-state"
+        plant = mallard.plant
+        self.single = SingleStatePlant(plant)
+        self.coordinates = mallard.coordinates
+        self.body_index, self.frame = int(mallard.body.index()), mallard.body.body_frame()
+        nv = plant.num_velocities()
+        self.outputs = {
+            "forward kinematics": np.empty((plant.num_bodies(), 4, 4)),
+            "mass matrix": np.empty((nv, nv)),
+            "inverse dynamics": np.empty(nv),
+            "forward dynamics": np.empty(nv),
+            "frame Jacobian": np.empty((6, nv)),
+        }
+        self._timers = self._make_timers()
+
+    def prepare(self, q, v, a):
+        return q, v, a
+
+    def decode(self, op, result):
+        if op == "forward kinematics":  # (every body's pose: the tip's [R p])
+            return result[self.body_index, :3, :].copy()
+        return np.array(result)
+
+    def timers(self):
+        return self._timers
+
+    def _make_timers(self):
+        single, frame, out = self.single, self.frame, self.outputs
+        X, M, tau, vdot, J = (out[op] for op in out)
+
+        def forward_kinematics(states):
+            for q, _, _ in states:
+                single.CalcAllBodyPosesInWorld(q, out=X)
+            return X
+
+        def mass_matrix(states):
+            for q, _, _ in states:
+                single.CalcMassMatrix(q, out=M)
+            return M
+
+        def inverse_dynamics(states):
+            for q, v, a in states:
+                single.CalcInverseDynamics(q, v, a, out=tau)
+            return tau
+
+        def forward_dynamics(states):
+            for q, v, _ in states:
+                single.CalcForwardDynamics(q, v, out=vdot)
+            return vdot
+
+        def frame_jacobian(states):
+            for q, _, _ in states:
+                single.CalcJacobianSpatialVelocity(q, frame, out=J)
+            return J
+
+        return {
             "forward kinematics": forward_kinematics,
             "mass matrix": mass_matrix,
             "inverse dynamics": inverse_dynamics,
@@ -909,16 +987,16 @@ def report(results, settings):
         single, batched, errors, notes = res["single"], res["batched"], res["errors"], res["notes"]
         lines += [f"## {mdef.label}", "", "Single call (µs):", ""]
         lines += [
-            "| operation | mallard | pydrake | pinocchio | mujoco | mallard/pydrake "
-            "| mallard/pinocchio |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            "| operation | mallard | pydrake | pinocchio | mujoco | mallard single-state "
+            "| mallard/pydrake | mallard/pinocchio | single-state/pinocchio |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for op in OPS:
             row = single[op]
-            m, d, p, j = (row.get(k) for k in LIBRARIES)
+            m, d, p, j, s = (row.get(k) for k in LIBRARIES)
             lines.append(
-                f"| {op} | {fmt_us(m)} | {fmt_us(d)} | {fmt_us(p)} | {fmt_us(j)} "
-                f"| {fmt_ratio(m, d)} | {fmt_ratio(m, p)} |"
+                f"| {op} | {fmt_us(m)} | {fmt_us(d)} | {fmt_us(p)} | {fmt_us(j)} | {fmt_us(s)} "
+                f"| {fmt_ratio(m, d)} | {fmt_ratio(m, p)} | {fmt_ratio(s, p)} |"
             )
         lines += ["", f"Batched, {settings['batch size']} states (µs per state):", ""]
         lines += [
@@ -936,7 +1014,7 @@ def report(results, settings):
         lines += ["", "Agreement with pydrake (max relative error over the checked states):", ""]
         keys = ["pose", "mass matrix", "inverse dynamics", "forward dynamics", "frame Jacobian"]
         lines += ["| library | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
-        for lib in ("mallard", "pinocchio", "mujoco"):
+        for lib in ("mallard", "pinocchio", "mujoco", "mallard single-state"):
             lines.append(f"| {lib} | " + " | ".join(f"{errors[lib, k]:.1e}" for k in keys) + " |")
         if notes:
             lines += ["", *(f"- {n}" for n in notes)]
@@ -1005,6 +1083,7 @@ def main(argv=None):
             libs["pydrake"] = DrakeAPI("pydrake", mdef, robots)
             libs["pinocchio"] = Pinocchio(mdef, libs["pydrake"])
             libs["mujoco"] = MuJoCo(mdef, libs["pydrake"])
+            libs["mallard single-state"] = MallardSingleState(libs["mallard"])
         sizes = {n: (lib.coordinates.nq, lib.coordinates.nv) for n, lib in libs.items()}
         if len(set(sizes.values())) != 1:
             sys.exit(f"ABORT: {mdef.label}: (nq, nv) differ between libraries: {sizes}")

@@ -1,4 +1,4 @@
-"""Derivatives of inverse dynamics on the Panda: mallard beside Pinocchio and pydrake.
+"""Derivatives of inverse and forward dynamics on the Panda: mallard beside Pinocchio and pydrake.
 
 What it measures
 ----------------
@@ -12,11 +12,19 @@ geometry), per call from Python, at states cycled from 16 random ones:
 * Pinocchio: ``computeRNEADerivatives`` (Carpentier & Mansard's analytical recursions, C++);
 * pydrake: its AutoDiffXd plant (``ToAutoDiffXd``) seeded with [q; v] — SetPositionsAndVelocities,
   CalcForceElementsContribution, CalcInverseDynamics, ExtractGradient;
+* mallard single-state: ``SingleStatePlant.CalcInverseDynamicsDerivatives`` (no Context, the
+  outputs written into arrays allocated once);
 * mallard batched: ``BatchedPlant.CalcInverseDynamicsDerivatives`` on ``--batch-size`` states
-  (numba threads: ``--threads``), reported per state.
+  (``num_threads=--threads``), reported per state.
 
-First, at three states, every result is checked: mallard against pydrake's gradients (1e-10
-relative) and against Pinocchio's (1e-8, coordinates matched by joint name). Then each round
+Then ∂v̇/∂q, ∂v̇/∂v of forward dynamics (zero applied forces) the same ways:
+``CalcForwardDynamicsDerivatives`` of the plant (after SetPositionsAndVelocities), of
+SingleStatePlant and of BatchedPlant, beside Pinocchio's ``computeABADerivatives``.
+
+First, at three states, every result is checked: mallard (the plant's and SingleStatePlant's)
+against pydrake's gradients (1e-10 relative) and against Pinocchio's (1e-8, coordinates
+matched by joint name); the forward dynamics derivatives of SingleStatePlant against the
+plant's (bit for bit) and Pinocchio's (1e-8). Then each round
 takes one sample of every library in turn (the order rotating), a sample running one
 library's calls back to back for about ``--sample-ms`` and recording the mean time per call;
 the table reports the median over ``--rounds`` rounds (µs per call) and pydrake's time over
@@ -81,6 +89,23 @@ class Mallard:
         dq, dv, _ = self.plant.CalcInverseDynamicsDerivatives(self.context, a)
         return dq, dv
 
+    def forward_derivatives(self, q, v):
+        self.plant.SetPositionsAndVelocities(self.context, np.concatenate((q, v)))
+        dq, dv = self.plant.CalcForwardDynamicsDerivatives(self.context)[:2]
+        return dq, dv
+
+    def forward_timer(self, states):
+        plant, context, x = self.plant, self.context, [np.concatenate(s[:2]) for s in states]
+        count = len(states)
+
+        def run(calls):
+            for i in range(calls):
+                plant.SetPositionsAndVelocities(context, x[i % count])
+                plant.CalcForwardDynamicsDerivatives(context)
+            return calls
+
+        return run
+
     def timer(self, states):
         plant, context, x = self.plant, self.context, [np.concatenate(s[:2]) for s in states]
         a = [s[2] for s in states]
@@ -90,6 +115,48 @@ class Mallard:
             for i in range(calls):
                 plant.SetPositionsAndVelocities(context, x[i % count])
                 plant.CalcInverseDynamicsDerivatives(context, a[i % count])
+            return calls
+
+        return run
+
+
+class MallardSingleState:
+    name = "mallard SingleStatePlant"
+
+    def __init__(self, plant):
+        from mallard.multibody.single_state import SingleStatePlant
+
+        self.single = SingleStatePlant(plant)
+        nq, nv = plant.num_positions(), plant.num_velocities()
+        self.outputs = (np.empty((nv, nq)), np.empty((nv, nv)), np.empty((nv, nv)))
+        self.forward_outputs = self.outputs + (np.empty((nv, plant.num_actuated_dofs())),)
+
+    def derivatives(self, q, v, a):
+        dq, dv, _ = self.single.CalcInverseDynamicsDerivatives(q, v, a)
+        return dq, dv
+
+    def forward_derivatives(self, q, v):
+        dq, dv, _, _ = self.single.CalcForwardDynamicsDerivatives(q, v)
+        return dq, dv
+
+    def timer(self, states):
+        single, out, count = self.single, self.outputs, len(states)
+
+        def run(calls):
+            for i in range(calls):
+                q, v, a = states[i % count]
+                single.CalcInverseDynamicsDerivatives(q, v, a, out=out)
+            return calls
+
+        return run
+
+    def forward_timer(self, states):
+        single, out, count = self.single, self.forward_outputs, len(states)
+
+        def run(calls):
+            for i in range(calls):
+                q, v, _ = states[i % count]
+                single.CalcForwardDynamicsDerivatives(q, v, out=out)
             return calls
 
         return run
@@ -156,6 +223,29 @@ class Pinocchio:
         pin.computeRNEADerivatives(self.model, self.data, qp, vp, ap)
         return self.data.dtau_dq[np.ix_(P, P)], self.data.dtau_dv[np.ix_(P, P)]
 
+    def forward_derivatives(self, q, v):
+        P = self.permutation
+        qp, vp = (np.empty_like(x) for x in (q, v))
+        qp[P], vp[P] = q, v
+        pin.computeABADerivatives(self.model, self.data, qp, vp, np.zeros_like(vp))
+        return self.data.ddq_dq[np.ix_(P, P)], self.data.ddq_dv[np.ix_(P, P)]
+
+    def forward_timer(self, states):
+        model, data, P = self.model, self.data, self.permutation
+        permuted = []
+        for q, v, _ in states:
+            qp, vp = np.empty_like(q), np.empty_like(v)
+            qp[P], vp[P] = q, v
+            permuted.append((qp, vp, np.zeros_like(vp)))
+        count = len(states)
+
+        def run(calls):
+            for i in range(calls):
+                pin.computeABADerivatives(model, data, *permuted[i % count])
+            return calls
+
+        return run
+
     def timer(self, states):
         model, data, P = self.model, self.data, self.permutation
         permuted = []
@@ -198,6 +288,59 @@ class MallardBatched:
         return run
 
 
+class MallardBatchedForward(MallardBatched):
+    def timer(self, states):
+        rng = np.random.default_rng(1)
+        picks = rng.integers(0, len(states), size=self.size)
+        q, v = (np.array([states[i][j] for i in picks]) for j in range(2))
+        batched, size = self.batched, self.size
+        batched.CalcForwardDynamicsDerivatives(q, v)  # (compiles)
+
+        def run(calls):
+            batches = max(1, calls // size)
+            for _ in range(batches):
+                batched.CalcForwardDynamicsDerivatives(q, v)
+            return batches * size
+
+        return run
+
+
+def check_forward(mallard, single, pinocchio, states):
+    for q, v, _ in states[:3]:
+        ours = mallard.forward_derivatives(q, v)
+        for other, rtol in ((single, 0.0), (pinocchio, 1e-8)):
+            theirs = other.forward_derivatives(q, v)
+            for x, y, what in zip(ours, theirs, ("dvdot_dq", "dvdot_dv"), strict=True):
+                error = np.linalg.norm(x - y) / max(1.0, np.linalg.norm(y))
+                if error > rtol:
+                    sys.exit(f"{other.name} {what} differs from mallard's by {error:.2e}")
+    print("check: forward dynamics derivatives, SingleStatePlant = mallard's plant (bit for bit) "
+          "= pinocchio (1e-8) at 3 states")  # fmt: skip
+
+
+def time_runs(runs, rounds, sample_ms):
+    """{name: median seconds per call} over interleaved samples of every run."""
+    for run in runs.values():
+        run(4)  # warm up (and compile)
+    times = {name: [] for name in runs}
+    names = list(runs)
+    gc.disable()
+    try:
+        for r in range(rounds):
+            for name in names[r % len(names) :] + names[: r % len(names)]:
+                times[name].append(sample(runs[name], sample_ms))
+    finally:
+        gc.enable()
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def print_table(title, medians, reference):
+    print(title)
+    for name, median in medians.items():
+        ratio = median / medians[reference]
+        print(f"  {name:30s} {1e6 * median:10.2f} µs   / {reference}: {ratio:7.2f}")
+
+
 def check(mallard, pydrake, pinocchio, states):
     for q, v, a in states[:3]:
         ours = mallard.derivatives(q, v, a)
@@ -238,26 +381,21 @@ def main():
     nv = mallard.plant.num_velocities()
     states = [tuple(rng.uniform(-1, 1, nv) for _ in range(3)) for _ in range(N_STATES)]
     check(mallard, pydrake, pinocchio, states)
+    single = MallardSingleState(mallard.plant)
+    check(single, pydrake, pinocchio, states)
+    check_forward(mallard, single, pinocchio, states)
     batched = MallardBatched(mallard.plant, args.batch_size, args.threads)
-    runs = {lib.name: lib.timer(states) for lib in (mallard, pinocchio, pydrake, batched)}
-    for run in runs.values():
-        run(4)  # warm up (and compile)
-    times = {name: [] for name in runs}
-    names = list(runs)
-    gc.disable()
-    try:
-        for r in range(args.rounds):
-            for name in names[r % len(names) :] + names[: r % len(names)]:
-                times[name].append(sample(runs[name], args.sample_ms))
-    finally:
-        gc.enable()
+    libraries = (mallard, single, pinocchio, pydrake, batched)
+    runs = {lib.name: lib.timer(states) for lib in libraries}
+    medians = time_runs(runs, args.rounds, args.sample_ms)
     print(f"Panda (nv = {nv}), ∂τ/∂q and ∂τ/∂v of inverse dynamics with gravity")
     print(f"median of {args.rounds} interleaved samples, µs per call (noisy: shared machine)")
-    reference = statistics.median(times[pydrake.name])
-    for name in names:
-        median = statistics.median(times[name])
-        ratio = reference / median
-        print(f"  {name:30s} {1e6 * median:10.2f} µs   pydrake AutoDiffXd / this: {ratio:7.1f}×")
+    print_table("inverse dynamics (computeRNEADerivatives):", medians, pinocchio.name)
+    forward = MallardBatchedForward(mallard.plant, args.batch_size, args.threads)
+    libraries = (mallard, single, pinocchio, forward)
+    runs = {lib.name: getattr(lib, "forward_timer", lib.timer)(states) for lib in libraries}
+    medians = time_runs(runs, args.rounds, args.sample_ms)
+    print_table("forward dynamics (computeABADerivatives):", medians, pinocchio.name)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.engine",
     "mallard.multibody._kernels.engine_derivatives",
     "mallard.multibody._kernels.batch",
+    "mallard.multibody._kernels.single",
     "mallard.multibody._kernels.rollouts",
     "mallard.multibody._kernels.sap",
     "mallard.multibody._kernels.tamsi",

@@ -206,6 +206,23 @@ def task_batch_derivatives():
     batch.CalcForwardDynamicsDerivatives(q, v)
 
 
+def task_single_state():
+    """SingleStatePlant's poses, Jacobians, mass matrix, inverse and forward dynamics and
+    derivatives (also what BatchedPlant runs for a batch of one state)."""
+    from mallard.multibody.single_state import SingleStatePlant
+
+    plant = _acrobot(0.0)
+    single = SingleStatePlant(plant)
+    q, v = np.zeros(plant.num_positions()), np.zeros(plant.num_velocities())
+    single.CalcAllBodyPosesInWorld(q)
+    single.CalcJacobianSpatialVelocity(q, plant.GetBodyByName("link2").body_frame())
+    single.CalcMassMatrix(q)
+    single.CalcInverseDynamics(q, v, v)
+    single.CalcForwardDynamics(q, v)
+    single.CalcInverseDynamicsDerivatives(q, v, v)
+    single.CalcForwardDynamicsDerivatives(q, v)
+
+
 def task_rollouts():
     """BatchedPlant's rollouts of a discrete and of a continuous plant."""
     from mallard.multibody.batch import BatchedPlant
@@ -294,6 +311,7 @@ TASKS = {
     "derivatives": task_derivatives,
     "dynamics": task_dynamics,
     "simulation-outputs": task_simulation_outputs,
+    "single-state": task_single_state,
     "rollouts": task_rollouts,
     "proximity": task_proximity,
     "contact": task_contact,

@@ -71,6 +71,17 @@ __all__ = ["BatchedPlant", "BatchStatus"]
 
 _OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
 
+#: The single-state entry point (kernels.single) of each batched one, for batches of one state.
+_SINGLE_KERNELS = {
+    "batch_body_poses": "single_body_poses",
+    "batch_mass_matrix": "single_mass_matrix",
+    "batch_inverse_dynamics": "single_inverse_dynamics",
+    "batch_forward_dynamics": "single_forward_dynamics",
+    "batch_point_jacobian": "single_point_jacobian",
+    "batch_inverse_dynamics_derivatives": "single_inverse_dynamics_derivatives",
+    "batch_forward_dynamics_derivatives": "single_forward_dynamics_derivatives",
+}
+
 
 class BatchedPlant:
     """A finalized MultibodyPlant's kinematics and dynamics on batches of states.
@@ -97,7 +108,8 @@ class BatchedPlant:
     Every method takes arrays with a leading batch dimension N (N = 0 is allowed) and returns
     arrays with the same leading dimension; ``result[i]`` is the plant's result at state
     ``i``. Arrays of numbers are computed as float64 (compiled, four states at a time in
-    vector registers: a batch of fewer than four costs as much as four), with the results of
+    vector registers: a batch of two or three costs as much as four; a batch of one state runs
+    SingleStatePlant's kernel, mallard.multibody.single_state), with the results of
     the plant's own single calls to the last bit; object arrays of non-double scalars
     (AutoDiffXd, Expression) are computed interpreted, in a plain loop, one state at a time. A
     wrong shape raises ValueError naming the argument and the expected shape. A state that
@@ -149,6 +161,8 @@ class BatchedPlant:
         self._num_threads = num_threads
         self._operations = {}  # kernel name → its Operation (float64)
         self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
+        self._single = None  # (made at the first batch of one state: SingleStatePlant)
+        self._frames = {}  # frame → (mobod, X_BF) (see _frame)
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -163,6 +177,19 @@ class BatchedPlant:
         return self._num_threads
 
     # ---- arguments ---------------------------------------------------------------------------
+    def _frame(self, frame):
+        """(mobod, X_BF) of a frame of the plant: its body's mobod and its pose in the body
+        (a C-contiguous 4×3 pose); TypeError or RuntimeError naming frame_B otherwise. Found
+        once per frame."""
+        try:
+            found = self._frames.get(frame)
+        except TypeError:  # (unhashable: not a Frame, which frame_mobod reports)
+            found = None
+        if found is None:
+            k = self._engine.frame_mobod(frame, "frame_B")
+            found = self._frames[frame] = (k, self._X_BF[int(frame.index())])
+        return found
+
     def _array(self, value, name, width, method, size=None):
         """``value`` as an (N, width) array (float64, or object for non-double scalars), with
         N = ``size`` if given; ValueError naming ``name`` otherwise."""
@@ -191,8 +218,11 @@ class BatchedPlant:
 
     def _common_dtype(self, *arrays):
         """object if any array (or the parameters) holds non-double scalars, else float64."""
-        if self._object_parameters or any(a.dtype == object for a in arrays):
+        if self._object_parameters:
             return _OBJECT
+        for a in arrays:  # (a loop: this is on every call's path)
+            if a.dtype == _OBJECT:
+                return _OBJECT
         return _FLOAT64
 
     # ---- running a kernel ------------------------------------------------------------------------
@@ -204,6 +234,8 @@ class BatchedPlant:
         """Runs batched kernel ``name`` (``lanes``: computing in lanes, else state by state)
         on ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
         arguments), writing ``outputs``; returns the states' status codes."""
+        if size == 1 and outputs[0].dtype is _FLOAT64:
+            return self._run_single(name, inputs, outputs, fixed)
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
@@ -228,6 +260,29 @@ class BatchedPlant:
                 width, batched, samples,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
+        return status
+
+    def _run_single(self, name, inputs, outputs, fixed):
+        """Runs the single-state kernel of batched kernel ``name`` (kernels.single, as
+        SingleStatePlant does) on a batch of one float64 state: no groups, no threads (see
+        :meth:`_run`)."""
+        single = self._single
+        if single is None:
+            from mallard.multibody.single_state import SingleStatePlant
+
+            single = self._single = SingleStatePlant._of(self)
+        none, args, i = single._none, [], 0
+        for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
+            args.append(a if i in fixed else a[0] if a.shape[0] else none)
+            i += 1
+        for a in outputs:
+            args.append(a[0])
+        if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
+            args.append(np.empty((self._nv, self._nu)))
+        name = _SINGLE_KERNELS[name]
+        fn = single._kernels.get(name) or single._kernel(name, *args)
+        status = np.zeros(1, dtype=np.int64)
+        status[0] = fn(*args)
         return status
 
     def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
@@ -313,7 +368,7 @@ class BatchedPlant:
         method = "CalcJacobianSpatialVelocity"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
-        k = self._engine.frame_mobod(frame_B, "frame_B")
+        k, X_BF = self._frame(frame_B)
         if p_BoBp_B is None:
             p = np.zeros((size, 3))
         else:
@@ -322,7 +377,6 @@ class BatchedPlant:
                 p = np.broadcast_to(p, (size, 3))
             p = self._array(p, "p_BoBp_B", 3, method, size)
         J = np.empty((size, 6, self._nv), dtype=self._common_dtype(q, p))
-        X_BF = self._X_BF[int(frame_B.index())]  # (a C-contiguous 4×3 pose)
         names = ("q", "p_BoBp_B")
         inputs = (q, k, X_BF, p)
         codes = self._run("batch_point_jacobian", True, size, inputs, (J,), fixed=(1, 2))

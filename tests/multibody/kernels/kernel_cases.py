@@ -389,6 +389,34 @@ def _batch(name):
     return case
 
 
+def _single(name):
+    """The arguments of single-state entry point ``name`` (kernels.single), with the optional
+    inputs given."""
+
+    def case(rng):
+        s = Sample(rng)
+        nq, nv, nu, n = s.sizes.nq, s.sizes.nv, s.sizes.nu, s.sizes.n
+        Q, V = s.batch(1)
+        q, v = Q[0], V[0]
+        head = (s.mi, s.mf, _batch_row(s, False))
+        if name == "single_body_poses":
+            return head + (q, np.zeros((n, 4, 4)))
+        if name == "single_mass_matrix":
+            return head + (q, np.zeros((nv, nv)))
+        if name == "single_inverse_dynamics":
+            return head + (q, v, s.normal(nv), s.normal(nv), np.zeros(nv))
+        if name == "single_forward_dynamics":
+            return head + (q, v, s.normal(nv), 4.0 * s.normal(nu), np.zeros(nv))
+        if name == "single_point_jacobian":
+            return head + (q, 3, _rotation_pose(rng), s.normal(3), np.zeros((6, nv)))
+        outputs = (np.zeros((nv, nq)), np.zeros((nv, nv)), np.zeros((nv, nv)))
+        if name == "single_inverse_dynamics_derivatives":
+            return head + (q, v, s.normal(nv)) + outputs
+        return head + (q, v, s.normal(nv), 4.0 * s.normal(nu)) + outputs + (np.zeros((nv, nu)),)
+
+    return case
+
+
 def _rollout(rng):
     """batch_rollout's arguments: 5 states, 3 steps of RK2 with actuation and a PD law on
     (q[0], v[0]), every step kept (kernels.rollouts)."""
@@ -536,6 +564,13 @@ CASES = {
     "batch_point_jacobian": _batch("batch_point_jacobian"),
     "batch_inverse_dynamics_derivatives": _batch("batch_inverse_dynamics_derivatives"),
     "batch_forward_dynamics_derivatives": _batch("batch_forward_dynamics_derivatives"),
+    "single_body_poses": _single("single_body_poses"),
+    "single_mass_matrix": _single("single_mass_matrix"),
+    "single_inverse_dynamics": _single("single_inverse_dynamics"),
+    "single_forward_dynamics": _single("single_forward_dynamics"),
+    "single_point_jacobian": _single("single_point_jacobian"),
+    "single_inverse_dynamics_derivatives": _single("single_inverse_dynamics_derivatives"),
+    "single_forward_dynamics_derivatives": _single("single_forward_dynamics_derivatives"),
     "sap_add_joint_constraints": lambda r: _sap_args(r, False),
     "sap_solve": lambda r: _sap_args(r, True),
     "sap_gradient": lambda r: _sap_args(r, True),
@@ -599,4 +634,11 @@ UNCOMPARED = {
     "batch_forward_dynamics_derivatives": (6, 7),
     "batch_rollout": (17, 18),
     "batch_new_row": (2,),
+    "single_body_poses": (2,),  # (the row: scratch)
+    "single_mass_matrix": (2,),  # (the row: scratch)
+    "single_inverse_dynamics": (2,),  # (the row: scratch)
+    "single_forward_dynamics": (2,),  # (the row: scratch)
+    "single_point_jacobian": (2,),  # (the row: scratch)
+    "single_inverse_dynamics_derivatives": (2,),  # (the row: scratch)
+    "single_forward_dynamics_derivatives": (2,),  # (the row: scratch)
 }

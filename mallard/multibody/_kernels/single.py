@@ -1,0 +1,279 @@
+"""Single-state entry points: one state's kinematics, dynamics and derivatives without a
+Context, from arrays into the caller's outputs (mallard.multibody.single_state; BatchedPlant
+calls them for a batch of one state).
+
+Every entry point takes the flat model (``mi``, ``mf``), a ``row`` (a batch row followed by a
+derivative row, kernels.batch: a workspace with its parameter stage, a state x, generalized
+forces, body forces, actuation, a derivative workspace and its outputs; made by
+``batch_new_row(mi, ws0, row, False)``), the state and inputs as 1-D arrays (an optional input
+of length zero is zero), then the outputs; it returns the state's status code, as the batched
+entry points' (kernels.batch: 0, or NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE with
+their detail), the outputs being NaN in full for a state with a code.
+
+A state is computed exactly as the batched kernels compute each state (the same stage
+functions in the same order, on the row's plain workspace instead of lanes), so that its
+results are the plant's own single-state results and the batch's, to the last bit. The row
+keeps nothing from call to call that a result depends on: each entry point sets the inputs it
+reads (x, and the generalized and body forces and actuation it uses) and recomputes every
+stage it needs, so that one row serves every entry point.
+"""
+
+import numpy as np
+
+from mallard._compiled import entry_point
+from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
+from mallard.multibody._kernels._machinery import jitable, reshaped
+from mallard.multibody._kernels.batch import (
+    _begin_derivatives,
+    _fill,
+    _state_code,
+)
+from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
+from mallard.multibody._kernels.engine import (
+    force_elements,
+    forward_dynamics,
+    inverse_dynamics,
+    point_jacobian,
+)
+from mallard.multibody._kernels.engine_derivatives import (
+    drive_forward_dynamics_derivatives,
+    drive_inverse_dynamics_derivatives,
+)
+from mallard.multibody._kernels.kinematics import COLUMNS, LAYER_WB, POSES, calc_position_kinematics
+from mallard.multibody._kernels.views import batch_row, derivative_row, model, parameters, workspace
+from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, SIZE, VELOCITIES
+
+_ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
+_ROW = SIZE["row"]
+
+
+# ---- helpers -------------------------------------------------------------------------------
+@jitable(inline=True)
+def _one(a, width):
+    """The 1-D input ``a`` as a batch of its one state, (1, width), or of none, (0, width),
+    for an input of length zero (as kernels.batch takes optional inputs)."""
+    return reshaped(a, (min(a.shape[0], 1), width))  # (no branch: numba's SSA warns on one)
+
+
+@jitable
+def _load(a, x, start):
+    """x[start:start + len(a)] = a."""
+    for j in range(a.shape[0]):
+        x[start + j] = a[j]
+
+
+@jitable
+def _load_or_zero(a, x):
+    """x = a, or zero if ``a`` has length zero (an input not given)."""
+    if a.shape[0] == 0:
+        _fill(x, 0.0)
+    else:
+        _load(a, x, 0)
+
+
+@jitable
+def _store(source, out):
+    """out = source (1-D or 2-D arrays of one shape)."""
+    s, o = source.reshape(-1), out.reshape(-1)  # (both C-contiguous)
+    for j in range(o.shape[0]):
+        o[j] = s[j]
+
+
+@jitable
+def _nan(out):
+    """out = NaN (all of it; C-contiguous)."""
+    _fill(out.reshape(-1), np.nan)
+
+
+@jitable(inline=True)
+def _views(mi, mf, row):
+    """(model, r, params, work): the model, the BatchRow views of ``row`` and its
+    workspace's parameters and other sections."""
+    r = batch_row(mi, row)
+    return model(mi, mf), r, parameters(mi, r.ws), workspace(mi, r.ws)
+
+
+@jitable(inline=True)
+def _derivative_code(mi, row):
+    """The one-scalar status scratch of ``row``'s derivative row."""
+    return derivative_row(mi, row[mi[_ROW] :]).code
+
+
+# ---- entry points ----------------------------------------------------------------------------
+@entry_point
+@jitable(inline=True)
+def single_body_poses(mi, mf, row, q, X_WB):
+    """X_WB[b] = the pose of body b in World at q, a 4×4 homogeneous matrix
+    [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex)."""
+    m, r, params, work = _views(mi, mf, row)
+    none = q[0:0].reshape((0, 1))
+    code = _state_code(m, 0, _one(q, m.nq), none, none, none, _derivative_code(mi, row))
+    if code != 0:
+        _nan(X_WB)
+        return code
+    _load(q, r.x, 0)
+    calc_position_kinematics(m, params, work, r.x[0 : m.nq], POSES, 0)
+    X_pc, tree = work.X_pc, m.tree
+    for k in range(m.n):
+        X = X_pc[LAYER_WB, k]
+        T = X_WB[tree[k, BODY]]
+        for i in range(3):
+            T[i, 0] = X[i, 0]
+            T[i, 1] = X[i, 1]
+            T[i, 2] = X[i, 2]
+            T[i, 3] = X[3, i]
+            T[3, i] = 0.0
+        T[3, 3] = 1.0
+    return 0
+
+
+@entry_point
+@jitable(inline=True)
+def single_mass_matrix(mi, mf, row, q, M):
+    """M = M(q) (nv × nv, reflected rotor inertias included)."""
+    m, r, params, work = _views(mi, mf, row)
+    none = q[0:0].reshape((0, 1))
+    code = _state_code(m, 0, _one(q, m.nq), none, none, none, _derivative_code(mi, row))
+    if code != 0:
+        _nan(M)
+        return code
+    _load(q, r.x, 0)
+    calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, 0)
+    calc_body_inertias(m, params, work)
+    calc_mass_matrix(m, params, work, M)
+    return 0
+
+
+@entry_point
+@jitable(inline=True)
+def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
+    """tau = M·v̇ + C·v − tau_g − tau_applied + D·v at (q, v, v̇) (see
+    kernels.batch.batch_inverse_dynamics); ``tau_applied`` of length zero: zero."""
+    m, r, params, work = _views(mi, mf, row)
+    nq, nv = m.nq, m.nv
+    code = _state_code(
+        m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), _one(tau_applied, nv),
+        _derivative_code(mi, row),
+    )  # fmt: skip
+    if code != 0:
+        _nan(tau)
+        return code
+    x, tau_app = r.x, r.tau
+    _load(q, x, 0)
+    _load(v, x, nq)
+    force_elements(m, x, params, work, _ALL, r.F_B, tau_app)
+    for j in range(tau_applied.shape[0]):
+        tau_app[j] = tau_app[j] + tau_applied[j]
+    inverse_dynamics(m, x, params, work, 0, vdot, tau_app, r.F_B)
+    _store(work.tau, tau)
+    return 0
+
+
+@entry_point
+@jitable(inline=True)
+def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
+    """vdot = v̇ at (q, v) with gravity, joint damping, reflected rotor inertias, locked
+    joints, the generalized forces ``tau_applied`` and the actuation (clamped to the effort
+    limits; see kernels.batch.batch_forward_dynamics); inputs of length zero: zero."""
+    m, r, params, work = _views(mi, mf, row)
+    nq, nv, nu = m.nq, m.nv, m.nu
+    code = _state_code(
+        m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu),
+        _derivative_code(mi, row),
+    )  # fmt: skip
+    if code != 0:
+        _nan(vdot)
+        return code
+    x = r.x
+    _load(q, x, 0)
+    _load(v, x, nq)
+    _load_or_zero(tau_applied, r.tau)
+    _load_or_zero(actuation, r.u)
+    _fill(r.F_B.reshape(-1), 0.0)
+    k = forward_dynamics(m, x, params, work, _ALL, r.u, r.tau, r.F_B)
+    if k >= 0:
+        _nan(vdot)
+        return NOT_POSITIVE_DEFINITE + KINDS * k
+    _store(work.vdot, vdot)
+    return 0
+
+
+@entry_point
+@jitable(inline=True)
+def single_point_jacobian(mi, mf, row, q, k, X_BF, p_FQ, J):
+    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed on mobod k's body
+    at p_FQ in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
+    m, r, params, work = _views(mi, mf, row)
+    none = q[0:0].reshape((0, 1))
+    code = _state_code(m, 0, _one(q, m.nq), _one(p_FQ, 3), none, none, _derivative_code(mi, row))
+    if code != 0:
+        _nan(J)
+        return code
+    _load(q, r.x, 0)
+    calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
+    point_jacobian(m, work, k, X_BF, p_FQ, J)
+    return 0
+
+
+@entry_point
+@jitable(inline=True)
+def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_dv, M):
+    """dtau_dq (nv × nq), dtau_dv (nv × nv) and M (= ∂τ/∂v̇) of single_inverse_dynamics' tau
+    (gravity and joint damping, no applied forces) at (q, v, v̇)."""
+    m = model(mi, mf)
+    r, d = _begin_derivatives(mi, row)
+    nq, nv = m.nq, m.nv
+    none = q[0:0].reshape((0, 1))
+    code = _state_code(m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), none, d.code)
+    if code != 0:
+        _nan(dtau_dq)
+        _nan(dtau_dv)
+        _nan(M)
+        return code
+    _load(q, r.x, 0)
+    _load(v, r.x, nq)
+    drive_inverse_dynamics_derivatives(
+        mi, mf, r.x, r.ws, _ALL, vdot, r.F_B, d.dws, dtau_dq, dtau_dv
+    )
+    _store(workspace(mi, r.ws).M, M)
+    return 0
+
+
+@entry_point
+@jitable(inline=True)
+def single_forward_dynamics_derivatives(
+    mi, mf, row, q, v, tau_applied, actuation, dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du
+):
+    """dvdot_dq, dvdot_dv, dvdot_dtau (see
+    kernels.engine_derivatives.drive_forward_dynamics_derivatives) and dvdot_du (nv × nu,
+    dvdot_dtau's columns of the actuated dofs, zero for an actuator whose actuation is beyond
+    its effort limit) of single_forward_dynamics' v̇ at (q, v) with its inputs."""
+    m = model(mi, mf)
+    r, d = _begin_derivatives(mi, row)
+    nq, nv, nu = m.nq, m.nv, m.nu
+    code = _state_code(
+        m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu), d.code
+    )
+    if code == 0:
+        _load(q, r.x, 0)
+        _load(v, r.x, nq)
+        _load_or_zero(tau_applied, r.tau)
+        _load_or_zero(actuation, r.u)
+        k = drive_forward_dynamics_derivatives(
+            mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv, dvdot_dtau
+        )
+        if k >= 0:
+            code = NOT_POSITIVE_DEFINITE + KINDS * k
+    if code != 0:
+        _nan(dvdot_dq)
+        _nan(dvdot_dv)
+        _nan(dvdot_dtau)
+        _nan(dvdot_du)
+        return code
+    actuated_v, limits = m.actuated_v, parameters(mi, r.ws).effort_limits
+    for a in range(nu):
+        clamped = actuation.shape[0] > 0 and abs(actuation[a]) > limits[a]
+        c = actuated_v[a]
+        for i in range(nv):
+            dvdot_du[i, a] = 0.0 if clamped else dvdot_dtau[i, c]
+    return 0
