@@ -1,58 +1,87 @@
 """The batched entry point of collision checking (BatchedPlant.CheckCollisions): a plant's
-configurations, many at once, each checked against its collision geometry, one after the
-other on the calling thread (compiled, it releases the GIL: Python threads may run it at once,
-each with rows of its own).
+configurations, many at once, each checked against its collision geometry, on BatchedPlant's
+groups and threads (mallard.multibody._kernels.batch: ``flags``, ``mode``, the caller taking
+over; mallard.multibody._batch_run starts the threads). A group is GROUP configurations, one
+after the other in the calling thread's row; its results are written into the outputs when it
+is committed, so that they do not depend on which thread computes it.
 
 Per configuration q: the body poses (the plant's kinematics, kernels.kinematics), each
-geometry's pose X_WG = X_WB·X_BG (an anchored geometry's X_WG given), then the allowed pairs:
+geometry's pose X_WG = X_WB·X_BG (an anchored geometry's X_WG given), then the allowed pairs,
+culled by bounds of their distance from the geometries' bounding spheres about their origins
+(radius R, and an inscribed radius r: every shape here but a Convex or Mesh holds the ball of
+radius r about its origin), so that a pair's distance φ satisfies
+|p_WAo − p_WBo| − (R_A + R_B) ≤ φ ≤ |p_WAo − p_WBo| − (r_A + r_B):
 
-* collision-free only: the tight boxes grown by the padding, sweep-and-prune (kernels.
-  broadphase), and for each pair whose boxes overlap whether it is within the padding (the
-  narrowphase's intersection test for a padding of 0, the signed distance else), stopping at
-  the first;
-* with the minimum signed distance, or the distances of the pairs within a distance: every
-  allowed pair whose boxes' gap does not rule it out, by its signed distance.
+* collision-free only: each pair whose lower bound is within the padding goes to the
+  narrowphase (its intersection test for a padding of 0, its signed distance else), stopping
+  at the first pair within the padding;
+* with the minimum signed distance, or the distances of the pairs within a distance: the
+  bounds of every pair first; then the signed distance of each pair whose lower bound is below
+  the least upper bound (or the least distance found so far) or within the distance asked for.
 
-Arrays: the plant's flat model and a Context's workspace (mi, mf, ws0, as the dynamics'
-batched entry points), Q (N, nq), the geometry model (gi, gf, hv), per geometry its body's
-mobod (``mobod``, −1 for an anchored geometry) and X_BG (its X_WG if anchored), the allowed
-pairs (a mask and a list), then the rows the call computes in: ``row`` (a batch row of
-kernels.batch: a workspace and a state), ``gws`` (ng poses, ng boxes, the narrowphase's float
-workspace) and ``gwi`` (the sweep's order and pairs, the narrowphase's int workspace).
+A bound rules a pair out only past a margin (TOLERANCE) far above rounding and the
+narrowphase's tolerances, so the answers are those of the narrowphase on every pair.
+
+Arrays: the plant's flat model (mi, mf), Q (N, nq), the geometry model (gi, gf, hv), per
+geometry its body's mobod (``mobod``, −1 if anchored) and X_BG (its X_WG if anchored), the
+allowed pairs (P × 2, a < b) and per pair R_A + R_B (``reach``) and r_A + r_B (``inner``);
+``padding``, ``what`` (MIN_DISTANCE, PAIR_DISTANCES), ``report``; then the thread's ``row``
+(:func:`row_size`: a kernels.batch BATCH_ROW, then this kernel's sections), ``flags`` and
+``mode``, and the outputs ``free`` (N uint8), ``min_distance`` (N, or none),
+``distances`` (N × P, or none) and ``status`` (N int64: 0, or kernels.batch's NONFINITE and
+ZERO_QUATERNION codes of q, or PAIR_FAILED + KINDS·p: the narrowphase failed for pair p, a pair
+Drake does not support or EPA's failure). A failed configuration is not free, and its
+distances are NaN.
 """
 
 import numpy as np
 
-from mallard.geometry._kernels.broadphase import sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import intersect, signed_distance
 from mallard.geometry._proximity_layout import DISTANCE, WI_SIZE, WS_SIZE
+from mallard.multibody._batch_codes import KINDS, PAIR_FAILED
 from mallard.multibody._kernels._machinery import batched, jitable, reshaped
+from mallard.multibody._kernels.batch import (
+    _check_group,
+    _finish,
+    _store_status,
+    begin_commit,
+    end_commit,
+    next_group,
+)
 from mallard.multibody._kernels.kinematics import LAYER_WB, POSES, calc_position_kinematics
 from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
+from mallard.multibody._kernels.rollouts import int64_view
 from mallard.multibody._kernels.views import batch_row, model, parameters, workspace
 from mallard.multibody._layout import SIZE
 
 #: What to compute, besides whether a configuration is collision-free (bits of ``what``).
 MIN_DISTANCE, PAIR_DISTANCES = 1, 2
-_WS = SIZE["ws"]
+#: Configurations per group.
+GROUP = 8
+#: How far past a bound a pair must be to be ruled out (m).
+TOLERANCE = 1e-9
+_ROW = SIZE["row"]
 
 
 @jitable
-def geometry_row_sizes(ng, num_pairs):
-    """(floats, ints) of a row of gws and gwi for ng geometries and num_pairs allowed pairs."""
-    return 18 * ng + WS_SIZE + DISTANCE, ng + 2 * num_pairs + WI_SIZE
+def row_size(mi, ng, num_pairs):
+    """The scalars of a row for ng geometries and num_pairs allowed pairs: a BATCH_ROW, then
+    the poses X_WG (ng × 12), the pairs' lower bounds, the narrowphase's workspace and result,
+    the group's results (codes, free, least distance, the pairs' distances) and the
+    narrowphase's int64 workspace (its bits)."""
+    return _floats(mi, ng, num_pairs) + WI_SIZE
 
 
 @jitable
-def _box_gap(boxes, a, b):
-    """The gap between the boxes of a and b (0 if they overlap): a lower bound of the
-    distance between the geometries."""
-    gap2 = 0.0
-    for k in range(3):
-        d = max(boxes[a, k] - boxes[b, 3 + k], boxes[b, k] - boxes[a, 3 + k])
-        if d > 0:
-            gap2 += d * d
-    return np.sqrt(gap2)
+def _floats(mi, ng, num_pairs):
+    return mi[_ROW] + 12 * ng + num_pairs + WS_SIZE + DISTANCE + GROUP * (3 + num_pairs)
+
+
+@jitable(inline=True)
+def _plain(a):
+    """A view of the C-contiguous array ``a`` holding no reference to its memory (see
+    kernels._machinery.reshaped), so that passing it to a kernel costs no reference count."""
+    return reshaped(a.reshape(-1), a.shape)
 
 
 @jitable
@@ -64,90 +93,156 @@ def _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out):
     return status, status == 0 and out[0] <= padding
 
 
+@jitable
+def _center_distance(X_WG, a, b):
+    """|p_WAo − p_WBo|."""
+    d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
+    d1 = X_WG[a, 3, 1] - X_WG[b, 3, 1]
+    d2 = X_WG[a, 3, 2] - X_WG[b, 3, 2]
+    return np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+
+
+@jitable
+def _poses(X_pc, mobod, X_BG, X_WG):
+    """X_WG[g] of every geometry from the bodies' poses X_WB (X_pc's LAYER_WB)."""
+    for g in range(X_WG.shape[0]):
+        if mobod[g] < 0:
+            store_pose(load_pose(X_BG[g]), X_WG[g])
+        else:
+            X_WB = load_pose(X_pc[LAYER_WB, mobod[g]])
+            store_pose(pose_mul(X_WB, load_pose(X_BG[g])), X_WG[g])
+
+
+@jitable
+def _first_within(gi, gf, hv, X_WG, pairs, reach, padding, ews, ewi, out):
+    """(pair, status) of the first pair within ``padding`` (pair −1 if none), or of the
+    first whose narrowphase failed (status < 0)."""
+    for p in range(pairs.shape[0]):
+        a, b = pairs[p, 0], pairs[p, 1]
+        d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
+        d1 = X_WG[a, 3, 1] - X_WG[b, 3, 1]
+        d2 = X_WG[a, 3, 2] - X_WG[b, 3, 2]
+        limit = reach[p] + padding + TOLERANCE
+        if d0 * d0 + d1 * d1 + d2 * d2 > limit * limit:
+            continue
+        status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
+        if status < 0 or hit:
+            return p, status
+    return -1, 0
+
+
+@jitable
+def _distances(gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, lower, ews, ewi,
+               out, distances):  # fmt: skip
+    """(pair, status, free, least) of one configuration with distances asked for (see the
+    module's docstring): distances[p] = pair p's signed distance if at most ``report`` (with
+    PAIR_DISTANCES), else +inf; ``least`` the least signed distance (with MIN_DISTANCE); pair
+    ≥ 0 and status < 0 if pair's narrowphase failed."""
+    num_pairs = pairs.shape[0]
+    bound = np.inf  # (the least upper bound of a pair's distance, then of those computed)
+    for p in range(num_pairs):
+        a, b = pairs[p, 0], pairs[p, 1]
+        d = _center_distance(X_WG, a, b)
+        lower[p] = d - reach[p]
+        bound = min(bound, d - inner[p])
+    least, free = np.inf, True
+    minimum, pair_distances = what & MIN_DISTANCE, what & PAIR_DISTANCES
+    for p in range(num_pairs):
+        if pair_distances:
+            distances[p] = np.inf
+        low = lower[p] - TOLERANCE
+        exact = (minimum and low < bound) or (pair_distances and low <= report)
+        if not exact and not (free and low <= padding):
+            continue
+        a, b = pairs[p, 0], pairs[p, 1]
+        if exact:
+            status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
+            hit = status == 0 and out[0] <= padding
+        else:
+            status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
+        if status < 0:
+            return p, status, False, least
+        if hit:
+            free = False
+        if exact:
+            d = out[0]
+            least = min(least, d)
+            bound = min(bound, d)
+            if pair_distances and d <= report:
+                distances[p] = d
+    return -1, 0, free, least
+
+
 @batched
 def batch_collisions(
-    mi, mf, ws0, Q, gi, gf, hv, mobod, X_BG, allowed, pairs, padding, what, report, row, gws,
-    gwi, free, min_distance, distances, status,
+    mi, mf, Q, gi, gf, hv, mobod, X_BG, pairs, reach, inner, padding, what, report, row, flags,
+    mode, free, min_distance, distances, status,
 ):  # fmt: skip
     """free[i] = 1 if no allowed pair is within ``padding`` at q = Q[i], else 0; with
     MIN_DISTANCE, min_distance[i] = the least signed distance of the allowed pairs (+inf if
     none); with PAIR_DISTANCES, distances[i, p] = the signed distance of pairs[p] if at most
-    ``report``, else +inf. ``allowed`` is the mask (ng × ng, upper triangle) of the allowed
-    pairs, ``pairs`` their list. status[i] = 0, or −(a·ng + b) − 1 if the narrowphase failed
-    for geometries a and b (a pair Drake does not support, or EPA's failure)."""
-    size = Q.shape[0]
-    ng = gi.shape[0]
-    num_pairs = pairs.shape[0]
+    ``report``, else +inf (see the module's docstring)."""
+    size, ng, num_pairs = Q.shape[0], gi.shape[0], pairs.shape[0]
     m = model(mi, mf)
     views = batch_row(mi, row)
-    ws = views.ws
-    for j in range(mi[_WS]):
-        ws[j] = ws0[j]
-    params, work = parameters(mi, ws), workspace(mi, ws)
+    params, work = parameters(mi, views.ws), workspace(mi, views.ws)
     x = views.x
-    X_WG = reshaped(gws[0 : 12 * ng], (ng, 4, 3))
-    boxes = reshaped(gws[12 * ng : 18 * ng], (ng, 6))
-    ews = gws[18 * ng : 18 * ng + WS_SIZE]
-    out = gws[18 * ng + WS_SIZE : 18 * ng + WS_SIZE + DISTANCE]
-    order = gwi[0:ng]
-    for g in range(ng):
-        order[g] = g
-    swept = reshaped(gwi[ng : ng + 2 * num_pairs], (num_pairs, 2))
-    ewi = gwi[ng + 2 * num_pairs : ng + 2 * num_pairs + WI_SIZE]
-    for i in range(size):
-        for j in range(m.nq):
-            x[j] = Q[i, j]
-        calc_position_kinematics(m, params, work, x[0 : m.nq], POSES, 0)
-        for g in range(ng):
-            if mobod[g] < 0:
-                store_pose(load_pose(X_BG[g]), X_WG[g])
-            else:
-                T = pose_mul(load_pose(work.X_pc[LAYER_WB, mobod[g]]), load_pose(X_BG[g]))
-                store_pose(T, X_WG[g])
-        status[i] = 0
-        free[i] = 1
-        if what == 0:  # the first pair within the padding, among those the sweep finds
-            for g in range(ng):
-                tight_box(gi, gf, hv, X_WG, g, padding, boxes)
-            count = sweep_and_prune(boxes, ng, allowed, order, swept, False)
-            for p in range(count):
-                a, b = swept[p, 0], swept[p, 1]
-                code, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
-                if code < 0:
-                    status[i] = -(a * ng + b) - 1
-                    break
-                if hit:
-                    free[i] = 0
-                    break
-            continue
-        for g in range(ng):
-            tight_box(gi, gf, hv, X_WG, g, 0.0, boxes)
-        best = np.inf
-        for p in range(num_pairs):
-            a, b = pairs[p, 0], pairs[p, 1]
-            gap = _box_gap(boxes, a, b)
-            if what & PAIR_DISTANCES:
-                distances[i, p] = np.inf
-            # (the gap bounds the distance from below where the boxes are apart)
-            wanted = (what & MIN_DISTANCE and (gap == 0.0 or gap < best)) or (
-                what & PAIR_DISTANCES and gap <= report
-            )
-            if wanted:
-                code = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
-                hit = code == 0 and out[0] <= padding
-            elif free[i] and gap <= padding:
-                code, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
-            else:
+    gi, gf, hv, mobod, X_BG = _plain(gi), _plain(gf), _plain(hv), _plain(mobod), _plain(X_BG)
+    pairs, reach, inner = _plain(pairs), _plain(reach), _plain(inner)
+    at = mi[_ROW]
+    X_WG = reshaped(row[at : at + 12 * ng], (ng, 4, 3))
+    at += 12 * ng
+    lower = reshaped(row[at : at + num_pairs], (num_pairs,))
+    at += num_pairs
+    ews = reshaped(row[at : at + WS_SIZE], (WS_SIZE,))
+    at += WS_SIZE
+    out = reshaped(row[at : at + DISTANCE], (DISTANCE,))
+    at += DISTANCE
+    codes = reshaped(row[at : at + GROUP], (GROUP,))
+    group_free = reshaped(row[at + GROUP : at + 2 * GROUP], (GROUP,))
+    group_least = reshaped(row[at + 2 * GROUP : at + 3 * GROUP], (GROUP,))
+    at += 3 * GROUP
+    group_distances = reshaped(row[at : at + GROUP * num_pairs], (GROUP, num_pairs))
+    at += GROUP * num_pairs
+    ewi = _plain(int64_view(row[at : at + WI_SIZE]))
+    none = Q[0:0]
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * GROUP
+        count = min(GROUP, size - first)
+        _check_group(m, first, count, codes, Q, none, none, none)
+        for k in range(count):
+            group_free[k] = 0.0
+            group_least[k] = np.nan
+            if codes[k] != 0:
                 continue
+            for j in range(m.nq):
+                x[j] = Q[first + k, j]
+            calc_position_kinematics(m, params, work, x[0 : m.nq], POSES, 0)
+            _poses(work.X_pc, mobod, X_BG, X_WG)
+            if what == 0:
+                p, code = _first_within(gi, gf, hv, X_WG, pairs, reach, padding, ews, ewi, out)
+                is_free, least = p < 0, np.inf
+            else:
+                p, code, is_free, least = _distances(
+                    gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, lower, ews,
+                    ewi, out, group_distances[k],
+                )  # fmt: skip
             if code < 0:
-                status[i] = -(a * ng + b) - 1
-                break
-            if hit:
-                free[i] = 0
-            if wanted:
-                d = out[0]
-                best = min(best, d)
-                if what & PAIR_DISTANCES and d <= report:
-                    distances[i, p] = d
-        if what & MIN_DISTANCE:
-            min_distance[i] = best
+                codes[k] = PAIR_FAILED + KINDS * p
+                continue
+            group_free[k] = 1.0 if is_free else 0.0
+            group_least[k] = least
+        if begin_commit(flags, g, mode):
+            for k in range(count):
+                i = first + k
+                free[i] = 1 if group_free[k] == 1.0 else 0
+                if what & MIN_DISTANCE:
+                    min_distance[i] = group_least[k]
+                if what & PAIR_DISTANCES:
+                    for p in range(num_pairs):
+                        distances[i, p] = group_distances[k, p] if codes[k] == 0 else np.nan
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
