@@ -12,7 +12,14 @@ import functools
 import numpy as np
 
 from mallard.geometry import _proximity_layout as layout
-from mallard.geometry._kernels.batch import GROUP, MIN_DISTANCE, PAIR_DISTANCES, row_size
+from mallard.geometry._kernels.batch import (
+    GROUP,
+    MIN_DISTANCE,
+    PAIR_DISTANCES,
+    inner_radius,
+    outer_radius,
+    row_size,
+)
 from mallard.multibody._batch_codes import KINDS, PAIR_FAILED
 from mallard.multibody._batch_run import Operation
 
@@ -77,24 +84,15 @@ class CollisionModel:
 
 def _radii(model):
     """(R, r) per geometry: the radii of balls about its frame's origin that hold it and that
-    it holds (r = −inf where none is known: a Convex's or Mesh's origin need not be inside)."""
+    it holds (mallard.geometry._kernels.batch; a half space: inf, −inf; a Convex or Mesh: its
+    hull's farthest vertex, and −inf: its origin need not be inside)."""
     kinds, gf = model.gi[:, layout.KIND], model.gf
-    outer = np.empty(len(kinds))
-    inner = np.empty(len(kinds))
+    outer = np.array([outer_radius(k, *gf[g]) for g, k in enumerate(kinds)])
+    inner = np.array([inner_radius(k, *gf[g]) for g, k in enumerate(kinds)])
     for g, kind in enumerate(kinds):
-        r, h, c = gf[g]
-        if kind == layout.SPHERE:
-            outer[g], inner[g] = r, r
-        elif kind in (layout.BOX, layout.ELLIPSOID):
-            outer[g] = np.sqrt(r * r + h * h + c * c) if kind == layout.BOX else max(r, h, c)
-            inner[g] = min(r, h, c)
-        elif kind == layout.CAPSULE:
-            outer[g], inner[g] = h + r, r
-        elif kind == layout.CYLINDER:
-            outer[g], inner[g] = np.sqrt(r * r + h * h), min(r, h)
-        elif kind == layout.HALFSPACE:
+        if kind == layout.HALFSPACE:
             outer[g], inner[g] = np.inf, -np.inf
-        else:  # (Convex, Mesh: their hull's vertices)
+        elif kind in (layout.CONVEX, layout.MESH):
             start, count = model.gi[g, layout.HULL_START], model.gi[g, layout.HULL_COUNT]
             outer[g] = np.linalg.norm(model.hv[start : start + count], axis=1).max()
             inner[g] = -np.inf

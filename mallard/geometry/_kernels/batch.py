@@ -10,7 +10,9 @@ geometry's pose X_WG = X_WB·X_BG (an anchored geometry's X_WG given), then the 
 culled by bounds of their distance from the geometries' bounding spheres about their origins
 (radius R, and an inscribed radius r: every shape here but a Convex or Mesh holds the ball of
 radius r about its origin), so that a pair's distance φ satisfies
-|p_WAo − p_WBo| − (R_A + R_B) ≤ φ ≤ |p_WAo − p_WBo| − (r_A + r_B):
+|p_WAo − p_WBo| − (R_A + R_B) ≤ φ ≤ |p_WAo − p_WBo| − (r_A + r_B); a pair those bounds do
+not rule out is bounded again more tightly where cheap (:func:`_bounds`: a box's distance to
+the other's ball, two cylinders' or capsules' segment distance) before its narrowphase:
 
 * collision-free only: each pair whose lower bound is within the padding goes to the
   narrowphase (its intersection test for a padding of 0, its signed distance else), stopping
@@ -19,8 +21,8 @@ radius r about its origin), so that a pair's distance φ satisfies
   bounds of every pair first; then the signed distance of each pair whose lower bound is below
   the least upper bound (or the least distance found so far) or within the distance asked for.
 
-A bound rules a pair out only past a margin (TOLERANCE) far above rounding and the
-narrowphase's tolerances, so the answers are those of the narrowphase on every pair.
+A bound rules a pair out only past a margin above rounding and the narrowphase's tolerances
+(TOLERANCE, SLACK), so the answers are those of the narrowphase on every pair.
 
 Arrays: the plant's flat model (mi, mf), Q (N, nq), the geometry model (gi, gf, hv), per
 geometry its body's mobod (``mobod``, −1 if anchored) and X_BG (its X_WG if anchored), the
@@ -37,7 +39,18 @@ distances are NaN.
 import numpy as np
 
 from mallard.geometry._kernels.narrowphase import intersect, signed_distance
-from mallard.geometry._proximity_layout import DISTANCE, WI_SIZE, WS_SIZE
+from mallard.geometry._kernels.point_distance import closed_form
+from mallard.geometry._proximity_layout import (
+    BOX,
+    CAPSULE,
+    CYLINDER,
+    DISTANCE,
+    ELLIPSOID,
+    KIND,
+    SPHERE,
+    WI_SIZE,
+    WS_SIZE,
+)
 from mallard.multibody._batch_codes import KINDS, PAIR_FAILED
 from mallard.multibody._kernels._machinery import batched, jitable, reshaped
 from mallard.multibody._kernels.batch import (
@@ -58,8 +71,13 @@ from mallard.multibody._layout import SIZE
 MIN_DISTANCE, PAIR_DISTANCES = 1, 2
 #: Configurations per group.
 GROUP = 8
-#: How far past a bound a pair must be to be ruled out (m).
+#: How far past the padding or a distance asked for a pair's lower bound must be for the pair
+#: to be ruled out (m): far above rounding and MPR's tolerance.
 TOLERANCE = 1e-9
+#: How far above the least distance (found, or bounded) a pair's lower bound must be for the
+#: pair to be ruled out as the least (m): above GJK's and EPA's tolerance (1e-6), so that the
+#: least of the distances they compute is found.
+SLACK = 1e-5
 _ROW = SIZE["row"]
 
 
@@ -94,6 +112,95 @@ def _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out):
 
 
 @jitable
+def outer_radius(kind, r, h, c):
+    """The radius of the least ball about the origin of a sphere, box, capsule, cylinder or
+    ellipsoid of measures (r, h, c) that holds it (−1 for another shape)."""
+    if kind == SPHERE:
+        return r
+    if kind == BOX:
+        return np.sqrt(r * r + h * h + c * c)
+    if kind == CAPSULE:
+        return h + r
+    if kind == CYLINDER:
+        return np.sqrt(r * r + h * h)
+    if kind == ELLIPSOID:
+        return max(r, max(h, c))
+    return -1.0
+
+
+@jitable
+def inner_radius(kind, r, h, c):
+    """The radius of the greatest ball about the origin of a sphere, box, capsule, cylinder or
+    ellipsoid of measures (r, h, c) that it holds (−1 for another shape)."""
+    if kind == SPHERE or kind == CAPSULE:
+        return r
+    if kind == BOX or kind == ELLIPSOID:
+        return min(r, min(h, c))
+    if kind == CYLINDER:
+        return min(r, h)
+    return -1.0
+
+
+@jitable
+def _axis(X_WG, g, h):
+    """(p, d): the segment p ± d of a cylinder's or capsule's axis (half length h)."""
+    p = (X_WG[g, 3, 0], X_WG[g, 3, 1], X_WG[g, 3, 2])
+    return p, (h * X_WG[g, 0, 2], h * X_WG[g, 1, 2], h * X_WG[g, 2, 2])
+
+
+@jitable
+def _dot(u, v):
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+
+
+@jitable
+def _segment_distance(p1, d1, p2, d2):
+    """The distance between the segments p1 + s·d1 and p2 + t·d2 (s, t in [−1, 1]), or −inf
+    where they are nearly parallel (then rounding could make it exceed the true distance)."""
+    r = (p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2])
+    a, e, b = _dot(d1, d1), _dot(d2, d2), _dot(d1, d2)
+    c, f = _dot(d1, r), _dot(d2, r)
+    denominator = a * e - b * b
+    if not denominator > 1e-6 * a * e:
+        return -np.inf
+    # The closest points of the lines, then of the segments (clamping one, then the other).
+    s = min(1.0, max(-1.0, (b * f - c * e) / denominator))
+    t = (b * s + f) / e
+    if t < -1.0 or t > 1.0:
+        t = min(1.0, max(-1.0, t))
+        s = min(1.0, max(-1.0, (b * t - c) / a))
+    w = (r[0] + s * d1[0] - t * d2[0], r[1] + s * d1[1] - t * d2[1], r[2] + s * d1[2] - t * d2[2])
+    return np.sqrt(_dot(w, w))
+
+
+@jitable
+def _bounds(gi, gf, X_WG, a, b):
+    """(lower, upper) bounds of the signed distance of a and b tighter than their balls' where
+    cheap (else −inf, +inf): a box's signed distance to the other's center, less the other's
+    outer radius (plus its inner radius: its inner ball is inside it); the distance of two
+    cylinders' or capsules' axes less their radii (a capsule is exact; a cylinder is inside
+    the capsule of its radius and half length)."""
+    ka, kb = gi[a, KIND], gi[b, KIND]
+    if ka == SPHERE or kb == SPHERE:  # (a sphere's pairs are closed forms: no bound is cheaper)
+        return -np.inf, np.inf
+    if kb == BOX:
+        ka, kb, a, b = kb, ka, b, a
+    if ka == BOX:
+        R = outer_radius(kb, gf[b, 0], gf[b, 1], gf[b, 2])
+        if R < 0:
+            return -np.inf, np.inf
+        p_WBo = (X_WG[b, 3, 0], X_WG[b, 3, 1], X_WG[b, 3, 2])
+        phi = closed_form(BOX, (gf[a, 0], gf[a, 1], gf[a, 2]), X_WG[a], p_WBo)[0]
+        return phi - R, phi - inner_radius(kb, gf[b, 0], gf[b, 1], gf[b, 2])
+    if (ka == CYLINDER or ka == CAPSULE) and (kb == CYLINDER or kb == CAPSULE):
+        p1, d1 = _axis(X_WG, a, gf[a, 1])
+        p2, d2 = _axis(X_WG, b, gf[b, 1])
+        d = _segment_distance(p1, d1, p2, d2) - gf[a, 0] - gf[b, 0]
+        return d, d if ka == CAPSULE and kb == CAPSULE else np.inf
+    return -np.inf, np.inf
+
+
+@jitable
 def _center_distance(X_WG, a, b):
     """|p_WAo − p_WBo|."""
     d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
@@ -125,10 +232,22 @@ def _first_within(gi, gf, hv, X_WG, pairs, reach, padding, ews, ewi, out):
         limit = reach[p] + padding + TOLERANCE
         if d0 * d0 + d1 * d1 + d2 * d2 > limit * limit:
             continue
+        if _bounds(gi, gf, X_WG, a, b)[0] > padding + TOLERANCE:
+            continue
         status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
         if status < 0 or hit:
             return p, status
     return -1, 0
+
+
+@jitable
+def _wanted(low, bound, free, minimum, pair_distances, padding, report):
+    """Whether a pair whose distance is at least ``low`` is needed: it may be the least
+    (below ``bound``), a pair within ``report``, or within the padding of a configuration not
+    yet found in collision."""
+    return (
+        (minimum and low < bound) or (pair_distances and low <= report) or (free and low <= padding)
+    )
 
 
 @jitable
@@ -151,10 +270,15 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, low
         if pair_distances:
             distances[p] = np.inf
         low = lower[p] - TOLERANCE
-        exact = (minimum and low < bound) or (pair_distances and low <= report)
-        if not exact and not (free and low <= padding):
+        if not _wanted(low, bound, free, minimum, pair_distances, padding, report):
             continue
         a, b = pairs[p, 0], pairs[p, 1]
+        tight_lower, upper = _bounds(gi, gf, X_WG, a, b)
+        bound = min(bound, upper)
+        low = max(low, tight_lower - TOLERANCE)
+        if not _wanted(low, bound, free, minimum, pair_distances, padding, report):
+            continue
+        exact = (minimum and low < bound + SLACK) or (pair_distances and low <= report)
         if exact:
             status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
             hit = status == 0 and out[0] <= padding
