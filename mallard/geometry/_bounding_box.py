@@ -3,7 +3,7 @@ frame H), CalcObb(shape) (the oriented box of a shape in its own frame), and the
 Drake's bounding volume hierarchies use. Computed as Drake (v1.51) does: an Obb's half widths
 are padded on construction (by max(ε·scale, 2e-14), scale the largest of its center's
 coordinates and its half widths), a mesh's box is Drake's ObbMaker's (principal axes of its
-vertices, then a line search on its volume over small rotations)."""
+hull's vertices, then a line search on its volume over small rotations)."""
 
 import enum
 
@@ -199,9 +199,8 @@ class HydroelasticContactRepresentation(enum.Enum):
 def CalcObb(shape):
     """The oriented bounding box of ``shape`` in its own frame (None for a HalfSpace): a box,
     sphere, capsule, cylinder or ellipsoid's own box, about its origin and along its axes; a
-    Mesh's or Convex's from its .obj file's vertices (Drake's ObbMaker). RuntimeError for a
-    mesh file that cannot be read, or of a type other than .obj (Drake also reads .vtk and
-    .gltf)."""
+    Mesh's or Convex's that of its convex hull's vertices (Drake's ObbMaker). RuntimeError
+    where the hull cannot be computed (Mesh.GetConvexHull's errors)."""
     from mallard.geometry import _shapes as shapes
     from mallard.geometry._mesh import Convex, Mesh
 
@@ -221,17 +220,8 @@ def CalcObb(shape):
     if isinstance(shape, shapes.HalfSpace):
         return None
     if isinstance(shape, Mesh | Convex):
-        shape._check_for_proximity()  # (the file is readable)
-        vertices, _ = shape._obj(_obb_error)
-        return _ObbMaker(vertices).compute()
+        return _ObbMaker(shape.GetConvexHull()._vertices).compute()
     raise TypeError(f"CalcObb(): expected a Shape, got {type(shape).__name__}")
-
-
-def _obb_error(shape):
-    return RuntimeError(
-        f"MakeObb only applies to .obj, .vtk, and .gltf meshes; unsupported extension "
-        f"'{shape.extension()}' for geometry data: {shape.filename()}."
-    )
 
 
 class _ObbMaker:
@@ -248,10 +238,19 @@ class _ObbMaker:
 
     def _principal_axes(self):
         """R_MB: B's axes along the vertices' principal axes, of decreasing variance
-        (Bz = Bx × By)."""
-        p_CV = self._p_MV - self._p_MV.mean(axis=0)
-        covariance = p_CV.T @ p_CV / len(p_CV)
-        _, vectors = np.linalg.eigh(covariance)  # (increasing eigenvalues)
+        (Bz = Bx × By), from their covariance summed in the vertices' order as Drake does."""
+        p_MV = self._p_MV
+        one_over_n = 1.0 / len(p_MV)
+        p_MC = np.zeros(3)
+        for p in p_MV:
+            p_MC += p
+        p_MC *= one_over_n
+        covariance = np.zeros((3, 3))
+        for p in p_MV:
+            d = p - p_MC
+            covariance += np.outer(d, d)
+        covariance *= one_over_n
+        vectors = _eigenvectors(covariance)  # (of increasing eigenvalues)
         Bx, By = vectors[:, 2], vectors[:, 1]
         return RotationMatrix(np.column_stack((Bx, By, np.cross(Bx, By))))
 
@@ -280,7 +279,7 @@ class _ObbMaker:
         volume, box = volume0, box0
         gradient = self._volume_gradient(box0)
         norm = np.linalg.norm(gradient)
-        if norm == 0.0:
+        if norm <= 1e-9:  # (Drake's: too little to be worth a search)
             return box0
         increment = 0.1 * volume0 / norm
         min_increment = increment / 1e6
@@ -301,3 +300,79 @@ class _ObbMaker:
                 break
             increment /= 10.0
         return box if box.CalcVolume() < volume0 else box0
+
+
+# ---- Eigen's SelfAdjointEigenSolver::computeDirect (3 × 3), which Drake's ObbMaker uses -------
+def _eigenvectors(A):
+    """The unit eigenvectors (columns, of increasing eigenvalues) of the symmetric 3 × 3 matrix
+    A by Eigen's closed form (its choice of vectors and signs, which the box depends on)."""
+    eps = np.finfo(float).eps
+    shift = np.trace(A) / 3.0
+    m = np.tril(A) + np.tril(A, -1).T
+    m[np.diag_indices(3)] -= shift
+    scale = np.abs(m).max()
+    if scale > 0:
+        m /= scale
+    roots = _roots(m)
+    vectors = np.zeros((3, 3))
+    if roots[2] - roots[0] <= eps:
+        return np.eye(3)
+    d0, d1 = roots[2] - roots[1], roots[1] - roots[0]
+    k, l = 0, 2
+    if d0 > d1:
+        k, l = l, k
+        d0 = d1
+    vectors[:, k], vectors[:, l] = _kernel(m - roots[k] * np.eye(3))
+    if d0 <= 2 * eps * d1:
+        v = vectors[:, l]
+        v -= (vectors[:, k] @ v) * v  # (Eigen's own update)
+        vectors[:, l] = v / np.linalg.norm(v)
+    else:
+        vectors[:, l] = _kernel(m - roots[l] * np.eye(3))[0]
+    c = np.cross(vectors[:, 2], vectors[:, 0])
+    vectors[:, 1] = c / np.linalg.norm(c)
+    return vectors
+
+
+def _roots(m):
+    """The eigenvalues of the symmetric m, increasing (Eigen's computeRoots)."""
+    c0 = (
+        m[0, 0] * m[1, 1] * m[2, 2]
+        + 2.0 * m[1, 0] * m[2, 0] * m[2, 1]
+        - m[0, 0] * m[2, 1] * m[2, 1]
+        - m[1, 1] * m[2, 0] * m[2, 0]
+        - m[2, 2] * m[1, 0] * m[1, 0]
+    )
+    c1 = (
+        m[0, 0] * m[1, 1]
+        - m[1, 0] * m[1, 0]
+        + m[0, 0] * m[2, 2]
+        - m[2, 0] * m[2, 0]
+        + m[1, 1] * m[2, 2]
+        - m[2, 1] * m[2, 1]
+    )
+    c2 = m[0, 0] + m[1, 1] + m[2, 2]
+    c2_over_3 = c2 * (1.0 / 3.0)
+    a_over_3 = max((c2 * c2_over_3 - c1) * (1.0 / 3.0), 0.0)
+    half_b = 0.5 * (c0 + c2_over_3 * (2.0 * c2_over_3 * c2_over_3 - c1))
+    q = max(a_over_3 * a_over_3 * a_over_3 - half_b * half_b, 0.0)
+    rho = np.sqrt(a_over_3)
+    theta = np.arctan2(np.sqrt(q), half_b) * (1.0 / 3.0)
+    cos_theta, sin_theta = np.cos(theta), np.sin(theta)
+    sqrt3 = np.sqrt(3.0)
+    return (
+        c2_over_3 - rho * (cos_theta + sqrt3 * sin_theta),
+        c2_over_3 - rho * (cos_theta - sqrt3 * sin_theta),
+        c2_over_3 + 2.0 * rho * cos_theta,
+    )
+
+
+def _kernel(m):
+    """(the unit vector of m's kernel, m's column of largest diagonal element): m of rank 2
+    (Eigen's extract_kernel)."""
+    i0 = int(np.argmax(np.abs(np.diag(m))))
+    representative = m[:, i0].copy()
+    c0 = np.cross(representative, m[:, (i0 + 1) % 3])
+    c1 = np.cross(representative, m[:, (i0 + 2) % 3])
+    n0, n1 = c0 @ c0, c1 @ c1
+    return (c0 / np.sqrt(n0) if n0 > n1 else c1 / np.sqrt(n1)), representative
