@@ -9,6 +9,7 @@ import enum
 
 import numpy as np
 
+from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RollPitchYaw, RotationMatrix
 
 #: Obb's least padding of its half widths (Drake's Obb::kTolerance).
@@ -99,9 +100,14 @@ class Aabb:
         )
 
     @staticmethod
-    def HasOverlap(a_G, b_H, X_GH):
+    @overloads("a_G, b_H, X_GH", "aabb_G, obb_H, X_GH", "bv_H, hs_C, X_CH")
+    def HasOverlap(*args, **kwargs):
         """Whether the Aabb ``a_G`` (in G) intersects the Aabb or Obb ``b_H`` (in H), H posed
-        at X_GH in G."""
+        at X_GH in G; or, for a HalfSpace, whether any point of the box ``bv_H`` (in H) is on
+        or below the half space's boundary, H posed at X_CH in its canonical frame C."""
+        a_G, b_H, X_GH = _arguments("Aabb.HasOverlap", Aabb.HasOverlap, args, kwargs)
+        if _is_halfspace(b_H):
+            return _overlaps_halfspace(a_G.pose(), a_G._half_width, X_GH)
         if isinstance(b_H, Obb):
             X_AO = RigidTransform(
                 X_GH.rotation() @ b_H._pose.rotation(),
@@ -153,15 +159,14 @@ class Obb:
         )
 
     @staticmethod
-    def HasOverlap(a_G, b_H, X_GH):
+    @overloads("a_G, b_H, X_GH", "obb_G, aabb_H, X_GH", "bv_H, hs_C, X_CH")
+    def HasOverlap(*args, **kwargs):
         """Whether the Obb ``a_G`` (in G) intersects the Obb or Aabb ``b_H`` (in H), H posed at
-        X_GH in G; or, for a HalfSpace ``b_H`` (Drake's ``HasOverlap(bv_H, hs_C, X_CH)``: then
-        X_GH is the pose of the box's frame in the half space's canonical frame C), whether
-        any point of the box is on or below the half space's boundary."""
-        from mallard.geometry._shapes import HalfSpace
-
-        if isinstance(b_H, HalfSpace):
-            return _overlaps_halfspace(a_G, X_GH)
+        X_GH in G; or, for a HalfSpace, whether any point of the box ``bv_H`` (in H) is on or
+        below the half space's boundary, H posed at X_CH in its canonical frame C."""
+        a_G, b_H, X_GH = _arguments("Obb.HasOverlap", Obb.HasOverlap, args, kwargs)
+        if _is_halfspace(b_H):
+            return _overlaps_halfspace(a_G._pose, a_G._half_width, X_GH)
         if isinstance(b_H, Aabb):
             X_HG = X_GH.inverse()
             X_AO = RigidTransform(
@@ -175,16 +180,32 @@ class Obb:
         return f"Obb(X_HB={self._pose!r}, half_width={self._half_width.tolist()})"
 
 
-def _overlaps_halfspace(box, X_CH):
-    """Whether the Obb ``box`` (in H) has a point at or below the boundary of a half space,
-    H posed at X_CH in the half space's canonical frame C (boundary z = 0, inside z < 0)."""
-    R_CB = (X_CH.rotation() @ box._pose.rotation()).matrix()
-    lowest = sum(
-        (-1.0 if R_CB[2, i] > 0 else 1.0) * box._half_width[i] * R_CB[2, i] for i in range(3)
-    )
-    p_HB = box.center()
-    center = X_CH.translation()[2] + X_CH.rotation().matrix()[2] @ p_HB
-    return bool(center + lowest <= 0)
+def _overlaps_halfspace(X_HB, half_width, X_CH):
+    """Whether the box of ``half_width`` posed at X_HB in H has a point on or below the
+    boundary of a half space, H posed at X_CH in the half space's canonical frame C (boundary
+    z = 0, inside z < 0): its center's height at most its extent along Cz."""
+    R_CB = (X_CH.rotation() @ X_HB.rotation()).matrix()
+    clearance = np.abs(R_CB[2]) @ half_width
+    height = X_CH.translation()[2] + X_CH.rotation().matrix()[2] @ X_HB.translation()
+    return bool(height <= clearance)
+
+
+def _is_halfspace(shape):
+    from mallard.geometry._shapes import HalfSpace
+
+    return isinstance(shape, HalfSpace)
+
+
+def _arguments(name, method, args, kwargs):
+    """The three arguments of a call of an overloaded HasOverlap, given by position or by
+    the names of one of its call forms."""
+    if len(args) + len(kwargs) == 3:
+        for form in method.__overloads__:
+            names = [n.strip() for n in form.split(",")]
+            if set(kwargs) == set(names[len(args) :]):
+                return (*args, *(kwargs[n] for n in names[len(args) :]))
+    forms = "; ".join(f"({form})" for form in method.__overloads__)
+    raise TypeError(f"{name}(): incompatible arguments; it takes {forms}")
 
 
 class HydroelasticContactRepresentation(enum.Enum):

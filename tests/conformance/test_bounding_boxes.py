@@ -99,6 +99,14 @@ def test_has_overlap_matches_pydrakes():
                 pd.Obb.HasOverlap(o_pd, pd.HalfSpace(), X_pd),
                 ml.Obb.HasOverlap(o_ml, ml.HalfSpace(), X_ml),
             ),
+            (
+                pd.Aabb.HasOverlap(bv_H=a_pd, hs_C=pd.HalfSpace(), X_CH=X_pd),
+                ml.Aabb.HasOverlap(bv_H=a_ml, hs_C=ml.HalfSpace(), X_CH=X_ml),
+            ),
+            (
+                pd.Obb.HasOverlap(o_pd, aabb_H=a_pd, X_GH=X_pd),
+                ml.Obb.HasOverlap(o_ml, aabb_H=a_ml, X_GH=X_ml),
+            ),
         )
         for theirs, ours in pairs:
             assert ours == theirs

@@ -61,3 +61,11 @@ def test_hydroelastic_queries_are_not_built():
     with pytest.raises(NotImplementedError, match="geometry .* \\('ball'\\) has hydroelastic"):
         query.inspector().maybe_get_hydroelastic_mesh(g)
     assert [m.name for m in ml.HydroelasticContactRepresentation] == ["kTriangle", "kPolygon"]
+
+
+def test_has_overlap_arguments():
+    a, b = ml.Aabb([0, 0, 0], [1, 1, 1]), ml.Aabb([1.5, 0, 0], [1, 1, 1])
+    assert ml.Aabb.HasOverlap(a_G=a, b_H=b, X_GH=ml.RigidTransform())
+    assert not ml.Aabb.HasOverlap(a, b, X_GH=ml.RigidTransform([2, 0, 0]))
+    with pytest.raises(TypeError, match=r"Aabb.HasOverlap\(\): incompatible arguments"):
+        ml.Aabb.HasOverlap(a, b_H=b, X_CH=ml.RigidTransform())
