@@ -42,7 +42,8 @@ class CollisionModel:
     """What BatchedPlant's collision checks need of its plant's geometry: the proximity model,
     per geometry its body's mobod (−1 if anchored) and its pose in that body (in World if
     anchored), the pairs the filters of ``scene_graph_context`` (the SceneGraph's own if None)
-    allow, and per pair the sums of the geometries' outer and inner radii (see
+    allow, in blocks by carrier (a body, or an anchored geometry) with each carrier's ball,
+    and per pair the sums of the geometries' outer and inner radii (see
     mallard.geometry._kernels.batch)."""
 
     def __init__(self, batched, scene_graph_context=None):
@@ -74,12 +75,48 @@ class CollisionModel:
                     "plant's geometries and anchored ones are checked"
                 )
             self.mobod[g] = batched._engine.frame_mobod(body.body_frame(), "body")
-        self.pairs = np.ascontiguousarray(np.argwhere(model.allowed(sg, state)), dtype=np.int64)
         outer, inner = _radii(model)
+        self._carriers(outer)
+        self._blocks(np.argwhere(model.allowed(sg, state)))
         a, b = self.pairs[:, 0], self.pairs[:, 1]
         self.reach = np.ascontiguousarray(outer[a] + outer[b])
         self.inner = np.ascontiguousarray(inner[a] + inner[b])
         self.operation = None  # (the kernel's Operation: made at the first call)
+
+    def _carriers(self, outer):
+        """The carriers of the geometries: each body (its mobod) and each anchored geometry
+        alone, and per carrier the ball about a point of it (in the body, or World) that holds
+        its geometries' balls (infinite if one is, a half space's)."""
+        keys = [m if m >= 0 else -1 - g for g, m in enumerate(self.mobod)]
+        order = list(dict.fromkeys(keys))
+        self.carrier = np.array([order.index(k) for k in keys], dtype=np.int64)
+        self.carrier_mobod = np.array([max(k, -1) for k in order], dtype=np.int64)
+        self.carrier_ball = np.zeros((len(order), 4))
+        for c in range(len(order)):
+            members = np.flatnonzero(self.carrier == c)
+            p, R = self.X_BG[members, 3], outer[members]
+            if np.all(np.isfinite(R)):
+                center = ((p - R[:, None]).min(axis=0) + (p + R[:, None]).max(axis=0)) / 2
+                radius = (np.linalg.norm(p - center, axis=1) + R).max()
+                self.carrier_ball[c] = (*center, radius)
+            else:
+                self.carrier_ball[c, 3] = np.inf
+
+    def _blocks(self, allowed_pairs):
+        """``pairs``, the allowed pairs (a < b) block by block: a block is the pairs between
+        two carriers, ``blocks`` (carrier, carrier, first pair, end)."""
+        carriers = np.sort(self.carrier[allowed_pairs], axis=1)
+        order = np.lexsort(
+            (allowed_pairs[:, 1], allowed_pairs[:, 0], carriers[:, 1], carriers[:, 0])
+        )
+        self.pairs = np.ascontiguousarray(allowed_pairs[order], dtype=np.int64)
+        carriers = carriers[order]
+        starts = np.flatnonzero(np.r_[True, np.any(carriers[1:] != carriers[:-1], axis=1)])
+        ends = np.r_[starts[1:], len(carriers)]
+        self.blocks = np.zeros((len(starts), 4), dtype=np.int64)
+        if len(starts):
+            self.blocks[:, :2] = carriers[starts]
+            self.blocks[:, 2], self.blocks[:, 3] = starts, ends
 
 
 def _radii(model):
@@ -130,10 +167,11 @@ def check_collisions(batched, q, padding, min_distance, pairs_within, scene_grap
     if size:
         model = cm.model
         inputs = (q, model.gi, model.gf, model.hv, cm.mobod, cm.X_BG, cm.pairs, cm.reach,
-                  cm.inner, padding, what, report)  # fmt: skip
+                  cm.inner, cm.carrier_mobod, cm.carrier_ball, cm.blocks, padding, what,
+                  report)  # fmt: skip
         outputs = (free, least, distances, status)
         if cm.operation is None:
-            row = row_size(batched._mi, len(cm.ids), num_pairs)
+            row = row_size(batched._mi, len(cm.ids), num_pairs, len(cm.carrier_mobod))
             cm.operation = Operation(
                 "batch_collisions", batched._mi, batched._mf, batched._ws0, row, False, GROUP,
                 [True] + [False] * (len(inputs) - 1), (inputs, outputs),

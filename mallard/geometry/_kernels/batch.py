@@ -9,14 +9,16 @@ Per configuration q: the body poses (the plant's kinematics, kernels.kinematics)
 geometry's pose X_WG = X_WB·X_BG (an anchored geometry's X_WG given), then the allowed pairs,
 culled by bounds of their distance from the geometries' bounding spheres about their origins
 (radius R, and an inscribed radius r: every shape here but a Convex or Mesh holds the ball of
-radius r about its origin), so that a pair's distance φ satisfies
+radius r about its origin; and, for a block of pairs between two carriers, a body or an
+anchored geometry, the balls that hold each carrier's geometries), so that a pair's distance φ
+satisfies
 |p_WAo − p_WBo| − (R_A + R_B) ≤ φ ≤ |p_WAo − p_WBo| − (r_A + r_B); a pair those bounds do
 not rule out is bounded again more tightly where cheap (:func:`_bounds`: a box's distance to
 the other's ball, two cylinders' or capsules' segment distance) before its narrowphase:
 
 * collision-free only: each pair whose lower bound is within the padding goes to the
-  narrowphase (its intersection test for a padding of 0, its signed distance else), stopping
-  at the first pair within the padding;
+  narrowphase (its intersection test for a padding of 0, its signed distance else) unless
+  its upper bound is (then it is within), stopping at the first pair within the padding;
 * with the minimum signed distance, or the distances of the pairs within a distance: the
   bounds of every pair first; then the signed distance of each pair whose lower bound is below
   the least upper bound (or the least distance found so far) or within the distance asked for.
@@ -26,7 +28,9 @@ A bound rules a pair out only past a margin above rounding and the narrowphase's
 
 Arrays: the plant's flat model (mi, mf), Q (N, nq), the geometry model (gi, gf, hv), per
 geometry its body's mobod (``mobod``, −1 if anchored) and X_BG (its X_WG if anchored), the
-allowed pairs (P × 2, a < b) and per pair R_A + R_B (``reach``) and r_A + r_B (``inner``);
+allowed pairs (P × 2, a < b, block by block) and per pair R_A + R_B (``reach``) and r_A + r_B
+(``inner``), per carrier its mobod (−1: anchored) and ball (center in the body or World,
+radius), the blocks (carrier, carrier, first pair, end);
 ``padding``, ``what`` (MIN_DISTANCE, PAIR_DISTANCES), ``report``; then the thread's ``row``
 (:func:`row_size`: a kernels.batch BATCH_ROW, then this kernel's sections), ``flags`` and
 ``mode``, and the outputs ``free`` (N uint8), ``min_distance`` (N, or none),
@@ -62,7 +66,7 @@ from mallard.multibody._kernels.batch import (
     next_group,
 )
 from mallard.multibody._kernels.kinematics import LAYER_WB, POSES, calc_position_kinematics
-from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
+from mallard.multibody._kernels.pose import load_pose, pose_mul, rotate3, store_pose
 from mallard.multibody._kernels.rollouts import int64_view
 from mallard.multibody._kernels.views import batch_row, model, parameters, workspace
 from mallard.multibody._layout import SIZE
@@ -82,17 +86,14 @@ _ROW = SIZE["row"]
 
 
 @jitable
-def row_size(mi, ng, num_pairs):
-    """The scalars of a row for ng geometries and num_pairs allowed pairs: a BATCH_ROW, then
-    the poses X_WG (ng × 12), the pairs' lower bounds, the narrowphase's workspace and result,
-    the group's results (codes, free, least distance, the pairs' distances) and the
-    narrowphase's int64 workspace (its bits)."""
-    return _floats(mi, ng, num_pairs) + WI_SIZE
-
-
-@jitable
-def _floats(mi, ng, num_pairs):
-    return mi[_ROW] + 12 * ng + num_pairs + WS_SIZE + DISTANCE + GROUP * (3 + num_pairs)
+def row_size(mi, ng, num_pairs, num_carriers):
+    """The scalars of a row for ng geometries, num_pairs allowed pairs and num_carriers
+    carriers: a BATCH_ROW, then the poses X_WG (ng × 12), the carriers' ball centers in World
+    (× 3), the pairs' lower bounds, the narrowphase's workspace and result, the group's
+    results (codes, free, least distance, the pairs' distances) and the narrowphase's int64
+    workspace (its bits)."""
+    floats = 12 * ng + 3 * num_carriers + num_pairs + WS_SIZE + DISTANCE
+    return mi[_ROW] + floats + GROUP * (3 + num_pairs) + WI_SIZE
 
 
 @jitable(inline=True)
@@ -177,9 +178,9 @@ def _segment_distance(p1, d1, p2, d2):
 def _bounds(gi, gf, X_WG, a, b):
     """(lower, upper) bounds of the signed distance of a and b tighter than their balls' where
     cheap (else −inf, +inf): a box's signed distance to the other's center, less the other's
-    outer radius (plus its inner radius: its inner ball is inside it); the distance of two
-    cylinders' or capsules' axes less their radii (a capsule is exact; a cylinder is inside
-    the capsule of its radius and half length)."""
+    outer radius (plus its inner radius: its inner ball is inside it); for two cylinders or
+    capsules, the distance of the capsules that hold them (their radii, half lengths) and of
+    those they hold."""
     ka, kb = gi[a, KIND], gi[b, KIND]
     if ka == SPHERE or kb == SPHERE:  # (a sphere's pairs are closed forms: no bound is cheaper)
         return -np.inf, np.inf
@@ -195,8 +196,17 @@ def _bounds(gi, gf, X_WG, a, b):
     if (ka == CYLINDER or ka == CAPSULE) and (kb == CYLINDER or kb == CAPSULE):
         p1, d1 = _axis(X_WG, a, gf[a, 1])
         p2, d2 = _axis(X_WG, b, gf[b, 1])
-        d = _segment_distance(p1, d1, p2, d2) - gf[a, 0] - gf[b, 0]
-        return d, d if ka == CAPSULE and kb == CAPSULE else np.inf
+        lower = _segment_distance(p1, d1, p2, d2) - gf[a, 0] - gf[b, 0]
+        # A cylinder holds the capsule of radius ρ = min(r, h) about its axis shortened by ρ
+        # (a capsule: itself).
+        ra, rb = (
+            inner_radius(ka, gf[a, 0], gf[a, 1], 0.0),
+            inner_radius(kb, gf[b, 0], gf[b, 1], 0.0),
+        )
+        p1, d1 = _axis(X_WG, a, gf[a, 1] - (ra if ka == CYLINDER else 0.0))
+        p2, d2 = _axis(X_WG, b, gf[b, 1] - (rb if kb == CYLINDER else 0.0))
+        upper = _segment_distance(p1, d1, p2, d2)
+        return lower, upper - ra - rb if upper > -np.inf else np.inf
     return -np.inf, np.inf
 
 
@@ -206,6 +216,15 @@ def _center_distance(X_WG, a, b):
     d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
     d1 = X_WG[a, 3, 1] - X_WG[b, 3, 1]
     d2 = X_WG[a, 3, 2] - X_WG[b, 3, 2]
+    return np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+
+
+@jitable
+def _ball_distance(centers, a, b):
+    """The distance between carriers a's and b's ball centers."""
+    d0 = centers[a, 0] - centers[b, 0]
+    d1 = centers[a, 1] - centers[b, 1]
+    d2 = centers[a, 2] - centers[b, 2]
     return np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
 
 
@@ -221,22 +240,55 @@ def _poses(X_pc, mobod, X_BG, X_WG):
 
 
 @jitable
-def _first_within(gi, gf, hv, X_WG, pairs, reach, padding, ews, ewi, out):
+def _carrier_centers(X_pc, carrier_mobod, carrier_ball, centers):
+    """centers[k] = the center of carrier k's ball in World (its body's pose applied)."""
+    for k in range(centers.shape[0]):
+        c = (carrier_ball[k, 0], carrier_ball[k, 1], carrier_ball[k, 2])
+        if carrier_mobod[k] >= 0:
+            X_WB = load_pose(X_pc[LAYER_WB, carrier_mobod[k]])
+            r = rotate3(X_WB, c)
+            c = (r[0] + X_WB[9], r[1] + X_WB[10], r[2] + X_WB[11])
+        centers[k, 0], centers[k, 1], centers[k, 2] = c[0], c[1], c[2]
+
+
+@jitable
+def _block_apart(centers, carrier_ball, blocks, k, margin):
+    """Whether block k's two carriers' balls are more than ``margin`` apart."""
+    a, b = blocks[k, 0], blocks[k, 1]
+    d0 = centers[a, 0] - centers[b, 0]
+    d1 = centers[a, 1] - centers[b, 1]
+    d2 = centers[a, 2] - centers[b, 2]
+    limit = carrier_ball[a, 3] + carrier_ball[b, 3] + margin
+    return d0 * d0 + d1 * d1 + d2 * d2 > limit * limit
+
+
+@jitable
+def _first_within(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball, padding,
+                  ews, ewi, out):  # fmt: skip
     """(pair, status) of the first pair within ``padding`` (pair −1 if none), or of the
     first whose narrowphase failed (status < 0)."""
-    for p in range(pairs.shape[0]):
-        a, b = pairs[p, 0], pairs[p, 1]
-        d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
-        d1 = X_WG[a, 3, 1] - X_WG[b, 3, 1]
-        d2 = X_WG[a, 3, 2] - X_WG[b, 3, 2]
-        limit = reach[p] + padding + TOLERANCE
-        if d0 * d0 + d1 * d1 + d2 * d2 > limit * limit:
+    for k in range(blocks.shape[0]):
+        if _block_apart(centers, carrier_ball, blocks, k, padding + TOLERANCE):
             continue
-        if _bounds(gi, gf, X_WG, a, b)[0] > padding + TOLERANCE:
-            continue
-        status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
-        if status < 0 or hit:
-            return p, status
+        for p in range(blocks[k, 2], blocks[k, 3]):
+            a, b = pairs[p, 0], pairs[p, 1]
+            d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
+            d1 = X_WG[a, 3, 1] - X_WG[b, 3, 1]
+            d2 = X_WG[a, 3, 2] - X_WG[b, 3, 2]
+            limit = reach[p] + padding + TOLERANCE
+            squared = d0 * d0 + d1 * d1 + d2 * d2
+            if squared > limit * limit:
+                continue
+            if np.sqrt(squared) - inner[p] < padding - SLACK:  # (certainly within)
+                return p, 0
+            lower, upper = _bounds(gi, gf, X_WG, a, b)
+            if lower > padding + TOLERANCE:
+                continue
+            if upper < padding - SLACK:
+                return p, 0
+            status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out)
+            if status < 0 or hit:
+                return p, status
     return -1, 0
 
 
@@ -251,21 +303,34 @@ def _wanted(low, bound, free, minimum, pair_distances, padding, report):
 
 
 @jitable
-def _distances(gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, lower, ews, ewi,
-               out, distances):  # fmt: skip
+def _distances(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball, padding,
+               what, report, lower, ews, ewi, out, distances):  # fmt: skip
     """(pair, status, free, least) of one configuration with distances asked for (see the
     module's docstring): distances[p] = pair p's signed distance if at most ``report`` (with
     PAIR_DISTANCES), else +inf; ``least`` the least signed distance (with MIN_DISTANCE); pair
     ≥ 0 and status < 0 if pair's narrowphase failed."""
     num_pairs = pairs.shape[0]
-    bound = np.inf  # (the least upper bound of a pair's distance, then of those computed)
-    for p in range(num_pairs):
-        a, b = pairs[p, 0], pairs[p, 1]
-        d = _center_distance(X_WG, a, b)
-        lower[p] = d - reach[p]
-        bound = min(bound, d - inner[p])
-    least, free = np.inf, True
     minimum, pair_distances = what & MIN_DISTANCE, what & PAIR_DISTANCES
+    # The balls' bounds of every pair; then the tighter bounds of the pairs those leave; then
+    # the narrowphase of the pairs these leave.
+    bound = np.inf  # (the least upper bound of a pair's distance, then of those computed)
+    for k in range(blocks.shape[0]):
+        a, b = blocks[k, 0], blocks[k, 1]
+        gap = _ball_distance(centers, a, b) - carrier_ball[a, 3] - carrier_ball[b, 3]
+        if not _wanted(gap - TOLERANCE, bound, True, minimum, pair_distances, padding, report):
+            for p in range(blocks[k, 2], blocks[k, 3]):
+                lower[p] = np.inf
+            continue
+        for p in range(blocks[k, 2], blocks[k, 3]):
+            d = _center_distance(X_WG, pairs[p, 0], pairs[p, 1])
+            lower[p] = d - reach[p]
+            bound = min(bound, d - inner[p])
+    for p in range(num_pairs):
+        if _wanted(lower[p] - TOLERANCE, bound, True, minimum, pair_distances, padding, report):
+            tight_lower, upper = _bounds(gi, gf, X_WG, pairs[p, 0], pairs[p, 1])
+            lower[p] = max(lower[p], tight_lower)
+            bound = min(bound, upper)
+    least, free = np.inf, True
     for p in range(num_pairs):
         if pair_distances:
             distances[p] = np.inf
@@ -273,11 +338,6 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, low
         if not _wanted(low, bound, free, minimum, pair_distances, padding, report):
             continue
         a, b = pairs[p, 0], pairs[p, 1]
-        tight_lower, upper = _bounds(gi, gf, X_WG, a, b)
-        bound = min(bound, upper)
-        low = max(low, tight_lower - TOLERANCE)
-        if not _wanted(low, bound, free, minimum, pair_distances, padding, report):
-            continue
         exact = (minimum and low < bound + SLACK) or (pair_distances and low <= report)
         if exact:
             status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
@@ -299,8 +359,8 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, low
 
 @batched
 def batch_collisions(
-    mi, mf, Q, gi, gf, hv, mobod, X_BG, pairs, reach, inner, padding, what, report, row, flags,
-    mode, free, min_distance, distances, status,
+    mi, mf, Q, gi, gf, hv, mobod, X_BG, pairs, reach, inner, carrier_mobod, carrier_ball, blocks,
+    padding, what, report, row, flags, mode, free, min_distance, distances, status,
 ):  # fmt: skip
     """free[i] = 1 if no allowed pair is within ``padding`` at q = Q[i], else 0; with
     MIN_DISTANCE, min_distance[i] = the least signed distance of the allowed pairs (+inf if
@@ -313,9 +373,13 @@ def batch_collisions(
     x = views.x
     gi, gf, hv, mobod, X_BG = _plain(gi), _plain(gf), _plain(hv), _plain(mobod), _plain(X_BG)
     pairs, reach, inner = _plain(pairs), _plain(reach), _plain(inner)
+    carrier_mobod, carrier_ball = _plain(carrier_mobod), _plain(carrier_ball)
+    blocks, num_carriers = _plain(blocks), carrier_mobod.shape[0]
     at = mi[_ROW]
     X_WG = reshaped(row[at : at + 12 * ng], (ng, 4, 3))
     at += 12 * ng
+    centers = reshaped(row[at : at + 3 * num_carriers], (num_carriers, 3))
+    at += 3 * num_carriers
     lower = reshaped(row[at : at + num_pairs], (num_pairs,))
     at += num_pairs
     ews = reshaped(row[at : at + WS_SIZE], (WS_SIZE,))
@@ -344,13 +408,17 @@ def batch_collisions(
                 x[j] = Q[first + k, j]
             calc_position_kinematics(m, params, work, x[0 : m.nq], POSES, 0)
             _poses(work.X_pc, mobod, X_BG, X_WG)
+            _carrier_centers(work.X_pc, carrier_mobod, carrier_ball, centers)
             if what == 0:
-                p, code = _first_within(gi, gf, hv, X_WG, pairs, reach, padding, ews, ewi, out)
+                p, code = _first_within(
+                    gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball,
+                    padding, ews, ewi, out,
+                )  # fmt: skip
                 is_free, least = p < 0, np.inf
             else:
                 p, code, is_free, least = _distances(
-                    gi, gf, hv, X_WG, pairs, reach, inner, padding, what, report, lower, ews,
-                    ewi, out, group_distances[k],
+                    gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball,
+                    padding, what, report, lower, ews, ewi, out, group_distances[k],
                 )  # fmt: skip
             if code < 0:
                 codes[k] = PAIR_FAILED + KINDS * p
