@@ -111,12 +111,11 @@ class CollisionModel:
         )
         self.pairs = np.ascontiguousarray(allowed_pairs[order], dtype=np.int64)
         carriers = carriers[order]
-        starts = np.flatnonzero(np.r_[True, np.any(carriers[1:] != carriers[:-1], axis=1)])
-        ends = np.r_[starts[1:], len(carriers)]
+        changes = np.any(carriers[1:] != carriers[:-1], axis=1)
+        starts = np.flatnonzero(np.r_[True, changes]) if len(carriers) else np.zeros(0, int)
         self.blocks = np.zeros((len(starts), 4), dtype=np.int64)
-        if len(starts):
-            self.blocks[:, :2] = carriers[starts]
-            self.blocks[:, 2], self.blocks[:, 3] = starts, ends
+        self.blocks[:, :2] = carriers[starts]
+        self.blocks[:, 2], self.blocks[:, 3] = starts, np.r_[starts[1:], len(carriers)]
 
 
 def _radii(model):
