@@ -64,11 +64,18 @@ class Aabb:
     """An axis-aligned bounding box in a hierarchy frame H: centered at ``p_HoBo``, its half
     measures ``half_width`` along H's axes (not negative). No padding."""
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
     __slots__ = ("_center", "_half_width")
 
     def __init__(self, p_HoBo, half_width):
         self._center = _position(p_HoBo, "Aabb", "p_HoBo")
         self._half_width = _half_width(half_width, "Aabb")
+
+    def __getstate__(self):
+        return self.center(), self.half_width()  # (pydrake's pickled state)
+
+    def __setstate__(self, state):
+        self.__init__(*state)
 
     def center(self):
         """p_HoBo_H: the box's center in H."""
@@ -126,7 +133,14 @@ class Obb:
     ``half_width`` along B's axes (not negative), padded as Drake's (see the module's
     docstring)."""
 
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
     __slots__ = ("_pose", "_half_width")
+
+    def __getstate__(self):
+        return self.pose(), self.half_width()  # (pydrake's pickled state: padded again)
+
+    def __setstate__(self, state):
+        self.__init__(*state)
 
     def __init__(self, X_HB, half_width):
         if not isinstance(X_HB, RigidTransform):
@@ -211,6 +225,8 @@ def _arguments(name, method, args, kwargs):
 class HydroelasticContactRepresentation(enum.Enum):
     """How a hydroelastic contact surface is represented (QueryObject.ComputeContactSurfaces,
     not implemented in mallard yet): triangles or polygons."""
+
+    __module__ = "mallard.geometry"  # (its public path: pickles name it)
 
     kTriangle = 0
     kPolygon = 1
