@@ -5,6 +5,7 @@ the optional "meshcat" package: mallard[viewer])."""
 
 from mallard._public import publish
 from mallard._template import TemplateClass
+from mallard.geometry._bounding_box import Aabb, CalcObb, HydroelasticContactRepresentation, Obb
 from mallard.geometry._collision_filter import (
     CollisionFilterDeclaration,
     CollisionFilterManager,
@@ -58,6 +59,10 @@ SceneGraph_ = TemplateClass("SceneGraph_", SceneGraph, "system")
 FramePoseVector_ = TemplateClass("FramePoseVector_", FramePoseVector)
 
 __all__ = [
+    "Aabb",
+    "CalcObb",
+    "HydroelasticContactRepresentation",
+    "Obb",
     "AddCompliantHydroelasticProperties",
     "AddCompliantHydroelasticPropertiesForHalfSpace",
     "AddContactMaterial",

@@ -323,6 +323,59 @@ class QueryObject:
             )
         )
 
+    # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
+    def ComputeAabbInWorld(self, geometry_id):
+        """The axis-aligned box of a deformable geometry in World; None for a rigid geometry
+        (as Drake: only deformable geometries are supported, and mallard has none).
+        RuntimeError for an id that is not registered."""
+        self._check()
+        if geometry_id not in self._sg._geometries:
+            raise RuntimeError(
+                f"No AABB available for invalid geometry id: {id_text(geometry_id)}."
+            )
+        return None
+
+    def ComputeObbInWorld(self, geometry_id):
+        """The oriented bounding box of the geometry in World (its CalcObb box posed at X_WG;
+        None for a HalfSpace), whatever its roles. RuntimeError for an id that is not
+        registered, or a mesh file CalcObb cannot read."""
+        from mallard.geometry._bounding_box import CalcObb, Obb
+
+        self._check()
+        if geometry_id not in self._sg._geometries:
+            raise RuntimeError(f"No OBB available for invalid geometry id: {id_text(geometry_id)}.")
+        obb = CalcObb(self._sg._geometries[geometry_id].shape)
+        if obb is None:
+            return None
+        return Obb(self.GetPoseInWorld(geometry_id) @ obb.pose(), obb.half_width())
+
+    def GetConfigurationsInWorld(self, deformable_geometry_id):
+        """The configuration of a deformable geometry: RuntimeError, as mallard has none."""
+        self._check()
+        if deformable_geometry_id not in self._sg._geometries:
+            raise RuntimeError(
+                "No world configurations available for invalid geometry id: "
+                f"{id_text(deformable_geometry_id)}"
+            )
+        raise RuntimeError(
+            "Non-deformable geometries are characterized by poses. Use get_pose_in_world() instead."
+        )
+
+    def ComputeContactSurfaces(self, representation):
+        """Hydroelastic contact surfaces: not built in mallard yet."""
+        raise NotImplementedError(_HYDROELASTIC.format("ComputeContactSurfaces"))
+
+    def ComputeContactSurfacesWithFallback(self, representation):
+        """Hydroelastic contact surfaces with point pairs as fallback: not built in mallard
+        yet."""
+        raise NotImplementedError(_HYDROELASTIC.format("ComputeContactSurfacesWithFallback"))
+
+
+_HYDROELASTIC = (
+    "QueryObject.{}(): hydroelastic contact surfaces are not implemented in mallard yet (a "
+    "later issue); point contact is: ComputePointPairPenetration()"
+)
+
 
 def _pose_version(scene_graph, context, source):
     """What identifies the poses a source reports in ``context``: its plant's position and

@@ -209,6 +209,56 @@ class SceneGraphInspector:
             )
         return is_filtered(sg, self._filter_state(), geometry_id1, geometry_id2)
 
+    # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
+    def GetObbInGeometryFrame(self, geometry_id):
+        """The geometry's oriented bounding box in its own frame G (CalcObb of its shape; None
+        for a HalfSpace)."""
+        from mallard.geometry._bounding_box import CalcObb
+
+        return CalcObb(self._sg._geometry(geometry_id).shape)
+
+    def IsDeformableGeometry(self, geometry_id):
+        """False: mallard has rigid geometries only."""
+        self._sg._geometry(geometry_id)
+        return False
+
+    def GetAllDeformableGeometryIds(self):
+        """[]: mallard has rigid geometries only."""
+        return []
+
+    def NumDeformableGeometriesWithRole(self, role):
+        """0: mallard has rigid geometries only."""
+        Role(role)
+        return 0
+
+    def GetReferenceMesh(self, geometry_id):
+        """The reference mesh of a deformable geometry: None (mallard has rigid geometries
+        only)."""
+        self._sg._geometry(geometry_id)
+        return None
+
+    def maybe_get_hydroelastic_mesh(self, geometry_id):
+        """The mesh of the geometry's hydroelastic representation: None for a geometry that has
+        none (no hydroelastic compliance type, an unregistered id, a half space);
+        NotImplementedError for the others (hydroelastic contact is a later issue)."""
+        from mallard.geometry._properties import HydroelasticType
+        from mallard.geometry._shapes import HalfSpace
+
+        geometry = self._sg._geometries.get(geometry_id)
+        properties = None if geometry is None else geometry.properties.get(Role.kProximity)
+        if properties is None or isinstance(geometry.shape, HalfSpace):
+            return None
+        kind = properties.GetPropertyOrDefault(
+            "hydroelastic", "compliance_type", HydroelasticType.kUndefined
+        )
+        if kind == HydroelasticType.kUndefined:
+            return None
+        raise NotImplementedError(
+            "SceneGraphInspector.maybe_get_hydroelastic_mesh(): geometry "
+            f"{id_text(geometry_id)} ('{geometry.name}') has hydroelastic properties, and "
+            "mallard does not build hydroelastic meshes yet (a later issue)"
+        )
+
 
 def is_filtered(scene_graph, state, a, b):
     """Whether proximity geometries a and b are filtered: the same geometry, both anchored,

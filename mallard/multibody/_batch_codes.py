@@ -18,9 +18,10 @@ NEXT, SCAN, GROUPS = 0, 1, 2
 #: quaternion of mobod ``detail`` is zero; NOT_POSITIVE_DEFINITE: mobod ``detail``'s
 #: articulated inertia across its mobilizer is not positive definite; SOLVER_FAILED (rollouts):
 #: the SAP solver failed (detail: ``status + SOLVER_STATUSES · step``, status _layout's
-#: SAP_* code).
-NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE, SOLVER_FAILED = 1, 2, 3, 4
-KINDS = 5
+#: SAP_* code); PAIR_FAILED (collision checks): the narrowphase failed for allowed pair
+#: ``detail`` (mallard.geometry._kernels.batch).
+NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE, SOLVER_FAILED, PAIR_FAILED = 1, 2, 3, 4, 5
+KINDS = 6
 SOLVER_STATUSES = 16
 ARGUMENTS = 8
 

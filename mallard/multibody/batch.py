@@ -721,7 +721,14 @@ class BatchedPlant:
 
     # ---- collisions ----------------------------------------------------------------------------
     def CheckCollisions(
-        self, q, *, padding=0.0, min_distance=False, pairs_within=None, scene_graph_context=None
+        self,
+        q,
+        *,
+        padding=0.0,
+        min_distance=False,
+        pairs_within=None,
+        scene_graph_context=None,
+        return_status=False,
     ):
         """Collision checks of the plant's collision geometry (its SceneGraph's proximity
         geometries, on its bodies or anchored) at each configuration ``q[i]`` (``q`` is (N, nq),
@@ -730,10 +737,18 @@ class BatchedPlant:
         signed distance ≤ ``padding``), and, if asked, the least signed distance of those pairs
         (``min_distance=True``) and the signed distances of the pairs within ``pairs_within``.
         The filters are the SceneGraph's own, or those of ``scene_graph_context``. Each answer
-        is that of the plant's QueryObject at that configuration; computed compiled, one
-        configuration after the other on the calling thread (no helper threads yet). A
-        non-finite q raises ValueError naming it (mallard's own API: pydrake's
-        SceneGraphCollisionChecker does this one configuration at a time)."""
+        is that of the plant's QueryObject at that configuration, whatever the number of
+        threads (computed compiled, groups of configurations on helper threads as the other
+        methods). A configuration with a NaN or infinite q, a zero quaternion, or a pair whose
+        signed distance is not supported (as in Drake: a half space with a shape other than a
+        sphere) is not checked: it is not collision-free and its distances are NaN (see the
+        class's ``return_status``). mallard's own API: pydrake's SceneGraphCollisionChecker
+        checks one configuration at a time."""
         from mallard.geometry._batch_collision import check_collisions
 
-        return check_collisions(self, q, padding, min_distance, pairs_within, scene_graph_context)
+        result, codes, q, describe = check_collisions(
+            self, q, padding, min_distance, pairs_within, scene_graph_context
+        )
+        results = self._finish("CheckCollisions", (result,), codes, (q,), ("q",), return_status,
+                               describe)  # fmt: skip
+        return results if return_status else results[0]

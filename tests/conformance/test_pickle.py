@@ -42,6 +42,7 @@ def _cases(m):
     vector = lambda o: o.get_coeffs()  # noqa: E731
     enum = lambda o: o.value  # noqa: E731
     return {
+        "Aabb": (lambda: m.Aabb([1, 2, 3], [0.5, 0.5, 1]), lambda o: (o.center(), o.half_width())),
         "AngleAxis": (lambda: m.AngleAxis(0.3, [0, 0.6, 0.8]), lambda o: (o.angle(), o.axis())),
         "AutoDiffXd": (lambda: ad(1.5, [2.0, 3.0]), lambda o: (o.value(), o.derivatives())),
         "Box": (lambda: m.Box(1, 2, 3), lambda o: o.size()),
@@ -58,6 +59,10 @@ def _cases(m):
         "DiscreteContactSolver": (lambda: m.DiscreteContactSolver.kSap, enum),
         "Ellipsoid": (lambda: m.Ellipsoid(1, 2, 3), lambda o: (o.a(), o.b(), o.c())),
         "MeshcatCone": (lambda: m.MeshcatCone(1, 2, 3), lambda o: (o.height(), o.a(), o.b())),
+        "HydroelasticContactRepresentation": (
+            lambda: m.HydroelasticContactRepresentation.kPolygon,
+            enum,
+        ),
         "InputPortSelection": (lambda: m.InputPortSelection.kUseFirstInputIfItExists, enum),
         "Isometry3": (
             lambda: m.Isometry3(m.RotationMatrix.MakeXRotation(0.2).matrix(), [1, 2, 3]),
@@ -68,6 +73,10 @@ def _cases(m):
         "Mesh": (lambda: m.Mesh(OBJ, 2.0), lambda o: (str(o.source().path()), o.scale3())),
         "MeshSource": (lambda: m.MeshSource(OBJ), lambda o: str(o.path())),
         "NumericalGradientMethod": (lambda: m.NumericalGradientMethod.kCentral, enum),
+        "Obb": (  # (unpickling pads the half widths again, as pydrake's does)
+            lambda: m.Obb(m.RigidTransform([1, 2, 3]), [1, 2, 3]),
+            lambda o: (o.pose().GetAsMatrix34(), np.round(o.half_width(), 12)),
+        ),
         "OutputPortSelection": (lambda: m.OutputPortSelection.kNoOutput, enum),
         "PortDataType": (lambda: m.PortDataType.kAbstractValued, enum),
         "Quaternion": (lambda: m.Quaternion(0.5, 0.5, 0.5, 0.5), lambda o: o.wxyz()),
@@ -123,9 +132,9 @@ def _templated(m):
 
 ENUMS = {
     "ContactModel", "DiscreteContactApproximation", "DiscreteContactSolver",
-    "InputPortSelection", "JacobianWrtVariable", "KnotVectorType", "NumericalGradientMethod",
-    "OutputPortSelection", "PortDataType", "RandomDistribution", "Role", "RoleAssign",
-    "TriggerType",
+    "HydroelasticContactRepresentation", "InputPortSelection", "JacobianWrtVariable",
+    "KnotVectorType", "NumericalGradientMethod", "OutputPortSelection", "PortDataType",
+    "RandomDistribution", "Role", "RoleAssign", "TriggerType",
 }  # fmt: skip
 # pydrake pickles an enum as ``cls.__new__(cls)`` then its int: Python's enum.Enum (mallard's
 # enums but the PybindEnum ones) can't be made without its value, so those pickles don't load.

@@ -2,10 +2,14 @@
 (collision-free within a padding, the least signed distance, the distances of the pairs within
 a distance), the filters of the SceneGraph or of a Context, and the errors."""
 
+import re
+
+import numba
 import numpy as np
 import pytest
 
 import mallard.all as ml
+from mallard.multibody import _batch_run
 from mallard.multibody.batch import BatchedPlant
 
 
@@ -116,9 +120,15 @@ def test_errors():
     with pytest.raises(TypeError, match="q must hold numbers"):
         batched.CheckCollisions(np.zeros((2, 3), dtype=object) + ml.AutoDiffXd(0.0))
     assert batched.CheckCollisions(np.zeros((0, 3))).collision_free.shape == (0,)
+    # A configuration that cannot be checked: its status says why; the others are checked.
     q = np.zeros((2, 3))
     q[1, 2] = np.nan
-    with pytest.raises(ValueError, match=r"q\[1, 2\] = nan is not finite \(.* joint 'joint2'\)"):
+    result, status = batched.CheckCollisions(q, min_distance=True, return_status=True)
+    assert status.ok.tolist() == [True, False]
+    assert re.search(r"q\[1, 2\] = nan is not finite \(.* joint 'joint2'\)", status.message(1))
+    assert not result.collision_free[1] and np.isnan(result.min_distance[1])
+    assert result.min_distance[0] == batched.CheckCollisions(q[:1], min_distance=True).min_distance
+    with pytest.warns(RuntimeWarning, match=r"1 of 2 states failed .* q\[1, 2\] = nan"):
         batched.CheckCollisions(q)
     lone = ml.MultibodyPlant(0.0)
     lone.AddRigidBody("b", ml.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
@@ -144,5 +154,28 @@ def test_errors():
     q = np.zeros((1, 7))
     q[0, 0], q[0, 6] = 1.0, 0.2
     assert not batched.CheckCollisions(q).collision_free[0]  # (the intersection test)
-    with pytest.raises(RuntimeError, match="'Box'.*'Halfspace'.*is not supported"):
-        batched.CheckCollisions(q, min_distance=True)
+    result, status = batched.CheckCollisions(q, pairs_within=1.0, return_status=True)
+    assert not status.ok[0] and np.isnan(result.distances[0]).all()
+    with pytest.raises(RuntimeError, match="state 0: .*'Box'.*'Halfspace'.*is not supported"):
+        status.raise_if_failed()
+
+
+def test_results_do_not_depend_on_the_threads(monkeypatch):
+    """One thread or two (helpers asked for every call), batches that end a group part way:
+    the same answers, bit for bit."""
+    monkeypatch.setattr(_batch_run, "MIN_THREAD_SECONDS", 0.0)
+    diagram, plant, sg = arm()
+    alone = BatchedPlant(plant, num_threads=1)
+    helped = BatchedPlant(plant, num_threads=min(2, numba.config.NUMBA_NUM_THREADS))
+    rng = np.random.default_rng(6)
+    for count in (1, 9, 203):
+        Q = rng.uniform(-np.pi, np.pi, (count, plant.num_positions()))
+        for kind in ({}, {"padding": 0.02}, {"min_distance": True, "pairs_within": 0.1}):
+            reference = alone.CheckCollisions(Q, **kind)
+            for _ in range(3):  # (the first call times its groups alone)
+                result = helped.CheckCollisions(Q, **kind)
+                for a, b in zip(reference, result, strict=True):
+                    if isinstance(a, np.ndarray):
+                        np.testing.assert_array_equal(a, b)
+                    else:
+                        assert a == b

@@ -594,10 +594,12 @@ CASES = {
 def _batch_collisions(rng):
     """The batched collision checks (mallard.geometry._kernels.batch) of Sample's plant with
     the proximity cases' scene on its bodies (the half space anchored), every pair but a half
-    space with a shape other than a sphere (which Drake's signed distance does not support):
-    the least distance and the pairs within 0.5."""
+    space with a shape other than a sphere (which Drake's signed distance does not support),
+    one block of every pair: the least distance and the pairs within 0.5, one thread."""
     from mallard.geometry import _proximity_layout as layout
-    from mallard.geometry._kernels.batch import MIN_DISTANCE, PAIR_DISTANCES, geometry_row_sizes
+    from mallard.geometry._batch_collision import _radii
+    from mallard.geometry._kernels.batch import MIN_DISTANCE, PAIR_DISTANCES, row_size
+    from mallard.multibody._batch_codes import ALONE, GROUPS
     from tests.geometry.kernel_cases import _model, _pairs, _poses
 
     s = Sample(rng)
@@ -607,15 +609,20 @@ def _batch_collisions(rng):
     mobod[m.kinds == layout.HALFSPACE] = -1
     X_BG = _poses(rng, ng)
     pairs = _pairs(m, lambda a, b: layout.HALFSPACE not in (a, b) or layout.SPHERE in (a, b))
-    allowed = np.zeros((ng, ng), dtype=np.uint8)
-    allowed[pairs[:, 0], pairs[:, 1]] = 1
+    num_pairs = len(pairs)
     Q, _ = s.batch()
     size = Q.shape[0]
-    floats, ints = geometry_row_sizes(ng, len(pairs))
-    return (s.mi, s.mf, s.ws, Q, m.gi, m.gf, m.hv, mobod, X_BG, allowed, pairs, 0.05,
-            MIN_DISTANCE | PAIR_DISTANCES, 0.5, np.zeros(s.sizes.row), np.zeros(floats),
-            np.zeros(ints, dtype=np.int64), np.zeros(size, dtype=np.uint8), np.zeros(size),
-            np.zeros((size, len(pairs))), np.zeros(size, dtype=np.int64))  # fmt: skip
+    outer, inner = _radii(m)
+    a, b = pairs[:, 0], pairs[:, 1]
+    carriers = (np.array([-1]), np.array([[0.0, 0.0, 0.0, np.inf]]))
+    blocks = np.array([[0, 0, 0, num_pairs]])
+    row = np.zeros(row_size(s.mi, ng, num_pairs, 1))
+    row[: s.ws.size] = s.ws  # (as kernels.batch.batch_new_row makes it)
+    return (s.mi, s.mf, Q, m.gi, m.gf, m.hv, mobod, X_BG, pairs, outer[a] + outer[b],
+            inner[a] + inner[b]) + carriers + (blocks, 0.05, MIN_DISTANCE | PAIR_DISTANCES,
+            0.5, row, np.zeros(GROUPS + size, dtype=np.int64), ALONE,
+            np.zeros(size, dtype=np.uint8), np.zeros(size), np.zeros((size, num_pairs)),
+            np.zeros(size, dtype=np.int64))  # fmt: skip
 
 
 CASES.update(GEOMETRY_CASES)  # (the proximity queries' entry points)
@@ -641,4 +648,5 @@ UNCOMPARED = {
     "single_point_jacobian": (2,),  # (the row: scratch)
     "single_inverse_dynamics_derivatives": (2,),  # (the row: scratch)
     "single_forward_dynamics_derivatives": (2,),  # (the row: scratch)
+    "batch_collisions": (17, 18),
 }

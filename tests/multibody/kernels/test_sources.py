@@ -158,9 +158,9 @@ def test_dependencies_of_the_kernel_modules():
 def test_the_geometry_kernels_are_stamped_by_their_closure():
     """The proximity kernels' cache entries are stamped as the dynamics kernels' are (not with
     numba's stamp of their file alone, which mallard's other compiled functions keep): they
-    call the dynamics' kinematics (BatchedPlant.CheckCollisions). Their closure holds only
-    kernels and layouts, as the dynamics kernels' does, plus the proximity layout; nothing of
-    SceneGraph, the plant or the tree."""
+    call the dynamics' kinematics and batched groups (BatchedPlant.CheckCollisions). Their
+    closure holds only kernels, layouts and codes, as the dynamics kernels' does, plus the
+    proximity layout; nothing of SceneGraph, the plant or the tree."""
     from mallard.geometry._kernels import batch
 
     fn = batch.batch_collisions
@@ -171,6 +171,8 @@ def test_the_geometry_kernels_are_stamped_by_their_closure():
     allowed = {
         "mallard.geometry._proximity_layout",
         "mallard.multibody._joint_types",
+        "mallard.multibody._batch_codes",
+        "mallard._scalar_value",
         "mallard.multibody._layout",
         "mallard._compiled",
         "mallard.common._quaternion_rotation",
