@@ -16,18 +16,29 @@ s = ‖vt‖/v_stiction: μs·step5(s) below 1, from μs to μd by step5((s − 
 (step5(x) = 10x³ − 15x⁴ + 6x⁵). B gets f_Bc_W = −f_AC at C. Pairs with fn ≤ 0 apply nothing and
 are not reported, as in Drake.
 
-A discrete plant's contact pairs (Drake's DiscreteContactPairs, taken by its SAP and TAMSI
-solvers) get their contact frames and Jacobians from :func:`contact_jacobians`.
+A pair's bodies and combined parameters come from its geometries' by :func:`contact_pairs`
+(multibody._contact_parameters' formulas). A discrete plant's contact pairs (Drake's
+DiscreteContactPairs, taken by its SAP and TAMSI solvers) get their contact frames and
+Jacobians from :func:`contact_jacobians`.
 """
 
 import numpy as np
 
 from mallard._compiled import entry_point
+from mallard.multibody._contact_parameters import (
+    combine_friction,
+    combine_point_contact_parameters,
+    pair_parameters,
+)
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.engine import run_stages
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.views import model, parameters, workspace
+
+jitable(combine_friction)
+jitable(combine_point_contact_parameters)
+jitable(pair_parameters)
 
 #: ‖vt‖² at or below which a contact has no friction (Drake's kNonZeroSqd).
 NON_ZERO_SQUARED = 1.0e-14 * 1.0e-14
@@ -179,3 +190,16 @@ def contact_jacobians(m, work, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
 def drive_contact_jacobians(mi, mf, ws, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
     """:func:`contact_jacobians` at the positions of ``ws`` (up to date)."""
     contact_jacobians(model(mi, mf), workspace(mi, ws), mobods, nhat_AB_W, p_WC, R_WC, scratch, J)
+
+
+@entry_point
+@jitable
+def contact_pairs(ab, body, mobod, values, bodies, par):
+    """Per pair i of geometries ab[i] = (a, b): bodies[i] = [body A, body B, mobod A, mobod B]
+    and par[i] = [k, d, μs, μd, wA, τA, τB] (multibody._contact_parameters.pair_parameters) from
+    the geometries' body, mobod and [k, d, μs, μd, τ] rows (plant._contact._ContactTable)."""
+    for i in range(ab.shape[0]):
+        a, b = ab[i, 0], ab[i, 1]
+        bodies[i, 0], bodies[i, 1] = body[a], body[b]
+        bodies[i, 2], bodies[i, 3] = mobod[a], mobod[b]
+        pair_parameters(values[a], values[b], par[i])

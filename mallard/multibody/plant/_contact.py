@@ -36,6 +36,7 @@ unlocked dof is dropped.
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.geometry._identifiers import id_text
 from mallard.geometry._properties import HydroelasticType
 from mallard.geometry._query_results import PenetrationAsPointPair, records
@@ -49,7 +50,7 @@ from mallard.multibody._layout import (
 )
 from mallard.multibody.plant._contact_model import ContactModel
 from mallard.multibody.plant._contact_results import ContactResults, PointPairContactInfo
-from mallard.multibody.plant._coulomb_friction import CoulombFriction, combine_friction
+from mallard.multibody.plant._coulomb_friction import CoulombFriction
 from mallard.multibody.tree._indices import BodyIndex
 
 #: Drake's MultibodyPlantConfig defaults.
@@ -63,33 +64,6 @@ _DISCONNECTED = (
     "MultibodyPlant::get_geometry_query_input_port()). See "
     "https://drake.mit.edu/troubleshooting.html#mbp-unconnected-query-object-port for help."
 )
-
-
-def combine_point_contact_parameters(k1, k2, d1, d2):
-    """(k, d) of pairs from their geometries' stiffnesses and dissipations (Drake's
-    CombinePointContactParameters; 0/0 is 0), elementwise on arrays."""
-    total = k1 + k2
-    zero = total == 0
-    safe = np.where(zero, 1.0, total)
-    k = np.where(zero, 0.0, k1 * k2 / safe)
-    return k, np.where(zero, 0.0, (k2 / safe) * d1 + (k1 / safe) * d2)
-
-
-def pair_parameters(values_A, values_B):
-    """Per pair, [k, d, μs, μd, wA, τA, τB] from its geometries' [k, d, μs, μd, τ] rows
-    (_ContactTable.values): the combined stiffness, dissipation and friction (see the module),
-    A's weight wA = kA/(kA + kB) in the contact point (1/2 if both are 0) and the geometries'
-    relaxation times."""
-    kA, kB = values_A[:, 0], values_B[:, 0]
-    par = np.empty((values_A.shape[0], 7))
-    par[:, 0], par[:, 1] = combine_point_contact_parameters(kA, kB, values_A[:, 1],
-                                                            values_B[:, 1])  # fmt: skip
-    par[:, 2] = combine_friction(values_A[:, 2], values_B[:, 2])
-    par[:, 3] = combine_friction(values_A[:, 3], values_B[:, 3])
-    total = kA + kB
-    par[:, 4] = np.where(total == 0, 0.5, kA / np.where(total == 0, 1.0, total))
-    par[:, 5], par[:, 6] = values_A[:, 4], values_B[:, 4]
-    return par
 
 
 #: _ContactTable.kind: a geometry's hydroelastic compliance type.
@@ -303,10 +277,10 @@ class ContactMixin:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             self._raise_pair_error(query, model.ids[a[i]], model.ids[b[i]])
-        bodies = np.column_stack((table.body[a], table.body[b], table.mobod[a], table.mobod[b]))
-        return _PointPairs(
-            model, ab, rows, bodies, pair_parameters(table.values[a], table.values[b])
-        )
+        n = len(ab)
+        bodies, par = np.empty((n, 4), dtype=np.int64), np.empty((n, 7))
+        kernels(np.float64).contact_pairs(ab, table.body, table.mobod, table.values, bodies, par)
+        return _PointPairs(model, ab, rows, bodies, par)
 
     def _contact_table(self, query, model):
         """The _ContactTable of the query's proximity model, cached until the contact

@@ -3,9 +3,8 @@ that combines two surfaces' coefficients into those of their contact."""
 
 import math
 
-import numpy as np
-
 from mallard.geometry._shapes import fmt
+from mallard.multibody._contact_parameters import combine_friction
 
 
 class CoulombFriction:
@@ -60,24 +59,14 @@ class CoulombFriction:
         return f"CoulombFriction(static_friction={self._static}, dynamic_friction={self._dynamic})"
 
 
-def combine_friction(mu_1, mu_2):
-    """2·μ₁·μ₂/(μ₁ + μ₂), zero if both are zero (of numbers or, elementwise, of arrays)."""
-    total = mu_1 + mu_2
-    return np.where(total == 0, 0.0, 2.0 * mu_1 * mu_2 / np.where(total == 0, 1.0, total))
-
-
 def CalcContactFrictionFromSurfaceProperties(surface_properties1, surface_properties2):
     """The friction of the contact between two surfaces: each coefficient is
     μ = 2·μ₁·μ₂/(μ₁ + μ₂) (zero if both are zero), as Drake combines them."""
     return CoulombFriction(
-        float(
-            combine_friction(
-                surface_properties1.static_friction(), surface_properties2.static_friction()
-            )
+        combine_friction(
+            surface_properties1.static_friction(), surface_properties2.static_friction()
         ),
-        float(
-            combine_friction(
-                surface_properties1.dynamic_friction(), surface_properties2.dynamic_friction()
-            )
+        combine_friction(
+            surface_properties1.dynamic_friction(), surface_properties2.dynamic_friction()
         ),
     )
