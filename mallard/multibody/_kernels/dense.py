@@ -3,9 +3,9 @@ some of the unknowns (the others held at zero, as locked joints' velocities or i
 constraint rows), and its solve with many right-hand sides. In place, no allocation.
 
 With ``skip_zeros`` (double matrices only: an AutoDiffXd zero may have derivatives), the zeros
-of a row of L left of its first nonzero (the rows of a block-diagonal or banded matrix: the
-kinematic trees of SAP's Hessian) are skipped: the terms left out are exact zeros, so the
-results are the dense loops' to the bit.
+of a row of L left of its first nonzero (those of M's row: the rows of a block-diagonal or
+banded matrix, the kinematic trees of SAP's Hessian) are neither computed nor used: the terms
+left out are exact zeros, so the results are the dense loops' to the bit.
 """
 
 from mallard.multibody._kernels._machinery import jitable
@@ -15,11 +15,14 @@ from mallard.multibody._kernels._machinery import jitable
 def cholesky_factor(M, free, L, skip_zeros):
     """L·Lᵀ = M restricted to the dofs with ``free`` nonzero (the others' rows and columns of M
     replaced by those of the identity), M symmetric positive definite (its lower triangle is
-    read). Returns False if it is not positive definite."""
+    read). Returns False if it is not positive definite. Row by row (each entry's sum in the
+    same order as column by column)."""
     nv = M.shape[0]
-    for j in range(nv):
-        first = _first_nonzero(L, j) if skip_zeros else 0
-        for i in range(j, nv):
+    for i in range(nv):
+        first = _first_entry(M, free, i) if skip_zeros else 0
+        for j in range(first):
+            L[i, j] = 0.0 * M[i, j]
+        for j in range(first, i + 1):
             if free[i] != 0 and free[j] != 0:
                 s = M[i, j]
             elif i == j:
@@ -31,10 +34,22 @@ def cholesky_factor(M, free, L, skip_zeros):
             if i == j:
                 if not s > 0.0:
                     return False
-                L[j, j] = s**0.5
+                L[i, i] = s**0.5
             else:
                 L[i, j] = s / L[j, j]
     return True
+
+
+@jitable
+def _first_entry(M, free, i):
+    """The column of the first nonzero of row i of M restricted to the free dofs (i if none
+    before the diagonal): L's row i is zero before it."""
+    if free[i] == 0:
+        return i
+    for j in range(i):
+        if free[j] != 0 and M[i, j] != 0.0:
+            return j
+    return i
 
 
 @jitable

@@ -12,9 +12,10 @@ bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes
 Hessian H = A + Jᵀ·G·J is factored dense (Cholesky, kernels.dense, which skips the zeros left
 of each row's first nonzero): Drake factors it with its supernodal solver, exploiting the
 trees' block structure. A constraint's rows of J are zero outside the columns of its cliques
-(the participating velocities of a clique are consecutive: ``clique_columns``), and the
-products with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) run over those columns only: the
-terms left out are exact zeros, so the sums are the dense ones to the bit.
+(the participating velocities of a clique are consecutive: ``clique_columns``), and A is
+zero between cliques: the products with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) and
+with A run over those columns only. The terms left out are exact zeros, so the sums are the
+dense ones to the bit.
 
 The problem is in a SAP table ``si`` (int64: a header, then _layout.SAP_TABLE) and a SAP
 workspace ``sw`` (_layout.SAP_WORKSPACE): per constraint, its kind, equations (rows of J and
@@ -151,12 +152,19 @@ def _participating_problem(t, w, M, diagonal):
         for a in range(n):
             w.Jp[r, a] = w.J[r, part[a]]
     for a in range(n):
-        s = 0.0
-        for b in range(n):
-            s += w.A[a, b] * w.vp_star[b]
-        w.p_star[a] = s
+        w.p_star[a] = _A_times(t, w.A, w.vp_star, a)
         w.inv_sqrt_A[a] = (1.0 / w.A[a, a]) ** 0.5
     return n
+
+
+@jitable
+def _A_times(t, A, x, a):
+    """(A·x)[a], over the columns of a's clique (A = M + h·D is zero between trees)."""
+    columns = t.clique_columns[t.clique[t.participating[a]]]
+    s = 0.0
+    for b in range(columns[0], columns[1]):
+        s += A[a, b] * x[b]
+    return s
 
 
 @jitable
@@ -475,9 +483,7 @@ def _cost(t, w, n):
     table, Jp = t.constraints, w.Jp
     cost_A = 0.0
     for a in range(n):
-        p = 0.0
-        for b in range(n):
-            p += A[a, b] * v[b]
+        p = _A_times(t, A, v, a)
         w.p[a] = p
         cost_A += 0.5 * (v[a] - w.vp_star[a]) * (p - w.p_star[a])
         w.jc[a] = 0.0
@@ -547,10 +553,7 @@ def _search_direction(t, w, n):
         w.dv[a] = w.rhs[a, 0]
     _times_J(t, w, n, w.dv, w.dvc)
     for a in range(n):
-        s = 0.0
-        for b in range(n):
-            s += A[a, b] * w.dv[b]
-        w.dp[a] = s
+        w.dp[a] = _A_times(t, A, w.dv, a)
     d2ellA = _dot(w.dv, w.dp, n)
     if d2ellA != d2ellA:
         return SAP_MOMENTUM_HESSIAN_NAN, d2ellA
