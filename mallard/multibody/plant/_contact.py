@@ -557,13 +557,13 @@ class _DiscreteContacts:
         X_pc = ec.work.X_pc
         wA = par[:, 4:5]
         p_WC = wA * rows[:, 4:7] + (1.0 - wA) * rows[:, 7:10]
-        R_WC = np.empty((n, 3, 3))
-        self.J = np.empty((3 * n, nv))
+        dtype = np.result_type(rows, ec.ws)  # (object for AutoDiffXd: the kernel interpreted)
+        R_WC = np.empty((n, 3, 3), dtype=dtype)
+        self.J = np.empty((3 * n, nv), dtype=dtype)
         model = plant._engine
         ec.kernels.drive_contact_jacobians(
             model.mi, model.mf, ec.ws, np.ascontiguousarray(bodies[:, 2:4]), -rows[:, 1:4], p_WC,
-            R_WC,
-            np.empty((2, 6, nv)), self.J,
+            R_WC, np.empty((2, 6, nv), dtype=dtype), self.J,
         )  # fmt: skip
         self.R_WC, self.p_WC = R_WC, p_WC
         self.p_AoC_W = p_WC - X_pc[3, bodies[:, 2], 3]
