@@ -153,6 +153,7 @@ class ProximityModel:
         self.wi = np.zeros(layout.WI_SIZE, dtype=np.int64)
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
+        self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
         self.poses_of = weakref.WeakKeyDictionary()  # Context -> (key, pose vectors, X_WG)
 
@@ -187,11 +188,11 @@ class ProximityModel:
         return allowed
 
     def poses(self, X_WF):
-        """X_WG (n, 4, 3) from the frames' poses X_WF (a list of 4×3 arrays, in self.frames'
-        order)."""
+        """X_WG (n, 4, 3) from the frames' poses X_WF (4×3 arrays, in self.frames' order: a
+        list or an array)."""
         if not len(self.ids):  # every proximity role removed (e.g. a mesh without a hull)
             return np.empty((0, 4, 3))
-        F = np.stack(X_WF)
+        F = X_WF if isinstance(X_WF, np.ndarray) else np.stack(X_WF)
         dtype = object if F.dtype == object or self.X_FG.dtype == object else float
         R_WF, p_WF = F[:, :3, :].astype(dtype), F[:, 3, :].astype(dtype)
         frame = self.gi[:, layout.FRAME]
@@ -202,13 +203,21 @@ class ProximityModel:
         return X_WG
 
     # ---- the kernels' calls -------------------------------------------------------------------
+    def call(self, name, *args):
+        """kernels(float64).<name>(gi, gf, hv, *args): the compiled entry point bound to this
+        model once (no numba dispatch per call), so ``args`` must have the types of the first
+        call's (C-contiguous arrays of the same dtypes and dimensions, Python scalars)."""
+        fn = self.bound.get(name)
+        if fn is None:
+            head = (self.gi, self.gf, self.hv)
+            fn = self.bound[name] = kernels(np.float64).bind(name, *head, args=args)
+        return fn(*args)
+
     def candidates(self, X_WG, allowed, margin, fcl=False):
         """The number of allowed pairs, in self.pairs, whose boxes overlap."""
         X = X_WG if X_WG.dtype != object else _values(X_WG)
-        return kernels(np.float64).proximity_candidates(
-            self.gi, self.gf, self.hv, X, allowed, float(margin), fcl, self.boxes, self.order,
-            self.pairs,
-        )  # fmt: skip
+        return self.call("proximity_candidates", X, allowed, float(margin), bool(fcl),
+                         self.boxes, self.order, self.pairs)  # fmt: skip
 
 
 def _values(a):

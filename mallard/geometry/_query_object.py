@@ -137,9 +137,14 @@ class QueryObject:
         return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
 
     def _frame_poses(self, model):
-        """X_WF (4×3) of the model's frames, each source's pose port evaluated once."""
+        """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the
+        plants' poses when every source's pose port is a MultibodyPlant's (no
+        FramePoseVector made), else each source's pose port evaluated once."""
         sg, context = self._sg, self._context
         if self._baked is None:
+            X_WF = _plant_frame_poses(sg, context, model)
+            if X_WF is not None:
+                return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
 
             def X_PF(frame_id):
@@ -199,21 +204,32 @@ class QueryObject:
         with a sphere, box, capsule, cylinder or half space, not for the others. RuntimeError
         for two half spaces; for AutoDiffXd, for pairs other than a sphere with a sphere, box,
         capsule, cylinder or half space."""
+        model, pairs, rows = self._penetrations()
+        return records(PenetrationAsPointPair, rows, model.ids, pairs[:, 0].tolist(),
+                       pairs[:, 1].tolist())  # fmt: skip
+
+    def _penetrations(self):
+        """(model, pairs, rows) of ComputePointPairPenetration without its records: the
+        ProximityModel, the pairs (k, 2) of geometry indices (A, B) as Drake reports them,
+        sorted by (id_A, id_B), and their result rows (k, PENETRATION) [depth, nhat_BA_W,
+        p_WCa, p_WCb] (the plant's contact reads these arrays, not records)."""
         model, X_WG, allowed, T = self._engine()
         count = model.candidates(X_WG, allowed, 0.0)
         self._check_scalar_support(model, count, T, _AD_PENETRATION, "Penetration")
         out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
-        k = kernels(X_WG.dtype).proximity_penetrations(
-            model.gi, model.gf, model.hv, X_WG, model.pairs, count, model.ws, out, model.status
-        )
+        arguments = (X_WG, model.pairs, count, model.ws, out, model.status)
+        if X_WG.dtype == np.float64:
+            k = model.call("proximity_penetrations", *arguments)
+        else:
+            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv,
+                                                           *arguments)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Penetration")
-        pairs = model.pairs[:k]
+        pairs, out = model.pairs[:k].copy(), out[:k]
         if model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
             order = np.lexsort((pairs[:, 1], pairs[:, 0]))
             pairs, out = pairs[order], out[order]
-        a, b = pairs[:, 0].tolist(), pairs[:, 1].tolist()
-        return records(PenetrationAsPointPair, out, model.ids, a, b)
+        return model, pairs, out
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most
@@ -237,10 +253,13 @@ class QueryObject:
                     "Signed distance", (layout.FCL_NAMES[ka], layout.FCL_NAMES[kb]), T
                 )
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
-        k = kernels(X_WG.dtype).proximity_signed_distances(
-            model.gi, model.gf, model.hv, X_WG, model.pairs, count, max_distance, model.ws,
-            model.wi, out, model.status,
-        )  # fmt: skip
+        arguments = (X_WG, model.pairs, count, max_distance, model.ws, model.wi, out,
+                     model.status)  # fmt: skip
+        if X_WG.dtype == np.float64:
+            k = model.call("proximity_signed_distances", *arguments)
+        else:
+            k = kernels(X_WG.dtype).proximity_signed_distances(model.gi, model.gf, model.hv,
+                                                               *arguments)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance")
         a, b = model.pairs[:k, 0].tolist(), model.pairs[:k, 1].tolist()
@@ -318,9 +337,7 @@ class QueryObject:
         X = X_WG if X_WG.dtype != object else _values(X_WG)
         count = model.candidates(X, allowed, 0.0)
         return bool(
-            kernels(np.float64).proximity_intersecting(
-                model.gi, model.gf, model.hv, X, model.pairs, count, model.ws, model.scratch
-            )
+            model.call("proximity_intersecting", X, model.pairs, count, model.ws, model.scratch)
         )
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
@@ -377,18 +394,55 @@ _HYDROELASTIC = (
 )
 
 
+def _upstream(scene_graph, context, source):
+    """(the system whose output port a source's pose port is connected to, its Context), or
+    (None, None) for another connection (a fixed value, a diagram's export)."""
+    connection = context._inputs[scene_graph._pose_ports[source].get_index()]
+    system = getattr(getattr(connection, "_port", None), "_system", None)
+    return (None, None) if system is None else (system, connection._context)
+
+
 def _pose_version(scene_graph, context, source):
     """What identifies the poses a source reports in ``context``: its plant's position and
     parameter stamps if its pose port is connected to a MultibodyPlant, else its
     FramePoseVector's identity and changes."""
-    port = scene_graph._pose_ports[source]
-    connection = context._inputs[port.get_index()]
-    upstream = getattr(connection, "_port", None)
-    version = getattr(getattr(upstream, "_system", None), "_geometry_pose_version", None)
+    system, system_context = _upstream(scene_graph, context, source)
+    version = getattr(system, "_geometry_pose_version", None)
     if version is not None:
-        return id(connection._context), version(connection._context)
-    value = port.Eval(context)
+        return id(system_context), version(system_context)
+    value = scene_graph._pose_ports[source].Eval(context)
     return id(value), value._version
+
+
+def _plant_frame_poses(scene_graph, context, model):
+    """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
+    sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
+    numbers as their FramePoseVectors; World's frame the identity), or None if a source is not
+    such a plant."""
+    by_source = model.__dict__.get("frames_by_source")
+    if by_source is None:  # {source: (indices in model.frames, frame ids)}
+        by_source = {}
+        for i, frame_id in enumerate(model.frames):
+            if frame_id != scene_graph._world_frame_id:
+                source = scene_graph._frame(frame_id).source
+                indices, ids = by_source.setdefault(source, ([], []))
+                indices.append(i)
+                ids.append(frame_id)
+        model.frames_by_source = by_source
+    X_WF = np.empty((len(model.frames), 4, 3))
+    X_WF[:] = _IDENTITY
+    for source, (indices, ids) in by_source.items():
+        system, system_context = _upstream(scene_graph, context, source)
+        poses = getattr(system, "_geometry_frame_poses", None)
+        X = None if poses is None else poses(system_context, ids)
+        if X is None:
+            return None
+        X_WF[indices] = X
+    return X_WF
+
+
+#: [R; pᵀ] of the identity pose.
+_IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
 
 
 def _unsupported(what, names, T):

@@ -371,6 +371,7 @@ SAP_TABLE = Layout(
         ("clique", ("nv",), "the clique (the kinematic tree) of each of the plant's velocities"),
         ("locked", ("nv",), "1 for a velocity of a locked joint, else 0"),
         ("mark", ("nv",), "scratch, per clique (kernels.sap)"),
+        ("clique_columns", ("nv", 2), "per clique, its participating velocities [first, end)"),
         ("participating", ("nv",), "the plant velocity of each participating velocity"),
         ("free", ("nv",), "1 (the participating velocities' mask for kernels.dense)"),
     ),

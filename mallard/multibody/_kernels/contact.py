@@ -15,13 +15,30 @@ vt the tangential part of v_AcBc (no friction when ‖vt‖ ≤ 1e-14), μ Drake
 s = ‖vt‖/v_stiction: μs·step5(s) below 1, from μs to μd by step5((s − 1)/2) up to 3, μd above
 (step5(x) = 10x³ − 15x⁴ + 6x⁵). B gets f_Bc_W = −f_AC at C. Pairs with fn ≤ 0 apply nothing and
 are not reported, as in Drake.
+
+A pair's bodies and combined parameters come from its geometries' by :func:`contact_pairs`
+(multibody._contact_parameters' formulas). A discrete plant's contact pairs (Drake's
+DiscreteContactPairs, taken by its SAP and TAMSI solvers) get their contact frames and
+Jacobians from :func:`contact_jacobians`.
 """
 
+import numpy as np
+
 from mallard._compiled import entry_point
+from mallard.multibody._contact_parameters import (
+    combine_friction,
+    combine_point_contact_parameters,
+    pair_parameters,
+)
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.engine import run_stages
+from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.views import model, parameters, workspace
+
+jitable(combine_friction)
+jitable(combine_point_contact_parameters)
+jitable(pair_parameters)
 
 #: ‖vt‖² at or below which a contact has no friction (Drake's kNonZeroSqd).
 NON_ZERO_SQUARED = 1.0e-14 * 1.0e-14
@@ -120,3 +137,69 @@ def drive_point_contact(mi, mf, x, ws, need, bodies, pairs, par, inv_stiction, i
     m, work = model(mi, mf), workspace(mi, ws)
     run_stages(m, x, parameters(mi, ws), work, need)
     return point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B)
+
+
+@jitable
+def contact_frame(n, R):
+    """R (3×3) = R_WC of a contact frame whose z axis is along the vector n (3, contiguous) in
+    World, x and y by Drake's RotationMatrix::MakeFromOneVector(n, 2): with u = n/|n| and e
+    the unit vector along u's smallest-magnitude element (the first on ties), x = e × u/|e × u|
+    and y = u × x. The norms are np.dot's (as numpy's, which fuses the multiply-adds), so that
+    R is RotationMatrix's to the bit; R's first row holds e × u meanwhile."""
+    norm = np.sqrt(np.dot(n, n))
+    u0, u1, u2 = n[0] / norm, n[1] / norm, n[2] / norm
+    a0, a1, a2 = abs(u0), abs(u1), abs(u2)
+    x = R[0]
+    if a0 <= a1 and a0 <= a2:
+        x[0], x[1], x[2] = 0.0, -u2, u1
+    elif a1 <= a2:
+        x[0], x[1], x[2] = u2, 0.0, -u0
+    else:
+        x[0], x[1], x[2] = -u1, u0, 0.0
+    norm = np.sqrt(np.dot(x, x))
+    x0, x1, x2 = x[0] / norm, x[1] / norm, x[2] / norm
+    R[0, 0], R[1, 0], R[2, 0] = x0, x1, x2
+    R[0, 1], R[1, 1], R[2, 1] = u1 * x2 - u2 * x1, u2 * x0 - u0 * x2, u0 * x1 - u1 * x0
+    R[0, 2], R[1, 2], R[2, 2] = u0, u1, u2
+
+
+@jitable
+def contact_jacobians(m, work, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
+    """Per contact pair i (between the bodies of mobods[i] = (A, B), at the point p_WC[i] with
+    the normal nhat_AB_W[i] pointing out of A into B): its contact frame R_WC[i] (z along the
+    normal, :func:`contact_frame`) and its rows 3i..3i + 2 of J, J_C = R_WCᵀ·(Jv_WBc − Jv_WAc)
+    (tangential, tangential, normal: J_C·v is the velocity of Bc relative to Ac in C), at the
+    positions of ``work``. ``scratch``: (2, 6, nv)."""
+    nv = J.shape[1]
+    for i in range(mobods.shape[0]):
+        R = R_WC[i]
+        contact_frame(nhat_AB_W[i], R)
+        calc_point_jacobian(m, work, mobods[i, 0], p_WC[i], scratch[0])
+        calc_point_jacobian(m, work, mobods[i, 1], p_WC[i], scratch[1])
+        for r in range(3):
+            row = J[3 * i + r]
+            for v in range(nv):
+                total = 0.0
+                for b in range(3):
+                    total += R[b, r] * (scratch[1, 3 + b, v] - scratch[0, 3 + b, v])
+                row[v] = total
+
+
+@entry_point
+@jitable(inline=True)
+def drive_contact_jacobians(mi, mf, ws, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
+    """:func:`contact_jacobians` at the positions of ``ws`` (up to date)."""
+    contact_jacobians(model(mi, mf), workspace(mi, ws), mobods, nhat_AB_W, p_WC, R_WC, scratch, J)
+
+
+@entry_point
+@jitable
+def contact_pairs(ab, body, mobod, values, bodies, par):
+    """Per pair i of geometries ab[i] = (a, b): bodies[i] = [body A, body B, mobod A, mobod B]
+    and par[i] = [k, d, μs, μd, wA, τA, τB] (multibody._contact_parameters.pair_parameters) from
+    the geometries' body, mobod and [k, d, μs, μd, τ] rows (plant._contact._ContactTable)."""
+    for i in range(ab.shape[0]):
+        a, b = ab[i, 0], ab[i, 1]
+        bodies[i, 0], bodies[i, 1] = body[a], body[b]
+        bodies[i, 2], bodies[i, 3] = mobod[a], mobod[b]
+        pair_parameters(values[a], values[b], par[i])

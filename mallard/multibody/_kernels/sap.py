@@ -9,8 +9,13 @@ constraint c as a function of its constraint velocities vc = J_c·v, with impuls
 γ_c = −∂ℓ_c/∂vc and Hessian G_c = ∂²ℓ_c/∂vc². Newton's method with Drake's exact line search
 (Newton with bisection on dℓ/dα), stopping criteria, parameters and regularization (R and the
 bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes it). The
-Hessian H = A + Jᵀ·G·J is factored dense (Cholesky, kernels.dense): Drake factors it with its
-supernodal solver, exploiting the trees' block structure; for mallard's sizes dense is as fast.
+Hessian H = A + Jᵀ·G·J is factored dense (Cholesky, kernels.dense, which skips the zeros left
+of each row's first nonzero): Drake factors it with its supernodal solver, exploiting the
+trees' block structure. A constraint's rows of J are zero outside the columns of its cliques
+(the participating velocities of a clique are consecutive: ``clique_columns``), and A is
+zero between cliques: the products with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) and
+with A run over those columns only. The terms left out are exact zeros, so the sums are the
+dense ones to the bit.
 
 The problem is in a SAP table ``si`` (int64: a header, then _layout.SAP_TABLE) and a SAP
 workspace ``sw`` (_layout.SAP_WORKSPACE): per constraint, its kind, equations (rows of J and
@@ -123,11 +128,17 @@ def _participating_problem(t, w, M, diagonal):
                 mark[c0] = 2
             if c1 >= 0 and mark[c1] != 0:
                 mark[c1] = 2
+    columns = t.clique_columns
+    for i in range(nv):
+        columns[i, 0], columns[i, 1] = 0, 0
     n = 0
     for i in range(nv):
         if locked[i] == 0 and mark[clique[i]] == 2:
             t.participating[n] = i
             t.free[n] = 1
+            if columns[clique[i], 1] == 0:
+                columns[clique[i], 0] = n
+            columns[clique[i], 1] = n + 1
             n += 1
     t.counts[2] = n
     part = t.participating
@@ -141,12 +152,39 @@ def _participating_problem(t, w, M, diagonal):
         for a in range(n):
             w.Jp[r, a] = w.J[r, part[a]]
     for a in range(n):
-        s = 0.0
-        for b in range(n):
-            s += w.A[a, b] * w.vp_star[b]
-        w.p_star[a] = s
+        w.p_star[a] = _A_times(t, w.A, w.vp_star, a)
         w.inv_sqrt_A[a] = (1.0 / w.A[a, a]) ** 0.5
     return n
+
+
+@jitable
+def _A_times(t, A, x, a):
+    """(A·x)[a], over the columns of a's clique (A = M + h·D is zero between trees)."""
+    columns = t.clique_columns[t.clique[t.participating[a]]]
+    s = 0.0
+    for b in range(columns[0], columns[1]):
+        s += A[a, b] * x[b]
+    return s
+
+
+@jitable
+def _columns(t, c):
+    """(first, end, first', end'): the participating columns where constraint c's rows of J
+    may be nonzero, those of its cliques, the lower range first (one range, the second empty,
+    if they overlap)."""
+    columns = t.clique_columns
+    c0, c1 = t.constraints[c, SAP_CLIQUE0], t.constraints[c, SAP_CLIQUE1]
+    a0, a1 = columns[c0, 0], columns[c0, 1]
+    if c1 < 0 or columns[c1, 1] == 0:
+        return a0, a1, 0, 0
+    b0, b1 = columns[c1, 0], columns[c1, 1]
+    if a1 == 0:
+        return b0, b1, 0, 0
+    if a1 <= b0:
+        return a0, a1, b0, b1
+    if b1 <= a0:
+        return b0, b1, a0, a1
+    return min(a0, b0), max(a1, b1), 0, 0
 
 
 @jitable
@@ -160,11 +198,14 @@ def _make_data(t, w, n):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
+        first, end, first2, end2 = _columns(t, c)
         norm2 = 0.0
         for a in range(m):
             for b in range(m):
                 W_ab = 0.0
-                for j in range(n):
+                for j in range(first, end):
+                    W_ab += Jp[s + a, j] * (1.0 / A[j, j]) * Jp[s + b, j]
+                for j in range(first2, end2):
                     W_ab += Jp[s + a, j] * (1.0 / A[j, j]) * Jp[s + b, j]
                 norm2 += W_ab * W_ab
         delassus = norm2**0.5 / m
@@ -414,9 +455,12 @@ def _times_J(t, w, n, x, out):
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
+        first, end, first2, end2 = _columns(t, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
             s = 0.0
-            for j in range(n):
+            for j in range(first, end):
+                s += Jp[r, j] * x[j]
+            for j in range(first2, end2):
                 s += Jp[r, j] * x[j]
             out[r] = s
 
@@ -439,17 +483,18 @@ def _cost(t, w, n):
     table, Jp = t.constraints, w.Jp
     cost_A = 0.0
     for a in range(n):
-        p = 0.0
-        for b in range(n):
-            p += A[a, b] * v[b]
+        p = _A_times(t, A, v, a)
         w.p[a] = p
         cost_A += 0.5 * (v[a] - w.vp_star[a]) * (p - w.p_star[a])
         w.jc[a] = 0.0
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
+        first, end, first2, end2 = _columns(t, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
-            for a in range(n):
+            for a in range(first, end):
+                w.jc[a] += Jp[r, a] * w.gamma_p[r]
+            for a in range(first2, end2):
                 w.jc[a] += Jp[r, a] * w.gamma_p[r]
     for a in range(n):
         w.grad[a] = (w.p[a] - w.p_star[a]) - w.jc[a]
@@ -467,16 +512,30 @@ def _assemble_hessian(t, w, n):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
+        first, end, first2, end2 = _columns(t, c)
         for a in range(m):
-            for j in range(n):
-                x = 0.0
-                for b in range(m):
-                    x += G[s + a, b] * Jp[s + b, j]
-                GJ[s + a, j] = x
+            for j in range(first, end):
+                GJ[s + a, j] = _G_times_J(G, Jp, s, m, a, j)
+            for j in range(first2, end2):
+                GJ[s + a, j] = _G_times_J(G, Jp, s, m, a, j)
         for r in range(s, s + m):
-            for i in range(n):
-                for j in range(i + 1):
+            for i in range(first, end):
+                for j in range(first, i + 1):
                     H[i, j] += Jp[r, i] * GJ[r, j]
+            for i in range(first2, end2):
+                for j in range(first, end):
+                    H[i, j] += Jp[r, i] * GJ[r, j]
+                for j in range(first2, i + 1):
+                    H[i, j] += Jp[r, i] * GJ[r, j]
+
+
+@jitable
+def _G_times_J(G, Jp, s, m, a, j):
+    """(G_c·J_c)[a, j] of the constraint whose rows start at s (m of them)."""
+    x = 0.0
+    for b in range(m):
+        x += G[s + a, b] * Jp[s + b, j]
+    return x
 
 
 @jitable
@@ -485,19 +544,16 @@ def _search_direction(t, w, n):
     returns (status, d²ℓ_A/dα² = Δvᵀ·A·Δv)."""
     A, H = w.A, w.H
     _assemble_hessian(t, w, n)
-    if not cholesky_factor(H[:n, :n], t.free[:n], w.L[:n, :n]):
+    if not cholesky_factor(H[:n, :n], t.free[:n], w.L[:n, :n], True):
         return SAP_HESSIAN_NOT_POSITIVE_DEFINITE, 0.0
     for a in range(n):
         w.rhs[a, 0] = -w.grad[a]
-    cholesky_solve(w.L[:n, :n], t.free[:n], w.rhs[:n], 1.0)
+    cholesky_solve(w.L[:n, :n], t.free[:n], w.rhs[:n], 1.0, True)
     for a in range(n):
         w.dv[a] = w.rhs[a, 0]
     _times_J(t, w, n, w.dv, w.dvc)
     for a in range(n):
-        s = 0.0
-        for b in range(n):
-            s += A[a, b] * w.dv[b]
-        w.dp[a] = s
+        w.dp[a] = _A_times(t, A, w.dv, a)
     d2ellA = _dot(w.dv, w.dp, n)
     if d2ellA != d2ellA:
         return SAP_MOMENTUM_HESSIAN_NAN, d2ellA

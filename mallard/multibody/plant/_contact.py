@@ -37,8 +37,10 @@ whose bodies' trees have no unlocked dof is dropped.
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.geometry._identifiers import id_text
 from mallard.geometry._properties import HydroelasticType
+from mallard.geometry._query_results import PenetrationAsPointPair, records
 from mallard.geometry._scene_graph_config import SceneGraphConfig, proximity_value
 from mallard.geometry._shapes import HalfSpace, fmt
 from mallard.multibody._layout import (
@@ -49,10 +51,7 @@ from mallard.multibody._layout import (
 )
 from mallard.multibody.plant._contact_model import ContactModel
 from mallard.multibody.plant._contact_results import ContactResults, PointPairContactInfo
-from mallard.multibody.plant._coulomb_friction import (
-    CalcContactFrictionFromSurfaceProperties,
-    CoulombFriction,
-)
+from mallard.multibody.plant._coulomb_friction import CoulombFriction
 from mallard.multibody.tree._indices import BodyIndex
 
 #: Drake's MultibodyPlantConfig defaults.
@@ -68,18 +67,84 @@ _DISCONNECTED = (
 )
 
 
-def combine_point_contact_parameters(k1, k2, d1, d2):
-    """(k, d) of a pair from its geometries' stiffnesses and dissipations (Drake's
-    CombinePointContactParameters; 0/0 is 0)."""
-    total = k1 + k2
-    if total == 0:
-        return 0.0, 0.0
-    return k1 * k2 / total, (k2 / total) * d1 + (k1 / total) * d2
+#: _ContactTable.kind: a geometry's hydroelastic compliance type.
+_UNDEFINED, _RIGID, _SOFT, _OTHER = 0, 1, 2, 3
+
+
+class _ContactTable:
+    """Per geometry of a ProximityModel (its index), what point contact reads of it, made
+    once per set of contact settings: ``body`` and ``mobod`` (−1 for a geometry that is not
+    this plant's collision geometry), ``values`` [k, d, μs, μd, τ] (ContactMixin.
+    _geometry_parameters), ``valid`` (False where reading them raises or the geometry is not
+    the plant's: a pair with it raises the error then) and, for the hydroelastic contact
+    models, ``kind`` (_UNDEFINED, _RIGID, _SOFT, _OTHER) and ``half`` (a half space)."""
+
+    __slots__ = ("body", "mobod", "values", "valid", "kind", "half")
+
+    def __init__(self, plant, model, inspector, defaults):
+        n = len(model.ids)
+        self.body = np.full(n, -1, dtype=np.int64)
+        self.mobod = np.full(n, -1, dtype=np.int64)
+        self.values = np.zeros((n, 5))
+        self.valid = np.zeros(n, dtype=bool)
+        self.kind = np.full(n, _OTHER, dtype=np.int64)
+        self.half = np.zeros(n, dtype=bool)
+        codes = {HydroelasticType.kUndefined: _UNDEFINED, HydroelasticType.kRigid: _RIGID,
+                 HydroelasticType.kSoft: _SOFT}  # fmt: skip
+        point = plant._contact_model == ContactModel.kPoint
+        for g, geometry_id in enumerate(model.ids):
+            if not point:
+                properties = inspector.GetProximityProperties(geometry_id)
+                kind = proximity_value(properties, "hydroelastic", "compliance_type", defaults)
+                self.kind[g] = codes.get(kind, _OTHER)
+                self.half[g] = isinstance(inspector.GetShape(geometry_id), HalfSpace)
+            body = plant._geometry_body.get(geometry_id)
+            if body is None:
+                continue
+            self.body[g] = int(body)
+            self.mobod[g] = plant._topology.mobod_of_body[int(body)]
+            try:
+                values = plant._geometry_parameters(geometry_id, inspector, defaults)
+                self.values[g] = values
+            except (RuntimeError, TypeError, ValueError):
+                continue  # (raised again when the geometry is in contact)
+            self.valid[g] = True
+
+
+class _PointPairs:
+    """The point pairs of a query: the ProximityModel, ``ab`` (geometry indices of A and B),
+    ``rows`` [depth, nhat_BA_W, p_WCa, p_WCb] (QueryObject._penetrations), ``bodies`` [body
+    A, body B, mobod A, mobod B] and ``par`` (pair_parameters) per pair; the
+    PenetrationAsPointPair records are made only when asked for (:meth:`records`)."""
+
+    __slots__ = ("model", "ab", "rows", "bodies", "par")
+
+    def __init__(self, model, ab, rows, bodies, par):
+        self.model, self.ab, self.rows, self.bodies, self.par = model, ab, rows, bodies, par
+
+    def __len__(self):
+        return len(self.ab)
+
+    def subset(self, keep):
+        """The pairs where ``keep`` (a boolean mask or indices)."""
+        return _PointPairs(self.model, self.ab[keep], self.rows[keep], self.bodies[keep],
+                           self.par[keep])  # fmt: skip
+
+    def ids(self, i):
+        """(id_A, id_B) of pair i."""
+        return self.model.ids[self.ab[i, 0]], self.model.ids[self.ab[i, 1]]
+
+    def records(self):
+        """A PenetrationAsPointPair per pair (views of a copy of the rows)."""
+        ab = self.ab
+        return records(PenetrationAsPointPair, self.rows.copy(), self.model.ids,
+                       ab[:, 0].tolist(), ab[:, 1].tolist())  # fmt: skip
 
 
 class _PointContacts:
-    """A Context's point contacts: the kept PenetrationAsPointPairs, their bodies (BodyIndex),
-    ``info`` rows [f_Bc_W, p_WC, vn, slip] and the spatial forces on the bodies F_BBo_W."""
+    """A Context's point contacts: the kept _PointPairs (None without any), their bodies
+    (BodyIndex), ``info`` rows [f_Bc_W, p_WC, vn, slip] and the spatial forces on the bodies
+    F_BBo_W."""
 
     __slots__ = ("pairs", "bodies", "info", "F_BBo_W")
 
@@ -99,8 +164,8 @@ class ContactMixin:
         self._penalty = (-1.0, -1.0, -1.0)
         self._contact_serial = 0  # counts changes of the contact parameters
         self._geometry_body = None  # GeometryId -> BodyIndex, from Finalize()
-        # (what the pairs' entries were computed with, {(id_A, id_B): entry}), see _point_pairs
-        self._pair_cache = (None, {})
+        # (what the _ContactTable was made with, the table), see _contact_table
+        self._table_cache = (None, None)
 
     # ---- settings ------------------------------------------------------------------------------
     def set_contact_model(self, model):
@@ -192,34 +257,65 @@ class ContactMixin:
 
     # ---- point contact -----------------------------------------------------------------------
     def _point_pairs(self, query):
-        """(the PenetrationAsPointPairs of the contact model, and per pair its row [body A,
-        body B, mobod A, mobod B] and its _pair_parameters: see the module)."""
-        pairs = query.ComputePointPairPenetration()
-        if not pairs:
-            return pairs, None, None
+        """The _PointPairs of the contact model at the query's poses (None without a
+        penetration): QueryObject._penetrations' arrays, no record per pair, and per pair
+        its bodies and combined parameters from the per-geometry _ContactTable."""
+        model, ab, rows = query._penetrations()
+        if not len(ab):
+            return None
+        table = self._contact_table(query, model)
+        a, b = ab[:, 0], ab[:, 1]
+        bad = ~(table.valid[a] & table.valid[b])
+        if self._contact_model != ContactModel.kPoint:
+            kind_A, kind_B = table.kind[a], table.kind[b]
+            half = table.half[a] | table.half[b]
+            fallback = (
+                (kind_A == _UNDEFINED) | (kind_B == _UNDEFINED)
+                | ((kind_A == _RIGID) & (kind_B == _RIGID))
+                | ((kind_A == _SOFT) & (kind_B == _SOFT) & half)
+            )  # fmt: skip
+            bad |= ~fallback | (self._contact_model == ContactModel.kHydroelastic)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            self._raise_pair_error(query, model.ids[a[i]], model.ids[b[i]])
+        n = len(ab)
+        bodies, par = np.empty((n, 4), dtype=np.int64), np.empty((n, 7))
+        kernels(np.float64).contact_pairs(ab, table.body, table.mobod, table.values, bodies, par)
+        return _PointPairs(model, ab, rows, bodies, par)
+
+    def _contact_table(self, query, model):
+        """The _ContactTable of the query's proximity model, cached until the contact
+        settings, SceneGraph's config or its proximity geometries change."""
         sg = query._sg
         config = sg.__dict__.get("_config")
-        key = (self._contact_serial, id(config), sg._proximity_serial)
-        if self._pair_cache[0] != key:
-            self._pair_cache = (key, {})
-        cache = self._pair_cache[1]
-        n = len(pairs)
-        bodies = np.empty((n, 4), dtype=np.int64)
-        par = np.empty((n, 7))
-        for i, pair in enumerate(pairs):
-            entry = cache.get((pair.id_A, pair.id_B))
-            if entry is None:
-                entry = self._pair_entry(pair, query.inspector(), config or SceneGraphConfig())
-                cache[(pair.id_A, pair.id_B)] = entry
-            bodies[i], par[i] = entry
-        return pairs, bodies, par
+        key = (self._contact_serial, id(config), sg._proximity_serial, id(model))
+        if self._table_cache[0] != key:
+            inspector = query.inspector()
+            defaults = (config or SceneGraphConfig()).default_proximity_properties
+            self._table_cache = (key, _ContactTable(self, model, inspector, defaults))
+        return self._table_cache[1]
 
-    def _relevant_pairs(self, context, pairs, bodies, par):
-        """Without the pairs whose bodies are both on trees with no dof or only locked ones
-        (Drake drops them when a joint is locked)."""
+    def _raise_pair_error(self, query, id_A, id_B):
+        """Raises the error of the pair (id_A, id_B) that is not a valid point pair: its
+        hydroelastic classification, a geometry of another plant, a bad material property (in
+        Drake's order)."""
+        inspector = query.inspector()
+        config = query._sg.__dict__.get("_config") or SceneGraphConfig()
+        defaults = config.default_proximity_properties
+        if self._contact_model != ContactModel.kPoint:
+            self._check_hydroelastic(id_A, id_B, inspector, defaults)
+        for geometry_id in (id_A, id_B):
+            self._geometry_body_index(geometry_id)
+        for geometry_id in (id_A, id_B):
+            np.asarray(self._geometry_parameters(geometry_id, inspector, defaults), dtype=float)
+        raise AssertionError(f"the pair {id_A}, {id_B} was found invalid without an error")
+
+    def _relevant_pairs(self, context, pairs):
+        """``pairs`` without the pairs whose bodies are both on trees with no dof or only
+        locked ones (Drake drops them when a joint is locked), None if none is left."""
         locked = self._parameters(context).locked
         if not locked.any():
-            return pairs, bodies, par
+            return pairs
         from mallard.multibody.plant._sap_driver import cliques
 
         clique, body_clique = cliques(self)
@@ -229,25 +325,18 @@ class ContactMixin:
             unlocked[joint._v_start : joint._v_start + joint.num_velocities()] = False
         live = np.zeros(clique.max(initial=-1) + 2, dtype=bool)  # (index −1: no dofs)
         live[clique[unlocked]] = True
+        bodies = pairs.bodies
         keep = live[body_clique[bodies[:, 0]]] | live[body_clique[bodies[:, 1]]]
         if keep.all():
-            return pairs, bodies, par
-        return [p for p, k in zip(pairs, keep, strict=True) if k], bodies[keep], par[keep]
+            return pairs
+        if not keep.any():
+            return None
+        return pairs.subset(keep)
 
-    def _pair_entry(self, pair, inspector, config):
-        """A pair's bodies and parameters (see _point_pairs), checked against the contact
-        model (hydroelastic pairs raise)."""
-        defaults = config.default_proximity_properties
-        if self._contact_model != ContactModel.kPoint:
-            self._check_hydroelastic(pair, inspector, defaults)
-        A = int(self._geometry_body_index(pair.id_A))
-        B = int(self._geometry_body_index(pair.id_B))
-        bodies = (A, B, self._topology.mobod_of_body[A], self._topology.mobod_of_body[B])
-        return bodies, self._pair_parameters(pair, inspector, defaults)
-
-    def _check_hydroelastic(self, pair, inspector, defaults):
+    def _check_hydroelastic(self, id_A, id_B, inspector, defaults):
         """Raises for a pair the contact model would not make a point pair of (see the
-        module)."""
+        module; _ContactTable classifies the geometries alike for the pairs that do not
+        raise)."""
 
         def describe(geometry_id):
             properties = inspector.GetProximityProperties(geometry_id)
@@ -255,10 +344,10 @@ class ContactMixin:
             half_space = isinstance(inspector.GetShape(geometry_id), HalfSpace)
             return kind, half_space, inspector.GetName(geometry_id)
 
-        (kind_A, half_A, name_A), (kind_B, half_B, name_B) = map(describe, (pair.id_A, pair.id_B))
+        (kind_A, half_A, name_A), (kind_B, half_B, name_B) = map(describe, (id_A, id_B))
         undefined = HydroelasticType.kUndefined
         rigid, soft = HydroelasticType.kRigid, HydroelasticType.kSoft
-        ids = f"'{name_A}' (id {id_text(pair.id_A)}) and '{name_B}' (id {id_text(pair.id_B)})"
+        ids = f"'{name_A}' (id {id_text(id_A)}) and '{name_B}' (id {id_text(id_B)})"
         if kind_A == undefined or kind_B == undefined:
             failure = (
                 "Requested a contact surface between a pair of geometries without hydroelastic "
@@ -288,30 +377,22 @@ class ContactMixin:
         if self._contact_model == ContactModel.kHydroelastic:
             raise RuntimeError(failure)
 
-    def _pair_parameters(self, pair, inspector, defaults):
-        """[k, d, μs, μd, wA, τA, τB] of a point pair (see the module; for discrete plants,
-        A's weight wA = kA/(kA + kB) in the contact point and the relaxation times, 0.1 s
-        when neither the geometry nor SceneGraph's defaults give one)."""
+    def _geometry_parameters(self, geometry_id, inspector, defaults):
+        """[k, d, μs, μd, τ] of a geometry: its stiffness, dissipation, static and dynamic
+        friction and relaxation time (0.1 s when neither the geometry nor SceneGraph's
+        defaults give one), read as the module says; RuntimeError naming the geometry for a
+        bad value."""
         k_default, d_default, _ = self._penalty
-        values = []
-        for geometry_id in (pair.id_A, pair.id_B):
-            properties = inspector.GetProximityProperties(geometry_id)
-            k = proximity_value(properties, "material", "point_contact_stiffness", defaults)
-            d = proximity_value(properties, "material", "hunt_crossley_dissipation", defaults)
-            mu = proximity_value(properties, "material", "coulomb_friction", defaults)
-            tau = proximity_value(properties, "material", "relaxation_time", defaults, 0.1)
-            name = inspector.GetName(geometry_id)
-            values.append((
-                _material_value(k_default if k is None else k, "point_contact_stiffness", name),
-                _material_value(d_default if d is None else d, "hunt_crossley_dissipation", name),
-                _friction(mu, name),
-                tau,
-            ))  # fmt: skip
-        (kA, dA, muA, tauA), (kB, dB, muB, tauB) = values
-        k, d = combine_point_contact_parameters(kA, kB, dA, dB)
-        mu = CalcContactFrictionFromSurfaceProperties(muA, muB)
-        wA = 0.5 if kA + kB == 0 else kA / (kA + kB)
-        return k, d, mu.static_friction(), mu.dynamic_friction(), wA, tauA, tauB
+        properties = inspector.GetProximityProperties(geometry_id)
+        k = proximity_value(properties, "material", "point_contact_stiffness", defaults)
+        d = proximity_value(properties, "material", "hunt_crossley_dissipation", defaults)
+        mu = proximity_value(properties, "material", "coulomb_friction", defaults)
+        tau = proximity_value(properties, "material", "relaxation_time", defaults, 0.1)
+        name = inspector.GetName(geometry_id)
+        k = _material_value(k_default if k is None else k, "point_contact_stiffness", name)
+        d = _material_value(d_default if d is None else d, "hunt_crossley_dissipation", name)
+        mu = _friction(mu, name)
+        return k, d, mu.static_friction(), mu.dynamic_friction(), tau
 
     def _point_contacts(self, context, explanation):
         """The Context's _PointContacts (continuous plants), cached with the state, inputs and
@@ -331,16 +412,13 @@ class ContactMixin:
         if self.num_collision_geometries() == 0:
             return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
         query = self._query_object(context, explanation)
-        pairs, bodies, par = self._point_pairs(query)
-        if pairs:
-            pairs, bodies, par = self._relevant_pairs(context, pairs, bodies, par)
-        if not pairs:
+        pairs = self._point_pairs(query)
+        if pairs is not None:
+            pairs = self._relevant_pairs(context, pairs)
+        if pairs is None:
             return ec.store("point_contacts", key, _empty_contacts(nb, dtype))
         n = len(pairs)
-        rows = np.empty((n, 10), dtype=np.result_type(dtype, pairs[0].p_WCa))
-        for i, pair in enumerate(pairs):
-            rows[i, 0] = pair.depth
-            rows[i, 1:4], rows[i, 4:7], rows[i, 7:10] = pair.nhat_BA_W, pair.p_WCa, pair.p_WCb
+        rows, bodies = pairs.rows, pairs.bodies
         need = self._engine.need(ec, context, POSITIONS | VELOCITIES)
         info = np.zeros((n, 8), dtype=rows.dtype)
         kept = np.empty(n, dtype=np.int64)
@@ -354,7 +432,7 @@ class ContactMixin:
             need,
             bodies,
             rows,
-            par,
+            pairs.par,
             1.0 / self._stiction_tolerance,
             info,
             kept,
@@ -362,7 +440,8 @@ class ContactMixin:
         )
         self._engine.mark(ec, context, need)
         kept = kept[:count]
-        contacts = _PointContacts([pairs[i] for i in kept], bodies[kept, :2], info[:count], F)
+        contacts = _PointContacts(pairs.subset(kept) if count else None, bodies[kept, :2],
+                                  info[:count], F)  # fmt: skip
         return ec.store("point_contacts", key, contacts)
 
     def _contact_body_forces(self, context, explanation):
@@ -372,7 +451,7 @@ class ContactMixin:
     def _generalized_contact_forces(self, context, explanation):
         """Σ_B J_Bᵀ·F_BBo_W of the contact forces (size nv; continuous plants)."""
         contacts = self._point_contacts(context, explanation)
-        if not contacts.pairs:
+        if contacts.pairs is None:
             return np.zeros(self._nv, dtype=contacts.F_BBo_W.dtype)
         return self._generalized_forces_of(context, contacts.F_BBo_W)
 
@@ -387,7 +466,8 @@ class ContactMixin:
             context, "You've tried evaluating MultibodyPlant's 'contact_results' output port."
         )
         infos = []
-        for pair, (A, B), row in zip(contacts.pairs, contacts.bodies, contacts.info, strict=True):
+        point_pairs = [] if contacts.pairs is None else contacts.pairs.records()
+        for pair, (A, B), row in zip(point_pairs, contacts.bodies, contacts.info, strict=True):
             infos.append(
                 PointPairContactInfo._make(
                     BodyIndex(int(A)),
@@ -408,22 +488,22 @@ class ContactMixin:
         if self.num_collision_geometries() == 0:
             return None
         query = self._query_object(context, "You've tried evaluating discrete forward dynamics.")
-        pairs, bodies, par = self._point_pairs(query)
-        if pairs:
-            pairs, bodies, par = self._relevant_pairs(context, pairs, bodies, par)
-        if not pairs:
+        pairs = self._point_pairs(query)
+        if pairs is not None:
+            pairs = self._relevant_pairs(context, pairs)
+        if pairs is None:
             return None
-        inspector = query.inspector()
-        for i, pair in enumerate(pairs):
-            for tau, geometry_id, body in ((par[i, 5], pair.id_A, bodies[i, 0]),
-                                           (par[i, 6], pair.id_B, bodies[i, 1])):  # fmt: skip
-                if tau < 0:
-                    raise RuntimeError(
-                        "Relaxation time must be non-negative and relaxation_time = "
-                        f"{fmt(tau)} was provided. For geometry {inspector.GetName(geometry_id)} "
-                        f"on body {self._bodies[body].name()}."
-                    )
-        return _DiscreteContacts(self, context, pairs, bodies, par)
+        negative = pairs.par[:, 5:7] < 0
+        if negative.any():
+            i, side = (int(j) for j in np.argwhere(negative)[0])
+            geometry_id, body = pairs.ids(i)[side], pairs.bodies[i, side]
+            raise RuntimeError(
+                "Relaxation time must be non-negative and relaxation_time = "
+                f"{fmt(pairs.par[i, 5 + side])} was provided. For geometry "
+                f"{query.inspector().GetName(geometry_id)} on body "
+                f"{self._bodies[body].name()}."
+            )
+        return _DiscreteContacts(self, context, pairs)
 
     def _discrete_contact_results(self, context):
         """A discrete plant's ContactResults: those of its last step (empty before the first)
@@ -454,40 +534,30 @@ class _DiscreteContacts:
     near-rigid threshold and σ = 1e-3; SAP_HUNT_CROSSLEY for kSimilar and kLagged with μd, k, d,
     the stiction tolerance and σ). After the step, :meth:`solved` keeps the impulses."""
 
-    def __init__(self, plant, context, pairs, bodies, par):
-        from mallard.math import RotationMatrix
+    def __init__(self, plant, context, pairs):
         from mallard.multibody.plant._discrete_contact_approximation import (
             DiscreteContactApproximation,
         )
 
         n, nv = len(pairs), plant._nv
+        bodies, par, rows = pairs.bodies, pairs.par, pairs.rows
         self.plant, self.pairs, self.bodies = plant, pairs, bodies[:, :2].copy()
         ec = plant._engine.ensure(context, POSITIONS)
         X_pc = ec.work.X_pc
-        dtype = np.result_type(pairs[0].p_WCa, pairs[0].nhat_BA_W, ec.ws)
-        p_WC = np.empty((n, 3), dtype=dtype)
+        wA = par[:, 4:5]
+        p_WC = wA * rows[:, 4:7] + (1.0 - wA) * rows[:, 7:10]
+        dtype = np.result_type(rows, ec.ws)  # (object for AutoDiffXd: the kernel interpreted)
         R_WC = np.empty((n, 3, 3), dtype=dtype)
-        for i, pair in enumerate(pairs):
-            wA = par[i, 4]
-            p_WC[i] = wA * pair.p_WCa + (1.0 - wA) * pair.p_WCb
-            R_WC[i] = RotationMatrix.MakeFromOneVector(-pair.nhat_BA_W, 2).matrix()
-        J_W = np.zeros((n, 3, nv), dtype=dtype)
-        scratch = np.empty((1, 6, nv), dtype=dtype)
+        self.J = np.empty((3 * n, nv), dtype=dtype)
         model = plant._engine
-        for column, sign in ((2, -1.0), (3, 1.0)):
-            for i in range(n):
-                k = bodies[i, column]
-                if k == 0:
-                    continue
-                ec.kernels.drive_point_jacobians(
-                    model.mi, model.mf, ec.ws, k, p_WC[i : i + 1], scratch
-                )
-                J_W[i] += sign * scratch[0, 3:]
-        self.J = np.einsum("nab,nbv->nav", R_WC.transpose(0, 2, 1), J_W).reshape(3 * n, nv)
+        ec.kernels.drive_contact_jacobians(
+            model.mi, model.mf, ec.ws, np.ascontiguousarray(bodies[:, 2:4]), -rows[:, 1:4], p_WC,
+            R_WC, np.empty((2, 6, nv), dtype=dtype), self.J,
+        )  # fmt: skip
         self.R_WC, self.p_WC = R_WC, p_WC
         self.p_AoC_W = p_WC - X_pc[3, bodies[:, 2], 3]
         self.p_BoC_W = p_WC - X_pc[3, bodies[:, 3], 3]
-        depth = np.array([pair.depth for pair in pairs], dtype=dtype)
+        depth = rows[:, 0]
         self.phi0 = -depth
         clique = plant._sap_driver.body_clique
         cA, cB = clique[bodies[:, 0]], clique[bodies[:, 1]]
@@ -555,7 +625,7 @@ class _DiscreteContacts:
         speed ‖vt‖ at the step's velocities, as Drake's discrete contact results."""
         gamma, vc = self.gamma.reshape(-1, 3), self.vc.reshape(-1, 3)
         out = []
-        for i, pair in enumerate(self.pairs):
+        for i, pair in enumerate(self.pairs.records()):
             f_Bc_W = self.R_WC[i] @ gamma[i] / self.h
             A, B = self.bodies[i]
             out.append(
@@ -587,7 +657,7 @@ def _slip_speed(vx, vy):
 
 def _empty_contacts(nb, dtype):
     bodies = np.zeros((0, 2), dtype=np.int64)
-    return _PointContacts([], bodies, np.zeros((0, 8), dtype), np.zeros((nb, 6), dtype))
+    return _PointContacts(None, bodies, np.zeros((0, 8), dtype), np.zeros((nb, 6), dtype))
 
 
 def _material_value(value, name, geometry):

@@ -4,6 +4,7 @@ that combines two surfaces' coefficients into those of their contact."""
 import math
 
 from mallard.geometry._shapes import fmt
+from mallard.multibody._contact_parameters import combine_friction
 
 
 class CoulombFriction:
@@ -58,15 +59,14 @@ class CoulombFriction:
         return f"CoulombFriction(static_friction={self._static}, dynamic_friction={self._dynamic})"
 
 
-def _combine(mu_1, mu_2):
-    """2·μ₁·μ₂/(μ₁ + μ₂), zero if both are zero."""
-    return 0.0 if mu_1 + mu_2 == 0 else 2.0 * mu_1 * mu_2 / (mu_1 + mu_2)
-
-
 def CalcContactFrictionFromSurfaceProperties(surface_properties1, surface_properties2):
     """The friction of the contact between two surfaces: each coefficient is
     μ = 2·μ₁·μ₂/(μ₁ + μ₂) (zero if both are zero), as Drake combines them."""
     return CoulombFriction(
-        _combine(surface_properties1.static_friction(), surface_properties2.static_friction()),
-        _combine(surface_properties1.dynamic_friction(), surface_properties2.dynamic_friction()),
+        combine_friction(
+            surface_properties1.static_friction(), surface_properties2.static_friction()
+        ),
+        combine_friction(
+            surface_properties1.dynamic_friction(), surface_properties2.dynamic_friction()
+        ),
     )

@@ -11,6 +11,8 @@ set_adjacent_bodies_collision_filters(False)) of the two bodies of each joint, e
 whose parent is World and QuaternionFloatingJoints.
 """
 
+import numpy as np
+
 from mallard.common._pybind import call_form, overloads
 from mallard.geometry._collision_filter import CollisionFilterDeclaration, GeometrySet
 from mallard.geometry._geometry_instance import GeometryFrame, GeometryInstance
@@ -314,6 +316,24 @@ class GeometryMixin:
         positions and parameters stamps (SceneGraph keeps its geometries' poses while they
         are unchanged)."""
         return context._serial_q, context._serial_p
+
+    def _geometry_frame_poses(self, context, frame_ids):
+        """X_WF (len(frame_ids), 4, 3) of the frames ``frame_ids`` of this plant's bodies, the
+        numbers of the geometry_pose output (SceneGraph's queries read them without making a
+        FramePoseVector), or None if the plant is not finalized, is not of double or one of
+        the frames is not a body's."""
+        if not self._is_finalized or self._x_of(context._state).dtype != np.float64:
+            return None
+        frame_mobods = self.__dict__.get("_frame_mobods")  # (fixed from Finalize() on)
+        if frame_mobods is None:
+            mobod = self._topology.mobod_of_body
+            body_frames = self._geometry_link.body_frame_ids.items()
+            frame_mobods = self._frame_mobods = {f: int(mobod[b]) for b, f in body_frames if b}
+        try:
+            mobods = [frame_mobods[f] for f in frame_ids]
+        except KeyError:
+            return None
+        return self._posed_cache(context).work.X_pc[3][mobods]
 
     def _calc_geometry_poses(self, context, value):
         """X_WB (a FramePoseVector) of every body with a registered frame (World excepted)."""

@@ -70,6 +70,14 @@ class KinematicsMixin:
             valid = False
         if not valid:
             self._check_body(context, body, "EvalBodyPoseInWorld")
+        ec = self._posed_cache(context)
+        X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
+        X_WB._X = ec.X_WB_rows[body._mobod].copy()
+        return X_WB
+
+    def _posed_cache(self, context):
+        """The EngineCache of ``context`` (of this plant) with its poses X_WB up to date (the
+        poses stage only, without Jacobian columns): ``ec.X_WB_rows``, ``ec.work.X_pc[3]``."""
         ec = context._system_cache
         if (
             ec is None
@@ -96,9 +104,7 @@ class KinematicsMixin:
                             self._engine.check_quaternions(x)
             ec.run_poses()
             ec.poses_serial = context._serial_q
-        X_WB = _new_object(RigidTransform)  # RigidTransform._from_pose, one call less
-        X_WB._X = ec.X_WB_rows[body._mobod].copy()
-        return X_WB
+        return ec
 
     def EvalBodySpatialVelocityInWorld(self, context, body):
         """V_WB_W, the spatial velocity of ``body``'s frame in World, expressed in World."""

@@ -137,7 +137,9 @@ def test_dependencies_of_the_kernel_modules():
     assert K + "dynamics" in SOURCES.closure(K + "engine")
     # Nothing of the plant, the tree or the systems: the layouts, the joint type codes and the
     # batched status codes, how kernels are called (mallard._compiled), the one quaternion
-    # formula and a scalar's double value (mallard._scalar_value, for the interpreted kernels);
+    # formula and the point contact parameters' combination (mallard.multibody.
+    # _contact_parameters), a scalar's double value (mallard._scalar_value, for the interpreted
+    # kernels);
     # for the compiled stepping, the integrators' step rules (kernels of their own) and the
     # periodic events' times, plain functions of numbers that the systems share with it.
     allowed = {
@@ -147,6 +149,7 @@ def test_dependencies_of_the_kernel_modules():
         "mallard.multibody._layout",
         "mallard._compiled",
         "mallard.common._quaternion_rotation",
+        "mallard.multibody._contact_parameters",
         "mallard.systems.analysis._kernels",
         "mallard.systems.framework._sample_times",
     }
@@ -176,6 +179,7 @@ def test_the_geometry_kernels_are_stamped_by_their_closure():
         "mallard.multibody._layout",
         "mallard._compiled",
         "mallard.common._quaternion_rotation",
+        "mallard.multibody._contact_parameters",
     }
     for name in GEOMETRY_KERNEL_MODULES:
         outside = {

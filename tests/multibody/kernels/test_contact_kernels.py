@@ -1,0 +1,43 @@
+"""The discrete contact pairs' kernel (kernels.contact.contact_jacobians): its contact frames are
+RotationMatrix.MakeFromOneVector's to the bit, its Jacobians R_WCᵀ·(Jv_WBc − Jv_WAc) from the
+point Jacobians."""
+
+import numpy as np
+
+from mallard._compiled import kernels
+from mallard.math import RotationMatrix
+
+from .kernel_cases import Sample
+
+
+def _normals(rng):
+    """Random unit normals and ones whose smallest element is each of x, y, z, with ties."""
+    n = rng.normal(size=(40, 3))
+    n[:6] = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (0.3, 0.3, 0.9), (0.6, -0.2, 0.2), (-1, 1, -1)]
+    return n / np.linalg.norm(n, axis=1)[:, None]
+
+
+def test_contact_frames_are_make_from_one_vector_and_jacobians_are_relative_point_jacobians():
+    rng = np.random.default_rng(3)
+    s = Sample(rng)
+    ws = s.staged()
+    nhat = _normals(rng)
+    n, nv = len(nhat), s.sizes.nv
+    mobods = rng.integers(0, s.sizes.n, size=(n, 2)).astype(np.int64)
+    p_WC = rng.normal(size=(n, 3))
+    R_WC, J = np.empty((n, 3, 3)), np.empty((3 * n, nv))
+    compiled = kernels(np.float64)
+    compiled.drive_contact_jacobians(
+        s.mi, s.mf, ws, mobods, nhat, p_WC, R_WC, np.empty((2, 6, nv)), J
+    )
+    point = np.empty((1, 6, nv))
+    for i in range(n):
+        expected = RotationMatrix.MakeFromOneVector(nhat[i], 2).matrix()
+        np.testing.assert_array_equal(R_WC[i], expected)
+        Jv = []
+        for k in mobods[i]:
+            compiled.drive_point_jacobians(s.mi, s.mf, ws, k, p_WC[i : i + 1], point)
+            Jv.append(point[0, 3:].copy())
+        J_W = (Jv[1] - Jv[0])[None]
+        expected_J = np.einsum("nab,nbv->nav", expected.T[None], J_W)[0]
+        np.testing.assert_array_equal(J[3 * i : 3 * i + 3], expected_J)
