@@ -37,17 +37,16 @@ Run: ``python benchmarks/contact.py`` (needs the ``bench`` extra and drake); wri
 """
 
 import argparse
-import datetime
 import importlib
 import os
-import platform
 import sys
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from compare import default_robots_dir, machine_info, measure, versions  # noqa: E402
+from compare import default_robots_dir  # noqa: E402
+from simulation import table_header, timed_rows, write_table  # noqa: E402
 
 ROWS = ("discrete 1 ms, kLagged", "discrete 1 ms, kSap", "continuous, RK3 at accuracy 1e-3")
 FRICTION = 0.5
@@ -379,43 +378,12 @@ def main(argv=None):
             for row in scene.rows:
                 profile(scene, row, args.duration)
         return
-    cpu, cores, usable = machine_info()
-    lines = [
-        "# Contact: wall time per simulated second",
-        "",
-        f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}",
-        f"- machine: {cpu}, {cores} cores ({usable} usable), {platform.system()}",
-        "- versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()),
-        "- command: " + " ".join(["python", *sys.argv]),
-        "",
-        "| scene | row | library | ms per simulated s | µs per step | / pydrake | / MuJoCo "
-        "| steps | max abs q − pydrake's |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    lines = table_header("Contact", "scene")
     for scene in selected:
         for row in scene.rows:
             runs = candidates(scene, row, args.duration)
-            agreement = check_agreement(scene, row, runs)
-            table = measure(
-                {label: (run, args.duration) for label, run in runs.items()},
-                args.rounds,
-                args.sample_seconds,
-            )
-            mujoco = next((v for k, v in table.items() if k.startswith("MuJoCo")), None)
-            for label, seconds in table.items():
-                difference, steps = agreement[label]
-                per_step = seconds * args.duration / steps * 1e6
-                to_mujoco = f"{seconds / mujoco:.2f}" if mujoco else "—"
-                shown = "—" if np.isnan(difference) else f"{difference:.2g}"
-                lines.append(
-                    f"| {scene.name} | {row} | {label} | {seconds * 1e3:.3g} | {per_step:.3g} "
-                    f"| {seconds / table['pydrake']:.2f} | {to_mujoco} | {steps} | {shown} |"
-                )
-            print(lines[-len(table) :], flush=True)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
+            lines += timed_rows(scene.name, row, runs, check_agreement(scene, row, runs), args)
+    write_table(lines, args.output)
 
 
 if __name__ == "__main__":

@@ -188,42 +188,63 @@ def main(argv=None):
         "--output", type=Path, default=Path(__file__).parent / "results" / "simulation.md"
     )
     args = parser.parse_args(argv)
+    lines = table_header("Simulation", "model")
+    for model in models():
+        for row in ROWS:
+            runs = candidates(model, row, args.duration)
+            lines += timed_rows(model.name, row, runs, check_agreement(model, row, runs), args)
+    write_table(lines, args.output)
+
+
+def table_header(title, what):
+    """The first lines of a per-simulated-second table: the machine, versions and command,
+    then the columns (``what``: the first column's name)."""
     cpu, cores, usable = machine_info()
-    lines = [
-        "# Simulation: wall time per simulated second",
+    return [
+        f"# {title}: wall time per simulated second",
         "",
         f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}",
         f"- machine: {cpu}, {cores} cores ({usable} usable), {platform.system()}",
         "- versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()),
         "- command: " + " ".join(["python", *sys.argv]),
         "",
-        "| model | row | library | ms per simulated s | µs per step | / pydrake | / MuJoCo "
+        f"| {what} | row | library | ms per simulated s | µs per step | / pydrake | / MuJoCo "
         "| steps | max abs q − pydrake's |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for model in models():
-        for row in ROWS:
-            runs = candidates(model, row, args.duration)
-            agreement = check_agreement(model, row, runs)
-            table = measure(
-                {label: (run, args.duration) for label, run in runs.items()},
-                args.rounds,
-                args.sample_seconds,
-            )
-            mujoco = next((v for k, v in table.items() if k.startswith("MuJoCo")), None)
-            for label, seconds in table.items():
-                difference, steps = agreement[label]
-                per_step = seconds * args.duration / steps * 1e6
-                to_mujoco = f"{seconds / mujoco:.2f}" if mujoco else "—"
-                lines.append(
-                    f"| {model.name} | {row} | {label} | {seconds * 1e3:.3g} | {per_step:.3g} "
-                    f"| {seconds / table['pydrake']:.2f} | {to_mujoco} | {steps} "
-                    f"| {difference:.2g} |"
-                )
+
+
+def timed_rows(name, row, runs, agreement, args):
+    """The table's lines of one (model, row): each library's wall time per simulated second
+    (``measure``, args.rounds samples of about args.sample_seconds), per step, and its ratios
+    to pydrake's and to MuJoCo's (when it ran); ``agreement`` maps a label to (max abs q −
+    pydrake's, or NaN when not comparable; steps taken)."""
+    table = measure(
+        {label: (run, args.duration) for label, run in runs.items()},
+        args.rounds,
+        args.sample_seconds,
+    )
+    mujoco = next((v for k, v in table.items() if k.startswith("MuJoCo")), None)
+    lines = []
+    for label, seconds in table.items():
+        difference, steps = agreement[label]
+        per_step = seconds * args.duration / steps * 1e6
+        to_mujoco = f"{seconds / mujoco:.2f}" if mujoco else "—"
+        shown = "—" if np.isnan(difference) else f"{difference:.2g}"
+        lines.append(
+            f"| {name} | {row} | {label} | {seconds * 1e3:.3g} | {per_step:.3g} "
+            f"| {seconds / table['pydrake']:.2f} | {to_mujoco} | {steps} | {shown} |"
+        )
+    print(lines, flush=True)
+    return lines
+
+
+def write_table(lines, output):
+    """Prints the table and writes it to ``output``."""
     text = "\n".join(lines) + "\n"
     print(text)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
 
 
 if __name__ == "__main__":
