@@ -70,6 +70,11 @@ from mallard.multibody.tree._indices import ForceElementIndex
 __all__ = ["BatchedPlant", "BatchStatus"]
 
 _OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
+_ndarray = np.ndarray
+
+#: The status codes of a batch of one state that was computed (read-only, shared by the calls).
+_COMPUTED_ONE = np.zeros(1, dtype=np.int64)
+_COMPUTED_ONE.flags.writeable = False
 
 #: The single-state entry point (kernels.single) of each batched one, for batches of one state.
 _SINGLE_KERNELS = {
@@ -162,6 +167,8 @@ class BatchedPlant:
         self._operations = {}  # kernel name → its Operation (float64)
         self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
         self._single = None  # (made at the first batch of one state: SingleStatePlant)
+        self._single_kernels = {}  # batched kernel name → its bound single-state kernel
+        self._none = np.zeros(0)  # (an absent optional input of a single state)
         self._frames = {}  # frame → (mobod, X_BF) (see _frame)
 
     def plant(self):
@@ -194,7 +201,7 @@ class BatchedPlant:
         """``value`` as an (N, width) array (float64, or object for non-double scalars), with
         N = ``size`` if given; ValueError naming ``name`` otherwise."""
         a = value
-        if not (type(a) is np.ndarray and a.dtype == np.float64 and a.flags.c_contiguous):
+        if not (type(a) is _ndarray and a.dtype is _FLOAT64 and a.flags.c_contiguous):
             a = np.asarray(value)
             if a.dtype != object:
                 if a.dtype.kind not in "biuf":
@@ -221,7 +228,7 @@ class BatchedPlant:
         if self._object_parameters:
             return _OBJECT
         for a in arrays:  # (a loop: this is on every call's path)
-            if a.dtype == _OBJECT:
+            if a.dtype is not _FLOAT64 and a.dtype == _OBJECT:
                 return _OBJECT
         return _FLOAT64
 
@@ -266,31 +273,42 @@ class BatchedPlant:
         """Runs the single-state kernel of batched kernel ``name`` (kernels.single, as
         SingleStatePlant does) on a batch of one float64 state: no groups, no threads (see
         :meth:`_run`)."""
+        none, args = self._none, []
+        if fixed:
+            i = 0
+            for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
+                args.append(a if i in fixed else a[0] if a.shape[0] else none)
+                i += 1
+        else:  # (the common case, without the test per input)
+            for a in inputs:
+                args.append(a[0] if a.shape[0] else none)
+        for a in outputs:
+            args.append(a[0])
+        if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
+            args.append(np.empty((self._nv, self._nu)))
+        fn = self._single_kernels.get(name) or self._single_kernel(name, args)
+        code = fn(*args)
+        if not code:
+            return _COMPUTED_ONE
+        return np.array([code], dtype=np.int64)
+
+    def _single_kernel(self, name, args):
+        """The single-state kernel of batched kernel ``name`` bound for ``args`` (SingleStatePlant's,
+        made at the first batch of one state)."""
         single = self._single
         if single is None:
             from mallard.multibody.single_state import SingleStatePlant
 
             single = self._single = SingleStatePlant._of(self)
-        none, args, i = single._none, [], 0
-        for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
-            args.append(a if i in fixed else a[0] if a.shape[0] else none)
-            i += 1
-        for a in outputs:
-            args.append(a[0])
-        if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
-            args.append(np.empty((self._nv, self._nu)))
-        name = _SINGLE_KERNELS[name]
-        fn = single._kernels.get(name) or single._kernel(name, *args)
-        status = np.zeros(1, dtype=np.int64)
-        status[0] = fn(*args)
-        return status
+        fn = self._single_kernels[name] = single._kernel(_SINGLE_KERNELS[name], *args)
+        return fn
 
     def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
         """``results`` (one array or a tuple), with the BatchStatus if ``return_status``; a
         RuntimeWarning naming the first failed state otherwise. ``describe``: a method like
         :meth:`_describe` (it, by default)."""
         status = None
-        if return_status or np.count_nonzero(codes):
+        if return_status or (codes is not _COMPUTED_ONE and np.count_nonzero(codes)):
             describe = functools.partial(describe or self._describe, codes, inputs, arguments)
             status = BatchStatus(method, codes, describe)
         if not return_status:
