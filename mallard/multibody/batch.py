@@ -293,8 +293,8 @@ class BatchedPlant:
         return np.array([code], dtype=np.int64)
 
     def _single_kernel(self, name, args):
-        """The single-state kernel of batched kernel ``name`` bound for ``args`` (SingleStatePlant's,
-        made at the first batch of one state)."""
+        """The single-state kernel of batched kernel ``name``, bound for ``args``
+        (SingleStatePlant's, made at the first batch of one state)."""
         single = self._single
         if single is None:
             from mallard.multibody.single_state import SingleStatePlant
