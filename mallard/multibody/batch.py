@@ -240,9 +240,28 @@ class BatchedPlant:
     def _run(self, name, lanes, size, inputs, outputs, fixed=()):
         """Runs batched kernel ``name`` (``lanes``: computing in lanes, else state by state)
         on ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
-        arguments), writing ``outputs``; returns the states' status codes."""
+        arguments), writing ``outputs``; returns the states' status codes.
+
+        A batch of one float64 state runs the operation's single-state kernel (kernels.single,
+        as SingleStatePlant does: no groups, no threads), bound at its first call; computed,
+        its status is the shared :data:`_COMPUTED_ONE`."""
         if size == 1 and outputs[0].dtype is _FLOAT64:
-            return self._run_single(name, inputs, outputs, fixed)
+            none, args = self._none, []
+            if fixed:
+                i = 0
+                for a in inputs:  # (loops, not comprehensions: this is the call's overhead)
+                    args.append(a if i in fixed else a[0] if len(a) else none)
+                    i += 1
+            else:  # (the common case, without the test per input)
+                for a in inputs:
+                    args.append(a[0] if len(a) else none)
+            for a in outputs:
+                args.append(a[0])
+            if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
+                args.append(np.empty((self._nv, self._nu)))
+            fn = self._single_kernels.get(name) or self._single_kernel(name, args)
+            code = fn(*args)
+            return _COMPUTED_ONE if not code else np.array([code], dtype=np.int64)
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
@@ -268,29 +287,6 @@ class BatchedPlant:
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
-
-    def _run_single(self, name, inputs, outputs, fixed):
-        """Runs the single-state kernel of batched kernel ``name`` (kernels.single, as
-        SingleStatePlant does) on a batch of one float64 state: no groups, no threads (see
-        :meth:`_run`)."""
-        none, args = self._none, []
-        if fixed:
-            i = 0
-            for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
-                args.append(a if i in fixed else a[0] if a.shape[0] else none)
-                i += 1
-        else:  # (the common case, without the test per input)
-            for a in inputs:
-                args.append(a[0] if a.shape[0] else none)
-        for a in outputs:
-            args.append(a[0])
-        if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
-            args.append(np.empty((self._nv, self._nu)))
-        fn = self._single_kernels.get(name) or self._single_kernel(name, args)
-        code = fn(*args)
-        if not code:
-            return _COMPUTED_ONE
-        return np.array([code], dtype=np.int64)
 
     def _single_kernel(self, name, args):
         """The single-state kernel of batched kernel ``name``, bound for ``args``
