@@ -260,3 +260,19 @@ def test_a_batch_of_one_bad_state_gets_its_status(plant, batched, states):
     one = batched.CalcForwardDynamicsDerivatives(q[1:2], v[1:2], tau[1:2], u[1:2])
     for a, b in zip(three, one, strict=True):
         np.testing.assert_array_equal(a[1:2], b)
+
+
+def test_a_batch_of_one_computed_state_has_its_own_status(plant, batched, states):
+    """A computed state alone gets a status of its own, unchanged by later calls; a failed
+    one, without return_status, the warning of any batch."""
+    q = states[0][:1]
+    _, status = batched.CalcMassMatrix(q, return_status=True)
+    assert status.ok.tolist() == [True] and status.messages() == {}
+    bad = q.copy()
+    bad[0, 2] = np.nan
+    with pytest.warns(RuntimeWarning, match=r"1 of 1 states failed.*q\[0, 2\] = nan"):
+        M = batched.CalcMassMatrix(bad)
+    assert np.isnan(M).all()
+    _, failed = batched.CalcMassMatrix(bad, return_status=True)
+    assert status.ok.tolist() == [True] and failed.ok.tolist() == [False]
+    assert batched.CalcMassMatrix(q, return_status=True)[1].ok.tolist() == [True]
