@@ -170,6 +170,17 @@ class BatchedPlant:
         self._single_kernels = {}  # batched kernel name → its bound single-state kernel
         self._none = np.zeros(0)  # (an absent optional input of a single state)
         self._frames = {}  # frame → (mobod, X_BF) (see _frame)
+        nq, nv, nu, nb = self._nq, self._nv, self._nu, self._nb
+        self._origin = np.zeros(3)  # (B's origin, for a state alone: read by the kernel only)
+        #: kernel name → (its inputs' shapes (None: passed as is), its outputs' shapes) for a
+        #: batch of one state (see _one)
+        self._one_shapes = {
+            "batch_body_poses": (((1, nq),), ((1, nb, 4, 4),)),
+            "batch_mass_matrix": (((1, nq),), ((1, nv, nv),)),
+            "batch_inverse_dynamics": (((1, nq), (1, nv), (1, nv), (1, nv)), ((1, nv),)),
+            "batch_forward_dynamics": (((1, nq), (1, nv), (1, nv), (1, nu)), ((1, nv),)),
+            "batch_point_jacobian": (((1, nq), None, None, None), ((1, 6, nv),)),
+        }
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -288,6 +299,42 @@ class BatchedPlant:
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
 
+    def _one(self, name, inputs):
+        """The fast path of a batch of one state: the outputs of batched kernel ``name``
+        (arrays (1, ...), computed by its single-state kernel) if it has been bound (a float64
+        batch of one state ran before), every input is a C-contiguous float64 array (1, n) or
+        None (an optional input, zero) and the state is computed; else None, and the caller
+        takes the general path (which checks, computes and reports as for any batch)."""
+        fn = self._single_kernels.get(name)
+        if fn is None:
+            return None
+        shapes, output_shapes = self._one_shapes[name]
+        none, args, i = self._none, [], 0
+        for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
+            shape = shapes[i]
+            i += 1
+            if shape is None:
+                args.append(a)
+            elif a is None:
+                args.append(none)
+            elif (
+                type(a) is _ndarray
+                and a.dtype is _FLOAT64
+                and a.shape == shape
+                and a.flags.c_contiguous
+            ):
+                args.append(a[0])
+            else:
+                return None
+        outputs = []
+        for shape in output_shapes:
+            a = np.empty(shape)
+            outputs.append(a)
+            args.append(a[0])
+        if fn(*args):  # (a state that cannot be computed: the general path reports it)
+            return None
+        return outputs
+
     def _single_kernel(self, name, args):
         """The single-state kernel of batched kernel ``name``, bound for ``args``
         (SingleStatePlant's, made at the first batch of one state)."""
@@ -365,6 +412,8 @@ class BatchedPlant:
         """X_WB of every body at each q: an array (N, num_bodies, 4, 4) of homogeneous
         transforms [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed
         ``[i, BodyIndex]``; ``q`` is (N, nq)."""
+        if not return_status and (one := self._one("batch_body_poses", (q,))):
+            return one[0]
         method = "CalcAllBodyPosesInWorld"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -384,6 +433,9 @@ class BatchedPlant:
         size = q.shape[0]
         k, X_BF = self._frame(frame_B)
         if p_BoBp_B is None:
+            inputs = (q, k, X_BF, self._origin)
+            if not return_status and (one := self._one("batch_point_jacobian", inputs)):
+                return one[0]
             p = np.zeros((size, 3))
         else:
             p = np.asarray(p_BoBp_B)
@@ -400,6 +452,8 @@ class BatchedPlant:
     def CalcMassMatrix(self, q, *, return_status=False):
         """M(q) at each q: an array (N, nv, nv), reflected rotor inertias of the actuators on
         its diagonal (as MultibodyPlant.CalcMassMatrix); ``q`` is (N, nq)."""
+        if not return_status and (one := self._one("batch_mass_matrix", (q,))):
+            return one[0]
         method = "CalcMassMatrix"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -417,6 +471,9 @@ class BatchedPlant:
         with the forces of CalcForceElementsContribution plus ``tau_applied`` as the external
         forces. With v̇ = 0 and v = 0 it is the gravity compensation −tau_g(q). ``q`` is
         (N, nq); ``v``, ``known_vdot`` and ``tau_applied`` (None: zero) are (N, nv)."""
+        inputs = (q, v, known_vdot, tau_applied)
+        if not return_status and (one := self._one("batch_inverse_dynamics", inputs)):
+            return one[0]
         method = "CalcInverseDynamics"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -453,6 +510,9 @@ class BatchedPlant:
         None means zero. For a discrete plant this is still the continuous dynamics (the
         discrete step treats joint damping implicitly). A state whose articulated inertia is
         not positive definite gets NaN, its status the plant's message."""
+        inputs = (q, v, tau_applied, actuation)
+        if not return_status and (one := self._one("batch_forward_dynamics", inputs)):
+            return one[0]
         method = "CalcForwardDynamics"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
         size = inputs[0].shape[0]
