@@ -5,13 +5,15 @@ Jacobian) on the Panda (base welded) and the G1 (floating base), wall µs per ca
 
 * ``BatchedPlant(plant)`` with N = 1 (arrays (1, n));
 * ``SingleStatePlant(plant)`` (1-D arrays: its checks, its output and its kernel);
+* SingleStatePlant's kernel alone: its bound entry point (kernels.single), called on arrays
+  made beforehand;
 * the single-state kernel alone, as benchmarks/batch_threads.py times it: the plant's entry
   point on a Context's workspace, every stage recomputed (inverse dynamics with its force
   elements),
 
 each the least over ``--samples`` samples of ``--calls`` calls, the three interleaved (on a
 shared machine, the other programs' bursts only ever add time), with the ratios BatchedPlant /
-SingleStatePlant and BatchedPlant / kernel.
+SingleStatePlant, BatchedPlant / its kernel and BatchedPlant / the reference kernel.
 
 Run: ``python benchmarks/batch_one_state.py [--samples 300] [--calls 200]``.
 """
@@ -47,6 +49,27 @@ def single_state_call(single, op, model, q, v, a):
     }[op]
 
 
+def bound_call(single, op, model, q, v, a):
+    """SingleStatePlant's bound kernel of op (bound by a call of its method beforehand: the
+    other kernels are None) on arrays made once."""
+    plant = single.plant()
+    nv, nb = plant.num_velocities(), plant.num_bodies()
+    k, X_BF = single._batched._frame(plant.GetBodyByName(TIP[model]).body_frame())
+    q, v, a, none, kernel = q[0], v[0], a[0], single._none, single._kernels.get
+    X_WB, M, J = np.empty((nb, 4, 4)), np.empty((nv, nv)), np.empty((6, nv))
+    tau, vdot = np.empty(nv), np.empty(nv)
+    poses, mass_matrix = kernel("single_body_poses"), kernel("single_mass_matrix")
+    inverse, forward = kernel("single_inverse_dynamics"), kernel("single_forward_dynamics")
+    jacobian, origin = kernel("single_point_jacobian"), single._origin
+    return {
+        "poses": lambda: poses(q, X_WB),
+        "mass matrix": lambda: mass_matrix(q, M),
+        "inverse dynamics": lambda: inverse(q, v, a, none, tau),
+        "forward dynamics": lambda: forward(q, v, a, none, vdot),
+        "frame Jacobian": lambda: jacobian(q, k, X_BF, origin, J),
+    }[op]
+
+
 def least(fns, samples, calls):
     """The least seconds per call of each fn over ``samples`` samples of ``calls`` calls."""
     best = [np.inf] * len(fns)
@@ -66,7 +89,10 @@ def main():
     parser.add_argument("--models", default="panda,g1")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    print("| model | operation | BatchedPlant N = 1 / SingleStatePlant / kernel, µs | ratios |")
+    print(
+        "| model | operation | BatchedPlant N = 1 / SingleStatePlant / its kernel / reference "
+        "kernel, µs | ratios to each |"
+    )
     print("|---|---|---|---|")
     gc.disable()  # (a collection inside a sample is another program's burst)
     for model in args.models.split(","):
@@ -81,10 +107,11 @@ def main():
             ]
             for fn in fns:  # (warm: compiled, bound)
                 fn()
-            tb, ts, tk = least(fns, args.samples, args.calls)
+            fns.insert(2, bound_call(single, op, model, q, v, a))
+            times = least(fns, args.samples, args.calls)
             print(
-                f"| {model} | {op} | {tb * 1e6:.2f} / {ts * 1e6:.2f} / {tk * 1e6:.2f} | "
-                f"{tb / ts:.2f}, {tb / tk:.2f} |",
+                f"| {model} | {op} | {' / '.join(f'{t * 1e6:.2f}' for t in times)} | "
+                f"{', '.join(f'{times[0] / t:.2f}' for t in times[1:])} |",
                 flush=True,
             )
 
