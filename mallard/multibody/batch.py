@@ -70,6 +70,11 @@ from mallard.multibody.tree._indices import ForceElementIndex
 __all__ = ["BatchedPlant", "BatchStatus"]
 
 _OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
+_ndarray = np.ndarray
+
+#: The status codes of a batch of one state that was computed (read-only, shared by the calls).
+_COMPUTED_ONE = np.zeros(1, dtype=np.int64)
+_COMPUTED_ONE.flags.writeable = False
 
 #: The single-state entry point (kernels.single) of each batched one, for batches of one state.
 _SINGLE_KERNELS = {
@@ -162,7 +167,20 @@ class BatchedPlant:
         self._operations = {}  # kernel name → its Operation (float64)
         self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
         self._single = None  # (made at the first batch of one state: SingleStatePlant)
+        self._single_kernels = {}  # batched kernel name → its bound single-state kernel
+        self._none = np.zeros(0)  # (an absent optional input of a single state)
         self._frames = {}  # frame → (mobod, X_BF) (see _frame)
+        nq, nv, nu, nb = self._nq, self._nv, self._nu, self._nb
+        self._origin = np.zeros(3)  # (B's origin, for a state alone: read by the kernel only)
+        #: kernel name → (its inputs' shapes (None: passed as is), its outputs' shapes) for a
+        #: batch of one state (see _one)
+        self._one_shapes = {
+            "batch_body_poses": (((1, nq),), ((1, nb, 4, 4),)),
+            "batch_mass_matrix": (((1, nq),), ((1, nv, nv),)),
+            "batch_inverse_dynamics": (((1, nq), (1, nv), (1, nv), (1, nv)), ((1, nv),)),
+            "batch_forward_dynamics": (((1, nq), (1, nv), (1, nv), (1, nu)), ((1, nv),)),
+            "batch_point_jacobian": (((1, nq), None, None, None), ((1, 6, nv),)),
+        }
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""
@@ -194,7 +212,7 @@ class BatchedPlant:
         """``value`` as an (N, width) array (float64, or object for non-double scalars), with
         N = ``size`` if given; ValueError naming ``name`` otherwise."""
         a = value
-        if not (type(a) is np.ndarray and a.dtype == np.float64 and a.flags.c_contiguous):
+        if not (type(a) is _ndarray and a.dtype is _FLOAT64 and a.flags.c_contiguous):
             a = np.asarray(value)
             if a.dtype != object:
                 if a.dtype.kind not in "biuf":
@@ -221,7 +239,7 @@ class BatchedPlant:
         if self._object_parameters:
             return _OBJECT
         for a in arrays:  # (a loop: this is on every call's path)
-            if a.dtype == _OBJECT:
+            if a.dtype is not _FLOAT64 and a.dtype == _OBJECT:
                 return _OBJECT
         return _FLOAT64
 
@@ -233,9 +251,28 @@ class BatchedPlant:
     def _run(self, name, lanes, size, inputs, outputs, fixed=()):
         """Runs batched kernel ``name`` (``lanes``: computing in lanes, else state by state)
         on ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
-        arguments), writing ``outputs``; returns the states' status codes."""
+        arguments), writing ``outputs``; returns the states' status codes.
+
+        A batch of one float64 state runs the operation's single-state kernel (kernels.single,
+        as SingleStatePlant does: no groups, no threads), bound at its first call; computed,
+        its status is the shared :data:`_COMPUTED_ONE`."""
         if size == 1 and outputs[0].dtype is _FLOAT64:
-            return self._run_single(name, inputs, outputs, fixed)
+            none, args = self._none, []
+            if fixed:
+                i = 0
+                for a in inputs:  # (loops, not comprehensions: this is the call's overhead)
+                    args.append(a if i in fixed else a[0] if len(a) else none)
+                    i += 1
+            else:  # (the common case, without the test per input)
+                for a in inputs:
+                    args.append(a[0] if len(a) else none)
+            for a in outputs:
+                args.append(a[0])
+            if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
+                args.append(np.empty((self._nv, self._nu)))
+            fn = self._single_kernels.get(name) or self._single_kernel(name, args)
+            code = fn(*args)
+            return _COMPUTED_ONE if not code else np.array([code], dtype=np.int64)
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
@@ -262,35 +299,59 @@ class BatchedPlant:
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
 
-    def _run_single(self, name, inputs, outputs, fixed):
-        """Runs the single-state kernel of batched kernel ``name`` (kernels.single, as
-        SingleStatePlant does) on a batch of one float64 state: no groups, no threads (see
-        :meth:`_run`)."""
+    def _one(self, name, inputs):
+        """The fast path of a batch of one state: the outputs of batched kernel ``name``
+        (arrays (1, ...), computed by its single-state kernel) if it has been bound (a float64
+        batch of one state ran before), every input is a C-contiguous float64 array (1, n) or
+        None (an optional input, zero) and the state is computed; else None, and the caller
+        takes the general path (which checks, computes and reports as for any batch)."""
+        fn = self._single_kernels.get(name)
+        if fn is None:
+            return None
+        shapes, output_shapes = self._one_shapes[name]
+        none, args, i = self._none, [], 0
+        for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
+            shape = shapes[i]
+            i += 1
+            if shape is None:
+                args.append(a)
+            elif a is None:
+                args.append(none)
+            elif (
+                type(a) is _ndarray
+                and a.dtype is _FLOAT64
+                and a.shape == shape
+                and a.flags.c_contiguous
+            ):
+                args.append(a[0])
+            else:
+                return None
+        outputs = []
+        for shape in output_shapes:
+            a = np.empty(shape)
+            outputs.append(a)
+            args.append(a[0])
+        if fn(*args):  # (a state that cannot be computed: the general path reports it)
+            return None
+        return outputs
+
+    def _single_kernel(self, name, args):
+        """The single-state kernel of batched kernel ``name``, bound for ``args``
+        (SingleStatePlant's, made at the first batch of one state)."""
         single = self._single
         if single is None:
             from mallard.multibody.single_state import SingleStatePlant
 
             single = self._single = SingleStatePlant._of(self)
-        none, args, i = single._none, [], 0
-        for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
-            args.append(a if i in fixed else a[0] if a.shape[0] else none)
-            i += 1
-        for a in outputs:
-            args.append(a[0])
-        if name == "batch_forward_dynamics_derivatives":  # (dvdot_du: BatchedPlant's own)
-            args.append(np.empty((self._nv, self._nu)))
-        name = _SINGLE_KERNELS[name]
-        fn = single._kernels.get(name) or single._kernel(name, *args)
-        status = np.zeros(1, dtype=np.int64)
-        status[0] = fn(*args)
-        return status
+        fn = self._single_kernels[name] = single._kernel(_SINGLE_KERNELS[name], *args)
+        return fn
 
     def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
         """``results`` (one array or a tuple), with the BatchStatus if ``return_status``; a
         RuntimeWarning naming the first failed state otherwise. ``describe``: a method like
         :meth:`_describe` (it, by default)."""
         status = None
-        if return_status or np.count_nonzero(codes):
+        if return_status or (codes is not _COMPUTED_ONE and np.count_nonzero(codes)):
             describe = functools.partial(describe or self._describe, codes, inputs, arguments)
             status = BatchStatus(method, codes, describe)
         if not return_status:
@@ -351,6 +412,8 @@ class BatchedPlant:
         """X_WB of every body at each q: an array (N, num_bodies, 4, 4) of homogeneous
         transforms [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed
         ``[i, BodyIndex]``; ``q`` is (N, nq)."""
+        if not return_status and (one := self._one("batch_body_poses", (q,))):
+            return one[0]
         method = "CalcAllBodyPosesInWorld"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -370,6 +433,9 @@ class BatchedPlant:
         size = q.shape[0]
         k, X_BF = self._frame(frame_B)
         if p_BoBp_B is None:
+            inputs = (q, k, X_BF, self._origin)
+            if not return_status and (one := self._one("batch_point_jacobian", inputs)):
+                return one[0]
             p = np.zeros((size, 3))
         else:
             p = np.asarray(p_BoBp_B)
@@ -386,6 +452,8 @@ class BatchedPlant:
     def CalcMassMatrix(self, q, *, return_status=False):
         """M(q) at each q: an array (N, nv, nv), reflected rotor inertias of the actuators on
         its diagonal (as MultibodyPlant.CalcMassMatrix); ``q`` is (N, nq)."""
+        if not return_status and (one := self._one("batch_mass_matrix", (q,))):
+            return one[0]
         method = "CalcMassMatrix"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -403,6 +471,9 @@ class BatchedPlant:
         with the forces of CalcForceElementsContribution plus ``tau_applied`` as the external
         forces. With v̇ = 0 and v = 0 it is the gravity compensation −tau_g(q). ``q`` is
         (N, nq); ``v``, ``known_vdot`` and ``tau_applied`` (None: zero) are (N, nv)."""
+        inputs = (q, v, known_vdot, tau_applied)
+        if not return_status and (one := self._one("batch_inverse_dynamics", inputs)):
+            return one[0]
         method = "CalcInverseDynamics"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -439,6 +510,9 @@ class BatchedPlant:
         None means zero. For a discrete plant this is still the continuous dynamics (the
         discrete step treats joint damping implicitly). A state whose articulated inertia is
         not positive definite gets NaN, its status the plant's message."""
+        inputs = (q, v, tau_applied, actuation)
+        if not return_status and (one := self._one("batch_forward_dynamics", inputs)):
+            return one[0]
         method = "CalcForwardDynamics"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
         size = inputs[0].shape[0]

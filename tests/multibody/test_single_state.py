@@ -260,3 +260,54 @@ def test_a_batch_of_one_bad_state_gets_its_status(plant, batched, states):
     one = batched.CalcForwardDynamicsDerivatives(q[1:2], v[1:2], tau[1:2], u[1:2])
     for a, b in zip(three, one, strict=True):
         np.testing.assert_array_equal(a[1:2], b)
+
+
+def test_a_batch_of_one_state_again_is_the_single_state_result(plant, single, batched, states):
+    """Later calls of a batch of one state (the kernel bound: BatchedPlant._one's fast path)
+    give the single-state results to the bit, and bad arguments the errors of any batch."""
+    q, v, vdot, tau, u = (a[:1] for a in states)
+    frame = plant.GetFrameByName("F_tool")
+    calls = (
+        (lambda: single.CalcAllBodyPosesInWorld(q[0]),
+         lambda: batched.CalcAllBodyPosesInWorld(q)),
+        (lambda: single.CalcMassMatrix(q[0]), lambda: batched.CalcMassMatrix(q)),
+        (lambda: single.CalcInverseDynamics(q[0], v[0], vdot[0]),
+         lambda: batched.CalcInverseDynamics(q, v, vdot)),
+        (lambda: single.CalcInverseDynamics(q[0], v[0], vdot[0], tau[0]),
+         lambda: batched.CalcInverseDynamics(q, v, vdot, tau)),
+        (lambda: single.CalcForwardDynamics(q[0], v[0]), lambda: batched.CalcForwardDynamics(q, v)),
+        (lambda: single.CalcForwardDynamics(q[0], v[0], tau[0], u[0]),
+         lambda: batched.CalcForwardDynamics(q, v, tau, u)),
+        (lambda: single.CalcJacobianSpatialVelocity(q[0], frame),
+         lambda: batched.CalcJacobianSpatialVelocity(q, frame)),
+    )  # fmt: skip
+    for alone, batch in calls:
+        expected = alone()
+        for _ in range(2):
+            result = batch()
+            assert result.shape == (1, *expected.shape)
+            np.testing.assert_array_equal(result[0], expected)
+    with pytest.raises(ValueError, match=r"q must have shape \(N, "):
+        batched.CalcMassMatrix(q[:, :-1])
+    with pytest.raises(ValueError, match=r"v must have shape \(1, "):
+        batched.CalcForwardDynamics(q, v[:, :-1])
+    with pytest.raises(TypeError, match="frame_B"):
+        batched.CalcJacobianSpatialVelocity(q, "F_tool")
+    with pytest.raises(ValueError, match=r"q must have shape \(N, "):  # (q before frame_B)
+        batched.CalcJacobianSpatialVelocity(q[:, :-1], "F_tool")
+
+
+def test_a_batch_of_one_computed_state_has_its_own_status(plant, batched, states):
+    """A computed state alone gets a status of its own, unchanged by later calls; a failed
+    one, without return_status, the warning of any batch."""
+    q = states[0][:1]
+    _, status = batched.CalcMassMatrix(q, return_status=True)
+    assert status.ok.tolist() == [True] and status.messages() == {}
+    bad = q.copy()
+    bad[0, 2] = np.nan
+    with pytest.warns(RuntimeWarning, match=r"1 of 1 states failed.*q\[0, 2\] = nan"):
+        M = batched.CalcMassMatrix(bad)
+    assert np.isnan(M).all()
+    _, failed = batched.CalcMassMatrix(bad, return_status=True)
+    assert status.ok.tolist() == [True] and failed.ok.tolist() == [False]
+    assert batched.CalcMassMatrix(q, return_status=True)[1].ok.tolist() == [True]
