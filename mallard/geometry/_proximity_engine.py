@@ -147,6 +147,7 @@ class ProximityModel:
         self.anchored = np.array([g.frame == sg._world_frame_id for g in geometries], dtype=bool)
         # Scratch: the broadphase's and the narrowphase's.
         self.boxes = np.zeros((n, 6))
+        self.broadphase_at = (None, {})  # poses X_WG, {(margin, fcl): (allowed, pairs)}
         self.order = np.arange(n, dtype=np.int64)
         self.pairs = np.zeros((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
         self.ws = np.zeros(layout.WS_SIZE)
@@ -214,10 +215,29 @@ class ProximityModel:
         return fn(*args)
 
     def candidates(self, X_WG, allowed, margin, fcl=False):
-        """The number of allowed pairs, in self.pairs, whose boxes overlap."""
-        X = X_WG if X_WG.dtype != object else _values(X_WG)
-        return self.call("proximity_candidates", X, allowed, float(margin), bool(fcl),
-                         self.boxes, self.order, self.pairs)  # fmt: skip
+        """The number of allowed pairs, in self.pairs (sorted), whose boxes overlap (every
+        allowed pair for an infinite margin): FCL's boxes if ``fcl``, else the tight boxes
+        grown by ``margin``. The broadphase runs once per poses X_WG and filter matrix
+        ``allowed`` (arrays never changed once made): its pairs are kept with the poses, as
+        Drake updates its broadphase when the poses change, not per query."""
+        key = (float(margin), bool(fcl))
+        kept, found = self.broadphase_at
+        if kept is not X_WG or len(found) > 8:
+            found = {}
+            self.broadphase_at = (X_WG, found)
+        entry = found.get(key)
+        if entry is not None and entry[0] is allowed:
+            pairs = entry[1]
+            self.pairs[: len(pairs)] = pairs
+            return len(pairs)
+        every = key[0] == np.inf
+        if not every:
+            X = X_WG if X_WG.dtype != object else _values(X_WG)
+            self.call("proximity_boxes", X, key[0], key[1], self.boxes)
+        count = self.call("proximity_candidates", self.boxes, allowed, every, self.order,
+                          self.pairs)  # fmt: skip
+        found[key] = (allowed, self.pairs[:count].copy())
+        return count
 
 
 def _values(a):

@@ -334,8 +334,8 @@ class QueryObject:
     def HasCollisions(self):
         """Whether any unfiltered pair of geometries touches or overlaps."""
         model, X_WG, allowed, _ = self._engine()
+        count = model.candidates(X_WG, allowed, 0.0)
         X = X_WG if X_WG.dtype != object else _values(X_WG)
-        count = model.candidates(X, allowed, 0.0)
         return bool(
             model.call("proximity_intersecting", X, model.pairs, count, model.ws, model.scratch)
         )

@@ -5,8 +5,6 @@ order, so A is the geometry of smaller id); results go to rows of ``out`` in the
 pairs that report one, the pairs compacted alike, and a failure to ``status``: (code, a, b).
 """
 
-import numpy as np
-
 from mallard._compiled import entry_point
 from mallard.geometry._kernels.broadphase import fcl_box, sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import (
@@ -26,12 +24,22 @@ def _fail(status, code, a, b):
 
 
 @entry_point
-def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, pairs):
-    """The allowed pairs whose boxes overlap, sorted, in pairs[:count]; returns count. The
-    boxes are FCL's if ``fcl`` (FindCollisionCandidates), else the tight boxes grown by
-    ``margin`` (every allowed pair if the margin is infinite)."""
+def proximity_boxes(gi, gf, hv, X_WG, margin, fcl, boxes):
+    """boxes[g] = the box of every geometry g at its pose: FCL's if ``fcl``
+    (FindCollisionCandidates), else its tight box grown by ``margin``."""
+    for g in range(gi.shape[0]):
+        if fcl:
+            fcl_box(gi, gf, hv, X_WG, g, boxes)
+        else:
+            tight_box(gi, gf, hv, X_WG, g, margin, boxes)
+
+
+@entry_point
+def proximity_candidates(gi, gf, hv, boxes, allowed, every, order, pairs):
+    """The allowed pairs whose boxes (proximity_boxes') overlap, or every allowed pair if
+    ``every``, sorted, in pairs[:count]; returns count."""
     n = gi.shape[0]
-    if margin == np.inf:
+    if every:
         count = 0
         for a in range(n):
             for b in range(a + 1, n):
@@ -39,11 +47,6 @@ def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, p
                     pairs[count, 0], pairs[count, 1] = a, b
                     count += 1
         return count
-    for g in range(n):
-        if fcl:
-            fcl_box(gi, gf, hv, X_WG, g, boxes)
-        else:
-            tight_box(gi, gf, hv, X_WG, g, margin, boxes)
     return sweep_and_prune(boxes, n, allowed, order, pairs)
 
 
