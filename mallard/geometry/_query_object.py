@@ -36,6 +36,10 @@ _AD_PENETRATION = _SPHERE_CLOSED
 _AD_DISTANCE = (layout.SPHERE, layout.BOX, layout.HALFSPACE)
 _AD_POINT = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.HALFSPACE)
 _SCALAR_NAMES = {float: "double"}
+#: How much farther apart than max_distance the boxes of the pairs whose signed distance is
+#: computed may be (m): above GJK's and EPA's tolerance (1e-6), so that every pair they could
+#: find within max_distance is computed (as kernels.batch.SLACK).
+_REACH_SLACK = 1e-5
 _PENETRATION_DOC = "QueryObject::ComputePointPairPenetration()"
 _DISTANCE_DOC = "QueryObject::ComputeSignedDistancePairwiseClosestPoints()"
 
@@ -133,7 +137,7 @@ class QueryObject:
             else:
                 X_WG = model.poses(self._frame_poses(model))
                 model.poses_of[context] = (key, X_WG)
-            filters = sg._context_filters(context)
+            filters = sg._context_filters(context, mutable=False)
         return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
 
     def _frame_poses(self, model):
@@ -238,7 +242,7 @@ class QueryObject:
         pairs other than a sphere with a sphere, box or half space)."""
         max_distance = float(max_distance)
         model, X_WG, allowed, T = self._engine()
-        count = model.candidates(X_WG, allowed, max(max_distance, 0.0))
+        count = model.candidates(X_WG, allowed, max(max_distance, 0.0) + _REACH_SLACK)
         return self._signed_distances(model, X_WG, count, max_distance, T)
 
     def _signed_distances(self, model, X_WG, count, max_distance, T):

@@ -81,16 +81,15 @@ def _candidates(rng):
     allowed = np.triu(np.ones((n, n), dtype=np.uint8), 1)
     pairs = np.zeros((n * n, 2), dtype=np.int64)
     boxes = np.zeros((n, 6))
-    kernels(object).proximity_boxes(  # (interpreted: no compilation here)
-        m.gi, m.gf, m.hv, _poses(rng, n), 0.05, False, boxes
-    )
-    return m.gi, m.gf, m.hv, boxes, allowed, False, np.arange(n, dtype=np.int64), pairs
+    X = _poses(rng, n)
+    kernels(object).proximity_boxes(m.gi, m.gf, m.hv, X, False, boxes)  # (interpreted)
+    return m.gi, m.gf, m.hv, boxes, allowed, 0.05, np.arange(n, dtype=np.int64), pairs
 
 
 def _boxes(rng):
     m = _model()
     n = len(m.ids)
-    return m.gi, m.gf, m.hv, _poses(rng, n), 0.05, bool(rng.integers(2)), np.zeros((n, 6))
+    return m.gi, m.gf, m.hv, _poses(rng, n), bool(rng.integers(2)), np.zeros((n, 6))
 
 
 def _penetrations(rng):

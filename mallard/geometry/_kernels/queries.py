@@ -5,6 +5,8 @@ order, so A is the geometry of smaller id); results go to rows of ``out`` in the
 pairs that report one, the pairs compacted alike, and a failure to ``status``: (code, a, b).
 """
 
+import numpy as np
+
 from mallard._compiled import entry_point
 from mallard.geometry._kernels.broadphase import fcl_box, sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import (
@@ -24,22 +26,22 @@ def _fail(status, code, a, b):
 
 
 @entry_point
-def proximity_boxes(gi, gf, hv, X_WG, margin, fcl, boxes):
+def proximity_boxes(gi, gf, hv, X_WG, fcl, boxes):
     """boxes[g] = the box of every geometry g at its pose: FCL's if ``fcl``
-    (FindCollisionCandidates), else its tight box grown by ``margin``."""
+    (FindCollisionCandidates), else its tight box."""
     for g in range(gi.shape[0]):
         if fcl:
             fcl_box(gi, gf, hv, X_WG, g, boxes)
         else:
-            tight_box(gi, gf, hv, X_WG, g, margin, boxes)
+            tight_box(gi, gf, hv, X_WG, g, boxes)
 
 
 @entry_point
-def proximity_candidates(gi, gf, hv, boxes, allowed, every, order, pairs):
-    """The allowed pairs whose boxes (proximity_boxes') overlap, or every allowed pair if
-    ``every``, sorted, in pairs[:count]; returns count."""
+def proximity_candidates(gi, gf, hv, boxes, allowed, reach, order, pairs):
+    """The allowed pairs whose boxes (proximity_boxes') are at most ``reach`` apart (every
+    allowed pair if it is infinite), sorted, in pairs[:count]; returns count."""
     n = gi.shape[0]
-    if every:
+    if reach == np.inf:
         count = 0
         for a in range(n):
             for b in range(a + 1, n):
@@ -47,7 +49,7 @@ def proximity_candidates(gi, gf, hv, boxes, allowed, every, order, pairs):
                     pairs[count, 0], pairs[count, 1] = a, b
                     count += 1
         return count
-    return sweep_and_prune(boxes, n, allowed, order, pairs)
+    return sweep_and_prune(boxes, n, allowed, order, pairs, reach)
 
 
 @entry_point
