@@ -247,15 +247,13 @@ class QueryObject:
 
     def _signed_distances(self, model, X_WG, count, max_distance, T):
         self._check_scalar_support(model, count, T, _AD_DISTANCE, "Signed distance")
-        kinds = model.kinds
-        for a, b in model.pairs[:count]:
-            ka, kb = kinds[a], kinds[b]
-            if (ka == layout.HALFSPACE and kb != layout.SPHERE) or (
-                kb == layout.HALFSPACE and ka != layout.SPHERE
-            ):
-                raise _unsupported(
-                    "Signed distance", (layout.FCL_NAMES[ka], layout.FCL_NAMES[kb]), T
-                )
+        ka, kb = model.kinds[model.pairs[:count, 0]], model.kinds[model.pairs[:count, 1]]
+        H, S = layout.HALFSPACE, layout.SPHERE
+        unsupported = ((ka == H) & (kb != S)) | ((kb == H) & (ka != S))
+        if unsupported.any():  # (the first such pair's error)
+            p = int(np.argmax(unsupported))
+            names = layout.FCL_NAMES[ka[p]], layout.FCL_NAMES[kb[p]]
+            raise _unsupported("Signed distance", names, T)
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
         arguments = (X_WG, model.pairs, count, max_distance, model.ws, model.wi, out,
                      model.status)  # fmt: skip

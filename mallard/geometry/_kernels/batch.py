@@ -13,7 +13,7 @@ radius r about its origin; and, for a block of pairs between two carriers, a bod
 anchored geometry, the balls that hold each carrier's geometries), so that a pair's distance φ
 satisfies
 |p_WAo − p_WBo| − (R_A + R_B) ≤ φ ≤ |p_WAo − p_WBo| − (r_A + r_B); a pair those bounds do
-not rule out is bounded again more tightly where cheap (:func:`_bounds`: a box's distance to
+not rule out is bounded again more tightly where cheap (:func:`distance_bounds`: a box's distance to
 the other's ball, two cylinders' or capsules' segment distance) before its narrowphase:
 
 * collision-free only: each pair whose lower bound is within the padding goes to the
@@ -175,7 +175,7 @@ def _segment_distance(p1, d1, p2, d2):
 
 
 @jitable
-def _bounds(gi, gf, X_WG, a, b):
+def distance_bounds(gi, gf, X_WG, a, b):
     """(lower, upper) bounds of the signed distance of a and b tighter than their balls' where
     cheap (else −inf, +inf): a box's signed distance to the other's center, less the other's
     outer radius (plus its inner radius: its inner ball is inside it); for two cylinders or
@@ -281,7 +281,7 @@ def _first_within(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrie
                 continue
             if np.sqrt(squared) - inner[p] < padding - SLACK:  # (certainly within)
                 return p, 0
-            lower, upper = _bounds(gi, gf, X_WG, a, b)
+            lower, upper = distance_bounds(gi, gf, X_WG, a, b)
             if lower > padding + TOLERANCE:
                 continue
             if upper < padding - SLACK:
@@ -327,7 +327,7 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_b
             bound = min(bound, d - inner[p])
     for p in range(num_pairs):
         if _wanted(lower[p] - TOLERANCE, bound, True, minimum, pair_distances, padding, report):
-            tight_lower, upper = _bounds(gi, gf, X_WG, pairs[p, 0], pairs[p, 1])
+            tight_lower, upper = distance_bounds(gi, gf, X_WG, pairs[p, 0], pairs[p, 1])
             lower[p] = max(lower[p], tight_lower)
             bound = min(bound, upper)
     least, free = np.inf, True
