@@ -38,7 +38,7 @@ _AD_POINT = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.HALFSPACE)
 _SCALAR_NAMES = {float: "double"}
 #: How much farther apart than max_distance the boxes of the pairs whose signed distance is
 #: computed may be (m): above GJK's and EPA's tolerance (1e-6), so that every pair they could
-#: find within max_distance is computed (as kernels.batch.SLACK).
+#: find within max_distance is computed (as kernels.bounds.SLACK).
 _REACH_SLACK = 1e-5
 _PENETRATION_DOC = "QueryObject::ComputePointPairPenetration()"
 _DISTANCE_DOC = "QueryObject::ComputeSignedDistancePairwiseClosestPoints()"

@@ -8,7 +8,7 @@ pairs that report one, the pairs compacted alike, and a failure to ``status``: (
 import numpy as np
 
 from mallard._compiled import entry_point
-from mallard.geometry._kernels.batch import SLACK, distance_bounds
+from mallard.geometry._kernels.bounds import SLACK, distance_bounds
 from mallard.geometry._kernels.broadphase import fcl_box, sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import (
     intersect,
@@ -78,7 +78,7 @@ def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
 def proximity_signed_distances(gi, gf, hv, X_WG, pairs, count, max_distance, ws, wi, out, status):
     """The signed distances of pairs[:count] (φ, nhat_BA_W, p_ACa, p_BCb per row of out) that
     are at most ``max_distance``; returns their number, or −1 (status set) for an unsupported
-    pair or a failure. A pair whose cheap lower bound (kernels.batch.distance_bounds) exceeds
+    pair or a failure. A pair whose cheap lower bound (kernels.bounds.distance_bounds) exceeds
     max_distance by more than GJK's and EPA's tolerance (SLACK) is not computed: it could not
     be found within."""
     k = 0
