@@ -130,7 +130,7 @@ class QueryObject:
                 cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
             X_WG, filters = cached[1], inspector._filter_state()
         else:
-            key = tuple(_pose_version(sg, context, source) for source in model.sources)
+            key = tuple([_pose_version(sg, context, source) for source in model.sources])
             cached = model.poses_of.get(context)
             if cached is not None and cached[0] == key:
                 X_WG = cached[1]
