@@ -12,14 +12,8 @@ import functools
 import numpy as np
 
 from mallard.geometry import _proximity_layout as layout
-from mallard.geometry._kernels.batch import (
-    GROUP,
-    MIN_DISTANCE,
-    PAIR_DISTANCES,
-    inner_radius,
-    outer_radius,
-    row_size,
-)
+from mallard.geometry._kernels.batch import GROUP, MIN_DISTANCE, PAIR_DISTANCES, row_size
+from mallard.geometry._kernels.bounds import inner_radius, outer_radius
 from mallard.multibody._batch_codes import KINDS, PAIR_FAILED
 from mallard.multibody._batch_run import Operation
 

@@ -146,7 +146,9 @@ class ProximityModel:
         self.kinds = self.gi[:, layout.KIND].copy()
         self.anchored = np.array([g.frame == sg._world_frame_id for g in geometries], dtype=bool)
         # Scratch: the broadphase's and the narrowphase's.
-        self.boxes = np.zeros((n, 6))
+        self.boxes = np.zeros((n, 6))  # (what the kernel reads when it needs no boxes)
+        #: The poses X_WG, {fcl: boxes}, {(reach, fcl): (allowed, pairs)}: see candidates.
+        self.broadphase_at = (None, {}, {})
         self.order = np.arange(n, dtype=np.int64)
         self.pairs = np.zeros((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
         self.ws = np.zeros(layout.WS_SIZE)
@@ -213,11 +215,31 @@ class ProximityModel:
             fn = self.bound[name] = kernels(np.float64).bind(name, *head, args=args)
         return fn(*args)
 
-    def candidates(self, X_WG, allowed, margin, fcl=False):
-        """The number of allowed pairs, in self.pairs, whose boxes overlap."""
-        X = X_WG if X_WG.dtype != object else _values(X_WG)
-        return self.call("proximity_candidates", X, allowed, float(margin), bool(fcl),
-                         self.boxes, self.order, self.pairs)  # fmt: skip
+    def candidates(self, X_WG, allowed, reach, fcl=False):
+        """The number of allowed pairs, in self.pairs (sorted), whose boxes are at most
+        ``reach`` apart (every allowed pair for an infinite reach): FCL's boxes if ``fcl``,
+        else the tight boxes. The broadphase runs once per poses X_WG and filter matrix
+        ``allowed`` (arrays never changed once made): its boxes and pairs are kept with the
+        poses, as Drake updates its broadphase when the poses change, not per query."""
+        reach, fcl = float(reach), bool(fcl)
+        kept, boxes_of, found = self.broadphase_at
+        if kept is not X_WG or len(found) > 8:
+            boxes_of, found = {}, {}
+            self.broadphase_at = (X_WG, boxes_of, found)
+        entry = found.get((reach, fcl))
+        if entry is not None and entry[0] is allowed:
+            pairs = entry[1]
+            self.pairs[: len(pairs)] = pairs
+            return len(pairs)
+        boxes = boxes_of.get(fcl)
+        if boxes is None and reach != np.inf:
+            X = X_WG if X_WG.dtype != object else _values(X_WG)
+            boxes = boxes_of[fcl] = np.empty((len(self.ids), 6))
+            self.call("proximity_boxes", X, fcl, boxes)
+        count = self.call("proximity_candidates", self.boxes if boxes is None else boxes,
+                          allowed, reach, self.order, self.pairs)  # fmt: skip
+        found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
+        return count
 
 
 def _values(a):

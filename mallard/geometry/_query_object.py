@@ -36,6 +36,10 @@ _AD_PENETRATION = _SPHERE_CLOSED
 _AD_DISTANCE = (layout.SPHERE, layout.BOX, layout.HALFSPACE)
 _AD_POINT = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.HALFSPACE)
 _SCALAR_NAMES = {float: "double"}
+#: How much farther apart than max_distance the boxes of the pairs whose signed distance is
+#: computed may be (m): above GJK's and EPA's tolerance (1e-6), so that every pair they could
+#: find within max_distance is computed (as kernels.bounds.SLACK).
+_REACH_SLACK = 1e-5
 _PENETRATION_DOC = "QueryObject::ComputePointPairPenetration()"
 _DISTANCE_DOC = "QueryObject::ComputeSignedDistancePairwiseClosestPoints()"
 
@@ -126,14 +130,14 @@ class QueryObject:
                 cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
             X_WG, filters = cached[1], inspector._filter_state()
         else:
-            key = tuple(_pose_version(sg, context, source) for source in model.sources)
+            key = tuple([_pose_version(sg, context, source) for source in model.sources])
             cached = model.poses_of.get(context)
             if cached is not None and cached[0] == key:
                 X_WG = cached[1]
             else:
                 X_WG = model.poses(self._frame_poses(model))
                 model.poses_of[context] = (key, X_WG)
-            filters = sg._context_filters(context)
+            filters = sg._context_filters(context, mutable=False)
         return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
 
     def _frame_poses(self, model):
@@ -238,20 +242,18 @@ class QueryObject:
         pairs other than a sphere with a sphere, box or half space)."""
         max_distance = float(max_distance)
         model, X_WG, allowed, T = self._engine()
-        count = model.candidates(X_WG, allowed, max(max_distance, 0.0))
+        count = model.candidates(X_WG, allowed, max(max_distance, 0.0) + _REACH_SLACK)
         return self._signed_distances(model, X_WG, count, max_distance, T)
 
     def _signed_distances(self, model, X_WG, count, max_distance, T):
         self._check_scalar_support(model, count, T, _AD_DISTANCE, "Signed distance")
-        kinds = model.kinds
-        for a, b in model.pairs[:count]:
-            ka, kb = kinds[a], kinds[b]
-            if (ka == layout.HALFSPACE and kb != layout.SPHERE) or (
-                kb == layout.HALFSPACE and ka != layout.SPHERE
-            ):
-                raise _unsupported(
-                    "Signed distance", (layout.FCL_NAMES[ka], layout.FCL_NAMES[kb]), T
-                )
+        ka, kb = model.kinds[model.pairs[:count, 0]], model.kinds[model.pairs[:count, 1]]
+        H, S = layout.HALFSPACE, layout.SPHERE
+        unsupported = ((ka == H) & (kb != S)) | ((kb == H) & (ka != S))
+        if unsupported.any():  # (the first such pair's error)
+            p = int(np.argmax(unsupported))
+            names = layout.FCL_NAMES[ka[p]], layout.FCL_NAMES[kb[p]]
+            raise _unsupported("Signed distance", names, T)
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
         arguments = (X_WG, model.pairs, count, max_distance, model.ws, model.wi, out,
                      model.status)  # fmt: skip
@@ -334,8 +336,8 @@ class QueryObject:
     def HasCollisions(self):
         """Whether any unfiltered pair of geometries touches or overlaps."""
         model, X_WG, allowed, _ = self._engine()
+        count = model.candidates(X_WG, allowed, 0.0)
         X = X_WG if X_WG.dtype != object else _values(X_WG)
-        count = model.candidates(X, allowed, 0.0)
         return bool(
             model.call("proximity_intersecting", X, model.pairs, count, model.ws, model.scratch)
         )

@@ -331,8 +331,13 @@ class SceneGraph(LeafSystem):
             return CollisionFilterManager(self, self._filters)
         return CollisionFilterManager(self, self._context_filters(context))
 
-    def _context_filters(self, context):
+    def _context_filters(self, context, mutable=True):
+        """The CollisionFilterState of ``context``; with ``mutable`` (for a manager that may
+        change it), the Context's parameters are marked changed, else it is only read (the
+        queries)."""
         self.ValidateContext(context)
+        if not mutable:
+            return context.get_abstract_parameter(self._filters_parameter).get_value()
         return context.get_mutable_abstract_parameter(self._filters_parameter).get_mutable_value()
 
     def _geometries_of(self, geometry_set):

@@ -9,6 +9,7 @@ import tempfile
 import numpy as np
 
 import mallard.all as ml
+from mallard._compiled import kernels
 from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._proximity_engine import ProximityModel
 
@@ -79,8 +80,16 @@ def _candidates(rng):
     n = len(m.ids)
     allowed = np.triu(np.ones((n, n), dtype=np.uint8), 1)
     pairs = np.zeros((n * n, 2), dtype=np.int64)
-    return (m.gi, m.gf, m.hv, _poses(rng, n), allowed, 0.05, False, np.zeros((n, 6)),
-            np.arange(n, dtype=np.int64), pairs)  # fmt: skip
+    boxes = np.zeros((n, 6))
+    X = _poses(rng, n)
+    kernels(object).proximity_boxes(m.gi, m.gf, m.hv, X, False, boxes)  # (interpreted)
+    return m.gi, m.gf, m.hv, boxes, allowed, 0.05, np.arange(n, dtype=np.int64), pairs
+
+
+def _boxes(rng):
+    m = _model()
+    n = len(m.ids)
+    return m.gi, m.gf, m.hv, _poses(rng, n), bool(rng.integers(2)), np.zeros((n, 6))
 
 
 def _penetrations(rng):
@@ -130,6 +139,7 @@ def _point_distances(rng):
 
 
 GEOMETRY_CASES = {
+    "proximity_boxes": _boxes,
     "proximity_candidates": _candidates,
     "proximity_penetrations": _penetrations,
     "proximity_signed_distances": _signed_distances,

@@ -111,6 +111,26 @@ def test_sweep_and_prune_finds_every_overlapping_allowed_pair():
     assert sorted(order) == list(range(n))
 
 
+def test_sweep_and_prune_with_a_reach_finds_the_boxes_at_most_that_far_apart():
+    rng = np.random.default_rng(4)
+    n, reach = 200, 0.7
+    lo = rng.uniform(-10, 10, (n, 3))
+    boxes = np.hstack([lo, lo + rng.uniform(0.1, 2.0, (n, 3))])
+    allowed = np.triu(np.ones((n, n)), 1).astype(np.uint8)
+
+    def distance(a, b):  # between boxes a and b
+        gap = np.maximum(0.0, np.maximum(boxes[a, :3] - boxes[b, 3:], boxes[b, :3] - boxes[a, 3:]))
+        return np.linalg.norm(gap)
+
+    expected = [(a, b) for a in range(n) for b in range(a + 1, n) if distance(a, b) <= reach]
+    from mallard.geometry._kernels.broadphase import sweep_and_prune  # noqa: PLC0415
+
+    pairs = np.zeros((n * n // 2, 2), dtype=np.int64)
+    count = sweep_and_prune(boxes, n, allowed, np.arange(n, dtype=np.int64), pairs, reach)
+    assert [tuple(p) for p in pairs[:count]] == expected
+    assert any(distance(a, b) > 0 for a, b in expected)  # (not only overlapping boxes)
+
+
 OBJ = """v 0 0 0
 v 1 0 0
 v 1 1 0

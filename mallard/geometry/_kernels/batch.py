@@ -13,8 +13,9 @@ radius r about its origin; and, for a block of pairs between two carriers, a bod
 anchored geometry, the balls that hold each carrier's geometries), so that a pair's distance φ
 satisfies
 |p_WAo − p_WBo| − (R_A + R_B) ≤ φ ≤ |p_WAo − p_WBo| − (r_A + r_B); a pair those bounds do
-not rule out is bounded again more tightly where cheap (:func:`_bounds`: a box's distance to
-the other's ball, two cylinders' or capsules' segment distance) before its narrowphase:
+not rule out is bounded again more tightly where cheap (kernels.bounds.distance_bounds: a
+box's distance to the other's ball, two cylinders' or capsules' segment distance) before its
+narrowphase:
 
 * collision-free only: each pair whose lower bound is within the padding goes to the
   narrowphase (its intersection test for a padding of 0, its signed distance else) unless
@@ -42,16 +43,10 @@ distances are NaN.
 
 import numpy as np
 
+from mallard.geometry._kernels.bounds import SLACK, distance_bounds
 from mallard.geometry._kernels.narrowphase import intersect, signed_distance
-from mallard.geometry._kernels.point_distance import closed_form
 from mallard.geometry._proximity_layout import (
-    BOX,
-    CAPSULE,
-    CYLINDER,
     DISTANCE,
-    ELLIPSOID,
-    KIND,
-    SPHERE,
     WI_SIZE,
     WS_SIZE,
 )
@@ -78,10 +73,6 @@ GROUP = 8
 #: How far past the padding or a distance asked for a pair's lower bound must be for the pair
 #: to be ruled out (m): far above rounding and MPR's tolerance.
 TOLERANCE = 1e-9
-#: How far above the least distance (found, or bounded) a pair's lower bound must be for the
-#: pair to be ruled out as the least (m): above GJK's and EPA's tolerance (1e-6), so that the
-#: least of the distances they compute is found.
-SLACK = 1e-5
 _ROW = SIZE["row"]
 
 
@@ -110,104 +101,6 @@ def _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, out):
         return 0, intersect(gi, gf, hv, X_WG, a, b, ews, out)
     status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out)
     return status, status == 0 and out[0] <= padding
-
-
-@jitable
-def outer_radius(kind, r, h, c):
-    """The radius of the least ball about the origin of a sphere, box, capsule, cylinder or
-    ellipsoid of measures (r, h, c) that holds it (−1 for another shape)."""
-    if kind == SPHERE:
-        return r
-    if kind == BOX:
-        return np.sqrt(r * r + h * h + c * c)
-    if kind == CAPSULE:
-        return h + r
-    if kind == CYLINDER:
-        return np.sqrt(r * r + h * h)
-    if kind == ELLIPSOID:
-        return max(r, max(h, c))
-    return -1.0
-
-
-@jitable
-def inner_radius(kind, r, h, c):
-    """The radius of the greatest ball about the origin of a sphere, box, capsule, cylinder or
-    ellipsoid of measures (r, h, c) that it holds (−1 for another shape)."""
-    if kind == SPHERE or kind == CAPSULE:
-        return r
-    if kind == BOX or kind == ELLIPSOID:
-        return min(r, min(h, c))
-    if kind == CYLINDER:
-        return min(r, h)
-    return -1.0
-
-
-@jitable
-def _axis(X_WG, g, h):
-    """(p, d): the segment p ± d of a cylinder's or capsule's axis (half length h)."""
-    p = (X_WG[g, 3, 0], X_WG[g, 3, 1], X_WG[g, 3, 2])
-    return p, (h * X_WG[g, 0, 2], h * X_WG[g, 1, 2], h * X_WG[g, 2, 2])
-
-
-@jitable
-def _dot(u, v):
-    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
-
-
-@jitable
-def _segment_distance(p1, d1, p2, d2):
-    """The distance between the segments p1 + s·d1 and p2 + t·d2 (s, t in [−1, 1]), or −inf
-    where they are nearly parallel (then rounding could make it exceed the true distance)."""
-    r = (p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2])
-    a, e, b = _dot(d1, d1), _dot(d2, d2), _dot(d1, d2)
-    c, f = _dot(d1, r), _dot(d2, r)
-    denominator = a * e - b * b
-    if not denominator > 1e-6 * a * e:
-        return -np.inf
-    # The closest points of the lines, then of the segments (clamping one, then the other).
-    s = min(1.0, max(-1.0, (b * f - c * e) / denominator))
-    t = (b * s + f) / e
-    if t < -1.0 or t > 1.0:
-        t = min(1.0, max(-1.0, t))
-        s = min(1.0, max(-1.0, (b * t - c) / a))
-    w = (r[0] + s * d1[0] - t * d2[0], r[1] + s * d1[1] - t * d2[1], r[2] + s * d1[2] - t * d2[2])
-    return np.sqrt(_dot(w, w))
-
-
-@jitable
-def _bounds(gi, gf, X_WG, a, b):
-    """(lower, upper) bounds of the signed distance of a and b tighter than their balls' where
-    cheap (else −inf, +inf): a box's signed distance to the other's center, less the other's
-    outer radius (plus its inner radius: its inner ball is inside it); for two cylinders or
-    capsules, the distance of the capsules that hold them (their radii, half lengths) and of
-    those they hold."""
-    ka, kb = gi[a, KIND], gi[b, KIND]
-    if ka == SPHERE or kb == SPHERE:  # (a sphere's pairs are closed forms: no bound is cheaper)
-        return -np.inf, np.inf
-    if kb == BOX:
-        ka, kb, a, b = kb, ka, b, a
-    if ka == BOX:
-        R = outer_radius(kb, gf[b, 0], gf[b, 1], gf[b, 2])
-        if R < 0:
-            return -np.inf, np.inf
-        p_WBo = (X_WG[b, 3, 0], X_WG[b, 3, 1], X_WG[b, 3, 2])
-        phi = closed_form(BOX, (gf[a, 0], gf[a, 1], gf[a, 2]), X_WG[a], p_WBo)[0]
-        return phi - R, phi - inner_radius(kb, gf[b, 0], gf[b, 1], gf[b, 2])
-    if (ka == CYLINDER or ka == CAPSULE) and (kb == CYLINDER or kb == CAPSULE):
-        p1, d1 = _axis(X_WG, a, gf[a, 1])
-        p2, d2 = _axis(X_WG, b, gf[b, 1])
-        lower = _segment_distance(p1, d1, p2, d2) - gf[a, 0] - gf[b, 0]
-        # A cylinder holds the capsule of radius ρ = min(r, h) about its axis shortened by ρ
-        # (a capsule: itself).
-        ra, rb = (
-            inner_radius(ka, gf[a, 0], gf[a, 1], 0.0),
-            inner_radius(kb, gf[b, 0], gf[b, 1], 0.0),
-        )
-        p1, d1 = _axis(X_WG, a, gf[a, 1] - (ra if ka == CYLINDER else 0.0))
-        p2, d2 = _axis(X_WG, b, gf[b, 1] - (rb if kb == CYLINDER else 0.0))
-        upper = _segment_distance(p1, d1, p2, d2)
-        return lower, upper - ra - rb if upper > -np.inf else np.inf
-    return -np.inf, np.inf
 
 
 @jitable
@@ -281,7 +174,7 @@ def _first_within(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrie
                 continue
             if np.sqrt(squared) - inner[p] < padding - SLACK:  # (certainly within)
                 return p, 0
-            lower, upper = _bounds(gi, gf, X_WG, a, b)
+            lower, upper = distance_bounds(gi, gf, X_WG, a, b)
             if lower > padding + TOLERANCE:
                 continue
             if upper < padding - SLACK:
@@ -327,7 +220,7 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_b
             bound = min(bound, d - inner[p])
     for p in range(num_pairs):
         if _wanted(lower[p] - TOLERANCE, bound, True, minimum, pair_distances, padding, report):
-            tight_lower, upper = _bounds(gi, gf, X_WG, pairs[p, 0], pairs[p, 1])
+            tight_lower, upper = distance_bounds(gi, gf, X_WG, pairs[p, 0], pairs[p, 1])
             lower[p] = max(lower[p], tight_lower)
             bound = min(bound, upper)
     least, free = np.inf, True

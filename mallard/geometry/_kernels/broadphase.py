@@ -8,9 +8,11 @@ rotation is the identity, else the cube about the sphere that bounds that box �
 own, for a sphere). A half space's box
 is unbounded except, when its normal is along an axis, on that side.
 
-A box is a row of 6 (min xyz, max xyz). Sweep-and-prune sorts the boxes along the axis in
-which their centers spread most (insertion sort from the previous order: cheap when poses
-change little between calls) and tests each box against those that start before it ends.
+A box is a row of 6 (min xyz, max xyz). Sweep-and-prune finds the pairs of boxes that
+overlap, or (for a distance query, as FCL's distance broadphase) that are at most that
+distance apart: it sorts the boxes along the axis in which their centers spread most
+(insertion sort from the previous order: cheap when poses change little between calls) and
+tests each box against those that start before it ends (plus the distance).
 """
 
 import numpy as np
@@ -40,7 +42,7 @@ def _set(boxes, g, lo, hi):
 
 
 @jitable
-def _halfspace_box(X_WG, g, margin):
+def _halfspace_box(X_WG, g):
     """The box of the half space g: bounded on one side if its normal is an axis."""
     n = (X_WG[g, 0, 2], X_WG[g, 1, 2], X_WG[g, 2, 2])
     lo = (-_INF, -_INF, -_INF)
@@ -49,7 +51,7 @@ def _halfspace_box(X_WG, g, margin):
         i, j = (k + 1) % 3, (k + 2) % 3
         if n[i] == 0.0 and n[j] == 0.0 and n[k] != 0.0:
             # n = ±axis k: the boundary is at x_k = p_k; the side is n's.
-            bound = X_WG[g, 3, k] + margin if n[k] > 0 else X_WG[g, 3, k] - margin
+            bound = X_WG[g, 3, k]
             if k == 0:
                 lo, hi = (
                     ((-_INF, lo[1], lo[2]), (bound, hi[1], hi[2]))
@@ -105,26 +107,21 @@ def _hull_box(gi, hv, X_WG, g):
 
 
 @jitable
-def tight_box(gi, gf, hv, X_WG, g, margin, boxes):
-    """boxes[g] = the tight box of geometry g at its pose X_WG[g], grown by ``margin``."""
+def tight_box(gi, gf, hv, X_WG, g, boxes):
+    """boxes[g] = the tight box of geometry g at its pose X_WG[g]."""
     kind = gi[g, KIND]
     if kind == HALFSPACE:
-        lo, hi = _halfspace_box(X_WG, g, margin)
+        lo, hi = _halfspace_box(X_WG, g)
         _set(boxes, g, lo, hi)
         return
     if kind == CONVEX or kind == MESH:
         lo, hi = _hull_box(gi, hv, X_WG, g)
-        _set(
-            boxes,
-            g,
-            (lo[0] - margin, lo[1] - margin, lo[2] - margin),
-            (hi[0] + margin, hi[1] + margin, hi[2] + margin),
-        )
+        _set(boxes, g, lo, hi)
         return
     r, h, c = gf[g, 0], gf[g, 1], gf[g, 2]
-    e0 = _extent(kind, r, h, c, X_WG, g, 0) + margin
-    e1 = _extent(kind, r, h, c, X_WG, g, 1) + margin
-    e2 = _extent(kind, r, h, c, X_WG, g, 2) + margin
+    e0 = _extent(kind, r, h, c, X_WG, g, 0)
+    e1 = _extent(kind, r, h, c, X_WG, g, 1)
+    e2 = _extent(kind, r, h, c, X_WG, g, 2)
     p0, p1, p2 = X_WG[g, 3, 0], X_WG[g, 3, 1], X_WG[g, 3, 2]
     _set(boxes, g, (p0 - e0, p1 - e1, p2 - e2), (p0 + e0, p1 + e1, p2 + e2))
 
@@ -170,7 +167,7 @@ def fcl_box(gi, gf, hv, X_WG, g, boxes):
     identity = _is_identity(X)
     if gi[g, KIND] == HALFSPACE:
         if identity:
-            lo, hi = _halfspace_box(X_WG, g, 0.0)
+            lo, hi = _halfspace_box(X_WG, g)
             _set(boxes, g, lo, hi)
         else:
             _set(boxes, g, (-_INF, -_INF, -_INF), (_INF, _INF, _INF))
@@ -220,10 +217,11 @@ def _sweep_axis(boxes, n):
 
 
 @jitable
-def sweep_and_prune(boxes, n, allowed, order, pairs, ordered=True):
-    """The allowed pairs (a < b, allowed[a, b] ≠ 0) of the first n boxes that overlap (faces
-    touching count), in pairs[:count], sorted if ``ordered``; returns count. ``order`` (n) is
-    the previous sorting (any permutation of 0..n−1), updated."""
+def sweep_and_prune(boxes, n, allowed, order, pairs, reach=0.0, ordered=True):
+    """The allowed pairs (a < b, allowed[a, b] ≠ 0) of the first n boxes that are at most
+    ``reach`` apart (Euclidean distance between the boxes; 0: they overlap, faces touching
+    count), in pairs[:count], sorted if ``ordered``; returns count. ``order`` (n) is the
+    previous sorting (any permutation of 0..n−1), updated."""
     axis = _sweep_axis(boxes, n)
     for i in range(1, n):  # insertion sort by the boxes' minimum along the axis
         g = order[i]
@@ -239,7 +237,7 @@ def sweep_and_prune(boxes, n, allowed, order, pairs, ordered=True):
         end = boxes[a, 3 + axis]
         for j in range(i + 1, n):
             b = order[j]
-            if boxes[b, axis] > end:
+            if boxes[b, axis] > end + reach:
                 break
             if a < b:
                 lo, hi = a, b
@@ -248,10 +246,14 @@ def sweep_and_prune(boxes, n, allowed, order, pairs, ordered=True):
             if allowed[lo, hi] == 0:
                 continue
             apart = False
+            gap2 = 0.0  # (the squared distance between the boxes)
             for k in range(3):
-                if boxes[a, k] > boxes[b, 3 + k] or boxes[b, k] > boxes[a, 3 + k]:
+                gap = max(boxes[a, k] - boxes[b, 3 + k], boxes[b, k] - boxes[a, 3 + k])
+                if gap > reach:
                     apart = True
-            if not apart:
+                elif gap > 0.0:
+                    gap2 += gap * gap
+            if not apart and gap2 <= reach * reach:
                 pairs[count, 0], pairs[count, 1] = lo, hi
                 count += 1
     if not ordered:

@@ -8,6 +8,7 @@ pairs that report one, the pairs compacted alike, and a failure to ``status``: (
 import numpy as np
 
 from mallard._compiled import entry_point
+from mallard.geometry._kernels.bounds import SLACK, distance_bounds
 from mallard.geometry._kernels.broadphase import fcl_box, sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import (
     intersect,
@@ -26,12 +27,22 @@ def _fail(status, code, a, b):
 
 
 @entry_point
-def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, pairs):
-    """The allowed pairs whose boxes overlap, sorted, in pairs[:count]; returns count. The
-    boxes are FCL's if ``fcl`` (FindCollisionCandidates), else the tight boxes grown by
-    ``margin`` (every allowed pair if the margin is infinite)."""
+def proximity_boxes(gi, gf, hv, X_WG, fcl, boxes):
+    """boxes[g] = the box of every geometry g at its pose: FCL's if ``fcl``
+    (FindCollisionCandidates), else its tight box."""
+    for g in range(gi.shape[0]):
+        if fcl:
+            fcl_box(gi, gf, hv, X_WG, g, boxes)
+        else:
+            tight_box(gi, gf, hv, X_WG, g, boxes)
+
+
+@entry_point
+def proximity_candidates(gi, gf, hv, boxes, allowed, reach, order, pairs):
+    """The allowed pairs whose boxes (proximity_boxes') are at most ``reach`` apart (every
+    allowed pair if it is infinite), sorted, in pairs[:count]; returns count."""
     n = gi.shape[0]
-    if margin == np.inf:
+    if reach == np.inf:
         count = 0
         for a in range(n):
             for b in range(a + 1, n):
@@ -39,12 +50,7 @@ def proximity_candidates(gi, gf, hv, X_WG, allowed, margin, fcl, boxes, order, p
                     pairs[count, 0], pairs[count, 1] = a, b
                     count += 1
         return count
-    for g in range(n):
-        if fcl:
-            fcl_box(gi, gf, hv, X_WG, g, boxes)
-        else:
-            tight_box(gi, gf, hv, X_WG, g, margin, boxes)
-    return sweep_and_prune(boxes, n, allowed, order, pairs)
+    return sweep_and_prune(boxes, n, allowed, order, pairs, reach)
 
 
 @entry_point
@@ -72,10 +78,14 @@ def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
 def proximity_signed_distances(gi, gf, hv, X_WG, pairs, count, max_distance, ws, wi, out, status):
     """The signed distances of pairs[:count] (φ, nhat_BA_W, p_ACa, p_BCb per row of out) that
     are at most ``max_distance``; returns their number, or −1 (status set) for an unsupported
-    pair or a failure."""
+    pair or a failure. A pair whose cheap lower bound (kernels.bounds.distance_bounds) exceeds
+    max_distance by more than GJK's and EPA's tolerance (SLACK) is not computed: it could not
+    be found within."""
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
+        if max_distance < np.inf and distance_bounds(gi, gf, X_WG, a, b)[0] > max_distance + SLACK:
+            continue
         code = signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out[k])
         if code < 0:
             return _fail(status, code, a, b)
