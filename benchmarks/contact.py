@@ -179,6 +179,42 @@ def panda_inputs(m, plant, context):
     plant.get_desired_state_input_port(panda).FixValue(context, desired)
 
 
+#: The Go1's stance (hip, thigh, calf angles of each leg) and the height it is dropped from.
+GO1_STANCE = {"hip": 0.0, "thigh": 0.9, "calf": -1.8}
+GO1_HEIGHT = 0.32
+
+
+def build_go1(m, plant):
+    """The Unitree Go1 (example-robot-data; 12 actuators PD-controlled, Kp = 50, Kd = 2,
+    through SAP's PD constraints) in its stance, dropped from 0.32 m onto a ground with
+    friction 1 (stiffness from the penetration allowance), as tests/conformance's scene."""
+    robots = default_robots_dir()
+    parser = m.Parser(plant)
+    parser.package_map().Add("example-robot-data", str(robots.parent))
+    parser.AddModels(str(robots / "go1_description" / "urdf" / "go1.urdf"))
+    plant.RegisterCollisionGeometry(
+        plant.world_body(), m.RigidTransform(), m.HalfSpace(), "ground", m.CoulombFriction(1.0, 1.0)
+    )
+    for i in range(plant.num_actuators()):
+        actuator = plant.get_joint_actuator(m.JointActuatorIndex(i))
+        actuator.set_controller_gains(m.PdControllerGains(p=50.0, d=2.0))
+    plant.Finalize()
+    q0 = plant.GetDefaultPositions()
+    for i, name in enumerate(plant.GetPositionNames(False)):
+        q0[i] = next((a for part, a in GO1_STANCE.items() if part in name), q0[i])
+    q0[6] = GO1_HEIGHT
+    return np.concatenate((q0, np.zeros(plant.num_velocities())))
+
+
+def go1_inputs(m, plant, context):
+    """The PD targets: the stance, zero velocities; no feed-forward actuation."""
+    joints = [plant.get_joint_actuator(m.JointActuatorIndex(i)).joint() for i in range(12)]
+    desired = [next(a for part, a in GO1_STANCE.items() if part in j.name()) for j in joints]
+    port = plant.get_desired_state_input_port(joints[0].model_instance())
+    port.FixValue(context, np.concatenate((desired, np.zeros(12))))
+    plant.get_actuation_input_port().FixValue(context, np.zeros(12))
+
+
 SPHERE_MJCF = """
 <mujoco><option timestep="0.001"/>
   <worldbody><geom type="plane" size="0 0 1" friction="0.5"/>
@@ -211,7 +247,10 @@ def scenes():
     if default_robots_dir() is None:
         print("example-robot-data is not installed: the Panda is left out", file=sys.stderr)
         return out
-    return out + [Scene("Panda push", build_panda, None, ROWS[:2], inputs=panda_inputs)]
+    return out + [
+        Scene("Panda push", build_panda, None, ROWS[:2], inputs=panda_inputs),
+        Scene("Go1 standing", build_go1, None, ROWS[:2], inputs=go1_inputs),
+    ]
 
 
 def drake_style_run(package, scene, row, duration):
