@@ -108,8 +108,9 @@ def _failure(status, time):
         + _NAN_CAUSE,
         _layout.SAP_LINE_SEARCH_NOT_CONVERGED: "NewtonWithBisectionFallback did not converge.",
         _layout.SAP_HESSIAN_NOT_POSITIVE_DEFINITE: "The SAP solver's Hessian is not positive "
-        "definite (its Cholesky factorization failed): the dynamics matrix M + h·D is not "
-        "positive definite.",
+        "definite (its Cholesky factorization failed): either the dynamics matrix M + h·D is "
+        "not positive definite, or the problem data (state, actuation, contact data) holds "
+        f"NaN values. {_NAN_CAUSE}",
     }
     return RuntimeError(messages[status])
 
