@@ -36,6 +36,7 @@ __all__ = ["SingleStatePlant"]
 
 _F64 = np.dtype(np.float64)
 _ndarray = np.ndarray
+_STRIDES_1D = (8,)
 
 
 class SingleStatePlant:
@@ -86,9 +87,12 @@ class SingleStatePlant:
         self._poses_shape, self._M_shape, self._J_shape = (nb, 4, 4), (nv, nv), (6, nv)
         self._inverse_shapes = ((nv, nq), (nv, nv), (nv, nv))  # (the derivatives' outputs)
         self._forward_shapes = ((nv, nq), (nv, nv), (nv, nv), (nv, nu))
-        self._none = np.zeros(0)
         self._origin = np.zeros(3)
         self._kernels = {}  # entry point name → bound kernel
+        # Each method's bound kernel, an attribute (looked up on every call): first a binder,
+        # which binds the entry point for the arguments of its first call and replaces itself.
+        for attribute, name in _ENTRY_POINTS.items():
+            setattr(self, attribute, self._binder(attribute, name))
 
     def plant(self):
         """The MultibodyPlant this SingleStatePlant computes for."""
@@ -119,8 +123,15 @@ class SingleStatePlant:
         return a
 
     def _optional(self, value, shape, name, method):
-        """:meth:`_vector` of ``value``, or an array of length zero (zero) for None."""
-        return self._none if value is None else self._vector(value, shape, name, method)
+        """:meth:`_vector` of ``value``, or None (the kernels take it as zero)."""
+        if value is None or (
+            type(value) is _ndarray
+            and value.dtype is _F64
+            and value.shape == shape
+            and value.strides == _STRIDES_1D
+        ):
+            return value
+        return self._vector(value, shape, name, method)
 
     @staticmethod
     def _out(out, shape, name, method):
@@ -160,17 +171,31 @@ class SingleStatePlant:
     def _kernel(self, name, *samples):
         """The entry point ``name`` bound to (mi, mf, row), for arguments of the types of
         ``samples`` (see mallard._compiled.Kernels.bind)."""
-        fn = self._kernels.get(name)
+        key = (name,) + tuple(a is None for a in samples)  # (None: an input not given)
+        fn = self._kernels.get(key)
         if fn is None:  # (typed by fresh arrays: a sample may be read-only, a view...)
             samples = tuple(np.empty(a.shape) if type(a) is _ndarray else a for a in samples)
             fn = kernels(np.float64).bind(name, self._mi, self._mf, self._row, args=samples)
-            self._kernels[name] = fn
+            self._kernels[key] = fn
         return fn
+
+    def _binder(self, attribute, name):
+        """The first-call stand-in of a bound kernel attribute (see _setup): it binds ``name``
+        for the arguments of its first call, replaces itself with the binding, and calls
+        it."""
+
+        def bind_and_call(*args):
+            fn = self._kernel(name, *args)
+            setattr(self, attribute, fn)
+            return fn(*args)
+
+        return bind_and_call
 
     def _raise(self, method, code, inputs, names):
         """The error of a state's status ``code`` (see the module's docstring)."""
         codes = np.array([code])
-        message = self._batched._describe(codes, [a.reshape(1, -1) for a in inputs], names, 0)
+        rows = [np.zeros((1, 0)) if a is None else a.reshape(1, -1) for a in inputs]
+        message = self._batched._describe(codes, rows, names, 0)
         message = message.replace("[0, ", "[")  # (the state's one row: q[3], not q[0, 3])
         kind = code % KINDS
         if kind == NONFINITE:
@@ -180,18 +205,32 @@ class SingleStatePlant:
         raise self._batched._engine.articulated_inertia_error(code // KINDS)
 
     # ---- kinematics --------------------------------------------------------------------------
+    # (Each method tests its arguments inline, the common case first: a function call per
+    # argument would cost more than the tests; :meth:`_vector`, :meth:`_out` and
+    # :meth:`_outs` convert, or raise, otherwise.)
     def CalcAllBodyPosesInWorld(self, q, *, out=None):
         """X_WB of every body at q: an array (num_bodies, 4, 4) of homogeneous transforms
         [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed by
         BodyIndex."""
-        method = "CalcAllBodyPosesInWorld"
-        q = self._vector(q, self._q_shape, "q", method)
-        X_WB = self._out(out, self._poses_shape, "out", method)
-        fn = self._kernels.get("single_body_poses") or self._kernel("single_body_poses", q, X_WB)
-        code = fn(q, X_WB)
+        if not (
+            type(q) is _ndarray
+            and q.dtype is _F64
+            and q.shape == self._q_shape
+            and q.strides == _STRIDES_1D
+        ):
+            q = self._vector(q, self._q_shape, "q", "CalcAllBodyPosesInWorld")
+        if not (
+            type(out) is _ndarray
+            and out.dtype is _F64
+            and out.shape == self._poses_shape
+            and (flags := out.flags).c_contiguous
+            and flags.writeable
+        ):
+            out = self._out(out, self._poses_shape, "out", "CalcAllBodyPosesInWorld")
+        code = self._body_poses(q, out)
         if code:
-            self._raise(method, code, (q,), ("q",))
-        return X_WB
+            self._raise("CalcAllBodyPosesInWorld", code, (q,), ("q",))
+        return out
 
     def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None, *, out=None):
         """J_V_WBp_W at q (6 × nv): the Jacobian with respect to v (Drake's
@@ -200,29 +239,51 @@ class SingleStatePlant:
         expressed in World, as the plant's CalcJacobianSpatialVelocity(context, kV, frame_B,
         p_BoBp_B, world, world)."""
         method = "CalcJacobianSpatialVelocity"
-        q = self._vector(q, self._q_shape, "q", method)
-        found = self._batched._frame(frame_B)
+        if not (
+            type(q) is _ndarray
+            and q.dtype is _F64
+            and q.shape == self._q_shape
+            and q.strides == _STRIDES_1D
+        ):
+            q = self._vector(q, self._q_shape, "q", method)
+        k, X_BF = self._batched._frame(frame_B)
         p = self._origin if p_BoBp_B is None else self._vector(p_BoBp_B, (3,), "p_BoBp_B", method)
-        J = self._out(out, self._J_shape, "out", method)
-        name = "single_point_jacobian"
-        fn = self._kernels.get(name) or self._kernel(name, q, *found, p, J)
-        code = fn(q, found[0], found[1], p, J)
+        if not (
+            type(out) is _ndarray
+            and out.dtype is _F64
+            and out.shape == self._J_shape
+            and (flags := out.flags).c_contiguous
+            and flags.writeable
+        ):
+            out = self._out(out, self._J_shape, "out", method)
+        code = self._point_jacobian(q, k, X_BF, p, out)
         if code:
             self._raise(method, code, (q, p), ("q", "p_BoBp_B"))
-        return J
+        return out
 
     # ---- dynamics ------------------------------------------------------------------------------
     def CalcMassMatrix(self, q, *, out=None):
         """M(q) (nv × nv), reflected rotor inertias of the actuators on its diagonal (as
         MultibodyPlant.CalcMassMatrix)."""
-        method = "CalcMassMatrix"
-        q = self._vector(q, self._q_shape, "q", method)
-        M = self._out(out, self._M_shape, "out", method)
-        fn = self._kernels.get("single_mass_matrix") or self._kernel("single_mass_matrix", q, M)
-        code = fn(q, M)
+        if not (
+            type(q) is _ndarray
+            and q.dtype is _F64
+            and q.shape == self._q_shape
+            and q.strides == _STRIDES_1D
+        ):
+            q = self._vector(q, self._q_shape, "q", "CalcMassMatrix")
+        if not (
+            type(out) is _ndarray
+            and out.dtype is _F64
+            and out.shape == self._M_shape
+            and (flags := out.flags).c_contiguous
+            and flags.writeable
+        ):
+            out = self._out(out, self._M_shape, "out", "CalcMassMatrix")
+        code = self._mass_matrix(q, out)
         if code:
-            self._raise(method, code, (q,), ("q",))
-        return M
+            self._raise("CalcMassMatrix", code, (q,), ("q",))
+        return out
 
     def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None, *, out=None):
         """The generalized forces tau (nv) that produce ``known_vdot`` at (q, v) with gravity,
@@ -230,25 +291,73 @@ class SingleStatePlant:
         BatchedPlant.CalcInverseDynamics: tau = M·v̇ + C·v − tau_g + D·v − tau_applied."""
         method = "CalcInverseDynamics"
         shape = self._v_shape
-        q = self._vector(q, self._q_shape, "q", method)
-        v = self._vector(v, shape, "v", method)
-        vdot = self._vector(known_vdot, shape, "known_vdot", method)
-        tau_app = self._optional(tau_applied, shape, "tau_applied", method)
-        tau = self._out(out, shape, "out", method)
-        name = "single_inverse_dynamics"
-        fn = self._kernels.get(name) or self._kernel(name, q, v, vdot, tau_app, tau)
-        code = fn(q, v, vdot, tau_app, tau)
+        if not (
+            type(q) is _ndarray
+            and q.dtype is _F64
+            and q.shape == self._q_shape
+            and q.strides == _STRIDES_1D
+        ):
+            q = self._vector(q, self._q_shape, "q", method)
+        if not (
+            type(v) is _ndarray
+            and v.dtype is _F64
+            and v.shape == shape
+            and v.strides == _STRIDES_1D
+        ):
+            v = self._vector(v, shape, "v", method)
+        vdot = known_vdot
+        if not (
+            type(vdot) is _ndarray
+            and vdot.dtype is _F64
+            and vdot.shape == shape
+            and vdot.strides == _STRIDES_1D
+        ):
+            vdot = self._vector(vdot, shape, "known_vdot", method)
+        if not (
+            type(out) is _ndarray
+            and out.dtype is _F64
+            and out.shape == shape
+            and (flags := out.flags).c_contiguous
+            and flags.writeable
+        ):
+            out = self._out(out, shape, "out", method)
+        if tau_applied is None:
+            code = self._inverse_dynamics(q, v, vdot, None, out)
+        else:
+            tau_applied = self._vector(tau_applied, shape, "tau_applied", method)
+            code = self._inverse_dynamics_applied(q, v, vdot, tau_applied, out)
         if code:
             names = ("q", "v", "known_vdot", "tau_applied")
-            self._raise(method, code, (q, v, vdot, tau_app), names)
-        return tau
+            self._raise(method, code, (q, v, vdot, tau_applied), names)
+        return out
 
     def _forward_dynamics_args(self, q, v, tau_applied, actuation, method):
-        q = self._vector(q, self._q_shape, "q", method)
-        v = self._vector(v, self._v_shape, "v", method)
-        tau_app = self._optional(tau_applied, self._v_shape, "tau_applied", method)
-        u = self._optional(actuation, self._u_shape, "actuation", method)
-        return q, v, tau_app, u
+        """(q, v, tau_applied, actuation) checked (see :meth:`_vector`), the last two None if
+        both are (the kernels then take them as zero), else arrays (zero for None)."""
+        if not (
+            type(q) is _ndarray
+            and q.dtype is _F64
+            and q.shape == self._q_shape
+            and q.strides == _STRIDES_1D
+        ):
+            q = self._vector(q, self._q_shape, "q", method)
+        shape = self._v_shape
+        if not (
+            type(v) is _ndarray
+            and v.dtype is _F64
+            and v.shape == shape
+            and v.strides == _STRIDES_1D
+        ):
+            v = self._vector(v, shape, "v", method)
+        if tau_applied is None and actuation is None:
+            return q, v, None, None
+        if tau_applied is None:
+            tau_applied = np.zeros(shape)
+        if actuation is None:
+            actuation = np.zeros(self._u_shape)
+        tau_applied = self._vector(tau_applied, shape, "tau_applied", method)
+        actuation = self._vector(actuation, self._u_shape, "actuation", method)
+        return q, v, tau_applied, actuation
 
     def CalcForwardDynamics(self, q, v, tau_applied=None, actuation=None, *, out=None):
         """The generalized accelerations v̇ (nv) at (q, v), as BatchedPlant.CalcForwardDynamics
@@ -256,13 +365,22 @@ class SingleStatePlant:
         added, ``actuation`` (nu) clamped to the effort limits; None: zero)."""
         method = "CalcForwardDynamics"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
-        vdot = self._out(out, self._v_shape, "out", method)
-        name = "single_forward_dynamics"
-        fn = self._kernels.get(name) or self._kernel(name, *inputs, vdot)
-        code = fn(*inputs, vdot)
+        shape = self._v_shape
+        if not (
+            type(out) is _ndarray
+            and out.dtype is _F64
+            and out.shape == shape
+            and (flags := out.flags).c_contiguous
+            and flags.writeable
+        ):
+            out = self._out(out, shape, "out", method)
+        if inputs[2] is None:
+            code = self._forward_dynamics(*inputs, out)
+        else:
+            code = self._forward_dynamics_applied(*inputs, out)
         if code:
             self._raise(method, code, inputs, ("q", "v", "tau_applied", "actuation"))
-        return vdot
+        return out
 
     # ---- derivatives -------------------------------------------------------------------------
     def CalcInverseDynamicsDerivatives(self, q, v, known_vdot, *, out=None):
@@ -275,9 +393,7 @@ class SingleStatePlant:
         v = self._vector(v, shape, "v", method)
         vdot = self._vector(known_vdot, shape, "known_vdot", method)
         outs = self._outs(out, self._inverse_shapes, method)
-        name = "single_inverse_dynamics_derivatives"
-        fn = self._kernels.get(name) or self._kernel(name, q, v, vdot, *outs)
-        code = fn(q, v, vdot, *outs)
+        code = self._inverse_dynamics_derivatives(q, v, vdot, *outs)
         if code:
             self._raise(method, code, (q, v, vdot), ("q", "v", "known_vdot"))
         return outs
@@ -290,9 +406,26 @@ class SingleStatePlant:
         method = "CalcForwardDynamicsDerivatives"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
         outs = self._outs(out, self._forward_shapes, method)
-        name = "single_forward_dynamics_derivatives"
-        fn = self._kernels.get(name) or self._kernel(name, *inputs, *outs)
-        code = fn(*inputs, *outs)
+        if inputs[2] is None:
+            code = self._forward_dynamics_derivatives(*inputs, *outs)
+        else:
+            code = self._forward_dynamics_derivatives_applied(*inputs, *outs)
         if code:
             self._raise(method, code, inputs, ("q", "v", "tau_applied", "actuation"))
         return outs
+
+
+#: SingleStatePlant's bound kernels: attribute → entry point (kernels.single). The
+#: ``_applied`` ones are bound for arrays of the optional inputs, the others for None.
+_ENTRY_POINTS = {
+    "_body_poses": "single_body_poses",
+    "_point_jacobian": "single_point_jacobian",
+    "_mass_matrix": "single_mass_matrix",
+    "_inverse_dynamics": "single_inverse_dynamics",
+    "_inverse_dynamics_applied": "single_inverse_dynamics",
+    "_forward_dynamics": "single_forward_dynamics",
+    "_forward_dynamics_applied": "single_forward_dynamics",
+    "_inverse_dynamics_derivatives": "single_inverse_dynamics_derivatives",
+    "_forward_dynamics_derivatives": "single_forward_dynamics_derivatives",
+    "_forward_dynamics_derivatives_applied": "single_forward_dynamics_derivatives",
+}

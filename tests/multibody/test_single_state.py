@@ -223,6 +223,40 @@ def test_a_state_that_cannot_be_computed_raises_with_nan_outputs(plant, single, 
         single.CalcAllBodyPosesInWorld(zero)
 
 
+def test_optional_inputs_none_or_given(plant, single, states):
+    """An optional input given as None is zero (its own binding of the kernel), whether the
+    other is given or not; a bad value in one given is named."""
+    q, v, _, tau, u = states
+    for i in range(2):
+        zeros_u = np.zeros_like(u[i])
+        np.testing.assert_array_equal(
+            single.CalcForwardDynamics(q[i], v[i], tau[i]),
+            single.CalcForwardDynamics(q[i], v[i], tau[i], zeros_u),
+        )
+        np.testing.assert_array_equal(
+            single.CalcForwardDynamics(q[i], v[i], None, u[i]),
+            single.CalcForwardDynamics(q[i], v[i], np.zeros_like(v[i]), u[i]),
+        )
+        np.testing.assert_array_equal(
+            single.CalcForwardDynamics(q[i], v[i]),
+            single.CalcForwardDynamics(q[i], v[i], np.zeros_like(v[i]), zeros_u),
+        )
+        for a, b in zip(
+            single.CalcForwardDynamicsDerivatives(q[i], v[i], tau[i]),
+            single.CalcForwardDynamicsDerivatives(q[i], v[i], tau[i], zeros_u),
+            strict=True,
+        ):
+            np.testing.assert_array_equal(a, b)
+    bad = tau[0].copy()
+    bad[1] = np.nan
+    with pytest.raises(ValueError, match=r"CalcInverseDynamics\(\): tau_applied\[1\] = nan"):
+        single.CalcInverseDynamics(q[0], v[0], v[0], bad)
+    bad_u = u[0].copy()
+    bad_u[0] = np.inf
+    with pytest.raises(ValueError, match=r"CalcForwardDynamics\(\): actuation\[0\] = inf"):
+        single.CalcForwardDynamics(q[0], v[0], None, bad_u)
+
+
 def test_an_articulated_inertia_not_positive_definite_raises_the_plants_error():
     plant = MultibodyPlant(0.0)
     body = plant.AddRigidBody("massless", SpatialInertia.Zero())

@@ -6,9 +6,11 @@ Every entry point takes the flat model (``mi``, ``mf``), a ``row`` (a batch row 
 derivative row, kernels.batch: a workspace with its parameter stage, a state x, generalized
 forces, body forces, actuation, a derivative workspace and its outputs; made by
 ``batch_new_row(mi, ws0, row, False)``), the state and inputs as 1-D arrays (an optional input
-of length zero is zero), then the outputs; it returns the state's status code, as the batched
-entry points' (kernels.batch: 0, or NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE with
-their detail), the outputs being NaN in full for a state with a code.
+of length zero, or None, is zero), then the outputs; it returns the state's status code, as
+the batched entry points' (kernels.batch: 0, or NONFINITE, ZERO_QUATERNION,
+NOT_POSITIVE_DEFINITE with their detail), the outputs being NaN in full for a state with a
+code. The cheap test of :func:`_computable` comes first; the code is worked out only for a
+state that fails it.
 
 A state is computed exactly as the batched kernels compute each state (the same stage
 functions in the same order, on the row's plain workspace instead of lanes), so that its
@@ -19,14 +21,18 @@ stage it needs, so that one row serves every entry point.
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from mallard._compiled import entry_point
 from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
+from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels.batch import (
     _begin_derivatives,
     _fill,
     _state_code,
+    value_of,
 )
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.engine import (
@@ -41,7 +47,16 @@ from mallard.multibody._kernels.engine_derivatives import (
 )
 from mallard.multibody._kernels.kinematics import COLUMNS, LAYER_WB, POSES, calc_position_kinematics
 from mallard.multibody._kernels.views import batch_row, derivative_row, model, parameters, workspace
-from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, SIZE, VELOCITIES
+from mallard.multibody._layout import (
+    BIAS,
+    BODY,
+    INERTIAS,
+    JTYPE,
+    POSITIONS,
+    Q_START,
+    SIZE,
+    VELOCITIES,
+)
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _ROW = SIZE["row"]
@@ -53,6 +68,49 @@ def _one(a, width):
     """The 1-D input ``a`` as a batch of its one state, (1, width), or of none, (0, width),
     for an input of length zero (as kernels.batch takes optional inputs)."""
     return reshaped(a, (min(a.shape[0], 1), width))  # (no branch: numba's SSA warns on one)
+
+
+def _given(a, like):
+    """``a``, or for None an array of length zero (like ``like``'s): an optional input may be
+    given as None, which costs the call no array to convert."""
+    return like[0:0] if a is None else a
+
+
+@overload(_given)
+def _given_compiled(a, like):
+    if isinstance(a, types.NoneType):
+        return lambda a, like: like[0:0]
+    return lambda a, like: a
+
+
+@jitable
+def _computable(m, q, a1, a2, a3):
+    """Whether the state has no status code (kernels.batch._check_group): its inputs (1-D
+    arrays) finite and no quaternion's four positions zero; the cheap test before any code is
+    worked out. (x·0 is NaN exactly for a NaN or infinite x, and a NaN survives the sum.)"""
+    s = 0.0
+    for j in range(q.shape[0]):
+        s += value_of(q[j], 0.0) * 0.0
+    for j in range(a1.shape[0]):
+        s += value_of(a1[j], 0.0) * 0.0
+    for j in range(a2.shape[0]):
+        s += value_of(a2[j], 0.0) * 0.0
+    for j in range(a3.shape[0]):
+        s += value_of(a3[j], 0.0) * 0.0
+    if s != s:
+        return False
+    tree = m.tree
+    for k in range(1, m.n):
+        if tree[k, JTYPE] == QUATERNION_FLOATING:
+            i = tree[k, Q_START]
+            if (
+                value_of(q[i], 1.0) == 0.0
+                and value_of(q[i + 1], 1.0) == 0.0
+                and value_of(q[i + 2], 1.0) == 0.0
+                and value_of(q[i + 3], 1.0) == 0.0
+            ):
+                return False
+    return True
 
 
 @jitable
@@ -106,11 +164,11 @@ def single_body_poses(mi, mf, row, q, X_WB):
     """X_WB[b] = the pose of body b in World at q, a 4×4 homogeneous matrix
     [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex)."""
     m, r, params, work = _views(mi, mf, row)
-    none = q[0:0].reshape((0, 1))
-    code = _state_code(m, 0, _one(q, m.nq), none, none, none, _derivative_code(mi, row))
-    if code != 0:
+    none = q[0:0]
+    if not _computable(m, q, none, none, none):
         _nan(X_WB)
-        return code
+        empty = _one(none, 1)
+        return _state_code(m, 0, _one(q, m.nq), empty, empty, empty, _derivative_code(mi, row))
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], POSES, 0)
     X_pc, tree = work.X_pc, m.tree
@@ -132,11 +190,11 @@ def single_body_poses(mi, mf, row, q, X_WB):
 def single_mass_matrix(mi, mf, row, q, M):
     """M = M(q) (nv × nv, reflected rotor inertias included)."""
     m, r, params, work = _views(mi, mf, row)
-    none = q[0:0].reshape((0, 1))
-    code = _state_code(m, 0, _one(q, m.nq), none, none, none, _derivative_code(mi, row))
-    if code != 0:
+    none = q[0:0]
+    if not _computable(m, q, none, none, none):
         _nan(M)
-        return code
+        empty = _one(none, 1)
+        return _state_code(m, 0, _one(q, m.nq), empty, empty, empty, _derivative_code(mi, row))
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, 0)
     calc_body_inertias(m, params, work)
@@ -148,16 +206,16 @@ def single_mass_matrix(mi, mf, row, q, M):
 @jitable(inline=True)
 def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
     """tau = M·v̇ + C·v − tau_g − tau_applied + D·v at (q, v, v̇) (see
-    kernels.batch.batch_inverse_dynamics); ``tau_applied`` of length zero: zero."""
+    kernels.batch.batch_inverse_dynamics); ``tau_applied`` None or of length zero: zero."""
     m, r, params, work = _views(mi, mf, row)
     nq, nv = m.nq, m.nv
-    code = _state_code(
-        m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), _one(tau_applied, nv),
-        _derivative_code(mi, row),
-    )  # fmt: skip
-    if code != 0:
+    tau_applied = _given(tau_applied, q)
+    if not _computable(m, q, v, vdot, tau_applied):
         _nan(tau)
-        return code
+        return _state_code(
+            m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), _one(tau_applied, nv),
+            _derivative_code(mi, row),
+        )  # fmt: skip
     x, tau_app = r.x, r.tau
     _load(q, x, 0)
     _load(v, x, nq)
@@ -174,16 +232,16 @@ def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
 def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
     """vdot = v̇ at (q, v) with gravity, joint damping, reflected rotor inertias, locked
     joints, the generalized forces ``tau_applied`` and the actuation (clamped to the effort
-    limits; see kernels.batch.batch_forward_dynamics); inputs of length zero: zero."""
+    limits; see kernels.batch.batch_forward_dynamics); inputs None or of length zero: zero."""
     m, r, params, work = _views(mi, mf, row)
     nq, nv, nu = m.nq, m.nv, m.nu
-    code = _state_code(
-        m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu),
-        _derivative_code(mi, row),
-    )  # fmt: skip
-    if code != 0:
+    tau_applied, actuation = _given(tau_applied, q), _given(actuation, q)
+    if not _computable(m, q, v, tau_applied, actuation):
         _nan(vdot)
-        return code
+        return _state_code(
+            m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu),
+            _derivative_code(mi, row),
+        )  # fmt: skip
     x = r.x
     _load(q, x, 0)
     _load(v, x, nq)
@@ -204,11 +262,13 @@ def single_point_jacobian(mi, mf, row, q, k, X_BF, p_FQ, J):
     """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed on mobod k's body
     at p_FQ in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
     m, r, params, work = _views(mi, mf, row)
-    none = q[0:0].reshape((0, 1))
-    code = _state_code(m, 0, _one(q, m.nq), _one(p_FQ, 3), none, none, _derivative_code(mi, row))
-    if code != 0:
+    none = q[0:0]
+    if not _computable(m, q, p_FQ, none, none):
         _nan(J)
-        return code
+        empty = _one(none, 1)
+        return _state_code(
+            m, 0, _one(q, m.nq), _one(p_FQ, 3), empty, empty, _derivative_code(mi, row)
+        )
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
     point_jacobian(m, work, k, X_BF, p_FQ, J)
@@ -223,13 +283,13 @@ def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_d
     m = model(mi, mf)
     r, d = _begin_derivatives(mi, row)
     nq, nv = m.nq, m.nv
-    none = q[0:0].reshape((0, 1))
-    code = _state_code(m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), none, d.code)
-    if code != 0:
+    none = q[0:0]
+    if not _computable(m, q, v, vdot, none):
         _nan(dtau_dq)
         _nan(dtau_dv)
         _nan(M)
-        return code
+        empty = _one(none, 1)
+        return _state_code(m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), empty, d.code)
     _load(q, r.x, 0)
     _load(v, r.x, nq)
     drive_inverse_dynamics_derivatives(
@@ -251,9 +311,12 @@ def single_forward_dynamics_derivatives(
     m = model(mi, mf)
     r, d = _begin_derivatives(mi, row)
     nq, nv, nu = m.nq, m.nv, m.nu
-    code = _state_code(
-        m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu), d.code
-    )
+    tau_applied, actuation = _given(tau_applied, q), _given(actuation, q)
+    code = 0
+    if not _computable(m, q, v, tau_applied, actuation):
+        code = _state_code(
+            m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu), d.code
+        )
     if code == 0:
         _load(q, r.x, 0)
         _load(v, r.x, nq)
