@@ -88,6 +88,7 @@ class SingleStatePlant:
         self._inverse_shapes = ((nv, nq), (nv, nv), (nv, nv))  # (the derivatives' outputs)
         self._forward_shapes = ((nv, nq), (nv, nv), (nv, nv), (nv, nu))
         self._origin = np.zeros(3)
+        self._frames_found = batched._frames.get
         self._kernels = {}  # entry point name → bound kernel
         # Each method's bound kernel, an attribute (looked up on every call): first a binder,
         # which binds the entry point for the arguments of its first call and replaces itself.
@@ -246,7 +247,11 @@ class SingleStatePlant:
             and q.strides == _STRIDES_1D
         ):
             q = self._vector(q, self._q_shape, "q", method)
-        k, X_BF = self._batched._frame(frame_B)
+        try:  # (BatchedPlant's frames found so far, then BatchedPlant._frame)
+            found = self._frames_found(frame_B)
+        except TypeError:  # (unhashable: not a Frame, which _frame reports)
+            found = None
+        k, X_BF = found or self._batched._frame(frame_B)
         p = self._origin if p_BoBp_B is None else self._vector(p_BoBp_B, (3,), "p_BoBp_B", method)
         if not (
             type(out) is _ndarray

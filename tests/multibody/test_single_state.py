@@ -178,8 +178,9 @@ def test_argument_errors(plant, single, states):
         single.CalcJacobianSpatialVelocity(q, plant.world_frame(), np.zeros(4))
     with pytest.raises(TypeError, match="must hold float64 numbers"):
         single.CalcMassMatrix(np.full(nq, "a"))
-    with pytest.raises(TypeError, match="frame_B must be a Frame"):
-        single.CalcJacobianSpatialVelocity(q, "F0")
+    for not_a_frame in ("F0", [1], None):  # (hashable or not)
+        with pytest.raises(TypeError, match="frame_B must be a Frame"):
+            single.CalcJacobianSpatialVelocity(q, not_a_frame)
     bad_outs = (
         np.zeros((nv, nv + 1)),
         np.zeros((nv, nv), dtype=np.float32),
