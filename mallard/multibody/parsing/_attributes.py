@@ -75,9 +75,9 @@ def parse_scalar(node, name, diagnostics):
     return values[0] if values else None
 
 
-def parse_vector(node, name, size):
-    """The ``size`` numbers of attribute ``name`` of ``node`` as an array, or None if it is
-    absent. ValueError (as pydrake's) if it does not hold exactly ``size`` numbers."""
+def parse_floats(node, name, size):
+    """The ``size`` numbers of attribute ``name`` of ``node`` as a list of floats, or None if
+    it is absent. ValueError (as pydrake's) if it does not hold exactly ``size`` numbers."""
     text = node.attrib.get(name)
     if text is None:
         return None
@@ -87,7 +87,13 @@ def parse_vector(node, name, size):
             f"{node.file}:{node.line}: error: Expected {size} values for attribute {name} "
             f"got {text}{_finite_hint(text)}"
         )
-    return np.array(values)
+    return values
+
+
+def parse_vector(node, name, size):
+    """parse_floats as an array."""
+    values = parse_floats(node, name, size)
+    return None if values is None else np.array(values)
 
 
 def parse_three_vector(node, name):

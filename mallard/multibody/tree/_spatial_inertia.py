@@ -51,10 +51,11 @@ def _positive(method, name, x):
 
 def _validity_error(m, p, G, G_rows=None, p_rows=None):
     """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is.
-    (``G_rows`` and ``p_rows``, if given, are G and point_mass(p) as nested lists.)"""
+    (``p`` an array or 3 floats; ``G_rows`` and ``p_rows``, if given, are G and
+    point_mass(p) as nested lists: then G may be None.)"""
     if not (math.isfinite(m) and m >= 0):
         return f"mass = {fmt(m)} is negative or not finite."
-    x, y, z = p.tolist()
+    x, y, z = p.tolist() if isinstance(p, np.ndarray) else p
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return f"Position vector {fmt_vector(p)} has non-finite elements."
     # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it;
@@ -71,6 +72,7 @@ def _validity_error(m, p, G, G_rows=None, p_rows=None):
     if could_be_physically_valid_rows(rows):
         return None
     I_SScm = np.array(rows)
+    G = np.asarray(G_rows if G is None else G)
     if np.isfinite(I_SScm).all():
         moments = fmt_vector(np.linalg.eigvalsh(I_SScm))
     else:
