@@ -117,8 +117,8 @@ _IDENTITY = np.eye(3)
 
 def origin_to_transform(node):
     """The pose given by the ``xyz`` and ``rpy`` attributes of ``node`` (zero if absent)."""
-    xyz = parse_vector(node, "xyz", 3)
-    rpy = parse_vector(node, "rpy", 3)
-    xyz = np.zeros(3) if xyz is None else xyz
-    R = _IDENTITY.copy() if rpy is None else matrix_from_rpy(*rpy.tolist())
-    return RigidTransform._make(R, xyz)
+    xyz = parse_floats(node, "xyz", 3)
+    rpy = parse_floats(node, "rpy", 3)
+    p = np.zeros(3) if xyz is None else np.array(xyz)
+    R = _IDENTITY.copy() if rpy is None else matrix_from_rpy(*rpy)
+    return RigidTransform._make(R, p)

@@ -652,24 +652,34 @@ class MultibodyPlant(
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps); the joints' q and v slots and the bodies' mobods."""
         t = self._topology = Topology(mobods, len(self._joints))
+        bodies, joints, n = self._bodies, self._joints, len(mobods)
+        # (rows gathered in lists, made arrays once)
+        tree, jparam = [(0, _joint_types.WELD, 0, 0, 0, 0)] * n, [(0.0, 0.0, 0.0, 0.0)] * n
+        mobod_of_body, mobod_of_joint = [0] * n, [0] * len(joints)
         for k, m in enumerate(mobods):
-            t.mobod_of_body[m.body] = k
-            self._bodies[m.body]._mobod = k
+            mobod_of_body[m.body] = k
+            bodies[m.body]._mobod = k
             if m.joint is None:
-                t.tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
                 continue
-            joint = self._joints[m.joint]
-            t.mobod_of_joint[m.joint] = k
+            joint = joints[m.joint]
+            mobod_of_joint[m.joint] = k
             joint._q_start, joint._v_start = m.q_start, m.v_start
             t.inboard_joint_of_body[m.body] = joint
-            t.tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
-            t.jparam[k] = joint._jparam()
-            if joint.type_name() in ("revolute", "prismatic"):
-                t.jparam[k, :3] = mobilizer_axis(joint, m.reversed)
-            if joint.type_name() == "revolute":
-                t.jparam[k, :3], X_JZ = revolute_turn(t.jparam[k, :3])
-                if X_JZ is not None:
-                    t.z_turns[k] = X_JZ
+            tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
+            row = joint._jparam()
+            kind = joint.kTypeName
+            if kind in ("revolute", "prismatic"):
+                axis = mobilizer_axis(row[:3], m.reversed)
+                if kind == "revolute":
+                    axis, X_JZ = revolute_turn(axis)
+                    if X_JZ is not None:
+                        t.z_turns[k] = X_JZ
+                row = (*axis, row[3])
+            jparam[k] = row
+        t.tree = np.array(tree, dtype=np.int64).reshape(n, 6)
+        t.jparam = np.array(jparam, dtype=float).reshape(n, 4)
+        t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
+        t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
         # Welds get their q and v start: the next free slot after the preceding mobods.
         self._nq = sum(j.num_positions() for j in self._joints)
         self._nv = sum(j.num_velocities() for j in self._joints)

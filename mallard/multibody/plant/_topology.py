@@ -184,29 +184,29 @@ def check_reversed_joints(mobods, joints, instance_names):
             )
 
 
-def mobilizer_axis(joint, reversed_joint):
+def mobilizer_axis(axis, reversed_joint):
     """The unit axis, in the joint's frame F, about (along) which Drake mobilizes a revolute
-    (prismatic) ``joint``: the joint's axis, except when the mobilizer axis u (the joint's,
-    negated if the joint is reversed) has an element u_i exactly 1.0 — as a normalized axis
-    within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
-    exactly, dropping the other (tiny) elements."""
+    (prismatic) joint of unit ``axis`` (3 floats; the result too): the joint's axis, except
+    when the mobilizer axis u (the joint's, negated if the joint is reversed) has an element
+    u_i exactly 1.0 — as a normalized axis within about 1.5e-8 of a coordinate axis does —
+    where Drake uses that coordinate axis exactly, dropping the other (tiny) elements."""
     sign = -1.0 if reversed_joint else 1.0
-    u = (joint._axis * sign).tolist()
+    u = [x * sign for x in axis]
     if 1.0 not in u:
-        return joint._axis.copy()
-    axis = np.zeros(3)
-    axis[u.index(1.0)] = sign
-    return axis
+        return tuple(axis)
+    result = [0.0, 0.0, 0.0]
+    result[u.index(1.0)] = sign
+    return tuple(result)
 
 
 def revolute_turn(axis):
-    """(axis, X_JZ) of a revolute mobilizer about the unit ``axis``: a signed coordinate axis
-    ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any other axis is
-    turned about as the z axis of the mobilizer's frames turned by X_JZ (see :func:`z_turn`),
-    which the parameter stage composes into X_PF and X_MB (plant._engine)."""
-    if np.count_nonzero(axis) == 1:
+    """(axis, X_JZ) of a revolute mobilizer about the unit ``axis`` (3 floats): a signed
+    coordinate axis ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any
+    other axis is turned about as the z axis of the mobilizer's frames turned by X_JZ (see
+    :func:`z_turn`), which the parameter stage composes into X_PF and X_MB (plant._engine)."""
+    if sum(x != 0.0 for x in axis) == 1:
         return axis, None
-    return np.array([0.0, 0.0, 1.0]), z_turn(axis)
+    return (0.0, 0.0, 1.0), z_turn(axis)
 
 
 def z_turn(axis):

@@ -550,5 +550,6 @@ class Joint(ElementChecks, MultibodyElement):
 
     # ---- for the plant -------------------------------------------------------------------
     def _jparam(self):
-        """This joint's row of kinematic constants for the kernels: [axis; screw pitch]."""
-        return np.zeros(4)
+        """This joint's row of kinematic constants for the kernels: (axis; screw pitch), 4
+        floats."""
+        return (0.0, 0.0, 0.0, 0.0)

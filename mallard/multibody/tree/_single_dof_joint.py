@@ -79,7 +79,7 @@ class SingleDofJoint(Joint):
         self._set_damping(context, [self._as_float(damping, "damping", "SetDamping")], "SetDamping")
 
     def _jparam(self):
-        return np.concatenate((self._axis, [self._pitch]))
+        return (*self._axis.tolist(), float(self._pitch))
 
 
 class LimitedSingleDofJoint(SingleDofJoint):

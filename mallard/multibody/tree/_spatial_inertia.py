@@ -153,20 +153,26 @@ class SpatialInertia:
         p = vector3(p_PScm_E, "p_PScm_E")
         I = I_SScm_E._I
         if type(m) is float and p.dtype == np.float64 and I.dtype == np.float64:
-            # (in floats, element by element: the same operations as the arrays')
-            p_rows = point_mass_rows(*p.tolist())
-            (i0, i1, i2), (i3, i4, i5), (i6, i7, i8) = I.tolist()
-            (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = p_rows
-            G = [
-                [i0 / m + q0, i1 / m + q1, i2 / m + q2],
-                [i3 / m + q3, i4 / m + q4, i5 / m + q5],
-                [i6 / m + q6, i7 / m + q7, i8 / m + q8],
-            ]
-            result = SpatialInertia._make(m, p, np.array(G))
-            result._check_physically_valid(G, p_rows)
-        else:
-            result = SpatialInertia._make(m, p, I / m + point_mass(p))
-            result._check_physically_valid()
+            return SpatialInertia._from_central_rows(m, p.tolist(), I.tolist())
+        result = SpatialInertia._make(m, p, I / m + point_mass(p))
+        result._check_physically_valid()
+        return result
+
+    @classmethod
+    def _from_central_rows(cls, m, p, I_rows):
+        """MakeFromCentralInertia in floats (element by element: the arrays' operations) for
+        the float mass ``m`` > 0, p_PScm_E as 3 floats and I_SScm_E as nested lists (rows),
+        unconverted; RuntimeError if the result is not physically valid."""
+        p_rows = point_mass_rows(*p)
+        (i0, i1, i2), (i3, i4, i5), (i6, i7, i8) = I_rows
+        (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = p_rows
+        G = [
+            [i0 / m + q0, i1 / m + q1, i2 / m + q2],
+            [i3 / m + q3, i4 / m + q4, i5 / m + q5],
+            [i6 / m + q6, i7 / m + q7, i8 / m + q8],
+        ]
+        result = cls._make(m, np.array(p, dtype=float), np.array(G))
+        result._check_physically_valid(G, p_rows)
         return result
 
     @staticmethod
