@@ -68,7 +68,11 @@ class _ElementNames(dict):
 
     def __setitem__(self, key, element):
         super().__setitem__(key, element)
-        self.instances.setdefault(key[1], set()).add(key[0])
+        instances = self.instances.get(key[1])
+        if instances is None:
+            self.instances[key[1]] = {key[0]}
+        else:
+            instances.add(key[0])
 
     def __delitem__(self, key):
         super().__delitem__(key)
@@ -81,7 +85,7 @@ class _ElementNames(dict):
 def _ends(joint):
     """The bodies a joint connects (by index), as a key that ignores their order."""
     return frozenset(
-        (int(joint._frame_on_parent._body._index), int(joint._frame_on_child._body._index))
+        (joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value)
     )
 
 
@@ -228,7 +232,7 @@ class MultibodyPlant(
     def _register_name(self, kind, noun, element):
         """Records ``element`` under its (model instance, name); RuntimeError if taken."""
         names = self._names[kind]
-        key = (int(element._model_instance), element._name)
+        key = (element._model_instance._value, element._name)
         if key in names:
             self._check_name_free(kind, noun, element._model_instance, element._name)
         names[key] = element
@@ -323,7 +327,7 @@ class MultibodyPlant(
         if not isinstance(frame, FixedOffsetFrame):
             raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
         self._check_instance(frame._model_instance)
-        key = (int(frame._model_instance), frame._name)
+        key = (frame._model_instance._value, frame._name)
         if key in self._names["Frame"]:
             self._check_name_free("Frame", "frame", frame._model_instance, frame._name)
         if frame._plant is not None:
@@ -623,7 +627,7 @@ class MultibodyPlant(
     def _joint_body_indices(self):
         """(parent body index, child body index) of each joint, as ints."""
         return [
-            (int(j._frame_on_parent._body._index), int(j._frame_on_child._body._index))
+            (j._frame_on_parent._body._index._value, j._frame_on_child._body._index._value)
             for j in self._joints
         ]
 
