@@ -427,9 +427,13 @@ class GeomParser:
         x, y, z = p
         bx, by, bz = X_BG._p.tolist()
         q = (x + bx, y + by, z + bz)
-        before, after = point_mass_rows(x, y, z), point_mass_rows(*q)
+        (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
+        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = point_mass_rows(x, y, z)
+        (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
         G = [
-            [g - b + a for g, b, a in zip(G[i], before[i], after[i], strict=True)] for i in range(3)
+            [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
+            [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
+            [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
         ]
         return mass, q, G
 
@@ -491,14 +495,46 @@ def _moments(G):
 
 
 def _reexpress(R, p, G):
-    """(R·p, R·G·Rᵀ symmetrized) for R and G 3x3 and p 3 floats (nested lists): the
-    arithmetic of SpatialInertia.ReExpress, element by element."""
+    """(R·p, R·G·Rᵀ symmetrized) for R and G 3x3 (nested lists) and p 3 floats: the
+    arithmetic of SpatialInertia.ReExpress, written out in floats."""
     (r0, r1, r2), (r3, r4, r5), (r6, r7, r8) = R
+    (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
     x, y, z = p
     p = (r0 * x + r1 * y + r2 * z, r3 * x + r4 * y + r5 * z, r6 * x + r7 * y + r8 * z)
-    RG = [[r[0] * G[0][j] + r[1] * G[1][j] + r[2] * G[2][j] for j in range(3)] for r in R]  # R·G
-    out = [[a[0] * r[0] + a[1] * r[1] + a[2] * r[2] for r in R] for a in RG]  # (R·G)·Rᵀ
-    return p, [[(out[i][j] + out[j][i]) * 0.5 for j in range(3)] for i in range(3)]
+    # A = R·G, row by row
+    a0, a1, a2 = (
+        r0 * g0 + r1 * g3 + r2 * g6,
+        r0 * g1 + r1 * g4 + r2 * g7,
+        r0 * g2 + r1 * g5 + r2 * g8,
+    )
+    a3, a4, a5 = (
+        r3 * g0 + r4 * g3 + r5 * g6,
+        r3 * g1 + r4 * g4 + r5 * g7,
+        r3 * g2 + r4 * g5 + r5 * g8,
+    )
+    a6, a7, a8 = (
+        r6 * g0 + r7 * g3 + r8 * g6,
+        r6 * g1 + r7 * g4 + r8 * g7,
+        r6 * g2 + r7 * g5 + r8 * g8,
+    )
+    # B = A·Rᵀ: B_ij = A_i · R_j
+    b0, b1, b2 = (
+        a0 * r0 + a1 * r1 + a2 * r2,
+        a0 * r3 + a1 * r4 + a2 * r5,
+        a0 * r6 + a1 * r7 + a2 * r8,
+    )
+    b3, b4, b5 = (
+        a3 * r0 + a4 * r1 + a5 * r2,
+        a3 * r3 + a4 * r4 + a5 * r5,
+        a3 * r6 + a4 * r7 + a5 * r8,
+    )
+    b6, b7, b8 = (
+        a6 * r0 + a7 * r1 + a8 * r2,
+        a6 * r3 + a7 * r4 + a8 * r5,
+        a6 * r6 + a7 * r7 + a8 * r8,
+    )
+    s1, s2, s5 = (b1 + b3) * 0.5, (b2 + b6) * 0.5, (b5 + b7) * 0.5
+    return p, [[b0, s1, s2], [s1, b4, s5], [s2, s5, b8]]
 
 
 def composite_inertia(parts):
