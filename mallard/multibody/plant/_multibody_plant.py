@@ -57,6 +57,8 @@ from mallard.multibody.tree._uniform_gravity_field_element import UniformGravity
 from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
 
+_IDENTITY_TRANSFORM = RigidTransform()
+
 
 class _ElementNames(dict):
     """(model instance, name) -> element of one kind, with ``instances``: name -> the set of
@@ -721,15 +723,21 @@ class MultibodyPlant(
         mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
         com = np.array([b._M_BBo_B._p for b in self._bodies], dtype=float).reshape(nb, 3)
         G = np.array([b._M_BBo_B._G for b in self._bodies], dtype=float).reshape(nb, 3, 3)
-        X_PF = np.zeros((len(self._frames), 4, 3))  # [R; pᵀ] (body frames: identity)
-        X_PF[:, :3] = np.eye(3)
-        for f, frame in enumerate(self._frames):
-            if isinstance(frame, FixedOffsetFrame):
-                X_PF[f, :3] = frame._X_PF._R._R
-                X_PF[f, 3] = frame._X_PF._p
-        damping = np.zeros(self._nv)
-        for j in self._joints:
-            damping[j._v_start : j._v_start + j.num_velocities()] = j._default_damping
+        # X_PF per frame: [R; pᵀ] (body frames: the identity), stacked once.
+        poses = [
+            frame._X_PF if isinstance(frame, FixedOffsetFrame) else _IDENTITY_TRANSFORM
+            for frame in self._frames
+        ]
+        X_PF = np.concatenate(
+            (
+                np.array([X._R._R for X in poses], dtype=float).reshape(-1, 3, 3),
+                np.array([X._p for X in poses], dtype=float).reshape(-1, 1, 3),
+            ),
+            axis=1,
+        )
+        # (the joints' damping in v order: joints in order of their v slots)
+        by_v = sorted(self._joints, key=lambda j: j._v_start)
+        damping = np.concatenate([np.zeros(0)] + [j._default_damping for j in by_v], dtype=float)
         rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
         gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)
