@@ -69,7 +69,7 @@ class _ElementNames(dict):
         self.instances = {}
 
     def __setitem__(self, key, element):
-        super().__setitem__(key, element)
+        dict.__setitem__(self, key, element)
         instances = self.instances.get(key[1])
         if instances is None:
             self.instances[key[1]] = {key[0]}
@@ -708,9 +708,9 @@ class MultibodyPlant(
         count = len(self._instance_names)
         q_of, v_of, u_of = ([[] for _ in range(count)] for _ in range(3))
         for j in self._joints:
-            mi = int(j.model_instance())
-            q_of[mi] += range(j._q_start, j._q_start + j.num_positions())
-            v_of[mi] += range(j._v_start, j._v_start + j.num_velocities())
+            mi, q, v = j._model_instance._value, j._q_start, j._v_start
+            q_of[mi] += range(q, q + j._nq)
+            v_of[mi] += range(v, v + j._nv)
         for a in self._actuators:
             u_of[int(a.model_instance())] += range(a._input_start, a._input_start + a.num_inputs())
         self._instance_q = [np.array(sorted(x), dtype=np.int64) for x in q_of]

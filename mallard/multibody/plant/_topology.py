@@ -32,7 +32,7 @@ _LOOP_ERROR = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Mobod:
     """One mobilized body: its body, its inboard joint (None for World), its parent mobod,
     whether the joint is reversed, and its slots in q and v."""
@@ -253,9 +253,10 @@ def mobilizer_frames(mobods, joints):
         name = joint.name()
         mi = joint.model_instance()
         if kind in ("revolute", "prismatic"):
-            u = joint._axis * (-1.0 if mobod.reversed else 1.0)
-            if 1.0 not in u.tolist():
-                R = RotationMatrix.MakeFromOneVector(u, 2).matrix()
+            sign = -1.0 if mobod.reversed else 1.0
+            u = [x * sign for x in joint._axis.tolist()]
+            if 1.0 not in u:
+                R = RotationMatrix.MakeFromOneVector(np.array(u), 2).matrix()
                 frames.append((f"{name}_{F.name()}_F", F, R, np.zeros(3), mi))
                 frames.append((f"{name}_{M.name()}_M", M, R.copy(), np.zeros(3), mi))
         elif kind == "weld":
