@@ -127,7 +127,7 @@ class _MujocoParser:
         if not node.attrib.keys().isdisjoint(attributes):
             for attribute in attributes:
                 warn_unsupported_attribute(self.diagnostics, node, attribute)
-        if node.children:
+        if node.children and not {child.tag for child in node.children}.isdisjoint(elements):
             for tag in elements:
                 warn_unsupported_element(self.diagnostics, node, tag)
 
@@ -210,7 +210,7 @@ class _MujocoParser:
         if default is None:
             return
         attrib = node.attrib
-        has_orientation = any(name in attrib for name in ORIENTATIONS)
+        has_orientation = not attrib.keys().isdisjoint(ORIENTATIONS)
         for name, value in default.attrib.items():
             if name not in attrib and not (has_orientation and name in ORIENTATIONS):
                 attrib[name] = value

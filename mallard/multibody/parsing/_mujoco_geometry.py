@@ -107,7 +107,9 @@ class Frames:
         pos = self.vector(node, "pos", 3)
         if pos is None:
             pos = np.zeros(3) if X_default is None else X_default.translation()
-        present = [name for name in ORIENTATIONS if name in node.attrib]
+        present = ()
+        if not node.attrib.keys().isdisjoint(ORIENTATIONS):
+            present = [name for name in ORIENTATIONS if name in node.attrib]
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(
