@@ -299,9 +299,9 @@ class MultibodyPlant(
     def _add_element(self, attr, element):
         """Appends ``element`` to the element list ``attr`` (``_joints``...) with the next index
         of its kind and its ordinal (its position in the list)."""
-        elements = getattr(self, attr)
-        element._attach(self, self._next_index[attr], len(elements))
-        self._next_index[attr] += 1
+        elements, index = getattr(self, attr), self._next_index[attr]
+        element._attach(self, index, len(elements))
+        self._next_index[attr] = index + 1
         elements.append(element)
 
     def _remove_element(self, attr, kind, element):
@@ -325,13 +325,17 @@ class MultibodyPlant(
 
     def AddFrame(self, frame):
         """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""
-        self._throw_if_tree_finalized("frames")
+        if self._is_finalized:
+            self._throw_if_tree_finalized("frames")
         if not isinstance(frame, FixedOffsetFrame):
             raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
-        self._check_instance(frame._model_instance)
-        key = (frame._model_instance._value, frame._name)
-        if key in self._names["Frame"]:
-            self._check_name_free("Frame", "frame", frame._model_instance, frame._name)
+        mi = frame._model_instance
+        if type(mi) is not ModelInstanceIndex or not 0 <= mi._value < len(self._instance_names):
+            self._check_instance(mi)
+        key = (mi._value, frame._name)
+        names = self._names["Frame"]
+        if key in names:
+            self._check_name_free("Frame", "frame", mi, frame._name)
         if frame._plant is not None:
             raise RuntimeError(f"AddFrame(): frame '{frame.name()}' was already added to a plant")
         parent = frame._parent_frame
@@ -340,8 +344,8 @@ class MultibodyPlant(
                 f"AddFrame(): the parent frame '{parent.name()}' of frame '{frame.name()}' is not "
                 "part of this MultibodyPlant"
             )
-        self._names["Frame"][key] = frame
-        self._add_frame_unchecked(frame)
+        names[key] = frame
+        self._add_element("_frames", frame)
         return frame
 
     @overloads("joint")
@@ -377,11 +381,13 @@ class MultibodyPlant(
             raise RuntimeError(
                 f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
             )
-        self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
+        names, key = self._names["Joint"], (joint._model_instance._value, joint._name)
+        if key in names:
+            self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
         ends = _ends(joint)
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
-        self._register_name("Joint", "joint", joint)
+        names[key] = joint
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
