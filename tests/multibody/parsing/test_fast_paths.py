@@ -1,8 +1,8 @@
 """The fast paths taken for speed while parsing give what the general paths give: number
 attributes read as C++ streams read them, shared read-only joint defaults, the cached
 half-turn axis of MJCF, MJCF geom inertias computed once per shape and combined in floats,
-validity checks of inertias
-whose sums overflow, and the garbage collector paused only during a parse."""
+validity checks of inertias whose sums overflow, and the garbage collector paused only during
+a parse."""
 
 import gc
 
