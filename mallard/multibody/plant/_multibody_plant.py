@@ -663,7 +663,7 @@ class MultibodyPlant(
     def _build_flat_model(self, mobods):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps); the joints' q and v slots and the bodies' mobods."""
-        t = self._topology = Topology(mobods, len(self._joints))
+        t = self._topology = Topology(mobods)
         bodies, joints, n = self._bodies, self._joints, len(mobods)
         # (rows gathered in lists, made arrays once)
         tree, jparam = [(0, _joint_types.WELD, 0, 0, 0, 0)] * n, [(0.0, 0.0, 0.0, 0.0)] * n

@@ -65,14 +65,12 @@ class Topology:
         "actuator_v", "rpy_pitch", "gravity_mobods",
     )  # fmt: skip
 
-    def __init__(self, mobods, num_joints):
+    def __init__(self, mobods):
         n = len(mobods)
         self.mobods = mobods
-        self.tree = np.zeros((n, 6), dtype=np.int64)
-        self.jparam = np.zeros((n, 4))
+        # (the arrays are set by MultibodyPlant._build_flat_model)
+        self.tree = self.jparam = self.mobod_of_body = self.mobod_of_joint = None
         self.z_turns = {}
-        self.mobod_of_body = np.zeros(n, dtype=np.int64)
-        self.mobod_of_joint = np.zeros(num_joints, dtype=np.int64)
         self.inboard_joint_of_body = [None] * n
         self.mobod_joint = np.array(
             [-1 if m.joint is None else m.joint for m in mobods], dtype=np.int64
