@@ -63,6 +63,14 @@ class TypeSafeIndex:
             value = converted
         self._value = value
 
+    @classmethod
+    def _trusted(cls, value):
+        """The index of the int ``value`` (in C++'s int range), without the constructor's
+        conversion and checks."""
+        index = object.__new__(cls)
+        index._value = value
+        return index
+
     def is_valid(self):
         """True unless the index is invalid (default-constructed or negative)."""
         return self._value >= 0

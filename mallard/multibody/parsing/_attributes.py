@@ -75,9 +75,9 @@ def parse_scalar(node, name, diagnostics):
     return values[0] if values else None
 
 
-def parse_vector(node, name, size):
-    """The ``size`` numbers of attribute ``name`` of ``node`` as an array, or None if it is
-    absent. ValueError (as pydrake's) if it does not hold exactly ``size`` numbers."""
+def parse_floats(node, name, size):
+    """The ``size`` numbers of attribute ``name`` of ``node`` as a list of floats, or None if
+    it is absent. ValueError (as pydrake's) if it does not hold exactly ``size`` numbers."""
     text = node.attrib.get(name)
     if text is None:
         return None
@@ -87,7 +87,13 @@ def parse_vector(node, name, size):
             f"{node.file}:{node.line}: error: Expected {size} values for attribute {name} "
             f"got {text}{_finite_hint(text)}"
         )
-    return np.array(values)
+    return values
+
+
+def parse_vector(node, name, size):
+    """parse_floats as an array."""
+    values = parse_floats(node, name, size)
+    return None if values is None else np.array(values)
 
 
 def parse_three_vector(node, name):
@@ -111,8 +117,8 @@ _IDENTITY = np.eye(3)
 
 def origin_to_transform(node):
     """The pose given by the ``xyz`` and ``rpy`` attributes of ``node`` (zero if absent)."""
-    xyz = parse_vector(node, "xyz", 3)
-    rpy = parse_vector(node, "rpy", 3)
-    xyz = np.zeros(3) if xyz is None else xyz
-    R = _IDENTITY.copy() if rpy is None else matrix_from_rpy(*rpy.tolist())
-    return RigidTransform._make(R, xyz)
+    xyz = parse_floats(node, "xyz", 3)
+    rpy = parse_floats(node, "rpy", 3)
+    p = np.zeros(3) if xyz is None else np.array(xyz)
+    R = _IDENTITY.copy() if rpy is None else matrix_from_rpy(*rpy)
+    return RigidTransform._make(R, p)

@@ -62,15 +62,14 @@ def parse_spatial_inertia(diagnostics, node, X_BBi, mass, moments_and_products):
         return dummy()
     if mass == 0.0 and not any(moments_and_products):
         return SpatialInertia(0.0, np.zeros(3), UnitInertia(0.0, 0.0, 0.0))
-    I_BBcm_B = RotationalInertia._make(np.array(rows, dtype=float))
-    R_BBi = X_BBi._R._R
-    if R_BBi.tolist() != _IDENTITY:  # (re-expressing in the same frame changes no bit)
-        I_BBcm_B = I_BBcm_B.ReExpress(X_BBi.rotation())
+    if X_BBi._R._R.tolist() != _IDENTITY:  # (re-expressing in the same frame changes no bit)
+        I_BBcm_B = RotationalInertia._make(np.array(rows, dtype=float))
+        rows = I_BBcm_B.ReExpress(X_BBi.rotation())._I.tolist()
     if not mass > 0:
         reason = "SetFromRotationalInertia(): condition 'mass > 0' failed."
     else:
-        try:
-            return SpatialInertia.MakeFromCentralInertia(mass, p_BoBcm_B, I_BBcm_B)
+        try:  # (MakeFromCentralInertia, of the floats)
+            return SpatialInertia._from_central_rows(float(mass), p_BoBcm_B.tolist(), rows)
         except RuntimeError as e:
             reason = str(e)
     diagnostics.warning(node, f"While re-expressing as central inertia: {reason}")

@@ -115,7 +115,8 @@ class _Processor:
             )
         workspace = self.workspace
         parse = _format_parser(path)
-        root = workspace.load_file(path)
+        # (URDF and SDFormat documents are read only; MJCF's parser applies defaults to its own)
+        root = workspace.load_file(path, reuse=path.endswith((".urdf", ".URDF", ".sdf", ".SDF")))
         where = self.where
         prefix = workspace.model_name_prefix
         workspace.model_name_prefix = namespace

@@ -215,25 +215,30 @@ _STR = "tag:yaml.org,2002:str"
 
 @functools.cache
 def _memoizing(loader_class):
-    """``loader_class`` that resolves the tag of a plain scalar once per (text, implicit
-    flags) (the resolver is Python, called for every node libyaml composes; a scalar's tag
-    depends on nothing else while no path resolvers are declared)."""
-    yaml = _yaml()
-    tags = {}
+    """``loader_class`` whose resolver calls, made for every node it composes, stay in C
+    while it declares no path resolvers (then a node's tag depends only on its kind, value
+    and implicit flags): ``resolve`` memoized by functools.lru_cache (C), and
+    ``descend_resolver``/``ascend_resolver`` (no-ops without path resolvers) replaced by C
+    callables that do nothing. (libyaml's composer calls the three through the loader's
+    attributes: Python calls cost most of its time.)"""
+    if loader_class.yaml_path_resolvers:
+        return loader_class
+    # (Without path resolvers, resolve reads only class attributes: the class serves as self.)
+    resolve = functools.partial(loader_class.resolve, loader_class)
+    resolve = functools.lru_cache(maxsize=4096)(resolve)
 
     class Loader(loader_class):
-        def resolve(self, kind, value, implicit):
-            if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
-                return super().resolve(kind, value, implicit)
-            key = (value, implicit)
-            tag = tags.get(key)
-            if tag is None:
-                if len(tags) >= 4096:
-                    tags.clear()
-                tag = tags[key] = super().resolve(kind, value, implicit)
-            return tag
+        def __init__(self, stream):
+            super().__init__(stream)
+            self.resolve = resolve
+            self.descend_resolver = _IGNORE_TWO
+            self.ascend_resolver = _IGNORE_NONE
 
     return Loader
+
+
+_IGNORE_TWO = {}.get  # (f(a, b) -> None, in C)
+_IGNORE_NONE = tuple  # (f() -> (), in C)
 
 
 class _Reader:

@@ -28,11 +28,17 @@ from mallard.common._angle_axis import angle_axis_to_matrix
 from mallard.geometry import GeometrySet
 from mallard.geometry._collision_filter import CollisionFilterDeclaration
 from mallard.math import RigidTransform, RotationMatrix
-from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar, parse_vector
+from mallard.multibody.parsing._attributes import (
+    convert_to_doubles,
+    parse_floats,
+    parse_scalar,
+    parse_vector,
+)
 from mallard.multibody.parsing._mujoco_geometry import (
     ORIENTATIONS,
     Frames,
     GeomParser,
+    composite_inertia,
     mesh_assets,
     warn_unsupported_attribute,
     warn_unsupported_element,
@@ -121,7 +127,7 @@ class _MujocoParser:
         if not node.attrib.keys().isdisjoint(attributes):
             for attribute in attributes:
                 warn_unsupported_attribute(self.diagnostics, node, attribute)
-        if node.children:
+        if node.children and not {child.tag for child in node.children}.isdisjoint(elements):
             for tag in elements:
                 warn_unsupported_element(self.diagnostics, node, tag)
 
@@ -204,7 +210,7 @@ class _MujocoParser:
         if default is None:
             return
         attrib = node.attrib
-        has_orientation = any(name in attrib for name in ORIENTATIONS)
+        has_orientation = not attrib.keys().isdisjoint(ORIENTATIONS)
         for name, value in default.attrib.items():
             if name not in attrib and not (has_orientation and name in ORIENTATIONS):
                 attrib[name] = value
@@ -372,9 +378,9 @@ class _MujocoParser:
         geoms = self.parse_geoms(node, compute_inertia, child_class)
         self.at = node
         if compute_inertia:
-            for geom in geoms:
-                if geom.M_GBo_B is not None and geom.M_GBo_B.get_mass() > 0:
-                    M_BBo_B += geom.M_GBo_B
+            M_BBo_B = composite_inertia(
+                g.M_GBo_B for g in geoms if g.M_GBo_B is not None and g.M_GBo_B[0] > 0
+            )
         body = self.add_body(node, name, M_BBo_B)
         self.add_geometries(body, geoms)
         X_PB = self.frames.transform(node)
@@ -443,10 +449,10 @@ class _MujocoParser:
 
     # ---- joints ------------------------------------------------------------------------------
     def limits(self, node, range_name, limited_name):
-        """(limited, [lower, upper]) of a range attribute and its "limited" flag (true,
+        """(limited, [lower, upper] (floats)) of a range attribute and its "limited" flag (true,
         false or auto: limited if a range is given, with the compiler's autolimits)."""
         limited_value = node.get(limited_name, "auto")
-        values = parse_vector(node, range_name, 2)
+        values = parse_floats(node, range_name, 2)
         if limited_value == "true":
             limited = True
         elif limited_value == "false":
@@ -463,22 +469,24 @@ class _MujocoParser:
                 node,
                 f"The '{limited_name}' attribute must be one of 'true', 'false', or 'auto'.",
             )
-        return limited, (np.zeros(2) if values is None else values)
+        return limited, ([0.0, 0.0] if values is None else values)
 
     def parse_joint(self, node, parent, child, X_WC, X_PC, child_class):
         self.at = node
         plant = self.plant
         name = node.get("name", f"{parent.name()}-{child.name()}")
         self.apply_defaults("joint", node.get("class", child_class or "main"), node)
-        pos = parse_vector(node, "pos", 3)
-        X_CJ = RigidTransform(np.zeros(3) if pos is None else pos)
-        X_PJ = X_PC @ X_CJ
-        axis = parse_vector(node, "axis", 3)
-        axis = np.array([0.0, 0.0, 1.0]) if axis is None else axis
-        norm = math.sqrt(axis @ axis)
+        pos = parse_floats(node, "pos", 3)
+        if pos is None:  # (X_PC · identity is X_PC: the joint's frame copies it)
+            X_CJ, X_PJ = RigidTransform(), X_PC
+        else:
+            X_CJ = RigidTransform._make(np.eye(3), np.array(pos))
+            X_PJ = X_PC @ X_CJ
+        x, y, z = parse_floats(node, "axis", 3) or (0.0, 0.0, 1.0)
+        norm = math.sqrt(x * x + y * y + z * z)
         if not norm > 0:
             self.error(node, f"The joint {name} has a zero axis ({node.get('axis')}).")
-        axis = axis / norm
+        axis = np.array([x / norm, y / norm, z / norm])
         damping = self.scalar(node, "damping", 0.0)
         kind = node.get("type", "hinge")
         limited, limits = self.limits(node, "range", "limited")
@@ -507,7 +515,7 @@ class _MujocoParser:
                 else:
                     if self.frames.degree:
                         ref *= math.pi / 180.0
-                        limits = limits * (math.pi / 180.0)
+                        limits = [limit * (math.pi / 180.0) for limit in limits]
                     if ref != 0.0:  # (a zero turn is the identity)
                         X_CJ = X_CJ @ RigidTransform(
                             RotationMatrix._make(angle_axis_to_matrix(ref, axis))
@@ -517,7 +525,8 @@ class _MujocoParser:
                     )
                 if limited:
                     joint.set_position_limits([limits[0]], [limits[1]])
-                joint.set_default_positions([ref])
+                if ref != 0.0:  # (a new joint's default position is 0)
+                    joint.set_default_positions([ref])
             else:
                 self.error(node, f"Unknown joint type {kind}")
         except (RuntimeError, ValueError) as e:
@@ -548,7 +557,7 @@ class _MujocoParser:
         limited, values = self.limits(node, range_name, limited_name)
         if not limited:
             return limit
-        lower, upper = values.tolist()
+        lower, upper = values
         if lower > upper:
             self.warning(
                 node,

@@ -12,6 +12,7 @@ import numpy as np
 
 from mallard.common._angle_axis import angle_axis_to_matrix
 from mallard.common._quaternion import quaternion_product, quaternion_to_matrix
+from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.geometry import (
     Box,
     Capsule,
@@ -24,10 +25,16 @@ from mallard.geometry import (
     Sphere,
 )
 from mallard.math import RigidTransform, RotationMatrix
-from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar, parse_vector
+from mallard.multibody.parsing._attributes import (
+    convert_to_doubles,
+    parse_floats,
+    parse_scalar,
+    parse_vector,
+)
 from mallard.multibody.parsing._geometry import GeometryRecord
 from mallard.multibody.parsing._proximity import checked_friction
-from mallard.multibody.tree import CalcSpatialInertia, SpatialInertia, UnitInertia
+from mallard.multibody.tree import CalcSpatialInertia, SpatialInertia
+from mallard.multibody.tree._rotational_inertia import point_mass_rows
 from mallard.multibody.tree._spatial_inertia import _validity_error
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
@@ -35,14 +42,16 @@ ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 _DEGREE = math.pi / 180.0
 _IDENTITY = np.eye(3).tolist()
+_IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
-_Z = np.array([0.0, 0.0, 1.0])  # (a geom's axis, in its frame)
-_Z.flags.writeable = False
+_Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
 
 
 def _unit(a):
-    v = np.asarray(a, dtype=float)
-    return v / math.sqrt(v.dot(v))  # (np.linalg.norm's arithmetic, without its overhead)
+    """The unit vector of the 3 numbers ``a`` (an array or a sequence), as floats."""
+    x, y, z = a.tolist() if isinstance(a, np.ndarray) else a
+    norm = math.sqrt(x * x + y * y + z * z)
+    return x / norm, y / norm, z / norm
 
 
 @functools.lru_cache(maxsize=256)
@@ -59,20 +68,25 @@ def from_two_vectors(a, b):
     """R taking the direction of ``a`` to that of ``b`` by the smallest rotation (Eigen's
     Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
     ``a``)."""
-    v0, v1 = _unit(a), _unit(b)
-    c = float(v1 @ v0)
+    (x0, y0, z0), (x1, y1, z1) = _unit(a), _unit(b)  # (in floats: numpy's arithmetic)
+    c = x1 * x0 + y1 * y0 + z1 * z0
     if c < -1.0 + _EPS:
         c = max(c, -1.0)
-        x, y, z = _normal_axis(v0.tobytes() + v1.tobytes()).tolist()
+        x, y, z = _normal_axis(np.array([x0, y0, z0, x1, y1, z1]).tobytes()).tolist()
         w2 = (1.0 + c) * 0.5
         s = math.sqrt(1.0 - w2)
-        q = np.array([math.sqrt(w2), x * s, y * s, z * s])
+        w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
     else:
         s = math.sqrt((1.0 + c) * 2.0)
-        (x0, y0, z0), (x1, y1, z1) = v0.tolist(), v1.tolist()
-        cross = (y0 * z1 - z0 * y1, z0 * x1 - x0 * z1, x0 * y1 - y0 * x1)  # v0 × v1
-        q = np.array([s * 0.5, cross[0] / s, cross[1] / s, cross[2] / s])
-    return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+        # (v0 × v1) / s
+        w, x, y, z = (
+            s * 0.5,
+            (y0 * z1 - z0 * y1) / s,
+            (z0 * x1 - x0 * z1) / s,
+            (x0 * y1 - y0 * x1) / s,
+        )
+    R = quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
+    return RotationMatrix._make(np.array(R).reshape(3, 3))
 
 
 class Frames:
@@ -93,7 +107,9 @@ class Frames:
         pos = self.vector(node, "pos", 3)
         if pos is None:
             pos = np.zeros(3) if X_default is None else X_default.translation()
-        present = [name for name in ORIENTATIONS if name in node.attrib]
+        present = ()
+        if not node.attrib.keys().isdisjoint(ORIENTATIONS):
+            present = [name for name in ORIENTATIONS if name in node.attrib]
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(
@@ -104,7 +120,7 @@ class Frames:
             )
         if not present:
             if X_default is None:
-                return RigidTransform(pos)
+                return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
             return RigidTransform(X_default.rotation(), pos)
         return RigidTransform(self.rotation(node, present[0]), pos)
 
@@ -162,7 +178,8 @@ class Frames:
 
 class Geom:
     """A parsed ``<geom>``: pose X_BG in its body, name, shape (None: ignored), color,
-    friction, its spatial inertia M_GBo_B (None unless computed) and its roles."""
+    friction, its spatial inertia M_GBo_B (None unless computed; (mass, p_BoGcm_B, G_GBo_B
+    rows) in floats: see composite_inertia) and its roles."""
 
     __slots__ = ("node", "X_BG", "name", "shape", "rgba", "friction", "M_GBo_B", "visual",
                  "collision")  # fmt: skip
@@ -224,11 +241,15 @@ class GeomParser:
         geom = Geom(node, name)
         kind = node.get("type", "sphere")
         size = convert_to_doubles(node.get("size", ""))
-        fromto = self.frames.vector(node, "fromto", 6)
+        fromto = parse_floats(node, "fromto", 6)
+        length = None
         if fromto is not None:
-            start, end = fromto[:3], fromto[3:]
-            R = from_two_vectors(_Z, end - start)
-            geom.X_BG = RigidTransform(R, (start + end) / 2)
+            x0, y0, z0, x1, y1, z1 = fromto
+            R = from_two_vectors(_Z, (x1 - x0, y1 - y0, z1 - z0))
+            center = np.array([(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2])
+            geom.X_BG = RigidTransform._make(R._R, center)
+            dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
+            length = math.sqrt(dx * dx + dy * dy + dz * dz)
         else:
             geom.X_BG = self.frames.transform(node)
         mesh = node.get("mesh")
@@ -244,10 +265,6 @@ class GeomParser:
                 node, f"geom {name} specified a 'mesh', but this is not allowed for type '{kind}'."
             )
 
-        length = None
-        if fromto is not None:
-            d = fromto[:3] - fromto[3:]
-            length = math.sqrt(d.dot(d))  # (np.linalg.norm's arithmetic, without its overhead)
         try:
             if kind == "plane":
                 geom.shape = HalfSpace()
@@ -387,37 +404,55 @@ class GeomParser:
 
     def _inertia(self, node, geom, mesh):
         """M_GBo_B: the geom's mass (``mass``, or ``density`` (1000) times its volume) spread
-        uniformly through its shape, about the body origin Bo, in the body frame B."""
-        volume, p_GoGcm_G, moments = self._unit_density_inertia(node, geom, mesh)
+        uniformly through its shape, about the body origin Bo, in the body frame B, as
+        (mass, p_BoGcm_B, G_GBo_B rows) in floats (SpatialInertia's ReExpress and Shift,
+        element by element)."""
+        volume, p, moments = self._unit_density_inertia(node, geom, mesh)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
             mass = volume * (1000.0 if density is None else density)
-        G_GGo_G = UnitInertia(*moments)
-        report = _validity_error(mass, p_GoGcm_G, G_GGo_G._I)
+        xx, yy, zz, xy, xz, yz = moments
+        G = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]  # G_GGo_G
+        report = _validity_error(mass, p, None, G)
         if report is not None:
             self.diagnostics.error(
                 node,
                 f"geom {geom.name} Spatial inertia fails SpatialInertia::IsPhysicallyValid()."
                 f"\n{report}",
             )
-        # (checked just above)
-        M_GGo_G = SpatialInertia(mass, p_GoGcm_G, G_GGo_G, skip_validity_check=True)
         X_BG = geom.X_BG
-        M_GGo_B = M_GGo_G
-        if X_BG._R._R.tolist() != _IDENTITY:  # (re-expressing in the same frame changes no value)
-            M_GGo_B = M_GGo_G.ReExpress(X_BG._R)
-        return M_GGo_B.Shift(-X_BG._p)
+        R = X_BG._R._R.tolist()
+        if R != _IDENTITY:  # (re-expressing in the same frame changes no value)
+            p, G = _reexpress(R, p, G)
+        # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
+        x, y, z = p
+        bx, by, bz = X_BG._p.tolist()
+        q = (x + bx, y + by, z + bz)
+        (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
+        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = point_mass_rows(x, y, z)
+        (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
+        G = [
+            [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
+            [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
+            [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
+        ]
+        return mass, q, G
 
     def _unit_density_inertia(self, node, geom, mesh):
-        """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape."""
+        """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape, in
+        floats."""
         shape = geom.shape
         if isinstance(shape, Mesh):
             M = self.mesh_inertia.get(mesh)
             if M is None:
                 M = self._mesh_inertia(node, shape, mesh)
                 self.mesh_inertia[mesh] = M
-            return M.get_mass(), M.get_com(), _moments(M.get_unit_inertia().CopyToFullMatrix3())
+            return (
+                float(M.get_mass()),
+                tuple(M.get_com().tolist()),
+                _moments(M.get_unit_inertia().CopyToFullMatrix3()),
+            )
         key = (type(shape), shape.__getstate__())
         inertia = self.unit_inertia.get(key)
         if inertia is None:
@@ -428,8 +463,7 @@ class GeomParser:
                 _moments(M.get_unit_inertia().CopyToFullMatrix3()),
             )
             self.unit_inertia[key] = inertia
-        volume, p_GoGcm_G, moments = inertia
-        return volume, np.array(p_GoGcm_G), moments
+        return inertia
 
     def _mesh_inertia(self, node, mesh_shape, mesh):
         """The unit-density spatial inertia of a mesh, or of its convex hull (with Drake's
@@ -460,6 +494,63 @@ class GeomParser:
 
 def _moments(G):
     return tuple(G[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]].tolist())
+
+
+def _reexpress(R, p, G):
+    """(R·p, R·G·Rᵀ symmetrized) for R and G 3x3 (nested lists) and p 3 floats: the
+    arithmetic of SpatialInertia.ReExpress, written out in floats."""
+    (r0, r1, r2), (r3, r4, r5), (r6, r7, r8) = R
+    (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
+    x, y, z = p
+    p = (r0 * x + r1 * y + r2 * z, r3 * x + r4 * y + r5 * z, r6 * x + r7 * y + r8 * z)
+    # A = R·G, row by row
+    a0, a1, a2 = (
+        r0 * g0 + r1 * g3 + r2 * g6,
+        r0 * g1 + r1 * g4 + r2 * g7,
+        r0 * g2 + r1 * g5 + r2 * g8,
+    )
+    a3, a4, a5 = (
+        r3 * g0 + r4 * g3 + r5 * g6,
+        r3 * g1 + r4 * g4 + r5 * g7,
+        r3 * g2 + r4 * g5 + r5 * g8,
+    )
+    a6, a7, a8 = (
+        r6 * g0 + r7 * g3 + r8 * g6,
+        r6 * g1 + r7 * g4 + r8 * g7,
+        r6 * g2 + r7 * g5 + r8 * g8,
+    )
+    # B = A·Rᵀ: B_ij = A_i · R_j
+    b0, b1, b2 = (
+        a0 * r0 + a1 * r1 + a2 * r2,
+        a0 * r3 + a1 * r4 + a2 * r5,
+        a0 * r6 + a1 * r7 + a2 * r8,
+    )
+    b3, b4, b5 = (
+        a3 * r0 + a4 * r1 + a5 * r2,
+        a3 * r3 + a4 * r4 + a5 * r5,
+        a3 * r6 + a4 * r7 + a5 * r8,
+    )
+    b6, b7, b8 = (
+        a6 * r0 + a7 * r1 + a8 * r2,
+        a6 * r3 + a7 * r4 + a8 * r5,
+        a6 * r6 + a7 * r7 + a8 * r8,
+    )
+    s1, s2, s5 = (b1 + b3) * 0.5, (b2 + b6) * 0.5, (b5 + b7) * 0.5
+    return p, [[b0, s1, s2], [s1, b4, s5], [s2, s5, b8]]
+
+
+def composite_inertia(parts):
+    """M_BBo_B of the (mass, p_BoScm_B, G_SBo_B rows) ``parts`` (each of positive mass), as
+    SpatialInertia.Zero() += each part computes it."""
+    m, p, G = 0.0, (0.0, 0.0, 0.0), [(0.0, 0.0, 0.0)] * 3
+    for m2, p2, G2 in parts:
+        m1, m = m, m + m2
+        p = [(a * m1 + b * m2) / m for a, b in zip(p, p2, strict=True)]
+        G = [
+            [(a * m1 + b * m2) / m for a, b in zip(r1, r2, strict=True)]
+            for r1, r2 in zip(G, G2, strict=True)
+        ]
+    return SpatialInertia._make(m, np.array(p), np.array(G, dtype=float))
 
 
 def warn_unsupported_attribute(diagnostics, node, attribute):

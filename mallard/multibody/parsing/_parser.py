@@ -295,6 +295,9 @@ class Parser:
             try:
                 root = load(workspace)
                 result = list(parse(workspace, root))
+                # (The document's tree is freed now, by reference counting: alive when the
+                # collector resumes, the first collection would scan every element of it.)
+                del root
                 if registers:
                     register_geometries(plant, workspace.geometries)
                     groups = workspace.filter_groups.resolve(

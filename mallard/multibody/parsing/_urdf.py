@@ -17,6 +17,7 @@ from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.parsing._attributes import (
     convert_to_doubles,
     origin_to_transform,
+    parse_floats,
     parse_scalar,
     parse_vector,
 )
@@ -87,6 +88,7 @@ class _UrdfParser:
         self.plant = workspace.plant
         self.root = root
         self.model_instance = None
+        self.bodies = {}  # link name -> the body this parser added for it
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -175,7 +177,7 @@ class _UrdfParser:
                 M_BBo_B = self.parse_inertial(inertial)
             else:
                 M_BBo_B = SpatialInertia.Zero()
-            body = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+            body = self.bodies[name] = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
         geometries = self.workspace.geometries
         if geometries is None:
             return
@@ -204,6 +206,9 @@ class _UrdfParser:
         """The body of link ``link_name`` ("world": the world body); an error if none."""
         if link_name == WORLD:
             return self.plant.world_body()
+        body = self.bodies.get(link_name)
+        if body is not None:  # (the common case: one of the document's links)
+            return body
         try:
             return self.plant.GetBodyByName(link_name, self.model_instance)
         except RuntimeError:  # (no such body)
@@ -295,13 +300,11 @@ class _UrdfParser:
         X_PB = origin_to_transform(origin) if origin is not None else RigidTransform()
         axis_node = node.find("axis")
         if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
-            axis = parse_vector(axis_node, "xyz", 3)
-            if axis is None:
-                axis = np.array([1.0, 0.0, 0.0])
-            norm = math.sqrt(axis.dot(axis))  # (np.linalg.norm, without its overhead)
+            x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
+            norm = math.sqrt(x * x + y * y + z * z)  # (np.linalg.norm's arithmetic)
             if norm < 1e-8:
                 self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
-            axis = axis / norm
+            axis = np.array([x / norm, y / norm, z / norm])
         else:
             axis = np.array([1.0, 0.0, 0.0])
 

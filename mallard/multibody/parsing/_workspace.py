@@ -52,6 +52,7 @@ class Workspace:
         #: How to undo changes the plant's rollback does not cover (callables, run in reverse
         #: order when the call fails), e.g. a gravity vector set by a model.
         self.undo = []
+        self._documents = {}  # path -> root XmlElement (load_file's reuse)
 
     def load_xml(self, text, file):
         """The root XmlElement of ``text``; a located RuntimeError if it is not well-formed."""
@@ -62,15 +63,22 @@ class Workspace:
             message = str(e).replace("Failed to parse XML:", f"Failed to parse XML {source}:")
             self.diagnostics.error(None, message, file=file, line=e.line)
 
-    def load_file(self, path):
-        """The root XmlElement of the file at ``path``."""
+    def load_file(self, path, reuse=False):
+        """The root XmlElement of the file at ``path``. With ``reuse`` (for a format parser
+        that does not modify the document: URDF, SDFormat), the one this call loaded before
+        from that path, if any (model directives add many copies of a model)."""
+        if reuse and path in self._documents:
+            return self._documents[path]
         try:
             with open(path, "rb") as f:
                 text = f.read()
         except OSError as e:
             reason = "XML_ERROR_FILE_NOT_FOUND" if not os.path.exists(path) else e.strerror
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)
-        return self.load_xml(text, str(path))
+        root = self.load_xml(text, str(path))
+        if reuse:
+            self._documents[path] = root
+        return root
 
     @staticmethod
     def root_dir(element):

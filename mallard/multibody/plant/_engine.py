@@ -14,7 +14,7 @@ import numpy as np
 from mallard._compiled import kernels
 from mallard._scalar import values_or_none
 from mallard.multibody import _joint_types, _layout
-from mallard.multibody._layout import BIAS, BODY, INERTIAS, JTYPE, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, INERTIAS, JTYPE, POSITIONS, VELOCITIES
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
 _F64 = np.dtype(np.float64)
@@ -52,11 +52,12 @@ def _subtree_v_end(tree, nv):
     """Per mobod k, the end of its subtree's dofs: mobods are numbered depth first with their
     dofs in that order, so k's subtree (k and its descendants) is mobods k to k + size − 1
     and its dofs run from k's first to the first dof of mobod k + size (nv past the last)."""
-    n = tree.shape[0]
-    size = np.ones(n, dtype=np.int64)
+    parent, v_start = tree[:, 0].tolist(), tree[:, 3].tolist()
+    n = len(parent)
+    size = [1] * n
     for k in range(n - 1, 0, -1):
-        size[tree[k, 0]] += size[k]
-    return [int(tree[k + size[k], 3]) if k + size[k] < n else nv for k in range(n)]
+        size[parent[k]] += size[k]
+    return [v_start[k + size[k]] if k + size[k] < n else nv for k in range(n)]
 
 
 class EngineCache:
@@ -160,10 +161,8 @@ class Engine:
         for a in plant._actuators:
             actuated_v[a._input_start] = a.joint()._v_start
         enabled = plant._gravity_field._enabled_mask(len(plant._instance_names))
-        gravity_mask = np.zeros(n, dtype=np.int64)
-        for k in range(1, n):
-            body = plant._bodies[plant._topology.tree[k, BODY]]
-            gravity_mask[k] = int(enabled[int(body.model_instance())])
+        gravity_mask = enabled[plant._topology.mobod_instance].astype(np.int64)
+        gravity_mask[0] = 0  # (World)
         self.mi = _layout.build_mi(
             self.sizes,
             {
@@ -176,10 +175,12 @@ class Engine:
         self.mf = np.ascontiguousarray(plant._topology.jparam.reshape(-1))
         self.tables = _layout.MODEL.views(self.mi, self.sizes)
         self.version = 0
+        mobods = plant._topology.mobods
         self.quaternions = tuple(
-            (mobod.q_start, plant._joints[mobod.joint])
-            for k, mobod in enumerate(plant._topology.mobods)
-            if plant._topology.tree[k, JTYPE] == _joint_types.QUATERNION_FLOATING
+            (mobods[k].q_start, plant._joints[mobods[k].joint])
+            for k in np.flatnonzero(
+                plant._topology.tree[:, JTYPE] == _joint_types.QUATERNION_FLOATING
+            ).tolist()
         )
         self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 

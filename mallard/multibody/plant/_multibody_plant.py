@@ -57,6 +57,8 @@ from mallard.multibody.tree._uniform_gravity_field_element import UniformGravity
 from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
 
+_IDENTITY_TRANSFORM = RigidTransform()
+
 
 class _ElementNames(dict):
     """(model instance, name) -> element of one kind, with ``instances``: name -> the set of
@@ -67,8 +69,12 @@ class _ElementNames(dict):
         self.instances = {}
 
     def __setitem__(self, key, element):
-        super().__setitem__(key, element)
-        self.instances.setdefault(key[1], set()).add(key[0])
+        dict.__setitem__(self, key, element)
+        instances = self.instances.get(key[1])
+        if instances is None:
+            self.instances[key[1]] = {key[0]}
+        else:
+            instances.add(key[0])
 
     def __delitem__(self, key):
         super().__delitem__(key)
@@ -81,7 +87,7 @@ class _ElementNames(dict):
 def _ends(joint):
     """The bodies a joint connects (by index), as a key that ignores their order."""
     return frozenset(
-        (int(joint._frame_on_parent._body._index), int(joint._frame_on_child._body._index))
+        (joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value)
     )
 
 
@@ -228,7 +234,7 @@ class MultibodyPlant(
     def _register_name(self, kind, noun, element):
         """Records ``element`` under its (model instance, name); RuntimeError if taken."""
         names = self._names[kind]
-        key = (int(element._model_instance), element._name)
+        key = (element._model_instance._value, element._name)
         if key in names:
             self._check_name_free(kind, noun, element._model_instance, element._name)
         names[key] = element
@@ -293,9 +299,9 @@ class MultibodyPlant(
     def _add_element(self, attr, element):
         """Appends ``element`` to the element list ``attr`` (``_joints``...) with the next index
         of its kind and its ordinal (its position in the list)."""
-        elements = getattr(self, attr)
-        element._attach(self, self._next_index[attr], len(elements))
-        self._next_index[attr] += 1
+        elements, index = getattr(self, attr), self._next_index[attr]
+        element._attach(self, index, len(elements))
+        self._next_index[attr] = index + 1
         elements.append(element)
 
     def _remove_element(self, attr, kind, element):
@@ -319,13 +325,17 @@ class MultibodyPlant(
 
     def AddFrame(self, frame):
         """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""
-        self._throw_if_tree_finalized("frames")
+        if self._is_finalized:
+            self._throw_if_tree_finalized("frames")
         if not isinstance(frame, FixedOffsetFrame):
             raise TypeError(f"AddFrame(): expected a FixedOffsetFrame, got {frame!r}")
-        self._check_instance(frame._model_instance)
-        key = (int(frame._model_instance), frame._name)
-        if key in self._names["Frame"]:
-            self._check_name_free("Frame", "frame", frame._model_instance, frame._name)
+        mi = frame._model_instance
+        if type(mi) is not ModelInstanceIndex or not 0 <= mi._value < len(self._instance_names):
+            self._check_instance(mi)
+        key = (mi._value, frame._name)
+        names = self._names["Frame"]
+        if key in names:
+            self._check_name_free("Frame", "frame", mi, frame._name)
         if frame._plant is not None:
             raise RuntimeError(f"AddFrame(): frame '{frame.name()}' was already added to a plant")
         parent = frame._parent_frame
@@ -334,8 +344,8 @@ class MultibodyPlant(
                 f"AddFrame(): the parent frame '{parent.name()}' of frame '{frame.name()}' is not "
                 "part of this MultibodyPlant"
             )
-        self._names["Frame"][key] = frame
-        self._add_frame_unchecked(frame)
+        names[key] = frame
+        self._add_element("_frames", frame)
         return frame
 
     @overloads("joint")
@@ -371,11 +381,13 @@ class MultibodyPlant(
             raise RuntimeError(
                 f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
             )
-        self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
+        names, key = self._names["Joint"], (joint._model_instance._value, joint._name)
+        if key in names:
+            self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
         ends = _ends(joint)
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
-        self._register_name("Joint", "joint", joint)
+        names[key] = joint
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
@@ -623,7 +635,7 @@ class MultibodyPlant(
     def _joint_body_indices(self):
         """(parent body index, child body index) of each joint, as ints."""
         return [
-            (int(j._frame_on_parent._body._index), int(j._frame_on_child._body._index))
+            (j._frame_on_parent._body._index._value, j._frame_on_child._body._index._value)
             for j in self._joints
         ]
 
@@ -651,25 +663,35 @@ class MultibodyPlant(
     def _build_flat_model(self, mobods):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps); the joints' q and v slots and the bodies' mobods."""
-        t = self._topology = Topology(mobods, len(self._joints))
+        t = self._topology = Topology(mobods)
+        bodies, joints, n = self._bodies, self._joints, len(mobods)
+        # (rows gathered in lists, made arrays once)
+        tree, jparam = [(0, _joint_types.WELD, 0, 0, 0, 0)] * n, [(0.0, 0.0, 0.0, 0.0)] * n
+        mobod_of_body, mobod_of_joint = [0] * n, [0] * len(joints)
         for k, m in enumerate(mobods):
-            t.mobod_of_body[m.body] = k
-            self._bodies[m.body]._mobod = k
+            mobod_of_body[m.body] = k
+            bodies[m.body]._mobod = k
             if m.joint is None:
-                t.tree[k] = (0, _joint_types.WELD, 0, 0, 0, 0)
                 continue
-            joint = self._joints[m.joint]
-            t.mobod_of_joint[m.joint] = k
+            joint = joints[m.joint]
+            mobod_of_joint[m.joint] = k
             joint._q_start, joint._v_start = m.q_start, m.v_start
             t.inboard_joint_of_body[m.body] = joint
-            t.tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
-            t.jparam[k] = joint._jparam()
-            if joint.type_name() in ("revolute", "prismatic"):
-                t.jparam[k, :3] = mobilizer_axis(joint, m.reversed)
-            if joint.type_name() == "revolute":
-                t.jparam[k, :3], X_JZ = revolute_turn(t.jparam[k, :3])
-                if X_JZ is not None:
-                    t.z_turns[k] = X_JZ
+            tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
+            row = joint._jparam()
+            kind = joint.kTypeName
+            if kind in ("revolute", "prismatic"):
+                axis = mobilizer_axis(row[:3], m.reversed)
+                if kind == "revolute":
+                    axis, X_JZ = revolute_turn(axis)
+                    if X_JZ is not None:
+                        t.z_turns[k] = X_JZ
+                row = (*axis, row[3])
+            jparam[k] = row
+        t.tree = np.array(tree, dtype=np.int64).reshape(n, 6)
+        t.jparam = np.array(jparam, dtype=float).reshape(n, 4)
+        t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
+        t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
         # Welds get their q and v start: the next free slot after the preceding mobods.
         self._nq = sum(j.num_positions() for j in self._joints)
         self._nv = sum(j.num_velocities() for j in self._joints)
@@ -692,9 +714,9 @@ class MultibodyPlant(
         count = len(self._instance_names)
         q_of, v_of, u_of = ([[] for _ in range(count)] for _ in range(3))
         for j in self._joints:
-            mi = int(j.model_instance())
-            q_of[mi] += range(j._q_start, j._q_start + j.num_positions())
-            v_of[mi] += range(j._v_start, j._v_start + j.num_velocities())
+            mi, q, v = j._model_instance._value, j._q_start, j._v_start
+            q_of[mi] += range(q, q + j._nq)
+            v_of[mi] += range(v, v + j._nv)
         for a in self._actuators:
             u_of[int(a.model_instance())] += range(a._input_start, a._input_start + a.num_inputs())
         self._instance_q = [np.array(sorted(x), dtype=np.int64) for x in q_of]
@@ -707,15 +729,21 @@ class MultibodyPlant(
         mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
         com = np.array([b._M_BBo_B._p for b in self._bodies], dtype=float).reshape(nb, 3)
         G = np.array([b._M_BBo_B._G for b in self._bodies], dtype=float).reshape(nb, 3, 3)
-        X_PF = np.zeros((len(self._frames), 4, 3))  # [R; pᵀ] (body frames: identity)
-        X_PF[:, :3] = np.eye(3)
-        for f, frame in enumerate(self._frames):
-            if isinstance(frame, FixedOffsetFrame):
-                X_PF[f, :3] = frame._X_PF._R._R
-                X_PF[f, 3] = frame._X_PF._p
-        damping = np.zeros(self._nv)
-        for j in self._joints:
-            damping[j._v_start : j._v_start + j.num_velocities()] = j._default_damping
+        # X_PF per frame: [R; pᵀ] (body frames: the identity), stacked once.
+        poses = [
+            frame._X_PF if isinstance(frame, FixedOffsetFrame) else _IDENTITY_TRANSFORM
+            for frame in self._frames
+        ]
+        X_PF = np.concatenate(
+            (
+                np.array([X._R._R for X in poses], dtype=float).reshape(-1, 3, 3),
+                np.array([X._p for X in poses], dtype=float).reshape(-1, 1, 3),
+            ),
+            axis=1,
+        )
+        # (the joints' damping in v order: joints in order of their v slots)
+        by_v = sorted(self._joints, key=lambda j: j._v_start)
+        damping = np.concatenate([np.zeros(0)] + [j._default_damping for j in by_v], dtype=float)
         rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
         gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)

@@ -32,7 +32,7 @@ _LOOP_ERROR = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Mobod:
     """One mobilized body: its body, its inboard joint (None for World), its parent mobod,
     whether the joint is reversed, and its slots in q and v."""
@@ -65,14 +65,12 @@ class Topology:
         "actuator_v", "rpy_pitch", "gravity_mobods",
     )  # fmt: skip
 
-    def __init__(self, mobods, num_joints):
+    def __init__(self, mobods):
         n = len(mobods)
         self.mobods = mobods
-        self.tree = np.zeros((n, 6), dtype=np.int64)
-        self.jparam = np.zeros((n, 4))
+        # (the arrays are set by MultibodyPlant._build_flat_model)
+        self.tree = self.jparam = self.mobod_of_body = self.mobod_of_joint = None
         self.z_turns = {}
-        self.mobod_of_body = np.zeros(n, dtype=np.int64)
-        self.mobod_of_joint = np.zeros(num_joints, dtype=np.int64)
         self.inboard_joint_of_body = [None] * n
         self.mobod_joint = np.array(
             [-1 if m.joint is None else m.joint for m in mobods], dtype=np.int64
@@ -184,29 +182,29 @@ def check_reversed_joints(mobods, joints, instance_names):
             )
 
 
-def mobilizer_axis(joint, reversed_joint):
+def mobilizer_axis(axis, reversed_joint):
     """The unit axis, in the joint's frame F, about (along) which Drake mobilizes a revolute
-    (prismatic) ``joint``: the joint's axis, except when the mobilizer axis u (the joint's,
-    negated if the joint is reversed) has an element u_i exactly 1.0 — as a normalized axis
-    within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
-    exactly, dropping the other (tiny) elements."""
+    (prismatic) joint of unit ``axis`` (3 floats; the result too): the joint's axis, except
+    when the mobilizer axis u (the joint's, negated if the joint is reversed) has an element
+    u_i exactly 1.0 — as a normalized axis within about 1.5e-8 of a coordinate axis does —
+    where Drake uses that coordinate axis exactly, dropping the other (tiny) elements."""
     sign = -1.0 if reversed_joint else 1.0
-    u = (joint._axis * sign).tolist()
+    u = [x * sign for x in axis]
     if 1.0 not in u:
-        return joint._axis.copy()
-    axis = np.zeros(3)
-    axis[u.index(1.0)] = sign
-    return axis
+        return tuple(axis)
+    result = [0.0, 0.0, 0.0]
+    result[u.index(1.0)] = sign
+    return tuple(result)
 
 
 def revolute_turn(axis):
-    """(axis, X_JZ) of a revolute mobilizer about the unit ``axis``: a signed coordinate axis
-    ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any other axis is
-    turned about as the z axis of the mobilizer's frames turned by X_JZ (see :func:`z_turn`),
-    which the parameter stage composes into X_PF and X_MB (plant._engine)."""
-    if np.count_nonzero(axis) == 1:
+    """(axis, X_JZ) of a revolute mobilizer about the unit ``axis`` (3 floats): a signed
+    coordinate axis ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any
+    other axis is turned about as the z axis of the mobilizer's frames turned by X_JZ (see
+    :func:`z_turn`), which the parameter stage composes into X_PF and X_MB (plant._engine)."""
+    if sum(x != 0.0 for x in axis) == 1:
         return axis, None
-    return np.array([0.0, 0.0, 1.0]), z_turn(axis)
+    return (0.0, 0.0, 1.0), z_turn(axis)
 
 
 def z_turn(axis):
@@ -253,9 +251,10 @@ def mobilizer_frames(mobods, joints):
         name = joint.name()
         mi = joint.model_instance()
         if kind in ("revolute", "prismatic"):
-            u = joint._axis * (-1.0 if mobod.reversed else 1.0)
-            if 1.0 not in u.tolist():
-                R = RotationMatrix.MakeFromOneVector(u, 2).matrix()
+            sign = -1.0 if mobod.reversed else 1.0
+            u = [x * sign for x in joint._axis.tolist()]
+            if 1.0 not in u:
+                R = RotationMatrix.MakeFromOneVector(np.array(u), 2).matrix()
                 frames.append((f"{name}_{F.name()}_F", F, R, np.zeros(3), mi))
                 frames.append((f"{name}_{M.name()}_M", M, R.copy(), np.zeros(3), mi))
         elif kind == "weld":

@@ -45,6 +45,7 @@ def to_float(value):
 
 
 _CONSTANTS = {}
+_JOINT_DEFAULTS = {}  # (nq, nv) -> a new joint's limits, default positions and damping
 
 
 def constant(n, value):
@@ -167,11 +168,16 @@ class Joint(ElementChecks, MultibodyElement):
         self._frame_on_child = frame_on_child
         # Read-only arrays that new joints share (setters replace them, never write).
         nq, nv = self._nq, self._nv
-        self._pos_lower, self._pos_upper = constant(nq, -_INF), constant(nq, _INF)
-        self._vel_lower = self._acc_lower = constant(nv, -_INF)
-        self._vel_upper = self._acc_upper = constant(nv, _INF)
+        defaults = _JOINT_DEFAULTS.get((nq, nv))
+        if defaults is None:
+            defaults = _JOINT_DEFAULTS[nq, nv] = (
+                constant(nq, -_INF), constant(nq, _INF), constant(nv, -_INF), constant(nv, _INF),
+                constant(nv, 0.0),
+            )  # fmt: skip
+        self._pos_lower, self._pos_upper, lower, upper, self._default_damping = defaults
+        self._vel_lower = self._acc_lower = lower
+        self._vel_upper = self._acc_upper = upper
         self._default_q = self._zero_configuration()
-        self._default_damping = constant(nv, 0.0)
         self._random_q = None  # the random distribution of q (set_random_*), Expressions
         # Slots in q and v, assigned by the plant at Finalize().
         self._q_start = None
@@ -550,5 +556,6 @@ class Joint(ElementChecks, MultibodyElement):
 
     # ---- for the plant -------------------------------------------------------------------
     def _jparam(self):
-        """This joint's row of kinematic constants for the kernels: [axis; screw pitch]."""
-        return np.zeros(4)
+        """This joint's row of kinematic constants for the kernels: (axis; screw pitch), 4
+        floats."""
+        return (0.0, 0.0, 0.0, 0.0)

@@ -38,7 +38,7 @@ class MultibodyElement:
         reused, even if an element is removed) and its ordinal (its position among the plant's
         elements of its kind, which the plant's arrays of that kind are indexed by)."""
         self._plant = plant
-        self._index = self._index_type(index)
+        self._index = self._index_type._trusted(index)
         self._ordinal = ordinal
 
     def index(self):

@@ -33,9 +33,12 @@ class SingleDofJoint(Joint):
         pos_upper_limit=np.inf,
     ):
         super().__init__(name, frame_on_parent, frame_on_child)
-        lower = self._as_float(pos_lower_limit, "pos_lower_limit", "__init__")
-        upper = self._as_float(pos_upper_limit, "pos_upper_limit", "__init__")
-        d = self._as_float(damping, "damping", "__init__")
+        if type(pos_lower_limit) is float and type(pos_upper_limit) is float:  # (the common case)
+            lower, upper = pos_lower_limit, pos_upper_limit
+        else:
+            lower = self._as_float(pos_lower_limit, "pos_lower_limit", "__init__")
+            upper = self._as_float(pos_upper_limit, "pos_upper_limit", "__init__")
+        d = damping if type(damping) is float else self._as_float(damping, "damping", "__init__")
         if type(lower) is float and type(upper) is float and lower <= upper:
             if lower != -math.inf or upper != math.inf:
                 self._pos_lower, self._pos_upper = np.array([lower]), np.array([upper])
@@ -79,7 +82,7 @@ class SingleDofJoint(Joint):
         self._set_damping(context, [self._as_float(damping, "damping", "SetDamping")], "SetDamping")
 
     def _jparam(self):
-        return np.concatenate((self._axis, [self._pitch]))
+        return (*self._axis.tolist(), float(self._pitch))
 
 
 class LimitedSingleDofJoint(SingleDofJoint):

@@ -51,10 +51,11 @@ def _positive(method, name, x):
 
 def _validity_error(m, p, G, G_rows=None, p_rows=None):
     """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is.
-    (``G_rows`` and ``p_rows``, if given, are G and point_mass(p) as nested lists.)"""
+    (``p`` an array or 3 floats; ``G_rows`` and ``p_rows``, if given, are G and
+    point_mass(p) as nested lists: then G may be None.)"""
     if not (math.isfinite(m) and m >= 0):
         return f"mass = {fmt(m)} is negative or not finite."
-    x, y, z = p.tolist()
+    x, y, z = p.tolist() if isinstance(p, np.ndarray) else p
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return f"Position vector {fmt_vector(p)} has non-finite elements."
     # I_SScm = (G − point_mass(p))·m, element by element in floats (as numpy computes it;
@@ -71,6 +72,7 @@ def _validity_error(m, p, G, G_rows=None, p_rows=None):
     if could_be_physically_valid_rows(rows):
         return None
     I_SScm = np.array(rows)
+    G = np.asarray(G_rows if G is None else G)
     if np.isfinite(I_SScm).all():
         moments = fmt_vector(np.linalg.eigvalsh(I_SScm))
     else:
@@ -151,20 +153,26 @@ class SpatialInertia:
         p = vector3(p_PScm_E, "p_PScm_E")
         I = I_SScm_E._I
         if type(m) is float and p.dtype == np.float64 and I.dtype == np.float64:
-            # (in floats, element by element: the same operations as the arrays')
-            p_rows = point_mass_rows(*p.tolist())
-            (i0, i1, i2), (i3, i4, i5), (i6, i7, i8) = I.tolist()
-            (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = p_rows
-            G = [
-                [i0 / m + q0, i1 / m + q1, i2 / m + q2],
-                [i3 / m + q3, i4 / m + q4, i5 / m + q5],
-                [i6 / m + q6, i7 / m + q7, i8 / m + q8],
-            ]
-            result = SpatialInertia._make(m, p, np.array(G))
-            result._check_physically_valid(G, p_rows)
-        else:
-            result = SpatialInertia._make(m, p, I / m + point_mass(p))
-            result._check_physically_valid()
+            return SpatialInertia._from_central_rows(m, p.tolist(), I.tolist())
+        result = SpatialInertia._make(m, p, I / m + point_mass(p))
+        result._check_physically_valid()
+        return result
+
+    @classmethod
+    def _from_central_rows(cls, m, p, I_rows):
+        """MakeFromCentralInertia in floats (element by element: the arrays' operations) for
+        the float mass ``m`` > 0, p_PScm_E as 3 floats and I_SScm_E as nested lists (rows),
+        unconverted; RuntimeError if the result is not physically valid."""
+        p_rows = point_mass_rows(*p)
+        (i0, i1, i2), (i3, i4, i5), (i6, i7, i8) = I_rows
+        (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = p_rows
+        G = [
+            [i0 / m + q0, i1 / m + q1, i2 / m + q2],
+            [i3 / m + q3, i4 / m + q4, i5 / m + q5],
+            [i6 / m + q6, i7 / m + q7, i8 / m + q8],
+        ]
+        result = cls._make(m, np.array(p, dtype=float), np.array(G))
+        result._check_physically_valid(G, p_rows)
         return result
 
     @staticmethod

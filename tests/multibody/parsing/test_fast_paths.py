@@ -1,13 +1,15 @@
 """The fast paths taken for speed while parsing give what the general paths give: number
 attributes read as C++ streams read them, shared read-only joint defaults, the cached
-half-turn axis of MJCF, MJCF geom inertias computed once per shape, validity checks of inertias
-whose sums overflow, and the garbage collector paused only during a parse."""
+half-turn axis of MJCF, MJCF geom inertias computed once per shape and combined in floats,
+validity checks of inertias whose sums overflow, and the garbage collector paused only during
+a parse."""
 
 import gc
 
 import numpy as np
 import pytest
 
+from mallard.common.eigen_geometry import Quaternion
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.parsing import Parser
 from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar
@@ -182,6 +184,35 @@ MJCF_GEOMS = """<mujoco model="m"><worldbody>
 <geom type="box" size="0.1 0.2 0.3" quat="1 1 0 0" density="10"/>
 <geom type="cylinder" size="0.1 0.2" euler="0 0 0"/></body>
 </worldbody></mujoco>"""
+
+
+def test_mjcf_inertia_arithmetic_in_floats_equals_spatial_inertia_operations():
+    from mallard.multibody.parsing._mujoco_geometry import _reexpress, composite_inertia
+    from mallard.multibody.tree import UnitInertia
+
+    rng = np.random.default_rng(3)
+    parts, total = [], SpatialInertia.Zero()
+    for _ in range(5):
+        q = rng.normal(size=4)
+        R = RotationMatrix(Quaternion(q / np.linalg.norm(q)))
+        m, p = float(rng.uniform(0.1, 5)), rng.uniform(-1, 1, 3)
+        G = UnitInertia(*rng.uniform(1, 2, 3)).ReExpress(RotationMatrix.MakeZRotation(1.0))
+        M = SpatialInertia(m, p, G, skip_validity_check=True)
+        p_R, G_R = _reexpress(R.matrix().tolist(), p.tolist(), G.CopyToFullMatrix3().tolist())
+        M_R = M.ReExpress(R)
+        np.testing.assert_allclose(p_R, M_R.get_com(), atol=1e-15)
+        np.testing.assert_allclose(G_R, M_R.get_unit_inertia().CopyToFullMatrix3(), atol=1e-15)
+        parts.append((m, tuple(p_R), G_R))
+        total += M_R
+    M = composite_inertia(parts)
+    assert M.get_mass() == total.get_mass()
+    np.testing.assert_allclose(M.get_com(), total.get_com(), atol=1e-15)
+    np.testing.assert_allclose(
+        M.get_unit_inertia().CopyToFullMatrix3(),
+        total.get_unit_inertia().CopyToFullMatrix3(),
+        atol=1e-15,
+    )
+    assert composite_inertia([]).get_mass() == 0.0
 
 
 def test_mjcf_geom_inertias_computed_once_per_shape_equal_computing_each():
