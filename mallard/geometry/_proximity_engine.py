@@ -16,6 +16,7 @@ from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._geometry_instance import Role
 from mallard.geometry._mesh import Convex, Mesh
 from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
+from mallard.systems.framework._system import system_scalar_type
 
 #: (the code, the shape's measures in gf) by shape class.
 _PRIMITIVES = {
@@ -94,6 +95,7 @@ class ProximityModel:
 
     def __init__(self, scene_graph):
         sg = scene_graph
+        self.scalar_type = system_scalar_type(sg)
         self.ids = sorted(g.id for g in sg._geometries.values() if Role.kProximity in g.properties)
         self.index = {g: i for i, g in enumerate(self.ids)}
         geometries = [sg._geometries[g] for g in self.ids]
@@ -217,20 +219,26 @@ class ProximityModel:
 
     def candidates(self, X_WG, allowed, reach, fcl=False):
         """The number of allowed pairs, in self.pairs (sorted), whose boxes are at most
+        ``reach`` apart (:meth:`kept_candidates`', copied where the kernels may reorder
+        them)."""
+        pairs = self.kept_candidates(X_WG, allowed, reach, fcl)
+        self.pairs[: len(pairs)] = pairs
+        return len(pairs)
+
+    def kept_candidates(self, X_WG, allowed, reach, fcl=False):
+        """The allowed pairs (k × 2, sorted; not to be changed) whose boxes are at most
         ``reach`` apart (every allowed pair for an infinite reach): FCL's boxes if ``fcl``,
         else the tight boxes. The broadphase runs once per poses X_WG and filter matrix
         ``allowed`` (arrays never changed once made): its boxes and pairs are kept with the
         poses, as Drake updates its broadphase when the poses change, not per query."""
-        reach, fcl = float(reach), bool(fcl)
         kept, boxes_of, found = self.broadphase_at
         if kept is not X_WG or len(found) > 8:
             boxes_of, found = {}, {}
             self.broadphase_at = (X_WG, boxes_of, found)
         entry = found.get((reach, fcl))
         if entry is not None and entry[0] is allowed:
-            pairs = entry[1]
-            self.pairs[: len(pairs)] = pairs
-            return len(pairs)
+            return entry[1]
+        reach, fcl = float(reach), bool(fcl)
         boxes = boxes_of.get(fcl)
         if boxes is None and reach != np.inf:
             X = X_WG if X_WG.dtype != object else _values(X_WG)
@@ -238,8 +246,8 @@ class ProximityModel:
             self.call("proximity_boxes", X, fcl, boxes)
         count = self.call("proximity_candidates", self.boxes if boxes is None else boxes,
                           allowed, reach, self.order, self.pairs)  # fmt: skip
-        found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
-        return count
+        pairs = found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
+        return pairs[1]
 
 
 def _values(a):

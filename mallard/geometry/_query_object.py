@@ -137,8 +137,10 @@ class QueryObject:
             else:
                 X_WG = model.poses(self._frame_poses(model))
                 model.poses_of[context] = (key, X_WG)
-            filters = sg._context_filters(context, mutable=False)
-        return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
+            # (The Context is this SceneGraph's: the query port that made this QueryObject
+            # validated it.)
+            filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
+        return model, X_WG, model.allowed(sg, filters), model.scalar_type
 
     def _frame_poses(self, model):
         """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the
@@ -329,17 +331,18 @@ class QueryObject:
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's
         broadphase boxes), sorted."""
         model, X_WG, allowed, _ = self._engine()
-        count = model.candidates(X_WG, allowed, 0.0, fcl=True)
         ids = model.ids
-        return [(ids[a], ids[b]) for a, b in model.pairs[:count].tolist()]
+        return [
+            (ids[a], ids[b]) for a, b in model.kept_candidates(X_WG, allowed, 0.0, True).tolist()
+        ]
 
     def HasCollisions(self):
         """Whether any unfiltered pair of geometries touches or overlaps."""
         model, X_WG, allowed, _ = self._engine()
-        count = model.candidates(X_WG, allowed, 0.0)
+        pairs = model.kept_candidates(X_WG, allowed, 0.0)
         X = X_WG if X_WG.dtype != object else _values(X_WG)
         return bool(
-            model.call("proximity_intersecting", X, model.pairs, count, model.ws, model.scratch)
+            model.call("proximity_intersecting", X, pairs, len(pairs), model.ws, model.scratch)
         )
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
