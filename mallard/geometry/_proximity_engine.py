@@ -159,6 +159,7 @@ class ProximityModel:
         self.scratch = np.zeros(layout.PENETRATION)
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
+        self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
         self.poses_of = weakref.WeakKeyDictionary()  # Context -> (key, pose vectors, X_WG)
 
     @staticmethod
@@ -175,8 +176,12 @@ class ProximityModel:
     def allowed(self, scene_graph, state):
         """The filter matrix (n × n, upper triangle) of the collision filter state ``state``:
         1 for the pairs that proximity queries consider."""
+        last = self.filters_last  # (the last state's, without the dictionary's lookup)
+        if last[0]() is state and last[1] == state.serial:
+            return last[2]
         entry = self.filters.get(state)
         if entry is not None and entry[0] == state.serial:
+            self.filters_last = (weakref.ref(state), *entry)
             return entry[1]
         frame = self.gi[:, layout.FRAME]
         allowed = np.triu(frame[:, None] != frame[None, :], 1).astype(np.uint8)
@@ -189,6 +194,7 @@ class ProximityModel:
             if i is not None and j is not None and frame[i] != frame[j]:
                 allowed[min(i, j), max(i, j)] = 0 if excluded else 1
         self.filters[state] = (state.serial, allowed)
+        self.filters_last = (weakref.ref(state), state.serial, allowed)
         return allowed
 
     def poses(self, X_WF):

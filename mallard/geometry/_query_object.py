@@ -411,11 +411,14 @@ def _pose_version(scene_graph, context, source):
     """What identifies the poses a source reports in ``context``: its plant's position and
     parameter stamps if its pose port is connected to a MultibodyPlant, else its
     FramePoseVector's identity and changes."""
-    system, system_context = _upstream(scene_graph, context, source)
+    port = scene_graph._pose_ports[source]
+    connection = context._inputs[port._index]
+    system = getattr(getattr(connection, "_port", None), "_system", None)
     version = getattr(system, "_geometry_pose_version", None)
     if version is not None:
-        return id(system_context), version(system_context)
-    value = scene_graph._pose_ports[source].Eval(context)
+        return id(connection._context), version(connection._context)
+    # (Its value as the port's Eval gives it; Eval raises Drake's error when unconnected.)
+    value = port.Eval(context) if connection is None else connection._eval()
     return id(value), value._version
 
 
