@@ -5,19 +5,36 @@ the optional "meshcat" package: mallard[viewer])."""
 
 from mallard._public import publish
 from mallard._template import TemplateClass
-from mallard.geometry._bounding_box import Aabb, CalcObb, HydroelasticContactRepresentation, Obb
+from mallard.geometry._bounding_box import (
+    Aabb,
+    CalcObb,
+    ComputeAabbForTriangleMesh,
+    ComputeAabbForVolumeMesh,
+    ComputeObbForTriangleMesh,
+    ComputeObbForVolumeMesh,
+    HydroelasticContactRepresentation,
+    Obb,
+)
 from mallard.geometry._collision_filter import (
     CollisionFilterDeclaration,
     CollisionFilterManager,
     GeometrySet,
 )
+from mallard.geometry._element_meshes import (
+    SurfaceTriangle,
+    TriangleSurfaceMesh,
+    VolumeElement,
+    VolumeMesh,
+)
 from mallard.geometry._geometry_instance import GeometryFrame, GeometryInstance, Role, RoleAssign
+from mallard.geometry._geometry_version import GeometryVersion
 from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, SourceId
 from mallard.geometry._mesh import Convex, Mesh, MeshSource
 from mallard.geometry._meshcat import Meshcat, StartMeshcat
 from mallard.geometry._meshcat_animation import MeshcatAnimation
 from mallard.geometry._meshcat_params import MeshcatParams
 from mallard.geometry._meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
+from mallard.geometry._plane import Plane
 from mallard.geometry._polygon_surface_mesh import PolygonSurfaceMesh, SurfacePolygon
 from mallard.geometry._properties import (
     AddCompliantHydroelasticProperties,
@@ -59,6 +76,15 @@ SceneGraph_ = TemplateClass("SceneGraph_", SceneGraph, "system")
 FramePoseVector_ = TemplateClass("FramePoseVector_", FramePoseVector)
 
 __all__ = [
+    "VolumeMesh",
+    "VolumeElement",
+    "TriangleSurfaceMesh",
+    "SurfaceTriangle",
+    "Plane",
+    "ComputeObbForVolumeMesh",
+    "ComputeObbForTriangleMesh",
+    "ComputeAabbForVolumeMesh",
+    "ComputeAabbForTriangleMesh",
     "Aabb",
     "CalcObb",
     "HydroelasticContactRepresentation",
@@ -84,6 +110,7 @@ __all__ = [
     "GeometryId",
     "GeometryInstance",
     "GeometryProperties",
+    "GeometryVersion",
     "GeometrySet",
     "HalfSpace",
     "IllustrationProperties",

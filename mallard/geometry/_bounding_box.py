@@ -10,6 +10,7 @@ import enum
 import numpy as np
 
 from mallard.common._pybind import overloads
+from mallard.geometry._plane import Plane
 from mallard.math import RigidTransform, RollPitchYaw, RotationMatrix
 
 #: Obb's least padding of its half widths (Drake's Obb::kTolerance).
@@ -107,14 +108,18 @@ class Aabb:
         )
 
     @staticmethod
-    @overloads("a_G, b_H, X_GH", "aabb_G, obb_H, X_GH", "bv_H, hs_C, X_CH")
+    @overloads("a_G, b_H, X_GH", "aabb_G, obb_H, X_GH", "bv_H, hs_C, X_CH", "bv_H, plane_P, X_PH")
     def HasOverlap(*args, **kwargs):
         """Whether the Aabb ``a_G`` (in G) intersects the Aabb or Obb ``b_H`` (in H), H posed
         at X_GH in G; or, for a HalfSpace, whether any point of the box ``bv_H`` (in H) is on
-        or below the half space's boundary, H posed at X_CH in its canonical frame C."""
+        or below the half space's boundary, H posed at X_CH in its canonical frame C; or, for
+        a Plane ``plane_P`` (in its frame P), whether a point of the box is on the plane, H
+        posed at X_PH in P."""
         a_G, b_H, X_GH = _arguments("Aabb.HasOverlap", Aabb.HasOverlap, args, kwargs)
         if _is_halfspace(b_H):
             return _overlaps_halfspace(a_G.pose(), a_G._half_width, X_GH)
+        if isinstance(b_H, Plane):
+            return _overlaps_plane(a_G.pose(), a_G._half_width, b_H, X_GH)
         if isinstance(b_H, Obb):
             X_AO = RigidTransform(
                 X_GH.rotation() @ b_H._pose.rotation(),
@@ -173,14 +178,18 @@ class Obb:
         )
 
     @staticmethod
-    @overloads("a_G, b_H, X_GH", "obb_G, aabb_H, X_GH", "bv_H, hs_C, X_CH")
+    @overloads("a_G, b_H, X_GH", "obb_G, aabb_H, X_GH", "bv_H, hs_C, X_CH", "bv_H, plane_P, X_PH")
     def HasOverlap(*args, **kwargs):
         """Whether the Obb ``a_G`` (in G) intersects the Obb or Aabb ``b_H`` (in H), H posed at
         X_GH in G; or, for a HalfSpace, whether any point of the box ``bv_H`` (in H) is on or
-        below the half space's boundary, H posed at X_CH in its canonical frame C."""
+        below the half space's boundary, H posed at X_CH in its canonical frame C; or, for a
+        Plane ``plane_P`` (in its frame P), whether a point of the box is on the plane, H
+        posed at X_PH in P."""
         a_G, b_H, X_GH = _arguments("Obb.HasOverlap", Obb.HasOverlap, args, kwargs)
         if _is_halfspace(b_H):
             return _overlaps_halfspace(a_G._pose, a_G._half_width, X_GH)
+        if isinstance(b_H, Plane):
+            return _overlaps_plane(a_G._pose, a_G._half_width, b_H, X_GH)
         if isinstance(b_H, Aabb):
             X_HG = X_GH.inverse()
             X_AO = RigidTransform(
@@ -202,6 +211,13 @@ def _overlaps_halfspace(X_HB, half_width, X_CH):
     clearance = np.abs(R_CB[2]) @ half_width
     height = X_CH.translation()[2] + X_CH.rotation().matrix()[2] @ X_HB.translation()
     return bool(height <= clearance)
+
+
+def _overlaps_plane(X_HB, half_width, plane_P, X_PH):
+    """Whether the box of ``half_width`` posed at X_HB in H has a point on ``plane_P``, H
+    posed at X_PH in the plane's frame P."""
+    X_PB = X_PH @ X_HB
+    return plane_P.BoxOverlaps(half_width, X_PB.translation(), X_PB.rotation())
 
 
 def _is_halfspace(shape):
@@ -413,3 +429,43 @@ def _kernel(m):
     c1 = np.cross(representative, m[:, (i0 + 2) % 3])
     n0, n1 = c0 @ c0, c1 @ c1
     return (c0 / np.sqrt(n0) if n0 > n1 else c1 / np.sqrt(n1)), representative
+
+
+# ---- the boxes of a mesh's vertices ------------------------------------------------------------
+def _aabb_of(p_MV):
+    """Drake's AabbMaker: the least axis-aligned box of the points p_MV (rows)."""
+    lower, upper = p_MV.min(axis=0), p_MV.max(axis=0)
+    center = (lower + upper) / 2.0
+    return Aabb(center, upper - center)
+
+
+def ComputeAabbForTriangleMesh(mesh_M, vertices):
+    """The Aabb (in the mesh's frame M) of the vertices of ``mesh_M`` (a TriangleSurfaceMesh)
+    whose indices are in the set ``vertices`` (RuntimeError if it is empty)."""
+    return _aabb_of(_vertices_of(mesh_M, vertices, "TriangleSurfaceMesh", "ComputeAabb"))
+
+
+def ComputeAabbForVolumeMesh(mesh_M, vertices):
+    """The Aabb (in M) of the vertices ``vertices`` of the VolumeMesh ``mesh_M``."""
+    return _aabb_of(_vertices_of(mesh_M, vertices, "VolumeMesh", "ComputeAabb"))
+
+
+def ComputeObbForTriangleMesh(mesh_M, vertices):
+    """The Obb (in M) of the vertices ``vertices`` of the TriangleSurfaceMesh ``mesh_M``
+    (Drake's ObbMaker over them, in increasing index order)."""
+    p_MV = _vertices_of(mesh_M, vertices, "TriangleSurfaceMesh", "ComputeObb")
+    return _ObbMaker(p_MV).compute()
+
+
+def ComputeObbForVolumeMesh(mesh_M, vertices):
+    """The Obb (in M) of the vertices ``vertices`` of the VolumeMesh ``mesh_M``."""
+    return _ObbMaker(_vertices_of(mesh_M, vertices, "VolumeMesh", "ComputeObb")).compute()
+
+
+def _vertices_of(mesh, vertices, kind, what):
+    from mallard.geometry import _element_meshes as meshes
+
+    name = f"{what}For{kind.replace('TriangleSurface', 'Triangle')}"
+    if not isinstance(mesh, getattr(meshes, kind)):
+        raise TypeError(f"{name}(): expected a {kind}, got {type(mesh).__name__}")
+    return meshes.mesh_vertices(mesh, vertices, name)

@@ -13,6 +13,7 @@ each removable by its FilterId.
 import copy
 
 from mallard.common._pybind import call_form, overloads
+from mallard.geometry._geometry_version import next_key
 from mallard.geometry._identifiers import FilterId, FrameId, GeometryId, id_text
 
 
@@ -133,12 +134,14 @@ def _pairs(A, B):
 class CollisionFilterState:
     """The excluded pairs of a SceneGraph (its model's or a Context's) and the transient
     history on top of them: [(FilterId, [(kind, pairs)])]; ``serial`` counts the changes
-    (those made through :meth:`changed`)."""
+    (those made through :meth:`changed`); ``version`` is the key of their proximity version
+    (GeometryVersion), new each time a CollisionFilterManager of them is taken."""
 
     def __init__(self):
         self.excluded = set()
         self.transient = []
         self.serial = 0
+        self.version = next_key()
 
     def changed(self):
         """Marks a change of the filters (what caches of them check)."""

@@ -106,6 +106,20 @@ class PolygonSurfaceMesh:
                 total += area
         return weighted / total
 
+    def element_centroid(self, e):
+        """The area-weighted centroid of polygon ``e``."""
+        p = self._vertices
+        fan = self._fan(e)
+        areas = [np.linalg.norm(np.cross(p[b] - p[a], p[c] - p[a])) for a, b, c in fan]
+        centers = [(p[a] + p[b] + p[c]) / 3.0 for a, b, c in fan]
+        return np.average(centers, axis=0, weights=areas)
+
+    def CalcBoundingBox(self):
+        """(center, size) of the vertices' axis-aligned box, in M."""
+        from mallard.geometry._element_meshes import bounding_box
+
+        return bounding_box(self._vertices)
+
     def _triangles(self):
         """Every polygon's fan, as an (n, 3) index array."""
         return np.array([t for f in range(self.num_faces()) for t in self._fan(f)], dtype=int)

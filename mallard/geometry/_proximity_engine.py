@@ -16,6 +16,7 @@ from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._geometry_instance import Role
 from mallard.geometry._mesh import Convex, Mesh
 from mallard.geometry._shapes import Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Sphere
+from mallard.systems.framework._system import system_scalar_type
 
 #: (the code, the shape's measures in gf) by shape class.
 _PRIMITIVES = {
@@ -94,6 +95,7 @@ class ProximityModel:
 
     def __init__(self, scene_graph):
         sg = scene_graph
+        self.scalar_type = system_scalar_type(sg)
         self.ids = sorted(g.id for g in sg._geometries.values() if Role.kProximity in g.properties)
         self.index = {g: i for i, g in enumerate(self.ids)}
         geometries = [sg._geometries[g] for g in self.ids]
@@ -157,6 +159,7 @@ class ProximityModel:
         self.scratch = np.zeros(layout.PENETRATION)
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
+        self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
         self.poses_of = weakref.WeakKeyDictionary()  # Context -> (key, pose vectors, X_WG)
 
     @staticmethod
@@ -173,8 +176,12 @@ class ProximityModel:
     def allowed(self, scene_graph, state):
         """The filter matrix (n × n, upper triangle) of the collision filter state ``state``:
         1 for the pairs that proximity queries consider."""
+        last = self.filters_last  # (the last state's, without the dictionary's lookup)
+        if last[0]() is state and last[1] == state.serial:
+            return last[2]
         entry = self.filters.get(state)
         if entry is not None and entry[0] == state.serial:
+            self.filters_last = (weakref.ref(state), *entry)
             return entry[1]
         frame = self.gi[:, layout.FRAME]
         allowed = np.triu(frame[:, None] != frame[None, :], 1).astype(np.uint8)
@@ -187,6 +194,7 @@ class ProximityModel:
             if i is not None and j is not None and frame[i] != frame[j]:
                 allowed[min(i, j), max(i, j)] = 0 if excluded else 1
         self.filters[state] = (state.serial, allowed)
+        self.filters_last = (weakref.ref(state), state.serial, allowed)
         return allowed
 
     def poses(self, X_WF):
@@ -217,20 +225,26 @@ class ProximityModel:
 
     def candidates(self, X_WG, allowed, reach, fcl=False):
         """The number of allowed pairs, in self.pairs (sorted), whose boxes are at most
+        ``reach`` apart (:meth:`kept_candidates`', copied where the kernels may reorder
+        them)."""
+        pairs = self.kept_candidates(X_WG, allowed, reach, fcl)
+        self.pairs[: len(pairs)] = pairs
+        return len(pairs)
+
+    def kept_candidates(self, X_WG, allowed, reach, fcl=False):
+        """The allowed pairs (k × 2, sorted; not to be changed) whose boxes are at most
         ``reach`` apart (every allowed pair for an infinite reach): FCL's boxes if ``fcl``,
         else the tight boxes. The broadphase runs once per poses X_WG and filter matrix
         ``allowed`` (arrays never changed once made): its boxes and pairs are kept with the
         poses, as Drake updates its broadphase when the poses change, not per query."""
-        reach, fcl = float(reach), bool(fcl)
         kept, boxes_of, found = self.broadphase_at
         if kept is not X_WG or len(found) > 8:
             boxes_of, found = {}, {}
             self.broadphase_at = (X_WG, boxes_of, found)
         entry = found.get((reach, fcl))
         if entry is not None and entry[0] is allowed:
-            pairs = entry[1]
-            self.pairs[: len(pairs)] = pairs
-            return len(pairs)
+            return entry[1]
+        reach, fcl = float(reach), bool(fcl)
         boxes = boxes_of.get(fcl)
         if boxes is None and reach != np.inf:
             X = X_WG if X_WG.dtype != object else _values(X_WG)
@@ -238,8 +252,8 @@ class ProximityModel:
             self.call("proximity_boxes", X, fcl, boxes)
         count = self.call("proximity_candidates", self.boxes if boxes is None else boxes,
                           allowed, reach, self.order, self.pairs)  # fmt: skip
-        found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
-        return count
+        pairs = found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
+        return pairs[1]
 
 
 def _values(a):

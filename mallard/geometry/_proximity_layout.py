@@ -57,7 +57,7 @@ WS_FACES = WS_EDGES + EPA_EDGES * PT_EDGE
 WS_SIZE = WS_FACES + EPA_FACES * PT_FACE
 
 WI_COUNTS = 0  # vertices, edges, faces used so far; the nearest element's type and index;
-#              the number of border edges found
+#              the numbers of border edges, visible faces and internal edges found
 WI_VERTEX_ALIVE = 8
 WI_EDGES = WI_VERTEX_ALIVE + EPA_VERTICES
 WI_FACES = WI_EDGES + EPA_EDGES * PT_EDGE_I
@@ -66,7 +66,9 @@ WI_EDGE_MARK = WI_FACE_MARK + EPA_FACES  # visible patch: 0, 1 internal, 2 borde
 WI_BORDER = WI_EDGE_MARK + EPA_EDGES  # the border edges, in the order found
 WI_STACK = WI_BORDER + EPA_EDGES  # the visible patch's depth-first search (face, edge in, next)
 WI_NEW_EDGE = WI_STACK + 3 * EPA_FACES  # per vertex: the edge to the new vertex, or -1
-WI_SIZE = WI_NEW_EDGE + EPA_VERTICES
+WI_VISIBLE = WI_NEW_EDGE + EPA_VERTICES  # the visible faces, in the order found
+WI_INTERNAL = WI_VISIBLE + EPA_FACES  # the internal edges, in the order found
+WI_SIZE = WI_INTERNAL + EPA_EDGES
 
 # ---- results: one row per pair (or geometry) ---------------------------------------------------
 #: A penetration: depth, nhat_BA_W, p_WCa, p_WCb.

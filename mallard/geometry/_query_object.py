@@ -137,8 +137,10 @@ class QueryObject:
             else:
                 X_WG = model.poses(self._frame_poses(model))
                 model.poses_of[context] = (key, X_WG)
-            filters = sg._context_filters(context, mutable=False)
-        return model, X_WG, model.allowed(sg, filters), system_scalar_type(sg)
+            # (The Context is this SceneGraph's: the query port that made this QueryObject
+            # validated it.)
+            filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
+        return model, X_WG, model.allowed(sg, filters), model.scalar_type
 
     def _frame_poses(self, model):
         """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the
@@ -329,17 +331,18 @@ class QueryObject:
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's
         broadphase boxes), sorted."""
         model, X_WG, allowed, _ = self._engine()
-        count = model.candidates(X_WG, allowed, 0.0, fcl=True)
         ids = model.ids
-        return [(ids[a], ids[b]) for a, b in model.pairs[:count].tolist()]
+        return [
+            (ids[a], ids[b]) for a, b in model.kept_candidates(X_WG, allowed, 0.0, True).tolist()
+        ]
 
     def HasCollisions(self):
         """Whether any unfiltered pair of geometries touches or overlaps."""
         model, X_WG, allowed, _ = self._engine()
-        count = model.candidates(X_WG, allowed, 0.0)
+        pairs = model.kept_candidates(X_WG, allowed, 0.0)
         X = X_WG if X_WG.dtype != object else _values(X_WG)
         return bool(
-            model.call("proximity_intersecting", X, model.pairs, count, model.ws, model.scratch)
+            model.call("proximity_intersecting", X, pairs, len(pairs), model.ws, model.scratch)
         )
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
@@ -408,11 +411,14 @@ def _pose_version(scene_graph, context, source):
     """What identifies the poses a source reports in ``context``: its plant's position and
     parameter stamps if its pose port is connected to a MultibodyPlant, else its
     FramePoseVector's identity and changes."""
-    system, system_context = _upstream(scene_graph, context, source)
+    port = scene_graph._pose_ports[source]
+    connection = context._inputs[port._index]
+    system = getattr(getattr(connection, "_port", None), "_system", None)
     version = getattr(system, "_geometry_pose_version", None)
     if version is not None:
-        return id(system_context), version(system_context)
-    value = scene_graph._pose_ports[source].Eval(context)
+        return id(connection._context), version(connection._context)
+    # (Its value as the port's Eval gives it; Eval raises Drake's error when unconnected.)
+    value = port.Eval(context) if connection is None else connection._eval()
     return id(value), value._version
 
 

@@ -21,6 +21,7 @@ from mallard.geometry._geometry_instance import (
     RoleAssign,
     role_of,
 )
+from mallard.geometry._geometry_version import VERSION_ROLES, GeometryVersion, next_key
 from mallard.geometry._identifiers import FrameId, SourceId, id_text
 from mallard.geometry._query_object import QueryObject
 from mallard.geometry._scene_graph_config import SceneGraphConfig
@@ -100,6 +101,9 @@ class SceneGraph(LeafSystem):
         self._frames[self._world_frame_id] = _Frame(self._world_frame_id, "world", 0, None, None)
         self._filters = CollisionFilterState()
         self._proximity_serial = 0  # counts changes of the proximity geometries
+        #: Each role's version key (GeometryVersion; a role's proximity key is paired with the
+        #: filters' own key when read).
+        self._role_versions = {role: next_key() for role in VERSION_ROLES}
         self._proximity = None  # (serial, ProximityModel), made when first queried
         self._filters_parameter = self.DeclareAbstractParameter(AbstractValue.Make(self._filters))
         self._inspector = SceneGraphInspector(self)
@@ -123,6 +127,7 @@ class SceneGraph(LeafSystem):
         converted._geometries = copy.deepcopy(self._geometries)
         converted._filters = copy.deepcopy(self._filters)
         converted._config = copy.deepcopy(self.__dict__.get("_config"))
+        converted._role_versions = dict(self._role_versions)
         index = converted._filters_parameter
         converted._abstract_parameter_models[index] = AbstractValue.Make(converted._filters)
         for source_id, name in self._sources.items():
@@ -222,6 +227,8 @@ class SceneGraph(LeafSystem):
             self._check_name(frame, geometry.name(), role)
         self._geometries[geometry.id()] = _Geometry(geometry, frame_id, source_id)
         self._proximity_serial += 1
+        for role in geometry._properties:
+            self._changed_role(role)
         frame.geometries.append(geometry.id())
         return geometry.id()
 
@@ -245,6 +252,10 @@ class SceneGraph(LeafSystem):
         replaces the properties of a role it has."""
         role = role_of(properties)
         geometry = self._owned_geometry(source_id, geometry_id)
+        if assign == RoleAssign.kReplace and role == Role.kPerception:
+            raise RuntimeError(
+                "AssignRole() with RoleAssign::kReplace does not work for perception properties"
+            )
         has_role = role in geometry.properties
         if assign == RoleAssign.kNew and has_role:
             raise RuntimeError(
@@ -260,6 +271,7 @@ class SceneGraph(LeafSystem):
             self._check_name(self._frames[geometry.frame], geometry.name, role)
         geometry.properties[role] = copy.deepcopy(properties)
         self._proximity_serial += 1
+        self._changed_role(role)
 
     def RemoveRole(self, source_id, geometry_id, role):
         """Removes ``role`` from the geometry; returns the number of geometries that lost it
@@ -268,9 +280,30 @@ class SceneGraph(LeafSystem):
         if geometry.properties.pop(Role(role), None) is None:
             return 0
         self._proximity_serial += 1
+        self._changed_role(role)
         if role == Role.kProximity:
             self._filters.remove_geometry(geometry_id)
         return 1
+
+    def _changed_role(self, role):
+        """A new version of ``role``'s data (perception's never changes: see GeometryVersion)."""
+        if role in (Role.kProximity, Role.kIllustration):
+            self._role_versions[role] = next_key()
+
+    def _geometry_version(self, filters, context):
+        """The GeometryVersion of the geometries with the collision filters ``filters``, of the
+        model's or (``context``) of a Context's. A Context's proximity version differs from the
+        model's once there are proximity geometries (Drake applies the SceneGraphConfig's
+        proximity defaults to the Context's copy of them), the same for every new Context."""
+        versions = self._role_versions
+        defaults_applied = context and any(
+            Role.kProximity in g.properties for g in self._geometries.values()
+        )
+        return GeometryVersion._of(
+            (versions[Role.kProximity], filters.version, defaults_applied),
+            versions[Role.kIllustration],
+            versions[Role.kPerception],
+        )
 
     def world_frame_id(self):
         return self._world_frame_id
@@ -318,6 +351,8 @@ class SceneGraph(LeafSystem):
         for f, count in frames.items():
             del self._frames[f].geometries[count:]
         for g in [g for g in self._geometries if g not in geometries]:
+            for role in self._geometries[g].properties:
+                self._changed_role(role)
             del self._geometries[g]
         self._filters.excluded, self._filters.transient = filters.excluded, filters.transient
         self._filters.changed()
@@ -326,10 +361,11 @@ class SceneGraph(LeafSystem):
     # ---- collision filters -------------------------------------------------------------------
     def collision_filter_manager(self, context=None):
         """The CollisionFilterManager of this SceneGraph's model, or of ``context`` (whose
-        filters were copied from the model's when it was made)."""
-        if context is None:
-            return CollisionFilterManager(self, self._filters)
-        return CollisionFilterManager(self, self._context_filters(context))
+        filters were copied from the model's when it was made). As in Drake, taking it makes
+        a new version of the proximity data (of the model's, or of the Context's)."""
+        state = self._filters if context is None else self._context_filters(context)
+        state.version = next_key()
+        return CollisionFilterManager(self, state)
 
     def _context_filters(self, context, mutable=True):
         """The CollisionFilterState of ``context``; with ``mutable`` (for a manager that may

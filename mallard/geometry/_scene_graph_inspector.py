@@ -21,6 +21,11 @@ class SceneGraphInspector:
     def _filter_state(self):
         return self._sg._filters if self._filters is None else self._filters
 
+    def geometry_version(self):
+        """The GeometryVersion of the geometry data (of each role) this inspector reads: keep
+        it (a copy, as in Drake) to tell later whether a role's data changed."""
+        return self._sg._geometry_version(self._filter_state(), self._filters is not None)
+
     # ---- sources and frames ------------------------------------------------------------------
     def num_sources(self):
         return len(self._sg._sources)

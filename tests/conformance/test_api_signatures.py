@@ -52,12 +52,10 @@ _NO_IN_MEMORY_MESH = "meshes are read from files only (no InMemoryMesh, MeshSour
 _NO_SCALE3 = "non-uniform mesh scaling (scale3) is not yet supported"
 _CONTEXT_GEOMETRY = "SceneGraph changes geometry in the model, not per Context, in mallard"
 _NO_SCENE_GRAPH_CONFIG = "SceneGraphConfig is not yet in mallard"
-_NO_TRIANGLE_MESH = "TriangleSurfaceMesh and PointCloud are not yet in mallard"
+_NO_TRIANGLE_MESH = "taking a TriangleSurfaceMesh or a PointCloud here is not yet in mallard"
 
 # pydrake call forms mallard does not take, "qualified name(parameters)" → the reason.
 EXCEPTIONS = {
-    "geometry.Aabb.HasOverlap(bv_H, plane_P, X_PH)": "geometry.Plane is not yet in mallard",
-    "geometry.Obb.HasOverlap(bv_H, plane_P, X_PH)": "geometry.Plane is not yet in mallard",
     "geometry.CollisionFilterDeclaration.__init__(scope)": (
         "CollisionFilterScope is not yet in mallard (it has no deformable geometry)"
     ),

@@ -228,3 +228,56 @@ def test_deformable_queries_of_rigid_geometries():
             q.GetConfigurationsInWorld(ids[0])
         with pytest.raises(RuntimeError, match=r"No world configurations available .* \d+"):
             q.GetConfigurationsInWorld(bad)
+
+
+# ---- Plane ---------------------------------------------------------------------------------------
+def test_plane_as_pydrakes():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        normal, point, p_FQ = (rng.normal(size=3) for _ in range(3))
+        for normalized in (False, True):
+            a, b = (m.Plane(normal, point, normalized) for m in (pd, ml))
+            np.testing.assert_allclose(b.unit_normal(), a.unit_normal(), rtol=0, atol=1e-15)
+            np.testing.assert_allclose(b.reference_point(), a.reference_point(), rtol=0, atol=1e-14)
+            assert abs(b.CalcHeight(point=p_FQ) - a.CalcHeight(p_FQ)) < 1e-14
+        half_width, p_PBo, X = rng.uniform(0, 1, 3), 0.7 * rng.normal(size=3), _pose(pd, rng)
+        R_PB = ml.RotationMatrix(X.rotation().matrix())
+        assert b.BoxOverlaps(
+            half_width=half_width, box_center_in_plane=p_PBo, box_orientation_in_plane=R_PB
+        ) == a.BoxOverlaps(half_width, p_PBo, X.rotation())
+
+
+def test_boxes_overlap_planes_as_pydrakes():
+    rng = np.random.default_rng(5)
+    answers = []
+    for _ in range(300):
+        normal, point, p, half = (rng.normal(size=3) for _ in range(4))
+        half = np.abs(half)
+        q, x = rng.normal(size=4), rng.normal(size=4)
+        row = []
+        for m in (pd, ml):
+            X_PH = _pose(m, np.random.default_rng(abs(int(q[0] * 1e6))))
+            X_HB = _pose(m, np.random.default_rng(abs(int(x[0] * 1e6))))
+            plane = m.Plane(normal, point)
+            aabb, obb = m.Aabb(p, half), m.Obb(X_HB, half)
+            row.append(
+                (
+                    m.Aabb.HasOverlap(aabb, plane, X_PH),
+                    m.Obb.HasOverlap(bv_H=obb, plane_P=plane, X_PH=X_PH),
+                )
+            )
+        answers.append(row)
+    assert all(mallard == pydrake for pydrake, mallard in answers)
+    assert 0 < sum(pydrake[0] for pydrake, _ in answers) < len(answers)
+
+
+def test_plane_errors_and_pickle_as_pydrakes():
+    import pickle
+
+    for m in (pd, ml):
+        with pytest.raises(RuntimeError, match="Cannot instantiate plane from normal n_F = "):
+            m.Plane([0, 0, 1e-11], [0, 0, 0])
+        plane = m.Plane([0, 3, 4], [1, 2, 3])
+        copy = pickle.loads(pickle.dumps(plane))
+        np.testing.assert_allclose(copy.unit_normal(), [0, 0.6, 0.8])
+        np.testing.assert_allclose(copy.reference_point(), plane.reference_point())

@@ -63,6 +63,10 @@ def _cases(m):
             lambda: m.HydroelasticContactRepresentation.kPolygon,
             enum,
         ),
+        "Plane": (
+            lambda: m.Plane([0, 3, 4], [1, 2, 3]),
+            lambda o: (o.unit_normal(), o.reference_point()),
+        ),
         "InputPortSelection": (lambda: m.InputPortSelection.kUseFirstInputIfItExists, enum),
         "Isometry3": (
             lambda: m.Isometry3(m.RotationMatrix.MakeXRotation(0.2).matrix(), [1, 2, 3]),

@@ -204,3 +204,24 @@ def test_result_types():
 
 def kind_template(kind):
     return getattr(ml, kind.__name__ + "_")
+
+
+def test_many_records_leave_the_garbage_collector_as_they_found_it():
+    """records() pauses the collector while it makes many records, and restores its state."""
+    import gc
+
+    from mallard.geometry._query_results import SignedDistancePair, records
+
+    rows = np.arange(500 * 10, dtype=float).reshape(500, 10)
+    ids = [ml.GeometryId.get_new_id() for _ in range(2)]
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            made = records(SignedDistancePair, rows, ids, [0] * 500, [1] * 500)
+            assert gc.isenabled() is enabled
+            assert len(made) == 500 and made[499].distance == rows[499, 0]
+            assert made[3].id_A == ids[0] and made[3].id_B == ids[1]
+            np.testing.assert_array_equal(made[7].p_BCb, rows[7, 7:10])
+    finally:
+        (gc.enable if was else gc.disable)()

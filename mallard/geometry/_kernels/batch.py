@@ -45,6 +45,7 @@ import numpy as np
 
 from mallard.geometry._kernels.bounds import SLACK, distance_bounds
 from mallard.geometry._kernels.narrowphase import intersect, signed_distance
+from mallard.geometry._kernels.plain import plain
 from mallard.geometry._proximity_layout import (
     DISTANCE,
     WI_SIZE,
@@ -85,13 +86,6 @@ def row_size(mi, ng, num_pairs, num_carriers):
     workspace (its bits)."""
     floats = 12 * ng + 3 * num_carriers + num_pairs + WS_SIZE + DISTANCE
     return mi[_ROW] + floats + GROUP * (3 + num_pairs) + WI_SIZE
-
-
-@jitable(inline=True)
-def _plain(a):
-    """A view of the C-contiguous array ``a`` holding no reference to its memory (see
-    kernels._machinery.reshaped), so that passing it to a kernel costs no reference count."""
-    return reshaped(a.reshape(-1), a.shape)
 
 
 @jitable
@@ -264,10 +258,10 @@ def batch_collisions(
     views = batch_row(mi, row)
     params, work = parameters(mi, views.ws), workspace(mi, views.ws)
     x = views.x
-    gi, gf, hv, mobod, X_BG = _plain(gi), _plain(gf), _plain(hv), _plain(mobod), _plain(X_BG)
-    pairs, reach, inner = _plain(pairs), _plain(reach), _plain(inner)
-    carrier_mobod, carrier_ball = _plain(carrier_mobod), _plain(carrier_ball)
-    blocks, num_carriers = _plain(blocks), carrier_mobod.shape[0]
+    gi, gf, hv, mobod, X_BG = plain(gi), plain(gf), plain(hv), plain(mobod), plain(X_BG)
+    pairs, reach, inner = plain(pairs), plain(reach), plain(inner)
+    carrier_mobod, carrier_ball = plain(carrier_mobod), plain(carrier_ball)
+    blocks, num_carriers = plain(blocks), carrier_mobod.shape[0]
     at = mi[_ROW]
     X_WG = reshaped(row[at : at + 12 * ng], (ng, 4, 3))
     at += 12 * ng
@@ -285,7 +279,7 @@ def batch_collisions(
     at += 3 * GROUP
     group_distances = reshaped(row[at : at + GROUP * num_pairs], (GROUP, num_pairs))
     at += GROUP * num_pairs
-    ewi = _plain(int64_view(row[at : at + WI_SIZE]))
+    ewi = plain(int64_view(row[at : at + WI_SIZE]))
     none = Q[0:0]
     g = next_group(flags, mode)
     while g >= 0:

@@ -43,9 +43,12 @@ from mallard.geometry._proximity_layout import (
     WI_EDGES,
     WI_FACE_MARK,
     WI_FACES,
+    WI_INTERNAL,
     WI_NEW_EDGE,
+    WI_SIZE,
     WI_STACK,
     WI_VERTEX_ALIVE,
+    WI_VISIBLE,
     WS_EDGES,
     WS_FACES,
     WS_SCRATCH,
@@ -60,7 +63,7 @@ from mallard.multibody._kernels.vec3 import cross3, dot3, sub
 VERTEX, EDGE, FACE = 1, 2, 3
 _NONE = 3
 # Counters in C (wi[WI_COUNTS:]).
-_NV, _NE, _NF, _NEAREST_TYPE, _NEAREST, _NBORDER = range(6)
+_NV, _NE, _NF, _NEAREST_TYPE, _NEAREST, _NBORDER, _NVISIBLE, _NINTERNAL = range(8)
 #: Failures (negative statuses): an unexpected configuration (FCL throws), or a polytope
 #: larger than the workspace.
 FAILED, FULL = -1, -2
@@ -70,27 +73,32 @@ _DIST_TOL = 0.01
 _EPS = 2.220446049250313e-16
 
 Polytope = collections.namedtuple(
-    "Polytope", ("V", "E", "F", "EI", "FI", "C", "S", "FM", "EM", "BORDER", "STACK", "NEW", "VA")
+    "Polytope",
+    ("V", "E", "F", "EI", "FI", "C", "S", "FM", "EM", "BORDER", "STACK", "NEW", "VA", "VIS", "INT"),
 )
 
 
 @jitable(inline=True)
 def polytope(ws, wi):
-    """The Polytope views of the workspaces (float ``ws``, int ``wi``)."""
+    """The Polytope views of the workspaces (float ``ws``, int ``wi``): every one made by
+    ``reshaped``, so that none holds a reference that the kernels' calls would count (EPA's
+    functions pass the polytope on at every step)."""
     return Polytope(
         reshaped(ws[WS_VERTICES:WS_EDGES], (EPA_VERTICES, PT_VERTEX)),
         reshaped(ws[WS_EDGES:WS_FACES], (EPA_EDGES, PT_EDGE)),
         reshaped(ws[WS_FACES:WS_SIZE], (EPA_FACES, PT_FACE)),
         reshaped(wi[WI_EDGES:WI_FACES], (EPA_EDGES, PT_EDGE_I)),
         reshaped(wi[WI_FACES:WI_FACE_MARK], (EPA_FACES, PT_FACE_I)),
-        wi[WI_COUNTS:WI_VERTEX_ALIVE],
-        ws[WS_STATE : WS_STATE + 4],
-        wi[WI_FACE_MARK:WI_EDGE_MARK],
-        wi[WI_EDGE_MARK:WI_BORDER],
-        wi[WI_BORDER:WI_STACK],
-        wi[WI_STACK:WI_NEW_EDGE],
-        wi[WI_NEW_EDGE : WI_NEW_EDGE + EPA_VERTICES],
-        wi[WI_VERTEX_ALIVE:WI_EDGES],
+        reshaped(wi[WI_COUNTS:WI_VERTEX_ALIVE], (WI_VERTEX_ALIVE - WI_COUNTS,)),
+        reshaped(ws[WS_STATE : WS_STATE + 4], (4,)),
+        reshaped(wi[WI_FACE_MARK:WI_EDGE_MARK], (EPA_FACES,)),
+        reshaped(wi[WI_EDGE_MARK:WI_BORDER], (EPA_EDGES,)),
+        reshaped(wi[WI_BORDER:WI_STACK], (EPA_EDGES,)),
+        reshaped(wi[WI_STACK:WI_NEW_EDGE], (3 * EPA_FACES,)),
+        reshaped(wi[WI_NEW_EDGE:WI_VISIBLE], (EPA_VERTICES,)),
+        reshaped(wi[WI_VERTEX_ALIVE:WI_EDGES], (EPA_VERTICES,)),
+        reshaped(wi[WI_VISIBLE:WI_INTERNAL], (EPA_FACES,)),
+        reshaped(wi[WI_INTERNAL:WI_SIZE], (EPA_EDGES,)),
     )
 
 
@@ -285,28 +293,37 @@ def _is_outside(V, VA, EI, FI, nv, f, p):
 
 
 @jitable(inline=True)
-def _classify(EM, BORDER, C, e, mark):
-    """Marks edge e internal (1) or border (2); False if it already has the other mark."""
-    if EM[e] == 0:
-        EM[e] = mark
+def _classify(pt, e, mark):
+    """Marks edge e internal (1, listed in INT) or border (2, listed in BORDER); False if it
+    already has the other mark."""
+    if pt.EM[e] == 0:
+        pt.EM[e] = mark
         if mark == 2:
-            BORDER[C[_NBORDER]] = e
-            C[_NBORDER] += 1
+            pt.BORDER[pt.C[_NBORDER]] = e
+            pt.C[_NBORDER] += 1
+        else:
+            pt.INT[pt.C[_NINTERNAL]] = e
+            pt.C[_NINTERNAL] += 1
         return True
-    return EM[e] == mark
+    return pt.EM[e] == mark
+
+
+@jitable(inline=True)
+def _mark_visible(pt, f):
+    pt.FM[f] = 1
+    pt.VIS[pt.C[_NVISIBLE]] = f
+    pt.C[_NVISIBLE] += 1
 
 
 @jitable
 def _visible_patch(pt, start, p):
     """Marks the faces the point p sees from ``start`` (visible 1, hidden 2), the edges between
     two visible faces (internal 1) and those of the patch's border (2, listed in BORDER in the
-    order found), by FCL's depth-first search. False if an edge gets both marks."""
-    for i in range(pt.C[_NF]):
-        pt.FM[i] = 0
-    for i in range(pt.C[_NE]):
-        pt.EM[i] = 0
-    pt.C[_NBORDER] = 0
-    pt.FM[start] = 1
+    order found; the visible faces listed in VIS, the internal edges in INT), by FCL's
+    depth-first search. False if an edge gets both marks. Every live face and edge is unmarked
+    before (_expand clears the marks it leaves on live ones)."""
+    pt.C[_NBORDER] = pt.C[_NVISIBLE] = pt.C[_NINTERNAL] = 0
+    _mark_visible(pt, start)
     stack = pt.STACK
     stack[0], stack[1], stack[2] = start, -1, 0
     top = 0
@@ -321,25 +338,25 @@ def _visible_patch(pt, start, p):
             continue
         g = pt.EI[e, 3] if pt.EI[e, 2] == f else pt.EI[e, 2]
         if pt.FM[g] == 1:
-            if not _classify(pt.EM, pt.BORDER, pt.C, e, 1):
+            if not _classify(pt, e, 1):
                 return False
         elif pt.FM[g] == 2:
-            if not _classify(pt.EM, pt.BORDER, pt.C, e, 2):
+            if not _classify(pt, e, 2):
                 return False
         else:
             visible = _is_outside(
                 pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], g, p
             ) or triangle_area_is_zero(p, _vertex(pt.V, pt.EI[e, 0]), _vertex(pt.V, pt.EI[e, 1]))
             if visible:
-                pt.FM[g] = 1
-                if not _classify(pt.EM, pt.BORDER, pt.C, e, 1):
+                _mark_visible(pt, g)
+                if not _classify(pt, e, 1):
                     return False
                 top += 1
                 if 3 * top + 2 >= stack.shape[0]:
                     return False
                 stack[3 * top], stack[3 * top + 1], stack[3 * top + 2] = g, e, 0
             else:
-                if not _classify(pt.EM, pt.BORDER, pt.C, e, 2):
+                if not _classify(pt, e, 2):
                     return False
                 pt.FM[g] = 2
     return True
@@ -364,12 +381,11 @@ def _expand(pt, kind, index, s):
             return FAILED
     if not _visible_patch(pt, start, p):
         return FAILED
-    for f in range(pt.C[_NF]):
-        if pt.FI[f, 3] and pt.FM[f] == 1:
-            _delete_face(pt, f)
-    for e in range(pt.C[_NE]):
-        if pt.EI[e, 4] and pt.EM[e] == 1:
-            _delete_edge(pt, e)
+    # (In the order found: each border edge loses one face, so the order does not matter.)
+    for k in range(pt.C[_NVISIBLE]):
+        _delete_face(pt, pt.VIS[k])
+    for k in range(pt.C[_NINTERNAL]):
+        _delete_edge(pt, pt.INT[k])
     v = _add_vertex(pt, s)
     if v < 0:
         return FULL
@@ -390,10 +406,13 @@ def _expand(pt, kind, index, s):
                 e1 = e
         if _add_face(pt, border, e0, e1) < 0:
             return FULL
+    # The marks left on live elements: the border edges and the hidden faces beyond them.
     for b in range(pt.C[_NBORDER]):
         border = pt.BORDER[b]
         pt.NEW[pt.EI[border, 0]] = -1
         pt.NEW[pt.EI[border, 1]] = -1
+        pt.EM[border] = 0
+        pt.FM[pt.EI[border, 2]] = 0
     return 0
 
 

@@ -16,8 +16,15 @@ from mallard.geometry._kernels.narrowphase import (
     signed_distance,
     simplex,
 )
+from mallard.geometry._kernels.plain import plain
 from mallard.geometry._kernels.point_distance import point_distance
 from mallard.multibody._kernels._machinery import jitable
+
+
+@jitable(inline=True)
+def _plain7(a, b, c, d, e, f, g):
+    """plain() of seven arrays (an entry point's, before its loop over pairs)."""
+    return plain(a), plain(b), plain(c), plain(d), plain(e), plain(f), plain(g)
 
 
 @jitable
@@ -59,6 +66,7 @@ def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
     pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase, and
     then status[1] = 1); returns how many penetrate, or −1 (status set) for an unsupported
     pair."""
+    gi, gf, hv, X_WG, pairs, ws, out = _plain7(gi, gf, hv, X_WG, pairs, ws, out)
     status[1] = 0
     k = 0
     for p in range(count):
@@ -81,6 +89,8 @@ def proximity_signed_distances(gi, gf, hv, X_WG, pairs, count, max_distance, ws,
     pair or a failure. A pair whose cheap lower bound (kernels.bounds.distance_bounds) exceeds
     max_distance by more than GJK's and EPA's tolerance (SLACK) is not computed: it could not
     be found within."""
+    gi, gf, hv, X_WG, pairs, ws, out = _plain7(gi, gf, hv, X_WG, pairs, ws, out)
+    wi = plain(wi)
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
@@ -98,6 +108,7 @@ def proximity_signed_distances(gi, gf, hv, X_WG, pairs, count, max_distance, ws,
 @entry_point
 def proximity_intersecting(gi, gf, hv, X_WG, pairs, count, ws, scratch):
     """Whether any of pairs[:count] touches or overlaps."""
+    gi, gf, hv, X_WG, pairs, ws, scratch = _plain7(gi, gf, hv, X_WG, pairs, ws, scratch)
     for p in range(count):
         if intersect(gi, gf, hv, X_WG, pairs[p, 0], pairs[p, 1], ws, scratch):
             return True
