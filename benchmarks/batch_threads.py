@@ -2,7 +2,8 @@
 
 Every batched operation (body poses, mass matrix, inverse and forward dynamics, frame
 Jacobian, and the derivatives of inverse and forward dynamics) on the Panda (base welded) and
-the G1 (floating base), for N = 1, 4, 64, 1000 and 100 000 states, timed two ways in the same
+the G1 (floating base), for N = 1, 4, 64, 1000 and 100 000 states (the derivatives to
+``--max-derivative-batch``, 1000: at 100 000 a call takes minutes), timed two ways in the same
 run, samples interleaved:
 
 * **default**: ``BatchedPlant(plant)``: up to NUMBA_NUM_THREADS threads, helpers asked only for
@@ -30,7 +31,8 @@ sample: as many calls as fill ``--sample-ms``, at least one), and each row gives
 * for N = 1, the single-state kernel's µs and default / kernel (≤ 2.0).
 
 Run: ``python benchmarks/batch_threads.py`` (``--quick`` for a short run; ``--sizes``,
-``--models``, ``--ops``, ``--rounds``; writes ``benchmarks/results/batch_threads.md``).
+``--models``, ``--ops``, ``--rounds``, ``--sample-ms``, ``--case-seconds``; writes
+``benchmarks/results/batch_threads.md``).
 """
 
 import argparse
@@ -139,16 +141,19 @@ def sample(fn, seconds):
             return elapsed / count, cpu / count, (ASKED[0] - asked) / count
 
 
-def measure(candidates, rounds, seconds):
+def measure(candidates, rounds, seconds, budget):
     """name → (wall, CPU, helpers): each candidate's samples (per call, ``rounds`` of each, see
-    :func:`sample`), the candidates sampled in turn, the order alternating from round to
-    round."""
+    :func:`sample`, fewer, five at least, once ``budget`` seconds have passed), the candidates
+    sampled in turn, the order alternating from round to round."""
     for fn in candidates.values():  # (warm: compiled, rows made, work per group measured)
         for _ in range(3):
             fn()
     names = list(candidates)
     samples = {name: [] for name in names}
+    began = time.perf_counter()
     for r in range(rounds):
+        if r >= 5 and time.perf_counter() - began > budget:
+            break
         for name in names if r % 2 == 0 else names[::-1]:
             samples[name].append(sample(candidates[name], seconds))
     return {name: np.array(values).T for name, values in samples.items()}
@@ -215,7 +220,7 @@ def run_model(model, args, rng, rows):
                     if size == 1:
                         candidates["kernel"] = single_call(op, plant, context, model)
                     seconds = args.sample_ms * 1e-3
-                    result = summary(measure(candidates, args.rounds, seconds))
+                    result = summary(measure(candidates, args.rounds, seconds, args.case_seconds))
                     rows.append((model, condition, op, size, result))
                     print_row(rows[-1])
         finally:
@@ -264,7 +269,7 @@ def fmt(seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer, shorter samples")
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
     parser.add_argument("--models", default="panda,g1")
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--sizes", default="1,4,64,1000,100000")
@@ -273,28 +278,26 @@ def main():
     parser.add_argument("--sample-ms", type=float)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--nice",
-        type=int,
-        help="the benchmark's and its CPU-bound process's nice value (negative: above the "
-        "machine's other work, which then disturbs the samples less; needs the privilege)",
+        "--case-seconds",
+        type=float,
+        default=20.0,
+        help="a case's sampling stops after this long, once it has 5 rounds",
     )
     parser.add_argument("--output", type=Path, default=Path(__file__).parent / "results" /
                         "batch_threads.md")  # fmt: skip
     args = parser.parse_args()
     args.ops = args.ops.split(",")
     args.sizes = [int(s) for s in args.sizes.split(",")]
-    args.rounds = args.rounds or (6 if args.quick else 20)
-    args.sample_ms = args.sample_ms or (5.0 if args.quick else 10.0)
+    args.rounds = args.rounds or (6 if args.quick else 40)
+    args.sample_ms = args.sample_ms or 2.0
     rng = np.random.default_rng(args.seed)
-    if args.nice is not None:  # (before any thread or the CPU-bound process: they inherit it)
-        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     count_helpers()
     header = (
         f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {platform.node()}, {os.cpu_count()} CPUs, "
         f"load average {os.getloadavg()[0]:.2f}; Python {platform.python_version()}, numba "
         f"{numba.__version__}, NUMBA_NUM_THREADS={numba.config.NUMBA_NUM_THREADS}, "
         f"NUMBA_THREADING_LAYER={numba.config.THREADING_LAYER}; {args.rounds} rounds of "
-        f"{args.sample_ms:g} ms samples; nice {os.getpriority(os.PRIO_PROCESS, 0)}"
+        f"{args.sample_ms:g} ms samples (at most {args.case_seconds:g} s a case, 5 rounds or more)"
     )
     print(header, flush=True)
     gc.disable()

@@ -70,7 +70,7 @@ from mallard.multibody.tree._indices import ForceElementIndex
 __all__ = ["BatchedPlant", "BatchStatus"]
 
 _OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
-_ndarray = np.ndarray
+_ndarray, _empty = np.ndarray, np.empty
 
 #: The status codes of a batch of one state that was computed (read-only, shared by the calls).
 _COMPUTED_ONE = np.zeros(1, dtype=np.int64)
@@ -312,7 +312,8 @@ class BatchedPlant:
         """The fast path of a batch of one state for the operations of several inputs: the
         output of batched kernel ``name`` (an array (1, n), computed by its single-state
         kernel) if it has been bound (a float64 batch of one state ran before), every input is
-        a C-contiguous float64 array (1, n) or None (an optional input, zero) and the state is
+        a float64 ndarray (1, n) (the kernel gets its row as ``ravel()`` gives it: a view, or a
+        contiguous copy of a strided one) or None (an optional input, zero) and the state is
         computed; else None, and the caller takes the general path (which checks, computes
         and reports as for any batch). The operations on q alone test their one input in
         place (the same test: a call here costs a tenth of their call)."""
@@ -324,17 +325,12 @@ class BatchedPlant:
         for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
             if a is None:
                 args.append(none)
-            elif (
-                type(a) is _ndarray
-                and a.shape == shapes[i]
-                and a.dtype is _FLOAT64
-                and a.flags.c_contiguous
-            ):
-                args.append(a[0])
+            elif type(a) is _ndarray and a.shape == shapes[i] and a.dtype is _FLOAT64:
+                args.append(a.ravel())
             else:
                 return None
             i += 1
-        output = np.empty(output_shape)
+        output = _empty(output_shape)
         args.append(output[0])
         if fn(*args):  # (a state that cannot be computed: the general path reports it)
             return None
@@ -426,11 +422,10 @@ class BatchedPlant:
             and type(q) is _ndarray
             and q.shape == self._q_one
             and q.dtype is _FLOAT64
-            and q.flags.c_contiguous
             and not return_status
         ):
-            X_WB = np.empty(self._poses_shape)
-            if not fn(q[0], X_WB[0]):
+            X_WB = _empty(self._poses_shape)
+            if not fn(q.ravel(), X_WB[0]):
                 return X_WB
         method = "CalcAllBodyPosesInWorld"
         q = self._array(q, "q", self._nq, method)
@@ -453,7 +448,6 @@ class BatchedPlant:
             and type(q) is _ndarray
             and q.shape == self._q_one
             and q.dtype is _FLOAT64
-            and q.flags.c_contiguous
             and not return_status
         ):
             try:
@@ -461,8 +455,8 @@ class BatchedPlant:
             except (KeyError, TypeError):
                 pass
             else:
-                J = np.empty(self._J_shape)
-                if not fn(q[0], k, X_BF, self._origin, J[0]):
+                J = _empty(self._J_shape)
+                if not fn(q.ravel(), k, X_BF, self._origin, J[0]):
                     return J
         method = "CalcJacobianSpatialVelocity"
         q = self._array(q, "q", self._nq, method)
@@ -491,11 +485,10 @@ class BatchedPlant:
             and type(q) is _ndarray
             and q.shape == self._q_one
             and q.dtype is _FLOAT64
-            and q.flags.c_contiguous
             and not return_status
         ):
-            M = np.empty(self._M_shape)
-            if not fn(q[0], M[0]):
+            M = _empty(self._M_shape)
+            if not fn(q.ravel(), M[0]):
                 return M
         method = "CalcMassMatrix"
         q = self._array(q, "q", self._nq, method)
