@@ -21,10 +21,10 @@ sample: as many calls as fill ``--sample-ms``, at least one), and each row gives
 
 * µs per call, each configuration's least over the samples, and their ratio default / one
   thread (issue 22: ≤ 1.10 in every case);
-* the spread: the ratios of the samples taken side by side (default's sample over the one
-  thread sample next to it), their median and the range of the middle half: where the two
-  configurations run the same code (a batch too small for helpers), these say how large the
-  noise was;
+* the spread: the same ratio from the even rounds alone and from the odd rounds alone (two
+  independent estimates: how far apart they are says how much the noise moves the ratio;
+  where the two configurations run the same code, a batch too small for helpers, it is 1 but
+  for the noise);
 * CPU µs per call, all the process's threads (``time.process_time``), each configuration's
   least: helpers cost CPU beside the caller's;
 * the helper threads the default asks for per call (0: it runs the one thread's code);
@@ -161,8 +161,8 @@ def measure(candidates, rounds, seconds, budget):
 
 def summary(result):
     """The row's figures from measure()'s samples: the least wall and CPU seconds of each
-    candidate, default / one thread of the leasts, and the quartiles of the side-by-side
-    ratios."""
+    candidate, default / one thread of the leasts, and that ratio over the even rounds and
+    over the odd ones."""
     (default, default_cpu, helpers), (one, one_cpu, _) = result["default"], result["one"]
     r = {
         "helpers": helpers.mean(),
@@ -171,7 +171,7 @@ def summary(result):
         "default cpu": default_cpu.min(),
         "one cpu": one_cpu.min(),
         "ratio": default.min() / one.min(),
-        "spread": np.percentile(default / one, [25, 50, 75]),
+        "halves": (default[0::2].min() / one[0::2].min(), default[1::2].min() / one[1::2].min()),
     }
     if "kernel" in result:
         r["kernel"] = result["kernel"][0].min()
@@ -183,7 +183,10 @@ class Hog:
 
     def __enter__(self):
         cpu = max(os.sched_getaffinity(0))
-        code = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True:\n    pass\n"
+        code = (  # (spinning while the benchmark runs: it ends with it, however it ends)
+            f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile os.getppid() == {os.getpid()}:"
+            "\n    pass\n"
+        )
         self.process = subprocess.Popen([sys.executable, "-c", code])
         time.sleep(0.5)
         return self
@@ -230,11 +233,11 @@ def run_model(model, args, rng, rows):
 
 def print_row(row):
     model, condition, op, size, r = row
-    low, median, high = r["spread"]
+    even, odd = r["halves"]
     text = (
         f"{model:6s} {condition:5s} {op:17s} N={size:<7d} default {r['default'] * 1e6:10.2f} µs"
-        f"  one thread {r['one'] * 1e6:10.2f} µs  ratio {r['ratio']:.2f} (side by side "
-        f"{median:.2f}, {low:.2f}–{high:.2f})  CPU {r['default cpu'] * 1e6:.2f} / "
+        f"  one thread {r['one'] * 1e6:10.2f} µs  ratio {r['ratio']:.2f} (halves "
+        f"{even:.2f}, {odd:.2f})  CPU {r['default cpu'] * 1e6:.2f} / "
         f"{r['one cpu'] * 1e6:.2f} µs  helpers {r['helpers']:.2f}"
     )
     if "kernel" in r:
@@ -245,7 +248,7 @@ def print_row(row):
 def table(rows):
     lines = [
         "| model | machine | operation | N | default µs | one thread µs | default / one "
-        "| side by side: median (middle half) | CPU µs: default / one | helpers per call "
+        "| halves: even, odd rounds | CPU µs: default / one | helpers per call "
         "| N = 1: kernel µs | default / kernel |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -253,10 +256,10 @@ def table(rows):
         kernel = " | "
         if "kernel" in r:
             kernel = f"{r['kernel'] * 1e6:.2f} | {r['default'] / r['kernel']:.2f}"
-        low, median, high = r["spread"]
+        even, odd = r["halves"]
         lines.append(
             f"| {model} | {condition} | {op} | {size} | {fmt(r['default'])} | {fmt(r['one'])} | "
-            f"{r['ratio']:.2f} | {median:.2f} ({low:.2f}–{high:.2f}) | "
+            f"{r['ratio']:.2f} | {even:.2f}, {odd:.2f} | "
             f"{fmt(r['default cpu'])} / {fmt(r['one cpu'])} | {r['helpers']:.2g} | {kernel} |"
         )
     return "\n".join(lines)

@@ -30,10 +30,11 @@ Example::
     assert status.ok.all(), status.messages()
 
 Threads. A call runs on the calling thread alone unless its batch is large enough for helper
-threads to pay (the work per state of each operation and model is measured as calls run: the
-first large call times its first states alone); helpers then claim groups of states as they
-get to them, and the caller computes whatever they have not, so that a helper that cannot run
-(a busy core) costs nothing (see mallard.multibody._batch_run). ``num_threads`` bounds the
+threads to pay (each thread 2 ms of work or more, the work per state of each operation and model
+measured on calls run alone: the first large call times its first states alone); helpers then
+claim groups of states as they get to them, and the caller computes whatever they have not, so
+that a helper that cannot run (a busy core) costs little (see mallard.multibody._batch_run).
+``num_threads`` bounds the
 threads of a call, the caller included: by default numba's ``NUMBA_NUM_THREADS`` (the number
 of CPUs unless set). No numba parallel region is used, so the numba threading layer
 (``NUMBA_THREADING_LAYER``) does not matter, and several Python threads may call the same
