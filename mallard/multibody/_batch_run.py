@@ -110,12 +110,14 @@ class Operation:
     reused from call to call: see kernels.batch), the states per group, and its measured time
     per group."""
 
-    def __init__(self, name, mi, mf, ws0, row_size, lanes, width, batched, samples):
+    def __init__(self, name, mi, mf, ws0, row_size, lanes, width, batched, samples, aligned=0):
         """``batched``: per input, whether it has the batch's leading dimension; ``samples``:
-        a call's inputs and outputs (with status), to bind the kernel to their types."""
+        a call's inputs and outputs (with status), to bind the kernel to their types;
+        ``aligned``: the scalar of a row put on a 64-byte boundary (see :meth:`_make_row`)."""
         compiled = kernels(np.float64)
         self._new_row = compiled.bind("batch_new_row", mi, args=(ws0, np.zeros(1), lanes))
         self._ws0, self._row_size, self._lanes = ws0, row_size, lanes
+        self._aligned = aligned
         inputs, outputs = samples
         flags = np.zeros(GROUPS, dtype=np.int64)
         args = (*inputs, self._make_row(), flags, ALONE, *outputs)
@@ -128,7 +130,13 @@ class Operation:
         self._helped = 0  # (calls that asked for helpers: see RECHECK)
 
     def _make_row(self):
-        row = np.empty(self._row_size)
+        """A new row, its scalar ``aligned`` (where the lanes or the derivative row start) on a
+        64-byte boundary: the lanes' vector loads and stores then fall within cache lines, and
+        every row of an operation computes at the same speed (a row 16 bytes off that took the
+        Panda's forward dynamics and the G1's inverse dynamics 10-15% longer)."""
+        buffer = np.empty(self._row_size + 7)
+        start = -(buffer.ctypes.data // 8 + self._aligned) % 8
+        row = buffer[start : start + self._row_size]
         self._new_row(self._ws0, row, self._lanes)
         return row
 

@@ -304,7 +304,7 @@ class BatchedPlant:
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
                 name, self._mi, self._mf, self._ws0, self._row_size(lanes, width), lanes,
-                width, batched, samples,
+                width, batched, samples, aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
@@ -825,7 +825,7 @@ class BatchedPlant:
             row_size = self._row_size(True, LANES) + plan.sap[4] + plan.sap[5]
             operation = self._operations[name] = RolloutOperation(
                 plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
-                (inputs, (X, status)),
+                (inputs, (X, status)), aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (X, status), size, self.num_threads())
         return status
