@@ -43,9 +43,11 @@ from mallard.multibody._batch_codes import ALONE, CALLER, GROUPS, HELPER
 #: measured on the 2-core build machine under load), but one that a busy core preempts while
 #: it writes a group's results holds the caller up at the end of the call until it runs again:
 #: a scheduler slice of that core, milliseconds (a stall of 5-30 ms in 1-2% of the G1's
-#: 1000-state poses calls at a load average of 10, benchmarks/batch_threads.py). So helpers
-#: are asked only where such a stall is a small part of the call.
-MIN_THREAD_SECONDS = 2e-3
+#: 1000-state poses calls at a load average of 10; with 2 ms per thread, the G1's 64-state
+#: derivatives, 4-7 ms of work, took 1.35-1.41x one thread's time at that load:
+#: benchmarks/batch_threads.py). So helpers are asked only where such a stall is a small part
+#: of the call.
+MIN_THREAD_SECONDS = 5e-3
 #: Groups the first call of a large batch times alone, twice, to estimate the work of its groups
 #: (and the fewest groups of a call that is timed: a call's fixed costs weigh in fewer).
 PROBE_GROUPS = 8

@@ -30,7 +30,7 @@ Example::
     assert status.ok.all(), status.messages()
 
 Threads. A call runs on the calling thread alone unless its batch is large enough for helper
-threads to pay (each thread 2 ms of work or more, the work per state of each operation and model
+threads to pay (each thread 5 ms of work or more, the work per state of each operation and model
 measured on calls run alone: the first large call times its first states alone); helpers then
 claim groups of states as they get to them, and the caller computes whatever they have not, so
 that a helper that cannot run (a busy core) costs little (see mallard.multibody._batch_run).
