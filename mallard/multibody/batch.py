@@ -34,11 +34,10 @@ threads to pay (each thread 5 ms of work or more, the work per state of each ope
 measured on calls run alone: the first large call times its first states alone); helpers then
 claim groups of states as they get to them, and the caller computes whatever they have not, so
 that a helper that cannot run (a busy core) costs little (see mallard.multibody._batch_run).
-``num_threads`` bounds the
-threads of a call, the caller included: by default numba's ``NUMBA_NUM_THREADS`` (the number
-of CPUs unless set). No numba parallel region is used, so the numba threading layer
-(``NUMBA_THREADING_LAYER``) does not matter, and several Python threads may call the same
-BatchedPlant at once.
+``num_threads`` bounds the threads of a call, the caller included: by default numba's
+``NUMBA_NUM_THREADS`` (the number of CPUs unless set). No numba parallel region is used, so
+the numba threading layer (``NUMBA_THREADING_LAYER``) does not matter, and several Python
+threads may call the same BatchedPlant at once.
 
 The first call of each method compiles its kernel (seconds); numba caches it on disk, so later
 processes only load it.
@@ -316,8 +315,8 @@ class BatchedPlant:
         a float64 ndarray (1, n) (the kernel gets its row as ``ravel()`` gives it: a view, or a
         contiguous copy of a strided one) or None (an optional input, zero) and the state is
         computed; else None, and the caller takes the general path (which checks, computes
-        and reports as for any batch). The operations on q alone test their one input in
-        place (the same test: a call here costs a tenth of their call)."""
+        and reports as for any batch). The operations on q alone make the same test in
+        place, without this call (a tenth of their fast path's cost)."""
         fn = self._single_kernels.get(name)
         if fn is None:
             return None
