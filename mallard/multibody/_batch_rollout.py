@@ -131,9 +131,9 @@ class RolloutOperation(Operation):
     """BatchedPlant's Operation of rollouts: its rows end with the SAP table (its int64 bits)
     and workspace of a RolloutPlan with joint limits (see kernels.rollouts)."""
 
-    def __init__(self, plan, *args):
+    def __init__(self, plan, *args, **options):
         self._plan = plan
-        super().__init__(*args)
+        super().__init__(*args, **options)
 
     def _make_row(self):
         row = super()._make_row()

@@ -20,8 +20,12 @@ under every threading layer, and any number of Python threads may call it at onc
 
 Below a batch size measured per operation and model, a call runs on the calling thread alone,
 with no synchronization: a call's work is estimated from the time per group of the calls run
-alone (CPU time; the first call of a large batch times its first groups alone), and helpers are
-asked only when each thread would get at least :data:`MIN_THREAD_SECONDS` of it.
+alone, the least measured (the thread's CPU time: the other programs' bursts, a page fault of a
+new output, a cold cache only ever add to it), and helpers are asked only when each thread
+would get at least :data:`MIN_THREAD_SECONDS` of it. Until an operation is measured its calls
+run alone; the first call of a large batch measures it on its first groups, twice
+(:data:`PROBE_GROUPS` each: the first run is cold), then goes on with helpers if they pay; and
+every :data:`RECHECK`-th call that would ask for helpers runs alone, timed.
 """
 
 import collections
@@ -35,12 +39,22 @@ from mallard._compiled import kernels
 from mallard.multibody._batch_codes import ALONE, CALLER, GROUPS, HELPER
 
 #: The least work (seconds of CPU, estimated) each thread of a call must get for helpers to be
-#: asked: a helper starts about 20 µs after it is asked (median; 25 µs for nine in ten,
-#: milliseconds at worst, measured on the 2-core build machine under load), and a helper on a
-#: busy core can hold the caller up while it writes a group (benchmarks/batch_threads.py).
-MIN_THREAD_SECONDS = 250e-6
-#: Groups the first call of a large batch times alone, to estimate the work of its groups.
+#: asked. A helper starts about 20 µs after it is asked (median; 25 µs for nine in ten,
+#: measured on the 2-core build machine under load), but one that a busy core preempts while
+#: it writes a group's results holds the caller up at the end of the call until it runs again:
+#: a scheduler slice of that core, milliseconds (a stall of 5-30 ms in 1-2% of the G1's
+#: 1000-state poses calls at a load average of 10; with 2 ms per thread, the G1's 64-state
+#: derivatives, 4-7 ms of work, took 1.35-1.41x one thread's time at that load:
+#: benchmarks/batch_threads.py). So helpers are asked only where such a stall is a small part
+#: of the call.
+MIN_THREAD_SECONDS = 5e-3
+#: Groups the first call of a large batch times alone, twice, to estimate the work of its groups
+#: (and the fewest groups of a call that is timed: a call's fixed costs weigh in fewer).
 PROBE_GROUPS = 8
+#: Every RECHECK-th call that would ask for helpers runs alone and is timed, so that an
+#: estimate from cold runs (a new output's page faults, cold caches: the G1's poses' first
+#: groups took 5× a warm call's) comes down to the warm work.
+RECHECK = 16
 
 
 class Helpers:
@@ -98,12 +112,14 @@ class Operation:
     reused from call to call: see kernels.batch), the states per group, and its measured time
     per group."""
 
-    def __init__(self, name, mi, mf, ws0, row_size, lanes, width, batched, samples):
+    def __init__(self, name, mi, mf, ws0, row_size, lanes, width, batched, samples, aligned=0):
         """``batched``: per input, whether it has the batch's leading dimension; ``samples``:
-        a call's inputs and outputs (with status), to bind the kernel to their types."""
+        a call's inputs and outputs (with status), to bind the kernel to their types;
+        ``aligned``: the scalar of a row put on a 64-byte boundary (see :meth:`_make_row`)."""
         compiled = kernels(np.float64)
         self._new_row = compiled.bind("batch_new_row", mi, args=(ws0, np.zeros(1), lanes))
         self._ws0, self._row_size, self._lanes = ws0, row_size, lanes
+        self._aligned = aligned
         inputs, outputs = samples
         flags = np.zeros(GROUPS, dtype=np.int64)
         args = (*inputs, self._make_row(), flags, ALONE, *outputs)
@@ -113,9 +129,16 @@ class Operation:
         self._width = width
         self._batched = batched
         self.seconds_per_group = None
+        self._helped = 0  # (calls that asked for helpers: see RECHECK)
 
     def _make_row(self):
-        row = np.empty(self._row_size)
+        """A new row, its scalar ``aligned`` (where the lanes or the derivative row start) on a
+        64-byte boundary: the lanes' vector loads and stores then fall within cache lines, and
+        every row of an operation computes at the same speed (a row 16 bytes off that took the
+        Panda's forward dynamics and the G1's inverse dynamics 10-15% longer)."""
+        buffer = np.empty(self._row_size + 7)
+        start = -(buffer.ctypes.data // 8 + self._aligned) % 8
+        row = buffer[start : start + self._row_size]
         self._new_row(self._ws0, row, self._lanes)
         return row
 
@@ -129,16 +152,18 @@ class Operation:
         """Computes the batch of ``size`` states: outputs (the last one the status) from
         inputs, on up to ``max_threads`` threads (see the module's docstring)."""
         groups = -(-size // self._width)
-        if groups < PROBE_GROUPS // 2:  # (a small batch: alone, untimed)
+        if groups < PROBE_GROUPS:  # (a small batch: alone, untimed)
             flags = np.zeros(GROUPS + groups, dtype=np.int64)
             row = self._row()
             self._kernel(*inputs, row, flags, ALONE, *outputs)
             self._rows.append(row)
             return
         start = 0
-        if self.seconds_per_group is None and max_threads > 1 and groups > 2 * PROBE_GROUPS:
-            start = PROBE_GROUPS * self._width
-            self._run_part(inputs, outputs, 0, start, size, 1)
+        if self.seconds_per_group is None and max_threads > 1 and groups > 4 * PROBE_GROUPS:
+            for _ in range(2):  # (measured twice: the first run is cold)
+                stop = start + PROBE_GROUPS * self._width
+                self._run_part(inputs, outputs, start, stop, size, 1)
+                start = stop
         self._run_part(inputs, outputs, start, size, size, max_threads)
 
     def _run_part(self, inputs, outputs, start, stop, size, max_threads):
@@ -175,14 +200,20 @@ class Operation:
         threads = max_threads
         if work < max_threads * MIN_THREAD_SECONDS:
             threads = int(work / MIN_THREAD_SECONDS)
-        return max(0, min(threads, groups) - 1)
+        helpers = max(0, min(threads, groups) - 1)
+        if helpers:
+            self._helped += 1
+            if self._helped % RECHECK == 0:
+                return 0
+        return helpers
 
     def _timed(self, seconds, groups):
-        """Updates the time per group from a call run alone (of PROBE_GROUPS / 2 groups or
-        more: a call's fixed costs would weigh in a smaller one)."""
+        """Updates the time per group (the least measured) from a call run alone of
+        ``groups`` groups, :data:`PROBE_GROUPS` or more (a call's fixed costs would weigh in
+        fewer)."""
         measured = seconds / groups
         previous = self.seconds_per_group
-        self.seconds_per_group = measured if previous is None else 0.7 * previous + 0.3 * measured
+        self.seconds_per_group = measured if previous is None else min(previous, measured)
 
 
 class _Task:

@@ -30,14 +30,14 @@ Example::
     assert status.ok.all(), status.messages()
 
 Threads. A call runs on the calling thread alone unless its batch is large enough for helper
-threads to pay (the work per state of each operation and model is measured as calls run: the
-first large call times its first states alone); helpers then claim groups of states as they
-get to them, and the caller computes whatever they have not, so that a helper that cannot run
-(a busy core) costs nothing (see mallard.multibody._batch_run). ``num_threads`` bounds the
-threads of a call, the caller included: by default numba's ``NUMBA_NUM_THREADS`` (the number
-of CPUs unless set). No numba parallel region is used, so the numba threading layer
-(``NUMBA_THREADING_LAYER``) does not matter, and several Python threads may call the same
-BatchedPlant at once.
+threads to pay (each thread 5 ms of work or more, the work per state of each operation and model
+measured on calls run alone: the first large call times its first states alone); helpers then
+claim groups of states as they get to them, and the caller computes whatever they have not, so
+that a helper that cannot run (a busy core) costs little (see mallard.multibody._batch_run).
+``num_threads`` bounds the threads of a call, the caller included: by default numba's
+``NUMBA_NUM_THREADS`` (the number of CPUs unless set). No numba parallel region is used, so
+the numba threading layer (``NUMBA_THREADING_LAYER``) does not matter, and several Python
+threads may call the same BatchedPlant at once.
 
 The first call of each method compiles its kernel (seconds); numba caches it on disk, so later
 processes only load it.
@@ -70,11 +70,19 @@ from mallard.multibody.tree._indices import ForceElementIndex
 __all__ = ["BatchedPlant", "BatchStatus"]
 
 _OBJECT, _FLOAT64 = np.dtype(object), np.dtype(np.float64)
-_ndarray = np.ndarray
+_ndarray, _empty = np.ndarray, np.empty
 
 #: The status codes of a batch of one state that was computed (read-only, shared by the calls).
 _COMPUTED_ONE = np.zeros(1, dtype=np.int64)
 _COMPUTED_ONE.flags.writeable = False
+
+#: The attribute of BatchedPlant holding the bound single-state kernel of each operation on q
+#: alone, for its fast path (see BatchedPlant._one).
+_FAST_PATHS = {
+    "batch_body_poses": "_poses_one",
+    "batch_mass_matrix": "_mass_matrix_one",
+    "batch_point_jacobian": "_jacobian_one",
+}
 
 #: The single-state entry point (kernels.single) of each batched one, for batches of one state.
 _SINGLE_KERNELS = {
@@ -172,14 +180,15 @@ class BatchedPlant:
         self._frames = {}  # frame → (mobod, X_BF) (see _frame)
         nq, nv, nu, nb = self._nq, self._nv, self._nu, self._nb
         self._origin = np.zeros(3)  # (B's origin, for a state alone: read by the kernel only)
-        #: kernel name → (its inputs' shapes (None: passed as is), its outputs' shapes) for a
-        #: batch of one state (see _one)
+        # A batch of one state's fast paths (see _one): the bound single-state kernels of the
+        # operations on q alone (None until the first float64 batch of one state binds them),
+        # q's shape, the outputs' shapes; the other operations' inputs' and output's shapes.
+        self._poses_one = self._mass_matrix_one = self._jacobian_one = None
+        self._q_one = (1, nq)
+        self._poses_shape, self._M_shape, self._J_shape = (1, nb, 4, 4), (1, nv, nv), (1, 6, nv)
         self._one_shapes = {
-            "batch_body_poses": (((1, nq),), ((1, nb, 4, 4),)),
-            "batch_mass_matrix": (((1, nq),), ((1, nv, nv),)),
-            "batch_inverse_dynamics": (((1, nq), (1, nv), (1, nv), (1, nv)), ((1, nv),)),
-            "batch_forward_dynamics": (((1, nq), (1, nv), (1, nv), (1, nu)), ((1, nv),)),
-            "batch_point_jacobian": (((1, nq), None, None, None), ((1, 6, nv),)),
+            "batch_inverse_dynamics": (((1, nq), (1, nv), (1, nv), (1, nv)), (1, nv)),
+            "batch_forward_dynamics": (((1, nq), (1, nv), (1, nv), (1, nu)), (1, nv)),
         }
 
     def plant(self):
@@ -294,46 +303,38 @@ class BatchedPlant:
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
                 name, self._mi, self._mf, self._ws0, self._row_size(lanes, width), lanes,
-                width, batched, samples,
+                width, batched, samples, aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
 
     def _one(self, name, inputs):
-        """The fast path of a batch of one state: the outputs of batched kernel ``name``
-        (arrays (1, ...), computed by its single-state kernel) if it has been bound (a float64
-        batch of one state ran before), every input is a C-contiguous float64 array (1, n) or
-        None (an optional input, zero) and the state is computed; else None, and the caller
-        takes the general path (which checks, computes and reports as for any batch)."""
+        """The fast path of a batch of one state for the operations of several inputs: the
+        output of batched kernel ``name`` (an array (1, n), computed by its single-state
+        kernel) if it has been bound (a float64 batch of one state ran before), every input is
+        a float64 ndarray (1, n) (the kernel gets its row as ``ravel()`` gives it: a view, or a
+        contiguous copy of a strided one) or None (an optional input, zero) and the state is
+        computed; else None, and the caller takes the general path (which checks, computes
+        and reports as for any batch). The operations on q alone make the same test in
+        place, without this call (a tenth of their fast path's cost)."""
         fn = self._single_kernels.get(name)
         if fn is None:
             return None
-        shapes, output_shapes = self._one_shapes[name]
+        shapes, output_shape = self._one_shapes[name]
         none, args, i = self._none, [], 0
         for a in inputs:  # (loops, not comprehensions: this is the whole call's overhead)
-            shape = shapes[i]
-            i += 1
-            if shape is None:
-                args.append(a)
-            elif a is None:
+            if a is None:
                 args.append(none)
-            elif (
-                type(a) is _ndarray
-                and a.dtype is _FLOAT64
-                and a.shape == shape
-                and a.flags.c_contiguous
-            ):
-                args.append(a[0])
+            elif type(a) is _ndarray and a.shape == shapes[i] and a.dtype is _FLOAT64:
+                args.append(a.ravel())
             else:
                 return None
-        outputs = []
-        for shape in output_shapes:
-            a = np.empty(shape)
-            outputs.append(a)
-            args.append(a[0])
+            i += 1
+        output = _empty(output_shape)
+        args.append(output[0])
         if fn(*args):  # (a state that cannot be computed: the general path reports it)
             return None
-        return outputs
+        return output
 
     def _single_kernel(self, name, args):
         """The single-state kernel of batched kernel ``name``, bound for ``args``
@@ -344,6 +345,9 @@ class BatchedPlant:
 
             single = self._single = SingleStatePlant._of(self)
         fn = self._single_kernels[name] = single._kernel(_SINGLE_KERNELS[name], *args)
+        fast = _FAST_PATHS.get(name)
+        if fast is not None:
+            setattr(self, fast, fn)
         return fn
 
     def _finish(self, method, results, codes, inputs, arguments, return_status, describe=None):
@@ -412,8 +416,17 @@ class BatchedPlant:
         """X_WB of every body at each q: an array (N, num_bodies, 4, 4) of homogeneous
         transforms [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed
         ``[i, BodyIndex]``; ``q`` is (N, nq)."""
-        if not return_status and (one := self._one("batch_body_poses", (q,))):
-            return one[0]
+        fn = self._poses_one
+        if (
+            fn is not None  # (the fast path of one state: see _one)
+            and type(q) is _ndarray
+            and q.shape == self._q_one
+            and q.dtype is _FLOAT64
+            and not return_status
+        ):
+            X_WB = _empty(self._poses_shape)
+            if not fn(q.ravel(), X_WB[0]):
+                return X_WB
         method = "CalcAllBodyPosesInWorld"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -428,14 +441,28 @@ class BatchedPlant:
 
         ``q`` is (N, nq); ``p_BoBp_B``, the position of Bp in ``frame_B``, is one 3-vector
         for every state or an (N, 3) array, one point per state (None: B's origin)."""
+        fn = self._jacobian_one
+        if (
+            fn is not None  # (the fast path of one state: see _one)
+            and p_BoBp_B is None
+            and type(q) is _ndarray
+            and q.shape == self._q_one
+            and q.dtype is _FLOAT64
+            and not return_status
+        ):
+            try:
+                k, X_BF = self._frames[frame_B]  # (a frame found before: see _frame)
+            except (KeyError, TypeError):
+                pass
+            else:
+                J = _empty(self._J_shape)
+                if not fn(q.ravel(), k, X_BF, self._origin, J[0]):
+                    return J
         method = "CalcJacobianSpatialVelocity"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
         k, X_BF = self._frame(frame_B)
         if p_BoBp_B is None:
-            inputs = (q, k, X_BF, self._origin)
-            if not return_status and (one := self._one("batch_point_jacobian", inputs)):
-                return one[0]
             p = np.zeros((size, 3))
         else:
             p = np.asarray(p_BoBp_B)
@@ -452,8 +479,17 @@ class BatchedPlant:
     def CalcMassMatrix(self, q, *, return_status=False):
         """M(q) at each q: an array (N, nv, nv), reflected rotor inertias of the actuators on
         its diagonal (as MultibodyPlant.CalcMassMatrix); ``q`` is (N, nq)."""
-        if not return_status and (one := self._one("batch_mass_matrix", (q,))):
-            return one[0]
+        fn = self._mass_matrix_one
+        if (
+            fn is not None  # (the fast path of one state: see _one)
+            and type(q) is _ndarray
+            and q.shape == self._q_one
+            and q.dtype is _FLOAT64
+            and not return_status
+        ):
+            M = _empty(self._M_shape)
+            if not fn(q.ravel(), M[0]):
+                return M
         method = "CalcMassMatrix"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -472,8 +508,8 @@ class BatchedPlant:
         forces. With v̇ = 0 and v = 0 it is the gravity compensation −tau_g(q). ``q`` is
         (N, nq); ``v``, ``known_vdot`` and ``tau_applied`` (None: zero) are (N, nv)."""
         inputs = (q, v, known_vdot, tau_applied)
-        if not return_status and (one := self._one("batch_inverse_dynamics", inputs)):
-            return one[0]
+        if not return_status and (one := self._one("batch_inverse_dynamics", inputs)) is not None:
+            return one
         method = "CalcInverseDynamics"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
@@ -511,8 +547,8 @@ class BatchedPlant:
         discrete step treats joint damping implicitly). A state whose articulated inertia is
         not positive definite gets NaN, its status the plant's message."""
         inputs = (q, v, tau_applied, actuation)
-        if not return_status and (one := self._one("batch_forward_dynamics", inputs)):
-            return one[0]
+        if not return_status and (one := self._one("batch_forward_dynamics", inputs)) is not None:
+            return one
         method = "CalcForwardDynamics"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
         size = inputs[0].shape[0]
@@ -788,7 +824,7 @@ class BatchedPlant:
             row_size = self._row_size(True, LANES) + plan.sap[4] + plan.sap[5]
             operation = self._operations[name] = RolloutOperation(
                 plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
-                (inputs, (X, status)),
+                (inputs, (X, status)), aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (X, status), size, self.num_threads())
         return status

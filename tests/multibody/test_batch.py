@@ -480,6 +480,26 @@ def test_each_state_alone_equals_the_batch(plant, batched):
             np.testing.assert_array_equal(a[one], b)
 
 
+def test_a_strided_state_alone_equals_a_contiguous_one(plant, batched):
+    """A batch of one state whose rows are strided views (the fast path, from the second call
+    on, passes their ravel(): a contiguous copy) gives the contiguous batch's results."""
+    rng = np.random.default_rng(37)
+    q, v = random_states(plant, 1)
+    vdot, tau = rng.normal(size=v.shape), rng.normal(size=v.shape)
+    u = rng.normal(size=(1, plant.num_actuated_dofs()))
+    contiguous = (q, v, vdot, tau, u)
+    strided = [np.repeat(a, 2, axis=1)[:, ::2] for a in contiguous]
+    assert not any(a.flags.c_contiguous for a in strided if a.shape[1] > 1)
+    frame = plant.GetFrameByName("F_tool")
+    expected = _all_results(batched, plant, *contiguous)
+    expected.append(batched.CalcJacobianSpatialVelocity(q, frame))
+    for _ in range(2):
+        results = _all_results(batched, plant, *strided)
+        results.append(batched.CalcJacobianSpatialVelocity(strided[0], frame))
+        for a, b in zip(expected, results, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_empty_batch(plant, batched):
     nq, nv, nu, nb = (
         plant.num_positions(),

@@ -76,6 +76,30 @@ def test_num_threads(plant):
             BatchedPlant(plant, num_threads=wrong)
 
 
+def test_helpers_only_for_calls_with_enough_work(plant, monkeypatch):
+    """Helpers are asked only when each thread gets MIN_THREAD_SECONDS of the work estimated
+    from the least time per group measured alone; every RECHECK-th call that would ask for
+    them runs alone and is timed; a call too small to time never asks."""
+    asked = []
+    monkeypatch.setattr(_batch_run.HELPERS, "submit", lambda task, count: asked.append(count))
+    batched = BatchedPlant(plant)
+    q, _ = random_states(plant, 4 * (_batch_run.PROBE_GROUPS - 1))
+    for _ in range(3):
+        batched.CalcMassMatrix(q)
+    operation = batched._operations["batch_mass_matrix"]
+    assert operation.seconds_per_group is None and asked == []  # (too small to be timed)
+    operation._timed(3e-3, 2)
+    operation._timed(5e-3, 2)
+    assert operation.seconds_per_group == 1.5e-3  # (the least)
+    per_group = _batch_run.MIN_THREAD_SECONDS / 2
+    operation.seconds_per_group = per_group
+    assert operation._helpers(3, 2) == 0  # (1.5 threads' worth)
+    assert operation._helpers(4, 1) == 0  # (num_threads=1)
+    helpers = [operation._helpers(4, 2) for _ in range(2 * _batch_run.RECHECK)]
+    alone = [i for i, h in enumerate(helpers) if h == 0]
+    assert alone == [_batch_run.RECHECK - 1, 2 * _batch_run.RECHECK - 1] and max(helpers) == 1
+
+
 # ---- the groups' protocol (kernels.batch), the threads' moves made by hand ---------------------
 def _mass_matrix_call(plant, q):
     """(kernel(flags, mode, M, status), rows): the batched mass matrix on q with a new row per
