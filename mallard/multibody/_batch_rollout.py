@@ -12,6 +12,7 @@ from mallard.multibody._batch_codes import (
 )
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._layout import PARAMETERS, SapSizes
+from mallard.multibody.plant._stepping import found_arrays, no_geometry
 
 #: The explicit integrators a continuous plant's rollout takes, by the names of
 #: SimulatorConfig.integration_scheme (their fixed-step forms, as the Simulator's
@@ -28,7 +29,8 @@ class RolloutPlan:
     ``h`` the plant's time step, parameters ``ws0`` with the free motion's reflected
     inertias, and for a SAP plant with joint limits the SAP problem of a state, see
     :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
-    kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw; no limits: none).
+    kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw; no limits: none;
+    then the contact tables of kernels.discrete_step, without geometry).
     Raises NotImplementedError for what rollouts do not take yet."""
 
     def __init__(self, batched):
@@ -37,6 +39,11 @@ class RolloutPlan:
         self.ws0 = batched._ws0
         nv = plant.num_velocities()
         self.sap = (np.zeros((0, 3), np.int64), np.zeros((0, 2)), np.zeros(nv), np.zeros(nv), 0, 0)
+        # (the contact tables of kernels.discrete_step: no geometry, rollouts refuse it)
+        self.sap += (
+            no_geometry(np.zeros(plant.num_bodies(), np.int64)),
+            found_arrays(0, 0, 0, 0, 0, nv),
+        )
         self.si = self.sw = None
         locked = PARAMETERS.views(self.ws0, batched._sizes).locked
         if np.any(locked):
@@ -87,7 +94,7 @@ class RolloutPlan:
             diagonal,
             self.si.size,
             self.sw.size,
-        )
+        ) + self.sap[6:]
 
     @staticmethod
     def _check_pd(plant, what):

@@ -62,14 +62,12 @@ from mallard.multibody._kernels.batch import (
     value_of,
 )
 from mallard.multibody._kernels.coordinates import calc_qdot
-from mallard.multibody._kernels.dynamics import calc_mass_matrix
-from mallard.multibody._kernels.engine import forward_dynamics, run_stages
+from mallard.multibody._kernels.discrete_step import sap_velocities
+from mallard.multibody._kernels.engine import forward_dynamics
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
-from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
 from mallard.multibody._kernels.views import (
     model,
     parameters,
-    sap_table,
     sap_workspace,
     workspace,
 )
@@ -266,15 +264,18 @@ def _positions(m, x, qdot, h):
 
 @jitable
 def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflected0, diagonal,
-                si, sw, t):  # fmt: skip
-    """SAP's v, state by state, for the live states of the group with a joint limit near
-    (as plant._sap_driver.SapDriver.step): x holds [q0; v*] (lanes), S[0] x0; a state whose
-    solve fails gets SOLVER_FAILED. Returns a live lane, or −1 if none is left."""
+                si, sw, geometry, found, t):  # fmt: skip
+    """SAP's v, state by state, for the live states of the group (kernels.discrete_step.
+    sap_velocities, the step's constraints found at each state: joint limits near it): x holds
+    [q0; v*] (lanes), S[0] x0; M(q0) with the plant's reflected inertias ``reflected0``; a
+    state whose solve fails gets SOLVER_FAILED. Returns a live lane, or −1 if none is left."""
     xa, x0 = lane_array(x), lane_array(S[0])
-    table, w = sap_table(si, si), sap_workspace(si, sw)
-    counts, v_star, v = table.counts, w.v_star, w.v  # (bound: see docs/architecture.md, 4)
+    w = sap_workspace(si, sw)
+    v_star, v = w.v_star, w.v  # (bound: see docs/architecture.md, 4)
     nq, nv = m.nq, m.nv
     none, no_values = limits[0:0], bounds[0:0]
+    joints = (limits, bounds, none, no_values, none, no_values)
+    reflected = params.reflected
     for lane in range(count):
         if value_of(codes[lane], 0.0) != 0.0:
             continue
@@ -282,22 +283,13 @@ def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflect
             r.x[i] = x0[i, lane]
         for i in range(nv):
             v_star[i] = xa[nq + i, lane]
-        for i in range(counts.shape[0]):
-            counts[i] = 0
-        q0, v0 = r.x[0:nq], r.x[nq : nq + nv]
-        if _add_joint_constraints(table, w, q0, v0, limits, bounds, none, no_values, none,
-                                  no_values) == 0:  # fmt: skip
-            continue
-        reflected = params.reflected  # (M with the plant's reflected inertias, then back)
-        for i in range(nv):
+        for i in range(nv):  # (M with the plant's reflected inertias, then back)
             reflected[i] = reflected0[i]
-        run_stages(m, r.x, params, work1, POSITIONS | INERTIAS)
-        calc_mass_matrix(m, params, work1, work1.M)
+        status, _ = sap_velocities(
+            m, params, work1, r.x, v_star, diagonal, False, si, sw, joints, geometry, found, v
+        )  # fmt: skip
         for i in range(nv):
             reflected[i] = reflected0[i] + diagonal[i]
-        for i in range(nv):
-            v[i] = v0[i]
-        status = _solve(table, w, work1.M, diagonal)
         if status != SAP_SUCCESS:
             codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
             continue
@@ -330,12 +322,15 @@ def _check_final(x, count, codes, steps):
 
 @batched
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
-                  reflected0, diagonal, n_si, n_sw, row, flags, mode, X, status):  # fmt: skip
+                  reflected0, diagonal, n_si, n_sw, geometry, found, row, flags, mode, X,
+                  status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
     the PD law to TARGET[i] (``gains``, ``slots``); a discrete plant's joint limits through
-    SAP if ``limits`` has rows. ``steps`` steps in all. L states at a time, in lanes."""
+    SAP if ``limits`` has rows (kernels.discrete_step: ``geometry`` and ``found``, the contact
+    tables, have no geometry: rollouts refuse plants with collision geometry). ``steps``
+    steps in all. L states at a time, in lanes."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
     params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
@@ -370,7 +365,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     if sap:
                         good = _limit_step(m, r, params, work1, rL.x, lanes.stages, codes,
                                            count, limits, bounds, reflected0, diagonal, si,
-                                           sw, t)  # fmt: skip
+                                           sw, geometry, found, t)  # fmt: skip
                         if good < 0:
                             break
                     _positions(m, rL.x, work.qdot, h)
