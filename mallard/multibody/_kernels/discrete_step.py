@@ -24,10 +24,14 @@ The joint constraints are a tuple (limits, limit_bounds, pd, pd_values, couplers
 coupler_values) as kernels.sap.sap_add_joint_constraints takes them.
 """
 
+import numpy as np
+from numba.extending import overload
+
 from mallard.geometry._kernels.broadphase import sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import penetration
 from mallard.geometry._kernels.queries import geometry_poses
-from mallard.multibody._kernels._machinery import jitable
+from mallard.geometry._proximity_layout import PENETRATION, WS_SIZE
+from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels.contact import contact_pairs, contact_problem
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import run_stages
@@ -48,6 +52,85 @@ FAILED_CONTACT = -3
 FAILED_CAPACITY = -4
 #: settings' entries of the contact tables.
 KIND, LAGGED, BETA, STICTION = 0, 1, 2, 3
+
+
+def int64_view(a):
+    """The float64 array ``a``'s memory as int64 (how a row holds int64 arrays); of an array of
+    other scalars (interpreted), an int64 copy."""
+    return a.view(np.int64) if a.dtype == np.float64 else a.astype(np.int64)
+
+
+@overload(int64_view)
+def _int64_view_compiled(a):
+    return lambda a: a.view(np.int64)
+
+
+@jitable
+def found_size(ng, nf, room, nk, npd, nv):
+    """The float64 slots of a ``found`` tuple carved by :func:`found_views` (an int64 takes
+    one)."""
+    P = max(ng * (ng - 1) // 2, 1)
+    return (12 * nf + 12 * ng + 6 * ng + ng + 2 * P + PENETRATION * P + WS_SIZE + 4 * room
+            + 7 * room + 3 * room + 3 * room + 9 * room + 12 * nv + 3 * room * nv + room
+            + 2 * room + 10 * room + 1 + 2 * room + PENETRATION * room + nk + npd)  # fmt: skip
+
+
+@jitable
+def _take(buffer, at, size):
+    return buffer[at : at + size], at + size
+
+
+@jitable
+def found_views(buffer, ng, nf, room, nk, npd, nv):
+    """The ``found`` tuple (see the module) for ng geometries on nf frames, ``room`` contacts,
+    SAP problems of nk equations, npd PD controllers and nv velocities, as views of the
+    C-contiguous float64 ``buffer`` (:func:`found_size` long; the int64 arrays its bits), as
+    plant._stepping.found_arrays makes them. The broadphase's order must be a permutation of
+    0..ng − 1 (the caller sets it once)."""
+    P = max(ng * (ng - 1) // 2, 1)
+    a, at = _take(buffer, 0, 12 * nf)
+    X_WF = reshaped(a, (nf, 4, 3))
+    a, at = _take(buffer, at, 12 * ng)
+    X_WG = reshaped(a, (ng, 4, 3))
+    a, at = _take(buffer, at, 6 * ng)
+    boxes = reshaped(a, (ng, 6))
+    a, at = _take(buffer, at, ng)
+    order = int64_view(a)
+    a, at = _take(buffer, at, 2 * P)
+    pairs = reshaped(int64_view(a), (P, 2))
+    a, at = _take(buffer, at, PENETRATION * P)
+    rows = reshaped(a, (P, PENETRATION))
+    gws, at = _take(buffer, at, WS_SIZE)
+    a, at = _take(buffer, at, 4 * room)
+    bodies = reshaped(int64_view(a), (room, 4))
+    a, at = _take(buffer, at, 7 * room)
+    par = reshaped(a, (room, 7))
+    a, at = _take(buffer, at, 3 * room)
+    p_WC = reshaped(a, (room, 3))
+    a, at = _take(buffer, at, 3 * room)
+    nhat = reshaped(a, (room, 3))
+    a, at = _take(buffer, at, 9 * room)
+    R_WC = reshaped(a, (room, 3, 3))
+    a, at = _take(buffer, at, 12 * nv)
+    jscratch = reshaped(a, (2, 6, nv))
+    a, at = _take(buffer, at, 3 * room * nv)
+    J = reshaped(a, (3 * room, nv))
+    phi0, at = _take(buffer, at, room)
+    a, at = _take(buffer, at, 2 * room)
+    cliques = reshaped(int64_view(a), (room, 2))
+    a, at = _take(buffer, at, 10 * room)
+    cpar = reshaped(a, (room, 10))
+    a, at = _take(buffer, at, 1)
+    count = int64_view(a)
+    a, at = _take(buffer, at, 2 * room)
+    last_pairs = reshaped(int64_view(a), (room, 2))
+    a, at = _take(buffer, at, PENETRATION * room)
+    last_rows = reshaped(a, (room, PENETRATION))
+    last_gamma, at = _take(buffer, at, nk)
+    last_pd, at = _take(buffer, at, npd)
+    return (X_WF, X_WG, boxes, order, pairs, rows, gws, bodies, par, p_WC, nhat, R_WC,
+            jscratch, J, phi0, cliques, cpar, count, last_pairs, last_rows, last_gamma,
+            last_pd)  # fmt: skip
 
 
 @jitable

@@ -5,10 +5,12 @@ A step is the plant's own: for a discrete plant, Drake's step as the plant takes
 (plant._discrete, plant._sap_driver): the free motion v* = v0 + h·v̇*(x0), v̇* the forward
 dynamics with the actuation of the step (the parameters' reflected inertias are those of the
 free motion: BatchedPlant adds h·D to them for SAP plants, whose joint damping is implicit);
-if the plant has joint limits (``limits``, ``bounds``: the SapDriver's) and one is near the
-state, SAP's v from v*, state by state (the SAP table and workspace past the row's lanes,
-``n_si`` and ``n_sw`` long; M(q0) with the plant's reflected inertias ``reflected0`` and
-the diagonal h·D), else v = v*; then q = q0 + h·N(q0)·v. For a continuous plant, a fixed
+if the plant has collision geometry, or joint limits (``limits``, ``bounds``: the
+SapDriver's) and one is near the state, SAP's v from v*, state by state, with the point
+contacts at the state (kernels.discrete_step.sap_velocities: the SAP table and workspace past
+the row's lanes, ``n_si`` and ``n_sw`` long, then the contact scratch; M(q0) with the plant's
+reflected inertias ``reflected0`` and the diagonal h·D), else v = v*; then
+q = q0 + h·N(q0)·v. For a continuous plant, a fixed
 step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
 integrator (systems.analysis), their sums formed in the order those form them for a plant
 alone (kernels of systems.analysis.combine, not grouped). Every operation is the single-state
@@ -30,7 +32,6 @@ another state of its group.
 """
 
 import numpy as np
-from numba.extending import overload
 
 from mallard.multibody._batch_codes import (
     ARGUMENTS,
@@ -41,6 +42,7 @@ from mallard.multibody._batch_codes import (
     KINDS,
     NONFINITE,
     NOT_POSITIVE_DEFINITE,
+    PAIR_FAILED,
     RUNGE_KUTTA2,
     RUNGE_KUTTA3,
     SOLVER_FAILED,
@@ -62,7 +64,12 @@ from mallard.multibody._kernels.batch import (
     value_of,
 )
 from mallard.multibody._kernels.coordinates import calc_qdot
-from mallard.multibody._kernels.discrete_step import sap_velocities
+from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view: batch's)
+    found_size,
+    found_views,
+    int64_view,
+    sap_velocities,
+)
 from mallard.multibody._kernels.engine import forward_dynamics
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.views import (
@@ -82,17 +89,6 @@ from mallard.multibody._layout import (
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _ROW, _LANE = SIZE["row"], SIZE["lane"]
-
-
-def int64_view(a):
-    """The float64 array ``a``'s memory as int64 (how a row holds a SAP table); of an array of
-    other scalars (interpreted), an int64 copy."""
-    return a.view(np.int64) if a.dtype == np.float64 else a.astype(np.int64)
-
-
-@overload(int64_view)
-def _int64_view_compiled(a):
-    return lambda a: a.view(np.int64)
 
 
 @jitable
@@ -266,9 +262,10 @@ def _positions(m, x, qdot, h):
 def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflected0, diagonal,
                 si, sw, geometry, found, t):  # fmt: skip
     """SAP's v, state by state, for the live states of the group (kernels.discrete_step.
-    sap_velocities, the step's constraints found at each state: joint limits near it): x holds
-    [q0; v*] (lanes), S[0] x0; M(q0) with the plant's reflected inertias ``reflected0``; a
-    state whose solve fails gets SOLVER_FAILED. Returns a live lane, or −1 if none is left."""
+    sap_velocities, the step's constraints found at each state: point contacts, joint limits
+    near it): x holds [q0; v*] (lanes), S[0] x0; M(q0) with the plant's reflected inertias
+    ``reflected0``; a state whose solve fails gets SOLVER_FAILED (PAIR_FAILED, with the step,
+    if its penetration query failed). Returns a live lane, or −1 if none is left."""
     xa, x0 = lane_array(x), lane_array(S[0])
     w = sap_workspace(si, sw)
     v_star, v = w.v_star, w.v  # (bound: see docs/architecture.md, 4)
@@ -290,6 +287,9 @@ def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflect
         )  # fmt: skip
         for i in range(nv):
             reflected[i] = reflected0[i] + diagonal[i]
+        if status < 0:  # (a pair the plant's query raises for: refused beforehand)
+            codes[lane] = PAIR_FAILED + KINDS * t
+            continue
         if status != SAP_SUCCESS:
             codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
             continue
@@ -322,15 +322,16 @@ def _check_final(x, count, codes, steps):
 
 @batched
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
-                  reflected0, diagonal, n_si, n_sw, geometry, found, row, flags, mode, X,
+                  reflected0, diagonal, n_si, n_sw, geometry, room, row, flags, mode, X,
                   status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
     the PD law to TARGET[i] (``gains``, ``slots``); a discrete plant's joint limits through
-    SAP if ``limits`` has rows (kernels.discrete_step: ``geometry`` and ``found``, the contact
-    tables, have no geometry: rollouts refuse plants with collision geometry). ``steps``
-    steps in all. L states at a time, in lanes."""
+    SAP if ``limits`` has rows, and its point contacts (kernels.discrete_step: ``geometry``,
+    its contact tables, whose settings' kind is −1 without collision geometry; room for
+    ``room`` contacts, in the row past the SAP problem). ``steps`` steps in all. L states at
+    a time, in lanes."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
     params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
@@ -342,7 +343,15 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     stages = _stage_count(scheme)
     base = mi[_ROW] + width * mi[_LANE]  # (past the lanes: the SAP table, then workspace)
     si, sw = int64_view(row[base : base + n_si]), row[base + n_si : base + n_si + n_sw]
-    sap = scheme == DISCRETE_STEP and limits.shape[0] > 0
+    ng, nf = geometry[0].shape[0], geometry[3].shape[0]
+    start = base + n_si + n_sw
+    found = found_views(row[start : start + found_size(ng, nf, room, 0, 0, m.nv)], ng, nf,
+                        room, 0, 0, m.nv)  # fmt: skip
+    order = found[3]
+    for g in range(ng):  # (the broadphase's order: a permutation)
+        order[g] = g
+    contact = geometry[10][0] >= 0.0
+    sap = scheme == DISCRETE_STEP and (limits.shape[0] > 0 or contact)
     claim = HELPER if mode == CALLER else mode  # (a group is never taken over)
     g = next_group(flags, claim)
     while g >= 0:

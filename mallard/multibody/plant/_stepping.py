@@ -241,51 +241,16 @@ class ContactTables:
         allowed = model.allowed(sg, sg._context_filters(sg_context, mutable=False))
         table = plant._contact_table(query, model)
         key = (model, allowed, table, plant._contact_serial)
-        if len(key) == len(self._key) and all(a is b for a, b in zip(key, self._key, strict=True)):
-            return self._geometry
-        frame_mobod = self._frame_mobods(sg, model)
-        if frame_mobod is None:
+        old = self._key
+        if len(old) == 4 and all(a is b for a, b in zip(key[:3], old[:3], strict=True)):
+            if key[3] == old[3]:
+                return self._geometry
+        geometry = contact_geometry(plant, sg, model, allowed, table)
+        if geometry is None:
             return None
-        valid = table.valid & ~(table.values[:, 4] < 0)  # (a negative relaxation time raises)
-        bad = ~(valid[:, None] & valid[None, :])
-        if plant._contact_model != ContactModel.kPoint:  # (as plant._contact._point_pairs)
-            kind_A, kind_B = table.kind[:, None], table.kind[None, :]
-            half = table.half[:, None] | table.half[None, :]
-            fallback = (
-                (kind_A == _UNDEFINED) | (kind_B == _UNDEFINED)
-                | ((kind_A == _RIGID) & (kind_B == _RIGID))
-                | ((kind_A == _SOFT) & (kind_B == _SOFT) & half)
-            )  # fmt: skip
-            bad |= ~fallback | (plant._contact_model == ContactModel.kHydroelastic)
-        marked = allowed.copy()
-        marked[(allowed != 0) & bad] = 2
-        approximation = plant.get_discrete_contact_approximation()
-        settings = np.array([
-            contact_kind(approximation), float(approximation._value == 3),
-            plant._sap_near_rigid_threshold, plant._stiction_tolerance,
-        ])  # fmt: skip
-        self._geometry = (model.gi, model.gf, model.hv, frame_mobod, model.X_FG, marked,
-                          table.body, table.mobod, table.values, plant._sap_driver.body_clique,
-                          settings)  # fmt: skip
+        self._geometry = geometry
         self._key, self._model, self._table = key, model, table
         return self._geometry
-
-    def _frame_mobods(self, sg, model):
-        """Per frame of the proximity model, the mobod of the plant's body it is (−1 for
-        World's), or None if one is another system's."""
-        plant = self.plant
-        mobod_of_body = plant._topology.mobod_of_body
-        frames = plant._geometry_link.body_frame_ids.items()
-        by_frame = {f: int(mobod_of_body[b]) for b, f in frames}
-        out = np.empty(len(model.frames), dtype=np.int64)
-        for i, frame_id in enumerate(model.frames):
-            if frame_id == sg._world_frame_id:
-                out[i] = -1
-            elif frame_id in by_frame:
-                out[i] = by_frame[frame_id]
-            else:
-                return None
-        return out
 
     def scratch(self, room, nk, npd):
         """The ``found`` tuple for ``room`` contacts, SAP problems of ``nk`` equations and
@@ -316,9 +281,48 @@ class ContactTables:
         return _DiscreteContacts.at(plant, ws, x0, pairs)
 
 
+def contact_geometry(plant, sg, model, allowed, table):
+    """kernels.discrete_step's ``geometry`` tuple of ``plant`` in its SceneGraph ``sg``: the
+    proximity ``model``, the filter matrix ``allowed`` (marked with 2 where the Python path
+    raises: see there) and the plant's _ContactTable ``table``; None if a geometry is on a
+    frame that is not the plant's (or World's)."""
+    mobod_of_body = plant._topology.mobod_of_body
+    frames = plant._geometry_link.body_frame_ids.items()
+    by_frame = {f: int(mobod_of_body[b]) for b, f in frames}
+    frame_mobod = np.empty(len(model.frames), dtype=np.int64)
+    for i, frame_id in enumerate(model.frames):
+        if frame_id == sg._world_frame_id:
+            frame_mobod[i] = -1
+        elif frame_id in by_frame:
+            frame_mobod[i] = by_frame[frame_id]
+        else:
+            return None
+    valid = table.valid & ~(table.values[:, 4] < 0)  # (a negative relaxation time raises)
+    bad = ~(valid[:, None] & valid[None, :])
+    if plant._contact_model != ContactModel.kPoint:  # (as plant._contact._point_pairs)
+        kind_A, kind_B = table.kind[:, None], table.kind[None, :]
+        half = table.half[:, None] | table.half[None, :]
+        fallback = (
+            (kind_A == _UNDEFINED) | (kind_B == _UNDEFINED)
+            | ((kind_A == _RIGID) & (kind_B == _RIGID))
+            | ((kind_A == _SOFT) & (kind_B == _SOFT) & half)
+        )  # fmt: skip
+        bad |= ~fallback | (plant._contact_model == ContactModel.kHydroelastic)
+    marked = allowed.copy()
+    marked[(allowed != 0) & bad] = 2
+    approximation = plant.get_discrete_contact_approximation()
+    settings = np.array([
+        contact_kind(approximation), float(approximation._value == 3),
+        plant._sap_near_rigid_threshold, plant._stiction_tolerance,
+    ])  # fmt: skip
+    return (model.gi, model.gf, model.hv, frame_mobod, model.X_FG, marked, table.body,
+            table.mobod, table.values, plant._sap_driver.body_clique, settings)  # fmt: skip
+
+
 def found_arrays(ng, nf, room, nk, npd, nv):
     """kernels.discrete_step's ``found`` tuple for ng geometries on nf frames, ``room``
-    contacts, SAP problems of nk equations, npd PD controllers and nv velocities."""
+    contacts, SAP problems of nk equations, npd PD controllers and nv velocities (the arrays
+    kernels.discrete_step.found_views carves from a row, tested alike)."""
     P = max(ng * (ng - 1) // 2, 1)
     rows = geometry_layout.PENETRATION
     return (

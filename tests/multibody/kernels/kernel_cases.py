@@ -450,7 +450,7 @@ def _rollout(rng):
     """batch_rollout's arguments: 5 states, 3 steps of RK2 with actuation and a PD law on
     (q[0], v[0]), every step kept (kernels.rollouts)."""
     from mallard.multibody._batch_codes import ALONE, RUNGE_KUTTA2
-    from mallard.multibody.plant._stepping import found_arrays, no_geometry
+    from mallard.multibody.plant._stepping import no_geometry
 
     s = Sample(rng)
     nq, nu, nx = s.sizes.nq, s.sizes.nu, s.sizes.nx
@@ -473,7 +473,7 @@ def _rollout(rng):
         0,
         0,
         no_geometry(np.zeros(s.sizes.n, np.int64)),
-        found_arrays(0, 0, 0, 0, 0, s.sizes.nv),
+        0,
     )
     tail = (_batch_row(s, True), _flags(size, True), ALONE)
     return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))

@@ -41,3 +41,17 @@ def test_contact_frames_are_make_from_one_vector_and_jacobians_are_relative_poin
         J_W = (Jv[1] - Jv[0])[None]
         expected_J = np.einsum("nab,nbv->nav", expected.T[None], J_W)[0]
         np.testing.assert_array_equal(J[3 * i : 3 * i + 3], expected_J)
+
+
+def test_the_rows_contact_scratch_is_the_steppers():
+    """kernels.discrete_step.found_views carves from a rollout's row the arrays that
+    plant._stepping.found_arrays makes for the Simulator's stepping: the same shapes and
+    scalar types, in a buffer of found_size."""
+    from mallard.multibody._kernels.discrete_step import found_size, found_views
+    from mallard.multibody.plant._stepping import found_arrays
+
+    for sizes in [(5, 3, 4, 20, 2, 7), (0, 0, 0, 0, 0, 3), (1, 1, 9, 0, 0, 12)]:
+        arrays = found_arrays(*sizes)
+        views = found_views(np.zeros(found_size(*sizes)), *sizes)
+        assert [(a.shape, a.dtype) for a in views] == [(a.shape, a.dtype) for a in arrays]
+        assert found_size(*sizes) == sum(a.size for a in arrays)
