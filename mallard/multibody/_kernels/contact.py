@@ -18,8 +18,8 @@ are not reported, as in Drake.
 
 A pair's bodies and combined parameters come from its geometries' by :func:`contact_pairs`
 (multibody._contact_parameters' formulas). A discrete plant's contact pairs (Drake's
-DiscreteContactPairs, taken by its SAP and TAMSI solvers) get their contact frames and
-Jacobians from :func:`contact_jacobians`.
+DiscreteContactPairs, taken by its SAP and TAMSI solvers) get their contact frames,
+Jacobians and SAP parameters from :func:`contact_problem`.
 """
 
 import numpy as np
@@ -184,13 +184,6 @@ def contact_jacobians(m, work, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
                 for b in range(3):
                     total += R[b, r] * (scratch[1, 3 + b, v] - scratch[0, 3 + b, v])
                 row[v] = total
-
-
-@entry_point
-@jitable(inline=True)
-def drive_contact_jacobians(mi, mf, ws, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
-    """:func:`contact_jacobians` at the positions of ``ws`` (up to date)."""
-    contact_jacobians(model(mi, mf), workspace(mi, ws), mobods, nhat_AB_W, p_WC, R_WC, scratch, J)
 
 
 @jitable

@@ -180,22 +180,6 @@ def _contact_pairs(rng):
     return ab, body, mobod, values, np.zeros((7, 4), dtype=np.int64), np.zeros((7, 7))
 
 
-def _contact_jacobians(s, ws):
-    """drive_contact_jacobians' arguments after (mi, mf, ws): 6 pairs between the sample's
-    mobods and World, normals of every smallest-element case (one on a tie), then the
-    outputs."""
-    n, nv = 6, s.sizes.nv
-    mobods = s.rng.integers(0, s.sizes.n, size=(n, 2)).astype(np.int64)
-    nhat = s.normal(n, 3)
-    nhat[0] = (0.1, 0.5, -0.8)
-    nhat[1] = (0.5, -0.1, 0.8)
-    nhat[2] = (0.5, 0.8, 0.1)
-    nhat[3] = (0.0, 0.0, 1.0)
-    nhat /= np.linalg.norm(nhat, axis=1)[:, None]
-    outputs = (np.zeros((n, 3, 3)), np.zeros((2, 6, nv)), np.zeros((3 * n, nv)))
-    return (mobods, nhat, s.normal(n, 3)) + outputs
-
-
 class Sample:
     """A plant with revolute, prismatic, ball, universal, reversed and free joints (one
     actuated with a rotor inertia, one damped) at a random state: its flat model (mi, mf,
@@ -668,7 +652,6 @@ CASES = {
     "sap_add_contact_constraints": lambda r: _contact_args(r, _sap_problem(4, 15, 7))[0],
     "drive_body_constraints": _driver(_body_constraints),
     "drive_point_contact": _driver(_point_contact),
-    "drive_contact_jacobians": _staged(_contact_jacobians),
     "drive_contact_problem": _staged(_contact_problem),
     "contact_pairs": lambda r: _contact_pairs(r),
     "combine": lambda r: _combine(r) + (3, False),
