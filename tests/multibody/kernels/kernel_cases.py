@@ -347,15 +347,16 @@ class ByMode:
         self.compiled, self.interpreted = compiled, interpreted
 
 
-def _batch_row(s, lanes):
-    """A new row of the batched kernels, for each mode (kernels.batch.batch_new_row)."""
+def _batch_row(s, lanes, extra=0):
+    """A new row of the batched kernels, for each mode (kernels.batch.batch_new_row), with
+    ``extra`` slots past it."""
     from mallard._compiled import kernels
 
     rows = []
     for dtype, width in ((np.float64, LANES), (object, 1)):
         size = s.sizes.row + (width * s.sizes.lane if lanes else s.sizes.drow)
-        row = np.zeros(size, dtype=dtype)
-        kernels(dtype).batch_new_row(s.mi, s.ws.astype(dtype), row, lanes)
+        row = np.zeros(size + extra, dtype=dtype)
+        kernels(dtype).batch_new_row(s.mi, s.ws.astype(dtype), row[:size], lanes)
         rows.append(row)
     return ByMode(*rows)
 
@@ -434,7 +435,7 @@ def _rollout(rng):
     """batch_rollout's arguments: 5 states, 3 steps of RK2 with actuation and a PD law on
     (q[0], v[0]), every step kept (kernels.rollouts)."""
     from mallard.multibody._batch_codes import ALONE, RUNGE_KUTTA2
-    from mallard.multibody.plant._stepping import no_geometry
+    from mallard.multibody.plant._stepping import found_arrays, no_geometry
 
     s = Sample(rng)
     nq, nu, nx = s.sizes.nq, s.sizes.nu, s.sizes.nx
@@ -459,7 +460,8 @@ def _rollout(rng):
         no_geometry(np.zeros(s.sizes.n, np.int64)),
         0,
     )
-    tail = (_batch_row(s, True), _flags(size, True), ALONE)
+    found = sum(a.size for a in found_arrays(0, 0, 0, 0, 0, s.sizes.nv))  # (the row's scratch)
+    tail = (_batch_row(s, True, found), _flags(size, True), ALONE)
     return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))
 
 
