@@ -2,7 +2,8 @@
 Simulator's compiled advance (mallard.systems.analysis._compiled_advance).
 
 :func:`drive_discrete_steps` takes a discrete plant's periodic updates (the free motion, then
-Drake's SAP solver with the joint constraints: plant._discrete, plant._sap_driver) and
+Drake's SAP solver with the point contacts and joint constraints, kernels.discrete_step:
+plant._discrete, plant._sap_driver, plant._contact) and
 :func:`drive_explicit_steps` a continuous plant's explicit integration (explicit Euler, RK2,
 RK3 with or without error control, systems.analysis), each exactly as the Python path takes
 them, operation for operation, so that the states, times and statistics are the same to the
@@ -15,8 +16,9 @@ system's event or at the boundary. An iteration that fails (forward dynamics or 
 SAP solver breaks down, the step size would go below the minimum) is undone, so that the
 Simulator takes it again in Python, which raises as it does.
 
-The inputs (actuation, applied generalized forces) are constant during a call: the caller
-checks that nothing the inputs come from changes between events.
+The inputs (actuation, applied generalized forces, PD controllers' desired states) are
+constant during a call: the caller checks that nothing the inputs come from changes between
+events.
 """
 
 import math
