@@ -348,7 +348,7 @@ GROUPS = (
     ("SAP (driver and solver)", ("_kernels/sap.py", "_sap_driver.py")),
     ("contact problem (Jacobians, frames)", (
         "plant/_contact.py:__init__", "plant/_contact.py:_discrete_contacts",
-        "plant/_contact.py:solved", "drive_point_jacobians", "drive_contact_jacobians",
+        "plant/_contact.py:solved", "drive_point_jacobians", "drive_contact_problem",
     )),
     ("pair records and parameters", (
         "geometry/_query_results.py", "plant/_contact.py:_point_pairs", "_pair_entry",

@@ -204,6 +204,10 @@ class ProximityModel:
             return np.empty((0, 4, 3))
         F = X_WF if isinstance(X_WF, np.ndarray) else np.stack(X_WF)
         dtype = object if F.dtype == object or self.X_FG.dtype == object else float
+        if dtype is float:  # (compiled: the formula the compiled discrete step uses too)
+            X_WG = np.empty((len(self.ids), 4, 3))
+            self.call("proximity_poses", np.ascontiguousarray(F, dtype=float), self.X_FG, X_WG)
+            return X_WG
         R_WF, p_WF = F[:, :3, :].astype(dtype), F[:, 3, :].astype(dtype)
         frame = self.gi[:, layout.FRAME]
         R = R_WF[frame]

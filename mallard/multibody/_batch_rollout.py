@@ -2,6 +2,8 @@
 plant's step, or an explicit integrator for a continuous plant), the parameters its kernel
 runs with (kernels.rollouts), and what it refuses."""
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from mallard.multibody._batch_codes import (
@@ -12,6 +14,7 @@ from mallard.multibody._batch_codes import (
 )
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._layout import PARAMETERS, SapSizes
+from mallard.multibody.plant._stepping import contact_geometry, found_arrays, no_geometry
 
 #: The explicit integrators a continuous plant's rollout takes, by the names of
 #: SimulatorConfig.integration_scheme (their fixed-step forms, as the Simulator's
@@ -28,7 +31,8 @@ class RolloutPlan:
     ``h`` the plant's time step, parameters ``ws0`` with the free motion's reflected
     inertias, and for a SAP plant with joint limits the SAP problem of a state, see
     :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
-    kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw; no limits: none).
+    kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw; no limits: none;
+    then the contact tables of kernels.discrete_step, without geometry).
     Raises NotImplementedError for what rollouts do not take yet."""
 
     def __init__(self, batched):
@@ -37,6 +41,10 @@ class RolloutPlan:
         self.ws0 = batched._ws0
         nv = plant.num_velocities()
         self.sap = (np.zeros((0, 3), np.int64), np.zeros((0, 2)), np.zeros(nv), np.zeros(nv), 0, 0)
+        # (the contact tables of kernels.discrete_step: without geometry, none)
+        self.sap += (no_geometry(np.zeros(plant.num_bodies(), np.int64)), 0)
+        #: The contact scratch's slots in a row (kernels.discrete_step.found_views carves it).
+        self.found_size = sum(a.size for a in found_arrays(0, 0, 0, 0, 0, nv))
         self.si = self.sw = None
         locked = PARAMETERS.views(self.ws0, batched._sizes).locked
         if np.any(locked):
@@ -44,11 +52,13 @@ class RolloutPlan:
                 "BatchedPlant.Rollout(): locked joints are not supported by rollouts yet (the "
                 "Context the BatchedPlant was made from has locked joints)"
             )
-        if plant.num_collision_geometries():
+        contact = plant.num_collision_geometries() > 0
+        if contact and not (self.discrete and not plant._uses_tamsi()):
             raise NotImplementedError(
                 f"BatchedPlant.Rollout(): the plant has {plant.num_collision_geometries()} "
-                "collision geometries; rollouts do not compute contact yet (the Simulator "
-                "does; or build the plant without collision geometry)"
+                "collision geometries; rollouts compute point contact for discrete plants "
+                "through SAP (the kSap, kSimilar and kLagged approximations), not for "
+                f"{'TAMSI' if self.discrete else 'continuous plants'} (the Simulator does)"
             )
         plant._throw_if_continuous_with_constraints()
         if not self.discrete:
@@ -61,13 +71,15 @@ class RolloutPlan:
             params = PARAMETERS.views(self.ws0, batched._sizes)
             reflected0 = params.reflected.copy()
             params.reflected[:] += self.h * params.damping
-            if plant._sap_driver.limits.size:
-                self._sap_limits(plant, reflected0, self.h * params.damping)
+            if plant._sap_driver.limits.size or contact:
+                self._sap_limits(plant, reflected0, self.h * params.damping, contact)
 
-    def _sap_limits(self, plant, reflected0, diagonal):
-        """The SAP problem of a step of a plant with joint limits (its SapDriver's limits and
-        cliques; A = M + h·D, M with the reflected inertias ``reflected0``): the table ``si``
-        and workspace ``sw`` each row of the kernel starts with (RolloutOperation)."""
+    def _sap_limits(self, plant, reflected0, diagonal, contact):
+        """The SAP problem of a step of a plant with joint limits or point contact (its
+        SapDriver's limits and cliques; A = M + h·D, M with the reflected inertias
+        ``reflected0``; with ``contact``, room for a contact per allowed pair): the table
+        ``si`` and workspace ``sw`` each row of the kernel ends with (RolloutOperation), and
+        the contact tables (:meth:`_contact_tables`)."""
         from mallard.multibody.plant._sap_driver import SapProblem
 
         driver = plant._sap_driver
@@ -77,8 +89,14 @@ class RolloutPlan:
                 "more than one degree of freedom, which the plant's SAP step does not take"
             )
         nv, nl = plant.num_velocities(), driver.limits.shape[0]
+        geometry, room = self.sap[6:]
+        if contact:
+            geometry, room = self._contact_tables(plant)
+            ng, nf = geometry[0].shape[0], geometry[3].shape[0]
+            self.found_size = sum(a.size for a in found_arrays(ng, nf, room, 0, 0, nv))
         locked = np.zeros(nv, dtype=np.int64)
-        problem = SapProblem(SapSizes(nv, 2 * nl, nl), self.h, driver.clique, locked)
+        sizes = SapSizes(nv, 2 * nl + 3 * room, nl + room)
+        problem = SapProblem(sizes, self.h, driver.clique, locked)
         self.si, self.sw = problem.si, problem.sw
         self.sap = (
             driver.limits,
@@ -87,7 +105,37 @@ class RolloutPlan:
             diagonal,
             self.si.size,
             self.sw.size,
+            geometry,
+            room,
         )
+
+    @staticmethod
+    def _contact_tables(plant):
+        """(kernels.discrete_step's geometry tuple, the room for contacts: one per pair the
+        filters allow) of the plant in its SceneGraph, with the SceneGraph's own collision
+        filters; NotImplementedError for geometry that is not the plant's (or World's) and
+        for the pairs whose contact the plant's step raises for (hydroelastic, invalid
+        properties)."""
+        sg = plant._geometry_link.scene_graph
+        model = sg._proximity_model()
+        allowed = model.allowed(sg, sg._filters)
+        query = SimpleNamespace(_sg=sg, inspector=sg.model_inspector)  # (what the table reads)
+        table = plant._contact_table(query, model)
+        geometry = contact_geometry(plant, sg, model, allowed, table)
+        if geometry is None:
+            raise NotImplementedError(
+                "BatchedPlant.Rollout(): the plant's SceneGraph has geometry on frames that are "
+                "not the plant's bodies: rollouts compute the plant's own contact only"
+            )
+        bad = np.argwhere(geometry[5] == 2)
+        if bad.size:
+            names = [sg.model_inspector().GetName(model.ids[g]) for g in bad[0]]
+            raise NotImplementedError(
+                f"BatchedPlant.Rollout(): the geometries '{names[0]}' and '{names[1]}' may come "
+                "into contact, which the plant's step raises for (hydroelastic contact, or "
+                "invalid contact properties: see the Simulator's error); rollouts refuse them"
+            )
+        return geometry, max(int(np.count_nonzero(allowed)), 1)
 
     @staticmethod
     def _check_pd(plant, what):
@@ -129,7 +177,8 @@ class RolloutPlan:
 
 class RolloutOperation(Operation):
     """BatchedPlant's Operation of rollouts: its rows end with the SAP table (its int64 bits)
-    and workspace of a RolloutPlan with joint limits (see kernels.rollouts)."""
+    and workspace of a RolloutPlan with joint limits or contact, then its contact scratch
+    (see kernels.rollouts)."""
 
     def __init__(self, plan, *args, **options):
         self._plan = plan
@@ -140,7 +189,7 @@ class RolloutOperation(Operation):
         plan = self._plan
         if plan.si is not None:
             n_si, n_sw = plan.si.size, plan.sw.size
-            base = row.size - n_si - n_sw
+            base = row.size - n_si - n_sw - plan.found_size
             row[base : base + n_si].view(np.int64)[:] = plan.si
-            row[base + n_si :] = plan.sw
+            row[base + n_si : base + n_si + n_sw] = plan.sw
         return row

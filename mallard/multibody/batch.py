@@ -821,7 +821,7 @@ class BatchedPlant:
         operation = self._operations.get(name)
         if operation is None:
             batched = [True, True, True] + [False] * (len(inputs) - 3)
-            row_size = self._row_size(True, LANES) + plan.sap[4] + plan.sap[5]
+            row_size = self._row_size(True, LANES) + sum(plan.sap[4:6]) + plan.found_size
             operation = self._operations[name] = RolloutOperation(
                 plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
                 (inputs, (X, status)), aligned=self._sizes.row,

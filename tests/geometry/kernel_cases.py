@@ -138,7 +138,15 @@ def _point_distances(rng):
             np.zeros(3, np.int64))  # fmt: skip
 
 
+def _geometry_poses(rng):
+    m = _model()
+    frames = len(m.frames)
+    X_FG = _poses(rng, len(m.ids))
+    return m.gi, m.gf, m.hv, _poses(rng, frames), X_FG, np.zeros((len(m.ids), 4, 3))
+
+
 GEOMETRY_CASES = {
+    "proximity_poses": _geometry_poses,
     "proximity_boxes": _boxes,
     "proximity_candidates": _candidates,
     "proximity_penetrations": _penetrations,

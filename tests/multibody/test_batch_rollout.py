@@ -296,13 +296,102 @@ def test_plants_whose_step_needs_a_constraint_solve_are_refused():
     assert X[0, -1, 0] > 1.0
 
 
-def test_a_plant_with_collision_geometry_is_refused():
+def ground_scene(approximation=None, time_step=H):
+    """A sphere and a box (free bodies) above a half space, in a Diagram with a SceneGraph
+    (kPoint contact): (diagram, plant)."""
+    from mallard.all import AddMultibodyPlantSceneGraph, ContactModel, DiagramBuilder, HalfSpace
+    from mallard.geometry import Sphere
+
+    builder = DiagramBuilder()
+    plant, _ = AddMultibodyPlantSceneGraph(builder, time_step)
+    plant.set_contact_model(ContactModel.kPoint)
+    if approximation is not None:
+        plant.set_discrete_contact_approximation(approximation)
+    friction = CoulombFriction(0.6, 0.5)
+    plant.RegisterCollisionGeometry(
+        plant.world_body(), RigidTransform(), HalfSpace(), "ground", friction
+    )
+    ball = plant.AddRigidBody("ball", SpatialInertia.SolidSphereWithMass(1.0, 0.05))
+    plant.RegisterCollisionGeometry(ball, RigidTransform(), Sphere(0.05), "ball", friction)
+    box = plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(0.5, 0.1, 0.15, 0.08))
+    plant.RegisterCollisionGeometry(box, RigidTransform(), Box(0.1, 0.15, 0.08), "box", friction)
+    plant.Finalize()
+    return builder.Build(), plant
+
+
+def ground_states(rng, size):
+    """Initial states of the sphere and the box near the ground, tumbling and sliding."""
+    q, v = np.zeros((size, 14)), rng.normal(size=(size, 12))
+    for start in (0, 7):
+        quaternion = rng.normal(size=(size, 4))
+        q[:, start : start + 4] = quaternion / np.linalg.norm(quaternion, axis=1, keepdims=True)
+        q[:, start + 4 : start + 6] = rng.uniform(-0.5, 0.5, (size, 2))
+        q[:, start + 6] = rng.uniform(0.03, 0.12, size)
+    return q, v
+
+
+def simulate_diagram(diagram, plant, q0, v0, steps):
+    """The Simulator's states of the plant in ``diagram`` after each of ``steps`` steps."""
+    simulator = Simulator(diagram)
+    context = plant.GetMyMutableContextFromRoot(simulator.get_mutable_context())
+    plant.SetPositions(context, q0)
+    plant.SetVelocities(context, v0)
+    simulator.Initialize()
+    states = []
+    for t in range(steps):
+        simulator.AdvanceTo((t + 1) * H)
+        states.append(plant.GetPositionsAndVelocities(context).copy())
+    return np.array(states)
+
+
+@pytest.mark.parametrize("approximation", ["kSap", "kLagged"])
+def test_contact_rollouts_are_the_simulators_trajectories(approximation):
+    """A sphere and a box landing, bouncing and sliding on the ground: each state's rollout
+    (its contacts found and solved state by state, compiled) is the Simulator's trajectory of
+    the same discrete plant, to the last bit, whatever the threads."""
+    diagram, plant = ground_scene(getattr(DiscreteContactApproximation, approximation))
+    q0, v0 = ground_states(np.random.default_rng(3), 6)
+    steps = 120
+    X, status = BatchedPlant(plant).Rollout(q0, v0, num_steps=steps, return_status=True)
+    assert status.ok.all()
+    for i in range(6):
+        np.testing.assert_array_equal(X[i], simulate_diagram(diagram, plant, q0[i], v0[i], steps))
+    X2 = BatchedPlant(plant, num_threads=2).Rollout(q0, v0, num_steps=steps)
+    np.testing.assert_array_equal(X2, X)
+    z = X[:, -1, 6]  # (the spheres' heights: on the ground, not through it)
+    assert (z > 0.045).all() and (np.abs(z - 0.05) < 1e-3).sum() >= 4
+
+
+def test_contact_rollouts_refuse_what_they_do_not_compute():
+    from mallard.all import (
+        AddCompliantHydroelasticProperties,
+        AddContactMaterial,
+        AddRigidHydroelasticProperties,
+        ProximityProperties,
+    )
+
+    q0, v0 = ground_states(np.random.default_rng(4), 1)
+    _, tamsi = ground_scene(DiscreteContactApproximation.kTamsi)
+    with pytest.raises(NotImplementedError, match="not for TAMSI"):
+        BatchedPlant(tamsi).Rollout(q0, v0, num_steps=2)
+    _, continuous = ground_scene(time_step=0.0)
+    with pytest.raises(NotImplementedError, match="not for continuous plants"):
+        BatchedPlant(continuous).Rollout(q0, v0, num_steps=2, time_step=H)
+    # A compliant and a rigid hydroelastic geometry (their contact is not computed yet).
     plant = MultibodyPlant(H)
     plant.RegisterAsSourceForSceneGraph(SceneGraph())
-    body = plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
     friction = CoulombFriction(0.5, 0.5)
-    plant.RegisterCollisionGeometry(body, RigidTransform(), Box(0.1, 0.1, 0.1), "box", friction)
+    box = plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    properties = ProximityProperties()
+    AddContactMaterial(friction=friction, properties=properties)
+    AddRigidHydroelasticProperties(properties)
+    plant.RegisterCollisionGeometry(box, RigidTransform(), Box(0.1, 0.1, 0.1), "box", properties)
+    properties = ProximityProperties()
+    AddContactMaterial(friction=friction, properties=properties)
+    AddCompliantHydroelasticProperties(0.01, 1e6, properties)
+    soft = plant.AddRigidBody("soft", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    plant.RegisterCollisionGeometry(soft, RigidTransform(), Box(0.1, 0.1, 0.1), "soft", properties)
     plant.Finalize()
-    q0, v0 = np.array([[1.0, 0, 0, 0, 0, 0, 0]]), np.zeros((1, 6))
-    with pytest.raises(NotImplementedError, match="1 collision geometries; rollouts do not"):
-        BatchedPlant(plant).Rollout(q0, v0, num_steps=2)
+    with pytest.raises(NotImplementedError, match="'box' and 'soft' may come into contact"):
+        BatchedPlant(plant).Rollout(np.zeros((1, 14)) + [1, 0, 0, 0, 0, 0, 0] * 2,
+                                    np.zeros((1, 12)), num_steps=2)  # fmt: skip

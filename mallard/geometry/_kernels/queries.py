@@ -18,7 +18,9 @@ from mallard.geometry._kernels.narrowphase import (
 )
 from mallard.geometry._kernels.plain import plain
 from mallard.geometry._kernels.point_distance import point_distance
+from mallard.geometry._proximity_layout import FRAME
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
 
 
 @jitable(inline=True)
@@ -31,6 +33,20 @@ def _plain7(a, b, c, d, e, f, g):
 def _fail(status, code, a, b):
     status[0], status[1], status[2] = code, a, b
     return -1
+
+
+@jitable
+def geometry_poses(gi, X_WF, X_FG, X_WG):
+    """X_WG[g] = X_WF[f]·X_FG[g] of every geometry g on frame f = gi[g, FRAME] (the one
+    formula of the geometries' poses: QueryObject's and the compiled discrete step's)."""
+    for g in range(X_WG.shape[0]):
+        store_pose(pose_mul(load_pose(X_WF[gi[g, FRAME]]), load_pose(X_FG[g])), X_WG[g])
+
+
+@entry_point
+def proximity_poses(gi, gf, hv, X_WF, X_FG, X_WG):
+    """:func:`geometry_poses` (X_WF per frame of the model, X_FG and X_WG per geometry)."""
+    geometry_poses(gi, X_WF, X_FG, X_WG)
 
 
 @entry_point

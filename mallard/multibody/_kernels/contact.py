@@ -18,8 +18,8 @@ are not reported, as in Drake.
 
 A pair's bodies and combined parameters come from its geometries' by :func:`contact_pairs`
 (multibody._contact_parameters' formulas). A discrete plant's contact pairs (Drake's
-DiscreteContactPairs, taken by its SAP and TAMSI solvers) get their contact frames and
-Jacobians from :func:`contact_jacobians`.
+DiscreteContactPairs, taken by its SAP and TAMSI solvers) get their contact frames,
+Jacobians and SAP parameters from :func:`contact_problem`.
 """
 
 import numpy as np
@@ -35,6 +35,7 @@ from mallard.multibody._kernels.engine import run_stages
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.views import model, parameters, workspace
+from mallard.multibody._layout import SAP_FRICTION_CONE, SAP_HUNT_CROSSLEY
 
 jitable(combine_friction)
 jitable(combine_point_contact_parameters)
@@ -185,11 +186,65 @@ def contact_jacobians(m, work, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
                 row[v] = total
 
 
+@jitable
+def contact_problem(m, work, bodies, rows, par, v0, kind, lagged, beta, stiction, body_clique,
+                    p_WC, nhat_AB_W, R_WC, scratch, J, phi0, cliques, cpar):  # fmt: skip
+    """A discrete step's contact pairs as Drake's DiscreteContactPairs (plant._contact.
+    _DiscreteContacts), at the positions of ``work``, from the point pairs' ``bodies``, rows
+    [depth, nhat_BA_W, p_WCa, p_WCb] and parameters ``par`` [k, d, μs, μd, wA, τA, τB]
+    (:func:`contact_pairs`), n = rows.shape[0] of them: per pair i the contact point
+    p_WC[i] = wA·Ca + (1 − wA)·Cb, the normal nhat_AB_W[i] = −nhat_BA_W, the frame R_WC[i] and
+    rows 3i..3i + 2 of J (:func:`contact_jacobians`), φ0[i] = −depth, its cliques (the trees
+    of its bodies with dofs, ``body_clique``; one clique if one has none or both share it:
+    the second −1) and, for a SAP constraint (``kind`` SAP_FRICTION_CONE or
+    SAP_HUNT_CROSSLEY; any other value: none), its parameters cpar[i] (kernels.sap): kSap's
+    [μd, k, τA + τB, ``beta``, σ = 1e-3], the Hunt–Crossley's [``lagged``, μd, k, d,
+    ``stiction``, σ = 1e-3, k·depth, vn0 = (J·v0) of its normal row] (the rest of the row
+    zero)."""
+    n = rows.shape[0]
+    for i in range(n):
+        wA = par[i, 4]
+        for k in range(3):
+            p_WC[i, k] = wA * rows[i, 4 + k] + (1.0 - wA) * rows[i, 7 + k]
+            nhat_AB_W[i, k] = -rows[i, 1 + k]
+    contact_jacobians(m, work, bodies[:, 2:4], nhat_AB_W, p_WC, R_WC, scratch, J)
+    nv = J.shape[1]
+    for i in range(n):
+        depth = rows[i, 0]
+        phi0[i] = -depth
+        cA, cB = body_clique[bodies[i, 0]], body_clique[bodies[i, 1]]
+        if cA < 0 or cB < 0 or cA == cB:
+            cliques[i, 0], cliques[i, 1] = max(cA, cB), -1
+        else:
+            cliques[i, 0], cliques[i, 1] = cA, cB
+        if kind != SAP_FRICTION_CONE and kind != SAP_HUNT_CROSSLEY:
+            continue
+        row = cpar[i]
+        for k in range(row.shape[0]):
+            row[k] = 0.0 * row[k]
+        k_i, d_i, mu = par[i, 0], par[i, 1], par[i, 3]
+        if kind == SAP_FRICTION_CONE:
+            row[0], row[1], row[2] = mu, k_i, par[i, 5] + par[i, 6]
+            row[3], row[4] = beta, 1.0e-3
+        else:
+            vn0 = 0.0
+            normal = J[3 * i + 2]
+            for j in range(nv):
+                vn0 = vn0 + normal[j] * v0[j]
+            row[0], row[1], row[2], row[3] = lagged, mu, k_i, d_i
+            row[4], row[5], row[6], row[7] = stiction, 1.0e-3, k_i * depth, vn0
+
+
 @entry_point
 @jitable(inline=True)
-def drive_contact_jacobians(mi, mf, ws, mobods, nhat_AB_W, p_WC, R_WC, scratch, J):
-    """:func:`contact_jacobians` at the positions of ``ws`` (up to date)."""
-    contact_jacobians(model(mi, mf), workspace(mi, ws), mobods, nhat_AB_W, p_WC, R_WC, scratch, J)
+def drive_contact_problem(mi, mf, ws, bodies, rows, par, v0, kind, lagged, beta, stiction,
+                          body_clique, p_WC, nhat_AB_W, R_WC, scratch, J, phi0, cliques,
+                          cpar):  # fmt: skip
+    """:func:`contact_problem` at the positions of ``ws`` (up to date)."""
+    contact_problem(
+        model(mi, mf), workspace(mi, ws), bodies, rows, par, v0, kind, lagged, beta, stiction,
+        body_clique, p_WC, nhat_AB_W, R_WC, scratch, J, phi0, cliques, cpar,
+    )  # fmt: skip
 
 
 @entry_point

@@ -5,10 +5,12 @@ A step is the plant's own: for a discrete plant, Drake's step as the plant takes
 (plant._discrete, plant._sap_driver): the free motion v* = v0 + h·v̇*(x0), v̇* the forward
 dynamics with the actuation of the step (the parameters' reflected inertias are those of the
 free motion: BatchedPlant adds h·D to them for SAP plants, whose joint damping is implicit);
-if the plant has joint limits (``limits``, ``bounds``: the SapDriver's) and one is near the
-state, SAP's v from v*, state by state (the SAP table and workspace past the row's lanes,
-``n_si`` and ``n_sw`` long; M(q0) with the plant's reflected inertias ``reflected0`` and
-the diagonal h·D), else v = v*; then q = q0 + h·N(q0)·v. For a continuous plant, a fixed
+if the plant has collision geometry, or joint limits (``limits``, ``bounds``: the
+SapDriver's) and one is near the state, SAP's v from v*, state by state, with the point
+contacts at the state (kernels.discrete_step.sap_velocities: the SAP table and workspace past
+the row's lanes, ``n_si`` and ``n_sw`` long, then the contact scratch; M(q0) with the plant's
+reflected inertias ``reflected0`` and the diagonal h·D), else v = v*; then
+q = q0 + h·N(q0)·v. For a continuous plant, a fixed
 step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
 integrator (systems.analysis), their sums formed in the order those form them for a plant
 alone (kernels of systems.analysis.combine, not grouped). Every operation is the single-state
@@ -30,7 +32,6 @@ another state of its group.
 """
 
 import numpy as np
-from numba.extending import overload
 
 from mallard.multibody._batch_codes import (
     ARGUMENTS,
@@ -41,6 +42,7 @@ from mallard.multibody._batch_codes import (
     KINDS,
     NONFINITE,
     NOT_POSITIVE_DEFINITE,
+    PAIR_FAILED,
     RUNGE_KUTTA2,
     RUNGE_KUTTA3,
     SOLVER_FAILED,
@@ -62,14 +64,17 @@ from mallard.multibody._kernels.batch import (
     value_of,
 )
 from mallard.multibody._kernels.coordinates import calc_qdot
-from mallard.multibody._kernels.dynamics import calc_mass_matrix
-from mallard.multibody._kernels.engine import forward_dynamics, run_stages
+from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view: batch's)
+    found_size,
+    found_views,
+    int64_view,
+    sap_velocities,
+)
+from mallard.multibody._kernels.engine import forward_dynamics
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
-from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
 from mallard.multibody._kernels.views import (
     model,
     parameters,
-    sap_table,
     sap_workspace,
     workspace,
 )
@@ -84,17 +89,6 @@ from mallard.multibody._layout import (
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _ROW, _LANE = SIZE["row"], SIZE["lane"]
-
-
-def int64_view(a):
-    """The float64 array ``a``'s memory as int64 (how a row holds a SAP table); of an array of
-    other scalars (interpreted), an int64 copy."""
-    return a.view(np.int64) if a.dtype == np.float64 else a.astype(np.int64)
-
-
-@overload(int64_view)
-def _int64_view_compiled(a):
-    return lambda a: a.view(np.int64)
 
 
 @jitable
@@ -266,15 +260,19 @@ def _positions(m, x, qdot, h):
 
 @jitable
 def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflected0, diagonal,
-                si, sw, t):  # fmt: skip
-    """SAP's v, state by state, for the live states of the group with a joint limit near
-    (as plant._sap_driver.SapDriver.step): x holds [q0; v*] (lanes), S[0] x0; a state whose
-    solve fails gets SOLVER_FAILED. Returns a live lane, or −1 if none is left."""
+                si, sw, geometry, found, t):  # fmt: skip
+    """SAP's v, state by state, for the live states of the group (kernels.discrete_step.
+    sap_velocities, the step's constraints found at each state: point contacts, joint limits
+    near it): x holds [q0; v*] (lanes), S[0] x0; M(q0) with the plant's reflected inertias
+    ``reflected0``; a state whose solve fails gets SOLVER_FAILED (PAIR_FAILED, with the step,
+    if its penetration query failed). Returns a live lane, or −1 if none is left."""
     xa, x0 = lane_array(x), lane_array(S[0])
-    table, w = sap_table(si, si), sap_workspace(si, sw)
-    counts, v_star, v = table.counts, w.v_star, w.v  # (bound: see docs/architecture.md, 4)
+    w = sap_workspace(si, sw)
+    v_star, v = w.v_star, w.v  # (bound: see docs/architecture.md, 4)
     nq, nv = m.nq, m.nv
     none, no_values = limits[0:0], bounds[0:0]
+    joints = (limits, bounds, none, no_values, none, no_values)
+    reflected = params.reflected
     for lane in range(count):
         if value_of(codes[lane], 0.0) != 0.0:
             continue
@@ -282,22 +280,16 @@ def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflect
             r.x[i] = x0[i, lane]
         for i in range(nv):
             v_star[i] = xa[nq + i, lane]
-        for i in range(counts.shape[0]):
-            counts[i] = 0
-        q0, v0 = r.x[0:nq], r.x[nq : nq + nv]
-        if _add_joint_constraints(table, w, q0, v0, limits, bounds, none, no_values, none,
-                                  no_values) == 0:  # fmt: skip
-            continue
-        reflected = params.reflected  # (M with the plant's reflected inertias, then back)
-        for i in range(nv):
+        for i in range(nv):  # (M with the plant's reflected inertias, then back)
             reflected[i] = reflected0[i]
-        run_stages(m, r.x, params, work1, POSITIONS | INERTIAS)
-        calc_mass_matrix(m, params, work1, work1.M)
+        status, _ = sap_velocities(
+            m, params, work1, r.x, v_star, diagonal, False, si, sw, joints, geometry, found, v
+        )  # fmt: skip
         for i in range(nv):
             reflected[i] = reflected0[i] + diagonal[i]
-        for i in range(nv):
-            v[i] = v0[i]
-        status = _solve(table, w, work1.M, diagonal)
+        if status < 0:  # (a pair the plant's query raises for: refused beforehand)
+            codes[lane] = PAIR_FAILED + KINDS * t
+            continue
         if status != SAP_SUCCESS:
             codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
             continue
@@ -330,12 +322,16 @@ def _check_final(x, count, codes, steps):
 
 @batched
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
-                  reflected0, diagonal, n_si, n_sw, row, flags, mode, X, status):  # fmt: skip
+                  reflected0, diagonal, n_si, n_sw, geometry, room, row, flags, mode, X,
+                  status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
     the PD law to TARGET[i] (``gains``, ``slots``); a discrete plant's joint limits through
-    SAP if ``limits`` has rows. ``steps`` steps in all. L states at a time, in lanes."""
+    SAP if ``limits`` has rows, and its point contacts (kernels.discrete_step: ``geometry``,
+    its contact tables, whose settings' kind is −1 without collision geometry; room for
+    ``room`` contacts, in the row past the SAP problem). ``steps`` steps in all. L states at
+    a time, in lanes."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
     params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
@@ -347,7 +343,15 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     stages = _stage_count(scheme)
     base = mi[_ROW] + width * mi[_LANE]  # (past the lanes: the SAP table, then workspace)
     si, sw = int64_view(row[base : base + n_si]), row[base + n_si : base + n_si + n_sw]
-    sap = scheme == DISCRETE_STEP and limits.shape[0] > 0
+    ng, nf = geometry[0].shape[0], geometry[3].shape[0]
+    start = base + n_si + n_sw
+    found = found_views(row[start : start + found_size(ng, nf, room, 0, 0, m.nv)], ng, nf,
+                        room, 0, 0, m.nv)  # fmt: skip
+    order = found[3]
+    for g in range(ng):  # (the broadphase's order: a permutation)
+        order[g] = g
+    contact = geometry[10][0] >= 0.0
+    sap = scheme == DISCRETE_STEP and (limits.shape[0] > 0 or contact)
     claim = HELPER if mode == CALLER else mode  # (a group is never taken over)
     g = next_group(flags, claim)
     while g >= 0:
@@ -370,7 +374,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     if sap:
                         good = _limit_step(m, r, params, work1, rL.x, lanes.stages, codes,
                                            count, limits, bounds, reflected0, diagonal, si,
-                                           sw, t)  # fmt: skip
+                                           sw, geometry, found, t)  # fmt: skip
                         if good < 0:
                             break
                     _positions(m, rL.x, work.qdot, h)

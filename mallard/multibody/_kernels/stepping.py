@@ -2,7 +2,8 @@
 Simulator's compiled advance (mallard.systems.analysis._compiled_advance).
 
 :func:`drive_discrete_steps` takes a discrete plant's periodic updates (the free motion, then
-Drake's SAP solver with the joint constraints: plant._discrete, plant._sap_driver) and
+Drake's SAP solver with the point contacts and joint constraints, kernels.discrete_step:
+plant._discrete, plant._sap_driver, plant._contact) and
 :func:`drive_explicit_steps` a continuous plant's explicit integration (explicit Euler, RK2,
 RK3 with or without error control, systems.analysis), each exactly as the Python path takes
 them, operation for operation, so that the states, times and statistics are the same to the
@@ -15,8 +16,9 @@ system's event or at the boundary. An iteration that fails (forward dynamics or 
 SAP solver breaks down, the step size would go below the minimum) is undone, so that the
 Simulator takes it again in Python, which raises as it does.
 
-The inputs (actuation, applied generalized forces) are constant during a call: the caller
-checks that nothing the inputs come from changes between events.
+The inputs (actuation, applied generalized forces, PD controllers' desired states) are
+constant during a call: the caller checks that nothing the inputs come from changes between
+events.
 """
 
 import math
@@ -24,9 +26,8 @@ import math
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.coordinates import calc_qdot, calc_v
-from mallard.multibody._kernels.dynamics import calc_mass_matrix
+from mallard.multibody._kernels.discrete_step import FAILED_SAP, sap_velocities
 from mallard.multibody._kernels.engine import forward_dynamics
-from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
 from mallard.multibody._kernels.views import (
     model,
     parameters,
@@ -34,7 +35,16 @@ from mallard.multibody._kernels.views import (
     sap_workspace,
     workspace,
 )
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, SAP_SUCCESS, VELOCITIES
+from mallard.multibody._layout import (
+    BIAS,
+    INERTIAS,
+    POSITIONS,
+    SAP_KIND,
+    SAP_PD_CONTROLLER,
+    SAP_START,
+    SAP_SUCCESS,
+    VELOCITIES,
+)
 from mallard.systems.analysis._kernels import (
     ACCURACY_IN_USE,
     ACTUAL_INITIAL_STEP_SIZE_TAKEN,
@@ -80,53 +90,37 @@ from mallard.systems.framework._sample_times import next_sample_time
 
 ALL_STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
-#: Why a discrete plant's update was left to Python: the SAP solver failed (forward dynamics'
-#: failures are the mobod, ≥ 0).
-FAILED_SAP = -2
-
-
 jitable(next_sample_time)
 
 
 # ---- discrete plants -----------------------------------------------------------------------
 @jitable
-def _sap_velocities(m, params, work, si, sw, x, v_star, step_diagonal, limits, limit_bounds,
-                    pd, pd_values, couplers, coupler_values, v_next):  # fmt: skip
-    """v⁺ (into ``v_next``) of a SAP step from x = [q0; v0] with free-motion velocities
-    ``v_star``, as plant._sap_driver's SapDriver.step computes it: the joint constraints
-    (kernels.sap) in the SAP problem (si, sw), solved with A = M(q0) + diag(``step_diagonal``)
-    from the guess v0 if there is any, else v⁺ = v*. The stages of q0 are current (the free
-    motion's). Returns SAP_SUCCESS or the solver's failure."""
+def _keep_contacts(si, sw, found, n):
+    """Keeps the step's n point pairs (their geometry pairs and rows), SAP's impulses γ and
+    those of its PD controllers in ``found``'s last entries (see kernels.discrete_step), for
+    the step's memory."""
     t, w = sap_table(si, si), sap_workspace(si, sw)
-    nq, nv = m.nq, m.nv
-    counts = t.counts
-    for i in range(counts.shape[0]):
-        counts[i] = 0
-    w_v_star = w.v_star
-    for i in range(nv):
-        w_v_star[i] = v_star[i]
-    constraints = _add_joint_constraints(
-        t, w, x[0:nq], x[nq:], limits, limit_bounds, pd, pd_values, couplers, coupler_values
-    )
-    if constraints == 0:
-        for i in range(nv):
-            v_next[i] = v_star[i]
-        return SAP_SUCCESS
-    M = work.M
-    calc_mass_matrix(m, params, work, M)
-    v = w.v
-    for i in range(nv):
-        v[i] = x[nq + i]
-    status = _solve(t, w, M, step_diagonal)
-    for i in range(nv):
-        v_next[i] = v[i]
-    return status
+    found[17][0] = n
+    pairs, rows, last_pairs, last_rows = found[4], found[5], found[18], found[19]
+    last_gamma, last_pd = found[20], found[21]
+    for i in range(n):
+        last_pairs[i, 0], last_pairs[i, 1] = pairs[i, 0], pairs[i, 1]
+        for k in range(rows.shape[1]):
+            last_rows[i, k] = rows[i, k]
+    gamma, table = w.gamma, t.constraints
+    for r in range(t.counts[1]):
+        last_gamma[r] = gamma[r]
+    j = 0
+    for c in range(t.counts[0]):
+        if table[c, SAP_KIND] == SAP_PD_CONTROLLER:
+            last_pd[j] = gamma[table[c, SAP_START]]
+            j += 1
 
 
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, limits, limit_bounds, pd, pd_values,
-    couplers, coupler_values, scratch, t, pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, joints, geometry, found, scratch, t,
+    pending, others, boundary, h, offset,
 ):  # fmt: skip
     """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
     events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
@@ -134,10 +128,12 @@ def drive_discrete_steps(
     then goes to the next update time, stopping after the first iteration that reaches
     another event (the time ``others``) or the ``boundary``. The update (plant._discrete): the
     free motion v* = v + h·v̇ with v̇ of forward dynamics with h·D (``step_diagonal``) added
-    to M's diagonal; v⁺ of the SAP problem (si, sw) of the joint constraints (``limits``...
-    ``coupler_values``, see kernels.sap.sap_add_joint_constraints) if any applies, else v*
-    (:func:`_sap_velocities`); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq floats) ends
-    with the state before the last update and its (v⁺ − v)/h. Returns (the time, whether the
+    to M's diagonal; v⁺ of the SAP problem (si, sw) of the point contacts (``geometry``,
+    ``found``: kernels.discrete_step) and the joint constraints (``joints``, see
+    kernels.sap.sap_add_joint_constraints) if any applies, else v*
+    (kernels.discrete_step.sap_velocities); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
+    floats) ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps
+    the last update's contacts and impulses. Returns (the time, whether the
     update is pending, the iterations and the updates taken, −1 or why the next iteration
     was left to Python, the time the last iteration started at)."""
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
@@ -166,14 +162,16 @@ def drive_discrete_steps(
             vdot = work.vdot
             for i in range(nv):
                 v_star[i] = x[nq + i] + h * vdot[i]
-            status = _sap_velocities(
-                m, params, work, si, sw, x, v_star, step_diagonal, limits, limit_bounds,
-                pd, pd_values, couplers, coupler_values, v_next,
+            status, n = sap_velocities(
+                m, params, work, x, v_star, step_diagonal, True, si, sw, joints, geometry, found,
+                v_next,
             )  # fmt: skip
             if status != SAP_SUCCESS:
-                status = FAILED_SAP
+                if status > 0:
+                    status = FAILED_SAP
                 break
             status = -1
+            _keep_contacts(si, sw, found, n)
             calc_qdot(m, x[0:nq], v_next, qdot)
             for i in range(nq + nv):
                 x_prev[i] = x[i]

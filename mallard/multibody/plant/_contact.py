@@ -48,6 +48,7 @@ from mallard.multibody._layout import (
     SAP_FRICTION_CONE,
     SAP_HUNT_CROSSLEY,
     VELOCITIES,
+    WORKSPACE,
 )
 from mallard.multibody.plant._contact_model import ContactModel
 from mallard.multibody.plant._contact_results import ContactResults, PointPairContactInfo
@@ -535,6 +536,23 @@ class _DiscreteContacts:
     the stiction tolerance and σ). After the step, :meth:`solved` keeps the impulses."""
 
     def __init__(self, plant, context, pairs):
+        ec = plant._engine.ensure(context, POSITIONS)
+        v0 = plant._x_of(context._state)[plant._nq :]
+        self._make(plant, ec.kernels, ec.ws, ec.work.X_pc, v0, pairs)
+
+    @classmethod
+    def at(cls, plant, ws, x0, pairs):
+        """The contacts of ``pairs`` (float64) of a step from the state x0, whose positions
+        stage the float64 workspace ``ws`` holds (the compiled stepping's last step)."""
+        contacts = cls.__new__(cls)
+        X_pc = WORKSPACE.views(ws, plant._engine.sizes).X_pc
+        contacts._make(plant, kernels(np.float64), ws, X_pc, x0[plant._nq :], pairs)
+        return contacts
+
+    def _make(self, plant, compiled, ws, X_pc, v0, pairs):
+        """The pairs' contact frames, Jacobians and SAP parameters at the positions of ``ws``
+        (kernels.contact.contact_problem, by ``compiled``: its Context's kernels) and the
+        velocities v0 of the step's start."""
         from mallard.multibody.plant._discrete_contact_approximation import (
             DiscreteContactApproximation,
         )
@@ -542,51 +560,29 @@ class _DiscreteContacts:
         n, nv = len(pairs), plant._nv
         bodies, par, rows = pairs.bodies, pairs.par, pairs.rows
         self.plant, self.pairs, self.bodies = plant, pairs, bodies[:, :2].copy()
-        ec = plant._engine.ensure(context, POSITIONS)
-        X_pc = ec.work.X_pc
-        wA = par[:, 4:5]
-        p_WC = wA * rows[:, 4:7] + (1.0 - wA) * rows[:, 7:10]
-        dtype = np.result_type(rows, ec.ws)  # (object for AutoDiffXd: the kernel interpreted)
-        R_WC = np.empty((n, 3, 3), dtype=dtype)
-        self.J = np.empty((3 * n, nv), dtype=dtype)
-        model = plant._engine
-        ec.kernels.drive_contact_jacobians(
-            model.mi, model.mf, ec.ws, np.ascontiguousarray(bodies[:, 2:4]), -rows[:, 1:4], p_WC,
-            R_WC, np.empty((2, 6, nv), dtype=dtype), self.J,
-        )  # fmt: skip
-        self.R_WC, self.p_WC = R_WC, p_WC
-        self.p_AoC_W = p_WC - X_pc[3, bodies[:, 2], 3]
-        self.p_BoC_W = p_WC - X_pc[3, bodies[:, 3], 3]
-        depth = rows[:, 0]
-        self.phi0 = -depth
-        clique = plant._sap_driver.body_clique
-        cA, cB = clique[bodies[:, 0]], clique[bodies[:, 1]]
-        one = (cA < 0) | (cB < 0) | (cA == cB)
-        self.cliques = np.column_stack((np.where(one, np.maximum(cA, cB), cA),
-                                        np.where(one, -1, cB))).astype(np.int64)  # fmt: skip
-        k, d, mu = par[:, 0], par[:, 1], par[:, 3]
+        dtype = np.result_type(rows, ws)  # (object for AutoDiffXd: the kernel interpreted)
         approximation = plant.get_discrete_contact_approximation()
-        if approximation == DiscreteContactApproximation.kTamsi:
-            kind = None  # (no SAP constraint: TAMSI's fn0 = k·x0, k, d, μ)
-            self.par = np.column_stack((k * depth, k, d, mu))
-        elif approximation == DiscreteContactApproximation.kSap:
-            kind = SAP_FRICTION_CONE
-            self.par = np.zeros((n, 10), dtype=dtype)
-            self.par[:, :5] = np.column_stack((
-                mu, k, par[:, 5] + par[:, 6], np.full(n, plant._sap_near_rigid_threshold),
-                np.full(n, 1.0e-3),
-            ))  # fmt: skip
-        else:
-            kind = SAP_HUNT_CROSSLEY
-            self.par = np.zeros((n, 10), dtype=dtype)
-            v0 = plant._x_of(context._state)[plant._nq :]
-            vn0 = (self.J @ v0)[2::3]
-            lagged = float(approximation == DiscreteContactApproximation.kLagged)
-            self.par[:, :8] = np.column_stack((
-                np.full(n, lagged), mu, k, d, np.full(n, plant._stiction_tolerance),
-                np.full(n, 1.0e-3), k * depth, vn0,
-            ))  # fmt: skip
-        self.kind = kind
+        lagged = float(approximation == DiscreteContactApproximation.kLagged)
+        kind = contact_kind(approximation)
+        self.p_WC, nhat = np.empty((n, 3), dtype=dtype), np.empty((n, 3), dtype=dtype)
+        self.R_WC = np.empty((n, 3, 3), dtype=dtype)
+        self.J = np.empty((3 * n, nv), dtype=dtype)
+        self.phi0 = np.empty(n, dtype=dtype)
+        self.cliques = np.empty((n, 2), dtype=np.int64)
+        self.par = np.zeros((n, 10), dtype=dtype)
+        model = plant._engine
+        compiled.drive_contact_problem(
+            model.mi, model.mf, ws, bodies, rows, par, v0, kind, lagged,
+            plant._sap_near_rigid_threshold, plant._stiction_tolerance,
+            plant._sap_driver.body_clique, self.p_WC, nhat, self.R_WC,
+            np.empty((2, 6, nv), dtype=dtype), self.J, self.phi0, self.cliques, self.par,
+        )  # fmt: skip
+        self.p_AoC_W = self.p_WC - X_pc[3, bodies[:, 2], 3]
+        self.p_BoC_W = self.p_WC - X_pc[3, bodies[:, 3], 3]
+        if kind < 0:  # (no SAP constraint: TAMSI's fn0 = k·x0, k, d, μ)
+            k = par[:, 0]
+            self.par = np.column_stack((k * rows[:, 0], k, par[:, 1], par[:, 3]))
+        self.kind = kind if kind >= 0 else None
         self.gamma = self.vc = self.h = None
 
     def __len__(self):
@@ -640,6 +636,16 @@ class _DiscreteContacts:
                 )  # fmt: skip
             )
         return out
+
+
+def contact_kind(approximation):
+    """The SAP constraint kind of the contact approximation's pairs (kernels.sap), −1 for
+    kTamsi (no SAP constraint)."""
+    if approximation._value == 0:  # (kTamsi)
+        return -1
+    if approximation._value == 1:  # (kSap)
+        return SAP_FRICTION_CONE
+    return SAP_HUNT_CROSSLEY
 
 
 def _scalar(x):

@@ -180,22 +180,6 @@ def _contact_pairs(rng):
     return ab, body, mobod, values, np.zeros((7, 4), dtype=np.int64), np.zeros((7, 7))
 
 
-def _contact_jacobians(s, ws):
-    """drive_contact_jacobians' arguments after (mi, mf, ws): 6 pairs between the sample's
-    mobods and World, normals of every smallest-element case (one on a tie), then the
-    outputs."""
-    n, nv = 6, s.sizes.nv
-    mobods = s.rng.integers(0, s.sizes.n, size=(n, 2)).astype(np.int64)
-    nhat = s.normal(n, 3)
-    nhat[0] = (0.1, 0.5, -0.8)
-    nhat[1] = (0.5, -0.1, 0.8)
-    nhat[2] = (0.5, 0.8, 0.1)
-    nhat[3] = (0.0, 0.0, 1.0)
-    nhat /= np.linalg.norm(nhat, axis=1)[:, None]
-    outputs = (np.zeros((n, 3, 3)), np.zeros((2, 6, nv)), np.zeros((3 * n, nv)))
-    return (mobods, nhat, s.normal(n, 3)) + outputs
-
-
 class Sample:
     """A plant with revolute, prismatic, ball, universal, reversed and free joints (one
     actuated with a rotor inertia, one damped) at a random state: its flat model (mi, mf,
@@ -363,15 +347,16 @@ class ByMode:
         self.compiled, self.interpreted = compiled, interpreted
 
 
-def _batch_row(s, lanes):
-    """A new row of the batched kernels, for each mode (kernels.batch.batch_new_row)."""
+def _batch_row(s, lanes, extra=0):
+    """A new row of the batched kernels, for each mode (kernels.batch.batch_new_row), with
+    ``extra`` slots past it."""
     from mallard._compiled import kernels
 
     rows = []
     for dtype, width in ((np.float64, LANES), (object, 1)):
         size = s.sizes.row + (width * s.sizes.lane if lanes else s.sizes.drow)
-        row = np.zeros(size, dtype=dtype)
-        kernels(dtype).batch_new_row(s.mi, s.ws.astype(dtype), row, lanes)
+        row = np.zeros(size + extra, dtype=dtype)
+        kernels(dtype).batch_new_row(s.mi, s.ws.astype(dtype), row[:size], lanes)
         rows.append(row)
     return ByMode(*rows)
 
@@ -450,6 +435,7 @@ def _rollout(rng):
     """batch_rollout's arguments: 5 states, 3 steps of RK2 with actuation and a PD law on
     (q[0], v[0]), every step kept (kernels.rollouts)."""
     from mallard.multibody._batch_codes import ALONE, RUNGE_KUTTA2
+    from mallard.multibody.plant._stepping import found_arrays, no_geometry
 
     s = Sample(rng)
     nq, nu, nx = s.sizes.nq, s.sizes.nu, s.sizes.nx
@@ -471,33 +457,70 @@ def _rollout(rng):
         np.zeros(s.sizes.nv),
         0,
         0,
+        no_geometry(np.zeros(s.sizes.n, np.int64)),
+        0,
     )
-    tail = (_batch_row(s, True), _flags(size, True), ALONE)
+    found = sum(a.size for a in found_arrays(0, 0, 0, 0, 0, s.sizes.nv))  # (the row's scratch)
+    tail = (_batch_row(s, True, found), _flags(size, True), ALONE)
     return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))
 
 
+def _contact_tables(s, room, nk):
+    """kernels.discrete_step's (geometry, found) for the geometry cases' scene on the sample's
+    mobods (the half space on World), kSap's contact (a pair of the ellipsoid and the convex
+    shape marked as one the Python path raises for), ``room`` contacts."""
+    from mallard.geometry import _proximity_layout as layout
+    from mallard.multibody._layout import SAP_FRICTION_CONE
+    from mallard.multibody.plant._stepping import found_arrays
+    from tests.geometry.kernel_cases import _model, _poses
+
+    m = _model()
+    ng, nf, n = len(m.ids), len(m.frames), s.sizes.n
+    frame_mobod = s.rng.integers(1, n, nf).astype(np.int64)
+    frame_mobod[m.gi[m.kinds == layout.HALFSPACE, layout.FRAME]] = -1
+    mobod = frame_mobod[m.gi[:, layout.FRAME]].copy()
+    body = np.maximum(mobod, 0)
+    allowed = np.triu(np.ones((ng, ng), dtype=np.uint8), 1)
+    allowed[mobod[:, None] == mobod[None, :]] = 0
+    allowed[4, 6] = 2
+    values = np.column_stack((s.rng.uniform(1e3, 1e5, ng), s.rng.uniform(0, 50, ng),
+                              s.rng.uniform(0.2, 1, ng), s.rng.uniform(0.1, 0.2, ng),
+                              s.rng.uniform(0, 0.1, ng)))  # fmt: skip
+    body_clique = np.zeros(n, dtype=np.int64)
+    body_clique[0] = -1
+    settings = np.array([SAP_FRICTION_CONE, 0.0, 1.0, 1e-4])
+    geometry = (m.gi, m.gf, m.hv, frame_mobod, _poses(s.rng, ng), allowed, body, mobod, values,
+                body_clique, settings)  # fmt: skip
+    return geometry, found_arrays(ng, nf, room, nk, 1, s.sizes.nv)
+
+
 def _discrete_steps(rng):
-    """Four updates of the sample until another event at 3.5 ms, through SAP: a limit just
-    crossed, a PD controller, a coupler."""
+    """Four updates of the sample until another event at 3.5 ms, through SAP: point contact
+    (the geometry cases' scene on its bodies), a limit just crossed, a PD controller, a
+    coupler."""
     from mallard.multibody import _layout
     from mallard.multibody.plant._sap_driver import SapProblem
 
     s = Sample(rng)
     nq, nv, n, nu = s.sizes.nq, s.sizes.nv, s.sizes.n, s.sizes.nu
-    problem = SapProblem(
-        _layout.SapSizes(nv, 4, 3), 1e-3, np.zeros(nv, dtype=np.int64), np.zeros(nv, np.int64)
-    )
+    room = 12
+    problem = SapProblem(_layout.SapSizes(nv, 4 + 3 * room, 3 + room), 1e-3,
+                         np.zeros(nv, dtype=np.int64), np.zeros(nv, np.int64))  # fmt: skip
     x = s.x.copy()
-    return (s.mi, s.mf, s.ws, x, s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
-        s.rng.uniform(0, 1e-3, size=nv),
-        problem.si,
-        problem.sw,
+    joints = (
         np.array([[0, 0, 0]], dtype=np.int64),
         np.array([[x[0] - 1e-6, x[0] + 0.5]]),
         np.array([[1, 1, 0]], dtype=np.int64),
         np.array([[30.0, 3.0, 0.5, 0.1, 0.0, 0.2]]),
         np.array([[2, 3, 2, 3, 0, 0]], dtype=np.int64),
         np.array([[1.5, 0.01]]),
+    )
+    return (s.mi, s.mf, s.ws, x, s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
+        s.rng.uniform(0, 1e-3, size=nv),
+        problem.si,
+        problem.sw,
+        joints,
+        *_contact_tables(s, room, problem.sizes.nk),
         np.zeros(5 * nv + 2 * nq),
         0.0,
         True,
@@ -506,6 +529,26 @@ def _discrete_steps(rng):
         1e-3,
         0.0,
     )
+
+
+def _contact_problem(s, ws):
+    """drive_contact_problem's arguments after (mi, mf, ws): 5 pairs between the sample's
+    mobods and World (rows as ComputePointPairPenetration's), kLagged's Hunt–Crossley
+    constraints, then the outputs."""
+    from mallard.multibody._layout import SAP_HUNT_CROSSLEY
+
+    n, nv, nb = 5, s.sizes.nv, s.sizes.n
+    bodies = s.rng.integers(0, nb, size=(n, 4)).astype(np.int64)
+    rows = s.normal(n, 10)
+    rows[:, 0] = np.abs(rows[:, 0])
+    rows[:, 1:4] /= np.linalg.norm(rows[:, 1:4], axis=1)[:, None]
+    par = np.abs(s.normal(n, 7))
+    body_clique = s.rng.integers(-1, 2, nb).astype(np.int64)
+    outputs = (np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((2, 6, nv)),
+               np.zeros((3 * n, nv)), np.zeros(n), np.zeros((n, 2), np.int64),
+               np.zeros((n, 10)))  # fmt: skip
+    return (bodies, rows, par, s.normal(nv), SAP_HUNT_CROSSLEY, 1.0, 1.0, 1e-4,
+            body_clique) + outputs  # fmt: skip
 
 
 def _explicit_steps(rng):
@@ -611,7 +654,7 @@ CASES = {
     "sap_add_contact_constraints": lambda r: _contact_args(r, _sap_problem(4, 15, 7))[0],
     "drive_body_constraints": _driver(_body_constraints),
     "drive_point_contact": _driver(_point_contact),
-    "drive_contact_jacobians": _staged(_contact_jacobians),
+    "drive_contact_problem": _staged(_contact_problem),
     "contact_pairs": lambda r: _contact_pairs(r),
     "combine": lambda r: _combine(r) + (3, False),
     "combine_error": lambda r: (lambda a: (a[0], a[2], a[3], 3))(_combine(r)),
@@ -670,7 +713,7 @@ UNCOMPARED = {
     "batch_point_jacobian": (6, 7),
     "batch_inverse_dynamics_derivatives": (5, 6),
     "batch_forward_dynamics_derivatives": (6, 7),
-    "batch_rollout": (17, 18),
+    "batch_rollout": (19, 20),
     "batch_new_row": (2,),
     "single_body_poses": (2,),  # (the row: scratch)
     "single_mass_matrix": (2,),  # (the row: scratch)

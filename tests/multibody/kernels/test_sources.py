@@ -153,6 +153,12 @@ def test_dependencies_of_the_kernel_modules():
         "mallard.systems.analysis._kernels",
         "mallard.systems.framework._sample_times",
     }
+    # ... and for the compiled discrete step (kernels.discrete_step), the geometry's kernels
+    # (the contact query) and their layout.
+    allowed |= set(GEOMETRY_KERNEL_MODULES) | {
+        "mallard.geometry._kernels",
+        "mallard.geometry._proximity_layout",
+    }
     for name in KERNEL_MODULES:
         outside = {m for m in SOURCES.closure(name) if not m.startswith(K)}
         assert outside <= allowed, name

@@ -278,7 +278,10 @@ def test_left_to_python(hook):
     assert compiled[1] == python[1] > 0
 
 
-def test_pd_controlled_plant_left_to_python():
+def test_pd_controlled_plant_compiled():
+    """A desired state fixed (constant between events): SAP's PD constraints, compiled; the
+    net actuation from their impulses."""
+
     def desired(simulator, plant, context):
         instance = plant.GetJointByName("joint").model_instance()
         plant.get_desired_state_input_port(instance).FixValue(context, [0.3, 0.0])
@@ -286,7 +289,18 @@ def test_pd_controlled_plant_left_to_python():
     python = simulate(pd_pendulum, 1e-3, compiled=False, hook=desired)
     compiled = simulate(pd_pendulum, 1e-3, compiled=True, hook=desired)
     assert_same(compiled, python)
-    assert compiled[1] == python[1] == 350
+    assert compiled[1] == 0 and python[1] == 350
+
+
+def test_pd_controlled_continuous_plant_left_to_python():
+    def desired(simulator, plant, context):
+        instance = plant.GetJointByName("joint").model_instance()
+        plant.get_desired_state_input_port(instance).FixValue(context, [0.3, 0.0])
+
+    python = simulate(pd_pendulum, 0.0, compiled=False, config=RK3, hook=desired)
+    compiled = simulate(pd_pendulum, 0.0, compiled=True, config=RK3, hook=desired)
+    assert_same(compiled, python)
+    assert compiled[1] == python[1] > 0
 
 
 def pd_pendulum(time_step):
@@ -392,3 +406,209 @@ def test_the_integrator_keeps_working_after_compiled_iterations():
     assert repr(results[0]) == repr(results[1])
     assert isinstance(simulator.get_integrator(), RungeKutta3Integrator)
     assert math.isfinite(results[1][0])
+
+
+# ---- point contact -------------------------------------------------------------------------------
+def contact_scene(approximation, spheres=1, pd=False, hydroelastic=False):
+    """A discrete plant (1 ms, kPoint unless ``hydroelastic``) in a Diagram with its SceneGraph:
+    ``spheres`` spheres and a box dropped with sideways velocities on a half space (the box
+    tilted, landing on a corner), and, with ``pd``, a pendulum whose PD-controlled actuator
+    swings its sphere into the ground; returns (diagram, plant, x0, hook setting its inputs)."""
+    from mallard.all import (
+        AddCompliantHydroelasticProperties,
+        AddContactMaterial,
+        AddMultibodyPlantSceneGraph,
+        AddRigidHydroelasticProperties,
+        Box,
+        ContactModel,
+        CoulombFriction,
+        HalfSpace,
+        ProximityProperties,
+        RigidTransform,
+        RollPitchYaw,
+        Sphere,
+    )
+
+    builder = DiagramBuilder()
+    plant, _ = AddMultibodyPlantSceneGraph(builder, 1e-3)
+    if not hydroelastic:
+        plant.set_contact_model(ContactModel.kPoint)
+    plant.set_discrete_contact_approximation(approximation)
+    friction = CoulombFriction(0.6, 0.5)
+    ground = plant.RegisterCollisionGeometry(
+        plant.world_body(), RigidTransform(), HalfSpace(), "ground", friction
+    )
+    for i in range(spheres):
+        body = plant.AddRigidBody(f"ball{i}", SpatialInertia.SolidSphereWithMass(1.0, 0.05))
+        plant.RegisterCollisionGeometry(body, RigidTransform(), Sphere(0.05), f"ball{i}", friction)
+    box = plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(0.5, 0.1, 0.15, 0.08))
+    plant.RegisterCollisionGeometry(box, RigidTransform(), Box(0.1, 0.15, 0.08), "box", friction)
+    if hydroelastic:  # (a compliant sphere resting on the box: a hydroelastic pair)
+        properties = ProximityProperties()
+        AddContactMaterial(friction=friction, properties=properties)
+        AddCompliantHydroelasticProperties(0.01, 1e6, properties)
+        soft = plant.AddRigidBody("soft", SpatialInertia.SolidSphereWithMass(0.1, 0.02))
+        plant.RegisterCollisionGeometry(soft, RigidTransform(), Sphere(0.02), "soft", properties)
+        properties = ProximityProperties()
+        AddContactMaterial(friction=friction, properties=properties)
+        AddRigidHydroelasticProperties(properties)
+        plant.RegisterCollisionGeometry(
+            box, RigidTransform([0.0, 0.0, -0.04]), Box(0.1, 0.1, 0.001), "plate", properties
+        )
+    if pd:
+        link = plant.AddRigidBody("link", SpatialInertia.SolidSphereWithMass(1.0, 0.05))
+        joint = plant.AddJoint(RevoluteJoint(
+            "joint", plant.world_frame(), link.body_frame(), [0, 1, 0]
+        ))  # fmt: skip
+        plant.RegisterCollisionGeometry(
+            link, RigidTransform([0.0, 0.0, -0.3]), Sphere(0.05), "tip", friction
+        )
+        actuator = plant.AddJointActuator("motor", joint)
+        actuator.set_controller_gains(PdControllerGains(p=200.0, d=5.0))
+        joint.set_default_angle(0.0)
+    del ground
+    plant.Finalize()
+    diagram = builder.Build()
+    x0 = np.zeros(plant.num_multibody_states())
+    q0 = plant.GetDefaultPositions()
+    v0 = np.zeros(plant.num_velocities())
+    for i in range(spheres):
+        body = plant.GetBodyByName(f"ball{i}")
+        start = body.floating_positions_start()
+        q0[start + 4 : start + 7] = [0.2 * i, 0.1, 0.052 if spheres == 1 else 0.049]
+        v0[body.floating_velocities_start_in_v() + 3] = 0.5
+    start = plant.GetBodyByName("box").floating_positions_start()
+    q0[start : start + 4] = RollPitchYaw(0.3, 0.2, 0.1).ToQuaternion().wxyz()
+    q0[start + 4 : start + 7] = [-0.3, 0.0, 0.1]
+    if pd:
+        q0[plant.GetJointByName("joint").position_start()] = 0.5
+    if hydroelastic:  # (the box flat, the soft sphere touching its plate from below)
+        q0[start : start + 4] = [1.0, 0.0, 0.0, 0.0]
+        q0[start + 4 : start + 7] = [0.3, 0.0, 0.1]
+        soft = plant.GetBodyByName("soft").floating_positions_start()
+        q0[soft + 4 : soft + 7] = [0.3, 0.0, 0.1 - 0.04 - 0.0005 - 0.019]
+    x0[: plant.num_positions()], x0[plant.num_positions() :] = q0, v0
+
+    def inputs(context):
+        if pd:
+            instance = plant.GetJointByName("joint").model_instance()
+            plant.get_desired_state_input_port(instance).FixValue(context, [-0.5, 0.0])
+            plant.get_actuation_input_port(instance).FixValue(context, [0.3])
+
+    return diagram, plant, x0, inputs
+
+
+def simulate_contact(scene, compiled, duration=0.3, boundaries=None):
+    """Simulates a contact_scene (built anew) and returns everything observable: time,
+    state, statistics, the plant's contact results, generalized contact forces, accelerations,
+    net actuation and reaction forces; and the steps taken in Python."""
+    diagram, plant, x0, inputs = scene()
+    simulator = Simulator(diagram)
+    context = simulator.get_mutable_context()
+    plant_context = plant.GetMyMutableContextFromRoot(context)
+    plant.SetPositionsAndVelocities(plant_context, x0)
+    inputs(plant_context)
+    simulator.Initialize()
+    if not compiled:
+        simulator._compiled = None
+    before = _PYTHON_STEPS[0]
+    for boundary in boundaries or [duration]:
+        simulator.AdvanceTo(boundary)
+    results = plant.get_contact_results_output_port().Eval(plant_context)
+    infos = [results.point_pair_contact_info(i) for i in range(results.num_point_pair_contacts())]
+    contact = np.array([
+        np.concatenate((info.contact_force(), info.contact_point(),
+                        [info.separation_speed(), info.slip_speed(), int(info.bodyA_index()),
+                         int(info.bodyB_index())]))
+        for info in infos
+    ]).reshape(-1, 10)  # fmt: skip
+    reactions = plant.get_reaction_forces_output_port().Eval(plant_context)
+    found = plant._engine.cache(plant_context).lookup("sap_problem", 0)
+    result = {
+        "time": context.get_time(),
+        "x": plant.GetPositionsAndVelocities(plant_context),
+        "steps": simulator.get_num_steps_taken(),
+        "updates": (simulator.get_num_discrete_updates(), simulator.get_num_unrestricted_updates()),
+        "contact": contact,
+        "tau_contact": plant.get_generalized_contact_forces_output_port(
+            plant.GetModelInstanceByName("DefaultModelInstance")
+        ).Eval(plant_context),
+        "vdot": plant.get_generalized_acceleration_output_port().Eval(plant_context),
+        "net": plant.get_net_actuation_output_port().Eval(plant_context),
+        "reactions": np.array([F.get_coeffs() for F in reactions]).reshape(-1, 6),
+        "sap": found[0].statistics() if found is not None else None,
+    }
+    return result, _PYTHON_STEPS[0] - before
+
+
+APPROXIMATIONS = ("kSap", "kSimilar", "kLagged")
+
+
+@pytest.mark.parametrize("approximation", APPROXIMATIONS)
+def test_point_contact(approximation):
+    """A sphere and a box landing, sliding and rolling on a half space: the compiled steps
+    (the geometry query, the contact problem and SAP compiled) give the Python path's bits."""
+    from mallard.multibody.plant import DiscreteContactApproximation
+
+    def scene():
+        return contact_scene(getattr(DiscreteContactApproximation, approximation))
+
+    python = simulate_contact(scene, compiled=False, boundaries=[0.1234, 0.3])
+    compiled = simulate_contact(scene, compiled=True, boundaries=[0.1234, 0.3])
+    assert_same(compiled, python)
+    assert python[1] == 300 and compiled[1] == 0
+    assert len(compiled[0]["contact"]) == 2 and compiled[0]["sap"]["num_iters"] > 0
+
+
+def test_point_contact_with_pd_controllers():
+    """A PD-controlled pendulum (desired state and actuation fixed) swinging into the ground
+    beside falling bodies: its PD constraints, the net actuation from their impulses."""
+    from mallard.multibody.plant import DiscreteContactApproximation
+
+    def scene():
+        return contact_scene(DiscreteContactApproximation.kLagged, pd=True)
+
+    python = simulate_contact(scene, compiled=False)
+    compiled = simulate_contact(scene, compiled=True)
+    assert_same(compiled, python)
+    assert python[1] == 300 and compiled[1] == 0
+    assert len(compiled[0]["contact"]) == 3
+
+
+def test_more_contacts_than_the_tables_hold():
+    """Twelve spheres on the ground: the first step with more contacts than the compiled
+    step's tables hold is taken in Python, which grows them; the others compiled."""
+    from mallard.multibody.plant import DiscreteContactApproximation
+
+    def scene():
+        return contact_scene(DiscreteContactApproximation.kSap, spheres=12)
+
+    python = simulate_contact(scene, compiled=False, duration=0.05)
+    compiled = simulate_contact(scene, compiled=True, duration=0.05)
+    assert_same(compiled, python)
+    assert python[1] == 50 and 0 < compiled[1] < 5
+    assert len(compiled[0]["contact"]) >= 12
+
+
+def test_hydroelastic_pair_raises_as_in_python():
+    """A pair the contact model would make hydroelastic is left to Python, which raises."""
+    from mallard.multibody.plant import DiscreteContactApproximation
+
+    def scene():
+        return contact_scene(DiscreteContactApproximation.kLagged, hydroelastic=True)
+
+    for compiled in (False, True):
+        with pytest.raises(NotImplementedError, match="hydroelastic"):
+            simulate_contact(scene, compiled)
+
+
+def test_tamsi_contact_left_to_python():
+    from mallard.multibody.plant import DiscreteContactApproximation
+
+    def scene():
+        return contact_scene(DiscreteContactApproximation.kTamsi)
+
+    python = simulate_contact(scene, compiled=False, duration=0.05)
+    compiled = simulate_contact(scene, compiled=True, duration=0.05)
+    assert_same(compiled, python)
+    assert compiled[1] == python[1] == 50
