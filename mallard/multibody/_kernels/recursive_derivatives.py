@@ -99,15 +99,16 @@ def _velocity_at_Wo(X_pc, V_WB, k):
 
 
 @jitable
-def calc_inverse_dynamics_derivatives(model, params, work, deriv, dtau_dq, dtau_dv):
+def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv):
     """dtau_dq (nv×nq) and dtau_dv (nv×nv) of kernels.derivatives'
-    calc_inverse_dynamics_derivatives for a model :func:`covers`, at the kinematics and
-    inertias of ``work`` and the primal pass's A_WB and F of ``deriv``."""
+    calc_inverse_dynamics_derivatives (with no applied forces) for a model :func:`covers`, at
+    the kinematics and inertias of ``work``, the velocities v and accelerations v̇; the primal
+    Newton–Euler pass done here (â, and F at Wo in deriv.F)."""
     tree, g, damping = model.tree, params.g_W, params.damping
     X_pc, H_PB_W, V_WB, m_W, h_W, I_W = (
         work.X_pc, work.H_PB_W, work.V_WB, work.m_W, work.h_W, work.I_W
     )  # fmt: skip
-    A_WB, F, K, Idot, hdot, P = deriv.A_WB, deriv.F, deriv.K, deriv.dA, deriv.dp_B, deriv.dV
+    F, K, Idot, hdot, P = deriv.F, deriv.K, deriv.dA, deriv.dp_B, deriv.dV
     SU, Wj, alpha, beta = deriv.HJ, deriv.dH, deriv.dF, deriv.F_app
     active = deriv.active
     n = tree.shape[0]
@@ -119,16 +120,34 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, dtau_dq, dtau_
     for r in range(3):
         K[0, 10 + r] = z
         K[0, 13 + r] = -a_g[r]
-    # Base to tip: each mobod's own C, Ċ, P (summed below), â, and its dof's S, u, w.
+    # Base to tip: each mobod's own C, Ċ, P and force I·â + v ×* h (summed below), â, and
+    # its dof's S, u, w; â_k = â_λ + S·v̇ + (v_λ × S)·v = â_λ + S·v̇ − u·v.
     for k in range(1, n):
         p = (X_pc[LAYER_WB, k, 3, 0], X_pc[LAYER_WB, k, 3, 1], X_pc[LAYER_WB, k, 3, 2])
         w = row3(V_WB, k, 0)
-        v_B = row3(V_WB, k, 3)
-        v = sub(v_B, cross3(w, p))
-        al = row3(A_WB, k, 0)
-        a = sub(sub(row3(A_WB, k, 3), cross3(al, p)), cross3(w, v_B))
+        vo = sub(row3(V_WB, k, 3), cross3(w, p))
+        parent = tree[k, PARENT]
+        al, a = row3(K, parent, 10), row3(K, parent, 13)
+        if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
+            c = tree[k, V_START]
+            Sw = row3(H_PB_W, c, 0)
+            Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
+            wP, vP = zero, zero
+            if parent > 0:
+                wP, vP = _velocity_at_Wo(X_pc, V_WB, parent)
+            uw, uv = _motion_cross(Sw, Sv, wP, vP)
+            sw, sv = _motion_cross(Sw, Sv, al, a)
+            tw, tv = _motion_cross(uw, uv, wP, vP)
+            store_row3(Sw, SU, c, 0)
+            store_row3(Sv, SU, c, 3)
+            store_row3(uw, SU, c, 6)
+            store_row3(uv, SU, c, 9)
+            store_row3(sub(tw, sw), Wj, c, 0)
+            store_row3(sub(tv, sv), Wj, c, 3)
+            al = add(al, sub(scale(vdot[c], Sw), scale(v[c], uw)))
+            a = add(a, sub(scale(vdot[c], Sv), scale(v[c], uv)))
         store_row3(al, K, k, 10)
-        store_row3(sub(a, a_g), K, k, 13)
+        store_row3(a, K, k, 13)
         # Ī about Wo = Ī_Bo + m·(|p|²·1 − p·pᵀ) + 2·(p·h_B)·1 − p·h_Bᵀ − h_B·pᵀ.
         m = m_W[k]
         hB = row3(h_W, k, 0)
@@ -146,38 +165,25 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, dtau_dq, dtau_
         store_row3(h, K, k, 1)
         for r in range(6):
             K[k, 4 + r] = Ib[r]
-        mom_n, mom_f = _inertia_times(m, h, Ib, w, v)
+        mom_n, mom_f = _inertia_times(m, h, Ib, w, vo)
         store_row3(mom_n, P, k, 0)
         store_row3(mom_f, P, k, 3)
+        fn, ff = _inertia_times(m, h, Ib, al, a)
+        xn, xf = _force_cross(w, vo, mom_n, mom_f)
+        store_row3(add(fn, xn), F, k, 0)
+        store_row3(add(ff, xf), F, k, 3)
         # İ = [w]×·Ī − Ī·[w]× − (h·vᵀ + v·hᵀ) + 2·(v·h)·1, ḣ = w × h + m·v.
         c0 = cross3(w, (Ib[0], Ib[3], Ib[4]))
         c1 = cross3(w, (Ib[3], Ib[1], Ib[5]))
         c2 = cross3(w, (Ib[4], Ib[5], Ib[2]))
-        vh = 2.0 * dot3(v, h)
-        Idot[k, 0] = 2.0 * (c0[0] - h[0] * v[0]) + vh
-        Idot[k, 1] = 2.0 * (c1[1] - h[1] * v[1]) + vh
-        Idot[k, 2] = 2.0 * (c2[2] - h[2] * v[2]) + vh
-        Idot[k, 3] = c1[0] + c0[1] - h[0] * v[1] - v[0] * h[1]
-        Idot[k, 4] = c2[0] + c0[2] - h[0] * v[2] - v[0] * h[2]
-        Idot[k, 5] = c2[1] + c1[2] - h[1] * v[2] - v[1] * h[2]
-        store_row3(add(cross3(w, h), scale(m, v)), hdot, k, 0)
-        if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
-            c = tree[k, V_START]
-            parent = tree[k, PARENT]
-            Sw = row3(H_PB_W, c, 0)
-            Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
-            wP, vP = zero, zero
-            if parent > 0:
-                wP, vP = _velocity_at_Wo(X_pc, V_WB, parent)
-            uw, uv = _motion_cross(Sw, Sv, wP, vP)
-            sw, sv = _motion_cross(Sw, Sv, row3(K, parent, 10), row3(K, parent, 13))
-            tw, tv = _motion_cross(uw, uv, wP, vP)
-            store_row3(Sw, SU, c, 0)
-            store_row3(Sv, SU, c, 3)
-            store_row3(uw, SU, c, 6)
-            store_row3(uv, SU, c, 9)
-            store_row3(sub(tw, sw), Wj, c, 0)
-            store_row3(sub(tv, sv), Wj, c, 3)
+        vh = 2.0 * dot3(vo, h)
+        Idot[k, 0] = 2.0 * (c0[0] - h[0] * vo[0]) + vh
+        Idot[k, 1] = 2.0 * (c1[1] - h[1] * vo[1]) + vh
+        Idot[k, 2] = 2.0 * (c2[2] - h[2] * vo[2]) + vh
+        Idot[k, 3] = c1[0] + c0[1] - h[0] * vo[1] - vo[0] * h[1]
+        Idot[k, 4] = c2[0] + c0[2] - h[0] * vo[2] - vo[0] * h[2]
+        Idot[k, 5] = c2[1] + c1[2] - h[1] * vo[2] - vo[1] * h[2]
+        store_row3(add(cross3(w, h), scale(m, vo)), hdot, k, 0)
     # Tip to base: the subtree sums, and α, β of each dof.
     for k in range(n - 1, 0, -1):
         if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
@@ -197,6 +203,7 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, dtau_dq, dtau_
             for r in range(6):
                 Idot[parent, r] += Idot[k, r]
                 P[parent, r] += P[k, r]
+                F[parent, r] += F[k, r]
             for r in range(3):
                 hdot[parent, r] += hdot[k, r]
     for i in range(dtau_dq.shape[0]):
@@ -230,9 +237,7 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, dtau_dq, dtau_
         m, h, Ib = K[j, 0], row3(K, j, 1), _row6(K, j, 4)
         hd, Id = row3(hdot, j, 0), _row6(Idot, j, 0)
         Pn, Pf = row3(P, j, 0), row3(P, j, 3)
-        p = (X_pc[LAYER_WB, j, 3, 0], X_pc[LAYER_WB, j, 3, 1], X_pc[LAYER_WB, j, 3, 2])
-        Ff = row3(F, j, 3)
-        Fn = add(row3(F, j, 0), cross3(p, Ff))
+        Fn, Ff = row3(F, j, 0), row3(F, j, 3)
         # dq: S_j ×* F_j + C_j·w_j − Ċ_j·u_j − u_j ×* P_j; dv: Ċ_j·S_j + S_j ×* P_j − 2·C_j·u_j.
         xn, xf = _force_cross(Sw, Sv, Fn, Ff)
         yn, yf = _inertia_times(m, h, Ib, ww, wv)
