@@ -89,7 +89,8 @@ def one_dof_tree(m, seed=3):
     """A continuous plant of the models kernels.recursive_derivatives covers: a tree of damped
     revolute, prismatic and screw joints between random offset frames (branches at the first
     and third bodies, two joints reversed, a second root), a weld, and a revolute joint
-    outboard of the weld; gravity on every body."""
+    outboard of the weld; every one-dof joint actuated (rotor inertias, effort limit 2); gravity
+    on every body."""
     rng = np.random.default_rng(seed)
     plant = m.MultibodyPlant(0.0)
 
@@ -112,5 +113,10 @@ def one_dof_tree(m, seed=3):
     plant.AddJoint(m.WeldJoint("weld", bodies[4].body_frame(), tool.body_frame(), X))
     last = plant.AddRigidBody("last", random_inertia(m, rng))
     plant.AddJoint(_joint(m, "rev", "j_last", frame("P_last", tool), frame("C_last", last), rng))
+    for i, index in enumerate(plant.GetJointIndices()):
+        joint = plant.get_joint(index)
+        if joint.num_velocities() == 1:
+            actuator = plant.AddJointActuator("u_" + joint.name(), joint, 2.0)
+            actuator.set_default_rotor_inertia(0.1 * (i + 1))
     plant.Finalize()
     return plant
