@@ -7,8 +7,8 @@ for the Panda (example-robot-data ``panda_description/urdf/panda.urdf``, base we
 world, nv = 9; the URDF cleaned as benchmarks/compare.py cleans it: no mimic, no damping, no
 geometry), per call from Python, at states cycled from 16 random ones:
 
-* mallard: SetPositionsAndVelocities + ``CalcInverseDynamicsDerivatives`` (analytical, one
-  compiled tangent sweep per direction; a mallard method);
+* mallard: SetPositionsAndVelocities + ``CalcInverseDynamicsDerivatives`` (analytical: for the
+  Panda two compiled O(n) recursions, kernels/recursive_derivatives.py; a mallard method);
 * Pinocchio: ``computeRNEADerivatives`` (Carpentier & Mansard's analytical recursions, C++);
 * pydrake: its AutoDiffXd plant (``ToAutoDiffXd``) seeded with [q; v] — SetPositionsAndVelocities,
   CalcForceElementsContribution, CalcInverseDynamics, ExtractGradient;

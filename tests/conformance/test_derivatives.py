@@ -17,7 +17,11 @@ from pydrake.autodiffutils import (  # noqa: E402
 from pydrake.multibody.math import SpatialForce_  # noqa: E402
 from pydrake.multibody.tree import BodyIndex, MultibodyForces_  # noqa: E402
 
-from tests.multibody.derivative_models import random_state, two_way_chain  # noqa: E402
+from tests.multibody.derivative_models import (  # noqa: E402
+    one_dof_tree,
+    random_state,
+    two_way_chain,
+)
 from tests.multibody.plant.plant_models import library  # noqa: E402
 
 MALLARD, DRAKE = library("mallard"), library("pydrake")
@@ -114,3 +118,30 @@ def test_forward_dynamics_derivatives(models, seed):
     close(dvdot_dv, gradient[:, nq : nq + nv])
     close(dvdot_dtau, gradient[:, nq + nv : nq + 2 * nv])
     close(dvdot_du, gradient[:, nq + 2 * nv :])
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_recursive_derivatives(seed):
+    """The models kernels.recursive_derivatives covers (a tree of revolute, prismatic and
+    screw joints, no applied body forces): ∂τ/∂q, ∂τ/∂v and ∂v̇/∂q, ∂v̇/∂v."""
+    ours, drake = one_dof_tree(MALLARD), one_dof_tree(DRAKE)
+    drake_ad = drake.ToAutoDiffXd()
+    q, v, vdot = random_state(ours, np.random.default_rng(seed))
+    nq = q.size
+    context = drake_ad.CreateDefaultContext()
+    x = InitializeAutoDiff(np.concatenate((q, v)))[:, 0]
+    drake_ad.SetPositions(context, x[:nq])
+    drake_ad.SetVelocities(context, x[nq:])
+    forces = MultibodyForces_[type(x[0])](drake_ad)
+    drake_ad.CalcForceElementsContribution(context, forces)
+    gradient = ExtractGradient(drake_ad.CalcInverseDynamics(context, vdot, forces))
+    fd_gradient = ExtractGradient(drake_ad.EvalTimeDerivatives(context).CopyToVector()[nq:])
+    context = ours.CreateDefaultContext()
+    ours.SetPositions(context, q)
+    ours.SetVelocities(context, v)
+    dtau_dq, dtau_dv, _ = ours.CalcInverseDynamicsDerivatives(context, vdot)
+    close(dtau_dq, gradient[:, :nq])
+    close(dtau_dv, gradient[:, nq:])
+    dvdot_dq, dvdot_dv, _, _ = ours.CalcForwardDynamicsDerivatives(context)
+    close(dvdot_dq, fd_gradient[:, :nq])
+    close(dvdot_dv, fd_gradient[:, nq:])

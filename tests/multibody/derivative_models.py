@@ -83,3 +83,40 @@ def random_state(plant, rng):
         if joint.type_name() in ("ball_rpy", "rpy_floating"):
             q[joint.position_start() + 1] = rng.uniform(-1.2, 1.2)
     return q, rng.normal(size=plant.num_velocities()), rng.normal(size=plant.num_velocities())
+
+
+def one_dof_tree(m, seed=3):
+    """A continuous plant of the models kernels.recursive_derivatives covers: a tree of damped
+    revolute, prismatic and screw joints between random offset frames (branches at the first
+    and third bodies, two joints reversed, a second root), a weld, and a revolute joint
+    outboard of the weld; every one-dof joint actuated (rotor inertias, effort limit 2); gravity
+    on every body."""
+    rng = np.random.default_rng(seed)
+    plant = m.MultibodyPlant(0.0)
+
+    def frame(name, body):
+        X = m.RigidTransform(m.RollPitchYaw(rng.uniform(-3, 3, size=3)), rng.normal(size=3))
+        return plant.AddFrame(m.FixedOffsetFrame(name, body.body_frame(), X))
+
+    bodies = [plant.world_body()]
+    kinds = ("rev", "pri", "screw", "rev", "rev", "pri", "rev", "screw")
+    parents = (0, 1, 1, 2, 3, 3, 5, 0)
+    for i, (kind, parent) in enumerate(zip(kinds, parents, strict=True)):
+        B = plant.AddRigidBody(f"B{i}", random_inertia(m, rng))
+        P, C = bodies[parent], B
+        if i in (3, 6):
+            P, C = C, P
+        plant.AddJoint(_joint(m, kind, f"j{i}", frame(f"P{i}", P), frame(f"C{i}", C), rng))
+        bodies.append(B)
+    tool = plant.AddRigidBody("tool", random_inertia(m, rng))
+    X = m.RigidTransform([0.1, 0.2, 0.3])
+    plant.AddJoint(m.WeldJoint("weld", bodies[4].body_frame(), tool.body_frame(), X))
+    last = plant.AddRigidBody("last", random_inertia(m, rng))
+    plant.AddJoint(_joint(m, "rev", "j_last", frame("P_last", tool), frame("C_last", last), rng))
+    for i, index in enumerate(plant.GetJointIndices()):
+        joint = plant.get_joint(index)
+        if joint.num_velocities() == 1:
+            actuator = plant.AddJointActuator("u_" + joint.name(), joint, 2.0)
+            actuator.set_default_rotor_inertia(0.1 * (i + 1))
+    plant.Finalize()
+    return plant

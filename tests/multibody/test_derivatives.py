@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from mallard.math import RigidTransform
+from mallard.multibody._kernels import engine_derivatives
 from mallard.multibody.batch import BatchedPlant
 from mallard.multibody.math import SpatialForce
 from mallard.multibody.plant import ExternallyAppliedSpatialForce, MultibodyPlant
@@ -18,7 +19,7 @@ from mallard.multibody.tree import (
 )
 from tests.dual import Dual
 
-from .derivative_models import JOINT_TYPES, random_state, two_way_chain
+from .derivative_models import JOINT_TYPES, one_dof_tree, random_state, two_way_chain
 from .plant.plant_models import library
 from .test_batch import build_model
 
@@ -37,12 +38,13 @@ def assert_close(ours, expected, rtol=1e-6):
     np.testing.assert_allclose(ours, expected, rtol=rtol, atol=rtol * scale)
 
 
-@pytest.fixture(scope="module", params=["chain", "batch_model"])
+@pytest.fixture(scope="module", params=["chain", "batch_model", "tree"])
 def model(request):
     """(plant, context): every joint type (two_way_chain: each twice, revolute and prismatic
-    also reversed; build_model: a reversed revolute, a locked joint, changed parameters)."""
-    if request.param == "chain":
-        plant = two_way_chain(M)
+    also reversed; build_model: a reversed revolute, a locked joint, changed parameters); a
+    tree that kernels.recursive_derivatives covers (one_dof_tree)."""
+    if request.param in ("chain", "tree"):
+        plant = two_way_chain(M) if request.param == "chain" else one_dof_tree(M)
         return plant, plant.CreateDefaultContext()
     plant = build_model()
     context = plant.CreateDefaultContext()
@@ -347,6 +349,40 @@ def test_external_forces_are_held_fixed_in_world():
     body.AddInForceInWorld(context, SpatialForce([0, 0, 0], [0, 1.0, 0]), forces)
     dtau_dq, _, _ = plant.CalcInverseDynamicsDerivatives(context, [0.0], forces)
     np.testing.assert_allclose(dtau_dq, [[r * np.sin(theta)]], rtol=1e-14)
+
+
+def test_recursions_equal_the_tangent_sweeps(monkeypatch):
+    """On a model it covers, kernels.recursive_derivatives (compiled and interpreted) gives
+    the tangent sweeps' (kernels.derivatives, forced) derivatives to rounding; the models it
+    does not cover go to the sweeps."""
+    plant = one_dof_tree(M)
+    batched = BatchedPlant(plant, plant.CreateDefaultContext())
+    rng = np.random.default_rng(3)
+    q, v, vdot = (np.array([x]) for x in random_state(plant, rng))
+    recursive = batched.CalcInverseDynamicsDerivatives(q, v, vdot)
+    calls = []
+    real = engine_derivatives.calc_recursive_derivatives
+
+    def spy(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(engine_derivatives, "calc_recursive_derivatives", spy)
+    as_object = [x.astype(object) for x in (q, v, vdot)]
+    interpreted = batched.CalcInverseDynamicsDerivatives(*as_object)
+    assert calls
+    monkeypatch.setattr(engine_derivatives, "covers", lambda model, F_app_B: 0)
+    swept = batched.CalcInverseDynamicsDerivatives(*as_object)
+    assert len(calls) == 1
+    for a, b, c in zip(recursive, interpreted, swept, strict=True):
+        np.testing.assert_allclose(a, b.astype(float), rtol=1e-13, atol=1e-12)
+        assert_close(a, c.astype(float), rtol=1e-12)
+    monkeypatch.undo()
+    monkeypatch.setattr(engine_derivatives, "calc_recursive_derivatives", spy)
+    chain = two_way_chain(M)
+    q, v, vdot = (np.array([x], dtype=object) for x in random_state(chain, rng))
+    BatchedPlant(chain, chain.CreateDefaultContext()).CalcInverseDynamicsDerivatives(q, v, vdot)
+    assert len(calls) == 1
 
 
 # ---- against mallard's own AutoDiffXd plant ------------------------------------------------

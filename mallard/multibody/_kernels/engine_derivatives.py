@@ -16,6 +16,10 @@ from mallard.multibody._kernels.engine import (
     run_stages,
 )
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
+from mallard.multibody._kernels.recursive_derivatives import (
+    calc_inverse_dynamics_derivatives as calc_recursive_derivatives,
+)
+from mallard.multibody._kernels.recursive_derivatives import covers
 from mallard.multibody._kernels.views import derivatives, model, parameters, workspace
 from mallard.multibody._layout import JTYPE, V_START
 
@@ -27,16 +31,20 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
     enabled; D joint damping), and work.M = M(q) with the reflected inertias. The stages must
     be up to date; ``deriv``: the views of a derivative workspace."""
     nq, nv = model.nq, model.nv
-    F_app, tau_app = deriv.F_app, deriv.tau_app
-    _gather_body_forces(model, F_app_B, F_app)
-    add_gravity_forces(model, params, work, F_app)
-    for i in range(nv):
-        tau_app[i] = 0.0 * params.g_W[0]
-    calc_inverse_dynamics(
-        model, work, work.V_WB, work.A_bias, vdot, F_app, tau_app, deriv.A_WB, deriv.F, deriv.tau
-    )
     q, v = x[0:nq], x[nq : nq + nv]
-    calc_inverse_dynamics_derivatives(model, params, work, deriv, q, v, vdot, dtau_dq, dtau_dv)
+    if covers(model, F_app_B) != 0:
+        calc_recursive_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv)
+    else:
+        F_app, tau_app = deriv.F_app, deriv.tau_app
+        _gather_body_forces(model, F_app_B, F_app)
+        add_gravity_forces(model, params, work, F_app)
+        for i in range(nv):
+            tau_app[i] = 0.0 * params.g_W[0]
+        A_WB, F, tau = deriv.A_WB, deriv.F, deriv.tau
+        calc_inverse_dynamics(
+            model, work, work.V_WB, work.A_bias, vdot, F_app, tau_app, A_WB, F, tau
+        )
+        calc_inverse_dynamics_derivatives(model, params, work, deriv, q, v, vdot, dtau_dq, dtau_dv)
     calc_mass_matrix(model, params, work, work.M)
 
 

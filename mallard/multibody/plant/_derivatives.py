@@ -1,6 +1,7 @@
 """Analytical derivatives of inverse and forward dynamics (mallard's own API: Drake gets them
 by AutoDiffXd; these are what forward-mode AutoDiff of the plant gives, computed by compiled
-tangent sweeps of the Newton–Euler algorithm, see kernels.derivatives).
+tangent sweeps of the Newton–Euler algorithm, see kernels.derivatives, or for the models of
+one-dof joints without applied body forces by two recursions, kernels.recursive_derivatives).
 
 Derivatives with respect to q are with respect to q itself (nq columns): a quaternion's four
 entries are independent variables, as with the plant's AutoDiffXd scalars.

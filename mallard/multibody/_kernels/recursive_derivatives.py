@@ -1,0 +1,260 @@
+"""Analytical derivatives of inverse dynamics in two O(n) recursions and O(n²) dot products,
+after Carpentier & Mansard ("Analytical derivatives of rigid body dynamics algorithms", RSS
+2018), derived here in mallard's notation, for the models whose mobilizers are welds or 1-dof
+joints with an axis fixed in both frames (revolute, prismatic, screw), gravity on all bodies
+or none and no applied body forces; kernels.derivatives' tangent sweeps do the others.
+
+Spatial vectors at the World origin Wo, in W, [rotational; translational]. Mobod k (parent λ)
+has the column S_k (its dof's H_PB_W at Wo), the velocity v_k, the acceleration â_k = a_k − a_g
+(a_g = [0; g], or zero without gravity), the spatial inertia I_k = (m, h, Ī) about Wo, its
+rate İ_k = v_k ×* I_k − I_k·v_k × (an inertia with no mass: (ḣ, İ)) and momentum h_k = I_k·v_k;
+C_k, Ċ_k and P_k their sums over k's subtree. With u_j = S_j × v_λ, w_j = −S_j × â_λ + u_j × v_λ
+(λ = j's parent), and B_k·x = Ċ_k·x + x ×* P_k, Newton–Euler's τ_i = S_iᵀ·F_i
+(F_i = Σ_{k ⪰ i} I_k·â_k + v_k ×* h_k, the primal pass's forces) varies as
+  ∂τ_i/∂q_j = S_iᵀ·(C_i·w_j − B_i·u_j),  ∂τ_i/∂v_j = S_iᵀ·(B_i·S_j − 2·C_i·u_j)  for j ⪯ i,
+  ∂τ_i/∂q_j = S_iᵀ·(S_j ×* F_j + C_j·w_j − B_j·u_j),  ∂τ_i/∂v_j = S_iᵀ·(B_j·S_j − 2·C_j·u_j)
+for i an ancestor of j, and zero elsewhere: the bodies outboard of j move rigidly with S_j,
+their velocities and accelerations change by S_j × (v_k − v_λ) and
+S_j × (a_k − a_λ) − u_j × (v_k − v_λ), and the rigid part S_j ×* F_i cancels against
+∂S_i = S_j × S_i. The rows i of the first pair are dot products with α_i = C_i·S_i and
+β_i = B_iᵀ·S_i = Ċ_i·S_i − S_i ×* P_i.
+
+The sections of the derivative workspace ``deriv`` (kernels.derivatives) are reused as
+scratch: per mobod K[:, 0:10] C (m, h, Ī as xx yy zz xy xz yz), K[:, 10:16] â, dA and dp_B Ċ
+(İ, ḣ), dV P, dF α, F_app β; per dof HJ[:, 0:6] S, HJ[:, 6:12] u, dH w.
+"""
+
+from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, WELD
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.kinematics import LAYER_WB
+from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
+from mallard.multibody._kernels.vec3 import (
+    add,
+    cross3,
+    dot3,
+    row3,
+    scale,
+    store_row3,
+    sub,
+    sym_vec,
+)
+from mallard.multibody._layout import JTYPE, PARENT, Q_START, V_START
+
+
+@jitable
+def covers(model, F_app_B):
+    """1 if :func:`calc_inverse_dynamics_derivatives` applies: every mobilizer a weld, revolute,
+    prismatic or screw joint, gravity's mask the same for every mobod, F_app_B all zero."""
+    tree, mask = model.tree, model.gravity_mask
+    for k in range(1, tree.shape[0]):
+        jtype = tree[k, JTYPE]
+        if not (jtype == WELD or jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW):
+            return 0
+        if mask[k] != mask[1]:
+            return 0
+    for b in range(F_app_B.shape[0]):
+        for r in range(F_app_B.shape[1]):
+            if F_app_B[b, r] != 0.0:
+                return 0
+    return 1
+
+
+# ---- spatial algebra on pairs of 3-tuples --------------------------------------------------
+@jitable
+def _motion_cross(w, v, a, b):
+    """[w; v] × [a; b] (motion vectors)."""
+    return cross3(w, a), add(cross3(w, b), cross3(v, a))
+
+
+@jitable
+def _force_cross(w, v, n, f):
+    """[w; v] ×* [n; f] (a motion vector across a force vector)."""
+    return add(cross3(w, n), cross3(v, f)), cross3(w, f)
+
+
+@jitable
+def _inertia_times(m, h, Ib, a, b):
+    """(m, h, Ī)·[a; b] = [Ī·a + h × b; m·b − h × a], a spatial inertia (Ī the 6-tuple
+    xx yy zz xy xz yz) times a motion vector."""
+    return add(sym_vec(Ib, a), cross3(h, b)), sub(scale(m, b), cross3(h, a))
+
+
+@jitable
+def _row6(A, k, j):
+    return (A[k, j], A[k, j + 1], A[k, j + 2], A[k, j + 3], A[k, j + 4], A[k, j + 5])
+
+
+@jitable
+def _dot6(a, b, c, d):
+    """[a; b]·[c; d]."""
+    return dot3(a, c) + dot3(b, d)
+
+
+@jitable
+def _velocity_at_Wo(X_pc, V_WB, k):
+    """V_WB[k] seen at Wo: [w; v_WBo − w × p_WBo]."""
+    w = row3(V_WB, k, 0)
+    p = (X_pc[LAYER_WB, k, 3, 0], X_pc[LAYER_WB, k, 3, 1], X_pc[LAYER_WB, k, 3, 2])
+    return w, sub(row3(V_WB, k, 3), cross3(w, p))
+
+
+@jitable
+def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv):
+    """dtau_dq (nv×nq) and dtau_dv (nv×nv) of kernels.derivatives'
+    calc_inverse_dynamics_derivatives (with no applied forces) for a model :func:`covers`, at
+    the kinematics and inertias of ``work``, the velocities v and accelerations v̇; the primal
+    Newton–Euler pass done here (â, and F at Wo in deriv.F)."""
+    tree, g, damping = model.tree, params.g_W, params.damping
+    X_pc, H_PB_W, V_WB, m_W, h_W, I_W = (
+        work.X_pc, work.H_PB_W, work.V_WB, work.m_W, work.h_W, work.I_W
+    )  # fmt: skip
+    F, K, Idot, hdot, P = deriv.F, deriv.K, deriv.dA, deriv.dp_B, deriv.dV
+    SU, Wj, alpha, beta = deriv.HJ, deriv.dH, deriv.dF, deriv.F_app
+    active = deriv.active
+    n = tree.shape[0]
+    z = 0.0 * g[0]
+    zero = (z, z, z)
+    a_g = zero
+    if n > 1 and model.gravity_mask[1] != 0:
+        a_g = (g[0] + z, g[1] + z, g[2] + z)
+    for r in range(3):
+        K[0, 10 + r] = z
+        K[0, 13 + r] = -a_g[r]
+    # Base to tip: each mobod's own C, Ċ, P and force I·â + v ×* h (summed below), â, and
+    # its dof's S, u, w; â_k = â_λ + S·v̇ + (v_λ × S)·v = â_λ + S·v̇ − u·v.
+    for k in range(1, n):
+        p = (X_pc[LAYER_WB, k, 3, 0], X_pc[LAYER_WB, k, 3, 1], X_pc[LAYER_WB, k, 3, 2])
+        w = row3(V_WB, k, 0)
+        vo = sub(row3(V_WB, k, 3), cross3(w, p))
+        parent = tree[k, PARENT]
+        al, a = row3(K, parent, 10), row3(K, parent, 13)
+        if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
+            c = tree[k, V_START]
+            Sw = row3(H_PB_W, c, 0)
+            Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
+            wP, vP = zero, zero
+            if parent > 0:
+                wP, vP = _velocity_at_Wo(X_pc, V_WB, parent)
+            uw, uv = _motion_cross(Sw, Sv, wP, vP)
+            sw, sv = _motion_cross(Sw, Sv, al, a)
+            tw, tv = _motion_cross(uw, uv, wP, vP)
+            store_row3(Sw, SU, c, 0)
+            store_row3(Sv, SU, c, 3)
+            store_row3(uw, SU, c, 6)
+            store_row3(uv, SU, c, 9)
+            store_row3(sub(tw, sw), Wj, c, 0)
+            store_row3(sub(tv, sv), Wj, c, 3)
+            al = add(al, sub(scale(vdot[c], Sw), scale(v[c], uw)))
+            a = add(a, sub(scale(vdot[c], Sv), scale(v[c], uv)))
+        store_row3(al, K, k, 10)
+        store_row3(a, K, k, 13)
+        # Ī about Wo = Ī_Bo + m·(|p|²·1 − p·pᵀ) + 2·(p·h_B)·1 − p·h_Bᵀ − h_B·pᵀ.
+        m = m_W[k]
+        hB = row3(h_W, k, 0)
+        h = add(hB, scale(m, p))
+        d = m * dot3(p, p) + 2.0 * dot3(p, hB)
+        Ib = (
+            I_W[k, 0, 0] + d - m * p[0] * p[0] - 2.0 * p[0] * hB[0],
+            I_W[k, 1, 1] + d - m * p[1] * p[1] - 2.0 * p[1] * hB[1],
+            I_W[k, 2, 2] + d - m * p[2] * p[2] - 2.0 * p[2] * hB[2],
+            I_W[k, 0, 1] - m * p[0] * p[1] - p[0] * hB[1] - hB[0] * p[1],
+            I_W[k, 0, 2] - m * p[0] * p[2] - p[0] * hB[2] - hB[0] * p[2],
+            I_W[k, 1, 2] - m * p[1] * p[2] - p[1] * hB[2] - hB[1] * p[2],
+        )
+        K[k, 0] = m
+        store_row3(h, K, k, 1)
+        for r in range(6):
+            K[k, 4 + r] = Ib[r]
+        mom_n, mom_f = _inertia_times(m, h, Ib, w, vo)
+        store_row3(mom_n, P, k, 0)
+        store_row3(mom_f, P, k, 3)
+        fn, ff = _inertia_times(m, h, Ib, al, a)
+        xn, xf = _force_cross(w, vo, mom_n, mom_f)
+        store_row3(add(fn, xn), F, k, 0)
+        store_row3(add(ff, xf), F, k, 3)
+        # İ = [w]×·Ī − Ī·[w]× − (h·vᵀ + v·hᵀ) + 2·(v·h)·1, ḣ = w × h + m·v.
+        c0 = cross3(w, (Ib[0], Ib[3], Ib[4]))
+        c1 = cross3(w, (Ib[3], Ib[1], Ib[5]))
+        c2 = cross3(w, (Ib[4], Ib[5], Ib[2]))
+        vh = 2.0 * dot3(vo, h)
+        Idot[k, 0] = 2.0 * (c0[0] - h[0] * vo[0]) + vh
+        Idot[k, 1] = 2.0 * (c1[1] - h[1] * vo[1]) + vh
+        Idot[k, 2] = 2.0 * (c2[2] - h[2] * vo[2]) + vh
+        Idot[k, 3] = c1[0] + c0[1] - h[0] * vo[1] - vo[0] * h[1]
+        Idot[k, 4] = c2[0] + c0[2] - h[0] * vo[2] - vo[0] * h[2]
+        Idot[k, 5] = c2[1] + c1[2] - h[1] * vo[2] - vo[1] * h[2]
+        store_row3(add(cross3(w, h), scale(m, vo)), hdot, k, 0)
+    # Tip to base: the subtree sums, and α, β of each dof.
+    for k in range(n - 1, 0, -1):
+        if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
+            c = tree[k, V_START]
+            Sw, Sv = row3(SU, c, 0), row3(SU, c, 3)
+            an, af = _inertia_times(K[k, 0], row3(K, k, 1), _row6(K, k, 4), Sw, Sv)
+            bn, bf = _inertia_times(z, row3(hdot, k, 0), _row6(Idot, k, 0), Sw, Sv)
+            xn, xf = _force_cross(Sw, Sv, row3(P, k, 0), row3(P, k, 3))
+            store_row3(an, alpha, k, 0)
+            store_row3(af, alpha, k, 3)
+            store_row3(sub(bn, xn), beta, k, 0)
+            store_row3(sub(bf, xf), beta, k, 3)
+        parent = tree[k, PARENT]
+        if parent > 0:
+            for r in range(10):
+                K[parent, r] += K[k, r]
+            for r in range(6):
+                Idot[parent, r] += Idot[k, r]
+                P[parent, r] += P[k, r]
+                F[parent, r] += F[k, r]
+            for r in range(3):
+                hdot[parent, r] += hdot[k, r]
+    for i in range(dtau_dq.shape[0]):
+        for c in range(dtau_dq.shape[1]):
+            dtau_dq[i, c] = z
+        for c in range(dtau_dv.shape[1]):
+            dtau_dv[i, c] = z
+    # Column j: the rows of j's subtree, then of its ancestors.
+    for j in range(1, n):
+        if NUM_VELOCITIES[tree[j, JTYPE]] != 1:
+            continue
+        cj, qj = tree[j, V_START], tree[j, Q_START]
+        Sw, Sv = row3(SU, cj, 0), row3(SU, cj, 3)
+        uw, uv = row3(SU, cj, 6), row3(SU, cj, 9)
+        ww, wv = row3(Wj, cj, 0), row3(Wj, cj, 3)
+        for k in range(j, n):
+            parent = tree[k, PARENT]
+            if k != j and (parent < j or active[parent] == 0):
+                active[k] = 0
+                continue
+            active[k] = 1
+            if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
+                c = tree[k, V_START]
+                a_n, a_f = row3(alpha, k, 0), row3(alpha, k, 3)
+                b_n, b_f = row3(beta, k, 0), row3(beta, k, 3)
+                dtau_dq[c, qj] = _dot6(a_n, a_f, ww, wv) - _dot6(b_n, b_f, uw, uv)
+                dtau_dv[c, cj] = _dot6(b_n, b_f, Sw, Sv) - 2.0 * _dot6(a_n, a_f, uw, uv)
+        i = tree[j, PARENT]
+        if i <= 0:
+            continue
+        m, h, Ib = K[j, 0], row3(K, j, 1), _row6(K, j, 4)
+        hd, Id = row3(hdot, j, 0), _row6(Idot, j, 0)
+        Pn, Pf = row3(P, j, 0), row3(P, j, 3)
+        Fn, Ff = row3(F, j, 0), row3(F, j, 3)
+        # dq: S_j ×* F_j + C_j·w_j − Ċ_j·u_j − u_j ×* P_j; dv: Ċ_j·S_j + S_j ×* P_j − 2·C_j·u_j.
+        xn, xf = _force_cross(Sw, Sv, Fn, Ff)
+        yn, yf = _inertia_times(m, h, Ib, ww, wv)
+        qn, qf = add(xn, yn), add(xf, yf)
+        yn, yf = _inertia_times(z, hd, Id, uw, uv)
+        xn, xf = _force_cross(uw, uv, Pn, Pf)
+        qn, qf = sub(qn, add(yn, xn)), sub(qf, add(yf, xf))
+        yn, yf = _inertia_times(z, hd, Id, Sw, Sv)
+        xn, xf = _force_cross(Sw, Sv, Pn, Pf)
+        cn, cf = _inertia_times(m, h, Ib, uw, uv)
+        vn, vf = sub(add(yn, xn), scale(2.0, cn)), sub(add(yf, xf), scale(2.0, cf))
+        while i > 0:
+            if NUM_VELOCITIES[tree[i, JTYPE]] == 1:
+                c = tree[i, V_START]
+                Si_w, Si_v = row3(SU, c, 0), row3(SU, c, 3)
+                dtau_dq[c, qj] = _dot6(Si_w, Si_v, qn, qf)
+                dtau_dv[c, cj] = _dot6(Si_w, Si_v, vn, vf)
+            i = tree[i, PARENT]
+    for i in range(model.nv):
+        dtau_dv[i, i] += damping[i]
