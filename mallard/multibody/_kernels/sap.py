@@ -163,7 +163,7 @@ def _participating_problem(t, w, M, diagonal):
     for c in range(nc):
         if table[c, SAP_KEPT] == 0:
             continue
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
             for a in range(first, end):
                 Jp[r, a] = J[r, part[a]]
@@ -193,12 +193,11 @@ def _A_times(t, A, x, a):
 
 
 @jitable(inline=True)
-def _columns(t, c):
+def _columns(table, columns, c):
     """(first, end, first', end'): the participating columns where constraint c's rows of J
-    may be nonzero, those of its cliques, the lower range first (one range, the second empty,
-    if they overlap)."""
-    columns = t.clique_columns
-    c0, c1 = t.constraints[c, SAP_CLIQUE0], t.constraints[c, SAP_CLIQUE1]
+    may be nonzero, those of its cliques (``columns``: t.clique_columns), the lower range
+    first (one range, the second empty, if they overlap)."""
+    c0, c1 = table[c, SAP_CLIQUE0], table[c, SAP_CLIQUE1]
     a0, a1 = columns[c0, 0], columns[c0, 1]
     if c1 < 0 or columns[c1, 1] == 0:
         return a0, a1, 0, 0
@@ -223,7 +222,7 @@ def _make_data(t, w, n):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         norm2 = 0.0
         for a in range(m):
             for b in range(m):
@@ -480,7 +479,7 @@ def _times_J(t, w, n, x, out):
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
             s = 0.0
             for j in range(first, end):
@@ -515,7 +514,7 @@ def _cost(t, w, n):
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
             for a in range(first, end):
                 w.jc[a] += Jp[r, a] * w.gamma_p[r]
@@ -542,28 +541,32 @@ def _assemble_hessian(t, w, n):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
-        first, end, first2, end2 = _columns(t, c)
-        for a in range(m):
-            for lo, hi in ((first, end), (first2, end2)):
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
+        for q in range(2):
+            lo, hi = (first, end) if q == 0 else (first2, end2)
+            for r in range(s, s + m):
                 for j in range(lo, hi):
-                    GJ_aj = 0.0
-                    for b in range(m):
-                        GJ_aj += G[s + a, b] * Jp[s + b, j]
-                    GJ[s + a, j] = GJ_aj
-        # (a column where J_c is zero adds exact zeros: skipped; H's values are the same)
-        for r in range(s, s + m):
-            for i in range(first, end):
-                J_ri = Jp[r, i]
-                if J_ri != 0.0:
-                    for j in range(first, i + 1):
-                        H[i, j] += J_ri * GJ[r, j]
-            for i in range(first2, end2):
-                J_ri = Jp[r, i]
-                if J_ri != 0.0:
-                    for j in range(first, end):
-                        H[i, j] += J_ri * GJ[r, j]
-                    for j in range(first2, i + 1):
-                        H[i, j] += J_ri * GJ[r, j]
+                    GJ_rj = 0.0
+                    for b in range(s, s + m):
+                        GJ_rj += G[r, b - s] * Jp[b, j]
+                    GJ[r, j] = GJ_rj
+        # H[i, j] += Σ_r J[r, i]·GJ[r, j], r in order; a column i where J_c is zero adds exact
+        # zeros: skipped.
+        for q in range(2):
+            lo, hi = (first, end) if q == 0 else (first2, end2)
+            for i in range(lo, hi):
+                nonzero = False
+                for r in range(s, s + m):
+                    nonzero = nonzero or Jp[r, i] != 0.0
+                if not nonzero:
+                    continue
+                for p in range(2):
+                    j0, j1 = (first, end) if p == 0 else (first2, end2)
+                    for j in range(j0, min(j1, i + 1)):
+                        H_ij = H[i, j]
+                        for r in range(s, s + m):
+                            H_ij += Jp[r, i] * GJ[r, j]
+                        H[i, j] = H_ij
 
 
 @jitable
@@ -571,48 +574,53 @@ def _factor(t, w, n):
     """The Cholesky factor L·Lᵀ = H (w.L, lower triangle; H's from :func:`_assemble_hessian`)
     on H's envelope, which L's rows keep (no fill left of a row's first nonzero): the entry
     (i, j) sums over the columns where rows i and j both may be nonzero, from the later of
-    their envelopes' first columns (the terms left out are exact zeros). Row by row, as
-    Drake's supernodal solver factors the same matrix by the blocks of its trees. Returns
-    False if H is not positive definite."""
-    H, L = w.H, w.L
+    their envelopes' first columns (the terms left out are exact zeros), in their order. A
+    clique's rows (one envelope) at once, column by column (the supernodes of Drake's
+    solver, which factors the same matrix by the blocks of its trees). Returns False if H
+    is not positive definite."""
+    H, L, columns = w.H, w.L, t.clique_columns
     envelope, clique, part = t.mark, t.clique, t.participating
-    for i in range(n):
-        first_i = envelope[clique[part[i]]]
-        for j in range(first_i, i + 1):
-            s = H[i, j]
-            for k in range(max(first_i, envelope[clique[part[j]]]), j):
-                s -= L[i, k] * L[j, k]
-            if i == j:
-                if not s > 0.0:
+    lo = 0
+    while lo < n:
+        c = clique[part[lo]]
+        hi, first = columns[c, 1], envelope[c]
+        for j in range(first, hi):
+            top = max(lo, j)  # (the rows at and below the diagonal)
+            for i in range(top, hi):
+                L[i, j] = H[i, j]
+            for k in range(max(first, envelope[clique[part[j]]]), j):
+                L_jk = L[j, k]
+                for i in range(top, hi):
+                    L[i, j] -= L[i, k] * L_jk
+            if j >= lo:
+                if not L[j, j] > 0.0:
                     return False
-                L[i, i] = s**0.5
-            else:
-                L[i, j] = s / L[j, j]
+                L[j, j] = L[j, j] ** 0.5
+                top += 1
+            L_jj = L[j, j]
+            for i in range(top, hi):
+                L[i, j] = L[i, j] / L_jj
+        lo = hi
     return True
 
 
 @jitable
 def _factor_solve(t, w, n, x):
-    """x = H⁻¹·x in place, with L from :func:`_factor`: L·y = x, then Lᵀ·x = y, each row's
-    sum over the columns of L's envelope (the entries of Lᵀ's row i: the rows after i of
-    its clique and of the later cliques whose envelope starts at or before i)."""
-    L, columns = w.L, t.clique_columns
+    """x = H⁻¹·x in place, with L from :func:`_factor`: L·y = x row by row, then Lᵀ·x = y
+    column by column (x[r] final, subtracted from the rows of L's row r's envelope), on the
+    columns of L's envelope."""
+    L = w.L
     envelope, clique, part = t.mark, t.clique, t.participating
     for i in range(n):
         s = x[i]
         for k in range(envelope[clique[part[i]]], i):
             s -= L[i, k] * x[k]
         x[i] = s / L[i, i]
-    for i in range(n - 1, -1, -1):
-        s = x[i]
-        k = i + 1
-        while k < n:
-            c = clique[part[k]]
-            if envelope[c] <= i:
-                for r in range(k, columns[c, 1]):
-                    s -= L[r, i] * x[r]
-            k = columns[c, 1]
-        x[i] = s / L[i, i]
+    for r in range(n - 1, -1, -1):
+        x_r = x[r] / L[r, r]
+        x[r] = x_r
+        for i in range(envelope[clique[part[r]]], r):
+            x[i] -= L[r, i] * x_r
 
 
 @jitable
@@ -638,18 +646,17 @@ def _search_direction(t, w, n):
 
 
 @jitable
-def _cost_along_line(t, w, n, alpha, cost_A, d2ellA):
+def _cost_along_line(t, w, n, alpha, cost_A, d2ellA, dp_dv):
     """(ℓ, dℓ/dα, d²ℓ/dα², status) at v + α·Δv (Drake's CalcCostAlongLine: the momentum cost
-    from its expansion in α, the constraints' at J·(v + α·Δv))."""
+    from its expansion in α, dp_dv = A·Δv·(v − v*) its first order term; the constraints' at
+    J·(v + α·Δv))."""
     v, dv, v_alpha = w.vp, w.dv, w.v_alpha
     for a in range(n):
         v_alpha[a] = v[a] + alpha * dv[a]
     _times_J(t, w, n, v_alpha, w.vc)
     cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
-    dp_dv = 0.0
     dp_dva = 0.0
     for a in range(n):
-        dp_dv += w.dp[a] * (v[a] - w.vp_star[a])
         dp_dva += w.dp[a] * (v_alpha[a] - w.vp_star[a])
     ell = cost_A + alpha * dp_dv + 0.5 * alpha * alpha * d2ellA + cost_R
     table, G = t.constraints, w.G
@@ -687,7 +694,10 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
     if dell0 >= 0.0:
         return 1.0, 0, SAP_NO_DESCENT
     alpha_max = settings[LS_ALPHA_MAX]
-    ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA)
+    dp_dv = 0.0
+    for a in range(n):
+        dp_dv += w.dp[a] * (w.vp[a] - w.vp_star[a])
+    ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA, dp_dv)
     if status != SAP_SUCCESS:
         return alpha_max, 0, status
     if dell <= 0.0:  # still decreasing at α_max
@@ -711,7 +721,7 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
     minus_dx_previous = minus_dx
     max_iterations = int(settings[LS_MAX_ITERATIONS])
     for evaluations in range(1, max_iterations + 1):
-        ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA)
+        ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA, dp_dv)
         if status != SAP_SUCCESS:
             return root, evaluations, status
         f, df = dell / scale, d2ell / scale
