@@ -8,14 +8,18 @@ A the dynamics matrix (M + h·D), v* the free-motion velocities, ℓ_c the conve
 constraint c as a function of its constraint velocities vc = J_c·v, with impulses
 γ_c = −∂ℓ_c/∂vc and Hessian G_c = ∂²ℓ_c/∂vc². Newton's method with Drake's exact line search
 (Newton with bisection on dℓ/dα), stopping criteria, parameters and regularization (R and the
-bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes it). The
-Hessian H = A + Jᵀ·G·J is factored dense (Cholesky, kernels.dense, which skips the zeros left
-of each row's first nonzero): Drake factors it with its supernodal solver, exploiting the
-trees' block structure. A constraint's rows of J are zero outside the columns of its cliques
-(the participating velocities of a clique are consecutive: ``clique_columns``), and A is
-zero between cliques: the products with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) and
-with A run over those columns only. The terms left out are exact zeros, so the sums are the
-dense ones to the bit.
+bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes it).
+
+The structure is the trees' (cliques'), as in Drake's supernodal solver: A is zero between
+cliques, a constraint's rows of J are zero outside the columns of its cliques (the
+participating velocities of a clique are consecutive: ``clique_columns``), so the products
+with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) and with A run over those columns only, and
+H = A + Jᵀ·G·J is zero left of its envelope: in a clique's rows, left of the first column of
+the earliest clique a kept constraint couples it to (its own, or one before it). The Cholesky
+factor L keeps that envelope (no fill left of it), so H is factored on it, a clique's rows
+together (:func:`_factor`). The terms left out are exact zeros. For speed, the per-constraint
+helpers take the arrays they use, not the workspace: numba counts the references of each
+array of a namedtuple passed across a call.
 
 The problem is in a SAP table ``si`` (int64: a header, then _layout.SAP_TABLE) and a SAP
 workspace ``sw`` (_layout.SAP_WORKSPACE): per constraint, its kind, equations (rows of J and
@@ -550,23 +554,18 @@ def _assemble_hessian(t, w, n):
                     for b in range(s, s + m):
                         GJ_rj += G[r, b - s] * Jp[b, j]
                     GJ[r, j] = GJ_rj
-        # H[i, j] += Σ_r J[r, i]·GJ[r, j], r in order; a column i where J_c is zero adds exact
-        # zeros: skipped.
+        # H[i, j] += J[r, i]·GJ[r, j] for each row r in order (an entry J[r, i] = 0 adds exact
+        # zeros: skipped).
         for q in range(2):
             lo, hi = (first, end) if q == 0 else (first2, end2)
             for i in range(lo, hi):
-                nonzero = False
                 for r in range(s, s + m):
-                    nonzero = nonzero or Jp[r, i] != 0.0
-                if not nonzero:
-                    continue
-                for p in range(2):
-                    j0, j1 = (first, end) if p == 0 else (first2, end2)
-                    for j in range(j0, min(j1, i + 1)):
-                        H_ij = H[i, j]
-                        for r in range(s, s + m):
-                            H_ij += Jp[r, i] * GJ[r, j]
-                        H[i, j] = H_ij
+                    J_ri = Jp[r, i]
+                    if J_ri != 0.0:
+                        for j in range(first, min(end, i + 1)):
+                            H[i, j] += J_ri * GJ[r, j]
+                        for j in range(first2, min(end2, i + 1)):
+                            H[i, j] += J_ri * GJ[r, j]
 
 
 @jitable
