@@ -605,21 +605,28 @@ def _factor(t, w, n):
 
 @jitable
 def _factor_solve(t, w, n, x):
-    """x = H⁻¹·x in place, with L from :func:`_factor`: L·y = x row by row, then Lᵀ·x = y
-    column by column (x[r] final, subtracted from the rows of L's row r's envelope), on the
-    columns of L's envelope."""
-    L = w.L
+    """x = H⁻¹·x in place, with L from :func:`_factor`: L·y = x, then Lᵀ·x = y, row by row,
+    each row's sum over the columns of L's envelope in order (the entries of Lᵀ's row i: the
+    rows after i of its clique and of the later cliques whose envelope starts at or before
+    i)."""
+    L, columns = w.L, t.clique_columns
     envelope, clique, part = t.mark, t.clique, t.participating
     for i in range(n):
         s = x[i]
         for k in range(envelope[clique[part[i]]], i):
             s -= L[i, k] * x[k]
         x[i] = s / L[i, i]
-    for r in range(n - 1, -1, -1):
-        x_r = x[r] / L[r, r]
-        x[r] = x_r
-        for i in range(envelope[clique[part[r]]], r):
-            x[i] -= L[r, i] * x_r
+    for i in range(n - 1, -1, -1):
+        s = x[i]
+        k = i + 1
+        while k < n:
+            c = clique[part[k]]
+            end = columns[c, 1]
+            if envelope[c] <= i:
+                for r in range(k, end):
+                    s -= L[r, i] * x[r]
+            k = end
+        x[i] = s / L[i, i]
 
 
 @jitable
