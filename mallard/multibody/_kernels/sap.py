@@ -8,14 +8,18 @@ A the dynamics matrix (M + h·D), v* the free-motion velocities, ℓ_c the conve
 constraint c as a function of its constraint velocities vc = J_c·v, with impulses
 γ_c = −∂ℓ_c/∂vc and Hessian G_c = ∂²ℓ_c/∂vc². Newton's method with Drake's exact line search
 (Newton with bisection on dℓ/dα), stopping criteria, parameters and regularization (R and the
-bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes it). The
-Hessian H = A + Jᵀ·G·J is factored dense (Cholesky, kernels.dense, which skips the zeros left
-of each row's first nonzero): Drake factors it with its supernodal solver, exploiting the
-trees' block structure. A constraint's rows of J are zero outside the columns of its cliques
-(the participating velocities of a clique are consecutive: ``clique_columns``), and A is
-zero between cliques: the products with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) and
-with A run over those columns only. The terms left out are exact zeros, so the sums are the
-dense ones to the bit.
+bias v̂ from a diagonal estimate of the Delassus operator, as SapModel computes it).
+
+The structure is the trees' (cliques'), as in Drake's supernodal solver: A is zero between
+cliques, a constraint's rows of J are zero outside the columns of its cliques (the
+participating velocities of a clique are consecutive: ``clique_columns``), so the products
+with J (J·x, Jᵀ·γ, Jᵀ·G·J, the Delassus estimates) and with A run over those columns only, and
+H = A + Jᵀ·G·J is zero left of its envelope: in a clique's rows, left of the first column of
+the earliest clique a kept constraint couples it to (its own, or one before it). The Cholesky
+factor L keeps that envelope (no fill left of it), so H is factored on it, a clique's rows
+together (:func:`_factor`). The terms left out are exact zeros. For speed, the per-constraint
+helpers take the arrays they use, not the workspace: numba counts the references of each
+array of a namedtuple passed across a call.
 
 The problem is in a SAP table ``si`` (int64: a header, then _layout.SAP_TABLE) and a SAP
 workspace ``sw`` (_layout.SAP_WORKSPACE): per constraint, its kind, equations (rows of J and
@@ -55,7 +59,6 @@ import math
 
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
 from mallard.multibody._kernels.views import sap_table, sap_workspace
 from mallard.multibody._layout import (
     SAP_BOUNDED,
@@ -110,9 +113,10 @@ _PD_BETA = 0.1
 def _participating_problem(t, w, M, diagonal):
     """Marks the constraints kept (a clique with an unlocked velocity) and lists the
     participating velocities (the unlocked velocities of the cliques of kept constraints, in
-    the plant's order); sets A = (M + diag(diagonal)), v*, the guess v and J on them. Returns
-    their number n."""
-    nc, nk, nv = t.counts[0], t.counts[1], t.clique.shape[0]
+    the plant's order); sets A = (M + diag(diagonal)), v*, the guess v and J on them (A on
+    its cliques' blocks, J on its constraints' cliques' columns: the rest is zero and never
+    read) and each clique's envelope (:func:`_envelope`). Returns their number n."""
+    nc, nv = t.counts[0], t.clique.shape[0]
     table, clique, locked, mark = t.constraints, t.clique, t.locked, t.mark
     for i in range(nv):
         mark[i] = 0
@@ -135,29 +139,54 @@ def _participating_problem(t, w, M, diagonal):
     for i in range(nv):
         if locked[i] == 0 and mark[clique[i]] == 2:
             t.participating[n] = i
-            t.free[n] = 1
             if columns[clique[i], 1] == 0:
                 columns[clique[i], 0] = n
             columns[clique[i], 1] = n + 1
             n += 1
     t.counts[2] = n
     part = t.participating
+    # The envelope: per clique, the first column of its rows of H (its own, or that of a
+    # clique before it that a kept constraint couples it to).
     for a in range(n):
-        for b in range(n):
-            w.A[a, b] = M[part[a], part[b]]
-        w.A[a, a] += diagonal[part[a]]
-        w.vp_star[a] = w.v_star[part[a]]
-        w.vp[a] = w.v[part[a]]
-    for r in range(nk):
-        for a in range(n):
-            w.Jp[r, a] = w.J[r, part[a]]
+        mark[clique[part[a]]] = columns[clique[part[a]], 0]
+    for c in range(nc):
+        c0, c1 = table[c, SAP_CLIQUE0], table[c, SAP_CLIQUE1]
+        if table[c, SAP_KEPT] != 0 and c1 >= 0 and columns[c0, 1] > 0 and columns[c1, 1] > 0:
+            mark[c0] = min(mark[c0], columns[c1, 0])
+            mark[c1] = min(mark[c1], columns[c0, 0])
+    A = w.A
     for a in range(n):
-        w.p_star[a] = _A_times(t, w.A, w.vp_star, a)
-        w.inv_sqrt_A[a] = (1.0 / w.A[a, a]) ** 0.5
+        i = part[a]
+        block = columns[clique[i]]
+        for b in range(block[0], block[1]):
+            A[a, b] = M[i, part[b]]
+        A[a, a] += diagonal[i]
+        w.vp_star[a] = w.v_star[i]
+        w.vp[a] = w.v[i]
+    J, Jp = w.J, w.Jp
+    for c in range(nc):
+        if table[c, SAP_KEPT] == 0:
+            continue
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
+        for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
+            for a in range(first, end):
+                Jp[r, a] = J[r, part[a]]
+            for a in range(first2, end2):
+                Jp[r, a] = J[r, part[a]]
+    for a in range(n):
+        w.p_star[a] = _A_times(t, A, w.vp_star, a)
+        w.inv_sqrt_A[a] = (1.0 / A[a, a]) ** 0.5
     return n
 
 
-@jitable
+@jitable(inline=True)
+def _envelope(t, a):
+    """The first column of row a of H's envelope (set by :func:`_participating_problem`):
+    H's rows are zero left of it, and so are those of its Cholesky factor L."""
+    return t.mark[t.clique[t.participating[a]]]
+
+
+@jitable(inline=True)
 def _A_times(t, A, x, a):
     """(A·x)[a], over the columns of a's clique (A = M + h·D is zero between trees)."""
     columns = t.clique_columns[t.clique[t.participating[a]]]
@@ -167,13 +196,12 @@ def _A_times(t, A, x, a):
     return s
 
 
-@jitable
-def _columns(t, c):
+@jitable(inline=True)
+def _columns(table, columns, c):
     """(first, end, first', end'): the participating columns where constraint c's rows of J
-    may be nonzero, those of its cliques, the lower range first (one range, the second empty,
-    if they overlap)."""
-    columns = t.clique_columns
-    c0, c1 = t.constraints[c, SAP_CLIQUE0], t.constraints[c, SAP_CLIQUE1]
+    may be nonzero, those of its cliques (``columns``: t.clique_columns), the lower range
+    first (one range, the second empty, if they overlap)."""
+    c0, c1 = table[c, SAP_CLIQUE0], table[c, SAP_CLIQUE1]
     a0, a1 = columns[c0, 0], columns[c0, 1]
     if c1 < 0 or columns[c1, 1] == 0:
         return a0, a1, 0, 0
@@ -198,7 +226,7 @@ def _make_data(t, w, n):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         norm2 = 0.0
         for a in range(m):
             for b in range(m):
@@ -224,9 +252,9 @@ def _make_data(t, w, n):
                 w.R_inv[s + a] = 1.0 / R
                 w.v_hat[s + a] = -(w.g[s + a] / (h + tau))
         elif table[c, SAP_KIND] == SAP_FRICTION_CONE:
-            _make_friction_cone_data(w, par[c], s, h, delassus)
+            _make_friction_cone_data(par[c], w.R, w.R_inv, w.v_hat, w.g, s, h, delassus)
         elif table[c, SAP_KIND] == SAP_HUNT_CROSSLEY:
-            _make_hunt_crossley_data(w, par[c], s, h, delassus)
+            _make_hunt_crossley_data(par[c], w.R, w.R_inv, w.v_hat, s, h, delassus)
         else:  # SAP_PD_CONTROLLER
             R_near_rigid = _PD_BETA * _PD_BETA / (4.0 * math.pi * math.pi) * delassus
             Kp, Kd = par[c, KP], par[c, KD]
@@ -245,7 +273,7 @@ def _make_data(t, w, n):
 
 
 @jitable
-def _make_friction_cone_data(w, par, s, h, delassus):
+def _make_friction_cone_data(par, R, R_inv, v_hat, g, s, h, delassus):
     """Drake's SapFrictionConeConstraint::DoMakeData (the three Delassus estimates equal):
     Rt = σ·w, Rn = max(β²/(4π²)·w, 1/(h·k·(h + τd))), v̂ = [0, 0, −φ0/(h + τd)], μ̃ =
     μ·√(Rt/Rn), μ̂ = μ·Rt/Rn."""
@@ -255,17 +283,17 @@ def _make_friction_cone_data(w, par, s, h, delassus):
              1.0 / (h * par[CONTACT_STIFFNESS] * (h + taud)))  # fmt: skip
     Rt = par[SIGMA] * delassus
     for a in range(3):
-        R = Rt if a < 2 else Rn
-        w.R[s + a] = R
-        w.R_inv[s + a] = 1.0 / R
-        w.v_hat[s + a] = 0.0 * R
-    w.v_hat[s + 2] = -w.g[s + 2] / (h + taud)
+        R_a = Rt if a < 2 else Rn
+        R[s + a] = R_a
+        R_inv[s + a] = 1.0 / R_a
+        v_hat[s + a] = 0.0 * R_a
+    v_hat[s + 2] = -g[s + 2] / (h + taud)
     par[MU_TILDE] = par[MU] * (Rt / Rn) ** 0.5
     par[MU_HAT] = par[MU] * Rt / Rn
 
 
 @jitable
-def _make_hunt_crossley_data(w, par, s, h, delassus):
+def _make_hunt_crossley_data(par, R, R_inv, v_hat, s, h, delassus):
     """Drake's SapHuntCrossleyConstraint::DoMakeData: n0 = max(0, h·fe0)·max(0, 1 − d·vn0)
     and the soft norm's ε = max(vs, μ·Rt·n0), Rt = σ·w."""
     Rt = par[HC_SIGMA] * delassus
@@ -274,9 +302,9 @@ def _make_hunt_crossley_data(w, par, s, h, delassus):
     par[N0] = n0
     par[EPSILON_SOFT] = max(par[STICTION_TOLERANCE], par[HC_MU] * Rt * n0)
     for a in range(3):
-        w.R[s + a] = 1.0
-        w.R_inv[s + a] = 1.0
-        w.v_hat[s + a] = 0.0
+        R[s + a] = 1.0
+        R_inv[s + a] = 1.0
+        v_hat[s + a] = 0.0
 
 
 @jitable
@@ -319,9 +347,11 @@ def _impulses(t, w, vc, gamma, hessian):
                     if lower < y and y < upper:
                         G[i, a] = w.R_inv[i]
         elif table[c, SAP_KIND] == SAP_FRICTION_CONE:
-            cost += _friction_cone_impulses(w, par[c], s, vc, gamma, hessian)
+            cost += _friction_cone_impulses(
+                par[c], w.R, w.R_inv, w.v_hat, w.y, G, s, vc, gamma, hessian
+            )
         elif table[c, SAP_KIND] == SAP_HUNT_CROSSLEY:
-            cost += _hunt_crossley_impulses(w, par[c], s, h, vc, gamma, hessian)
+            cost += _hunt_crossley_impulses(par[c], G, s, h, vc, gamma, hessian)
         else:  # SAP_PD_CONTROLLER
             Kp, Kd, e = par[c, KP_EFF], par[c, KD_EFF], par[c, EFFORT_LIMIT]
             v = vc[s]
@@ -337,26 +367,25 @@ def _impulses(t, w, vc, gamma, hessian):
 
 
 @jitable
-def _friction_cone_impulses(w, par, s, vc, gamma, hessian):
+def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
     """Drake's SapFrictionConeConstraint at the contact velocities vc[s:s + 3] (tangential,
     normal): y = R⁻¹·(v̂ − vc) projected onto the friction cone (stiction: γ = y; sliding:
     γn = (yn + μ̂·yr)/(1 + μ̃²), γt = μ·γn·t̂; no contact: 0), the cost ½·γᵀ·R·γ and the 3×3
     Hessian block G = ∂P/∂y·R⁻¹. Returns the cost."""
     mu, mu_hat, mu_tilde = par[MU], par[MU_HAT], par[MU_TILDE]
-    y0 = w.R_inv[s] * (w.v_hat[s] - vc[s])
-    y1 = w.R_inv[s + 1] * (w.v_hat[s + 1] - vc[s + 1])
-    yn = w.R_inv[s + 2] * (w.v_hat[s + 2] - vc[s + 2])
-    w.y[s], w.y[s + 1], w.y[s + 2] = y0, y1, yn
+    y0 = R_inv[s] * (v_hat[s] - vc[s])
+    y1 = R_inv[s + 1] * (v_hat[s + 1] - vc[s + 1])
+    yn = R_inv[s + 2] * (v_hat[s + 2] - vc[s + 2])
+    y[s], y[s + 1], y[s + 2] = y0, y1, yn
     yr = (y0 * y0 + y1 * y1 + _SOFT_TOLERANCE_SQUARED) ** 0.5
     t0, t1 = y0 / yr, y1 / yr
     factor = 1.0 / (1.0 + mu_tilde * mu_tilde)
-    G = w.G
     if yr <= mu * yn:  # stiction
         g0, g1, gn = y0, y1, yn
         if hessian:
             for a in range(3):
                 for b in range(3):
-                    G[s + a, b] = w.R_inv[s + a] if a == b else 0.0
+                    G[s + a, b] = R_inv[s + a] if a == b else 0.0
     elif -mu_hat * yr < yn and mu * yn < yr:  # sliding (yn < yr/μ)
         gn = (yn + mu_hat * yr) * factor
         g0, g1 = mu * gn * t0, mu * gn * t1
@@ -376,7 +405,7 @@ def _friction_cone_impulses(w, par, s, vc, gamma, hessian):
             G[s + 2, 2] = factor
             for a in range(3):
                 for b in range(3):
-                    G[s + a, b] = G[s + a, b] * w.R_inv[s + b]
+                    G[s + a, b] = G[s + a, b] * R_inv[s + b]
     else:  # no contact
         g0, g1, gn = 0.0 * y0, 0.0 * y1, 0.0 * yn
         if hessian:
@@ -384,7 +413,7 @@ def _friction_cone_impulses(w, par, s, vc, gamma, hessian):
                 for b in range(3):
                     G[s + a, b] = 0.0
     gamma[s], gamma[s + 1], gamma[s + 2] = g0, g1, gn
-    return 0.5 * (w.R[s] * g0 * g0 + w.R[s + 1] * g1 * g1 + w.R[s + 2] * gn * gn)
+    return 0.5 * (R[s] * g0 * g0 + R[s + 1] * g1 * g1 + R[s + 2] * gn * gn)
 
 
 @jitable
@@ -411,7 +440,7 @@ def _hunt_crossley_antiderivative(par, h, vn):
 
 
 @jitable
-def _hunt_crossley_impulses(w, par, s, h, vc, gamma, hessian):
+def _hunt_crossley_impulses(par, G, s, h, vc, gamma, hessian):
     """Drake's SapHuntCrossleyConstraint (kSimilar, kLagged) at the contact velocities
     vc[s:s + 3]: the soft tangential speed ‖vt‖ₛ = √(‖vt‖² + ε²) − ε, z = vn − μ·‖vt‖ₛ
     (similar) or vn (lagged), γ = [−μ·n·t̂ₛ, n(z)] with n = n(z) (similar) or n0 (lagged),
@@ -427,7 +456,6 @@ def _hunt_crossley_impulses(w, par, s, h, vc, gamma, hessian):
     n_friction = n0 if lagged else n
     gamma[s], gamma[s + 1], gamma[s + 2] = -mu * n_friction * t0, -mu * n_friction * t1, n
     if hessian:
-        G = w.G
         P00, P01, P11 = t0 * t0, t0 * t1, t1 * t1
         if lagged:
             a_perp, a_par = mu * n0 / (vt_soft + eps), 0.0
@@ -455,7 +483,7 @@ def _times_J(t, w, n, x, out):
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
             s = 0.0
             for j in range(first, end):
@@ -465,7 +493,7 @@ def _times_J(t, w, n, x, out):
             out[r] = s
 
 
-@jitable
+@jitable(inline=True)
 def _dot(a, b, n):
     s = 0.0
     for i in range(n):
@@ -490,7 +518,7 @@ def _cost(t, w, n):
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
-        first, end, first2, end2 = _columns(t, c)
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
         for r in range(table[c, SAP_START], table[c, SAP_START] + table[c, SAP_SIZE]):
             for a in range(first, end):
                 w.jc[a] += Jp[r, a] * w.gamma_p[r]
@@ -503,54 +531,115 @@ def _cost(t, w, n):
 
 @jitable
 def _assemble_hessian(t, w, n):
-    """The lower triangle of H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`)."""
+    """The lower triangle of H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`), on its
+    envelope (:func:`_envelope`)."""
     table, Jp, G, GJ, H, A = t.constraints, w.Jp, w.G, w.GJ, w.H, w.A
+    columns = t.clique_columns
     for a in range(n):
-        for b in range(n):
+        block = columns[t.clique[t.participating[a]], 0]
+        for b in range(_envelope(t, a), block):
+            H[a, b] = 0.0 * A[a, a]
+        for b in range(block, a + 1):
             H[a, b] = A[a, b]
     for c in range(t.counts[0]):
         if table[c, SAP_KEPT] == 0:
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
-        first, end, first2, end2 = _columns(t, c)
-        for a in range(m):
-            for j in range(first, end):
-                GJ[s + a, j] = _G_times_J(G, Jp, s, m, a, j)
-            for j in range(first2, end2):
-                GJ[s + a, j] = _G_times_J(G, Jp, s, m, a, j)
-        for r in range(s, s + m):
-            for i in range(first, end):
-                for j in range(first, i + 1):
-                    H[i, j] += Jp[r, i] * GJ[r, j]
-            for i in range(first2, end2):
-                for j in range(first, end):
-                    H[i, j] += Jp[r, i] * GJ[r, j]
-                for j in range(first2, i + 1):
-                    H[i, j] += Jp[r, i] * GJ[r, j]
+        first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
+        for q in range(2):
+            lo, hi = (first, end) if q == 0 else (first2, end2)
+            for r in range(s, s + m):
+                for j in range(lo, hi):
+                    GJ_rj = 0.0
+                    for b in range(s, s + m):
+                        GJ_rj += G[r, b - s] * Jp[b, j]
+                    GJ[r, j] = GJ_rj
+        # H[i, j] += J[r, i]·GJ[r, j] for each row r in order (an entry J[r, i] = 0 adds exact
+        # zeros: skipped).
+        for q in range(2):
+            lo, hi = (first, end) if q == 0 else (first2, end2)
+            for i in range(lo, hi):
+                for r in range(s, s + m):
+                    J_ri = Jp[r, i]
+                    if J_ri != 0.0:
+                        for j in range(first, min(end, i + 1)):
+                            H[i, j] += J_ri * GJ[r, j]
+                        for j in range(first2, min(end2, i + 1)):
+                            H[i, j] += J_ri * GJ[r, j]
 
 
 @jitable
-def _G_times_J(G, Jp, s, m, a, j):
-    """(G_c·J_c)[a, j] of the constraint whose rows start at s (m of them)."""
-    x = 0.0
-    for b in range(m):
-        x += G[s + a, b] * Jp[s + b, j]
-    return x
+def _factor(t, w, n):
+    """The Cholesky factor L·Lᵀ = H (w.L, lower triangle; H's from :func:`_assemble_hessian`)
+    on H's envelope, which L's rows keep (no fill left of a row's first nonzero): the entry
+    (i, j) sums over the columns where rows i and j both may be nonzero, from the later of
+    their envelopes' first columns (the terms left out are exact zeros), in their order. A
+    clique's rows (one envelope) at once, column by column (the supernodes of Drake's
+    solver, which factors the same matrix by the blocks of its trees). Returns False if H
+    is not positive definite."""
+    H, L, columns = w.H, w.L, t.clique_columns
+    envelope, clique, part = t.mark, t.clique, t.participating
+    lo = 0
+    while lo < n:
+        c = clique[part[lo]]
+        hi, first = columns[c, 1], envelope[c]
+        for j in range(first, hi):
+            top = max(lo, j)  # (the rows at and below the diagonal)
+            for i in range(top, hi):
+                L[i, j] = H[i, j]
+            for k in range(max(first, envelope[clique[part[j]]]), j):
+                L_jk = L[j, k]
+                for i in range(top, hi):
+                    L[i, j] -= L[i, k] * L_jk
+            if j >= lo:
+                if not L[j, j] > 0.0:
+                    return False
+                L[j, j] = L[j, j] ** 0.5
+                top += 1
+            L_jj = L[j, j]
+            for i in range(top, hi):
+                L[i, j] = L[i, j] / L_jj
+        lo = hi
+    return True
+
+
+@jitable
+def _factor_solve(t, w, n, x):
+    """x = H⁻¹·x in place, with L from :func:`_factor`: L·y = x, then Lᵀ·x = y, row by row,
+    each row's sum over the columns of L's envelope in order (the entries of Lᵀ's row i: the
+    rows after i of its clique and of the later cliques whose envelope starts at or before
+    i)."""
+    L, columns = w.L, t.clique_columns
+    envelope, clique, part = t.mark, t.clique, t.participating
+    for i in range(n):
+        s = x[i]
+        for k in range(envelope[clique[part[i]]], i):
+            s -= L[i, k] * x[k]
+        x[i] = s / L[i, i]
+    for i in range(n - 1, -1, -1):
+        s = x[i]
+        k = i + 1
+        while k < n:
+            c = clique[part[k]]
+            end = columns[c, 1]
+            if envelope[c] <= i:
+                for r in range(k, end):
+                    s -= L[r, i] * x[r]
+            k = end
+        x[i] = s / L[i, i]
 
 
 @jitable
 def _search_direction(t, w, n):
     """Δv = −H⁻¹·∇ℓ with H = A + Jᵀ·G·J at the iterate (G from :func:`_cost`), J·Δv, A·Δv;
     returns (status, d²ℓ_A/dα² = Δvᵀ·A·Δv)."""
-    A, H = w.A, w.H
+    A = w.A
     _assemble_hessian(t, w, n)
-    if not cholesky_factor(H[:n, :n], t.free[:n], w.L[:n, :n], True):
+    if not _factor(t, w, n):
         return SAP_HESSIAN_NOT_POSITIVE_DEFINITE, 0.0
     for a in range(n):
-        w.rhs[a, 0] = -w.grad[a]
-    cholesky_solve(w.L[:n, :n], t.free[:n], w.rhs[:n], 1.0, True)
-    for a in range(n):
-        w.dv[a] = w.rhs[a, 0]
+        w.dv[a] = -w.grad[a]
+    _factor_solve(t, w, n, w.dv)
     _times_J(t, w, n, w.dv, w.dvc)
     for a in range(n):
         w.dp[a] = _A_times(t, A, w.dv, a)
@@ -563,18 +652,17 @@ def _search_direction(t, w, n):
 
 
 @jitable
-def _cost_along_line(t, w, n, alpha, cost_A, d2ellA):
+def _cost_along_line(t, w, n, alpha, cost_A, d2ellA, dp_dv):
     """(ℓ, dℓ/dα, d²ℓ/dα², status) at v + α·Δv (Drake's CalcCostAlongLine: the momentum cost
-    from its expansion in α, the constraints' at J·(v + α·Δv))."""
+    from its expansion in α, dp_dv = A·Δv·(v − v*) its first order term; the constraints' at
+    J·(v + α·Δv))."""
     v, dv, v_alpha = w.vp, w.dv, w.v_alpha
     for a in range(n):
         v_alpha[a] = v[a] + alpha * dv[a]
     _times_J(t, w, n, v_alpha, w.vc)
     cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
-    dp_dv = 0.0
     dp_dva = 0.0
     for a in range(n):
-        dp_dv += w.dp[a] * (v[a] - w.vp_star[a])
         dp_dva += w.dp[a] * (v_alpha[a] - w.vp_star[a])
     ell = cost_A + alpha * dp_dv + 0.5 * alpha * alpha * d2ellA + cost_R
     table, G = t.constraints, w.G
@@ -597,7 +685,7 @@ def _cost_along_line(t, w, n, alpha, cost_A, d2ellA):
     return ell, dell, d2ellA + d2ellR, SAP_SUCCESS
 
 
-@jitable
+@jitable(inline=True)
 def _signbit(x):
     return math.copysign(1.0, x) < 0.0
 
@@ -612,7 +700,10 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
     if dell0 >= 0.0:
         return 1.0, 0, SAP_NO_DESCENT
     alpha_max = settings[LS_ALPHA_MAX]
-    ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA)
+    dp_dv = 0.0
+    for a in range(n):
+        dp_dv += w.dp[a] * (w.vp[a] - w.vp_star[a])
+    ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA, dp_dv)
     if status != SAP_SUCCESS:
         return alpha_max, 0, status
     if dell <= 0.0:  # still decreasing at α_max
@@ -636,7 +727,7 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
     minus_dx_previous = minus_dx
     max_iterations = int(settings[LS_MAX_ITERATIONS])
     for evaluations in range(1, max_iterations + 1):
-        ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA)
+        ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA, dp_dv)
         if status != SAP_SUCCESS:
             return root, evaluations, status
         f, df = dell / scale, d2ell / scale
@@ -762,9 +853,12 @@ def _gradient(t, w, M, diagonal):
         _make_data(t, w, n)
         _cost(t, w, n)
         _assemble_hessian(t, w, n)
+        H = w.H
         for i in range(n):
+            for j in range(_envelope(t, i)):
+                H[i, j] = 0.0 * H[i, i]
             for j in range(i):
-                w.H[j, i] = w.H[i, j]
+                H[j, i] = H[i, j]
     return n
 
 

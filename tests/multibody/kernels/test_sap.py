@@ -263,3 +263,46 @@ def test_every_failure_status_has_drakes_words():
     for status, prefix in prefixes.items():
         error = _failure(status, 0.0)
         assert isinstance(error, RuntimeError) and str(error).startswith(prefix)
+
+
+def test_trees_coupled_out_of_order_solve_as_the_dense_system():
+    """Six cliques (the third locked) and quadratic constraints (free impulses, compliant)
+    coupling cliques that are not neighbours, in both orders, one clique with a constraint
+    of its own only: the envelope factorization's solution is the dense one,
+    (A + Jᵀ·R⁻¹·J)·v = A·v* + Jᵀ·R⁻¹·v̂ on the participating velocities, v* elsewhere."""
+    rng = np.random.default_rng(7)
+    clique = np.array([0, 0, 1, 1, 1, 2, 3, 3, 4, 4, 5, 5])
+    locked = (clique == 2).astype(np.int64)
+    nv = clique.size
+    A = np.zeros((nv, nv))
+    for c in range(6):
+        dofs = np.flatnonzero(clique == c)
+        X = rng.normal(size=(dofs.size, dofs.size))
+        A[np.ix_(dofs, dofs)] = X @ X.T + dofs.size * np.eye(dofs.size)
+    couples = [(0, 3, 2), (1, 4, 1), (3, -1, 1), (4, 0, 2), (2, 1, 1), (5, -1, 1), (4, 1, 1)]
+    rows = np.array([(m, c0, c1) for c0, c1, m in couples], dtype=np.int64)
+    J = np.zeros((rows[:, 0].sum(), nv))
+    r = 0
+    for c0, c1, m in couples:
+        dofs = np.flatnonzero((clique == c0) | (clique == c1))
+        J[r : r + m, dofs] = rng.normal(size=(m, dofs.size))
+        r += m
+    g = rng.normal(size=J.shape[0]) * 1e-3
+    par = np.tile([-np.inf, np.inf, 1e4, 0.01, 0.1], (len(couples), 1))
+    problem = SapProblem(_layout.SapSizes(nv, J.shape[0], len(couples)), H, clique, locked)
+    w = problem.work
+    w.v_star[:] = v_star = rng.normal(size=nv)
+    kernels(np.float64).sap_add_holonomic_constraints(problem.si, problem.sw, rows, J, g, par)
+    w.v[:] = v_star + 0.1
+    status = kernels(np.float64).sap_solve(problem.si, problem.sw, A, np.zeros(nv))
+    assert status == _layout.SAP_SUCCESS
+    assert problem.statistics()["num_iters"] == 1  # (a quadratic cost: one Newton step)
+    part = np.flatnonzero(locked == 0)
+    np.testing.assert_array_equal(problem.table.participating[: part.size], part)
+    Jp, R_inv = J[:, part], 1.0 / w.R
+    Ap = A[np.ix_(part, part)]
+    v = np.linalg.solve(
+        Ap + Jp.T @ (R_inv[:, None] * Jp), Ap @ v_star[part] + Jp.T @ (R_inv * w.v_hat)
+    )
+    np.testing.assert_allclose(w.v[part], v, rtol=1e-10, atol=1e-12)
+    assert w.v[5] == v_star[5]
