@@ -55,7 +55,9 @@ pins numba to the releases those tests pass on.
    ``numba.core.typing.templates._OverloadFunctionTemplate``, keyed by (typing context,
    argument types, keyword items, the compiling function's flags from
    ``targetconfig.ConfigStack.top_or_none()``), building a missing one with
-   ``_build_impl(key, args, kws)`` from ``_get_impl(args, kws)``; the flags'
+   ``_build_impl(key, args, kws)`` from ``_get_impl(args, kws)`` (any hashable key does: a
+   number for the flags, from ``flags.values()``, a dict of every option, whose reprs tell
+   them apart; numba does not change a flags object once it compiles with it); the flags'
    ``no_cpython_wrapper`` differs between an entry point and the kernels it calls and changes
    nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``no_cfunc_wrapper``
    (a jit option of the target's options: without it, each compiled function gets a C callback
@@ -458,6 +460,29 @@ def inline_kernel(fn):
     _INLINED.add(fn)
 
 
+#: A number for each distinct kernel flags (as a repr), and the number of each flags object seen
+#: (by id, with the object, which numba does not change once compiling with it).
+_TOKENS = {}
+_FLAGS_TOKENS = {}
+
+
+def _flags_token(flags):
+    """A number standing for ``flags`` (None for None) with a kernel's wrapper options (see
+    :func:`compile_each_kernel_once`): numba's key hashed and compared every option of the
+    flags (twenty-odd Python calls) at each of the tens of thousands of lookups a compilation
+    makes."""
+    if flags is None:
+        return None
+    found = _FLAGS_TOKENS.get(id(flags))
+    if found is not None and found[0] is flags:
+        return found[1]
+    values = flags.values()
+    values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
+    token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
+    _FLAGS_TOKENS[id(flags)] = flags, token
+    return token
+
+
 def compile_each_kernel_once():
     """Makes numba compile a kernel once per argument types (not twice), and an inlined kernel
     never (it is only typed, at each call site).
@@ -467,7 +492,8 @@ def compile_each_kernel_once():
     flags differ between an entry point (compiled with the wrappers Python and C call) and
     the kernels below it (without), which changes nothing in the kernel's code: a kernel
     called both by an (inlined) driver and by another kernel was compiled twice, with
-    everything it calls. The key is made with those options as the kernels'.
+    everything it calls. The key is made with those options as the kernels' (and with a
+    number for the flags, :func:`_flags_token`).
 
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a
@@ -481,11 +507,7 @@ def compile_each_kernel_once():
         return
 
     def _get_impl(self, args, kws):
-        flags = targetconfig.ConfigStack.top_or_none()
-        if flags is not None and not (flags.no_cpython_wrapper and flags.no_cfunc_wrapper):
-            flags = flags.copy()
-            flags.no_cpython_wrapper = True
-            flags.no_cfunc_wrapper = True
+        flags = _flags_token(targetconfig.ConfigStack.top_or_none())
         cache_key = self.context, tuple(args), tuple(kws.items()), flags
         found = self._impl_cache.get(cache_key)
         if found is not None:

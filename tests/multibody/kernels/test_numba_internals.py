@@ -255,6 +255,12 @@ def test_11_kernels_compiled_once():
     typing_context = numba.core.registry.cpu_target.typing_context
     (template,) = typing_context.resolve_value_type(square).templates
     assert [key[1] for key in template._impl_cache] == [(numba.types.float64,)]
+    flags = numba.core.compiler.Flags()
+    assert _numba_internals._flags_token(flags) == _numba_internals._flags_token(flags.copy())
+    flags.no_cpython_wrapper = True
+    other = flags.copy()
+    other.error_model = "numpy"
+    assert _numba_internals._flags_token(flags) != _numba_internals._flags_token(other)
 
 
 def _template(fn):
