@@ -18,8 +18,11 @@ from numba.extending import overload, register_jitable
 
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._numba_internals import (
+    KERNEL_OPTIONS,
     c_view,
     compile_each_kernel_once,
+    generate_code_on_demand,
+    inline_kernel,
     int64_atomic_add,
     int64_atomic_cas,
     int64_atomic_load,
@@ -39,7 +42,9 @@ def jitable(fn=None, *, inline=False):
     per array)."""
     if fn is None:
         return functools.partial(jitable, inline=inline)
-    register_jitable(inline="always" if inline else "never")(fn)
+    if inline:
+        inline_kernel(fn)
+    register_jitable(inline="always" if inline else "never", **KERNEL_OPTIONS)(fn)
     return fn
 
 
@@ -88,8 +93,10 @@ for _directory in KERNEL_PACKAGES:
 # The rest of mallard (the integrators' compiled helpers) keeps numba's stamps; all of it gets
 # the temporary cache where numba has no writable directory.
 manage_caches(_MALLARD_DIR)
-# A kernel called from an entry point and from another kernel is compiled once, not twice.
+# A kernel called from an entry point and from another kernel is compiled once, not twice; an
+# inlined one is never compiled alone; machine code is generated for the entry points only.
 compile_each_kernel_once()
+generate_code_on_demand()
 
 
 def atomic_add(a, i, value):

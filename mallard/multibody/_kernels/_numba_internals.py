@@ -55,9 +55,31 @@ pins numba to the releases those tests pass on.
    ``numba.core.typing.templates._OverloadFunctionTemplate``, keyed by (typing context,
    argument types, keyword items, the compiling function's flags from
    ``targetconfig.ConfigStack.top_or_none()``), building a missing one with
-   ``_build_impl(key, args, kws)`` from ``_get_impl(args, kws)``; the flags'
+   ``_build_impl(key, args, kws)`` from ``_get_impl(args, kws)`` (any hashable key does: a
+   number for the flags, from ``flags.values()``, a dict of every option, whose reprs tell
+   them apart; numba does not change a flags object once it compiles with it); the flags'
    ``no_cpython_wrapper`` differs between an entry point and the kernels it calls and changes
-   nothing in a kernel's code (:func:`compile_each_kernel_once`).
+   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``no_cfunc_wrapper``
+   (a jit option of the target's options: without it, each compiled function gets a C callback
+   wrapper, compiled and optimized apart: :data:`KERNEL_OPTIONS`). An overload registered
+   with ``inline="always"``, whose template's ``_inline.is_always_inline``, is typed and
+   inlined at each call site from the untyped IR of its dispatcher's ``py_func`` and needs no
+   compiled implementation (``_compiled_overloads`` holds an empty entry for it); numba still
+   compiles one in ``_build_impl`` (``get_call_type``) and ``generic``
+   (``get_call_template``), unless the dispatcher's ``_can_compile`` is False.
+12. Code generation [test_12_code_generation_on_demand]: the CPU target makes machine code for
+   every library it finalizes: ``CPUCodeLibrary._finalize_final_module`` adds its
+   ``_final_module`` to the execution engine (``_codegen._add_module``) and
+   ``_finalize_specific`` (``JITCodeLibrary``) generates its code, then sets ``_finalized``;
+   ``CPUContext.get_executable(library, fndesc, env)`` finalizes a library at the end of its
+   function's lowering and sets the environment's global (``codegen.set_env``, an address
+   in the engine); a library is linked into its callers' from its ``_final_module``
+   (``_get_module_for_linking``), whatever the engine holds; code (``get_pointer_to_function``)
+   is found only for symbols of modules in the engine. A function compiled without a CPython
+   wrapper (no ``fndesc.llvm_cpython_wrapper_name`` in its library: the kernels below an
+   entry point) is never called from Python; ``get_executable`` returns for it
+   ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0)
+   (:func:`generate_code_on_demand`).
 """
 
 import hashlib
@@ -424,16 +446,59 @@ def compilation_listener(on_start, on_end):
 
 # ---- 11: overload implementations ---------------------------------------------------------------
 
+#: The jit options of every kernel (kernels._machinery.jitable), besides ``inline``: kernels are
+#: called from compiled code only, so none gets a C callback wrapper.
+KERNEL_OPTIONS = {"no_cfunc_wrapper": True}
+
+#: The kernels registered with inline="always" (see :func:`inline_kernel`).
+_INLINED = set()
+
+
+def inline_kernel(fn):
+    """Records that the kernel ``fn`` is registered with ``inline="always"``: it is typed at
+    each call site, never compiled alone (:func:`compile_each_kernel_once`)."""
+    _INLINED.add(fn)
+
+
+#: A number for each distinct kernel flags (as a repr), and the number of each flags object seen
+#: (by id, with the object, which numba does not change once compiling with it).
+_TOKENS = {}
+_FLAGS_TOKENS = {}
+
+
+def _flags_token(flags):
+    """A number standing for ``flags`` (None for None) with a kernel's wrapper options (see
+    :func:`compile_each_kernel_once`): numba's key hashed and compared every option of the
+    flags (twenty-odd Python calls) at each of the tens of thousands of lookups a compilation
+    makes."""
+    if flags is None:
+        return None
+    found = _FLAGS_TOKENS.get(id(flags))
+    if found is not None and found[0] is flags:
+        return found[1]
+    values = flags.values()
+    values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
+    token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
+    _FLAGS_TOKENS[id(flags)] = flags, token
+    return token
+
 
 def compile_each_kernel_once():
-    """Makes numba type (and compile) a kernel once per argument types, not twice.
+    """Makes numba compile a kernel once per argument types (not twice), and an inlined kernel
+    never (it is only typed, at each call site).
 
     numba keys the implementations of an overload (which ``jitable`` registers) by the
     argument types and the flags of the function being compiled when it is called. Those
-    flags differ in one option only between an entry point (compiled with a wrapper that
-    Python calls) and the kernels below it (without), which changes nothing in the kernel's
-    code: a kernel called both by an (inlined) driver and by another kernel was compiled
-    twice, with everything it calls. The key is made with that option as the kernels'."""
+    flags differ between an entry point (compiled with the wrappers Python and C call) and
+    the kernels below it (without), which changes nothing in the kernel's code: a kernel
+    called both by an (inlined) driver and by another kernel was compiled twice, with
+    everything it calls. The key is made with those options as the kernels' (and with a
+    number for the flags, :func:`_flags_token`).
+
+    numba also compiles an overload registered with inline="always" on its own, for nothing:
+    it inlines its untyped code at each call site and types it there (a driver's views of a
+    workspace, the stage functions: their bodies, and their own optimization and code
+    generation, were compiled once more)."""
     from numba.core import targetconfig
     from numba.core.typing import templates
 
@@ -442,18 +507,81 @@ def compile_each_kernel_once():
         return
 
     def _get_impl(self, args, kws):
-        flags = targetconfig.ConfigStack.top_or_none()
-        if flags is not None and not flags.no_cpython_wrapper:
-            flags = flags.copy()
-            flags.no_cpython_wrapper = True
+        flags = _flags_token(targetconfig.ConfigStack.top_or_none())
         cache_key = self.context, tuple(args), tuple(kws.items()), flags
         found = self._impl_cache.get(cache_key)
         if found is not None:
+            return found
+        kernel = type(self).key  # (self.key: a method)
+        if self._inline.is_always_inline and kernel in _INLINED:
+            dispatcher = self._get_jit_decorator()(**self._jit_options)(kernel)
+            dispatcher._can_compile = False  # (typed where it is inlined)
+            found = self._impl_cache[cache_key] = dispatcher, tuple(args)
             return found
         return self._build_impl(cache_key, args, kws)
 
     _get_impl._mallard = True
     template._get_impl = _get_impl
+
+
+# ---- 12: code generation -------------------------------------------------------------------------
+
+
+def generate_code_on_demand():
+    """Makes numba generate machine code only for the functions Python calls (entry points),
+    or when asked for a function's address.
+
+    numba finalizes the library of each function it compiles, the kernels below an entry
+    point included, and generates machine code for it: for everything it links (the kernels
+    it calls, linked in again in each caller), which only the entry point's code runs. A
+    library without a CPython wrapper now skips that step (it is still optimized, and linked
+    into its callers from its optimized module); its code is generated if its address is
+    asked for (a C callback, a first-class function)."""
+    from numba import _dynfunc
+    from numba.core import codegen, cpu
+
+    if getattr(cpu.CPUContext.get_executable, "_mallard", False):
+        return
+    get_executable = cpu.CPUContext.get_executable
+    finalize_final_module = codegen.CPUCodeLibrary._finalize_final_module
+    get_pointer_to_function = codegen.JITCodeLibrary.get_pointer_to_function
+
+    def _get_executable(self, library, fndesc, env):
+        if library._finalized or not isinstance(library, codegen.JITCodeLibrary):
+            return get_executable(self, library, fndesc, env)
+        try:
+            library._final_module.get_function(fndesc.llvm_cpython_wrapper_name)
+        except NameError:  # (no CPython wrapper: linked into callers only)
+            library._mallard_deferred = (self.get_env_name(fndesc), env)
+            library.finalize()
+            # (what get_executable returns for a function Python cannot call: no address)
+            name = fndesc.qualname.split(".")[-1]
+            return _dynfunc.make_function(
+                fndesc.lookup_module(), name, f"compiled {name}", 0, env, (library,)
+            )
+        return get_executable(self, library, fndesc, env)
+
+    def _finalize_final_module(self):
+        if getattr(self, "_mallard_deferred", None) is None:
+            return finalize_final_module(self)
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+        return None
+
+    def _get_pointer_to_function(self, name):
+        deferred = getattr(self, "_mallard_deferred", None)
+        if deferred is not None and self._finalized:
+            self._mallard_deferred = None
+            self._finalized = False
+            finalize_final_module(self)
+            self.codegen.set_env(*deferred)
+        return get_pointer_to_function(self, name)
+
+    _get_executable._mallard = True
+    cpu.CPUContext.get_executable = _get_executable
+    codegen.CPUCodeLibrary._finalize_final_module = _finalize_final_module
+    codegen.JITCodeLibrary.get_pointer_to_function = _get_pointer_to_function
 
 
 # ---- 8: calls without dispatch -----------------------------------------------------------------

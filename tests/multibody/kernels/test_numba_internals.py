@@ -255,6 +255,83 @@ def test_11_kernels_compiled_once():
     typing_context = numba.core.registry.cpu_target.typing_context
     (template,) = typing_context.resolve_value_type(square).templates
     assert [key[1] for key in template._impl_cache] == [(numba.types.float64,)]
+    flags = numba.core.compiler.Flags()
+    assert _numba_internals._flags_token(flags) == _numba_internals._flags_token(flags.copy())
+    flags.no_cpython_wrapper = True
+    other = flags.copy()
+    other.error_model = "numpy"
+    assert _numba_internals._flags_token(flags) != _numba_internals._flags_token(other)
+
+
+def _template(fn):
+    """The overload template numba made for the registered kernel ``fn``."""
+    typing_context = numba.core.registry.cpu_target.typing_context
+    (template,) = typing_context.resolve_value_type(fn).templates
+    return template
+
+
+def _kernel_and_caller():
+    """A kernel ``sub`` (jitable: no C callback wrapper), an inlined kernel ``twice`` calling
+    it, and an entry point calling ``twice``."""
+    from mallard.multibody._kernels._machinery import jitable
+
+    def sub(a, b):
+        return a - b
+
+    def twice(x):
+        return 2.0 * sub(x, 0.5)
+
+    jitable(sub)
+    jitable(twice, inline=True)
+    return sub, twice, numba.njit(lambda x: twice(x) + 1.0)
+
+
+def test_11_inlined_kernels_typed_only_and_no_cfunc_wrappers():
+    """An inlined kernel is typed where it is inlined, never compiled alone; a kernel has no
+    C callback wrapper (the option KERNEL_OPTIONS gives is numba's, and changes no key)."""
+    sub, twice, entry = _kernel_and_caller()
+    assert entry(3.0) == 6.0
+    ((dispatcher, _),) = _template(twice)._impl_cache.values()
+    assert dispatcher.signatures == [] and not dispatcher._can_compile
+    ((dispatcher, _),) = _template(sub)._impl_cache.values()
+    (result,) = dispatcher.overloads.values()
+    assert dispatcher.targetoptions["no_cfunc_wrapper"] is True
+    functions = {f.name for f in result.library._final_module.functions}
+    assert result.fndesc.mangled_name in functions
+    assert result.fndesc.llvm_cfunc_wrapper_name not in functions
+
+
+# ---- 12. code generation ---------------------------------------------------------------------
+def test_12_code_generation_on_demand():
+    """A kernel's library (no CPython wrapper) is optimized and linked into its caller's, but
+    gets no machine code unless its address is asked for; then the code runs."""
+    import ctypes
+
+    _numba_internals.generate_code_on_demand()
+    sub, _, entry = _kernel_and_caller()
+    assert entry(3.0) == 6.0
+    ((dispatcher, _),) = _template(sub)._impl_cache.values()
+    (result,) = dispatcher.overloads.values()
+    library, name = result.library, result.fndesc.llvm_func_name
+    engine = library.codegen._engine
+    assert library._finalized and library._mallard_deferred is not None
+    assert not engine.is_symbol_defined(name)
+    assert result.entry_point is not None  # (numba's function object, without an address)
+    address = library.get_pointer_to_function(name)
+    assert address and engine.is_symbol_defined(name) and library._mallard_deferred is None
+    # numba's calling convention: status = f(&result, &exception, arguments...)
+    native = ctypes.CFUNCTYPE(
+        ctypes.c_int32,
+        ctypes.POINTER(ctypes.c_double),
+        ctypes.c_void_p,
+        ctypes.c_double,
+        ctypes.c_double,
+    )(address)
+    out = ctypes.c_double()
+    assert native(ctypes.byref(out), None, 5.0, 1.5) == 0 and out.value == 3.5
+    # An entry point's library (with its CPython wrapper) gets its code at once.
+    (entry_result,) = entry.overloads.values()
+    assert getattr(entry_result.library, "_mallard_deferred", None) is None
 
 
 # ---- and nothing else -------------------------------------------------------------------------
