@@ -370,10 +370,9 @@ SAP_TABLE = Layout(
         ("constraints", ("nc", 6), "per constraint: SAP_KIND, SAP_START, ... SAP_KEPT"),
         ("clique", ("nv",), "the clique (the kinematic tree) of each of the plant's velocities"),
         ("locked", ("nv",), "1 for a velocity of a locked joint, else 0"),
-        ("mark", ("nv",), "scratch, per clique (kernels.sap)"),
+        ("mark", ("nv",), "per clique: scratch, then its envelope's first column (kernels.sap)"),
         ("clique_columns", ("nv", 2), "per clique, its participating velocities [first, end)"),
         ("participating", ("nv",), "the plant velocity of each participating velocity"),
-        ("free", ("nv",), "1 (the participating velocities' mask for kernels.dense)"),
     ),
     sizes=SAP_SIZES,
 )

@@ -2,35 +2,27 @@
 restricted to some of the unknowns (the others held at zero, as locked joints' velocities or
 inactive constraint rows) and its solve with many right-hand sides; a general square solve by
 LU with partial pivoting. In place, no allocation.
-
-With ``skip_zeros`` (double matrices only: an AutoDiffXd zero may have derivatives), the zeros
-of a row of L left of its first nonzero (those of M's row: the rows of a block-diagonal or
-banded matrix, the kinematic trees of SAP's Hessian) are neither computed nor used: the terms
-left out are exact zeros, so the results are the dense loops' to the bit.
 """
 
 from mallard.multibody._kernels._machinery import jitable
 
 
 @jitable
-def cholesky_factor(M, free, L, skip_zeros):
+def cholesky_factor(M, free, L):
     """L·Lᵀ = M restricted to the dofs with ``free`` nonzero (the others' rows and columns of M
     replaced by those of the identity), M symmetric positive definite (its lower triangle is
     read). Returns False if it is not positive definite. Row by row (each entry's sum in the
     same order as column by column)."""
     nv = M.shape[0]
     for i in range(nv):
-        first = _first_entry(M, free, i) if skip_zeros else 0
-        for j in range(first):
-            L[i, j] = 0.0 * M[i, j]
-        for j in range(first, i + 1):
+        for j in range(i + 1):
             if free[i] != 0 and free[j] != 0:
                 s = M[i, j]
             elif i == j:
                 s = 1.0 + 0.0 * M[i, j]
             else:
                 s = 0.0 * M[i, j]
-            for k in range(first, j):
+            for k in range(j):
                 s -= L[i, k] * L[j, k]
             if i == j:
                 if not s > 0.0:
@@ -42,19 +34,7 @@ def cholesky_factor(M, free, L, skip_zeros):
 
 
 @jitable
-def _first_entry(M, free, i):
-    """The column of the first nonzero of row i of M restricted to the free dofs (i if none
-    before the diagonal): L's row i is zero before it."""
-    if free[i] == 0:
-        return i
-    for j in range(i):
-        if free[j] != 0 and M[i, j] != 0.0:
-            return j
-    return i
-
-
-@jitable
-def cholesky_solve(L, free, B, sign, skip_zeros):
+def cholesky_solve(L, free, B, sign):
     """B = sign·M⁻¹·B in place (B nv×m) with L from :func:`cholesky_factor`: the rows of B
     of the dofs not ``free`` are set to zero (and not read). Row by row, each row's columns
     side by side (a vector loop; each column's arithmetic is the same as alone)."""
@@ -66,7 +46,7 @@ def cholesky_solve(L, free, B, sign, skip_zeros):
         else:
             for c in range(m):
                 B[i, c] = 0.0 * B[i, c]
-        for k in range(_first_nonzero(L, i) if skip_zeros else 0, i):
+        for k in range(i):
             L_ik = L[i, k]
             for c in range(m):
                 B[i, c] -= L_ik * B[k, c]
@@ -85,15 +65,6 @@ def cholesky_solve(L, free, B, sign, skip_zeros):
         if free[i] == 0:
             for c in range(m):
                 B[i, c] = 0.0 * B[i, c]
-
-
-@jitable
-def _first_nonzero(L, i):
-    """The column of the first nonzero of row i of L left of the diagonal (i if none)."""
-    for k in range(i):
-        if L[i, k] != 0.0:
-            return k
-    return i
 
 
 @jitable

@@ -90,8 +90,8 @@ def drive_forward_dynamics_derivatives(
             dvdot_dtau[i, j] = z
         dvdot_dtau[i, i] = 1.0 + z
     L = deriv.L
-    cholesky_factor(work.M, free, L, False)
-    cholesky_solve(L, free, dvdot_dq, -1.0, False)
-    cholesky_solve(L, free, dvdot_dv, -1.0, False)
-    cholesky_solve(L, free, dvdot_dtau, 1.0, False)
+    cholesky_factor(work.M, free, L)
+    cholesky_solve(L, free, dvdot_dq, -1.0)
+    cholesky_solve(L, free, dvdot_dv, -1.0)
+    cholesky_solve(L, free, dvdot_dtau, 1.0)
     return -1

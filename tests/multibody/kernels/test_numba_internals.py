@@ -35,8 +35,8 @@ from mallard.multibody._kernels.lanes import L, vload, vstore
 
 
 def _cholesky_args():
-    """(M, free, L, skip_zeros) of dense.cholesky_factor: L = 2·I for M = 4·I."""
-    return 4.0 * np.eye(2), np.ones(2), np.zeros((2, 2)), True
+    """(M, free, L) of dense.cholesky_factor: L = 2·I for M = 4·I."""
+    return 4.0 * np.eye(2), np.ones(2), np.zeros((2, 2))
 
 
 # ---- 1. cache locators ---------------------------------------------------------------------------
