@@ -35,6 +35,8 @@ Jacobians and parameters of AutoDiffXd scalars). In both kinds of plant, as in D
 whose bodies' trees have no unlocked dof is dropped.
 """
 
+import copy
+
 import numpy as np
 
 from mallard._compiled import kernels
@@ -125,6 +127,12 @@ class _PointPairs:
 
     def __len__(self):
         return len(self.ab)
+
+    def __deepcopy__(self, memo):
+        """The arrays copied; the ProximityModel (SceneGraph's cache, not a step's value)
+        shared."""
+        arrays = (copy.deepcopy(a, memo) for a in (self.ab, self.rows, self.bodies, self.par))
+        return _PointPairs(self.model, *arrays)
 
     def subset(self, keep):
         """The pairs where ``keep`` (a boolean mask or indices)."""
@@ -587,6 +595,14 @@ class _DiscreteContacts:
 
     def __len__(self):
         return len(self.pairs)
+
+    def __deepcopy__(self, memo):
+        """A copy of the step's arrays that refers to the same plant (a Context's value, as
+        when the Simulator clones a state, never copies the plant or its SceneGraph)."""
+        other = memo[id(self)] = type(self).__new__(type(self))
+        for name, value in vars(self).items():
+            setattr(other, name, value if name == "plant" else copy.deepcopy(value, memo))
+        return other
 
     def tamsi_parameters(self):
         """(fn0 = k·x0, k, d, μ) per pair, TAMSI's (kTamsi plants)."""

@@ -408,6 +408,35 @@ def test_discrete_sphere_comes_to_rest(approximation):
     np.testing.assert_allclose(port.Eval(context), [0, 0, 0, 0, 0, mass * G], rtol=1e-4, atol=1e-9)
 
 
+@pytest.mark.parametrize("approximation", ["kLagged", "kTamsi"])
+def test_cloned_context_keeps_the_step_contacts(approximation):
+    """A Context cloned after a discrete contact step (as the Simulator clones a state for an
+    unrestricted update) gives the same contact results, and its step memory refers to the
+    same plant and proximity model (a clone copies the step's arrays, not the model)."""
+    diagram, plant, _, ball, context, root = ball_on_ground(
+        time_step=1e-3, k=4e4, d=20.0, approximation=approximation
+    )
+    set_ball(plant, context, 0.099)
+    Simulator(diagram, root).AdvanceTo(0.01)
+    clone = root.Clone()
+    results = plant.get_contact_results_output_port().Eval(context)
+    cloned = plant.get_contact_results_output_port().Eval(plant.GetMyContextFromRoot(clone))
+    assert results.num_point_pair_contacts() == cloned.num_point_pair_contacts() == 1
+    a, b = results.point_pair_contact_info(0), cloned.point_pair_contact_info(0)
+    np.testing.assert_array_equal(a.contact_force(), b.contact_force())
+    assert b.contact_force()[2] != 0.0
+    memories = [
+        value.get_value()
+        for c in (context, plant.GetMyContextFromRoot(clone))
+        for value in c._state._abstract._values
+        if type(value.get_value()).__name__ == "DiscreteStepMemory"
+    ]
+    original, copied = (m.contacts for m in memories)
+    assert copied is not original and copied.plant is original.plant is plant
+    assert copied.pairs.model is original.pairs.model
+    np.testing.assert_array_equal(copied.J, original.J)
+
+
 def test_tamsi_steps_into_and_out_of_contact():
     """TAMSI: no contact results in the air, one pair once the ball touches the ground; the
     free-fall step is v0 + h·g."""
