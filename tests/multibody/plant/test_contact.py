@@ -182,19 +182,6 @@ def test_scene_graph_config_errors():
     assert scene_graph.get_config() == SceneGraphConfig()
 
 
-def test_bad_materials():
-    """Negative stiffness or dissipation and μd > μs: errors at the public API."""
-    with pytest.raises(RuntimeError, match="dissipation can't be negative"):
-        AddContactMaterial(dissipation=-1.0, properties=ProximityProperties())
-    with pytest.raises(RuntimeError, match="point_contact_stiffness must be strictly positive"):
-        AddContactMaterial(point_stiffness=-1.0, properties=ProximityProperties())
-    with pytest.raises(RuntimeError, match="given static friction is negative"):
-        CoulombFriction(-0.1, 0.0)
-    with pytest.raises(RuntimeError, match="greater than the given static friction"):
-        CoulombFriction(0.2, 0.3)
-
-
-# ---- the kernel's closed forms ----------------------------------------------------------------
 def test_stribeck_curve():
     assert [step5(0.0), step5(0.5), step5(1.0)] == [0.0, 0.5, 1.0]
     mu_s, mu_d = 0.8, 0.5
