@@ -31,13 +31,21 @@ the table reports the median over ``--rounds`` rounds (µs per call) and pydrake
 each. The garbage collector is off while timing. The machine may be shared: the numbers are
 noisy.
 
+With ``--trees A B ...`` each tree's mallard (a checkout's root, put first on PYTHONPATH) runs
+in a worker process of its own, every worker with its own Pinocchio, and the rounds take one
+sample of every (tree, library) in turn: main's tree beside a branch's in one run, each with
+its ratio to the Pinocchio of its own process.
+
 Usage: ``python benchmarks/derivatives.py [--rounds 15] [--sample-ms 50] [--batch-size 1000]
-[--threads 1]``.
+[--threads 1] [--trees /work/main .]``.
 """
 
 import argparse
 import gc
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -319,7 +327,8 @@ def check_forward(mallard, single, pinocchio, states):
 
 
 def time_runs(runs, rounds, sample_ms):
-    """{name: median seconds per call} over interleaved samples of every run."""
+    """{name: median seconds per call} over interleaved samples of every run (see
+    :func:`sample`)."""
     for run in runs.values():
         run(4)  # warm up (and compile)
     times = {name: [] for name in runs}
@@ -355,7 +364,9 @@ def check(mallard, pydrake, pinocchio, states):
 
 def sample(run, ms):
     """Mean seconds per call of ``run`` (which makes about ``calls`` calls and returns how
-    many) over about ``ms`` milliseconds."""
+    many) over about ``ms`` milliseconds; a :class:`Remote` run samples in its worker."""
+    if isinstance(run, Remote):
+        return run.sample(ms)
     calls = 1
     while True:
         start = time.perf_counter()
@@ -366,13 +377,9 @@ def sample(run, ms):
         calls *= 2
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--sample-ms", type=float, default=50.0)
-    parser.add_argument("--batch-size", type=int, default=1000)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
+def timers(args):
+    """The checked libraries' timers: ({name: run} of the inverse dynamics' derivatives, the
+    same of the forward dynamics', Pinocchio's name)."""
     urdf = panda_urdf()
     mallard = Mallard(urdf)
     pydrake = PydrakeAutoDiff(urdf)
@@ -386,16 +393,99 @@ def main():
     check_forward(mallard, single, pinocchio, states)
     batched = MallardBatched(mallard.plant, args.batch_size, args.threads)
     libraries = (mallard, single, pinocchio, pydrake, batched)
-    runs = {lib.name: lib.timer(states) for lib in libraries}
-    medians = time_runs(runs, args.rounds, args.sample_ms)
-    print(f"Panda (nv = {nv}), ∂τ/∂q and ∂τ/∂v of inverse dynamics with gravity")
-    print(f"median of {args.rounds} interleaved samples, µs per call (noisy: shared machine)")
-    print_table("inverse dynamics (computeRNEADerivatives):", medians, pinocchio.name)
+    inverse = {lib.name: lib.timer(states) for lib in libraries}
     forward = MallardBatchedForward(mallard.plant, args.batch_size, args.threads)
     libraries = (mallard, single, pinocchio, forward)
-    runs = {lib.name: getattr(lib, "forward_timer", lib.timer)(states) for lib in libraries}
-    medians = time_runs(runs, args.rounds, args.sample_ms)
-    print_table("forward dynamics (computeABADerivatives):", medians, pinocchio.name)
+    forward = {lib.name: getattr(lib, "forward_timer", lib.timer)(states) for lib in libraries}
+    return inverse, forward, pinocchio.name
+
+
+def worker(args):
+    """Serves samples on stdin/stdout: prints the runs' names once, then for each line
+    "table name ms" the seconds per call of one sample."""
+    inverse, forward, _ = timers(args)
+    runs = {"inverse": inverse, "forward": forward}
+    for table in runs.values():
+        for run in table.values():
+            run(4)  # warm up (and compile)
+    print("READY", json.dumps({t: list(r) for t, r in runs.items()}), flush=True)
+    gc.disable()
+    for line in sys.stdin:
+        table, name, ms = json.loads(line)
+        print(sample(runs[table][name], ms), flush=True)
+
+
+class Remote:
+    """A run of a worker process (see :func:`worker`), as time_runs takes it."""
+
+    def __init__(self, process, table, name):
+        self.process, self.table, self.name = process, table, name
+
+    def __call__(self, calls):
+        return 0  # (warmed up in its worker)
+
+    def sample(self, ms):
+        self.process.stdin.write(json.dumps([self.table, self.name, ms]) + "\n")
+        self.process.stdin.flush()
+        return float(self.process.stdout.readline())
+
+
+def compare_trees(args):
+    """The tables of every tree in ``args.trees``, sampled in turn (see the module)."""
+    here = Path(__file__).resolve()
+    command = [sys.executable, str(here), "--worker", "--batch-size", str(args.batch_size),
+               "--threads", str(args.threads)]  # fmt: skip
+    workers = {}
+    for tree in args.trees:
+        root = str(Path(tree).resolve())
+        env = dict(os.environ, PYTHONPATH=root)
+        process = subprocess.Popen(
+            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        line = process.stdout.readline()
+        while not line.startswith("READY"):
+            print(f"[{tree}] {line}", end="")
+            line = process.stdout.readline()
+        workers[tree] = (process, json.loads(line.split(" ", 1)[1]))
+    for table in ("inverse", "forward"):
+        runs = {}
+        for tree, (process, names) in workers.items():
+            for name in names[table]:
+                runs[(tree, name)] = Remote(process, table, name)
+        medians = time_runs(runs, args.rounds, args.sample_ms)
+        title = "computeRNEADerivatives" if table == "inverse" else "computeABADerivatives"
+        print(f"{table} dynamics ({title}), µs per call, median of {args.rounds} rounds:")
+        for tree in workers:
+            reference = medians[(tree, "pinocchio")]
+            for (t, name), median in medians.items():
+                if t == tree:
+                    print(f"  {tree:14s} {name:30s} {1e6 * median:10.2f} µs   / pinocchio: "
+                          f"{median / reference:7.2f}")  # fmt: skip
+    for process, _ in workers.values():
+        process.stdin.close()
+        process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--sample-ms", type=float, default=50.0)
+    parser.add_argument("--batch-size", type=int, default=1000)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--trees", nargs="+", help="checkouts to compare (see the module)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args)
+    if args.trees:
+        return compare_trees(args)
+    inverse, forward, reference = timers(args)
+    medians = time_runs(inverse, args.rounds, args.sample_ms)
+    print("Panda (nv = 9), ∂τ/∂q and ∂τ/∂v of inverse dynamics with gravity")
+    print(f"median of {args.rounds} interleaved samples, µs per call (noisy: shared machine)")
+    print_table("inverse dynamics (computeRNEADerivatives):", medians, reference)
+    medians = time_runs(forward, args.rounds, args.sample_ms)
+    print_table("forward dynamics (computeABADerivatives):", medians, reference)
 
 
 if __name__ == "__main__":

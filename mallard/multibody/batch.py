@@ -84,6 +84,9 @@ _FAST_PATHS = {
     "batch_point_jacobian": "_jacobian_one",
 }
 
+#: The batched kernels whose rows hold derivative rows too (see BatchedPlant._row_size).
+_DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dynamics_derivatives")
+
 #: The single-state entry point (kernels.single) of each batched one, for batches of one state.
 _SINGLE_KERNELS = {
     "batch_body_poses": "single_body_poses",
@@ -253,14 +256,19 @@ class BatchedPlant:
         return _FLOAT64
 
     # ---- running a kernel ------------------------------------------------------------------------
-    def _row_size(self, lanes, width):
-        """The scalars of a row of the batched kernels (see kernels.batch)."""
-        return self._sizes.row + (width * self._sizes.lane if lanes else self._sizes.drow)
+    def _row_size(self, name, width):
+        """The scalars of a row of batched kernel ``name`` (see kernels.batch): a batch row and
+        ``width`` lanes; for the derivatives, the lanes padded to 8 scalars, ``width``
+        derivative rows and one more."""
+        sizes = self._sizes
+        if name in _DERIVATIVE_KERNELS:
+            return sizes.row + -(-width * sizes.lane // 8) * 8 + (width + 1) * sizes.drow
+        return sizes.row + width * sizes.lane
 
-    def _run(self, name, lanes, size, inputs, outputs, fixed=()):
-        """Runs batched kernel ``name`` (``lanes``: computing in lanes, else state by state)
-        on ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
-        arguments), writing ``outputs``; returns the states' status codes.
+    def _run(self, name, size, inputs, outputs, fixed=()):
+        """Runs batched kernel ``name`` (kernels.batch: groups of LANES states) on ``inputs``
+        (the batch's arrays and, at the positions ``fixed``, the kernel's other arguments),
+        writing ``outputs``; returns the states' status codes.
 
         A batch of one float64 state runs the operation's single-state kernel (kernels.single,
         as SingleStatePlant does: no groups, no threads), bound at its first call; computed,
@@ -288,9 +296,9 @@ class BatchedPlant:
         if outputs[0].dtype == object:  # (all outputs have the inputs' common dtype)
             ws0 = self._ws0.astype(object)
             inputs = [a if i in fixed else a.astype(object) for i, a in enumerate(inputs)]
-            row = np.empty(self._row_size(lanes, 1), dtype=object)
+            row = np.empty(self._row_size(name, 1), dtype=object)
             interpreted = kernels(object)
-            interpreted.batch_new_row(self._mi, ws0, row, lanes)
+            interpreted.batch_new_row(self._mi, ws0, row, True)
             flags = np.zeros(GROUPS + size, dtype=np.int64)
             getattr(interpreted, name)(
                 self._mi, self._mf, *inputs, row, flags, ALONE, *outputs, status
@@ -298,12 +306,11 @@ class BatchedPlant:
             return status
         operation = self._operations.get(name)
         if operation is None:
-            width = LANES if lanes else 1
             batched = [i not in fixed for i in range(len(inputs))]
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
-                name, self._mi, self._mf, self._ws0, self._row_size(lanes, width), lanes,
-                width, batched, samples, aligned=self._sizes.row,
+                name, self._mi, self._mf, self._ws0, self._row_size(name, LANES), True,
+                LANES, batched, samples, aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
@@ -431,7 +438,7 @@ class BatchedPlant:
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
         X_WB = np.empty((size, self._nb, 4, 4), dtype=self._common_dtype(q))
-        codes = self._run("batch_body_poses", True, size, (q,), (X_WB,))
+        codes = self._run("batch_body_poses", size, (q,), (X_WB,))
         return self._finish(method, X_WB, codes, (q,), ("q",), return_status)
 
     def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None, *, return_status=False):
@@ -472,7 +479,7 @@ class BatchedPlant:
         J = np.empty((size, 6, self._nv), dtype=self._common_dtype(q, p))
         names = ("q", "p_BoBp_B")
         inputs = (q, k, X_BF, p)
-        codes = self._run("batch_point_jacobian", True, size, inputs, (J,), fixed=(1, 2))
+        codes = self._run("batch_point_jacobian", size, inputs, (J,), fixed=(1, 2))
         return self._finish(method, J, codes, (q, p), names, return_status)
 
     # ---- dynamics ------------------------------------------------------------------------------
@@ -494,7 +501,7 @@ class BatchedPlant:
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
         M = np.empty((size, self._nv, self._nv), dtype=self._common_dtype(q))
-        codes = self._run("batch_mass_matrix", True, size, (q,), (M,))
+        codes = self._run("batch_mass_matrix", size, (q,), (M,))
         return self._finish(method, M, codes, (q,), ("q",), return_status)
 
     def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None, *, return_status=False):
@@ -519,7 +526,7 @@ class BatchedPlant:
         tau = np.empty((size, self._nv), dtype=self._common_dtype(q, v, vdot, tau_applied))
         inputs = (q, v, vdot, tau_applied)
         names = ("q", "v", "known_vdot", "tau_applied")
-        codes = self._run("batch_inverse_dynamics", True, size, inputs, (tau,))
+        codes = self._run("batch_inverse_dynamics", size, inputs, (tau,))
         return self._finish(method, tau, codes, inputs, names, return_status)
 
     def _forward_dynamics_args(self, q, v, tau_applied, actuation, method):
@@ -554,7 +561,7 @@ class BatchedPlant:
         size = inputs[0].shape[0]
         vdot = np.empty((size, self._nv), dtype=self._common_dtype(*inputs))
         names = ("q", "v", "tau_applied", "actuation")
-        codes = self._run("batch_forward_dynamics", True, size, inputs, (vdot,))
+        codes = self._run("batch_forward_dynamics", size, inputs, (vdot,))
         return self._finish(method, vdot, codes, inputs, names, return_status)
 
     # ---- derivatives -------------------------------------------------------------------------
@@ -578,7 +585,7 @@ class BatchedPlant:
         )
         inputs, names = (q, v, vdot), ("q", "v", "known_vdot")
         name = "batch_inverse_dynamics_derivatives"
-        codes = self._run(name, False, size, inputs, outputs)
+        codes = self._run(name, size, inputs, outputs)
         return self._finish(method, outputs, codes, inputs, names, return_status)
 
     def CalcForwardDynamicsDerivatives(
@@ -602,7 +609,7 @@ class BatchedPlant:
         )
         names = ("q", "v", "tau_applied", "actuation")
         name = "batch_forward_dynamics_derivatives"
-        codes = self._run(name, False, size, inputs, outputs)
+        codes = self._run(name, size, inputs, outputs)
         dvdot_dtau = outputs[2]
         dvdot_du = dvdot_dtau[:, :, self._engine.tables.actuated_v]  # (B's columns)
         if actuation.shape[0] and dtype.kind != "O":
@@ -821,7 +828,7 @@ class BatchedPlant:
         operation = self._operations.get(name)
         if operation is None:
             batched = [True, True, True] + [False] * (len(inputs) - 3)
-            row_size = self._row_size(True, LANES) + sum(plan.sap[4:6]) + plan.found_size
+            row_size = self._row_size(name, LANES) + sum(plan.sap[4:6]) + plan.found_size
             operation = self._operations[name] = RolloutOperation(
                 plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
                 (inputs, (X, status)), aligned=self._sizes.row,

@@ -35,7 +35,7 @@ from mallard.multibody._batch_codes import KINDS, NONFINITE, ZERO_QUATERNION
 __all__ = ["SingleStatePlant"]
 
 _F64 = np.dtype(np.float64)
-_ndarray = np.ndarray
+_ndarray, _empty = np.ndarray, np.empty
 _STRIDES_1D = (8,)
 
 
@@ -157,17 +157,12 @@ class SingleStatePlant:
         )
 
     def _outs(self, out, shapes, method):
-        """The outputs of a derivatives method: ``out`` (a tuple of arrays, see :meth:`_out`)
-        or new arrays."""
+        """The outputs of a derivatives method from ``out``, a tuple (or list) of arrays each
+        as :meth:`_out` takes them, when :func:`_writable` does not take them all."""
         count = len(shapes)
-        if out is None:
-            return tuple([np.empty(shape) for shape in shapes])
         if not (isinstance(out, tuple | list) and len(out) == count):
             raise ValueError(f"SingleStatePlant.{method}(): out must be a tuple of {count} arrays")
-        check = self._out
-        for i in range(count):  # (a loop: this is on every call's path)
-            check(out[i], shapes[i], i, method)
-        return tuple(out)
+        return tuple([self._out(out[i], shapes[i], i, method) for i in range(count)])
 
     def _kernel(self, name, *samples):
         """The entry point ``name`` bound to (mi, mf, row), for arguments of the types of
@@ -394,10 +389,41 @@ class SingleStatePlant:
         MultibodyPlant.CalcInverseDynamicsDerivatives."""
         method = "CalcInverseDynamicsDerivatives"
         shape = self._v_shape
-        q = self._vector(q, self._q_shape, "q", method)
-        v = self._vector(v, shape, "v", method)
-        vdot = self._vector(known_vdot, shape, "known_vdot", method)
-        outs = self._outs(out, self._inverse_shapes, method)
+        if not (
+            type(q) is _ndarray
+            and q.dtype is _F64
+            and q.shape == self._q_shape
+            and q.strides == _STRIDES_1D
+        ):
+            q = self._vector(q, self._q_shape, "q", method)
+        if not (
+            type(v) is _ndarray
+            and v.dtype is _F64
+            and v.shape == shape
+            and v.strides == _STRIDES_1D
+        ):
+            v = self._vector(v, shape, "v", method)
+        vdot = known_vdot
+        if not (
+            type(vdot) is _ndarray
+            and vdot.dtype is _F64
+            and vdot.shape == shape
+            and vdot.strides == _STRIDES_1D
+        ):
+            vdot = self._vector(vdot, shape, "known_vdot", method)
+        shapes = self._inverse_shapes
+        if out is None:
+            outs = (_empty(shapes[0]), _empty(shapes[1]), _empty(shapes[2]))
+        elif not (
+            type(out) is tuple
+            and len(out) == 3
+            and _writable(out[0], shapes[0])
+            and _writable(out[1], shapes[1])
+            and _writable(out[2], shapes[2])
+        ):
+            outs = self._outs(out, shapes, method)
+        else:
+            outs = out
         code = self._inverse_dynamics_derivatives(q, v, vdot, *outs)
         if code:
             self._raise(method, code, (q, v, vdot), ("q", "v", "known_vdot"))
@@ -410,7 +436,20 @@ class SingleStatePlant:
         limit), locked joints' rows zero."""
         method = "CalcForwardDynamicsDerivatives"
         inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
-        outs = self._outs(out, self._forward_shapes, method)
+        shapes = self._forward_shapes
+        if out is None:
+            outs = (_empty(shapes[0]), _empty(shapes[1]), _empty(shapes[2]), _empty(shapes[3]))
+        elif not (
+            type(out) is tuple
+            and len(out) == 4
+            and _writable(out[0], shapes[0])
+            and _writable(out[1], shapes[1])
+            and _writable(out[2], shapes[2])
+            and _writable(out[3], shapes[3])
+        ):
+            outs = self._outs(out, shapes, method)
+        else:
+            outs = out
         if inputs[2] is None:
             code = self._forward_dynamics_derivatives(*inputs, *outs)
         else:
@@ -418,6 +457,18 @@ class SingleStatePlant:
         if code:
             self._raise(method, code, inputs, ("q", "v", "tau_applied", "actuation"))
         return outs
+
+
+def _writable(a, shape):
+    """Whether ``a`` is an output the kernels write as it is: a float64, C-contiguous, writable
+    ndarray of ``shape`` (the derivatives' test of each of their outputs)."""
+    return (
+        type(a) is _ndarray
+        and a.dtype is _F64
+        and a.shape == shape
+        and (flags := a.flags).c_contiguous
+        and flags.writeable
+    )
 
 
 #: SingleStatePlant's bound kernels: attribute → entry point (kernels.single). The

@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from mallard.math import RigidTransform
+from mallard.multibody._kernels import batch as batch_kernels
 from mallard.multibody._kernels import engine_derivatives
 from mallard.multibody.batch import BatchedPlant
 from mallard.multibody.math import SpatialForce
 from mallard.multibody.plant import ExternallyAppliedSpatialForce, MultibodyPlant
+from mallard.multibody.single_state import SingleStatePlant
 from mallard.multibody.tree import (
     MultibodyForces,
     RevoluteSpring,
@@ -301,6 +303,50 @@ def test_batched_equals_per_state(batch_setup):
             np.testing.assert_allclose(ours[i], theirs, rtol=1e-13, atol=1e-12)
 
 
+@pytest.mark.parametrize("covered", [True, False], ids=["lanes", "by_state"])
+def test_batched_are_the_plants_to_the_bit(covered):
+    """BatchedPlant's derivatives (in lanes for a model kernels.recursive_derivatives covers,
+    else state by state) and SingleStatePlant's are the plant's single calls' to the last bit,
+    with a locked joint, a batch of 7 (a group of 4 and one of 3) whose state 2 is NaN (NaN
+    results, the others computed) and, for forward dynamics, actuations beyond the effort
+    limits."""
+    plant = one_dof_tree(M) if covered else build_model()
+    context = plant.CreateDefaultContext()
+    joint = plant.GetJointByName("j4" if covered else "jlast")
+    joint.Lock(context)
+    batched = BatchedPlant(plant, context)
+    single = SingleStatePlant(plant, context)
+    rng = np.random.default_rng(5)
+    states = [random_state(plant, rng) for _ in range(7)]
+    q, v, vdot = (np.array(s) for s in zip(*states, strict=True))
+    q[2, 0] = np.nan
+    nv, nu = plant.num_velocities(), plant.num_actuated_dofs()
+    tau, u = rng.normal(size=(7, nv)), 3.0 * rng.normal(size=(7, nu))
+    with pytest.warns(RuntimeWarning):
+        inverse = batched.CalcInverseDynamicsDerivatives(q, v, vdot)
+    with pytest.warns(RuntimeWarning):
+        forward = batched.CalcForwardDynamicsDerivatives(q, v, tau, u)
+    for i in range(7):
+        if i == 2:
+            assert all(np.isnan(x[i]).all() for x in inverse + forward)
+            continue
+        set_state(plant, context, q[i], v[i])
+        expected = plant.CalcInverseDynamicsDerivatives(context, vdot[i])
+        one = single.CalcInverseDynamicsDerivatives(q[i], v[i], vdot[i])
+        for ours, alone, theirs in zip(inverse, one, expected, strict=True):
+            np.testing.assert_array_equal(ours[i], theirs)
+            np.testing.assert_array_equal(alone, theirs)
+        set_inputs(plant, context, tau[i], u[i])
+        expected = plant.CalcForwardDynamicsDerivatives(context)
+        one = single.CalcForwardDynamicsDerivatives(q[i], v[i], tau[i], u[i])
+        for ours, alone, theirs in zip(forward, one, expected, strict=True):
+            np.testing.assert_array_equal(ours[i], theirs)
+            np.testing.assert_array_equal(alone, theirs)
+    free = np.ones(nv, dtype=bool)
+    free[joint.velocity_start()] = False
+    assert not forward[0][0][~free].any() and forward[0][0][free].any(axis=1).all()
+
+
 def test_batched_without_inputs_and_empty(batch_setup):
     plant, context, batched, q, v, vdot, _ = batch_setup
     nv = plant.num_velocities()
@@ -371,7 +417,8 @@ def test_recursions_equal_the_tangent_sweeps(monkeypatch):
     as_object = [x.astype(object) for x in (q, v, vdot)]
     interpreted = batched.CalcInverseDynamicsDerivatives(*as_object)
     assert calls
-    monkeypatch.setattr(engine_derivatives, "covers", lambda model, F_app_B: 0)
+    for module in (engine_derivatives, batch_kernels):  # (the plant's choice, the batch's)
+        monkeypatch.setattr(module, "covers", lambda model, F_app_B: 0)
     swept = batched.CalcInverseDynamicsDerivatives(*as_object)
     assert len(calls) == 1
     for a, b, c in zip(recursive, interpreted, swept, strict=True):

@@ -9,7 +9,7 @@ int64). It returns the number of groups still being written by another thread (s
 0 unless ``mode`` is CALLER).
 
 Groups and threads. The batch is cut into groups of states: L = lane_width() states
-[L·g, L·g + L) for the entry points that compute in lanes, one for the derivatives. Every
+[L·g, L·g + L) (every entry point computes in lanes, or state by state in groups of L). Every
 thread of a call runs the entry point with a row of its own and the same ``flags`` (int64,
 zero to start, 2 + the number of groups long: the next group to hand out, the caller's scan,
 then each group's state: FREE, CLAIMED, STOLEN, COMMITTING, DONE; the codes are in
@@ -31,8 +31,12 @@ generalized forces, body forces indexed by body, actuation), then
   sizes.lane`` scalars): per group, the group's states' x go into the lane row and the stages
   run on lane views of it (kernels.lane_views), the parameters coming from the row's own
   workspace. Interpreted, the lanes are one wide (``lane_width()``);
-- for the derivatives, state by state, a _layout.DERIVATIVE_ROW (a derivative workspace and
-  one state's derivatives, written out when the state is committed).
+- for the derivatives, the same lanes (padded to 8 scalars), then L _layout.DERIVATIVE_ROWs
+  in lanes (a derivative workspace and the group's derivatives, written out when the group
+  is committed) and one plain DERIVATIVE_ROW: the models kernels.recursive_derivatives covers
+  go L states at a time; the others, and a forward dynamics group with an inertia that is
+  not positive definite, state by state in the row's own workspace and plain derivative
+  row, each state's results put into its lanes.
 
 :func:`batch_new_row` makes a row from a Context's workspace ``ws0`` (its parameter stage
 filled in, copied into the workspace and every lane of it); an entry point sets the inputs'
@@ -91,14 +95,19 @@ from mallard.multibody._kernels.engine import (
 from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
+    fresh_recursive_derivatives,
+    recursive_inverse_dynamics_derivatives,
+    solve_forward_dynamics_derivatives,
 )
 from mallard.multibody._kernels.kinematics import COLUMNS, LAYER_WB, POSES, calc_position_kinematics
 from mallard.multibody._kernels.lane_views import lane_array, lane_view, lane_width
 from mallard.multibody._kernels.lanes import transpose, vstore
 from mallard.multibody._kernels.pose import load_pose
+from mallard.multibody._kernels.recursive_derivatives import covers
 from mallard.multibody._kernels.views import (
     batch_row,
     derivative_row,
+    derivatives,
     lane_row,
     model,
     parameters,
@@ -116,7 +125,7 @@ from mallard.multibody._layout import (
 )
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
-_WS, _ROW, _LANE = SIZE["ws"], SIZE["row"], SIZE["lane"]
+_WS, _ROW, _LANE, _DROW = SIZE["ws"], SIZE["row"], SIZE["lane"], SIZE["drow"]
 
 
 # ---- groups and threads -------------------------------------------------------------------------
@@ -576,7 +585,7 @@ def batch_point_jacobian(mi, mf, Q, k, X_BF, P, row, flags, mode, J, status):
     return _finish(flags, mode)
 
 
-# ---- derivatives: state by state --------------------------------------------------------------
+# ---- derivatives: in lanes --------------------------------------------------------------------
 @jitable
 def _load_state(model, Q, V, i, x):
     """x = [Q[i]; V[i]] (v = 0 if V has no rows)."""
@@ -601,20 +610,80 @@ def _load_inputs(TAU, U, i, tau_in, u):
 
 
 @jitable
-def _store_state(D, A, i, code):
-    """A[i] = D (a matrix), or NaN if the state has a code."""
-    for a in range(D.shape[0]):
-        for b in range(D.shape[1]):
-            A[i, a, b] = D[a, b] if code == 0 else np.nan
-
-
-@jitable
 def _begin_derivatives(mi, row):
     """(r, d): the BatchRow views of ``row``, every input section zero, and the
-    DerivativeRow views past it."""
+    DerivativeRow views past it (a single-state row, kernels.single)."""
     r = batch_row(mi, row)
     _clear_inputs(r, 0.0 * row[0])
     return r, derivative_row(mi, _past_row(mi, row))
+
+
+@jitable(inline=True)
+def _derivative_rows(mi, row):
+    """(d, dL): the DerivativeRow views of a derivatives entry point's row and the lane views
+    of its derivative lanes. Such a row is a batch row, its lanes (as :func:`_lane_array_of`'s,
+    padded to 8 scalars), lane_width() derivative rows in lanes, then one derivative row."""
+    width, size = lane_width(), mi[_DROW]
+    past = _past_row(mi, row)
+    start = -(-width * mi[_LANE] // 8) * 8
+    plain = start + width * size
+    if past.shape[0] < plain + size:
+        raise ValueError("batched kernels: a row is too short for its derivative rows")
+    lanes = lane_view(reshaped(past[start:plain], (size, width)))
+    return derivative_row(mi, past[plain : plain + size]), derivative_row(mi, lanes)
+
+
+@jitable
+def _to_lane(D, lanes, lane):
+    """Lane ``lane`` of ``lanes`` (m × n × L) = the matrix D."""
+    for a in range(D.shape[0]):
+        for b in range(D.shape[1]):
+            lanes[a, b, lane] = D[a, b]
+
+
+@jitable
+def _inverse_derivatives_by_state(mi, mf, Q, V, VDOT, row, first, count, codes, D_dq, D_dv, D_M):
+    """The states of a group without a code (``codes``), one by one, in ``row``'s own
+    workspace and derivative row (kernels.engine_derivatives, any model), their
+    dtau_dq, dtau_dv and M into their lanes of D_dq, D_dv, D_M."""
+    m = model(mi, mf)
+    r = batch_row(mi, row)
+    d = _derivative_rows(mi, row)[0]
+    M_i = workspace(mi, r.ws).M
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            i = first + lane
+            _load_state(m, Q, V, i, r.x)
+            drive_inverse_dynamics_derivatives(
+                mi, mf, r.x, r.ws, _ALL, VDOT[i], r.F_B, d.dws, d.d_dq, d.d_dv
+            )
+            _to_lane(d.d_dq, D_dq, lane)
+            _to_lane(d.d_dv, D_dv, lane)
+            _to_lane(M_i, D_M, lane)
+
+
+@jitable
+def _forward_derivatives_by_state(
+    mi, mf, Q, V, TAU, U, row, first, count, codes, D_dq, D_dv, D_dtau
+):
+    """As :func:`_inverse_derivatives_by_state`, for the forward dynamics' derivatives
+    (codes[l] set for the states whose articulated inertia is not positive definite)."""
+    m = model(mi, mf)
+    r = batch_row(mi, row)
+    d = _derivative_rows(mi, row)[0]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            i = first + lane
+            _load_state(m, Q, V, i, r.x)
+            _load_inputs(TAU, U, i, r.tau, r.u)
+            k = drive_forward_dynamics_derivatives(
+                mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, d.d_dq, d.d_dv, d.d_dvdot
+            )
+            if k >= 0:
+                codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
+            _to_lane(d.d_dq, D_dq, lane)
+            _to_lane(d.d_dv, D_dv, lane)
+            _to_lane(d.d_dvdot, D_dtau, lane)
 
 
 @batched
@@ -622,23 +691,36 @@ def batch_inverse_dynamics_derivatives(
     mi, mf, Q, V, VDOT, row, flags, mode, dtau_dq, dtau_dv, M, status
 ):
     """dtau_dq[i] (nv × nq), dtau_dv[i] (nv × nv) and M[i] (= ∂τ/∂v̇) of batch_inverse_dynamics'
-    tau (gravity and joint damping) at (Q[i], V[i], VDOT[i])."""
+    tau (gravity and joint damping) at (Q[i], V[i], VDOT[i]). L states at a time, in lanes
+    (kernels.recursive_derivatives), for the models it covers; the others state by state (the
+    tangent sweeps)."""
     m = model(mi, mf)
-    r, d = _begin_derivatives(mi, row)
-    M_i, none = workspace(mi, r.ws).M, Q[0:0]
+    r, rL, lanes = _begin_lanes(mi, row)
+    dL = _derivative_rows(mi, row)[1]
+    params, work, deriv = parameters(mi, r.ws), workspace(mi, rL.ws), derivatives(mi, dL.dws)
+    xL, vdot, codes, none = rL.x, lanes.vdot, lane_array(lanes.code)[0], Q[0:0]
+    D_dq, D_dv, D_M = lane_array(dL.d_dq), lane_array(dL.d_dv), lane_array(work.M)
+    in_lanes = covers(m, r.F_B[0:0]) != 0
+    size, width = Q.shape[0], lane_width()
     g = next_group(flags, mode)
     while g >= 0:
-        code = _state_code(m, g, Q, V, VDOT, none, d.code)
-        if code == 0:
-            _load_state(m, Q, V, g, r.x)
-            drive_inverse_dynamics_derivatives(
-                mi, mf, r.x, r.ws, _ALL, VDOT[g], r.F_B, d.dws, d.d_dq, d.d_dv
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, V, VDOT, none)
+        if good >= 0 and in_lanes:
+            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
+            _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
+            _load_lanes(VDOT, first, count, codes, good, lane_array(vdot), False)
+            fresh_recursive_derivatives(m, xL, params, work, deriv, vdot, dL.d_dq, dL.d_dv)
+        elif good >= 0:
+            _inverse_derivatives_by_state(
+                mi, mf, Q, V, VDOT, row, first, count, codes, D_dq, D_dv, D_M
             )
         if begin_commit(flags, g, mode):
-            _store_state(d.d_dq, dtau_dq, g, code)
-            _store_state(d.d_dv, dtau_dv, g, code)
-            _store_state(M_i, M, g, code)
-            status[g] = code
+            _store_lane_matrix(D_dq, dtau_dq, first, count, codes)
+            _store_lane_matrix(D_dv, dtau_dv, first, count, codes)
+            _store_lane_matrix(D_M, M, first, count, codes)
+            _store_status(codes, status, first, count)
             end_commit(flags, g, mode)
         g = next_group(flags, mode)
     return _finish(flags, mode)
@@ -650,25 +732,46 @@ def batch_forward_dynamics_derivatives(
 ):
     """dvdot_dq[i], dvdot_dv[i] and dvdot_dtau[i] of batch_forward_dynamics' v̇ at (Q[i], V[i])
     with TAU[i] and U[i] (see kernels.engine_derivatives.drive_forward_dynamics_derivatives).
-    TAU and U may have no rows (zero)."""
+    TAU and U may have no rows (zero). L states at a time, in lanes, for the models
+    kernels.recursive_derivatives covers; the others, and a group in which an articulated
+    inertia or M is not positive definite, state by state."""
     m = model(mi, mf)
-    r, d = _begin_derivatives(mi, row)
+    r, rL, lanes = _begin_lanes(mi, row)
+    d, dL = _derivative_rows(mi, row)
+    params, work, deriv = parameters(mi, r.ws), workspace(mi, rL.ws), derivatives(mi, dL.dws)
+    free = derivatives(mi, d.dws).free
+    xL, tau_L, u_L, F_BL = rL.x, rL.tau, rL.u, rL.F_B
+    codes = lane_array(lanes.code)[0]
+    D_dq, D_dv, D_dtau = lane_array(dL.d_dq), lane_array(dL.d_dv), lane_array(dL.d_dvdot)
+    in_lanes = covers(m, r.F_B[0:0]) != 0
+    size, width = Q.shape[0], lane_width()
     g = next_group(flags, mode)
     while g >= 0:
-        code = _state_code(m, g, Q, V, TAU, U, d.code)
-        if code == 0:
-            _load_state(m, Q, V, g, r.x)
-            _load_inputs(TAU, U, g, r.tau, r.u)
-            k = drive_forward_dynamics_derivatives(
-                mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, d.d_dq, d.d_dv, d.d_dvdot
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, V, TAU, U)
+        done = False
+        if good >= 0 and in_lanes:
+            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
+            _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
+            _load_lanes(TAU, first, count, codes, good, lane_array(tau_L), False)
+            _load_lanes(U, first, count, codes, good, lane_array(u_L), False)
+            if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
+                recursive_inverse_dynamics_derivatives(
+                    m, xL, params, work, deriv, work.vdot, dL.d_dq, dL.d_dv
+                )
+                done = solve_forward_dynamics_derivatives(
+                    m, params, work, deriv.L, free, dL.d_dq, dL.d_dv, dL.d_dvdot
+                )
+        if good >= 0 and not done:
+            _forward_derivatives_by_state(
+                mi, mf, Q, V, TAU, U, row, first, count, codes, D_dq, D_dv, D_dtau
             )
-            if k >= 0:
-                code = NOT_POSITIVE_DEFINITE + KINDS * k
         if begin_commit(flags, g, mode):
-            _store_state(d.d_dq, dvdot_dq, g, code)
-            _store_state(d.d_dv, dvdot_dv, g, code)
-            _store_state(d.d_dvdot, dvdot_dtau, g, code)
-            status[g] = code
+            _store_lane_matrix(D_dq, dvdot_dq, first, count, codes)
+            _store_lane_matrix(D_dv, dvdot_dv, first, count, codes)
+            _store_lane_matrix(D_dtau, dvdot_dtau, first, count, codes)
+            _store_status(codes, status, first, count)
             end_commit(flags, g, mode)
         g = next_group(flags, mode)
     return _finish(flags, mode)

@@ -5,13 +5,15 @@ LU with partial pivoting. In place, no allocation.
 """
 
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels.lanes import positive
 
 
 @jitable
 def cholesky_factor(M, free, L):
     """L·Lᵀ = M restricted to the dofs with ``free`` nonzero (the others' rows and columns of M
     replaced by those of the identity), M symmetric positive definite (its lower triangle is
-    read). Returns False if it is not positive definite. Row by row (each entry's sum in the
+    read; M and L may be lane views, ``free`` not). Returns False if it is not positive
+    definite (of lanes: in some lane). Row by row (each entry's sum in the
     same order as column by column)."""
     nv = M.shape[0]
     for i in range(nv):
@@ -25,7 +27,7 @@ def cholesky_factor(M, free, L):
             for k in range(j):
                 s -= L[i, k] * L[j, k]
             if i == j:
-                if not s > 0.0:
+                if not positive(s):  # (of lanes: every lane)
                     return False
                 L[i, i] = s**0.5
             else:

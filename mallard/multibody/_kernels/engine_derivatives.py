@@ -8,12 +8,21 @@ from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
 from mallard.multibody._kernels.derivatives import calc_inverse_dynamics_derivatives
-from mallard.multibody._kernels.dynamics import calc_inverse_dynamics, calc_mass_matrix
+from mallard.multibody._kernels.dynamics import (
+    calc_body_inertias,
+    calc_inverse_dynamics,
+    calc_mass_matrix,
+)
 from mallard.multibody._kernels.engine import (
     _gather_body_forces,
     add_gravity_forces,
     forward_dynamics,
     run_stages,
+)
+from mallard.multibody._kernels.kinematics import (
+    COLUMNS,
+    calc_position_kinematics,
+    calc_velocity_kinematics,
 )
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
 from mallard.multibody._kernels.recursive_derivatives import (
@@ -25,6 +34,28 @@ from mallard.multibody._layout import JTYPE, V_START
 
 
 @jitable(inline=True)
+def recursive_inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, dtau_dq, dtau_dv):
+    """:func:`inverse_dynamics_derivatives` without applied body forces for a model that
+    kernels.recursive_derivatives ``covers``: its recursions, then work.M. ``work``, ``deriv``,
+    x, v̇ and the outputs may be lane views (kernels.batch computes L states at once)."""
+    nq, nv = model.nq, model.nv
+    calc_recursive_derivatives(model, params, work, deriv, x[nq : nq + nv], vdot, dtau_dq, dtau_dv)
+    calc_mass_matrix(model, params, work, work.M)
+
+
+@jitable(inline=True)
+def fresh_recursive_derivatives(model, x, params, work, deriv, vdot, dtau_dq, dtau_dv):
+    """:func:`recursive_inverse_dynamics_derivatives` with the stages it reads computed first
+    (X_WB and H_PB_W, V_WB, the inertias; not X_WF, X_WM nor the acceleration bias): for a
+    workspace without cached stages (kernels.single, kernels.batch; lane views there)."""
+    nq, nv = model.nq, model.nv
+    calc_position_kinematics(model, params, work, x[0:nq], COLUMNS, 0)
+    calc_velocity_kinematics(model, work, x[nq : nq + nv])
+    calc_body_inertias(model, params, work)
+    recursive_inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, dtau_dq, dtau_dv)
+
+
+@jitable(inline=True)
 def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, dtau_dq, dtau_dv):
     """dtau_dq, dtau_dv of τ = M·v̇ + C·v − tau_g(q) + D·v − Σ_B J_Bᵀ·F_app_B[B] (F_app_B
     indexed by body, held fixed at Bo in W; gravity on the model instances where it is
@@ -33,7 +64,9 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
     nq, nv = model.nq, model.nv
     q, v = x[0:nq], x[nq : nq + nv]
     if covers(model, F_app_B) != 0:
-        calc_recursive_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv)
+        recursive_inverse_dynamics_derivatives(
+            model, x, params, work, deriv, vdot, dtau_dq, dtau_dv
+        )
     else:
         F_app, tau_app = deriv.F_app, deriv.tau_app
         _gather_body_forces(model, F_app_B, F_app)
@@ -45,7 +78,7 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
             model, work, work.V_WB, work.A_bias, vdot, F_app, tau_app, A_WB, F, tau
         )
         calc_inverse_dynamics_derivatives(model, params, work, deriv, q, v, vdot, dtau_dq, dtau_dv)
-    calc_mass_matrix(model, params, work, work.M)
+        calc_mass_matrix(model, params, work, work.M)
 
 
 @entry_point
@@ -76,22 +109,36 @@ def drive_forward_dynamics_derivatives(
         return status
     deriv = derivatives(mi, dws)
     inverse_dynamics_derivatives(m, x, params, work, deriv, work.vdot, F_in_B, dvdot_dq, dvdot_dv)
-    nv, tree, locked = m.nv, m.tree, params.locked
-    free = deriv.free
+    solve_forward_dynamics_derivatives(
+        m, params, work, deriv.L, deriv.free, dvdot_dq, dvdot_dv, dvdot_dtau
+    )
+    return -1
+
+
+@jitable
+def solve_forward_dynamics_derivatives(
+    model, params, work, L, free, dvdot_dq, dvdot_dv, dvdot_dtau
+):
+    """dvdot_dq = −M⁻¹·dvdot_dq, dvdot_dv = −M⁻¹·dvdot_dv (given ∂τ/∂q, ∂τ/∂v) and dvdot_dtau
+    = M⁻¹ by one Cholesky factorization L of work.M restricted to the dofs not locked
+    (``free``: 1, else 0; rows, and dvdot_dtau's columns, of locked dofs zero). ``free`` is
+    a plain array; ``work``, L and the outputs may be lane views. Returns whether M is
+    positive definite (in every lane)."""
+    nv, tree, locked = model.nv, model.tree, params.locked
     for i in range(nv):
         free[i] = 1.0
-    for k in range(1, m.n):
+    for k in range(1, model.n):
         if locked[k] != 0:
             for c in range(tree[k, V_START], tree[k, V_START] + NUM_VELOCITIES[tree[k, JTYPE]]):
                 free[c] = 0.0
-    z = 0.0 * ws[0]
+    z = 0.0 * work.m_W[0]  # (of the state's type: a lane value in lanes)
     for i in range(nv):
         for j in range(nv):
             dvdot_dtau[i, j] = z
         dvdot_dtau[i, i] = 1.0 + z
-    L = deriv.L
-    cholesky_factor(work.M, free, L)
+    if not cholesky_factor(work.M, free, L):
+        return False
     cholesky_solve(L, free, dvdot_dq, -1.0)
     cholesky_solve(L, free, dvdot_dv, -1.0)
     cholesky_solve(L, free, dvdot_dtau, 1.0)
-    return -1
+    return True

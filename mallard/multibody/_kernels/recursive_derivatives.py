@@ -21,7 +21,9 @@ S_j × (a_k − a_λ) − u_j × (v_k − v_λ), and the rigid part S_j ×* F_i 
 
 The sections of the derivative workspace ``deriv`` (kernels.derivatives) are reused as
 scratch: per mobod K[:, 0:10] C (m, h, Ī as xx yy zz xy xz yz), K[:, 10:16] â, dA and dp_B Ċ
-(İ, ḣ), dV P, dF α, F_app β; per dof HJ[:, 0:6] S, HJ[:, 6:12] u, dH w.
+(İ, ḣ), dV P, dF α, F_app β; per dof HJ[:, 0:6] S, HJ[:, 6:12] u, dH w. No branch depends on
+the state, so ``work`` and ``deriv`` may be lane views (kernels.lane_views: L states at once,
+kernels.batch).
 """
 
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, WELD
@@ -110,9 +112,8 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
     )  # fmt: skip
     F, K, Idot, hdot, P = deriv.F, deriv.K, deriv.dA, deriv.dp_B, deriv.dV
     SU, Wj, alpha, beta = deriv.HJ, deriv.dH, deriv.dF, deriv.F_app
-    active = deriv.active
     n = tree.shape[0]
-    z = 0.0 * g[0]
+    z = 0.0 * m_W[0]  # (of the state's type: a lane value in lanes)
     zero = (z, z, z)
     a_g = zero
     if n > 1 and model.gravity_mask[1] != 0:
@@ -211,7 +212,24 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
             dtau_dq[i, c] = z
         for c in range(dtau_dv.shape[1]):
             dtau_dv[i, c] = z
-    # Column j: the rows of j's subtree, then of its ancestors.
+    # Row k and the columns of k and its ancestors j (k in j's subtree).
+    for k in range(1, n):
+        if NUM_VELOCITIES[tree[k, JTYPE]] != 1:
+            continue
+        c = tree[k, V_START]
+        a_n, a_f = row3(alpha, k, 0), row3(alpha, k, 3)
+        b_n, b_f = row3(beta, k, 0), row3(beta, k, 3)
+        j = k
+        while j > 0:
+            if NUM_VELOCITIES[tree[j, JTYPE]] == 1:
+                cj, qj = tree[j, V_START], tree[j, Q_START]
+                Sw, Sv = row3(SU, cj, 0), row3(SU, cj, 3)
+                uw, uv = row3(SU, cj, 6), row3(SU, cj, 9)
+                ww, wv = row3(Wj, cj, 0), row3(Wj, cj, 3)
+                dtau_dq[c, qj] = _dot6(a_n, a_f, ww, wv) - _dot6(b_n, b_f, uw, uv)
+                dtau_dv[c, cj] = _dot6(b_n, b_f, Sw, Sv) - 2.0 * _dot6(a_n, a_f, uw, uv)
+            j = tree[j, PARENT]
+    # Column j: the rows of its ancestors.
     for j in range(1, n):
         if NUM_VELOCITIES[tree[j, JTYPE]] != 1:
             continue
@@ -219,18 +237,6 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
         Sw, Sv = row3(SU, cj, 0), row3(SU, cj, 3)
         uw, uv = row3(SU, cj, 6), row3(SU, cj, 9)
         ww, wv = row3(Wj, cj, 0), row3(Wj, cj, 3)
-        for k in range(j, n):
-            parent = tree[k, PARENT]
-            if k != j and (parent < j or active[parent] == 0):
-                active[k] = 0
-                continue
-            active[k] = 1
-            if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
-                c = tree[k, V_START]
-                a_n, a_f = row3(alpha, k, 0), row3(alpha, k, 3)
-                b_n, b_f = row3(beta, k, 0), row3(beta, k, 3)
-                dtau_dq[c, qj] = _dot6(a_n, a_f, ww, wv) - _dot6(b_n, b_f, uw, uv)
-                dtau_dv[c, cj] = _dot6(b_n, b_f, Sw, Sv) - 2.0 * _dot6(a_n, a_f, uw, uv)
         i = tree[j, PARENT]
         if i <= 0:
             continue

@@ -44,9 +44,18 @@ from mallard.multibody._kernels.engine import (
 from mallard.multibody._kernels.engine_derivatives import (
     drive_forward_dynamics_derivatives,
     drive_inverse_dynamics_derivatives,
+    fresh_recursive_derivatives,
 )
 from mallard.multibody._kernels.kinematics import COLUMNS, LAYER_WB, POSES, calc_position_kinematics
-from mallard.multibody._kernels.views import batch_row, derivative_row, model, parameters, workspace
+from mallard.multibody._kernels.recursive_derivatives import covers
+from mallard.multibody._kernels.views import (
+    batch_row,
+    derivative_row,
+    derivatives,
+    model,
+    parameters,
+    workspace,
+)
 from mallard.multibody._layout import (
     BIAS,
     BODY,
@@ -292,10 +301,17 @@ def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_d
         return _state_code(m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), empty, d.code)
     _load(q, r.x, 0)
     _load(v, r.x, nq)
-    drive_inverse_dynamics_derivatives(
-        mi, mf, r.x, r.ws, _ALL, vdot, r.F_B, d.dws, dtau_dq, dtau_dv
-    )
-    _store(workspace(mi, r.ws).M, M)
+    work = workspace(mi, r.ws)
+    if covers(m, r.F_B[0:0]) != 0:
+        deriv = derivatives(mi, d.dws)
+        fresh_recursive_derivatives(
+            m, r.x, parameters(mi, r.ws), work, deriv, vdot, dtau_dq, dtau_dv
+        )
+    else:
+        drive_inverse_dynamics_derivatives(
+            mi, mf, r.x, r.ws, _ALL, vdot, r.F_B, d.dws, dtau_dq, dtau_dv
+        )
+    _store(work.M, M)
     return 0
 
 

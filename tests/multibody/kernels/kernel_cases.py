@@ -183,9 +183,11 @@ def _contact_pairs(rng):
 class Sample:
     """A plant with revolute, prismatic, ball, universal, reversed and free joints (one
     actuated with a rotor inertia, one damped) at a random state: its flat model (mi, mf,
-    sizes), x, and a Context's workspace ws (parameters set, no stage computed)."""
+    sizes), x, and a Context's workspace ws (parameters set, no stage computed). ``covered``:
+    revolute and prismatic joints instead of the ball and universal ones, the free body
+    welded (a model kernels.recursive_derivatives covers)."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, covered=False):
         from mallard.math import RigidTransform, RollPitchYaw
         from mallard.multibody.plant import MultibodyPlant
         from mallard.multibody.tree import (
@@ -195,6 +197,7 @@ class Sample:
             RevoluteJoint,
             SpatialInertia,
             UniversalJoint,
+            WeldJoint,
         )
 
         plant = MultibodyPlant(0.0)
@@ -215,11 +218,19 @@ class Sample:
         plant.AddJoint(
             PrismaticJoint("j1", frame(bodies[0], "p1"), frame(bodies[1], "c1"), [1, 0, 0])
         )
-        plant.AddJoint(BallRpyJoint("j2", frame(bodies[1], "p2"), frame(bodies[2], "c2")))
-        plant.AddJoint(UniversalJoint("j3", frame(bodies[2], "p3"), frame(bodies[3], "c3")))
+        p2, c2 = frame(bodies[1], "p2"), frame(bodies[2], "c2")
+        p3, c3 = frame(bodies[2], "p3"), frame(bodies[3], "c3")
+        if covered:
+            plant.AddJoint(RevoluteJoint("j2", p2, c2, [0, 0, 1]))
+            plant.AddJoint(PrismaticJoint("j3", p3, c3, [0, 1, 0]))
+            X_WB5 = RigidTransform(RollPitchYaw(0.1, 0.2, 0.3), [0.5, 0.0, 0.2])
+            plant.AddJoint(WeldJoint("j5", plant.world_frame(), bodies[5].body_frame(), X_WB5))
+        else:
+            plant.AddJoint(BallRpyJoint("j2", p2, c2))
+            plant.AddJoint(UniversalJoint("j3", p3, c3))
         plant.AddJoint(
             RevoluteJoint("j4", frame(bodies[4], "c4"), frame(bodies[3], "p4"), [1, 0, 0])
-        )  # reversed: b4 hangs from b3; b5 is free
+        )  # reversed: b4 hangs from b3; b5 is free (or welded)
         plant.AddJointActuator("a0", j0).set_default_rotor_inertia(0.2)
         plant.Finalize()
         context = plant.CreateDefaultContext()
@@ -347,24 +358,30 @@ class ByMode:
         self.compiled, self.interpreted = compiled, interpreted
 
 
-def _batch_row(s, lanes, extra=0):
+def _batch_row(s, lanes, extra=0, derivatives=False):
     """A new row of the batched kernels, for each mode (kernels.batch.batch_new_row), with
-    ``extra`` slots past it."""
+    ``extra`` slots past it; ``lanes``: with lanes, else a derivative row (kernels.single);
+    ``derivatives``: with lanes, derivative rows in lanes and one more (kernels.batch's
+    derivatives)."""
     from mallard._compiled import kernels
 
     rows = []
     for dtype, width in ((np.float64, LANES), (object, 1)):
         size = s.sizes.row + (width * s.sizes.lane if lanes else s.sizes.drow)
+        if derivatives:
+            size = s.sizes.row + -(-width * s.sizes.lane // 8) * 8 + (width + 1) * s.sizes.drow
         row = np.zeros(size + extra, dtype=dtype)
         kernels(dtype).batch_new_row(s.mi, s.ws.astype(dtype), row[:size], lanes)
         rows.append(row)
     return ByMode(*rows)
 
 
-def _flags(size, lanes):
-    """A call's ``flags`` (kernels.batch) for ``size`` states, for each mode."""
-    groups = -(-size // LANES) if lanes else size
-    return ByMode(np.zeros(2 + groups, dtype=np.int64), np.zeros(2 + size, dtype=np.int64))
+def _flags(size):
+    """A call's ``flags`` (kernels.batch) for ``size`` states, for each mode (groups of L
+    states compiled, of one interpreted)."""
+    return ByMode(
+        np.zeros(2 + -(-size // LANES), dtype=np.int64), np.zeros(2 + size, dtype=np.int64)
+    )
 
 
 def _batch(name):
@@ -373,13 +390,13 @@ def _batch(name):
     from mallard.multibody._batch_codes import ALONE
 
     def case(rng):
-        s = Sample(rng)
+        derivatives = "derivatives" in name  # (a model in lanes: kernels.recursive_derivatives)
+        s = Sample(rng, covered=derivatives)
         nq, nv, nu, n = s.sizes.nq, s.sizes.nv, s.sizes.nu, s.sizes.n
         Q, V = s.batch()
         size = Q.shape[0]
         status = np.zeros(size, dtype=np.int64)
-        lanes = "derivatives" not in name
-        tail = (_batch_row(s, lanes), _flags(size, lanes), ALONE)
+        tail = (_batch_row(s, True, derivatives=derivatives), _flags(size), ALONE)
         if name == "batch_body_poses":
             return (s.mi, s.mf, Q) + tail + (np.zeros((size, n, 4, 4)), status)
         if name == "batch_mass_matrix":
@@ -461,7 +478,7 @@ def _rollout(rng):
         0,
     )
     found = sum(a.size for a in found_arrays(0, 0, 0, 0, 0, s.sizes.nv))  # (the row's scratch)
-    tail = (_batch_row(s, True, found), _flags(size, True), ALONE)
+    tail = (_batch_row(s, True, found), _flags(size), ALONE)
     return (s.mi, s.mf) + inputs + tail + (np.zeros((size, steps, nx)), np.zeros(size, np.int64))
 
 
