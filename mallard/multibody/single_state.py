@@ -158,7 +158,7 @@ class SingleStatePlant:
 
     def _outs(self, out, shapes, method):
         """The outputs of a derivatives method from ``out``, a tuple (or list) of arrays each
-        as :meth:`_out` takes them, when :func:`_writable` does not take them all."""
+        as :meth:`_out` takes them (the methods' inline tests failed)."""
         count = len(shapes)
         if not (isinstance(out, tuple | list) and len(out) == count):
             raise ValueError(f"SingleStatePlant.{method}(): out must be a tuple of {count} arrays")
@@ -417,9 +417,21 @@ class SingleStatePlant:
         elif not (
             type(out) is tuple
             and len(out) == 3
-            and _writable(out[0], shapes[0])
-            and _writable(out[1], shapes[1])
-            and _writable(out[2], shapes[2])
+            and type(a := out[0]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[0]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
+            and type(a := out[1]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[1]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
+            and type(a := out[2]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[2]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
         ):
             outs = self._outs(out, shapes, method)
         else:
@@ -442,10 +454,26 @@ class SingleStatePlant:
         elif not (
             type(out) is tuple
             and len(out) == 4
-            and _writable(out[0], shapes[0])
-            and _writable(out[1], shapes[1])
-            and _writable(out[2], shapes[2])
-            and _writable(out[3], shapes[3])
+            and type(a := out[0]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[0]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
+            and type(a := out[1]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[1]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
+            and type(a := out[2]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[2]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
+            and type(a := out[3]) is _ndarray
+            and a.dtype is _F64
+            and a.shape == shapes[3]
+            and (flags := a.flags).c_contiguous
+            and flags.writeable
         ):
             outs = self._outs(out, shapes, method)
         else:
@@ -457,18 +485,6 @@ class SingleStatePlant:
         if code:
             self._raise(method, code, inputs, ("q", "v", "tau_applied", "actuation"))
         return outs
-
-
-def _writable(a, shape):
-    """Whether ``a`` is an output the kernels write as it is: a float64, C-contiguous, writable
-    ndarray of ``shape`` (the derivatives' test of each of their outputs)."""
-    return (
-        type(a) is _ndarray
-        and a.dtype is _F64
-        and a.shape == shape
-        and (flags := a.flags).c_contiguous
-        and flags.writeable
-    )
 
 
 #: SingleStatePlant's bound kernels: attribute → entry point (kernels.single). The
