@@ -173,8 +173,8 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            if inertial is not None:
-                M_BBo_B = self.parse_inertial(inertial)
+            if inertial is not None:  # (AddRigidBody copies it: a model added again shares it)
+                M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
             else:
                 M_BBo_B = SpatialInertia.Zero()
             body = self.bodies[name] = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
@@ -296,8 +296,10 @@ class _UrdfParser:
             return
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
-        origin = node.find("origin")
-        X_PB = origin_to_transform(origin) if origin is not None else RigidTransform()
+        origin = node.find("origin")  # (FixedOffsetFrame copies X_PB)
+        X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
+            RigidTransform()
+        )  # fmt: skip
         axis_node = node.find("axis")
         if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
             x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
