@@ -31,9 +31,10 @@ def _scoped_frame(plant, full_name):
     namespace, element = split(full_name)
     if namespace:
         if plant.HasModelInstanceNamed(namespace):
-            instance = plant.GetModelInstanceByName(namespace)
-            if plant.HasFrameNamed(element, instance):
-                return plant.GetFrameByName(element, instance)
+            try:  # (the common case: the frame is there)
+                return plant.GetFrameByName(element, plant.GetModelInstanceByName(namespace))
+            except RuntimeError:  # (no such frame)
+                pass
         return None
     if plant.HasFrameNamed(element):
         return plant.GetFrameByName(element)
