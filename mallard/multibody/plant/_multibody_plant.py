@@ -455,20 +455,20 @@ class MultibodyPlant(
         """C++'s AddJoint<JointType>(name, parent, X_PF, child, X_BM, ...). Nothing is added
         unless the joint can be."""
         self._throw_if_finalized("AddJoint")
-        frames, new_frames = [], []
-        for body, X, suffix in ((parent, X_PF, "parent"), (child, X_BM, "child")):
+        for body, suffix in ((parent, "parent"), (child, "child")):
             if not isinstance(body, RigidBody):
                 raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
-            if X is None:
-                frames.append(body.body_frame())
-            else:  # Both frames go in the joint's (the child's) model instance, as in Drake.
-                frame = FixedOffsetFrame(
-                    f"{name}_{suffix}", body.body_frame(), X, child.model_instance()
-                )
-                self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
-                frames.append(frame)
+        # Both frames go in the joint's (the child's) model instance, as in Drake.
+        instance, names = child._model_instance, self._names
+        frames, new_frames = [parent._body_frame, child._body_frame], []
+        for k, (X, suffix) in enumerate(((X_PF, "parent"), (X_BM, "child"))):
+            if X is not None:
+                frame = frames[k] = FixedOffsetFrame(f"{name}_{suffix}", frames[k], X, instance)
+                if (instance._value, frame._name) in names["Frame"]:
+                    self._check_name_free("Frame", "frame", instance, frame._name)
                 new_frames.append(frame)
-        self._check_name_free("Joint", "joint", frames[1].model_instance(), name)
+        if (instance._value, name) in names["Joint"]:
+            self._check_name_free("Joint", "joint", instance, name)
         joint = joint_type(name, frames[0], frames[1], *args, **kwargs)
         for frame in new_frames:
             self.AddFrame(frame)
