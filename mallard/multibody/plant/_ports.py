@@ -14,6 +14,7 @@ _contact).
 
 import logging
 import math
+import threading
 
 import numpy as np
 
@@ -37,6 +38,8 @@ def _has_nan(a):
 def _list_value():
     return AbstractValue.Make([])
 
+
+_DECLARING = threading.RLock()
 
 #: What PortsMixin._declare_ports sets (and the systems framework's port lists): a request
 #: for any of them after Finalize() declares the ports.
@@ -86,11 +89,14 @@ class PortsMixin:
 
     def __getattr__(self, name):
         # (Called only for an attribute the instance and its class lack: the deferred ports.)
-        if name in _DEFERRED_PORT_ATTRIBUTES and "_ports_before_finalize" in self.__dict__:
-            inputs, outputs, names = self.__dict__.pop("_ports_before_finalize")
-            self._input_ports, self._output_ports, self._port_names = inputs, outputs, names
-            self._declare_ports()
-            return getattr(self, name)
+        if name in _DEFERRED_PORT_ATTRIBUTES:
+            with _DECLARING:  # (threads that request them at once: one declares them)
+                pending = self.__dict__.pop("_ports_before_finalize", None)
+                if pending is not None:
+                    self._input_ports, self._output_ports, self._port_names = pending
+                    self._declare_ports()
+            if name in self.__dict__:
+                return self.__dict__[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _declare_ports(self):

@@ -2,7 +2,9 @@
 their accessors and errors, and the values of the state, body-kinematics and actuation
 ports."""
 
+import concurrent.futures
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -124,6 +126,19 @@ def test_ports_after_finalize_whatever_requests_them_first(first_request):
     assert plant.get_state_output_port(MI(2)) is plant.GetOutputPort("m1_state")
     with pytest.raises(AttributeError, match="has no attribute '_no_such_thing'"):
         plant._no_such_thing  # noqa: B018 (the plant's __getattr__ finds only its ports)
+
+
+def test_ports_requested_first_by_several_threads_at_once():
+    plant = ports_model()
+    barrier = threading.Barrier(4)
+
+    def request():
+        barrier.wait()
+        return plant.get_state_output_port(MI(3)), plant.num_output_ports()
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: request(), range(4)))
+    assert all(r == (plant.GetOutputPort("m2_state"), len(OUTPUTS)) for r in results)
 
 
 def test_port_accessors():
