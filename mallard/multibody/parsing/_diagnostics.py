@@ -15,6 +15,7 @@ class Diagnostics:
 
     def __init__(self, strict=False):
         self.strict = strict
+        self.warnings = 0  # (how many were reported)
 
     @staticmethod
     def _where(element, file=None, line=None):
@@ -30,6 +31,7 @@ class Diagnostics:
 
     def warning(self, element, message, file=None, line=None):
         """Logs ``message`` at ``element`` as a warning (an error with strict parsing)."""
+        self.warnings += 1
         if self.strict:
             self.error(element, message, file, line)
         LOGGER.warning("%swarning: %s", self._where(element, file, line), message)

@@ -31,9 +31,10 @@ def _scoped_frame(plant, full_name):
     namespace, element = split(full_name)
     if namespace:
         if plant.HasModelInstanceNamed(namespace):
-            instance = plant.GetModelInstanceByName(namespace)
-            if plant.HasFrameNamed(element, instance):
-                return plant.GetFrameByName(element, instance)
+            try:  # (the common case: the frame is there)
+                return plant.GetFrameByName(element, plant.GetModelInstanceByName(namespace))
+            except RuntimeError:  # (no such frame)
+                pass
         return None
     if plant.HasFrameNamed(element):
         return plant.GetFrameByName(element)
@@ -65,6 +66,7 @@ class _Processor:
         self.infos = infos
         self.infos_of = {}  # int(model instance) -> [its ModelInstanceInfo]
         self.where = (None, None)
+        self.paths = {}  # URI -> its path (resolve)
 
     def error(self, message):
         self._error_at(self.where, message)
@@ -74,15 +76,24 @@ class _Processor:
         self.workspace.diagnostics.error(None, message, file=file, line=line)
 
     def resolve(self, uri):
-        return resolve_uri(
-            uri,
-            self.workspace.package_map,
-            "",
-            self.error,
-            lambda message: self.workspace.diagnostics.warning(
-                None, message, file=self.where[0], line=self.where[1]
-            ),
-        )
+        """The path of ``uri``, resolved once per call (directives add many copies of a
+        model) unless resolving it warned (then again, so that the warning is repeated)."""
+        path = self.paths.get(uri)
+        if path is None:
+            diagnostics = self.workspace.diagnostics
+            warnings = diagnostics.warnings
+            path = resolve_uri(
+                uri,
+                self.workspace.package_map,
+                "",
+                self.error,
+                lambda message: diagnostics.warning(
+                    None, message, file=self.where[0], line=self.where[1]
+                ),
+            )
+            if diagnostics.warnings == warnings:
+                self.paths[uri] = path
+        return path
 
     def frame(self, namespace, name):
         frame = _scoped_frame(self.plant, join(namespace, name))

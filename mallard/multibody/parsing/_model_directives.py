@@ -8,7 +8,9 @@ errors of processing it name them; YAML errors name file and line too. Needs PyY
 import dataclasses
 import functools
 import logging
+import math
 import os
+import re
 
 import numpy as np
 
@@ -135,6 +137,7 @@ _KINDS = {
     "add_collision_filter_group": AddCollisionFilterGroup,
     "add_directives": AddDirectives,
 }
+_KIND_NAMES = tuple(_KINDS)
 
 
 @dataclasses.dataclass
@@ -211,6 +214,12 @@ def _invalid(message):
 
 # ---- YAML --------------------------------------------------------------------------------------
 _STR = "tag:yaml.org,2002:str"
+_INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+# A plain decimal that PyYAML's constructors and float() read alike (no leading zero: YAML
+# 1.1 reads "017" as octal), and finite (at most 301 digits, an exponent of 2).
+_DECIMAL = re.compile(
+    r"[-+]?(?:(?:0|[1-9][0-9]{0,150})(?:\.[0-9]{0,150})?|\.[0-9]{1,150})(?:[eE][-+]?[0-9]{1,2})?"
+)
 
 
 @functools.cache
@@ -282,9 +291,8 @@ class _Reader:
             items = fields["directives"]
             if not isinstance(items, yaml.SequenceNode):
                 self.error(items, "`directives` must be a list")
+            # (each checked valid as it is read: see directive)
             result.directives = [self.directive(item) for item in items.value]
-        if not result.IsValid():
-            self.error(self.invalid_node or root, "the model directives are not valid (see log)")
         return result
 
     def mapping(self, node, what, names):
@@ -322,6 +330,11 @@ class _Reader:
 
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, f"Expected a {kind.__name__} for {what}, got a {self.describe(node)}")
+        if kind is float and _DECIMAL.fullmatch(node.value):  # (the common case)
+            if node.tag == _FLOAT:
+                return float(node.value)
+            if node.tag == _INT:  # (as PyYAML reads it: "-0" is 0)
+                return float(int(node.value))
         value = self.construct(node)
         if kind is str:
             if value is None:
@@ -330,7 +343,7 @@ class _Reader:
         if kind is float:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 self.error(node, f"Expected a number for {what}, got '{node.value}'")
-            if not np.isfinite(value):
+            if not math.isfinite(value):
                 self.error(node, f"{what} must be finite, got {node.value}")
             return float(value)
         raise AssertionError(kind)
@@ -393,18 +406,15 @@ class _Reader:
         )
 
     def directive(self, node):
-        fields = self.mapping(node, "ModelDirective", tuple(_KINDS))
+        fields = self.mapping(node, "ModelDirective", _KIND_NAMES)
         result = ModelDirective()
         for kind, value in fields.items():
             item = getattr(self, kind)(value)
             item._where = (self.file, value.start_mark.line + 1)
             setattr(result, kind, item)
         if not result.IsValid():
-            self.invalid_node = node
             self.error(node, "the model directive is not valid (see log)")
         return result
-
-    invalid_node = None
 
     def add_model(self, node):
         names = ("file", "name", "default_joint_positions", "default_free_body_pose")

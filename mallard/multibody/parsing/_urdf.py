@@ -173,8 +173,8 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            if inertial is not None:
-                M_BBo_B = self.parse_inertial(inertial)
+            if inertial is not None:  # (AddRigidBody copies it: a model added again shares it)
+                M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
             else:
                 M_BBo_B = SpatialInertia.Zero()
             body = self.bodies[name] = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
@@ -236,10 +236,9 @@ class _UrdfParser:
             links.append(child.get("link"))
         return name, joint_type, *links
 
-    def limits(self, node):
-        """(lower, upper, velocity, acceleration, effort) of the joint's ``<limit>``."""
+    def limits(self, limit):
+        """(lower, upper, velocity, acceleration, effort) of a joint's ``<limit>`` (or None)."""
         lower, upper, velocity, acceleration, effort = -math.inf, math.inf, *[math.inf] * 3
-        limit = node.find("limit")
         if limit is not None:
             lower = self.scalar(limit, "lower", lower)
             upper = self.scalar(limit, "upper", upper)
@@ -248,10 +247,10 @@ class _UrdfParser:
             effort = self.scalar(limit, "effort", effort)
         return lower, upper, velocity, acceleration, effort
 
-    def damping(self, node):
-        """The ``<dynamics damping>`` of a joint (friction and coulomb_window warn)."""
+    def damping(self, dynamics):
+        """The damping of a joint's ``<dynamics>`` (or None; friction and coulomb_window
+        warn)."""
         damping = 0.0
-        dynamics = node.find("dynamics")
         if dynamics is not None:
             damping = self.scalar(dynamics, "damping", 0.0)
             friction = self.scalar(dynamics, "friction")
@@ -289,16 +288,22 @@ class _UrdfParser:
     def parse_joint(self, node, effort_limits):
         if node.get("drake_ignore") == "true":
             return
-        warn_unsupported_element(self.diagnostics, node, "calibration")
-        warn_unsupported_element(self.diagnostics, node, "safety_controller")
+        first = {}  # tag -> the joint's first child of that tag (one pass: many are read)
+        for element in node.children:
+            first.setdefault(element.tag, element)
+        if "calibration" in first or "safety_controller" in first:
+            warn_unsupported_element(self.diagnostics, node, "calibration")
+            warn_unsupported_element(self.diagnostics, node, "safety_controller")
         name, joint_type, parent_name, child_name = self.joint_key_params(node)
         if "" in (name, joint_type, parent_name, child_name):
             return
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
-        origin = node.find("origin")
-        X_PB = origin_to_transform(origin) if origin is not None else RigidTransform()
-        axis_node = node.find("axis")
+        origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
+        X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
+            RigidTransform()
+        )  # fmt: skip
+        axis_node = first.get("axis")
         if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
             x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
             norm = math.sqrt(x * x + y * y + z * z)  # (np.linalg.norm's arithmetic)
@@ -311,8 +316,8 @@ class _UrdfParser:
         effort = math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
             self.require_custom(node, name, joint_type, False)
-            lower, upper, velocity, acceleration, effort = self.limits(node)
-            damping = self.damping(node)
+            lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
+            damping = self.damping(first.get("dynamics"))
             cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
             joint = self.add_joint(
                 cls, name, parent, X_PB, child, None, axis, lower, upper, damping
@@ -333,12 +338,12 @@ class _UrdfParser:
             )
         elif joint_type == "ball":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(node)
+            damping = self.damping(first.get("dynamics"))
             self.add_joint(BallRpyJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "planar":
             # Both <joint> and <drake:joint> spellings are accepted (Drake #18730).
             damping = np.zeros(3)
-            dynamics = node.find("dynamics")
+            dynamics = first.get("dynamics")
             if dynamics is not None:
                 value = parse_vector(dynamics, "damping", 3)
                 damping = damping if value is None else value
@@ -348,7 +353,7 @@ class _UrdfParser:
             self.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
         elif joint_type == "screw":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(node)
+            damping = self.damping(first.get("dynamics"))
             pitch_node = node.find("drake:screw_thread_pitch")
             if pitch_node is None:
                 self.error(node, "A screw joint is missing the <drake:screw_thread_pitch> tag.")
@@ -362,7 +367,7 @@ class _UrdfParser:
             self.add_joint(ScrewJoint, name, parent, X_PB, child, None, axis, pitch, damping)
         elif joint_type == "universal":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(node)
+            damping = self.damping(first.get("dynamics"))
             self.add_joint(UniversalJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "curvilinear":
             self.require_custom(node, name, joint_type, True)

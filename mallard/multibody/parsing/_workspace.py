@@ -53,6 +53,24 @@ class Workspace:
         #: order when the call fails), e.g. a gravity vector set by a model.
         self.undo = []
         self._documents = {}  # path -> root XmlElement (load_file's reuse)
+        #: Values a format parser read from the elements of reused documents, by element
+        #: (``memo``; None until a document is reused): a model added again reads them once.
+        self._values = None
+
+    def memo(self, node, read):
+        """``read(node)``; for an element of a reused document (see load_file), read once
+        per call: ``read`` must return a value its users copy, and one that warned is read
+        again (so that its warning is repeated, as Drake's parse of each copy repeats it)."""
+        values = self._values
+        if values is None:
+            return read(node)
+        value = values.get(node)
+        if value is None:
+            warnings = self.diagnostics.warnings
+            value = read(node)
+            if self.diagnostics.warnings == warnings:
+                values[node] = value
+        return value
 
     def load_xml(self, text, file):
         """The root XmlElement of ``text``; a located RuntimeError if it is not well-formed."""
@@ -68,6 +86,8 @@ class Workspace:
         that does not modify the document: URDF, SDFormat), the one this call loaded before
         from that path, if any (model directives add many copies of a model)."""
         if reuse and path in self._documents:
+            if self._values is None:
+                self._values = {}
             return self._documents[path]
         try:
             with open(path, "rb") as f:

@@ -151,7 +151,8 @@ def parse_xml(text, file):
     def data(text):
         element = current
         if element.text is None:
-            element.text = [text]
+            if not text.isspace():  # (leading whitespace is stripped: not kept)
+                element.text = [text]
         else:
             element.text.append(text)
 

@@ -184,7 +184,7 @@ class IntrospectionMixin:
 
     # ---- elements by name ----------------------------------------------------------------
     def _instances_with(self, kind, name):
-        return sorted(self._names[kind].instances.get(name, ()))
+        return self._names[kind].instances_of(name)
 
     def _lookup(self, kind, name, model_instance, method):
         """The element of ``kind`` named ``name`` (in ``model_instance`` if given)."""

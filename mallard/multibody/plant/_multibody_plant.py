@@ -61,8 +61,10 @@ _IDENTITY_TRANSFORM = RigidTransform()
 
 
 class _ElementNames(dict):
-    """(model instance, name) -> element of one kind, with ``instances``: name -> the set of
-    model instances that have an element of that name (lookups by name alone)."""
+    """(model instance, name) -> element of one kind, with ``instances``: name -> the model
+    instance (an int) that has an element of that name, or the set of them if several do
+    (lookups by name alone; ``instances_of``). (An int, not a one-element set: a set per
+    element would be a fifth of what a parse leaves for the garbage collector to scan.)"""
 
     def __init__(self):
         super().__init__()
@@ -70,25 +72,40 @@ class _ElementNames(dict):
 
     def __setitem__(self, key, element):
         dict.__setitem__(self, key, element)
-        instances = self.instances.get(key[1])
+        instance, name = key
+        instances = self.instances.get(name)
         if instances is None:
-            self.instances[key[1]] = {key[0]}
-        else:
-            instances.add(key[0])
+            self.instances[name] = instance
+        elif type(instances) is set:
+            instances.add(instance)
+        elif instances != instance:
+            self.instances[name] = {instances, instance}
 
     def __delitem__(self, key):
         super().__delitem__(key)
-        instances = self.instances[key[1]]
-        instances.discard(key[0])
-        if not instances:
-            del self.instances[key[1]]
+        instance, name = key
+        instances = self.instances[name]
+        if type(instances) is not set:
+            del self.instances[name]
+            return
+        instances.discard(instance)
+        if len(instances) == 1:
+            (self.instances[name],) = instances
+
+    def instances_of(self, name):
+        """The model instances (ints) with an element named ``name``, in increasing order."""
+        instances = self.instances.get(name)
+        if instances is None:
+            return []
+        return sorted(instances) if type(instances) is set else [instances]
 
 
 def _ends(joint):
-    """The bodies a joint connects (by index), as a key that ignores their order."""
-    return frozenset(
-        (joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value)
-    )
+    """The bodies a joint connects (by index), as a key that ignores their order (a tuple of
+    ints, which the garbage collector stops tracking)."""
+    a = joint._frame_on_parent._body._index._value
+    b = joint._frame_on_child._body._index._value
+    return (a, b) if a <= b else (b, a)
 
 
 class MultibodyPlant(
@@ -135,7 +152,7 @@ class MultibodyPlant(
         self._bodies = []
         self._frames = []
         self._joints = []
-        self._joint_between = {}  # {parent body index, child body index} -> joint (AddJoint's)
+        self._joint_between = {}  # (body index, body index) in order -> joint (AddJoint's)
         self._actuators = []
         self._force_elements = []
         # Per element list, the number of indices given so far (a removed element's index is
@@ -455,20 +472,20 @@ class MultibodyPlant(
         """C++'s AddJoint<JointType>(name, parent, X_PF, child, X_BM, ...). Nothing is added
         unless the joint can be."""
         self._throw_if_finalized("AddJoint")
-        frames, new_frames = [], []
-        for body, X, suffix in ((parent, X_PF, "parent"), (child, X_BM, "child")):
+        for body, suffix in ((parent, "parent"), (child, "child")):
             if not isinstance(body, RigidBody):
                 raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
-            if X is None:
-                frames.append(body.body_frame())
-            else:  # Both frames go in the joint's (the child's) model instance, as in Drake.
-                frame = FixedOffsetFrame(
-                    f"{name}_{suffix}", body.body_frame(), X, child.model_instance()
-                )
-                self._check_name_free("Frame", "frame", frame.model_instance(), frame.name())
-                frames.append(frame)
+        # Both frames go in the joint's (the child's) model instance, as in Drake.
+        instance, names = child._model_instance, self._names
+        frames, new_frames = [parent._body_frame, child._body_frame], []
+        for k, (X, suffix) in enumerate(((X_PF, "parent"), (X_BM, "child"))):
+            if X is not None:
+                frame = frames[k] = FixedOffsetFrame(f"{name}_{suffix}", frames[k], X, instance)
+                if (instance._value, frame._name) in names["Frame"]:
+                    self._check_name_free("Frame", "frame", instance, frame._name)
                 new_frames.append(frame)
-        self._check_name_free("Joint", "joint", frames[1].model_instance(), name)
+        if (instance._value, name) in names["Joint"]:
+            self._check_name_free("Joint", "joint", instance, name)
         joint = joint_type(name, frames[0], frames[1], *args, **kwargs)
         for frame in new_frames:
             self.AddFrame(frame)
@@ -578,7 +595,7 @@ class MultibodyPlant(
         else:
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
-        self._declare_ports()
+        self._defer_ports()
         self._finalize_constraints()
 
     # ---- transactions ----------------------------------------------------------------------

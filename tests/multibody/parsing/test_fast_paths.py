@@ -249,3 +249,61 @@ def test_mjcf_geom_inertias_computed_once_per_shape_equal_computing_each():
             total.CalcRotationalInertia().CopyToFullMatrix3(),
             atol=1e-15,
         )
+
+
+# A model with a link whose inertia is not physical (a warning) and one whose inertia is.
+REUSED_URDF = """<robot name="r">
+<link name="a"><inertial><origin xyz="0 0 -0.25" rpy="0.1 0.2 0.3"/><mass value="2"/>
+<inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0.001" ixz="0" iyz="0"/></inertial></link>
+<link name="bad"><inertial><mass value="1"/>
+<inertia ixx="1" iyy="1" izz="5" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="revolute"><parent link="a"/><child link="bad"/>
+<origin xyz="0.1 0.2 0.3" rpy="0.3 0.2 0.1"/><axis xyz="0 1 0"/></joint></robot>"""
+
+
+def test_a_reused_document_reads_its_values_once_and_repeats_its_warnings(tmp_path, caplog):
+    """A model that directives add again reads its inertias and joint origins once per call
+    (the copies' bodies and frames get equal values of their own), except what warned, read
+    again so that each copy warns as pydrake's parse of each copy does."""
+    pytest.importorskip("yaml")
+    (tmp_path / "r.urdf").write_text(REUSED_URDF)
+    directives = "directives:\n" + "".join(
+        f"- add_model: {{name: m{i}, file: 'file://{tmp_path / 'r.urdf'}'}}\n" for i in range(3)
+    )
+    plant = MultibodyPlant(0.0)
+    with caplog.at_level("WARNING", logger="mallard.parsing"):
+        instances = Parser(plant).AddModelsFromString(directives, "dmd.yaml")
+    assert sum("While parsing inertia matrix" in r.message for r in caplog.records) == 3
+    single = MultibodyPlant(0.0)
+    (alone,) = Parser(single).AddModelsFromString(REUSED_URDF, "urdf")
+    for name in ("a", "bad"):
+        expected = single.GetBodyByName(name, alone).default_spatial_inertia().CopyToFullMatrix6()
+        bodies = [plant.GetBodyByName(name, instance) for instance in instances]
+        for body in bodies:
+            assert np.array_equal(body.default_spatial_inertia().CopyToFullMatrix6(), expected)
+        assert bodies[0]._M_BBo_B._G is not bodies[1]._M_BBo_B._G
+    expected = single.GetFrameByName("j_parent", alone).GetFixedPoseInBodyFrame().GetAsMatrix4()
+    frames = [plant.GetFrameByName("j_parent", instance) for instance in instances]
+    for frame in frames:
+        assert np.array_equal(frame.GetFixedPoseInBodyFrame().GetAsMatrix4(), expected)
+    assert frames[0]._X_PF._p is not frames[1]._X_PF._p
+
+
+# (YAML scalar, what a number field reads: PyYAML's value as a float)
+YAML_NUMBERS = ["0", "-0", "+0", "-0.0", "017", "00", "1.5", "-2", "+3.", ".5", "1.0e+5",
+                "1.5e-10", "0x1f", "1_000", "1:30", "1" * 25, "0.1" + "3" * 40]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", YAML_NUMBERS)
+def test_directive_numbers_read_as_pyyaml_reads_them(text):
+    """Model directives read plain decimals without PyYAML's constructors, to the same bits."""
+    yaml = pytest.importorskip("yaml")
+    from mallard.multibody.parsing import LoadModelDirectivesFromString
+
+    directives = LoadModelDirectivesFromString(
+        "directives:\n- add_model: {name: m, file: 'package://x/y.urdf', "
+        f"default_joint_positions: {{j: [{text}]}}}}"
+    )
+    (value,) = directives.directives[0].add_model.default_joint_positions["j"]
+    expected = float(yaml.safe_load(f"a: {text}")["a"])
+    assert value == expected and np.copysign(1.0, value) == np.copysign(1.0, expected)

@@ -69,3 +69,12 @@ def test_a_parsed_tree_is_freed_without_the_cycle_collector():
     finally:
         if enabled:
             gc.enable()
+
+
+def test_texts_around_children_keep_their_inner_whitespace():
+    """A text is its element's character data, joined and stripped (leading whitespace-only
+    pieces are not kept: stripped either way)."""
+    root = parse_xml("<a>\n  <b/> \n <c/>x <d/>  y\n<e>  </e><f> 1 </f></a>", "f")
+    assert root.text == "x   y"
+    assert root.find("e").text is None and root.find("f").text == "1"
+    assert root.find("b").text is None
