@@ -595,7 +595,7 @@ class MultibodyPlant(
         else:
             self.DeclareContinuousState(nq, nv, 0)
         self.DeclareAbstractParameter(self._default_parameters())
-        self._defer_ports()
+        self._declare_ports()
         self._finalize_constraints()
 
     # ---- transactions ----------------------------------------------------------------------

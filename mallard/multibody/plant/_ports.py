@@ -14,7 +14,6 @@ _contact).
 
 import logging
 import math
-import threading
 
 import numpy as np
 
@@ -37,20 +36,6 @@ def _has_nan(a):
 
 def _list_value():
     return AbstractValue.Make([])
-
-
-_DECLARING = threading.RLock()
-
-#: What PortsMixin._declare_ports sets (and the systems framework's port lists): a request
-#: for any of them after Finalize() declares the ports.
-_DEFERRED_PORT_ATTRIBUTES = frozenset(
-    ("_input_ports", "_output_ports", "_port_names", "_actuation_port",
-     "_applied_generalized_force_port", "_applied_spatial_force_port",
-     "_instance_actuation_ports", "_desired_state_ports", "_state_port", "_body_poses_port",
-     "_body_velocities_port", "_body_accelerations_port", "_generalized_acceleration_port",
-     "_net_actuation_port", "_reaction_forces_port", "_contact_results_port",
-     "_instance_output_ports")
-)  # fmt: skip
 
 
 class PortsMixin:
@@ -76,28 +61,6 @@ class PortsMixin:
             {self.all_state_ticket(), self.all_parameters_ticket()},
         )
         self.DeclareAbstractOutputPort("deformable_body_configuration", _list_value, no_deformables)
-
-    def _defer_ports(self):
-        """At Finalize(): the ports Finalize() adds are declared on their first request
-        (``__getattr__``), in pydrake's order, with pydrake's indices: any access to the
-        plant's ports (their lists, counts, names, accessors, a Context) makes them all. Six
-        per model instance cost a model directives file a fifth of its parse; everything they
-        depend on is fixed at Finalize()."""
-        d = self.__dict__
-        self._ports_before_finalize = (d.pop("_input_ports"), d.pop("_output_ports"),
-                                       d.pop("_port_names"))  # fmt: skip
-
-    def __getattr__(self, name):
-        # (Called only for an attribute the instance and its class lack: the deferred ports.)
-        if name in _DEFERRED_PORT_ATTRIBUTES:
-            with _DECLARING:  # (threads that request them at once: one declares them)
-                pending = self.__dict__.pop("_ports_before_finalize", None)
-                if pending is not None:
-                    self._input_ports, self._output_ports, self._port_names = pending
-                    self._declare_ports()
-            if name in self.__dict__:
-                return self.__dict__[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _declare_ports(self):
         nu, nv, nq = self.num_actuated_dofs(), self._nv, self._nq

@@ -2,9 +2,7 @@
 their accessors and errors, and the values of the state, body-kinematics and actuation
 ports."""
 
-import concurrent.futures
 import re
-import threading
 
 import numpy as np
 import pytest
@@ -14,7 +12,7 @@ from mallard.math import RigidTransform
 from mallard.multibody.math import SpatialVelocity
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import ModelInstanceIndex, default_model_instance
-from mallard.systems.framework import DiagramBuilder, PortDataType
+from mallard.systems.framework import PortDataType
 from tests.multibody.plant.plant_models import box, library, revolute
 
 M = library("mallard")
@@ -101,44 +99,6 @@ def test_ports_after_finalize(time_step):
     assert [(p.get_name(), p.size()) for p in outputs] == OUTPUTS
     assert [p.get_index() for p in inputs] == list(range(12))
     assert all(p.get_system() is plant for p in inputs + outputs)
-
-
-@pytest.mark.parametrize(
-    "first_request",
-    [
-        lambda plant: plant.get_state_output_port(MI(2)),
-        lambda plant: plant.num_output_ports(),
-        lambda plant: plant.GetInputPort("m2_desired_state"),
-        lambda plant: plant.CreateDefaultContext(),
-        lambda plant: DiagramBuilder().AddSystem(plant),
-        lambda plant: plant.DeclareVectorInputPort("extra", 2),
-    ],
-)
-def test_ports_after_finalize_whatever_requests_them_first(first_request):
-    """Finalize() declares its ports on their first request (to keep a parse and Finalize
-    of many model instances quick): any request makes them all, in pydrake's order."""
-    plant = ports_model()
-    first_request(plant)
-    inputs = [plant.get_input_port(i) for i in range(plant.num_input_ports())]
-    assert [(p.get_name(), p.get_data_type(), p.size()) for p in inputs][:12] == INPUTS
-    outputs = [plant.get_output_port(i) for i in range(plant.num_output_ports())]
-    assert [(p.get_name(), p.size()) for p in outputs] == OUTPUTS
-    assert plant.get_state_output_port(MI(2)) is plant.GetOutputPort("m1_state")
-    with pytest.raises(AttributeError, match="has no attribute '_no_such_thing'"):
-        plant._no_such_thing  # noqa: B018 (the plant's __getattr__ finds only its ports)
-
-
-def test_ports_requested_first_by_several_threads_at_once():
-    plant = ports_model()
-    barrier = threading.Barrier(4)
-
-    def request():
-        barrier.wait()
-        return plant.get_state_output_port(MI(3)), plant.num_output_ports()
-
-    with concurrent.futures.ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(lambda _: request(), range(4)))
-    assert all(r == (plant.GetOutputPort("m2_state"), len(OUTPUTS)) for r in results)
 
 
 def test_port_accessors():
