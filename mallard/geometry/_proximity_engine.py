@@ -146,6 +146,8 @@ class ProximityModel:
         self.hv = np.concatenate(hulls) if hulls else np.zeros((0, 3))
         self.tri = np.concatenate(surfaces) if surfaces else np.zeros((0, layout.TRI_COLUMNS))
         self.kinds = self.gi[:, layout.KIND].copy()
+        #: Whether a half space is among them (whose signed distance only a sphere's has).
+        self.has_halfspace = bool((self.kinds == layout.HALFSPACE).any())
         self.anchored = np.array([g.frame == sg._world_frame_id for g in geometries], dtype=bool)
         # Scratch: the broadphase's and the narrowphase's.
         self.boxes = np.zeros((n, 6))  # (what the kernel reads when it needs no boxes)

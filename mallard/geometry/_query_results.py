@@ -123,18 +123,21 @@ SignedDistancePair_ = TemplateClass("SignedDistancePair_", SignedDistancePair)
 SignedDistanceToPoint_ = TemplateClass("SignedDistanceToPoint_", SignedDistanceToPoint)
 
 
-def records(kind, rows, ids, a, b=None):
-    """A ``kind`` record per row of the results array ``rows``, with the ids ``ids[a[i]]`` (and
-    ``ids[b[i]]``, for a pair): the records share ``rows``, which the caller must not reuse.
-    (No container is made per record but the record: a query may return thousands, and every
-    container the garbage collector tracks makes its full collections come sooner. For the
-    same reason the collector is paused while they are made, if it runs: else it would scan
-    the young objects once per 700 records, and its older generations more often.)"""
-    paused = len(a) > _PAUSE_GC_FROM and gc.isenabled()
+def records(kind, rows, ids, indices):
+    """A ``kind`` record per row of the results array ``rows``, with the ids of the geometries
+    ``indices`` names (k,) for a geometry's record, (k, 2) (A, B) for a pair's) among ``ids``:
+    the records share ``rows``, which the caller must not reuse. (No container is made per
+    record but the record: a query may return thousands, and every container the garbage
+    collector tracks makes its full collections come sooner. For the same reason the
+    collector is paused while they are made, if it runs: else it would scan the young objects
+    once per 700 records, and its older generations more often.)"""
+    if not len(indices):
+        return []
+    paused = len(indices) > _PAUSE_GC_FROM and gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _made(kind, rows, ids, a, b)
+        return _made(kind, rows, ids, indices.tolist())
     finally:
         if paused:
             gc.enable()
@@ -144,17 +147,23 @@ def records(kind, rows, ids, a, b=None):
 _PAUSE_GC_FROM = 100
 
 
-def _made(kind, rows, ids, a, b):
+def _made(kind, rows, ids, indices):
     new = object.__new__
     out = []
-    if b is None:
-        for i, g in enumerate(a):
+    append = out.append
+    if kind is SignedDistanceToPoint:
+        for i, g in enumerate(indices):
             r = new(kind)
-            r._rows, r._i, r.id_G = rows, i, ids[g]
-            out.append(r)
+            r._rows = rows
+            r._i = i
+            r.id_G = ids[g]
+            append(r)
         return out
-    for i, (g, h) in enumerate(zip(a, b)):  # noqa: B905 (same lengths)
+    for i, (g, h) in enumerate(indices):
         r = new(kind)
-        r._rows, r._i, r.id_A, r.id_B = rows, i, ids[g], ids[h]
-        out.append(r)
+        r._rows = rows
+        r._i = i
+        r.id_A = ids[g]
+        r.id_B = ids[h]
+        append(r)
     return out

@@ -218,7 +218,7 @@ def test_many_records_leave_the_garbage_collector_as_they_found_it():
     try:
         for enabled in (True, False):
             (gc.enable if enabled else gc.disable)()
-            made = records(SignedDistancePair, rows, ids, [0] * 500, [1] * 500)
+            made = records(SignedDistancePair, rows, ids, np.array([[0, 1]] * 500))
             assert gc.isenabled() is enabled
             assert len(made) == 500 and made[499].distance == rows[499, 0]
             assert made[3].id_A == ids[0] and made[3].id_B == ids[1]
