@@ -159,6 +159,7 @@ class ProximityModel:
         self.wi = np.zeros(layout.WI_SIZE, dtype=np.int64)
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
+        self.penetration_scratch = np.zeros((0, layout.PENETRATION))
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
         self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
@@ -219,6 +220,15 @@ class ProximityModel:
         return X_WG
 
     # ---- the kernels' calls -------------------------------------------------------------------
+    def penetration_rows(self, count):
+        """Scratch rows (at least ``count``, PENETRATION wide) for the penetrations of
+        ``count`` pairs: most pairs do not penetrate, and the found ones' rows are copied
+        out."""
+        rows = self.penetration_scratch
+        if len(rows) < count:
+            rows = self.penetration_scratch = np.empty((count, layout.PENETRATION))
+        return rows
+
     def call(self, name, *args):
         """kernels(float64).<name>(gi, gf, hv, *args): the compiled entry point bound to this
         model once (no numba dispatch per call), so ``args`` must have the types of the first

@@ -58,7 +58,8 @@ class QueryObject:
         self._sg = scene_graph
         self._context = context
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
-        self._last = (None, None, None)  # (model, pose key, X_WG) of the last query
+        #: (model, pose key, filter state, its serial, X_WG, filter matrix) of the last query
+        self._last = (None, None, None, None, None, None)
         self._probes = (None, ())  # (model, per source (port index, connection, version, of))
 
     def inspector(self):
@@ -128,21 +129,21 @@ class QueryObject:
             return self._baked_engine()
         model = sg._proximity_model()
         key = self._pose_key(model)
-        last = self._last  # (model, key, X_WG) of this QueryObject's last query
-        if last[0] is model and last[1] == key:
-            X_WG = last[2]
-        else:
-            cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
-            if cached is not None and cached[0] == key:
-                X_WG = cached[1]
-            else:
-                X_WG = model.poses(self._frame_poses(model))
-                model.poses_of[context] = (key, X_WG)
-            self._last = (model, key, X_WG)
         # (The Context is this SceneGraph's: the query port that made this QueryObject
         # validated it.)
         filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
-        return model, X_WG, model.allowed(sg, filters), model.scalar_type
+        last = self._last
+        if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
+            return model, last[4], last[5], model.scalar_type
+        cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
+        if cached is not None and cached[0] == key:
+            X_WG = cached[1]
+        else:
+            X_WG = model.poses(self._frame_poses(model))
+            model.poses_of[context] = (key, X_WG)
+        allowed = model.allowed(sg, filters)
+        self._last = (model, key, filters, filters.serial, X_WG, allowed)
+        return model, X_WG, allowed, model.scalar_type
 
     def _baked_engine(self):
         """_engine of a baked copy: its poses, made once per ProximityModel."""
@@ -257,17 +258,21 @@ class QueryObject:
         count = len(pairs)
         if T is not float:
             self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
-        out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
-        arguments = (X_WG, pairs, count, model.ws, out, model.status)
         if X_WG.dtype == np.float64:
-            k = model.call("proximity_penetrations", *arguments)
+            out = model.penetration_rows(count)
+            k = model.call("proximity_penetrations", X_WG, pairs, count, model.ws, out,
+                           model.status)  # fmt: skip
         else:
-            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv,
-                                                           *arguments)  # fmt: skip
+            out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
+            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv, X_WG,
+                                                           pairs, count, model.ws, out,
+                                                           model.status)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Penetration")
-        pairs, out = pairs[:k], out[:k]
-        if model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
+        if not k:
+            return model, pairs[:0], out[:0]
+        pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
+        if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
             order = np.lexsort((pairs[:, 1], pairs[:, 0]))
             pairs, out = pairs[order], out[order]
         return model, pairs, out
