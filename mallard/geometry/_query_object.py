@@ -454,24 +454,22 @@ def _upstream(scene_graph, context, source):
 
 def _probe(scene_graph, context, source):
     """(the index of a source's pose port, its connection in ``context``, version, of):
-    ``version(of)`` identifies the poses the source reports (see QueryObject._pose_key)."""
-    index = scene_graph._pose_ports[source]._index
-    connection = context._inputs[index]
+    ``version(of)`` identifies the poses the source reports (see QueryObject._pose_key).
+    RuntimeError (Drake's, from the port's Eval) if the port is not connected."""
+    port = scene_graph._pose_ports[source]
+    connection = context._inputs[port._index]
+    if connection is None:
+        port.Eval(context)
     system = getattr(getattr(connection, "_port", None), "_system", None)
     version = getattr(system, "_geometry_pose_version", None)
     if version is not None:
-        return index, connection, version, connection._context
-    return index, connection, _value_version, (scene_graph, context, source)
+        return port._index, connection, version, connection._context
+    return port._index, connection, _value_version, connection
 
 
-def _value_version(of):
-    """(identity, changes) of the FramePoseVector a source's pose port gives (``of``: the
-    SceneGraph, its Context, the source)."""
-    scene_graph, context, source = of
-    port = scene_graph._pose_ports[source]
-    connection = context._inputs[port._index]
-    # (Its value as the port's Eval gives it; Eval raises Drake's error when unconnected.)
-    value = port.Eval(context) if connection is None else connection._eval()
+def _value_version(connection):
+    """(identity, changes) of the FramePoseVector a source's pose port's connection gives."""
+    value = connection._eval()
     return id(value), value._version, None  # (never equal to a plant's stamps)
 
 
