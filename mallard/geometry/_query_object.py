@@ -60,7 +60,7 @@ class QueryObject:
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
         #: (model, pose key, filter state, its serial, X_WG, filter matrix) of the last query
         self._last = (None, None, None, None, None, None)
-        self._probes = (None, ())  # (model, per source (port index, connection, version, of))
+        self._probes = (None, ())  # (model, per source its _probe)
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
@@ -168,11 +168,11 @@ class QueryObject:
         if probes[0] is not model:
             probes = self._probes = (
                 model,
-                [_probe(self._sg, self._context, s) for s in model.sources],
+                [_probe(self._sg, self._context, model, s) for s in model.sources],
             )
         inputs = self._context._inputs
         key = []
-        for index, connection, version, of in probes[1]:
+        for index, connection, version, of, _ in probes[1]:
             if inputs[index] is not connection:
                 self._probes = (None, ())
                 return self._pose_key(model)
@@ -185,7 +185,7 @@ class QueryObject:
         FramePoseVector made), else each source's pose port evaluated once."""
         sg, context = self._sg, self._context
         if self._baked is None:
-            X_WF = _plant_frame_poses(sg, context, model)
+            X_WF = self._plant_frame_poses(model)
             if X_WF is not None:
                 return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
@@ -210,6 +210,23 @@ class QueryObject:
             return X
 
         return [_pose(pose(f)) for f in model.frames]
+
+    def _plant_frame_poses(self, model):
+        """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
+        sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
+        numbers as their FramePoseVectors; World's frame the identity), or None if a source
+        is not such a plant. (Through the probes _pose_key made for this model.)"""
+        X_WF = np.empty((len(model.frames), 4, 3))
+        X_WF[:] = _IDENTITY
+        for _, _, _, system_context, reader in self._probes[1]:
+            if reader is None:
+                return None
+            plant, indices, rows = reader
+            X = plant._geometry_frame_poses(system_context, rows)
+            if X is None:
+                return None
+            X_WF[indices] = X
+        return X_WF
 
     def _raise(self, model, status, what):
         """The RuntimeError for a failed kernel status (code, a, b)."""
@@ -452,52 +469,38 @@ def _upstream(scene_graph, context, source):
     return (None, None) if system is None else (system, connection._context)
 
 
-def _probe(scene_graph, context, source):
-    """(the index of a source's pose port, its connection in ``context``, version, of):
-    ``version(of)`` identifies the poses the source reports (see QueryObject._pose_key).
-    RuntimeError (Drake's, from the port's Eval) if the port is not connected."""
+def _probe(scene_graph, context, model, source):
+    """(the index of a source's pose port, its connection in ``context``, version, of,
+    reader): ``version(of)`` identifies the poses the source reports (see
+    QueryObject._pose_key); ``reader`` is (plant, indices in model.frames, plant's rows) if
+    the port is connected to a MultibodyPlant whose poses give those of the source's frames
+    (see QueryObject._plant_frame_poses), else None. RuntimeError (Drake's, from the port's
+    Eval) if the port is not connected."""
     port = scene_graph._pose_ports[source]
     connection = context._inputs[port._index]
     if connection is None:
         port.Eval(context)
     system = getattr(getattr(connection, "_port", None), "_system", None)
     version = getattr(system, "_geometry_pose_version", None)
-    if version is not None:
-        return port._index, connection, version, connection._context
-    return port._index, connection, _value_version, connection
+    if version is None:
+        return port._index, connection, _value_version, connection, None
+    indices, frame_ids = [], []
+    for i, frame_id in enumerate(model.frames):
+        if (
+            frame_id != scene_graph._world_frame_id
+            and scene_graph._frame(frame_id).source == source
+        ):
+            indices.append(i)
+            frame_ids.append(frame_id)
+    rows = system._geometry_frame_rows(frame_ids)
+    reader = None if rows is None else (system, indices, rows)
+    return port._index, connection, version, connection._context, reader
 
 
 def _value_version(connection):
     """(identity, changes) of the FramePoseVector a source's pose port's connection gives."""
     value = connection._eval()
     return id(value), value._version, None  # (never equal to a plant's stamps)
-
-
-def _plant_frame_poses(scene_graph, context, model):
-    """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
-    sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
-    numbers as their FramePoseVectors; World's frame the identity), or None if a source is not
-    such a plant."""
-    by_source = model.__dict__.get("frames_by_source")
-    if by_source is None:  # {source: (indices in model.frames, frame ids)}
-        by_source = {}
-        for i, frame_id in enumerate(model.frames):
-            if frame_id != scene_graph._world_frame_id:
-                source = scene_graph._frame(frame_id).source
-                indices, ids = by_source.setdefault(source, ([], []))
-                indices.append(i)
-                ids.append(frame_id)
-        model.frames_by_source = by_source
-    X_WF = np.empty((len(model.frames), 4, 3))
-    X_WF[:] = _IDENTITY
-    for source, (indices, ids) in by_source.items():
-        system, system_context = _upstream(scene_graph, context, source)
-        poses = getattr(system, "_geometry_frame_poses", None)
-        X = None if poses is None else poses(system_context, ids)
-        if X is None:
-            return None
-        X_WF[indices] = X
-    return X_WF
 
 
 #: [R; pᵀ] of the identity pose.
