@@ -239,14 +239,6 @@ class ProximityModel:
             fn = self.bound[name] = kernels(np.float64).bind(name, *head, args=args)
         return fn(*args)
 
-    def candidates(self, X_WG, allowed, reach, fcl=False):
-        """The number of allowed pairs, in self.pairs (sorted), whose boxes are at most
-        ``reach`` apart (:meth:`kept_candidates`', copied where the kernels may reorder
-        them)."""
-        pairs = self.kept_candidates(X_WG, allowed, reach, fcl)
-        self.pairs[: len(pairs)] = pairs
-        return len(pairs)
-
     def kept_candidates(self, X_WG, allowed, reach, fcl=False):
         """The allowed pairs (k × 2, sorted; not to be changed) whose boxes are at most
         ``reach`` apart (every allowed pair for an infinite reach): FCL's boxes if ``fcl``,
