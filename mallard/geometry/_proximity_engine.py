@@ -221,13 +221,12 @@ class ProximityModel:
 
     # ---- the kernels' calls -------------------------------------------------------------------
     def penetration_rows(self, count):
-        """Scratch rows (at least ``count``, PENETRATION wide) for the penetrations of
-        ``count`` pairs: most pairs do not penetrate, and the found ones' rows are copied
-        out."""
-        rows = self.penetration_scratch
-        if len(rows) < count:
-            rows = self.penetration_scratch = np.empty((count, layout.PENETRATION))
-        return rows
+        """penetration_scratch, made at least ``count`` rows long: the rows the penetrations
+        of ``count`` pairs are written to (most pairs do not penetrate, and the found ones'
+        rows are copied out)."""
+        if len(self.penetration_scratch) < count:
+            self.penetration_scratch = np.empty((count, layout.PENETRATION))
+        return self.penetration_scratch
 
     def call(self, name, *args):
         """kernels(float64).<name>(gi, gf, hv, *args): the compiled entry point bound to this
@@ -246,12 +245,13 @@ class ProximityModel:
         ``allowed`` (arrays never changed once made): its boxes and pairs are kept with the
         poses, as Drake updates its broadphase when the poses change, not per query."""
         kept, boxes_of, found = self.broadphase_at
+        if kept is X_WG:
+            entry = found.get((reach, fcl))
+            if entry is not None and entry[0] is allowed:
+                return entry[1]
         if kept is not X_WG or len(found) > 8:
             boxes_of, found = {}, {}
             self.broadphase_at = (X_WG, boxes_of, found)
-        entry = found.get((reach, fcl))
-        if entry is not None and entry[0] is allowed:
-            return entry[1]
         reach, fcl = float(reach), bool(fcl)
         boxes = boxes_of.get(fcl)
         if boxes is None and reach != np.inf:

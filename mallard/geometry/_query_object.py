@@ -263,7 +263,7 @@ class QueryObject:
         for two half spaces; for AutoDiffXd, for pairs other than a sphere with a sphere, box,
         capsule, cylinder or half space."""
         model, pairs, rows = self._penetrations()
-        return records(PenetrationAsPointPair, rows, model.ids, pairs)
+        return records(PenetrationAsPointPair, rows, model.ids, pairs) if len(pairs) else []
 
     def _penetrations(self):
         """(model, pairs, rows) of ComputePointPairPenetration without its records: the
@@ -276,7 +276,9 @@ class QueryObject:
         if T is not float:
             self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
         if X_WG.dtype == np.float64:
-            out = model.penetration_rows(count)
+            out = model.penetration_scratch  # (most pairs do not penetrate: see below)
+            if len(out) < count:
+                out = model.penetration_rows(count)
             k = model.call("proximity_penetrations", X_WG, pairs, count, model.ws, out,
                            model.status)  # fmt: skip
         else:
@@ -287,7 +289,7 @@ class QueryObject:
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
-            return model, pairs[:0], out[:0]
+            return model, _NO_PAIRS, _NO_ROWS if out.dtype == np.float64 else out[:0]
         pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
         if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
             order = np.lexsort((pairs[:, 1], pairs[:, 0]))
@@ -505,6 +507,10 @@ def _value_version(connection):
 
 #: [R; pᵀ] of the identity pose.
 _IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
+#: The pairs and rows of no penetration (read-only).
+_NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+_NO_ROWS = np.zeros((0, layout.PENETRATION))
+_NO_PAIRS.flags.writeable = _NO_ROWS.flags.writeable = False
 
 
 def _unsupported(what, names, T):
