@@ -146,6 +146,8 @@ class ProximityModel:
         self.hv = np.concatenate(hulls) if hulls else np.zeros((0, 3))
         self.tri = np.concatenate(surfaces) if surfaces else np.zeros((0, layout.TRI_COLUMNS))
         self.kinds = self.gi[:, layout.KIND].copy()
+        #: Whether a half space is among them (whose signed distance only a sphere's has).
+        self.has_halfspace = bool((self.kinds == layout.HALFSPACE).any())
         self.anchored = np.array([g.frame == sg._world_frame_id for g in geometries], dtype=bool)
         # Scratch: the broadphase's and the narrowphase's.
         self.boxes = np.zeros((n, 6))  # (what the kernel reads when it needs no boxes)
@@ -157,6 +159,7 @@ class ProximityModel:
         self.wi = np.zeros(layout.WI_SIZE, dtype=np.int64)
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
+        self.penetration_scratch = np.zeros((0, layout.PENETRATION))
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
         self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
@@ -217,6 +220,14 @@ class ProximityModel:
         return X_WG
 
     # ---- the kernels' calls -------------------------------------------------------------------
+    def penetration_rows(self, count):
+        """penetration_scratch, made at least ``count`` rows long: the rows the penetrations
+        of ``count`` pairs are written to (most pairs do not penetrate, and the found ones'
+        rows are copied out)."""
+        if len(self.penetration_scratch) < count:
+            self.penetration_scratch = np.empty((count, layout.PENETRATION))
+        return self.penetration_scratch
+
     def call(self, name, *args):
         """kernels(float64).<name>(gi, gf, hv, *args): the compiled entry point bound to this
         model once (no numba dispatch per call), so ``args`` must have the types of the first
@@ -227,14 +238,6 @@ class ProximityModel:
             fn = self.bound[name] = kernels(np.float64).bind(name, *head, args=args)
         return fn(*args)
 
-    def candidates(self, X_WG, allowed, reach, fcl=False):
-        """The number of allowed pairs, in self.pairs (sorted), whose boxes are at most
-        ``reach`` apart (:meth:`kept_candidates`', copied where the kernels may reorder
-        them)."""
-        pairs = self.kept_candidates(X_WG, allowed, reach, fcl)
-        self.pairs[: len(pairs)] = pairs
-        return len(pairs)
-
     def kept_candidates(self, X_WG, allowed, reach, fcl=False):
         """The allowed pairs (k × 2, sorted; not to be changed) whose boxes are at most
         ``reach`` apart (every allowed pair for an infinite reach): FCL's boxes if ``fcl``,
@@ -242,12 +245,13 @@ class ProximityModel:
         ``allowed`` (arrays never changed once made): its boxes and pairs are kept with the
         poses, as Drake updates its broadphase when the poses change, not per query."""
         kept, boxes_of, found = self.broadphase_at
+        if kept is X_WG:
+            entry = found.get((reach, fcl))
+            if entry is not None and entry[0] is allowed:
+                return entry[1]
         if kept is not X_WG or len(found) > 8:
             boxes_of, found = {}, {}
             self.broadphase_at = (X_WG, boxes_of, found)
-        entry = found.get((reach, fcl))
-        if entry is not None and entry[0] is allowed:
-            return entry[1]
         reach, fcl = float(reach), bool(fcl)
         boxes = boxes_of.get(fcl)
         if boxes is None and reach != np.inf:

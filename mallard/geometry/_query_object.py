@@ -58,6 +58,9 @@ class QueryObject:
         self._sg = scene_graph
         self._context = context
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
+        #: (model, pose key, filter state, its serial, X_WG, filter matrix) of the last query
+        self._last = (None, None, None, None, None, None)
+        self._probes = (None, ())  # (model, per source its _probe)
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
@@ -121,26 +124,60 @@ class QueryObject:
         """(model, X_WG, allowed, T): the ProximityModel, the geometries' poses in this
         Context (kept while the sources' poses are unchanged) or of this baked copy, the
         filter matrix and the scalar type."""
-        self._check()
         sg, context = self._sg, self._context
+        if context is None:
+            return self._baked_engine()
         model = sg._proximity_model()
-        if self._baked is not None:
-            _, inspector, cached = self._baked
-            if cached is None or cached[0] is not model:
-                cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
-            X_WG, filters = cached[1], inspector._filter_state()
+        key = self._pose_key(model)
+        # (The Context is this SceneGraph's: the query port that made this QueryObject
+        # validated it.)
+        filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
+        last = self._last
+        if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
+            return model, last[4], last[5], model.scalar_type
+        cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
+        if cached is not None and cached[0] == key:
+            X_WG = cached[1]
         else:
-            key = tuple([_pose_version(sg, context, source) for source in model.sources])
-            cached = model.poses_of.get(context)
-            if cached is not None and cached[0] == key:
-                X_WG = cached[1]
-            else:
-                X_WG = model.poses(self._frame_poses(model))
-                model.poses_of[context] = (key, X_WG)
-            # (The Context is this SceneGraph's: the query port that made this QueryObject
-            # validated it.)
-            filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
-        return model, X_WG, model.allowed(sg, filters), model.scalar_type
+            X_WG = model.poses(self._frame_poses(model))
+            model.poses_of[context] = (key, X_WG)
+        allowed = model.allowed(sg, filters)
+        self._last = (model, key, filters, filters.serial, X_WG, allowed)
+        return model, X_WG, allowed, model.scalar_type
+
+    def _baked_engine(self):
+        """_engine of a baked copy: its poses, made once per ProximityModel."""
+        self._check()
+        model = self._sg._proximity_model()
+        _, inspector, cached = self._baked
+        if cached is None or cached[0] is not model:
+            cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
+        return (
+            model,
+            cached[1],
+            model.allowed(self._sg, inspector._filter_state()),
+            model.scalar_type,
+        )
+
+    def _pose_key(self, model):
+        """What identifies the poses of the model's sources in this Context: per source, its
+        plant's position and parameter stamps if its pose port is connected to a
+        MultibodyPlant, else its FramePoseVector's identity and changes. Read through the
+        probes of the sources' connections, made again when a connection changes."""
+        probes = self._probes
+        if probes[0] is not model:
+            probes = self._probes = (
+                model,
+                [_probe(self._sg, self._context, model, s) for s in model.sources],
+            )
+        inputs = self._context._inputs
+        key = []
+        for index, connection, version, of, _ in probes[1]:
+            if inputs[index] is not connection:
+                self._probes = (None, ())
+                return self._pose_key(model)
+            key.append(version(of))
+        return key
 
     def _frame_poses(self, model):
         """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the
@@ -148,7 +185,7 @@ class QueryObject:
         FramePoseVector made), else each source's pose port evaluated once."""
         sg, context = self._sg, self._context
         if self._baked is None:
-            X_WF = _plant_frame_poses(sg, context, model)
+            X_WF = self._plant_frame_poses(model)
             if X_WF is not None:
                 return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
@@ -174,6 +211,23 @@ class QueryObject:
 
         return [_pose(pose(f)) for f in model.frames]
 
+    def _plant_frame_poses(self, model):
+        """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
+        sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
+        numbers as their FramePoseVectors; World's frame the identity), or None if a source
+        is not such a plant. (Through the probes _pose_key made for this model.)"""
+        X_WF = np.empty((len(model.frames), 4, 3))
+        X_WF[:] = _IDENTITY
+        for _, _, _, system_context, reader in self._probes[1]:
+            if reader is None:
+                return None
+            plant, indices, rows = reader
+            X = plant._geometry_frame_poses(system_context, rows)
+            if X is None:
+                return None
+            X_WF[indices] = X
+        return X_WF
+
     def _raise(self, model, status, what):
         """The RuntimeError for a failed kernel status (code, a, b)."""
         from mallard.geometry._kernels.narrowphase import UNSUPPORTED
@@ -189,13 +243,11 @@ class QueryObject:
         )
 
     @staticmethod
-    def _check_scalar_support(model, count, T, supported, what):
-        """For T ≠ float: raise Drake's error for the first pair of pairs[:count] that is not
-        a sphere with a shape in ``supported``."""
-        if T is float:
-            return
+    def _check_scalar_support(model, pairs, T, supported, what):
+        """For T ≠ float: raise Drake's error for the first of ``pairs`` that is not a sphere
+        with a shape in ``supported``."""
         kinds = model.kinds
-        for a, b in model.pairs[:count]:
+        for a, b in pairs:
             ka, kb = kinds[a], kinds[b]
             if not (
                 (ka == layout.SPHERE and kb in supported)
@@ -211,8 +263,7 @@ class QueryObject:
         for two half spaces; for AutoDiffXd, for pairs other than a sphere with a sphere, box,
         capsule, cylinder or half space."""
         model, pairs, rows = self._penetrations()
-        return records(PenetrationAsPointPair, rows, model.ids, pairs[:, 0].tolist(),
-                       pairs[:, 1].tolist())  # fmt: skip
+        return records(PenetrationAsPointPair, rows, model.ids, pairs) if len(pairs) else []
 
     def _penetrations(self):
         """(model, pairs, rows) of ComputePointPairPenetration without its records: the
@@ -220,19 +271,27 @@ class QueryObject:
         sorted by (id_A, id_B), and their result rows (k, PENETRATION) [depth, nhat_BA_W,
         p_WCa, p_WCb] (the plant's contact reads these arrays, not records)."""
         model, X_WG, allowed, T = self._engine()
-        count = model.candidates(X_WG, allowed, 0.0)
-        self._check_scalar_support(model, count, T, _AD_PENETRATION, "Penetration")
-        out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
-        arguments = (X_WG, model.pairs, count, model.ws, out, model.status)
+        pairs = model.kept_candidates(X_WG, allowed, 0.0).copy()  # (the kernel reorders them)
+        count = len(pairs)
+        if T is not float:
+            self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
         if X_WG.dtype == np.float64:
-            k = model.call("proximity_penetrations", *arguments)
+            out = model.penetration_scratch  # (most pairs do not penetrate: see below)
+            if len(out) < count:
+                out = model.penetration_rows(count)
+            k = model.call("proximity_penetrations", X_WG, pairs, count, model.ws, out,
+                           model.status)  # fmt: skip
         else:
-            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv,
-                                                           *arguments)  # fmt: skip
+            out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
+            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv, X_WG,
+                                                           pairs, count, model.ws, out,
+                                                           model.status)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Penetration")
-        pairs, out = model.pairs[:k].copy(), out[:k]
-        if model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
+        if not k:
+            return model, _NO_PAIRS, _NO_ROWS if out.dtype == np.float64 else out[:0]
+        pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
+        if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
             order = np.lexsort((pairs[:, 1], pairs[:, 0]))
             pairs, out = pairs[order], out[order]
         return model, pairs, out
@@ -244,20 +303,26 @@ class QueryObject:
         pairs other than a sphere with a sphere, box or half space)."""
         max_distance = float(max_distance)
         model, X_WG, allowed, T = self._engine()
-        count = model.candidates(X_WG, allowed, max(max_distance, 0.0) + _REACH_SLACK)
-        return self._signed_distances(model, X_WG, count, max_distance, T)
+        reach = max(max_distance, 0.0) + _REACH_SLACK
+        pairs = model.kept_candidates(X_WG, allowed, reach).copy()  # (the kernel reorders them)
+        return self._signed_distances(model, X_WG, pairs, max_distance, T)
 
-    def _signed_distances(self, model, X_WG, count, max_distance, T):
-        self._check_scalar_support(model, count, T, _AD_DISTANCE, "Signed distance")
-        ka, kb = model.kinds[model.pairs[:count, 0]], model.kinds[model.pairs[:count, 1]]
-        H, S = layout.HALFSPACE, layout.SPHERE
-        unsupported = ((ka == H) & (kb != S)) | ((kb == H) & (ka != S))
-        if unsupported.any():  # (the first such pair's error)
-            p = int(np.argmax(unsupported))
-            names = layout.FCL_NAMES[ka[p]], layout.FCL_NAMES[kb[p]]
-            raise _unsupported("Signed distance", names, T)
+    def _signed_distances(self, model, X_WG, pairs, max_distance, T):
+        """The SignedDistancePair records of ``pairs`` (k × 2, reordered) at most
+        ``max_distance`` apart."""
+        if T is not float:
+            self._check_scalar_support(model, pairs, T, _AD_DISTANCE, "Signed distance")
+        if model.has_halfspace:
+            ka, kb = model.kinds[pairs[:, 0]], model.kinds[pairs[:, 1]]
+            H, S = layout.HALFSPACE, layout.SPHERE
+            unsupported = ((ka == H) & (kb != S)) | ((kb == H) & (ka != S))
+            if unsupported.any():  # (the first such pair's error)
+                p = int(np.argmax(unsupported))
+                names = layout.FCL_NAMES[ka[p]], layout.FCL_NAMES[kb[p]]
+                raise _unsupported("Signed distance", names, T)
+        count = len(pairs)
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
-        arguments = (X_WG, model.pairs, count, max_distance, model.ws, model.wi, out,
+        arguments = (X_WG, pairs, count, max_distance, model.ws, model.wi, out,
                      model.status)  # fmt: skip
         if X_WG.dtype == np.float64:
             k = model.call("proximity_signed_distances", *arguments)
@@ -266,8 +331,7 @@ class QueryObject:
                                                                *arguments)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance")
-        a, b = model.pairs[:k, 0].tolist(), model.pairs[:k, 1].tolist()
-        return records(SignedDistancePair, out, model.ids, a, b)
+        return records(SignedDistancePair, out, model.ids, pairs[:k])
 
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """The signed distance between two geometries with the proximity role, whatever the
@@ -277,8 +341,8 @@ class QueryObject:
         self._check()
         indices = [self._proximity_index(g) for g in (geometry_id_A, geometry_id_B)]
         model, X_WG, _, T = self._engine()
-        model.pairs[0] = sorted(indices)
-        return self._signed_distances(model, X_WG, 1, np.inf, T)[0]
+        pairs = np.array([sorted(indices)], dtype=np.int64)
+        return self._signed_distances(model, X_WG, pairs, np.inf, T)[0]
 
     def _proximity_index(self, geometry_id):
         sg = self._sg
@@ -325,7 +389,7 @@ class QueryObject:
         )  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
-        return records(SignedDistanceToPoint, out, model.ids, index[:k].tolist())
+        return records(SignedDistanceToPoint, out, model.ids, index[:k])
 
     def FindCollisionCandidates(self):
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's
@@ -407,50 +471,46 @@ def _upstream(scene_graph, context, source):
     return (None, None) if system is None else (system, connection._context)
 
 
-def _pose_version(scene_graph, context, source):
-    """What identifies the poses a source reports in ``context``: its plant's position and
-    parameter stamps if its pose port is connected to a MultibodyPlant, else its
-    FramePoseVector's identity and changes."""
+def _probe(scene_graph, context, model, source):
+    """(the index of a source's pose port, its connection in ``context``, version, of,
+    reader): ``version(of)`` identifies the poses the source reports (see
+    QueryObject._pose_key); ``reader`` is (plant, indices in model.frames, plant's rows) if
+    the port is connected to a MultibodyPlant whose poses give those of the source's frames
+    (see QueryObject._plant_frame_poses), else None. RuntimeError (Drake's, from the port's
+    Eval) if the port is not connected."""
     port = scene_graph._pose_ports[source]
     connection = context._inputs[port._index]
+    if connection is None:
+        port.Eval(context)
     system = getattr(getattr(connection, "_port", None), "_system", None)
     version = getattr(system, "_geometry_pose_version", None)
-    if version is not None:
-        return id(connection._context), version(connection._context)
-    # (Its value as the port's Eval gives it; Eval raises Drake's error when unconnected.)
-    value = port.Eval(context) if connection is None else connection._eval()
-    return id(value), value._version
+    if version is None:
+        return port._index, connection, _value_version, connection, None
+    indices, frame_ids = [], []
+    for i, frame_id in enumerate(model.frames):
+        if (
+            frame_id != scene_graph._world_frame_id
+            and scene_graph._frame(frame_id).source == source
+        ):
+            indices.append(i)
+            frame_ids.append(frame_id)
+    rows = system._geometry_frame_rows(frame_ids)
+    reader = None if rows is None else (system, indices, rows)
+    return port._index, connection, version, connection._context, reader
 
 
-def _plant_frame_poses(scene_graph, context, model):
-    """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
-    sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
-    numbers as their FramePoseVectors; World's frame the identity), or None if a source is not
-    such a plant."""
-    by_source = model.__dict__.get("frames_by_source")
-    if by_source is None:  # {source: (indices in model.frames, frame ids)}
-        by_source = {}
-        for i, frame_id in enumerate(model.frames):
-            if frame_id != scene_graph._world_frame_id:
-                source = scene_graph._frame(frame_id).source
-                indices, ids = by_source.setdefault(source, ([], []))
-                indices.append(i)
-                ids.append(frame_id)
-        model.frames_by_source = by_source
-    X_WF = np.empty((len(model.frames), 4, 3))
-    X_WF[:] = _IDENTITY
-    for source, (indices, ids) in by_source.items():
-        system, system_context = _upstream(scene_graph, context, source)
-        poses = getattr(system, "_geometry_frame_poses", None)
-        X = None if poses is None else poses(system_context, ids)
-        if X is None:
-            return None
-        X_WF[indices] = X
-    return X_WF
+def _value_version(connection):
+    """(identity, changes) of the FramePoseVector a source's pose port's connection gives."""
+    value = connection._eval()
+    return id(value), value._version, None  # (never equal to a plant's stamps)
 
 
 #: [R; pᵀ] of the identity pose.
 _IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
+#: The pairs and rows of no penetration (read-only).
+_NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
+_NO_ROWS = np.zeros((0, layout.PENETRATION))
+_NO_PAIRS.flags.writeable = _NO_ROWS.flags.writeable = False
 
 
 def _unsupported(what, names, T):

@@ -2,9 +2,11 @@
 SignedDistancePair, SignedDistanceToPoint): records of ids, one scalar and 3-vectors of the
 query's scalar type (float, or AutoDiffXd for a QueryObject of a SceneGraph_[AutoDiffXd]).
 
-A record keeps its numbers in a row of the query's results array (the scalar first, then the
-vectors); its attributes are views of that row (setting one writes into it), so that a query
-returning thousands of results makes no array per result.
+A query's records share its results: its array of rows (per record the scalar, then the
+vectors) and per id attribute the list of ids; a record holds only them and its index. Its
+attributes read its row (the vectors are views of it) and its ids; setting one writes them
+(a vector or the scalar into a row copied out for the record first), so that a query
+returning thousands of results makes one small object per result and nothing else.
 """
 
 import gc
@@ -12,6 +14,21 @@ import gc
 import numpy as np
 
 from mallard._template import TemplateClass
+
+
+class _Id:
+    """An id attribute, the record's entry of the query's ids list ``column``."""
+
+    def __init__(self, column):
+        self.column = column
+
+    def __get__(self, record, owner=None):
+        if record is None:
+            return self
+        return record._ids[self.column][record._i]
+
+    def __set__(self, record, value):
+        record._ids[self.column][record._i] = value
 
 
 class _Scalar:
@@ -46,13 +63,14 @@ class _Vector:
 class _Record:
     """A record of ids, a scalar and 3-vectors (see the module); built by keyword."""
 
-    __slots__ = ("_rows", "_i")
+    __slots__ = ("_rows", "_ids", "_i")
     _IDS = ()
     _SCALAR = ""
     _VECTORS = ()
 
     def __init__(self, **kwargs):
         self._rows = np.zeros((1, 1 + 3 * len(self._VECTORS)))
+        self._ids = tuple([None] for _ in self._IDS)
         self._i = 0
         for name in self._IDS:
             setattr(self, name, kwargs.pop(name, None))
@@ -63,12 +81,13 @@ class _Record:
             raise TypeError(f"{type(self).__name__}(): unexpected arguments {sorted(kwargs)}")
 
     def _own(self, need_object=False):
-        """The record's row, made its own (copied out of a shared results array) and of object
-        dtype if ``need_object``."""
-        rows = self._rows
+        """The record's row, made its own (copied out of a query's shared results, with its
+        ids) and of object dtype if ``need_object``."""
+        rows, i = self._rows, self._i
         if rows.shape[0] != 1 or (need_object and rows.dtype != object):
             dtype = object if need_object or rows.dtype == object else float
-            self._rows = rows[self._i : self._i + 1].astype(dtype)
+            self._rows = rows[i : i + 1].astype(dtype)
+            self._ids = tuple([column[i]] for column in self._ids)
             self._i = 0
         return self._rows[0]
 
@@ -83,8 +102,9 @@ class PenetrationAsPointPair(_Record):
     points of each deepest inside the other; nhat_BA_W (unit, in World) points out of B into
     A; depth = (p_WCb − p_WCa)·nhat_BA_W > 0."""
 
-    __slots__ = ("id_A", "id_B")
+    __slots__ = ()
     _IDS = ("id_A", "id_B")
+    id_A, id_B = _Id(0), _Id(1)
     _SCALAR = "depth"
     _VECTORS = ("nhat_BA_W", "p_WCa", "p_WCb")
     depth = _Scalar()
@@ -97,8 +117,9 @@ class SignedDistancePair(_Record):
     nhat_BA_W, the direction (in World) in which A moving away from B increases the distance
     fastest."""
 
-    __slots__ = ("id_A", "id_B")
+    __slots__ = ()
     _IDS = ("id_A", "id_B")
+    id_A, id_B = _Id(0), _Id(1)
     _SCALAR = "distance"
     _VECTORS = ("nhat_BA_W", "p_ACa", "p_BCb")
     distance = _Scalar()
@@ -110,8 +131,9 @@ class SignedDistanceToPoint(_Record):
     of G's surface nearest Q (p_GN, in G's frame) and the gradient grad_W of the distance with
     respect to Q's position (a unit vector in World)."""
 
-    __slots__ = ("id_G",)
+    __slots__ = ()
     _IDS = ("id_G",)
+    id_G = _Id(0)
     _SCALAR = "distance"
     _VECTORS = ("p_GN", "grad_W")
     distance = _Scalar()
@@ -123,18 +145,22 @@ SignedDistancePair_ = TemplateClass("SignedDistancePair_", SignedDistancePair)
 SignedDistanceToPoint_ = TemplateClass("SignedDistanceToPoint_", SignedDistanceToPoint)
 
 
-def records(kind, rows, ids, a, b=None):
-    """A ``kind`` record per row of the results array ``rows``, with the ids ``ids[a[i]]`` (and
-    ``ids[b[i]]``, for a pair): the records share ``rows``, which the caller must not reuse.
-    (No container is made per record but the record: a query may return thousands, and every
-    container the garbage collector tracks makes its full collections come sooner. For the
-    same reason the collector is paused while they are made, if it runs: else it would scan
-    the young objects once per 700 records, and its older generations more often.)"""
-    paused = len(a) > _PAUSE_GC_FROM and gc.isenabled()
+def records(kind, rows, ids, indices):
+    """A ``kind`` record per row of the results array ``rows``, with the ids of the geometries
+    ``indices`` names ((k,) for a geometry's record, (k, 2) (A, B) for a pair's) among
+    ``ids`` (a list): the records share ``rows``, which the caller must not reuse.
+    The garbage collector is paused while they are made, if it runs: else it would scan the
+    young objects once per 700 records, and its older generations more often."""
+    k = len(indices)
+    if not k:
+        return []
+    columns = (indices,) if indices.ndim == 1 else indices.T
+    shared = tuple([list(map(ids.__getitem__, c.tolist())) for c in columns])
+    paused = k > _PAUSE_GC_FROM and gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _made(kind, rows, ids, a, b)
+        return _made(kind, rows, shared, k)
     finally:
         if paused:
             gc.enable()
@@ -144,17 +170,14 @@ def records(kind, rows, ids, a, b=None):
 _PAUSE_GC_FROM = 100
 
 
-def _made(kind, rows, ids, a, b):
+def _made(kind, rows, ids, k):
     new = object.__new__
     out = []
-    if b is None:
-        for i, g in enumerate(a):
-            r = new(kind)
-            r._rows, r._i, r.id_G = rows, i, ids[g]
-            out.append(r)
-        return out
-    for i, (g, h) in enumerate(zip(a, b)):  # noqa: B905 (same lengths)
+    append = out.append
+    for i in range(k):
         r = new(kind)
-        r._rows, r._i, r.id_A, r.id_B = rows, i, ids[g], ids[h]
-        out.append(r)
+        r._rows = rows
+        r._ids = ids
+        r._i = i
+        append(r)
     return out

@@ -68,6 +68,46 @@ def test_results_follow_poses_filters_and_registrations():
     assert q.HasCollisions()
 
 
+def test_one_query_object_follows_its_context():
+    """A QueryObject kept across changes answers for its Context as it is at each query: the
+    plant's positions and parameters, a fixed FramePoseVector changed in place or replaced,
+    the Context's filters (closed forms: two unit spheres' distance |x| − 2)."""
+    builder = ml.DiagramBuilder()
+    plant, sg = ml.AddMultibodyPlantSceneGraph(builder, 0.0)
+    body = plant.AddRigidBody("b", ml.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+    plant.AddJoint(ml.PrismaticJoint("x", plant.world_frame(), body.body_frame(), [1, 0, 0]))
+    friction = ml.CoulombFriction(0.5, 0.5)
+    a = plant.RegisterCollisionGeometry(body, ml.RigidTransform(), ml.Sphere(1.0), "a", friction)
+    b = plant.RegisterCollisionGeometry(
+        plant.world_body(), ml.RigidTransform(), ml.Sphere(1.0), "b", friction
+    )
+    plant.Finalize()
+    diagram = builder.Build()
+    context = diagram.CreateDefaultContext()
+    plant_context = plant.GetMyContextFromRoot(context)
+    sg_context = sg.GetMyContextFromRoot(context)
+    q = sg.get_query_output_port().Eval(sg_context)
+    for x in (3.0, 1.5, 1.5, 2.5):
+        plant.SetPositions(plant_context, [x])
+        assert q.ComputeSignedDistancePairwiseClosestPoints()[0].distance == pytest.approx(x - 2)
+        assert len(q.ComputePointPairPenetration()) == (x < 2) and q.HasCollisions() == (x < 2)
+    sg.collision_filter_manager(sg_context).Apply(
+        ml.CollisionFilterDeclaration().ExcludeBetween(ml.GeometrySet(a), ml.GeometrySet(b))
+    )
+    assert q.ComputeSignedDistancePairwiseClosestPoints() == []
+    # A SceneGraph's own Context with a fixed FramePoseVector.
+    sg2, context2, frames, ids, source = scene([ml.Sphere(1.0), ml.Sphere(1.0)])
+    q = place(sg2, context2, source, frames, [[0, 0, 0], [3.0, 0, 0]])
+    assert q.ComputeSignedDistancePairwiseClosestPoints()[0].distance == pytest.approx(1.0)
+    fixed = sg2.get_source_pose_port(source).FixValue(context2, ml.FramePoseVector())
+    poses = fixed.GetMutableData().get_mutable_value()
+    for frame, x in zip(frames, (0.0, 2.5), strict=True):
+        poses.set_value(frame, ml.RigidTransform([x, 0, 0]))
+    assert q.ComputeSignedDistancePairwiseClosestPoints()[0].distance == pytest.approx(0.5)
+    poses.set_value(frames[1], ml.RigidTransform([1.0, 0, 0]))  # (in place, no new stamp)
+    assert q.ComputePointPairPenetration()[0].depth == pytest.approx(1.0)
+
+
 def test_a_copy_is_baked():
     """A copy of a QueryObject answers from the poses of the moment it was made
     (as Drake's); ids may be passed by keyword."""
@@ -218,7 +258,7 @@ def test_many_records_leave_the_garbage_collector_as_they_found_it():
     try:
         for enabled in (True, False):
             (gc.enable if enabled else gc.disable)()
-            made = records(SignedDistancePair, rows, ids, [0] * 500, [1] * 500)
+            made = records(SignedDistancePair, rows, ids, np.array([[0, 1]] * 500))
             assert gc.isenabled() is enabled
             assert len(made) == 500 and made[499].distance == rows[499, 0]
             assert made[3].id_A == ids[0] and made[3].id_B == ids[1]

@@ -145,9 +145,7 @@ class _PointPairs:
 
     def records(self):
         """A PenetrationAsPointPair per pair (views of a copy of the rows)."""
-        ab = self.ab
-        return records(PenetrationAsPointPair, self.rows.copy(), self.model.ids,
-                       ab[:, 0].tolist(), ab[:, 1].tolist())  # fmt: skip
+        return records(PenetrationAsPointPair, self.rows.copy(), self.model.ids, self.ab)
 
 
 class _PointContacts:

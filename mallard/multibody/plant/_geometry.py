@@ -317,12 +317,11 @@ class GeometryMixin:
         are unchanged)."""
         return context._serial_q, context._serial_p
 
-    def _geometry_frame_poses(self, context, frame_ids):
-        """X_WF (len(frame_ids), 4, 3) of the frames ``frame_ids`` of this plant's bodies, the
-        numbers of the geometry_pose output (SceneGraph's queries read them without making a
-        FramePoseVector), or None if the plant is not finalized, is not of double or one of
-        the frames is not a body's."""
-        if not self._is_finalized or self._x_of(context._state).dtype != np.float64:
+    def _geometry_frame_rows(self, frame_ids):
+        """The rows of ``_geometry_frame_poses`` for the frames ``frame_ids`` of this plant's
+        bodies (SceneGraph's queries ask once per set of frames), or None if the plant is not
+        finalized or one of the frames is not a body's."""
+        if not self._is_finalized:
             return None
         frame_mobods = self.__dict__.get("_frame_mobods")  # (fixed from Finalize() on)
         if frame_mobods is None:
@@ -330,10 +329,17 @@ class GeometryMixin:
             body_frames = self._geometry_link.body_frame_ids.items()
             frame_mobods = self._frame_mobods = {f: int(mobod[b]) for b, f in body_frames if b}
         try:
-            mobods = [frame_mobods[f] for f in frame_ids]
+            return np.array([frame_mobods[f] for f in frame_ids], dtype=np.int64)
         except KeyError:
             return None
-        return self._posed_cache(context).work.X_pc[3][mobods]
+
+    def _geometry_frame_poses(self, context, rows):
+        """X_WF (len(rows), 4, 3) of the frames whose ``rows`` _geometry_frame_rows gave, the
+        numbers of the geometry_pose output (SceneGraph's queries read them without making a
+        FramePoseVector), or None if the plant is not of double."""
+        if self._x_of(context._state).dtype != np.float64:
+            return None
+        return self._posed_cache(context).work.X_pc[3][rows]
 
     def _calc_geometry_poses(self, context, value):
         """X_WB (a FramePoseVector) of every body with a registered frame (World excepted)."""
