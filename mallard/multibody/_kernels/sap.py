@@ -366,7 +366,7 @@ def _impulses(t, w, vc, gamma, hessian):
     return cost
 
 
-@jitable
+@jitable(inline=True)
 def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
     """Drake's SapFrictionConeConstraint at the contact velocities vc[s:s + 3] (tangential,
     normal): y = R⁻¹·(v̂ − vc) projected onto the friction cone (stiction: γ = y; sliding:
@@ -378,8 +378,6 @@ def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
     yn = R_inv[s + 2] * (v_hat[s + 2] - vc[s + 2])
     y[s], y[s + 1], y[s + 2] = y0, y1, yn
     yr = (y0 * y0 + y1 * y1 + _SOFT_TOLERANCE_SQUARED) ** 0.5
-    t0, t1 = y0 / yr, y1 / yr
-    factor = 1.0 / (1.0 + mu_tilde * mu_tilde)
     if yr <= mu * yn:  # stiction
         g0, g1, gn = y0, y1, yn
         if hessian:
@@ -387,6 +385,8 @@ def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
                 for b in range(3):
                     G[s + a, b] = R_inv[s + a] if a == b else 0.0
     elif -mu_hat * yr < yn and mu * yn < yr:  # sliding (yn < yr/μ)
+        t0, t1 = y0 / yr, y1 / yr
+        factor = 1.0 / (1.0 + mu_tilde * mu_tilde)
         gn = (yn + mu_hat * yr) * factor
         g0, g1 = mu * gn * t0, mu * gn * t1
         if hessian:
@@ -439,7 +439,7 @@ def _hunt_crossley_antiderivative(par, h, vn):
     return h * (v * (fe0 + 0.5 * df) - d * v * v / 2.0 * (fe0 + 2.0 / 3.0 * df))
 
 
-@jitable
+@jitable(inline=True)
 def _hunt_crossley_impulses(par, G, s, h, vc, gamma, hessian):
     """Drake's SapHuntCrossleyConstraint (kSimilar, kLagged) at the contact velocities
     vc[s:s + 3]: the soft tangential speed ‖vt‖ₛ = √(‖vt‖² + ε²) − ε, z = vn − μ·‖vt‖ₛ
@@ -690,14 +690,14 @@ def _cost_along_line(t, w, n, alpha, cost_A, d2ellA, dp_dv):
     """(ℓ, dℓ/dα, d²ℓ/dα², status, the constraints' cost) at v + α·Δv (Drake's
     CalcCostAlongLine: the momentum cost from its expansion in α, dp_dv = A·Δv·(v − v*) its
     first order term; the constraints' at J·(v + α·Δv), whose vc, γ and G it leaves in w)."""
-    v, dv, v_alpha = w.vp, w.dv, w.v_alpha
-    for a in range(n):
-        v_alpha[a] = v[a] + alpha * dv[a]
-    _times_J(t, w, n, v_alpha, w.vc)
-    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
+    v, dv, v_alpha, dp, v_star = w.vp, w.dv, w.v_alpha, w.dp, w.vp_star
     dp_dva = 0.0
     for a in range(n):
-        dp_dva += w.dp[a] * (v_alpha[a] - w.vp_star[a])
+        v_alpha_a = v[a] + alpha * dv[a]
+        v_alpha[a] = v_alpha_a
+        dp_dva += dp[a] * (v_alpha_a - v_star[a])
+    _times_J(t, w, n, v_alpha, w.vc)
+    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
     ell = cost_A + alpha * dp_dv + 0.5 * alpha * alpha * d2ellA + cost_R
     table, G = t.constraints, w.G
     dell = dp_dva
