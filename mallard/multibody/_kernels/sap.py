@@ -366,7 +366,7 @@ def _impulses(t, w, vc, gamma, hessian):
     return cost
 
 
-@jitable
+@jitable(inline=True)
 def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
     """Drake's SapFrictionConeConstraint at the contact velocities vc[s:s + 3] (tangential,
     normal): y = R⁻¹·(v̂ − vc) projected onto the friction cone (stiction: γ = y; sliding:
@@ -378,8 +378,6 @@ def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
     yn = R_inv[s + 2] * (v_hat[s + 2] - vc[s + 2])
     y[s], y[s + 1], y[s + 2] = y0, y1, yn
     yr = (y0 * y0 + y1 * y1 + _SOFT_TOLERANCE_SQUARED) ** 0.5
-    t0, t1 = y0 / yr, y1 / yr
-    factor = 1.0 / (1.0 + mu_tilde * mu_tilde)
     if yr <= mu * yn:  # stiction
         g0, g1, gn = y0, y1, yn
         if hessian:
@@ -387,6 +385,8 @@ def _friction_cone_impulses(par, R, R_inv, v_hat, y, G, s, vc, gamma, hessian):
                 for b in range(3):
                     G[s + a, b] = R_inv[s + a] if a == b else 0.0
     elif -mu_hat * yr < yn and mu * yn < yr:  # sliding (yn < yr/μ)
+        t0, t1 = y0 / yr, y1 / yr
+        factor = 1.0 / (1.0 + mu_tilde * mu_tilde)
         gn = (yn + mu_hat * yr) * factor
         g0, g1 = mu * gn * t0, mu * gn * t1
         if hessian:
@@ -439,7 +439,7 @@ def _hunt_crossley_antiderivative(par, h, vn):
     return h * (v * (fe0 + 0.5 * df) - d * v * v / 2.0 * (fe0 + 2.0 / 3.0 * df))
 
 
-@jitable
+@jitable(inline=True)
 def _hunt_crossley_impulses(par, G, s, h, vc, gamma, hessian):
     """Drake's SapHuntCrossleyConstraint (kSimilar, kLagged) at the contact velocities
     vc[s:s + 3]: the soft tangential speed ‖vt‖ₛ = √(‖vt‖² + ε²) − ε, z = vn − μ·‖vt‖ₛ
@@ -502,12 +502,14 @@ def _dot(a, b, n):
 
 
 @jitable
-def _cost(t, w, n):
-    """At the iterate v: vc = J·v, γ and G, p = A·v, jc = Jᵀ·γ and ∇ℓ = A·(v − v*) − Jᵀ·γ.
-    Returns (ℓ, the momentum cost ½‖v − v*‖²_A)."""
+def _cost(t, w, n, cost_R):
+    """At the iterate v: vc = J·v, γ and G (unless ``cost_R``, the constraints' cost, is not
+    NaN: then w's vc, γ and G are those at v already), p = A·v, jc = Jᵀ·γ and ∇ℓ = A·(v − v*)
+    − Jᵀ·γ. Returns (ℓ, the momentum cost ½‖v − v*‖²_A)."""
     v, A = w.vp, w.A
-    _times_J(t, w, n, v, w.vc)
-    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
+    if cost_R != cost_R:
+        _times_J(t, w, n, v, w.vc)
+        cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
     table, Jp = t.constraints, w.Jp
     cost_A = 0.0
     for a in range(n):
@@ -546,32 +548,52 @@ def _assemble_hessian(t, w, n):
             continue
         s, m = table[c, SAP_START], table[c, SAP_SIZE]
         first, end, first2, end2 = _columns(t.constraints, t.clique_columns, c)
-        for q in range(2):
-            lo, hi = (first, end) if q == 0 else (first2, end2)
-            for r in range(s, s + m):
-                for j in range(lo, hi):
-                    GJ_rj = 0.0
-                    for b in range(s, s + m):
-                        GJ_rj += G[r, b - s] * Jp[b, j]
-                    GJ[r, j] = GJ_rj
-        # H[i, j] += J[r, i]·GJ[r, j] for each row r in order (an entry J[r, i] = 0 adds exact
-        # zeros: skipped).
-        for q in range(2):
-            lo, hi = (first, end) if q == 0 else (first2, end2)
-            for i in range(lo, hi):
-                for r in range(s, s + m):
-                    J_ri = Jp[r, i]
-                    if J_ri != 0.0:
-                        for j in range(first, min(end, i + 1)):
-                            H[i, j] += J_ri * GJ[r, j]
-                        for j in range(first2, min(end2, i + 1)):
-                            H[i, j] += J_ri * GJ[r, j]
+        if m == 3:
+            _add_contact_JtGJ(Jp, G, GJ, H, s, first, end, first2, end2)
+        else:
+            _add_JtGJ(Jp, G, GJ, H, s, m, first, end, first2, end2)
+
+
+@jitable
+def _add_contact_JtGJ(Jp, G, GJ, H, s, first, end, first2, end2):
+    """:func:`_add_JtGJ` for a constraint of 3 rows (a contact's), its loops over them
+    unrolled (a function of its own: numba inlines a function once per caller)."""
+    _add_JtGJ(Jp, G, GJ, H, s, 3, first, end, first2, end2)
+
+
+@jitable(inline=True)
+def _add_JtGJ(Jp, G, GJ, H, s, m, first, end, first2, end2):
+    """H += J_cᵀ·G_c·J_c on the lower triangle, for the constraint of the m rows of J from s
+    on, whose columns are [first, end) and [first2, end2): GJ = G_c·J_c, then H[i, j] +=
+    J[r, i]·GJ[r, j] for each row r in order, summed in a register (an entry J[r, i] = 0
+    adds exact zeros: skipped)."""
+    for q in range(2):
+        lo, hi = (first, end) if q == 0 else (first2, end2)
+        for r in range(s, s + m):
+            for j in range(lo, hi):
+                GJ_rj = 0.0
+                for b in range(m):
+                    GJ_rj += G[r, b] * Jp[s + b, j]
+                GJ[r, j] = GJ_rj
+    for q in range(2):
+        lo, hi = (first, end) if q == 0 else (first2, end2)
+        for i in range(lo, hi):
+            for p in range(2):
+                j0, j1 = (first, min(end, i + 1)) if p == 0 else (first2, min(end2, i + 1))
+                for j in range(j0, j1):
+                    H_ij = H[i, j]
+                    for r in range(s, s + m):
+                        J_ri = Jp[r, i]
+                        if J_ri != 0.0:
+                            H_ij += J_ri * GJ[r, j]
+                    H[i, j] = H_ij
 
 
 @jitable
 def _factor(t, w, n):
-    """The Cholesky factor L·Lᵀ = H (w.L, lower triangle; H's from :func:`_assemble_hessian`)
-    on H's envelope, which L's rows keep (no fill left of a row's first nonzero): the entry
+    """The Cholesky factor L·Lᵀ = H (w.L's lower triangle, and its transpose in w.L's upper
+    triangle for :func:`_factor_solve`'s rows of Lᵀ; H's from :func:`_assemble_hessian`) on
+    H's envelope, which L's rows keep (no fill left of a row's first nonzero): the entry
     (i, j) sums over the columns where rows i and j both may be nonzero, from the later of
     their envelopes' first columns (the terms left out are exact zeros), in their order. A
     clique's rows (one envelope) at once, column by column (the supernodes of Drake's
@@ -585,12 +607,12 @@ def _factor(t, w, n):
         hi, first = columns[c, 1], envelope[c]
         for j in range(first, hi):
             top = max(lo, j)  # (the rows at and below the diagonal)
+            k0 = max(first, envelope[clique[part[j]]])
             for i in range(top, hi):
-                L[i, j] = H[i, j]
-            for k in range(max(first, envelope[clique[part[j]]]), j):
-                L_jk = L[j, k]
-                for i in range(top, hi):
-                    L[i, j] -= L[i, k] * L_jk
+                L_ij = H[i, j]
+                for k in range(k0, j):
+                    L_ij -= L[i, k] * L[j, k]
+                L[i, j] = L_ij
             if j >= lo:
                 if not L[j, j] > 0.0:
                     return False
@@ -598,7 +620,9 @@ def _factor(t, w, n):
                 top += 1
             L_jj = L[j, j]
             for i in range(top, hi):
-                L[i, j] = L[i, j] / L_jj
+                L_ij = L[i, j] / L_jj
+                L[i, j] = L_ij
+                L[j, i] = L_ij
         lo = hi
     return True
 
@@ -616,15 +640,25 @@ def _factor_solve(t, w, n, x):
         for k in range(envelope[clique[part[i]]], i):
             s -= L[i, k] * x[k]
         x[i] = s / L[i, i]
+    stop = n
     for i in range(n - 1, -1, -1):
+        c = clique[part[i]]
+        if i == columns[c, 1] - 1:  # a clique's last row: the end of the last clique after
+            stop = i + 1  # it whose envelope reaches its rows (the same for all of them)
+            k = i + 1
+            while k < n:
+                d = clique[part[k]]
+                k = columns[d, 1]
+                if envelope[d] <= columns[c, 0]:
+                    stop = k
         s = x[i]
         k = i + 1
-        while k < n:
-            c = clique[part[k]]
-            end = columns[c, 1]
-            if envelope[c] <= i:
+        while k < stop:
+            d = clique[part[k]]
+            end = columns[d, 1]
+            if envelope[d] <= i:
                 for r in range(k, end):
-                    s -= L[r, i] * x[r]
+                    s -= L[i, r] * x[r]  # (L[r, i], from L's upper triangle)
             k = end
         x[i] = s / L[i, i]
 
@@ -653,17 +687,17 @@ def _search_direction(t, w, n):
 
 @jitable
 def _cost_along_line(t, w, n, alpha, cost_A, d2ellA, dp_dv):
-    """(ℓ, dℓ/dα, d²ℓ/dα², status) at v + α·Δv (Drake's CalcCostAlongLine: the momentum cost
-    from its expansion in α, dp_dv = A·Δv·(v − v*) its first order term; the constraints' at
-    J·(v + α·Δv))."""
-    v, dv, v_alpha = w.vp, w.dv, w.v_alpha
-    for a in range(n):
-        v_alpha[a] = v[a] + alpha * dv[a]
-    _times_J(t, w, n, v_alpha, w.vc)
-    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
+    """(ℓ, dℓ/dα, d²ℓ/dα², status, the constraints' cost) at v + α·Δv (Drake's
+    CalcCostAlongLine: the momentum cost from its expansion in α, dp_dv = A·Δv·(v − v*) its
+    first order term; the constraints' at J·(v + α·Δv), whose vc, γ and G it leaves in w)."""
+    v, dv, v_alpha, dp, v_star = w.vp, w.dv, w.v_alpha, w.dp, w.vp_star
     dp_dva = 0.0
     for a in range(n):
-        dp_dva += w.dp[a] * (v_alpha[a] - w.vp_star[a])
+        v_alpha_a = v[a] + alpha * dv[a]
+        v_alpha[a] = v_alpha_a
+        dp_dva += dp[a] * (v_alpha_a - v_star[a])
+    _times_J(t, w, n, v_alpha, w.vc)
+    cost_R = _impulses(t, w, w.vc, w.gamma_p, True)
     ell = cost_A + alpha * dp_dv + 0.5 * alpha * alpha * d2ellA + cost_R
     table, G = t.constraints, w.G
     dell = dp_dva
@@ -679,10 +713,10 @@ def _cost_along_line(t, w, n, alpha, cost_A, d2ellA, dp_dv):
                 Gdvc += G[s + a, b] * w.dvc[s + b]
             d2ellR += w.dvc[s + a] * Gdvc
     if d2ellR != d2ellR:
-        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NAN
+        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NAN, cost_R
     if d2ellR < 0.0:
-        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NEGATIVE
-    return ell, dell, d2ellA + d2ellR, SAP_SUCCESS
+        return ell, dell, d2ellR, SAP_CONSTRAINTS_HESSIAN_NEGATIVE, cost_R
+    return ell, dell, d2ellA + d2ellR, SAP_SUCCESS, cost_R
 
 
 @jitable(inline=True)
@@ -694,49 +728,51 @@ def _signbit(x):
 def _exact_line_search(t, w, n, cost_A, d2ellA):
     """Drake's exact line search: α minimizing ℓ(v + α·Δv) in (0, α_max], the root of dℓ/dα
     by Newton's method with bisection (DoNewtonWithBisectionFallback) on f(α) = dℓ/dα /
-    (−dℓ/dα(0)). Returns (α, evaluations, status)."""
+    (−dℓ/dα(0)). Returns (α, evaluations, status, the constraints' cost at α if w's vc, γ and
+    G are those at α (the last evaluation's), else NaN)."""
     settings = w.settings
+    nan = math.nan
     dell0 = _dot(w.grad, w.dv, n)
     if dell0 >= 0.0:
-        return 1.0, 0, SAP_NO_DESCENT
+        return 1.0, 0, SAP_NO_DESCENT, nan
     alpha_max = settings[LS_ALPHA_MAX]
     dp_dv = 0.0
     for a in range(n):
         dp_dv += w.dp[a] * (w.vp[a] - w.vp_star[a])
-    ell, dell, d2ell, status = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA, dp_dv)
+    ell, dell, d2ell, status, cost_R = _cost_along_line(t, w, n, alpha_max, cost_A, d2ellA, dp_dv)
     if status != SAP_SUCCESS:
-        return alpha_max, 0, status
+        return alpha_max, 0, status, nan
     if dell <= 0.0:  # still decreasing at α_max
-        return alpha_max, 0, SAP_SUCCESS
+        return alpha_max, 0, SAP_SUCCESS, cost_R
     if -dell0 < settings[COST_ABS_TOLERANCE] + settings[COST_REL_TOLERANCE] * ell:
-        return 1.0, 0, SAP_SUCCESS  # a gradient at round-off: a full Newton step
+        return 1.0, 0, SAP_SUCCESS, nan  # a gradient at round-off: a full Newton step
     scale = -dell0
     alpha_guess = min(-dell0 / d2ell, alpha_max)
     if alpha_guess != alpha_guess:
-        return alpha_max, 0, SAP_LINE_SEARCH_GUESS_NAN
+        return alpha_max, 0, SAP_LINE_SEARCH_GUESS_NAN, nan
     # The bracket [0, α_max] (f(0) = −1 < 0 < f(α_max)).
     x_lower, f_lower, x_upper, f_upper = 0.0, dell0 / scale, alpha_max, dell / scale
     f_tolerance = _LINE_SEARCH_F_TOLERANCE
     x_tolerance = f_tolerance * alpha_guess
     if abs(f_lower) < f_tolerance:
-        return x_lower, 0, SAP_SUCCESS
+        return x_lower, 0, SAP_SUCCESS, nan
     if abs(f_upper) < f_tolerance:
-        return x_upper, 0, SAP_SUCCESS
+        return x_upper, 0, SAP_SUCCESS, cost_R
     root = alpha_guess
     minus_dx = x_lower - x_upper
     minus_dx_previous = minus_dx
     max_iterations = int(settings[LS_MAX_ITERATIONS])
     for evaluations in range(1, max_iterations + 1):
-        ell, dell, d2ell, status = _cost_along_line(t, w, n, root, cost_A, d2ellA, dp_dv)
+        ell, dell, d2ell, status, cost_R = _cost_along_line(t, w, n, root, cost_A, d2ellA, dp_dv)
         if status != SAP_SUCCESS:
-            return root, evaluations, status
+            return root, evaluations, status, nan
         f, df = dell / scale, d2ell / scale
         if _signbit(f) != _signbit(f_upper):
             x_lower, f_lower = root, f
         else:
             x_upper, f_upper = root, f
         if abs(f) < f_tolerance:
-            return root, evaluations, SAP_SUCCESS
+            return root, evaluations, SAP_SUCCESS, cost_R
         newton_is_slow = 2.0 * abs(f) > abs(minus_dx_previous * df)
         minus_dx_previous = minus_dx
         bisect = newton_is_slow
@@ -748,8 +784,8 @@ def _exact_line_search(t, w, n, cost_A, d2ellA):
             minus_dx = 0.5 * (x_lower - x_upper)
             root = x_lower - minus_dx
         if abs(minus_dx) < x_tolerance:
-            return root, evaluations, SAP_SUCCESS
-    return root, max_iterations, SAP_LINE_SEARCH_NOT_CONVERGED
+            return root, evaluations, SAP_SUCCESS, nan
+    return root, max_iterations, SAP_LINE_SEARCH_NOT_CONVERGED, nan
 
 
 @jitable
@@ -760,7 +796,7 @@ def _newton(t, w, n):
     each iteration (none when the guess satisfies them). Statistics into w.stats; returns the
     status."""
     settings, stats = w.settings, w.stats
-    ell, cost_A = _cost(t, w, n)
+    ell, cost_A = _cost(t, w, n, math.nan)
     alpha = 1.0
     cost_reached = False
     k = 0
@@ -792,7 +828,7 @@ def _newton(t, w, n):
         if direction != SAP_SUCCESS:
             status = direction
             break
-        alpha, evaluations, search = _exact_line_search(t, w, n, cost_A, d2ellA)
+        alpha, evaluations, search, cost_R = _exact_line_search(t, w, n, cost_A, d2ellA)
         if search != SAP_SUCCESS:
             status = search
             break
@@ -800,7 +836,7 @@ def _newton(t, w, n):
         for a in range(n):
             w.vp[a] += alpha * w.dv[a]
         ell_previous = ell
-        ell, cost_A = _cost(t, w, n)
+        ell, cost_A = _cost(t, w, n, cost_R)  # (the line search's impulses at α, if it has them)
         cost_reached = (
             abs(ell_previous - ell)
             < settings[COST_ABS_TOLERANCE]
@@ -851,7 +887,7 @@ def _gradient(t, w, M, diagonal):
     n = _participating_problem(t, w, M, diagonal)
     if n > 0:
         _make_data(t, w, n)
-        _cost(t, w, n)
+        _cost(t, w, n, math.nan)
         _assemble_hessian(t, w, n)
         H = w.H
         for i in range(n):
