@@ -155,10 +155,23 @@ def _load_or_zero(a, x):
         _load(a, x, 0)
 
 
+def _flat(a):
+    """The C-contiguous array ``a`` as a 1-D view; compiled, without numba's general reshape
+    (a call into its C helper) and holding no reference (see :func:`_borrowed`)."""
+    return a.reshape(-1)
+
+
+@overload(_flat)
+def _flat_compiled(a):
+    if isinstance(a, types.Array) and a.layout == "C":
+        return lambda a: c_view(a, (a.size,))
+    return lambda a: a.reshape(-1)
+
+
 @jitable
 def _store(source, out):
     """out = source (1-D or 2-D arrays of one shape)."""
-    s, o = source.reshape(-1), out.reshape(-1)  # (both C-contiguous)
+    s, o = _flat(source), _flat(out)  # (both C-contiguous)
     for j in range(o.shape[0]):
         o[j] = s[j]
 
@@ -166,7 +179,7 @@ def _store(source, out):
 @jitable
 def _nan(out):
     """out = NaN (all of it; C-contiguous)."""
-    _fill(out.reshape(-1), np.nan)
+    _fill(_flat(out), np.nan)
 
 
 @jitable(inline=True)
@@ -282,7 +295,7 @@ def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
     _load(v, x, nq)
     _load_or_zero(tau_applied, r.tau)
     _load_or_zero(actuation, r.u)
-    _fill(r.F_B.reshape(-1), 0.0)
+    _fill(_flat(r.F_B), 0.0)
     calc_position_kinematics(m, params, work, x[0:nq], DYNAMICS, 0)
     k = forward_dynamics(m, x, params, work, _AFTER_POSITIONS, r.u, r.tau, r.F_B)
     if k >= 0:
