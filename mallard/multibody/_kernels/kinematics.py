@@ -53,6 +53,7 @@ from mallard.multibody._layout import (  # (the columns of a tree row)
 POSES = 0  # X_WB only (pose queries)
 COLUMNS = 1  # X_WB and H_PB_W (what a mass matrix or a Jacobian needs)
 ALL = 2  # X_WB, H_PB_W, X_WF and X_WM: the positions stage
+DYNAMICS = 3  # COLUMNS and what the acceleration bias reads of X_WF and X_WM (see below)
 
 # Layers of the position-kinematics pose array X_pc[layer, mobod]: LAYER_WB holds X_WB, and so
 # on (LAYER_FM: X_FM, scratch).
@@ -66,7 +67,10 @@ LAYER_WB = 3
 def calc_position_kinematics(model, params, work, q, what, tip):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians, as ``what``
     asks (ALL; COLUMNS: without the joint frames' poses X_WF, X_WM, but of the joints whose
-    columns come from a pass of their own; POSES: only X_WB, layer 3 of X_pc); only of the
+    columns come from a pass of their own; DYNAMICS: COLUMNS and what
+    dynamics.calc_acceleration_bias reads of them, X_WF and X_WM of the quaternion floating
+    joints and X_WM's origin of the revolute ones, so that forward and inverse dynamics store
+    no more poses than they read; POSES: only X_WB, layer 3 of X_pc); only of the
     mobods from World to mobod ``tip`` (its ancestors and itself: what the Jacobians of its
     points need) if tip > 0, ``params.path`` then holding their indices.
 
@@ -137,6 +141,15 @@ def calc_position_kinematics(model, params, work, q, what, tip):
         if what == ALL or not _in_main_loop(jtype):  # (the last pass reads them)
             store_pose(T_WF, X_pc[LAYER_WF, k])
             store_pose(T_WM, X_pc[LAYER_WM, k])
+        elif what == DYNAMICS:
+            if jtype == QUATERNION_FLOATING:
+                store_pose(T_WF, X_pc[LAYER_WF, k])
+                store_pose(T_WM, X_pc[LAYER_WM, k])
+            elif jtype == REVOLUTE:
+                X_WM = X_pc[LAYER_WM, k]
+                X_WM[3, 0] = T_WM[9]
+                X_WM[3, 1] = T_WM[10]
+                X_WM[3, 2] = T_WM[11]
         if jtype == REVOLUTE or jtype == PRISMATIC:  # along â, in F and in M
             a_W = rotate3(T_WF, (jparam[k, 0], jparam[k, 1], jparam[k, 2]))
             _axis_column(tree[k], jtype == REVOLUTE, a_W, T_WF, T_WB, H_PB_W)

@@ -13,7 +13,9 @@ code. The cheap test of :func:`_computable` comes first; the code is worked out 
 state that fails it.
 
 A state is computed exactly as the batched kernels compute each state (the same stage
-functions in the same order, on the row's plain workspace instead of lanes), so that its
+functions in the same order, on the row's plain workspace instead of lanes; the positions
+stage of forward and inverse dynamics stores only the joint frames' poses the acceleration
+bias reads, kinematics.DYNAMICS), so that its
 results are the plant's own single-state results and the batch's, to the last bit. The row
 keeps nothing from call to call that a result depends on: each entry point sets the inputs it
 reads (x, and the generalized and body forces and actuation it uses) and recomputes every
@@ -28,6 +30,7 @@ from mallard._compiled import entry_point
 from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
+from mallard.multibody._kernels._numba_internals import c_view
 from mallard.multibody._kernels.batch import (
     _begin_derivatives,
     _fill,
@@ -46,7 +49,13 @@ from mallard.multibody._kernels.engine_derivatives import (
     drive_inverse_dynamics_derivatives,
     fresh_recursive_derivatives,
 )
-from mallard.multibody._kernels.kinematics import COLUMNS, LAYER_WB, POSES, calc_position_kinematics
+from mallard.multibody._kernels.kinematics import (
+    COLUMNS,
+    DYNAMICS,
+    LAYER_WB,
+    POSES,
+    calc_position_kinematics,
+)
 from mallard.multibody._kernels.recursive_derivatives import covers
 from mallard.multibody._kernels.views import (
     batch_row,
@@ -68,6 +77,7 @@ from mallard.multibody._layout import (
 )
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
+_AFTER_POSITIONS = VELOCITIES | INERTIAS | BIAS  # (positions: calc_position_kinematics' DYNAMICS)
 _ROW = SIZE["row"]
 
 
@@ -90,6 +100,22 @@ def _given_compiled(a, like):
     if isinstance(a, types.NoneType):
         return lambda a, like: like[0:0]
     return lambda a, like: a
+
+
+def _borrowed(a):
+    """``a`` (interpreted); compiled, a C-contiguous array ``a`` as a view holding no
+    reference to its memory (kernels._machinery.reshaped), so that the kernels' calls that
+    take it, and its slices, count no references (an atomic operation each, on the one
+    counter of the caller's array: the largest fixed cost of a single call). The entry
+    points view their arguments so, first: the arguments outlive the call."""
+    return a
+
+
+@overload(_borrowed)
+def _borrowed_compiled(a):
+    if isinstance(a, types.Array) and a.layout == "C":
+        return lambda a: c_view(a, a.shape)
+    return lambda a: a
 
 
 @jitable
@@ -138,10 +164,23 @@ def _load_or_zero(a, x):
         _load(a, x, 0)
 
 
+def _flat(a):
+    """The C-contiguous array ``a`` as a 1-D view; compiled, without numba's general reshape
+    (a call into its C helper) and holding no reference (see :func:`_borrowed`)."""
+    return a.reshape(-1)
+
+
+@overload(_flat)
+def _flat_compiled(a):
+    if isinstance(a, types.Array) and a.layout == "C":
+        return lambda a: c_view(a, (a.size,))
+    return lambda a: a.reshape(-1)
+
+
 @jitable
 def _store(source, out):
     """out = source (1-D or 2-D arrays of one shape)."""
-    s, o = source.reshape(-1), out.reshape(-1)  # (both C-contiguous)
+    s, o = _flat(source), _flat(out)  # (both C-contiguous)
     for j in range(o.shape[0]):
         o[j] = s[j]
 
@@ -149,7 +188,7 @@ def _store(source, out):
 @jitable
 def _nan(out):
     """out = NaN (all of it; C-contiguous)."""
-    _fill(out.reshape(-1), np.nan)
+    _fill(_flat(out), np.nan)
 
 
 @jitable(inline=True)
@@ -172,6 +211,8 @@ def _derivative_code(mi, row):
 def single_body_poses(mi, mf, row, q, X_WB):
     """X_WB[b] = the pose of body b in World at q, a 4×4 homogeneous matrix
     [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex)."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, X_WB = _borrowed(q), _borrowed(X_WB)
     m, r, params, work = _views(mi, mf, row)
     none = q[0:0]
     if not _computable(m, q, none, none, none):
@@ -198,6 +239,8 @@ def single_body_poses(mi, mf, row, q, X_WB):
 @jitable(inline=True)
 def single_mass_matrix(mi, mf, row, q, M):
     """M = M(q) (nv × nv, reflected rotor inertias included)."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, M = _borrowed(q), _borrowed(M)
     m, r, params, work = _views(mi, mf, row)
     none = q[0:0]
     if not _computable(m, q, none, none, none):
@@ -216,9 +259,11 @@ def single_mass_matrix(mi, mf, row, q, M):
 def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
     """tau = M·v̇ + C·v − tau_g − tau_applied + D·v at (q, v, v̇) (see
     kernels.batch.batch_inverse_dynamics); ``tau_applied`` None or of length zero: zero."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, v, vdot, tau = _borrowed(q), _borrowed(v), _borrowed(vdot), _borrowed(tau)
+    tau_applied = _given(_borrowed(tau_applied), q)
     m, r, params, work = _views(mi, mf, row)
     nq, nv = m.nq, m.nv
-    tau_applied = _given(tau_applied, q)
     if not _computable(m, q, v, vdot, tau_applied):
         _nan(tau)
         return _state_code(
@@ -228,7 +273,8 @@ def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
     x, tau_app = r.x, r.tau
     _load(q, x, 0)
     _load(v, x, nq)
-    force_elements(m, x, params, work, _ALL, r.F_B, tau_app)
+    calc_position_kinematics(m, params, work, x[0:nq], DYNAMICS, 0)
+    force_elements(m, x, params, work, _AFTER_POSITIONS, r.F_B, tau_app)
     for j in range(tau_applied.shape[0]):
         tau_app[j] = tau_app[j] + tau_applied[j]
     inverse_dynamics(m, x, params, work, 0, vdot, tau_app, r.F_B)
@@ -242,9 +288,11 @@ def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
     """vdot = v̇ at (q, v) with gravity, joint damping, reflected rotor inertias, locked
     joints, the generalized forces ``tau_applied`` and the actuation (clamped to the effort
     limits; see kernels.batch.batch_forward_dynamics); inputs None or of length zero: zero."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, v, vdot = _borrowed(q), _borrowed(v), _borrowed(vdot)
+    tau_applied, actuation = _given(_borrowed(tau_applied), q), _given(_borrowed(actuation), q)
     m, r, params, work = _views(mi, mf, row)
     nq, nv, nu = m.nq, m.nv, m.nu
-    tau_applied, actuation = _given(tau_applied, q), _given(actuation, q)
     if not _computable(m, q, v, tau_applied, actuation):
         _nan(vdot)
         return _state_code(
@@ -256,8 +304,9 @@ def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
     _load(v, x, nq)
     _load_or_zero(tau_applied, r.tau)
     _load_or_zero(actuation, r.u)
-    _fill(r.F_B.reshape(-1), 0.0)
-    k = forward_dynamics(m, x, params, work, _ALL, r.u, r.tau, r.F_B)
+    _fill(_flat(r.F_B), 0.0)
+    calc_position_kinematics(m, params, work, x[0:nq], DYNAMICS, 0)
+    k = forward_dynamics(m, x, params, work, _AFTER_POSITIONS, r.u, r.tau, r.F_B)
     if k >= 0:
         _nan(vdot)
         return NOT_POSITIVE_DEFINITE + KINDS * k
@@ -270,6 +319,8 @@ def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
 def single_point_jacobian(mi, mf, row, q, k, X_BF, p_FQ, J):
     """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed on mobod k's body
     at p_FQ in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, X_BF, p_FQ, J = _borrowed(q), _borrowed(X_BF), _borrowed(p_FQ), _borrowed(J)
     m, r, params, work = _views(mi, mf, row)
     none = q[0:0]
     if not _computable(m, q, p_FQ, none, none):

@@ -142,6 +142,23 @@ def test_poses_and_columns_are_those_of_the_full_computation(compile_kernel):
 
 
 @pytest.mark.parametrize("compile_kernel", [False, True])
+def test_dynamics_stores_what_the_acceleration_bias_reads(compile_kernel):
+    """DYNAMICS computes X_WB and the columns as ALL does, and of the joint frames' poses
+    only those calc_acceleration_bias reads: X_WF and X_WM of the joints outside the main
+    loop (universal, screw: mobods 2, 4) and of the quaternion floating one (mobod 3), and
+    X_WM's origin of the revolute one (mobod 1)."""
+    a, run = _kinematics(compile_kernel, 6)
+    run(kin.ALL)
+    full, full_H = a.X_pc.copy(), a.H_PB_W.copy()
+    run(kin.DYNAMICS)
+    np.testing.assert_array_equal(a.X_pc[3], full[3])
+    np.testing.assert_array_equal(a.H_PB_W, full_H)
+    np.testing.assert_array_equal(a.X_pc[1:3, 2:5], full[1:3, 2:5])
+    np.testing.assert_array_equal(a.X_pc[2, 1, 3], full[2, 1, 3])
+    assert np.isnan(a.X_pc[1, 1]).all() and np.isnan(a.X_pc[2, 1, :3]).all()
+
+
+@pytest.mark.parametrize("compile_kernel", [False, True])
 @pytest.mark.parametrize("tip", [1, 2, 4])
 def test_path_gives_the_path_of_the_full_computation(compile_kernel, tip):
     """With tip > 0, the poses and Jacobian columns of the tip and its ancestors are those of
