@@ -4,6 +4,7 @@ mallard.distributed)."""
 import dataclasses
 import os
 import tempfile
+import time
 import uuid
 
 import numpy as np
@@ -177,7 +178,7 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     it if the client has ``direct_to_workers``), where its task runs: not sent inside the
     task, which the scheduler unpickles and pickles again. A chunk whose inputs or result are
     lost with their worker (its future cancelled) is scattered and submitted again, up to
-    ``retries`` + 2 times."""
+    ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
     q0, v0 = np.asarray(q0, dtype=np.float64), np.asarray(v0, dtype=np.float64)
     size = q0.shape[0] if q0.ndim == 2 else -1
     if q0.ndim != 2 or v0.ndim != 2 or v0.shape[0] != size:
@@ -201,6 +202,19 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     )  # fmt: skip
 
 
+def _scatter(client, inputs, attempts):
+    """The future of one chunk's inputs scattered to a worker, tried again (after a pause, up
+    to ``attempts`` times) if the worker dies as it receives them."""
+    for attempt in range(1, attempts + 1):
+        try:
+            [future] = client.scatter([inputs], hash=False)
+            return future
+        except OSError:  # (CommClosedError: the connection to the worker broke)
+            if attempt == attempts:
+                raise
+            time.sleep(0.1 * attempt)
+
+
 def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
     """The generator of :func:`_chunk_results`."""
     from dask.distributed import as_completed
@@ -212,7 +226,7 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
     def submit(index, times):
         part = slice(firsts[index], firsts[index] + chunk_size)
         inputs = tuple(None if a is None else a[part] for a in arrays)
-        [scattered] = client.scatter([inputs], hash=False)
+        scattered = _scatter(client, inputs, retries + 3)
         future = client.submit(
             _run_scattered, spec, index, firsts[index], scattered, kwargs, directory,
             key=f"mallard-rollout-{call}-{index}-{times}", retries=retries, pure=False,
