@@ -20,8 +20,10 @@ Every library writes every step's state (MuJoCo's rollout always does; mallard w
 Throughputs are medians of ``--rounds`` samples taken in turn, so the ratios hold within one
 run on a noisy machine; the machine is shared (2 cores, other jobs running).
 
-``--dask``: also mallard.distributed on a LocalCluster of 1 then 2 worker processes (one
-thread each), the same rollouts, for the scaling of two workers over one.
+``--dask``: also mallard.distributed on LocalClusters of 1 and 2 worker processes (one
+thread each; the client on the same machine), the acrobot's rollouts tiled 4 times, 4 chunks
+per worker, the runs of 1 and 2 workers taken in turn ``--rounds`` times: the best of each,
+and each round's ratio, for the scaling of two workers over one.
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -168,28 +170,37 @@ def median_rate(run, state_steps, rounds):
     return float(np.median(rates))
 
 
-def dask_scaling(plant_name, q0, v0, U, steps):
-    """State-steps/s of mallard.distributed on LocalClusters of 1 and 2 workers."""
+def dask_scaling(plant_name, q0, v0, U, steps, rounds):
+    """State-steps/s of mallard.distributed on LocalClusters of 1 and 2 workers (both up at
+    once, their runs taken in turn ``rounds`` times): the best of each, and each round's
+    ratio of 2 workers over 1."""
     from dask.distributed import Client, LocalCluster
 
     from mallard.distributed import PlantSpec, rollout, warm_up
     from mallard.models import MakeAcrobotPlant
 
     spec = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
-    rates = {}
-    for workers in (1, 2):
-        with (
-            LocalCluster(
+    rates = {1: [], 2: []}
+    clusters = {}
+    try:
+        for workers in rates:
+            cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            warm_up(client, spec)
-            chunk = -(-q0.shape[0] // (4 * workers))
-            began = time.perf_counter()
-            rollout(client, spec, q0, v0, U, num_steps=steps, every=10, chunk_size=chunk)
-            rates[workers] = q0.shape[0] * steps / (time.perf_counter() - began)
-    return rates
+            )
+            clusters[workers] = (cluster, Client(cluster))
+            warm_up(clusters[workers][1], spec)
+        for _ in range(rounds):
+            for workers, (_, client) in clusters.items():
+                chunk = -(-q0.shape[0] // (4 * workers))
+                began = time.perf_counter()
+                rollout(client, spec, q0, v0, U, num_steps=steps, every=10, chunk_size=chunk)
+                rates[workers].append(q0.shape[0] * steps / (time.perf_counter() - began))
+    finally:
+        for cluster, client in clusters.values():
+            client.close()
+            cluster.close()
+    ratios = [two / one for one, two in zip(rates[1], rates[2], strict=True)]
+    return max(rates[1]), max(rates[2]), ratios
 
 
 def main(argv=None):
@@ -241,11 +252,12 @@ def main(argv=None):
             )
         if args.dask and name == "acrobot":  # (4 batches: work enough for two processes)
             tiled = (np.tile(q0, (4, 1)), np.tile(v0, (4, 1)), np.tile(U, (4, 1, 1)))
-            scaling = dask_scaling(name, *tiled, args.steps)
+            one, two, ratios = dask_scaling(name, *tiled, args.steps, args.rounds)
             lines.append(
-                f"| acrobot | mallard.distributed, 1 worker | {scaling[1]:.3g} | | |\n"
-                f"| acrobot | mallard.distributed, 2 workers | {scaling[2]:.3g} | "
-                f"2 workers / 1: {scaling[2] / scaling[1]:.2f} | |"
+                f"| acrobot | mallard.distributed, 1 worker | {one:.3g} | | |\n"
+                f"| acrobot | mallard.distributed, 2 workers | {two:.3g} | "
+                f"2 workers / 1: {two / one:.2f} (rounds: "
+                f"{', '.join(f'{r:.2f}' for r in ratios)}) | |"
             )
     text = "\n".join(lines) + "\n"
     print(text)

@@ -8,11 +8,19 @@ so that a model is built, and its kernels loaded from numba's cache or compiled,
 worker, not per task; :func:`warm_up` does that on every worker before the first chunk.
 
 The states are cut into chunks of ``chunk_size`` states, one Dask task each, run by
-BatchedPlant.Rollout on the worker. Results do not depend on the chunking or on the number of
+BatchedPlant.Rollout on the worker. A chunk's inputs (its q0, v0, actuation and PD targets)
+are scattered to a worker and its task runs there, rather than travelling inside the task
+(the scheduler unpickles a task's arguments and pickles them again for the worker: for
+16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,
+the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through the
+scheduler and 0.05 s straight to the workers); its results are fetched as it finishes, while
+the others run. Results do not depend on the chunking or on the number of
 workers: a state's rollout is computed alone in its lanes, bit for bit the same in any group
 (kernels.rollouts). A task whose worker dies is run again on another worker by Dask's
-scheduler (``distributed.scheduler.allowed-failures`` times), and one that raises is retried
-``retries`` times; chunks are numbered, so a chunk run twice is gathered, or written, once.
+scheduler (``distributed.scheduler.allowed-failures`` times); a chunk whose inputs or
+results died with their worker is scattered and submitted again (up to ``retries`` + 2
+times); one that raises is retried ``retries`` times. Chunks are numbered, so a chunk run
+twice is gathered, or written, once.
 
 Two ways to get the results:
 
@@ -30,7 +38,9 @@ Two ways to get the results:
 
 On a real cluster, start a scheduler and workers (``dask scheduler``, then ``dask worker
 tcp://HOST:8786 --nworkers N --nthreads 1`` on each machine, mallard installed there with the
-extra), and pass ``Client("tcp://HOST:8786")``; one thread per worker process (the rollouts
+extra), and pass ``Client("tcp://HOST:8786")`` (with ``direct_to_workers=True`` if the client
+can reach the workers: the inputs and results then skip the scheduler's hop, as Dask's own
+scatter and gather do with it); one thread per worker process (the rollouts
 run their own threads: BatchedPlant's ``num_threads``, 1 by default here, as each worker
 process takes a core). ``mallard rollout ... --scheduler tcp://HOST:8786`` does this from the
 command line.

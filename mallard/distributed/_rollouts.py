@@ -4,6 +4,7 @@ mallard.distributed)."""
 import dataclasses
 import os
 import tempfile
+import time
 import uuid
 
 import numpy as np
@@ -164,9 +165,20 @@ def _renumbered(message, i, index):
     return f"state {index}: {text}"
 
 
-def _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
+def _run_scattered(spec, index, first, inputs, kwargs, directory):
+    """:func:`_run_chunk` of the chunk's inputs (q0, v0, actuation, target), scattered to the
+    worker as one tuple."""
+    return _run_chunk(spec, index, first, *inputs, kwargs, directory)
+
+
+def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
                    directory):  # fmt: skip
-    """The chunks' futures, in order."""
+    """(the number of chunks, an iterator of (chunk index, first state, its result) as the
+    chunks finish). A chunk's inputs are scattered to a worker (Client.scatter, straight to
+    it if the client has ``direct_to_workers``), where its task runs: not sent inside the
+    task, which the scheduler unpickles and pickles again. A chunk whose inputs or result are
+    lost with their worker (its future cancelled) is scattered and submitted again, up to
+    ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
     q0, v0 = np.asarray(q0, dtype=np.float64), np.asarray(v0, dtype=np.float64)
     size = q0.shape[0] if q0.ndim == 2 else -1
     if q0.ndim != 2 or v0.ndim != 2 or v0.shape[0] != size:
@@ -181,27 +193,61 @@ def _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
         raise ValueError(
             f"mallard.distributed: chunk_size must be a positive integer, got {chunk_size!r}"
         )
-    futures, call = [], uuid.uuid4().hex
-    for index, first in enumerate(range(0, size, chunk_size)):
-        part = slice(first, first + chunk_size)
-        futures.append(
-            client.submit(
-                _run_chunk,
-                spec,
-                index,
-                first,
-                q0[part],
-                v0[part],
-                None if actuation is None else np.asarray(actuation)[part],
-                None if pd_target is None else np.asarray(pd_target)[part],
-                kwargs,
-                directory,
-                key=f"mallard-rollout-{call}-{index}",
-                retries=retries,
-                pure=False,
-            )
-        )
-    return futures
+    actuation = None if actuation is None else np.asarray(actuation)
+    pd_target = None if pd_target is None else np.asarray(pd_target)
+    firsts = range(0, size, chunk_size)
+    return len(firsts), _finished_chunks(
+        client, spec, (q0, v0, actuation, pd_target), firsts, chunk_size, retries, kwargs,
+        directory,
+    )  # fmt: skip
+
+
+def _scatter(client, inputs, attempts):
+    """The future of one chunk's inputs scattered to a worker, tried again (after a pause, up
+    to ``attempts`` times) if the worker dies as it receives them."""
+    for attempt in range(1, attempts + 1):
+        try:
+            [future] = client.scatter([inputs], hash=False)
+            return future
+        except OSError:  # (CommClosedError: the connection to the worker broke)
+            if attempt == attempts:
+                raise
+            time.sleep(0.1 * attempt)
+
+
+def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
+    """The generator of :func:`_chunk_results`."""
+    from dask.distributed import as_completed
+    from distributed.utils import CancelledError
+
+    call = uuid.uuid4().hex
+    submitted = {}  # key → (chunk index, its inputs' future, the times it was submitted)
+
+    def submit(index, times):
+        part = slice(firsts[index], firsts[index] + chunk_size)
+        inputs = tuple(None if a is None else a[part] for a in arrays)
+        scattered = _scatter(client, inputs, retries + 3)
+        future = client.submit(
+            _run_scattered, spec, index, firsts[index], scattered, kwargs, directory,
+            key=f"mallard-rollout-{call}-{index}-{times}", retries=retries, pure=False,
+        )  # fmt: skip
+        submitted[future.key] = (index, scattered, times + 1)
+        return future
+
+    pending = as_completed([submit(index, 0) for index in range(len(firsts))])
+    for future in pending:
+        index, _, times = submitted.pop(future.key)
+        try:
+            result = future.result()
+        except CancelledError:  # (its inputs, or its result, were lost with their worker)
+            if times > retries + 2:
+                raise RuntimeError(
+                    f"mallard.distributed: chunk {index}'s inputs were lost {times} times (its "
+                    "workers died, or its task was cancelled)"
+                ) from None
+            pending.add(submit(index, times))
+            continue
+        yield index, firsts[index], result
 
 
 def rollout(client, spec, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
@@ -211,21 +257,24 @@ def rollout(client, spec, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE, retr
     integrator, pd_gains) and the arrays as Rollout's. Returns (X, ok, messages): the states
     (N, num_steps // every, nq + nv), each state's ok flag (False: NaN results) and the
     failed states' messages by index. The same, bit for bit, whatever the chunking and the
-    workers."""
-    futures = _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retries,
-                             kwargs, None)  # fmt: skip
-    parts = client.gather(futures)
-    if not parts:
+    workers. Each chunk's results are fetched as it finishes (while the others run) into
+    the arrays returned."""
+    count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size,
+                                    retries, kwargs, None)  # fmt: skip
+    if not count:
         X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, **kwargs)
         return X, np.ones(0, dtype=bool), {}
+    X = ok = None
     messages = {}
-    for part in parts:
-        messages.update(part[2])
-    return (
-        np.concatenate([part[0] for part in parts]),
-        np.concatenate([part[1] for part in parts]),
-        messages,
-    )
+    for _, first, (X_part, ok_part, messages_part) in results:
+        if X is None:
+            size = np.shape(q0)[0]
+            X = np.empty((size,) + X_part.shape[1:])
+            ok = np.empty(size, dtype=bool)
+        X[first : first + len(X_part)] = X_part
+        ok[first : first + len(ok_part)] = ok_part
+        messages.update(messages_part)
+    return X, ok, dict(sorted(messages.items()))
 
 
 def rollout_to_npz(client, spec, directory, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE,
@@ -234,19 +283,16 @@ def rollout_to_npz(client, spec, directory, q0, v0, actuation=None, *, chunk_siz
     missing; shared by the workers) as chunk-XXXXXX.npz (see mallard.distributed); returns
     the files' paths in state order, as the chunks finish (``progress(done, total)`` is
     called after each if given in kwargs)."""
-    from dask.distributed import as_completed
-
     progress = kwargs.pop("progress", None)
     directory = os.path.abspath(os.fspath(directory))
     os.makedirs(directory, exist_ok=True)
-    futures = _submit_chunks(client, spec, q0, v0, actuation, pd_target, chunk_size, retries,
-                             kwargs, directory)  # fmt: skip
-    paths = [None] * len(futures)
-    order = {future.key: i for i, future in enumerate(futures)}
-    for done, future in enumerate(as_completed(futures), start=1):
-        paths[order[future.key]] = future.result()
+    count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size,
+                                    retries, kwargs, directory)  # fmt: skip
+    paths = [None] * count
+    for done, (index, _, path) in enumerate(results, start=1):
+        paths[index] = path
         if progress is not None:
-            progress(done, len(futures))
+            progress(done, count)
     return paths
 
 

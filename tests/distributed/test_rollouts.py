@@ -112,3 +112,24 @@ def test_a_worker_killed_mid_run_loses_no_chunk(client):
     np.testing.assert_array_equal(X, expected)
     assert ok.all() and not messages
     assert pids[busy[0]] not in client.run(os.getpid).values()
+
+
+def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
+    from distributed.comm.core import CommClosedError
+
+    from mallard.distributed._rollouts import _scatter
+
+    class BreakingClient:  # (its first scatters break off, as when the worker dies)
+        def __init__(self, breaks):
+            self.breaks, self.calls = breaks, 0
+
+        def scatter(self, data, hash):
+            self.calls += 1
+            if self.calls <= self.breaks:
+                raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
+            return [("future of", data[0])]
+
+    client = BreakingClient(2)
+    assert _scatter(client, "inputs", 3) == ("future of", "inputs") and client.calls == 3
+    with pytest.raises(CommClosedError):
+        _scatter(BreakingClient(3), "inputs", 3)

@@ -142,10 +142,10 @@ def force_elements(model, x, params, work, need, F_B, tau):
 
 
 @jitable(inline=True)
-def forward_dynamics(model, x, params, work, need, u, tau_in, F_in_B):
-    """work.vdot, work.A_WB and work.qdot of a continuous plant: forward dynamics with the
-    actuation ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body
-    forces ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected
+def forward_accelerations(model, x, params, work, need, u, tau_in, F_in_B):
+    """work.vdot and work.A_WB of a continuous plant: forward dynamics with the actuation
+    ``u`` (clamped to the effort limits), generalized forces ``tau_in``, body forces
+    ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected
     inertias. Returns −1, or the first mobod whose articulated inertia is not positive
     definite (of lanes: in any lane)."""
     run_stages(model, x, params, work, need)
@@ -160,10 +160,18 @@ def forward_dynamics(model, x, params, work, need, u, tau_in, F_in_B):
     F = work.F_total
     _gather_body_forces(model, F_in_B, F)
     add_gravity_forces(model, params, work, F)
-    status = calc_forward_dynamics(
+    return calc_forward_dynamics(
         model, params, work, tau, F, params.reflected, work.vdot, work.A_WB
     )
-    calc_qdot(model, x[0:nq], v, work.qdot)
+
+
+@jitable(inline=True)
+def forward_dynamics(model, x, params, work, need, u, tau_in, F_in_B):
+    """:func:`forward_accelerations`, and work.qdot = N(q)·v: the time derivatives of a
+    continuous plant's state. Returns forward_accelerations' status."""
+    status = forward_accelerations(model, x, params, work, need, u, tau_in, F_in_B)
+    nq = model.nq
+    calc_qdot(model, x[0:nq], x[nq : nq + model.nv], work.qdot)
     return status
 
 

@@ -70,7 +70,7 @@ from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view
     int64_view,
     sap_velocities,
 )
-from mallard.multibody._kernels.engine import forward_dynamics
+from mallard.multibody._kernels.engine import forward_accelerations
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.views import (
     model,
@@ -134,7 +134,7 @@ def _fail_lanes(m, r, params, work1, xL, U, TARGET, gains, slots, first, count, 
             r.u[j] = U[i, t, j] if U.shape[0] > 0 else 0.0 * r.u[j]
         if TARGET.shape[0] > 0:
             _add_pd(r.x, r.u, TARGET[i].reshape((2, nu)), gains, slots)
-        k = forward_dynamics(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
+        k = forward_accelerations(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
         if k >= 0:
             codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
     return live_lane(codes, count)
@@ -158,7 +158,7 @@ def _copy_lane(a, source, lane):
 @jitable(inline=True)
 def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, first, count, good,
               t):  # fmt: skip
-    """v̇ and q̇ (work.vdot, work.qdot) at the lanes' state rL.x with the actuation of step t
+    """v̇ (work.vdot) at the lanes' state rL.x with the actuation of step t
     (and the PD law). A state that fails is marked (:func:`_fail_lanes`) and its lanes, with
     those past the group's states, take a live state's (x, stages, target) before the lanes
     go again. Returns a live lane (``good`` or another), or −1 if none is left."""
@@ -169,7 +169,7 @@ def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, fir
         _load_actuation(U, t, first, count, codes, good, lane_array(rL.u))
         if pd:
             _add_pd(rL.x, rL.u, lanes.target, gains, slots)
-        k = forward_dynamics(m, rL.x, params, work, _ALL, rL.u, rL.tau, rL.F_B)
+        k = forward_accelerations(m, rL.x, params, work, _ALL, rL.u, rL.tau, rL.F_B)
         if k < 0:
             return good
         good = _fail_lanes(m, r, params, work1, rL.x, U, TARGET, gains, slots, first, count,
@@ -211,17 +211,20 @@ def _combine(x, x0, K, m, s0, s1, s2):
 
 
 @jitable
-def _advance(m, x, S, vdot, qdot, scheme, stage, h):
-    """After evaluation ``stage`` of a step (v̇, q̇ at x): the next stage's state x, or the
+def _advance(m, x, S, vdot, qdot, scheme, stage, h, keep):
+    """After evaluation ``stage`` of a step (v̇ at x): the next stage's state x, or the
     step's result, in place (lane views). S = [x0, k0, k1, k2], as the integrators keep
-    them (RK2: k⁽ᵃ⁾ then k0)."""
+    them (RK2: k⁽ᵃ⁾ then k0), k = [q̇; v̇] with q̇ = N(q)·v at x (into ``qdot``); a discrete
+    step keeps x0 in S[0] if ``keep`` (for SAP's step: :func:`_limit_step`)."""
     nq, nv = m.nq, m.nv
-    if scheme == DISCRETE_STEP:  # v* = v0 + h·v̇* (x0 kept in S[0]); q: _positions
-        for i in range(nq + nv):
-            S[0, i] = x[i]
+    if scheme == DISCRETE_STEP:  # v* = v0 + h·v̇*; q: _positions
+        if keep:
+            for i in range(nq + nv):
+                S[0, i] = x[i]
         for i in range(nv):
             x[nq + i] = x[nq + i] + h * vdot[i]
         return
+    calc_qdot(m, x[0:nq], x[nq : nq + nv], qdot)
     K = S[1:4]
     slot = stage
     if scheme == RUNGE_KUTTA2:
@@ -367,7 +370,8 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                                      slots, first, count, good, t)  # fmt: skip
                     if good < 0:
                         break
-                    _advance(m, rL.x, lanes.stages, work.vdot, work.qdot, scheme, stage, h)
+                    _advance(m, rL.x, lanes.stages, work.vdot, work.qdot, scheme, stage, h,
+                             sap)  # fmt: skip
                 if good < 0:
                     break
                 if scheme == DISCRETE_STEP:

@@ -20,6 +20,7 @@ from numba import types
 from numba.extending import overload
 
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._numba_internals import c_view
 from mallard.multibody._kernels.lane_views import Lanes, LanesType, lane_array
 from mallard.multibody._kernels.lanes import L
 
@@ -65,25 +66,52 @@ def sin_cos_polynomial(x):
     return sin_x, cos_x
 
 
+#: The angles a vector loop below takes at a time: the loops go over the angles rounded up to
+#: a multiple of it, not over the whole width of the sin_cos section.
+BLOCK = 4
+
+
+@jitable
+def _block(n):
+    """n rounded up to a multiple of BLOCK."""
+    return -(-n // BLOCK) * BLOCK
+
+
 @jitable
 def _pad(q, sc):
-    """sc[2] = q followed by zeros (none if q is empty: then sc has no columns)."""
+    """sc[2] = q followed by zeros to the next multiple of BLOCK (within sc's width, a multiple
+    of it); returns that count."""
+    n = _block(q.shape[0])
     for i in range(q.shape[0]):
         sc[2, i] = q[i]
-    for i in range(q.shape[0], sc.shape[1]):
+    for i in range(q.shape[0], n):
         sc[2, i] = 0.0 * q[0]
+    return n
+
+
+@jitable
+def _polynomials(sc, n, count):
+    """sc[0, i], sc[1, i] = sin, cos of sc[2, i] for i < ``count`` (a multiple of BLOCK: a
+    vector loop), then libm's for those of the first n whose |x| ≥ LIMIT (or inf, NaN)."""
+    for i in range(count):
+        sc[0, i], sc[1, i] = sin_cos_polynomial(sc[2, i])
+    for i in range(n):
+        if not abs(sc[2, i]) < LIMIT:
+            sc[0, i] = np.sin(sc[2, i])
+            sc[1, i] = np.cos(sc[2, i])
 
 
 def calc_sin_cos(q, sc):
     """sc[0, i], sc[1, i] = sin q[i], cos q[i] for every i < len(q). ``sc`` is a workspace of
     3 rows of ``sin_cos_width(len(q))`` scalars (mallard.multibody._layout); row 2 holds q
-    padded with zeros, so that compiled for floats it is one vector loop without remainder.
-    Of lane views (kernels.lane_views), it takes their arrays' lanes as so many more angles."""
+    padded with zeros to a multiple of BLOCK, so that compiled for floats it is one vector
+    loop without remainder over the angles (not over the section's whole width: the lanes of
+    a chain of a few joints took 128 angles for its 8). Of lane views (kernels.lane_views),
+    it takes their arrays' lanes as so many more angles."""
     if isinstance(q, Lanes):
         calc_sin_cos(lane_array(q).reshape(-1), lane_array(sc).reshape(3, -1))
         return
-    _pad(q, sc)
-    for i in range(sc.shape[1]):
+    for i in range(_pad(q, sc)):
         x = sc[2, i]
         if isinstance(x, float) and abs(x) < LIMIT:  # (as compiled, to the last bit)
             sc[0, i], sc[1, i] = sin_cos_polynomial(x)
@@ -94,20 +122,22 @@ def calc_sin_cos(q, sc):
 
 @overload(calc_sin_cos)
 def _calc_sin_cos_float(q, sc):
-    if isinstance(q, LanesType):
-        return lambda q, sc: calc_sin_cos(
-            lane_array(q).reshape(-1), lane_array(sc).reshape(3, sc.shape[1] * L)
-        )
+    if isinstance(q, LanesType):  # (sc: a workspace's section, C-contiguous)
+
+        def lanes_loop(q, sc):
+            a = lane_array(q)
+            flat = c_view(lane_array(sc), (3, sc.shape[1] * L))  # (no reshape's C call)
+            nq = a.shape[0]
+            for j in range(nq):
+                for lane in range(L):
+                    flat[2, j * L + lane] = a[j, lane]
+            _polynomials(flat, nq * L, nq * L)  # (L a multiple of BLOCK)
+
+        return lanes_loop
     if not (isinstance(q, types.Array) and isinstance(q.dtype, types.Float)):
         return None
 
     def vector_loop(q, sc):
-        _pad(q, sc)
-        for i in range(sc.shape[1]):
-            sc[0, i], sc[1, i] = sin_cos_polynomial(sc[2, i])
-        for i in range(q.shape[0]):
-            if not abs(q[i]) < LIMIT:
-                sc[0, i] = np.sin(q[i])
-                sc[1, i] = np.cos(q[i])
+        _polynomials(sc, q.shape[0], _pad(q, sc))
 
     return vector_loop
