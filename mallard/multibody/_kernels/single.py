@@ -340,6 +340,9 @@ def single_point_jacobian(mi, mf, row, q, k, X_BF, p_FQ, J):
 def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_dv, M):
     """dtau_dq (nv × nq), dtau_dv (nv × nv) and M (= ∂τ/∂v̇) of single_inverse_dynamics' tau
     (gravity and joint damping, no applied forces) at (q, v, v̇)."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, v, vdot = _borrowed(q), _borrowed(v), _borrowed(vdot)
+    dtau_dq, dtau_dv, M = _borrowed(dtau_dq), _borrowed(dtau_dv), _borrowed(M)
     m = model(mi, mf)
     r, d = _begin_derivatives(mi, row)
     nq, nv = m.nq, m.nv
@@ -375,10 +378,15 @@ def single_forward_dynamics_derivatives(
     kernels.engine_derivatives.drive_forward_dynamics_derivatives) and dvdot_du (nv × nu,
     dvdot_dtau's columns of the actuated dofs, zero for an actuator whose actuation is beyond
     its effort limit) of single_forward_dynamics' v̇ at (q, v) with its inputs."""
+    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    q, v = _borrowed(q), _borrowed(v)
+    dvdot_dq, dvdot_dv = _borrowed(dvdot_dq), _borrowed(dvdot_dv)
+    dvdot_dtau, dvdot_du = _borrowed(dvdot_dtau), _borrowed(dvdot_du)
     m = model(mi, mf)
     r, d = _begin_derivatives(mi, row)
     nq, nv, nu = m.nq, m.nv, m.nu
-    tau_applied, actuation = _given(tau_applied, q), _given(actuation, q)
+    tau_applied = _given(_borrowed(tau_applied), q)
+    actuation = _given(_borrowed(actuation), q)
     code = 0
     if not _computable(m, q, v, tau_applied, actuation):
         code = _state_code(
