@@ -92,6 +92,29 @@ def _bool(value, default):
         return default
 
 
+class _WorldPose:
+    """X_WB of a body, X_WP @ X_PB, computed when first asked for (only free joints need it)
+    and kept: the same products, in the same order, as computing each body's on the way
+    down."""
+
+    __slots__ = ("_parent", "_X_PB", "_X_WB")
+
+    def __init__(self, parent, X_PB):
+        self._parent = parent  # (the parent body's _WorldPose; None: X_PB is X_WB)
+        self._X_PB = X_PB
+        self._X_WB = X_PB if parent is None else None
+
+    def get(self):
+        """X_WB (iterative: a chain of nested bodies may be deeper than Python's stack)."""
+        pending, pose = [], self
+        while pose._X_WB is None:
+            pending.append(pose)
+            pose = pose._parent
+        for pose in reversed(pending):
+            pose._X_WB = pose._parent._X_WB @ pose._X_PB
+        return self._X_WB
+
+
 class _MujocoParser:
     def __init__(self, workspace, root):
         self.workspace = workspace
@@ -158,7 +181,7 @@ class _MujocoParser:
         for node in root.findall("worldbody"):
             self.parse_world_body(node)
         for node in root.findall("body"):
-            self.parse_body(node, plant.world_body(), RigidTransform(), "")
+            self.parse_body(node, plant.world_body(), _WorldPose(None, RigidTransform()), "")
         for node in root.findall("actuator"):
             self.parse_actuator(node)
         for node in root.findall("contact"):
@@ -341,7 +364,7 @@ class _MujocoParser:
             self.parse_camera(camera)
         self.unsupported_body_parts(node)
         for child in node.findall("body"):
-            self.parse_body(child, plant.world_body(), RigidTransform(), "")
+            self.parse_body(child, plant.world_body(), _WorldPose(None, RigidTransform()), "")
 
     def unsupported_body_parts(self, node):
         self.unsupported(
@@ -358,6 +381,8 @@ class _MujocoParser:
         )
 
     def parse_body(self, node, parent, X_WP, parent_class):
+        """Adds the body ``node`` (its joints, geoms and nested bodies) on ``parent``, whose
+        pose in World is ``X_WP`` (a _WorldPose)."""
         self.at = node
         plant = self.plant
         name = node.get("name", f"body{plant.num_bodies()}")
@@ -384,7 +409,7 @@ class _MujocoParser:
         body = self.add_body(node, name, M_BBo_B)
         self.add_geometries(body, geoms)
         X_PB = self.frames.transform(node)
-        X_WB = X_WP @ X_PB
+        X_WB = _WorldPose(X_WP, X_PB)
         joints = node.findall("joint")
         if joints:
             last = parent
@@ -405,7 +430,7 @@ class _MujocoParser:
                     break
         elif node.find("freejoint") is not None:
             self.unsupported(node.find("freejoint"), elements=("name", "group"))
-            plant.SetDefaultFloatingBaseBodyPose(body, X_WB)
+            plant.SetDefaultFloatingBaseBodyPose(body, X_WB.get())
         else:
             plant.WeldFrames(parent.body_frame(), body.body_frame(), X_PB)
         for camera in node.findall("camera"):
@@ -499,7 +524,7 @@ class _MujocoParser:
                         f"Damping was specified for the 'free' joint {name}, but is not "
                         "supported for free bodies.",
                     )
-                plant.SetDefaultFloatingBaseBodyPose(child, X_WC)
+                plant.SetDefaultFloatingBaseBodyPose(child, X_WC.get())
             elif kind == "ball":
                 joint = plant.AddJoint(BallRpyJoint, name, parent, X_PJ, child, X_CJ, damping)
                 if limited:

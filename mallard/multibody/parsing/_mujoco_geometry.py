@@ -542,15 +542,15 @@ def _reexpress(R, p, G):
 def composite_inertia(parts):
     """M_BBo_B of the (mass, p_BoScm_B, G_SBo_B rows) ``parts`` (each of positive mass), as
     SpatialInertia.Zero() += each part computes it."""
-    m, p, G = 0.0, (0.0, 0.0, 0.0), [(0.0, 0.0, 0.0)] * 3
-    for m2, p2, G2 in parts:
-        m1, m = m, m + m2
-        p = [(a * m1 + b * m2) / m for a, b in zip(p, p2, strict=True)]
-        G = [
-            [(a * m1 + b * m2) / m for a, b in zip(r1, r2, strict=True)]
-            for r1, r2 in zip(G, G2, strict=True)
-        ]
-    return SpatialInertia._make(m, np.array(p), np.array(G, dtype=float))
+    m, (x, y, z), (g0, g1, g2, g3, g4, g5, g6, g7, g8) = 0.0, (0.0,) * 3, (0.0,) * 9
+    for m2, (x2, y2, z2), ((h0, h1, h2), (h3, h4, h5), (h6, h7, h8)) in parts:
+        m1, m = m, m + m2  # (each element (a·m1 + b·m2) / m, written out)
+        x, y, z = (x * m1 + x2 * m2) / m, (y * m1 + y2 * m2) / m, (z * m1 + z2 * m2) / m
+        g0, g1, g2 = (g0 * m1 + h0 * m2) / m, (g1 * m1 + h1 * m2) / m, (g2 * m1 + h2 * m2) / m
+        g3, g4, g5 = (g3 * m1 + h3 * m2) / m, (g4 * m1 + h4 * m2) / m, (g5 * m1 + h5 * m2) / m
+        g6, g7, g8 = (g6 * m1 + h6 * m2) / m, (g7 * m1 + h7 * m2) / m, (g8 * m1 + h8 * m2) / m
+    G = np.array(((g0, g1, g2), (g3, g4, g5), (g6, g7, g8)))
+    return SpatialInertia._make(m, np.array((x, y, z)), G)
 
 
 def warn_unsupported_attribute(diagnostics, node, attribute):
