@@ -54,12 +54,12 @@ def _finite_hint(text):
     )
 
 
-def parse_scalar(node, name, diagnostics):
-    """The value of numeric attribute ``name`` of ``node``, or None if it is absent. An error
-    (located at ``node``) unless it holds exactly one number."""
+def parse_scalar(node, name, diagnostics, default=None):
+    """The value of numeric attribute ``name`` of ``node``, or ``default`` if it is absent.
+    An error (located at ``node``) unless it holds exactly one number."""
     text = node.attrib.get(name)
     if text is None:
-        return None
+        return default
     try:  # (the common case: one number; see convert_to_doubles)
         value = float(text)
     except ValueError:

@@ -143,8 +143,7 @@ class _MujocoParser:
         self.diagnostics.warning(node, message)
 
     def scalar(self, node, name, default=None):
-        value = parse_scalar(node, name, self.diagnostics)
-        return default if value is None else value
+        return parse_scalar(node, name, self.diagnostics, default)
 
     def unsupported(self, node, attributes=(), elements=()):
         if not node.attrib.keys().isdisjoint(attributes):

@@ -216,8 +216,7 @@ class Geom:
 
 
 def _int(diagnostics, node, name, default):
-    value = parse_scalar(node, name, diagnostics)
-    return default if value is None else int(value)
+    return int(parse_scalar(node, name, diagnostics, default))
 
 
 class GeomParser:

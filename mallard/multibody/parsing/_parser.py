@@ -7,10 +7,9 @@ is rolled back to where it was (Drake leaves a half-built plant). Warnings are l
 SetStrictParsing().
 """
 
-import contextlib
-import gc
 import os
 
+from mallard.common._gc import paused_collection
 from mallard.common._pybind import overloads
 from mallard.geometry import SceneGraph
 from mallard.multibody.parsing._collision_filter_groups import (
@@ -26,21 +25,6 @@ from mallard.multibody.plant import MultibodyPlant
 _KNOWN_TYPES = "Known types are: .urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
 # Formats pydrake parses and mallard does not (yet).
 _UNSUPPORTED = {".obj": "OBJ mesh", ".OBJ": "OBJ mesh"}
-
-
-@contextlib.contextmanager
-def _no_collection():
-    """Pauses Python's cyclic garbage collector (if it runs): a parse allocates many objects
-    that all stay alive, and each collection it triggers would scan them again (~15% of the
-    time of a 2000-link file). Reference counting still frees what is dropped."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _parse_directives(workspace, directives):
@@ -291,7 +275,7 @@ class Parser:
         workspace.filter_groups = CollisionFilterGroupResolver(plant) if registers else None
         checkpoint = plant._checkpoint()
         geometry_checkpoint = plant._geometry_checkpoint() if registers else None
-        with _no_collection():
+        with paused_collection():
             try:
                 root = load(workspace)
                 result = list(parse(workspace, root))

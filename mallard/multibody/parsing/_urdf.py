@@ -101,8 +101,7 @@ class _UrdfParser:
         self.diagnostics.error(None, message, file=self.root.file, line=1)
 
     def scalar(self, node, name, default=None):
-        value = parse_scalar(node, name, self.diagnostics)
-        return default if value is None else value
+        return parse_scalar(node, name, self.diagnostics, default)
 
     # ---- the document ------------------------------------------------------------------------
     def parse(self, model_name):
@@ -194,13 +193,14 @@ class _UrdfParser:
         """M_BBo_B of an ``<inertial>``: origin (the COM and inertia frame), mass, inertia."""
         origin = node.find("origin")
         X_BBi = origin_to_transform(origin) if origin is not None else RigidTransform()
+        diagnostics = self.diagnostics
         mass_node = node.find("mass")
-        mass = self.scalar(mass_node, "value", 0.0) if mass_node is not None else 0.0
+        mass = parse_scalar(mass_node, "value", diagnostics, 0.0) if mass_node is not None else 0.0
         inertia = node.find("inertia")
         values = [0.0] * 6
         if inertia is not None:
-            values = [self.scalar(inertia, n, 0.0) for n in _INERTIA_ATTRIBUTES]
-        return parse_spatial_inertia(self.diagnostics, node, X_BBi, mass, values)
+            values = [parse_scalar(inertia, n, diagnostics, 0.0) for n in _INERTIA_ATTRIBUTES]
+        return parse_spatial_inertia(diagnostics, node, X_BBi, mass, values)
 
     def body_for_element(self, element_name, link_name):
         """The body of link ``link_name`` ("world": the world body); an error if none."""
@@ -238,14 +238,16 @@ class _UrdfParser:
 
     def limits(self, limit):
         """(lower, upper, velocity, acceleration, effort) of a joint's ``<limit>`` (or None)."""
-        lower, upper, velocity, acceleration, effort = -math.inf, math.inf, *[math.inf] * 3
-        if limit is not None:
-            lower = self.scalar(limit, "lower", lower)
-            upper = self.scalar(limit, "upper", upper)
-            velocity = self.scalar(limit, "velocity", velocity)
-            acceleration = self.scalar(limit, "drake:acceleration", acceleration)
-            effort = self.scalar(limit, "effort", effort)
-        return lower, upper, velocity, acceleration, effort
+        if limit is None:
+            return -math.inf, math.inf, math.inf, math.inf, math.inf
+        diagnostics, inf = self.diagnostics, math.inf
+        return (
+            parse_scalar(limit, "lower", diagnostics, -inf),
+            parse_scalar(limit, "upper", diagnostics, inf),
+            parse_scalar(limit, "velocity", diagnostics, inf),
+            parse_scalar(limit, "drake:acceleration", diagnostics, inf),
+            parse_scalar(limit, "effort", diagnostics, inf),
+        )
 
     def damping(self, dynamics):
         """The damping of a joint's ``<dynamics>`` (or None; friction and coulomb_window

@@ -8,10 +8,12 @@ added, Finalize() builds the topology and the flat model, contexts hold state, p
 a cache, and kernels compute from arrays.
 """
 
+import itertools
 import math
 
 import numpy as np
 
+from mallard.common._gc import paused_collection
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody import _joint_types
@@ -61,43 +63,44 @@ _IDENTITY_TRANSFORM = RigidTransform()
 
 
 class _ElementNames(dict):
-    """(model instance, name) -> element of one kind, with ``instances``: name -> the model
-    instance (an int) that has an element of that name, or the set of them if several do
-    (lookups by name alone; ``instances_of``). (An int, not a one-element set: a set per
+    """(model instance, name) -> element of one kind; ``instances_of(name)``: the model
+    instances (ints) with an element of that name (lookups by name alone). That index by name
+    is brought up to date when asked (registration is a plain dict store): the names added since
+    are the dict's last keys (a dict keeps its order of insertion), and a removal rebuilds it.
+    (A name's instance is an int, a set only when several instances share the name: a set per
     element would be a fifth of what a parse leaves for the garbage collector to scan.)"""
 
     def __init__(self):
         super().__init__()
-        self.instances = {}
-
-    def __setitem__(self, key, element):
-        dict.__setitem__(self, key, element)
-        instance, name = key
-        instances = self.instances.get(name)
-        if instances is None:
-            self.instances[name] = instance
-        elif type(instances) is set:
-            instances.add(instance)
-        elif instances != instance:
-            self.instances[name] = {instances, instance}
+        self._instances = {}  # name -> its model instance (an int), or the set of them
+        self._indexed = 0  # how many of the first keys _instances holds (None: rebuild it)
 
     def __delitem__(self, key):
         super().__delitem__(key)
-        instance, name = key
-        instances = self.instances[name]
-        if type(instances) is not set:
-            del self.instances[name]
-            return
-        instances.discard(instance)
-        if len(instances) == 1:
-            (self.instances[name],) = instances
+        self._indexed = None
 
     def instances_of(self, name):
         """The model instances (ints) with an element named ``name``, in increasing order."""
-        instances = self.instances.get(name)
+        if self._indexed != len(self):
+            self._update_instances()
+        instances = self._instances.get(name)
         if instances is None:
             return []
         return sorted(instances) if type(instances) is set else [instances]
+
+    def _update_instances(self):
+        if self._indexed is None:
+            self._instances, self._indexed = {}, 0
+        by_name = self._instances
+        for instance, name in itertools.islice(reversed(self.keys()), len(self) - self._indexed):
+            instances = by_name.get(name)
+            if instances is None:
+                by_name[name] = instance
+            elif type(instances) is set:
+                instances.add(instance)
+            elif instances != instance:
+                by_name[name] = {instances, instance}
+        self._indexed = len(self)
 
 
 def _ends(joint):
@@ -290,7 +293,8 @@ class MultibodyPlant(
         """Adds a RigidBody ``name`` with spatial inertia M_BBo_B (zero if not given):
         ``AddRigidBody(name, M_BBo_B)`` in the default model instance, or
         ``AddRigidBody(name, model_instance, M_BBo_B)``. Returns the body."""
-        self._throw_if_finalized("AddRigidBody")
+        if self._is_finalized:
+            self._throw_if_finalized("AddRigidBody")
         explicit = bool(args and isinstance(args[0], ModelInstanceIndex)) or (
             "model_instance" in kwargs
         )
@@ -302,10 +306,10 @@ class MultibodyPlant(
         if name == "":
             raise RuntimeError("The name parameter to the RigidBody constructor is required.")
         body = RigidBody(name, *args, **kwargs)
-        mi = body.model_instance()
-        if not 0 <= int(mi) < len(self._instance_names):
+        mi = body._model_instance._value
+        if not 0 <= mi < len(self._instance_names):
             raise RuntimeError("Invalid model instance specified.")
-        if int(mi) == 0:
+        if mi == 0:
             raise RuntimeError(
                 "AddLink(): Model instance index 0 is reserved for the World link.  World is "
                 "always predefined and is named 'world'."
@@ -314,11 +318,16 @@ class MultibodyPlant(
         return body
 
     def _add_element(self, attr, element):
-        """Appends ``element`` to the element list ``attr`` (``_joints``...) with the next index
-        of its kind and its ordinal (its position in the list)."""
-        elements, index = getattr(self, attr), self._next_index[attr]
-        element._attach(self, index, len(elements))
-        self._next_index[attr] = index + 1
+        """Appends ``element`` to the element list ``attr`` (``_joints``...): the plant takes
+        ownership of it, gives it the next index of its kind (never reused, even if an element
+        is removed) and its ordinal (its position in the list, which the plant's arrays of that
+        kind are indexed by)."""
+        elements, next_index = getattr(self, attr), self._next_index
+        index = next_index[attr]
+        next_index[attr] = index + 1
+        element._plant = self
+        element._index = element._index_type._trusted(index)
+        element._ordinal = len(elements)
         elements.append(element)
 
     def _remove_element(self, attr, kind, element):
@@ -332,10 +341,11 @@ class MultibodyPlant(
         element._plant = element._index = element._ordinal = None
 
     def _add_body(self, body):
+        frame = body._body_frame
         self._register_name("RigidBody", "body", body)
-        self._register_name("Frame", "frame", body.body_frame())
+        self._register_name("Frame", "frame", frame)
         self._add_element("_bodies", body)
-        self._add_frame_unchecked(body.body_frame())
+        self._add_element("_frames", frame)
 
     def _add_frame_unchecked(self, frame):
         self._add_element("_frames", frame)
@@ -378,7 +388,8 @@ class MultibodyPlant(
             return self._add_joint_between_bodies(joint, *args, **kwargs)
         if args or kwargs:
             raise TypeError("AddJoint(): expected a Joint, or a joint type and its arguments")
-        self._throw_if_finalized("AddJoint")
+        if self._is_finalized:
+            self._throw_if_finalized("AddJoint")
         if not isinstance(joint, Joint):
             raise TypeError(f"AddJoint(): expected a Joint, got {joint!r}")
         parent_frame, child_frame = joint._frame_on_parent, joint._frame_on_child
@@ -388,12 +399,12 @@ class MultibodyPlant(
                 f"AddJoint(): can't add joint {joint.name()} because bodies {parent.name()} and "
                 f"{child.name()} are from different MultibodyPlants."
             )
-        for frame in (parent_frame, child_frame):
-            if frame._plant is not self:
-                raise RuntimeError(
-                    f"AddJoint(): the frame '{frame.name()}' of joint '{joint.name()}' must be "
-                    "added to this plant (AddFrame) first"
-                )
+        if parent_frame._plant is not self or child_frame._plant is not self:
+            frame = parent_frame if parent_frame._plant is not self else child_frame
+            raise RuntimeError(
+                f"AddJoint(): the frame '{frame.name()}' of joint '{joint.name()}' must be "
+                "added to this plant (AddFrame) first"
+            )
         if parent is child:
             raise RuntimeError(
                 f"AddJoint(): joint {joint.name()} would connect body {parent.name()} to itself."
@@ -471,25 +482,38 @@ class MultibodyPlant(
     ):
         """C++'s AddJoint<JointType>(name, parent, X_PF, child, X_BM, ...). Nothing is added
         unless the joint can be."""
-        self._throw_if_finalized("AddJoint")
-        for body, suffix in ((parent, "parent"), (child, "child")):
-            if not isinstance(body, RigidBody):
-                raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
+        if self._is_finalized:
+            self._throw_if_finalized("AddJoint")
+        if type(parent) is not RigidBody or type(child) is not RigidBody:
+            for body, suffix in ((parent, "parent"), (child, "child")):
+                if not isinstance(body, RigidBody):
+                    raise TypeError(f"AddJoint(): {suffix} must be a RigidBody, got {body!r}")
         # Both frames go in the joint's (the child's) model instance, as in Drake.
         instance, names = child._model_instance, self._names
-        frames, new_frames = [parent._body_frame, child._body_frame], []
-        for k, (X, suffix) in enumerate(((X_PF, "parent"), (X_BM, "child"))):
-            if X is not None:
-                frame = frames[k] = FixedOffsetFrame(f"{name}_{suffix}", frames[k], X, instance)
-                if (instance._value, frame._name) in names["Frame"]:
-                    self._check_name_free("Frame", "frame", instance, frame._name)
-                new_frames.append(frame)
+        F = M = None  # (the new frames, if any)
+        if X_PF is not None:
+            F = self._new_joint_frame(f"{name}_parent", parent._body_frame, X_PF, instance)
+        if X_BM is not None:
+            M = self._new_joint_frame(f"{name}_child", child._body_frame, X_BM, instance)
         if (instance._value, name) in names["Joint"]:
             self._check_name_free("Joint", "joint", instance, name)
-        joint = joint_type(name, frames[0], frames[1], *args, **kwargs)
-        for frame in new_frames:
-            self.AddFrame(frame)
+        joint = joint_type(
+            name, parent._body_frame if F is None else F, child._body_frame if M is None else M,
+            *args, **kwargs,
+        )  # fmt: skip
+        if F is not None:
+            self.AddFrame(F)
+        if M is not None:
+            self.AddFrame(M)
         return self.AddJoint(joint)
+
+    def _new_joint_frame(self, name, body_frame, X, instance):
+        """The FixedOffsetFrame ``name`` at X on ``body_frame`` that AddJoint<JointType> adds
+        (not yet added: RuntimeError if the name is taken)."""
+        frame = FixedOffsetFrame(name, body_frame, X, instance)
+        if (instance._value, name) in self._names["Frame"]:
+            self._check_name_free("Frame", "frame", instance, name)
+        return frame
 
     def WeldFrames(self, frame_on_parent_F, frame_on_child_M, X_FM=None):
         """Welds frame M to frame F at the pose X_FM (identity by default) with a WeldJoint
@@ -577,6 +601,11 @@ class MultibodyPlant(
         ports. Construction methods raise afterwards."""
         if self._is_finalized:
             raise RuntimeError("MultibodyTreeSystem::Finalize(): repeated calls not allowed.")
+        with paused_collection():  # (a model's ports, tables and engine: many objects)
+            self._finalize()
+
+    def _finalize(self):
+        """Finalize's steps (the collector paused)."""
         checkpoint = self._checkpoint()
         try:
             mobods = self._build_topology()

@@ -33,14 +33,6 @@ class MultibodyElement:
         self._model_instance = model_instance
         self._ephemeral = False
 
-    def _attach(self, plant, index, ordinal):
-        """Called by the plant when it takes ownership of this element: its index (never
-        reused, even if an element is removed) and its ordinal (its position among the plant's
-        elements of its kind, which the plant's arrays of that kind are indexed by)."""
-        self._plant = plant
-        self._index = self._index_type._trusted(index)
-        self._ordinal = ordinal
-
     def index(self):
         """This element's index in its plant (-1 until it is added to one, as in pydrake)."""
         return self._index if self._index is not None else self._index_type(-1)
