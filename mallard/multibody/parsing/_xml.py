@@ -16,20 +16,22 @@ class XmlElement:
     link to its parent: a tree without cycles is freed as soon as it is dropped, without the
     cyclic garbage collector's passes over every element.)"""
 
-    __slots__ = ("tag", "attrib", "children", "text", "file", "_line", "_lines")
+    __slots__ = ("tag", "attrib", "children", "text", "file", "_line")
 
-    def __init__(self, tag, attrib, file, line, lines=None):
+    def __init__(self, tag, attrib, file, line):
         self.tag = tag
         self.attrib = attrib
         self.children = []
         self.text = None
         self.file = file
-        self._line = line  # (with ``lines``: (line, byte offset) in the text without comments)
-        self._lines = lines
+        # (an int; in a document read without its comments, (line, byte offset) in that text
+        # and the _CommentLines that give the line in the document)
+        self._line = line
 
     @property
     def line(self):
-        return self._line if self._lines is None else self._lines.line(*self._line)
+        line = self._line
+        return line if type(line) is int else line[2].line(line[0], line[1])
 
     def find(self, tag):
         """The first child named ``tag``, or None."""
@@ -120,43 +122,38 @@ def parse_xml(text, file):
     parser.buffer_text = True
     text, lines = _without_comments(text.encode() if isinstance(text, str) else text)
     document = XmlElement(None, {}, file, 0)  # (holds the root element)
-    current = document
-    open_elements = []  # (the ancestors of ``current``)
-    new = object.__new__
+    stack = [document]  # (the open elements, innermost last)
+    push, pop, new = stack.append, stack.pop, object.__new__
 
     def start(tag, attrib):  # (XmlElement(...) inlined: this runs for every element)
-        nonlocal current
         element = new(XmlElement)
         element.tag = tag
         element.attrib = attrib
         element.children = []
         element.text = None
         element.file = file
-        if lines is None:
-            element._line = parser.CurrentLineNumber
-        else:
-            element._line = (parser.CurrentLineNumber, parser.CurrentByteIndex)
-        element._lines = lines
-        current.children.append(element)
-        open_elements.append(current)
-        current = element
+        element._line = parser.CurrentLineNumber
+        stack[-1].children.append(element)
+        push(element)
+
+    def start_without_comments(tag, attrib):
+        start(tag, attrib)
+        stack[-1]._line = (parser.CurrentLineNumber, parser.CurrentByteIndex, lines)
 
     def end(tag):
-        nonlocal current
-        element = current
+        element = pop()
         if element.text is not None:  # (the pieces of its character data)
             element.text = "".join(element.text).strip() or None
-        current = open_elements.pop()
 
     def data(text):
-        element = current
+        element = stack[-1]
         if element.text is None:
             if not text.isspace():  # (leading whitespace is stripped: not kept)
                 element.text = [text]
         else:
             element.text.append(text)
 
-    parser.StartElementHandler = start
+    parser.StartElementHandler = start if lines is None else start_without_comments
     parser.EndElementHandler = end
     parser.CharacterDataHandler = data
     try:

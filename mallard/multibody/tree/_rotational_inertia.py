@@ -103,6 +103,8 @@ def could_be_physically_valid_rows(rows):
     limit = half_trace + 8 * _EPS * max(1.0, abs(half_trace))
     if max(a, e, i) > limit:  # a diagonal element bounds Imax from below
         return False
+    if not (b or c or d or f or g or h):  # (diagonal: the bound below is max(a, e, i), exactly)
+        return True
     gershgorin = max(  # (each row's sum of magnitudes, less the diagonal's, plus it)
         abs(a) + abs(b) + abs(c) - abs(a) + a,
         abs(d) + abs(e) + abs(f) - abs(e) + e,
