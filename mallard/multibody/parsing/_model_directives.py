@@ -151,8 +151,13 @@ class ModelDirective:
     add_collision_filter_group: AddCollisionFilterGroup = None
     add_directives: AddDirectives = None
 
+    def _fields(self):
+        """The values of its fields, in _KINDS' order."""
+        return (self.add_model, self.add_model_instance, self.add_frame, self.add_weld,
+                self.add_collision_filter_group, self.add_directives)  # fmt: skip
+
     def IsValid(self):
-        present = [getattr(self, kind) for kind in _KINDS if getattr(self, kind) is not None]
+        present = [item for item in self._fields() if item is not None]
         if len(present) != 1:
             return _invalid(
                 "directive: Specify one of `add_model`, `add_model_instance`, `add_frame`, "
@@ -162,9 +167,9 @@ class ModelDirective:
 
     def _item(self):
         """(kind, the directive) of the field that is set."""
-        for kind in _KINDS:
-            if getattr(self, kind) is not None:
-                return kind, getattr(self, kind)
+        for kind, item in zip(_KIND_NAMES, self._fields(), strict=True):
+            if item is not None:
+                return kind, item
         raise RuntimeError("directive: Specify one of its fields")
 
 
@@ -302,8 +307,10 @@ class _Reader:
         if not isinstance(node, yaml.MappingNode):
             self.error(node, f"Expected a mapping for {what}, got {self.describe(node)}")
         result = {}
+        ScalarNode = yaml.ScalarNode
         for key, value in node.value:
-            name = self.construct(key)
+            # (construct's common case inlined: this runs for every key)
+            name = key.value if key.tag == _STR and type(key) is ScalarNode else self.construct(key)
             if name not in names:
                 self.error(
                     key,
@@ -328,6 +335,8 @@ class _Reader:
     def scalar(self, node, kind, what):
         yaml = self.yaml
 
+        if kind is str and node.tag == _STR and type(node) is yaml.ScalarNode:
+            return node.value  # (the common case: a plain string)
         if not isinstance(node, yaml.ScalarNode):
             self.error(node, f"Expected a {kind.__name__} for {what}, got a {self.describe(node)}")
         if kind is float and _DECIMAL.fullmatch(node.value):  # (the common case)
