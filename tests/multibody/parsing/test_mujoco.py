@@ -111,6 +111,30 @@ def test_joint_chain_ref_and_units():
     np.testing.assert_allclose(plant.GetJointByName("c").default_positions(), [0.5])
 
 
+def test_free_body_pose_in_world_is_the_product_of_the_nested_poses():
+    """A free body's default pose X_WC is X_WA·X_AB·X_BC of the bodies it is nested in (the
+    parser forms it only for free joints: the same products in the same order, so the same
+    bits), with <freejoint> and with <joint type="free">."""
+    from mallard.math import RigidTransform, RollPitchYaw
+
+    def X(pos, euler_deg):
+        return RigidTransform(RollPitchYaw(np.radians(euler_deg)), np.array(pos, dtype=float))
+
+    for free in ("<freejoint/>", '<joint type="free"/>'):
+        text = f"""<mujoco model="m"><worldbody>
+          <body name="a" pos="1 2 3" euler="0 0 30"><joint/><geom size="0.1"/>
+            <body name="b" pos="0 0 1" euler="5 0 0"><geom size="0.1"/>
+              <body name="c" pos="0.5 0 0" euler="0 7 0">{free}<geom size="0.1"/></body>
+            </body></body></worldbody></mujoco>"""
+        plant = _plant(scene_graph=False)
+        Parser(plant).AddModelsFromString(text, "xml")
+        X_WC = plant.GetDefaultFloatingBaseBodyPose(plant.GetBodyByName("c"))
+        expected = X([1, 2, 3], [0, 0, 30]) @ X([0, 0, 1], [5, 0, 0]) @ X([0.5, 0, 0], [0, 7, 0])
+        np.testing.assert_allclose(
+            X_WC.GetAsMatrix34(), expected.GetAsMatrix34(), rtol=0, atol=1e-14
+        )
+
+
 def test_actuators_gear_armature_gains():
     plant = _plant(scene_graph=False)
     Parser(plant).AddModels(os.path.join(MODELS, "arm_gripper.xml"))

@@ -377,6 +377,29 @@ def test_lookup_ambiguous(lookup, method, kind, name):
         lookup(plant)
 
 
+def test_lookup_by_name_alone_follows_additions_and_removals():
+    """Lookups without a model instance see the elements added and removed between them
+    (the plant's index by name is brought up to date when asked)."""
+    plant = two_instances(M, finalize=False)
+    assert plant.HasJointNamed("jb") and plant.GetJointByName("jb").name() == "jb"
+    m1 = plant.GetModelInstanceByName("m1")
+    e = plant.AddRigidBody("e", m1, box(M))
+    jc = plant.AddJoint(RevoluteJoint("jc", e.body_frame(), plant.GetBodyByName("c").body_frame(),
+                                      [0, 1, 0]))  # fmt: skip
+    assert plant.GetBodyByName("e") is e and plant.GetJointByName("jc") is jc
+    plant.RemoveJoint(jc)
+    assert not plant.HasJointNamed("jc") and plant.GetJointByName("jb").name() == "jb"
+    m2 = plant.GetModelInstanceByName("m2")
+    plant.AddJoint(RevoluteJoint("jc", plant.world_frame(), plant.GetBodyByName("c").body_frame(),
+                                 [0, 1, 0]))  # fmt: skip
+    assert plant.GetJointByName("jc").model_instance() == m2
+    plant.AddRigidBody("e", m2, box(M))  # (now in two instances)
+    with pytest.raises(RuntimeError, match="appears in multiple model instances"):
+        plant.GetBodyByName("e")
+    plant.RemoveJoint(plant.GetJointByName("jc"))
+    assert not plant.HasJointNamed("jc") and plant.HasBodyNamed("e", m1)
+
+
 @pytest.mark.parametrize(
     "lookup",
     [
