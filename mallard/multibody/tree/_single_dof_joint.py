@@ -115,10 +115,10 @@ class LimitedSingleDofJoint(SingleDofJoint):
 def bind_overloads(cls_name, overloads, args, kwargs):
     """The argument values of the first overload, a (names, defaults) pair, that the call
     binds to (as pybind11 picks one); TypeError listing the overloads if none does."""
-    if not kwargs:  # (the common case: positional arguments)
-        for names, defaults in overloads:
-            if len(args) <= len(names) and all(n in defaults for n in names[len(args) :]):
-                return [*args, *(defaults[n] for n in names[len(args) :])]
+    if not kwargs:  # (the common case: positional arguments, the defaults they leave)
+        tail = _positional_tail(overloads, len(args))
+        if tail is not None:
+            return [*args, *tail]
     for names, defaults in overloads:
         if len(args) > len(names) or not set(kwargs) <= set(names[len(args) :]):
             continue
@@ -132,3 +132,22 @@ def bind_overloads(cls_name, overloads, args, kwargs):
     raise TypeError(
         f"{cls_name}: incompatible constructor arguments. The supported signatures are:\n{listing}"
     )
+
+
+_TAILS = {}  # (id of a module's overload table, count) -> _positional_tail's answer
+
+
+def _positional_tail(overloads, count):
+    """The default values that complete ``count`` positional arguments in the first of the
+    ``overloads`` they bind to, or None if they bind to none (remembered: overload tables are
+    module constants, of immutable defaults)."""
+    key = (id(overloads), count)
+    if key in _TAILS:
+        return _TAILS[key]
+    tail = None
+    for names, defaults in overloads:
+        if count <= len(names) and all(n in defaults for n in names[count:]):
+            tail = tuple(defaults[n] for n in names[count:])
+            break
+    _TAILS[key] = tail
+    return tail
