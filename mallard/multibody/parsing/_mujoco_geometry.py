@@ -40,6 +40,9 @@ from mallard.multibody.tree._spatial_inertia import _validity_error
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 #: The geom attributes Drake ignores, with a warning.
 _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
+#: The attributes of a geom's roles and of its appearance (absent: their defaults).
+_ROLE_ATTRIBUTES = ("contype", "conaffinity", "condim", "group")
+_APPEARANCE_ATTRIBUTES = ("material", "rgba", "friction")
 _DEGREE = math.pi / 180.0
 _IDENTITY = np.eye(3).tolist()
 _IDENTITY_ARRAY = np.eye(3)
@@ -342,9 +345,11 @@ class GeomParser:
 
     def _roles(self, node, geom, kind, size):
         diagnostics = self.diagnostics
-        contype = _int(diagnostics, node, "contype", 1)
-        conaffinity = _int(diagnostics, node, "conaffinity", 1)
-        condim = _int(diagnostics, node, "condim", 3)
+        given = not node.attrib.keys().isdisjoint(_ROLE_ATTRIBUTES)  # (else: the defaults)
+        contype, conaffinity, condim = (
+            (_int(diagnostics, node, "contype", 1), _int(diagnostics, node, "conaffinity", 1),
+             _int(diagnostics, node, "condim", 3)) if given else (1, 1, 3)
+        )  # fmt: skip
         if contype == 0 and conaffinity == 0:
             geom.collision = False
         elif contype != 1 or conaffinity != 1:
@@ -366,10 +371,12 @@ class GeomParser:
                 "may not be supported by all features in Drake. Consider specifying a non-zero "
                 f"size for geom {geom.name}.",
             )
-        if _int(diagnostics, node, "group", 0) > 2:
+        if given and _int(diagnostics, node, "group", 0) > 2:
             geom.visual = False
 
     def _appearance(self, node, geom):
+        if node.attrib.keys().isdisjoint(_APPEARANCE_ATTRIBUTES):
+            return  # (the defaults)
         diagnostics = self.diagnostics
         material = node.get("material")
         if material is not None:
@@ -413,7 +420,8 @@ class GeomParser:
             mass = volume * (1000.0 if density is None else density)
         xx, yy, zz, xy, xz, yz = moments
         G = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]  # G_GGo_G
-        report = _validity_error(mass, p, None, G)
+        p_rows = point_mass_rows(*p)
+        report = _validity_error(mass, p, None, G, p_rows)
         if report is not None:
             self.diagnostics.error(
                 node,
@@ -424,12 +432,13 @@ class GeomParser:
         R = X_BG._R._R.tolist()
         if R != _IDENTITY:  # (re-expressing in the same frame changes no value)
             p, G = _reexpress(R, p, G)
+            p_rows = point_mass_rows(*p)
         # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
         x, y, z = p
         bx, by, bz = X_BG._p.tolist()
         q = (x + bx, y + by, z + bz)
         (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
-        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = point_mass_rows(x, y, z)
+        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
         (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
         G = [
             [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
