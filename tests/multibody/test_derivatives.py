@@ -142,6 +142,19 @@ def vdot_of(plant, context):
     return plant.EvalTimeDerivatives(context).CopyToVector()[plant.num_positions() :].copy()
 
 
+def test_without_applied_forces_dtau_dvdot_is_the_mass_matrix(model):
+    """Without applied body forces ∂τ/∂v̇ is M with the reflected rotor inertias: for the tree
+    kernels.recursive_derivatives covers, its own (S_jᵀ·α_i, the composite inertias summed at
+    Wo), which is the composite body algorithm's (summed at each root's origin) to rounding."""
+    plant, context = model
+    q, v, vdot = random_state(plant, np.random.default_rng(7))
+    set_state(plant, context, q, v)
+    _, _, dtau_dvdot = plant.CalcInverseDynamicsDerivatives(context, vdot)
+    M = plant.CalcMassMatrix(context)
+    np.testing.assert_allclose(dtau_dvdot, M, rtol=1e-13, atol=1e-13 * np.abs(M).max())
+    np.testing.assert_array_equal(dtau_dvdot, dtau_dvdot.T)
+
+
 def test_forward_dynamics_derivatives_are_finite_differences(model, inputs_rng):
     plant, context = model
     context = context.Clone()

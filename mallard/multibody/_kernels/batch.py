@@ -609,15 +609,6 @@ def _load_inputs(TAU, U, i, tau_in, u):
             u[j] = U[i, j]
 
 
-@jitable
-def _begin_derivatives(mi, row):
-    """(r, d): the BatchRow views of ``row``, every input section zero, and the
-    DerivativeRow views past it (a single-state row, kernels.single)."""
-    r = batch_row(mi, row)
-    _clear_inputs(r, 0.0 * row[0])
-    return r, derivative_row(mi, _past_row(mi, row))
-
-
 @jitable(inline=True)
 def _derivative_rows(mi, row):
     """(d, dL): the DerivativeRow views of a derivatives entry point's row and the lane views

@@ -36,11 +36,12 @@ from mallard.multibody._layout import JTYPE, V_START
 @jitable(inline=True)
 def recursive_inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, dtau_dq, dtau_dv):
     """:func:`inverse_dynamics_derivatives` without applied body forces for a model that
-    kernels.recursive_derivatives ``covers``: its recursions, then work.M. ``work``, ``deriv``,
-    x, v̇ and the outputs may be lane views (kernels.batch computes L states at once)."""
+    kernels.recursive_derivatives ``covers``: its recursions, work.M theirs. ``work``,
+    ``deriv``, x, v̇ and the outputs may be lane views (kernels.batch computes L states at
+    once)."""
     nq, nv = model.nq, model.nv
-    calc_recursive_derivatives(model, params, work, deriv, x[nq : nq + nv], vdot, dtau_dq, dtau_dv)
-    calc_mass_matrix(model, params, work, work.M)
+    v = x[nq : nq + nv]
+    calc_recursive_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv, work.M)
 
 
 @jitable(inline=True)

@@ -21,7 +21,9 @@ S_j × (a_k − a_λ) − u_j × (v_k − v_λ), and the rigid part S_j ×* F_i 
 
 The sections of the derivative workspace ``deriv`` (kernels.derivatives) are reused as
 scratch: per mobod K[:, 0:10] C (m, h, Ī as xx yy zz xy xz yz), K[:, 10:16] â, dA and dp_B Ċ
-(İ, ḣ), dV P, dF α, F_app β; per dof HJ[:, 0:6] S, HJ[:, 6:12] u, dH w. No branch depends on
+(İ, ḣ), dV P; per dof (rows 0 to nv − 1) dF α, F_app β, HJ[:, 0:6] S, HJ[:, 6:12] u, dH w.
+The derivatives' rows of a column j ⪯ i are dot products with α_i, β_i, M's rows too
+(M_ij = S_jᵀ·α_i): a loop over the dofs of j's subtree, contiguous. No branch depends on
 the state, so ``work`` and ``deriv`` may be lane views (kernels.lane_views: L states at once,
 kernels.batch).
 """
@@ -101,12 +103,14 @@ def _velocity_at_Wo(X_pc, V_WB, k):
 
 
 @jitable
-def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv):
+def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv, M):
     """dtau_dq (nv×nq) and dtau_dv (nv×nv) of kernels.derivatives'
     calc_inverse_dynamics_derivatives (with no applied forces) for a model :func:`covers`, at
-    the kinematics and inertias of ``work``, the velocities v and accelerations v̇; the primal
-    Newton–Euler pass done here (â, and F at Wo in deriv.F)."""
-    tree, g, damping = model.tree, params.g_W, params.damping
+    the kinematics and inertias of ``work``, the velocities v and accelerations v̇, and
+    M = ∂τ/∂v̇ (nv×nv, diag(params.reflected) added): M_ij = S_jᵀ·α_i for j ⪯ i, mirrored
+    (kernels.dynamics.calc_mass_matrix's M to rounding, from the same composite inertias as
+    the derivatives); the primal Newton–Euler pass done here (â, and F at Wo in deriv.F)."""
+    tree, g, damping, reflected = model.tree, params.g_W, params.damping, params.reflected
     X_pc, H_PB_W, V_WB, m_W, h_W, I_W = (
         work.X_pc, work.H_PB_W, work.V_WB, work.m_W, work.h_W, work.I_W
     )  # fmt: skip
@@ -185,7 +189,7 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
         Idot[k, 4] = c2[0] + c0[2] - h[0] * vo[2] - vo[0] * h[2]
         Idot[k, 5] = c2[1] + c1[2] - h[1] * vo[2] - vo[1] * h[2]
         store_row3(add(cross3(w, h), scale(m, vo)), hdot, k, 0)
-    # Tip to base: the subtree sums, and α, β of each dof.
+    # Tip to base: the subtree sums, and α, β of each dof (rows by dof).
     for k in range(n - 1, 0, -1):
         if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
             c = tree[k, V_START]
@@ -193,10 +197,10 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
             an, af = _inertia_times(K[k, 0], row3(K, k, 1), _row6(K, k, 4), Sw, Sv)
             bn, bf = _inertia_times(z, row3(hdot, k, 0), _row6(Idot, k, 0), Sw, Sv)
             xn, xf = _force_cross(Sw, Sv, row3(P, k, 0), row3(P, k, 3))
-            store_row3(an, alpha, k, 0)
-            store_row3(af, alpha, k, 3)
-            store_row3(sub(bn, xn), beta, k, 0)
-            store_row3(sub(bf, xf), beta, k, 3)
+            store_row3(an, alpha, c, 0)
+            store_row3(af, alpha, c, 3)
+            store_row3(sub(bn, xn), beta, c, 0)
+            store_row3(sub(bf, xf), beta, c, 3)
         parent = tree[k, PARENT]
         if parent > 0:
             for r in range(10):
@@ -212,24 +216,10 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
             dtau_dq[i, c] = z
         for c in range(dtau_dv.shape[1]):
             dtau_dv[i, c] = z
-    # Row k and the columns of k and its ancestors j (k in j's subtree).
-    for k in range(1, n):
-        if NUM_VELOCITIES[tree[k, JTYPE]] != 1:
-            continue
-        c = tree[k, V_START]
-        a_n, a_f = row3(alpha, k, 0), row3(alpha, k, 3)
-        b_n, b_f = row3(beta, k, 0), row3(beta, k, 3)
-        j = k
-        while j > 0:
-            if NUM_VELOCITIES[tree[j, JTYPE]] == 1:
-                cj, qj = tree[j, V_START], tree[j, Q_START]
-                Sw, Sv = row3(SU, cj, 0), row3(SU, cj, 3)
-                uw, uv = row3(SU, cj, 6), row3(SU, cj, 9)
-                ww, wv = row3(Wj, cj, 0), row3(Wj, cj, 3)
-                dtau_dq[c, qj] = _dot6(a_n, a_f, ww, wv) - _dot6(b_n, b_f, uw, uv)
-                dtau_dv[c, cj] = _dot6(b_n, b_f, Sw, Sv) - 2.0 * _dot6(a_n, a_f, uw, uv)
-            j = tree[j, PARENT]
-    # Column j: the rows of its ancestors.
+            M[i, c] = z
+    # Column j: the rows of the dofs of j's subtree (j's first to v_end[j] − 1, the mobods
+    # numbered depth first), then those of its ancestors.
+    v_end = model.v_end
     for j in range(1, n):
         if NUM_VELOCITIES[tree[j, JTYPE]] != 1:
             continue
@@ -237,6 +227,14 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
         Sw, Sv = row3(SU, cj, 0), row3(SU, cj, 3)
         uw, uv = row3(SU, cj, 6), row3(SU, cj, 9)
         ww, wv = row3(Wj, cj, 0), row3(Wj, cj, 3)
+        for c in range(cj, v_end[j]):
+            a_n, a_f = row3(alpha, c, 0), row3(alpha, c, 3)
+            b_n, b_f = row3(beta, c, 0), row3(beta, c, 3)
+            dtau_dq[c, qj] = _dot6(a_n, a_f, ww, wv) - _dot6(b_n, b_f, uw, uv)
+            dtau_dv[c, cj] = _dot6(b_n, b_f, Sw, Sv) - 2.0 * _dot6(a_n, a_f, uw, uv)
+            M_cj = _dot6(a_n, a_f, Sw, Sv)
+            M[c, cj] = M_cj
+            M[cj, c] = M_cj
         i = tree[j, PARENT]
         if i <= 0:
             continue
@@ -264,3 +262,4 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
             i = tree[i, PARENT]
     for i in range(model.nv):
         dtau_dv[i, i] += damping[i]
+        M[i, i] += reflected[i]

@@ -32,7 +32,6 @@ from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels._numba_internals import c_view
 from mallard.multibody._kernels.batch import (
-    _begin_derivatives,
     _fill,
     _state_code,
     value_of,
@@ -200,6 +199,16 @@ def _views(mi, mf, row):
 
 
 @jitable(inline=True)
+def _derivative_views(mi, row):
+    """(r, d): the BatchRow views of ``row``, its body forces set to zero (the derivative
+    entry points apply none; each sets the other inputs it reads), and the DerivativeRow
+    views past it."""
+    r = batch_row(mi, row)
+    _fill(_flat(r.F_B), 0.0)
+    return r, derivative_row(mi, row[mi[_ROW] :])
+
+
+@jitable(inline=True)
 def _derivative_code(mi, row):
     """The one-scalar status scratch of ``row``'s derivative row."""
     return derivative_row(mi, row[mi[_ROW] :]).code
@@ -344,7 +353,7 @@ def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_d
     q, v, vdot = _borrowed(q), _borrowed(v), _borrowed(vdot)
     dtau_dq, dtau_dv, M = _borrowed(dtau_dq), _borrowed(dtau_dv), _borrowed(M)
     m = model(mi, mf)
-    r, d = _begin_derivatives(mi, row)
+    r, d = _derivative_views(mi, row)
     nq, nv = m.nq, m.nv
     none = q[0:0]
     if not _computable(m, q, v, vdot, none):
@@ -383,7 +392,7 @@ def single_forward_dynamics_derivatives(
     dvdot_dq, dvdot_dv = _borrowed(dvdot_dq), _borrowed(dvdot_dv)
     dvdot_dtau, dvdot_du = _borrowed(dvdot_dtau), _borrowed(dvdot_du)
     m = model(mi, mf)
-    r, d = _begin_derivatives(mi, row)
+    r, d = _derivative_views(mi, row)
     nq, nv, nu = m.nq, m.nv, m.nu
     tau_applied = _given(_borrowed(tau_applied), q)
     actuation = _given(_borrowed(actuation), q)
@@ -397,8 +406,13 @@ def single_forward_dynamics_derivatives(
         _load(v, r.x, nq)
         _load_or_zero(tau_applied, r.tau)
         _load_or_zero(actuation, r.u)
+        need = _ALL
+        if covers(m, r.F_B[0:0]) != 0:  # (the recursions read no joint frame's pose)
+            work = workspace(mi, r.ws)
+            calc_position_kinematics(m, parameters(mi, r.ws), work, r.x[0:nq], DYNAMICS, 0)
+            need = _AFTER_POSITIONS
         k = drive_forward_dynamics_derivatives(
-            mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv, dvdot_dtau
+            mi, mf, r.x, r.ws, need, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv, dvdot_dtau
         )
         if k >= 0:
             code = NOT_POSITIVE_DEFINITE + KINDS * k
