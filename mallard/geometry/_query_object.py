@@ -61,6 +61,7 @@ class QueryObject:
         #: (model, pose key, filter state, its serial, X_WG, filter matrix) of the last query
         self._last = (None, None, None, None, None, None)
         self._probes = (None, ())  # (model, per source its _probe)
+        self._filters = None  # the Context's AbstractValue of its collision filters
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
@@ -130,8 +131,11 @@ class QueryObject:
         model = sg._proximity_model()
         key = self._pose_key(model)
         # (The Context is this SceneGraph's: the query port that made this QueryObject
-        # validated it.)
-        filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
+        # validated it. Its parameters' AbstractValues are its own for its life.)
+        filters = self._filters
+        if filters is None:
+            filters = self._filters = context.get_abstract_parameter(sg._filters_parameter)
+        filters = filters.get_value()
         last = self._last
         if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
             return model, last[4], last[5], model.scalar_type
@@ -331,7 +335,7 @@ class QueryObject:
                                                                *arguments)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance")
-        return records(SignedDistancePair, out, model.ids, pairs[:k])
+        return records(SignedDistancePair, out[:k], model.ids, pairs[:k])
 
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """The signed distance between two geometries with the proximity role, whatever the
@@ -389,7 +393,7 @@ class QueryObject:
         )  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
-        return records(SignedDistanceToPoint, out, model.ids, index[:k])
+        return records(SignedDistanceToPoint, out[:k], model.ids, index[:k])
 
     def FindCollisionCandidates(self):
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's
@@ -402,12 +406,13 @@ class QueryObject:
 
     def HasCollisions(self):
         """Whether any unfiltered pair of geometries touches or overlaps."""
-        model, X_WG, allowed, _ = self._engine()
+        model, X_WG, allowed, T = self._engine()
         pairs = model.kept_candidates(X_WG, allowed, 0.0)
-        X = X_WG if X_WG.dtype != object else _values(X_WG)
-        return bool(
-            model.call("proximity_intersecting", X, pairs, len(pairs), model.ws, model.scratch)
-        )
+        count = len(pairs)
+        if not count:  # (no boxes overlap: nothing for the narrowphase)
+            return False
+        X = X_WG if T is float else _values(X_WG)
+        return model.call("proximity_intersecting", X, pairs, count, model.ws, model.scratch)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
     def ComputeAabbInWorld(self, geometry_id):
