@@ -381,6 +381,9 @@ class QueryObject:
         supported = model.point_supported
         if T is not float:
             supported = supported * np.isin(model.kinds, _AD_POINT)
+        threshold = float(threshold)
+        if threshold < np.inf and dtype is float and len(model.ids):
+            supported = supported * _boxes_near(model.boxes_at(X_WG), p, threshold)
         if model.point_errors:
             error = next(iter(model.point_errors.values()))
             raise RuntimeError(f"DistanceToPoint from meshes: {error}")
@@ -388,7 +391,7 @@ class QueryObject:
         out = np.empty((n, layout.POINT), dtype=dtype)
         index = np.empty(n, dtype=np.int64)
         k = kernels(dtype).proximity_point_distances(
-            model.gi, model.gf, model.hv, model.tri, X, p, float(threshold), supported,
+            model.gi, model.gf, model.hv, model.tri, X, p, threshold, supported,
             model.ws, model.wi, out, index, model.status,
         )  # fmt: skip
         if k < 0:
@@ -516,6 +519,15 @@ _IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 _NO_ROWS = np.zeros((0, layout.PENETRATION))
 _NO_PAIRS.flags.writeable = _NO_ROWS.flags.writeable = False
+
+
+def _boxes_near(boxes, p_WQ, threshold):
+    """Per geometry, whether its box (n, 6: min, max in World) is at most ``threshold`` (or 0
+    if negative: a point inside its box may be inside it) from the point Q, to within
+    _REACH_SLACK: the others' signed distance to Q is above ``threshold``."""
+    gap = np.maximum(np.maximum(boxes[:, :3] - p_WQ, p_WQ - boxes[:, 3:]), 0.0)
+    reach = max(threshold, 0.0) + _REACH_SLACK
+    return ~(np.einsum("ij,ij->i", gap, gap) > reach * reach)  # (NaN: computed)
 
 
 def _unsupported(what, names, T):
