@@ -36,6 +36,9 @@ _AD_PENETRATION = _SPHERE_CLOSED
 _AD_DISTANCE = (layout.SPHERE, layout.BOX, layout.HALFSPACE)
 _AD_POINT = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.HALFSPACE)
 _SCALAR_NAMES = {float: "double"}
+#: The dtype of the arrays the compiled kernels take (compared by identity: cheaper than ==,
+#: and an equal dtype that is another object takes the interpreted path, as correct).
+_FLOAT64 = np.dtype(np.float64)
 #: How much farther apart than max_distance the boxes of the pairs whose signed distance is
 #: computed may be (m): above GJK's and EPA's tolerance (1e-6), so that every pair they could
 #: find within max_distance is computed (as kernels.bounds.SLACK).
@@ -279,7 +282,8 @@ class QueryObject:
         count = len(pairs)
         if T is not float:
             self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
-        if X_WG.dtype == np.float64:
+        compiled = X_WG.dtype is _FLOAT64
+        if compiled:
             out = model.penetration_scratch  # (most pairs do not penetrate: see below)
             if len(out) < count:
                 out = model.penetration_rows(count)
@@ -293,7 +297,7 @@ class QueryObject:
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
-            return model, _NO_PAIRS, _NO_ROWS if out.dtype == np.float64 else out[:0]
+            return model, _NO_PAIRS, _NO_ROWS if compiled else out[:0]
         pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
         if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
             order = np.lexsort((pairs[:, 1], pairs[:, 0]))
@@ -328,7 +332,7 @@ class QueryObject:
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
         arguments = (X_WG, pairs, count, max_distance, model.ws, model.wi, out,
                      model.status)  # fmt: skip
-        if X_WG.dtype == np.float64:
+        if X_WG.dtype is _FLOAT64:
             k = model.call("proximity_signed_distances", *arguments)
         else:
             k = kernels(X_WG.dtype).proximity_signed_distances(model.gi, model.gf, model.hv,
@@ -377,7 +381,7 @@ class QueryObject:
             )
         dtype = object if (p.dtype == object or X_WG.dtype == object) else float
         p = p.reshape(3).astype(dtype)
-        X = X_WG.astype(dtype)
+        X = X_WG if dtype is float and X_WG.dtype is _FLOAT64 else X_WG.astype(dtype)
         supported = model.point_supported
         if T is not float:
             supported = supported * np.isin(model.kinds, _AD_POINT)
@@ -409,12 +413,12 @@ class QueryObject:
 
     def HasCollisions(self):
         """Whether any unfiltered pair of geometries touches or overlaps."""
-        model, X_WG, allowed, T = self._engine()
+        model, X_WG, allowed, _ = self._engine()
         pairs = model.kept_candidates(X_WG, allowed, 0.0)
         count = len(pairs)
         if not count:  # (no boxes overlap: nothing for the narrowphase)
             return False
-        X = X_WG if T is float else _values(X_WG)
+        X = X_WG if X_WG.dtype is _FLOAT64 else _values(X_WG)
         return model.call("proximity_intersecting", X, pairs, count, model.ws, model.scratch)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
