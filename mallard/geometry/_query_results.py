@@ -68,7 +68,8 @@ class _Id:
     def __get__(self, record, owner=None):
         if record is None:
             return self
-        return record._q.id_columns()[self.column][record._i]
+        q = record._q
+        return (q._ids or q.id_columns())[self.column][record._i]
 
     def __set__(self, record, value):
         row, ids = record._own()
@@ -80,7 +81,10 @@ class _Scalar:
     """The scalar attribute, element 0 of the record's row."""
 
     def __get__(self, record, owner=None):
-        return self if record is None else record._q.scalars()[record._i]
+        if record is None:
+            return self
+        q = record._q
+        return (q._scalars or q.scalars())[record._i]
 
     def __set__(self, record, value):
         row, ids = record._own()
@@ -97,7 +101,10 @@ class _Vector:
     def __get__(self, record, owner=None):
         if record is None:
             return self
-        return record._q.vectors(self.start)[record._i]
+        view = record._q._vectors.get(self.start)
+        if view is None:
+            view = record._q.vectors(self.start)
+        return view[record._i]
 
     def __set__(self, record, value):
         a = np.asarray(value)
