@@ -61,8 +61,8 @@ class QueryObject:
         self._sg = scene_graph
         self._context = context
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
-        #: (model, pose key, filter state, its serial, X_WG, filter matrix) of the last query
-        self._last = (None, None, None, None, None, None)
+        #: (model, pose key, filter state, its serial, what _engine returned) of the last query
+        self._last = (None, None, None, None, None)
         self._probes = (None, ())  # (model, per source its _probe)
         self._filters = None  # the Context's AbstractValue of its collision filters
 
@@ -141,16 +141,16 @@ class QueryObject:
         filters = filters.get_value()
         last = self._last
         if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
-            return model, last[4], last[5], model.scalar_type
+            return last[4]
         cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
         if cached is not None and cached[0] == key:
             X_WG = cached[1]
         else:
             X_WG = model.poses(self._frame_poses(model))
             model.poses_of[context] = (key, X_WG)
-        allowed = model.allowed(sg, filters)
-        self._last = (model, key, filters, filters.serial, X_WG, allowed)
-        return model, X_WG, allowed, model.scalar_type
+        engine = (model, X_WG, model.allowed(sg, filters), model.scalar_type)
+        self._last = (model, key, filters, filters.serial, engine)
+        return engine
 
     def _baked_engine(self):
         """_engine of a baked copy: its poses, made once per ProximityModel."""
