@@ -255,7 +255,7 @@ def task_proximity():
     context = diagram.CreateDefaultContext()
     plant_context = plant.GetMyMutableContextFromRoot(context)
     q = plant.GetPositions(plant_context)
-    q[4::7] = (0.05, 0.5, 1.0)
+    q[4::7] = (0.05, 0.12, 1.0)  # (the sphere and the box overlap: HasCollisions tests them)
     plant.SetPositions(plant_context, q)
     query = scene_graph.get_query_output_port().Eval(scene_graph.GetMyContextFromRoot(context))
     query.ComputePointPairPenetration()

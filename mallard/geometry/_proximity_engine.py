@@ -253,15 +253,24 @@ class ProximityModel:
             boxes_of, found = {}, {}
             self.broadphase_at = (X_WG, boxes_of, found)
         reach, fcl = float(reach), bool(fcl)
+        boxes = self.boxes if reach == np.inf else self.boxes_at(X_WG, fcl)
+        count = self.call("proximity_candidates", boxes, allowed, reach, self.order, self.pairs)
+        pairs = found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
+        return pairs[1]
+
+    def boxes_at(self, X_WG, fcl=False):
+        """The boxes (n, 6: min, max in World) of the geometries at the poses X_WG: FCL's if
+        ``fcl``, else the tight boxes; kept with the poses (see kept_candidates)."""
+        kept, boxes_of, found = self.broadphase_at
+        if kept is not X_WG:
+            boxes_of = {}
+            self.broadphase_at = (X_WG, boxes_of, {})
         boxes = boxes_of.get(fcl)
-        if boxes is None and reach != np.inf:
+        if boxes is None:
             X = X_WG if X_WG.dtype != object else _values(X_WG)
             boxes = boxes_of[fcl] = np.empty((len(self.ids), 6))
             self.call("proximity_boxes", X, fcl, boxes)
-        count = self.call("proximity_candidates", self.boxes if boxes is None else boxes,
-                          allowed, reach, self.order, self.pairs)  # fmt: skip
-        pairs = found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
-        return pairs[1]
+        return boxes
 
 
 def _values(a):

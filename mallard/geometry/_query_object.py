@@ -36,6 +36,9 @@ _AD_PENETRATION = _SPHERE_CLOSED
 _AD_DISTANCE = (layout.SPHERE, layout.BOX, layout.HALFSPACE)
 _AD_POINT = (layout.SPHERE, layout.BOX, layout.CAPSULE, layout.HALFSPACE)
 _SCALAR_NAMES = {float: "double"}
+#: The dtype of the arrays the compiled kernels take (compared by identity: cheaper than ==,
+#: and an equal dtype that is another object takes the interpreted path, as correct).
+_FLOAT64 = np.dtype(np.float64)
 #: How much farther apart than max_distance the boxes of the pairs whose signed distance is
 #: computed may be (m): above GJK's and EPA's tolerance (1e-6), so that every pair they could
 #: find within max_distance is computed (as kernels.bounds.SLACK).
@@ -58,9 +61,10 @@ class QueryObject:
         self._sg = scene_graph
         self._context = context
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
-        #: (model, pose key, filter state, its serial, X_WG, filter matrix) of the last query
-        self._last = (None, None, None, None, None, None)
+        #: (model, pose key, filter state, its serial, what _engine returned) of the last query
+        self._last = (None, None, None, None, None)
         self._probes = (None, ())  # (model, per source its _probe)
+        self._filters = None  # the Context's AbstractValue of its collision filters
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
@@ -130,20 +134,23 @@ class QueryObject:
         model = sg._proximity_model()
         key = self._pose_key(model)
         # (The Context is this SceneGraph's: the query port that made this QueryObject
-        # validated it.)
-        filters = context.get_abstract_parameter(sg._filters_parameter).get_value()
+        # validated it. Its parameters' AbstractValues are its own for its life.)
+        filters = self._filters
+        if filters is None:
+            filters = self._filters = context.get_abstract_parameter(sg._filters_parameter)
+        filters = filters.get_value()
         last = self._last
         if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
-            return model, last[4], last[5], model.scalar_type
+            return last[4]
         cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
         if cached is not None and cached[0] == key:
             X_WG = cached[1]
         else:
             X_WG = model.poses(self._frame_poses(model))
             model.poses_of[context] = (key, X_WG)
-        allowed = model.allowed(sg, filters)
-        self._last = (model, key, filters, filters.serial, X_WG, allowed)
-        return model, X_WG, allowed, model.scalar_type
+        engine = (model, X_WG, model.allowed(sg, filters), model.scalar_type)
+        self._last = (model, key, filters, filters.serial, engine)
+        return engine
 
     def _baked_engine(self):
         """_engine of a baked copy: its poses, made once per ProximityModel."""
@@ -275,7 +282,8 @@ class QueryObject:
         count = len(pairs)
         if T is not float:
             self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
-        if X_WG.dtype == np.float64:
+        compiled = X_WG.dtype is _FLOAT64
+        if compiled:
             out = model.penetration_scratch  # (most pairs do not penetrate: see below)
             if len(out) < count:
                 out = model.penetration_rows(count)
@@ -289,7 +297,7 @@ class QueryObject:
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
-            return model, _NO_PAIRS, _NO_ROWS if out.dtype == np.float64 else out[:0]
+            return model, _NO_PAIRS, _NO_ROWS if compiled else out[:0]
         pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
         if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
             order = np.lexsort((pairs[:, 1], pairs[:, 0]))
@@ -324,14 +332,14 @@ class QueryObject:
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
         arguments = (X_WG, pairs, count, max_distance, model.ws, model.wi, out,
                      model.status)  # fmt: skip
-        if X_WG.dtype == np.float64:
+        if X_WG.dtype is _FLOAT64:
             k = model.call("proximity_signed_distances", *arguments)
         else:
             k = kernels(X_WG.dtype).proximity_signed_distances(model.gi, model.gf, model.hv,
                                                                *arguments)  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance")
-        return records(SignedDistancePair, out, model.ids, pairs[:k])
+        return records(SignedDistancePair, out[:k], model.ids, pairs[:k])
 
     def ComputeSignedDistancePairClosestPoints(self, geometry_id_A, geometry_id_B):
         """The signed distance between two geometries with the proximity role, whatever the
@@ -373,10 +381,13 @@ class QueryObject:
             )
         dtype = object if (p.dtype == object or X_WG.dtype == object) else float
         p = p.reshape(3).astype(dtype)
-        X = X_WG.astype(dtype)
+        X = X_WG if dtype is float and X_WG.dtype is _FLOAT64 else X_WG.astype(dtype)
         supported = model.point_supported
         if T is not float:
             supported = supported * np.isin(model.kinds, _AD_POINT)
+        threshold = float(threshold)
+        if threshold < np.inf and dtype is float and len(model.ids):
+            supported = supported * _boxes_near(model.boxes_at(X_WG), p, threshold)
         if model.point_errors:
             error = next(iter(model.point_errors.values()))
             raise RuntimeError(f"DistanceToPoint from meshes: {error}")
@@ -384,12 +395,12 @@ class QueryObject:
         out = np.empty((n, layout.POINT), dtype=dtype)
         index = np.empty(n, dtype=np.int64)
         k = kernels(dtype).proximity_point_distances(
-            model.gi, model.gf, model.hv, model.tri, X, p, float(threshold), supported,
+            model.gi, model.gf, model.hv, model.tri, X, p, threshold, supported,
             model.ws, model.wi, out, index, model.status,
         )  # fmt: skip
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
-        return records(SignedDistanceToPoint, out, model.ids, index[:k])
+        return records(SignedDistanceToPoint, out[:k], model.ids, index[:k])
 
     def FindCollisionCandidates(self):
         """The unfiltered pairs (id_A, id_B), id_A < id_B, whose bounding boxes overlap (Drake's
@@ -404,10 +415,11 @@ class QueryObject:
         """Whether any unfiltered pair of geometries touches or overlaps."""
         model, X_WG, allowed, _ = self._engine()
         pairs = model.kept_candidates(X_WG, allowed, 0.0)
-        X = X_WG if X_WG.dtype != object else _values(X_WG)
-        return bool(
-            model.call("proximity_intersecting", X, pairs, len(pairs), model.ws, model.scratch)
-        )
+        count = len(pairs)
+        if not count:  # (no boxes overlap: nothing for the narrowphase)
+            return False
+        X = X_WG if X_WG.dtype is _FLOAT64 else _values(X_WG)
+        return model.call("proximity_intersecting", X, pairs, count, model.ws, model.scratch)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
     def ComputeAabbInWorld(self, geometry_id):
@@ -511,6 +523,15 @@ _IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 _NO_ROWS = np.zeros((0, layout.PENETRATION))
 _NO_PAIRS.flags.writeable = _NO_ROWS.flags.writeable = False
+
+
+def _boxes_near(boxes, p_WQ, threshold):
+    """Per geometry, whether its box (n, 6: min, max in World) is at most ``threshold`` (or 0
+    if negative: a point inside its box may be inside it) from the point Q, to within
+    _REACH_SLACK: the others' signed distance to Q is above ``threshold``."""
+    gap = np.maximum(np.maximum(boxes[:, :3] - p_WQ, p_WQ - boxes[:, 3:]), 0.0)
+    reach = max(threshold, 0.0) + _REACH_SLACK
+    return ~(np.einsum("ij,ij->i", gap, gap) > reach * reach)  # (NaN: computed)
 
 
 def _unsupported(what, names, T):

@@ -210,6 +210,66 @@ def test_mesh_is_its_hull_for_pairs_and_its_surface_for_points(tmp_path):
     np.testing.assert_allclose(results[0], [0.15, -1, 0, 0], atol=1e-9)
 
 
+def test_a_threshold_skips_only_the_geometries_farther_away(tmp_path):
+    """ComputeSignedDistanceToPoint(p, threshold) does not compute the geometries whose boxes
+    are farther than the threshold: its records are those of every geometry at most that far,
+    to the bit, inside geometries (negative thresholds) and beside a half space too."""
+    path = tmp_path / "cube.obj"
+    path.write_text(OBJ)
+    shapes = [ml.Sphere(0.2), ml.Box(0.3, 0.2, 0.4), ml.Capsule(0.1, 0.3), ml.Cylinder(0.1, 0.3),
+              ml.Ellipsoid(0.1, 0.2, 0.3), ml.Convex(str(path), 0.3)] * 3  # fmt: skip
+    sg, context, frames, ids, source = scene(shapes, anchored=[ml.HalfSpace()])
+    rng = np.random.default_rng(7)
+    poses = ml.FramePoseVector()
+    for frame in frames:
+        q = rng.normal(size=4)
+        R = ml.RotationMatrix(ml.Quaternion(q / np.linalg.norm(q)))
+        poses.set_value(frame, ml.RigidTransform(R, rng.uniform(-1, 1, 3) + [0, 0, 1]))
+    sg.get_source_pose_port(source).FixValue(context, poses)
+    q = sg.get_query_output_port().Eval(context)
+    near = 0
+    for p_WQ in [*rng.uniform(-1.2, 1.2, (20, 3)) + [0, 0, 1], *(r.p_WCa for r in
+                 q.ComputePointPairPenetration())]:  # fmt: skip
+        every = q.ComputeSignedDistanceToPoint(p_WQ)
+        assert len(every) == len(ids)
+        for threshold in (-0.05, 0.0, 0.1, 0.4):
+            within = q.ComputeSignedDistanceToPoint(p_WQ, threshold)
+            expected = [r for r in every if r.distance <= threshold]
+            assert [r.id_G for r in within] == [r.id_G for r in expected]
+            for a, b in zip(within, expected, strict=True):
+                assert a.distance == b.distance
+                assert a.p_GN.tolist() == b.p_GN.tolist() and a.grad_W.tolist() == b.grad_W.tolist()
+            near += 0 < len(within) < len(every)
+    assert near > 20  # (some geometries within, some not)
+
+
+def test_records_read_as_pydrakes():
+    """A record's scalar is a Python float, its vectors read-only arrays (as pydrake's); setting
+    an attribute changes that record only."""
+    sg, context, frames, ids, source = scene([ml.Sphere(1.0)] * 3)
+    q = place(sg, context, source, frames, [[0, 0, 0], [1.5, 0, 0], [3.0, 0, 0]])
+    for records in (q.ComputeSignedDistancePairwiseClosestPoints(),
+                    q.ComputePointPairPenetration(),
+                    q.ComputeSignedDistanceToPoint([0.2, 0, 0])):  # fmt: skip
+        r, other = records[0], records[-1]
+        scalar = type(r)._SCALAR
+        assert type(getattr(r, scalar)) is float
+        for name in type(r)._VECTORS:
+            vector = getattr(r, name)
+            assert vector.shape == (3,) and vector.dtype == float
+            with pytest.raises(ValueError, match="read-only"):
+                vector[0] = 1.0
+        kept = getattr(other, scalar), [getattr(other, n).tolist() for n in type(r)._VECTORS]
+        id_name = type(r)._IDS[0]
+        setattr(r, scalar, 7.0)
+        setattr(r, type(r)._VECTORS[0], [1, 2, 3])
+        setattr(r, id_name, ids[2])
+        assert getattr(r, scalar) == 7.0 and getattr(r, type(r)._VECTORS[0]).tolist() == [1, 2, 3]
+        assert getattr(r, id_name) == ids[2]
+        assert kept == (getattr(other, scalar), [getattr(other, n).tolist() for n in
+                                                 type(r)._VECTORS])  # fmt: skip
+
+
 def test_closed_forms():
     """A point and a box, capsule, cylinder: distances, nearest points and gradients in
     closed form."""
