@@ -89,8 +89,7 @@ def main():
     query.ComputePointPairPenetration()
     model, X_WG, allowed, _ = query._engine()
     # Signed distance, every pair.
-    count = model.candidates(X_WG, allowed, np.inf)
-    pairs = model.pairs[:count].copy()
+    pairs = model.kept_candidates(X_WG, allowed, np.inf).copy()
     timed = kernel_timer(model, X_WG, "proximity_signed_distances", layout.DISTANCE)
     phi = timed(pairs)[2][:, 0]
     kernels = table(
@@ -104,8 +103,8 @@ def main():
     whole = least(lambda: query.ComputeSignedDistancePairwiseClosestPoints(), 10)
     print(f"kernels {kernels:.0f} µs; the query {whole:.0f} µs")
     # Penetration, the broadphase's candidates.
-    count = model.candidates(X_WG, allowed, 0.0)
-    pairs = model.pairs[:count].copy()
+    pairs = model.kept_candidates(X_WG, allowed, 0.0).copy()
+    count = len(pairs)
     timed = kernel_timer(model, X_WG, "proximity_penetrations", layout.PENETRATION)
     hits = np.array([timed(pairs[i : i + 1])[1] > 0 for i in range(count)])
     kernels = table(

@@ -233,46 +233,56 @@ def _box_sign(x):
 
 
 @jitable
+def _end(h, z):
+    """The end (±h) of a segment along the axis toward which z points (+h for z > 0)."""
+    return h if z > 0 else -h
+
+
+@jitable
+def _hull_support(hv, start, count, e):
+    """The first of the hull vertices hv[start : start + count] of largest projection on e."""
+    best = start
+    best_value = e[0] * hv[start, 0] + e[1] * hv[start, 1] + e[2] * hv[start, 2]
+    for i in range(start + 1, start + count):
+        value = e[0] * hv[i, 0] + e[1] * hv[i, 1] + e[2] * hv[i, 2]
+        if value > best_value:
+            best, best_value = i, value
+    return hv[best, 0], hv[best, 1], hv[best, 2]
+
+
+@jitable(inline=True)
 def support(o, hv, d):
     """The support point of object o in the direction d (World), as FCL's support functions
-    compute it (for a Convex, the first hull vertex of largest projection)."""
+    compute it (for a Convex, the first hull vertex of largest projection). Inlined in its
+    callers (a call would pass both objects' 20 floats), each branch returning."""
     kind = int(o[0])
     e = rotate((o[13], o[14], o[15], o[16]), d)
+    # (Each branch's own names: numba's inlining wants no name assigned in two branches.)
     if kind == BOX:
-        v = (_box_sign(e[0]) * o[1], _box_sign(e[1]) * o[2], _box_sign(e[2]) * o[3])
-    elif kind == SPHERE:
-        r = o[1]
+        corner = (_box_sign(e[0]) * o[1], _box_sign(e[1]) * o[2], _box_sign(e[2]) * o[3])
+        return _to_world(o, corner)
+    if kind == SPHERE:
+        radius = o[1]
         k = 1.0 / np.sqrt(len2(e))
-        v = (e[0] * r * k, e[1] * r * k, e[2] * r * k)
-    elif kind == CAPSULE:
+        return _to_world(o, (e[0] * radius * k, e[1] * radius * k, e[2] * radius * k))
+    if kind == CAPSULE:
         n = normalized(e)
-        r, h = o[1], o[2]
-        z = h if e[2] > 0 else -h
-        v = (n[0] * r, n[1] * r, z + n[2] * r)
-    elif kind == CYLINDER:
+        r = o[1]
+        return _to_world(o, (n[0] * r, n[1] * r, _end(o[2], e[2]) + n[2] * r))
+    if kind == CYLINDER:
         zdist = np.sqrt(e[0] * e[0] + e[1] * e[1])
         if is_zero(zdist):
-            v = (0.0, 0.0, sign(e[2]) * o[2])
-        else:
-            rad = o[1] / zdist
-            v = (rad * e[0], rad * e[1], sign(e[2]) * o[2])
-    elif kind == ELLIPSOID:
+            return _to_world(o, (0.0, 0.0, sign(e[2]) * o[2]))
+        rad = o[1] / zdist
+        return _to_world(o, (rad * e[0], rad * e[1], sign(e[2]) * o[2]))
+    if kind == ELLIPSOID:
         a2, b2, c2 = o[1] * o[1], o[2] * o[2], o[3] * o[3]
-        v = (a2 * e[0], b2 * e[1], c2 * e[2])
-        k = 1.0 / np.sqrt(v[0] * e[0] + v[1] * e[1] + v[2] * e[2])
-        v = (v[0] * k, v[1] * k, v[2] * k)
-    elif kind == CONVEX or kind == MESH:
-        start, count = int(o[4]), int(o[5])
-        best = start
-        best_value = e[0] * hv[start, 0] + e[1] * hv[start, 1] + e[2] * hv[start, 2]
-        for i in range(start + 1, start + count):
-            value = e[0] * hv[i, 0] + e[1] * hv[i, 1] + e[2] * hv[i, 2]
-            if value > best_value:
-                best, best_value = i, value
-        v = (hv[best, 0], hv[best, 1], hv[best, 2])
-    else:
-        raise ValueError("support(): a half space has no support point")
-    return _to_world(o, v)
+        s = (a2 * e[0], b2 * e[1], c2 * e[2])
+        scale = 1.0 / np.sqrt(s[0] * e[0] + s[1] * e[1] + s[2] * e[2])
+        return _to_world(o, (s[0] * scale, s[1] * scale, s[2] * scale))
+    if kind == CONVEX or kind == MESH:
+        return _to_world(o, _hull_support(hv, int(o[4]), int(o[5]), e))
+    raise ValueError("support(): a half space has no support point")
 
 
 @jitable
