@@ -162,6 +162,62 @@ def test_lists_and_integers_are_accepted(plant, single, states):
     assert single.CalcMassMatrix(zeros).dtype == np.float64
     strided = np.repeat(q, 2)[::2]  # (not contiguous: copied)
     np.testing.assert_array_equal(single.CalcMassMatrix(strided), single.CalcMassMatrix(q))
+    read_only = q.copy()
+    read_only.flags.writeable = False
+    np.testing.assert_array_equal(single.CalcMassMatrix(read_only), single.CalcMassMatrix(q))
+    unaligned = _unaligned(q.shape)
+    unaligned[:] = q
+    np.testing.assert_array_equal(single.CalcMassMatrix(unaligned), single.CalcMassMatrix(q))
+    v = states[1][0]
+    np.testing.assert_array_equal(
+        single.CalcInverseDynamics(q, v.tolist(), read_only[: len(v)], out=np.empty(len(v))),
+        single.CalcInverseDynamics(q, v, q[: len(v)].copy()),
+    )
+
+
+def _unaligned(shape):
+    """A writable float64 array of ``shape`` whose data is not aligned."""
+    size = int(np.prod(shape))
+    return np.frombuffer(bytearray(8 * size + 1), dtype=np.float64, offset=1, count=size).reshape(
+        shape
+    )
+
+
+def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
+    """Each kernel returns WRONG_SHAPES for an argument (its type right) one element too
+    long, or a bad mobod, writing nothing (the methods then raise naming the argument)."""
+    from mallard.multibody._batch_codes import WRONG_SHAPES
+
+    q, v, vdot, tau, u = (a[0] for a in states)
+    k, X_BF = single._batched._frame(plant.GetFrameByName("F_tool"))
+    nv = plant.num_velocities()
+    calls = {
+        "_body_poses": (q, np.zeros(single._poses_shape)),
+        "_mass_matrix": (q, np.zeros((nv, nv))),
+        "_inverse_dynamics": (q, v, vdot, tau, np.zeros(nv)),
+        "_forward_dynamics": (q, v, tau, u, np.zeros(nv)),
+        "_point_jacobian": (q, k, X_BF, np.full(3, 0.1), np.zeros((6, nv))),
+        "_inverse_dynamics_derivatives": (q, v, vdot)
+        + tuple(np.zeros(shape) for shape in single._inverse_shapes),
+        "_forward_dynamics_derivatives": (q, v, tau, u)
+        + tuple(np.zeros(shape) for shape in single._forward_shapes),
+    }
+    for attribute, args in calls.items():
+        outputs = [a for a in args if isinstance(a, np.ndarray) and not a.any()]
+        assert getattr(single, attribute)(single._h, *args) == 0  # (binds it)
+        kernel = getattr(single, attribute)
+        for i, a in enumerate(args):
+            if np.ndim(a) == 0:  # (the mobod)
+                wrong = plant.num_bodies() + 1
+            else:
+                wrong = np.zeros((a.shape[0] + 1, *a.shape[1:]))
+            if i == 2 and attribute == "_point_jacobian":
+                wrong = np.zeros((4, 4))
+            for output in outputs:
+                output[...] = 7.0
+            bad = (*args[:i], wrong, *args[i + 1 :])
+            assert kernel(single._h, *bad) == WRONG_SHAPES, (attribute, i)
+            assert all((output == 7.0).all() for output in outputs), (attribute, i)
 
 
 # ---- errors ----------------------------------------------------------------------------------
@@ -187,6 +243,7 @@ def test_argument_errors(plant, single, states):
         np.zeros((nv, 2 * nv))[:, ::2],
         np.zeros((nv, nv)).T.copy().T[:, :],  # (Fortran order)
         [[0.0] * nv] * nv,
+        _unaligned((nv, nv)),
     )
     for out in bad_outs:
         with pytest.raises(ValueError, match=r"CalcMassMatrix\(\): out must be a writable"):
