@@ -114,7 +114,7 @@ class Kernels:
         """The entry point ``name`` for arguments of exactly the types of ``args`` (samples of
         all its arguments). Compiled, its compiled function for those types behind numba's
         type test on the arguments (in C; about 0.02 µs an argument), raising TypeError for
-        arguments of any other types (dtype, dimensions, layout, writable, aligned), compiling
+        arguments of any other types (dtype, dimensions, layout, writable), compiling
         nothing (see kernels._numba_internals.typed_dispatcher); interpreted, the function."""
         fn = getattr(self, name)
         if self.is_compiled:

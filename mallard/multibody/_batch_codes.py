@@ -22,9 +22,6 @@ NEXT, SCAN, GROUPS = 0, 1, 2
 #: ``detail`` (mallard.geometry._kernels.batch).
 NONFINITE, ZERO_QUATERNION, NOT_POSITIVE_DEFINITE, SOLVER_FAILED, PAIR_FAILED = 1, 2, 3, 4, 5
 KINDS = 6
-#: The status of a single-state call (kernels.single) whose arguments' shapes are not the
-#: model's: nothing computed.
-WRONG_SHAPES = -1
 SOLVER_STATUSES = 16
 ARGUMENTS = 8
 

@@ -32,7 +32,8 @@ inertia that is not positive definite.
 import numpy as np
 
 from mallard._compiled import kernels
-from mallard.multibody._batch_codes import KINDS, NONFINITE, WRONG_SHAPES, ZERO_QUATERNION
+from mallard.multibody._batch_codes import KINDS, NONFINITE, ZERO_QUATERNION
+from mallard.multibody._kernels.single import WRONG_SHAPES, Held
 
 __all__ = ["SingleStatePlant"]
 
@@ -58,7 +59,7 @@ class SingleStatePlant:
     Each method takes the state as 1-D arrays: float64 C-contiguous arrays pass as they are;
     anything else (lists, other dtypes, read-only arrays) is converted, and a wrong size raises
     ValueError naming the argument. ``out``: the array (a tuple of arrays for the derivatives)
-    to write the result into, float64, C-contiguous, aligned, writable and of the result's
+    to write the result into, float64, C-contiguous, writable and of the result's
     shape (ValueError otherwise), returned; None: new arrays. The first call of each method
     loads (or compiles) its kernel. The kernels hold the GIL (they share one workspace): Python
     threads may share a SingleStatePlant, their calls running one at a time.
@@ -82,8 +83,6 @@ class SingleStatePlant:
                 "SingleStatePlant: the plant's parameters are not float64 (an AutoDiffXd or "
                 "Expression plant); use BatchedPlant, which computes them interpreted"
             )
-        from mallard.multibody._kernels.single import Held
-
         self._batched = batched
         self._mi, self._mf = batched._mi, batched._mf
         sizes = batched._sizes
@@ -129,7 +128,7 @@ class SingleStatePlant:
     # ---- arguments ---------------------------------------------------------------------------
     # A method passes its arguments to its kernel as they are (None made an array): the
     # kernel is a numba dispatcher of the entry point compiled for exactly the types of a
-    # well-formed call (float64, C-contiguous, aligned, writable arrays: numba's type test, in
+    # well-formed call (float64, C-contiguous, writable arrays: numba's type test, in
     # C, is the only test a well-formed call makes in Python), which raises TypeError for
     # others; the entry point tests the shapes first and returns WRONG_SHAPES, computing
     # nothing, if one is not the model's. Either way :meth:`_again` then checks and converts
@@ -143,7 +142,7 @@ class SingleStatePlant:
                 f"SingleStatePlant.{method}(): {name} must hold float64 numbers, got dtype "
                 f"{a.dtype} (BatchedPlant computes other scalars)"
             )
-        a = np.array(a, dtype=np.float64)  # (a copy: aligned, writable, C-contiguous)
+        a = np.array(a, dtype=np.float64)  # (a copy: writable, C-contiguous)
         if a.shape != shape:
             raise ValueError(
                 f"SingleStatePlant.{method}(): {name} must have shape {shape}, got {a.shape}"
@@ -152,7 +151,7 @@ class SingleStatePlant:
 
     @staticmethod
     def _out(out, shape, name, method):
-        """``out`` if it is a float64, C-contiguous, aligned, writable array of ``shape``;
+        """``out`` if it is a float64, C-contiguous, writable array of ``shape``;
         ValueError otherwise (``name``: the argument's name, or its index in ``out``)."""
         if (
             type(out) is _ndarray
@@ -160,7 +159,6 @@ class SingleStatePlant:
             and out.shape == shape
             and (flags := out.flags).c_contiguous
             and flags.writeable
-            and flags.aligned
         ):
             return out
         name = name if isinstance(name, str) else f"out[{name}]"

@@ -615,7 +615,7 @@ def _mismatch(*args, **kwargs):
 def typed_dispatcher(dispatcher, args):
     """A dispatcher of the numba ``dispatcher``'s function holding only its compiled function
     for the types of ``args`` (compiled, or loaded from numba's cache, if needed): a call with
-    arguments of exactly those types (dtype, dimensions, layout, writable, aligned) runs it,
+    arguments of exactly those types (dtype, dimensions, layout, writable) runs it,
     after numba's type test on the arguments (in C, about 0.02 µs an argument); any other call
     raises TypeError at once, compiling and converting nothing (numba's dispatcher would compile
     a new specialization or, with compilation disabled, search conversions and explain the

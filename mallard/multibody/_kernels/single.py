@@ -32,7 +32,7 @@ from numba import carray, types
 from numba.extending import intrinsic, overload
 
 from mallard._compiled import entry_point
-from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE, WRONG_SHAPES
+from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels._numba_internals import c_view
@@ -80,6 +80,9 @@ from mallard.multibody._layout import (
     SIZE,
     VELOCITIES,
 )
+
+#: The status of a call whose arguments' shapes are not the model's (nothing computed).
+WRONG_SHAPES = -1
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _AFTER_POSITIONS = VELOCITIES | INERTIAS | BIAS  # (positions: calc_position_kinematics' DYNAMICS)
