@@ -29,6 +29,8 @@ plant's, for a quaternion whose four elements are zero or (forward dynamics) an 
 inertia that is not positive definite.
 """
 
+import copy
+
 import numpy as np
 
 from mallard._compiled import kernels
@@ -120,6 +122,11 @@ class SingleStatePlant:
         # makes the kernel at the first call and replaces itself with it.
         for attribute, name in _ENTRY_POINTS.items():
             setattr(self, attribute, self._binder(attribute, name))
+
+    def __deepcopy__(self, memo):
+        """A new SingleStatePlant of a deep copy of its parameters (the kernels take the
+        address of this one's arrays, which a copy of its attributes would share)."""
+        return type(self)._of(copy.deepcopy(self._batched, memo))
 
     def plant(self):
         """The MultibodyPlant this SingleStatePlant computes for."""

@@ -2,6 +2,8 @@
 to the last bit; ``out`` is written in full and returned; arguments are checked; a state that
 cannot be computed raises, naming why, with NaN outputs."""
 
+import copy
+import gc
 import re
 
 import numpy as np
@@ -329,6 +331,18 @@ def test_an_articulated_inertia_not_positive_definite_raises_the_plants_error():
     assert np.isnan(out).all()
     with pytest.raises(RuntimeError, match=message):
         single.CalcForwardDynamicsDerivatives(zero, zero)
+
+
+def test_a_deep_copy_has_its_own_arrays(plant, context, states):
+    """A deep copy computes on arrays of its own (the kernels take their address)."""
+    original = SingleStatePlant(plant, context)
+    q = states[0][0]
+    expected = original.CalcMassMatrix(q)
+    copied = copy.deepcopy(original)
+    assert copied._h != original._h and copied._row is not original._row
+    del original
+    gc.collect()
+    np.testing.assert_array_equal(copied.CalcMassMatrix(q), expected)
 
 
 def test_construction_errors(plant):
