@@ -334,7 +334,8 @@ def test_an_articulated_inertia_not_positive_definite_raises_the_plants_error():
 
 
 def test_a_deep_copy_has_its_own_arrays(plant, context, states):
-    """A deep copy computes on arrays of its own (the kernels take their address)."""
+    """A deep copy computes on arrays of its own (the kernels take their address), and so
+    does a BatchedPlant's, which binds its single-state kernels anew."""
     original = SingleStatePlant(plant, context)
     q = states[0][0]
     expected = original.CalcMassMatrix(q)
@@ -343,6 +344,13 @@ def test_a_deep_copy_has_its_own_arrays(plant, context, states):
     del original
     gc.collect()
     np.testing.assert_array_equal(copied.CalcMassMatrix(q), expected)
+    batched = BatchedPlant(plant, context)
+    batched.CalcMassMatrix(q[None])  # (binds the single-state kernel to its arrays)
+    copied = copy.deepcopy(batched)
+    assert copied._single is None and copied._mass_matrix_one is None
+    del batched
+    gc.collect()
+    np.testing.assert_array_equal(copied.CalcMassMatrix(q[None])[0], expected)
 
 
 def test_construction_errors(plant):
