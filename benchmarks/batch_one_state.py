@@ -5,8 +5,9 @@ Jacobian) on the Panda (base welded) and the G1 (floating base), wall µs per ca
 
 * ``BatchedPlant(plant)`` with N = 1 (arrays (1, n));
 * ``SingleStatePlant(plant)`` (1-D arrays: its checks, its output and its kernel);
-* SingleStatePlant's kernel alone: its bound entry point (kernels.single), called on arrays
-  made beforehand;
+* SingleStatePlant's kernel alone: the entry point (kernels.single) as the method calls it
+  (numba's type test on the arguments, then the compiled function), on arrays made
+  beforehand;
 * the single-state kernel alone, as benchmarks/batch_threads.py times it: the plant's entry
   point on a Context's workspace, every stage recomputed (inverse dynamics with its force
   elements),
@@ -50,23 +51,20 @@ def single_state_call(single, op, model, q, v, a):
 
 
 def bound_call(single, op, model, q, v, a):
-    """SingleStatePlant's bound kernel of op (bound by a call of its method beforehand: the
-    other kernels are None) on arrays made once."""
+    """SingleStatePlant's kernel of op (made by a call of its method beforehand), called as the
+    method calls it, on arrays made once."""
     plant = single.plant()
     nv, nb = plant.num_velocities(), plant.num_bodies()
     k, X_BF = single._batched._frame(plant.GetBodyByName(TIP[model]).body_frame())
-    q, v, a, none, kernel = q[0], v[0], a[0], single._none, single._kernels.get
+    q, v, a, h, none = q[0], v[0], a[0], single._h, single._none
     X_WB, M, J = np.empty((nb, 4, 4)), np.empty((nv, nv)), np.empty((6, nv))
-    tau, vdot = np.empty(nv), np.empty(nv)
-    poses, mass_matrix = kernel("single_body_poses"), kernel("single_mass_matrix")
-    inverse, forward = kernel("single_inverse_dynamics"), kernel("single_forward_dynamics")
-    jacobian, origin = kernel("single_point_jacobian"), single._origin
+    tau, vdot, origin = np.empty(nv), np.empty(nv), single._origin
     return {
-        "poses": lambda: poses(q, X_WB),
-        "mass matrix": lambda: mass_matrix(q, M),
-        "inverse dynamics": lambda: inverse(q, v, a, none, tau),
-        "forward dynamics": lambda: forward(q, v, a, none, vdot),
-        "frame Jacobian": lambda: jacobian(q, k, X_BF, origin, J),
+        "poses": lambda: single._body_poses(h, q, X_WB),
+        "mass matrix": lambda: single._mass_matrix(h, q, M),
+        "inverse dynamics": lambda: single._inverse_dynamics(h, q, v, a, none, tau),
+        "forward dynamics": lambda: single._forward_dynamics(h, q, v, a, none, vdot),
+        "frame Jacobian": lambda: single._point_jacobian(h, q, k, X_BF, origin, J),
     }[op]
 
 

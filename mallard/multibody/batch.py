@@ -43,6 +43,7 @@ The first call of each method compiles its kernel (seconds); numba caches it on 
 processes only load it.
 """
 
+import copy
 import functools
 import warnings
 
@@ -83,6 +84,9 @@ _FAST_PATHS = {
     "batch_mass_matrix": "_mass_matrix_one",
     "batch_point_jacobian": "_jacobian_one",
 }
+
+#: BatchedPlant's attributes that a deep copy makes anew (see BatchedPlant.__deepcopy__).
+_BOUND_TO_THIS_ONE = ("_single", "_single_kernels", *_FAST_PATHS.values())
 
 #: The batched kernels whose rows hold derivative rows too (see BatchedPlant._row_size).
 _DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dynamics_derivatives")
@@ -193,6 +197,17 @@ class BatchedPlant:
             "batch_inverse_dynamics": (((1, nq), (1, nv), (1, nv), (1, nv)), (1, nv)),
             "batch_forward_dynamics": (((1, nq), (1, nv), (1, nv), (1, nu)), (1, nv)),
         }
+
+    def __deepcopy__(self, memo):
+        """A deep copy without the kernels of batches of one state, which take the address of
+        this one's arrays (kernels.single.Held): the copy binds its own."""
+        copied = type(self).__new__(type(self))
+        memo[id(self)] = copied
+        state = {k: v for k, v in self.__dict__.items() if k not in _BOUND_TO_THIS_ONE}
+        copied.__dict__.update(copy.deepcopy(state, memo))
+        copied._single, copied._single_kernels = None, {}
+        copied._poses_one = copied._mass_matrix_one = copied._jacobian_one = None
+        return copied
 
     def plant(self):
         """The MultibodyPlant this BatchedPlant computes for."""

@@ -5,9 +5,11 @@ model-predictive control and other tight Python loops; pydrake has no equivalent
 :class:`SingleStatePlant` takes a finalized plant and a Context's parameters once (as
 mallard.multibody.batch.BatchedPlant does), then each method takes a state as 1-D arrays
 (``q`` of size nq, ``v`` of size nv, ...) and returns its result, written into ``out`` when
-given. A call is one compiled kernel called without numba's dispatch on argument types: the
-arguments are checked in Python (float64, C-contiguous, their sizes) and passed on as they
-are. Results are the plant's own single-state results (and BatchedPlant's) to the last bit.
+given. A call is one compiled kernel: the arguments pass as they are to a numba dispatcher of
+the kernel compiled for exactly the types of a well-formed call, whose type test (in C) and
+the kernel's test of the shapes are the only tests a well-formed call makes; anything else is
+then checked, converted or refused in Python. Results are the plant's own single-state
+results (and BatchedPlant's) to the last bit.
 
 Example::
 
@@ -27,16 +29,22 @@ plant's, for a quaternion whose four elements are zero or (forward dynamics) an 
 inertia that is not positive definite.
 """
 
+import copy
+
 import numpy as np
 
 from mallard._compiled import kernels
 from mallard.multibody._batch_codes import KINDS, NONFINITE, ZERO_QUATERNION
+from mallard.multibody._kernels.single import WRONG_SHAPES, Held
 
 __all__ = ["SingleStatePlant"]
 
 _F64 = np.dtype(np.float64)
 _ndarray, _empty = np.ndarray, np.empty
-_STRIDES_1D = (8,)
+
+#: The kinds of a kernel's arguments (SingleStatePlant._arguments): an input, an optional
+#: input (zero when not given: an array of length zero), an output, the plant's own.
+_INPUT, _OPTIONAL, _OUTPUT, _FIXED = "input", "optional", "output", "fixed"
 
 
 class SingleStatePlant:
@@ -51,12 +59,12 @@ class SingleStatePlant:
     of AutoDiffXd or Expression scalars raises TypeError (BatchedPlant takes those).
 
     Each method takes the state as 1-D arrays: float64 C-contiguous arrays pass as they are;
-    anything else (lists, other dtypes) is converted, and a wrong size raises ValueError
-    naming the argument. ``out``: the array (a tuple of arrays for the derivatives) to write
-    the result into, float64, C-contiguous, writable and of the result's shape (ValueError
-    otherwise), returned; None: new arrays. The first call of each method loads (or compiles)
-    its kernel. The kernels hold the GIL (they share one workspace): Python threads may share a
-    SingleStatePlant, their calls running one at a time.
+    anything else (lists, other dtypes, read-only arrays) is converted, and a wrong size raises
+    ValueError naming the argument. ``out``: the array (a tuple of arrays for the derivatives)
+    to write the result into, float64, C-contiguous, writable and of the result's
+    shape (ValueError otherwise), returned; None: new arrays. The first call of each method
+    loads (or compiles) its kernel. The kernels hold the GIL (they share one workspace): Python
+    threads may share a SingleStatePlant, their calls running one at a time.
     """
 
     def __init__(self, plant, context=None, *, force_elements=True):
@@ -82,65 +90,76 @@ class SingleStatePlant:
         sizes = batched._sizes
         self._row = np.empty(sizes.row + sizes.drow)
         kernels(np.float64).batch_new_row(self._mi, batched._ws0, self._row, False)
+        self._held = Held(self._mi, self._mf, self._row)
+        self._h = self._held.address  # (every kernel's first argument)
         nq, nv, nu, nb = batched._nq, batched._nv, batched._nu, batched._nb
-        self._q_shape, self._v_shape, self._u_shape = (nq,), (nv,), (nu,)
         self._poses_shape, self._M_shape, self._J_shape = (nb, 4, 4), (nv, nv), (6, nv)
+        self._v_shape = (nv,)
         self._inverse_shapes = ((nv, nq), (nv, nv), (nv, nv))  # (the derivatives' outputs)
         self._forward_shapes = ((nv, nq), (nv, nv), (nv, nv), (nv, nu))
+        # Each kernel's arguments after the held arrays: (name, shape, kind); an output's name
+        # is "out", or its index in the derivatives' ``out``.
+        q, v = ("q", (nq,), _INPUT), ("v", (nv,), _INPUT)
+        vdot, tau = ("known_vdot", (nv,), _INPUT), ("tau_applied", (nv,), _OPTIONAL)
+        u, p = ("actuation", (nu,), _OPTIONAL), ("p_BoBp_B", (3,), _INPUT)
+        frame = (("k", (), _FIXED), ("X_BF", (4, 3), _FIXED))  # (BatchedPlant._frame's)
+        inverse = tuple((i, shape, _OUTPUT) for i, shape in enumerate(self._inverse_shapes))
+        forward = tuple((i, shape, _OUTPUT) for i, shape in enumerate(self._forward_shapes))
+        self._arguments = {
+            "_body_poses": (q, ("out", self._poses_shape, _OUTPUT)),
+            "_mass_matrix": (q, ("out", self._M_shape, _OUTPUT)),
+            "_inverse_dynamics": (q, v, vdot, tau, ("out", (nv,), _OUTPUT)),
+            "_forward_dynamics": (q, v, tau, u, ("out", (nv,), _OUTPUT)),
+            "_point_jacobian": (q, *frame, p, ("out", self._J_shape, _OUTPUT)),
+            "_inverse_dynamics_derivatives": (q, v, vdot, *inverse),
+            "_forward_dynamics_derivatives": (q, v, tau, u, *forward),
+        }
         self._origin = np.zeros(3)
+        self._none = np.zeros(0)  # (an optional input not given)
         self._frames_found = batched._frames.get
-        self._kernels = {}  # entry point name → bound kernel
-        # Each method's bound kernel, an attribute (looked up on every call): first a binder,
-        # which binds the entry point for the arguments of its first call and replaces itself.
+        self._kernels = {}  # entry point name → its kernel bound for BatchedPlant (_kernel)
+        # Each method's kernel, an attribute (looked up on every call): first a binder, which
+        # makes the kernel at the first call and replaces itself with it.
         for attribute, name in _ENTRY_POINTS.items():
             setattr(self, attribute, self._binder(attribute, name))
+
+    def __deepcopy__(self, memo):
+        """A new SingleStatePlant of a deep copy of its parameters (the kernels take the
+        address of this one's arrays, which a copy of its attributes would share)."""
+        return type(self)._of(copy.deepcopy(self._batched, memo))
 
     def plant(self):
         """The MultibodyPlant this SingleStatePlant computes for."""
         return self._batched.plant()
 
     # ---- arguments ---------------------------------------------------------------------------
+    # A method passes its arguments to its kernel as they are (None made an array): the
+    # kernel is a numba dispatcher of the entry point compiled for exactly the types of a
+    # well-formed call (float64, C-contiguous, writable arrays: numba's type test, in
+    # C, is the only test a well-formed call makes in Python), which raises TypeError for
+    # others; the entry point tests the shapes first and returns WRONG_SHAPES, computing
+    # nothing, if one is not the model's. Either way :meth:`_again` then checks and converts
+    # the arguments, raising as the class's docstring says, and calls the kernel again.
     def _vector(self, value, shape, name, method):
-        """``value`` as a float64 C-contiguous 1-D array of ``shape``; ValueError naming
-        ``name`` otherwise."""
-        if (
-            type(value) is _ndarray
-            and value.dtype is _F64
-            and value.shape == shape
-            and value.strides == (8,)
-        ):
-            return value
+        """``value`` as a new float64 C-contiguous 1-D array of ``shape``; TypeError or
+        ValueError naming ``name`` otherwise."""
         a = np.asarray(value)
         if a.dtype.kind not in "biuf":
             raise TypeError(
                 f"SingleStatePlant.{method}(): {name} must hold float64 numbers, got dtype "
                 f"{a.dtype} (BatchedPlant computes other scalars)"
             )
-        a = np.ascontiguousarray(a, dtype=np.float64)
+        a = np.array(a, dtype=np.float64)  # (a copy: writable, C-contiguous)
         if a.shape != shape:
             raise ValueError(
                 f"SingleStatePlant.{method}(): {name} must have shape {shape}, got {a.shape}"
             )
         return a
 
-    def _optional(self, value, shape, name, method):
-        """:meth:`_vector` of ``value``, or None (the kernels take it as zero)."""
-        if value is None or (
-            type(value) is _ndarray
-            and value.dtype is _F64
-            and value.shape == shape
-            and value.strides == _STRIDES_1D
-        ):
-            return value
-        return self._vector(value, shape, name, method)
-
     @staticmethod
     def _out(out, shape, name, method):
-        """``out`` if it is a float64, C-contiguous, writable array of ``shape``, a new array
-        for None; ValueError otherwise (``name``: the argument's name, or its index in
-        ``out``)."""
-        if out is None:
-            return np.empty(shape)
+        """``out`` if it is a float64, C-contiguous, writable array of ``shape``;
+        ValueError otherwise (``name``: the argument's name, or its index in ``out``)."""
         if (
             type(out) is _ndarray
             and out.dtype is _F64
@@ -156,41 +175,47 @@ class SingleStatePlant:
             f"{getattr(out, 'shape', '')}"
         )
 
-    def _outs(self, out, shapes, method):
-        """The outputs of a derivatives method from ``out``, a tuple (or list) of arrays each
-        as :meth:`_out` takes them (the methods' inline tests failed)."""
+    @staticmethod
+    def _outs(out, shapes, method):
+        """The outputs of a derivatives method as a tuple: new arrays for None, else the
+        arrays of ``out``, a tuple or list of len(shapes) (ValueError otherwise; its arrays are
+        checked if the call fails, see :meth:`_again`)."""
         count = len(shapes)
+        if out is None:
+            return tuple([_empty(shape) for shape in shapes])
+        if type(out) is tuple and len(out) == count:
+            return out
         if not (isinstance(out, tuple | list) and len(out) == count):
             raise ValueError(f"SingleStatePlant.{method}(): out must be a tuple of {count} arrays")
-        return tuple([self._out(out[i], shapes[i], i, method) for i in range(count)])
+        return tuple(out)
 
-    def _kernel(self, name, *samples):
-        """The entry point ``name`` bound to (mi, mf, row), for arguments of the types of
-        ``samples`` (see mallard._compiled.Kernels.bind)."""
-        key = (name,) + tuple(a is None for a in samples)  # (None: an input not given)
-        fn = self._kernels.get(key)
-        if fn is None:  # (typed by fresh arrays: a sample may be read-only, a view...)
-            samples = tuple(np.empty(a.shape) if type(a) is _ndarray else a for a in samples)
-            fn = kernels(np.float64).bind(name, self._mi, self._mf, self._row, args=samples)
-            self._kernels[key] = fn
-        return fn
-
-    def _binder(self, attribute, name):
-        """The first-call stand-in of a bound kernel attribute (see _setup): it binds ``name``
-        for the arguments of its first call, replaces itself with the binding, and calls
-        it."""
-
-        def bind_and_call(*args):
-            fn = self._kernel(name, *args)
-            setattr(self, attribute, fn)
-            return fn(*args)
-
-        return bind_and_call
+    def _again(self, method, attribute, code, args):
+        """After kernel ``attribute`` returned ``code`` (nonzero; WRONG_SHAPES for a
+        TypeError) for ``args`` (the held arrays' address, then the arguments of
+        ``self._arguments[attribute]``): for WRONG_SHAPES, the arguments checked and converted
+        (TypeError or ValueError naming a bad one) and the kernel called again; then the
+        error of the state's status code, if any."""
+        arguments = self._arguments[attribute]
+        args = list(args)
+        if code == WRONG_SHAPES:
+            for i, (name, shape, kind) in enumerate(arguments, 1):
+                if kind is _INPUT or (kind is _OPTIONAL and args[i] is not self._none):
+                    args[i] = self._vector(args[i], shape, name, method)
+                elif kind is _OUTPUT:
+                    args[i] = self._out(args[i], shape, name, method)
+            code = getattr(self, attribute)(*args)
+        if code:
+            inputs, names = [], []
+            for i, (name, _, kind) in enumerate(arguments, 1):
+                if kind is _INPUT or kind is _OPTIONAL:
+                    inputs.append(args[i])
+                    names.append(name)
+            self._raise(method, code, inputs, names)
 
     def _raise(self, method, code, inputs, names):
         """The error of a state's status ``code`` (see the module's docstring)."""
         codes = np.array([code])
-        rows = [np.zeros((1, 0)) if a is None else a.reshape(1, -1) for a in inputs]
+        rows = [a.reshape(1, -1) for a in inputs]
         message = self._batched._describe(codes, rows, names, 0)
         message = message.replace("[0, ", "[")  # (the state's one row: q[3], not q[0, 3])
         kind = code % KINDS
@@ -200,32 +225,48 @@ class SingleStatePlant:
             raise RuntimeError(f"QuaternionToRotationMatrix(): {message}")
         raise self._batched._engine.articulated_inertia_error(code // KINDS)
 
+    def _binder(self, attribute, name):
+        """The first-call stand-in of a kernel attribute (see _setup): it makes the kernel,
+        entry point ``name`` for the types of a well-formed call (mallard._compiled's
+        Kernels.typed), replaces itself with it, and calls it."""
+
+        def bind_and_call(*args):
+            samples = [
+                args[i] if kind is _FIXED else np.empty((1,) * len(shape))
+                for i, (_, shape, kind) in enumerate(self._arguments[attribute], 1)
+            ]
+            fn = kernels(np.float64).typed(name, self._h, *samples)
+            setattr(self, attribute, fn)
+            return fn(*args)
+
+        return bind_and_call
+
+    def _kernel(self, name, *samples):
+        """The entry point ``name`` bound to the held arrays, called without numba's dispatch:
+        for arguments of exactly the types of ``samples``, which it does not check
+        (BatchedPlant's batches of one state; see mallard._compiled.Kernels.bind)."""
+        key = (name,) + tuple(a is None for a in samples)  # (None: an input not given)
+        fn = self._kernels.get(key)
+        if fn is None:  # (typed by fresh arrays: a sample may be read-only, a view...)
+            samples = tuple(np.empty(a.shape) if type(a) is _ndarray else a for a in samples)
+            fn = kernels(np.float64).bind(name, self._h, args=samples)
+            self._kernels[key] = fn
+        return fn
+
     # ---- kinematics --------------------------------------------------------------------------
-    # (Each method tests its arguments inline, the common case first: a function call per
-    # argument would cost more than the tests; :meth:`_vector`, :meth:`_out` and
-    # :meth:`_outs` convert, or raise, otherwise.)
+    # (Each method calls its kernel first, see "arguments" above.)
     def CalcAllBodyPosesInWorld(self, q, *, out=None):
         """X_WB of every body at q: an array (num_bodies, 4, 4) of homogeneous transforms
         [R_WB, p_WoBo_W; 0, 0, 0, 1] (as RigidTransform.GetAsMatrix4()), indexed by
         BodyIndex."""
-        if not (
-            type(q) is _ndarray
-            and q.dtype is _F64
-            and q.shape == self._q_shape
-            and q.strides == _STRIDES_1D
-        ):
-            q = self._vector(q, self._q_shape, "q", "CalcAllBodyPosesInWorld")
-        if not (
-            type(out) is _ndarray
-            and out.dtype is _F64
-            and out.shape == self._poses_shape
-            and (flags := out.flags).c_contiguous
-            and flags.writeable
-        ):
-            out = self._out(out, self._poses_shape, "out", "CalcAllBodyPosesInWorld")
-        code = self._body_poses(q, out)
+        if out is None:
+            out = _empty(self._poses_shape)
+        try:
+            code = self._body_poses(self._h, q, out)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            self._raise("CalcAllBodyPosesInWorld", code, (q,), ("q",))
+            self._again("CalcAllBodyPosesInWorld", "_body_poses", code, (self._h, q, out))
         return out
 
     def CalcJacobianSpatialVelocity(self, q, frame_B, p_BoBp_B=None, *, out=None):
@@ -234,152 +275,71 @@ class SingleStatePlant:
         ``frame_B`` at ``p_BoBp_B`` (a 3-vector in frame_B; None: its origin), measured and
         expressed in World, as the plant's CalcJacobianSpatialVelocity(context, kV, frame_B,
         p_BoBp_B, world, world)."""
-        method = "CalcJacobianSpatialVelocity"
-        if not (
-            type(q) is _ndarray
-            and q.dtype is _F64
-            and q.shape == self._q_shape
-            and q.strides == _STRIDES_1D
-        ):
-            q = self._vector(q, self._q_shape, "q", method)
         try:  # (BatchedPlant's frames found so far, then BatchedPlant._frame)
             found = self._frames_found(frame_B)
         except TypeError:  # (unhashable: not a Frame, which _frame reports)
             found = None
         k, X_BF = found or self._batched._frame(frame_B)
-        p = self._origin if p_BoBp_B is None else self._vector(p_BoBp_B, (3,), "p_BoBp_B", method)
-        if not (
-            type(out) is _ndarray
-            and out.dtype is _F64
-            and out.shape == self._J_shape
-            and (flags := out.flags).c_contiguous
-            and flags.writeable
-        ):
-            out = self._out(out, self._J_shape, "out", method)
-        code = self._point_jacobian(q, k, X_BF, p, out)
+        p = self._origin if p_BoBp_B is None else p_BoBp_B
+        if out is None:
+            out = _empty(self._J_shape)
+        try:
+            code = self._point_jacobian(self._h, q, k, X_BF, p, out)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            self._raise(method, code, (q, p), ("q", "p_BoBp_B"))
+            args = (self._h, q, k, X_BF, p, out)
+            self._again("CalcJacobianSpatialVelocity", "_point_jacobian", code, args)
         return out
 
     # ---- dynamics ------------------------------------------------------------------------------
     def CalcMassMatrix(self, q, *, out=None):
         """M(q) (nv × nv), reflected rotor inertias of the actuators on its diagonal (as
         MultibodyPlant.CalcMassMatrix)."""
-        if not (
-            type(q) is _ndarray
-            and q.dtype is _F64
-            and q.shape == self._q_shape
-            and q.strides == _STRIDES_1D
-        ):
-            q = self._vector(q, self._q_shape, "q", "CalcMassMatrix")
-        if not (
-            type(out) is _ndarray
-            and out.dtype is _F64
-            and out.shape == self._M_shape
-            and (flags := out.flags).c_contiguous
-            and flags.writeable
-        ):
-            out = self._out(out, self._M_shape, "out", "CalcMassMatrix")
-        code = self._mass_matrix(q, out)
+        if out is None:
+            out = _empty(self._M_shape)
+        try:
+            code = self._mass_matrix(self._h, q, out)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            self._raise("CalcMassMatrix", code, (q,), ("q",))
+            self._again("CalcMassMatrix", "_mass_matrix", code, (self._h, q, out))
         return out
 
     def CalcInverseDynamics(self, q, v, known_vdot, tau_applied=None, *, out=None):
         """The generalized forces tau (nv) that produce ``known_vdot`` at (q, v) with gravity,
         joint damping and ``tau_applied`` (None: zero) acting, as
         BatchedPlant.CalcInverseDynamics: tau = M·v̇ + C·v − tau_g + D·v − tau_applied."""
-        method = "CalcInverseDynamics"
-        shape = self._v_shape
-        if not (
-            type(q) is _ndarray
-            and q.dtype is _F64
-            and q.shape == self._q_shape
-            and q.strides == _STRIDES_1D
-        ):
-            q = self._vector(q, self._q_shape, "q", method)
-        if not (
-            type(v) is _ndarray
-            and v.dtype is _F64
-            and v.shape == shape
-            and v.strides == _STRIDES_1D
-        ):
-            v = self._vector(v, shape, "v", method)
-        vdot = known_vdot
-        if not (
-            type(vdot) is _ndarray
-            and vdot.dtype is _F64
-            and vdot.shape == shape
-            and vdot.strides == _STRIDES_1D
-        ):
-            vdot = self._vector(vdot, shape, "known_vdot", method)
-        if not (
-            type(out) is _ndarray
-            and out.dtype is _F64
-            and out.shape == shape
-            and (flags := out.flags).c_contiguous
-            and flags.writeable
-        ):
-            out = self._out(out, shape, "out", method)
         if tau_applied is None:
-            code = self._inverse_dynamics(q, v, vdot, None, out)
-        else:
-            tau_applied = self._vector(tau_applied, shape, "tau_applied", method)
-            code = self._inverse_dynamics_applied(q, v, vdot, tau_applied, out)
+            tau_applied = self._none
+        if out is None:
+            out = _empty(self._v_shape)
+        try:
+            code = self._inverse_dynamics(self._h, q, v, known_vdot, tau_applied, out)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            names = ("q", "v", "known_vdot", "tau_applied")
-            self._raise(method, code, (q, v, vdot, tau_applied), names)
+            args = (self._h, q, v, known_vdot, tau_applied, out)
+            self._again("CalcInverseDynamics", "_inverse_dynamics", code, args)
         return out
-
-    def _forward_dynamics_args(self, q, v, tau_applied, actuation, method):
-        """(q, v, tau_applied, actuation) checked (see :meth:`_vector`), the last two None if
-        both are (the kernels then take them as zero), else arrays (zero for None)."""
-        if not (
-            type(q) is _ndarray
-            and q.dtype is _F64
-            and q.shape == self._q_shape
-            and q.strides == _STRIDES_1D
-        ):
-            q = self._vector(q, self._q_shape, "q", method)
-        shape = self._v_shape
-        if not (
-            type(v) is _ndarray
-            and v.dtype is _F64
-            and v.shape == shape
-            and v.strides == _STRIDES_1D
-        ):
-            v = self._vector(v, shape, "v", method)
-        if tau_applied is None and actuation is None:
-            return q, v, None, None
-        if tau_applied is None:
-            tau_applied = np.zeros(shape)
-        if actuation is None:
-            actuation = np.zeros(self._u_shape)
-        tau_applied = self._vector(tau_applied, shape, "tau_applied", method)
-        actuation = self._vector(actuation, self._u_shape, "actuation", method)
-        return q, v, tau_applied, actuation
 
     def CalcForwardDynamics(self, q, v, tau_applied=None, actuation=None, *, out=None):
         """The generalized accelerations v̇ (nv) at (q, v), as BatchedPlant.CalcForwardDynamics
         (gravity, joint damping, reflected rotor inertias, locked joints, ``tau_applied`` (nv)
         added, ``actuation`` (nu) clamped to the effort limits; None: zero)."""
-        method = "CalcForwardDynamics"
-        inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
-        shape = self._v_shape
-        if not (
-            type(out) is _ndarray
-            and out.dtype is _F64
-            and out.shape == shape
-            and (flags := out.flags).c_contiguous
-            and flags.writeable
-        ):
-            out = self._out(out, shape, "out", method)
-        if inputs[2] is None:
-            code = self._forward_dynamics(*inputs, out)
-        else:
-            code = self._forward_dynamics_applied(*inputs, out)
+        if tau_applied is None:
+            tau_applied = self._none
+        if actuation is None:
+            actuation = self._none
+        if out is None:
+            out = _empty(self._v_shape)
+        try:
+            code = self._forward_dynamics(self._h, q, v, tau_applied, actuation, out)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            self._raise(method, code, inputs, ("q", "v", "tau_applied", "actuation"))
+            args = (self._h, q, v, tau_applied, actuation, out)
+            self._again("CalcForwardDynamics", "_forward_dynamics", code, args)
         return out
 
     # ---- derivatives -------------------------------------------------------------------------
@@ -388,57 +348,14 @@ class SingleStatePlant:
         :meth:`CalcInverseDynamics`' tau without tau_applied, as
         MultibodyPlant.CalcInverseDynamicsDerivatives."""
         method = "CalcInverseDynamicsDerivatives"
-        shape = self._v_shape
-        if not (
-            type(q) is _ndarray
-            and q.dtype is _F64
-            and q.shape == self._q_shape
-            and q.strides == _STRIDES_1D
-        ):
-            q = self._vector(q, self._q_shape, "q", method)
-        if not (
-            type(v) is _ndarray
-            and v.dtype is _F64
-            and v.shape == shape
-            and v.strides == _STRIDES_1D
-        ):
-            v = self._vector(v, shape, "v", method)
-        vdot = known_vdot
-        if not (
-            type(vdot) is _ndarray
-            and vdot.dtype is _F64
-            and vdot.shape == shape
-            and vdot.strides == _STRIDES_1D
-        ):
-            vdot = self._vector(vdot, shape, "known_vdot", method)
-        shapes = self._inverse_shapes
-        if out is None:
-            outs = (_empty(shapes[0]), _empty(shapes[1]), _empty(shapes[2]))
-        elif not (
-            type(out) is tuple
-            and len(out) == 3
-            and type(a := out[0]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[0]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-            and type(a := out[1]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[1]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-            and type(a := out[2]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[2]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-        ):
-            outs = self._outs(out, shapes, method)
-        else:
-            outs = out
-        code = self._inverse_dynamics_derivatives(q, v, vdot, *outs)
+        outs = self._outs(out, self._inverse_shapes, method)
+        try:
+            code = self._inverse_dynamics_derivatives(self._h, q, v, known_vdot, *outs)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            self._raise(method, code, (q, v, vdot), ("q", "v", "known_vdot"))
+            args = (self._h, q, v, known_vdot, *outs)
+            self._again(method, "_inverse_dynamics_derivatives", code, args)
         return outs
 
     def CalcForwardDynamicsDerivatives(self, q, v, tau_applied=None, actuation=None, *, out=None):
@@ -447,57 +364,28 @@ class SingleStatePlant:
         −M⁻¹·∂τ/∂q, −M⁻¹·∂τ/∂v, M⁻¹ and M⁻¹·B (zero for actuators beyond their effort
         limit), locked joints' rows zero."""
         method = "CalcForwardDynamicsDerivatives"
-        inputs = self._forward_dynamics_args(q, v, tau_applied, actuation, method)
-        shapes = self._forward_shapes
-        if out is None:
-            outs = (_empty(shapes[0]), _empty(shapes[1]), _empty(shapes[2]), _empty(shapes[3]))
-        elif not (
-            type(out) is tuple
-            and len(out) == 4
-            and type(a := out[0]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[0]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-            and type(a := out[1]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[1]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-            and type(a := out[2]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[2]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-            and type(a := out[3]) is _ndarray
-            and a.dtype is _F64
-            and a.shape == shapes[3]
-            and (flags := a.flags).c_contiguous
-            and flags.writeable
-        ):
-            outs = self._outs(out, shapes, method)
-        else:
-            outs = out
-        if inputs[2] is None:
-            code = self._forward_dynamics_derivatives(*inputs, *outs)
-        else:
-            code = self._forward_dynamics_derivatives_applied(*inputs, *outs)
+        if tau_applied is None:
+            tau_applied = self._none
+        if actuation is None:
+            actuation = self._none
+        outs = self._outs(out, self._forward_shapes, method)
+        try:
+            code = self._forward_dynamics_derivatives(self._h, q, v, tau_applied, actuation, *outs)
+        except TypeError:
+            code = WRONG_SHAPES
         if code:
-            self._raise(method, code, inputs, ("q", "v", "tau_applied", "actuation"))
+            args = (self._h, q, v, tau_applied, actuation, *outs)
+            self._again(method, "_forward_dynamics_derivatives", code, args)
         return outs
 
 
-#: SingleStatePlant's bound kernels: attribute → entry point (kernels.single). The
-#: ``_applied`` ones are bound for arrays of the optional inputs, the others for None.
+#: SingleStatePlant's kernels: attribute → entry point (kernels.single).
 _ENTRY_POINTS = {
     "_body_poses": "single_body_poses",
     "_point_jacobian": "single_point_jacobian",
     "_mass_matrix": "single_mass_matrix",
     "_inverse_dynamics": "single_inverse_dynamics",
-    "_inverse_dynamics_applied": "single_inverse_dynamics",
     "_forward_dynamics": "single_forward_dynamics",
-    "_forward_dynamics_applied": "single_forward_dynamics",
     "_inverse_dynamics_derivatives": "single_inverse_dynamics_derivatives",
     "_forward_dynamics_derivatives": "single_forward_dynamics_derivatives",
-    "_forward_dynamics_derivatives_applied": "single_forward_dynamics_derivatives",
 }

@@ -2,6 +2,8 @@
 to the last bit; ``out`` is written in full and returned; arguments are checked; a state that
 cannot be computed raises, naming why, with NaN outputs."""
 
+import copy
+import gc
 import re
 
 import numpy as np
@@ -162,6 +164,62 @@ def test_lists_and_integers_are_accepted(plant, single, states):
     assert single.CalcMassMatrix(zeros).dtype == np.float64
     strided = np.repeat(q, 2)[::2]  # (not contiguous: copied)
     np.testing.assert_array_equal(single.CalcMassMatrix(strided), single.CalcMassMatrix(q))
+    read_only = q.copy()
+    read_only.flags.writeable = False
+    np.testing.assert_array_equal(single.CalcMassMatrix(read_only), single.CalcMassMatrix(q))
+    unaligned = _unaligned(q.shape)
+    unaligned[:] = q
+    np.testing.assert_array_equal(single.CalcMassMatrix(unaligned), single.CalcMassMatrix(q))
+    v = states[1][0]
+    np.testing.assert_array_equal(
+        single.CalcInverseDynamics(q, v.tolist(), read_only[: len(v)], out=np.empty(len(v))),
+        single.CalcInverseDynamics(q, v, q[: len(v)].copy()),
+    )
+
+
+def _unaligned(shape):
+    """A writable float64 array of ``shape`` whose data is not aligned."""
+    size = int(np.prod(shape))
+    return np.frombuffer(bytearray(8 * size + 1), dtype=np.float64, offset=1, count=size).reshape(
+        shape
+    )
+
+
+def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
+    """Each kernel returns WRONG_SHAPES for an argument (its type right) one element too
+    long, or a bad mobod, writing nothing (the methods then raise naming the argument)."""
+    from mallard.multibody._kernels.single import WRONG_SHAPES
+
+    q, v, vdot, tau, u = (a[0] for a in states)
+    k, X_BF = single._batched._frame(plant.GetFrameByName("F_tool"))
+    nv = plant.num_velocities()
+    calls = {
+        "_body_poses": (q, np.zeros(single._poses_shape)),
+        "_mass_matrix": (q, np.zeros((nv, nv))),
+        "_inverse_dynamics": (q, v, vdot, tau, np.zeros(nv)),
+        "_forward_dynamics": (q, v, tau, u, np.zeros(nv)),
+        "_point_jacobian": (q, k, X_BF, np.full(3, 0.1), np.zeros((6, nv))),
+        "_inverse_dynamics_derivatives": (q, v, vdot)
+        + tuple(np.zeros(shape) for shape in single._inverse_shapes),
+        "_forward_dynamics_derivatives": (q, v, tau, u)
+        + tuple(np.zeros(shape) for shape in single._forward_shapes),
+    }
+    for attribute, args in calls.items():
+        outputs = [a for a in args if isinstance(a, np.ndarray) and not a.any()]
+        assert getattr(single, attribute)(single._h, *args) == 0  # (binds it)
+        kernel = getattr(single, attribute)
+        for i, a in enumerate(args):
+            if np.ndim(a) == 0:  # (the mobod)
+                wrong = plant.num_bodies() + 1
+            else:
+                wrong = np.zeros((a.shape[0] + 1, *a.shape[1:]))
+            if i == 2 and attribute == "_point_jacobian":
+                wrong = np.zeros((4, 4))
+            for output in outputs:
+                output[...] = 7.0
+            bad = (*args[:i], wrong, *args[i + 1 :])
+            assert kernel(single._h, *bad) == WRONG_SHAPES, (attribute, i)
+            assert all((output == 7.0).all() for output in outputs), (attribute, i)
 
 
 # ---- errors ----------------------------------------------------------------------------------
@@ -273,6 +331,26 @@ def test_an_articulated_inertia_not_positive_definite_raises_the_plants_error():
     assert np.isnan(out).all()
     with pytest.raises(RuntimeError, match=message):
         single.CalcForwardDynamicsDerivatives(zero, zero)
+
+
+def test_a_deep_copy_has_its_own_arrays(plant, context, states):
+    """A deep copy computes on arrays of its own (the kernels take their address), and so
+    does a BatchedPlant's, which binds its single-state kernels anew."""
+    original = SingleStatePlant(plant, context)
+    q = states[0][0]
+    expected = original.CalcMassMatrix(q)
+    copied = copy.deepcopy(original)
+    assert copied._h != original._h and copied._row is not original._row
+    del original
+    gc.collect()
+    np.testing.assert_array_equal(copied.CalcMassMatrix(q), expected)
+    batched = BatchedPlant(plant, context)
+    batched.CalcMassMatrix(q[None])  # (binds the single-state kernel to its arrays)
+    copied = copy.deepcopy(batched)
+    assert copied._single is None and copied._mass_matrix_one is None
+    del batched
+    gc.collect()
+    np.testing.assert_array_equal(copied.CalcMassMatrix(q[None])[0], expected)
 
 
 def test_construction_errors(plant):

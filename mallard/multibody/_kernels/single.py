@@ -2,15 +2,19 @@
 Context, from arrays into the caller's outputs (mallard.multibody.single_state; BatchedPlant
 calls them for a batch of one state).
 
-Every entry point takes the flat model (``mi``, ``mf``), a ``row`` (a batch row followed by a
-derivative row, kernels.batch: a workspace with its parameter stage, a state x, generalized
-forces, body forces, actuation, a derivative workspace and its outputs; made by
-``batch_new_row(mi, ws0, row, False)``), the state and inputs as 1-D arrays (an optional input
-of length zero, or None, is zero), then the outputs; it returns the state's status code, as
-the batched entry points' (kernels.batch: 0, or NONFINITE, ZERO_QUATERNION,
-NOT_POSITIVE_DEFINITE with their detail), the outputs being NaN in full for a state with a
-code. The cheap test of :func:`_computable` comes first; the code is worked out only for a
-state that fails it.
+Every entry point takes first ``held``: the flat model (``mi``, ``mf``) and a ``row`` (a batch
+row followed by a derivative row, kernels.batch: a workspace with its parameter stage, a state
+x, generalized forces, body forces, actuation, a derivative workspace and its outputs; made by
+``batch_new_row(mi, ws0, row, False)``), as the tuple (mi, mf, row) or, compiled, as the
+address of a :class:`Held` block (one integer: numba converts each array argument of a call
+from Python, about 0.03 µs each, an integer for almost nothing). Then the state and inputs as
+1-D arrays (an optional input of length zero, or None, is zero), then the outputs. It returns
+the state's status code, as the batched entry points' (kernels.batch: 0, or NONFINITE,
+ZERO_QUATERNION, NOT_POSITIVE_DEFINITE with their detail), the outputs being NaN in full for a
+state with a code, or :data:`WRONG_SHAPES` (nothing computed or written) if an argument's shape
+is not the model's: the entry points test their arguments' shapes, so that Python need only
+make sure of their types (mallard.multibody.single_state: numba's dispatcher, in C). The cheap
+test of :func:`_computable` comes next; the code is worked out only for a state that fails it.
 
 A state is computed exactly as the batched kernels compute each state (the same stage
 functions in the same order, on the row's plain workspace instead of lanes; the positions
@@ -23,8 +27,9 @@ stage it needs, so that one row serves every entry point.
 """
 
 import numpy as np
-from numba import types
-from numba.extending import overload
+from llvmlite import ir
+from numba import carray, types
+from numba.extending import intrinsic, overload
 
 from mallard._compiled import entry_point
 from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
@@ -75,6 +80,9 @@ from mallard.multibody._layout import (
     VELOCITIES,
 )
 
+#: The status of a call whose arguments' shapes are not the model's (nothing computed).
+WRONG_SHAPES = -1
+
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _AFTER_POSITIONS = VELOCITIES | INERTIAS | BIAS  # (positions: calc_position_kinematics' DYNAMICS)
 _ROW = SIZE["row"]
@@ -115,6 +123,74 @@ def _borrowed_compiled(a):
     if isinstance(a, types.Array) and a.layout == "C":
         return lambda a: c_view(a, a.shape)
     return lambda a: a
+
+
+class Held:
+    """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) as one
+    integer for the compiled entry points: ``address``, that of an int64 block [address, size]
+    of each, valid while this object lives (it holds the block and the arrays)."""
+
+    def __init__(self, mi, mf, row):
+        self.arrays = mi, mf, row
+        for a, dtype in zip(self.arrays, (np.int64, np.float64, np.float64), strict=True):
+            if not (a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous):
+                raise TypeError("Held: mi, mf, row must be C-contiguous 1-D int64, float64")
+        self.block = np.array(
+            [mi.ctypes.data, mi.size, mf.ctypes.data, mf.size, row.ctypes.data, row.size],
+            dtype=np.int64,
+        )
+        self.address = self.block.ctypes.data
+
+
+@intrinsic
+def _pointer(typingctx, address):
+    """The integer ``address`` as a void pointer (what numba.carray views)."""
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+
+    return types.voidptr(address), codegen
+
+
+def _held(held):
+    """(mi, mf, row) of an entry point's first argument (see the module's docstring)."""
+    return held
+
+
+@overload(_held)
+def _held_compiled(held):
+    if isinstance(held, types.Integer):  # (Held.address: views holding no reference)
+
+        def impl(held):
+            b = carray(_pointer(held), 6, np.int64)
+            mi = carray(_pointer(b[0]), b[1], np.int64)
+            mf = carray(_pointer(b[2]), b[3], np.float64)
+            return mi, mf, carray(_pointer(b[4]), b[5], np.float64)
+
+        return impl
+    return lambda held: (_borrowed(held[0]), _borrowed(held[1]), _borrowed(held[2]))
+
+
+# (The shape tests combine booleans with & and |, without branches: numba's SSA warns on a
+# short-circuit ``and`` in a function inlined into an entry point.)
+@jitable(inline=True)
+def _sized(a, n):
+    """Whether the 1-D array ``a`` has n elements."""
+    return a.shape[0] == n
+
+
+@jitable(inline=True)
+def _sized_or_empty(a, n):
+    """Whether the 1-D array ``a`` (an optional input) has n elements or none."""
+    return (a.shape[0] == n) | (a.shape[0] == 0)
+
+
+@jitable(inline=True)
+def _sized2(a, rows, columns):
+    """Whether the 2-D array ``a`` is rows × columns."""
+    return (a.shape[0] == rows) & (a.shape[1] == columns)
 
 
 @jitable
@@ -217,12 +293,14 @@ def _derivative_code(mi, row):
 # ---- entry points ----------------------------------------------------------------------------
 @entry_point
 @jitable(inline=True)
-def single_body_poses(mi, mf, row, q, X_WB):
+def single_body_poses(held, q, X_WB):
     """X_WB[b] = the pose of body b in World at q, a 4×4 homogeneous matrix
     [R_WB, p_WoBo_W; 0 0 0 1] (bodies indexed by BodyIndex)."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, X_WB = _borrowed(q), _borrowed(X_WB)
     m, r, params, work = _views(mi, mf, row)
+    if not (_sized(q, m.nq) and X_WB.shape[0] == m.n and X_WB.shape[1] == 4 and X_WB.shape[2] == 4):
+        return WRONG_SHAPES
     none = q[0:0]
     if not _computable(m, q, none, none, none):
         _nan(X_WB)
@@ -246,11 +324,13 @@ def single_body_poses(mi, mf, row, q, X_WB):
 
 @entry_point
 @jitable(inline=True)
-def single_mass_matrix(mi, mf, row, q, M):
+def single_mass_matrix(held, q, M):
     """M = M(q) (nv × nv, reflected rotor inertias included)."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, M = _borrowed(q), _borrowed(M)
     m, r, params, work = _views(mi, mf, row)
+    if not (_sized(q, m.nq) and _sized2(M, m.nv, m.nv)):
+        return WRONG_SHAPES
     none = q[0:0]
     if not _computable(m, q, none, none, none):
         _nan(M)
@@ -265,14 +345,22 @@ def single_mass_matrix(mi, mf, row, q, M):
 
 @entry_point
 @jitable(inline=True)
-def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
+def single_inverse_dynamics(held, q, v, vdot, tau_applied, tau):
     """tau = M·v̇ + C·v − tau_g − tau_applied + D·v at (q, v, v̇) (see
     kernels.batch.batch_inverse_dynamics); ``tau_applied`` None or of length zero: zero."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, v, vdot, tau = _borrowed(q), _borrowed(v), _borrowed(vdot), _borrowed(tau)
     tau_applied = _given(_borrowed(tau_applied), q)
     m, r, params, work = _views(mi, mf, row)
     nq, nv = m.nq, m.nv
+    if not (
+        _sized(q, nq)
+        and _sized(v, nv)
+        and _sized(vdot, nv)
+        and _sized_or_empty(tau_applied, nv)
+        and _sized(tau, nv)
+    ):
+        return WRONG_SHAPES
     if not _computable(m, q, v, vdot, tau_applied):
         _nan(tau)
         return _state_code(
@@ -293,15 +381,23 @@ def single_inverse_dynamics(mi, mf, row, q, v, vdot, tau_applied, tau):
 
 @entry_point
 @jitable(inline=True)
-def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
+def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
     """vdot = v̇ at (q, v) with gravity, joint damping, reflected rotor inertias, locked
     joints, the generalized forces ``tau_applied`` and the actuation (clamped to the effort
     limits; see kernels.batch.batch_forward_dynamics); inputs None or of length zero: zero."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, v, vdot = _borrowed(q), _borrowed(v), _borrowed(vdot)
     tau_applied, actuation = _given(_borrowed(tau_applied), q), _given(_borrowed(actuation), q)
     m, r, params, work = _views(mi, mf, row)
     nq, nv, nu = m.nq, m.nv, m.nu
+    if not (
+        _sized(q, nq)
+        and _sized(v, nv)
+        and _sized_or_empty(tau_applied, nv)
+        and _sized_or_empty(actuation, nu)
+        and _sized(vdot, nv)
+    ):
+        return WRONG_SHAPES
     if not _computable(m, q, v, tau_applied, actuation):
         _nan(vdot)
         return _state_code(
@@ -325,12 +421,20 @@ def single_forward_dynamics(mi, mf, row, q, v, tau_applied, actuation, vdot):
 
 @entry_point
 @jitable(inline=True)
-def single_point_jacobian(mi, mf, row, q, k, X_BF, p_FQ, J):
+def single_point_jacobian(held, q, k, X_BF, p_FQ, J):
     """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed on mobod k's body
     at p_FQ in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, X_BF, p_FQ, J = _borrowed(q), _borrowed(X_BF), _borrowed(p_FQ), _borrowed(J)
     m, r, params, work = _views(mi, mf, row)
+    if not (
+        _sized(q, m.nq)
+        and 0 <= k < m.n
+        and _sized2(X_BF, 4, 3)
+        and _sized(p_FQ, 3)
+        and _sized2(J, 6, m.nv)
+    ):
+        return WRONG_SHAPES
     none = q[0:0]
     if not _computable(m, q, p_FQ, none, none):
         _nan(J)
@@ -346,15 +450,24 @@ def single_point_jacobian(mi, mf, row, q, k, X_BF, p_FQ, J):
 
 @entry_point
 @jitable(inline=True)
-def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_dv, M):
+def single_inverse_dynamics_derivatives(held, q, v, vdot, dtau_dq, dtau_dv, M):
     """dtau_dq (nv × nq), dtau_dv (nv × nv) and M (= ∂τ/∂v̇) of single_inverse_dynamics' tau
     (gravity and joint damping, no applied forces) at (q, v, v̇)."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, v, vdot = _borrowed(q), _borrowed(v), _borrowed(vdot)
     dtau_dq, dtau_dv, M = _borrowed(dtau_dq), _borrowed(dtau_dv), _borrowed(M)
     m = model(mi, mf)
-    r, d = _derivative_views(mi, row)
     nq, nv = m.nq, m.nv
+    if not (
+        _sized(q, nq)
+        and _sized(v, nv)
+        and _sized(vdot, nv)
+        and _sized2(dtau_dq, nv, nq)
+        and _sized2(dtau_dv, nv, nv)
+        and _sized2(M, nv, nv)
+    ):
+        return WRONG_SHAPES
+    r, d = _derivative_views(mi, row)
     none = q[0:0]
     if not _computable(m, q, v, vdot, none):
         _nan(dtau_dq)
@@ -381,21 +494,32 @@ def single_inverse_dynamics_derivatives(mi, mf, row, q, v, vdot, dtau_dq, dtau_d
 @entry_point
 @jitable(inline=True)
 def single_forward_dynamics_derivatives(
-    mi, mf, row, q, v, tau_applied, actuation, dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du
+    held, q, v, tau_applied, actuation, dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du
 ):
     """dvdot_dq, dvdot_dv, dvdot_dtau (see
     kernels.engine_derivatives.drive_forward_dynamics_derivatives) and dvdot_du (nv × nu,
     dvdot_dtau's columns of the actuated dofs, zero for an actuator whose actuation is beyond
     its effort limit) of single_forward_dynamics' v̇ at (q, v) with its inputs."""
-    mi, mf, row = _borrowed(mi), _borrowed(mf), _borrowed(row)
+    mi, mf, row = _held(held)
     q, v = _borrowed(q), _borrowed(v)
     dvdot_dq, dvdot_dv = _borrowed(dvdot_dq), _borrowed(dvdot_dv)
     dvdot_dtau, dvdot_du = _borrowed(dvdot_dtau), _borrowed(dvdot_du)
     m = model(mi, mf)
-    r, d = _derivative_views(mi, row)
     nq, nv, nu = m.nq, m.nv, m.nu
     tau_applied = _given(_borrowed(tau_applied), q)
     actuation = _given(_borrowed(actuation), q)
+    if not (
+        _sized(q, nq)
+        and _sized(v, nv)
+        and _sized_or_empty(tau_applied, nv)
+        and _sized_or_empty(actuation, nu)
+        and _sized2(dvdot_dq, nv, nq)
+        and _sized2(dvdot_dv, nv, nv)
+        and _sized2(dvdot_dtau, nv, nv)
+        and _sized2(dvdot_du, nv, nu)
+    ):
+        return WRONG_SHAPES
+    r, d = _derivative_views(mi, row)
     code = 0
     if not _computable(m, q, v, tau_applied, actuation):
         code = _state_code(

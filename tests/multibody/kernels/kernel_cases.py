@@ -420,6 +420,19 @@ def _batch(name):
     return case
 
 
+def _held(s):
+    """The single-state entry points' first argument (kernels.single) for each mode: compiled,
+    the address of a Held of (mi, mf, a new row), which the ByMode keeps; interpreted, the
+    tuple (mi, mf, row) of object arrays."""
+    from mallard.multibody._kernels.single import Held
+
+    rows = _batch_row(s, False)
+    held = Held(s.mi, s.mf, rows.compiled)
+    arrays = ByMode(held.address, (s.mi.astype(object), s.mf.astype(object), rows.interpreted))
+    arrays.held = held
+    return arrays
+
+
 def _single(name):
     """The arguments of single-state entry point ``name`` (kernels.single), with the optional
     inputs given."""
@@ -429,7 +442,7 @@ def _single(name):
         nq, nv, nu, n = s.sizes.nq, s.sizes.nv, s.sizes.nu, s.sizes.n
         Q, V = s.batch(1)
         q, v = Q[0], V[0]
-        head = (s.mi, s.mf, _batch_row(s, False))
+        head = (_held(s),)
         if name == "single_body_poses":
             return head + (q, np.zeros((n, 4, 4)))
         if name == "single_mass_matrix":
@@ -732,12 +745,5 @@ UNCOMPARED = {
     "batch_forward_dynamics_derivatives": (6, 7),
     "batch_rollout": (19, 20),
     "batch_new_row": (2,),
-    "single_body_poses": (2,),  # (the row: scratch)
-    "single_mass_matrix": (2,),  # (the row: scratch)
-    "single_inverse_dynamics": (2,),  # (the row: scratch)
-    "single_forward_dynamics": (2,),  # (the row: scratch)
-    "single_point_jacobian": (2,),  # (the row: scratch)
-    "single_inverse_dynamics_derivatives": (2,),  # (the row: scratch)
-    "single_forward_dynamics_derivatives": (2,),  # (the row: scratch)
     "batch_collisions": (17, 18),
 }

@@ -334,6 +334,29 @@ def test_12_code_generation_on_demand():
     assert getattr(entry_result.library, "_mallard_deferred", None) is None
 
 
+# ---- 13. dispatchers of given types ----------------------------------------------------------
+def test_13_typed_dispatcher():
+    f = compiled(dense.cholesky_factor)
+    typed = _numba_internals.typed_dispatcher(f, _cholesky_args())
+    assert typed is not f and len(typed.overloads) == 1
+    args = _cholesky_args()
+    assert typed(*args)
+    np.testing.assert_array_equal(args[2], 2.0 * np.eye(2))
+    M, free, L_ = _cholesky_args()
+    read_only = L_.copy()
+    read_only.flags.writeable = False
+    for wrong in (
+        (M, free, read_only),  # (read-only)
+        (M, free, np.zeros((2, 2), dtype=np.float32)),  # (another dtype)
+        (M, free, np.zeros((2, 4))[:, ::2]),  # (not contiguous)
+        (M, free, [[0.0, 0.0], [0.0, 0.0]]),  # (not an array)
+        (M, free, None),
+    ):
+        with pytest.raises(TypeError, match="not of the compiled function's types"):
+            typed(*wrong)
+    assert len(typed.overloads) == 1  # (nothing compiled)
+
+
 # ---- and nothing else -------------------------------------------------------------------------
 def test_no_other_module_uses_numba_internals():
     """numba.core, and the code generation calls of assumptions 3-7, appear in
