@@ -188,6 +188,10 @@ class Engine:
         )
         self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 
+    def kernels(self, dtype):
+        """mallard._compiled.kernels(dtype) for this model's joint types."""
+        return kernels(dtype, self.joint_types)
+
     def model_changed(self):
         """Marks the model-level values the parameter stage reads as changed, for every
         Context."""
