@@ -9,6 +9,12 @@ the plain Python functions (interpreted) for object arrays of AutoDiffXd or symb
 
     kernels(np.float64).drive_mass_matrix(mi, mf, x, ws, need)
 
+``kernels(dtype, joint_types)`` compiles the entry points of a model (those taking its joints'
+constants ``mf``) for the models whose joints are of those types only (a bit mask of
+mallard.multibody._joint_types: ``kernel_joint_types`` of the model's; the plant's engine
+passes its own): the code of the other types' joints is left out, and so is their cost in
+compilation. ``kernels(dtype)`` is for every joint type.
+
 A hot path binds an entry point once (:meth:`Kernels.bind`): for float64, its compiled
 function for exactly the types of the arguments it is bound with, called without numba's
 dispatch on argument types.
@@ -18,6 +24,8 @@ import functools
 import importlib
 
 import numpy as np
+
+from mallard.multibody._joint_types import ALL as ALL_JOINT_TYPES
 
 #: The modules that define entry points, imported when the first one is needed.
 ENTRY_MODULES = (
@@ -38,7 +46,7 @@ ENTRY_MODULES = (
 
 _ENTRY_POINTS = {}  # name → function
 _NOGIL = set()  # the entry points compiled with nogil=True
-_COMPILED = {}  # function → its numba dispatcher
+_COMPILED = {}  # (function, joint types) → its numba dispatcher
 
 
 def entry_point(fn=None, *, nogil=False):
@@ -57,18 +65,26 @@ def entry_point(fn=None, *, nogil=False):
     return fn
 
 
-def compiled(fn):
+def compiled(fn, joint_types=ALL_JOINT_TYPES):
     """``fn`` compiled by numba for float64 arrays (nopython, cached on disk where numba can
-    write, see kernels._numba_internals; with nogil=True if it is marked so). The dispatcher
-    is made once per function."""
-    dispatcher = _COMPILED.get(fn)
+    write, see kernels._numba_internals; with nogil=True if it is marked so), for the models
+    whose joints are of the types ``joint_types`` (a bit mask) if it is an entry point of a
+    model (if it takes ``mf``). The dispatcher is made once per function and joint types."""
+    code = fn.__code__
+    if joint_types != ALL_JOINT_TYPES and "mf" not in code.co_varnames[: code.co_argcount]:
+        joint_types = ALL_JOINT_TYPES
+    dispatcher = _COMPILED.get((fn, joint_types))
     if dispatcher is None:
-        from mallard.multibody._kernels._numba_internals import njit_cached
+        from mallard.multibody._kernels._numba_internals import njit_cached, njit_for_joint_types
 
         options = {"error_model": "numpy"}
         if fn in _NOGIL:
             options["nogil"] = True
-        dispatcher = _COMPILED[fn] = njit_cached(fn, **options)
+        if joint_types == ALL_JOINT_TYPES:
+            dispatcher = njit_cached(fn, **options)
+        else:
+            dispatcher = njit_for_joint_types(fn, joint_types, **options)
+        _COMPILED[(fn, joint_types)] = dispatcher
     return dispatcher
 
 
@@ -86,14 +102,15 @@ class Kernels:
     """The entry points for one kind of scalar, by name: compiled (float64) or interpreted
     (object arrays). Get them from :func:`kernels`."""
 
-    def __init__(self, is_compiled):
+    def __init__(self, is_compiled, joint_types=ALL_JOINT_TYPES):
         self.is_compiled = is_compiled
+        self.joint_types = joint_types
 
     def __getattr__(self, name):
         fn = _find(name)
         if fn is None:
             raise AttributeError(f"no kernel entry point is named {name!r}")
-        fn = compiled(fn) if self.is_compiled else fn
+        fn = compiled(fn, self.joint_types) if self.is_compiled else fn
         setattr(self, name, fn)  # (found once: later lookups are plain attribute reads)
         return fn
 
@@ -114,10 +131,13 @@ class Kernels:
 _KERNELS = {}
 
 
-def kernels(dtype):
-    """The :class:`Kernels` for arrays of ``dtype``: compiled for float64, else interpreted."""
+def kernels(dtype, joint_types=ALL_JOINT_TYPES):
+    """The :class:`Kernels` for arrays of ``dtype``: compiled for float64, else interpreted;
+    compiled, the model's entry points are for the models whose joints are of the types
+    ``joint_types`` (a bit mask, see the module) only."""
     is_compiled = np.dtype(dtype) == np.float64
-    found = _KERNELS.get(is_compiled)
+    key = is_compiled, joint_types if is_compiled else ALL_JOINT_TYPES
+    found = _KERNELS.get(key)
     if found is None:
-        found = _KERNELS[is_compiled] = Kernels(is_compiled)
+        found = _KERNELS[key] = Kernels(*key)
     return found

@@ -8,7 +8,6 @@ velocities (from q and v).
 
 import numpy as np
 
-from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.common._pybind import overloads
@@ -218,7 +217,8 @@ class KinematicsMixin:
         self._check_rpy_singularities(q, method) if to_qdot else None
         dtype = np.result_type(q, values)
         out = np.zeros(self._nq if to_qdot else self._nv, dtype=dtype)
-        model, k = self._engine, kernels(dtype)
+        model = self._engine
+        k = model.kernels(dtype)
         drive = k.drive_qdot if to_qdot else k.drive_v
         drive(model.mi, model.mf, q.astype(dtype, copy=False), values.astype(dtype), out)
         return out
@@ -268,7 +268,7 @@ class KinematicsMixin:
             self._check_rpy_singularities(q, method)
         out = np.zeros((rows, cols), dtype=q.dtype)
         model = self._engine
-        getattr(kernels(q.dtype), kernel)(model.mi, model.mf, q, out)
+        getattr(model.kernels(q.dtype), kernel)(model.mi, model.mf, q, out)
         return out
 
     # ---- mass, center of mass, momentum --------------------------------------------------
