@@ -18,15 +18,11 @@ ALL = (1 << (QUATERNION_FLOATING + 1)) - 1
 
 #: The sets of joint types (bit masks: bit c for code c) the model kernels are compiled for
 #: (mallard._compiled.kernels): a model's are the first set that holds all its joint types. A
-#: set leaves out of the compiled code the branches of the types it lacks (kernels.mobilizers);
-#: few sets, so that few models compile kernels again: welds and revolute joints (pendulums,
-#: the acrobot, many arms), then with prismatic and quaternion floating joints (free bodies,
-#: floating bases), then all.
-KERNEL_JOINT_TYPES = (
-    1 << WELD | 1 << REVOLUTE,
-    1 << WELD | 1 << REVOLUTE | 1 << PRISMATIC | 1 << QUATERNION_FLOATING,
-    ALL,
-)
+#: set leaves out of the compiled code the branches of the types it lacks (kernels.mobilizers).
+#: Two sets, so that ``mallard compile`` compiles a model's entry points twice only (once per
+#: set: mallard._compiled.compile_for_every_joint_type): welds and revolute joints (pendulums,
+#: the acrobot, most arms), then all.
+KERNEL_JOINT_TYPES = (1 << WELD | 1 << REVOLUTE, ALL)
 
 
 def kernel_joint_types(codes):

@@ -18,7 +18,7 @@ from mallard.multibody._joint_types import (
 )
 from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
 
-REVOLUTE_ONLY, COMMON, _ = KERNEL_JOINT_TYPES
+REVOLUTE_ONLY, _ = KERNEL_JOINT_TYPES
 STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
 
 
@@ -26,8 +26,9 @@ def test_kernel_joint_types():
     assert REVOLUTE_ONLY == 1 << WELD | 1 << REVOLUTE and KERNEL_JOINT_TYPES[-1] == ALL
     assert kernel_joint_types([WELD, REVOLUTE, REVOLUTE]) == REVOLUTE_ONLY
     assert kernel_joint_types([REVOLUTE]) == REVOLUTE_ONLY
-    assert kernel_joint_types([WELD, PRISMATIC]) == COMMON
-    assert kernel_joint_types([REVOLUTE, QUATERNION_FLOATING]) == COMMON
+    assert kernel_joint_types([]) == REVOLUTE_ONLY
+    assert kernel_joint_types([WELD, PRISMATIC]) == ALL
+    assert kernel_joint_types([REVOLUTE, QUATERNION_FLOATING]) == ALL
     assert kernel_joint_types([REVOLUTE, SCREW]) == ALL
     assert kernel_joint_types(range(QUATERNION_FLOATING + 1)) == ALL
 
@@ -88,7 +89,7 @@ def test_each_model_gets_its_joint_types_and_the_same_results():
     for kind, expected in [
         ("revolute", REVOLUTE_ONLY),
         ("all", ALL),
-        ("common", COMMON),
+        ("common", ALL),
         ("revolute", REVOLUTE_ONLY),
     ]:
         plant = _chain(kind)
@@ -118,6 +119,32 @@ def test_only_model_entry_points_are_specialized():
     assert for_revolute is kernels(np.float64, REVOLUTE_ONLY)
     assert kernels(object, REVOLUTE_ONLY) is kernels(object)
     assert for_revolute.copy_if_finite is kernels(np.float64).copy_if_finite
+    assert kernels(np.float64, ALL).drive_qdot is kernels(np.float64).drive_qdot
     specialized = for_revolute.drive_qdot
     assert specialized is not kernels(np.float64).drive_qdot
     assert specialized.py_func.__qualname__ == f"drive_qdot_for_joint_types_{REVOLUTE_ONLY}"
+
+
+def test_compile_for_every_joint_type(monkeypatch):
+    """What ``mallard compile`` does after each task: a model entry point compiled for one set
+    of joint types (here for arguments of a layout no other test uses) is compiled for the
+    other set too, for the same argument types, and gives the same bits."""
+    from mallard import _compiled
+
+    drive_qdot = _compiled._find("drive_qdot")
+    monkeypatch.setattr(_compiled, "_MODEL_ENTRY_POINTS", {drive_qdot: None})
+    plant = _chain("revolute")
+    engine, x, _ = _state(plant, np.random.default_rng(7))
+    nq = engine.sizes.nq
+    q, v = np.repeat(x[:nq], 2)[::2], np.repeat(x[nq:], 2)[::2]  # (not contiguous)
+    qdot = np.zeros(nq)
+    kernels(np.float64, REVOLUTE_ONLY).drive_qdot(engine.mi, engine.mf, q, v, qdot)
+    revolute = _compiled.compiled(drive_qdot, REVOLUTE_ONLY)
+    (signature,) = [s for s in revolute.signatures if s[2].layout == "A"]
+    every = _compiled.compiled(drive_qdot, ALL)
+    assert signature not in every.signatures
+    _compiled.compile_for_every_joint_type()
+    assert signature in every.signatures
+    general = np.zeros(nq)
+    every(engine.mi, engine.mf, q, v, general)
+    np.testing.assert_array_equal(qdot, general)
