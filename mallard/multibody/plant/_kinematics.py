@@ -6,13 +6,15 @@ frame in its body (from the parameters), position kinematics (from q) and the bo
 velocities (from q and v).
 """
 
+import functools
+
 import numpy as np
 
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
-from mallard.multibody._layout import POSITIONS, VELOCITIES
+from mallard.multibody._layout import POSES_ONLY, POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
 from mallard.multibody.plant._engine import _F64, _compose
 from mallard.multibody.tree._indices import ModelInstanceIndex
@@ -85,16 +87,18 @@ class KinematicsMixin:
         ):
             ec = self._engine.cache(context)
         if ec.poses_serial != context._serial_q:
-            # The poses driver is bound to the state's array x, which moves only with the
-            # Context's continuous state object (see Context._rebind_continuous).
+            # The poses driver (drive_stages for POSES_ONLY) is bound to the state's array x,
+            # which moves only with the Context's continuous state object (see
+            # Context._rebind_continuous).
             continuous = context._state._continuous
             if continuous is not ec.poses_state:
                 x = self._x_of(context._state)
-                ec.run_poses = self._engine.bind(ec, "drive_poses", x, ())
+                poses = self._engine.bind(ec, "drive_stages", x, (POSES_ONLY,))
+                ec.run_poses = functools.partial(poses, POSES_ONLY)
                 ec.poses_state = continuous
             w_slots = self._engine.w_slots
             if w_slots:  # (a zero quaternion raises: its w tested first, inline)
-                x = ec.bound["drive_poses"][0]
+                x = ec.bound["drive_stages"][0]
                 if x.dtype is not _F64:
                     self._engine.check_quaternions(x)
                 else:
