@@ -53,7 +53,7 @@ from kernel_timings import build  # noqa: E402
 
 from mallard._compiled import kernels  # noqa: E402
 from mallard.multibody import _batch_run  # noqa: E402
-from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES  # noqa: E402
+from mallard.multibody._layout import BIAS, INERTIAS, POSES_ONLY, POSITIONS, VELOCITIES  # noqa: E402
 from mallard.multibody.batch import BatchedPlant  # noqa: E402
 
 OPS = ("poses", "mass matrix", "inverse dynamics", "forward dynamics", "frame Jacobian",
@@ -99,7 +99,7 @@ def single_call(op, plant, context, model):
         K.drive_inverse_dynamics(mi, mf, x, ws, 0, vdot, tau, F_B)
 
     return {
-        "poses": lambda: K.drive_poses(mi, mf, x, ws),
+        "poses": lambda: K.drive_stages(mi, mf, x, ws, POSES_ONLY),
         "mass matrix": lambda: K.drive_mass_matrix(mi, mf, x, ws, POSITIONS | INERTIAS),
         "inverse dynamics": inverse_dynamics,
         "forward dynamics": lambda: K.drive_forward_dynamics(mi, mf, x, ws, ALL_STAGES, u, tau, F),

@@ -9,6 +9,14 @@ the plain Python functions (interpreted) for object arrays of AutoDiffXd or symb
 
     kernels(np.float64).drive_mass_matrix(mi, mf, x, ws, need)
 
+``kernels(dtype, joint_types)`` compiles the entry points of a model (those taking its joints'
+constants ``mf``) for the models whose joints are of those types only (a bit mask of
+mallard.multibody._joint_types: ``kernel_joint_types`` of the model's; the plant's engine
+passes its own): the code of the other types' joints is left out, and so is their cost in
+compilation. ``kernels(dtype)`` is for every joint type. ``mallard compile`` compiles the
+model entry points its tasks reach through a model's kernels for every set of joint types
+(:func:`compile_for_every_joint_type`), so that a model of any joint types finds them cached.
+
 A hot path binds an entry point once (:meth:`Kernels.bind`): for float64, its compiled
 function for exactly the types of the arguments it is bound with, called without numba's
 dispatch on argument types.
@@ -18,6 +26,9 @@ import functools
 import importlib
 
 import numpy as np
+
+from mallard.multibody._joint_types import ALL as ALL_JOINT_TYPES
+from mallard.multibody._joint_types import KERNEL_JOINT_TYPES
 
 #: The modules that define entry points, imported when the first one is needed.
 ENTRY_MODULES = (
@@ -38,7 +49,8 @@ ENTRY_MODULES = (
 
 _ENTRY_POINTS = {}  # name → function
 _NOGIL = set()  # the entry points compiled with nogil=True
-_COMPILED = {}  # function → its numba dispatcher
+_COMPILED = {}  # (function, joint types) → its numba dispatcher
+_MODEL_ENTRY_POINTS = {}  # the model entry points looked up for a model's joint types (a set)
 
 
 def entry_point(fn=None, *, nogil=False):
@@ -57,19 +69,50 @@ def entry_point(fn=None, *, nogil=False):
     return fn
 
 
-def compiled(fn):
+def compiled(fn, joint_types=ALL_JOINT_TYPES):
     """``fn`` compiled by numba for float64 arrays (nopython, cached on disk where numba can
-    write, see kernels._numba_internals; with nogil=True if it is marked so). The dispatcher
-    is made once per function."""
-    dispatcher = _COMPILED.get(fn)
+    write, see kernels._numba_internals; with nogil=True if it is marked so), for the models
+    whose joints are of the types ``joint_types`` (a bit mask) if it is an entry point of a
+    model (if it takes ``mf``). The dispatcher is made once per function and joint types."""
+    if not _takes_model(fn):
+        joint_types = ALL_JOINT_TYPES
+    dispatcher = _COMPILED.get((fn, joint_types))
     if dispatcher is None:
-        from mallard.multibody._kernels._numba_internals import njit_cached
+        from mallard.multibody._kernels._numba_internals import njit_cached, njit_for_joint_types
 
         options = {"error_model": "numpy"}
         if fn in _NOGIL:
             options["nogil"] = True
-        dispatcher = _COMPILED[fn] = njit_cached(fn, **options)
+        if joint_types == ALL_JOINT_TYPES:
+            dispatcher = njit_cached(fn, **options)
+        else:
+            dispatcher = njit_for_joint_types(fn, joint_types, **options)
+        _COMPILED[(fn, joint_types)] = dispatcher
     return dispatcher
+
+
+def _takes_model(fn):
+    """Whether the entry point ``fn`` is a model's (takes its joints' constants ``mf``)."""
+    code = fn.__code__
+    return "mf" in code.co_varnames[: code.co_argcount]
+
+
+def compile_for_every_joint_type():
+    """Compiles each model entry point looked up in this process for a model's joint types
+    (``kernels(np.float64, joint_types)``) for every set of KERNEL_JOINT_TYPES, for each of
+    the argument types it was compiled for, for any set (compiling what the cache does not
+    hold): ``mallard compile``'s tasks then leave in the cache what a model of any joint types
+    needs."""
+    for fn in _MODEL_ENTRY_POINTS:
+        signatures = {}  # (a set, in order)
+        for joint_types in KERNEL_JOINT_TYPES:
+            found = _COMPILED.get((fn, joint_types))
+            signatures.update(dict.fromkeys(found.signatures if found is not None else ()))
+        for joint_types in KERNEL_JOINT_TYPES:
+            dispatcher = compiled(fn, joint_types)
+            for signature in signatures:
+                if signature not in dispatcher.signatures:
+                    dispatcher.compile(signature)
 
 
 def _find(name):
@@ -84,16 +127,21 @@ def _find(name):
 
 class Kernels:
     """The entry points for one kind of scalar, by name: compiled (float64) or interpreted
-    (object arrays). Get them from :func:`kernels`."""
+    (object arrays); compiled, for a model's joint types ``joint_types`` (a bit mask) or
+    None (every joint type, for no model in particular). Get them from :func:`kernels`."""
 
-    def __init__(self, is_compiled):
+    def __init__(self, is_compiled, joint_types=None):
         self.is_compiled = is_compiled
+        self.joint_types = joint_types
 
     def __getattr__(self, name):
         fn = _find(name)
         if fn is None:
             raise AttributeError(f"no kernel entry point is named {name!r}")
-        fn = compiled(fn) if self.is_compiled else fn
+        if self.is_compiled:
+            if self.joint_types is not None and _takes_model(fn):
+                _MODEL_ENTRY_POINTS[fn] = None
+            fn = compiled(fn, ALL_JOINT_TYPES if self.joint_types is None else self.joint_types)
         setattr(self, name, fn)  # (found once: later lookups are plain attribute reads)
         return fn
 
@@ -127,10 +175,14 @@ class Kernels:
 _KERNELS = {}
 
 
-def kernels(dtype):
-    """The :class:`Kernels` for arrays of ``dtype``: compiled for float64, else interpreted."""
+def kernels(dtype, joint_types=None):
+    """The :class:`Kernels` for arrays of ``dtype``: compiled for float64, else interpreted;
+    compiled, the model's entry points are for the models whose joints are of the types
+    ``joint_types`` (a bit mask, see the module: a model's set of KERNEL_JOINT_TYPES) only,
+    for every joint type if None."""
     is_compiled = np.dtype(dtype) == np.float64
-    found = _KERNELS.get(is_compiled)
+    key = is_compiled, joint_types if is_compiled else None
+    found = _KERNELS.get(key)
     if found is None:
-        found = _KERNELS[is_compiled] = Kernels(is_compiled)
+        found = _KERNELS[key] = Kernels(*key)
     return found

@@ -50,6 +50,7 @@ POSITIONS = 1  # X_pc, H_PB_W
 VELOCITIES = 2  # V_WB
 INERTIAS = 4  # m_W, h_W, I_W
 BIAS = 8  # A_bias
+POSES_ONLY = 16  # X_WB alone, no other stage (pose queries: kernels.engine.drive_stages)
 
 # Bits of the X_kind section: which of a mobod's constant poses are exactly identities (see
 # kernels.kinematics).

@@ -21,29 +21,39 @@ INTERPRETED_ONLY = {"sap_gradient", "drive_articulated_body"}
 
 def test_the_tasks_reach_every_entry_point():
     """In a fresh process, the tasks compile (or load from the cache) every entry point of
-    mallard._compiled, so that ``mallard compile`` leaves nothing to compile."""
+    mallard._compiled, the model entry points they reach through a model's kernels for every
+    set of joint types with the same argument types, so that ``mallard compile`` leaves
+    nothing to compile for a model of any joint types."""
     script = textwrap.dedent(
         """
         import json
         from mallard import _compiled
         from mallard.cli._compile import TASKS, run_tasks
+        from mallard.multibody._joint_types import KERNEL_JOINT_TYPES
 
         run_tasks(list(TASKS))
         for module in _compiled.ENTRY_MODULES:
             __import__(module)
-        reached = [
-            name for name, fn in _compiled._ENTRY_POINTS.items()
-            if fn in _compiled._COMPILED and _compiled._COMPILED[fn].signatures
-        ]
-        print(json.dumps([sorted(_compiled._ENTRY_POINTS), reached]))
+        compiled = {fn for (fn, _), d in _compiled._COMPILED.items() if d.signatures}
+        reached = [name for name, fn in _compiled._ENTRY_POINTS.items() if fn in compiled]
+        per_set = {
+            fn.__name__: [
+                sorted(map(str, _compiled.compiled(fn, s).signatures)) for s in KERNEL_JOINT_TYPES
+            ]
+            for fn in _compiled._MODEL_ENTRY_POINTS
+        }
+        print(json.dumps([sorted(_compiled._ENTRY_POINTS), reached, per_set]))
         """
     )
     env = dict(os.environ, PYTHONPATH=str(REPOSITORY))
     completed = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
     )
-    every, reached = json.loads(completed.stdout.splitlines()[-1])
+    every, reached, per_set = json.loads(completed.stdout.splitlines()[-1])
     assert sorted(set(every) - set(reached) - INTERPRETED_ONLY) == []
+    assert {"drive_explicit_steps", "drive_discrete_steps", "drive_stages"} <= set(per_set)
+    for name, (revolute, every_type) in per_set.items():
+        assert revolute == every_type and revolute, name
 
 
 def test_reports_each_task(run):

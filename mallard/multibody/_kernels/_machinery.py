@@ -21,6 +21,8 @@ from mallard.multibody._kernels._numba_internals import (
     KERNEL_OPTIONS,
     c_view,
     compile_each_kernel_once,
+    compiling_joint_types,
+    for_joint_types,
     generate_code_on_demand,
     inline_kernel,
     int64_atomic_add,
@@ -45,6 +47,21 @@ def jitable(fn=None, *, inline=False):
     if inline:
         inline_kernel(fn)
     register_jitable(inline="always" if inline else "never", **KERNEL_OPTIONS)(fn)
+    return fn
+
+
+def joint_specialized(fn):
+    """Registers ``fn`` as a kernel (as :func:`jitable`) compiled for the joint types of the
+    entry point being compiled (``mallard._compiled.kernels(dtype, joint_types)``): its
+    globals HAS_<NAME> (HAS_REVOLUTE..., one per joint type of _joint_types), True in its
+    module and in Python, are False in the code compiled for a set of joint types that lacks
+    that type, so that the branches they guard (``if HAS_PRISMATIC and jtype == PRISMATIC``)
+    are neither typed nor compiled."""
+
+    def implementation(*args, **kws):
+        return for_joint_types(fn, compiling_joint_types())
+
+    overload(fn, jit_options=KERNEL_OPTIONS, inline="never", strict=False)(implementation)
     return fn
 
 

@@ -80,7 +80,16 @@ pins numba to the releases those tests pass on.
    entry point) is never called from Python; ``get_executable`` returns for it
    ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0)
    (:func:`generate_code_on_demand`).
-13. Dispatchers of given types [test_13_typed_dispatcher]: a dispatcher's ``overloads`` maps
+13. Joint types [test_13_joint_types]: numba's untyped pipeline drops the branches of
+   ``if NAME:`` (``if NAME and ...``) where NAME is a global of the function being compiled,
+   read from its ``__globals__`` (``dead_branch_prune``), before typing them (they need not
+   type); a function's cache entries are named by its ``__qualname__`` and keyed by its file
+   (the locators of 1); ``Dispatcher._compile_for_args`` and ``Dispatcher.compile`` compile
+   through ``self.compile(signature)``, an attribute a dispatcher may have of its own, and
+   numba compiles under ``numba.core.compiler_lock.global_compiler_lock`` (reentrant), which
+   a function's typing and lowering, and those of everything it calls, hold throughout
+   (:func:`njit_for_joint_types`, :func:`for_joint_types`).
+14. Dispatchers of given types [test_14_typed_dispatcher]: a dispatcher's ``overloads`` maps
    argument types (a tuple) to compile results, which ``add_overload(result)`` adds to another
    dispatcher of the same function; after ``disable_compile()``, a call whose arguments' types
    (numba's typeof, in C for arrays and integers) match no overload exactly calls the
@@ -93,12 +102,16 @@ import os
 import stat
 import tempfile
 import warnings
+from types import FunctionType
 
 import numba
 from numba import types
 from numba.core import caching, cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
+
+from mallard.multibody import _joint_types
+from mallard.multibody._joint_types import ALL as ALL_JOINT_TYPES
 
 # ---- 1, 2: the on-disk cache -------------------------------------------------------------------
 
@@ -514,7 +527,7 @@ def compile_each_kernel_once():
 
     def _get_impl(self, args, kws):
         flags = _flags_token(targetconfig.ConfigStack.top_or_none())
-        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
         found = self._impl_cache.get(cache_key)
         if found is not None:
             return found
@@ -601,7 +614,75 @@ def compiled_for(dispatcher, args):
     return dispatcher.compile(tuple(numba.typeof(a) for a in args))
 
 
-# ---- 13: dispatchers of given types --------------------------------------------------------------
+# ---- 13: kernels compiled for a model's joint types ----------------------------------------
+
+#: The joint types (a bit mask of mallard.multibody._joint_types' codes) the code being compiled
+#: is for, innermost last: every kernel's implementations are keyed by it
+#: (:func:`compile_each_kernel_once`).
+_JOINT_TYPES = [ALL_JOINT_TYPES]
+
+#: The globals :func:`for_joint_types` sets: HAS_<NAME> for each joint type's code.
+HAS_FLAGS = {
+    f"HAS_{name}": code
+    for name, code in vars(_joint_types).items()
+    if isinstance(code, int) and 0 <= code <= _joint_types.QUATERNION_FLOATING
+}
+_FOR_JOINT_TYPES = {}  # (fn, joint types) → fn's copy
+
+
+def compiling_joint_types():
+    """The joint types (bit mask) of the entry point numba is compiling: all of them but in an
+    entry point of :func:`njit_for_joint_types`."""
+    return _JOINT_TYPES[-1]
+
+
+def for_joint_types(fn, joint_types):
+    """``fn`` compiled for the joint types ``joint_types`` (a bit mask) only: a copy of fn
+    whose globals HAS_<NAME> (HAS_REVOLUTE...), True in fn's module, are False for the types
+    not in joint_types; numba drops the branches they guard before typing them. fn itself for
+    all joint types."""
+    if joint_types == ALL_JOINT_TYPES:
+        return fn
+    key = fn, joint_types
+    found = _FOR_JOINT_TYPES.get(key)
+    if found is None:
+        namespace = dict(fn.__globals__)
+        for name, code in HAS_FLAGS.items():
+            if name in namespace:
+                namespace[name] = bool(joint_types >> code & 1)
+        found = FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+        found.__qualname__, found.__doc__ = fn.__qualname__, fn.__doc__
+        _FOR_JOINT_TYPES[key] = found
+    return found
+
+
+def njit_for_joint_types(fn, joint_types, **options):
+    """:func:`njit_cached` of the entry point ``fn`` for the models whose joints are of the
+    types ``joint_types`` (a bit mask) only: the dispatcher of a copy of fn named
+    ``<name>_for_joint_types_<mask>`` (cache entries of its own), which compiles fn, and every
+    kernel below it, with :func:`compiling_joint_types` = joint_types (kernels registered with
+    kernels._machinery.joint_specialized then compile their :func:`for_joint_types` copy)."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    copy = FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = f"{fn.__qualname__}_for_joint_types_{joint_types}"
+    copy.__doc__ = fn.__doc__
+    dispatcher = njit_cached(copy, **options)
+    compile_signature = dispatcher.compile
+
+    def compile(signature):
+        with global_compiler_lock:
+            _JOINT_TYPES.append(joint_types)
+            try:
+                return compile_signature(signature)
+            finally:
+                _JOINT_TYPES.pop()
+
+    dispatcher.compile = compile
+    return dispatcher
+
+
+# ---- 14: dispatchers of given types --------------------------------------------------------------
 
 
 def _no_conversions(*args, **kwargs):

@@ -5,9 +5,12 @@ and the matrices N(q) (nq × nv) and N⁺(q) (nv × nq).
 The mobilizer functions that lanes can't take go lane by lane (kernels.lane_views).
 """
 
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.mobilizers import (
+    HAS_BALL_RPY,
+    HAS_QUATERNION_FLOATING,
+    HAS_RPY_FLOATING,
     N_IS_IDENTITY,
     NUM_POSITIONS,
     NUM_VELOCITIES,
@@ -19,7 +22,7 @@ from mallard.multibody._kernels.mobilizers import (
 from mallard.multibody._layout import JTYPE, Q_START, V_START
 
 
-@jitable
+@joint_specialized
 def calc_qdot(model, q, v, qdot):
     """q̇ = N(q)·v of the whole tree: q̇ = v for the joint types with N = I (N_IS_IDENTITY),
     the others by
@@ -34,6 +37,8 @@ def calc_qdot(model, q, v, qdot):
                 qdot[q_start + i] = v[v_start + i]
     for k in range(1, model.n):
         jtype = tree[k, JTYPE]
+        if not (HAS_BALL_RPY or HAS_RPY_FLOATING or HAS_QUATERNION_FLOATING):
+            continue  # (compiled for the model's joint types: see mobilizers)
         if not N_IS_IDENTITY[jtype]:
             q_start = tree[k, Q_START]
             q_k, v_k, qdot_k = q[q_start:], v[tree[k, V_START] :], qdot[q_start:]

@@ -12,11 +12,17 @@ M·V = [I·w + h × v; m·v − h × w]. Forces on a body are spatial forces at 
 import numpy as np
 
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.kinematics import LAYER_WB, LAYER_WF, LAYER_WM
 from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.lanes import positive
 from mallard.multibody._kernels.mobilizers import (
+    HAS_BALL_RPY,
+    HAS_PLANAR,
+    HAS_QUATERNION_FLOATING,
+    HAS_RPY_FLOATING,
+    HAS_SCREW,
+    HAS_UNIVERSAL,
     NUM_VELOCITIES,
     calc_A_FM_bias,
     calc_V_FM,
@@ -76,7 +82,7 @@ def _dot6(a, b):
 
 
 # ---- accelerations ------------------------------------------------------------------------
-@jitable
+@joint_specialized
 def calc_acceleration_bias(model, work, q, v):
     """work.A_bias[k]: the part of A_WB[k] that depends neither on v̇ nor on the parent's
     acceleration, so that A_WB = A_WP shifted to Bo + A_bias + Σ H_PB_W·v̇:
@@ -108,7 +114,7 @@ def calc_acceleration_bias(model, work, q, v):
         v_PB = sub(row3(V_WB, k, 3), add(vP, cross3(wP, p)))
         alpha = cross3(wP, w_PB)
         a = add(cross3(wP, cross3(wP, p)), scale(2.0, cross3(wP, v_PB)))
-        if jtype == REVOLUTE or jtype == SCREW:
+        if jtype == REVOLUTE or (HAS_SCREW and jtype == SCREW):
             p_MoBo = sub(row3(X_pc[LAYER_WB, k], 3, 0), row3(X_pc[LAYER_WM, k], 3, 0))
             a = add(a, cross3(w_PB, cross3(w_PB, p_MoBo)))
         store_row3(alpha, A_bias, k, 0)
@@ -117,6 +123,14 @@ def calc_acceleration_bias(model, work, q, v):
         jtype = tree[k, JTYPE]
         if jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW or NUM_VELOCITIES[jtype] == 0:
             continue
+        if not (
+            HAS_UNIVERSAL
+            or HAS_PLANAR
+            or HAS_BALL_RPY
+            or HAS_RPY_FLOATING
+            or HAS_QUATERNION_FLOATING
+        ):
+            continue  # (compiled for the model's joint types: see mobilizers)
         q_k = q[tree[k, Q_START] :]
         v_k = v[tree[k, V_START] :]
         for j in range(lane_count(q)):  # (lane views: lane by lane)

@@ -39,7 +39,7 @@ from mallard.multibody._kernels.kinematics import (
 )
 from mallard.multibody._kernels.lanes import clamp
 from mallard.multibody._kernels.views import model, parameters, workspace
-from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIES
+from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSES_ONLY, POSITIONS, VELOCITIES
 
 
 # ---- stages, on views ---------------------------------------------------------------------
@@ -193,17 +193,14 @@ def point_jacobian(model, work, k, X_BF, p_FQ, J):
 @entry_point
 @jitable(inline=True)
 def drive_stages(mi, mf, x, ws, need):
-    """Only brings the stages in ``need`` up to date."""
-    run_stages(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need)
-
-
-@entry_point
-@jitable(inline=True)
-def drive_poses(mi, mf, x, ws):
-    """Only the poses X_WB of every mobod (layer 3 of X_pc, a part of the positions stage):
-    the driver of pose queries."""
-    m = model(mi, mf)
-    calc_position_kinematics(m, parameters(mi, ws), workspace(mi, ws), x[0 : m.nq], POSES, 0)
+    """Only brings the stages in ``need`` up to date; ``need`` = POSES_ONLY: only the poses
+    X_WB of every mobod (layer 3 of X_pc, a part of the positions stage), the driver of pose
+    queries (one entry point for both, compiled once for a program's poses and energies)."""
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
+    if need == POSES_ONLY:
+        calc_position_kinematics(m, params, work, x[0 : m.nq], POSES, 0)
+    else:
+        run_stages(m, x, params, work, need)
 
 
 @entry_point

@@ -20,9 +20,16 @@ Poses are stored as 4×3 arrays X = [R; pᵀ]: ``X[:3]`` is R_AB and ``X[3]`` is
 """
 
 from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, WELD
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.lane_views import lane, lane_count
 from mallard.multibody._kernels.mobilizers import (
+    HAS_BALL_RPY,
+    HAS_PLANAR,
+    HAS_PRISMATIC,
+    HAS_QUATERNION_FLOATING,
+    HAS_RPY_FLOATING,
+    HAS_SCREW,
+    HAS_UNIVERSAL,
     NUM_VELOCITIES,
     calc_H_FM,
     calc_X_FM,
@@ -63,7 +70,7 @@ LAYER_WM = 2
 LAYER_WB = 3
 
 
-@jitable
+@joint_specialized
 def calc_position_kinematics(model, params, work, q, what, tip):
     """Poses of every mobod and the columns of their across-mobilizer Jacobians, as ``what``
     asks (ALL; COLUMNS: without the joint frames' poses X_WF, X_WM, but of the joints whose
@@ -99,7 +106,9 @@ def calc_position_kinematics(model, params, work, q, what, tip):
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
-        if not _in_main_loop(jtype):
+        if (
+            HAS_SCREW or HAS_UNIVERSAL or HAS_PLANAR or HAS_BALL_RPY or HAS_RPY_FLOATING
+        ) and not _in_main_loop(jtype):  # (compiled for the model's joint types: see mobilizers)
             q_k, X_FM_k = q[tree[k, Q_START] :], X_pc[LAYER_FM, k]
             for j in range(lane_count(q)):  # (lane views: lane by lane)
                 X_FM_kj = lane(X_FM_k, j)
@@ -119,15 +128,15 @@ def calc_position_kinematics(model, params, work, q, what, tip):
         elif jtype == WELD:
             T_WM = T_WF  # X_FM = I
         else:
-            if jtype == PRISMATIC:
+            if HAS_PRISMATIC and jtype == PRISMATIC:
                 T_FM = prismatic_X_FM(jparam[k], q[tree[k, Q_START]])
-            elif jtype == QUATERNION_FLOATING:
+            elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
                 T_FM = quaternion_X_FM(q[tree[k, Q_START] :])
             else:
                 T_FM = load_pose(X_pc[LAYER_FM, k])
             if tree[k, REVERSED] != 0:  # the joint's pose, inverted
                 T_FM = pose_inv(T_FM)
-            if jtype == PRISMATIC:
+            if HAS_PRISMATIC and jtype == PRISMATIC:
                 T_WM = pose_mul_translation(T_WF, T_FM)  # R_FM = I
             else:
                 T_WM = pose_mul(T_WF, T_FM)
@@ -142,7 +151,7 @@ def calc_position_kinematics(model, params, work, q, what, tip):
             store_pose(T_WF, X_pc[LAYER_WF, k])
             store_pose(T_WM, X_pc[LAYER_WM, k])
         elif what == DYNAMICS:
-            if jtype == QUATERNION_FLOATING:
+            if HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
                 store_pose(T_WF, X_pc[LAYER_WF, k])
                 store_pose(T_WM, X_pc[LAYER_WM, k])
             elif jtype == REVOLUTE:
@@ -150,10 +159,10 @@ def calc_position_kinematics(model, params, work, q, what, tip):
                 X_WM[3, 0] = T_WM[9]
                 X_WM[3, 1] = T_WM[10]
                 X_WM[3, 2] = T_WM[11]
-        if jtype == REVOLUTE or jtype == PRISMATIC:  # along â, in F and in M
+        if jtype == REVOLUTE or (HAS_PRISMATIC and jtype == PRISMATIC):  # along â, in F and M
             a_W = rotate3(T_WF, (jparam[k, 0], jparam[k, 1], jparam[k, 2]))
             _axis_column(tree[k], jtype == REVOLUTE, a_W, T_WF, T_WB, H_PB_W)
-        elif jtype == QUATERNION_FLOATING:
+        elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
             # H_FM = I (6×6): column j is the unit vector e_j.
             z = 0.0 * T_WF[0]
             o = 1.0 + z
@@ -169,7 +178,9 @@ def calc_position_kinematics(model, params, work, q, what, tip):
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
-        if not _in_main_loop(jtype):
+        if (
+            HAS_SCREW or HAS_UNIVERSAL or HAS_PLANAR or HAS_BALL_RPY or HAS_RPY_FLOATING
+        ) and not _in_main_loop(jtype):  # (compiled for the model's joint types: see mobilizers)
             q_k = q[tree[k, Q_START] :]
             for j in range(lane_count(q)):  # (lane views: lane by lane)
                 calc_H_FM(jtype, jparam[k], lane(q_k, j), lane(H_FM, j))

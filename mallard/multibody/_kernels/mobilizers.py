@@ -41,7 +41,7 @@ from mallard.multibody._joint_types import (  # noqa: E402  (the codes, kept num
     SCREW,
     UNIVERSAL,
 )
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.rotation import (
     normalized_quaternion_rotation,
     rotation_about_axis,
@@ -58,6 +58,13 @@ N_IS_IDENTITY = np.array([1, 1, 1, 1, 1, 1, 0, 0, 0], dtype=np.int64)
 
 _TWO_PI = 2.0 * np.pi
 
+# Whether the code may meet each joint type: True here (in Python, and compiled for every joint
+# type); False, in the code compiled for a model's joint types, for the types it lacks
+# (kernels._machinery.joint_specialized: each function that branches on the joint type), so
+# that numba neither types nor compiles their branches.
+HAS_REVOLUTE = HAS_PRISMATIC = HAS_SCREW = HAS_UNIVERSAL = HAS_PLANAR = True
+HAS_BALL_RPY = HAS_RPY_FLOATING = HAS_QUATERNION_FLOATING = True
+
 
 @jitable
 def num_positions(jtype):
@@ -71,12 +78,12 @@ def num_velocities(jtype):
     return NUM_VELOCITIES[jtype]
 
 
-@jitable
+@joint_specialized
 def set_zero_configuration(jtype, q):
     """q = the zero configuration (X_FM = I): all zeros, quaternion [1, 0, 0, 0]."""
     for i in range(NUM_POSITIONS[jtype]):
         q[i] = 0.0
-    if jtype == QUATERNION_FLOATING:
+    if HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
         q[0] = 1.0
 
 
@@ -110,21 +117,21 @@ def _store_X_FM(T, R_FM, p_FM):
         p_FM[i] = T[9 + i]
 
 
-@jitable
+@joint_specialized
 def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
     """Pose X_FM = (R_FM, p_FoMo_F) of the outboard frame M in the inboard frame F."""
     for i in range(3):
         p_FM[i] = 0.0
-    if jtype == REVOLUTE:
+    if HAS_REVOLUTE and jtype == REVOLUTE:
         rotation_about_axis(jparam[0:3], q[0], R_FM)
-    elif jtype == PRISMATIC:
+    elif HAS_PRISMATIC and jtype == PRISMATIC:
         _store_X_FM(prismatic_X_FM(jparam, q[0]), R_FM, p_FM)
-    elif jtype == SCREW:
+    elif HAS_SCREW and jtype == SCREW:
         rotation_about_axis(jparam[0:3], q[0], R_FM)
         z = jparam[3] * (q[0] / _TWO_PI)
         for i in range(3):
             p_FM[i] = z * jparam[i]
-    elif jtype == UNIVERSAL:
+    elif HAS_UNIVERSAL and jtype == UNIVERSAL:
         # Rx(θ₁)·Ry(θ₂)
         c1 = np.cos(q[0])
         s1 = np.sin(q[0])
@@ -139,7 +146,7 @@ def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
         R_FM[2, 0] = -c1 * s2
         R_FM[2, 1] = s1
         R_FM[2, 2] = c1 * c2
-    elif jtype == PLANAR:
+    elif HAS_PLANAR and jtype == PLANAR:
         c = np.cos(q[2])
         s = np.sin(q[2])
         _set_identity(R_FM)
@@ -149,86 +156,90 @@ def calc_X_FM(jtype, jparam, q, R_FM, p_FM):
         R_FM[1, 1] = c
         p_FM[0] = q[0]
         p_FM[1] = q[1]
-    elif jtype == BALL_RPY:
+    elif HAS_BALL_RPY and jtype == BALL_RPY:
         rotation_from_rpy(q[0:3], R_FM)
-    elif jtype == RPY_FLOATING:
+    elif HAS_RPY_FLOATING and jtype == RPY_FLOATING:
         rotation_from_rpy(q[0:3], R_FM)
         for i in range(3):
             p_FM[i] = q[3 + i]
-    elif jtype == QUATERNION_FLOATING:
+    elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
         _store_X_FM(quaternion_X_FM(q), R_FM, p_FM)
     else:  # WELD
         _set_identity(R_FM)
 
 
-@jitable
+@joint_specialized
 def calc_H_FM(jtype, jparam, q, H_FM):
     """Columns 0..nv-1 of H_FM (6×nv) with V_FM_F = H_FM·v: rows [w_FM_F; v_FMo_F]."""
     nv = NUM_VELOCITIES[jtype]
     for i in range(6):
         for j in range(nv):
             H_FM[i, j] = 0.0
-    if jtype == REVOLUTE:
+    if HAS_REVOLUTE and jtype == REVOLUTE:
         for i in range(3):
             H_FM[i, 0] = jparam[i]
-    elif jtype == PRISMATIC:
+    elif HAS_PRISMATIC and jtype == PRISMATIC:
         for i in range(3):
             H_FM[3 + i, 0] = jparam[i]
-    elif jtype == SCREW:
+    elif HAS_SCREW and jtype == SCREW:
         k = jparam[3] / _TWO_PI
         for i in range(3):
             H_FM[i, 0] = jparam[i]
             H_FM[3 + i, 0] = k * jparam[i]
-    elif jtype == UNIVERSAL:
+    elif HAS_UNIVERSAL and jtype == UNIVERSAL:
         # w_FM = θ̇₁·Fx + θ̇₂·My, with My_F = Rx(θ₁)·[0, 1, 0].
         H_FM[0, 0] = 1.0
         H_FM[1, 1] = np.cos(q[0])
         H_FM[2, 1] = np.sin(q[0])
-    elif jtype == PLANAR:
+    elif HAS_PLANAR and jtype == PLANAR:
         H_FM[3, 0] = 1.0
         H_FM[4, 1] = 1.0
         H_FM[2, 2] = 1.0
-    elif jtype == BALL_RPY:
+    elif HAS_BALL_RPY and jtype == BALL_RPY:
         for i in range(3):
             H_FM[i, i] = 1.0
-    elif jtype == RPY_FLOATING or jtype == QUATERNION_FLOATING:
+    elif (HAS_RPY_FLOATING and jtype == RPY_FLOATING) or (
+        HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING
+    ):
         for i in range(6):
             H_FM[i, i] = 1.0
 
 
-@jitable
+@joint_specialized
 def calc_V_FM(jtype, jparam, q, v, V_FM):
     """V_FM_F = H_FM·v, the spatial velocity of M measured in F, at Mo, expressed in F."""
     for i in range(6):
         V_FM[i] = 0.0
-    if jtype == REVOLUTE:
+    if HAS_REVOLUTE and jtype == REVOLUTE:
         for i in range(3):
             V_FM[i] = jparam[i] * v[0]
-    elif jtype == PRISMATIC:
+    elif HAS_PRISMATIC and jtype == PRISMATIC:
         for i in range(3):
             V_FM[3 + i] = jparam[i] * v[0]
-    elif jtype == SCREW:
+    elif HAS_SCREW and jtype == SCREW:
         k = jparam[3] * (v[0] / _TWO_PI)
         for i in range(3):
             V_FM[i] = jparam[i] * v[0]
             V_FM[3 + i] = jparam[i] * k
-    elif jtype == UNIVERSAL:
+    elif HAS_UNIVERSAL and jtype == UNIVERSAL:
         V_FM[0] = v[0]
         V_FM[1] = np.cos(q[0]) * v[1]
         V_FM[2] = np.sin(q[0]) * v[1]
-    elif jtype == PLANAR:
+    elif HAS_PLANAR and jtype == PLANAR:
         V_FM[2] = v[2]
         V_FM[3] = v[0]
         V_FM[4] = v[1]
-    elif jtype == BALL_RPY:
+    elif HAS_BALL_RPY and jtype == BALL_RPY:
         for i in range(3):
             V_FM[i] = v[i]
-    elif jtype == RPY_FLOATING or jtype == QUATERNION_FLOATING:
+    elif (HAS_RPY_FLOATING and jtype == RPY_FLOATING) or (
+        HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING
+    ):
         for i in range(6):
             V_FM[i] = v[i]
 
 
-@jitable
+@joint_specialized
 def calc_A_FM_bias(jtype, jparam, q, v, A_FM):
     """Ḣ_FM·v: the part of A_FM_F (M in F, at Mo, expressed in F) that does not multiply v̇.
 
@@ -238,47 +249,49 @@ def calc_A_FM_bias(jtype, jparam, q, v, A_FM):
     """
     for i in range(6):
         A_FM[i] = 0.0
-    if jtype == UNIVERSAL:
+    if HAS_UNIVERSAL and jtype == UNIVERSAL:
         w12 = v[0] * v[1]
         A_FM[1] = -np.sin(q[0]) * w12
         A_FM[2] = np.cos(q[0]) * w12
 
 
-@jitable
+@joint_specialized
 def calc_tau_from_F(jtype, jparam, q, F_Mo_F, tau):
     """tau = H_FMᵀ·F_Mo_F (length nv) for a spatial force on M applied at Mo, expressed in F."""
-    if jtype == REVOLUTE:
+    if HAS_REVOLUTE and jtype == REVOLUTE:
         tau[0] = jparam[0] * F_Mo_F[0] + jparam[1] * F_Mo_F[1] + jparam[2] * F_Mo_F[2]
-    elif jtype == PRISMATIC:
+    elif HAS_PRISMATIC and jtype == PRISMATIC:
         tau[0] = jparam[0] * F_Mo_F[3] + jparam[1] * F_Mo_F[4] + jparam[2] * F_Mo_F[5]
-    elif jtype == SCREW:
+    elif HAS_SCREW and jtype == SCREW:
         t = jparam[0] * F_Mo_F[0] + jparam[1] * F_Mo_F[1] + jparam[2] * F_Mo_F[2]
         f = jparam[0] * F_Mo_F[3] + jparam[1] * F_Mo_F[4] + jparam[2] * F_Mo_F[5]
         tau[0] = t + jparam[3] / _TWO_PI * f
-    elif jtype == UNIVERSAL:
+    elif HAS_UNIVERSAL and jtype == UNIVERSAL:
         tau[0] = F_Mo_F[0]
         tau[1] = np.cos(q[0]) * F_Mo_F[1] + np.sin(q[0]) * F_Mo_F[2]
-    elif jtype == PLANAR:
+    elif HAS_PLANAR and jtype == PLANAR:
         tau[0] = F_Mo_F[3]
         tau[1] = F_Mo_F[4]
         tau[2] = F_Mo_F[2]
-    elif jtype == BALL_RPY:
+    elif HAS_BALL_RPY and jtype == BALL_RPY:
         for i in range(3):
             tau[i] = F_Mo_F[i]
-    elif jtype == RPY_FLOATING or jtype == QUATERNION_FLOATING:
+    elif (HAS_RPY_FLOATING and jtype == RPY_FLOATING) or (
+        HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING
+    ):
         for i in range(6):
             tau[i] = F_Mo_F[i]
 
 
-@jitable
+@joint_specialized
 def calc_qdot_from_v(jtype, jparam, q, v, qdot):
     """q̇ = N(q)·v (see :func:`calc_N`)."""
-    if jtype == BALL_RPY or jtype == RPY_FLOATING:
+    if (HAS_BALL_RPY and jtype == BALL_RPY) or (HAS_RPY_FLOATING and jtype == RPY_FLOATING):
         _rpy_rates_from_w(q, v, qdot)
-        if jtype == RPY_FLOATING:
+        if HAS_RPY_FLOATING and jtype == RPY_FLOATING:
             for i in range(3, 6):
                 qdot[i] = v[i]
-    elif jtype == QUATERNION_FLOATING:
+    elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
         # q̇_FM = ½·(0, w)⊗q_FM = ½·E(q_FM)·w.
         h0 = 0.5 * v[0]
         h1 = 0.5 * v[1]
@@ -298,10 +311,10 @@ def calc_qdot_from_v(jtype, jparam, q, v, qdot):
             qdot[i] = v[i]
 
 
-@jitable
+@joint_specialized
 def calc_v_from_qdot(jtype, jparam, q, qdot, v):
     """v = N⁺(q)·q̇ (see :func:`calc_Nplus`); exact when q̇ is in the range of N(q)."""
-    if jtype == BALL_RPY or jtype == RPY_FLOATING:
+    if (HAS_BALL_RPY and jtype == BALL_RPY) or (HAS_RPY_FLOATING and jtype == RPY_FLOATING):
         # w_FM_F = ṙ·(Rz(y)·Ry(p)·Fx) + ṗ·(Rz(y)·Fy) + ẏ·Fz.
         cp = np.cos(q[1])
         sp = np.sin(q[1])
@@ -313,10 +326,10 @@ def calc_v_from_qdot(jtype, jparam, q, qdot, v):
         v[0] = cy * cp * rd - sy * pd
         v[1] = sy * cp * rd + cy * pd
         v[2] = -sp * rd + yd
-        if jtype == RPY_FLOATING:
+        if HAS_RPY_FLOATING and jtype == RPY_FLOATING:
             for i in range(3, 6):
                 v[i] = qdot[i]
-    elif jtype == QUATERNION_FLOATING:
+    elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
         # w_FM_F = 2·E(q_FM)ᵀ·q̇_FM / |q_FM|².
         qw = q[0]
         qx = q[1]
@@ -337,7 +350,7 @@ def calc_v_from_qdot(jtype, jparam, q, qdot, v):
             v[i] = qdot[i]
 
 
-@jitable
+@joint_specialized
 def calc_N(jtype, jparam, q, N):
     """N(q) (nq×nv) with q̇ = N(q)·v.
 
@@ -351,7 +364,7 @@ def calc_N(jtype, jparam, q, N):
     for i in range(nq):
         for j in range(nv):
             N[i, j] = 0.0
-    if jtype == BALL_RPY or jtype == RPY_FLOATING:
+    if (HAS_BALL_RPY and jtype == BALL_RPY) or (HAS_RPY_FLOATING and jtype == RPY_FLOATING):
         cp = np.cos(q[1])
         sp = np.sin(q[1])
         cy = np.cos(q[2])
@@ -365,10 +378,10 @@ def calc_N(jtype, jparam, q, N):
         N[2, 0] = sp * cy_cp
         N[2, 1] = sp * sy_cp
         N[2, 2] = 1.0
-        if jtype == RPY_FLOATING:
+        if HAS_RPY_FLOATING and jtype == RPY_FLOATING:
             for i in range(3, 6):
                 N[i, i] = 1.0
-    elif jtype == QUATERNION_FLOATING:
+    elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
         w = 0.5 * q[0]
         x = 0.5 * q[1]
         y = 0.5 * q[2]
@@ -392,7 +405,7 @@ def calc_N(jtype, jparam, q, N):
             N[i, i] = 1.0
 
 
-@jitable
+@joint_specialized
 def calc_Nplus(jtype, jparam, q, Nplus):
     """N⁺(q) (nv×nq) with v = N⁺(q)·q̇, a left inverse of N(q) (N⁺·N = I).
 
@@ -404,7 +417,7 @@ def calc_Nplus(jtype, jparam, q, Nplus):
     for i in range(nv):
         for j in range(nq):
             Nplus[i, j] = 0.0
-    if jtype == BALL_RPY or jtype == RPY_FLOATING:
+    if (HAS_BALL_RPY and jtype == BALL_RPY) or (HAS_RPY_FLOATING and jtype == RPY_FLOATING):
         cp = np.cos(q[1])
         sp = np.sin(q[1])
         cy = np.cos(q[2])
@@ -415,10 +428,10 @@ def calc_Nplus(jtype, jparam, q, Nplus):
         Nplus[1, 1] = cy
         Nplus[2, 0] = -sp
         Nplus[2, 2] = 1.0
-        if jtype == RPY_FLOATING:
+        if HAS_RPY_FLOATING and jtype == RPY_FLOATING:
             for i in range(3, 6):
                 Nplus[i, i] = 1.0
-    elif jtype == QUATERNION_FLOATING:
+    elif HAS_QUATERNION_FLOATING and jtype == QUATERNION_FLOATING:
         qw = q[0]
         qx = q[1]
         qy = q[2]
@@ -447,7 +460,7 @@ def calc_Nplus(jtype, jparam, q, Nplus):
             Nplus[i, i] = 1.0
 
 
-@jitable
+@joint_specialized
 def calc_joint_tangent(jtype, jparam, q, v, is_q, i, H_FM, dH_FM, dV_FM, dA_FM):
     """The tangents of a mobilizer's own H_FM, V_FM = H_FM·v and Ḣ_FM·v (in its F frame) along
     its coordinate q[i] (``is_q``) or velocity v[i]: dH_FM (columns 0..nv−1), dV_FM, dA_FM
@@ -465,7 +478,7 @@ def calc_joint_tangent(jtype, jparam, q, v, is_q, i, H_FM, dH_FM, dV_FM, dA_FM):
         calc_H_FM(jtype, jparam, q, H_FM)
         for r in range(6):
             dV_FM[r] = H_FM[r, i]
-    if not H_FM_VARIES[jtype]:
+    if not HAS_UNIVERSAL or not H_FM_VARIES[jtype]:
         return
     c1 = np.cos(q[0])
     s1 = np.sin(q[0])

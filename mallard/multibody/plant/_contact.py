@@ -552,7 +552,7 @@ class _DiscreteContacts:
         stage the float64 workspace ``ws`` holds (the compiled stepping's last step)."""
         contacts = cls.__new__(cls)
         X_pc = WORKSPACE.views(ws, plant._engine.sizes).X_pc
-        contacts._make(plant, kernels(np.float64), ws, X_pc, x0[plant._nq :], pairs)
+        contacts._make(plant, plant._engine.kernels(np.float64), ws, X_pc, x0[plant._nq :], pairs)
         return contacts
 
     def _make(self, plant, compiled, ws, X_pc, v0, pairs):

@@ -50,7 +50,6 @@ import numbers
 
 import numpy as np
 
-from mallard._compiled import kernels
 from mallard._template import cpp_scalar_name
 from mallard.common._pybind import incompatible_arguments
 from mallard.common.value import AbstractValue
@@ -260,7 +259,7 @@ class DiscreteMixin:
         vdot = (v_next - v) / h
         qdot = np.empty(nq, dtype=np.result_type(q, v_next))
         model = self._engine
-        kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
+        model.kernels(qdot.dtype).drive_qdot(model.mi, model.mf, q, v_next, qdot)
         x_next = np.concatenate((q + h * qdot, v_next))
         generalized, spatial = self._applied_input_values(context)
         memory = DiscreteStepMemory(

@@ -12,7 +12,6 @@ report the last step's (see _ports).
 
 import numpy as np
 
-from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSITIONS, VELOCITIES
@@ -77,7 +76,7 @@ class DynamicsMixin:
         tau = np.empty(self._nv, dtype=dtype)
         V_WB, A_bias = (work.V_WB, work.A_bias) if velocities else (ec.zero_F, ec.zero_F)
         model = self._engine
-        kernels(dtype).drive_newton_euler(
+        model.kernels(dtype).drive_newton_euler(
             model.mi, model.mf, ec.ws, V_WB, A_bias, vdot, F_app, tau_app, A_WB, F, tau
         )
         return tau, A_WB, F
@@ -170,7 +169,7 @@ class DynamicsMixin:
         ec = self._acceleration_bias(context)
         A = np.empty_like(ec.work.A_bias, dtype=np.result_type(ec.ws, vdot))
         model = self._engine
-        kernels(A.dtype).drive_spatial_accelerations(model.mi, model.mf, ec.ws, vdot, A)
+        model.kernels(A.dtype).drive_spatial_accelerations(model.mi, model.mf, ec.ws, vdot, A)
         return [SpatialAcceleration._make(A[k].copy()) for k in self._topology.mobod_of_body]
 
     # ---- applied forces ----------------------------------------------------------------------
@@ -205,7 +204,7 @@ class DynamicsMixin:
         dtype = np.result_type(F, ec.ws)
         tau = np.zeros(self._nv, dtype=dtype)
         model = self._engine
-        kernels(dtype).drive_generalized_forces(
+        model.kernels(dtype).drive_generalized_forces(
             model.mi, model.mf, ec.ws, F, np.empty_like(F, dtype=dtype), tau
         )
         return tau
@@ -470,7 +469,7 @@ class DynamicsMixin:
         vdot = np.empty(self._nv, dtype=dtype)
         A_WB = np.empty((len(self._topology.mobods), 6), dtype=dtype)
         model = self._engine
-        failed = kernels(dtype).drive_articulated_body(
+        failed = model.kernels(dtype).drive_articulated_body(
             model.mi,
             model.mf,
             ws,
@@ -496,7 +495,7 @@ class DynamicsMixin:
         dtype = np.result_type(q, v)
         qdot = np.empty(self._nq, dtype=dtype)
         model = self._engine
-        kernels(dtype).drive_qdot(model.mi, model.mf, q.astype(dtype, copy=False), v, qdot)
+        model.kernels(dtype).drive_qdot(model.mi, model.mf, q.astype(dtype, copy=False), v, qdot)
         return qdot
 
     def _time_derivatives(self, context):

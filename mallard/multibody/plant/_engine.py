@@ -92,11 +92,11 @@ class EngineCache:
         "zero_F",
     )
 
-    def __init__(self, sizes, dtype):
+    def __init__(self, sizes, dtype, joint_types):
         self.ws = np.zeros(sizes.ws, dtype=dtype)
         self.params = _layout.PARAMETERS.views(self.ws, sizes)
         self.work = _layout.WORKSPACE.views(self.ws, sizes)
-        self.kernels = kernels(dtype)
+        self.kernels = kernels(dtype, joint_types)
         self.work.X_pc[:, 0] = _IDENTITY_POSE
         # Per mobod, views of X_WB = [R_WB; p_WB] (for the pose queries).
         self.X_WB_rows = list(self.work.X_pc[3])
@@ -139,12 +139,14 @@ class Engine:
     :meth:`frame_mobod`, :meth:`articulated_inertia_error`; ``tables``: the views of
     _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end); ``quaternions``:
     (q_start, joint) of each quaternion floating mobilizer, ``w_slots`` their q_starts (the
-    slot of each one's w in x: a zero quaternion has w = 0)."""
+    slot of each one's w in x: a zero quaternion has w = 0); ``joint_types``: the joint types
+    (_joint_types.kernel_joint_types) its Contexts' kernels are compiled for."""
 
     __slots__ = (
         "plant",
         "mi",
         "mf",
+        "joint_types",
         "sizes",
         "tables",
         "version",
@@ -173,6 +175,8 @@ class Engine:
             },
         )
         self.mf = np.ascontiguousarray(plant._topology.jparam.reshape(-1))
+        # (the model's kernels are compiled for these joint types: mallard._compiled.kernels)
+        self.joint_types = _joint_types.kernel_joint_types(plant._topology.tree[:, JTYPE])
         self.tables = _layout.MODEL.views(self.mi, self.sizes)
         self.version = 0
         mobods = plant._topology.mobods
@@ -183,6 +187,10 @@ class Engine:
             ).tolist()
         )
         self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
+
+    def kernels(self, dtype):
+        """mallard._compiled.kernels(dtype) for this model's joint types."""
+        return kernels(dtype, self.joint_types)
 
     def model_changed(self):
         """Marks the model-level values the parameter stage reads as changed, for every
@@ -196,7 +204,7 @@ class Engine:
         if ec is None:
             parameters = self.plant._parameters(context)
             dtype = np.result_type(self.plant._x(context), parameters.mass, parameters.X_PF)
-            ec = context._system_cache = EngineCache(self.sizes, dtype)
+            ec = context._system_cache = EngineCache(self.sizes, dtype, self.joint_types)
         if ec.parameters_serial != context._serial_p or ec.engine_version != self.version:
             self._update_parameter_stage(ec, context)
             ec.parameters_serial, ec.engine_version = context._serial_p, self.version

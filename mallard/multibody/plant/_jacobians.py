@@ -8,7 +8,6 @@ moving point minus that of the point of A it coincides with.
 
 import numpy as np
 
-from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._pybind import overloads
 from mallard.multibody._layout import POSITIONS
@@ -53,7 +52,7 @@ class JacobiansMixin:
         dtype = np.result_type(ec.ws, p_WQ)
         J = np.empty((p_WQ.shape[1], 6, self._nv), dtype=dtype)
         model = self._engine
-        kernels(dtype).drive_point_jacobians(
+        model.kernels(dtype).drive_point_jacobians(
             model.mi, model.mf, ec.ws, k, np.ascontiguousarray(p_WQ.T, dtype=dtype), J
         )
         return J

@@ -6,14 +6,15 @@ frame in its body (from the parameters), position kinematics (from q) and the bo
 velocities (from q and v).
 """
 
+import functools
+
 import numpy as np
 
-from mallard._compiled import kernels
 from mallard._scalar import as_array
 from mallard.common._bindings import scalar_out
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
-from mallard.multibody._layout import POSITIONS, VELOCITIES
+from mallard.multibody._layout import POSES_ONLY, POSITIONS, VELOCITIES
 from mallard.multibody.math import SpatialMomentum, SpatialVelocity
 from mallard.multibody.plant._engine import _F64, _compose
 from mallard.multibody.tree._indices import ModelInstanceIndex
@@ -86,16 +87,18 @@ class KinematicsMixin:
         ):
             ec = self._engine.cache(context)
         if ec.poses_serial != context._serial_q:
-            # The poses driver is bound to the state's array x, which moves only with the
-            # Context's continuous state object (see Context._rebind_continuous).
+            # The poses driver (drive_stages for POSES_ONLY) is bound to the state's array x,
+            # which moves only with the Context's continuous state object (see
+            # Context._rebind_continuous).
             continuous = context._state._continuous
             if continuous is not ec.poses_state:
                 x = self._x_of(context._state)
-                ec.run_poses = self._engine.bind(ec, "drive_poses", x, ())
+                poses = self._engine.bind(ec, "drive_stages", x, (POSES_ONLY,))
+                ec.run_poses = functools.partial(poses, POSES_ONLY)
                 ec.poses_state = continuous
             w_slots = self._engine.w_slots
             if w_slots:  # (a zero quaternion raises: its w tested first, inline)
-                x = ec.bound["drive_poses"][0]
+                x = ec.bound["drive_stages"][0]
                 if x.dtype is not _F64:
                     self._engine.check_quaternions(x)
                 else:
@@ -218,7 +221,8 @@ class KinematicsMixin:
         self._check_rpy_singularities(q, method) if to_qdot else None
         dtype = np.result_type(q, values)
         out = np.zeros(self._nq if to_qdot else self._nv, dtype=dtype)
-        model, k = self._engine, kernels(dtype)
+        model = self._engine
+        k = model.kernels(dtype)
         drive = k.drive_qdot if to_qdot else k.drive_v
         drive(model.mi, model.mf, q.astype(dtype, copy=False), values.astype(dtype), out)
         return out
@@ -268,7 +272,7 @@ class KinematicsMixin:
             self._check_rpy_singularities(q, method)
         out = np.zeros((rows, cols), dtype=q.dtype)
         model = self._engine
-        getattr(kernels(q.dtype), kernel)(model.mi, model.mf, q, out)
+        getattr(model.kernels(q.dtype), kernel)(model.mi, model.mf, q, out)
         return out
 
     # ---- mass, center of mass, momentum --------------------------------------------------

@@ -277,7 +277,7 @@ class ContactTables:
         pairs = _PointPairs(self._model, ab, rows, bodies, par)
         ws = ec.ws.copy()
         engine = plant._engine
-        compiled.drive_stages(engine.mi, engine.mf, x0, ws, _layout.POSITIONS)
+        ec.kernels.drive_stages(engine.mi, engine.mf, x0, ws, _layout.POSITIONS)
         return _DiscreteContacts.at(plant, ws, x0, pairs)
 
 

@@ -630,7 +630,6 @@ def _combine(rng):
 
 CASES = {
     "drive_stages": _driver(lambda s: ()),
-    "drive_poses": lambda rng: Sample(rng).head()[:4],
     "drive_mass_matrix": _driver(lambda s: ()),
     "drive_inverse_dynamics": _driver(
         lambda s: (s.normal(s.sizes.nv), s.normal(s.sizes.nv), s.normal(s.sizes.n, 6))

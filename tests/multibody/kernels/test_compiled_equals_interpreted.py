@@ -7,8 +7,9 @@ import pytest
 from mallard import _compiled
 from mallard._compiled import ENTRY_MODULES, compiled, kernels
 from mallard.multibody._kernels.lane_views import Lanes
+from mallard.multibody._layout import POSES_ONLY, POSITIONS, WORKSPACE
 
-from .kernel_cases import CASES, UNCOMPARED, ByMode
+from .kernel_cases import CASES, UNCOMPARED, ByMode, Sample
 
 
 def _entry_points():
@@ -58,6 +59,24 @@ def test_compiled_equals_interpreted(name):
         if isinstance(a, np.ndarray) and position not in UNCOMPARED.get(name, ()):
             assert b.dtype == object
             np.testing.assert_allclose(a, b.astype(float), rtol=1e-14, atol=1e-14)
+
+
+def test_drive_stages_for_the_poses_alone():
+    """drive_stages for POSES_ONLY (the pose queries) computes the poses X_WB (layer 3 of X_pc)
+    as the positions stage does, compiled and interpreted alike."""
+    sample = Sample(np.random.default_rng(4))
+    mi, mf, x, ws, _ = sample.head()
+    full = ws.copy()
+    kernels(np.float64).drive_stages(mi, mf, x, full, POSITIONS)
+    poses = ws.copy()
+    kernels(np.float64).drive_stages(mi, mf, x, poses, POSES_ONLY)
+    np.testing.assert_array_equal(
+        WORKSPACE.views(poses, sample.sizes).X_pc[3], WORKSPACE.views(full, sample.sizes).X_pc[3]
+    )
+    assert (poses != ws).any()
+    interpreted = ws.astype(object)
+    kernels(object).drive_stages(mi, mf, x.astype(object), interpreted, POSES_ONLY)
+    np.testing.assert_allclose(interpreted.astype(float), poses, rtol=1e-14, atol=1e-14)
 
 
 def test_kernels_compiled_for_float64_only():

@@ -17,6 +17,8 @@ from numba.extending import intrinsic
 import mallard
 from mallard._compiled import compiled
 from mallard.common._quaternion import quaternion_product
+from mallard.multibody._joint_types import ALL as ALL_JOINT_TYPES
+from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, WELD
 from mallard.multibody._kernels import _numba_internals, dense
 from mallard.multibody._kernels._machinery import SOURCES
 from mallard.multibody._kernels._numba_internals import (
@@ -334,8 +336,45 @@ def test_12_code_generation_on_demand():
     assert getattr(entry_result.library, "_mallard_deferred", None) is None
 
 
-# ---- 13. dispatchers of given types ----------------------------------------------------------
-def test_13_typed_dispatcher():
+# ---- 13. joint types -----------------------------------------------------------------------------
+#: (a global the kernel below branches on, as kernels.mobilizers' do)
+HAS_PRISMATIC = True
+
+
+def _joint_kernel(jtype, x):
+    if HAS_PRISMATIC and jtype == PRISMATIC:
+        return x.no_such_attribute  # (does not type: numba must drop it before typing)
+    return x + 1.0
+
+
+def _joint_entry(jtype, x):
+    return _joint_kernel(jtype, x)
+
+
+def test_13_joint_types():
+    """A joint_specialized kernel compiled below an entry point for the joints without
+    prismatic ones has no prismatic branch (not even typed); with them, the branch is
+    typed; in Python, it is there. The entry point for those joint types is a copy named for
+    them (its cache entries), and the joint types being compiled are restored after it."""
+    from mallard.multibody._kernels._machinery import joint_specialized
+
+    joint_specialized(_joint_kernel)
+    revolute = 1 << WELD | 1 << REVOLUTE
+    entry = _numba_internals.njit_for_joint_types(_joint_entry, revolute)
+    assert entry(REVOLUTE, 2.0) == 3.0
+    assert entry(PRISMATIC, 2.0) == 3.0  # (no prismatic branch: misused, but compiled)
+    assert entry.py_func.__qualname__ == f"_joint_entry_for_joint_types_{revolute}"
+    assert entry.py_func.__code__ is _joint_entry.__code__
+    assert _numba_internals.compiling_joint_types() == ALL_JOINT_TYPES
+    copy = _numba_internals.for_joint_types(_joint_kernel, revolute)
+    assert copy.__globals__["HAS_PRISMATIC"] is False and HAS_PRISMATIC is True
+    assert _numba_internals.for_joint_types(_joint_kernel, ALL_JOINT_TYPES) is _joint_kernel
+    with pytest.raises(numba.core.errors.TypingError, match="no_such_attribute"):
+        numba.njit(_joint_entry)(REVOLUTE, 2.0)  # (for every joint type)
+
+
+# ---- 14. dispatchers of given types ----------------------------------------------------------
+def test_14_typed_dispatcher():
     f = compiled(dense.cholesky_factor)
     typed = _numba_internals.typed_dispatcher(f, _cholesky_args())
     assert typed is not f and len(typed.overloads) == 1

@@ -1,0 +1,150 @@
+"""A model's kernels are compiled for its joint types (mallard._compiled.kernels(dtype,
+joint_types)): each model gets the set of _joint_types.KERNEL_JOINT_TYPES that holds its joints'
+types, and kernels compiled for several sets in one process give each model exactly what the
+kernels for every joint type give (the same bits), and what the interpreted kernels give."""
+
+import numpy as np
+
+from mallard._compiled import kernels
+from mallard.multibody._joint_types import (
+    ALL,
+    KERNEL_JOINT_TYPES,
+    PRISMATIC,
+    QUATERNION_FLOATING,
+    REVOLUTE,
+    SCREW,
+    WELD,
+    kernel_joint_types,
+)
+from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+
+REVOLUTE_ONLY, _ = KERNEL_JOINT_TYPES
+STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
+
+
+def test_kernel_joint_types():
+    assert REVOLUTE_ONLY == 1 << WELD | 1 << REVOLUTE and KERNEL_JOINT_TYPES[-1] == ALL
+    assert kernel_joint_types([WELD, REVOLUTE, REVOLUTE]) == REVOLUTE_ONLY
+    assert kernel_joint_types([REVOLUTE]) == REVOLUTE_ONLY
+    assert kernel_joint_types([]) == REVOLUTE_ONLY
+    assert kernel_joint_types([WELD, PRISMATIC]) == ALL
+    assert kernel_joint_types([REVOLUTE, QUATERNION_FLOATING]) == ALL
+    assert kernel_joint_types([REVOLUTE, SCREW]) == ALL
+    assert kernel_joint_types(range(QUATERNION_FLOATING + 1)) == ALL
+
+
+def _chain(kind):
+    """A finalized plant: "revolute" (a double pendulum), "common" (with a prismatic joint and
+    a free body) or "all" (with a ball joint and a universal joint too)."""
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import (
+        BallRpyJoint,
+        PrismaticJoint,
+        RevoluteJoint,
+        SpatialInertia,
+        UniversalJoint,
+    )
+
+    joints = [RevoluteJoint, RevoluteJoint]
+    if kind == "common":
+        joints.append(PrismaticJoint)
+    if kind == "all":
+        joints += [BallRpyJoint, UniversalJoint]
+    plant = MultibodyPlant(0.0)
+    inertia = SpatialInertia.SolidBoxWithMass(1.0, 0.3, 0.2, 0.1).Shift([0.1, 0.0, -0.2])
+    count = len(joints) + (kind == "common")  # (a body without a joint: a free one)
+    bodies = [plant.AddRigidBody(f"b{i}", inertia) for i in range(count)]
+    parent = plant.world_frame()
+    for i, joint in enumerate(joints):
+        args = () if joint in (BallRpyJoint, UniversalJoint) else ([0.0, 0.6, 0.8],)
+        plant.AddJoint(joint(f"j{i}", parent, bodies[i].body_frame(), *args))
+        parent = bodies[i].body_frame()
+    plant.Finalize()
+    return plant
+
+
+def _state(plant, rng):
+    context = plant.CreateDefaultContext()
+    plant.SetPositions(context, plant.GetPositions(context) + 0.3 * rng.normal(size=plant._nq))
+    plant.SetVelocities(context, rng.normal(size=plant._nv))
+    engine = plant._engine
+    return engine, plant.GetPositionsAndVelocities(context), engine.cache(context).ws
+
+
+def _run(k, engine, x, ws, inputs):
+    """The workspace after drive_forward_dynamics (every stage, v̇, q̇) and drive_qdot."""
+    ws = ws.copy()
+    k.drive_forward_dynamics(engine.mi, engine.mf, x, ws, STAGES, *inputs)
+    nq = engine.sizes.nq
+    qdot = np.zeros(nq, dtype=ws.dtype)
+    k.drive_qdot(engine.mi, engine.mf, x[:nq], x[nq:], qdot)
+    return ws, qdot
+
+
+def test_each_model_gets_its_joint_types_and_the_same_results():
+    """Models of each set in turn in one process (so that a kernel compiled for one set must
+    not serve another): the kernels for the model's set give the same bits as those for every
+    joint type, and agree with the interpreted ones."""
+    rng = np.random.default_rng(5)
+    for kind, expected in [
+        ("revolute", REVOLUTE_ONLY),
+        ("all", ALL),
+        ("common", ALL),
+        ("revolute", REVOLUTE_ONLY),
+    ]:
+        plant = _chain(kind)
+        engine, x, ws = _state(plant, rng)
+        assert engine.joint_types == expected
+        assert engine.cache(plant.CreateDefaultContext()).kernels.joint_types == expected
+        s = engine.sizes
+        inputs = (rng.normal(size=s.nu), rng.normal(size=s.nv), rng.normal(size=(s.n, 6)))
+        specialized = _run(kernels(np.float64, expected), engine, x, ws, inputs)
+        general = _run(kernels(np.float64), engine, x, ws, inputs)
+        interpreted = _run(
+            kernels(object),
+            engine,
+            x.astype(object),
+            ws.astype(object),
+            tuple(a.astype(object) for a in inputs),
+        )
+        for a, b, c in zip(specialized, general, interpreted, strict=True):
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_allclose(a, c.astype(float), rtol=1e-13, atol=1e-13)
+
+
+def test_only_model_entry_points_are_specialized():
+    """Entry points that take no model (no ``mf``) are the same for every set of joint types;
+    a model's get a dispatcher, and cache entries, of their own per set."""
+    for_revolute = kernels(np.float64, REVOLUTE_ONLY)
+    assert for_revolute is kernels(np.float64, REVOLUTE_ONLY)
+    assert kernels(object, REVOLUTE_ONLY) is kernels(object)
+    assert for_revolute.copy_if_finite is kernels(np.float64).copy_if_finite
+    assert kernels(np.float64, ALL).drive_qdot is kernels(np.float64).drive_qdot
+    specialized = for_revolute.drive_qdot
+    assert specialized is not kernels(np.float64).drive_qdot
+    assert specialized.py_func.__qualname__ == f"drive_qdot_for_joint_types_{REVOLUTE_ONLY}"
+
+
+def test_compile_for_every_joint_type(monkeypatch):
+    """What ``mallard compile`` does after each task: a model entry point compiled for one set
+    of joint types (here for arguments of a layout no other test uses) is compiled for the
+    other set too, for the same argument types, and gives the same bits."""
+    from mallard import _compiled
+
+    drive_qdot = _compiled._find("drive_qdot")
+    monkeypatch.setattr(_compiled, "_MODEL_ENTRY_POINTS", {drive_qdot: None})
+    plant = _chain("revolute")
+    engine, x, _ = _state(plant, np.random.default_rng(7))
+    nq = engine.sizes.nq
+    q, v = np.repeat(x[:nq], 2)[::2], np.repeat(x[nq:], 2)[::2]  # (not contiguous)
+    qdot = np.zeros(nq)
+    kernels(np.float64, REVOLUTE_ONLY).drive_qdot(engine.mi, engine.mf, q, v, qdot)
+    revolute = _compiled.compiled(drive_qdot, REVOLUTE_ONLY)
+    (signature,) = [s for s in revolute.signatures if s[2].layout == "A"]
+    every = _compiled.compiled(drive_qdot, ALL)
+    assert signature not in every.signatures
+    _compiled.compile_for_every_joint_type()
+    assert signature in every.signatures
+    general = np.zeros(nq)
+    every(engine.mi, engine.mf, q, v, general)
+    np.testing.assert_array_equal(qdot, general)
