@@ -80,6 +80,13 @@ pins numba to the releases those tests pass on.
    entry point) is never called from Python; ``get_executable`` returns for it
    ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0)
    (:func:`generate_code_on_demand`).
+13. Linkage [test_13_kernels_internal_to_an_entry_point]: ``CPUCodeLibrary.finalize`` links
+   the libraries a function calls into its ``_final_module`` (a clone of each, its functions
+   ``linkonce_odr``: ``_get_module_for_linking``), then optimizes it
+   (``_optimize_final_module``), named by the library's ``name``, the function's qualified
+   name; a linked function made ``internal`` there, and renamed (``ValueRef.name``), is the
+   module's own (``ValueRef.linkage``, ``ll.Linkage``): the code of other modules loaded
+   later does not bind to it (:func:`kernels_internal_to`).
 """
 
 import hashlib
@@ -582,6 +589,47 @@ def generate_code_on_demand():
     cpu.CPUContext.get_executable = _get_executable
     codegen.CPUCodeLibrary._finalize_final_module = _finalize_final_module
     codegen.JITCodeLibrary.get_pointer_to_function = _get_pointer_to_function
+    _own_linked_kernels()
+
+
+#: The entry points (by name) whose libraries own the kernels linked into them
+#: (:func:`kernels_internal_to`).
+_OWNING = set()
+
+
+def kernels_internal_to(name):
+    """Makes the kernels linked into the library of the entry point ``name`` internal to it
+    (they are linkonce_odr: any module's copy may stand for them), so that LLVM optimizes
+    them as its own: it drops the arguments they do not use and inlines those called once.
+    numba passes a namedtuple of views as one argument per field of each array (~10
+    words an array): a step of the rollouts' kernels, each called with the model and a
+    workspace's views (40-odd arrays), pushed ~1,300 words per step, and counted the
+    references of their arrays, about half the acrobot's step."""
+    _OWNING.add(name)
+
+
+def _own_linked_kernels():
+    """Installs :func:`kernels_internal_to`'s step before a library's final optimization."""
+    import llvmlite.binding as ll
+    from numba.core import codegen
+
+    optimize = codegen.CPUCodeLibrary._optimize_final_module
+    if getattr(optimize, "_mallard", False):
+        return
+
+    def _optimize_final_module(self):
+        if self.name in _OWNING:
+            for function in self._final_module.functions:
+                if not function.is_declaration and function.linkage == ll.Linkage.linkonce_odr:
+                    function.linkage = ll.Linkage.internal
+                    # (renamed: the engine binds a symbol of another module's code to the
+                    # first definition it loaded of that name, which this one, its unused
+                    # arguments dropped, no longer is)
+                    function.name = f"{function.name}.{self.name}"
+        return optimize(self)
+
+    _optimize_final_module._mallard = True
+    codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
 
 
 # ---- 8: calls without dispatch -----------------------------------------------------------------
