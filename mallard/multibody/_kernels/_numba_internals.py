@@ -86,7 +86,8 @@ pins numba to the releases those tests pass on.
    (``_optimize_final_module``), named by the library's ``name``, the function's qualified
    name; a linked function made ``internal`` there, and renamed (``ValueRef.name``), is the
    module's own (``ValueRef.linkage``, ``ll.Linkage``): the code of other modules loaded
-   later does not bind to it (:func:`kernels_internal_to`).
+   later does not bind to it; numba's pass pruning reference counts finds the calls of
+   ``NRT_incref`` and ``NRT_decref`` by name (:func:`kernels_internal_to`).
 """
 
 import hashlib
@@ -608,6 +609,10 @@ def kernels_internal_to(name):
     _OWNING.add(name)
 
 
+#: numba's reference counting functions (found by name by its pass pruning their pairs).
+_REFERENCE_COUNTS = ("NRT_incref", "NRT_decref")
+
+
 def _own_linked_kernels():
     """Installs :func:`kernels_internal_to`'s step before a library's final optimization."""
     import llvmlite.binding as ll
@@ -622,10 +627,11 @@ def _own_linked_kernels():
             for function in self._final_module.functions:
                 if not function.is_declaration and function.linkage == ll.Linkage.linkonce_odr:
                     function.linkage = ll.Linkage.internal
-                    # (renamed: the engine binds a symbol of another module's code to the
-                    # first definition it loaded of that name, which this one, its unused
-                    # arguments dropped, no longer is)
-                    function.name = f"{function.name}.{self.name}"
+                    # Renamed (the engine bound a kernel of code loaded later to this one,
+                    # its unused arguments dropped: a crash), but for the reference counts,
+                    # whose calls numba's pruning of pairs finds by name.
+                    if function.name not in _REFERENCE_COUNTS:
+                        function.name = f"{function.name}.{self.name}"
         return optimize(self)
 
     _optimize_final_module._mallard = True
