@@ -28,6 +28,7 @@ from mallard.multibody._kernels._numba_internals import (
     int64_atomic_add,
     int64_atomic_cas,
     int64_atomic_load,
+    kernels_internal_to,
     manage_caches,
     product,
 )
@@ -65,10 +66,16 @@ def joint_specialized(fn):
     return fn
 
 
-def batched(fn):
+def batched(fn=None, *, own_kernels=False):
     """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, nogil): a
     kernel that several Python threads may run at once on the same batch (kernels.batch),
-    compiled to release the GIL. Compiled kernels do not call them."""
+    compiled to release the GIL. Compiled kernels do not call them. ``own_kernels``: the
+    kernels linked into its machine code are its own, optimized with it
+    (_numba_internals.kernels_internal_to: for a loop over the same kernel calls)."""
+    if fn is None:
+        return functools.partial(batched, own_kernels=own_kernels)
+    if own_kernels:
+        kernels_internal_to(fn.__qualname__)
     return entry_point(fn, nogil=True)
 
 

@@ -95,6 +95,14 @@ pins numba to the releases those tests pass on.
    (numba's typeof, in C for arrays and integers) match no overload exactly calls the
    instance's ``_search_new_conversions(*args)`` (a false result: none) and then its
    ``_explain_matching_error(*args)``, which raises (:func:`typed_dispatcher`).
+15. Linkage [test_15_kernels_internal_to_an_entry_point]: ``CPUCodeLibrary.finalize`` links
+   the libraries a function calls into its ``_final_module`` (a clone of each, its functions
+   ``linkonce_odr``: ``_get_module_for_linking``), then optimizes it
+   (``_optimize_final_module``), named by the library's ``name``, the function's qualified
+   name; a linked function made ``internal`` there, and renamed (``ValueRef.name``), is the
+   module's own (``ValueRef.linkage``, ``ll.Linkage``): the code of other modules loaded
+   later does not bind to it; numba's pass pruning reference counts finds the calls of
+   ``NRT_incref`` and ``NRT_decref`` by name (:func:`kernels_internal_to`).
 """
 
 import hashlib
@@ -601,6 +609,54 @@ def generate_code_on_demand():
     cpu.CPUContext.get_executable = _get_executable
     codegen.CPUCodeLibrary._finalize_final_module = _finalize_final_module
     codegen.JITCodeLibrary.get_pointer_to_function = _get_pointer_to_function
+    _own_linked_kernels()
+
+
+# ---- 15: linkage -------------------------------------------------------------------------------
+
+#: The entry points (by name) whose libraries own the kernels linked into them
+#: (:func:`kernels_internal_to`).
+_OWNING = set()
+
+
+def kernels_internal_to(name):
+    """Makes the kernels linked into the library of the entry point ``name`` internal to it
+    (they are linkonce_odr: any module's copy may stand for them), so that LLVM optimizes
+    them as its own: it drops the arguments they do not use and inlines those called once.
+    numba passes a namedtuple of views as one argument per field of each array (~10
+    words an array): a step of the rollouts' kernels, each called with the model and a
+    workspace's views (40-odd arrays), pushed ~1,300 words per step, and counted the
+    references of their arrays, about half the acrobot's step."""
+    _OWNING.add(name)
+
+
+#: numba's reference counting functions (found by name by its pass pruning their pairs).
+_REFERENCE_COUNTS = ("NRT_incref", "NRT_decref")
+
+
+def _own_linked_kernels():
+    """Installs :func:`kernels_internal_to`'s step before a library's final optimization."""
+    import llvmlite.binding as ll
+    from numba.core import codegen
+
+    optimize = codegen.CPUCodeLibrary._optimize_final_module
+    if getattr(optimize, "_mallard", False):
+        return
+
+    def _optimize_final_module(self):
+        if self.name in _OWNING:
+            for function in self._final_module.functions:
+                if not function.is_declaration and function.linkage == ll.Linkage.linkonce_odr:
+                    function.linkage = ll.Linkage.internal
+                    # Renamed (the engine bound a kernel of code loaded later to this one,
+                    # its unused arguments dropped: a crash), but for the reference counts,
+                    # whose calls numba's pruning of pairs finds by name.
+                    if function.name not in _REFERENCE_COUNTS:
+                        function.name = f"{function.name}.{self.name}"
+        return optimize(self)
+
+    _optimize_final_module._mallard = True
+    codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
 
 
 # ---- 8: calls without dispatch -----------------------------------------------------------------

@@ -49,7 +49,7 @@ from mallard.multibody._batch_codes import (
     SOLVER_STATUSES,
     STATE_ARGUMENT,
 )
-from mallard.multibody._kernels._machinery import batched, jitable
+from mallard.multibody._kernels._machinery import batched, jitable, reshaped
 from mallard.multibody._kernels.batch import (
     _begin_lanes,
     _check_group,
@@ -72,6 +72,7 @@ from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view
 )
 from mallard.multibody._kernels.engine import forward_accelerations
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
+from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
 from mallard.multibody._kernels.views import (
     model,
     parameters,
@@ -81,14 +82,25 @@ from mallard.multibody._kernels.views import (
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
+    JTYPE,
     POSITIONS,
+    Q_START,
     SAP_SUCCESS,
     SIZE,
+    V_START,
     VELOCITIES,
 )
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
 _ROW, _LANE = SIZE["row"], SIZE["lane"]
+
+
+@jitable(inline=True)
+def _borrowed(a):
+    """The C-contiguous array ``a`` viewed holding no reference to its memory
+    (kernels._machinery.reshaped): the calls that take it in the rollout's loop, once per
+    step, then count no references (an atomic operation each)."""
+    return reshaped(a.reshape(a.size), a.shape)
 
 
 @jitable
@@ -211,19 +223,12 @@ def _combine(x, x0, K, m, s0, s1, s2):
 
 
 @jitable
-def _advance(m, x, S, vdot, qdot, scheme, stage, h, keep):
-    """After evaluation ``stage`` of a step (v̇ at x): the next stage's state x, or the
-    step's result, in place (lane views). S = [x0, k0, k1, k2], as the integrators keep
-    them (RK2: k⁽ᵃ⁾ then k0), k = [q̇; v̇] with q̇ = N(q)·v at x (into ``qdot``); a discrete
-    step keeps x0 in S[0] if ``keep`` (for SAP's step: :func:`_limit_step`)."""
+def _advance(m, x, S, vdot, qdot, scheme, stage, h):
+    """After evaluation ``stage`` of an explicit integrator's step (v̇ at x): the next
+    stage's state x, or the step's result, in place (lane views). S = [x0, k0, k1, k2], as
+    the integrators keep them (RK2: k⁽ᵃ⁾ then k0), k = [q̇; v̇] with q̇ = N(q)·v at x (into
+    ``qdot``). (A discrete step's: :func:`_free_motion`.)"""
     nq, nv = m.nq, m.nv
-    if scheme == DISCRETE_STEP:  # v* = v0 + h·v̇*; q: _positions
-        if keep:
-            for i in range(nq + nv):
-                S[0, i] = x[i]
-        for i in range(nv):
-            x[nq + i] = x[nq + i] + h * vdot[i]
-        return
     calc_qdot(m, x[0:nq], x[nq : nq + nv], qdot)
     K = S[1:4]
     slot = stage
@@ -252,10 +257,37 @@ def _advance(m, x, S, vdot, qdot, scheme, stage, h, keep):
         _combine(x, S[0], K, 3, h6, 4 * h6, h6)
 
 
+@jitable(inline=True)
+def _free_motion(nq, nv, x, S, vdot, h, keep):
+    """A discrete step's free motion v* = v0 + h·v̇* in x = [q0; v0] (lane views), x0 kept
+    in S[0] if ``keep`` (for SAP's step: :func:`_limit_step`)."""
+    if keep:
+        for i in range(nq + nv):
+            S[0, i] = x[i]
+    for i in range(nv):
+        x[nq + i] = x[nq + i] + h * vdot[i]
+
+
 @jitable
-def _positions(m, x, qdot, h):
-    """A discrete step's q = q0 + h·N(q0)·v (lane views: x = [q0; v] in, [q; v] out)."""
+def _identity_N(m):
+    """Whether N(q) = I for every mobilizer, its q and v at the same slots: then q̇ = v
+    (kernels.coordinates.calc_qdot copies v), and a step's q = q0 + h·v."""
+    tree = m.tree
+    for k in range(1, m.n):
+        if N_IS_IDENTITY[tree[k, JTYPE]] == 0 or tree[k, Q_START] != tree[k, V_START]:
+            return False
+    return True
+
+
+@jitable(inline=True)
+def _positions(m, x, qdot, h, identity):
+    """A discrete step's q = q0 + h·N(q0)·v (lane views: x = [q0; v] in, [q; v] out);
+    ``identity``: :func:`_identity_N` (q̇ = v, without calc_qdot's pass over the tree)."""
     nq = m.nq
+    if identity:
+        for i in range(nq):
+            x[i] = x[i] + h * x[nq + i]
+        return
     calc_qdot(m, x[0:nq], x[nq : nq + m.nv], qdot)
     for i in range(nq):
         x[i] = x[i] + h * qdot[i]
@@ -323,7 +355,7 @@ def _check_final(x, count, codes, steps):
                     break
 
 
-@batched
+@batched(own_kernels=True)
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
                   reflected0, diagonal, n_si, n_sw, geometry, room, row, flags, mode, X,
                   status):  # fmt: skip
@@ -336,6 +368,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     ``room`` contacts, in the row past the SAP problem). ``steps`` steps in all. L states at
     a time, in lanes."""
     m = model(mi, mf)
+    U, X = _borrowed(U), _borrowed(X)
     r, rL, lanes = _begin_lanes(mi, row)
     params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
     work = workspace(mi, rL.ws)
@@ -355,6 +388,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
         order[g] = g
     contact = geometry[10][0] >= 0.0
     sap = scheme == DISCRETE_STEP and (limits.shape[0] > 0 or contact)
+    identity = _identity_N(m)
     claim = HELPER if mode == CALLER else mode  # (a group is never taken over)
     g = next_group(flags, claim)
     while g >= 0:
@@ -370,8 +404,10 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                                      slots, first, count, good, t)  # fmt: skip
                     if good < 0:
                         break
-                    _advance(m, rL.x, lanes.stages, work.vdot, work.qdot, scheme, stage, h,
-                             sap)  # fmt: skip
+                    if scheme == DISCRETE_STEP:
+                        _free_motion(m.nq, m.nv, rL.x, lanes.stages, work.vdot, h, sap)
+                    else:
+                        _advance(m, rL.x, lanes.stages, work.vdot, work.qdot, scheme, stage, h)
                 if good < 0:
                     break
                 if scheme == DISCRETE_STEP:
@@ -381,7 +417,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                                            sw, geometry, found, t)  # fmt: skip
                         if good < 0:
                             break
-                    _positions(m, rL.x, work.qdot, h)
+                    _positions(m, rL.x, work.qdot, h, identity)
                 if (t + 1) % every == 0:
                     _store_state(rL.x, X, first, count, (t + 1) // every - 1)
             _check_final(rL.x, count, codes, steps)

@@ -27,6 +27,7 @@ from mallard.multibody._kernels._numba_internals import (
     c_view_at,
     cast,
     compiled_for,
+    kernels_internal_to,
     make_tuple,
     njit_cached,
     none_value,
@@ -394,6 +395,43 @@ def test_14_typed_dispatcher():
         with pytest.raises(TypeError, match="not of the compiled function's types"):
             typed(*wrong)
     assert len(typed.overloads) == 1  # (nothing compiled)
+
+
+# ---- 15. linkage -----------------------------------------------------------------------------
+def test_15_kernels_internal_to_an_entry_point():
+    """The kernels linked into an entry point's library are linkonce_odr there; made internal
+    (kernels_internal_to), they are its own: one too long to inline where it may be replaced
+    is inlined where it is called once, and gone from the module; the results are the same."""
+    import llvmlite.binding as ll
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.generate_code_on_demand()
+    body = "".join(f"    x = x * {1.0 + i / 1000} + {i / 7}\n" for i in range(400))
+    namespace = {}
+    exec(f"def long_kernel(x):\n{body}    return x\n", namespace)
+    long_kernel = jitable(namespace["long_kernel"])
+
+    def _entry_owning(x):
+        return long_kernel(x) + 1.0
+
+    def _entry_sharing(x):
+        return long_kernel(x) + 1.0
+
+    kernels_internal_to(_entry_owning.__qualname__)  # (the name of its library)
+    owning, sharing = numba.njit(_entry_owning), numba.njit(_entry_sharing)
+    assert owning(0.5) == sharing(0.5) == namespace["long_kernel"](0.5) + 1.0
+    ((dispatcher, _),) = _template(long_kernel)._impl_cache.values()
+    (kernel,) = dispatcher.overloads.values()
+    name = kernel.fndesc.mangled_name
+
+    def linkage(entry):
+        ((library, _),) = ((r.library, r) for r in entry.overloads.values())
+        found = [f.linkage for f in library._final_module.functions if f.name.startswith(name)]
+        return found[0] if found else None
+
+    assert linkage(sharing) == ll.Linkage.linkonce_odr
+    assert linkage(owning) is None
 
 
 # ---- and nothing else -------------------------------------------------------------------------
