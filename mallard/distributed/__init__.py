@@ -57,6 +57,7 @@ Example::
 
 from mallard.distributed._rollouts import (
     PlantSpec,
+    Sampler,
     batched_plant,
     load_npz,
     rollout,
@@ -64,4 +65,12 @@ from mallard.distributed._rollouts import (
     warm_up,
 )
 
-__all__ = ["PlantSpec", "batched_plant", "load_npz", "rollout", "rollout_to_npz", "warm_up"]
+__all__ = [
+    "PlantSpec",
+    "Sampler",
+    "batched_plant",
+    "load_npz",
+    "rollout",
+    "rollout_to_npz",
+    "warm_up",
+]
