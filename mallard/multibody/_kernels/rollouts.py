@@ -9,7 +9,8 @@ if the plant has collision geometry, or joint limits (``limits``, ``bounds``: th
 SapDriver's) and one is near the state, SAP's v from v*, state by state, with the point
 contacts at the state (kernels.discrete_step.sap_velocities: the SAP table and workspace past
 the row's lanes, ``n_si`` and ``n_sw`` long, then the contact scratch; M(q0) with the plant's
-reflected inertias ``reflected0`` and the diagonal h·D), else v = v*; then
+reflected inertias ``reflected0`` and the diagonal h·D; without contact, M(q0) of the group's
+lanes at once, from the free motion's positions and inertias), else v = v*; then
 q = q0 + h·N(q0)·v. For a continuous plant, a fixed
 step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
 integrator (systems.analysis), their sums formed in the order those form them for a plant
