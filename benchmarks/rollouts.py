@@ -21,9 +21,12 @@ Throughputs are medians of ``--rounds`` samples taken in turn, so the ratios hol
 run on a noisy machine; the machine is shared (2 cores, other jobs running).
 
 ``--dask``: also mallard.distributed on LocalClusters of 1 and 2 worker processes (one
-thread each; the client on the same machine), the acrobot's rollouts tiled 4 times, 4 chunks
-per worker, the runs of 1 and 2 workers taken in turn ``--rounds`` times: the best of each,
-and each round's ratio, for the scaling of two workers over one.
+thread each; the client on the same machine), the acrobot's rollouts tiled 4 times (sampled:
+as many drawn on the workers by a Sampler), 4 chunks per worker, each worker warmed up (its
+plant built, its kernel loaded) before the first run, three ways (inputs scattered from the
+client or drawn by the tasks; states gathered on the client or written by the workers as
+.npz), the runs of 1 and 2 workers taken in turn ``--rounds`` times: the best of each, each
+round's ratio for the scaling of two workers over one, and the client's CPU per run (least).
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -33,6 +36,7 @@ import argparse
 import datetime
 import platform
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -170,37 +174,66 @@ def median_rate(run, state_steps, rounds):
     return float(np.median(rates))
 
 
-def dask_scaling(plant_name, q0, v0, U, steps, rounds):
-    """State-steps/s of mallard.distributed on LocalClusters of 1 and 2 workers (both up at
-    once, their runs taken in turn ``rounds`` times): the best of each, and each round's
-    ratio of 2 workers over 1."""
+def draw_acrobot_inputs(plant, rng, count, steps):
+    """The acrobot's inputs as :func:`initial_states` and main draw them (uniform q0, normal
+    v0 and elbow torques), for mallard.distributed's Sampler."""
+    q0 = rng.uniform(-np.pi, np.pi, (count, plant.num_positions()))
+    return q0, rng.normal(size=(count, plant.num_velocities())), rng.normal(size=(count, steps, 1))
+
+
+#: mallard.distributed's ways timed by ``--dask``: the inputs scattered from the client or
+#: drawn by each chunk's task (Sampler); the states gathered on the client (rollout) or
+#: written by the workers as .npz chunks (rollout_to_npz).
+DASK_WAYS = ("scattered inputs, gathered", "sampled inputs, gathered", "sampled inputs, npz")
+
+
+def dask_scaling(q0, v0, U, steps, rounds, directory):
+    """{way: (best state-steps/s on 1 worker, on 2, each round's ratio of 2 workers over 1,
+    the client's CPU per run on 2 workers)} of mallard.distributed on LocalClusters of 1 and
+    2 workers (both up at once, their runs taken in turn ``rounds`` times); each worker
+    warmed up (plant built, kernel loaded) before the first run, as the protocol says."""
     from dask.distributed import Client, LocalCluster
 
-    from mallard.distributed import PlantSpec, rollout, warm_up
+    from mallard.distributed import PlantSpec, Sampler, rollout, rollout_to_npz, warm_up
     from mallard.models import MakeAcrobotPlant
 
     spec = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
-    rates = {1: [], 2: []}
+    size = q0.shape[0]
+    sampler = Sampler(draw_acrobot_inputs, seed=0, num_states=size, kwargs={"steps": steps})
+    rates = {(way, w): [] for way in DASK_WAYS for w in (1, 2)}
+    client_cpu = {way: [] for way in DASK_WAYS}
     clusters = {}
     try:
-        for workers in rates:
+        for workers in (1, 2):
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
             )
             clusters[workers] = (cluster, Client(cluster))
             warm_up(clusters[workers][1], spec)
         for _ in range(rounds):
-            for workers, (_, client) in clusters.items():
-                chunk = -(-q0.shape[0] // (4 * workers))
-                began = time.perf_counter()
-                rollout(client, spec, q0, v0, U, num_steps=steps, every=10, chunk_size=chunk)
-                rates[workers].append(q0.shape[0] * steps / (time.perf_counter() - began))
+            for way in DASK_WAYS:
+                for workers, (_, client) in clusters.items():
+                    chunk = -(-size // (4 * workers))
+                    inputs = (q0, v0, U) if way.startswith("scattered") else (sampler,)
+                    kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk}
+                    cpu, began = time.process_time(), time.perf_counter()
+                    if way.endswith("npz"):
+                        rollout_to_npz(client, spec, directory, *inputs, **kwargs)
+                    else:
+                        rollout(client, spec, *inputs, **kwargs)
+                    rates[way, workers].append(size * steps / (time.perf_counter() - began))
+                    if workers == 2:
+                        client_cpu[way].append(time.process_time() - cpu)
     finally:
         for cluster, client in clusters.values():
             client.close()
             cluster.close()
-    ratios = [two / one for one, two in zip(rates[1], rates[2], strict=True)]
-    return max(rates[1]), max(rates[2]), ratios
+    results = {}
+    for way in DASK_WAYS:
+        one, two = rates[way, 1], rates[way, 2]
+        ratios = [b / a for a, b in zip(one, two, strict=True)]
+        results[way] = (max(one), max(two), ratios, min(client_cpu[way]))
+    return results
 
 
 def main(argv=None):
@@ -210,6 +243,9 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3, help="samples per library")
     parser.add_argument("--drake-rollouts", type=int, default=5)
     parser.add_argument("--dask", action="store_true", help="also time mallard.distributed")
+    parser.add_argument(
+        "--models", default="acrobot,Panda,Panda with limits", help="comma-separated model names"
+    )
     parser.add_argument(
         "--output", type=Path, default=Path(__file__).parent / "results" / "rollouts.md"
     )
@@ -231,6 +267,8 @@ def main(argv=None):
     ]
     for name, (plant, urdf) in mallard_plants(robots).items():
         q0, v0 = initial_states(name, plant, args.batch, rng)
+        if name not in args.models.split(","):
+            continue
         nu = plant.num_actuated_dofs()
         U = rng.normal(size=(args.batch, args.steps, nu)) if nu else None
         state_steps = args.batch * args.steps
@@ -252,13 +290,15 @@ def main(argv=None):
             )
         if args.dask and name == "acrobot":  # (4 batches: work enough for two processes)
             tiled = (np.tile(q0, (4, 1)), np.tile(v0, (4, 1)), np.tile(U, (4, 1, 1)))
-            one, two, ratios = dask_scaling(name, *tiled, args.steps, args.rounds)
-            lines.append(
-                f"| acrobot | mallard.distributed, 1 worker | {one:.3g} | | |\n"
-                f"| acrobot | mallard.distributed, 2 workers | {two:.3g} | "
-                f"2 workers / 1: {two / one:.2f} (rounds: "
-                f"{', '.join(f'{r:.2f}' for r in ratios)}) | |"
-            )
+            with tempfile.TemporaryDirectory() as directory:
+                scaling = dask_scaling(*tiled, args.steps, args.rounds, directory)
+            for way, (one, two, ratios, cpu) in scaling.items():
+                lines.append(
+                    f"| acrobot | mallard.distributed ({way}), 1 worker | {one:.3g} | | |\n"
+                    f"| acrobot | mallard.distributed ({way}), 2 workers | {two:.3g} | "
+                    f"2 workers / 1: {two / one:.2f} (rounds: "
+                    f"{', '.join(f'{r:.2f}' for r in ratios)}; client CPU {cpu:.2f} s) | |"
+                )
     text = "\n".join(lines) + "\n"
     print(text)
     args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -14,13 +14,16 @@ are scattered to a worker and its task runs there, rather than travelling inside
 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,
 the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through the
 scheduler and 0.05 s straight to the workers); its results are fetched as it finishes, while
-the others run. Results do not depend on the chunking or on the number of
-workers: a state's rollout is computed alone in its lanes, bit for bit the same in any group
-(kernels.rollouts). A task whose worker dies is run again on another worker by Dask's
-scheduler (``distributed.scheduler.allowed-failures`` times); a chunk whose inputs or
-results died with their worker is scattered and submitted again (up to ``retries`` + 2
-times); one that raises is retried ``retries`` times. Chunks are numbered, so a chunk run
-twice is gathered, or written, once.
+the others run. Or a :class:`Sampler` (a module-level function drawing a block of
+states' inputs, and a seed) draws each chunk's inputs in its task, on the worker: nothing
+is sent but the sampler, so the client's work per run is the scheduling (and the results:
+:func:`rollout_to_npz` leaves them on the workers too). Results do not depend on the
+chunking or on the number of workers: a state's rollout is computed alone in its lanes,
+bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run again
+on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures`` times); a
+chunk whose inputs or results died with their worker is scattered (or drawn) and submitted
+again (up to ``retries`` + 2 times); one that raises is retried ``retries`` times. Chunks
+are numbered, so a chunk run twice is gathered, or written, once.
 
 Two ways to get the results:
 
@@ -57,6 +60,7 @@ Example::
 
 from mallard.distributed._rollouts import (
     PlantSpec,
+    Sampler,
     batched_plant,
     load_npz,
     rollout,
@@ -64,4 +68,12 @@ from mallard.distributed._rollouts import (
     warm_up,
 )
 
-__all__ = ["PlantSpec", "batched_plant", "load_npz", "rollout", "rollout_to_npz", "warm_up"]
+__all__ = [
+    "PlantSpec",
+    "Sampler",
+    "batched_plant",
+    "load_npz",
+    "rollout",
+    "rollout_to_npz",
+    "warm_up",
+]

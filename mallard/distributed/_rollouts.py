@@ -99,6 +99,51 @@ class PlantSpec:
         return plant
 
 
+@dataclasses.dataclass(frozen=True)
+class Sampler:
+    """Inputs drawn where each chunk runs, from a seed, rather than sent to it: ``num_states``
+    states whose (q0, v0, actuation) ``function(plant, rng, count, **kwargs)`` returns for
+    ``count`` states (arrays (count, nq), (count, nv), and (count, T, nu) or None; ``rng`` a
+    numpy Generator; a module-level function, pickled by reference). States are drawn in
+    blocks of ``block``: block b (states b·block, ...) by ``function`` with
+    ``np.random.default_rng([seed, b])``, so that state i's inputs depend on the seed and i
+    only, whatever the chunking and the workers (a chunk draws the blocks it overlaps)."""
+
+    function: object
+    seed: int
+    num_states: int
+    block: int = 256
+    kwargs: tuple = ()
+
+    def __post_init__(self):
+        if not callable(self.function):
+            raise TypeError(f"Sampler: {self.function!r} is not callable")
+        for name in ("num_states", "block"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value >= 1):
+                raise ValueError(f"Sampler: {name} must be a positive integer, got {value!r}")
+        if isinstance(self.kwargs, dict):
+            object.__setattr__(self, "kwargs", tuple(sorted(self.kwargs.items())))
+
+    def draw(self, plant, first, count):
+        """(q0, v0, actuation or None) of states first, ..., first + count − 1."""
+        end = min(first + count, self.num_states)
+        parts = []
+        for b in range(first // self.block, -(-end // self.block)):
+            rng = np.random.default_rng([self.seed, b])
+            size = min(self.block, self.num_states - b * self.block)
+            drawn = self.function(plant, rng, size, **dict(self.kwargs))
+            if len(drawn) != 3:
+                raise ValueError("Sampler: the function must return (q0, v0, actuation or None)")
+            parts.append(drawn)
+        start = first - (first // self.block) * self.block
+        part = slice(start, start + end - first)
+        return tuple(
+            None if parts[0][k] is None else np.concatenate([p[k] for p in parts])[part]
+            for k in range(3)
+        )
+
+
 #: This process's BatchedPlants, by PlantSpec.
 _PLANTS = {}
 
@@ -171,14 +216,35 @@ def _run_scattered(spec, index, first, inputs, kwargs, directory):
     return _run_chunk(spec, index, first, *inputs, kwargs, directory)
 
 
+def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
+    """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``."""
+    q0, v0, actuation = sampler.draw(batched_plant(spec).plant(), first, count)
+    return _run_chunk(spec, index, first, q0, v0, actuation, None, kwargs, directory)
+
+
 def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
                    directory):  # fmt: skip
-    """(the number of chunks, an iterator of (chunk index, first state, its result) as the
-    chunks finish). A chunk's inputs are scattered to a worker (Client.scatter, straight to
-    it if the client has ``direct_to_workers``), where its task runs: not sent inside the
-    task, which the scheduler unpickles and pickles again. A chunk whose inputs or result are
+    """(the number of states, the number of chunks, an iterator of (chunk index, first state,
+    its result) as the chunks finish). A chunk's inputs are scattered to a worker
+    (Client.scatter, straight to it if the client has ``direct_to_workers``), where its task
+    runs: not sent inside the task, which the scheduler unpickles and pickles again; or,
+    if ``q0`` is a :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
     lost with their worker (its future cancelled) is scattered and submitted again, up to
     ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
+    if not (isinstance(chunk_size, int) and chunk_size >= 1):
+        raise ValueError(
+            f"mallard.distributed: chunk_size must be a positive integer, got {chunk_size!r}"
+        )
+    if isinstance(q0, Sampler):
+        if v0 is not None or actuation is not None or pd_target is not None:
+            raise ValueError(
+                "mallard.distributed: with a Sampler for q0, v0, actuation and pd_target must "
+                "be None (the sampler draws the inputs)"
+            )
+        firsts = range(0, q0.num_states, chunk_size)
+        chunks = _finished_chunks(client, spec, q0, firsts, chunk_size, retries, kwargs,
+                                  directory)  # fmt: skip
+        return q0.num_states, len(firsts), chunks
     q0, v0 = np.asarray(q0, dtype=np.float64), np.asarray(v0, dtype=np.float64)
     size = q0.shape[0] if q0.ndim == 2 else -1
     if q0.ndim != 2 or v0.ndim != 2 or v0.shape[0] != size:
@@ -189,14 +255,10 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     for name, array in (("actuation", actuation), ("pd_target", pd_target)):
         if array is not None and np.shape(array)[0] != size:
             raise ValueError(f"mallard.distributed: {name} must have {size} rows (one per state)")
-    if not (isinstance(chunk_size, int) and chunk_size >= 1):
-        raise ValueError(
-            f"mallard.distributed: chunk_size must be a positive integer, got {chunk_size!r}"
-        )
     actuation = None if actuation is None else np.asarray(actuation)
     pd_target = None if pd_target is None else np.asarray(pd_target)
     firsts = range(0, size, chunk_size)
-    return len(firsts), _finished_chunks(
+    return size, len(firsts), _finished_chunks(
         client, spec, (q0, v0, actuation, pd_target), firsts, chunk_size, retries, kwargs,
         directory,
     )  # fmt: skip
@@ -216,7 +278,7 @@ def _scatter(client, inputs, attempts):
 
 
 def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
-    """The generator of :func:`_chunk_results`."""
+    """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler)."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
@@ -224,12 +286,21 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
     submitted = {}  # key → (chunk index, its inputs' future, the times it was submitted)
 
     def submit(index, times):
+        key = f"mallard-rollout-{call}-{index}-{times}"
+        if isinstance(arrays, Sampler):
+            scattered = None
+            future = client.submit(
+                _run_sampled, spec, index, firsts[index], chunk_size, arrays, kwargs, directory,
+                key=key, retries=retries, pure=False,
+            )  # fmt: skip
+            submitted[future.key] = (index, scattered, times + 1)
+            return future
         part = slice(firsts[index], firsts[index] + chunk_size)
         inputs = tuple(None if a is None else a[part] for a in arrays)
         scattered = _scatter(client, inputs, retries + 3)
         future = client.submit(
             _run_scattered, spec, index, firsts[index], scattered, kwargs, directory,
-            key=f"mallard-rollout-{call}-{index}-{times}", retries=retries, pure=False,
+            key=key, retries=retries, pure=False,
         )  # fmt: skip
         submitted[future.key] = (index, scattered, times + 1)
         return future
@@ -250,17 +321,18 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
         yield index, firsts[index], result
 
 
-def rollout(client, spec, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
+def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
             pd_target=None, **kwargs):  # fmt: skip
     """BatchedPlant.Rollout of the plant of ``spec`` (a :class:`PlantSpec`) on the workers of
     ``client``, ``chunk_size`` states per task; ``kwargs`` (num_steps, every, time_step,
-    integrator, pd_gains) and the arrays as Rollout's. Returns (X, ok, messages): the states
-    (N, num_steps // every, nq + nv), each state's ok flag (False: NaN results) and the
-    failed states' messages by index. The same, bit for bit, whatever the chunking and the
-    workers. Each chunk's results are fetched as it finishes (while the others run) into
-    the arrays returned."""
-    count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size,
-                                    retries, kwargs, None)  # fmt: skip
+    integrator, pd_gains) and the arrays as Rollout's, or ``q0`` a :class:`Sampler` that
+    draws each chunk's inputs where it runs (v0, actuation, pd_target None). Returns (X, ok,
+    messages): the states (N, num_steps // every, nq + nv), each state's ok flag (False: NaN
+    results) and the failed states' messages by index. The same, bit for bit, whatever the
+    chunking and the workers. Each chunk's results are fetched as it finishes (while the
+    others run) into the arrays returned."""
+    size, count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target,
+                                          chunk_size, retries, kwargs, None)  # fmt: skip
     if not count:
         X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, **kwargs)
         return X, np.ones(0, dtype=bool), {}
@@ -268,7 +340,6 @@ def rollout(client, spec, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE, retr
     messages = {}
     for _, first, (X_part, ok_part, messages_part) in results:
         if X is None:
-            size = np.shape(q0)[0]
             X = np.empty((size,) + X_part.shape[1:])
             ok = np.empty(size, dtype=bool)
         X[first : first + len(X_part)] = X_part
@@ -277,17 +348,18 @@ def rollout(client, spec, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE, retr
     return X, ok, dict(sorted(messages.items()))
 
 
-def rollout_to_npz(client, spec, directory, q0, v0, actuation=None, *, chunk_size=CHUNK_SIZE,
-                   retries=2, pd_target=None, **kwargs):  # fmt: skip
-    """As :func:`rollout`, each chunk written by its worker into ``directory`` (made if
+def rollout_to_npz(client, spec, directory, q0, v0=None, actuation=None, *,
+                   chunk_size=CHUNK_SIZE, retries=2, pd_target=None, **kwargs):  # fmt: skip
+    """As :func:`rollout` (``q0`` arrays or a Sampler), each chunk written by its worker into
+    ``directory`` (made if
     missing; shared by the workers) as chunk-XXXXXX.npz (see mallard.distributed); returns
     the files' paths in state order, as the chunks finish (``progress(done, total)`` is
     called after each if given in kwargs)."""
     progress = kwargs.pop("progress", None)
     directory = os.path.abspath(os.fspath(directory))
     os.makedirs(directory, exist_ok=True)
-    count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size,
-                                    retries, kwargs, directory)  # fmt: skip
+    _, count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size,
+                                       retries, kwargs, directory)  # fmt: skip
     paths = [None] * count
     for done, (index, _, path) in enumerate(results, start=1):
         paths[index] = path

@@ -14,6 +14,7 @@ distributed = pytest.importorskip("distributed")
 
 from mallard.distributed import (  # noqa: E402
     PlantSpec,
+    Sampler,
     batched_plant,
     load_npz,
     rollout,
@@ -60,6 +61,41 @@ def test_results_do_not_depend_on_the_chunking(client):
         assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
 
 
+def draw_acrobot_inputs(plant, rng, count, steps):
+    """A Sampler's function: (q0, v0, actuation) of ``count`` acrobot states."""
+    q0 = rng.uniform(-np.pi, np.pi, (count, plant.num_positions()))
+    return q0, rng.normal(size=(count, 2)), rng.normal(size=(count, steps, 1))
+
+
+def test_sampled_inputs_do_not_depend_on_the_chunking(client):
+    sampler = Sampler(draw_acrobot_inputs, seed=3, num_states=23, block=4, kwargs={"steps": 30})
+    plant = batched_plant(SPEC).plant()
+    q0, v0, U = sampler.draw(plant, 0, 23)
+    assert q0.shape == (23, 2) and U.shape == (23, 30, 1)
+    for first, count in ((5, 7), (20, 10), (0, 1)):  # (state i's inputs: the seed's and i's)
+        part = slice(first, first + count)
+        for drawn, whole in zip(sampler.draw(plant, first, count), (q0, v0, U), strict=True):
+            np.testing.assert_array_equal(drawn, whole[part])
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=5)
+    for chunk_size in (1, 5, 23, 100):
+        X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
+        np.testing.assert_array_equal(X, expected)
+        assert ok.all() and not messages
+
+
+def test_a_sampler_is_checked():
+    with pytest.raises(TypeError, match="is not callable"):
+        Sampler(3, seed=0, num_states=4)
+    for bad in ({"num_states": 0}, {"num_states": 4, "block": 0}):
+        with pytest.raises(ValueError, match="must be a positive integer"):
+            Sampler(draw_acrobot_inputs, seed=0, **bad)
+    sampler = Sampler(draw_acrobot_inputs, seed=0, num_states=4, kwargs={"steps": 3})
+    with pytest.raises(ValueError, match="v0, actuation and pd_target must be None"):
+        rollout(None, SPEC, sampler, np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="must return"):
+        Sampler(lambda plant, rng, count: (1, 2), seed=0, num_states=1).draw(None, 0, 1)
+
+
 def test_a_spec_is_built_once_per_process():
     spec = PlantSpec.from_text(open(_acrobot_urdf()).read(), "urdf", time_step=H)
     assert batched_plant(spec) is batched_plant(spec)
@@ -94,12 +130,18 @@ def test_chunks_written_as_npz_join_into_the_same_arrays(client, tmp_path):
     assert sorted(os.listdir(tmp_path / "out")) == sorted(os.path.basename(p) for p in paths)
 
 
-def test_a_worker_killed_mid_run_loses_no_chunk(client):
+@pytest.mark.parametrize("sampled", [False, True], ids=["scattered", "sampled"])
+def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled):
     q0, v0, U = _inputs(64, 4000, seed=2)
+    inputs = (q0, v0, U)
+    if sampled:  # (inputs drawn by the chunks' tasks: no data to lose but the results)
+        sampler = Sampler(draw_acrobot_inputs, seed=2, num_states=64, kwargs={"steps": 4000})
+        q0, v0, U = sampler.draw(batched_plant(SPEC).plant(), 0, 64)
+        inputs = (sampler,)
     expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=100)
     pids = client.run(os.getpid)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        job = pool.submit(rollout, client, SPEC, q0, v0, U, every=100, chunk_size=4)
+        job = pool.submit(rollout, client, SPEC, *inputs, every=100, chunk_size=4)
         deadline = time.monotonic() + 60
         busy = []
         while not busy and time.monotonic() < deadline:

@@ -9,7 +9,8 @@ if the plant has collision geometry, or joint limits (``limits``, ``bounds``: th
 SapDriver's) and one is near the state, SAP's v from v*, state by state, with the point
 contacts at the state (kernels.discrete_step.sap_velocities: the SAP table and workspace past
 the row's lanes, ``n_si`` and ``n_sw`` long, then the contact scratch; M(q0) with the plant's
-reflected inertias ``reflected0`` and the diagonal h·D), else v = v*; then
+reflected inertias ``reflected0`` and the diagonal h·D; without contact, M(q0) of the group's
+lanes at once, from the free motion's positions and inertias), else v = v*; then
 q = q0 + h·N(q0)·v. For a continuous plant, a fixed
 step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
 integrator (systems.analysis), their sums formed in the order those form them for a plant
@@ -70,12 +71,15 @@ from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view
     int64_view,
     sap_velocities,
 )
+from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import forward_accelerations
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
+from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
 from mallard.multibody._kernels.views import (
     model,
     parameters,
+    sap_table,
     sap_workspace,
     workspace,
 )
@@ -294,13 +298,19 @@ def _positions(m, x, qdot, h, identity):
 
 
 @jitable
-def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflected0, diagonal,
-                si, sw, geometry, found, t):  # fmt: skip
-    """SAP's v, state by state, for the live states of the group (kernels.discrete_step.
-    sap_velocities, the step's constraints found at each state: point contacts, joint limits
-    near it): x holds [q0; v*] (lanes), S[0] x0; M(q0) with the plant's reflected inertias
-    ``reflected0``; a state whose solve fails gets SOLVER_FAILED (PAIR_FAILED, with the step,
-    if its penetration query failed). Returns a live lane, or −1 if none is left."""
+def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
+                diagonal, si, sw, geometry, found, t):  # fmt: skip
+    """SAP's v, state by state, for the live states of the group (the step's constraints
+    found at each state: point contacts, joint limits near it): x holds [q0; v*] (lanes), S[0]
+    x0; M(q0) with the plant's reflected inertias ``reflected0``; a state whose solve fails
+    gets SOLVER_FAILED (PAIR_FAILED, with the step, if its penetration query failed). Without
+    contact (:func:`_joint_limit_step`), M(q0) of the lanes, once; with contact,
+    kernels.discrete_step.sap_velocities per state. Returns a live lane, or −1 if none is
+    left."""
+    if geometry[10][0] < 0.0:
+        _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds,
+                          reflected0, diagonal, si, sw, t)  # fmt: skip
+        return live_lane(codes, count)
     xa, x0 = lane_array(x), lane_array(S[0])
     w = sap_workspace(si, sw)
     v_star, v = w.v_star, w.v  # (bound: see docs/architecture.md, 4)
@@ -325,12 +335,70 @@ def _limit_step(m, r, params, work1, x, S, codes, count, limits, bounds, reflect
         if status < 0:  # (a pair the plant's query raises for: refused beforehand)
             codes[lane] = PAIR_FAILED + KINDS * t
             continue
-        if status != SAP_SUCCESS:
-            codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
-            continue
-        for i in range(nv):
-            xa[nq + i, lane] = v[i]
+        _store_velocities(status, v, xa, lane, nq, codes, t)
     return live_lane(codes, count)
+
+
+@jitable
+def _store_velocities(status, v, xa, lane, nq, codes, t):
+    """The lane's v = SAP's v, or SOLVER_FAILED (with the step) if its solve failed."""
+    if status != SAP_SUCCESS:
+        codes[lane] = SOLVER_FAILED + KINDS * (status + SOLVER_STATUSES * t)
+        return
+    for i in range(v.shape[0]):
+        xa[nq + i, lane] = v[i]
+
+
+@jitable
+def _joint_limits(t, w, x0, xa, lane, limits, bounds, nq, nv):
+    """The SAP problem (t, w) of the joint limits near the lane's state (x0 = [q0; v0], xa =
+    [q0; v*]; kernels.sap's as kernels.discrete_step.sap_velocities adds them, v* into
+    w.v_star and v0 into w.v, the solve's guess); returns its number of constraints."""
+    counts = t.counts
+    for i in range(counts.shape[0]):
+        counts[i] = 0
+    for i in range(nv):
+        w.v_star[i] = xa[nq + i, lane]
+        w.v[i] = x0[nq + i, lane]
+    none, no_values = limits[0:0], bounds[0:0]
+    return _add_joint_constraints(t, w, x0[0:nq, lane], x0[nq : nq + nv, lane], limits, bounds,
+                                  none, no_values, none, no_values)  # fmt: skip
+
+
+@jitable
+def _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
+                      diagonal, si, sw, t):  # fmt: skip
+    """:func:`_limit_step` of a plant without contact: the live states with a joint limit
+    near (kernels.sap's window) solved one after another, with M(q0) computed once for the
+    group's lanes (the lanes' positions and inertias are q0's, from the free motion's forward
+    dynamics) with the plant's reflected inertias ``reflected0``: the same M, the same problem
+    and the same operations as sap_velocities', state by state."""
+    xa, x0 = lane_array(x), lane_array(S[0])
+    tab, w = sap_table(si, si), sap_workspace(si, sw)
+    nq, nv = m.nq, m.nv
+    near = 0
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            if _joint_limits(tab, w, x0, xa, lane, limits, bounds, nq, nv) > 0:
+                near |= 1 << lane
+    if near == 0:
+        return
+    reflected = params.reflected
+    for i in range(nv):  # (M with the plant's reflected inertias, then back)
+        reflected[i] = reflected0[i]
+    calc_mass_matrix(m, params, work, work.M)
+    for i in range(nv):
+        reflected[i] = reflected0[i] + diagonal[i]
+    ML, M = lane_array(work.M), work1.M
+    for lane in range(count):
+        if near & (1 << lane) == 0:
+            continue
+        _joint_limits(tab, w, x0, xa, lane, limits, bounds, nq, nv)
+        for i in range(nv):
+            for j in range(nv):
+                M[i, j] = ML[i, j, lane]
+        status = _solve(tab, w, M, diagonal)
+        _store_velocities(status, w.v, xa, lane, nq, codes, t)
 
 
 @jitable
@@ -412,9 +480,9 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     break
                 if scheme == DISCRETE_STEP:
                     if sap:
-                        good = _limit_step(m, r, params, work1, rL.x, lanes.stages, codes,
-                                           count, limits, bounds, reflected0, diagonal, si,
-                                           sw, geometry, found, t)  # fmt: skip
+                        good = _limit_step(m, r, params, work, work1, rL.x, lanes.stages,
+                                           codes, count, limits, bounds, reflected0, diagonal,
+                                           si, sw, geometry, found, t)  # fmt: skip
                         if good < 0:
                             break
                     _positions(m, rL.x, work.qdot, h, identity)
