@@ -35,7 +35,7 @@ from mallard._compiled import entry_point
 from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
-from mallard.multibody._kernels._numba_internals import c_view
+from mallard.multibody._kernels._numba_internals import c_view, kernels_internal_to
 from mallard.multibody._kernels.batch import (
     _fill,
     _state_code,
@@ -290,8 +290,19 @@ def _derivative_code(mi, row):
     return derivative_row(mi, row[mi[_ROW] :]).code
 
 
+def _own_kernels(fn):
+    """Makes the kernels linked into the entry point ``fn`` its own (internal to its machine
+    code: _numba_internals.kernels_internal_to), so that LLVM drops the arguments they do not
+    use and inlines those it calls once: numba passes a namedtuple of views as one argument
+    per field of each array, and the calls of the model's and the workspace's views (~10
+    words an array) were a third of a single call's compute."""
+    kernels_internal_to(fn.__qualname__)
+    return fn
+
+
 # ---- entry points ----------------------------------------------------------------------------
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_body_poses(held, q, X_WB):
     """X_WB[b] = the pose of body b in World at q, a 4×4 homogeneous matrix
@@ -323,6 +334,7 @@ def single_body_poses(held, q, X_WB):
 
 
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_mass_matrix(held, q, M):
     """M = M(q) (nv × nv, reflected rotor inertias included)."""
@@ -344,6 +356,7 @@ def single_mass_matrix(held, q, M):
 
 
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_inverse_dynamics(held, q, v, vdot, tau_applied, tau):
     """tau = M·v̇ + C·v − tau_g − tau_applied + D·v at (q, v, v̇) (see
@@ -380,6 +393,7 @@ def single_inverse_dynamics(held, q, v, vdot, tau_applied, tau):
 
 
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
     """vdot = v̇ at (q, v) with gravity, joint damping, reflected rotor inertias, locked
@@ -420,6 +434,7 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
 
 
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_point_jacobian(held, q, k, X_BF, p_FQ, J):
     """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed on mobod k's body
