@@ -353,6 +353,29 @@ def test_a_deep_copy_has_its_own_arrays(plant, context, states):
     np.testing.assert_array_equal(copied.CalcMassMatrix(q[None])[0], expected)
 
 
+def test_the_held_arrays_stay_where_their_addresses_say(plant, context, states):
+    """The kernels' first argument is the address of the arrays mi, mf and row (kernels.single
+    .Held): nothing can move them while a SingleStatePlant (or a shallow copy, which shares
+    them) lives. The Held block references them, so they outlive the original; numpy refuses
+    to reallocate (``resize``) an array that is referenced or a view; the plant's engine and
+    the SingleStatePlant set them once."""
+    original = SingleStatePlant(plant, context)
+    q = states[0][0]
+    expected = original.CalcMassMatrix(q)
+    held = original._held
+    addresses = [a.ctypes.data for a in held.arrays]
+    assert held.arrays[0] is original._mi and held.arrays[2] is original._row
+    for a in held.arrays:
+        with pytest.raises(ValueError, match="cannot resize"):
+            a.resize(a.size + 1)
+    shallow = copy.copy(original)
+    del original
+    gc.collect()
+    np.testing.assert_array_equal(shallow.CalcMassMatrix(q), expected)
+    assert [a.ctypes.data for a in held.arrays] == addresses
+    assert list(held.block[0::2]) == addresses
+
+
 def test_construction_errors(plant):
     with pytest.raises(TypeError, match="expected a MultibodyPlant"):
         SingleStatePlant("plant")
