@@ -44,7 +44,7 @@ from mallard.multibody._kernels.batch import (
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.engine import (
     force_elements,
-    forward_dynamics,
+    forward_accelerations,
     inverse_dynamics,
     point_jacobian,
 )
@@ -425,7 +425,7 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
     _load_or_zero(actuation, r.u)
     _fill(_flat(r.F_B), 0.0)
     calc_position_kinematics(m, params, work, x[0:nq], DYNAMICS, 0)
-    k = forward_dynamics(m, x, params, work, _AFTER_POSITIONS, r.u, r.tau, r.F_B)
+    k = forward_accelerations(m, x, params, work, _AFTER_POSITIONS, r.u, r.tau, r.F_B)  # (no q̇)
     if k >= 0:
         _nan(vdot)
         return NOT_POSITIVE_DEFINITE + KINDS * k
