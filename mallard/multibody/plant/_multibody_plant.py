@@ -295,6 +295,18 @@ class MultibodyPlant(
         ``AddRigidBody(name, model_instance, M_BBo_B)``. Returns the body."""
         if self._is_finalized:
             self._throw_if_finalized("AddRigidBody")
+        if (  # (the common case, a parser's: (name, model_instance, M_BBo_B), checked here)
+            len(args) == 2
+            and not kwargs
+            and type(name) is str
+            and type(args[0]) is ModelInstanceIndex
+            and type(args[1]) is SpatialInertia
+            and name != ""
+            and 0 < args[0]._value < len(self._instance_names)
+        ):
+            body = RigidBody._new(name, args[0], args[1])
+            self._add_body(body)
+            return body
         explicit = bool(args and isinstance(args[0], ModelInstanceIndex)) or (
             "model_instance" in kwargs
         )
