@@ -681,10 +681,12 @@ class MultibodyPlant(
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns the mobods."""
-        for b in choose_floating_bases(len(self._bodies), self._joint_body_indices()):
-            self._add_floating_joint(self._bodies[b])
         ends = self._joint_body_indices()
-        sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
+        bases = choose_floating_bases(len(self._bodies), ends)
+        for b in bases:
+            self._add_floating_joint(self._bodies[b])
+        ends += [(0, b) for b in bases]  # (World to each base: the floating joints just added)
+        sizes = [(j._nq, j._nv) for j in self._joints]
         mobods = build_forest(len(self._bodies), ends, sizes)
         check_reversed_joints(mobods, self._joints, self._instance_names)
         self._add_mobilizer_frames(mobods)
