@@ -58,8 +58,8 @@ class Frame(MultibodyElement):
         if type(self) is Frame:
             raise TypeError("mallard.multibody.tree.Frame: No constructor defined!")
         _check_name(name)
-        Frame._init_fields(
-            self, name, body, body.model_instance() if model_instance is None else model_instance
+        self._init_fields(
+            name, body, body.model_instance() if model_instance is None else model_instance
         )
 
     def _init_fields(self, name, body, model_instance):
@@ -314,7 +314,7 @@ class FixedOffsetFrame(Frame):
         else:
             P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
         _check_name(name)
-        self._init_fields(name, P, X_PF, P._model_instance if model_instance is None else (
+        self._init_offset(name, P, X_PF, P._model_instance if model_instance is None else (
             model_instance
         ))  # fmt: skip
 
@@ -323,11 +323,12 @@ class FixedOffsetFrame(Frame):
         """The frame of arguments a caller has checked (a non-empty str, a Frame, a
         RigidTransform, a ModelInstanceIndex): the constructor without its checks."""
         frame = object.__new__(cls)
-        frame._init_fields(name, P, X_PF, model_instance)
+        frame._init_offset(name, P, X_PF, model_instance)
         return frame
 
-    def _init_fields(self, name, P, X_PF, model_instance):
-        Frame._init_fields(self, name, P._body, model_instance)
+    def _init_offset(self, name, P, X_PF, model_instance):
+        """Sets the fields of a frame of checked arguments."""
+        self._init_fields(name, P._body, model_instance)
         self._parent_frame = P
         self._X_PF = RigidTransform._make(X_PF._R._R.copy(), X_PF._p.copy())
 
