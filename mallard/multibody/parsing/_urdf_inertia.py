@@ -23,6 +23,9 @@ MIN_LINKS = 8
 def spatial_inertias(links):
     """[M_BBo_B, or None where parse_inertial must read it] for the ``<link>`` elements
     ``links`` (None for a link without ``<inertial>``)."""
+    inertias = [None] * len(links)
+    if len(links) < MIN_LINKS:
+        return inertias
     found, texts = [], []  # (the links read here, their texts: 8 a link)
     for k, link in enumerate(links):
         inertial = link.find("inertial")
@@ -45,7 +48,6 @@ def spatial_inertias(links):
             get("ixy", _ZERO), get("ixz", _ZERO), get("iyz", _ZERO),
         )  # fmt: skip
         found.append(k)
-    inertias = [None] * len(links)
     if len(found) < MIN_LINKS:
         return inertias
     text = "\0".join(texts) + "\0"
