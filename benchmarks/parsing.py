@@ -123,6 +123,34 @@ SMALL = {
 }
 
 
+#: The cases: (the size that makes one, its label, file name, text of that size).
+CASES = (
+    ("comment_mb", "URDF, {} MB comment", "comment.urdf", comment_urdf),
+    ("links", "URDF, {}-link chain", "chain.urdf", chain_urdf),
+    ("short_links", "URDF, {}-link chain", "short.urdf", chain_urdf),
+    ("links", "SDFormat, {}-link chain", "chain.sdf", chain_sdf),
+    ("short_links", "SDFormat, {}-link chain", "short.sdf", chain_sdf),
+    ("mjcf_links", "MJCF, {}-body chain", "chain.xml", chain_mjcf),
+    ("models", "directives, {} models", "scene.dmd.yaml", None),  # (scene_dmd)
+)
+
+
+def write_cases(directory, **sizes):
+    """Writes into ``directory`` the CASES whose size is given (``links=200``...); returns
+    {label: path} in CASES' order."""
+    directory = Path(directory)
+    small_urdf = directory / "small.urdf"
+    small_urdf.write_text(SMALL_URDF)
+    paths = {}
+    for size_name, label, name, text in CASES:
+        size = sizes.get(size_name)
+        if size is None:
+            continue
+        path = paths[label.format(size)] = directory / name
+        path.write_text(scene_dmd(size, small_urdf) if text is None else text(size))
+    return paths
+
+
 def library(name):
     """(MultibodyPlant, Parser) of ``name`` ("mallard" or "pydrake"), warmed up."""
     plant_class = importlib.import_module(f"{name}.multibody.plant").MultibodyPlant
@@ -162,31 +190,15 @@ def main(argv=None):
     except ImportError:
         print("pydrake is not installed: mallard only")
     with tempfile.TemporaryDirectory() as directory:
-        small_urdf = Path(directory) / "small.urdf"
-        small_urdf.write_text(SMALL_URDF)
-        cases = {
-            f"URDF, {args.comment_mb} MB comment": ("comment.urdf", comment_urdf(args.comment_mb)),
-            f"URDF, {args.links}-link chain": ("chain.urdf", chain_urdf(args.links)),
-            f"URDF, {args.short_links}-link chain": (
-                "short.urdf",
-                chain_urdf(args.short_links),
-            ),
-            f"SDFormat, {args.links}-link chain": ("chain.sdf", chain_sdf(args.links)),
-            f"SDFormat, {args.short_links}-link chain": (
-                "short.sdf",
-                chain_sdf(args.short_links),
-            ),
-            f"MJCF, {args.mjcf_links}-body chain": ("chain.xml", chain_mjcf(args.mjcf_links)),
-            f"directives, {args.models} models": (
-                "scene.dmd.yaml",
-                scene_dmd(args.models, small_urdf),
-            ),
-        }
-        paths = {}
-        for case, (name, text) in cases.items():
-            paths[case] = Path(directory) / name
-            paths[case].write_text(text)
-        times = {(case, lib): [] for case in cases for lib in libraries}
+        paths = write_cases(
+            directory,
+            comment_mb=args.comment_mb,
+            links=args.links,
+            short_links=args.short_links,
+            mjcf_links=args.mjcf_links,
+            models=args.models,
+        )
+        times = {(case, lib): [] for case in paths for lib in libraries}
         for round_ in range(args.rounds):
             for case, path in paths.items():
                 order = list(libraries) if round_ % 2 == 0 else list(reversed(libraries))
@@ -195,7 +207,7 @@ def main(argv=None):
     clock = "wall-clock" if args.timer == "wall" else "CPU"
     print(f"median of {args.rounds} rounds, {clock} seconds (ratio: mallard / pydrake)")
     print(f"{'case':32s} {'step':11s} " + " ".join(f"{lib:>8s}" for lib in libraries) + "   ratio")
-    for case in cases:
+    for case in paths:
         for step, label in enumerate(("parse", "+ Finalize")):
             medians = [statistics.median(t[step] for t in times[case, lib]) for lib in libraries]
             ratio = f"{medians[0] / medians[1]:7.2f}" if len(medians) == 2 else ""

@@ -1,6 +1,7 @@
-"""The Python bytecodes mallard executes to parse, then Finalize, the chains of
-``benchmarks/parsing.py``: a deterministic measure of the parsers' Python work (the same on a
-loaded machine, unlike their times; C work, as expat's or numpy's, is not counted).
+"""The Python bytecodes mallard executes to parse, then Finalize, the cases of
+``benchmarks/parsing.py`` (its URDF and SDFormat chains, MJCF chain and directives,
+``write_cases``): a deterministic measure of the parsers' Python work (the same on a loaded
+machine, unlike their times; C work, as expat's or numpy's, is not counted).
 
 Run: python benchmarks/parsing_bytecodes.py [--links N] [--mjcf-links N] [--models N]
 [--top K] (``--top``: also the K functions that execute the most, per case).
@@ -12,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from parsing import SMALL_URDF, chain_mjcf, chain_urdf, library, scene_dmd
+from parsing import library, write_cases
 
 
 def count(call, per_function):
@@ -48,19 +49,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     plant_class, parser_class = library("mallard")
     with tempfile.TemporaryDirectory() as directory:
-        small_urdf = Path(directory) / "small.urdf"
-        small_urdf.write_text(SMALL_URDF)
-        cases = {
-            f"URDF, {args.links}-link chain": ("chain.urdf", chain_urdf(args.links)),
-            f"MJCF, {args.mjcf_links}-body chain": ("chain.xml", chain_mjcf(args.mjcf_links)),
-            f"directives, {args.models} models": (
-                "scene.dmd.yaml",
-                scene_dmd(args.models, small_urdf),
-            ),
-        }
-        for case, (name, text) in cases.items():
-            path = Path(directory) / name
-            path.write_text(text)
+        paths = write_cases(
+            directory, links=args.links, mjcf_links=args.mjcf_links, models=args.models
+        )
+        for case, path in paths.items():
             plant = plant_class(0.0)
             parser_class(plant).AddModels(str(path))  # (first: lazy imports, caches)
             plant.Finalize()

@@ -36,6 +36,7 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_attribute,
     warn_unsupported_element,
 )
+from mallard.multibody.parsing._urdf_inertia import spatial_inertias
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
@@ -123,8 +124,9 @@ class _UrdfParser:
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        for node in children.get("link", ()):
-            self.parse_link(node, materials)
+        links = children.get("link", ())
+        for node, M_BBo_B in zip(links, spatial_inertias(links), strict=True):
+            self.parse_link(node, materials, M_BBo_B)
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
@@ -153,7 +155,9 @@ class _UrdfParser:
         return self.model_instance
 
     # ---- links -------------------------------------------------------------------------------
-    def parse_link(self, node, materials):
+    def parse_link(self, node, materials, M_BBo_B=None):
+        """A ``<link>``: its body (of spatial inertia ``M_BBo_B`` if given, else read from
+        its ``<inertial>``) and geometry."""
         if node.get("drake_ignore") == "true":
             return
         warn_unsupported_attribute(self.diagnostics, node, "type")
@@ -172,7 +176,9 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            if inertial is not None:  # (AddRigidBody copies it: a model added again shares it)
+            if M_BBo_B is not None:
+                pass
+            elif inertial is not None:  # (AddRigidBody copies it: a model added again shares it)
                 M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
             else:
                 M_BBo_B = SpatialInertia.Zero()
@@ -277,13 +283,19 @@ class _UrdfParser:
         "{name}_parent" at X_PF on the parent (and "{name}_child" at X_BM on the child, if
         given), both in the child's model instance; returns the joint."""
         plant, instance = self.plant, child.model_instance()
+        # (FixedOffsetFrame._new: a name, a frame and a pose, checked here)
         frame_on_parent = plant.AddFrame(
-            FixedOffsetFrame(f"{name}_parent", parent.body_frame(), X_PF, instance)
+            FixedOffsetFrame._new(f"{name}_parent", parent.body_frame(), X_PF, instance)
         )
         frame_on_child = child.body_frame()
         if X_BM is not None:
             frame_on_child = plant.AddFrame(
-                FixedOffsetFrame(f"{name}_child", child.body_frame(), X_BM, instance)
+                FixedOffsetFrame._new(f"{name}_child", child.body_frame(), X_BM, instance)
+            )
+        if joint_type in (RevoluteJoint, PrismaticJoint):  # (args: axis, lower, upper, damping)
+            axis, lower, upper, damping = args
+            return plant.AddJoint(
+                joint_type._new(name, frame_on_parent, frame_on_child, axis, damping, lower, upper)
             )
         return plant.AddJoint(joint_type(name, frame_on_parent, frame_on_child, *args))
 

@@ -295,6 +295,18 @@ class MultibodyPlant(
         ``AddRigidBody(name, model_instance, M_BBo_B)``. Returns the body."""
         if self._is_finalized:
             self._throw_if_finalized("AddRigidBody")
+        if (  # (the common case, a parser's: (name, model_instance, M_BBo_B), checked here)
+            len(args) == 2
+            and not kwargs
+            and type(name) is str
+            and type(args[0]) is ModelInstanceIndex
+            and type(args[1]) is SpatialInertia
+            and name != ""
+            and 0 < args[0]._value < len(self._instance_names)
+        ):
+            body = RigidBody._new(name, args[0], args[1])
+            self._add_body(body)
+            return body
         explicit = bool(args and isinstance(args[0], ModelInstanceIndex)) or (
             "model_instance" in kwargs
         )
@@ -669,10 +681,12 @@ class MultibodyPlant(
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns the mobods."""
-        for b in choose_floating_bases(len(self._bodies), self._joint_body_indices()):
-            self._add_floating_joint(self._bodies[b])
         ends = self._joint_body_indices()
-        sizes = [(j.num_positions(), j.num_velocities()) for j in self._joints]
+        bases = choose_floating_bases(len(self._bodies), ends)
+        for b in bases:
+            self._add_floating_joint(self._bodies[b])
+        ends += [(0, b) for b in bases]  # (World to each base: the floating joints just added)
+        sizes = [(j._nq, j._nv) for j in self._joints]
         mobods = build_forest(len(self._bodies), ends, sizes)
         check_reversed_joints(mobods, self._joints, self._instance_names)
         self._add_mobilizer_frames(mobods)

@@ -188,12 +188,15 @@ def mobilizer_axis(axis, reversed_joint):
     when the mobilizer axis u (the joint's, negated if the joint is reversed) has an element
     u_i exactly 1.0 — as a normalized axis within about 1.5e-8 of a coordinate axis does —
     where Drake uses that coordinate axis exactly, dropping the other (tiny) elements."""
-    sign = -1.0 if reversed_joint else 1.0
-    u = [x * sign for x in axis]
-    if 1.0 not in u:
+    x, y, z = axis
+    if reversed_joint:
+        x, y, z, sign = -x, -y, -z, -1.0
+    else:
+        sign = 1.0
+    if x != 1.0 and y != 1.0 and z != 1.0:
         return tuple(axis)
     result = [0.0, 0.0, 0.0]
-    result[u.index(1.0)] = sign
+    result[(x, y, z).index(1.0)] = sign
     return tuple(result)
 
 
@@ -202,7 +205,7 @@ def revolute_turn(axis):
     coordinate axis ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any
     other axis is turned about as the z axis of the mobilizer's frames turned by X_JZ (see
     :func:`z_turn`), which the parameter stage composes into X_PF and X_MB (plant._engine)."""
-    if sum(x != 0.0 for x in axis) == 1:
+    if (axis[0] != 0.0) + (axis[1] != 0.0) + (axis[2] != 0.0) == 1:
         return axis, None
     return (0.0, 0.0, 1.0), z_turn(axis)
 

@@ -19,6 +19,11 @@ def _require_frame(frame, name):
     return frame
 
 
+def _check_name(name):
+    if not isinstance(name, str) or name == "":
+        raise RuntimeError("The name parameter to the Frame constructor is required.")
+
+
 def _transform(R, p):
     return RigidTransform._make(R, p)
 
@@ -52,9 +57,14 @@ class Frame(MultibodyElement):
     def __init__(self, name, body, model_instance=None):
         if type(self) is Frame:
             raise TypeError("mallard.multibody.tree.Frame: No constructor defined!")
-        if not isinstance(name, str) or name == "":
-            raise RuntimeError("The name parameter to the Frame constructor is required.")
-        super().__init__(body.model_instance() if model_instance is None else model_instance)
+        _check_name(name)
+        self._init_fields(
+            name, body, body.model_instance() if model_instance is None else model_instance
+        )
+
+    def _init_fields(self, name, body, model_instance):
+        """Sets the fields of a frame of checked arguments."""
+        MultibodyElement.__init__(self, model_instance)
         self._name = name
         self._body = body
 
@@ -277,7 +287,7 @@ class RigidBodyFrame(Frame):
     @classmethod
     def _for_body(cls, body):
         frame = object.__new__(cls)
-        Frame.__init__(frame, body.name(), body)
+        frame._init_fields(body._name, body, body._model_instance)
         return frame
 
     def is_body_frame(self):
@@ -303,9 +313,22 @@ class FixedOffsetFrame(Frame):
             model_instance = args[2] if len(args) == 3 else None
         else:
             P, X_PF, model_instance = _parse_fixed_offset_args(args, kwargs)
-        super().__init__(
-            name, P._body, P._model_instance if model_instance is None else model_instance
-        )
+        _check_name(name)
+        self._init_offset(name, P, X_PF, P._model_instance if model_instance is None else (
+            model_instance
+        ))  # fmt: skip
+
+    @classmethod
+    def _new(cls, name, P, X_PF, model_instance):
+        """The frame of arguments a caller has checked (a non-empty str, a Frame, a
+        RigidTransform, a ModelInstanceIndex): the constructor without its checks."""
+        frame = object.__new__(cls)
+        frame._init_offset(name, P, X_PF, model_instance)
+        return frame
+
+    def _init_offset(self, name, P, X_PF, model_instance):
+        """Sets the fields of a frame of checked arguments."""
+        self._init_fields(name, P._body, model_instance)
         self._parent_frame = P
         self._X_PF = RigidTransform._make(X_PF._R._R.copy(), X_PF._p.copy())
 

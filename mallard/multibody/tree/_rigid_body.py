@@ -40,6 +40,17 @@ class RigidBody(MultibodyElement):
                 )
             if body_name == "":
                 raise RuntimeError("The name parameter to the RigidBody constructor is required.")
+        self._init_fields(body_name, model_instance, M_BBo_B)
+
+    @classmethod
+    def _new(cls, body_name, model_instance, M_BBo_B):
+        """The body of arguments a caller has checked (a non-empty str, a ModelInstanceIndex,
+        a SpatialInertia): the constructor without its checks."""
+        body = object.__new__(cls)
+        body._init_fields(body_name, model_instance, M_BBo_B)
+        return body
+
+    def _init_fields(self, body_name, model_instance, M_BBo_B):
         MultibodyElement.__init__(self, model_instance)
         self._name = body_name
         self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())

@@ -115,6 +115,26 @@ def could_be_physically_valid_rows(rows):
     return bool(np.linalg.eigvalsh(np.array(rows))[2] <= limit)
 
 
+def could_be_physically_valid_batch(a, b, c, d, e, f, g, h, i):
+    """could_be_physically_valid_rows of n matrices at once, each given by its elements as
+    arrays (``a b c / d e f / g h i``, finite float64): a boolean array, by the same operations
+    element by element (and the same eigenvalues where the bounds do not decide)."""
+    half_trace = 0.5 * (a + e + i)
+    limit = half_trace + 8 * _EPS * np.maximum(1.0, np.abs(half_trace))
+    valid = np.maximum(np.maximum(a, e), i) <= limit
+    diagonal = (b == 0.0) & (c == 0.0) & (d == 0.0) & (f == 0.0) & (g == 0.0) & (h == 0.0)
+    gershgorin = np.maximum(
+        np.maximum(np.abs(a) + np.abs(b) + np.abs(c) - np.abs(a) + a,
+                   np.abs(d) + np.abs(e) + np.abs(f) - np.abs(e) + e),
+        np.abs(g) + np.abs(h) + np.abs(i) - np.abs(i) + i,
+    )  # fmt: skip
+    undecided = np.flatnonzero(valid & ~diagonal & (gershgorin > limit))
+    if undecided.size:
+        rows = np.stack((a, b, c, d, e, f, g, h, i), axis=1)[undecided].reshape(-1, 3, 3)
+        valid[undecided] = np.linalg.eigvalsh(rows)[:, 2] <= limit[undecided]
+    return valid
+
+
 def principal_axes(I):
     """(moments ascending, right-handed 3x3 of the matching axes) of float64 symmetric ``I``.
 

@@ -88,6 +88,18 @@ class SingleDofJoint(Joint):
 class LimitedSingleDofJoint(SingleDofJoint):
     """A revolute or prismatic joint: scalar limits and a settable default damping."""
 
+    @classmethod
+    def _new(cls, name, frame_on_parent, frame_on_child, axis, damping, pos_lower_limit,
+             pos_upper_limit):  # fmt: skip
+        """The revolute or prismatic joint of these arguments, all given in this order (the
+        constructor without the binding of its overloads)."""
+        joint = object.__new__(cls)
+        SingleDofJoint.__init__(
+            joint, name, frame_on_parent, frame_on_child, axis, damping, pos_lower_limit,
+            pos_upper_limit,
+        )  # fmt: skip
+        return joint
+
     def position_lower_limit(self):
         return float(self._pos_lower[0])
 

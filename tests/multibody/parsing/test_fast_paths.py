@@ -307,3 +307,107 @@ def test_directive_numbers_read_as_pyyaml_reads_them(text):
     (value,) = directives.directives[0].add_model.default_joint_positions["j"]
     expected = float(yaml.safe_load(f"a: {text}")["a"])
     assert value == expected and np.copysign(1.0, value) == np.copysign(1.0, expected)
+
+
+def test_validity_of_many_inertias_at_once():
+    """could_be_physically_valid_batch is could_be_physically_valid_rows of each matrix: near
+    the triangle inequality's bound (where the eigenvalues decide), diagonal, and invalid."""
+    from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_batch
+
+    rng = np.random.default_rng(0)
+    matrices = []
+    for k in range(400):
+        q = rng.normal(size=4)
+        R = RotationMatrix(Quaternion(q / np.linalg.norm(q))).matrix()
+        moments = rng.uniform(0.0, 1.0, 3)
+        if k % 4 == 1:  # (at the bound, to round-off)
+            moments[2] = moments[0] + moments[1] + rng.choice([-1e-16, 0.0, 1e-16, 1e-9])
+        I = R @ np.diag(moments) @ R.T if k % 4 != 2 else np.diag(moments)
+        matrices.append(I * 10.0 ** rng.integers(-6, 6) if k % 4 == 3 else I)
+    rows = [I.tolist() for I in matrices]
+    expected = [could_be_physically_valid_rows(r) for r in rows]
+    assert 50 < sum(expected) < 400
+    elements = np.array(rows).reshape(-1, 9).T
+    assert could_be_physically_valid_batch(*elements).tolist() == expected
+
+
+def _inertial(rng, k):
+    """A link's ``<inertial>`` text, of the kind ``k`` (see test_urdf_inertias_read_at_once)."""
+    m = rng.uniform(0.01, 10.0)
+    moments = np.sort(rng.uniform(1e-4, 1.0, 3))
+    q = rng.normal(size=4)
+    R = RotationMatrix(Quaternion(q / np.linalg.norm(q))).matrix()
+    I = R @ np.diag(moments) @ R.T
+    xyz = " ".join(repr(float(x)) for x in rng.uniform(-1.0, 1.0, 3))
+    origin = f'<origin xyz="{xyz}"/>'
+    if k == 1:  # (diagonal)
+        I = np.diag(moments)
+    elif k == 2:  # (no triangle inequality: a warning)
+        I = np.diag([moments[0], moments[1], moments[0] + moments[1] + 0.5])
+    elif k == 3:  # (a rotated frame: read link by link)
+        origin = f'<origin xyz="{xyz}" rpy="0.1 0.2 0.3"/>'
+    elif k == 4:  # (no mass)
+        m = 0.0
+    elif k == 5:  # (near the triangle inequality's bound: the Gershgorin bound fails)
+        I = R @ np.diag([0.5, 0.5, 1.0 - 1e-15]) @ R.T
+    elif k == 6:  # (no origin)
+        origin = ""
+    elif k == 7:  # (a point mass, exactly)
+        I = np.zeros((3, 3))
+    values = dict(zip(("ixx", "iyy", "izz", "ixy", "ixz", "iyz"), (
+        I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]
+    ), strict=True))  # fmt: skip
+    inertia = " ".join(f'{n}="{float(v)!r}"' for n, v in values.items())
+    return f'<inertial>{origin}<mass value="{m!r}"/><inertia {inertia}/></inertial>'
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_urdf_inertias_read_at_once(seed):
+    """The links' spatial inertias read all at once (_urdf_inertia) are parse_inertial's, to
+    the bit, for every link they are given for, and are left to it (None) for every link
+    it warns about or must rotate: so a parse gives the same bodies and messages."""
+    from mallard.multibody.parsing._urdf import _UrdfParser
+    from mallard.multibody.parsing._urdf_inertia import MIN_LINKS, spatial_inertias
+    from mallard.multibody.parsing._workspace import Workspace
+
+    rng = np.random.default_rng(seed)
+    kinds = [int(k) for k in rng.integers(0, 8, 40)] + list(range(8))
+    links = (
+        "".join(f'<link name="l{i}">{_inertial(rng, k)}</link>' for i, k in enumerate(kinds))
+        + '<link name="bare"/>'
+    )
+    root = parse_xml(f'<robot name="r">{links}</robot>', "test.urdf")
+    nodes = root.findall("link")
+    assert len(nodes) >= MIN_LINKS
+    workspace = Workspace(MultibodyPlant(0.0), None, False, False, None)
+    parser = _UrdfParser(workspace, root)
+    read = spatial_inertias(nodes)
+    assert read[-1] is None
+    for node, kind, M in zip(nodes, kinds, read, strict=False):
+        warnings = workspace.diagnostics.warnings
+        expected = parser.parse_inertial(node.find("inertial"))
+        warned = workspace.diagnostics.warnings > warnings
+        if kind in (2, 3, 4) or warned:
+            assert M is None, (kind, warned)
+        if M is None:
+            continue
+        assert kind not in (2, 3, 4)
+        assert type(M._m) is float and M._m == expected._m
+        assert M._p.tobytes() == expected._p.tobytes()
+        assert M._G.tobytes() == expected._G.tobytes()
+    assert sum(M is not None for M in read) >= len(kinds) // 3
+
+
+def test_urdf_inertias_of_unusual_numbers_are_read_link_by_link():
+    """A number that is not plain (C++ stream rules, NaN, overflow) leaves every link to
+    parse_inertial, whose messages say what is wrong."""
+    from mallard.multibody.parsing._urdf_inertia import MIN_LINKS, spatial_inertias
+
+    def links(mass):
+        inertial = f'<inertial><mass value="{mass}"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
+        text = "".join(f'<link name="l{i}">{inertial}</link>' for i in range(MIN_LINKS))
+        return parse_xml(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
+
+    assert all(M is not None for M in spatial_inertias(links("2.5")))
+    for mass in ("1_0", "1e400", "nan", "2.5 3", "2.5abc", "\u0661"):
+        assert spatial_inertias(links(mass)) == [None] * MIN_LINKS, mass

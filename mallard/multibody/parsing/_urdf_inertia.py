@@ -1,0 +1,73 @@
+"""The spatial inertias of a URDF document's links, read all at once: the values
+``_urdf._UrdfParser.parse_inertial`` reads one link at a time (``_common.parse_spatial_inertia``:
+the same operations, element by element, in arrays), for the links whose ``<inertial>`` needs
+no message and no rotation: plain decimal numbers, no ``rpy``, a positive mass and an inertia
+that passes Drake's validity test before and after MakeFromCentralInertia. Any other link is
+left to parse_inertial, so that its messages come in document order."""
+
+import re
+
+import numpy as np
+
+from mallard.multibody.tree import SpatialInertia
+from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_batch
+
+_DECIMAL = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*"
+#: One link's texts, each followed by "\0": xyz (three numbers), mass, ixx iyy izz ixy ixz iyz.
+_LINKS = re.compile(rf"(?:{_DECIMAL}\s{_DECIMAL}\s{_DECIMAL}\0(?:{_DECIMAL}\0){{7}})*", re.ASCII)
+_ZERO = "0"
+#: Below this many links, parse_inertial reads each (the arrays' fixed cost would not pay).
+MIN_LINKS = 8
+
+
+def spatial_inertias(links):
+    """[M_BBo_B, or None where parse_inertial must read it] for the ``<link>`` elements
+    ``links`` (None for a link without ``<inertial>``)."""
+    inertias = [None] * len(links)
+    if len(links) < MIN_LINKS:
+        return inertias
+    found, texts = [], []  # (the links read here, their texts: 8 a link)
+    for k, link in enumerate(links):
+        inertial = link.find("inertial")
+        if inertial is None:
+            continue
+        origin = inertial.find("origin")
+        xyz = "0 0 0"
+        if origin is not None:
+            attrib = origin.attrib
+            if "rpy" in attrib:
+                continue
+            xyz = attrib.get("xyz", xyz)
+        mass = inertial.find("mass")
+        inertia = inertial.find("inertia")
+        if mass is None or inertia is None or "value" not in mass.attrib:
+            continue
+        get = inertia.attrib.get
+        texts += (
+            xyz, mass.attrib["value"], get("ixx", _ZERO), get("iyy", _ZERO), get("izz", _ZERO),
+            get("ixy", _ZERO), get("ixz", _ZERO), get("iyz", _ZERO),
+        )  # fmt: skip
+        found.append(k)
+    if len(found) < MIN_LINKS:
+        return inertias
+    text = "\0".join(texts) + "\0"
+    if _LINKS.fullmatch(text) is None:  # (an unusual number somewhere: read link by link)
+        return inertias
+    values = np.array([float(word) for word in text.replace("\0", " ").split()]).reshape(-1, 10)
+    if not np.isfinite(values).all():  # (a number out of range)
+        return inertias
+    with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)
+        x, y, z, m, ixx, iyy, izz, ixy, ixz, iyz = values.T
+        # MakeFromCentralInertia(m, p, I): G = I/m + point_mass(p), checked again as I = (G − P)·m.
+        xy, xz, yz = -x * y, -x * z, -y * z
+        P = (y * y + z * z, xy, xz, xy, x * x + z * z, yz, xz, yz, x * x + y * y)
+        I = (ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)
+        G = [i / m + q for i, q in zip(I, P, strict=True)]
+        ok = (m > 0) & could_be_physically_valid_batch(*I)
+        ok &= could_be_physically_valid_batch(*[(g - q) * m for g, q in zip(G, P, strict=True)])
+    G = np.stack(G, axis=1).reshape(-1, 3, 3)
+    p = values[:, :3]
+    masses = m.tolist()
+    for j in np.flatnonzero(ok).tolist():
+        inertias[found[j]] = SpatialInertia._make(masses[j], p[j], G[j])
+    return inertias
