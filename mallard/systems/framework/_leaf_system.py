@@ -141,6 +141,7 @@ class LeafSystem(System):
         self._abstract_parameter_models = []
         self._cache_entries = []
         self._port_names = {"input": set(), "output": set()}  # (unique per kind)
+        self._nan_models = {}  # size -> (its NaN model BasicVector, that in an AbstractValue)
 
     # ---- ports ---------------------------------------------------------------------------
     def _port_name(self, name, ports, kind):
@@ -164,6 +165,16 @@ class LeafSystem(System):
         self._port_names[kind].add(port.get_name())
         return port
 
+    def _nan_model(self, size):
+        """(the BasicVector of ``size`` NaNs in the system's scalar type, it in an
+        AbstractValue): the model of the vector ports declared with that size, shared by them
+        (a port's model is only ever cloned)."""
+        models = self._nan_models.get(size)
+        if models is None:
+            model = _model_vector(size, "a vector port", system_scalar_type(self), np.nan)
+            models = self._nan_models[size] = (model, AbstractValue.Make(model))
+        return models
+
     def _add_vector_input(self, name, model, random_type=None):
         name = self._port_name(name, self._input_ports, "input")
         if random_type is not None and not isinstance(random_type, RandomDistribution):
@@ -171,14 +182,20 @@ class LeafSystem(System):
                 f"System {self.GetSystemName()}: random_type must be a RandomDistribution or "
                 f"None, got {type(random_type).__name__}"
             )
-        model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
+        if type(model) is int and model >= 0:  # (the common case: a size)
+            model, model_value = self._nan_model(model)
+        else:
+            model = _model_vector(
+                model, "DeclareVectorInputPort", system_scalar_type(self), np.nan
+            )
+            model_value = AbstractValue.Make(model)
         port = InputPort(
             self,
             len(self._input_ports),
             name,
             PortDataType.kVectorValued,
             model.size(),
-            AbstractValue.Make(model),
+            model_value,
             random_type,
         )
         return self._append_port(self._input_ports, port, "input")
@@ -233,7 +250,12 @@ class LeafSystem(System):
 
     def _add_vector_output(self, name, model, calc, prerequisites=None):
         name = self._port_name(name, self._output_ports, "output")
-        model = _model_vector(model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
+        if type(model) is int and model >= 0:  # (the common case: a size)
+            model = self._nan_model(model)[0]
+        else:
+            model = _model_vector(
+                model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan
+            )
         port = OutputPort(
             self,
             len(self._output_ports),
