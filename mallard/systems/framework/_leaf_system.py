@@ -185,9 +185,7 @@ class LeafSystem(System):
         if type(model) is int and model >= 0:  # (the common case: a size)
             model, model_value = self._nan_model(model)
         else:
-            model = _model_vector(
-                model, "DeclareVectorInputPort", system_scalar_type(self), np.nan
-            )
+            model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
             model_value = AbstractValue.Make(model)
         port = InputPort(
             self,
