@@ -198,6 +198,67 @@ class LeafSystem(System):
         )
         return self._append_port(self._input_ports, port, "input")
 
+    def _fresh_names(self, names, kind):
+        """Whether the port ``names`` (of ``kind``) are distinct non-empty strings that name
+        no port yet."""
+        taken = self._port_names[kind]
+        unique = set(names)
+        return (
+            len(unique) == len(names)
+            and all(type(name) is str and name for name in names)
+            and taken.isdisjoint(unique)
+        )
+
+    def _add_vector_inputs(self, specs):
+        """The vector input ports of the (name, size) ``specs``, in order: those that
+        _add_vector_input would declare one by one, their names checked at once (a plant
+        declares two for each of its model instances)."""
+        names = [name for name, _ in specs]
+        if not (all(type(size) is int and size >= 0 for _, size in specs)
+                and self._fresh_names(names, "input")):  # fmt: skip
+            return [self._add_vector_input(name, size) for name, size in specs]
+        ports = self._input_ports
+        new = []
+        for name, size in specs:
+            port = InputPort(
+                self, len(ports), name, PortDataType.kVectorValued, size, self._nan_model(size)[1]
+            )
+            ports.append(port)
+            new.append(port)
+        self._port_names["input"].update(names)
+        return new
+
+    def _add_vector_outputs(self, specs):
+        """The vector output ports of the (name, size, calc, prerequisites) ``specs``, in
+        order: those that _add_vector_output would declare one by one, their names checked at
+        once and each prerequisites object validated once (a plant declares four for each of
+        its model instances; ports only read their prerequisites, so they share them)."""
+        names = [spec[0] for spec in specs]
+        if not (all(type(spec[1]) is int and spec[1] >= 0 for spec in specs)
+                and self._fresh_names(names, "output")):  # fmt: skip
+            return [self._add_vector_output(*spec) for spec in specs]
+        validated = {}  # id(prerequisites) -> the tickets (the specs keep the objects alive)
+        ports = self._output_ports
+        new = []
+        for name, size, calc, prerequisites in specs:
+            key = id(prerequisites)
+            if key not in validated:
+                validated[key] = _prerequisites(prerequisites, "DeclareVectorOutputPort")
+            port = OutputPort(
+                self,
+                len(ports),
+                name,
+                PortDataType.kVectorValued,
+                size,
+                self._nan_model(size)[0].Clone,
+                calc,
+                validated[key],
+            )
+            ports.append(port)
+            new.append(port)
+        self._port_names["output"].update(names)
+        return new
+
     @overloads(lambda: _VECTOR_INPUT)
     def DeclareVectorInputPort(self, *args, **kwargs):
         """``(name, model_vector, random_type=None)`` or ``(name, size, random_type=None)``:
