@@ -207,8 +207,8 @@ class OutputPort(_Port):
     __slots__ = ("_alloc", "_calc", "_prerequisites")
 
     def __init__(self, system, index, name, data_type, size, alloc, calc, prerequisites=None):
-        """``prerequisites``: a set of DependencyTickets that the port owns (None: all
-        sources)."""
+        """``prerequisites``: a set of DependencyTickets, only ever read (ports declared
+        together share it; None: all sources)."""
         # (_Port.__init__ inlined: a plant declares ports for each of its model instances)
         self._system = system
         self._index = index
