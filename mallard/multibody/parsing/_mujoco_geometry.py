@@ -49,34 +49,45 @@ _IDENTITY = np.eye(3).tolist()
 _IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
 _Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
-_pack6 = struct.Struct("6d").pack
+_pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
 
 
-def _unit(a):
-    """The unit vector of the 3 numbers ``a`` (an array or a sequence), as floats."""
-    x, y, z = a.tolist() if isinstance(a, np.ndarray) else a
-    norm = math.sqrt(x * x + y * y + z * z)
+def _unit(x, y, z):
+    """(x, y, z) normalized (Eigen's normalized(): a vector of zero norm is left as is)."""
+    squared_norm = x * x + y * y + z * z
+    if not squared_norm > 0:
+        return x, y, z
+    norm = math.sqrt(squared_norm)
     return x / norm, y / norm, z / norm
 
 
-@functools.lru_cache(maxsize=256)
-def _normal_axis(v0_v1):
-    """The axis Eigen takes for opposite unit vectors v0 and v1 (``v0_v1``: their float64
-    bytes, one after the other: -0.0 is not 0.0 here): the right singular vector of [v0; v1]
-    of smallest singular value, as 3 floats. (Cached: MJCF models repeat directions, e.g.
-    limbs along -z.)"""
-    return tuple(np.linalg.svd(np.frombuffer(v0_v1).reshape(2, 3))[2][2].tolist())
+def _normal_axis(v0, v1):
+    """The axis Eigen takes for opposite unit vectors v0 and v1: the right singular vector of
+    [v0; v1] of smallest singular value, as 3 floats."""
+    return tuple(np.linalg.svd(np.array([v0, v1]))[2][2].tolist())
 
 
 def from_two_vectors(a, b):
-    """R taking the direction of ``a`` to that of ``b`` by the smallest rotation (Eigen's
-    Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
-    ``a``)."""
-    (x0, y0, z0), (x1, y1, z1) = _unit(a), _unit(b)  # (in floats: numpy's arithmetic)
+    """R taking the direction of ``a`` to that of ``b`` (each 3 numbers: an array or a
+    sequence) by the smallest rotation (Eigen's Quaternion::FromTwoVectors; for opposite
+    directions, a half turn about an axis normal to ``a``)."""
+    a = a.tolist() if isinstance(a, np.ndarray) else a
+    b = b.tolist() if isinstance(b, np.ndarray) else b
+    R = _two_vector_rotation(_pack6(*a, *b))
+    return RotationMatrix._make(np.array(R).reshape(3, 3))
+
+
+@functools.lru_cache(maxsize=1024)
+def _two_vector_rotation(a_b):
+    """The rows of from_two_vectors' R (9 floats) for ``a_b``, the float64 bytes of a and b
+    one after the other (-0.0 is not 0.0 here). (Cached: MJCF models repeat directions, e.g.
+    limbs along -z.)"""
+    x0, y0, z0, x1, y1, z1 = _unpack6(a_b)
+    (x0, y0, z0), (x1, y1, z1) = _unit(x0, y0, z0), _unit(x1, y1, z1)  # (numpy's arithmetic)
     c = x1 * x0 + y1 * y0 + z1 * z0
     if c < -1.0 + _EPS:
         c = max(c, -1.0)
-        x, y, z = _normal_axis(_pack6(x0, y0, z0, x1, y1, z1))
+        x, y, z = _normal_axis((x0, y0, z0), (x1, y1, z1))
         w2 = (1.0 + c) * 0.5
         s = math.sqrt(1.0 - w2)
         w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
@@ -89,8 +100,7 @@ def from_two_vectors(a, b):
             (z0 * x1 - x0 * z1) / s,
             (x0 * y1 - y0 * x1) / s,
         )
-    R = quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
-    return RotationMatrix._make(np.array(R).reshape(3, 3))
+    return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
 
 
 class Frames:
