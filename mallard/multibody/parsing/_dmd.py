@@ -5,6 +5,7 @@ the file and line of the directive."""
 
 import os
 
+from mallard.math import RigidTransform
 from mallard.multibody.parsing._model_directives import (
     ModelInstanceInfo,
     join,
@@ -211,11 +212,7 @@ class _Processor:
     def add_weld(self, item, namespace):
         parent = self.frame(namespace, item.parent)
         child = self.frame(namespace, item.child)
-        X_PC = item.X_PC.GetDeterministicValue() if item.X_PC is not None else None
-        if X_PC is None:
-            from mallard.math import RigidTransform
-
-            X_PC = RigidTransform()
+        X_PC = RigidTransform() if item.X_PC is None else item.X_PC.GetDeterministicValue()
         self.plant.WeldFrames(parent, child, X_PC)
         infos = self.infos_of.get(int(child.model_instance()), ())
         for info in infos:

@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from mallard.common.schema import Rotation, Transform
+from mallard.math import RigidTransform
 
 LOGGER = logging.getLogger("mallard.parsing")
 
@@ -193,8 +194,6 @@ class ModelInstanceInfo:
         self.model_path = ""
         self.parent_frame_name = ""
         self.child_frame_name = ""
-        from mallard.math import RigidTransform
-
         self.X_PC = RigidTransform()
         self.model_instance = None
 
@@ -421,7 +420,8 @@ class _Reader:
             item = getattr(self, kind)(value)
             item._where = (self.file, value.start_mark.line + 1)
             setattr(result, kind, item)
-        if not result.IsValid():
+        # (result.IsValid(), with the one field known)
+        if not (result.IsValid() if len(fields) != 1 else item.IsValid()):
             self.error(node, "the model directive is not valid (see log)")
         return result
 

@@ -80,6 +80,18 @@ def parse(workspace, root, model_name=None):
         raise type(e)(f"{at.file}:{at.line}: error: {e}") from None
 
 
+def _by_tag(node):
+    """{tag: [the children of ``node`` with that tag, in order]}."""
+    children = {}
+    for child in node.children:
+        tagged = children.get(child.tag)
+        if tagged is None:
+            children[child.tag] = [child]
+        else:
+            tagged.append(child)
+    return children
+
+
 def _bool(value, default):
     """tinyxml2's BoolAttribute: true/false/1/0 (any integer), else ``default``."""
     if value is None:
@@ -145,11 +157,16 @@ class _MujocoParser:
     def scalar(self, node, name, default=None):
         return parse_scalar(node, name, self.diagnostics, default)
 
-    def unsupported(self, node, attributes=(), elements=()):
+    def unsupported(self, node, attributes=(), elements=(), children=None):
+        """Drake's warnings for the ``attributes`` and child ``elements`` of ``node`` that it
+        ignores (``children``: _by_tag(node), if known)."""
         if not node.attrib.keys().isdisjoint(attributes):
             for attribute in attributes:
                 warn_unsupported_attribute(self.diagnostics, node, attribute)
-        if node.children and not {child.tag for child in node.children}.isdisjoint(elements):
+        if not node.children:
+            return
+        tags = children.keys() if children is not None else {child.tag for child in node.children}
+        if not tags.isdisjoint(elements):
             for tag in elements:
                 warn_unsupported_element(self.diagnostics, node, tag)
 
@@ -204,8 +221,16 @@ class _MujocoParser:
     def expand_includes(self, node):
         """Replaces each ``<include file=...>`` below ``node`` by the children of the root of
         that file (relative to the main file's directory), recursively."""
-        children = []
         for child in node.children:
+            if child.tag == "include":
+                break
+            if child.children:
+                self.expand_includes(child)
+        else:
+            return  # (the common case: no <include> among them)
+        k = node.children.index(child)  # (the first <include>; those before it are expanded)
+        children = node.children[:k]
+        for child in node.children[k:]:
             if child.tag != "include":
                 self.expand_includes(child)
                 children.append(child)
@@ -232,9 +257,13 @@ class _MujocoParser:
         if default is None:
             return
         attrib = node.attrib
-        has_orientation = not attrib.keys().isdisjoint(ORIENTATIONS)
+        if attrib.keys().isdisjoint(ORIENTATIONS):
+            setdefault = attrib.setdefault  # (appended after its own: Drake's order)
+            for name, value in default.attrib.items():
+                setdefault(name, value)
+            return
         for name, value in default.attrib.items():
-            if name not in attrib and not (has_orientation and name in ORIENTATIONS):
+            if name not in attrib and name not in ORIENTATIONS:
                 attrib[name] = value
 
     # ---- settings ----------------------------------------------------------------------------
@@ -339,11 +368,13 @@ class _MujocoParser:
         self.unsupported(node, elements=("hfield", "skin"))
 
     # ---- bodies ------------------------------------------------------------------------------
-    def parse_geoms(self, node, compute_inertia, child_class):
+    def parse_geoms(self, nodes, compute_inertia, child_class):
+        """The Geoms of the ``<geom>`` elements ``nodes`` (those with a shape)."""
         geoms = []
-        for geom_node in node.findall("geom"):
+        default_class = child_class or "main"
+        for geom_node in nodes:
             self.at = geom_node
-            self.apply_defaults("geom", geom_node.get("class", child_class or "main"), geom_node)
+            self.apply_defaults("geom", geom_node.attrib.get("class", default_class), geom_node)
             geom = self.geoms.parse(geom_node, len(geoms), compute_inertia)
             if geom.shape is not None:
                 geoms.append(geom)
@@ -358,18 +389,21 @@ class _MujocoParser:
     def parse_world_body(self, node):
         plant = self.plant
         if self.workspace.geometries is not None:
-            self.add_geometries(plant.world_body(), self.parse_geoms(node, False, ""))
+            world_geoms = self.parse_geoms(node.findall("geom"), False, "")
+            self.add_geometries(plant.world_body(), world_geoms)
         for camera in node.findall("camera"):
             self.parse_camera(camera)
         self.unsupported_body_parts(node)
         for child in node.findall("body"):
             self.parse_body(child, plant.world_body(), _WorldPose(None, RigidTransform()), "")
 
-    def unsupported_body_parts(self, node):
+    def unsupported_body_parts(self, node, children=None):
+        """Drake's warnings for the body parts it ignores (``children``: _by_tag(node))."""
         self.unsupported(
             node,
             ("mocap", "gravcomp", "user"),
             ("site", "light", "composite", "flexcomp", "plugin", "attach", "frame"),
+            children,
         )
 
     def parse_camera(self, node):
@@ -384,12 +418,15 @@ class _MujocoParser:
         pose in World is ``X_WP`` (a _WorldPose)."""
         self.at = node
         plant = self.plant
-        name = node.get("name", f"body{plant.num_bodies()}")
-        child_class = node.get("childclass", parent_class)
-        inertial = node.find("inertial")
-        M_BBo_B = SpatialInertia.Zero()
+        attrib = node.attrib
+        name = attrib.get("name")
+        if name is None:
+            name = f"body{plant.num_bodies()}"
+        child_class = attrib.get("childclass", parent_class)
+        children = _by_tag(node)
+        inertial = children.get("inertial")
         if inertial is not None and self.inertia_from_geom != "true":
-            M_BBo_B = self.parse_inertial(inertial)
+            M_BBo_B = self.parse_inertial(inertial[0])
             compute_inertia = False
         elif inertial is None and self.inertia_from_geom == "false":
             self.error(
@@ -399,17 +436,18 @@ class _MujocoParser:
             )
         else:
             compute_inertia = True
-        geoms = self.parse_geoms(node, compute_inertia, child_class)
+        geoms = self.parse_geoms(children.get("geom", ()), compute_inertia, child_class)
         self.at = node
         if compute_inertia:
             M_BBo_B = composite_inertia(
-                g.M_GBo_B for g in geoms if g.M_GBo_B is not None and g.M_GBo_B[0] > 0
+                [g.M_GBo_B for g in geoms if g.M_GBo_B is not None and g.M_GBo_B[0] > 0]
             )
         body = self.add_body(node, name, M_BBo_B)
-        self.add_geometries(body, geoms)
+        if geoms:
+            self.add_geometries(body, geoms)
         X_PB = self.frames.transform(node)
         X_WB = _WorldPose(X_WP, X_PB)
-        joints = node.findall("joint")
+        joints = children.get("joint")
         if joints:
             last = parent
             for k, joint in enumerate(joints):
@@ -419,7 +457,7 @@ class _MujocoParser:
                     last = dummy
                 else:
                     self.parse_joint(joint, last, body, X_WB, X_PB, child_class)
-                if joint.get("type") == "free":
+                if joint.attrib.get("type") == "free":
                     if k > 0:
                         self.error(
                             node,
@@ -427,15 +465,15 @@ class _MujocoParser:
                             "joint is defined.",
                         )
                     break
-        elif node.find("freejoint") is not None:
-            self.unsupported(node.find("freejoint"), elements=("name", "group"))
+        elif "freejoint" in children:
+            self.unsupported(children["freejoint"][0], elements=("name", "group"))
             plant.SetDefaultFloatingBaseBodyPose(body, X_WB.get())
         else:
             plant.WeldFrames(parent.body_frame(), body.body_frame(), X_PB)
-        for camera in node.findall("camera"):
+        for camera in children.get("camera", ()):
             self.parse_camera(camera)
-        self.unsupported_body_parts(node)
-        for child in node.findall("body"):
+        self.unsupported_body_parts(node, children)
+        for child in children.get("body", ()):
             self.parse_body(child, body, X_WB, child_class)
 
     def add_body(self, node, name, M_BBo_B):
@@ -498,21 +536,24 @@ class _MujocoParser:
     def parse_joint(self, node, parent, child, X_WC, X_PC, child_class):
         self.at = node
         plant = self.plant
-        name = node.get("name", f"{parent.name()}-{child.name()}")
-        self.apply_defaults("joint", node.get("class", child_class or "main"), node)
-        pos = parse_floats(node, "pos", 3)
+        attrib = node.attrib
+        name = attrib.get("name")
+        if name is None:
+            name = f"{parent.name()}-{child.name()}"
+        self.apply_defaults("joint", attrib.get("class", child_class or "main"), node)
+        pos = None if "pos" not in attrib else parse_floats(node, "pos", 3)
         if pos is None:  # (X_PC · identity is X_PC: the joint's frame copies it)
             X_CJ, X_PJ = RigidTransform(), X_PC
         else:
             X_CJ = RigidTransform._make(np.eye(3), np.array(pos))
             X_PJ = X_PC @ X_CJ
-        x, y, z = parse_floats(node, "axis", 3) or (0.0, 0.0, 1.0)
+        x, y, z = ("axis" in attrib and parse_floats(node, "axis", 3)) or (0.0, 0.0, 1.0)
         norm = math.sqrt(x * x + y * y + z * z)
         if not norm > 0:
-            self.error(node, f"The joint {name} has a zero axis ({node.get('axis')}).")
+            self.error(node, f"The joint {name} has a zero axis ({attrib.get('axis')}).")
         axis = np.array([x / norm, y / norm, z / norm])
-        damping = self.scalar(node, "damping", 0.0)
-        kind = node.get("type", "hinge")
+        damping = parse_scalar(node, "damping", self.diagnostics, 0.0)
+        kind = attrib.get("type", "hinge")
         limited, limits = self.limits(node, "range", "limited")
         joint = None
         try:

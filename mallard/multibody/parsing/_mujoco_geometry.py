@@ -7,6 +7,7 @@ import functools
 import json
 import math
 import os
+import struct
 
 import numpy as np
 
@@ -48,34 +49,45 @@ _IDENTITY = np.eye(3).tolist()
 _IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
 _Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
+_pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
 
 
-def _unit(a):
-    """The unit vector of the 3 numbers ``a`` (an array or a sequence), as floats."""
-    x, y, z = a.tolist() if isinstance(a, np.ndarray) else a
-    norm = math.sqrt(x * x + y * y + z * z)
+def _unit(x, y, z):
+    """(x, y, z) normalized (Eigen's normalized(): a vector of zero norm is left as is)."""
+    squared_norm = x * x + y * y + z * z
+    if not squared_norm > 0:
+        return x, y, z
+    norm = math.sqrt(squared_norm)
     return x / norm, y / norm, z / norm
 
 
-@functools.lru_cache(maxsize=256)
-def _normal_axis(v0_v1):
-    """The axis Eigen takes for opposite unit vectors v0 and v1 (``v0_v1``: their float64
-    bytes, one after the other): the right singular vector of [v0; v1] of smallest singular
-    value, read-only. (Cached: MJCF models repeat directions, e.g. limbs along -z.)"""
-    axis = np.linalg.svd(np.frombuffer(v0_v1).reshape(2, 3))[2][2]
-    axis.flags.writeable = False
-    return axis
+def _normal_axis(v0, v1):
+    """The axis Eigen takes for opposite unit vectors v0 and v1: the right singular vector of
+    [v0; v1] of smallest singular value, as 3 floats."""
+    return tuple(np.linalg.svd(np.array([v0, v1]))[2][2].tolist())
 
 
 def from_two_vectors(a, b):
-    """R taking the direction of ``a`` to that of ``b`` by the smallest rotation (Eigen's
-    Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
-    ``a``)."""
-    (x0, y0, z0), (x1, y1, z1) = _unit(a), _unit(b)  # (in floats: numpy's arithmetic)
+    """R taking the direction of ``a`` to that of ``b`` (each 3 numbers: an array or a
+    sequence) by the smallest rotation (Eigen's Quaternion::FromTwoVectors; for opposite
+    directions, a half turn about an axis normal to ``a``)."""
+    a = a.tolist() if isinstance(a, np.ndarray) else a
+    b = b.tolist() if isinstance(b, np.ndarray) else b
+    R = _two_vector_rotation(_pack6(*a, *b))
+    return RotationMatrix._make(np.array(R).reshape(3, 3))
+
+
+@functools.lru_cache(maxsize=1024)
+def _two_vector_rotation(a_b):
+    """The rows of from_two_vectors' R (9 floats) for ``a_b``, the float64 bytes of a and b
+    one after the other (-0.0 is not 0.0 here). (Cached: MJCF models repeat directions, e.g.
+    limbs along -z.)"""
+    x0, y0, z0, x1, y1, z1 = _unpack6(a_b)
+    (x0, y0, z0), (x1, y1, z1) = _unit(x0, y0, z0), _unit(x1, y1, z1)  # (numpy's arithmetic)
     c = x1 * x0 + y1 * y0 + z1 * z0
     if c < -1.0 + _EPS:
         c = max(c, -1.0)
-        x, y, z = _normal_axis(np.array([x0, y0, z0, x1, y1, z1]).tobytes()).tolist()
+        x, y, z = _normal_axis((x0, y0, z0), (x1, y1, z1))
         w2 = (1.0 + c) * 0.5
         s = math.sqrt(1.0 - w2)
         w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
@@ -88,8 +100,7 @@ def from_two_vectors(a, b):
             (z0 * x1 - x0 * z1) / s,
             (x0 * y1 - y0 * x1) / s,
         )
-    R = quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
-    return RotationMatrix._make(np.array(R).reshape(3, 3))
+    return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
 
 
 class Frames:
@@ -107,12 +118,13 @@ class Frames:
     def transform(self, node, X_default=None):
         """X_PF of the frame ``node`` gives with ``pos`` and at most one orientation
         attribute; the rotation of ``X_default`` (identity) when it gives none."""
-        pos = self.vector(node, "pos", 3)
+        attrib = node.attrib
+        pos = None if "pos" not in attrib else parse_vector(node, "pos", 3)
         if pos is None:
             pos = np.zeros(3) if X_default is None else X_default.translation()
         present = ()
-        if not node.attrib.keys().isdisjoint(ORIENTATIONS):
-            present = [name for name in ORIENTATIONS if name in node.attrib]
+        if not attrib.keys().isdisjoint(ORIENTATIONS):
+            present = [name for name in ORIENTATIONS if name in attrib]
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(
@@ -235,15 +247,21 @@ class GeomParser:
         # (volume, p_GoGcm_G, G_GGo_G moments) of a primitive shape at unit density, by
         # (shape type, measures): models repeat their limbs' shapes.
         self.unit_inertia = {}
+        # (unit_inertia's key, mass) of the geom inertias checked physically valid.
+        self.valid = set()
 
     def parse(self, node, index, compute_inertia):
         """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
         error, warning = self.diagnostics.error, self.diagnostics.warning
-        name = node.get("name", f"geom{index}")
+        attrib = node.attrib
+        name = attrib.get("name")
+        if name is None:
+            name = f"geom{index}"
         geom = Geom(node, name)
-        kind = node.get("type", "sphere")
-        size = convert_to_doubles(node.get("size", ""))
-        fromto = parse_floats(node, "fromto", 6)
+        kind = attrib.get("type", "sphere")
+        size = attrib.get("size")
+        size = [] if size is None else convert_to_doubles(size)
+        fromto = None if "fromto" not in attrib else parse_floats(node, "fromto", 6)
         length = None
         if fromto is not None:
             x0, y0, z0, x1, y1, z1 = fromto
@@ -254,7 +272,7 @@ class GeomParser:
             length = math.sqrt(dx * dx + dy * dy + dz * dz)
         else:
             geom.X_BG = self.frames.transform(node)
-        mesh = node.get("mesh")
+        mesh = attrib.get("mesh")
         if mesh is not None and kind != "mesh":
             if kind in ("sphere", "capsule", "cylinder", "ellipsoid", "box"):
                 error(
@@ -267,16 +285,17 @@ class GeomParser:
                 node, f"geom {name} specified a 'mesh', but this is not allowed for type '{kind}'."
             )
 
+        shape_type = measures = None  # (of a primitive shape)
         try:
             if kind == "plane":
-                geom.shape = HalfSpace()
+                shape_type, measures = HalfSpace, ()
                 compute_inertia = False
             elif kind == "sphere":
                 if not size:
-                    geom.shape = Sphere(0.0)
+                    shape_type, measures = Sphere, (0.0,)
                     compute_inertia = False
                 else:
-                    geom.shape = Sphere(size[0])
+                    shape_type, measures = Sphere, (size[0],)
             elif kind in ("capsule", "cylinder"):
                 shape_type = Capsule if kind == "capsule" else Cylinder
                 if length is not None:
@@ -286,14 +305,14 @@ class GeomParser:
                             f"The size attribute for {kind} geom using fromto must have at "
                             "least one element.",
                         )
-                    geom.shape = shape_type(size[0], length)
+                    measures = (size[0], length)
                 else:
                     if len(size) < 2:
                         error(
                             node,
                             f"The size attribute for {kind} geom must have at least two elements.",
                         )
-                    geom.shape = shape_type(size[0], 2 * size[1])
+                    measures = (size[0], 2 * size[1])
             elif kind in ("ellipsoid", "box"):
                 if length is not None:
                     warning(
@@ -308,9 +327,9 @@ class GeomParser:
                         f"The size attribute for {kind} geom must have at least three elements.",
                     )
                 if kind == "box":
-                    geom.shape = Box(2.0 * size[0], 2.0 * size[1], 2.0 * size[2])
+                    shape_type, measures = Box, (2.0 * size[0], 2.0 * size[1], 2.0 * size[2])
                 else:
-                    geom.shape = Ellipsoid(size[0], size[1], size[2])
+                    shape_type, measures = Ellipsoid, (size[0], size[1], size[2])
             elif kind == "mesh":
                 if mesh is None:
                     error(
@@ -330,17 +349,20 @@ class GeomParser:
                 return geom
             else:
                 error(node, f"Unrecognized geom type {kind}")
+            if shape_type is not None:
+                geom.shape = shape_type(*measures)
         except (RuntimeError, ValueError) as e:
             if str(e).startswith(f"{node.file}:"):
                 raise
             error(node, str(e))
         self._roles(node, geom, kind, size)
         self._appearance(node, geom)
-        if not node.attrib.keys().isdisjoint(_UNSUPPORTED):
+        if not attrib.keys().isdisjoint(_UNSUPPORTED):
             for attribute in _UNSUPPORTED:
                 warn_unsupported_attribute(self.diagnostics, node, attribute)
         if compute_inertia:
-            geom.M_GBo_B = self._inertia(node, geom, mesh)
+            key = None if shape_type is None else (shape_type, measures)
+            geom.M_GBo_B = self._inertia(node, geom, mesh, key)
         return geom
 
     def _roles(self, node, geom, kind, size):
@@ -408,12 +430,13 @@ class GeomParser:
             self.diagnostics.error(node, str(e))
         return tuple(rgba.tolist())
 
-    def _inertia(self, node, geom, mesh):
+    def _inertia(self, node, geom, mesh, key):
         """M_GBo_B: the geom's mass (``mass``, or ``density`` (1000) times its volume) spread
         uniformly through its shape, about the body origin Bo, in the body frame B, as
         (mass, p_BoGcm_B, G_GBo_B rows) in floats (SpatialInertia's ReExpress and Shift,
-        element by element)."""
-        volume, p, moments = self._unit_density_inertia(node, geom, mesh)
+        element by element). ``key``: (shape type, measures) of a primitive shape, else None
+        (a mesh)."""
+        volume, p, moments = self._unit_density_inertia(node, geom, mesh, key)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
@@ -421,13 +444,16 @@ class GeomParser:
         xx, yy, zz, xy, xz, yz = moments
         G = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]  # G_GGo_G
         p_rows = point_mass_rows(*p)
-        report = _validity_error(mass, p, None, G, p_rows)
-        if report is not None:
-            self.diagnostics.error(
-                node,
-                f"geom {geom.name} Spatial inertia fails SpatialInertia::IsPhysicallyValid()."
-                f"\n{report}",
-            )
+        if (key, mass) not in self.valid:  # (a valid (shape, mass) is valid again)
+            report = _validity_error(mass, p, None, G, p_rows)
+            if report is not None:
+                self.diagnostics.error(
+                    node,
+                    f"geom {geom.name} Spatial inertia fails SpatialInertia::IsPhysicallyValid()."
+                    f"\n{report}",
+                )
+            if key is not None:
+                self.valid.add((key, mass))
         X_BG = geom.X_BG
         R = X_BG._R._R.tolist()
         if R != _IDENTITY:  # (re-expressing in the same frame changes no value)
@@ -447,24 +473,22 @@ class GeomParser:
         ]
         return mass, q, G
 
-    def _unit_density_inertia(self, node, geom, mesh):
+    def _unit_density_inertia(self, node, geom, mesh, key):
         """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape, in
-        floats."""
-        shape = geom.shape
-        if isinstance(shape, Mesh):
+        floats (``key``: see _inertia)."""
+        if key is None:
             M = self.mesh_inertia.get(mesh)
             if M is None:
-                M = self._mesh_inertia(node, shape, mesh)
+                M = self._mesh_inertia(node, geom.shape, mesh)
                 self.mesh_inertia[mesh] = M
             return (
                 float(M.get_mass()),
                 tuple(M.get_com().tolist()),
                 _moments(M.get_unit_inertia().CopyToFullMatrix3()),
             )
-        key = (type(shape), shape.__getstate__())
         inertia = self.unit_inertia.get(key)
         if inertia is None:
-            M = CalcSpatialInertia(shape, 1.0)
+            M = CalcSpatialInertia(geom.shape, 1.0)
             inertia = (
                 M.get_mass(),
                 tuple(M.get_com().tolist()),

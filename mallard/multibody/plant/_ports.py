@@ -71,14 +71,13 @@ class PortsMixin:
         self._applied_spatial_force_port = self.DeclareAbstractInputPort(
             "applied_spatial_force", []
         )
-        self._instance_actuation_ports = []
-        self._desired_state_ports = []
+        specs = []  # (each model instance's actuation and desired state, declared at once)
         for mi, name in enumerate(self._instance_names):
             nu_i = len(self._instance_u[mi])
-            self._instance_actuation_ports.append(self._add_vector_input(f"{name}_actuation", nu_i))
-            self._desired_state_ports.append(
-                self._add_vector_input(f"{name}_desired_state", 2 * nu_i)
-            )
+            specs += ((f"{name}_actuation", nu_i), (f"{name}_desired_state", 2 * nu_i))
+        ports = self._add_vector_inputs(specs)
+        self._instance_actuation_ports = ports[0::2]
+        self._desired_state_ports = ports[1::2]
         # Outputs that depend on the state and parameters only (no direct feedthrough).
         state_only = {self.all_state_ticket(), self.all_parameters_ticket()}
         self._state_port = self._add_vector_output(
@@ -105,7 +104,7 @@ class PortsMixin:
         self._contact_results_port = self.DeclareAbstractOutputPort(
             "contact_results", ContactResults, self._calc_contact_results
         )
-        self._instance_output_ports = []
+        specs = []  # (each model instance's four outputs, declared at once)
         for mi, name in enumerate(self._instance_names):
             q_slots, v_slots, u_slots = (
                 self._instance_q[mi],
@@ -113,19 +112,20 @@ class PortsMixin:
                 self._instance_u[mi],
             )
             x_slots = np.concatenate((q_slots, nq + v_slots))
-            ports = (
-                self._add_vector_output(
+            specs += (
+                (
                     f"{name}_state",
                     len(x_slots),
                     lambda c, out, s=x_slots: out.SetFromVector(self._x(c)[s]),
                     state_only,
                 ),
-                self._add_vector_output(
+                (
                     f"{name}_generalized_acceleration",
                     len(v_slots),
                     lambda c, out, s=v_slots: out.SetFromVector(self._vdot(c)[s]),
+                    None,
                 ),
-                self._add_vector_output(
+                (
                     f"{name}_generalized_contact_forces",
                     len(v_slots),
                     lambda c, out, s=v_slots, n=name: out.SetFromVector(
@@ -133,13 +133,15 @@ class PortsMixin:
                     ),
                     state_only,
                 ),
-                self._add_vector_output(
+                (
                     f"{name}_net_actuation",
                     len(u_slots),
                     lambda c, out, s=u_slots: out.SetFromVector(self._net_actuation(c)[s]),
+                    None,
                 ),
             )
-            self._instance_output_ports.append(ports)
+        ports = self._add_vector_outputs(specs)
+        self._instance_output_ports = [tuple(ports[k : k + 4]) for k in range(0, len(ports), 4)]
 
     # ---- calcs ---------------------------------------------------------------------------
     def _calc_body_poses(self, context, poses):

@@ -141,6 +141,7 @@ class LeafSystem(System):
         self._abstract_parameter_models = []
         self._cache_entries = []
         self._port_names = {"input": set(), "output": set()}  # (unique per kind)
+        self._nan_models = {}  # size -> (its NaN model BasicVector, that in an AbstractValue)
 
     # ---- ports ---------------------------------------------------------------------------
     def _port_name(self, name, ports, kind):
@@ -164,6 +165,16 @@ class LeafSystem(System):
         self._port_names[kind].add(port.get_name())
         return port
 
+    def _nan_model(self, size):
+        """(the BasicVector of ``size`` NaNs in the system's scalar type, it in an
+        AbstractValue): the model of the vector ports declared with that size, shared by them
+        (a port's model is only ever cloned)."""
+        models = self._nan_models.get(size)
+        if models is None:
+            model = _model_vector(size, "a vector port", system_scalar_type(self), np.nan)
+            models = self._nan_models[size] = (model, AbstractValue.Make(model))
+        return models
+
     def _add_vector_input(self, name, model, random_type=None):
         name = self._port_name(name, self._input_ports, "input")
         if random_type is not None and not isinstance(random_type, RandomDistribution):
@@ -171,17 +182,82 @@ class LeafSystem(System):
                 f"System {self.GetSystemName()}: random_type must be a RandomDistribution or "
                 f"None, got {type(random_type).__name__}"
             )
-        model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
+        if type(model) is int and model >= 0:  # (the common case: a size)
+            model, model_value = self._nan_model(model)
+        else:
+            model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
+            model_value = AbstractValue.Make(model)
         port = InputPort(
             self,
             len(self._input_ports),
             name,
             PortDataType.kVectorValued,
             model.size(),
-            AbstractValue.Make(model),
+            model_value,
             random_type,
         )
         return self._append_port(self._input_ports, port, "input")
+
+    def _fresh_names(self, names, kind):
+        """Whether the port ``names`` (of ``kind``) are distinct non-empty strings that name
+        no port yet."""
+        taken = self._port_names[kind]
+        unique = set(names)
+        return (
+            len(unique) == len(names)
+            and all(type(name) is str and name for name in names)
+            and taken.isdisjoint(unique)
+        )
+
+    def _add_vector_inputs(self, specs):
+        """The vector input ports of the (name, size) ``specs``, in order: those that
+        _add_vector_input would declare one by one, their names checked at once (a plant
+        declares two for each of its model instances)."""
+        names = [name for name, _ in specs]
+        if not (all(type(size) is int and size >= 0 for _, size in specs)
+                and self._fresh_names(names, "input")):  # fmt: skip
+            return [self._add_vector_input(name, size) for name, size in specs]
+        ports = self._input_ports
+        new = []
+        for name, size in specs:
+            port = InputPort(
+                self, len(ports), name, PortDataType.kVectorValued, size, self._nan_model(size)[1]
+            )
+            ports.append(port)
+            new.append(port)
+        self._port_names["input"].update(names)
+        return new
+
+    def _add_vector_outputs(self, specs):
+        """The vector output ports of the (name, size, calc, prerequisites) ``specs``, in
+        order: those that _add_vector_output would declare one by one, their names checked at
+        once and each prerequisites object validated once (a plant declares four for each of
+        its model instances; ports only read their prerequisites, so they share them)."""
+        names = [spec[0] for spec in specs]
+        if not (all(type(spec[1]) is int and spec[1] >= 0 for spec in specs)
+                and self._fresh_names(names, "output")):  # fmt: skip
+            return [self._add_vector_output(*spec) for spec in specs]
+        validated = {}  # id(prerequisites) -> the tickets (the specs keep the objects alive)
+        ports = self._output_ports
+        new = []
+        for name, size, calc, prerequisites in specs:
+            key = id(prerequisites)
+            if key not in validated:
+                validated[key] = _prerequisites(prerequisites, "DeclareVectorOutputPort")
+            port = OutputPort(
+                self,
+                len(ports),
+                name,
+                PortDataType.kVectorValued,
+                size,
+                self._nan_model(size)[0].Clone,
+                calc,
+                validated[key],
+            )
+            ports.append(port)
+            new.append(port)
+        self._port_names["output"].update(names)
+        return new
 
     @overloads(lambda: _VECTOR_INPUT)
     def DeclareVectorInputPort(self, *args, **kwargs):
@@ -233,7 +309,12 @@ class LeafSystem(System):
 
     def _add_vector_output(self, name, model, calc, prerequisites=None):
         name = self._port_name(name, self._output_ports, "output")
-        model = _model_vector(model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan)
+        if type(model) is int and model >= 0:  # (the common case: a size)
+            model = self._nan_model(model)[0]
+        else:
+            model = _model_vector(
+                model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan
+            )
         port = OutputPort(
             self,
             len(self._output_ports),

@@ -93,7 +93,12 @@ class InputPort(_Port):
     __slots__ = ("_model_value", "_random_type")
 
     def __init__(self, system, index, name, data_type, size, model_value, random_type=None):
-        super().__init__(system, index, name, data_type, size)
+        # (_Port.__init__ inlined: a plant declares ports for each of its model instances)
+        self._system = system
+        self._index = index
+        self._name = name
+        self._data_type = data_type
+        self._size = size
         self._model_value = model_value
         self._random_type = random_type
 
@@ -202,10 +207,17 @@ class OutputPort(_Port):
     __slots__ = ("_alloc", "_calc", "_prerequisites")
 
     def __init__(self, system, index, name, data_type, size, alloc, calc, prerequisites=None):
-        super().__init__(system, index, name, data_type, size)
+        """``prerequisites``: a set of DependencyTickets, only ever read (ports declared
+        together share it; None: all sources)."""
+        # (_Port.__init__ inlined: a plant declares ports for each of its model instances)
+        self._system = system
+        self._index = index
+        self._name = name
+        self._data_type = data_type
+        self._size = size
         self._alloc = alloc
         self._calc = calc
-        self._prerequisites = None if prerequisites is None else set(prerequisites)
+        self._prerequisites = prerequisites
 
     def _feedthrough_inputs(self):
         """The indices of the input ports this output depends on directly (all of them

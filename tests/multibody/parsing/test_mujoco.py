@@ -250,6 +250,32 @@ def test_mesh_errors(tmp_path):
         Parser(_plant()).AddModels(str(tmp_path / "b.xml"))
 
 
+def test_zero_length_fromto_is_drakes(caplog):
+    """A fromto of two equal points: the direction Eigen normalizes stays zero (an identity
+    rotation), so a capsule's zero length is its located error (pydrake aborts with Capsule's
+    message), a box's fromto is ignored with Drake's warning and a sphere stays at the point."""
+
+    def parse(geom):
+        text = f'<mujoco model="m"><worldbody><body name="b">\n{geom}</body></worldbody></mujoco>'
+        plant = _plant()
+        Parser(plant).AddModelsFromString(text, "xml")
+        return plant
+
+    with pytest.raises(RuntimeError, match=r"^\S+:2: error: Capsule\(\): length must be"):
+        parse('<geom type="capsule" size="0.1" fromto="1 2 3 1 2 3"/>')
+    with caplog.at_level(logging.WARNING, logger="mallard.parsing"):  # (over the fixture)
+        plant = parse('<geom type="box" size="0.1 0.1 0.1" fromto="0 0 0 0 0 0"/>')
+    assert "The fromto tag for box is currently unsupported; geom geom0 will be ignored" in (
+        caplog.text
+    )
+    assert plant.GetCollisionGeometriesForBody(plant.GetBodyByName("b")) == []
+    plant = parse('<geom type="sphere" size="0.1" fromto="1 2 3 1 2 3"/>')
+    inspector = plant._geometry_link.scene_graph.model_inspector()
+    (geometry,) = plant.GetCollisionGeometriesForBody(plant.GetBodyByName("b"))
+    X_BG = inspector.GetPoseInFrame(geometry)
+    assert X_BG.rotation().IsExactlyIdentity() and X_BG.translation().tolist() == [1, 2, 3]
+
+
 # ---- mutations ---------------------------------------------------------------------------------
 _VALUES = ("nan", "inf", "abc", "-1", "0", "1 2", "")
 _LOCATED = re.compile(r"\S+:\d+: error: ")

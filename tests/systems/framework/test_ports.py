@@ -191,3 +191,56 @@ def test_fixed_values_in_a_clone(system, context):
     system.u.FixValue(context, [0.0, 0.0])
     np.testing.assert_array_equal(system.u.Eval(clone), [1, 2])
     assert not system.a.HasValue(clone)
+
+
+def test_ports_of_one_size_share_their_model_not_their_values():
+    system = LeafSystem()
+    u1 = system.DeclareVectorInputPort("u1", 2)
+    u2 = system.DeclareVectorInputPort("u2", 2)
+    y1 = system.DeclareVectorOutputPort("y1", 2, lambda c, out: out.SetFromVector([1.0, 2.0]))
+    y2 = system.DeclareVectorOutputPort("y2", 2, lambda c, out: out.SetFromVector([3.0, 4.0]))
+    a, b = u1.Allocate(), u2.Allocate()
+    assert a is not b and a.get_value() is not b.get_value()
+    a.get_mutable_value().SetFromVector([5.0, 6.0])
+    assert np.isnan(u2.Allocate().get_value().CopyToVector()).all()
+    context = system.CreateDefaultContext()
+    assert y1.Eval(context).tolist() == [1.0, 2.0] and y2.Eval(context).tolist() == [3.0, 4.0]
+    assert np.isnan(y1.Allocate().get_value().CopyToVector()).all()
+
+
+def test_ports_declared_at_once_are_those_declared_one_by_one():
+    def declare(system, at_once):
+        inputs = [("a", 1), ("b", 0)]
+        outputs = [
+            ("y", 1, lambda c, out: out.SetFromVector([c.get_time()]), {system.time_ticket()}),
+            ("z", 2, lambda c, out: out.SetFromVector([1.0, 2.0]), None),
+        ]
+        if at_once:
+            return system._add_vector_inputs(inputs), system._add_vector_outputs(outputs)
+        return (
+            [system._add_vector_input(*spec) for spec in inputs],
+            [system._add_vector_output(*spec) for spec in outputs],
+        )
+
+    systems = LeafSystem(), LeafSystem()
+    ports = [declare(s, at_once) for s, at_once in zip(systems, (True, False), strict=True)]
+    for (inputs, outputs), system in zip(ports, systems, strict=True):
+        assert [(p.get_name(), p.get_index(), p.size()) for p in inputs] == [
+            ("a", 0, 1),
+            ("b", 1, 0),
+        ]
+        assert [(p.get_name(), p.get_index(), p.size()) for p in outputs] == [
+            ("y", 0, 1),
+            ("z", 1, 2),
+        ]
+        assert outputs[0]._feedthrough_inputs() == set()
+        assert outputs[1]._feedthrough_inputs() == {0, 1}
+        context = system.CreateDefaultContext()
+        context.SetTime(0.5)
+        assert outputs[0].Eval(context).tolist() == [0.5]
+    # A name taken (or repeated) is the error of declaring the ports one by one.
+    for system in systems:
+        with raises(RuntimeError, "System _ already has an input port named a"):
+            system._add_vector_inputs([("c", 1), ("a", 1)])
+        with raises(RuntimeError, "System _ already has an output port named w"):
+            system._add_vector_outputs([("w", 1, lambda c, out: None, None)] * 2)
