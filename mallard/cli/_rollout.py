@@ -33,9 +33,9 @@ Initial states: each position of a single-dof joint uniform within its limits (w
 for an unlimited revolute joint, ±0.5 m for a prismatic one), the others at their defaults;
 velocities normal with standard deviation --v-scale (default 0). They are drawn where each
 chunk runs, in blocks of {_BLOCK} states (block b with numpy's default_rng([SEED, b])), so the
-same --seed gives the same states and results whatever --chunk-size and with or without
---scheduler. (Before, the states were drawn at once with default_rng(SEED): a given --seed
-now gives other states than it did then.)
+same --seed gives the same states and results whatever --chunk-size, with or without
+--scheduler, and state i the same whatever --n. (Before, the states were drawn at once with
+default_rng(SEED): a given --seed now gives other states than it did then.)
 
 Without --scheduler the rollouts run here, on BatchedPlant's threads; with --scheduler
 ADDRESS (e.g. tcp://HOST:8786, a Dask scheduler whose workers have mallard installed with

@@ -60,6 +60,8 @@ def test_the_states_do_not_depend_on_the_chunking_or_the_cluster(run, tmp_path):
     np.testing.assert_array_equal(here["q0"], q0)
     np.testing.assert_array_equal(here["v0"], v0)
     assert np.any(v0) and not np.array_equal(q0[:256], q0[256:512])
+    for few, many in zip(sample_states(plant, 9, 3, 0.5), (q0, v0), strict=True):
+        np.testing.assert_array_equal(few, many[:9])  # (state i's whatever --n)
     expected = BatchedPlant(plant).Rollout(q0, v0, num_steps=30, every=10)
     np.testing.assert_array_equal(here["x"], expected)
     with distributed.LocalCluster(
