@@ -20,13 +20,14 @@ Every library writes every step's state (MuJoCo's rollout always does; mallard w
 Throughputs are medians of ``--rounds`` samples taken in turn, so the ratios hold within one
 run on a noisy machine; the machine is shared (2 cores, other jobs running).
 
-``--dask``: also mallard.distributed on LocalClusters of 1 and 2 worker processes (one
-thread each; the client on the same machine), the acrobot's rollouts tiled 4 times (sampled:
-as many drawn on the workers by a Sampler), 4 chunks per worker, each worker warmed up (its
-plant built, its kernel loaded) before the first run, three ways (inputs scattered from the
-client or drawn by the tasks; states gathered on the client or written by the workers as
-.npz), the runs of 1 and 2 workers taken in turn ``--rounds`` times: the best of each, each
-round's ratio for the scaling of two workers over one, and the client's CPU per run (least).
+``--dask``: also mallard.distributed on a LocalCluster (one thread per worker process; the
+client on the same machine, ``direct_to_workers=True``) scaled to 1 worker process, then 2,
+in each of ``--rounds`` rounds, the acrobot's rollouts tiled 4 times (sampled: as many drawn
+on the workers by a Sampler), 4 chunks per worker (whole blocks of the Sampler's), each
+worker warmed up (its plant built, its kernel loaded) before the round's runs, three ways
+(inputs scattered from the client or drawn by the tasks; states gathered on the client or
+written by the workers as .npz): the best of each, each round's ratio for the scaling of two
+workers over one, and the client's CPU per run (least).
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -187,14 +188,31 @@ def draw_acrobot_inputs(plant, rng, count, steps):
 DASK_WAYS = ("scattered inputs, gathered", "sampled inputs, gathered", "sampled inputs, npz")
 
 
+def _scaled(cluster, client, workers, spec):
+    """``cluster`` scaled to ``workers`` worker processes (waited for), each warmed up."""
+    from mallard.distributed import warm_up
+
+    cluster.scale(workers)
+    deadline = time.monotonic() + 120
+    while len(client.scheduler_info(n_workers=-1)["workers"]) != workers:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the LocalCluster did not reach {workers} workers")
+        time.sleep(0.05)
+    warm_up(client, spec)
+
+
 def dask_scaling(q0, v0, U, steps, rounds, directory):
     """{way: (best state-steps/s on 1 worker, on 2, each round's ratio of 2 workers over 1,
-    the client's CPU per run on 2 workers)} of mallard.distributed on LocalClusters of 1 and
-    2 workers (both up at once, their runs taken in turn ``rounds`` times); each worker
-    warmed up (plant built, kernel loaded) before the first run, as the protocol says."""
+    the client's CPU per run on 2 workers)} of mallard.distributed on one LocalCluster (a
+    thread per worker process; ``Client(direct_to_workers=True)``, as mallard.distributed
+    advises a client that can reach its workers), scaled to 1 worker, then 2, in each of
+    ``rounds`` rounds: one cluster, so that no idle cluster's scheduler and worker take CPU
+    from the runs of the other (~5% of a core). Each worker is warmed up (plant built, kernel
+    loaded) before the round's runs, as the protocol says; chunks are 4 per worker, a whole
+    number of the Sampler's blocks (a chunk then draws no block another also draws)."""
     from dask.distributed import Client, LocalCluster
 
-    from mallard.distributed import PlantSpec, Sampler, rollout, rollout_to_npz, warm_up
+    from mallard.distributed import PlantSpec, Sampler, rollout, rollout_to_npz
     from mallard.models import MakeAcrobotPlant
 
     spec = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
@@ -202,20 +220,19 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
     sampler = Sampler(draw_acrobot_inputs, seed=0, num_states=size, kwargs={"steps": steps})
     rates = {(way, w): [] for way in DASK_WAYS for w in (1, 2)}
     client_cpu = {way: [] for way in DASK_WAYS}
-    clusters = {}
-    try:
-        for workers in (1, 2):
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-            clusters[workers] = (cluster, Client(cluster))
-            warm_up(clusters[workers][1], spec)
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster, direct_to_workers=True) as client,
+    ):
         for _ in range(rounds):
-            for way in DASK_WAYS:
-                for workers, (_, client) in clusters.items():
-                    chunk = -(-size // (4 * workers))
+            for workers in (1, 2):
+                _scaled(cluster, client, workers, spec)
+                blocks = -(-size // (4 * workers * sampler.block))
+                kwargs = {"num_steps": steps, "every": 10, "chunk_size": blocks * sampler.block}
+                for way in DASK_WAYS:
                     inputs = (q0, v0, U) if way.startswith("scattered") else (sampler,)
-                    kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk}
                     cpu, began = time.process_time(), time.perf_counter()
                     if way.endswith("npz"):
                         rollout_to_npz(client, spec, directory, *inputs, **kwargs)
@@ -224,10 +241,6 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
                     rates[way, workers].append(size * steps / (time.perf_counter() - began))
                     if workers == 2:
                         client_cpu[way].append(time.process_time() - cpu)
-    finally:
-        for cluster, client in clusters.values():
-            client.close()
-            cluster.close()
     results = {}
     for way in DASK_WAYS:
         one, two = rates[way, 1], rates[way, 2]

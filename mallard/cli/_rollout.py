@@ -15,6 +15,8 @@ from mallard.cli._progress import ProgressBar
 DEFAULT_OUT = "mallard_rollouts"
 _DEFAULT_TIME_STEP = 1e-3
 _CHUNK_SIZE = 1024
+#: The states drawn from one seeded generator (mallard.distributed.Sampler's blocks).
+_BLOCK = 256
 
 HELP = "simulate many sampled initial states of a model at once into a dataset"
 DESCRIPTION = f"""\
@@ -29,12 +31,16 @@ limits through SAP; models with couplers, such as URDF mimic joints, are refused
 
 Initial states: each position of a single-dof joint uniform within its limits (within ±π
 for an unlimited revolute joint, ±0.5 m for a prismatic one), the others at their defaults;
-velocities normal with standard deviation --v-scale (default 0). The same --seed gives the
-same states and results whatever the chunking or the machines.
+velocities normal with standard deviation --v-scale (default 0). They are drawn where each
+chunk runs, in blocks of {_BLOCK} states (block b with numpy's default_rng([SEED, b])), so the
+same --seed gives the same states and results whatever --chunk-size, with or without
+--scheduler, and state i the same whatever --n. (Before, the states were drawn at once with
+default_rng(SEED): a given --seed now gives other states than it did then.)
 
 Without --scheduler the rollouts run here, on BatchedPlant's threads; with --scheduler
 ADDRESS (e.g. tcp://HOST:8786, a Dask scheduler whose workers have mallard installed with
-its 'distributed' extra and read MODEL and write --out at the same paths) on the cluster."""
+its 'distributed' extra and read MODEL and write --out at the same paths) on the cluster,
+each worker drawing its chunks' states: nothing but the sampler is sent to it."""
 
 
 def _positive(text):
@@ -102,11 +108,11 @@ def add_parser(subparsers, add_model_arguments):
     parser.set_defaults(run=run)
 
 
-def sample_states(plant, n, seed, v_scale):
-    """(q0, v0) of n states sampled as the command's description says."""
-    rng = np.random.default_rng(seed)
+def draw_states(plant, rng, count, v_scale):
+    """(q0, v0, None) of ``count`` states drawn with ``rng`` as the command's description says
+    (a mallard.distributed.Sampler's function: one block's states)."""
     q_default = plant.GetPositions(plant.CreateDefaultContext())
-    q0 = np.tile(q_default, (n, 1))
+    q0 = np.tile(q_default, (count, 1))
     for joint in plant._joints:
         if joint.num_positions() != 1 or joint.num_velocities() != 1:
             continue
@@ -114,13 +120,25 @@ def sample_states(plant, n, seed, v_scale):
         half = np.pi if joint.type_name() == "revolute" else 0.5
         low = lower if np.isfinite(lower) else -half
         high = upper if np.isfinite(upper) else half
-        q0[:, joint.position_start()] = rng.uniform(low, high, n)
-    v0 = rng.normal(0.0, 1.0, (n, plant.num_velocities())) * v_scale
-    return q0, v0
+        q0[:, joint.position_start()] = rng.uniform(low, high, count)
+    v0 = rng.normal(0.0, 1.0, (count, plant.num_velocities())) * v_scale
+    return q0, v0, None
+
+
+def sampler(n, seed, v_scale):
+    """The mallard.distributed.Sampler of the command's n initial states."""
+    from mallard.distributed import Sampler
+
+    return Sampler(draw_states, seed, n, block=_BLOCK, kwargs={"v_scale": v_scale})
+
+
+def sample_states(plant, n, seed, v_scale):
+    """(q0, v0) of the n states the command samples (all of :func:`sampler`'s)."""
+    return sampler(n, seed, v_scale).draw(plant, 0, n)[:2]
 
 
 def run(args):
-    from mallard.distributed._rollouts import PlantSpec, _run_chunk
+    from mallard.distributed._rollouts import PlantSpec, _run_sampled, batched_plant
 
     model = load_model(args.model, args.package_path, args.time_step)
     spec = PlantSpec.from_file(
@@ -129,12 +147,12 @@ def run(args):
     steps = int(round(args.duration / args.time_step))
     if steps < 1:
         raise UsageError(f"--duration {args.duration:g} is shorter than one step")
+    states = sampler(args.n, args.seed, args.v_scale)
     with CompilationWatch():
         try:
-            plant = spec.build().plant()
+            batched_plant(spec)  # (kept for the chunks run here; a model refused, here)
         except NotImplementedError as e:
             raise CliError(str(e)) from e
-        q0, v0 = sample_states(plant, args.n, args.seed, args.v_scale)
         os.makedirs(args.out, exist_ok=True)
         chunks = -(-args.n // args.chunk_size)
         bar = ProgressBar(chunks)
@@ -143,13 +161,11 @@ def run(args):
         try:
             if args.scheduler is None:
                 for index in range(chunks):
-                    part = slice(index * args.chunk_size, (index + 1) * args.chunk_size)
-                    _run_chunk(
-                        spec, index, part.start, q0[part], v0[part], None, None, kwargs, args.out
-                    )
+                    first = index * args.chunk_size
+                    _run_sampled(spec, index, first, args.chunk_size, states, kwargs, args.out)
                     bar.update(index + 1, f"{index + 1} / {chunks} chunks")
             else:
-                _run_on_cluster(args, spec, q0, v0, kwargs, bar, chunks)
+                _run_on_cluster(args, spec, states, kwargs, bar)
         except NotImplementedError as e:
             raise CliError(str(e)) from e
         finally:
@@ -163,7 +179,7 @@ def run(args):
     return 0
 
 
-def _run_on_cluster(args, spec, q0, v0, kwargs, bar, chunks):
+def _run_on_cluster(args, spec, states, kwargs, bar):
     try:
         from dask.distributed import Client
     except ImportError as e:
@@ -174,7 +190,7 @@ def _run_on_cluster(args, spec, q0, v0, kwargs, bar, chunks):
 
     with Client(args.scheduler) as client:
         rollout_to_npz(
-            client, spec, args.out, q0, v0, chunk_size=args.chunk_size,
+            client, spec, args.out, states, chunk_size=args.chunk_size,
             progress=lambda done, total: bar.update(done, f"{done} / {total} chunks"),
             **kwargs,
         )  # fmt: skip

@@ -105,9 +105,11 @@ class Sampler:
     states whose (q0, v0, actuation) ``function(plant, rng, count, **kwargs)`` returns for
     ``count`` states (arrays (count, nq), (count, nv), and (count, T, nu) or None; ``rng`` a
     numpy Generator; a module-level function, pickled by reference). States are drawn in
-    blocks of ``block``: block b (states b·block, ...) by ``function`` with
-    ``np.random.default_rng([seed, b])``, so that state i's inputs depend on the seed and i
-    only, whatever the chunking and the workers (a chunk draws the blocks it overlaps)."""
+    whole blocks of ``block``: block b (states b·block, ..., (b + 1)·block − 1, the last
+    block's past ``num_states`` drawn too and left out) by ``function`` with
+    ``np.random.default_rng([seed, b])``, so that state i's inputs depend on the seed, the
+    block and i only, whatever the chunking, the workers and ``num_states`` (a chunk draws
+    the blocks it overlaps)."""
 
     function: object
     seed: int
@@ -131,8 +133,7 @@ class Sampler:
         parts = []
         for b in range(first // self.block, -(-end // self.block)):
             rng = np.random.default_rng([self.seed, b])
-            size = min(self.block, self.num_states - b * self.block)
-            drawn = self.function(plant, rng, size, **dict(self.kwargs))
+            drawn = self.function(plant, rng, self.block, **dict(self.kwargs))
             if len(drawn) != 3:
                 raise ValueError("Sampler: the function must return (q0, v0, actuation or None)")
             parts.append(drawn)

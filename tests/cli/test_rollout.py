@@ -3,6 +3,7 @@ samples, the same whatever the chunking; bad options and models the rollouts ref
 with one line."""
 
 import numpy as np
+import pytest
 
 from mallard.cli._rollout import sample_states
 from mallard.distributed import load_npz
@@ -44,3 +45,35 @@ def test_bad_options_and_refused_models_exit_with_one_line(run, tmp_path):
     result = run("rollout", str(mimic), "--n", "2", "--duration", "0.01", "--out", str(tmp_path))
     assert result.status == 1
     assert len(result.err_lines) == 1 and "it has 1 constraint" in result.err
+
+
+@pytest.mark.slow  # (a two-process LocalCluster)
+def test_the_states_do_not_depend_on_the_chunking_or_the_cluster(run, tmp_path):
+    """Each chunk draws its states (blocks of 256 seeded by [seed, block]), here or on the
+    workers of --scheduler: the same files' contents whatever --chunk-size and wherever."""
+    distributed = pytest.importorskip("distributed")
+    options = ("--n", "600", "--every", "10", "--v-scale", "0.5", "--seed", "3")
+    assert _rollout(run, tmp_path / "here", *options).status == 0
+    here = load_npz(sorted((tmp_path / "here").iterdir()))
+    plant = MakeAcrobotPlant(time_step=1e-3)
+    q0, v0 = sample_states(plant, 600, 3, 0.5)
+    np.testing.assert_array_equal(here["q0"], q0)
+    np.testing.assert_array_equal(here["v0"], v0)
+    assert np.any(v0) and not np.array_equal(q0[:256], q0[256:512])
+    for few, many in zip(sample_states(plant, 9, 3, 0.5), (q0, v0), strict=True):
+        np.testing.assert_array_equal(few, many[:9])  # (state i's whatever --n)
+    expected = BatchedPlant(plant).Rollout(q0, v0, num_steps=30, every=10)
+    np.testing.assert_array_equal(here["x"], expected)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        for chunk_size in ("100", "1024"):
+            out = tmp_path / f"cluster-{chunk_size}"
+            result = _rollout(
+                run, out, *options, "--chunk-size", chunk_size, "--scheduler",
+                cluster.scheduler_address,
+            )  # fmt: skip
+            assert result.status == 0, result.err
+            there = load_npz(sorted(out.iterdir()))
+            for name in ("index", "q0", "v0", "x", "ok"):
+                np.testing.assert_array_equal(there[name], here[name])

@@ -76,6 +76,9 @@ def test_sampled_inputs_do_not_depend_on_the_chunking(client):
         part = slice(first, first + count)
         for drawn, whole in zip(sampler.draw(plant, first, count), (q0, v0, U), strict=True):
             np.testing.assert_array_equal(drawn, whole[part])
+    fewer = Sampler(draw_acrobot_inputs, seed=3, num_states=10, block=4, kwargs={"steps": 30})
+    for drawn, whole in zip(fewer.draw(plant, 0, 10), (q0, v0, U), strict=True):
+        np.testing.assert_array_equal(drawn, whole[:10])  # (nor on the number of states)
     expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=5)
     for chunk_size in (1, 5, 23, 100):
         X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
