@@ -4,7 +4,8 @@ matrix of a Context's collision filters, and the queries' calls of the kernels.
 
 The model is made once per set of registered proximity geometries (SceneGraph counts the
 changes), in GeometryId order. A Context's poses X_WG are computed from its pose input ports
-and kept until a port's FramePoseVector changes; its filter matrix until its filters change.
+and kept (in the Context: QueryObject's _Kept) until a port's FramePoseVector changes; its
+filter matrix until its filters change.
 """
 
 import weakref
@@ -163,7 +164,6 @@ class ProximityModel:
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
         self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
-        self.poses_of = weakref.WeakKeyDictionary()  # Context -> (key, pose vectors, X_WG)
 
     @staticmethod
     def _surface(shape, hull):

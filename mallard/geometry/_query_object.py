@@ -61,10 +61,6 @@ class QueryObject:
         self._sg = scene_graph
         self._context = context
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
-        #: (model, pose key, filter state, its serial, what _engine returned) of the last query
-        self._last = (None, None, None, None, None)
-        self._probes = (None, ())  # (model, per source its _probe)
-        self._filters = None  # the Context's AbstractValue of its collision filters
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
@@ -132,24 +128,25 @@ class QueryObject:
         if context is None:
             return self._baked_engine()
         model = sg._proximity_model()
-        key = self._pose_key(model)
         # (The Context is this SceneGraph's: the query port that made this QueryObject
-        # validated it. Its parameters' AbstractValues are its own for its life.)
-        filters = self._filters
-        if filters is None:
-            filters = self._filters = context.get_abstract_parameter(sg._filters_parameter)
-        filters = filters.get_value()
-        last = self._last
-        if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
-            return last[4]
-        cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
-        if cached is not None and cached[0] == key:
-            X_WG = cached[1]
+        # validated it. What the queries keep is the Context's: its port's QueryObject is
+        # made anew when its poses change.)
+        kept = context._system_cache
+        if kept is None or kept.model is not model:
+            kept = context._system_cache = _Kept(sg, context, model)
+        key = self._pose_key(kept)
+        filters = kept.filters.get_value()
+        last = kept.last
+        if last[0] == key and last[1] is filters and last[2] == filters.serial:
+            return last[3]
+        poses = kept.poses
+        if poses[0] == key:
+            X_WG = poses[1]
         else:
-            X_WG = model.poses(self._frame_poses(model))
-            model.poses_of[context] = (key, X_WG)
+            X_WG = model.poses(self._frame_poses(model, kept))
+            kept.poses = (key, X_WG)
         engine = (model, X_WG, model.allowed(sg, filters), model.scalar_type)
-        self._last = (model, key, filters, filters.serial, engine)
+        kept.last = (key, filters, filters.serial, engine)
         return engine
 
     def _baked_engine(self):
@@ -158,7 +155,7 @@ class QueryObject:
         model = self._sg._proximity_model()
         _, inspector, cached = self._baked
         if cached is None or cached[0] is not model:
-            cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
+            cached = self._baked[2] = (model, model.poses(self._frame_poses(model, None)))
         return (
             model,
             cached[1],
@@ -166,33 +163,29 @@ class QueryObject:
             model.scalar_type,
         )
 
-    def _pose_key(self, model):
+    def _pose_key(self, kept):
         """What identifies the poses of the model's sources in this Context: per source, its
         plant's position and parameter stamps if its pose port is connected to a
         MultibodyPlant, else its FramePoseVector's identity and changes. Read through the
-        probes of the sources' connections, made again when a connection changes."""
-        probes = self._probes
-        if probes[0] is not model:
-            probes = self._probes = (
-                model,
-                [_probe(self._sg, self._context, model, s) for s in model.sources],
-            )
+        probes of the sources' connections (``kept``'s), made again when a connection
+        changes."""
         inputs = self._context._inputs
         key = []
-        for index, connection, version, of, _ in probes[1]:
+        for index, connection, version, of, _ in kept.probes:
             if inputs[index] is not connection:
-                self._probes = (None, ())
-                return self._pose_key(model)
+                kept.probe(self._sg, self._context)
+                return self._pose_key(kept)
             key.append(version(of))
         return key
 
-    def _frame_poses(self, model):
+    def _frame_poses(self, model, kept):
         """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the
         plants' poses when every source's pose port is a MultibodyPlant's (no
-        FramePoseVector made), else each source's pose port evaluated once."""
+        FramePoseVector made), else each source's pose port evaluated once. ``kept``: the
+        Context's _Kept (None for a baked copy)."""
         sg, context = self._sg, self._context
         if self._baked is None:
-            X_WF = self._plant_frame_poses(model)
+            X_WF = self._plant_frame_poses(model, kept)
             if X_WF is not None:
                 return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
@@ -218,14 +211,14 @@ class QueryObject:
 
         return [_pose(pose(f)) for f in model.frames]
 
-    def _plant_frame_poses(self, model):
+    def _plant_frame_poses(self, model, kept):
         """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
         sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
         numbers as their FramePoseVectors; World's frame the identity), or None if a source
-        is not such a plant. (Through the probes _pose_key made for this model.)"""
+        is not such a plant. (Through the probes of ``kept``, the Context's _Kept.)"""
         X_WF = np.empty((len(model.frames), 4, 3))
         X_WF[:] = _IDENTITY
-        for _, _, _, system_context, reader in self._probes[1]:
+        for _, _, _, system_context, reader in kept.probes:
             if reader is None:
                 return None
             plant, indices, rows = reader
@@ -473,6 +466,27 @@ _HYDROELASTIC = (
     "QueryObject.{}(): hydroelastic contact surfaces are not implemented in mallard yet (a "
     "later issue); point contact is: ComputePointPairPenetration()"
 )
+
+
+class _Kept:
+    """What the proximity queries keep in a SceneGraph Context (its ``_system_cache``, made
+    per ProximityModel; a Context's clone starts without), shared by the QueryObjects its
+    query port makes: ``probes``, per source of the model its _probe; ``filters``, the
+    Context's AbstractValue of its collision filters (its own for its life); ``poses``, (pose
+    key, X_WG) of the last poses computed; ``last``, (pose key, filter state, its serial,
+    what QueryObject._engine returned) of the last query."""
+
+    __slots__ = ("model", "probes", "filters", "poses", "last")
+
+    def __init__(self, scene_graph, context, model):
+        self.model = model
+        self.probe(scene_graph, context)
+        self.filters = context.get_abstract_parameter(scene_graph._filters_parameter)
+        self.poses = self.last = (None, None, None, None)
+
+    def probe(self, scene_graph, context):
+        """(Re)makes the probes of the sources' pose ports' connections."""
+        self.probes = [_probe(scene_graph, context, self.model, s) for s in self.model.sources]
 
 
 def _upstream(scene_graph, context, source):
