@@ -216,6 +216,9 @@ class QueryObject:
         sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
         numbers as their FramePoseVectors; World's frame the identity), or None if a source
         is not such a plant. (Through the probes of ``kept``, the Context's _Kept.)"""
+        whole = kept.whole
+        if whole is not None:  # (one plant: its rows of every frame, World's too)
+            return whole[0]._geometry_frame_poses(whole[1], whole[2])
         X_WF = np.empty((len(model.frames), 4, 3))
         X_WF[:] = _IDENTITY
         for _, _, _, system_context, reader in kept.probes:
@@ -280,13 +283,12 @@ class QueryObject:
             out = model.penetration_scratch  # (most pairs do not penetrate: see below)
             if len(out) < count:
                 out = model.penetration_rows(count)
-            k = model.call("proximity_penetrations", X_WG, pairs, count, model.ws, out,
-                           model.status)  # fmt: skip
+            k = model.call("proximity_penetrations", X_WG, pairs, count, out)
         else:
             out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
-            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv, X_WG,
-                                                           pairs, count, model.ws, out,
-                                                           model.status)  # fmt: skip
+            k = kernels(X_WG.dtype).proximity_penetrations(
+                model.held_arrays, X_WG, pairs, count, out
+            )
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
@@ -323,13 +325,11 @@ class QueryObject:
                 raise _unsupported("Signed distance", names, T)
         count = len(pairs)
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
-        arguments = (X_WG, pairs, count, max_distance, model.ws, model.wi, out,
-                     model.status)  # fmt: skip
+        arguments = (X_WG, pairs, count, max_distance, out)
         if X_WG.dtype is _FLOAT64:
             k = model.call("proximity_signed_distances", *arguments)
         else:
-            k = kernels(X_WG.dtype).proximity_signed_distances(model.gi, model.gf, model.hv,
-                                                               *arguments)  # fmt: skip
+            k = kernels(X_WG.dtype).proximity_signed_distances(model.held_arrays, *arguments)
         if k < 0:
             self._raise(model, model.status, "Signed distance")
         return records(SignedDistancePair, out[:k], model.ids, pairs[:k])
@@ -379,18 +379,20 @@ class QueryObject:
         if T is not float:
             supported = supported * np.isin(model.kinds, _AD_POINT)
         threshold = float(threshold)
-        if threshold < np.inf and dtype is float and len(model.ids):
-            supported = supported * _boxes_near(model.boxes_at(X_WG), p, threshold)
         if model.point_errors:
             error = next(iter(model.point_errors.values()))
             raise RuntimeError(f"DistanceToPoint from meshes: {error}")
         n = len(model.ids)
         out = np.empty((n, layout.POINT), dtype=dtype)
         index = np.empty(n, dtype=np.int64)
-        k = kernels(dtype).proximity_point_distances(
-            model.gi, model.gf, model.hv, model.tri, X, p, threshold, supported,
-            model.ws, model.wi, out, index, model.status,
-        )  # fmt: skip
+        if dtype is float:  # (the geometries whose boxes are farther than reach not computed)
+            reach = max(threshold, 0.0) + _REACH_SLACK if threshold < np.inf else -1.0
+            arguments = (X, p, threshold, reach, supported, out, index)
+            k = model.call("proximity_point_distances", *arguments)
+        else:
+            k = kernels(dtype).proximity_point_distances(
+                model.held_arrays, X, p, threshold, -1.0, supported, out, index
+            )
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
         return records(SignedDistanceToPoint, out[:k], model.ids, index[:k])
@@ -412,7 +414,7 @@ class QueryObject:
         if not count:  # (no boxes overlap: nothing for the narrowphase)
             return False
         X = X_WG if X_WG.dtype is _FLOAT64 else _values(X_WG)
-        return model.call("proximity_intersecting", X, pairs, count, model.ws, model.scratch)
+        return model.call("proximity_intersecting", X, pairs, count)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
     def ComputeAabbInWorld(self, geometry_id):
@@ -474,9 +476,11 @@ class _Kept:
     query port makes: ``probes``, per source of the model its _probe; ``filters``, the
     Context's AbstractValue of its collision filters (its own for its life); ``poses``, (pose
     key, X_WG) of the last poses computed; ``last``, (pose key, filter state, its serial,
-    what QueryObject._engine returned) of the last query."""
+    what QueryObject._engine returned) of the last query; ``whole``, (plant, its Context, its
+    rows of the model's frames) when one plant's poses give every frame's (World's frame its
+    World body's row, the identity), else None."""
 
-    __slots__ = ("model", "probes", "filters", "poses", "last")
+    __slots__ = ("model", "probes", "filters", "poses", "last", "whole")
 
     def __init__(self, scene_graph, context, model):
         self.model = model
@@ -486,7 +490,16 @@ class _Kept:
 
     def probe(self, scene_graph, context):
         """(Re)makes the probes of the sources' pose ports' connections."""
-        self.probes = [_probe(scene_graph, context, self.model, s) for s in self.model.sources]
+        model = self.model
+        self.probes = [_probe(scene_graph, context, model, s) for s in model.sources]
+        self.whole = None
+        if len(self.probes) == 1 and self.probes[0][4] is not None:
+            _, _, _, plant_context, (plant, indices, rows) = self.probes[0]
+            world = scene_graph._world_frame_id in model.frames
+            if len(indices) + world == len(model.frames):
+                everything = np.zeros(len(model.frames), dtype=np.int64)  # (World's body: 0)
+                everything[indices] = rows
+                self.whole = plant, plant_context, everything
 
 
 def _upstream(scene_graph, context, source):
@@ -537,15 +550,6 @@ _IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 _NO_ROWS = np.zeros((0, layout.PENETRATION))
 _NO_PAIRS.flags.writeable = _NO_ROWS.flags.writeable = False
-
-
-def _boxes_near(boxes, p_WQ, threshold):
-    """Per geometry, whether its box (n, 6: min, max in World) is at most ``threshold`` (or 0
-    if negative: a point inside its box may be inside it) from the point Q, to within
-    _REACH_SLACK: the others' signed distance to Q is above ``threshold``."""
-    gap = np.maximum(np.maximum(boxes[:, :3] - p_WQ, p_WQ - boxes[:, 3:]), 0.0)
-    reach = max(threshold, 0.0) + _REACH_SLACK
-    return ~(np.einsum("ij,ij->i", gap, gap) > reach * reach)  # (NaN: computed)
 
 
 def _unsupported(what, names, T):
