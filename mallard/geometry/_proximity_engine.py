@@ -161,6 +161,9 @@ class ProximityModel:
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
         self.penetration_scratch = np.zeros((0, layout.PENETRATION))
+        #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
+        self.point_rows = np.zeros((n, layout.POINT))
+        self.point_index = np.zeros(n, dtype=np.int64)
         from mallard.geometry._kernels.queries import HELD
 
         #: The entry points' first argument (kernels.queries): interpreted, the arrays of

@@ -372,27 +372,33 @@ class QueryObject:
             raise TypeError(
                 f"ComputeSignedDistanceToPoint(): p_WQ must be a 3-vector, got shape {p.shape}"
             )
-        dtype = object if (p.dtype == object or X_WG.dtype == object) else float
-        p = p.reshape(3).astype(dtype)
-        X = X_WG if dtype is float and X_WG.dtype is _FLOAT64 else X_WG.astype(dtype)
-        supported = model.point_supported
-        if T is not float:
-            supported = supported * np.isin(model.kinds, _AD_POINT)
         threshold = float(threshold)
         if model.point_errors:
             error = next(iter(model.point_errors.values()))
             raise RuntimeError(f"DistanceToPoint from meshes: {error}")
-        n = len(model.ids)
-        out = np.empty((n, layout.POINT), dtype=dtype)
-        index = np.empty(n, dtype=np.int64)
-        if dtype is float:  # (the geometries whose boxes are farther than reach not computed)
+        if X_WG.dtype is _FLOAT64 and not p.dtype.hasobject:  # (compiled)
+            p = np.ascontiguousarray(p, dtype=float).reshape(3)
+            # (The geometries whose boxes are farther than reach are not computed.)
             reach = max(threshold, 0.0) + _REACH_SLACK if threshold < np.inf else -1.0
-            arguments = (X, p, threshold, reach, supported, out, index)
-            k = model.call("proximity_point_distances", *arguments)
-        else:
-            k = kernels(dtype).proximity_point_distances(
-                model.held_arrays, X, p, threshold, -1.0, supported, out, index
-            )
+            out, index = model.point_rows, model.point_index
+            k = model.call("proximity_point_distances", X_WG, p, threshold, reach,
+                           model.point_supported, out, index)  # fmt: skip
+            if k < 0:
+                self._raise(model, model.status, "Signed distance to point")
+            if not k:
+                return []
+            return records(SignedDistanceToPoint, out[:k].copy(), model.ids, index[:k].copy())
+        p = p.reshape(3).astype(object)
+        X = X_WG.astype(object)
+        supported = model.point_supported
+        if T is not float:
+            supported = supported * np.isin(model.kinds, _AD_POINT)
+        n = len(model.ids)
+        out = np.empty((n, layout.POINT), dtype=object)
+        index = np.empty(n, dtype=np.int64)
+        k = kernels(object).proximity_point_distances(
+            model.held_arrays, X, p, threshold, -1.0, supported, out, index
+        )
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
         return records(SignedDistanceToPoint, out[:k], model.ids, index[:k])

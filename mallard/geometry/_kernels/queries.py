@@ -202,6 +202,7 @@ def proximity_point_distances(held, X_WG, p_WQ, threshold, reach, supported, out
     a finite threshold: its value, or 0 if negative, plus SLACK), a geometry whose tight box
     is farther than ``reach`` from p_WQ is not computed (its distance is above threshold)."""
     gi, gf, hv, tri, _, ws, wi, status, _, boxes = _held(held)
+    X_WG, p_WQ, out = _plain3(X_WG, p_WQ, out)
     P, _ = simplex(ws)
     k = 0
     for g in range(gi.shape[0]):
