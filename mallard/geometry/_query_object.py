@@ -492,7 +492,7 @@ class _Kept:
         self.model = model
         self.probe(scene_graph, context)
         self.filters = context.get_abstract_parameter(scene_graph._filters_parameter)
-        self.poses = self.last = (None, None, None, None)
+        self.poses, self.last = (None, None), (None, None, None, None)
 
     def probe(self, scene_graph, context):
         """(Re)makes the probes of the sources' pose ports' connections."""
