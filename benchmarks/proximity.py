@@ -11,7 +11,10 @@ What it measures
   box and a cylinder); the pairs of links that touch at the zero configuration are filtered
   (as a planner's allowed-collision matrix does), the rest as Drake filters by default
   (adjacent links). The same queries at random configurations (the poses of each configuration
-  set once, then each query timed on it).
+  set once, then each query timed on it), and at a new configuration per query (200 random
+  configurations in turn: SetPositions, the query port's QueryObject, the query; the poses,
+  the broadphase and the narrowphase computed each time, as a planner's or a simulation's
+  loop does).
 * **Batched collision checking**: 10⁴ random Panda configurations (uniform within the joint
   limits), collision-free or not: ``BatchedPlant.CheckCollisions`` on one thread beside
   pydrake's ``SceneGraphCollisionChecker.CheckConfigsCollisionFree`` with ``Parallelism(1)``
@@ -187,6 +190,41 @@ def panda(m):
     return diagram, plant, sg, context
 
 
+def moving_rows(robots, Q, seconds):
+    """µs per (SetPositions at the next configuration of Q, the query port's Eval, the query)
+    for each library (``robots``: pydrake's and mallard's (diagram, plant, scene graph,
+    Context))."""
+    rows = []
+    for title, call in (
+        ("ComputePointPairPenetration", lambda q: q.ComputePointPairPenetration()),
+        (
+            "ComputeSignedDistancePairwiseClosestPoints(0.1)",
+            lambda q: q.ComputeSignedDistancePairwiseClosestPoints(0.1),
+        ),
+        ("HasCollisions", lambda q: q.HasCollisions()),
+    ):
+        times = []
+        for _, plant, sg, context in robots:
+            plant_context = plant.GetMyContextFromRoot(context)
+            sg_context = sg.GetMyContextFromRoot(context)
+            port = sg.get_query_output_port()
+
+            def run(
+                plant=plant,
+                plant_context=plant_context,
+                port=port,
+                sg_context=sg_context,
+                call=call,
+            ):
+                for q in Q:
+                    plant.SetPositions(plant_context, q)
+                    call(port.Eval(sg_context))
+
+            times.append(timed(run, seconds) / len(Q))
+        rows.append(("Panda, a new configuration per query", title, times[1], times[0]))
+    return rows
+
+
 def panda_checker(pairs):
     builder = pd.RobotDiagramBuilder(time_step=0.0)
     plant = builder.plant()
@@ -243,6 +281,7 @@ def main():
             totals[title] = (a + t_ml / 4, b + t_pd / 4)
     label = "Panda (43 geometries, 4 configurations)"
     table += [(label, title, a, b) for title, (a, b) in totals.items()]
+    table += moving_rows(robots, rng.uniform(lo, hi, (200, plant.num_positions())), seconds)
     print("| scene | query | mallard µs | pydrake µs | ratio |")
     print("|---|---|---|---|---|")
     for label, title, t_ml, t_pd in table:

@@ -43,10 +43,7 @@ def kernel_timer(model, X_WG, name, columns, *arguments):
 
     def run(pairs):
         model.pairs[: len(pairs)] = pairs
-        if name == "proximity_signed_distances":
-            rest = (np.inf, model.ws, model.wi, out, model.status)
-        else:
-            rest = (model.ws, out, model.status)
+        rest = (np.inf, out) if name == "proximity_signed_distances" else (out,)
         return model.call(name, X_WG, model.pairs, len(pairs), *rest)
 
     empty = least(lambda: run(model.pairs[:0]), 200)

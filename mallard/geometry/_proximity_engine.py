@@ -4,7 +4,8 @@ matrix of a Context's collision filters, and the queries' calls of the kernels.
 
 The model is made once per set of registered proximity geometries (SceneGraph counts the
 changes), in GeometryId order. A Context's poses X_WG are computed from its pose input ports
-and kept until a port's FramePoseVector changes; its filter matrix until its filters change.
+and kept (in the Context: QueryObject's _Kept) until a port's FramePoseVector changes; its
+filter matrix until its filters change.
 """
 
 import weakref
@@ -160,10 +161,21 @@ class ProximityModel:
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
         self.penetration_scratch = np.zeros((0, layout.PENETRATION))
+        #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
+        self.point_rows = np.zeros((n, layout.POINT))
+        self.point_index = np.zeros(n, dtype=np.int64)
+        from mallard.geometry._kernels.queries import HELD
+
+        #: The entry points' first argument (kernels.queries): interpreted, the arrays of
+        #: HELD; compiled, ``held``, the address of ``held_block``, (address, rows) of each.
+        self.held_arrays = tuple(getattr(self, name) for name in HELD)
+        self.held_block = np.array(
+            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))], dtype=np.int64
+        )
+        self.held = self.held_block.ctypes.data
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
         self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
-        self.poses_of = weakref.WeakKeyDictionary()  # Context -> (key, pose vectors, X_WG)
 
     @staticmethod
     def _surface(shape, hull):
@@ -209,7 +221,7 @@ class ProximityModel:
         dtype = object if F.dtype == object or self.X_FG.dtype == object else float
         if dtype is float:  # (compiled: the formula the compiled discrete step uses too)
             X_WG = np.empty((len(self.ids), 4, 3))
-            self.call("proximity_poses", np.ascontiguousarray(F, dtype=float), self.X_FG, X_WG)
+            self.call("proximity_poses", np.ascontiguousarray(F, dtype=float), X_WG)
             return X_WG
         R_WF, p_WF = F[:, :3, :].astype(dtype), F[:, 3, :].astype(dtype)
         frame = self.gi[:, layout.FRAME]
@@ -229,13 +241,12 @@ class ProximityModel:
         return self.penetration_scratch
 
     def call(self, name, *args):
-        """kernels(float64).<name>(gi, gf, hv, *args): the compiled entry point bound to this
-        model once (no numba dispatch per call), so ``args`` must have the types of the first
+        """kernels(float64).<name>(held, *args): the compiled entry point bound to this model
+        once (no numba dispatch per call), so ``args`` must have the types of the first
         call's (C-contiguous arrays of the same dtypes and dimensions, Python scalars)."""
         fn = self.bound.get(name)
         if fn is None:
-            head = (self.gi, self.gf, self.hv)
-            fn = self.bound[name] = kernels(np.float64).bind(name, *head, args=args)
+            fn = self.bound[name] = kernels(np.float64).bind(name, self.held, args=args)
         return fn(*args)
 
     def kept_candidates(self, X_WG, allowed, reach, fcl=False):

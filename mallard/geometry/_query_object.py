@@ -61,10 +61,6 @@ class QueryObject:
         self._sg = scene_graph
         self._context = context
         self._baked = None  # (a copy's) frame id -> X_PF, its inspector and its X_WG (or None)
-        #: (model, pose key, filter state, its serial, what _engine returned) of the last query
-        self._last = (None, None, None, None, None)
-        self._probes = (None, ())  # (model, per source its _probe)
-        self._filters = None  # the Context's AbstractValue of its collision filters
 
     def inspector(self):
         """The inspector of the SceneGraph, reading the collision filters of this Context."""
@@ -132,24 +128,25 @@ class QueryObject:
         if context is None:
             return self._baked_engine()
         model = sg._proximity_model()
-        key = self._pose_key(model)
         # (The Context is this SceneGraph's: the query port that made this QueryObject
-        # validated it. Its parameters' AbstractValues are its own for its life.)
-        filters = self._filters
-        if filters is None:
-            filters = self._filters = context.get_abstract_parameter(sg._filters_parameter)
-        filters = filters.get_value()
-        last = self._last
-        if last[0] is model and last[1] == key and last[2] is filters and last[3] == filters.serial:
-            return last[4]
-        cached = model.poses_of.get(context)  # (shared by the Context's QueryObjects)
-        if cached is not None and cached[0] == key:
-            X_WG = cached[1]
+        # validated it. What the queries keep is the Context's: its port's QueryObject is
+        # made anew when its poses change.)
+        kept = context._system_cache
+        if kept is None or kept.model is not model:
+            kept = context._system_cache = _Kept(sg, context, model)
+        key = self._pose_key(kept)
+        filters = kept.filters.get_value()
+        last = kept.last
+        if last[0] == key and last[1] is filters and last[2] == filters.serial:
+            return last[3]
+        poses = kept.poses
+        if poses[0] == key:
+            X_WG = poses[1]
         else:
-            X_WG = model.poses(self._frame_poses(model))
-            model.poses_of[context] = (key, X_WG)
+            X_WG = model.poses(self._frame_poses(model, kept))
+            kept.poses = (key, X_WG)
         engine = (model, X_WG, model.allowed(sg, filters), model.scalar_type)
-        self._last = (model, key, filters, filters.serial, engine)
+        kept.last = (key, filters, filters.serial, engine)
         return engine
 
     def _baked_engine(self):
@@ -158,7 +155,7 @@ class QueryObject:
         model = self._sg._proximity_model()
         _, inspector, cached = self._baked
         if cached is None or cached[0] is not model:
-            cached = self._baked[2] = (model, model.poses(self._frame_poses(model)))
+            cached = self._baked[2] = (model, model.poses(self._frame_poses(model, None)))
         return (
             model,
             cached[1],
@@ -166,33 +163,29 @@ class QueryObject:
             model.scalar_type,
         )
 
-    def _pose_key(self, model):
+    def _pose_key(self, kept):
         """What identifies the poses of the model's sources in this Context: per source, its
         plant's position and parameter stamps if its pose port is connected to a
         MultibodyPlant, else its FramePoseVector's identity and changes. Read through the
-        probes of the sources' connections, made again when a connection changes."""
-        probes = self._probes
-        if probes[0] is not model:
-            probes = self._probes = (
-                model,
-                [_probe(self._sg, self._context, model, s) for s in model.sources],
-            )
+        probes of the sources' connections (``kept``'s), made again when a connection
+        changes."""
         inputs = self._context._inputs
         key = []
-        for index, connection, version, of, _ in probes[1]:
+        for index, connection, version, of, _ in kept.probes:
             if inputs[index] is not connection:
-                self._probes = (None, ())
-                return self._pose_key(model)
+                kept.probe(self._sg, self._context)
+                return self._pose_key(kept)
             key.append(version(of))
         return key
 
-    def _frame_poses(self, model):
+    def _frame_poses(self, model, kept):
         """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the
         plants' poses when every source's pose port is a MultibodyPlant's (no
-        FramePoseVector made), else each source's pose port evaluated once."""
+        FramePoseVector made), else each source's pose port evaluated once. ``kept``: the
+        Context's _Kept (None for a baked copy)."""
         sg, context = self._sg, self._context
         if self._baked is None:
-            X_WF = self._plant_frame_poses(model)
+            X_WF = self._plant_frame_poses(model, kept)
             if X_WF is not None:
                 return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
@@ -218,14 +211,17 @@ class QueryObject:
 
         return [_pose(pose(f)) for f in model.frames]
 
-    def _plant_frame_poses(self, model):
+    def _plant_frame_poses(self, model, kept):
         """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
         sources' pose ports are connected to (MultibodyPlant._geometry_frame_poses: the same
         numbers as their FramePoseVectors; World's frame the identity), or None if a source
-        is not such a plant. (Through the probes _pose_key made for this model.)"""
+        is not such a plant. (Through the probes of ``kept``, the Context's _Kept.)"""
+        whole = kept.whole
+        if whole is not None:  # (one plant: its rows of every frame, World's too)
+            return whole[0]._geometry_frame_poses(whole[1], whole[2])
         X_WF = np.empty((len(model.frames), 4, 3))
         X_WF[:] = _IDENTITY
-        for _, _, _, system_context, reader in self._probes[1]:
+        for _, _, _, system_context, reader in kept.probes:
             if reader is None:
                 return None
             plant, indices, rows = reader
@@ -287,13 +283,12 @@ class QueryObject:
             out = model.penetration_scratch  # (most pairs do not penetrate: see below)
             if len(out) < count:
                 out = model.penetration_rows(count)
-            k = model.call("proximity_penetrations", X_WG, pairs, count, model.ws, out,
-                           model.status)  # fmt: skip
+            k = model.call("proximity_penetrations", X_WG, pairs, count, out)
         else:
             out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
-            k = kernels(X_WG.dtype).proximity_penetrations(model.gi, model.gf, model.hv, X_WG,
-                                                           pairs, count, model.ws, out,
-                                                           model.status)  # fmt: skip
+            k = kernels(X_WG.dtype).proximity_penetrations(
+                model.held_arrays, X_WG, pairs, count, out
+            )
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
@@ -330,13 +325,11 @@ class QueryObject:
                 raise _unsupported("Signed distance", names, T)
         count = len(pairs)
         out = np.empty((count, layout.DISTANCE), dtype=X_WG.dtype)
-        arguments = (X_WG, pairs, count, max_distance, model.ws, model.wi, out,
-                     model.status)  # fmt: skip
+        arguments = (X_WG, pairs, count, max_distance, out)
         if X_WG.dtype is _FLOAT64:
             k = model.call("proximity_signed_distances", *arguments)
         else:
-            k = kernels(X_WG.dtype).proximity_signed_distances(model.gi, model.gf, model.hv,
-                                                               *arguments)  # fmt: skip
+            k = kernels(X_WG.dtype).proximity_signed_distances(model.held_arrays, *arguments)
         if k < 0:
             self._raise(model, model.status, "Signed distance")
         return records(SignedDistancePair, out[:k], model.ids, pairs[:k])
@@ -379,25 +372,33 @@ class QueryObject:
             raise TypeError(
                 f"ComputeSignedDistanceToPoint(): p_WQ must be a 3-vector, got shape {p.shape}"
             )
-        dtype = object if (p.dtype == object or X_WG.dtype == object) else float
-        p = p.reshape(3).astype(dtype)
-        X = X_WG if dtype is float and X_WG.dtype is _FLOAT64 else X_WG.astype(dtype)
-        supported = model.point_supported
-        if T is not float:
-            supported = supported * np.isin(model.kinds, _AD_POINT)
         threshold = float(threshold)
-        if threshold < np.inf and dtype is float and len(model.ids):
-            supported = supported * _boxes_near(model.boxes_at(X_WG), p, threshold)
         if model.point_errors:
             error = next(iter(model.point_errors.values()))
             raise RuntimeError(f"DistanceToPoint from meshes: {error}")
+        if X_WG.dtype is _FLOAT64 and not p.dtype.hasobject:  # (compiled)
+            p = np.ascontiguousarray(p, dtype=float).reshape(3)
+            # (The geometries whose boxes are farther than reach are not computed.)
+            reach = max(threshold, 0.0) + _REACH_SLACK if threshold < np.inf else -1.0
+            out, index = model.point_rows, model.point_index
+            k = model.call("proximity_point_distances", X_WG, p, threshold, reach,
+                           model.point_supported, out, index)  # fmt: skip
+            if k < 0:
+                self._raise(model, model.status, "Signed distance to point")
+            if not k:
+                return []
+            return records(SignedDistanceToPoint, out[:k].copy(), model.ids, index[:k].copy())
+        p = p.reshape(3).astype(object)
+        X = X_WG.astype(object)
+        supported = model.point_supported
+        if T is not float:
+            supported = supported * np.isin(model.kinds, _AD_POINT)
         n = len(model.ids)
-        out = np.empty((n, layout.POINT), dtype=dtype)
+        out = np.empty((n, layout.POINT), dtype=object)
         index = np.empty(n, dtype=np.int64)
-        k = kernels(dtype).proximity_point_distances(
-            model.gi, model.gf, model.hv, model.tri, X, p, threshold, supported,
-            model.ws, model.wi, out, index, model.status,
-        )  # fmt: skip
+        k = kernels(object).proximity_point_distances(
+            model.held_arrays, X, p, threshold, -1.0, supported, out, index
+        )
         if k < 0:
             self._raise(model, model.status, "Signed distance to point")
         return records(SignedDistanceToPoint, out[:k], model.ids, index[:k])
@@ -419,7 +420,7 @@ class QueryObject:
         if not count:  # (no boxes overlap: nothing for the narrowphase)
             return False
         X = X_WG if X_WG.dtype is _FLOAT64 else _values(X_WG)
-        return model.call("proximity_intersecting", X, pairs, count, model.ws, model.scratch)
+        return model.call("proximity_intersecting", X, pairs, count)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
     def ComputeAabbInWorld(self, geometry_id):
@@ -475,6 +476,38 @@ _HYDROELASTIC = (
 )
 
 
+class _Kept:
+    """What the proximity queries keep in a SceneGraph Context (its ``_system_cache``, made
+    per ProximityModel; a Context's clone starts without), shared by the QueryObjects its
+    query port makes: ``probes``, per source of the model its _probe; ``filters``, the
+    Context's AbstractValue of its collision filters (its own for its life); ``poses``, (pose
+    key, X_WG) of the last poses computed; ``last``, (pose key, filter state, its serial,
+    what QueryObject._engine returned) of the last query; ``whole``, (plant, its Context, its
+    rows of the model's frames) when one plant's poses give every frame's (World's frame its
+    World body's row, the identity), else None."""
+
+    __slots__ = ("model", "probes", "filters", "poses", "last", "whole")
+
+    def __init__(self, scene_graph, context, model):
+        self.model = model
+        self.probe(scene_graph, context)
+        self.filters = context.get_abstract_parameter(scene_graph._filters_parameter)
+        self.poses, self.last = (None, None), (None, None, None, None)
+
+    def probe(self, scene_graph, context):
+        """(Re)makes the probes of the sources' pose ports' connections."""
+        model = self.model
+        self.probes = [_probe(scene_graph, context, model, s) for s in model.sources]
+        self.whole = None
+        if len(self.probes) == 1 and self.probes[0][4] is not None:
+            _, _, _, plant_context, (plant, indices, rows) = self.probes[0]
+            world = scene_graph._world_frame_id in model.frames
+            if len(indices) + world == len(model.frames):
+                everything = np.zeros(len(model.frames), dtype=np.int64)  # (World's body: 0)
+                everything[indices] = rows
+                self.whole = plant, plant_context, everything
+
+
 def _upstream(scene_graph, context, source):
     """(the system whose output port a source's pose port is connected to, its Context), or
     (None, None) for another connection (a fixed value, a diagram's export)."""
@@ -523,15 +556,6 @@ _IDENTITY = np.vstack((np.eye(3), np.zeros((1, 3))))
 _NO_PAIRS = np.zeros((0, 2), dtype=np.int64)
 _NO_ROWS = np.zeros((0, layout.PENETRATION))
 _NO_PAIRS.flags.writeable = _NO_ROWS.flags.writeable = False
-
-
-def _boxes_near(boxes, p_WQ, threshold):
-    """Per geometry, whether its box (n, 6: min, max in World) is at most ``threshold`` (or 0
-    if negative: a point inside its box may be inside it) from the point Q, to within
-    _REACH_SLACK: the others' signed distance to Q is above ``threshold``."""
-    gap = np.maximum(np.maximum(boxes[:, :3] - p_WQ, p_WQ - boxes[:, 3:]), 0.0)
-    reach = max(threshold, 0.0) + _REACH_SLACK
-    return ~(np.einsum("ij,ij->i", gap, gap) > reach * reach)  # (NaN: computed)
 
 
 def _unsupported(what, names, T):

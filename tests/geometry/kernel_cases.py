@@ -71,8 +71,16 @@ def _pairs(model, keep):
     return np.array(pairs, dtype=np.int64)
 
 
-def _workspaces():
-    return np.zeros(layout.WS_SIZE), np.zeros(layout.WI_SIZE, dtype=np.int64)
+def _held(m):
+    """The entry points' first argument (kernels.queries) for each mode: compiled, the
+    model's ``held`` (the ByMode keeps the model); interpreted, a copy of its arrays (the
+    float ones as object arrays)."""
+    from tests.multibody.kernels.kernel_cases import ByMode
+
+    arrays = tuple(a.astype(object) if a.dtype == float else a.copy() for a in m.held_arrays)
+    held = ByMode(m.held, arrays)
+    held.model = m
+    return held
 
 
 def _candidates(rng):
@@ -82,67 +90,50 @@ def _candidates(rng):
     pairs = np.zeros((n * n, 2), dtype=np.int64)
     boxes = np.zeros((n, 6))
     X = _poses(rng, n)
-    kernels(object).proximity_boxes(m.gi, m.gf, m.hv, X, False, boxes)  # (interpreted)
-    return m.gi, m.gf, m.hv, boxes, allowed, 0.05, np.arange(n, dtype=np.int64), pairs
+    kernels(object).proximity_boxes(m.held_arrays, X, False, boxes)  # (interpreted)
+    return _held(m), boxes, allowed, 0.05, np.arange(n, dtype=np.int64), pairs
 
 
 def _boxes(rng):
     m = _model()
     n = len(m.ids)
-    return m.gi, m.gf, m.hv, _poses(rng, n), bool(rng.integers(2)), np.zeros((n, 6))
+    return _held(m), _poses(rng, n), bool(rng.integers(2)), np.zeros((n, 6))
 
 
 def _penetrations(rng):
     m = _model()
     pairs = _pairs(m, lambda a, b: not (a == b == layout.HALFSPACE))
-    ws, _ = _workspaces()
     out = np.zeros((len(pairs), layout.PENETRATION))
-    return (
-        m.gi,
-        m.gf,
-        m.hv,
-        _poses(rng, len(m.ids)),
-        pairs,
-        len(pairs),
-        ws,
-        out,
-        np.zeros(3, np.int64),
-    )
+    return _held(m), _poses(rng, len(m.ids)), pairs, len(pairs), out
 
 
 def _signed_distances(rng):
     m = _model()
     H, S = layout.HALFSPACE, layout.SPHERE
     pairs = _pairs(m, lambda a, b: not ((a == H and b != S) or (b == H and a != S)))
-    ws, wi = _workspaces()
     out = np.zeros((len(pairs), layout.DISTANCE))
-    return (m.gi, m.gf, m.hv, _poses(rng, len(m.ids)), pairs, len(pairs), np.inf, ws, wi, out,
-            np.zeros(3, np.int64))  # fmt: skip
+    return _held(m), _poses(rng, len(m.ids)), pairs, len(pairs), np.inf, out
 
 
 def _intersecting(rng):
     m = _model()
     pairs = _pairs(m, lambda a, b: True)
-    ws, _ = _workspaces()
     X = _poses(rng, len(m.ids))
     X[:, 3] *= 4.0  # (apart: most pairs are tested before one is found touching)
-    return m.gi, m.gf, m.hv, X, pairs, len(pairs), ws, np.zeros(layout.PENETRATION)
+    return _held(m), X, pairs, len(pairs)
 
 
 def _point_distances(rng):
     m = _model()
     n = len(m.ids)
-    ws, wi = _workspaces()
-    return (m.gi, m.gf, m.hv, m.tri, _poses(rng, n), rng.uniform(-0.3, 0.3, 3), np.inf,
-            m.point_supported, ws, wi, np.zeros((n, layout.POINT)), np.zeros(n, np.int64),
-            np.zeros(3, np.int64))  # fmt: skip
+    return (_held(m), _poses(rng, n), rng.uniform(-0.3, 0.3, 3), np.inf, -1.0,
+            m.point_supported, np.zeros((n, layout.POINT)), np.zeros(n, np.int64))  # fmt: skip
 
 
 def _geometry_poses(rng):
     m = _model()
-    frames = len(m.frames)
-    X_FG = _poses(rng, len(m.ids))
-    return m.gi, m.gf, m.hv, _poses(rng, frames), X_FG, np.zeros((len(m.ids), 4, 3))
+    m.X_FG[:] = _poses(rng, len(m.ids))
+    return _held(m), _poses(rng, len(m.frames)), np.zeros((len(m.ids), 4, 3))
 
 
 GEOMETRY_CASES = {

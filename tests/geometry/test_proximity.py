@@ -108,6 +108,50 @@ def test_one_query_object_follows_its_context():
     assert q.ComputePointPairPenetration()[0].depth == pytest.approx(1.0)
 
 
+def test_the_port_query_objects_share_what_their_context_keeps():
+    """The query port makes a new QueryObject whenever the positions change: they share what
+    the queries keep in the SceneGraph Context (the probes of its pose port, made once) and
+    answer for the Context's positions; a clone of the Context keeps none of it. The frames'
+    poses read from the plant's rows (World's frame its World body's row) are the plant's
+    FramePoseVector's, to the bit."""
+    builder = ml.DiagramBuilder()
+    plant, sg = ml.AddMultibodyPlantSceneGraph(builder, 0.0)
+    body = plant.AddRigidBody("b", ml.SpatialInertia.SolidSphereWithMass(1.0, 0.1))
+    plant.AddJoint(ml.RevoluteJoint("z", plant.world_frame(), body.body_frame(), [0, 0, 1]))
+    friction = ml.CoulombFriction(0.5, 0.5)
+    X_BG = ml.RigidTransform(ml.RollPitchYaw(0.1, 0.2, 0.3), [2.0, 0, 0])
+    plant.RegisterCollisionGeometry(body, X_BG, ml.Sphere(0.5), "a", friction)
+    plant.RegisterCollisionGeometry(
+        plant.world_body(), ml.RigidTransform([0, 2.0, 0]), ml.Sphere(0.5), "b", friction
+    )
+    plant.Finalize()
+    context = builder.Build().CreateDefaultContext()
+    plant_context = plant.GetMyContextFromRoot(context)
+    sg_context = sg.GetMyContextFromRoot(context)
+    port = sg.get_query_output_port()
+    port.Eval(sg_context).HasCollisions()
+    kept = sg_context._system_cache
+    probes = kept.probes
+    for angle in (0.3, np.pi / 2, 2.0):
+        plant.SetPositions(plant_context, [angle])
+        q = port.Eval(sg_context)
+        distance = np.hypot(2 * np.cos(angle), 2 * np.sin(angle) - 2) - 1
+        assert q.ComputeSignedDistancePairwiseClosestPoints()[0].distance == pytest.approx(distance)
+        assert q.HasCollisions() == (distance <= 0)
+        assert sg_context._system_cache is kept and kept.probes is probes
+        assert kept.whole is not None
+        X_WF = q._frame_poses(kept.model, kept)
+        vector = plant.get_geometry_pose_output_port().Eval(plant_context)
+        for i, frame in enumerate(kept.model.frames):
+            X = vector.value(frame) if frame != sg._world_frame_id else ml.RigidTransform()
+            np.testing.assert_array_equal(X_WF[i, :3], X.rotation().matrix())
+            np.testing.assert_array_equal(X_WF[i, 3], X.translation())
+    clone = context.Clone()
+    assert sg.GetMyContextFromRoot(clone)._system_cache is None
+    q = port.Eval(sg.GetMyContextFromRoot(clone))
+    assert q.ComputeSignedDistancePairwiseClosestPoints()[0].distance == pytest.approx(distance)
+
+
 def test_a_copy_is_baked():
     """A copy of a QueryObject answers from the poses of the moment it was made
     (as Drake's); ids may be passed by keyword."""

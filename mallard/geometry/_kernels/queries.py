@@ -1,11 +1,19 @@
-"""Entry points of SceneGraph's proximity queries (called through ``mallard._compiled``): the
-geometry model (gi, gf, hv, tri: _proximity_layout), the poses X_WG (ng, 4, 3), then each
-query's own arrays. Pairs are (a, b) rows of geometry indices, a < b (indices are in GeometryId
-order, so A is the geometry of smaller id); results go to rows of ``out`` in the order of the
-pairs that report one, the pairs compacted alike, and a failure to ``status``: (code, a, b).
+"""Entry points of SceneGraph's proximity queries (called through ``mallard._compiled``): first
+``held``, the geometry model and its workspaces (the arrays of :data:`HELD`: gi, gf, hv, tri,
+X_FG as _proximity_layout declares them, the workspaces ws and wi, ``status``, a scratch row
+and a row of 6 per geometry for boxes), then the poses X_WG (ng, 4, 3), then each query's own
+arrays. ``held`` is, compiled, the address of an int64 block of (address, rows) per array of
+HELD, in that order (ProximityModel.held: numba converts one integer instead of an array
+each, about 0.05 µs an array), or the tuple of the arrays (interpreted, or compiled for a
+test). Pairs are (a, b) rows of geometry indices, a < b (indices are in GeometryId order, so
+A is the geometry of smaller id); results go to rows of ``out`` in the order of the pairs that
+report one, the pairs compacted alike, and a failure to ``status``: (code, a, b).
 """
 
 import numpy as np
+from llvmlite import ir
+from numba import carray, types
+from numba.extending import intrinsic, overload
 
 from mallard._compiled import entry_point
 from mallard.geometry._kernels.bounds import SLACK, distance_bounds
@@ -18,15 +26,66 @@ from mallard.geometry._kernels.narrowphase import (
 )
 from mallard.geometry._kernels.plain import plain
 from mallard.geometry._kernels.point_distance import point_distance
-from mallard.geometry._proximity_layout import FRAME
+from mallard.geometry._proximity_layout import (
+    FRAME,
+    GI_COLUMNS,
+    PENETRATION,
+    TRI_COLUMNS,
+    WI_SIZE,
+    WS_SIZE,
+)
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
 
+#: The arrays ``held`` stands for, in order (see the module).
+HELD = ("gi", "gf", "hv", "tri", "X_FG", "ws", "wi", "status", "scratch", "boxes")
+
+
+@intrinsic
+def _pointer(typingctx, address):
+    """The integer ``address`` as a void pointer (what numba.carray views). (The twin of
+    kernels.single's: one shared would be imported by every kernel module.)"""
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+
+    return types.voidptr(address), codegen
+
+
+def _held(held):
+    """The arrays of HELD of an entry point's first argument (see the module)."""
+    return held
+
+
+@overload(_held)
+def _held_compiled(held):
+    if isinstance(held, types.Integer):  # (views holding no reference: plain's)
+
+        def impl(held):
+            b = carray(_pointer(held), 2 * len(HELD), np.int64)
+            return (
+                carray(_pointer(b[0]), (b[1], GI_COLUMNS), np.int64),
+                carray(_pointer(b[2]), (b[3], 3), np.float64),
+                carray(_pointer(b[4]), (b[5], 3), np.float64),
+                carray(_pointer(b[6]), (b[7], TRI_COLUMNS), np.float64),
+                carray(_pointer(b[8]), (b[9], 4, 3), np.float64),
+                carray(_pointer(b[10]), WS_SIZE, np.float64),
+                carray(_pointer(b[12]), WI_SIZE, np.int64),
+                carray(_pointer(b[14]), 3, np.int64),
+                carray(_pointer(b[16]), PENETRATION, np.float64),
+                carray(_pointer(b[18]), (b[19], 6), np.float64),
+            )
+
+        return impl
+    return lambda held: held
+
 
 @jitable(inline=True)
-def _plain7(a, b, c, d, e, f, g):
-    """plain() of seven arrays (an entry point's, before its loop over pairs)."""
-    return plain(a), plain(b), plain(c), plain(d), plain(e), plain(f), plain(g)
+def _plain3(a, b, c):
+    """plain() of three arrays (an entry point's, before its loop over pairs)."""
+    return plain(a), plain(b), plain(c)
 
 
 @jitable
@@ -44,15 +103,17 @@ def geometry_poses(gi, X_WF, X_FG, X_WG):
 
 
 @entry_point
-def proximity_poses(gi, gf, hv, X_WF, X_FG, X_WG):
-    """:func:`geometry_poses` (X_WF per frame of the model, X_FG and X_WG per geometry)."""
+def proximity_poses(held, X_WF, X_WG):
+    """:func:`geometry_poses` (X_WF per frame of the model, X_WG per geometry)."""
+    gi, _, _, _, X_FG, _, _, _, _, _ = _held(held)
     geometry_poses(gi, X_WF, X_FG, X_WG)
 
 
 @entry_point
-def proximity_boxes(gi, gf, hv, X_WG, fcl, boxes):
+def proximity_boxes(held, X_WG, fcl, boxes):
     """boxes[g] = the box of every geometry g at its pose: FCL's if ``fcl``
     (FindCollisionCandidates), else its tight box."""
+    gi, gf, hv, _, _, _, _, _, _, _ = _held(held)
     for g in range(gi.shape[0]):
         if fcl:
             fcl_box(gi, gf, hv, X_WG, g, boxes)
@@ -61,10 +122,10 @@ def proximity_boxes(gi, gf, hv, X_WG, fcl, boxes):
 
 
 @entry_point
-def proximity_candidates(gi, gf, hv, boxes, allowed, reach, order, pairs):
+def proximity_candidates(held, boxes, allowed, reach, order, pairs):
     """The allowed pairs whose boxes (proximity_boxes') are at most ``reach`` apart (every
     allowed pair if it is infinite), sorted, in pairs[:count]; returns count."""
-    n = gi.shape[0]
+    n = _held(held)[0].shape[0]
     if reach == np.inf:
         count = 0
         for a in range(n):
@@ -77,12 +138,13 @@ def proximity_candidates(gi, gf, hv, boxes, allowed, reach, order, pairs):
 
 
 @entry_point
-def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
+def proximity_penetrations(held, X_WG, pairs, count, out):
     """The penetrations of pairs[:count] (depth, nhat_BA_W, p_WCa, p_WCb per row of out), each
     pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase, and
     then status[1] = 1); returns how many penetrate, or −1 (status set) for an unsupported
     pair."""
-    gi, gf, hv, X_WG, pairs, ws, out = _plain7(gi, gf, hv, X_WG, pairs, ws, out)
+    gi, gf, hv, _, _, ws, _, status, _, _ = _held(held)
+    X_WG, pairs, out = _plain3(X_WG, pairs, out)
     status[1] = 0
     k = 0
     for p in range(count):
@@ -99,14 +161,14 @@ def proximity_penetrations(gi, gf, hv, X_WG, pairs, count, ws, out, status):
 
 
 @entry_point
-def proximity_signed_distances(gi, gf, hv, X_WG, pairs, count, max_distance, ws, wi, out, status):
+def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
     """The signed distances of pairs[:count] (φ, nhat_BA_W, p_ACa, p_BCb per row of out) that
     are at most ``max_distance``; returns their number, or −1 (status set) for an unsupported
     pair or a failure. A pair whose cheap lower bound (kernels.bounds.distance_bounds) exceeds
     max_distance by more than GJK's and EPA's tolerance (SLACK) is not computed: it could not
     be found within."""
-    gi, gf, hv, X_WG, pairs, ws, out = _plain7(gi, gf, hv, X_WG, pairs, ws, out)
-    wi = plain(wi)
+    gi, gf, hv, _, _, ws, wi, status, _, _ = _held(held)
+    X_WG, pairs, out = _plain3(X_WG, pairs, out)
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
@@ -122,9 +184,10 @@ def proximity_signed_distances(gi, gf, hv, X_WG, pairs, count, max_distance, ws,
 
 
 @entry_point
-def proximity_intersecting(gi, gf, hv, X_WG, pairs, count, ws, scratch):
+def proximity_intersecting(held, X_WG, pairs, count):
     """Whether any of pairs[:count] touches or overlaps."""
-    gi, gf, hv, X_WG, pairs, ws, scratch = _plain7(gi, gf, hv, X_WG, pairs, ws, scratch)
+    gi, gf, hv, _, _, ws, _, _, scratch, _ = _held(held)
+    X_WG, pairs = plain(X_WG), plain(pairs)
     for p in range(count):
         if intersect(gi, gf, hv, X_WG, pairs[p, 0], pairs[p, 1], ws, scratch):
             return True
@@ -132,17 +195,27 @@ def proximity_intersecting(gi, gf, hv, X_WG, pairs, count, ws, scratch):
 
 
 @entry_point
-def proximity_point_distances(
-    gi, gf, hv, tri, X_WG, p_WQ, threshold, supported, ws, wi, out, index, status
-):
+def proximity_point_distances(held, X_WG, p_WQ, threshold, reach, supported, out, index):
     """The signed distances from the point p_WQ to the geometries g with supported[g] ≠ 0
     (φ, p_GN, ∇φ_W per row of out) that are at most ``threshold``, their indices in
-    index[:count]; returns count, or −1 (status set) for a failure."""
+    index[:count]; returns count, or −1 (status set) for a failure. With ``reach`` ≥ 0 (for
+    a finite threshold: its value, or 0 if negative, plus SLACK), a geometry whose tight box
+    is farther than ``reach`` from p_WQ is not computed (its distance is above threshold)."""
+    gi, gf, hv, tri, _, ws, wi, status, _, boxes = _held(held)
+    X_WG, p_WQ, out = _plain3(X_WG, p_WQ, out)
     P, _ = simplex(ws)
     k = 0
     for g in range(gi.shape[0]):
         if not supported[g]:
             continue
+        if reach >= 0.0:
+            tight_box(gi, gf, hv, X_WG, g, boxes)
+            gap2 = 0.0
+            for i in range(3):
+                gap = max(max(boxes[g, i] - p_WQ[i], p_WQ[i] - boxes[g, 3 + i]), 0.0)
+                gap2 += gap * gap
+            if gap2 > reach * reach:  # (NaN: computed)
+                continue
         code, phi, p_GN, grad = point_distance(gi, gf, hv, tri, X_WG[g], g, p_WQ, P, ws, wi)
         if code < 0:
             return _fail(status, code, g, g)
