@@ -119,7 +119,10 @@ def _vertex(V, i):
 @jitable(inline=True)
 def _better(dist, kind, best_dist, best_kind):
     """Whether an element of squared distance ``dist`` replaces the nearest (libccd's
-    _ccdPtNearestUpdate: nearer, or as near and of a lower kind)."""
+    _ccdPtNearestUpdate: nearer, or as near and of a lower kind). (Most elements are farther
+    and of no lower kind: they are rejected first by one comparison, as the two tests would.)"""
+    if dist >= best_dist and kind >= best_kind:
+        return False
     if eq(best_dist, dist):
         return kind < best_kind
     return dist < best_dist
@@ -217,24 +220,29 @@ def _delete_edge(pt, e):
         pt.C[_NEAREST] = -1
 
 
-@jitable
+@jitable(inline=True)
 def _nearest(pt):
-    """(kind, index) of the element nearest the origin (searched again, vertices, edges, then
-    faces, if it was deleted)."""
+    """(kind, index) of the element nearest the origin (searched again if it was deleted)."""
     if pt.C[_NEAREST] < 0:
-        best, kind, index = REAL_MAX, _NONE, -1
-        V, VA, E, EI, F, FI = pt.V, pt.VA, pt.E, pt.EI, pt.F, pt.FI
-        for i in range(pt.C[_NV]):
-            if VA[i] and _better(V[i, 9], VERTEX, best, kind):
-                best, kind, index = V[i, 9], VERTEX, i
-        for i in range(pt.C[_NE]):
-            if EI[i, 4] and _better(E[i, 0], EDGE, best, kind):
-                best, kind, index = E[i, 0], EDGE, i
-        for i in range(pt.C[_NF]):
-            if FI[i, 3] and _better(F[i, 0], FACE, best, kind):
-                best, kind, index = F[i, 0], FACE, i
-        pt.S[0], pt.C[_NEAREST_TYPE], pt.C[_NEAREST] = best, kind, index
+        _search_nearest(pt.V, pt.VA, pt.E, pt.EI, pt.F, pt.FI, pt.C, pt.S)
     return pt.C[_NEAREST_TYPE], pt.C[_NEAREST]
+
+
+@jitable
+def _search_nearest(V, VA, E, EI, F, FI, C, S):
+    """Finds the element nearest the origin among the live vertices, edges, then faces (the
+    polytope's arrays passed alone: a call counts the references of each array it passes)."""
+    best, kind, index = REAL_MAX, _NONE, -1
+    for i in range(C[_NV]):
+        if VA[i] and _better(V[i, 9], VERTEX, best, kind):
+            best, kind, index = V[i, 9], VERTEX, i
+    for i in range(C[_NE]):
+        if EI[i, 4] and _better(E[i, 0], EDGE, best, kind):
+            best, kind, index = E[i, 0], EDGE, i
+    for i in range(C[_NF]):
+        if FI[i, 3] and _better(F[i, 0], FACE, best, kind):
+            best, kind, index = F[i, 0], FACE, i
+    S[0], C[_NEAREST_TYPE], C[_NEAREST] = best, kind, index
 
 
 @jitable(inline=True)
@@ -285,7 +293,7 @@ def _face_normal_outward(V, VA, EI, FI, nv, f):
     return n
 
 
-@jitable
+@jitable(inline=True)
 def _is_outside(V, VA, EI, FI, nv, f, p):
     """Whether the point p is strictly on the outer side of face f's plane."""
     n = _face_normal_outward(V, VA, EI, FI, nv, f)
@@ -604,7 +612,7 @@ def _validate_edge(pt, e):
     return True
 
 
-@jitable
+@jitable(inline=True)
 def _support_direction(pt, kind, i):
     """The direction to expand in: to the nearest point, or the face's outward normal if the
     origin is on it."""
@@ -615,7 +623,7 @@ def _support_direction(pt, kind, i):
     return normalized(_element_witness(pt, kind, i))
 
 
-@jitable
+@jitable(inline=True)
 def _next_support(o1, o2, hv, pt, kind, i, s, tolerance):
     """Writes the next support point in s; False when converged (or touching)."""
     if kind == VERTEX:
@@ -625,12 +633,13 @@ def _next_support(o1, o2, hv, pt, kind, i, s, tolerance):
     p = (s[0], s[1], s[2])
     if dot3(p, d) - np.sqrt(_element_dist(pt, kind, i)) < tolerance:
         return False
+    # (Each branch returns: numba's inlining wants no name assigned in two branches.)
     if kind == EDGE:
         d2 = point_segment_dist2(p, _vertex(pt.V, pt.EI[i, 0]), _vertex(pt.V, pt.EI[i, 1]))[0]
-    else:
-        a, b, c = _face_vertices(pt.EI, pt.FI, i)
-        d2 = point_tri_dist2(p, _vertex(pt.V, a), _vertex(pt.V, b), _vertex(pt.V, c))[0]
-    return not np.sqrt(d2) < tolerance
+        return not np.sqrt(d2) < tolerance
+    a, b, c = _face_vertices(pt.EI, pt.FI, i)
+    d2_face = point_tri_dist2(p, _vertex(pt.V, a), _vertex(pt.V, b), _vertex(pt.V, c))[0]
+    return not np.sqrt(d2_face) < tolerance
 
 
 @jitable
