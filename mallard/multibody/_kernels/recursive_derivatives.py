@@ -139,7 +139,7 @@ def _subtree_force_changes(z, C, Cdot, P_j, F_j, S, u, w, U):
     return (qn, qf), (sub(add(yn, xn), cn), sub(add(yf, xf), cf))
 
 
-@jitable
+@jitable(inline=True)
 def _store_dq(dtau_dq, row, col, Nplus, r, value):
     """dtau_dq[row, col] = value (the derivative along q[col]); for r ≥ 0, ``value`` that
     along rotation r of a quaternion floating joint whose q_FM starts at col: its share
@@ -149,6 +149,90 @@ def _store_dq(dtau_dq, row, col, Nplus, r, value):
     else:
         for i in range(4):
             dtau_dq[row, col + i] += Nplus[r, i] * value
+
+
+@jitable(inline=True)
+def _subtree_row(SA, beta, c2, S, u, w, U):
+    """(∂τ/∂q, ∂τ/∂v, M) of row c2, a dof of j's subtree, in a column S of j with its u, w, U
+    (the row's α, β in SA[c2, 6:12], beta[c2]): α·w − β·u, β·S − α·U, α·S."""
+    a_n, a_f = row3(SA, c2, 6), row3(SA, c2, 9)
+    b_n, b_f = row3(beta, c2, 0), row3(beta, c2, 3)
+    dq = _dot6(a_n, a_f, w[0], w[1]) - _dot6(b_n, b_f, u[0], u[1])
+    dv = _dot6(b_n, b_f, S[0], S[1]) - _dot6(a_n, a_f, U[0], U[1])
+    return dq, dv, _dot6(a_n, a_f, S[0], S[1])
+
+
+@jitable(inline=True)
+def _store_row(dtau_dv, M, c2, c, dv, M_c2c):
+    """dtau_dv[c2, c] = dv, M[c2, c] = M[c, c2] = M_c2c."""
+    dtau_dv[c2, c] = dv
+    M[c2, c] = M_c2c
+    M[c, c2] = M_c2c
+
+
+@jitable
+def _floating_acceleration(X_pc, H_PB_W, V_WB, SA, v, vdot, parent, c0, p, w, vo, al, a):
+    """â_k = â_λ + Σ S·v̇ + Ṡ·v (â_λ = (al, a); k's velocity (w, vo) and its origin p, at
+    Wo) of a mobod k with a quaternion floating joint, v = (w_FM_F, v_FMo_F), its dofs c0 on,
+    its columns S at Wo stored in SA: three prismatic joints along F's axes (Ṡ = v_λ × S),
+    then a ball at Mo whose columns are fixed in the frame T they carry (Ṡ = v_T × S,
+    v_T = v_λ + [0; Σ S·v of the translations])."""
+    z = 0.0 * p[0]
+    zero = (z, z, z)
+    wP, vP = zero, zero
+    if parent > 0:
+        wP, vP = _velocity_at_Wo(X_pc, V_WB, parent)
+    dvT = zero
+    for c in range(c0, c0 + 6):
+        Sw = row3(H_PB_W, c, 0)
+        Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
+        store_row3(Sw, SA, c, 0)
+        store_row3(Sv, SA, c, 3)
+        al = add(al, scale(vdot[c], Sw))
+        a = add(a, scale(vdot[c], Sv))
+        if c >= c0 + 3:
+            dvT = add(dvT, scale(v[c], Sv))
+    vT = add(vP, dvT)
+    tw, tv = _motion_cross(wP, vT, sub(w, wP), sub(vo, vT))
+    return add(al, tw), add(a, add(cross3(wP, dvT), tv))
+
+
+@jitable
+def _floating_frames(model, X_pc, V_WB, K, SA, Nplus, q, v, j, zero):
+    """(V_λ, â_λ, V_j, â_j, V_T) at Wo of mobod j's quaternion floating joint (λ its parent,
+    T the frame its translations carry), and its N⁺ into Nplus (lane by lane)."""
+    tree = model.tree
+    cj, qj, parent = tree[j, V_START], tree[j, Q_START], tree[j, PARENT]
+    q_j = q[qj:]
+    for i in range(lane_count(q)):  # (lane views: lane by lane)
+        calc_Nplus(QUATERNION_FLOATING, model.jparam[j], lane(q_j, i), lane(Nplus, i))
+    V_l = (zero, zero)
+    if parent > 0:
+        V_l = _velocity_at_Wo(X_pc, V_WB, parent)
+    vT = V_l[1]
+    for c in range(cj + 3, cj + 6):
+        vT = add(vT, scale(v[c], row3(SA, c, 3)))
+    A_l = (row3(K, parent, 10), row3(K, parent, 13))
+    A_j = (row3(K, j, 10), row3(K, j, 13))
+    return V_l, A_l, _velocity_at_Wo(X_pc, V_WB, j), A_j, (V_l[0], vT)
+
+
+@jitable
+def _floating_column(S, r, frames):
+    """(u, w, U) of column S = S_r of a quaternion floating joint (r < 3 a rotation, else a
+    translation), given ``frames`` of :func:`_floating_frames` (see the module)."""
+    V_l, A_l, V_j, A_j, V_T = frames
+    V_b, A_b = V_l, A_l
+    if r < 3:
+        V_b, A_b = V_j, A_j
+    u = _motion_cross(S[0], S[1], V_b[0], V_b[1])
+    sw, sv = _motion_cross(S[0], S[1], A_b[0], A_b[1])
+    tw, tv = _motion_cross(u[0], u[1], V_b[0], V_b[1])
+    w = (sub(tw, sw), sub(tv, sv))
+    if r < 3:
+        xw, xv = _motion_cross(S[0], S[1], V_T[0], V_T[1])
+        return u, w, (add(xw, u[0]), add(xv, u[1]))
+    return u, w, (scale(2.0, u[0]), scale(2.0, u[1]))
 
 
 @jitable
@@ -206,27 +290,10 @@ def calc_inverse_dynamics_derivatives(
             al = add(al, sub(scale(vdot[c], Sw), scale(v[c], uw)))
             a = add(a, sub(scale(vdot[c], Sv), scale(v[c], uv)))
         elif nv_k == 6:
-            # A quaternion floating joint, v = (w_FM_F, v_FMo_F): three prismatic joints along
-            # F's axes (Ṡ = v_λ × S), then a ball at Mo whose columns are fixed in the frame T
-            # they carry (Ṡ = v_T × S, v_T = v_λ + [0; Σ S·v of the translations]).
             c0 = tree[k, V_START]
-            wP, vP = zero, zero
-            if parent > 0:
-                wP, vP = _velocity_at_Wo(X_pc, V_WB, parent)
-            dvT = zero
-            for c in range(c0, c0 + 6):
-                Sw = row3(H_PB_W, c, 0)
-                Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
-                store_row3(Sw, SA, c, 0)
-                store_row3(Sv, SA, c, 3)
-                al = add(al, scale(vdot[c], Sw))
-                a = add(a, scale(vdot[c], Sv))
-                if c >= c0 + 3:
-                    dvT = add(dvT, scale(v[c], Sv))
-            vT = add(vP, dvT)
-            tw, tv = _motion_cross(wP, vT, sub(w, wP), sub(vo, vT))
-            al = add(al, tw)
-            a = add(a, add(cross3(wP, dvT), tv))
+            al, a = _floating_acceleration(
+                X_pc, H_PB_W, V_WB, SA, v, vdot, parent, c0, p, w, vo, al, a
+            )
         store_row3(al, K, k, 10)
         store_row3(a, K, k, 13)
         # Ī about Wo = Ī_Bo + m·(|p|²·1 − p·pᵀ) + 2·(p·h_B)·1 − p·h_Bᵀ − h_B·pᵀ.
@@ -301,71 +368,44 @@ def calc_inverse_dynamics_derivatives(
     # stay (u = S × v_j, w = −S × â_j + u × v_j; U = S × v_T + u): for the joint's own rows
     # and its ancestors' the rigid part S ×* F_j of the change of the subtree's force
     # remains, and the derivatives along the quaternion's 4 numbers are N⁺ᵀ of these.
-    v_end, jparam, Nplus = model.v_end, model.jparam, deriv.Nplus
+    v_end, Nplus = model.v_end, deriv.Nplus
     for j in range(1, n):
         nv_j = NUM_VELOCITIES[tree[j, JTYPE]]
         if nv_j == 0:
             continue
         cj, qj, parent = tree[j, V_START], tree[j, Q_START], tree[j, PARENT]
-        C = (K[j, 0], row3(K, j, 1), _row6(K, j, 4))
-        Cdot = (row3(hdot, j, 0), _row6(Idot, j, 0))
-        P_j = (row3(P, j, 0), row3(P, j, 3))
-        F_j = (row3(F, j, 0), row3(F, j, 3))
-        V_l, V_j, A_l, A_j, wT, vT = (
-            (zero, zero),
-            (zero, zero),
-            (zero, zero),
-            (zero, zero),
-            zero,
-            zero,
-        )
+        frames = ((zero, zero), (zero, zero), (zero, zero), (zero, zero), (zero, zero))
         if nv_j == 6:
-            q_j = q[qj:]
-            for lane_index in range(lane_count(q)):  # (lane views: lane by lane)
-                calc_Nplus(
-                    QUATERNION_FLOATING, jparam[j], lane(q_j, lane_index), lane(Nplus, lane_index)
-                )
-            if parent > 0:
-                V_l = _velocity_at_Wo(X_pc, V_WB, parent)
-            V_j = _velocity_at_Wo(X_pc, V_WB, j)
-            A_l = (row3(K, parent, 10), row3(K, parent, 13))
-            A_j = (row3(K, j, 10), row3(K, j, 13))
-            wT, vT = V_l
-            for c in range(cj + 3, cj + 6):
-                vT = add(vT, scale(v[c], row3(SA, c, 3)))
+            frames = _floating_frames(model, X_pc, V_WB, K, SA, Nplus, q, v, j, zero)
         for c in range(cj, cj + nv_j):
             S = (row3(SA, c, 0), row3(SA, c, 3))
-            Sw, Sv = S
-            r, col, lo = -1, qj, cj  # (the rows from lo: α·w − β·u)
+            r, col, lo = -1, qj, cj  # (rows lo and on: α·w − β·u)
             if nv_j == 1:
                 u = (row3(Uk, j, 0), row3(Uk, j, 3))
                 w = (row3(Wk, j, 0), row3(Wk, j, 3))
                 U = (scale(2.0, u[0]), scale(2.0, u[1]))
             else:
-                V_b, A_b = V_l, A_l
+                u, w, U = _floating_column(S, c - cj, frames)
                 col = qj + 1 + (c - cj)
                 if c < cj + 3:
-                    V_b, A_b, r, col, lo = V_j, A_j, c - cj, qj, cj + 6
-                u = _motion_cross(Sw, Sv, V_b[0], V_b[1])
-                sw, sv = _motion_cross(Sw, Sv, A_b[0], A_b[1])
-                tw, tv = _motion_cross(u[0], u[1], V_b[0], V_b[1])
-                w = (sub(tw, sw), sub(tv, sv))
-                U = (scale(2.0, u[0]), scale(2.0, u[1]))
-                if r >= 0:
-                    xw, xv = _motion_cross(Sw, Sv, wT, vT)
-                    U = (add(xw, u[0]), add(xv, u[1]))
-            for c2 in range(cj, v_end[j]):
-                a_n, a_f = row3(SA, c2, 6), row3(SA, c2, 9)
-                b_n, b_f = row3(beta, c2, 0), row3(beta, c2, 3)
-                if c2 >= lo:
-                    value = _dot6(a_n, a_f, w[0], w[1]) - _dot6(b_n, b_f, u[0], u[1])
-                    _store_dq(dtau_dq, c2, col, Nplus, r, value)
-                dtau_dv[c2, c] = _dot6(b_n, b_f, Sw, Sv) - _dot6(a_n, a_f, U[0], U[1])
-                M_c2c = _dot6(a_n, a_f, Sw, Sv)
-                M[c2, c] = M_c2c
-                M[c, c2] = M_c2c
+                    r, col, lo = c - cj, qj, cj + 6
+            if r < 0:  # (the common case without a branch per row)
+                for c2 in range(cj, v_end[j]):
+                    dq, dv, M_c2c = _subtree_row(SA, beta, c2, S, u, w, U)
+                    dtau_dq[c2, col] = dq
+                    _store_row(dtau_dv, M, c2, c, dv, M_c2c)
+            else:
+                for c2 in range(cj, v_end[j]):
+                    dq, dv, M_c2c = _subtree_row(SA, beta, c2, S, u, w, U)
+                    if c2 >= lo:
+                        _store_dq(dtau_dq, c2, col, Nplus, r, dq)
+                    _store_row(dtau_dv, M, c2, c, dv, M_c2c)
             if parent <= 0 and r < 0:
                 continue
+            C = (K[j, 0], row3(K, j, 1), _row6(K, j, 4))
+            Cdot = (row3(hdot, j, 0), _row6(Idot, j, 0))
+            P_j = (row3(P, j, 0), row3(P, j, 3))
+            F_j = (row3(F, j, 0), row3(F, j, 3))
             (qn, qf), (vn, vf) = _subtree_force_changes(z, C, Cdot, P_j, F_j, S, u, w, U)
             for c2 in range(cj, lo):
                 value = _dot6(row3(SA, c2, 0), row3(SA, c2, 3), qn, qf)
