@@ -127,7 +127,7 @@ def floating_tree(m, seed=6):
     a free body (its floating joint added by Finalize) carrying a branch of revolute, prismatic
     and screw joints, one of them reversed, and a quaternion floating joint between random
     offset frames in the middle of a branch, with a revolute joint outboard of it; damped
-    joints, gravity on every body."""
+    joints, the 1-dof ones actuated (effort limit 2), gravity on every body."""
     rng = np.random.default_rng(seed)
     plant = m.MultibodyPlant(0.0)
 
@@ -143,7 +143,9 @@ def floating_tree(m, seed=6):
         P, C = bodies[parent], B
         if i == 4:
             P, C = C, P
-        plant.AddJoint(_joint(m, kind, f"j{i}", frame(f"P{i}", P), frame(f"C{i}", C), rng))
+        joint = plant.AddJoint(_joint(m, kind, f"j{i}", frame(f"P{i}", P), frame(f"C{i}", C), rng))
+        if joint.num_velocities() == 1:
+            plant.AddJointActuator("u_" + joint.name(), joint, 2.0)
         bodies.append(B)
     plant.Finalize()
     return plant
