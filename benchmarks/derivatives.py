@@ -1,4 +1,5 @@
-"""Derivatives of inverse and forward dynamics on the Panda: mallard beside Pinocchio and pydrake.
+"""Derivatives of inverse and forward dynamics on the Panda or the G1: mallard beside Pinocchio
+and pydrake.
 
 What it measures
 ----------------
@@ -21,6 +22,15 @@ Then ∂v̇/∂q, ∂v̇/∂v of forward dynamics (zero applied forces) the same
 ``CalcForwardDynamicsDerivatives`` of the plant (after SetPositionsAndVelocities), of
 SingleStatePlant and of BatchedPlant, beside Pinocchio's ``computeABADerivatives``.
 
+With ``--model g1``, the G1 humanoid (``g1_description/urdf/g1_29dof_rev_1_0.urdf`` cleaned
+the same way; a quaternion floating base, nq = 36, nv = 35; mallard's recursions cover it too)
+in place of the Panda, Pinocchio's model with a ``JointModelFreeFlyer`` root. Pinocchio's
+derivatives of a floating base are not Drake's (its velocities in the base frame, linear
+first, its ∂/∂q along the tangent space; Drake's and mallard's along the quaternion's 4
+numbers, v fixed in the parent frame): for the G1 the results are checked against pydrake's
+only, and Pinocchio is timed at the same states (its configuration made of mallard's q, the
+velocities and accelerations of its dofs mallard's, its base's random).
+
 First, at three states, every result is checked: mallard (the plant's and SingleStatePlant's)
 against pydrake's gradients (1e-10 relative) and against Pinocchio's (1e-8, coordinates
 matched by joint name); the forward dynamics derivatives of SingleStatePlant against the
@@ -38,8 +48,8 @@ its ratio to the Pinocchio of its own process.
 
 ``--timer cpu`` samples the process's CPU time instead of wall time (a loaded machine).
 
-Usage: ``python benchmarks/derivatives.py [--rounds 15] [--sample-ms 50] [--batch-size 1000]
-[--threads 1] [--trees /work/main .] [--timer cpu]``.
+Usage: ``python benchmarks/derivatives.py [--model panda|g1] [--rounds 15] [--sample-ms 50]
+[--batch-size 1000] [--threads 1] [--trees /work/main .] [--timer cpu]``.
 """
 
 import argparse
@@ -68,21 +78,30 @@ N_STATES = 16
 CLOCK = time.perf_counter
 
 
-def panda_urdf():
-    """The Panda's URDF as compare.py prepares it (no mimic, damping, geometry)."""
+#: The models: (URDF in example-robot-data, the link welded to World or None: a floating base).
+MODELS = {
+    "panda": ("panda_description/urdf/panda.urdf", "panda_link0"),
+    "g1": ("g1_description/urdf/g1_29dof_rev_1_0.urdf", None),
+}
+MODEL = "panda"  # (--model)
+
+
+def robot_urdf():
+    """The model's URDF as compare.py prepares it (no mimic, damping, geometry)."""
     robots = default_robots_dir()
     if robots is None:
         sys.exit("derivatives.py needs example-robot-data: pip install example-robot-data")
-    return clean_urdf((robots / "panda_description/urdf/panda.urdf").read_text())
+    return clean_urdf((robots / MODELS[MODEL][0]).read_text())
 
 
 def drake_plant(package, urdf):
-    """The Panda as a continuous MultibodyPlant of ``package`` (mallard or pydrake)."""
+    """The model as a continuous MultibodyPlant of ``package`` (mallard or pydrake)."""
     plant_module = __import__(f"{package}.multibody.plant", fromlist=["MultibodyPlant"])
     parsing = __import__(f"{package}.multibody.parsing", fromlist=["Parser"])
     plant = plant_module.MultibodyPlant(time_step=0.0)
     parsing.Parser(plant).AddModelsFromString(urdf, "urdf")
-    plant.WeldFrames(plant.world_frame(), plant.GetFrameByName("panda_link0"))
+    if MODELS[MODEL][1] is not None:
+        plant.WeldFrames(plant.world_frame(), plant.GetFrameByName(MODELS[MODEL][1]))
     plant.Finalize()
     return plant
 
@@ -216,18 +235,36 @@ class Pinocchio:
     name = "pinocchio"
 
     def __init__(self, urdf, reference):
-        self.model = pin.buildModelFromXML(urdf)
+        floating = MODELS[MODEL][1] is None
+        root = (pin.JointModelFreeFlyer(),) if floating else ()
+        self.model = pin.buildModelFromXML(urdf, *root)
         self.data = self.model.createData()
-        # P[i] = Pinocchio's coordinate of the reference plant's coordinate i (all joints here
-        # have one coordinate).
-        permutation = np.empty(reference.num_positions(), dtype=int)
+        # P[i] = Pinocchio's coordinate of the reference plant's 1-dof joints' coordinate i
+        # (a floating base: P[0:7] its first 7, unused but by native()).
+        permutation = np.arange(reference.num_positions())
         for index in reference.GetJointIndices():
             joint = reference.get_joint(index)
             if joint.num_positions() == 1:
                 permutation[joint.position_start()] = self.model.joints[
                     self.model.getJointId(joint.name())
                 ].idx_q
-        self.permutation = permutation
+        self.permutation, self.floating = permutation, floating
+
+    def native(self, q, v, a, rng):
+        """Pinocchio's (q, v, v̇) of a state given as the reference plant's: the 1-dof joints'
+        coordinates permuted; a floating base's pose from the reference's (quaternion [w, x,
+        y, z] normalized, then p), its velocity and acceleration random (timing only)."""
+        if not self.floating:
+            P = self.permutation
+            qp, vp, ap = (np.empty_like(x) for x in (q, v, a))
+            qp[P], vp[P], ap[P] = q, v, a
+            return qp, vp, ap
+        P = self.permutation[7:]
+        qp, vp, ap = np.empty(q.size), rng.uniform(-1, 1, v.size), rng.uniform(-1, 1, a.size)
+        quaternion = q[0:4] / np.linalg.norm(q[0:4])
+        qp[0:3], qp[3:6], qp[6] = q[4:7], quaternion[1:4], quaternion[0]
+        qp[P], vp[P - 1], ap[P - 1] = q[7:], v[6:], a[6:]
+        return qp, vp, ap
 
     def derivatives(self, q, v, a):
         P = self.permutation
@@ -244,11 +281,10 @@ class Pinocchio:
         return self.data.ddq_dq[np.ix_(P, P)], self.data.ddq_dv[np.ix_(P, P)]
 
     def forward_timer(self, states):
-        model, data, P = self.model, self.data, self.permutation
+        model, data, rng = self.model, self.data, np.random.default_rng(2)
         permuted = []
-        for q, v, _ in states:
-            qp, vp = np.empty_like(q), np.empty_like(v)
-            qp[P], vp[P] = q, v
+        for q, v, a in states:
+            qp, vp, _ = self.native(q, v, a, rng)
             permuted.append((qp, vp, np.zeros_like(vp)))
         count = len(states)
 
@@ -260,12 +296,8 @@ class Pinocchio:
         return run
 
     def timer(self, states):
-        model, data, P = self.model, self.data, self.permutation
-        permuted = []
-        for s in states:
-            qp, vp, ap = (np.empty_like(x) for x in s)
-            qp[P], vp[P], ap[P] = s
-            permuted.append((qp, vp, ap))
+        model, data, rng = self.model, self.data, np.random.default_rng(2)
+        permuted = [self.native(*s, rng) for s in states]
         count = len(states)
 
         def run(calls):
@@ -319,16 +351,18 @@ class MallardBatchedForward(MallardBatched):
 
 
 def check_forward(mallard, single, pinocchio, states):
+    others = ((single, 0.0),) + (() if pinocchio.floating else ((pinocchio, 1e-8),))
     for q, v, _ in states[:3]:
         ours = mallard.forward_derivatives(q, v)
-        for other, rtol in ((single, 0.0), (pinocchio, 1e-8)):
+        for other, rtol in others:
             theirs = other.forward_derivatives(q, v)
             for x, y, what in zip(ours, theirs, ("dvdot_dq", "dvdot_dv"), strict=True):
                 error = np.linalg.norm(x - y) / max(1.0, np.linalg.norm(y))
                 if error > rtol:
                     sys.exit(f"{other.name} {what} differs from mallard's by {error:.2e}")
-    print("check: forward dynamics derivatives, SingleStatePlant = mallard's plant (bit for bit) "
-          "= pinocchio (1e-8) at 3 states")  # fmt: skip
+    also = "" if pinocchio.floating else " = pinocchio (1e-8)"
+    print("check: forward dynamics derivatives, SingleStatePlant = mallard's plant (bit for bit)"
+          f"{also} at 3 states")  # fmt: skip
 
 
 def time_runs(runs, rounds, sample_ms):
@@ -356,15 +390,17 @@ def print_table(title, medians, reference):
 
 
 def check(mallard, pydrake, pinocchio, states):
+    others = ((pydrake, 1e-10),) + (() if pinocchio.floating else ((pinocchio, 1e-8),))
     for q, v, a in states[:3]:
         ours = mallard.derivatives(q, v, a)
-        for other, rtol in ((pydrake, 1e-10), (pinocchio, 1e-8)):
+        for other, rtol in others:
             theirs = other.derivatives(q, v, a)
             for x, y, what in zip(ours, theirs, ("dtau_dq", "dtau_dv"), strict=True):
                 error = np.linalg.norm(x - y) / max(1.0, np.linalg.norm(y))
                 if error > rtol:
                     sys.exit(f"{other.name} {what} differs from mallard's by {error:.2e}")
-    print("check: mallard = pydrake AutoDiffXd (1e-10) = pinocchio (1e-8) at 3 states")
+    also = "" if pinocchio.floating else " = pinocchio (1e-8)"
+    print(f"check: mallard = pydrake AutoDiffXd (1e-10){also} at 3 states")
 
 
 def sample(run, ms):
@@ -385,13 +421,17 @@ def sample(run, ms):
 def timers(args):
     """The checked libraries' timers: ({name: run} of the inverse dynamics' derivatives, the
     same of the forward dynamics', Pinocchio's name)."""
-    urdf = panda_urdf()
+    urdf = robot_urdf()
     mallard = Mallard(urdf)
     pydrake = PydrakeAutoDiff(urdf)
     pinocchio = Pinocchio(urdf, mallard.plant)
     rng = np.random.default_rng(0)
     nv = mallard.plant.num_velocities()
-    states = [tuple(rng.uniform(-1, 1, nv) for _ in range(3)) for _ in range(N_STATES)]
+    nq = mallard.plant.num_positions()
+    states = [
+        (rng.uniform(-1, 1, nq), rng.uniform(-1, 1, nv), rng.uniform(-1, 1, nv))
+        for _ in range(N_STATES)
+    ]
     check(mallard, pydrake, pinocchio, states)
     single = MallardSingleState(mallard.plant)
     check(single, pydrake, pinocchio, states)
@@ -438,7 +478,8 @@ class Remote:
 def compare_trees(args):
     """The tables of every tree in ``args.trees``, sampled in turn (see the module)."""
     here = Path(__file__).resolve()
-    command = [sys.executable, str(here), "--worker", "--batch-size", str(args.batch_size),
+    command = [sys.executable, str(here), "--worker", "--model", args.model,
+               "--batch-size", str(args.batch_size),
                "--threads", str(args.threads), "--timer", args.timer]  # fmt: skip
     workers = {}
     for tree in args.trees:
@@ -473,6 +514,7 @@ def compare_trees(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", choices=tuple(MODELS), default="panda")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--sample-ms", type=float, default=50.0)
     parser.add_argument("--batch-size", type=int, default=1000)
@@ -481,15 +523,16 @@ def main():
     parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    global CLOCK
+    global CLOCK, MODEL
     CLOCK = time.process_time if args.timer == "cpu" else time.perf_counter
+    MODEL = args.model
     if args.worker:
         return worker(args)
     if args.trees:
         return compare_trees(args)
     inverse, forward, reference = timers(args)
     medians = time_runs(inverse, args.rounds, args.sample_ms)
-    print("Panda (nv = 9), ∂τ/∂q and ∂τ/∂v of inverse dynamics with gravity")
+    print(f"{MODEL}, ∂τ/∂q and ∂τ/∂v of inverse dynamics with gravity")
     print(f"median of {args.rounds} interleaved samples, µs per call (noisy: shared machine)")
     print_table("inverse dynamics (computeRNEADerivatives):", medians, reference)
     medians = time_runs(forward, args.rounds, args.sample_ms)

@@ -120,3 +120,32 @@ def one_dof_tree(m, seed=3):
             actuator.set_default_rotor_inertia(0.1 * (i + 1))
     plant.Finalize()
     return plant
+
+
+def floating_tree(m, seed=6):
+    """A continuous plant kernels.recursive_derivatives covers with quaternion floating joints:
+    a free body (its floating joint added by Finalize) carrying a branch of revolute, prismatic
+    and screw joints, one of them reversed, and a quaternion floating joint between random
+    offset frames in the middle of a branch, with a revolute joint outboard of it; damped
+    joints, the 1-dof ones actuated (effort limit 2), gravity on every body."""
+    rng = np.random.default_rng(seed)
+    plant = m.MultibodyPlant(0.0)
+
+    def frame(name, body):
+        X = m.RigidTransform(m.RollPitchYaw(rng.uniform(-3, 3, size=3)), rng.normal(size=3))
+        return plant.AddFrame(m.FixedOffsetFrame(name, body.body_frame(), X))
+
+    bodies = [plant.AddRigidBody("base", random_inertia(m, rng))]
+    kinds = ("rev", "pri", "quatf", "rev", "screw", "rev")
+    parents = (0, 1, 2, 3, 0, 5)
+    for i, (kind, parent) in enumerate(zip(kinds, parents, strict=True)):
+        B = plant.AddRigidBody(f"B{i}", random_inertia(m, rng))
+        P, C = bodies[parent], B
+        if i == 4:
+            P, C = C, P
+        joint = plant.AddJoint(_joint(m, kind, f"j{i}", frame(f"P{i}", P), frame(f"C{i}", C), rng))
+        if joint.num_velocities() == 1:
+            plant.AddJointActuator("u_" + joint.name(), joint, 2.0)
+        bodies.append(B)
+    plant.Finalize()
+    return plant

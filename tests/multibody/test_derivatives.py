@@ -21,7 +21,13 @@ from mallard.multibody.tree import (
 )
 from tests.dual import Dual
 
-from .derivative_models import JOINT_TYPES, one_dof_tree, random_state, two_way_chain
+from .derivative_models import (
+    JOINT_TYPES,
+    floating_tree,
+    one_dof_tree,
+    random_state,
+    two_way_chain,
+)
 from .plant.plant_models import library
 from .test_batch import build_model
 
@@ -40,13 +46,16 @@ def assert_close(ours, expected, rtol=1e-6):
     np.testing.assert_allclose(ours, expected, rtol=rtol, atol=rtol * scale)
 
 
-@pytest.fixture(scope="module", params=["chain", "batch_model", "tree"])
+COVERED = {"tree": one_dof_tree, "floating": floating_tree}
+
+
+@pytest.fixture(scope="module", params=["chain", "batch_model", "tree", "floating"])
 def model(request):
     """(plant, context): every joint type (two_way_chain: each twice, revolute and prismatic
-    also reversed; build_model: a reversed revolute, a locked joint, changed parameters); a
-    tree that kernels.recursive_derivatives covers (one_dof_tree)."""
-    if request.param in ("chain", "tree"):
-        plant = two_way_chain(M) if request.param == "chain" else one_dof_tree(M)
+    also reversed; build_model: a reversed revolute, a locked joint, changed parameters); two
+    trees that kernels.recursive_derivatives covers (one_dof_tree, floating_tree)."""
+    if request.param != "batch_model":
+        plant = two_way_chain(M) if request.param == "chain" else COVERED[request.param](M)
         return plant, plant.CreateDefaultContext()
     plant = build_model()
     context = plant.CreateDefaultContext()
@@ -316,14 +325,16 @@ def test_batched_equals_per_state(batch_setup):
             np.testing.assert_allclose(ours[i], theirs, rtol=1e-13, atol=1e-12)
 
 
-@pytest.mark.parametrize("covered", [True, False], ids=["lanes", "by_state"])
+@pytest.mark.parametrize(
+    "covered", ["tree", "floating", None], ids=["lanes", "floating", "by_state"]
+)
 def test_batched_are_the_plants_to_the_bit(covered):
     """BatchedPlant's derivatives (in lanes for a model kernels.recursive_derivatives covers,
     else state by state) and SingleStatePlant's are the plant's single calls' to the last bit,
     with a locked joint, a batch of 7 (a group of 4 and one of 3) whose state 2 is NaN (NaN
     results, the others computed) and, for forward dynamics, actuations beyond the effort
     limits."""
-    plant = one_dof_tree(M) if covered else build_model()
+    plant = COVERED[covered](M) if covered else build_model()
     context = plant.CreateDefaultContext()
     joint = plant.GetJointByName("j4" if covered else "jlast")
     joint.Lock(context)
@@ -410,11 +421,13 @@ def test_external_forces_are_held_fixed_in_world():
     np.testing.assert_allclose(dtau_dq, [[r * np.sin(theta)]], rtol=1e-14)
 
 
-def test_recursions_equal_the_tangent_sweeps(monkeypatch):
-    """On a model it covers, kernels.recursive_derivatives (compiled and interpreted) gives
+@pytest.mark.parametrize("covered", ["tree", "floating"])
+def test_recursions_equal_the_tangent_sweeps(monkeypatch, covered):
+    """On a model it covers (quaternion floating joints too: the derivatives along the
+    quaternion's 4 numbers), kernels.recursive_derivatives (compiled and interpreted) gives
     the tangent sweeps' (kernels.derivatives, forced) derivatives to rounding; the models it
     does not cover go to the sweeps."""
-    plant = one_dof_tree(M)
+    plant = COVERED[covered](M)
     batched = BatchedPlant(plant, plant.CreateDefaultContext())
     rng = np.random.default_rng(3)
     q, v, vdot = (np.array([x]) for x in random_state(plant, rng))

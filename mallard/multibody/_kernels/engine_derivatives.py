@@ -41,7 +41,8 @@ def recursive_inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, 
     once)."""
     nq, nv = model.nq, model.nv
     v = x[nq : nq + nv]
-    calc_recursive_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv, work.M)
+    q = x[0:nq]
+    calc_recursive_derivatives(model, params, work, deriv, q, v, vdot, dtau_dq, dtau_dv, work.M)
 
 
 @jitable(inline=True)

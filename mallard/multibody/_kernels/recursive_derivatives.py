@@ -1,8 +1,9 @@
 """Analytical derivatives of inverse dynamics in two O(n) recursions and O(n²) dot products,
 after Carpentier & Mansard ("Analytical derivatives of rigid body dynamics algorithms", RSS
-2018), derived here in mallard's notation, for the models whose mobilizers are welds or 1-dof
-joints with an axis fixed in both frames (revolute, prismatic, screw), gravity on all bodies
-or none and no applied body forces; kernels.derivatives' tangent sweeps do the others.
+2018), derived here in mallard's notation, for the models whose mobilizers are welds, 1-dof
+joints with an axis fixed in both frames (revolute, prismatic, screw) or quaternion floating
+joints (below), gravity on all bodies or none and no applied body forces;
+kernels.derivatives' tangent sweeps do the others.
 
 Spatial vectors at the World origin Wo, in W, [rotational; translational]. Mobod k (parent λ)
 has the column S_k (its dof's H_PB_W at Wo), the velocity v_k, the acceleration â_k = a_k − a_g
@@ -21,17 +22,29 @@ S_j × (a_k − a_λ) − u_j × (v_k − v_λ), and the rigid part S_j ×* F_i 
 
 The sections of the derivative workspace ``deriv`` (kernels.derivatives) are reused as
 scratch: per mobod K[:, 0:10] C (m, h, Ī as xx yy zz xy xz yz), K[:, 10:16] â, dA and dp_B Ċ
-(İ, ḣ), dV P; per dof (rows 0 to nv − 1) dF α, F_app β, HJ[:, 0:6] S, HJ[:, 6:12] u, dH w.
+(İ, ḣ), dV P, and for a 1-dof joint A_WB its u, dF its w; per dof (rows 0 to nv − 1)
+HJ[:, 0:6] S, HJ[:, 6:12] α, dH β.
 The derivatives' rows of a column j ⪯ i are dot products with α_i, β_i, M's rows too
 (M_ij = S_jᵀ·α_i): a loop over the dofs of j's subtree, contiguous. No branch depends on
 the state, so ``work`` and ``deriv`` may be lane views (kernels.lane_views: L states at once,
 kernels.batch).
+
+A quaternion floating joint (Drake's v = (w_FM_F, v_FMo_F), its columns fixed in F, the
+rotations' through Mo) is three prismatic joints along F's axes followed by a ball at Mo whose
+columns are fixed in the frame T the translations carry: the formulas above hold for a
+translation's column; turning the subtree about a rotation's column S_j leaves j's own
+columns, velocity and acceleration as they are, so that for it u_j = S_j × v_j,
+w_j = −S_j × â_j + u_j × v_j (j's own body in place of its parent), the rows of j's own dofs
+take the ancestors' form, and ∂τ/∂v_j's 2·C·u_j becomes C·(S_j × v_T + u_j). The derivatives
+along the quaternion's 4 numbers (independent: the pose depends on q_FM/|q_FM|, as
+kernels.derivatives takes them) are those along the rotations times N⁺(q).
 """
 
-from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW, WELD
+from mallard.multibody._joint_types import PRISMATIC, QUATERNION_FLOATING, REVOLUTE, SCREW, WELD
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.kinematics import LAYER_WB
-from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
+from mallard.multibody._kernels.lane_views import lane, lane_count
+from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES, calc_Nplus
 from mallard.multibody._kernels.vec3 import (
     add,
     cross3,
@@ -42,18 +55,21 @@ from mallard.multibody._kernels.vec3 import (
     sub,
     sym_vec,
 )
-from mallard.multibody._layout import JTYPE, PARENT, Q_START, V_START
+from mallard.multibody._layout import JTYPE, PARENT, Q_START, REVERSED, V_START
 
 
 @jitable
 def covers(model, F_app_B):
     """1 if :func:`calc_inverse_dynamics_derivatives` applies: every mobilizer a weld, revolute,
-    prismatic or screw joint, gravity's mask the same for every mobod, F_app_B all zero."""
+    prismatic or screw joint or a quaternion floating joint not reversed, gravity's mask the
+    same for every mobod, F_app_B all zero."""
     tree, mask = model.tree, model.gravity_mask
     for k in range(1, tree.shape[0]):
         jtype = tree[k, JTYPE]
+        floating = jtype == QUATERNION_FLOATING and tree[k, REVERSED] == 0
         if not (jtype == WELD or jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW):
-            return 0
+            if not floating:
+                return 0
         if mask[k] != mask[1]:
             return 0
     for b in range(F_app_B.shape[0]):
@@ -103,19 +119,139 @@ def _velocity_at_Wo(X_pc, V_WB, k):
 
 
 @jitable
-def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_dq, dtau_dv, M):
+def _subtree_force_changes(z, C, Cdot, P_j, F_j, S, u, w, U):
+    """The changes of the force F_j on mobod j's subtree (at Wo) along a q direction,
+    S ×* F_j + C_j·w − Ċ_j·u − u ×* P_j, and along a v direction, Ċ_j·S + S ×* P_j − C_j·U, for
+    a column S of j's mobilizer with its u, w, U; C = (m, h, Ī) and Ċ = (ḣ, İ) j's composite
+    inertia and its rate, motion and force vectors as pairs of 3-tuples (z: a zero)."""
+    (m, h, Ib), (hd, Id) = C, Cdot
+    (Sw, Sv), (uw, uv), (ww, wv), (Uw, Uv) = S, u, w, U
+    (Pn, Pf), (Fn, Ff) = P_j, F_j
+    xn, xf = _force_cross(Sw, Sv, Fn, Ff)
+    yn, yf = _inertia_times(m, h, Ib, ww, wv)
+    qn, qf = add(xn, yn), add(xf, yf)
+    yn, yf = _inertia_times(z, hd, Id, uw, uv)
+    xn, xf = _force_cross(uw, uv, Pn, Pf)
+    qn, qf = sub(qn, add(yn, xn)), sub(qf, add(yf, xf))
+    yn, yf = _inertia_times(z, hd, Id, Sw, Sv)
+    xn, xf = _force_cross(Sw, Sv, Pn, Pf)
+    cn, cf = _inertia_times(m, h, Ib, Uw, Uv)
+    return (qn, qf), (sub(add(yn, xn), cn), sub(add(yf, xf), cf))
+
+
+@jitable(inline=True)
+def _store_dq(dtau_dq, row, col, Nplus, r, value):
+    """dtau_dq[row, col] = value (the derivative along q[col]); for r ≥ 0, ``value`` that
+    along rotation r of a quaternion floating joint whose q_FM starts at col: its share
+    N⁺[r, i]·value of the derivative along each q_FM[i] (Nplus the joint's N⁺)."""
+    if r < 0:
+        dtau_dq[row, col] = value
+    else:
+        for i in range(4):
+            dtau_dq[row, col + i] += Nplus[r, i] * value
+
+
+@jitable(inline=True)
+def _subtree_row(SA, beta, c2, S, u, w, U):
+    """(∂τ/∂q, ∂τ/∂v, M) of row c2, a dof of j's subtree, in a column S of j with its u, w, U
+    (the row's α, β in SA[c2, 6:12], beta[c2]): α·w − β·u, β·S − α·U, α·S."""
+    a_n, a_f = row3(SA, c2, 6), row3(SA, c2, 9)
+    b_n, b_f = row3(beta, c2, 0), row3(beta, c2, 3)
+    dq = _dot6(a_n, a_f, w[0], w[1]) - _dot6(b_n, b_f, u[0], u[1])
+    dv = _dot6(b_n, b_f, S[0], S[1]) - _dot6(a_n, a_f, U[0], U[1])
+    return dq, dv, _dot6(a_n, a_f, S[0], S[1])
+
+
+@jitable(inline=True)
+def _store_row(dtau_dv, M, c2, c, dv, M_c2c):
+    """dtau_dv[c2, c] = dv, M[c2, c] = M[c, c2] = M_c2c."""
+    dtau_dv[c2, c] = dv
+    M[c2, c] = M_c2c
+    M[c, c2] = M_c2c
+
+
+@jitable
+def _floating_acceleration(X_pc, H_PB_W, V_WB, SA, v, vdot, parent, c0, p, w, vo, al, a):
+    """â_k = â_λ + Σ S·v̇ + Ṡ·v (â_λ = (al, a); k's velocity (w, vo) and its origin p, at
+    Wo) of a mobod k with a quaternion floating joint, v = (w_FM_F, v_FMo_F), its dofs c0 on,
+    its columns S at Wo stored in SA: three prismatic joints along F's axes (Ṡ = v_λ × S),
+    then a ball at Mo whose columns are fixed in the frame T they carry (Ṡ = v_T × S,
+    v_T = v_λ + [0; Σ S·v of the translations])."""
+    z = 0.0 * p[0]
+    zero = (z, z, z)
+    wP, vP = zero, zero
+    if parent > 0:
+        wP, vP = _velocity_at_Wo(X_pc, V_WB, parent)
+    dvT = zero
+    for c in range(c0, c0 + 6):
+        Sw = row3(H_PB_W, c, 0)
+        Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
+        store_row3(Sw, SA, c, 0)
+        store_row3(Sv, SA, c, 3)
+        al = add(al, scale(vdot[c], Sw))
+        a = add(a, scale(vdot[c], Sv))
+        if c >= c0 + 3:
+            dvT = add(dvT, scale(v[c], Sv))
+    vT = add(vP, dvT)
+    tw, tv = _motion_cross(wP, vT, sub(w, wP), sub(vo, vT))
+    return add(al, tw), add(a, add(cross3(wP, dvT), tv))
+
+
+@jitable
+def _floating_frames(model, X_pc, V_WB, K, SA, Nplus, q, v, j, zero):
+    """(V_λ, â_λ, V_j, â_j, V_T) at Wo of mobod j's quaternion floating joint (λ its parent,
+    T the frame its translations carry), and its N⁺ into Nplus (lane by lane)."""
+    tree = model.tree
+    cj, qj, parent = tree[j, V_START], tree[j, Q_START], tree[j, PARENT]
+    q_j = q[qj:]
+    for i in range(lane_count(q)):  # (lane views: lane by lane)
+        calc_Nplus(QUATERNION_FLOATING, model.jparam[j], lane(q_j, i), lane(Nplus, i))
+    V_l = (zero, zero)
+    if parent > 0:
+        V_l = _velocity_at_Wo(X_pc, V_WB, parent)
+    vT = V_l[1]
+    for c in range(cj + 3, cj + 6):
+        vT = add(vT, scale(v[c], row3(SA, c, 3)))
+    A_l = (row3(K, parent, 10), row3(K, parent, 13))
+    A_j = (row3(K, j, 10), row3(K, j, 13))
+    return V_l, A_l, _velocity_at_Wo(X_pc, V_WB, j), A_j, (V_l[0], vT)
+
+
+@jitable
+def _floating_column(S, r, frames):
+    """(u, w, U) of column S = S_r of a quaternion floating joint (r < 3 a rotation, else a
+    translation), given ``frames`` of :func:`_floating_frames` (see the module)."""
+    V_l, A_l, V_j, A_j, V_T = frames
+    V_b, A_b = V_l, A_l
+    if r < 3:
+        V_b, A_b = V_j, A_j
+    u = _motion_cross(S[0], S[1], V_b[0], V_b[1])
+    sw, sv = _motion_cross(S[0], S[1], A_b[0], A_b[1])
+    tw, tv = _motion_cross(u[0], u[1], V_b[0], V_b[1])
+    w = (sub(tw, sw), sub(tv, sv))
+    if r < 3:
+        xw, xv = _motion_cross(S[0], S[1], V_T[0], V_T[1])
+        return u, w, (add(xw, u[0]), add(xv, u[1]))
+    return u, w, (scale(2.0, u[0]), scale(2.0, u[1]))
+
+
+@jitable
+def calc_inverse_dynamics_derivatives(
+    model, params, work, deriv, q, v, vdot, dtau_dq, dtau_dv, M
+):  # fmt: skip
     """dtau_dq (nv×nq) and dtau_dv (nv×nv) of kernels.derivatives'
     calc_inverse_dynamics_derivatives (with no applied forces) for a model :func:`covers`, at
-    the kinematics and inertias of ``work``, the velocities v and accelerations v̇, and
-    M = ∂τ/∂v̇ (nv×nv, diag(params.reflected) added): M_ij = S_jᵀ·α_i for j ⪯ i, mirrored
-    (kernels.dynamics.calc_mass_matrix's M to rounding, from the same composite inertias as
-    the derivatives); the primal Newton–Euler pass done here (â, and F at Wo in deriv.F)."""
+    the kinematics and inertias of ``work``, the positions q (for the quaternions' N⁺),
+    velocities v and accelerations v̇, and M = ∂τ/∂v̇ (nv×nv, diag(params.reflected) added):
+    M_ij = S_jᵀ·α_i for j ⪯ i, mirrored (kernels.dynamics.calc_mass_matrix's M to rounding,
+    from the same composite inertias as the derivatives); the primal Newton–Euler pass done
+    here (â, and F at Wo in deriv.F)."""
     tree, g, damping, reflected = model.tree, params.g_W, params.damping, params.reflected
     X_pc, H_PB_W, V_WB, m_W, h_W, I_W = (
         work.X_pc, work.H_PB_W, work.V_WB, work.m_W, work.h_W, work.I_W
     )  # fmt: skip
     F, K, Idot, hdot, P = deriv.F, deriv.K, deriv.dA, deriv.dp_B, deriv.dV
-    SU, Wj, alpha, beta = deriv.HJ, deriv.dH, deriv.dF, deriv.F_app
+    SA, beta, Uk, Wk = deriv.HJ, deriv.dH, deriv.A_WB, deriv.dF
     n = tree.shape[0]
     z = 0.0 * m_W[0]  # (of the state's type: a lane value in lanes)
     zero = (z, z, z)
@@ -126,14 +262,16 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
         K[0, 10 + r] = z
         K[0, 13 + r] = -a_g[r]
     # Base to tip: each mobod's own C, Ċ, P and force I·â + v ×* h (summed below), â, and
-    # its dof's S, u, w; â_k = â_λ + S·v̇ + (v_λ × S)·v = â_λ + S·v̇ − u·v.
+    # its dofs' S (a 1-dof joint's u, w too); â_k = â_λ + Σ S·v̇ + Ṡ·v, Ṡ = v_λ × S for a
+    # 1-dof joint (â_k = â_λ + S·v̇ − u·v).
     for k in range(1, n):
         p = (X_pc[LAYER_WB, k, 3, 0], X_pc[LAYER_WB, k, 3, 1], X_pc[LAYER_WB, k, 3, 2])
         w = row3(V_WB, k, 0)
         vo = sub(row3(V_WB, k, 3), cross3(w, p))
         parent = tree[k, PARENT]
         al, a = row3(K, parent, 10), row3(K, parent, 13)
-        if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
+        nv_k = NUM_VELOCITIES[tree[k, JTYPE]]
+        if nv_k == 1:
             c = tree[k, V_START]
             Sw = row3(H_PB_W, c, 0)
             Sv = sub(row3(H_PB_W, c, 3), cross3(Sw, p))
@@ -143,14 +281,19 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
             uw, uv = _motion_cross(Sw, Sv, wP, vP)
             sw, sv = _motion_cross(Sw, Sv, al, a)
             tw, tv = _motion_cross(uw, uv, wP, vP)
-            store_row3(Sw, SU, c, 0)
-            store_row3(Sv, SU, c, 3)
-            store_row3(uw, SU, c, 6)
-            store_row3(uv, SU, c, 9)
-            store_row3(sub(tw, sw), Wj, c, 0)
-            store_row3(sub(tv, sv), Wj, c, 3)
+            store_row3(Sw, SA, c, 0)
+            store_row3(Sv, SA, c, 3)
+            store_row3(uw, Uk, k, 0)
+            store_row3(uv, Uk, k, 3)
+            store_row3(sub(tw, sw), Wk, k, 0)
+            store_row3(sub(tv, sv), Wk, k, 3)
             al = add(al, sub(scale(vdot[c], Sw), scale(v[c], uw)))
             a = add(a, sub(scale(vdot[c], Sv), scale(v[c], uv)))
+        elif nv_k == 6:
+            c0 = tree[k, V_START]
+            al, a = _floating_acceleration(
+                X_pc, H_PB_W, V_WB, SA, v, vdot, parent, c0, p, w, vo, al, a
+            )
         store_row3(al, K, k, 10)
         store_row3(a, K, k, 13)
         # Ī about Wo = Ī_Bo + m·(|p|²·1 − p·pᵀ) + 2·(p·h_B)·1 − p·h_Bᵀ − h_B·pᵀ.
@@ -191,14 +334,14 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
         store_row3(add(cross3(w, h), scale(m, vo)), hdot, k, 0)
     # Tip to base: the subtree sums, and α, β of each dof (rows by dof).
     for k in range(n - 1, 0, -1):
-        if NUM_VELOCITIES[tree[k, JTYPE]] == 1:
-            c = tree[k, V_START]
-            Sw, Sv = row3(SU, c, 0), row3(SU, c, 3)
+        c0 = tree[k, V_START]
+        for c in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
+            Sw, Sv = row3(SA, c, 0), row3(SA, c, 3)
             an, af = _inertia_times(K[k, 0], row3(K, k, 1), _row6(K, k, 4), Sw, Sv)
             bn, bf = _inertia_times(z, row3(hdot, k, 0), _row6(Idot, k, 0), Sw, Sv)
             xn, xf = _force_cross(Sw, Sv, row3(P, k, 0), row3(P, k, 3))
-            store_row3(an, alpha, c, 0)
-            store_row3(af, alpha, c, 3)
+            store_row3(an, SA, c, 6)
+            store_row3(af, SA, c, 9)
             store_row3(sub(bn, xn), beta, c, 0)
             store_row3(sub(bf, xf), beta, c, 3)
         parent = tree[k, PARENT]
@@ -217,49 +360,64 @@ def calc_inverse_dynamics_derivatives(model, params, work, deriv, v, vdot, dtau_
         for c in range(dtau_dv.shape[1]):
             dtau_dv[i, c] = z
             M[i, c] = z
-    # Column j: the rows of the dofs of j's subtree (j's first to v_end[j] − 1, the mobods
-    # numbered depth first), then those of its ancestors.
-    v_end = model.v_end
+    # Column c, a dof of mobod j: the rows of the dofs of j's subtree (j's first to
+    # v_end[j] − 1, the mobods numbered depth first), then those of its ancestors. A 1-dof
+    # joint's column moves j's subtree about S_c from j's parent λ (u = S × v_λ,
+    # w = −S × â_λ + u × v_λ, U = 2·u). A quaternion floating joint's translation likewise; its
+    # rotation turns the subtree about S_c from j's own body, whose velocity and acceleration
+    # stay (u = S × v_j, w = −S × â_j + u × v_j; U = S × v_T + u): for the joint's own rows
+    # and its ancestors' the rigid part S ×* F_j of the change of the subtree's force
+    # remains, and the derivatives along the quaternion's 4 numbers are N⁺ᵀ of these.
+    v_end, Nplus = model.v_end, deriv.Nplus
     for j in range(1, n):
-        if NUM_VELOCITIES[tree[j, JTYPE]] != 1:
+        nv_j = NUM_VELOCITIES[tree[j, JTYPE]]
+        if nv_j == 0:
             continue
-        cj, qj = tree[j, V_START], tree[j, Q_START]
-        Sw, Sv = row3(SU, cj, 0), row3(SU, cj, 3)
-        uw, uv = row3(SU, cj, 6), row3(SU, cj, 9)
-        ww, wv = row3(Wj, cj, 0), row3(Wj, cj, 3)
-        for c in range(cj, v_end[j]):
-            a_n, a_f = row3(alpha, c, 0), row3(alpha, c, 3)
-            b_n, b_f = row3(beta, c, 0), row3(beta, c, 3)
-            dtau_dq[c, qj] = _dot6(a_n, a_f, ww, wv) - _dot6(b_n, b_f, uw, uv)
-            dtau_dv[c, cj] = _dot6(b_n, b_f, Sw, Sv) - 2.0 * _dot6(a_n, a_f, uw, uv)
-            M_cj = _dot6(a_n, a_f, Sw, Sv)
-            M[c, cj] = M_cj
-            M[cj, c] = M_cj
-        i = tree[j, PARENT]
-        if i <= 0:
-            continue
-        m, h, Ib = K[j, 0], row3(K, j, 1), _row6(K, j, 4)
-        hd, Id = row3(hdot, j, 0), _row6(Idot, j, 0)
-        Pn, Pf = row3(P, j, 0), row3(P, j, 3)
-        Fn, Ff = row3(F, j, 0), row3(F, j, 3)
-        # dq: S_j ×* F_j + C_j·w_j − Ċ_j·u_j − u_j ×* P_j; dv: Ċ_j·S_j + S_j ×* P_j − 2·C_j·u_j.
-        xn, xf = _force_cross(Sw, Sv, Fn, Ff)
-        yn, yf = _inertia_times(m, h, Ib, ww, wv)
-        qn, qf = add(xn, yn), add(xf, yf)
-        yn, yf = _inertia_times(z, hd, Id, uw, uv)
-        xn, xf = _force_cross(uw, uv, Pn, Pf)
-        qn, qf = sub(qn, add(yn, xn)), sub(qf, add(yf, xf))
-        yn, yf = _inertia_times(z, hd, Id, Sw, Sv)
-        xn, xf = _force_cross(Sw, Sv, Pn, Pf)
-        cn, cf = _inertia_times(m, h, Ib, uw, uv)
-        vn, vf = sub(add(yn, xn), scale(2.0, cn)), sub(add(yf, xf), scale(2.0, cf))
-        while i > 0:
-            if NUM_VELOCITIES[tree[i, JTYPE]] == 1:
-                c = tree[i, V_START]
-                Si_w, Si_v = row3(SU, c, 0), row3(SU, c, 3)
-                dtau_dq[c, qj] = _dot6(Si_w, Si_v, qn, qf)
-                dtau_dv[c, cj] = _dot6(Si_w, Si_v, vn, vf)
-            i = tree[i, PARENT]
+        cj, qj, parent = tree[j, V_START], tree[j, Q_START], tree[j, PARENT]
+        frames = ((zero, zero), (zero, zero), (zero, zero), (zero, zero), (zero, zero))
+        if nv_j == 6:
+            frames = _floating_frames(model, X_pc, V_WB, K, SA, Nplus, q, v, j, zero)
+        for c in range(cj, cj + nv_j):
+            S = (row3(SA, c, 0), row3(SA, c, 3))
+            r, col, lo = -1, qj, cj  # (rows lo and on: α·w − β·u)
+            if nv_j == 1:
+                u = (row3(Uk, j, 0), row3(Uk, j, 3))
+                w = (row3(Wk, j, 0), row3(Wk, j, 3))
+                U = (scale(2.0, u[0]), scale(2.0, u[1]))
+            else:
+                u, w, U = _floating_column(S, c - cj, frames)
+                col = qj + 1 + (c - cj)
+                if c < cj + 3:
+                    r, col, lo = c - cj, qj, cj + 6
+            if r < 0:  # (the common case without a branch per row)
+                for c2 in range(cj, v_end[j]):
+                    dq, dv, M_c2c = _subtree_row(SA, beta, c2, S, u, w, U)
+                    dtau_dq[c2, col] = dq
+                    _store_row(dtau_dv, M, c2, c, dv, M_c2c)
+            else:
+                for c2 in range(cj, v_end[j]):
+                    dq, dv, M_c2c = _subtree_row(SA, beta, c2, S, u, w, U)
+                    if c2 >= lo:
+                        _store_dq(dtau_dq, c2, col, Nplus, r, dq)
+                    _store_row(dtau_dv, M, c2, c, dv, M_c2c)
+            if parent <= 0 and r < 0:
+                continue
+            C = (K[j, 0], row3(K, j, 1), _row6(K, j, 4))
+            Cdot = (row3(hdot, j, 0), _row6(Idot, j, 0))
+            P_j = (row3(P, j, 0), row3(P, j, 3))
+            F_j = (row3(F, j, 0), row3(F, j, 3))
+            (qn, qf), (vn, vf) = _subtree_force_changes(z, C, Cdot, P_j, F_j, S, u, w, U)
+            for c2 in range(cj, lo):
+                value = _dot6(row3(SA, c2, 0), row3(SA, c2, 3), qn, qf)
+                _store_dq(dtau_dq, c2, col, Nplus, r, value)
+            i = parent
+            while i > 0:
+                ci = tree[i, V_START]
+                for c2 in range(ci, ci + NUM_VELOCITIES[tree[i, JTYPE]]):
+                    Si_w, Si_v = row3(SA, c2, 0), row3(SA, c2, 3)
+                    _store_dq(dtau_dq, c2, col, Nplus, r, _dot6(Si_w, Si_v, qn, qf))
+                    dtau_dv[c2, c] = _dot6(Si_w, Si_v, vn, vf)
+                i = tree[i, PARENT]
     for i in range(model.nv):
         dtau_dv[i, i] += damping[i]
         M[i, i] += reflected[i]
