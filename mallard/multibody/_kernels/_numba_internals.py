@@ -308,8 +308,10 @@ def struct_proxy(struct_type, context, builder, value=None):
 
 
 def incref(context, builder, value_type, value):
-    """Takes a reference to ``value`` (numba type ``value_type``): one kept in a struct."""
-    context.nrt.incref(builder, value_type, value)
+    """Takes a reference to ``value`` (numba type ``value_type``): one kept in a struct
+    (nothing in code compiled without numba's runtime, which counts no references)."""
+    if context.enable_nrt:
+        context.nrt.incref(builder, value_type, value)
 
 
 def llvm_function(builder, fn_type, name):
