@@ -49,40 +49,56 @@ ENTRY_MODULES = (
 
 _ENTRY_POINTS = {}  # name → function
 _NOGIL = set()  # the entry points compiled with nogil=True
+_ALLOCATING = set()  # the entry points compiled with numba's runtime (they allocate arrays)
 _COMPILED = {}  # (function, joint types) → its numba dispatcher
 _MODEL_ENTRY_POINTS = {}  # the model entry points looked up for a model's joint types (a set)
 
 
-def entry_point(fn=None, *, nogil=False):
+def entry_point(fn=None, *, nogil=False, allocates=False):
     """Marks ``fn`` (a kernel, named uniquely among entry points) as one Python may call
     through :func:`kernels`; ``nogil``: compiled, it releases the GIL while it runs, so that
     Python threads run it at once (no entry point uses numba's parallel regions: see
-    mallard.multibody.batch)."""
+    mallard.multibody.batch). ``allocates``: it, or a kernel it calls, allocates an array
+    (``np.empty``...); it is then compiled with numba's runtime (NRT), which owns such arrays.
+    The others are compiled without it (kernels work in arrays Python allocated): numba
+    neither emits nor optimizes away a reference count for each array they pass around, which
+    makes them cheaper to compile (see kernels._numba_internals.WITHOUT_RUNTIME). Compiling
+    an entry point that allocates without ``allocates`` raises numba's "NRT required but not
+    enabled"."""
     if fn is None:
-        return functools.partial(entry_point, nogil=nogil)
+        return functools.partial(entry_point, nogil=nogil, allocates=allocates)
     other = _ENTRY_POINTS.get(fn.__name__)
     if other is not None and other is not fn:
         raise ValueError(f"two entry points are named {fn.__name__!r}")
     _ENTRY_POINTS[fn.__name__] = fn
     if nogil:
         _NOGIL.add(fn)
+    if allocates:
+        _ALLOCATING.add(fn)
     return fn
 
 
 def compiled(fn, joint_types=ALL_JOINT_TYPES):
     """``fn`` compiled by numba for float64 arrays (nopython, cached on disk where numba can
-    write, see kernels._numba_internals; with nogil=True if it is marked so), for the models
+    write, see kernels._numba_internals; with nogil=True if it is marked so; without numba's
+    runtime unless it is marked ``allocates``, see :func:`entry_point`), for the models
     whose joints are of the types ``joint_types`` (a bit mask) if it is an entry point of a
     model (if it takes ``mf``). The dispatcher is made once per function and joint types."""
     if not _takes_model(fn):
         joint_types = ALL_JOINT_TYPES
     dispatcher = _COMPILED.get((fn, joint_types))
     if dispatcher is None:
-        from mallard.multibody._kernels._numba_internals import njit_cached, njit_for_joint_types
+        from mallard.multibody._kernels._numba_internals import (
+            WITHOUT_RUNTIME,
+            njit_cached,
+            njit_for_joint_types,
+        )
 
         options = {"error_model": "numpy"}
         if fn in _NOGIL:
             options["nogil"] = True
+        if fn not in _ALLOCATING:
+            options.update(WITHOUT_RUNTIME)
         if joint_types == ALL_JOINT_TYPES:
             dispatcher = njit_cached(fn, **options)
         else:

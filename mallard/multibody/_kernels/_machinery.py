@@ -29,6 +29,7 @@ from mallard.multibody._kernels._numba_internals import (
     int64_atomic_cas,
     int64_atomic_load,
     kernels_internal_to,
+    kernels_return_views,
     manage_caches,
     product,
 )
@@ -66,17 +67,18 @@ def joint_specialized(fn):
     return fn
 
 
-def batched(fn=None, *, own_kernels=False):
+def batched(fn=None, *, own_kernels=False, allocates=False):
     """Registers ``fn`` as a batched entry point (mallard._compiled.entry_point, nogil): a
     kernel that several Python threads may run at once on the same batch (kernels.batch),
     compiled to release the GIL. Compiled kernels do not call them. ``own_kernels``: the
     kernels linked into its machine code are its own, optimized with it
-    (_numba_internals.kernels_internal_to: for a loop over the same kernel calls)."""
+    (_numba_internals.kernels_internal_to: for a loop over the same kernel calls);
+    ``allocates``: as entry_point's."""
     if fn is None:
-        return functools.partial(batched, own_kernels=own_kernels)
+        return functools.partial(batched, own_kernels=own_kernels, allocates=allocates)
     if own_kernels:
         kernels_internal_to(fn.__qualname__)
-    return entry_point(fn, nogil=True)
+    return entry_point(fn, nogil=True, allocates=allocates)
 
 
 def reshaped(a, shape):
@@ -118,9 +120,11 @@ for _directory in KERNEL_PACKAGES:
 # the temporary cache where numba has no writable directory.
 manage_caches(_MALLARD_DIR)
 # A kernel called from an entry point and from another kernel is compiled once, not twice; an
-# inlined one is never compiled alone; machine code is generated for the entry points only.
+# inlined one is never compiled alone; machine code is generated for the entry points only;
+# kernels compiled without numba's runtime may return views.
 compile_each_kernel_once()
 generate_code_on_demand()
+kernels_return_views()
 
 
 def atomic_add(a, i, value):

@@ -308,8 +308,10 @@ def struct_proxy(struct_type, context, builder, value=None):
 
 
 def incref(context, builder, value_type, value):
-    """Takes a reference to ``value`` (numba type ``value_type``): one kept in a struct."""
-    context.nrt.incref(builder, value_type, value)
+    """Takes a reference to ``value`` (numba type ``value_type``): one kept in a struct
+    (nothing in code compiled without numba's runtime, which counts no references)."""
+    if context.enable_nrt:
+        context.nrt.incref(builder, value_type, value)
 
 
 def llvm_function(builder, fn_type, name):
@@ -657,6 +659,42 @@ def _own_linked_kernels():
 
     _optimize_final_module._mallard = True
     codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
+
+
+# ---- 16: without the runtime --------------------------------------------------------------------
+
+#: The jit options of an entry point compiled without numba's runtime (mallard._compiled
+#: .entry_point), and so the kernels below it: numba's lowering emits a reference count
+#: (incref/decref, through the fields of every array of a tuple of views) at each use of an
+#: array, its LLVM passes then prune most of them; without the runtime there are none.
+WITHOUT_RUNTIME = {"_nrt": False}
+
+
+def kernels_return_views():
+    """Lets kernels compiled without numba's runtime return arrays: numba refuses a return
+    type that is an array not passed as an argument when a function is compiled without it
+    (a new array would need it), but such a kernel can only return a view of memory it was
+    given (a section of a workspace: kernels.views), and allocating fails to compile. An
+    entry point keeps numba's rule (boxed for Python without the runtime, an array is
+    replaced by the array it views)."""
+    from numba.core import typed_passes
+
+    run_pass = typed_passes.BaseTypeInference.run_pass
+    if getattr(run_pass, "_mallard", False):
+        return
+
+    def _run_pass(self, state):
+        context = state.targetctx
+        if context.enable_nrt or not state.flags.no_cpython_wrapper:
+            return run_pass(self, state)
+        context.enable_nrt = True  # (read by the check of the return type only)
+        try:
+            return run_pass(self, state)
+        finally:
+            context.enable_nrt = False
+
+    _run_pass._mallard = True
+    typed_passes.BaseTypeInference.run_pass = _run_pass
 
 
 # ---- 8: calls without dispatch -----------------------------------------------------------------

@@ -434,6 +434,34 @@ def test_15_kernels_internal_to_an_entry_point():
     assert linkage(owning) is None
 
 
+# ---- 16. without the runtime ---------------------------------------------------------------------
+def _head(a, n):
+    return a[:n]
+
+
+def test_16_kernels_without_the_runtime():
+    """Compiled with WITHOUT_RUNTIME, an entry point and the kernels it calls have no reference
+    counts; a kernel may return a view of an array it was given (an entry point may not:
+    numba's rule); allocating an array fails to compile."""
+    from mallard.multibody._kernels._machinery import jitable
+    from mallard.multibody._kernels._numba_internals import WITHOUT_RUNTIME
+
+    _numba_internals.kernels_return_views()
+    head = jitable(_head)
+    entry = numba.njit(**WITHOUT_RUNTIME)(lambda a: head(a, 2)[1] * 2.0)
+    assert entry(np.arange(4.0)) == 2.0
+    ((dispatcher, _),) = _template(head)._impl_cache.values()
+    (kernel,) = dispatcher.overloads.values()
+    assert not kernel.target_context.enable_nrt
+    for result in (kernel, *entry.overloads.values()):
+        text = str(result.library._final_module)
+        assert "NRT_incref" not in text and "NRT_decref" not in text
+    with pytest.raises(Exception, match="Only accept returning of array passed into"):
+        numba.njit(**WITHOUT_RUNTIME)(lambda a: head(a, 2))(np.arange(4.0))
+    with pytest.raises(Exception, match="NRT required but not enabled"):
+        numba.njit(**WITHOUT_RUNTIME)(lambda n: np.zeros(n)[0])(3)
+
+
 # ---- and nothing else -------------------------------------------------------------------------
 def test_no_other_module_uses_numba_internals():
     """numba.core, and the code generation calls of assumptions 3-7, appear in
