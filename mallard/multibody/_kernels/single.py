@@ -464,6 +464,7 @@ def single_point_jacobian(held, q, k, X_BF, p_FQ, J):
 
 
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_inverse_dynamics_derivatives(held, q, v, vdot, dtau_dq, dtau_dv, M):
     """dtau_dq (nv × nq), dtau_dv (nv × nv) and M (= ∂τ/∂v̇) of single_inverse_dynamics' tau
@@ -507,6 +508,7 @@ def single_inverse_dynamics_derivatives(held, q, v, vdot, dtau_dq, dtau_dv, M):
 
 
 @entry_point
+@_own_kernels
 @jitable(inline=True)
 def single_forward_dynamics_derivatives(
     held, q, v, tau_applied, actuation, dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du
