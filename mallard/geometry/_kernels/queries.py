@@ -11,9 +11,8 @@ report one, the pairs compacted alike, and a failure to ``status``: (code, a, b)
 """
 
 import numpy as np
-from llvmlite import ir
 from numba import carray, types
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 from mallard._compiled import entry_point
 from mallard.geometry._kernels.bounds import SLACK, distance_bounds
@@ -35,23 +34,11 @@ from mallard.geometry._proximity_layout import (
     WS_SIZE,
 )
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
 
 #: The arrays ``held`` stands for, in order (see the module).
 HELD = ("gi", "gf", "hv", "tri", "X_FG", "ws", "wi", "status", "scratch", "boxes")
-
-
-@intrinsic
-def _pointer(typingctx, address):
-    """The integer ``address`` as a void pointer (what numba.carray views). (The twin of
-    kernels.single's: one shared would be imported by every kernel module.)"""
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], ir.IntType(8).as_pointer())
-
-    return types.voidptr(address), codegen
 
 
 def _held(held):
@@ -64,18 +51,18 @@ def _held_compiled(held):
     if isinstance(held, types.Integer):  # (views holding no reference: plain's)
 
         def impl(held):
-            b = carray(_pointer(held), 2 * len(HELD), np.int64)
+            b = carray(pointer(held), 2 * len(HELD), np.int64)
             return (
-                carray(_pointer(b[0]), (b[1], GI_COLUMNS), np.int64),
-                carray(_pointer(b[2]), (b[3], 3), np.float64),
-                carray(_pointer(b[4]), (b[5], 3), np.float64),
-                carray(_pointer(b[6]), (b[7], TRI_COLUMNS), np.float64),
-                carray(_pointer(b[8]), (b[9], 4, 3), np.float64),
-                carray(_pointer(b[10]), WS_SIZE, np.float64),
-                carray(_pointer(b[12]), WI_SIZE, np.int64),
-                carray(_pointer(b[14]), 3, np.int64),
-                carray(_pointer(b[16]), PENETRATION, np.float64),
-                carray(_pointer(b[18]), (b[19], 6), np.float64),
+                carray(pointer(b[0]), (b[1], GI_COLUMNS), np.int64),
+                carray(pointer(b[2]), (b[3], 3), np.float64),
+                carray(pointer(b[4]), (b[5], 3), np.float64),
+                carray(pointer(b[6]), (b[7], TRI_COLUMNS), np.float64),
+                carray(pointer(b[8]), (b[9], 4, 3), np.float64),
+                carray(pointer(b[10]), WS_SIZE, np.float64),
+                carray(pointer(b[12]), WI_SIZE, np.int64),
+                carray(pointer(b[14]), 3, np.int64),
+                carray(pointer(b[16]), PENETRATION, np.float64),
+                carray(pointer(b[18]), (b[19], 6), np.float64),
             )
 
         return impl

@@ -27,15 +27,15 @@ stage it needs, so that one row serves every entry point.
 """
 
 import numpy as np
-from llvmlite import ir
 from numba import carray, types
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 from mallard._compiled import entry_point
 from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels._numba_internals import c_view, kernels_internal_to
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.batch import (
     _fill,
     _state_code,
@@ -142,18 +142,6 @@ class Held:
         self.address = self.block.ctypes.data
 
 
-@intrinsic
-def _pointer(typingctx, address):
-    """The integer ``address`` as a void pointer (what numba.carray views)."""
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], ir.IntType(8).as_pointer())
-
-    return types.voidptr(address), codegen
-
-
 def _held(held):
     """(mi, mf, row) of an entry point's first argument (see the module's docstring)."""
     return held
@@ -164,10 +152,10 @@ def _held_compiled(held):
     if isinstance(held, types.Integer):  # (Held.address: views holding no reference)
 
         def impl(held):
-            b = carray(_pointer(held), 6, np.int64)
-            mi = carray(_pointer(b[0]), b[1], np.int64)
-            mf = carray(_pointer(b[2]), b[3], np.float64)
-            return mi, mf, carray(_pointer(b[4]), b[5], np.float64)
+            b = carray(pointer(held), 6, np.int64)
+            mi = carray(pointer(b[0]), b[1], np.int64)
+            mf = carray(pointer(b[2]), b[3], np.float64)
+            return mi, mf, carray(pointer(b[4]), b[5], np.float64)
 
         return impl
     return lambda held: (_borrowed(held[0]), _borrowed(held[1]), _borrowed(held[2]))
