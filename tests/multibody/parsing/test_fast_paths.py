@@ -157,18 +157,18 @@ def test_the_garbage_collector_is_paused_only_during_a_parse(enabled, child):
     seen = []
     plant = MultibodyPlant(0.0)
     parser = Parser(plant)
-    original = plant.AddJoint
+    original = plant._add_checked  # (how the URDF parser adds its links and joints)
 
-    def add_joint(*args, **kwargs):
+    def add_checked(*args, **kwargs):
         seen.append(gc.isenabled())
         return original(*args, **kwargs)
 
-    plant.AddJoint = add_joint
+    plant._add_checked = add_checked
     (gc.enable if enabled else gc.disable)()
     try:
         if child == "b":
             parser.AddModelsFromString(URDF.format(JOINT.format(child)), "urdf")
-            assert seen == [False]
+            assert seen == [False, False]  # (the links, then the joint)
         else:
             with pytest.raises(RuntimeError, match="Could not find link named 'missing'"):
                 parser.AddModelsFromString(URDF.format(JOINT.format(child)), "urdf")
