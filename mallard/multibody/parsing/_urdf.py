@@ -139,11 +139,11 @@ class _UrdfParser:
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
-        for node in joints:
-            self.parse_joint(node, effort_limits)
+        mimics = [self.parse_joint(node, effort_limits) for node in joints]
         self.add_pending()
-        for node in joints:
-            self.parse_mimic(node)
+        for node, mimic in zip(joints, mimics, strict=True):
+            if mimic is not None:
+                self.parse_mimic(node, mimic)
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
         if "loop_joint" in children:
@@ -166,16 +166,16 @@ class _UrdfParser:
     def parse_link(self, node, materials, M_BBo_B=None):
         """A ``<link>``: its body (of spatial inertia ``M_BBo_B`` if given, else read from
         its ``<inertial>``) and geometry."""
-        if node.get("drake_ignore") == "true":
+        attrib = node.attrib
+        if attrib.get("drake_ignore") == "true":
             return
         warn_unsupported_attribute(self.diagnostics, node, "type")
-        name = node.get("name")
+        name = attrib.get("name")
         if name is None:
             self.error(node, "link tag is missing name attribute.")
-        inertial = node.find("inertial")
         if name == WORLD:
             body = self.plant.world_body()
-            if inertial is not None:
+            if node.find("inertial") is not None:
                 self.warning(
                     node,
                     'A URDF file declared the "world" link and then attempted to assign mass '
@@ -184,12 +184,12 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            if M_BBo_B is not None:
-                pass
-            elif inertial is not None:  # (AddRigidBody copies it: a model added again shares it)
-                M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
-            else:
-                M_BBo_B = SpatialInertia.Zero()
+            if M_BBo_B is None:
+                inertial = node.find("inertial")
+                if inertial is not None:  # (the body copies it: a model added again shares it)
+                    M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
+                else:
+                    M_BBo_B = SpatialInertia.Zero()
             body = self.bodies[name] = self.add_body(name, M_BBo_B)
         geometries = self.workspace.geometries
         if geometries is None:
@@ -253,21 +253,25 @@ class _UrdfParser:
         )
 
     # ---- joints ------------------------------------------------------------------------------
-    def joint_key_params(self, node):
-        name = node.get("name")
+    def joint_key_params(self, node, first):
+        """(name, type, parent link, child link) of the joint ``node``, whose first child of
+        each tag is ``first[tag]``."""
+        attrib = node.attrib
+        name = attrib.get("name")
         if name is None:
             self.error(node, "joint tag is missing name attribute")
-        joint_type = node.get("type")
+        joint_type = attrib.get("type")
         if joint_type is None:
             self.error(node, f"joint '{name}' is missing type attribute")
         links = []
         for role in ("parent", "child"):
-            child = node.find(role)
+            child = first.get(role)
             if child is None:
                 self.error(node, f"joint '{name}' doesn't have a {role} node!")
-            if child.get("link") is None:
+            link = child.attrib.get("link")
+            if link is None:
                 self.error(child, f"joint {name}'s {role} does not have a link attribute!")
-            links.append(child.get("link"))
+            links.append(link)
         return name, joint_type, *links
 
     def limits(self, limit):
@@ -365,17 +369,19 @@ class _UrdfParser:
         return ends
 
     def parse_joint(self, node, effort_limits):
-        if node.get("drake_ignore") == "true":
-            return
+        """Adds the joint of ``node``; returns its ``<mimic>`` element, if any (parse_mimic
+        reads it once all joints are added)."""
+        if node.attrib.get("drake_ignore") == "true":
+            return node.find("mimic")
         first = {}  # tag -> the joint's first child of that tag (one pass: many are read)
         for element in node.children:
             first.setdefault(element.tag, element)
         if "calibration" in first or "safety_controller" in first:
             warn_unsupported_element(self.diagnostics, node, "calibration")
             warn_unsupported_element(self.diagnostics, node, "safety_controller")
-        name, joint_type, parent_name, child_name = self.joint_key_params(node)
+        name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
-            return
+            return first.get("mimic")
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
         origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
@@ -457,6 +463,7 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
+        return first.get("mimic")
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
@@ -474,13 +481,11 @@ class _UrdfParser:
                 "a <joint>",
             )
 
-    def parse_mimic(self, node):
-        """A joint's ``<mimic>``: checked as Drake checks it, then a coupler constraint
-        q_joint = multiplier·q_mimicked + offset, as pydrake adds it (for continuous plants
-        too, whose dynamics then raise: Drake's continuous plants allow no constraints)."""
-        mimic = node.find("mimic")
-        if mimic is None:
-            return
+    def parse_mimic(self, node, mimic):
+        """The ``<mimic>`` element ``mimic`` of the joint ``node``: checked as Drake checks it,
+        then a coupler constraint q_joint = multiplier·q_mimicked + offset, as pydrake adds it
+        (for continuous plants too, whose dynamics then raise: Drake's continuous plants allow
+        no constraints)."""
         plant, instance = self.plant, self.model_instance
         name = node.get("name", "")
         target = mimic.get("joint")
