@@ -27,7 +27,7 @@ def convert_to_doubles(text):
     # finite: those take the reader below.
     if text.isascii() and "_" not in text:
         try:
-            values = [float(word) for word in text.split()]
+            values = list(map(float, text.split()))  # (map: no bytecodes a number)
         except ValueError:
             pass
         else:

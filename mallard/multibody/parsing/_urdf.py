@@ -44,6 +44,7 @@ from mallard.multibody.tree import (
     PlanarJoint,
     PrismaticJoint,
     RevoluteJoint,
+    RigidBody,
     ScrewJoint,
     SpatialInertia,
     UniversalJoint,
@@ -90,6 +91,11 @@ class _UrdfParser:
         self.root = root
         self.model_instance = None
         self.bodies = {}  # link name -> the body this parser added for it
+        # Bodies, joint frames and joints built and checked here, not yet in the plant: added
+        # at once (plant._add_checked) before the plant is next asked about its elements.
+        self.pending = ([], [], [])
+        self.pending_names = set()  # (kind, name) of the pending frames and joints
+        self.pending_ends = set()  # the pending joints' _ends
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -127,15 +133,17 @@ class _UrdfParser:
         links = children.get("link", ())
         for node, M_BBo_B in zip(links, spatial_inertias(links), strict=True):
             self.parse_link(node, materials, M_BBo_B)
+        self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
-        for node in joints:
-            self.parse_joint(node, effort_limits)
-        for node in joints:
-            self.parse_mimic(node)
+        mimics = [self.parse_joint(node, effort_limits) for node in joints]
+        self.add_pending()
+        for node, mimic in zip(joints, mimics, strict=True):
+            if mimic is not None:
+                self.parse_mimic(node, mimic)
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
         if "loop_joint" in children:
@@ -158,16 +166,16 @@ class _UrdfParser:
     def parse_link(self, node, materials, M_BBo_B=None):
         """A ``<link>``: its body (of spatial inertia ``M_BBo_B`` if given, else read from
         its ``<inertial>``) and geometry."""
-        if node.get("drake_ignore") == "true":
+        attrib = node.attrib
+        if attrib.get("drake_ignore") == "true":
             return
         warn_unsupported_attribute(self.diagnostics, node, "type")
-        name = node.get("name")
+        name = attrib.get("name")
         if name is None:
             self.error(node, "link tag is missing name attribute.")
-        inertial = node.find("inertial")
         if name == WORLD:
             body = self.plant.world_body()
-            if inertial is not None:
+            if node.find("inertial") is not None:
                 self.warning(
                     node,
                     'A URDF file declared the "world" link and then attempted to assign mass '
@@ -176,13 +184,13 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            if M_BBo_B is not None:
-                pass
-            elif inertial is not None:  # (AddRigidBody copies it: a model added again shares it)
-                M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
-            else:
-                M_BBo_B = SpatialInertia.Zero()
-            body = self.bodies[name] = self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+            if M_BBo_B is None:
+                inertial = node.find("inertial")
+                if inertial is not None:  # (the body copies it: a model added again shares it)
+                    M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
+                else:
+                    M_BBo_B = SpatialInertia.Zero()
+            body = self.bodies[name] = self.add_body(name, M_BBo_B)
         geometries = self.workspace.geometries
         if geometries is None:
             return
@@ -194,6 +202,26 @@ class _UrdfParser:
         names = set()
         for collision in node.findall("collision"):
             geometries.append(parse_collision(self.workspace, body, name, collision, names))
+
+    def add_body(self, name, M_BBo_B):
+        """plant.AddRigidBody(name, model_instance, M_BBo_B); added with the document's other
+        links when nothing AddRigidBody checks can fail (a str name, new in the document's new
+        model instance)."""
+        if type(name) is str and name != "" and name not in self.bodies:
+            body = RigidBody._new(name, self.model_instance, M_BBo_B)
+            self.pending[0].append(body)
+            return body
+        self.add_pending()
+        return self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+
+    def add_pending(self):
+        """Adds the pending bodies, frames and joints to the plant (in their order)."""
+        bodies, frames, joints = self.pending
+        if bodies or frames or joints:
+            self.plant._add_checked(bodies, frames, joints)
+            self.pending = ([], [], [])
+            self.pending_names.clear()
+            self.pending_ends.clear()
 
     def parse_inertial(self, node):
         """M_BBo_B of an ``<inertial>``: origin (the COM and inertia frame), mass, inertia."""
@@ -225,21 +253,25 @@ class _UrdfParser:
         )
 
     # ---- joints ------------------------------------------------------------------------------
-    def joint_key_params(self, node):
-        name = node.get("name")
+    def joint_key_params(self, node, first):
+        """(name, type, parent link, child link) of the joint ``node``, whose first child of
+        each tag is ``first[tag]``."""
+        attrib = node.attrib
+        name = attrib.get("name")
         if name is None:
             self.error(node, "joint tag is missing name attribute")
-        joint_type = node.get("type")
+        joint_type = attrib.get("type")
         if joint_type is None:
             self.error(node, f"joint '{name}' is missing type attribute")
         links = []
         for role in ("parent", "child"):
-            child = node.find(role)
+            child = first.get(role)
             if child is None:
                 self.error(node, f"joint '{name}' doesn't have a {role} node!")
-            if child.get("link") is None:
+            link = child.attrib.get("link")
+            if link is None:
                 self.error(child, f"joint {name}'s {role} does not have a link attribute!")
-            links.append(child.get("link"))
+            links.append(link)
         return name, joint_type, *links
 
     def limits(self, limit):
@@ -284,9 +316,13 @@ class _UrdfParser:
         given), both in the child's model instance; returns the joint."""
         plant, instance = self.plant, child.model_instance()
         # (FixedOffsetFrame._new: a name, a frame and a pose, checked here)
-        frame_on_parent = plant.AddFrame(
-            FixedOffsetFrame._new(f"{name}_parent", parent.body_frame(), X_PF, instance)
+        frame_on_parent = FixedOffsetFrame._new(
+            f"{name}_parent", parent.body_frame(), X_PF, instance
         )
+        ends = self.checked_ends(name, frame_on_parent, parent, child, X_BM)
+        if ends is None:
+            self.add_pending()
+            plant.AddFrame(frame_on_parent)
         frame_on_child = child.body_frame()
         if X_BM is not None:
             frame_on_child = plant.AddFrame(
@@ -294,23 +330,58 @@ class _UrdfParser:
             )
         if joint_type in (RevoluteJoint, PrismaticJoint):  # (args: axis, lower, upper, damping)
             axis, lower, upper, damping = args
-            return plant.AddJoint(
-                joint_type._new(name, frame_on_parent, frame_on_child, axis, damping, lower, upper)
+            joint = joint_type._new(
+                name, frame_on_parent, frame_on_child, axis, damping, lower, upper
             )
-        return plant.AddJoint(joint_type(name, frame_on_parent, frame_on_child, *args))
+        else:
+            joint = joint_type(name, frame_on_parent, frame_on_child, *args)
+        if ends is None:
+            return plant.AddJoint(joint)
+        frames, joints = self.pending[1:]
+        frames.append(frame_on_parent)
+        joints.append(joint)
+        self.pending_names.update((("Frame", frame_on_parent._name), ("Joint", name)))
+        self.pending_ends.add(ends)
+        return joint
+
+    def checked_ends(self, name, frame_on_parent, parent, child, X_BM):
+        """The _ends of the joint ``name`` from ``parent`` to ``child`` (a link of this
+        document, with no frame on it) if AddFrame(``frame_on_parent``) and AddJoint can add
+        it with the pending elements: its names new, its bodies the plant's, distinct and
+        without a joint between them; else None (the plant's methods add it, or raise)."""
+        plant, instance = self.plant, self.model_instance._value
+        if (
+            X_BM is not None
+            or child._model_instance._value != instance
+            or child._plant is not plant
+            or parent._plant is not plant
+            or parent is child
+            or (instance, name) in plant._names["Joint"]
+            or (instance, frame_on_parent._name) in plant._names["Frame"]
+            or ("Joint", name) in self.pending_names
+            or ("Frame", frame_on_parent._name) in self.pending_names
+        ):
+            return None
+        a, b = parent._index._value, child._index._value
+        ends = (a, b) if a <= b else (b, a)
+        if ends in plant._joint_between or ends in self.pending_ends:
+            return None
+        return ends
 
     def parse_joint(self, node, effort_limits):
-        if node.get("drake_ignore") == "true":
-            return
+        """Adds the joint of ``node``; returns its ``<mimic>`` element, if any (parse_mimic
+        reads it once all joints are added)."""
+        if node.attrib.get("drake_ignore") == "true":
+            return node.find("mimic")
         first = {}  # tag -> the joint's first child of that tag (one pass: many are read)
         for element in node.children:
             first.setdefault(element.tag, element)
         if "calibration" in first or "safety_controller" in first:
             warn_unsupported_element(self.diagnostics, node, "calibration")
             warn_unsupported_element(self.diagnostics, node, "safety_controller")
-        name, joint_type, parent_name, child_name = self.joint_key_params(node)
+        name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
-            return
+            return first.get("mimic")
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
         origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
@@ -392,6 +463,7 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
+        return first.get("mimic")
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
@@ -409,13 +481,11 @@ class _UrdfParser:
                 "a <joint>",
             )
 
-    def parse_mimic(self, node):
-        """A joint's ``<mimic>``: checked as Drake checks it, then a coupler constraint
-        q_joint = multiplier·q_mimicked + offset, as pydrake adds it (for continuous plants
-        too, whose dynamics then raise: Drake's continuous plants allow no constraints)."""
-        mimic = node.find("mimic")
-        if mimic is None:
-            return
+    def parse_mimic(self, node, mimic):
+        """The ``<mimic>`` element ``mimic`` of the joint ``node``: checked as Drake checks it,
+        then a coupler constraint q_joint = multiplier·q_mimicked + offset, as pydrake adds it
+        (for continuous plants too, whose dynamics then raise: Drake's continuous plants allow
+        no constraints)."""
         plant, instance = self.plant, self.model_instance
         name = node.get("name", "")
         target = mimic.get("joint")

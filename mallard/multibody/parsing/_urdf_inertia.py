@@ -53,7 +53,7 @@ def spatial_inertias(links):
     text = "\0".join(texts) + "\0"
     if _LINKS.fullmatch(text) is None:  # (an unusual number somewhere: read link by link)
         return inertias
-    values = np.array([float(word) for word in text.replace("\0", " ").split()]).reshape(-1, 10)
+    values = np.array(list(map(float, text.replace("\0", " ").split()))).reshape(-1, 10)
     if not np.isfinite(values).all():  # (a number out of range)
         return inertias
     with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)

@@ -47,6 +47,9 @@ from mallard.multibody.plant._topology import (
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
 from mallard.multibody.tree._indices import (
+    BodyIndex,
+    FrameIndex,
+    JointIndex,
     ModelInstanceIndex,
     world_model_instance,
 )
@@ -361,6 +364,53 @@ class MultibodyPlant(
 
     def _add_frame_unchecked(self, frame):
         self._add_element("_frames", frame)
+
+    def _add_checked(self, bodies=(), frames=(), joints=()):
+        """Adds elements a parser built and checked, in one pass: the effect of AddRigidBody
+        on each of ``bodies`` (with its body frame), then AddFrame on each FixedOffsetFrame of
+        ``frames``, then AddJoint on each of ``joints``, in their order. The caller guarantees
+        what those methods check: the plant not finalized, each element's model instance this
+        plant's (not World's for a body), its name free among the plant's and this call's
+        elements of its kind, frames' parents and joints' frames in this plant (or added
+        before them here), each joint between two distinct bodies with no joint between them.
+        """
+        names = self._names
+        body_names, frame_names = names["RigidBody"], names["Frame"]
+        body_list, frame_list = self._bodies, self._frames
+        next_index = self._next_index
+        body_index, frame_index = next_index["_bodies"], next_index["_frames"]
+        new_body_index, new_frame_index = BodyIndex._trusted, FrameIndex._trusted
+        for body in bodies:
+            frame = body._body_frame
+            key = (body._model_instance._value, body._name)
+            body_names[key] = body
+            frame_names[key] = frame
+            body._plant = frame._plant = self
+            body._index, frame._index = new_body_index(body_index), new_frame_index(frame_index)
+            body._ordinal, frame._ordinal = len(body_list), len(frame_list)
+            body_list.append(body)
+            frame_list.append(frame)
+            body_index += 1
+            frame_index += 1
+        for frame in frames:
+            frame_names[(frame._model_instance._value, frame._name)] = frame
+            frame._plant = self
+            frame._index = new_frame_index(frame_index)
+            frame._ordinal = len(frame_list)
+            frame_list.append(frame)
+            frame_index += 1
+        next_index["_bodies"], next_index["_frames"] = body_index, frame_index
+        joint_names, joint_list, joint_between = names["Joint"], self._joints, self._joint_between
+        joint_index, new_joint_index = next_index["_joints"], JointIndex._trusted
+        for joint in joints:
+            joint_names[(joint._model_instance._value, joint._name)] = joint
+            joint._plant = self
+            joint._index = new_joint_index(joint_index)
+            joint._ordinal = len(joint_list)
+            joint_list.append(joint)
+            joint_between[_ends(joint)] = joint
+            joint_index += 1
+        next_index["_joints"] = joint_index
 
     def AddFrame(self, frame):
         """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""

@@ -84,40 +84,47 @@ def choose_floating_bases(num_bodies, joint_ends):
 
     ``joint_ends`` lists (parent body, child body) of every joint, in joint index order.
     """
-    touching = [[] for _ in range(num_bodies)]
-    for j, (parent, child) in enumerate(joint_ends):
-        touching[parent].append(j)
-        touching[child].append(j)
-    reached = _component(0, touching, joint_ends, set())
+    touching, other = _graph(num_bodies, joint_ends)
+    reached = bytearray(num_bodies)  # (1 for a body connected to World or to a chosen base)
+    _component(0, touching, other, reached)
     as_child = [0] * num_bodies
     as_parent = [0] * num_bodies
     for parent, child in joint_ends:
         as_parent[parent] += 1
         as_child[child] += 1
-    jointed = [b for b in range(1, num_bodies) if touching[b] and b not in reached]
+    jointed = [b for b in range(1, num_bodies) if touching[b] and not reached[b]]
     jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
     bases = []
     for b in jointed:
-        if b not in reached:
+        if not reached[b]:
             bases.append(b)
-            _component(b, touching, joint_ends, reached)
+            _component(b, touching, other, reached)
     bases += [b for b in range(1, num_bodies) if not touching[b]]
     return bases
 
 
-def _component(start, touching, joint_ends, reached):
-    """Adds to ``reached`` every body connected to ``start`` by joints; returns it."""
+def _graph(num_bodies, joint_ends):
+    """(touching, other): the joints touching each body, in joint index order, and per joint
+    the XOR of its two bodies (``other[j] ^ b`` is the body joint j connects to body b; a
+    joint never connects a body to itself: AddJoint)."""
+    touching = [[] for _ in range(num_bodies)]
+    for j, (parent, child) in enumerate(joint_ends):
+        touching[parent].append(j)
+        touching[child].append(j)
+    return touching, [parent ^ child for parent, child in joint_ends]
+
+
+def _component(start, touching, other, reached):
+    """Marks in ``reached`` every body connected to ``start`` by joints."""
     stack = [start]
-    reached.add(start)
+    reached[start] = 1
     while stack:
         body = stack.pop()
         for j in touching[body]:
-            parent, child = joint_ends[j]
-            other = child if parent == body else parent
-            if other not in reached:
-                reached.add(other)
-                stack.append(other)
-    return reached
+            b = other[j] ^ body
+            if not reached[b]:
+                reached[b] = 1
+                stack.append(b)
 
 
 def build_forest(num_bodies, joint_ends, joint_sizes):
@@ -126,38 +133,40 @@ def build_forest(num_bodies, joint_ends, joint_sizes):
     ``joint_ends`` lists (parent body, child body) of every joint (floating joints included),
     ``joint_sizes`` their (nq, nv). RuntimeError if the bodies and joints form a loop.
     """
-    touching = [[] for _ in range(num_bodies)]
-    for j, (parent, child) in enumerate(joint_ends):
-        touching[parent].append(j)
-        touching[child].append(j)
-    mobods = []
-    mobod_of_body = {}
+    touching, other = _graph(num_bodies, joint_ends)
+    mobods = [Mobod(0, None, 0, False, 0, 0)]
+    mobod_of_body = [-1] * num_bodies
+    mobod_of_body[0] = 0
     q_next = v_next = 0
-    stack = [(0, None)]  # (body, its inboard joint), popped in depth-first preorder
+    # (body, its inboard joint), popped in depth-first preorder; World's children first
+    # (other[j] ^ 0 is the body joint j connects to World)
+    stack = [(other[j], j) for j in reversed(touching[0])]
     while stack:
         body, inboard = stack.pop()
-        if body in mobod_of_body:
+        if mobod_of_body[body] >= 0:
             raise RuntimeError(_LOOP_ERROR)
         mobod_of_body[body] = len(mobods)
-        if inboard is None:
-            mobods.append(Mobod(0, None, 0, False, 0, 0))
-        else:
-            parent, child = joint_ends[inboard]
-            inboard_body = parent if child == body else child
-            mobods.append(
-                Mobod(body, inboard, mobod_of_body[inboard_body], child != body, q_next, v_next)
+        nq, nv = joint_sizes[inboard]
+        mobods.append(
+            Mobod(
+                body,
+                inboard,
+                mobod_of_body[other[inboard] ^ body],
+                joint_ends[inboard][1] != body,
+                q_next,
+                v_next,
             )
-            q_next += joint_sizes[inboard][0]
-            v_next += joint_sizes[inboard][1]
+        )
+        q_next += nq
+        v_next += nv
         children = []
         for j in touching[body]:
             if j != inboard:
-                parent, child = joint_ends[j]
-                other = child if parent == body else parent
-                if other in mobod_of_body:
+                b = other[j] ^ body
+                if mobod_of_body[b] >= 0:
                     raise RuntimeError(_LOOP_ERROR)
-                children.append((other, j))
-        stack.extend(reversed(children))
+                children.append((b, j))
+        stack += reversed(children)
     return mobods
 
 

@@ -1,8 +1,8 @@
 """The fast paths taken for speed while parsing give what the general paths give: number
 attributes read as C++ streams read them, shared read-only joint defaults, the cached
 half-turn axis of MJCF, MJCF geom inertias computed once per shape and combined in floats,
-validity checks of inertias whose sums overflow, and the garbage collector paused only during
-a parse."""
+validity checks of inertias whose sums overflow, the garbage collector paused only during
+a parse, and a URDF's links and joints added at once as the plant's methods add them."""
 
 import gc
 
@@ -17,7 +17,13 @@ from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._mujoco_geometry import from_two_vectors
 from mallard.multibody.parsing._xml import parse_xml
 from mallard.multibody.plant import MultibodyPlant
-from mallard.multibody.tree import RevoluteJoint, RotationalInertia, SpatialInertia
+from mallard.multibody.tree import (
+    FixedOffsetFrame,
+    RevoluteJoint,
+    RotationalInertia,
+    SpatialInertia,
+    WeldJoint,
+)
 from mallard.multibody.tree._rotational_inertia import (
     could_be_physically_valid,
     could_be_physically_valid_rows,
@@ -157,18 +163,18 @@ def test_the_garbage_collector_is_paused_only_during_a_parse(enabled, child):
     seen = []
     plant = MultibodyPlant(0.0)
     parser = Parser(plant)
-    original = plant.AddJoint
+    original = plant._add_checked  # (how the URDF parser adds its links and joints)
 
-    def add_joint(*args, **kwargs):
+    def add_checked(*args, **kwargs):
         seen.append(gc.isenabled())
         return original(*args, **kwargs)
 
-    plant.AddJoint = add_joint
+    plant._add_checked = add_checked
     (gc.enable if enabled else gc.disable)()
     try:
         if child == "b":
             parser.AddModelsFromString(URDF.format(JOINT.format(child)), "urdf")
-            assert seen == [False]
+            assert seen == [False, False]  # (the links, then the joint)
         else:
             with pytest.raises(RuntimeError, match="Could not find link named 'missing'"):
                 parser.AddModelsFromString(URDF.format(JOINT.format(child)), "urdf")
@@ -411,3 +417,85 @@ def test_urdf_inertias_of_unusual_numbers_are_read_link_by_link():
     assert all(M is not None for M in spatial_inertias(links("2.5")))
     for mass in ("1_0", "1e400", "nan", "2.5 3", "2.5abc", "\u0661"):
         assert spatial_inertias(links(mass)) == [None] * MIN_LINKS, mass
+
+
+def _registration(plant):
+    """What registering elements leaves in a plant: each element's kind, name, index, ordinal
+    and model instance, the lookups by name (with the model instances of each name) and the
+    joints between bodies."""
+    elements = [
+        (type(e).__name__, e.name(), int(e.index()), e._ordinal, int(e.model_instance()))
+        for attr in ("_bodies", "_frames", "_joints")
+        for e in getattr(plant, attr)
+    ]
+    names = {
+        kind: [(key, int(e.index())) for key, e in by_name.items()]
+        + [(name, by_name.instances_of(name)) for _, name in by_name]
+        for kind, by_name in plant._names.items()
+    }
+    between = sorted((ends, j.name()) for ends, j in plant._joint_between.items())
+    return elements, names, between, dict(plant._next_index)
+
+
+def test_urdf_links_and_joints_added_at_once_as_the_plant_api_adds_them():
+    # (plant._add_checked: the URDF parser adds a document's checked links and joints in one
+    # call; the plant must be as AddRigidBody, AddFrame and AddJoint leave it)
+    n = 10
+    links = "".join(f'<link name="l{i}"/>' for i in range(n))
+    joints = "".join(
+        f'<joint name="j{i}" type="{"fixed" if i % 3 == 0 else "revolute"}">'
+        f'<parent link="{"world" if i == 0 else f"l{i - 1}"}"/><child link="l{i}"/>'
+        '<origin xyz="0 0 -0.5"/><axis xyz="0 1 0"/></joint>'
+        for i in range(n)
+    )
+    parsed = MultibodyPlant(0.0)
+    Parser(parsed).AddModelsFromString('<robot name="pre"><link name="p"/></robot>', "urdf")
+    Parser(parsed).AddModelsFromString(f'<robot name="r">{links}{joints}</robot>', "urdf")
+    built = MultibodyPlant(0.0)
+    built.AddRigidBody("p", built.AddModelInstance("pre"), SpatialInertia.Zero())
+    instance = built.AddModelInstance("r")
+    bodies = [built.AddRigidBody(f"l{i}", instance, SpatialInertia.Zero()) for i in range(n)]
+    X = RigidTransform([0.0, 0.0, -0.5])
+    for i in range(n):
+        parent = built.world_body() if i == 0 else bodies[i - 1]
+        F = built.AddFrame(FixedOffsetFrame(f"j{i}_parent", parent.body_frame(), X, instance))
+        M = bodies[i].body_frame()
+        if i % 3 == 0:
+            built.AddJoint(WeldJoint(f"j{i}", F, M, RigidTransform()))
+        else:
+            built.AddJoint(RevoluteJoint(f"j{i}", F, M, [0.0, 1.0, 0.0]))
+    assert _registration(parsed) == _registration(built)
+    for plant in (parsed, built):
+        plant.Finalize()
+    assert _registration(parsed) == _registration(built)
+    assert parsed.GetJointByName("j4").parent_body().name() == "l3"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('<link name="j1_parent"/>', "already contains a frame named 'j1_parent'"),
+        ('<link name="l1"/>', "already contains a body named 'l1'"),
+        (
+            '<joint name="k" type="fixed"><parent link="l1"/><child link="l0"/></joint>',
+            "already has joint 'j1'",
+        ),
+        (  # (its frame j0_parent is added first, as Drake's AddJoint<WeldJoint> adds it)
+            '<joint name="j0" type="fixed"><parent link="l1"/><child link="l2"/></joint>',
+            "already contains a frame named 'j0_parent'",
+        ),
+        ('<joint name="k" type="fixed"><parent link="l2"/><child link="l2"/></joint>', "itself"),
+    ],
+)
+def test_urdf_elements_that_the_plant_rejects_leave_it_untouched(extra, message):
+    links = "".join(f'<link name="l{i}"/>' for i in range(3))
+    joints = (
+        '<joint name="j0" type="fixed"><parent link="world"/><child link="l0"/></joint>'
+        '<joint name="j1" type="revolute"><parent link="l0"/><child link="l1"/></joint>'
+    )
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModelsFromString('<robot name="pre"><link name="p"/></robot>', "urdf")
+    before = _registration(plant)
+    with pytest.raises(RuntimeError, match=message):
+        Parser(plant).AddModelsFromString(f'<robot name="r">{links}{joints}{extra}</robot>', "urdf")
+    assert _registration(plant) == before
