@@ -27,11 +27,11 @@ def convert_to_doubles(text):
     # finite: those take the reader below.
     if text.isascii() and "_" not in text:
         try:
-            values = [float(word) for word in text.split()]
+            values = list(map(float, text.split()))
         except ValueError:
             pass
         else:
-            if all(map(math.isfinite, values)):
+            if math.isfinite(sum(values)):  # (a sum that overflows takes the reader below)
                 return values
     values = []
     position = 0

@@ -477,9 +477,8 @@ class GeomParser:
             mass = volume * (1000.0 if density is None else density)
         xx, yy, zz, xy, xz, yz = moments
         G = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]  # G_GGo_G
-        p_rows = point_mass_rows(*p)
         if (key, mass) not in self.valid:  # (a valid (shape, mass) is valid again)
-            report = _validity_error(mass, p, None, G, p_rows)
+            report = _validity_error(mass, p, None, G, point_mass_rows(*p))
             if report is not None:
                 self.diagnostics.error(
                     node,
@@ -491,13 +490,12 @@ class GeomParser:
         R = geom.R_BG
         if R is not None and R != _IDENTITY:  # (re-expressing in one frame changes no value)
             p, G = _reexpress(R, p, G)
-            p_rows = point_mass_rows(*p)
         # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
         x, y, z = p
         bx, by, bz = geom.p_BoGo_B
         q = (x + bx, y + by, z + bz)
         (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
-        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
+        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = point_mass_rows(x, y, z)
         (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
         G = [
             [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
