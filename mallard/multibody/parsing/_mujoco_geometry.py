@@ -50,6 +50,7 @@ _IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
 _Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
 _pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
+_pack9 = struct.Struct("9d").pack
 
 
 def _unit(x, y, z):
@@ -119,19 +120,15 @@ class Frames:
     def vector(self, node, name, size):
         return parse_vector(node, name, size)
 
-    def transform(self, node, X_default=None):
+    def transform(self, node):
         """X_PF of the frame ``node`` gives with ``pos`` and at most one orientation
-        attribute; the rotation of ``X_default`` (identity) when it gives none."""
+        attribute (none: the identity)."""
         attrib = node.attrib
-        pos = None if "pos" not in attrib else parse_vector(node, "pos", 3)
-        if pos is None:
-            pos = np.zeros(3) if X_default is None else X_default.translation()
+        pos = np.zeros(3) if "pos" not in attrib else parse_vector(node, "pos", 3)
         orientation = self.orientation(node)
         if orientation is None:
-            if X_default is None:
-                return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
-            return RigidTransform(X_default.rotation(), pos)
-        return RigidTransform(self.rotation(node, orientation), pos)
+            return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
+        return RigidTransform._make(self.rotation(node, orientation)._R, pos)  # (both new)
 
     def pose(self, node):
         """transform(node) in floats: (the rows of R_PF as 9 floats, None for a frame
@@ -164,9 +161,10 @@ class Frames:
         error = self.diagnostics.error
         if name == "quat":
             q = self.vector(node, "quat", 4)
-            if not q @ q > 0:
+            squared_norm = q @ q
+            if not squared_norm > 0:
                 error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
-            return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+            return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / squared_norm))
         if name == "axisangle":
             values = self.vector(node, "axisangle", 4)
             axis, angle = values[:3], values[3] * (_DEGREE if self.degree else 1.0)
@@ -273,6 +271,10 @@ class GeomParser:
         self.unit_inertia = {}
         # (unit_inertia's key, mass) of the geom inertias checked physically valid.
         self.valid = set()
+        # (p_GoGcm_B, G_GGo_B, pm(p_GoGcm_B)) of a primitive's unit-density inertia in its
+        # body's frame, by (unit_inertia's key, the bytes of R_BG or None for the identity):
+        # models repeat orientations too (e.g. fromto limbs along -z).
+        self.oriented = {}
 
     def parse(self, node, index, compute_inertia):
         """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
@@ -488,14 +490,23 @@ class GeomParser:
             if key is not None:
                 self.valid.add((key, mass))
         R = geom.R_BG
-        if R is not None and R != _IDENTITY:  # (re-expressing in one frame changes no value)
-            p, G = _reexpress(R, p, G)
+        if R is not None and R == _IDENTITY:  # (re-expressing in one frame changes no value)
+            R = None
+        oriented_key = None if key is None else (key, None if R is None else _pack9(*R))
+        oriented = self.oriented.get(oriented_key)
+        if oriented is None:
+            if R is not None:
+                p, G = _reexpress(R, p, G)
+            oriented = (p, G, point_mass_rows(*p))
+            if key is not None:
+                self.oriented[oriented_key] = oriented
+        p, G, p_rows = oriented  # (p_GoGcm_B, G_GGo_B, pm(p_GoGcm_B))
         # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
         x, y, z = p
         bx, by, bz = geom.p_BoGo_B
         q = (x + bx, y + by, z + bz)
         (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
-        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = point_mass_rows(x, y, z)
+        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
         (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
         G = [
             [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
