@@ -12,6 +12,8 @@ from mallard.math import RigidTransform, RollPitchYaw, RotationMatrix
 
 __all__ = ["Rotation", "Transform"]
 
+_IDENTITY = np.eye(3)
+
 
 class Rotation:
     """A rotation given as one of ``Rotation.Identity()``, ``Rotation.Rpy(deg=[r, p, y])``
@@ -98,7 +100,15 @@ class Transform:
 
     def GetDeterministicValue(self):
         """The RigidTransform this names (the base frame is not part of it)."""
-        return RigidTransform(self.rotation.GetDeterministicValue(), self.translation)
+        p = self.translation
+        if (
+            type(self.rotation.value) is Rotation.Identity
+            and type(p) is np.ndarray
+            and p.dtype == np.float64
+            and p.shape == (3,)
+        ):  # (the common case, without the constructors' overload resolution)
+            return RigidTransform._make(_IDENTITY.copy(), p.copy())
+        return RigidTransform(self.rotation.GetDeterministicValue(), p)
 
     def set_rotation_rpy_deg(self, rpy_deg):
         """Sets the rotation to roll, pitch, yaw angles in degrees."""

@@ -31,8 +31,8 @@ def convert_to_doubles(text):
         except ValueError:
             pass
         else:
-            if all(map(math.isfinite, values)):
-                return values
+            if math.isfinite(sum(values)) or all(map(math.isfinite, values)):
+                return values  # (the sum first: one test in the common case)
     values = []
     position = 0
     while True:

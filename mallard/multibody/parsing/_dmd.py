@@ -68,6 +68,7 @@ class _Processor:
         self.infos_of = {}  # int(model instance) -> [its ModelInstanceInfo]
         self.where = (None, None)
         self.paths = {}  # URI -> its path (resolve)
+        self.parsers = {}  # path -> the parse function of its format
 
     def error(self, message):
         self._error_at(self.where, message)
@@ -116,8 +117,6 @@ class _Processor:
                 self.error(str(e))
 
     def add_model(self, item, namespace):
-        from mallard.multibody.parsing._parser import _format_parser
-
         path = self.resolve(item.file)
         if path.endswith((".dmd.yaml", ".DMD.YAML")):
             self.error(
@@ -126,7 +125,11 @@ class _Processor:
                 "instead."
             )
         workspace = self.workspace
-        parse = _format_parser(path)
+        parse = self.parsers.get(path)
+        if parse is None:  # (once per path: directives add many copies of a model)
+            from mallard.multibody.parsing._parser import _format_parser
+
+            parse = self.parsers[path] = _format_parser(path)
         # (URDF and SDFormat documents are read only; MJCF's parser applies defaults to its own)
         root = workspace.load_file(path, reuse=path.endswith((".urdf", ".URDF", ".sdf", ".SDF")))
         where = self.where

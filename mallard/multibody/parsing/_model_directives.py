@@ -380,14 +380,14 @@ class _Reader:
     def transform(self, node, what):
         fields = self.mapping(node, f"{what} (a Transform)", ("base_frame", "translation",
                                                                "rotation"))  # fmt: skip
-        result = Transform()
+        base_frame = translation = rotation = None  # (absent: Transform's defaults)
         if "base_frame" in fields:
-            result.base_frame = self.scalar(fields["base_frame"], str, f"{what}.base_frame")
+            base_frame = self.scalar(fields["base_frame"], str, f"{what}.base_frame")
         if "translation" in fields:
-            result.translation = self.vector(fields["translation"], f"{what}.translation", 3)
+            translation = self.vector(fields["translation"], f"{what}.translation", 3)
         if "rotation" in fields:
-            result.rotation = self.rotation(fields["rotation"], f"{what}.rotation")
-        return result
+            rotation = self.rotation(fields["rotation"], f"{what}.rotation")
+        return Transform(base_frame, translation, rotation)
 
     def rotation(self, node, what):
         tag = node.tag
@@ -465,12 +465,10 @@ class _Reader:
 
     def add_frame(self, node):
         fields = self.mapping(node, "add_frame", ("name", "X_PF"))
-        result = AddFrame()
-        if "name" in fields:
-            result.name = self.scalar(fields["name"], str, "add_frame.name")
-        if "X_PF" in fields:
-            result.X_PF = self.transform(fields["X_PF"], "add_frame.X_PF")
-        return result
+        name = self.scalar(fields["name"], str, "add_frame.name") if "name" in fields else ""
+        if "X_PF" not in fields:
+            return AddFrame(name)
+        return AddFrame(name, self.transform(fields["X_PF"], "add_frame.X_PF"))
 
     def add_weld(self, node):
         fields = self.mapping(node, "add_weld", ("parent", "child", "X_PC"))

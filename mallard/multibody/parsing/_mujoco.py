@@ -63,6 +63,7 @@ _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
              "false": False, "False": False, "FALSE": False, "0": False}  # fmt: skip
 
 
+_IDENTITY = np.eye(3)
 _LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
 
 
@@ -543,9 +544,9 @@ class _MujocoParser:
         self.apply_defaults("joint", attrib.get("class", child_class or "main"), node)
         pos = None if "pos" not in attrib else parse_floats(node, "pos", 3)
         if pos is None:  # (X_PC · identity is X_PC: the joint's frame copies it)
-            X_CJ, X_PJ = RigidTransform(), X_PC
+            X_CJ, X_PJ = RigidTransform._make(_IDENTITY.copy(), np.zeros(3)), X_PC
         else:
-            X_CJ = RigidTransform._make(np.eye(3), np.array(pos))
+            X_CJ = RigidTransform._make(_IDENTITY.copy(), np.array(pos))
             X_PJ = X_PC @ X_CJ
         x, y, z = ("axis" in attrib and parse_floats(node, "axis", 3)) or (0.0, 0.0, 1.0)
         norm = math.sqrt(x * x + y * y + z * z)

@@ -45,11 +45,12 @@ _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 _ROLE_ATTRIBUTES = ("contype", "conaffinity", "condim", "group")
 _APPEARANCE_ATTRIBUTES = ("material", "rgba", "friction")
 _DEGREE = math.pi / 180.0
-_IDENTITY = np.eye(3).tolist()
+_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # (rows of R, as 9 floats)
 _IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
 _Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
 _pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
+_pack9 = struct.Struct("9d").pack
 
 
 def _unit(x, y, z):
@@ -71,10 +72,14 @@ def from_two_vectors(a, b):
     """R taking the direction of ``a`` to that of ``b`` (each 3 numbers: an array or a
     sequence) by the smallest rotation (Eigen's Quaternion::FromTwoVectors; for opposite
     directions, a half turn about an axis normal to ``a``)."""
+    return RotationMatrix._make(np.array(two_vector_rows(a, b)).reshape(3, 3))
+
+
+def two_vector_rows(a, b):
+    """The rows of from_two_vectors(a, b) as 9 floats."""
     a = a.tolist() if isinstance(a, np.ndarray) else a
     b = b.tolist() if isinstance(b, np.ndarray) else b
-    R = _two_vector_rotation(_pack6(*a, *b))
-    return RotationMatrix._make(np.array(R).reshape(3, 3))
+    return _two_vector_rotation(_pack6(*a, *b))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -115,16 +120,32 @@ class Frames:
     def vector(self, node, name, size):
         return parse_vector(node, name, size)
 
-    def transform(self, node, X_default=None):
+    def transform(self, node):
         """X_PF of the frame ``node`` gives with ``pos`` and at most one orientation
-        attribute; the rotation of ``X_default`` (identity) when it gives none."""
+        attribute (none: the identity)."""
         attrib = node.attrib
-        pos = None if "pos" not in attrib else parse_vector(node, "pos", 3)
-        if pos is None:
-            pos = np.zeros(3) if X_default is None else X_default.translation()
-        present = ()
-        if not attrib.keys().isdisjoint(ORIENTATIONS):
-            present = [name for name in ORIENTATIONS if name in attrib]
+        pos = np.zeros(3) if "pos" not in attrib else parse_vector(node, "pos", 3)
+        orientation = self.orientation(node)
+        if orientation is None:
+            return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
+        return RigidTransform._make(self.rotation(node, orientation)._R, pos)  # (both new)
+
+    def pose(self, node):
+        """transform(node) in floats: (the rows of R_PF as 9 floats, None for a frame
+        without orientation; p_PoFo_P as 3 floats)."""
+        attrib = node.attrib
+        p = [0.0, 0.0, 0.0] if "pos" not in attrib else parse_floats(node, "pos", 3)
+        orientation = self.orientation(node)
+        if orientation is None:
+            return None, p
+        return tuple(self.rotation(node, orientation).matrix().ravel().tolist()), p
+
+    def orientation(self, node):
+        """The orientation attribute ``node`` gives (None: none); an error for several."""
+        attrib = node.attrib
+        if attrib.keys().isdisjoint(ORIENTATIONS):
+            return None
+        present = [name for name in ORIENTATIONS if name in attrib]
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(
@@ -133,20 +154,17 @@ class Frames:
                 "must be no more than one instance of `quat`, `axisangle`, `euler`, `xyaxes`, "
                 f"or `zaxis`. Attributes: [{attributes}]",
             )
-        if not present:
-            if X_default is None:
-                return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
-            return RigidTransform(X_default.rotation(), pos)
-        return RigidTransform(self.rotation(node, present[0]), pos)
+        return present[0]
 
     def rotation(self, node, name):
         """R_PF of the orientation attribute ``name`` of ``node``."""
         error = self.diagnostics.error
         if name == "quat":
             q = self.vector(node, "quat", 4)
-            if not q @ q > 0:
+            squared_norm = q @ q
+            if not squared_norm > 0:
                 error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
-            return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+            return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / squared_norm))
         if name == "axisangle":
             values = self.vector(node, "axisangle", 4)
             axis, angle = values[:3], values[3] * (_DEGREE if self.degree else 1.0)
@@ -192,16 +210,17 @@ class Frames:
 
 
 class Geom:
-    """A parsed ``<geom>``: pose X_BG in its body, name, shape (None: ignored), color,
+    """A parsed ``<geom>``: pose X_BG in its body (in floats: R_BG, the rows of its rotation
+    as 9 floats or None for the identity, and p_BoGo_B), name, shape (None: ignored), color,
     friction, its spatial inertia M_GBo_B (None unless computed; (mass, p_BoGcm_B, G_GBo_B
     rows) in floats: see composite_inertia) and its roles."""
 
-    __slots__ = ("node", "X_BG", "name", "shape", "rgba", "friction", "M_GBo_B", "visual",
-                 "collision")  # fmt: skip
+    __slots__ = ("node", "R_BG", "p_BoGo_B", "name", "shape", "rgba", "friction", "M_GBo_B",
+                 "visual", "collision")  # fmt: skip
 
     def __init__(self, node, name):
         self.node = node
-        self.X_BG = None  # (set by GeomParser.parse)
+        self.R_BG = self.p_BoGo_B = None  # (set by GeomParser.parse)
         self.name = name
         self.shape = None
         self.rgba = (0.5, 0.5, 0.5, 1.0)
@@ -212,19 +231,19 @@ class Geom:
 
     def records(self, body):
         """The GeometryRecords of the geom's roles on ``body``."""
+        R = _IDENTITY_ARRAY.copy() if self.R_BG is None else np.array(self.R_BG).reshape(3, 3)
+        X_BG = RigidTransform._make(R, np.array(self.p_BoGo_B))
         records = []
         if self.visual:
             properties = {"phong": {"diffuse": self.rgba}}
             records.append(
-                GeometryRecord(
-                    body, "visual", self.name, self.X_BG, self.shape, properties, self.node
-                )
+                GeometryRecord(body, "visual", self.name, X_BG, self.shape, properties, self.node)
             )
         if self.collision:
             properties = {"material": {"coulomb_friction": self.friction}}
             records.append(
                 GeometryRecord(
-                    body, "collision", self.name, self.X_BG, self.shape, properties, self.node
+                    body, "collision", self.name, X_BG, self.shape, properties, self.node
                 )
             )
         return records
@@ -244,11 +263,18 @@ class GeomParser:
         self.materials = materials
         self.meshes = meshes
         self.mesh_inertia = {}
+        # The primitive shapes made (immutable: geoms of the same shape share one), by
+        # (shape type, measures).
+        self.shapes = {}
         # (volume, p_GoGcm_G, G_GGo_G moments) of a primitive shape at unit density, by
         # (shape type, measures): models repeat their limbs' shapes.
         self.unit_inertia = {}
         # (unit_inertia's key, mass) of the geom inertias checked physically valid.
         self.valid = set()
+        # (p_GoGcm_B, G_GGo_B, pm(p_GoGcm_B)) of a primitive's unit-density inertia in its
+        # body's frame, by (unit_inertia's key, the bytes of R_BG or None for the identity):
+        # models repeat orientations too (e.g. fromto limbs along -z).
+        self.oriented = {}
 
     def parse(self, node, index, compute_inertia):
         """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
@@ -265,13 +291,12 @@ class GeomParser:
         length = None
         if fromto is not None:
             x0, y0, z0, x1, y1, z1 = fromto
-            R = from_two_vectors(_Z, (x1 - x0, y1 - y0, z1 - z0))
-            center = np.array([(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2])
-            geom.X_BG = RigidTransform._make(R._R, center)
+            geom.R_BG = two_vector_rows(_Z, (x1 - x0, y1 - y0, z1 - z0))
+            geom.p_BoGo_B = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2]
             dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
             length = math.sqrt(dx * dx + dy * dy + dz * dz)
         else:
-            geom.X_BG = self.frames.transform(node)
+            geom.R_BG, geom.p_BoGo_B = self.frames.pose(node)
         mesh = attrib.get("mesh")
         if mesh is not None and kind != "mesh":
             if kind in ("sphere", "capsule", "cylinder", "ellipsoid", "box"):
@@ -350,7 +375,7 @@ class GeomParser:
             else:
                 error(node, f"Unrecognized geom type {kind}")
             if shape_type is not None:
-                geom.shape = shape_type(*measures)
+                geom.shape = self.primitive(shape_type, measures)
         except (RuntimeError, ValueError) as e:
             if str(e).startswith(f"{node.file}:"):
                 raise
@@ -364,6 +389,17 @@ class GeomParser:
             key = None if shape_type is None else (shape_type, measures)
             geom.M_GBo_B = self._inertia(node, geom, mesh, key)
         return geom
+
+    def primitive(self, shape_type, measures):
+        """shape_type(*measures), made once per document (models repeat their limbs' shapes;
+        a zero measure, which may be -0.0, is not looked up)."""
+        key = (shape_type, measures)
+        shape = self.shapes.get(key)
+        if shape is None:
+            shape = shape_type(*measures)
+            if 0.0 not in measures:
+                self.shapes[key] = shape
+        return shape
 
     def _roles(self, node, geom, kind, size):
         diagnostics = self.diagnostics
@@ -443,9 +479,8 @@ class GeomParser:
             mass = volume * (1000.0 if density is None else density)
         xx, yy, zz, xy, xz, yz = moments
         G = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]  # G_GGo_G
-        p_rows = point_mass_rows(*p)
         if (key, mass) not in self.valid:  # (a valid (shape, mass) is valid again)
-            report = _validity_error(mass, p, None, G, p_rows)
+            report = _validity_error(mass, p, None, G, point_mass_rows(*p))
             if report is not None:
                 self.diagnostics.error(
                     node,
@@ -454,14 +489,21 @@ class GeomParser:
                 )
             if key is not None:
                 self.valid.add((key, mass))
-        X_BG = geom.X_BG
-        R = X_BG._R._R.tolist()
-        if R != _IDENTITY:  # (re-expressing in the same frame changes no value)
-            p, G = _reexpress(R, p, G)
-            p_rows = point_mass_rows(*p)
+        R = geom.R_BG
+        if R is not None and R == _IDENTITY:  # (re-expressing in one frame changes no value)
+            R = None
+        oriented_key = None if key is None else (key, None if R is None else _pack9(*R))
+        oriented = self.oriented.get(oriented_key)
+        if oriented is None:
+            if R is not None:
+                p, G = _reexpress(R, p, G)
+            oriented = (p, G, point_mass_rows(*p))
+            if key is not None:
+                self.oriented[oriented_key] = oriented
+        p, G, p_rows = oriented  # (p_GoGcm_B, G_GGo_B, pm(p_GoGcm_B))
         # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
         x, y, z = p
-        bx, by, bz = X_BG._p.tolist()
+        bx, by, bz = geom.p_BoGo_B
         q = (x + bx, y + by, z + bz)
         (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
         (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
@@ -529,9 +571,9 @@ def _moments(G):
 
 
 def _reexpress(R, p, G):
-    """(R·p, R·G·Rᵀ symmetrized) for R and G 3x3 (nested lists) and p 3 floats: the
-    arithmetic of SpatialInertia.ReExpress, written out in floats."""
-    (r0, r1, r2), (r3, r4, r5), (r6, r7, r8) = R
+    """(R·p, R·G·Rᵀ symmetrized) for R (its rows as 9 floats), G 3x3 (nested lists) and p 3
+    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats."""
+    r0, r1, r2, r3, r4, r5, r6, r7, r8 = R
     (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
     x, y, z = p
     p = (r0 * x + r1 * y + r2 * z, r3 * x + r4 * y + r5 * z, r6 * x + r7 * y + r8 * z)

@@ -3,6 +3,7 @@ line), processing (namespaces, the Parser's prefix, rollback after an error), fl
 GetScopedFrameByName, and a mutation test of the test scene. Agreement with pydrake is in
 tests/conformance/test_parsing_dmd.py."""
 
+import dataclasses
 import logging
 import os
 import re
@@ -108,26 +109,26 @@ def test_directives_built_in_python():
     assert plant.HasFrameNamed("f")
 
 
-@pytest.mark.parametrize(
-    "text, line, message",
-    [
-        ("directives:\n- add_model: {nme: x}", 2, "The key 'nme' is not a field of add_model"),
-        ("directives:\n- add_model_instance: {name: ''}", 2, "not valid"),
-        ("directives:\n  - [1\n", 3, "expected"),
-        (
-            "directives:\n- add_frame:\n    name: f\n    X_PF: {rotation: !Uniform {}}",
-            4,
-            "rotation tag '!Uniform'",
-        ),  # fmt: skip
-        (
-            "directives:\n- add_frame: {name: f, X_PF: {base_frame: world,\n"
-            "    translation: [.nan, 0, 0]}}",
-            3,
-            "must be finite",
-        ),  # fmt: skip
-        ("directives:\n- add_model: {name: m, file: package://nopkg/m.urdf}", 2, "unknown package"),
-    ],
-)
+_ERRORS = [
+    ("directives:\n- add_model: {nme: x}", 2, "The key 'nme' is not a field of add_model"),
+    ("directives:\n- add_model_instance: {name: ''}", 2, "not valid"),
+    ("directives:\n  - [1\n", 3, "expected"),
+    (
+        "directives:\n- add_frame:\n    name: f\n    X_PF: {rotation: !Uniform {}}",
+        4,
+        "rotation tag '!Uniform'",
+    ),  # fmt: skip
+    (
+        "directives:\n- add_frame: {name: f, X_PF: {base_frame: world,\n"
+        "    translation: [.nan, 0, 0]}}",
+        3,
+        "must be finite",
+    ),  # fmt: skip
+    ("directives:\n- add_model: {name: m, file: package://nopkg/m.urdf}", 2, "unknown package"),
+]
+
+
+@pytest.mark.parametrize("text, line, message", _ERRORS)
 def test_errors_name_file_and_line(text, line, message):
     plant = _plant()
     with pytest.raises(RuntimeError) as info:
@@ -181,6 +182,74 @@ def test_flatten_is_idempotent_and_processes_alike():
 def test_load_model_directives_missing_file(tmp_path):
     with pytest.raises(RuntimeError, match="No such file .* during LoadModelDirectives"):
         LoadModelDirectives(tmp_path / "none.dmd.yaml")
+
+
+# ---- the two YAML loaders ------------------------------------------------------------------------
+def _canonical(value):
+    """``value`` (loaded directives) as nested tuples of exact values, every field included
+    (the ``_where`` of each directive too)."""
+    if dataclasses.is_dataclass(value):
+        fields = [(f.name, _canonical(getattr(value, f.name))) for f in dataclasses.fields(value)]
+        return (type(value).__name__, *fields)
+    if isinstance(value, (Transform, Rotation)):
+        return (type(value).__name__, *sorted((k, _canonical(v)) for k, v in vars(value).items()))
+    if isinstance(value, dict):
+        return ("dict", *[(k, _canonical(v)) for k, v in value.items()])
+    if isinstance(value, (list, tuple)):
+        return tuple(_canonical(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, *[float(x).hex() for x in value.ravel()])
+    if isinstance(value, float):
+        return float(value).hex()
+    return value
+
+
+def _load(text):
+    try:
+        return _canonical(LoadModelDirectivesFromString(text))
+    except RuntimeError as e:
+        return ("error", str(e))
+
+
+def _loader_cases():
+    cases = [text for text, _, _ in _ERRORS]
+    for name in ("scene", "arm"):
+        with open(os.path.join(DMD, f"{name}.dmd.yaml")) as f:
+            original = f.read()
+        cases += [original, *(mutant for _, mutant in _mutants(original))]
+    frame = "- add_frame: {{name: {}, X_PF: {{base_frame: world, translation: [{}, 0, 0]}}}}"
+    for name, number in (
+        ("'1'", "1"),
+        ("2", "-0"),
+        ("f", "0x10"),
+        ("f", "1e3"),
+        ("f", "1_0"),
+        ("f", ".inf"),
+        ("f", "017"),
+        ("null", "1.5"),
+        ("f", "!!str 1"),
+    ):
+        cases.append("directives:\n" + frame.format(name, number))  # fmt: skip
+    cases += ["", "directives:", "directives: []\n---\ndirectives: []", "- a\n- b", "&a [*a]",
+              "directives: [&d {add_model_instance: {name: a}}, *d]", "directives: [*u]",
+              "directives:\n- add_model_instance: {name: a, name: b}", "{[1]: 2}"]  # fmt: skip
+    return cases
+
+
+@pytest.mark.skipif(not __import__("yaml").__with_libyaml__, reason="PyYAML without libyaml")
+def test_libyaml_and_pyyaml_loaders_read_alike(monkeypatch):
+    """Directives are read with libyaml's loader when PyYAML has it, else with PyYAML's own:
+    the same directives (values, types, lines) and the same messages, for the test files, each
+    of their mutants and YAML's corner cases."""
+    import yaml
+
+    cases = _loader_cases()
+    with_libyaml = [_load(text) for text in cases]
+    monkeypatch.setattr(yaml, "__with_libyaml__", False)
+    pure = [_load(text) for text in cases]
+    for text, a, b in zip(cases, with_libyaml, pure, strict=True):
+        assert a == b, text
+    assert any(r[0] == "error" for r in pure) and any(r[0] != "error" for r in pure)
 
 
 # ---- mutations ---------------------------------------------------------------------------------
