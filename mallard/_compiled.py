@@ -172,7 +172,7 @@ class Kernels:
             from mallard.multibody._kernels._numba_internals import compiled_for
 
             fn = compiled_for(fn, head + tuple(args))
-        return functools.partial(fn, *head) if head else fn
+        return functools.partial(fn, *head)
 
     def typed(self, name, *args):
         """The entry point ``name`` for arguments of exactly the types of ``args`` (samples of
