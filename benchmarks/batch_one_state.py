@@ -55,16 +55,16 @@ def bound_call(single, op, model, q, v, a):
     method calls it, on arrays made once."""
     plant = single.plant()
     nv, nb = plant.num_velocities(), plant.num_bodies()
-    k, X_BF = single._batched._frame(plant.GetBodyByName(TIP[model]).body_frame())
+    frame_held = single._frame_held(plant.GetBodyByName(TIP[model]).body_frame())
     q, v, a, h, none = q[0], v[0], a[0], single._h, single._none
     X_WB, M, J = np.empty((nb, 4, 4)), np.empty((nv, nv)), np.empty((6, nv))
-    tau, vdot, origin = np.empty(nv), np.empty(nv), single._origin
+    tau, vdot = np.empty(nv), np.empty(nv)
     return {
         "poses": lambda: single._body_poses(h, q, X_WB),
         "mass matrix": lambda: single._mass_matrix(h, q, M),
         "inverse dynamics": lambda: single._inverse_dynamics(h, q, v, a, none, tau),
         "forward dynamics": lambda: single._forward_dynamics(h, q, v, a, none, vdot),
-        "frame Jacobian": lambda: single._point_jacobian(h, q, k, X_BF, origin, J),
+        "frame Jacobian": lambda: single._origin_jacobian(frame_held, q, None, J),
     }[op]
 
 

@@ -86,7 +86,7 @@ _FAST_PATHS = {
 }
 
 #: BatchedPlant's attributes that a deep copy makes anew (see BatchedPlant.__deepcopy__).
-_BOUND_TO_THIS_ONE = ("_single", "_single_kernels", *_FAST_PATHS.values())
+_BOUND_TO_THIS_ONE = ("_single", "_single_kernels", "_frames", *_FAST_PATHS.values())
 
 #: The batched kernels whose rows hold derivative rows too (see BatchedPlant._row_size).
 _DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dynamics_derivatives")
@@ -184,9 +184,9 @@ class BatchedPlant:
         self._single = None  # (made at the first batch of one state: SingleStatePlant)
         self._single_kernels = {}  # batched kernel name → its bound single-state kernel
         self._none = np.zeros(0)  # (an absent optional input of a single state)
-        self._frames = {}  # frame → (mobod, X_BF) (see _frame)
-        nq, nv, nu, nb = self._nq, self._nv, self._nu, self._nb
+        self._frames = {}  # frame → (mobod, X_BF, record) (see _frame)
         self._origin = np.zeros(3)  # (B's origin, for a state alone: read by the kernel only)
+        nq, nv, nu, nb = self._nq, self._nv, self._nu, self._nb
         # A batch of one state's fast paths (see _one): the bound single-state kernels of the
         # operations on q alone (None until the first float64 batch of one state binds them),
         # q's shape, the outputs' shapes; the other operations' inputs' and output's shapes.
@@ -205,7 +205,7 @@ class BatchedPlant:
         memo[id(self)] = copied
         state = {k: v for k, v in self.__dict__.items() if k not in _BOUND_TO_THIS_ONE}
         copied.__dict__.update(copy.deepcopy(state, memo))
-        copied._single, copied._single_kernels = None, {}
+        copied._single, copied._single_kernels, copied._frames = None, {}, {}
         copied._poses_one = copied._mass_matrix_one = copied._jacobian_one = None
         return copied
 
@@ -223,16 +223,23 @@ class BatchedPlant:
 
     # ---- arguments ---------------------------------------------------------------------------
     def _frame(self, frame):
-        """(mobod, X_BF) of a frame of the plant: its body's mobod and its pose in the body
-        (a C-contiguous 4×3 pose); TypeError or RuntimeError naming frame_B otherwise. Found
-        once per frame."""
+        """(mobod, X_BF, record) of a frame of the plant: its body's mobod, its pose in the
+        body (a C-contiguous 4×3 pose) and, for float64 parameters, its record
+        (kernels.single.frame_record, which X_BF views; None otherwise); TypeError or
+        RuntimeError naming frame_B otherwise. Found once per frame."""
         try:
             found = self._frames.get(frame)
         except TypeError:  # (unhashable: not a Frame, which frame_mobod reports)
             found = None
         if found is None:
             k = self._engine.frame_mobod(frame, "frame_B")
-            found = self._frames[frame] = (k, self._X_BF[int(frame.index())])
+            X_BF, record = self._X_BF[int(frame.index())], None
+            if X_BF.dtype is _FLOAT64:
+                from mallard.multibody._kernels.single import frame_record
+
+                record = frame_record(k, X_BF)
+                X_BF = record[:12].reshape(4, 3)
+            found = self._frames[frame] = (k, X_BF, record)
         return found
 
     def _array(self, value, name, width, method, size=None):
@@ -358,15 +365,19 @@ class BatchedPlant:
             return None
         return output
 
-    def _single_kernel(self, name, args):
-        """The single-state kernel of batched kernel ``name``, bound for ``args``
-        (SingleStatePlant's, made at the first batch of one state)."""
+    def _single_state(self):
+        """This BatchedPlant's SingleStatePlant (made at the first batch of one state)."""
         single = self._single
         if single is None:
             from mallard.multibody.single_state import SingleStatePlant
 
             single = self._single = SingleStatePlant._of(self)
-        fn = self._single_kernels[name] = single._kernel(_SINGLE_KERNELS[name], *args)
+        return single
+
+    def _single_kernel(self, name, args):
+        """The single-state kernel of batched kernel ``name``, bound for ``args``
+        (SingleStatePlant's, made at the first batch of one state)."""
+        fn = self._single_kernels[name] = self._single_state()._kernel(_SINGLE_KERNELS[name], *args)
         fast = _FAST_PATHS.get(name)
         if fast is not None:
             setattr(self, fast, fn)
@@ -472,18 +483,18 @@ class BatchedPlant:
             and q.dtype is _FLOAT64
             and not return_status
         ):
-            try:
-                k, X_BF = self._frames[frame_B]  # (a frame found before: see _frame)
+            try:  # (the Held of a frame found before: SingleStatePlant._frame_held)
+                held = self._single._frames[frame_B]
             except (KeyError, TypeError):
                 pass
             else:
                 J = _empty(self._J_shape)
-                if not fn(q.ravel(), k, X_BF, self._origin, J[0]):
+                if not fn(held, q.ravel(), self._origin, J[0]):
                     return J
         method = "CalcJacobianSpatialVelocity"
         q = self._array(q, "q", self._nq, method)
         size = q.shape[0]
-        k, X_BF = self._frame(frame_B)
+        k, X_BF, _ = self._frame(frame_B)
         if p_BoBp_B is None:
             p = np.zeros((size, 3))
         else:
@@ -493,8 +504,12 @@ class BatchedPlant:
             p = self._array(p, "p_BoBp_B", 3, method, size)
         J = np.empty((size, 6, self._nv), dtype=self._common_dtype(q, p))
         names = ("q", "p_BoBp_B")
-        inputs = (q, k, X_BF, p)
-        codes = self._run("batch_point_jacobian", size, inputs, (J,), fixed=(1, 2))
+        if size == 1 and J.dtype is _FLOAT64:  # (_run's single-state kernel: the frame's Held)
+            held = self._single_state()._frame_held(frame_B)
+            codes = self._run("batch_point_jacobian", size, (held, q, p), (J,), fixed=(0,))
+        else:
+            inputs = (q, k, X_BF, p)
+            codes = self._run("batch_point_jacobian", size, inputs, (J,), fixed=(1, 2))
         return self._finish(method, J, codes, (q, p), names, return_status)
 
     # ---- dynamics ------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ class SingleStatePlant:
         self._row = np.empty(sizes.row + sizes.drow)
         kernels(np.float64).batch_new_row(self._mi, batched._ws0, self._row, False)
         self._held = Held(self._mi, self._mf, self._row)
-        self._h = self._held.address  # (every kernel's first argument)
+        self._h = self._held.address  # (every kernel's first argument, but the Jacobian's)
         nq, nv, nu, nb = batched._nq, batched._nv, batched._nu, batched._nb
         self._poses_shape, self._M_shape, self._J_shape = (nb, 4, 4), (nv, nv), (6, nv)
         self._v_shape = (nv,)
@@ -102,7 +102,7 @@ class SingleStatePlant:
         q, v = ("q", (nq,), _INPUT), ("v", (nv,), _INPUT)
         vdot, tau = ("known_vdot", (nv,), _INPUT), ("tau_applied", (nv,), _OPTIONAL)
         u, p = ("actuation", (nu,), _OPTIONAL), ("p_BoBp_B", (3,), _INPUT)
-        frame = (("k", (), _FIXED), ("X_BF", (4, 3), _FIXED))  # (BatchedPlant._frame's)
+        origin = ("p_BoBp_B", (), _FIXED)  # (None: frame_B's origin)
         inverse = tuple((i, shape, _OUTPUT) for i, shape in enumerate(self._inverse_shapes))
         forward = tuple((i, shape, _OUTPUT) for i, shape in enumerate(self._forward_shapes))
         self._arguments = {
@@ -110,13 +110,14 @@ class SingleStatePlant:
             "_mass_matrix": (q, ("out", self._M_shape, _OUTPUT)),
             "_inverse_dynamics": (q, v, vdot, tau, ("out", (nv,), _OUTPUT)),
             "_forward_dynamics": (q, v, tau, u, ("out", (nv,), _OUTPUT)),
-            "_point_jacobian": (q, *frame, p, ("out", self._J_shape, _OUTPUT)),
+            "_point_jacobian": (q, p, ("out", self._J_shape, _OUTPUT)),
+            "_origin_jacobian": (q, origin, ("out", self._J_shape, _OUTPUT)),
             "_inverse_dynamics_derivatives": (q, v, vdot, *inverse),
             "_forward_dynamics_derivatives": (q, v, tau, u, *forward),
         }
-        self._origin = np.zeros(3)
         self._none = np.zeros(0)  # (an optional input not given)
-        self._frames_found = batched._frames.get
+        self._frames = {}  # frame → the address of its Held (see _frame_held)
+        self._frame_helds = []  # (those Helds)
         self._kernels = {}  # entry point name → its kernel bound for BatchedPlant (_kernel)
         # Each method's kernel, an attribute (looked up on every call): first a binder, which
         # makes the kernel at the first call and replaces itself with it.
@@ -242,14 +243,16 @@ class SingleStatePlant:
         return bind_and_call
 
     def _kernel(self, name, *samples):
-        """The entry point ``name`` bound to the held arrays, called without numba's dispatch:
+        """The entry point ``name`` bound to the held arrays (but the Jacobian's, whose first
+        argument is its frame's Held: :meth:`_frame_held`), called without numba's dispatch:
         for arguments of exactly the types of ``samples``, which it does not check
         (BatchedPlant's batches of one state; see mallard._compiled.Kernels.bind)."""
         key = (name,) + tuple(a is None for a in samples)  # (None: an input not given)
         fn = self._kernels.get(key)
         if fn is None:  # (typed by fresh arrays: a sample may be read-only, a view...)
             samples = tuple(np.empty(a.shape) if type(a) is _ndarray else a for a in samples)
-            fn = kernels(np.float64).bind(name, self._h, args=samples)
+            head = () if name == "single_point_jacobian" else (self._h,)
+            fn = kernels(np.float64).bind(name, *head, args=samples)
             self._kernels[key] = fn
         return fn
 
@@ -275,22 +278,38 @@ class SingleStatePlant:
         ``frame_B`` at ``p_BoBp_B`` (a 3-vector in frame_B; None: its origin), measured and
         expressed in World, as the plant's CalcJacobianSpatialVelocity(context, kV, frame_B,
         p_BoBp_B, world, world)."""
-        try:  # (BatchedPlant's frames found so far, then BatchedPlant._frame)
-            found = self._frames_found(frame_B)
-        except TypeError:  # (unhashable: not a Frame, which _frame reports)
-            found = None
-        k, X_BF = found or self._batched._frame(frame_B)
-        p = self._origin if p_BoBp_B is None else p_BoBp_B
+        try:
+            held = self._frames[frame_B]  # (the Held of frame_B: the kernel's first argument)
+        except (KeyError, TypeError):  # (a frame not seen before, or unhashable: not a Frame)
+            held = self._frame_held(frame_B)
         if out is None:
             out = _empty(self._J_shape)
         try:
-            code = self._point_jacobian(self._h, q, k, X_BF, p, out)
+            if p_BoBp_B is None:
+                code = self._origin_jacobian(held, q, None, out)
+            else:
+                code = self._point_jacobian(held, q, p_BoBp_B, out)
         except TypeError:
             code = WRONG_SHAPES
         if code:
-            args = (self._h, q, k, X_BF, p, out)
-            self._again("CalcJacobianSpatialVelocity", "_point_jacobian", code, args)
+            args = (held, q, p_BoBp_B, out)
+            attribute = "_point_jacobian" if p_BoBp_B is not None else "_origin_jacobian"
+            self._again("CalcJacobianSpatialVelocity", attribute, code, args)
         return out
+
+    def _frame_held(self, frame):
+        """The address of the Held of the model and ``frame``'s record (kernels.single: the
+        Jacobian's first argument) for a frame of the plant (BatchedPlant._frame, which raises
+        TypeError or RuntimeError naming frame_B otherwise), kept for its next calls."""
+        try:
+            address = self._frames.get(frame)
+        except TypeError:  # (unhashable: not a Frame, which BatchedPlant._frame reports)
+            address = None
+        if address is None:
+            held = Held(self._mi, self._mf, self._row, self._batched._frame(frame)[2])
+            self._frame_helds.append(held)
+            address = self._frames[frame] = held.address
+        return address
 
     # ---- dynamics ------------------------------------------------------------------------------
     def CalcMassMatrix(self, q, *, out=None):
@@ -383,6 +402,7 @@ class SingleStatePlant:
 _ENTRY_POINTS = {
     "_body_poses": "single_body_poses",
     "_point_jacobian": "single_point_jacobian",
+    "_origin_jacobian": "single_point_jacobian",
     "_mass_matrix": "single_mass_matrix",
     "_inverse_dynamics": "single_inverse_dynamics",
     "_forward_dynamics": "single_forward_dynamics",

@@ -188,17 +188,24 @@ def _unaligned(shape):
 def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
     """Each kernel returns WRONG_SHAPES for an argument (its type right) one element too
     long, or a bad mobod, writing nothing (the methods then raise naming the argument)."""
-    from mallard.multibody._kernels.single import WRONG_SHAPES
+    from mallard.multibody._kernels.single import WRONG_SHAPES, Held, frame_record
 
     q, v, vdot, tau, u = (a[0] for a in states)
-    k, X_BF = single._batched._frame(plant.GetFrameByName("F_tool"))
+    frame = plant.GetFrameByName("F_tool")
+    X_BF = single._batched._frame(frame)[1]
+    frame_held = single._frame_held(frame)
+    bad_frames = (  # (a bad mobod; no frame)
+        Held(single._mi, single._mf, single._row, frame_record(plant.num_bodies() + 1, X_BF)),
+        single._held,
+    )
     nv = plant.num_velocities()
     calls = {
         "_body_poses": (q, np.zeros(single._poses_shape)),
         "_mass_matrix": (q, np.zeros((nv, nv))),
         "_inverse_dynamics": (q, v, vdot, tau, np.zeros(nv)),
         "_forward_dynamics": (q, v, tau, u, np.zeros(nv)),
-        "_point_jacobian": (q, k, X_BF, np.full(3, 0.1), np.zeros((6, nv))),
+        "_point_jacobian": (q, np.full(3, 0.1), np.zeros((6, nv))),
+        "_origin_jacobian": (q, None, np.zeros((6, nv))),
         "_inverse_dynamics_derivatives": (q, v, vdot)
         + tuple(np.zeros(shape) for shape in single._inverse_shapes),
         "_forward_dynamics_derivatives": (q, v, tau, u)
@@ -206,19 +213,20 @@ def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
     }
     for attribute, args in calls.items():
         outputs = [a for a in args if isinstance(a, np.ndarray) and not a.any()]
-        assert getattr(single, attribute)(single._h, *args) == 0  # (binds it)
+        held = frame_held if attribute.endswith("_jacobian") else single._h
+        assert getattr(single, attribute)(held, *args) == 0  # (binds it)
         kernel = getattr(single, attribute)
+        wrongs = []
         for i, a in enumerate(args):
-            if np.ndim(a) == 0:  # (the mobod)
-                wrong = plant.num_bodies() + 1
-            else:
+            if a is not None:  # (None: frame_B's origin)
                 wrong = np.zeros((a.shape[0] + 1, *a.shape[1:]))
-            if i == 2 and attribute == "_point_jacobian":
-                wrong = np.zeros((4, 4))
+                wrongs.append((held, (*args[:i], wrong, *args[i + 1 :])))
+        if held is frame_held:
+            wrongs += [(bad.address, args) for bad in bad_frames]
+        for i, (bad_held, bad) in enumerate(wrongs):
             for output in outputs:
                 output[...] = 7.0
-            bad = (*args[:i], wrong, *args[i + 1 :])
-            assert kernel(single._h, *bad) == WRONG_SHAPES, (attribute, i)
+            assert kernel(bad_held, *bad) == WRONG_SHAPES, (attribute, i)
             assert all((output == 7.0).all() for output in outputs), (attribute, i)
 
 
@@ -362,18 +370,24 @@ def test_the_held_arrays_stay_where_their_addresses_say(plant, context, states):
     original = SingleStatePlant(plant, context)
     q = states[0][0]
     expected = original.CalcMassMatrix(q)
-    held = original._held
-    addresses = [a.ctypes.data for a in held.arrays]
+    J = original.CalcJacobianSpatialVelocity(q, plant.GetFrameByName("F_tool"))
+    held, (frame_held,) = original._held, original._frame_helds  # (a frame's: its record too)
+    assert frame_held.arrays[:3] == held.arrays and len(frame_held.arrays) == 4
+    addresses = [a.ctypes.data for a in frame_held.arrays]
     assert held.arrays[0] is original._mi and held.arrays[2] is original._row
-    for a in held.arrays:
+    for a in frame_held.arrays:
         with pytest.raises(ValueError, match="cannot resize"):
             a.resize(a.size + 1)
     shallow = copy.copy(original)
     del original
     gc.collect()
     np.testing.assert_array_equal(shallow.CalcMassMatrix(q), expected)
-    assert [a.ctypes.data for a in held.arrays] == addresses
-    assert list(held.block[0::2]) == addresses
+    np.testing.assert_array_equal(
+        shallow.CalcJacobianSpatialVelocity(q, plant.GetFrameByName("F_tool")), J
+    )
+    assert [a.ctypes.data for a in frame_held.arrays] == addresses
+    assert list(frame_held.block[0::2]) == addresses
+    assert list(held.block[0::2]) == [*addresses[:3], 0]  # (no frame)
 
 
 def test_construction_errors(plant):

@@ -126,25 +126,29 @@ def _borrowed_compiled(a):
 
 
 class Held:
-    """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) as one
+    """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) and, for
+    :func:`single_point_jacobian`, a frame's record ``frame`` (:func:`frame_record`) as one
     integer for the compiled entry points: ``address``, that of an int64 block [address, size]
-    of each, valid while this object lives (it holds the block and the arrays)."""
+    of each (zeros for no frame), valid while this object lives (it holds the block and the
+    arrays)."""
 
-    def __init__(self, mi, mf, row):
-        self.arrays = mi, mf, row
-        for a, dtype in zip(self.arrays, (np.int64, np.float64, np.float64), strict=True):
+    def __init__(self, mi, mf, row, frame=None):
+        self.arrays = (mi, mf, row) if frame is None else (mi, mf, row, frame)
+        dtypes = (np.int64, np.float64, np.float64, np.float64)
+        for a, dtype in zip(self.arrays, dtypes, strict=False):
             if not (a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous):
-                raise TypeError("Held: mi, mf, row must be C-contiguous 1-D int64, float64")
-        self.block = np.array(
-            [mi.ctypes.data, mi.size, mf.ctypes.data, mf.size, row.ctypes.data, row.size],
-            dtype=np.int64,
-        )
+                raise TypeError("Held: mi, mf, row, frame must be C-contiguous 1-D int64, float64")
+        if frame is not None and frame.size != FRAME_RECORD:
+            raise TypeError(f"Held: a frame's record has {FRAME_RECORD} elements")
+        self.block = np.zeros(8, dtype=np.int64)
+        for i, a in enumerate(self.arrays):
+            self.block[2 * i : 2 * i + 2] = a.ctypes.data, a.size
         self.address = self.block.ctypes.data
 
 
 def _held(held):
     """(mi, mf, row) of an entry point's first argument (see the module's docstring)."""
-    return held
+    return held[0], held[1], held[2]
 
 
 @overload(_held)
@@ -159,6 +163,58 @@ def _held_compiled(held):
 
         return impl
     return lambda held: (_borrowed(held[0]), _borrowed(held[1]), _borrowed(held[2]))
+
+
+#: The length of a frame record (:func:`frame_record`).
+FRAME_RECORD = 13
+
+
+def frame_record(k, X_BF):
+    """A frame F's record: a float64 array holding X_BF (the 4×3 pose of F in the body of
+    mobod k, row by row) and then k, held with the model for :func:`single_point_jacobian`
+    (see :class:`Held`: one integer, cheaper to pass than k and X_BF)."""
+    record = np.empty(FRAME_RECORD)
+    record[:12] = np.asarray(X_BF, dtype=np.float64).reshape(-1)
+    record[12] = k
+    return record
+
+
+def _held_frame(held):
+    """(k, X_BF) of the frame record of an entry point's first argument (a Held of a frame:
+    interpreted, the tuple (mi, mf, row, record)), X_BF a view of it; k = -1 (a bad mobod)
+    if it has none."""
+    if len(held) < 4:
+        return -1, np.zeros((4, 3))
+    return int(held[3][12]), held[3][:12].reshape(4, 3)
+
+
+@overload(_held_frame)
+def _held_frame_compiled(held):
+    if isinstance(held, types.Integer):  # (Held.address: views holding no reference)
+
+        def impl(held):
+            b = carray(pointer(held), 8, np.int64)
+            record = carray(pointer(b[6]), FRAME_RECORD, np.float64)
+            k = int(record[12]) if b[7] == FRAME_RECORD else -1  # (b[7] = 0: no frame)
+            return k, c_view(record, (4, 3))
+
+        return impl
+    return lambda held: (int(held[3][12]), c_view(held[3], (4, 3)))
+
+
+def _point(p_FQ):
+    """(p_FQ, whether it is a 3-vector); for None, the origin (0, 0, 0) (computed with as
+    an array of zeros, to the last bit)."""
+    if p_FQ is None:
+        return (0.0, 0.0, 0.0), True
+    return p_FQ, p_FQ.shape[0] == 3
+
+
+@overload(_point)
+def _point_compiled(p_FQ):
+    if isinstance(p_FQ, types.NoneType):
+        return lambda p_FQ: ((0.0, 0.0, 0.0), True)
+    return lambda p_FQ: (p_FQ, p_FQ.shape[0] == 3)
 
 
 # (The shape tests combine booleans with & and |, without branches: numba's SSA warns on a
@@ -182,21 +238,24 @@ def _sized2(a, rows, columns):
 
 
 @jitable
+def _finite(a):
+    """Whether the 1-D array ``a`` is finite: x·0 == 0 exactly for a finite x (independent
+    tests joined with &, which vectorize, not a chain of additions)."""
+    ok = True
+    for j in range(a.shape[0]):
+        ok &= value_of(a[j], 0.0) * 0.0 == 0.0
+    return ok
+
+
+@jitable
 def _computable(m, q, a1, a2, a3):
     """Whether the state has no status code (kernels.batch._check_group): its inputs (1-D
     arrays) finite and no quaternion's four positions zero; the cheap test before any code is
-    worked out. (x·0 is NaN exactly for a NaN or infinite x, and a NaN survives the sum.)"""
-    s = 0.0
-    for j in range(q.shape[0]):
-        s += value_of(q[j], 0.0) * 0.0
-    for j in range(a1.shape[0]):
-        s += value_of(a1[j], 0.0) * 0.0
-    for j in range(a2.shape[0]):
-        s += value_of(a2[j], 0.0) * 0.0
-    for j in range(a3.shape[0]):
-        s += value_of(a3[j], 0.0) * 0.0
-    if s != s:
+    worked out."""
+    if not (_finite(q) & _finite(a1) & _finite(a2) & _finite(a3)):
         return False
+    if m.nq == m.nv:  # (no quaternion floating joint: the only joints with more q than v)
+        return True
     tree = m.tree
     for k in range(1, m.n):
         if tree[k, JTYPE] == QUATERNION_FLOATING:
@@ -424,30 +483,28 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
 @entry_point
 @_own_kernels
 @jitable(inline=True)
-def single_point_jacobian(held, q, k, X_BF, p_FQ, J):
-    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed on mobod k's body
-    at p_FQ in the frame F whose pose in the body is X_BF (a 4×3 pose)."""
+def single_point_jacobian(held, q, p_FQ, J):
+    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (None: the
+    origin) in the frame F of ``held``'s frame record (a Held of a frame: F's mobod and its
+    pose in that mobod's body, :func:`frame_record`)."""
     mi, mf, row = _held(held)
-    q, X_BF, p_FQ, J = _borrowed(q), _borrowed(X_BF), _borrowed(p_FQ), _borrowed(J)
+    k, X_BF = _held_frame(held)
+    q, J = _borrowed(q), _borrowed(J)
+    p, p_sized = _point(_borrowed(p_FQ))
+    p_given = _given(_borrowed(p_FQ), q)
     m, r, params, work = _views(mi, mf, row)
-    if not (
-        _sized(q, m.nq)
-        and 0 <= k < m.n
-        and _sized2(X_BF, 4, 3)
-        and _sized(p_FQ, 3)
-        and _sized2(J, 6, m.nv)
-    ):
+    if not (_sized(q, m.nq) and 0 <= k < m.n and p_sized and _sized2(J, 6, m.nv)):
         return WRONG_SHAPES
     none = q[0:0]
-    if not _computable(m, q, p_FQ, none, none):
+    if not _computable(m, q, p_given, none, none):
         _nan(J)
         empty = _one(none, 1)
         return _state_code(
-            m, 0, _one(q, m.nq), _one(p_FQ, 3), empty, empty, _derivative_code(mi, row)
+            m, 0, _one(q, m.nq), _one(p_given, 3), empty, empty, _derivative_code(mi, row)
         )
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
-    point_jacobian(m, work, k, X_BF, p_FQ, J)
+    point_jacobian(m, work, k, X_BF, p, J)
     return 0
 
 

@@ -20,6 +20,9 @@ from mallard.multibody.plant._ports import _has_nan
 from mallard.multibody.tree._multibody_forces import MultibodyForces
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 
+_F64 = np.dtype(np.float64)
+_CONTIGUOUS = (8,)  # the strides of a contiguous float64 vector
+
 #: What Drake's error says was evaluated when the geometry input is missing.
 _DERIVATIVES = "You've tried evaluating time derivatives or their residuals."
 
@@ -98,35 +101,48 @@ class DynamicsMixin:
         if not self._is_finalized:
             self._throw_if_not_finalized("CalcInverseDynamics")
         vdot = known_vdot
-        if not (
-            type(vdot) is np.ndarray and vdot.dtype == np.float64 and vdot.shape == (self._nv,)
-        ):
+        if not (type(vdot) is np.ndarray and vdot.dtype is _F64 and vdot.shape == (self._nv,)):
             vdot = self._vdot_arg(known_vdot, "CalcInverseDynamics")
-        if type(external_forces) is not MultibodyForces or (
-            external_forces._tau.shape[0] != self._nv
-            or external_forces._F_BBo_W.shape[0] != len(self._bodies)
-        ):
+        if not self._forces_fit(external_forces):
             self._check_forces(external_forces, "CalcInverseDynamics")
-        ec = self._engine.cache(context)
-        need = self._engine.need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+        model = self._engine
+        ec = model.cache(context)
+        need = model.need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
         if vdot.dtype != ec.ws.dtype:  # (AutoDiffXd or symbolic v̇ of a double Context)
-            self._engine.ensure(context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+            model.ensure(context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
             tau_app = external_forces._tau
             F_app = self._mobod_forces(external_forces._F_BBo_W)
             return self._inverse_dynamics(context, vdot, F_app, tau_app)[0]
-        model = self._engine
-        ec.kernels.drive_inverse_dynamics(
-            model.mi,
-            model.mf,
+        x, tau_app, F_app = (
             self._x_of(context._state),
-            ec.ws,
-            need,
-            vdot,
             external_forces._tau,
             external_forces._F_BBo_W,
         )
-        self._engine.mark(ec, context, need)
+        args = (need, vdot, tau_app, F_app)
+        if (
+            vdot.dtype is _F64
+            and vdot.strides == _CONTIGUOUS
+            and self._forces_float(tau_app, F_app)
+        ):
+            model.bind(ec, "drive_inverse_dynamics", x, args)(*args)  # (no numba dispatch)
+        else:
+            ec.kernels.drive_inverse_dynamics(model.mi, model.mf, x, ec.ws, *args)
+        model.mark(ec, context, need)
         return ec.work.tau.copy()
+
+    def _forces_fit(self, forces):
+        """Whether ``forces`` plainly is a MultibodyForces of this plant's sizes (else
+        _check_forces reports it or accepts a subclass)."""
+        return type(forces) is MultibodyForces and (
+            forces._tau.shape[0] == self._nv and forces._F_BBo_W.shape[0] == len(self._bodies)
+        )
+
+    @staticmethod
+    def _forces_float(tau, F):
+        """Whether a MultibodyForces' arrays ``tau`` and ``F`` (which it makes contiguous) are
+        float64: a bound driver (Engine.bind, called without numba's dispatch on argument
+        types) may then take them."""
+        return tau.dtype is _F64 and F.dtype is _F64
 
     def CalcMassMatrix(self, context):
         """M(q) (nv × nv), by the composite body algorithm, with the actuators' reflected
@@ -220,24 +236,29 @@ class DynamicsMixin:
     def CalcForceElementsContribution(self, context, forces):
         """Sets ``forces`` to the forces of all force elements (gravity included) and joint
         damping, in ``context``."""
-        self.ValidateContext(context)
-        self._throw_if_not_finalized("CalcForceElementsContribution")
-        self._check_forces(forces, "CalcForceElementsContribution")
-        ec = self._engine.cache(context)
-        need = self._engine.need(ec, context, POSITIONS | INERTIAS)
+        try:
+            valid = context._system is self
+        except AttributeError:  # (not a Context: ValidateContext reports it)
+            valid = False
+        if not valid:
+            self.ValidateContext(context)
+        if not self._is_finalized:
+            self._throw_if_not_finalized("CalcForceElementsContribution")
+        if not self._forces_fit(forces):
+            self._check_forces(forces, "CalcForceElementsContribution")
         model = self._engine
-        ec.kernels.drive_force_elements(
-            model.mi,
-            model.mf,
-            self._x_of(context._state),
-            ec.ws,
-            need,
-            forces._F_BBo_W,
-            forces._tau,
-        )
-        self._engine.mark(ec, context, need)
-        for element in self._force_elements[1:]:
-            element.CalcAndAddForceContribution(context, forces)
+        ec = model.cache(context)
+        need = model.need(ec, context, POSITIONS | INERTIAS)
+        x, F_app, tau_app = self._x_of(context._state), forces._F_BBo_W, forces._tau
+        args = (need, F_app, tau_app)
+        if ec.ws.dtype is _F64 and self._forces_float(tau_app, F_app):
+            model.bind(ec, "drive_force_elements", x, args)(*args)  # (no numba dispatch)
+        else:
+            ec.kernels.drive_force_elements(model.mi, model.mf, x, ec.ws, *args)
+        model.mark(ec, context, need)
+        if len(self._force_elements) > 1:
+            for element in self._force_elements[1:]:
+                element.CalcAndAddForceContribution(context, forces)
 
     # ---- forward dynamics ------------------------------------------------------------------
     def _pd_tables(self):

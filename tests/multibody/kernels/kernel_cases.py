@@ -420,15 +420,18 @@ def _batch(name):
     return case
 
 
-def _held(s):
+def _held(s, frame=None):
     """The single-state entry points' first argument (kernels.single) for each mode: compiled,
-    the address of a Held of (mi, mf, a new row), which the ByMode keeps; interpreted, the
-    tuple (mi, mf, row) of object arrays."""
+    the address of a Held of (mi, mf, a new row[, the frame record ``frame``]), which the
+    ByMode keeps; interpreted, the tuple (mi, mf, row[, frame]) of object arrays."""
     from mallard.multibody._kernels.single import Held
 
     rows = _batch_row(s, False)
-    held = Held(s.mi, s.mf, rows.compiled)
-    arrays = ByMode(held.address, (s.mi.astype(object), s.mf.astype(object), rows.interpreted))
+    held = Held(s.mi, s.mf, rows.compiled, frame)
+    interpreted = (s.mi.astype(object), s.mf.astype(object), rows.interpreted)
+    if frame is not None:
+        interpreted += (frame.astype(object),)
+    arrays = ByMode(held.address, interpreted)
     arrays.held = held
     return arrays
 
@@ -452,7 +455,10 @@ def _single(name):
         if name == "single_forward_dynamics":
             return head + (q, v, s.normal(nv), 4.0 * s.normal(nu), np.zeros(nv))
         if name == "single_point_jacobian":
-            return head + (q, 3, _rotation_pose(rng), s.normal(3), np.zeros((6, nv)))
+            from mallard.multibody._kernels.single import frame_record
+
+            held = _held(s, frame_record(3, _rotation_pose(rng)))
+            return (held, q, s.normal(3), np.zeros((6, nv)))
         outputs = (np.zeros((nv, nq)), np.zeros((nv, nv)), np.zeros((nv, nv)))
         if name == "single_inverse_dynamics_derivatives":
             return head + (q, v, s.normal(nv)) + outputs

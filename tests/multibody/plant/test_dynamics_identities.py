@@ -165,6 +165,31 @@ def test_inverse_dynamics_of_forward_dynamics(model):
         np.testing.assert_allclose(plant.CalcMassMatrix(context) @ vdot, rhs, rtol=0, atol=1e-10)
 
 
+def test_inverse_dynamics_of_any_vdot_array_is_the_same(model):
+    """CalcInverseDynamics and CalcForceElementsContribution give the same result, bit for
+    bit, whether v̇ is a contiguous float64 array (their bound drivers, without numba's
+    dispatch), a strided or read-only one, or a list (numba's dispatch), before and after the
+    state changes."""
+    plant, _ = model
+    nv = plant.num_velocities()
+    rng = np.random.default_rng(4)
+    for context in contexts(plant):
+        forces = M.MultibodyForces(plant)
+        plant.CalcForceElementsContribution(context, forces)
+        vdot = rng.normal(size=nv)
+        expected = plant.CalcInverseDynamics(context, vdot, forces)
+        strided = np.repeat(vdot, 2)[::2]
+        read_only = vdot.copy()
+        read_only.flags.writeable = False
+        for other in (strided, read_only, list(vdot)):
+            np.testing.assert_array_equal(
+                plant.CalcInverseDynamics(context, other, forces), expected
+            )
+        again = M.MultibodyForces(plant)
+        plant.CalcForceElementsContribution(context, again)
+        np.testing.assert_array_equal(again.generalized_forces(), forces.generalized_forces())
+
+
 def test_locked_joints(model):
     """Locked joints do not accelerate; the others move as if the locked joints were welds,
     so the inverse dynamics give back the applied forces on the unlocked coordinates."""
