@@ -2,9 +2,10 @@
 intersecting convex objects and its witness points, from the simplex GJK ends with.
 
 The polytope lives in a workspace (mallard.geometry._proximity_layout, WS_* and WI_*): its
-vertices (support points), edges (two vertices, two faces) and faces (three edges), each with
-its squared distance to the origin and the nearest point (its witness), in the order they were
-added (libccd's lists), deleted elements marked dead. The element nearest the origin is kept as
+vertices (support points), edges (two vertices, two faces) and faces (three edges; their unit
+normal and its plane's distance from the origin, computed once), each with its squared
+distance to the origin and the nearest point (its witness), in the order they were added
+(libccd's lists), deleted elements marked dead. The element nearest the origin is kept as
 libccd keeps it (updated as elements are added, searched again when it is deleted; ties go to
 the lower kind: vertex, edge, face). Each step adds the support point in the direction of the
 nearest point, replacing the faces it sees, until the distance improves by less than the
