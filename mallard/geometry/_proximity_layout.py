@@ -42,9 +42,10 @@ SUPPORT = 9
 #: The capacity of EPA's polytope (libccd's lists, here fixed arrays: a query that needs more
 #: fails with a clear error).
 EPA_VERTICES, EPA_EDGES, EPA_FACES = 1024, 3072, 2048
-#: Floats per polytope vertex (support point, squared distance, witness), edge and face
-#: (squared distance, witness).
-PT_VERTEX, PT_EDGE, PT_FACE = SUPPORT + 4, 4, 4
+#: Floats per polytope vertex (support point, squared distance, witness), edge (squared
+#: distance, witness) and face (squared distance, witness, unit normal, the normal's distance
+#: from the origin to the face's plane).
+PT_VERTEX, PT_EDGE, PT_FACE = SUPPORT + 4, 4, 8
 #: Ints per edge (two vertices, two faces, alive) and face (three edges, alive).
 PT_EDGE_I, PT_FACE_I = 5, 4
 

@@ -2,9 +2,10 @@
 intersecting convex objects and its witness points, from the simplex GJK ends with.
 
 The polytope lives in a workspace (mallard.geometry._proximity_layout, WS_* and WI_*): its
-vertices (support points), edges (two vertices, two faces) and faces (three edges), each with
-its squared distance to the origin and the nearest point (its witness), in the order they were
-added (libccd's lists), deleted elements marked dead. The element nearest the origin is kept as
+vertices (support points), edges (two vertices, two faces) and faces (three edges; their unit
+normal and its plane's distance from the origin, computed once), each with its squared
+distance to the origin and the nearest point (its witness), in the order they were added
+(libccd's lists), deleted elements marked dead. The element nearest the origin is kept as
 libccd keeps it (updated as elements are added, searched again when it is deleted; ties go to
 the lower kind: vertex, edge, face). Each step adds the support point in the direction of the
 nearest point, replacing the faces it sees, until the distance improves by less than the
@@ -181,7 +182,8 @@ def _face_vertices(EI, FI, f):
 
 @jitable(inline=True)
 def _add_face(pt, e0, e1, e2):
-    """Adds the face of edges e0, e1, e2; returns its index, or −1 if full."""
+    """Adds the face of edges e0, e1, e2 (its distance, witness and plane: see _plane);
+    returns its index, or −1 if full."""
     i = pt.C[_NF]
     if i >= EPA_FACES or e0 < 0 or e1 < 0 or e2 < 0:
         return -1
@@ -190,6 +192,8 @@ def _add_face(pt, e0, e1, e2):
     a, b, c = _face_vertices(pt.EI, pt.FI, i)
     d, w = point_tri_dist2(_ORIGIN, _vertex(pt.V, a), _vertex(pt.V, b), _vertex(pt.V, c))
     pt.F[i, 0], pt.F[i, 1], pt.F[i, 2], pt.F[i, 3] = d, w[0], w[1], w[2]
+    n, origin_to_plane = _plane(pt.V, pt.EI, e0, e1)
+    pt.F[i, 4], pt.F[i, 5], pt.F[i, 6], pt.F[i, 7] = n[0], n[1], n[2], origin_to_plane
     for k in range(3):
         e = pt.FI[i, k]
         if pt.EI[e, 2] == -1:
@@ -264,16 +268,24 @@ def _element_witness(pt, kind, i):
 
 
 # ---- faces' outward normals and the visible patch ---------------------------------------------
-@jitable
-def _face_normal_outward(V, VA, EI, FI, nv, f):
-    """The outward unit normal of face f (FCL's faceNormalPointingOutward: the origin, or the
-    polytope's vertices (the first nv), decide which side is inside)."""
-    e0, e1 = FI[f, 0], FI[f, 1]
+@jitable(inline=True)
+def _plane(V, EI, e0, e1):
+    """(n, n·a): the unit normal n = (a₁ − a) × (b₁ − b₀)/|…| of the face of first edges
+    e0 = a–a₁ and e1 = b₀–b₁ (FCL's, before its orientation), and its distance n·a from the
+    origin to the face's plane (kept with the face when it is added)."""
     a = _vertex(V, EI[e0, 0])
     n = cross3(sub(_vertex(V, EI[e0, 1]), a), sub(_vertex(V, EI[e1, 1]), _vertex(V, EI[e1, 0])))
     k = 1.0 / np.sqrt(len2(n))
     n = (n[0] * k, n[1] * k, n[2] * k)
-    origin_to_plane = dot3(n, a)
+    return n, dot3(n, a)
+
+
+@jitable
+def _face_normal_outward(V, VA, F, nv, f):
+    """The outward unit normal of face f (FCL's faceNormalPointingOutward: the origin, or the
+    polytope's vertices (the first nv), decide which side of its plane is inside)."""
+    n = (F[f, 4], F[f, 5], F[f, 6])
+    origin_to_plane = F[f, 7]
     if origin_to_plane < -_DIST_TOL:
         return (-n[0], -n[1], -n[2])
     if origin_to_plane <= _DIST_TOL:
@@ -294,9 +306,9 @@ def _face_normal_outward(V, VA, EI, FI, nv, f):
 
 
 @jitable(inline=True)
-def _is_outside(V, VA, EI, FI, nv, f, p):
+def _is_outside(V, VA, EI, FI, F, nv, f, p):
     """Whether the point p is strictly on the outer side of face f's plane."""
-    n = _face_normal_outward(V, VA, EI, FI, nv, f)
+    n = _face_normal_outward(V, VA, F, nv, f)
     return dot3(n, sub(p, _vertex(V, EI[FI[f, 0], 0]))) > 0
 
 
@@ -353,7 +365,7 @@ def _visible_patch(pt, start, p):
                 return False
         else:
             visible = _is_outside(
-                pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], g, p
+                pt.V, pt.VA, pt.EI, pt.FI, pt.F, pt.C[_NV], g, p
             ) or triangle_area_is_zero(p, _vertex(pt.V, pt.EI[e, 0]), _vertex(pt.V, pt.EI[e, 1]))
             if visible:
                 _mark_visible(pt, g)
@@ -381,9 +393,9 @@ def _expand(pt, kind, index, s):
         start = index
     else:
         f0, f1 = pt.EI[index, 2], pt.EI[index, 3]
-        if _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], f0, p):
+        if _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.F, pt.C[_NV], f0, p):
             start = f0
-        elif _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], f1, p):
+        elif _is_outside(pt.V, pt.VA, pt.EI, pt.FI, pt.F, pt.C[_NV], f1, p):
             start = f1
         else:
             return FAILED
@@ -600,8 +612,8 @@ def _validate_edge(pt, e):
     kEps = 2.0 * _EPS
     v0 = _vertex(pt.V, pt.EI[e, 0])
     threshold = kEps * max(1.0, np.sqrt(len2(v0)))
-    d0 = -dot3(_face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], pt.EI[e, 2]), v0)
-    d1 = -dot3(_face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], pt.EI[e, 3]), v0)
+    d0 = -dot3(_face_normal_outward(pt.V, pt.VA, pt.F, pt.C[_NV], pt.EI[e, 2]), v0)
+    d1 = -dot3(_face_normal_outward(pt.V, pt.VA, pt.F, pt.C[_NV], pt.EI[e, 3]), v0)
     if d0 > threshold or d1 > threshold:
         return False
     if not pt.E[e, 0] < kEps * kEps:
@@ -618,8 +630,8 @@ def _support_direction(pt, kind, i):
     origin is on it."""
     if is_zero(_element_dist(pt, kind, i)):
         if kind == EDGE:
-            return _face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], pt.EI[i, 2])
-        return _face_normal_outward(pt.V, pt.VA, pt.EI, pt.FI, pt.C[_NV], i)
+            return _face_normal_outward(pt.V, pt.VA, pt.F, pt.C[_NV], pt.EI[i, 2])
+        return _face_normal_outward(pt.V, pt.VA, pt.F, pt.C[_NV], i)
     return normalized(_element_witness(pt, kind, i))
 
 

@@ -25,6 +25,9 @@ from mallard.multibody._kernels.vec3 import cross3, dot3, sub
 #: numeric_limits<double>::epsilon() (FCL's constants<double>::eps()).
 _EPS = 2.220446049250313e-16
 _ORIGIN = (0.0, 0.0, 0.0)
+#: sin² of the angle between two edges above which they are not collinear to ε (see
+#: triangle_area_is_zero).
+_CLEARLY_NOT_COLLINEAR = 1e-20
 
 
 @jitable
@@ -216,7 +219,12 @@ def triangle_area_is_zero(a, b, c):
     """FCL's test of a degenerate triangle: coincident corners or collinear edges."""
     if _coincident(a, b) or _coincident(a, c):
         return True
-    n = cross3(normalized(sub(b, a)), normalized(sub(c, a)))
+    ab, ac = sub(b, a), sub(c, a)
+    # (Edges at more than 1e-10 rad (sin² > 1e-20) cannot be collinear to FCL's ε² once
+    # normalized: the normalizations are needed only below that.)
+    if len2(cross3(ab, ac)) > _CLEARLY_NOT_COLLINEAR * (len2(ab) * len2(ac)):
+        return False
+    n = cross3(normalized(ab), normalized(ac))
     return len2(n) < _EPS * _EPS
 
 
