@@ -6,7 +6,8 @@ A dof's ancestors are the dofs before it in its mobilizer, then those of its mob
 (the tree's parent array expanded to dofs); M_ij is zero unless i ⪯ j or j ⪯ i. Factored from
 the tips to the root, L (lower triangular) keeps that pattern without fill: L_ij is nonzero
 only for j ⪯ i. So a factorization costs O(Σ depth²) and a solve O(Σ depth) per column, where a
-Cholesky factor L·Lᵀ in the mobods' order (root first) fills the whole triangle. The mobods
+Cholesky factor L·Lᵀ in the mobods' order (root first) fills the whole triangle (for the G1
+humanoid, nv = 35: 306 entries of L below the diagonal in place of 595). The mobods
 are numbered depth first, so the dofs of a dof's subtree follow it: [i, v_end[k]) for dof i of
 mobod k.
 
@@ -123,9 +124,8 @@ def solve(model, L, free, B, sign):
 @jitable
 def inverse(model, L, free, Minv):
     """Minv = M⁻¹ (nv×nv) with L from :func:`factor`, its rows and columns of the dofs not
-    ``free`` zero: Lᵀ·Y = 1, whose row i is zero but over i's subtree [i, v_end), tips to root;
-    then L·X = Y over the columns from i on of each row i, root to tips (row i reads those of
-    its ancestors), mirrored into the columns before."""
+    ``free`` zero: Lᵀ·Y = 1 (row i of Y is zero but over i's subtree [i, v_end)), tips to root,
+    then L·X = Y root to tips, as :func:`solve`."""
     tree, v_end, nv = model.tree, model.v_end, Minv.shape[0]
     if nv == 0:
         return
@@ -157,11 +157,9 @@ def inverse(model, L, free, Minv):
             j, kj = _parent_dof(tree, k, i)
             while j >= 0:
                 L_ij = L[i, j]
-                for c in range(i, nv):
+                for c in range(nv):
                     Minv[i, c] -= L_ij * Minv[j, c]
                 j, kj = _parent_dof(tree, kj, j)
             L_ii = L[i, i]
-            for c in range(i, nv):
+            for c in range(nv):
                 Minv[i, c] = Minv[i, c] / L_ii
-            for c in range(i + 1, nv):
-                Minv[c, i] = Minv[i, c]
