@@ -84,48 +84,67 @@ def factor(model, M, free, L):
 @jitable
 def solve(model, L, free, B, sign):
     """B = sign·M⁻¹·B in place (B nv×m) with L from :func:`factor`: Lᵀ·Y = B tips to root,
-    then L·X = Y root to tips, row by row, each row's columns side by side (a vector loop). The
-    rows of B of the dofs not ``free`` are set to zero (and not read)."""
-    tree, m = model.tree, B.shape[1]
+    then L·X = Y root to tips (:func:`_root_to_tips`), row by row, each row's columns side by
+    side (a vector loop). The rows of B of the dofs not ``free`` are set to zero (and not
+    read)."""
+    tree, v_end, m = model.tree, model.v_end, B.shape[1]
     for k in range(model.n - 1, 0, -1):
-        c0 = tree[k, V_START]
+        c0, end = tree[k, V_START], v_end[k]
         for i in range(c0 + NUM_VELOCITIES[tree[k, JTYPE]] - 1, c0 - 1, -1):
             if free[i] == 0:
                 for c in range(m):
                     B[i, c] = 0.0 * B[i, c]
                 continue  # (L's row i is zero but for its diagonal)
+            # Y_i = (B_i − Σ L_li·Y_l)/L_ii over i's descendants l, the dofs i + 1 to end − 1,
+            # two rows at a time.
+            for l in range(i + 1, end - 1, 2):
+                L_li, L_mi = L[l, i], L[l + 1, i]
+                for c in range(m):
+                    B[i, c] -= L_li * B[l, c] + L_mi * B[l + 1, c]
+            if (end - i) % 2 == 0:
+                L_li = L[end - 1, i]
+                for c in range(m):
+                    B[i, c] -= L_li * B[end - 1, c]
             L_ii = L[i, i]
             for c in range(m):
                 B[i, c] = B[i, c] / L_ii
-            j, kj = _parent_dof(tree, k, i)
-            while j >= 0:
-                L_ij = L[i, j]
-                for c in range(m):
-                    B[j, c] -= L_ij * B[i, c]
-                j, kj = _parent_dof(tree, kj, j)
+    _root_to_tips(model, L, free, B, sign)
+
+
+@jitable
+def _root_to_tips(model, L, free, Y, sign):
+    """Y = L⁻¹·(sign·Y) in place, the rows of the dofs not ``free`` left as they are:
+    X_i = (sign·Y_i − Σ L_ij·X_j)/L_ii over i's ancestors j, two at a time."""
+    tree, m = model.tree, Y.shape[1]
     for k in range(1, model.n):
         c0 = tree[k, V_START]
         for i in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
             if free[i] == 0:
                 continue
             for c in range(m):
-                B[i, c] = sign * B[i, c]
+                Y[i, c] = sign * Y[i, c]
             j, kj = _parent_dof(tree, k, i)
             while j >= 0:
-                L_ij = L[i, j]
+                h, kh = _parent_dof(tree, kj, j)
+                if h < 0:
+                    L_ij = L[i, j]
+                    for c in range(m):
+                        Y[i, c] -= L_ij * Y[j, c]
+                    break
+                L_ij, L_ih = L[i, j], L[i, h]
                 for c in range(m):
-                    B[i, c] -= L_ij * B[j, c]
-                j, kj = _parent_dof(tree, kj, j)
+                    Y[i, c] -= L_ij * Y[j, c] + L_ih * Y[h, c]
+                j, kj = _parent_dof(tree, kh, h)
             L_ii = L[i, i]
             for c in range(m):
-                B[i, c] = B[i, c] / L_ii
+                Y[i, c] = Y[i, c] / L_ii
 
 
 @jitable
 def inverse(model, L, free, Minv):
     """Minv = M⁻¹ (nv×nv) with L from :func:`factor`, its rows and columns of the dofs not
     ``free`` zero: Lᵀ·Y = 1 (row i of Y is zero but over i's subtree [i, v_end)), tips to root,
-    then L·X = Y root to tips, as :func:`solve`."""
+    then L·X = Y as :func:`solve`."""
     tree, v_end, nv = model.tree, model.v_end, Minv.shape[0]
     if nv == 0:
         return
@@ -149,17 +168,4 @@ def inverse(model, L, free, Minv):
                 for c in range(i, end):
                     Minv[j, c] -= L_ij * Minv[i, c]
                 j, kj = _parent_dof(tree, kj, j)
-    for k in range(1, model.n):
-        c0 = tree[k, V_START]
-        for i in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
-            if free[i] == 0:
-                continue
-            j, kj = _parent_dof(tree, k, i)
-            while j >= 0:
-                L_ij = L[i, j]
-                for c in range(nv):
-                    Minv[i, c] -= L_ij * Minv[j, c]
-                j, kj = _parent_dof(tree, kj, j)
-            L_ii = L[i, i]
-            for c in range(nv):
-                Minv[i, c] = Minv[i, c] / L_ii
+    _root_to_tips(model, L, free, Minv, 1.0)
