@@ -6,7 +6,6 @@ derivative workspace ``dws`` (_layout.DERIVATIVES) and the outputs.
 
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.dense import cholesky_factor, cholesky_solve
 from mallard.multibody._kernels.derivatives import calc_inverse_dynamics_derivatives
 from mallard.multibody._kernels.dynamics import (
     calc_body_inertias,
@@ -24,6 +23,7 @@ from mallard.multibody._kernels.kinematics import (
     calc_position_kinematics,
     calc_velocity_kinematics,
 )
+from mallard.multibody._kernels.mass_factor import factor, inverse, solve
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
 from mallard.multibody._kernels.recursive_derivatives import (
     calc_inverse_dynamics_derivatives as calc_recursive_derivatives,
@@ -122,10 +122,10 @@ def solve_forward_dynamics_derivatives(
     model, params, work, L, free, dvdot_dq, dvdot_dv, dvdot_dtau
 ):
     """dvdot_dq = −M⁻¹·dvdot_dq, dvdot_dv = −M⁻¹·dvdot_dv (given ∂τ/∂q, ∂τ/∂v) and dvdot_dtau
-    = M⁻¹ by one Cholesky factorization L of work.M restricted to the dofs not locked
-    (``free``: 1, else 0; rows, and dvdot_dtau's columns, of locked dofs zero). ``free`` is
-    a plain array; ``work``, L and the outputs may be lane views. Returns whether M is
-    positive definite (in every lane)."""
+    = M⁻¹ by one factorization L of work.M by the tree's sparsity (kernels.mass_factor)
+    restricted to the dofs not locked (``free``: 1, else 0; rows, and dvdot_dtau's columns, of
+    locked dofs zero). ``free`` is a plain array; ``work``, L and the outputs may be lane
+    views. Returns whether M is positive definite (in every lane)."""
     nv, tree, locked = model.nv, model.tree, params.locked
     for i in range(nv):
         free[i] = 1.0
@@ -133,14 +133,9 @@ def solve_forward_dynamics_derivatives(
         if locked[k] != 0:
             for c in range(tree[k, V_START], tree[k, V_START] + NUM_VELOCITIES[tree[k, JTYPE]]):
                 free[c] = 0.0
-    z = 0.0 * work.m_W[0]  # (of the state's type: a lane value in lanes)
-    for i in range(nv):
-        for j in range(nv):
-            dvdot_dtau[i, j] = z
-        dvdot_dtau[i, i] = 1.0 + z
-    if not cholesky_factor(work.M, free, L):
+    if not factor(model, work.M, free, L):
         return False
-    cholesky_solve(L, free, dvdot_dq, -1.0)
-    cholesky_solve(L, free, dvdot_dv, -1.0)
-    cholesky_solve(L, free, dvdot_dtau, 1.0)
+    solve(model, L, free, dvdot_dq, -1.0)
+    solve(model, L, free, dvdot_dv, -1.0)
+    inverse(model, L, free, dvdot_dtau)
     return True

@@ -37,17 +37,17 @@ from mallard.multibody._kernels.lane_views import lane_view
 from mallard.multibody._kernels.lanes import L, vload, vstore
 
 
-def _cholesky_args():
-    """(M, free, L) of dense.cholesky_factor: L = 2·I for M = 4·I."""
-    return 4.0 * np.eye(2), np.ones(2), np.zeros((2, 2))
+def _lu_args():
+    """(A, b) of dense.lu_solve: b = (0.5, 0.5) for A = 4·I, b = (2, 2)."""
+    return 4.0 * np.eye(2), np.full(2, 2.0)
 
 
 # ---- 1. cache locators ---------------------------------------------------------------------------
 def test_1_cache_locator_protocol():
     locators = _numba_internals._CACHE_IMPL._locator_classes
     assert locators[0] is _numba_internals._ManagedLocator, "numba's locator list moved"
-    f = compiled(dense.cholesky_factor)
-    f(*_cholesky_args())
+    f = compiled(dense.lu_solve)
+    f(*_lu_args())
     locator = f._cache._impl.locator
     assert isinstance(locator, _numba_internals._ManagedLocator), "numba took another locator"
     assert f._cache._cache_file._source_stamp == SOURCES.stamp_of_file(dense.__file__)
@@ -194,12 +194,12 @@ def test_7_boxing():
 
 # ---- 8. entry points --------------------------------------------------------------------------
 def test_8_entry_point():
-    f = compiled(dense.cholesky_factor)
-    args = _cholesky_args()
+    f = compiled(dense.lu_solve)
+    args = _lu_args()
     direct = compiled_for(f, args)
     assert direct is not f and direct is f.overloads[f.signatures[0]].entry_point
     assert direct(*args)
-    np.testing.assert_array_equal(args[2], 2.0 * np.eye(2))
+    np.testing.assert_array_equal(args[1], [0.5, 0.5])
 
 
 # ---- 9. compile events -------------------------------------------------------------------------
@@ -376,21 +376,21 @@ def test_13_joint_types():
 
 # ---- 14. dispatchers of given types ----------------------------------------------------------
 def test_14_typed_dispatcher():
-    f = compiled(dense.cholesky_factor)
-    typed = _numba_internals.typed_dispatcher(f, _cholesky_args())
+    f = compiled(dense.lu_solve)
+    typed = _numba_internals.typed_dispatcher(f, _lu_args())
     assert typed is not f and len(typed.overloads) == 1
-    args = _cholesky_args()
+    args = _lu_args()
     assert typed(*args)
-    np.testing.assert_array_equal(args[2], 2.0 * np.eye(2))
-    M, free, L_ = _cholesky_args()
-    read_only = L_.copy()
+    np.testing.assert_array_equal(args[1], [0.5, 0.5])
+    A, b = _lu_args()
+    read_only = b.copy()
     read_only.flags.writeable = False
     for wrong in (
-        (M, free, read_only),  # (read-only)
-        (M, free, np.zeros((2, 2), dtype=np.float32)),  # (another dtype)
-        (M, free, np.zeros((2, 4))[:, ::2]),  # (not contiguous)
-        (M, free, [[0.0, 0.0], [0.0, 0.0]]),  # (not an array)
-        (M, free, None),
+        (A, read_only),  # (read-only)
+        (A, np.zeros(2, dtype=np.float32)),  # (another dtype)
+        (A, np.zeros(4)[::2]),  # (not contiguous)
+        (A, [0.0, 0.0]),  # (not an array)
+        (A, None),
     ):
         with pytest.raises(TypeError, match="not of the compiled function's types"):
             typed(*wrong)
