@@ -78,8 +78,13 @@ pins numba to the releases those tests pass on.
    is found only for symbols of modules in the engine. A function compiled without a CPython
    wrapper (no ``fndesc.llvm_cpython_wrapper_name`` in its library: the kernels below an
    entry point) is never called from Python; ``get_executable`` returns for it
-   ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0)
-   (:func:`generate_code_on_demand`).
+   ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0).
+   ``CPUCodeLibrary.finalize`` optimizes a library's ``_final_module`` with
+   ``_optimize_final_module`` after linking its callees' (each of its functions was optimized
+   alone when added, ``add_ir_module``): left unoptimized as a module, it links and runs the
+   same; ``get_executable``'s ``self`` is the context its function was compiled with
+   (``enable_nrt``: with numba's runtime) (:func:`generate_code_on_demand`;
+   [test_12_kernels_without_the_runtime_optimized_where_linked]).
 13. Joint types [test_13_joint_types]: numba's untyped pipeline drops the branches of
    ``if NAME:`` (``if NAME and ...``) where NAME is a global of the function being compiled,
    read from its ``__globals__`` (``dead_branch_prune``), before typing them (they need not
