@@ -256,12 +256,40 @@ def sweep_and_prune(boxes, n, allowed, order, pairs, reach=0.0, ordered=True):
             if not apart and gap2 <= reach * reach:
                 pairs[count, 0], pairs[count, 1] = lo, hi
                 count += 1
-    if not ordered:
-        return count
-    keys = np.empty(count, dtype=np.int64)
-    for k in range(count):
-        keys[k] = pairs[k, 0] * n + pairs[k, 1]
-    keys.sort()
-    for k in range(count):
-        pairs[k, 0], pairs[k, 1] = keys[k] // n, keys[k] % n
+    if ordered:
+        _sort_pairs(pairs, count)
     return count
+
+
+@jitable
+def _pair_before(pairs, i, j):
+    """Whether the pair in row i comes before the pair in row j (by a, then by b)."""
+    return pairs[i, 0] < pairs[j, 0] or (pairs[i, 0] == pairs[j, 0] and pairs[i, 1] < pairs[j, 1])
+
+
+@jitable
+def _sift_down(pairs, root, end):
+    """Moves the pair at row ``root`` down the heap of rows [0, end) to where it belongs."""
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and _pair_before(pairs, child, child + 1):
+            child += 1
+        if not _pair_before(pairs, root, child):
+            return
+        for i in range(2):
+            pairs[root, i], pairs[child, i] = pairs[child, i], pairs[root, i]
+        root = child
+
+
+@jitable
+def _sort_pairs(pairs, count):
+    """Sorts the distinct pairs pairs[:count] (by a, then by b) in place: a heap sort, which
+    allocates nothing (the kernels calling it are compiled without numba's runtime)."""
+    for root in range(count // 2 - 1, -1, -1):
+        _sift_down(pairs, root, count)
+    for end in range(count - 1, 0, -1):
+        for i in range(2):
+            pairs[0, i], pairs[end, i] = pairs[end, i], pairs[0, i]
+        _sift_down(pairs, 0, end)

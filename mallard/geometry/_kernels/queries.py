@@ -108,7 +108,7 @@ def proximity_boxes(held, X_WG, fcl, boxes):
             tight_box(gi, gf, hv, X_WG, g, boxes)
 
 
-@entry_point(allocates=True)
+@entry_point
 def proximity_candidates(held, boxes, allowed, reach, order, pairs):
     """The allowed pairs whose boxes (proximity_boxes') are at most ``reach`` apart (every
     allowed pair if it is infinite), sorted, in pairs[:count]; returns count."""

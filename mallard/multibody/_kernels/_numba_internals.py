@@ -78,8 +78,13 @@ pins numba to the releases those tests pass on.
    is found only for symbols of modules in the engine. A function compiled without a CPython
    wrapper (no ``fndesc.llvm_cpython_wrapper_name`` in its library: the kernels below an
    entry point) is never called from Python; ``get_executable`` returns for it
-   ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0)
-   (:func:`generate_code_on_demand`).
+   ``numba._dynfunc.make_function(module, name, doc, 0, env, keepalive)`` (address 0).
+   ``CPUCodeLibrary.finalize`` optimizes a library's ``_final_module`` with
+   ``_optimize_final_module`` after linking its callees' (each of its functions was optimized
+   alone when added, ``add_ir_module``): left unoptimized as a module, it links and runs the
+   same; ``get_executable``'s ``self`` is the context its function was compiled with
+   (``enable_nrt``: with numba's runtime) (:func:`generate_code_on_demand`;
+   [test_12_kernels_without_the_runtime_optimized_where_linked]).
 13. Joint types [test_13_joint_types]: numba's untyped pipeline drops the branches of
    ``if NAME:`` (``if NAME and ...``) where NAME is a global of the function being compiled,
    read from its ``__globals__`` (``dead_branch_prune``), before typing them (they need not
@@ -563,9 +568,17 @@ def generate_code_on_demand():
     numba finalizes the library of each function it compiles, the kernels below an entry
     point included, and generates machine code for it: for everything it links (the kernels
     it calls, linked in again in each caller), which only the entry point's code runs. A
-    library without a CPython wrapper now skips that step (it is still optimized, and linked
-    into its callers from its optimized module); its code is generated if its address is
-    asked for (a C callback, a first-class function)."""
+    library without a CPython wrapper now skips that step (it is linked into its callers from
+    its final module); its code is generated if its address is asked for (a C callback, a
+    first-class function).
+
+    Such a library compiled without numba's runtime (WITHOUT_RUNTIME) skips its final
+    module's optimization too (its functions were optimized one by one): it was optimized
+    with everything it links, then again in each caller it is linked into, up to the entry
+    point, whose optimization (at -O3, with every kernel it links) is the one its code
+    comes from. With the runtime it is still optimized: numba prunes the reference counts in
+    a module after inlining its calls (its "cheap" pass), and pruned in the callers only,
+    the code ran 2.4× slower."""
     from numba import _dynfunc
     from numba.core import codegen, cpu
 
@@ -582,6 +595,8 @@ def generate_code_on_demand():
             library._final_module.get_function(fndesc.llvm_cpython_wrapper_name)
         except NameError:  # (no CPython wrapper: linked into callers only)
             library._mallard_deferred = (self.get_env_name(fndesc), env)
+            # (without the runtime, optimized only where it is linked: see the docstring)
+            library._mallard_link_only = not self.enable_nrt
             library.finalize()
             # (what get_executable returns for a function Python cannot call: no address)
             name = fndesc.qualname.split(".")[-1]
@@ -603,6 +618,9 @@ def generate_code_on_demand():
         if deferred is not None and self._finalized:
             self._mallard_deferred = None
             self._finalized = False
+            if self._mallard_link_only:
+                self._mallard_link_only = False
+                self._optimize_final_module()
             finalize_final_module(self)
             self.codegen.set_env(*deferred)
         return get_pointer_to_function(self, name)
@@ -646,6 +664,8 @@ def _own_linked_kernels():
         return
 
     def _optimize_final_module(self):
+        if getattr(self, "_mallard_link_only", False):
+            return None
         if self.name in _OWNING:
             for function in self._final_module.functions:
                 if not function.is_declaration and function.linkage == ll.Linkage.linkonce_odr:

@@ -423,7 +423,7 @@ def _check_final(x, count, codes, steps):
                     break
 
 
-@batched(own_kernels=True, allocates=True)
+@batched(own_kernels=True)
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
                   reflected0, diagonal, n_si, n_sw, geometry, room, row, flags, mode, X,
                   status):  # fmt: skip

@@ -117,7 +117,7 @@ def _keep_contacts(si, sw, found, n):
             j += 1
 
 
-@entry_point(allocates=True)
+@entry_point
 def drive_discrete_steps(
     mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, joints, geometry, found, scratch, t,
     pending, others, boundary, h, offset,

@@ -337,6 +337,43 @@ def test_12_code_generation_on_demand():
     assert getattr(entry_result.library, "_mallard_deferred", None) is None
 
 
+def test_12_kernels_without_the_runtime_optimized_where_linked():
+    """Compiled without the runtime, a kernel's library is not optimized as a module (its call
+    of a kernel below is still there), only linked into its callers: the entry point's
+    optimization inlines both, with the same results; with the runtime, it is optimized."""
+    from mallard.multibody._kernels._machinery import jitable
+    from mallard.multibody._kernels._numba_internals import WITHOUT_RUNTIME
+
+    _numba_internals.generate_code_on_demand()
+
+    def scaled(x):
+        return 3.0 * x
+
+    def shifted(x):
+        return scaled(x) + 0.25
+
+    jitable(scaled)
+    jitable(shifted)
+    free = numba.njit(**WITHOUT_RUNTIME)(lambda x: shifted(x) * 2.0)
+    counted = numba.njit(lambda x: shifted(x) * 2.0)
+    assert free(1.5) == counted(1.5) == (3.0 * 1.5 + 0.25) * 2.0
+    names = [
+        re.escape(result.fndesc.mangled_name)
+        for dispatcher, _ in _template(scaled)._impl_cache.values()
+        for result in dispatcher.overloads.values()
+    ]
+    call = re.compile(rf"call [^\n]*@({'|'.join(names)})\(")
+    calls = {}
+    for dispatcher, _ in _template(shifted)._impl_cache.values():
+        (result,) = dispatcher.overloads.values()
+        library = result.library
+        calls[library._mallard_link_only] = bool(call.search(str(library._final_module)))
+    assert calls == {True: True, False: False}
+    for entry in (free, counted):
+        (result,) = entry.overloads.values()
+        assert not call.search(str(result.library._final_module))
+
+
 # ---- 13. joint types -----------------------------------------------------------------------------
 #: (a global the kernel below branches on, as kernels.mobilizers' do)
 HAS_PRISMATIC = True
