@@ -27,7 +27,7 @@ from mallard.multibody._batch_codes import (
     STOLEN,
 )
 from mallard.multibody._kernels.batch import begin_commit
-from mallard.multibody._layout import LANES
+from mallard.multibody._layout import lanes
 from mallard.multibody.batch import BatchedPlant
 
 from .test_batch import _all_results, build_model, random_states
@@ -110,7 +110,7 @@ def _mass_matrix_call(plant, q):
     compiled = kernels(np.float64)
 
     def call(flags, mode, M, status):
-        row = np.empty(sizes.row + LANES * sizes.lane)
+        row = np.empty(sizes.row + lanes() * sizes.lane)
         compiled.batch_new_row(engine.mi, ws0, row, True)
         return compiled.batch_mass_matrix(engine.mi, engine.mf, q, row, flags, mode, M, status)
 
