@@ -38,27 +38,18 @@ def test_the_width_is_eight_with_avx512_else_four():
 
 
 def results():
-    """{name: array} of BatchedPlant's results on SIZE random states: the kinematics and
-    dynamics of a tree of every joint type, their derivatives, and rollouts (discrete with
-    actuation and a PD target, a free body's quaternion, joint limits through SAP, and a
-    continuous plant's Runge-Kutta 3)."""
+    """{name: array} of BatchedPlant's results on SIZE random states: body poses and mass
+    matrices of a tree of every joint type (the outputs leave the lanes through
+    lanes.transpose), and rollouts (discrete with actuation and a PD target, a free body's
+    quaternion, joint limits through SAP, and a continuous plant's Runge-Kutta 3). (Every
+    batched result is the single-state kernel's to the last bit, at this process's width:
+    test_batch.py, test_batch_rollout.py.)"""
     found = {"lanes": np.array(lanes())}
     plant = build_model()
     batched = BatchedPlant(plant)
-    q, v = random_states(plant, SIZE)
-    vdot = np.random.default_rng(1).normal(size=v.shape)
+    q, _ = random_states(plant, SIZE)
     found["poses"] = batched.CalcAllBodyPosesInWorld(q)
     found["M"] = batched.CalcMassMatrix(q)
-    found["tau"] = batched.CalcInverseDynamics(q, v, vdot)
-    found["vdot"] = batched.CalcForwardDynamics(q, v)
-    frame = plant.GetFrameByName("F_tool")
-    found["J"] = batched.CalcJacobianSpatialVelocity(q, frame, [0.1, -0.2, 0.3])
-    for name, values in (
-        ("dtau", batched.CalcInverseDynamicsDerivatives(q, v, vdot)),
-        ("dvdot", batched.CalcForwardDynamicsDerivatives(q, v)),
-    ):
-        for k, value in enumerate(values):
-            found[f"{name}{k}"] = value
     rng = np.random.default_rng(2)
     acrobot = BatchedPlant(MakeAcrobotPlant(time_step=H))
     q0, v0 = acrobot_states(rng, SIZE)
