@@ -44,10 +44,15 @@ def lanes():
     The results are the same at either width, to the last bit; numba's cache keys kernels by
     those features, so kernels of both widths can share a cache. Imports numba at its first
     call (this module stays numba-free to import)."""
-    from numba.core import codegen, config
+    from numba import config
 
-    features = config.CPU_FEATURES
-    return lanes_of(codegen.get_host_cpu_features() if features is None else features)
+    if config.CPU_FEATURES is not None:
+        return lanes_of(config.CPU_FEATURES)
+    if not config.ENABLE_AVX:  # (numba then compiles without any AVX feature)
+        return 4
+    import llvmlite.binding
+
+    return lanes_of(llvmlite.binding.get_host_cpu_features().flatten())
 
 
 #: Where each size is in mi: ``mi[SIZE["nv"]]``.

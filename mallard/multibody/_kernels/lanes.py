@@ -99,7 +99,7 @@ def _vload(typingctx, a, j):
 @intrinsic
 def _vstore(typingctx, a, j, v):
     def codegen(context, builder, signature, args):
-        vector_type = context.get_value_type(signature.args[2])  # (lanes, or a Row4)
+        vector_type = ROW4_TYPE if isinstance(signature.args[2], Row4) else VECTOR_TYPE
         pointer = _lane_pointer(context, builder, signature.args[0], *args[:2], vector_type)
         builder.store(args[2], pointer, align=8)
         return none_value(context)
@@ -194,10 +194,14 @@ class Row4(types.Type):
         super().__init__(name="f64x4")
 
 
+#: The LLVM type of a Row4.
+ROW4_TYPE = ir.VectorType(ir.DoubleType(), 4)
+
+
 @register_model(Row4)
 class _Row4Model(models.PrimitiveModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, ir.VectorType(ir.DoubleType(), 4))
+        super().__init__(dmm, fe_type, ROW4_TYPE)
 
 
 #: The numba type of a state's four elements of a row (:func:`transpose`; ``vstore`` takes it).

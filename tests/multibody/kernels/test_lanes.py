@@ -157,11 +157,12 @@ def test_guards_and_selections_of_lanes_and_scalars():
     clamped gives NaN, from 0·inf); x**0.5 of lanes is the scalar power of each lane."""
     limit = 1.5
     with np.errstate(invalid="ignore"):  # (0·inf, √−3)
-        for a in (
-            np.array([0.5, 2.0, -3.0, np.nan]),
-            np.array([0.5, 2.0, 3.0, 1e-300]),
-            np.array([np.inf, -np.inf, 1.5, -1.5]),
+        for case in (
+            [0.5, 2.0, -3.0, np.nan],
+            [0.5, 2.0, 3.0, 1e-300],
+            [np.inf, -np.inf, 1.5, -1.5],
         ):
+            a = np.resize(case, L)  # (repeated to fill the lanes)
             out = np.zeros(2 * L)
             all_positive, first_positive, clamped = _guards(a, limit, out)
             assert all_positive == bool(np.all(a > 0.0)) == positive(a)
