@@ -26,8 +26,9 @@ in each of ``--rounds`` rounds, the acrobot's rollouts tiled 4 times (sampled: a
 on the workers by a Sampler), 4 chunks per worker (whole blocks of the Sampler's), each
 worker warmed up (its plant built, its kernel loaded) before the round's runs, three ways
 (inputs scattered from the client or drawn by the tasks; states gathered on the client or
-written by the workers as .npz): the best of each, each round's ratio for the scaling of two
-workers over one, and the client's CPU per run (least).
+written by the workers as .npz), Dask's periodic work slowed (:data:`QUIET_DASK`, as
+mallard.distributed advises for workers that share cores): the best of each, each round's
+ratio for the scaling of two workers over one, and the client's CPU per run (least).
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -35,6 +36,7 @@ one); writes ``benchmarks/results/rollouts.md``.
 
 import argparse
 import datetime
+import os
 import platform
 import sys
 import tempfile
@@ -188,6 +190,22 @@ def draw_acrobot_inputs(plant, rng, count, steps):
 DASK_WAYS = ("scattered inputs, gathered", "sampled inputs, gathered", "sampled inputs, npz")
 
 
+#: Dask's periodic work, which the client's process (a LocalCluster's scheduler and nannies in
+#: it) and each worker do even idle, at long intervals: the event loops' health ticks (20 ms),
+#: the system and memory monitors (0.5 s, 0.1 s) and the workers' statistical profiler (10 ms).
+#: Idle, a LocalCluster of two workers took 0.068 s of CPU per second with Dask's defaults and
+#: 0.018 s/s with these (2026-11-26 20:04, load 20): on the benchmark's two cores the client
+#: and the workers share, 3.4% of them during a run on two workers, against nothing on one
+#: (the client then has a core to itself). Environment variables, so that the worker processes
+#: the nannies spawn read them too.
+QUIET_DASK = {
+    "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
+    "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "5s",
+    "DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL": "1s",
+    "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
+}
+
+
 def _scaled(cluster, client, workers, spec):
     """``cluster`` scaled to ``workers`` worker processes (waited for), each warmed up."""
     from mallard.distributed import warm_up
@@ -209,11 +227,16 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
     ``rounds`` rounds: one cluster, so that no idle cluster's scheduler and worker take CPU
     from the runs of the other (~5% of a core). Each worker is warmed up (plant built, kernel
     loaded) before the round's runs, as the protocol says; chunks are 4 per worker, a whole
-    number of the Sampler's blocks (a chunk then draws no block another also draws)."""
+    number of the Sampler's blocks (a chunk then draws no block another also draws); Dask's
+    periodic work at :data:`QUIET_DASK`'s intervals."""
+    import dask
     from dask.distributed import Client, LocalCluster
 
     from mallard.distributed import PlantSpec, Sampler, rollout, rollout_to_npz
     from mallard.models import MakeAcrobotPlant
+
+    os.environ.update(QUIET_DASK)
+    dask.config.refresh()
 
     spec = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
     size = q0.shape[0]

@@ -46,7 +46,15 @@ can reach the workers: the inputs and results then skip the scheduler's hop, as 
 scatter and gather do with it); one thread per worker process (the rollouts
 run their own threads: BatchedPlant's ``num_threads``, 1 by default here, as each worker
 process takes a core). ``mallard rollout ... --scheduler tcp://HOST:8786`` does this from the
-command line.
+command line. Where the workers share their cores with the client or the scheduler (a
+LocalCluster), Dask's periodic work, done even idle, takes a share of them: the event loops'
+health ticks every 20 ms, the system and memory monitors, the workers' statistical profiler
+every 10 ms (a LocalCluster of two workers: 0.068 s of CPU per second, 0.018 s/s with
+``DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL=1s``,
+``DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL=5s``,
+``DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL=1s`` and
+``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`` in the environment of the processes,
+as benchmarks/rollouts.py sets them).
 
 Example::
 

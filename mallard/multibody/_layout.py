@@ -19,6 +19,7 @@ L lanes of :data:`LANE_ROW` or by a :data:`DERIVATIVE_ROW` (kernels.batch).
 """
 
 import collections
+import functools
 import math
 
 import numpy as np
@@ -29,8 +30,30 @@ import numpy as np
 #: lane row and a derivative row).
 SIZES = ("n", "nq", "nv", "nu", "nsc", "nx", "ws", "dws", "row", "lane", "drow")
 
-#: The states batched kernels compute at once (kernels.lanes: four float64, one AVX register).
-LANES = 4
+
+def lanes_of(features):
+    """The lanes for a CPU of LLVM features ``features`` ("+avx2,-avx512f,..."): eight float64
+    (one AVX-512 register) with AVX-512F, else four (one AVX register)."""
+    return 8 if "+avx512f" in features.split(",") else 4
+
+
+@functools.cache
+def lanes():
+    """The states batched kernels compute at once, compiled (kernels.lanes): :func:`lanes_of`
+    the CPU numba compiles for (the host's, or the features ``NUMBA_CPU_FEATURES`` names).
+    The results are the same at either width, to the last bit; numba's cache keys kernels by
+    those features, so kernels of both widths can share a cache. Imports numba at its first
+    call (this module stays numba-free to import)."""
+    from numba import config
+
+    if config.CPU_FEATURES is not None:
+        return lanes_of(config.CPU_FEATURES)
+    if not config.ENABLE_AVX:  # (numba then compiles without any AVX feature)
+        return 4
+    import llvmlite.binding
+
+    return lanes_of(llvmlite.binding.get_host_cpu_features().flatten())
+
 
 #: Where each size is in mi: ``mi[SIZE["nv"]]``.
 SIZE = {name: i for i, name in enumerate(SIZES)}

@@ -5,10 +5,10 @@
 on arrays with a leading batch dimension N — ``q`` of shape (N, nq), ``v`` of shape (N, nv) —
 with no Context: body poses, mass matrices, inverse and forward dynamics, point Jacobians and
 the dynamics' derivatives. For float64 arrays the batch runs compiled, four states at a time
-in vector registers, on the calling thread and, for a batch large enough to pay, on helper
-threads (``num_threads``); for object arrays (AutoDiffXd, Expression) it runs the same kernels
-interpreted, a plain loop over the batch. The results are the plant's own single-state
-results, state by state, to the last bit, whatever the number of threads.
+in vector registers (eight with AVX-512), on the calling thread and, for a batch large enough
+to pay, on helper threads (``num_threads``); for object arrays (AutoDiffXd, Expression) it
+runs the same kernels interpreted, a plain loop over the batch. The results are the plant's
+own single-state results, state by state, to the last bit, whatever the number of threads.
 
 One bad state does not spoil the batch: a state with a NaN or infinite input, a quaternion
 whose four elements are zero, or (forward dynamics) an articulated inertia that is not
@@ -65,7 +65,7 @@ from mallard.multibody._batch_codes import (
 from mallard.multibody._batch_rollout import INTEGRATORS, RolloutOperation, RolloutPlan
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._batch_status import BatchStatus
-from mallard.multibody._layout import LANES, PARAMETERS
+from mallard.multibody._layout import PARAMETERS, lanes
 from mallard.multibody.tree._indices import ForceElementIndex
 
 __all__ = ["BatchedPlant", "BatchStatus"]
@@ -128,9 +128,10 @@ class BatchedPlant:
     Every method takes arrays with a leading batch dimension N (N = 0 is allowed) and returns
     arrays with the same leading dimension; ``result[i]`` is the plant's result at state
     ``i``. Arrays of numbers are computed as float64 (compiled, four states at a time in
-    vector registers: a batch of two or three costs as much as four; a batch of one state runs
-    SingleStatePlant's kernel, mallard.multibody.single_state), with the results of
-    the plant's own single calls to the last bit; object arrays of non-double scalars
+    vector registers, eight with AVX-512 (_layout.lanes): a batch of two or three costs as much
+    as four; a batch of one state runs SingleStatePlant's kernel,
+    mallard.multibody.single_state), with the results of the plant's own single calls to the
+    last bit; object arrays of non-double scalars
     (AutoDiffXd, Expression) are computed interpreted, in a plain loop, one state at a time. A
     wrong shape raises ValueError naming the argument and the expected shape. A state that
     cannot be computed (a NaN or infinite input, a zero quaternion, an articulated inertia
@@ -288,9 +289,9 @@ class BatchedPlant:
         return sizes.row + width * sizes.lane
 
     def _run(self, name, size, inputs, outputs, fixed=()):
-        """Runs batched kernel ``name`` (kernels.batch: groups of LANES states) on ``inputs``
-        (the batch's arrays and, at the positions ``fixed``, the kernel's other arguments),
-        writing ``outputs``; returns the states' status codes.
+        """Runs batched kernel ``name`` (kernels.batch: groups of _layout.lanes() states) on
+        ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
+        arguments), writing ``outputs``; returns the states' status codes.
 
         A batch of one float64 state runs the operation's single-state kernel (kernels.single,
         as SingleStatePlant does: no groups, no threads), bound at its first call; computed,
@@ -331,8 +332,8 @@ class BatchedPlant:
             batched = [i not in fixed for i in range(len(inputs))]
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
-                name, self._mi, self._mf, self._ws0, self._row_size(name, LANES), True,
-                LANES, batched, samples, aligned=self._sizes.row,
+                name, self._mi, self._mf, self._ws0, self._row_size(name, lanes()), True,
+                lanes(), batched, samples, aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status
@@ -693,8 +694,8 @@ class BatchedPlant:
         quaternion, or whose state becomes non-finite or whose articulated inertia is not
         positive definite or its SAP solve fails during the rollout, gets NaN in all of its
         outputs (see the class's ``return_status``); the others are computed. float64 only.
-        Threads as the other methods (a group of four states is computed whole by the thread
-        that claims it)."""
+        Threads as the other methods (a group of four or eight states, _layout.lanes, is
+        computed whole by the thread that claims it)."""
         method = "Rollout"
         if self._rollout_plan is None:
             self._rollout_plan = RolloutPlan(self)
@@ -858,9 +859,9 @@ class BatchedPlant:
         operation = self._operations.get(name)
         if operation is None:
             batched = [True, True, True] + [False] * (len(inputs) - 3)
-            row_size = self._row_size(name, LANES) + sum(plan.sap[4:6]) + plan.found_size
+            row_size = self._row_size(name, lanes()) + sum(plan.sap[4:6]) + plan.found_size
             operation = self._operations[name] = RolloutOperation(
-                plan, name, self._mi, self._mf, plan.ws0, row_size, True, LANES, batched,
+                plan, name, self._mi, self._mf, plan.ws0, row_size, True, lanes(), batched,
                 (inputs, (X, status)), aligned=self._sizes.row,
             )  # fmt: skip
         operation.run(inputs, (X, status), size, self.num_threads())

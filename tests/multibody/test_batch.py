@@ -1,5 +1,5 @@
 """BatchedPlant: every batched result is the plant's own single-state result, state by state,
-to the last bit (the batched kernels compute four states at a time, in lanes); interpreted
+to the last bit (the batched kernels compute four or eight states at a time, in lanes); interpreted
 (object arrays) equals compiled; shapes are checked; N = 0 and N = 1 work; a state that
 cannot be computed gets NaN and a status naming the cause, the others their results.
 (Threads: test_batch_threads.py.)"""

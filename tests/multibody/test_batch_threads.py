@@ -27,7 +27,7 @@ from mallard.multibody._batch_codes import (
     STOLEN,
 )
 from mallard.multibody._kernels.batch import begin_commit
-from mallard.multibody._layout import LANES
+from mallard.multibody._layout import lanes
 from mallard.multibody.batch import BatchedPlant
 
 from .test_batch import _all_results, build_model, random_states
@@ -83,7 +83,7 @@ def test_helpers_only_for_calls_with_enough_work(plant, monkeypatch):
     asked = []
     monkeypatch.setattr(_batch_run.HELPERS, "submit", lambda task, count: asked.append(count))
     batched = BatchedPlant(plant)
-    q, _ = random_states(plant, 4 * (_batch_run.PROBE_GROUPS - 1))
+    q, _ = random_states(plant, lanes() * (_batch_run.PROBE_GROUPS - 1))
     for _ in range(3):
         batched.CalcMassMatrix(q)
     operation = batched._operations["batch_mass_matrix"]
@@ -110,7 +110,7 @@ def _mass_matrix_call(plant, q):
     compiled = kernels(np.float64)
 
     def call(flags, mode, M, status):
-        row = np.empty(sizes.row + LANES * sizes.lane)
+        row = np.empty(sizes.row + lanes() * sizes.lane)
         compiled.batch_new_row(engine.mi, ws0, row, True)
         return compiled.batch_mass_matrix(engine.mi, engine.mf, q, row, flags, mode, M, status)
 
@@ -123,12 +123,13 @@ def _outputs(plant, count):
 
 
 def test_a_helper_alone_writes_every_group(plant):
-    q, _ = random_states(plant, 10)
+    size = 2 * lanes() + 2  # (three groups, the last of two states)
+    q, _ = random_states(plant, size)
     call = _mass_matrix_call(plant, q)
-    expected, status = _outputs(plant, 10)
+    expected, status = _outputs(plant, size)
     call(np.zeros(GROUPS + 3, dtype=np.int64), ALONE, expected, status)
     flags = np.zeros(GROUPS + 3, dtype=np.int64)
-    M, status = _outputs(plant, 10)
+    M, status = _outputs(plant, size)
     assert call(flags, HELPER, M, status) == 0
     np.testing.assert_array_equal(M, expected)
     assert (flags[GROUPS:] == DONE).all() and (status == 0).all()
@@ -141,21 +142,23 @@ def test_the_caller_takes_over_groups_a_stalled_helper_claimed(plant):
     """Groups 0 and 2 claimed by a helper that stalls, group 1 being written by another: the
     caller computes 0, 2 and the rest, returns that one group is still being written, and the
     stalled helper's results are refused when it wakes."""
-    q, _ = random_states(plant, 19)  # (five groups, the last of three states)
+    L = lanes()
+    size = 4 * L + 3  # (five groups, the last of three states)
+    q, _ = random_states(plant, size)
     call = _mass_matrix_call(plant, q)
-    expected, _ = _outputs(plant, 19)
-    call(np.zeros(GROUPS + 5, dtype=np.int64), ALONE, expected, np.zeros(19, dtype=np.int64))
+    expected, _ = _outputs(plant, size)
+    call(np.zeros(GROUPS + 5, dtype=np.int64), ALONE, expected, np.zeros(size, dtype=np.int64))
     flags = np.zeros(GROUPS + 5, dtype=np.int64)
     flags[0] = 3  # (groups 0 to 2 handed out)
     flags[GROUPS + 0] = flags[GROUPS + 2] = CLAIMED
     flags[GROUPS + 1] = COMMITTING
-    M, status = _outputs(plant, 19)
+    M, status = _outputs(plant, size)
     assert call(flags, CALLER, M, status) == 1
     assert flags[GROUPS:].tolist() == [DONE, COMMITTING, DONE, DONE, DONE]
     assert kernels(np.float64).batch_unfinished(flags) == 1
-    mine = np.r_[0:4, 8:19]
+    mine = np.r_[0:L, 2 * L : size]
     np.testing.assert_array_equal(M[mine], expected[mine])
-    assert (M[4:8] == -7.0).all()  # (group 1: its helper's to write)
+    assert (M[L : 2 * L] == -7.0).all()  # (group 1: its helper's to write)
     assert not begin_commit(flags, 0, HELPER)  # (the stalled helper wakes: refused)
     flags[GROUPS + 1] = DONE
     assert kernels(np.float64).batch_unfinished(flags) == 0

@@ -27,7 +27,7 @@ Rows. A row starts with the sections of _layout.BATCH_ROW (a workspace, one stat
 generalized forces, body forces indexed by body, actuation), then
 
 - for the kinematics and dynamics, which go L states at a time (kernels.lanes), the L lanes of
-  a _layout.LANE_ROW (a batch row's, v̇, a point and a status code; ``_layout.LANES ·
+  a _layout.LANE_ROW (a batch row's, v̇, a point and a status code; ``_layout.lanes() ·
   sizes.lane`` scalars): per group, the group's states' x go into the lane row and the stages
   run on lane views of it (kernels.lane_views), the parameters coming from the row's own
   workspace. Interpreted, the lanes are one wide (``lane_width()``);
@@ -446,8 +446,8 @@ def batch_body_poses(mi, mf, Q, row, flags, mode, X_WB, status):
                     for lane in range(count):
                         vstore(X_WB[first + lane, b, i], 0, rows[lane])
                 for lane in range(count):
-                    vstore(X_WB[first + lane, b, 3], 0, zero)
-                    X_WB[first + lane, b, 3, 3] = 1.0 + zero
+                    bottom = X_WB[first + lane, b, 3]
+                    bottom[0], bottom[1], bottom[2], bottom[3] = zero, zero, zero, 1.0 + zero
             _nan_rows(X_WB, first, count, codes)
             _store_status(codes, status, first, count)
             end_commit(flags, g, mode)

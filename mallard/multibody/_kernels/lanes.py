@@ -1,4 +1,5 @@
-"""Lane values: ``L`` float64 values, of L states, in one vector register.
+"""Lane values: ``L`` float64 values, of L states, in one vector register (L =
+_layout.lanes(): eight with AVX-512, else four).
 
 Batched kernels compute L states at once (see kernels.lane_views): numba does not vectorize
 loops over the states of a batch by itself (each state's kinematics is a chain of dependent
@@ -32,10 +33,11 @@ from mallard.multibody._kernels._numba_internals import (
     make_tuple,
     none_value,
 )
-from mallard.multibody._layout import LANES
+from mallard.multibody._layout import lanes
 
-#: The number of states a lane value holds (four float64: one AVX register; _layout.LANES).
-L = LANES
+#: The number of states a lane value holds (_layout.lanes: eight float64, one AVX-512
+#: register, where numba compiles for AVX-512; else four, one AVX register).
+L = lanes()
 
 #: The LLVM type of a lane value.
 VECTOR_TYPE = ir.VectorType(ir.DoubleType(), L)
@@ -64,14 +66,15 @@ def vload(a, j):
 
 
 def vstore(a, j, v):
-    """``a[j : j + L] = v`` (lanes, or a scalar for every lane)."""
-    a[j : j + L] = v
+    """``a[j : j + L] = v`` (lanes, or a scalar for every lane); of a row of four
+    (:func:`transpose`), ``a[j : j + 4] = v``."""
+    a[j : j + (L if np.ndim(v) == 0 else len(v))] = v
 
 
-def _lane_pointer(context, builder, array_type, array, j):
-    """A ``<L x double>*`` to element j of the 1-D array ``array``."""
+def _lane_pointer(context, builder, array_type, array, j, vector_type=VECTOR_TYPE):
+    """A ``<L x double>*`` (or ``vector_type``) to element j of the 1-D array ``array``."""
     element = builder.gep(array_struct(context, builder, array_type, array).data, [j])
-    return builder.bitcast(element, VECTOR_TYPE.as_pointer())
+    return builder.bitcast(element, vector_type.as_pointer())
 
 
 def _is_float_array(a):
@@ -96,11 +99,12 @@ def _vload(typingctx, a, j):
 @intrinsic
 def _vstore(typingctx, a, j, v):
     def codegen(context, builder, signature, args):
-        pointer = _lane_pointer(context, builder, signature.args[0], args[0], args[1])
+        vector_type = ROW4_TYPE if isinstance(signature.args[2], Row4) else VECTOR_TYPE
+        pointer = _lane_pointer(context, builder, signature.args[0], *args[:2], vector_type)
         builder.store(args[2], pointer, align=8)
         return none_value(context)
 
-    return types.none(a, types.intp, f64xL), codegen
+    return types.none(a, types.intp, v), codegen
 
 
 @overload(vload)
@@ -112,7 +116,7 @@ def _vload_compiled(a, j):
 
 @overload(vstore)
 def _vstore_compiled(a, j, v):
-    if _is_float_array(a) and isinstance(v, F64xL):
+    if _is_float_array(a) and isinstance(v, (F64xL, Row4)):
         return lambda a, j, v: _vstore(a, j, v)
     if _is_float_array(a) and is_scalar_type(v):
         return lambda a, j, v: _vstore(a, j, splat(v))
@@ -182,38 +186,58 @@ def _lanes_neg(a):
     return None
 
 
+class Row4(types.Type):
+    """numba's type of four float64 in one vector value: one state's four elements of a row,
+    as :func:`transpose` gives them where L is not 4 (where it is, they are a lane value)."""
+
+    def __init__(self):
+        super().__init__(name="f64x4")
+
+
+#: The LLVM type of a Row4.
+ROW4_TYPE = ir.VectorType(ir.DoubleType(), 4)
+
+
+@register_model(Row4)
+class _Row4Model(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ROW4_TYPE)
+
+
+#: The numba type of a state's four elements of a row (:func:`transpose`; ``vstore`` takes it).
+f64x4 = f64xL if L == 4 else Row4()
+
+
 def transpose(a, b, c, d):
-    """The 4×4 transpose of four lane values (L = 4): a tuple of four lane values, the l-th
-    holding lane l of a, b, c and d. Of four scalars (one lane each), the 1-tuple of the lane
-    (a, b, c, d)."""
+    """The L states' rows of four elements (a, b, c, d), from four lane values: a tuple of L
+    vectors of four float64 (lane values if L = 4), the l-th holding lane l of a, b, c and d.
+    Of four scalars (one lane each), the 1-tuple of the lane (a, b, c, d)."""
     if not isinstance(a, np.ndarray):
         return (np.array([a, b, c, d]),)
     return tuple(np.array([a, b, c, d]).T.copy())
 
 
-_PAIRS = ([0, 4, 1, 5], [2, 6, 3, 7])  # interleave the low, then the high halves
-_HALVES = ([0, 1, 4, 5], [2, 3, 6, 7])  # the low halves of both, then the high halves
+def _mask(indices):
+    return ir.Constant(ir.VectorType(ir.IntType(32), len(indices)), indices)
 
 
 @intrinsic
 def _transpose(typingctx, a, b, c, d):
     def codegen(context, builder, signature, args):
         a, b, c, d = args
+        rows = []
+        for lane in range(L):  # (LLVM turns these into a few unpacks and permutes)
+            ab = builder.shuffle_vector(a, b, _mask([lane, L + lane]))
+            cd = builder.shuffle_vector(c, d, _mask([lane, L + lane]))
+            rows.append(builder.shuffle_vector(ab, cd, _mask([0, 1, 2, 3])))
+        return make_tuple(context, builder, signature.return_type, rows)
 
-        def shuffle(x, y, mask):
-            return builder.shuffle_vector(x, y, ir.Constant(ir.VectorType(ir.IntType(32), 4), mask))
-
-        ab = [shuffle(a, b, mask) for mask in _PAIRS]  # a0 b0 a1 b1, a2 b2 a3 b3
-        cd = [shuffle(c, d, mask) for mask in _PAIRS]
-        lanes = [shuffle(ab[i], cd[i], mask) for i in range(2) for mask in _HALVES]
-        return make_tuple(context, builder, signature.return_type, lanes)
-
-    return types.UniTuple(f64xL, 4)(a, b, c, d), codegen
+    return types.UniTuple(f64x4, L)(a, b, c, d), codegen
 
 
 @overload(transpose)
 def _transpose_compiled(a, b, c, d):
-    if L == 4 and all(isinstance(x, F64xL) for x in (a, b, c, d)):
+    if all(isinstance(x, F64xL) for x in (a, b, c, d)):
         return lambda a, b, c, d: _transpose(a, b, c, d)
     return None
 

@@ -13,12 +13,12 @@ import numpy as np
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
-    LANES,
     PARAMETERS,
     POSITIONS,
     VELOCITIES,
     WORKSPACE,
 )
+from mallard.multibody._layout import lanes as compiled_lanes
 from tests.geometry.kernel_cases import GEOMETRY_CASES  # noqa: E402
 
 ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
@@ -366,7 +366,7 @@ def _batch_row(s, lanes, extra=0, derivatives=False):
     from mallard._compiled import kernels
 
     rows = []
-    for dtype, width in ((np.float64, LANES), (object, 1)):
+    for dtype, width in ((np.float64, compiled_lanes()), (object, 1)):
         size = s.sizes.row + (width * s.sizes.lane if lanes else s.sizes.drow)
         if derivatives:
             size = s.sizes.row + -(-width * s.sizes.lane // 8) * 8 + (width + 1) * s.sizes.drow
@@ -380,7 +380,8 @@ def _flags(size):
     """A call's ``flags`` (kernels.batch) for ``size`` states, for each mode (groups of L
     states compiled, of one interpreted)."""
     return ByMode(
-        np.zeros(2 + -(-size // LANES), dtype=np.int64), np.zeros(2 + size, dtype=np.int64)
+        np.zeros(2 + -(-size // compiled_lanes()), dtype=np.int64),
+        np.zeros(2 + size, dtype=np.int64),
     )
 
 

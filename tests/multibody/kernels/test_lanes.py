@@ -60,16 +60,17 @@ def test_compiled_lanes_return_to_python_as_tuples():
 @numba.njit
 def _transposed(a, out):
     rows = transpose(vload(a, 0), vload(a, L), vload(a, 2 * L), vload(a, 3 * L))
-    for i in range(4):
-        vstore(out, i * L, rows[i])
+    for lane in range(L):
+        vstore(out, 4 * lane, rows[lane])
 
 
 def test_transpose():
-    a = np.arange(16.0)
-    out = np.zeros(16)
+    """Four lane values → L rows of four elements (lane l of each), compiled and interpreted."""
+    a = np.arange(4.0 * L)
+    out = np.zeros(4 * L)
     _transposed(a, out)
-    np.testing.assert_array_equal(out.reshape(4, 4), a.reshape(4, 4).T)
-    np.testing.assert_array_equal(np.array(transpose(*a.reshape(4, 4))), a.reshape(4, 4).T)
+    np.testing.assert_array_equal(out.reshape(L, 4), a.reshape(4, L).T)
+    np.testing.assert_array_equal(np.array(transpose(*a.reshape(4, L))), a.reshape(4, L).T)
 
 
 @numba.njit
@@ -156,11 +157,12 @@ def test_guards_and_selections_of_lanes_and_scalars():
     clamped gives NaN, from 0·inf); x**0.5 of lanes is the scalar power of each lane."""
     limit = 1.5
     with np.errstate(invalid="ignore"):  # (0·inf, √−3)
-        for a in (
-            np.array([0.5, 2.0, -3.0, np.nan]),
-            np.array([0.5, 2.0, 3.0, 1e-300]),
-            np.array([np.inf, -np.inf, 1.5, -1.5]),
+        for case in (
+            [0.5, 2.0, -3.0, np.nan],
+            [0.5, 2.0, 3.0, 1e-300],
+            [np.inf, -np.inf, 1.5, -1.5],
         ):
+            a = np.resize(case, L)  # (repeated to fill the lanes)
             out = np.zeros(2 * L)
             all_positive, first_positive, clamped = _guards(a, limit, out)
             assert all_positive == bool(np.all(a > 0.0)) == positive(a)

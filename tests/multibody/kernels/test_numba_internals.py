@@ -168,8 +168,8 @@ def test_5_struct_proxy_and_incref():
     def view_of_a_new_array(n):
         return lane_view(np.arange(n * 1.0).reshape(n // L, L))
 
-    array = view_of_a_new_array(8)
-    np.testing.assert_array_equal(array, np.arange(8.0).reshape(2, L))
+    array = view_of_a_new_array(2 * L)
+    np.testing.assert_array_equal(array, np.arange(2.0 * L).reshape(2, L))
     assert array.base.refcount == 1, "a reference too few or too many"
 
 
