@@ -168,15 +168,23 @@ class QueryObject:
         plant's position and parameter stamps if its pose port is connected to a
         MultibodyPlant, else its FramePoseVector's identity and changes. Read through the
         probes of the sources' connections (``kept``'s), made again when a connection
-        changes."""
+        changes. (One source's: its own, not in a list.)"""
         inputs = self._context._inputs
-        key = []
-        for index, connection, version, of, _ in kept.probes:
-            if inputs[index] is not connection:
-                kept.probe(self._sg, self._context)
-                return self._pose_key(kept)
-            key.append(version(of))
-        return key
+        probes = kept.probes
+        if len(probes) == 1:
+            index, connection, version, of, _ = probes[0]
+            if inputs[index] is connection:
+                return version(of)
+        else:
+            key = []
+            for index, connection, version, of, _ in probes:
+                if inputs[index] is not connection:
+                    break
+                key.append(version(of))
+            else:
+                return key
+        kept.probe(self._sg, self._context)
+        return self._pose_key(kept)
 
     def _frame_poses(self, model, kept):
         """X_WF (4×3) of the model's frames (a list, or an (n, 4, 3) array): read from the

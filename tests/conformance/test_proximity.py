@@ -166,7 +166,8 @@ def ids_of(results, scene, names):
 
 @pytest.mark.parametrize("a, b", PAIRS)
 def test_pairs_of_shapes(a, b, convex_path):
-    """Both registration orders (which geometry is A): 15 random poses each."""
+    """Both registration orders (which geometry is A): 15 random poses each (HasCollisions
+    too: on one pair, each of its ways to answer, from bounds or the narrowphase)."""
     rng = np.random.default_rng(PAIRS.index((a, b)))
     pair = tuple(sorted((a, b)))
     penetration_iterative = not ("sphere" in pair and set(pair) <= set(CLOSED_WITH_SPHERE)) and (
@@ -187,6 +188,7 @@ def test_pairs_of_shapes(a, b, convex_path):
             ours = ours_q.ComputePointPairPenetration()
             names = ("id_A", "id_B")
             assert ids_of(ours, scenes[1], names) == ids_of(theirs, scenes[0], names)
+            assert ours_q.HasCollisions() == theirs_q.HasCollisions()
             if theirs:
                 penetrating += 1
 

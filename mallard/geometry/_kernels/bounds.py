@@ -2,7 +2,8 @@
 geometry's origin that hold it and that it holds, and tighter bounds where cheap (a box's
 distance to the other's ball, two cylinders' or capsules' axis distance). BatchedPlant's
 collision checks (kernels.batch) and the distance queries (kernels.queries) rule pairs out
-with them, only past SLACK, so that every answer is the narrowphase's."""
+with them, and HasCollisions' query, only past SLACK, so that every answer is the
+narrowphase's."""
 
 import numpy as np
 
@@ -44,6 +45,25 @@ def inner_radius(kind, r, h, c):
     if kind == CYLINDER:
         return min(r, h)
     return -1.0
+
+
+@jitable
+def ball_bounds(gi, gf, X_WG, a, b):
+    """(lower, upper) bounds of the signed distance of a and b from the balls about their
+    origins that hold them and that they hold: the distance of the origins less the sum of
+    the outer radii, of the inner radii (−inf, +inf if one is not a sphere, box, capsule,
+    cylinder or ellipsoid)."""
+    Ra = outer_radius(gi[a, KIND], gf[a, 0], gf[a, 1], gf[a, 2])
+    Rb = outer_radius(gi[b, KIND], gf[b, 0], gf[b, 1], gf[b, 2])
+    if Ra < 0 or Rb < 0:
+        return -np.inf, np.inf
+    d0 = X_WG[a, 3, 0] - X_WG[b, 3, 0]
+    d1 = X_WG[a, 3, 1] - X_WG[b, 3, 1]
+    d2 = X_WG[a, 3, 2] - X_WG[b, 3, 2]
+    d = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+    ra = inner_radius(gi[a, KIND], gf[a, 0], gf[a, 1], gf[a, 2])
+    rb = inner_radius(gi[b, KIND], gf[b, 0], gf[b, 1], gf[b, 2])
+    return d - Ra - Rb, d - ra - rb
 
 
 @jitable

@@ -15,9 +15,10 @@ from numba import carray, types
 from numba.extending import overload
 
 from mallard._compiled import entry_point
-from mallard.geometry._kernels.bounds import SLACK, distance_bounds
+from mallard.geometry._kernels.bounds import SLACK, ball_bounds, distance_bounds
 from mallard.geometry._kernels.broadphase import fcl_box, sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import (
+    _sphere_closed_form,
     intersect,
     penetration,
     signed_distance,
@@ -28,7 +29,9 @@ from mallard.geometry._kernels.point_distance import point_distance
 from mallard.geometry._proximity_layout import (
     FRAME,
     GI_COLUMNS,
+    KIND,
     PENETRATION,
+    SPHERE,
     TRI_COLUMNS,
     WI_SIZE,
     WS_SIZE,
@@ -172,13 +175,38 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
 
 @entry_point
 def proximity_intersecting(held, X_WG, pairs, count):
-    """Whether any of pairs[:count] touches or overlaps."""
+    """Whether any of pairs[:count] touches or overlaps. The cheap answers first: the pairs a
+    sphere's closed form answers, and the pairs whose inscribed balls overlap past SLACK
+    (kernels.bounds.ball_bounds); then the narrowphase of each other pair, unless its lower
+    bound (ball_bounds, distance_bounds) rules it out past SLACK or its upper bound
+    (distance_bounds) says it overlaps. Whether one pair touches is the narrowphase's
+    answer in every order."""
     gi, gf, hv, _, _, ws, _, _, scratch, _ = _held(held)
     X_WG, pairs = plain(X_WG), plain(pairs)
     for p in range(count):
-        if intersect(gi, gf, hv, X_WG, pairs[p, 0], pairs[p, 1], ws, scratch):
+        a, b = pairs[p, 0], pairs[p, 1]
+        if _closed_form(gi, a, b):
+            if intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
+                return True
+        elif ball_bounds(gi, gf, X_WG, a, b)[1] < -SLACK:
+            return True
+    for p in range(count):
+        a, b = pairs[p, 0], pairs[p, 1]
+        if _closed_form(gi, a, b) or ball_bounds(gi, gf, X_WG, a, b)[0] > SLACK:
+            continue
+        lower, upper = distance_bounds(gi, gf, X_WG, a, b)
+        if upper < -SLACK:
+            return True
+        if lower <= SLACK and intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
             return True
     return False
+
+
+@jitable
+def _closed_form(gi, a, b):
+    """Whether a sphere's closed form answers the pair a, b."""
+    ka, kb = gi[a, KIND], gi[b, KIND]
+    return (ka == SPHERE and _sphere_closed_form(kb)) or (kb == SPHERE and _sphere_closed_form(ka))
 
 
 @entry_point
