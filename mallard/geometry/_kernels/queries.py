@@ -132,13 +132,15 @@ def proximity_penetrations(held, X_WG, pairs, count, out):
     """The penetrations of pairs[:count] (depth, nhat_BA_W, p_WCa, p_WCb per row of out), each
     pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase, and
     then status[1] = 1); returns how many penetrate, or −1 (status set) for an unsupported
-    pair."""
+    pair. A pair its bounds put apart (:func:`_apart`) is not computed."""
     gi, gf, hv, _, _, ws, _, status, _, _ = _held(held)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
     status[1] = 0
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
+        if _apart(gi, gf, X_WG, a, b, 0.0):
+            continue
         found = penetration(gi, gf, hv, X_WG, a, b, ws, out[k])
         if found < 0:
             return _fail(status, found, a, b)
@@ -154,15 +156,14 @@ def proximity_penetrations(held, X_WG, pairs, count, out):
 def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
     """The signed distances of pairs[:count] (φ, nhat_BA_W, p_ACa, p_BCb per row of out) that
     are at most ``max_distance``; returns their number, or −1 (status set) for an unsupported
-    pair or a failure. A pair whose cheap lower bound (kernels.bounds.distance_bounds) exceeds
-    max_distance by more than GJK's and EPA's tolerance (SLACK) is not computed: it could not
-    be found within."""
+    pair or a failure. A pair its bounds put farther apart than max_distance (:func:`_apart`)
+    is not computed."""
     gi, gf, hv, _, _, ws, wi, status, _, _ = _held(held)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
-        if max_distance < np.inf and distance_bounds(gi, gf, X_WG, a, b)[0] > max_distance + SLACK:
+        if max_distance < np.inf and _apart(gi, gf, X_WG, a, b, max_distance):
             continue
         code = signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out[k])
         if code < 0:
@@ -177,10 +178,9 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
 def proximity_intersecting(held, X_WG, pairs, count):
     """Whether any of pairs[:count] touches or overlaps. The cheap answers first: the pairs a
     sphere's closed form answers, and the pairs whose inscribed balls overlap past SLACK
-    (kernels.bounds.ball_bounds); then the narrowphase of each other pair, unless its lower
-    bound (ball_bounds, distance_bounds) rules it out past SLACK or its upper bound
-    (distance_bounds) says it overlaps. Whether one pair touches is the narrowphase's
-    answer in every order."""
+    (kernels.bounds.ball_bounds); then the narrowphase of each other pair, unless its bounds
+    put it apart (:func:`_apart`) or its upper bound (distance_bounds) says it overlaps.
+    Whether one pair touches is the narrowphase's answer in every order."""
     gi, gf, hv, _, _, ws, _, _, scratch, _ = _held(held)
     X_WG, pairs = plain(X_WG), plain(pairs)
     for p in range(count):
@@ -192,14 +192,24 @@ def proximity_intersecting(held, X_WG, pairs, count):
             return True
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
-        if _closed_form(gi, a, b) or ball_bounds(gi, gf, X_WG, a, b)[0] > SLACK:
+        if _closed_form(gi, a, b) or _apart(gi, gf, X_WG, a, b, 0.0):
             continue
-        lower, upper = distance_bounds(gi, gf, X_WG, a, b)
-        if upper < -SLACK:
+        if distance_bounds(gi, gf, X_WG, a, b)[1] < -SLACK:
             return True
-        if lower <= SLACK and intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
+        if intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
             return True
     return False
+
+
+@jitable
+def _apart(gi, gf, X_WG, a, b, distance):
+    """Whether a lower bound of the signed distance of a and b (kernels.bounds: their balls',
+    distance_bounds') exceeds ``distance`` by more than SLACK (GJK's, EPA's and MPR's
+    tolerances are below): then their narrowphase could not find them within it, nor
+    touching or penetrating for ``distance`` = 0."""
+    if ball_bounds(gi, gf, X_WG, a, b)[0] > distance + SLACK:
+        return True
+    return distance_bounds(gi, gf, X_WG, a, b)[0] > distance + SLACK
 
 
 @jitable
