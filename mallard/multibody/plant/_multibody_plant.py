@@ -374,10 +374,9 @@ class MultibodyPlant(
         elements of its kind, frames' parents and joints' frames in this plant (or added
         before them here), each joint between two distinct bodies with no joint between them.
         """
-        names = self._names
+        names, next_index = self._names, self._next_index
         body_names, frame_names = names["RigidBody"], names["Frame"]
         body_list, frame_list = self._bodies, self._frames
-        next_index = self._next_index
         body_index, frame_index = next_index["_bodies"], next_index["_frames"]
         new_body_index, new_frame_index = BodyIndex._trusted, FrameIndex._trusted
         for body in bodies:
@@ -392,25 +391,28 @@ class MultibodyPlant(
             frame_list.append(frame)
             body_index += 1
             frame_index += 1
-        for frame in frames:
-            frame_names[(frame._model_instance._value, frame._name)] = frame
-            frame._plant = self
-            frame._index = new_frame_index(frame_index)
-            frame._ordinal = len(frame_list)
-            frame_list.append(frame)
-            frame_index += 1
-        next_index["_bodies"], next_index["_frames"] = body_index, frame_index
-        joint_names, joint_list, joint_between = names["Joint"], self._joints, self._joint_between
-        joint_index, new_joint_index = next_index["_joints"], JointIndex._trusted
+        next_index["_bodies"] = body_index
+        next_index["_frames"] = self._attach(
+            frames, frame_names, frame_list, frame_index, new_frame_index
+        )
+        next_index["_joints"] = self._attach(
+            joints, names["Joint"], self._joints, next_index["_joints"], JointIndex._trusted
+        )
+        joint_between = self._joint_between
         for joint in joints:
-            joint_names[(joint._model_instance._value, joint._name)] = joint
-            joint._plant = self
-            joint._index = new_joint_index(joint_index)
-            joint._ordinal = len(joint_list)
-            joint_list.append(joint)
             joint_between[_ends(joint)] = joint
-            joint_index += 1
-        next_index["_joints"] = joint_index
+
+    def _attach(self, elements, element_names, element_list, index, new_index):
+        """Attaches ``elements`` (of one kind) to this plant from ``index`` on, as _add_checked
+        says; returns the next index."""
+        for element in elements:
+            element_names[(element._model_instance._value, element._name)] = element
+            element._plant = self
+            element._index = new_index(index)
+            element._ordinal = len(element_list)
+            element_list.append(element)
+            index += 1
+        return index
 
     def AddFrame(self, frame):
         """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""
