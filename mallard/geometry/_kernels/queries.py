@@ -178,9 +178,10 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
 def proximity_intersecting(held, X_WG, pairs, count):
     """Whether any of pairs[:count] touches or overlaps. The cheap answers first: the pairs a
     sphere's closed form answers, and the pairs whose inscribed balls overlap past SLACK
-    (kernels.bounds.ball_bounds); then the narrowphase of each other pair, unless its bounds
-    put it apart (:func:`_apart`) or its upper bound (distance_bounds) says it overlaps.
-    Whether one pair touches is the narrowphase's answer in every order."""
+    (kernels.bounds.ball_bounds); then the narrowphase of each other pair, unless its lower
+    bounds (ball_bounds, distance_bounds) put it apart past SLACK or its upper bound
+    (distance_bounds) says it overlaps. Whether one pair touches is the narrowphase's answer
+    in every order."""
     gi, gf, hv, _, _, ws, _, _, scratch, _ = _held(held)
     X_WG, pairs = plain(X_WG), plain(pairs)
     for p in range(count):
@@ -192,11 +193,12 @@ def proximity_intersecting(held, X_WG, pairs, count):
             return True
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
-        if _closed_form(gi, a, b) or _apart(gi, gf, X_WG, a, b, 0.0):
+        if _closed_form(gi, a, b) or ball_bounds(gi, gf, X_WG, a, b)[0] > SLACK:
             continue
-        if distance_bounds(gi, gf, X_WG, a, b)[1] < -SLACK:
+        lower, upper = distance_bounds(gi, gf, X_WG, a, b)
+        if upper < -SLACK:
             return True
-        if intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
+        if lower <= SLACK and intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
             return True
     return False
 
