@@ -38,17 +38,21 @@ from mallard.multibody._kernels._sources import SourceGraph
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def jitable(fn=None, *, inline=False):
+def jitable(fn=None, *, inline=False, llvm_inline=False):
     """Registers ``fn`` as a kernel: callable from compiled kernels, unchanged from Python.
-    ``inline``: compiled into each caller (numba's ``inline="always"``), for the thin
-    functions that make a workspace's views or pass them on to kernels, so that the views do
-    not cross a call (numba counts the references of every array passed across one, a call
-    per array)."""
+    ``inline``: compiled into each caller (numba's ``inline="always"``: typed and lowered
+    again at each call site), for the thin functions that pass a workspace's views on to
+    kernels, so that the views do not cross a call (a call passes each array of a namedtuple
+    of views as ~10 words). ``llvm_inline``: compiled once, alone, and inlined by LLVM into
+    each caller's code (numba's ``forceinline``: LLVM's alwaysinline), the same code as
+    ``inline``'s for a function called from many kernels (kernels.views), at the cost of one
+    compilation instead of one per call site."""
     if fn is None:
-        return functools.partial(jitable, inline=inline)
+        return functools.partial(jitable, inline=inline, llvm_inline=llvm_inline)
     if inline:
         inline_kernel(fn)
-    register_jitable(inline="always" if inline else "never", **KERNEL_OPTIONS)(fn)
+    options = dict(KERNEL_OPTIONS, forceinline=True) if llvm_inline else KERNEL_OPTIONS
+    register_jitable(inline="always" if inline else "never", **options)(fn)
     return fn
 
 

@@ -24,10 +24,15 @@ events.
 import math
 
 from mallard._compiled import entry_point
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.coordinates import calc_qdot, calc_v
 from mallard.multibody._kernels.discrete_step import FAILED_SAP, sap_velocities
 from mallard.multibody._kernels.engine import forward_dynamics
+from mallard.multibody._kernels.mobilizers import (
+    HAS_BALL_RPY,
+    HAS_QUATERNION_FLOATING,
+    HAS_RPY_FLOATING,
+)
 from mallard.multibody._kernels.views import (
     model,
     parameters,
@@ -259,11 +264,13 @@ def _explicit_step(mi, mf, ws, x, u, tau_in, F_in, K, x0, scales, err, scheme, g
     return status, 3
 
 
-@jitable
+@joint_specialized
 def _error_norm(mi, mf, x, err, weights, mapped, qbar, scratch):
     """The integrator's weighted infinity norm of ``err`` (IntegratorBase._error_norm): with
     ``mapped``, q's error also weighs as N(q)·(qbar ∘ N⁺(q)·err_q) at the state x."""
     norm = weighted_max_abs(err, weights)
+    if not (HAS_BALL_RPY or HAS_RPY_FLOATING or HAS_QUATERNION_FLOATING):
+        return norm  # (compiled for joint types whose N(q) = I: never mapped; see mobilizers)
     if mapped:
         m = model(mi, mf)
         nq, nv = m.nq, m.nv

@@ -37,8 +37,9 @@ def _section_compiled(a, offset, shape):
     return None
 
 
-def _views_kernel(layout):
-    """The kernel (mi, a) → layout.View of the array ``a``'s sections (see the module)."""
+def _views_kernel(layout, inline=True):
+    """The kernel (mi, a) → layout.View of the array ``a``'s sections (see the module);
+    ``inline``: numba's (kernels._machinery.jitable), else LLVM's inlining."""
     items = []
     for i, shape in enumerate(layout.shapes):
         dims = "".join(
@@ -56,12 +57,12 @@ def _views_kernel(layout):
     kernel.__module__ = __name__
     kernel.__doc__ = f"The {layout.View.__name__} views of the array's sections (_layout)."
     kernel.source = source
-    return jitable(kernel, inline=True)
+    return jitable(kernel, inline=inline, llvm_inline=not inline)
 
 
-model_tables = _views_kernel(_layout.MODEL)
-parameters = _views_kernel(_layout.PARAMETERS)
-workspace = _views_kernel(_layout.WORKSPACE)
+model_tables = _views_kernel(_layout.MODEL, inline=False)
+parameters = _views_kernel(_layout.PARAMETERS, inline=False)
+workspace = _views_kernel(_layout.WORKSPACE, inline=False)
 derivatives = _views_kernel(_layout.DERIVATIVES)
 batch_row = _views_kernel(_layout.BATCH_ROW)
 lane_row = _views_kernel(_layout.LANE_ROW)
@@ -73,7 +74,7 @@ derivative_row = _views_kernel(_layout.DERIVATIVE_ROW)
 _N, _NQ, _NV, _NU = SIZE["n"], SIZE["nq"], SIZE["nv"], SIZE["nu"]
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def model(mi, mf):
     """The Model of the flat model (mi, mf): sizes, tables and the joints' constants."""
     n = mi[_N]
