@@ -9,8 +9,9 @@ How to write a kernel
   ``np.zeros_like``/``np.empty_like`` of an input so that they take the input's dtype.
 * Decorate it with :func:`jitable`. It stays an ordinary Python function (so it runs on object
   arrays of AutoDiffXd or Expression scalars, interpreted) and other kernels can call it from
-  compiled code. A thin function that makes views of a workspace or passes them on is
-  ``@jitable(inline=True)``: the views then never cross a call.
+  compiled code. A thin function that passes a workspace's views on is
+  ``@jitable(inline=True)``, one called from many kernels that makes them (kernels.views)
+  ``@jitable(llvm_inline=True)``: the views then never cross a call.
 * Take few arguments: the flat model as ``model`` and a workspace's sections as ``params``
   and ``work`` (namedtuples of views, kernels.views), then the inputs and outputs of your own.
 * Python calls a kernel only through an entry point (mallard._compiled: ``@entry_point``,
