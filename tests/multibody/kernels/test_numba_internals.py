@@ -304,6 +304,30 @@ def test_11_inlined_kernels_typed_only_and_no_cfunc_wrappers():
     assert result.fndesc.llvm_cfunc_wrapper_name not in functions
 
 
+def test_11_llvm_inlined_kernels_compiled_once_and_inlined_by_llvm():
+    """A kernel registered with llvm_inline (numba's forceinline) is compiled once, alone,
+    its LLVM definition alwaysinline, and inlined into its callers' code: the entry point's
+    optimized module calls it nowhere. The views kernels of the drivers are registered so."""
+    from mallard.multibody._kernels import views
+    from mallard.multibody._kernels._machinery import jitable
+
+    def scaled(x, k):
+        return k * x
+
+    jitable(scaled, llvm_inline=True)
+    entry = numba.njit(lambda x: scaled(x, 2.0) + scaled(x, 3.0))
+    assert entry(1.5) == 7.5
+    ((dispatcher, _),) = _template(scaled)._impl_cache.values()
+    (result,) = dispatcher.overloads.values()
+    name = result.fndesc.mangled_name
+    function = result.library._final_module.get_function(name)
+    assert any(b"alwaysinline" in attribute for attribute in function.attributes)
+    (signature,) = entry.signatures
+    assert not re.search(rf"call [^\n]*@\"?{re.escape(name)}", entry.inspect_llvm(signature))
+    for kernel in (views.model, views.model_tables, views.parameters, views.workspace):
+        assert _template(kernel)._jit_options.get("forceinline") is True
+
+
 # ---- 12. code generation ---------------------------------------------------------------------
 def test_12_code_generation_on_demand():
     """A kernel's library (no CPython wrapper) is optimized and linked into its caller's, but
