@@ -158,6 +158,7 @@ MODEL = Layout(
         ("actuated_v", ("nu",), "the generalized velocity of each actuator input"),
         ("gravity_mask", ("n",), "1 if gravity acts on the mobod's body, else 0"),
         ("v_end", ("n",), "the end of each mobod's subtree's dofs (see kernels.dynamics)"),
+        ("dof_parent", ("nv",), "each dof's parent dof λ(i), −1 at a root (kernels.mass_factor)"),
     ),
 )
 
@@ -284,7 +285,19 @@ DERIVATIVE_ROW = Layout(
 #: What kernels take as ``model``: the sizes, MODEL's tables and the joints' constants
 #: ``jparam`` (n × 4, of mf); kernels.views.model makes it from (mi, mf).
 Model = collections.namedtuple(
-    "Model", ("n", "nq", "nv", "nu", "tree", "jparam", "actuated_v", "gravity_mask", "v_end")
+    "Model",
+    (
+        "n",
+        "nq",
+        "nv",
+        "nu",
+        "tree",
+        "jparam",
+        "actuated_v",
+        "gravity_mask",
+        "v_end",
+        "dof_parent",
+    ),
 )
 
 #: The layouts whose offsets mi holds, in order.

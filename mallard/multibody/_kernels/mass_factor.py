@@ -2,8 +2,9 @@
 "Rigid Body Dynamics Algorithms" §6.5), its solves and M⁻¹, restricted to some of the dofs (the
 others held at zero, as locked joints' velocities).
 
-A dof's ancestors are the dofs before it in its mobilizer, then those of its mobod's ancestors
-(the tree's parent array expanded to dofs); M_ij is zero unless i ⪯ j or j ⪯ i. Factored from
+A dof's ancestors are the dofs before it in its mobilizer, then those of its mobod's ancestors:
+the chain of its parent dofs λ(i) (``model.dof_parent``, the tree's parent array expanded to
+dofs, −1 past a root); M_ij is zero unless i ⪯ j or j ⪯ i. Factored from
 the tips to the root, L (lower triangular) keeps that pattern without fill: L_ij is nonzero
 only for j ⪯ i. So a factorization costs O(Σ depth²) and a solve O(Σ depth) per column, where a
 Cholesky factor L·Lᵀ in the mobods' order (root first) fills the whole triangle (for the G1
@@ -11,30 +12,15 @@ humanoid, nv = 35: 306 entries of L below the diagonal in place of 595). The mob
 are numbered depth first, so the dofs of a dof's subtree follow it: [i, v_end[k]) for dof i of
 mobod k.
 
-``model`` is the model's views (its tree and v_end are read); ``free`` (1 for a dof solved
-for, else 0) a plain array; M, L and the right-hand sides may be lane views (kernels.batch:
-L states at once).
+``model`` is the model's views (its tree, v_end and dof_parent are read); ``free`` (1 for a
+dof solved for, else 0) a plain array; M, L and the right-hand sides may be lane views
+(kernels.batch: L states at once).
 """
 
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.lanes import positive
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
-from mallard.multibody._layout import JTYPE, PARENT, V_START
-
-
-@jitable
-def _parent_dof(tree, k, c):
-    """(the parent dof of dof c of mobod k, its mobod): c − 1 within k's mobilizer, else the
-    last dof of k's nearest ancestor that has dofs; (−1, 0) for a dof with no ancestor."""
-    if c > tree[k, V_START]:
-        return c - 1, k
-    k = tree[k, PARENT]
-    while k > 0:
-        nv_k = NUM_VELOCITIES[tree[k, JTYPE]]
-        if nv_k > 0:
-            return tree[k, V_START] + nv_k - 1, k
-        k = tree[k, PARENT]
-    return -1, 0
+from mallard.multibody._layout import JTYPE, V_START
 
 
 @jitable
@@ -43,41 +29,38 @@ def factor(model, M, free, L):
     Lᵀ·L = M restricted to the dofs with ``free`` nonzero (the others' rows and columns of M
     replaced by those of the identity), M symmetric positive definite (its lower triangle is
     read). Returns False if it is not positive definite (of lanes: in some lane)."""
-    tree = model.tree
-    for k in range(1, model.n):
-        c0 = tree[k, V_START]
-        for i in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
-            j, kj = i, k
-            while j >= 0:
-                if free[i] != 0 and free[j] != 0:
-                    L[i, j] = M[i, j]
-                elif i == j:
-                    L[i, j] = 1.0 + 0.0 * M[i, j]
-                else:
-                    L[i, j] = 0.0 * M[i, j]
-                j, kj = _parent_dof(tree, kj, j)
-    # Tips to root: row i's diagonal and its ancestors' entries, then i eliminated from the rows
-    # of its ancestors (L_jl −= L_ij·L_il for l ⪯ j ≺ i).
-    for k in range(model.n - 1, 0, -1):
-        c0 = tree[k, V_START]
-        for i in range(c0 + NUM_VELOCITIES[tree[k, JTYPE]] - 1, c0 - 1, -1):
-            s = L[i, i]
-            if not positive(s):  # (of lanes: every lane)
-                return False
-            d = s**0.5
-            L[i, i] = d
-            j, kj = _parent_dof(tree, k, i)
-            while j >= 0:
-                L[i, j] = L[i, j] / d
-                j, kj = _parent_dof(tree, kj, j)
-            j, kj = _parent_dof(tree, k, i)
-            while j >= 0:
-                L_ij = L[i, j]
-                l, kl = j, kj
-                while l >= 0:
-                    L[j, l] -= L_ij * L[i, l]
-                    l, kl = _parent_dof(tree, kl, l)
-                j, kj = _parent_dof(tree, kj, j)
+    parent = model.dof_parent
+    for i in range(model.nv):
+        j = i
+        while j >= 0:
+            if free[i] != 0 and free[j] != 0:
+                L[i, j] = M[i, j]
+            elif i == j:
+                L[i, j] = 1.0 + 0.0 * M[i, j]
+            else:
+                L[i, j] = 0.0 * M[i, j]
+            j = parent[j]
+    # Tips to root (the dofs in reverse: a dof's descendants follow it): row i's diagonal and
+    # its ancestors' entries, then i eliminated from the rows of its ancestors
+    # (L_jl −= L_ij·L_il for l ⪯ j ≺ i).
+    for i in range(model.nv - 1, -1, -1):
+        s = L[i, i]
+        if not positive(s):  # (of lanes: every lane)
+            return False
+        d = s**0.5
+        L[i, i] = d
+        j = parent[i]
+        while j >= 0:
+            L[i, j] = L[i, j] / d
+            j = parent[j]
+        j = parent[i]
+        while j >= 0:
+            L_ij = L[i, j]
+            l = j
+            while l >= 0:
+                L[j, l] -= L_ij * L[i, l]
+                l = parent[l]
+            j = parent[j]
     return True
 
 
@@ -115,29 +98,27 @@ def solve(model, L, free, B, sign):
 def _root_to_tips(model, L, free, Y, sign):
     """Y = L⁻¹·(sign·Y) in place, the rows of the dofs not ``free`` left as they are:
     X_i = (sign·Y_i − Σ L_ij·X_j)/L_ii over i's ancestors j, two at a time."""
-    tree, m = model.tree, Y.shape[1]
-    for k in range(1, model.n):
-        c0 = tree[k, V_START]
-        for i in range(c0, c0 + NUM_VELOCITIES[tree[k, JTYPE]]):
-            if free[i] == 0:
-                continue
-            for c in range(m):
-                Y[i, c] = sign * Y[i, c]
-            j, kj = _parent_dof(tree, k, i)
-            while j >= 0:
-                h, kh = _parent_dof(tree, kj, j)
-                if h < 0:
-                    L_ij = L[i, j]
-                    for c in range(m):
-                        Y[i, c] -= L_ij * Y[j, c]
-                    break
-                L_ij, L_ih = L[i, j], L[i, h]
+    parent, m = model.dof_parent, Y.shape[1]
+    for i in range(model.nv):
+        if free[i] == 0:
+            continue
+        for c in range(m):
+            Y[i, c] = sign * Y[i, c]
+        j = parent[i]
+        while j >= 0:
+            h = parent[j]
+            if h < 0:
+                L_ij = L[i, j]
                 for c in range(m):
-                    Y[i, c] -= L_ij * Y[j, c] + L_ih * Y[h, c]
-                j, kj = _parent_dof(tree, kh, h)
-            L_ii = L[i, i]
+                    Y[i, c] -= L_ij * Y[j, c]
+                break
+            L_ij, L_ih = L[i, j], L[i, h]
             for c in range(m):
-                Y[i, c] = Y[i, c] / L_ii
+                Y[i, c] -= L_ij * Y[j, c] + L_ih * Y[h, c]
+            j = parent[h]
+        L_ii = L[i, i]
+        for c in range(m):
+            Y[i, c] = Y[i, c] / L_ii
 
 
 @jitable
@@ -145,7 +126,7 @@ def inverse(model, L, free, Minv):
     """Minv = M⁻¹ (nv×nv) with L from :func:`factor`, its rows and columns of the dofs not
     ``free`` zero: Lᵀ·Y = 1 (row i of Y is zero but over i's subtree [i, v_end)), tips to root,
     then L·X = Y as :func:`solve`."""
-    tree, v_end, nv = model.tree, model.v_end, Minv.shape[0]
+    tree, v_end, parent, nv = model.tree, model.v_end, model.dof_parent, Minv.shape[0]
     if nv == 0:
         return
     z = 0.0 * L[0, 0]  # (of the state's type: a lane value in lanes)
@@ -162,10 +143,10 @@ def inverse(model, L, free, Minv):
             L_ii = L[i, i]
             for c in range(i, end):
                 Minv[i, c] = Minv[i, c] / L_ii
-            j, kj = _parent_dof(tree, k, i)
+            j = parent[i]
             while j >= 0:
                 L_ij = L[i, j]
                 for c in range(i, end):
                     Minv[j, c] -= L_ij * Minv[i, c]
-                j, kj = _parent_dof(tree, kj, j)
+                j = parent[j]
     _root_to_tips(model, L, free, Minv, 1.0)

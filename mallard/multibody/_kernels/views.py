@@ -81,5 +81,14 @@ def model(mi, mf):
     t = model_tables(mi, mi)
     jparam = section(mf, 0, (n, 4))
     return Model(
-        n, mi[_NQ], mi[_NV], mi[_NU], t.tree, jparam, t.actuated_v, t.gravity_mask, t.v_end
+        n,
+        mi[_NQ],
+        mi[_NV],
+        mi[_NU],
+        t.tree,
+        jparam,
+        t.actuated_v,
+        t.gravity_mask,
+        t.v_end,
+        t.dof_parent,
     )

@@ -60,6 +60,22 @@ def _subtree_v_end(tree, nv):
     return [v_start[k + size[k]] if k + size[k] < n else nv for k in range(n)]
 
 
+def _dof_parent(tree, nv):
+    """Per dof i, its parent dof λ(i): i − 1 within its mobilizer, else the last dof of its
+    mobod's nearest ancestor that has dofs; −1 for a dof with none (kernels.mass_factor)."""
+    parent, v_start = tree[:, 0].tolist(), tree[:, 3].tolist()
+    n = len(parent)
+    v_stop = [v_start[k + 1] if k + 1 < n else nv for k in range(n)]  # (dofs in mobod order)
+    last = [-1] * n  # the last dof of k or of its nearest ancestor with dofs
+    lam = [-1] * nv
+    for k in range(1, n):
+        before = last[parent[k]]
+        for i in range(v_start[k], v_stop[k]):
+            lam[i], before = before, i
+        last[k] = before
+    return lam
+
+
 class EngineCache:
     """One Context's workspace ``ws`` with the views of its sections (``params``: the
     parameters', ``work``: the others', see _layout), the kernels of its scalar type, the
@@ -137,10 +153,10 @@ class Engine:
     interface to its kernels, for the plant and for BatchedPlant: :meth:`cache`,
     :meth:`ensure`, :meth:`bind`, :meth:`snapshot`, :meth:`check_quaternions`,
     :meth:`frame_mobod`, :meth:`articulated_inertia_error`; ``tables``: the views of
-    _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end); ``quaternions``:
-    (q_start, joint) of each quaternion floating mobilizer, ``w_slots`` their q_starts (the
-    slot of each one's w in x: a zero quaternion has w = 0); ``joint_types``: the joint types
-    (_joint_types.kernel_joint_types) its Contexts' kernels are compiled for."""
+    _layout.MODEL's sections of mi (tree, actuated_v, gravity_mask, v_end, dof_parent);
+    ``quaternions``: (q_start, joint) of each quaternion floating mobilizer, ``w_slots`` their
+    q_starts (the slot of each one's w in x: a zero quaternion has w = 0); ``joint_types``: the
+    joint types (_joint_types.kernel_joint_types) its Contexts' kernels are compiled for."""
 
     __slots__ = (
         "plant",
@@ -172,6 +188,7 @@ class Engine:
                 "actuated_v": actuated_v,
                 "gravity_mask": gravity_mask,
                 "v_end": _subtree_v_end(plant._topology.tree, nv),
+                "dof_parent": _dof_parent(plant._topology.tree, nv),
             },
         )
         self.mf = np.ascontiguousarray(plant._topology.jparam.reshape(-1))

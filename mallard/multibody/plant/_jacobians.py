@@ -102,22 +102,21 @@ class JacobiansMixin:
     ):
         """J_V_ABp_E (6×n): Bp's spatial velocity in frame A, expressed in frame E, per unit
         q̇ (``kQDot``) or v (``kV``). Rows 0–2 angular, 3–5 translational."""
-        world = self._bodies[0]
+        world = self._frames[0]  # (World's frame: the one frame of index 0)
         try:  # the common case: kV, in World, of this plant's frames
             fast = (
                 with_respect_to is _KV
                 and context._system is self
                 and frame_B._plant is self
-                and frame_A._plant is self
-                and frame_E._plant is self
-                and frame_A._body is world
+                and (frame_A is world or frame_A._plant is self and frame_A._body is world._body)
+                and (frame_E is world or frame_E._plant is self)
             )
         except AttributeError:  # not a Context or not frames: the general path reports it
             fast = False
         p = _float3(p_BoBp_B) if fast else None
         if p is not None:
             J = self._jacobian_in_world(context, frame_B, p)
-            if frame_E._body is world and frame_E._index._value == 0:
+            if frame_E is world:
                 return J.copy()
             R_EW = self._X_WF(context, frame_E)[0].T
             return np.concatenate((R_EW @ J[:3], R_EW @ J[3:]))
@@ -129,13 +128,22 @@ class JacobiansMixin:
     def _jacobian_in_world(self, context, frame_B, p_BoBp_B):
         """J_V_WBp_W (6×nv, a view of the workspace) of the point Bp of frame B (p_BoBp_B in
         frame B): one compiled call."""
-        ec = self._engine.cache(context)
-        need = POSITIONS if ec.positions_serial != context._serial_q else 0
-        if need and self._engine.quaternions:
-            self._engine.check_quaternions(self._x_of(context._state))
-        args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
-        self._engine.bind(ec, "drive_point_jacobian", self._x_of(context._state), args)(*args)
-        self._engine.mark(ec, context, need)
+        engine = self._engine
+        ec = engine.cache(context)
+        x = self._x_of(context._state)
+        need = 0
+        if ec.positions_serial != context._serial_q:
+            need = POSITIONS
+            if engine.quaternions:
+                engine.check_quaternions(x)
+        mobod, X_BF = frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value]
+        bound = ec.bound.get("drive_point_jacobian")  # (Engine.bind's test, inline)
+        if bound is None or bound[0] is not x:
+            engine.bind(ec, "drive_point_jacobian", x, (need, mobod, X_BF, p_BoBp_B))
+            bound = ec.bound["drive_point_jacobian"]
+        bound[1](need, mobod, X_BF, p_BoBp_B)
+        if need:
+            engine.mark(ec, context, need)
         return ec.work.J
 
     def CalcJacobianAngularVelocity(self, context, with_respect_to, frame_B, frame_A, frame_E):

@@ -73,7 +73,8 @@ def _sample_tree(rng):
     jparam[4] = [0.48, 0.6, 0.64, 0.3]
     sizes = model_sizes(5, 11, 10, 0)
     zeros = np.zeros(5, dtype=np.int64)
-    model = Model(5, 11, 10, 0, tree, jparam, np.zeros(0, dtype=np.int64), zeros, zeros)
+    unread = np.zeros(10, dtype=np.int64)  # (dof_parent: kinematics does not read it)
+    model = Model(5, 11, 10, 0, tree, jparam, np.zeros(0, dtype=np.int64), zeros, zeros, unread)
     ws = np.zeros(sizes.ws)
     params, work = PARAMETERS.views(ws, sizes), WORKSPACE.views(ws, sizes)
     for layer in range(2):

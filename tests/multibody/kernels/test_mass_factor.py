@@ -10,6 +10,7 @@ from mallard.multibody._joint_types import BALL_RPY, QUATERNION_FLOATING, REVOLU
 from mallard.multibody._kernels import mass_factor
 from mallard.multibody._kernels.mobilizers import NUM_VELOCITIES
 from mallard.multibody._layout import JTYPE, PARENT, V_START, Model
+from mallard.multibody.plant._engine import _dof_parent
 
 
 def _random_tree(rng, n=14):
@@ -42,8 +43,12 @@ def _random_tree(rng, n=14):
                 s = tree[a, V_START]
                 A[i, s : s + NUM_VELOCITIES[types[a]]] = True
                 a = parent[a]
+    # λ(i): the nearest of i's strict ancestors (its highest-numbered one), −1 for none.
+    dof_parent = np.array([max(np.flatnonzero(A[i, :i]), default=-1) for i in range(nv)])
+    assert _dof_parent(tree, nv) == dof_parent.tolist()  # (the plant's table, at Finalize)
     empty = np.zeros(0, dtype=np.int64)
-    model = Model(n, nv + 1, nv, 0, tree, np.zeros((n, 4)), empty, np.ones(n, np.int64), v_end)
+    ones = np.ones(n, np.int64)
+    model = Model(n, nv + 1, nv, 0, tree, np.zeros((n, 4)), empty, ones, v_end, dof_parent)
     return model, A
 
 
