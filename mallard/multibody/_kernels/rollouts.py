@@ -176,11 +176,12 @@ def _copy_lane(a, source, lane):
 @jitable(inline=True)
 def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, first, count, good,
               t):  # fmt: skip
-    """v̇ (work.vdot) at the lanes' state rL.x with the actuation of step t
-    (and the PD law); the positions stage stores only the joint frames' poses the acceleration
-    bias reads (kinematics.DYNAMICS, as kernels.single's forward dynamics). A state that fails is marked (:func:`_fail_lanes`) and its lanes, with
-    those past the group's states, take a live state's (x, stages, target) before the lanes
-    go again. Returns a live lane (``good`` or another), or −1 if none is left."""
+    """v̇ (work.vdot) at the lanes' state rL.x with the actuation of step t (and the PD law);
+    the positions stage stores only the joint frames' poses the acceleration bias reads
+    (kinematics.DYNAMICS, as kernels.single's forward dynamics). A state that fails is marked
+    (:func:`_fail_lanes`) and its lanes, with those past the group's states, take a live
+    state's (x, stages, target) before the lanes go again. Returns a live lane (``good`` or
+    another), or −1 if none is left."""
     codes = lane_array(lanes.code)[0]
     pd = TARGET.shape[0] > 0
     k = -1
