@@ -73,6 +73,7 @@ from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view
 )
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import forward_accelerations
+from mallard.multibody._kernels.kinematics import DYNAMICS, calc_position_kinematics
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
 from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
@@ -96,6 +97,7 @@ from mallard.multibody._layout import (
 )
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
+_AFTER_POSITIONS = VELOCITIES | INERTIAS | BIAS  # (positions: calc_position_kinematics' DYNAMICS)
 _ROW, _LANE = SIZE["row"], SIZE["lane"]
 
 
@@ -174,10 +176,12 @@ def _copy_lane(a, source, lane):
 @jitable(inline=True)
 def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, first, count, good,
               t):  # fmt: skip
-    """v̇ (work.vdot) at the lanes' state rL.x with the actuation of step t
-    (and the PD law). A state that fails is marked (:func:`_fail_lanes`) and its lanes, with
-    those past the group's states, take a live state's (x, stages, target) before the lanes
-    go again. Returns a live lane (``good`` or another), or −1 if none is left."""
+    """v̇ (work.vdot) at the lanes' state rL.x with the actuation of step t (and the PD law);
+    the positions stage stores only the joint frames' poses the acceleration bias reads
+    (kinematics.DYNAMICS, as kernels.single's forward dynamics). A state that fails is marked
+    (:func:`_fail_lanes`) and its lanes, with those past the group's states, take a live
+    state's (x, stages, target) before the lanes go again. Returns a live lane (``good`` or
+    another), or −1 if none is left."""
     codes = lane_array(lanes.code)[0]
     pd = TARGET.shape[0] > 0
     k = -1
@@ -185,7 +189,8 @@ def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, fir
         _load_actuation(U, t, first, count, codes, good, lane_array(rL.u))
         if pd:
             _add_pd(rL.x, rL.u, lanes.target, gains, slots)
-        k = forward_accelerations(m, rL.x, params, work, _ALL, rL.u, rL.tau, rL.F_B)
+        calc_position_kinematics(m, params, work, rL.x[0 : m.nq], DYNAMICS, 0)
+        k = forward_accelerations(m, rL.x, params, work, _AFTER_POSITIONS, rL.u, rL.tau, rL.F_B)
         if k < 0:
             return good
         good = _fail_lanes(m, r, params, work1, rL.x, U, TARGET, gains, slots, first, count,
