@@ -193,7 +193,5 @@ def gjk_epa(gi, gf, hv, X_WG, a, b, ws, wi):
     if overlap:
         status, depth, p1, p2 = epa(o1, o2, hv, P, size, ws, wi, DISTANCE_TOLERANCE)
         return status, -depth, p1, p2
-    phi, p1, p2 = gjk_distance(
-        o1, o2, hv, P, size, ready, DISTANCE_TOLERANCE, DISTANCE_ITERATIONS
-    )
+    phi, p1, p2 = gjk_distance(o1, o2, hv, P, size, ready, DISTANCE_TOLERANCE, DISTANCE_ITERATIONS)
     return 0, phi, p1, p2
