@@ -89,6 +89,13 @@ def point_segment_dist2(P, x0, b):
     a = (x0[0] - P[0], x0[1] - P[1], x0[2] - P[2])
     t = -1.0 * (a[0] * d[0] + a[1] * d[1] + a[2] * d[2])
     t /= len2(d)
+    return _on_segment(P, x0, b, d, t)
+
+
+@jitable(inline=True)
+def _on_segment(P, x0, b, d, t):
+    """point_segment_dist2's answer from the parameter t of P's projection on the line
+    x0 + t·d (d = b − x0). (Inlined: each branch returns.)"""
     if t < 0.0 or is_zero(t):
         return dist2(x0, P), x0
     if t > 1.0 or eq(t, 1.0):
@@ -128,8 +135,10 @@ def point_tri_dist2(P, x0, B, C):
             x0[2] + d1[2] * s + d2[2] * t,
         )
         return dist2(W, P), W
-    dist, W = point_segment_dist2(P, x0, B)
-    dist2_, W2 = point_segment_dist2(P, x0, C)
+    # (The segments from x0 as point_segment_dist2 computes them: their parameters −p/v and
+    # −q/w are its, to the bit.)
+    dist, W = _on_segment(P, x0, B, d1, -p / v)
+    dist2_, W2 = _on_segment(P, x0, C, d2, -q / w)
     if dist2_ < dist:
         dist, W = dist2_, W2
     dist2_, W2 = point_segment_dist2(P, B, C)

@@ -28,6 +28,9 @@ _ORIGIN = (0.0, 0.0, 0.0)
 #: sin² of the angle between two edges above which they are not collinear to ε (see
 #: triangle_area_is_zero).
 _CLEARLY_NOT_COLLINEAR = 1e-20
+#: How far behind the origin (relative to the support points' coordinates, at least 1) the
+#: first step's support point must be for :func:`_apart_at_first_step`.
+_APART_MARGIN = 1e-10
 
 
 @jitable
@@ -149,18 +152,42 @@ def _do_simplex4(P, size, d):
     return _do_simplex3(P, 3, d)
 
 
+@jitable(inline=True)
+def _apart_at_first_step(o1, o2, hv, P):
+    """Whether the support point along −P[0] is clearly behind the origin (libccd's GJK then
+    ends at its first step: apart), computed along the unit direction −P[0]/|P[0]| into P[1]:
+    the support point :func:`gjk_distance` starts from, to its bits. libccd's, along −P[0]
+    itself, is the same point to rounding (a few ε of the coordinates, far below the
+    margin), so the two tests agree whenever this one answers True."""
+    d = (-P[0, 0], -P[0, 1], -P[0, 2])
+    if not len2(d) > 0.0:
+        return False
+    n = normalized(d)
+    minkowski_support(o1, o2, hv, n, P[1])
+    scale = max(
+        max(1.0, max(abs(P[1, 3]), abs(P[1, 4]))),
+        max(max(abs(P[1, 5]), abs(P[1, 6])), max(abs(P[1, 7]), abs(P[1, 8]))),
+    )
+    return dot3(_v(P, 1), n) < -_APART_MARGIN * scale
+
+
 @jitable
 def gjk_intersect(o1, o2, hv, P, max_iterations):
-    """(intersect, simplex size): libccd's GJK. When the objects intersect, ``P`` holds a
-    simplex of A ⊖ B that contains the origin; when not, one toward it."""
+    """(intersect, simplex size, ready): libccd's GJK. When the objects intersect, ``P`` holds
+    a simplex of A ⊖ B that contains the origin; when not, one toward it, and ``ready`` says
+    whether P[size] already holds :func:`gjk_distance`'s first support point (objects clearly
+    apart at the first step, see :func:`_apart_at_first_step`: the support point libccd
+    computes there and _ccdDist computes again along the same direction, once)."""
     d = (1.0, 0.0, 0.0)
     minkowski_support(o1, o2, hv, d, P[0])
     size = 1
+    if _apart_at_first_step(o1, o2, hv, P):
+        return False, size, True
     d = (-P[0, 0], -P[0, 1], -P[0, 2])
     for _ in range(max_iterations):
         minkowski_support(o1, o2, hv, d, P[size])
         if dot3(_v(P, size), d) < 0.0:
-            return False, size
+            return False, size, False
         size += 1
         if size == 2:
             status, d = _do_simplex2(P, d)
@@ -169,12 +196,12 @@ def gjk_intersect(o1, o2, hv, P, max_iterations):
         else:
             status, size, d = _do_simplex4(P, size, d)
         if status == 1:
-            return True, size
+            return True, size, False
         if status == -1:
-            return False, size
+            return False, size, False
         if is_zero(len2(d)):
-            return False, size
-    return False, size
+            return False, size, False
+    return False, size, False
 
 
 @jitable
@@ -281,10 +308,11 @@ def _reduce_to_triangle(P, dist, witness):
 
 
 @jitable
-def gjk_distance(o1, o2, hv, P, size, tolerance, max_iterations):
+def gjk_distance(o1, o2, hv, P, size, ready, tolerance, max_iterations):
     """(distance, p1, p2) of separated objects from the GJK simplex (``size`` points in P)
     toward the origin (libccd's _ccdDist): the simplex is refined until the distance improves
-    by less than ``tolerance``; p1 on o1, p2 on o2 (World). Distance −1 if not converged."""
+    by less than ``tolerance``; p1 on o1, p2 on o2 (World). Distance −1 if not converged.
+    ``ready``: P[size] holds the first support point already (:func:`gjk_intersect`'s)."""
     last_dist = 1.7976931348623157e308
     zero = (0.0, 0.0, 0.0)
     closest = zero
@@ -306,7 +334,9 @@ def gjk_distance(o1, o2, hv, P, size, tolerance, max_iterations):
             p1, p2 = closest_points(P, size, closest)
             return dist, p1, p2
         d = normalized((-closest[0], -closest[1], -closest[2]))
-        minkowski_support(o1, o2, hv, d, P[size])
+        if not ready:
+            minkowski_support(o1, o2, hv, d, P[size])
+        ready = False
         last_dist = dist
         dist = np.sqrt(len2(_v(P, size)))
         if abs(last_dist - dist) < tolerance:

@@ -189,9 +189,9 @@ def gjk_epa(gi, gf, hv, X_WG, a, b, ws, wi):
     """(status, φ, p_WCa, p_WCb) by FCL's GJK signed distance (EPA when overlapping)."""
     P, _ = simplex(ws)
     o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
-    overlap, size = gjk_intersect(o1, o2, hv, P, DISTANCE_ITERATIONS)
+    overlap, size, ready = gjk_intersect(o1, o2, hv, P, DISTANCE_ITERATIONS)
     if overlap:
         status, depth, p1, p2 = epa(o1, o2, hv, P, size, ws, wi, DISTANCE_TOLERANCE)
         return status, -depth, p1, p2
-    phi, p1, p2 = gjk_distance(o1, o2, hv, P, size, DISTANCE_TOLERANCE, DISTANCE_ITERATIONS)
+    phi, p1, p2 = gjk_distance(o1, o2, hv, P, size, ready, DISTANCE_TOLERANCE, DISTANCE_ITERATIONS)
     return 0, phi, p1, p2

@@ -236,14 +236,14 @@ def _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi):
     the gradient the ellipsoid's normal at the witness point."""
     o1 = make_object(gi, gf, X, g)
     o2 = point_object(p_WQ)
-    intersect, size = gjk_intersect(o1, o2, hv, P, 1000)
+    intersect, size, ready = gjk_intersect(o1, o2, hv, P, 1000)
     if intersect:
         status, depth, p_WN, _ = epa(o1, o2, hv, P, size, ws, wi, 1e-6)
         if status < 0:
             return status, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
         phi = -depth
     else:
-        phi, p_WN, _ = gjk_distance(o1, o2, hv, P, size, 1e-6, 1000)
+        phi, p_WN, _ = gjk_distance(o1, o2, hv, P, size, ready, 1e-6, 1000)
     p_GN = to_geometry(X, p_WN)
     a, b, c = gf[g, 0], gf[g, 1], gf[g, 2]
     grad_G = eigen_normalized((p_GN[0] / (a * a), p_GN[1] / (b * b), p_GN[2] / (c * c)))
