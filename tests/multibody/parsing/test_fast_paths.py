@@ -500,3 +500,87 @@ def test_urdf_elements_that_the_plant_rejects_leave_it_untouched(extra, message)
     with pytest.raises(RuntimeError, match=message):
         Parser(plant).AddModelsFromString(f'<robot name="r">{links}{joints}{extra}</robot>', "urdf")
     assert _registration(plant) == before
+
+
+def _joint(rng, i, k):
+    """A ``<joint>`` text from l{i-1} to l{i}, of the kind ``k`` (see
+    test_urdf_joints_read_at_once)."""
+    types = ("revolute", "continuous", "prismatic", "fixed")
+    joint_type = types[int(rng.integers(4))] if i > 1 and k != 7 else "revolute"
+    xyz = " ".join(repr(float(x)) for x in rng.uniform(-1.0, 1.0, 3))
+    axis = " ".join(repr(float(x)) for x in rng.normal(size=3))
+    lower, upper = sorted(float(x) for x in rng.uniform(-3.0, 3.0, 2))
+    limit = (
+        f'<limit lower="{lower!r}" upper="{upper!r}" effort="{rng.uniform(0, 9)!r}" '
+        f'velocity="{rng.uniform(0, 9)!r}" drake:acceleration="{rng.uniform(0, 9)!r}"/>'
+    )
+    origin = f'<origin xyz="{xyz}"/>'
+    extra = ""
+    if k == 1:  # (a limit not given, and no origin)
+        limit = f'<limit upper="{upper!r}"/>'
+        origin = ""
+    elif k == 2:  # (a rotated origin: read joint by joint)
+        origin = f'<origin xyz="{xyz}" rpy="0.1 0.2 0.3"/>'
+    elif k == 3:  # (damping: read joint by joint)
+        extra = '<dynamics damping="0.25"/>'
+    elif k == 4:  # (no limit, no axis)
+        limit = axis = ""
+    elif k == 5:  # (a number that is not plain: every joint is read one by one)
+        xyz = "0 0 1."
+        origin = f'<origin xyz="{xyz}"/>'
+    elif k == 6:  # (a tiny axis, normalized twice)
+        axis = "0 3e-8 -4e-8"
+    elif k == 7:  # (a mimic of j1 (revolute), read after all joints)
+        extra = '<mimic joint="j1" multiplier="2"/>' if i > 1 else ""
+    axis = f'<axis xyz="{axis}"/>' if axis else ""
+    return (
+        f'<joint name="j{i}" type="{joint_type}"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f"{origin}{axis}{limit}{extra}</joint>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_urdf_joints_read_at_once(seed, monkeypatch):
+    """The joints' numbers read all at once (_urdf_joints) make the plant that reading them
+    joint by joint (parse_joint) makes, to the bit: the same joints, frames, limits, axes,
+    effort limits and coupler constraints; and a joint they cannot be read for is left to it."""
+    from mallard.multibody.parsing import _urdf
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, joint_values
+
+    rng = np.random.default_rng(seed)
+    kinds = [int(k) for k in rng.integers(0, 8, 30)] + list(range(8))
+    links = "".join(f'<link name="l{i}"/>' for i in range(len(kinds) + 1))
+    joints = "".join(_joint(rng, i + 1, k) for i, k in enumerate(kinds))
+    actuators = "".join(
+        f'<transmission type="SimpleTransmission"><actuator name="a{i}"/><joint name="j{i}"/>'
+        "</transmission>"
+        for i in range(1, len(kinds) + 1, 3)
+    )
+    text = f'<robot name="r">{links}{joints}{actuators}</robot>'
+    nodes = parse_xml(text, "t.urdf").findall("joint")
+    read = joint_values(nodes)
+    assert len(nodes) >= MIN_JOINTS
+    for k, values in zip(kinds, read, strict=True):
+        if k in (2, 3):
+            assert values is None
+    expected = 0 if 5 in kinds else len(kinds) // 3
+    assert sum(v is not None for v in read) >= expected
+
+    def fingerprint(plant):
+        plant.Finalize()
+        rows = []
+        for e in (*plant._frames, *plant._joints, *plant._actuators):
+            for key, value in sorted(vars(e).items()):
+                if isinstance(value, np.ndarray):
+                    rows.append((e.name(), key, value.tobytes(), value.flags.writeable))
+                elif isinstance(value, float | int | str):
+                    rows.append((e.name(), key, value))
+        rows.append(plant.GetEffortUpperLimits().tobytes())
+        return rows, plant.num_constraints()
+
+    fast = MultibodyPlant(0.1)
+    Parser(fast).AddModelsFromString(text, "urdf")
+    monkeypatch.setattr(_urdf, "joint_values", lambda joints: [None] * len(joints))
+    general = MultibodyPlant(0.1)
+    Parser(general).AddModelsFromString(text, "urdf")
+    assert fingerprint(fast) == fingerprint(general)
