@@ -37,7 +37,7 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_element,
 )
 from mallard.multibody.parsing._urdf_inertia import spatial_inertias
-from mallard.multibody.parsing._urdf_joints import joint_values
+from mallard.multibody.parsing._urdf_joints import first_children, joint_values
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
@@ -140,9 +140,12 @@ class _UrdfParser:
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
+        firsts = [first_children(node) for node in joints]
         mimics = [
-            self.parse_joint(node, effort_limits, values)
-            for node, values in zip(joints, joint_values(joints), strict=True)
+            self.parse_joint(node, first, effort_limits, values)
+            for node, first, values in zip(
+                joints, firsts, joint_values(joints, firsts), strict=True
+            )
         ]
         self.add_pending()
         for node, mimic in zip(joints, mimics, strict=True):
@@ -388,15 +391,12 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def parse_joint(self, node, effort_limits, values=None):
-        """Adds the joint of ``node`` (of the numbers ``values`` joint_values read, if given);
-        returns its ``<mimic>`` element, if any (parse_mimic reads it once all joints are
-        added)."""
+    def parse_joint(self, node, first, effort_limits, values=None):
+        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (of the
+        numbers ``values`` joint_values read, if given); returns its ``<mimic>`` element, if
+        any (parse_mimic reads it once all joints are added)."""
         if node.attrib.get("drake_ignore") == "true":
-            return node.find("mimic")
-        first = {}  # tag -> the joint's first child of that tag (one pass: many are read)
-        for element in node.children:
-            first.setdefault(element.tag, element)
+            return first.get("mimic")
         if "calibration" in first or "safety_controller" in first:
             warn_unsupported_element(self.diagnostics, node, "calibration")
             warn_unsupported_element(self.diagnostics, node, "safety_controller")

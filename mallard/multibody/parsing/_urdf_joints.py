@@ -31,21 +31,27 @@ MIN_JOINTS = 8
 _IDENTITY = np.eye(3)
 
 
-def joint_values(joints):
+def first_children(node):
+    """{tag: the first child of ``node`` of that tag} (one pass: a joint's are read often)."""
+    first = {}
+    for child in node.children:
+        first.setdefault(child.tag, child)
+    return first
+
+
+def joint_values(joints, firsts):
     """[(X_PB, unit axis, limits, effort), or None where parse_joint must read it] for the
-    joint elements ``joints``: limits as LimitedSingleDofJoint._checked takes them (axis and
-    limits None for a fixed joint, effort ∞)."""
+    joint elements ``joints`` (``firsts``: their first_children): limits as
+    LimitedSingleDofJoint._checked takes them (axis and limits None for a fixed joint, effort
+    ∞)."""
     values = [None] * len(joints)
     if len(joints) < MIN_JOINTS:
         return values
     found, texts = [], []  # (the joints read here, their texts: 7 a joint)
-    for k, node in enumerate(joints):
+    for k, (node, first) in enumerate(zip(joints, firsts, strict=True)):
         attrib = node.attrib
         if node.tag != "joint" or attrib.get("type") not in _TYPES or "drake_ignore" in attrib:
             continue
-        first = {}
-        for child in node.children:
-            first.setdefault(child.tag, child)
         if "dynamics" in first or "calibration" in first or "safety_controller" in first:
             continue
         origin = first.get("origin")

@@ -545,7 +545,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     joint by joint (parse_joint) makes, to the bit: the same joints, frames, limits, axes,
     effort limits and coupler constraints; and a joint they cannot be read for is left to it."""
     from mallard.multibody.parsing import _urdf
-    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, joint_values
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, first_children, joint_values
 
     rng = np.random.default_rng(seed)
     kinds = [int(k) for k in rng.integers(0, 8, 30)] + list(range(8))
@@ -558,7 +558,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     )
     text = f'<robot name="r">{links}{joints}{actuators}</robot>'
     nodes = parse_xml(text, "t.urdf").findall("joint")
-    read = joint_values(nodes)
+    read = joint_values(nodes, [first_children(node) for node in nodes])
     assert len(nodes) >= MIN_JOINTS
     for k, values in zip(kinds, read, strict=True):
         if k in (2, 3):
@@ -580,7 +580,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
 
     fast = MultibodyPlant(0.1)
     Parser(fast).AddModelsFromString(text, "urdf")
-    monkeypatch.setattr(_urdf, "joint_values", lambda joints: [None] * len(joints))
+    monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: [None] * len(joints))
     general = MultibodyPlant(0.1)
     Parser(general).AddModelsFromString(text, "urdf")
     assert fingerprint(fast) == fingerprint(general)
