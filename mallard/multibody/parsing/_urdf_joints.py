@@ -9,21 +9,17 @@ velocity and acceleration limits. Any other joint is left to parse_joint, so tha
 come in document order."""
 
 import math
-import re
 
 import numpy as np
 
 from mallard.math import RigidTransform
+from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
+from mallard.multibody.tree._joint_axis import SQRT_EPSILON
 
-_DECIMAL = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*"
-#: A limit not given ("\1": XML allows no such character), read as NaN, then its default.
-_ABSENT = "\1"
-_SCALAR = rf"(?:{_DECIMAL}|{_ABSENT})\0"
-#: One joint's texts, each followed by "\0": the origin's xyz and the axis's xyz (three numbers
-#: each), the limit's lower, upper, velocity, drake:acceleration and effort.
-_JOINTS = re.compile(rf"(?:(?:{_DECIMAL}\s{_DECIMAL}\s{_DECIMAL}\0){{2}}(?:{_SCALAR}){{5}})*",
-                     re.ASCII)  # fmt: skip
-_NO_LIMITS = (_ABSENT,) * 5
+#: The count of numbers in each of a joint's texts: the origin's xyz, the axis's xyz, the
+#: limit's lower, upper, velocity, drake:acceleration and effort.
+_COUNTS = [3, 3, 1, 1, 1, 1, 1]
+_NO_LIMITS = (ABSENT,) * 5
 _DEFAULTS = np.array([-math.inf, math.inf, math.inf, math.inf, math.inf])
 _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 #: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
@@ -69,17 +65,16 @@ def joint_values(joints, firsts):
         else:
             get = limit.attrib.get
             texts += (
-                get("lower", _ABSENT), get("upper", _ABSENT), get("velocity", _ABSENT),
-                get("drake:acceleration", _ABSENT), get("effort", _ABSENT),
+                get("lower", ABSENT), get("upper", ABSENT), get("velocity", ABSENT),
+                get("drake:acceleration", ABSENT), get("effort", ABSENT),
             )  # fmt: skip
         found.append(k)
     if len(found) < MIN_JOINTS:
         return values
-    text = "\0".join(texts) + "\0"
-    if _JOINTS.fullmatch(text) is None:  # (an unusual number somewhere: read joint by joint)
+    numbers = plain_numbers(texts, _COUNTS * len(found))
+    if numbers is None:  # (an unusual number somewhere: read joint by joint)
         return values
-    text = text.replace("\0", " ").replace(_ABSENT, "nan")
-    numbers = np.array(list(map(float, text.split()))).reshape(-1, 11)
+    numbers = np.array(numbers).reshape(-1, 11)
     ok = ~np.isinf(numbers).any(axis=1)  # (a number out of range fails)
     limits = numbers[:, 6:]
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
@@ -90,8 +85,11 @@ def joint_values(joints, firsts):
         norm = np.sqrt(x * x + y * y + z * z)  # (parse_joint's normalization, then unit_axis's)
         a = a / norm[:, None]
         x, y, z = a.T
+        # (unit_axis rejects what is not clearly non-zero: here, only an axis whose squares
+        # overflow, divided by an infinite norm)
+        ok &= (norm >= 1e-8) & (np.abs(a).max(axis=1) > SQRT_EPSILON)
         a = a / np.sqrt(x * x + y * y + z * z)[:, None]
-    ok &= (norm >= 1e-8) & (lower <= upper) & (velocity >= 0) & (acceleration >= 0)
+    ok &= (lower <= upper) & (velocity >= 0) & (acceleration >= 0)
     bounds = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
     pairs = list(map(tuple, bounds.reshape(-1, 6, 1)))  # (1-arrays)
     has_position = (lower != -math.inf) | (upper != math.inf)

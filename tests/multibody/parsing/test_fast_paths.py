@@ -5,6 +5,7 @@ validity checks of inertias whose sums overflow, the garbage collector paused on
 a parse, and a URDF's links and joints added at once as the plant's methods add them."""
 
 import gc
+import math
 
 import numpy as np
 import pytest
@@ -584,3 +585,41 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     general = MultibodyPlant(0.1)
     Parser(general).AddModelsFromString(text, "urdf")
     assert fingerprint(fast) == fingerprint(general)
+
+
+@pytest.mark.parametrize(("text", "numbers"), STREAM_CASES)
+def test_plain_numbers_read_at_once_are_what_cpp_streams_read(text, numbers):
+    """plain_numbers reads a text only if it holds the expected count of numbers that C++
+    streams and float() read alike (else None: the caller reads element by element)."""
+    from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
+
+    plain = text.strip() in ("1.5", "-2e3", "0 0 -0.5", "1.", ".5", "+.5e+1", "1e-400")
+    read = plain_numbers(["7", text, ABSENT], [1, len(numbers), 1])
+    if plain:
+        assert read[:-1] == [7.0, *numbers] and np.isnan(read[-1])
+    else:  # (or, a number out of range: ±inf, which the callers reject)
+        assert read is None or read[1:-1] == numbers
+
+    def rejected(read):
+        return read is None or any(map(math.isinf, read))
+
+    assert rejected(plain_numbers(["7", text], [1, len(numbers) + 1]))
+    assert plain_numbers([text, "1 2"], [len(numbers), 1]) is None
+
+
+@pytest.mark.parametrize("axis", ["0 1e308 0", "0 0 1e-9", "1e200 1e200 0"])
+def test_urdf_joints_whose_axis_the_joint_rejects_are_read_joint_by_joint(axis):
+    """The joint whose axis parse_joint or the joint rejects gets their message."""
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS
+
+    links = "".join(f'<link name="l{i}"/>' for i in range(MIN_JOINTS + 1))
+    joints = "".join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f'<axis xyz="{axis if i == 3 else "0 0 1"}"/></joint>'
+        for i in range(1, MIN_JOINTS + 1)
+    )
+    text = f'<robot name="r">{links}{joints}</robot>'
+    # (squares that overflow: an infinite norm, a zero axis that the joint rejects)
+    message = "Joint 'j3' axis is zero" if axis == "0 0 1e-9" else "must have nonzero length"
+    with pytest.raises(RuntimeError, match=message):
+        Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")
