@@ -37,6 +37,7 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_element,
 )
 from mallard.multibody.parsing._urdf_inertia import spatial_inertias
+from mallard.multibody.parsing._urdf_joints import first_children, joint_values
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
@@ -139,7 +140,13 @@ class _UrdfParser:
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
-        mimics = [self.parse_joint(node, effort_limits) for node in joints]
+        firsts = [first_children(node) for node in joints]
+        mimics = [
+            self.parse_joint(node, first, effort_limits, values)
+            for node, first, values in zip(
+                joints, firsts, joint_values(joints, firsts), strict=True
+            )
+        ]
         self.add_pending()
         for node, mimic in zip(joints, mimics, strict=True):
             if mimic is not None:
@@ -368,14 +375,28 @@ class _UrdfParser:
             return None
         return ends
 
-    def parse_joint(self, node, effort_limits):
-        """Adds the joint of ``node``; returns its ``<mimic>`` element, if any (parse_mimic
-        reads it once all joints are added)."""
+    def pose_and_axis(self, name, joint_type, first):
+        """(X_PB, the unit axis) of the joint ``name`` of type ``joint_type``, whose first
+        child of each tag is ``first[tag]``."""
+        origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
+        X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
+            RigidTransform()
+        )  # fmt: skip
+        axis_node = first.get("axis")
+        if axis_node is None or joint_type in ("fixed", "floating", "ball"):
+            return X_PB, np.array([1.0, 0.0, 0.0])
+        x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
+        norm = math.sqrt(x * x + y * y + z * z)  # (np.linalg.norm's arithmetic)
+        if norm < 1e-8:
+            self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
+        return X_PB, np.array([x / norm, y / norm, z / norm])
+
+    def parse_joint(self, node, first, effort_limits, values=None):
+        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (of the
+        numbers ``values`` joint_values read, if given); returns its ``<mimic>`` element, if
+        any (parse_mimic reads it once all joints are added)."""
         if node.attrib.get("drake_ignore") == "true":
-            return node.find("mimic")
-        first = {}  # tag -> the joint's first child of that tag (one pass: many are read)
-        for element in node.children:
-            first.setdefault(element.tag, element)
+            return first.get("mimic")
         if "calibration" in first or "safety_controller" in first:
             warn_unsupported_element(self.diagnostics, node, "calibration")
             warn_unsupported_element(self.diagnostics, node, "safety_controller")
@@ -384,33 +405,26 @@ class _UrdfParser:
             return first.get("mimic")
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
-        origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
-        X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
-            RigidTransform()
-        )  # fmt: skip
-        axis_node = first.get("axis")
-        if axis_node is not None and joint_type not in ("fixed", "floating", "ball"):
-            x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
-            norm = math.sqrt(x * x + y * y + z * z)  # (np.linalg.norm's arithmetic)
-            if norm < 1e-8:
-                self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
-            axis = np.array([x / norm, y / norm, z / norm])
+        if values is not None:
+            X_PB, axis, limits, effort = values
         else:
-            axis = np.array([1.0, 0.0, 0.0])
-
-        effort = math.inf
+            X_PB, axis = self.pose_and_axis(name, joint_type, first)
+            limits, effort = None, math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
             self.require_custom(node, name, joint_type, False)
-            lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
-            damping = self.damping(first.get("dynamics"))
             cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
-            joint = self.add_joint(
-                cls, name, parent, X_PB, child, None, axis, lower, upper, damping
-            )
-            if velocity != math.inf:  # (a new joint's limits are infinite)
-                joint.set_velocity_limits([-velocity], [velocity])
-            if acceleration != math.inf:
-                joint.set_acceleration_limits([-acceleration], [acceleration])
+            if limits is not None:  # (read by joint_values; without <dynamics>: no damping)
+                self.add_joint(cls._checked, name, parent, X_PB, child, None, axis, limits)
+            else:
+                lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
+                damping = self.damping(first.get("dynamics"))
+                joint = self.add_joint(
+                    cls, name, parent, X_PB, child, None, axis, lower, upper, damping
+                )
+                if velocity != math.inf:  # (a new joint's limits are infinite)
+                    joint.set_velocity_limits([-velocity], [velocity])
+                if acceleration != math.inf:
+                    joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
             self.require_custom(node, name, joint_type, False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())

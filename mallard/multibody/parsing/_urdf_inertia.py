@@ -5,16 +5,14 @@ no message and no rotation: plain decimal numbers, no ``rpy``, a positive mass a
 that passes Drake's validity test before and after MakeFromCentralInertia. Any other link is
 left to parse_inertial, so that its messages come in document order."""
 
-import re
-
 import numpy as np
 
+from mallard.multibody.parsing._plain_numbers import plain_numbers
 from mallard.multibody.tree import SpatialInertia
 from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_batch
 
-_DECIMAL = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*"
-#: One link's texts, each followed by "\0": xyz (three numbers), mass, ixx iyy izz ixy ixz iyz.
-_LINKS = re.compile(rf"(?:{_DECIMAL}\s{_DECIMAL}\s{_DECIMAL}\0(?:{_DECIMAL}\0){{7}})*", re.ASCII)
+#: The count of numbers in each of a link's texts: xyz, mass, ixx iyy izz ixy ixz iyz.
+_COUNTS = [3, 1, 1, 1, 1, 1, 1, 1]
 _ZERO = "0"
 #: Below this many links, parse_inertial reads each (the arrays' fixed cost would not pay).
 MIN_LINKS = 8
@@ -50,10 +48,10 @@ def spatial_inertias(links):
         found.append(k)
     if len(found) < MIN_LINKS:
         return inertias
-    text = "\0".join(texts) + "\0"
-    if _LINKS.fullmatch(text) is None:  # (an unusual number somewhere: read link by link)
+    values = plain_numbers(texts, _COUNTS * len(found))
+    if values is None:  # (an unusual number somewhere: read link by link)
         return inertias
-    values = np.array(list(map(float, text.replace("\0", " ").split()))).reshape(-1, 10)
+    values = np.array(values).reshape(-1, 10)
     if not np.isfinite(values).all():  # (a number out of range)
         return inertias
     with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)

@@ -162,6 +162,10 @@ class Joint(ElementChecks, MultibodyElement):
                         f"{type(self).__name__} '{name}': {what} must be a Frame, got "
                         f"{type(frame).__name__}"
                     )
+        self._init_fields(name, frame_on_parent, frame_on_child)
+
+    def _init_fields(self, name, frame_on_parent, frame_on_child):
+        """Sets the fields of a joint of checked arguments (limits ∓∞, damping zero)."""
         MultibodyElement.__init__(self, frame_on_child._model_instance)
         self._name = name
         self._frame_on_parent = frame_on_parent

@@ -5,6 +5,7 @@ validity checks of inertias whose sums overflow, the garbage collector paused on
 a parse, and a URDF's links and joints added at once as the plant's methods add them."""
 
 import gc
+import math
 
 import numpy as np
 import pytest
@@ -500,3 +501,125 @@ def test_urdf_elements_that_the_plant_rejects_leave_it_untouched(extra, message)
     with pytest.raises(RuntimeError, match=message):
         Parser(plant).AddModelsFromString(f'<robot name="r">{links}{joints}{extra}</robot>', "urdf")
     assert _registration(plant) == before
+
+
+def _joint(rng, i, k):
+    """A ``<joint>`` text from l{i-1} to l{i}, of the kind ``k`` (see
+    test_urdf_joints_read_at_once)."""
+    types = ("revolute", "continuous", "prismatic", "fixed")
+    joint_type = types[int(rng.integers(4))] if i > 1 and k != 7 else "revolute"
+    xyz = " ".join(repr(float(x)) for x in rng.uniform(-1.0, 1.0, 3))
+    axis = " ".join(repr(float(x)) for x in rng.normal(size=3))
+    lower, upper = sorted(float(x) for x in rng.uniform(-3.0, 3.0, 2))
+    limit = (
+        f'<limit lower="{lower!r}" upper="{upper!r}" effort="{rng.uniform(0, 9)!r}" '
+        f'velocity="{rng.uniform(0, 9)!r}" drake:acceleration="{rng.uniform(0, 9)!r}"/>'
+    )
+    origin = f'<origin xyz="{xyz}"/>'
+    extra = ""
+    if k == 1:  # (a limit not given, and no origin)
+        limit = f'<limit upper="{upper!r}"/>'
+        origin = ""
+    elif k == 2:  # (a rotated origin: read joint by joint)
+        origin = f'<origin xyz="{xyz}" rpy="0.1 0.2 0.3"/>'
+    elif k == 3:  # (damping: read joint by joint)
+        extra = '<dynamics damping="0.25"/>'
+    elif k == 4:  # (no limit, no axis)
+        limit = axis = ""
+    elif k == 5:  # (a number that is not plain: every joint is read one by one)
+        xyz = "0 0 1."
+        origin = f'<origin xyz="{xyz}"/>'
+    elif k == 6:  # (a tiny axis, normalized twice)
+        axis = "0 3e-8 -4e-8"
+    elif k == 7:  # (a mimic of j1 (revolute), read after all joints)
+        extra = '<mimic joint="j1" multiplier="2"/>' if i > 1 else ""
+    axis = f'<axis xyz="{axis}"/>' if axis else ""
+    return (
+        f'<joint name="j{i}" type="{joint_type}"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f"{origin}{axis}{limit}{extra}</joint>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_urdf_joints_read_at_once(seed, monkeypatch):
+    """The joints' numbers read all at once (_urdf_joints) make the plant that reading them
+    joint by joint (parse_joint) makes, to the bit: the same joints, frames, limits, axes,
+    effort limits and coupler constraints; and a joint they cannot be read for is left to it."""
+    from mallard.multibody.parsing import _urdf
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, first_children, joint_values
+
+    rng = np.random.default_rng(seed)
+    kinds = [int(k) for k in rng.integers(0, 8, 30)] + list(range(8))
+    links = "".join(f'<link name="l{i}"/>' for i in range(len(kinds) + 1))
+    joints = "".join(_joint(rng, i + 1, k) for i, k in enumerate(kinds))
+    actuators = "".join(
+        f'<transmission type="SimpleTransmission"><actuator name="a{i}"/><joint name="j{i}"/>'
+        "</transmission>"
+        for i in range(1, len(kinds) + 1, 3)
+    )
+    text = f'<robot name="r">{links}{joints}{actuators}</robot>'
+    nodes = parse_xml(text, "t.urdf").findall("joint")
+    read = joint_values(nodes, [first_children(node) for node in nodes])
+    assert len(nodes) >= MIN_JOINTS
+    for k, values in zip(kinds, read, strict=True):
+        if k in (2, 3):
+            assert values is None
+    expected = 0 if 5 in kinds else len(kinds) // 3
+    assert sum(v is not None for v in read) >= expected
+
+    def fingerprint(plant):
+        plant.Finalize()
+        rows = []
+        for e in (*plant._frames, *plant._joints, *plant._actuators):
+            for key, value in sorted(vars(e).items()):
+                if isinstance(value, np.ndarray):
+                    rows.append((e.name(), key, value.tobytes(), value.flags.writeable))
+                elif isinstance(value, float | int | str):
+                    rows.append((e.name(), key, value))
+        rows.append(plant.GetEffortUpperLimits().tobytes())
+        return rows, plant.num_constraints()
+
+    fast = MultibodyPlant(0.1)
+    Parser(fast).AddModelsFromString(text, "urdf")
+    monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: [None] * len(joints))
+    general = MultibodyPlant(0.1)
+    Parser(general).AddModelsFromString(text, "urdf")
+    assert fingerprint(fast) == fingerprint(general)
+
+
+@pytest.mark.parametrize(("text", "numbers"), STREAM_CASES)
+def test_plain_numbers_read_at_once_are_what_cpp_streams_read(text, numbers):
+    """plain_numbers reads a text only if it holds the expected count of numbers that C++
+    streams and float() read alike (else None: the caller reads element by element)."""
+    from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
+
+    plain = text.strip() in ("1.5", "-2e3", "0 0 -0.5", "1.", ".5", "+.5e+1", "1e-400")
+    read = plain_numbers(["7", text, ABSENT], [1, len(numbers), 1])
+    if plain:
+        assert read[:-1] == [7.0, *numbers] and np.isnan(read[-1])
+    else:  # (or, a number out of range: ±inf, which the callers reject)
+        assert read is None or read[1:-1] == numbers
+
+    def rejected(read):
+        return read is None or any(map(math.isinf, read))
+
+    assert rejected(plain_numbers(["7", text], [1, len(numbers) + 1]))
+    assert plain_numbers([text, "1 2"], [len(numbers), 1]) is None
+
+
+@pytest.mark.parametrize("axis", ["0 1e308 0", "0 0 1e-9", "1e200 1e200 0"])
+def test_urdf_joints_whose_axis_the_joint_rejects_are_read_joint_by_joint(axis):
+    """The joint whose axis parse_joint or the joint rejects gets their message."""
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS
+
+    links = "".join(f'<link name="l{i}"/>' for i in range(MIN_JOINTS + 1))
+    joints = "".join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f'<axis xyz="{axis if i == 3 else "0 0 1"}"/></joint>'
+        for i in range(1, MIN_JOINTS + 1)
+    )
+    text = f'<robot name="r">{links}{joints}</robot>'
+    # (squares that overflow: an infinite norm, a zero axis that the joint rejects)
+    message = "Joint 'j3' axis is zero" if axis == "0 0 1e-9" else "must have nonzero length"
+    with pytest.raises(RuntimeError, match=message):
+        Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")

@@ -1,0 +1,112 @@
+"""The numbers of a URDF document's joints, read all at once: the values
+``_urdf._UrdfParser.parse_joint`` reads one joint at a time (the pose of ``<origin>``, the unit
+axis, the ``<limit>`` values, then the joint's own normalization of its axis and its limit
+arrays: the same operations, element by element, in arrays), for the joints that need no
+message: ``<joint>`` elements of type revolute, continuous, prismatic or fixed, without
+``drake_ignore``, ``<dynamics>``, ``<calibration>`` or ``<safety_controller>``, an ``<origin>``
+without ``rpy``, plain decimal numbers, a non-zero axis, lower ≤ upper and non-negative
+velocity and acceleration limits. Any other joint is left to parse_joint, so that its messages
+come in document order."""
+
+import math
+
+import numpy as np
+
+from mallard.math import RigidTransform
+from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
+from mallard.multibody.tree._joint_axis import SQRT_EPSILON
+
+#: The count of numbers in each of a joint's texts: the origin's xyz, the axis's xyz, the
+#: limit's lower, upper, velocity, drake:acceleration and effort.
+_COUNTS = [3, 3, 1, 1, 1, 1, 1]
+_NO_LIMITS = (ABSENT,) * 5
+_DEFAULTS = np.array([-math.inf, math.inf, math.inf, math.inf, math.inf])
+_TYPES = ("revolute", "continuous", "prismatic", "fixed")
+#: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
+MIN_JOINTS = 8
+_IDENTITY = np.eye(3)
+
+
+def first_children(node):
+    """{tag: the first child of ``node`` of that tag} (one pass: a joint's are read often)."""
+    first = {}
+    for child in node.children:
+        first.setdefault(child.tag, child)
+    return first
+
+
+def joint_values(joints, firsts):
+    """[(X_PB, unit axis, limits, effort), or None where parse_joint must read it] for the
+    joint elements ``joints`` (``firsts``: their first_children): limits as
+    LimitedSingleDofJoint._checked takes them (axis and limits None for a fixed joint, effort
+    ∞)."""
+    values = [None] * len(joints)
+    if len(joints) < MIN_JOINTS:
+        return values
+    found, texts = [], []  # (the joints read here, their texts: 7 a joint)
+    for k, (node, first) in enumerate(zip(joints, firsts, strict=True)):
+        attrib = node.attrib
+        if node.tag != "joint" or attrib.get("type") not in _TYPES or "drake_ignore" in attrib:
+            continue
+        if "dynamics" in first or "calibration" in first or "safety_controller" in first:
+            continue
+        origin = first.get("origin")
+        xyz = "0 0 0"
+        if origin is not None:
+            if "rpy" in origin.attrib:
+                continue
+            xyz = origin.attrib.get("xyz", xyz)
+        axis, limit = first.get("axis"), first.get("limit")
+        if attrib["type"] == "fixed":
+            axis = limit = None  # (neither is read)
+        texts += (xyz, "1 0 0" if axis is None else axis.attrib.get("xyz", "1 0 0"))
+        if limit is None:
+            texts += _NO_LIMITS
+        else:
+            get = limit.attrib.get
+            texts += (
+                get("lower", ABSENT), get("upper", ABSENT), get("velocity", ABSENT),
+                get("drake:acceleration", ABSENT), get("effort", ABSENT),
+            )  # fmt: skip
+        found.append(k)
+    if len(found) < MIN_JOINTS:
+        return values
+    numbers = plain_numbers(texts, _COUNTS * len(found))
+    if numbers is None:  # (an unusual number somewhere: read joint by joint)
+        return values
+    numbers = np.array(numbers).reshape(-1, 11)
+    ok = ~np.isinf(numbers).any(axis=1)  # (a number out of range fails)
+    limits = numbers[:, 6:]
+    np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
+    p, a = numbers[:, :3], numbers[:, 3:6]
+    lower, upper, velocity, acceleration, effort = limits.T
+    with np.errstate(all="ignore"):  # (a zero axis fails)
+        x, y, z = a.T
+        norm = np.sqrt(x * x + y * y + z * z)  # (parse_joint's normalization, then unit_axis's)
+        a = a / norm[:, None]
+        x, y, z = a.T
+        # (unit_axis rejects what is not clearly non-zero: here, only an axis whose squares
+        # overflow, divided by an infinite norm)
+        ok &= (norm >= 1e-8) & (np.abs(a).max(axis=1) > SQRT_EPSILON)
+        a = a / np.sqrt(x * x + y * y + z * z)[:, None]
+    ok &= (lower <= upper) & (velocity >= 0) & (acceleration >= 0)
+    bounds = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
+    pairs = list(map(tuple, bounds.reshape(-1, 6, 1)))  # (1-arrays)
+    has_position = (lower != -math.inf) | (upper != math.inf)
+    given = np.stack((has_position, velocity != math.inf, acceleration != math.inf), axis=1)
+    given = given.tolist()
+    efforts = effort.tolist()
+    for j in np.flatnonzero(ok).tolist():
+        k = found[j]
+        X_PB = RigidTransform._make(_IDENTITY, p[j])  # (FixedOffsetFrame copies it)
+        if joints[k].attrib["type"] == "fixed":
+            values[k] = (X_PB, None, None, math.inf)
+            continue
+        b, (has_position, has_velocity, has_acceleration) = pairs[j], given[j]
+        limits = (
+            (b[0], b[1]) if has_position else None,
+            (b[2], b[3]) if has_velocity else None,
+            (b[4], b[5]) if has_acceleration else None,
+        )
+        values[k] = (X_PB, a[j], limits, efforts[j])
+    return values
