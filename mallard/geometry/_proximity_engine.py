@@ -155,7 +155,9 @@ class ProximityModel:
         #: The poses X_WG, {fcl: boxes}, {(reach, fcl): (allowed, pairs)}: see candidates.
         self.broadphase_at = (None, {}, {})
         #: The last kept_candidates' (X_WG, allowed, reach, fcl, pairs): its answer again
-        #: without the dictionaries' lookups.
+        #: without the dictionaries' lookups. (Exact: whenever it answers, broadphase_at
+        #: holds the same pairs for the same key, which only a call with other poses or a
+        #: miss replaces, and either replaces this too.)
         self.last_candidates = (None, None, None, None, None)
         self.order = np.arange(n, dtype=np.int64)
         self.pairs = np.zeros((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
