@@ -154,6 +154,11 @@ class ProximityModel:
         self.boxes = np.zeros((n, 6))  # (what the kernel reads when it needs no boxes)
         #: The poses X_WG, {fcl: boxes}, {(reach, fcl): (allowed, pairs)}: see candidates.
         self.broadphase_at = (None, {}, {})
+        #: The last kept_candidates' (X_WG, allowed, reach, fcl, pairs): its answer again
+        #: without the dictionaries' lookups. (Exact: whenever it answers, broadphase_at
+        #: holds the same pairs for the same key, which only a call with other poses or a
+        #: miss replaces, and either replaces this too.)
+        self.last_candidates = (None, None, None, None, None)
         self.order = np.arange(n, dtype=np.int64)
         self.pairs = np.zeros((max(n * (n - 1) // 2, 1), 2), dtype=np.int64)
         self.ws = np.zeros(layout.WS_SIZE)
@@ -255,10 +260,14 @@ class ProximityModel:
         else the tight boxes. The broadphase runs once per poses X_WG and filter matrix
         ``allowed`` (arrays never changed once made): its boxes and pairs are kept with the
         poses, as Drake updates its broadphase when the poses change, not per query."""
+        last = self.last_candidates
+        if last[0] is X_WG and last[1] is allowed and last[2] == reach and last[3] == fcl:
+            return last[4]
         kept, boxes_of, found = self.broadphase_at
         if kept is X_WG:
             entry = found.get((reach, fcl))
             if entry is not None and entry[0] is allowed:
+                self.last_candidates = (X_WG, allowed, reach, fcl, entry[1])
                 return entry[1]
         if kept is not X_WG or len(found) > 8:
             boxes_of, found = {}, {}
@@ -267,6 +276,7 @@ class ProximityModel:
         boxes = self.boxes if reach == np.inf else self.boxes_at(X_WG, fcl)
         count = self.call("proximity_candidates", boxes, allowed, reach, self.order, self.pairs)
         pairs = found[(reach, fcl)] = (allowed, self.pairs[:count].copy())
+        self.last_candidates = (X_WG, allowed, reach, fcl, pairs[1])
         return pairs[1]
 
     def boxes_at(self, X_WG, fcl=False):

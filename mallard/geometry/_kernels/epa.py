@@ -437,6 +437,26 @@ def _expand(pt, kind, index, s):
 
 
 # ---- the starting polytope ---------------------------------------------------------------------
+@jitable
+def _new_vertex(pt, s):
+    """:func:`_add_vertex`, compiled once: the initial polytope's builders call it (and
+    :func:`_new_edge`, :func:`_new_face`) at a dozen sites each, where numba would type and
+    lower an inlined copy per site (most of EPA's compile time); EPA's loop inlines them."""
+    return _add_vertex(pt, s)
+
+
+@jitable
+def _new_edge(pt, v0, v1):
+    """:func:`_add_edge`, compiled once (see :func:`_new_vertex`)."""
+    return _add_edge(pt, v0, v1)
+
+
+@jitable
+def _new_face(pt, e0, e1, e2):
+    """:func:`_add_face`, compiled once (see :func:`_new_vertex`)."""
+    return _add_face(pt, e0, e1, e2)
+
+
 #: Directions tried for a first support point off a segment (libccd tries its 32 points on a
 #: sphere, in its order; any direction that finds a point off the segment serves).
 _DIRECTIONS = (
@@ -457,18 +477,18 @@ _DIRECTIONS = (
 def _tetrahedron(pt, a, b, c, d):
     """The polytope of the four support points (rows of 9) a, b, c, d: faces abc, abd, bcd,
     cad (FCL's edge order); a status."""
-    v0, v1, v2, v3 = _add_vertex(pt, a), _add_vertex(pt, b), _add_vertex(pt, c), _add_vertex(pt, d)
-    e0 = _add_edge(pt, v0, v1)
-    e1 = _add_edge(pt, v1, v2)
-    e2 = _add_edge(pt, v2, v0)
-    e3 = _add_edge(pt, v0, v3)
-    e4 = _add_edge(pt, v1, v3)
-    e5 = _add_edge(pt, v2, v3)
+    v0, v1, v2, v3 = _new_vertex(pt, a), _new_vertex(pt, b), _new_vertex(pt, c), _new_vertex(pt, d)
+    e0 = _new_edge(pt, v0, v1)
+    e1 = _new_edge(pt, v1, v2)
+    e2 = _new_edge(pt, v2, v0)
+    e3 = _new_edge(pt, v0, v3)
+    e4 = _new_edge(pt, v1, v3)
+    e5 = _new_edge(pt, v2, v3)
     if (
-        _add_face(pt, e0, e1, e2) < 0
-        or _add_face(pt, e3, e4, e0) < 0
-        or _add_face(pt, e4, e5, e1) < 0
-        or _add_face(pt, e5, e3, e2) < 0
+        _new_face(pt, e0, e1, e2) < 0
+        or _new_face(pt, e3, e4, e0) < 0
+        or _new_face(pt, e4, e5, e1) < 0
+        or _new_face(pt, e5, e3, e2) < 0
     ):
         return FULL
     return 0
@@ -515,22 +535,22 @@ def _from_tetrahedron(o1, o2, hv, pt, P, scratch):
         copy_support(P[3], P[2])
         return _from_triangle(o1, o2, hv, pt, P, scratch)
     v0, v1, v2, v3 = (
-        _add_vertex(pt, P[0]),
-        _add_vertex(pt, P[1]),
-        _add_vertex(pt, P[2]),
-        _add_vertex(pt, P[3]),
+        _new_vertex(pt, P[0]),
+        _new_vertex(pt, P[1]),
+        _new_vertex(pt, P[2]),
+        _new_vertex(pt, P[3]),
     )
-    e0 = _add_edge(pt, v0, v1)
-    e1 = _add_edge(pt, v1, v2)
-    e2 = _add_edge(pt, v2, v0)
-    e3 = _add_edge(pt, v3, v0)
-    e4 = _add_edge(pt, v3, v1)
-    e5 = _add_edge(pt, v3, v2)
+    e0 = _new_edge(pt, v0, v1)
+    e1 = _new_edge(pt, v1, v2)
+    e2 = _new_edge(pt, v2, v0)
+    e3 = _new_edge(pt, v3, v0)
+    e4 = _new_edge(pt, v3, v1)
+    e5 = _new_edge(pt, v3, v2)
     if (
-        _add_face(pt, e0, e1, e2) < 0
-        or _add_face(pt, e3, e4, e0) < 0
-        or _add_face(pt, e4, e5, e1) < 0
-        or _add_face(pt, e5, e3, e2) < 0
+        _new_face(pt, e0, e1, e2) < 0
+        or _new_face(pt, e3, e4, e0) < 0
+        or _new_face(pt, e4, e5, e1) < 0
+        or _new_face(pt, e5, e3, e2) < 0
     ):
         return FULL
     return 0
@@ -564,41 +584,41 @@ def _from_segment(o1, o2, hv, pt, P, scratch):
         s3 = (scratch[3, 0], scratch[3, 1], scratch[3, 2])
         touching = vec_eq(a, s3) or vec_eq(b, s3)
     if touching:
-        v0, v1 = _add_vertex(pt, P[0]), _add_vertex(pt, P[1])
-        e = _add_edge(pt, v0, v1)
+        v0, v1 = _new_vertex(pt, P[0]), _new_vertex(pt, P[1])
+        e = _new_edge(pt, v0, v1)
         pt.C[_NEAREST_TYPE], pt.C[_NEAREST] = EDGE, e
         return 1
     v = (
-        _add_vertex(pt, P[0]),
-        _add_vertex(pt, scratch[0]),
-        _add_vertex(pt, P[1]),
-        _add_vertex(pt, scratch[1]),
-        _add_vertex(pt, scratch[2]),
-        _add_vertex(pt, scratch[3]),
+        _new_vertex(pt, P[0]),
+        _new_vertex(pt, scratch[0]),
+        _new_vertex(pt, P[1]),
+        _new_vertex(pt, scratch[1]),
+        _new_vertex(pt, scratch[2]),
+        _new_vertex(pt, scratch[3]),
     )
     e = (
-        _add_edge(pt, v[0], v[1]),
-        _add_edge(pt, v[1], v[2]),
-        _add_edge(pt, v[2], v[3]),
-        _add_edge(pt, v[3], v[0]),
-        _add_edge(pt, v[4], v[0]),
-        _add_edge(pt, v[4], v[1]),
-        _add_edge(pt, v[4], v[2]),
-        _add_edge(pt, v[4], v[3]),
-        _add_edge(pt, v[5], v[0]),
-        _add_edge(pt, v[5], v[1]),
-        _add_edge(pt, v[5], v[2]),
-        _add_edge(pt, v[5], v[3]),
+        _new_edge(pt, v[0], v[1]),
+        _new_edge(pt, v[1], v[2]),
+        _new_edge(pt, v[2], v[3]),
+        _new_edge(pt, v[3], v[0]),
+        _new_edge(pt, v[4], v[0]),
+        _new_edge(pt, v[4], v[1]),
+        _new_edge(pt, v[4], v[2]),
+        _new_edge(pt, v[4], v[3]),
+        _new_edge(pt, v[5], v[0]),
+        _new_edge(pt, v[5], v[1]),
+        _new_edge(pt, v[5], v[2]),
+        _new_edge(pt, v[5], v[3]),
     )
     if (
-        _add_face(pt, e[4], e[5], e[0]) < 0
-        or _add_face(pt, e[5], e[6], e[1]) < 0
-        or _add_face(pt, e[6], e[7], e[2]) < 0
-        or _add_face(pt, e[7], e[4], e[3]) < 0
-        or _add_face(pt, e[8], e[9], e[0]) < 0
-        or _add_face(pt, e[9], e[10], e[1]) < 0
-        or _add_face(pt, e[10], e[11], e[2]) < 0
-        or _add_face(pt, e[11], e[8], e[3]) < 0
+        _new_face(pt, e[4], e[5], e[0]) < 0
+        or _new_face(pt, e[5], e[6], e[1]) < 0
+        or _new_face(pt, e[6], e[7], e[2]) < 0
+        or _new_face(pt, e[7], e[4], e[3]) < 0
+        or _new_face(pt, e[8], e[9], e[0]) < 0
+        or _new_face(pt, e[9], e[10], e[1]) < 0
+        or _new_face(pt, e[10], e[11], e[2]) < 0
+        or _new_face(pt, e[11], e[8], e[3]) < 0
     ):
         return FULL
     return 0

@@ -36,6 +36,7 @@ whose bodies' trees have no unlocked dof is dropped.
 """
 
 import copy
+import weakref
 
 import numpy as np
 
@@ -292,10 +293,13 @@ class ContactMixin:
 
     def _contact_table(self, query, model):
         """The _ContactTable of the query's proximity model, cached until the contact
-        settings, SceneGraph's config or its proximity geometries change."""
+        settings, SceneGraph's config or its proximity geometries change. (The key holds
+        weak references to the config and the model, not their id(): a config made where a
+        freed one was has its id; a dead reference equals no other.)"""
         sg = query._sg
         config = sg.__dict__.get("_config")
-        key = (self._contact_serial, id(config), sg._proximity_serial, id(model))
+        config_key = None if config is None else weakref.ref(config)
+        key = (self._contact_serial, config_key, sg._proximity_serial, weakref.ref(model))
         if self._table_cache[0] != key:
             inspector = query.inspector()
             defaults = (config or SceneGraphConfig()).default_proximity_properties

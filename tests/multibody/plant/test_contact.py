@@ -317,6 +317,38 @@ def test_defaults_from_scene_graph_and_plant_estimates():
     assert abs(info.contact_force()[2]) == pytest.approx(k * 1e-3 * (1 + d * 0.1))
 
 
+def test_defaults_follow_each_new_scene_graph_config():
+    """A geometry without its own stiffness gets the default of SceneGraph's config as it is
+    when the contact is computed, also when the new config is made where a config read before
+    was freed: the plant's contact table is kept per config object, not per id() (a freed
+    config's id is reused by the next one: the table of stiffness 1e5 was used for 4e5 in
+    98 of 100 tries before)."""
+    builder = DiagramBuilder()
+    plant, scene_graph = AddMultibodyPlantSceneGraph(builder, 0.0)
+    ball = plant.AddRigidBody("ball", SpatialInertia.SolidSphereWithMass(2.0, 0.1))
+    plant.RegisterCollisionGeometry(ball, RigidTransform(), Sphere(0.1), "b", ProximityProperties())
+    plant.RegisterCollisionGeometry(
+        plant.world_body(), RigidTransform(), HalfSpace(), "g", ProximityProperties()
+    )
+    plant.Finalize()
+    diagram = builder.Build()
+
+    def force(k):
+        config = SceneGraphConfig()
+        config.default_proximity_properties.point_stiffness = k
+        config.default_proximity_properties.hunt_crossley_dissipation = 0.0
+        scene_graph.set_config(config)
+        context = plant.GetMyContextFromRoot(diagram.CreateDefaultContext())
+        set_ball(plant, context, 0.099)
+        results = plant.get_contact_results_output_port().Eval(context)
+        return results.point_pair_contact_info(0).contact_force()[2]
+
+    for _ in range(10):
+        assert abs(force(1e5)) == pytest.approx(0.5e5 * 1e-3)
+        scene_graph.set_config(SceneGraphConfig())  # (freed by the next one: its id reused)
+        assert abs(force(4e5)) == pytest.approx(2e5 * 1e-3)
+
+
 def test_hydroelastic_pairs():
     """A compliant ball on a rigid half space: NotImplementedError naming both geometries
     under kHydroelasticWithFallback; under kPoint a point pair; under kHydroelastic a pair
