@@ -553,9 +553,11 @@ def _probe(scene_graph, context, model, source):
 
 
 def _value_version(connection):
-    """(identity, changes) of the FramePoseVector a source's pose port's connection gives."""
+    """(the FramePoseVector a source's pose port's connection gives, its changes): the value
+    itself, not its id(), so that a new value made where a freed one was is not taken for it
+    (FramePoseVector compares by identity)."""
     value = connection._eval()
-    return id(value), value._version, None  # (never equal to a plant's stamps)
+    return value, value._version, None  # (never equal to a plant's stamps)
 
 
 #: [R; pᵀ] of the identity pose.

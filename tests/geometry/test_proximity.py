@@ -108,6 +108,21 @@ def test_one_query_object_follows_its_context():
     assert q.ComputePointPairPenetration()[0].depth == pytest.approx(1.0)
 
 
+def test_results_follow_fixed_pose_values_replaced_between_queries():
+    """A FramePoseVector fixed in place of another (twice between two queries: the first one
+    freed meanwhile, with as many changes as the last) gives the last one's poses."""
+    sg, context, frames, ids, source = scene([ml.Sphere(1.0), ml.Sphere(1.0)])
+    for k in range(50):
+        x = 3.0 + (k % 7) * 0.25
+        for x_k in (10.0, 20.0, x):
+            place(sg, context, source, frames, [[0, 0, 0], [x_k, 0, 0]])
+            if x_k == 20.0:
+                continue
+            q = sg.get_query_output_port().Eval(context)
+            (r,) = q.ComputeSignedDistancePairwiseClosestPoints()
+            assert r.distance == pytest.approx(x_k - 2, abs=1e-12)
+
+
 def test_the_port_query_objects_share_what_their_context_keeps():
     """The query port makes a new QueryObject whenever the positions change: they share what
     the queries keep in the SceneGraph Context (the probes of its pose port, made once) and
