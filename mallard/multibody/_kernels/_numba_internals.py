@@ -66,10 +66,7 @@ pins numba to the releases those tests pass on.
    inlined at each call site from the untyped IR of its dispatcher's ``py_func`` and needs no
    compiled implementation (``_compiled_overloads`` holds an empty entry for it); numba still
    compiles one in ``_build_impl`` (``get_call_type``) and ``generic``
-   (``get_call_template``), unless the dispatcher's ``_can_compile`` is False. ``_build_impl``
-   calls the overload's typing function and compiles the implementation (typing, in turn,
-   the overloads it calls, nested) before it returns; an inlined one is typed within its
-   caller's compilation [test_13_kernels_independent_of_the_joint_types_compiled_once].
+   (``get_call_template``), unless the dispatcher's ``_can_compile`` is False.
 12. Code generation [test_12_code_generation_on_demand]: the CPU target makes machine code for
    every library it finalizes: ``CPUCodeLibrary._finalize_final_module`` adds its
    ``_final_module`` to the execution engine (``_codegen._add_module``) and
@@ -535,12 +532,7 @@ def compile_each_kernel_once():
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a
     workspace, the stage functions: their bodies, and their own optimization and code
-    generation, were compiled once more).
-
-    A kernel is compiled for the joint types of the entry point being compiled (the key has
-    them) only if its code depends on them (it, or a kernel below it, read them:
-    :func:`compiling_joint_types`); the others, once for every set (the contact and SAP
-    kernels below both sets' discrete steps were compiled twice)."""
+    generation, were compiled once more)."""
     from numba.core import targetconfig
     from numba.core.typing import templates
 
@@ -550,29 +542,17 @@ def compile_each_kernel_once():
 
     def _get_impl(self, args, kws):
         flags = _flags_token(targetconfig.ConfigStack.top_or_none())
-        key = self.context, tuple(args), tuple(kws.items()), flags
-        cache_key = key + (_JOINT_TYPES[-1],)
-        found = self._impl_cache.get(key + (None,))  # (compiled for any joint types)
-        if found is not None:
-            return found
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
         found = self._impl_cache.get(cache_key)
         if found is not None:
-            joint_typed()  # (it was compiled for these joint types: so is its caller)
             return found
         kernel = type(self).key  # (self.key: a method)
         if self._inline.is_always_inline and kernel in _INLINED:
             dispatcher = self._get_jit_decorator()(**self._jit_options)(kernel)
-            dispatcher._can_compile = False  # (typed where it is inlined: in its caller's)
-            found = self._impl_cache[key + (None,)] = dispatcher, tuple(args)
+            dispatcher._can_compile = False  # (typed where it is inlined)
+            found = self._impl_cache[cache_key] = dispatcher, tuple(args)
             return found
-        _JOINT_TYPED.append(False)
-        try:
-            found = self._build_impl(cache_key, args, kws)
-        finally:
-            typed_for_joint_types = _JOINT_TYPED.pop()
-        if not typed_for_joint_types:  # (kept for any joint types instead)
-            self._impl_cache[key + (None,)] = self._impl_cache.pop(cache_key, found)
-        return found
+        return self._build_impl(cache_key, args, kws)
 
     _get_impl._mallard = True
     template._get_impl = _get_impl
@@ -764,24 +744,9 @@ HAS_FLAGS = {
 _FOR_JOINT_TYPES = {}  # (fn, joint types) → fn's copy
 
 
-#: Per kernel being compiled (innermost last), whether its code depends on the joint types
-#: being compiled: whether it, or a kernel below it, read them (:func:`compiling_joint_types`).
-#: A kernel whose code does not is compiled once for every set (:func:`compile_each_kernel_once`).
-_JOINT_TYPED = []
-
-
-def joint_typed():
-    """Records that the code of the kernel being compiled, and of those above it, depends on
-    the joint types being compiled."""
-    for i in range(len(_JOINT_TYPED)):
-        _JOINT_TYPED[i] = True
-
-
 def compiling_joint_types():
     """The joint types (bit mask) of the entry point numba is compiling: all of them but in an
-    entry point of :func:`njit_for_joint_types`. The kernel being compiled is then compiled
-    for them (its callers too): see :func:`compile_each_kernel_once`."""
-    joint_typed()
+    entry point of :func:`njit_for_joint_types`."""
     return _JOINT_TYPES[-1]
 
 

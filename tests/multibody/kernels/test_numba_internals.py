@@ -411,45 +411,6 @@ def test_13_joint_types():
         numba.njit(_joint_entry)(REVOLUTE, 2.0)  # (for every joint type)
 
 
-def _plain_kernel(x):
-    return x * 3.0
-
-
-def _typed_joint_kernel(jtype, x):
-    if HAS_PRISMATIC and jtype == PRISMATIC:
-        return x + 2.0
-    return x + 1.0
-
-
-def _joint_caller(jtype, x):
-    return _typed_joint_kernel(jtype, x) * 2.0
-
-
-def _joint_and_plain_entry(jtype, x):
-    return _joint_caller(jtype, x) + _plain_kernel(x)
-
-
-def test_13_kernels_independent_of_the_joint_types_compiled_once(monkeypatch):
-    """Below the entry points of two sets of joint types, a kernel that reaches no
-    joint_specialized kernel is compiled once (its code is the same for both), and the
-    kernels that do (the joint_specialized one and its caller) once for each set."""
-    from mallard.multibody._kernels._machinery import jitable, joint_specialized
-
-    monkeypatch.setattr(_numba_internals, "njit_cached", numba.njit)  # (compiled, not loaded)
-    joint_specialized(_typed_joint_kernel)
-    jitable(_plain_kernel)
-    jitable(_joint_caller)
-    compiled_names = []
-    revolute = 1 << WELD | 1 << REVOLUTE
-    with _numba_internals.compilation_listener(compiled_names.append, lambda: None):
-        for joint_types in (revolute, ALL_JOINT_TYPES):
-            entry = _numba_internals.njit_for_joint_types(_joint_and_plain_entry, joint_types)
-            assert entry(REVOLUTE, 2.0) == 12.0
-    assert compiled_names.count("_plain_kernel") == 1
-    assert compiled_names.count("_joint_caller") == 2
-    assert compiled_names.count("_typed_joint_kernel") == 2
-
-
 # ---- 14. dispatchers of given types ----------------------------------------------------------
 def test_14_typed_dispatcher():
     f = compiled(dense.lu_solve)
