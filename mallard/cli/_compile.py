@@ -4,12 +4,12 @@ numba compiles a kernel at its first call in an environment, then loads it from 
 This command makes those first calls (a container's or a CI job's build step, so that runs
 start warm): each *task* below uses a part of mallard's API the way a program does, so that
 exactly the kernels (and argument types) the program needs are compiled. Tasks run in
-parallel worker processes (``-j``, each taking the next task when done with one; tasks in the
-same process share what they have in common); each reports the kernels it compiled and their
-times. A plant's entry points, compiled for its model's set of joint types
-(mallard._compiled.kernels), are compiled for the other set too after each task
-(mallard._compiled.compile_for_every_joint_type): the cache then serves a model of any joint
-types, not only the tasks' models.
+parallel worker processes (``-j``), by groups (:data:`GROUPS`: each worker takes the next
+group when done with one; tasks in the same process share what they have in common); each
+reports the kernels it compiled and their times. A plant's entry points, compiled for its
+model's set of joint types (mallard._compiled.kernels), are compiled for the other set too
+after each task (mallard._compiled.compile_for_every_joint_type): the cache then serves a
+model of any joint types, not only the tasks' models.
 """
 
 import argparse
@@ -309,7 +309,7 @@ def task_contact():
             simulator.AdvanceTo(0.004)
 
 
-#: name → task, the costliest first (workers take them in this order).
+#: name → task.
 TASKS = {
     "batch-dynamics": task_batch_dynamics,
     "batch-derivatives": task_batch_derivatives,
@@ -324,6 +324,24 @@ TASKS = {
     "proximity": task_proximity,
     "contact": task_contact,
 }
+
+#: The tasks in groups that share many kernels, each run by one worker process in order (a
+#: process compiles its own kernels: only entry points are cached), the costliest group first
+#: (workers take them in this order): the plant's tasks, its entry points on plain workspaces
+#: for both sets of joint types; BatchedPlant's, in lanes, and SingleStatePlant's, whose
+#: kernels BatchedPlant's derivatives run state by state too; SceneGraph's queries.
+GROUPS = (
+    (
+        "simulation",
+        "simulation-outputs",
+        "python-stepping",
+        "dynamics",
+        "derivatives",
+        "contact",
+    ),
+    ("batch-dynamics", "batch-derivatives", "batch-kinematics", "single-state", "rollouts"),
+    ("proximity",),
+)
 
 
 # ---- running them ----------------------------------------------------------------------------
@@ -348,6 +366,19 @@ def run_tasks(names):
             }
         )
     return reports
+
+
+def worker_groups(names, jobs):
+    """The tasks ``names`` in the lists that worker processes run, in the order they take them:
+    the GROUPS' (the selected tasks of each), the group of most tasks cut in two halves while
+    there are fewer lists than the ``jobs`` workers (each task alone once there are as many)."""
+    groups = [[name for name in group if name in names] for group in GROUPS]
+    groups = [group for group in groups if group]
+    while len(groups) < jobs and any(len(group) > 1 for group in groups):
+        i = max(range(len(groups)), key=lambda i: len(groups[i]))
+        half = (len(groups[i]) + 1) // 2
+        groups[i : i + 1] = [groups[i][:half], groups[i][half:]]
+    return groups
 
 
 def add_parser(subparsers, add_model_arguments):
@@ -383,13 +414,13 @@ def run(args):
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     start = time.perf_counter()
-    jobs = min(args.jobs, len(names))
-    ordered = [name for name in TASKS if name in names]
+    groups = worker_groups(names, args.jobs)
+    jobs = min(args.jobs, len(groups))
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        done = pool.imap_unordered(run_tasks, [[name] for name in ordered])
+        done = pool.imap_unordered(run_tasks, groups)
         reports = [report for reports in done for report in reports]
     wall = time.perf_counter() - start
-    for report in sorted(reports, key=lambda r: ordered.index(r["task"])):
+    for report in sorted(reports, key=lambda r: list(TASKS).index(r["task"])):
         kernels = ", ".join(f"{k} {s:.1f} s" for k, s in report["kernels"]) or "none (cached)"
         print(
             f"{report['task']}: {report['seconds']:.1f} s ({report['cpu']:.1f} s CPU); "

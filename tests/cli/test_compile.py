@@ -80,3 +80,14 @@ def test_unknown_task(run):
         "mallard: error: unknown task(s) everything; the tasks are: " + ", ".join(_compile.TASKS)
     ]
     assert run("compile", "--jobs", "0").status == 2
+
+
+def test_worker_groups_hold_each_task_once():
+    """Workers run the tasks by groups (those sharing kernels in one process), the groups cut
+    while there are more workers than groups, each task alone once there are as many."""
+    every = sorted(_compile.TASKS)
+    for jobs in range(1, len(every) + 2):
+        groups = _compile.worker_groups(list(_compile.TASKS), jobs)
+        assert sorted(name for group in groups for name in group) == every
+        assert len(groups) == max(len(_compile.GROUPS), min(jobs, len(every)))
+    assert _compile.worker_groups(["dynamics", "proximity"], 1) == [["dynamics"], ["proximity"]]

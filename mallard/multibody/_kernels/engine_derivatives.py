@@ -83,8 +83,11 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
         calc_mass_matrix(model, params, work, work.M)
 
 
+# The two drivers are kernels linked into their callers (kernels.single, kernels.batch's states
+# one by one), not inlined: their bodies are then typed and compiled once for all of them
+# (and once more in each entry point), not again in each caller.
 @entry_point
-@jitable(inline=True)
+@jitable
 def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv):
     """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with
     gravity, joint damping and the body forces F_app_B (indexed by body, at Bo in W, held
@@ -96,7 +99,7 @@ def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, 
 
 
 @entry_point
-@jitable(inline=True)
+@jitable
 def drive_forward_dynamics_derivatives(
     mi, mf, x, ws, need, u, tau_in, F_in_B, dws, dvdot_dq, dvdot_dv, dvdot_dtau
 ):
