@@ -136,12 +136,8 @@ class JacobiansMixin:
             need = POSITIONS
             if engine.quaternions:
                 engine.check_quaternions(x)
-        mobod, X_BF = frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value]
-        bound = ec.bound.get("drive_point_jacobian")  # (Engine.bind's test, inline)
-        if bound is None or bound[0] is not x:
-            engine.bind(ec, "drive_point_jacobian", x, (need, mobod, X_BF, p_BoBp_B))
-            bound = ec.bound["drive_point_jacobian"]
-        bound[1](need, mobod, X_BF, p_BoBp_B)
+        args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
+        engine.bind(ec, "drive_point_jacobian", x, args)(*args)
         if need:
             engine.mark(ec, context, need)
         return ec.work.J
