@@ -146,6 +146,7 @@ class _MujocoParser:
         self.inertia_from_geom = "auto"
         self.meshdir = None
         self.armature = {}  # JointIndex -> armature
+        self.joints = {}  # name -> the joints parse_joint added (actuators find them here)
         file = root.file
         self.main_dir = os.getcwd() if is_string_source(file) else os.path.dirname(file)
 
@@ -259,9 +260,9 @@ class _MujocoParser:
             return
         attrib = node.attrib
         if attrib.keys().isdisjoint(ORIENTATIONS):
-            setdefault = attrib.setdefault  # (appended after its own: Drake's order)
-            for name, value in default.attrib.items():
-                setdefault(name, value)
+            # Those it does not set, appended after its own in the default's order (Drake's
+            # order): the merged values update its own with themselves.
+            attrib.update(default.attrib | attrib)
             return
         for name, value in default.attrib.items():
             if name not in attrib and name not in ORIENTATIONS:
@@ -514,8 +515,9 @@ class _MujocoParser:
     def limits(self, node, range_name, limited_name):
         """(limited, [lower, upper] (floats)) of a range attribute and its "limited" flag (true,
         false or auto: limited if a range is given, with the compiler's autolimits)."""
-        limited_value = node.get(limited_name, "auto")
-        values = parse_floats(node, range_name, 2)
+        attrib = node.attrib
+        limited_value = attrib.get(limited_name, "auto")
+        values = None if range_name not in attrib else parse_floats(node, range_name, 2)
         if limited_value == "true":
             limited = True
         elif limited_value == "false":
@@ -600,8 +602,10 @@ class _MujocoParser:
                 raise
             self.error(node, str(e))
         armature = parse_scalar(node, "armature", self.diagnostics)
-        if joint is not None and armature is not None:
-            self.armature[joint.index()] = armature
+        if joint is not None:
+            self.joints[name] = joint
+            if armature is not None:
+                self.armature[joint.index()] = armature
         self.unsupported(
             node,
             ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
@@ -620,6 +624,8 @@ class _MujocoParser:
         )  # fmt: skip
 
     def effort_limit(self, node, name, range_name, limited_name, limit):
+        if range_name not in node.attrib and limited_name not in node.attrib:
+            return limit  # (not limited)
         limited, values = self.limits(node, range_name, limited_name)
         if not limited:
             return limit
@@ -644,9 +650,12 @@ class _MujocoParser:
     def parse_motor(self, node):
         self.at = node
         plant = self.plant
-        name = node.get("name", f"motor{plant.num_actuators()}")
-        self.apply_defaults(node.tag, node.get("class", "main"), node)
-        joint_name = node.get("joint")
+        attrib = node.attrib
+        name = attrib.get("name")
+        if name is None:
+            name = f"motor{plant.num_actuators()}"
+        self.apply_defaults(node.tag, attrib.get("class", "main"), node)
+        joint_name = attrib.get("joint")
         if joint_name is None:
             self.warning(
                 node,
@@ -662,19 +671,20 @@ class _MujocoParser:
              "slidersite", "site", "refsite", "user", "dyntype", "gaintype", "biastype",
              "dynprm", "gainprm", "biasprm"),
         )  # fmt: skip
-        if not plant.HasJointNamed(joint_name, self.model_instance):
-            self.error(
-                node,
-                f"The actuator '{name}' refers to the joint '{joint_name}', which the model "
-                f"'{plant.GetModelInstanceName(self.model_instance)}' does not have.",
-            )
+        joint = self.joints.get(joint_name)
+        if joint is None:  # (a weld's, or none)
+            if not plant.HasJointNamed(joint_name, self.model_instance):
+                self.error(
+                    node,
+                    f"The actuator '{name}' refers to the joint '{joint_name}', which the model "
+                    f"'{plant.GetModelInstanceName(self.model_instance)}' does not have.",
+                )
+            joint = plant.GetJointByName(joint_name, self.model_instance)
         try:
-            actuator = plant.AddJointActuator(
-                name, plant.GetJointByName(joint_name, self.model_instance), limit
-            )
+            actuator = plant.AddJointActuator(name, joint, limit)
         except RuntimeError as e:
             self.error(node, str(e))
-        gear = node.get("gear")
+        gear = attrib.get("gear")
         if gear is not None:
             values = convert_to_doubles(gear)
             if len(values) not in (1, 6):
@@ -684,7 +694,7 @@ class _MujocoParser:
                 )
             if values:
                 actuator.set_default_gear_ratio(values[0])
-        armature = self.armature.get(actuator.joint().index())
+        armature = self.armature.get(joint.index())
         if armature is not None:
             ratio = actuator.default_gear_ratio()
             if ratio == 0:

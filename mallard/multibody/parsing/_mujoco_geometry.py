@@ -44,6 +44,7 @@ _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 #: The attributes of a geom's roles and of its appearance (absent: their defaults).
 _ROLE_ATTRIBUTES = ("contype", "conaffinity", "condim", "group")
 _APPEARANCE_ATTRIBUTES = ("material", "rgba", "friction")
+_LOOK_ATTRIBUTES = _ROLE_ATTRIBUTES + _APPEARANCE_ATTRIBUTES
 _DEGREE = math.pi / 180.0
 _IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # (rows of R, as 9 floats)
 _IDENTITY_ARRAY = np.eye(3)
@@ -275,6 +276,9 @@ class GeomParser:
         # body's frame, by (unit_inertia's key, the bytes of R_BG or None for the identity):
         # models repeat orientations too (e.g. fromto limbs along -z).
         self.oriented = {}
+        # (visual, collision, rgba, friction) by the texts of _LOOK_ATTRIBUTES (None where
+        # absent) that read without a warning: geoms of one class share them.
+        self.looks = {}
 
     def parse(self, node, index, compute_inertia):
         """The Geom of ``node`` (defaults already applied), the ``index``-th of its body."""
@@ -380,8 +384,7 @@ class GeomParser:
             if str(e).startswith(f"{node.file}:"):
                 raise
             error(node, str(e))
-        self._roles(node, geom, kind, size)
-        self._appearance(node, geom)
+        self._look(node, geom, kind, size)
         if not attrib.keys().isdisjoint(_UNSUPPORTED):
             for attribute in _UNSUPPORTED:
                 warn_unsupported_attribute(self.diagnostics, node, attribute)
@@ -400,6 +403,22 @@ class GeomParser:
             if 0.0 not in measures:
                 self.shapes[key] = shape
         return shape
+
+    def _look(self, node, geom, kind, size):
+        """Sets the geom's roles and appearance (_roles, _appearance), read once per set of
+        their attributes' texts (see ``looks``)."""
+        key = tuple(map(node.attrib.get, _LOOK_ATTRIBUTES))
+        look = self.looks.get(key)
+        if look is not None:
+            geom.visual, geom.collision, geom.rgba, geom.friction = look
+            if geom.collision and kind == "sphere" and not size:
+                self._zero_sphere_warning(node, geom)
+            return
+        warnings = self.diagnostics.warnings
+        self._roles(node, geom, kind, size)
+        self._appearance(node, geom)
+        if self.diagnostics.warnings == warnings:
+            self.looks[key] = (geom.visual, geom.collision, geom.rgba, geom.friction)
 
     def _roles(self, node, geom, kind, size):
         diagnostics = self.diagnostics
@@ -423,14 +442,17 @@ class GeomParser:
                 "will be used instead.",
             )
         if geom.collision and kind == "sphere" and not size:
-            diagnostics.warning(
-                node,
-                "Using zero-radius spheres (MuJoCo's default geometry) for collision geometry "
-                "may not be supported by all features in Drake. Consider specifying a non-zero "
-                f"size for geom {geom.name}.",
-            )
+            self._zero_sphere_warning(node, geom)
         if given and _int(diagnostics, node, "group", 0) > 2:
             geom.visual = False
+
+    def _zero_sphere_warning(self, node, geom):
+        self.diagnostics.warning(
+            node,
+            "Using zero-radius spheres (MuJoCo's default geometry) for collision geometry may "
+            "not be supported by all features in Drake. Consider specifying a non-zero size "
+            f"for geom {geom.name}.",
+        )
 
     def _appearance(self, node, geom):
         if node.attrib.keys().isdisjoint(_APPEARANCE_ATTRIBUTES):
