@@ -30,14 +30,13 @@ def _scoped_frame(plant, full_name):
     if full_name == "world":
         return plant.world_frame()
     namespace, element = split(full_name)
-    if namespace:
-        if plant.HasModelInstanceNamed(namespace):
-            try:  # (the common case: the frame is there)
-                return plant.GetFrameByName(element, plant.GetModelInstanceByName(namespace))
-            except RuntimeError:  # (no such frame)
-                pass
-        return None
-    if plant.HasFrameNamed(element):
+    try:  # (the common case: the frame is there, one of that name)
+        if namespace:
+            return plant.GetFrameByName(element, plant.GetModelInstanceByName(namespace))
+        return plant.GetFrameByName(element)
+    except RuntimeError:  # (no such instance or frame; or several frames: see below)
+        pass
+    if not namespace and plant.HasFrameNamed(element):  # (its error for several)
         return plant.GetFrameByName(element)
     return None
 
@@ -143,12 +142,14 @@ class _Processor:
         instance = instances[0]
         plant = self.plant
         for joint_name, positions in item.default_joint_positions.items():
-            if not plant.HasJointNamed(joint_name, instance):
+            try:
+                joint = plant.GetMutableJointByName(joint_name, instance)
+            except RuntimeError:
                 self.error(
                     f"add_model: the model '{plant.GetModelInstanceName(instance)}' has no "
                     f"joint named '{joint_name}' (default_joint_positions)"
                 )
-            plant.GetMutableJointByName(joint_name, instance).set_default_positions(positions)
+            joint.set_default_positions(positions)
         for child_name, pose in item.default_free_body_pose.items():
             parent_name = pose.base_frame or "world"
             parent = plant.world_frame() if parent_name == "world" else self.frame(

@@ -167,8 +167,9 @@ class ModelDirective:
         return present[0].IsValid()
 
     def _item(self):
-        """(kind, the directive) of the field that is set."""
-        for kind, item in zip(_KIND_NAMES, self._fields(), strict=True):
+        """(kind, the directive) of the first field (in _KINDS' order) that is set."""
+        for kind in _KIND_NAMES:
+            item = getattr(self, kind)
             if item is not None:
                 return kind, item
         raise RuntimeError("directive: Specify one of its fields")
