@@ -12,7 +12,7 @@ import struct
 import numpy as np
 
 from mallard.common._angle_axis import angle_axis_to_matrix
-from mallard.common._quaternion import quaternion_product, quaternion_to_matrix
+from mallard.common._quaternion import quaternion_product
 from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.geometry import (
     Box,
@@ -50,6 +50,8 @@ _IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # (rows of R, as 9 fl
 _IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
 _Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
+_NO_TURN = (1.0, 0.0, 0.0, 0.0)  # (a quaternion wxyz)
+_AXIS_INDEX = {"x": 1, "y": 2, "z": 3, "X": 1, "Y": 2, "Z": 3}  # (its place in wxyz)
 _pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
 _pack9 = struct.Struct("9d").pack
 
@@ -139,7 +141,7 @@ class Frames:
         orientation = self.orientation(node)
         if orientation is None:
             return None, p
-        return tuple(self.rotation(node, orientation).matrix().ravel().tolist()), p
+        return self.rows(node, orientation), p
 
     def orientation(self, node):
         """The orientation attribute ``node`` gives (None: none); an error for several."""
@@ -157,15 +159,29 @@ class Frames:
             )
         return present[0]
 
-    def rotation(self, node, name):
-        """R_PF of the orientation attribute ``name`` of ``node``."""
-        error = self.diagnostics.error
+    def rows(self, node, name):
+        """The rows of R_PF as 9 floats, for the orientation attribute ``name`` of ``node``
+        (a quat's and euler's straight from their quaternion, the others' from rotation)."""
         if name == "quat":
             q = self.vector(node, "quat", 4)
             squared_norm = q @ q
             if not squared_norm > 0:
-                error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
-            return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / squared_norm))
+                self.diagnostics.error(
+                    node, f"The quaternion in 'quat' ({node.get('quat')}) is zero."
+                )
+        elif name == "euler":
+            q = self.euler(self.vector(node, "euler", 3))
+            squared_norm = q @ q
+        else:
+            return tuple(self.rotation(node, name).matrix().ravel().tolist())
+        w, x, y, z = q.tolist()  # (quaternion_to_matrix's arithmetic, in floats as it does)
+        return quaternion_rotation(w, x, y, z, float(2.0 / squared_norm))
+
+    def rotation(self, node, name):
+        """R_PF of the orientation attribute ``name`` of ``node``."""
+        error = self.diagnostics.error
+        if name == "quat" or name == "euler":
+            return RotationMatrix._make(np.array(self.rows(node, name)).reshape(3, 3))
         if name == "axisangle":
             values = self.vector(node, "axisangle", 4)
             axis, angle = values[:3], values[3] * (_DEGREE if self.degree else 1.0)
@@ -173,8 +189,6 @@ class Frames:
             if not norm > 0:
                 error(node, f"The axis in 'axisangle' ({node.get('axisangle')}) is zero.")
             return RotationMatrix._make(angle_axis_to_matrix(angle, axis / norm))
-        if name == "euler":
-            return self.euler(self.vector(node, "euler", 3))
         if name == "xyaxes":
             values = self.vector(node, "xyaxes", 6)
             x, y = values[:3], values[3:]
@@ -197,17 +211,17 @@ class Frames:
         return from_two_vectors(_Z, zaxis)
 
     def euler(self, angles):
-        """R of the Euler ``angles`` about the axes of ``eulerseq`` (lower case: moving axes,
-        post-multiplied; upper case: fixed axes, pre-multiplied)."""
+        """The quaternion (wxyz, not normalized) of the Euler ``angles`` about the axes of
+        ``eulerseq`` (lower case: moving axes, post-multiplied; upper case: fixed axes,
+        pre-multiplied)."""
         if self.degree:
             angles = angles * _DEGREE
-        q = np.array([1.0, 0.0, 0.0, 0.0])
+        q = _NO_TURN
         for angle, axis in zip(angles.tolist(), self.eulerseq, strict=True):
-            step = np.zeros(4)
-            step[0] = math.cos(angle / 2.0)
-            step["xyz".index(axis.lower()) + 1] = math.sin(angle / 2.0)
+            step = [math.cos(angle / 2.0), 0.0, 0.0, 0.0]
+            step[_AXIS_INDEX[axis]] = math.sin(angle / 2.0)
             q = quaternion_product(q, step) if axis.islower() else quaternion_product(step, q)
-        return RotationMatrix._make(quaternion_to_matrix(q, 2.0 / (q @ q)))
+        return q
 
 
 class Geom:
