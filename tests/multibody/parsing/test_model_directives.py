@@ -125,6 +125,26 @@ _ERRORS = [
         "must be finite",
     ),  # fmt: skip
     ("directives:\n- add_model: {name: m, file: package://nopkg/m.urdf}", 2, "unknown package"),
+    # (frames and joints looked up once: the messages of a failed lookup are Drake's)
+    (
+        f"directives:\n- add_model: {{name: m0, file: '{MALLARD_PENDULUM}'}}\n"
+        f"- add_model: {{name: m1, file: '{MALLARD_PENDULUM}'}}\n"
+        "- add_weld: {parent: arm, child: m1::arm}",
+        4,
+        "HasFrameNamed(): A Frame named 'arm' appears in multiple model instances (m0, m1)",
+    ),
+    (
+        f"directives:\n- add_model: {{name: m0, file: '{MALLARD_PENDULUM}'}}\n"
+        "- add_weld: {parent: world, child: m9::arm}",
+        3,
+        "There is no frame named 'm9::arm' in the plant",
+    ),
+    (
+        f"directives:\n- add_model: {{name: m0, file: '{MALLARD_PENDULUM}',\n"
+        "    default_joint_positions: {nojoint: [1]}}",
+        2,
+        "the model 'm0' has no joint named 'nojoint' (default_joint_positions)",
+    ),
 ]
 
 

@@ -162,6 +162,56 @@ def test_geometry_roles_color_friction():
     assert len(plant.GetCollisionGeometriesForBody(plant.world_body())) == 1
 
 
+def test_geoms_of_one_look_each_get_it_and_each_warn(caplog):
+    """Geoms whose role and appearance attributes read alike share what was read (one read
+    per distinct set): each gets the color and friction its own attributes give, and every
+    geom repeats the warnings of its attributes (zero-radius sphere, condim)."""
+    plant = _plant()
+    with caplog.at_level(logging.WARNING, logger="mallard.parsing"):  # (over the fixture)
+        Parser(plant).AddModelsFromString(
+            """<mujoco model="m"><default><default class="c">
+            <geom rgba="0 1 0 1" friction="0.5"/></default></default><worldbody>
+            <body name="b"><joint/><geom class="c" size="1"/><geom class="c" size="2"/>
+            <geom size="1" rgba="0 0 1 1"/><geom class="c" size="1" friction="0.25"/>
+            <geom condim="4" size="1"/><geom condim="4" size="1"/><geom/><geom/></body>
+            </worldbody></mujoco>""",
+            "xml",
+        )
+    inspector = plant._geometry_link.scene_graph.model_inspector()
+    body = plant.GetBodyByName("b")
+    colors = [
+        inspector.GetIllustrationProperties(g).GetProperty("phong", "diffuse").rgba.tolist()
+        for g in plant.GetVisualGeometriesForBody(body)
+    ]
+    assert colors[:4] == [[0, 1, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 0, 1]]
+    frictions = [
+        inspector.GetProximityProperties(g)
+        .GetProperty("material", "coulomb_friction")
+        .static_friction()
+        for g in plant.GetCollisionGeometriesForBody(body)
+    ]
+    assert frictions[:5] == [0.5, 0.5, 1.0, 0.25, 1.0]
+    assert caplog.text.count("specified condim=4, which is not supported") == 2
+    assert caplog.text.count("Using zero-radius spheres") == 2
+
+
+def test_an_actuator_finds_a_weld_joint_by_name_as_the_plant_does():
+    """An actuator's joint is looked up in the plant when it is not one the document's
+    joints added (a weld of a body without joints: AddJointActuator's error)."""
+    plant = _plant(scene_graph=False)
+    with pytest.raises(
+        RuntimeError,
+        match=r"^\S+:1: error: Calling AddJointActuator with joint "
+        r"world_welds_to_b failed -- this joint has 0 degrees of freedom",
+    ):
+        Parser(plant).AddModelsFromString(
+            '<mujoco model="m"><worldbody><body name="b"><geom size="1"/></body></worldbody>'
+            '<actuator><motor joint="world_welds_to_b"/></actuator></mujoco>',
+            "xml",
+        )
+    assert plant.num_bodies() == 1  # (rolled back)
+
+
 def test_include_and_mesh(tmp_path):
     shutil.copytree(MODELS, tmp_path / "m")
     plant = _plant()
