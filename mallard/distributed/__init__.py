@@ -14,10 +14,13 @@ are scattered to a worker and its task runs there, rather than travelling inside
 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,
 the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through the
 scheduler and 0.05 s straight to the workers); its results are fetched as it finishes, while
-the others run. Or a :class:`Sampler` (a module-level function drawing a block of
-states' inputs, and a seed) draws each chunk's inputs in its task, on the worker: nothing
-is sent but the sampler, so the client's work per run is the scheduling (and the results:
-:func:`rollout_to_npz` leaves them on the workers too). Results do not depend on the
+the others run. Scattered chunks go out as a sliding window (two per worker thread, then the
+next one to the worker that finished one), so that the work balances over the workers as it
+does when the scheduler hands out sampled chunks, and a worker holds two chunks' inputs. Or
+a :class:`Sampler` (a module-level function drawing a block of states' inputs, and a seed)
+draws each chunk's inputs in its task, on the worker: nothing is sent but the sampler, so
+the client's work per run is the scheduling (and the results: :func:`rollout_to_npz` leaves
+them on the workers too). Results do not depend on the
 chunking or on the number of workers: a state's rollout is computed alone in its lanes,
 bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run again
 on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures`` times); a

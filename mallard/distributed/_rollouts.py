@@ -11,6 +11,11 @@ import numpy as np
 
 #: The states of a chunk (one Dask task) unless told otherwise.
 CHUNK_SIZE = 1024
+#: Scattered chunks in flight per worker thread (see _finished_chunks): one computing, the
+#: next one's inputs arriving.
+WINDOW = 2
+#: Seconds a scatter to a given worker waits for it to be running (else: to any worker).
+_PINNED = 2
 
 _FILE_TYPES = ("urdf", "sdf", "xml")
 
@@ -265,9 +270,16 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     )  # fmt: skip
 
 
-def _scatter(client, inputs, attempts):
-    """The future of one chunk's inputs scattered to a worker, tried again (after a pause, up
-    to ``attempts`` times) if the worker dies as it receives them."""
+def _scatter(client, inputs, attempts, worker=None):
+    """The future of one chunk's inputs scattered to a worker (``worker``, an address, if
+    given and still there; else the one Dask picks), tried again (after a pause, up to
+    ``attempts`` times) if the worker dies as it receives them."""
+    if worker is not None:
+        try:  # (a worker gone: no running worker of that address in time, or unknown)
+            [future] = client.scatter([inputs], hash=False, workers=[worker], timeout=_PINNED)
+            return future
+        except (OSError, TimeoutError, KeyError):
+            pass
     for attempt in range(1, attempts + 1):
         try:
             [future] = client.scatter([inputs], hash=False)
@@ -279,14 +291,24 @@ def _scatter(client, inputs, attempts):
 
 
 def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
-    """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler)."""
+    """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler).
+
+    Sampled chunks are all submitted at once: the scheduler hands each to a worker as one
+    frees up. Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker
+    thread at first (one to each in turn, then the next), then, as a chunk finishes, the next
+    chunk to the worker that ran it. So a worker holds at most WINDOW chunks' inputs, each
+    receives the next while it computes one, and the work balances as the sampled chunks'
+    does, whatever the workers' speeds (all scattered at once, each worker's share is fixed:
+    a worker slowed down, by the client's own work on shared cores for one, finishes last
+    while the others wait). A chunk submitted again (its worker died) goes to the worker Dask
+    picks, and the chunk after it too."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
     call = uuid.uuid4().hex
-    submitted = {}  # key → (chunk index, its inputs' future, the times it was submitted)
+    submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
 
-    def submit(index, times):
+    def submit(index, times, worker=None):
         key = f"mallard-rollout-{call}-{index}-{times}"
         if isinstance(arrays, Sampler):
             scattered = None
@@ -294,21 +316,28 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
                 _run_sampled, spec, index, firsts[index], chunk_size, arrays, kwargs, directory,
                 key=key, retries=retries, pure=False,
             )  # fmt: skip
-            submitted[future.key] = (index, scattered, times + 1)
+            submitted[future.key] = (index, scattered, times + 1, None)
             return future
         part = slice(firsts[index], firsts[index] + chunk_size)
         inputs = tuple(None if a is None else a[part] for a in arrays)
-        scattered = _scatter(client, inputs, retries + 3)
+        scattered = _scatter(client, inputs, retries + 3, worker)
         future = client.submit(
             _run_scattered, spec, index, firsts[index], scattered, kwargs, directory,
             key=key, retries=retries, pure=False,
         )  # fmt: skip
-        submitted[future.key] = (index, scattered, times + 1)
+        submitted[future.key] = (index, scattered, times + 1, worker)
         return future
 
-    pending = as_completed([submit(index, 0) for index in range(len(firsts))])
+    if isinstance(arrays, Sampler):
+        workers = [None] * len(firsts)
+    else:
+        threads = client.nthreads()  # (the workers now: address → threads)
+        slots = [w for w in sorted(threads) for _ in range(threads[w])] or [None]
+        workers = (slots * WINDOW)[: len(firsts)]
+    pending = as_completed([submit(index, 0, w) for index, w in enumerate(workers)])
+    following = iter(range(len(workers), len(firsts)))  # (the chunks not submitted yet)
     for future in pending:
-        index, _, times = submitted.pop(future.key)
+        index, _, times, worker = submitted.pop(future.key)
         try:
             result = future.result()
         except CancelledError:  # (its inputs, or its result, were lost with their worker)
@@ -319,6 +348,9 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
                 ) from None
             pending.add(submit(index, times))
             continue
+        after = next(following, None)
+        if after is not None:
+            pending.add(submit(after, 0, worker))
         yield index, firsts[index], result
 
 

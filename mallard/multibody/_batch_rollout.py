@@ -9,11 +9,15 @@ import numpy as np
 from mallard.multibody._batch_codes import (
     DISCRETE_STEP,
     EXPLICIT_EULER,
+    KINDS,
+    NOT_POSITIVE_DEFINITE,
     RUNGE_KUTTA2,
     RUNGE_KUTTA3,
+    ZERO_QUATERNION,
 )
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._layout import PARAMETERS, SapSizes
+from mallard.multibody._welded_composites import merge_welded_bodies
 from mallard.multibody.plant._stepping import contact_geometry, found_arrays, no_geometry
 
 #: The explicit integrators a continuous plant's rollout takes, by the names of
@@ -32,7 +36,10 @@ class RolloutPlan:
     inertias, and for a SAP plant with joint limits the SAP problem of a state, see
     :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
     kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw; no limits: none;
-    then the contact tables of kernels.discrete_step, without geometry).
+    then the contact tables of kernels.discrete_step, without geometry). The model the
+    kernel runs on (``mi``, ``mf``, ``sizes``, ``ws0``): without contact, the plant's with
+    its welded bodies merged into composites (_welded_composites, ``mobods`` the plant's
+    mobod of each of its mobods), else the plant's (``mobods`` None).
     Raises NotImplementedError for what rollouts do not take yet."""
 
     def __init__(self, batched):
@@ -63,16 +70,30 @@ class RolloutPlan:
         plant._throw_if_continuous_with_constraints()
         if not self.discrete:
             self._check_pd(plant, "its forward dynamics")
-            return
-        self.h, self.scheme = plant.time_step(), DISCRETE_STEP
-        self._check_discrete(plant)
-        if not plant._uses_tamsi():  # SAP's free motion: joint damping implicit, M + h·D
-            self.ws0 = self.ws0.copy()
-            params = PARAMETERS.views(self.ws0, batched._sizes)
-            reflected0 = params.reflected.copy()
-            params.reflected[:] += self.h * params.damping
-            if plant._sap_driver.limits.size or contact:
-                self._sap_limits(plant, reflected0, self.h * params.damping, contact)
+        else:
+            self.h, self.scheme = plant.time_step(), DISCRETE_STEP
+            self._check_discrete(plant)
+            if not plant._uses_tamsi():  # SAP's free motion: joint damping implicit, M + h·D
+                self.ws0 = self.ws0.copy()
+                params = PARAMETERS.views(self.ws0, batched._sizes)
+                reflected0 = params.reflected.copy()
+                params.reflected[:] += self.h * params.damping
+                if plant._sap_driver.limits.size or contact:
+                    self._sap_limits(plant, reflected0, self.h * params.damping, contact)
+        self.mi, self.mf, self.sizes, self.mobods = batched._mi, batched._mf, batched._sizes, None
+        merged = None if contact else merge_welded_bodies(batched._engine, self.ws0)
+        if merged is not None:  # (contact: the geometry sits on the plant's bodies)
+            self.mi, self.mf, self.ws0, self.sizes, self.mobods = merged
+
+    def plant_codes(self, codes):
+        """The status codes of a rollout of the merged model (see ``mobods``) with the mobods
+        they name (a zero quaternion's, an articulated inertia's) the plant's, in place."""
+        if self.mobods is None:
+            return codes
+        kinds = codes % KINDS
+        named = (kinds == ZERO_QUATERNION) | (kinds == NOT_POSITIVE_DEFINITE)
+        codes[named] = kinds[named] + KINDS * self.mobods[codes[named] // KINDS]
+        return codes
 
     def _sap_limits(self, plant, reflected0, diagonal, contact):
         """The SAP problem of a step of a plant with joint limits or point contact (its

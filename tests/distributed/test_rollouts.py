@@ -178,3 +178,23 @@ def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
     assert _scatter(client, "inputs", 3) == ("future of", "inputs") and client.calls == 3
     with pytest.raises(CommClosedError):
         _scatter(BreakingClient(3), "inputs", 3)
+
+
+def test_a_scatter_to_a_worker_gone_goes_to_another():
+    from mallard.distributed._rollouts import _scatter
+
+    class GoneClient:  # (its worker "tcp://gone:1" has left: Dask finds no such worker)
+        def __init__(self):
+            self.asked = []
+
+        def scatter(self, data, hash, workers=None, timeout=None):
+            self.asked.append(workers)
+            if workers == ["tcp://gone:1"]:
+                raise TimeoutError("No valid workers found")
+            return [("future of", data[0])]
+
+    client = GoneClient()
+    assert _scatter(client, "inputs", 3, "tcp://gone:1") == ("future of", "inputs")
+    assert client.asked == [["tcp://gone:1"], None]
+    assert _scatter(client, "inputs", 3, "tcp://here:2") == ("future of", "inputs")
+    assert client.asked[2:] == [["tcp://here:2"]]

@@ -443,3 +443,169 @@ def test_contact_rollouts_refuse_what_they_do_not_compute():
     with pytest.raises(NotImplementedError, match="'box' and 'soft' may come into contact"):
         BatchedPlant(plant).Rollout(np.zeros((1, 14)) + [1, 0, 0, 0, 0, 0, 0] * 2,
                                     np.zeros((1, 12)), num_steps=2)  # fmt: skip
+
+
+def _welded_tree(time_step, limits=False, gravity_off=False):
+    """An arm whose bodies are in part welded: a base welded to World at a turned offset, two
+    revolute links (actuated, damped; the first with position limits if ``limits``), a hand
+    with mass welded to the second at a turned offset, a massless tool frame welded to the
+    hand, a finger on a prismatic joint on the hand; and a free puck with a weight welded to
+    it. ``gravity_off``: the hand in a model instance without gravity."""
+    from mallard.math import RollPitchYaw
+    from mallard.multibody.tree import PrismaticJoint
+
+    plant = MultibodyPlant(time_step)
+    arm, hands = plant.AddModelInstance("arm"), plant.AddModelInstance("hands")
+
+    def box(name, mass, size, model=arm):
+        if mass == 0.0:
+            inertia = SpatialInertia(0.0, [0, 0, 0], UnitInertia(0, 0, 0))
+        else:  # (its center of mass off its origin)
+            inertia = SpatialInertia.SolidBoxWithMass(mass, *size).Shift([0.01, -0.02, 0.03])
+        return plant.AddRigidBody(name, model, inertia)
+
+    base = box("base", 2.0, (0.2, 0.2, 0.1))
+    plant.WeldFrames(
+        plant.world_frame(),
+        base.body_frame(),
+        RigidTransform(RollPitchYaw(0.1, 0.2, 0.3), [0.1, 0, 0.5]),
+    )
+    parent, joints = base.body_frame(), []
+    for i, axis in enumerate(([0, 0, 1], [0, 1, 0])):
+        link = box(f"link{i}", 1.0 + i, (0.1, 0.1, 0.4))
+        frame = plant.AddFrame(
+            FixedOffsetFrame(f"joint{i}", parent, RigidTransform([0.02, 0.0, 0.2 + 0.1 * i]))
+        )
+        lower, upper = (-0.3, 0.4) if limits and i == 0 else (-np.inf, np.inf)
+        joints.append(
+            plant.AddJoint(
+                RevoluteJoint(f"pin{i}", frame, link.body_frame(), axis, lower, upper, 0.2)
+            )
+        )
+        plant.AddJointActuator(f"motor{i}", joints[-1])
+        parent = link.body_frame()
+    hand = box("hand", 0.7, (0.08, 0.2, 0.05), hands if gravity_off else arm)
+    plant.WeldFrames(
+        parent, hand.body_frame(), RigidTransform(RollPitchYaw(0.0, 0.3, -0.8), [0, 0.03, 0.25])
+    )
+    tool = box("tool", 0.0, ())
+    plant.WeldFrames(hand.body_frame(), tool.body_frame(), RigidTransform([0, 0, 0.1]))
+    finger = box("finger", 0.05, (0.02, 0.02, 0.05))
+    plant.AddJoint(
+        PrismaticJoint("slide", hand.body_frame(), finger.body_frame(), [0, 1, 0], damping=0.3)
+    )
+    puck = box("puck", 0.5, (0.1, 0.1, 0.02))
+    weight = box("weight", 0.3, (0.05, 0.05, 0.05))
+    plant.WeldFrames(puck.body_frame(), weight.body_frame(), RigidTransform([0.04, -0.02, 0.03]))
+    if gravity_off:
+        plant.mutable_gravity_field().set_enabled(hands, False)
+    plant.Finalize()
+    return plant
+
+
+def _welded_states(plant, rng, size):
+    q0 = np.zeros((size, plant.num_positions()))
+    q0[:, :3] = rng.uniform(-0.25, 0.35, (size, 3))  # (pin0, pin1, slide)
+    quaternion = rng.normal(size=(size, 4))
+    q0[:, 3:7] = quaternion / np.linalg.norm(quaternion, axis=1, keepdims=True)
+    q0[:, 7:] = rng.normal(size=(size, 3))
+    return q0, rng.normal(size=(size, plant.num_velocities()))
+
+
+def test_welded_bodies_are_merged_into_their_composites():
+    # Rollouts run the plant's model with its welded bodies merged (_welded_composites): the
+    # composite of link1, the hand and the tool is their spatial inertia about link1's origin,
+    # as the plant computes it; the base goes with World; a body without welded mass keeps
+    # its parameters bit for bit.
+    from mallard.multibody._layout import PARAMETERS
+    from mallard.multibody._welded_composites import merge_welded_bodies
+
+    plant = _welded_tree(H)
+    merged = merge_welded_bodies(plant._engine, BatchedPlant(plant)._ws0)
+    names = [plant._bodies[plant._topology.mobods[k].body].name() for k in merged.mobods]
+    assert names == ["world", "link0", "link1", "finger", "puck"]
+    params = PARAMETERS.views(merged.ws0, merged.sizes)
+    context = plant.CreateDefaultContext()
+    parts = [plant.GetBodyByName(name).index() for name in ("link1", "hand", "tool")]
+    M = plant.CalcSpatialInertia(context, plant.GetBodyByName("link1").body_frame(), parts)
+    np.testing.assert_allclose(params.m_B[2], M.get_mass(), rtol=1e-15)
+    np.testing.assert_allclose(params.com_B[2], M.get_com(), rtol=0, atol=1e-15)
+    G = M.get_unit_inertia().CopyToFullMatrix3()
+    np.testing.assert_allclose(params.G_B[2], G, rtol=0, atol=1e-15)
+    finger = plant.GetBodyByName("finger")
+    assert params.m_B[3] == finger.default_mass()
+    ws0 = BatchedPlant(plant)._ws0
+    original = PARAMETERS.views(ws0, plant._engine.sizes)
+    b = int(finger.index())
+    np.testing.assert_array_equal(params.G_B[3], original.G_B[b])
+    np.testing.assert_array_equal(params.com_B[3], original.com_B[b])
+
+
+@pytest.mark.parametrize("integrator", [None, RungeKutta3Integrator], ids=["sap", "rk3"])
+def test_rollouts_of_welded_trees_are_the_simulators_to_rounding(integrator):
+    # The merged composites' sums are formed once, in another order than the plant's sweeps:
+    # the trajectories agree to rounding (1e-12 over 100 steps), not to the last bit.
+    plant = _welded_tree(H if integrator is None else 0.0)
+    rng = np.random.default_rng(12)
+    q0, v0 = _welded_states(plant, rng, 5)
+    steps = 100
+    U = rng.normal(size=(5, steps, 2))
+    kwargs = {} if integrator is None else {"time_step": H_CONTINUOUS}
+    X = BatchedPlant(plant).Rollout(q0, v0, U, **kwargs)
+    for i in (0, 4):
+        expected = simulate(plant, q0[i], v0[i], U[i], steps, integrator)
+        np.testing.assert_allclose(X[i], expected, rtol=0, atol=1e-12)
+        assert not np.allclose(X[i, -1], X[i, 0], atol=1e-3)  # (it moved)
+
+
+def test_rollouts_of_welded_trees_with_limits_are_the_simulators_to_the_solvers_tolerance():
+    # A joint limit's SAP solve from a v* that differs by rounding: the same answer to the
+    # solver's tolerance (its stopping criteria; here within 1e-12 over 150 steps).
+    plant = _welded_tree(H, limits=True)
+    rng = np.random.default_rng(13)
+    q0, v0 = _welded_states(plant, rng, 4)
+    v0[:, 0] = [-9.0, 9.0, -8.0, 8.0]
+    steps = 150
+    U = rng.normal(size=(4, steps, 2))
+    X, status = BatchedPlant(plant).Rollout(q0, v0, U, return_status=True)
+    assert status.ok.all()
+    assert X[:, :, 0].min() < -0.29 and X[:, :, 0].max() > 0.39  # (the limits were met)
+    for i in range(4):
+        expected = simulate(plant, q0[i], v0[i], U[i], steps)
+        np.testing.assert_allclose(X[i], expected, rtol=0, atol=1e-12)
+
+
+def test_welds_across_gravity_settings_are_not_merged():
+    # The hand without gravity, welded to link1 with gravity: the plant's own model runs, and
+    # the rollout is the Simulator's to the last bit.
+    plant = _welded_tree(H, gravity_off=True)
+    batched = BatchedPlant(plant)
+    rng = np.random.default_rng(14)
+    q0, v0 = _welded_states(plant, rng, 3)
+    X = batched.Rollout(q0, v0, num_steps=40)
+    assert batched._rollout_plan.mobods is None
+    for i in range(3):
+        np.testing.assert_array_equal(X[i], simulate(plant, q0[i], v0[i], np.zeros((40, 2)), 40))
+
+
+def test_a_welded_trees_failures_name_the_plants_joints_and_bodies():
+    plant = _welded_tree(H)
+    rng = np.random.default_rng(15)
+    q0, v0 = _welded_states(plant, rng, 3)
+    q0[1, 3:7] = 0.0
+    X, status = BatchedPlant(plant).Rollout(q0, v0, num_steps=5, return_status=True)
+    assert status.failed().tolist() == [1]
+    assert "the positions q[1, 3:7] of joint 'puck'" in status.message(1)
+    # A massless link on a revolute joint past a welded body: its articulated inertia is zero.
+    plant = MultibodyPlant(H)
+    base = plant.AddRigidBody("base", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    plant.WeldFrames(plant.world_frame(), base.body_frame(), RigidTransform([0, 0, 1.0]))
+    link = plant.AddRigidBody("link", SpatialInertia(0.0, [0, 0, 0], UnitInertia(0, 0, 0)))
+    plant.AddJoint(RevoluteJoint("pin", base.body_frame(), link.body_frame(), [0, 1, 0]))
+    plant.Finalize()
+    _, status = BatchedPlant(plant).Rollout(np.zeros((1, 1)), np.zeros((1, 1)), num_steps=2,
+                                             return_status=True)  # fmt: skip
+    with pytest.raises(RuntimeError) as error:
+        simulate(plant, [0.0], [0.0], None, 1)
+    assert str(error.value) in status.message(0)
+    assert "body base to body link" in status.message(0)
