@@ -22,6 +22,7 @@ from mallard.multibody._kernels._numba_internals import (
     c_view,
     compile_each_kernel_once,
     compiling_joint_types,
+    cut_numbas_python_work,
     for_joint_types,
     generate_code_on_demand,
     inline_kernel,
@@ -125,10 +126,11 @@ for _directory in KERNEL_PACKAGES:
 manage_caches(_MALLARD_DIR)
 # A kernel called from an entry point and from another kernel is compiled once, not twice; an
 # inlined one is never compiled alone; machine code is generated for the entry points only;
-# kernels compiled without numba's runtime may return views.
+# kernels compiled without numba's runtime may return views; numba repeats less of its own work.
 compile_each_kernel_once()
 generate_code_on_demand()
 kernels_return_views()
+cut_numbas_python_work()
 
 
 def atomic_add(a, i, value):

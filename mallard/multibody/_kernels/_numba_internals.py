@@ -108,6 +108,19 @@ pins numba to the releases those tests pass on.
    module's own (``ValueRef.linkage``, ``ll.Linkage``): the code of other modules loaded
    later does not bind to it; numba's pass pruning reference counts finds the calls of
    ``NRT_incref`` and ``NRT_decref`` by name (:func:`kernels_internal_to`).
+17. numba's own work [test_17_numbas_python_work]: ``typing.npydecl.NumpyRulesArrayOperator.
+   generic`` (the template of the binary operators on arrays, inherited by the in-place ones)
+   returns None when no operand is an array (or an Optional of one); ``ir.Inst.
+   _rec_list_vars(val)`` lists the variables in ``val`` (``Var``: itself; ``Inst``: its
+   ``list_vars()``; lists, tuples, dict values: recursively; else none), used by
+   ``list_vars``; a type's hash and equality come from its ``key`` (``Type.__hash__``,
+   ``__eq__``), which for arrays and tuples does not change, and numba interns types;
+   ``utils.order_by_target_specificity(target, templates, fnkey)``, which ``types.functions``
+   calls through ``utils`` and ``typing.context`` by the name it imported, orders the
+   templates by a target class and their ``metadata`` (class attributes) only, or raises;
+   ``lowering.Lower.create_cfunc_wrapper`` makes the C callback wrapper of the function being
+   lowered (``self.flags``: its flags), which only first-class function values call
+   (:func:`cut_numbas_python_work`).
 """
 
 import hashlib
@@ -823,3 +836,135 @@ def typed_dispatcher(dispatcher, args):
     typed._search_new_conversions = _no_conversions
     typed._explain_matching_error = _mismatch
     return typed
+
+
+# ---- 17: numba's own Python work ---------------------------------------------------------------
+
+
+def cut_numbas_python_work():
+    """Makes numba's compiler do less of its own Python work, the results unchanged (the same
+    types, IR and LLVM code): a first ``mallard simulate`` spends three quarters of its CPU in
+    numba's Python (typing, its IR passes, lowering), in operations it repeats tens of
+    thousands of times:
+
+    * typing a scalar operator (``a * b`` on floats) tried numba's array-operator template
+      first, which searched NumPy's ufunc loops for the operands before rejecting them for
+      having no array: it now rejects them first;
+    * the variables an IR instruction uses (``Inst.list_vars``, which every liveness and
+      use-def analysis asks of every statement, over and over) were listed by a recursion with
+      a call and five ``isinstance`` per value of the instruction: now one call per container,
+      the kind of each value's class found once;
+    * the hash of an array's type, and of a tuple's (a namedtuple of views: forty-odd arrays),
+      was recomputed from its key at each of the hundreds of thousands of dictionary lookups
+      of typing: now computed once per type (numba interns types, and their keys do not
+      change), and a type compared with itself is equal at once;
+    * each typing of a call or attribute ordered the candidate templates (dozens for an
+      operator) by their target: now ordered once per target and list of templates;
+    * functions compiled without a CPython wrapper (the kernels below an entry point, and the
+      implementations of overloads they call) got a C callback wrapper all the same (lowered,
+      optimized), which only a first-class function value would call: mallard passes none."""
+    from numba.core import ir, lowering, types, utils
+    from numba.core.types import containers, npytypes
+    from numba.core.typing import context, npydecl
+
+    operator = npydecl.NumpyRulesArrayOperator
+    if getattr(operator.generic, "_mallard", False):
+        return
+    array_operator = operator.generic
+
+    def generic(self, args, kws):
+        for arg in args:
+            if isinstance(arg, types.Optional):
+                arg = arg.type
+            if isinstance(arg, types.ArrayCompatible):
+                return array_operator(self, args, kws)
+        return None  # (what the ufunc's typing ends with when no operand is an array)
+
+    generic._mallard = True
+    generic._numba = array_operator
+    operator.generic = generic
+    _rec_list_vars._numba = ir.Inst._rec_list_vars
+    ir.Inst._rec_list_vars = _rec_list_vars
+    for type_class in (
+        npytypes.Array,
+        containers.Tuple,
+        containers.UniTuple,
+        containers.NamedTuple,
+        containers.NamedUniTuple,
+    ):
+        type_class.__hash__ = _type_hash
+        type_class.__eq__ = _type_eq
+    order = utils.order_by_target_specificity
+    orders = {}
+
+    def order_by_target_specificity(target, templates, fnkey=""):
+        key = target, tuple(templates)
+        found = orders.get(key)
+        if found is None:
+            found = orders[key] = order(target, templates, fnkey)
+        return list(found)
+
+    order_by_target_specificity._numba = order
+    utils.order_by_target_specificity = order_by_target_specificity
+    context.order_by_target_specificity = order_by_target_specificity
+    create_cfunc_wrapper = lowering.Lower.create_cfunc_wrapper
+
+    def _create_cfunc_wrapper(self):
+        if not self.flags.no_cpython_wrapper:
+            create_cfunc_wrapper(self)
+
+    lowering.Lower.create_cfunc_wrapper = _create_cfunc_wrapper
+
+
+#: The kind of each class of value in numba's IR, as ``Inst._rec_list_vars`` tells them apart
+#: (in its order): 1 a variable, 2 an instruction, 3 a list or tuple, 4 a dict, 0 anything else.
+_IR_KINDS = {}
+
+
+def _ir_kind(cls):
+    from numba.core import ir
+
+    kinds = ((1, ir.Var), (2, ir.Inst), (3, (list, tuple)), (4, dict))
+    kind = next((kind for kind, bases in kinds if issubclass(cls, bases)), 0)
+    _IR_KINDS[cls] = kind
+    return kind
+
+
+def _add_vars(values, found):
+    """Appends to ``found`` the variables among ``values`` (an iterable), as numba's
+    ``Inst._rec_list_vars`` lists them."""
+    for value in values:
+        kind = _IR_KINDS.get(value.__class__)
+        if kind is None:
+            kind = _ir_kind(value.__class__)
+        if kind == 1:
+            found.append(value)
+        elif kind == 2:
+            found.extend(value.list_vars())
+        elif kind == 3:
+            _add_vars(value, found)
+        elif kind == 4:
+            _add_vars(value.values(), found)
+
+
+def _rec_list_vars(self, val):
+    """numba's ``Inst._rec_list_vars``: the variables in ``val`` (a variable, an instruction,
+    or lists, tuples and dicts of them and other values), in order."""
+    found = []
+    _add_vars((val,), found)
+    return found
+
+
+#: The hash of each array and tuple type, by its id (with the type, kept: numba keeps them too).
+_TYPE_HASHES = {}
+
+
+def _type_hash(self):
+    found = _TYPE_HASHES.get(id(self))
+    if found is None or found[0] is not self:
+        found = _TYPE_HASHES[id(self)] = self, hash(self.key)
+    return found[1]
+
+
+def _type_eq(self, other):
+    return self is other or (self.__class__ is other.__class__ and self.key == other.key)

@@ -545,3 +545,77 @@ def test_no_other_module_uses_numba_internals():
         if "numba" in text and re.search(codegen, text):
             offenders.append(str(path))
     assert not offenders, offenders
+
+
+# ---- 17. numba's own work ---------------------------------------------------------------------
+def test_17_numbas_python_work():
+    """numba's array-operator template rejects scalar operands at once and still types
+    arrays; IR instructions list their variables as numba's recursion does; array and tuple
+    types hash and compare by their keys; a function without a CPython wrapper gets no C
+    callback wrapper, an entry point keeps its own."""
+    import operator
+
+    from numba.core import ir
+    from numba.core.compiler import run_frontend
+    from numba.core.typing import npydecl
+
+    from mallard.multibody._kernels import views
+
+    _numba_internals.cut_numbas_python_work()
+    typing_context = numba.core.registry.cpu_target.typing_context
+    # (a template as numba makes one for each operator: NumpyRulesArrayOperator's)
+    template = type("Add", (npydecl.NumpyRulesArrayOperator,), {"key": operator.add})
+    generic = npydecl.NumpyRulesArrayOperator.generic
+    assert generic._mallard and template.generic is generic
+    array = types.float64[::1]
+    for args in [(types.float64, types.float64), (types.int64, types.float64)]:
+        assert template(typing_context).generic(args, {}) is None
+        assert generic._numba(template(typing_context), args, {}) is None
+    for args in [(array, types.float64), (types.Optional(array), array)]:
+        found = template(typing_context).generic(args, {})
+        assert found == generic._numba(template(typing_context), args, {})
+        assert found is not None
+
+    def sample(a, k):
+        total = 0.0
+        for i in range(a.shape[0]):
+            total += a[i] * k if i % 2 else -a[min(i, 3)]
+        return (total, {"x": k}), [a, (k, total)]
+
+    numba_list_vars = _numba_internals._rec_list_vars._numba
+    statements = [s for block in run_frontend(sample).blocks.values() for s in block.body]
+    assert ir.Inst._rec_list_vars is _numba_internals._rec_list_vars
+    for statement in statements:
+        for value in (statement.__dict__, getattr(statement, "value", None)):
+            found, expected = statement._rec_list_vars(value), numba_list_vars(statement, value)
+            assert len(found) == len(expected)
+            assert all(a is b for a, b in zip(found, expected, strict=True))
+    assert sum(len(s.list_vars()) for s in statements) > 20
+
+    from numba.core import utils
+    from numba.core.target_extension import CPU
+    from numba.core.typing import context
+
+    order = utils.order_by_target_specificity
+    assert context.order_by_target_specificity is order
+    typing_context.refresh()
+    templates = typing_context.resolve_value_type(operator.add).templates
+    assert order(CPU, templates) == order._numba(CPU, templates) == order(CPU, templates)
+    assert len(order(CPU, templates)) > 10
+
+    tuple_type = types.NamedTuple((array, types.int64[:, ::1]), views._layout.Model)
+    for numba_type in (array, types.UniTuple(array, 3), types.Tuple((array, types.intp)),
+                       tuple_type):  # fmt: skip
+        assert hash(numba_type) == hash(numba_type.key) == hash(numba_type)
+        assert numba_type == numba_type and not numba_type != numba_type
+    assert types.float64[::1] == array and types.float64[:] != array
+    assert types.Tuple((array, types.intp)) != types.Tuple((array, types.int32))
+
+    sub, twice, entry = _kernel_and_caller()
+    assert entry(3.0) == 6.0
+    ((dispatcher, _),) = _template(sub)._impl_cache.values()
+    (kernel,) = dispatcher.overloads.values()
+    (result,) = entry.overloads.values()
+    for done, wrapped in ((kernel, False), (result, True)):
+        functions = {f.name for f in done.library._final_module.functions}
+        assert (done.fndesc.llvm_cfunc_wrapper_name in functions) == wrapped
