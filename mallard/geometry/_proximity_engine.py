@@ -165,7 +165,10 @@ class ProximityModel:
         self.wi = np.zeros(layout.WI_SIZE, dtype=np.int64)
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
-        self.penetration_scratch = np.zeros((0, layout.PENETRATION))
+        #: proximity_penetrations' rows and pairs (see penetration_rows).
+        self.penetration_scratch = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
+        #: HasCollisions' pair found touching last: a, b, its index (proximity_intersecting).
+        self.last_touching = np.array([-1, -1, 0], dtype=np.int64)
         #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
         self.point_rows = np.zeros((n, layout.POINT))
         self.point_index = np.zeros(n, dtype=np.int64)
@@ -238,12 +241,15 @@ class ProximityModel:
 
     # ---- the kernels' calls -------------------------------------------------------------------
     def penetration_rows(self, count):
-        """penetration_scratch, made at least ``count`` rows long: the rows the penetrations
-        of ``count`` pairs are written to (most pairs do not penetrate, and the found ones'
-        rows are copied out)."""
-        if len(self.penetration_scratch) < count:
-            self.penetration_scratch = np.empty((count, layout.PENETRATION))
-        return self.penetration_scratch
+        """(out, found): proximity_penetrations' rows and pairs, at least ``count`` long (most
+        pairs do not penetrate, and the found ones' rows are copied out)."""
+        scratch = self.penetration_scratch
+        if len(scratch[0]) < count:
+            scratch = self.penetration_scratch = (
+                np.empty((count, layout.PENETRATION)),
+                np.empty((count, 2), dtype=np.int64),
+            )
+        return scratch
 
     def call(self, name, *args):
         """kernels(float64).<name>(held, *args): the compiled entry point bound to this model

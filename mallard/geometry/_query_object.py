@@ -282,30 +282,25 @@ class QueryObject:
         sorted by (id_A, id_B), and their result rows (k, PENETRATION) [depth, nhat_BA_W,
         p_WCa, p_WCb] (the plant's contact reads these arrays, not records)."""
         model, X_WG, allowed, T = self._engine()
-        pairs = model.kept_candidates(X_WG, allowed, 0.0).copy()  # (the kernel reorders them)
+        pairs = model.kept_candidates(X_WG, allowed, 0.0)
         count = len(pairs)
         if T is not float:
             self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
         compiled = X_WG.dtype is _FLOAT64
         if compiled:
-            out = model.penetration_scratch  # (most pairs do not penetrate: see below)
-            if len(out) < count:
-                out = model.penetration_rows(count)
-            k = model.call("proximity_penetrations", X_WG, pairs, count, out)
+            out, found = model.penetration_rows(count)  # (most pairs do not penetrate: see below)
+            k = model.call("proximity_penetrations", X_WG, pairs, count, out, found)
         else:
             out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
+            found = np.empty((count, 2), dtype=np.int64)
             k = kernels(X_WG.dtype).proximity_penetrations(
-                model.held_arrays, X_WG, pairs, count, out
+                model.held_arrays, X_WG, pairs, count, out, found
             )
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
             return model, _NO_PAIRS, _NO_ROWS if compiled else out[:0]
-        pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
-        if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
-            order = np.lexsort((pairs[:, 1], pairs[:, 0]))
-            pairs, out = pairs[order], out[order]
-        return model, pairs, out
+        return model, found[:k].copy(), out[:k].copy()  # (the scratch's rows copied out)
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most
@@ -428,7 +423,7 @@ class QueryObject:
         if not count:  # (no boxes overlap: nothing for the narrowphase)
             return False
         X = X_WG if X_WG.dtype is _FLOAT64 else _values(X_WG)
-        return model.call("proximity_intersecting", X, pairs, count)
+        return model.call("proximity_intersecting", X, pairs, count, model.last_touching)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
     def ComputeAabbInWorld(self, geometry_id):
