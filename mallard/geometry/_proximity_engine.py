@@ -41,9 +41,19 @@ _NEEDLE = (
 
 def _pose(X):
     """The 4×3 array [R; pᵀ] of a RigidTransform (of any scalar)."""
-    A = np.empty((4, 3), dtype=object if X.rotation().matrix().dtype == object else float)
-    A[:3] = X.rotation().matrix()
+    R = X.rotation().matrix()
+    A = np.empty((4, 3), dtype=object if R.dtype == object else float)
+    A[:3] = R
     A[3] = X.translation()
+    return A
+
+
+def _float_poses(transforms):
+    """The (n, 4, 3) array of :func:`_pose`'s of RigidTransforms of float, made at once."""
+    A = np.empty((len(transforms), 4, 3))
+    if transforms:
+        A[:, :3] = [X.rotation().matrix() for X in transforms]
+        A[:, 3] = [X.translation() for X in transforms]
     return A
 
 

@@ -17,7 +17,7 @@ from mallard.common._pybind import overloads
 from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._geometry_instance import ROLE_NAMES, Role
 from mallard.geometry._identifiers import FrameId, id_argument, id_text
-from mallard.geometry._proximity_engine import _pose, _values
+from mallard.geometry._proximity_engine import _float_poses, _pose, _values
 from mallard.geometry._query_results import (
     PenetrationAsPointPair,
     SignedDistancePair,
@@ -217,7 +217,10 @@ class QueryObject:
                 X_WF[frame_id] = X
             return X
 
-        return [_pose(pose(f)) for f in model.frames]
+        transforms = [pose(f) for f in model.frames]
+        if model.scalar_type is float:
+            return _float_poses(transforms)
+        return [_pose(X) for X in transforms]
 
     def _plant_frame_poses(self, model, kept):
         """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
