@@ -198,24 +198,27 @@ class QueryObject:
                 return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
 
-            def X_PF(frame_id):
-                return vectors[sg._frame(frame_id).source].value(frame_id)
+            def X_PF(frame_id, frame):
+                return vectors[frame.source].value(frame_id)
         else:
-            X_PF = self._X_PF
-        X_WF = {}
+
+            def X_PF(frame_id, frame):
+                return self._X_PF(frame_id)
+
+        frames = sg._frames
+        parents = {}  # frame id -> X_WF of the frames that are parents
 
         def pose(frame_id):
-            X = X_WF.get(frame_id)
-            if X is None:
-                frame = sg._frame(frame_id)
-                if frame_id == sg._world_frame_id:
-                    X = convert_value(RigidTransform(), system_scalar_type(sg))
-                else:
-                    X = X_PF(frame_id)
-                    if frame.parent is not None:
-                        X = pose(frame.parent) @ X
-                X_WF[frame_id] = X
-            return X
+            frame = frames[frame_id]
+            if frame.source is None:  # (World's frame)
+                return convert_value(RigidTransform(), system_scalar_type(sg))
+            X = X_PF(frame_id, frame)
+            if frame.parent is None:
+                return X
+            X_WP = parents.get(frame.parent)
+            if X_WP is None:
+                X_WP = parents[frame.parent] = pose(frame.parent)
+            return X_WP @ X
 
         transforms = [pose(f) for f in model.frames]
         if model.scalar_type is float:
