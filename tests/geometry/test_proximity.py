@@ -247,6 +247,11 @@ def test_sweep_and_prune_finds_every_overlapping_allowed_pair():
     count = sweep_and_prune(boxes, n, allowed, order, pairs)
     assert [tuple(p) for p in pairs[:count]] == expected
     assert sorted(order) == list(range(n))
+    # Sorted along the sweep's axis (from a random order: by the heap sort), and from that
+    # order again (the insertion sort, moving nothing) the same pairs.
+    assert any(np.all(np.diff(boxes[order, k]) >= 0) for k in range(3))
+    count = sweep_and_prune(boxes, n, allowed, order, pairs)
+    assert [tuple(p) for p in pairs[:count]] == expected
 
 
 def test_sweep_and_prune_with_a_reach_finds_the_boxes_at_most_that_far_apart():
