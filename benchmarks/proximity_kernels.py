@@ -40,10 +40,11 @@ def kernel_timer(model, X_WG, name, columns, *arguments):
     """A function of an array of pairs: the µs of entry point ``name`` on them (the call's own
     cost subtracted) and how many it reports."""
     out = np.empty((4950, columns))
+    found = np.empty((4950, 2), dtype=np.int64)
 
     def run(pairs):
         model.pairs[: len(pairs)] = pairs
-        rest = (np.inf, out) if name == "proximity_signed_distances" else (out,)
+        rest = (np.inf, out) if name == "proximity_signed_distances" else (out, found)
         return model.call(name, X_WG, model.pairs, len(pairs), *rest)
 
     empty = least(lambda: run(model.pairs[:0]), 200)

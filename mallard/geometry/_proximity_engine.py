@@ -41,9 +41,19 @@ _NEEDLE = (
 
 def _pose(X):
     """The 4×3 array [R; pᵀ] of a RigidTransform (of any scalar)."""
-    A = np.empty((4, 3), dtype=object if X.rotation().matrix().dtype == object else float)
-    A[:3] = X.rotation().matrix()
+    R = X.rotation().matrix()
+    A = np.empty((4, 3), dtype=object if R.dtype == object else float)
+    A[:3] = R
     A[3] = X.translation()
+    return A
+
+
+def _float_poses(transforms):
+    """The (n, 4, 3) array of :func:`_pose`'s of RigidTransforms of float, made at once."""
+    A = np.empty((len(transforms), 4, 3))
+    if transforms:
+        A[:, :3] = [X.rotation().matrix() for X in transforms]
+        A[:, 3] = [X.translation() for X in transforms]
     return A
 
 
@@ -165,7 +175,10 @@ class ProximityModel:
         self.wi = np.zeros(layout.WI_SIZE, dtype=np.int64)
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
-        self.penetration_scratch = np.zeros((0, layout.PENETRATION))
+        #: proximity_penetrations' rows and pairs (see penetration_rows).
+        self.penetration_scratch = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
+        #: HasCollisions' pair found touching last: a, b, its index (proximity_intersecting).
+        self.last_touching = np.array([-1, -1, 0], dtype=np.int64)
         #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
         self.point_rows = np.zeros((n, layout.POINT))
         self.point_index = np.zeros(n, dtype=np.int64)
@@ -238,12 +251,15 @@ class ProximityModel:
 
     # ---- the kernels' calls -------------------------------------------------------------------
     def penetration_rows(self, count):
-        """penetration_scratch, made at least ``count`` rows long: the rows the penetrations
-        of ``count`` pairs are written to (most pairs do not penetrate, and the found ones'
-        rows are copied out)."""
-        if len(self.penetration_scratch) < count:
-            self.penetration_scratch = np.empty((count, layout.PENETRATION))
-        return self.penetration_scratch
+        """(out, found): proximity_penetrations' rows and pairs, at least ``count`` long (most
+        pairs do not penetrate, and the found ones' rows are copied out)."""
+        scratch = self.penetration_scratch
+        if len(scratch[0]) < count:
+            scratch = self.penetration_scratch = (
+                np.empty((count, layout.PENETRATION)),
+                np.empty((count, 2), dtype=np.int64),
+            )
+        return scratch
 
     def call(self, name, *args):
         """kernels(float64).<name>(held, *args): the compiled entry point bound to this model

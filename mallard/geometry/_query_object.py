@@ -17,7 +17,7 @@ from mallard.common._pybind import overloads
 from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._geometry_instance import ROLE_NAMES, Role
 from mallard.geometry._identifiers import FrameId, id_argument, id_text
-from mallard.geometry._proximity_engine import _pose, _values
+from mallard.geometry._proximity_engine import _float_poses, _pose, _values
 from mallard.geometry._query_results import (
     PenetrationAsPointPair,
     SignedDistancePair,
@@ -198,26 +198,32 @@ class QueryObject:
                 return X_WF
             vectors = {source: sg._pose_ports[source].Eval(context) for source in model.sources}
 
-            def X_PF(frame_id):
-                return vectors[sg._frame(frame_id).source].value(frame_id)
+            def X_PF(frame_id, frame):
+                return vectors[frame.source].value(frame_id)
         else:
-            X_PF = self._X_PF
-        X_WF = {}
+
+            def X_PF(frame_id, frame):
+                return self._X_PF(frame_id)
+
+        frames = sg._frames
+        parents = {}  # frame id -> X_WF of the frames that are parents
 
         def pose(frame_id):
-            X = X_WF.get(frame_id)
-            if X is None:
-                frame = sg._frame(frame_id)
-                if frame_id == sg._world_frame_id:
-                    X = convert_value(RigidTransform(), system_scalar_type(sg))
-                else:
-                    X = X_PF(frame_id)
-                    if frame.parent is not None:
-                        X = pose(frame.parent) @ X
-                X_WF[frame_id] = X
-            return X
+            frame = frames[frame_id]
+            if frame.source is None:  # (World's frame)
+                return convert_value(RigidTransform(), system_scalar_type(sg))
+            X = X_PF(frame_id, frame)
+            if frame.parent is None:
+                return X
+            X_WP = parents.get(frame.parent)
+            if X_WP is None:
+                X_WP = parents[frame.parent] = pose(frame.parent)
+            return X_WP @ X
 
-        return [_pose(pose(f)) for f in model.frames]
+        transforms = [pose(f) for f in model.frames]
+        if model.scalar_type is float:
+            return _float_poses(transforms)
+        return [_pose(X) for X in transforms]
 
     def _plant_frame_poses(self, model, kept):
         """X_WF (n, 4, 3) of the model's frames from the poses of the MultibodyPlants their
@@ -282,30 +288,25 @@ class QueryObject:
         sorted by (id_A, id_B), and their result rows (k, PENETRATION) [depth, nhat_BA_W,
         p_WCa, p_WCb] (the plant's contact reads these arrays, not records)."""
         model, X_WG, allowed, T = self._engine()
-        pairs = model.kept_candidates(X_WG, allowed, 0.0).copy()  # (the kernel reorders them)
+        pairs = model.kept_candidates(X_WG, allowed, 0.0)
         count = len(pairs)
         if T is not float:
             self._check_scalar_support(model, pairs, T, _AD_PENETRATION, "Penetration")
         compiled = X_WG.dtype is _FLOAT64
         if compiled:
-            out = model.penetration_scratch  # (most pairs do not penetrate: see below)
-            if len(out) < count:
-                out = model.penetration_rows(count)
-            k = model.call("proximity_penetrations", X_WG, pairs, count, out)
+            out, found = model.penetration_rows(count)  # (most pairs do not penetrate: see below)
+            k = model.call("proximity_penetrations", X_WG, pairs, count, out, found)
         else:
             out = np.empty((count, layout.PENETRATION), dtype=X_WG.dtype)
+            found = np.empty((count, 2), dtype=np.int64)
             k = kernels(X_WG.dtype).proximity_penetrations(
-                model.held_arrays, X_WG, pairs, count, out
+                model.held_arrays, X_WG, pairs, count, out, found
             )
         if k < 0:
             self._raise(model, model.status, "Penetration")
         if not k:
             return model, _NO_PAIRS, _NO_ROWS if compiled else out[:0]
-        pairs, out = pairs[:k], out[:k].copy()  # (the scratch's rows copied out)
-        if k > 1 and model.status[1]:  # (a swapped pair: Drake sorts by (id_A, id_B))
-            order = np.lexsort((pairs[:, 1], pairs[:, 0]))
-            pairs, out = pairs[order], out[order]
-        return model, pairs, out
+        return model, found[:k].copy(), out[:k].copy()  # (the scratch's rows copied out)
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most
@@ -428,7 +429,7 @@ class QueryObject:
         if not count:  # (no boxes overlap: nothing for the narrowphase)
             return False
         X = X_WG if X_WG.dtype is _FLOAT64 else _values(X_WG)
-        return model.call("proximity_intersecting", X, pairs, count)
+        return model.call("proximity_intersecting", X, pairs, count, model.last_touching)
 
     # ---- bounding boxes, deformables, hydroelastics ------------------------------------------
     def ComputeAabbInWorld(self, geometry_id):

@@ -104,7 +104,8 @@ def _penetrations(rng):
     m = _model()
     pairs = _pairs(m, lambda a, b: not (a == b == layout.HALFSPACE))
     out = np.zeros((len(pairs), layout.PENETRATION))
-    return _held(m), _poses(rng, len(m.ids)), pairs, len(pairs), out
+    found = np.zeros((len(pairs), 2), dtype=np.int64)
+    return _held(m), _poses(rng, len(m.ids)), pairs, len(pairs), out, found
 
 
 def _signed_distances(rng):
@@ -120,7 +121,10 @@ def _intersecting(rng):
     pairs = _pairs(m, lambda a, b: True)
     X = _poses(rng, len(m.ids))
     X[:, 3] *= 4.0  # (apart: most pairs are tested before one is found touching)
-    return _held(m), X, pairs, len(pairs)
+    last = np.array([-1, -1, 0], dtype=np.int64)
+    if rng.integers(2):  # (a pair found touching by a previous call, tested first)
+        last[:] = *pairs[rng.integers(len(pairs))], 0
+    return _held(m), X, pairs, len(pairs), last
 
 
 def _point_distances(rng):

@@ -68,6 +68,45 @@ def test_results_follow_poses_filters_and_registrations():
     assert q.HasCollisions()
 
 
+def test_poses_of_frames_with_a_parent_frame():
+    """A geometry on a frame registered under another frame (and a frame under that one) is
+    posed at X_WP·X_PF: closed forms of unit spheres (the penetration depth 2 − |x|), with a
+    sphere anchored in World."""
+    sg = ml.SceneGraph()
+    source = sg.RegisterSource("s")
+    parent = sg.RegisterFrame(source, ml.GeometryFrame("parent"))
+    child = sg.RegisterFrame(source, parent, ml.GeometryFrame("child"))
+    grandchild = sg.RegisterFrame(source, child, ml.GeometryFrame("grandchild"))
+    ids = []
+    for frame, name in ((child, "c"), (grandchild, "g")):
+        instance = ml.GeometryInstance(ml.RigidTransform(), ml.Sphere(1.0), name)
+        instance.set_proximity_properties(ml.ProximityProperties())
+        ids.append(sg.RegisterGeometry(source, frame, instance))
+    instance = ml.GeometryInstance(ml.RigidTransform([0, 0, -1.2]), ml.Sphere(1.0), "a")
+    instance.set_proximity_properties(ml.ProximityProperties())
+    ids.append(sg.RegisterAnchoredGeometry(source, instance))
+    context = sg.CreateDefaultContext()
+    half_turn = ml.RotationMatrix.MakeZRotation(np.pi / 2)
+    poses = ml.FramePoseVector()
+    poses.set_value(parent, ml.RigidTransform(half_turn, [0, 0, 0.25]))
+    poses.set_value(child, ml.RigidTransform([1.0, 0, 0]))  # (in parent: +y in World)
+    poses.set_value(grandchild, ml.RigidTransform([0, 0.5, 0]))  # (in child: −x in World)
+    sg.get_source_pose_port(source).FixValue(context, poses)
+    q = sg.get_query_output_port().Eval(context)
+    np.testing.assert_allclose(q.GetPoseInWorld(ids[0]).translation(), [0, 1, 0.25], atol=1e-15)
+    np.testing.assert_allclose(q.GetPoseInWorld(ids[1]).translation(), [-0.5, 1, 0.25], atol=1e-15)
+    depths = {(r.id_A, r.id_B): r.depth for r in q.ComputePointPairPenetration()}
+    p_c, p_g, p_a = np.array([0, 1, 0.25]), np.array([-0.5, 1, 0.25]), np.array([0, 0, -1.2])
+    expected = {
+        (ids[0], ids[1]): 2 - np.linalg.norm(p_c - p_g),
+        (ids[1], ids[2]): 2 - np.linalg.norm(p_g - p_a),
+        (ids[0], ids[2]): 2 - np.linalg.norm(p_c - p_a),
+    }
+    assert depths.keys() == expected.keys()  # (every pair overlaps)
+    for pair, depth in depths.items():
+        assert depth == pytest.approx(expected[pair], abs=1e-14)
+
+
 def test_one_query_object_follows_its_context():
     """A QueryObject kept across changes answers for its Context as it is at each query: the
     plant's positions and parameters, a fixed FramePoseVector changed in place or replaced,
@@ -208,6 +247,11 @@ def test_sweep_and_prune_finds_every_overlapping_allowed_pair():
     count = sweep_and_prune(boxes, n, allowed, order, pairs)
     assert [tuple(p) for p in pairs[:count]] == expected
     assert sorted(order) == list(range(n))
+    # Sorted along the sweep's axis (from a random order: by the heap sort), and from that
+    # order again (the insertion sort, moving nothing) the same pairs.
+    assert any(np.all(np.diff(boxes[order, k]) >= 0) for k in range(3))
+    count = sweep_and_prune(boxes, n, allowed, order, pairs)
+    assert [tuple(p) for p in pairs[:count]] == expected
 
 
 def test_sweep_and_prune_with_a_reach_finds_the_boxes_at_most_that_far_apart():

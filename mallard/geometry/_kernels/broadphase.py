@@ -11,8 +11,10 @@ is unbounded except, when its normal is along an axis, on that side.
 A box is a row of 6 (min xyz, max xyz). Sweep-and-prune finds the pairs of boxes that
 overlap, or (for a distance query, as FCL's distance broadphase) that are at most that
 distance apart: it sorts the boxes along the axis in which their centers spread most
-(insertion sort from the previous order: cheap when poses change little between calls) and
-tests each box against those that start before it ends (plus the distance).
+(insertion sort from the previous order: cheap when poses change little between calls; a
+heap sort when they changed a lot) and tests each box against those that start before it
+ends (plus the distance). The pairs come out sorted, so the order of boxes of equal minimum
+does not matter.
 """
 
 import numpy as np
@@ -217,13 +219,13 @@ def _sweep_axis(boxes, n):
 
 
 @jitable
-def sweep_and_prune(boxes, n, allowed, order, pairs, reach=0.0, ordered=True):
-    """The allowed pairs (a < b, allowed[a, b] ≠ 0) of the first n boxes that are at most
-    ``reach`` apart (Euclidean distance between the boxes; 0: they overlap, faces touching
-    count), in pairs[:count], sorted if ``ordered``; returns count. ``order`` (n) is the
-    previous sorting (any permutation of 0..n−1), updated."""
-    axis = _sweep_axis(boxes, n)
-    for i in range(1, n):  # insertion sort by the boxes' minimum along the axis
+def _sort_order(boxes, n, axis, order):
+    """Sorts order[:n] by the boxes' minimum along the axis: an insertion sort from the
+    previous order (a few moves when poses change little between calls), finished by a heap
+    sort once it has moved boxes more than 4n places (poses far from the last ones, as a
+    planner's random configurations: an insertion sort's n²/4)."""
+    moves = 0
+    for i in range(1, n):
         g = order[i]
         key = boxes[g, axis]
         j = i - 1
@@ -231,6 +233,45 @@ def sweep_and_prune(boxes, n, allowed, order, pairs, reach=0.0, ordered=True):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = g
+        moves += i - 1 - j
+        if moves > 4 * n:
+            _heap_sort_order(boxes, n, axis, order)
+            return
+
+
+@jitable
+def _sift_down_order(boxes, axis, order, root, end):
+    """Moves order[root] down the heap order[root:end] (largest key on top) to its place."""
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        if child + 1 < end and boxes[order[child], axis] < boxes[order[child + 1], axis]:
+            child += 1
+        if not boxes[order[root], axis] < boxes[order[child], axis]:
+            return
+        order[root], order[child] = order[child], order[root]
+        root = child
+
+
+@jitable
+def _heap_sort_order(boxes, n, axis, order):
+    """Sorts order[:n] by the boxes' minimum along the axis (a heap sort: no allocation)."""
+    for root in range(n // 2 - 1, -1, -1):
+        _sift_down_order(boxes, axis, order, root, n)
+    for end in range(n - 1, 0, -1):
+        order[0], order[end] = order[end], order[0]
+        _sift_down_order(boxes, axis, order, 0, end)
+
+
+@jitable
+def sweep_and_prune(boxes, n, allowed, order, pairs, reach=0.0, ordered=True):
+    """The allowed pairs (a < b, allowed[a, b] ≠ 0) of the first n boxes that are at most
+    ``reach`` apart (Euclidean distance between the boxes; 0: they overlap, faces touching
+    count), in pairs[:count], sorted if ``ordered``; returns count. ``order`` (n) is the
+    previous sorting (any permutation of 0..n−1), updated."""
+    axis = _sweep_axis(boxes, n)
+    _sort_order(boxes, n, axis, order)
     count = 0
     for i in range(n):
         a = order[i]

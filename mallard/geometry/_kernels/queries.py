@@ -128,28 +128,47 @@ def proximity_candidates(held, boxes, allowed, reach, order, pairs):
 
 
 @entry_point
-def proximity_penetrations(held, X_WG, pairs, count, out):
+def proximity_penetrations(held, X_WG, pairs, count, out, found):
     """The penetrations of pairs[:count] (depth, nhat_BA_W, p_WCa, p_WCb per row of out), each
-    pair as Drake reports it (A, B: a pair may come out swapped, see kernels.narrowphase, and
-    then status[1] = 1); returns how many penetrate, or −1 (status set) for an unsupported
-    pair. A pair its bounds put apart (:func:`_apart`) is not computed."""
+    pair as Drake reports it in the row of ``found`` of the same index (A, B: a pair may come
+    out swapped, see kernels.narrowphase), sorted by (A, B) as Drake sorts them; returns how
+    many penetrate, or −1 (status set) for an unsupported pair. A pair its bounds put apart
+    (:func:`_apart`) is not computed."""
     gi, gf, hv, _, _, ws, _, status, _, _ = _held(held)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
-    status[1] = 0
     k = 0
+    swapped = False
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
         if _apart(gi, gf, X_WG, a, b, 0.0):
             continue
-        found = penetration(gi, gf, hv, X_WG, a, b, ws, out[k])
-        if found < 0:
-            return _fail(status, found, a, b)
-        if found:
-            pairs[k, 0], pairs[k, 1] = (a, b) if found == 1 else (b, a)
-            if found == 2:
-                status[1] = 1  # (a pair came out swapped: the results need sorting)
+        code = penetration(gi, gf, hv, X_WG, a, b, ws, out[k])
+        if code < 0:
+            return _fail(status, code, a, b)
+        if code:
+            found[k, 0], found[k, 1] = (a, b) if code == 1 else (b, a)
+            swapped = swapped or code == 2
             k += 1
+    if swapped:
+        _sort_rows(found, out, k)
     return k
+
+
+@jitable
+def _sort_rows(found, out, k):
+    """Sorts found[:k] (pairs) by (A, B), the rows of ``out`` with them: an insertion sort
+    (the pairs come sorted by (a, b) but for the few a narrowphase swapped)."""
+    for i in range(1, k):
+        j = i
+        while j > 0 and (
+            found[j - 1, 0] > found[j, 0]
+            or (found[j - 1, 0] == found[j, 0] and found[j - 1, 1] > found[j, 1])
+        ):
+            for c in range(2):
+                found[j - 1, c], found[j, c] = found[j, c], found[j - 1, c]
+            for c in range(out.shape[1]):
+                out[j - 1, c], out[j, c] = out[j, c], out[j - 1, c]
+            j -= 1
 
 
 @entry_point
@@ -175,32 +194,73 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
 
 
 @entry_point
-def proximity_intersecting(held, X_WG, pairs, count):
-    """Whether any of pairs[:count] touches or overlaps. The cheap answers first: the pairs a
-    sphere's closed form answers, and the pairs whose inscribed balls overlap past SLACK
-    (kernels.bounds.ball_bounds); then the narrowphase of each other pair, unless its lower
-    bounds (ball_bounds, distance_bounds) put it apart past SLACK or its upper bound
-    (distance_bounds) says it overlaps. Whether one pair touches is the narrowphase's answer
-    in every order."""
+def proximity_intersecting(held, X_WG, pairs, count, last):
+    """Whether any of pairs[:count] touches or overlaps. First the pair found touching by the
+    last call (``last``: its geometries a, b and its index in that call's pairs; a = −1 for
+    none), if it is among the pairs: poses that change little between calls keep it touching.
+    Then the cheap answers: the pairs a sphere's closed form answers, and the pairs whose
+    inscribed balls overlap past SLACK (kernels.bounds.ball_bounds); then the narrowphase of
+    each other pair, unless its lower bounds (ball_bounds, distance_bounds) put it apart past
+    SLACK or its upper bound (distance_bounds) says it overlaps. The pair found touching is
+    kept in ``last``. Whether one pair touches is the narrowphase's answer in every order."""
     gi, gf, hv, _, _, ws, _, _, scratch, _ = _held(held)
     X_WG, pairs = plain(X_WG), plain(pairs)
+    p = _last_pair(pairs, count, last)
+    if p >= 0 and _touches(gi, gf, hv, X_WG, pairs[p, 0], pairs[p, 1], ws, scratch):
+        return True
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
         if _closed_form(gi, a, b):
             if intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
-                return True
+                return _touching(pairs, p, last)
         elif ball_bounds(gi, gf, X_WG, a, b)[1] < -SLACK:
-            return True
+            return _touching(pairs, p, last)
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
         if _closed_form(gi, a, b) or ball_bounds(gi, gf, X_WG, a, b)[0] > SLACK:
             continue
         lower, upper = distance_bounds(gi, gf, X_WG, a, b)
-        if upper < -SLACK:
-            return True
-        if lower <= SLACK and intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
-            return True
+        if upper < -SLACK or (lower <= SLACK and intersect(gi, gf, hv, X_WG, a, b, ws, scratch)):
+            return _touching(pairs, p, last)
+    last[0] = -1
     return False
+
+
+@jitable
+def _touches(gi, gf, hv, X_WG, a, b, ws, scratch):
+    """Whether a and b touch or overlap, the cheapest answer first (as
+    proximity_intersecting's passes test each pair)."""
+    if _closed_form(gi, a, b):
+        return intersect(gi, gf, hv, X_WG, a, b, ws, scratch)
+    lower, upper = ball_bounds(gi, gf, X_WG, a, b)
+    if upper < -SLACK:
+        return True
+    if lower > SLACK:
+        return False
+    lower, upper = distance_bounds(gi, gf, X_WG, a, b)
+    return upper < -SLACK or (lower <= SLACK and intersect(gi, gf, hv, X_WG, a, b, ws, scratch))
+
+
+@jitable
+def _last_pair(pairs, count, last):
+    """The index in pairs[:count] of the pair ``last`` holds (see proximity_intersecting), or
+    −1."""
+    a, b, p = last[0], last[1], last[2]
+    if a < 0:
+        return -1
+    if p < count and pairs[p, 0] == a and pairs[p, 1] == b:
+        return p
+    for q in range(count):
+        if pairs[q, 0] == a and pairs[q, 1] == b:
+            return q
+    return -1
+
+
+@jitable
+def _touching(pairs, p, last):
+    """Keeps pair p in ``last`` (see proximity_intersecting); returns True."""
+    last[0], last[1], last[2] = pairs[p, 0], pairs[p, 1], p
+    return True
 
 
 @jitable
