@@ -164,10 +164,12 @@ def signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out):
     code = closed_signed_distance(gi, gf, X_WG, a, b, out)
     if code != BY_GJK:
         return code
+    # (Its parts are inlined by LLVM into it, and into the every-pair query's loop, which
+    # prepares A once for its pairs: kernels.queries.proximity_signed_distances.)
     return gjk_signed_distance(gi, gf, hv, X_WG, prepared(gi, gf, hv, X_WG, a), a, b, ws, wi, out)
 
 
-@jitable
+@jitable(llvm_inline=True)
 def closed_signed_distance(gi, gf, X_WG, a, b, out):
     """:func:`signed_distance` of the pairs a sphere's closed form answers (then 0), or
     UNSUPPORTED, or BY_GJK for the others (out untouched)."""
@@ -191,7 +193,7 @@ def prepared(gi, gf, hv, X_WG, a):
     return o1, first_support(o1, hv)
 
 
-@jitable
+@jitable(llvm_inline=True)
 def gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out):
     """:func:`signed_distance` of a pair of BY_GJK, A = prepared(…, a)."""
     status, phi, p1, p2 = gjk_epa(gi, gf, hv, X_WG, A, b, ws, wi)
