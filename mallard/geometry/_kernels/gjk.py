@@ -7,8 +7,9 @@ The simplex is up to four support points in the rows of ``P`` (4 × 9); its size
 and returned (the last point is the newest).
 
 The signed distance's path (gjk_intersect_from, gjk_distance and the Minkowski supports and
-nearest points of its steps) is inlined by LLVM into its caller (``llvm_inline``): a call
-passes both objects' 40 floats, and calls took a fifth of the every-pair query's kernel.
+nearest points of its steps) is inlined by LLVM into its caller (``llvm_inline``;
+kernels.narrowphase.gjk_signed_distance): a call passes both objects' 40 floats, and calls
+took a sixth of the every-pair query's kernel.
 """
 
 import numpy as np
@@ -314,7 +315,7 @@ def closest_points(P, size, p):
     return p1, p2
 
 
-@jitable(llvm_inline=True)
+@jitable
 def _reduce_to_triangle(P, dist, witness):
     """(distance, witness): the face of the tetrahedron P nearest the origin, if nearer than
     ``dist`` (whose nearest point is ``witness``), becomes the simplex (P[0..2])."""
@@ -323,7 +324,7 @@ def _reduce_to_triangle(P, dist, witness):
         a = 3 if i == 0 else 0
         b = 3 if i == 1 else 1
         c = 3 if i == 2 else 2
-        d2, w = point_tri_dist2_inlined(_ORIGIN, _v(P, a), _v(P, b), _v(P, c))
+        d2, w = point_tri_dist2(_ORIGIN, _v(P, a), _v(P, b), _v(P, c))
         d = np.sqrt(d2)
         if d < dist:
             dist, best, witness = d, i, w
