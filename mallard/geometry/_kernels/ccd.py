@@ -108,6 +108,12 @@ def _on_segment(P, x0, b, d, t):
 def point_tri_dist2(P, x0, B, C):
     """(|P − W|², W): W the point of the triangle (x0, B, C) nearest P (libccd's, with Drake's
     relative test for degenerate triangles)."""
+    return point_tri_dist2_inlined(P, x0, B, C)
+
+
+@jitable(llvm_inline=True)
+def point_tri_dist2_inlined(P, x0, B, C):
+    """:func:`point_tri_dist2`, inlined by LLVM into its caller (GJK's distance loop)."""
     d1 = (B[0] - x0[0], B[1] - x0[1], B[2] - x0[2])
     d2 = (C[0] - x0[0], C[1] - x0[1], C[2] - x0[2])
     a = (x0[0] - P[0], x0[1] - P[1], x0[2] - P[2])
@@ -306,9 +312,22 @@ def center(o):
 @jitable
 def minkowski_support(o1, o2, hv, d, out):
     """out[0:9] = the support point of o1 ⊖ o2 in direction d: (v, v1, v2)."""
+    minkowski_support_inlined(o1, o2, hv, d, out)
+
+
+@jitable(llvm_inline=True)
+def minkowski_support_inlined(o1, o2, hv, d, out):
+    """:func:`minkowski_support`, inlined by LLVM into its caller: for GJK's distance loop,
+    where a call would pass the two objects' 40 floats at each step."""
     v1 = support(o1, hv, d)
     v2 = support(o2, hv, (-d[0], -d[1], -d[2]))
     set_support(out, (v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]), v1, v2)
+
+
+@jitable(llvm_inline=True)
+def support_point(o, hv, d):
+    """:func:`support` compiled once (inlined by LLVM into its callers)."""
+    return support(o, hv, d)
 
 
 @jitable

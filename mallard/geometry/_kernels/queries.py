@@ -17,11 +17,15 @@ from numba.extending import overload
 from mallard._compiled import entry_point
 from mallard.geometry._kernels.bounds import SLACK, ball_bounds, distance_bounds
 from mallard.geometry._kernels.broadphase import fcl_box, sweep_and_prune, tight_box
+from mallard.geometry._kernels.ccd import point_object
 from mallard.geometry._kernels.narrowphase import (
+    BY_GJK,
     _sphere_closed_form,
+    closed_signed_distance,
+    gjk_signed_distance,
     intersect,
     penetration,
-    signed_distance,
+    prepared,
     simplex,
 )
 from mallard.geometry._kernels.plain import plain
@@ -179,12 +183,18 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
     is not computed."""
     gi, gf, hv, _, _, ws, wi, status, _, _ = _held(held)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
+    # (What GJK needs of a pair's A, kept for its next pairs: pairs come sorted by A.)
+    A, prepared_a = (point_object((0.0, 0.0, 0.0)), (0.0, 0.0, 0.0)), -1
     k = 0
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
         if max_distance < np.inf and _apart(gi, gf, X_WG, a, b, max_distance):
             continue
-        code = signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out[k])
+        code = closed_signed_distance(gi, gf, X_WG, a, b, out[k])
+        if code == BY_GJK:
+            if a != prepared_a:
+                A, prepared_a = prepared(gi, gf, hv, X_WG, a), a
+            code = gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out[k])
         if code < 0:
             return _fail(status, code, a, b)
         if out[k, 0] <= max_distance:
