@@ -93,7 +93,12 @@ pins numba to the releases those tests pass on.
    through ``self.compile(signature)``, an attribute a dispatcher may have of its own, and
    numba compiles under ``numba.core.compiler_lock.global_compiler_lock`` (reentrant), which
    a function's typing and lowering, and those of everything it calls, hold throughout
-   (:func:`njit_for_joint_types`, :func:`for_joint_types`).
+   (:func:`njit_for_joint_types`, :func:`for_joint_types`). A compiled function's library
+   (``CompileResult.library``) lists the libraries of the compiled functions its code calls
+   in ``_linking_libraries`` (``add_linking_library``, as it is lowered), those of the
+   functions inlined into it included; a call's callee is compiled while its caller is
+   typed (:func:`compile_each_kernel_once`'s kernels compiled once for every set
+   [test_13_kernels_independent_of_the_joint_types_compiled_once]).
 14. Dispatchers of given types [test_14_typed_dispatcher]: a dispatcher's ``overloads`` maps
    argument types (a tuple) to compile results, which ``add_overload(result)`` adds to another
    dispatcher of the same function; after ``disable_compile()``, a call whose arguments' types
