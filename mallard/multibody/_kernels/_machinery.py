@@ -29,6 +29,7 @@ from mallard.multibody._kernels._numba_internals import (
     int64_atomic_add,
     int64_atomic_cas,
     int64_atomic_load,
+    joint_specialized_kernel,
     kernels_internal_to,
     kernels_return_views,
     manage_caches,
@@ -68,6 +69,7 @@ def joint_specialized(fn):
     def implementation(*args, **kws):
         return for_joint_types(fn, compiling_joint_types())
 
+    joint_specialized_kernel(fn)
     overload(fn, jit_options=KERNEL_OPTIONS, inline="never", strict=False)(implementation)
     return fn
 

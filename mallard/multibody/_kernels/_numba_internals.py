@@ -93,7 +93,12 @@ pins numba to the releases those tests pass on.
    through ``self.compile(signature)``, an attribute a dispatcher may have of its own, and
    numba compiles under ``numba.core.compiler_lock.global_compiler_lock`` (reentrant), which
    a function's typing and lowering, and those of everything it calls, hold throughout
-   (:func:`njit_for_joint_types`, :func:`for_joint_types`).
+   (:func:`njit_for_joint_types`, :func:`for_joint_types`). A compiled function's library
+   (``CompileResult.library``) lists the libraries of the compiled functions its code calls
+   in ``_linking_libraries`` (``add_linking_library``, as it is lowered), those of the
+   functions inlined into it included; a call's callee is compiled while its caller is
+   typed (:func:`compile_each_kernel_once`'s kernels compiled once for every set
+   [test_13_kernels_independent_of_the_joint_types_compiled_once]).
 14. Dispatchers of given types [test_14_typed_dispatcher]: a dispatcher's ``overloads`` maps
    argument types (a tuple) to compile results, which ``add_overload(result)`` adds to another
    dispatcher of the same function; after ``disable_compile()``, a call whose arguments' types
@@ -545,7 +550,11 @@ def compile_each_kernel_once():
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a
     workspace, the stage functions: their bodies, and their own optimization and code
-    generation, were compiled once more)."""
+    generation, were compiled once more).
+
+    A kernel is compiled once for every set of joint types unless its code depends on the set
+    being compiled (:func:`_build_for_joint_types`): SAP's, the contact queries', the views'
+    were compiled again below each set's entry points."""
     from numba.core import targetconfig
     from numba.core.typing import templates
 
@@ -555,17 +564,19 @@ def compile_each_kernel_once():
 
     def _get_impl(self, args, kws):
         flags = _flags_token(targetconfig.ConfigStack.top_or_none())
-        cache_key = self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
-        found = self._impl_cache.get(cache_key)
+        key = self.context, tuple(args), tuple(kws.items()), flags
+        found = self._impl_cache.get(key)  # (the same code for every set of joint types)
+        if found is None:
+            found = self._impl_cache.get(key + (_JOINT_TYPES[-1],))
         if found is not None:
             return found
         kernel = type(self).key  # (self.key: a method)
         if self._inline.is_always_inline and kernel in _INLINED:
             dispatcher = self._get_jit_decorator()(**self._jit_options)(kernel)
             dispatcher._can_compile = False  # (typed where it is inlined)
-            found = self._impl_cache[cache_key] = dispatcher, tuple(args)
+            found = self._impl_cache[key] = dispatcher, tuple(args)
             return found
-        return self._build_impl(cache_key, args, kws)
+        return _build_for_joint_types(self, kernel, key, args, kws)
 
     _get_impl._mallard = True
     template._get_impl = _get_impl
@@ -744,8 +755,8 @@ def compiled_for(dispatcher, args):
 # ---- 13: kernels compiled for a model's joint types ----------------------------------------
 
 #: The joint types (a bit mask of mallard.multibody._joint_types' codes) the code being compiled
-#: is for, innermost last: every kernel's implementations are keyed by it
-#: (:func:`compile_each_kernel_once`).
+#: is for, innermost last: the implementations of the kernels whose code depends on them are
+#: keyed by it (:func:`compile_each_kernel_once`).
 _JOINT_TYPES = [ALL_JOINT_TYPES]
 
 #: The globals :func:`for_joint_types` sets: HAS_<NAME> for each joint type's code.
@@ -755,6 +766,63 @@ HAS_FLAGS = {
     if isinstance(code, int) and 0 <= code <= _joint_types.QUATERNION_FLOATING
 }
 _FOR_JOINT_TYPES = {}  # (fn, joint types) → fn's copy
+
+
+#: The kernels registered with kernels._machinery.joint_specialized (their code is for the joint
+#: types being compiled: :func:`joint_specialized_kernel`).
+_JOINT_SPECIALIZED = set()
+
+
+def joint_specialized_kernel(fn):
+    """Records that the code of the kernel ``fn`` is compiled for the joint types being
+    compiled (its implementation is :func:`for_joint_types`' copy for them)."""
+    _JOINT_SPECIALIZED.add(fn)
+
+
+def _build_for_joint_types(template, kernel, key, args, kws):
+    """Builds the implementation of the overload ``template`` (of ``kernel``) for the argument
+    types ``args``, keyed ``key`` + the joint types being compiled; if its code is the same for
+    every set, keyed ``key`` instead (compiled once for all sets).
+
+    Its code depends on the set if ``kernel`` is joint_specialized, or if it calls a function
+    whose code does: decided from the libraries its compiled code links (its callees'
+    libraries, however numba reached them: an implementation built or found in a cache, the
+    calls of a kernel inlined into it, a plain numba function), each marked
+    ``_mallard_joint_typed`` when compiled for a set; the callees are compiled, and marked,
+    while their caller is typed. (numba keys the implementations it uses when lowering a
+    call, ``_compiled_overloads`` and ``_inline_overloads``, by the argument types alone, but
+    sets them each time it types the call: within one entry point's compilation, for its
+    set.)"""
+    joint_key = key + (_JOINT_TYPES[-1],)
+    found = template._build_impl(joint_key, args, kws)
+    dispatcher = found[0]
+    if dispatcher is not None and (kernel in _JOINT_SPECIALIZED or _links_joint_typed(dispatcher)):
+        for result in dispatcher.overloads.values():
+            result.library._mallard_joint_typed = True
+    elif joint_key in template._impl_cache:
+        template._impl_cache[key] = template._impl_cache.pop(joint_key)
+    return found
+
+
+def _links_joint_typed(dispatcher):
+    """Whether the code ``dispatcher`` compiled links, directly or not, a library compiled for
+    a set of joint types (:func:`_build_for_joint_types`)."""
+    return any(
+        _joint_typed(linked)
+        for result in dispatcher.overloads.values()
+        for linked in result.library._linking_libraries
+    )
+
+
+def _joint_typed(library):
+    """Whether the compiled ``library`` is, or links, one compiled for a set of joint types
+    (remembered on it: a library's links are fixed once its function is lowered)."""
+    found = getattr(library, "_mallard_joint_typed", None)
+    if found is None:
+        library._mallard_joint_typed = False  # (while its links are searched)
+        found = any(_joint_typed(linked) for linked in library._linking_libraries)
+        library._mallard_joint_typed = found
+    return found
 
 
 def compiling_joint_types():

@@ -3,7 +3,14 @@ joint_types)): each model gets the set of _joint_types.KERNEL_JOINT_TYPES that h
 types, and kernels compiled for several sets in one process give each model exactly what the
 kernels for every joint type give (the same bits), and what the interpreted kernels give."""
 
+import hashlib
+import os
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
+import pytest
 
 from mallard._compiled import kernels
 from mallard.multibody._joint_types import (
@@ -33,9 +40,10 @@ def test_kernel_joint_types():
     assert kernel_joint_types(range(QUATERNION_FLOATING + 1)) == ALL
 
 
-def _chain(kind):
-    """A finalized plant: "revolute" (a double pendulum), "common" (with a prismatic joint and
-    a free body) or "all" (with a ball joint and a universal joint too)."""
+def _chain(kind, time_step=0.0):
+    """A finalized plant (discrete if ``time_step``): "revolute" (a double pendulum), "common"
+    (with a prismatic joint and a free body) or "all" (with a ball joint and a universal joint
+    too)."""
     from mallard.multibody.plant import MultibodyPlant
     from mallard.multibody.tree import (
         BallRpyJoint,
@@ -50,7 +58,7 @@ def _chain(kind):
         joints.append(PrismaticJoint)
     if kind == "all":
         joints += [BallRpyJoint, UniversalJoint]
-    plant = MultibodyPlant(0.0)
+    plant = MultibodyPlant(time_step)
     inertia = SpatialInertia.SolidBoxWithMass(1.0, 0.3, 0.2, 0.1).Shift([0.1, 0.0, -0.2])
     count = len(joints) + (kind == "common")  # (a body without a joint: a free one)
     bodies = [plant.AddRigidBody(f"b{i}", inertia) for i in range(count)]
@@ -110,6 +118,56 @@ def test_each_model_gets_its_joint_types_and_the_same_results():
         for a, b, c in zip(specialized, general, interpreted, strict=True):
             np.testing.assert_array_equal(a, b)
             np.testing.assert_allclose(a, c.astype(float), rtol=1e-13, atol=1e-13)
+
+
+def _results(kind):
+    """A digest of what a model of ``kind`` computes with its joint types' kernels: the
+    workspace after forward dynamics, q̇, and the state after 20 steps of its discrete plant
+    (SAP's kernels, which do not depend on the joint types, below its joint types' driver)."""
+    from mallard.systems.analysis import Simulator
+
+    rng = np.random.default_rng(11)
+    engine, x, ws = _state(_chain(kind), rng)
+    s = engine.sizes
+    inputs = (rng.normal(size=s.nu), rng.normal(size=s.nv), rng.normal(size=(s.n, 6)))
+    results = list(_run(kernels(np.float64, engine.joint_types), engine, x, ws, inputs))
+    plant = _chain(kind, time_step=1e-3)
+    simulator = Simulator(plant)
+    plant.SetPositionsAndVelocities(simulator.get_mutable_context(), x)
+    simulator.AdvanceTo(0.02)
+    results.append(plant.GetPositionsAndVelocities(simulator.get_context()))
+    return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in results))
+
+
+_ORDER_SCRIPT = """
+import sys
+from tests.multibody.kernels.test_joint_types import _results
+for kind in sys.argv[1:]:
+    print(kind, _results(kind).hexdigest())
+"""
+
+
+@pytest.mark.slow
+def test_both_sets_compiled_in_one_process_in_either_order_as_alone(tmp_path):
+    """The kernels of both sets of joint types compiled in one process, in either order (the
+    kernels whose code does not depend on them compiled once, below the first set's entry
+    points, and shared with the second's), give each model the bits that the kernels
+    compiled first in a new process give (each process in an empty cache)."""
+    root = pathlib.Path(__file__).parents[3]
+    digests = {}
+    for order in (("revolute", "all"), ("all", "revolute")):
+        env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(tmp_path / order[0]))
+        result = subprocess.run(
+            [sys.executable, "-c", _ORDER_SCRIPT, *order],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, result.stderr
+        digests[order] = dict(line.split() for line in result.stdout.splitlines())
+    first, second = digests.values()
+    assert first == second  # (each set compiled first in one process, second in the other)
 
 
 def test_only_model_entry_points_are_specialized():

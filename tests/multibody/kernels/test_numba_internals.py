@@ -435,6 +435,64 @@ def test_13_joint_types():
         numba.njit(_joint_entry)(REVOLUTE, 2.0)  # (for every joint type)
 
 
+def _kernels_of_both_kinds():
+    """New kernels (registered once per call): a joint_specialized one, its callers (one
+    compiled, one inlined, one that calls the inlined one) and one that reaches none."""
+    from mallard.multibody._kernels._machinery import jitable, joint_specialized
+
+    def plain(x):
+        return x * 3.0
+
+    def typed_joint(jtype, x):
+        if HAS_PRISMATIC and jtype == PRISMATIC:
+            return x + 2.0
+        return x + 1.0
+
+    def joint_caller(jtype, x):
+        return typed_joint(jtype, x) * 2.0
+
+    def inlined_joint_caller(jtype, x):
+        return joint_caller(jtype, x)
+
+    def through_inlined(jtype, x):
+        return inlined_joint_caller(jtype, x) + 0.5
+
+    def entry(jtype, x):
+        return joint_caller(jtype, x) + plain(x) + through_inlined(jtype, x)
+
+    joint_specialized(typed_joint)
+    for kernel in (plain, joint_caller, through_inlined):
+        jitable(kernel)
+    jitable(inlined_joint_caller, inline=True)
+    return entry
+
+
+def test_13_kernels_independent_of_the_joint_types_compiled_once(monkeypatch):
+    """Below the entry points of two sets of joint types, compiled in either order in one
+    process, a kernel whose code reaches no joint_specialized kernel is compiled once (its
+    code is the same for both), and those that do (the joint_specialized one, its caller, a
+    caller through an inlined kernel) once for each set, each set's entry point getting its
+    own: their results are those of each set's code."""
+    monkeypatch.setattr(_numba_internals, "njit_cached", numba.njit)  # (compiled, not loaded)
+    revolute = 1 << WELD | 1 << REVOLUTE
+    expected = {revolute: 3.0 * 2 + 2.0 * 3 + 3.0 * 2 + 0.5, ALL_JOINT_TYPES: 4.0 * 2 + 6 + 8.5}
+    for order in ((revolute, ALL_JOINT_TYPES), (ALL_JOINT_TYPES, revolute)):
+        entry = _kernels_of_both_kinds()
+        compiled_names = []
+        with _numba_internals.compilation_listener(compiled_names.append, lambda: None):
+            for joint_types in order:
+                jitted = _numba_internals.njit_for_joint_types(entry, joint_types)
+                assert jitted(PRISMATIC, 2.0) == expected[joint_types]
+        counts = {name: compiled_names.count(name) for name in set(compiled_names)}
+        assert counts == {
+            "entry": 2,
+            "plain": 1,
+            "typed_joint": 2,
+            "joint_caller": 2,
+            "through_inlined": 2,
+        }
+
+
 # ---- 14. dispatchers of given types ----------------------------------------------------------
 def test_14_typed_dispatcher():
     f = compiled(dense.lu_solve)
