@@ -34,9 +34,9 @@ generalized forces, body forces indexed by body, actuation), then
 - for the derivatives, the same lanes (padded to 8 scalars), then L _layout.DERIVATIVE_ROWs
   in lanes (a derivative workspace and the group's derivatives, written out when the group
   is committed) and one plain DERIVATIVE_ROW: the models kernels.recursive_derivatives covers
-  go L states at a time; the others, and a forward dynamics group with an inertia that is
-  not positive definite, state by state in the row's own workspace and plain derivative
-  row, each state's results put into its lanes.
+  go L states at a time; the others, and a forward dynamics derivatives group with an inertia
+  that is not positive definite, state by state in the row's own workspace and plain
+  derivative row, each state's results put into its lanes.
 
 :func:`batch_new_row` makes a row from a Context's workspace ``ws0`` (its parameter stage
 filled in, copied into the workspace and every lane of it); an entry point sets the inputs'

@@ -130,6 +130,35 @@ def _add_pd(x, u, target, gains, slots):
 
 
 @jitable
+def _fail_lanes(m, r, params, work1, xL, U, TARGET, gains, slots, first, count, codes, t):
+    """After the forward dynamics failed in lanes (at step t, stage state ``xL``): each live
+    state of the group alone, in the row's own workspace: one whose state is not finite gets
+    NONFINITE (STATE_ARGUMENT, step t), one whose forward dynamics fail NOT_POSITIVE_DEFINITE.
+    Returns a live lane, or −1 if none is left."""
+    x = lane_array(xL)
+    nx, nu = x.shape[0], r.u.shape[0]
+    for lane in range(count):
+        if value_of(codes[lane], 0.0) != 0.0:
+            continue
+        finite = True
+        for j in range(nx):
+            r.x[j] = x[j, lane]
+            finite = finite and np.isfinite(value_of(x[j, lane], 0.0))
+        if not finite:
+            codes[lane] = NONFINITE + KINDS * (STATE_ARGUMENT + ARGUMENTS * t)
+            continue
+        i = first + lane
+        for j in range(nu):
+            r.u[j] = U[i, t, j] if U.shape[0] > 0 else 0.0 * r.u[j]
+        if TARGET.shape[0] > 0:
+            _add_pd(r.x, r.u, TARGET[i].reshape((2, nu)), gains, slots)
+        k = forward_accelerations(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
+        if k >= 0:
+            codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
+    return live_lane(codes, count)
+
+
+@jitable
 def _rows(a):
     """The lanes array ``a`` (C-contiguous, its last dimension the lanes) as a matrix: a row
     per element."""
@@ -144,83 +173,39 @@ def _copy_lane(a, source, lane):
         flat[j, lane] = flat[j, source]
 
 
-@jitable
-def _next_alone(x, saved, codes, count, alone, k, t):
-    """The states of a group one at a time, each loaded into every lane, after the group's
-    forward dynamics failed in lanes at step t (``alone`` −1: the lanes' state x is then kept
-    in ``saved``) or that of lane ``alone``'s state returned k: that state's code
-    (NOT_POSITIVE_DEFINITE if k ≥ 0). Returns the next lane of a live state, its state (from
-    ``saved``) then in every lane of x, a state that is not finite getting NONFINITE
-    (STATE_ARGUMENT, step t) on the way; or −1 when none is left, x then as it was."""
-    if alone < 0:
-        for j in range(x.shape[0]):
-            for lane in range(x.shape[1]):
-                saved[j, lane] = x[j, lane]
-    elif k >= 0:
-        codes[alone] = NOT_POSITIVE_DEFINITE + KINDS * k
-    for lane in range(alone + 1, count):
-        if value_of(codes[lane], 0.0) != 0.0:
-            continue
-        finite = True
-        for j in range(x.shape[0]):
-            finite = finite and np.isfinite(value_of(saved[j, lane], 0.0))
-        if not finite:
-            codes[lane] = NONFINITE + KINDS * (STATE_ARGUMENT + ARGUMENTS * t)
-            continue
-        for j in range(x.shape[0]):
-            for other in range(x.shape[1]):
-                x[j, other] = saved[j, lane]
-        return lane
-    for j in range(x.shape[0]):
-        for lane in range(x.shape[1]):
-            x[j, lane] = saved[j, lane]
-    return -1
-
-
 @jitable(inline=True)
-def _evaluate(m, rL, lanes, params, work, U, TARGET, gains, slots, first, count, good, t):
+def _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains, slots, first, count, good,
+              t):  # fmt: skip
     """v̇ (work.vdot) at the lanes' state rL.x with the actuation of step t (and the PD law);
     the positions stage stores only the joint frames' poses the acceleration bias reads
-    (kinematics.DYNAMICS, as kernels.single's forward dynamics). If it fails, the group's
-    live states are computed one at a time, each in every lane (:func:`_next_alone`: the same
-    forward dynamics, the lanes computing as a state alone does; the stages' last row, free
-    while the dynamics are evaluated, keeps the lanes' state), to mark those that fail; their
-    lanes, with those past the group's states, take a live state's (x, stages, target) before
-    the lanes go again. Returns a live lane (``good`` or another), or −1 if none is left."""
+    (kinematics.DYNAMICS, as kernels.single's forward dynamics). A state that fails is marked
+    (:func:`_fail_lanes`) and its lanes, with those past the group's states, take a live
+    state's (x, stages, target) before the lanes go again. Returns a live lane (``good`` or
+    another), or −1 if none is left."""
     codes = lane_array(lanes.code)[0]
-    x, saved = lane_array(rL.x), lane_array(lanes.stages)[3]
-    u, target = lane_array(rL.u), _rows(lane_array(lanes.target))
     pd = TARGET.shape[0] > 0
-    alone = -1  # (the lane whose state is in every lane, or −1: each lane its own)
-    rounds = 0
-    while True:
-        at, n, source = (first, count, good) if alone < 0 else (first + alone, 1, 0)
-        _load_actuation(U, t, at, n, codes, source, u)
+    k = -1
+    for _ in range(lane_width() + 1):
+        _load_actuation(U, t, first, count, codes, good, lane_array(rL.u))
         if pd:
-            if alone >= 0:
-                _load_lanes(TARGET, at, 1, codes, 0, target, False)
             _add_pd(rL.x, rL.u, lanes.target, gains, slots)
         calc_position_kinematics(m, params, work, rL.x[0 : m.nq], DYNAMICS, 0)
         k = forward_accelerations(m, rL.x, params, work, _AFTER_POSITIONS, rL.u, rL.tau, rL.F_B)
-        if alone < 0:
-            if k < 0:
-                return good
-            rounds += 1
-            if rounds > lane_width():  # (unreachable: lanes compute as states alone do)
-                for lane in range(count):
-                    if value_of(codes[lane], 0.0) == 0.0:
-                        codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
-                return -1
-        alone = _next_alone(x, saved, codes, count, alone, k, t)
-        if alone < 0:
-            good = live_lane(codes, count)
-            if good < 0:
-                return good
-            for lane in range(lane_width()):
-                if lane >= count or value_of(codes[lane], 0.0) != 0.0:
-                    _copy_lane(x, good, lane)
-                    _copy_lane(lane_array(lanes.stages), good, lane)
-            _load_lanes(TARGET, first, count, codes, good, target, False)
+        if k < 0:
+            return good
+        good = _fail_lanes(m, r, params, work1, rL.x, U, TARGET, gains, slots, first, count,
+                           codes, t)  # fmt: skip
+        if good < 0:
+            return good
+        for lane in range(lane_width()):
+            if lane >= count or value_of(codes[lane], 0.0) != 0.0:
+                _copy_lane(lane_array(rL.x), good, lane)
+                _copy_lane(lane_array(lanes.stages), good, lane)
+                _copy_lane(lane_array(lanes.target), good, lane)
+    for lane in range(count):  # (unreachable: lanes compute as states alone do)
+        if value_of(codes[lane], 0.0) == 0.0:
+            codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
+    return -1
 
 
 @jitable
@@ -488,8 +473,8 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
             _load_lanes(TARGET, first, count, codes, good, _rows(lane_array(lanes.target)), False)
             for t in range(steps):
                 for stage in range(stages):
-                    good = _evaluate(m, rL, lanes, params, work, U, TARGET, gains, slots,
-                                     first, count, good, t)  # fmt: skip
+                    good = _evaluate(m, r, rL, lanes, params, work, work1, U, TARGET, gains,
+                                     slots, first, count, good, t)  # fmt: skip
                     if good < 0:
                         break
                     if scheme == DISCRETE_STEP:
