@@ -25,6 +25,7 @@ from mallard.multibody.tree import (
     RpyFloatingJoint,
     ScrewJoint,
     SpatialInertia,
+    UnitInertia,
     UniversalJoint,
     WeldJoint,
 )
@@ -570,6 +571,33 @@ def test_construction_errors(plant):
         BatchedPlant(unfinalized)
     with pytest.raises(RuntimeError):
         BatchedPlant(plant, build_model().CreateDefaultContext())
+
+
+def test_forward_dynamics_fails_only_the_states_that_fail():
+    """In a group whose forward dynamics fails for some states only (a rod's articulated
+    inertia about the first joint is sin²(q2): zero at q2 = 0), those states fail and the
+    others get the plant's v̇ to the last bit, with the inputs of each, in any lane."""
+    plant = MultibodyPlant(0.0)
+    link = plant.AddRigidBody("link", SpatialInertia.Zero())
+    rod = plant.AddRigidBody("rod", SpatialInertia(1.0, [0, 0, 0], UnitInertia(1.0, 1.0, 0.0)))
+    plant.AddJoint(RevoluteJoint("j1", plant.world_frame(), link.body_frame(), [0, 0, 1]))
+    plant.AddJoint(RevoluteJoint("j2", link.body_frame(), rod.body_frame(), [1, 0, 0]))
+    plant.Finalize()
+    rng = np.random.default_rng(5)
+    q = rng.uniform(-1, 1, (11, 2))
+    q[[0, 3, 4, 10], 1] = 0.0
+    v, tau = rng.normal(size=(11, 2)), rng.normal(size=(11, 2))
+    vdot, status = BatchedPlant(plant).CalcForwardDynamics(q, v, tau, return_status=True)
+    assert status.failed().tolist() == [0, 3, 4, 10]
+    assert np.isnan(vdot[[0, 3, 4, 10]]).all()
+    context = plant.CreateDefaultContext()
+    for i in (1, 2, 5, 6, 7, 8, 9):
+        plant.SetPositions(context, q[i])
+        plant.SetVelocities(context, v[i])
+        plant.get_applied_generalized_force_input_port().FixValue(context, tau[i])
+        np.testing.assert_array_equal(
+            vdot[i], plant.EvalTimeDerivatives(context).CopyToVector()[2:]
+        )
 
 
 def test_forward_dynamics_names_the_failing_state():

@@ -211,6 +211,42 @@ def test_a_bad_state_fails_alone_and_says_why():
     assert np.isfinite(X[[0, 2, 4]]).all() and np.isnan(X[[1, 3]]).all()
 
 
+@pytest.mark.parametrize("time_step", [H, 0.0])
+def test_a_state_whose_dynamics_fail_fails_alone(time_step):
+    """States whose articulated inertia is not positive definite (a rod's about the first
+    joint is sin²(q2): zero at q2 = 0) fail with the plant's code; the others of their
+    groups, actuated and PD-controlled, are the rollouts of each alone, to the last bit."""
+    plant = MultibodyPlant(time_step)
+    link = plant.AddRigidBody("link", SpatialInertia.Zero())
+    rod = plant.AddRigidBody("rod", SpatialInertia(1.0, [0, 0, 0], UnitInertia(1.0, 1.0, 0.0)))
+    for name, parent, child, axis in (
+        ("j1", plant.world_body(), link, [0, 0, 1]),
+        ("j2", link, rod, [1, 0, 0]),
+    ):
+        joint = plant.AddJoint(RevoluteJoint(name, parent.body_frame(), child.body_frame(), axis))
+        plant.AddJointActuator(name, joint)
+    plant.Finalize()
+    rng = np.random.default_rng(8)
+    q0, v0 = rng.uniform(0.3, 1.0, (11, 2)), rng.normal(size=(11, 2))
+    q0[[0, 3, 4, 10], 1] = 0.0
+    U, target = rng.normal(size=(11, 6, 2)), rng.normal(size=(11, 4))
+    options = {"time_step": H, "integrator": "runge_kutta3"} if time_step == 0.0 else {}
+    gains = ([3.0, 2.0], [0.5, 0.2])
+    batched = BatchedPlant(plant)
+    X, status = batched.Rollout(
+        q0, v0, U, pd_target=target, pd_gains=gains, return_status=True, **options
+    )
+    assert status.failed().tolist() == [0, 3, 4, 10]
+    assert "is not positive-definite" in status.message(3)
+    assert np.isnan(X[[0, 3, 4, 10]]).all()
+    for i in (1, 2, 5, 6, 7, 8, 9):
+        alone = batched.Rollout(
+            q0[i : i + 1], v0[i : i + 1], U[i : i + 1], pd_target=target[i : i + 1],
+            pd_gains=gains, **options,
+        )  # fmt: skip
+        np.testing.assert_array_equal(X[i], alone[0])
+
+
 def test_bad_arguments_are_refused_naming_them():
     discrete = BatchedPlant(MakeAcrobotPlant(time_step=H))
     continuous = BatchedPlant(MakeAcrobotPlant())

@@ -34,9 +34,9 @@ generalized forces, body forces indexed by body, actuation), then
 - for the derivatives, the same lanes (padded to 8 scalars), then L _layout.DERIVATIVE_ROWs
   in lanes (a derivative workspace and the group's derivatives, written out when the group
   is committed) and one plain DERIVATIVE_ROW: the models kernels.recursive_derivatives covers
-  go L states at a time; the others, and a forward dynamics group with an inertia that is
-  not positive definite, state by state in the row's own workspace and plain derivative
-  row, each state's results put into its lanes.
+  go L states at a time; the others, and a forward dynamics derivatives group with an inertia
+  that is not positive definite, state by state in the row's own workspace and plain
+  derivative row, each state's results put into its lanes.
 
 :func:`batch_new_row` makes a row from a Context's workspace ``ws0`` (its parameter stage
 filled in, copied into the workspace and every lane of it); an entry point sets the inputs'
@@ -514,41 +514,60 @@ def batch_inverse_dynamics(mi, mf, Q, V, VDOT, TAU, row, flags, mode, tau, statu
     return _finish(flags, mode)
 
 
+@jitable
+def _alone_in_lanes(codes, count, alone, k, vdot_L, alone_vdot):
+    """batch_forward_dynamics' states one at a time, after the group's forward dynamics
+    failed in lanes (``alone`` −1) or that of the state of lane ``alone``, loaded into every
+    lane, returned k (its status): that state's code, NOT_POSITIVE_DEFINITE if k ≥ 0, and its
+    v̇ (lane 0's of vdot_L) into its lane of ``alone_vdot``. Returns the next lane of a state
+    without a code, to compute alone, or −1 when none is left: then vdot_L = alone_vdot.
+    (Lanes compute as a state alone does, to the last bit: the group needs no other code.)"""
+    if alone >= 0:
+        if k >= 0:
+            codes[alone] = NOT_POSITIVE_DEFINITE + KINDS * k
+        for j in range(vdot_L.shape[1]):
+            alone_vdot[j, alone] = vdot_L[0, j, 0]
+    for lane in range(alone + 1, count):
+        if value_of(codes[lane], 0.0) == 0.0:
+            return lane
+    for lane in range(count):
+        for j in range(vdot_L.shape[1]):
+            vdot_L[0, j, lane] = alone_vdot[j, lane]
+    return -1
+
+
 @batched
 def batch_forward_dynamics(mi, mf, Q, V, TAU, U, row, flags, mode, vdot, status):
     """vdot[i] = v̇ at (Q[i], V[i]) with gravity, joint damping, reflected rotor inertias,
     locked joints, the generalized forces TAU[i] and the actuation U[i] (clamped to the effort
     limits). TAU and U may have no rows (zero). L states at a time, in lanes; a group in which
-    an articulated inertia is not positive definite goes again state by state (in the row's
-    own workspace), to find which states fail and compute the others."""
+    an articulated inertia is not positive definite goes again state by state, each loaded
+    into every lane (:func:`_alone_in_lanes`: no other forward dynamics linked in), to find
+    which states fail and compute the others."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
-    params, work1 = parameters(mi, r.ws), workspace(mi, r.ws)
-    work = workspace(mi, rL.ws)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
     xL, tau_L, u_L, F_BL = rL.x, rL.tau, rL.u, rL.F_B
     size, nv, width = Q.shape[0], m.nv, lane_width()
     codes, vdot_L = lane_array(lanes.code)[0], lane_array(reshaped(work.vdot, (1, nv)))
+    alone_vdot = lane_array(lanes.vdot)
     g = next_group(flags, mode)
     while g >= 0:
         first = g * width
         count = min(width, size - first)
         good = _check_group(m, first, count, codes, Q, V, TAU, U)
-        if good >= 0:
-            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
-            _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
-            _load_lanes(TAU, first, count, codes, good, lane_array(tau_L), False)
-            _load_lanes(U, first, count, codes, good, lane_array(u_L), False)
-            if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) >= 0:
-                for lane in range(count):
-                    if value_of(codes[lane], 0.0) == 0.0:
-                        i = first + lane
-                        _load_state(m, Q, V, i, r.x)
-                        _load_inputs(TAU, U, i, r.tau, r.u)
-                        k = forward_dynamics(m, r.x, params, work1, _ALL, r.u, r.tau, r.F_B)
-                        if k >= 0:
-                            codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
-                        for j in range(nv):
-                            vdot_L[0, j, lane] = work1.vdot[j]
+        alone = -1  # (the lane whose state is in every lane, or −1: each lane its own)
+        while good >= 0:
+            at, n, source = (first, count, good) if alone < 0 else (first + alone, 1, 0)
+            _load_lanes(Q, at, n, codes, source, lane_array(xL), False)
+            _load_lanes(V, at, n, codes, source, lane_array(xL)[m.nq :], False)
+            _load_lanes(TAU, at, n, codes, source, lane_array(tau_L), False)
+            _load_lanes(U, at, n, codes, source, lane_array(u_L), False)
+            k = forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL)
+            if alone < 0 and k < 0:
+                break
+            alone = _alone_in_lanes(codes, count, alone, k, vdot_L, alone_vdot)
+            good = alone
         if begin_commit(flags, g, mode):
             _store_lane_matrix(vdot_L, vdot.reshape((size, 1, nv)), first, count, codes)
             _store_status(codes, status, first, count)
