@@ -6,11 +6,10 @@ is not a weld (its *representative*), so that the kinematics and articulated-bod
 every step skip it. Per kept mobod k (World and the mobods of the other joint types, numbered
 base to tip as before):
 
-* its body is the composite of its own and of the welded bodies it represents: mass
-  m = Σ m_j, first moment h = Σ m_j·p_BoJcm_B and rotational inertia I = Σ I_j about Bo, in
-  k's body frame B (each part's pose in B, X_BJ, the product of the welds' X_PF·X_MB), as
-  com = h/m and G = I/m (a composite without mass: zero); a body that represents no welded
-  body of nonzero mass keeps its parameters bit for bit;
+* its body is the composite of its own and of the welded bodies it represents: the sum of
+  their spatial inertias about Bo, in k's body frame B (each part's pose in B, X_BJ, the
+  product of the welds' X_PF·X_MB; parts without mass left out); a body that represents no
+  welded body of nonzero mass keeps its parameters bit for bit;
 * its parent is its old parent's representative, and X_PF = X_RP·X_PF, X_RP the old parent's
   pose in the representative's body frame (unchanged, bit for bit, if the old parent is kept);
 * bodies welded to World (directly or through other welds) are left out: World's
@@ -28,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mallard.math import RotationMatrix
 from mallard.multibody import _layout
 from mallard.multibody._joint_types import WELD
 from mallard.multibody._layout import BODY, JTYPE, PARAMETERS, PARENT, WORKSPACE
@@ -38,6 +38,7 @@ from mallard.multibody.plant._engine import (
     _identity_bits,
     _subtree_v_end,
 )
+from mallard.multibody.tree import SpatialInertia
 
 
 class MergedModel(NamedTuple):
@@ -99,18 +100,11 @@ def merge_welded_bodies(engine, ws0):
         if not any(mass[tree[j, BODY]] != 0.0 for j in parts):
             merged.m_B[i], merged.com_B[i], merged.G_B[i] = mass[b], params.com_B[b], params.G_B[b]
             continue
-        total, h, I = 0.0, np.zeros(3), np.zeros((3, 3))
-        for j in [k, *parts]:
-            mj = mass[tree[j, BODY]]
-            if mj == 0.0:
-                continue
-            p_dm, I_j = _inertia_in(params, tree[j, BODY], X_RB[j])
-            total += mj
-            h += mj * p_dm
-            I += I_j
-        merged.m_B[i] = total
-        merged.com_B[i] = h / total
-        merged.G_B[i] = I / total
+        massive = [j for j in [k, *parts] if mass[tree[j, BODY]] != 0.0]
+        M_BBo_B = _inertia_in(params, tree[massive[0], BODY], X_RB[massive[0]])
+        for j in massive[1:]:  # (the composite about Bo, in B)
+            M_BBo_B += _inertia_in(params, tree[j, BODY], X_RB[j])
+        merged.m_B[i], merged.com_B[i], merged.G_B[i] = M_BBo_B._m, M_BBo_B._p, M_BBo_B._G
     for name in ("damping", "reflected", "effort_limits", "g_W"):
         getattr(merged, name)[:] = getattr(params, name)
     mi = _layout.build_mi(
@@ -128,13 +122,10 @@ def merge_welded_bodies(engine, ws0):
 
 
 def _inertia_in(params, b, X_RB):
-    """(p_RoBcm_R, I_BRo_R): body b's center of mass and rotational inertia about Ro, in the
-    frame R of its representative's body, its pose there X_RB (None: R = B)."""
-    mb, com, G = params.m_B[b], params.com_B[b], params.G_B[b]
+    """M_BRo_R: body b's spatial inertia about Ro, in the frame R of its representative's
+    body, its pose there X_RB (None: R = B)."""
+    M_BBo_B = SpatialInertia._make(params.m_B[b], params.com_B[b].copy(), params.G_B[b].copy())
     if X_RB is None:
-        return com.copy(), mb * G
-    R, p = X_RB[:3], X_RB[3]
-    # About Bcm, in B: I_Bo − m·(|c|²·E − c·cᵀ); then in R and about Ro: + m·(|d|²·E − d·dᵀ).
-    I_cm = mb * G - mb * (com @ com * np.eye(3) - np.outer(com, com))
-    d = R @ com + p
-    return d, R @ I_cm @ R.T + mb * (d @ d * np.eye(3) - np.outer(d, d))
+        return M_BBo_B
+    R_RB, p_RoBo_R = RotationMatrix._make(X_RB[:3].copy()), X_RB[3]
+    return M_BBo_B.ReExpress(R_RB).Shift(-p_RoBo_R)
