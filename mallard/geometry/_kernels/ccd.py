@@ -8,10 +8,12 @@ then agree with Drake's to rounding):
 * ``support(o, hv, d)`` is the point of the shape farthest along the direction d (in World);
   ``center(o, hv)`` an interior point;
 * a *support point* of the Minkowski difference A ⊖ B is 9 floats: v = v1 − v2, v1 on A, v2
-  on B (a row of a workspace array).
+  on B (GJK's and EPA's: a row of a workspace array; MPR's: a tuple (v, v1, v2)).
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from mallard.geometry._proximity_layout import (
     BOX,
@@ -25,7 +27,7 @@ from mallard.geometry._proximity_layout import (
     MESH,
     SPHERE,
 )
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import KERNEL_OPTIONS, jitable
 
 #: libccd's epsilon (ccd_real_t is double: DBL_EPSILON).
 EPS = 2.220446049250313e-16
@@ -253,7 +255,6 @@ def _end(h, z):
     return h if z > 0 else -h
 
 
-@jitable
 def _hull_support(hv, start, count, e):
     """The first of the hull vertices hv[start : start + count] of largest projection on e."""
     best = start
@@ -263,6 +264,21 @@ def _hull_support(hv, start, count, e):
         if value > best_value:
             best, best_value = i, value
     return hv[best, 0], hv[best, 1], hv[best, 2]
+
+
+@overload(_hull_support, jit_options=KERNEL_OPTIONS)
+def _hull_support_compiled(hv, start, count, e):
+    """Compiled, hv may be None: the supports of a pair of primitives, compiled without the
+    hulls' array (kernels.mpr), where a hull is never asked for."""
+    if isinstance(hv, types.NoneType):
+
+        def no_hull(hv, start, count, e):
+            if count > 0:  # (a hull's count: always; the return only types the function)
+                raise ValueError("support(): a hull's support point without the hulls' vertices")
+            return e
+
+        return no_hull
+    return _hull_support
 
 
 @jitable(inline=True)
@@ -319,9 +335,17 @@ def minkowski_support(o1, o2, hv, d, out):
 def minkowski_support_inlined(o1, o2, hv, d, out):
     """:func:`minkowski_support`, inlined by LLVM into its caller: for GJK's distance loop,
     where a call would pass the two objects' 40 floats at each step."""
+    v, v1, v2 = minkowski_point(o1, o2, hv, d)
+    set_support(out, v, v1, v2)
+
+
+@jitable(llvm_inline=True)
+def minkowski_point(o1, o2, hv, d):
+    """The support point of o1 ⊖ o2 in direction d as a tuple (v, v1, v2), inlined by LLVM
+    into its caller (MPR's steps: no array and no objects' floats cross a call)."""
     v1 = support(o1, hv, d)
     v2 = support(o2, hv, (-d[0], -d[1], -d[2]))
-    set_support(out, (v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]), v1, v2)
+    return (v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]), v1, v2
 
 
 @jitable(llvm_inline=True)

@@ -35,11 +35,13 @@ from mallard.geometry._kernels.sphere_pairs import sphere_distance, sphere_penet
 from mallard.geometry._proximity_layout import (
     BOX,
     CAPSULE,
+    CONVEX,
     CYLINDER,
     HALFSPACE,
     HULL_COUNT,
     HULL_START,
     KIND,
+    MESH,
     SPHERE,
     WS_SCRATCH,
     WS_SIMPLEX,
@@ -58,6 +60,13 @@ _EPS = 2.220446049250313e-16
 def _sphere_closed_form(kind):
     """Whether a sphere with this shape has a closed form (Drake's sphere-shape functors)."""
     return kind == SPHERE or kind == BOX or kind == CAPSULE or kind == CYLINDER or kind == HALFSPACE
+
+
+@jitable
+def _has_hull(kind):
+    """Whether a shape of this kind is a hull (Convex, Mesh): MPR then needs the hulls'
+    vertices (else it is compiled without them: kernels.mpr)."""
+    return kind == CONVEX or kind == MESH
 
 
 @jitable
@@ -87,9 +96,10 @@ def _fcl_contact(gi, gf, hv, X_WG, a, b, ws):
             kb, _m(gf, b), hv, gi[b, HULL_START], gi[b, HULL_COUNT], X_WG[b], X_WG[a]
         )
         return found, depth, (-n[0], -n[1], -n[2]), pos
-    P, v4 = simplex(ws)
     o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
-    return mpr_penetration(o1, o2, hv, P, v4, MPR_TOLERANCE, MPR_ITERATIONS)
+    if _has_hull(ka) or _has_hull(kb):
+        return mpr_penetration(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
+    return mpr_penetration(o1, o2, None, MPR_TOLERANCE, MPR_ITERATIONS)
 
 
 @jitable
@@ -142,9 +152,10 @@ def intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
         return _halfspaces_intersect(X_WG[a], X_WG[b])
     if (ka == BOX and kb == BOX) or ka == HALFSPACE or kb == HALFSPACE:
         return _fcl_contact(gi, gf, hv, X_WG, a, b, ws)[0]
-    P, v4 = simplex(ws)
     o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
-    return mpr_intersect(o1, o2, hv, P, v4, MPR_TOLERANCE, MPR_ITERATIONS)
+    if _has_hull(ka) or _has_hull(kb):
+        return mpr_intersect(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
+    return mpr_intersect(o1, o2, None, MPR_TOLERANCE, MPR_ITERATIONS)
 
 
 @jitable
