@@ -176,7 +176,7 @@ class ProximityModel:
         self.status = np.zeros(3, dtype=np.int64)
         self.scratch = np.zeros(layout.PENETRATION)
         #: proximity_penetrations' rows and pairs (see penetration_rows).
-        self.penetration_scratch = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
+        self.penetration_scratch = _NO_SCRATCH
         #: HasCollisions' pair found touching last: a, b, its index (proximity_intersecting).
         self.last_touching = np.array([-1, -1, 0], dtype=np.int64)
         #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
@@ -251,8 +251,9 @@ class ProximityModel:
 
     # ---- the kernels' calls -------------------------------------------------------------------
     def penetration_rows(self, count):
-        """(out, found): proximity_penetrations' rows and pairs, at least ``count`` long (most
-        pairs do not penetrate, and the found ones' rows are copied out)."""
+        """(out, found): proximity_penetrations' rows and pairs, at least ``count`` long: the
+        model's (kept while a query copies its found rows out of them), or new ones after a
+        query took them with its results (see QueryObject._penetrations)."""
         scratch = self.penetration_scratch
         if len(scratch[0]) < count:
             scratch = self.penetration_scratch = (
@@ -260,6 +261,10 @@ class ProximityModel:
                 np.empty((count, 2), dtype=np.int64),
             )
         return scratch
+
+    def take_penetration_rows(self):
+        """Gives penetration_rows' arrays away (to a query's results): the next are new."""
+        self.penetration_scratch = _NO_SCRATCH
 
     def call(self, name, *args):
         """kernels(float64).<name>(held, *args): the compiled entry point bound to this model
@@ -308,6 +313,11 @@ class ProximityModel:
             boxes = boxes_of[fcl] = np.empty((len(self.ids), 6))
             self.call("proximity_boxes", X, fcl, boxes)
         return boxes
+
+
+#: penetration_rows' arrays before the first (no rows: nothing is written in them; writable,
+#: as the kernel's arguments must be).
+_NO_SCRATCH = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
 
 
 def _values(a):

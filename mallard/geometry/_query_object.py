@@ -306,7 +306,11 @@ class QueryObject:
             self._raise(model, model.status, "Penetration")
         if not k:
             return model, _NO_PAIRS, _NO_ROWS if compiled else out[:0]
-        return model, found[:k].copy(), out[:k].copy()  # (the scratch's rows copied out)
+        if 4 * k < len(found):  # (a few found: their rows copied out of the model's scratch)
+            return model, found[:k].copy(), out[:k].copy()
+        if compiled:  # (many found: the results keep the scratch, not a copy of most of it)
+            model.take_penetration_rows()
+        return model, found[:k], out[:k]
 
     def ComputeSignedDistancePairwiseClosestPoints(self, max_distance=np.inf):
         """The signed distances of every unfiltered pair of geometries that are at most

@@ -28,7 +28,7 @@ class _Shared:
     __slots__ = ("rows", "of", "_ids", "_scalars", "_vectors")
 
     def __init__(self, rows, indices, ids):
-        rows.flags.writeable = False
+        rows.setflags(write=False)  # (cheaper than through rows.flags)
         self.rows, self.of = rows, (indices, ids)
         self._ids = self._scalars = None
         self._vectors = {}
@@ -217,7 +217,7 @@ def records(kind, rows, ids, indices):
         gc.disable()
     try:
         made = list(map(object.__new__, repeat(kind, k)))
-        for record, i in zip(made, range(k), strict=True):
+        for i, record in enumerate(made):
             record._q = shared
             record._i = i
         return made

@@ -373,6 +373,31 @@ def test_records_read_as_pydrakes():
                                                  type(r)._VECTORS])  # fmt: skip
 
 
+def test_penetrations_stay_as_they_were_after_the_next_queries():
+    """A query's penetrations are not changed by the queries after it, whether their rows were
+    copied out of the model's scratch (a few found among many candidates) or the scratch went
+    with them (most found)."""
+    sg, context, frames, ids, source = scene([ml.Sphere(1.0)] * 5)
+    most = [[1.5 * i, 0, 0] for i in range(5)]  # 4 candidates, 4 penetrating
+    few = [[1.6 * i, 1.6 * i, 0] for i in range(4)] + [[0, -1.5, 0]]  # 5 candidates, 1
+    model = sg._proximity_model()
+
+    def values(records):
+        return [(r.id_A, r.id_B, r.depth, *(getattr(r, n).tolist() for n in r._VECTORS))
+                for r in records]  # fmt: skip
+
+    for first, then in ((most, few), (few, most), (most, most), (few, few)):
+        records = place(sg, context, source, frames, first).ComputePointPairPenetration()
+        kept = values(records)
+        assert len(kept) == (4 if first is most else 1)
+        for positions in (then, first, then):
+            for p in positions:
+                p[2] += 0.01  # (other depths, normals and points: other rows)
+            place(sg, context, source, frames, positions).ComputePointPairPenetration()
+        assert values(records) == kept
+        assert sg._proximity_model() is model
+
+
 def test_closed_forms():
     """A point and a box, capsule, cylinder: distances, nearest points and gradients in
     closed form."""

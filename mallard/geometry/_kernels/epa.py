@@ -474,16 +474,19 @@ _DIRECTIONS = (
 
 
 @jitable
-def _tetrahedron(pt, a, b, c, d):
+def _tetrahedron(pt, a, b, c, d, from_d):
     """The polytope of the four support points (rows of 9) a, b, c, d: faces abc, abd, bcd,
-    cad (FCL's edge order); a status."""
+    cad, in FCL's edge order: ab, bc, ca, then the edges to d (from d if ``from_d``: FCL's
+    polytope of GJK's tetrahedron; else from a, b, c: of a triangle and a fourth point); a
+    status."""
     v0, v1, v2, v3 = _new_vertex(pt, a), _new_vertex(pt, b), _new_vertex(pt, c), _new_vertex(pt, d)
     e0 = _new_edge(pt, v0, v1)
     e1 = _new_edge(pt, v1, v2)
     e2 = _new_edge(pt, v2, v0)
-    e3 = _new_edge(pt, v0, v3)
-    e4 = _new_edge(pt, v1, v3)
-    e5 = _new_edge(pt, v2, v3)
+    if from_d:
+        e3, e4, e5 = _new_edge(pt, v3, v0), _new_edge(pt, v3, v1), _new_edge(pt, v3, v2)
+    else:
+        e3, e4, e5 = _new_edge(pt, v0, v3), _new_edge(pt, v1, v3), _new_edge(pt, v2, v3)
     if (
         _new_face(pt, e0, e1, e2) < 0
         or _new_face(pt, e3, e4, e0) < 0
@@ -506,8 +509,8 @@ def _from_triangle(o1, o2, hv, pt, P, scratch):
     minkowski_support(o1, o2, hv, d, scratch[1])
     scale2 = dot3(d, (scratch[1, 0], scratch[1, 1], scratch[1, 2]))
     if abs(scale1) > abs(scale2):
-        return _tetrahedron(pt, P[0], P[1], P[2], scratch[0])
-    return _tetrahedron(pt, P[0], P[1], P[2], scratch[1])
+        return _tetrahedron(pt, P[0], P[1], P[2], scratch[0], False)
+    return _tetrahedron(pt, P[0], P[1], P[2], scratch[1], False)
 
 
 @jitable
@@ -534,26 +537,7 @@ def _from_tetrahedron(o1, o2, hv, pt, P, scratch):
         copy_support(P[2], P[1])
         copy_support(P[3], P[2])
         return _from_triangle(o1, o2, hv, pt, P, scratch)
-    v0, v1, v2, v3 = (
-        _new_vertex(pt, P[0]),
-        _new_vertex(pt, P[1]),
-        _new_vertex(pt, P[2]),
-        _new_vertex(pt, P[3]),
-    )
-    e0 = _new_edge(pt, v0, v1)
-    e1 = _new_edge(pt, v1, v2)
-    e2 = _new_edge(pt, v2, v0)
-    e3 = _new_edge(pt, v3, v0)
-    e4 = _new_edge(pt, v3, v1)
-    e5 = _new_edge(pt, v3, v2)
-    if (
-        _new_face(pt, e0, e1, e2) < 0
-        or _new_face(pt, e3, e4, e0) < 0
-        or _new_face(pt, e4, e5, e1) < 0
-        or _new_face(pt, e5, e3, e2) < 0
-    ):
-        return FULL
-    return 0
+    return _tetrahedron(pt, P[0], P[1], P[2], P[3], True)
 
 
 @jitable
