@@ -203,7 +203,9 @@ def task_batch_dynamics():
 
 
 def task_batch_derivatives():
-    """BatchedPlant's derivatives of inverse and forward dynamics."""
+    """BatchedPlant's derivatives of inverse and forward dynamics (one entry point for both,
+    kernels.batch.batch_dynamics_derivatives, for the argument types both reach: the inverse
+    dynamics' absent fourth input is a writeable array, as the forward's are)."""
     _, batch, q, v = _batched()
     batch.CalcInverseDynamicsDerivatives(q, v, v)
     batch.CalcForwardDynamicsDerivatives(q, v)

@@ -1,12 +1,16 @@
 """The codes the batched kernels (kernels.batch) share with BatchedPlant, kept numba-free.
 
-A thread's part in a call (``mode``), a group's state in a call's ``flags`` and where its
-parts are, and the status codes of states (``kind + KINDS · detail``): see kernels.batch.
+A thread's part in a call (``mode``), which dynamics an entry point of both computes, a
+group's state in a call's ``flags`` and where its parts are, and the status codes of states
+(``kind + KINDS · detail``): see kernels.batch.
 """
 
 #: A thread's part in a call: a helper, the caller (who returns the results), or the caller
 #: alone (no other thread: no atomic operations).
 HELPER, CALLER, ALONE = 0, 1, 2
+
+#: Which dynamics' derivatives batch_dynamics_derivatives computes (its ``forward``).
+INVERSE, FORWARD = 0, 1
 
 #: A group's state in ``flags``.
 FREE, CLAIMED, STOLEN, COMMITTING, DONE = 0, 1, 2, 3, 4

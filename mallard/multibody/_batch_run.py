@@ -112,10 +112,14 @@ class Operation:
     reused from call to call: see kernels.batch), the states per group, and its measured time
     per group."""
 
-    def __init__(self, name, mi, mf, ws0, row_size, lanes, width, batched, samples, aligned=0):
+    def __init__(
+        self, name, mi, mf, ws0, row_size, lanes, width, batched, samples, aligned=0, which=()
+    ):
         """``batched``: per input, whether it has the batch's leading dimension; ``samples``:
         a call's inputs and outputs (with status), to bind the kernel to their types;
-        ``aligned``: the scalar of a row put on a 64-byte boundary (see :meth:`_make_row`)."""
+        ``aligned``: the scalar of a row put on a 64-byte boundary (see :meth:`_make_row`);
+        ``which``: the kernel's arguments after the model (the ``forward`` of
+        kernels.batch.batch_dynamics_derivatives), bound with it."""
         compiled = kernels(np.float64)
         self._new_row = compiled.bind("batch_new_row", mi, args=(ws0, np.zeros(1), lanes))
         self._ws0, self._row_size, self._lanes = ws0, row_size, lanes
@@ -123,7 +127,7 @@ class Operation:
         inputs, outputs = samples
         flags = np.zeros(GROUPS, dtype=np.int64)
         args = (*inputs, self._make_row(), flags, ALONE, *outputs)
-        self._kernel = compiled.bind(name, mi, mf, args=args)
+        self._kernel = compiled.bind(name, mi, mf, *which, args=args)
         self._unfinished = compiled.bind("batch_unfinished", args=(flags,))
         self._rows = []
         self._width = width

@@ -54,7 +54,9 @@ from mallard._scalar import scalar_value
 from mallard.multibody._batch_codes import (
     ALONE,
     ARGUMENTS,
+    FORWARD,
     GROUPS,
+    INVERSE,
     KINDS,
     NONFINITE,
     SOLVER_FAILED,
@@ -88,7 +90,20 @@ _FAST_PATHS = {
 #: BatchedPlant's attributes that a deep copy makes anew (see BatchedPlant.__deepcopy__).
 _BOUND_TO_THIS_ONE = ("_single", "_single_kernels", "_frames", *_FAST_PATHS.values())
 
-#: The batched kernels whose rows hold derivative rows too (see BatchedPlant._row_size).
+#: The batched entry point (kernels.batch) of each operation that does not run its namesake:
+#: its name, the arguments it takes after the model (which dynamics), and the inputs it takes
+#: that the operation has not (arrays with no rows: zero). The derivatives of inverse and
+#: forward dynamics share one entry point, which compiles the code they share once.
+_ENTRY_POINTS = {
+    "batch_inverse_dynamics_derivatives": ("batch_dynamics_derivatives", (INVERSE,), 1),
+    "batch_forward_dynamics_derivatives": ("batch_dynamics_derivatives", (FORWARD,), 0),
+}
+
+#: An input with no rows (see _ENTRY_POINTS; writeable, as the inputs are: a read-only array
+#: is another argument type, for which numba would compile the kernel again).
+_NO_ROWS = np.zeros((0, 0))
+
+#: The batched operations whose rows hold derivative rows too (see BatchedPlant._row_size).
 _DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dynamics_derivatives")
 
 #: The single-state entry point (kernels.single) of each batched one, for batches of one state.
@@ -180,7 +195,7 @@ class BatchedPlant:
         self._effort_limits = PARAMETERS.views(self._ws0, self._sizes).effort_limits
         self._object_parameters = self._ws0.dtype == object
         self._num_threads = num_threads
-        self._operations = {}  # kernel name → its Operation (float64)
+        self._operations = {}  # operation name → its Operation (float64)
         self._rollout_plan = None  # (made at the first Rollout: _batch_rollout.RolloutPlan)
         self._single = None  # (made at the first batch of one state: SingleStatePlant)
         self._single_kernels = {}  # batched kernel name → its bound single-state kernel
@@ -289,9 +304,10 @@ class BatchedPlant:
         return sizes.row + width * sizes.lane
 
     def _run(self, name, size, inputs, outputs, fixed=()):
-        """Runs batched kernel ``name`` (kernels.batch: groups of _layout.lanes() states) on
-        ``inputs`` (the batch's arrays and, at the positions ``fixed``, the kernel's other
-        arguments), writing ``outputs``; returns the states' status codes.
+        """Runs batched operation ``name``, its kernel (kernels.batch: groups of
+        _layout.lanes() states; its namesake, or _ENTRY_POINTS') on ``inputs`` (the batch's
+        arrays and, at the positions ``fixed``, the kernel's other arguments), writing
+        ``outputs``; returns the states' status codes.
 
         A batch of one float64 state runs the operation's single-state kernel (kernels.single,
         as SingleStatePlant does: no groups, no threads), bound at its first call; computed,
@@ -316,6 +332,9 @@ class BatchedPlant:
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
+        entry, which, absent = _ENTRY_POINTS.get(name, (name, (), 0))
+        if absent:
+            inputs = (*inputs, *(_NO_ROWS,) * absent)
         if outputs[0].dtype == object:  # (all outputs have the inputs' common dtype)
             ws0 = self._ws0.astype(object)
             inputs = [a if i in fixed else a.astype(object) for i, a in enumerate(inputs)]
@@ -323,8 +342,8 @@ class BatchedPlant:
             interpreted = kernels(object)
             interpreted.batch_new_row(self._mi, ws0, row, True)
             flags = np.zeros(GROUPS + size, dtype=np.int64)
-            getattr(interpreted, name)(
-                self._mi, self._mf, *inputs, row, flags, ALONE, *outputs, status
+            getattr(interpreted, entry)(
+                self._mi, self._mf, *which, *inputs, row, flags, ALONE, *outputs, status
             )
             return status
         operation = self._operations.get(name)
@@ -332,8 +351,8 @@ class BatchedPlant:
             batched = [i not in fixed for i in range(len(inputs))]
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
-                name, self._mi, self._mf, self._ws0, self._row_size(name, lanes()), True,
-                lanes(), batched, samples, aligned=self._sizes.row,
+                entry, self._mi, self._mf, self._ws0, self._row_size(name, lanes()), True,
+                lanes(), batched, samples, aligned=self._sizes.row, which=which,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status

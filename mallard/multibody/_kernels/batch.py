@@ -2,11 +2,18 @@
 leading batch dimension N, without a Context, on as many threads as the caller runs them on
 (mallard.multibody.batch starts them; compiled, they release the GIL).
 
-Every entry point takes the flat model (``mi``, ``mf``), the batch of inputs (arrays with a
-leading dimension N; an optional input with no rows is zero), the calling thread's ``row``,
-the call's ``flags`` and ``mode``, then the outputs (leading dimension N) and ``status`` (N
-int64). It returns the number of groups still being written by another thread (see below;
-0 unless ``mode`` is CALLER).
+Every entry point takes the flat model (``mi``, ``mf``; then, for the derivatives of the
+dynamics, which dynamics: ``forward``), the batch of inputs (arrays with a leading dimension
+N; an optional input with no rows is zero), the calling thread's ``row``, the call's
+``flags`` and ``mode``, then the outputs (leading dimension N) and ``status`` (N int64). It
+returns the number of groups still being written by another thread (see below; 0 unless
+``mode`` is CALLER).
+
+The derivatives of inverse and forward dynamics are one entry point
+(:func:`batch_dynamics_derivatives`): numba optimizes and generates the machine code of all
+the code an entry point links in that entry point's own module, so two entry points sharing
+the lanes' stages, the plain derivative sweeps and the groups' handling would each pay for it
+(docs/compilation.md).
 
 Groups and threads. The batch is cut into groups of states: L = lane_width() states
 [L·g, L·g + L) (every entry point computes in lanes, or state by state in groups of L). Every
@@ -65,6 +72,7 @@ from mallard.multibody._batch_codes import (
     CLAIMED,
     COMMITTING,
     DONE,
+    FORWARD,
     FREE,
     HELPER,
     KINDS,
@@ -697,90 +705,66 @@ def _forward_derivatives_by_state(
 
 
 @batched
-def batch_inverse_dynamics_derivatives(
-    mi, mf, Q, V, VDOT, row, flags, mode, dtau_dq, dtau_dv, M, status
-):
-    """dtau_dq[i] (nv × nq), dtau_dv[i] (nv × nv) and M[i] (= ∂τ/∂v̇) of batch_inverse_dynamics'
-    tau (gravity and joint damping) at (Q[i], V[i], VDOT[i]). L states at a time, in lanes
-    (kernels.recursive_derivatives), for the models it covers; the others state by state (the
-    tangent sweeps)."""
-    m = model(mi, mf)
-    r, rL, lanes = _begin_lanes(mi, row)
-    dL = _derivative_rows(mi, row)[1]
-    params, work, deriv = parameters(mi, r.ws), workspace(mi, rL.ws), derivatives(mi, dL.dws)
-    xL, vdot, codes, none = rL.x, lanes.vdot, lane_array(lanes.code)[0], Q[0:0]
-    D_dq, D_dv, D_M = lane_array(dL.d_dq), lane_array(dL.d_dv), lane_array(work.M)
-    in_lanes = covers(m, r.F_B[0:0]) != 0
-    size, width = Q.shape[0], lane_width()
-    g = next_group(flags, mode)
-    while g >= 0:
-        first = g * width
-        count = min(width, size - first)
-        good = _check_group(m, first, count, codes, Q, V, VDOT, none)
-        if good >= 0 and in_lanes:
-            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
-            _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
-            _load_lanes(VDOT, first, count, codes, good, lane_array(vdot), False)
-            fresh_recursive_derivatives(m, xL, params, work, deriv, vdot, dL.d_dq, dL.d_dv)
-        elif good >= 0:
-            _inverse_derivatives_by_state(
-                mi, mf, Q, V, VDOT, row, first, count, codes, D_dq, D_dv, D_M
-            )
-        if begin_commit(flags, g, mode):
-            _store_lane_matrix(D_dq, dtau_dq, first, count, codes)
-            _store_lane_matrix(D_dv, dtau_dv, first, count, codes)
-            _store_lane_matrix(D_M, M, first, count, codes)
-            _store_status(codes, status, first, count)
-            end_commit(flags, g, mode)
-        g = next_group(flags, mode)
-    return _finish(flags, mode)
+def batch_dynamics_derivatives(mi, mf, forward, Q, V, A, B, row, flags, mode, D1, D2, D3, status):
+    """The derivatives of inverse (``forward`` INVERSE: batch_inverse_dynamics' τ) or forward
+    (FORWARD: batch_forward_dynamics' v̇) dynamics, one entry point for both. L states at a
+    time, in lanes (kernels.recursive_derivatives), for the models it covers; the others state
+    by state (the tangent sweeps), as is a forward dynamics group in which an articulated
+    inertia or M is not positive definite.
 
-
-@batched
-def batch_forward_dynamics_derivatives(
-    mi, mf, Q, V, TAU, U, row, flags, mode, dvdot_dq, dvdot_dv, dvdot_dtau, status
-):
-    """dvdot_dq[i], dvdot_dv[i] and dvdot_dtau[i] of batch_forward_dynamics' v̇ at (Q[i], V[i])
-    with TAU[i] and U[i] (see kernels.engine_derivatives.drive_forward_dynamics_derivatives).
-    TAU and U may have no rows (zero). L states at a time, in lanes, for the models
-    kernels.recursive_derivatives covers; the others, and a group in which an articulated
-    inertia or M is not positive definite, state by state."""
+    * INVERSE: D1[i] = dtau_dq (nv × nq), D2[i] = dtau_dv (nv × nv) and D3[i] = M (= ∂τ/∂v̇) of
+      τ (gravity and joint damping) at (Q[i], V[i], A[i] = v̇); B has no rows.
+    * FORWARD: D1[i] = dvdot_dq, D2[i] = dvdot_dv and D3[i] = dvdot_dtau of v̇ at (Q[i], V[i])
+      with the generalized forces A[i] and the actuation B[i] (see
+      kernels.engine_derivatives.drive_forward_dynamics_derivatives); A and B may have no
+      rows (zero)."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
     d, dL = _derivative_rows(mi, row)
     params, work, deriv = parameters(mi, r.ws), workspace(mi, rL.ws), derivatives(mi, dL.dws)
     free = derivatives(mi, d.dws).free
-    xL, tau_L, u_L, F_BL = rL.x, rL.tau, rL.u, rL.F_B
+    xL, tau_L, u_L, F_BL, vdot = rL.x, rL.tau, rL.u, rL.F_B, lanes.vdot
     codes = lane_array(lanes.code)[0]
-    D_dq, D_dv, D_dtau = lane_array(dL.d_dq), lane_array(dL.d_dv), lane_array(dL.d_dvdot)
+    D1_L, D2_L = lane_array(dL.d_dq), lane_array(dL.d_dv)
+    D3_L = lane_array(dL.d_dvdot) if forward == FORWARD else lane_array(work.M)
     in_lanes = covers(m, r.F_B[0:0]) != 0
     size, width = Q.shape[0], lane_width()
     g = next_group(flags, mode)
     while g >= 0:
         first = g * width
         count = min(width, size - first)
-        good = _check_group(m, first, count, codes, Q, V, TAU, U)
+        good = _check_group(m, first, count, codes, Q, V, A, B)
         done = False
         if good >= 0 and in_lanes:
             _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
             _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
-            _load_lanes(TAU, first, count, codes, good, lane_array(tau_L), False)
-            _load_lanes(U, first, count, codes, good, lane_array(u_L), False)
-            if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
-                recursive_inverse_dynamics_derivatives(
-                    m, xL, params, work, deriv, work.vdot, dL.d_dq, dL.d_dv
-                )
-                done = solve_forward_dynamics_derivatives(
-                    m, params, work, deriv.L, free, dL.d_dq, dL.d_dv, dL.d_dvdot
-                )
+            if forward != FORWARD:
+                _load_lanes(A, first, count, codes, good, lane_array(vdot), False)
+                fresh_recursive_derivatives(m, xL, params, work, deriv, vdot, dL.d_dq, dL.d_dv)
+                done = True
+            else:
+                _load_lanes(A, first, count, codes, good, lane_array(tau_L), False)
+                _load_lanes(B, first, count, codes, good, lane_array(u_L), False)
+                if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
+                    recursive_inverse_dynamics_derivatives(
+                        m, xL, params, work, deriv, work.vdot, dL.d_dq, dL.d_dv
+                    )
+                    done = solve_forward_dynamics_derivatives(
+                        m, params, work, deriv.L, free, dL.d_dq, dL.d_dv, dL.d_dvdot
+                    )
         if good >= 0 and not done:
-            _forward_derivatives_by_state(
-                mi, mf, Q, V, TAU, U, row, first, count, codes, D_dq, D_dv, D_dtau
-            )
+            if forward != FORWARD:
+                _inverse_derivatives_by_state(
+                    mi, mf, Q, V, A, row, first, count, codes, D1_L, D2_L, D3_L
+                )
+            else:
+                _forward_derivatives_by_state(
+                    mi, mf, Q, V, A, B, row, first, count, codes, D1_L, D2_L, D3_L
+                )
         if begin_commit(flags, g, mode):
-            _store_lane_matrix(D_dq, dvdot_dq, first, count, codes)
-            _store_lane_matrix(D_dv, dvdot_dv, first, count, codes)
-            _store_lane_matrix(D_dtau, dvdot_dtau, first, count, codes)
+            _store_lane_matrix(D1_L, D1, first, count, codes)
+            _store_lane_matrix(D2_L, D2, first, count, codes)
+            _store_lane_matrix(D3_L, D3, first, count, codes)
             _store_status(codes, status, first, count)
             end_commit(flags, g, mode)
         g = next_group(flags, mode)

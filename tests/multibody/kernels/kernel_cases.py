@@ -3,9 +3,10 @@ compiled-versus-interpreted test.
 
 Each entry maps an entry point's name to a function of a numpy Generator returning its
 argument tuple (arrays and scalars; outputs included). Every entry point must have an entry
-here. The kernels an entry point calls are compiled into it, so this covers them all; the
-helpers with unit tests of their own (mobilizers, trig, lanes, spatial algebra) are also
-compiled alone there.
+here (an entry point of several modes one per mode, named ``entry_point[mode]``). The
+kernels an entry point calls are compiled into it, so this covers them all; the helpers
+with unit tests of their own (mobilizers, trig, lanes, spatial algebra) are also compiled
+alone there.
 """
 
 import numpy as np
@@ -387,8 +388,9 @@ def _flags(size):
 
 def _batch(name):
     """The arguments of batched entry point ``name`` (see kernels.batch), run by one thread
-    (ALONE)."""
-    from mallard.multibody._batch_codes import ALONE
+    (ALONE); ``batch_dynamics_derivatives`` for inverse or forward dynamics (``name`` +
+    ``[inverse]`` or ``[forward]``)."""
+    from mallard.multibody._batch_codes import ALONE, FORWARD, INVERSE
 
     def case(rng):
         derivatives = "derivatives" in name  # (a model in lanes: kernels.recursive_derivatives)
@@ -412,10 +414,10 @@ def _batch(name):
             inputs = (Q, 3, _rotation_pose(rng), s.normal(size, 3))
             return (s.mi, s.mf) + inputs + tail + (np.zeros((size, 6, nv)), status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-        if name == "batch_inverse_dynamics_derivatives":
-            inputs = (Q, V, s.normal(size, nv))
+        if name == "batch_dynamics_derivatives[inverse]":
+            inputs = (INVERSE, Q, V, s.normal(size, nv), np.zeros((0, 0)))
         else:
-            inputs = (Q, V, s.normal(size, nv), s.normal(size, nu))
+            inputs = (FORWARD, Q, V, s.normal(size, nv), s.normal(size, nu))
         return (s.mi, s.mf) + inputs + tail + outputs + (status,)
 
     return case
@@ -670,8 +672,8 @@ CASES = {
     "batch_inverse_dynamics": _batch("batch_inverse_dynamics"),
     "batch_forward_dynamics": _batch("batch_forward_dynamics"),
     "batch_point_jacobian": _batch("batch_point_jacobian"),
-    "batch_inverse_dynamics_derivatives": _batch("batch_inverse_dynamics_derivatives"),
-    "batch_forward_dynamics_derivatives": _batch("batch_forward_dynamics_derivatives"),
+    "batch_dynamics_derivatives[inverse]": _batch("batch_dynamics_derivatives[inverse]"),
+    "batch_dynamics_derivatives[forward]": _batch("batch_dynamics_derivatives[forward]"),
     "single_body_poses": _single("single_body_poses"),
     "single_mass_matrix": _single("single_mass_matrix"),
     "single_inverse_dynamics": _single("single_inverse_dynamics"),
@@ -747,8 +749,8 @@ UNCOMPARED = {
     "batch_inverse_dynamics": (6, 7),
     "batch_forward_dynamics": (6, 7),
     "batch_point_jacobian": (6, 7),
-    "batch_inverse_dynamics_derivatives": (5, 6),
-    "batch_forward_dynamics_derivatives": (6, 7),
+    "batch_dynamics_derivatives[inverse]": (7, 8),
+    "batch_dynamics_derivatives[forward]": (7, 8),
     "batch_rollout": (19, 20),
     "batch_new_row": (2,),
     "batch_collisions": (17, 18),
