@@ -875,7 +875,7 @@ def test_19_inlined_calls_typed_once(monkeypatch):
 
         for kernel in (alternating, twice):
             jitable(kernel, inline=True)
-        return lambda x: alternating(x, 5) * twice(x) + twice(x)
+        return lambda x: alternating(x, 5) * twice(x) + twice(x), twice
 
     def run(entry):
         typed.clear()
@@ -888,8 +888,9 @@ def test_19_inlined_calls_typed_once(monkeypatch):
         return {name: typed.count(name) for name in ("alternating", "twice")}
 
     monkeypatch.setattr(_numba_internals, "njit_cached", numba.njit)  # (compiled, not loaded)
-    typed_once = run(kernels())
-    assert len([k for k in _numba_internals._INLINED_CALLS if k[0].key.__name__ == "twice"]) == 2
+    entry, twice = kernels()
+    typed_once = run(entry)
+    assert len([key for key in _numba_internals._INLINED_CALLS if key[0].key is twice]) == 2
     from numba.core.typing import templates
 
     monkeypatch.setattr(
@@ -897,9 +898,45 @@ def test_19_inlined_calls_typed_once(monkeypatch):
         "generic",
         templates._OverloadFunctionTemplate.generic._numba,
     )
-    numbas = run(kernels())
+    numbas = run(kernels()[0])
     # In each of the two sets: typed where inlined, twice at its 2 call sites, alternating at
     # its 5 (1 in the entry, 2 in each inlined twice); resolving the calls, once each.
     assert typed_once == {"alternating": 2 * (5 + 1), "twice": 2 * (2 + 1)}
     assert numbas["alternating"] > typed_once["alternating"]
     assert numbas["twice"] >= typed_once["twice"]
+
+
+# ---- 20. compilation's span ------------------------------------------------------------------
+def test_20_fewer_collections_while_compiling():
+    """While numba compiles (an entry point and the kernel it compiles within it), the garbage
+    collector's thresholds are COMPILING_GC_THRESHOLDS; after, those before, also when the
+    compilation fails."""
+    import gc
+
+    from numba.core import event
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.collect_less_while_compiling()
+    seen = []
+
+    class Listener(event.Listener):  # (after mallard's: sees what it set)
+        def on_start(self, started):
+            seen.append(gc.get_threshold())
+
+        def on_end(self, ended):
+            pass
+
+    def scaled(x):
+        return 3.0 * x
+
+    jitable(scaled)
+    before = gc.get_threshold()
+    assert before != _numba_internals.COMPILING_GC_THRESHOLDS
+    with event.install_listener("numba:compile", Listener()):
+        assert numba.njit(lambda x: scaled(x) + 1.0)(2.0) == 7.0
+        assert gc.get_threshold() == before
+        with pytest.raises(numba.core.errors.TypingError):
+            numba.njit(lambda x: x.no_such_attribute)(2.0)
+    assert gc.get_threshold() == before
+    assert len(seen) == 3 and set(seen) == {_numba_internals.COMPILING_GC_THRESHOLDS}
