@@ -126,9 +126,36 @@ pins numba to the releases those tests pass on.
    ``lowering.Lower.create_cfunc_wrapper`` makes the C callback wrapper of the function being
    lowered (``self.flags``: its flags), which only first-class function values call
    (:func:`cut_numbas_python_work`).
+18. The untyped IR of inlined kernels [test_18_numbas_untyped_ir_of_an_inlined_overload,
+   test_18_inlined_kernels_untyped_ir_built_once]: ``_OverloadFunctionTemplate.generic`` types
+   a call of an ``inline="always"`` overload from ``InlineWorker.run_untyped_passes(py_func,
+   enable_ssa=True)``, which sets the worker's ``flags.enable_ssa``, draws the function's
+   identity first (``bytecode.FunctionIdentity.from_function``: ``next`` of the class's
+   ``_unique_ids``, read at each draw; ``derive()`` draws a new one), runs the untyped
+   pipeline with the worker's contexts, ``locals``, pipeline and flags over the function's
+   code and globals, and returns IR equal to the last build's (``equal_ir``, ``dump``), which
+   the caller types and changes in place; a ``copy.deepcopy`` of it (its ``func_id`` and
+   ``_consts``, a weak proxy, given in the memo) is equal to it and shares no statement with
+   it; block labels are drawn from ``ir_utils._the_max_label`` (``_value``)
+   (:func:`build_inlined_ir_once`).
+19. The typing of inlined calls [test_19_numbas_typing_of_an_inlined_call,
+   test_19_inlined_calls_typed_once]: ``_OverloadFunctionTemplate.generic`` resolves a call of
+   an ``inline="always"`` overload to a ``Signature`` by typing its body, and records
+   ``_inline_overloads[sig.args]`` (``folded_args``, ``iinfo``: the typed body) and
+   ``_compiled_overloads[sig.args]`` (an ``_EmptyImplementationEntry``) on the template's
+   class; the typed-inlining pass (``InlineOverloads._run_inliner``) reads that record and
+   types the body again at each call site it inlines (``inline_ir(..., arg_typs=...)``); the
+   signature depends on the argument types, the typing context, the flags being compiled
+   (``targetconfig.ConfigStack``) and the joint types (:func:`type_inlined_calls_once`).
+20. Compilation's span [test_20_fewer_collections_while_compiling]: the "numba:compile"
+   events of 9, sent to the listeners ``event.register`` adds, nest (a function's callees are
+   compiled within it) and end also when a compilation raises (``event.trigger_event``), in
+   the thread compiling, under numba's compiler lock (:func:`collect_less_while_compiling`).
 """
 
+import copy
 import hashlib
+import itertools
 import os
 import stat
 import tempfile
@@ -1036,3 +1063,186 @@ def _type_hash(self):
 
 def _type_eq(self, other):
     return self is other or (self.__class__ is other.__class__ and self.key == other.key)
+
+
+# ---- 18: the untyped IR of inlined kernels ------------------------------------------------------
+
+#: The untyped IR of each inlined kernel (:func:`inline_kernel`) built so far, by
+#: :func:`_untyped_key`; None for a kernel whose build is not kept (it drew more than its own
+#: function identity, or block labels).
+_UNTYPED_IR = {}
+
+
+def _untyped_key(worker, func):
+    """What numba's untyped passes over ``func`` read besides its code and globals: the
+    worker's typing and target contexts, pipeline class, flags (``enable_ssa`` set) and
+    ``locals`` (None: not hashable, not kept)."""
+    try:
+        key = (
+            func,
+            worker.typingctx,
+            worker.targetctx,
+            type(worker.pipeline),
+            repr(sorted(worker.flags.values().items())),
+            tuple(sorted(worker.locals.items())),
+        )
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _copy_ir(func_ir, func_id):
+    """A copy of the untyped IR ``func_ir`` (its blocks, definitions and analyses: numba's
+    later passes change them in place) with the function identity ``func_id``."""
+    from numba.core import consts
+
+    memo = {id(func_ir.func_id): func_id, id(func_ir._consts): None}
+    copied = copy.deepcopy(func_ir, memo)
+    copied._consts = consts.ConstantInference(copied)  # (its cache: of the IR it was made for)
+    return copied
+
+
+def build_inlined_ir_once():
+    """Makes numba build the untyped IR of an inlined kernel once, and hand out copies of it.
+
+    numba types an ``inline="always"`` overload at each typing of a call of it (each caller,
+    and again at each level of nesting: an inlined kernel's own inlined calls are typed when
+    it is), and for each it runs its untyped pipeline from the bytecode again
+    (``InlineWorker.run_untyped_passes``: bytecode analysis, the IR, closure inlining, branch
+    pruning, rewrites, SSA): ``run_stages`` 16 times in a first ``mallard simulate``. The IR
+    depends only on the function's code and globals and on what the worker passes to the
+    pipeline (:func:`_untyped_key`); a copy of the first build, with a new function identity
+    (numba names the variables of an inlined body after its identity's unique name, and its
+    mangled names number each identity), is what a new build would give, numba's counters of
+    identities and block labels drawn as that build would draw them: a build that draws more
+    than its own identity (a kernel defining closures) or any block label is not kept."""
+    from numba.core import bytecode, inline_closurecall, ir_utils
+
+    worker = inline_closurecall.InlineWorker
+    run = worker.run_untyped_passes
+    if getattr(run, "_mallard", False):
+        return
+    identity = bytecode.FunctionIdentity
+
+    def run_untyped_passes(self, func, enable_ssa=False):
+        if func not in _INLINED:
+            return run(self, func, enable_ssa)
+        self.flags.enable_ssa = enable_ssa  # (numba's run sets it on the worker's flags)
+        key = _untyped_key(self, func)
+        if key is None:
+            return run(self, func, enable_ssa)
+        if key in _UNTYPED_IR:
+            kept = _UNTYPED_IR[key]
+            if kept is None:
+                return run(self, func, enable_ssa)
+            return _copy_ir(kept, kept.func_id.derive())
+        first_id = next(identity._unique_ids)
+        identity._unique_ids = itertools.count(first_id)
+        label = ir_utils._the_max_label._value
+        func_ir = run(self, func, enable_ssa)
+        next_id = next(identity._unique_ids)
+        identity._unique_ids = itertools.count(next_id)
+        own = func_ir.func_id.unique_id == first_id and next_id == first_id + 1
+        kept = own and ir_utils._the_max_label._value == label
+        _UNTYPED_IR[key] = _copy_ir(func_ir, func_ir.func_id) if kept else None
+        return func_ir
+
+    run_untyped_passes._mallard = True
+    run_untyped_passes._numba = run
+    worker.run_untyped_passes = run_untyped_passes
+
+
+# ---- 19: the typing of inlined calls -----------------------------------------------------------
+
+#: What numba's typing of a call of an inlined kernel gave (:func:`type_inlined_calls_once`), by
+#: (template, typing context, argument types, keywords, flags token, joint types).
+_INLINED_CALLS = {}
+
+
+def type_inlined_calls_once():
+    """Makes numba type a call of an inlined kernel once per argument types (in the flags and
+    joint types being compiled), not at each resolution of it.
+
+    numba resolves a call of an ``inline="always"`` overload by typing the overload's body for
+    the arguments' types (``_OverloadFunctionTemplate.generic``), for the signature alone: the
+    body is typed again where the typed-inlining pass inlines it. Its type inference resolves
+    each call several times, and an inlined body's inlined calls again at each level of
+    nesting (``run_stages`` 16 times, ``forward_accelerations`` 6 in a first simulate, each
+    typing its whole inlined tree). The first resolution's signature and inlining record
+    (``_inline_overloads``: the typed body the inlining pass copies) are kept and set again at
+    the next resolutions, as numba's typing sets them; the callees it compiled are compiled
+    (under the same flags and joint types: in the key) and found again by the inlining
+    pass's typing."""
+    from numba.core import targetconfig
+    from numba.core.typing import templates
+
+    template = templates._OverloadFunctionTemplate
+    generic = template.generic
+    if getattr(generic, "_mallard", False):
+        return
+
+    def _generic(self, args, kws):
+        if not (self._inline.is_always_inline and type(self).key in _INLINED):
+            return generic(self, args, kws)
+        flags = _flags_token(targetconfig.ConfigStack.top_or_none())
+        key = type(self), self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
+        found = _INLINED_CALLS.get(key)
+        if found is None:
+            signature = generic(self, args, kws)
+            if signature is None:
+                return None
+            found = _INLINED_CALLS[key] = signature, self._inline_overloads[signature.args]
+        signature, inlining = found
+        self._inline_overloads[signature.args] = inlining
+        self._compiled_overloads[signature.args] = templates._EmptyImplementationEntry(
+            "always inlined"
+        )
+        return signature
+
+    _generic._mallard = True
+    _generic._numba = generic
+    template.generic = _generic
+
+
+# ---- 20: fewer garbage collections while compiling ----------------------------------------------
+
+#: Python's garbage collector's thresholds while numba compiles
+#: (:func:`collect_less_while_compiling`).
+COMPILING_GC_THRESHOLDS = (20000, 10, 10)
+
+
+def collect_less_while_compiling():
+    """Makes Python's garbage collector run less often while numba compiles.
+
+    numba's compilation allocates millions of objects (IR, types, typing constraints, LLVM
+    wrappers), many in reference cycles, so the collector's first generation (700 allocations)
+    fills again and again, and each full collection walks every object alive (numba's and
+    llvmlite's modules, the kernels compiled so far): 1.9 s of the ~13 s of CPU of a first
+    ``mallard simulate`` at a load of 15 (9 full collections 1.4 s). From the start of the
+    outermost compilation to its end, the thresholds are :data:`COMPILING_GC_THRESHOLDS`
+    (the first generation collected every 20 000 allocations), then those before again: about
+    half the collector's time, the process's peak memory within a few percent."""
+    import gc
+
+    from numba.core import event
+
+    if getattr(collect_less_while_compiling, "_installed", False):
+        return
+    saved = []  # (the thresholds before the outermost compilation)
+
+    class Listener(event.Listener):
+        def on_start(self, _event):
+            if not saved:
+                saved.append(gc.get_threshold())
+                gc.set_threshold(*COMPILING_GC_THRESHOLDS)
+            else:
+                saved.append(None)
+
+        def on_end(self, _event):
+            thresholds = saved.pop()
+            if thresholds is not None:
+                gc.set_threshold(*thresholds)
+
+    event.register("numba:compile", Listener())
+    collect_less_while_compiling._installed = True

@@ -3,6 +3,7 @@ its docstring): a numba release that breaks one fails here, by name."""
 
 import ast
 import inspect
+import itertools
 import pathlib
 import re
 
@@ -677,3 +678,265 @@ def test_17_numbas_python_work():
     for done, wrapped in ((kernel, False), (result, True)):
         functions = {f.name for f in done.library._final_module.functions}
         assert (done.fndesc.llvm_cfunc_wrapper_name in functions) == wrapped
+
+
+# ---- 18. the untyped IR of inlined kernels ---------------------------------------------------
+def _alternating_sum(x, k):
+    total = 0.0
+    for i in range(k):
+        total += x if i % 2 else -x
+    return total
+
+
+def _dump(func_ir):
+    import contextlib
+    import io
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        func_ir.dump()
+    return text.getvalue()
+
+
+def test_18_numbas_untyped_ir_of_an_inlined_overload():
+    """numba types a call of an inline="always" overload from the untyped IR its worker
+    builds: a build sets the worker's flags' enable_ssa, draws the function's identity first
+    (one draw for a function without closures), and builds IR equal to the last build's; a
+    copy is equal to it and shares nothing numba's passes change with it."""
+    from numba.core import bytecode, compiler, inline_closurecall, ir_utils
+    from numba.core.typing import templates
+
+    _numba_internals.build_inlined_ir_once()
+    generic = templates._OverloadFunctionTemplate.generic
+    generic = inspect.getsource(getattr(generic, "_numba", generic))  # (numba's)
+    assert "inline_worker.run_untyped_passes(" in generic and "enable_ssa=True" in generic
+    dispatcher = numba.njit(_alternating_sum)
+    compiling = dispatcher._compiler
+    typing_context = compiling.targetdescr.typing_context
+    target_context = compiling.targetdescr.target_context
+    flags = compiler.Flags()
+    pipeline = compiling.pipeline_class(
+        typing_context, target_context, None, None, None, flags, None
+    )
+    worker = inline_closurecall.InlineWorker(
+        typing_context, target_context, compiling.locals, pipeline, flags, None
+    )
+    build = inline_closurecall.InlineWorker.run_untyped_passes._numba
+    identity = bytecode.FunctionIdentity
+    first = next(identity._unique_ids)
+    identity._unique_ids = itertools.count(first)
+    label = ir_utils._the_max_label._value
+    built = build(worker, _alternating_sum, enable_ssa=True)
+    assert flags.enable_ssa is True
+    assert built.func_id.unique_id == first and next(identity._unique_ids) == first + 1
+    assert ir_utils._the_max_label._value == label
+    again = build(worker, _alternating_sum, enable_ssa=True)
+    assert again.equal_ir(built) and _dump(again) == _dump(built)
+    copied = _numba_internals._copy_ir(built, built.func_id.derive())
+    assert copied.equal_ir(built) and _dump(copied) == _dump(built)
+    assert copied.func_id.unique_id > again.func_id.unique_id
+    assert sorted(vars(copied)) == sorted(vars(built))
+    shared = {id(s) for b in built.blocks.values() for s in b.body}
+    assert not shared & {id(s) for b in copied.blocks.values() for s in b.body}
+    assert copied._definitions is not built._definitions
+    assert copied._consts._func_ir.blocks is copied.blocks
+
+
+def test_18_inlined_kernels_untyped_ir_built_once(monkeypatch):
+    """An inlined kernel's untyped IR is built once (bytecode analysed once) for all its
+    typings, numba drawing as many function identities as it did building it each time; a
+    kernel defining a closure (its build draws more) is built each time; the results are
+    those of numba's builds."""
+    from numba.core import bytecode, inline_closurecall, untyped_passes
+    from numba.core.typing import templates
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.build_inlined_ir_once()
+    ours = inline_closurecall.InlineWorker.run_untyped_passes
+    assert ours._mallard
+    generic = templates._OverloadFunctionTemplate.generic  # (each call typed each time)
+    monkeypatch.setattr(templates._OverloadFunctionTemplate, "generic", generic._numba)
+    extract = untyped_passes.ExtractByteCode.run_pass
+    analysed = []
+
+    def counted(self, state):
+        analysed.append(state.func_id.func.__name__)
+        return extract(self, state)
+
+    monkeypatch.setattr(untyped_passes.ExtractByteCode, "run_pass", counted)
+
+    def kernels():
+        """New inlined kernels (registered once per call) and three entry points using them."""
+
+        def alternating(x, k):
+            total = 0.0
+            for i in range(k):
+                total += x if i % 2 else -x
+            return total
+
+        def twice(x):
+            return alternating(x, 3) + alternating(x, 4)
+
+        def closure(x):
+            def scaled(y):
+                return y * x
+
+            return scaled(2.0) + scaled(3.0)
+
+        for kernel in (alternating, twice, closure):
+            jitable(kernel, inline=True)
+        return [
+            numba.njit(lambda x: twice(x) + closure(x)),
+            numba.njit(lambda x: alternating(x, 5) * twice(x)),
+            numba.njit(lambda x: closure(x) - alternating(x, 2)),
+        ]
+
+    def run(entries):
+        """The entries' results at 1.5, the function identities numba drew, and the kernels'
+        bytecode analyses."""
+        analysed.clear()
+        first = next(bytecode.FunctionIdentity._unique_ids)
+        results = [entry(1.5) for entry in entries]
+        assert results == [entry.py_func(1.5) for entry in entries]  # (Python's)
+        drawn = next(bytecode.FunctionIdentity._unique_ids) - first
+        names = ("alternating", "twice", "closure")
+        return results, drawn, {name: analysed.count(name) for name in names}
+
+    built_once = run(kernels())
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "run_untyped_passes", ours._numba)
+    numbas = run(kernels())
+    assert numbas[0] == built_once[0] and numbas[1] == built_once[1]
+    analyses = numbas[2]
+    assert analyses["alternating"] > 1 and analyses["twice"] > 1 and analyses["closure"] > 1
+    assert built_once[2] == {"alternating": 1, "twice": 1, "closure": analyses["closure"]}
+
+
+# ---- 19. the typing of inlined calls ---------------------------------------------------------
+def test_19_numbas_typing_of_an_inlined_call():
+    """numba resolves a call of an inline="always" overload to a signature, recording the
+    typed body (folded arguments, inlining info) that its typed-inlining pass copies and
+    types again at each call site it inlines."""
+    from numba.core import typed_passes
+    from numba.core.typing import templates
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.type_inlined_calls_once()
+    generic = templates._OverloadFunctionTemplate.generic
+    assert generic._mallard
+    source = inspect.getsource(generic._numba)
+    assert "self._inline_overloads[sig.args] = {'folded_args': folded_args," in source
+    assert "self._compiled_overloads[sig.args] = impl_init" in source
+    inliner = inspect.getsource(typed_passes.InlineOverloads._run_inliner)
+    assert "template._inline_overloads[arg_typs]['iinfo']" in inliner
+    assert "arg_typs=arg_typs" in inliner  # (typed again where inlined)
+
+    def halved(x):
+        return 0.5 * x
+
+    jitable(halved, inline=True)
+    assert numba.njit(lambda x: halved(x) + 1.0)(3.0) == 2.5
+    template = _template(halved)
+    ((args, recorded),) = template._inline_overloads.items()
+    assert args == (types.float64,) and recorded["folded_args"] == args
+    assert recorded["iinfo"].signature.return_type == types.float64
+    assert isinstance(template._compiled_overloads[args], templates._EmptyImplementationEntry)
+
+
+def test_19_inlined_calls_typed_once(monkeypatch):
+    """A call of an inlined kernel is typed once per argument types and joint types, not at
+    each resolution; the inlined bodies are still typed where inlined, with numba's results."""
+    from numba.core import typed_passes
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.type_inlined_calls_once()
+    infer = typed_passes.type_inference_stage
+    typed = []
+
+    def counted(typingctx, targetctx, interp, args, *rest, **kwargs):
+        typed.append(interp.func_id.func.__name__)
+        return infer(typingctx, targetctx, interp, args, *rest, **kwargs)
+
+    monkeypatch.setattr(typed_passes, "type_inference_stage", counted)
+
+    def kernels():
+        """New inlined kernels (registered once per call) and the entry point using them."""
+
+        def alternating(x, k):
+            total = 0.0
+            for i in range(k):
+                total += x if i % 2 else -x
+            return total
+
+        def twice(x):
+            return alternating(x, 3) + alternating(x, 4)
+
+        for kernel in (alternating, twice):
+            jitable(kernel, inline=True)
+        return lambda x: alternating(x, 5) * twice(x) + twice(x), twice
+
+    def run(entry):
+        typed.clear()
+        revolute = 1 << WELD | 1 << REVOLUTE
+        results = [
+            _numba_internals.njit_for_joint_types(entry, joint_types)(1.5)
+            for joint_types in (revolute, ALL_JOINT_TYPES)
+        ]
+        assert results == [entry(1.5)] * 2  # (Python's)
+        return {name: typed.count(name) for name in ("alternating", "twice")}
+
+    monkeypatch.setattr(_numba_internals, "njit_cached", numba.njit)  # (compiled, not loaded)
+    entry, twice = kernels()
+    typed_once = run(entry)
+    assert len([key for key in _numba_internals._INLINED_CALLS if key[0].key is twice]) == 2
+    from numba.core.typing import templates
+
+    monkeypatch.setattr(
+        templates._OverloadFunctionTemplate,
+        "generic",
+        templates._OverloadFunctionTemplate.generic._numba,
+    )
+    numbas = run(kernels()[0])
+    # In each of the two sets: typed where inlined, twice at its 2 call sites, alternating at
+    # its 5 (1 in the entry, 2 in each inlined twice); resolving the calls, once each.
+    assert typed_once == {"alternating": 2 * (5 + 1), "twice": 2 * (2 + 1)}
+    assert numbas["alternating"] > typed_once["alternating"]
+    assert numbas["twice"] >= typed_once["twice"]
+
+
+# ---- 20. compilation's span ------------------------------------------------------------------
+def test_20_fewer_collections_while_compiling():
+    """While numba compiles (an entry point and the kernel it compiles within it), the garbage
+    collector's thresholds are COMPILING_GC_THRESHOLDS; after, those before, also when the
+    compilation fails."""
+    import gc
+
+    from numba.core import event
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.collect_less_while_compiling()
+    seen = []
+
+    class Listener(event.Listener):  # (after mallard's: sees what it set)
+        def on_start(self, started):
+            seen.append(gc.get_threshold())
+
+        def on_end(self, ended):
+            pass
+
+    def scaled(x):
+        return 3.0 * x
+
+    jitable(scaled)
+    before = gc.get_threshold()
+    assert before != _numba_internals.COMPILING_GC_THRESHOLDS
+    with event.install_listener("numba:compile", Listener()):
+        assert numba.njit(lambda x: scaled(x) + 1.0)(2.0) == 7.0
+        assert gc.get_threshold() == before
+        with pytest.raises(numba.core.errors.TypingError):
+            numba.njit(lambda x: x.no_such_attribute)(2.0)
+    assert gc.get_threshold() == before
+    assert len(seen) == 3 and set(seen) == {_numba_internals.COMPILING_GC_THRESHOLDS}
