@@ -18,6 +18,7 @@ Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer
 The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -223,18 +224,21 @@ def revolute_turn(axis):
 
 def z_turn(axis):
     """The pose [R; 0] (4×3, see kernels.kinematics) of a frame Z turned from a joint's frame
-    J so that Z's z axis is the unit ``axis`` (given in J): R = R_JZ, R·e_z = axis. For a
-    coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose axis
-    is not such a coordinate axis turns about the z axis of its frames turned so (one about
-    ±e_i turns about it directly: see kernels.kinematics)."""
-    a = np.asarray(axis, dtype=float)
-    i = int(np.argmax(np.abs(a)))
-    x = np.zeros(3)
-    x[(i + 1) % 3] = 1.0  # perpendicular to a = ±e_i exactly; else made so below
-    x = x - (x @ a) * a
-    x /= np.linalg.norm(x)
-    (a0, a1, a2), (x0, x1, x2) = a.tolist(), x.tolist()
-    return np.array(  # (columns x, a × x, a)
+    J so that Z's z axis is the unit ``axis`` (3 floats, given in J): R = R_JZ, R·e_z = axis.
+    For a coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose
+    axis is not such a coordinate axis turns about the z axis of its frames turned so (one
+    about ±e_i turns about it directly: see kernels.kinematics). (In floats: x = e_j − (e_j·a)a
+    normalized, for e_j the axis after a's largest element, then columns x, a × x, a.)"""
+    a = [float(a_i) for a_i in axis]
+    magnitudes = [abs(a_i) for a_i in a]
+    j = (magnitudes.index(max(magnitudes)) + 1) % 3  # (e_j ⊥ a = ±e_i exactly)
+    s = a[j]  # e_j · a
+    x = [(1.0 if k == j else 0.0) - s * a[k] for k in range(3)]
+    x0, x1, x2 = x
+    norm = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+    x0, x1, x2 = x0 / norm, x1 / norm, x2 / norm
+    a0, a1, a2 = a
+    return np.array(
         [[x0, a1 * x2 - a2 * x1, a0], [x1, a2 * x0 - a0 * x2, a1], [x2, a0 * x1 - a1 * x0, a2],
          [0.0, 0.0, 0.0]]
     )  # fmt: skip
