@@ -808,18 +808,18 @@ class MultibodyPlant(
         t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
         t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
         # Welds get their q and v start: the next free slot after the preceding mobods.
-        self._nq = sum(j.num_positions() for j in self._joints)
-        self._nv = sum(j.num_velocities() for j in self._joints)
-        for j in self._joints:
+        self._nq = sum(j._nq for j in joints)
+        self._nv = sum(j._nv for j in joints)
+        for j in joints:
             if j._q_start is None:
                 raise AssertionError(f"joint {j.name()} was not mobilized")
         t.mobod_instance = np.array(
-            [int(self._bodies[b].model_instance()) for b in t.tree[:, BODY]], dtype=np.int64
+            [bodies[b]._model_instance._value for b in t.tree[:, BODY].tolist()], dtype=np.int64
         )
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
         t.rpy_pitch = np.array(
-            [j._q_start + 1 for j in self._joints if j.type_name() in ("ball_rpy", "rpy_floating")],
+            [j._q_start + 1 for j in joints if j.kTypeName in ("ball_rpy", "rpy_floating")],
             dtype=np.int64,
         )
         self._index_model_instances()
