@@ -164,6 +164,13 @@ class RotationMatrix:
         b_A, axis_index = b.resolve(name, _FROM_ONE_VECTOR, (b_A, axis_index), {})[1]
         if axis_index not in (0, 1, 2):
             raise RuntimeError(f"{name}(): axis_index must be 0, 1 or 2; got {axis_index!r}")
+        return RotationMatrix._from_one_vector(b_A, axis_index)
+
+    @staticmethod
+    def _from_one_vector(b_A, axis_index):
+        """MakeFromOneVector of arguments its caller has resolved (a 3-vector array and 0, 1
+        or 2)."""
+        name = "RotationMatrix.MakeFromOneVector"
         norm = sqrt(b_A @ b_A)
         value = scalar_value(norm)
         if value is not None and not (np.isfinite(value) and value >= 1e-10):

@@ -73,13 +73,20 @@ def drake_share():
 def drake_models_params():
     """The RemoteParams of "drake_models": the installed pydrake's declaration if it has one,
     else Drake 1.51's."""
-    data = DRAKE_MODELS
+    data = _drake_models_declaration()
+    return _RemoteParams(data["urls"], data["sha256"], strip_prefix=data.get("strip_prefix"))
+
+
+@functools.cache
+def _drake_models_declaration():
+    """The JSON data of the installed pydrake's drake_models.json, else DRAKE_MODELS (read
+    once, as drake_share: every Parser's PackageMap declares "drake_models")."""
     share = drake_share()
     declared = os.path.join(share, "multibody", "parsing", "drake_models.json") if share else None
     if declared and os.path.isfile(declared):
         with open(declared, encoding="utf-8") as f:
-            data = json.load(f)
-    return _RemoteParams(data["urls"], data["sha256"], strip_prefix=data.get("strip_prefix"))
+            return json.load(f)
+    return DRAKE_MODELS
 
 
 def networking_allowed():

@@ -15,7 +15,7 @@ import numpy as np
 
 from mallard.common._gc import paused_collection
 from mallard.common._pybind import overloads
-from mallard.math import RigidTransform, RotationMatrix
+from mallard.math import RigidTransform
 from mallard.multibody import _joint_types
 from mallard.multibody._layout import BODY
 from mallard.multibody.plant._constraints import CONSTRAINT_KINDS, ConstraintsMixin
@@ -574,7 +574,10 @@ class MultibodyPlant(
     def _new_joint_frame(self, name, body_frame, X, instance):
         """The FixedOffsetFrame ``name`` at X on ``body_frame`` that AddJoint<JointType> adds
         (not yet added: RuntimeError if the name is taken)."""
-        frame = FixedOffsetFrame(name, body_frame, X, instance)
+        if type(X) is RigidTransform:  # (the constructor's checks: name a str, not "")
+            frame = FixedOffsetFrame._new(name, body_frame, X, instance)
+        else:
+            frame = FixedOffsetFrame(name, body_frame, X, instance)
         if (instance._value, name) in self._names["Frame"]:
             self._check_name_free("Frame", "frame", instance, name)
         return frame
@@ -754,8 +757,8 @@ class MultibodyPlant(
     def _add_mobilizer_frames(self, mobods):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
         for name, parent, R_PF, p_PF, instance in mobilizer_frames(mobods, self._joints):
-            X_PF = RigidTransform(RotationMatrix(R_PF), p_PF)
-            frame = FixedOffsetFrame(name, parent, X_PF, instance)
+            X_PF = RigidTransform._make(R_PF, p_PF)  # (R_PF a rotation matrix, checked)
+            frame = FixedOffsetFrame._new(name, parent, X_PF, instance)
             frame._ephemeral = True
             self._register_name("Frame", "frame", frame)
             self._add_frame_unchecked(frame)
@@ -805,18 +808,18 @@ class MultibodyPlant(
         t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
         t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
         # Welds get their q and v start: the next free slot after the preceding mobods.
-        self._nq = sum(j.num_positions() for j in self._joints)
-        self._nv = sum(j.num_velocities() for j in self._joints)
-        for j in self._joints:
+        self._nq = sum(j._nq for j in joints)
+        self._nv = sum(j._nv for j in joints)
+        for j in joints:
             if j._q_start is None:
                 raise AssertionError(f"joint {j.name()} was not mobilized")
         t.mobod_instance = np.array(
-            [int(self._bodies[b].model_instance()) for b in t.tree[:, BODY]], dtype=np.int64
+            [bodies[b]._model_instance._value for b in t.tree[:, BODY].tolist()], dtype=np.int64
         )
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
         t.rpy_pitch = np.array(
-            [j._q_start + 1 for j in self._joints if j.type_name() in ("ball_rpy", "rpy_floating")],
+            [j._q_start + 1 for j in joints if j.kTypeName in ("ball_rpy", "rpy_floating")],
             dtype=np.int64,
         )
         self._index_model_instances()
@@ -840,15 +843,18 @@ class MultibodyPlant(
         nb = len(self._bodies)
         mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
         com = np.array([b._M_BBo_B._p for b in self._bodies], dtype=float).reshape(nb, 3)
-        G = np.array([b._M_BBo_B._G for b in self._bodies], dtype=float).reshape(nb, 3, 3)
+        # (3×3 blocks joined by np.concatenate: ~10× np.array's time for a list of matrices)
+        G = np.concatenate([b._M_BBo_B._G for b in self._bodies]).astype(float, copy=False)
+        G = G.reshape(nb, 3, 3)
         # X_PF per frame: [R; pᵀ] (body frames: the identity), stacked once.
         poses = [
             frame._X_PF if isinstance(frame, FixedOffsetFrame) else _IDENTITY_TRANSFORM
             for frame in self._frames
         ]
+        R_PF = np.concatenate([X._R._R for X in poses]).astype(float, copy=False)
         X_PF = np.concatenate(
             (
-                np.array([X._R._R for X in poses], dtype=float).reshape(-1, 3, 3),
+                R_PF.reshape(-1, 3, 3),
                 np.array([X._p for X in poses], dtype=float).reshape(-1, 1, 3),
             ),
             axis=1,

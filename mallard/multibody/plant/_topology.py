@@ -18,6 +18,7 @@ Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer
 The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,9 +179,11 @@ def check_reversed_joints(mobods, joints, instance_names):
     """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse is
     of a type Drake cannot reverse."""
     for mobod in mobods[1:]:
+        if not mobod.reversed:
+            continue
         joint = joints[mobod.joint]
         kind = joint.type_name()
-        if mobod.reversed and kind not in REVERSIBLE_JOINT_TYPES:
+        if kind not in REVERSIBLE_JOINT_TYPES:
             raise RuntimeError(
                 f"MultibodyPlant::Finalize(): parent/child ordering for {kind} joint "
                 f"{joint.name()} in model instance {instance_names[int(joint.model_instance())]} "
@@ -221,24 +224,30 @@ def revolute_turn(axis):
 
 def z_turn(axis):
     """The pose [R; 0] (4×3, see kernels.kinematics) of a frame Z turned from a joint's frame
-    J so that Z's z axis is the unit ``axis`` (given in J): R = R_JZ, R·e_z = axis. For a
-    coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose axis
-    is not such a coordinate axis turns about the z axis of its frames turned so (one about
-    ±e_i turns about it directly: see kernels.kinematics)."""
-    a = np.asarray(axis, dtype=float)
-    i = int(np.argmax(np.abs(a)))
-    x = np.zeros(3)
-    x[(i + 1) % 3] = 1.0  # perpendicular to a = ±e_i exactly; else made so below
-    x = x - (x @ a) * a
-    x /= np.linalg.norm(x)
-    X_JZ = np.zeros((4, 3))
-    X_JZ[:3] = np.column_stack((x, np.cross(a, x), a))
-    return X_JZ
+    J so that Z's z axis is the unit ``axis`` (3 floats, given in J): R = R_JZ, R·e_z = axis.
+    For a coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose
+    axis is not such a coordinate axis turns about the z axis of its frames turned so (one
+    about ±e_i turns about it directly: see kernels.kinematics). (In floats: x = e_j − (e_j·a)a
+    normalized, for e_j the axis after a's largest element, then columns x, a × x, a.)"""
+    a = [float(a_i) for a_i in axis]
+    magnitudes = [abs(a_i) for a_i in a]
+    j = (magnitudes.index(max(magnitudes)) + 1) % 3  # (e_j ⊥ a = ±e_i exactly)
+    s = a[j]  # e_j · a
+    x = [(1.0 if k == j else 0.0) - s * a[k] for k in range(3)]
+    x0, x1, x2 = x
+    norm = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+    x0, x1, x2 = x0 / norm, x1 / norm, x2 / norm
+    a0, a1, a2 = a
+    return np.array(
+        [[x0, a1 * x2 - a2 * x1, a0], [x1, a2 * x0 - a0 * x2, a1], [x2, a0 * x1 - a1 * x0, a2],
+         [0.0, 0.0, 0.0]]
+    )  # fmt: skip
 
 
 def mobilizer_frames(mobods, joints):
     """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
-    as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance.
+    as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance (R_PF
+    and p_PF new arrays).
 
     With F the mobilizer's inboard frame and M its outboard one (the joint's child and parent
     frames if the joint is reversed):
@@ -252,28 +261,33 @@ def mobilizer_frames(mobods, joints):
       on F at that pose, so that the weld's mobilizer is the identity.
     """
     from mallard.math import RotationMatrix
+    from mallard.math._rotation_matrix import check_rotation_matrix
 
     frames = []
     for mobod in mobods[1:]:
         joint = joints[mobod.joint]
-        F, M = joint.frame_on_parent(), joint.frame_on_child()
-        if mobod.reversed:
-            F, M = M, F
-        kind = joint.type_name()
-        name = joint.name()
-        mi = joint.model_instance()
-        if kind in ("revolute", "prismatic"):
-            sign = -1.0 if mobod.reversed else 1.0
-            u = [x * sign for x in joint._axis.tolist()]
-            if 1.0 not in u:
-                R = RotationMatrix.MakeFromOneVector(np.array(u), 2).matrix()
-                frames.append((f"{name}_{F.name()}_F", F, R, np.zeros(3), mi))
-                frames.append((f"{name}_{M.name()}_M", M, R.copy(), np.zeros(3), mi))
-        elif kind == "weld":
-            X = joint.X_FM()
+        kind = joint.kTypeName
+        if kind == "revolute" or kind == "prismatic":
+            x, y, z = joint._axis.tolist()
             if mobod.reversed:
-                X = X.inverse()
-            R, p = X.rotation().matrix(), X.translation()
-            if not (R.tolist() == _IDENTITY and not any(p.tolist())):  # (exactly the identity)
-                frames.append((f"{name}_{F.name()}_F", F, R, p, mi))
+                x, y, z = -x, -y, -z
+            if x == 1.0 or y == 1.0 or z == 1.0:
+                continue
+            R = RotationMatrix._from_one_vector(np.array([x, y, z]), 2)._R
+            F, M = joint._frame_on_parent, joint._frame_on_child
+            if mobod.reversed:
+                F, M = M, F
+            name, mi = joint._name, joint._model_instance
+            frames.append((f"{name}_{F._name}_F", F, R, np.zeros(3), mi))
+            frames.append((f"{name}_{M._name}_M", M, R.copy(), np.zeros(3), mi))
+        elif kind == "weld":
+            X = joint._X_FM.inverse() if mobod.reversed else joint._X_FM
+            R, p = X._R._R, X._p
+            if R.tolist() == _IDENTITY and not any(p.tolist()):  # (exactly the identity)
+                continue
+            check_rotation_matrix(R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
+            F = joint._frame_on_child if mobod.reversed else joint._frame_on_parent
+            frames.append(
+                (f"{joint._name}_{F._name}_F", F, R.copy(), p.copy(), joint._model_instance)
+            )
     return frames
