@@ -75,8 +75,10 @@ from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import forward_accelerations
 from mallard.multibody._kernels.kinematics import DYNAMICS, calc_position_kinematics
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
+from mallard.multibody._kernels.lanes import transpose
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
 from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
+from mallard.multibody._kernels.streaming import stream, stream_fence
 from mallard.multibody._kernels.views import (
     model,
     parameters,
@@ -408,11 +410,21 @@ def _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bou
 
 @jitable
 def _store_state(x, X, first, count, s):
-    """X[first + l, s] = lane l of the lanes' state x, for l < count."""
+    """X[first + l, s] = lane l of the lanes' state x, for l < count: four elements at a
+    time, their lanes transposed (kernels.lanes.transpose), the rest one by one; stored past
+    the caches (kernels.streaming: the states, written once, would evict the workspace;
+    ``stream_fence`` before they are read or written again)."""
     a = lane_array(x)
+    n = a.shape[0]
+    j = 0
+    while j + 4 <= n:
+        rows = transpose(x[j], x[j + 1], x[j + 2], x[j + 3])
+        for lane in range(count):
+            stream(X[first + lane, s], j, rows[lane])
+        j += 4
     for lane in range(count):
-        for j in range(a.shape[0]):
-            X[first + lane, s, j] = a[j, lane]
+        for i in range(j, n):
+            stream(X[first + lane, s], i, a[i, lane])
 
 
 @jitable
@@ -493,6 +505,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     _positions(m, rL.x, work.qdot, h, identity)
                 if (t + 1) % every == 0:
                     _store_state(rL.x, X, first, count, (t + 1) // every - 1)
+            stream_fence()  # (the states streamed: before _nan_rows and the commit)
             _check_final(rL.x, count, codes, steps)
         begin_commit(flags, g, claim)
         _nan_rows(X, first, count, codes)
