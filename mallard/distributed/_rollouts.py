@@ -2,6 +2,7 @@
 mallard.distributed)."""
 
 import dataclasses
+import functools
 import os
 import tempfile
 import time
@@ -270,19 +271,34 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     )  # fmt: skip
 
 
-def _scatter(client, inputs, attempts, worker=None):
+def _direct(client):
+    """Whether ``client`` scatters the chunks' inputs to the workers and gathers their
+    results straight (Client.scatter's and Client.gather's ``direct``): its
+    ``direct_to_workers`` if set, else True if its cluster is a LocalCluster (the workers on
+    this machine: the data then skips the scheduler, which is in the client's own process
+    and would receive and send it again)."""
+    if client.direct_to_workers is not None:
+        return client.direct_to_workers
+    from distributed import LocalCluster
+
+    return isinstance(getattr(client, "cluster", None), LocalCluster)
+
+
+def _scatter(client, inputs, attempts, worker=None, direct=None):
     """The future of one chunk's inputs scattered to a worker (``worker``, an address, if
-    given and still there; else the one Dask picks), tried again (after a pause, up to
-    ``attempts`` times) if the worker dies as it receives them."""
+    given and still there; else the one Dask picks; ``direct`` as Client.scatter's), tried
+    again (after a pause, up to ``attempts`` times) if the worker dies as it receives them."""
     if worker is not None:
         try:  # (a worker gone: no running worker of that address in time, or unknown)
-            [future] = client.scatter([inputs], hash=False, workers=[worker], timeout=_PINNED)
+            [future] = client.scatter(
+                [inputs], hash=False, workers=[worker], timeout=_PINNED, direct=direct
+            )
             return future
         except (OSError, TimeoutError, KeyError):
             pass
     for attempt in range(1, attempts + 1):
         try:
-            [future] = client.scatter([inputs], hash=False)
+            [future] = client.scatter([inputs], hash=False, direct=direct)
             return future
         except OSError:  # (CommClosedError: the connection to the worker broke)
             if attempt == attempts:
@@ -293,69 +309,100 @@ def _scatter(client, inputs, attempts, worker=None):
 def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
     """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler).
 
-    Sampled chunks are all submitted at once: the scheduler hands each to a worker as one
-    frees up. Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker
-    thread at first (one to each in turn, then the next), then, as a chunk finishes, the next
-    chunk to the worker that ran it. So a worker holds at most WINDOW chunks' inputs, each
-    receives the next while it computes one, and the work balances as the sampled chunks'
-    does, whatever the workers' speeds (all scattered at once, each worker's share is fixed:
-    a worker slowed down, by the client's own work on shared cores for one, finishes last
-    while the others wait). A chunk submitted again (its worker died) goes to the worker Dask
-    picks, and the chunk after it too."""
+    Sampled chunks are all submitted at once, in one graph (Client.map: one message to the
+    scheduler, not one per chunk): the scheduler hands each to a worker as one frees up.
+    Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker thread at
+    first (one to each in turn, then the next), then, as a chunk finishes, the next chunk
+    to the worker that ran it, sent before the finished chunk's result is fetched. So a
+    worker holds at most WINDOW chunks' inputs, each receives the next while it computes
+    one, and the work balances as the sampled chunks' does, whatever the workers' speeds
+    (all scattered at once, each worker's share is fixed: a worker slowed down, by the
+    client's own work on shared cores for one, finishes last while the others wait). A chunk
+    submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
+    too. The results of the chunks that finished together are fetched in one
+    Client.gather, straight from the workers if :func:`_direct`, while the others run."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
     call = uuid.uuid4().hex
     submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
+    sampled = isinstance(arrays, Sampler)
+    direct = _direct(client)
 
-    def submit(index, times, worker=None):
-        key = f"mallard-rollout-{call}-{index}-{times}"
-        if isinstance(arrays, Sampler):
-            scattered = None
-            future = client.submit(
-                _run_sampled, spec, index, firsts[index], chunk_size, arrays, kwargs, directory,
-                key=key, retries=retries, pure=False,
+    def submit(indices, times, workers):
+        """The futures of chunks ``indices``, each submitted ``times[k]`` times before, a
+        scattered chunk's inputs sent to ``workers[k]`` (an address, or None: Dask picks)."""
+        keys = [f"mallard-rollout-{call}-{i}-{t}" for i, t in zip(indices, times, strict=True)]
+        starts = [firsts[i] for i in indices]
+        if sampled:
+            scattered = [None] * len(indices)
+            futures = client.map(
+                functools.partial(_run_sampled, spec), indices, starts, key=keys, retries=retries,
+                pure=False, count=chunk_size, sampler=arrays, kwargs=kwargs, directory=directory,
             )  # fmt: skip
-            submitted[future.key] = (index, scattered, times + 1, None)
-            return future
-        part = slice(firsts[index], firsts[index] + chunk_size)
-        inputs = tuple(None if a is None else a[part] for a in arrays)
-        scattered = _scatter(client, inputs, retries + 3, worker)
-        future = client.submit(
-            _run_scattered, spec, index, firsts[index], scattered, kwargs, directory,
-            key=key, retries=retries, pure=False,
-        )  # fmt: skip
-        submitted[future.key] = (index, scattered, times + 1, worker)
-        return future
+        else:
+            parts = [tuple(None if a is None else a[f : f + chunk_size] for a in arrays)
+                     for f in starts]  # fmt: skip
+            scattered = [
+                _scatter(client, part, retries + 3, w, direct)
+                for part, w in zip(parts, workers, strict=True)
+            ]
+            futures = client.map(
+                functools.partial(_run_scattered, spec), indices, starts, scattered, key=keys,
+                retries=retries, pure=False, kwargs=kwargs, directory=directory,
+            )  # fmt: skip
+        for future, *entry in zip(futures, indices, scattered, times, workers, strict=True):
+            submitted[future.key] = (entry[0], entry[1], entry[2] + 1, entry[3])
+        return futures
 
-    if isinstance(arrays, Sampler):
+    if sampled:
+        turns = [list(range(len(firsts)))]
         workers = [None] * len(firsts)
     else:
         threads = client.nthreads()  # (the workers now: address → threads)
         slots = [w for w in sorted(threads) for _ in range(threads[w])] or [None]
         workers = (slots * WINDOW)[: len(firsts)]
-    pending = as_completed([submit(index, 0, w) for index, w in enumerate(workers)])
+        turns = [[index] for index in range(len(workers))]  # (each submitted once scattered)
+    pending = as_completed()
+    for turn in turns:
+        pending.update(submit(turn, [0] * len(turn), [workers[i] for i in turn]))
     following = iter(range(len(workers), len(firsts)))  # (the chunks not submitted yet)
-    for future in pending:
-        index, _, times, worker = submitted.pop(future.key)
-        try:
-            result = future.result()
-        except CancelledError:  # (its inputs, or its result, were lost with their worker)
-            if times > retries + 2:
-                raise RuntimeError(
-                    f"mallard.distributed: chunk {index}'s inputs were lost {times} times (its "
-                    "workers died, or its task was cancelled)"
-                ) from None
-            pending.add(submit(index, times))
-            continue
-        after = next(following, None)
-        if after is not None:
-            pending.add(submit(after, 0, worker))
-        yield index, firsts[index], result
+
+    def again(index, times):  # (its inputs, or its result, lost with a worker)
+        if times > retries + 2:
+            raise RuntimeError(
+                f"mallard.distributed: chunk {index}'s inputs were lost {times} times (its "
+                "workers died, or its task was cancelled)"
+            )
+        pending.update(submit([index], [times], [None]))
+
+    for batch in pending.batches():
+        finished = []  # (chunk index, the times submitted, its future)
+        for future in batch:
+            index, _, times, worker = submitted.pop(future.key)
+            if future.cancelled():
+                again(index, times)
+                continue
+            after = next(following, None)
+            if after is not None:
+                pending.update(submit([after], [0], [worker]))
+            finished.append((index, times, future))
+        try:  # (the batch's results in one fetch)
+            results = client.gather([f for _, _, f in finished], direct=direct)
+        except CancelledError:  # (one was lost since it finished: each on its own)
+            results = [None] * len(finished)  # (None: not fetched; a chunk's result is not)
+        for (index, times, future), result in zip(finished, results, strict=True):
+            if result is None:
+                try:
+                    result = future.result()
+                except CancelledError:
+                    again(index, times)
+                    continue
+            yield index, firsts[index], result
 
 
 def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
-            pd_target=None, **kwargs):  # fmt: skip
+            pd_target=None, out=None, **kwargs):  # fmt: skip
     """BatchedPlant.Rollout of the plant of ``spec`` (a :class:`PlantSpec`) on the workers of
     ``client``, ``chunk_size`` states per task; ``kwargs`` (num_steps, every, time_step,
     integrator, pd_gains) and the arrays as Rollout's, or ``q0`` a :class:`Sampler` that
@@ -363,18 +410,36 @@ def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE,
     messages): the states (N, num_steps // every, nq + nv), each state's ok flag (False: NaN
     results) and the failed states' messages by index. The same, bit for bit, whatever the
     chunking and the workers. Each chunk's results are fetched as it finishes (while the
-    others run) into the arrays returned."""
+    others run) into the arrays returned; ``out``, as Rollout's: a float64 C-contiguous
+    array of X's shape to write the states into (X is ``out``), so that a caller rolling out
+    batch after batch reuses its memory rather than the client mapping new pages each time."""
     size, count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target,
                                           chunk_size, retries, kwargs, None)  # fmt: skip
+    if out is not None and not (
+        isinstance(out, np.ndarray)
+        and out.dtype == np.float64
+        and out.ndim == 3
+        and out.shape[0] == size
+        and out.flags.c_contiguous
+    ):
+        raise ValueError(
+            f"mallard.distributed.rollout: out must be a C-contiguous float64 array of shape "
+            f"({size}, num_steps // every, nq + nv)"
+        )
     if not count:
-        X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, **kwargs)
+        X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, out=out,
+                                        **kwargs)  # fmt: skip
         return X, np.ones(0, dtype=bool), {}
-    X = ok = None
+    X, ok = out, np.empty(size, dtype=bool)
     messages = {}
     for _, first, (X_part, ok_part, messages_part) in results:
         if X is None:
             X = np.empty((size,) + X_part.shape[1:])
-            ok = np.empty(size, dtype=bool)
+        elif X.shape[1:] != X_part.shape[1:]:
+            raise ValueError(
+                f"mallard.distributed.rollout: out has shape {X.shape}, the states "
+                f"{(size,) + X_part.shape[1:]}"
+            )
         X[first : first + len(X_part)] = X_part
         ok[first : first + len(ok_part)] = ok_part
         messages.update(messages_part)

@@ -61,6 +61,36 @@ def test_results_do_not_depend_on_the_chunking(client):
         assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
 
 
+def test_states_go_into_out_if_given(client):
+    q0, v0, U = _inputs(9, 20, seed=4)
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=4)
+    out = np.full((9, 5, 4), np.nan)
+    X, ok, _ = rollout(client, SPEC, q0, v0, U, every=4, chunk_size=4, out=out)
+    assert X is out and ok.all()
+    np.testing.assert_array_equal(out, expected)
+    for bad in (np.empty((8, 5, 4)), np.empty((9, 5, 4), dtype=np.float32), out[:, ::2]):
+        with pytest.raises(ValueError, match="out must be a C-contiguous float64 array"):
+            rollout(client, SPEC, q0, v0, U, every=4, out=bad)
+    with pytest.raises(ValueError, match=r"out has shape \(9, 4, 4\), the states \(9, 5, 4\)"):
+        rollout(client, SPEC, q0, v0, U, every=4, out=np.empty((9, 4, 4)))
+
+
+def test_scatters_skip_the_scheduler_of_a_local_cluster(client):
+    from mallard.distributed._rollouts import _direct
+
+    class RemoteClient:  # (a client of a scheduler elsewhere, direct_to_workers not set)
+        direct_to_workers, cluster = None, None
+
+    assert client.direct_to_workers is None and _direct(client)  # (LocalCluster: direct)
+    assert not _direct(RemoteClient())
+    RemoteClient.direct_to_workers = False
+    client.direct_to_workers = False  # (the client's own choice wins)
+    try:
+        assert not _direct(client) and not _direct(RemoteClient())
+    finally:
+        client.direct_to_workers = None
+
+
 def draw_acrobot_inputs(plant, rng, count, steps):
     """A Sampler's function: (q0, v0, actuation) of ``count`` acrobot states."""
     q0 = rng.uniform(-np.pi, np.pi, (count, plant.num_positions()))
@@ -168,7 +198,7 @@ def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
         def __init__(self, breaks):
             self.breaks, self.calls = breaks, 0
 
-        def scatter(self, data, hash):
+        def scatter(self, data, hash, direct=None):
             self.calls += 1
             if self.calls <= self.breaks:
                 raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
@@ -187,7 +217,7 @@ def test_a_scatter_to_a_worker_gone_goes_to_another():
         def __init__(self):
             self.asked = []
 
-        def scatter(self, data, hash, workers=None, timeout=None):
+        def scatter(self, data, hash, workers=None, timeout=None, direct=None):
             self.asked.append(workers)
             if workers == ["tcp://gone:1"]:
                 raise TimeoutError("No valid workers found")
