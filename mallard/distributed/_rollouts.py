@@ -135,20 +135,23 @@ class Sampler:
 
     def draw(self, plant, first, count):
         """(q0, v0, actuation or None) of states first, ..., first + count − 1."""
+        parts = [part for _, part in self._parts(plant, first, count)]
+        return tuple(
+            None if parts[0][k] is None else np.concatenate([p[k] for p in parts]) for k in range(3)
+        )
+
+    def _parts(self, plant, first, count):
+        """The blocks' parts of states first, ..., first + count − 1, in order, as drawn:
+        (their offset from ``first``, (q0, v0, actuation or None))."""
         end = min(first + count, self.num_states)
-        parts = []
         for b in range(first // self.block, -(-end // self.block)):
             rng = np.random.default_rng([self.seed, b])
             drawn = self.function(plant, rng, self.block, **dict(self.kwargs))
             if len(drawn) != 3:
                 raise ValueError("Sampler: the function must return (q0, v0, actuation or None)")
-            parts.append(drawn)
-        start = first - (first // self.block) * self.block
-        part = slice(start, start + end - first)
-        return tuple(
-            None if parts[0][k] is None else np.concatenate([p[k] for p in parts])[part]
-            for k in range(3)
-        )
+            start = max(first, b * self.block)
+            part = slice(start - b * self.block, min(end, (b + 1) * self.block) - b * self.block)
+            yield start - first, tuple(None if a is None else a[part] for a in drawn)
 
 
 #: This process's BatchedPlants, by PlantSpec.
@@ -188,23 +191,24 @@ def warm_up(client, spec):
 def _run_chunk(spec, index, first, q0, v0, actuation, target, kwargs, directory):
     """Chunk ``index`` (states first, first + 1, ...): the rollout's (x, ok, messages by
     global state index), or, with ``directory``, the path of its .npz file."""
-    batched = batched_plant(spec)
-    X, status = batched.Rollout(q0, v0, actuation, pd_target=target, return_status=True, **kwargs)
+    X, status = batched_plant(spec).Rollout(
+        q0, v0, actuation, pd_target=target, return_status=True, **kwargs
+    )
     messages = {first + i: _renumbered(m, i, first + i) for i, m in status.messages().items()}
+    return _chunk_result(index, first, q0, v0, X, status.ok, messages, directory)
+
+
+def _chunk_result(index, first, q0, v0, X, ok, messages, directory):
+    """:func:`_run_chunk`'s result of the chunk's rollout: (X, ok, messages), or written as
+    chunk-``index``.npz in ``directory``, its path."""
     if directory is None:
-        return X, status.ok, messages
+        return X, ok, messages
     path = os.path.join(directory, f"chunk-{index:06d}.npz")
-    text = np.array([messages.get(first + i, "") for i in range(len(status))])
+    text = np.array([messages.get(first + i, "") for i in range(len(ok))])
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=".npz.tmp")
     with os.fdopen(handle, "wb") as file:
         np.savez(
-            file,
-            index=np.arange(first, first + len(status)),
-            q0=q0,
-            v0=v0,
-            x=X,
-            ok=status.ok,
-            status=text,
+            file, index=np.arange(first, first + len(ok)), q0=q0, v0=v0, x=X, ok=ok, status=text
         )
     os.replace(temporary, path)  # (atomic: a chunk run twice writes the same file once)
     return path
@@ -224,9 +228,29 @@ def _run_scattered(spec, index, first, inputs, kwargs, directory):
 
 
 def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
-    """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``."""
-    q0, v0, actuation = sampler.draw(batched_plant(spec).plant(), first, count)
-    return _run_chunk(spec, index, first, q0, v0, actuation, None, kwargs, directory)
+    """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``, a
+    block at a time: each block's part rolled out as drawn, into the chunk's states (its
+    inputs never copied into chunk-sized arrays)."""
+    batched = batched_plant(spec)
+    X = ok = None
+    messages, q0, v0 = {}, [], []
+    for offset, (q0_part, v0_part, actuation) in sampler._parts(batched.plant(), first, count):
+        rows = slice(offset, offset + len(q0_part))
+        X_part, status = batched.Rollout(
+            q0_part, v0_part, actuation, out=None if X is None else X[rows], return_status=True,
+            **kwargs,
+        )  # fmt: skip
+        if X is None:
+            size = min(first + count, sampler.num_states) - first
+            X, ok = np.empty((size,) + X_part.shape[1:]), np.empty(size, dtype=bool)
+            X[rows] = X_part
+        ok[rows] = status.ok
+        for i, message in status.messages().items():
+            messages[first + offset + i] = _renumbered(message, i, first + offset + i)
+        q0.append(q0_part)
+        v0.append(v0_part)
+    return _chunk_result(index, first, np.concatenate(q0), np.concatenate(v0), X, ok, messages,
+                         directory)  # fmt: skip
 
 
 def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,

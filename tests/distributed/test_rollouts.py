@@ -116,6 +116,27 @@ def test_sampled_inputs_do_not_depend_on_the_chunking(client):
         assert ok.all() and not messages
 
 
+def draw_with_a_nan(plant, rng, count):
+    """A Sampler's function (blocks of 4): state 6's q0[1] NaN, the others drawn."""
+    q0, v0, U = draw_acrobot_inputs(plant, rng, count, 10)
+    if rng.bit_generator.seed_seq.entropy == [3, 1]:  # (block 1: states 4-7)
+        q0[2, 1] = np.nan
+    return q0, v0, U
+
+
+def test_a_sampled_state_that_fails_keeps_its_index(client):
+    sampler = Sampler(draw_with_a_nan, seed=3, num_states=11, block=4)
+    q0, v0, U = sampler.draw(batched_plant(SPEC).plant(), 0, 11)
+    assert np.isnan(q0[6, 1]) and np.isfinite(np.delete(q0, 6, axis=0)).all()
+    batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
+    for chunk_size in (1, 3, 5, 11):  # (chunks across and within the sampler's blocks)
+        X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
+        np.testing.assert_array_equal(X, expected)
+        assert ok.tolist() == [i != 6 for i in range(11)]
+        assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
+
+
 def test_a_sampler_is_checked():
     with pytest.raises(TypeError, match="is not callable"):
         Sampler(3, seed=0, num_states=4)
