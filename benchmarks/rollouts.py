@@ -363,6 +363,7 @@ def main(argv=None):
         "| model | library | state-steps/s | mallard / it | 10⁴ rollouts of 1 s take |",
         "|---|---|---|---|---|",
     ]
+    dask_costs = None  # (set by the acrobot's --dask runs)
     for name, (plant, urdf) in mallard_plants(robots).items():
         q0, v0 = initial_states(name, plant, args.batch, rng)
         if name not in args.models.split(","):
@@ -399,7 +400,7 @@ def main(argv=None):
                     f"2 workers / 1: {two / one:.2f} (rounds: "
                     f"{', '.join(f'{r:.2f}' for r in ratios)}) | |"
                 )
-    if args.dask:
+    if dask_costs is not None:
         lines += [
             "",
             f"mallard.distributed's costs per run of {4 * args.batch} acrobot rollouts on 2 "
