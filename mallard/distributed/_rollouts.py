@@ -203,7 +203,7 @@ def _chunk_result(index, first, q0, v0, X, ok, messages, directory):
     chunk-``index``.npz in ``directory``, its path."""
     if directory is None:
         return X, ok, messages
-    path = os.path.join(directory, f"chunk-{index:06d}.npz")
+    path = _chunk_path(directory, index)
     text = np.array([messages.get(first + i, "") for i in range(len(ok))])
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=".npz.tmp")
     with os.fdopen(handle, "wb") as file:
@@ -212,6 +212,11 @@ def _chunk_result(index, first, q0, v0, X, ok, messages, directory):
         )
     os.replace(temporary, path)  # (atomic: a chunk run twice writes the same file once)
     return path
+
+
+def _chunk_path(directory, index):
+    """The path of chunk ``index``'s .npz file in ``directory``."""
+    return os.path.join(directory, f"chunk-{index:06d}.npz")
 
 
 def _renumbered(message, i, index):
@@ -257,9 +262,9 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
                    directory):  # fmt: skip
     """(the number of states, the number of chunks, an iterator of (chunk index, first state,
     its result) as the chunks finish). A chunk's inputs are scattered to a worker
-    (Client.scatter, straight to it if the client has ``direct_to_workers``), where its task
-    runs: not sent inside the task, which the scheduler unpickles and pickles again; or,
-    if ``q0`` is a :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
+    (Client.scatter, straight to it if :func:`_direct`), where its task runs: not sent
+    inside the task, which the scheduler unpickles and pickles again; or, if ``q0`` is a
+    :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
     lost with their worker (its future cancelled) is scattered and submitted again, up to
     ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
     if not (isinstance(chunk_size, int) and chunk_size >= 1):
@@ -344,7 +349,9 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
     client's own work on shared cores for one, finishes last while the others wait). A chunk
     submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
     too. The results of the chunks that finished together are fetched in one
-    Client.gather, straight from the workers if :func:`_direct`, while the others run."""
+    Client.gather, straight from the workers if :func:`_direct`, while the others run; a
+    chunk written as .npz, its file written when its task finished, is not asked for its
+    path."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
@@ -375,8 +382,10 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
                 functools.partial(_run_scattered, spec), indices, starts, scattered, key=keys,
                 retries=retries, pure=False, kwargs=kwargs, directory=directory,
             )  # fmt: skip
-        for future, *entry in zip(futures, indices, scattered, times, workers, strict=True):
-            submitted[future.key] = (entry[0], entry[1], entry[2] + 1, entry[3])
+        for future, index, inputs, before, worker in zip(
+            futures, indices, scattered, times, workers, strict=True
+        ):
+            submitted[future.key] = (index, inputs, before + 1, worker)
         return futures
 
     if sampled:
@@ -411,6 +420,12 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
             if after is not None:
                 pending.update(submit([after], [0], [worker]))
             finished.append((index, times, future))
+        if directory is not None:  # (each chunk's result is its file's path: none fetched)
+            for index, _, future in finished:
+                if future.status == "error":
+                    future.result()  # (raises the chunk's error)
+                yield index, firsts[index], _chunk_path(directory, index)
+            continue
         try:  # (the batch's results in one fetch)
             results = client.gather([f for _, _, f in finished], direct=direct)
         except CancelledError:  # (one was lost since it finished: each on its own)

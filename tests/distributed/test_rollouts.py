@@ -137,6 +137,22 @@ def test_a_sampled_state_that_fails_keeps_its_index(client):
         assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
 
 
+def unfinalized_plant():
+    """A PlantSpec's function that forgets Finalize()."""
+    from mallard.multibody.plant import MultibodyPlant
+
+    return MultibodyPlant(H)
+
+
+def test_a_chunk_that_raises_raises_on_the_client(client, tmp_path):
+    spec = PlantSpec.from_function(unfinalized_plant)
+    q0, v0, U = _inputs(4, 3)
+    with pytest.raises(RuntimeError, match="must return a finalized plant"):
+        rollout(client, spec, q0, v0, U, chunk_size=2, retries=0)
+    with pytest.raises(RuntimeError, match="must return a finalized plant"):
+        rollout_to_npz(client, spec, tmp_path, q0, v0, U, chunk_size=2, retries=0)
+
+
 def test_a_sampler_is_checked():
     with pytest.raises(TypeError, match="is not callable"):
         Sampler(3, seed=0, num_states=4)
