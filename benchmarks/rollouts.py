@@ -28,7 +28,10 @@ worker warmed up (its plant built, its kernel loaded) before the round's runs, t
 (inputs scattered from the client or drawn by the tasks; states gathered on the client or
 written by the workers as .npz), Dask's periodic work slowed (:data:`QUIET_DASK`, as
 mallard.distributed advises for workers that share cores): the best of each, each round's
-ratio for the scaling of two workers over one, and the client's CPU per run (least).
+ratio for the scaling of two workers over one, and what a run on two workers costs (a table
+after the main one: the client process's CPU per run and per chunk, the workers' CPU, the
+bytes sent and fetched, the workers' idle time; see :func:`dask_scaling`), which, unlike
+the ratio, stays meaningful on a loaded machine.
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -219,18 +222,51 @@ def _scaled(cluster, client, workers, spec):
     warm_up(client, spec)
 
 
+def _idle_spans(stream, began, ended):
+    """Seconds the workers of a run (``began``–``ended``, time.time()) spent not computing
+    a chunk, summed over the workers, from Dask's task stream: before their first chunk,
+    between chunks, after their last."""
+    spans = {}
+    for task in stream:
+        for part in task["startstops"]:
+            if part["action"] == "compute":
+                spans.setdefault(task["worker"], []).append((part["start"], part["stop"]))
+    start = between = end = 0.0
+    for worker_spans in spans.values():
+        worker_spans.sort()
+        start += worker_spans[0][0] - began
+        between += sum(
+            b[0] - a[1] for a, b in zip(worker_spans[:-1], worker_spans[1:], strict=True)
+        )
+        end += ended - worker_spans[-1][1]
+    return start, between, end
+
+
+def _sent_bytes(dask_worker):
+    """The bytes a Dask worker has sent to others (here: the client fetching its results)."""
+    return dask_worker.transfer_outgoing_bytes_total
+
+
 def dask_scaling(q0, v0, U, steps, rounds, directory):
-    """{way: (best state-steps/s on 1 worker, on 2, each round's ratio of 2 workers over 1,
-    the client's CPU per run on 2 workers)} of mallard.distributed on one LocalCluster (a
+    """({way: (best state-steps/s on 1 worker, on 2, each round's ratio of 2 workers over 1)},
+    {way: the costs of a run on 2 workers}) of mallard.distributed on one LocalCluster (a
     thread per worker process; ``Client(direct_to_workers=True)``, as mallard.distributed
     advises a client that can reach its workers), scaled to 1 worker, then 2, in each of
     ``rounds`` rounds: one cluster, so that no idle cluster's scheduler and worker take CPU
     from the runs of the other (~5% of a core). Each worker is warmed up (plant built, kernel
     loaded) before the round's runs, as the protocol says; chunks are 4 per worker, a whole
     number of the Sampler's blocks (a chunk then draws no block another also draws); Dask's
-    periodic work at :data:`QUIET_DASK`'s intervals."""
+    periodic work at :data:`QUIET_DASK`'s intervals; the gathered states written into one
+    array reused from run to run (``out``, as mallard_run does).
+
+    The costs (least over the rounds, but the idle time's median): the client process's CPU
+    (the LocalCluster's scheduler and nannies in it) per run beyond its idle rate (measured
+    once, on 2 workers) and per chunk, the workers' CPU, the bytes the client sent to the
+    workers (the scattered inputs) and fetched from them (Dask's own count), and the
+    seconds the workers sat idle before their first chunk, between chunks and after their
+    last (Dask's task stream)."""
     import dask
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client, LocalCluster, get_task_stream
 
     from mallard.distributed import PlantSpec, Sampler, rollout, rollout_to_npz
     from mallard.models import MakeAcrobotPlant
@@ -242,34 +278,60 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
     size = q0.shape[0]
     sampler = Sampler(draw_acrobot_inputs, seed=0, num_states=size, kwargs={"steps": steps})
     rates = {(way, w): [] for way in DASK_WAYS for w in (1, 2)}
-    client_cpu = {way: [] for way in DASK_WAYS}
+    costs = {way: [] for way in DASK_WAYS}
+    idle_rate = None
+    out = np.empty((size, steps // 10, q0.shape[1] + v0.shape[1]))
     with (
         LocalCluster(
             n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
         Client(cluster, direct_to_workers=True) as client,
     ):
+        client.get_task_stream()  # (the scheduler's task stream on from the start)
         for _ in range(rounds):
             for workers in (1, 2):
                 _scaled(cluster, client, workers, spec)
+                if workers == 2 and idle_rate is None:
+                    cpu = time.process_time()
+                    time.sleep(2.0)
+                    idle_rate = (time.process_time() - cpu) / 2.0
                 blocks = -(-size // (4 * workers * sampler.block))
-                kwargs = {"num_steps": steps, "every": 10, "chunk_size": blocks * sampler.block}
+                chunk_size = blocks * sampler.block
+                kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk_size}
                 for way in DASK_WAYS:
                     inputs = (q0, v0, U) if way.startswith("scattered") else (sampler,)
-                    cpu, began = time.process_time(), time.perf_counter()
-                    if way.endswith("npz"):
-                        rollout_to_npz(client, spec, directory, *inputs, **kwargs)
-                    else:
-                        rollout(client, spec, *inputs, **kwargs)
-                    rates[way, workers].append(size * steps / (time.perf_counter() - began))
-                    if workers == 2:
-                        client_cpu[way].append(time.process_time() - cpu)
-    results = {}
+                    worker_cpu = client.run(time.process_time)
+                    fetched = client.run(_sent_bytes)
+                    with get_task_stream(client) as stream:
+                        cpu, began, wall = time.process_time(), time.time(), time.perf_counter()
+                        if way.endswith("npz"):
+                            rollout_to_npz(client, spec, directory, *inputs, **kwargs)
+                        else:
+                            rollout(client, spec, *inputs, out=out, **kwargs)
+                        wall, ended = time.perf_counter() - wall, time.time()
+                        cpu = time.process_time() - cpu
+                    rates[way, workers].append(size * steps / wall)
+                    if workers == 1:
+                        continue
+                    chunks = -(-size // chunk_size)
+                    sent = sum(a.nbytes for a in inputs if isinstance(a, np.ndarray))
+                    fetched = sum(client.run(_sent_bytes).values()) - sum(fetched.values())
+                    worker_cpu = sum(client.run(time.process_time).values()) - sum(
+                        worker_cpu.values()
+                    )
+                    beyond = cpu - idle_rate * wall
+                    costs[way].append(
+                        (beyond, beyond / chunks, worker_cpu, sent, fetched)
+                        + _idle_spans(stream.data, began, ended)
+                    )
+    results, summary = {}, {}
     for way in DASK_WAYS:
         one, two = rates[way, 1], rates[way, 2]
         ratios = [b / a for a, b in zip(one, two, strict=True)]
-        results[way] = (max(one), max(two), ratios, min(client_cpu[way]))
-    return results
+        results[way] = (max(one), max(two), ratios)
+        columns = list(zip(*costs[way], strict=True))
+        summary[way] = [min(c) for c in columns[:5]] + [float(np.median(c)) for c in columns[5:]]
+    return results, summary, idle_rate
 
 
 def main(argv=None):
@@ -301,6 +363,7 @@ def main(argv=None):
         "| model | library | state-steps/s | mallard / it | 10⁴ rollouts of 1 s take |",
         "|---|---|---|---|---|",
     ]
+    dask_costs = None  # (set by the acrobot's --dask runs)
     for name, (plant, urdf) in mallard_plants(robots).items():
         q0, v0 = initial_states(name, plant, args.batch, rng)
         if name not in args.models.split(","):
@@ -327,14 +390,36 @@ def main(argv=None):
         if args.dask and name == "acrobot":  # (4 batches: work enough for two processes)
             tiled = (np.tile(q0, (4, 1)), np.tile(v0, (4, 1)), np.tile(U, (4, 1, 1)))
             with tempfile.TemporaryDirectory() as directory:
-                scaling = dask_scaling(*tiled, args.steps, args.rounds, directory)
-            for way, (one, two, ratios, cpu) in scaling.items():
+                scaling, dask_costs, idle_rate = dask_scaling(
+                    *tiled, args.steps, args.rounds, directory
+                )
+            for way, (one, two, ratios) in scaling.items():
                 lines.append(
                     f"| acrobot | mallard.distributed ({way}), 1 worker | {one:.3g} | | |\n"
                     f"| acrobot | mallard.distributed ({way}), 2 workers | {two:.3g} | "
                     f"2 workers / 1: {two / one:.2f} (rounds: "
-                    f"{', '.join(f'{r:.2f}' for r in ratios)}; client CPU {cpu:.2f} s) | |"
+                    f"{', '.join(f'{r:.2f}' for r in ratios)}) | |"
                 )
+    if dask_costs is not None:
+        lines += [
+            "",
+            f"mallard.distributed's costs per run of {4 * args.batch} acrobot rollouts on 2 "
+            "workers (least over the rounds; idle: median): the client process's CPU (the "
+            f"LocalCluster's scheduler in it) beyond its idle {1e3 * idle_rate:.1f} ms/s, the "
+            "workers' CPU, MB the client sent and fetched, seconds the workers sat idle "
+            "(summed over both) before their first chunk, between chunks, after their last:",
+            "",
+            "| way | client CPU | per chunk | workers' CPU | MB sent | MB fetched | idle: "
+            "start | between | end |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for way, (cpu, per_chunk, workers, sent, fetched, *idle) in dask_costs.items():
+            lines.append(
+                f"| {way} | {cpu:.3f} s | {1e3 * per_chunk:.1f} ms | {workers:.2f} s | "
+                f"{sent / 1e6:.0f} | {fetched / 1e6:.0f} | "
+                + " | ".join(f"{t:.3f}" for t in idle)
+                + " |"
+            )
     text = "\n".join(lines) + "\n"
     print(text)
     args.output.parent.mkdir(parents=True, exist_ok=True)

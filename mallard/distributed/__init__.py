@@ -13,20 +13,28 @@ are scattered to a worker and its task runs there, rather than travelling inside
 (the scheduler unpickles a task's arguments and pickles them again for the worker: for
 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,
 the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through the
-scheduler and 0.05 s straight to the workers); its results are fetched as it finishes, while
-the others run. Scattered chunks go out as a sliding window (two per worker thread, then the
-next one to the worker that finished one), so that the work balances over the workers as it
-does when the scheduler hands out sampled chunks, and a worker holds two chunks' inputs. Or
-a :class:`Sampler` (a module-level function drawing a block of states' inputs, and a seed)
-draws each chunk's inputs in its task, on the worker: nothing is sent but the sampler, so
-the client's work per run is the scheduling (and the results: :func:`rollout_to_npz` leaves
-them on the workers too). Results do not depend on the
-chunking or on the number of workers: a state's rollout is computed alone in its lanes,
-bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run again
-on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures`` times); a
-chunk whose inputs or results died with their worker is scattered (or drawn) and submitted
-again (up to ``retries`` + 2 times); one that raises is retried ``retries`` times. Chunks
-are numbered, so a chunk run twice is gathered, or written, once.
+scheduler and 0.05 s straight to the workers). Scattered chunks go out as a sliding window
+(two per worker thread, then the next one to the worker that finished one), so that the
+work balances over the workers as it does when the scheduler hands out sampled chunks, and
+a worker holds two chunks' inputs. Or a :class:`Sampler` (a module-level function drawing
+a block of states' inputs, and a seed) draws each chunk's inputs in its task, on the
+worker: nothing is sent but the sampler, and all the chunks' tasks go to the scheduler in
+one graph, so the client's work per run is the scheduling (and the results:
+:func:`rollout_to_npz` leaves them on the workers too). The results of the chunks that
+finished together are fetched in one gather while the others run. A client of a
+LocalCluster scatters and gathers straight from its workers whatever its
+``direct_to_workers`` (through the scheduler, in the client's own process, the data would be
+received and sent again there). What a chunk costs the client's process (the LocalCluster's
+scheduler in it; 16 000 acrobot rollouts × 1000 steps in 8 chunks on 2 workers, CPU beyond
+the idle rate, at a load of 10): ~3–5 ms of task handling, ~5 ms more to fetch its 6.4 MB
+of states, ~8 ms more to scatter its 16 MB of actuation (``benchmarks/rollouts.py --dask``
+prints these costs). Results do not depend on the chunking or on the number of workers: a
+state's rollout is computed alone in its lanes, bit for bit the same in any group
+(kernels.rollouts). A task whose worker dies is run again on another worker by Dask's
+scheduler (``distributed.scheduler.allowed-failures`` times); a chunk whose inputs or
+results died with their worker is scattered (or drawn) and submitted again (up to
+``retries`` + 2 times); one that raises is retried ``retries`` times. Chunks are numbered,
+so a chunk run twice is gathered, or written, once.
 
 Two ways to get the results:
 
@@ -66,7 +74,8 @@ Example::
 
     spec = PlantSpec.from_file("acrobot.urdf", time_step=1e-3)
     with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
-        X, ok = rollout(client, spec, q0, v0, num_steps=1000, every=10, chunk_size=4096)
+        X, ok, messages = rollout(client, spec, q0, v0, num_steps=1000, every=10,
+                                  chunk_size=4096)
 """
 
 from mallard.distributed._rollouts import (

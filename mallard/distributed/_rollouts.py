@@ -2,6 +2,7 @@
 mallard.distributed)."""
 
 import dataclasses
+import functools
 import os
 import tempfile
 import time
@@ -134,20 +135,23 @@ class Sampler:
 
     def draw(self, plant, first, count):
         """(q0, v0, actuation or None) of states first, ..., first + count − 1."""
+        parts = [part for _, part in self._parts(plant, first, count)]
+        return tuple(
+            None if parts[0][k] is None else np.concatenate([p[k] for p in parts]) for k in range(3)
+        )
+
+    def _parts(self, plant, first, count):
+        """The blocks' parts of states first, ..., first + count − 1, in order, as drawn:
+        (their offset from ``first``, (q0, v0, actuation or None))."""
         end = min(first + count, self.num_states)
-        parts = []
         for b in range(first // self.block, -(-end // self.block)):
             rng = np.random.default_rng([self.seed, b])
             drawn = self.function(plant, rng, self.block, **dict(self.kwargs))
             if len(drawn) != 3:
                 raise ValueError("Sampler: the function must return (q0, v0, actuation or None)")
-            parts.append(drawn)
-        start = first - (first // self.block) * self.block
-        part = slice(start, start + end - first)
-        return tuple(
-            None if parts[0][k] is None else np.concatenate([p[k] for p in parts])[part]
-            for k in range(3)
-        )
+            start = max(first, b * self.block)
+            part = slice(start - b * self.block, min(end, (b + 1) * self.block) - b * self.block)
+            yield start - first, tuple(None if a is None else a[part] for a in drawn)
 
 
 #: This process's BatchedPlants, by PlantSpec.
@@ -187,26 +191,32 @@ def warm_up(client, spec):
 def _run_chunk(spec, index, first, q0, v0, actuation, target, kwargs, directory):
     """Chunk ``index`` (states first, first + 1, ...): the rollout's (x, ok, messages by
     global state index), or, with ``directory``, the path of its .npz file."""
-    batched = batched_plant(spec)
-    X, status = batched.Rollout(q0, v0, actuation, pd_target=target, return_status=True, **kwargs)
+    X, status = batched_plant(spec).Rollout(
+        q0, v0, actuation, pd_target=target, return_status=True, **kwargs
+    )
     messages = {first + i: _renumbered(m, i, first + i) for i, m in status.messages().items()}
+    return _chunk_result(index, first, q0, v0, X, status.ok, messages, directory)
+
+
+def _chunk_result(index, first, q0, v0, X, ok, messages, directory):
+    """:func:`_run_chunk`'s result of the chunk's rollout: (X, ok, messages), or written as
+    chunk-``index``.npz in ``directory``, its path."""
     if directory is None:
-        return X, status.ok, messages
-    path = os.path.join(directory, f"chunk-{index:06d}.npz")
-    text = np.array([messages.get(first + i, "") for i in range(len(status))])
+        return X, ok, messages
+    path = _chunk_path(directory, index)
+    text = np.array([messages.get(first + i, "") for i in range(len(ok))])
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=".npz.tmp")
     with os.fdopen(handle, "wb") as file:
         np.savez(
-            file,
-            index=np.arange(first, first + len(status)),
-            q0=q0,
-            v0=v0,
-            x=X,
-            ok=status.ok,
-            status=text,
+            file, index=np.arange(first, first + len(ok)), q0=q0, v0=v0, x=X, ok=ok, status=text
         )
     os.replace(temporary, path)  # (atomic: a chunk run twice writes the same file once)
     return path
+
+
+def _chunk_path(directory, index):
+    """The path of chunk ``index``'s .npz file in ``directory``."""
+    return os.path.join(directory, f"chunk-{index:06d}.npz")
 
 
 def _renumbered(message, i, index):
@@ -223,18 +233,38 @@ def _run_scattered(spec, index, first, inputs, kwargs, directory):
 
 
 def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
-    """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``."""
-    q0, v0, actuation = sampler.draw(batched_plant(spec).plant(), first, count)
-    return _run_chunk(spec, index, first, q0, v0, actuation, None, kwargs, directory)
+    """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``, a
+    block at a time: each block's part rolled out as drawn, into the chunk's states (its
+    inputs never copied into chunk-sized arrays)."""
+    batched = batched_plant(spec)
+    X = ok = None
+    messages, q0, v0 = {}, [], []
+    for offset, (q0_part, v0_part, actuation) in sampler._parts(batched.plant(), first, count):
+        rows = slice(offset, offset + len(q0_part))
+        X_part, status = batched.Rollout(
+            q0_part, v0_part, actuation, out=None if X is None else X[rows], return_status=True,
+            **kwargs,
+        )  # fmt: skip
+        if X is None:
+            size = min(first + count, sampler.num_states) - first
+            X, ok = np.empty((size,) + X_part.shape[1:]), np.empty(size, dtype=bool)
+            X[rows] = X_part
+        ok[rows] = status.ok
+        for i, message in status.messages().items():
+            messages[first + offset + i] = _renumbered(message, i, first + offset + i)
+        q0.append(q0_part)
+        v0.append(v0_part)
+    return _chunk_result(index, first, np.concatenate(q0), np.concatenate(v0), X, ok, messages,
+                         directory)  # fmt: skip
 
 
 def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
                    directory):  # fmt: skip
     """(the number of states, the number of chunks, an iterator of (chunk index, first state,
     its result) as the chunks finish). A chunk's inputs are scattered to a worker
-    (Client.scatter, straight to it if the client has ``direct_to_workers``), where its task
-    runs: not sent inside the task, which the scheduler unpickles and pickles again; or,
-    if ``q0`` is a :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
+    (Client.scatter, straight to it if :func:`_direct`), where its task runs: not sent
+    inside the task, which the scheduler unpickles and pickles again; or, if ``q0`` is a
+    :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
     lost with their worker (its future cancelled) is scattered and submitted again, up to
     ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
     if not (isinstance(chunk_size, int) and chunk_size >= 1):
@@ -270,19 +300,34 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     )  # fmt: skip
 
 
-def _scatter(client, inputs, attempts, worker=None):
+def _direct(client):
+    """Whether ``client`` scatters the chunks' inputs to the workers and gathers their
+    results straight (Client.scatter's and Client.gather's ``direct``): its
+    ``direct_to_workers`` if set, else True if its cluster is a LocalCluster (the workers on
+    this machine: the data then skips the scheduler, which is in the client's own process
+    and would receive and send it again)."""
+    if client.direct_to_workers is not None:
+        return client.direct_to_workers
+    from distributed import LocalCluster
+
+    return isinstance(getattr(client, "cluster", None), LocalCluster)
+
+
+def _scatter(client, inputs, attempts, worker=None, direct=None):
     """The future of one chunk's inputs scattered to a worker (``worker``, an address, if
-    given and still there; else the one Dask picks), tried again (after a pause, up to
-    ``attempts`` times) if the worker dies as it receives them."""
+    given and still there; else the one Dask picks; ``direct`` as Client.scatter's), tried
+    again (after a pause, up to ``attempts`` times) if the worker dies as it receives them."""
     if worker is not None:
         try:  # (a worker gone: no running worker of that address in time, or unknown)
-            [future] = client.scatter([inputs], hash=False, workers=[worker], timeout=_PINNED)
+            [future] = client.scatter(
+                [inputs], hash=False, workers=[worker], timeout=_PINNED, direct=direct
+            )
             return future
         except (OSError, TimeoutError, KeyError):
             pass
     for attempt in range(1, attempts + 1):
         try:
-            [future] = client.scatter([inputs], hash=False)
+            [future] = client.scatter([inputs], hash=False, direct=direct)
             return future
         except OSError:  # (CommClosedError: the connection to the worker broke)
             if attempt == attempts:
@@ -293,69 +338,110 @@ def _scatter(client, inputs, attempts, worker=None):
 def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
     """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler).
 
-    Sampled chunks are all submitted at once: the scheduler hands each to a worker as one
-    frees up. Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker
-    thread at first (one to each in turn, then the next), then, as a chunk finishes, the next
-    chunk to the worker that ran it. So a worker holds at most WINDOW chunks' inputs, each
-    receives the next while it computes one, and the work balances as the sampled chunks'
-    does, whatever the workers' speeds (all scattered at once, each worker's share is fixed:
-    a worker slowed down, by the client's own work on shared cores for one, finishes last
-    while the others wait). A chunk submitted again (its worker died) goes to the worker Dask
-    picks, and the chunk after it too."""
+    Sampled chunks are all submitted at once, in one graph (Client.map: one message to the
+    scheduler, not one per chunk): the scheduler hands each to a worker as one frees up.
+    Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker thread at
+    first (one to each in turn, then the next), then, as a chunk finishes, the next chunk
+    to the worker that ran it, sent before the finished chunk's result is fetched. So a
+    worker holds at most WINDOW chunks' inputs, each receives the next while it computes
+    one, and the work balances as the sampled chunks' does, whatever the workers' speeds
+    (all scattered at once, each worker's share is fixed: a worker slowed down, by the
+    client's own work on shared cores for one, finishes last while the others wait). A chunk
+    submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
+    too. The results of the chunks that finished together are fetched in one
+    Client.gather, straight from the workers if :func:`_direct`, while the others run; a
+    chunk written as .npz, its file written when its task finished, is not asked for its
+    path."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
     call = uuid.uuid4().hex
     submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
+    sampled = isinstance(arrays, Sampler)
+    direct = _direct(client)
 
-    def submit(index, times, worker=None):
-        key = f"mallard-rollout-{call}-{index}-{times}"
-        if isinstance(arrays, Sampler):
-            scattered = None
-            future = client.submit(
-                _run_sampled, spec, index, firsts[index], chunk_size, arrays, kwargs, directory,
-                key=key, retries=retries, pure=False,
+    def submit(indices, times, workers):
+        """The futures of chunks ``indices``, each submitted ``times[k]`` times before, a
+        scattered chunk's inputs sent to ``workers[k]`` (an address, or None: Dask picks)."""
+        keys = [f"mallard-rollout-{call}-{i}-{t}" for i, t in zip(indices, times, strict=True)]
+        starts = [firsts[i] for i in indices]
+        if sampled:
+            scattered = [None] * len(indices)
+            futures = client.map(
+                functools.partial(_run_sampled, spec), indices, starts, key=keys, retries=retries,
+                pure=False, count=chunk_size, sampler=arrays, kwargs=kwargs, directory=directory,
             )  # fmt: skip
-            submitted[future.key] = (index, scattered, times + 1, None)
-            return future
-        part = slice(firsts[index], firsts[index] + chunk_size)
-        inputs = tuple(None if a is None else a[part] for a in arrays)
-        scattered = _scatter(client, inputs, retries + 3, worker)
-        future = client.submit(
-            _run_scattered, spec, index, firsts[index], scattered, kwargs, directory,
-            key=key, retries=retries, pure=False,
-        )  # fmt: skip
-        submitted[future.key] = (index, scattered, times + 1, worker)
-        return future
+        else:
+            parts = [tuple(None if a is None else a[f : f + chunk_size] for a in arrays)
+                     for f in starts]  # fmt: skip
+            scattered = [
+                _scatter(client, part, retries + 3, w, direct)
+                for part, w in zip(parts, workers, strict=True)
+            ]
+            futures = client.map(
+                functools.partial(_run_scattered, spec), indices, starts, scattered, key=keys,
+                retries=retries, pure=False, kwargs=kwargs, directory=directory,
+            )  # fmt: skip
+        for future, index, inputs, before, worker in zip(
+            futures, indices, scattered, times, workers, strict=True
+        ):
+            submitted[future.key] = (index, inputs, before + 1, worker)
+        return futures
 
-    if isinstance(arrays, Sampler):
+    if sampled:
+        turns = [list(range(len(firsts)))]
         workers = [None] * len(firsts)
     else:
         threads = client.nthreads()  # (the workers now: address → threads)
         slots = [w for w in sorted(threads) for _ in range(threads[w])] or [None]
         workers = (slots * WINDOW)[: len(firsts)]
-    pending = as_completed([submit(index, 0, w) for index, w in enumerate(workers)])
+        turns = [[index] for index in range(len(workers))]  # (each submitted once scattered)
+    pending = as_completed()
+    for turn in turns:
+        pending.update(submit(turn, [0] * len(turn), [workers[i] for i in turn]))
     following = iter(range(len(workers), len(firsts)))  # (the chunks not submitted yet)
-    for future in pending:
-        index, _, times, worker = submitted.pop(future.key)
-        try:
-            result = future.result()
-        except CancelledError:  # (its inputs, or its result, were lost with their worker)
-            if times > retries + 2:
-                raise RuntimeError(
-                    f"mallard.distributed: chunk {index}'s inputs were lost {times} times (its "
-                    "workers died, or its task was cancelled)"
-                ) from None
-            pending.add(submit(index, times))
+
+    def again(index, times):  # (its inputs, or its result, lost with a worker)
+        if times > retries + 2:
+            raise RuntimeError(
+                f"mallard.distributed: chunk {index}'s inputs were lost {times} times (its "
+                "workers died, or its task was cancelled)"
+            )
+        pending.update(submit([index], [times], [None]))
+
+    for batch in pending.batches():
+        finished = []  # (chunk index, the times submitted, its future)
+        for future in batch:
+            index, _, times, worker = submitted.pop(future.key)
+            if future.cancelled():
+                again(index, times)
+                continue
+            after = next(following, None)
+            if after is not None:
+                pending.update(submit([after], [0], [worker]))
+            finished.append((index, times, future))
+        if directory is not None:  # (each chunk's result is its file's path: none fetched)
+            for index, _, future in finished:
+                if future.status == "error":
+                    future.result()  # (raises the chunk's error)
+                yield index, firsts[index], _chunk_path(directory, index)
             continue
-        after = next(following, None)
-        if after is not None:
-            pending.add(submit(after, 0, worker))
-        yield index, firsts[index], result
+        try:  # (the batch's results in one fetch)
+            results = client.gather([f for _, _, f in finished], direct=direct)
+        except CancelledError:  # (one was lost since it finished: each on its own)
+            results = [None] * len(finished)  # (None: not fetched; a chunk's result is not)
+        for (index, times, future), result in zip(finished, results, strict=True):
+            if result is None:
+                try:
+                    result = future.result()
+                except CancelledError:
+                    again(index, times)
+                    continue
+            yield index, firsts[index], result
 
 
 def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
-            pd_target=None, **kwargs):  # fmt: skip
+            pd_target=None, out=None, **kwargs):  # fmt: skip
     """BatchedPlant.Rollout of the plant of ``spec`` (a :class:`PlantSpec`) on the workers of
     ``client``, ``chunk_size`` states per task; ``kwargs`` (num_steps, every, time_step,
     integrator, pd_gains) and the arrays as Rollout's, or ``q0`` a :class:`Sampler` that
@@ -363,18 +449,36 @@ def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE,
     messages): the states (N, num_steps // every, nq + nv), each state's ok flag (False: NaN
     results) and the failed states' messages by index. The same, bit for bit, whatever the
     chunking and the workers. Each chunk's results are fetched as it finishes (while the
-    others run) into the arrays returned."""
+    others run) into the arrays returned; ``out``, as Rollout's: a float64 C-contiguous
+    array of X's shape to write the states into (X is ``out``), so that a caller rolling out
+    batch after batch reuses its memory rather than the client mapping new pages each time."""
     size, count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target,
                                           chunk_size, retries, kwargs, None)  # fmt: skip
+    if out is not None and not (
+        isinstance(out, np.ndarray)
+        and out.dtype == np.float64
+        and out.ndim == 3
+        and out.shape[0] == size
+        and out.flags.c_contiguous
+    ):
+        raise ValueError(
+            f"mallard.distributed.rollout: out must be a C-contiguous float64 array of shape "
+            f"({size}, num_steps // every, nq + nv)"
+        )
     if not count:
-        X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, **kwargs)
+        X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, out=out,
+                                        **kwargs)  # fmt: skip
         return X, np.ones(0, dtype=bool), {}
-    X = ok = None
+    X, ok = out, np.empty(size, dtype=bool)
     messages = {}
     for _, first, (X_part, ok_part, messages_part) in results:
         if X is None:
             X = np.empty((size,) + X_part.shape[1:])
-            ok = np.empty(size, dtype=bool)
+        elif X.shape[1:] != X_part.shape[1:]:
+            raise ValueError(
+                f"mallard.distributed.rollout: out has shape {X.shape}, the states "
+                f"{(size,) + X_part.shape[1:]}"
+            )
         X[first : first + len(X_part)] = X_part
         ok[first : first + len(ok_part)] = ok_part
         messages.update(messages_part)

@@ -61,6 +61,36 @@ def test_results_do_not_depend_on_the_chunking(client):
         assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
 
 
+def test_states_go_into_out_if_given(client):
+    q0, v0, U = _inputs(9, 20, seed=4)
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=4)
+    out = np.full((9, 5, 4), np.nan)
+    X, ok, _ = rollout(client, SPEC, q0, v0, U, every=4, chunk_size=4, out=out)
+    assert X is out and ok.all()
+    np.testing.assert_array_equal(out, expected)
+    for bad in (np.empty((8, 5, 4)), np.empty((9, 5, 4), dtype=np.float32), out[:, ::2]):
+        with pytest.raises(ValueError, match="out must be a C-contiguous float64 array"):
+            rollout(client, SPEC, q0, v0, U, every=4, out=bad)
+    with pytest.raises(ValueError, match=r"out has shape \(9, 4, 4\), the states \(9, 5, 4\)"):
+        rollout(client, SPEC, q0, v0, U, every=4, out=np.empty((9, 4, 4)))
+
+
+def test_scatters_skip_the_scheduler_of_a_local_cluster(client):
+    from mallard.distributed._rollouts import _direct
+
+    class RemoteClient:  # (a client of a scheduler elsewhere, direct_to_workers not set)
+        direct_to_workers, cluster = None, None
+
+    assert client.direct_to_workers is None and _direct(client)  # (LocalCluster: direct)
+    assert not _direct(RemoteClient())
+    RemoteClient.direct_to_workers = False
+    client.direct_to_workers = False  # (the client's own choice wins)
+    try:
+        assert not _direct(client) and not _direct(RemoteClient())
+    finally:
+        client.direct_to_workers = None
+
+
 def draw_acrobot_inputs(plant, rng, count, steps):
     """A Sampler's function: (q0, v0, actuation) of ``count`` acrobot states."""
     q0 = rng.uniform(-np.pi, np.pi, (count, plant.num_positions()))
@@ -84,6 +114,43 @@ def test_sampled_inputs_do_not_depend_on_the_chunking(client):
         X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
         np.testing.assert_array_equal(X, expected)
         assert ok.all() and not messages
+
+
+def draw_with_a_nan(plant, rng, count):
+    """A Sampler's function (blocks of 4): state 6's q0[1] NaN, the others drawn."""
+    q0, v0, U = draw_acrobot_inputs(plant, rng, count, 10)
+    if rng.bit_generator.seed_seq.entropy == [3, 1]:  # (block 1: states 4-7)
+        q0[2, 1] = np.nan
+    return q0, v0, U
+
+
+def test_a_sampled_state_that_fails_keeps_its_index(client):
+    sampler = Sampler(draw_with_a_nan, seed=3, num_states=11, block=4)
+    q0, v0, U = sampler.draw(batched_plant(SPEC).plant(), 0, 11)
+    assert np.isnan(q0[6, 1]) and np.isfinite(np.delete(q0, 6, axis=0)).all()
+    batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
+    for chunk_size in (1, 3, 5, 11):  # (chunks across and within the sampler's blocks)
+        X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
+        np.testing.assert_array_equal(X, expected)
+        assert ok.tolist() == [i != 6 for i in range(11)]
+        assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
+
+
+def unfinalized_plant():
+    """A PlantSpec's function that forgets Finalize()."""
+    from mallard.multibody.plant import MultibodyPlant
+
+    return MultibodyPlant(H)
+
+
+def test_a_chunk_that_raises_raises_on_the_client(client, tmp_path):
+    spec = PlantSpec.from_function(unfinalized_plant)
+    q0, v0, U = _inputs(4, 3)
+    with pytest.raises(RuntimeError, match="must return a finalized plant"):
+        rollout(client, spec, q0, v0, U, chunk_size=2, retries=0)
+    with pytest.raises(RuntimeError, match="must return a finalized plant"):
+        rollout_to_npz(client, spec, tmp_path, q0, v0, U, chunk_size=2, retries=0)
 
 
 def test_a_sampler_is_checked():
@@ -168,7 +235,7 @@ def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
         def __init__(self, breaks):
             self.breaks, self.calls = breaks, 0
 
-        def scatter(self, data, hash):
+        def scatter(self, data, hash, direct=None):
             self.calls += 1
             if self.calls <= self.breaks:
                 raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
@@ -187,7 +254,7 @@ def test_a_scatter_to_a_worker_gone_goes_to_another():
         def __init__(self):
             self.asked = []
 
-        def scatter(self, data, hash, workers=None, timeout=None):
+        def scatter(self, data, hash, workers=None, timeout=None, direct=None):
             self.asked.append(workers)
             if workers == ["tcp://gone:1"]:
                 raise TimeoutError("No valid workers found")
