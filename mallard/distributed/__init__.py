@@ -26,9 +26,9 @@ LocalCluster scatters and gathers straight from its workers whatever its
 ``direct_to_workers`` (through the scheduler, in the client's own process, the data would be
 received and sent again there). What a chunk costs the client's process (the LocalCluster's
 scheduler in it; 16 000 acrobot rollouts × 1000 steps in 8 chunks on 2 workers, CPU beyond
-the idle rate, at a load of 10): ~3–5 ms of task handling, ~5 ms more to fetch its 6.4 MB
-of states, ~8 ms more to scatter its 16 MB of actuation (``benchmarks/rollouts.py --dask``
-prints these costs). Results do not depend on the chunking or on the number of workers: a
+the idle rate, at a load of 14–19): ~3–5 ms of task handling, ~2–3 ms more to fetch its
+6.4 MB of states, ~7–8 ms more to scatter its 16 MB of actuation; ``benchmarks/rollouts.py
+--dask`` prints these costs. Results do not depend on the chunking or on the number of workers: a
 state's rollout is computed alone in its lanes, bit for bit the same in any group
 (kernels.rollouts). A task whose worker dies is run again on another worker by Dask's
 scheduler (``distributed.scheduler.allowed-failures`` times); a chunk whose inputs or
