@@ -18,8 +18,9 @@ The geometry model, one row per proximity geometry, in increasing GeometryId ord
   corners (the feature normals that decide a point's side, as Drake's);
 * poses ``X_WG`` (ng, 4, 3) as 4×3 arrays [R_WG; p_WGoᵀ] (the plant's pose layout).
 
-A kernel workspace (``ws`` float64, ``wi`` int64) holds the simplex of GJK and MPR and the
-polytope of EPA: see the WS_* and WI_* sections below (sizes in scalars).
+A kernel workspace (``ws`` float64, ``wi`` int64) holds the simplex of GJK and the polytope of
+EPA (MPR's portal is held in registers: kernels.mpr): see the WS_* and WI_* sections below
+(sizes in scalars).
 """
 
 #: Shape codes (``gi[g, KIND]``), and the names Drake's messages give them (FCL's names; a Mesh
@@ -49,7 +50,7 @@ PT_VERTEX, PT_EDGE, PT_FACE = SUPPORT + 4, 4, 8
 #: Ints per edge (two vertices, two faces, alive) and face (three edges, alive).
 PT_EDGE_I, PT_FACE_I = 5, 4
 
-WS_SIMPLEX = 0  # 4 support points (GJK, MPR)
+WS_SIMPLEX = 0  # 4 support points (GJK)
 WS_SCRATCH = WS_SIMPLEX + 4 * SUPPORT  # 8 support points of scratch (EPA's start)
 WS_STATE = WS_SCRATCH + 8 * SUPPORT  # EPA: the nearest element's squared distance
 WS_VERTICES = WS_STATE + 4
