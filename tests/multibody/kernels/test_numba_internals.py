@@ -914,6 +914,7 @@ def test_20_fewer_collections_while_compiling():
     import gc
 
     from numba.core import event
+    from numba.core.compiler_lock import global_compiler_lock
 
     from mallard.multibody._kernels._machinery import jitable
 
@@ -922,6 +923,7 @@ def test_20_fewer_collections_while_compiling():
 
     class Listener(event.Listener):  # (after mallard's: sees what it set)
         def on_start(self, started):
+            assert global_compiler_lock.is_locked()
             seen.append(gc.get_threshold())
 
         def on_end(self, ended):
