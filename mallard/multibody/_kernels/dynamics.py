@@ -619,36 +619,6 @@ def _axpy6(s, a, b):
 
 
 @jitable
-def _articulated_to_parent(U, D_factor, u, Pa, zk, ck, p, k, c, nv, locked):
-    """(Φᵀ·(Pa − U·D⁻¹·Uᵀ)·Φ, Φᵀ·(zk + Pa·c) + Φᵀ·U·D⁻¹·(u − Uᵀ·c)): what mobod k passes to
-    its parent (see :func:`calc_forward_dynamics`), from its articulated inertia Pa, bias
-    force zk and acceleration bias ck, with p = p_PoBo and what the projection on its ``nv``
-    dofs left in U, D_factor[k] and u (nothing taken out if it is ``locked`` or a weld): Pa
-    and zk + Pa·c shifted, then the dofs' columns taken out one at a time."""
-    P_up = _shift_articulated(Pa, p)
-    z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)
-    if nv == 1 and locked == 0:
-        Ut = _row6(U, c)
-        D_inv = D_factor[k, 0, 0]
-        Ug = (
-            D_inv * Ut[0],
-            D_inv * Ut[1],
-            D_inv * Ut[2],
-            D_inv * Ut[3],
-            D_inv * Ut[4],
-            D_inv * Ut[5],
-        )
-        P_up = _remove_dof(P_up, Ut, Ug)
-        z_up = _axpy6(u[c], Ug, z_up)
-    elif nv > 0 and locked == 0:
-        for j in range(nv):  # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time
-            Wj = _row6(U, c + j)
-            P_up = _remove_dof(P_up, Wj, Wj)
-            z_up = _axpy6(u[c + j], Wj, z_up)
-    return P_up, z_up
-
-
-@jitable
 def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB):
     """Articulated body algorithm: v̇ from M(q)·v̇ + C(q, v)·v = tau + Σ_B J_Bᵀ·F_app[B], with
     diag(reflected) added to M, and v̇ = 0 for the mobods with ``params.locked[k]`` nonzero, at
@@ -741,7 +711,28 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
                     U[c + j, i] = L_inv * Wj[i]
                 u[c + j] = L_inv * y
         if parent != 0:  # (World's articulated inertia is not needed: nothing is passed to it.)
-            P_up, z_up = _articulated_to_parent(U, D_factor, u, Pa, zk, ck, p, k, c, nv, locked[k])
+            # The parent gets Pa and z + Pa·c shifted, less the columns of the dofs (of what the
+            # projection above left in U, D_factor and u; none if locked or a weld).
+            P_up = _shift_articulated(Pa, p)
+            z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)
+            if nv == 1 and locked[k] == 0:
+                D_inv = D_factor[k, 0, 0]
+                Ut = _row6(U, c)
+                Ug = (
+                    D_inv * Ut[0],
+                    D_inv * Ut[1],
+                    D_inv * Ut[2],
+                    D_inv * Ut[3],
+                    D_inv * Ut[4],
+                    D_inv * Ut[5],
+                )
+                P_up = _remove_dof(P_up, Ut, Ug)
+                z_up = _axpy6(u[c], Ug, z_up)
+            elif nv > 0 and locked[k] == 0:
+                for j in range(nv):  # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time
+                    Wj = _row6(U, c + j)
+                    P_up = _remove_dof(P_up, Wj, Wj)
+                    z_up = _axpy6(u[c + j], Wj, z_up)
             _add_articulated(P_up, P, parent)
             for i in range(6):
                 z[parent, i] += z_up[i]
