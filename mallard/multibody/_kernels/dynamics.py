@@ -662,31 +662,17 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
         # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
         p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
-        # What the parent gets if the mobilizer is locked (or a weld): Pa and z + Pa·c.
-        P_up = _shift_articulated(Pa, p)
-        z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)
         if nv == 1 and locked[k] == 0:
             h = _row6(H_PB_W, c)
             Uk = _articulated_times(Pa, h)
             D = _dot6(h, Uk) + reflected[c]
             if not positive(D):
                 return k
-            D_inv = 1.0 / D
             r = (tau[c] - _dot6(h, zk)) - _dot6(Uk, ck)  # u − Uᵀ·c
             Ut = _shift_to_parent(Uk, p)
-            Ug = (
-                D_inv * Ut[0],
-                D_inv * Ut[1],
-                D_inv * Ut[2],
-                D_inv * Ut[3],
-                D_inv * Ut[4],
-                D_inv * Ut[5],
-            )
-            P_up = _remove_dof(P_up, Ut, Ug)
-            z_up = _axpy6(r, Ug, z_up)
             for i in range(6):
                 U[c, i] = Ut[i]
-            D_factor[k, 0, 0] = D_inv
+            D_factor[k, 0, 0] = 1.0 / D
             u[c] = r
         elif nv > 0 and locked[k] == 0:
             # U[j] = Φᵀ·U_j for now; D's lower triangle into D_factor[k], then factored in place.
@@ -721,22 +707,32 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
                     Wj = _axpy6(-D_factor[k, j, i], _row6(U, c + i), Wj)
                     y -= D_factor[k, j, i] * u[c + i]
                 L_inv = 1.0 / L_jj
-                Wj = (
-                    L_inv * Wj[0],
-                    L_inv * Wj[1],
-                    L_inv * Wj[2],
-                    L_inv * Wj[3],
-                    L_inv * Wj[4],
-                    L_inv * Wj[5],
-                )
-                y = L_inv * y
                 for i in range(6):
-                    U[c + j, i] = Wj[i]
-                u[c + j] = y
-                # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time (shifted); z likewise.
-                P_up = _remove_dof(P_up, Wj, Wj)
-                z_up = _axpy6(y, Wj, z_up)
-        if parent != 0:  # (World's articulated inertia is not needed.)
+                    U[c + j, i] = L_inv * Wj[i]
+                u[c + j] = L_inv * y
+        if parent != 0:  # (World's articulated inertia is not needed: nothing is passed to it.)
+            # The parent gets Pa and z + Pa·c shifted, less the columns of the dofs (of what the
+            # projection above left in U, D_factor and u; none if locked or a weld).
+            P_up = _shift_articulated(Pa, p)
+            z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)
+            if nv == 1 and locked[k] == 0:
+                D_inv = D_factor[k, 0, 0]
+                Ut = _row6(U, c)
+                Ug = (
+                    D_inv * Ut[0],
+                    D_inv * Ut[1],
+                    D_inv * Ut[2],
+                    D_inv * Ut[3],
+                    D_inv * Ut[4],
+                    D_inv * Ut[5],
+                )
+                P_up = _remove_dof(P_up, Ut, Ug)
+                z_up = _axpy6(u[c], Ug, z_up)
+            elif nv > 0 and locked[k] == 0:
+                for j in range(nv):  # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time
+                    Wj = _row6(U, c + j)
+                    P_up = _remove_dof(P_up, Wj, Wj)
+                    z_up = _axpy6(u[c + j], Wj, z_up)
             _add_articulated(P_up, P, parent)
             for i in range(6):
                 z[parent, i] += z_up[i]

@@ -95,6 +95,11 @@ def _polynomials(sc, n, count):
     vector loop), then libm's for those of the first n whose |x| ≥ LIMIT (or inf, NaN)."""
     for i in range(count):
         sc[0, i], sc[1, i] = sin_cos_polynomial(sc[2, i])
+    large = 0  # (counted first, in a vector loop: the loop with libm's calls is scalar)
+    for i in range(n):
+        large += 0 if abs(sc[2, i]) < LIMIT else 1
+    if large == 0:
+        return
     for i in range(n):
         if not abs(sc[2, i]) < LIMIT:
             sc[0, i] = np.sin(sc[2, i])
