@@ -36,7 +36,6 @@ from mallard.multibody._kernels._numba_internals import (
     kernels_return_views,
     manage_caches,
     product,
-    type_inlined_calls_once,
 )
 from mallard.multibody._kernels._sources import SourceGraph
 
@@ -139,7 +138,6 @@ generate_code_on_demand()
 kernels_return_views()
 cut_numbas_python_work()
 build_inlined_ir_once()
-type_inlined_calls_once()
 collect_less_while_compiling()
 
 

@@ -138,16 +138,7 @@ pins numba to the releases those tests pass on.
    ``_consts``, a weak proxy, given in the memo) is equal to it and shares no statement with
    it; block labels are drawn from ``ir_utils._the_max_label`` (``_value``)
    (:func:`build_inlined_ir_once`).
-19. The typing of inlined calls [test_19_numbas_typing_of_an_inlined_call,
-   test_19_inlined_calls_typed_once]: ``_OverloadFunctionTemplate.generic`` resolves a call of
-   an ``inline="always"`` overload to a ``Signature`` by typing its body, and records
-   ``_inline_overloads[sig.args]`` (``folded_args``, ``iinfo``: the typed body) and
-   ``_compiled_overloads[sig.args]`` (an ``_EmptyImplementationEntry``) on the template's
-   class; the typed-inlining pass (``InlineOverloads._run_inliner``) reads that record and
-   types the body again at each call site it inlines (``inline_ir(..., arg_typs=...)``); the
-   signature depends on the argument types, the typing context, the flags being compiled
-   (``targetconfig.ConfigStack``) and the joint types (:func:`type_inlined_calls_once`).
-20. Compilation's span [test_20_fewer_collections_while_compiling]: the "numba:compile"
+19. Compilation's span [test_19_fewer_collections_while_compiling]: the "numba:compile"
    events of 9, sent to the listeners ``event.register`` adds, nest (a function's callees are
    compiled within it) and end also when a compilation raises (``event.trigger_event``), in
    the thread compiling, under numba's compiler lock (:func:`collect_less_while_compiling`).
@@ -1153,59 +1144,7 @@ def build_inlined_ir_once():
     worker.run_untyped_passes = run_untyped_passes
 
 
-# ---- 19: the typing of inlined calls -----------------------------------------------------------
-
-#: What numba's typing of a call of an inlined kernel gave (:func:`type_inlined_calls_once`), by
-#: (template, typing context, argument types, keywords, flags token, joint types).
-_INLINED_CALLS = {}
-
-
-def type_inlined_calls_once():
-    """Makes numba type a call of an inlined kernel once per argument types (in the flags and
-    joint types being compiled), not at each resolution of it.
-
-    numba resolves a call of an ``inline="always"`` overload by typing the overload's body for
-    the arguments' types (``_OverloadFunctionTemplate.generic``), for the signature alone: the
-    body is typed again where the typed-inlining pass inlines it. Its type inference resolves
-    each call several times, and an inlined body's inlined calls again at each level of
-    nesting (``run_stages`` 16 times, ``forward_accelerations`` 6 in a first simulate, each
-    typing its whole inlined tree). The first resolution's signature and inlining record
-    (``_inline_overloads``: the typed body the inlining pass copies) are kept and set again at
-    the next resolutions, as numba's typing sets them; the callees it compiled are compiled
-    (under the same flags and joint types: in the key) and found again by the inlining
-    pass's typing."""
-    from numba.core import targetconfig
-    from numba.core.typing import templates
-
-    template = templates._OverloadFunctionTemplate
-    generic = template.generic
-    if getattr(generic, "_mallard", False):
-        return
-
-    def _generic(self, args, kws):
-        if not (self._inline.is_always_inline and type(self).key in _INLINED):
-            return generic(self, args, kws)
-        flags = _flags_token(targetconfig.ConfigStack.top_or_none())
-        key = type(self), self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
-        found = _INLINED_CALLS.get(key)
-        if found is None:
-            signature = generic(self, args, kws)
-            if signature is None:
-                return None
-            found = _INLINED_CALLS[key] = signature, self._inline_overloads[signature.args]
-        signature, inlining = found
-        self._inline_overloads[signature.args] = inlining
-        self._compiled_overloads[signature.args] = templates._EmptyImplementationEntry(
-            "always inlined"
-        )
-        return signature
-
-    _generic._mallard = True
-    _generic._numba = generic
-    template.generic = _generic
-
-
-# ---- 20: fewer garbage collections while compiling ----------------------------------------------
+# ---- 19: fewer garbage collections while compiling ----------------------------------------------
 
 #: Python's garbage collector's thresholds while numba compiles
 #: (:func:`collect_less_while_compiling`).

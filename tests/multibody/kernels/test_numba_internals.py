@@ -748,15 +748,12 @@ def test_18_inlined_kernels_untyped_ir_built_once(monkeypatch):
     kernel defining a closure (its build draws more) is built each time; the results are
     those of numba's builds."""
     from numba.core import bytecode, inline_closurecall, untyped_passes
-    from numba.core.typing import templates
 
     from mallard.multibody._kernels._machinery import jitable
 
     _numba_internals.build_inlined_ir_once()
     ours = inline_closurecall.InlineWorker.run_untyped_passes
     assert ours._mallard
-    generic = templates._OverloadFunctionTemplate.generic  # (each call typed each time)
-    monkeypatch.setattr(templates._OverloadFunctionTemplate, "generic", generic._numba)
     extract = untyped_passes.ExtractByteCode.run_pass
     analysed = []
 
@@ -812,102 +809,8 @@ def test_18_inlined_kernels_untyped_ir_built_once(monkeypatch):
     assert built_once[2] == {"alternating": 1, "twice": 1, "closure": analyses["closure"]}
 
 
-# ---- 19. the typing of inlined calls ---------------------------------------------------------
-def test_19_numbas_typing_of_an_inlined_call():
-    """numba resolves a call of an inline="always" overload to a signature, recording the
-    typed body (folded arguments, inlining info) that its typed-inlining pass copies and
-    types again at each call site it inlines."""
-    from numba.core import typed_passes
-    from numba.core.typing import templates
-
-    from mallard.multibody._kernels._machinery import jitable
-
-    _numba_internals.type_inlined_calls_once()
-    generic = templates._OverloadFunctionTemplate.generic
-    assert generic._mallard
-    source = inspect.getsource(generic._numba)
-    assert "self._inline_overloads[sig.args] = {'folded_args': folded_args," in source
-    assert "self._compiled_overloads[sig.args] = impl_init" in source
-    inliner = inspect.getsource(typed_passes.InlineOverloads._run_inliner)
-    assert "template._inline_overloads[arg_typs]['iinfo']" in inliner
-    assert "arg_typs=arg_typs" in inliner  # (typed again where inlined)
-
-    def halved(x):
-        return 0.5 * x
-
-    jitable(halved, inline=True)
-    assert numba.njit(lambda x: halved(x) + 1.0)(3.0) == 2.5
-    template = _template(halved)
-    ((args, recorded),) = template._inline_overloads.items()
-    assert args == (types.float64,) and recorded["folded_args"] == args
-    assert recorded["iinfo"].signature.return_type == types.float64
-    assert isinstance(template._compiled_overloads[args], templates._EmptyImplementationEntry)
-
-
-def test_19_inlined_calls_typed_once(monkeypatch):
-    """A call of an inlined kernel is typed once per argument types and joint types, not at
-    each resolution; the inlined bodies are still typed where inlined, with numba's results."""
-    from numba.core import typed_passes
-
-    from mallard.multibody._kernels._machinery import jitable
-
-    _numba_internals.type_inlined_calls_once()
-    infer = typed_passes.type_inference_stage
-    typed = []
-
-    def counted(typingctx, targetctx, interp, args, *rest, **kwargs):
-        typed.append(interp.func_id.func.__name__)
-        return infer(typingctx, targetctx, interp, args, *rest, **kwargs)
-
-    monkeypatch.setattr(typed_passes, "type_inference_stage", counted)
-
-    def kernels():
-        """New inlined kernels (registered once per call) and the entry point using them."""
-
-        def alternating(x, k):
-            total = 0.0
-            for i in range(k):
-                total += x if i % 2 else -x
-            return total
-
-        def twice(x):
-            return alternating(x, 3) + alternating(x, 4)
-
-        for kernel in (alternating, twice):
-            jitable(kernel, inline=True)
-        return lambda x: alternating(x, 5) * twice(x) + twice(x), twice
-
-    def run(entry):
-        typed.clear()
-        revolute = 1 << WELD | 1 << REVOLUTE
-        results = [
-            _numba_internals.njit_for_joint_types(entry, joint_types)(1.5)
-            for joint_types in (revolute, ALL_JOINT_TYPES)
-        ]
-        assert results == [entry(1.5)] * 2  # (Python's)
-        return {name: typed.count(name) for name in ("alternating", "twice")}
-
-    monkeypatch.setattr(_numba_internals, "njit_cached", numba.njit)  # (compiled, not loaded)
-    entry, twice = kernels()
-    typed_once = run(entry)
-    assert len([key for key in _numba_internals._INLINED_CALLS if key[0].key is twice]) == 2
-    from numba.core.typing import templates
-
-    monkeypatch.setattr(
-        templates._OverloadFunctionTemplate,
-        "generic",
-        templates._OverloadFunctionTemplate.generic._numba,
-    )
-    numbas = run(kernels()[0])
-    # In each of the two sets: typed where inlined, twice at its 2 call sites, alternating at
-    # its 5 (1 in the entry, 2 in each inlined twice); resolving the calls, once each.
-    assert typed_once == {"alternating": 2 * (5 + 1), "twice": 2 * (2 + 1)}
-    assert numbas["alternating"] > typed_once["alternating"]
-    assert numbas["twice"] >= typed_once["twice"]
-
-
-# ---- 20. compilation's span ------------------------------------------------------------------
-def test_20_fewer_collections_while_compiling():
+# ---- 19. compilation's span ------------------------------------------------------------------
+def test_19_fewer_collections_while_compiling():
     """While numba compiles (an entry point and the kernel it compiles within it), the garbage
     collector's thresholds are COMPILING_GC_THRESHOLDS; after, those before, also when the
     compilation fails."""
