@@ -16,6 +16,7 @@ import numpy as np
 
 from mallard.common.schema import Rotation, Transform
 from mallard.math import RigidTransform
+from mallard.multibody.parsing import _yaml_json
 
 LOGGER = logging.getLogger("mallard.parsing")
 
@@ -35,16 +36,20 @@ class AddWeld:
     _where: tuple = _where_field()
 
     def IsValid(self):
+        return _valid(self._problem())
+
+    def _problem(self):
+        """What makes it invalid (None if nothing)."""
         if not self.parent:
-            return _invalid("add_weld: `parent` must be non-empty")
+            return "add_weld: `parent` must be non-empty"
         if not self.child:
-            return _invalid("add_weld: `child` must be non-empty")
+            return "add_weld: `child` must be non-empty"
         if self.X_PC is not None and self.X_PC.base_frame:
-            return _invalid(
+            return (
                 "add_weld: `X_PC` must not specify a `base_frame`; the pose is always in the "
                 "parent frame."
             )
-        return True
+        return None
 
 
 @dataclasses.dataclass
@@ -60,11 +65,14 @@ class AddModel:
     _where: tuple = _where_field()
 
     def IsValid(self):
+        return _valid(self._problem())
+
+    def _problem(self):
         if not self.file:
-            return _invalid("add_model: `file` must be non-empty")
+            return "add_model: `file` must be non-empty"
         if not self.name:
-            return _invalid("add_model: `name` must be non-empty")
-        return True
+            return "add_model: `name` must be non-empty"
+        return None
 
 
 @dataclasses.dataclass
@@ -75,7 +83,10 @@ class AddModelInstance:
     _where: tuple = _where_field()
 
     def IsValid(self):
-        return True if self.name else _invalid("add_model_instance: `name` must be non-empty")
+        return _valid(self._problem())
+
+    def _problem(self):
+        return None if self.name else "add_model_instance: `name` must be non-empty"
 
 
 @dataclasses.dataclass
@@ -87,11 +98,14 @@ class AddFrame:
     _where: tuple = _where_field()
 
     def IsValid(self):
+        return _valid(self._problem())
+
+    def _problem(self):
         if not self.name:
-            return _invalid("add_frame: `name` must be non-empty")
+            return "add_frame: `name` must be non-empty"
         if not self.X_PF.base_frame:
-            return _invalid("add_frame: `X_PF.base_frame` must be defined")
-        return True
+            return "add_frame: `X_PF.base_frame` must be defined"
+        return None
 
 
 @dataclasses.dataclass
@@ -108,14 +122,17 @@ class AddCollisionFilterGroup:
     _where: tuple = _where_field()
 
     def IsValid(self):
+        return _valid(self._problem())
+
+    def _problem(self):
         if not self.name:
-            return _invalid("add_collision_filter_group: `name` must be non-empty")
+            return "add_collision_filter_group: `name` must be non-empty"
         if not self.members and not self.member_groups:
-            return _invalid(
+            return (
                 "add_collision_filter_group: at least one of `members` or `member_groups` "
                 "must be non-empty"
             )
-        return True
+        return None
 
 
 @dataclasses.dataclass
@@ -127,7 +144,10 @@ class AddDirectives:
     _where: tuple = _where_field()
 
     def IsValid(self):
-        return True if self.file else _invalid("add_directives: `file` must be non-empty")
+        return _valid(self._problem())
+
+    def _problem(self):
+        return None if self.file else "add_directives: `file` must be non-empty"
 
 
 _KINDS = {
@@ -217,9 +237,15 @@ def _invalid(message):
     return False
 
 
+def _valid(problem):
+    """IsValid of a directive whose ``problem`` (its _problem()) is given: logged if any."""
+    return True if problem is None else _invalid(problem)
+
+
 # ---- YAML --------------------------------------------------------------------------------------
 _STR = "tag:yaml.org,2002:str"
 _INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
 # A plain decimal that PyYAML's constructors and float() read alike (no leading zero: YAML
 # 1.1 reads "017" as octal), and finite (at most 301 digits, an exponent of 2).
 _DECIMAL = re.compile(
@@ -228,18 +254,26 @@ _DECIMAL = re.compile(
 
 
 @functools.cache
+def _resolver(loader_class):
+    """``loader_class``'s tag resolver ``resolve(kind, value, implicit)`` memoized by
+    functools.lru_cache (C), or None if it declares path resolvers (without them a node's
+    tag depends only on its kind, value and implicit flags, and resolve reads only class
+    attributes: the class serves as self)."""
+    if loader_class.yaml_path_resolvers:
+        return None
+    return functools.lru_cache(maxsize=4096)(functools.partial(loader_class.resolve, loader_class))
+
+
+@functools.cache
 def _memoizing(loader_class):
     """``loader_class`` whose resolver calls, made for every node it composes, stay in C
-    while it declares no path resolvers (then a node's tag depends only on its kind, value
-    and implicit flags): ``resolve`` memoized by functools.lru_cache (C), and
+    while it declares no path resolvers: ``resolve`` memoized (_resolver), and
     ``descend_resolver``/``ascend_resolver`` (no-ops without path resolvers) replaced by C
     callables that do nothing. (libyaml's composer calls the three through the loader's
     attributes: Python calls cost most of its time.)"""
-    if loader_class.yaml_path_resolvers:
+    resolve = _resolver(loader_class)
+    if resolve is None:
         return loader_class
-    # (Without path resolvers, resolve reads only class attributes: the class serves as self.)
-    resolve = functools.partial(loader_class.resolve, loader_class)
-    resolve = functools.lru_cache(maxsize=4096)(resolve)
 
     class Loader(loader_class):
         def __init__(self, stream):
@@ -255,7 +289,91 @@ _IGNORE_TWO = {}.get  # (f(a, b) -> None, in C)
 _IGNORE_NONE = tuple  # (f() -> (), in C)
 
 
-class _Reader:
+class _Fields:
+    """The fields of the directives and of a Transform, read through a reader's primitives:
+    ``mapping(node, what, names)`` ({field name: value node}), ``scalar(node, kind, what)``,
+    ``vector(node, what, size=None)``, ``strings(node, what)``, ``named(node, what)`` ({name:
+    value node} of any names) and ``rotation(node, what)``."""
+
+    def transform(self, node, what):
+        fields = self.mapping(node, f"{what} (a Transform)", ("base_frame", "translation",
+                                                               "rotation"))  # fmt: skip
+        base_frame = translation = rotation = None  # (absent: Transform's defaults)
+        if "base_frame" in fields:
+            base_frame = self.scalar(fields["base_frame"], str, f"{what}.base_frame")
+        if "translation" in fields:
+            translation = self.vector(fields["translation"], f"{what}.translation", 3)
+        if "rotation" in fields:
+            rotation = self.rotation(fields["rotation"], f"{what}.rotation")
+        return Transform(base_frame, translation, rotation)
+
+    def add_model(self, node):
+        names = ("file", "name", "default_joint_positions", "default_free_body_pose")
+        fields = self.mapping(node, "add_model", names)
+        result = AddModel()
+        for name in ("file", "name"):
+            if name in fields:
+                setattr(result, name, self.scalar(fields[name], str, f"add_model.{name}"))
+        if "default_joint_positions" in fields:
+            positions = self.named(fields["default_joint_positions"], "default_joint_positions")
+            result.default_joint_positions = {
+                k: self.vector(v, f"default_joint_positions.{k}") for k, v in positions.items()
+            }
+        if "default_free_body_pose" in fields:
+            poses = self.named(fields["default_free_body_pose"], "default_free_body_pose")
+            result.default_free_body_pose = {
+                k: self.transform(v, f"default_free_body_pose.{k}") for k, v in poses.items()
+            }
+        return result
+
+    def add_model_instance(self, node):
+        fields = self.mapping(node, "add_model_instance", ("name",))
+        result = AddModelInstance()
+        if "name" in fields:
+            result.name = self.scalar(fields["name"], str, "add_model_instance.name")
+        return result
+
+    def add_frame(self, node):
+        fields = self.mapping(node, "add_frame", ("name", "X_PF"))
+        name = self.scalar(fields["name"], str, "add_frame.name") if "name" in fields else ""
+        if "X_PF" not in fields:
+            return AddFrame(name)
+        return AddFrame(name, self.transform(fields["X_PF"], "add_frame.X_PF"))
+
+    def add_weld(self, node):
+        fields = self.mapping(node, "add_weld", ("parent", "child", "X_PC"))
+        result = AddWeld()
+        for name in ("parent", "child"):
+            if name in fields:
+                setattr(result, name, self.scalar(fields[name], str, f"add_weld.{name}"))
+        if "X_PC" in fields:
+            result.X_PC = self.transform(fields["X_PC"], "add_weld.X_PC")
+        return result
+
+    def add_collision_filter_group(self, node):
+        names = ("name", "model_namespace", "members", "member_groups",
+                 "ignored_collision_filter_groups")  # fmt: skip
+        fields = self.mapping(node, "add_collision_filter_group", names)
+        result = AddCollisionFilterGroup()
+        for name in ("name", "model_namespace"):
+            if name in fields:
+                value = self.scalar(fields[name], str, f"add_collision_filter_group.{name}")
+                setattr(result, name, value)
+        for name in names[2:]:
+            if name in fields:
+                setattr(result, name, self.strings(fields[name], name))
+        return result
+
+    def add_directives(self, node):
+        fields = self.mapping(node, "add_directives", ("file", "model_namespace"))
+        result = AddDirectives()
+        for name in ("file", "model_namespace"):
+            if name in fields:
+                setattr(result, name, self.scalar(fields[name], str, f"add_directives.{name}"))
+        return result
+
+
+class _Reader(_Fields):
     """Reads a YAML document into ModelDirectives, each error naming ``file`` and the line."""
 
     def __init__(self, file):
@@ -378,18 +496,6 @@ class _Reader:
             self.error(node, f"Expected a list of names for {what}, got a {self.describe(node)}")
         return [self.scalar(item, str, what) for item in node.value]
 
-    def transform(self, node, what):
-        fields = self.mapping(node, f"{what} (a Transform)", ("base_frame", "translation",
-                                                               "rotation"))  # fmt: skip
-        base_frame = translation = rotation = None  # (absent: Transform's defaults)
-        if "base_frame" in fields:
-            base_frame = self.scalar(fields["base_frame"], str, f"{what}.base_frame")
-        if "translation" in fields:
-            translation = self.vector(fields["translation"], f"{what}.translation", 3)
-        if "rotation" in fields:
-            rotation = self.rotation(fields["rotation"], f"{what}.rotation")
-        return Transform(base_frame, translation, rotation)
-
     def rotation(self, node, what):
         tag = node.tag
         if tag in ("!Identity", "tag:yaml.org,2002:map") and not getattr(node, "value", None):
@@ -426,25 +532,6 @@ class _Reader:
             self.error(node, "the model directive is not valid (see log)")
         return result
 
-    def add_model(self, node):
-        names = ("file", "name", "default_joint_positions", "default_free_body_pose")
-        fields = self.mapping(node, "add_model", names)
-        result = AddModel()
-        for name in ("file", "name"):
-            if name in fields:
-                setattr(result, name, self.scalar(fields[name], str, f"add_model.{name}"))
-        if "default_joint_positions" in fields:
-            positions = self.named(fields["default_joint_positions"], "default_joint_positions")
-            result.default_joint_positions = {
-                k: self.vector(v, f"default_joint_positions.{k}") for k, v in positions.items()
-            }
-        if "default_free_body_pose" in fields:
-            poses = self.named(fields["default_free_body_pose"], "default_free_body_pose")
-            result.default_free_body_pose = {
-                k: self.transform(v, f"default_free_body_pose.{k}") for k, v in poses.items()
-            }
-        return result
-
     def named(self, node, what):
         """{name: value node} of a mapping with any keys."""
         yaml = self.yaml
@@ -457,55 +544,132 @@ class _Reader:
             result["" if name is None else str(name)] = value
         return result
 
-    def add_model_instance(self, node):
-        fields = self.mapping(node, "add_model_instance", ("name",))
-        result = AddModelInstance()
-        if "name" in fields:
-            result.name = self.scalar(fields["name"], str, "add_model_instance.name")
+
+class _Declined(Exception):
+    """The document is not one _JsonReader reads: _Reader reads it."""
+
+
+class _JsonReader(_Fields):
+    """Reads a document of _yaml_json's subset, as that module reads it (a mapping a tuple of
+    pairs, a sequence a list, a plain scalar its text, a quoted one in single quotes), into
+    ModelDirectives; _Declined wherever _Reader would do more than read plain values: an
+    error (or a directive that is not valid), PyYAML's constructors (a number or key that
+    is not a plain decimal or string), a tag other than a rotation's."""
+
+    def __init__(self, file, resolve):
+        self.file = file
+        self.resolve = resolve
+        self.ScalarNode = _yaml().ScalarNode
+
+    def load(self, document, lines):
+        fields = self.mapping(document, "ModelDirectives", ("directives",))
+        result = ModelDirectives()
+        if "directives" in fields:
+            items = fields["directives"]
+            if type(items) is not list or len(items) != len(lines):
+                raise _Declined
+            result.directives = [
+                self.directive(item, line) for item, line in zip(items, lines, strict=True)
+            ]
         return result
 
-    def add_frame(self, node):
-        fields = self.mapping(node, "add_frame", ("name", "X_PF"))
-        name = self.scalar(fields["name"], str, "add_frame.name") if "name" in fields else ""
-        if "X_PF" not in fields:
-            return AddFrame(name)
-        return AddFrame(name, self.transform(fields["X_PF"], "add_frame.X_PF"))
-
-    def add_weld(self, node):
-        fields = self.mapping(node, "add_weld", ("parent", "child", "X_PC"))
-        result = AddWeld()
-        for name in ("parent", "child"):
-            if name in fields:
-                setattr(result, name, self.scalar(fields[name], str, f"add_weld.{name}"))
-        if "X_PC" in fields:
-            result.X_PC = self.transform(fields["X_PC"], "add_weld.X_PC")
+    def directive(self, node, line):
+        if type(node) is not tuple or len(node) != 1 or node[0][0] not in _KINDS:
+            raise _Declined
+        ((kind, value),) = node
+        item = getattr(self, kind)(value)
+        if item._problem() is not None:
+            raise _Declined
+        item._where = (self.file, line)
+        result = ModelDirective()
+        setattr(result, kind, item)
         return result
 
-    def add_collision_filter_group(self, node):
-        names = ("name", "model_namespace", "members", "member_groups",
-                 "ignored_collision_filter_groups")  # fmt: skip
-        fields = self.mapping(node, "add_collision_filter_group", names)
-        result = AddCollisionFilterGroup()
-        for name in ("name", "model_namespace"):
-            if name in fields:
-                value = self.scalar(fields[name], str, f"add_collision_filter_group.{name}")
-                setattr(result, name, value)
-        for name in names[2:]:
-            if name in fields:
-                setattr(result, name, self.strings(fields[name], name))
+    def mapping(self, node, what, names):
+        if type(node) is not tuple:
+            raise _Declined
+        result = dict(node)
+        if len(result) != len(node) or not set(result).issubset(names):
+            raise _Declined
         return result
 
-    def add_directives(self, node):
-        fields = self.mapping(node, "add_directives", ("file", "model_namespace"))
-        result = AddDirectives()
-        for name in ("file", "model_namespace"):
-            if name in fields:
-                setattr(result, name, self.scalar(fields[name], str, f"add_directives.{name}"))
-        return result
+    def named(self, node, what):
+        if type(node) is not tuple:
+            raise _Declined
+        return {self.key(key): value for key, value in node}
+
+    def key(self, node):
+        """A name of named: a quoted scalar or a plain string (_Reader's names of other
+        scalars are their values' str: "0x1F" is "31")."""
+        if node[0] == "'":
+            return node[1:-1]
+        if node[0] == "!" or self.resolve(self.ScalarNode, node, (True, False)) != _STR:
+            raise _Declined
+        return node
+
+    def scalar(self, node, kind, what):
+        if type(node) is not str:
+            raise _Declined
+        if node[0] == "'":  # (quoted)
+            if kind is str:
+                return node[1:-1]
+            raise _Declined
+        tag = self.resolve(self.ScalarNode, node, (True, False))
+        if kind is str:
+            if tag == _STR or tag == _INT or tag == _FLOAT or tag == _BOOL:  # (their text)
+                return node
+        elif _DECIMAL.fullmatch(node):  # (as _Reader.scalar's common case)
+            if tag == _FLOAT:
+                return float(node)
+            if tag == _INT:
+                return float(int(node))
+        raise _Declined
+
+    def vector(self, node, what, size=None):
+        if type(node) is not list or size is not None and len(node) != size:
+            raise _Declined
+        return np.array([self.scalar(item, float, what) for item in node])
+
+    def strings(self, node, what):
+        if type(node) is not list:
+            raise _Declined
+        return [self.scalar(item, str, what) for item in node]
+
+    def rotation(self, node, what):
+        if type(node) is not tuple:
+            raise _Declined
+        tag, fields = "tag:yaml.org,2002:map", node
+        if node and node[0][0][0] == "!":  # (a tagged mapping's first pair: the tag)
+            tag, fields = node[0][0], node[1:]
+        if tag in ("!Identity", "tag:yaml.org,2002:map") and not fields:
+            return Rotation(Rotation.Identity())
+        if tag == "!Rpy" or tag == "tag:yaml.org,2002:map":
+            fields = self.mapping(fields, what, ("deg",))
+            deg = self.vector(fields["deg"], what, 3) if "deg" in fields else np.zeros(3)
+            return Rotation(Rotation.Rpy(deg=deg))
+        if tag == "!AngleAxis":
+            fields = self.mapping(fields, what, ("angle_deg", "axis"))
+            value = Rotation.AngleAxis()
+            if "angle_deg" in fields:
+                value.angle_deg = self.scalar(fields["angle_deg"], float, what)
+            if "axis" in fields:
+                value.axis = self.vector(fields["axis"], what, 3)
+                if not np.linalg.norm(value.axis) > 0:
+                    raise _Declined
+            return Rotation(value)
+        raise _Declined
 
 
 def load_model_directives(text, file):
-    """The ModelDirectives of the YAML ``text`` (``file`` names it in messages)."""
+    """The ModelDirectives of the YAML ``text`` (``file`` names it in messages): read as
+    JSON (_yaml_json) if it is in that subset and _JsonReader reads it, else by PyYAML."""
+    resolve = _resolver(_yaml().SafeLoader)
+    document = _yaml_json.read(text) if resolve is not None else None
+    if document is not None:
+        try:
+            return _JsonReader(file, resolve).load(*document)
+        except _Declined:
+            pass
     return _Reader(file).load(text)
 
 

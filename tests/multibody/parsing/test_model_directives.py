@@ -272,6 +272,112 @@ def test_libyaml_and_pyyaml_loaders_read_alike(monkeypatch):
     assert any(r[0] == "error" for r in pure) and any(r[0] != "error" for r in pure)
 
 
+# ---- the JSON reading of common documents ------------------------------------------------------
+_JSON_CASES = [
+    # block style, comments, 4-space and indentless sequences, quoted keys, tags, numbers
+    """# a comment
+directives:   # (not in the subset: a comment after content)
+- add_model_instance: {name: a}
+""",
+    """# a comment
+
+directives:
+    - add_model:
+          name:   spaced model
+          file: "package://x/y z.sdf"
+          default_joint_positions:
+              j1: [1, -0, 0.5e+3, .5, -0.0, +1., 12345678901234567890, 1.5e-3]
+              'true': []
+          default_free_body_pose:
+              "":
+                  translation: [0, 0, 1]
+                  rotation: !Rpy {deg: [1, 2, 3]}
+              body:
+                  base_frame: world
+                  rotation: !Identity
+              other: {rotation: {deg: [4, 5, 6]}}
+      # inside
+    - add_weld:
+        parent: yes
+        child: 2001
+        X_PC:
+          translation: [1.0e-3, 2.0, -3]
+          rotation: !AngleAxis { angle_deg: 45, axis: [0, 0, 1] }
+    - add_collision_filter_group:
+        name: g
+        model_namespace: ns
+        members:
+        - a
+        - 'b'
+        member_groups: []
+        ignored_collision_filter_groups: [g, "h"]
+    - add_directives: {file: 'package://a/b.dmd.yaml', model_namespace: n}
+    - add_frame: {name: f, X_PF: {base_frame: w, rotation: !Identity {}}}
+""",
+    # outside the subset (or not read as plain values): PyYAML reads them
+    "directives:\n- add_weld: {parent: a, child: 2001-01-01}",
+    "directives:\n- add_model_instance: {name: [a,\n  b]}",
+    "directives:\n- add_model_instance: {name: &x a}",
+    "directives:\n- add_model_instance:\n    name: a\n  extra: b",
+    "directives:\n- add_model_instance: {name: it's}",
+    "directives:\n- {add_model_instance: {name: a}}",
+    "directives:\n- add_model_instance: {name: a}, add_model_instance: {name: b}",
+    "directives:\n- add_model_instance: {'name': a}",
+    "directives:\n- add_frame: {name: f, X_PF: {base_frame: w, rotation: !Rpy}}",
+    "directives:\n- add_frame: {name: f, X_PF: !Rpy {base_frame: w}}",
+    "directives:\n- add_model_instance: {name: a}\n---\ndirectives: []",
+    "directives:\n\t- add_model_instance: {name: a}",
+    "directives:\n- add_model_instance: {name:'a'}",
+    "directives:\n- add_model: {name: m, file: f, default_joint_positions: {0x1F: [1]}}",
+    "directives:\n- add_model: {name: m, file: f, default_joint_positions: {1.50: [1]}}",
+    "directives:\n- add_model: {name: m, file: f, default_joint_positions: {true: [1]}}",
+]
+
+
+def _read_as_json(text):
+    """The ModelDirectives that reading ``text`` as JSON gives, or None if it is not."""
+    import yaml
+
+    from mallard.multibody.parsing import _model_directives, _yaml_json
+
+    document = _yaml_json.read(text)
+    if document is None:
+        return None
+    resolve = _model_directives._resolver(yaml.SafeLoader)
+    try:
+        return _model_directives._JsonReader(STRING, resolve).load(*document)
+    except _model_directives._Declined:
+        return None
+
+
+STRING = "<literal-string>.dmd.yaml"
+
+
+def test_common_documents_are_read_as_json_as_pyyaml_reads_them():
+    """Documents of a common subset of YAML are read as JSON (_yaml_json), to the directives
+    that PyYAML's reading gives (values to the bit, types, lines); the others (errors, YAML's
+    corner cases, the test files' mutants) are read by PyYAML."""
+    from mallard.multibody.parsing._model_directives import _Reader
+
+    as_json = 0
+    for text in [*_loader_cases(), *_JSON_CASES]:
+        try:
+            reference = _canonical(_Reader(STRING).load(text))
+        except RuntimeError as e:
+            reference = ("error", str(e))
+        fast = _read_as_json(text)
+        if fast is not None:
+            as_json += 1
+            assert _canonical(fast) == reference, text
+        assert _load(text) == reference, text
+    assert as_json > 50
+    for name in ("scene", "arm"):
+        with open(os.path.join(DMD, f"{name}.dmd.yaml")) as f:
+            assert _read_as_json(f.read()) is not None
+    assert _read_as_json(_JSON_CASES[1]) is not None
+    assert all(_read_as_json(text) is None for text in [_JSON_CASES[0], *_JSON_CASES[2:]])
+
+
 # ---- mutations ---------------------------------------------------------------------------------
 _LOCATED = re.compile(r"\S+\.dmd\.yaml:\d+: error: |\S+:\d+: error: ")
 
