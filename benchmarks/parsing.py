@@ -31,8 +31,9 @@ instead of the wall clock (steadier on a loaded machine; both libraries parse in
 thread).
 
 Run: python benchmarks/parsing.py [--links N] [--short-links N] [--comment-mb MB]
-[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu]
-(pydrake's 2000-link SDFormat chain takes ~10 s a round).
+[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu] [--only NAME ...]
+(pydrake's 2000-link SDFormat chain takes ~10 s a round; ``--only``: the cases whose file
+name contains one of the NAMEs, e.g. ``--only dmd`` for the directives).
 """
 
 import argparse
@@ -293,6 +294,7 @@ def main(argv=None):
     parser.add_argument("--models", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--only", nargs="+", default=None)
     args = parser.parse_args(argv)
     timer = time.perf_counter if args.timer == "wall" else time.process_time
     libraries = {"mallard": library("mallard")}
@@ -309,6 +311,8 @@ def main(argv=None):
             mjcf_links=args.mjcf_links,
             models=args.models,
         )
+        if args.only:
+            paths = {c: p for c, p in paths.items() if any(n in p.name for n in args.only)}
         times = {(case, lib): [] for case in paths for lib in libraries}
         for round_ in range(args.rounds):
             for case, path in paths.items():

@@ -215,8 +215,18 @@ class ModelInstanceInfo:
         self.model_path = ""
         self.parent_frame_name = ""
         self.child_frame_name = ""
-        self.X_PC = RigidTransform()
+        self._X_PC = None  # (the identity, made when read: a weld sets most)
         self.model_instance = None
+
+    @property
+    def X_PC(self):
+        if self._X_PC is None:
+            self._X_PC = RigidTransform()
+        return self._X_PC
+
+    @X_PC.setter
+    def X_PC(self, X_PC):
+        self._X_PC = X_PC
 
     def __repr__(self):
         return (

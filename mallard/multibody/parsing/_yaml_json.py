@@ -33,7 +33,7 @@ _PLAIN = (
 _QUOTED = r"'[^'\"\\\[\]{}]*+'|\"[^'\"\\\[\]{}]*+\""
 _TAG = r"!(?:Rpy|AngleAxis|Identity)"
 # A line: indentation, a block entry "-", a key and its value, or a scalar (an entry's).
-_LINE = re.compile(rf" *+(- ++)?(?:({_PLAIN}|{_QUOTED}) *+:(?: ++(.*?))?|(.*?)) *+")
+_LINE = re.compile(rf"( *+)(- ++)?(?:({_PLAIN}|{_QUOTED}) *+:(?: ++(.*?))?|(.*?)) *+")
 
 
 def _flow(depth):
@@ -95,6 +95,7 @@ def _brackets(text):
     """The text with its block structure in JSON's brackets, in pieces; the lines of the values
     at the third level of nesting."""
     out = []
+    append = out.append
     stack = []  # the open block collections: [column, is a sequence]
     pending = False  # whether the last key's value is on the lines below
     lines = []
@@ -102,46 +103,46 @@ def _brackets(text):
         match = _LINE.fullmatch(line)
         if match is None:
             raise _Outside
-        entry, key, value, scalar = match.groups()
-        if not (entry or key or scalar):  # (a blank line)
-            continue
-        if scalar and scalar[0] == "#" and not entry:
-            continue  # (a comment line)
-        column = len(line) - len(line.lstrip(" "))
+        indentation, entry, key, value, scalar = match.groups()
+        if not (entry or key or scalar) or scalar and scalar[0] == "#" and not entry:
+            continue  # (a blank or comment line)
+        column = len(indentation)
         if pending:  # (the first line of the last key's value, deeper or an indentless entry)
             top = stack[-1][0]
             if not (column > top or column == top and entry):
                 raise _Outside  # (an empty value)
             if len(stack) == 3 and not entry:  # (a value at the third level: its first line)
                 lines.append(number)
-            out.append("[" if entry else "{")
-            stack.append([column, bool(entry)])
+            append("[" if entry else "{")
+            stack.append((column, bool(entry)))
             pending = False
         elif not stack:  # (the root: a block mapping at column 0)
             if entry or not key or column:
                 raise _Outside
-            out.append("{")
-            stack.append([0, False])
+            append("{")
+            stack.append((0, False))
         else:
-            while stack[-1][0] > column or stack[-1][0] == column and stack[-1][1] and not entry:
-                out.append("]" if stack.pop()[1] else "}")
+            top, sequence = stack[-1]
+            while top > column or top == column and sequence and not entry:
+                append("]" if sequence else "}")
+                stack.pop()
                 if not stack:
                     raise _Outside
-            if stack[-1] != [column, bool(entry)]:
+                top, sequence = stack[-1]
+            if top != column or sequence != bool(entry):
                 raise _Outside
-            out.append(",")
+            append(",")
         if entry:
             if not key:  # (a scalar)
                 if not scalar or _VALUE.fullmatch(scalar) is None or scalar[0] in "[{!":
                     raise _Outside
-                out.append(scalar)
+                append(scalar)
                 continue
-            out.append("{")  # (a compact mapping)
-            stack.append([column + len(entry), False])
+            append("{")  # (a compact mapping)
+            stack.append((column + len(entry), False))
         elif not key:
             raise _Outside
-        out.append(key)
-        out.append(": ")
+        append(key + ": ")
         if not value:
             pending = True
             continue
@@ -149,9 +150,9 @@ def _brackets(text):
             raise _Outside
         if len(stack) == 3:
             lines.append(number)
-        out.append("!Identity {}" if value == "!Identity" else value)
+        append("!Identity {}" if value == "!Identity" else value)
     if pending:
         raise _Outside
     while stack:
-        out.append("]" if stack.pop()[1] else "}")
+        append("]" if stack.pop()[1] else "}")
     return out, lines
