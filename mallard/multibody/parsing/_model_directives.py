@@ -275,6 +275,21 @@ def _resolver(loader_class):
 
 
 @functools.cache
+def _plain_resolver(loader_class):
+    """The tag of a plain scalar by ``loader_class``'s resolver, ``tag(value)``, memoized by
+    value (lru_cache's one-argument key: C only), or None as _resolver."""
+    resolve = _resolver(loader_class)
+    if resolve is None:
+        return None
+    ScalarNode = _yaml().ScalarNode
+
+    def tag(value):
+        return resolve(ScalarNode, value, (True, False))
+
+    return functools.lru_cache(maxsize=4096)(tag)
+
+
+@functools.cache
 def _memoizing(loader_class):
     """``loader_class`` whose resolver calls, made for every node it composes, stay in C
     while it declares no path resolvers: ``resolve`` memoized (_resolver), and
@@ -566,10 +581,9 @@ class _JsonReader(_Fields):
     error (or a directive that is not valid), PyYAML's constructors (a number or key that
     is not a plain decimal or string), a tag other than a rotation's."""
 
-    def __init__(self, file, resolve):
+    def __init__(self, file, tag):
         self.file = file
-        self.resolve = resolve
-        self.ScalarNode = _yaml().ScalarNode
+        self.tag = tag  # (of a plain scalar: _plain_resolver)
 
     def load(self, document, lines):
         fields = self.mapping(document, "ModelDirectives", ("directives",))
@@ -613,7 +627,7 @@ class _JsonReader(_Fields):
         scalars are their values' str: "0x1F" is "31")."""
         if node[0] == "'":
             return node[1:-1]
-        if node[0] == "!" or self.resolve(self.ScalarNode, node, (True, False)) != _STR:
+        if node[0] == "!" or self.tag(node) != _STR:
             raise _Declined
         return node
 
@@ -624,7 +638,7 @@ class _JsonReader(_Fields):
             if kind is str:
                 return node[1:-1]
             raise _Declined
-        tag = self.resolve(self.ScalarNode, node, (True, False))
+        tag = self.tag(node)
         if kind is str:
             if tag == _STR or tag == _INT or tag == _FLOAT or tag == _BOOL:  # (their text)
                 return node
@@ -673,11 +687,11 @@ class _JsonReader(_Fields):
 def load_model_directives(text, file):
     """The ModelDirectives of the YAML ``text`` (``file`` names it in messages): read as
     JSON (_yaml_json) if it is in that subset and _JsonReader reads it, else by PyYAML."""
-    resolve = _resolver(_yaml().SafeLoader)
-    document = _yaml_json.read(text) if resolve is not None else None
+    tag = _plain_resolver(_yaml().SafeLoader)
+    document = _yaml_json.read(text) if tag is not None else None
     if document is not None:
         try:
-            return _JsonReader(file, resolve).load(*document)
+            return _JsonReader(file, tag).load(*document)
         except _Declined:
             pass
     return _Reader(file).load(text)

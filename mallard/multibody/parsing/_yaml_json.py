@@ -33,7 +33,7 @@ _PLAIN = (
 _QUOTED = r"'[^'\"\\\[\]{}]*+'|\"[^'\"\\\[\]{}]*+\""
 _TAG = r"!(?:Rpy|AngleAxis|Identity)"
 # A line: indentation, a block entry "-", a key and its value, or a scalar (an entry's).
-_LINE = re.compile(rf"( *+)(- ++)?(?:({_PLAIN}|{_QUOTED}) *+:(?: ++(.*?))?|(.*?)) *+")
+_LINE = re.compile(rf"( *+)(- ++)?(?:({_PLAIN}|{_QUOTED}) *+:(?: ++(.*[^ ]))?|(.*[^ ]))? *+")
 
 
 def _flow(depth):
