@@ -687,7 +687,9 @@ class _JsonReader(_Fields):
 def load_model_directives(text, file):
     """The ModelDirectives of the YAML ``text`` (``file`` names it in messages): read as
     JSON (_yaml_json) if it is in that subset and _JsonReader reads it, else by PyYAML."""
-    tag = _plain_resolver(_yaml().SafeLoader)
+    yaml = _yaml()
+    # (the resolver of the loader that _Reader reads a valid document with)
+    tag = _plain_resolver(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader)
     document = _yaml_json.read(text) if tag is not None else None
     if document is not None:
         try:

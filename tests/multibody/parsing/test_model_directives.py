@@ -343,7 +343,9 @@ def _read_as_json(text):
     document = _yaml_json.read(text)
     if document is None:
         return None
-    tag = _model_directives._plain_resolver(yaml.SafeLoader)
+    tag = _model_directives._plain_resolver(
+        yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+    )
     try:
         return _model_directives._JsonReader(STRING, tag).load(*document)
     except _model_directives._Declined:
