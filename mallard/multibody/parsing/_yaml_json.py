@@ -14,10 +14,10 @@ block mappings and sequences (entries scalars or compact mappings, ``- key: valu
 mappings and sequences on one line, of at most four levels; plain scalars (in block context
 too, without ``,[]{}``); quoted scalars without escapes, quotes, brackets or line breaks;
 comment lines. Declined: anything else (empty values, other tags, anchors, aliases, block
-scalars, multi-line scalars and collections, comments after content, tabs, non-ASCII or
-control characters, documents of several parts...); the caller reads those with PyYAML,
-which also reports any error. Which scalar a plain scalar is (str, int...) is the caller's
-(PyYAML's resolver)."""
+scalars, multi-line scalars and collections, comments after content, lines longer than 1000
+characters, tabs, non-ASCII or control characters, documents of several parts...); the
+caller reads those with PyYAML, which also reports any error. Which scalar a plain scalar is
+(str, int...) is the caller's (PyYAML's resolver)."""
 
 import json
 import re
@@ -101,7 +101,7 @@ def _brackets(text):
     lines = []
     for number, line in enumerate(text.split("\n"), 1):
         match = _LINE.fullmatch(line)
-        if match is None:
+        if match is None or len(line) > 1000:  # (libyaml's keys end within 1024 characters)
             raise _Outside
         indentation, entry, key, value, scalar = match.groups()
         if not (entry or key or scalar) or scalar and scalar[0] == "#" and not entry:

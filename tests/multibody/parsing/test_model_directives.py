@@ -328,6 +328,8 @@ directives:
     "directives:\n- add_model_instance: {name: a}\n---\ndirectives: []",
     "directives:\n\t- add_model_instance: {name: a}",
     "directives:\n- add_model_instance: {name:'a'}",
+    "directives:\n- add_model:\n    name: m\n    file: f\n    default_joint_positions:\n"
+    + f"      {'j' * 1100}: [1]",
     "directives:\n- add_model: {name: m, file: f, default_joint_positions: {0x1F: [1]}}",
     "directives:\n- add_model: {name: m, file: f, default_joint_positions: {1.50: [1]}}",
     "directives:\n- add_model: {name: m, file: f, default_joint_positions: {true: [1]}}",
