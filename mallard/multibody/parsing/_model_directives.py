@@ -570,6 +570,9 @@ class _Reader(_Fields):
         return result
 
 
+_FIELD_SETS = {}  # field names (a tuple) -> their frozenset (_JsonReader.mapping)
+
+
 class _Declined(Exception):
     """The document is not one _JsonReader reads: _Reader reads it."""
 
@@ -613,7 +616,10 @@ class _JsonReader(_Fields):
         if type(node) is not tuple:
             raise _Declined
         result = dict(node)
-        if len(result) != len(node) or not set(result).issubset(names):
+        fields = _FIELD_SETS.get(names)
+        if fields is None:
+            fields = _FIELD_SETS[names] = frozenset(names)
+        if len(result) != len(node) or not result.keys() <= fields:
             raise _Declined
         return result
 
