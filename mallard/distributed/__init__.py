@@ -7,8 +7,13 @@ process builds its plant and BatchedPlant once per spec and keeps it (:func:`bat
 so that a model is built, and its kernels loaded from numba's cache or compiled, once per
 worker, not per task; :func:`warm_up` does that on every worker before the first chunk.
 
-The states are cut into chunks of ``chunk_size`` states, one Dask task each, run by
-BatchedPlant.Rollout on the worker. A chunk's inputs (its q0, v0, actuation and PD targets)
+The states are cut into chunks of ``chunk_size`` states, or of the sizes in a sequence
+``chunk_size`` (as dask.array's ``chunks``), one Dask task each, run by
+BatchedPlant.Rollout on the worker. Each worker takes the next chunk as it finishes one, so
+with equal chunks the last wave can leave a worker idle for up to a chunk's time while the
+others finish theirs; :func:`balanced_chunks` gives sizes that halve wave by wave (4 chunks
+per worker, the last ones an eighth of a worker's share), so that the workers finish
+together. A chunk's inputs (its q0, v0, actuation and PD targets)
 are scattered to a worker and its task runs there, rather than travelling inside the task
 (the scheduler unpickles a task's arguments and pickles them again for the worker: for
 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,
@@ -70,17 +75,18 @@ as benchmarks/rollouts.py sets them).
 Example::
 
     from dask.distributed import Client, LocalCluster
-    from mallard.distributed import PlantSpec, rollout
+    from mallard.distributed import PlantSpec, balanced_chunks, rollout
 
     spec = PlantSpec.from_file("acrobot.urdf", time_step=1e-3)
     with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
         X, ok, messages = rollout(client, spec, q0, v0, num_steps=1000, every=10,
-                                  chunk_size=4096)
+                                  chunk_size=balanced_chunks(len(q0), workers=2))
 """
 
 from mallard.distributed._rollouts import (
     PlantSpec,
     Sampler,
+    balanced_chunks,
     batched_plant,
     load_npz,
     rollout,
@@ -91,6 +97,7 @@ from mallard.distributed._rollouts import (
 __all__ = [
     "PlantSpec",
     "Sampler",
+    "balanced_chunks",
     "batched_plant",
     "load_npz",
     "rollout",
