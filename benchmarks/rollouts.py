@@ -25,7 +25,7 @@ client on the same machine, ``direct_to_workers=True``) scaled to 1 worker proce
 in each of ``--rounds`` rounds, ``--dask-model``'s rollouts (the acrobot's, or the Panda's:
 no actuation to send, 5× the acrobot's work per state) tiled 4 times (sampled: as many
 drawn on the workers by a Sampler), in the same chunks on 1 worker and on 2 (a user adds
-workers, not chunks; ``--dask-chunks``: balanced_chunks's, or 4 equal chunks per worker;
+workers, not chunks; ``--dask-chunks``: 4 equal chunks per worker, or balanced_chunks's;
 whole blocks of the Sampler's), each worker warmed up (its plant built, its kernel loaded)
 before the round's runs, three ways (inputs scattered from the client or drawn by the
 tasks; states gathered on the client or written by the workers as .npz), Dask's periodic
@@ -390,8 +390,8 @@ def main(argv=None):
         help="the model --dask rolls out (one of --models)",
     )  # fmt: skip
     parser.add_argument(
-        "--dask-chunks", default="balanced", choices=("balanced", "equal"),
-        help="--dask's chunks: balanced_chunks's smaller and smaller ones, or 4 per worker",
+        "--dask-chunks", default="equal", choices=("equal", "balanced"),
+        help="--dask's chunks: 4 equal ones per worker, or balanced_chunks's",
     )  # fmt: skip
     parser.add_argument(
         "--models", default="acrobot,Panda,Panda with limits", help="comma-separated model names"

@@ -13,7 +13,7 @@ BatchedPlant.Rollout on the worker. Each worker takes the next chunk as it finis
 with equal chunks the last wave can leave a worker idle for up to a chunk's time while the
 others finish theirs; :func:`balanced_chunks` gives sizes that halve wave by wave (4 chunks
 per worker, the last ones an eighth of a worker's share), so that the workers finish
-together. A chunk's inputs (its q0, v0, actuation and PD targets)
+together, with a first wave of the smallest too, so that they start soon. A chunk's inputs (its q0, v0, actuation and PD targets)
 are scattered to a worker and its task runs there, rather than travelling inside the task
 (the scheduler unpickles a task's arguments and pickles them again for the worker: for
 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,

@@ -318,9 +318,12 @@ def balanced_chunks(size, workers, smallest=None):
     waves of ``workers`` equal chunks, each wave half the states left (factoring: Hummel,
     Schonberg and Flynn 1992), down to chunks of ``smallest`` states (by default
     ``size`` / (8 ``workers``): 4 chunks per worker, the waves ``size`` / 2, / 4, / 8 and
-    the last eighth). As each worker takes the next chunk when it finishes one, the last
-    chunks, the smallest, leave the workers finishing together (equal chunks leave one
-    worker idle for up to a chunk's time at the end)."""
+    the last eighth), the first wave one of the smallest ones (taken from the end when at
+    least two waves are of the smallest size). As each worker takes the next chunk when it
+    finishes one, the last chunks, the smallest, leave the workers finishing together (equal
+    chunks leave one worker idle for up to a chunk's time at the end); the first ones, small
+    too, start the workers soon (a chunk's inputs scattered from the client arrive before its
+    task starts)."""
     for name, value in (("size", size), ("workers", workers)):
         if not (isinstance(value, (int, np.integer)) and value >= 1):
             raise ValueError(f"balanced_chunks: {name} must be a positive integer, got {value!r}")
@@ -332,6 +335,8 @@ def balanced_chunks(size, workers, smallest=None):
             if left:
                 counts.append(min(count, left))
                 left -= counts[-1]
+    if sum(count <= smallest for count in counts) >= 2 * workers:
+        counts = counts[-workers:] + counts[:-workers]
     return counts
 
 
