@@ -34,7 +34,8 @@ cores): the best of each, each round's
 ratio for the scaling of two workers over one, and what a run on two workers costs (a table
 after the main one: the client process's CPU per run and per chunk, the workers' CPU, the
 bytes sent and fetched, the workers' idle time; see :func:`dask_scaling`), which, unlike
-the ratio, stays meaningful on a loaded machine.
+the ratio, stays meaningful on a loaded machine, and the ratio those costs allow on two
+cores shared by the client's process and the workers, 2w / (w + c).
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -464,18 +465,21 @@ def main(argv=None):
             "(idle: median): the client process's CPU (the "
             f"LocalCluster's scheduler in it) beyond its idle {1e3 * idle_rate:.1f} ms/s, the "
             "workers' CPU, MB the client sent and fetched, seconds the workers sat idle "
-            "(summed over both) before their first chunk, between chunks, after their last:",
+            "(summed over both) before their first chunk, between chunks, after their last; "
+            "and the most two workers can give over one when they share two cores with the "
+            "client's process (one worker has a core to itself), 2w / (w + c), w the workers' "
+            "CPU and c the client's:",
             "",
             "| way | client CPU | per chunk | workers' CPU | MB sent | MB fetched | idle: "
-            "start | between | end |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "start | between | end | 2w / (w + c) |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for way, (cpu, per_chunk, workers, sent, fetched, *idle) in dask_costs.items():
             lines.append(
                 f"| {way} | {cpu:.3f} s | {1e3 * per_chunk:.1f} ms | {workers:.2f} s | "
                 f"{sent / 1e6:.0f} | {fetched / 1e6:.0f} | "
                 + " | ".join(f"{t:.3f}" for t in idle)
-                + " |"
+                + f" | {2 * workers / (workers + cpu):.2f} |"
             )
     text = "\n".join(lines) + "\n"
     print(text)
