@@ -32,14 +32,16 @@ the scheduler, in the client's own process, the data would be received and sent 
 there). What a chunk costs the client's process (the LocalCluster's scheduler in it; 16 000
 acrobot rollouts × 1000 steps in 8 chunks on 2 workers, CPU beyond the idle rate, at a load
 of 14–19): ~3–5 ms of task handling, ~2–3 ms more to fetch its 6.4 MB of states, ~7–8 ms
-more to scatter its 16 MB of actuation; ``benchmarks/rollouts.py --dask`` prints these
-costs. Results do not depend on the chunking or on the number of workers: a state's rollout
-is computed alone in its lanes, bit for bit the same in any group (kernels.rollouts). A task
-whose worker dies is run again on another worker by Dask's scheduler
-(``distributed.scheduler.allowed-failures`` times); a chunk whose inputs or results died
-with their worker is scattered (or drawn) and submitted again (up to ``retries`` + 2 times);
-one that raises is retried ``retries`` times. Chunks are numbered, so a chunk run twice is
-gathered, or written, once.
+more to scatter its 16 MB of actuation (Dask's own calls, alone, at a load of ~13: a scatter
+~1 ms plus ~0.2 ms per MB, a task submitted alone 1–2 ms, in one graph with 29 others ~0.6
+ms); ``benchmarks/rollouts.py --dask`` prints these costs, and the ratio of two workers over
+one they allow where the client's process shares the workers' cores. Results do not depend
+on the chunking or on the number of workers: a state's rollout is computed alone in its
+lanes, bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run
+again on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures``
+times); a chunk whose inputs or results died with their worker is scattered (or drawn) and
+submitted again (up to ``retries`` + 2 times); one that raises is retried ``retries`` times.
+Chunks are numbered, so a chunk run twice is gathered, or written, once.
 
 Two ways to get the results:
 
