@@ -22,16 +22,20 @@ run on a noisy machine; the machine is shared (2 cores, other jobs running).
 
 ``--dask``: also mallard.distributed on a LocalCluster (one thread per worker process; the
 client on the same machine, ``direct_to_workers=True``) scaled to 1 worker process, then 2,
-in each of ``--rounds`` rounds, the acrobot's rollouts tiled 4 times (sampled: as many drawn
-on the workers by a Sampler), 4 chunks per worker (whole blocks of the Sampler's), each
-worker warmed up (its plant built, its kernel loaded) before the round's runs, three ways
-(inputs scattered from the client or drawn by the tasks; states gathered on the client or
-written by the workers as .npz), Dask's periodic work slowed (:data:`QUIET_DASK`, as
-mallard.distributed advises for workers that share cores): the best of each, each round's
+in each of ``--rounds`` rounds, ``--dask-model``'s rollouts (the acrobot's, or the Panda's:
+no actuation to send, 5× the acrobot's work per state) tiled 4 times (sampled: as many
+drawn on the workers by a Sampler), in the same chunks on 1 worker and on 2 (a user adds
+workers, not chunks; ``--dask-chunks``: 4 equal chunks per worker, or balanced_chunks's;
+whole blocks of the Sampler's), each worker warmed up (its plant built, its kernel loaded)
+before the round's runs, three ways (inputs scattered from the client or drawn by the
+tasks; states gathered on the client or written by the workers as .npz), Dask's periodic
+work slowed (:data:`QUIET_DASK`, as mallard.distributed advises for workers that share
+cores): the best of each, each round's
 ratio for the scaling of two workers over one, and what a run on two workers costs (a table
 after the main one: the client process's CPU per run and per chunk, the workers' CPU, the
 bytes sent and fetched, the workers' idle time; see :func:`dask_scaling`), which, unlike
-the ratio, stays meaningful on a loaded machine.
+the ratio, stays meaningful on a loaded machine, and the ratio those costs allow on two
+cores shared by the client's process and the workers, 2w / (w + c).
 
 Run: ``python benchmarks/rollouts.py`` (the ``bench`` extra; ``--dask`` the ``distributed``
 one); writes ``benchmarks/results/rollouts.md``.
@@ -187,6 +191,48 @@ def draw_acrobot_inputs(plant, rng, count, steps):
     return q0, rng.normal(size=(count, plant.num_velocities())), rng.normal(size=(count, steps, 1))
 
 
+def draw_panda_inputs(plant, rng, count, steps):
+    """The Panda's inputs as :func:`initial_states` draws them (near home, falling: no
+    actuation), for mallard.distributed's Sampler."""
+    q0 = PANDA_HOME + rng.uniform(-0.3, 0.3, (count, plant.num_positions()))
+    return q0, rng.normal(size=(count, plant.num_velocities())) * 0.1, None
+
+
+def dask_spec(name, urdf):
+    """The mallard.distributed PlantSpec and Sampler function of ``name``'s plant (the Panda
+    welded to the world by a fixed joint in its URDF text: the same plant, the same bits, as
+    :func:`mallard_plants`' WeldFrames)."""
+    from mallard.distributed import PlantSpec
+    from mallard.models import MakeAcrobotPlant
+
+    if name == "acrobot":
+        return PlantSpec.from_function(MakeAcrobotPlant, time_step=H), draw_acrobot_inputs
+    weld = (
+        '<link name="world"/><joint name="panda_world" type="fixed"><parent link="world"/>'
+        '<child link="panda_link0"/></joint></robot>'
+    )
+    return PlantSpec.from_text(urdf.replace("</robot>", weld), "urdf", time_step=H), (
+        draw_panda_inputs
+    )
+
+
+def dask_chunks(size, block, chunking):
+    """The chunk sizes of ``size`` states for two workers, whole numbers of the Sampler's
+    ``block`` (the last chunk the rest): "equal", 4 chunks per worker, or "balanced",
+    mallard.distributed.balanced_chunks's waves of smaller and smaller chunks."""
+    from mallard.distributed import balanced_chunks
+
+    blocks = -(-size // block)
+    counts = [-(-blocks // 8)] * (blocks // -(-blocks // 8))
+    if sum(counts) < blocks:
+        counts.append(blocks - sum(counts))
+    if chunking == "balanced":
+        counts = balanced_chunks(blocks, 2)
+    sizes = [c * block for c in counts]
+    sizes[-1] -= sum(sizes) - size
+    return sizes
+
+
 #: mallard.distributed's ways timed by ``--dask``: the inputs scattered from the client or
 #: drawn by each chunk's task (Sampler); the states gathered on the client (rollout) or
 #: written by the workers as .npz chunks (rollout_to_npz).
@@ -247,14 +293,16 @@ def _sent_bytes(dask_worker):
     return dask_worker.transfer_outgoing_bytes_total
 
 
-def dask_scaling(q0, v0, U, steps, rounds, directory):
+def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     """({way: (best state-steps/s on 1 worker, on 2, each round's ratio of 2 workers over 1)},
-    {way: the costs of a run on 2 workers}) of mallard.distributed on one LocalCluster (a
+    {way: the costs of a run on 2 workers}, the client's idle CPU rate, the chunk sizes) of
+    mallard.distributed (``spec``, and ``draw`` the Sampler's function) on one LocalCluster (a
     thread per worker process; ``Client(direct_to_workers=True)``, as mallard.distributed
     advises a client that can reach its workers), scaled to 1 worker, then 2, in each of
     ``rounds`` rounds: one cluster, so that no idle cluster's scheduler and worker take CPU
     from the runs of the other (~5% of a core). Each worker is warmed up (plant built, kernel
-    loaded) before the round's runs, as the protocol says; chunks are 4 per worker, a whole
+    loaded) before the round's runs, as the protocol says; the same chunks on 1 worker and on
+    2 (:func:`dask_chunks` of ``chunking``: a user adds workers, not chunks), each a whole
     number of the Sampler's blocks (a chunk then draws no block another also draws); Dask's
     periodic work at :data:`QUIET_DASK`'s intervals; the gathered states written into one
     array reused from run to run (``out``, as mallard_run does).
@@ -268,15 +316,14 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
     import dask
     from dask.distributed import Client, LocalCluster, get_task_stream
 
-    from mallard.distributed import PlantSpec, Sampler, rollout, rollout_to_npz
-    from mallard.models import MakeAcrobotPlant
+    from mallard.distributed import Sampler, rollout, rollout_to_npz
 
     os.environ.update(QUIET_DASK)
     dask.config.refresh()
 
-    spec = PlantSpec.from_function(MakeAcrobotPlant, time_step=H)
     size = q0.shape[0]
-    sampler = Sampler(draw_acrobot_inputs, seed=0, num_states=size, kwargs={"steps": steps})
+    sampler = Sampler(draw, seed=0, num_states=size, kwargs={"steps": steps})
+    chunk_size = dask_chunks(size, sampler.block, chunking)
     rates = {(way, w): [] for way in DASK_WAYS for w in (1, 2)}
     costs = {way: [] for way in DASK_WAYS}
     idle_rate = None
@@ -295,8 +342,6 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
                     cpu = time.process_time()
                     time.sleep(2.0)
                     idle_rate = (time.process_time() - cpu) / 2.0
-                blocks = -(-size // (4 * workers * sampler.block))
-                chunk_size = blocks * sampler.block
                 kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk_size}
                 for way in DASK_WAYS:
                     inputs = (q0, v0, U) if way.startswith("scattered") else (sampler,)
@@ -313,7 +358,7 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
                     rates[way, workers].append(size * steps / wall)
                     if workers == 1:
                         continue
-                    chunks = -(-size // chunk_size)
+                    chunks = len(chunk_size)
                     sent = sum(a.nbytes for a in inputs if isinstance(a, np.ndarray))
                     fetched = sum(client.run(_sent_bytes).values()) - sum(fetched.values())
                     worker_cpu = sum(client.run(time.process_time).values()) - sum(
@@ -331,7 +376,7 @@ def dask_scaling(q0, v0, U, steps, rounds, directory):
         results[way] = (max(one), max(two), ratios)
         columns = list(zip(*costs[way], strict=True))
         summary[way] = [min(c) for c in columns[:5]] + [float(np.median(c)) for c in columns[5:]]
-    return results, summary, idle_rate
+    return results, summary, idle_rate, chunk_size
 
 
 def main(argv=None):
@@ -341,6 +386,14 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3, help="samples per library")
     parser.add_argument("--drake-rollouts", type=int, default=5)
     parser.add_argument("--dask", action="store_true", help="also time mallard.distributed")
+    parser.add_argument(
+        "--dask-model", default="acrobot", choices=("acrobot", "Panda"),
+        help="the model --dask rolls out (one of --models)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--dask-chunks", default="equal", choices=("equal", "balanced"),
+        help="--dask's chunks: 4 equal ones per worker, or balanced_chunks's",
+    )  # fmt: skip
     parser.add_argument(
         "--models", default="acrobot,Panda,Panda with limits", help="comma-separated model names"
     )
@@ -363,7 +416,7 @@ def main(argv=None):
         "| model | library | state-steps/s | mallard / it | 10⁴ rollouts of 1 s take |",
         "|---|---|---|---|---|",
     ]
-    dask_costs = None  # (set by the acrobot's --dask runs)
+    dask_costs = None  # (set by the --dask runs)
     for name, (plant, urdf) in mallard_plants(robots).items():
         q0, v0 = initial_states(name, plant, args.batch, rng)
         if name not in args.models.split(","):
@@ -387,38 +440,46 @@ def main(argv=None):
             lines.append(
                 f"| {name} | {label} | {rate:.3g} | {rates['mallard'] / rate:.2f} | {total:.3g} s |"
             )
-        if args.dask and name == "acrobot":  # (4 batches: work enough for two processes)
-            tiled = (np.tile(q0, (4, 1)), np.tile(v0, (4, 1)), np.tile(U, (4, 1, 1)))
+        if args.dask and name == args.dask_model:  # (4 batches: work enough for two processes)
+            tiled = [
+                None if a is None else np.tile(a, (4,) + (1,) * (a.ndim - 1)) for a in (q0, v0, U)
+            ]
             with tempfile.TemporaryDirectory() as directory:
-                scaling, dask_costs, idle_rate = dask_scaling(
-                    *tiled, args.steps, args.rounds, directory
-                )
+                scaling, dask_costs, idle_rate, chunks = dask_scaling(
+                    *dask_spec(name, urdf), *tiled, args.steps, args.rounds, directory,
+                    args.dask_chunks,
+                )  # fmt: skip
             for way, (one, two, ratios) in scaling.items():
                 lines.append(
-                    f"| acrobot | mallard.distributed ({way}), 1 worker | {one:.3g} | | |\n"
-                    f"| acrobot | mallard.distributed ({way}), 2 workers | {two:.3g} | "
+                    f"| {name} | mallard.distributed ({way}), 1 worker | {one:.3g} | | |\n"
+                    f"| {name} | mallard.distributed ({way}), 2 workers | {two:.3g} | "
                     f"2 workers / 1: {two / one:.2f} (rounds: "
                     f"{', '.join(f'{r:.2f}' for r in ratios)}) | |"
                 )
     if dask_costs is not None:
         lines += [
             "",
-            f"mallard.distributed's costs per run of {4 * args.batch} acrobot rollouts on 2 "
-            "workers (least over the rounds; idle: median): the client process's CPU (the "
+            f"mallard.distributed's costs per run of {4 * args.batch} {args.dask_model} rollouts "
+            f"on 2 workers, in {len(chunks)} chunks ({args.dask_chunks}: "
+            f"{', '.join(map(str, chunks))}; the same on 1 worker), least over the rounds "
+            "(idle: median): the client process's CPU (the "
             f"LocalCluster's scheduler in it) beyond its idle {1e3 * idle_rate:.1f} ms/s, the "
             "workers' CPU, MB the client sent and fetched, seconds the workers sat idle "
-            "(summed over both) before their first chunk, between chunks, after their last:",
+            "(summed over both) before their first chunk, between chunks, after their last; "
+            "and the most two workers can give over one when they share two cores with the "
+            "client's process (one worker has a core to itself), 2w / (w + c), w the workers' "
+            "CPU and c the client's:",
             "",
             "| way | client CPU | per chunk | workers' CPU | MB sent | MB fetched | idle: "
-            "start | between | end |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "start | between | end | 2w / (w + c) |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for way, (cpu, per_chunk, workers, sent, fetched, *idle) in dask_costs.items():
             lines.append(
                 f"| {way} | {cpu:.3f} s | {1e3 * per_chunk:.1f} ms | {workers:.2f} s | "
                 f"{sent / 1e6:.0f} | {fetched / 1e6:.0f} | "
                 + " | ".join(f"{t:.3f}" for t in idle)
-                + " |"
+                + f" | {2 * workers / (workers + cpu):.2f} |"
             )
     text = "\n".join(lines) + "\n"
     print(text)

@@ -7,34 +7,41 @@ process builds its plant and BatchedPlant once per spec and keeps it (:func:`bat
 so that a model is built, and its kernels loaded from numba's cache or compiled, once per
 worker, not per task; :func:`warm_up` does that on every worker before the first chunk.
 
-The states are cut into chunks of ``chunk_size`` states, one Dask task each, run by
-BatchedPlant.Rollout on the worker. A chunk's inputs (its q0, v0, actuation and PD targets)
-are scattered to a worker and its task runs there, rather than travelling inside the task
-(the scheduler unpickles a task's arguments and pickles them again for the worker: for
-16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's process,
-the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through the
-scheduler and 0.05 s straight to the workers). Scattered chunks go out as a sliding window
-(two per worker thread, then the next one to the worker that finished one), so that the
-work balances over the workers as it does when the scheduler hands out sampled chunks, and
-a worker holds two chunks' inputs. Or a :class:`Sampler` (a module-level function drawing
-a block of states' inputs, and a seed) draws each chunk's inputs in its task, on the
+The states are cut into chunks of ``chunk_size`` states, or of the sizes in a sequence
+``chunk_size`` (as dask.array's ``chunks``), one Dask task each, run by BatchedPlant.Rollout
+on the worker. Each worker takes the next chunk as it finishes one, so with equal chunks the
+last wave can leave a worker idle for up to a chunk's time while the others finish theirs;
+:func:`balanced_chunks` gives sizes that halve wave by wave (4 chunks per worker, the last
+ones an eighth of a worker's share), so that the workers finish together, with a first wave
+of the smallest too, so that they start soon. A chunk's inputs (its q0, v0, actuation and PD
+targets) are scattered to a worker and its task runs there, rather than travelling inside
+the task (the scheduler unpickles a task's arguments and pickles them again for the worker:
+for 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's
+process, the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through
+the scheduler and 0.05 s straight to the workers). Scattered chunks go out as a sliding
+window (two per worker thread, then the next one to the worker that finished one), so that
+the work balances over the workers as it does when the scheduler hands out sampled chunks,
+and a worker holds two chunks' inputs. Or a :class:`Sampler` (a module-level function
+drawing a block of states' inputs, and a seed) draws each chunk's inputs in its task, on the
 worker: nothing is sent but the sampler, and all the chunks' tasks go to the scheduler in
 one graph, so the client's work per run is the scheduling (and the results:
 :func:`rollout_to_npz` leaves them on the workers too). The results of the chunks that
-finished together are fetched in one gather while the others run. A client of a
-LocalCluster scatters and gathers straight from its workers whatever its
-``direct_to_workers`` (through the scheduler, in the client's own process, the data would be
-received and sent again there). What a chunk costs the client's process (the LocalCluster's
-scheduler in it; 16 000 acrobot rollouts × 1000 steps in 8 chunks on 2 workers, CPU beyond
-the idle rate, at a load of 14–19): ~3–5 ms of task handling, ~2–3 ms more to fetch its
-6.4 MB of states, ~7–8 ms more to scatter its 16 MB of actuation; ``benchmarks/rollouts.py
---dask`` prints these costs. Results do not depend on the chunking or on the number of workers: a
-state's rollout is computed alone in its lanes, bit for bit the same in any group
-(kernels.rollouts). A task whose worker dies is run again on another worker by Dask's
-scheduler (``distributed.scheduler.allowed-failures`` times); a chunk whose inputs or
-results died with their worker is scattered (or drawn) and submitted again (up to
-``retries`` + 2 times); one that raises is retried ``retries`` times. Chunks are numbered,
-so a chunk run twice is gathered, or written, once.
+finished together are fetched in one gather while the others run. A client of a LocalCluster
+scatters and gathers straight from its workers whatever its ``direct_to_workers`` (through
+the scheduler, in the client's own process, the data would be received and sent again
+there). What a chunk costs the client's process (the LocalCluster's scheduler in it; 16 000
+acrobot rollouts × 1000 steps in 8 chunks on 2 workers, CPU beyond the idle rate, at a load
+of 14–19): ~3–5 ms of task handling, ~2–3 ms more to fetch its 6.4 MB of states, ~7–8 ms
+more to scatter its 16 MB of actuation (Dask's own calls, alone, at a load of ~13: a scatter
+~1 ms plus ~0.2 ms per MB, a task submitted alone 1–2 ms, in one graph with 29 others ~0.6
+ms); ``benchmarks/rollouts.py --dask`` prints these costs, and the ratio of two workers over
+one they allow where the client's process shares the workers' cores. Results do not depend
+on the chunking or on the number of workers: a state's rollout is computed alone in its
+lanes, bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run
+again on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures``
+times); a chunk whose inputs or results died with their worker is scattered (or drawn) and
+submitted again (up to ``retries`` + 2 times); one that raises is retried ``retries`` times.
+Chunks are numbered, so a chunk run twice is gathered, or written, once.
 
 Two ways to get the results:
 
@@ -70,17 +77,18 @@ as benchmarks/rollouts.py sets them).
 Example::
 
     from dask.distributed import Client, LocalCluster
-    from mallard.distributed import PlantSpec, rollout
+    from mallard.distributed import PlantSpec, balanced_chunks, rollout
 
     spec = PlantSpec.from_file("acrobot.urdf", time_step=1e-3)
     with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
         X, ok, messages = rollout(client, spec, q0, v0, num_steps=1000, every=10,
-                                  chunk_size=4096)
+                                  chunk_size=balanced_chunks(len(q0), workers=2))
 """
 
 from mallard.distributed._rollouts import (
     PlantSpec,
     Sampler,
+    balanced_chunks,
     batched_plant,
     load_npz,
     rollout,
@@ -91,6 +99,7 @@ from mallard.distributed._rollouts import (
 __all__ = [
     "PlantSpec",
     "Sampler",
+    "balanced_chunks",
     "batched_plant",
     "load_npz",
     "rollout",

@@ -267,20 +267,15 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
     :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
     lost with their worker (its future cancelled) is scattered and submitted again, up to
     ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
-    if not (isinstance(chunk_size, int) and chunk_size >= 1):
-        raise ValueError(
-            f"mallard.distributed: chunk_size must be a positive integer, got {chunk_size!r}"
-        )
     if isinstance(q0, Sampler):
         if v0 is not None or actuation is not None or pd_target is not None:
             raise ValueError(
                 "mallard.distributed: with a Sampler for q0, v0, actuation and pd_target must "
                 "be None (the sampler draws the inputs)"
             )
-        firsts = range(0, q0.num_states, chunk_size)
-        chunks = _finished_chunks(client, spec, q0, firsts, chunk_size, retries, kwargs,
-                                  directory)  # fmt: skip
-        return q0.num_states, len(firsts), chunks
+        bounds = _chunk_bounds(q0.num_states, chunk_size)
+        chunks = _finished_chunks(client, spec, q0, bounds, retries, kwargs, directory)
+        return q0.num_states, len(bounds), chunks
     q0, v0 = np.asarray(q0, dtype=np.float64), np.asarray(v0, dtype=np.float64)
     size = q0.shape[0] if q0.ndim == 2 else -1
     if q0.ndim != 2 or v0.ndim != 2 or v0.shape[0] != size:
@@ -293,11 +288,56 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
             raise ValueError(f"mallard.distributed: {name} must have {size} rows (one per state)")
     actuation = None if actuation is None else np.asarray(actuation)
     pd_target = None if pd_target is None else np.asarray(pd_target)
-    firsts = range(0, size, chunk_size)
-    return size, len(firsts), _finished_chunks(
-        client, spec, (q0, v0, actuation, pd_target), firsts, chunk_size, retries, kwargs,
-        directory,
-    )  # fmt: skip
+    bounds = _chunk_bounds(size, chunk_size)
+    arrays = (q0, v0, actuation, pd_target)
+    return size, len(bounds), _finished_chunks(client, spec, arrays, bounds, retries, kwargs,
+                                               directory)  # fmt: skip
+
+
+def _chunk_bounds(size, chunk_size):
+    """Each chunk's (first state, number of states) of ``size`` states cut by ``chunk_size``:
+    a positive integer (chunks of that many, the last one the rest), or a sequence of
+    positive integers summing to ``size`` (each chunk's number of states, in order)."""
+    if isinstance(chunk_size, (int, np.integer)) and not isinstance(chunk_size, bool):
+        if chunk_size < 1:
+            raise ValueError(
+                f"mallard.distributed: chunk_size must be a positive integer, got {chunk_size!r}"
+            )
+        return [(first, min(chunk_size, size - first)) for first in range(0, size, chunk_size)]
+    counts = [int(c) for c in chunk_size] if np.ndim(chunk_size) == 1 else None
+    if counts is None or any(c < 1 for c in counts) or sum(counts) != size:
+        raise ValueError(
+            "mallard.distributed: chunk_size must be a positive integer or a sequence of "
+            f"positive integers summing to the number of states ({size}), got {chunk_size!r}"
+        )
+    return list(zip(np.cumsum([0] + counts[:-1]).tolist(), counts, strict=True))
+
+
+def balanced_chunks(size, workers, smallest=None):
+    """Chunk sizes (a list summing to ``size``, for :func:`rollout`'s ``chunk_size``) in
+    waves of ``workers`` equal chunks, each wave half the states left (factoring: Hummel,
+    Schonberg and Flynn 1992), down to chunks of ``smallest`` states (by default
+    ``size`` / (8 ``workers``): 4 chunks per worker, the waves ``size`` / 2, / 4, / 8 and
+    the last eighth), the first wave one of the smallest ones (taken from the end when at
+    least two waves are of the smallest size). As each worker takes the next chunk when it
+    finishes one, the last chunks, the smallest, leave the workers finishing together (equal
+    chunks leave one worker idle for up to a chunk's time at the end); the first ones, small
+    too, start the workers soon (a chunk's inputs scattered from the client arrive before its
+    task starts)."""
+    for name, value in (("size", size), ("workers", workers)):
+        if not (isinstance(value, (int, np.integer)) and value >= 1):
+            raise ValueError(f"balanced_chunks: {name} must be a positive integer, got {value!r}")
+    smallest = max(1, -(-size // (8 * workers)) if smallest is None else int(smallest))
+    counts, left = [], size
+    while left:
+        count = min(left, max(smallest, -(-left // (2 * workers))))
+        for _ in range(workers):
+            if left:
+                counts.append(min(count, left))
+                left -= counts[-1]
+    if sum(count <= smallest for count in counts) >= 2 * workers:
+        counts = counts[-workers:] + counts[:-workers]
+    return counts
 
 
 def _direct(client):
@@ -335,8 +375,9 @@ def _scatter(client, inputs, attempts, worker=None, direct=None):
             time.sleep(0.1 * attempt)
 
 
-def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, directory):
-    """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler).
+def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
+    """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler;
+    ``bounds``: each chunk's (first state, number of states)).
 
     Sampled chunks are all submitted at once, in one graph (Client.map: one message to the
     scheduler, not one per chunk): the scheduler hands each to a worker as one frees up.
@@ -364,16 +405,16 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
         """The futures of chunks ``indices``, each submitted ``times[k]`` times before, a
         scattered chunk's inputs sent to ``workers[k]`` (an address, or None: Dask picks)."""
         keys = [f"mallard-rollout-{call}-{i}-{t}" for i, t in zip(indices, times, strict=True)]
-        starts = [firsts[i] for i in indices]
+        starts, counts = zip(*(bounds[i] for i in indices), strict=True)
         if sampled:
             scattered = [None] * len(indices)
             futures = client.map(
-                functools.partial(_run_sampled, spec), indices, starts, key=keys, retries=retries,
-                pure=False, count=chunk_size, sampler=arrays, kwargs=kwargs, directory=directory,
+                functools.partial(_run_sampled, spec), indices, starts, counts, key=keys,
+                retries=retries, pure=False, sampler=arrays, kwargs=kwargs, directory=directory,
             )  # fmt: skip
         else:
-            parts = [tuple(None if a is None else a[f : f + chunk_size] for a in arrays)
-                     for f in starts]  # fmt: skip
+            parts = [tuple(None if a is None else a[f : f + c] for a in arrays)
+                     for f, c in zip(starts, counts, strict=True)]  # fmt: skip
             scattered = [
                 _scatter(client, part, retries + 3, w, direct)
                 for part, w in zip(parts, workers, strict=True)
@@ -389,17 +430,17 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
         return futures
 
     if sampled:
-        turns = [list(range(len(firsts)))]
-        workers = [None] * len(firsts)
+        turns = [list(range(len(bounds)))]
+        workers = [None] * len(bounds)
     else:
         threads = client.nthreads()  # (the workers now: address → threads)
         slots = [w for w in sorted(threads) for _ in range(threads[w])] or [None]
-        workers = (slots * WINDOW)[: len(firsts)]
+        workers = (slots * WINDOW)[: len(bounds)]
         turns = [[index] for index in range(len(workers))]  # (each submitted once scattered)
     pending = as_completed()
     for turn in turns:
         pending.update(submit(turn, [0] * len(turn), [workers[i] for i in turn]))
-    following = iter(range(len(workers), len(firsts)))  # (the chunks not submitted yet)
+    following = iter(range(len(workers), len(bounds)))  # (the chunks not submitted yet)
 
     def again(index, times):  # (its inputs, or its result, lost with a worker)
         if times > retries + 2:
@@ -424,7 +465,7 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
             for index, _, future in finished:
                 if future.status == "error":
                     future.result()  # (raises the chunk's error)
-                yield index, firsts[index], _chunk_path(directory, index)
+                yield index, bounds[index][0], _chunk_path(directory, index)
             continue
         try:  # (the batch's results in one fetch)
             results = client.gather([f for _, _, f in finished], direct=direct)
@@ -437,13 +478,15 @@ def _finished_chunks(client, spec, arrays, firsts, chunk_size, retries, kwargs, 
                 except CancelledError:
                     again(index, times)
                     continue
-            yield index, firsts[index], result
+            yield index, bounds[index][0], result
 
 
 def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
             pd_target=None, out=None, **kwargs):  # fmt: skip
     """BatchedPlant.Rollout of the plant of ``spec`` (a :class:`PlantSpec`) on the workers of
-    ``client``, ``chunk_size`` states per task; ``kwargs`` (num_steps, every, time_step,
+    ``client``, ``chunk_size`` states per task (or a sequence of each task's number of
+    states, in order, summing to N, as dask.array's chunks: :func:`balanced_chunks`'s, say);
+    ``kwargs`` (num_steps, every, time_step,
     integrator, pd_gains) and the arrays as Rollout's, or ``q0`` a :class:`Sampler` that
     draws each chunk's inputs where it runs (v0, actuation, pd_target None). Returns (X, ok,
     messages): the states (N, num_steps // every, nq + nv), each state's ok flag (False: NaN

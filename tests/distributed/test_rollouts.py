@@ -15,6 +15,7 @@ distributed = pytest.importorskip("distributed")
 from mallard.distributed import (  # noqa: E402
     PlantSpec,
     Sampler,
+    balanced_chunks,
     batched_plant,
     load_npz,
     rollout,
@@ -54,7 +55,7 @@ def test_results_do_not_depend_on_the_chunking(client):
     q0[6, 1] = np.nan
     batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
     expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
-    for chunk_size in (1, 5, 23, 100):
+    for chunk_size in (1, 5, 23, 100, [7, 1, 15], balanced_chunks(23, 2)):
         X, ok, messages = rollout(client, SPEC, q0, v0, U, every=5, chunk_size=chunk_size)
         np.testing.assert_array_equal(X, expected)
         assert ok.tolist() == [i != 6 for i in range(23)]
@@ -110,7 +111,7 @@ def test_sampled_inputs_do_not_depend_on_the_chunking(client):
     for drawn, whole in zip(fewer.draw(plant, 0, 10), (q0, v0, U), strict=True):
         np.testing.assert_array_equal(drawn, whole[:10])  # (nor on the number of states)
     expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=5)
-    for chunk_size in (1, 5, 23, 100):
+    for chunk_size in (1, 5, 23, 100, (3, 10, 10), np.array(balanced_chunks(23, 3))):
         X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
         np.testing.assert_array_equal(X, expected)
         assert ok.all() and not messages
@@ -151,6 +152,32 @@ def test_a_chunk_that_raises_raises_on_the_client(client, tmp_path):
         rollout(client, spec, q0, v0, U, chunk_size=2, retries=0)
     with pytest.raises(RuntimeError, match="must return a finalized plant"):
         rollout_to_npz(client, spec, tmp_path, q0, v0, U, chunk_size=2, retries=0)
+
+
+def test_chunk_sizes_are_checked():
+    q0, v0, U = _inputs(10, 3)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="chunk_size must be a positive integer"):
+            rollout(None, SPEC, q0, v0, U, chunk_size=bad)
+    for bad in ([3, 3], [5, 0, 5], [[5, 5]], "55"):
+        with pytest.raises(ValueError, match=r"integers summing to the number of states \(10\)"):
+            rollout(None, SPEC, q0, v0, U, chunk_size=bad)
+
+
+def test_balanced_chunks_shrink_in_waves_of_one_per_worker():
+    assert balanced_chunks(16000, 2) == [1000, 1000, 4000, 4000, 2000, 2000, 1000, 1000]
+    assert balanced_chunks(16000, 2, smallest=500) == [500] * 2 + [4000] * 2 + [2000] * 2 + [
+        1000
+    ] * 2 + [500] * 2  # fmt: skip
+    assert balanced_chunks(16000, 2, smallest=3000) == [4000, 4000, 3000, 3000, 2000]
+    for size, workers in ((1, 1), (5, 3), (23, 2), (1000, 7), (4097, 4)):
+        counts = balanced_chunks(size, workers)
+        assert sum(counts) == size and min(counts) >= 1
+        rest = counts[workers:] if max(counts[:workers]) < max(counts) else counts
+        assert rest == sorted(rest, reverse=True)  # (the last chunks the smallest)
+    for bad in ({"size": 0, "workers": 2}, {"size": 10, "workers": 0}, {"size": 2.0, "workers": 1}):
+        with pytest.raises(ValueError, match="must be a positive integer"):
+            balanced_chunks(**bad)
 
 
 def test_a_sampler_is_checked():
