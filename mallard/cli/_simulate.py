@@ -19,11 +19,8 @@ from mallard.cli._model import (
     parse_vector,
 )
 from mallard.cli._output import warn, write_trajectory
-from mallard.cli._plot import coordinate_panels, plot_svg
 from mallard.cli._progress import ProgressBar
-from mallard.cli._replay import ContactLog, model_title, replay_html
 from mallard.geometry import Role
-from mallard.geometry._replay import Replay
 from mallard.math import RigidTransform
 from mallard.systems.analysis import (
     ApplySimulatorConfig,
@@ -32,7 +29,9 @@ from mallard.systems.analysis import (
     Simulator,
     SimulatorConfig,
 )
-from mallard.systems.primitives import LogVectorOutput
+
+# (Every command imports this module for its parser: the modules only a simulation uses, the
+# logger, plot and replay, are imported where they are used.)
 
 #: The initial positions (shoulder, elbow) of the default model: high enough for chaos.
 DEMO_Q0 = (2.5, 0.5)
@@ -251,6 +250,9 @@ def _has_collision_geometry(model):
 
 
 def run(args):
+    from mallard.cli._replay import ContactLog
+    from mallard.systems.primitives import LogVectorOutput
+
     config = None if args.time_step > 0 else _simulator_config(args)
     model = _load(args)
     plant = model.plant
@@ -352,6 +354,9 @@ def _warm_up(diagram, simulator, plant):
 def _write_outputs(args, model, log, position_names, velocity_names, diagram, contact_log):
     """Writes the trajectory files, the plot and the replay into args.out; returns (the
     trajectory, the paths written)."""
+    from mallard.cli._plot import coordinate_panels, plot_svg
+    from mallard.cli._replay import model_title, replay_html
+
     plant = model.plant
     x = np.array(log.data()).T
     nq = plant.num_positions()
@@ -392,6 +397,8 @@ def _raise_above_ground(model, diagram, context):
     its lowest collision geometry (the bounding boxes of the geometries' shapes) starts
     _DROP_HEIGHT above the ground, if it starts lower (a model's default pose is usually at
     z = 0, half in the ground), with a note."""
+    from mallard.geometry._replay import Replay
+
     plant, scene_graph = model.plant, model.scene_graph
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (a mesh it cannot read just leaves its box out)

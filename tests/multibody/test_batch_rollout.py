@@ -118,6 +118,21 @@ def test_a_discrete_acrobot_rollout_with_actuation_is_the_simulators_trajectory(
         np.testing.assert_array_equal(X[i], simulate(plant, q0[i], v0[i], U[i], steps))
 
 
+def test_states_are_the_same_in_an_out_array_of_any_alignment():
+    """(kernels.rollouts stores a state's elements two at a time where its row of X is 16-byte
+    aligned, one by one where not: out's memory at offsets of 0 and 8 bytes from an
+    allocation, one of them aligned.)"""
+    plant = MakeAcrobotPlant(time_step=H)
+    q0, v0 = acrobot_states(np.random.default_rng(4), 11)
+    batched = BatchedPlant(plant)
+    X = batched.Rollout(q0, v0, num_steps=9)
+    memory = np.empty(X.size + 1)
+    for offset in (0, 1):
+        out = memory[offset : offset + X.size].reshape(X.shape)
+        assert batched.Rollout(q0, v0, num_steps=9, out=out) is out
+        np.testing.assert_array_equal(out, X)
+
+
 @pytest.mark.parametrize(
     "name, integrator",
     [

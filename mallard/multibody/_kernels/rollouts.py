@@ -78,7 +78,7 @@ from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.lanes import transpose
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
 from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
-from mallard.multibody._kernels.streaming import stream, stream_fence
+from mallard.multibody._kernels.streaming import stream, stream_fence, stream_half
 from mallard.multibody._kernels.views import (
     model,
     parameters,
@@ -413,15 +413,26 @@ def _store_state(x, X, first, count, s):
     """X[first + l, s] = lane l of the lanes' state x, for l < count: four elements at a
     time, their lanes transposed (kernels.lanes.transpose), the rest one by one; stored past
     the caches (kernels.streaming: the states, written once, would evict the workspace;
-    ``stream_fence`` before they are read or written again)."""
+    ``stream_fence`` before they are read or written again), two elements a store where X's
+    rows are 16-byte aligned (an even length, X's memory aligned: as numpy allocates it)."""
     a = lane_array(x)
     n = a.shape[0]
+    halves = n % 2 == 0 and X.ctypes.data % 16 == 0
     j = 0
     while j + 4 <= n:
         rows = transpose(x[j], x[j + 1], x[j + 2], x[j + 3])
         for lane in range(count):
-            stream(X[first + lane, s], j, rows[lane])
+            if halves:
+                stream_half(X[first + lane, s], j, rows[lane], 0)
+                stream_half(X[first + lane, s], j + 2, rows[lane], 1)
+            else:
+                stream(X[first + lane, s], j, rows[lane])
         j += 4
+    if halves and j < n:  # (the last two)
+        rows = transpose(x[j], x[j + 1], x[j], x[j + 1])
+        for lane in range(count):
+            stream_half(X[first + lane, s], j, rows[lane], 0)
+        j += 2
     for lane in range(count):
         for i in range(j, n):
             stream(X[first + lane, s], i, a[i, lane])
