@@ -247,8 +247,12 @@ def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
         )  # fmt: skip
         if X is None:
             size = min(first + count, sampler.num_states) - first
-            X, ok = np.empty((size,) + X_part.shape[1:]), np.empty(size, dtype=bool)
-            X[rows] = X_part
+            ok = np.empty(size, dtype=bool)
+            if len(X_part) == size:  # (one block: its states are the chunk's, not copied)
+                X = X_part
+            else:
+                X = np.empty((size,) + X_part.shape[1:])
+                X[rows] = X_part
         ok[rows] = status.ok
         for i, message in status.messages().items():
             messages[first + offset + i] = _renumbered(message, i, first + offset + i)
