@@ -142,12 +142,27 @@ pins numba to the releases those tests pass on.
    events of 9, sent to the listeners ``event.register`` adds, nest (a function's callees are
    compiled within it) and end also when a compilation raises (``event.trigger_event``), in
    the thread compiling, under numba's compiler lock (:func:`collect_less_while_compiling`).
+20. Cache files [test_20_cache_files, test_20_keyed_cache_file]: a dispatcher made with
+   ``cache=True`` holds its ``caching.FunctionCache`` in ``_cache``, whose ``_cache_path``,
+   ``_impl.filename_base`` (``<module>.<qualname>-<line>.py<XY>``) and ``_cache_file`` (an
+   ``IndexDataCacheFile(cache_path, filename_base, source_stamp)``: ``_source_stamp`` the
+   locator's, ``_version`` numba's) are set when the dispatcher is made; ``Dispatcher.compile``
+   loads an entry (``load_overload``) before compiling one and saves it after, through that
+   cache file's ``load(key)`` (None: not cached) and ``save(key, data)``, and ``recompile``
+   calls its ``flush()``: nothing else of it; a key (``Cache._index_key``: the signature, the
+   target's ``magic_tuple()``, hashes of the function's bytecode and closure) equals its
+   pickled copy and has the same ``repr``; ``IndexDataCacheFile._dump``'s bytes load with
+   ``pickle``; ``_open_for_write(path)`` writes a temporary file renamed over ``path``
+   (``os.replace``) when its block ends (:class:`KeyedCacheFile`).
 """
 
+import contextlib
 import copy
+import glob
 import hashlib
 import itertools
 import os
+import pickle
 import stat
 import tempfile
 import warnings
@@ -307,15 +322,72 @@ def _warn_no_cache_dir(what):
 
 
 def njit_cached(fn, **options):
-    """``numba.njit(cache=True, **options)(fn)``, or uncached if numba has no cache location
-    for it (with the one warning of :func:`manage_caches`)."""
+    """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
+    files, or uncached if numba has no cache location for it (with the one warning of
+    :func:`manage_caches`)."""
     try:
-        return numba.njit(cache=True, **options)(fn)
+        dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
         if "no locator available" not in str(error):
             raise
-    _warn_no_cache_dir(None)
-    return numba.njit(**options)(fn)
+        _warn_no_cache_dir(None)
+        return numba.njit(**options)(fn)
+    cache = dispatcher._cache
+    cache._cache_file = KeyedCacheFile(
+        cache._cache_path, cache._impl.filename_base, cache._cache_file._source_stamp
+    )
+    return dispatcher
+
+
+class KeyedCacheFile(caching.IndexDataCacheFile):
+    """The cache entries of one function, a file each, named by a hash of the entry's key
+    (numba's: argument types, target CPU and features, the function's bytecode) and holding
+    numba's version, the source stamp and the key it was saved for, which a load checks: an
+    entry whose file holds anything else is compiled again, never run.
+
+    numba's own files (``IndexDataCacheFile``) name an entry's data ``<base>.<N>.nbc``, N the
+    first number its index does not use, and write the index, then the data, with nothing in
+    the data saying which key it is for: two processes saving two keys of one function at once
+    (``mallard compile``'s workers, pytest-xdist, two programs) both read the index, both take
+    N, and the index one wrote can end beside the data the other wrote, so that a later process
+    loads one key's code for the other's arguments (and runs it); so can an index copied beside
+    another build's data files (a partial cache restore). Here nothing pairs an index with data
+    files: a file is written whole (a temporary file renamed over it) and read alone; two
+    processes saving one key write the same name (either's is right), two keys two names; a
+    process of older sources writing a key's file leaves a stamp later processes reject."""
+
+    def __init__(self, cache_path, filename_base, source_stamp):
+        super().__init__(cache_path, filename_base, source_stamp)
+        self._base = os.path.join(cache_path, filename_base)
+
+    def save(self, key, data):
+        header = pickle.dumps((self._version, self._source_stamp), protocol=-1)
+        body = self._dump((key, data))
+        with self._open_for_write(self._keyed_path(key)) as f:
+            f.write(header)
+            f.write(body)
+
+    def load(self, key):
+        try:
+            with open(self._keyed_path(key), "rb") as f:
+                if pickle.load(f) != (self._version, self._source_stamp):
+                    return None
+                saved_key, data = pickle.load(f)
+        except FileNotFoundError:
+            return None
+        except Exception:  # (a file cut short or corrupted, by a failed copy: compiled again)
+            return None
+        return data if saved_key == key else None
+
+    def flush(self):
+        """Drops the function's entries (what numba's ``Dispatcher.recompile`` asks)."""
+        for path in glob.glob(glob.escape(self._base) + ".k*.nbc"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+
+    def _keyed_path(self, key):
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
+        return f"{self._base}.k{digest}.nbc"
 
 
 # ---- 3-7: code generation ----------------------------------------------------------------------
