@@ -149,7 +149,8 @@ pins numba to the releases those tests pass on.
    locator's, ``_version`` numba's) are set when the dispatcher is made; ``Dispatcher.compile``
    loads an entry (``load_overload``) before compiling one and saves it after, through that
    cache file's ``load(key)`` (None: not cached) and ``save(key, data)``, and ``recompile``
-   calls its ``flush()``: nothing else of it; a key (``Cache._index_key``: the signature, the
+   calls its ``flush()``: nothing else of it; after the cache's ``disable()`` it loads and
+   saves nothing; a key (``Cache._index_key``: the signature, the
    target's ``magic_tuple()``, hashes of the function's bytecode and closure) equals its
    pickled copy and has the same ``repr``; ``IndexDataCacheFile._dump``'s bytes load with
    ``pickle``; ``_open_for_write(path)`` writes a temporary file renamed over ``path``
@@ -164,6 +165,7 @@ import itertools
 import os
 import pickle
 import stat
+import sys
 import tempfile
 import warnings
 from types import FunctionType
@@ -202,12 +204,14 @@ def manage_caches(directory, stamp=None):
 
 class _ManagedLocator(caching._CacheLocator):
     """numba's locator for a function (or a temporary one), with the stamp of
-    :func:`manage_caches` if one was given."""
+    :func:`manage_caches` if one was given; ``current``: whether the sources it stamps are
+    those this process imported (see :func:`njit_cached`)."""
 
-    def __init__(self, inner, stamp, py_file):
+    def __init__(self, inner, stamp, py_file, current):
         self._inner = inner
         self._stamp = stamp
         self._py_file = py_file
+        self.current = current
 
     def ensure_cache_path(self):
         self._inner.ensure_cache_path()
@@ -230,11 +234,26 @@ class _ManagedLocator(caching._CacheLocator):
                     source_stamp = None if stamp is None else stamp(py_file)
                 except OSError:  # (sources that cannot be read: numba's own locators)
                     return None
+                current = source_stamp is not None or (stamp is None and _unchanged(py_file))
                 inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
                     py_func, py_file
                 )
-                return None if inner is None else cls(inner, source_stamp, py_file)
+                return None if inner is None else cls(inner, source_stamp, py_file, current)
         return None
+
+
+def mallard_imported():
+    """When this process imported mallard (``mallard._IMPORTED``, read from ``sys.modules``:
+    imported by name, the package's ``__init__.py`` would join every kernel's stamp)."""
+    return sys.modules["mallard"]._IMPORTED
+
+
+def _unchanged(py_file):
+    """Whether the file ``py_file`` was last modified before this process imported mallard."""
+    try:
+        return os.stat(py_file).st_mtime_ns <= mallard_imported()
+    except OSError:
+        return False
 
 
 def _numba_locator(py_func, py_file):
@@ -324,7 +343,13 @@ def _warn_no_cache_dir(what):
 def njit_cached(fn, **options):
     """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
     files, or uncached if numba has no cache location for it (with the one warning of
-    :func:`manage_caches`)."""
+    :func:`manage_caches`).
+
+    Its cache is neither loaded nor saved in this process if a source file its stamp covers
+    (the closure of :func:`manage_caches`' stamp, else fn's file) was modified after the
+    process imported mallard: the process may have imported fn's module, or one it imports, before
+    the change, and would save code older than the files under their stamp, for every later
+    process to load."""
     try:
         dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
@@ -333,6 +358,10 @@ def njit_cached(fn, **options):
         _warn_no_cache_dir(None)
         return numba.njit(**options)(fn)
     cache = dispatcher._cache
+    locator = cache._impl.locator
+    managed = isinstance(locator, _ManagedLocator)
+    if not (locator.current if managed else _unchanged(locator._py_file)):
+        cache.disable()
     cache._cache_file = KeyedCacheFile(
         cache._cache_path, cache._impl.filename_base, cache._cache_file._source_stamp
     )

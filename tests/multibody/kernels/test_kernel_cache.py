@@ -15,8 +15,9 @@ from tests import processes
 
 KERNELS = "mallard.multibody._kernels."
 PROBES = (KERNELS + "probe_caller.caller", KERNELS + "probe_other.other")
-# Three kernels in three files (``caller`` calls ``helper_value`` of another file), and a
-# function compiled by numba.njit(cache=True) elsewhere in mallard (as the integrators' are).
+# Three kernels in three files (``caller`` calls ``helper_value`` of another file), a function
+# compiled (mallard._compiled.compiled) outside the kernel packages, and one compiled by
+# numba.njit(cache=True) elsewhere in mallard.
 PROBE_FILES = {
     "multibody/_kernels/probe_helper.py": """\
         from mallard.multibody._kernels._machinery import jitable
@@ -42,6 +43,10 @@ PROBE_FILES = {
         @jitable
         def other(out):
             out[0] = 2.0
+        """,
+    "probe_plain.py": """\
+        def plain(out):
+            out[0] = 5.0
         """,
     "probe_elsewhere.py": """\
         import numba
@@ -76,6 +81,22 @@ SCRIPT = textwrap.dedent(
 )
 
 
+# SCRIPT, run after importing the modules of the functions it is given and then replacing, in
+# a file, a text by another: the file, the text and its replacement come first on the command
+# line, then SCRIPT's functions.
+EDITING = (
+    """
+import importlib, pathlib, sys
+path, old, new = sys.argv[1:4]
+sys.argv[1:] = sys.argv[4:]
+for name in sys.argv[1:]:
+    importlib.import_module(name.rsplit(".", 1)[0])
+pathlib.Path(path).write_text(pathlib.Path(path).read_text().replace(old, new))
+"""
+    + SCRIPT
+)
+
+
 def _copy_of_mallard(root):
     """A copy of mallard's sources (no caches), with the probes, in ``root``, on which
     PYTHONPATH=root runs."""
@@ -88,11 +109,12 @@ def _copy_of_mallard(root):
         (root / "mallard" / name).write_text(textwrap.dedent(text))
 
 
-def _run(root, env, *kernels):
-    """The lines SCRIPT prints for ``kernels``, run from ``root`` (where the copy of mallard
-    is): {function: (value, cache hits)}, warnings."""
+def _run(root, env, *kernels, script=SCRIPT, edit=()):
+    """The lines ``script`` (SCRIPT, or EDITING with ``edit``: the file, the text, its
+    replacement) prints for ``kernels``, run from ``root`` (where the copy of mallard is):
+    {function: (value, cache hits)}, warnings."""
     runs, warnings = {}, []
-    for line in processes.run(SCRIPT, *kernels, cwd=root, env=env).splitlines():
+    for line in processes.run(script, *edit, *kernels, cwd=root, env=env).splitlines():
         if line.startswith("WARNING "):
             warnings.append(line[len("WARNING ") :])
         else:
@@ -112,6 +134,25 @@ def test_editing_a_helper_recompiles_its_callers_and_nothing_else(tmp_path):
     # The caller, in another file, is compiled again with the new helper (not stale); the
     # other kernel still comes from the cache.
     assert _run(tmp_path, env, *PROBES) == ({"caller": (3.0, 0), "other": (2.0, 1)}, [])
+
+
+def test_a_process_that_imported_a_file_before_its_edit_does_not_cache_its_code(tmp_path):
+    """A process that imported the kernels' modules, then saw a file they depend on edited
+    (a helper's, or the file of a function compiled outside the kernel packages), runs the
+    code it imported, uncached (it saved it under the stamp of the edited sources: every
+    later process then ran the old helper, 1.0); the next process compiles the edited code,
+    the one after loads it."""
+    _copy_of_mallard(tmp_path)
+    env = processes.environment(PYTHONPATH=tmp_path, NUMBA_CACHE_DIR=tmp_path / "cache")
+    helper = tmp_path / "mallard" / "multibody" / "_kernels" / "probe_helper.py"
+    plain = tmp_path / "mallard" / "probe_plain.py"
+    caller, plain_name = PROBES[0], "mallard.probe_plain.plain"
+    edit = (helper, "return 1.0", "return 3.0")
+    assert _run(tmp_path, env, caller, script=EDITING, edit=edit) == ({"caller": (1.0, 0)}, [])
+    edit = (plain, "5.0", "6.0")
+    assert _run(tmp_path, env, plain_name, script=EDITING, edit=edit) == ({"plain": (5.0, 0)}, [])
+    assert _run(tmp_path, env, caller, plain_name) == ({"caller": (3.0, 0), "plain": (6.0, 0)}, [])
+    assert _run(tmp_path, env, caller, plain_name) == ({"caller": (3.0, 1), "plain": (6.0, 1)}, [])
 
 
 def _read_only(path):

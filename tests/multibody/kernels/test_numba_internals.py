@@ -893,6 +893,10 @@ def test_20_cache_files(tmp_path, monkeypatch):
     calls.clear()
     f.recompile()
     assert [call[0] for call in calls] == ["flush", "load", "save"]
+    calls.clear()
+    disabled = njit_cached(_plus_one)
+    disabled._cache.disable()
+    assert disabled(1.0) == 2.0 and not disabled.stats.cache_hits and not calls
 
     cache_file = cache._cache_file
     assert pickle.loads(cache_file._dump(("a", 1.5))) == ("a", 1.5)
