@@ -150,11 +150,12 @@ pins numba to the releases those tests pass on.
    loads an entry (``load_overload``) before compiling one and saves it after, through that
    cache file's ``load(key)`` (None: not cached) and ``save(key, data)``, and ``recompile``
    calls its ``flush()``: nothing else of it; after the cache's ``disable()`` it loads and
-   saves nothing; a key (``Cache._index_key``: the signature, the
-   target's ``magic_tuple()``, hashes of the function's bytecode and closure) equals its
-   pickled copy and has the same ``repr``; ``IndexDataCacheFile._dump``'s bytes load with
-   ``pickle``; ``_open_for_write(path)`` writes a temporary file renamed over ``path``
-   (``os.replace``) when its block ends (:class:`KeyedCacheFile`).
+   saves nothing; a key (``Cache._index_key``: the signature, the target's ``magic_tuple()``,
+   hashes of the function's bytecode and closure; not the jit options) equals its pickled
+   copy and has the same ``repr``; ``IndexDataCacheFile._dump``'s bytes load with ``pickle``;
+   ``_open_for_write(path)`` writes a temporary file renamed over ``path`` (``os.replace``)
+   when its block ends; ``numba.config`` holds ``OPT``, ``LOOP_VECTORIZE``, ``SLP_VECTORIZE``,
+   ``BOUNDSCHECK`` and ``DEBUGINFO_DEFAULT`` (:class:`KeyedCacheFile`, :func:`cache_variant`).
 """
 
 import contextlib
@@ -363,16 +364,20 @@ def njit_cached(fn, **options):
     if not (locator.current if managed else _unchanged(locator._py_file)):
         cache.disable()
     cache._cache_file = KeyedCacheFile(
-        cache._cache_path, cache._impl.filename_base, cache._cache_file._source_stamp
+        cache._cache_path,
+        cache._impl.filename_base,
+        cache._cache_file._source_stamp,
+        cache_variant(options),
     )
     return dispatcher
 
 
 class KeyedCacheFile(caching.IndexDataCacheFile):
     """The cache entries of one function, a file each, named by a hash of the entry's key
-    (numba's: argument types, target CPU and features, the function's bytecode) and holding
-    numba's version, the source stamp and the key it was saved for, which a load checks: an
-    entry whose file holds anything else is compiled again, never run.
+    (numba's: argument types, target CPU and features, the function's bytecode) and variant
+    (:func:`cache_variant`), and holding numba's version, the source stamp, the variant and the
+    key it was saved for, which a load checks: an entry whose file holds anything else is
+    compiled again, never run.
 
     numba's own files (``IndexDataCacheFile``) name an entry's data ``<base>.<N>.nbc``, N the
     first number its index does not use, and write the index, then the data, with nothing in
@@ -385,21 +390,22 @@ class KeyedCacheFile(caching.IndexDataCacheFile):
     processes saving one key write the same name (either's is right), two keys two names; a
     process of older sources writing a key's file leaves a stamp later processes reject."""
 
-    def __init__(self, cache_path, filename_base, source_stamp):
+    def __init__(self, cache_path, filename_base, source_stamp, variant):
         super().__init__(cache_path, filename_base, source_stamp)
         self._base = os.path.join(cache_path, filename_base)
+        self._variant = variant
 
     def save(self, key, data):
-        header = pickle.dumps((self._version, self._source_stamp), protocol=-1)
+        header = (self._version, self._source_stamp, self._variant)
         body = self._dump((key, data))
         with self._open_for_write(self._keyed_path(key)) as f:
-            f.write(header)
+            pickle.dump(header, f, protocol=-1)
             f.write(body)
 
     def load(self, key):
         try:
             with open(self._keyed_path(key), "rb") as f:
-                if pickle.load(f) != (self._version, self._source_stamp):
+                if pickle.load(f) != (self._version, self._source_stamp, self._variant):
                     return None
                 saved_key, data = pickle.load(f)
         except FileNotFoundError:
@@ -415,8 +421,24 @@ class KeyedCacheFile(caching.IndexDataCacheFile):
                 os.remove(path)
 
     def _keyed_path(self, key):
-        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
+        digest = hashlib.sha256(repr((key, self._variant)).encode()).hexdigest()[:20]
         return f"{self._base}.k{digest}.nbc"
+
+
+def cache_variant(options):
+    """What changes a function's code that numba's cache key leaves out: its jit ``options``
+    (``nogil``, ``error_model``, numba's runtime...) and numba's code generation settings
+    (``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE``, ``NUMBA_SLP_VECTORIZE``, ``NUMBA_BOUNDSCHECK``,
+    ``NUMBA_DEBUGINFO``), as a str."""
+    config = numba.config
+    settings = (
+        str(config.OPT),
+        config.LOOP_VECTORIZE,
+        config.SLP_VECTORIZE,
+        config.BOUNDSCHECK,
+        config.DEBUGINFO_DEFAULT,
+    )
+    return repr((sorted(options.items()), settings))
 
 
 # ---- 3-7: code generation ----------------------------------------------------------------------

@@ -5,6 +5,7 @@ import ast
 import hashlib
 import inspect
 import itertools
+import os
 import pathlib
 import pickle
 import re
@@ -888,6 +889,12 @@ def test_20_cache_files(tmp_path, monkeypatch):
     assert calls == [("load", key), ("save", key)]  # (loaded before compiling, saved after)
     assert pickle.loads(pickle.dumps(key)) == key
     assert repr(pickle.loads(pickle.dumps(key))) == repr(key)
+    nogil = njit_cached(_plus_one, nogil=True)
+    assert nogil._cache._index_key((types.float64,), f.targetctx.codegen()) == key  # (options)
+    assert nogil(1.0) == 2.0 and not nogil.stats.cache_hits  # (another variant: its own entry)
+    config = numba.config
+    settings = (config.OPT, config.LOOP_VECTORIZE, config.SLP_VECTORIZE, config.BOUNDSCHECK)
+    assert None not in settings[:3] and config.DEBUGINFO_DEFAULT in (0, 1)
     again = njit_cached(_plus_one)
     assert again(1.0) == 2.0 and again.stats.cache_hits[(types.float64,)] == 1
     calls.clear()
@@ -910,28 +917,35 @@ def test_20_cache_files(tmp_path, monkeypatch):
 
 
 def test_20_keyed_cache_file(tmp_path):
-    """An entry's file is loaded for the key, source stamp and numba version it was saved
-    with only; a file cut short loads nothing; ``flush`` drops one function's entries."""
+    """An entry's file is loaded for the key, source stamp, variant and numba version it was
+    saved with only; a file cut short loads nothing; ``flush`` drops one function's entries."""
     KeyedCacheFile = _numba_internals.KeyedCacheFile
     a, b = ((types.float64,), ("cpu",), ("code",)), ((types.int64,), ("cpu",), ("code",))
-    entries = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp")
+    variant = _numba_internals.cache_variant({"nogil": True})
+    entries = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp", variant)
     entries.save(a, "the code for a")
     entries.save(b, "the code for b")
     assert entries.load(a) == "the code for a" and entries.load(b) == "the code for b"
     assert len(list(tmp_path.iterdir())) == 2
-    (path_a,) = tmp_path.glob(f"m.f-1.py3.k{hashlib.sha256(repr(a).encode()).hexdigest()[:20]}*")
+    digest = hashlib.sha256(repr((a, variant)).encode()).hexdigest()[:20]
+    (path_a,) = tmp_path.glob(f"m.f-1.py3.k{digest}.nbc")
     (path_b,) = set(tmp_path.iterdir()) - {path_a}
     shutil.copy(path_a, path_b)  # (a's entry where b's is: a copy gone wrong)
     assert entries.load(b) is None and entries.load(a) == "the code for a"
-    assert KeyedCacheFile(str(tmp_path), "m.f-1.py3", "other stamp").load(a) is None
-    other_numba = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp")
+    assert KeyedCacheFile(str(tmp_path), "m.f-1.py3", "other stamp", variant).load(a) is None
+    other_variant = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp", "other variant")
+    assert other_variant.load(a) is None
+    shutil.copy(path_a, other_variant._keyed_path(a))  # (its file: the variant is checked too)
+    assert other_variant.load(a) is None
+    os.remove(other_variant._keyed_path(a))
+    other_numba = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp", variant)
     other_numba._version = "0.0.0"
     assert other_numba.load(a) is None
     whole = path_a.read_bytes()
     path_a.write_bytes(whole[: len(whole) // 2])
     assert entries.load(a) is None
     path_a.write_bytes(whole)
-    other_function = KeyedCacheFile(str(tmp_path), "m.f-12.py3", "stamp")
+    other_function = KeyedCacheFile(str(tmp_path), "m.f-12.py3", "stamp", variant)
     other_function.save(a, "the code of another function")
     entries.flush()
     assert entries.load(a) is None and not path_a.exists() and not path_b.exists()
