@@ -6,3 +6,9 @@ when a compiled kernel is first needed.
 """
 
 __version__ = "0.1.0.dev0"
+
+import time as _time
+
+#: When this process imported mallard (``time.time_ns()``): the code of a source file modified
+#: since may not be the file's, and is not cached (multibody._kernels._numba_internals).
+_IMPORTED = _time.time_ns()

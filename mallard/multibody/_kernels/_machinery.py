@@ -34,6 +34,7 @@ from mallard.multibody._kernels._numba_internals import (
     joint_specialized_kernel,
     kernels_internal_to,
     kernels_return_views,
+    mallard_imported,
     manage_caches,
     product,
 )
@@ -119,7 +120,7 @@ def _reshaped_compiled(a, shape):
 
 _MALLARD_DIR = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
 #: The import graph of mallard's sources, whose stamps key the kernels' cache entries.
-SOURCES = SourceGraph(_MALLARD_DIR, "mallard")
+SOURCES = SourceGraph(_MALLARD_DIR, "mallard", since=mallard_imported())
 #: The kernel packages: the dynamics' (this one) and SceneGraph's proximity queries'
 #: (mallard.geometry._kernels, which calls this one's kernels).
 KERNEL_PACKAGES = (_PACKAGE_DIR, os.path.join(_MALLARD_DIR, "geometry", "_kernels"))

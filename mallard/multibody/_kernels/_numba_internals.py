@@ -142,13 +142,31 @@ pins numba to the releases those tests pass on.
    events of 9, sent to the listeners ``event.register`` adds, nest (a function's callees are
    compiled within it) and end also when a compilation raises (``event.trigger_event``), in
    the thread compiling, under numba's compiler lock (:func:`collect_less_while_compiling`).
+20. Cache files [test_20_cache_files, test_20_keyed_cache_file]: a dispatcher made with
+   ``cache=True`` holds its ``caching.FunctionCache`` in ``_cache``, whose ``_cache_path``,
+   ``_impl.filename_base`` (``<module>.<qualname>-<line>.py<XY>``) and ``_cache_file`` (an
+   ``IndexDataCacheFile(cache_path, filename_base, source_stamp)``: ``_source_stamp`` the
+   locator's, ``_version`` numba's) are set when the dispatcher is made; ``Dispatcher.compile``
+   loads an entry (``load_overload``) before compiling one and saves it after, through that
+   cache file's ``load(key)`` (None: not cached) and ``save(key, data)``, and ``recompile``
+   calls its ``flush()``: nothing else of it; after the cache's ``disable()`` it loads and
+   saves nothing; a key (``Cache._index_key``: the signature, the target's ``magic_tuple()``,
+   hashes of the function's bytecode and closure; not the jit options) equals its pickled
+   copy and has the same ``repr``; ``IndexDataCacheFile._dump``'s bytes load with ``pickle``;
+   ``_open_for_write(path)`` writes a temporary file renamed over ``path`` (``os.replace``)
+   when its block ends; ``numba.config`` holds ``OPT``, ``LOOP_VECTORIZE``, ``SLP_VECTORIZE``,
+   ``BOUNDSCHECK`` and ``DEBUGINFO_DEFAULT`` (:class:`KeyedCacheFile`, :func:`cache_variant`).
 """
 
+import contextlib
 import copy
+import glob
 import hashlib
 import itertools
 import os
+import pickle
 import stat
+import sys
 import tempfile
 import warnings
 from types import FunctionType
@@ -187,12 +205,14 @@ def manage_caches(directory, stamp=None):
 
 class _ManagedLocator(caching._CacheLocator):
     """numba's locator for a function (or a temporary one), with the stamp of
-    :func:`manage_caches` if one was given."""
+    :func:`manage_caches` if one was given; ``current``: whether the sources it stamps are
+    those this process imported (see :func:`njit_cached`)."""
 
-    def __init__(self, inner, stamp, py_file):
+    def __init__(self, inner, stamp, py_file, current):
         self._inner = inner
         self._stamp = stamp
         self._py_file = py_file
+        self.current = current
 
     def ensure_cache_path(self):
         self._inner.ensure_cache_path()
@@ -215,11 +235,26 @@ class _ManagedLocator(caching._CacheLocator):
                     source_stamp = None if stamp is None else stamp(py_file)
                 except OSError:  # (sources that cannot be read: numba's own locators)
                     return None
+                current = source_stamp is not None or (stamp is None and _unchanged(py_file))
                 inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
                     py_func, py_file
                 )
-                return None if inner is None else cls(inner, source_stamp, py_file)
+                return None if inner is None else cls(inner, source_stamp, py_file, current)
         return None
+
+
+def mallard_imported():
+    """When this process imported mallard (``mallard._IMPORTED``, read from ``sys.modules``:
+    imported by name, the package's ``__init__.py`` would join every kernel's stamp)."""
+    return sys.modules["mallard"]._IMPORTED
+
+
+def _unchanged(py_file):
+    """Whether the file ``py_file`` was last modified before this process imported mallard."""
+    try:
+        return os.stat(py_file).st_mtime_ns <= mallard_imported()
+    except OSError:
+        return False
 
 
 def _numba_locator(py_func, py_file):
@@ -307,15 +342,103 @@ def _warn_no_cache_dir(what):
 
 
 def njit_cached(fn, **options):
-    """``numba.njit(cache=True, **options)(fn)``, or uncached if numba has no cache location
-    for it (with the one warning of :func:`manage_caches`)."""
+    """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
+    files, or uncached if numba has no cache location for it (with the one warning of
+    :func:`manage_caches`).
+
+    Its cache is neither loaded nor saved in this process if a source file its stamp covers
+    (the closure of :func:`manage_caches`' stamp, else fn's file) was modified after the
+    process imported mallard: the process may have imported fn's module, or one it imports, before
+    the change, and would save code older than the files under their stamp, for every later
+    process to load."""
     try:
-        return numba.njit(cache=True, **options)(fn)
+        dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
         if "no locator available" not in str(error):
             raise
-    _warn_no_cache_dir(None)
-    return numba.njit(**options)(fn)
+        _warn_no_cache_dir(None)
+        return numba.njit(**options)(fn)
+    cache = dispatcher._cache
+    locator = cache._impl.locator
+    managed = isinstance(locator, _ManagedLocator)
+    if not (locator.current if managed else _unchanged(locator._py_file)):
+        cache.disable()
+    cache._cache_file = KeyedCacheFile(
+        cache._cache_path,
+        cache._impl.filename_base,
+        cache._cache_file._source_stamp,
+        cache_variant(options),
+    )
+    return dispatcher
+
+
+class KeyedCacheFile(caching.IndexDataCacheFile):
+    """The cache entries of one function, a file each, named by a hash of the entry's key
+    (numba's: argument types, target CPU and features, the function's bytecode) and variant
+    (:func:`cache_variant`), and holding numba's version, the source stamp, the variant and the
+    key it was saved for, which a load checks: an entry whose file holds anything else is
+    compiled again, never run.
+
+    numba's own files (``IndexDataCacheFile``) name an entry's data ``<base>.<N>.nbc``, N the
+    first number its index does not use, and write the index, then the data, with nothing in
+    the data saying which key it is for: two processes saving two keys of one function at once
+    (``mallard compile``'s workers, pytest-xdist, two programs) both read the index, both take
+    N, and the index one wrote can end beside the data the other wrote, so that a later process
+    loads one key's code for the other's arguments (and runs it); so can an index copied beside
+    another build's data files (a partial cache restore). Here nothing pairs an index with data
+    files: a file is written whole (a temporary file renamed over it) and read alone; two
+    processes saving one key write the same name (either's is right), two keys two names; a
+    process of older sources writing a key's file leaves a stamp later processes reject."""
+
+    def __init__(self, cache_path, filename_base, source_stamp, variant):
+        super().__init__(cache_path, filename_base, source_stamp)
+        self._base = os.path.join(cache_path, filename_base)
+        self._variant = variant
+
+    def save(self, key, data):
+        header = (self._version, self._source_stamp, self._variant)
+        body = self._dump((key, data))
+        with self._open_for_write(self._keyed_path(key)) as f:
+            pickle.dump(header, f, protocol=-1)
+            f.write(body)
+
+    def load(self, key):
+        try:
+            with open(self._keyed_path(key), "rb") as f:
+                if pickle.load(f) != (self._version, self._source_stamp, self._variant):
+                    return None
+                saved_key, data = pickle.load(f)
+        except FileNotFoundError:
+            return None
+        except Exception:  # (a file cut short or corrupted, by a failed copy: compiled again)
+            return None
+        return data if saved_key == key else None
+
+    def flush(self):
+        """Drops the function's entries (what numba's ``Dispatcher.recompile`` asks)."""
+        for path in glob.glob(glob.escape(self._base) + ".k*.nbc"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+
+    def _keyed_path(self, key):
+        digest = hashlib.sha256(repr((key, self._variant)).encode()).hexdigest()[:20]
+        return f"{self._base}.k{digest}.nbc"
+
+
+def cache_variant(options):
+    """What changes a function's code that numba's cache key leaves out: its jit ``options``
+    (``nogil``, ``error_model``, numba's runtime...) and numba's code generation settings
+    (``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE``, ``NUMBA_SLP_VECTORIZE``, ``NUMBA_BOUNDSCHECK``,
+    ``NUMBA_DEBUGINFO``), as a str."""
+    config = numba.config
+    settings = (
+        str(config.OPT),
+        config.LOOP_VECTORIZE,
+        config.SLP_VECTORIZE,
+        config.BOUNDSCHECK,
+        config.DEBUGINFO_DEFAULT,
+    )
+    return repr((sorted(options.items()), settings))
 
 
 # ---- 3-7: code generation ----------------------------------------------------------------------

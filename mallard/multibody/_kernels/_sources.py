@@ -9,6 +9,11 @@ modules that import it, directly or not, and no others. Only the import statemen
 not whole files (parsing the ~20 files of a kernel's closure would add a tenth of a second to
 the first kernel call of every process).
 
+A module has no stamp (None: its kernels are not cached in this process) if a file of its
+closure was modified after the process imported the package (``since``): the process may have
+imported that module before the change, so that the code it compiles is not the file's, and it
+must not save that code under the file's stamp.
+
 What this relies on, in the kernels' own code: a kernel reaches other code of the package only
 through names its module imports by name (``import a.b``, ``from a.b import c``, at any depth
 of the module, relative or absolute); a package's ``__init__.py`` counts when a name is taken
@@ -21,6 +26,7 @@ import functools
 import hashlib
 import os
 import re
+import time
 
 #: The start of an import statement: a line's first word ``import``, or ``from ... import``.
 _IMPORT_START = re.compile(rb"^[ \t]*(?:import[ \t]+\w|from[ \t]+\.*[\w.]*[ \t]+import\b)", re.M)
@@ -53,12 +59,14 @@ def import_statements(source):
 
 class SourceGraph:
     """The import graph of the package ``package`` whose directory is ``package_dir``, from its
-    sources, read lazily and once each."""
+    sources, read lazily and once each; ``since``: when the process imported the package
+    (``time.time_ns()``; default: now)."""
 
-    def __init__(self, package_dir, package):
+    def __init__(self, package_dir, package, since=None):
         self._root = os.path.dirname(os.path.abspath(package_dir))
         self._package = package
         self._sources = {}
+        self._since = time.time_ns() if since is None else since
 
     def module_of(self, path):
         """The dotted name of the module in the file ``path`` (None outside the package)."""
@@ -129,14 +137,17 @@ class SourceGraph:
     @functools.cache  # noqa: B019
     def stamp(self, module):
         """A hash of the sources of :meth:`closure` (``module``): the cache stamp of the
-        kernels compiled from ``module``."""
+        kernels compiled from ``module``; None if one of them was modified after ``since``
+        (see the module docstring)."""
         digest = hashlib.sha256()
         for name in sorted(self.closure(module)):
+            if os.stat(self.path_of(name)).st_mtime_ns > self._since:
+                return None
             source = self.source(name)
             digest.update(f"{name}\0{len(source)}\0".encode())
             digest.update(source)
         return digest.hexdigest()
 
     def stamp_of_file(self, path):
-        """:meth:`stamp` of the module in the file ``path``."""
+        """:meth:`stamp` of the module in the file ``path`` (None: see the module docstring)."""
         return self.stamp(self.module_of(path))

@@ -6,8 +6,6 @@ kernels for every joint type give (the same bits), and what the interpreted kern
 import hashlib
 import os
 import pathlib
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -24,6 +22,7 @@ from mallard.multibody._joint_types import (
     kernel_joint_types,
 )
 from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+from tests import processes
 
 REVOLUTE_ONLY, _ = KERNEL_JOINT_TYPES
 STAGES = POSITIONS | VELOCITIES | INERTIAS | BIAS
@@ -157,15 +156,8 @@ def test_both_sets_compiled_in_one_process_in_either_order_as_alone(tmp_path):
     digests = {}
     for order in (("revolute", "all"), ("all", "revolute")):
         env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(tmp_path / order[0]))
-        result = subprocess.run(
-            [sys.executable, "-c", _ORDER_SCRIPT, *order],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        assert result.returncode == 0, result.stderr
-        digests[order] = dict(line.split() for line in result.stdout.splitlines())
+        printed = processes.run(_ORDER_SCRIPT, *order, cwd=root, env=env)
+        digests[order] = dict(line.split() for line in printed.splitlines())
     first, second = digests.values()
     assert first == second  # (each set compiled first in one process, second in the other)
 

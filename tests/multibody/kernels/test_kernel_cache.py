@@ -6,18 +6,18 @@ warning that says how to choose one."""
 import os
 import pathlib
 import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 import mallard
+from tests import processes
 
 KERNELS = "mallard.multibody._kernels."
 PROBES = (KERNELS + "probe_caller.caller", KERNELS + "probe_other.other")
-# Three kernels in three files (``caller`` calls ``helper_value`` of another file), and a
-# function compiled by numba.njit(cache=True) elsewhere in mallard (as the integrators' are).
+# Three kernels in three files (``caller`` calls ``helper_value`` of another file), a function
+# compiled (mallard._compiled.compiled) outside the kernel packages, and one compiled by
+# numba.njit(cache=True) elsewhere in mallard.
 PROBE_FILES = {
     "multibody/_kernels/probe_helper.py": """\
         from mallard.multibody._kernels._machinery import jitable
@@ -43,6 +43,10 @@ PROBE_FILES = {
         @jitable
         def other(out):
             out[0] = 2.0
+        """,
+    "probe_plain.py": """\
+        def plain(out):
+            out[0] = 5.0
         """,
     "probe_elsewhere.py": """\
         import numba
@@ -77,6 +81,22 @@ SCRIPT = textwrap.dedent(
 )
 
 
+# SCRIPT, run after importing the modules of the functions it is given and then replacing, in
+# a file, a text by another: the file, the text and its replacement come first on the command
+# line, then SCRIPT's functions.
+EDITING = (
+    """
+import importlib, pathlib, sys
+path, old, new = sys.argv[1:4]
+sys.argv[1:] = sys.argv[4:]
+for name in sys.argv[1:]:
+    importlib.import_module(name.rsplit(".", 1)[0])
+pathlib.Path(path).write_text(pathlib.Path(path).read_text().replace(old, new))
+"""
+    + SCRIPT
+)
+
+
 def _copy_of_mallard(root):
     """A copy of mallard's sources (no caches), with the probes, in ``root``, on which
     PYTHONPATH=root runs."""
@@ -89,20 +109,12 @@ def _copy_of_mallard(root):
         (root / "mallard" / name).write_text(textwrap.dedent(text))
 
 
-def _run(root, env, *kernels, **options):
-    """The lines SCRIPT prints for ``kernels``, run from ``root`` (where the copy of mallard
-    is): {function: (value, cache hits)}, warnings."""
-    result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, *kernels],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        **options,
-    )
-    assert result.returncode == 0, result.stderr
+def _run(root, env, *kernels, script=SCRIPT, edit=()):
+    """The lines ``script`` (SCRIPT, or EDITING with ``edit``: the file, the text, its
+    replacement) prints for ``kernels``, run from ``root`` (where the copy of mallard is):
+    {function: (value, cache hits)}, warnings."""
     runs, warnings = {}, []
-    for line in result.stdout.splitlines():
+    for line in processes.run(script, *edit, *kernels, cwd=root, env=env).splitlines():
         if line.startswith("WARNING "):
             warnings.append(line[len("WARNING ") :])
         else:
@@ -111,14 +123,9 @@ def _run(root, env, *kernels, **options):
     return runs, warnings
 
 
-def _environment(**values):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "XDG_"))}
-    return dict(env, **{k: str(v) for k, v in values.items()})
-
-
 def test_editing_a_helper_recompiles_its_callers_and_nothing_else(tmp_path):
     _copy_of_mallard(tmp_path)
-    env = _environment(PYTHONPATH=tmp_path, NUMBA_CACHE_DIR=tmp_path / "cache")
+    env = processes.environment(PYTHONPATH=tmp_path, NUMBA_CACHE_DIR=tmp_path / "cache")
     assert _run(tmp_path, env, *PROBES) == ({"caller": (1.0, 0), "other": (2.0, 0)}, [])
     assert _run(tmp_path, env, *PROBES) == ({"caller": (1.0, 1), "other": (2.0, 1)}, [])  # cached
 
@@ -127,6 +134,25 @@ def test_editing_a_helper_recompiles_its_callers_and_nothing_else(tmp_path):
     # The caller, in another file, is compiled again with the new helper (not stale); the
     # other kernel still comes from the cache.
     assert _run(tmp_path, env, *PROBES) == ({"caller": (3.0, 0), "other": (2.0, 1)}, [])
+
+
+def test_a_process_that_imported_a_file_before_its_edit_does_not_cache_its_code(tmp_path):
+    """A process that imported the kernels' modules, then saw a file they depend on edited
+    (a helper's, or the file of a function compiled outside the kernel packages), runs the
+    code it imported, uncached (it saved it under the stamp of the edited sources: every
+    later process then ran the old helper, 1.0); the next process compiles the edited code,
+    the one after loads it."""
+    _copy_of_mallard(tmp_path)
+    env = processes.environment(PYTHONPATH=tmp_path, NUMBA_CACHE_DIR=tmp_path / "cache")
+    helper = tmp_path / "mallard" / "multibody" / "_kernels" / "probe_helper.py"
+    plain = tmp_path / "mallard" / "probe_plain.py"
+    caller, plain_name = PROBES[0], "mallard.probe_plain.plain"
+    edit = (helper, "return 1.0", "return 3.0")
+    assert _run(tmp_path, env, caller, script=EDITING, edit=edit) == ({"caller": (1.0, 0)}, [])
+    edit = (plain, "5.0", "6.0")
+    assert _run(tmp_path, env, plain_name, script=EDITING, edit=edit) == ({"plain": (5.0, 0)}, [])
+    assert _run(tmp_path, env, caller, plain_name) == ({"caller": (3.0, 0), "plain": (6.0, 0)}, [])
+    assert _run(tmp_path, env, caller, plain_name) == ({"caller": (3.0, 1), "plain": (6.0, 1)}, [])
 
 
 def _read_only(path):
@@ -155,7 +181,7 @@ def test_without_a_writable_cache_directory_kernels_are_cached_in_a_temporary_on
     tmp.mkdir()
     _read_only(src)
     _read_only(home)
-    env = _environment(PYTHONPATH=src, HOME=home, TMPDIR=tmp)
+    env = processes.environment(PYTHONPATH=src, HOME=home, TMPDIR=tmp)
     try:
         elsewhere = "mallard.probe_elsewhere.elsewhere"
         runs, warnings = _run(src, env, *PROBES, elsewhere)
@@ -169,3 +195,125 @@ def test_without_a_writable_cache_directory_kernels_are_cached_in_a_temporary_on
         for path in (src, home):
             for directory, _, _ in os.walk(path):
                 os.chmod(directory, 0o755)
+
+
+# ---- One function's cache entries: two processes saving at once, files of two builds mixed ----
+
+# A function cached as mallard caches its kernels (njit_cached), whose two compiled signatures
+# give results told apart by their type: plus_one(1) is the int 2, plus_one(1.0) the float 2.0.
+PLUS_ONE = """\
+from mallard.multibody._kernels._numba_internals import njit_cached
+
+
+def plus_one(x):
+    return x + 1
+
+
+plus_one = njit_cached(plus_one)
+"""
+
+# Prints repr(plus_one(a)) for each argument a on the command line (a Python literal), then
+# how many came from the cache.
+CALL = """
+import ast, sys
+from plus_one import plus_one
+results = [repr(plus_one(ast.literal_eval(a))) for a in sys.argv[1:]]
+print(*results, sum(plus_one.stats.cache_hits.values()))
+"""
+
+# CALL with one argument, in a process numbered ``me`` (0 or 1) of two, each renaming files
+# into the cache directory (numba writes a file to a temporary one, then renames it over its
+# name) in turn, as TURNS orders their renames: each process's first waits until both have
+# reached theirs (a rename not in TURNS waits for every one that is; a process that exited
+# has made all of its own).
+SCHEDULED = (
+    """
+import atexit, os, sys, time
+turns, me, argument, cache = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+TURNS = [(0, 1), (1, 1), (1, 2), (0, 2)]
+made = 0
+rename = os.replace
+
+
+def mark(name):
+    open(os.path.join(turns, name), "w").close()
+
+
+def wait_for_any(*names):
+    deadline = time.monotonic() + 120
+    while not any(os.path.exists(os.path.join(turns, n)) for n in names):
+        if time.monotonic() > deadline:
+            return
+        time.sleep(0.001)
+
+
+def in_turn(source, target):
+    global made
+    if not os.path.abspath(target).startswith(cache):
+        return rename(source, target)
+    made += 1
+    mark(f"reached-{me}-{made}")
+    if made == 1:
+        wait_for_any(f"reached-{1 - me}-1", f"exit-{1 - me}")
+    turn = TURNS.index((me, made)) if (me, made) in TURNS else len(TURNS)
+    for j, m in TURNS[:turn]:
+        wait_for_any(f"made-{j}-{m}", f"exit-{j}")
+    rename(source, target)
+    mark(f"made-{me}-{made}")
+
+
+os.replace = in_turn
+atexit.register(mark, f"exit-{me}")
+sys.argv[1:] = [argument]
+"""
+    + CALL
+)
+
+
+def _plus_one(root):
+    """The environment of processes running CALL in ``root``, where PLUS_ONE is written, with
+    the cache ``root``/cache."""
+    (root / "plus_one.py").write_text(PLUS_ONE)
+    mallard_root = pathlib.Path(mallard.__file__).parents[1]
+    return processes.environment(PYTHONPATH=mallard_root, NUMBA_CACHE_DIR=root / "cache")
+
+
+def test_two_processes_saving_two_signatures_at_once_save_each_its_own(tmp_path):
+    """Two processes compile plus_one, one for float64, the other for int64, into one cache,
+    their writes interleaved as those of numba's own cache files lose: both read the index
+    and take the first data file; one's index is written last, the other's data (a third
+    process then ran the float64 code for plus_one(1): 2.0). Each signature keeps its own
+    entry, which a third process loads."""
+    env = _plus_one(tmp_path)
+    turns = tmp_path / "turns"
+    turns.mkdir()
+    cache = os.path.join(tmp_path / "cache", "")
+    writers = [
+        processes.start(SCHEDULED, turns, me, argument, cache, cwd=tmp_path, env=env)
+        for me, argument in enumerate(("1.0", "1"))
+    ]
+    assert [processes.output(w).split() for w in writers] == [["2.0", "0"], ["2", "0"]]
+    assert processes.run(CALL, "1.0", "1", cwd=tmp_path, env=env).split() == ["2.0", "2", "2"]
+
+
+def test_a_file_of_other_sources_copied_into_the_cache_is_not_run(tmp_path):
+    """A cache whose data files were copied over from a cache of other sources (a partial
+    restore, a copy taken while another tree compiled): plus_one's entry of ``x + 2`` (the same
+    bytecode, so the same key, other sources) copied over that of ``x + 1`` is compiled again
+    (numba's own files loaded it: plus_one(1) gave 3)."""
+    env = _plus_one(tmp_path)
+    source = tmp_path / "plus_one.py"
+    first = source.stat()
+    assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["2", "0"]
+    shutil.copytree(tmp_path / "cache", tmp_path / "first")
+    source.write_text(PLUS_ONE.replace("x + 1", "x + 2"))
+    os.utime(source, ns=(first.st_atime_ns, first.st_mtime_ns + 10**9))
+    assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["3", "0"]
+    second = tmp_path / "second"
+    shutil.move(tmp_path / "cache", second)
+    shutil.copytree(tmp_path / "first", tmp_path / "cache")
+    for data in second.rglob("*.nbc"):
+        shutil.copy(data, tmp_path / "cache" / data.relative_to(second))
+    source.write_text(PLUS_ONE)
+    os.utime(source, ns=(first.st_atime_ns, first.st_mtime_ns))
+    assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["2", "0"]

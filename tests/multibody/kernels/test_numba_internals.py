@@ -2,10 +2,14 @@
 its docstring): a numba release that breaks one fails here, by name."""
 
 import ast
+import hashlib
 import inspect
 import itertools
+import os
 import pathlib
+import pickle
 import re
+import shutil
 
 import llvmlite.ir as ir
 import numba
@@ -843,3 +847,106 @@ def test_19_fewer_collections_while_compiling():
             numba.njit(lambda x: x.no_such_attribute)(2.0)
     assert gc.get_threshold() == before
     assert len(seen) == 3 and set(seen) == {_numba_internals.COMPILING_GC_THRESHOLDS}
+
+
+# ---- 20. cache files ---------------------------------------------------------------------------
+def _plus_one(x):
+    return x + 1
+
+
+def _spied(method, calls):
+    """``method`` of a cache file, appending (its name, its first argument) to ``calls``."""
+
+    def spy(self, *args):
+        calls.append((method.__name__, *args[:1]))
+        return method(self, *args)
+
+    return spy
+
+
+def test_20_cache_files(tmp_path, monkeypatch):
+    """What numba's caching asks of a cache file, and what KeyedCacheFile takes of numba's."""
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    KeyedCacheFile = _numba_internals.KeyedCacheFile
+    calls = []
+    for name in ("load", "save", "flush"):
+        monkeypatch.setattr(KeyedCacheFile, name, _spied(getattr(KeyedCacheFile, name), calls))
+    f = njit_cached(_plus_one)
+    cache = f._cache
+    assert isinstance(cache, caching.FunctionCache)
+    assert isinstance(cache._cache_file, KeyedCacheFile)
+    assert cache._cache_file._source_stamp == cache._impl.locator.get_source_stamp()
+    assert cache._cache_file._version == numba.__version__
+    assert cache._impl.filename_base.startswith("test_numba_internals._plus_one-")
+    assert cache._cache_path == cache._impl.locator.get_cache_path()
+    read = set(re.findall(r"_cache_file\.(\w+)", inspect.getsource(caching.Cache)))
+    assert read == {"load", "save", "flush"}, "numba's cache asks more of its cache file"
+    parameters = inspect.signature(caching.IndexDataCacheFile).parameters
+    assert list(parameters) == ["cache_path", "filename_base", "source_stamp"]
+
+    assert f(1.0) == 2.0
+    key = cache._index_key((types.float64,), f.targetctx.codegen())
+    assert calls == [("load", key), ("save", key)]  # (loaded before compiling, saved after)
+    assert pickle.loads(pickle.dumps(key)) == key
+    assert repr(pickle.loads(pickle.dumps(key))) == repr(key)
+    nogil = njit_cached(_plus_one, nogil=True)
+    assert nogil._cache._index_key((types.float64,), f.targetctx.codegen()) == key  # (options)
+    assert nogil(1.0) == 2.0 and not nogil.stats.cache_hits  # (another variant: its own entry)
+    config = numba.config
+    settings = (config.OPT, config.LOOP_VECTORIZE, config.SLP_VECTORIZE, config.BOUNDSCHECK)
+    assert None not in settings[:3] and config.DEBUGINFO_DEFAULT in (0, 1)
+    again = njit_cached(_plus_one)
+    assert again(1.0) == 2.0 and again.stats.cache_hits[(types.float64,)] == 1
+    calls.clear()
+    f.recompile()
+    assert [call[0] for call in calls] == ["flush", "load", "save"]
+    calls.clear()
+    disabled = njit_cached(_plus_one)
+    disabled._cache.disable()
+    assert disabled(1.0) == 2.0 and not disabled.stats.cache_hits and not calls
+
+    cache_file = cache._cache_file
+    assert pickle.loads(cache_file._dump(("a", 1.5))) == ("a", 1.5)
+    path = tmp_path / "written"
+    with cache_file._open_for_write(str(path)) as written:
+        written.write(b"whole")
+        assert not path.exists()
+    assert path.read_bytes() == b"whole"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("written")] == ["written"]
+    assert "os.replace(" in inspect.getsource(caching.IndexDataCacheFile._open_for_write)
+
+
+def test_20_keyed_cache_file(tmp_path):
+    """An entry's file is loaded for the key, source stamp, variant and numba version it was
+    saved with only; a file cut short loads nothing; ``flush`` drops one function's entries."""
+    KeyedCacheFile = _numba_internals.KeyedCacheFile
+    a, b = ((types.float64,), ("cpu",), ("code",)), ((types.int64,), ("cpu",), ("code",))
+    variant = _numba_internals.cache_variant({"nogil": True})
+    entries = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp", variant)
+    entries.save(a, "the code for a")
+    entries.save(b, "the code for b")
+    assert entries.load(a) == "the code for a" and entries.load(b) == "the code for b"
+    assert len(list(tmp_path.iterdir())) == 2
+    digest = hashlib.sha256(repr((a, variant)).encode()).hexdigest()[:20]
+    (path_a,) = tmp_path.glob(f"m.f-1.py3.k{digest}.nbc")
+    (path_b,) = set(tmp_path.iterdir()) - {path_a}
+    shutil.copy(path_a, path_b)  # (a's entry where b's is: a copy gone wrong)
+    assert entries.load(b) is None and entries.load(a) == "the code for a"
+    assert KeyedCacheFile(str(tmp_path), "m.f-1.py3", "other stamp", variant).load(a) is None
+    other_variant = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp", "other variant")
+    assert other_variant.load(a) is None
+    shutil.copy(path_a, other_variant._keyed_path(a))  # (its file: the variant is checked too)
+    assert other_variant.load(a) is None
+    os.remove(other_variant._keyed_path(a))
+    other_numba = KeyedCacheFile(str(tmp_path), "m.f-1.py3", "stamp", variant)
+    other_numba._version = "0.0.0"
+    assert other_numba.load(a) is None
+    whole = path_a.read_bytes()
+    path_a.write_bytes(whole[: len(whole) // 2])
+    assert entries.load(a) is None
+    path_a.write_bytes(whole)
+    other_function = KeyedCacheFile(str(tmp_path), "m.f-12.py3", "stamp", variant)
+    other_function.save(a, "the code of another function")
+    entries.flush()
+    assert entries.load(a) is None and not path_a.exists() and not path_b.exists()
+    assert other_function.load(a) == "the code of another function"

@@ -4,6 +4,7 @@ cache stamps they give (editing one module changes the stamps of exactly its dep
 import ast
 import importlib
 import inspect
+import os
 import pathlib
 import pkgutil
 import shutil
@@ -236,3 +237,18 @@ def test_the_stamp_is_of_the_closure_only(tmp_path):
     with open(package_dir / "multibody" / "plant" / "__init__.py", "a") as f:
         f.write("EDITED = 1\n")
     assert _stamps(package_dir)[1] == before
+
+
+def test_a_module_whose_closure_was_modified_after_the_import_has_no_stamp(tmp_path):
+    """A file of a module's closure modified after ``since`` (when the process imported the
+    package: it may run the module as it was) leaves the module, and only it and its
+    dependents, without a stamp: its kernels are not cached."""
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from pkg import b\n", "pkg/b.py": ""})
+    _write(tmp_path, {"pkg/c.py": ""})
+    since = (tmp_path / "pkg" / "c.py").stat().st_mtime_ns
+    later = since + 10**9
+    os.utime(tmp_path / "pkg" / "b.py", ns=(later, later))
+    graph = SourceGraph(tmp_path / "pkg", "pkg", since=since)
+    assert graph.stamp("pkg.a") is None and graph.stamp("pkg.b") is None
+    assert isinstance(graph.stamp("pkg.c"), str)
+    assert isinstance(SourceGraph(tmp_path / "pkg", "pkg", since=later).stamp("pkg.a"), str)
