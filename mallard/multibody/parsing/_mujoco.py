@@ -47,13 +47,14 @@ from mallard.multibody.parsing._workspace import is_string_source
 from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
 from mallard.multibody.tree import (
     BallRpyJoint,
+    FixedOffsetFrame,
     PdControllerGains,
     PrismaticJoint,
     RevoluteJoint,
     RotationalInertia,
     SpatialInertia,
 )
-from mallard.multibody.tree._rotational_inertia import fmt
+from mallard.multibody.tree._rotational_inertia import fmt, reexpress
 
 #: The elements ``<default>`` classes hold defaults for (MuJoCo's list, in its order).
 DEFAULT_ELEMENTS = ("geom", "joint", "mesh", "equality", "material", "site", "camera", "light",
@@ -486,14 +487,16 @@ class _MujocoParser:
 
     def parse_inertial(self, node):
         """M_BBo_B of an ``<inertial>``: mass at ``pos``; ``diaginertia`` about the COM in the
-        inertial frame F (``quat``...), or ``fullinertia`` in the body frame."""
-        X_BF = self.frames.transform(node)
+        inertial frame F (``quat``...), or ``fullinertia`` in the body frame (the arithmetic
+        of RotationalInertia.ReExpress and SpatialInertia.MakeFromCentralInertia)."""
+        R_BF, p_BoFo_B = self.frames.pose(node)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             self.error(node, "The inertial tag must include the mass attribute.")
-        diagonal = parse_vector(node, "diaginertia", 3)
+        diagonal = parse_floats(node, "diaginertia", 3)
         if diagonal is not None:
-            I_BFo_B = RotationalInertia(*diagonal.tolist()).ReExpress(X_BF.rotation())
+            R = _IDENTITY if R_BF is None else np.array(R_BF).reshape(3, 3)
+            I_BFo_B = reexpress(R, RotationalInertia(*diagonal)._I).tolist()
         else:
             full = parse_vector(node, "fullinertia", 6)
             if full is None:
@@ -503,11 +506,15 @@ class _MujocoParser:
                     "attribute.",
                 )
             try:
-                I_BFo_B = RotationalInertia(*full.tolist())
+                I_BFo_B = RotationalInertia(*full.tolist())._I.tolist()
             except RuntimeError as e:
                 self.error(node, str(e))
         try:
-            return SpatialInertia.MakeFromCentralInertia(mass, X_BF.translation(), I_BFo_B)
+            if not mass > 0:  # (its error)
+                SpatialInertia.MakeFromCentralInertia(
+                    mass, p_BoFo_B, RotationalInertia._make(np.array(I_BFo_B))
+                )
+            return SpatialInertia._from_central_rows(mass, p_BoFo_B, I_BFo_B)
         except RuntimeError as e:
             self.error(node, str(e))
 
@@ -576,10 +583,9 @@ class _MujocoParser:
                 ref = self.scalar(node, "ref", 0.0)
                 if kind == "slide":
                     X_CJ = X_CJ @ RigidTransform(ref * axis)
-                    joint = plant.AddJoint(
-                        PrismaticJoint, name, parent, X_PJ, child, X_CJ, axis, -math.inf,
-                        math.inf, damping,
-                    )  # fmt: skip
+                    joint = self.add_joint(
+                        PrismaticJoint, name, parent, X_PJ, child, X_CJ, axis, damping
+                    )
                 else:
                     if self.frames.degree:
                         ref *= math.pi / 180.0
@@ -588,7 +594,7 @@ class _MujocoParser:
                         X_CJ = X_CJ @ RigidTransform(
                             RotationMatrix._make(angle_axis_to_matrix(ref, axis))
                         )
-                    joint = plant.AddJoint(
+                    joint = self.add_joint(
                         RevoluteJoint, name, parent, X_PJ, child, X_CJ, axis, damping
                     )
                 if limited:
@@ -611,6 +617,31 @@ class _MujocoParser:
             ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
              "actuatorgravcomp", "springref", "frictionloss", "user"),
         )  # fmt: skip
+
+    def add_joint(self, joint_type, name, parent, X_PJ, child, X_CJ, axis, damping):
+        """plant.AddJoint(joint_type, name, parent, X_PJ, child, X_CJ, axis, -∞, ∞, damping)
+        for a RevoluteJoint or PrismaticJoint: its frames "{name}_parent" and "{name}_child"
+        and the joint added at once (plant._add_checked) when nothing AddFrame and AddJoint
+        check can fail (the names new, the bodies distinct, without a joint between them);
+        else by AddJoint, which raises."""
+        plant, instance = self.plant, child._model_instance
+        frame_names, key = plant._names["Frame"], instance._value
+        a, b = parent._index._value, child._index._value
+        if (
+            parent is child
+            or (key, name) in plant._names["Joint"]
+            or (key, f"{name}_parent") in frame_names
+            or (key, f"{name}_child") in frame_names
+            or ((a, b) if a <= b else (b, a)) in plant._joint_between
+        ):
+            return plant.AddJoint(
+                joint_type, name, parent, X_PJ, child, X_CJ, axis, -math.inf, math.inf, damping
+            )
+        F = FixedOffsetFrame._new(f"{name}_parent", parent._body_frame, X_PJ, instance)
+        M = FixedOffsetFrame._new(f"{name}_child", child._body_frame, X_CJ, instance)
+        joint = joint_type._new(name, F, M, axis, damping, -math.inf, math.inf)
+        plant._add_checked((), (F, M), (joint,))
+        return joint
 
     # ---- actuators ---------------------------------------------------------------------------
     def parse_actuator(self, node):
