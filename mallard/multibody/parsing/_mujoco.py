@@ -65,6 +65,7 @@ _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
 
 
 _IDENTITY = np.eye(3)
+_IDENTITY_TRANSFORM = RigidTransform()  # (never changed: its users copy it)
 _LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
 
 
@@ -552,8 +553,8 @@ class _MujocoParser:
             name = f"{parent.name()}-{child.name()}"
         self.apply_defaults("joint", attrib.get("class", child_class or "main"), node)
         pos = None if "pos" not in attrib else parse_floats(node, "pos", 3)
-        if pos is None:  # (X_PC · identity is X_PC: the joint's frame copies it)
-            X_CJ, X_PJ = RigidTransform._make(_IDENTITY.copy(), np.zeros(3)), X_PC
+        if pos is None:  # (X_PC · identity is X_PC; the joint's frames copy their poses)
+            X_CJ, X_PJ = _IDENTITY_TRANSFORM, X_PC
         else:
             X_CJ = RigidTransform._make(_IDENTITY.copy(), np.array(pos))
             X_PJ = X_PC @ X_CJ
@@ -583,9 +584,7 @@ class _MujocoParser:
                 ref = self.scalar(node, "ref", 0.0)
                 if kind == "slide":
                     X_CJ = X_CJ @ RigidTransform(ref * axis)
-                    joint = self.add_joint(
-                        PrismaticJoint, name, parent, X_PJ, child, X_CJ, axis, damping
-                    )
+                    joint_type = PrismaticJoint
                 else:
                     if self.frames.degree:
                         ref *= math.pi / 180.0
@@ -594,11 +593,15 @@ class _MujocoParser:
                         X_CJ = X_CJ @ RigidTransform(
                             RotationMatrix._make(angle_axis_to_matrix(ref, axis))
                         )
-                    joint = self.add_joint(
-                        RevoluteJoint, name, parent, X_PJ, child, X_CJ, axis, damping
-                    )
-                if limited:
-                    joint.set_position_limits([limits[0]], [limits[1]])
+                    joint_type = RevoluteJoint
+                lower, upper = limits if limited else (-math.inf, math.inf)
+                ordered = lower <= upper  # (else set_position_limits' error, once added)
+                joint = self.add_joint(
+                    joint_type, name, parent, X_PJ, child, X_CJ, axis, damping,
+                    *((lower, upper) if ordered else (-math.inf, math.inf)),
+                )  # fmt: skip
+                if not ordered:
+                    joint.set_position_limits([lower], [upper])
                 if ref != 0.0:  # (a new joint's default position is 0)
                     joint.set_default_positions([ref])
             else:
@@ -618,12 +621,12 @@ class _MujocoParser:
              "actuatorgravcomp", "springref", "frictionloss", "user"),
         )  # fmt: skip
 
-    def add_joint(self, joint_type, name, parent, X_PJ, child, X_CJ, axis, damping):
-        """plant.AddJoint(joint_type, name, parent, X_PJ, child, X_CJ, axis, -∞, ∞, damping)
-        for a RevoluteJoint or PrismaticJoint: its frames "{name}_parent" and "{name}_child"
-        and the joint added at once (plant._add_checked) when nothing AddFrame and AddJoint
-        check can fail (the names new, the bodies distinct, without a joint between them);
-        else by AddJoint, which raises."""
+    def add_joint(self, joint_type, name, parent, X_PJ, child, X_CJ, axis, damping, lower, upper):
+        """plant.AddJoint(joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper,
+        damping) for a RevoluteJoint or PrismaticJoint (lower ≤ upper): its frames
+        "{name}_parent" and "{name}_child" and the joint added at once (plant._add_checked)
+        when nothing AddFrame and AddJoint check can fail (the names new, the bodies distinct,
+        without a joint between them); else by AddJoint, which raises."""
         plant, instance = self.plant, child._model_instance
         frame_names, key = plant._names["Frame"], instance._value
         a, b = parent._index._value, child._index._value
@@ -635,11 +638,11 @@ class _MujocoParser:
             or ((a, b) if a <= b else (b, a)) in plant._joint_between
         ):
             return plant.AddJoint(
-                joint_type, name, parent, X_PJ, child, X_CJ, axis, -math.inf, math.inf, damping
+                joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper, damping
             )
         F = FixedOffsetFrame._new(f"{name}_parent", parent._body_frame, X_PJ, instance)
         M = FixedOffsetFrame._new(f"{name}_child", child._body_frame, X_CJ, instance)
-        joint = joint_type._new(name, F, M, axis, damping, -math.inf, math.inf)
+        joint = joint_type._new(name, F, M, axis, damping, lower, upper)
         plant._add_checked((), (F, M), (joint,))
         return joint
 
