@@ -51,6 +51,7 @@ from mallard.multibody.tree import (
     PdControllerGains,
     PrismaticJoint,
     RevoluteJoint,
+    RigidBody,
     RotationalInertia,
     SpatialInertia,
 )
@@ -481,8 +482,18 @@ class _MujocoParser:
             self.parse_body(child, body, X_WB, child_class)
 
     def add_body(self, node, name, M_BBo_B):
+        """plant.AddRigidBody(name, model_instance, M_BBo_B): by the plant's _add_checked when
+        nothing it checks can fail (a str name, new among bodies and frames), else by
+        AddRigidBody, whose error is located at ``node``."""
+        plant, instance = self.plant, self.model_instance
+        names, key = plant._names, (instance._value, name)
+        fresh = key not in names["RigidBody"] and key not in names["Frame"]
+        if fresh and type(name) is str and name != "":
+            body = RigidBody._new(name, instance, M_BBo_B)
+            plant._add_checked((body,))
+            return body
         try:
-            return self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+            return plant.AddRigidBody(name, instance, M_BBo_B)
         except RuntimeError as e:
             self.error(node, str(e))
 
