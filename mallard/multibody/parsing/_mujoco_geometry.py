@@ -12,7 +12,7 @@ import struct
 import numpy as np
 
 from mallard.common._angle_axis import angle_axis_rows
-from mallard.common._quaternion import quaternion_product
+from mallard.common._quaternion import hamilton_product
 from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.geometry import (
     Box,
@@ -130,9 +130,6 @@ class Frames:
         self.degree = True
         self.eulerseq = "xyz"
 
-    def vector(self, node, name, size):
-        return parse_vector(node, name, size)
-
     def transform(self, node):
         """X_PF of the frame ``node`` gives with ``pos`` and at most one orientation
         attribute (none: the identity)."""
@@ -174,13 +171,13 @@ class Frames:
         (in floats: the arithmetic of the arrays' operations, element by element)."""
         error = self.diagnostics.error
         if name == "quat":
-            q = self.vector(node, "quat", 4)
-            squared_norm = q @ q
+            w, x, y, z = parse_floats(node, "quat", 4)
+            squared_norm = w * w + x * x + y * y + z * z
             if not squared_norm > 0:
                 error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
         elif name == "euler":
-            q = self.euler(self.vector(node, "euler", 3))
-            squared_norm = q @ q
+            w, x, y, z = self.euler(parse_floats(node, "euler", 3))
+            squared_norm = w * w + x * x + y * y + z * z
         elif name == "axisangle":
             x, y, z, angle = parse_floats(node, "axisangle", 4)
             norm = math.sqrt(x * x + y * y + z * z)
@@ -196,8 +193,7 @@ class Frames:
             if not x * x + y * y + z * z > 0:
                 error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
             return two_vector_rows(_Z, (x, y, z))
-        w, x, y, z = q.tolist()  # (quaternion_to_matrix's arithmetic, in floats as it does)
-        return quaternion_rotation(w, x, y, z, float(2.0 / squared_norm))
+        return quaternion_rotation(w, x, y, z, 2.0 / squared_norm)  # (quaternion_to_matrix's)
 
     def xyaxes_rows(self, node):
         """The rows of R_PF of ``xyaxes``: its x axis normalized, its y axis made normal to x
@@ -220,16 +216,16 @@ class Frames:
         return rows
 
     def euler(self, angles):
-        """The quaternion (wxyz, not normalized) of the Euler ``angles`` about the axes of
-        ``eulerseq`` (lower case: moving axes, post-multiplied; upper case: fixed axes,
-        pre-multiplied)."""
+        """The quaternion (wxyz as 4 floats, not normalized) of the Euler ``angles`` (3
+        floats) about the axes of ``eulerseq`` (lower case: moving axes, post-multiplied;
+        upper case: fixed axes, pre-multiplied)."""
         if self.degree:
-            angles = angles * _DEGREE
+            angles = [angle * _DEGREE for angle in angles]
         q = _NO_TURN
-        for angle, axis in zip(angles.tolist(), self.eulerseq, strict=True):
+        for angle, axis in zip(angles, self.eulerseq, strict=True):
             step = [math.cos(angle / 2.0), 0.0, 0.0, 0.0]
             step[_AXIS_INDEX[axis]] = math.sin(angle / 2.0)
-            q = quaternion_product(q, step) if axis.islower() else quaternion_product(step, q)
+            q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
         return q
 
 
