@@ -25,7 +25,7 @@ from mallard.geometry import (
     Rgba,
     Sphere,
 )
-from mallard.math import RigidTransform, RotationMatrix
+from mallard.math import RigidTransform
 from mallard.math._rotation_matrix import check_rotation_matrix
 from mallard.multibody.parsing._attributes import (
     convert_to_doubles,
@@ -81,15 +81,11 @@ def _normal_axis(v0, v1):
     return tuple(np.linalg.svd(np.array([v0, v1]))[2][2].tolist())
 
 
-def from_two_vectors(a, b):
-    """R taking the direction of ``a`` to that of ``b`` (each 3 numbers: an array or a
-    sequence) by the smallest rotation (Eigen's Quaternion::FromTwoVectors; for opposite
-    directions, a half turn about an axis normal to ``a``)."""
-    return RotationMatrix._make(np.array(two_vector_rows(a, b)).reshape(3, 3))
-
-
 def two_vector_rows(a, b):
-    """The rows of from_two_vectors(a, b) as 9 floats."""
+    """The rows (9 floats) of R taking the direction of ``a`` to that of ``b`` (each 3
+    numbers: an array or a sequence) by the smallest rotation (Eigen's
+    Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
+    ``a``)."""
     a = a.tolist() if isinstance(a, np.ndarray) else a
     b = b.tolist() if isinstance(b, np.ndarray) else b
     return _two_vector_rotation(_pack6(*a, *b))
@@ -97,7 +93,7 @@ def two_vector_rows(a, b):
 
 @functools.lru_cache(maxsize=1024)
 def _two_vector_rotation(a_b):
-    """The rows of from_two_vectors' R (9 floats) for ``a_b``, the float64 bytes of a and b
+    """two_vector_rows(a, b) for ``a_b``, the float64 bytes of a and b
     one after the other (-0.0 is not 0.0 here). (Cached: MJCF models repeat directions, e.g.
     limbs along -z.)"""
     x0, y0, z0, x1, y1, z1 = _unpack6(a_b)

@@ -17,7 +17,7 @@ from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.parsing import Parser
 from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar
 from mallard.multibody.parsing._diagnostics import Diagnostics
-from mallard.multibody.parsing._mujoco_geometry import from_two_vectors
+from mallard.multibody.parsing._mujoco_geometry import two_vector_rows
 from mallard.multibody.parsing._xml import parse_xml
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import (
@@ -109,17 +109,22 @@ def test_limits_that_are_not_lists_of_floats_take_the_general_path():
         j0.set_position_limits([np.nan], [1.0])
 
 
+def from_two_vectors(a, b):
+    """R of two_vector_rows(a, b), as a 3x3 array."""
+    return np.array(two_vector_rows(a, b)).reshape(3, 3)
+
+
 def test_the_half_turn_of_opposite_directions_is_cached_and_read_only():
     for down in ([0.0, 0.0, -0.5], [0.0, 0.0, -2.0]):
-        R = from_two_vectors((0.0, 0.0, 1.0), np.array(down)).matrix()
+        R = from_two_vectors((0.0, 0.0, 1.0), np.array(down))
         np.testing.assert_allclose(R @ [0, 0, 1], [0, 0, -1], atol=1e-15)
         np.testing.assert_allclose(R @ R.T, np.eye(3), atol=1e-15)
     # The cache holds the SVD's axis, the same for the same unit vectors.
-    R1 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -0.5])).matrix()
-    R2 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -3.0])).matrix()
+    R1 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -0.5]))
+    R2 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -3.0]))
     np.testing.assert_array_equal(R1, R2)
     # Not opposite: the cross product's quaternion.
-    R = from_two_vectors((0.0, 0.0, 1.0), np.array([1.0, 0.0, 0.0])).matrix()
+    R = from_two_vectors((0.0, 0.0, 1.0), np.array([1.0, 0.0, 0.0]))
     np.testing.assert_allclose(R @ [0, 0, 1], [1, 0, 0], atol=1e-15)
 
 
@@ -673,7 +678,7 @@ def test_mjcf_orientations_in_floats_are_the_rotation_matrices_bits():
         expected = np.column_stack([x, y, z / np.linalg.norm(z)])
         assert _bits(frames.rows(node, "xyaxes")) == _bits(expected.ravel())
         node = parse_xml(f'<b zaxis="{" ".join(text.split()[:3])}"/>'.encode(), "f.xml")
-        expected = from_two_vectors((0.0, 0.0, 1.0), v[:3]).matrix()
+        expected = from_two_vectors((0.0, 0.0, 1.0), v[:3])
         assert _bits(frames.rows(node, "zaxis")) == _bits(expected.ravel())
     error = r"<literal-string>.urdf:1: error: RotationMatrix: the matrix has a NaN"
     with pytest.raises(RuntimeError, match=error):  # (y along x: 0/0, NaN as numpy divides)
