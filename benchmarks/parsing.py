@@ -31,9 +31,9 @@ instead of the wall clock (steadier on a loaded machine; both libraries parse in
 thread).
 
 Run: python benchmarks/parsing.py [--links N] [--short-links N] [--comment-mb MB]
-[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu] [--only NAME ...]
-(pydrake's 2000-link SDFormat chain takes ~10 s a round; ``--only``: the cases whose file
-name contains one of the NAMEs, e.g. ``--only dmd`` for the directives).
+[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu] [--case TEXT]
+(``--case``: only the cases whose label contains TEXT, any case, e.g. MJCF; repeatable)
+(pydrake's 2000-link SDFormat chain takes ~10 s a round).
 """
 
 import argparse
@@ -263,6 +263,17 @@ def write_cases(directory, **sizes):
     return paths
 
 
+def select(paths, texts):
+    """The entries of ``paths`` whose label contains one of ``texts`` (any case; None: all)."""
+    if not texts:
+        return paths
+    return {
+        label: path
+        for label, path in paths.items()
+        if any(text.lower() in label.lower() for text in texts)
+    }
+
+
 def library(name):
     """(MultibodyPlant, Parser) of ``name`` ("mallard" or "pydrake"), warmed up."""
     plant_class = importlib.import_module(f"{name}.multibody.plant").MultibodyPlant
@@ -294,7 +305,11 @@ def main(argv=None):
     parser.add_argument("--models", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
-    parser.add_argument("--only", nargs="+", default=None)
+    parser.add_argument(
+        "--case",
+        action="append",
+        help="only the cases whose label contains this text (any case; repeatable), e.g. MJCF",
+    )
     args = parser.parse_args(argv)
     timer = time.perf_counter if args.timer == "wall" else time.process_time
     libraries = {"mallard": library("mallard")}
@@ -311,8 +326,7 @@ def main(argv=None):
             mjcf_links=args.mjcf_links,
             models=args.models,
         )
-        if args.only:
-            paths = {c: p for c, p in paths.items() if any(n in p.name for n in args.only)}
+        paths = select(paths, args.case)
         times = {(case, lib): [] for case in paths for lib in libraries}
         for round_ in range(args.rounds):
             for case, path in paths.items():

@@ -4,7 +4,8 @@
 machine, unlike their times; C work, as expat's or numpy's, is not counted).
 
 Run: python benchmarks/parsing_bytecodes.py [--links N] [--mjcf-links N] [--models N]
-[--top K] (``--top``: also the K functions that execute the most, per case).
+[--top K] [--case TEXT] (``--top``: also the K functions that execute the most, per case;
+``--case``: only the cases whose label contains TEXT, e.g. MJCF).
 """
 
 import argparse
@@ -13,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from parsing import library, write_cases
+from parsing import library, select, write_cases
 
 
 def count(call, per_function):
@@ -46,12 +47,18 @@ def main(argv=None):
     parser.add_argument("--mjcf-links", type=int, default=200)
     parser.add_argument("--models", type=int, default=200)
     parser.add_argument("--top", type=int, default=0)
+    parser.add_argument(
+        "--case",
+        action="append",
+        help="only the cases whose label contains this text (any case; repeatable), e.g. MJCF",
+    )
     args = parser.parse_args(argv)
     plant_class, parser_class = library("mallard")
     with tempfile.TemporaryDirectory() as directory:
         paths = write_cases(
             directory, links=args.links, mjcf_links=args.mjcf_links, models=args.models
         )
+        paths = select(paths, args.case)
         for case, path in paths.items():
             plant = plant_class(0.0)
             parser_class(plant).AddModels(str(path))  # (first: lazy imports, caches)

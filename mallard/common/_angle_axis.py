@@ -20,19 +20,22 @@ from mallard.common._scalar_math import atan2, cos, sin, sqrt
 
 def angle_axis_to_matrix(angle, axis):
     """R = cos(θ) I + (1 - cos(θ)) λλᵀ + sin(θ) [λ]× for the angle θ about the unit axis λ."""
-    c, s = cos(angle), sin(angle)
     if type(axis) is np.ndarray and axis.dtype == np.float64:
         axis = axis.tolist()  # (the same arithmetic in floats: several times faster)
-    x, y, z = axis
+    r0, r1, r2, r3, r4, r5, r6, r7, r8 = angle_axis_rows(angle, *axis)
+    return np.array([[r0, r1, r2], [r3, r4, r5], [r6, r7, r8]])
+
+
+def angle_axis_rows(angle, x, y, z):
+    """The rows of angle_axis_to_matrix(angle, (x, y, z)) as a 9-tuple (any scalars)."""
+    c, s = cos(angle), sin(angle)
     sx, sy, sz = s * x, s * y, s * z
     cx, cy, cz = (1 - c) * x, (1 - c) * y, (1 - c) * z
-    return np.array(
-        [
-            [cx * x + c, cx * y - sz, cx * z + sy],
-            [cy * x + sz, cy * y + c, cy * z - sx],
-            [cz * x - sy, cz * y + sx, cz * z + c],
-        ]
-    )
+    return (
+        cx * x + c, cx * y - sz, cx * z + sy,
+        cy * x + sz, cy * y + c, cy * z - sx,
+        cz * x - sy, cz * y + sx, cz * z + c,
+    )  # fmt: skip
 
 
 def angle_axis_from_quaternion(wxyz):

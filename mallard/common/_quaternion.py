@@ -72,15 +72,18 @@ def matrix_to_quaternion(R):
 
 def quaternion_product(a, b):
     """wxyz of the Hamilton product a b of the quaternions a and b (arrays wxyz)."""
+    return np.array(hamilton_product(a, b))
+
+
+def hamilton_product(a, b):
+    """quaternion_product(a, b) as a 4-tuple (a and b: 4 scalars each, any type)."""
     aw, ax, ay, az = a
     bw, bx, by, bz = b
-    return np.array(
-        [
-            aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-        ]
+    return (
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
     )
 
 

@@ -47,13 +47,15 @@ from mallard.multibody.parsing._workspace import is_string_source
 from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
 from mallard.multibody.tree import (
     BallRpyJoint,
+    FixedOffsetFrame,
     PdControllerGains,
     PrismaticJoint,
     RevoluteJoint,
+    RigidBody,
     RotationalInertia,
     SpatialInertia,
 )
-from mallard.multibody.tree._rotational_inertia import fmt
+from mallard.multibody.tree._rotational_inertia import fmt, reexpress
 
 #: The elements ``<default>`` classes hold defaults for (MuJoCo's list, in its order).
 DEFAULT_ELEMENTS = ("geom", "joint", "mesh", "equality", "material", "site", "camera", "light",
@@ -64,6 +66,7 @@ _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
 
 
 _IDENTITY = np.eye(3)
+_IDENTITY_TRANSFORM = RigidTransform()  # (never changed: its users copy it)
 _LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
 
 
@@ -479,21 +482,33 @@ class _MujocoParser:
             self.parse_body(child, body, X_WB, child_class)
 
     def add_body(self, node, name, M_BBo_B):
+        """plant.AddRigidBody(name, model_instance, M_BBo_B): by the plant's _add_checked when
+        nothing it checks can fail (a str name, new among bodies and frames), else by
+        AddRigidBody, whose error is located at ``node``."""
+        plant, instance = self.plant, self.model_instance
+        names, key = plant._names, (instance._value, name)
+        fresh = key not in names["RigidBody"] and key not in names["Frame"]
+        if fresh and type(name) is str and name != "":
+            body = RigidBody._new(name, instance, M_BBo_B)
+            plant._add_checked((body,))
+            return body
         try:
-            return self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+            return plant.AddRigidBody(name, instance, M_BBo_B)
         except RuntimeError as e:
             self.error(node, str(e))
 
     def parse_inertial(self, node):
         """M_BBo_B of an ``<inertial>``: mass at ``pos``; ``diaginertia`` about the COM in the
-        inertial frame F (``quat``...), or ``fullinertia`` in the body frame."""
-        X_BF = self.frames.transform(node)
+        inertial frame F (``quat``...), or ``fullinertia`` in the body frame (the arithmetic
+        of RotationalInertia.ReExpress and SpatialInertia.MakeFromCentralInertia)."""
+        R_BF, p_BoFo_B = self.frames.pose(node)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             self.error(node, "The inertial tag must include the mass attribute.")
-        diagonal = parse_vector(node, "diaginertia", 3)
+        diagonal = parse_floats(node, "diaginertia", 3)
         if diagonal is not None:
-            I_BFo_B = RotationalInertia(*diagonal.tolist()).ReExpress(X_BF.rotation())
+            R = _IDENTITY if R_BF is None else np.array(R_BF).reshape(3, 3)
+            I_BFo_B = reexpress(R, RotationalInertia(*diagonal)._I).tolist()
         else:
             full = parse_vector(node, "fullinertia", 6)
             if full is None:
@@ -503,11 +518,15 @@ class _MujocoParser:
                     "attribute.",
                 )
             try:
-                I_BFo_B = RotationalInertia(*full.tolist())
+                I_BFo_B = RotationalInertia(*full.tolist())._I.tolist()
             except RuntimeError as e:
                 self.error(node, str(e))
         try:
-            return SpatialInertia.MakeFromCentralInertia(mass, X_BF.translation(), I_BFo_B)
+            if not mass > 0:  # (its error)
+                SpatialInertia.MakeFromCentralInertia(
+                    mass, p_BoFo_B, RotationalInertia._make(np.array(I_BFo_B))
+                )
+            return SpatialInertia._from_central_rows(mass, p_BoFo_B, I_BFo_B)
         except RuntimeError as e:
             self.error(node, str(e))
 
@@ -545,8 +564,8 @@ class _MujocoParser:
             name = f"{parent.name()}-{child.name()}"
         self.apply_defaults("joint", attrib.get("class", child_class or "main"), node)
         pos = None if "pos" not in attrib else parse_floats(node, "pos", 3)
-        if pos is None:  # (X_PC · identity is X_PC: the joint's frame copies it)
-            X_CJ, X_PJ = RigidTransform._make(_IDENTITY.copy(), np.zeros(3)), X_PC
+        if pos is None:  # (X_PC · identity is X_PC; the joint's frames copy their poses)
+            X_CJ, X_PJ = _IDENTITY_TRANSFORM, X_PC
         else:
             X_CJ = RigidTransform._make(_IDENTITY.copy(), np.array(pos))
             X_PJ = X_PC @ X_CJ
@@ -576,10 +595,7 @@ class _MujocoParser:
                 ref = self.scalar(node, "ref", 0.0)
                 if kind == "slide":
                     X_CJ = X_CJ @ RigidTransform(ref * axis)
-                    joint = plant.AddJoint(
-                        PrismaticJoint, name, parent, X_PJ, child, X_CJ, axis, -math.inf,
-                        math.inf, damping,
-                    )  # fmt: skip
+                    joint_type = PrismaticJoint
                 else:
                     if self.frames.degree:
                         ref *= math.pi / 180.0
@@ -588,11 +604,15 @@ class _MujocoParser:
                         X_CJ = X_CJ @ RigidTransform(
                             RotationMatrix._make(angle_axis_to_matrix(ref, axis))
                         )
-                    joint = plant.AddJoint(
-                        RevoluteJoint, name, parent, X_PJ, child, X_CJ, axis, damping
-                    )
-                if limited:
-                    joint.set_position_limits([limits[0]], [limits[1]])
+                    joint_type = RevoluteJoint
+                lower, upper = limits if limited else (-math.inf, math.inf)
+                ordered = lower <= upper  # (else set_position_limits' error, once added)
+                joint = self.add_joint(
+                    joint_type, name, parent, X_PJ, child, X_CJ, axis, damping,
+                    *((lower, upper) if ordered else (-math.inf, math.inf)),
+                )  # fmt: skip
+                if not ordered:
+                    joint.set_position_limits([lower], [upper])
                 if ref != 0.0:  # (a new joint's default position is 0)
                     joint.set_default_positions([ref])
             else:
@@ -611,6 +631,31 @@ class _MujocoParser:
             ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
              "actuatorgravcomp", "springref", "frictionloss", "user"),
         )  # fmt: skip
+
+    def add_joint(self, joint_type, name, parent, X_PJ, child, X_CJ, axis, damping, lower, upper):
+        """plant.AddJoint(joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper,
+        damping) for a RevoluteJoint or PrismaticJoint (lower ≤ upper): its frames
+        "{name}_parent" and "{name}_child" and the joint added at once (plant._add_checked)
+        when nothing AddFrame and AddJoint check can fail (the names new, the bodies distinct,
+        without a joint between them); else by AddJoint, which raises."""
+        plant, instance = self.plant, child._model_instance
+        frame_names, key = plant._names["Frame"], instance._value
+        a, b = parent._index._value, child._index._value
+        if (
+            parent is child
+            or (key, name) in plant._names["Joint"]
+            or (key, f"{name}_parent") in frame_names
+            or (key, f"{name}_child") in frame_names
+            or ((a, b) if a <= b else (b, a)) in plant._joint_between
+        ):
+            return plant.AddJoint(
+                joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper, damping
+            )
+        F = FixedOffsetFrame._new(f"{name}_parent", parent._body_frame, X_PJ, instance)
+        M = FixedOffsetFrame._new(f"{name}_child", child._body_frame, X_CJ, instance)
+        joint = joint_type._new(name, F, M, axis, damping, lower, upper)
+        plant._add_checked((), (F, M), (joint,))
+        return joint
 
     # ---- actuators ---------------------------------------------------------------------------
     def parse_actuator(self, node):

@@ -11,8 +11,8 @@ import struct
 
 import numpy as np
 
-from mallard.common._angle_axis import angle_axis_to_matrix
-from mallard.common._quaternion import quaternion_product
+from mallard.common._angle_axis import angle_axis_rows
+from mallard.common._quaternion import hamilton_product
 from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.geometry import (
     Box,
@@ -25,7 +25,8 @@ from mallard.geometry import (
     Rgba,
     Sphere,
 )
-from mallard.math import RigidTransform, RotationMatrix
+from mallard.math import RigidTransform
+from mallard.math._rotation_matrix import check_rotation_matrix
 from mallard.multibody.parsing._attributes import (
     convert_to_doubles,
     parse_floats,
@@ -35,6 +36,7 @@ from mallard.multibody.parsing._attributes import (
 from mallard.multibody.parsing._geometry import GeometryRecord
 from mallard.multibody.parsing._proximity import checked_friction
 from mallard.multibody.tree import CalcSpatialInertia, SpatialInertia
+from mallard.multibody.tree._calc_spatial_inertia import unit_density_inertia
 from mallard.multibody.tree._rotational_inertia import point_mass_rows
 from mallard.multibody.tree._spatial_inertia import _validity_error
 
@@ -65,21 +67,25 @@ def _unit(x, y, z):
     return x / norm, y / norm, z / norm
 
 
+def _normalized(x, y, z):
+    """(x, y, z) divided by its norm as numpy divides: a zero norm gives NaN (0/0) or ±inf."""
+    norm = math.sqrt(x * x + y * y + z * z)
+    if norm == 0.0:
+        return tuple(math.nan if v == 0.0 else math.copysign(math.inf, v) for v in (x, y, z))
+    return x / norm, y / norm, z / norm
+
+
 def _normal_axis(v0, v1):
     """The axis Eigen takes for opposite unit vectors v0 and v1: the right singular vector of
     [v0; v1] of smallest singular value, as 3 floats."""
     return tuple(np.linalg.svd(np.array([v0, v1]))[2][2].tolist())
 
 
-def from_two_vectors(a, b):
-    """R taking the direction of ``a`` to that of ``b`` (each 3 numbers: an array or a
-    sequence) by the smallest rotation (Eigen's Quaternion::FromTwoVectors; for opposite
-    directions, a half turn about an axis normal to ``a``)."""
-    return RotationMatrix._make(np.array(two_vector_rows(a, b)).reshape(3, 3))
-
-
 def two_vector_rows(a, b):
-    """The rows of from_two_vectors(a, b) as 9 floats."""
+    """The rows (9 floats) of R taking the direction of ``a`` to that of ``b`` (each 3
+    numbers: an array or a sequence) by the smallest rotation (Eigen's
+    Quaternion::FromTwoVectors; for opposite directions, a half turn about an axis normal to
+    ``a``)."""
     a = a.tolist() if isinstance(a, np.ndarray) else a
     b = b.tolist() if isinstance(b, np.ndarray) else b
     return _two_vector_rotation(_pack6(*a, *b))
@@ -87,7 +93,7 @@ def two_vector_rows(a, b):
 
 @functools.lru_cache(maxsize=1024)
 def _two_vector_rotation(a_b):
-    """The rows of from_two_vectors' R (9 floats) for ``a_b``, the float64 bytes of a and b
+    """two_vector_rows(a, b) for ``a_b``, the float64 bytes of a and b
     one after the other (-0.0 is not 0.0 here). (Cached: MJCF models repeat directions, e.g.
     limbs along -z.)"""
     x0, y0, z0, x1, y1, z1 = _unpack6(a_b)
@@ -120,9 +126,6 @@ class Frames:
         self.degree = True
         self.eulerseq = "xyz"
 
-    def vector(self, node, name, size):
-        return parse_vector(node, name, size)
-
     def transform(self, node):
         """X_PF of the frame ``node`` gives with ``pos`` and at most one orientation
         attribute (none: the identity)."""
@@ -131,7 +134,7 @@ class Frames:
         orientation = self.orientation(node)
         if orientation is None:
             return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
-        return RigidTransform._make(self.rotation(node, orientation)._R, pos)  # (both new)
+        return RigidTransform._make(np.array(self.rows(node, orientation)).reshape(3, 3), pos)
 
     def pose(self, node):
         """transform(node) in floats: (the rows of R_PF as 9 floats, None for a frame
@@ -161,66 +164,64 @@ class Frames:
 
     def rows(self, node, name):
         """The rows of R_PF as 9 floats, for the orientation attribute ``name`` of ``node``
-        (a quat's and euler's straight from their quaternion, the others' from rotation)."""
-        if name == "quat":
-            q = self.vector(node, "quat", 4)
-            squared_norm = q @ q
-            if not squared_norm > 0:
-                self.diagnostics.error(
-                    node, f"The quaternion in 'quat' ({node.get('quat')}) is zero."
-                )
-        elif name == "euler":
-            q = self.euler(self.vector(node, "euler", 3))
-            squared_norm = q @ q
-        else:
-            return tuple(self.rotation(node, name).matrix().ravel().tolist())
-        w, x, y, z = q.tolist()  # (quaternion_to_matrix's arithmetic, in floats as it does)
-        return quaternion_rotation(w, x, y, z, float(2.0 / squared_norm))
-
-    def rotation(self, node, name):
-        """R_PF of the orientation attribute ``name`` of ``node``."""
+        (in floats: the arithmetic of the arrays' operations, element by element)."""
         error = self.diagnostics.error
-        if name == "quat" or name == "euler":
-            return RotationMatrix._make(np.array(self.rows(node, name)).reshape(3, 3))
-        if name == "axisangle":
-            values = self.vector(node, "axisangle", 4)
-            axis, angle = values[:3], values[3] * (_DEGREE if self.degree else 1.0)
-            norm = math.sqrt(axis @ axis)
+        if name == "quat":
+            w, x, y, z = parse_floats(node, "quat", 4)
+            squared_norm = w * w + x * x + y * y + z * z
+            if not squared_norm > 0:
+                error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
+        elif name == "euler":
+            w, x, y, z = self.euler(parse_floats(node, "euler", 3))
+            squared_norm = w * w + x * x + y * y + z * z
+        elif name == "axisangle":
+            x, y, z, angle = parse_floats(node, "axisangle", 4)
+            norm = math.sqrt(x * x + y * y + z * z)
             if not norm > 0:
                 error(node, f"The axis in 'axisangle' ({node.get('axisangle')}) is zero.")
-            return RotationMatrix._make(angle_axis_to_matrix(angle, axis / norm))
-        if name == "xyaxes":
-            values = self.vector(node, "xyaxes", 6)
-            x, y = values[:3], values[3:]
-            for axis, vector in (("x", x), ("y", y)):
-                if np.linalg.norm(vector) < 1e-12:
-                    error(
-                        node,
-                        f"The {axis} axis in the 'xyaxes' attribute '{node.get('xyaxes')}' is "
-                        "too small.",
-                    )
-            x = x / np.linalg.norm(x)
-            y = y - (x @ y) * x
-            y = y / np.linalg.norm(y)
-            z = np.cross(x, y)
-            z = z / np.linalg.norm(z)
-            return RotationMatrix(np.column_stack([x, y, z]))
-        zaxis = self.vector(node, "zaxis", 3)
-        if not zaxis @ zaxis > 0:
-            error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
-        return from_two_vectors(_Z, zaxis)
+            if self.degree:
+                angle *= _DEGREE
+            return angle_axis_rows(angle, x / norm, y / norm, z / norm)
+        elif name == "xyaxes":
+            return self.xyaxes_rows(node)
+        else:
+            x, y, z = parse_floats(node, "zaxis", 3)
+            if not x * x + y * y + z * z > 0:
+                error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
+            return two_vector_rows(_Z, (x, y, z))
+        return quaternion_rotation(w, x, y, z, 2.0 / squared_norm)  # (quaternion_to_matrix's)
+
+    def xyaxes_rows(self, node):
+        """The rows of R_PF of ``xyaxes``: its x axis normalized, its y axis made normal to x
+        (Gram-Schmidt), z = x × y; an error for an axis of norm < 1e-12 or a result that is
+        not a rotation matrix (y along x)."""
+        x0, x1, x2, y0, y1, y2 = parse_floats(node, "xyaxes", 6)
+        for axis, (a, b, c) in (("x", (x0, x1, x2)), ("y", (y0, y1, y2))):
+            if math.sqrt(a * a + b * b + c * c) < 1e-12:
+                self.diagnostics.error(
+                    node,
+                    f"The {axis} axis in the 'xyaxes' attribute '{node.get('xyaxes')}' is too "
+                    "small.",
+                )
+        x0, x1, x2 = _normalized(x0, x1, x2)
+        d = x0 * y0 + x1 * y1 + x2 * y2
+        y0, y1, y2 = _normalized(y0 - d * x0, y1 - d * x1, y2 - d * x2)
+        z0, z1, z2 = _normalized(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0)
+        rows = (x0, y0, z0, x1, y1, z1, x2, y2, z2)  # (the columns x, y, z)
+        check_rotation_matrix(np.array(rows).reshape(3, 3))
+        return rows
 
     def euler(self, angles):
-        """The quaternion (wxyz, not normalized) of the Euler ``angles`` about the axes of
-        ``eulerseq`` (lower case: moving axes, post-multiplied; upper case: fixed axes,
-        pre-multiplied)."""
+        """The quaternion (wxyz as 4 floats, not normalized) of the Euler ``angles`` (3
+        floats) about the axes of ``eulerseq`` (lower case: moving axes, post-multiplied;
+        upper case: fixed axes, pre-multiplied)."""
         if self.degree:
-            angles = angles * _DEGREE
+            angles = [angle * _DEGREE for angle in angles]
         q = _NO_TURN
-        for angle, axis in zip(angles.tolist(), self.eulerseq, strict=True):
+        for angle, axis in zip(angles, self.eulerseq, strict=True):
             step = [math.cos(angle / 2.0), 0.0, 0.0, 0.0]
             step[_AXIS_INDEX[axis]] = math.sin(angle / 2.0)
-            q = quaternion_product(q, step) if axis.islower() else quaternion_product(step, q)
+            q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
         return q
 
 
@@ -566,13 +567,11 @@ class GeomParser:
             )
         inertia = self.unit_inertia.get(key)
         if inertia is None:
-            M = CalcSpatialInertia(geom.shape, 1.0)
-            inertia = (
-                M.get_mass(),
-                tuple(M.get_com().tolist()),
-                _moments(M.get_unit_inertia().CopyToFullMatrix3()),
-            )
-            self.unit_inertia[key] = inertia
+            shape_type, measures = key
+            if 0.0 in measures:  # (a zero radius sphere: CalcSpatialInertia's error)
+                CalcSpatialInertia(geom.shape, 1.0)
+            volume, moments = unit_density_inertia(shape_type, measures)
+            inertia = self.unit_inertia[key] = (volume, (0.0, 0.0, 0.0), moments)
         return inertia
 
     def _mesh_inertia(self, node, mesh_shape, mesh):

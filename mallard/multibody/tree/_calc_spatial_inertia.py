@@ -14,8 +14,23 @@ from mallard.geometry import (
     Sphere,
 )
 from mallard.geometry._mesh import _inertia_error
-from mallard.multibody.tree._spatial_inertia import SpatialInertia
-from mallard.multibody.tree._unit_inertia import UnitInertia
+from mallard.multibody.tree._spatial_inertia import (
+    SpatialInertia,
+    solid_box_mass,
+    solid_capsule_mass,
+    solid_cylinder_mass,
+    solid_ellipsoid_mass,
+    solid_sphere_mass,
+)
+from mallard.multibody.tree._unit_inertia import (
+    UnitInertia,
+    axial_moments,
+    solid_box_moments,
+    solid_capsule_moments,
+    solid_cylinder_moments,
+    solid_ellipsoid_moments,
+    solid_sphere_moment,
+)
 
 _Z = np.array([0.0, 0.0, 1.0])
 
@@ -47,6 +62,30 @@ def CalcSpatialInertia(shape, density):
     if isinstance(shape, Shape):
         raise ValueError(f"CalcSpatialInertia: {kind.__name__} is not yet supported")
     raise TypeError(f"CalcSpatialInertia(): shape must be a Shape, got {kind.__name__}")
+
+
+def unit_density_inertia(kind, measures):
+    """(volume, (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) of G_BBo_B) of CalcSpatialInertia(shape, 1.0)
+    for the ``kind`` (Box, Sphere, Cylinder, Capsule or Ellipsoid) of positive ``measures``
+    (its constructor's), in floats: the same arithmetic (its mass is the volume, its center
+    of mass Bo)."""
+    if kind is Box:
+        x, y, z = measures
+        return solid_box_mass(1.0, x, y, z), (*solid_box_moments(x, y, z), 0.0, 0.0, 0.0)
+    if kind is Sphere:
+        (r,) = measures
+        I = solid_sphere_moment(r)  # (TriaxiallySymmetric: I·Id)
+        return solid_sphere_mass(1.0, r), (I * 1.0, I * 1.0, I * 1.0, I * 0.0, I * 0.0, I * 0.0)
+    if kind is Ellipsoid:
+        a, b, c = measures
+        moments = solid_ellipsoid_moments(a, b, c)
+        return solid_ellipsoid_mass(1.0, a, b, c), (*moments, 0.0, 0.0, 0.0)
+    r, L = measures
+    if kind is Cylinder:
+        J, K = solid_cylinder_moments(r, L)
+        return solid_cylinder_mass(1.0, r, L), axial_moments(J, K, 0.0, 0.0, 1.0)
+    J, K = solid_capsule_moments(r, L, 3 * L + 4 * r)
+    return solid_capsule_mass(1.0, r, L), axial_moments(J, K, 0.0, 0.0, 1.0)
 
 
 def _from_moments(moments, density, filename):

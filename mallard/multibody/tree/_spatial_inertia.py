@@ -49,6 +49,32 @@ def _positive(method, name, x):
     return s
 
 
+def solid_box_mass(rho, x, y, z):
+    """The mass of a solid box of density rho and edge lengths x, y, z (any scalars)."""
+    return rho * x * y * z
+
+
+def solid_sphere_mass(rho, r):
+    """The mass of a solid sphere of density rho and radius r (any scalars)."""
+    return rho * (4 * np.pi / 3) * r * r * r
+
+
+def solid_ellipsoid_mass(rho, a, b, c):
+    """The mass of a solid ellipsoid of density rho and semi-axes a, b, c (any scalars)."""
+    return rho * (4 * np.pi / 3) * a * b * c
+
+
+def solid_cylinder_mass(rho, r, L):
+    """The mass of a solid cylinder of density rho, radius r and length L (any scalars)."""
+    return rho * np.pi * r * r * L
+
+
+def solid_capsule_mass(rho, r, L):
+    """The mass of a solid capsule of density rho, radius r and cylinder length L (any
+    scalars)."""
+    return rho * (np.pi * r * r * (L + 4 * r / 3))
+
+
 def _validity_error(m, p, G, G_rows=None, p_rows=None):
     """Why (m, p_PScm, G_SP) in float64 is not a physical spatial inertia, or None if it is.
     (``p`` an array or 3 floats; ``G_rows`` and ``p_rows``, if given, are G and
@@ -191,7 +217,7 @@ class SpatialInertia:
         f = "SolidBoxWithDensity"
         rho = _positive(f, "density", density)
         x, y, z = _box(f, lx, ly, lz)
-        return _central(rho * x * y * z, UnitInertia.SolidBox(x, y, z))
+        return _central(solid_box_mass(rho, x, y, z), UnitInertia.SolidBox(x, y, z))
 
     @staticmethod
     def SolidBoxWithMass(mass, lx, ly, lz):
@@ -213,7 +239,7 @@ class SpatialInertia:
         """A uniform solid sphere, about its center."""
         rho = _positive("SolidSphereWithDensity", "density", density)
         r = _positive("SolidSphereWithDensity", "radius", radius)
-        return _central(rho * (4 * np.pi / 3) * r * r * r, UnitInertia.SolidSphere(r))
+        return _central(solid_sphere_mass(rho, r), UnitInertia.SolidSphere(r))
 
     @staticmethod
     def SolidSphereWithMass(mass, radius):
@@ -242,7 +268,7 @@ class SpatialInertia:
         f = "SolidEllipsoidWithDensity"
         rho = _positive(f, "density", density)
         a, b, c = _semi_axes(f, a, b, c)
-        return _central(rho * (4 * np.pi / 3) * a * b * c, UnitInertia.SolidEllipsoid(a, b, c))
+        return _central(solid_ellipsoid_mass(rho, a, b, c), UnitInertia.SolidEllipsoid(a, b, c))
 
     @staticmethod
     def SolidEllipsoidWithMass(mass, a, b, c):
@@ -258,7 +284,7 @@ class SpatialInertia:
         f = "SolidCylinderWithDensity"
         rho = _positive(f, "density", density)
         r, L, u = _axial(f, radius, length, unit_vector)
-        return _central(rho * np.pi * r * r * L, UnitInertia.SolidCylinder(r, L, u))
+        return _central(solid_cylinder_mass(rho, r, L), UnitInertia.SolidCylinder(r, L, u))
 
     @staticmethod
     def SolidCylinderWithMass(mass, radius, length, unit_vector):
@@ -290,8 +316,7 @@ class SpatialInertia:
         f = "SolidCapsuleWithDensity"
         rho = _positive(f, "density", density)
         r, L, u = _axial(f, radius, length, unit_vector)
-        volume = np.pi * r * r * (L + 4 * r / 3)
-        return _central(rho * volume, UnitInertia.SolidCapsule(r, L, u))
+        return _central(solid_capsule_mass(rho, r, L), UnitInertia.SolidCapsule(r, L, u))
 
     @staticmethod
     def SolidCapsuleWithMass(mass, radius, length, unit_vector):

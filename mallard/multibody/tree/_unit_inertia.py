@@ -57,13 +57,53 @@ def check_unit_vector(method, u):
     return u
 
 
+def axial_moments(J, K, x, y, z):
+    """(Ixx, Iyy, Izz, Ixy, Ixz, Iyz) of K·Id + (J − K)·u·uᵀ for u = (x, y, z), unchecked
+    (any scalars)."""
+    d = J - K
+    return K + d * x * x, K + d * y * y, K + d * z * z, d * x * y, d * x * z, d * y * z
+
+
 def axially_symmetric(J, K, u):
     """K·Id + (J − K)·u·uᵀ, unchecked."""
-    x, y, z = u.tolist()
-    d = J - K
-    xy, xz, yz = d * x * y, d * x * z, d * y * z
-    G = [[K + d * x * x, xy, xz], [xy, K + d * y * y, yz], [xz, yz, K + d * z * z]]
-    return UnitInertia._make(as_array(G))
+    xx, yy, zz, xy, xz, yz = axial_moments(J, K, *u.tolist())
+    return UnitInertia._make(as_array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]))
+
+
+def solid_box_moments(x, y, z):
+    """(Ixx, Iyy, Izz) of SolidBox(x, y, z), unchecked (any scalars)."""
+    x2, y2, z2 = x * x, y * y, z * z
+    return (y2 + z2) / 12, (x2 + z2) / 12, (x2 + y2) / 12
+
+
+def solid_ellipsoid_moments(a, b, c):
+    """(Ixx, Iyy, Izz) of SolidEllipsoid(a, b, c), unchecked (any scalars)."""
+    a2, b2, c2 = a * a, b * b, c * c
+    return (b2 + c2) / 5, (a2 + c2) / 5, (a2 + b2) / 5
+
+
+def solid_sphere_moment(r):
+    """The moment of SolidSphere(r) about any axis through its center, unchecked."""
+    return 0.4 * r * r
+
+
+def solid_cylinder_moments(r, L):
+    """(J, K) of SolidCylinder(r, L, u): the moments about its axis and about a perpendicular
+    axis through its center, unchecked (any scalars)."""
+    return r * r / 2, (3 * r * r + L * L) / 12
+
+
+def solid_capsule_moments(r, L, total):
+    """(J, K) of SolidCapsule(r, L, u) (as solid_cylinder_moments) for ``total`` = 3·L + 4·r
+    not zero, unchecked (any scalars). With the masses split by volume, m_cyl : m_hemispheres
+    = 3·L : 4·r, each hemisphere (centroid 3r/8 from its flat face) contributes (2/5)·r² about
+    the axis and, about a perpendicular axis through the capsule's center, (2/5)·r² − (3r/8)²
+    + (L/2 + 3r/8)² = (2/5)·r² + L²/4 + (3/8)·r·L."""
+    m_cyl, m_caps = 3 * L / total, 4 * r / total
+    r2, L2 = r * r, L * L
+    J = m_cyl * r2 / 2 + m_caps * 0.4 * r2
+    K = m_cyl * (3 * r2 + L2) / 12 + m_caps * (0.4 * r2 + L2 / 4 + 0.375 * r * L)
+    return J, K
 
 
 class UnitInertia(RotationalInertia):
@@ -132,14 +172,13 @@ class UnitInertia(RotationalInertia):
         """A solid ellipsoid with semi-axes a, b, c along x, y, z, about its center."""
         f = "SolidEllipsoid"
         a, b, c = _length(f, "a", a), _length(f, "b", b), _length(f, "c", c)
-        a2, b2, c2 = a * a, b * b, c * c
-        return _diagonal((b2 + c2) / 5, (a2 + c2) / 5, (a2 + b2) / 5)
+        return _diagonal(*solid_ellipsoid_moments(a, b, c))
 
     @staticmethod
     def SolidSphere(r):
         """A solid sphere of radius r about its center: (2/5)·r²·Id."""
         r = _length("SolidSphere", "r", r)
-        return UnitInertia.TriaxiallySymmetric(0.4 * r * r)
+        return UnitInertia.TriaxiallySymmetric(solid_sphere_moment(r))
 
     @staticmethod
     def HollowSphere(r):
@@ -152,8 +191,7 @@ class UnitInertia(RotationalInertia):
         """A solid box with edge lengths Lx, Ly, Lz about its center (zero lengths allowed)."""
         f = "SolidBox"
         x, y, z = _length(f, "Lx", Lx), _length(f, "Ly", Ly), _length(f, "Lz", Lz)
-        x2, y2, z2 = x * x, y * y, z * z
-        return _diagonal((y2 + z2) / 12, (x2 + z2) / 12, (x2 + y2) / 12)
+        return _diagonal(*solid_box_moments(x, y, z))
 
     @staticmethod
     def SolidCube(L):
@@ -165,7 +203,7 @@ class UnitInertia(RotationalInertia):
     def SolidCylinder(radius, length, unit_vector):
         """A solid cylinder about its center, its axis along ``unit_vector``."""
         r, L, u = _axial_arguments("SolidCylinder", radius, length, unit_vector)
-        return axially_symmetric(r * r / 2, (3 * r * r + L * L) / 12, u)
+        return axially_symmetric(*solid_cylinder_moments(r, L), u)
 
     @staticmethod
     def SolidCylinderAboutEnd(radius, length, unit_vector):
@@ -176,22 +214,12 @@ class UnitInertia(RotationalInertia):
     @staticmethod
     def SolidCapsule(radius, length, unit_vector):
         """A solid capsule (a cylinder of that radius and length capped by two hemispheres)
-        about its center, its axis along ``unit_vector``.
-
-        With the masses split by volume, m_cyl : m_hemispheres = 3·L : 4·r, each hemisphere
-        (centroid 3r/8 from its flat face) contributes (2/5)·r² about the axis and, about a
-        perpendicular axis through the capsule's center, (2/5)·r² − (3r/8)² + (L/2 + 3r/8)²
-        = (2/5)·r² + L²/4 + (3/8)·r·L.
-        """
+        about its center, its axis along ``unit_vector`` (see solid_capsule_moments)."""
         r, L, u = _axial_arguments("SolidCapsule", radius, length, unit_vector)
         total = 3 * L + 4 * r
         if scalar_value(total) == 0:
             return UnitInertia.TriaxiallySymmetric(0.0)
-        m_cyl, m_caps = 3 * L / total, 4 * r / total
-        r2, L2 = r * r, L * L
-        J = m_cyl * r2 / 2 + m_caps * 0.4 * r2
-        K = m_cyl * (3 * r2 + L2) / 12 + m_caps * (0.4 * r2 + L2 / 4 + 0.375 * r * L)
-        return axially_symmetric(J, K, u)
+        return axially_symmetric(*solid_capsule_moments(r, L, total), u)
 
     @staticmethod
     def ThinRod(length, unit_vector):

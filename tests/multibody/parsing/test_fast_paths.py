@@ -1,8 +1,10 @@
 """The fast paths taken for speed while parsing give what the general paths give: number
 attributes read as C++ streams read them, shared read-only joint defaults, the cached
 half-turn axis of MJCF, MJCF geom inertias computed once per shape and combined in floats,
+primitive inertias and MJCF orientations in floats (to the bits of the objects' arithmetic),
 validity checks of inertias whose sums overflow, the garbage collector paused only during
-a parse, and a URDF's links and joints added at once as the plant's methods add them."""
+a parse, and a URDF's links and joints and an MJCF's bodies and joints added at once as the
+plant's methods add them."""
 
 import gc
 import math
@@ -15,7 +17,7 @@ from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.parsing import Parser
 from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar
 from mallard.multibody.parsing._diagnostics import Diagnostics
-from mallard.multibody.parsing._mujoco_geometry import from_two_vectors
+from mallard.multibody.parsing._mujoco_geometry import two_vector_rows
 from mallard.multibody.parsing._xml import parse_xml
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import (
@@ -107,17 +109,22 @@ def test_limits_that_are_not_lists_of_floats_take_the_general_path():
         j0.set_position_limits([np.nan], [1.0])
 
 
+def from_two_vectors(a, b):
+    """R of two_vector_rows(a, b), as a 3x3 array."""
+    return np.array(two_vector_rows(a, b)).reshape(3, 3)
+
+
 def test_the_half_turn_of_opposite_directions_is_cached_and_read_only():
     for down in ([0.0, 0.0, -0.5], [0.0, 0.0, -2.0]):
-        R = from_two_vectors((0.0, 0.0, 1.0), np.array(down)).matrix()
+        R = from_two_vectors((0.0, 0.0, 1.0), np.array(down))
         np.testing.assert_allclose(R @ [0, 0, 1], [0, 0, -1], atol=1e-15)
         np.testing.assert_allclose(R @ R.T, np.eye(3), atol=1e-15)
     # The cache holds the SVD's axis, the same for the same unit vectors.
-    R1 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -0.5])).matrix()
-    R2 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -3.0])).matrix()
+    R1 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -0.5]))
+    R2 = from_two_vectors((0.0, 0.0, 1.0), np.array([0.0, 0.0, -3.0]))
     np.testing.assert_array_equal(R1, R2)
     # Not opposite: the cross product's quaternion.
-    R = from_two_vectors((0.0, 0.0, 1.0), np.array([1.0, 0.0, 0.0])).matrix()
+    R = from_two_vectors((0.0, 0.0, 1.0), np.array([1.0, 0.0, 0.0]))
     np.testing.assert_allclose(R @ [0, 0, 1], [1, 0, 0], atol=1e-15)
 
 
@@ -623,3 +630,135 @@ def test_urdf_joints_whose_axis_the_joint_rejects_are_read_joint_by_joint(axis):
     message = "Joint 'j3' axis is zero" if axis == "0 0 1e-9" else "must have nonzero length"
     with pytest.raises(RuntimeError, match=message):
         Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")
+
+
+def _bits(values):
+    return [float(x).hex() for x in values]
+
+
+def test_primitive_inertias_in_floats_are_calc_spatial_inertias_bits():
+    # (unit_density_inertia: CalcSpatialInertia(shape, 1.0) of a primitive, in floats, for
+    # the MJCF geoms; -0.0 products included)
+    from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
+    from mallard.multibody.tree import CalcSpatialInertia
+    from mallard.multibody.tree._calc_spatial_inertia import unit_density_inertia
+
+    rng = np.random.default_rng(11)
+    for kind, n in ((Box, 3), (Sphere, 1), (Cylinder, 2), (Capsule, 2), (Ellipsoid, 3)):
+        for _ in range(200):
+            measures = tuple((10.0 ** rng.uniform(-4, 3, n)).tolist())
+            M = CalcSpatialInertia(kind(*measures), 1.0)
+            G = M.get_unit_inertia().CopyToFullMatrix3()
+            moments = G[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]].tolist()
+            volume, floats = unit_density_inertia(kind, measures)
+            assert _bits([volume, *floats]) == _bits([M.get_mass(), *moments])
+            assert M.get_com().tolist() == [0.0, 0.0, 0.0]
+
+
+def test_mjcf_orientations_in_floats_are_the_rotation_matrices_bits():
+    # (Frames.rows: axisangle, xyaxes and zaxis in floats; the arrays' arithmetic as reference)
+    from mallard.common._angle_axis import angle_axis_to_matrix
+    from mallard.multibody.parsing._mujoco_geometry import Frames
+
+    rng = np.random.default_rng(5)
+    frames = Frames(Diagnostics())
+    frames.degree = False
+    for _ in range(100):
+        v = rng.uniform(-2, 2, 6)
+        text = " ".join(map(repr, v.tolist()))
+        axis, angle = v[:3], v[3]
+        node = parse_xml(f'<b axisangle="{" ".join(text.split()[:4])}"/>'.encode(), "f.xml")
+        expected = angle_axis_to_matrix(angle, axis / np.sqrt(axis @ axis))
+        assert _bits(frames.rows(node, "axisangle")) == _bits(expected.ravel())
+        node = parse_xml(f'<b xyaxes="{text}"/>'.encode(), "f.xml")
+        x = v[:3] / np.linalg.norm(v[:3])
+        y = v[3:] - (x @ v[3:]) * x
+        y = y / np.linalg.norm(y)
+        z = np.cross(x, y)
+        expected = np.column_stack([x, y, z / np.linalg.norm(z)])
+        assert _bits(frames.rows(node, "xyaxes")) == _bits(expected.ravel())
+        node = parse_xml(f'<b zaxis="{" ".join(text.split()[:3])}"/>'.encode(), "f.xml")
+        expected = from_two_vectors((0.0, 0.0, 1.0), v[:3])
+        assert _bits(frames.rows(node, "zaxis")) == _bits(expected.ravel())
+    error = r"<literal-string>.urdf:1: error: RotationMatrix: the matrix has a NaN"
+    with pytest.raises(RuntimeError, match=error):  # (y along x: 0/0, NaN as numpy divides)
+        Parser(MultibodyPlant(0.0)).AddModelsFromString(
+            '<mujoco model="m"><worldbody><body xyaxes="1 0 0 2 0 0"/></worldbody></mujoco>',
+            "xml",
+        )
+
+
+MJCF_JOINTS = """<mujoco model="m"><compiler angle="radian"/>
+<default><joint damping="0.5" range="-1 1"/></default><worldbody>
+<body name="a"><joint name="ja" pos="0 0 0.1"/><geom size="0.1"/>
+<body name="b"><joint name="j0" type="slide" axis="1 0 0" ref="0.1"/><joint name="j1"
+range="-2 2" limited="false"/><joint name="j2" axis="0 1 1" ref="0.2"/><geom size="0.1"/>
+<body name="c"><joint type="ball"/><geom size="0.1"/><body name="d"><geom size="0.1"/>
+<body name="e"><freejoint/><geom size="0.1"/></body></body></body></body></body>
+</worldbody></mujoco>"""
+
+
+def _public_registration(monkeypatch):
+    """Makes the MJCF parser add bodies and joints by the plant's public methods."""
+    from mallard.multibody.parsing._mujoco import _MujocoParser
+
+    def add_body(self, node, name, M_BBo_B):
+        return self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
+
+    def add_joint(self, joint_type, name, parent, X_PJ, child, X_CJ, axis, damping, lo, up):
+        return self.plant.AddJoint(joint_type, name, parent, X_PJ, child, X_CJ, axis, lo, up,
+                                   damping)  # fmt: skip
+
+    monkeypatch.setattr(_MujocoParser, "add_body", add_body)
+    monkeypatch.setattr(_MujocoParser, "add_joint", add_joint)
+
+
+def _joint_values(plant):
+    return [
+        (j.name(), j.position_lower_limits().tolist(), j.position_upper_limits().tolist(),
+         j.default_positions().tolist(), j.default_damping_vector().tolist(),
+         j.frame_on_parent().GetFixedPoseInBodyFrame().GetAsMatrix34().tolist(),
+         j.frame_on_child().GetFixedPoseInBodyFrame().GetAsMatrix34().tolist())
+        for j in plant._joints
+    ]  # fmt: skip
+
+
+def test_mjcf_bodies_and_joints_added_at_once_as_the_plant_api_adds_them(monkeypatch):
+    def parsed(text):
+        plant = MultibodyPlant(0.0)
+        Parser(plant).AddModelsFromString('<robot name="pre"><link name="a"/></robot>', "urdf")
+        Parser(plant).AddModelsFromString(text, "xml")
+        return plant
+
+    at_once = parsed(MJCF_JOINTS)
+    with monkeypatch.context() as patch:
+        _public_registration(patch)
+        public = parsed(MJCF_JOINTS)
+    assert _registration(at_once) == _registration(public)
+    assert _joint_values(at_once) == _joint_values(public)
+    assert [j.name() for j in at_once._joints][:4] == ["ja", "j0", "j1", "j2"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('<body name="a"/>', "already contains a body named 'a'"),
+        ('<body name="x"><joint name="ja"/></body>', "already contains a frame named 'ja_pa"),
+        ('<body name="ja_parent"/>', "already contains a frame named 'ja_parent'"),
+        ('<body name="q_child"/><body name="y"><joint name="q"/></body>', "frame named 'q_ch"),
+        ('<body name="z"><joint range="1 -1"/></body>', "lower limits \\[1.0\\] must not exceed"),
+    ],
+)
+def test_mjcf_elements_that_the_plant_rejects_give_its_errors(extra, message, monkeypatch):
+    text = MJCF_JOINTS.replace("</worldbody>", f"{extra}</worldbody>")
+    errors = []
+    for public in (False, True):
+        with monkeypatch.context() as patch:
+            if public:
+                _public_registration(patch)
+            plant = MultibodyPlant(0.0)
+            with pytest.raises(RuntimeError, match=message) as error:
+                Parser(plant).AddModelsFromString(text, "xml")
+            errors.append(str(error.value))
+            assert plant.num_bodies() == 1 and plant.num_joints() == 0
+    assert errors[0] == errors[1]
