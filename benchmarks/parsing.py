@@ -31,8 +31,9 @@ instead of the wall clock (steadier on a loaded machine; both libraries parse in
 thread).
 
 Run: python benchmarks/parsing.py [--links N] [--short-links N] [--comment-mb MB]
-[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu]
-(pydrake's 2000-link SDFormat chain takes ~10 s a round).
+[--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu] [--cases TEXT]
+(``--cases``: only the cases whose label contains TEXT, e.g. ``URDF``; pydrake's 2000-link
+SDFormat chain takes ~10 s a round).
 """
 
 import argparse
@@ -293,6 +294,7 @@ def main(argv=None):
     parser.add_argument("--models", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--cases", default="", help="only the cases whose label contains this")
     args = parser.parse_args(argv)
     timer = time.perf_counter if args.timer == "wall" else time.process_time
     libraries = {"mallard": library("mallard")}
@@ -309,6 +311,7 @@ def main(argv=None):
             mjcf_links=args.mjcf_links,
             models=args.models,
         )
+        paths = {case: path for case, path in paths.items() if args.cases in case}
         times = {(case, lib): [] for case in paths for lib in libraries}
         for round_ in range(args.rounds):
             for case, path in paths.items():
@@ -322,7 +325,7 @@ def main(argv=None):
         for step, label in enumerate(("parse", "+ Finalize")):
             medians = [statistics.median(t[step] for t in times[case, lib]) for lib in libraries]
             ratio = f"{medians[0] / medians[1]:7.2f}" if len(medians) == 2 else ""
-            print(f"{case:32s} {label:11s} " + " ".join(f"{m:8.3f}" for m in medians) + f" {ratio}")
+            print(f"{case:32s} {label:11s} " + " ".join(f"{m:8.4f}" for m in medians) + f" {ratio}")
 
 
 if __name__ == "__main__":
