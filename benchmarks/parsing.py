@@ -340,7 +340,7 @@ def main(argv=None):
         for step, label in enumerate(("parse", "+ Finalize")):
             medians = [statistics.median(t[step] for t in times[case, lib]) for lib in libraries]
             ratio = f"{medians[0] / medians[1]:7.2f}" if len(medians) == 2 else ""
-            print(f"{case:32s} {label:11s} " + " ".join(f"{m:8.3f}" for m in medians) + f" {ratio}")
+            print(f"{case:32s} {label:11s} " + " ".join(f"{m:8.4f}" for m in medians) + f" {ratio}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ L lanes of :data:`LANE_ROW` or by a :data:`DERIVATIVE_ROW` (kernels.batch).
 
 import collections
 import functools
+import itertools
 import math
+import operator
 
 import numpy as np
 
@@ -107,6 +109,19 @@ class Layout:
             for d in shape:
                 if not (isinstance(d, int) or d in self.size_index):
                     raise ValueError(f"layout {name}: unknown size {d!r}")
+        # (each section's length as its constant times one of the layout's monomials, the
+        # products of size names: offsets and sizes evaluate each monomial once)
+        monomials, monomial = [], []
+        for shape in self.shapes:
+            names = tuple(d for d in shape if isinstance(d, str))
+            if names not in monomials:
+                monomials.append(names)
+            monomial.append(monomials.index(names))
+        self._monomials = tuple(monomials)
+        self._monomial = tuple(monomial)
+        self._constants = tuple(
+            math.prod(d for d in shape if isinstance(d, int)) for shape in self.shapes
+        )
 
     def __len__(self):
         return len(self.names)
@@ -122,15 +137,22 @@ class Layout:
 
     def offsets(self, sizes):
         """The offset of each section in the array, for ``sizes``."""
-        offsets, offset = [], self.start(sizes)
-        for shape in self.shapes:
-            offsets.append(offset)
-            offset += math.prod(_concrete(shape, sizes))
-        return offsets
+        lengths = self._section_lengths(sizes)
+        return list(itertools.accumulate(lengths, initial=self.start(sizes)))[:-1]
 
     def size(self, sizes):
         """The scalars of the layout's sections, for ``sizes``."""
-        return sum(math.prod(_concrete(shape, sizes)) for shape in self.shapes)
+        return sum(self._section_lengths(sizes))
+
+    def _section_lengths(self, sizes):
+        """The scalars of each section, for ``sizes``."""
+        values = []
+        for names in self._monomials:
+            value = 1
+            for d in names:
+                value *= getattr(sizes, d)
+            values.append(value)
+        return list(map(operator.mul, self._constants, map(values.__getitem__, self._monomial)))
 
     def end(self, sizes):
         """Where the array ends: past this layout (and those it follows)."""

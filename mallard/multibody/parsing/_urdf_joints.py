@@ -91,7 +91,7 @@ def joint_values(joints, firsts):
         a = a / np.sqrt(x * x + y * y + z * z)[:, None]
     ok &= (lower <= upper) & (velocity >= 0) & (acceleration >= 0)
     bounds = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
-    pairs = list(map(tuple, bounds.reshape(-1, 6, 1)))  # (1-arrays)
+    bounds = bounds.reshape(-1, 6, 1)  # (a joint's row: its limits as 1-arrays, views)
     has_position = (lower != -math.inf) | (upper != math.inf)
     given = np.stack((has_position, velocity != math.inf, acceleration != math.inf), axis=1)
     given = given.tolist()
@@ -102,7 +102,7 @@ def joint_values(joints, firsts):
         if joints[k].attrib["type"] == "fixed":
             values[k] = (X_PB, None, None, math.inf)
             continue
-        b, (has_position, has_velocity, has_acceleration) = pairs[j], given[j]
+        b, (has_position, has_velocity, has_acceleration) = bounds[j], given[j]
         limits = (
             (b[0], b[1]) if has_position else None,
             (b[2], b[3]) if has_velocity else None,

@@ -803,8 +803,10 @@ class MultibodyPlant(
                         t.z_turns[k] = X_JZ
                 row = (*axis, row[3])
             jparam[k] = row
-        t.tree = np.array(tree, dtype=np.int64).reshape(n, 6)
-        t.jparam = np.array(jparam, dtype=float).reshape(n, 4)
+        # (np.fromiter: ~half np.array's time on a list of tuples)
+        chain = itertools.chain.from_iterable
+        t.tree = np.fromiter(chain(tree), dtype=np.int64, count=6 * n).reshape(n, 6)
+        t.jparam = np.fromiter(chain(jparam), dtype=float, count=4 * n).reshape(n, 4)
         t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
         t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
         # Welds get their q and v start: the next free slot after the preceding mobods.

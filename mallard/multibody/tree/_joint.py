@@ -356,7 +356,7 @@ class Joint(ElementChecks, MultibodyElement):
         d = self._as_vector(damping, None, "damping", method)
         if d.size != self._nv:
             raise self._error(method, f"damping must have size {self._nv}, got size {d.size}")
-        if not np.all(d >= 0):
+        if not (d >= 0).all():  # (the method: np.all's Python wrapper costs more)
             raise self._error(method, f"damping must be non-negative, got {d.tolist()}")
         return d
 
