@@ -142,6 +142,12 @@ pins numba to the releases those tests pass on.
    events of 9, sent to the listeners ``event.register`` adds, nest (a function's callees are
    compiled within it) and end also when a compilation raises (``event.trigger_event``), in
    the thread compiling, under numba's compiler lock (:func:`collect_less_while_compiling`).
+20. C addresses [test_20_c_address]: a function compiled by a dispatcher without
+   ``no_cfunc_wrapper`` (entry points) has in its library (``overloads[signature].library``)
+   a C callback wrapper named ``fndesc.llvm_cfunc_wrapper_name``, of the C signature of its
+   argument and return types (int64s: ``int64_t f(int64_t, ...)``), whose address
+   ``library.get_pointer_to_function(name)`` gives, for a function loaded from numba's cache
+   too (:func:`c_address`).
 """
 
 import copy
@@ -1185,3 +1191,16 @@ def collect_less_while_compiling():
 
     event.register("numba:compile", Listener())
     collect_less_while_compiling._installed = True
+
+
+# ---- 20: C addresses ---------------------------------------------------------------------------
+
+
+def c_address(dispatcher, signature):
+    """The address of the function of numba's ``dispatcher`` compiled (or loaded from the cache)
+    for ``signature`` (a tuple of numba types) as a C function of those types (its C callback
+    wrapper: ``int64_t f(int64_t, ...)`` for int64s), valid while the process lives
+    (kernels._by_address)."""
+    dispatcher.compile(signature)
+    result = dispatcher.overloads[tuple(signature)]
+    return result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name)
