@@ -20,7 +20,6 @@ and unused.
 
 from llvmlite import ir
 from numba import types
-from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from mallard.multibody._kernels._numba_internals import array_struct, cast
@@ -30,11 +29,10 @@ _INT64 = ir.IntType(64)
 
 @intrinsic
 def address_of(typingctx, a):
-    """The address of the data of the C-contiguous array ``a`` (an int64)."""
-    if not isinstance(a, types.Array):
+    """The address of the data of the C-contiguous array ``a`` (an int64; of another array,
+    numba's typing error: no implementation)."""
+    if not isinstance(a, types.Array) or a.layout != "C":
         return None
-    if a.layout != "C":
-        raise TypingError(f"address_of: a C-contiguous array is needed, not {a}")
 
     def codegen(context, builder, signature, args):
         return builder.ptrtoint(array_struct(context, builder, a, args[0]).data, _INT64)
@@ -45,11 +43,12 @@ def address_of(typingctx, a):
 @intrinsic
 def call_at(typingctx, address, args):
     """Calls the C function at ``address`` (an integer), of signature ``int64_t f(int64_t, ...)``,
-    with the integers of the tuple ``args`` (as int64); returns its int64."""
+    with the integers of the tuple ``args`` (as int64); returns its int64 (arguments of other
+    types: numba's typing error, no implementation)."""
     if not isinstance(address, types.Integer) or not isinstance(args, types.BaseTuple):
         return None
     if not all(isinstance(t, types.Integer) for t in args):
-        raise TypingError(f"call_at: the arguments must be integers, not {args}")
+        return None
     n = len(args)
 
     def codegen(context, builder, signature, llargs):
