@@ -48,6 +48,8 @@ ENTRY_MODULES = (
 )
 
 _ENTRY_POINTS = {}  # name → function
+_BY_ADDRESS = {}  # name → a kernel compiled code calls by its address (by_address)
+_ADDRESSES = {}  # name → the address of the by-address kernel, compiled (Kernels.address)
 _NOGIL = set()  # the entry points compiled with nogil=True
 _ALLOCATING = set()  # the entry points compiled with numba's runtime (they allocate arrays)
 _COMPILED = {}  # (function, joint types) → its numba dispatcher
@@ -75,6 +77,24 @@ def entry_point(fn=None, *, nogil=False, allocates=False):
         _NOGIL.add(fn)
     if allocates:
         _ALLOCATING.add(fn)
+    return fn
+
+
+def by_address(fn):
+    """Marks ``fn`` (a kernel named uniquely among them, of int64 arguments returning an int64:
+    see kernels._by_address) as compiled alone and called from compiled code through its
+    address (:meth:`Kernels.address`), which its callers take as an argument: its machine code
+    is made once (and cached), not linked into each caller's. Compiled as an entry point
+    (:func:`compiled`) that owns the kernels it links (kernels._numba_internals.
+    kernels_internal_to: LLVM optimizes them as one, as it did inside the callers that owned
+    theirs). Called by kernel modules only (which import numba)."""
+    from mallard.multibody._kernels._numba_internals import kernels_internal_to
+
+    other = _BY_ADDRESS.get(fn.__name__)
+    if other is not None and other is not fn:
+        raise ValueError(f"two by-address kernels are named {fn.__name__!r}")
+    _BY_ADDRESS[fn.__name__] = fn
+    kernels_internal_to(fn.__qualname__)
     return fn
 
 
@@ -131,14 +151,14 @@ def compile_for_every_joint_type():
                     dispatcher.compile(signature)
 
 
-def _find(name):
-    """The entry point ``name``, importing the modules of ENTRY_MODULES in order until one
-    defines it (None if none does)."""
+def _find(name, table=_ENTRY_POINTS):
+    """The entry point ``name`` (the by-address kernel, for ``table`` _BY_ADDRESS), importing
+    the modules of ENTRY_MODULES in order until one defines it (None if none does)."""
     for module in ENTRY_MODULES:
-        if name in _ENTRY_POINTS:
+        if name in table:
             break
         importlib.import_module(module)
-    return _ENTRY_POINTS.get(name)
+    return table.get(name)
 
 
 class Kernels:
@@ -173,6 +193,26 @@ class Kernels:
 
             fn = compiled_for(fn, head + tuple(args))
         return functools.partial(fn, *head)
+
+    def address(self, name):
+        """The address of the by-address kernel ``name`` (:func:`by_address`) compiled, as a C
+        function of int64s (compiled, or loaded from numba's cache, once per process), which
+        compiled callers take as an argument; interpreted, 0 (the callers call the Python
+        function)."""
+        if not self.is_compiled:
+            return 0
+        found = _ADDRESSES.get(name)
+        if found is None:
+            fn = _find(name, _BY_ADDRESS)
+            if fn is None:
+                raise AttributeError(f"no by-address kernel is named {name!r}")
+            from numba import types
+
+            from mallard.multibody._kernels._numba_internals import c_address
+
+            signature = (types.int64,) * fn.__code__.co_argcount
+            found = _ADDRESSES[name] = c_address(compiled(fn), signature)
+        return found
 
     def typed(self, name, *args):
         """The entry point ``name`` for arguments of exactly the types of ``args`` (samples of

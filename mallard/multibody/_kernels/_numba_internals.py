@@ -156,6 +156,12 @@ pins numba to the releases those tests pass on.
    ``_open_for_write(path)`` writes a temporary file renamed over ``path`` (``os.replace``)
    when its block ends; ``numba.config`` holds ``OPT``, ``LOOP_VECTORIZE``, ``SLP_VECTORIZE``,
    ``BOUNDSCHECK`` and ``DEBUGINFO_DEFAULT`` (:class:`KeyedCacheFile`, :func:`cache_variant`).
+21. C addresses [test_21_c_address]: a function compiled by a dispatcher without
+   ``no_cfunc_wrapper`` (entry points) has in its library (``overloads[signature].library``)
+   a C callback wrapper named ``fndesc.llvm_cfunc_wrapper_name``, of the C signature of its
+   argument and return types (int64s: ``int64_t f(int64_t, ...)``), whose address
+   ``library.get_pointer_to_function(name)`` gives, for a function loaded from numba's cache
+   too (:func:`c_address`).
 """
 
 import contextlib
@@ -1308,3 +1314,16 @@ def collect_less_while_compiling():
 
     event.register("numba:compile", Listener())
     collect_less_while_compiling._installed = True
+
+
+# ---- 20: C addresses ---------------------------------------------------------------------------
+
+
+def c_address(dispatcher, signature):
+    """The address of the function of numba's ``dispatcher`` compiled (or loaded from the cache)
+    for ``signature`` (a tuple of numba types) as a C function of those types (its C callback
+    wrapper: ``int64_t f(int64_t, ...)`` for int64s), valid while the process lives
+    (kernels._by_address)."""
+    dispatcher.compile(signature)
+    result = dispatcher.overloads[tuple(signature)]
+    return result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name)

@@ -39,7 +39,7 @@ from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.sap import (
     _add_contact_constraints,
     _add_joint_constraints,
-    _solve,
+    solve,
 )
 from mallard.multibody._kernels.views import sap_table, sap_workspace
 from mallard.multibody._layout import INERTIAS, POSITIONS, SAP_SUCCESS
@@ -199,12 +199,13 @@ def point_pairs(work, geometry, found):
 
 
 @jitable
-def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, joints, geometry,
-                   found, v_next):  # fmt: skip
+def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver, joints,
+                   geometry, found, v_next):  # fmt: skip
     """v⁺ (into ``v_next``) of a SAP step from x = [q0; v0] with free-motion velocities
     ``v_star``, as SapDriver.step computes it: the SAP problem (si, sw) of the step's point
     contacts (none if the settings' kind is −1), then its joint constraints (``joints``),
-    solved with A = M(q0) + diag(``diagonal``) from the guess v0 if there is any, else
+    solved with A = M(q0) + diag(``diagonal``) from the guess v0 if there is any (by SAP's
+    compiled solver at the address ``solver``: kernels.sap.solve), else
     v⁺ = v*. ``staged``: whether ``work``'s positions and inertias are those of q0 (else they
     are computed when needed); M is computed with params' reflected inertias. Returns
     (SAP_SUCCESS, the solver's failure, FAILED_CONTACT or FAILED_CAPACITY; the number of
@@ -252,7 +253,7 @@ def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, joints,
     v = w.v
     for i in range(nv):
         v[i] = x[nq + i]
-    status = _solve(t, w, M, diagonal)
+    status = solve(si, sw, M, diagonal, solver)
     for i in range(nv):
         v_next[i] = v[i]
     return status, n

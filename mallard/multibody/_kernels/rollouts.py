@@ -77,7 +77,7 @@ from mallard.multibody._kernels.kinematics import DYNAMICS, calc_position_kinema
 from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.lanes import transpose
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
-from mallard.multibody._kernels.sap import _add_joint_constraints, _solve
+from mallard.multibody._kernels.sap import _add_joint_constraints, solve
 from mallard.multibody._kernels.streaming import stream, stream_fence, stream_half
 from mallard.multibody._kernels.views import (
     model,
@@ -306,7 +306,7 @@ def _positions(m, x, qdot, h, identity):
 
 @jitable
 def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
-                diagonal, si, sw, geometry, found, t):  # fmt: skip
+                diagonal, si, sw, solver, geometry, found, t):  # fmt: skip
     """SAP's v, state by state, for the live states of the group (the step's constraints
     found at each state: point contacts, joint limits near it): x holds [q0; v*] (lanes), S[0]
     x0; M(q0) with the plant's reflected inertias ``reflected0``; a state whose solve fails
@@ -316,7 +316,7 @@ def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, r
     left."""
     if geometry[10][0] < 0.0:
         _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds,
-                          reflected0, diagonal, si, sw, t)  # fmt: skip
+                          reflected0, diagonal, si, sw, solver, t)  # fmt: skip
         return live_lane(codes, count)
     xa, x0 = lane_array(x), lane_array(S[0])
     w = sap_workspace(si, sw)
@@ -335,7 +335,8 @@ def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, r
         for i in range(nv):  # (M with the plant's reflected inertias, then back)
             reflected[i] = reflected0[i]
         status, _ = sap_velocities(
-            m, params, work1, r.x, v_star, diagonal, False, si, sw, joints, geometry, found, v
+            m, params, work1, r.x, v_star, diagonal, False, si, sw, solver, joints, geometry,
+            found, v,
         )  # fmt: skip
         for i in range(nv):
             reflected[i] = reflected0[i] + diagonal[i]
@@ -374,7 +375,7 @@ def _joint_limits(t, w, x0, xa, lane, limits, bounds, nq, nv):
 
 @jitable
 def _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
-                      diagonal, si, sw, t):  # fmt: skip
+                      diagonal, si, sw, solver, t):  # fmt: skip
     """:func:`_limit_step` of a plant without contact: the live states with a joint limit
     near (kernels.sap's window) solved one after another, with M(q0) computed once for the
     group's lanes (the lanes' positions and inertias are q0's, from the free motion's forward
@@ -404,7 +405,7 @@ def _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bou
         for i in range(nv):
             for j in range(nv):
                 M[i, j] = ML[i, j, lane]
-        status = _solve(tab, w, M, diagonal)
+        status = solve(si, sw, M, diagonal, solver)
         _store_velocities(status, w.v, xa, lane, nq, codes, t)
 
 
@@ -453,16 +454,17 @@ def _check_final(x, count, codes, steps):
 
 @batched(own_kernels=True)
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
-                  reflected0, diagonal, n_si, n_sw, geometry, room, row, flags, mode, X,
-                  status):  # fmt: skip
+                  reflected0, diagonal, n_si, n_sw, solver, geometry, room, row, flags, mode,
+                  X, status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
     the PD law to TARGET[i] (``gains``, ``slots``); a discrete plant's joint limits through
     SAP if ``limits`` has rows, and its point contacts (kernels.discrete_step: ``geometry``,
     its contact tables, whose settings' kind is −1 without collision geometry; room for
-    ``room`` contacts, in the row past the SAP problem). ``steps`` steps in all. L states at
-    a time, in lanes."""
+    ``room`` contacts, in the row past the SAP problem; ``solver``: the address of SAP's
+    compiled solver, kernels.sap.solve). ``steps`` steps in all. L states at a time, in
+    lanes."""
     m = model(mi, mf)
     U, X = _borrowed(U), _borrowed(X)
     r, rL, lanes = _begin_lanes(mi, row)
@@ -510,7 +512,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     if sap:
                         good = _limit_step(m, r, params, work, work1, rL.x, lanes.stages,
                                            codes, count, limits, bounds, reflected0, diagonal,
-                                           si, sw, geometry, found, t)  # fmt: skip
+                                           si, sw, solver, geometry, found, t)  # fmt: skip
                         if good < 0:
                             break
                     _positions(m, rL.x, work.qdot, h, identity)

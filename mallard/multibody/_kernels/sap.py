@@ -57,8 +57,14 @@ w) and in :func:`_impulses` (γ, cost, G block), and an entry point that appends
 
 import math
 
-from mallard._compiled import entry_point
+import numpy as np
+from numba import carray
+from numba.extending import overload
+
+from mallard._compiled import by_address, entry_point
+from mallard.multibody._kernels._by_address import address_of, call_at
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.views import sap_table, sap_workspace
 from mallard.multibody._layout import (
     SAP_BOUNDED,
@@ -871,14 +877,44 @@ def _solve(t, w, M, diagonal):
     return status
 
 
+@by_address
+def sap_solve_at(si, si_size, sw, sw_size, M, nv, diagonal):
+    """SAP's one compiled solver (kernels._by_address), which :func:`solve` calls compiled:
+    :func:`sap_solve` with si, sw, M (nv × nv) and diagonal (nv) as the addresses of their
+    data (C-contiguous) and their sizes."""
+    si = carray(pointer(si), si_size, np.int64)
+    sw = carray(pointer(sw), sw_size, np.float64)
+    M = carray(pointer(M), (nv, nv), np.float64)
+    diagonal = carray(pointer(diagonal), nv, np.float64)
+    return _solve(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
+
+
+def solve(si, sw, M, diagonal, solver):
+    """:func:`sap_solve`: interpreted, here; compiled, by SAP's one compiled solver, at the
+    address ``solver`` (``Kernels.address("sap_solve_at")``), called, not linked into the
+    caller's code (si, sw, M and diagonal C-contiguous)."""
+    return _solve(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
+
+
+@overload(solve)
+def _solve_compiled(si, sw, M, diagonal, solver):
+    def impl(si, sw, M, diagonal, solver):
+        sizes = (address_of(si), si.shape[0], address_of(sw), sw.shape[0], address_of(M))
+        return call_at(solver, sizes + (M.shape[0], address_of(diagonal)))
+
+    return impl
+
+
 @entry_point
 @jitable(inline=True)
-def sap_solve(si, sw, M, diagonal):
+def sap_solve(si, sw, M, diagonal, solver):
     """Solves the SAP problem of (si, sw) with the dynamics matrix A = M + diag(diagonal) (M
     the plant's nv × nv mass matrix), from the guess sw's ``v``: into ``v`` the solution (v*
     for the velocities that do not participate), into ``gamma`` the impulses (zero for the
-    constraints of locked cliques), ``stats``. Returns SAP_SUCCESS or the failure's status."""
-    return _solve(sap_table(si, si), sap_workspace(si, sw), M, diagonal)
+    constraints of locked cliques), ``stats``. Returns SAP_SUCCESS or the failure's status.
+    ``solver``: the address of SAP's compiled solver (``Kernels.address("sap_solve_at")``, 0
+    interpreted: :func:`solve`)."""
+    return solve(si, sw, M, diagonal, solver)
 
 
 @jitable

@@ -124,8 +124,8 @@ def _keep_contacts(si, sw, found, n):
 
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, joints, geometry, found, scratch, t,
-    pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, joints, geometry, found,
+    scratch, t, pending, others, boundary, h, offset,
 ):  # fmt: skip
     """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
     events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
@@ -135,7 +135,8 @@ def drive_discrete_steps(
     free motion v* = v + h·v̇ with v̇ of forward dynamics with h·D (``step_diagonal``) added
     to M's diagonal; v⁺ of the SAP problem (si, sw) of the point contacts (``geometry``,
     ``found``: kernels.discrete_step) and the joint constraints (``joints``, see
-    kernels.sap.sap_add_joint_constraints) if any applies, else v*
+    kernels.sap.sap_add_joint_constraints) if any applies (by SAP's compiled solver at the
+    address ``solver``, Kernels.address("sap_solve_at"): kernels.sap.solve), else v*
     (kernels.discrete_step.sap_velocities); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
     floats) ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps
     the last update's contacts and impulses. Returns (the time, whether the
@@ -168,8 +169,8 @@ def drive_discrete_steps(
             for i in range(nv):
                 v_star[i] = x[nq + i] + h * vdot[i]
             status, n = sap_velocities(
-                m, params, work, x, v_star, step_diagonal, True, si, sw, joints, geometry, found,
-                v_next,
+                m, params, work, x, v_star, step_diagonal, True, si, sw, solver, joints,
+                geometry, found, v_next,
             )  # fmt: skip
             if status != SAP_SUCCESS:
                 if status > 0:

@@ -519,7 +519,8 @@ class SapDriver:
             M = ec.work.M
         diagonal = h * ec.params.damping
         problem.work.v[:] = value(v0)
-        status = compiled.sap_solve(problem.si, problem.sw, value(M), value(diagonal))
+        solver = compiled.address("sap_solve_at")
+        status = compiled.sap_solve(problem.si, problem.sw, value(M), value(diagonal), solver)
         if status != _layout.SAP_SUCCESS:
             raise _failure(status, scalar_value(context.get_time()))
         v, gamma = problem.work.v.copy(), problem.work.gamma

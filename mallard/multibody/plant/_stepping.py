@@ -79,7 +79,8 @@ class PlantStepper:
                 if e.handler in handlers and e.trigger == TriggerType.kPeriodic
             ]
         self._inputs = self._ec = None
-        #: (si, sw, joints, geometry, found) of a discrete step (kernels.discrete_step), and
+        #: (si, sw, solver, joints, geometry, found) of a discrete step (kernels.discrete_step:
+        #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve), and
         #: the PD-controlled actuators' input slots (for the net actuation).
         self._constraints = self._pd_inputs = None
         self._scratch = None
@@ -126,7 +127,8 @@ class PlantStepper:
             joints = (driver.limits, driver.limit_bounds, pd_rows, pd_values)
             joints += driver._coupler_rows(parameters)
             found = self._tables.scratch(room, problem.sizes.nk, len(self._pd_inputs))
-            self._constraints = (problem.si, problem.sw, joints, geometry, found)
+            solver = ec.kernels.address("sap_solve_at")
+            self._constraints = (problem.si, problem.sw, solver, joints, geometry, found)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
         return True
@@ -169,7 +171,7 @@ class PlantStepper:
         x0 = scratch[start : start + nq + nv].copy()
         vdot = scratch[start + nq + nv :].copy()
         net = plant._limited_actuation(context)
-        found = self._constraints[4]
+        found = self._constraints[5]
         h = plant._time_step
         if self._pd_inputs.size:
             net = net.astype(np.float64)

@@ -81,6 +81,13 @@ def _sap_args(rng, solve):
     return problem.si, problem.sw, _spd(rng, 4), rng.uniform(0, 0.1, size=4)
 
 
+def _solver():
+    """The address of SAP's compiled solver (kernels.sap.solve), compiled; 0 interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("sap_solve_at"), 0)
+
+
 def _tamsi_args(rng):
     """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
     fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
@@ -496,6 +503,7 @@ def _rollout(rng):
         np.zeros(s.sizes.nv),
         0,
         0,
+        0,
         no_geometry(np.zeros(s.sizes.n, np.int64)),
         0,
     )
@@ -558,6 +566,7 @@ def _discrete_steps(rng):
         s.rng.uniform(0, 1e-3, size=nv),
         problem.si,
         problem.sw,
+        _solver(),
         joints,
         *_contact_tables(s, room, problem.sizes.nk),
         np.zeros(5 * nv + 2 * nq),
@@ -682,7 +691,7 @@ CASES = {
     "single_inverse_dynamics_derivatives": _single("single_inverse_dynamics_derivatives"),
     "single_forward_dynamics_derivatives": _single("single_forward_dynamics_derivatives"),
     "sap_add_joint_constraints": lambda r: _sap_args(r, False),
-    "sap_solve": lambda r: _sap_args(r, True),
+    "sap_solve": lambda r: _sap_args(r, True) + (_solver(),),
     "sap_gradient": lambda r: _sap_args(r, True),
     "batch_rollout": _rollout,
     "batch_new_row": _new_row,
@@ -751,7 +760,7 @@ UNCOMPARED = {
     "batch_point_jacobian": (6, 7),
     "batch_dynamics_derivatives[inverse]": (7, 8),
     "batch_dynamics_derivatives[forward]": (7, 8),
-    "batch_rollout": (19, 20),
+    "batch_rollout": (20, 21),
     "batch_new_row": (2,),
     "batch_collisions": (17, 18),
 }

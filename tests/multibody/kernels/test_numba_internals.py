@@ -950,3 +950,43 @@ def test_20_keyed_cache_file(tmp_path):
     entries.flush()
     assert entries.load(a) is None and not path_a.exists() and not path_b.exists()
     assert other_function.load(a) == "the code of another function"
+
+
+# ---- 21. C addresses -------------------------------------------------------------------------
+_C_ADDRESS_SCRIPT = """
+import ctypes, sys
+import numba
+from numba import types
+sys.path.insert(0, sys.argv[1])
+from mallard.multibody._kernels._numba_internals import c_address
+from c_address_module import affine
+
+address = c_address(affine, (types.int64, types.int64))
+c = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(address)
+print(c(5, -7), int(bool(affine.stats.cache_hits)))
+"""
+
+
+def test_21_c_address(tmp_path):
+    """An entry point's C callback wrapper, compiled or loaded from numba's cache, is a C
+    function of its int64 arguments at the address c_address gives."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "c_address_module.py").write_text(
+        "import numba\n\n\n@numba.njit(cache=True)\ndef affine(a, b):\n    return 3 * a + b\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env["PYTHONPATH"] = str(pathlib.Path(mallard.__file__).parents[1])
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _C_ADDRESS_SCRIPT, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs == [["8", "0"], ["8", "1"]]  # (compiled, then loaded from the cache)

@@ -19,6 +19,12 @@ SETTINGS = dict(zip(_layout.SAP_SETTINGS[1:], range(1, len(_layout.SAP_SETTINGS)
 NO_INT, NO_FLOAT = np.zeros((0, 6), dtype=np.int64), np.zeros((0, 6))
 
 
+def _solver(k=None):
+    """The address of SAP's compiled solver for the kernels ``k`` (compiled by default; 0
+    interpreted: kernels.sap.solve)."""
+    return (k or kernels(np.float64)).address("sap_solve_at")
+
+
 def solve(A, v_star, v0, q, limits=(), pd=(), couplers=(), locked=None, clique=None, **settings):
     """The SapProblem with the joint constraints of ``limits`` ((v, q slot, lower, upper)),
     ``pd`` ((v, q slot, Kp, Kd, e, qd, vd, u0)) and ``couplers`` ((v0, v1, q0, q1, ρ, Δ))
@@ -53,7 +59,7 @@ def solve(A, v_star, v0, q, limits=(), pd=(), couplers=(), locked=None, clique=N
         k.sap_add_joint_constraints(problem.si, sw, *(a.astype(dtype) for a in args[:2]), *args[2:])
         work.v[:] = v0
         A_ = np.asarray(A, dtype=float).astype(dtype)
-        status = k.sap_solve(problem.si, sw, A_, np.zeros(nv, dtype=dtype))
+        status = k.sap_solve(problem.si, sw, A_, np.zeros(nv, dtype=dtype), _solver(k))
         problem.sw[:] = sw.astype(float)
         results.append((problem, status))
     (compiled, status), (interpreted, status_interpreted) = results
@@ -209,7 +215,7 @@ def test_stopping_criteria():
     again = problem.sw.copy()
     again_work = _layout.SAP_WORKSPACE.views(again, problem.sizes)
     again_work.v[:] = v
-    status = kernels(np.float64).sap_solve(problem.si, again, A, np.zeros(2))
+    status = kernels(np.float64).sap_solve(problem.si, again, A, np.zeros(2), _solver())
     assert status == _layout.SAP_SUCCESS and again_work.stats[0] == 0  # num_iters
     np.testing.assert_array_equal(again_work.v, v)
     # Recomputed: the residual and scale the solver reports.
@@ -294,7 +300,7 @@ def test_trees_coupled_out_of_order_solve_as_the_dense_system():
     w.v_star[:] = v_star = rng.normal(size=nv)
     kernels(np.float64).sap_add_holonomic_constraints(problem.si, problem.sw, rows, J, g, par)
     w.v[:] = v_star + 0.1
-    status = kernels(np.float64).sap_solve(problem.si, problem.sw, A, np.zeros(nv))
+    status = kernels(np.float64).sap_solve(problem.si, problem.sw, A, np.zeros(nv), _solver())
     assert status == _layout.SAP_SUCCESS
     assert problem.statistics()["num_iters"] == 1  # (a quadratic cost: one Newton step)
     part = np.flatnonzero(locked == 0)

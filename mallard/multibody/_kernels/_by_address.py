@@ -1,0 +1,64 @@
+"""Kernels called by address: a large kernel compiled once, as its own library, and called
+from other compiled entry points through its address instead of being linked into them.
+
+numba links a callee's module into each caller's library and optimizes and generates
+machine code for the whole final module, so a large kernel (SAP's solver) linked into several
+entry points is optimized and compiled again in each. A kernel marked
+``mallard._compiled.by_address`` is compiled alone (cached by numba like any entry point);
+compiled code calls it with :func:`call_at`, the address passed at run time by the Python
+driver (``Kernels.address(name)``, made once per process), so that the caller's code, which
+holds no address of this process, stays cacheable.
+
+The ABI: ``int64_t f(int64_t, ..., int64_t)``. A by-address kernel takes int64 arguments
+only: each array as the address of its data (:func:`address_of`: C-contiguous) followed by
+the sizes it needs to view it again (``numba.carray`` of ``_pointer.pointer(address)``), and
+scalars as int64; it returns an int64 (a status). The address is that of numba's C callback
+wrapper of the kernel compiled for those types (kernels._numba_internals.c_address).
+Interpreted (object scalars), callers call the Python function directly: the address is 0
+and unused.
+"""
+
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from mallard.multibody._kernels._numba_internals import array_struct, cast
+
+_INT64 = ir.IntType(64)
+
+
+@intrinsic
+def address_of(typingctx, a):
+    """The address of the data of the C-contiguous array ``a`` (an int64; of another array,
+    numba's typing error: no implementation)."""
+    if not isinstance(a, types.Array) or a.layout != "C":
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ptrtoint(array_struct(context, builder, a, args[0]).data, _INT64)
+
+    return types.int64(a), codegen
+
+
+@intrinsic
+def call_at(typingctx, address, args):
+    """Calls the C function at ``address`` (an integer), of signature ``int64_t f(int64_t, ...)``,
+    with the integers of the tuple ``args`` (as int64); returns its int64 (arguments of other
+    types: numba's typing error, no implementation)."""
+    if not isinstance(address, types.Integer) or not isinstance(args, types.BaseTuple):
+        return None
+    if not all(isinstance(t, types.Integer) for t in args):
+        return None
+    n = len(args)
+
+    def codegen(context, builder, signature, llargs):
+        function_type = ir.FunctionType(_INT64, [_INT64] * n)
+        at = cast(context, builder, llargs[0], address, types.int64)
+        function = builder.inttoptr(at, function_type.as_pointer())
+        values = [
+            cast(context, builder, builder.extract_value(llargs[1], i), args[i], types.int64)
+            for i in range(n)
+        ]
+        return builder.call(function, values)
+
+    return types.int64(address, args), codegen
