@@ -1296,10 +1296,9 @@ def type_inlined_calls_once():
 
     event.register("numba:compile", Compiling())
 
-    def _typed(self, args, kws):
-        """numba's typing (None if the call does not resolve), recorded in the typings being
-        kept."""
-        signature = generic(self, args, kws)
+    def _typing(self, signature):
+        """numba's typing that gave ``signature`` (None: the call did not resolve), recorded
+        in the typings being kept."""
         if signature is None:
             return None
         record = self._inline_overloads[signature.args]
@@ -1311,19 +1310,11 @@ def type_inlined_calls_once():
             recording.append((type(self), typing, iinfo.func_ir.func_id.unique_id))
         return typing
 
-    def _kept(self, args, kws, key):
-        """numba's typing, kept for the next resolutions if no call in it was typed a first
-        time and nothing was compiled (else left to the next)."""
-        first = next(identity._unique_ids)
-        identity._unique_ids = itertools.count(first)
-        label = ir_utils._the_max_label._value
-        firsts = _FIRSTS[0]
-        recorded = []
-        _RECORDING.append(recorded)
-        try:
-            typing = _typed(self, args, kws)
-        finally:
-            _RECORDING.pop()
+    def _keep(key, typing, first, label, firsts, recorded):
+        """Keeps ``typing`` (its typing began at identity ``first``, block label ``label``,
+        ``firsts`` first typings and compilations) for the next resolutions of ``key`` if no
+        call in it was typed a first time and nothing was compiled (else leaves it to the
+        next)."""
         drawn = next(identity._unique_ids) - first
         identity._unique_ids = itertools.count(first + drawn)
         if (
@@ -1335,30 +1326,40 @@ def type_inlined_calls_once():
         elif _FIRSTS[0] == firsts:
             last = {(cls, t.signature.args): (cls, t, uid - first) for cls, t, uid in recorded}
             _INLINED_CALLS[key] = typing, drawn, tuple(last.values())
-        return typing
 
     def _generic(self, args, kws):
+        # (numba's generic is called from here, not from a helper: the deeper Python's stack,
+        # the more often its frames cross the 16 KiB chunks it maps and unmaps)
         if not (self._inline.is_always_inline and type(self).key in _INLINED):
             return generic(self, args, kws)
         flags = _flags_token(targetconfig.ConfigStack.top_or_none())
         key = type(self), self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
         kept = _INLINED_CALLS.get(key)
-        if kept is None and key in _INLINED_CALLS:  # (not kept)
-            typing = _typed(self, args, kws)
-        elif kept is None:
-            _INLINED_CALLS[key] = _TYPED_ONCE  # (the first typing compiles the callees)
-            _FIRSTS[0] += 1
-            typing = _typed(self, args, kws)
-        elif kept is _TYPED_ONCE:
-            typing = _kept(self, args, kws, key)
-        else:
+        if kept is _TYPED_ONCE:
+            first = next(identity._unique_ids)
+            identity._unique_ids = itertools.count(first)
+            label, firsts, recorded = ir_utils._the_max_label._value, _FIRSTS[0], []
+            _RECORDING.append(recorded)
+            try:
+                signature = generic(self, args, kws)
+            finally:
+                _RECORDING.pop()
+            _keep(key, _typing(self, signature), first, label, firsts, recorded)
+            return signature
+        if kept is not None:
             typing, drawn, nested = kept
             unique_id = next(identity._unique_ids)
             identity._unique_ids = itertools.count(unique_id + drawn)
             for cls, nested_typing, offset in nested:
                 _record_typing(cls, nested_typing, unique_id + offset)
             _record_typing(type(self), typing, unique_id)
-        return None if typing is None else typing.signature
+            return typing.signature
+        if key not in _INLINED_CALLS:
+            _INLINED_CALLS[key] = _TYPED_ONCE  # (the first typing compiles the callees)
+            _FIRSTS[0] += 1
+        signature = generic(self, args, kws)
+        _typing(self, signature)
+        return signature
 
     _generic._mallard = True
     _generic._numba = generic
