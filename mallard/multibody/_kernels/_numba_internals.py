@@ -150,10 +150,13 @@ pins numba to the releases those tests pass on.
    of the typed IR, its typemap and calltypes) and ``_compiled_overloads[sig.args]`` (an
    ``_EmptyImplementationEntry``) on the template's class; the typed-inlining pass
    (``InlineOverloads._run_inliner``) inlines the last record's ``iinfo.func_ir`` at each
-   call site, its variables renamed after that IR's ``func_id.unique_name``
-   (``InlineWorker.inline_ir``), and types the body again there; the result depends on the
-   argument types, the typing context, the flags being compiled
-   (``targetconfig.ConfigStack``) and the joint types (:func:`type_inlined_calls_once`).
+   call site (reading the record's ``['iinfo']``), its variables renamed after that IR's
+   ``func_id.unique_name`` (``InlineWorker.inline_ir``), and types the body again there; the
+   result depends on the argument types, the typing context, the flags being compiled
+   (``targetconfig.ConfigStack``) and the joint types. A ``FunctionIdentity`` is its
+   attributes, ``unique_name`` being ``func_qualname$unique_id`` (its ``copy.copy`` draws a
+   new one: ``from_function``); "numba:compile" events are sent for compilations only, not
+   for overloads found or loaded from the cache (:func:`type_inlined_calls_once`).
 """
 
 import collections
@@ -1209,9 +1212,9 @@ _Typing = collections.namedtuple("_Typing", "signature folded func_ir typemap ca
 #: What numba's typings of the calls of each inlined kernel gave (:func:`type_inlined_calls_once`),
 #: by (template, typing context, argument types, keywords, flags token, joint types):
 #: :data:`_TYPED_ONCE` after a first typing, then the first typing after it in which no call was
-#: typed a first time: (its :class:`_Typing`, the function identities it drew, the typings of
-#: the calls in its body it left recorded: (template, _Typing, identity − its own)), or None
-#: if not kept.
+#: typed a first time and nothing compiled: (its :class:`_Typing`, the function identities it
+#: drew, the typings of the calls in its body it left recorded: (template, _Typing, identity −
+#: its own)), or None if not kept.
 _INLINED_CALLS = {}
 _TYPED_ONCE = "typed once"
 
