@@ -162,8 +162,24 @@ pins numba to the releases those tests pass on.
    argument and return types (int64s: ``int64_t f(int64_t, ...)``), whose address
    ``library.get_pointer_to_function(name)`` gives, for a function loaded from numba's cache
    too (:func:`c_address`).
+22. The typing of inlined calls [test_22_numbas_typing_of_an_inlined_call,
+   test_22_inlined_calls_typed_once]: ``_OverloadFunctionTemplate.generic`` resolves a call of
+   an ``inline="always"`` overload to a ``Signature(return type, folded arguments)`` by typing
+   its body (assumption 18's build, then the typing, which resolves the body's own calls),
+   and records ``_inline_overloads[sig.args]`` (``folded_args``, ``iinfo``: ``_inline_info``
+   of the typed IR, its typemap and calltypes) and ``_compiled_overloads[sig.args]`` (an
+   ``_EmptyImplementationEntry``) on the template's class; the typed-inlining pass
+   (``InlineOverloads._run_inliner``) inlines the last record's ``iinfo.func_ir`` at each
+   call site (reading the record's ``['iinfo']``), its variables renamed after that IR's
+   ``func_id.unique_name`` (``InlineWorker.inline_ir``), and types the body again there; the
+   result depends on the argument types, the typing context, the flags being compiled
+   (``targetconfig.ConfigStack``) and the joint types. A ``FunctionIdentity`` is its
+   attributes, ``unique_name`` being ``func_qualname$unique_id`` (its ``copy.copy`` draws a
+   new one: ``from_function``); "numba:compile" events are sent for compilations only, not
+   for overloads found or loaded from the cache (:func:`type_inlined_calls_once`).
 """
 
+import collections
 import contextlib
 import copy
 import glob
@@ -1316,7 +1332,7 @@ def collect_less_while_compiling():
     collect_less_while_compiling._installed = True
 
 
-# ---- 20: C addresses ---------------------------------------------------------------------------
+# ---- 21: C addresses ---------------------------------------------------------------------------
 
 
 def c_address(dispatcher, signature):
@@ -1327,3 +1343,169 @@ def c_address(dispatcher, signature):
     dispatcher.compile(signature)
     result = dispatcher.overloads[tuple(signature)]
     return result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name)
+
+
+# ---- 22: the typing of inlined calls ------------------------------------------------------------
+
+#: numba's typing of a call of an inlined kernel: its signature, folded arguments, typed IR (which
+#: numba does not change: its inliner copies it), typemap and calltypes.
+_Typing = collections.namedtuple("_Typing", "signature folded func_ir typemap calltypes")
+
+#: What numba's typings of the calls of each inlined kernel gave (:func:`type_inlined_calls_once`),
+#: by (template, typing context, argument types, keywords, flags token, joint types):
+#: :data:`_TYPED_ONCE` after a first typing, then the first typing after it in which no call was
+#: typed a first time and nothing compiled: (its :class:`_Typing`, the function identities it
+#: drew, the typings of the calls in its body it left recorded: (template, _Typing, identity −
+#: its own)), or None if not kept.
+_INLINED_CALLS = {}
+_TYPED_ONCE = "typed once"
+
+#: The lists of the typings recorded (template, _Typing, identity) within each typing being
+#: kept, innermost last, and the number of first typings and of compilations so far.
+_RECORDING = []
+_FIRSTS = [0]
+
+
+class _TypedCopy(dict):
+    """numba's record of a typing of an inlined call (``folded_args``, ``iinfo``) for a
+    :class:`_Typing` and a function identity: ``iinfo``'s IR copied with that identity when
+    the inliner reads it."""
+
+    def __init__(self, typing, unique_id):
+        super().__init__(folded_args=typing.folded)
+        self._typing = typing
+        self._unique_id = unique_id
+
+    def __missing__(self, name):
+        if name != "iinfo":
+            raise KeyError(name)
+        from numba.core.typing import templates
+
+        typing = self._typing
+        kept_id = typing.func_ir.func_id  # (its copy.copy would draw an identity: from_function)
+        func_id = object.__new__(type(kept_id))
+        func_id.__dict__.update(vars(kept_id))
+        func_id.unique_id = self._unique_id
+        func_id.unique_name = f"{func_id.func_qualname}${self._unique_id}"
+        func_ir = _copy_ir(typing.func_ir, func_id)
+        iinfo = templates._inline_info(func_ir, typing.typemap, typing.calltypes, typing.signature)
+        self["iinfo"] = iinfo
+        return iinfo
+
+
+def _record_typing(template, typing, unique_id):
+    """Records ``typing`` as numba's typing does, on ``template`` (the class), with the
+    function identity ``unique_id``, and in the typings being kept."""
+    from numba.core.typing import templates
+
+    args = typing.signature.args
+    template._inline_overloads[args] = _TypedCopy(typing, unique_id)
+    template._compiled_overloads[args] = templates._EmptyImplementationEntry("always inlined")
+    for recording in _RECORDING:
+        recording.append((template, typing, unique_id))
+
+
+def type_inlined_calls_once():
+    """Makes numba type a call of an inlined kernel about twice per argument types (in the
+    flags and joint types being compiled), not at each resolution of it, and record what each
+    later resolution would.
+
+    numba resolves a call of an ``inline="always"`` overload by typing the overload's body for
+    the arguments' types, for the signature alone (the typed-inlining pass types the body again
+    where it inlines it). Its type inference resolves each call several times, and an inlined
+    body's inlined calls again at each level of nesting (1 104 typings of 8 kernels in a first
+    ``mallard simulate``). A first typing compiles what the body calls; the next one in which
+    no call is typed a first time is kept: its signature, its typed IR, the identities it drew
+    and the typings it left recorded for the calls in the body. Each later resolution draws as
+    many identities and records the same, each typed IR copied with the identity numba's
+    typing would have given it when the inliner reads it (the inliner names an inlined body's
+    variables after its identity: one IR shared by two call sites in one function would have
+    their variables renamed apart in the caller's scope but not in the body's, which numba's
+    SSA check reports, ``NumbaIRAssumptionWarning``). A typing that draws block labels, or
+    whose IR's identity is not its first draw, is not kept."""
+    from numba.core import bytecode, event, ir_utils, targetconfig
+    from numba.core.typing import templates
+
+    template = templates._OverloadFunctionTemplate
+    generic = template.generic
+    if getattr(generic, "_mallard", False):
+        return
+    identity = bytecode.FunctionIdentity
+
+    class Compiling(event.Listener):
+        def on_start(self, _event):
+            _FIRSTS[0] += 1
+
+        def on_end(self, _event):
+            pass
+
+    event.register("numba:compile", Compiling())
+
+    def _typing(self, signature):
+        """numba's typing that gave ``signature`` (None: the call did not resolve), recorded
+        in the typings being kept."""
+        if signature is None:
+            return None
+        record = self._inline_overloads[signature.args]
+        iinfo = record["iinfo"]
+        typing = _Typing(
+            signature, record["folded_args"], iinfo.func_ir, iinfo.typemap, iinfo.calltypes
+        )
+        for recording in _RECORDING:
+            recording.append((type(self), typing, iinfo.func_ir.func_id.unique_id))
+        return typing
+
+    def _keep(key, typing, first, label, firsts, recorded):
+        """Keeps ``typing`` (its typing began at identity ``first``, block label ``label``,
+        ``firsts`` first typings and compilations) for the next resolutions of ``key`` if no
+        call in it was typed a first time and nothing was compiled (else leaves it to the
+        next)."""
+        drawn = next(identity._unique_ids) - first
+        identity._unique_ids = itertools.count(first + drawn)
+        if (
+            typing is None
+            or ir_utils._the_max_label._value != label
+            or typing.func_ir.func_id.unique_id != first
+        ):
+            _INLINED_CALLS[key] = None
+        elif _FIRSTS[0] == firsts:
+            last = {(cls, t.signature.args): (cls, t, uid - first) for cls, t, uid in recorded}
+            _INLINED_CALLS[key] = typing, drawn, tuple(last.values())
+
+    def _generic(self, args, kws):
+        # (numba's generic is called from here, not from a helper: the deeper Python's stack,
+        # the more often its frames cross the 16 KiB chunks it maps and unmaps)
+        if not (self._inline.is_always_inline and type(self).key in _INLINED):
+            return generic(self, args, kws)
+        flags = _flags_token(targetconfig.ConfigStack.top_or_none())
+        key = type(self), self.context, tuple(args), tuple(kws.items()), flags, _JOINT_TYPES[-1]
+        kept = _INLINED_CALLS.get(key)
+        if kept is _TYPED_ONCE:
+            first = next(identity._unique_ids)
+            identity._unique_ids = itertools.count(first)
+            label, firsts, recorded = ir_utils._the_max_label._value, _FIRSTS[0], []
+            _RECORDING.append(recorded)
+            try:
+                signature = generic(self, args, kws)
+            finally:
+                _RECORDING.pop()
+            _keep(key, _typing(self, signature), first, label, firsts, recorded)
+            return signature
+        if kept is not None:
+            typing, drawn, nested = kept
+            unique_id = next(identity._unique_ids)
+            identity._unique_ids = itertools.count(unique_id + drawn)
+            for cls, nested_typing, offset in nested:
+                _record_typing(cls, nested_typing, unique_id + offset)
+            _record_typing(type(self), typing, unique_id)
+            return typing.signature
+        if key not in _INLINED_CALLS:
+            _INLINED_CALLS[key] = _TYPED_ONCE  # (the first typing compiles the callees)
+            _FIRSTS[0] += 1
+        signature = generic(self, args, kws)
+        _typing(self, signature)
+        return signature
+
+    _generic._mallard = True
+    _generic._numba = generic
+    template.generic = _generic

@@ -10,6 +10,7 @@ import pathlib
 import pickle
 import re
 import shutil
+from types import FunctionType
 
 import llvmlite.ir as ir
 import numba
@@ -752,12 +753,15 @@ def test_18_inlined_kernels_untyped_ir_built_once(monkeypatch):
     kernel defining a closure (its build draws more) is built each time; the results are
     those of numba's builds."""
     from numba.core import bytecode, inline_closurecall, untyped_passes
+    from numba.core.typing import templates
 
     from mallard.multibody._kernels._machinery import jitable
 
     _numba_internals.build_inlined_ir_once()
     ours = inline_closurecall.InlineWorker.run_untyped_passes
     assert ours._mallard
+    generic = templates._OverloadFunctionTemplate.generic  # (each call typed each time)
+    monkeypatch.setattr(templates._OverloadFunctionTemplate, "generic", generic._numba)
     extract = untyped_passes.ExtractByteCode.run_pass
     analysed = []
 
@@ -990,3 +994,139 @@ def test_21_c_address(tmp_path):
         for _ in range(2)
     ]
     assert runs == [["8", "0"], ["8", "1"]]  # (compiled, then loaded from the cache)
+
+
+# ---- 22. the typing of inlined calls ---------------------------------------------------------
+def _phi(a, b):
+    """a, or b + 1 where a == b (a variable assigned in two blocks: a phi in SSA form)."""
+    c = a
+    if c == b:
+        c = b + 1.0
+    return c
+
+
+def test_22_numbas_typing_of_an_inlined_call():
+    """numba resolves a call of an inline="always" overload to a signature, recording the
+    typed body that its typed-inlining pass inlines, renamed after the body's identity, and
+    types again at each call site; two sites inlining one typed body (numba's own typing
+    records one for a function's two calls of a kernel with the same argument types) have
+    their variables renamed apart in the caller's scope but not in the body's, which numba's
+    SSA check reports."""
+    import warnings
+
+    from numba.core import inline_closurecall, typed_passes
+    from numba.core.errors import NumbaIRAssumptionWarning
+    from numba.core.typing import templates
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.type_inlined_calls_once()
+    generic = templates._OverloadFunctionTemplate.generic
+    assert generic._mallard
+    source = inspect.getsource(generic._numba)
+    assert "sig = Signature(return_type, folded_args, None)" in source
+    assert "self._inline_overloads[sig.args] = {'folded_args': folded_args," in source
+    assert "iinfo = _inline_info(ir, typemap, calltypes, sig)" in source
+    assert "self._compiled_overloads[sig.args] = impl_init" in source
+    inliner = inspect.getsource(typed_passes.InlineOverloads._run_inliner)
+    assert "template._inline_overloads[arg_typs]['iinfo']" in inliner
+    assert "iinfo.func_ir," in inliner and "arg_typs=arg_typs" in inliner  # (typed again)
+    inline_ir = inspect.getsource(inline_closurecall.InlineWorker.inline_ir)
+    assert "_created_inlined_var_name(\n                    callee_ir.func_id.unique_name" in (
+        inline_ir
+    )
+
+    def halved(x):
+        return 0.5 * x
+
+    jitable(halved, inline=True)
+    assert numba.njit(lambda x: halved(x) + 1.0)(3.0) == 2.5
+    template = _template(halved)
+    ((args, recorded),) = template._inline_overloads.items()
+    assert args == (types.float64,) and recorded["folded_args"] == args
+    assert recorded["iinfo"].signature.return_type == types.float64
+    # An identity's copy (its attributes; copy.copy would draw one: from_function) is a new
+    # draw's, but for the number.
+    func_id = recorded["iinfo"].func_ir.func_id
+    drawn = func_id.derive()
+    assert drawn.unique_name == f"{drawn.func_qualname}${drawn.unique_id}"
+    assert {**vars(func_id), "unique_id": 0, "unique_name": ""} == {
+        **vars(drawn),
+        "unique_id": 0,
+        "unique_name": "",
+    }
+    assert isinstance(template._compiled_overloads[args], templates._EmptyImplementationEntry)
+
+    phi = _copy_function(_phi)
+    jitable(phi, inline=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NumbaIRAssumptionWarning)
+        assert numba.njit(lambda x: phi(x, 1.0) + phi(x, 3.0))(1.0) == 3.0
+    assert any("is not in scope" in str(w.message) for w in caught)
+
+
+def _copy_function(fn):
+    """A new function of ``fn``'s code (a kernel numba has not seen)."""
+    return FunctionType(fn.__code__, fn.__globals__, fn.__name__)
+
+
+def test_22_inlined_calls_typed_once(monkeypatch):
+    """A call of an inlined kernel is typed twice per argument types and joint types, not at
+    each resolution; each later resolution records a copy with a new identity (numba's SSA
+    check finds every inlined body's variables in its scope), drawing the identities numba's
+    typing draws: the code (its LLVM IR, names included) is numba's."""
+    import warnings
+
+    from numba.core import bytecode, typed_passes
+    from numba.core.errors import NumbaIRAssumptionWarning
+    from numba.core.typing import templates
+
+    from mallard.multibody._kernels._machinery import jitable
+
+    _numba_internals.type_inlined_calls_once()
+    ours = templates._OverloadFunctionTemplate.generic
+    infer = typed_passes.type_inference_stage
+    typed = []
+
+    def counted(typingctx, targetctx, interp, args, *rest, **kwargs):
+        typed.append(interp.func_id.func.__name__)
+        return infer(typingctx, targetctx, interp, args, *rest, **kwargs)
+
+    monkeypatch.setattr(typed_passes, "type_inference_stage", counted)
+    monkeypatch.setattr(_numba_internals, "njit_cached", numba.njit)  # (compiled, not loaded)
+
+    def kernels():
+        """New inlined kernels (registered once per call) and the entry point using them."""
+        phi = _copy_function(_phi)
+
+        def twice(x):
+            return phi(x, 3.0) * 2.0 + x
+
+        for kernel in (phi, twice):
+            jitable(kernel, inline=True)
+        return lambda x: phi(x, 5.0) * twice(x) + twice(x + 1.0) + twice(2.0 * x)
+
+    def run(entry):
+        """The entry's LLVM IR compiled for two sets of joint types, each from the same
+        identity on, with the identity drawn next, and the typings of each kernel."""
+        typed.clear()
+        code = []
+        for joint_types in (1 << WELD | 1 << REVOLUTE, ALL_JOINT_TYPES):
+            bytecode.FunctionIdentity._unique_ids = itertools.count(10**6 * len(code))
+            dispatcher = _numba_internals.njit_for_joint_types(entry, joint_types)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", NumbaIRAssumptionWarning)
+                assert dispatcher(2.0) == entry(2.0)  # (Python's)
+            drawn = next(bytecode.FunctionIdentity._unique_ids)
+            code.append((dispatcher.inspect_llvm(dispatcher.signatures[0]), drawn))
+        return code, {name: typed.count(name) for name in ("_phi", "twice")}
+
+    typed_once, typings = run(kernels())
+    monkeypatch.setattr(templates._OverloadFunctionTemplate, "generic", ours._numba)
+    numbas, numbas_typings = run(kernels())
+    assert typed_once == numbas
+    # In each set: typed where inlined (twice at its 3 call sites, phi at its 4: 1 in the
+    # entry, 1 in each inlined twice), and twice more per argument types (phi's float64
+    # pairs: one), where numba types each resolution.
+    assert typings == {"_phi": 2 * (4 + 2), "twice": 2 * (3 + 2)}
+    assert numbas_typings["_phi"] > typings["_phi"] and numbas_typings["twice"] > typings["twice"]
