@@ -307,7 +307,9 @@ def test_a_file_of_other_sources_copied_into_the_cache_is_not_run(tmp_path):
     assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["2", "0"]
     shutil.copytree(tmp_path / "cache", tmp_path / "first")
     source.write_text(PLUS_ONE.replace("x + 1", "x + 2"))
-    os.utime(source, ns=(first.st_atime_ns, first.st_mtime_ns + 10**9))
+    # (another stamp, in the past: a source modified after a process imported mallard, as one
+    # stamped a second ahead would be on a fast machine, turns that process's cache off)
+    os.utime(source, ns=(first.st_atime_ns, first.st_mtime_ns - 10**9))
     assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["3", "0"]
     second = tmp_path / "second"
     shutil.move(tmp_path / "cache", second)
