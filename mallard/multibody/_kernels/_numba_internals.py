@@ -363,6 +363,24 @@ def _warn_no_cache_dir(what):
     )
 
 
+_warned_changed = False
+
+
+def _warn_sources_changed():
+    """The one warning (per process) that kernels are not cached in it: their sources were
+    modified after it imported mallard (or carry modification times in the future)."""
+    global _warned_changed
+    if _warned_changed:
+        return
+    _warned_changed = True
+    warnings.warn(
+        "mallard's kernel sources were modified after this process imported mallard (or have "
+        "modification times in the future): the kernels they define are compiled without "
+        "numba's on-disk cache in this process. A new process caches them again.",
+        stacklevel=3,
+    )
+
+
 def njit_cached(fn, **options):
     """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
     files, or uncached if numba has no cache location for it (with the one warning of
@@ -385,6 +403,7 @@ def njit_cached(fn, **options):
     managed = isinstance(locator, _ManagedLocator)
     if not (locator.current if managed else _unchanged(locator._py_file)):
         cache.disable()
+        _warn_sources_changed()
     cache._cache_file = KeyedCacheFile(
         cache._cache_path,
         cache._impl.filename_base,

@@ -140,17 +140,20 @@ def test_a_process_that_imported_a_file_before_its_edit_does_not_cache_its_code(
     """A process that imported the kernels' modules, then saw a file they depend on edited
     (a helper's, or the file of a function compiled outside the kernel packages), runs the
     code it imported, uncached (it saved it under the stamp of the edited sources: every
-    later process then ran the old helper, 1.0); the next process compiles the edited code,
-    the one after loads it."""
+    later process then ran the old helper, 1.0), with one warning that says so; the next
+    process compiles the edited code, the one after loads it."""
     _copy_of_mallard(tmp_path)
     env = processes.environment(PYTHONPATH=tmp_path, NUMBA_CACHE_DIR=tmp_path / "cache")
     helper = tmp_path / "mallard" / "multibody" / "_kernels" / "probe_helper.py"
     plain = tmp_path / "mallard" / "probe_plain.py"
     caller, plain_name = PROBES[0], "mallard.probe_plain.plain"
     edit = (helper, "return 1.0", "return 3.0")
-    assert _run(tmp_path, env, caller, script=EDITING, edit=edit) == ({"caller": (1.0, 0)}, [])
+    runs, warned = _run(tmp_path, env, caller, script=EDITING, edit=edit)
+    assert runs == {"caller": (1.0, 0)} and len(warned) == 1  # (it says so, once)
+    assert "modified after this process imported mallard" in warned[0]
     edit = (plain, "5.0", "6.0")
-    assert _run(tmp_path, env, plain_name, script=EDITING, edit=edit) == ({"plain": (5.0, 0)}, [])
+    runs, warned = _run(tmp_path, env, plain_name, script=EDITING, edit=edit)
+    assert runs == {"plain": (5.0, 0)} and len(warned) == 1
     assert _run(tmp_path, env, caller, plain_name) == ({"caller": (3.0, 0), "plain": (6.0, 0)}, [])
     assert _run(tmp_path, env, caller, plain_name) == ({"caller": (3.0, 1), "plain": (6.0, 1)}, [])
 
