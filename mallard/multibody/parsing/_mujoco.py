@@ -67,6 +67,7 @@ _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
 
 _IDENTITY = np.eye(3)
 _IDENTITY_TRANSFORM = RigidTransform()  # (never changed: its users copy it)
+_HALF_MAX = float(np.finfo(float).max) / 2
 _LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
 
 
@@ -144,7 +145,10 @@ class _MujocoParser:
         self.defaults = {}  # (element, class) -> the <default>'s element
         self.materials = {}
         self.meshes = {}
-        self.geoms = GeomParser(self.diagnostics, self.frames, self.materials, self.meshes)
+        self.geoms = GeomParser(
+            self.diagnostics, self.frames, self.materials, self.meshes,
+            make_shapes=workspace.geometries is not None,
+        )  # fmt: skip
         self.autolimits = True
         self.inertia_from_geom = "auto"
         self.meshdir = None
@@ -507,20 +511,24 @@ class _MujocoParser:
             self.error(node, "The inertial tag must include the mass attribute.")
         diagonal = parse_floats(node, "diaginertia", 3)
         if diagonal is not None:
-            R = _IDENTITY if R_BF is None else np.array(R_BF).reshape(3, 3)
-            I_BFo_B = reexpress(R, RotationalInertia(*diagonal)._I).tolist()
+            xx, yy, zz = diagonal
+            I_BFo_F = [[xx, 0.0, 0.0], [0.0, yy, 0.0], [0.0, 0.0, zz]]
+            if R_BF is None and max(abs(xx), abs(yy), abs(zz)) < _HALF_MAX:
+                # (R·I·Rᵀ symmetrized is I to the bit for R the identity, unless 2·I overflows)
+                I_BFo_B = I_BFo_F
+            else:
+                R = _IDENTITY if R_BF is None else np.array(R_BF).reshape(3, 3)
+                I_BFo_B = reexpress(R, np.array(I_BFo_F)).tolist()
         else:
-            full = parse_vector(node, "fullinertia", 6)
+            full = parse_floats(node, "fullinertia", 6)
             if full is None:
                 self.error(
                     node,
                     "The inertial tag must include either the diaginertia or fullinertia "
                     "attribute.",
                 )
-            try:
-                I_BFo_B = RotationalInertia(*full.tolist())._I.tolist()
-            except RuntimeError as e:
-                self.error(node, str(e))
+            xx, yy, zz, xy, xz, yz = full  # (RotationalInertia's order)
+            I_BFo_B = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]
         try:
             if not mass > 0:  # (its error)
                 SpatialInertia.MakeFromCentralInertia(
@@ -535,6 +543,8 @@ class _MujocoParser:
         """(limited, [lower, upper] (floats)) of a range attribute and its "limited" flag (true,
         false or auto: limited if a range is given, with the compiler's autolimits)."""
         attrib = node.attrib
+        if range_name not in attrib and limited_name not in attrib:
+            return False, [0.0, 0.0]  # (auto, without a range: not limited)
         limited_value = attrib.get(limited_name, "auto")
         values = None if range_name not in attrib else parse_floats(node, range_name, 2)
         if limited_value == "true":
@@ -641,18 +651,19 @@ class _MujocoParser:
         plant, instance = self.plant, child._model_instance
         frame_names, key = plant._names["Frame"], instance._value
         a, b = parent._index._value, child._index._value
+        F_name, M_name = f"{name}_parent", f"{name}_child"
         if (
             parent is child
             or (key, name) in plant._names["Joint"]
-            or (key, f"{name}_parent") in frame_names
-            or (key, f"{name}_child") in frame_names
+            or (key, F_name) in frame_names
+            or (key, M_name) in frame_names
             or ((a, b) if a <= b else (b, a)) in plant._joint_between
         ):
             return plant.AddJoint(
                 joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper, damping
             )
-        F = FixedOffsetFrame._new(f"{name}_parent", parent._body_frame, X_PJ, instance)
-        M = FixedOffsetFrame._new(f"{name}_child", child._body_frame, X_CJ, instance)
+        F = FixedOffsetFrame._new(F_name, parent._body_frame, X_PJ, instance)
+        M = FixedOffsetFrame._new(M_name, child._body_frame, X_CJ, instance)
         joint = joint_type._new(name, F, M, axis, damping, lower, upper)
         plant._add_checked((), (F, M), (joint,))
         return joint
@@ -669,8 +680,8 @@ class _MujocoParser:
         )  # fmt: skip
 
     def effort_limit(self, node, name, range_name, limited_name, limit):
-        if range_name not in node.attrib and limited_name not in node.attrib:
-            return limit  # (not limited)
+        """``limit``, or the larger magnitude of the range ``range_name`` if limited and
+        smaller (Drake's warnings for a range it does not take as given)."""
         limited, values = self.limits(node, range_name, limited_name)
         if not limited:
             return limit
@@ -708,8 +719,11 @@ class _MujocoParser:
                 "Currently only the 'joint' attribute is supported.  This motor will be ignored.",
             )
             return
-        limit = self.effort_limit(node, name, "ctrlrange", "ctrllimited", math.inf)
-        limit = self.effort_limit(node, name, "forcerange", "forcelimited", limit)
+        limit = math.inf
+        if "ctrlrange" in attrib or "ctrllimited" in attrib:
+            limit = self.effort_limit(node, name, "ctrlrange", "ctrllimited", limit)
+        if "forcerange" in attrib or "forcelimited" in attrib:
+            limit = self.effort_limit(node, name, "forcerange", "forcelimited", limit)
         self.unsupported(
             node,
             ("group", "lengthrange", "cranklength", "jointinparent", "tendon", "cranksite",

@@ -41,6 +41,7 @@ from mallard.multibody.tree._rotational_inertia import point_mass_rows
 from mallard.multibody.tree._spatial_inertia import _validity_error
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+_ORIENTATION_SET = frozenset(ORIENTATIONS)
 #: The geom attributes Drake ignores, with a warning.
 _UNSUPPORTED = ("shellinertia", "fitscale", "fluidshape", "fluidcoef", "user")
 #: The attributes of a geom's roles and of its appearance (absent: their defaults).
@@ -56,6 +57,13 @@ _NO_TURN = (1.0, 0.0, 0.0, 0.0)  # (a quaternion wxyz)
 _AXIS_INDEX = {"x": 1, "y": 2, "z": 3, "X": 1, "Y": 2, "Z": 3}  # (its place in wxyz)
 _pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
 _pack9 = struct.Struct("9d").pack
+_new = object.__new__
+
+
+def _acceptable(measures):
+    """Whether the shape measures ``measures`` (floats) are all finite and positive, as every
+    shape constructor accepts them."""
+    return bool(measures) and min(measures) > 0.0 and math.isfinite(sum(measures))
 
 
 def _unit(x, y, z):
@@ -148,10 +156,9 @@ class Frames:
 
     def orientation(self, node):
         """The orientation attribute ``node`` gives (None: none); an error for several."""
-        attrib = node.attrib
-        if attrib.keys().isdisjoint(ORIENTATIONS):
+        present = node.attrib.keys() & _ORIENTATION_SET
+        if not present:
             return None
-        present = [name for name in ORIENTATIONS if name in attrib]
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(
@@ -160,7 +167,8 @@ class Frames:
                 "must be no more than one instance of `quat`, `axisangle`, `euler`, `xyaxes`, "
                 f"or `zaxis`. Attributes: [{attributes}]",
             )
-        return present[0]
+        (name,) = present
+        return name
 
     def rows(self, node, name):
         """The rows of R_PF as 9 floats, for the orientation attribute ``name`` of ``node``
@@ -225,9 +233,14 @@ class Frames:
         return q
 
 
+#: The shape of a geom whose primitive shape is not made (GeomParser.make_shapes).
+UNMADE = "unmade"
+
+
 class Geom:
     """A parsed ``<geom>``: pose X_BG in its body (in floats: R_BG, the rows of its rotation
-    as 9 floats or None for the identity, and p_BoGo_B), name, shape (None: ignored), color,
+    as 9 floats or None for the identity, and p_BoGo_B), name, shape (None: ignored; UNMADE:
+    not made), color,
     friction, its spatial inertia M_GBo_B (None unless computed; (mass, p_BoGcm_B, G_GBo_B
     rows) in floats: see composite_inertia) and its roles."""
 
@@ -273,8 +286,11 @@ class GeomParser:
     """Reads ``<geom>`` elements of one document: the parser's Frames, its assets (materials
     and meshes by name) and the cache of mesh inertias (unit density, by mesh name)."""
 
-    def __init__(self, diagnostics, frames, materials, meshes):
+    def __init__(self, diagnostics, frames, materials, meshes, make_shapes=True):
         self.diagnostics = diagnostics
+        # Whether primitive shapes are made (else only checked: a document whose geometry
+        # is not registered needs its geoms' inertias and messages, not their shapes).
+        self.make_shapes = make_shapes
         self.frames = frames
         self.materials = materials
         self.meshes = meshes
@@ -394,7 +410,10 @@ class GeomParser:
             else:
                 error(node, f"Unrecognized geom type {kind}")
             if shape_type is not None:
-                geom.shape = self.primitive(shape_type, measures)
+                geom.shape = (
+                    self.primitive(shape_type, measures) if self.make_shapes
+                    else self.checked(shape_type, measures)
+                )  # fmt: skip
         except (RuntimeError, ValueError) as e:
             if str(e).startswith(f"{node.file}:"):
                 raise
@@ -410,14 +429,27 @@ class GeomParser:
 
     def primitive(self, shape_type, measures):
         """shape_type(*measures), made once per document (models repeat their limbs' shapes;
-        a zero measure, which may be -0.0, is not looked up)."""
+        a zero measure, which may be -0.0, is not looked up). Measures (floats) all finite
+        and positive, which the constructor would accept, are given to a new shape as its
+        pickled state (without the constructor's binding of its overloads)."""
         key = (shape_type, measures)
         shape = self.shapes.get(key)
         if shape is None:
-            shape = shape_type(*measures)
-            if 0.0 not in measures:
+            if _acceptable(measures):
+                shape = _new(shape_type)
+                shape.__setstate__(measures)
                 self.shapes[key] = shape
+            else:
+                shape = shape_type(*measures)
+                if 0.0 not in measures:
+                    self.shapes[key] = shape
         return shape
+
+    def checked(self, shape_type, measures):
+        """UNMADE, for measures that shape_type(*measures) accepts (else its error)."""
+        if not _acceptable(measures):
+            shape_type(*measures)
+        return UNMADE
 
     def _look(self, node, geom, kind, size):
         """Sets the geom's roles and appearance (_roles, _appearance), read once per set of
