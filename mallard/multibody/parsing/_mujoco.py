@@ -152,7 +152,7 @@ class _MujocoParser:
         self.autolimits = True
         self.inertia_from_geom = "auto"
         self.meshdir = None
-        self.armature = {}  # JointIndex -> armature
+        self.armature = {}  # joint -> armature (the joint object: its identity is the key)
         self.joints = {}  # name -> the joints parse_joint added (actuators find them here)
         file = root.file
         self.main_dir = os.getcwd() if is_string_source(file) else os.path.dirname(file)
@@ -635,7 +635,7 @@ class _MujocoParser:
         if joint is not None:
             self.joints[name] = joint
             if armature is not None:
-                self.armature[joint.index()] = armature
+                self.armature[joint] = armature
         self.unsupported(
             node,
             ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
@@ -753,7 +753,7 @@ class _MujocoParser:
                 )
             if values:
                 actuator.set_default_gear_ratio(values[0])
-        armature = self.armature.get(joint.index())
+        armature = self.armature.get(joint)
         if armature is not None:
             ratio = actuator.default_gear_ratio()
             if ratio == 0:
