@@ -266,13 +266,11 @@ class _MujocoParser:
         if default is None:
             return
         attrib = node.attrib
-        if attrib.keys().isdisjoint(ORIENTATIONS):
-            # Those it does not set, appended after its own in the default's order (Drake's
-            # order): the merged values update its own with themselves.
-            attrib.update(default.attrib | attrib)
-            return
+        skipped = () if attrib.keys().isdisjoint(ORIENTATIONS) else ORIENTATIONS
+        # Those it does not set, appended after its own in the default's order (Drake's
+        # order). (A loop: cheaper than merging the two dicts for a few attributes.)
         for name, value in default.attrib.items():
-            if name not in attrib and name not in ORIENTATIONS:
+            if name not in attrib and name not in skipped:
                 attrib[name] = value
 
     # ---- settings ----------------------------------------------------------------------------

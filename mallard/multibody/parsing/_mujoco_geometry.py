@@ -156,9 +156,10 @@ class Frames:
 
     def orientation(self, node):
         """The orientation attribute ``node`` gives (None: none); an error for several."""
-        present = node.attrib.keys() & _ORIENTATION_SET
-        if not present:
+        attrib = node.attrib
+        if attrib.keys().isdisjoint(_ORIENTATION_SET):
             return None
+        present = attrib.keys() & _ORIENTATION_SET
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(
