@@ -241,9 +241,9 @@ UNMADE = "unmade"
 class Geom:
     """A parsed ``<geom>``: pose X_BG in its body (in floats: R_BG, the rows of its rotation
     as 9 floats or None for the identity, and p_BoGo_B), name, shape (None: ignored; UNMADE:
-    not made), color,
-    friction, its spatial inertia M_GBo_B (None unless computed; (mass, p_BoGcm_B, G_GBo_B
-    rows) in floats: see composite_inertia) and its roles."""
+    a primitive not made), color, friction, its spatial inertia M_GBo_B (None unless
+    computed; (mass, p_BoGcm_B, G_GBo_B rows) in floats: see composite_inertia) and its
+    roles."""
 
     __slots__ = ("node", "R_BG", "p_BoGo_B", "name", "shape", "rgba", "friction", "M_GBo_B",
                  "visual", "collision")  # fmt: skip
