@@ -2,6 +2,7 @@
 attributes read as C++ streams read them, shared read-only joint defaults, the cached
 half-turn axis of MJCF, MJCF geom inertias computed once per shape and combined in floats,
 primitive inertias and MJCF orientations in floats (to the bits of the objects' arithmetic),
+MJCF shapes made from their measures and diagonal inertias without orientation taken as is,
 validity checks of inertias whose sums overflow, the garbage collector paused only during
 a parse, and a URDF's links and joints and an MJCF's bodies and joints added at once as the
 plant's methods add them."""
@@ -653,6 +654,72 @@ def test_primitive_inertias_in_floats_are_calc_spatial_inertias_bits():
             volume, floats = unit_density_inertia(kind, measures)
             assert _bits([volume, *floats]) == _bits([M.get_mass(), *moments])
             assert M.get_com().tolist() == [0.0, 0.0, 0.0]
+
+
+MJCF_SHAPES = """<mujoco model="m"><worldbody><body name="b">
+<geom type="box" size="0.1 0.2 0.3"/><geom type="capsule" size="0.05 0.2"/>
+<geom type="capsule" fromto="0 0 0 0 0 0.4" size="0.05"/><geom type="cylinder" size="0.1 0.2"/>
+<geom type="ellipsoid" size="0.1 0.2 0.3"/><geom type="sphere" size="0.1"/>
+<geom type="box" size="0.1 0.2 0.3"/></body>
+<body name="c"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom size="0"/></body>
+</worldbody></mujoco>"""
+
+
+def test_mjcf_shapes_made_from_their_measures_equal_the_constructors():
+    """A primitive shape of acceptable measures is made from its pickled state (the same
+    object as the constructor's; a document's equal shapes share one); without a scene
+    graph it is not made, only checked: the constructor's error is the document's."""
+    from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, SceneGraph, Sphere
+
+    plant = MultibodyPlant(0.0)
+    plant.RegisterAsSourceForSceneGraph(SceneGraph())
+    Parser(plant).AddModelsFromString(MJCF_SHAPES, "xml")
+    inspector = plant._geometry_link.scene_graph.model_inspector()
+    shapes = [
+        inspector.GetShape(g)
+        for name in ("b", "c")
+        for g in plant.GetVisualGeometriesForBody(plant.GetBodyByName(name))
+    ]
+    expected = [Box(0.2, 0.4, 0.6), Capsule(0.05, 0.4), Capsule(0.05, 0.4), Cylinder(0.1, 0.4),
+                Ellipsoid(0.1, 0.2, 0.3), Sphere(0.1), Box(0.2, 0.4, 0.6), Sphere(0.0)]  # fmt: skip
+    assert [type(s) for s in shapes] == [type(s) for s in expected]
+    assert [s.__getstate__() for s in shapes] == [s.__getstate__() for s in expected]
+    bare = MultibodyPlant(0.0)
+    Parser(bare).AddModelsFromString(MJCF_SHAPES, "xml")
+    M, M_bare = (p.GetBodyByName("b").default_spatial_inertia() for p in (plant, bare))
+    assert M_bare.get_mass() == M.get_mass()
+    assert M_bare.CopyToFullMatrix6().tolist() == M.CopyToFullMatrix6().tolist()
+    with pytest.raises(RuntimeError, match="length must be finite and positive, got length = -0.4"):
+        Parser(MultibodyPlant(0.0)).AddModelsFromString(
+            MJCF_SHAPES.replace('size="0.05 0.2"', 'size="0.05 -0.2"'), "xml"
+        )
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # (2·1e308)
+@pytest.mark.parametrize("diagonal", ["1 2 3", "-0 2 2", "1 2 -1", "1e308 1e300 1"])
+def test_mjcf_diagonal_inertia_without_orientation_is_the_reexpressed_one(diagonal):
+    """An inertial's diaginertia without orientation is taken as is: R·I·Rᵀ symmetrized,
+    for R the identity, gives the same body inertia (or the same error) to the bit."""
+    from mallard.multibody.tree._rotational_inertia import reexpress
+
+    text = (
+        '<mujoco model="m"><worldbody><body name="b"><inertial pos="0.1 0 0" mass="2" '
+        f'diaginertia="{diagonal}"/></body></worldbody></mujoco>'
+    )
+    D = np.diag([float(x) for x in diagonal.split()])
+    I = reexpress(np.eye(3), D)
+    plant = MultibodyPlant(0.0)
+    try:
+        expected = SpatialInertia.MakeFromCentralInertia(2.0, [0.1, 0.0, 0.0], RotationalInertia(
+            *I.ravel()[[0, 4, 8, 1, 2, 5]].tolist()))  # fmt: skip
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as raised:
+            Parser(plant).AddModelsFromString(text, "xml")
+        assert str(e) in str(raised.value)
+        return
+    Parser(plant).AddModelsFromString(text, "xml")
+    M = plant.GetBodyByName("b").default_spatial_inertia()
+    assert M.CopyToFullMatrix6().tobytes() == expected.CopyToFullMatrix6().tobytes()
 
 
 def test_mjcf_orientations_in_floats_are_the_rotation_matrices_bits():
