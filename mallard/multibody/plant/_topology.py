@@ -88,13 +88,14 @@ def choose_floating_bases(num_bodies, joint_ends):
     touching, other = _graph(num_bodies, joint_ends)
     reached = bytearray(num_bodies)  # (1 for a body connected to World or to a chosen base)
     _component(0, touching, other, reached)
-    as_child = [0] * num_bodies
-    as_parent = [0] * num_bodies
-    for parent, child in joint_ends:
-        as_parent[parent] += 1
-        as_child[child] += 1
     jointed = [b for b in range(1, num_bodies) if touching[b] and not reached[b]]
-    jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
+    if jointed:  # (counted only for a model not all connected to World)
+        as_child = [0] * num_bodies
+        as_parent = [0] * num_bodies
+        for parent, child in joint_ends:
+            as_parent[parent] += 1
+            as_child[child] += 1
+        jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
     bases = []
     for b in jointed:
         if not reached[b]:
