@@ -188,7 +188,8 @@ def _batched():
 
 
 def task_batch_kinematics():
-    """BatchedPlant's poses, Jacobians and mass matrices."""
+    """BatchedPlant's poses, Jacobians and mass matrices (kernels.batch.batch_evaluate, one
+    entry point for them and batch-dynamics' operations, for the argument types all reach)."""
     plant, batch, q, _ = _batched()
     batch.CalcAllBodyPosesInWorld(q)
     batch.CalcJacobianSpatialVelocity(q, plant.GetBodyByName("link2").body_frame())
@@ -196,7 +197,8 @@ def task_batch_kinematics():
 
 
 def task_batch_dynamics():
-    """BatchedPlant's inverse and forward dynamics."""
+    """BatchedPlant's inverse and forward dynamics (kernels.batch.batch_evaluate, as
+    batch-kinematics')."""
     _, batch, q, v = _batched()
     batch.CalcInverseDynamics(q, v, v)
     batch.CalcForwardDynamics(q, v)

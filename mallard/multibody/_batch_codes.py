@@ -11,6 +11,8 @@ HELPER, CALLER, ALONE = 0, 1, 2
 
 #: Which dynamics' derivatives batch_dynamics_derivatives computes (its ``forward``).
 INVERSE, FORWARD = 0, 1
+#: Which operation batch_evaluate computes (its ``op``).
+MASS_MATRIX, FORWARD_DYNAMICS, POINT_JACOBIAN = 0, 1, 2
 
 #: A group's state in ``flags``.
 FREE, CLAIMED, STOLEN, COMMITTING, DONE = 0, 1, 2, 3, 4

@@ -55,10 +55,13 @@ from mallard.multibody._batch_codes import (
     ALONE,
     ARGUMENTS,
     FORWARD,
+    FORWARD_DYNAMICS,
     GROUPS,
     INVERSE,
     KINDS,
+    MASS_MATRIX,
     NONFINITE,
+    POINT_JACOBIAN,
     SOLVER_FAILED,
     SOLVER_STATUSES,
     STATE_ARGUMENT,
@@ -90,13 +93,24 @@ _FAST_PATHS = {
 #: BatchedPlant's attributes that a deep copy makes anew (see BatchedPlant.__deepcopy__).
 _BOUND_TO_THIS_ONE = ("_single", "_single_kernels", "_frames", *_FAST_PATHS.values())
 
-#: The batched entry point (kernels.batch) of each operation that does not run its namesake:
-#: its name, the arguments it takes after the model (which dynamics), and the inputs it takes
-#: that the operation has not (arrays with no rows: zero). The derivatives of inverse and
-#: forward dynamics share one entry point, which compiles the code they share once.
+#: An absent point Jacobian's frame (see _ENTRY_POINTS): kernels.batch.batch_evaluate's k and
+#: X_BF for the other operations.
+_NO_FRAME = (0, np.zeros((4, 3)))
+
+#: The batched entry point (kernels.batch) of each operation: its name, the arguments it takes
+#: after the model (which operation or dynamics), the batch inputs it takes that the operation
+#: has not (arrays with no rows: zero) and the arguments it takes after its batch inputs (the
+#: point Jacobian's frame, given by CalcJacobianSpatialVelocity). The mass matrix, forward
+#: dynamics and point Jacobian share one entry point, as do the derivatives of inverse and
+#: forward dynamics: each compiles the code its operations share once.
 _ENTRY_POINTS = {
-    "batch_inverse_dynamics_derivatives": ("batch_dynamics_derivatives", (INVERSE,), 1),
-    "batch_forward_dynamics_derivatives": ("batch_dynamics_derivatives", (FORWARD,), 0),
+    "batch_body_poses": ("batch_body_poses", (), 0, ()),
+    "batch_mass_matrix": ("batch_evaluate", (MASS_MATRIX,), 3, _NO_FRAME),
+    "batch_inverse_dynamics": ("batch_inverse_dynamics", (), 0, ()),
+    "batch_forward_dynamics": ("batch_evaluate", (FORWARD_DYNAMICS,), 0, _NO_FRAME),
+    "batch_point_jacobian": ("batch_evaluate", (POINT_JACOBIAN,), 2, None),
+    "batch_inverse_dynamics_derivatives": ("batch_dynamics_derivatives", (INVERSE,), 1, ()),
+    "batch_forward_dynamics_derivatives": ("batch_dynamics_derivatives", (FORWARD,), 0, ()),
 }
 
 #: An input with no rows (see _ENTRY_POINTS; writeable, as the inputs are: a read-only array
@@ -303,14 +317,15 @@ class BatchedPlant:
             return sizes.row + -(-width * sizes.lane // 8) * 8 + (width + 1) * sizes.drow
         return sizes.row + width * sizes.lane
 
-    def _run(self, name, size, inputs, outputs, fixed=()):
+    def _run(self, name, size, inputs, outputs, fixed=(), after=None):
         """Runs batched operation ``name``, its kernel (kernels.batch: groups of
-        _layout.lanes() states; its namesake, or _ENTRY_POINTS') on ``inputs`` (the batch's
-        arrays and, at the positions ``fixed``, the kernel's other arguments), writing
-        ``outputs``; returns the states' status codes.
+        _layout.lanes() states; _ENTRY_POINTS') on ``inputs`` (the batch's arrays) and
+        ``after`` (the kernel's arguments after them, if the operation takes any: the point
+        Jacobian's frame), writing ``outputs``; returns the states' status codes.
 
         A batch of one float64 state runs the operation's single-state kernel (kernels.single,
-        as SingleStatePlant does: no groups, no threads), bound at its first call; computed,
+        as SingleStatePlant does: no groups, no threads), bound at its first call, on
+        ``inputs`` (their first rows, but at the positions ``fixed``, taken whole); computed,
         its status is the shared :data:`_COMPUTED_ONE`."""
         if size == 1 and outputs[0].dtype is _FLOAT64:
             none, args = self._none, []
@@ -332,9 +347,12 @@ class BatchedPlant:
         status = np.empty(size, dtype=np.int64)
         if not size:
             return status
-        entry, which, absent = _ENTRY_POINTS.get(name, (name, (), 0))
-        if absent:
-            inputs = (*inputs, *(_NO_ROWS,) * absent)
+        entry, which, absent, tail = _ENTRY_POINTS[name]
+        batch = len(inputs) + absent  # (the batch inputs: the others, ``after``, are fixed)
+        inputs = (*inputs, *(_NO_ROWS,) * absent, *(tail if after is None else after))
+        fixed = range(batch, len(inputs))
+        if entry == "batch_evaluate" and outputs[0].ndim == 2:  # (N × m × n: v̇ as 1 × nv)
+            outputs = (outputs[0].reshape((size, 1, outputs[0].shape[1])),)
         if outputs[0].dtype == object:  # (all outputs have the inputs' common dtype)
             ws0 = self._ws0.astype(object)
             inputs = [a if i in fixed else a.astype(object) for i, a in enumerate(inputs)]
@@ -528,8 +546,7 @@ class BatchedPlant:
             held = self._single_state()._frame_held(frame_B)
             codes = self._run("batch_point_jacobian", size, (held, q, p), (J,), fixed=(0,))
         else:
-            inputs = (q, k, X_BF, p)
-            codes = self._run("batch_point_jacobian", size, inputs, (J,), fixed=(1, 2))
+            codes = self._run("batch_point_jacobian", size, (q, p), (J,), after=(k, X_BF))
         return self._finish(method, J, codes, (q, p), names, return_status)
 
     # ---- dynamics ------------------------------------------------------------------------------

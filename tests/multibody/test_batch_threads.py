@@ -24,6 +24,7 @@ from mallard.multibody._batch_codes import (
     DONE,
     GROUPS,
     HELPER,
+    MASS_MATRIX,
     STOLEN,
 )
 from mallard.multibody._kernels.batch import begin_commit
@@ -112,7 +113,11 @@ def _mass_matrix_call(plant, q):
     def call(flags, mode, M, status):
         row = np.empty(sizes.row + lanes() * sizes.lane)
         compiled.batch_new_row(engine.mi, ws0, row, True)
-        return compiled.batch_mass_matrix(engine.mi, engine.mf, q, row, flags, mode, M, status)
+        none = np.zeros((0, 0))
+        return compiled.batch_evaluate(
+            engine.mi, engine.mf, MASS_MATRIX, q, none, none, none, 0, np.zeros((4, 3)), row,
+            flags, mode, M, status,
+        )  # fmt: skip
 
     return call
 

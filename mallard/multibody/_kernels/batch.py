@@ -2,18 +2,20 @@
 leading batch dimension N, without a Context, on as many threads as the caller runs them on
 (mallard.multibody.batch starts them; compiled, they release the GIL).
 
-Every entry point takes the flat model (``mi``, ``mf``; then, for the derivatives of the
-dynamics, which dynamics: ``forward``), the batch of inputs (arrays with a leading dimension
-N; an optional input with no rows is zero), the calling thread's ``row``, the call's
-``flags`` and ``mode``, then the outputs (leading dimension N) and ``status`` (N int64). It
-returns the number of groups still being written by another thread (see below; 0 unless
-``mode`` is CALLER).
+Every entry point takes the flat model (``mi``, ``mf``; then which operation: ``op`` of
+:func:`batch_evaluate`, ``forward`` of :func:`batch_dynamics_derivatives`), the batch of
+inputs (arrays with a leading dimension N; an optional input with no rows is zero), the
+calling thread's ``row``, the call's ``flags`` and ``mode``, then the outputs (leading
+dimension N) and ``status`` (N int64). It returns the number of groups still being written
+by another thread (see below; 0 unless ``mode`` is CALLER).
 
-The derivatives of inverse and forward dynamics are one entry point
+The mass matrix, forward dynamics and point Jacobian are one entry point
+(:func:`batch_evaluate`), and so are the derivatives of inverse and forward dynamics
 (:func:`batch_dynamics_derivatives`): numba optimizes and generates the machine code of all
-the code an entry point links in that entry point's own module, so two entry points sharing
-the lanes' stages, the plain derivative sweeps and the groups' handling would each pay for it
-(docs/compilation.md).
+the code an entry point links in that entry point's own module, so entry points sharing the
+lanes' stages, the plain derivative sweeps and the groups' handling would each pay for it.
+The body poses and inverse dynamics have entry points of their own: merged, their calls were
+15–35% slower, LLVM no longer inlining their kernels (docs/compilation.md).
 
 Groups and threads. The batch is cut into groups of states: L = lane_width() states
 [L·g, L·g + L) (every entry point computes in lanes, or state by state in groups of L). Every
@@ -73,11 +75,14 @@ from mallard.multibody._batch_codes import (
     COMMITTING,
     DONE,
     FORWARD,
+    FORWARD_DYNAMICS,
     FREE,
     HELPER,
     KINDS,
+    MASS_MATRIX,
     NONFINITE,
     NOT_POSITIVE_DEFINITE,
+    POINT_JACOBIAN,
     STOLEN,
     ZERO_QUATERNION,
 )
@@ -464,33 +469,6 @@ def batch_body_poses(mi, mf, Q, row, flags, mode, X_WB, status):
 
 
 @batched
-def batch_mass_matrix(mi, mf, Q, row, flags, mode, M, status):
-    """M[i] = M(Q[i]) (nv × nv, reflected rotor inertias included). L states at a time, in
-    lanes."""
-    m = model(mi, mf)
-    r, rL, lanes = _begin_lanes(mi, row)
-    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-    codes, none = lane_array(lanes.code)[0], Q[0:0]
-    size, width = Q.shape[0], lane_width()
-    g = next_group(flags, mode)
-    while g >= 0:
-        first = g * width
-        count = min(width, size - first)
-        good = _check_group(m, first, count, codes, Q, none, none, none)
-        if good >= 0:
-            _load_lanes(Q, first, count, codes, good, lane_array(rL.x), False)
-            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], COLUMNS, 0)
-            calc_body_inertias(m, params, work)
-            calc_mass_matrix(m, params, work, work.M)
-        if begin_commit(flags, g, mode):
-            _store_lane_matrix(lane_array(work.M), M, first, count, codes)
-            _store_status(codes, status, first, count)
-            end_commit(flags, g, mode)
-        g = next_group(flags, mode)
-    return _finish(flags, mode)
-
-
-@batched
 def batch_inverse_dynamics(mi, mf, Q, V, VDOT, TAU, row, flags, mode, tau, status):
     """tau[i] = M·v̇ + C·v − tau_g − TAU[i] + D·v at (q, v, v̇) = (Q[i], V[i], VDOT[i]):
     the generalized forces that, with gravity, joint damping D and TAU[i] applied, produce
@@ -522,9 +500,76 @@ def batch_inverse_dynamics(mi, mf, Q, V, VDOT, TAU, row, flags, mode, tau, statu
     return _finish(flags, mode)
 
 
+@batched
+def batch_evaluate(mi, mf, op, Q, A1, A2, A3, k, X_BF, row, flags, mode, OUT, status):
+    """BatchedPlant's mass matrix, forward dynamics and point Jacobian, one entry point for
+    the three (numba optimizes and generates the machine code of all the code an entry point
+    links in its own module: three entry points would each pay for the lanes' position
+    kinematics, docs/compilation.md; the body poses and inverse dynamics, whose calls were
+    slower in it, keep entry points of their own). ``op`` (_batch_codes) says which, with its
+    batch inputs Q, A1, A2, A3 (those it does not take: arrays with no rows) and its output
+    OUT[i] (N × m × n), L states at a time, in lanes; k and X_BF are the point Jacobian's
+    (else 0 and any 4×3):
+
+    * MASS_MATRIX: OUT[i] = M(Q[i]) (nv × nv, reflected rotor inertias included).
+    * FORWARD_DYNAMICS: OUT[i, 0] = v̇ at (Q[i], A1[i]) with gravity, joint damping,
+      reflected rotor inertias, locked joints, the generalized forces A2[i] and the actuation
+      A3[i] (clamped to the effort limits; A2, A3 may have no rows: zero). A group in which an
+      articulated inertia is not positive definite goes again state by state, each loaded
+      into every lane (:func:`_alone_in_lanes`: no other forward dynamics linked in), to find
+      which states fail and compute the others.
+    * POINT_JACOBIAN: OUT[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point
+      Q fixed on mobod k's body at A1[i] in the frame F whose pose in the body is X_BF (a 4×3
+      pose)."""
+    m = model(mi, mf)
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
+    xL, tau_L, u_L, F_BL, vdot = rL.x, rL.tau, rL.u, rL.F_B, lanes.vdot
+    size, nq, nv, width = Q.shape[0], m.nq, m.nv, lane_width()
+    codes, vdot_L = lane_array(lanes.code)[0], lane_array(reshaped(work.vdot, (1, nv)))
+    g = next_group(flags, mode)
+    while g >= 0:
+        first = g * width
+        count = min(width, size - first)
+        good = _check_group(m, first, count, codes, Q, A1, A2, A3)
+        if op == FORWARD_DYNAMICS:
+            alone = -1  # (the lane whose state is in every lane, or −1: each lane its own)
+            while good >= 0:
+                at, n, source = (first, count, good) if alone < 0 else (first + alone, 1, 0)
+                _load_lanes(Q, at, n, codes, source, lane_array(xL), False)
+                _load_lanes(A1, at, n, codes, source, lane_array(xL)[nq:], False)
+                _load_lanes(A2, at, n, codes, source, lane_array(tau_L), False)
+                _load_lanes(A3, at, n, codes, source, lane_array(u_L), False)
+                k_fail = forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL)
+                if alone < 0 and k_fail < 0:
+                    break
+                alone = _alone_in_lanes(codes, count, alone, k_fail, vdot_L, lane_array(vdot))
+                good = alone
+        elif good >= 0:
+            _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
+            calc_position_kinematics(m, params, work, xL[0:nq], COLUMNS, k)
+            if op == MASS_MATRIX:
+                calc_body_inertias(m, params, work)
+                calc_mass_matrix(m, params, work, work.M)
+            else:
+                _load_lanes(A1, first, count, codes, good, lane_array(lanes.p), False)
+                point_jacobian(m, work, k, X_BF, lanes.p, work.J)
+        if begin_commit(flags, g, mode):
+            if op == MASS_MATRIX:
+                _store_lane_matrix(lane_array(work.M), OUT, first, count, codes)
+            elif op == POINT_JACOBIAN:
+                _store_lane_matrix(lane_array(work.J), OUT, first, count, codes)
+            else:
+                _store_lane_matrix(vdot_L, OUT, first, count, codes)
+            _store_status(codes, status, first, count)
+            end_commit(flags, g, mode)
+        g = next_group(flags, mode)
+    return _finish(flags, mode)
+
+
 @jitable
 def _alone_in_lanes(codes, count, alone, k, vdot_L, alone_vdot):
-    """batch_forward_dynamics' states one at a time, after the group's forward dynamics
+    """batch_evaluate's FORWARD_DYNAMICS states one at a time, after the group's forward dynamics
     failed in lanes (``alone`` −1) or that of the state of lane ``alone``, loaded into every
     lane, returned k (its status): that state's code, NOT_POSITIVE_DEFINITE if k ≥ 0, and its
     v̇ (lane 0's of vdot_L) into its lane of ``alone_vdot``. Returns the next lane of a state
@@ -542,74 +587,6 @@ def _alone_in_lanes(codes, count, alone, k, vdot_L, alone_vdot):
         for j in range(vdot_L.shape[1]):
             vdot_L[0, j, lane] = alone_vdot[j, lane]
     return -1
-
-
-@batched
-def batch_forward_dynamics(mi, mf, Q, V, TAU, U, row, flags, mode, vdot, status):
-    """vdot[i] = v̇ at (Q[i], V[i]) with gravity, joint damping, reflected rotor inertias,
-    locked joints, the generalized forces TAU[i] and the actuation U[i] (clamped to the effort
-    limits). TAU and U may have no rows (zero). L states at a time, in lanes; a group in which
-    an articulated inertia is not positive definite goes again state by state, each loaded
-    into every lane (:func:`_alone_in_lanes`: no other forward dynamics linked in), to find
-    which states fail and compute the others."""
-    m = model(mi, mf)
-    r, rL, lanes = _begin_lanes(mi, row)
-    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-    xL, tau_L, u_L, F_BL = rL.x, rL.tau, rL.u, rL.F_B
-    size, nv, width = Q.shape[0], m.nv, lane_width()
-    codes, vdot_L = lane_array(lanes.code)[0], lane_array(reshaped(work.vdot, (1, nv)))
-    alone_vdot = lane_array(lanes.vdot)
-    g = next_group(flags, mode)
-    while g >= 0:
-        first = g * width
-        count = min(width, size - first)
-        good = _check_group(m, first, count, codes, Q, V, TAU, U)
-        alone = -1  # (the lane whose state is in every lane, or −1: each lane its own)
-        while good >= 0:
-            at, n, source = (first, count, good) if alone < 0 else (first + alone, 1, 0)
-            _load_lanes(Q, at, n, codes, source, lane_array(xL), False)
-            _load_lanes(V, at, n, codes, source, lane_array(xL)[m.nq :], False)
-            _load_lanes(TAU, at, n, codes, source, lane_array(tau_L), False)
-            _load_lanes(U, at, n, codes, source, lane_array(u_L), False)
-            k = forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL)
-            if alone < 0 and k < 0:
-                break
-            alone = _alone_in_lanes(codes, count, alone, k, vdot_L, alone_vdot)
-            good = alone
-        if begin_commit(flags, g, mode):
-            _store_lane_matrix(vdot_L, vdot.reshape((size, 1, nv)), first, count, codes)
-            _store_status(codes, status, first, count)
-            end_commit(flags, g, mode)
-        g = next_group(flags, mode)
-    return _finish(flags, mode)
-
-
-@batched
-def batch_point_jacobian(mi, mf, Q, k, X_BF, P, row, flags, mode, J, status):
-    """J[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point Q fixed on mobod
-    k's body at P[i] in the frame F whose pose in the body is X_BF (a 4×3 pose). L states at
-    a time, in lanes."""
-    m = model(mi, mf)
-    r, rL, lanes = _begin_lanes(mi, row)
-    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
-    codes, none = lane_array(lanes.code)[0], Q[0:0]
-    size, width = Q.shape[0], lane_width()
-    g = next_group(flags, mode)
-    while g >= 0:
-        first = g * width
-        count = min(width, size - first)
-        good = _check_group(m, first, count, codes, Q, P, none, none)
-        if good >= 0:
-            _load_lanes(Q, first, count, codes, good, lane_array(rL.x), False)
-            _load_lanes(P, first, count, codes, good, lane_array(lanes.p), False)
-            calc_position_kinematics(m, params, work, rL.x[0 : m.nq], COLUMNS, k)
-            point_jacobian(m, work, k, X_BF, lanes.p, work.J)
-        if begin_commit(flags, g, mode):
-            _store_lane_matrix(lane_array(work.J), J, first, count, codes)
-            _store_status(codes, status, first, count)
-            end_commit(flags, g, mode)
-        g = next_group(flags, mode)
-    return _finish(flags, mode)
 
 
 # ---- derivatives: in lanes --------------------------------------------------------------------

@@ -395,9 +395,18 @@ def _flags(size):
 
 def _batch(name):
     """The arguments of batched entry point ``name`` (see kernels.batch), run by one thread
-    (ALONE); ``batch_dynamics_derivatives`` for inverse or forward dynamics (``name`` +
-    ``[inverse]`` or ``[forward]``)."""
-    from mallard.multibody._batch_codes import ALONE, FORWARD, INVERSE
+    (ALONE); ``batch_evaluate`` for an operation (``name`` + ``[mass_matrix]``,
+    ``[forward_dynamics]`` or ``[jacobian]``) and
+    ``batch_dynamics_derivatives`` for inverse or forward dynamics (``name`` + ``[inverse]``
+    or ``[forward]``)."""
+    from mallard.multibody._batch_codes import (
+        ALONE,
+        FORWARD,
+        FORWARD_DYNAMICS,
+        INVERSE,
+        MASS_MATRIX,
+        POINT_JACOBIAN,
+    )
 
     def case(rng):
         derivatives = "derivatives" in name  # (a model in lanes: kernels.recursive_derivatives)
@@ -409,17 +418,22 @@ def _batch(name):
         tail = (_batch_row(s, True, derivatives=derivatives), _flags(size), ALONE)
         if name == "batch_body_poses":
             return (s.mi, s.mf, Q) + tail + (np.zeros((size, n, 4, 4)), status)
-        if name == "batch_mass_matrix":
-            return (s.mi, s.mf, Q) + tail + (np.zeros((size, nv, nv)), status)
         if name == "batch_inverse_dynamics":
             inputs = (Q, V, s.normal(size, nv), s.normal(size, nv))
             return (s.mi, s.mf) + inputs + tail + (np.zeros((size, nv)), status)
-        if name == "batch_forward_dynamics":
-            inputs = (Q, V, s.normal(size, nv), s.normal(size, nu))
-            return (s.mi, s.mf) + inputs + tail + (np.zeros((size, nv)), status)
-        if name == "batch_point_jacobian":
-            inputs = (Q, 3, _rotation_pose(rng), s.normal(size, 3))
-            return (s.mi, s.mf) + inputs + tail + (np.zeros((size, 6, nv)), status)
+        if name.startswith("batch_evaluate"):
+            none, frame = np.zeros((0, 0)), (0, np.zeros((4, 3)))
+            op = name[len("batch_evaluate[") : -1]
+            if op == "mass_matrix":
+                inputs = (MASS_MATRIX, Q, none, none, none) + frame
+                output = np.zeros((size, nv, nv))
+            elif op == "forward_dynamics":
+                inputs = (FORWARD_DYNAMICS, Q, V, s.normal(size, nv), s.normal(size, nu)) + frame
+                output = np.zeros((size, 1, nv))
+            else:
+                inputs = (POINT_JACOBIAN, Q, s.normal(size, 3), none, none, 3, _rotation_pose(rng))
+                output = np.zeros((size, 6, nv))
+            return (s.mi, s.mf) + inputs + tail + (output, status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
         if name == "batch_dynamics_derivatives[inverse]":
             inputs = (INVERSE, Q, V, s.normal(size, nv), np.zeros((0, 0)))
@@ -677,10 +691,11 @@ CASES = {
     "drive_inverse_dynamics_derivatives": _derivatives("inverse"),
     "drive_forward_dynamics_derivatives": _derivatives("forward"),
     "batch_body_poses": _batch("batch_body_poses"),
-    "batch_mass_matrix": _batch("batch_mass_matrix"),
     "batch_inverse_dynamics": _batch("batch_inverse_dynamics"),
-    "batch_forward_dynamics": _batch("batch_forward_dynamics"),
-    "batch_point_jacobian": _batch("batch_point_jacobian"),
+    **{
+        f"batch_evaluate[{op}]": _batch(f"batch_evaluate[{op}]")
+        for op in ("mass_matrix", "forward_dynamics", "jacobian")
+    },
     "batch_dynamics_derivatives[inverse]": _batch("batch_dynamics_derivatives[inverse]"),
     "batch_dynamics_derivatives[forward]": _batch("batch_dynamics_derivatives[forward]"),
     "single_body_poses": _single("single_body_poses"),
@@ -754,10 +769,8 @@ CASES["batch_collisions"] = _batch_collisions
 #: their groups (L states compiled, one interpreted); their results are compared.
 UNCOMPARED = {
     "batch_body_poses": (3, 4),
-    "batch_mass_matrix": (3, 4),
     "batch_inverse_dynamics": (6, 7),
-    "batch_forward_dynamics": (6, 7),
-    "batch_point_jacobian": (6, 7),
+    **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
     "batch_dynamics_derivatives[inverse]": (7, 8),
     "batch_dynamics_derivatives[forward]": (7, 8),
     "batch_rollout": (20, 21),

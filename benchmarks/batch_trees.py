@@ -1,0 +1,115 @@
+"""BatchedPlant's five operations on states for two mallard trees at once (a change against
+its starting tree).
+
+Each tree runs in a process of its own (``PYTHONPATH`` = the tree), which builds the models
+as benchmarks/compare.py does, a BatchedPlant on one thread and ``--states`` random states,
+and times, on request, one sample of every operation: the least CPU time
+(``time.process_time``) of ``--calls`` calls. The two processes take their samples in turn,
+the order alternating from round to round, so that the machine's load hits both alike; the
+table gives for each tree the least sample (ms per call), their ratio and the median of the
+rounds' ratios.
+
+Run: ``python benchmarks/batch_trees.py START_TREE . [--models panda,g1] [--rounds 10]
+[--states 1000] [--calls 5]``.
+"""
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def worker(tree, models, states, calls):
+    """A tree's process: builds the models, then times a round of samples per input line."""
+    sys.path.insert(0, os.path.join(tree, "benchmarks"))
+    import compare
+    import numpy as np
+
+    from mallard.multibody.batch import BatchedPlant
+
+    robots = compare.default_robots_dir()
+    setups = []
+    for name in models.split(","):
+        mdef = compare.model_defs(robots, [name])[0]
+        mallard = compare.DrakeAPI("mallard", mdef, robots)
+        plant, frame = mallard.plant, mallard.body.body_frame()
+        batched = BatchedPlant(plant, num_threads=1)
+        nq, nv = plant.num_positions(), plant.num_velocities()
+        rng = np.random.default_rng(0)
+        Q = rng.uniform(-1.0, 1.0, (states, nq))
+        V, A = rng.uniform(-1.0, 1.0, (states, nv)), rng.uniform(-1.0, 1.0, (states, nv))
+        if nq > nv:  # (a floating base: a unit quaternion first)
+            Q[:, :4] /= np.linalg.norm(Q[:, :4], axis=1)[:, None]
+        operations = {
+            "poses": lambda b=batched, Q=Q: b.CalcAllBodyPosesInWorld(Q),
+            "mass matrix": lambda b=batched, Q=Q: b.CalcMassMatrix(Q),
+            "inverse dynamics": lambda b=batched, Q=Q, V=V, A=A: b.CalcInverseDynamics(Q, V, A),
+            "forward dynamics": lambda b=batched, Q=Q, V=V: b.CalcForwardDynamics(Q, V),
+            "Jacobian": lambda b=batched, Q=Q, f=frame: b.CalcJacobianSpatialVelocity(Q, f),
+        }
+        for fn in operations.values():  # (warm: compiled, measured)
+            fn()
+            fn()
+        setups.append((name, operations))
+    print("ready", flush=True)
+    gc.disable()
+    for _ in sys.stdin:
+        sample = {}
+        for name, operations in setups:
+            for op, fn in operations.items():
+                least = float("inf")
+                for _ in range(calls):
+                    began = time.process_time()
+                    fn()
+                    least = min(least, time.process_time() - began)
+                sample[f"{name} {op}"] = least * 1e3
+        print(json.dumps(sample), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("trees", nargs=2, help="the two mallard trees (the first: the reference)")
+    parser.add_argument("--models", default="panda,g1")
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--states", type=int, default=1000)
+    parser.add_argument("--calls", type=int, default=5, help="calls a sample (the least)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args.worker, args.models, args.states, args.calls)
+    processes = []
+    for tree in args.trees:
+        tree = os.path.abspath(tree)
+        command = [sys.executable, __file__, *args.trees, "--models", args.models]
+        command += ["--states", str(args.states), "--calls", str(args.calls), "--worker", tree]
+        processes.append(subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONPATH=tree),
+        ))  # fmt: skip
+    for process in processes:
+        while process.stdout.readline().strip() != "ready":
+            pass
+    samples = [[], []]
+    for r in range(args.rounds):
+        for i in (0, 1) if r % 2 == 0 else (1, 0):
+            processes[i].stdin.write("sample\n")
+            processes[i].stdin.flush()
+            samples[i].append(json.loads(processes[i].stdout.readline()))
+    for process in processes:
+        process.stdin.close()
+        process.wait()
+    print(f"ms per call ({args.states} states, least of {args.calls} calls, {args.rounds} rounds)")
+    print(f"{'operation':26s} {'first':>9s} {'second':>9s} {'ratio':>7s} {'median':>7s}")
+    for key in samples[0][0]:
+        first = min(s[key] for s in samples[0])
+        second = min(s[key] for s in samples[1])
+        median = statistics.median(b[key] / a[key] for a, b in zip(*samples, strict=True))
+        print(f"{key:26s} {first:9.4f} {second:9.4f} {second / first:7.3f} {median:7.3f}")
+
+
+if __name__ == "__main__":
+    main()
