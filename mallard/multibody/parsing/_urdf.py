@@ -58,8 +58,9 @@ _INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
 
 def parse(workspace, root, model_name=None):
-    """Adds the robot of the URDF document ``root`` to the workspace's plant; returns
-    [its ModelInstanceIndex]. ``model_name`` overrides the robot's name."""
+    """Adds the robot of the URDF document ``root`` (its root ElementView: see _xml_view) to
+    the workspace's plant; returns [its ModelInstanceIndex]. ``model_name`` overrides the
+    robot's name."""
     return [_UrdfParser(workspace, root).parse(model_name)]
 
 
@@ -262,7 +263,7 @@ class _UrdfParser:
     # ---- joints ------------------------------------------------------------------------------
     def joint_key_params(self, node, first):
         """(name, type, parent link, child link) of the joint ``node``, whose first child of
-        each tag is ``first[tag]``."""
+        each tag is the Element ``first[tag]``."""
         attrib = node.attrib
         name = attrib.get("name")
         if name is None:
@@ -277,7 +278,9 @@ class _UrdfParser:
                 self.error(node, f"joint '{name}' doesn't have a {role} node!")
             link = child.attrib.get("link")
             if link is None:
-                self.error(child, f"joint {name}'s {role} does not have a link attribute!")
+                self.error(
+                    node.view(child), f"joint {name}'s {role} does not have a link attribute!"
+                )
             links.append(link)
         return name, joint_type, *links
 
@@ -375,14 +378,14 @@ class _UrdfParser:
             return None
         return ends
 
-    def pose_and_axis(self, name, joint_type, first):
-        """(X_PB, the unit axis) of the joint ``name`` of type ``joint_type``, whose first
-        child of each tag is ``first[tag]``."""
-        origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
+    def pose_and_axis(self, node, name, joint_type, first):
+        """(X_PB, the unit axis) of the joint ``node`` named ``name`` of type ``joint_type``,
+        whose first child of each tag is the Element ``first[tag]``."""
+        origin = node.view(first.get("origin"))  # (FixedOffsetFrame copies X_PB)
         X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
             RigidTransform()
         )  # fmt: skip
-        axis_node = first.get("axis")
+        axis_node = node.view(first.get("axis"))
         if axis_node is None or joint_type in ("fixed", "floating", "ball"):
             return X_PB, np.array([1.0, 0.0, 0.0])
         x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
@@ -392,23 +395,24 @@ class _UrdfParser:
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
     def parse_joint(self, node, first, effort_limits, values=None):
-        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (of the
-        numbers ``values`` joint_values read, if given); returns its ``<mimic>`` element, if
-        any (parse_mimic reads it once all joints are added)."""
+        """Adds the joint of ``node``, whose first child of each tag is the Element
+        ``first[tag]`` (of the numbers ``values`` joint_values read, if given); returns its
+        ``<mimic>`` ElementView, if any (parse_mimic reads it once all joints are added)."""
+        mimic = node.view(first.get("mimic"))
         if node.attrib.get("drake_ignore") == "true":
-            return first.get("mimic")
+            return mimic
         if "calibration" in first or "safety_controller" in first:
             warn_unsupported_element(self.diagnostics, node, "calibration")
             warn_unsupported_element(self.diagnostics, node, "safety_controller")
         name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
-            return first.get("mimic")
+            return mimic
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
         if values is not None:
             X_PB, axis, limits, effort = values
         else:
-            X_PB, axis = self.pose_and_axis(name, joint_type, first)
+            X_PB, axis = self.pose_and_axis(node, name, joint_type, first)
             limits, effort = None, math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
             self.require_custom(node, name, joint_type, False)
@@ -416,8 +420,10 @@ class _UrdfParser:
             if limits is not None:  # (read by joint_values; without <dynamics>: no damping)
                 self.add_joint(cls._checked, name, parent, X_PB, child, None, axis, limits)
             else:
-                lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
-                damping = self.damping(first.get("dynamics"))
+                lower, upper, velocity, acceleration, effort = self.limits(
+                    node.view(first.get("limit"))
+                )
+                damping = self.damping(node.view(first.get("dynamics")))
                 joint = self.add_joint(
                     cls, name, parent, X_PB, child, None, axis, lower, upper, damping
                 )
@@ -437,12 +443,12 @@ class _UrdfParser:
             )
         elif joint_type == "ball":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(first.get("dynamics"))
+            damping = self.damping(node.view(first.get("dynamics")))
             self.add_joint(BallRpyJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "planar":
             # Both <joint> and <drake:joint> spellings are accepted (Drake #18730).
             damping = np.zeros(3)
-            dynamics = first.get("dynamics")
+            dynamics = node.view(first.get("dynamics"))
             if dynamics is not None:
                 value = parse_vector(dynamics, "damping", 3)
                 damping = damping if value is None else value
@@ -452,7 +458,7 @@ class _UrdfParser:
             self.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
         elif joint_type == "screw":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(first.get("dynamics"))
+            damping = self.damping(node.view(first.get("dynamics")))
             pitch_node = node.find("drake:screw_thread_pitch")
             if pitch_node is None:
                 self.error(node, "A screw joint is missing the <drake:screw_thread_pitch> tag.")
@@ -466,7 +472,7 @@ class _UrdfParser:
             self.add_joint(ScrewJoint, name, parent, X_PB, child, None, axis, pitch, damping)
         elif joint_type == "universal":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(first.get("dynamics"))
+            damping = self.damping(node.view(first.get("dynamics")))
             self.add_joint(UniversalJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "curvilinear":
             self.require_custom(node, name, joint_type, True)
@@ -477,7 +483,7 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
-        return first.get("mimic")
+        return mimic
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
