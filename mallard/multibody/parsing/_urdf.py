@@ -37,7 +37,7 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_element,
 )
 from mallard.multibody.parsing._urdf_inertia import spatial_inertias
-from mallard.multibody.parsing._urdf_joints import first_children, joint_values
+from mallard.multibody.parsing._urdf_joints import first_children, first_views, joint_values
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
@@ -143,7 +143,9 @@ class _UrdfParser:
         effort_limits = {}
         firsts = [first_children(node) for node in joints]
         mimics = [
-            self.parse_joint(node, first, effort_limits, values)
+            self.parse_joint(
+                node, first if values is not None else first_views(node), effort_limits, values
+            )
             for node, first, values in zip(
                 joints, firsts, joint_values(joints, firsts), strict=True
             )
@@ -263,7 +265,7 @@ class _UrdfParser:
     # ---- joints ------------------------------------------------------------------------------
     def joint_key_params(self, node, first):
         """(name, type, parent link, child link) of the joint ``node``, whose first child of
-        each tag is the Element ``first[tag]``."""
+        each tag is ``first[tag]`` (an ElementView or an Element)."""
         attrib = node.attrib
         name = attrib.get("name")
         if name is None:
@@ -378,14 +380,14 @@ class _UrdfParser:
             return None
         return ends
 
-    def pose_and_axis(self, node, name, joint_type, first):
-        """(X_PB, the unit axis) of the joint ``node`` named ``name`` of type ``joint_type``,
-        whose first child of each tag is the Element ``first[tag]``."""
-        origin = node.view(first.get("origin"))  # (FixedOffsetFrame copies X_PB)
+    def pose_and_axis(self, name, joint_type, first):
+        """(X_PB, the unit axis) of the joint ``name`` of type ``joint_type``, whose first
+        child of each tag is the ElementView ``first[tag]``."""
+        origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
         X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
             RigidTransform()
         )  # fmt: skip
-        axis_node = node.view(first.get("axis"))
+        axis_node = first.get("axis")
         if axis_node is None or joint_type in ("fixed", "floating", "ball"):
             return X_PB, np.array([1.0, 0.0, 0.0])
         x, y, z = parse_floats(axis_node, "xyz", 3) or (1.0, 0.0, 0.0)
@@ -395,10 +397,13 @@ class _UrdfParser:
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
     def parse_joint(self, node, first, effort_limits, values=None):
-        """Adds the joint of ``node``, whose first child of each tag is the Element
-        ``first[tag]`` (of the numbers ``values`` joint_values read, if given); returns its
-        ``<mimic>`` ElementView, if any (parse_mimic reads it once all joints are added)."""
-        mimic = node.view(first.get("mimic"))
+        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (an
+        ElementView; an Element when ``values``, the numbers joint_values read, are given);
+        returns its ``<mimic>`` ElementView, if any (parse_mimic reads it once all joints are
+        added)."""
+        mimic = first.get("mimic")
+        if mimic is not None:
+            mimic = node.view(mimic)
         if node.attrib.get("drake_ignore") == "true":
             return mimic
         if "calibration" in first or "safety_controller" in first:
@@ -412,7 +417,7 @@ class _UrdfParser:
         if values is not None:
             X_PB, axis, limits, effort = values
         else:
-            X_PB, axis = self.pose_and_axis(node, name, joint_type, first)
+            X_PB, axis = self.pose_and_axis(name, joint_type, first)
             limits, effort = None, math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
             self.require_custom(node, name, joint_type, False)
@@ -420,10 +425,8 @@ class _UrdfParser:
             if limits is not None:  # (read by joint_values; without <dynamics>: no damping)
                 self.add_joint(cls._checked, name, parent, X_PB, child, None, axis, limits)
             else:
-                lower, upper, velocity, acceleration, effort = self.limits(
-                    node.view(first.get("limit"))
-                )
-                damping = self.damping(node.view(first.get("dynamics")))
+                lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
+                damping = self.damping(first.get("dynamics"))
                 joint = self.add_joint(
                     cls, name, parent, X_PB, child, None, axis, lower, upper, damping
                 )
@@ -443,12 +446,12 @@ class _UrdfParser:
             )
         elif joint_type == "ball":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(node.view(first.get("dynamics")))
+            damping = self.damping(first.get("dynamics"))
             self.add_joint(BallRpyJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "planar":
             # Both <joint> and <drake:joint> spellings are accepted (Drake #18730).
             damping = np.zeros(3)
-            dynamics = node.view(first.get("dynamics"))
+            dynamics = first.get("dynamics")
             if dynamics is not None:
                 value = parse_vector(dynamics, "damping", 3)
                 damping = damping if value is None else value
@@ -458,7 +461,7 @@ class _UrdfParser:
             self.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
         elif joint_type == "screw":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(node.view(first.get("dynamics")))
+            damping = self.damping(first.get("dynamics"))
             pitch_node = node.find("drake:screw_thread_pitch")
             if pitch_node is None:
                 self.error(node, "A screw joint is missing the <drake:screw_thread_pitch> tag.")
@@ -472,7 +475,7 @@ class _UrdfParser:
             self.add_joint(ScrewJoint, name, parent, X_PB, child, None, axis, pitch, damping)
         elif joint_type == "universal":
             self.require_custom(node, name, joint_type, True)
-            damping = self.damping(node.view(first.get("dynamics")))
+            damping = self.damping(first.get("dynamics"))
             self.add_joint(UniversalJoint, name, parent, X_PB, child, None, damping)
         elif joint_type == "curvilinear":
             self.require_custom(node, name, joint_type, True)

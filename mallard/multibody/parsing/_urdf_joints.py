@@ -36,6 +36,15 @@ def first_children(node):
     return dict(zip(map(_TAG, children), children, strict=True))
 
 
+def first_views(node):
+    """first_children(``node``) as ElementViews (a joint read alone: its children read one by
+    one, and named in its messages)."""
+    first = {}
+    for child in node.children:
+        first.setdefault(child.tag, child)
+    return first
+
+
 def joint_values(joints, firsts):
     """[(X_PB, unit axis, limits, effort), or None where parse_joint must read it] for the
     joint elements ``joints`` (``firsts``: their first_children): limits as

@@ -25,14 +25,13 @@ class ElementView:
     parent: a tree without cycles is freed as soon as it is dropped, without the cyclic
     garbage collector's passes over it.)"""
 
-    __slots__ = ("tag", "attrib", "element", "file", "_children", "_document")
+    __slots__ = ("tag", "attrib", "element", "file", "children", "_document")
 
-    @property
-    def children(self):
-        children = self._children
-        if children is None:
-            view = self._document.view
-            children = self._children = [view(child) for child in self.element]
+    def __getattr__(self, name):  # (only for a slot not yet set: ``children``, when first read)
+        if name != "children":
+            raise AttributeError(f"'ElementView' object has no attribute '{name}'")
+        view = self._document.view
+        children = self.children = [view(child) for child in self.element]
         return children
 
     @property
@@ -48,11 +47,13 @@ class ElementView:
         return self._document.line(self.element)
 
     def view(self, child):
-        """The ElementView of ``child``, an Element among this one's children (None: None)."""
-        if child is not None:
-            for view in self.children:
-                if view.element is child:
-                    return view
+        """The ElementView of ``child``, one of this element's children as an Element or as
+        its ElementView (None: None)."""
+        if child is None or type(child) is ElementView:
+            return child
+        for view in self.children:
+            if view.element is child:
+                return view
         return None
 
     def find(self, tag):
@@ -76,7 +77,7 @@ class ElementView:
 
 class _Document:
     """A document read: its ``file``, its Element tree (``root``) and the text expat read (the
-    document without its comments of _xml._CommentLines ``comments``, if it had any)."""
+    document without its comments of _xml.CommentLines ``comments``, if it had any)."""
 
     __slots__ = ("file", "root", "_text", "_comments", "_lines")
 
@@ -94,7 +95,6 @@ class _Document:
         view.attrib = element.attrib
         view.element = element
         view.file = self.file
-        view._children = None
         view._document = self
         return view
 

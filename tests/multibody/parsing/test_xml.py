@@ -125,4 +125,4 @@ def test_an_element_view_of_an_element_read_directly():
         "f.urdf",
         2,
     )
-    assert root.view(None) is None
+    assert root.view(view) is view and root.view(None) is None
