@@ -67,7 +67,7 @@ class _Processor:
         self.infos_of = {}  # int(model instance) -> [its ModelInstanceInfo]
         self.where = (None, None)
         self.paths = {}  # URI -> its path (resolve)
-        self.parsers = {}  # path -> the parse function of its format
+        self.parsers = {}  # path -> (the parse function of its format, reads_views of it)
 
     def error(self, message):
         self._error_at(self.where, message)
@@ -124,13 +124,16 @@ class _Processor:
                 "instead."
             )
         workspace = self.workspace
-        parse = self.parsers.get(path)
-        if parse is None:  # (once per path: directives add many copies of a model)
-            from mallard.multibody.parsing._parser import _format_parser
+        parser = self.parsers.get(path)
+        if parser is None:  # (once per path: directives add many copies of a model)
+            from mallard.multibody.parsing._parser import _format_parser, reads_views
 
-            parse = self.parsers[path] = _format_parser(path)
+            parse = _format_parser(path)
+            parser = self.parsers[path] = (parse, reads_views(parse))
+        parse, views = parser
         # (URDF and SDFormat documents are read only; MJCF's parser applies defaults to its own)
-        root = workspace.load_file(path, reuse=path.endswith((".urdf", ".URDF", ".sdf", ".SDF")))
+        reuse = path.endswith((".urdf", ".URDF", ".sdf", ".SDF"))
+        root = workspace.load_file(path, reuse, views)
         where = self.where
         prefix = workspace.model_name_prefix
         workspace.model_name_prefix = namespace

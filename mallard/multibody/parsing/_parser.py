@@ -35,6 +35,12 @@ def _parse_directives(workspace, directives):
     return [info.model_instance for info in infos]
 
 
+def reads_views(parse):
+    """Whether the format parser ``parse`` (a _format_parser) reads documents as ElementViews
+    (URDF's: see _xml_view) rather than XmlElements."""
+    return parse.__module__.endswith("._urdf")
+
+
 def _format_parser(file_name):
     """The parse function for ``file_name``'s extension (exact case, as Drake's)."""
 
@@ -218,7 +224,8 @@ class Parser:
             from mallard.multibody.parsing._dmd import load_file
 
             return self._add(parse, lambda workspace: load_file(workspace, file_name))
-        return self._add(parse, lambda workspace: workspace.load_file(file_name))
+        views = reads_views(parse)
+        return self._add(parse, lambda workspace: workspace.load_file(file_name, views=views))
 
     def AddModelsFromUrl(self, url):
         """Adds all models of the file named by ``url``: ``package://`` (or ``model://``)
@@ -246,7 +253,8 @@ class Parser:
             return self._add(parse, lambda _: load_model_directives(file_contents, pseudo_name))
         # Drake names MJCF text "<literal-string>.urdf" in its messages.
         label = f"{STRING_STEM}.urdf" if parse.__module__.endswith("_mujoco") else pseudo_name
-        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, label))
+        views = reads_views(parse)
+        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, label, views))
 
     def _process_model_directives(self, directives):
         """ProcessModelDirectives: the ModelInstanceInfo list of what ``directives`` add (no

@@ -506,7 +506,7 @@ class Document:
             from mallard.multibody.parsing import _urdf
         except ImportError:
             self.error(element, f"Cannot include '{path}': the URDF parser is not available")
-        root = self.ws.load_file(path)
+        root = self.ws.load_file(path, views=True)
         name_element = element.find("name")
         local_name = self.text(name_element) or root.get("name")
         sub = copy.copy(self.ws)

@@ -37,7 +37,7 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_element,
 )
 from mallard.multibody.parsing._urdf_inertia import spatial_inertias
-from mallard.multibody.parsing._urdf_joints import first_children, joint_values
+from mallard.multibody.parsing._urdf_joints import first_children, first_views, joint_values
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
@@ -58,8 +58,9 @@ _INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
 
 def parse(workspace, root, model_name=None):
-    """Adds the robot of the URDF document ``root`` to the workspace's plant; returns
-    [its ModelInstanceIndex]. ``model_name`` overrides the robot's name."""
+    """Adds the robot of the URDF document ``root`` (its root ElementView: see _xml_view) to
+    the workspace's plant; returns [its ModelInstanceIndex]. ``model_name`` overrides the
+    robot's name."""
     return [_UrdfParser(workspace, root).parse(model_name)]
 
 
@@ -142,7 +143,9 @@ class _UrdfParser:
         effort_limits = {}
         firsts = [first_children(node) for node in joints]
         mimics = [
-            self.parse_joint(node, first, effort_limits, values)
+            self.parse_joint(
+                node, first if values is not None else first_views(node), effort_limits, values
+            )
             for node, first, values in zip(
                 joints, firsts, joint_values(joints, firsts), strict=True
             )
@@ -262,7 +265,7 @@ class _UrdfParser:
     # ---- joints ------------------------------------------------------------------------------
     def joint_key_params(self, node, first):
         """(name, type, parent link, child link) of the joint ``node``, whose first child of
-        each tag is ``first[tag]``."""
+        each tag is ``first[tag]`` (an ElementView or an Element)."""
         attrib = node.attrib
         name = attrib.get("name")
         if name is None:
@@ -277,7 +280,9 @@ class _UrdfParser:
                 self.error(node, f"joint '{name}' doesn't have a {role} node!")
             link = child.attrib.get("link")
             if link is None:
-                self.error(child, f"joint {name}'s {role} does not have a link attribute!")
+                self.error(
+                    node.view(child), f"joint {name}'s {role} does not have a link attribute!"
+                )
             links.append(link)
         return name, joint_type, *links
 
@@ -377,7 +382,7 @@ class _UrdfParser:
 
     def pose_and_axis(self, name, joint_type, first):
         """(X_PB, the unit axis) of the joint ``name`` of type ``joint_type``, whose first
-        child of each tag is ``first[tag]``."""
+        child of each tag is the ElementView ``first[tag]``."""
         origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
         X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
             RigidTransform()
@@ -392,17 +397,21 @@ class _UrdfParser:
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
     def parse_joint(self, node, first, effort_limits, values=None):
-        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (of the
-        numbers ``values`` joint_values read, if given); returns its ``<mimic>`` element, if
-        any (parse_mimic reads it once all joints are added)."""
+        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (an
+        ElementView; an Element when ``values``, the numbers joint_values read, are given);
+        returns its ``<mimic>`` ElementView, if any (parse_mimic reads it once all joints are
+        added)."""
+        mimic = first.get("mimic")
+        if mimic is not None:
+            mimic = node.view(mimic)
         if node.attrib.get("drake_ignore") == "true":
-            return first.get("mimic")
+            return mimic
         if "calibration" in first or "safety_controller" in first:
             warn_unsupported_element(self.diagnostics, node, "calibration")
             warn_unsupported_element(self.diagnostics, node, "safety_controller")
         name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
-            return first.get("mimic")
+            return mimic
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
         if values is not None:
@@ -477,7 +486,7 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
-        return first.get("mimic")
+        return mimic
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""

@@ -19,14 +19,14 @@ MIN_LINKS = 8
 
 
 def spatial_inertias(links):
-    """[M_BBo_B, or None where parse_inertial must read it] for the ``<link>`` elements
+    """[M_BBo_B, or None where parse_inertial must read it] for the ``<link>`` ElementViews
     ``links`` (None for a link without ``<inertial>``)."""
     inertias = [None] * len(links)
     if len(links) < MIN_LINKS:
         return inertias
     found, texts = [], []  # (the links read here, their texts: 8 a link)
     for k, link in enumerate(links):
-        inertial = link.find("inertial")
+        inertial = link.element.find("inertial")  # (its Elements: no ElementView made for them)
         if inertial is None:
             continue
         origin = inertial.find("origin")

@@ -9,6 +9,7 @@ velocity and acceleration limits. Any other joint is left to parse_joint, so tha
 come in document order."""
 
 import math
+import operator
 
 import numpy as np
 
@@ -25,10 +26,19 @@ _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 #: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3)
+_TAG = operator.attrgetter("tag")
 
 
 def first_children(node):
-    """{tag: the first child of ``node`` of that tag} (one pass: a joint's are read often)."""
+    """{tag: the first child of the ElementView ``node`` of that tag, as an Element} (one
+    pass: a joint's are read often; no ElementView made for them: ``node.view`` gives one's)."""
+    children = node.element[::-1]  # (the first of a tag is the last one the dict takes)
+    return dict(zip(map(_TAG, children), children, strict=True))
+
+
+def first_views(node):
+    """first_children(``node``) as ElementViews (a joint read alone: its children read one by
+    one, and named in its messages)."""
     first = {}
     for child in node.children:
         first.setdefault(child.tag, child)

@@ -8,6 +8,7 @@ import os
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._package_map import resolve_uri
 from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
+from mallard.multibody.parsing._xml_view import parse_xml_view
 
 #: The stem Drake gives a model parsed from a string: "<literal-string>.urdf" in messages.
 STRING_STEM = "<literal-string>"
@@ -72,19 +73,22 @@ class Workspace:
                 values[node] = value
         return value
 
-    def load_xml(self, text, file):
-        """The root XmlElement of ``text``; a located RuntimeError if it is not well-formed."""
+    def load_xml(self, text, file, views=False):
+        """The root XmlElement of ``text`` (with ``views``: its root ElementView, for a format
+        parser that reads hot parts of the tree through their Elements: URDF); a located
+        RuntimeError if it is not well-formed."""
         try:
-            return parse_xml(text, file)
+            return parse_xml_view(text, file) if views else parse_xml(text, file)
         except XmlSyntaxError as e:
             source = "string" if is_string_source(file) else "file"
             message = str(e).replace("Failed to parse XML:", f"Failed to parse XML {source}:")
             self.diagnostics.error(None, message, file=file, line=e.line)
 
-    def load_file(self, path, reuse=False):
-        """The root XmlElement of the file at ``path``. With ``reuse`` (for a format parser
-        that does not modify the document: URDF, SDFormat), the one this call loaded before
-        from that path, if any (model directives add many copies of a model)."""
+    def load_file(self, path, reuse=False, views=False):
+        """The root XmlElement of the file at ``path`` (``views``: as load_xml). With ``reuse``
+        (for a format parser that does not modify the document: URDF, SDFormat), the one this
+        call loaded before from that path, if any (model directives add many copies of a
+        model)."""
         if reuse and path in self._documents:
             if self._values is None:
                 self._values = {}
@@ -95,7 +99,7 @@ class Workspace:
         except OSError as e:
             reason = "XML_ERROR_FILE_NOT_FOUND" if not os.path.exists(path) else e.strerror
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)
-        root = self.load_xml(text, str(path))
+        root = self.load_xml(text, str(path), views)
         if reuse:
             self._documents[path] = root
         return root

@@ -8,6 +8,8 @@ from xml.parsers import expat
 # Comments, and what may hold the text "<!--" without starting one.
 _MARKUP = re.compile(rb"<!--|<!\[CDATA\[|<\?")
 _MARKUP_END = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
+# A line break as expat counts them (an XML processor reads "\r\n" and "\r" as "\n").
+LINE_BREAK = re.compile(rb"\r\n?|\n")
 
 
 class XmlElement:
@@ -87,13 +89,22 @@ class _CommentLines:
 
     def line(self, line, offset):
         if self._breaks is None:
-            counts = (self._data.count(b"\n", start, end) for _, start, end in self._removed)
+            counts = (
+                len(LINE_BREAK.findall(self._data, start, end)) for _, start, end in self._removed
+            )
             self._breaks = list(itertools.accumulate(counts))
         k = bisect.bisect_right(self._offsets, offset)
         return line + (self._breaks[k - 1] if k else 0)
 
 
-def _without_comments(data):
+def syntax_error(e, parser, lines):
+    """The XmlSyntaxError of expat's ExpatError ``e`` (``parser`` read the text without its
+    comments of _CommentLines ``lines``, or None)."""
+    line = e.lineno if lines is None else lines.line(e.lineno, parser.ErrorByteIndex)
+    return XmlSyntaxError(line, f"Failed to parse XML: {expat.errors.messages[e.code]}")
+
+
+def without_comments(data):
     """(the bytes ``data`` without their comments, their _CommentLines or None if there were
     none). expat reads a comment at ~40 MB/s, tinyxml2 (Drake's) ~10x faster: a 30 MB comment
     took a second. An unterminated comment is left for expat to report."""
@@ -120,7 +131,7 @@ def parse_xml(text, file):
     XmlSyntaxError if it is not well-formed XML."""
     parser = expat.ParserCreate()
     parser.buffer_text = True
-    text, lines = _without_comments(text.encode() if isinstance(text, str) else text)
+    text, lines = without_comments(text.encode() if isinstance(text, str) else text)
     document = XmlElement(None, {}, file, 0)  # (holds the root element)
     stack = [document]  # (the open elements, innermost last)
     push, pop, new = stack.append, stack.pop, object.__new__
@@ -159,10 +170,7 @@ def parse_xml(text, file):
     try:
         parser.Parse(text, True)
     except expat.ExpatError as e:
-        line = e.lineno if lines is None else lines.line(e.lineno, parser.ErrorByteIndex)
-        raise XmlSyntaxError(
-            line, f"Failed to parse XML: {expat.errors.messages[e.code]}"
-        ) from None
+        raise syntax_error(e, parser, lines) from None
     finally:  # (the handlers and the parser refer to each other: a cycle holding the tree)
         parser.StartElementHandler = parser.EndElementHandler = None
         parser.CharacterDataHandler = None

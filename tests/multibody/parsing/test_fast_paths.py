@@ -20,6 +20,7 @@ from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scal
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._mujoco_geometry import two_vector_rows
 from mallard.multibody.parsing._xml import parse_xml
+from mallard.multibody.parsing._xml_view import parse_xml_view
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import (
     FixedOffsetFrame,
@@ -392,7 +393,7 @@ def test_urdf_inertias_read_at_once(seed):
         "".join(f'<link name="l{i}">{_inertial(rng, k)}</link>' for i, k in enumerate(kinds))
         + '<link name="bare"/>'
     )
-    root = parse_xml(f'<robot name="r">{links}</robot>', "test.urdf")
+    root = parse_xml_view(f'<robot name="r">{links}</robot>', "test.urdf")
     nodes = root.findall("link")
     assert len(nodes) >= MIN_LINKS
     workspace = Workspace(MultibodyPlant(0.0), None, False, False, None)
@@ -422,7 +423,7 @@ def test_urdf_inertias_of_unusual_numbers_are_read_link_by_link():
     def links(mass):
         inertial = f'<inertial><mass value="{mass}"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
         text = "".join(f'<link name="l{i}">{inertial}</link>' for i in range(MIN_LINKS))
-        return parse_xml(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
+        return parse_xml_view(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
 
     assert all(M is not None for M in spatial_inertias(links("2.5")))
     for mass in ("1_0", "1e400", "nan", "2.5 3", "2.5abc", "\u0661"):
@@ -566,7 +567,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
         for i in range(1, len(kinds) + 1, 3)
     )
     text = f'<robot name="r">{links}{joints}{actuators}</robot>'
-    nodes = parse_xml(text, "t.urdf").findall("joint")
+    nodes = parse_xml_view(text, "t.urdf").findall("joint")
     read = joint_values(nodes, [first_children(node) for node in nodes])
     assert len(nodes) >= MIN_JOINTS
     for k, values in zip(kinds, read, strict=True):

@@ -1,12 +1,15 @@
 """The XML layer: elements with their lines, and comments, which expat never sees (they are
 taken out first, since expat reads them slowly): lines, texts and errors as if they were
-there."""
+there; the same for both readers (_xml's XmlElements, _xml_view's ElementViews)."""
 
 import gc
 
 import pytest
 
 from mallard.multibody.parsing._xml import XmlSyntaxError, parse_xml
+from mallard.multibody.parsing._xml_view import parse_xml_view
+
+READERS = pytest.mark.parametrize("parse", [parse_xml, parse_xml_view])
 
 DOCUMENT = b"""<a>
 <!-- one
@@ -19,15 +22,17 @@ four
 <d/></a>"""
 
 
-def test_lines_and_texts_around_comments():
-    root = parse_xml(DOCUMENT, "f.urdf")
+@READERS
+def test_lines_and_texts_around_comments(parse):
+    root = parse(DOCUMENT, "f.urdf")
     assert [(e.tag, e.line) for e in root.children] == [("b", 4), ("c", 4), ("d", 9)]
     assert root.find("c").text == "1  2"
     assert root.text == "<!-- not a comment -->"
 
 
-def test_a_document_as_str_or_bytes():
-    assert parse_xml(DOCUMENT.decode(), "f").find("d").line == 9
+@READERS
+def test_a_document_as_str_or_bytes(parse):
+    assert parse(DOCUMENT.decode(), "f").find("d").line == 9
 
 
 @pytest.mark.parametrize(
@@ -38,19 +43,22 @@ def test_a_document_as_str_or_bytes():
         (b"<a><!----></a>\n<b/>", 2),
     ],
 )
-def test_errors_are_located_as_if_comments_were_there(text, line):
+@READERS
+def test_errors_are_located_as_if_comments_were_there(parse, text, line):
     with pytest.raises(XmlSyntaxError) as info:
-        parse_xml(text, "f")
+        parse(text, "f")
     assert info.value.line == line
 
 
-def test_a_long_comment_with_many_closing_brackets():
+@READERS
+def test_a_long_comment_with_many_closing_brackets(parse):
     comment = b"<x> -> a-->b " * 100
-    root = parse_xml(b"<a><!-- " + comment.replace(b"-->", b"->") + b" -->\n<b/></a>", "f")
+    root = parse(b"<a><!-- " + comment.replace(b"-->", b"->") + b" -->\n<b/></a>", "f")
     assert root.find("b").line == 2
 
 
-def test_a_parsed_tree_is_freed_without_the_cycle_collector():
+@READERS
+def test_a_parsed_tree_is_freed_without_the_cycle_collector(parse):
 
     text = b'<robot name="r"><link name="a"><inertial/></link><!-- c --><link name="b"/></robot>'
     enabled = gc.isenabled()
@@ -59,7 +67,7 @@ def test_a_parsed_tree_is_freed_without_the_cycle_collector():
         gc.collect()
         for source in (text, b"<a><b></a>"):
             try:
-                root = parse_xml(source, "f.urdf")
+                root = parse(source, "f.urdf")
             except XmlSyntaxError:
                 pass
             else:
@@ -71,10 +79,50 @@ def test_a_parsed_tree_is_freed_without_the_cycle_collector():
             gc.enable()
 
 
-def test_texts_around_children_keep_their_inner_whitespace():
+@READERS
+def test_texts_around_children_keep_their_inner_whitespace(parse):
     """A text is its element's character data, joined and stripped (leading whitespace-only
     pieces are not kept: stripped either way)."""
-    root = parse_xml("<a>\n  <b/> \n <c/>x <d/>  y\n<e>  </e><f> 1 </f></a>", "f")
+    root = parse("<a>\n  <b/> \n <c/>x <d/>  y\n<e>  </e><f> 1 </f></a>", "f")
     assert root.text == "x   y"
     assert root.find("e").text is None and root.find("f").text == "1"
     assert root.find("b").text is None
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+@READERS
+def test_lines_after_each_kind_of_line_break(parse, newline):
+    """expat counts "\\r\\n" and a lone "\\r" as one line break (an XML processor reads both
+    as "\\n"); an ElementView's line, found from its '<', counts them alike."""
+    text = b"<a>\n<b/>\n\n<c><![CDATA[ <x/>\n ]]><?pi <y/>\n?>\n<d/></c>\n<!-- <z/>\n -->\n<e/></a>"
+    root = parse(text.replace(b"\n", newline), "f")
+    lines = [(e.tag, e.line) for e in root.children]
+    assert lines == [("b", 2), ("c", 4), ("e", 10)]
+    assert root.find("c").find("d").line == 7
+
+
+@READERS
+def test_lines_of_a_document_whose_entities_hold_elements(parse):
+    """Elements that no '<' of the text starts (a DOCTYPE's entity): their lines as expat
+    reports them (ElementViews read such a document again to find them)."""
+    text = b'<?xml version="1.0"?>\n<!DOCTYPE a [\n<!ENTITY e "<b/>">\n]>\n<a>\n&e;\n<c/>&e;</a>'
+    root = parse(text, "f")
+    assert [(e.tag, e.line) for e in root.children] == [("b", 6), ("c", 7), ("b", 7)]
+
+
+def test_an_element_view_of_an_element_read_directly():
+    """A parser that reads Elements directly gets their one ElementView from the parent's
+    ``view`` (the one its ``children`` hold)."""
+    root = parse_xml_view(b'<a>\n<b x="1">t</b>\n<c/></a>', "f.urdf")
+    b = root.element.find("b")
+    assert b.get("x") == "1"
+    view = root.view(b)
+    assert view is root.children[0] and view.element is b
+    assert (view.tag, view.attrib, view.text, view.file, view.line) == (
+        "b",
+        {"x": "1"},
+        "t",
+        "f.urdf",
+        2,
+    )
+    assert root.view(view) is view and root.view(None) is None
