@@ -255,19 +255,26 @@ class _ManagedLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        path = os.path.abspath(py_file)
-        for directory, stamp in _MANAGED:
-            if path.startswith(directory):
-                try:
-                    source_stamp = None if stamp is None else stamp(py_file)
-                except OSError:  # (sources that cannot be read: numba's own locators)
-                    return None
-                current = source_stamp is not None or (stamp is None and _unchanged(py_file))
-                inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
-                    py_func, py_file
-                )
-                return None if inner is None else cls(inner, source_stamp, py_file, current)
-        return None
+        managed = _managed(py_file)
+        if managed is None:
+            return None
+        stamp = managed[1]
+        try:
+            source_stamp = None if stamp is None else stamp(py_file)
+        except OSError:  # (sources that cannot be read: numba's own locators)
+            return None
+        current = source_stamp is not None or (stamp is None and _unchanged(py_file))
+        inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
+            py_func, py_file
+        )
+        return None if inner is None else cls(inner, source_stamp, py_file, current)
+
+
+def _managed(py_file):
+    """The (directory, stamp) of the first :func:`manage_caches` whose directory holds the
+    file ``py_file``, or None."""
+    path = os.path.abspath(py_file)
+    return next((each for each in _MANAGED if path.startswith(each[0])), None)
 
 
 def mallard_imported():
@@ -473,7 +480,7 @@ class KeyedCacheFile(caching.IndexDataCacheFile):
             path = os.path.join(self._cache_path, name)
             if path == saved or not keyed and _CACHE_NAME.fullmatch(name)[2] != self._function:
                 continue
-            if not keyed or entry_stamp(path) != self._source_stamp:
+            if not keyed or _entry_stamp(path) != self._source_stamp:
                 with contextlib.suppress(OSError):
                     os.remove(path)
 
@@ -525,7 +532,7 @@ def _module_cache_files(directory, modules):
     return found
 
 
-def entry_stamp(path):
+def _entry_stamp(path):
     """The source stamp that the :class:`KeyedCacheFile` entry ``path`` holds, or a value
     equal to no stamp if it cannot be read (gone, cut short, another format)."""
     try:
@@ -554,10 +561,9 @@ def _current_stamp(py_file, where):
     """The stamp with which the entries of ``py_file``'s functions are saved now in the
     directory of ``_cache_locators(py_file)[where]`` (None: none, its sources were modified
     after this process imported mallard)."""
-    path = os.path.abspath(py_file)
-    for directory, stamp in _MANAGED:
-        if path.startswith(directory) and stamp is not None:
-            return stamp(py_file)
+    managed = _managed(py_file)
+    if managed is not None and managed[1] is not None:
+        return managed[1](py_file)
     return _cache_locators(py_file)[where].get_source_stamp()
 
 
@@ -598,7 +604,7 @@ def cache_files(package_dir):
                     if module not in stamps:
                         py_file = os.path.join(directory, sources[module])
                         stamps[module] = _current_stamp(py_file, where)
-                    current = stamps[module] is not None and entry_stamp(path) == stamps[module]
+                    current = stamps[module] is not None and _entry_stamp(path) == stamps[module]
                     state = CURRENT if current else STALE
                 found.append((path, size, state))
     return found
