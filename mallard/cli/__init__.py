@@ -1,6 +1,7 @@
 """The ``mallard`` command (mallard's own, not in pydrake): ``mallard inspect``, ``mallard
 simulate``, ``mallard dynamics`` and ``mallard rollout`` on a URDF/SDFormat model, ``mallard
-compile`` (the kernels, ahead of time); ``main(argv)`` runs it.
+compile`` (the kernels, ahead of time), ``mallard cache`` (their on-disk cache's size, emptying
+it); ``main(argv)`` runs it.
 
 Errors print one line ``mallard: error: ...`` on stderr (a traceback too with --debug) and
 exit with 2 for a bad command line, 1 for a model or run that failed.
@@ -13,10 +14,10 @@ import sys
 import traceback
 
 from mallard import __version__
-from mallard.cli import _compile, _dynamics, _inspect, _rollout, _simulate
+from mallard.cli import _cache, _compile, _dynamics, _inspect, _rollout, _simulate
 from mallard.cli._model import CliError, UsageError
 
-_SUBCOMMANDS = (_simulate, _inspect, _dynamics, _rollout, _compile)
+_SUBCOMMANDS = (_simulate, _inspect, _dynamics, _rollout, _compile, _cache)
 _VECTOR_OPTIONS = ("--q0", "--v0", "--q", "--v")
 # A logged message: "file:line: " (if any), then the message without its "warning: ".
 _WHERE = re.compile(r"(.*?:\d+: )?(?:warning: )?(.*)")
@@ -33,6 +34,8 @@ examples:
   mallard dynamics package://mallard/acrobot.urdf --q 0.3,-0.5 --v 1,2
   mallard rollout package://mallard/acrobot.urdf --n 10000 --duration 1
   mallard compile                       compile every kernel into numba's cache now
+  mallard cache                         where that cache is and its size ('mallard cache
+                                        clear' empties it)
 
 Run 'mallard COMMAND --help' for the options of a command."""
 

@@ -27,7 +27,8 @@ Compiles mallard's kernels into numba's on-disk cache (NUMBA_CACHE_DIR if set, e
 __pycache__ beside mallard's sources), so that later runs start without compiling: a step
 for a container image or a CI cache. Each task uses a part of mallard's API as a program
 would; tasks run in parallel processes (-j). Prints, per task, the kernels it compiled and the
-time each took (a task after another in the same process shares what they have in common)."""
+time each took (a task after another in the same process shares what they have in common).
+'mallard cache' shows where the cache is and its size, 'mallard cache clear' empties it."""
 
 
 # ---- the tasks -------------------------------------------------------------------------------

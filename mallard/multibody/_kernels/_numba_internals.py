@@ -17,7 +17,10 @@ pins numba to the releases those tests pass on.
    (any picklable value; a cache index is used only while its stamp compares equal),
    ``get_disambiguator`` and ``get_suitable_cache_subpath``, and a ``_py_file`` attribute, which
    numba reads to warn about a function it cannot cache. :func:`manage_caches` puts its own
-   first in that list.
+   first in that list. numba's ``UserProvidedCacheLocator`` (``NUMBA_CACHE_DIR``),
+   ``InTreeCacheLocator`` (``__pycache__``) and ``UserWideCacheLocator``, made with
+   ``(py_func, py_file)``, give the directory they cache in with ``get_cache_path()``
+   [test_1_cache_directories] (:func:`cache_files`).
 2. No locator [test_2_no_locator_raises_at_decoration]: when no class gives a locator (no
    writable directory), ``numba.njit(cache=True)(fn)`` raises a RuntimeError saying "no
    locator available" (:func:`njit_cached` then compiles ``fn`` uncached).
@@ -153,9 +156,10 @@ pins numba to the releases those tests pass on.
    saves nothing; a key (``Cache._index_key``: the signature, the target's ``magic_tuple()``,
    hashes of the function's bytecode and closure; not the jit options) equals its pickled
    copy and has the same ``repr``; ``IndexDataCacheFile._dump``'s bytes load with ``pickle``;
-   ``_open_for_write(path)`` writes a temporary file renamed over ``path`` (``os.replace``)
-   when its block ends; ``numba.config`` holds ``OPT``, ``LOOP_VECTORIZE``, ``SLP_VECTORIZE``,
-   ``BOUNDSCHECK`` and ``DEBUGINFO_DEFAULT`` (:class:`KeyedCacheFile`, :func:`cache_variant`).
+   ``_open_for_write(path)`` writes a temporary file (``<path>.tmp.<id>``) renamed over
+   ``path`` (``os.replace``) when its block ends; ``numba.config`` holds ``OPT``,
+   ``LOOP_VECTORIZE``, ``SLP_VECTORIZE``, ``BOUNDSCHECK`` and ``DEBUGINFO_DEFAULT``
+   (:class:`KeyedCacheFile`, :func:`cache_variant`).
 21. C addresses [test_21_c_address]: a function compiled by a dispatcher without
    ``no_cfunc_wrapper`` (entry points) has in its library (``overloads[signature].library``)
    a C callback wrapper named ``fndesc.llvm_cfunc_wrapper_name``, of the C signature of its
@@ -187,6 +191,7 @@ import hashlib
 import itertools
 import os
 import pickle
+import re
 import stat
 import sys
 import tempfile
@@ -250,19 +255,26 @@ class _ManagedLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        path = os.path.abspath(py_file)
-        for directory, stamp in _MANAGED:
-            if path.startswith(directory):
-                try:
-                    source_stamp = None if stamp is None else stamp(py_file)
-                except OSError:  # (sources that cannot be read: numba's own locators)
-                    return None
-                current = source_stamp is not None or (stamp is None and _unchanged(py_file))
-                inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
-                    py_func, py_file
-                )
-                return None if inner is None else cls(inner, source_stamp, py_file, current)
-        return None
+        managed = _managed(py_file)
+        if managed is None:
+            return None
+        stamp = managed[1]
+        try:
+            source_stamp = None if stamp is None else stamp(py_file)
+        except OSError:  # (sources that cannot be read: numba's own locators)
+            return None
+        current = source_stamp is not None or (stamp is None and _unchanged(py_file))
+        inner = _numba_locator(py_func, py_file) or _TemporaryLocator.from_function(
+            py_func, py_file
+        )
+        return None if inner is None else cls(inner, source_stamp, py_file, current)
+
+
+def _managed(py_file):
+    """The (directory, stamp) of the first :func:`manage_caches` whose directory holds the
+    file ``py_file``, or None."""
+    path = os.path.abspath(py_file)
+    return next((each for each in _MANAGED if path.startswith(each[0])), None)
 
 
 def mallard_imported():
@@ -332,16 +344,23 @@ def _temporary_cache_dir():
     return _temporary_dir
 
 
+def _private_temporary_path():
+    """The path of the user's own directory in the system's temporary directory (None where
+    users have no ids)."""
+    if not hasattr(os, "getuid"):
+        return None
+    return os.path.join(tempfile.gettempdir(), f"mallard-numba-cache-{os.getuid()}")
+
+
 def _private_temporary_dir():
     try:
-        base = tempfile.gettempdir()
-        if hasattr(os, "getuid"):
-            path = os.path.join(base, f"mallard-numba-cache-{os.getuid()}")
+        path = _private_temporary_path()
+        if path is not None:
             os.makedirs(path, mode=0o700, exist_ok=True)
             st = os.lstat(path)
             if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077:
                 return path
-        return tempfile.mkdtemp(prefix="mallard-numba-cache-", dir=base)
+        return tempfile.mkdtemp(prefix="mallard-numba-cache-")
     except OSError:
         return None
 
@@ -429,19 +448,41 @@ class KeyedCacheFile(caching.IndexDataCacheFile):
     another build's data files (a partial cache restore). Here nothing pairs an index with data
     files: a file is written whole (a temporary file renamed over it) and read alone; two
     processes saving one key write the same name (either's is right), two keys two names; a
-    process of older sources writing a key's file leaves a stamp later processes reject."""
+    process of older sources writing a key's file leaves a stamp later processes reject.
+    Saving an entry removes the files it makes stale (:meth:`_prune`), so that a cache keeps
+    the entries of the sources last compiled, not one set per edit."""
 
     def __init__(self, cache_path, filename_base, source_stamp, variant):
         super().__init__(cache_path, filename_base, source_stamp)
         self._base = os.path.join(cache_path, filename_base)
         self._variant = variant
+        named = _CACHE_BASE.fullmatch(filename_base)
+        self._module, self._function = named.groups() if named else (None, None)
 
     def save(self, key, data):
         header = (self._version, self._source_stamp, self._variant)
         body = self._dump((key, data))
-        with self._open_for_write(self._keyed_path(key)) as f:
+        path = self._keyed_path(key)
+        with self._open_for_write(path) as f:
             pickle.dump(header, f, protocol=-1)
             f.write(body)
+        self._prune(path)
+
+    def _prune(self, saved):
+        """Removes, beside the file ``saved`` just written, the entries of the function's
+        module (its file's stem) stamped with other sources (what every edit of the sources
+        its stamp covers, every reinstall, left), and numba's own files (``.nbi``, ``.<N>.nbc``)
+        of this function, written by mallard's releases before these files: only mallard's
+        files, only of its sources, never one of the current stamp (another process may be
+        loading it; one removed while another process reads it is read whole where files
+        stay readable once opened, else that process finds none and compiles)."""
+        for name, keyed in _module_cache_files(self._cache_path, {self._module}):
+            path = os.path.join(self._cache_path, name)
+            if path == saved or not keyed and _CACHE_NAME.fullmatch(name)[2] != self._function:
+                continue
+            if not keyed or _entry_stamp(path) != self._source_stamp:
+                with contextlib.suppress(OSError):
+                    os.remove(path)
 
     def load(self, key):
         try:
@@ -464,6 +505,109 @@ class KeyedCacheFile(caching.IndexDataCacheFile):
     def _keyed_path(self, key):
         digest = hashlib.sha256(repr((key, self._variant)).encode()).hexdigest()[:20]
         return f"{self._base}.k{digest}.nbc"
+
+
+#: The name of a file of numba's cache of a function: ``<module>.<qualname>-<line>.py<XY>``
+#: (numba's ``filename_base``; <module> the stem of the function's file), then a
+#: :class:`KeyedCacheFile` entry's ``.k<hash>.nbc``, or numba's own index ``.nbi`` or data
+#: ``.<N>.nbc``: groups the module, the qualname (``<`` and ``>`` left out), the ``k`` of a keyed
+#: file.
+_CACHE_BASE = re.compile(r"([^.]+)\.(.+)-\d+\.py\d+[a-z]*")
+_CACHE_NAME = re.compile(_CACHE_BASE.pattern + r"\.(?:(k)[0-9a-f]{20}\.nbc|nbi|\d+\.nbc)")
+_UNREADABLE = object()
+
+
+def _module_cache_files(directory, modules):
+    """(name, keyed) of each file of numba's cache in ``directory`` of a function of the
+    ``modules`` (file stems): keyed, a :class:`KeyedCacheFile` entry, else numba's own."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        match = _CACHE_NAME.fullmatch(name)
+        if match is not None and match[1] in modules:
+            found.append((name, match[3] is not None))
+    return found
+
+
+def _entry_stamp(path):
+    """The source stamp that the :class:`KeyedCacheFile` entry ``path`` holds, or a value
+    equal to no stamp if it cannot be read (gone, cut short, another format)."""
+    try:
+        with open(path, "rb") as f:
+            header = pickle.load(f)
+        return header[1]
+    except Exception:
+        return _UNREADABLE
+
+
+def _cache_locators(py_file):
+    """A locator of each directory where numba, or :func:`manage_caches`, may cache the
+    functions of the file ``py_file``: NUMBA_CACHE_DIR's (if set), ``__pycache__`` beside it,
+    the user's cache directory, mallard's private temporary one."""
+    fn = _cache_locators  # (numba's locators read only a function's first line)
+    locators = [caching.InTreeCacheLocator(fn, py_file), caching.UserWideCacheLocator(fn, py_file)]
+    if numba.config.CACHE_DIR:
+        locators.insert(0, caching.UserProvidedCacheLocator(fn, py_file))
+    temporary = _temporary_dir or _private_temporary_path()
+    if temporary is not None:
+        locators.append(_TemporaryLocator(fn, py_file, temporary))
+    return locators
+
+
+def _current_stamp(py_file, where):
+    """The stamp with which the entries of ``py_file``'s functions are saved now in the
+    directory of ``_cache_locators(py_file)[where]`` (None: none, its sources were modified
+    after this process imported mallard)."""
+    managed = _managed(py_file)
+    if managed is not None and managed[1] is not None:
+        return managed[1](py_file)
+    return _cache_locators(py_file)[where].get_source_stamp()
+
+
+#: A cache file's state (:func:`cache_files`).
+CURRENT, STALE, OLD_FORMAT = "current", "stale", "old format"
+
+
+def cache_files(package_dir):
+    """Every file of numba's cache of the functions of the modules under ``package_dir``
+    (mallard's), in every directory numba or mallard may have written them (see
+    :func:`_cache_locators`): (path, size in bytes, state), the state :data:`CURRENT` (an
+    entry of :class:`KeyedCacheFile` stamped with the sources as they are), :data:`STALE` (of
+    other sources, or unreadable) or :data:`OLD_FORMAT` (numba's own index and data files,
+    which mallard's releases before KeyedCacheFile wrote). Files being written (numba's
+    ``*.tmp.*``) are not listed."""
+    found, seen = [], set()
+    for directory, subdirectories, names in os.walk(package_dir):
+        subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+        sources = {name[: -len(".py")]: name for name in names if name.endswith(".py")}
+        if not sources:
+            continue
+        first = os.path.join(directory, next(iter(sources.values())))
+        for where, locator in enumerate(_cache_locators(first)):
+            cache_path = locator.get_cache_path()
+            if cache_path in seen:
+                continue
+            seen.add(cache_path)
+            stamps = {}
+            for name, keyed in sorted(_module_cache_files(cache_path, sources)):
+                path = os.path.join(cache_path, name)
+                try:
+                    size = os.stat(path).st_size
+                except OSError:
+                    continue
+                state = OLD_FORMAT
+                if keyed:
+                    module = _CACHE_NAME.fullmatch(name)[1]
+                    if module not in stamps:
+                        py_file = os.path.join(directory, sources[module])
+                        stamps[module] = _current_stamp(py_file, where)
+                    current = stamps[module] is not None and _entry_stamp(path) == stamps[module]
+                    state = CURRENT if current else STALE
+                found.append((path, size, state))
+    return found
 
 
 def cache_variant(options):

@@ -264,23 +264,50 @@ _DECIMAL = re.compile(
 
 
 @functools.cache
+def _loader(base):
+    """PyYAML's loader class ``base`` (CSafeLoader, SafeLoader) with tables of its own: copies
+    of PyYAML's YAML 1.1 resolvers and safe constructors (``resolver.Resolver``'s,
+    ``constructor.SafeConstructor``'s), and no path resolvers. What a program adds to PyYAML's
+    loaders (``yaml.add_implicit_resolver``, ``add_path_resolver``, ``add_constructor``),
+    before or after mallard first reads directives, changes nothing of how it reads them (as
+    pydrake's, read by yaml-cpp), and the memos of :func:`_resolver` stay right (with
+    PyYAML's classes, a resolver added later was used for the values not seen yet only)."""
+    yaml = _yaml()
+    resolvers = yaml.resolver.Resolver.yaml_implicit_resolvers
+    constructors = yaml.constructor.SafeConstructor
+
+    class Loader(base):
+        yaml_implicit_resolvers = {first: list(pairs) for first, pairs in resolvers.items()}
+        yaml_path_resolvers = {}
+        yaml_constructors = dict(constructors.yaml_constructors)
+        yaml_multi_constructors = dict(constructors.yaml_multi_constructors)
+
+    return Loader
+
+
+def _loaders():
+    """The loader classes _Reader tries in turn: libyaml's (~10x faster, memoizing) when
+    PyYAML has it, then PyYAML's own, whose errors are reported."""
+    yaml = _yaml()
+    if yaml.__with_libyaml__:
+        return _memoizing(_loader(yaml.CSafeLoader)), _loader(yaml.SafeLoader)
+    return (_loader(yaml.SafeLoader),)
+
+
+@functools.cache
 def _resolver(loader_class):
-    """``loader_class``'s tag resolver ``resolve(kind, value, implicit)`` memoized by
-    functools.lru_cache (C), or None if it declares path resolvers (without them a node's
-    tag depends only on its kind, value and implicit flags, and resolve reads only class
-    attributes: the class serves as self)."""
-    if loader_class.yaml_path_resolvers:
-        return None
+    """``loader_class``'s (one of :func:`_loader`'s) tag resolver ``resolve(kind, value,
+    implicit)`` memoized by functools.lru_cache (C): without path resolvers a node's tag
+    depends only on its kind, value and implicit flags, and resolve reads only class
+    attributes (the class serves as self), which do not change."""
     return functools.lru_cache(maxsize=4096)(functools.partial(loader_class.resolve, loader_class))
 
 
 @functools.cache
 def _plain_resolver(loader_class):
     """The tag of a plain scalar by ``loader_class``'s resolver, ``tag(value)``, memoized by
-    value (lru_cache's one-argument key: C only), or None as _resolver."""
+    value (lru_cache's one-argument key: C only)."""
     resolve = _resolver(loader_class)
-    if resolve is None:
-        return None
     ScalarNode = _yaml().ScalarNode
 
     def tag(value):
@@ -289,16 +316,20 @@ def _plain_resolver(loader_class):
     return functools.lru_cache(maxsize=4096)(tag)
 
 
+def _plain_tag():
+    """:func:`_plain_resolver` of the loader that _Reader reads a valid document with."""
+    yaml = _yaml()
+    return _plain_resolver(_loader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader))
+
+
 @functools.cache
 def _memoizing(loader_class):
-    """``loader_class`` whose resolver calls, made for every node it composes, stay in C
-    while it declares no path resolvers: ``resolve`` memoized (_resolver), and
+    """``loader_class`` (one of :func:`_loader`'s) whose resolver calls, made for every node
+    it composes, stay in C: ``resolve`` memoized (_resolver), and
     ``descend_resolver``/``ascend_resolver`` (no-ops without path resolvers) replaced by C
     callables that do nothing. (libyaml's composer calls the three through the loader's
     attributes: Python calls cost most of its time.)"""
     resolve = _resolver(loader_class)
-    if resolve is None:
-        return loader_class
 
     class Loader(loader_class):
         def __init__(self, stream):
@@ -412,11 +443,9 @@ class _Reader(_Fields):
     def load(self, text):
         yaml = self.yaml
 
-        # libyaml's loader when PyYAML has it (~10x faster); a document it rejects is read
-        # again by PyYAML's, whose message is reported.
-        loaders = (yaml.SafeLoader,)
-        if yaml.__with_libyaml__:
-            loaders = (_memoizing(yaml.CSafeLoader), *loaders)
+        # (a document libyaml's loader rejects is read again by PyYAML's, whose message is
+        # reported)
+        loaders = _loaders()
         for loader_class in loaders:
             loader = loader_class(text)
             self.loader = loader
@@ -424,7 +453,7 @@ class _Reader(_Fields):
                 root = loader.get_single_node()
                 break
             except yaml.YAMLError as e:
-                if loader_class is not yaml.SafeLoader:
+                if loader_class is not loaders[-1]:
                     continue
                 mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
                 line = mark.line + 1 if mark is not None else 1
@@ -693,13 +722,10 @@ class _JsonReader(_Fields):
 def load_model_directives(text, file):
     """The ModelDirectives of the YAML ``text`` (``file`` names it in messages): read as
     JSON (_yaml_json) if it is in that subset and _JsonReader reads it, else by PyYAML."""
-    yaml = _yaml()
-    # (the resolver of the loader that _Reader reads a valid document with)
-    tag = _plain_resolver(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader)
-    document = _yaml_json.read(text) if tag is not None else None
+    document = _yaml_json.read(text)
     if document is not None:
         try:
-            return _JsonReader(file, tag).load(*document)
+            return _JsonReader(file, _plain_tag()).load(*document)
         except _Declined:
             pass
     return _Reader(file).load(text)

@@ -19,6 +19,21 @@ def is_string_source(file):
     return file is None or file.startswith("<")
 
 
+def _holds(path, text):
+    """Whether the file at ``path`` holds the bytes ``text``, no more (False if it cannot be
+    read): read unbuffered, into one buffer of their size (half the time of ``open``'s)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return False
+    try:
+        return os.read(fd, len(text) + 1) == text and os.read(fd, 1) == b""
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 class Workspace:
     """The state one ``Parser.AddModels*`` call shares with the format parsers.
 
@@ -53,7 +68,7 @@ class Workspace:
         #: How to undo changes the plant's rollback does not cover (callables, run in reverse
         #: order when the call fails), e.g. a gravity vector set by a model.
         self.undo = []
-        self._documents = {}  # path -> root XmlElement (load_file's reuse)
+        self._documents = {}  # path -> (its bytes, their root XmlElement) (load_file's reuse)
         #: Values a format parser read from the elements of reused documents, by element
         #: (``memo``; None until a document is reused): a model added again reads them once.
         self._values = None
@@ -85,14 +100,17 @@ class Workspace:
             self.diagnostics.error(None, message, file=file, line=e.line)
 
     def load_file(self, path, reuse=False, views=False):
-        """The root XmlElement of the file at ``path`` (``views``: as load_xml). With ``reuse``
-        (for a format parser that does not modify the document: URDF, SDFormat), the one this
-        call loaded before from that path, if any (model directives add many copies of a
-        model)."""
-        if reuse and path in self._documents:
-            if self._values is None:
-                self._values = {}
-            return self._documents[path]
+        """The root XmlElement of the file at ``path``, read now (``views``: as load_xml).
+        With ``reuse`` (for a format parser that does not modify the document: URDF,
+        SDFormat), the one this call parsed before from that path if the file holds the same
+        bytes (model directives add many copies of a model; a file rewritten meanwhile, even
+        to its size and time, is parsed again, as Drake reads and parses each copy)."""
+        if reuse:
+            known = self._documents.get(path)
+            if known is not None and _holds(path, known[0]):
+                if self._values is None:
+                    self._values = {}
+                return known[1]
         try:
             with open(path, "rb") as f:
                 text = f.read()
@@ -101,7 +119,7 @@ class Workspace:
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)
         root = self.load_xml(text, str(path), views)
         if reuse:
-            self._documents[path] = root
+            self._documents[path] = (text, root)
         return root
 
     @staticmethod

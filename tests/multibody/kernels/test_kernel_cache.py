@@ -6,7 +6,9 @@ warning that says how to choose one."""
 import os
 import pathlib
 import shutil
+import sys
 import textwrap
+import time
 
 import pytest
 
@@ -322,3 +324,178 @@ def test_a_file_of_other_sources_copied_into_the_cache_is_not_run(tmp_path):
     source.write_text(PLUS_ONE)
     os.utime(source, ns=(first.st_atime_ns, first.st_mtime_ns))
     assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["2", "0"]
+
+
+# ---- Pruning: the files a save makes stale, `mallard cache` ------------------------------------
+
+
+def _cache_dir(root):
+    """The directory of plus_one's cache files (NUMBA_CACHE_DIR's subdirectory of ``root``)."""
+    (directory,) = {path.parent for path in (root / "cache").rglob("plus_one.*")}
+    return directory
+
+
+def _entries(directory):
+    return sorted(path.name for path in directory.glob("plus_one.plus_one-*.k*.nbc"))
+
+
+def _edit_plus_one(root, old, new):
+    """Replaces ``old`` by ``new`` in plus_one.py, its time of modification a second in the
+    past (see test_a_file_of_other_sources_copied_into_the_cache_is_not_run)."""
+    source = root / "plus_one.py"
+    st = source.stat()
+    source.write_text(source.read_text().replace(old, new))
+    os.utime(source, ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))
+
+
+def test_saving_an_entry_removes_the_files_of_other_sources_and_numbas_own(tmp_path):
+    """An edit of plus_one's source makes its entries stale: the next save removes them (and
+    numba's own index and data files of plus_one, as releases before keyed files wrote), and
+    keeps the entries of the current sources (the other signature's), the files of another
+    function's old format, another module's and files being written."""
+    env = _plus_one(tmp_path)
+    assert processes.run(CALL, "1", "1.0", cwd=tmp_path, env=env).split() == ["2", "2.0", "0"]
+    directory = _cache_dir(tmp_path)
+    first = _entries(directory)
+    assert len(first) == 2  # (int64 and float64)
+    py = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    old_format = [f"plus_one.plus_one-4.{py}.nbi", f"plus_one.plus_one-4.{py}.1.nbc"]
+    others = [
+        f"plus_one.other-9.{py}.nbi",  # (another function's: mallard's if it is a kernel)
+        f"elsewhere.plus_one-4.{py}.k0123456789abcdef0123.nbc",  # (another module's)
+        f"plus_one.plus_one-4.{py}.k0123456789abcdef0123.nbc.tmp.0a1b",  # (being written)
+    ]
+    for name in old_format + others:
+        (directory / name).write_bytes(b"")
+
+    _edit_plus_one(tmp_path, "x + 1", "x + 2")
+    assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["3", "0"]
+    (saved,) = _entries(directory)  # (the int64 entry of x + 2; the two of x + 1 removed)
+    assert saved in first  # (the same key and variant: the same name, another stamp)
+    assert sorted(p.name for p in directory.iterdir()) == sorted([saved, *others])
+    assert processes.run(CALL, "1.0", cwd=tmp_path, env=env).split() == ["3.0", "0"]
+    assert len(_entries(directory)) == 2  # (of the same sources: both kept)
+    assert processes.run(CALL, "1", "1.0", cwd=tmp_path, env=env).split() == ["3", "3.0", "2"]
+
+
+# CALL in a process whose first open of a cache entry (KeyedCacheFile.load) marks "loading"
+# in the directory argv[1] and waits for "pruned" there, before opening the file ("before") or
+# after (else: argv[2]).
+LOADING = (
+    """
+import os, sys, time
+from mallard.multibody._kernels import _numba_internals
+turns, when = sys.argv[1], sys.argv[2]
+sys.argv[1:] = sys.argv[3:]
+
+
+def wait_for(name):
+    deadline = time.monotonic() + 120
+    while not os.path.exists(os.path.join(turns, name)) and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+first = [True]
+
+
+def open_in_turn(path, mode="r", *args, **kwargs):
+    if not (path.endswith(".nbc") and first and first.pop()):
+        return open(path, mode, *args, **kwargs)
+    if when == "before":
+        open(os.path.join(turns, "loading"), "w").close()
+        wait_for("pruned")
+    f = open(path, mode, *args, **kwargs)
+    if when != "before":
+        open(os.path.join(turns, "loading"), "w").close()
+        wait_for("pruned")
+    return f
+
+
+_numba_internals.open = open_in_turn
+"""
+    + CALL
+)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_process_loading_an_entry_another_removes_compiles_or_reads_it_whole(tmp_path, when):
+    """A process loads plus_one's int64 entry while another, of edited sources, saves its
+    float64 entry and removes that one: removed before the first opens it, the first compiles
+    plus_one (no error); after (opened, not read), it reads the file whole (POSIX: a removed
+    file stays readable while open; elsewhere removing an open file fails, and is left)."""
+    env = _plus_one(tmp_path)
+    assert processes.run(CALL, "1", cwd=tmp_path, env=env).split() == ["2", "0"]
+    turns = tmp_path / "turns"
+    turns.mkdir()
+    loader = processes.start(LOADING, turns, when, "1", cwd=tmp_path, env=env)
+    first = _entries(_cache_dir(tmp_path))
+    while not (turns / "loading").exists() and loader.poll() is None:
+        time.sleep(0.01)  # (until the loader has imported plus_one and is loading it)
+    _edit_plus_one(tmp_path, "x + 1", "x + 2")
+    assert processes.run(CALL, "1.0", cwd=tmp_path, env=env).split() == ["3.0", "0"]
+    (saved,) = _entries(_cache_dir(tmp_path))
+    assert saved not in first  # (x + 1's int64 entry removed)
+    (turns / "pruned").touch()
+    hits = "0" if when == "before" else "1"
+    assert processes.output(loader).split() == ["2", hits]
+    assert processes.run(CALL, "1", cwd=tmp_path, env=env).split()[0] == "3"
+
+
+# `mallard cache ARGS...`, its output and exit status.
+CLI = "import sys; from mallard.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def test_mallard_cache_lists_and_clears_mallards_files_only(tmp_path):
+    """``mallard cache`` counts the cache's files by directory and state; ``clear --stale``
+    removes those of other sources (an edited kernel's, not yet compiled again) and numba's
+    own files of mallard's modules, ``clear`` every one; a file of another module stays."""
+    _copy_of_mallard(tmp_path)
+    env = processes.environment(PYTHONPATH=tmp_path, NUMBA_CACHE_DIR=tmp_path / "cache")
+    assert _run(tmp_path, env, *PROBES) == ({"caller": (1.0, 0), "other": (2.0, 0)}, [])
+    info = processes.run(CLI, "cache", cwd=tmp_path, env=env)
+    assert "stale" not in info and "old format" not in info
+    (directory,) = {path.parent for path in (tmp_path / "cache").rglob("probe_other.*")}
+    assert f"{directory}: 2 current" in info  # (caller's and other's entries)
+
+    other = tmp_path / "mallard" / "multibody" / "_kernels" / "probe_other.py"
+    other.write_text(other.read_text().replace("2.0", "7.0"))
+    py = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    (directory / f"probe_other.other-4.{py}.nbi").write_bytes(b"index")
+    (directory / f"notmallard.other-4.{py}.nbi").write_bytes(b"another program's")
+    info = processes.run(CLI, "cache", "info", cwd=tmp_path, env=env)
+    assert f"{directory}: 1 current" in info and "1 old format (0.0 MB), 1 stale" in info
+    assert "2 files" in info.splitlines()[-1] and "mallard cache clear --stale" in info
+
+    cleared = processes.run(CLI, "cache", "clear", "--stale", cwd=tmp_path, env=env)
+    assert cleared.startswith("removed 2 stale files")
+    assert _run(tmp_path, env, *PROBES) == ({"caller": (1.0, 1), "other": (7.0, 0)}, [])
+    assert processes.run(CLI, "cache", "clear", cwd=tmp_path, env=env).startswith("removed 2 ")
+    assert sorted(path.name for path in directory.iterdir()) == [f"notmallard.other-4.{py}.nbi"]
+    assert _run(tmp_path, env, PROBES[0]) == ({"caller": (1.0, 0)}, [])
+
+
+def test_mallard_cache_errors(tmp_path, monkeypatch, capsys):
+    """--stale without clear is a usage error (2); a file clear cannot remove, an error (1)
+    naming it, after removing the others."""
+    from mallard.cli import main
+    from mallard.multibody._kernels import _numba_internals
+
+    assert main(["cache", "info", "--stale"]) == 2
+    assert "--stale goes with 'clear'" in capsys.readouterr().err
+    kept, removed = tmp_path / "kept.nbc", tmp_path / "removed.nbc"
+    files = [(str(path), 1, _numba_internals.STALE) for path in (kept, removed)]
+    for path in (kept, removed):
+        path.write_bytes(b"x")
+    monkeypatch.setattr(_numba_internals, "cache_files", lambda package_dir: files)
+    remove = os.remove
+
+    def refuse_kept(path):
+        if path == str(kept):
+            raise PermissionError(13, "Permission denied")
+        remove(path)
+
+    monkeypatch.setattr(os, "remove", refuse_kept)
+    assert main(["cache", "clear"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("removed 1 files") and f"{kept}: Permission denied" in err
+    assert kept.exists() and not removed.exists()

@@ -75,6 +75,18 @@ def test_1_functions_elsewhere_in_mallard_keep_numbas_stamp():
     assert locator.get_cache_path() == numbas.get_cache_path()
 
 
+def test_1_cache_directories(tmp_path, monkeypatch):
+    """The directory numba caches a function in is one of those cache_files looks in."""
+    fn = quaternion_product
+    py_file = inspect.getfile(fn)
+    for cache_dir in ("", str(tmp_path)):
+        monkeypatch.setattr(numba.config, "CACHE_DIR", cache_dir)
+        numbas = _numba_internals._numba_locator(fn, py_file)
+        paths = [each.get_cache_path() for each in _numba_internals._cache_locators(py_file)]
+        assert numbas.get_cache_path() in paths
+    assert paths[0] == numbas.get_cache_path() and paths[0].startswith(str(tmp_path))
+
+
 # ---- 2. no locator ----------------------------------------------------------------------------
 def test_2_no_locator_raises_at_decoration(monkeypatch):
     def plus_one(x):
@@ -885,6 +897,7 @@ def test_20_cache_files(tmp_path, monkeypatch):
     assert cache._cache_file._source_stamp == cache._impl.locator.get_source_stamp()
     assert cache._cache_file._version == numba.__version__
     assert cache._impl.filename_base.startswith("test_numba_internals._plus_one-")
+    assert _numba_internals._CACHE_BASE.fullmatch(cache._impl.filename_base)
     assert cache._cache_path == cache._impl.locator.get_cache_path()
     read = set(re.findall(r"_cache_file\.(\w+)", inspect.getsource(caching.Cache)))
     assert read == {"load", "save", "flush"}, "numba's cache asks more of its cache file"

@@ -9,6 +9,7 @@ plant's methods add them."""
 
 import gc
 import math
+import os
 
 import numpy as np
 import pytest
@@ -304,6 +305,55 @@ def test_a_reused_document_reads_its_values_once_and_repeats_its_warnings(tmp_pa
     for frame in frames:
         assert np.array_equal(frame.GetFixedPoseInBodyFrame().GetAsMatrix4(), expected)
     assert frames[0]._X_PF._p is not frames[1]._X_PF._p
+
+
+def _reused_urdf_directives(tmp_path, copies):
+    path = tmp_path / "r.urdf"
+    path.write_text(REUSED_URDF)
+    return path, "directives:\n" + "".join(
+        f"- add_model: {{name: m{i}, file: 'file://{path}'}}\n" for i in range(copies)
+    )
+
+
+def test_a_file_rewritten_while_directives_add_it_is_parsed_again(tmp_path, monkeypatch):
+    """A model file rewritten between two of the copies directives add (to its size, its
+    times set back) gives the later copies its new contents, as pydrake's parse of each copy
+    does; the copies of an unchanged file share one parse."""
+    pytest.importorskip("yaml")
+    from mallard.multibody.parsing import _workspace
+
+    path, directives = _reused_urdf_directives(tmp_path, 4)
+    parse_xml, parsed = _workspace.parse_xml, []
+    monkeypatch.setattr(_workspace, "parse_xml", lambda *a: parsed.append(1) or parse_xml(*a))
+    load_file = _workspace.Workspace.load_file
+
+    def rewritten_after_the_second(self, file, reuse=False):
+        root = load_file(self, file, reuse)
+        if file == str(path) and self.plant.num_model_instances() == 3:  # (the second copy)
+            st = path.stat()
+            path.write_text(REUSED_URDF.replace('<mass value="2"/>', '<mass value="3"/>'))
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        return root
+
+    monkeypatch.setattr(_workspace.Workspace, "load_file", rewritten_after_the_second)
+    plant = MultibodyPlant(0.0)
+    instances = Parser(plant).AddModelsFromString(directives, "dmd.yaml")
+    masses = [plant.GetBodyByName("a", instance).default_mass() for instance in instances]
+    assert masses == [2.0, 2.0, 3.0, 3.0] and len(parsed) == 2
+
+
+def test_a_file_rewritten_between_two_calls_is_parsed_again(tmp_path):
+    """Nothing of a parse is kept from one AddModels call to the next."""
+    pytest.importorskip("yaml")
+    path, directives = _reused_urdf_directives(tmp_path, 2)
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.SetAutoRenaming(True)
+    first = parser.AddModelsFromString(directives, "dmd.yaml")
+    path.write_text(REUSED_URDF.replace('<mass value="2"/>', '<mass value="3"/>'))
+    second = parser.AddModelsFromString(directives, "dmd.yaml")
+    masses = [plant.GetBodyByName("a", instance).default_mass() for instance in first + second]
+    assert masses == [2.0, 2.0, 3.0, 3.0]
 
 
 # (YAML scalar, what a number field reads: PyYAML's value as a float)

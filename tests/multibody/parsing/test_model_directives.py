@@ -338,18 +338,14 @@ directives:
 
 def _read_as_json(text):
     """The ModelDirectives that reading ``text`` as JSON gives, or None if it is not."""
-    import yaml
 
     from mallard.multibody.parsing import _model_directives, _yaml_json
 
     document = _yaml_json.read(text)
     if document is None:
         return None
-    tag = _model_directives._plain_resolver(
-        yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
-    )
     try:
-        return _model_directives._JsonReader(STRING, tag).load(*document)
+        return _model_directives._JsonReader(STRING, _model_directives._plain_tag()).load(*document)
     except _model_directives._Declined:
         return None
 
@@ -429,3 +425,52 @@ def test_every_mutation_is_loaded_or_rejected_with_file_and_line(name, tmp_path)
         context = plant.CreateDefaultContext()
         assert np.all(np.isfinite(plant.CalcMassMatrix(context))), label
     assert counts["loaded"] > 0 and counts["rejected"] > 0
+
+
+def _read(name, position):
+    """The model name and default position of joint j of directives giving them as ``name``
+    and ``position``."""
+    directives = LoadModelDirectivesFromString(
+        f"directives:\n- add_model: {{name: {name}, file: 'package://x/y.urdf', "
+        f"default_joint_positions: {{j: [{position}]}}}}"
+    )
+    add_model = directives.directives[0].add_model
+    return add_model.name, *add_model.default_joint_positions["j"]
+
+
+def _customize_pyyaml(monkeypatch):
+    """Adds to PyYAML's safe loaders (their tables restored after the test) a resolver that
+    tags the plain scalars m and x "!name" (no constructor: an error where it is used), a
+    constructor of ints that reads 7 and a path resolver of the root."""
+    import yaml
+
+    for loader in (yaml.SafeLoader, yaml.CSafeLoader):
+        for table in ("yaml_implicit_resolvers", "yaml_path_resolvers", "yaml_constructors"):
+            value = getattr(loader, table)
+            copy = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+            monkeypatch.setattr(loader, table, copy)
+        loader.add_implicit_resolver("!name", re.compile(r"^[mx]$"), list("mx"))
+        loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: 7)
+        yaml.add_path_resolver("!root", [], dict, Loader=loader)
+
+
+def test_directives_read_alike_whatever_a_program_adds_to_pyyamls_loaders(monkeypatch):
+    """Resolvers and constructors a program adds to PyYAML's loaders, after mallard read
+    directives or before, change nothing of how it reads them (pydrake's yaml-cpp knows none
+    of them). (mallard's memo of PyYAML's resolver kept m a str, while x, not seen yet, became
+    "!name", an error; 0x10 read 7.)"""
+    from mallard.multibody.parsing import _model_directives
+
+    memos = (_model_directives._loader, _model_directives._resolver)
+    memos += (_model_directives._plain_resolver, _model_directives._memoizing)
+    expected = [("m", 1.25), ("x", 16.0), ("m", 3.0)]
+    assert _read("m", "1.25") == expected[0]
+    _customize_pyyaml(monkeypatch)
+    assert [_read("m", "1.25"), _read("x", "0x10"), _read("m", "3")] == expected
+    try:
+        for memo in memos:
+            memo.cache_clear()  # (as in a process that customized PyYAML first)
+        assert [_read("m", "1.25"), _read("x", "0x10"), _read("m", "3")] == expected
+    finally:
+        for memo in memos:
+            memo.cache_clear()
