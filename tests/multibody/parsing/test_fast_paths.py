@@ -323,12 +323,14 @@ def test_a_file_rewritten_while_directives_add_it_is_parsed_again(tmp_path, monk
     from mallard.multibody.parsing import _workspace
 
     path, directives = _reused_urdf_directives(tmp_path, 4)
-    parse_xml, parsed = _workspace.parse_xml, []
-    monkeypatch.setattr(_workspace, "parse_xml", lambda *a: parsed.append(1) or parse_xml(*a))
+    parsed = []
+    for reader in ("parse_xml", "parse_xml_view"):  # (URDF's documents are read as views)
+        read = getattr(_workspace, reader)
+        monkeypatch.setattr(_workspace, reader, lambda *a, r=read: parsed.append(1) or r(*a))
     load_file = _workspace.Workspace.load_file
 
-    def rewritten_after_the_second(self, file, reuse=False):
-        root = load_file(self, file, reuse)
+    def rewritten_after_the_second(self, file, reuse=False, views=False):
+        root = load_file(self, file, reuse, views)
         if file == str(path) and self.plant.num_model_instances() == 3:  # (the second copy)
             st = path.stat()
             path.write_text(REUSED_URDF.replace('<mass value="2"/>', '<mass value="3"/>'))
