@@ -233,10 +233,19 @@ def dask_chunks(size, block, chunking):
     return sizes
 
 
-#: mallard.distributed's ways timed by ``--dask``: the inputs scattered from the client or
-#: drawn by each chunk's task (Sampler); the states gathered on the client (rollout) or
-#: written by the workers as .npz chunks (rollout_to_npz).
-DASK_WAYS = ("scattered inputs, gathered", "sampled inputs, gathered", "sampled inputs, npz")
+#: mallard.distributed's ways timed by ``--dask``, each (inputs drawn by the chunks' tasks (a
+#: Sampler) rather than arrays from the client, states written by the workers as .npz chunks
+#: (rollout_to_npz) rather than gathered on the client (rollout), ``shared``): arrays and
+#: states through the machine's shared memory (mallard.distributed's default with a
+#: LocalCluster) or over TCP (``shared=False``, as with workers on other machines: arrays
+#: scattered to the workers, states fetched from them).
+DASK_WAYS = {
+    "arrays over TCP, gathered": (False, False, False),
+    "arrays, shared memory": (False, False, None),
+    "sampled inputs, gathered over TCP": (True, False, False),
+    "sampled inputs, shared memory": (True, False, None),
+    "sampled inputs, npz": (True, True, None),
+}
 
 
 #: Dask's periodic work, which the client's process (a LocalCluster's scheduler and nannies in
@@ -310,7 +319,8 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     The costs (least over the rounds, but the idle time's median): the client process's CPU
     (the LocalCluster's scheduler and nannies in it) per run beyond its idle rate (measured
     once, on 2 workers) and per chunk, the workers' CPU, the bytes the client sent to the
-    workers (the scattered inputs) and fetched from them (Dask's own count), and the
+    workers over TCP (the scattered inputs' arrays; none through shared memory) and
+    fetched from them (Dask's own count), and the
     seconds the workers sat idle before their first chunk, between chunks and after their
     last (Dask's task stream)."""
     import dask
@@ -343,23 +353,26 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
                     time.sleep(2.0)
                     idle_rate = (time.process_time() - cpu) / 2.0
                 kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk_size}
-                for way in DASK_WAYS:
-                    inputs = (q0, v0, U) if way.startswith("scattered") else (sampler,)
+                for way, (sampled, npz, shared) in DASK_WAYS.items():
+                    inputs = (sampler,) if sampled else (q0, v0, U)
                     worker_cpu = client.run(time.process_time)
                     fetched = client.run(_sent_bytes)
                     with get_task_stream(client) as stream:
                         cpu, began, wall = time.process_time(), time.time(), time.perf_counter()
-                        if way.endswith("npz"):
-                            rollout_to_npz(client, spec, directory, *inputs, **kwargs)
+                        if npz:
+                            rollout_to_npz(
+                                client, spec, directory, *inputs, shared=shared, **kwargs
+                            )
                         else:
-                            rollout(client, spec, *inputs, out=out, **kwargs)
+                            rollout(client, spec, *inputs, shared=shared, out=out, **kwargs)
                         wall, ended = time.perf_counter() - wall, time.time()
                         cpu = time.process_time() - cpu
                     rates[way, workers].append(size * steps / wall)
                     if workers == 1:
                         continue
                     chunks = len(chunk_size)
-                    sent = sum(a.nbytes for a in inputs if isinstance(a, np.ndarray))
+                    tcp = shared is False
+                    sent = sum(a.nbytes for a in inputs if isinstance(a, np.ndarray)) * tcp
                     fetched = sum(client.run(_sent_bytes).values()) - sum(fetched.values())
                     worker_cpu = sum(client.run(time.process_time).values()) - sum(
                         worker_cpu.values()
@@ -464,7 +477,8 @@ def main(argv=None):
             f"{', '.join(map(str, chunks))}; the same on 1 worker), least over the rounds "
             "(idle: median): the client process's CPU (the "
             f"LocalCluster's scheduler in it) beyond its idle {1e3 * idle_rate:.1f} ms/s, the "
-            "workers' CPU, MB the client sent and fetched, seconds the workers sat idle "
+            "workers' CPU, MB the client sent over TCP (the scattered arrays) and fetched "
+            "(Dask's count), seconds the workers sat idle "
             "(summed over both) before their first chunk, between chunks, after their last; "
             "and the most two workers can give over one when they share two cores with the "
             "client's process (one worker has a core to itself), 2w / (w + c), w the workers' "
