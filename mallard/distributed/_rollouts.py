@@ -193,11 +193,15 @@ def warm_up(client, spec):
 
 def _run_chunk(spec, index, first, q0, v0, actuation, target, kwargs, directory, out=None):
     """Chunk ``index`` (states first, first + 1, ...): the rollout's (x, ok, messages by
-    global state index), x None if written into ``out`` (the chunk's rows of the states in
-    shared memory), or, with ``directory``, the path of its .npz file."""
+    global state index), x None if written into ``out`` (the chunk's rows of the states and
+    of their ok flags in shared memory), or, with ``directory``, the path of its .npz
+    file."""
     X, status = batched_plant(spec).Rollout(
-        q0, v0, actuation, pd_target=target, out=out, return_status=True, **kwargs
-    )
+        q0, v0, actuation, pd_target=target, out=None if out is None else out[0],
+        return_status=True, **kwargs,
+    )  # fmt: skip
+    if out is not None:
+        out[1][:] = status.ok
     messages = {first + i: _renumbered(m, i, first + i) for i, m in status.messages().items()}
     return _chunk_result(index, first, q0, v0, X, status.ok, messages, directory, out is not None)
 
@@ -244,11 +248,11 @@ _INPUTS = ("q0", "v0", "actuation", "pd_target")
 def _run_shared(spec, index, first, count, inputs, kwargs, directory, states=None):
     """:func:`_run_chunk` of states first, ..., first + count − 1 of the arrays ``inputs``
     (:class:`SharedArrays` of the client's q0, v0 and, if given, actuation and pd_target),
-    mapped here, not sent; their states written into the client's ``states`` ("x") if
-    given."""
+    mapped here, not sent; their states and ok flags written into the client's ``states``
+    ("x", "ok") if given."""
     rows = slice(first, first + count)
     arrays = inputs.open()
-    out = None if states is None else states.open()["x"][rows]
+    out = None if states is None else tuple(a[rows] for a in states.open().values())
     parts = (arrays[name][rows] if name in arrays else None for name in _INPUTS)
     return _run_chunk(spec, index, first, *parts, kwargs, directory, out)
 
@@ -257,11 +261,13 @@ def _run_sampled(spec, index, first, count, sampler, kwargs, directory, states=N
     """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``, a
     block at a time: each block's part rolled out as drawn, into the chunk's states (its
     inputs never copied into chunk-sized arrays): its rows of the client's ``states``
-    (:class:`SharedArrays`' "x") if given."""
+    (:class:`SharedArrays` "x" and "ok") if given."""
     batched = batched_plant(spec)
     size = min(first + count, sampler.num_states) - first
-    X = None if states is None else states.open()["x"][first : first + size]
-    ok = np.empty(size, dtype=bool)
+    if states is None:
+        X, ok = None, np.empty(size, dtype=bool)
+    else:
+        X, ok = (a[first : first + size] for a in states.open().values())
     messages, q0, v0 = {}, [], []
     for offset, (q0_part, v0_part, actuation) in sampler._parts(batched.plant(), first, count):
         rows = slice(offset, offset + len(q0_part))
@@ -287,13 +293,14 @@ def _run_sampled(spec, index, first, count, sampler, kwargs, directory, states=N
 @dataclasses.dataclass
 class _Run:
     """A rollout's chunks (see :func:`_chunk_run`): the number of states, of chunks, the
-    states' array in shared memory the workers write into (or None: each chunk's come back
-    in its result), and the iterator of (chunk index, first state, its result) as the chunks
-    finish."""
+    arrays of the states and of their ok flags in shared memory that the workers write into
+    (or None: each chunk's come back in its result), and the iterator of (chunk index, first
+    state, its result) as the chunks finish."""
 
     size: int
     count: int
     states: object
+    ok: object
     chunks: object
 
 
@@ -326,7 +333,7 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
         size, arrays = _checked_arrays(q0, v0, actuation, pd_target)
         run = None
     bounds = _chunk_bounds(size, chunk_size)
-    states = None
+    states = ok = None
     with contextlib.ExitStack() as stack:
         if bounds and _shares(client, shared, arrays is not None or directory is None):
             if arrays is not None:
@@ -341,12 +348,12 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
             else:
                 shape = _sampled_states_shape(client, spec, size, kwargs)
             if directory is None and shape is not None:
-                segment, views = stack.enter_context(borrowed({"x": (shape, np.float64)}))
-                states, run = views["x"], functools.partial(run, states=segment)
-        chunks = stack.enter_context(
-            contextlib.closing(_finished_chunks(client, spec, run, arrays, bounds, retries, task))
-        )
-        yield _Run(size, len(bounds), states, chunks)
+                layout = {"x": (shape, np.float64), "ok": ((size,), bool)}
+                segment, views = stack.enter_context(borrowed(layout))
+                (states, ok), run = views.values(), functools.partial(run, states=segment)
+        chunks = _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok)
+        stack.enter_context(contextlib.closing(chunks))
+        yield _Run(size, len(bounds), states, ok, chunks)
 
 
 def _checked_arrays(q0, v0, actuation, pd_target):
@@ -402,16 +409,24 @@ def _width(spec):
 
 def _sampled_states_shape(client, spec, size, kwargs):
     """The states' shape (``size``, num_steps // every, nq + nv) of sampled chunks, nq + nv
-    asked of one worker (it builds the plant for its chunks anyway), or None if the
+    asked of one worker once per spec (it builds the plant for its chunks anyway), or None if the
     arguments do not give one (num_steps not given, or the plant not built: a chunk's task
     then says what is wrong)."""
     steps, every = kwargs.get("num_steps"), kwargs.get("every", 1)
     if not all(isinstance(n, (int, np.integer)) and n >= 1 for n in (steps, every)):
         return None
-    [width] = client.run(
-        _width, spec, workers=list(client.nthreads())[:1], on_error="return"
-    ).values()
-    return (size, steps // every, width) if isinstance(width, int) else None
+    if spec not in _WIDTHS:
+        [width] = client.run(
+            _width, spec, workers=list(client.nthreads())[:1], on_error="return"
+        ).values()
+        if not isinstance(width, int):
+            return None
+        _WIDTHS[spec] = width
+    return (size, steps // every, _WIDTHS[spec])
+
+
+#: nq + nv of the plants of the PlantSpecs this client has rolled out sampled chunks of.
+_WIDTHS = {}
 
 
 def _chunk_bounds(size, chunk_size):
@@ -495,11 +510,12 @@ def _scatter(client, inputs, attempts, worker=None, direct=None):
             time.sleep(0.1 * attempt)
 
 
-def _finished_chunks(client, spec, run, arrays, bounds, retries, task):
+def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     """The chunks' iterator of :func:`_chunk_run` (``run``: the task function of a chunk's
     (index, first state, number of states), or None and ``arrays`` the inputs to scatter;
     ``bounds``: each chunk's (first state, number of states); ``task``: the tasks' kwargs
-    and directory).
+    and directory; ``ok``: the states' ok flags in shared memory, if the workers write
+    them there, with the states).
 
     Sampled chunks, and those whose inputs are in shared memory, are all submitted at once,
     in one graph (Client.map: one message to the scheduler, not one per chunk): the
@@ -515,7 +531,8 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task):
     too. The results of the chunks that finished together are fetched in one
     Client.gather, straight from the workers if :func:`_direct`, while the others run; a
     chunk written as .npz, its file written when its task finished, is not asked for its
-    path."""
+    path, nor one whose states and ok flags are in shared memory, all ok (a failed state's
+    message is in its result: then fetched)."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
@@ -583,11 +600,20 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task):
             if after is not None:
                 pending.update(submit([after], [0], [worker]))
             finished.append((index, times, future))
-        if directory is not None:  # (each chunk's result is its file's path: none fetched)
-            for index, _, future in finished:
+        if directory is not None or ok is not None:  # (known without a fetch, but messages)
+            fetched = []
+            for index, times, future in finished:
                 if future.status == "error":
                     future.result()  # (raises the chunk's error)
-                yield index, bounds[index][0], _chunk_path(directory, index)
+                first, count = bounds[index]
+                if directory is not None:
+                    yield index, first, _chunk_path(directory, index)
+                elif ok[first : first + count].all():
+                    yield index, first, (None, ok[first : first + count], {})
+                else:
+                    fetched.append((index, times, future))
+            finished = fetched
+        if not finished:
             continue
         try:  # (the batch's results in one fetch)
             results = client.gather([f for _, _, f in finished], direct=direct)

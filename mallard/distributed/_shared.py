@@ -191,12 +191,26 @@ def _sees(path, token):
         return False
 
 
+#: shares_memory's answers by (client id, its workers' addresses).
+_SHARING = {}
+
+
 def shares_memory(client):
     """Whether every worker of ``client`` (at least one) sees this process's /dev/shm: a file
     written there with a random token is read back by each worker (client.run), so that a
-    worker in another container or on another machine (its own /dev/shm) answers False."""
+    worker in another container or on another machine (its own /dev/shm) answers False;
+    asked again only when the workers change (a probe takes 5-20 ms to come back; the
+    workers' addresses, one call to the scheduler, ~0.2 ms of CPU)."""
     if DIRECTORY is None:
         return False
+    key = (client.id, tuple(sorted(client.nthreads())))
+    if key not in _SHARING:
+        _SHARING[key] = _probe(client)
+    return _SHARING[key]
+
+
+def _probe(client):
+    """Whether every worker of ``client`` reads back a token written in /dev/shm."""
     token = uuid.uuid4().bytes
     probe, arrays = SharedArrays.create({"token": ((len(token),), np.uint8)})
     try:
