@@ -27,8 +27,10 @@ no actuation to send, 5× the acrobot's work per state) tiled 4 times (sampled: 
 drawn on the workers by a Sampler), in the same chunks on 1 worker and on 2 (a user adds
 workers, not chunks; ``--dask-chunks``: 4 equal chunks per worker, or balanced_chunks's;
 whole blocks of the Sampler's), each worker warmed up (its plant built, its kernel loaded)
-before the round's runs, three ways (inputs scattered from the client or drawn by the
-tasks; states gathered on the client or written by the workers as .npz), Dask's periodic
+before the round's runs, five ways (:data:`DASK_WAYS`: input arrays from the client or
+drawn by the tasks; states gathered on the client or written by the workers as .npz;
+arrays and states through the machine's shared memory, mallard.distributed's default on a
+LocalCluster, or over TCP, as to workers on other machines), Dask's periodic
 work slowed (:data:`QUIET_DASK`, as mallard.distributed advises for workers that share
 cores): the best of each, each round's
 ratio for the scaling of two workers over one, and what a run on two workers costs (a table

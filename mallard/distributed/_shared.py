@@ -180,6 +180,7 @@ def release_shared_memory():
 
 
 atexit.register(release_shared_memory)
+os.register_at_fork(after_in_child=_FREE.clear)  # (a forked child's exit: not its pool)
 
 
 def _sees(path, token):
