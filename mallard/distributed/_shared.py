@@ -180,7 +180,8 @@ def release_shared_memory():
 
 
 atexit.register(release_shared_memory)
-os.register_at_fork(after_in_child=_FREE.clear)  # (a forked child's exit: not its pool)
+if hasattr(os, "register_at_fork"):  # (a forked child's exit: not its pool)
+    os.register_at_fork(after_in_child=_FREE.clear)
 
 
 def _sees(path, token):

@@ -405,3 +405,23 @@ def test_shared_memory_is_kept_for_the_next_rollout_or_released(client):
     assert not pooled()  # (those the failed run borrowed removed, not given back: its tasks
     release_shared_memory()  # may still be writing into them)
     assert not pooled() and not _segments()
+
+
+def test_the_shared_memory_of_a_killed_client_is_removed():
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal\n"
+        "from mallard.distributed._shared import borrowed\n"
+        "shared, arrays = borrowed({'x': ((10,), float)}).__enter__()\n"
+        "print(shared.path, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    path = done.stdout.strip()
+    assert done.returncode == -signal.SIGKILL and path.startswith("/dev/shm/mallard-")
+    deadline = time.monotonic() + 30  # (multiprocessing's resource tracker removes it)
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(path)
