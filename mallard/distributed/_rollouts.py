@@ -311,9 +311,10 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
     leaving, or released if leaving on an error. Where the workers share this machine's
     memory (``shared`` True, or None and :func:`shares_memory`), the chunks' input arrays
     are copied into shared memory (a segment of the pool: mallard.distributed._shared) that
-    each chunk's task maps (nothing sent but the arrays' names), and gathered states are
-    written by the workers into shared memory (another segment of the pool: nothing fetched
-    but each chunk's ok flags and messages), copied out chunk by chunk as they finish. Else
+    each chunk's task maps (nothing sent but the arrays' names; arrays of objects, which
+    have no place there, are sent), and gathered states and their ok flags are written by
+    the workers into shared memory (another segment of the pool: nothing fetched but failed
+    states' messages), copied out chunk by chunk as they finish. Else
     a chunk's inputs are scattered to a worker (Client.scatter, straight to it if
     :func:`_direct`), where its task runs: not sent inside the task, which the scheduler
     unpickles and pickles again. If ``q0`` is a :class:`Sampler`, its task draws them. A
@@ -334,8 +335,13 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
         run = None
     bounds = _chunk_bounds(size, chunk_size)
     states = ok = None
+    objects = arrays is not None and any(a is not None and a.dtype.hasobject for a in arrays)
     with contextlib.ExitStack() as stack:
-        if bounds and _shares(client, shared, arrays is not None or directory is None):
+        if (
+            bounds
+            and not objects
+            and _shares(client, shared, arrays is not None or directory is None)
+        ):
             if arrays is not None:
                 layout = {n: (a.shape, a.dtype) for n, a in zip(_INPUTS, arrays, strict=True)
                           if a is not None}  # fmt: skip

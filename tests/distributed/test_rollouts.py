@@ -425,3 +425,11 @@ def test_the_shared_memory_of_a_killed_client_is_removed():
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not os.path.exists(path)
+
+
+def test_arrays_of_objects_are_sent_over_tcp(client, created):
+    q0, v0, U = _inputs(5, 10, seed=6)
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U)
+    X, ok, _ = rollout(client, SPEC, q0, v0, U.astype(object), chunk_size=2)
+    np.testing.assert_array_equal(X, expected)
+    assert ok.all() and created == []  # (no place for objects in shared memory)
