@@ -316,7 +316,8 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     2 (:func:`dask_chunks` of ``chunking``: a user adds workers, not chunks), each a whole
     number of the Sampler's blocks (a chunk then draws no block another also draws); Dask's
     periodic work at :data:`QUIET_DASK`'s intervals; the gathered states written into one
-    array reused from run to run (``out``, as mallard_run does).
+    array reused from run to run (``out``, as mallard_run does; through shared memory, one
+    of mallard.distributed.shared_empty, which the workers write into).
 
     The costs (least over the rounds, but the idle time's median): the client process's CPU
     (the LocalCluster's scheduler and nannies in it) per run beyond its idle rate (measured
@@ -328,7 +329,7 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     import dask
     from dask.distributed import Client, LocalCluster, get_task_stream
 
-    from mallard.distributed import Sampler, rollout, rollout_to_npz
+    from mallard.distributed import Sampler, rollout, rollout_to_npz, shared_empty
 
     os.environ.update(QUIET_DASK)
     dask.config.refresh()
@@ -340,6 +341,7 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     costs = {way: [] for way in DASK_WAYS}
     idle_rate = None
     out = np.empty((size, steps // 10, q0.shape[1] + v0.shape[1]))
+    shared_out = shared_empty(out.shape)  # (the workers write the states straight into it)
     with (
         LocalCluster(
             n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
@@ -366,7 +368,8 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
                                 client, spec, directory, *inputs, shared=shared, **kwargs
                             )
                         else:
-                            rollout(client, spec, *inputs, shared=shared, out=out, **kwargs)
+                            X = out if shared is False else shared_out
+                            rollout(client, spec, *inputs, shared=shared, out=X, **kwargs)
                         wall, ended = time.perf_counter() - wall, time.time()
                         cpu = time.process_time() - cpu
                     rates[way, workers].append(size * steps / wall)

@@ -112,7 +112,7 @@ from mallard.distributed._rollouts import (
     rollout_to_npz,
     warm_up,
 )
-from mallard.distributed._shared import release_shared_memory
+from mallard.distributed._shared import release_shared_memory, shared_empty
 
 __all__ = [
     "PlantSpec",
@@ -123,5 +123,6 @@ __all__ = [
     "release_shared_memory",
     "rollout",
     "rollout_to_npz",
+    "shared_empty",
     "warm_up",
 ]

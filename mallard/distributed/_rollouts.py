@@ -11,7 +11,7 @@ import uuid
 
 import numpy as np
 
-from mallard.distributed._shared import borrowed, shares_memory
+from mallard.distributed._shared import SharedArrays, borrowed, location, shares_memory
 
 #: The states of a chunk (one Dask task) unless told otherwise.
 CHUNK_SIZE = 1024
@@ -249,25 +249,31 @@ def _run_shared(spec, index, first, count, inputs, kwargs, directory, states=Non
     """:func:`_run_chunk` of states first, ..., first + count − 1 of the arrays ``inputs``
     (:class:`SharedArrays` of the client's q0, v0 and, if given, actuation and pd_target),
     mapped here, not sent; their states and ok flags written into the client's ``states``
-    ("x", "ok") if given."""
+    (:func:`_opened`) if given."""
     rows = slice(first, first + count)
     arrays = inputs.open()
-    out = None if states is None else tuple(a[rows] for a in states.open().values())
+    out = None if states is None else tuple(a[rows] for a in _opened(states))
     parts = (arrays[name][rows] if name in arrays else None for name in _INPUTS)
     return _run_chunk(spec, index, first, *parts, kwargs, directory, out)
+
+
+def _opened(states):
+    """The client's arrays of the states and of their ok flags, mapped here: ``states`` a
+    pair of :class:`SharedArrays` holding "x" and "ok" (the same segment, or two)."""
+    return states[0].open()["x"], states[1].open()["ok"]
 
 
 def _run_sampled(spec, index, first, count, sampler, kwargs, directory, states=None):
     """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``, a
     block at a time: each block's part rolled out as drawn, into the chunk's states (its
     inputs never copied into chunk-sized arrays): its rows of the client's ``states``
-    (:class:`SharedArrays` "x" and "ok") if given."""
+    (:func:`_opened`) if given."""
     batched = batched_plant(spec)
     size = min(first + count, sampler.num_states) - first
     if states is None:
         X, ok = None, np.empty(size, dtype=bool)
     else:
-        X, ok = (a[first : first + size] for a in states.open().values())
+        X, ok = (a[first : first + size] for a in _opened(states))
     messages, q0, v0 = {}, [], []
     for offset, (q0_part, v0_part, actuation) in sampler._parts(batched.plant(), first, count):
         rows = slice(offset, offset + len(q0_part))
@@ -306,7 +312,7 @@ class _Run:
 
 @contextlib.contextmanager
 def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
-               directory, shared):  # fmt: skip
+               directory, shared, out=None):  # fmt: skip
     """The :class:`_Run` of a rollout, its shared memory (if any) given back to the pool on
     leaving, or released if leaving on an error. Where the workers share this machine's
     memory (``shared`` True, or None and :func:`shares_memory`), the chunks' input arrays
@@ -314,7 +320,8 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
     each chunk's task maps (nothing sent but the arrays' names; arrays of objects, which
     have no place there, are sent), and gathered states and their ok flags are written by
     the workers into shared memory (another segment of the pool: nothing fetched but failed
-    states' messages), copied out chunk by chunk as they finish. Else
+    states' messages), copied out chunk by chunk as they finish, or written straight into
+    ``out`` if it is a :func:`shared_empty` array of their shape. Else
     a chunk's inputs are scattered to a worker (Client.scatter, straight to it if
     :func:`_direct`), where its task runs: not sent inside the task, which the scheduler
     unpickles and pickles again. If ``q0`` is a :class:`Sampler`, its task draws them. A
@@ -354,12 +361,29 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
             else:
                 shape = _sampled_states_shape(client, spec, size, kwargs)
             if directory is None and shape is not None:
-                layout = {"x": (shape, np.float64), "ok": ((size,), bool)}
-                segment, views = stack.enter_context(borrowed(layout))
-                (states, ok), run = views.values(), functools.partial(run, states=segment)
+                where = None if out is None else location(out)
+                if where is not None and _fits(out, shape):
+                    x = SharedArrays(where[0], (("x", (where[1], shape, "<f8")),))
+                    segment, views = stack.enter_context(borrowed({"ok": ((size,), bool)}))
+                    states, ok, pair = out, views["ok"], (x, segment)
+                else:
+                    layout = {"x": (shape, np.float64), "ok": ((size,), bool)}
+                    segment, views = stack.enter_context(borrowed(layout))
+                    (states, ok), pair = views.values(), (segment, segment)
+                run = functools.partial(run, states=pair)
         chunks = _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok)
         stack.enter_context(contextlib.closing(chunks))
         yield _Run(size, len(bounds), states, ok, chunks)
+
+
+def _fits(out, shape):
+    """Whether ``out`` can take the states of ``shape`` as they are (Rollout's out)."""
+    return (
+        out.dtype == np.float64
+        and out.shape == shape
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    )
 
 
 def _checked_arrays(q0, v0, actuation, pd_target):
@@ -651,9 +675,10 @@ def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE,
     into X as it finishes (while the others run), from shared memory or fetched. ``out``,
     as Rollout's: a float64 C-contiguous array of X's shape to write the states into (X is
     ``out``), so that a caller rolling out batch after batch reuses its memory rather than
-    the client mapping new pages each time."""
+    the client mapping new pages each time; a :func:`shared_empty` array, through shared
+    memory, the workers write into it straight, nothing copied."""
     with _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
-                    None, shared) as run:  # fmt: skip
+                    None, shared, out) as run:  # fmt: skip
         size = run.size
         if out is not None and not (
             isinstance(out, np.ndarray)
@@ -682,7 +707,8 @@ def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE,
                     f"mallard.distributed.rollout: out has shape {X.shape}, the states "
                     f"{(size,) + X_part.shape[1:]}"
                 )
-            X[rows] = X_part
+            if X is not run.states:  # (else written there by the workers)
+                X[rows] = X_part
             ok[rows] = ok_part
             messages.update(messages_part)
     return X, ok, dict(sorted(messages.items()))

@@ -21,6 +21,7 @@ import os
 import socket
 import threading
 import uuid
+import weakref
 from multiprocessing import resource_tracker
 
 import numpy as np
@@ -191,6 +192,42 @@ def _sees(path, token):
             return file.read() == token
     except OSError:
         return False
+
+
+#: The files of shared_empty's arrays, by the id of their mapping (forgotten as it goes).
+_OWNED = {}
+
+
+def shared_empty(shape, dtype=np.float64):
+    """A new array of ``shape`` and ``dtype`` in this machine's shared memory (a file in
+    /dev/shm, uninitialized): given to rollout as ``out``, the workers on this machine
+    write the states straight into it (nothing copied on the client). Its file is removed
+    when the array, and every view of it, goes (or at exit; or by multiprocessing's resource
+    tracker if the process is killed). After a run that failed, its tasks may still be
+    writing into it for a while."""
+    fields, size = _fields({"array": (shape, dtype)})
+    segment = _Segment.new(size)
+    key = id(segment.memory)
+    _OWNED[key] = segment.path
+    weakref.finalize(segment.memory, _forget, key, segment.path)
+    return SharedArrays(segment.path, fields)._arrays(segment.memory)["array"]
+
+
+def _forget(key, path):
+    _OWNED.pop(key, None)
+    _unlink(path)
+
+
+def location(array):
+    """(the path of the file of the :func:`shared_empty` array ``array`` is (a view of),
+    ``array``'s offset in it in bytes), or None if it is not one."""
+    base = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    path = _OWNED.get(id(base)) if isinstance(base, mmap.mmap) else None
+    if path is None:
+        return None
+    return path, array.ctypes.data - np.frombuffer(base, dtype=np.uint8).ctypes.data
 
 
 #: shares_memory's answers by (client id, its workers' addresses).

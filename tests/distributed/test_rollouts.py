@@ -433,3 +433,32 @@ def test_arrays_of_objects_are_sent_over_tcp(client, created):
     X, ok, _ = rollout(client, SPEC, q0, v0, U.astype(object), chunk_size=2)
     np.testing.assert_array_equal(X, expected)
     assert ok.all() and created == []  # (no place for objects in shared memory)
+
+
+def test_states_go_straight_into_a_shared_out(client, created):
+    import gc
+
+    from mallard.distributed import shared_empty
+
+    q0, v0, U = _inputs(7, 12, seed=7)
+    q0[3, 0] = np.nan
+    batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    expected, _ = batched.Rollout(q0, v0, U, every=3, return_status=True)
+    release_shared_memory()
+    out = shared_empty((7, 4, 4))
+    assert len(_segments()) == 1  # (its file)
+    X, ok, messages = rollout(client, SPEC, q0, v0, U, every=3, chunk_size=3, out=out)
+    assert X is out and ok.tolist() == [i != 3 for i in range(7)] and list(messages) == [3]
+    np.testing.assert_array_equal(out, expected)
+    inputs = ["actuation", "q0", "v0"]
+    assert created == [["array"], inputs, ["ok"]]  # (out, then no states' segment)
+    whole = shared_empty((9, 4, 4))  # (a view of one: the same, into its rows)
+    X, _, _ = rollout(client, SPEC, q0, v0, U, every=3, chunk_size=2, out=whole[1:8])
+    np.testing.assert_array_equal(whole[1:8], expected)
+    assert created[3:] == [["array"], inputs, ["ok"]]
+    with pytest.raises(ValueError, match=r"out has shape \(7, 3, 4\), the states \(7, 4, 4\)"):
+        rollout(client, SPEC, q0, v0, U, every=3, out=shared_empty((7, 3, 4)))
+    release_shared_memory()
+    del out, whole, X
+    gc.collect()
+    assert not _segments()  # (their files removed with them)
