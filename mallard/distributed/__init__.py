@@ -43,7 +43,11 @@ the client is killed; a run that fails removes those it used, as its tasks may s
 write into them): the next copies go into pages already there (0.05 ms per MB). The
 ``shared`` argument of :func:`rollout` and :func:`rollout_to_npz` says which way: None
 (the default) shared memory where every worker sees it, False over TCP always, True
-shared memory or ValueError. A client of a LocalCluster
+shared memory or ValueError. :func:`shared_empty` makes an array in shared memory: given
+to :func:`rollout` as ``out``, the workers write the states straight into it (nothing
+copied on the client; its file removed when the array goes). With a Sampler, the states
+go through shared memory when ``num_steps`` is given (their shape known before the first
+chunk: nq + nv asked of a worker once per spec). A client of a LocalCluster
 scatters and gathers straight from its workers whatever its ``direct_to_workers`` (through
 the scheduler, in the client's own process, the data would be received and sent again
 there). What a chunk costs the client's process (the LocalCluster's scheduler in it; 16 000
