@@ -27,8 +27,10 @@ no actuation to send, 5× the acrobot's work per state) tiled 4 times (sampled: 
 drawn on the workers by a Sampler), in the same chunks on 1 worker and on 2 (a user adds
 workers, not chunks; ``--dask-chunks``: 4 equal chunks per worker, or balanced_chunks's;
 whole blocks of the Sampler's), each worker warmed up (its plant built, its kernel loaded)
-before the round's runs, three ways (inputs scattered from the client or drawn by the
-tasks; states gathered on the client or written by the workers as .npz), Dask's periodic
+before the round's runs, five ways (:data:`DASK_WAYS`: input arrays from the client or
+drawn by the tasks; states gathered on the client or written by the workers as .npz;
+arrays and states through the machine's shared memory, mallard.distributed's default on a
+LocalCluster, or over TCP, as to workers on other machines), Dask's periodic
 work slowed (:data:`QUIET_DASK`, as mallard.distributed advises for workers that share
 cores): the best of each, each round's
 ratio for the scaling of two workers over one, and what a run on two workers costs (a table
@@ -233,10 +235,19 @@ def dask_chunks(size, block, chunking):
     return sizes
 
 
-#: mallard.distributed's ways timed by ``--dask``: the inputs scattered from the client or
-#: drawn by each chunk's task (Sampler); the states gathered on the client (rollout) or
-#: written by the workers as .npz chunks (rollout_to_npz).
-DASK_WAYS = ("scattered inputs, gathered", "sampled inputs, gathered", "sampled inputs, npz")
+#: mallard.distributed's ways timed by ``--dask``, each (inputs drawn by the chunks' tasks (a
+#: Sampler) rather than arrays from the client, states written by the workers as .npz chunks
+#: (rollout_to_npz) rather than gathered on the client (rollout), ``shared``): arrays and
+#: states through the machine's shared memory (mallard.distributed's default with a
+#: LocalCluster) or over TCP (``shared=False``, as with workers on other machines: arrays
+#: scattered to the workers, states fetched from them).
+DASK_WAYS = {
+    "arrays over TCP, gathered": (False, False, False),
+    "arrays, shared memory": (False, False, None),
+    "sampled inputs, gathered over TCP": (True, False, False),
+    "sampled inputs, shared memory": (True, False, None),
+    "sampled inputs, npz": (True, True, None),
+}
 
 
 #: Dask's periodic work, which the client's process (a LocalCluster's scheduler and nannies in
@@ -305,18 +316,20 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     2 (:func:`dask_chunks` of ``chunking``: a user adds workers, not chunks), each a whole
     number of the Sampler's blocks (a chunk then draws no block another also draws); Dask's
     periodic work at :data:`QUIET_DASK`'s intervals; the gathered states written into one
-    array reused from run to run (``out``, as mallard_run does).
+    array reused from run to run (``out``, as mallard_run does; through shared memory, one
+    of mallard.distributed.shared_empty, which the workers write into).
 
     The costs (least over the rounds, but the idle time's median): the client process's CPU
     (the LocalCluster's scheduler and nannies in it) per run beyond its idle rate (measured
     once, on 2 workers) and per chunk, the workers' CPU, the bytes the client sent to the
-    workers (the scattered inputs) and fetched from them (Dask's own count), and the
+    workers over TCP (the scattered inputs' arrays; none through shared memory) and
+    fetched from them (Dask's own count), and the
     seconds the workers sat idle before their first chunk, between chunks and after their
     last (Dask's task stream)."""
     import dask
     from dask.distributed import Client, LocalCluster, get_task_stream
 
-    from mallard.distributed import Sampler, rollout, rollout_to_npz
+    from mallard.distributed import Sampler, rollout, rollout_to_npz, shared_empty
 
     os.environ.update(QUIET_DASK)
     dask.config.refresh()
@@ -328,6 +341,7 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     costs = {way: [] for way in DASK_WAYS}
     idle_rate = None
     out = np.empty((size, steps // 10, q0.shape[1] + v0.shape[1]))
+    shared_out = shared_empty(out.shape)  # (the workers write the states straight into it)
     with (
         LocalCluster(
             n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
@@ -343,23 +357,27 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
                     time.sleep(2.0)
                     idle_rate = (time.process_time() - cpu) / 2.0
                 kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk_size}
-                for way in DASK_WAYS:
-                    inputs = (q0, v0, U) if way.startswith("scattered") else (sampler,)
+                for way, (sampled, npz, shared) in DASK_WAYS.items():
+                    inputs = (sampler,) if sampled else (q0, v0, U)
                     worker_cpu = client.run(time.process_time)
                     fetched = client.run(_sent_bytes)
                     with get_task_stream(client) as stream:
                         cpu, began, wall = time.process_time(), time.time(), time.perf_counter()
-                        if way.endswith("npz"):
-                            rollout_to_npz(client, spec, directory, *inputs, **kwargs)
+                        if npz:
+                            rollout_to_npz(
+                                client, spec, directory, *inputs, shared=shared, **kwargs
+                            )
                         else:
-                            rollout(client, spec, *inputs, out=out, **kwargs)
+                            X = out if shared is False else shared_out
+                            rollout(client, spec, *inputs, shared=shared, out=X, **kwargs)
                         wall, ended = time.perf_counter() - wall, time.time()
                         cpu = time.process_time() - cpu
                     rates[way, workers].append(size * steps / wall)
                     if workers == 1:
                         continue
                     chunks = len(chunk_size)
-                    sent = sum(a.nbytes for a in inputs if isinstance(a, np.ndarray))
+                    tcp = shared is False
+                    sent = sum(a.nbytes for a in inputs if isinstance(a, np.ndarray)) * tcp
                     fetched = sum(client.run(_sent_bytes).values()) - sum(fetched.values())
                     worker_cpu = sum(client.run(time.process_time).values()) - sum(
                         worker_cpu.values()
@@ -464,7 +482,8 @@ def main(argv=None):
             f"{', '.join(map(str, chunks))}; the same on 1 worker), least over the rounds "
             "(idle: median): the client process's CPU (the "
             f"LocalCluster's scheduler in it) beyond its idle {1e3 * idle_rate:.1f} ms/s, the "
-            "workers' CPU, MB the client sent and fetched, seconds the workers sat idle "
+            "workers' CPU, MB the client sent over TCP (the scattered arrays) and fetched "
+            "(Dask's count), seconds the workers sat idle "
             "(summed over both) before their first chunk, between chunks, after their last; "
             "and the most two workers can give over one when they share two cores with the "
             "client's process (one worker has a core to itself), 2w / (w + c), w the workers' "

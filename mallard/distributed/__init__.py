@@ -26,7 +26,28 @@ drawing a block of states' inputs, and a seed) draws each chunk's inputs in its 
 worker: nothing is sent but the sampler, and all the chunks' tasks go to the scheduler in
 one graph, so the client's work per run is the scheduling (and the results:
 :func:`rollout_to_npz` leaves them on the workers too). The results of the chunks that
-finished together are fetched in one gather while the others run. A client of a LocalCluster
+finished together are fetched in one gather while the others run.
+
+Where every worker shares the client's machine (a LocalCluster, or workers started beside
+the client: each worker reads back a file the client writes in /dev/shm, so that a worker
+in another container or on another machine answers no), nothing goes over TCP but the
+tasks: the input arrays are copied once into shared memory (a file in /dev/shm, a tmpfs),
+each chunk's task carrying its name and maps its rows, and the workers write the states
+into shared memory too, copied into the client's array as each chunk finishes (its task
+returns its ok flags and messages only); all the chunks' tasks go to the scheduler in one
+graph, as sampled ones. A tmpfs allocates pages as they are first written (~0.6 ms of CPU
+per MB, more than Dask's scatter over TCP) and frees them when the file goes, so the
+client keeps those segments for the next call (two, at most, in a pool, removed at exit,
+by :func:`release_shared_memory`, or by multiprocessing's resource tracker if
+the client is killed; a run that fails removes those it used, as its tasks may still
+write into them): the next copies go into pages already there (0.05 ms per MB). The
+``shared`` argument of :func:`rollout` and :func:`rollout_to_npz` says which way: None
+(the default) shared memory where every worker sees it, False over TCP always, True
+shared memory or ValueError. :func:`shared_empty` makes an array in shared memory: given
+to :func:`rollout` as ``out``, the workers write the states straight into it (nothing
+copied on the client; its file removed when the array goes). With a Sampler, the states
+go through shared memory when ``num_steps`` is given (their shape known before the first
+chunk: nq + nv asked of a worker once per spec). A client of a LocalCluster
 scatters and gathers straight from its workers whatever its ``direct_to_workers`` (through
 the scheduler, in the client's own process, the data would be received and sent again
 there). What a chunk costs the client's process (the LocalCluster's scheduler in it; 16 000
@@ -95,6 +116,7 @@ from mallard.distributed._rollouts import (
     rollout_to_npz,
     warm_up,
 )
+from mallard.distributed._shared import release_shared_memory, shared_empty
 
 __all__ = [
     "PlantSpec",
@@ -102,7 +124,9 @@ __all__ = [
     "balanced_chunks",
     "batched_plant",
     "load_npz",
+    "release_shared_memory",
     "rollout",
     "rollout_to_npz",
+    "shared_empty",
     "warm_up",
 ]

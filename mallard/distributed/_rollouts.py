@@ -1,6 +1,7 @@
 """PlantSpec, the per-process plants, and chunked rollouts on a Dask client (see
 mallard.distributed)."""
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -9,6 +10,8 @@ import time
 import uuid
 
 import numpy as np
+
+from mallard.distributed._shared import SharedArrays, borrowed, location, shares_memory
 
 #: The states of a chunk (one Dask task) unless told otherwise.
 CHUNK_SIZE = 1024
@@ -188,21 +191,27 @@ def warm_up(client, spec):
     return client.run(_warm, spec)
 
 
-def _run_chunk(spec, index, first, q0, v0, actuation, target, kwargs, directory):
+def _run_chunk(spec, index, first, q0, v0, actuation, target, kwargs, directory, out=None):
     """Chunk ``index`` (states first, first + 1, ...): the rollout's (x, ok, messages by
-    global state index), or, with ``directory``, the path of its .npz file."""
+    global state index), x None if written into ``out`` (the chunk's rows of the states and
+    of their ok flags in shared memory), or, with ``directory``, the path of its .npz
+    file."""
     X, status = batched_plant(spec).Rollout(
-        q0, v0, actuation, pd_target=target, return_status=True, **kwargs
-    )
+        q0, v0, actuation, pd_target=target, out=None if out is None else out[0],
+        return_status=True, **kwargs,
+    )  # fmt: skip
+    if out is not None:
+        out[1][:] = status.ok
     messages = {first + i: _renumbered(m, i, first + i) for i, m in status.messages().items()}
-    return _chunk_result(index, first, q0, v0, X, status.ok, messages, directory)
+    return _chunk_result(index, first, q0, v0, X, status.ok, messages, directory, out is not None)
 
 
-def _chunk_result(index, first, q0, v0, X, ok, messages, directory):
-    """:func:`_run_chunk`'s result of the chunk's rollout: (X, ok, messages), or written as
-    chunk-``index``.npz in ``directory``, its path."""
+def _chunk_result(index, first, q0, v0, X, ok, messages, directory, shared=False):
+    """:func:`_run_chunk`'s result of the chunk's rollout: (X, or None if ``shared``: X is in
+    the client's shared memory, ok, messages), or written as chunk-``index``.npz in
+    ``directory``, its path."""
     if directory is None:
-        return X, ok, messages
+        return None if shared else X, ok, messages
     path = _chunk_path(directory, index)
     text = np.array([messages.get(first + i, "") for i in range(len(ok))])
     handle, temporary = tempfile.mkstemp(dir=directory, suffix=".npz.tmp")
@@ -232,12 +241,39 @@ def _run_scattered(spec, index, first, inputs, kwargs, directory):
     return _run_chunk(spec, index, first, *inputs, kwargs, directory)
 
 
-def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
+#: The input arrays of a rollout, in :func:`_run_chunk`'s order, as named in shared memory.
+_INPUTS = ("q0", "v0", "actuation", "pd_target")
+
+
+def _run_shared(spec, index, first, count, inputs, kwargs, directory, states=None):
+    """:func:`_run_chunk` of states first, ..., first + count − 1 of the arrays ``inputs``
+    (:class:`SharedArrays` of the client's q0, v0 and, if given, actuation and pd_target),
+    mapped here, not sent; their states and ok flags written into the client's ``states``
+    (:func:`_opened`) if given."""
+    rows = slice(first, first + count)
+    arrays = inputs.open()
+    out = None if states is None else tuple(a[rows] for a in _opened(states))
+    parts = (arrays[name][rows] if name in arrays else None for name in _INPUTS)
+    return _run_chunk(spec, index, first, *parts, kwargs, directory, out)
+
+
+def _opened(states):
+    """The client's arrays of the states and of their ok flags, mapped here: ``states`` a
+    pair of :class:`SharedArrays` holding "x" and "ok" (the same segment, or two)."""
+    return states[0].open()["x"], states[1].open()["ok"]
+
+
+def _run_sampled(spec, index, first, count, sampler, kwargs, directory, states=None):
     """:func:`_run_chunk` of states first, ..., first + count − 1 drawn by ``sampler``, a
     block at a time: each block's part rolled out as drawn, into the chunk's states (its
-    inputs never copied into chunk-sized arrays)."""
+    inputs never copied into chunk-sized arrays): its rows of the client's ``states``
+    (:func:`_opened`) if given."""
     batched = batched_plant(spec)
-    X = ok = None
+    size = min(first + count, sampler.num_states) - first
+    if states is None:
+        X, ok = None, np.empty(size, dtype=bool)
+    else:
+        X, ok = (a[first : first + size] for a in _opened(states))
     messages, q0, v0 = {}, [], []
     for offset, (q0_part, v0_part, actuation) in sampler._parts(batched.plant(), first, count):
         rows = slice(offset, offset + len(q0_part))
@@ -246,8 +282,6 @@ def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
             **kwargs,
         )  # fmt: skip
         if X is None:
-            size = min(first + count, sampler.num_states) - first
-            ok = np.empty(size, dtype=bool)
             if len(X_part) == size:  # (one block: its states are the chunk's, not copied)
                 X = X_part
             else:
@@ -259,27 +293,102 @@ def _run_sampled(spec, index, first, count, sampler, kwargs, directory):
         q0.append(q0_part)
         v0.append(v0_part)
     return _chunk_result(index, first, np.concatenate(q0), np.concatenate(v0), X, ok, messages,
-                         directory)  # fmt: skip
+                         directory, states is not None)  # fmt: skip
 
 
-def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
-                   directory):  # fmt: skip
-    """(the number of states, the number of chunks, an iterator of (chunk index, first state,
-    its result) as the chunks finish). A chunk's inputs are scattered to a worker
-    (Client.scatter, straight to it if :func:`_direct`), where its task runs: not sent
-    inside the task, which the scheduler unpickles and pickles again; or, if ``q0`` is a
-    :class:`Sampler`, drawn by the task. A chunk whose inputs or result are
-    lost with their worker (its future cancelled) is scattered and submitted again, up to
-    ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
+@dataclasses.dataclass
+class _Run:
+    """A rollout's chunks (see :func:`_chunk_run`): the number of states, of chunks, the
+    arrays of the states and of their ok flags in shared memory that the workers write into
+    (or None: each chunk's come back in its result), and the iterator of (chunk index, first
+    state, its result) as the chunks finish."""
+
+    size: int
+    count: int
+    states: object
+    ok: object
+    chunks: object
+
+
+@contextlib.contextmanager
+def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
+               directory, shared, out=None):  # fmt: skip
+    """The :class:`_Run` of a rollout, its shared memory (if any) given back to the pool on
+    leaving, or released if leaving on an error. Where the workers share this machine's
+    memory (``shared`` True, or None and :func:`shares_memory`), the chunks' input arrays
+    are copied into shared memory (a segment of the pool: mallard.distributed._shared) that
+    each chunk's task maps (nothing sent but the arrays' names; arrays of objects, which
+    have no place there, are sent), and gathered states and their ok flags are written by
+    the workers into shared memory (another segment of the pool: nothing fetched but failed
+    states' messages), copied out chunk by chunk as they finish, or written straight into
+    ``out`` if it is a :func:`shared_empty` array of their shape. Else
+    a chunk's inputs are scattered to a worker (Client.scatter, straight to it if
+    :func:`_direct`), where its task runs: not sent inside the task, which the scheduler
+    unpickles and pickles again. If ``q0`` is a :class:`Sampler`, its task draws them. A
+    chunk whose inputs or result are lost with their worker (its future cancelled) is
+    scattered and submitted again, up to ``retries`` + 2 times; a scatter that breaks off as
+    its worker dies, tried again."""
+    task = {"kwargs": kwargs, "directory": directory}
     if isinstance(q0, Sampler):
         if v0 is not None or actuation is not None or pd_target is not None:
             raise ValueError(
                 "mallard.distributed: with a Sampler for q0, v0, actuation and pd_target must "
                 "be None (the sampler draws the inputs)"
             )
-        bounds = _chunk_bounds(q0.num_states, chunk_size)
-        chunks = _finished_chunks(client, spec, q0, bounds, retries, kwargs, directory)
-        return q0.num_states, len(bounds), chunks
+        size, arrays = q0.num_states, None
+        run = functools.partial(_run_sampled, spec, sampler=q0, **task)
+    else:
+        size, arrays = _checked_arrays(q0, v0, actuation, pd_target)
+        run = None
+    bounds = _chunk_bounds(size, chunk_size)
+    states = ok = None
+    objects = arrays is not None and any(a is not None and a.dtype.hasobject for a in arrays)
+    with contextlib.ExitStack() as stack:
+        if (
+            bounds
+            and not objects
+            and _shares(client, shared, arrays is not None or directory is None)
+        ):
+            if arrays is not None:
+                layout = {n: (a.shape, a.dtype) for n, a in zip(_INPUTS, arrays, strict=True)
+                          if a is not None}  # fmt: skip
+                inputs, views = stack.enter_context(borrowed(layout))
+                for name, view in views.items():
+                    view[...] = arrays[_INPUTS.index(name)]
+                del views
+                shape = _states_shape(*arrays, kwargs)
+                arrays, run = None, functools.partial(_run_shared, spec, inputs=inputs, **task)
+            else:
+                shape = _sampled_states_shape(client, spec, size, kwargs)
+            if directory is None and shape is not None:
+                where = None if out is None else location(out)
+                if where is not None and _fits(out, shape):
+                    x = SharedArrays(where[0], (("x", (where[1], shape, "<f8")),))
+                    segment, views = stack.enter_context(borrowed({"ok": ((size,), bool)}))
+                    states, ok, pair = out, views["ok"], (x, segment)
+                else:
+                    layout = {"x": (shape, np.float64), "ok": ((size,), bool)}
+                    segment, views = stack.enter_context(borrowed(layout))
+                    (states, ok), pair = views.values(), (segment, segment)
+                run = functools.partial(run, states=pair)
+        chunks = _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok)
+        stack.enter_context(contextlib.closing(chunks))
+        yield _Run(size, len(bounds), states, ok, chunks)
+
+
+def _fits(out, shape):
+    """Whether ``out`` can take the states of ``shape`` as they are (Rollout's out)."""
+    return (
+        out.dtype == np.float64
+        and out.shape == shape
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    )
+
+
+def _checked_arrays(q0, v0, actuation, pd_target):
+    """(the number of states, (q0, v0, actuation, pd_target) as arrays) of a rollout's
+    inputs, checked."""
     q0, v0 = np.asarray(q0, dtype=np.float64), np.asarray(v0, dtype=np.float64)
     size = q0.shape[0] if q0.ndim == 2 else -1
     if q0.ndim != 2 or v0.ndim != 2 or v0.shape[0] != size:
@@ -292,10 +401,62 @@ def _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size, retri
             raise ValueError(f"mallard.distributed: {name} must have {size} rows (one per state)")
     actuation = None if actuation is None else np.asarray(actuation)
     pd_target = None if pd_target is None else np.asarray(pd_target)
-    bounds = _chunk_bounds(size, chunk_size)
-    arrays = (q0, v0, actuation, pd_target)
-    return size, len(bounds), _finished_chunks(client, spec, arrays, bounds, retries, kwargs,
-                                               directory)  # fmt: skip
+    return size, (q0, v0, actuation, pd_target)
+
+
+def _shares(client, shared, useful):
+    """Whether a rollout's chunks go through shared memory (``shared``: True, False, or None:
+    if ``useful`` (arrays to send or states to fetch) and the workers all share this
+    machine's /dev/shm)."""
+    if shared is None:
+        return useful and shares_memory(client)
+    if shared and not shares_memory(client):
+        raise ValueError(
+            "mallard.distributed: shared=True but the workers do not all see this machine's "
+            "/dev/shm (workers on other machines, or in other containers)"
+        )
+    return bool(shared) and useful
+
+
+def _states_shape(q0, v0, actuation, pd_target, kwargs):
+    """The states' shape (N, num_steps // every, nq + nv) of Rollout's arguments, or None if
+    they do not give one (a chunk's Rollout then says what is wrong)."""
+    steps, every = kwargs.get("num_steps"), kwargs.get("every", 1)
+    if actuation is not None:
+        if actuation.ndim != 3 or steps not in (None, actuation.shape[1]):
+            return None
+        steps = actuation.shape[1]
+    if not all(isinstance(n, (int, np.integer)) and n >= 0 for n in (steps, every)) or not every:
+        return None
+    return (q0.shape[0], steps // every, q0.shape[1] + v0.shape[1])
+
+
+def _width(spec):
+    """nq + nv of the plant of ``spec``, in this process."""
+    plant = batched_plant(spec).plant()
+    return plant.num_positions() + plant.num_velocities()
+
+
+def _sampled_states_shape(client, spec, size, kwargs):
+    """The states' shape (``size``, num_steps // every, nq + nv) of sampled chunks, nq + nv
+    asked of one worker once per spec (it builds the plant for its chunks anyway), or None if the
+    arguments do not give one (num_steps not given, or the plant not built: a chunk's task
+    then says what is wrong)."""
+    steps, every = kwargs.get("num_steps"), kwargs.get("every", 1)
+    if not all(isinstance(n, (int, np.integer)) and n >= 1 for n in (steps, every)):
+        return None
+    if spec not in _WIDTHS:
+        [width] = client.run(
+            _width, spec, workers=list(client.nthreads())[:1], on_error="return"
+        ).values()
+        if not isinstance(width, int):
+            return None
+        _WIDTHS[spec] = width
+    return (size, steps // every, _WIDTHS[spec])
+
+
+#: nq + nv of the plants of the PlantSpecs this client has rolled out sampled chunks of.
+_WIDTHS = {}
 
 
 def _chunk_bounds(size, chunk_size):
@@ -379,12 +540,16 @@ def _scatter(client, inputs, attempts, worker=None, direct=None):
             time.sleep(0.1 * attempt)
 
 
-def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
-    """The generator of :func:`_chunk_results` (``arrays``: the inputs, or a Sampler;
-    ``bounds``: each chunk's (first state, number of states)).
+def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
+    """The chunks' iterator of :func:`_chunk_run` (``run``: the task function of a chunk's
+    (index, first state, number of states), or None and ``arrays`` the inputs to scatter;
+    ``bounds``: each chunk's (first state, number of states); ``task``: the tasks' kwargs
+    and directory; ``ok``: the states' ok flags in shared memory, if the workers write
+    them there, with the states).
 
-    Sampled chunks are all submitted at once, in one graph (Client.map: one message to the
-    scheduler, not one per chunk): the scheduler hands each to a worker as one frees up.
+    Sampled chunks, and those whose inputs are in shared memory, are all submitted at once,
+    in one graph (Client.map: one message to the scheduler, not one per chunk): the
+    scheduler hands each to a worker as one frees up.
     Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker thread at
     first (one to each in turn, then the next), then, as a chunk finishes, the next chunk
     to the worker that ran it, sent before the finished chunk's result is fetched. So a
@@ -396,26 +561,26 @@ def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
     too. The results of the chunks that finished together are fetched in one
     Client.gather, straight from the workers if :func:`_direct`, while the others run; a
     chunk written as .npz, its file written when its task finished, is not asked for its
-    path."""
+    path, nor one whose states and ok flags are in shared memory, all ok (a failed state's
+    message is in its result: then fetched)."""
     from dask.distributed import as_completed
     from distributed.utils import CancelledError
 
     call = uuid.uuid4().hex
     submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
-    sampled = isinstance(arrays, Sampler)
+    mapped = arrays is None  # (else scattered)
     direct = _direct(client)
+    directory = task["directory"]
 
     def submit(indices, times, workers):
         """The futures of chunks ``indices``, each submitted ``times[k]`` times before, a
         scattered chunk's inputs sent to ``workers[k]`` (an address, or None: Dask picks)."""
         keys = [f"mallard-rollout-{call}-{i}-{t}" for i, t in zip(indices, times, strict=True)]
         starts, counts = zip(*(bounds[i] for i in indices), strict=True)
-        if sampled:
+        if mapped:
             scattered = [None] * len(indices)
-            futures = client.map(
-                functools.partial(_run_sampled, spec), indices, starts, counts, key=keys,
-                retries=retries, pure=False, sampler=arrays, kwargs=kwargs, directory=directory,
-            )  # fmt: skip
+            futures = client.map(run, indices, starts, counts, key=keys, retries=retries,
+                                 pure=False)  # fmt: skip
         else:
             parts = [tuple(None if a is None else a[f : f + c] for a in arrays)
                      for f, c in zip(starts, counts, strict=True)]  # fmt: skip
@@ -424,8 +589,8 @@ def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
                 for part, w in zip(parts, workers, strict=True)
             ]
             futures = client.map(
-                functools.partial(_run_scattered, spec), indices, starts, scattered, key=keys,
-                retries=retries, pure=False, kwargs=kwargs, directory=directory,
+                functools.partial(_run_scattered, spec, **task), indices, starts, scattered,
+                key=keys, retries=retries, pure=False,
             )  # fmt: skip
         for future, index, inputs, before, worker in zip(
             futures, indices, scattered, times, workers, strict=True
@@ -433,7 +598,7 @@ def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
             submitted[future.key] = (index, inputs, before + 1, worker)
         return futures
 
-    if sampled:
+    if mapped:
         turns = [list(range(len(bounds)))]
         workers = [None] * len(bounds)
     else:
@@ -465,11 +630,20 @@ def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
             if after is not None:
                 pending.update(submit([after], [0], [worker]))
             finished.append((index, times, future))
-        if directory is not None:  # (each chunk's result is its file's path: none fetched)
-            for index, _, future in finished:
+        if directory is not None or ok is not None:  # (known without a fetch, but messages)
+            fetched = []
+            for index, times, future in finished:
                 if future.status == "error":
                     future.result()  # (raises the chunk's error)
-                yield index, bounds[index][0], _chunk_path(directory, index)
+                first, count = bounds[index]
+                if directory is not None:
+                    yield index, first, _chunk_path(directory, index)
+                elif ok[first : first + count].all():
+                    yield index, first, (None, ok[first : first + count], {})
+                else:
+                    fetched.append((index, times, future))
+            finished = fetched
+        if not finished:
             continue
         try:  # (the batch's results in one fetch)
             results = client.gather([f for _, _, f in finished], direct=direct)
@@ -486,7 +660,7 @@ def _finished_chunks(client, spec, arrays, bounds, retries, kwargs, directory):
 
 
 def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE, retries=2,
-            pd_target=None, out=None, **kwargs):  # fmt: skip
+            pd_target=None, out=None, shared=None, **kwargs):  # fmt: skip
     """BatchedPlant.Rollout of the plant of ``spec`` (a :class:`PlantSpec`) on the workers of
     ``client``, ``chunk_size`` states per task (or a sequence of each task's number of
     states, in order, summing to N, as dask.array's chunks: :func:`balanced_chunks`'s, say);
@@ -495,60 +669,69 @@ def rollout(client, spec, q0, v0=None, actuation=None, *, chunk_size=CHUNK_SIZE,
     draws each chunk's inputs where it runs (v0, actuation, pd_target None). Returns (X, ok,
     messages): the states (N, num_steps // every, nq + nv), each state's ok flag (False: NaN
     results) and the failed states' messages by index. The same, bit for bit, whatever the
-    chunking and the workers. Each chunk's results are fetched as it finishes (while the
-    others run) into the arrays returned; ``out``, as Rollout's: a float64 C-contiguous
-    array of X's shape to write the states into (X is ``out``), so that a caller rolling out
-    batch after batch reuses its memory rather than the client mapping new pages each time."""
-    size, count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target,
-                                          chunk_size, retries, kwargs, None)  # fmt: skip
-    if out is not None and not (
-        isinstance(out, np.ndarray)
-        and out.dtype == np.float64
-        and out.ndim == 3
-        and out.shape[0] == size
-        and out.flags.c_contiguous
-    ):
-        raise ValueError(
-            f"mallard.distributed.rollout: out must be a C-contiguous float64 array of shape "
-            f"({size}, num_steps // every, nq + nv)"
-        )
-    if not count:
-        X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, out=out,
-                                        **kwargs)  # fmt: skip
-        return X, np.ones(0, dtype=bool), {}
-    X, ok = out, np.empty(size, dtype=bool)
-    messages = {}
-    for _, first, (X_part, ok_part, messages_part) in results:
-        if X is None:
-            X = np.empty((size,) + X_part.shape[1:])
-        elif X.shape[1:] != X_part.shape[1:]:
+    chunking and the workers. ``shared``: whether the inputs and states go through this
+    machine's shared memory rather than over TCP (None: if every worker shares it, as a
+    LocalCluster's do; True: required, else ValueError). Each chunk's states are copied
+    into X as it finishes (while the others run), from shared memory or fetched. ``out``,
+    as Rollout's: a float64 C-contiguous array of X's shape to write the states into (X is
+    ``out``), so that a caller rolling out batch after batch reuses its memory rather than
+    the client mapping new pages each time; a :func:`shared_empty` array, through shared
+    memory, the workers write into it straight, nothing copied."""
+    with _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
+                    None, shared, out) as run:  # fmt: skip
+        size = run.size
+        if out is not None and not (
+            isinstance(out, np.ndarray)
+            and out.dtype == np.float64
+            and out.ndim == 3
+            and out.shape[0] == size
+            and out.flags.c_contiguous
+        ):
             raise ValueError(
-                f"mallard.distributed.rollout: out has shape {X.shape}, the states "
-                f"{(size,) + X_part.shape[1:]}"
+                f"mallard.distributed.rollout: out must be a C-contiguous float64 array of "
+                f"shape ({size}, num_steps // every, nq + nv)"
             )
-        X[first : first + len(X_part)] = X_part
-        ok[first : first + len(ok_part)] = ok_part
-        messages.update(messages_part)
+        if not run.count:
+            X = batched_plant(spec).Rollout(np.asarray(q0), np.asarray(v0), actuation, out=out,
+                                            **kwargs)  # fmt: skip
+            return X, np.ones(0, dtype=bool), {}
+        X, ok, messages = out, np.empty(size, dtype=bool), {}
+        for _, first, (X_part, ok_part, messages_part) in run.chunks:
+            rows = slice(first, first + len(ok_part))
+            if X_part is None:  # (written into the shared states)
+                X_part = run.states[rows]
+            if X is None:
+                X = np.empty((size,) + X_part.shape[1:])
+            elif X.shape[1:] != X_part.shape[1:]:
+                raise ValueError(
+                    f"mallard.distributed.rollout: out has shape {X.shape}, the states "
+                    f"{(size,) + X_part.shape[1:]}"
+                )
+            if X is not run.states:  # (else written there by the workers)
+                X[rows] = X_part
+            ok[rows] = ok_part
+            messages.update(messages_part)
     return X, ok, dict(sorted(messages.items()))
 
 
 def rollout_to_npz(client, spec, directory, q0, v0=None, actuation=None, *,
-                   chunk_size=CHUNK_SIZE, retries=2, pd_target=None, **kwargs):  # fmt: skip
-    """As :func:`rollout` (``q0`` arrays or a Sampler), each chunk written by its worker into
-    ``directory`` (made if
-    missing; shared by the workers) as chunk-XXXXXX.npz (see mallard.distributed); returns
-    the files' paths in state order, as the chunks finish (``progress(done, total)`` is
-    called after each if given in kwargs)."""
+                   chunk_size=CHUNK_SIZE, retries=2, pd_target=None, shared=None,
+                   **kwargs):  # fmt: skip
+    """As :func:`rollout` (``q0`` arrays or a Sampler; ``shared`` for the input arrays),
+    each chunk written by its worker into ``directory`` (made if missing; shared by the
+    workers) as chunk-XXXXXX.npz (see mallard.distributed); returns the files' paths in state
+    order, as the chunks finish (``progress(done, total)`` is called after each if given in
+    kwargs)."""
     progress = kwargs.pop("progress", None)
     directory = os.path.abspath(os.fspath(directory))
     os.makedirs(directory, exist_ok=True)
-    _, count, results = _chunk_results(client, spec, q0, v0, actuation, pd_target, chunk_size,
-                                       retries, kwargs, directory)  # fmt: skip
-    paths = [None] * count
-    for done, (index, _, path) in enumerate(results, start=1):
-        paths[index] = path
-        if progress is not None:
-            progress(done, count)
+    with _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, kwargs,
+                    directory, shared) as run:  # fmt: skip
+        paths = [None] * run.count
+        for done, (index, _, path) in enumerate(run.chunks, start=1):
+            paths[index] = path
+            if progress is not None:
+                progress(done, run.count)
     return paths
 
 

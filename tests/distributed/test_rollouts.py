@@ -1,8 +1,10 @@
 """mallard.distributed on a LocalCluster of two worker processes: the results are
-BatchedPlant.Rollout's, bit for bit, whatever the chunking; chunks written as .npz files join
-back into the same arrays; a worker killed mid-run loses no chunk and duplicates none."""
+BatchedPlant.Rollout's, bit for bit, whatever the chunking, through shared memory or over
+TCP; chunks written as .npz files join back into the same arrays; a worker killed mid-run
+loses no chunk and duplicates none; shared memory is released on every path."""
 
 import concurrent.futures
+import glob
 import os
 import signal
 import time
@@ -18,6 +20,7 @@ from mallard.distributed import (  # noqa: E402
     balanced_chunks,
     batched_plant,
     load_npz,
+    release_shared_memory,
     rollout,
     rollout_to_npz,
     warm_up,
@@ -42,13 +45,48 @@ def client():
         yield client
 
 
+@pytest.fixture(autouse=True)
+def no_segment_left():
+    """Every test leaves none of this process's shared memory behind but the pool's free
+    segments (kept for the next rollout)."""
+    from mallard.distributed._shared import pooled
+
+    yield
+    assert sorted(_segments()) == sorted(pooled())
+
+
+def _segments():
+    """This process's mallard.distributed shared memory (its files in /dev/shm)."""
+    from mallard.distributed._shared import DIRECTORY, PREFIX
+
+    return glob.glob(os.path.join(DIRECTORY, f"{PREFIX}{os.getpid()}-*"))
+
+
+@pytest.fixture
+def created(monkeypatch):
+    """The layouts (their arrays' names) mallard.distributed puts in shared memory, in order
+    (but shares_memory's probes)."""
+    from mallard.distributed import _shared
+
+    layouts, fields = [], _shared._fields
+
+    def recorded(layout):
+        if list(layout) != ["token"]:
+            layouts.append(sorted(layout))
+        return fields(layout)
+
+    monkeypatch.setattr(_shared, "_fields", recorded)
+    return layouts
+
+
 def _inputs(size, steps, seed=0):
     rng = np.random.default_rng(seed)
     q0, v0 = rng.normal(size=(size, 2)), rng.normal(size=(size, 2))
     return q0, v0, rng.normal(size=(size, steps, 1))
 
 
-def test_results_do_not_depend_on_the_chunking(client):
+@pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
+def test_results_do_not_depend_on_the_chunking(client, shared, created):
     pids = warm_up(client, SPEC)
     assert len(set(pids.values())) == 2  # (two processes, each with its plant)
     q0, v0, U = _inputs(23, 50)
@@ -56,17 +94,23 @@ def test_results_do_not_depend_on_the_chunking(client):
     batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
     expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
     for chunk_size in (1, 5, 23, 100, [7, 1, 15], balanced_chunks(23, 2)):
-        X, ok, messages = rollout(client, SPEC, q0, v0, U, every=5, chunk_size=chunk_size)
+        X, ok, messages = rollout(
+            client, SPEC, q0, v0, U, every=5, chunk_size=chunk_size, shared=shared
+        )
         np.testing.assert_array_equal(X, expected)
         assert ok.tolist() == [i != 6 for i in range(23)]
         assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
+    # (a LocalCluster's workers share the client's memory: the inputs and states go there)
+    inputs, states = ["actuation", "q0", "v0"], ["ok", "x"]
+    assert created == ([] if shared is False else [inputs, states] * 6)
 
 
-def test_states_go_into_out_if_given(client):
+@pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
+def test_states_go_into_out_if_given(client, shared):
     q0, v0, U = _inputs(9, 20, seed=4)
     expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=4)
     out = np.full((9, 5, 4), np.nan)
-    X, ok, _ = rollout(client, SPEC, q0, v0, U, every=4, chunk_size=4, out=out)
+    X, ok, _ = rollout(client, SPEC, q0, v0, U, every=4, chunk_size=4, out=out, shared=shared)
     assert X is out and ok.all()
     np.testing.assert_array_equal(out, expected)
     for bad in (np.empty((8, 5, 4)), np.empty((9, 5, 4), dtype=np.float32), out[:, ::2]):
@@ -98,7 +142,8 @@ def draw_acrobot_inputs(plant, rng, count, steps):
     return q0, rng.normal(size=(count, 2)), rng.normal(size=(count, steps, 1))
 
 
-def test_sampled_inputs_do_not_depend_on_the_chunking(client):
+@pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
+def test_sampled_inputs_do_not_depend_on_the_chunking(client, shared, created):
     sampler = Sampler(draw_acrobot_inputs, seed=3, num_states=23, block=4, kwargs={"steps": 30})
     plant = batched_plant(SPEC).plant()
     q0, v0, U = sampler.draw(plant, 0, 23)
@@ -112,9 +157,14 @@ def test_sampled_inputs_do_not_depend_on_the_chunking(client):
         np.testing.assert_array_equal(drawn, whole[:10])  # (nor on the number of states)
     expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=5)
     for chunk_size in (1, 5, 23, 100, (3, 10, 10), np.array(balanced_chunks(23, 3))):
-        X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
+        X, ok, messages = rollout(
+            client, SPEC, sampler, num_steps=30, every=5, chunk_size=chunk_size, shared=shared
+        )
         np.testing.assert_array_equal(X, expected)
         assert ok.all() and not messages
+    assert created == ([] if shared is False else [["ok", "x"]] * 6)  # (the states)
+    X, _, _ = rollout(client, SPEC, sampler, every=5, shared=shared)  # (num_steps not given:
+    np.testing.assert_array_equal(X, expected)  # the states' shape unknown, fetched over TCP)
 
 
 def draw_with_a_nan(plant, rng, count):
@@ -132,7 +182,9 @@ def test_a_sampled_state_that_fails_keeps_its_index(client):
     batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
     expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
     for chunk_size in (1, 3, 5, 11):  # (chunks across and within the sampler's blocks)
-        X, ok, messages = rollout(client, SPEC, sampler, every=5, chunk_size=chunk_size)
+        X, ok, messages = rollout(
+            client, SPEC, sampler, num_steps=10, every=5, chunk_size=chunk_size
+        )
         np.testing.assert_array_equal(X, expected)
         assert ok.tolist() == [i != 6 for i in range(11)]
         assert list(messages) == [6] and "q0[6, 1] = nan is not finite" in messages[6]
@@ -145,13 +197,20 @@ def unfinalized_plant():
     return MultibodyPlant(H)
 
 
-def test_a_chunk_that_raises_raises_on_the_client(client, tmp_path):
+def test_a_chunk_that_raises_raises_on_the_client(client, tmp_path, created):
     spec = PlantSpec.from_function(unfinalized_plant)
     q0, v0, U = _inputs(4, 3)
     with pytest.raises(RuntimeError, match="must return a finalized plant"):
         rollout(client, spec, q0, v0, U, chunk_size=2, retries=0)
     with pytest.raises(RuntimeError, match="must return a finalized plant"):
         rollout_to_npz(client, spec, tmp_path, q0, v0, U, chunk_size=2, retries=0)
+    sampler = Sampler(draw_acrobot_inputs, seed=0, num_states=4, kwargs={"steps": 3})
+    with pytest.raises(RuntimeError, match="must return a finalized plant"):
+        rollout(client, spec, sampler, num_steps=3, chunk_size=2, retries=0)
+    # (the inputs and states were in shared memory, released: no_segment_left checks; the
+    # sampled chunks' states not, the plant's width unknown)
+    inputs = ["actuation", "q0", "v0"]
+    assert created == [inputs, ["ok", "x"], inputs]
 
 
 def test_chunk_sizes_are_checked():
@@ -227,8 +286,12 @@ def test_chunks_written_as_npz_join_into_the_same_arrays(client, tmp_path):
     assert sorted(os.listdir(tmp_path / "out")) == sorted(os.path.basename(p) for p in paths)
 
 
-@pytest.mark.parametrize("sampled", [False, True], ids=["scattered", "sampled"])
-def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled):
+@pytest.mark.parametrize(
+    "sampled, shared",
+    [(False, None), (False, False), (True, None)],
+    ids=["arrays in shared memory", "arrays over TCP", "sampled"],
+)
+def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled, shared):
     q0, v0, U = _inputs(64, 4000, seed=2)
     inputs = (q0, v0, U)
     if sampled:  # (inputs drawn by the chunks' tasks: no data to lose but the results)
@@ -238,7 +301,7 @@ def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled):
     expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=100)
     pids = client.run(os.getpid)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        job = pool.submit(rollout, client, SPEC, *inputs, every=100, chunk_size=4)
+        job = pool.submit(rollout, client, SPEC, *inputs, every=100, chunk_size=4, shared=shared)
         deadline = time.monotonic() + 60
         busy = []
         while not busy and time.monotonic() < deadline:
@@ -292,3 +355,110 @@ def test_a_scatter_to_a_worker_gone_goes_to_another():
     assert client.asked == [["tcp://gone:1"], None]
     assert _scatter(client, "inputs", 3, "tcp://here:2") == ("future of", "inputs")
     assert client.asked[2:] == [["tcp://here:2"]]
+
+
+def test_workers_that_do_not_see_the_clients_memory_get_the_arrays_over_tcp(client):
+    from mallard.distributed._rollouts import _shares
+    from mallard.distributed._shared import SharedArrays, shares_memory
+
+    class RemoteClient:  # (its workers elsewhere: they do not see this machine's /dev/shm)
+        id, runs = "remote", 0
+
+        def nthreads(self):
+            return {"tcp://elsewhere:1": 1}
+
+        def run(self, function, *args, on_error):
+            RemoteClient.runs += 1
+            return {"tcp://elsewhere:1": function("/dev/shm/not-this-one", *args[1:])}
+
+    assert shares_memory(client) and not shares_memory(RemoteClient())
+    assert not shares_memory(RemoteClient()) and RemoteClient.runs == 1  # (asked once)
+    assert _shares(client, None, True) and not _shares(client, None, False)
+    assert not _shares(RemoteClient(), None, True) and not _shares(client, False, True)
+    q0, v0, U = _inputs(4, 3)
+    with pytest.raises(ValueError, match="shared=True but the workers do not all see"):
+        rollout(RemoteClient(), SPEC, q0, v0, U, shared=True)
+    shared, arrays = SharedArrays.create({"q0": ((4, 2), np.float64)})
+    shared.unlink()  # (as on another machine: no such file)
+    with pytest.raises(RuntimeError, match="does not see the client's shared memory"):
+        shared.open()
+    arrays["q0"][:] = q0  # (the client's mapping outlives the file)
+    np.testing.assert_array_equal(arrays["q0"], q0)
+
+
+def test_shared_memory_is_kept_for_the_next_rollout_or_released(client):
+    from mallard.distributed._shared import pooled
+
+    release_shared_memory()
+    q0, v0, U = _inputs(6, 10, seed=5)
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U)
+    out = np.empty_like(expected)
+    rollout(client, SPEC, q0, v0, U, chunk_size=2, out=out)
+    kept = pooled()  # (the inputs' segment and the states')
+    assert len(kept) == 2 and sorted(_segments()) == sorted(kept)
+    rollout(client, SPEC, q0[:5], v0[:5], U[:5], chunk_size=2, out=out[:5])
+    assert sorted(pooled()) == sorted(kept)  # (the same segments again)
+    np.testing.assert_array_equal(out, expected)
+    with pytest.raises(RuntimeError, match="must return a finalized plant"):
+        rollout(client, PlantSpec.from_function(unfinalized_plant), q0, v0, U, chunk_size=2,
+                retries=0)  # fmt: skip
+    assert not pooled()  # (those the failed run borrowed removed, not given back: its tasks
+    release_shared_memory()  # may still be writing into them)
+    assert not pooled() and not _segments()
+
+
+def test_the_shared_memory_of_a_killed_client_is_removed():
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal\n"
+        "from mallard.distributed._shared import borrowed\n"
+        "shared, arrays = borrowed({'x': ((10,), float)}).__enter__()\n"
+        "print(shared.path, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    path = done.stdout.strip()
+    assert done.returncode == -signal.SIGKILL and path.startswith("/dev/shm/mallard-")
+    deadline = time.monotonic() + 30  # (multiprocessing's resource tracker removes it)
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(path)
+
+
+def test_arrays_of_objects_are_sent_over_tcp(client, created):
+    q0, v0, U = _inputs(5, 10, seed=6)
+    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U)
+    X, ok, _ = rollout(client, SPEC, q0, v0, U.astype(object), chunk_size=2)
+    np.testing.assert_array_equal(X, expected)
+    assert ok.all() and created == []  # (no place for objects in shared memory)
+
+
+def test_states_go_straight_into_a_shared_out(client, created):
+    import gc
+
+    from mallard.distributed import shared_empty
+
+    q0, v0, U = _inputs(7, 12, seed=7)
+    q0[3, 0] = np.nan
+    batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
+    expected, _ = batched.Rollout(q0, v0, U, every=3, return_status=True)
+    release_shared_memory()
+    out = shared_empty((7, 4, 4))
+    assert len(_segments()) == 1  # (its file)
+    X, ok, messages = rollout(client, SPEC, q0, v0, U, every=3, chunk_size=3, out=out)
+    assert X is out and ok.tolist() == [i != 3 for i in range(7)] and list(messages) == [3]
+    np.testing.assert_array_equal(out, expected)
+    inputs = ["actuation", "q0", "v0"]
+    assert created == [["array"], inputs, ["ok"]]  # (out, then no states' segment)
+    whole = shared_empty((9, 4, 4))  # (a view of one: the same, into its rows)
+    X, _, _ = rollout(client, SPEC, q0, v0, U, every=3, chunk_size=2, out=whole[1:8])
+    np.testing.assert_array_equal(whole[1:8], expected)
+    assert created[3:] == [["array"], inputs, ["ok"]]
+    with pytest.raises(ValueError, match=r"out has shape \(7, 3, 4\), the states \(7, 4, 4\)"):
+        rollout(client, SPEC, q0, v0, U, every=3, out=shared_empty((7, 3, 4)))
+    release_shared_memory()
+    del out, whole, X
+    gc.collect()
+    assert not _segments()  # (their files removed with them)
