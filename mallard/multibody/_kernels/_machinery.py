@@ -25,6 +25,7 @@ from mallard.multibody._kernels._numba_internals import (
     compile_each_kernel_once,
     compiling_joint_types,
     cut_numbas_python_work,
+    cut_numbas_work_per_statement,
     for_joint_types,
     generate_code_on_demand,
     inline_kernel,
@@ -132,13 +133,14 @@ for _directory in KERNEL_PACKAGES:
 manage_caches(_MALLARD_DIR)
 # A kernel called from an entry point and from another kernel is compiled once, not twice; an
 # inlined one is never compiled alone; machine code is generated for the entry points only;
-# kernels compiled without numba's runtime may return views; numba repeats less of its own work,
-# builds an inlined kernel's untyped IR once and types its calls about twice per argument types;
-# Python's garbage collector runs less often while numba compiles.
+# kernels compiled without numba's runtime may return views; numba repeats less of its own work
+# (per statement too), builds an inlined kernel's untyped IR once and types its calls about twice
+# per argument types; Python's garbage collector runs less often while numba compiles.
 compile_each_kernel_once()
 generate_code_on_demand()
 kernels_return_views()
 cut_numbas_python_work()
+cut_numbas_work_per_statement()
 build_inlined_ir_once()
 type_inlined_calls_once()
 collect_less_while_compiling()

@@ -181,6 +181,22 @@ pins numba to the releases those tests pass on.
    attributes, ``unique_name`` being ``func_qualname$unique_id`` (its ``copy.copy`` draws a
    new one: ``from_function``); "numba:compile" events are sent for compilations only, not
    for overloads found or loaded from the cache (:func:`type_inlined_calls_once`).
+23. Scopes [test_23_scopes_completed_once]: ``ir_utils.fixup_var_define_in_scope(blocks)``,
+   which the untyped pass ``InlineClosureLikes`` calls by the name ``untyped_passes``
+   imported, defines in the scope of each block (``scope.localvars.define(name, var)``) every
+   variable the blocks' statements use (``list_vars``) that the scope lacks, in the order first
+   used, and does nothing else; blocks may share a scope
+   (:func:`cut_numbas_work_per_statement`).
+24. ABI sizes [test_24_abi_sizes_kept_per_type_text]: ``BaseContext.get_abi_sizeof(ty)`` and
+   ``get_abi_alignment(ty)`` are llvmlite's ``ty.get_abi_size(target_data)`` and
+   ``get_abi_alignment`` for the context's ``target_data`` (which a context keeps), which depend
+   only on the type's text but for an identified struct's (``%"name"``, whose body may
+   change); numba's lowering asks the context for them (:func:`cut_numbas_work_per_statement`).
+25. ``loc`` arguments [test_25_loc_read_from_the_code]: ``base._wrap_missing_loc`` asks
+   ``base._has_loc(fn)`` (by its module's name), true if ``inspect.signature(fn)`` has a
+   parameter ``loc``: for a plain function (no ``__signature__``, no ``__wrapped__``) one of
+   its code's arguments, keyword-only, ``*args`` or ``**kwargs`` names
+   (:func:`cut_numbas_work_per_statement`).
 """
 
 import collections
@@ -196,6 +212,7 @@ import stat
 import sys
 import tempfile
 import warnings
+from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
 import numba
@@ -1672,3 +1689,95 @@ def type_inlined_calls_once():
     _generic._mallard = True
     _generic._numba = generic
     template.generic = _generic
+
+
+# ---- 23-25: numba's Python work per statement ---------------------------------------------------
+
+
+def cut_numbas_work_per_statement():
+    """Makes numba's compiler redo less of its per-statement Python work, the results unchanged
+    (the same IR scopes, sizes, implementations): found by profiling every kernel cold
+    (``mallard compile``), where it repeats:
+
+    * after inlining closures, every variable the function uses was looked up in the scope of
+      each block (``fixup_var_define_in_scope``), though a function's blocks share one or a
+      few scopes: each scope is now completed once (23);
+    * the ABI size and alignment of an LLVM type (asked when each variable of a function is
+      allocated, for debug information even when there is none) were found by printing a
+      module holding a global of that type and parsing it with LLVM, each time: now once per
+      type text and context (24);
+    * each implementation found for lowering was asked, through ``inspect.signature``,
+      whether it takes a ``loc`` argument: for a plain function it is now read from its code
+      object (25)."""
+    from numba.core import base, ir_utils, untyped_passes
+
+    fixup = ir_utils.fixup_var_define_in_scope
+    if getattr(fixup, "_mallard", False):
+        return
+    _fixup_scopes_once._numba = fixup
+    ir_utils.fixup_var_define_in_scope = _fixup_scopes_once
+    untyped_passes.fixup_var_define_in_scope = _fixup_scopes_once
+    for name in ("get_abi_sizeof", "get_abi_alignment"):
+        setattr(base.BaseContext, name, _abi_cached(getattr(base.BaseContext, name)))
+    _has_loc._numba = base._has_loc
+    base._has_loc = _has_loc
+
+
+def _fixup_scopes_once(blocks):
+    """numba's ``ir_utils.fixup_var_define_in_scope``: every variable used in ``blocks``
+    defined in the scope of each block, the same scope completed once, in the same order."""
+    used_var = {}
+    for block in blocks.values():
+        for inst in block.body:
+            for var in inst.list_vars():
+                used_var[var] = inst
+    done = set()
+    for block in blocks.values():
+        scope = block.scope
+        if id(scope) in done:
+            continue
+        done.add(id(scope))
+        localvars = scope.localvars
+        for var in used_var:
+            if var.name not in localvars:
+                localvars.define(var.name, var)
+
+
+_fixup_scopes_once._mallard = True
+
+
+def _abi_cached(method):
+    """``BaseContext.get_abi_sizeof`` or ``get_abi_alignment`` (``method``) kept per context and
+    LLVM type text (a type naming an identified struct, whose body may change, is not kept)."""
+    name = method.__name__
+
+    def cached(self, ty):
+        text = str(ty)
+        if "%" in text:
+            return method(self, ty)
+        found = self.__dict__.setdefault("_mallard_abi", {})
+        key = name, text
+        value = found.get(key)
+        if value is None:
+            value = found[key] = method(self, ty)
+        return value
+
+    cached.__name__ = name
+    cached._numba = method
+    cached._mallard = True
+    return cached
+
+
+#: The attributes of a function that ``inspect.signature`` reads before its code's arguments.
+_SIGNED = frozenset(("__signature__", "__wrapped__", "_partialmethod", "__partialmethod__"))
+
+
+def _has_loc(fn):
+    """numba's ``base._has_loc``: does ``fn`` take a ``loc`` argument? For a plain function
+    (no ``__signature__``, not wrapping another), its parameters are its code's arguments."""
+    if type(fn) is not FunctionType or not _SIGNED.isdisjoint(fn.__dict__):
+        return _has_loc._numba(fn)
+    code = fn.__code__
+    count = code.co_argcount + code.co_kwonlyargcount
+    count += bool(code.co_flags & CO_VARARGS) + bool(code.co_flags & CO_VARKEYWORDS)
+    return "loc" in code.co_varnames[:count]

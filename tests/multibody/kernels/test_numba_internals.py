@@ -1146,3 +1146,136 @@ def test_22_inlined_calls_typed_once(monkeypatch):
     # pairs: one), where numba types each resolution.
     assert typings == {"_phi": 2 * (4 + 2), "twice": 2 * (3 + 2)}
     assert numbas_typings["_phi"] > typings["_phi"] and numbas_typings["twice"] > typings["twice"]
+
+
+# ---- 23-25. numba's Python work per statement -------------------------------------------------
+def _branchy(a, k):
+    total = 0.0
+    for i in range(k):
+        if a[i] > 0.0:
+            total += a[i]
+        else:
+            total -= 2.0 * a[i]
+    return total
+
+
+def test_23_scopes_completed_once():
+    """The variables a function uses are defined in each of its blocks' scopes as numba's
+    ``fixup_var_define_in_scope`` defines them (the same variables, in the same order), each
+    scope completed once; numba's untyped pipeline calls it through ``untyped_passes``."""
+    import copy
+
+    from numba.core import ir, ir_utils, untyped_passes
+    from numba.core.compiler import run_frontend
+
+    _numba_internals.cut_numbas_work_per_statement()
+    ours = _numba_internals._fixup_scopes_once
+    assert ir_utils.fixup_var_define_in_scope is ours
+    assert untyped_passes.fixup_var_define_in_scope is ours
+    func_ir = run_frontend(_branchy)
+    blocks = list(func_ir.blocks.values())
+    assert len(blocks) > 4 and len({id(block.scope) for block in blocks}) == 1
+    # (a second scope, empty, shared by every other block: numba's passes leave some so)
+    second = ir.Scope(None, func_ir.loc)
+    for block in blocks[1::2]:
+        block.scope = second
+    found = []
+    for fixup in (ours, ours._numba):
+        copied = copy.deepcopy(func_ir.blocks)
+        fixup(copied)
+        scopes = list({id(b.scope): b.scope for b in copied.values()}.values())
+        assert len(scopes) == 2
+        found.append([[(n, v.name) for n, v in s.localvars._con.items()] for s in scopes])
+    assert found[0] == found[1]
+    assert len(found[0][1]) > 10  # (the empty scope got every variable)
+
+
+def test_24_abi_sizes_kept_per_type_text(monkeypatch):
+    """An LLVM type's ABI size and alignment, through numba's context, are those of llvmlite's
+    ``Type.get_abi_size(target_data)`` / ``get_abi_alignment``, found once per type text (the
+    same text, the same size); an identified struct's, whose body may change, each time; a
+    kernel's lowering asks for them through the context."""
+    from numba.core import base
+
+    from mallard.multibody._kernels import _machinery  # noqa: F401  (the cuts applied)
+
+    _numba_internals.cut_numbas_work_per_statement()
+    context = numba.core.registry.cpu_target.target_context
+    assert base.BaseContext.get_abi_sizeof._mallard
+    f64, i8 = ir.DoubleType(), ir.IntType(8)
+    array = context.get_value_type(types.float64[:, ::1])
+    for ty in (f64, ir.IntType(32), ir.VectorType(f64, 4), array, ir.ArrayType(i8, 3),
+               ir.LiteralStructType([i8, f64, i8]), i8.as_pointer()):  # fmt: skip
+        twin = ir.LiteralStructType(ty.elements) if isinstance(ty, ir.LiteralStructType) else ty
+        for _ in range(2):
+            assert context.get_abi_sizeof(twin) == ty.get_abi_size(context.target_data)
+            assert context.get_abi_alignment(twin) == ty.get_abi_alignment(context.target_data)
+    assert context.get_abi_sizeof(array) == 8 * 9  # (meminfo, parent, size, itemsize, data, 2+2)
+    named = ir.global_context.get_identified_type("mallard_test_24")
+    named.set_body(f64)
+    assert context.get_abi_sizeof(named) == 8
+    named.elements = (f64, f64)  # (another body, as a new module could give it)
+    assert context.get_abi_sizeof(named) == 16
+
+    asked = []
+    get = base.BaseContext.get_abi_sizeof._numba
+
+    def counted(self, ty):
+        asked.append(str(ty))
+        return get(self, ty)
+
+    monkeypatch.setattr(base.BaseContext, "get_abi_sizeof", _numba_internals._abi_cached(counted))
+    numba.njit(_branchy).compile((types.float64[::1], types.int64))
+    assert asked and len(asked) == len(set(asked))
+
+
+def test_25_loc_read_from_the_code():
+    """Whether an implementation takes ``loc`` is what numba's ``_has_loc`` (through
+    ``inspect.signature``) says, for plain functions of every kind of parameter and for the
+    rest (wrapped, builtins, partials, callables); numba's lowering calls it by its module's
+    name."""
+    import functools
+
+    from numba.core import base
+
+    _numba_internals.cut_numbas_work_per_statement()
+    assert base._has_loc is _numba_internals._has_loc
+
+    def positional(context, builder, sig, args, loc=None):
+        pass
+
+    def without(context, builder, sig, args):
+        pass
+
+    def keyword_only(a, *, loc):
+        pass
+
+    def star(*loc):
+        pass
+
+    def star_star(**loc):
+        pass
+
+    def local(a):
+        loc = a
+        return loc
+
+    @functools.wraps(positional)
+    def wrapped(*args, **kwargs):
+        pass
+
+    def signed(a):
+        pass
+
+    signed.__signature__ = inspect.signature(positional)
+
+    class Callable:
+        def __call__(self, loc):
+            pass
+
+    cases = (positional, without, keyword_only, star, star_star, local, wrapped, signed,
+             lambda loc: loc, print, functools.partial(positional, 1), Callable())  # fmt: skip
+    found = [base._has_loc(fn) for fn in cases]
+    assert found == [base._has_loc._numba(fn) for fn in cases]
+    assert found == [True, False, True, True, True, False, True, True, True, False, True, True]
+    assert "_has_loc(fn)" in inspect.getsource(base._wrap_missing_loc.__call__)
