@@ -88,6 +88,14 @@ def _solver():
     return ByMode(kernels(np.float64).address("sap_solve_at"), 0)
 
 
+def _pairs():
+    """The address of the compiled pair kernel (kernels.discrete_step.find_point_pairs),
+    compiled; 0 interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("point_pairs_at"), 0)
+
+
 def _tamsi_args(rng):
     """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
     fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
@@ -504,6 +512,7 @@ def _rollout(rng):
         0,
         0,
         0,
+        0,
         no_geometry(np.zeros(s.sizes.n, np.int64)),
         0,
     )
@@ -567,6 +576,7 @@ def _discrete_steps(rng):
         problem.si,
         problem.sw,
         _solver(),
+        _pairs(),
         joints,
         *_contact_tables(s, room, problem.sizes.nk),
         np.zeros(5 * nv + 2 * nq),
@@ -760,7 +770,7 @@ UNCOMPARED = {
     "batch_point_jacobian": (6, 7),
     "batch_dynamics_derivatives[inverse]": (7, 8),
     "batch_dynamics_derivatives[forward]": (7, 8),
-    "batch_rollout": (20, 21),
+    "batch_rollout": (21, 22),
     "batch_new_row": (2,),
     "batch_collisions": (17, 18),
 }
