@@ -179,3 +179,43 @@ def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
                 np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
         counts.append(n)
     assert min(counts) >= 0 and max(counts) > 0, counts
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_epa_by_address_is_epa_linked_and_interpreted_to_the_bit(seed):
+    """The signed distances of every pair of the geometry cases' scene (GJK, then EPA for the
+    overlapping ones): EPA by address (the model's held block), EPA linked (compiled with the
+    tuple of held arrays) and interpreted give the same rows, bit for bit."""
+    from mallard.geometry import _proximity_layout as layout
+    from tests.geometry.kernel_cases import GEOMETRY_CASES
+
+    held, X_WG, pairs, count, max_distance, out = GEOMETRY_CASES["proximity_signed_distances"](
+        np.random.default_rng(seed)
+    )
+    m = held.model
+    results = []
+    for run in ("address", "linked", "interpreted"):
+        rows, found = out.copy(), pairs.copy()
+        if run == "address":
+            k = kernels(np.float64).proximity_signed_distances(
+                m.held, X_WG, found, count, max_distance, rows
+            )
+        elif run == "linked":
+            k = kernels(np.float64).proximity_signed_distances(
+                m.held_arrays, X_WG, pairs.copy(), count, max_distance, rows
+            )
+        else:
+            rows = rows.astype(object)
+            k = kernels(object).proximity_signed_distances(
+                held.interpreted, X_WG.astype(object), pairs.copy(), count, max_distance, rows
+            )
+            rows = rows.astype(np.float64)
+        results.append((k, rows))
+        if run == "address":
+            kinds = m.kinds[found[:k]]
+            by_gjk = ~np.isin(kinds, (layout.SPHERE, layout.HALFSPACE)).any(axis=1)
+            assert (rows[:k, 0][by_gjk] < 0).any()  # (pairs EPA answered)
+    (k, rows), *others = results
+    for other_k, other in others:
+        assert other_k == k
+        np.testing.assert_array_equal(other.view(np.int64), rows.view(np.int64))
