@@ -11,6 +11,7 @@ import functools
 
 import numpy as np
 
+from mallard._compiled import kernels
 from mallard.geometry import _proximity_layout as layout
 from mallard.geometry._kernels.batch import GROUP, MIN_DISTANCE, PAIR_DISTANCES, row_size
 from mallard.geometry._kernels.bounds import inner_radius, outer_radius
@@ -161,7 +162,7 @@ def check_collisions(batched, q, padding, min_distance, pairs_within, scene_grap
         model = cm.model
         inputs = (q, model.gi, model.gf, model.hv, cm.mobod, cm.X_BG, cm.pairs, cm.reach,
                   cm.inner, cm.carrier_mobod, cm.carrier_ball, cm.blocks, padding, what,
-                  report)  # fmt: skip
+                  report, kernels(np.float64).address("epa_at"))  # fmt: skip
         outputs = (free, least, distances, status)
         if cm.operation is None:
             row = row_size(batched._mi, len(cm.ids), num_pairs, len(cm.carrier_mobod))

@@ -185,10 +185,11 @@ class ProximityModel:
         from mallard.geometry._kernels.queries import HELD
 
         #: The entry points' first argument (kernels.queries): interpreted, the arrays of
-        #: HELD; compiled, ``held``, the address of ``held_block``, (address, rows) of each.
+        #: HELD; compiled, ``held``, the address of ``held_block``, (address, rows) of each,
+        #: then EPA's address (set by :meth:`call` for the queries of EPA_QUERIES).
         self.held_arrays = tuple(getattr(self, name) for name in HELD)
         self.held_block = np.array(
-            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))], dtype=np.int64
+            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))] + [0], dtype=np.int64
         )
         self.held = self.held_block.ctypes.data
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
@@ -272,6 +273,8 @@ class ProximityModel:
         call's (C-contiguous arrays of the same dtypes and dimensions, Python scalars)."""
         fn = self.bound.get(name)
         if fn is None:
+            if name in _EPA_QUERIES:
+                self.held_block[-1] = kernels(np.float64).address("epa_at")
             fn = self.bound[name] = kernels(np.float64).bind(name, self.held, args=args)
         return fn(*args)
 
@@ -318,6 +321,8 @@ class ProximityModel:
 #: penetration_rows' arrays before the first (no rows: nothing is written in them; writable,
 #: as the kernel's arguments must be).
 _NO_SCRATCH = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
+#: The entry points (kernels.queries) that may run EPA, called at its address in held's block.
+_EPA_QUERIES = ("proximity_signed_distances", "proximity_point_distances")
 
 
 def _values(a):

@@ -56,7 +56,9 @@ WS_STATE = WS_SCRATCH + 8 * SUPPORT  # EPA: the nearest element's squared distan
 WS_VERTICES = WS_STATE + 4
 WS_EDGES = WS_VERTICES + EPA_VERTICES * PT_VERTEX
 WS_FACES = WS_EDGES + EPA_EDGES * PT_EDGE
-WS_SIZE = WS_FACES + EPA_FACES * PT_FACE
+WS_EPA = WS_FACES + EPA_FACES * PT_FACE  # EPA by address: its objects, tolerance; its answer
+OBJECT = 20  # floats of a convex object (kernels.ccd.make_object)
+WS_SIZE = WS_EPA + 2 * OBJECT + 1 + 7
 
 WI_COUNTS = 0  # vertices, edges, faces used so far; the nearest element's type and index;
 #              the numbers of border edges, visible faces and internal edges found

@@ -37,7 +37,8 @@ class RolloutPlan:
     inertias, and for a SAP plant with joint limits the SAP problem of a state, see
     :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
     kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw, the address of SAP's
-    compiled solver (kernels.sap.solve); no limits: none, 0 for the address;
+    compiled solver (kernels.sap.solve), that of the pair kernel (kernels.discrete_step.
+    find_point_pairs, 0 without contact); no limits: none, 0 for the addresses;
     then the contact tables of kernels.discrete_step, without geometry). The model the
     kernel runs on (``mi``, ``mf``, ``sizes``, ``ws0``): without contact, the plant's with
     its welded bodies merged into composites (_welded_composites, ``mobods`` the plant's
@@ -50,7 +51,7 @@ class RolloutPlan:
         self.ws0 = batched._ws0
         nv = plant.num_velocities()
         self.sap = (np.zeros((0, 3), np.int64), np.zeros((0, 2)), np.zeros(nv), np.zeros(nv), 0, 0)
-        self.sap += (0,)  # (no SAP: no solver's address)
+        self.sap += (0, 0)  # (no SAP: no solver's address, no pair kernel's)
         # (the contact tables of kernels.discrete_step: without geometry, none)
         self.sap += (no_geometry(np.zeros(plant.num_bodies(), np.int64)), 0)
         #: The contact scratch's slots in a row (kernels.discrete_step.found_views carves it).
@@ -113,7 +114,7 @@ class RolloutPlan:
                 "more than one degree of freedom, which the plant's SAP step does not take"
             )
         nv, nl = plant.num_velocities(), driver.limits.shape[0]
-        geometry, room = self.sap[7:]
+        geometry, room = self.sap[8:]
         if contact:
             geometry, room = self._contact_tables(plant)
             ng, nf = geometry[0].shape[0], geometry[3].shape[0]
@@ -130,6 +131,7 @@ class RolloutPlan:
             self.si.size,
             self.sw.size,
             kernels(np.float64).address("sap_solve_at"),
+            kernels(np.float64).address("point_pairs_at") if contact else 0,
             geometry,
             room,
         )

@@ -28,11 +28,20 @@ from mallard.geometry._kernels.ccd import (
     support_point,
     vec_eq,
 )
-from mallard.multibody._kernels._machinery import jitable
+from mallard.geometry._proximity_layout import WS_SCRATCH, WS_SIMPLEX
+from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels.vec3 import cross3, dot3, sub
 
 #: numeric_limits<double>::epsilon() (FCL's constants<double>::eps()).
 _EPS = 2.220446049250313e-16
+
+
+@jitable
+def simplex(ws):
+    """The simplex (4 × 9) and a spare support point (9) of the workspace ws."""
+    return reshaped(ws[WS_SIMPLEX : WS_SIMPLEX + 36], (4, 9)), ws[WS_SCRATCH : WS_SCRATCH + 9]
+
+
 _ORIGIN = (0.0, 0.0, 0.0)
 #: sin² of the angle between two edges above which they are not collinear to ε (see
 #: triangle_area_is_zero).

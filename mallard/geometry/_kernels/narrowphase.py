@@ -22,11 +22,12 @@ import numpy as np
 
 from mallard.geometry._kernels.box_box import box_box
 from mallard.geometry._kernels.ccd import make_object
-from mallard.geometry._kernels.epa import epa
+from mallard.geometry._kernels.epa import penetration_depth
 from mallard.geometry._kernels.gjk import (
     first_support,
     gjk_distance,
     gjk_intersect_from,
+    simplex,
 )
 from mallard.geometry._kernels.halfspace_pairs import shape_halfspace
 from mallard.geometry._kernels.mpr import mpr_intersect, mpr_penetration
@@ -44,9 +45,8 @@ from mallard.geometry._proximity_layout import (
     MESH,
     SPHERE,
     WS_SCRATCH,
-    WS_SIMPLEX,
 )
-from mallard.multibody._kernels._machinery import jitable, reshaped
+from mallard.multibody._kernels._machinery import jitable
 
 UNSUPPORTED = -10
 #: FCL's collision tolerance as Drake sets it, and its iteration limit.
@@ -72,12 +72,6 @@ def _has_hull(kind):
 @jitable
 def _m(gf, g):
     return gf[g, 0], gf[g, 1], gf[g, 2]
-
-
-@jitable
-def simplex(ws):
-    """The simplex (4 × 9) and a spare support point (9) of the workspace ws."""
-    return reshaped(ws[WS_SIMPLEX : WS_SIMPLEX + 36], (4, 9)), ws[WS_SCRATCH : WS_SCRATCH + 9]
 
 
 @jitable
@@ -169,15 +163,17 @@ BY_GJK = 1
 
 
 @jitable
-def signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out):
+def signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out, epa_at):
     """Writes the signed distance of a and b in ``out`` (φ, nhat_BA_W, p_ACa, p_BCb); returns
-    0, UNSUPPORTED (a half space with a shape other than a sphere) or EPA's failure."""
+    0, UNSUPPORTED (a half space with a shape other than a sphere) or EPA's failure (EPA at
+    the address ``epa_at``: kernels.epa.penetration_depth)."""
     code = closed_signed_distance(gi, gf, X_WG, a, b, out)
     if code != BY_GJK:
         return code
     # (The every-pair query's loop prepares A once for its pairs instead:
     # kernels.queries.proximity_signed_distances.)
-    return gjk_signed_distance(gi, gf, hv, X_WG, prepared(gi, gf, hv, X_WG, a), a, b, ws, wi, out)
+    A = prepared(gi, gf, hv, X_WG, a)
+    return gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out, epa_at)
 
 
 @jitable(llvm_inline=True)
@@ -205,9 +201,10 @@ def prepared(gi, gf, hv, X_WG, a):
 
 
 @jitable
-def gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out):
+def gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out, epa_at):
     """:func:`signed_distance` of a pair of BY_GJK, A = prepared(…, a): FCL's GJK signed
-    distance (EPA when they overlap). GJK's steps are inlined into it (kernels.gjk), compiled
+    distance (EPA when they overlap, at the address ``epa_at``: kernels.epa.
+    penetration_depth). GJK's steps are inlined into it (kernels.gjk), compiled
     once; it is not inlined itself: LLVM inlining of the function that calls EPA doubled
     proximity_signed_distances' compile time (20 → 36-46 s of CPU)."""
     P, _ = simplex(ws)
@@ -215,7 +212,9 @@ def gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out):
     o2 = make_object(gi, gf, X_WG[b], b)
     overlap, size, ready = gjk_intersect_from(o1, v1, o2, hv, P, DISTANCE_ITERATIONS)
     if overlap:
-        status, depth, p1, p2 = epa(o1, o2, hv, P, size, ws, wi, DISTANCE_TOLERANCE)
+        status, depth, p1, p2 = penetration_depth(
+            o1, o2, hv, P, size, ws, wi, DISTANCE_TOLERANCE, epa_at
+        )
         if status < 0:
             return status
         phi = -depth

@@ -11,7 +11,7 @@ respect to whatever p_WQ and X_WG depend on). ``X`` is the pose X_WG, a 4×3 arr
 import numpy as np
 
 from mallard.geometry._kernels.ccd import make_object, point_object
-from mallard.geometry._kernels.epa import epa
+from mallard.geometry._kernels.epa import penetration_depth
 from mallard.geometry._kernels.gjk import eigen_normalized, gjk_distance, gjk_intersect
 from mallard.geometry._proximity_layout import (
     BOX,
@@ -231,14 +231,14 @@ def _cylinder(radius, half_length, X, p_WQ):
 
 # ---- the iterative and mesh cases (float64 only) ------------------------------------------------
 @jitable
-def _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi):
+def _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi, epa_at):
     """Drake's: FCL's GJK signed distance to a sphere of radius zero at Q (tolerance 1e-6),
     the gradient the ellipsoid's normal at the witness point."""
     o1 = make_object(gi, gf, X, g)
     o2 = point_object(p_WQ)
     intersect, size, ready = gjk_intersect(o1, o2, hv, P, 1000)
     if intersect:
-        status, depth, p_WN, _ = epa(o1, o2, hv, P, size, ws, wi, 1e-6)
+        status, depth, p_WN, _ = penetration_depth(o1, o2, hv, P, size, ws, wi, 1e-6, epa_at)
         if status < 0:
             return status, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
         phi = -depth
@@ -345,12 +345,12 @@ def closed_form(kind, m, X, p_WQ):
 
 
 @jitable
-def point_distance(gi, gf, hv, tri, X, g, p_WQ, P, ws, wi):
+def point_distance(gi, gf, hv, tri, X, g, p_WQ, P, ws, wi, epa_at):
     """(status, φ, p_GN, ∇φ_W) of geometry g at pose X (float64): status 0, or a failure of
-    EPA (negative)."""
+    EPA (negative; EPA at the address ``epa_at``: kernels.epa.penetration_depth)."""
     kind = gi[g, 0]
     if kind == ELLIPSOID:
-        return _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi)
+        return _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi, epa_at)
     if kind == SPHERE or kind == HALFSPACE or kind == CAPSULE or kind == BOX or kind == CYLINDER:
         phi, p_GN, grad = closed_form(kind, (gf[g, 0], gf[g, 1], gf[g, 2]), X, p_WQ)
         return 0, phi, p_GN, grad

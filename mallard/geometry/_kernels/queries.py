@@ -4,10 +4,12 @@ X_FG as _proximity_layout declares them, the workspaces ws and wi, ``status``, a
 and a row of 6 per geometry for boxes), then the poses X_WG (ng, 4, 3), then each query's own
 arrays. ``held`` is, compiled, the address of an int64 block of (address, rows) per array of
 HELD, in that order (ProximityModel.held: numba converts one integer instead of an array
-each, about 0.05 µs an array), or the tuple of the arrays (interpreted, or compiled for a
-test). Pairs are (a, b) rows of geometry indices, a < b (indices are in GeometryId order, so
-A is the geometry of smaller id); results go to rows of ``out`` in the order of the pairs that
-report one, the pairs compacted alike, and a failure to ``status``: (code, a, b).
+each, about 0.05 µs an array), then the address of EPA compiled once (kernels.epa.epa_at,
+set by ProximityModel.call for the queries that may run it), or the tuple of the arrays
+(interpreted, or compiled for a test: EPA linked). Pairs are (a, b) rows of geometry
+indices, a < b (indices are in GeometryId order, so A is the geometry of smaller id); results
+go to rows of ``out`` in the order of the pairs that report one, the pairs compacted alike,
+and a failure to ``status``: (code, a, b).
 """
 
 import numpy as np
@@ -74,6 +76,19 @@ def _held_compiled(held):
 
         return impl
     return lambda held: held
+
+
+def _epa_at(held):
+    """The address of EPA compiled once held's block holds (see the module); None for the
+    tuple of the arrays (interpreted, here: unused; compiled, EPA linked)."""
+    return None
+
+
+@overload(_epa_at)
+def _epa_at_compiled(held):
+    if isinstance(held, types.Integer):
+        return lambda held: carray(pointer(held), 2 * len(HELD) + 1, np.int64)[2 * len(HELD)]
+    return lambda held: None
 
 
 @jitable(inline=True)
@@ -182,6 +197,7 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
     pair or a failure. A pair its bounds put farther apart than max_distance (:func:`_apart`)
     is not computed."""
     gi, gf, hv, _, _, ws, wi, status, _, _ = _held(held)
+    epa_at = _epa_at(held)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
     # (What GJK needs of a pair's A, kept for its next pairs: pairs come sorted by A.)
     A, prepared_a = (point_object((0.0, 0.0, 0.0)), (0.0, 0.0, 0.0)), -1
@@ -194,7 +210,7 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
         if code == BY_GJK:
             if a != prepared_a:
                 A, prepared_a = prepared(gi, gf, hv, X_WG, a), a
-            code = gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out[k])
+            code = gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out[k], epa_at)
         if code < 0:
             return _fail(status, code, a, b)
         if out[k, 0] <= max_distance:
@@ -299,6 +315,7 @@ def proximity_point_distances(held, X_WG, p_WQ, threshold, reach, supported, out
     a finite threshold: its value, or 0 if negative, plus SLACK), a geometry whose tight box
     is farther than ``reach`` from p_WQ is not computed (its distance is above threshold)."""
     gi, gf, hv, tri, _, ws, wi, status, _, boxes = _held(held)
+    epa_at = _epa_at(held)
     X_WG, p_WQ, out = _plain3(X_WG, p_WQ, out)
     P, _ = simplex(ws)
     k = 0
@@ -313,7 +330,7 @@ def proximity_point_distances(held, X_WG, p_WQ, threshold, reach, supported, out
                 gap2 += gap * gap
             if gap2 > reach * reach:  # (NaN: computed)
                 continue
-        code, phi, p_GN, grad = point_distance(gi, gf, hv, tri, X_WG[g], g, p_WQ, P, ws, wi)
+        code, phi, p_GN, grad = point_distance(gi, gf, hv, tri, X_WG[g], g, p_WQ, P, ws, wi, epa_at)
         if code < 0:
             return _fail(status, code, g, g)
         if phi <= threshold:

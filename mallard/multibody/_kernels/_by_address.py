@@ -16,13 +16,21 @@ scalars as int64; it returns an int64 (a status). The address is that of numba's
 wrapper of the kernel compiled for those types (kernels._numba_internals.c_address).
 Interpreted (object scalars), callers call the Python function directly: the address is 0
 and unused.
+
+A kernel of many arrays takes them as one *block* instead (an int64 array the caller owns and
+writes, :func:`hold`): per array, HELD int64 slots, its address and its sizes (up to three,
+1 past its dimensions); the kernel views them again with :func:`held1`, :func:`held2`,
+:func:`held3` (the dtype and dimensions of each array are the kernel's to know), and takes the
+block's address as its one argument (kernels.discrete_step.point_pairs_at: 19 arrays).
 """
 
 from llvmlite import ir
-from numba import types
+from numba import carray, literal_unroll, types
 from numba.extending import intrinsic
 
+from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels._numba_internals import array_struct, cast
+from mallard.multibody._kernels._pointer import pointer
 
 _INT64 = ir.IntType(64)
 
@@ -62,3 +70,41 @@ def call_at(typingctx, address, args):
         return builder.call(function, values)
 
     return types.int64(address, args), codegen
+
+
+#: The int64 slots of one array in a block: its address, then its sizes (see the module).
+HELD = 4
+
+
+@jitable
+def hold(block, arrays):
+    """Writes the arrays of the tuple ``arrays`` (C-contiguous, of up to three dimensions) into
+    the int64 array ``block`` (HELD slots each, in order: see the module). Compiled only (a
+    by-address kernel's caller)."""
+    i = 0
+    for a in literal_unroll(arrays):
+        block[i] = address_of(a)
+        shape = a.shape
+        for d in range(HELD - 1):
+            block[i + 1 + d] = shape[d] if d < len(shape) else 1
+        i += HELD
+
+
+@jitable
+def held1(block, i, dtype):
+    """The vector of ``dtype`` held i-th in ``block`` (:func:`hold`)."""
+    return carray(pointer(block[HELD * i]), block[HELD * i + 1], dtype)
+
+
+@jitable
+def held2(block, i, dtype):
+    """The matrix of ``dtype`` held i-th in ``block`` (:func:`hold`)."""
+    at = HELD * i
+    return carray(pointer(block[at]), (block[at + 1], block[at + 2]), dtype)
+
+
+@jitable
+def held3(block, i, dtype):
+    """The array of three dimensions of ``dtype`` held i-th in ``block`` (:func:`hold`)."""
+    at = HELD * i
+    return carray(pointer(block[at]), (block[at + 1], block[at + 2], block[at + 3]), dtype)

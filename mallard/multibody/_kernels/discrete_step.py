@@ -18,20 +18,41 @@ The contact tables are two tuples (made by plant._stepping.ContactTables):
 * ``found``, its scratch and the last step's contacts: (X_WF, X_WG, boxes, order, pairs,
   rows, gws: the broadphase's and the narrowphase's, as QueryObject's; bodies, par, p_WC,
   nhat_AB_W, R_WC, jscratch, J, phi0, cliques, cpar: the contact problem of up to C pairs
-  (kernels.contact.contact_problem); count (int64, 1): the pairs of the last step).
+  (kernels.contact.contact_problem); count (int64, 1): the pairs of the last step; then
+  last_pairs, last_rows, last_gamma, last_pd: its contacts and impulses (kernels.stepping);
+  block: the block (kernels._by_address) of the arrays the pair kernel takes).
+
+The step's point pairs (:func:`point_pairs`: the geometries' poses, boxes, broadphase,
+narrowphase and pair parameters) are, compiled, one kernel called by address
+(:func:`point_pairs_at`, kernels._by_address) from every compiled step (both sets of joint
+types' drive_discrete_steps, batch_rollout): its arrays, the first 9 of ``geometry`` and of
+``found`` and the bodies' poses X_WB, written into found's ``block`` by the caller at each
+call.
 
 The joint constraints are a tuple (limits, limit_bounds, pd, pd_values, couplers,
 coupler_values) as kernels.sap.sap_add_joint_constraints takes them.
 """
 
 import numpy as np
+from numba import carray
 from numba.extending import overload
 
+from mallard._compiled import by_address
 from mallard.geometry._kernels.broadphase import sweep_and_prune, tight_box
 from mallard.geometry._kernels.narrowphase import penetration
 from mallard.geometry._kernels.queries import geometry_poses
 from mallard.geometry._proximity_layout import PENETRATION, WS_SIZE
+from mallard.multibody._kernels._by_address import (
+    HELD,
+    address_of,
+    call_at,
+    held1,
+    held2,
+    held3,
+    hold,
+)
 from mallard.multibody._kernels._machinery import jitable, reshaped
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.contact import contact_pairs, contact_problem
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import run_stages
@@ -52,6 +73,8 @@ FAILED_CONTACT = -3
 FAILED_CAPACITY = -4
 #: settings' entries of the contact tables.
 KIND, LAGGED, BETA, STICTION = 0, 1, 2, 3
+#: The arrays of the pair kernel's block (:func:`point_pairs_at`), and found's entry holding it.
+PAIR_ARRAYS, BLOCK = 19, 22
 
 
 def int64_view(a):
@@ -72,7 +95,8 @@ def found_size(ng, nf, room, nk, npd, nv):
     P = max(ng * (ng - 1) // 2, 1)
     return (12 * nf + 12 * ng + 6 * ng + ng + 2 * P + PENETRATION * P + WS_SIZE + 4 * room
             + 7 * room + 3 * room + 3 * room + 9 * room + 12 * nv + 3 * room * nv + room
-            + 2 * room + 10 * room + 1 + 2 * room + PENETRATION * room + nk + npd)  # fmt: skip
+            + 2 * room + 10 * room + 1 + 2 * room + PENETRATION * room + nk + npd
+            + HELD * PAIR_ARRAYS)  # fmt: skip
 
 
 @jitable
@@ -128,9 +152,11 @@ def found_views(buffer, ng, nf, room, nk, npd, nv):
     last_rows = reshaped(a, (room, PENETRATION))
     last_gamma, at = _take(buffer, at, nk)
     last_pd, at = _take(buffer, at, npd)
+    a, at = _take(buffer, at, HELD * PAIR_ARRAYS)
+    block = int64_view(a)
     return (X_WF, X_WG, boxes, order, pairs, rows, gws, bodies, par, p_WC, nhat, R_WC,
             jscratch, J, phi0, cliques, cpar, count, last_pairs, last_rows, last_gamma,
-            last_pd)  # fmt: skip
+            last_pd, block)  # fmt: skip
 
 
 @jitable
@@ -148,12 +174,13 @@ def _sort_pairs(pairs, rows, n, ng):
 
 
 @jitable
-def point_pairs(work, geometry, found):
-    """The penetrating point pairs at the positions of ``work``, as plant._contact.
-    _point_pairs makes them from QueryObject._penetrations: the geometries' poses, the tight
-    boxes, sweep-and-prune, each pair's penetration, sorted by (A, B); then per pair its
-    bodies and combined parameters (kernels.contact.contact_pairs) in found's ``bodies`` and
-    ``par``. Returns their number, FAILED_CONTACT or FAILED_CAPACITY."""
+def point_pairs(X_WB, geometry, found):
+    """The penetrating point pairs at the bodies' poses X_WB (per mobod, 4 × 3), as
+    plant._contact._point_pairs makes them from QueryObject._penetrations: the geometries'
+    poses, the tight boxes, sweep-and-prune, each pair's penetration, sorted by (A, B); then
+    per pair its bodies and combined parameters (kernels.contact.contact_pairs) in found's
+    ``bodies`` and ``par``. Returns their number, FAILED_CONTACT or FAILED_CAPACITY.
+    ``geometry`` and ``found`` may be their first 9 arrays only."""
     gi, gf, hv, frame_mobod, X_FG, allowed = (
         geometry[0], geometry[1], geometry[2], geometry[3], geometry[4], geometry[5]
     )  # fmt: skip
@@ -163,7 +190,6 @@ def point_pairs(work, geometry, found):
     )  # fmt: skip
     bodies, par = found[7], found[8]
     ng = gi.shape[0]
-    X_pc = work.X_pc
     for f in range(frame_mobod.shape[0]):
         k = frame_mobod[f]
         for i in range(4):
@@ -171,7 +197,7 @@ def point_pairs(work, geometry, found):
                 if k < 0:
                     X_WF[f, i, j] = 1.0 if i == j else 0.0
                 else:
-                    X_WF[f, i, j] = X_pc[LAYER_WB, k, i, j]
+                    X_WF[f, i, j] = X_WB[k, i, j]
     geometry_poses(gi, X_WF, X_FG, X_WG)
     for g in range(ng):
         tight_box(gi, gf, hv, X_WG, g, boxes)
@@ -198,16 +224,52 @@ def point_pairs(work, geometry, found):
     return n
 
 
+@by_address
+def point_pairs_at(block):
+    """The pair kernel compiled once (kernels._by_address), which :func:`find_point_pairs`
+    calls compiled: :func:`point_pairs` of the arrays held in the block at ``block``
+    (PAIR_ARRAYS: geometry's first 9, found's first 9, X_WB)."""
+    b = carray(pointer(block), HELD * PAIR_ARRAYS, np.int64)
+    f, i = np.float64, np.int64
+    geometry = (
+        held2(b, 0, i), held2(b, 1, f), held2(b, 2, f), held1(b, 3, i), held3(b, 4, f),
+        held2(b, 5, np.uint8), held1(b, 6, i), held1(b, 7, i), held2(b, 8, f),
+    )  # fmt: skip
+    found = (
+        held3(b, 9, f), held3(b, 10, f), held2(b, 11, f), held1(b, 12, i), held2(b, 13, i),
+        held2(b, 14, f), held1(b, 15, f), held2(b, 16, i), held2(b, 17, f),
+    )  # fmt: skip
+    return point_pairs(held3(b, 18, f), geometry, found)
+
+
+def find_point_pairs(X_WB, geometry, found, pairs):
+    """:func:`point_pairs`: interpreted, here; compiled, by the pair kernel at the address
+    ``pairs`` (``Kernels.address("point_pairs_at")``), called, not linked into the caller's
+    code, its arrays written into found's block."""
+    return point_pairs(X_WB, geometry, found)
+
+
+@overload(find_point_pairs)
+def _find_point_pairs_compiled(X_WB, geometry, found, pairs):
+    def impl(X_WB, geometry, found, pairs):
+        block = found[BLOCK]
+        hold(block, geometry[:9] + found[:9] + (X_WB,))
+        return call_at(pairs, (address_of(block),))
+
+    return impl
+
+
 @jitable
-def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver, joints,
-                   geometry, found, v_next):  # fmt: skip
+def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver, pairs,
+                   joints, geometry, found, v_next):  # fmt: skip
     """v⁺ (into ``v_next``) of a SAP step from x = [q0; v0] with free-motion velocities
     ``v_star``, as SapDriver.step computes it: the SAP problem (si, sw) of the step's point
     contacts (none if the settings' kind is −1), then its joint constraints (``joints``),
     solved with A = M(q0) + diag(``diagonal``) from the guess v0 if there is any (by SAP's
-    compiled solver at the address ``solver``: kernels.sap.solve), else
-    v⁺ = v*. ``staged``: whether ``work``'s positions and inertias are those of q0 (else they
-    are computed when needed); M is computed with params' reflected inertias. Returns
+    compiled solver at the address ``solver``: kernels.sap.solve; the point pairs by the pair
+    kernel at the address ``pairs``: :func:`find_point_pairs`), else v⁺ = v*. ``staged``:
+    whether ``work``'s positions and inertias are those of q0 (else they are computed when
+    needed); M is computed with params' reflected inertias. Returns
     (SAP_SUCCESS, the solver's failure, FAILED_CONTACT or FAILED_CAPACITY; the number of
     contacts)."""
     t, w = sap_table(si, si), sap_workspace(si, sw)
@@ -225,7 +287,7 @@ def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver,
         if not staged:
             run_stages(m, x, params, work, POSITIONS | INERTIAS)
             staged = True
-        n = point_pairs(work, geometry, found)
+        n = find_point_pairs(work.X_pc[LAYER_WB], geometry, found, pairs)
         if n < 0:
             return n, 0
         if n > 0:

@@ -306,7 +306,7 @@ def _positions(m, x, qdot, h, identity):
 
 @jitable
 def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
-                diagonal, si, sw, solver, geometry, found, t):  # fmt: skip
+                diagonal, si, sw, solver, pairs, geometry, found, t):  # fmt: skip
     """SAP's v, state by state, for the live states of the group (the step's constraints
     found at each state: point contacts, joint limits near it): x holds [q0; v*] (lanes), S[0]
     x0; M(q0) with the plant's reflected inertias ``reflected0``; a state whose solve fails
@@ -335,8 +335,8 @@ def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, r
         for i in range(nv):  # (M with the plant's reflected inertias, then back)
             reflected[i] = reflected0[i]
         status, _ = sap_velocities(
-            m, params, work1, r.x, v_star, diagonal, False, si, sw, solver, joints, geometry,
-            found, v,
+            m, params, work1, r.x, v_star, diagonal, False, si, sw, solver, pairs, joints,
+            geometry, found, v,
         )  # fmt: skip
         for i in range(nv):
             reflected[i] = reflected0[i] + diagonal[i]
@@ -454,8 +454,8 @@ def _check_final(x, count, codes, steps):
 
 @batched(own_kernels=True)
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
-                  reflected0, diagonal, n_si, n_sw, solver, geometry, room, row, flags, mode,
-                  X, status):  # fmt: skip
+                  reflected0, diagonal, n_si, n_sw, solver, pairs, geometry, room, row, flags,
+                  mode, X, status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
@@ -463,7 +463,8 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     SAP if ``limits`` has rows, and its point contacts (kernels.discrete_step: ``geometry``,
     its contact tables, whose settings' kind is −1 without collision geometry; room for
     ``room`` contacts, in the row past the SAP problem; ``solver``: the address of SAP's
-    compiled solver, kernels.sap.solve). ``steps`` steps in all. L states at a time, in
+    compiled solver, kernels.sap.solve; ``pairs``: the pair kernel's, kernels.discrete_step.
+    find_point_pairs). ``steps`` steps in all. L states at a time, in
     lanes."""
     m = model(mi, mf)
     U, X = _borrowed(U), _borrowed(X)
@@ -512,7 +513,8 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     if sap:
                         good = _limit_step(m, r, params, work, work1, rL.x, lanes.stages,
                                            codes, count, limits, bounds, reflected0, diagonal,
-                                           si, sw, solver, geometry, found, t)  # fmt: skip
+                                           si, sw, solver, pairs, geometry, found,
+                                           t)  # fmt: skip
                         if good < 0:
                             break
                     _positions(m, rL.x, work.qdot, h, identity)

@@ -124,8 +124,8 @@ def _keep_contacts(si, sw, found, n):
 
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, joints, geometry, found,
-    scratch, t, pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, joints, geometry,
+    found, scratch, t, pending, others, boundary, h, offset,
 ):  # fmt: skip
     """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
     events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
@@ -136,7 +136,9 @@ def drive_discrete_steps(
     to M's diagonal; v⁺ of the SAP problem (si, sw) of the point contacts (``geometry``,
     ``found``: kernels.discrete_step) and the joint constraints (``joints``, see
     kernels.sap.sap_add_joint_constraints) if any applies (by SAP's compiled solver at the
-    address ``solver``, Kernels.address("sap_solve_at"): kernels.sap.solve), else v*
+    address ``solver``, Kernels.address("sap_solve_at"): kernels.sap.solve; the point pairs
+    by the pair kernel at the address ``pairs``, Kernels.address("point_pairs_at"), 0 for a
+    plant without collision geometry: kernels.discrete_step.find_point_pairs), else v*
     (kernels.discrete_step.sap_velocities); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
     floats) ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps
     the last update's contacts and impulses. Returns (the time, whether the
@@ -169,7 +171,7 @@ def drive_discrete_steps(
             for i in range(nv):
                 v_star[i] = x[nq + i] + h * vdot[i]
             status, n = sap_velocities(
-                m, params, work, x, v_star, step_diagonal, True, si, sw, solver, joints,
+                m, params, work, x, v_star, step_diagonal, True, si, sw, solver, pairs, joints,
                 geometry, found, v_next,
             )  # fmt: skip
             if status != SAP_SUCCESS:

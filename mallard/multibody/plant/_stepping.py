@@ -79,8 +79,9 @@ class PlantStepper:
                 if e.handler in handlers and e.trigger == TriggerType.kPeriodic
             ]
         self._inputs = self._ec = None
-        #: (si, sw, solver, joints, geometry, found) of a discrete step (kernels.discrete_step:
-        #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve), and
+        #: (si, sw, solver, pairs, joints, geometry, found) of a discrete step
+        #: (kernels.discrete_step: ``solver`` the address of SAP's compiled solver,
+        #: kernels.sap.solve, ``pairs`` the pair kernel's, 0 without geometry), and
         #: the PD-controlled actuators' input slots (for the net actuation).
         self._constraints = self._pd_inputs = None
         self._scratch = None
@@ -128,7 +129,8 @@ class PlantStepper:
             joints += driver._coupler_rows(parameters)
             found = self._tables.scratch(room, problem.sizes.nk, len(self._pd_inputs))
             solver = ec.kernels.address("sap_solve_at")
-            self._constraints = (problem.si, problem.sw, solver, joints, geometry, found)
+            pairs = ec.kernels.address("point_pairs_at") if contact else 0
+            self._constraints = (problem.si, problem.sw, solver, pairs, joints, geometry, found)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
         return True
@@ -171,7 +173,7 @@ class PlantStepper:
         x0 = scratch[start : start + nq + nv].copy()
         vdot = scratch[start + nq + nv :].copy()
         net = plant._limited_actuation(context)
-        found = self._constraints[5]
+        found = self._constraints[6]
         h = plant._time_step
         if self._pd_inputs.size:
             net = net.astype(np.float64)
@@ -325,6 +327,8 @@ def found_arrays(ng, nf, room, nk, npd, nv):
     """kernels.discrete_step's ``found`` tuple for ng geometries on nf frames, ``room``
     contacts, SAP problems of nk equations, npd PD controllers and nv velocities (the arrays
     kernels.discrete_step.found_views carves from a row, tested alike)."""
+    from mallard.multibody._kernels.discrete_step import HELD, PAIR_ARRAYS
+
     P = max(ng * (ng - 1) // 2, 1)
     rows = geometry_layout.PENETRATION
     return (
@@ -336,6 +340,7 @@ def found_arrays(ng, nf, room, nk, npd, nv):
         np.zeros(room), np.zeros((room, 2), dtype=np.int64), np.zeros((room, 10)),
         np.zeros(1, dtype=np.int64), np.zeros((room, 2), dtype=np.int64),
         np.zeros((room, rows)), np.zeros(nk), np.zeros(npd),
+        np.zeros(HELD * PAIR_ARRAYS, dtype=np.int64),
     )  # fmt: skip
 
 

@@ -88,6 +88,22 @@ def _solver():
     return ByMode(kernels(np.float64).address("sap_solve_at"), 0)
 
 
+def _epa():
+    """The address of EPA compiled once (kernels.epa.penetration_depth), compiled; 0
+    interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("epa_at"), 0)
+
+
+def _pairs():
+    """The address of the compiled pair kernel (kernels.discrete_step.find_point_pairs),
+    compiled; 0 interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("point_pairs_at"), 0)
+
+
 def _tamsi_args(rng):
     """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
     fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
@@ -518,6 +534,7 @@ def _rollout(rng):
         0,
         0,
         0,
+        0,
         no_geometry(np.zeros(s.sizes.n, np.int64)),
         0,
     )
@@ -581,6 +598,7 @@ def _discrete_steps(rng):
         problem.si,
         problem.sw,
         _solver(),
+        _pairs(),
         joints,
         *_contact_tables(s, room, problem.sizes.nk),
         np.zeros(5 * nv + 2 * nq),
@@ -756,7 +774,7 @@ def _batch_collisions(rng):
     row[: s.ws.size] = s.ws  # (as kernels.batch.batch_new_row makes it)
     return (s.mi, s.mf, Q, m.gi, m.gf, m.hv, mobod, X_BG, pairs, outer[a] + outer[b],
             inner[a] + inner[b]) + carriers + (blocks, 0.05, MIN_DISTANCE | PAIR_DISTANCES,
-            0.5, row, np.zeros(GROUPS + size, dtype=np.int64), ALONE,
+            0.5, _epa(), row, np.zeros(GROUPS + size, dtype=np.int64), ALONE,
             np.zeros(size, dtype=np.uint8), np.zeros(size), np.zeros((size, num_pairs)),
             np.zeros(size, dtype=np.int64))  # fmt: skip
 
@@ -773,7 +791,7 @@ UNCOMPARED = {
     **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
     "batch_dynamics_derivatives[inverse]": (7, 8),
     "batch_dynamics_derivatives[forward]": (7, 8),
-    "batch_rollout": (20, 21),
+    "batch_rollout": (21, 22),
     "batch_new_row": (2,),
-    "batch_collisions": (17, 18),
+    "batch_collisions": (18, 19),
 }

@@ -9,13 +9,22 @@ from numba.core.errors import TypingError
 from numba.extending import overload
 
 from mallard._compiled import by_address, kernels
-from mallard.multibody._kernels._by_address import address_of, call_at
+from mallard.multibody._kernels._by_address import (
+    HELD,
+    address_of,
+    call_at,
+    held1,
+    held2,
+    held3,
+    hold,
+)
 from mallard.multibody._kernels._numba_internals import WITHOUT_RUNTIME, njit_cached
 from mallard.multibody._kernels._pointer import pointer
+from mallard.multibody._kernels.discrete_step import find_point_pairs, point_pairs
 from mallard.multibody._kernels.sap import _solve
 from mallard.multibody._kernels.views import sap_table, sap_workspace
 
-from .kernel_cases import _sap_args
+from .kernel_cases import Sample, _contact_tables, _sap_args
 
 
 @by_address
@@ -98,3 +107,115 @@ def test_sap_by_address_is_sap_linked_and_interpreted_to_the_bit(seed):
     for other_status, other in others:
         assert other_status == status
         np.testing.assert_array_equal(other.view(np.int64), w.view(np.int64))
+
+
+def _held_back(block, a, b, c):
+    """Holds (a, b, c) in ``block`` and views them again from it; adds 1 to a and b and sets
+    c[1, 2, 3] = 7 through its view; returns their sums."""
+    hold(block, (a, b, c))
+    x, y, z = held1(block, 0, np.int64), held2(block, 1, np.float64), held3(block, 2, np.uint8)
+    x += 1
+    y += 1.0
+    z[1, 2, 3] = 7
+    return x.sum(), y.sum(), z.sum()
+
+
+def test_a_block_holds_arrays_by_address_and_sizes():
+    """hold writes each array's address and sizes (1 past its dimensions) into HELD slots;
+    held1/2/3 view the same memory again."""
+    caller = njit_cached(_held_back, **WITHOUT_RUNTIME)
+    a, b = np.arange(3, dtype=np.int64), np.zeros((2, 5))
+    c = np.zeros((2, 3, 4), dtype=np.uint8)
+    block = np.zeros(3 * HELD, dtype=np.int64)
+    assert caller(block, a, b, c) == (6, 10.0, 7)
+    assert block.tolist() == [
+        a.ctypes.data, 3, 1, 1, b.ctypes.data, 2, 5, 1, c.ctypes.data, 2, 3, 4,
+    ]  # fmt: skip
+    assert a.tolist() == [1, 2, 3] and (b == 1.0).all() and c[1, 2, 3] == 7
+
+
+def _find_pairs(X_WB, geometry, found, pairs):
+    return find_point_pairs(X_WB, geometry, found, pairs)
+
+
+def _linked_pairs(X_WB, geometry, found):
+    """The pair kernel linked into this function (what drive_discrete_steps did)."""
+    return point_pairs(X_WB, geometry, found)
+
+
+def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
+    """The contact queries' pair kernel (discrete_step.point_pairs_at) through its block, the
+    same kernel linked into the caller, and interpreted: the same count and the same found
+    arrays (poses, boxes, pairs, rows, bodies, parameters), bit for bit, at poses where
+    some pairs penetrate."""
+    by_address = njit_cached(_find_pairs, error_model="numpy", **WITHOUT_RUNTIME)
+    linked = njit_cached(_linked_pairs, error_model="numpy", **WITHOUT_RUNTIME)
+    address = kernels(np.float64).address("point_pairs_at")
+    counts = []
+    for seed in range(4):
+        s = Sample(np.random.default_rng(seed))
+        geometry, found = _contact_tables(s, 64, 4)
+        allowed = geometry[5].copy()
+        allowed[allowed == 2] = 1  # (no pair the Python path raises for)
+        geometry = geometry[:5] + (allowed,) + geometry[6:]
+        X_WB = np.zeros((s.sizes.n, 4, 3))
+        for k in range(s.sizes.n):
+            X_WB[k, :3] = np.eye(3)
+            X_WB[k, 3] = s.rng.uniform(-0.4, 0.4, 3)
+        results = []
+        for run in ("address", "linked", "interpreted"):
+            f = tuple(a.copy() for a in found)
+            if run == "address":
+                n = by_address(X_WB, geometry, f, address)
+            elif run == "linked":
+                n = linked(X_WB, geometry, f)
+            else:
+                n = point_pairs(X_WB, geometry, f)
+            results.append((n, f))
+        (n, f), *others = results
+        for other_n, other in others:
+            assert other_n == n
+            for a, b in zip(other[:9], f[:9], strict=True):
+                np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
+        counts.append(n)
+    assert min(counts) >= 0 and max(counts) > 0, counts
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_epa_by_address_is_epa_linked_and_interpreted_to_the_bit(seed):
+    """The signed distances of every pair of the geometry cases' scene (GJK, then EPA for the
+    overlapping ones): EPA by address (the model's held block), EPA linked (compiled with the
+    tuple of held arrays) and interpreted give the same rows, bit for bit."""
+    from mallard.geometry import _proximity_layout as layout
+    from tests.geometry.kernel_cases import GEOMETRY_CASES
+
+    held, X_WG, pairs, count, max_distance, out = GEOMETRY_CASES["proximity_signed_distances"](
+        np.random.default_rng(seed)
+    )
+    m = held.model
+    results = []
+    for run in ("address", "linked", "interpreted"):
+        rows, found = out.copy(), pairs.copy()
+        if run == "address":
+            k = kernels(np.float64).proximity_signed_distances(
+                m.held, X_WG, found, count, max_distance, rows
+            )
+        elif run == "linked":
+            k = kernels(np.float64).proximity_signed_distances(
+                m.held_arrays, X_WG, pairs.copy(), count, max_distance, rows
+            )
+        else:
+            rows = rows.astype(object)
+            k = kernels(object).proximity_signed_distances(
+                held.interpreted, X_WG.astype(object), pairs.copy(), count, max_distance, rows
+            )
+            rows = rows.astype(np.float64)
+        results.append((k, rows))
+        if run == "address":
+            kinds = m.kinds[found[:k]]
+            by_gjk = ~np.isin(kinds, (layout.SPHERE, layout.HALFSPACE)).any(axis=1)
+            assert (rows[:k, 0][by_gjk] < 0).any()  # (pairs EPA answered)
+    (k, rows), *others = results
+    for other_k, other in others:
+        assert other_k == k
+        np.testing.assert_array_equal(other.view(np.int64), rows.view(np.int64))
