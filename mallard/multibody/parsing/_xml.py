@@ -12,7 +12,29 @@ _MARKUP_END = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
 LINE_BREAK = re.compile(rb"\r\n?|\n")
 
 
-class XmlElement:
+class ElementQueries:
+    """``find``, ``findall`` and ``get`` of an element with ``children`` and ``attrib``
+    (XmlElement's and _xml_view.ElementView's)."""
+
+    __slots__ = ()
+
+    def find(self, tag):
+        """The first child named ``tag``, or None."""
+        for child in self.children:
+            if child.tag == tag:
+                return child
+        return None
+
+    def findall(self, tag):
+        """The children named ``tag``."""
+        return [child for child in self.children if child.tag == tag]
+
+    def get(self, name, default=None):
+        """The value of attribute ``name``, or ``default``."""
+        return self.attrib.get(name, default)
+
+
+class XmlElement(ElementQueries):
     """An XML element: ``tag``, ``attrib`` (dict), ``children`` (elements, in order), ``text``
     (its stripped character data, or None), and ``file`` and ``line`` where it starts. (No
     link to its parent: a tree without cycles is freed as soon as it is dropped, without the
@@ -34,21 +56,6 @@ class XmlElement:
     def line(self):
         line = self._line
         return line if type(line) is int else line[2].line(line[0], line[1])
-
-    def find(self, tag):
-        """The first child named ``tag``, or None."""
-        for child in self.children:
-            if child.tag == tag:
-                return child
-        return None
-
-    def findall(self, tag):
-        """The children named ``tag``."""
-        return [child for child in self.children if child.tag == tag]
-
-    def get(self, name, default=None):
-        """The value of attribute ``name``, or ``default``."""
-        return self.attrib.get(name, default)
 
     def __repr__(self):
         return f"<XmlElement {self.tag} at {self.file}:{self.line}>"

@@ -10,13 +10,18 @@ import re
 from xml.etree.ElementTree import TreeBuilder
 from xml.parsers import expat
 
-from mallard.multibody.parsing._xml import LINE_BREAK, syntax_error, without_comments
+from mallard.multibody.parsing._xml import (
+    LINE_BREAK,
+    ElementQueries,
+    syntax_error,
+    without_comments,
+)
 
 # An element's start ('<' then a name: group 1), or what may hold one's text without being one.
 _STARTS = re.compile(rb"<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<([^/!?])", re.DOTALL)
 
 
-class ElementView:
+class ElementView(ElementQueries):
     """An XML element as an XmlElement shows it: ``tag``, ``attrib`` (dict), ``children``
     (ElementViews, in order, made when first asked for), ``text`` (its stripped character
     data, or None), ``file`` and ``line`` where it starts, ``find``, ``findall``, ``get``; and
@@ -55,21 +60,6 @@ class ElementView:
             if view.element is child:
                 return view
         return None
-
-    def find(self, tag):
-        """The first child named ``tag``, or None."""
-        for child in self.children:
-            if child.tag == tag:
-                return child
-        return None
-
-    def findall(self, tag):
-        """The children named ``tag``."""
-        return [child for child in self.children if child.tag == tag]
-
-    def get(self, name, default=None):
-        """The value of attribute ``name``, or ``default``."""
-        return self.attrib.get(name, default)
 
     def __repr__(self):
         return f"<ElementView {self.tag} at {self.file}:{self.line}>"
