@@ -14,13 +14,12 @@ Run: ``python benchmarks/batch_trees.py START_TREE . [--models panda,g1] [--roun
 """
 
 import argparse
-import gc
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+from _two_trees import samples_in_turns, serve
 
 
 def worker(tree, models, states, calls):
@@ -55,9 +54,8 @@ def worker(tree, models, states, calls):
             fn()
             fn()
         setups.append((name, operations))
-    print("ready", flush=True)
-    gc.disable()
-    for _ in sys.stdin:
+
+    def take_sample():
         sample = {}
         for name, operations in setups:
             for op, fn in operations.items():
@@ -67,7 +65,9 @@ def worker(tree, models, states, calls):
                     fn()
                     least = min(least, time.process_time() - began)
                 sample[f"{name} {op}"] = least * 1e3
-        print(json.dumps(sample), flush=True)
+        return sample
+
+    serve(take_sample)
 
 
 def main():
@@ -77,31 +77,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--states", type=int, default=1000)
     parser.add_argument("--calls", type=int, default=5, help="calls a sample (the least)")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        return worker(args.worker, args.models, args.states, args.calls)
-    processes = []
-    for tree in args.trees:
-        tree = os.path.abspath(tree)
-        command = [sys.executable, __file__, *args.trees, "--models", args.models]
-        command += ["--states", str(args.states), "--calls", str(args.calls), "--worker", tree]
-        processes.append(subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            env=dict(os.environ, PYTHONPATH=tree),
-        ))  # fmt: skip
-    for process in processes:
-        while process.stdout.readline().strip() != "ready":
-            pass
-    samples = [[], []]
-    for r in range(args.rounds):
-        for i in (0, 1) if r % 2 == 0 else (1, 0):
-            processes[i].stdin.write("sample\n")
-            processes[i].stdin.flush()
-            samples[i].append(json.loads(processes[i].stdout.readline()))
-    for process in processes:
-        process.stdin.close()
-        process.wait()
+        return worker(args.trees[0], args.models, args.states, args.calls)
+    worker_args = ["--models", args.models, "--states", str(args.states)]
+    worker_args += ["--calls", str(args.calls)]
+    samples, _ = samples_in_turns(__file__, args.trees, worker_args, args.rounds)
     print(f"ms per call ({args.states} states, least of {args.calls} calls, {args.rounds} rounds)")
     print(f"{'operation':26s} {'first':>9s} {'second':>9s} {'ratio':>7s} {'median':>7s}")
     for key in samples[0][0]:

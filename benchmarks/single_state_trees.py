@@ -14,13 +14,12 @@ Run: ``python benchmarks/single_state_trees.py /work/main . [--models panda,g1]
 """
 
 import argparse
-import gc
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+from _two_trees import samples_in_turns, serve
 
 OPS = (
     "forward kinematics",
@@ -56,9 +55,8 @@ def worker(tree, models, calls):
             for op in OPS:
                 lib.timers()[op](states[key])
         setups.append((name, libs, states))
-    print("ready", flush=True)
-    gc.disable()
-    for _ in sys.stdin:
+
+    def take_sample():
         sample = {}
         for name, libs, states in setups:
             for op in OPS:
@@ -69,7 +67,9 @@ def worker(tree, models, calls):
                         fn(st)
                     seconds = time.process_time() - began
                     sample[f"{name}|{op}|{key}"] = seconds / (calls * len(st)) * 1e6
-        print(json.dumps(sample), flush=True)
+        return sample
+
+    serve(take_sample)
 
 
 def main():
@@ -83,48 +83,27 @@ def main():
     if args.worker:
         return worker(args.trees[0], args.models, args.calls)
     trees = [os.path.abspath(t) for t in args.trees]
-    procs = []
-    for tree in trees:
-        command = [sys.executable, os.path.abspath(__file__), tree, tree, "--worker"]
-        command += ["--models", args.models, "--calls", str(args.calls)]
-        env = dict(os.environ, PYTHONPATH=tree)
-        procs.append(
-            subprocess.Popen(
-                command, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-            )
-        )
-    for proc in procs:
-        if proc.stdout.readline().strip() != "ready":
-            sys.exit("a worker failed")
-    samples, loads = [{}, {}], []
-    for r in range(args.rounds):
-        loads.append(os.getloadavg()[0])
-        for i in (0, 1) if r % 2 == 0 else (1, 0):
-            procs[i].stdin.write("go\n")
-            procs[i].stdin.flush()
-            for key, t in json.loads(procs[i].stdout.readline()).items():
-                samples[i].setdefault(key, []).append(t)
-    for proc in procs:
-        proc.stdin.close()
-        proc.wait()
+    worker_args = ["--models", args.models, "--calls", str(args.calls)]
+    samples, loads = samples_in_turns(__file__, trees, worker_args, args.rounds)
     print(
         f"{trees[0]} (A) and {trees[1]} (B), {args.rounds} rounds, load average "
         f"{min(loads):.1f}-{max(loads):.1f}; CPU µs per call, least of the rounds (median ratio)"
     )
     print("| model | operation | A: single / Pinocchio | B: single / Pinocchio | B / A |")
     print("|---|---|---|---|---|")
-    for key in samples[0]:
+    for key in samples[0][0]:
         model, op, lib = key.split("|")
         if lib != "single":
             continue
         cells = []
         for s in samples:
-            mine, theirs = s[key], s[f"{model}|{op}|pinocchio"]
+            mine = [sample[key] for sample in s]
+            theirs = [sample[f"{model}|{op}|pinocchio"] for sample in s]
             ratio = statistics.median(a / b for a, b in zip(mine, theirs, strict=True))
             cells.append(
                 f"{min(mine):.2f} / {min(theirs):.2f} = {min(mine) / min(theirs):.2f} ({ratio:.2f})"
             )
-        change = min(samples[1][key]) / min(samples[0][key])
+        change = min(s[key] for s in samples[1]) / min(s[key] for s in samples[0])
         print(f"| {model} | {op} | {cells[0]} | {cells[1]} | {change:.2f} |")
 
 
