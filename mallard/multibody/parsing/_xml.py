@@ -115,7 +115,7 @@ def without_comments(data):
     """(the bytes ``data`` without their comments, their _CommentLines or None if there were
     none). expat reads a comment at ~40 MB/s, tinyxml2 (Drake's) ~10x faster: a 30 MB comment
     took a second. An unterminated comment is left for expat to report."""
-    if b"<!--" not in data:
+    if b"!" not in data or b"<!--" not in data:  # (a byte: memchr, ~60x faster)
         return data, None
     parts, removed, kept, start, position = [], [], 0, 0, 0
     while (match := _MARKUP.search(data, position)) is not None:
