@@ -143,9 +143,9 @@ class _UrdfParser:
         effort_limits = {}
         firsts = [first_children(node) for node in joints]
         mimics = [
-            self.parse_joint(
-                node, first if values is not None else first_views(node), effort_limits, values
-            )
+            self.parse_joint(node, first_views(node), effort_limits)
+            if values is None
+            else self.add_read_joint(node, first, values, effort_limits)
             for node, first, values in zip(
                 joints, firsts, joint_values(joints, firsts), strict=True
             )
@@ -265,7 +265,7 @@ class _UrdfParser:
     # ---- joints ------------------------------------------------------------------------------
     def joint_key_params(self, node, first):
         """(name, type, parent link, child link) of the joint ``node``, whose first child of
-        each tag is ``first[tag]`` (an ElementView or an Element)."""
+        each tag is the ElementView ``first[tag]``."""
         attrib = node.attrib
         name = attrib.get("name")
         if name is None:
@@ -396,14 +396,30 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def parse_joint(self, node, first, effort_limits, values=None):
-        """Adds the joint of ``node``, whose first child of each tag is ``first[tag]`` (an
-        ElementView; an Element when ``values``, the numbers joint_values read, are given);
-        returns its ``<mimic>`` ElementView, if any (parse_mimic reads it once all joints are
-        added)."""
+    def add_read_joint(self, node, first, values, effort_limits):
+        """Adds the joint of ``node`` that joint_values read (``values``), whose first child
+        of each tag is the Element ``first[tag]``; returns its ``<mimic>`` as parse_joint."""
+        name, parent_name, child_name, X_PB, axis, limits, effort = values
+        parent = self.bodies.get(parent_name)
+        if parent is None:
+            parent = self.body_for_element(name, parent_name)
+        child = self.bodies.get(child_name)
+        if child is None:
+            child = self.body_for_element(name, child_name)
+        if axis is None:
+            self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())
+        else:  # (without <dynamics>: no damping)
+            cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
+            self.add_joint(cls._checked, name, parent, X_PB, child, None, axis, limits)
+        effort_limits.setdefault(name, effort)
         mimic = first.get("mimic")
-        if mimic is not None:
-            mimic = node.view(mimic)
+        return None if mimic is None else node.view(mimic)
+
+    def parse_joint(self, node, first, effort_limits):
+        """Adds the joint of ``node``, whose first child of each tag is the ElementView
+        ``first[tag]``; returns its ``<mimic>`` ElementView, if any (parse_mimic reads it once
+        all joints are added)."""
+        mimic = first.get("mimic")
         if node.attrib.get("drake_ignore") == "true":
             return mimic
         if "calibration" in first or "safety_controller" in first:
@@ -414,26 +430,20 @@ class _UrdfParser:
             return mimic
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
-        if values is not None:
-            X_PB, axis, limits, effort = values
-        else:
-            X_PB, axis = self.pose_and_axis(name, joint_type, first)
-            limits, effort = None, math.inf
+        X_PB, axis = self.pose_and_axis(name, joint_type, first)
+        effort = math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
             self.require_custom(node, name, joint_type, False)
             cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
-            if limits is not None:  # (read by joint_values; without <dynamics>: no damping)
-                self.add_joint(cls._checked, name, parent, X_PB, child, None, axis, limits)
-            else:
-                lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
-                damping = self.damping(first.get("dynamics"))
-                joint = self.add_joint(
-                    cls, name, parent, X_PB, child, None, axis, lower, upper, damping
-                )
-                if velocity != math.inf:  # (a new joint's limits are infinite)
-                    joint.set_velocity_limits([-velocity], [velocity])
-                if acceleration != math.inf:
-                    joint.set_acceleration_limits([-acceleration], [acceleration])
+            lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
+            damping = self.damping(first.get("dynamics"))
+            joint = self.add_joint(
+                cls, name, parent, X_PB, child, None, axis, lower, upper, damping
+            )
+            if velocity != math.inf:  # (a new joint's limits are infinite)
+                joint.set_velocity_limits([-velocity], [velocity])
+            if acceleration != math.inf:
+                joint.set_acceleration_limits([-acceleration], [acceleration])
         elif joint_type == "fixed":
             self.require_custom(node, name, joint_type, False)
             self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())

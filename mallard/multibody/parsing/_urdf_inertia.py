@@ -11,8 +11,6 @@ from mallard.multibody.parsing._plain_numbers import plain_numbers
 from mallard.multibody.tree import SpatialInertia
 from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_batch
 
-#: The count of numbers in each of a link's texts: xyz, mass, ixx iyy izz ixy ixz iyz.
-_COUNTS = [3, 1, 1, 1, 1, 1, 1, 1]
 _ZERO = "0"
 #: Below this many links, parse_inertial reads each (the arrays' fixed cost would not pay).
 MIN_LINKS = 8
@@ -24,7 +22,8 @@ def spatial_inertias(links):
     inertias = [None] * len(links)
     if len(links) < MIN_LINKS:
         return inertias
-    found, texts = [], []  # (the links read here, their texts: 8 a link)
+    found, positions, scalars = [], [], []  # (the links read here; their texts: the
+    # origin's xyz; mass, ixx, iyy, izz, ixy, ixz, iyz)
     for k, link in enumerate(links):
         inertial = link.element.find("inertial")  # (its Elements: no ElementView made for them)
         if inertial is None:
@@ -41,21 +40,24 @@ def spatial_inertias(links):
         if mass is None or inertia is None or "value" not in mass.attrib:
             continue
         get = inertia.attrib.get
-        texts += (
-            xyz, mass.attrib["value"], get("ixx", _ZERO), get("iyy", _ZERO), get("izz", _ZERO),
+        positions.append(xyz)
+        scalars += (
+            mass.attrib["value"], get("ixx", _ZERO), get("iyy", _ZERO), get("izz", _ZERO),
             get("ixy", _ZERO), get("ixz", _ZERO), get("iyz", _ZERO),
         )  # fmt: skip
         found.append(k)
     if len(found) < MIN_LINKS:
         return inertias
-    values = plain_numbers(texts, _COUNTS * len(found))
-    if values is None:  # (an unusual number somewhere: read link by link)
+    positions, scalars = plain_numbers(positions, 3), plain_numbers(scalars, 1)
+    if positions is None or scalars is None:  # (an unusual number somewhere: link by link)
         return inertias
-    values = np.array(values).reshape(-1, 10)
-    if not np.isfinite(values).all():  # (a number out of range)
+    p = np.array(positions).reshape(-1, 3)
+    scalars = np.array(scalars).reshape(-1, 7)
+    if not (np.isfinite(p).all() and np.isfinite(scalars).all()):  # (a number out of range)
         return inertias
     with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)
-        x, y, z, m, ixx, iyy, izz, ixy, ixz, iyz = values.T
+        x, y, z = p.T
+        m, ixx, iyy, izz, ixy, ixz, iyz = scalars.T
         # MakeFromCentralInertia(m, p, I): G = I/m + point_mass(p), checked again as I = (G − P)·m.
         xy, xz, yz = -x * y, -x * z, -y * z
         P = (y * y + z * z, xy, xz, xy, x * x + z * z, yz, xz, yz, x * x + y * y)
@@ -64,7 +66,6 @@ def spatial_inertias(links):
         ok = (m > 0) & could_be_physically_valid_batch(*I)
         ok &= could_be_physically_valid_batch(*[(g - q) * m for g, q in zip(G, P, strict=True)])
     G = np.stack(G, axis=1).reshape(-1, 3, 3)
-    p = values[:, :3]
     masses = m.tolist()
     for j in np.flatnonzero(ok).tolist():
         inertias[found[j]] = SpatialInertia._make(masses[j], p[j], G[j])

@@ -2,11 +2,11 @@
 ``_urdf._UrdfParser.parse_joint`` reads one joint at a time (the pose of ``<origin>``, the unit
 axis, the ``<limit>`` values, then the joint's own normalization of its axis and its limit
 arrays: the same operations, element by element, in arrays), for the joints that need no
-message: ``<joint>`` elements of type revolute, continuous, prismatic or fixed, without
-``drake_ignore``, ``<dynamics>``, ``<calibration>`` or ``<safety_controller>``, an ``<origin>``
-without ``rpy``, plain decimal numbers, a non-zero axis, lower ≤ upper and non-negative
-velocity and acceleration limits. Any other joint is left to parse_joint, so that its messages
-come in document order."""
+message: ``<joint>`` elements of type revolute, continuous, prismatic or fixed, with a name
+and parent and child links, without ``drake_ignore``, ``<dynamics>``, ``<calibration>`` or
+``<safety_controller>``, an ``<origin>`` without ``rpy``, plain decimal numbers, a non-zero
+axis, lower ≤ upper and non-negative velocity and acceleration limits. Any other joint is left
+to parse_joint, so that its messages come in document order."""
 
 import math
 import operator
@@ -17,9 +17,6 @@ from mallard.math import RigidTransform
 from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
 from mallard.multibody.tree._joint_axis import SQRT_EPSILON
 
-#: The count of numbers in each of a joint's texts: the origin's xyz, the axis's xyz, the
-#: limit's lower, upper, velocity, drake:acceleration and effort.
-_COUNTS = [3, 3, 1, 1, 1, 1, 1]
 _NO_LIMITS = (ABSENT,) * 5
 _DEFAULTS = np.array([-math.inf, math.inf, math.inf, math.inf, math.inf])
 _TYPES = ("revolute", "continuous", "prismatic", "fixed")
@@ -46,19 +43,27 @@ def first_views(node):
 
 
 def joint_values(joints, firsts):
-    """[(X_PB, unit axis, limits, effort), or None where parse_joint must read it] for the
-    joint elements ``joints`` (``firsts``: their first_children): limits as
-    LimitedSingleDofJoint._checked takes them (axis and limits None for a fixed joint, effort
-    ∞)."""
+    """[(name, parent link, child link, X_PB, unit axis, limits, effort), or None where
+    parse_joint must read it] for the joint elements ``joints`` (``firsts``: their
+    first_children): limits as LimitedSingleDofJoint._checked takes them (axis and limits None
+    for a fixed joint, effort ∞)."""
     values = [None] * len(joints)
     if len(joints) < MIN_JOINTS:
         return values
-    found, texts = [], []  # (the joints read here, their texts: 7 a joint)
+    found, names = [], []  # (the joints read here, their keys)
+    vectors, scalars = [], []  # (their texts: the origin's and the axis's xyz; the limit's
+    # lower, upper, velocity, drake:acceleration and effort)
     for k, (node, first) in enumerate(zip(joints, firsts, strict=True)):
         attrib = node.attrib
         if node.tag != "joint" or attrib.get("type") not in _TYPES or "drake_ignore" in attrib:
             continue
         if "dynamics" in first or "calibration" in first or "safety_controller" in first:
+            continue
+        parent, child = first.get("parent"), first.get("child")
+        if parent is None or child is None:
+            continue
+        keys = (attrib.get("name"), parent.attrib.get("link"), child.attrib.get("link"))
+        if not all(keys):  # (None or "": parse_joint's messages, or its silence)
             continue
         origin = first.get("origin")
         xyz = "0 0 0"
@@ -69,26 +74,27 @@ def joint_values(joints, firsts):
         axis, limit = first.get("axis"), first.get("limit")
         if attrib["type"] == "fixed":
             axis = limit = None  # (neither is read)
-        texts += (xyz, "1 0 0" if axis is None else axis.attrib.get("xyz", "1 0 0"))
+        vectors += (xyz, "1 0 0" if axis is None else axis.attrib.get("xyz", "1 0 0"))
         if limit is None:
-            texts += _NO_LIMITS
+            scalars += _NO_LIMITS
         else:
             get = limit.attrib.get
-            texts += (
+            scalars += (
                 get("lower", ABSENT), get("upper", ABSENT), get("velocity", ABSENT),
                 get("drake:acceleration", ABSENT), get("effort", ABSENT),
             )  # fmt: skip
         found.append(k)
+        names.append(keys)
     if len(found) < MIN_JOINTS:
         return values
-    numbers = plain_numbers(texts, _COUNTS * len(found))
-    if numbers is None:  # (an unusual number somewhere: read joint by joint)
+    vectors, scalars = plain_numbers(vectors, 3), plain_numbers(scalars, 1)
+    if vectors is None or scalars is None:  # (an unusual number somewhere: joint by joint)
         return values
-    numbers = np.array(numbers).reshape(-1, 11)
-    ok = ~np.isinf(numbers).any(axis=1)  # (a number out of range fails)
-    limits = numbers[:, 6:]
+    vectors = np.array(vectors).reshape(-1, 6)
+    limits = np.array(scalars).reshape(-1, 5)
+    ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
-    p, a = numbers[:, :3], numbers[:, 3:6]
+    p, a = vectors[:, :3], vectors[:, 3:]
     lower, upper, velocity, acceleration, effort = limits.T
     with np.errstate(all="ignore"):  # (a zero axis fails)
         x, y, z = a.T
@@ -110,7 +116,7 @@ def joint_values(joints, firsts):
         k = found[j]
         X_PB = RigidTransform._make(_IDENTITY, p[j])  # (FixedOffsetFrame copies it)
         if joints[k].attrib["type"] == "fixed":
-            values[k] = (X_PB, None, None, math.inf)
+            values[k] = (*names[j], X_PB, None, None, math.inf)
             continue
         b, (has_position, has_velocity, has_acceleration) = bounds[j], given[j]
         limits = (
@@ -118,5 +124,5 @@ def joint_values(joints, firsts):
             (b[2], b[3]) if has_velocity else None,
             (b[4], b[5]) if has_acceleration else None,
         )
-        values[k] = (X_PB, a[j], limits, efforts[j])
+        values[k] = (*names[j], X_PB, a[j], limits, efforts[j])
     return values

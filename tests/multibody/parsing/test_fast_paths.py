@@ -649,23 +649,34 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
 
 
 @pytest.mark.parametrize(("text", "numbers"), STREAM_CASES)
-def test_plain_numbers_read_at_once_are_what_cpp_streams_read(text, numbers):
-    """plain_numbers reads a text only if it holds the expected count of numbers that C++
-    streams and float() read alike (else None: the caller reads element by element)."""
+@pytest.mark.parametrize("neighbors", [0, 1, 2])
+def test_plain_numbers_read_at_once_are_what_cpp_streams_read(text, numbers, neighbors):
+    """plain_numbers reads texts only if each holds the expected count of numbers that C++
+    streams and float() read alike (else None: the caller reads element by element), the
+    texts beside a text not changing what it reads; ABSENT reads as NaN."""
     from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
 
     plain = text.strip() in ("1.5", "-2e3", "0 0 -0.5", "1.", ".5", "+.5e+1", "1e-400")
-    read = plain_numbers(["7", text, ABSENT], [1, len(numbers), 1])
-    if plain:
-        assert read[:-1] == [7.0, *numbers] and np.isnan(read[-1])
-    else:  # (or, a number out of range: ±inf, which the callers reject)
-        assert read is None or read[1:-1] == numbers
+    count = max(len(numbers), 1)
+    other = " ".join(["7"] * count)
+    texts = [other] * neighbors + [text] + [other] * neighbors
 
     def rejected(read):
         return read is None or any(map(math.isinf, read))
 
-    assert rejected(plain_numbers(["7", text], [1, len(numbers) + 1]))
-    assert plain_numbers([text, "1 2"], [len(numbers), 1]) is None
+    read = plain_numbers(texts, count)
+    before = [7.0] * count * neighbors
+    if plain:
+        assert read == [*before, *numbers, *before]
+    else:  # (or, a number out of range: ±inf, which the callers reject)
+        assert rejected(read) or read[len(before) : len(before) + count] == numbers
+    assert rejected(plain_numbers(texts, count + 1))
+    assert plain_numbers([*texts, "1 2"], count) is None or count == 2
+    assert plain_numbers([*texts, "1 2 3 4"], count) is None
+    if count > 1:
+        assert plain_numbers([*texts, ABSENT], count) is None
+    read = plain_numbers(["7", ABSENT, " 8 "], 1)
+    assert read[::2] == [7.0, 8.0] and np.isnan(read[1])
 
 
 @pytest.mark.parametrize("axis", ["0 1e308 0", "0 0 1e-9", "1e200 1e200 0"])
