@@ -126,3 +126,47 @@ def test_an_element_view_of_an_element_read_directly():
         2,
     )
     assert root.view(view) is view and root.view(None) is None
+
+
+def _tree(element):
+    return (
+        element.tag,
+        element.attrib,
+        element.text,
+        element.line,
+        [_tree(child) for child in element.children],
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'<a x="package://p/m.obj">\n<b y="1 2"/>t:u</a>',  # (colons in values and text)
+        b'<a>\n<drake:b drake:x="1"/></a>',  # (prefixes never declared)
+        b'<a xmlns="u">\n<b/></a>',
+        b'<a xmlns:d="u">\n<d:b d:x="1"/></a>',
+        b'<a xml:lang="en">\n<b/></a>',
+        b"<a>\n<![CDATA[x]]>\n<b/></a>",
+        b'<?xml version="1.0" encoding="UTF-16"?>\n<a>\n<d:b/></a>'.decode().encode("utf-16"),
+        b"<a>\n<b>&amp;&#60;</b></a>",
+        b'<?xml version="1.0"?>\n<a\tx="1"\n>\n<b/></a>',
+    ],
+)
+def test_both_readers_read_names_with_colons_alike(text):
+    """Names with colons are read as written, never as namespaces: the ElementViews' tree
+    (read by ElementTree's XMLParser when nothing in the text may make it read otherwise, else
+    by expat as _xml) is _xml's."""
+    assert _tree(parse_xml_view(text, "f")) == _tree(parse_xml(text, "f"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"<a>\n<b></a>", b"<a>\n&e;</a>", b"<a>\n<d:b></a>", b'<a xmlns:d="u">\n<d:b></a>'],
+)
+def test_both_readers_report_an_error_alike(text):
+    errors = []
+    for parse in (parse_xml, parse_xml_view):
+        with pytest.raises(XmlSyntaxError) as info:
+            parse(text, "f")
+        errors.append((str(info.value), info.value.line))
+    assert errors[0] == errors[1]
