@@ -96,7 +96,8 @@ class _UrdfParser:
         # Bodies, joint frames and joints built and checked here, not yet in the plant: added
         # at once (plant._add_checked) before the plant is next asked about its elements.
         self.pending = ([], [], [])
-        self.pending_names = set()  # (kind, name) of the pending frames and joints
+        self.pending_frames = set()  # the names of the pending frames
+        self.pending_joints = set()  # the names of the pending joints
         self.pending_ends = set()  # the pending joints' _ends
 
     def error(self, node, message):
@@ -179,7 +180,8 @@ class _UrdfParser:
         attrib = node.attrib
         if attrib.get("drake_ignore") == "true":
             return
-        warn_unsupported_attribute(self.diagnostics, node, "type")
+        if "type" in attrib:
+            warn_unsupported_attribute(self.diagnostics, node, "type")
         name = attrib.get("name")
         if name is None:
             self.error(node, "link tag is missing name attribute.")
@@ -230,7 +232,8 @@ class _UrdfParser:
         if bodies or frames or joints:
             self.plant._add_checked(bodies, frames, joints)
             self.pending = ([], [], [])
-            self.pending_names.clear()
+            self.pending_frames.clear()
+            self.pending_joints.clear()
             self.pending_ends.clear()
 
     def parse_inertial(self, node):
@@ -352,7 +355,8 @@ class _UrdfParser:
         frames, joints = self.pending[1:]
         frames.append(frame_on_parent)
         joints.append(joint)
-        self.pending_names.update((("Frame", frame_on_parent._name), ("Joint", name)))
+        self.pending_frames.add(frame_on_parent._name)
+        self.pending_joints.add(name)
         self.pending_ends.add(ends)
         return joint
 
@@ -362,16 +366,17 @@ class _UrdfParser:
         it with the pending elements: its names new, its bodies the plant's, distinct and
         without a joint between them; else None (the plant's methods add it, or raise)."""
         plant, instance = self.plant, self.model_instance._value
+        frame_name = frame_on_parent._name
         if (
             X_BM is not None
             or child._model_instance._value != instance
             or child._plant is not plant
             or parent._plant is not plant
             or parent is child
+            or name in self.pending_joints
+            or frame_name in self.pending_frames
             or (instance, name) in plant._names["Joint"]
-            or (instance, frame_on_parent._name) in plant._names["Frame"]
-            or ("Joint", name) in self.pending_names
-            or ("Frame", frame_on_parent._name) in self.pending_names
+            or (instance, frame_name) in plant._names["Frame"]
         ):
             return None
         a, b = parent._index._value, child._index._value
