@@ -189,7 +189,7 @@ def _derivatives_at(held):
 def _derivatives_at_compiled(held):
     if isinstance(held, types.Integer):
         return lambda held: carray(pointer(held), _DERIVATIVES_AT + 1, np.int64)[_DERIVATIVES_AT]
-    return lambda held: 0
+    return None  # (compiled, the derivative entry points take a Held's address: a typing error)
 
 
 #: The length of a frame record (:func:`frame_record`).
