@@ -53,6 +53,7 @@ from kernel_timings import build  # noqa: E402
 
 from mallard._compiled import kernels  # noqa: E402
 from mallard.multibody import _batch_run  # noqa: E402
+from mallard.multibody._batch_codes import FORWARD, INVERSE  # noqa: E402
 from mallard.multibody._layout import BIAS, INERTIAS, POSES_ONLY, POSITIONS, VELOCITIES  # noqa: E402
 from mallard.multibody.batch import BatchedPlant  # noqa: E402
 
@@ -93,6 +94,7 @@ def single_call(op, plant, context, model):
     X_BF = np.ascontiguousarray(ec.X_BF[int(body.body_frame().index())])
     p = np.zeros(3)
     K = kernels(np.float64)
+    at = K.address("dynamics_derivatives_at")
 
     def inverse_dynamics():
         K.drive_force_elements(mi, mf, x, ws, ALL_STAGES, F_B, tau)
@@ -104,11 +106,11 @@ def single_call(op, plant, context, model):
         "inverse dynamics": inverse_dynamics,
         "forward dynamics": lambda: K.drive_forward_dynamics(mi, mf, x, ws, ALL_STAGES, u, tau, F),
         "frame Jacobian": lambda: K.drive_point_jacobian(mi, mf, x, ws, POSITIONS, k, X_BF, p),
-        "ID derivatives": lambda: K.drive_inverse_dynamics_derivatives(
-            mi, mf, x, ws, ALL_STAGES, vdot, F_B, dws, d1, d2
+        "ID derivatives": lambda: K.drive_dynamics_derivatives(
+            INVERSE, mi, mf, x, ws, ALL_STAGES, vdot, tau, F_B, dws, d1, d2, d2, at
         ),
-        "FD derivatives": lambda: K.drive_forward_dynamics_derivatives(
-            mi, mf, x, ws, ALL_STAGES, u, tau, F_B, dws, d1, d2, d3
+        "FD derivatives": lambda: K.drive_dynamics_derivatives(
+            FORWARD, mi, mf, x, ws, ALL_STAGES, u, tau, F_B, dws, d1, d2, d3, at
         ),
     }[op]
 

@@ -267,6 +267,7 @@ DERIVATIVES = Layout(
         ("HJ", ("nv", 12), "the sweep constants per velocity"),
         ("active", ("n",), "1 marks the subtree of a direction's mobod"),
         ("free", ("nv",), "1 for the dofs of the joints that are not locked, else 0"),
+        ("block", (44,), "int64s: the arrays held for kernels.engine_derivatives' by address"),
     ),
 )
 

@@ -232,6 +232,7 @@ class SingleStatePlant:
         Kernels.typed), replaces itself with it, and calls it."""
 
         def bind_and_call(*args):
+            self._hold_derivatives(name)
             samples = [
                 args[i] if kind is _FIXED else np.empty((1,) * len(shape))
                 for i, (_, shape, kind) in enumerate(self._arguments[attribute], 1)
@@ -242,6 +243,12 @@ class SingleStatePlant:
 
         return bind_and_call
 
+    def _hold_derivatives(self, name):
+        """For a derivatives' entry point ``name``, holds the address of the kernel it calls in
+        the held block (kernels.single.Held.hold_derivatives), before its first call."""
+        if name.endswith("_derivatives"):
+            self._held.hold_derivatives()
+
     def _kernel(self, name, *samples):
         """The entry point ``name`` bound to the held arrays (but the Jacobian's, whose first
         argument is its frame's Held: :meth:`_frame_held`), called without numba's dispatch:
@@ -250,6 +257,7 @@ class SingleStatePlant:
         key = (name,) + tuple(a is None for a in samples)  # (None: an input not given)
         fn = self._kernels.get(key)
         if fn is None:  # (typed by fresh arrays: a sample may be read-only, a view...)
+            self._hold_derivatives(name)
             samples = tuple(np.empty(a.shape) if type(a) is _ndarray else a for a in samples)
             head = () if name == "single_point_jacobian" else (self._h,)
             fn = kernels(np.float64).bind(name, *head, args=samples)

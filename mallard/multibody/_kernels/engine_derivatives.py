@@ -1,11 +1,33 @@
-"""The plant's compiled entry points for the derivatives of inverse and forward dynamics
-(kernels.derivatives), in the manner of kernels.engine: the flat model, the state, the
-Context's workspace ``ws`` and a bit mask ``need`` of the stages to bring up to date, plus a
-derivative workspace ``dws`` (_layout.DERIVATIVES) and the outputs.
+"""The derivatives of inverse and forward dynamics (kernels.derivatives,
+kernels.recursive_derivatives) on flat arrays, in the manner of kernels.engine's drivers: the
+flat model, the state, a workspace ``ws`` and a bit mask ``need`` of the stages to bring up to
+date, plus a derivative workspace ``dws`` (_layout.DERIVATIVES) and the outputs.
+
+Their code is compiled once, as the by-address kernel :func:`dynamics_derivatives_at`
+(kernels._by_address), which the plant's entry point :func:`drive_dynamics_derivatives` and
+SingleStatePlant's (kernels.single) call through :func:`derivatives_by_address`, instead of
+being optimized and compiled again in each (both joint-type sets' plant entry points and
+SingleStatePlant's two linked the same sweeps: six copies). BatchedPlant's state-by-state path
+(kernels.batch) links :func:`drive_inverse_dynamics_derivatives` and
+:func:`drive_forward_dynamics_derivatives` themselves.
 """
 
-from mallard._compiled import entry_point
+import numpy as np
+from numba import carray
+from numba.extending import overload
+
+from mallard._compiled import by_address, entry_point
+from mallard.multibody._batch_codes import FORWARD
+from mallard.multibody._kernels._by_address import (
+    HELD,
+    address_of,
+    call_at,
+    held1,
+    held2,
+    hold,
+)
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.derivatives import calc_inverse_dynamics_derivatives
 from mallard.multibody._kernels.dynamics import (
     calc_body_inertias,
@@ -83,10 +105,9 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
         calc_mass_matrix(model, params, work, work.M)
 
 
-# The two drivers are kernels linked into their callers (kernels.single, kernels.batch's states
-# one by one), not inlined: their bodies are then typed and compiled once for all of them
-# (and once more in each entry point), not again in each caller.
-@entry_point
+# The two drivers are kernels linked into their callers (dynamics_derivatives_at, kernels.batch's
+# states one by one), not inlined: their bodies are then typed and compiled once for all of
+# them, not again in each caller.
 @jitable
 def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv):
     """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with
@@ -98,7 +119,6 @@ def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, 
     inverse_dynamics_derivatives(m, x, params, work, deriv, vdot, F_app_B, dtau_dq, dtau_dv)
 
 
-@entry_point
 @jitable
 def drive_forward_dynamics_derivatives(
     mi, mf, x, ws, need, u, tau_in, F_in_B, dws, dvdot_dq, dvdot_dv, dvdot_dtau
@@ -118,6 +138,64 @@ def drive_forward_dynamics_derivatives(
         m, params, work, deriv.L, deriv.free, dvdot_dq, dvdot_dv, dvdot_dtau
     )
     return -1
+
+
+@jitable
+def dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3):
+    """``forward`` FORWARD: :func:`drive_forward_dynamics_derivatives` with u = A, tau_in = B,
+    F_in_B = F_B into (D1, D2, D3) = (dvdot_dq, dvdot_dv, dvdot_dtau), returning its status;
+    else (_batch_codes.INVERSE) :func:`drive_inverse_dynamics_derivatives` with v̇ = A,
+    F_app_B = F_B into (D1, D2) = (dtau_dq, dtau_dv) (B and D3 unread), returning −1."""
+    if forward == FORWARD:
+        return drive_forward_dynamics_derivatives(mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
+    drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, A, F_B, dws, D1, D2)
+    return -1
+
+
+#: The arrays of :func:`dynamics_derivatives_at`'s block, in order: mi, mf, x, ws, A, B, F_B,
+#: dws, D1, D2, D3 (_layout.DERIVATIVES' ``block`` holds HELD int64 slots for each).
+DERIVATIVE_ARRAYS = 11
+
+
+@by_address
+def dynamics_derivatives_at(block, forward, need):
+    """:func:`dynamics_derivatives` compiled once (kernels._by_address), of the arrays held in
+    the block at ``block`` (DERIVATIVE_ARRAYS; C-contiguous float64 but mi, 1-D but F_B and
+    D1–D3), which :func:`derivatives_by_address` calls compiled."""
+    b = carray(pointer(block), HELD * DERIVATIVE_ARRAYS, np.int64)
+    f = np.float64
+    return dynamics_derivatives(
+        forward, held1(b, 0, np.int64), held1(b, 1, f), held1(b, 2, f), held1(b, 3, f), need,
+        held1(b, 4, f), held1(b, 5, f), held2(b, 6, f), held1(b, 7, f), held2(b, 8, f),
+        held2(b, 9, f), held2(b, 10, f),
+    )  # fmt: skip
+
+
+def derivatives_by_address(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
+    """:func:`dynamics_derivatives`: interpreted, here; compiled, by the kernel at the address
+    ``at`` (``Kernels.address("dynamics_derivatives_at")``), called, not linked into the
+    caller's code, its arrays (C-contiguous) written into the block of ``dws``."""
+    return dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
+
+
+@overload(derivatives_by_address)
+def _derivatives_by_address_compiled(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
+    def impl(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
+        block = derivatives(mi, dws).block.view(np.int64)
+        hold(block, (mi, mf, x, ws, A, B, F_B, dws, D1, D2, D3))
+        return call_at(at, (address_of(block), forward, need))
+
+    return impl
+
+
+@entry_point
+@jitable
+def drive_dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
+    """The plant's derivatives of inverse or forward dynamics (:func:`dynamics_derivatives`,
+    ``forward`` INVERSE or FORWARD), by the kernel at the address ``at`` compiled (see
+    :func:`derivatives_by_address`: 0 interpreted); returns −1 or the forward dynamics'
+    failing mobod."""
+    return derivatives_by_address(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at)
 
 
 @jitable

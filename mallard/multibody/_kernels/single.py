@@ -7,7 +7,9 @@ row followed by a derivative row, kernels.batch: a workspace with its parameter 
 x, generalized forces, body forces, actuation, a derivative workspace and its outputs; made by
 ``batch_new_row(mi, ws0, row, False)``), as the tuple (mi, mf, row) or, compiled, as the
 address of a :class:`Held` block (one integer: numba converts each array argument of a call
-from Python, about 0.03 µs each, an integer for almost nothing). Then the state and inputs as
+from Python, about 0.03 µs each, an integer for almost nothing; it holds too the address of
+the derivatives' kernel, kernels.engine_derivatives.dynamics_derivatives_at, which the two
+derivative entry points call rather than link). Then the state and inputs as
 1-D arrays (an optional input of length zero, or None, is zero), then the outputs. It returns
 the state's status code, as the batched entry points' (kernels.batch: 0, or NONFINITE,
 ZERO_QUATERNION, NOT_POSITIVE_DEFINITE with their detail), the outputs being NaN in full for a
@@ -30,8 +32,8 @@ import numpy as np
 from numba import carray, types
 from numba.extending import overload
 
-from mallard._compiled import entry_point
-from mallard.multibody._batch_codes import KINDS, NOT_POSITIVE_DEFINITE
+from mallard._compiled import entry_point, kernels
+from mallard.multibody._batch_codes import FORWARD, INVERSE, KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels._numba_internals import c_view, kernels_internal_to
@@ -49,8 +51,7 @@ from mallard.multibody._kernels.engine import (
     point_jacobian,
 )
 from mallard.multibody._kernels.engine_derivatives import (
-    drive_forward_dynamics_derivatives,
-    drive_inverse_dynamics_derivatives,
+    derivatives_by_address,
     fresh_recursive_derivatives,
 )
 from mallard.multibody._kernels.kinematics import (
@@ -125,11 +126,16 @@ def _borrowed_compiled(a):
     return lambda a: a
 
 
+#: The slot of a Held block holding the derivatives' kernel's address (0 until held).
+_DERIVATIVES_AT = 8
+
+
 class Held:
     """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) and, for
     :func:`single_point_jacobian`, a frame's record ``frame`` (:func:`frame_record`) as one
     integer for the compiled entry points: ``address``, that of an int64 block [address, size]
-    of each (zeros for no frame), valid while this object lives (it holds the block and the
+    of each (zeros for no frame), then the derivatives' kernel's address
+    (:meth:`hold_derivatives`), valid while this object lives (it holds the block and the
     arrays)."""
 
     def __init__(self, mi, mf, row, frame=None):
@@ -140,10 +146,18 @@ class Held:
                 raise TypeError("Held: mi, mf, row, frame must be C-contiguous 1-D int64, float64")
         if frame is not None and frame.size != FRAME_RECORD:
             raise TypeError(f"Held: a frame's record has {FRAME_RECORD} elements")
-        self.block = np.zeros(8, dtype=np.int64)
+        self.block = np.zeros(_DERIVATIVES_AT + 1, dtype=np.int64)
         for i, a in enumerate(self.arrays):
             self.block[2 * i : 2 * i + 2] = a.ctypes.data, a.size
         self.address = self.block.ctypes.data
+
+    def hold_derivatives(self):
+        """Holds the address of the derivatives' kernel (compiled, or loaded from numba's
+        cache, at the first call in a process), which :func:`single_inverse_dynamics_derivatives`
+        and :func:`single_forward_dynamics_derivatives` call: to be done before they are."""
+        if self.block[_DERIVATIVES_AT] == 0:
+            at = kernels(np.float64).address("dynamics_derivatives_at")
+            self.block[_DERIVATIVES_AT] = at
 
 
 def _held(held):
@@ -163,6 +177,19 @@ def _held_compiled(held):
 
         return impl
     return lambda held: (_borrowed(held[0]), _borrowed(held[1]), _borrowed(held[2]))
+
+
+def _derivatives_at(held):
+    """The address of the derivatives' kernel held in ``held`` (:meth:`Held.hold_derivatives`);
+    interpreted, 0 (unused: kernels.engine_derivatives.derivatives_by_address)."""
+    return 0
+
+
+@overload(_derivatives_at)
+def _derivatives_at_compiled(held):
+    if isinstance(held, types.Integer):
+        return lambda held: carray(pointer(held), _DERIVATIVES_AT + 1, np.int64)[_DERIVATIVES_AT]
+    return None  # (compiled, the derivative entry points take a Held's address: a typing error)
 
 
 #: The length of a frame record (:func:`frame_record`).
@@ -544,10 +571,11 @@ def single_inverse_dynamics_derivatives(held, q, v, vdot, dtau_dq, dtau_dv, M):
         fresh_recursive_derivatives(
             m, r.x, parameters(mi, r.ws), work, deriv, vdot, dtau_dq, dtau_dv
         )
-    else:
-        drive_inverse_dynamics_derivatives(
-            mi, mf, r.x, r.ws, _ALL, vdot, r.F_B, d.dws, dtau_dq, dtau_dv
-        )
+    else:  # (dtau_dv and vdot[0:0] stand for the outputs and inputs it does not read)
+        derivatives_by_address(
+            INVERSE, mi, mf, r.x, r.ws, _ALL, vdot, vdot[0:0], r.F_B, d.dws, dtau_dq, dtau_dv,
+            dtau_dv, _derivatives_at(held),
+        )  # fmt: skip
     _store(work.M, M)
     return 0
 
@@ -597,9 +625,10 @@ def single_forward_dynamics_derivatives(
             work = workspace(mi, r.ws)
             calc_position_kinematics(m, parameters(mi, r.ws), work, r.x[0:nq], DYNAMICS, 0)
             need = _AFTER_POSITIONS
-        k = drive_forward_dynamics_derivatives(
-            mi, mf, r.x, r.ws, need, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv, dvdot_dtau
-        )
+        k = derivatives_by_address(
+            FORWARD, mi, mf, r.x, r.ws, need, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv,
+            dvdot_dtau, _derivatives_at(held),
+        )  # fmt: skip
         if k >= 0:
             code = NOT_POSITIVE_DEFINITE + KINDS * k
     if code != 0:

@@ -11,6 +11,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from mallard.multibody._batch_codes import FORWARD, INVERSE
 from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
 
 _ALL = POSITIONS | VELOCITIES | INERTIAS | BIAS
@@ -70,9 +71,12 @@ class DerivativesMixin:
         self._check_derivative_force_elements(method)
         vdot = known_vdot
         if not (
-            type(vdot) is np.ndarray and vdot.dtype == np.float64 and vdot.shape == (self._nv,)
+            type(vdot) is np.ndarray
+            and vdot.dtype == np.float64
+            and vdot.shape == (self._nv,)
+            and vdot.flags.c_contiguous  # (as the compiled kernel takes its arrays)
         ):
-            vdot = self._vdot_arg(known_vdot, method)
+            vdot = np.ascontiguousarray(self._vdot_arg(known_vdot, method))
         ec = self._engine.cache(context)
         if external_forces is None:
             F_B = ec.zero_F
@@ -91,17 +95,21 @@ class DerivativesMixin:
         dtau_dq = np.zeros((self._nv, self._nq), dtype=dtype)
         dtau_dv = np.zeros((self._nv, self._nv), dtype=dtype)
         model = self._engine
-        ec.kernels.drive_inverse_dynamics_derivatives(
+        ec.kernels.drive_dynamics_derivatives(
+            INVERSE,
             model.mi,
             model.mf,
             self._x(context),
             ec.ws,
             need,
             vdot,
+            ec.zero_tau,  # (not read)
             F_B,
             _dws(self, dtype),
             dtau_dq,
             dtau_dv,
+            dtau_dv,  # (not read)
+            ec.kernels.address("dynamics_derivatives_at"),
         )
         self._engine.mark(ec, context, need)
         return InverseDynamicsDerivatives(dtau_dq, dtau_dv, ec.work.M.copy())
@@ -146,14 +154,15 @@ class DerivativesMixin:
         dtype = ec.ws.dtype
         u = self._actuation(context).astype(dtype, copy=False)
         tau = self._applied_input_values(context)[0]
-        tau = ec.zero_tau if tau is None else tau.astype(dtype, copy=False)
+        tau = ec.zero_tau if tau is None else np.ascontiguousarray(tau, dtype=dtype)
         need = self._engine.need(ec, context, _ALL)
         nq, nv = self._nq, self._nv
         dvdot_dq = np.zeros((nv, nq), dtype=dtype)
         dvdot_dv = np.zeros((nv, nv), dtype=dtype)
         dvdot_dtau = np.zeros((nv, nv), dtype=dtype)
         model = self._engine
-        failed = ec.kernels.drive_forward_dynamics_derivatives(
+        failed = ec.kernels.drive_dynamics_derivatives(
+            FORWARD,
             model.mi,
             model.mf,
             self._x(context),
@@ -166,6 +175,7 @@ class DerivativesMixin:
             dvdot_dq,
             dvdot_dv,
             dvdot_dtau,
+            ec.kernels.address("dynamics_derivatives_at"),
         )
         self._engine.mark(ec, context, need)
         ec.forget("forward_dynamics")  # (recomputed into ec, not recorded)

@@ -348,27 +348,22 @@ def _coordinates(name):
 
 
 def _derivatives(which):
+    """drive_dynamics_derivatives' arguments for inverse or forward dynamics (the derivatives'
+    kernel called by address compiled: kernels.engine_derivatives)."""
+    from mallard._compiled import kernels
+    from mallard.multibody._batch_codes import FORWARD, INVERSE
+
     def case(rng):
         s = Sample(rng)
         nq, nv, n = s.sizes.nq, s.sizes.nv, s.sizes.n
-        dws = np.zeros(s.sizes.dws)
+        mi, mf, x, ws, need = s.head()
+        at = ByMode(kernels(np.float64).address("dynamics_derivatives_at"), 0)
+        outputs = (np.zeros(s.sizes.dws), np.zeros((nv, nq)), np.zeros((nv, nv)))
         if which == "inverse":
-            return s.head() + (
-                s.normal(nv),
-                s.normal(n, 6),
-                dws,
-                np.zeros((nv, nq)),
-                np.zeros((nv, nv)),
-            )
-        return s.head() + (
-            s.normal(s.sizes.nu),
-            s.normal(nv),
-            s.normal(n, 6),
-            dws,
-            np.zeros((nv, nq)),
-            np.zeros((nv, nv)),
-            np.zeros((nv, nv)),
-        )
+            inputs = (INVERSE, mi, mf, x, ws, need, s.normal(nv), np.zeros(nv), s.normal(n, 6))
+            return inputs + outputs + (np.zeros((nv, nv)), at)
+        inputs = (FORWARD, mi, mf, x, ws, need, s.normal(s.sizes.nu), s.normal(nv))
+        return inputs + (s.normal(n, 6),) + outputs + (np.zeros((nv, nv)), at)
 
     return case
 
@@ -500,6 +495,7 @@ def _single(name):
             held = _held(s, frame_record(3, _rotation_pose(rng)))
             return (held, q, s.normal(3), np.zeros((6, nv)))
         outputs = (np.zeros((nv, nq)), np.zeros((nv, nv)), np.zeros((nv, nv)))
+        head[0].held.hold_derivatives()
         if name == "single_inverse_dynamics_derivatives":
             return head + (q, v, s.normal(nv)) + outputs
         return head + (q, v, s.normal(nv), 4.0 * s.normal(nu)) + outputs + (np.zeros((nv, nu)),)
@@ -706,8 +702,8 @@ CASES = {
     "drive_N": _coordinates("drive_N"),
     "drive_Nplus": _coordinates("drive_Nplus"),
     "copy_if_finite": lambda r: (r.normal(size=3), np.zeros(5), 1),
-    "drive_inverse_dynamics_derivatives": _derivatives("inverse"),
-    "drive_forward_dynamics_derivatives": _derivatives("forward"),
+    "drive_dynamics_derivatives[inverse]": _derivatives("inverse"),
+    "drive_dynamics_derivatives[forward]": _derivatives("forward"),
     "batch_body_poses": _batch("batch_body_poses"),
     "batch_inverse_dynamics": _batch("batch_inverse_dynamics"),
     **{
@@ -786,6 +782,8 @@ CASES["batch_collisions"] = _batch_collisions
 #: wide compiled and one interpreted (kernels.lane_views.lane_width), and the ``flags`` of
 #: their groups (L states compiled, one interpreted); their results are compared.
 UNCOMPARED = {
+    "drive_dynamics_derivatives[inverse]": (9,),  # (dws: its block holds addresses compiled)
+    "drive_dynamics_derivatives[forward]": (9,),
     "batch_body_poses": (3, 4),
     "batch_inverse_dynamics": (6, 7),
     **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},

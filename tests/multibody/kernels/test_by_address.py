@@ -9,6 +9,7 @@ from numba.core.errors import TypingError
 from numba.extending import overload
 
 from mallard._compiled import by_address, kernels
+from mallard.multibody._batch_codes import FORWARD, INVERSE
 from mallard.multibody._kernels._by_address import (
     HELD,
     address_of,
@@ -21,8 +22,10 @@ from mallard.multibody._kernels._by_address import (
 from mallard.multibody._kernels._numba_internals import WITHOUT_RUNTIME, njit_cached
 from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.discrete_step import find_point_pairs, point_pairs
+from mallard.multibody._kernels.engine_derivatives import DERIVATIVE_ARRAYS, dynamics_derivatives
 from mallard.multibody._kernels.sap import _solve
 from mallard.multibody._kernels.views import sap_table, sap_workspace
+from mallard.multibody._layout import DERIVATIVES
 
 from .kernel_cases import Sample, _contact_tables, _sap_args
 
@@ -219,3 +222,66 @@ def test_epa_by_address_is_epa_linked_and_interpreted_to_the_bit(seed):
     for other_k, other in others:
         assert other_k == k
         np.testing.assert_array_equal(other.view(np.int64), rows.view(np.int64))
+
+
+def _linked_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3):
+    """The derivatives' drivers linked into this function (what the plant's entry points
+    and SingleStatePlant's did)."""
+    return dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
+
+
+@pytest.mark.parametrize("forward", [INVERSE, FORWARD])
+@pytest.mark.parametrize("covered", [False, True])
+def test_the_derivatives_by_address_are_linked_and_interpreted_to_the_bit(forward, covered):
+    """The derivatives of inverse and forward dynamics through their kernel called by address
+    (engine_derivatives.dynamics_derivatives_at, its block in the derivative workspace), the
+    same drivers linked into the caller, and interpreted: the same status and outputs and the
+    same workspace, bit for bit, for models the recursions cover and models of every joint
+    type (the tangent sweeps, applied body forces)."""
+    assert DERIVATIVES.shapes[DERIVATIVES.names.index("block")] == (HELD * DERIVATIVE_ARRAYS,)
+    linked = njit_cached(_linked_derivatives, error_model="numpy", **WITHOUT_RUNTIME)
+    address = kernels(np.float64).address("dynamics_derivatives_at")
+    for seed in range(3):
+        s = Sample(np.random.default_rng(seed), covered=covered)
+        nq, nv, n = s.sizes.nq, s.sizes.nv, s.sizes.n
+        mi, mf, x, ws, need = s.head()
+        A = s.normal(s.sizes.nu if forward == FORWARD else nv)
+        F_B = np.zeros((n, 6)) if covered else s.normal(n, 6)
+        inputs = (forward, mi, mf, x, ws, need, A, s.normal(nv), F_B)
+        results = []
+        for run in ("address", "linked", "interpreted"):
+            outs = [np.zeros(s.sizes.dws), np.zeros((nv, nq)), np.zeros((nv, nv))]
+            outs.append(np.zeros((nv, nv)))
+            args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs + tuple(outs)]
+            if run == "address":
+                status = kernels(np.float64).drive_dynamics_derivatives(*args, address)
+            elif run == "linked":
+                status = linked(*args)
+            else:
+                args = [a.astype(object) if isinstance(a, np.ndarray) else a for a in args]
+                status = kernels(object).drive_dynamics_derivatives(*args, 0)
+                args = [a.astype(np.float64) if isinstance(a, np.ndarray) else a for a in args]
+            block = DERIVATIVES.views(args[9], s.sizes).block  # (addresses by address only)
+            block[:] = 0.0
+            results.append((status, args[4], args[9:]))
+        (status, ws_, outs), *others = results
+        for other_status, other_ws, other_outs in others:
+            assert other_status == status
+            np.testing.assert_array_equal(other_ws.view(np.int64), ws_.view(np.int64))
+            for a, b in zip(other_outs, outs, strict=True):
+                np.testing.assert_array_equal(a.view(np.int64), b.view(np.int64))
+
+
+def test_single_states_derivatives_hold_their_kernels_address():
+    """SingleStatePlant's derivative entry points find the derivatives' kernel's address in
+    their Held block, set before their first call (Held.hold_derivatives), once."""
+    from mallard.multibody._kernels.single import _DERIVATIVES_AT, Held
+
+    s = Sample(np.random.default_rng(0))
+    held = Held(s.mi, s.mf, np.zeros(8))
+    assert held.block[_DERIVATIVES_AT] == 0
+    held.hold_derivatives()
+    address = kernels(np.float64).address("dynamics_derivatives_at")
+    assert held.block[_DERIVATIVES_AT] == address != 0
+    held.hold_derivatives()
+    assert held.block[_DERIVATIVES_AT] == address
