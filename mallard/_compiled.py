@@ -80,25 +80,21 @@ def entry_point(fn=None, *, nogil=False, allocates=False):
     return fn
 
 
-def by_address(fn=None, *, own_kernels=True):
+def by_address(fn):
     """Marks ``fn`` (a kernel named uniquely among them, of int64 arguments returning an int64:
     see kernels._by_address) as compiled alone and called from compiled code through its
     address (:meth:`Kernels.address`), which its callers take as an argument: its machine code
     is made once (and cached), not linked into each caller's. Compiled as an entry point
-    (:func:`compiled`) that, if ``own_kernels``, owns the kernels it links (kernels.
-    _numba_internals.kernels_internal_to: LLVM optimizes them as one, as it did inside the
-    callers that owned theirs; else they stay linkonce_odr, as in callers that did not own
-    them). Called by kernel modules only (which import numba)."""
-    if fn is None:
-        return functools.partial(by_address, own_kernels=own_kernels)
+    (:func:`compiled`) that owns the kernels it links (kernels._numba_internals.
+    kernels_internal_to: LLVM optimizes them as one, as it did inside the callers that owned
+    theirs). Called by kernel modules only (which import numba)."""
     from mallard.multibody._kernels._numba_internals import kernels_internal_to
 
     other = _BY_ADDRESS.get(fn.__name__)
     if other is not None and other is not fn:
         raise ValueError(f"two by-address kernels are named {fn.__name__!r}")
     _BY_ADDRESS[fn.__name__] = fn
-    if own_kernels:
-        kernels_internal_to(fn.__qualname__)
+    kernels_internal_to(fn.__qualname__)
     return fn
 
 

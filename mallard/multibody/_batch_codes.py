@@ -13,9 +13,6 @@ HELPER, CALLER, ALONE = 0, 1, 2
 INVERSE, FORWARD = 0, 1
 #: Which operation batch_evaluate computes (its ``op``).
 MASS_MATRIX, FORWARD_DYNAMICS, POINT_JACOBIAN = 0, 1, 2
-#: The lane stages kernels.batch.lane_stage_at computes (its ``stage``): batch_evaluate's
-#: operations (the three above), then batch_dynamics_derivatives' two.
-INVERSE_DERIVATIVES, FORWARD_DERIVATIVES = 3, 4
 
 #: A group's state in ``flags``.
 FREE, CLAIMED, STOLEN, COMMITTING, DONE = 0, 1, 2, 3, 4

@@ -113,21 +113,6 @@ _ENTRY_POINTS = {
     "batch_forward_dynamics_derivatives": ("batch_dynamics_derivatives", (FORWARD,), 0, ()),
 }
 
-#: The lane stages (kernels.batch.lane_stage: a kernel called by address) whose address an
-#: entry point takes before its operation: compiled once for both entry points.
-_STAGES = {
-    "batch_evaluate": "lane_stage_at",
-    "batch_dynamics_derivatives": "lane_stage_at",
-}
-
-
-def _staged(kernels_, entry, which):
-    """The arguments of ``entry`` after the model: ``which``, after the address of its lane
-    stage (:data:`_STAGES`; 0 interpreted) if it takes one."""
-    stage = _STAGES.get(entry)
-    return which if stage is None else (kernels_.address(stage), *which)
-
-
 #: An input with no rows (see _ENTRY_POINTS; writeable, as the inputs are: a read-only array
 #: is another argument type, for which numba would compile the kernel again).
 _NO_ROWS = np.zeros((0, 0))
@@ -376,9 +361,8 @@ class BatchedPlant:
             interpreted.batch_new_row(self._mi, ws0, row, True)
             flags = np.zeros(GROUPS + size, dtype=np.int64)
             getattr(interpreted, entry)(
-                self._mi, self._mf, *_staged(interpreted, entry, which), *inputs, row, flags,
-                ALONE, *outputs, status,
-            )  # fmt: skip
+                self._mi, self._mf, *which, *inputs, row, flags, ALONE, *outputs, status
+            )
             return status
         operation = self._operations.get(name)
         if operation is None:
@@ -386,8 +370,7 @@ class BatchedPlant:
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
                 entry, self._mi, self._mf, self._ws0, self._row_size(name, lanes()), True,
-                lanes(), batched, samples, aligned=self._sizes.row,
-                which=_staged(kernels(np.float64), entry, which),
+                lanes(), batched, samples, aligned=self._sizes.row, which=which,
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status

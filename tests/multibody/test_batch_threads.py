@@ -114,10 +114,9 @@ def _mass_matrix_call(plant, q):
         row = np.empty(sizes.row + lanes() * sizes.lane)
         compiled.batch_new_row(engine.mi, ws0, row, True)
         none = np.zeros((0, 0))
-        stages = compiled.address("lane_stage_at")
         return compiled.batch_evaluate(
-            engine.mi, engine.mf, stages, MASS_MATRIX, q, none, none, none, 0, np.zeros((4, 3)),
-            row, flags, mode, M, status,
+            engine.mi, engine.mf, MASS_MATRIX, q, none, none, none, 0, np.zeros((4, 3)), row,
+            flags, mode, M, status,
         )  # fmt: skip
 
     return call

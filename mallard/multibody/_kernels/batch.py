@@ -64,10 +64,8 @@ not computed (their lanes compute another state of their group).
 """
 
 import numpy as np
-from numba import carray, types
 from numba.extending import overload
 
-from mallard._compiled import by_address
 from mallard._scalar_value import scalar_value
 from mallard.multibody._batch_codes import (
     ALONE,
@@ -77,11 +75,9 @@ from mallard.multibody._batch_codes import (
     COMMITTING,
     DONE,
     FORWARD,
-    FORWARD_DERIVATIVES,
     FORWARD_DYNAMICS,
     FREE,
     HELPER,
-    INVERSE_DERIVATIVES,
     KINDS,
     MASS_MATRIX,
     NONFINITE,
@@ -94,7 +90,6 @@ from mallard.multibody._batch_codes import GROUPS as _GROUPS
 from mallard.multibody._batch_codes import NEXT as _NEXT
 from mallard.multibody._batch_codes import SCAN as _SCAN
 from mallard.multibody._joint_types import QUATERNION_FLOATING
-from mallard.multibody._kernels._by_address import address_of, call_at
 from mallard.multibody._kernels._machinery import (
     atomic_add,
     atomic_cas,
@@ -103,7 +98,6 @@ from mallard.multibody._kernels._machinery import (
     jitable,
     reshaped,
 )
-from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.engine import (
     force_elements,
@@ -363,18 +357,13 @@ def _lane_array_of(mi, row):
 
 
 @jitable
-def _lane_views(mi, row):
-    """(r, rL, lanes): the BatchRow views of ``row`` and the BatchRow and LaneRow lane views
-    of its lanes."""
-    views = lane_row(mi, lane_view(_lane_array_of(mi, row)))
-    return batch_row(mi, row), batch_row(mi, views.row), views
-
-
-@jitable
 def _begin_lanes(mi, row):
-    """:func:`_lane_views`, every input section zero."""
+    """(r, rL, lanes): the BatchRow views of ``row`` and the BatchRow and LaneRow lane views
+    of its lanes, every input section zero."""
     zero = 0.0 * row[0]
-    r, rL, views = _lane_views(mi, row)
+    r = batch_row(mi, row)
+    views = lane_row(mi, lane_view(_lane_array_of(mi, row)))
+    rL = batch_row(mi, views.row)
     _clear_inputs(r, zero)
     _clear_inputs(rL, zero)
     _fill(views.vdot, zero)
@@ -397,84 +386,6 @@ def batch_new_row(mi, ws0, row, lanes):
         for j in range(mi[_WS]):
             for lane in range(L.shape[1]):
                 L[j, lane] = ws0[j]
-
-
-# ---- the lane stages, called by address (kernels._by_address) ---------------------------------
-@jitable
-def _stage_in_lanes(mi, mf, row, stage, k, X_BF):
-    """Lane stage ``stage`` (_batch_codes) of the L states in the lanes of ``row`` (their
-    inputs in its lanes' sections; the parameters those of the row's own workspace), its
-    results in its lanes' workspace (and derivative rows). batch_evaluate's operations:
-    MASS_MATRIX (work.M), FORWARD_DYNAMICS (work.vdot; returns kernels.engine.forward_dynamics'
-    k, −1: computed in every lane), POINT_JACOBIAN (work.J of the point at lanes.p in the frame
-    X_BF of mobod k's body); batch_dynamics_derivatives' (on a derivatives row; return 1 if
-    computed in lanes, else 0): INVERSE_DERIVATIVES (dtau_dq, dtau_dv at v̇ = lanes.vdot, and
-    work.M), FORWARD_DERIVATIVES (dvdot_dq, dvdot_dv, dvdot_dtau; 0 if the forward dynamics or
-    M's factorization is not positive definite in some lane)."""
-    m = model(mi, mf)
-    r, rL, lanes = _lane_views(mi, row)
-    params, work, xL = parameters(mi, r.ws), workspace(mi, rL.ws), rL.x
-    if stage == FORWARD_DYNAMICS:
-        return forward_dynamics(m, xL, params, work, _ALL, rL.u, rL.tau, rL.F_B)
-    if stage == MASS_MATRIX or stage == POINT_JACOBIAN:
-        calc_position_kinematics(m, params, work, xL[0 : m.nq], COLUMNS, k)
-        if stage == MASS_MATRIX:
-            calc_body_inertias(m, params, work)
-            calc_mass_matrix(m, params, work, work.M)
-        else:
-            point_jacobian(m, work, k, X_BF, lanes.p, work.J)
-        return 0
-    d, dL = _derivative_rows(mi, row)
-    deriv = derivatives(mi, dL.dws)
-    if stage == INVERSE_DERIVATIVES:
-        fresh_recursive_derivatives(m, xL, params, work, deriv, lanes.vdot, dL.d_dq, dL.d_dv)
-        return 1
-    if forward_dynamics(m, xL, params, work, _ALL, rL.u, rL.tau, rL.F_B) >= 0:
-        return 0
-    recursive_inverse_dynamics_derivatives(m, xL, params, work, deriv, work.vdot, dL.d_dq, dL.d_dv)
-    free = derivatives(mi, d.dws).free
-    done = solve_forward_dynamics_derivatives(
-        m, params, work, deriv.L, free, dL.d_dq, dL.d_dv, dL.d_dvdot
-    )
-    return 1 if done else 0
-
-
-@by_address(own_kernels=False)
-def lane_stage_at(mi, mi_size, mf, mf_size, row, row_size, stage, k, X_BF):
-    """The lane stages compiled once (kernels._by_address), which :func:`lane_stage` calls
-    compiled: :func:`_stage_in_lanes` of the arrays at ``mi``, ``mf`` and ``row`` (their
-    sizes after them) and of the 4×3 frame at X_BF (read by POINT_JACOBIAN only; 0 for the
-    others). Its kernels stay linkonce_odr, as in the entry points that linked them."""
-    return _stage_in_lanes(
-        carray(pointer(mi), mi_size, np.int64),
-        carray(pointer(mf), mf_size, np.float64),
-        carray(pointer(row), row_size, np.float64),
-        stage,
-        k,
-        carray(pointer(X_BF), (4, 3), np.float64),
-    )
-
-
-def lane_stage(mi, mf, row, at, stage, k, X_BF):
-    """:func:`_stage_in_lanes` (X_BF: a 4×3 frame, or None for the stages that read none):
-    interpreted, here; compiled, by the kernel at the address ``at``
-    (``Kernels.address("lane_stage_at")``), called, not linked into the entry point's code:
-    batch_evaluate and batch_dynamics_derivatives share its machine code, the lanes'
-    kinematics, inertias and forward dynamics compiled once for both."""
-    return _stage_in_lanes(mi, mf, row, stage, k, X_BF)
-
-
-@overload(lane_stage)
-def _lane_stage_compiled(mi, mf, row, at, stage, k, X_BF):
-    def impl(mi, mf, row, at, stage, k, X_BF):
-        arrays = (address_of(mi), mi.shape[0], address_of(mf), mf.shape[0], address_of(row))
-        return call_at(at, arrays + (row.shape[0], stage, k, address_of(X_BF)))
-
-    def impl_no_frame(mi, mf, row, at, stage, k, X_BF):
-        arrays = (address_of(mi), mi.shape[0], address_of(mf), mf.shape[0], address_of(row))
-        return call_at(at, arrays + (row.shape[0], stage, k, 0))
-
-    return impl if isinstance(X_BF, types.Array) else impl_no_frame
 
 
 # ---- lanes: L states at once (see kernels.lanes) ------------------------------------------------
@@ -590,7 +501,7 @@ def batch_inverse_dynamics(mi, mf, Q, V, VDOT, TAU, row, flags, mode, tau, statu
 
 
 @batched
-def batch_evaluate(mi, mf, stages, op, Q, A1, A2, A3, k, X_BF, row, flags, mode, OUT, status):
+def batch_evaluate(mi, mf, op, Q, A1, A2, A3, k, X_BF, row, flags, mode, OUT, status):
     """BatchedPlant's mass matrix, forward dynamics and point Jacobian, one entry point for
     the three (numba optimizes and generates the machine code of all the code an entry point
     links in its own module: three entry points would each pay for the lanes' position
@@ -609,14 +520,11 @@ def batch_evaluate(mi, mf, stages, op, Q, A1, A2, A3, k, X_BF, row, flags, mode,
       which states fail and compute the others.
     * POINT_JACOBIAN: OUT[i] = J_V_WQ_W (6 × nv, with respect to v) at q = Q[i] of the point
       Q fixed on mobod k's body at A1[i] in the frame F whose pose in the body is X_BF (a 4×3
-      pose).
-
-    ``stages``: the address of the lane stages (``Kernels.address("lane_stage_at")``, 0
-    interpreted: :func:`lane_stage`), which compute each group's operation."""
+      pose)."""
     m = model(mi, mf)
-    _, rL, lanes = _begin_lanes(mi, row)
-    work = workspace(mi, rL.ws)
-    xL, tau_L, u_L, vdot = rL.x, rL.tau, rL.u, lanes.vdot
+    r, rL, lanes = _begin_lanes(mi, row)
+    params, work = parameters(mi, r.ws), workspace(mi, rL.ws)
+    xL, tau_L, u_L, F_BL, vdot = rL.x, rL.tau, rL.u, rL.F_B, lanes.vdot
     size, nq, nv, width = Q.shape[0], m.nq, m.nv, lane_width()
     codes, vdot_L = lane_array(lanes.code)[0], lane_array(reshaped(work.vdot, (1, nv)))
     g = next_group(flags, mode)
@@ -632,15 +540,20 @@ def batch_evaluate(mi, mf, stages, op, Q, A1, A2, A3, k, X_BF, row, flags, mode,
                 _load_lanes(A1, at, n, codes, source, lane_array(xL)[nq:], False)
                 _load_lanes(A2, at, n, codes, source, lane_array(tau_L), False)
                 _load_lanes(A3, at, n, codes, source, lane_array(u_L), False)
-                k_fail = lane_stage(mi, mf, row, stages, FORWARD_DYNAMICS, 0, None)
+                k_fail = forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL)
                 if alone < 0 and k_fail < 0:
                     break
                 alone = _alone_in_lanes(codes, count, alone, k_fail, vdot_L, lane_array(vdot))
                 good = alone
         elif good >= 0:
             _load_lanes(Q, first, count, codes, good, lane_array(xL), False)
-            _load_lanes(A1, first, count, codes, good, lane_array(lanes.p), False)
-            lane_stage(mi, mf, row, stages, op, k, X_BF)
+            calc_position_kinematics(m, params, work, xL[0:nq], COLUMNS, k)
+            if op == MASS_MATRIX:
+                calc_body_inertias(m, params, work)
+                calc_mass_matrix(m, params, work, work.M)
+            else:
+                _load_lanes(A1, first, count, codes, good, lane_array(lanes.p), False)
+                point_jacobian(m, work, k, X_BF, lanes.p, work.J)
         if begin_commit(flags, g, mode):
             if op == MASS_MATRIX:
                 _store_lane_matrix(lane_array(work.M), OUT, first, count, codes)
@@ -769,9 +682,7 @@ def _forward_derivatives_by_state(
 
 
 @batched
-def batch_dynamics_derivatives(
-    mi, mf, stages, forward, Q, V, A, B, row, flags, mode, D1, D2, D3, status
-):
+def batch_dynamics_derivatives(mi, mf, forward, Q, V, A, B, row, flags, mode, D1, D2, D3, status):
     """The derivatives of inverse (``forward`` INVERSE: batch_inverse_dynamics' τ) or forward
     (FORWARD: batch_forward_dynamics' v̇) dynamics, one entry point for both. L states at a
     time, in lanes (kernels.recursive_derivatives), for the models it covers; the others state
@@ -786,9 +697,10 @@ def batch_dynamics_derivatives(
       rows (zero)."""
     m = model(mi, mf)
     r, rL, lanes = _begin_lanes(mi, row)
-    dL = _derivative_rows(mi, row)[1]
-    work = workspace(mi, rL.ws)
-    xL, tau_L, u_L, vdot = rL.x, rL.tau, rL.u, lanes.vdot
+    d, dL = _derivative_rows(mi, row)
+    params, work, deriv = parameters(mi, r.ws), workspace(mi, rL.ws), derivatives(mi, dL.dws)
+    free = derivatives(mi, d.dws).free
+    xL, tau_L, u_L, F_BL, vdot = rL.x, rL.tau, rL.u, rL.F_B, lanes.vdot
     codes = lane_array(lanes.code)[0]
     D1_L, D2_L = lane_array(dL.d_dq), lane_array(dL.d_dv)
     D3_L = lane_array(dL.d_dvdot) if forward == FORWARD else lane_array(work.M)
@@ -805,12 +717,18 @@ def batch_dynamics_derivatives(
             _load_lanes(V, first, count, codes, good, lane_array(xL)[m.nq :], False)
             if forward != FORWARD:
                 _load_lanes(A, first, count, codes, good, lane_array(vdot), False)
-                stage = INVERSE_DERIVATIVES
+                fresh_recursive_derivatives(m, xL, params, work, deriv, vdot, dL.d_dq, dL.d_dv)
+                done = True
             else:
                 _load_lanes(A, first, count, codes, good, lane_array(tau_L), False)
                 _load_lanes(B, first, count, codes, good, lane_array(u_L), False)
-                stage = FORWARD_DERIVATIVES
-            done = lane_stage(mi, mf, row, stages, stage, 0, None) != 0
+                if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
+                    recursive_inverse_dynamics_derivatives(
+                        m, xL, params, work, deriv, work.vdot, dL.d_dq, dL.d_dv
+                    )
+                    done = solve_forward_dynamics_derivatives(
+                        m, params, work, deriv.L, free, dL.d_dq, dL.d_dv, dL.d_dvdot
+                    )
         if good >= 0 and not done:
             if forward != FORWARD:
                 _inverse_derivatives_by_state(

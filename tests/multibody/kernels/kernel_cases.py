@@ -104,14 +104,6 @@ def _pairs():
     return ByMode(kernels(np.float64).address("point_pairs_at"), 0)
 
 
-def _lane_stages():
-    """The address of the lane stages compiled once (kernels.batch.lane_stage), compiled; 0
-    interpreted."""
-    from mallard._compiled import kernels
-
-    return ByMode(kernels(np.float64).address("lane_stage_at"), 0)
-
-
 def _tamsi_args(rng):
     """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
     fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
@@ -457,13 +449,13 @@ def _batch(name):
             else:
                 inputs = (POINT_JACOBIAN, Q, s.normal(size, 3), none, none, 3, _rotation_pose(rng))
                 output = np.zeros((size, 6, nv))
-            return (s.mi, s.mf, _lane_stages()) + inputs + tail + (output, status)
+            return (s.mi, s.mf) + inputs + tail + (output, status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
         if name == "batch_dynamics_derivatives[inverse]":
             inputs = (INVERSE, Q, V, s.normal(size, nv), np.zeros((0, 0)))
         else:
             inputs = (FORWARD, Q, V, s.normal(size, nv), s.normal(size, nu))
-        return (s.mi, s.mf, _lane_stages()) + inputs + tail + outputs + (status,)
+        return (s.mi, s.mf) + inputs + tail + outputs + (status,)
 
     return case
 
@@ -796,9 +788,9 @@ CASES["batch_collisions"] = _batch_collisions
 UNCOMPARED = {
     "batch_body_poses": (3, 4),
     "batch_inverse_dynamics": (6, 7),
-    **{f"batch_evaluate[{op}]": (10, 11) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
-    "batch_dynamics_derivatives[inverse]": (8, 9),
-    "batch_dynamics_derivatives[forward]": (8, 9),
+    **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
+    "batch_dynamics_derivatives[inverse]": (7, 8),
+    "batch_dynamics_derivatives[forward]": (7, 8),
     "batch_rollout": (21, 22),
     "batch_new_row": (2,),
     "batch_collisions": (18, 19),
