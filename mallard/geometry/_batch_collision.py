@@ -162,7 +162,7 @@ def check_collisions(batched, q, padding, min_distance, pairs_within, scene_grap
         model = cm.model
         inputs = (q, model.gi, model.gf, model.hv, cm.mobod, cm.X_BG, cm.pairs, cm.reach,
                   cm.inner, cm.carrier_mobod, cm.carrier_ball, cm.blocks, padding, what,
-                  report, _gjk_at(padding, what))  # fmt: skip
+                  report, kernels(np.float64).address("epa_at"))  # fmt: skip
         outputs = (free, least, distances, status)
         if cm.operation is None:
             row = row_size(batched._mi, len(cm.ids), num_pairs, len(cm.carrier_mobod))
@@ -179,13 +179,6 @@ def check_collisions(batched, q, padding, min_distance, pairs_within, scene_grap
         distances if pairs_within is not None else None,
     )
     return result, status, q, functools.partial(_describe_failure, batched, cm)
-
-
-def _gjk_at(padding, what):
-    """batch_collisions' ``gjk_at``: the address of GJK and EPA's signed distance compiled once
-    (kernels.gjk_epa) for a call that runs it (a padding above 0, or distances), else 0 (not
-    compiled: a padding of 0 tests pairs by MPR)."""
-    return kernels(np.float64).address("gjk_epa_at") if padding > 0.0 or what else 0
 
 
 def _describe_failure(batched, cm, codes, inputs, arguments, i):

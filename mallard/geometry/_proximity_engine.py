@@ -182,20 +182,16 @@ class ProximityModel:
         #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
         self.point_rows = np.zeros((n, layout.POINT))
         self.point_index = np.zeros(n, dtype=np.int64)
-        from mallard.geometry._kernels.queries import ADDRESSES, HELD
+        from mallard.geometry._kernels.queries import HELD
 
         #: The entry points' first argument (kernels.queries): interpreted, the arrays of
         #: HELD; compiled, ``held``, the address of ``held_block``, (address, rows) of each,
-        #: then the addresses of the kernels of ADDRESSES (set by :meth:`call` for the
-        #: queries of _BY_ADDRESS that run them, else 0).
+        #: then EPA's address (set by :meth:`call` for the queries of EPA_QUERIES).
         self.held_arrays = tuple(getattr(self, name) for name in HELD)
         self.held_block = np.array(
-            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))] + [0] * len(ADDRESSES),
-            dtype=np.int64,
+            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))] + [0], dtype=np.int64
         )
         self.held = self.held_block.ctypes.data
-        #: The slot of held_block of each kernel of ADDRESSES.
-        self.address_slots = {k: 2 * len(HELD) + i for i, k in enumerate(ADDRESSES)}
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
         self.filters = weakref.WeakKeyDictionary()  # CollisionFilterState -> (serial, allowed)
         self.filters_last = (lambda: None, None, None)  # (weakref of a state, serial, allowed)
@@ -277,8 +273,8 @@ class ProximityModel:
         call's (C-contiguous arrays of the same dtypes and dimensions, Python scalars)."""
         fn = self.bound.get(name)
         if fn is None:
-            for kernel in _BY_ADDRESS.get(name, ()):
-                self.held_block[self.address_slots[kernel]] = kernels(np.float64).address(kernel)
+            if name in _EPA_QUERIES:
+                self.held_block[-1] = kernels(np.float64).address("epa_at")
             fn = self.bound[name] = kernels(np.float64).bind(name, self.held, args=args)
         return fn(*args)
 
@@ -326,12 +322,7 @@ class ProximityModel:
 #: as the kernel's arguments must be).
 _NO_SCRATCH = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
 #: The entry points (kernels.queries) that may run EPA, called at its address in held's block.
-#: The queries that run kernels called by address (kernels.queries.ADDRESSES): GJK and EPA's
-#: signed distance.
-_BY_ADDRESS = {
-    "proximity_signed_distances": ("gjk_epa_at",),
-    "proximity_point_distances": ("gjk_epa_at",),
-}
+_EPA_QUERIES = ("proximity_signed_distances", "proximity_point_distances")
 
 
 def _values(a):

@@ -56,14 +56,9 @@ WS_STATE = WS_SCRATCH + 8 * SUPPORT  # EPA: the nearest element's squared distan
 WS_VERTICES = WS_STATE + 4
 WS_EDGES = WS_VERTICES + EPA_VERTICES * PT_VERTEX
 WS_FACES = WS_EDGES + EPA_EDGES * PT_EDGE
-#: A narrowphase kernel called by address (kernels.gjk_epa): its two objects, the first's
-#: first support point (GJK's), the tolerance, then its answer (φ, p1, p2).
-WS_CALL = WS_FACES + EPA_FACES * PT_FACE
+WS_EPA = WS_FACES + EPA_FACES * PT_FACE  # EPA by address: its objects, tolerance; its answer
 OBJECT = 20  # floats of a convex object (kernels.ccd.make_object)
-CALL_O1, CALL_O2, CALL_V1 = 0, OBJECT, 2 * OBJECT
-CALL_TOLERANCE = CALL_V1 + 3
-CALL_ANSWER = CALL_TOLERANCE + 1
-WS_SIZE = WS_CALL + CALL_ANSWER + 7
+WS_SIZE = WS_EPA + 2 * OBJECT + 1 + 7
 
 WI_COUNTS = 0  # vertices, edges, faces used so far; the nearest element's type and index;
 #              the numbers of border edges, visible faces and internal edges found

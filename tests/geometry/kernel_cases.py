@@ -74,13 +74,11 @@ def _pairs(model, keep):
 def _held(m):
     """The entry points' first argument (kernels.queries) for each mode: compiled, the
     model's ``held`` (the ByMode keeps the model); interpreted, a copy of its arrays (the
-    float ones as object arrays); the block holds the addresses of the kernels called by
-    address (GJK and EPA's), as ProximityModel.call sets them for the queries that run
-    them."""
+    float ones as object arrays); the block holds EPA's address, as ProximityModel.call sets
+    it for the queries that may run EPA."""
     from tests.multibody.kernels.kernel_cases import ByMode
 
-    for name, slot in m.address_slots.items():
-        m.held_block[slot] = kernels(np.float64).address(name)
+    m.held_block[-1] = kernels(np.float64).address("epa_at")
     arrays = tuple(a.astype(object) if a.dtype == float else a.copy() for a in m.held_arrays)
     held = ByMode(m.held, arrays)
     held.model = m

@@ -32,9 +32,8 @@ geometry its body's mobod (``mobod``, −1 if anchored) and X_BG (its X_WG if an
 allowed pairs (P × 2, a < b, block by block) and per pair R_A + R_B (``reach``) and r_A + r_B
 (``inner``), per carrier its mobod (−1: anchored) and ball (center in the body or World,
 radius), the blocks (carrier, carrier, first pair, end);
-``padding``, ``what`` (MIN_DISTANCE, PAIR_DISTANCES), ``report``, ``gjk_at`` (the address of
-GJK and EPA's signed distance compiled once, kernels.gjk_epa.object_distance, for a padding
-above 0 or distances asked for; else 0, unused); then the thread's ``row``
+``padding``, ``what`` (MIN_DISTANCE, PAIR_DISTANCES), ``report``, ``epa_at`` (the address of
+EPA compiled once: kernels.epa.penetration_depth); then the thread's ``row``
 (:func:`row_size`: a kernels.batch BATCH_ROW, then this kernel's sections), ``flags`` and
 ``mode``, and the outputs ``free`` (N uint8), ``min_distance`` (N, or none),
 ``distances`` (N × P, or none) and ``status`` (N int64: 0, or kernels.batch's NONFINITE and
@@ -91,11 +90,11 @@ def row_size(mi, ng, num_pairs, num_carriers):
 
 
 @jitable
-def _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, gjk_at, out):
+def _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, epa_at, out):
     """(status, within): whether a and b are within ``padding`` of each other."""
     if padding == 0.0:
         return 0, intersect(gi, gf, hv, X_WG, a, b, ews, out)
-    status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out, gjk_at)
+    status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out, epa_at)
     return status, status == 0 and out[0] <= padding
 
 
@@ -153,7 +152,7 @@ def _block_apart(centers, carrier_ball, blocks, k, margin):
 
 @jitable
 def _first_within(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball, padding,
-                  ews, ewi, gjk_at, out):  # fmt: skip
+                  ews, ewi, epa_at, out):  # fmt: skip
     """(pair, status) of the first pair within ``padding`` (pair −1 if none), or of the
     first whose narrowphase failed (status < 0)."""
     for k in range(blocks.shape[0]):
@@ -175,7 +174,7 @@ def _first_within(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrie
                 continue
             if upper < padding - SLACK:
                 return p, 0
-            status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, gjk_at, out)
+            status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, epa_at, out)
             if status < 0 or hit:
                 return p, status
     return -1, 0
@@ -193,7 +192,7 @@ def _wanted(low, bound, free, minimum, pair_distances, padding, report):
 
 @jitable
 def _distances(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball, padding,
-               what, report, lower, ews, ewi, gjk_at, out, distances):  # fmt: skip
+               what, report, lower, ews, ewi, epa_at, out, distances):  # fmt: skip
     """(pair, status, free, least) of one configuration with distances asked for (see the
     module's docstring): distances[p] = pair p's signed distance if at most ``report`` (with
     PAIR_DISTANCES), else +inf; ``least`` the least signed distance (with MIN_DISTANCE); pair
@@ -229,10 +228,10 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_b
         a, b = pairs[p, 0], pairs[p, 1]
         exact = (minimum and low < bound + SLACK) or (pair_distances and low <= report)
         if exact:
-            status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out, gjk_at)
+            status = signed_distance(gi, gf, hv, X_WG, a, b, ews, ewi, out, epa_at)
             hit = status == 0 and out[0] <= padding
         else:
-            status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, gjk_at, out)
+            status, hit = _within(gi, gf, hv, X_WG, a, b, padding, ews, ewi, epa_at, out)
         if status < 0:
             return p, status, False, least
         if hit:
@@ -249,7 +248,7 @@ def _distances(gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_b
 @batched
 def batch_collisions(
     mi, mf, Q, gi, gf, hv, mobod, X_BG, pairs, reach, inner, carrier_mobod, carrier_ball, blocks,
-    padding, what, report, gjk_at, row, flags, mode, free, min_distance, distances, status,
+    padding, what, report, epa_at, row, flags, mode, free, min_distance, distances, status,
 ):  # fmt: skip
     """free[i] = 1 if no allowed pair is within ``padding`` at q = Q[i], else 0; with
     MIN_DISTANCE, min_distance[i] = the least signed distance of the allowed pairs (+inf if
@@ -301,13 +300,13 @@ def batch_collisions(
             if what == 0:
                 p, code = _first_within(
                     gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball,
-                    padding, ews, ewi, gjk_at, out,
+                    padding, ews, ewi, epa_at, out,
                 )  # fmt: skip
                 is_free, least = p < 0, np.inf
             else:
                 p, code, is_free, least = _distances(
                     gi, gf, hv, X_WG, pairs, reach, inner, blocks, centers, carrier_ball,
-                    padding, what, report, lower, ews, ewi, gjk_at, out, group_distances[k],
+                    padding, what, report, lower, ews, ewi, epa_at, out, group_distances[k],
                 )  # fmt: skip
             if code < 0:
                 codes[k] = PAIR_FAILED + KINDS * p

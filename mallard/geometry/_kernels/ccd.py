@@ -25,7 +25,6 @@ from mallard.geometry._proximity_layout import (
     HULL_START,
     KIND,
     MESH,
-    OBJECT,
     SPHERE,
 )
 from mallard.multibody._kernels._machinery import KERNEL_OPTIONS, jitable
@@ -235,24 +234,6 @@ def point_object(p):
     return (
         float(SPHERE), 0.0, 0.0, 0.0, 0.0, 0.0, p[0], p[1], p[2],
         0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
-    )  # fmt: skip
-
-
-@jitable
-def store_object(o, io, at):
-    """Writes the object o into io[at : at + OBJECT] (a kernel called by address reads it
-    back: :func:`load_object`)."""
-    for i in range(OBJECT):
-        io[at + i] = o[i]
-
-
-@jitable
-def load_object(io, at):
-    """The object held in io[at : at + OBJECT] (:func:`store_object`)."""
-    return (
-        io[at], io[at + 1], io[at + 2], io[at + 3], io[at + 4], io[at + 5], io[at + 6],
-        io[at + 7], io[at + 8], io[at + 9], io[at + 10], io[at + 11], io[at + 12], io[at + 13],
-        io[at + 14], io[at + 15], io[at + 16], io[at + 17], io[at + 18], io[at + 19],
     )  # fmt: skip
 
 

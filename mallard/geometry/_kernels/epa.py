@@ -15,7 +15,10 @@ tolerance.
 import collections
 
 import numpy as np
+from numba import carray, types
+from numba.extending import overload
 
+from mallard._compiled import by_address
 from mallard.geometry._kernels.ccd import (
     REAL_MAX,
     copy_support,
@@ -28,11 +31,12 @@ from mallard.geometry._kernels.ccd import (
     point_tri_dist2,
     vec_eq,
 )
-from mallard.geometry._kernels.gjk import closest_points, triangle_area_is_zero
+from mallard.geometry._kernels.gjk import closest_points, simplex, triangle_area_is_zero
 from mallard.geometry._proximity_layout import (
     EPA_EDGES,
     EPA_FACES,
     EPA_VERTICES,
+    OBJECT,
     PT_EDGE,
     PT_EDGE_I,
     PT_FACE,
@@ -50,14 +54,17 @@ from mallard.geometry._proximity_layout import (
     WI_STACK,
     WI_VERTEX_ALIVE,
     WI_VISIBLE,
-    WS_CALL,
     WS_EDGES,
+    WS_EPA,
     WS_FACES,
     WS_SCRATCH,
+    WS_SIZE,
     WS_STATE,
     WS_VERTICES,
 )
+from mallard.multibody._kernels._by_address import address_of, call_at
 from mallard.multibody._kernels._machinery import jitable, reshaped
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.vec3 import cross3, dot3, sub
 
 #: Element kinds, as libccd numbers them (the lower wins a tie for nearest).
@@ -87,7 +94,7 @@ def polytope(ws, wi):
     return Polytope(
         reshaped(ws[WS_VERTICES:WS_EDGES], (EPA_VERTICES, PT_VERTEX)),
         reshaped(ws[WS_EDGES:WS_FACES], (EPA_EDGES, PT_EDGE)),
-        reshaped(ws[WS_FACES:WS_CALL], (EPA_FACES, PT_FACE)),
+        reshaped(ws[WS_FACES:WS_EPA], (EPA_FACES, PT_FACE)),
         reshaped(wi[WI_EDGES:WI_FACES], (EPA_EDGES, PT_EDGE_I)),
         reshaped(wi[WI_FACES:WI_FACE_MARK], (EPA_FACES, PT_FACE_I)),
         reshaped(wi[WI_COUNTS:WI_VERTEX_ALIVE], (WI_VERTEX_ALIVE - WI_COUNTS,)),
@@ -704,3 +711,63 @@ def epa(o1, o2, hv, P, size, ws, wi, tolerance):
         copy_support(pt.V[c], P[2])
         p1, p2 = closest_points(P, 3, _element_witness(pt, kind, i))
     return 0, depth, p1, p2
+
+
+@jitable
+def _object(io, at):
+    """The object (kernels.ccd.make_object) held in io[at : at + OBJECT]."""
+    return (
+        io[at], io[at + 1], io[at + 2], io[at + 3], io[at + 4], io[at + 5], io[at + 6],
+        io[at + 7], io[at + 8], io[at + 9], io[at + 10], io[at + 11], io[at + 12], io[at + 13],
+        io[at + 14], io[at + 15], io[at + 16], io[at + 17], io[at + 18], io[at + 19],
+    )  # fmt: skip
+
+
+@by_address
+def epa_at(ws, wi, hv, nhv, size):
+    """EPA compiled once (kernels._by_address), which :func:`penetration_depth` calls compiled:
+    :func:`epa` with the workspaces ws (WS_SIZE) and wi (WI_SIZE) and the hull vertices hv
+    (nhv × 3) as the addresses of their data, GJK's simplex of ``size`` points in ws's
+    (kernels.gjk.simplex), the objects and tolerance in ws[WS_EPA:] (2 × OBJECT, 1), where it
+    writes its depth and witness points after them; returns its status."""
+    ws = carray(pointer(ws), WS_SIZE, np.float64)
+    io = ws[WS_EPA:]
+    P, _ = simplex(ws)
+    status, depth, p1, p2 = epa(
+        _object(io, 0), _object(io, OBJECT), carray(pointer(hv), (nhv, 3), np.float64), P, size,
+        ws, carray(pointer(wi), WI_SIZE, np.int64), io[2 * OBJECT],
+    )  # fmt: skip
+    at = 2 * OBJECT + 1
+    io[at] = depth
+    for i in range(3):
+        io[at + 1 + i], io[at + 4 + i] = p1[i], p2[i]
+    return status
+
+
+def penetration_depth(o1, o2, hv, P, size, ws, wi, tolerance, address):
+    """:func:`epa` (P ws's simplex, kernels.gjk.simplex): interpreted, here; compiled, by EPA
+    compiled once, at the address ``address`` (``Kernels.address("epa_at")``), called, not
+    linked into the caller's code (hv, ws and wi C-contiguous), or, for an address None,
+    linked."""
+    return epa(o1, o2, hv, P, size, ws, wi, tolerance)
+
+
+@overload(penetration_depth)
+def _penetration_depth_compiled(o1, o2, hv, P, size, ws, wi, tolerance, address):
+    if isinstance(address, types.NoneType):
+        return lambda o1, o2, hv, P, size, ws, wi, tolerance, address: epa(
+            o1, o2, hv, P, size, ws, wi, tolerance
+        )
+
+    def impl(o1, o2, hv, P, size, ws, wi, tolerance, address):
+        io = ws[WS_EPA:]
+        for i in range(OBJECT):
+            io[i], io[OBJECT + i] = o1[i], o2[i]
+        io[2 * OBJECT] = tolerance
+        arguments = (address_of(ws), address_of(wi), address_of(hv), hv.shape[0], size)
+        status = call_at(address, arguments)
+        at = 2 * OBJECT + 1
+        return status, io[at], (io[at + 1], io[at + 2], io[at + 3]), (io[at + 4], io[at + 5],
+                                                                    io[at + 6])  # fmt: skip
+
+    return impl

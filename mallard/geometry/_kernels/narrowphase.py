@@ -22,8 +22,13 @@ import numpy as np
 
 from mallard.geometry._kernels.box_box import box_box
 from mallard.geometry._kernels.ccd import make_object
-from mallard.geometry._kernels.gjk import first_support
-from mallard.geometry._kernels.gjk_epa import object_distance
+from mallard.geometry._kernels.epa import penetration_depth
+from mallard.geometry._kernels.gjk import (
+    first_support,
+    gjk_distance,
+    gjk_intersect_from,
+    simplex,
+)
 from mallard.geometry._kernels.halfspace_pairs import shape_halfspace
 from mallard.geometry._kernels.mpr import mpr_intersect, mpr_penetration
 from mallard.geometry._kernels.point_distance import rotate_to_world, to_geometry
@@ -158,17 +163,17 @@ BY_GJK = 1
 
 
 @jitable
-def signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out, gjk_at):
+def signed_distance(gi, gf, hv, X_WG, a, b, ws, wi, out, epa_at):
     """Writes the signed distance of a and b in ``out`` (φ, nhat_BA_W, p_ACa, p_BCb); returns
-    0, UNSUPPORTED (a half space with a shape other than a sphere) or EPA's failure (GJK and
-    EPA at the address ``gjk_at``: kernels.gjk_epa.object_distance)."""
+    0, UNSUPPORTED (a half space with a shape other than a sphere) or EPA's failure (EPA at
+    the address ``epa_at``: kernels.epa.penetration_depth)."""
     code = closed_signed_distance(gi, gf, X_WG, a, b, out)
     if code != BY_GJK:
         return code
     # (The every-pair query's loop prepares A once for its pairs instead:
     # kernels.queries.proximity_signed_distances.)
     A = prepared(gi, gf, hv, X_WG, a)
-    return gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out, gjk_at)
+    return gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out, epa_at)
 
 
 @jitable(llvm_inline=True)
@@ -196,18 +201,27 @@ def prepared(gi, gf, hv, X_WG, a):
 
 
 @jitable
-def gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out, gjk_at):
+def gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out, epa_at):
     """:func:`signed_distance` of a pair of BY_GJK, A = prepared(…, a): FCL's GJK signed
-    distance (GJK, then EPA when they overlap: kernels.gjk_epa, at the address ``gjk_at``),
-    then Drake's conventions for the answer. Not inlined: LLVM inlining of the function that
-    called EPA linked doubled proximity_signed_distances' compile time (20 → 36-46 s of CPU)."""
+    distance (EPA when they overlap, at the address ``epa_at``: kernels.epa.
+    penetration_depth). GJK's steps are inlined into it (kernels.gjk), compiled
+    once; it is not inlined itself: LLVM inlining of the function that calls EPA doubled
+    proximity_signed_distances' compile time (20 → 36-46 s of CPU)."""
+    P, _ = simplex(ws)
     o1, v1 = A
     o2 = make_object(gi, gf, X_WG[b], b)
-    status, phi, p1, p2 = object_distance(
-        o1, v1, o2, hv, ws, wi, DISTANCE_TOLERANCE, DISTANCE_ITERATIONS, gjk_at
-    )
-    if status < 0:
-        return status
+    overlap, size, ready = gjk_intersect_from(o1, v1, o2, hv, P, DISTANCE_ITERATIONS)
+    if overlap:
+        status, depth, p1, p2 = penetration_depth(
+            o1, o2, hv, P, size, ws, wi, DISTANCE_TOLERANCE, epa_at
+        )
+        if status < 0:
+            return status
+        phi = -depth
+    else:
+        phi, p1, p2 = gjk_distance(
+            o1, o2, hv, P, size, ready, DISTANCE_TOLERANCE, DISTANCE_ITERATIONS
+        )
     ka, kb = gi[a, KIND], gi[b, KIND]
     Xa, Xb = X_WG[a], X_WG[b]
     p_ACa, p_BCb = to_geometry(Xa, p1), to_geometry(Xb, p2)

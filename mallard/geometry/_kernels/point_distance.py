@@ -11,8 +11,8 @@ respect to whatever p_WQ and X_WG depend on). ``X`` is the pose X_WG, a 4×3 arr
 import numpy as np
 
 from mallard.geometry._kernels.ccd import make_object, point_object
-from mallard.geometry._kernels.gjk import eigen_normalized, first_support
-from mallard.geometry._kernels.gjk_epa import object_distance
+from mallard.geometry._kernels.epa import penetration_depth
+from mallard.geometry._kernels.gjk import eigen_normalized, gjk_distance, gjk_intersect
 from mallard.geometry._proximity_layout import (
     BOX,
     CAPSULE,
@@ -231,17 +231,19 @@ def _cylinder(radius, half_length, X, p_WQ):
 
 # ---- the iterative and mesh cases (float64 only) ------------------------------------------------
 @jitable
-def _ellipsoid(gi, gf, hv, X, g, p_WQ, ws, wi, gjk_at):
-    """Drake's: FCL's GJK signed distance to a sphere of radius zero at Q (tolerance 1e-6;
-    GJK and EPA at the address ``gjk_at``: kernels.gjk_epa.object_distance), the gradient
-    the ellipsoid's normal at the witness point."""
+def _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi, epa_at):
+    """Drake's: FCL's GJK signed distance to a sphere of radius zero at Q (tolerance 1e-6),
+    the gradient the ellipsoid's normal at the witness point."""
     o1 = make_object(gi, gf, X, g)
     o2 = point_object(p_WQ)
-    status, phi, p_WN, _ = object_distance(
-        o1, first_support(o1, hv), o2, hv, ws, wi, 1e-6, 1000, gjk_at
-    )
-    if status < 0:
-        return status, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+    intersect, size, ready = gjk_intersect(o1, o2, hv, P, 1000)
+    if intersect:
+        status, depth, p_WN, _ = penetration_depth(o1, o2, hv, P, size, ws, wi, 1e-6, epa_at)
+        if status < 0:
+            return status, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+        phi = -depth
+    else:
+        phi, p_WN, _ = gjk_distance(o1, o2, hv, P, size, ready, 1e-6, 1000)
     p_GN = to_geometry(X, p_WN)
     a, b, c = gf[g, 0], gf[g, 1], gf[g, 2]
     grad_G = eigen_normalized((p_GN[0] / (a * a), p_GN[1] / (b * b), p_GN[2] / (c * c)))
@@ -343,12 +345,12 @@ def closed_form(kind, m, X, p_WQ):
 
 
 @jitable
-def point_distance(gi, gf, hv, tri, X, g, p_WQ, ws, wi, gjk_at):
+def point_distance(gi, gf, hv, tri, X, g, p_WQ, P, ws, wi, epa_at):
     """(status, φ, p_GN, ∇φ_W) of geometry g at pose X (float64): status 0, or a failure of
-    EPA (negative; GJK and EPA at the address ``gjk_at``: kernels.gjk_epa.object_distance)."""
+    EPA (negative; EPA at the address ``epa_at``: kernels.epa.penetration_depth)."""
     kind = gi[g, 0]
     if kind == ELLIPSOID:
-        return _ellipsoid(gi, gf, hv, X, g, p_WQ, ws, wi, gjk_at)
+        return _ellipsoid(gi, gf, hv, X, g, p_WQ, P, ws, wi, epa_at)
     if kind == SPHERE or kind == HALFSPACE or kind == CAPSULE or kind == BOX or kind == CYLINDER:
         phi, p_GN, grad = closed_form(kind, (gf[g, 0], gf[g, 1], gf[g, 2]), X, p_WQ)
         return 0, phi, p_GN, grad

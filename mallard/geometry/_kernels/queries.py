@@ -4,10 +4,9 @@ X_FG as _proximity_layout declares them, the workspaces ws and wi, ``status``, a
 and a row of 6 per geometry for boxes), then the poses X_WG (ng, 4, 3), then each query's own
 arrays. ``held`` is, compiled, the address of an int64 block of (address, rows) per array of
 HELD, in that order (ProximityModel.held: numba converts one integer instead of an array
-each, about 0.05 µs an array), then the addresses of the narrowphase's kernels compiled once
-(:data:`ADDRESSES`: GJK and EPA's signed distance, kernels.gjk_epa; each set by
-ProximityModel.call for the queries that may run it), or the tuple of the arrays
-(interpreted, or compiled for a test: those kernels linked). Pairs are (a, b) rows of geometry
+each, about 0.05 µs an array), then the address of EPA compiled once (kernels.epa.epa_at,
+set by ProximityModel.call for the queries that may run it), or the tuple of the arrays
+(interpreted, or compiled for a test: EPA linked). Pairs are (a, b) rows of geometry
 indices, a < b (indices are in GeometryId order, so A is the geometry of smaller id); results
 go to rows of ``out`` in the order of the pairs that report one, the pairs compacted alike,
 and a failure to ``status``: (code, a, b).
@@ -29,6 +28,7 @@ from mallard.geometry._kernels.narrowphase import (
     intersect,
     penetration,
     prepared,
+    simplex,
 )
 from mallard.geometry._kernels.plain import plain
 from mallard.geometry._kernels.point_distance import point_distance
@@ -48,9 +48,6 @@ from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
 
 #: The arrays ``held`` stands for, in order (see the module).
 HELD = ("gi", "gf", "hv", "tri", "X_FG", "ws", "wi", "status", "scratch", "boxes")
-#: The by-address kernels whose addresses follow HELD's arrays in the block (see the module).
-ADDRESSES = ("gjk_epa_at",)
-GJK_AT = 0
 
 
 def _held(held):
@@ -81,19 +78,17 @@ def _held_compiled(held):
     return lambda held: held
 
 
-def _address(held, i):
-    """The address of the by-address kernel ADDRESSES[i] held's block holds (see the
-    module); None for the tuple of the arrays (interpreted, here: unused; compiled, the
-    kernel linked)."""
+def _epa_at(held):
+    """The address of EPA compiled once held's block holds (see the module); None for the
+    tuple of the arrays (interpreted, here: unused; compiled, EPA linked)."""
     return None
 
 
-@overload(_address)
-def _address_compiled(held, i):
+@overload(_epa_at)
+def _epa_at_compiled(held):
     if isinstance(held, types.Integer):
-        at, size = 2 * len(HELD), 2 * len(HELD) + len(ADDRESSES)
-        return lambda held, i: carray(pointer(held), size, np.int64)[at + i]
-    return lambda held, i: None
+        return lambda held: carray(pointer(held), 2 * len(HELD) + 1, np.int64)[2 * len(HELD)]
+    return lambda held: None
 
 
 @jitable(inline=True)
@@ -202,7 +197,7 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
     pair or a failure. A pair its bounds put farther apart than max_distance (:func:`_apart`)
     is not computed."""
     gi, gf, hv, _, _, ws, wi, status, _, _ = _held(held)
-    gjk_at = _address(held, GJK_AT)
+    epa_at = _epa_at(held)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
     # (What GJK needs of a pair's A, kept for its next pairs: pairs come sorted by A.)
     A, prepared_a = (point_object((0.0, 0.0, 0.0)), (0.0, 0.0, 0.0)), -1
@@ -215,7 +210,7 @@ def proximity_signed_distances(held, X_WG, pairs, count, max_distance, out):
         if code == BY_GJK:
             if a != prepared_a:
                 A, prepared_a = prepared(gi, gf, hv, X_WG, a), a
-            code = gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out[k], gjk_at)
+            code = gjk_signed_distance(gi, gf, hv, X_WG, A, a, b, ws, wi, out[k], epa_at)
         if code < 0:
             return _fail(status, code, a, b)
         if out[k, 0] <= max_distance:
@@ -320,8 +315,9 @@ def proximity_point_distances(held, X_WG, p_WQ, threshold, reach, supported, out
     a finite threshold: its value, or 0 if negative, plus SLACK), a geometry whose tight box
     is farther than ``reach`` from p_WQ is not computed (its distance is above threshold)."""
     gi, gf, hv, tri, _, ws, wi, status, _, boxes = _held(held)
-    gjk_at = _address(held, GJK_AT)
+    epa_at = _epa_at(held)
     X_WG, p_WQ, out = _plain3(X_WG, p_WQ, out)
+    P, _ = simplex(ws)
     k = 0
     for g in range(gi.shape[0]):
         if not supported[g]:
@@ -334,7 +330,7 @@ def proximity_point_distances(held, X_WG, p_WQ, threshold, reach, supported, out
                 gap2 += gap * gap
             if gap2 > reach * reach:  # (NaN: computed)
                 continue
-        code, phi, p_GN, grad = point_distance(gi, gf, hv, tri, X_WG[g], g, p_WQ, ws, wi, gjk_at)
+        code, phi, p_GN, grad = point_distance(gi, gf, hv, tri, X_WG[g], g, p_WQ, P, ws, wi, epa_at)
         if code < 0:
             return _fail(status, code, g, g)
         if phi <= threshold:

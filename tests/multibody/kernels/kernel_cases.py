@@ -88,12 +88,12 @@ def _solver():
     return ByMode(kernels(np.float64).address("sap_solve_at"), 0)
 
 
-def _address(name):
-    """The address of the by-address kernel ``name`` (GJK and EPA's signed distance,
-    kernels.gjk_epa), compiled; 0 interpreted."""
+def _epa():
+    """The address of EPA compiled once (kernels.epa.penetration_depth), compiled; 0
+    interpreted."""
     from mallard._compiled import kernels
 
-    return ByMode(kernels(np.float64).address(name), 0)
+    return ByMode(kernels(np.float64).address("epa_at"), 0)
 
 
 def _pairs():
@@ -745,20 +745,17 @@ CASES = {
 }
 
 
-def _batch_collisions(rng, padding=0.05, what=None):
+def _batch_collisions(rng):
     """The batched collision checks (mallard.geometry._kernels.batch) of Sample's plant with
     the proximity cases' scene on its bodies (the half space anchored), every pair but a half
     space with a shape other than a sphere (which Drake's signed distance does not support),
-    one block of every pair: within ``padding`` (0.05: signed distances; 0: MPR's test), the
-    least distance and the pairs within 0.5 (``what`` None: both), one thread."""
+    one block of every pair: the least distance and the pairs within 0.5, one thread."""
     from mallard.geometry import _proximity_layout as layout
     from mallard.geometry._batch_collision import _radii
     from mallard.geometry._kernels.batch import MIN_DISTANCE, PAIR_DISTANCES, row_size
     from mallard.multibody._batch_codes import ALONE, GROUPS
     from tests.geometry.kernel_cases import _model, _pairs, _poses
 
-    if what is None:
-        what = MIN_DISTANCE | PAIR_DISTANCES
     s = Sample(rng)
     m = _model()
     ng = len(m.ids)
@@ -776,16 +773,14 @@ def _batch_collisions(rng, padding=0.05, what=None):
     row = np.zeros(row_size(s.mi, ng, num_pairs, 1))
     row[: s.ws.size] = s.ws  # (as kernels.batch.batch_new_row makes it)
     return (s.mi, s.mf, Q, m.gi, m.gf, m.hv, mobod, X_BG, pairs, outer[a] + outer[b],
-            inner[a] + inner[b]) + carriers + (blocks, padding, what, 0.5,
-            _address("gjk_epa_at"), row, np.zeros(GROUPS + size, dtype=np.int64), ALONE,
+            inner[a] + inner[b]) + carriers + (blocks, 0.05, MIN_DISTANCE | PAIR_DISTANCES,
+            0.5, _epa(), row, np.zeros(GROUPS + size, dtype=np.int64), ALONE,
             np.zeros(size, dtype=np.uint8), np.zeros(size), np.zeros((size, num_pairs)),
             np.zeros(size, dtype=np.int64))  # fmt: skip
 
 
 CASES.update(GEOMETRY_CASES)  # (the proximity queries' entry points)
 CASES["batch_collisions"] = _batch_collisions
-#: Collision-free only, padding 0: each pair by MPR's test (kernels.batch._first_within).
-CASES["batch_collisions[intersect]"] = lambda rng: _batch_collisions(rng, 0.0, 0)
 
 #: Arguments not compared (by position): the batched entry points' rows, whose lanes are L
 #: wide compiled and one interpreted (kernels.lane_views.lane_width), and the ``flags`` of
@@ -799,5 +794,4 @@ UNCOMPARED = {
     "batch_rollout": (21, 22),
     "batch_new_row": (2,),
     "batch_collisions": (18, 19),
-    "batch_collisions[intersect]": (18, 19),
 }

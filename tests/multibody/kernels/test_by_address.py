@@ -182,10 +182,10 @@ def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
 
 
 @pytest.mark.parametrize("seed", [3, 4])
-def test_gjk_epa_by_address_is_gjk_epa_linked_and_interpreted_to_the_bit(seed):
+def test_epa_by_address_is_epa_linked_and_interpreted_to_the_bit(seed):
     """The signed distances of every pair of the geometry cases' scene (GJK, then EPA for the
-    overlapping ones): GJK and EPA by address (the model's held block), linked (compiled with
-    the tuple of held arrays) and interpreted give the same rows, bit for bit."""
+    overlapping ones): EPA by address (the model's held block), EPA linked (compiled with the
+    tuple of held arrays) and interpreted give the same rows, bit for bit."""
     from mallard.geometry import _proximity_layout as layout
     from tests.geometry.kernel_cases import GEOMETRY_CASES
 
