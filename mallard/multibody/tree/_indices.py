@@ -59,6 +59,30 @@ _WORLD_MODEL_INSTANCE = ModelInstanceIndex(0)
 _DEFAULT_MODEL_INSTANCE = ModelInstanceIndex(1)
 
 
+_SHARED = {}  # index type -> its shared indices 0, 1, ... (a list, grown as needed)
+
+
+def shared_indices(index_type, stop):
+    """The shared list of the indices 0, 1, ... (at least ``stop`` of them) of
+    ``index_type``: the same instances for every caller (indices are immutable), so that an
+    element's index is no new object. Read it, never change it."""
+    shared = _SHARED.get(index_type)
+    if shared is None:
+        shared = _SHARED[index_type] = []
+    if len(shared) < stop:
+        new = index_type._trusted
+        shared += [new(i) for i in range(len(shared), max(stop, 2 * len(shared)))]
+    return shared
+
+
+def shared_index(index_type, value):
+    """The shared index ``value`` of ``index_type`` (see shared_indices)."""
+    shared = _SHARED.get(index_type)
+    if shared is not None and value < len(shared):
+        return shared[value]
+    return shared_indices(index_type, value + 1)[value]
+
+
 def world_index():
     """The index of the world body, always 0."""
     return _WORLD_INDEX
