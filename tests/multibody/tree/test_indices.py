@@ -20,6 +20,8 @@ from mallard.multibody.tree._indices import (
     ModelInstanceIndex,
     MultibodyConstraintId,
     default_model_instance,
+    shared_index,
+    shared_indices,
     world_frame_index,
     world_index,
     world_model_instance,
@@ -284,6 +286,26 @@ def test_world_and_default_indices():
     assert repr(default_model_instance()) == "ModelInstanceIndex(1)"
     for i in (world_index(), world_frame_index(), world_model_instance(), default_model_instance()):
         assert i.is_valid()
+
+
+def test_shared_indices(Index):
+    shared = shared_indices(Index, 5)
+    assert len(shared) >= 5
+    assert [type(i) for i in shared[:5]] == [Index] * 5 and shared[:5] == [0, 1, 2, 3, 4]
+    assert shared_indices(Index, 3)[2] is shared[2] is shared_index(Index, 2)
+    assert shared_index(Index, 40) == 40
+    assert shared_indices(Index, 41)[40] is shared_index(Index, 40)
+
+
+def test_plant_elements_have_shared_indices():
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import SpatialInertia
+
+    plants = [MultibodyPlant(0.0) for _ in range(2)]
+    M = SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.2, 0.3)
+    bodies = [p.AddRigidBody("b", M) for p in plants]
+    assert bodies[0].index() is bodies[1].index() is shared_index(BodyIndex, 1)
+    assert bodies[0].body_frame().index() is shared_index(FrameIndex, 1)
 
 
 # ----- MultibodyConstraintId --------------------------------------------------------------------
