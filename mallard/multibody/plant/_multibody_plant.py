@@ -378,13 +378,14 @@ class MultibodyPlant(
         in their order (each a list or tuple). Build the elements with the constructors
         without checks (RigidBody._new, FixedOffsetFrame._new, LimitedSingleDofJoint._checked;
         RigidBody._adopting and FixedOffsetFrame._adopting for a parser's own inertias and
-        poses, ~1 µs less each); the more of a document one call adds, the less each element
-        costs (~1.5 µs less per call). The caller guarantees what those methods check: the plant not
-        finalized, each element's model instance this plant's (not World's for a body), its
-        name free among the plant's and this call's elements of its kind, frames' parents
-        and joints' frames in this plant (or added before them here), each joint between two
-        distinct bodies with no joint between them. (An error found after the call is undone
-        by the parser's rollback: ``_checkpoint``/``_rollback``.)
+        poses: no copy, ~1 µs less each); the more of a document one call adds, the less each
+        element costs (the call's own work is shared). The caller guarantees what those
+        methods check: the plant not finalized, each element's model instance this plant's
+        (not World's for a body), its name free among the plant's and this call's elements of
+        its kind, frames' parents and joints' frames in this plant (or added before them
+        here), each joint between two distinct bodies with no joint between them. (An error
+        found after the call is undone by the parser's rollback: ``_checkpoint``,
+        ``_rollback``.)
         """
         names, next_index = self._names, self._next_index
         body_index, frame_index = next_index["_bodies"], next_index["_frames"]
