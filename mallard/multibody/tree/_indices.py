@@ -3,6 +3,7 @@ The indices (BodyIndex, FrameIndex, ...) behave as every pydrake index does (see
 mallard.common._type_safe_index)."""
 
 import itertools
+import threading
 
 from mallard.common._pybind_enum import PybindEnum
 from mallard.common._type_safe_index import TypeSafeIndex, drake_hash
@@ -60,6 +61,7 @@ _DEFAULT_MODEL_INSTANCE = ModelInstanceIndex(1)
 
 
 _SHARED = {}  # index type -> its shared indices 0, 1, ... (a list, grown as needed)
+_GROWING = threading.Lock()  # (plants may be built in several threads at once)
 
 
 def shared_indices(index_type, stop):
@@ -67,11 +69,12 @@ def shared_indices(index_type, stop):
     ``index_type``: the same instances for every caller (indices are immutable), so that an
     element's index is no new object. Read it, never change it."""
     shared = _SHARED.get(index_type)
-    if shared is None:
-        shared = _SHARED[index_type] = []
-    if len(shared) < stop:
-        new = index_type._trusted
-        shared += [new(i) for i in range(len(shared), max(stop, 2 * len(shared)))]
+    if shared is None or len(shared) < stop:
+        with _GROWING:
+            shared = _SHARED.setdefault(index_type, [])
+            if len(shared) < stop:
+                new = index_type._trusted
+                shared += [new(i) for i in range(len(shared), max(stop, 2 * len(shared)))]
     return shared
 
 

@@ -3,6 +3,7 @@
 import copy
 import operator
 import pickle
+import sys
 import threading
 from decimal import Decimal
 from fractions import Fraction
@@ -295,6 +296,28 @@ def test_shared_indices(Index):
     assert shared_indices(Index, 3)[2] is shared[2] is shared_index(Index, 2)
     assert shared_index(Index, 40) == 40
     assert shared_indices(Index, 41)[40] is shared_index(Index, 40)
+
+
+def test_shared_indices_grown_from_several_threads():
+    class GrownIndex(BodyIndex):
+        __slots__ = ()
+
+    def grow():
+        for stop in range(1, 3000, 7):
+            assert shared_indices(GrownIndex, stop)[stop - 1] == stop - 1
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (threads switch often: without the lock, ~1 run in 10 fails)
+    try:
+        threads = [threading.Thread(target=grow) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    shared = shared_indices(GrownIndex, 3000)
+    assert [int(i) for i in shared] == list(range(len(shared)))
 
 
 def test_plant_elements_have_shared_indices():
