@@ -17,7 +17,6 @@ from mallard.common._gc import paused_collection
 from mallard.common._pybind import overloads
 from mallard.math import RigidTransform
 from mallard.multibody import _joint_types
-from mallard.multibody._layout import BODY
 from mallard.multibody.plant._constraints import CONSTRAINT_KINDS, ConstraintsMixin
 from mallard.multibody.plant._contact import ContactMixin
 from mallard.multibody.plant._derivatives import DerivativesMixin
@@ -39,7 +38,6 @@ from mallard.multibody.plant._topology import (
     Topology,
     build_forest,
     check_reversed_joints,
-    choose_floating_bases,
     mobilizer_axis,
     mobilizer_frames,
     revolute_turn,
@@ -51,6 +49,8 @@ from mallard.multibody.tree._indices import (
     FrameIndex,
     JointIndex,
     ModelInstanceIndex,
+    shared_index,
+    shared_indices,
     world_model_instance,
 )
 from mallard.multibody.tree._joint import Joint
@@ -110,6 +110,14 @@ def _ends(joint):
     a = joint._frame_on_parent._body._index._value
     b = joint._frame_on_child._body._index._value
     return (a, b) if a <= b else (b, a)
+
+
+def _slots_by_instance(owner, count):
+    """Per model instance 0 … count − 1, the slots it owns, increasing (int64 arrays):
+    ``owner`` gives each slot's model instance."""
+    order = np.argsort(owner, kind="stable")
+    ends = np.cumsum(np.bincount(owner, minlength=count)).tolist()
+    return [order[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 class MultibodyPlant(
@@ -339,7 +347,7 @@ class MultibodyPlant(
         index = next_index[attr]
         next_index[attr] = index + 1
         element._plant = self
-        element._index = element._index_type._trusted(index)
+        element._index = shared_index(element._index_type, index)
         element._ordinal = len(elements)
         elements.append(element)
 
@@ -364,49 +372,63 @@ class MultibodyPlant(
         self._add_element("_frames", frame)
 
     def _add_checked(self, bodies=(), frames=(), joints=()):
-        """Adds elements a parser built and checked, in one pass: the effect of AddRigidBody
-        on each of ``bodies`` (with its body frame), then AddFrame on each FixedOffsetFrame of
-        ``frames``, then AddJoint on each of ``joints``, in their order. The caller guarantees
-        what those methods check: the plant not finalized, each element's model instance this
-        plant's (not World's for a body), its name free among the plant's and this call's
-        elements of its kind, frames' parents and joints' frames in this plant (or added
-        before them here), each joint between two distinct bodies with no joint between them.
+        """Adds elements a parser built and checked, in one pass (the parsers' bulk entry
+        point): the effect of AddRigidBody on each of ``bodies`` (with its body frame), then
+        AddFrame on each FixedOffsetFrame of ``frames``, then AddJoint on each of ``joints``,
+        in their order (each a list or tuple). Build the elements with the constructors
+        without checks (RigidBody._new, FixedOffsetFrame._new, LimitedSingleDofJoint._checked;
+        RigidBody._adopting and FixedOffsetFrame._adopting for a parser's own inertias and
+        poses: no copy, ~1 µs less each); the more of a document one call adds, the less each
+        element costs (the call's own work is shared). The caller guarantees what those
+        methods check: the plant not finalized, each element's model instance this plant's
+        (not World's for a body), its name free among the plant's and this call's elements of
+        its kind, frames' parents and joints' frames in this plant (or added before them
+        here), each joint between two distinct bodies with no joint between them. (An error
+        found after the call is undone by the parser's rollback: ``_checkpoint``,
+        ``_rollback``.)
         """
         names, next_index = self._names, self._next_index
-        body_names, frame_names = names["RigidBody"], names["Frame"]
-        body_list, frame_list = self._bodies, self._frames
         body_index, frame_index = next_index["_bodies"], next_index["_frames"]
-        new_body_index, new_frame_index = BodyIndex._trusted, FrameIndex._trusted
-        for body in bodies:
-            frame = body._body_frame
-            key = (body._model_instance._value, body._name)
-            body_names[key] = body
-            frame_names[key] = frame
-            body._plant = frame._plant = self
-            body._index, frame._index = new_body_index(body_index), new_frame_index(frame_index)
-            body._ordinal, frame._ordinal = len(body_list), len(frame_list)
-            body_list.append(body)
-            frame_list.append(frame)
-            body_index += 1
-            frame_index += 1
-        next_index["_bodies"] = body_index
-        next_index["_frames"] = self._attach(
-            frames, frame_names, frame_list, frame_index, new_frame_index
-        )
-        next_index["_joints"] = self._attach(
-            joints, names["Joint"], self._joints, next_index["_joints"], JointIndex._trusted
-        )
-        joint_between = self._joint_between
-        for joint in joints:
-            joint_between[_ends(joint)] = joint
+        if bodies:
+            body_names, frame_names = names["RigidBody"], names["Frame"]
+            body_list, frame_list = self._bodies, self._frames
+            body_indices = shared_indices(BodyIndex, body_index + len(bodies))
+            frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
+            for body in bodies:
+                frame = body._body_frame
+                key = (body._model_instance._value, body._name)
+                body_names[key] = body
+                frame_names[key] = frame
+                body._plant = frame._plant = self
+                body._index, frame._index = body_indices[body_index], frame_indices[frame_index]
+                body._ordinal, frame._ordinal = len(body_list), len(frame_list)
+                body_list.append(body)
+                frame_list.append(frame)
+                body_index += 1
+                frame_index += 1
+            next_index["_bodies"] = body_index
+        if frames:
+            frame_index = self._attach(
+                frames, names["Frame"], self._frames, frame_index, FrameIndex
+            )
+        next_index["_frames"] = frame_index
+        if joints:
+            next_index["_joints"] = self._attach(
+                joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
+            )
+            joint_between = self._joint_between
+            for joint in joints:
+                joint_between[_ends(joint)] = joint
 
-    def _attach(self, elements, element_names, element_list, index, new_index):
-        """Attaches ``elements`` (of one kind) to this plant from ``index`` on, as _add_checked
-        says; returns the next index."""
+    def _attach(self, elements, element_names, element_list, index, index_type):
+        """Attaches ``elements`` (of one kind, a list or tuple) to this plant from ``index`` on
+        (the shared indices of ``index_type``), as _add_checked says; returns the next
+        index."""
+        indices = shared_indices(index_type, index + len(elements))
         for element in elements:
             element_names[(element._model_instance._value, element._name)] = element
             element._plant = self
-            element._index = new_index(index)
+            element._index = indices[index]
             element._ordinal = len(element_list)
             element_list.append(element)
             index += 1
@@ -735,12 +757,11 @@ class MultibodyPlant(
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns the mobods."""
         ends = self._joint_body_indices()
-        bases = choose_floating_bases(len(self._bodies), ends)
-        for b in bases:
-            self._add_floating_joint(self._bodies[b])
-        ends += [(0, b) for b in bases]  # (World to each base: the floating joints just added)
         sizes = [(j._nq, j._nv) for j in self._joints]
-        mobods = build_forest(len(self._bodies), ends, sizes)
+        floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
+        mobods, bases = build_forest(len(self._bodies), ends, sizes, floating_size)
+        for b in bases:  # (the floating joints build_forest numbered, in its order)
+            self._add_floating_joint(self._bodies[b])
         check_reversed_joints(mobods, self._joints, self._instance_names)
         self._add_mobilizer_frames(mobods)
         return mobods
@@ -756,7 +777,7 @@ class MultibodyPlant(
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
         for name, parent, R_PF, p_PF, instance in mobilizer_frames(mobods, self._joints):
             X_PF = RigidTransform._make(R_PF, p_PF)  # (R_PF a rotation matrix, checked)
-            frame = FixedOffsetFrame._new(name, parent, X_PF, instance)
+            frame = FixedOffsetFrame._adopting(name, parent, X_PF, instance)  # (new arrays)
             frame._ephemeral = True
             self._register_name("Frame", "frame", frame)
             self._add_frame_unchecked(frame)
@@ -781,14 +802,19 @@ class MultibodyPlant(
         # (rows gathered in lists, made arrays once)
         tree, jparam = [(0, _joint_types.WELD, 0, 0, 0, 0)] * n, [(0.0, 0.0, 0.0, 0.0)] * n
         mobod_of_body, mobod_of_joint = [0] * n, [0] * len(joints)
+        body_instance = [0] * n  # per mobod, its body's model instance
+        joint_rows = []  # per mobod after World (q and v in this order): its joint's mi, nq, nv
         for k, m in enumerate(mobods):
+            body = bodies[m.body]
             mobod_of_body[m.body] = k
-            bodies[m.body]._mobod = k
+            body._mobod = k
+            body_instance[k] = body._model_instance._value
             if m.joint is None:
                 continue
             joint = joints[m.joint]
             mobod_of_joint[m.joint] = k
             joint._q_start, joint._v_start = m.q_start, m.v_start
+            joint_rows.append((joint._model_instance._value, joint._nq, joint._nv))
             t.inboard_joint_of_body[m.body] = joint
             tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
             row = joint._jparam()
@@ -801,42 +827,36 @@ class MultibodyPlant(
                         t.z_turns[k] = X_JZ
                 row = (*axis, row[3])
             jparam[k] = row
+        if len(joint_rows) != len(joints):  # (each mobod after World has its own joint)
+            joint = next(j for j in joints if j._q_start is None)
+            raise AssertionError(f"joint {joint.name()} was not mobilized")
         # (np.fromiter: ~half np.array's time on a list of tuples)
         chain = itertools.chain.from_iterable
         t.tree = np.fromiter(chain(tree), dtype=np.int64, count=6 * n).reshape(n, 6)
         t.jparam = np.fromiter(chain(jparam), dtype=float, count=4 * n).reshape(n, 4)
         t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
         t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
-        # Welds get their q and v start: the next free slot after the preceding mobods.
-        self._nq = sum(j._nq for j in joints)
-        self._nv = sum(j._nv for j in joints)
-        for j in joints:
-            if j._q_start is None:
-                raise AssertionError(f"joint {j.name()} was not mobilized")
-        t.mobod_instance = np.array(
-            [bodies[b]._model_instance._value for b in t.tree[:, BODY].tolist()], dtype=np.int64
-        )
+        t.mobod_instance = np.array(body_instance, dtype=np.int64)
+        rows = np.array(joint_rows, dtype=np.int64).reshape(-1, 3)
+        instance, nq, nv = rows.T
+        self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
         t.rpy_pitch = np.array(
             [j._q_start + 1 for j in joints if j.kTypeName in ("ball_rpy", "rpy_floating")],
             dtype=np.int64,
         )
-        self._index_model_instances()
+        self._index_model_instances(instance, nq, nv)
 
-    def _index_model_instances(self):
-        """Per model instance: its q, v and actuation indices, in increasing order."""
+    def _index_model_instances(self, joint_instance, nq, nv):
+        """Per model instance: its q, v and actuation indices, in increasing order, from the
+        model instance, nq and nv of the joint of each mobod after World (arrays: q and v are
+        assigned in mobod order) and the actuators (one input each, in their order)."""
         count = len(self._instance_names)
-        q_of, v_of, u_of = ([[] for _ in range(count)] for _ in range(3))
-        for j in self._joints:
-            mi, q, v = j._model_instance._value, j._q_start, j._v_start
-            q_of[mi] += range(q, q + j._nq)
-            v_of[mi] += range(v, v + j._nv)
-        for a in self._actuators:
-            u_of[int(a.model_instance())] += range(a._input_start, a._input_start + a.num_inputs())
-        self._instance_q = [np.array(sorted(x), dtype=np.int64) for x in q_of]
-        self._instance_v = [np.array(sorted(x), dtype=np.int64) for x in v_of]
-        self._instance_u = [np.array(sorted(x), dtype=np.int64) for x in u_of]
+        actuator_instance = [a._model_instance._value for a in self._actuators]
+        self._instance_q = _slots_by_instance(np.repeat(joint_instance, nq), count)
+        self._instance_v = _slots_by_instance(np.repeat(joint_instance, nv), count)
+        self._instance_u = _slots_by_instance(np.array(actuator_instance, np.int64), count)
 
     def _default_parameters(self):
         """The PlantParameters of the elements' defaults."""

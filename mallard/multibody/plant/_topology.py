@@ -80,15 +80,36 @@ class Topology:
         self.gravity_mobods = None
 
 
-def choose_floating_bases(num_bodies, joint_ends):
-    """Body indices that need a floating joint to World, in the order Drake adds them.
+def joint_graph(num_bodies, joint_ends):
+    """(touching, other): the joints touching each body, in joint index order, and per joint
+    the XOR of its two bodies (``other[j] ^ b`` is the body joint j connects to body b; a
+    joint never connects a body to itself: AddJoint). ``joint_ends`` lists (parent body,
+    child body) of every joint, in joint index order."""
+    touching = [[] for _ in range(num_bodies)]
+    for j, (parent, child) in enumerate(joint_ends):
+        touching[parent].append(j)
+        touching[child].append(j)
+    return touching, [parent ^ child for parent, child in joint_ends]
 
-    ``joint_ends`` lists (parent body, child body) of every joint, in joint index order.
+
+def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
+    """(mobods, bases): the mobods in depth-first order, World first, with their q and v
+    slots, and the bodies that need a floating joint to World, in the order Drake adds them.
+
+    ``joint_ends`` lists (parent body, child body) of every joint, in joint index order,
+    ``joint_sizes`` their (nq, nv); both get a floating joint (0, base) of ``floating_size``
+    (nq, nv) appended for each base, numbered after the other joints: World's trees are
+    grown first, then, of the bodies they left out, each base's (Drake's rules 2 and 3 above).
+    RuntimeError if the bodies and joints form a loop.
     """
-    touching, other = _graph(num_bodies, joint_ends)
-    reached = bytearray(num_bodies)  # (1 for a body connected to World or to a chosen base)
-    _component(0, touching, other, reached)
-    jointed = [b for b in range(1, num_bodies) if touching[b] and not reached[b]]
+    touching, other = joint_graph(num_bodies, joint_ends)
+    mobods = [Mobod(0, None, 0, False, 0, 0)]
+    mobod_of_body = [-1] * num_bodies
+    mobod_of_body[0] = 0
+    # (other[j] ^ 0 is the body joint j connects to World)
+    _grow(mobods, mobod_of_body, [(other[j], j) for j in reversed(touching[0])], touching,
+          other, joint_ends, joint_sizes)  # fmt: skip
+    jointed = [b for b in range(1, num_bodies) if touching[b] and mobod_of_body[b] < 0]
     if jointed:  # (counted only for a model not all connected to World)
         as_child = [0] * num_bodies
         as_parent = [0] * num_bodies
@@ -97,52 +118,25 @@ def choose_floating_bases(num_bodies, joint_ends):
             as_child[child] += 1
         jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
     bases = []
-    for b in jointed:
-        if not reached[b]:
+    for b in [*jointed, *(b for b in range(1, num_bodies) if not touching[b])]:
+        if mobod_of_body[b] < 0:
+            j = len(joint_ends)
             bases.append(b)
-            _component(b, touching, other, reached)
-    bases += [b for b in range(1, num_bodies) if not touching[b]]
-    return bases
+            joint_ends.append((0, b))
+            joint_sizes.append(floating_size)
+            other.append(b)  # (World's new joint to b: the graph needs no more of it)
+            _grow(mobods, mobod_of_body, [(b, j)], touching, other, joint_ends, joint_sizes)
+    return mobods, bases
 
 
-def _graph(num_bodies, joint_ends):
-    """(touching, other): the joints touching each body, in joint index order, and per joint
-    the XOR of its two bodies (``other[j] ^ b`` is the body joint j connects to body b; a
-    joint never connects a body to itself: AddJoint)."""
-    touching = [[] for _ in range(num_bodies)]
-    for j, (parent, child) in enumerate(joint_ends):
-        touching[parent].append(j)
-        touching[child].append(j)
-    return touching, [parent ^ child for parent, child in joint_ends]
-
-
-def _component(start, touching, other, reached):
-    """Marks in ``reached`` every body connected to ``start`` by joints."""
-    stack = [start]
-    reached[start] = 1
-    while stack:
-        body = stack.pop()
-        for j in touching[body]:
-            b = other[j] ^ body
-            if not reached[b]:
-                reached[b] = 1
-                stack.append(b)
-
-
-def build_forest(num_bodies, joint_ends, joint_sizes):
-    """The mobods in depth-first order, World first, with their q and v slots.
-
-    ``joint_ends`` lists (parent body, child body) of every joint (floating joints included),
-    ``joint_sizes`` their (nq, nv). RuntimeError if the bodies and joints form a loop.
-    """
-    touching, other = _graph(num_bodies, joint_ends)
-    mobods = [Mobod(0, None, 0, False, 0, 0)]
-    mobod_of_body = [-1] * num_bodies
-    mobod_of_body[0] = 0
+def _grow(mobods, mobod_of_body, stack, touching, other, joint_ends, joint_sizes):
+    """Appends to ``mobods`` the trees of the (body, inboard joint) pairs of ``stack``
+    (popped: the last first), depth first; q and v slots follow the last mobod's."""
+    last = mobods[-1]
     q_next = v_next = 0
-    # (body, its inboard joint), popped in depth-first preorder; World's children first
-    # (other[j] ^ 0 is the body joint j connects to World)
-    stack = [(other[j], j) for j in reversed(touching[0])]
+    if last.joint is not None:
+        nq, nv = joint_sizes[last.joint]
+        q_next, v_next = last.q_start + nq, last.v_start + nv
     while stack:
         body, inboard = stack.pop()
         if mobod_of_body[body] >= 0:
@@ -169,7 +163,6 @@ def build_forest(num_bodies, joint_ends, joint_sizes):
                     raise RuntimeError(_LOOP_ERROR)
                 children.append((b, j))
         stack += reversed(children)
-    return mobods
 
 
 #: The joint types Drake can mobilize reversed (with the child body inboard of the parent).

@@ -3,6 +3,7 @@ The indices (BodyIndex, FrameIndex, ...) behave as every pydrake index does (see
 mallard.common._type_safe_index)."""
 
 import itertools
+import threading
 
 from mallard.common._pybind_enum import PybindEnum
 from mallard.common._type_safe_index import TypeSafeIndex, drake_hash
@@ -57,6 +58,32 @@ _WORLD_INDEX = BodyIndex(0)
 _WORLD_FRAME_INDEX = FrameIndex(0)
 _WORLD_MODEL_INSTANCE = ModelInstanceIndex(0)
 _DEFAULT_MODEL_INSTANCE = ModelInstanceIndex(1)
+
+
+_SHARED = {}  # index type -> its shared indices 0, 1, ... (a list, grown as needed)
+_GROWING = threading.Lock()  # (plants may be built in several threads at once)
+
+
+def shared_indices(index_type, stop):
+    """The shared list of the indices 0, 1, ... (at least ``stop`` of them) of
+    ``index_type``: the same instances for every caller (indices are immutable), so that an
+    element's index is no new object. Read it, never change it."""
+    shared = _SHARED.get(index_type)
+    if shared is None or len(shared) < stop:
+        with _GROWING:
+            shared = _SHARED.setdefault(index_type, [])
+            if len(shared) < stop:
+                new = index_type._trusted
+                shared += [new(i) for i in range(len(shared), max(stop, 2 * len(shared)))]
+    return shared
+
+
+def shared_index(index_type, value):
+    """The shared index ``value`` of ``index_type`` (see shared_indices)."""
+    shared = _SHARED.get(index_type)
+    if shared is not None and value < len(shared):
+        return shared[value]
+    return shared_indices(index_type, value + 1)[value]
 
 
 def world_index():

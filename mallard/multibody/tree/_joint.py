@@ -45,7 +45,7 @@ def to_float(value):
 
 
 _CONSTANTS = {}
-_JOINT_DEFAULTS = {}  # (nq, nv) -> a new joint's limits, default positions and damping
+_JOINT_DEFAULTS = {}  # joint type -> a new joint's limits, damping, zero configuration
 
 
 def constant(n, value):
@@ -170,22 +170,29 @@ class Joint(ElementChecks, MultibodyElement):
         self._name = name
         self._frame_on_parent = frame_on_parent
         self._frame_on_child = frame_on_child
-        # Read-only arrays that new joints share (setters replace them, never write).
-        nq, nv = self._nq, self._nv
-        defaults = _JOINT_DEFAULTS.get((nq, nv))
+        # Read-only arrays that new joints of a type share (setters replace them, never write).
+        defaults = _JOINT_DEFAULTS.get(type(self))
         if defaults is None:
-            defaults = _JOINT_DEFAULTS[nq, nv] = (
-                constant(nq, -_INF), constant(nq, _INF), constant(nv, -_INF), constant(nv, _INF),
-                constant(nv, 0.0),
-            )  # fmt: skip
-        self._pos_lower, self._pos_upper, lower, upper, self._default_damping = defaults
+            defaults = _JOINT_DEFAULTS[type(self)] = self._new_joint_defaults()
+        self._pos_lower, self._pos_upper, lower, upper, self._default_damping, zero = defaults
         self._vel_lower = self._acc_lower = lower
         self._vel_upper = self._acc_upper = upper
-        self._default_q = self._zero_configuration()
+        self._default_q = self._zero_configuration() if zero is None else zero
         self._random_q = None  # the random distribution of q (set_random_*), Expressions
         # Slots in q and v, assigned by the plant at Finalize().
         self._q_start = None
         self._v_start = None
+
+    def _new_joint_defaults(self):
+        """The shared defaults of a new joint of this type: position limits, velocity (and
+        acceleration) limits, damping and, unless the type makes its own, the zero
+        configuration."""
+        nq, nv = self._nq, self._nv
+        shared_zero = type(self)._zero_configuration is Joint._zero_configuration
+        return (
+            constant(nq, -_INF), constant(nq, _INF), constant(nv, -_INF), constant(nv, _INF),
+            constant(nv, 0.0), constant(nq, 0.0) if shared_zero else None,
+        )  # fmt: skip
 
     def _check_name(self, name):
         cls = type(self).__name__

@@ -50,10 +50,25 @@ class RigidBody(MultibodyElement):
         body._init_fields(body_name, model_instance, M_BBo_B)
         return body
 
-    def _init_fields(self, body_name, model_instance, M_BBo_B):
+    @classmethod
+    def _adopting(cls, body_name, model_instance, M_BBo_B):
+        """As ``_new``, keeping ``M_BBo_B`` itself rather than a copy (~1 µs less): for a
+        SpatialInertia of float arrays that no one changes afterwards, as a parser's own (the
+        plant never changes it, so bodies may share one)."""
+        body = object.__new__(cls)
+        body._init_fields(body_name, model_instance, M_BBo_B, copy=False)
+        return body
+
+    def _init_fields(self, body_name, model_instance, M_BBo_B, copy=True):
+        """Sets the fields of a body of checked arguments (a copy of M_BBo_B, or M_BBo_B
+        itself if not ``copy``)."""
         MultibodyElement.__init__(self, model_instance)
         self._name = body_name
-        self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
+        self._M_BBo_B = (
+            SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
+            if copy
+            else M_BBo_B
+        )
         self._body_frame = RigidBodyFrame._for_body(self)
         self._mobod = None  # its mobilized body in the plant's tree, set at Finalize()
 

@@ -278,6 +278,41 @@ def test_rigid_body_defaults():
     assert math.isnan(MultibodyPlant(0.0).world_body().default_mass())
 
 
+def test_constructors_copy_their_arguments_unless_adopting():
+    M = SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.2, 0.3)
+    X = RigidTransform([1.0, 2.0, 3.0])
+    instance = default_model_instance()
+    for body in (RigidBody("b", M), RigidBody._new("b", instance, M)):
+        assert body._M_BBo_B is not M and body._M_BBo_B._p is not M._p
+        assert body._M_BBo_B._G is not M._G
+    assert RigidBody._adopting("b", instance, M)._M_BBo_B is M
+    world = MultibodyPlant(0.0).world_frame()
+    for frame in (FixedOffsetFrame("f", world, X), FixedOffsetFrame._new("f", world, X, instance)):
+        assert frame._X_PF is not X and frame._X_PF._p is not X._p
+        assert frame._X_PF._R._R is not X._R._R
+    assert FixedOffsetFrame._adopting("f", world, X, instance)._X_PF is X
+
+
+def test_add_checked_is_add_rigid_body_add_frame_and_add_joint(plant):
+    """The parsers' bulk entry point: the elements, indices, ordinals and names that the
+    public methods give, in one call."""
+    instance = plant.AddModelInstance("m")
+    M = SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.2, 0.3)
+    a, b = (RigidBody._adopting(name, instance, M) for name in "ab")
+    F = FixedOffsetFrame._adopting("F", a.body_frame(), RigidTransform([0, 0, 1.0]), instance)
+    joint = RevoluteJoint("j", F, b.body_frame(), [0, 0, 1.0])
+    plant._add_checked([a, b], [F], [joint])
+    assert plant.GetBodyByName("b", instance) is b and plant.GetFrameByName("F") is F
+    assert plant.GetJointByName("j", instance) is joint
+    assert [int(e.index()) for e in (a, b, F, joint)] == [1, 2, 3, 0]
+    assert [int(e.body_frame().index()) for e in (a, b)] == [1, 2]
+    assert [e._ordinal for e in (a, b, F, joint)] == [1, 2, 3, 0]
+    with pytest.raises(RuntimeError, match="already has joint 'j'"):
+        plant.AddJoint(RevoluteJoint("k", a.body_frame(), b.body_frame(), [0, 0, 1.0]))
+    plant.Finalize()
+    assert plant.num_positions() == 8 and joint.position_start() == 7
+
+
 # ---- frames -------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 import copy
 import operator
 import pickle
+import sys
 import threading
 from decimal import Decimal
 from fractions import Fraction
@@ -20,6 +21,8 @@ from mallard.multibody.tree._indices import (
     ModelInstanceIndex,
     MultibodyConstraintId,
     default_model_instance,
+    shared_index,
+    shared_indices,
     world_frame_index,
     world_index,
     world_model_instance,
@@ -284,6 +287,48 @@ def test_world_and_default_indices():
     assert repr(default_model_instance()) == "ModelInstanceIndex(1)"
     for i in (world_index(), world_frame_index(), world_model_instance(), default_model_instance()):
         assert i.is_valid()
+
+
+def test_shared_indices(Index):
+    shared = shared_indices(Index, 5)
+    assert len(shared) >= 5
+    assert [type(i) for i in shared[:5]] == [Index] * 5 and shared[:5] == [0, 1, 2, 3, 4]
+    assert shared_indices(Index, 3)[2] is shared[2] is shared_index(Index, 2)
+    assert shared_index(Index, 40) == 40
+    assert shared_indices(Index, 41)[40] is shared_index(Index, 40)
+
+
+def test_shared_indices_grown_from_several_threads():
+    class GrownIndex(BodyIndex):
+        __slots__ = ()
+
+    def grow():
+        for stop in range(1, 3000, 7):
+            assert shared_indices(GrownIndex, stop)[stop - 1] == stop - 1
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (threads switch often: without the lock, ~1 run in 10 fails)
+    try:
+        threads = [threading.Thread(target=grow) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    shared = shared_indices(GrownIndex, 3000)
+    assert [int(i) for i in shared] == list(range(len(shared)))
+
+
+def test_plant_elements_have_shared_indices():
+    from mallard.multibody.plant import MultibodyPlant
+    from mallard.multibody.tree import SpatialInertia
+
+    plants = [MultibodyPlant(0.0) for _ in range(2)]
+    M = SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.2, 0.3)
+    bodies = [p.AddRigidBody("b", M) for p in plants]
+    assert bodies[0].index() is bodies[1].index() is shared_index(BodyIndex, 1)
+    assert bodies[0].body_frame().index() is shared_index(FrameIndex, 1)
 
 
 # ----- MultibodyConstraintId --------------------------------------------------------------------
