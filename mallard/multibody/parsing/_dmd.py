@@ -97,9 +97,10 @@ class _Processor:
         return path
 
     def frame(self, namespace, name):
-        frame = _scoped_frame(self.plant, join(namespace, name))
+        full_name = join(namespace, name) if namespace else name
+        frame = _scoped_frame(self.plant, full_name)
         if frame is None:
-            self.error(f"There is no frame named '{join(namespace, name)}' in the plant")
+            self.error(f"There is no frame named '{full_name}' in the plant")
         return frame
 
     def process(self, directives, namespace):
@@ -117,22 +118,11 @@ class _Processor:
 
     def add_model(self, item, namespace):
         path = self.resolve(item.file)
-        if path.endswith((".dmd.yaml", ".DMD.YAML")):
-            self.error(
-                f"'{path}' is a model directives data source; it is always an error to pass a "
-                "model directives source to a single-model parser method. Use AddModels() "
-                "instead."
-            )
-        workspace = self.workspace
         parser = self.parsers.get(path)
         if parser is None:  # (once per path: directives add many copies of a model)
-            from mallard.multibody.parsing._parser import _format_parser, reads_views
-
-            parse = _format_parser(path)
-            parser = self.parsers[path] = (parse, reads_views(parse))
-        parse, views = parser
-        # (URDF and SDFormat documents are read only; MJCF's parser applies defaults to its own)
-        reuse = path.endswith((".urdf", ".URDF", ".sdf", ".SDF"))
+            parser = self.parsers[path] = self.format_parser(path)
+        parse, views, reuse = parser
+        workspace = self.workspace
         root = workspace.load_file(path, reuse, views)
         where = self.where
         prefix = workspace.model_name_prefix
@@ -165,6 +155,21 @@ class _Processor:
         info.model_path = path
         self.infos.append(info)
         self.infos_of.setdefault(int(instance), []).append(info)
+
+    def format_parser(self, path):
+        """(the parse function of the format of ``path``, whether it reads views, whether its
+        documents may be reused); an error for a directives file."""
+        from mallard.multibody.parsing._parser import _format_parser, reads_views
+
+        if path.endswith((".dmd.yaml", ".DMD.YAML")):
+            self.error(
+                f"'{path}' is a model directives data source; it is always an error to pass a "
+                "model directives source to a single-model parser method. Use AddModels() "
+                "instead."
+            )
+        parse = _format_parser(path)
+        # (URDF and SDFormat documents are read only; MJCF's parser applies defaults to its own)
+        return parse, reads_views(parse), path.endswith((".urdf", ".URDF", ".sdf", ".SDF"))
 
     def free_body_pose(self, instance, parent, child_name, X_PC):
         plant = self.plant

@@ -316,6 +316,26 @@ def _plain_resolver(loader_class):
     return functools.lru_cache(maxsize=4096)(tag)
 
 
+@functools.cache
+def _plain_number(resolve):
+    """``number(text)``: the float of a scalar of the JSON document (_yaml_json) that
+    _Reader.scalar's common case reads as a number (a plain decimal that ``resolve``, a
+    :func:`_plain_resolver`, resolves as float or int), else None; memoized by text (the
+    resolution and the decimal's match once per text, in C after)."""
+
+    def number(text):
+        if type(text) is not str or text[0] == "'" or not _DECIMAL.fullmatch(text):
+            return None
+        tag = resolve(text)
+        if tag == _FLOAT:
+            return float(text)
+        if tag == _INT:  # (as PyYAML reads it: "-0" is 0)
+            return float(int(text))
+        return None
+
+    return functools.lru_cache(maxsize=4096)(number)
+
+
 def _plain_tag():
     """:func:`_plain_resolver` of the loader that _Reader reads a valid document with."""
     yaml = _yaml()
@@ -366,21 +386,18 @@ class _Fields:
     def add_model(self, node):
         names = ("file", "name", "default_joint_positions", "default_free_body_pose")
         fields = self.mapping(node, "add_model", names)
-        result = AddModel()
-        for name in ("file", "name"):
-            if name in fields:
-                setattr(result, name, self.scalar(fields[name], str, f"add_model.{name}"))
+        file = self.scalar(fields["file"], str, "add_model.file") if "file" in fields else ""
+        name = self.scalar(fields["name"], str, "add_model.name") if "name" in fields else ""
+        positions, poses = {}, {}  # (given: AddModel's factories not called)
         if "default_joint_positions" in fields:
-            positions = self.named(fields["default_joint_positions"], "default_joint_positions")
-            result.default_joint_positions = {
-                k: self.vector(v, f"default_joint_positions.{k}") for k, v in positions.items()
+            named = self.named(fields["default_joint_positions"], "default_joint_positions")
+            positions = {
+                k: self.vector(v, f"default_joint_positions.{k}") for k, v in named.items()
             }
         if "default_free_body_pose" in fields:
-            poses = self.named(fields["default_free_body_pose"], "default_free_body_pose")
-            result.default_free_body_pose = {
-                k: self.transform(v, f"default_free_body_pose.{k}") for k, v in poses.items()
-            }
-        return result
+            named = self.named(fields["default_free_body_pose"], "default_free_body_pose")
+            poses = {k: self.transform(v, f"default_free_body_pose.{k}") for k, v in named.items()}
+        return AddModel(file, name, positions, poses)
 
     def add_model_instance(self, node):
         fields = self.mapping(node, "add_model_instance", ("name",))
@@ -398,13 +415,11 @@ class _Fields:
 
     def add_weld(self, node):
         fields = self.mapping(node, "add_weld", ("parent", "child", "X_PC"))
-        result = AddWeld()
-        for name in ("parent", "child"):
-            if name in fields:
-                setattr(result, name, self.scalar(fields[name], str, f"add_weld.{name}"))
-        if "X_PC" in fields:
-            result.X_PC = self.transform(fields["X_PC"], "add_weld.X_PC")
-        return result
+        parent = self.scalar(fields["parent"], str, "add_weld.parent") if "parent" in fields else ""
+        child = self.scalar(fields["child"], str, "add_weld.child") if "child" in fields else ""
+        if "X_PC" not in fields:
+            return AddWeld(parent, child)
+        return AddWeld(parent, child, self.transform(fields["X_PC"], "add_weld.X_PC"))
 
     def add_collision_filter_group(self, node):
         names = ("name", "model_namespace", "members", "member_groups",
@@ -616,6 +631,7 @@ class _JsonReader(_Fields):
     def __init__(self, file, tag):
         self.file = file
         self.tag = tag  # (of a plain scalar: _plain_resolver)
+        self.number = _plain_number(tag)
 
     def load(self, document, lines):
         fields = self.mapping(document, "ModelDirectives", ("directives",))
@@ -669,25 +685,28 @@ class _JsonReader(_Fields):
     def scalar(self, node, kind, what):
         if type(node) is not str:
             raise _Declined
-        if node[0] == "'":  # (quoted)
-            if kind is str:
-                return node[1:-1]
-            raise _Declined
-        tag = self.tag(node)
         if kind is str:
+            if node[0] == "'":  # (quoted)
+                return node[1:-1]
+            tag = self.tag(node)
             if tag == _STR or tag == _INT or tag == _FLOAT or tag == _BOOL:  # (their text)
                 return node
-        elif _DECIMAL.fullmatch(node):  # (as _Reader.scalar's common case)
-            if tag == _FLOAT:
-                return float(node)
-            if tag == _INT:
-                return float(int(node))
-        raise _Declined
+            raise _Declined
+        value = self.number(node)
+        if value is None:
+            raise _Declined
+        return value
 
     def vector(self, node, what, size=None):
         if type(node) is not list or size is not None and len(node) != size:
             raise _Declined
-        return np.array([self.scalar(item, float, what) for item in node])
+        try:  # (number of a list item: TypeError, it is not hashable)
+            values = list(map(self.number, node))
+        except TypeError:
+            raise _Declined from None
+        if None in values:
+            raise _Declined
+        return np.array(values)
 
     def strings(self, node, what):
         if type(node) is not list:

@@ -265,11 +265,18 @@ class _MujocoParser:
         default = self.defaults.get((element, class_name))
         if default is None:
             return
-        attrib = node.attrib
-        skipped = () if attrib.keys().isdisjoint(ORIENTATIONS) else ORIENTATIONS
+        attrib, defaults = node.attrib, default.attrib
+        keys = attrib.keys()
+        if keys.isdisjoint(ORIENTATIONS):
+            if keys.isdisjoint(defaults):  # (the common case: all appended, in C)
+                attrib.update(defaults)
+                return
+            skipped = ()
+        else:
+            skipped = ORIENTATIONS
         # Those it does not set, appended after its own in the default's order (Drake's
         # order). (A loop: cheaper than merging the two dicts for a few attributes.)
-        for name, value in default.attrib.items():
+        for name, value in defaults.items():
             if name not in attrib and name not in skipped:
                 attrib[name] = value
 

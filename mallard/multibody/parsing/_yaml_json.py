@@ -57,8 +57,6 @@ _SCALAR = re.compile(rf"((?<=[\[{{, ]){_PLAIN}|'[^'\"\\\[\]{{}}\n]*+')")
 _MAPPING_TAG = re.compile(rf"({_TAG}) +\{{( *\}})?")
 # A ":" between scalars that is not followed by a space: JSON reads it, YAML does not alike.
 _JSON_COLON = re.compile(r":(?! )")
-# Outside the subset wherever they are: characters other than printable ASCII and line feeds.
-_OUTSIDE = re.compile(r"[^\n\x20-\x7e]")
 
 
 class _Outside(Exception):
@@ -73,7 +71,9 @@ def _first_pair(match):
 def read(text):
     """(the document, the lines of the values at the third level) of the YAML ``text``, or
     None if it is outside the subset."""
-    if _OUTSIDE.search(text):
+    # (outside the subset wherever they are: characters other than printable ASCII and line
+    # feeds; str's tests in C, ~2x faster than a search for them)
+    if not (text.isascii() and text.replace("\n", "").isprintable()):
         return None
     try:
         brackets, lines = _brackets(text)

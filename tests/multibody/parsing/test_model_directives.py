@@ -175,6 +175,23 @@ def test_error_in_nested_file_names_it_and_rolls_back(tmp_path):
     assert (plant.num_model_instances(), plant.num_bodies()) == (2, 1)
 
 
+def test_a_directives_file_as_a_model_is_an_error(tmp_path):
+    """add_model of a directives file: Drake's error, at the directive's line, the model
+    added before it rolled back."""
+    (tmp_path / "inner.dmd.yaml").write_text("directives: []\n")
+    (tmp_path / "outer.dmd.yaml").write_text(
+        f"directives:\n- add_model: {{name: p, file: '{MALLARD_PENDULUM}'}}\n"
+        f"- add_model: {{name: q, file: 'file://{tmp_path}/inner.dmd.yaml'}}\n"
+    )
+    plant = _plant()
+    with pytest.raises(
+        RuntimeError,
+        match=r"outer.dmd.yaml:3: error: '\S+inner.dmd.yaml' is a model directives data source",
+    ):
+        Parser(plant).AddModels(str(tmp_path / "outer.dmd.yaml"))
+    assert (plant.num_model_instances(), plant.num_bodies()) == (2, 1)
+
+
 def test_parser_prefix_is_the_namespace():
     plant = _plant()
     parser = Parser(plant, "scene")
