@@ -498,7 +498,7 @@ class _MujocoParser:
         names, key = plant._names, (instance._value, name)
         fresh = key not in names["RigidBody"] and key not in names["Frame"]
         if fresh and type(name) is str and name != "":
-            body = RigidBody._new(name, instance, M_BBo_B)
+            body = RigidBody._adopting(name, instance, M_BBo_B)
             plant._add_checked((body,))
             return body
         try:
@@ -667,8 +667,8 @@ class _MujocoParser:
             return plant.AddJoint(
                 joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper, damping
             )
-        F = FixedOffsetFrame._new(F_name, parent._body_frame, X_PJ, instance)
-        M = FixedOffsetFrame._new(M_name, child._body_frame, X_CJ, instance)
+        F = FixedOffsetFrame._adopting(F_name, parent._body_frame, X_PJ, instance)
+        M = FixedOffsetFrame._adopting(M_name, child._body_frame, X_CJ, instance)
         joint = joint_type._new(name, F, M, axis, damping, lower, upper)
         plant._add_checked((), (F, M), (joint,))
         return joint

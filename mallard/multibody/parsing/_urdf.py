@@ -220,7 +220,7 @@ class _UrdfParser:
         links when nothing AddRigidBody checks can fail (a str name, new in the document's new
         model instance)."""
         if type(name) is str and name != "" and name not in self.bodies:
-            body = RigidBody._new(name, self.model_instance, M_BBo_B)
+            body = RigidBody._adopting(name, self.model_instance, M_BBo_B)
             self.pending[0].append(body)
             return body
         self.add_pending()
@@ -330,8 +330,8 @@ class _UrdfParser:
         "{name}_parent" at X_PF on the parent (and "{name}_child" at X_BM on the child, if
         given), both in the child's model instance; returns the joint."""
         plant, instance = self.plant, child.model_instance()
-        # (FixedOffsetFrame._new: a name, a frame and a pose, checked here)
-        frame_on_parent = FixedOffsetFrame._new(
+        # (FixedOffsetFrame._adopting: the parser's own pose; name, frame, pose checked here)
+        frame_on_parent = FixedOffsetFrame._adopting(
             f"{name}_parent", parent.body_frame(), X_PF, instance
         )
         ends = self.checked_ends(name, frame_on_parent, parent, child, X_BM)
@@ -341,7 +341,7 @@ class _UrdfParser:
         frame_on_child = child.body_frame()
         if X_BM is not None:
             frame_on_child = plant.AddFrame(
-                FixedOffsetFrame._new(f"{name}_child", child.body_frame(), X_BM, instance)
+                FixedOffsetFrame._adopting(f"{name}_child", child.body_frame(), X_BM, instance)
             )
         if joint_type in (RevoluteJoint, PrismaticJoint):  # (args: axis, lower, upper, damping)
             axis, lower, upper, damping = args
