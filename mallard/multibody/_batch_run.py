@@ -119,7 +119,8 @@ class Operation:
         a call's inputs and outputs (with status), to bind the kernel to their types;
         ``aligned``: the scalar of a row put on a 64-byte boundary (see :meth:`_make_row`);
         ``which``: the kernel's arguments after the model (the ``forward`` of
-        kernels.batch.batch_dynamics_derivatives), bound with it."""
+        kernels.batch.batch_dynamics_derivatives and the address of the kernel it calls),
+        bound with it."""
         compiled = kernels(np.float64)
         self._new_row = compiled.bind("batch_new_row", mi, args=(ws0, np.zeros(1), lanes))
         self._ws0, self._row_size, self._lanes = ws0, row_size, lanes

@@ -98,9 +98,10 @@ _BOUND_TO_THIS_ONE = ("_single", "_single_kernels", "_frames", *_FAST_PATHS.valu
 _NO_FRAME = (0, np.zeros((4, 3)))
 
 #: The batched entry point (kernels.batch) of each operation: its name, the arguments it takes
-#: after the model (which operation or dynamics), the batch inputs it takes that the operation
-#: has not (arrays with no rows: zero) and the arguments it takes after its batch inputs (the
-#: point Jacobian's frame, given by CalcJacobianSpatialVelocity). The mass matrix, forward
+#: after the model (which operation or dynamics; the derivatives' entry point an address too:
+#: _after_model), the batch inputs it takes that the operation has not (arrays with no rows:
+#: zero) and the arguments it takes after its batch inputs (the point Jacobian's frame, given
+#: by CalcJacobianSpatialVelocity). The mass matrix, forward
 #: dynamics and point Jacobian share one entry point, as do the derivatives of inverse and
 #: forward dynamics: each compiles the code its operations share once.
 _ENTRY_POINTS = {
@@ -119,6 +120,17 @@ _NO_ROWS = np.zeros((0, 0))
 
 #: The batched operations whose rows hold derivative rows too (see BatchedPlant._row_size).
 _DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dynamics_derivatives")
+
+
+def _after_model(name, which, compiled):
+    """The arguments batched operation ``name``'s entry point takes after the model:
+    _ENTRY_POINTS' ``which``, then for the derivatives the address of the kernel they call
+    (kernels.engine_derivatives.dynamics_derivatives_at) in ``compiled``'s Kernels (0
+    interpreted)."""
+    if name in _DERIVATIVE_KERNELS:
+        return (*which, compiled.address("dynamics_derivatives_at"))
+    return which
+
 
 #: The single-state entry point (kernels.single) of each batched one, for batches of one state.
 _SINGLE_KERNELS = {
@@ -361,8 +373,9 @@ class BatchedPlant:
             interpreted.batch_new_row(self._mi, ws0, row, True)
             flags = np.zeros(GROUPS + size, dtype=np.int64)
             getattr(interpreted, entry)(
-                self._mi, self._mf, *which, *inputs, row, flags, ALONE, *outputs, status
-            )
+                self._mi, self._mf, *_after_model(name, which, interpreted), *inputs, row, flags,
+                ALONE, *outputs, status,
+            )  # fmt: skip
             return status
         operation = self._operations.get(name)
         if operation is None:
@@ -370,7 +383,8 @@ class BatchedPlant:
             samples = (inputs, (*outputs, status))
             operation = self._operations[name] = Operation(
                 entry, self._mi, self._mf, self._ws0, self._row_size(name, lanes()), True,
-                lanes(), batched, samples, aligned=self._sizes.row, which=which,
+                lanes(), batched, samples, aligned=self._sizes.row,
+                which=_after_model(name, which, kernels(np.float64)),
             )  # fmt: skip
         operation.run(inputs, (*outputs, status), size, self.num_threads())
         return status

@@ -78,6 +78,7 @@ from mallard.multibody._batch_codes import (
     FORWARD_DYNAMICS,
     FREE,
     HELPER,
+    INVERSE,
     KINDS,
     MASS_MATRIX,
     NONFINITE,
@@ -106,8 +107,7 @@ from mallard.multibody._kernels.engine import (
     point_jacobian,
 )
 from mallard.multibody._kernels.engine_derivatives import (
-    drive_forward_dynamics_derivatives,
-    drive_inverse_dynamics_derivatives,
+    derivatives_by_address,
     fresh_recursive_derivatives,
     recursive_inverse_dynamics_derivatives,
     solve_forward_dynamics_derivatives,
@@ -637,10 +637,13 @@ def _to_lane(D, lanes, lane):
 
 
 @jitable
-def _inverse_derivatives_by_state(mi, mf, Q, V, VDOT, row, first, count, codes, D_dq, D_dv, D_M):
+def _inverse_derivatives_by_state(
+    mi, mf, Q, V, VDOT, row, first, count, codes, D_dq, D_dv, D_M, at
+):
     """The states of a group without a code (``codes``), one by one, in ``row``'s own
-    workspace and derivative row (kernels.engine_derivatives, any model), their
-    dtau_dq, dtau_dv and M into their lanes of D_dq, D_dv, D_M."""
+    workspace and derivative row (kernels.engine_derivatives, any model: by the derivatives'
+    kernel at the address ``at``, see derivatives_by_address), their dtau_dq, dtau_dv and M
+    into their lanes of D_dq, D_dv, D_M."""
     m = model(mi, mf)
     r = batch_row(mi, row)
     d = _derivative_rows(mi, row)[0]
@@ -649,9 +652,11 @@ def _inverse_derivatives_by_state(mi, mf, Q, V, VDOT, row, first, count, codes, 
         if value_of(codes[lane], 0.0) == 0.0:
             i = first + lane
             _load_state(m, Q, V, i, r.x)
-            drive_inverse_dynamics_derivatives(
-                mi, mf, r.x, r.ws, _ALL, VDOT[i], r.F_B, d.dws, d.d_dq, d.d_dv
-            )
+            vdot = VDOT[i]  # (vdot[0:0] and d_dv stand for the input and output it does not read)
+            derivatives_by_address(
+                INVERSE, mi, mf, r.x, r.ws, _ALL, vdot, vdot[0:0], r.F_B, d.dws, d.d_dq, d.d_dv,
+                d.d_dv, at,
+            )  # fmt: skip
             _to_lane(d.d_dq, D_dq, lane)
             _to_lane(d.d_dv, D_dv, lane)
             _to_lane(M_i, D_M, lane)
@@ -659,7 +664,7 @@ def _inverse_derivatives_by_state(mi, mf, Q, V, VDOT, row, first, count, codes, 
 
 @jitable
 def _forward_derivatives_by_state(
-    mi, mf, Q, V, TAU, U, row, first, count, codes, D_dq, D_dv, D_dtau
+    mi, mf, Q, V, TAU, U, row, first, count, codes, D_dq, D_dv, D_dtau, at
 ):
     """As :func:`_inverse_derivatives_by_state`, for the forward dynamics' derivatives
     (codes[l] set for the states whose articulated inertia is not positive definite)."""
@@ -671,9 +676,10 @@ def _forward_derivatives_by_state(
             i = first + lane
             _load_state(m, Q, V, i, r.x)
             _load_inputs(TAU, U, i, r.tau, r.u)
-            k = drive_forward_dynamics_derivatives(
-                mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, d.d_dq, d.d_dv, d.d_dvdot
-            )
+            k = derivatives_by_address(
+                FORWARD, mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, d.d_dq, d.d_dv,
+                d.d_dvdot, at,
+            )  # fmt: skip
             if k >= 0:
                 codes[lane] = NOT_POSITIVE_DEFINITE + KINDS * k
             _to_lane(d.d_dq, D_dq, lane)
@@ -682,12 +688,16 @@ def _forward_derivatives_by_state(
 
 
 @batched
-def batch_dynamics_derivatives(mi, mf, forward, Q, V, A, B, row, flags, mode, D1, D2, D3, status):
+def batch_dynamics_derivatives(
+    mi, mf, forward, at, Q, V, A, B, row, flags, mode, D1, D2, D3, status
+):
     """The derivatives of inverse (``forward`` INVERSE: batch_inverse_dynamics' τ) or forward
     (FORWARD: batch_forward_dynamics' v̇) dynamics, one entry point for both. L states at a
     time, in lanes (kernels.recursive_derivatives), for the models it covers; the others state
     by state (the tangent sweeps), as is a forward dynamics group in which an articulated
-    inertia or M is not positive definite.
+    inertia or M is not positive definite, by the derivatives' kernel at the address ``at``
+    (``Kernels.address("dynamics_derivatives_at")``, called, not linked: 0 interpreted; see
+    kernels.engine_derivatives.derivatives_by_address).
 
     * INVERSE: D1[i] = dtau_dq (nv × nq), D2[i] = dtau_dv (nv × nv) and D3[i] = M (= ∂τ/∂v̇) of
       τ (gravity and joint damping) at (Q[i], V[i], A[i] = v̇); B has no rows.
@@ -732,11 +742,11 @@ def batch_dynamics_derivatives(mi, mf, forward, Q, V, A, B, row, flags, mode, D1
         if good >= 0 and not done:
             if forward != FORWARD:
                 _inverse_derivatives_by_state(
-                    mi, mf, Q, V, A, row, first, count, codes, D1_L, D2_L, D3_L
+                    mi, mf, Q, V, A, row, first, count, codes, D1_L, D2_L, D3_L, at
                 )
             else:
                 _forward_derivatives_by_state(
-                    mi, mf, Q, V, A, B, row, first, count, codes, D1_L, D2_L, D3_L
+                    mi, mf, Q, V, A, B, row, first, count, codes, D1_L, D2_L, D3_L, at
                 )
         if begin_commit(flags, g, mode):
             _store_lane_matrix(D1_L, D1, first, count, codes)

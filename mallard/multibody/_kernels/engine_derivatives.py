@@ -4,12 +4,11 @@ flat model, the state, a workspace ``ws`` and a bit mask ``need`` of the stages 
 date, plus a derivative workspace ``dws`` (_layout.DERIVATIVES) and the outputs.
 
 Their code is compiled once, as the by-address kernel :func:`dynamics_derivatives_at`
-(kernels._by_address), which the plant's entry point :func:`drive_dynamics_derivatives` and
-SingleStatePlant's (kernels.single) call through :func:`derivatives_by_address`, instead of
-being optimized and compiled again in each (both joint-type sets' plant entry points and
-SingleStatePlant's two linked the same sweeps: six copies). BatchedPlant's state-by-state path
-(kernels.batch) links :func:`drive_inverse_dynamics_derivatives` and
-:func:`drive_forward_dynamics_derivatives` themselves.
+(kernels._by_address), which the plant's entry point :func:`drive_dynamics_derivatives`,
+SingleStatePlant's (kernels.single) and BatchedPlant's state-by-state path (kernels.batch)
+call through :func:`derivatives_by_address`, instead of being optimized and compiled again in
+each (both joint-type sets' plant entry points, SingleStatePlant's two and BatchedPlant's
+linked the same sweeps: seven copies).
 """
 
 import numpy as np
@@ -105,9 +104,9 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
         calc_mass_matrix(model, params, work, work.M)
 
 
-# The two drivers are kernels linked into their callers (dynamics_derivatives_at, kernels.batch's
-# states one by one), not inlined: their bodies are then typed and compiled once for all of
-# them, not again in each caller.
+# The two drivers are kernels linked into their callers (dynamics_derivatives_at; the linked
+# copy test_by_address compares it with), not inlined: their bodies are then typed and compiled
+# once for all of them, not again in each caller.
 @jitable
 def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv):
     """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with

@@ -409,7 +409,9 @@ def _batch(name):
     (ALONE); ``batch_evaluate`` for an operation (``name`` + ``[mass_matrix]``,
     ``[forward_dynamics]`` or ``[jacobian]``) and
     ``batch_dynamics_derivatives`` for inverse or forward dynamics (``name`` + ``[inverse]``
-    or ``[forward]``)."""
+    or ``[forward]``: a model in lanes; ``[inverse, by state]``, ``[forward, by state]``: one
+    of every joint type, its states one by one, by the derivatives' kernel by address)."""
+    from mallard._compiled import kernels
     from mallard.multibody._batch_codes import (
         ALONE,
         FORWARD,
@@ -421,7 +423,7 @@ def _batch(name):
 
     def case(rng):
         derivatives = "derivatives" in name  # (a model in lanes: kernels.recursive_derivatives)
-        s = Sample(rng, covered=derivatives)
+        s = Sample(rng, covered=derivatives and "by state" not in name)
         nq, nv, nu, n = s.sizes.nq, s.sizes.nv, s.sizes.nu, s.sizes.n
         Q, V = s.batch()
         size = Q.shape[0]
@@ -446,10 +448,11 @@ def _batch(name):
                 output = np.zeros((size, 6, nv))
             return (s.mi, s.mf) + inputs + tail + (output, status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-        if name == "batch_dynamics_derivatives[inverse]":
-            inputs = (INVERSE, Q, V, s.normal(size, nv), np.zeros((0, 0)))
+        at = ByMode(kernels(np.float64).address("dynamics_derivatives_at"), 0)
+        if name.startswith("batch_dynamics_derivatives[inverse"):
+            inputs = (INVERSE, at, Q, V, s.normal(size, nv), np.zeros((0, 0)))
         else:
-            inputs = (FORWARD, Q, V, s.normal(size, nv), s.normal(size, nu))
+            inputs = (FORWARD, at, Q, V, s.normal(size, nv), s.normal(size, nu))
         return (s.mi, s.mf) + inputs + tail + outputs + (status,)
 
     return case
@@ -712,6 +715,12 @@ CASES = {
     },
     "batch_dynamics_derivatives[inverse]": _batch("batch_dynamics_derivatives[inverse]"),
     "batch_dynamics_derivatives[forward]": _batch("batch_dynamics_derivatives[forward]"),
+    **{
+        f"batch_dynamics_derivatives[{d}, by state]": _batch(
+            f"batch_dynamics_derivatives[{d}, by state]"
+        )
+        for d in ("inverse", "forward")
+    },
     "single_body_poses": _single("single_body_poses"),
     "single_mass_matrix": _single("single_mass_matrix"),
     "single_inverse_dynamics": _single("single_inverse_dynamics"),
@@ -787,8 +796,10 @@ UNCOMPARED = {
     "batch_body_poses": (3, 4),
     "batch_inverse_dynamics": (6, 7),
     **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
-    "batch_dynamics_derivatives[inverse]": (7, 8),
-    "batch_dynamics_derivatives[forward]": (7, 8),
+    "batch_dynamics_derivatives[inverse]": (8, 9),
+    "batch_dynamics_derivatives[forward]": (8, 9),
+    "batch_dynamics_derivatives[inverse, by state]": (8, 9),
+    "batch_dynamics_derivatives[forward, by state]": (8, 9),
     "batch_rollout": (21, 22),
     "batch_new_row": (2,),
     "batch_collisions": (18, 19),
