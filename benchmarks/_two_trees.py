@@ -18,6 +18,20 @@ def serve(take_sample):
         print(json.dumps(take_sample()), flush=True)
 
 
+def compare_models(tree, models):
+    """benchmarks/compare.py of ``tree`` and, for each name in the comma-separated ``models``,
+    (name, its model definition, its mallard DrakeAPI): the models a worker times."""
+    sys.path.insert(0, os.path.join(tree, "benchmarks"))
+    import compare
+
+    robots = compare.default_robots_dir()
+    built = []
+    for name in models.split(","):
+        mdef = compare.model_defs(robots, [name])[0]
+        built.append((name, mdef, compare.DrakeAPI("mallard", mdef, robots)))
+    return compare, built
+
+
 def samples_in_turns(script, trees, worker_args, rounds):
     """([the samples of trees[0]], [those of trees[1]]) (a dict per round) and the load average
     at each round: ``script`` run for each tree as ``script TREE TREE --worker *worker_args``

@@ -14,27 +14,21 @@ Run: ``python benchmarks/batch_trees.py START_TREE . [--models panda,g1] [--roun
 """
 
 import argparse
-import os
 import statistics
-import sys
 import time
 
-from _two_trees import samples_in_turns, serve
+from _two_trees import compare_models, samples_in_turns, serve
 
 
 def worker(tree, models, states, calls):
     """A tree's process: builds the models, then times a round of samples per input line."""
-    sys.path.insert(0, os.path.join(tree, "benchmarks"))
-    import compare
     import numpy as np
 
     from mallard.multibody.batch import BatchedPlant
 
-    robots = compare.default_robots_dir()
+    _, built = compare_models(tree, models)
     setups = []
-    for name in models.split(","):
-        mdef = compare.model_defs(robots, [name])[0]
-        mallard = compare.DrakeAPI("mallard", mdef, robots)
+    for name, _, mallard in built:
         plant, frame = mallard.plant, mallard.body.body_frame()
         batched = BatchedPlant(plant, num_threads=1)
         nq, nv = plant.num_positions(), plant.num_velocities()

@@ -16,10 +16,9 @@ Run: ``python benchmarks/single_state_trees.py /work/main . [--models panda,g1]
 import argparse
 import os
 import statistics
-import sys
 import time
 
-from _two_trees import samples_in_turns, serve
+from _two_trees import compare_models, samples_in_turns, serve
 
 OPS = (
     "forward kinematics",
@@ -32,15 +31,11 @@ OPS = (
 
 def worker(tree, models, calls):
     """A tree's process: builds the models, then times a round of samples per input line."""
-    sys.path.insert(0, os.path.join(tree, "benchmarks"))
-    import compare
     import numpy as np
 
-    robots = compare.default_robots_dir()
+    compare, built = compare_models(tree, models)
     setups = []
-    for name in models.split(","):
-        mdef = compare.model_defs(robots, [name])[0]
-        mallard = compare.DrakeAPI("mallard", mdef, robots)
+    for name, mdef, mallard in built:
         libs = {
             "single": compare.MallardSingleState(mallard),
             "pinocchio": compare.Pinocchio(mdef, mallard),
