@@ -142,15 +142,7 @@ class _UrdfParser:
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
         joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
-        firsts = [first_children(node) for node in joints]
-        mimics = [
-            self.parse_joint(node, first_views(node), effort_limits)
-            if values is None
-            else self.add_read_joint(node, first, values, effort_limits)
-            for node, first, values in zip(
-                joints, firsts, joint_values(joints, firsts), strict=True
-            )
-        ]
+        mimics = self.add_joints(joints, effort_limits)
         self.add_pending()
         for node, mimic in zip(joints, mimics, strict=True):
             if mimic is not None:
@@ -352,13 +344,18 @@ class _UrdfParser:
             joint = joint_type(name, frame_on_parent, frame_on_child, *args)
         if ends is None:
             return plant.AddJoint(joint)
-        frames, joints = self.pending[1:]
-        frames.append(frame_on_parent)
-        joints.append(joint)
-        self.pending_frames.add(frame_on_parent._name)
-        self.pending_joints.add(name)
-        self.pending_ends.add(ends)
+        self.pend(frame_on_parent, joint, ends)
         return joint
+
+    def pend(self, frame_on_parent, joint, ends):
+        """Adds ``joint`` and its ``frame_on_parent`` (of checked_ends ``ends``) to the
+        pending elements."""
+        pending = self.pending
+        pending[1].append(frame_on_parent)
+        pending[2].append(joint)
+        self.pending_frames.add(frame_on_parent._name)
+        self.pending_joints.add(joint._name)
+        self.pending_ends.add(ends)
 
     def checked_ends(self, name, frame_on_parent, parent, child, X_BM):
         """The _ends of the joint ``name`` from ``parent`` to ``child`` (a link of this
@@ -401,24 +398,45 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def add_read_joint(self, node, first, values, effort_limits):
-        """Adds the joint of ``node`` that joint_values read (``values``), whose first child
-        of each tag is the Element ``first[tag]``; returns its ``<mimic>`` as parse_joint."""
-        name, parent_name, child_name, X_PB, axis, limits, effort = values
-        parent = self.bodies.get(parent_name)
-        if parent is None:
-            parent = self.body_for_element(name, parent_name)
-        child = self.bodies.get(child_name)
-        if child is None:
-            child = self.body_for_element(name, child_name)
-        if axis is None:
-            self.add_joint(WeldJoint, name, parent, X_PB, child, None, RigidTransform())
-        else:  # (without <dynamics>: no damping)
-            cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
-            self.add_joint(cls._checked, name, parent, X_PB, child, None, axis, limits)
-        effort_limits.setdefault(name, effort)
-        mimic = first.get("mimic")
-        return None if mimic is None else node.view(mimic)
+    def add_joints(self, joints, effort_limits):
+        """Adds the joints of the elements ``joints``, in order: those joint_values reads
+        here (a fixed, revolute or prismatic joint with its frame "{name}_parent", pending
+        with the document's other elements when checked_ends passes them, else by the plant's
+        methods, which raise as Drake's), the others by parse_joint; returns their
+        ``<mimic>`` ElementViews (or None), which parse_mimic reads once all are added."""
+        firsts = [first_children(node) for node in joints]
+        bodies, mimics = self.bodies, []
+        for node, first, values in zip(joints, firsts, joint_values(joints, firsts), strict=True):
+            if values is None:
+                mimics.append(self.parse_joint(node, first_views(node), effort_limits))
+                continue
+            name, parent_name, child_name, X_PB, axis, limits, effort = values
+            parent = bodies.get(parent_name)
+            if parent is None:
+                parent = self.body_for_element(name, parent_name)
+            child = bodies.get(child_name)
+            if child is None:
+                child = self.body_for_element(name, child_name)
+            # (FixedOffsetFrame._adopting: joint_values' own pose, in the child's instance)
+            frame_on_parent = FixedOffsetFrame._adopting(
+                f"{name}_parent", parent._body_frame, X_PB, child._model_instance
+            )
+            if axis is None:
+                joint = WeldJoint(name, frame_on_parent, child._body_frame, RigidTransform())
+            else:  # (without <dynamics>: no damping)
+                cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
+                joint = cls._checked(name, frame_on_parent, child._body_frame, axis, limits)
+            ends = self.checked_ends(name, frame_on_parent, parent, child, None)
+            if ends is None:
+                self.add_pending()
+                self.plant.AddFrame(frame_on_parent)
+                self.plant.AddJoint(joint)
+            else:
+                self.pend(frame_on_parent, joint, ends)
+            effort_limits.setdefault(name, effort)
+            mimic = first.get("mimic")
+            mimics.append(None if mimic is None else node.view(mimic))
+        return mimics
 
     def parse_joint(self, node, first, effort_limits):
         """Adds the joint of ``node``, whose first child of each tag is the ElementView
