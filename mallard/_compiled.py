@@ -48,8 +48,8 @@ ENTRY_MODULES = (
 )
 
 #: The entry points whose code LLVM optimizes at -O1 instead of numba's -O3 (see
-#: kernels._numba_internals.optimized_at): BatchedPlant's rollouts, 18% faster so and 7% cheaper
-#: to compile (docs/compilation.md, "What LLVM's optimization level buys").
+#: kernels._numba_internals.optimized_at): BatchedPlant's rollouts, 2-19% faster so (by run)
+#: and 1.7 s cheaper to compile (docs/compilation.md, "What LLVM's optimization level buys").
 OPTIMIZED_AT_O1 = frozenset(("batch_rollout",))
 
 _ENTRY_POINTS = {}  # name → function
