@@ -197,6 +197,10 @@ pins numba to the releases those tests pass on.
    parameter ``loc``: for a plain function (no ``__signature__``, no ``__wrapped__``) one of
    its code's arguments, keyword-only, ``*args`` or ``**kwargs`` names
    (:func:`cut_numbas_work_per_statement`).
+26. Optimization levels [test_26_final_module_optimized_at_its_level]: a library's final
+   module is optimized by ``CPUCodeLibrary._optimize_final_module``, whose pass managers
+   (``CPUCodegen._module_pass_manager``, its "cheap" one and its full one) read
+   ``numba.config.OPT`` (an ``_OptLevel``) when they are made, there (:func:`optimized_at`).
 """
 
 import collections
@@ -417,16 +421,19 @@ def _warn_sources_changed():
     )
 
 
-def njit_cached(fn, **options):
+def njit_cached(fn, opt=None, **options):
     """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
     files, or uncached if numba has no cache location for it (with the one warning of
-    :func:`manage_caches`).
+    :func:`manage_caches`); ``opt``: the level its final module is optimized at if not numba's
+    (:func:`optimized_at`).
 
     Its cache is neither loaded nor saved in this process if a source file its stamp covers
     (the closure of :func:`manage_caches`' stamp, else fn's file) was modified after the
     process imported mallard: the process may have imported fn's module, or one it imports, before
     the change, and would save code older than the files under their stamp, for every later
     process to load."""
+    if opt is not None:
+        optimized_at(fn.__qualname__, opt)
     try:
         dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
@@ -444,7 +451,7 @@ def njit_cached(fn, **options):
         cache._cache_path,
         cache._impl.filename_base,
         cache._cache_file._source_stamp,
-        cache_variant(options),
+        cache_variant(options, opt),
     )
     return dispatcher
 
@@ -627,11 +634,12 @@ def cache_files(package_dir):
     return found
 
 
-def cache_variant(options):
+def cache_variant(options, opt=None):
     """What changes a function's code that numba's cache key leaves out: its jit ``options``
-    (``nogil``, ``error_model``, numba's runtime...) and numba's code generation settings
+    (``nogil``, ``error_model``, numba's runtime...), numba's code generation settings
     (``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE``, ``NUMBA_SLP_VECTORIZE``, ``NUMBA_BOUNDSCHECK``,
-    ``NUMBA_DEBUGINFO``), as a str."""
+    ``NUMBA_DEBUGINFO``) and the level ``opt`` its final module is optimized at if not
+    numba's (:func:`optimized_at`; None: numba's), as a str."""
     config = numba.config
     settings = (
         str(config.OPT),
@@ -640,7 +648,9 @@ def cache_variant(options):
         config.BOUNDSCHECK,
         config.DEBUGINFO_DEFAULT,
     )
-    return repr((sorted(options.items()), settings))
+    if opt is None:
+        return repr((sorted(options.items()), settings))
+    return repr((sorted(options.items()), settings, ("final module", _final_level(opt))))
 
 
 # ---- 3-7: code generation ----------------------------------------------------------------------
@@ -1042,10 +1052,46 @@ def _own_linked_kernels():
                     # whose calls numba's pruning of pairs finds by name.
                     if function.name not in _REFERENCE_COUNTS:
                         function.name = f"{function.name}.{self.name}"
-        return optimize(self)
+        opt = _OPT_LEVELS.get(self.name)
+        if opt is None:
+            return optimize(self)
+        from numba.core.compiler_lock import global_compiler_lock
+
+        config = numba.config
+        with global_compiler_lock:
+            numba_level, config.OPT = config.OPT, _final_level(opt)
+            try:
+                return optimize(self)
+            finally:
+                config.OPT = numba_level
 
     _optimize_final_module._mallard = True
     codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
+
+
+# ---- 26: optimization levels --------------------------------------------------------------------
+
+#: The entry points (by name) whose final modules are optimized at a level of their own
+#: (:func:`optimized_at`): name → level.
+_OPT_LEVELS = {}
+
+
+def optimized_at(name, opt):
+    """Makes LLVM optimize the final module of the entry point ``name`` (its own code and every
+    kernel it links: see :func:`generate_code_on_demand`) at the level ``opt`` (0-3), or
+    numba's ``NUMBA_OPT`` if lower (:func:`_final_level`), instead of numba's: for an entry
+    point whose code is as fast or faster so, and cheaper to compile
+    (mallard._compiled.OPTIMIZED_AT_O1). The kernels' own passes (each function's, when it is
+    compiled: shared by every entry point linking it) and the machine code keep numba's level,
+    so that no other entry point's code depends on which compiled a kernel first."""
+    _OPT_LEVELS[name] = opt
+
+
+def _final_level(opt):
+    """numba's ``config.OPT`` for a final module optimized at ``opt``: the lower of the two."""
+    from numba.core.config import _OptLevel
+
+    return _OptLevel(min(int(opt), int(numba.config.OPT)))
 
 
 # ---- 16: without the runtime --------------------------------------------------------------------

@@ -1279,3 +1279,86 @@ def test_25_loc_read_from_the_code():
     assert found == [base._has_loc._numba(fn) for fn in cases]
     assert found == [True, False, True, True, True, False, True, True, True, False, True, True]
     assert "_has_loc(fn)" in inspect.getsource(base._wrap_missing_loc.__call__)
+
+
+# ---- 26. optimization levels -------------------------------------------------------------------
+def _doubled_plus_one(x):
+    return x * 2.0 + 1.0
+
+
+def test_26_final_module_optimized_at_its_level(monkeypatch):
+    """An entry point optimized_at level 0 keeps its call to a kernel it links (LLVM's -O0
+    inlines nothing), one at numba's level inlines it; the same results; the module pass
+    managers are made in _optimize_final_module, at config.OPT, which is numba's again
+    after; the level is in the cache variant, at most numba's."""
+    from numba.core import codegen
+
+    from mallard.multibody._kernels._machinery import jitable
+    from mallard.multibody._kernels._numba_internals import WITHOUT_RUNTIME
+
+    _numba_internals.generate_code_on_demand()
+    kernel = jitable(_doubled_plus_one)
+
+    def _entry_at_zero(x):
+        return kernel(x) + 1.0
+
+    def _entry_at_numbas(x):
+        return kernel(x) + 1.0
+
+    levels = []  # (config.OPT, the caller, its library) at each module pass manager made
+    make = codegen.CPUCodegen._module_pass_manager
+
+    def spied(self, **kwargs):
+        caller = inspect.stack()[2]
+        levels.append((int(numba.config.OPT), caller.function, caller.frame.f_locals["self"]))
+        return make(self, **kwargs)
+
+    def made_for(entry):
+        (result,) = entry.overloads.values()
+        return [level[:2] for level in levels if level[2] is result.library]
+
+    monkeypatch.setattr(codegen.CPUCodegen, "_module_pass_manager", spied)
+    monkeypatch.setitem(_numba_internals._OPT_LEVELS, _entry_at_zero.__qualname__, 0)
+    numbas = int(numba.config.OPT)
+    at_zero = numba.njit(**WITHOUT_RUNTIME)(_entry_at_zero)
+    assert at_zero(0.5) == 3.0 and int(numba.config.OPT) == numbas
+    at_numbas = numba.njit(**WITHOUT_RUNTIME)(_entry_at_numbas)
+    assert at_numbas(0.5) == 3.0
+    # (numba's "cheap" pass manager, then its full one)
+    assert made_for(at_zero) == [(0, "_optimize_final_module")] * 2
+    assert made_for(at_numbas) == [(numbas, "_optimize_final_module")] * 2
+    ((dispatcher, _),) = _template(kernel)._impl_cache.values()
+    (compiled_kernel,) = dispatcher.overloads.values()
+    call = re.compile(rf"call \w+ @{re.escape(compiled_kernel.fndesc.mangled_name)}\(")
+
+    def final_module(entry):
+        (result,) = entry.overloads.values()
+        return str(result.library._final_module)
+
+    assert call.search(final_module(at_zero)) and not call.search(final_module(at_numbas))
+    variant = _numba_internals.cache_variant
+    assert variant({}, 0) != variant({}) and variant({}, 0) != variant({}, 1)
+    assert variant({}, numbas) == variant({}, numbas + 1)  # (at most numba's)
+
+
+def test_26_entry_points_optimized_at_o1():
+    """The entry points of _compiled.OPTIMIZED_AT_O1, and only they, have their final modules
+    optimized at -O1, for every set of joint types, and their cache entries say so."""
+    import importlib
+
+    from mallard import _compiled
+    from mallard.multibody._joint_types import KERNEL_JOINT_TYPES
+
+    for module in _compiled.ENTRY_MODULES:
+        importlib.import_module(module)
+    entry_points = {**_compiled._ENTRY_POINTS, **_compiled._BY_ADDRESS}
+    assert _compiled.OPTIMIZED_AT_O1 <= set(entry_points)
+    for name, fn in entry_points.items():
+        for joint_types in {ALL_JOINT_TYPES, *KERNEL_JOINT_TYPES}:
+            dispatcher = compiled(fn, joint_types)
+            level = _numba_internals._OPT_LEVELS.get(dispatcher.py_func.__qualname__)
+            variant = dispatcher._cache._cache_file._variant
+            if name in _compiled.OPTIMIZED_AT_O1:
+                assert level == 1 and "final module" in variant, name
+            else:
+                assert level is None and "final module" not in variant, name
