@@ -10,6 +10,8 @@ a cache, and kernels compute from arrays.
 
 import itertools
 import math
+from itertools import compress, repeat
+from operator import attrgetter
 
 import numpy as np
 
@@ -117,7 +119,7 @@ def _slots_by_instance(owner, count):
     ``owner`` gives each slot's model instance."""
     order = np.argsort(owner, kind="stable")
     ends = np.cumsum(np.bincount(owner, minlength=count)).tolist()
-    return [order[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+    return list(map(order.__getitem__, map(slice, [0, *ends[:-1]], ends)))
 
 
 class MultibodyPlant(
@@ -757,7 +759,7 @@ class MultibodyPlant(
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns the mobods."""
         ends = self._joint_body_indices()
-        sizes = [(j._nq, j._nv) for j in self._joints]
+        sizes = list(map(attrgetter("_nq", "_nv"), self._joints))
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
         mobods, bases = build_forest(len(self._bodies), ends, sizes, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
@@ -768,10 +770,10 @@ class MultibodyPlant(
 
     def _joint_body_indices(self):
         """(parent body index, child body index) of each joint, as ints."""
-        return [
-            (j._frame_on_parent._body._index._value, j._frame_on_child._body._index._value)
-            for j in self._joints
-        ]
+        ends = attrgetter(
+            "_frame_on_parent._body._index._value", "_frame_on_child._body._index._value"
+        )
+        return list(map(ends, self._joints))
 
     def _add_mobilizer_frames(self, mobods):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
@@ -842,43 +844,47 @@ class MultibodyPlant(
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
-        t.rpy_pitch = np.array(
-            [j._q_start + 1 for j in joints if j.kTypeName in ("ball_rpy", "rpy_floating")],
-            dtype=np.int64,
-        )
+        rpy = map(("ball_rpy", "rpy_floating").__contains__, map(attrgetter("kTypeName"), joints))
+        t.rpy_pitch = np.array([j._q_start + 1 for j in compress(joints, rpy)], dtype=np.int64)
         self._index_model_instances(instance, nq, nv)
 
     def _index_model_instances(self, joint_instance, nq, nv):
-        """Per model instance: its q, v and actuation indices, in increasing order, from the
-        model instance, nq and nv of the joint of each mobod after World (arrays: q and v are
-        assigned in mobod order) and the actuators (one input each, in their order)."""
+        """Per model instance: its q, v, x = [q; v] and actuation indices, in increasing order,
+        from the model instance, nq and nv of the joint of each mobod after World (arrays: q and
+        v are assigned in mobod order) and the actuators (one input each, in their order)."""
         count = len(self._instance_names)
         actuator_instance = [a._model_instance._value for a in self._actuators]
-        self._instance_q = _slots_by_instance(np.repeat(joint_instance, nq), count)
-        self._instance_v = _slots_by_instance(np.repeat(joint_instance, nv), count)
+        q_instance, v_instance = np.repeat(joint_instance, nq), np.repeat(joint_instance, nv)
+        self._instance_q = _slots_by_instance(q_instance, count)
+        self._instance_v = _slots_by_instance(v_instance, count)
+        self._instance_x = _slots_by_instance(np.concatenate((q_instance, v_instance)), count)
         self._instance_u = _slots_by_instance(np.array(actuator_instance, np.int64), count)
 
     def _default_parameters(self):
         """The PlantParameters of the elements' defaults."""
+        # (the elements' fields gathered by map and attrgetter: no Python loop per element)
         nb = len(self._bodies)
-        mass = np.array([b._M_BBo_B._m for b in self._bodies], dtype=float)
-        com = np.concatenate([b._M_BBo_B._p for b in self._bodies]).astype(float, copy=False)
+        inertias = list(map(attrgetter("_M_BBo_B"), self._bodies))
+        mass = np.array(list(map(attrgetter("_m"), inertias)), dtype=float)
+        com = np.concatenate(list(map(attrgetter("_p"), inertias))).astype(float, copy=False)
         com = com.reshape(nb, 3)
         # (arrays joined by np.concatenate: for 3×3 blocks ~1/10 of np.array's time)
-        G = np.concatenate([b._M_BBo_B._G for b in self._bodies]).astype(float, copy=False)
+        G = np.concatenate(list(map(attrgetter("_G"), inertias))).astype(float, copy=False)
         G = G.reshape(nb, 3, 3)
         # X_PF per frame: [R; pᵀ], the identity for body frames; the others' stacked once.
         frames = self._frames
         X_PF = np.zeros((len(frames), 4, 3))
         X_PF[:, :3] = np.eye(3)
-        offset = [k for k, frame in enumerate(frames) if isinstance(frame, FixedOffsetFrame)]
-        if offset:
-            poses = [frames[k]._X_PF for k in offset]
-            X_PF[offset, :3] = np.concatenate([X._R._R for X in poses]).reshape(-1, 3, 3)
-            X_PF[offset, 3] = np.concatenate([X._p for X in poses]).reshape(-1, 3)
-        # (the joints' damping in v order: joints in order of their v slots)
-        by_v = sorted(self._joints, key=lambda j: j._v_start)
-        damping = np.concatenate([np.zeros(0)] + [j._default_damping for j in by_v], dtype=float)
+        offset = np.flatnonzero(list(map(isinstance, frames, repeat(FixedOffsetFrame))))
+        if len(offset):
+            poses = list(map(attrgetter("_X_PF"), map(frames.__getitem__, offset.tolist())))
+            R_PF = np.concatenate(list(map(attrgetter("_R._R"), poses)))
+            X_PF[offset, :3] = R_PF.reshape(-1, 3, 3)
+            X_PF[offset, 3] = np.concatenate(list(map(attrgetter("_p"), poses))).reshape(-1, 3)
+        # (the joints' damping in v order: that of their mobods, after World's)
+        by_v = map(self._joints.__getitem__, self._topology.mobod_joint[1:].tolist())
+        damping = [np.zeros(0), *map(attrgetter("_default_damping"), by_v)]
+        damping = np.concatenate(damping, dtype=float)
         rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
         gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)

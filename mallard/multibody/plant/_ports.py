@@ -14,6 +14,8 @@ _contact).
 
 import logging
 import math
+from functools import partial
+from itertools import chain
 
 import numpy as np
 
@@ -32,6 +34,20 @@ def _has_nan(a):
     if a.ndim != 1:
         a = a.reshape(-1)
     return math.isnan(a.dot(a))
+
+
+#: The per-model-instance output ports, "{name}_{kind}", in pydrake's order.
+_INSTANCE_OUTPUTS = (
+    "state",
+    "generalized_acceleration",
+    "generalized_contact_forces",
+    "net_actuation",
+)
+
+
+def _interleave(*iterables):
+    """[a0, b0, …, a1, b1, …]: the items of the iterables (of one length) taken in turn."""
+    return list(chain.from_iterable(zip(*iterables, strict=True)))
 
 
 def _list_value():
@@ -71,11 +87,12 @@ class PortsMixin:
         self._applied_spatial_force_port = self.DeclareAbstractInputPort(
             "applied_spatial_force", []
         )
-        specs = []  # (each model instance's actuation and desired state, declared at once)
-        for mi, name in enumerate(self._instance_names):
-            nu_i = len(self._instance_u[mi])
-            specs += ((f"{name}_actuation", nu_i), (f"{name}_desired_state", 2 * nu_i))
-        ports = self._add_vector_inputs(specs)
+        names = self._instance_names  # (each model instance's ports declared at once)
+        nu_i = list(map(len, self._instance_u))
+        ports = self._add_vector_inputs(
+            _interleave(map("{}_actuation".format, names), map("{}_desired_state".format, names)),
+            _interleave(nu_i, [2 * n for n in nu_i]),
+        )
         self._instance_actuation_ports = ports[0::2]
         self._desired_state_ports = ports[1::2]
         # Outputs that depend on the state and parameters only (no direct feedthrough).
@@ -104,44 +121,19 @@ class PortsMixin:
         self._contact_results_port = self.DeclareAbstractOutputPort(
             "contact_results", ContactResults, self._calc_contact_results
         )
-        specs = []  # (each model instance's four outputs, declared at once)
-        for mi, name in enumerate(self._instance_names):
-            q_slots, v_slots, u_slots = (
-                self._instance_q[mi],
-                self._instance_v[mi],
-                self._instance_u[mi],
-            )
-            x_slots = np.concatenate((q_slots, nq + v_slots))
-            specs += (
-                (
-                    f"{name}_state",
-                    len(x_slots),
-                    lambda c, out, s=x_slots: out.SetFromVector(self._x(c)[s]),
-                    state_only,
-                ),
-                (
-                    f"{name}_generalized_acceleration",
-                    len(v_slots),
-                    lambda c, out, s=v_slots: out.SetFromVector(self._vdot(c)[s]),
-                    None,
-                ),
-                (
-                    f"{name}_generalized_contact_forces",
-                    len(v_slots),
-                    lambda c, out, s=v_slots, n=name: out.SetFromVector(
-                        self._instance_contact_forces(c, n, s)
-                    ),
-                    state_only,
-                ),
-                (
-                    f"{name}_net_actuation",
-                    len(u_slots),
-                    lambda c, out, s=u_slots: out.SetFromVector(self._net_actuation(c)[s]),
-                    None,
-                ),
-            )
-        ports = self._add_vector_outputs(specs)
-        self._instance_output_ports = [tuple(ports[k : k + 4]) for k in range(0, len(ports), 4)]
+        x_slots, v_slots, u_slots = self._instance_x, self._instance_v, self._instance_u
+        ports = self._add_vector_outputs(
+            _interleave(*(map(f"{{}}_{kind}".format, names) for kind in _INSTANCE_OUTPUTS)),
+            _interleave(*(map(len, slots) for slots in (x_slots, v_slots, v_slots, u_slots))),
+            _interleave(
+                map(partial(partial, self._calc_instance_state), x_slots),
+                map(partial(partial, self._calc_instance_vdot), v_slots),
+                map(partial(partial, self._calc_instance_contact_forces), names, v_slots),
+                map(partial(partial, self._calc_instance_net_actuation), u_slots),
+            ),
+            (state_only, None, state_only, None),
+        )
+        self._instance_output_ports = list(zip(*[iter(ports)] * 4, strict=True))
 
     # ---- calcs ---------------------------------------------------------------------------
     def _calc_body_poses(self, context, poses):
@@ -165,6 +157,18 @@ class PortsMixin:
             A = self._forward_dynamics(context).work.A_WB
             A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._topology.mobod_of_body]
         accelerations.set_value(A_WB)
+
+    def _calc_instance_state(self, x_slots, context, out):
+        out.SetFromVector(self._x(context)[x_slots])
+
+    def _calc_instance_vdot(self, v_slots, context, out):
+        out.SetFromVector(self._vdot(context)[v_slots])
+
+    def _calc_instance_contact_forces(self, name, v_slots, context, out):
+        out.SetFromVector(self._instance_contact_forces(context, name, v_slots))
+
+    def _calc_instance_net_actuation(self, u_slots, context, out):
+        out.SetFromVector(self._net_actuation(context)[u_slots])
 
     def _vdot(self, context):
         """v̇ from forward dynamics; for a discrete plant, (v⁺ − v)/h of its step (see the

@@ -20,6 +20,8 @@ The finalized plant keeps the forest and its index maps in one ``Topology``.
 
 import math
 from dataclasses import dataclass
+from itertools import starmap
+from operator import attrgetter, xor
 
 import numpy as np
 
@@ -73,9 +75,8 @@ class Topology:
         self.tree = self.jparam = self.mobod_of_body = self.mobod_of_joint = None
         self.z_turns = {}
         self.inboard_joint_of_body = [None] * n
-        self.mobod_joint = np.array(
-            [-1 if m.joint is None else m.joint for m in mobods], dtype=np.int64
-        )
+        # (World's mobod has no joint; every other has one)
+        self.mobod_joint = np.array([-1, *map(attrgetter("joint"), mobods[1:])], dtype=np.int64)
         self.mobod_instance = self.actuator_input = self.actuator_v = self.rpy_pitch = None
         self.gravity_mobods = None
 
@@ -89,7 +90,7 @@ def joint_graph(num_bodies, joint_ends):
     for j, (parent, child) in enumerate(joint_ends):
         touching[parent].append(j)
         touching[child].append(j)
-    return touching, [parent ^ child for parent, child in joint_ends]
+    return touching, list(starmap(xor, joint_ends))
 
 
 def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
@@ -109,6 +110,9 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
     # (other[j] ^ 0 is the body joint j connects to World)
     _grow(mobods, mobod_of_body, [(other[j], j) for j in reversed(touching[0])], touching,
           other, joint_ends, joint_sizes)  # fmt: skip
+    bases = []
+    if len(mobods) == num_bodies:  # (every body in World's trees)
+        return mobods, bases
     jointed = [b for b in range(1, num_bodies) if touching[b] and mobod_of_body[b] < 0]
     if jointed:  # (counted only for a model not all connected to World)
         as_child = [0] * num_bodies
@@ -117,7 +121,6 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
             as_parent[parent] += 1
             as_child[child] += 1
         jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
-    bases = []
     for b in [*jointed, *(b for b in range(1, num_bodies) if not touching[b])]:
         if mobod_of_body[b] < 0:
             j = len(joint_ends)
@@ -172,9 +175,7 @@ REVERSIBLE_JOINT_TYPES = ("prismatic", "revolute", "weld")
 def check_reversed_joints(mobods, joints, instance_names):
     """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse is
     of a type Drake cannot reverse."""
-    for mobod in mobods[1:]:
-        if not mobod.reversed:
-            continue
+    for mobod in filter(attrgetter("reversed"), mobods):
         joint = joints[mobod.joint]
         kind = joint.type_name()
         if kind not in REVERSIBLE_JOINT_TYPES:
