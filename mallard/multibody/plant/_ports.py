@@ -14,7 +14,6 @@ _contact).
 
 import logging
 import math
-from functools import partial
 from itertools import chain
 
 import numpy as np
@@ -36,12 +35,14 @@ def _has_nan(a):
     return math.isnan(a.dot(a))
 
 
-#: The per-model-instance output ports, "{name}_{kind}", in pydrake's order.
+#: The names of each model instance's input and output ports after its name, in pydrake's
+#: order.
+_INSTANCE_INPUTS = ("_actuation", "_desired_state")
 _INSTANCE_OUTPUTS = (
-    "state",
-    "generalized_acceleration",
-    "generalized_contact_forces",
-    "net_actuation",
+    "_state",
+    "_generalized_acceleration",
+    "_generalized_contact_forces",
+    "_net_actuation",
 )
 
 
@@ -89,8 +90,9 @@ class PortsMixin:
         )
         names = self._instance_names  # (each model instance's ports declared at once)
         nu_i = list(map(len, self._instance_u))
+        # (names joined by +, calcs made by lambda: ~5x faster than str.format and partial)
         ports = self._add_vector_inputs(
-            _interleave(map("{}_actuation".format, names), map("{}_desired_state".format, names)),
+            [name + kind for name in names for kind in _INSTANCE_INPUTS],
             _interleave(nu_i, [2 * n for n in nu_i]),
         )
         self._instance_actuation_ports = ports[0::2]
@@ -123,13 +125,18 @@ class PortsMixin:
         )
         x_slots, v_slots, u_slots = self._instance_x, self._instance_v, self._instance_u
         ports = self._add_vector_outputs(
-            _interleave(*(map(f"{{}}_{kind}".format, names) for kind in _INSTANCE_OUTPUTS)),
+            [name + kind for name in names for kind in _INSTANCE_OUTPUTS],
             _interleave(*(map(len, slots) for slots in (x_slots, v_slots, v_slots, u_slots))),
             _interleave(
-                map(partial(partial, self._calc_instance_state), x_slots),
-                map(partial(partial, self._calc_instance_vdot), v_slots),
-                map(partial(partial, self._calc_instance_contact_forces), names, v_slots),
-                map(partial(partial, self._calc_instance_net_actuation), u_slots),
+                [lambda c, out, s=s: out.SetFromVector(self._x(c)[s]) for s in x_slots],
+                [lambda c, out, s=s: out.SetFromVector(self._vdot(c)[s]) for s in v_slots],
+                [
+                    lambda c, out, s=s, n=name: out.SetFromVector(
+                        self._instance_contact_forces(c, n, s)
+                    )
+                    for name, s in zip(names, v_slots, strict=True)
+                ],
+                [lambda c, out, s=s: out.SetFromVector(self._net_actuation(c)[s]) for s in u_slots],
             ),
             (state_only, None, state_only, None),
         )
@@ -157,18 +164,6 @@ class PortsMixin:
             A = self._forward_dynamics(context).work.A_WB
             A_WB = [SpatialAcceleration._make(A[k].copy()) for k in self._topology.mobod_of_body]
         accelerations.set_value(A_WB)
-
-    def _calc_instance_state(self, x_slots, context, out):
-        out.SetFromVector(self._x(context)[x_slots])
-
-    def _calc_instance_vdot(self, v_slots, context, out):
-        out.SetFromVector(self._vdot(context)[v_slots])
-
-    def _calc_instance_contact_forces(self, name, v_slots, context, out):
-        out.SetFromVector(self._instance_contact_forces(context, name, v_slots))
-
-    def _calc_instance_net_actuation(self, u_slots, context, out):
-        out.SetFromVector(self._net_actuation(context)[u_slots])
 
     def _vdot(self, context):
         """v̇ from forward dynamics; for a discrete plant, (v⁺ − v)/h of its step (see the
