@@ -52,12 +52,12 @@ def _subtree_v_end(tree, nv):
     """Per mobod k, the end of its subtree's dofs: mobods are numbered depth first with their
     dofs in that order, so k's subtree (k and its descendants) is mobods k to k + size − 1
     and its dofs run from k's first to the first dof of mobod k + size (nv past the last)."""
-    parent, v_start = tree[:, 0].tolist(), tree[:, 3].tolist()
+    parent = tree[:, 0].tolist()
     n = len(parent)
     size = [1] * n
     for k in range(n - 1, 0, -1):
         size[parent[k]] += size[k]
-    return [v_start[k + size[k]] if k + size[k] < n else nv for k in range(n)]
+    return np.append(tree[:, 3], nv)[np.arange(n) + size]  # (mobod n's v start: nv)
 
 
 def _dof_parent(tree, nv):
@@ -65,14 +65,16 @@ def _dof_parent(tree, nv):
     mobod's nearest ancestor that has dofs; −1 for a dof with none (kernels.mass_factor)."""
     parent, v_start = tree[:, 0].tolist(), tree[:, 3].tolist()
     n = len(parent)
-    v_stop = [v_start[k + 1] if k + 1 < n else nv for k in range(n)]  # (dofs in mobod order)
+    v_stop = [*v_start[1:], nv]  # (dofs in mobod order)
     last = [-1] * n  # the last dof of k or of its nearest ancestor with dofs
-    lam = [-1] * nv
+    lam = list(range(-1, nv - 1))  # (i − 1, but for each mobod's first dof)
     for k in range(1, n):
-        before = last[parent[k]]
-        for i in range(v_start[k], v_stop[k]):
-            lam[i], before = before, i
-        last[k] = before
+        start, stop = v_start[k], v_stop[k]
+        if stop > start:
+            lam[start] = last[parent[k]]
+            last[k] = stop - 1
+        else:
+            last[k] = last[parent[k]]
     return lam
 
 
@@ -193,7 +195,8 @@ class Engine:
         )
         self.mf = np.ascontiguousarray(plant._topology.jparam.reshape(-1))
         # (the model's kernels are compiled for these joint types: mallard._compiled.kernels)
-        self.joint_types = _joint_types.kernel_joint_types(plant._topology.tree[:, JTYPE])
+        codes = set(plant._topology.tree[:, JTYPE].tolist())  # (each type once, as ints)
+        self.joint_types = _joint_types.kernel_joint_types(codes)
         self.tables = _layout.MODEL.views(self.mi, self.sizes)
         self.version = 0
         mobods = plant._topology.mobods

@@ -14,6 +14,7 @@ _contact).
 
 import logging
 import math
+from itertools import chain
 
 import numpy as np
 
@@ -32,6 +33,22 @@ def _has_nan(a):
     if a.ndim != 1:
         a = a.reshape(-1)
     return math.isnan(a.dot(a))
+
+
+#: The names of each model instance's input and output ports after its name, in pydrake's
+#: order.
+_INSTANCE_INPUTS = ("_actuation", "_desired_state")
+_INSTANCE_OUTPUTS = (
+    "_state",
+    "_generalized_acceleration",
+    "_generalized_contact_forces",
+    "_net_actuation",
+)
+
+
+def _interleave(*iterables):
+    """[a0, b0, …, a1, b1, …]: the items of the iterables (of one length) taken in turn."""
+    return list(chain.from_iterable(zip(*iterables, strict=True)))
 
 
 def _list_value():
@@ -71,11 +88,13 @@ class PortsMixin:
         self._applied_spatial_force_port = self.DeclareAbstractInputPort(
             "applied_spatial_force", []
         )
-        specs = []  # (each model instance's actuation and desired state, declared at once)
-        for mi, name in enumerate(self._instance_names):
-            nu_i = len(self._instance_u[mi])
-            specs += ((f"{name}_actuation", nu_i), (f"{name}_desired_state", 2 * nu_i))
-        ports = self._add_vector_inputs(specs)
+        names = self._instance_names  # (each model instance's ports declared at once)
+        nu_i = list(map(len, self._instance_u))
+        # (names joined by +, calcs made by lambda: ~5x faster than str.format and partial)
+        ports = self._add_vector_inputs(
+            [name + kind for name in names for kind in _INSTANCE_INPUTS],
+            _interleave(nu_i, [2 * n for n in nu_i]),
+        )
         self._instance_actuation_ports = ports[0::2]
         self._desired_state_ports = ports[1::2]
         # Outputs that depend on the state and parameters only (no direct feedthrough).
@@ -104,44 +123,24 @@ class PortsMixin:
         self._contact_results_port = self.DeclareAbstractOutputPort(
             "contact_results", ContactResults, self._calc_contact_results
         )
-        specs = []  # (each model instance's four outputs, declared at once)
-        for mi, name in enumerate(self._instance_names):
-            q_slots, v_slots, u_slots = (
-                self._instance_q[mi],
-                self._instance_v[mi],
-                self._instance_u[mi],
-            )
-            x_slots = np.concatenate((q_slots, nq + v_slots))
-            specs += (
-                (
-                    f"{name}_state",
-                    len(x_slots),
-                    lambda c, out, s=x_slots: out.SetFromVector(self._x(c)[s]),
-                    state_only,
-                ),
-                (
-                    f"{name}_generalized_acceleration",
-                    len(v_slots),
-                    lambda c, out, s=v_slots: out.SetFromVector(self._vdot(c)[s]),
-                    None,
-                ),
-                (
-                    f"{name}_generalized_contact_forces",
-                    len(v_slots),
-                    lambda c, out, s=v_slots, n=name: out.SetFromVector(
+        x_slots, v_slots, u_slots = self._instance_x, self._instance_v, self._instance_u
+        ports = self._add_vector_outputs(
+            [name + kind for name in names for kind in _INSTANCE_OUTPUTS],
+            _interleave(*(map(len, slots) for slots in (x_slots, v_slots, v_slots, u_slots))),
+            _interleave(
+                [lambda c, out, s=s: out.SetFromVector(self._x(c)[s]) for s in x_slots],
+                [lambda c, out, s=s: out.SetFromVector(self._vdot(c)[s]) for s in v_slots],
+                [
+                    lambda c, out, s=s, n=name: out.SetFromVector(
                         self._instance_contact_forces(c, n, s)
-                    ),
-                    state_only,
-                ),
-                (
-                    f"{name}_net_actuation",
-                    len(u_slots),
-                    lambda c, out, s=u_slots: out.SetFromVector(self._net_actuation(c)[s]),
-                    None,
-                ),
-            )
-        ports = self._add_vector_outputs(specs)
-        self._instance_output_ports = [tuple(ports[k : k + 4]) for k in range(0, len(ports), 4)]
+                    )
+                    for name, s in zip(names, v_slots, strict=True)
+                ],
+                [lambda c, out, s=s: out.SetFromVector(self._net_actuation(c)[s]) for s in u_slots],
+            ),
+            (state_only, None, state_only, None),
+        )
+        self._instance_output_ports = list(zip(*[iter(ports)] * 4, strict=True))
 
     # ---- calcs ---------------------------------------------------------------------------
     def _calc_body_poses(self, context, poses):

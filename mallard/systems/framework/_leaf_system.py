@@ -1,5 +1,7 @@
 """LeafSystem: a System with its own state, parameters and ports (no subsystems)."""
 
+from itertools import count, cycle, repeat
+
 import numpy as np
 
 from mallard._scalar import as_array
@@ -199,63 +201,69 @@ class LeafSystem(System):
         return self._append_port(self._input_ports, port, "input")
 
     def _fresh_names(self, names, kind):
-        """Whether the port ``names`` (of ``kind``) are distinct non-empty strings that name
-        no port yet."""
-        taken = self._port_names[kind]
+        """Whether the port ``names`` (a list, of ``kind``) are distinct non-empty strings that
+        name no port yet."""
         unique = set(names)
         return (
             len(unique) == len(names)
-            and all(type(name) is str and name for name in names)
-            and taken.isdisjoint(unique)
+            and set(map(type, unique)) <= {str}
+            and "" not in unique
+            and self._port_names[kind].isdisjoint(unique)
         )
 
-    def _add_vector_inputs(self, specs):
-        """The vector input ports of the (name, size) ``specs``, in order: those that
-        _add_vector_input would declare one by one, their names checked at once (a plant
-        declares two for each of its model instances)."""
-        names = [name for name, _ in specs]
-        if not (all(type(size) is int and size >= 0 for _, size in specs)
-                and self._fresh_names(names, "input")):  # fmt: skip
-            return [self._add_vector_input(name, size) for name, size in specs]
+    @staticmethod
+    def _sizes_ok(sizes):
+        """Whether ``sizes`` (a list) are all non-negative ints (``int`` itself)."""
+        return set(map(type, sizes)) <= {int} and min(sizes, default=0) >= 0
+
+    def _add_vector_inputs(self, names, sizes):
+        """The vector input ports of ``names`` and ``sizes`` (lists), in order: those that
+        _add_vector_input would declare one by one, made in bulk (a plant declares two for
+        each of its model instances)."""
+        if not (self._sizes_ok(sizes) and self._fresh_names(names, "input")):
+            return list(map(self._add_vector_input, names, sizes))
         ports = self._input_ports
-        new = []
-        for name, size in specs:
-            port = InputPort(
-                self, len(ports), name, PortDataType.kVectorValued, size, self._nan_model(size)[1]
+        models = {size: self._nan_model(size)[1] for size in set(sizes)}
+        new = list(
+            map(
+                InputPort,
+                repeat(self),
+                count(len(ports)),
+                names,
+                repeat(PortDataType.kVectorValued),
+                sizes,
+                map(models.__getitem__, sizes),
             )
-            ports.append(port)
-            new.append(port)
+        )
+        ports += new
         self._port_names["input"].update(names)
         return new
 
-    def _add_vector_outputs(self, specs):
-        """The vector output ports of the (name, size, calc, prerequisites) ``specs``, in
-        order: those that _add_vector_output would declare one by one, their names checked at
-        once and each prerequisites object validated once (a plant declares four for each of
-        its model instances; ports only read their prerequisites, so they share them)."""
-        names = [spec[0] for spec in specs]
-        if not (all(type(spec[1]) is int and spec[1] >= 0 for spec in specs)
-                and self._fresh_names(names, "output")):  # fmt: skip
-            return [self._add_vector_output(*spec) for spec in specs]
-        validated = {}  # id(prerequisites) -> the tickets (the specs keep the objects alive)
+    def _add_vector_outputs(self, names, sizes, calcs, prerequisites):
+        """The vector output ports of ``names``, ``sizes`` (lists) and ``calcs`` (an
+        iterable), port k with the prerequisites ``prerequisites[k % len(prerequisites)]``,
+        in order: those that _add_vector_output would declare one by one, made in bulk, each
+        prerequisites object validated once (a plant declares four for each of its model
+        instances; ports only read their prerequisites, so they share them)."""
+        if not (self._sizes_ok(sizes) and self._fresh_names(names, "output")):
+            return list(map(self._add_vector_output, names, sizes, calcs, cycle(prerequisites)))
         ports = self._output_ports
-        new = []
-        for name, size, calc, prerequisites in specs:
-            key = id(prerequisites)
-            if key not in validated:
-                validated[key] = _prerequisites(prerequisites, "DeclareVectorOutputPort")
-            port = OutputPort(
-                self,
-                len(ports),
-                name,
-                PortDataType.kVectorValued,
-                size,
-                self._nan_model(size)[0].Clone,
-                calc,
-                validated[key],
+        clones = {size: self._nan_model(size)[0].Clone for size in set(sizes)}
+        validated = [_prerequisites(p, "DeclareVectorOutputPort") for p in prerequisites]
+        new = list(
+            map(
+                OutputPort,
+                repeat(self),
+                count(len(ports)),
+                names,
+                repeat(PortDataType.kVectorValued),
+                sizes,
+                map(clones.__getitem__, sizes),
+                calcs,
+                cycle(validated),
             )
-            ports.append(port)
-            new.append(port)
+        )
+        ports += new
         self._port_names["output"].update(names)
         return new
 

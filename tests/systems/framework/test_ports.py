@@ -216,7 +216,11 @@ def test_ports_declared_at_once_are_those_declared_one_by_one():
             ("z", 2, lambda c, out: out.SetFromVector([1.0, 2.0]), None),
         ]
         if at_once:
-            return system._add_vector_inputs(inputs), system._add_vector_outputs(outputs)
+            names, sizes, calcs, prerequisites = map(list, zip(*outputs, strict=True))
+            return (
+                system._add_vector_inputs(["a", "b"], [1, 0]),
+                system._add_vector_outputs(names, sizes, calcs, prerequisites),
+            )
         return (
             [system._add_vector_input(*spec) for spec in inputs],
             [system._add_vector_output(*spec) for spec in outputs],
@@ -241,6 +245,24 @@ def test_ports_declared_at_once_are_those_declared_one_by_one():
     # A name taken (or repeated) is the error of declaring the ports one by one.
     for system in systems:
         with raises(RuntimeError, "System _ already has an input port named a"):
-            system._add_vector_inputs([("c", 1), ("a", 1)])
+            system._add_vector_inputs(["c", "a"], [1, 1])
         with raises(RuntimeError, "System _ already has an output port named w"):
-            system._add_vector_outputs([("w", 1, lambda c, out: None, None)] * 2)
+            system._add_vector_outputs(["w", "w"], [1, 1], [lambda c, out: None] * 2, [None])
+
+
+def test_ports_declared_at_once_cycle_their_prerequisites():
+    """Port k of _add_vector_outputs takes prerequisites[k % len(prerequisites)]; sizes that
+    are not plain ints (a numpy integer) declare the same ports one by one."""
+    system = LeafSystem()
+    time_only = {system.time_ticket()}
+    outputs = system._add_vector_outputs(
+        ["y0", "y1", "y2"], [1, np.int64(2), 1], [lambda c, out: None] * 3, [time_only, None]
+    )
+    assert [(p.get_name(), p.get_index(), p.size()) for p in outputs] == [
+        ("y0", 0, 1),
+        ("y1", 1, 2),
+        ("y2", 2, 1),
+    ]
+    assert [p._prerequisites for p in outputs] == [time_only, None, time_only]
+    inputs = system._add_vector_inputs(["u0", "u1"], [np.int64(3), 0])
+    assert [(p.get_name(), p.get_index(), p.size()) for p in inputs] == [("u0", 0, 3), ("u1", 1, 0)]
