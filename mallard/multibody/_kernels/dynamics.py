@@ -40,7 +40,15 @@ from mallard.multibody._kernels.vec3 import (
     sub,
     sym_vec,
 )
-from mallard.multibody._layout import BODY, JTYPE, PARENT, Q_START, REVERSED, V_START
+from mallard.multibody._layout import (
+    BODY,
+    JTYPE,
+    PARENT,
+    Q_START,
+    REVERSED,
+    V_START,
+    X_MB_IDENTITY,
+)
 
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -83,7 +91,7 @@ def _dot6(a, b):
 
 # ---- accelerations ------------------------------------------------------------------------
 @joint_specialized
-def calc_acceleration_bias(model, work, q, v):
+def calc_acceleration_bias(model, params, work, q, v):
     """work.A_bias[k]: the part of A_WB[k] that depends neither on v̇ nor on the parent's
     acceleration, so that A_WB = A_WP shifted to Bo + A_bias + Σ H_PB_W·v̇:
 
@@ -91,13 +99,14 @@ def calc_acceleration_bias(model, work, q, v):
 
     A revolute, prismatic or screw joint turns about (and slides along) an axis fixed in both
     F and M, so that α_PB(v̇=0) = 0 and a_PBo(v̇=0) = w_PB × (w_PB × p_MoBo), Mo (a point of the
-    axis) the mobilizer's M origin. The other types' term comes from the joint's V_FM and
-    Ḣ_FM·v, in a pass of its own (a call inside the main loop would slow all of it down).
+    axis) the mobilizer's M origin (a zero, not computed, where ``params.X_kind`` says X_MB
+    is the identity). The other types' term comes from the joint's V_FM and Ḣ_FM·v, in a
+    pass of its own (a call inside the main loop would slow all of it down).
 
     Reads the poses X_pc and velocities V_WB of the workspace ``work`` (_layout.WORKSPACE);
     scratch: V_FM_A_FM. Row 0 (World) is set to zero.
     """
-    tree, jparam = model.tree, model.jparam
+    tree, jparam, X_kind = model.tree, model.jparam, params.X_kind
     X_pc, V_WB, A_bias = work.X_pc, work.V_WB, work.A_bias
     V_FM = work.V_FM_A_FM[0:6]
     A_FM = work.V_FM_A_FM[6:12]
@@ -114,7 +123,9 @@ def calc_acceleration_bias(model, work, q, v):
         v_PB = sub(row3(V_WB, k, 3), add(vP, cross3(wP, p)))
         alpha = cross3(wP, w_PB)
         a = add(cross3(wP, cross3(wP, p)), scale(2.0, cross3(wP, v_PB)))
-        if jtype == REVOLUTE or (HAS_SCREW and jtype == SCREW):
+        if (jtype == REVOLUTE and int(X_kind[k]) & X_MB_IDENTITY == 0) or (
+            HAS_SCREW and jtype == SCREW
+        ):  # (X_MB = I: p_MoBo = 0, and the term a zero)
             p_MoBo = sub(row3(X_pc[LAYER_WB, k], 3, 0), row3(X_pc[LAYER_WM, k], 3, 0))
             a = add(a, cross3(w_PB, cross3(w_PB, p_MoBo)))
         store_row3(alpha, A_bias, k, 0)
@@ -544,6 +555,55 @@ def _articulated_times(Pa, x):
 
 
 @jitable
+def _zero_half(tree, X_kind, k):
+    """Where mobod k's column H_PB_W (of a one-dof mobilizer) has a zero half: 3, the
+    translational one ([a_W; 0]: a revolute mobilizer whose X_MB is the identity, so that Bo =
+    Mo is on the axis and kernels.kinematics' a_W × p_MoBo has zero factors), 0, the
+    rotational one ([0; a_W]: a prismatic mobilizer), or −1."""
+    jtype = tree[k, JTYPE]
+    if jtype == REVOLUTE and int(X_kind[k]) & X_MB_IDENTITY != 0:
+        return 3
+    if jtype == PRISMATIC:
+        return 0
+    return -1
+
+
+@jitable
+def _one_dof_column(Pa, h, zk, half):
+    """(U, Hᵀ·U, Hᵀ·z) for the column h = H of a one-dof mobilizer: U = Pa·h (see
+    :func:`_articulated_times`), without the products by h's zero half ``half`` (see
+    :func:`_zero_half`), which leave the other terms' values (all but the sign of a zero)."""
+    if half == 3:  # h = [w; 0]: U = [A·w; Bᵀ·w]
+        w = (h[0], h[1], h[2])
+        B = Pa[6:15]
+        Aw = sym_vec(Pa[0:6], w)
+        U = (
+            Aw[0],
+            Aw[1],
+            Aw[2],
+            B[0] * w[0] + B[3] * w[1] + B[6] * w[2],
+            B[1] * w[0] + B[4] * w[1] + B[7] * w[2],
+            B[2] * w[0] + B[5] * w[1] + B[8] * w[2],
+        )
+        return U, dot3(w, U), dot3(w, zk)
+    if half == 0:  # h = [0; v]: U = [B·v; C·v]
+        v = (h[3], h[4], h[5])
+        B = Pa[6:15]
+        Cv = sym_vec(Pa[15:21], v)
+        U = (
+            B[0] * v[0] + B[1] * v[1] + B[2] * v[2],
+            B[3] * v[0] + B[4] * v[1] + B[5] * v[2],
+            B[6] * v[0] + B[7] * v[1] + B[8] * v[2],
+            Cv[0],
+            Cv[1],
+            Cv[2],
+        )
+        return U, dot3(v, (U[3], U[4], U[5])), dot3(v, (zk[3], zk[4], zk[5]))
+    U = _articulated_times(Pa, h)
+    return U, _dot6(h, U), _dot6(h, zk)
+
+
+@jitable
 def _remove_dof(Pa, U, Ug):
     """Pa − U·Ugᵀ for 6-tuples U and Ug = U/D: the articulated inertia with the motion of a
     one-dof mobilizer (U = Pa·H, D = Hᵀ·U) taken out."""
@@ -633,13 +693,15 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
     Tip to base, per mobod with H = H_PB_W (6×nv), c = A_bias, Φ the shift of motions from Po
     to Bo: U = Pa·H, D = Hᵀ·U + diag(reflected), u = tau − Hᵀ·z; the parent gets
     Φᵀ·(Pa − U·D⁻¹·Uᵀ)·Φ and Φᵀ·(z + Pa·c) + Φᵀ·U·D⁻¹·(u − Uᵀ·c). Base to tip,
-    v̇ = D⁻¹·(u − Uᵀ·c − (Φᵀ·U)ᵀ·A_WP) and A_WB = Φ·A_WP + c + H·v̇. The terms that follow
+    v̇ = D⁻¹·(u − Uᵀ·c − (Φᵀ·U)ᵀ·A_WP) and A_WB = Φ·A_WP + c + H·v̇. The products by a
+    one-dof column's zero half (a revolute mobilizer's [a_W; 0] where X_MB is the identity, a
+    prismatic one's [0; a_W]) are skipped: see :func:`_zero_half`. The terms that follow
     the parent's are computed with Φᵀ·U rather than with U, which keeps the chains of
     dependent operations from mobod to mobod short. A one-dof mobilizer keeps, in U, u and
     D_factor[k, 0, 0], Φᵀ·U (6), u − Uᵀ·c and 1/D; one of several dofs, with D = L·Lᵀ
     (Cholesky) and W = U·L⁻ᵀ: Φᵀ·W (nv×6), L⁻¹·(u − Uᵀ·c) and L (in D_factor[k]).
     """
-    tree, locked = model.tree, params.locked
+    tree, locked, X_kind = model.tree, params.locked, params.X_kind
     X_pc, H_PB_W, V_WB, A_bias = work.X_pc, work.H_PB_W, work.V_WB, work.A_bias
     m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
     P, z, U, D_factor, u = work.P, work.z, work.U, work.D_factor, work.u_aba
@@ -663,12 +725,11 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
         p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
         if nv == 1 and locked[k] == 0:
-            h = _row6(H_PB_W, c)
-            Uk = _articulated_times(Pa, h)
-            D = _dot6(h, Uk) + reflected[c]
+            Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), zk, _zero_half(tree, X_kind, k))
+            D = HU + reflected[c]
             if not positive(D):
                 return k
-            r = (tau[c] - _dot6(h, zk)) - _dot6(Uk, ck)  # u − Uᵀ·c
+            r = (tau[c] - Hz) - _dot6(Uk, ck)  # u − Uᵀ·c
             Ut = _shift_to_parent(Uk, p)
             for i in range(6):
                 U[c, i] = Ut[i]
@@ -751,8 +812,11 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         elif nv == 1:
             vd = D_factor[k, 0, 0] * (u[c] - _dot6(_row6(U, c), A_P))
             vdot[c] = vd
-            alpha = add(alpha, scale(vd, row3(H_PB_W, c, 0)))
-            a = add(a, scale(vd, row3(H_PB_W, c, 3)))
+            half = _zero_half(tree, X_kind, k)
+            if half != 0:
+                alpha = add(alpha, scale(vd, row3(H_PB_W, c, 0)))
+            if half != 3:
+                a = add(a, scale(vd, row3(H_PB_W, c, 3)))
         elif nv > 0:
             # v̇ = L⁻ᵀ·(y − (Φᵀ·W)ᵀ·A_WP), by back substitution.
             for j in range(nv - 1, -1, -1):

@@ -57,7 +57,7 @@ def run_stages(model, x, params, work, need):
     if need & INERTIAS:
         calc_body_inertias(model, params, work)
     if need & BIAS:
-        calc_acceleration_bias(model, work, x[0:nq], x[nq : nq + nv])
+        calc_acceleration_bias(model, params, work, x[0:nq], x[nq : nq + nv])
 
 
 @jitable(inline=True)

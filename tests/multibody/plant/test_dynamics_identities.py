@@ -6,16 +6,19 @@ import numpy as np
 import pytest
 
 from mallard._compiled import kernels
+from mallard.multibody._joint_types import REVOLUTE
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
+    JTYPE,
     PARAMETERS,
     POSITIONS,
     VELOCITIES,
     WORKSPACE,
+    X_MB_IDENTITY,
 )
 
-from .plant_models import bodies, dynamics_model, library
+from .plant_models import bodies, dynamics_model, library, random_inertia
 
 M = library("mallard")
 kV, kQDot = M.JacobianWrtVariable.kV, M.JacobianWrtVariable.kQDot
@@ -422,11 +425,12 @@ def test_spatial_inertia(model):
 
 
 # ---- compiled kernels = interpreted kernels, on the plant's own arrays ---------------------
-def _kernel_chain(plant, context, as_object):
+def _kernel_chain(plant, context, as_object, unflagged=False):
     """The kernels' results for the plant's state, through the entry points the plant calls,
     compiled on float64 arrays or interpreted on object arrays: poses, velocities, bias,
     inertias, M, inverse and forward dynamics (a joint locked), a Jacobian, q̇ and
-    generalized forces."""
+    generalized forces; ``unflagged``: with no X_MB flagged the identity (X_kind), so that
+    every product of it is computed."""
     dtype = object if as_object else float
     run = kernels(dtype)
 
@@ -440,6 +444,8 @@ def _kernel_chain(plant, context, as_object):
     mi, mf, sizes = model.mi, model.mf, model.sizes
     ws = arr(plant._engine.cache(context).ws)  # (its parameter stage set)
     params, work = PARAMETERS.views(ws, sizes), WORKSPACE.views(ws, sizes)
+    if unflagged:
+        params.X_kind[:] = (params.X_kind.astype(int) & ~X_MB_IDENTITY).astype(float)
     x = arr(plant.GetPositionsAndVelocities(context))
     q, v = x[: sizes.nq], x[sizes.nq :]
     run.drive_stages(mi, mf, x, ws, POSITIONS | VELOCITIES | INERTIAS | BIAS)
@@ -485,3 +491,48 @@ def test_kernels_compiled_equal_interpreted_on_the_plant(model):
             plant.MapVelocityToQDot(context, plant.GetVelocities(context)),
             atol=1e-14,
         )
+
+
+def _chain_of_column_kinds():
+    """A continuous chain, actuated, under gravity: revolute joints about coordinate axes with
+    X_MB the identity (the child's body frame), one about a random axis into an offset frame,
+    and a prismatic joint."""
+    rng = np.random.default_rng(3)
+    plant = M.MultibodyPlant(0.0)
+    b = [plant.AddRigidBody(f"b{i}", random_inertia(M, rng)) for i in range(5)]
+
+    def offset(body):
+        R = M.RotationMatrix(M.RollPitchYaw(rng.uniform(-3, 3, 3)))
+        X = M.RigidTransform(R, rng.normal(size=3))
+        return plant.AddFrame(M.FixedOffsetFrame(f"F_{body.name()}", body.body_frame(), X))
+
+    joints = [
+        M.RevoluteJoint("j0", plant.world_frame(), b[0].body_frame(), [0, 0, 1], 0.1),
+        M.PrismaticJoint("j1", b[0].body_frame(), b[1].body_frame(), rng.normal(size=3)),
+        M.RevoluteJoint("j2", offset(b[1]), b[2].body_frame(), [1, 0, 0], 0.1),
+        M.RevoluteJoint("j3", b[2].body_frame(), offset(b[3]), rng.normal(size=3), 0.1),
+        M.RevoluteJoint("j4", b[3].body_frame(), b[4].body_frame(), [0, -1, 0], 0.1),
+    ]
+    for joint in joints:
+        plant.AddJointActuator(f"u_{joint.name()}", plant.AddJoint(joint))
+    plant.Finalize()
+    return plant
+
+
+def test_zero_half_columns_skip_only_products_by_zero():
+    """Where X_MB is the identity, a revolute column is [a_W; 0]: the acceleration bias and
+    the articulated body algorithm skip the products by its zero half
+    (kernels.dynamics._zero_half), which changes no value (but a zero's sign): the same
+    results as with every product computed (X_kind unflagged), compiled and interpreted. (A
+    prismatic column's zero half, always skipped, is checked by the identities above.)"""
+    plant = _chain_of_column_kinds()
+    sizes, tree = plant._engine.sizes, plant._topology.tree
+    for context in contexts(plant, count=2):
+        kinds = PARAMETERS.views(plant._engine.cache(context).ws, sizes).X_kind.astype(int)
+        revolute = [k for k in range(1, sizes.n) if tree[k, JTYPE] == REVOLUTE]
+        assert [kinds[k] & X_MB_IDENTITY != 0 for k in revolute] == [True, True, False, True]
+        for as_object in (False, True):
+            skipped = _kernel_chain(plant, context, as_object)
+            computed = _kernel_chain(plant, context, as_object, unflagged=True)
+            for ours, theirs in zip(skipped, computed, strict=True):
+                assert np.array_equal(ours, theirs)
