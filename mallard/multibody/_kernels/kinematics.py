@@ -88,8 +88,7 @@ def calc_position_kinematics(model, params, work, q, what, tip):
     X_FM, is scratch for the joint types computed outside the main loop); per generalized
     velocity i of mobod k, ``H_PB_W[i]`` = [w; v], the spatial velocity of B at Bo measured
     in P, expressed in W, per unit v[i]. ``X_pc[:, 0]`` (World) must already hold identity
-    poses. Scratch: ``H_FM``, ``sin_cos`` (the sines and cosines of q up to the last
-    revolute joint's coordinate, :func:`_angle_count`; see kernels.trig).
+    poses. Scratch: ``H_FM``, ``sin_cos`` (the sines and cosines of q, see kernels.trig).
 
     Welds, revolute, prismatic and quaternion floating joints (the common ones) are computed in
     registers in the main loop; the other types' X_FM and H_FM come from :func:`calc_X_FM` and
@@ -103,7 +102,7 @@ def calc_position_kinematics(model, params, work, q, what, tip):
     X_PF_MB, X_kind, path = params.X_PF_MB, params.X_kind, params.path
     X_pc, H_PB_W, H_FM, sc = work.X_pc, work.H_PB_W, work.H_FM, work.sin_cos
     count = tree.shape[0] - 1 if tip == 0 else _path(tree, tip, path)
-    calc_sin_cos(q[0 : _angle_count(tree)], sc)  # (one vector loop: revolute joints read theirs)
+    calc_sin_cos(q, sc)  # (of every coordinate: one vector loop; revolute joints use theirs)
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
         jtype = tree[k, JTYPE]
@@ -200,18 +199,6 @@ def _in_main_loop(jtype):
     ``jtype`` in registers (welds, revolute, prismatic and quaternion floating ones); the
     other types' X_FM and H_FM come from passes of their own."""
     return jtype == WELD or jtype == REVOLUTE or jtype == PRISMATIC or jtype == QUATERNION_FLOATING
-
-
-@jitable
-def _angle_count(tree):
-    """1 + the last coordinate of a revolute mobilizer (0 without one): the main loop reads
-    the sines and cosines of q[0 : that] only (a joint of another type after the last revolute
-    one, such as a gripper's fingers, costs no polynomial)."""
-    n = 0
-    for k in range(1, tree.shape[0]):
-        if tree[k, JTYPE] == REVOLUTE:
-            n = max(n, tree[k, Q_START] + 1)
-    return n
 
 
 @jitable
