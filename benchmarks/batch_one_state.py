@@ -64,7 +64,7 @@ def bound_call(single, op, model, q, v, a):
         "mass matrix": lambda: single._mass_matrix(h, q, M),
         "inverse dynamics": lambda: single._inverse_dynamics(h, q, v, a, none, tau),
         "forward dynamics": lambda: single._forward_dynamics(h, q, v, a, none, vdot),
-        "frame Jacobian": lambda: single._origin_jacobian(frame_held, q, None, J),
+        "frame Jacobian": lambda: single._point_jacobian(frame_held, q, single._origin, J),
     }[op]
 
 

@@ -43,8 +43,8 @@ _F64 = np.dtype(np.float64)
 _ndarray, _empty = np.ndarray, np.empty
 
 #: The kinds of a kernel's arguments (SingleStatePlant._arguments): an input, an optional
-#: input (zero when not given: an array of length zero), an output, the plant's own.
-_INPUT, _OPTIONAL, _OUTPUT, _FIXED = "input", "optional", "output", "fixed"
+#: input (zero when not given: an array of length zero), an output.
+_INPUT, _OPTIONAL, _OUTPUT = "input", "optional", "output"
 
 
 class SingleStatePlant:
@@ -102,7 +102,6 @@ class SingleStatePlant:
         q, v = ("q", (nq,), _INPUT), ("v", (nv,), _INPUT)
         vdot, tau = ("known_vdot", (nv,), _INPUT), ("tau_applied", (nv,), _OPTIONAL)
         u, p = ("actuation", (nu,), _OPTIONAL), ("p_BoBp_B", (3,), _INPUT)
-        origin = ("p_BoBp_B", (), _FIXED)  # (None: frame_B's origin)
         inverse = tuple((i, shape, _OUTPUT) for i, shape in enumerate(self._inverse_shapes))
         forward = tuple((i, shape, _OUTPUT) for i, shape in enumerate(self._forward_shapes))
         self._arguments = {
@@ -111,11 +110,11 @@ class SingleStatePlant:
             "_inverse_dynamics": (q, v, vdot, tau, ("out", (nv,), _OUTPUT)),
             "_forward_dynamics": (q, v, tau, u, ("out", (nv,), _OUTPUT)),
             "_point_jacobian": (q, p, ("out", self._J_shape, _OUTPUT)),
-            "_origin_jacobian": (q, origin, ("out", self._J_shape, _OUTPUT)),
             "_inverse_dynamics_derivatives": (q, v, vdot, *inverse),
             "_forward_dynamics_derivatives": (q, v, tau, u, *forward),
         }
         self._none = np.zeros(0)  # (an optional input not given)
+        self._origin = np.zeros(3)  # (frame_B's origin, p_BoBp_B None: read by the kernel only)
         self._frames = {}  # frame → the address of its Held (see _frame_held)
         self._frame_helds = []  # (those Helds)
         self._kernels = {}  # entry point name → its kernel bound for BatchedPlant (_kernel)
@@ -233,10 +232,7 @@ class SingleStatePlant:
 
         def bind_and_call(*args):
             self._hold_derivatives(name)
-            samples = [
-                args[i] if kind is _FIXED else np.empty((1,) * len(shape))
-                for i, (_, shape, kind) in enumerate(self._arguments[attribute], 1)
-            ]
+            samples = [np.empty((1,) * len(shape)) for _, shape, _ in self._arguments[attribute]]
             fn = kernels(np.float64).typed(name, self._h, *samples)
             setattr(self, attribute, fn)
             return fn(*args)
@@ -292,17 +288,16 @@ class SingleStatePlant:
             held = self._frame_held(frame_B)
         if out is None:
             out = _empty(self._J_shape)
+        if p_BoBp_B is None:
+            p_BoBp_B = self._origin
         try:
-            if p_BoBp_B is None:
-                code = self._origin_jacobian(held, q, None, out)
-            else:
-                code = self._point_jacobian(held, q, p_BoBp_B, out)
+            code = self._point_jacobian(held, q, p_BoBp_B, out)
         except TypeError:
             code = WRONG_SHAPES
         if code:
-            args = (held, q, p_BoBp_B, out)
-            attribute = "_point_jacobian" if p_BoBp_B is not None else "_origin_jacobian"
-            self._again("CalcJacobianSpatialVelocity", attribute, code, args)
+            self._again(
+                "CalcJacobianSpatialVelocity", "_point_jacobian", code, (held, q, p_BoBp_B, out)
+            )
         return out
 
     def _frame_held(self, frame):
@@ -410,7 +405,6 @@ class SingleStatePlant:
 _ENTRY_POINTS = {
     "_body_poses": "single_body_poses",
     "_point_jacobian": "single_point_jacobian",
-    "_origin_jacobian": "single_point_jacobian",
     "_mass_matrix": "single_mass_matrix",
     "_inverse_dynamics": "single_inverse_dynamics",
     "_forward_dynamics": "single_forward_dynamics",

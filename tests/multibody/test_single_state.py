@@ -205,7 +205,6 @@ def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
         "_inverse_dynamics": (q, v, vdot, tau, np.zeros(nv)),
         "_forward_dynamics": (q, v, tau, u, np.zeros(nv)),
         "_point_jacobian": (q, np.full(3, 0.1), np.zeros((6, nv))),
-        "_origin_jacobian": (q, None, np.zeros((6, nv))),
         "_inverse_dynamics_derivatives": (q, v, vdot)
         + tuple(np.zeros(shape) for shape in single._inverse_shapes),
         "_forward_dynamics_derivatives": (q, v, tau, u)
@@ -218,9 +217,8 @@ def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
         kernel = getattr(single, attribute)
         wrongs = []
         for i, a in enumerate(args):
-            if a is not None:  # (None: frame_B's origin)
-                wrong = np.zeros((a.shape[0] + 1, *a.shape[1:]))
-                wrongs.append((held, (*args[:i], wrong, *args[i + 1 :])))
+            wrong = np.zeros((a.shape[0] + 1, *a.shape[1:]))
+            wrongs.append((held, (*args[:i], wrong, *args[i + 1 :])))
         if held is frame_held:
             wrongs += [(bad.address, args) for bad in bad_frames]
         for i, (bad_held, bad) in enumerate(wrongs):

@@ -102,7 +102,7 @@ from mallard.multibody._kernels._machinery import (
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.engine import (
     force_elements,
-    forward_dynamics,
+    forward_accelerations,
     inverse_dynamics,
     point_jacobian,
 )
@@ -540,7 +540,7 @@ def batch_evaluate(mi, mf, op, Q, A1, A2, A3, k, X_BF, row, flags, mode, OUT, st
                 _load_lanes(A1, at, n, codes, source, lane_array(xL)[nq:], False)
                 _load_lanes(A2, at, n, codes, source, lane_array(tau_L), False)
                 _load_lanes(A3, at, n, codes, source, lane_array(u_L), False)
-                k_fail = forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL)
+                k_fail = forward_accelerations(m, xL, params, work, _ALL, u_L, tau_L, F_BL)
                 if alone < 0 and k_fail < 0:
                     break
                 alone = _alone_in_lanes(codes, count, alone, k_fail, vdot_L, lane_array(vdot))
@@ -732,7 +732,7 @@ def batch_dynamics_derivatives(
             else:
                 _load_lanes(A, first, count, codes, good, lane_array(tau_L), False)
                 _load_lanes(B, first, count, codes, good, lane_array(u_L), False)
-                if forward_dynamics(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
+                if forward_accelerations(m, xL, params, work, _ALL, u_L, tau_L, F_BL) < 0:
                     recursive_inverse_dynamics_derivatives(
                         m, xL, params, work, deriv, work.vdot, dL.d_dq, dL.d_dv
                     )

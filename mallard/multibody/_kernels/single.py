@@ -229,21 +229,6 @@ def _held_frame_compiled(held):
     return lambda held: (int(held[3][12]), c_view(held[3], (4, 3)))
 
 
-def _point(p_FQ):
-    """(p_FQ, whether it is a 3-vector); for None, the origin (0, 0, 0) (computed with as
-    an array of zeros, to the last bit)."""
-    if p_FQ is None:
-        return (0.0, 0.0, 0.0), True
-    return p_FQ, p_FQ.shape[0] == 3
-
-
-@overload(_point)
-def _point_compiled(p_FQ):
-    if isinstance(p_FQ, types.NoneType):
-        return lambda p_FQ: ((0.0, 0.0, 0.0), True)
-    return lambda p_FQ: (p_FQ, p_FQ.shape[0] == 3)
-
-
 # (The shape tests combine booleans with & and |, without branches: numba's SSA warns on a
 # short-circuit ``and`` in a function inlined into an entry point.)
 @jitable(inline=True)
@@ -511,24 +496,21 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
 @_own_kernels
 @jitable(inline=True)
 def single_point_jacobian(held, q, p_FQ, J):
-    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (None: the
-    origin) in the frame F of ``held``'s frame record (a Held of a frame: F's mobod and its
-    pose in that mobod's body, :func:`frame_record`)."""
+    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (a 3-vector;
+    the callers pass zeros for F's origin: one signature for both) in the frame F of
+    ``held``'s frame record (a Held of a frame: F's mobod and its pose in that mobod's body,
+    :func:`frame_record`)."""
     mi, mf, row = _held(held)
     k, X_BF = _held_frame(held)
-    q, J = _borrowed(q), _borrowed(J)
-    p, p_sized = _point(_borrowed(p_FQ))
-    p_given = _given(_borrowed(p_FQ), q)
+    q, p, J = _borrowed(q), _borrowed(p_FQ), _borrowed(J)
     m, r, params, work = _views(mi, mf, row)
-    if not (_sized(q, m.nq) and 0 <= k < m.n and p_sized and _sized2(J, 6, m.nv)):
+    if not (_sized(q, m.nq) and 0 <= k < m.n and _sized(p, 3) and _sized2(J, 6, m.nv)):
         return WRONG_SHAPES
     none = q[0:0]
-    if not _computable(m, q, p_given, none, none):
+    if not _computable(m, q, p, none, none):
         _nan(J)
         empty = _one(none, 1)
-        return _state_code(
-            m, 0, _one(q, m.nq), _one(p_given, 3), empty, empty, _derivative_code(mi, row)
-        )
+        return _state_code(m, 0, _one(q, m.nq), _one(p, 3), empty, empty, _derivative_code(mi, row))
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
     point_jacobian(m, work, k, X_BF, p, J)
