@@ -182,14 +182,16 @@ class ProximityModel:
         #: A point's distances (ComputeSignedDistanceToPoint): rows and geometry indices.
         self.point_rows = np.zeros((n, layout.POINT))
         self.point_index = np.zeros(n, dtype=np.int64)
-        from mallard.geometry._kernels.queries import HELD
+        from mallard.geometry._kernels.queries import ADDRESSES, HELD
 
         #: The entry points' first argument (kernels.queries): interpreted, the arrays of
         #: HELD; compiled, ``held``, the address of ``held_block``, (address, rows) of each,
-        #: then EPA's address (set by :meth:`call` for the queries of EPA_QUERIES).
+        #: then the addresses of the kernels of ADDRESSES (set by :meth:`call` for the
+        #: queries that may run them: _QUERIES_OF).
         self.held_arrays = tuple(getattr(self, name) for name in HELD)
         self.held_block = np.array(
-            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))] + [0], dtype=np.int64
+            [x for a in self.held_arrays for x in (a.ctypes.data, len(a))] + [0] * len(ADDRESSES),
+            dtype=np.int64,
         )
         self.held = self.held_block.ctypes.data
         self.bound = {}  # entry point name -> its compiled function for this model (see call)
@@ -273,10 +275,20 @@ class ProximityModel:
         call's (C-contiguous arrays of the same dtypes and dimensions, Python scalars)."""
         fn = self.bound.get(name)
         if fn is None:
-            if name in _EPA_QUERIES:
-                self.held_block[-1] = kernels(np.float64).address("epa_at")
+            self.hold_addresses(name)
             fn = self.bound[name] = kernels(np.float64).bind(name, self.held, args=args)
         return fn(*args)
+
+    def hold_addresses(self, name):
+        """Sets in ``held_block`` the addresses of the kernels compiled once (kernels.queries.
+        ADDRESSES) that the entry point ``name`` may call (_QUERIES_OF), compiling them (or
+        loading them from the cache) if they are not yet."""
+        from mallard.geometry._kernels.queries import ADDRESSES
+
+        at = len(self.held_block) - len(ADDRESSES)
+        for i, kernel in enumerate(ADDRESSES):
+            if name in _QUERIES_OF[kernel]:
+                self.held_block[at + i] = kernels(np.float64).address(kernel)
 
     def kept_candidates(self, X_WG, allowed, reach, fcl=False):
         """The allowed pairs (k × 2, sorted; not to be changed) whose boxes are at most
@@ -322,7 +334,11 @@ class ProximityModel:
 #: as the kernel's arguments must be).
 _NO_SCRATCH = (np.zeros((0, layout.PENETRATION)), np.zeros((0, 2), np.int64))
 #: The entry points (kernels.queries) that may run EPA, called at its address in held's block.
-_EPA_QUERIES = ("proximity_signed_distances", "proximity_point_distances")
+#: The entry points (kernels.queries) that may call each kernel of kernels.queries.ADDRESSES.
+_QUERIES_OF = {
+    "epa_at": ("proximity_signed_distances", "proximity_point_distances"),
+    "penetration_at": ("proximity_penetrations",),
+}
 
 
 def _values(a):

@@ -19,7 +19,12 @@ from mallard.multibody._batch_codes import (
 from mallard.multibody._batch_run import Operation
 from mallard.multibody._layout import PARAMETERS, SapSizes
 from mallard.multibody._welded_composites import merge_welded_bodies
-from mallard.multibody.plant._stepping import contact_geometry, found_arrays, no_geometry
+from mallard.multibody.plant._stepping import (
+    contact_geometry,
+    found_arrays,
+    no_geometry,
+    pair_addresses,
+)
 
 #: The explicit integrators a continuous plant's rollout takes, by the names of
 #: SimulatorConfig.integration_scheme (their fixed-step forms, as the Simulator's
@@ -37,8 +42,9 @@ class RolloutPlan:
     inertias, and for a SAP plant with joint limits the SAP problem of a state, see
     :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
     kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw, the address of SAP's
-    compiled solver (kernels.sap.solve), that of the pair kernel (kernels.discrete_step.
-    find_point_pairs, 0 without contact); no limits: none, 0 for the addresses;
+    compiled solver (kernels.sap.solve), those of the pair kernel and the penetration
+    (kernels.discrete_step.find_point_pairs, (0, 0) without contact); no limits: none, 0 for
+    the addresses;
     then the contact tables of kernels.discrete_step, without geometry). The model the
     kernel runs on (``mi``, ``mf``, ``sizes``, ``ws0``): without contact, the plant's with
     its welded bodies merged into composites (_welded_composites, ``mobods`` the plant's
@@ -51,7 +57,7 @@ class RolloutPlan:
         self.ws0 = batched._ws0
         nv = plant.num_velocities()
         self.sap = (np.zeros((0, 3), np.int64), np.zeros((0, 2)), np.zeros(nv), np.zeros(nv), 0, 0)
-        self.sap += (0, 0)  # (no SAP: no solver's address, no pair kernel's)
+        self.sap += (0, (0, 0))  # (no SAP: no solver's address, no pair kernel's)
         # (the contact tables of kernels.discrete_step: without geometry, none)
         self.sap += (no_geometry(np.zeros(plant.num_bodies(), np.int64)), 0)
         #: The contact scratch's slots in a row (kernels.discrete_step.found_views carves it).
@@ -131,7 +137,7 @@ class RolloutPlan:
             self.si.size,
             self.sw.size,
             kernels(np.float64).address("sap_solve_at"),
-            kernels(np.float64).address("point_pairs_at") if contact else 0,
+            pair_addresses(kernels(np.float64), contact),
             geometry,
             room,
         )

@@ -74,11 +74,13 @@ def _pairs(model, keep):
 def _held(m):
     """The entry points' first argument (kernels.queries) for each mode: compiled, the
     model's ``held`` (the ByMode keeps the model); interpreted, a copy of its arrays (the
-    float ones as object arrays); the block holds EPA's address, as ProximityModel.call sets
-    it for the queries that may run EPA."""
+    float ones as object arrays); the block holds the addresses of the kernels compiled once
+    (EPA's, the penetration's), as ProximityModel.call sets them for the queries that may run
+    them."""
     from tests.multibody.kernels.kernel_cases import ByMode
 
-    m.held_block[-1] = kernels(np.float64).address("epa_at")
+    for name in ("proximity_signed_distances", "proximity_penetrations"):
+        m.hold_addresses(name)
     arrays = tuple(a.astype(object) if a.dtype == float else a.copy() for a in m.held_arrays)
     held = ByMode(m.held, arrays)
     held.model = m

@@ -16,10 +16,18 @@ conventions for the answer. Geometry ``a`` is the one of smaller GeometryId (A),
 * Intersection (HasCollisions): the same closed forms and MPR, without the depth threshold.
 
 Statuses (negative): UNSUPPORTED (a pair Drake throws for), and EPA's failures.
+
+The penetration is, compiled, one kernel called by address (:func:`penetration_at`,
+kernels._by_address) from the contact queries' pair kernel (kernels.discrete_step.point_pairs)
+and SceneGraph's penetration query (kernels.queries.proximity_penetrations), through
+:func:`find_penetration`.
 """
 
 import numpy as np
+from numba import carray, types
+from numba.extending import overload
 
+from mallard._compiled import by_address
 from mallard.geometry._kernels.box_box import box_box
 from mallard.geometry._kernels.ccd import make_object
 from mallard.geometry._kernels.epa import penetration_depth
@@ -38,15 +46,20 @@ from mallard.geometry._proximity_layout import (
     CAPSULE,
     CONVEX,
     CYLINDER,
+    GI_COLUMNS,
     HALFSPACE,
     HULL_COUNT,
     HULL_START,
     KIND,
     MESH,
+    PENETRATION,
     SPHERE,
     WS_SCRATCH,
+    WS_SIZE,
 )
+from mallard.multibody._kernels._by_address import address_of, call_at
 from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._pointer import pointer
 
 UNSUPPORTED = -10
 #: FCL's collision tolerance as Drake sets it, and its iteration limit.
@@ -119,6 +132,41 @@ def penetration(gi, gf, hv, X_WG, a, b, ws, out):
     out[4], out[5], out[6] = pos[0] + h * normal[0], pos[1] + h * normal[1], pos[2] + h * normal[2]
     out[7], out[8], out[9] = pos[0] - h * normal[0], pos[1] - h * normal[1], pos[2] - h * normal[2]
     return 2 if kb == SPHERE else 1
+
+
+@by_address
+def penetration_at(gi, gf, hv, X_WG, ng, nhv, a, b, ws, out):
+    """:func:`penetration` compiled once (kernels._by_address), which :func:`find_penetration`
+    calls compiled: gi (ng × GI_COLUMNS), gf (ng × 3), hv (nhv × 3), X_WG (ng × 4 × 3), ws
+    (WS_SIZE) and out (PENETRATION) as the addresses of their data; returns its code."""
+    f = np.float64
+    return penetration(
+        carray(pointer(gi), (ng, GI_COLUMNS), np.int64), carray(pointer(gf), (ng, 3), f),
+        carray(pointer(hv), (nhv, 3), f), carray(pointer(X_WG), (ng, 4, 3), f), a, b,
+        carray(pointer(ws), WS_SIZE, f), carray(pointer(out), PENETRATION, f),
+    )  # fmt: skip
+
+
+def find_penetration(gi, gf, hv, X_WG, a, b, ws, out, address):
+    """:func:`penetration`: interpreted, here; compiled, by the penetration compiled once at
+    the address ``address`` (``Kernels.address("penetration_at")``), called, not linked into
+    the caller's code (the arrays C-contiguous), or, for an address None, linked."""
+    return penetration(gi, gf, hv, X_WG, a, b, ws, out)
+
+
+@overload(find_penetration)
+def _find_penetration_compiled(gi, gf, hv, X_WG, a, b, ws, out, address):
+    if isinstance(address, types.NoneType):
+        return lambda gi, gf, hv, X_WG, a, b, ws, out, address: penetration(
+            gi, gf, hv, X_WG, a, b, ws, out
+        )
+
+    def impl(gi, gf, hv, X_WG, a, b, ws, out, address):
+        arguments = (address_of(gi), address_of(gf), address_of(hv), address_of(X_WG),
+                     gi.shape[0], hv.shape[0], a, b, address_of(ws), address_of(out))  # fmt: skip
+        return call_at(address, arguments)
+
+    return impl
 
 
 @jitable

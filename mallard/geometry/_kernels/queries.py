@@ -4,12 +4,13 @@ X_FG as _proximity_layout declares them, the workspaces ws and wi, ``status``, a
 and a row of 6 per geometry for boxes), then the poses X_WG (ng, 4, 3), then each query's own
 arrays. ``held`` is, compiled, the address of an int64 block of (address, rows) per array of
 HELD, in that order (ProximityModel.held: numba converts one integer instead of an array
-each, about 0.05 µs an array), then the address of EPA compiled once (kernels.epa.epa_at,
-set by ProximityModel.call for the queries that may run it), or the tuple of the arrays
-(interpreted, or compiled for a test: EPA linked). Pairs are (a, b) rows of geometry
-indices, a < b (indices are in GeometryId order, so A is the geometry of smaller id); results
-go to rows of ``out`` in the order of the pairs that report one, the pairs compacted alike,
-and a failure to ``status``: (code, a, b).
+each, about 0.05 µs an array), then the addresses of the kernels of :data:`ADDRESSES`
+compiled once (kernels._by_address: EPA, kernels.epa.epa_at; the penetration, kernels.
+narrowphase.penetration_at; each set by ProximityModel.call for the queries that may run it),
+or the tuple of the arrays (interpreted, or compiled for a test: those kernels linked). Pairs
+are (a, b) rows of geometry indices, a < b (indices are in GeometryId order, so A is the
+geometry of smaller id); results go to rows of ``out`` in the order of the pairs that report
+one, the pairs compacted alike, and a failure to ``status``: (code, a, b).
 """
 
 import numpy as np
@@ -24,9 +25,9 @@ from mallard.geometry._kernels.narrowphase import (
     BY_GJK,
     _sphere_closed_form,
     closed_signed_distance,
+    find_penetration,
     gjk_signed_distance,
     intersect,
-    penetration,
     prepared,
     simplex,
 )
@@ -48,6 +49,9 @@ from mallard.multibody._kernels.pose import load_pose, pose_mul, store_pose
 
 #: The arrays ``held`` stands for, in order (see the module).
 HELD = ("gi", "gf", "hv", "tri", "X_FG", "ws", "wi", "status", "scratch", "boxes")
+#: The by-address kernels whose addresses end ``held``'s block, in order (see the module).
+ADDRESSES = ("epa_at", "penetration_at")
+_EPA_AT, _PENETRATION_AT = ADDRESSES.index("epa_at"), ADDRESSES.index("penetration_at")
 
 
 def _held(held):
@@ -78,17 +82,25 @@ def _held_compiled(held):
     return lambda held: held
 
 
-def _epa_at(held):
-    """The address of EPA compiled once held's block holds (see the module); None for the
-    tuple of the arrays (interpreted, here: unused; compiled, EPA linked)."""
+def _address(held, i):
+    """The address of the kernel ADDRESSES[i] compiled once held's block holds (see the
+    module); None for the tuple of the arrays (interpreted, here: unused; compiled, that
+    kernel linked)."""
     return None
 
 
-@overload(_epa_at)
-def _epa_at_compiled(held):
+@overload(_address)
+def _address_compiled(held, i):
     if isinstance(held, types.Integer):
-        return lambda held: carray(pointer(held), 2 * len(HELD) + 1, np.int64)[2 * len(HELD)]
-    return lambda held: None
+        at = 2 * len(HELD)
+        return lambda held, i: carray(pointer(held), at + len(ADDRESSES), np.int64)[at + i]
+    return lambda held, i: None
+
+
+@jitable
+def _epa_at(held):
+    """The address of EPA compiled once (kernels.epa.epa_at): :func:`_address`."""
+    return _address(held, _EPA_AT)
 
 
 @jitable(inline=True)
@@ -154,6 +166,7 @@ def proximity_penetrations(held, X_WG, pairs, count, out, found):
     many penetrate, or −1 (status set) for an unsupported pair. A pair its bounds put apart
     (:func:`_apart`) is not computed."""
     gi, gf, hv, _, _, ws, _, status, _, _ = _held(held)
+    penetration_at = _address(held, _PENETRATION_AT)
     X_WG, pairs, out = _plain3(X_WG, pairs, out)
     k = 0
     swapped = False
@@ -161,7 +174,7 @@ def proximity_penetrations(held, X_WG, pairs, count, out, found):
         a, b = pairs[p, 0], pairs[p, 1]
         if _apart(gi, gf, X_WG, a, b, 0.0):
             continue
-        code = penetration(gi, gf, hv, X_WG, a, b, ws, out[k])
+        code = find_penetration(gi, gf, hv, X_WG, a, b, ws, out[k], penetration_at)
         if code < 0:
             return _fail(status, code, a, b)
         if code:

@@ -197,7 +197,16 @@ pins numba to the releases those tests pass on.
    parameter ``loc``: for a plain function (no ``__signature__``, no ``__wrapped__``) one of
    its code's arguments, keyword-only, ``*args`` or ``**kwargs`` names
    (:func:`cut_numbas_work_per_statement`).
-26. Optimization levels [test_26_final_module_optimized_at_its_level]: a library's final
+26. Symbols [test_26_linked_kernels_bound_within_their_library]: numba's mangled name of a
+   compiled function (``fndesc.mangled_name``) holds its module, qualified name, argument types,
+   flags and its identity's ``unique_id``, a counter of the process compiling it; the machine
+   code of a library (added to numba's MCJIT engine by ``_finalize_final_module``, saved to and
+   loaded from the cache as object code) defines the kernels linked into it under their names
+   (``linkonce_odr``: weak), and the engine binds a library's calls of such a name to the first
+   definition of it loaded, another library's if one was; ``ValueRef.name`` renames a function
+   and its calls in the module, which numba's ``_get_module_for_linking`` clones later
+   (:func:`_bound_within`).
+27. Optimization levels [test_27_final_module_optimized_at_its_level]: a library's final
    module is optimized by ``CPUCodeLibrary._optimize_final_module``, whose pass managers
    (``CPUCodegen._module_pass_manager``, its "cheap" one and its full one) read
    ``numba.config.OPT`` (an ``_OptLevel``) when they are made, there (:func:`optimized_at`).
@@ -984,7 +993,7 @@ def generate_code_on_demand():
 
     def _finalize_final_module(self):
         if getattr(self, "_mallard_deferred", None) is None:
-            return finalize_final_module(self)
+            return _bound_within(self, finalize_final_module)
         self._finalize_dynamic_globals()
         self._verify_declare_only_symbols()
         self._finalized = True
@@ -998,7 +1007,7 @@ def generate_code_on_demand():
             if self._mallard_link_only:
                 self._mallard_link_only = False
                 self._optimize_final_module()
-            finalize_final_module(self)
+            _bound_within(self, finalize_final_module)
             self.codegen.set_env(*deferred)
         return get_pointer_to_function(self, name)
 
@@ -1069,7 +1078,50 @@ def _own_linked_kernels():
     codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
 
 
-# ---- 26: optimization levels --------------------------------------------------------------------
+# ---- 26: linked kernels bound within their library ---------------------------------------------
+
+
+def _bound_within(library, finalize_final_module):
+    """numba's ``finalize_final_module(library)`` (its final module added to the engine, its
+    machine code generated and, for an entry point, cached), the kernels linked into it
+    (``linkonce_odr``) named apart for the machine code only, so that its calls bind to its own
+    copies, whatever the engine holds.
+
+    numba names a compiled function by its module, qualified name, argument types, flags and
+    a number drawn in the process compiling it (``FunctionIdentity.unique_id``); a kernel whose
+    code depends on something else (:func:`for_joint_types`' globals) is named alike for two
+    codes when two processes draw the same number. Their libraries, cached and loaded into one
+    process, each define that name (weak, in the machine code); the engine keeps the first
+    definition it loads and binds the other library's calls to it: a model of one set of joint
+    types ran a kernel compiled for the other. Each linked kernel's machine code is now named
+    ``<name>.<digest>``, the digest of the library's own functions' names (unique to it among
+    the libraries one process loads); its final module keeps the names it is linked by, so that
+    callers linking it and its kernels still link each kernel once."""
+    import llvmlite.binding as ll
+
+    module = library._final_module
+    linked, own = [], [library.name]
+    for function in module.functions:
+        if function.is_declaration:
+            continue
+        if function.linkage == ll.Linkage.linkonce_odr:
+            linked.append(function)
+        elif function.linkage == ll.Linkage.external:
+            own.append(function.name)
+    if not linked:  # (loaded from the cache: an empty module, the machine code is cached)
+        return finalize_final_module(library)
+    digest = hashlib.blake2b("\n".join(sorted(own)).encode(), digest_size=8).hexdigest()
+    names = [function.name for function in linked]
+    for function in linked:
+        function.name = f"{function.name}.{digest}"
+    try:
+        return finalize_final_module(library)
+    finally:
+        for function, name in zip(linked, names, strict=True):
+            function.name = name
+
+
+# ---- 27: optimization levels --------------------------------------------------------------------
 
 #: The entry points (by name) whose final modules are optimized at a level of their own
 #: (:func:`optimized_at`): name → level.

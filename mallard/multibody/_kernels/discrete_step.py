@@ -27,7 +27,10 @@ narrowphase and pair parameters) are, compiled, one kernel called by address
 (:func:`point_pairs_at`, kernels._by_address) from every compiled step (both sets of joint
 types' drive_discrete_steps, batch_rollout): its arrays, the first 9 of ``geometry`` and of
 ``found`` and the bodies' poses X_WB, written into found's ``block`` by the caller at each
-call.
+call. It calls each pair's penetration by address in turn (kernels.narrowphase.
+penetration_at, which SceneGraph's penetration query calls too). The callers take both
+addresses as ``pairs``: (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")),
+(0, 0) for a plant without collision geometry.
 
 The joint constraints are a tuple (limits, limit_bounds, pd, pd_values, couplers,
 coupler_values) as kernels.sap.sap_add_joint_constraints takes them.
@@ -39,7 +42,7 @@ from numba.extending import overload
 
 from mallard._compiled import by_address
 from mallard.geometry._kernels.broadphase import sweep_and_prune, tight_box
-from mallard.geometry._kernels.narrowphase import penetration
+from mallard.geometry._kernels.narrowphase import find_penetration
 from mallard.geometry._kernels.queries import geometry_poses
 from mallard.geometry._proximity_layout import PENETRATION, WS_SIZE
 from mallard.multibody._kernels._by_address import (
@@ -174,10 +177,12 @@ def _sort_pairs(pairs, rows, n, ng):
 
 
 @jitable
-def point_pairs(X_WB, geometry, found):
+def point_pairs(X_WB, geometry, found, penetration_at):
     """The penetrating point pairs at the bodies' poses X_WB (per mobod, 4 × 3), as
     plant._contact._point_pairs makes them from QueryObject._penetrations: the geometries'
-    poses, the tight boxes, sweep-and-prune, each pair's penetration, sorted by (A, B); then
+    poses, the tight boxes, sweep-and-prune, each pair's penetration (compiled once, at the
+    address ``penetration_at``, or linked for None: kernels.narrowphase.find_penetration),
+    sorted by (A, B); then
     per pair its bodies and combined parameters (kernels.contact.contact_pairs) in found's
     ``bodies`` and ``par``. Returns their number, FAILED_CONTACT or FAILED_CAPACITY.
     ``geometry`` and ``found`` may be their first 9 arrays only."""
@@ -206,7 +211,7 @@ def point_pairs(X_WB, geometry, found):
     swapped = False
     for p in range(count):
         a, b = pairs[p, 0], pairs[p, 1]
-        hit = penetration(gi, gf, hv, X_WG, a, b, gws, rows[n])
+        hit = find_penetration(gi, gf, hv, X_WG, a, b, gws, rows[n], penetration_at)
         if hit < 0 or (hit > 0 and allowed[a, b] == 2):
             return FAILED_CONTACT
         if hit:
@@ -225,10 +230,11 @@ def point_pairs(X_WB, geometry, found):
 
 
 @by_address
-def point_pairs_at(block):
+def point_pairs_at(block, penetration_at):
     """The pair kernel compiled once (kernels._by_address), which :func:`find_point_pairs`
     calls compiled: :func:`point_pairs` of the arrays held in the block at ``block``
-    (PAIR_ARRAYS: geometry's first 9, found's first 9, X_WB)."""
+    (PAIR_ARRAYS: geometry's first 9, found's first 9, X_WB), the penetration at the address
+    ``penetration_at``."""
     b = carray(pointer(block), HELD * PAIR_ARRAYS, np.int64)
     f, i = np.float64, np.int64
     geometry = (
@@ -239,14 +245,15 @@ def point_pairs_at(block):
         held3(b, 9, f), held3(b, 10, f), held2(b, 11, f), held1(b, 12, i), held2(b, 13, i),
         held2(b, 14, f), held1(b, 15, f), held2(b, 16, i), held2(b, 17, f),
     )  # fmt: skip
-    return point_pairs(held3(b, 18, f), geometry, found)
+    return point_pairs(held3(b, 18, f), geometry, found, penetration_at)
 
 
 def find_point_pairs(X_WB, geometry, found, pairs):
     """:func:`point_pairs`: interpreted, here; compiled, by the pair kernel at the address
-    ``pairs`` (``Kernels.address("point_pairs_at")``), called, not linked into the caller's
-    code, its arrays written into found's block."""
-    return point_pairs(X_WB, geometry, found)
+    ``pairs[0]`` (``Kernels.address("point_pairs_at")``), called, not linked into the
+    caller's code, its arrays written into found's block, the penetration at ``pairs[1]``
+    (``Kernels.address("penetration_at")``)."""
+    return point_pairs(X_WB, geometry, found, None)
 
 
 @overload(find_point_pairs)
@@ -254,7 +261,7 @@ def _find_point_pairs_compiled(X_WB, geometry, found, pairs):
     def impl(X_WB, geometry, found, pairs):
         block = found[BLOCK]
         hold(block, geometry[:9] + found[:9] + (X_WB,))
-        return call_at(pairs, (address_of(block),))
+        return call_at(pairs[0], (address_of(block), pairs[1]))
 
     return impl
 
@@ -267,9 +274,9 @@ def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver,
     contacts (none if the settings' kind is −1), then its joint constraints (``joints``),
     solved with A = M(q0) + diag(``diagonal``) from the guess v0 if there is any (by SAP's
     compiled solver at the address ``solver``: kernels.sap.solve; the point pairs by the pair
-    kernel at the address ``pairs``: :func:`find_point_pairs`), else v⁺ = v*. ``staged``:
-    whether ``work``'s positions and inertias are those of q0 (else they are computed when
-    needed); M is computed with params' reflected inertias. Returns
+    kernel and the penetration at the addresses ``pairs``: :func:`find_point_pairs`), else
+    v⁺ = v*. ``staged``: whether ``work``'s positions and inertias are those of q0 (else they
+    are computed when needed); M is computed with params' reflected inertias. Returns
     (SAP_SUCCESS, the solver's failure, FAILED_CONTACT or FAILED_CAPACITY; the number of
     contacts)."""
     t, w = sap_table(si, si), sap_workspace(si, sw)

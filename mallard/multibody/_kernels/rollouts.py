@@ -463,8 +463,8 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     SAP if ``limits`` has rows, and its point contacts (kernels.discrete_step: ``geometry``,
     its contact tables, whose settings' kind is −1 without collision geometry; room for
     ``room`` contacts, in the row past the SAP problem; ``solver``: the address of SAP's
-    compiled solver, kernels.sap.solve; ``pairs``: the pair kernel's, kernels.discrete_step.
-    find_point_pairs). ``steps`` steps in all. L states at a time, in
+    compiled solver, kernels.sap.solve; ``pairs``: the pair kernel's and the penetration's,
+    kernels.discrete_step.find_point_pairs). ``steps`` steps in all. L states at a time, in
     lanes."""
     m = model(mi, mf)
     U, X = _borrowed(U), _borrowed(X)

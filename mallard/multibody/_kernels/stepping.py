@@ -137,7 +137,8 @@ def drive_discrete_steps(
     ``found``: kernels.discrete_step) and the joint constraints (``joints``, see
     kernels.sap.sap_add_joint_constraints) if any applies (by SAP's compiled solver at the
     address ``solver``, Kernels.address("sap_solve_at"): kernels.sap.solve; the point pairs
-    by the pair kernel at the address ``pairs``, Kernels.address("point_pairs_at"), 0 for a
+    by the pair kernel and the penetration at the addresses ``pairs``,
+    (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")), (0, 0) for a
     plant without collision geometry: kernels.discrete_step.find_point_pairs), else v*
     (kernels.discrete_step.sap_velocities); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
     floats) ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps

@@ -81,7 +81,8 @@ class PlantStepper:
         self._inputs = self._ec = None
         #: (si, sw, solver, pairs, joints, geometry, found) of a discrete step
         #: (kernels.discrete_step: ``solver`` the address of SAP's compiled solver,
-        #: kernels.sap.solve, ``pairs`` the pair kernel's, 0 without geometry), and
+        #: kernels.sap.solve, ``pairs`` the pair kernel's and the penetration's,
+        #: pair_addresses), and
         #: the PD-controlled actuators' input slots (for the net actuation).
         self._constraints = self._pd_inputs = None
         self._scratch = None
@@ -129,7 +130,7 @@ class PlantStepper:
             joints += driver._coupler_rows(parameters)
             found = self._tables.scratch(room, problem.sizes.nk, len(self._pd_inputs))
             solver = ec.kernels.address("sap_solve_at")
-            pairs = ec.kernels.address("point_pairs_at") if contact else 0
+            pairs = pair_addresses(ec.kernels, contact)
             self._constraints = (problem.si, problem.sw, solver, pairs, joints, geometry, found)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
@@ -342,6 +343,15 @@ def found_arrays(ng, nf, room, nk, npd, nv):
         np.zeros((room, rows)), np.zeros(nk), np.zeros(npd),
         np.zeros(HELD * PAIR_ARRAYS, dtype=np.int64),
     )  # fmt: skip
+
+
+def pair_addresses(k, contact):
+    """kernels.discrete_step.find_point_pairs' ``pairs``: the addresses of the pair kernel and
+    of the penetration compiled once (``k.address``, k a Kernels) for a plant with collision
+    geometry (``contact``), else (0, 0) (neither is then compiled)."""
+    if not contact:
+        return 0, 0
+    return k.address("point_pairs_at"), k.address("penetration_at")
 
 
 def no_geometry(body_clique):

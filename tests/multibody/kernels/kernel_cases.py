@@ -97,11 +97,12 @@ def _epa():
 
 
 def _pairs():
-    """The address of the compiled pair kernel (kernels.discrete_step.find_point_pairs),
-    compiled; 0 interpreted."""
+    """The addresses of the compiled pair kernel and penetration (kernels.discrete_step.
+    find_point_pairs), compiled; (0, 0) interpreted."""
     from mallard._compiled import kernels
 
-    return ByMode(kernels(np.float64).address("point_pairs_at"), 0)
+    k = kernels(np.float64)
+    return ByMode((k.address("point_pairs_at"), k.address("penetration_at")), (0, 0))
 
 
 def _tamsi_args(rng):
@@ -533,7 +534,7 @@ def _rollout(rng):
         0,
         0,
         0,
-        0,
+        (0, 0),
         no_geometry(np.zeros(s.sizes.n, np.int64)),
         0,
     )

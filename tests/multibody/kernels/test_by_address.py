@@ -142,18 +142,20 @@ def _find_pairs(X_WB, geometry, found, pairs):
 
 
 def _linked_pairs(X_WB, geometry, found):
-    """The pair kernel linked into this function (what drive_discrete_steps did)."""
-    return point_pairs(X_WB, geometry, found)
+    """The pair kernel linked into this function (what drive_discrete_steps did), the
+    penetration linked into it."""
+    return point_pairs(X_WB, geometry, found, None)
 
 
 def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
-    """The contact queries' pair kernel (discrete_step.point_pairs_at) through its block, the
-    same kernel linked into the caller, and interpreted: the same count and the same found
-    arrays (poses, boxes, pairs, rows, bodies, parameters), bit for bit, at poses where
-    some pairs penetrate."""
+    """The contact queries' pair kernel (discrete_step.point_pairs_at) through its block,
+    calling the penetration by address (narrowphase.penetration_at), the same kernels linked
+    into the caller, and interpreted: the same count and the same found arrays (poses, boxes,
+    pairs, rows, bodies, parameters), bit for bit, at poses where some pairs penetrate."""
     by_address = njit_cached(_find_pairs, error_model="numpy", **WITHOUT_RUNTIME)
     linked = njit_cached(_linked_pairs, error_model="numpy", **WITHOUT_RUNTIME)
-    address = kernels(np.float64).address("point_pairs_at")
+    k = kernels(np.float64)
+    address = (k.address("point_pairs_at"), k.address("penetration_at"))
     counts = []
     for seed in range(4):
         s = Sample(np.random.default_rng(seed))
@@ -173,7 +175,7 @@ def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
             elif run == "linked":
                 n = linked(X_WB, geometry, f)
             else:
-                n = point_pairs(X_WB, geometry, f)
+                n = point_pairs(X_WB, geometry, f, None)
             results.append((n, f))
         (n, f), *others = results
         for other_n, other in others:
@@ -184,44 +186,59 @@ def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
     assert min(counts) >= 0 and max(counts) > 0, counts
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_epa_by_address_is_epa_linked_and_interpreted_to_the_bit(seed):
-    """The signed distances of every pair of the geometry cases' scene (GJK, then EPA for the
-    overlapping ones): EPA by address (the model's held block), EPA linked (compiled with the
-    tuple of held arrays) and interpreted give the same rows, bit for bit."""
-    from mallard.geometry import _proximity_layout as layout
+def _query_three_ways(name, seed):
+    """The proximity query ``name`` on the geometry cases' scene (tests.geometry.kernel_cases)
+    with the kernels of kernels.queries.ADDRESSES by address (the model's held block), linked
+    (compiled with the tuple of held arrays) and interpreted, all the same bits: its count and
+    its arrays after the call (pairs, then the query's own), float64; and the model."""
     from tests.geometry.kernel_cases import GEOMETRY_CASES
 
-    held, X_WG, pairs, count, max_distance, out = GEOMETRY_CASES["proximity_signed_distances"](
-        np.random.default_rng(seed)
-    )
+    held, X_WG, *args = GEOMETRY_CASES[name](np.random.default_rng(seed))
     m = held.model
     results = []
     for run in ("address", "linked", "interpreted"):
-        rows, found = out.copy(), pairs.copy()
-        if run == "address":
-            k = kernels(np.float64).proximity_signed_distances(
-                m.held, X_WG, found, count, max_distance, rows
-            )
-        elif run == "linked":
-            k = kernels(np.float64).proximity_signed_distances(
-                m.held_arrays, X_WG, pairs.copy(), count, max_distance, rows
-            )
-        else:
-            rows = rows.astype(object)
-            k = kernels(object).proximity_signed_distances(
-                held.interpreted, X_WG.astype(object), pairs.copy(), count, max_distance, rows
-            )
-            rows = rows.astype(np.float64)
-        results.append((k, rows))
-        if run == "address":
-            kinds = m.kinds[found[:k]]
-            by_gjk = ~np.isin(kinds, (layout.SPHERE, layout.HALFSPACE)).any(axis=1)
-            assert (rows[:k, 0][by_gjk] < 0).any()  # (pairs EPA answered)
-    (k, rows), *others = results
+        a = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
+        dtype, first = np.float64, (m.held if run == "address" else m.held_arrays)
+        if run == "interpreted":
+            dtype, first = object, held.interpreted
+            a = [x.astype(object) if getattr(x, "dtype", None) == np.float64 else x for x in a]
+        k = getattr(kernels(dtype), name)(first, X_WG.astype(dtype), *a)
+        arrays = [np.asarray(x, dtype=x.dtype if x.dtype != object else np.float64)
+                  for x in a if isinstance(x, np.ndarray)]  # fmt: skip
+        results.append((k, arrays))
+    (k, arrays), *others = results
     for other_k, other in others:
         assert other_k == k
-        np.testing.assert_array_equal(other.view(np.int64), rows.view(np.int64))
+        for x, y in zip(other, arrays, strict=True):
+            np.testing.assert_array_equal(x.view(np.uint8), y.view(np.uint8))
+    return k, arrays, m
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_epa_by_address_is_epa_linked_and_interpreted_to_the_bit(seed):
+    """The signed distances of every pair of the geometry cases' scene (GJK, then EPA for the
+    overlapping ones): EPA by address, linked and interpreted give the same rows, bit for
+    bit."""
+    from mallard.geometry import _proximity_layout as layout
+
+    k, (pairs, rows), m = _query_three_ways("proximity_signed_distances", seed)
+    kinds = m.kinds[pairs[:k]]
+    by_gjk = ~np.isin(kinds, (layout.SPHERE, layout.HALFSPACE)).any(axis=1)
+    assert (rows[:k, 0][by_gjk] < 0).any()  # (pairs EPA answered)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_penetration_by_address_is_linked_and_interpreted_to_the_bit(seed):
+    """The penetrations of every pair of the geometry cases' scene (the closed forms, FCL's,
+    MPR's): the penetration by address (narrowphase.penetration_at), linked and interpreted
+    give the same rows and pairs, bit for bit."""
+    from mallard.geometry import _proximity_layout as layout
+
+    k, (_, rows, found), m = _query_three_ways("proximity_penetrations", seed)
+    kinds = m.kinds[found[:k]]
+    by_mpr = ~np.isin(kinds, (layout.SPHERE, layout.HALFSPACE)).any(axis=1)
+    by_mpr &= ~(kinds == layout.BOX).all(axis=1)
+    assert by_mpr.any() and (rows[:k, 0] > 0).all()  # (pairs MPR answered)
 
 
 def _linked_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3):

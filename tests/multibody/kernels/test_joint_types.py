@@ -162,6 +162,52 @@ def test_both_sets_compiled_in_one_process_in_either_order_as_alone(tmp_path):
     assert first == second  # (each set compiled first in one process, second in the other)
 
 
+_NUMBERED_ALIKE_SCRIPT = """
+import itertools, sys
+import numpy as np
+from numba.core import bytecode
+from mallard._compiled import kernels
+from tests.multibody.kernels.test_joint_types import STAGES, _chain, _state
+for kind in sys.argv[1:]:
+    rng = np.random.default_rng(5)
+    engine, x, ws = _state(_chain(kind), rng)
+    s = engine.sizes
+    inputs = (rng.normal(size=s.nu), rng.normal(size=s.nv), rng.normal(size=(s.n, 6)))
+    bytecode.FunctionIdentity._unique_ids = itertools.count(100000)  # (numbered alike)
+    for k in (kernels(np.float64, engine.joint_types), kernels(object)):
+        w = ws.astype(np.float64 if k.is_compiled else object)
+        a = [x.astype(w.dtype)] + [i.astype(w.dtype) for i in inputs]
+        k.drive_forward_dynamics(engine.mi, engine.mf, a[0], w, STAGES, *a[1:])
+        print(kind, np.asarray(w, dtype=np.float64).tobytes().hex())
+"""
+
+
+@pytest.mark.slow
+def test_each_set_runs_its_own_kernels_from_a_cache_filled_by_two_processes(tmp_path):
+    """The revolute set's entry point compiled in one process, every joint type's in
+    another, the identities numba names functions by numbered alike from the entry point on
+    (the linked kinematics get one mangled name in both: for_joint_types' copies share their
+    qualified name), both into one cache; a third process loading the revolute set's, then
+    every joint type's, gives each model what the interpreted kernels give (numba's engine
+    bound the second library's kinematics to the first's: _numba_internals, 26)."""
+    root = pathlib.Path(__file__).parents[3]
+    env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def workspaces(*kinds):
+        printed = processes.run(_NUMBERED_ALIKE_SCRIPT, *kinds, cwd=root, env=env)
+        found = {}
+        for line in printed.splitlines():
+            kind, digest = line.split()
+            found.setdefault(kind, []).append(digest)
+        return found
+
+    workspaces("revolute")
+    workspaces("all")
+    for kind, (compiled, interpreted) in workspaces("revolute", "all").items():
+        ws = [np.frombuffer(bytes.fromhex(h)) for h in (compiled, interpreted)]
+        np.testing.assert_allclose(*ws, rtol=1e-12, atol=1e-12, err_msg=kind)
+
+
 def test_only_model_entry_points_are_specialized():
     """Entry points that take no model (no ``mf``) are the same for every set of joint types;
     a model's get a dispatcher, and cache entries, of their own per set."""

@@ -1281,12 +1281,100 @@ def test_25_loc_read_from_the_code():
     assert "_has_loc(fn)" in inspect.getsource(base._wrap_missing_loc.__call__)
 
 
-# ---- 26. optimization levels -------------------------------------------------------------------
+# ---- 26. linked kernels bound within their library -----------------------------------------
+_SAME_NAME_MODULE = '''"""A kernel whose code depends on a global read when it is compiled
+(as the copies of for_joint_types do), linked into two entry points."""
+import math
+import os
+
+import numba
+
+K = float(os.environ["SAME_NAME_K"])
+
+
+@numba.njit
+def kernel(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.sin(x[i] + K) * math.cos(x[i] * K) + math.exp(-x[i] * x[i] * K)
+        for j in range(i):
+            s += math.atan2(x[j], x[i] + K) * K
+    return s + K
+
+
+@numba.njit(cache=True)
+def first(x):
+    return kernel(x) + kernel(x + 1.0) + kernel(x * 2.0)
+
+
+@numba.njit(cache=True)
+def second(x):
+    return kernel(x) + kernel(x + 1.0) + kernel(x * 2.0)
+'''
+
+_SAME_NAME_SCRIPT = """
+import itertools, sys
+import numpy as np
+from numba.core import bytecode
+import mallard.multibody._kernels._machinery  # (mallard's changes to numba)
+sys.path.insert(0, sys.argv[1])
+import same_name
+bytecode.FunctionIdentity._unique_ids = itertools.count(1000)  # (each process numbers alike)
+for name in sys.argv[2:]:
+    entry = getattr(same_name, name)
+    value = entry(np.zeros(1))
+    (result,) = entry.overloads.values()
+    linked = result.library._get_module_for_linking().functions
+    kernel = [f.name for f in linked if "9same_name6kernelB" in f.name and not f.is_declaration]
+    print(name, repr(value), bool(entry.stats.cache_hits), *kernel)
+"""
+
+
+def test_26_linked_kernels_bound_within_their_library(tmp_path):
+    """Two entry points, each compiled in its own process with the same numba identities,
+    link one kernel compiled for different code (a global) under one mangled name (the
+    identities number it alike); a third process loading both from the cache runs each with
+    its own kernel's code, in either order, and so does a process that compiles one, then loads
+    the other (numba's engine bound the later library's calls to the first one's copy)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "same_name.py").write_text(_SAME_NAME_MODULE)
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    environment["PYTHONPATH"] = str(pathlib.Path(mallard.__file__).parents[1])
+
+    def run(k, *names):
+        lines = subprocess.run(
+            [sys.executable, "-c", _SAME_NAME_SCRIPT, str(tmp_path), *names],
+            capture_output=True,
+            text=True,
+            env=dict(environment, SAME_NAME_K=k),
+            check=True,
+        ).stdout.splitlines()
+        return {line.split()[0]: line.split()[1:] for line in lines}
+
+    compiled = run("1.5", "first") | run("2.5", "second")
+    assert compiled["first"][1] == compiled["second"][1] == "False"  # (compiled)
+    assert compiled["first"][2] == compiled["second"][2]  # (one name, two codes)
+    assert compiled["first"][0] != compiled["second"][0]
+    for names in (("first", "second"), ("second", "first")):
+        assert run("0", *names) == {
+            name: [compiled[name][0], "True", compiled[name][2]] for name in names
+        }
+    for path in (tmp_path / "cache").rglob("same_name.first-*"):
+        path.unlink()  # (compiled again, then the other loaded)
+    found = run("1.5", "first", "second")
+    assert found["first"] == compiled["first"]
+    assert found["second"] == [compiled["second"][0], "True", compiled["second"][2]]
+
+
+# ---- 27. optimization levels -------------------------------------------------------------------
 def _doubled_plus_one(x):
     return x * 2.0 + 1.0
 
 
-def test_26_final_module_optimized_at_its_level(monkeypatch):
+def test_27_final_module_optimized_at_its_level(monkeypatch):
     """An entry point optimized_at level 0 keeps its call to a kernel it links (LLVM's -O0
     inlines nothing), one at numba's level inlines it; the same results; the module pass
     managers are made in _optimize_final_module, at config.OPT, which is numba's again
@@ -1341,7 +1429,7 @@ def test_26_final_module_optimized_at_its_level(monkeypatch):
     assert variant({}, numbas) == variant({}, numbas + 1)  # (at most numba's)
 
 
-def test_26_entry_points_optimized_at_o1():
+def test_27_entry_points_optimized_at_o1():
     """The entry points of _compiled.OPTIMIZED_AT_O1, and only they, have their final modules
     optimized at -O1, for every set of joint types, and their cache entries say so."""
     import importlib
