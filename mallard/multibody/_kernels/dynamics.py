@@ -535,23 +535,66 @@ def _rigid_articulated(m, h, I):
 
 
 @jitable
-def _articulated_times(Pa, x):
-    """Pa·x = [A·w + B·v; Bᵀ·w + C·v] for a 6-sequence x = [w; v]."""
+def _B_times(Pa, v, rigid):
+    """B·v of the articulated inertia tuple Pa; ``rigid``: Pa is a rigid body's (see
+    :func:`_rigid_articulated`, B = [h]×): h × v, without the products by B's zeros."""
+    B = Pa[6:15]
+    if rigid:
+        return cross3((B[7], B[2], B[3]), v)
+    return (
+        B[0] * v[0] + B[1] * v[1] + B[2] * v[2],
+        B[3] * v[0] + B[4] * v[1] + B[5] * v[2],
+        B[6] * v[0] + B[7] * v[1] + B[8] * v[2],
+    )
+
+
+@jitable
+def _Bt_times(Pa, w, rigid):
+    """Bᵀ·w of the articulated inertia tuple Pa; ``rigid`` (see :func:`_B_times`): w × h."""
+    B = Pa[6:15]
+    if rigid:
+        return cross3(w, (B[7], B[2], B[3]))
+    return (
+        B[0] * w[0] + B[3] * w[1] + B[6] * w[2],
+        B[1] * w[0] + B[4] * w[1] + B[7] * w[2],
+        B[2] * w[0] + B[5] * w[1] + B[8] * w[2],
+    )
+
+
+@jitable
+def _C_times(Pa, v, rigid):
+    """C·v of the articulated inertia tuple Pa; ``rigid`` (C = m·E): m·v."""
+    if rigid:
+        return scale(Pa[15], v)
+    return sym_vec(Pa[15:21], v)
+
+
+@jitable
+def _articulated_times(Pa, x, rigid):
+    """Pa·x = [A·w + B·v; Bᵀ·w + C·v] for a 6-sequence x = [w; v]; ``rigid``: Pa is a rigid
+    body's, whose zeros are not multiplied (:func:`_B_times`): the same values, all but the
+    sign of a zero."""
     w = (x[0], x[1], x[2])
     v = (x[3], x[4], x[5])
-    A = Pa[0:6]
-    B = Pa[6:15]
-    C = Pa[15:21]
-    Aw = sym_vec(A, w)
-    Cv = sym_vec(C, v)
+    Aw = sym_vec(Pa[0:6], w)
+    Bv = _B_times(Pa, v, rigid)
+    Btw = _Bt_times(Pa, w, rigid)
+    Cv = _C_times(Pa, v, rigid)
     return (
-        Aw[0] + (B[0] * v[0] + B[1] * v[1] + B[2] * v[2]),
-        Aw[1] + (B[3] * v[0] + B[4] * v[1] + B[5] * v[2]),
-        Aw[2] + (B[6] * v[0] + B[7] * v[1] + B[8] * v[2]),
-        (B[0] * w[0] + B[3] * w[1] + B[6] * w[2]) + Cv[0],
-        (B[1] * w[0] + B[4] * w[1] + B[7] * w[2]) + Cv[1],
-        (B[2] * w[0] + B[5] * w[1] + B[8] * w[2]) + Cv[2],
+        Aw[0] + Bv[0],
+        Aw[1] + Bv[1],
+        Aw[2] + Bv[2],
+        Btw[0] + Cv[0],
+        Btw[1] + Cv[1],
+        Btw[2] + Cv[2],
     )
+
+
+@jitable
+def _leaf(tree, k, n):
+    """Whether mobod k has no children (mobods are numbered depth first: a child follows its
+    parent): its articulated inertia is its body's rigid one (see :func:`_rigid_articulated`)."""
+    return k + 1 == n or tree[k + 1, PARENT] != k
 
 
 @jitable
@@ -569,37 +612,24 @@ def _zero_half(tree, X_kind, k):
 
 
 @jitable
-def _one_dof_column(Pa, h, zk, half):
+def _one_dof_column(Pa, h, zk, half, rigid):
     """(U, Hᵀ·U, Hᵀ·z) for the column h = H of a one-dof mobilizer: U = Pa·h (see
-    :func:`_articulated_times`), without the products by h's zero half ``half`` (see
-    :func:`_zero_half`), which leave the other terms' values (all but the sign of a zero)."""
+    :func:`_articulated_times`, ``rigid`` as there), without the products by h's zero half
+    ``half`` (see :func:`_zero_half`), which leave the other terms' values (all but the sign
+    of a zero)."""
     if half == 3:  # h = [w; 0]: U = [A·w; Bᵀ·w]
         w = (h[0], h[1], h[2])
-        B = Pa[6:15]
         Aw = sym_vec(Pa[0:6], w)
-        U = (
-            Aw[0],
-            Aw[1],
-            Aw[2],
-            B[0] * w[0] + B[3] * w[1] + B[6] * w[2],
-            B[1] * w[0] + B[4] * w[1] + B[7] * w[2],
-            B[2] * w[0] + B[5] * w[1] + B[8] * w[2],
-        )
+        Btw = _Bt_times(Pa, w, rigid)
+        U = (Aw[0], Aw[1], Aw[2], Btw[0], Btw[1], Btw[2])
         return U, dot3(w, U), dot3(w, zk)
     if half == 0:  # h = [0; v]: U = [B·v; C·v]
         v = (h[3], h[4], h[5])
-        B = Pa[6:15]
-        Cv = sym_vec(Pa[15:21], v)
-        U = (
-            B[0] * v[0] + B[1] * v[1] + B[2] * v[2],
-            B[3] * v[0] + B[4] * v[1] + B[5] * v[2],
-            B[6] * v[0] + B[7] * v[1] + B[8] * v[2],
-            Cv[0],
-            Cv[1],
-            Cv[2],
-        )
+        Bv = _B_times(Pa, v, rigid)
+        Cv = _C_times(Pa, v, rigid)
+        U = (Bv[0], Bv[1], Bv[2], Cv[0], Cv[1], Cv[2])
         return U, dot3(v, (U[3], U[4], U[5])), dot3(v, (zk[3], zk[4], zk[5]))
-    U = _articulated_times(Pa, h)
+    U = _articulated_times(Pa, h, rigid)
     return U, _dot6(h, U), _dot6(h, zk)
 
 
@@ -653,6 +683,30 @@ def _shift_articulated(Pa, p):
 
 
 @jitable
+def _shift_rigid(Pa, p):
+    """:func:`_shift_articulated` of a rigid body's articulated inertia tuple Pa (B = [h]×,
+    C = m·E: see :func:`_rigid_articulated`) without the products by its zeros, term by term
+    the same values (all but the sign of a zero): S = X·Bᵀ's columns p × (row j of B),
+    N = X·C = m·X and X·C·X's rows (row i of N) × p."""
+    A = Pa[0:6]
+    B = Pa[6:15]
+    h0, h1, h2 = B[7], B[2], B[3]
+    pm0, pm1, pm2 = p[0] * Pa[15], p[1] * Pa[15], p[2] * Pa[15]
+    return (
+        A[0] + 2.0 * (p[1] * h1 + p[2] * h2) - (-(pm2 * p[2]) - pm1 * p[1]),
+        A[1] + 2.0 * (p[2] * h2 + p[0] * h0) - (-(pm0 * p[0]) - pm2 * p[2]),
+        A[2] + 2.0 * (p[0] * h0 + p[1] * h1) - (-(pm1 * p[1]) - pm0 * p[0]),
+        A[3] - p[1] * h0 - p[0] * h1 - pm1 * p[0],
+        A[4] - p[2] * h0 - p[0] * h2 - pm2 * p[0],
+        A[5] - p[2] * h1 - p[1] * h2 - pm2 * p[1],
+        B[0], B[1] - pm2, B[2] + pm1,
+        B[3] + pm2, B[4], B[5] - pm0,
+        B[6] - pm1, B[7] + pm0, B[8],
+        Pa[15], Pa[16], Pa[17], Pa[18], Pa[19], Pa[20],
+    )  # fmt: skip
+
+
+@jitable
 def _shift_to_parent(F, p):
     """Φᵀ·F = [τ + p × f; f]: a spatial force (or a column of one) F = [τ; f] at Bo, shifted
     to Po (p = p_PoBo)."""
@@ -685,19 +739,21 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
     the kinematics and inertias of the workspace ``work`` (X_pc, H_PB_W, V_WB, A_bias, m_W,
     h_W, I_W).
 
-    Scratch of ``work``: P (n×6×6 articulated inertias, upper blocks), z (n×6 bias forces),
-    U (nv×6), D_factor (n×6×6), u_aba (nv). Outputs v̇ and A_WB. Returns −1, or the first
-    mobod (from the tips) whose articulated inertia across its mobilizer is not positive
-    definite.
+    Scratch of ``work``: P (n×6×6 articulated inertias, upper blocks; not a leaf's), z (n×6
+    bias forces), U (nv×6), D_factor (n×6×6), u_aba (nv). Outputs v̇ and A_WB. Returns −1,
+    or the first mobod (from the tips) whose articulated inertia across its mobilizer is not
+    positive definite.
 
     Tip to base, per mobod with H = H_PB_W (6×nv), c = A_bias, Φ the shift of motions from Po
     to Bo: U = Pa·H, D = Hᵀ·U + diag(reflected), u = tau − Hᵀ·z; the parent gets
     Φᵀ·(Pa − U·D⁻¹·Uᵀ)·Φ and Φᵀ·(z + Pa·c) + Φᵀ·U·D⁻¹·(u − Uᵀ·c). Base to tip,
     v̇ = D⁻¹·(u − Uᵀ·c − (Φᵀ·U)ᵀ·A_WP) and A_WB = Φ·A_WP + c + H·v̇. The products by a
     one-dof column's zero half (a revolute mobilizer's [a_W; 0] where X_MB is the identity, a
-    prismatic one's [0; a_W]) are skipped: see :func:`_zero_half`. The terms that follow
-    the parent's are computed with Φᵀ·U rather than with U, which keeps the chains of
-    dependent operations from mobod to mobod short. A one-dof mobilizer keeps, in U, u and
+    prismatic one's [0; a_W]) are skipped: see :func:`_zero_half`; so are those by the zeros
+    of a leaf's Pa, its body's rigid inertia (formed where it is used, not stored in P): see
+    :func:`_B_times` and :func:`_shift_rigid`. The terms that follow the parent's are
+    computed with Φᵀ·U rather than with U, which keeps the chains of dependent operations
+    from mobod to mobod short. A one-dof mobilizer keeps, in U, u and
     D_factor[k, 0, 0], Φᵀ·U (6), u − Uᵀ·c and 1/D; one of several dofs, with D = L·Lᵀ
     (Cholesky) and W = U·L⁻ᵀ: Φᵀ·W (nv×6), L⁻¹·(u − Uᵀ·c) and L (in D_factor[k]).
     """
@@ -709,7 +765,8 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
     # Each body's own inertia and bias force [w × (I·w); w × (w × h)] − F_app; the children's
     # are added to them below.
     for k in range(1, n):
-        _store_articulated(_rigid_articulated(m_W[k], h_W[k], I_W[k]), P, k)
+        if not _leaf(tree, k, n):  # (a leaf's is formed where it is used)
+            _store_articulated(_rigid_articulated(m_W[k], h_W[k], I_W[k]), P, k)
         tb, fb = _bias_force(m_W[k], h_W[k], I_W[k], V_WB[k])
         store_row3(sub(tb, row3(F_app, k, 0)), z, k, 0)
         store_row3(sub(fb, row3(F_app, k, 3)), z, k, 3)
@@ -717,7 +774,11 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
         c = tree[k, V_START]
-        Pa = _load_articulated(P, k)
+        leaf = _leaf(tree, k, n)
+        if leaf:
+            Pa = _rigid_articulated(m_W[k], h_W[k], I_W[k])
+        else:
+            Pa = _load_articulated(P, k)
         zk = _row6(z, k)
         ck = _row6(A_bias, k)
         # Nothing is shifted to World's origin (World's acceleration is zero and its
@@ -725,7 +786,8 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
         p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
         if nv == 1 and locked[k] == 0:
-            Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), zk, _zero_half(tree, X_kind, k))
+            half = _zero_half(tree, X_kind, k)
+            Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), zk, half, leaf)
             D = HU + reflected[c]
             if not positive(D):
                 return k
@@ -739,7 +801,7 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
             # U[j] = Φᵀ·U_j for now; D's lower triangle into D_factor[k], then factored in place.
             for i in range(nv):
                 hi = _row6(H_PB_W, c + i)
-                Ui = _articulated_times(Pa, hi)
+                Ui = _articulated_times(Pa, hi, leaf)
                 for j in range(i + 1):
                     D_factor[k, i, j] = _dot6(_row6(H_PB_W, c + j), Ui)
                 D_factor[k, i, i] += reflected[c + i]
@@ -774,8 +836,8 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         if parent != 0:  # (World's articulated inertia is not needed: nothing is passed to it.)
             # The parent gets Pa and z + Pa·c shifted, less the columns of the dofs (of what the
             # projection above left in U, D_factor and u; none if locked or a weld).
-            P_up = _shift_articulated(Pa, p)
-            z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck)), p)
+            P_up = _shift_rigid(Pa, p) if leaf else _shift_articulated(Pa, p)
+            z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck, leaf)), p)
             if nv == 1 and locked[k] == 0:
                 D_inv = D_factor[k, 0, 0]
                 Ut = _row6(U, c)
