@@ -267,13 +267,10 @@ class _MujocoParser:
             return
         attrib, defaults = node.attrib, default.attrib
         keys = attrib.keys()
-        if keys.isdisjoint(ORIENTATIONS):
-            if keys.isdisjoint(defaults):  # (the common case: all appended, in C)
-                attrib.update(defaults)
-                return
-            skipped = ()
-        else:
-            skipped = ORIENTATIONS
+        skipped = () if keys.isdisjoint(ORIENTATIONS) else ORIENTATIONS
+        if keys.isdisjoint(defaults) and (not skipped or defaults.keys().isdisjoint(skipped)):
+            attrib.update(defaults)  # (the common case: all appended, in C)
+            return
         # Those it does not set, appended after its own in the default's order (Drake's
         # order). (A loop: cheaper than merging the two dicts for a few attributes.)
         for name, value in defaults.items():

@@ -144,15 +144,16 @@ class Frames:
             return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
         return RigidTransform._make(np.array(self.rows(node, orientation)).reshape(3, 3), pos)
 
-    def pose(self, node):
+    def pose(self, node, rotation=True):
         """transform(node) in floats: (the rows of R_PF as 9 floats, None for a frame
-        without orientation; p_PoFo_P as 3 floats)."""
+        without orientation; p_PoFo_P as 3 floats). Without ``rotation``, R_PF is None:
+        the orientation is only read and checked (its errors, not its arithmetic)."""
         attrib = node.attrib
         p = [0.0, 0.0, 0.0] if "pos" not in attrib else parse_floats(node, "pos", 3)
         orientation = self.orientation(node)
         if orientation is None:
             return None, p
-        return self.rows(node, orientation), p
+        return self.rows(node, orientation, rotation), p
 
     def orientation(self, node):
         """The orientation attribute ``node`` gives (None: none); an error for several."""
@@ -171,9 +172,11 @@ class Frames:
         (name,) = present
         return name
 
-    def rows(self, node, name):
+    def rows(self, node, name, rotation=True):
         """The rows of R_PF as 9 floats, for the orientation attribute ``name`` of ``node``
-        (in floats: the arithmetic of the arrays' operations, element by element)."""
+        (in floats: the arithmetic of the arrays' operations, element by element). Without
+        ``rotation``: None, once the attribute is read and checked (xyaxes' check is its
+        arithmetic: its rows)."""
         error = self.diagnostics.error
         if name == "quat":
             w, x, y, z = parse_floats(node, "quat", 4)
@@ -181,13 +184,18 @@ class Frames:
             if not squared_norm > 0:
                 error(node, f"The quaternion in 'quat' ({node.get('quat')}) is zero.")
         elif name == "euler":
-            w, x, y, z = self.euler(parse_floats(node, "euler", 3))
+            angles = parse_floats(node, "euler", 3)
+            if not rotation:
+                return None
+            w, x, y, z = self.euler(angles)
             squared_norm = w * w + x * x + y * y + z * z
         elif name == "axisangle":
             x, y, z, angle = parse_floats(node, "axisangle", 4)
             norm = math.sqrt(x * x + y * y + z * z)
             if not norm > 0:
                 error(node, f"The axis in 'axisangle' ({node.get('axisangle')}) is zero.")
+            if not rotation:
+                return None
             if self.degree:
                 angle *= _DEGREE
             return angle_axis_rows(angle, x / norm, y / norm, z / norm)
@@ -197,7 +205,9 @@ class Frames:
             x, y, z = parse_floats(node, "zaxis", 3)
             if not x * x + y * y + z * z > 0:
                 error(node, f"The 'zaxis' attribute ({node.get('zaxis')}) is zero.")
-            return two_vector_rows(_Z, (x, y, z))
+            return two_vector_rows(_Z, (x, y, z)) if rotation else None
+        if not rotation:
+            return None
         return quaternion_rotation(w, x, y, z, 2.0 / squared_norm)  # (quaternion_to_matrix's)
 
     def xyaxes_rows(self, node):
@@ -240,10 +250,11 @@ UNMADE = "unmade"
 
 class Geom:
     """A parsed ``<geom>``: pose X_BG in its body (in floats: R_BG, the rows of its rotation
-    as 9 floats or None for the identity, and p_BoGo_B), name, shape (None: ignored; UNMADE:
+    as 9 floats or None for the identity, and p_BoGo_B; R_BG is also None where the parser
+    needs neither the geom's records nor its inertia), name, shape (None: ignored; UNMADE:
     a primitive not made), color, friction, its spatial inertia M_GBo_B (None unless
-    computed; (mass, p_BoGcm_B, G_GBo_B rows) in floats: see composite_inertia) and its
-    roles."""
+    computed; (mass, p_BoGcm_B, G_GBo_B rows) in floats: see composite_inertia; a massless
+    geom's (mass, None, None)) and its roles."""
 
     __slots__ = ("node", "R_BG", "p_BoGo_B", "name", "shape", "rgba", "friction", "M_GBo_B",
                  "visual", "collision")  # fmt: skip
@@ -325,14 +336,18 @@ class GeomParser:
         size = [] if size is None else convert_to_doubles(size)
         fromto = None if "fromto" not in attrib else parse_floats(node, "fromto", 6)
         length = None
+        # R_BG only where it is used: the geometry's records, the geom's inertia (else None;
+        # the orientation still read and checked: its messages).
+        rotation = compute_inertia or self.make_shapes
         if fromto is not None:
             x0, y0, z0, x1, y1, z1 = fromto
-            geom.R_BG = two_vector_rows(_Z, (x1 - x0, y1 - y0, z1 - z0))
+            if rotation:
+                geom.R_BG = two_vector_rows(_Z, (x1 - x0, y1 - y0, z1 - z0))
             geom.p_BoGo_B = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2]
             dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
             length = math.sqrt(dx * dx + dy * dy + dz * dz)
         else:
-            geom.R_BG, geom.p_BoGo_B = self.frames.pose(node)
+            geom.R_BG, geom.p_BoGo_B = self.frames.pose(node, rotation)
         mesh = attrib.get("mesh")
         if mesh is not None and kind != "mesh":
             if kind in ("sphere", "capsule", "cylinder", "ellipsoid", "box"):
@@ -540,8 +555,9 @@ class GeomParser:
         """M_GBo_B: the geom's mass (``mass``, or ``density`` (1000) times its volume) spread
         uniformly through its shape, about the body origin Bo, in the body frame B, as
         (mass, p_BoGcm_B, G_GBo_B rows) in floats (SpatialInertia's ReExpress and Shift,
-        element by element). ``key``: (shape type, measures) of a primitive shape, else None
-        (a mesh)."""
+        element by element; (mass, None, None) for a checked mass that is not positive, which
+        composite_inertia leaves out). ``key``: (shape type, measures) of a primitive shape,
+        else None (a mesh)."""
         volume, p, moments = self._unit_density_inertia(node, geom, mesh, key)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
@@ -559,6 +575,8 @@ class GeomParser:
                 )
             if key is not None:
                 self.valid.add((key, mass))
+        if not mass > 0:  # (massless: composite_inertia leaves it out)
+            return mass, None, None
         R = geom.R_BG
         if R is not None and R == _IDENTITY:  # (re-expressing in one frame changes no value)
             R = None
