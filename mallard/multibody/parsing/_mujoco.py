@@ -163,9 +163,6 @@ class _MujocoParser:
     def warning(self, node, message):
         self.diagnostics.warning(node, message)
 
-    def scalar(self, node, name, default=None):
-        return parse_scalar(node, name, self.diagnostics, default)
-
     def unsupported(self, node, attributes=(), elements=(), children=None):
         """Drake's warnings for the ``attributes`` and child ``elements`` of ``node`` that it
         ignores (``children``: _by_tag(node), if known)."""
@@ -604,7 +601,7 @@ class _MujocoParser:
                 if limited:
                     warn_unsupported_attribute(self.diagnostics, node, "range")
             elif kind in ("slide", "hinge"):
-                ref = self.scalar(node, "ref", 0.0)
+                ref = parse_scalar(node, "ref", self.diagnostics, 0.0)
                 if kind == "slide":
                     X_CJ = X_CJ @ RigidTransform(ref * axis)
                     joint_type = PrismaticJoint
@@ -767,7 +764,8 @@ class _MujocoParser:
             actuator.set_default_rotor_inertia(armature / (ratio * ratio))
         if node.tag == "position":
             gains = PdControllerGains(
-                p=self.scalar(node, "kp", 1.0), d=self.scalar(node, "kd", 0.0)
+                p=parse_scalar(node, "kp", self.diagnostics, 1.0),
+                d=parse_scalar(node, "kd", self.diagnostics, 0.0),
             )
             try:
                 actuator.set_controller_gains(gains)

@@ -139,10 +139,10 @@ class Frames:
         attribute (none: the identity)."""
         attrib = node.attrib
         pos = np.zeros(3) if "pos" not in attrib else parse_vector(node, "pos", 3)
-        orientation = self.orientation(node)
-        if orientation is None:
+        if attrib.keys().isdisjoint(_ORIENTATION_SET):  # (no orientation)
             return RigidTransform._make(_IDENTITY_ARRAY.copy(), pos)
-        return RigidTransform._make(np.array(self.rows(node, orientation)).reshape(3, 3), pos)
+        rows = self.rows(node, self.orientation(node))
+        return RigidTransform._make(np.array(rows).reshape(3, 3), pos)
 
     def pose(self, node, rotation=True):
         """transform(node) in floats: (the rows of R_PF as 9 floats, None for a frame
@@ -150,17 +150,14 @@ class Frames:
         the orientation is only read and checked (its errors, not its arithmetic)."""
         attrib = node.attrib
         p = [0.0, 0.0, 0.0] if "pos" not in attrib else parse_floats(node, "pos", 3)
-        orientation = self.orientation(node)
-        if orientation is None:
+        if attrib.keys().isdisjoint(_ORIENTATION_SET):  # (no orientation)
             return None, p
-        return self.rows(node, orientation, rotation), p
+        return self.rows(node, self.orientation(node), rotation), p
 
     def orientation(self, node):
-        """The orientation attribute ``node`` gives (None: none); an error for several."""
-        attrib = node.attrib
-        if attrib.keys().isdisjoint(_ORIENTATION_SET):
-            return None
-        present = attrib.keys() & _ORIENTATION_SET
+        """The orientation attribute ``node`` gives (it gives one or more); an error for
+        several."""
+        present = node.attrib.keys() & _ORIENTATION_SET
         if len(present) > 1:
             attributes = "".join(f"{k}={json.dumps(v)} " for k, v in node.attrib.items())
             self.diagnostics.error(

@@ -269,6 +269,56 @@ def test_mjcf_geom_inertias_computed_once_per_shape_equal_computing_each():
         )
 
 
+def test_a_massless_geom_adds_nothing_to_its_bodys_inertia():
+    """A geom of zero mass (density 0, as MuJoCo's visual geoms) is checked, not re-expressed
+    or shifted: the body's inertia is its other geoms'."""
+    visual = '<geom type="box" size="0.1 0.2 0.3" pos="0.3 0 0" quat="1 1 0 0" density="0"/>'
+    plain, with_visual = MultibodyPlant(0.0), MultibodyPlant(0.0)
+    Parser(plain).AddModelsFromString(MJCF_GEOMS, "xml")
+    Parser(with_visual).AddModelsFromString(
+        MJCF_GEOMS.replace("</body>", visual + "</body>"), "xml"
+    )
+    for name in ("a", "b"):
+        M, M_visual = (
+            p.GetBodyByName(name).default_spatial_inertia() for p in (plain, with_visual)
+        )
+        assert M_visual.CopyToFullMatrix6().tolist() == M.CopyToFullMatrix6().tolist()
+
+
+@pytest.mark.parametrize(
+    "orientation, message",
+    [
+        ('quat="0 0 0 0"', r"The quaternion in 'quat' \(0 0 0 0\) is zero"),
+        ('euler="1 2"', "Expected 3 values for attribute euler got 1 2"),
+        ('axisangle="0 0 0 1"', r"The axis in 'axisangle' \(0 0 0 1\) is zero"),
+        ('zaxis="0 0 0"', r"The 'zaxis' attribute \(0 0 0\) is zero"),
+        ('xyaxes="1 0 0 1 0 0"', "NaN or infinite element"),
+        ('quat="1 0 0 0" euler="0 0 0"', "more than one orientation attribute"),
+    ],
+)
+def test_mjcf_geom_orientations_are_checked_where_their_rotation_is_not_used(orientation, message):
+    """A geom of a body with an <inertial>, in a plant without a scene graph, needs neither
+    its rotation nor its inertia: its orientation is only read and checked, with the
+    messages of a plant that uses it."""
+    from mallard.geometry import SceneGraph
+
+    text = (
+        '<mujoco model="m"><worldbody><body name="b"><joint/>'
+        '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+        f'<geom type="box" size="0.1 0.2 0.3" {orientation}/></body></worldbody></mujoco>'
+    )
+    errors = []
+    for registered in (False, True):
+        plant = MultibodyPlant(0.0)
+        if registered:
+            plant.RegisterAsSourceForSceneGraph(SceneGraph())
+        with pytest.raises((RuntimeError, ValueError), match=message) as error:
+            Parser(plant).AddModelsFromString(text, "xml")
+        errors.append(str(error.value))
+        assert plant.num_bodies() == 1  # (untouched: the world body only)
+    assert errors[0] == errors[1]
+
+
 # A model with a link whose inertia is not physical (a warning) and one whose inertia is.
 REUSED_URDF = """<robot name="r">
 <link name="a"><inertial><origin xyz="0 0 -0.25" rpy="0.1 0.2 0.3"/><mass value="2"/>
