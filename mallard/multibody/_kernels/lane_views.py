@@ -169,16 +169,30 @@ def _element_pointer(context, builder, signature, view, index):
         item_types = index_type.types
     else:
         items, item_types = [cast(context, builder, index, index_type, types.intp)], [index_type]
-    offset = None  # (in bytes; the lanes' dimension, the last, left out)
-    dims = zip(items, item_types, shape[:-1], strides[:-1], strict=True)
-    for item, item_type, size, stride in dims:
+    indices = []
+    for item, item_type, size in zip(items, item_types, shape[:-1], strict=True):
         if item_type.signed:
             negative = builder.icmp_signed("<", item, item.type(0))
             item = builder.select(negative, builder.add(item, size), item)
-        term = builder.mul(item, stride)
+        indices.append(item)
+    # numba's address arithmetic: of a C-contiguous array, elements counted from the shape
+    # (whose lanes' dimension, and often more, LLVM knows: constant offsets, loads and stores
+    # it tells apart), else bytes counted from the strides
+    offset = None
+    for d, item in enumerate(indices):
+        if view_type.array_type.layout == "C":
+            step = shape[d + 1]
+            for size in shape[d + 2 :]:
+                step = builder.mul(step, size)
+            term = builder.mul(item, step)
+        else:
+            term = builder.mul(item, strides[d])
         offset = term if offset is None else builder.add(offset, term)
-    data = builder.bitcast(data, ir.IntType(8).as_pointer())
-    return builder.bitcast(builder.gep(data, [offset]), VECTOR_TYPE.as_pointer())
+    if view_type.array_type.layout != "C":
+        data = builder.gep(builder.bitcast(data, ir.IntType(8).as_pointer()), [offset])
+    else:
+        data = builder.gep(data, [offset])
+    return builder.bitcast(data, VECTOR_TYPE.as_pointer())
 
 
 @type_callable(operator.getitem)

@@ -107,12 +107,14 @@ def _negative_indices_and_powers(a, b):
     B[-1, 0] = A[-2, -1] ** 2  # (negative indices count from the end, as numpy's)
     B[0, -2] = A[np.uint64(1), np.int32(-3)] ** 0.5 - 1
     B[-2, 1] = (2 - A[1, 0]) * 3
+    column = B[:, 2]  # (a view of strided elements)
+    column[-1] = A[0, 0] / column[0]
 
 
 def test_lane_views_negative_indices_and_powers():
     rng = np.random.default_rng(2)
     a = rng.uniform(0.5, 2.0, size=(2, 3, L))
-    b1, b2 = np.zeros((2, 3, L)), np.zeros((2, 3, L))
+    b1, b2 = np.ones((2, 3, L)), np.ones((2, 3, L))
     _negative_indices_and_powers(a, b1)
     _negative_indices_and_powers.py_func(a, b2)
     np.testing.assert_array_equal(b1, b2)
