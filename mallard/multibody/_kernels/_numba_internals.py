@@ -28,7 +28,10 @@ pins numba to the releases those tests pass on.
    ``context.make_array(array_type)(context, builder, value)`` is the array's struct, with the
    fields ``data``, ``shape``, ``strides``, ``itemsize``, ``meminfo``, ``parent``;
    ``context.populate_array`` fills a new one; a view whose ``meminfo`` is null holds no
-   reference to any memory, and is returned with ``impl_ret_borrowed``.
+   reference to any memory, and is returned with ``impl_ret_borrowed``. A struct's value
+   (an array's, a ``models.StructModel``'s) holds its fields in the order of
+   ``context.data_model_manager[type].get_field_position(name)``, an array's ``shape`` and
+   ``strides`` as LLVM arrays of intp (:func:`array_parts`, :func:`struct_field`).
 4. Values in code generation [test_4_codegen_values]: ``context.cast``,
    ``context.get_constant``, ``context.get_dummy_value`` (the value of None),
    ``context.make_tuple``, ``cgutils.unpack_tuple``, ``cgutils.pack_array``,
@@ -671,6 +674,25 @@ def array_struct(context, builder, array_type, value=None):
     return context.make_array(array_type)(context, builder, value)
 
 
+def array_parts(context, builder, array_type, value):
+    """The ``data`` pointer and the ``shape`` and ``strides`` (lists of intp) of the array
+    ``value`` of numba type ``array_type``, taken out of its struct value as it is (where
+    :func:`array_struct` copies it to the stack: several instructions more per use)."""
+    fields = context.data_model_manager[array_type]
+    parts = [
+        [builder.extract_value(value, [fields.get_field_position(name), d]) for d in range(n)]
+        for name, n in (("shape", array_type.ndim), ("strides", array_type.ndim))
+    ]
+    return builder.extract_value(value, fields.get_field_position("data")), *parts
+
+
+def struct_field(context, builder, struct_type, value, name):
+    """The field ``name`` of the value ``value`` of ``struct_type`` (a type with a
+    ``models.StructModel``), taken out of the struct value as it is."""
+    position = context.data_model_manager[struct_type].get_field_position(name)
+    return builder.extract_value(value, position)
+
+
 def cast(context, builder, value, from_type, to_type):
     """``value`` of numba type ``from_type`` converted to ``to_type``."""
     return context.cast(builder, value, from_type, to_type)
@@ -719,7 +741,7 @@ def box_value(c, value_type, value):
     return c.box(value_type, value)
 
 
-def _intp_items(context, builder, value, tuple_type):
+def intp_items(context, builder, value, tuple_type):
     """The items of the tuple ``value`` of integers (type ``tuple_type``), cast to intp."""
     items = cgutils.unpack_tuple(builder, value, len(tuple_type))
     return [
@@ -739,7 +761,7 @@ def _view_codegen(view_type, shape, with_offset):
             stride = cgutils.unpack_tuple(builder, source.strides, signature.args[0].ndim)[0]
             offset = context.cast(builder, args[1], signature.args[1], types.intp)
             data = cgutils.pointer_add(builder, data, builder.mul(offset, stride))
-        dims = _intp_items(context, builder, args[-1], shape)
+        dims = intp_items(context, builder, args[-1], shape)
         strides = [source.itemsize] * ndim
         for d in range(ndim - 2, -1, -1):
             strides[d] = builder.mul(strides[d + 1], dims[d + 1])
@@ -782,7 +804,7 @@ def product(typingctx, shape):
 
     def codegen(context, builder, signature, args):
         size = context.get_constant(types.intp, 1)
-        for value in _intp_items(context, builder, args[0], shape):
+        for value in intp_items(context, builder, args[0], shape):
             size = builder.mul(size, value)
         return size
 

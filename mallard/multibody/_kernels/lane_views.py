@@ -17,27 +17,40 @@ object whose elements are numpy copies (float or object).
 
 import operator
 
+import llvmlite.ir as ir
 from numba import types
 from numba.extending import (
     box,
     intrinsic,
+    lower_builtin,
     models,
     overload,
     overload_attribute,
     register_model,
+    type_callable,
 )
 
 from mallard.multibody._kernels._machinery import reshaped
 from mallard.multibody._kernels._numba_internals import (
-    array_struct,
+    array_parts,
     box_value,
     c_view,
+    cast,
     incref,
+    intp_items,
     none_value,
     product,
+    struct_field,
     struct_proxy,
 )
-from mallard.multibody._kernels.lanes import VECTOR_TYPE, F64xL, L, f64xL, is_scalar_type, splat
+from mallard.multibody._kernels.lanes import (
+    VECTOR_TYPE,
+    F64xL,
+    L,
+    as_lanes,
+    f64xL,
+    is_scalar_type,
+)
 
 
 class Lanes:
@@ -120,27 +133,6 @@ def _unwrap(typingctx, view):
     return view.array_type(view), codegen
 
 
-@intrinsic
-def _load_first(typingctx, a):
-    """The L values from a's first element on (a: the lanes of one element, contiguous)."""
-
-    def codegen(context, builder, signature, args):
-        data = array_struct(context, builder, signature.args[0], args[0]).data
-        return builder.load(builder.bitcast(data, VECTOR_TYPE.as_pointer()), align=8)
-
-    return f64xL(a), codegen
-
-
-@intrinsic
-def _store_first(typingctx, a, v):
-    def codegen(context, builder, signature, args):
-        data = array_struct(context, builder, signature.args[0], args[0]).data
-        builder.store(args[1], builder.bitcast(data, VECTOR_TYPE.as_pointer()), align=8)
-        return none_value(context)
-
-    return types.none(a, f64xL), codegen
-
-
 @overload(lane_view)
 def _lane_view_compiled(array):
     if isinstance(array, types.Array) and array.dtype == types.float64:
@@ -157,22 +149,82 @@ def _is_element(view, index):
 
 @overload(operator.getitem)
 def _lanes_getitem(view, index):
-    if not isinstance(view, LanesType):
-        return None
-    if _is_element(view, index):
-        return lambda view, index: _load_first(_unwrap(view)[index])
-    return lambda view, index: _wrap(_unwrap(view)[index])
-
-
-@overload(operator.setitem)
-def _lanes_setitem(view, index, value):
-    if not (isinstance(view, LanesType) and _is_element(view, index)):
-        return None
-    if isinstance(value, F64xL):
-        return lambda view, index, value: _store_first(_unwrap(view)[index], value)
-    if is_scalar_type(value):
-        return lambda view, index, value: _store_first(_unwrap(view)[index], splat(value))
+    if isinstance(view, LanesType) and not _is_element(view, index):
+        return lambda view, index: _wrap(_unwrap(view)[index])
     return None
+
+
+# An element's lanes are loaded and stored where numba's indexing would find them (a negative
+# index counts from the end, unchecked), typed and lowered as numba's own indexing is: one
+# address and one vector load or store at each use, not an overload's call of a function of
+# its own, nor a view of the element's lanes made and dropped (docs/compilation.md).
+def _element_pointer(context, builder, signature, view, index):
+    """A ``<L x double>*`` to the lanes of element ``index`` of the lane view ``view``
+    (types: signature.args[:2])."""
+    view_type, index_type = signature.args[:2]
+    array = struct_field(context, builder, view_type, view, "array")
+    data, shape, strides = array_parts(context, builder, view_type.array_type, array)
+    if isinstance(index_type, types.BaseTuple):
+        items = intp_items(context, builder, index, index_type)
+        item_types = index_type.types
+    else:
+        items, item_types = [cast(context, builder, index, index_type, types.intp)], [index_type]
+    indices = []
+    for item, item_type, size in zip(items, item_types, shape[:-1], strict=True):
+        if item_type.signed:
+            negative = builder.icmp_signed("<", item, item.type(0))
+            item = builder.select(negative, builder.add(item, size), item)
+        indices.append(item)
+    # numba's address arithmetic: of a C-contiguous array, elements counted from the shape
+    # (whose lanes' dimension, and often more, LLVM knows: constant offsets, loads and stores
+    # it tells apart), else bytes counted from the strides
+    offset = None
+    for d, item in enumerate(indices):
+        if view_type.array_type.layout == "C":
+            step = shape[d + 1]
+            for size in shape[d + 2 :]:
+                step = builder.mul(step, size)
+            term = builder.mul(item, step)
+        else:
+            term = builder.mul(item, strides[d])
+        offset = term if offset is None else builder.add(offset, term)
+    if view_type.array_type.layout != "C":
+        data = builder.gep(builder.bitcast(data, ir.IntType(8).as_pointer()), [offset])
+    else:
+        data = builder.gep(data, [offset])
+    return builder.bitcast(data, VECTOR_TYPE.as_pointer())
+
+
+@type_callable(operator.getitem)
+def _type_element(context):
+    def typer(view, index):
+        return f64xL if isinstance(view, LanesType) and _is_element(view, index) else None
+
+    return typer
+
+
+@lower_builtin(operator.getitem, LanesType, types.Integer)
+@lower_builtin(operator.getitem, LanesType, types.BaseTuple)
+def _lower_element(context, builder, signature, args):
+    return builder.load(_element_pointer(context, builder, signature, *args), align=8)
+
+
+@type_callable(operator.setitem)
+def _type_set_element(context):
+    def typer(view, index, value):
+        if not (isinstance(view, LanesType) and _is_element(view, index)):
+            return None
+        return types.none if isinstance(value, F64xL) or is_scalar_type(value) else None
+
+    return typer
+
+
+@lower_builtin(operator.setitem, LanesType, types.Integer, types.Any)
+@lower_builtin(operator.setitem, LanesType, types.BaseTuple, types.Any)
+def _lower_set_element(context, builder, signature, args):
+    lanes = as_lanes(context, builder, args[2], signature.args[2])
+    builder.store(lanes, _element_pointer(context, builder, signature, *args[:2]), align=8)
+    return none_value(context)
 
 
 @overload_attribute(LanesType, "shape")

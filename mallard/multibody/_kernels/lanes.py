@@ -23,7 +23,15 @@ import operator
 import llvmlite.ir as ir
 import numpy as np
 from numba import types
-from numba.extending import box, intrinsic, models, overload, register_model
+from numba.extending import (
+    box,
+    intrinsic,
+    lower_builtin,
+    models,
+    overload,
+    register_model,
+    type_callable,
+)
 
 from mallard.multibody._kernels._numba_internals import (
     array_struct,
@@ -123,42 +131,69 @@ def _vstore_compiled(a, j, v):
     return None
 
 
+def _splat(context, builder, x, x_type):
+    """L copies of the float or integer x (of numba type x_type), as a float64."""
+    x = cast(context, builder, x, x_type, types.float64)
+    one = builder.insert_element(ir.Constant(VECTOR_TYPE, ir.Undefined), x, ir.IntType(32)(0))
+    zeros = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
+    return builder.shuffle_vector(one, ir.Constant(VECTOR_TYPE, ir.Undefined), zeros)
+
+
 @intrinsic
 def splat(typingctx, x):
     """L copies of the float x."""
 
     def codegen(context, builder, signature, args):
-        x = cast(context, builder, args[0], signature.args[0], types.float64)
-        one = builder.insert_element(ir.Constant(VECTOR_TYPE, ir.Undefined), x, ir.IntType(32)(0))
-        zeros = ir.Constant(ir.VectorType(ir.IntType(32), L), [0] * L)
-        return builder.shuffle_vector(one, ir.Constant(VECTOR_TYPE, ir.Undefined), zeros)
+        return _splat(context, builder, args[0], signature.args[0])
 
     return f64xL(x), codegen
 
 
-def _binary_intrinsic(instruction):
-    @intrinsic
-    def apply(typingctx, a, b):
-        def codegen(context, builder, signature, args):
-            return getattr(builder, instruction)(args[0], args[1])
-
-        return f64xL(a, b), codegen
-
-    return apply
+def as_lanes(context, builder, value, value_type):
+    """In code generation: the lane value ``value`` (numba type ``value_type``), or L copies
+    of the scalar ``value``."""
+    if isinstance(value_type, F64xL):
+        return value
+    return _splat(context, builder, value, value_type)
 
 
-def _overload_binary(op, instruction):
-    apply = _binary_intrinsic(instruction)
+def _lane_operands(a, b):
+    """Whether ``a op b`` is an operation on lanes: lanes with lanes, or with a scalar."""
+    if isinstance(a, F64xL):
+        return isinstance(b, F64xL) or is_scalar_type(b)
+    return is_scalar_type(a) and isinstance(b, F64xL)
 
-    @overload(op)
-    def lanes_op(a, b):
-        if isinstance(a, F64xL) and isinstance(b, F64xL):
-            return lambda a, b: apply(a, b)
-        if isinstance(a, F64xL) and is_scalar_type(b):
-            return lambda a, b: apply(a, splat(b))
-        if is_scalar_type(a) and isinstance(b, F64xL):
-            return lambda a, b: apply(splat(a), b)
-        return None
+
+# The operators on lane values are typed and lowered as numba's own operators on scalars are
+# (one vector instruction at each use), not as overloads: an overload is a function of its
+# own, compiled per signature, and each use a call with numba's status check (~25 LLVM
+# instructions of IR to lower and optimize for each ``a * b``; docs/compilation.md).
+def _lower_binary(ops, instruction):
+    def lower(context, builder, signature, args):
+        a, b = (as_lanes(context, builder, v, t) for v, t in zip(args, signature.args, strict=True))
+        return getattr(builder, instruction)(a, b)
+
+    for op in ops:
+
+        @type_callable(op)
+        def typing(context):
+            def typer(a, b):
+                return f64xL if _lane_operands(a, b) else None
+
+            return typer
+
+        for operands in _LANE_OPERANDS:
+            lower_builtin(op, *operands)(lower)
+
+
+#: The operand types of a binary operator on lanes (classes of numba types).
+_LANE_OPERANDS = (
+    (F64xL, F64xL),
+    (F64xL, types.Float),
+    (types.Float, F64xL),
+    (F64xL, types.Integer),
+    (types.Integer, F64xL),
+)
 
 
 for _ops, _instruction in (
@@ -166,24 +201,21 @@ for _ops, _instruction in (
     ((operator.sub, operator.isub), "fsub"),
     ((operator.mul, operator.imul), "fmul"),
     ((operator.truediv, operator.itruediv), "fdiv"),
-):
-    for _op in _ops:  # (lane values are immutable: in place is the same)
-        _overload_binary(_op, _instruction)
+):  # (lane values are immutable: in place is the same)
+    _lower_binary(_ops, _instruction)
 
 
-@intrinsic
-def _negate(typingctx, a):
-    def codegen(context, builder, signature, args):
-        return builder.fneg(args[0])
+@type_callable(operator.neg)
+def _type_neg(context):
+    def typer(a):
+        return f64xL if isinstance(a, F64xL) else None
 
-    return f64xL(a), codegen
+    return typer
 
 
-@overload(operator.neg)
-def _lanes_neg(a):
-    if isinstance(a, F64xL):
-        return lambda a: _negate(a)
-    return None
+@lower_builtin(operator.neg, F64xL)
+def _lower_neg(context, builder, signature, args):
+    return builder.fneg(args[0])
 
 
 class Row4(types.Type):
@@ -319,18 +351,18 @@ def _clamp_compiled(x, limit):
     return None
 
 
-@intrinsic
-def _power(typingctx, x, exponent):
-    def codegen(context, builder, signature, args):
-        pow_type = ir.FunctionType(VECTOR_TYPE, [VECTOR_TYPE, VECTOR_TYPE])
-        power = llvm_function(builder, pow_type, f"llvm.pow.v{L}f64")
-        return builder.call(power, args)
+@type_callable(operator.pow)
+def _type_pow(context):
+    def typer(x, exponent):
+        return f64xL if isinstance(x, F64xL) and is_scalar_type(exponent) else None
 
-    return f64xL(x, exponent), codegen
+    return typer
 
 
-@overload(operator.pow)
-def _lanes_pow(x, exponent):
-    if isinstance(x, F64xL) and is_scalar_type(exponent):
-        return lambda x, exponent: _power(x, splat(exponent))
-    return None
+@lower_builtin(operator.pow, F64xL, types.Float)
+@lower_builtin(operator.pow, F64xL, types.Integer)
+def _lower_pow(context, builder, signature, args):
+    pow_type = ir.FunctionType(VECTOR_TYPE, [VECTOR_TYPE, VECTOR_TYPE])
+    power = llvm_function(builder, pow_type, f"llvm.pow.v{L}f64")
+    exponent = _splat(context, builder, args[1], signature.args[1])
+    return builder.call(power, [args[0], exponent])

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from mallard._compiled import kernels
+from mallard.multibody._kernels._numba_internals import compilation_listener
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.kinematics import COLUMNS, calc_position_kinematics
 from mallard.multibody._kernels.lane_views import Lanes, lane_view
@@ -98,6 +99,43 @@ def test_lane_views_compiled_and_interpreted():
     element = view[0, 0]
     element[:] = 0.0  # a copy
     assert a[0, 0, 0] != 0.0 and view.shape == (2, 3)
+
+
+@numba.njit
+def _negative_indices_and_powers(a, b):
+    A, B = lane_view(a), lane_view(b)
+    B[-1, 0] = A[-2, -1] ** 2  # (negative indices count from the end, as numpy's)
+    B[0, -2] = A[np.uint64(1), np.int32(-3)] ** 0.5 - 1
+    B[-2, 1] = (2 - A[1, 0]) * 3
+    column = B[:, 2]  # (a view of strided elements)
+    column[-1] = A[0, 0] / column[0]
+
+
+def test_lane_views_negative_indices_and_powers():
+    rng = np.random.default_rng(2)
+    a = rng.uniform(0.5, 2.0, size=(2, 3, L))
+    b1, b2 = np.ones((2, 3, L)), np.ones((2, 3, L))
+    _negative_indices_and_powers(a, b1)
+    _negative_indices_and_powers.py_func(a, b2)
+    np.testing.assert_array_equal(b1, b2)
+    np.testing.assert_array_equal(b1[1, 0], a[0, 2] ** 2)
+
+
+def test_lane_operations_compile_no_function_of_their_own():
+    """Lane arithmetic and an element's lanes (loaded, stored) are lowered where they are used,
+    as numba's operators on scalars are: compiling a function of them compiles no other
+    function (but lane_view's, once per array type)."""
+    compiled = []
+
+    @numba.njit
+    def lane_expression(a):
+        A = lane_view(a)
+        A[0, 0] = -(A[1, 1] * A[0, 1] + 1.0) / (2 - A[1, 0]) ** 2
+        A[1, 1] -= 3 * A[0, 0]
+
+    with compilation_listener(compiled.append, lambda: None):
+        lane_expression(np.ones((2, 2, L)))
+    assert compiled[0] == "lane_expression" and compiled[1:] in ([], ["<lambda>"])
 
 
 def _lanes_mass_matrix_py(mi, mf, xL, ws, wsL, M_L):

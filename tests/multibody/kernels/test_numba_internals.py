@@ -28,6 +28,7 @@ from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, WELD
 from mallard.multibody._kernels import _numba_internals, dense
 from mallard.multibody._kernels._machinery import SOURCES
 from mallard.multibody._kernels._numba_internals import (
+    array_parts,
     array_struct,
     c_view,
     c_view_at,
@@ -38,6 +39,7 @@ from mallard.multibody._kernels._numba_internals import (
     njit_cached,
     none_value,
     product,
+    struct_field,
 )
 from mallard.multibody._kernels.lane_views import lane_view
 from mallard.multibody._kernels.lanes import L, vload, vstore
@@ -123,6 +125,24 @@ def _array_fields(typingctx, a):
 def test_3_array_struct_fields():
     a = np.zeros((3, 5))[:, :4]
     assert numba.njit(lambda a: _array_fields(a))(a) == (4, 40, 8, a.ctypes.data)
+
+
+@intrinsic
+def _array_parts_of_view(typingctx, view):
+    def codegen(context, builder, signature, args):
+        view_type = signature.args[0]
+        array = struct_field(context, builder, view_type, args[0], "array")
+        data, shape, strides = array_parts(context, builder, view_type.array_type, array)
+        fields = [*shape, *strides, builder.ptrtoint(data, ir.IntType(64))]
+        return make_tuple(context, builder, signature.return_type, fields)
+
+    return types.UniTuple(types.int64, 7)(view), codegen
+
+
+def test_3_array_parts_and_struct_fields():
+    a = np.zeros((3, 5, L))[:, 1:4]
+    parts = numba.njit(lambda a: _array_parts_of_view(lane_view(a)))(a)
+    assert parts == (*a.shape, *a.strides, a.ctypes.data)
 
 
 def test_3_c_view_borrows():
