@@ -39,9 +39,12 @@ from mallard.multibody.plant._topology import (
     Topology,
     build_forest,
     check_reversed_joints,
-    mobilizer_axis,
+    mobilizer_axes,
     mobilizer_frames,
-    revolute_turn,
+    mobod_rows,
+    non_identity_poses,
+    revolute_turns,
+    z_turn,
 )
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
@@ -116,8 +119,10 @@ def _ends(joint):
 def _slots_by_instance(owner, count):
     """Per model instance 0 … count − 1, the slots it owns, increasing (int64 arrays):
     ``owner`` gives each slot's model instance."""
-    order = np.argsort(owner, kind="stable")
-    ends = np.cumsum(np.bincount(owner, minlength=count)).tolist()
+    order = owner.argsort(kind="stable")
+    if not order.size:  # (no slots: one empty array for all, as the slots are only read)
+        return [order] * count
+    ends = np.bincount(owner, minlength=count).cumsum().tolist()
     return [order[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
 
 
@@ -127,8 +132,10 @@ _F64 = np.dtype(np.float64)
 def _joined(arrays):
     """np.concatenate(arrays).astype(float).reshape(-1) of a list of arrays: for float64 arrays
     their bytes joined into one buffer (bytearray.join: one copy each, ~1/15 of np.concatenate's
-    time for the hundreds of small arrays of a plant's elements)."""
-    if set(map(attrgetter("dtype"), arrays)) == {_F64}:
+    time for the hundreds of small arrays of a plant's elements); of no arrays, no floats."""
+    if not arrays:
+        return np.zeros(0)
+    if list(map(attrgetter("dtype"), arrays)).count(_F64) == len(arrays):  # (no hashing)
         try:
             return np.frombuffer(bytearray().join(arrays), dtype=np.float64)
         except TypeError:  # (an array not C-contiguous: not a bytes-like object)
@@ -711,11 +718,11 @@ class MultibodyPlant(
         """Finalize's steps (the collector paused)."""
         checkpoint = self._checkpoint()
         try:
-            mobods = self._build_topology()
+            topology = self._build_topology()
         except Exception:
             self._rollback(checkpoint)
             raise
-        self._build_flat_model(mobods)
+        self._build_flat_model(*topology)
         self._engine = Engine(self)
         self._finalize_geometry()
         self._finalize_contact()
@@ -771,16 +778,57 @@ class MultibodyPlant(
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
-        adds the mobilizer frames; returns the mobods."""
+        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the type code of
+        each one's joint, the single-dof mobods' constants: _single_dof_constants)."""
+        joints = self._joints
         ends = self._joint_body_indices()
-        sizes = [(j._nq, j._nv) for j in self._joints]
+        sizes = [(j._nq, j._nv) for j in joints]
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
         mobods, bases = build_forest(len(self._bodies), ends, sizes, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
             self._add_floating_joint(self._bodies[b])
-        check_reversed_joints(mobods, self._joints, self._instance_names)
-        self._add_mobilizer_frames(mobods)
-        return mobods
+        check_reversed_joints(mobods, joints, self._instance_names)
+        rows = mobod_rows(mobods)
+        codes = np.array([j._jtype for j in joints], dtype=np.int64)[rows[:, 1]]
+        constants = self._single_dof_constants(rows, codes)
+        welds = np.flatnonzero(codes == _joint_types.WELD)
+        X_FM = [joints[j]._X_FM for j in rows[welds, 1].tolist()]
+        R = _joined([X._R._R for X in X_FM]).reshape(-1, 3, 3)
+        p = _joined([X._p for X in X_FM]).reshape(-1, 3)
+        welds = (welds[non_identity_poses(R, p)] + 1).tolist()
+        self._add_mobilizer_frames(mobods, constants[2], welds)
+        return mobods, rows, codes, constants
+
+    def _single_dof_constants(self, rows, codes):
+        """(mobods, jparam, framed, z_turns) of the mobods of single-dof joints (revolute,
+        prismatic, screw; of ``rows`` and their joints' type ``codes``): their rows of the
+        topology's jparam (the axis Drake mobilizes about, mobilizer_axes, a revolute's
+        turned to z off the coordinate axes; the screw pitch), the revolute and prismatic
+        mobods whose mobilizer axis u has no element exactly 1.0 ({mobod: u}:
+        mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turn)."""
+        single = np.flatnonzero(
+            (codes == _joint_types.REVOLUTE)
+            | (codes == _joint_types.PRISMATIC)
+            | (codes == _joint_types.SCREW)
+        )
+        joints = [self._joints[j] for j in rows[single, 1].tolist()]
+        axes = _joined([j._axis for j in joints]).reshape(-1, 3)
+        pitch = np.array([j._pitch for j in joints], dtype=float)
+        axial = np.flatnonzero(codes[single] != _joint_types.SCREW)
+        reversed_joint = rows[single[axial], 3] != 0
+        mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
+        mobods = single + 1
+        framed = {
+            int(mobods[axial[i]]): np.where(reversed_joint[i], -axes[axial[i]], axes[axial[i]])
+            for i in np.flatnonzero(~coordinate).tolist()
+        }
+        axes[axial] = mobilized
+        z_turns = {}
+        revolute = np.flatnonzero(codes[single] == _joint_types.REVOLUTE)
+        for i in revolute[revolute_turns(axes[revolute])].tolist():
+            z_turns[int(mobods[i])] = z_turn(axes[i].tolist())
+            axes[i] = (0.0, 0.0, 1.0)
+        return mobods, np.column_stack((axes, pitch)), framed, z_turns
 
     def _joint_body_indices(self):
         """(parent body index, child body index) of each joint, as ints."""
@@ -789,9 +837,11 @@ class MultibodyPlant(
             for j in self._joints
         ]
 
-    def _add_mobilizer_frames(self, mobods):
+    def _add_mobilizer_frames(self, mobods, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
-        for name, parent, R_PF, p_PF, instance in mobilizer_frames(mobods, self._joints):
+        for name, parent, R_PF, p_PF, instance in mobilizer_frames(
+            mobods, self._joints, framed, welds
+        ):
             X_PF = RigidTransform._make(R_PF, p_PF)  # (R_PF a rotation matrix, checked)
             frame = FixedOffsetFrame._adopting(name, parent, X_PF, instance)  # (new arrays)
             frame._ephemeral = True
@@ -810,51 +860,42 @@ class MultibodyPlant(
         joint._ephemeral = True
         self._add_element("_joints", joint)
 
-    def _build_flat_model(self, mobods):
+    def _build_flat_model(self, mobods, rows, codes, constants):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
-        maps); the joints' q and v slots and the bodies' mobods."""
+        maps) from _build_topology's results; the joints' q and v slots and the bodies'
+        mobods."""
         t = self._topology = Topology(mobods)
         bodies, joints, n = self._bodies, self._joints, len(mobods)
-        # (rows gathered in lists, made arrays once)
-        tree, jparam = [(0, _joint_types.WELD, 0, 0, 0, 0)] * n, [(0.0, 0.0, 0.0, 0.0)] * n
-        mobod_of_body, mobod_of_joint = [0] * n, [0] * len(joints)
-        body_instance = [0] * n  # per mobod, its body's model instance
-        joint_rows = []  # per mobod after World (q and v in this order): its joint's mi, nq, nv
-        for k, m in enumerate(mobods):
-            body = bodies[m.body]
-            mobod_of_body[m.body] = k
-            body._mobod = k
-            body_instance[k] = body._model_instance._value
-            if m.joint is None:
-                continue
-            joint = joints[m.joint]
-            mobod_of_joint[m.joint] = k
-            joint._q_start, joint._v_start = m.q_start, m.v_start
-            joint_rows.append((joint._model_instance._value, joint._nq, joint._nv))
-            t.inboard_joint_of_body[m.body] = joint
-            tree[k] = (m.parent, joint._jtype, m.q_start, m.v_start, int(m.reversed), m.body)
-            row = joint._jparam()
-            kind = joint.kTypeName
-            if kind in ("revolute", "prismatic"):
-                axis = mobilizer_axis(row[:3], m.reversed)
-                if kind == "revolute":
-                    axis, X_JZ = revolute_turn(axis)
-                    if X_JZ is not None:
-                        t.z_turns[k] = X_JZ
-                row = (*axis, row[3])
-            jparam[k] = row
-        if len(joint_rows) != len(joints):  # (each mobod after World has its own joint)
-            joint = next(j for j in joints if j._q_start is None)
+        if n - 1 != len(joints):  # (each mobod after World has its own joint)
+            joint = joints[np.setdiff1d(np.arange(len(joints)), rows[:, 1])[0]]
             raise AssertionError(f"joint {joint.name()} was not mobilized")
-        # (np.fromiter: ~half np.array's time on a list of tuples)
+        inboard = t.inboard_joint_of_body
+        bodies[0]._mobod = 0
+        for k, (b, j, _, _, q_start, v_start) in enumerate(mobods[1:], start=1):
+            joint = joints[j]
+            joint._q_start, joint._v_start = q_start, v_start
+            bodies[b]._mobod = k
+            inboard[b] = joint
+        later = np.arange(1, n)
+        tree = t.tree = np.zeros((n, 6), dtype=np.int64)  # (World's row: a weld, all zeros)
+        tree[1:] = rows[:, (2, 1, 4, 5, 3, 0)]  # (Mobod's fields in TREE_COLUMNS' order)
+        tree[1:, 1] = codes
+        single, jparam, _, t.z_turns = constants
+        t.jparam = np.zeros((n, 4))
+        t.jparam[single] = jparam
+        t.mobod_of_body = np.zeros(n, dtype=np.int64)
+        t.mobod_of_body[rows[:, 0]] = later
+        t.mobod_of_joint = np.empty(len(joints), dtype=np.int64)
+        t.mobod_of_joint[rows[:, 1]] = later
+        t.mobod_joint = np.concatenate(([-1], rows[:, 1]))  # (World's: −1)
+        t.mobod_instance = np.array([b._model_instance._value for b in bodies], dtype=np.int64)[
+            tree[:, 5]
+        ]
+        # (per mobod after World, q and v in this order: its joint's model instance, nq, nv)
         chain = itertools.chain.from_iterable
-        t.tree = np.fromiter(chain(tree), dtype=np.int64, count=6 * n).reshape(n, 6)
-        t.jparam = np.fromiter(chain(jparam), dtype=float, count=4 * n).reshape(n, 4)
-        t.mobod_of_body = np.array(mobod_of_body, dtype=np.int64)
-        t.mobod_of_joint = np.array(mobod_of_joint, dtype=np.int64)
-        t.mobod_instance = np.array(body_instance, dtype=np.int64)
-        rows = np.fromiter(chain(joint_rows), dtype=np.int64, count=3 * len(joint_rows))
-        instance, nq, nv = rows.reshape(-1, 3).T
+        columns = [(j._model_instance._value, j._nq, j._nv) for j in joints]
+        columns = np.fromiter(chain(columns), dtype=np.int64, count=3 * len(joints))
+        instance, nq, nv = columns.reshape(-1, 3)[rows[:, 1]].T
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)

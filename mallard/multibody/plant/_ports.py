@@ -140,7 +140,7 @@ class PortsMixin:
             ),
             (state_only, None, state_only, None),
         )
-        self._instance_output_ports = list(zip(*[iter(ports)] * 4, strict=True))
+        self._instance_output_ports = ports  # (model instance i's four: 4i to 4i + 3)
 
     # ---- calcs ---------------------------------------------------------------------------
     def _calc_body_poses(self, context, poses):
@@ -293,12 +293,13 @@ class PortsMixin:
         return getattr(self, attribute)
 
     def _instance_port(self, ports, model_instance, method, which=None):
-        """The port of ``model_instance`` in the list ``ports`` (an attribute name), or entry
-        ``which`` of it."""
+        """The port of ``model_instance`` in the list ``ports`` (an attribute name), or its
+        output ``which`` of _INSTANCE_OUTPUTS (``ports`` lists them instance by instance)."""
         self._throw_if_not_finalized(method)
         self._check_instance(model_instance)
-        port = getattr(self, ports)[int(model_instance)]
-        return port if which is None else port[which]
+        if which is None:
+            return getattr(self, ports)[int(model_instance)]
+        return getattr(self, ports)[len(_INSTANCE_OUTPUTS) * int(model_instance) + which]
 
     def get_actuation_input_port(self, model_instance=None):
         """The actuation input u (whole plant, ordered by actuator), or that of one model

@@ -19,12 +19,12 @@ The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
 import math
-from dataclasses import dataclass
+from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 
-_IDENTITY = np.eye(3).tolist()
-_F64, _IDENTITY_BYTES, _ZERO_BYTES = np.dtype(np.float64), np.eye(3).tobytes(), bytes(24)
+_IDENTITY_ROW = np.eye(3).reshape(9)
 _LOOP_ERROR = (
     "The bodies and joints of this system form one or more loops in the system graph. Drake "
     "currently does not support automatic modeling of such systems; however, they can be "
@@ -34,10 +34,10 @@ _LOOP_ERROR = (
 )
 
 
-@dataclass(slots=True)
-class Mobod:
+class Mobod(NamedTuple):
     """One mobilized body: its body, its inboard joint (None for World), its parent mobod,
-    whether the joint is reversed, and its slots in q and v."""
+    whether the joint is reversed, and its slots in q and v. (A tuple: made in C, and the
+    mobods after World read as rows of ints at once, ``mobod_rows``.)"""
 
     body: int
     joint: int | None
@@ -45,6 +45,17 @@ class Mobod:
     reversed: bool
     q_start: int
     v_start: int
+
+
+_new_mobod = tuple.__new__  # (Mobod's fields as one tuple: ~1/2 of Mobod(...)'s time)
+
+
+def mobod_rows(mobods):
+    """The mobods after World (World's joint is None) as an int64 array of rows (body, joint,
+    parent, reversed, q start, v start): Mobod's fields."""
+    count = 6 * (len(mobods) - 1)
+    rows = np.fromiter(chain.from_iterable(mobods[1:]), dtype=np.int64, count=count)
+    return rows.reshape(-1, 6)
 
 
 class Topology:
@@ -68,17 +79,13 @@ class Topology:
     )  # fmt: skip
 
     def __init__(self, mobods):
-        n = len(mobods)
         self.mobods = mobods
         # (the arrays are set by MultibodyPlant._build_flat_model)
         self.tree = self.jparam = self.mobod_of_body = self.mobod_of_joint = None
         self.z_turns = {}
-        self.inboard_joint_of_body = [None] * n
-        self.mobod_joint = np.array(
-            [-1 if m.joint is None else m.joint for m in mobods], dtype=np.int64
-        )
-        self.mobod_instance = self.actuator_input = self.actuator_v = self.rpy_pitch = None
-        self.gravity_mobods = None
+        self.inboard_joint_of_body = [None] * len(mobods)
+        self.mobod_instance = self.mobod_joint = self.actuator_input = self.actuator_v = None
+        self.rpy_pitch = self.gravity_mobods = None
 
 
 def joint_graph(num_bodies, joint_ends):
@@ -147,25 +154,25 @@ def _grow(mobods, mobod_of_body, stack, touching, other, joint_ends, joint_sizes
         mobod_of_body[body] = len(mobods)
         nq, nv = joint_sizes[inboard]
         mobods.append(
-            Mobod(
-                body,
-                inboard,
-                mobod_of_body[other[inboard] ^ body],
-                joint_ends[inboard][1] != body,
-                q_next,
-                v_next,
+            _new_mobod(
+                Mobod,
+                (
+                    body,
+                    inboard,
+                    mobod_of_body[other[inboard] ^ body],
+                    joint_ends[inboard][1] != body,
+                    q_next,
+                    v_next,
+                ),
             )
         )
         q_next += nq
         v_next += nv
-        children = []
-        for j in touching[body]:
+        # (its children pushed last to first, so popped in joint order; a body reached twice,
+        # a loop, is found when popped the second time)
+        for j in reversed(touching[body]):
             if j != inboard:
-                b = other[j] ^ body
-                if mobod_of_body[b] >= 0:
-                    raise RuntimeError(_LOOP_ERROR)
-                children.append((b, j))
-        stack += reversed(children)
+                stack.append((other[j] ^ body, j))
 
 
 #: The joint types Drake can mobilize reversed (with the child body inboard of the parent).
@@ -191,32 +198,29 @@ def check_reversed_joints(mobods, joints, instance_names):
             )
 
 
-def mobilizer_axis(axis, reversed_joint):
-    """The unit axis, in the joint's frame F, about (along) which Drake mobilizes a revolute
-    (prismatic) joint of unit ``axis`` (3 floats; the result too): the joint's axis, except
-    when the mobilizer axis u (the joint's, negated if the joint is reversed) has an element
-    u_i exactly 1.0 — as a normalized axis within about 1.5e-8 of a coordinate axis does —
-    where Drake uses that coordinate axis exactly, dropping the other (tiny) elements."""
-    x, y, z = axis
-    if reversed_joint:
-        x, y, z, sign = -x, -y, -z, -1.0
-    else:
-        sign = 1.0
-    if x != 1.0 and y != 1.0 and z != 1.0:
-        return tuple(axis)
-    result = [0.0, 0.0, 0.0]
-    result[(x, y, z).index(1.0)] = sign
-    return tuple(result)
+def mobilizer_axes(axes, reversed_joint):
+    """(axes, coordinate): the unit axes (m × 3 floats), in the joints' frames F, about (along)
+    which Drake mobilizes revolute (prismatic) joints of unit ``axes`` (m × 3), and whether
+    each is a coordinate axis: the joint's axis, except when the mobilizer axis u (the joint's,
+    negated where ``reversed_joint``) has an element u_i exactly 1.0 — as a normalized axis
+    within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
+    exactly (±e_i, signed as the joint is), dropping the other (tiny) elements."""
+    sign = np.where(reversed_joint, -1.0, 1.0)
+    hit = axes * sign[:, None] == 1.0
+    coordinate = hit.any(axis=1)
+    result = axes.copy()
+    rows = np.flatnonzero(coordinate)
+    result[rows] = 0.0
+    result[rows, hit[rows].argmax(axis=1)] = sign[rows]
+    return result, coordinate
 
 
-def revolute_turn(axis):
-    """(axis, X_JZ) of a revolute mobilizer about the unit ``axis`` (3 floats): a signed
-    coordinate axis ±e_i is turned about directly (kernels.kinematics), with X_JZ None; any
-    other axis is turned about as the z axis of the mobilizer's frames turned by X_JZ (see
-    :func:`z_turn`), which the parameter stage composes into X_PF and X_MB (plant._engine)."""
-    if (axis[0] != 0.0) + (axis[1] != 0.0) + (axis[2] != 0.0) == 1:
-        return axis, None
-    return (0.0, 0.0, 1.0), z_turn(axis)
+def revolute_turns(axes):
+    """The rows of the unit ``axes`` (m × 3 floats) of revolute mobilizers that are not signed
+    coordinate axes ±e_i: kernels.kinematics turns about ±e_i directly, and about any other
+    axis as the z axis of the mobilizer's frames turned by :func:`z_turn`, which the parameter
+    stage composes into X_PF and X_MB (plant._engine)."""
+    return np.flatnonzero(np.count_nonzero(axes, axis=1) != 1)
 
 
 def z_turn(axis):
@@ -241,7 +245,13 @@ def z_turn(axis):
     )  # fmt: skip
 
 
-def mobilizer_frames(mobods, joints):
+def non_identity_poses(R, p):
+    """Which of the poses of rotations ``R`` (m × 3 × 3) and translations ``p`` (m × 3) are
+    not exactly the identity (an element −0.0 counts as 0.0)."""
+    return ~((R.reshape(-1, 9) == _IDENTITY_ROW).all(axis=1) & (p == 0.0).all(axis=1))
+
+
+def mobilizer_frames(mobods, joints, framed, welds):
     """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
     as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance (R_PF
     and p_PF new arrays).
@@ -250,42 +260,34 @@ def mobilizer_frames(mobods, joints):
     frames if the joint is reversed):
 
     * a revolute or prismatic joint whose mobilizer axis u (the joint's unit axis, negated if
-      reversed) has no element exactly 1.0 gets ``{joint}_{F}_F`` on F and ``{joint}_{M}_M``
-      on M, both at R = RotationMatrix.MakeFromOneVector(u, 2) (z along u), p = 0; Drake then
-      mobilizes about their z axes. (An element exactly 1.0 — even of a normalized axis like
-      [1e-9, 0, 1] — makes Drake use that coordinate axis, with no frames: mobilizer_axis.)
-    * a weld whose X_FM (X_MF if reversed) is not exactly the identity gets ``{joint}_{F}_F``
-      on F at that pose, so that the weld's mobilizer is the identity.
+      reversed) has no element exactly 1.0 (``framed``: {mobod: u}) gets ``{joint}_{F}_F`` on F
+      and ``{joint}_{M}_M`` on M, both at R = RotationMatrix.MakeFromOneVector(u, 2) (z along
+      u), p = 0; Drake then mobilizes about their z axes. (An element exactly 1.0 — even of a
+      normalized axis like [1e-9, 0, 1] — makes Drake use that coordinate axis, with no
+      frames: mobilizer_axes.)
+    * a weld whose X_FM (X_MF if reversed) is not exactly the identity (``welds``: those
+      mobods, non_identity_poses) gets ``{joint}_{F}_F`` on F at that pose, so that the weld's
+      mobilizer is the identity.
     """
     from mallard.math import RotationMatrix
     from mallard.math._rotation_matrix import check_rotation_matrix
 
     frames = []
-    for mobod in mobods[1:]:
+    for k in sorted([*framed, *welds]):
+        mobod = mobods[k]
         joint = joints[mobod.joint]
-        kind = joint.kTypeName
-        if kind == "revolute" or kind == "prismatic":
-            x, y, z = joint._axis.tolist()
-            if mobod.reversed:
-                x, y, z = -x, -y, -z
-            if x == 1.0 or y == 1.0 or z == 1.0:
-                continue
-            R = RotationMatrix._from_one_vector(np.array([x, y, z]), 2)._R
+        u = framed.get(k)
+        if u is not None:
+            R = RotationMatrix._from_one_vector(u, 2)._R
             F, M = joint._frame_on_parent, joint._frame_on_child
             if mobod.reversed:
                 F, M = M, F
             name, mi = joint._name, joint._model_instance
             frames.append((f"{name}_{F._name}_F", F, R, np.zeros(3), mi))
             frames.append((f"{name}_{M._name}_M", M, R.copy(), np.zeros(3), mi))
-        elif kind == "weld":
+        else:
             X = joint._X_FM.inverse() if mobod.reversed else joint._X_FM
             R, p = X._R._R, X._p
-            # Exactly the identity: a float64 pose's bytes (~1/4 of the lists' time), else (−0.0
-            # elements, other scalars) its elements.
-            if R.dtype == _F64 and R.tobytes() == _IDENTITY_BYTES and p.tobytes() == _ZERO_BYTES:
-                continue
-            if R.tolist() == _IDENTITY and not any(p.tolist()):
-                continue
             check_rotation_matrix(R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
             F = joint._frame_on_child if mobod.reversed else joint._frame_on_parent
             frames.append(

@@ -116,3 +116,20 @@ def test_plant_constructed_with_autodiff_scalars():
     np.testing.assert_allclose(Izz.derivatives(), [0.02 / 12], rtol=1e-14)
     q = plant.GetPositions(context)
     assert q.dtype == object and type(q[0]) is AutoDiffXd
+
+
+def test_converted_plant_evaluates_its_per_instance_outputs():
+    """Each model instance's output ports of a converted plant compute from the converted
+    plant's Context (their calcs are rebound to it), equal to the double plant's."""
+    plant = _arm()
+    x = np.linspace(0.1, 1.0, plant.num_multibody_states())
+    context = plant.CreateDefaultContext()
+    plant.SetPositionsAndVelocities(context, x)
+    converted = plant.ToAutoDiffXd()
+    c = converted.CreateDefaultContext()
+    converted.SetPositionsAndVelocities(c, x)
+    instance = m.default_model_instance()
+    for name in ("get_state_output_port", "get_generalized_acceleration_output_port"):
+        expected = getattr(plant, name)(instance).Eval(context)
+        values = getattr(converted, name)(instance).Eval(c)
+        np.testing.assert_allclose(np.vectorize(_double, otypes=[float])(values), expected)
