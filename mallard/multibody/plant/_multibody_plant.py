@@ -10,7 +10,7 @@ a cache, and kernels compute from arrays.
 
 import itertools
 import math
-from operator import attrgetter, methodcaller
+from operator import attrgetter
 
 import numpy as np
 
@@ -126,11 +126,12 @@ _F64 = np.dtype(np.float64)
 
 def _in_rows(elements, row, width, fill):
     """A field of ``elements`` as the rows of an (n, ``width``) float array: an element made
-    with a row (``row``: its (rows, j) in a parser's array, FieldInRow; the field never set
-    otherwise) read with the others of its array in one take, without making the field; the
-    others' by ``fill(out, ks, those elements)``, which writes their fields into out[ks]."""
+    with a row (its attribute ``row``: (rows, j) in a parser's array, FieldInRow; else None;
+    the field never set otherwise) read with the others of its array in one take, without
+    making the field; the others' by ``fill(out, ks, those elements)``, which writes their
+    fields into out[ks]."""
     out = np.empty((len(elements), width))
-    element_rows = list(map(methodcaller("get", row), map(vars, elements)))
+    element_rows = list(map(attrgetter(row), elements))
     if not any(element_rows):
         fill(out, slice(None), elements)
         return out

@@ -309,6 +309,7 @@ class FixedOffsetFrame(Frame):
 
     # (the default pose of a frame made with a pose row: see _in_row)
     _X_PF = FieldInRow("_pose_row", _pose_in_row)
+    _pose_row = None
 
     @overloads("name, P, X_PF, model_instance=", "name, bodyB, X_BF")
     def __init__(self, name, *args, **kwargs):

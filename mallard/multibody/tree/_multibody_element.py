@@ -39,7 +39,8 @@ class FieldInRow:
         if element is None:
             return self
         rows, j = getattr(element, self._row)
-        value = element.__dict__[self._name] = self._read(rows, j)
+        value = self._read(rows, j)
+        setattr(element, self._name, value)  # (not __dict__: that would make the dict)
         return value
 
 

@@ -24,6 +24,7 @@ class RigidBody(MultibodyElement):
     _index_type = BodyIndex
     # (the default spatial inertia of a body made with an inertia row: see _in_row)
     _M_BBo_B = FieldInRow("_inertia_row", SpatialInertia._from_row)
+    _inertia_row = None
 
     @overloads("body_name, M_BBo_B=", "body_name, model_instance, M_BBo_B=")
     def __init__(self, body_name, *args, **kwargs):
