@@ -134,8 +134,8 @@ class _UrdfParser:
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
         links = children.get("link", ())
-        for node, M_BBo_B in zip(links, spatial_inertias(links), strict=True):
-            self.parse_link(node, materials, M_BBo_B)
+        for node, inertia_row in zip(links, spatial_inertias(links), strict=True):
+            self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
@@ -166,9 +166,9 @@ class _UrdfParser:
         return self.model_instance
 
     # ---- links -------------------------------------------------------------------------------
-    def parse_link(self, node, materials, M_BBo_B=None):
-        """A ``<link>``: its body (of spatial inertia ``M_BBo_B`` if given, else read from
-        its ``<inertial>``) and geometry."""
+    def parse_link(self, node, materials, inertia_row=None):
+        """A ``<link>``: its body (of the spatial inertia of ``inertia_row``, spatial_inertias'
+        (rows, j), if given, else read from its ``<inertial>``) and geometry."""
         attrib = node.attrib
         if attrib.get("drake_ignore") == "true":
             return
@@ -188,13 +188,14 @@ class _UrdfParser:
                     "ignored.",
                 )
         else:
-            if M_BBo_B is None:
+            M_BBo_B = None
+            if inertia_row is None:
                 inertial = node.find("inertial")
                 if inertial is not None:  # (the body copies it: a model added again shares it)
                     M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
                 else:
                     M_BBo_B = SpatialInertia.Zero()
-            body = self.bodies[name] = self.add_body(name, M_BBo_B)
+            body = self.bodies[name] = self.add_body(name, M_BBo_B, inertia_row)
         geometries = self.workspace.geometries
         if geometries is None:
             return
@@ -207,15 +208,21 @@ class _UrdfParser:
         for collision in node.findall("collision"):
             geometries.append(parse_collision(self.workspace, body, name, collision, names))
 
-    def add_body(self, name, M_BBo_B):
-        """plant.AddRigidBody(name, model_instance, M_BBo_B); added with the document's other
-        links when nothing AddRigidBody checks can fail (a str name, new in the document's new
-        model instance)."""
+    def add_body(self, name, M_BBo_B, inertia_row=None):
+        """plant.AddRigidBody(name, model_instance, M_BBo_B) (M_BBo_B that of
+        ``inertia_row``, spatial_inertias' (rows, j), if given); added with the document's
+        other links when nothing AddRigidBody checks can fail (a str name, new in the
+        document's new model instance)."""
         if type(name) is str and name != "" and name not in self.bodies:
-            body = RigidBody._adopting(name, self.model_instance, M_BBo_B)
+            if inertia_row is None:
+                body = RigidBody._adopting(name, self.model_instance, M_BBo_B)
+            else:
+                body = RigidBody._in_row(name, self.model_instance, inertia_row)
             self.pending[0].append(body)
             return body
         self.add_pending()
+        if inertia_row is not None:
+            M_BBo_B = SpatialInertia._from_row(*inertia_row)
         return self.plant.AddRigidBody(name, self.model_instance, M_BBo_B)
 
     def add_pending(self):
@@ -401,42 +408,70 @@ class _UrdfParser:
     def add_joints(self, joints, effort_limits):
         """Adds the joints of the elements ``joints``, in order: those joint_values reads
         here (a fixed, revolute or prismatic joint with its frame "{name}_parent", pending
-        with the document's other elements when checked_ends passes them, else by the plant's
-        methods, which raise as Drake's), the others by parse_joint; returns their
-        ``<mimic>`` ElementViews (or None), which parse_mimic reads once all are added."""
+        with the document's other elements when checked_at_once passes them all or
+        checked_ends each, else by the plant's methods, which raise as Drake's), the others
+        by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
+        reads once all are added."""
         firsts = [first_children(node) for node in joints]
+        read = joint_values(joints, firsts)
+        checked = None not in read and self.checked_at_once(read)
         bodies, mimics = self.bodies, []
-        for node, first, values in zip(joints, firsts, joint_values(joints, firsts), strict=True):
+        frames, added = self.pending[1], self.pending[2]  # (if checked: all pending)
+        for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
-            name, parent_name, child_name, X_PB, axis, limits, effort = values
+            name, parent_name, child_name, pose_row, axis, limit_row, effort = values
             parent = bodies.get(parent_name)
             if parent is None:
                 parent = self.body_for_element(name, parent_name)
             child = bodies.get(child_name)
             if child is None:
                 child = self.body_for_element(name, child_name)
-            # (FixedOffsetFrame._adopting: joint_values' own pose, in the child's instance)
-            frame_on_parent = FixedOffsetFrame._adopting(
-                f"{name}_parent", parent._body_frame, X_PB, child._model_instance
+            # (in the child's instance; X_PB joint_values' row)
+            frame_on_parent = FixedOffsetFrame._in_row(
+                f"{name}_parent", parent._body_frame, pose_row, child._model_instance
             )
             if axis is None:
                 joint = WeldJoint(name, frame_on_parent, child._body_frame, RigidTransform())
             else:  # (without <dynamics>: no damping)
                 cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
-                joint = cls._checked(name, frame_on_parent, child._body_frame, axis, limits)
-            ends = self.checked_ends(name, frame_on_parent, parent, child, None)
-            if ends is None:
-                self.add_pending()
-                self.plant.AddFrame(frame_on_parent)
-                self.plant.AddJoint(joint)
+                joint = cls._checked(name, frame_on_parent, child._body_frame, axis, limit_row)
+            if checked:
+                frames.append(frame_on_parent)
+                added.append(joint)
             else:
-                self.pend(frame_on_parent, joint, ends)
+                ends = self.checked_ends(name, frame_on_parent, parent, child, None)
+                if ends is None:
+                    self.add_pending()
+                    self.plant.AddFrame(frame_on_parent)
+                    self.plant.AddJoint(joint)
+                else:
+                    self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
             mimics.append(None if mimic is None else node.view(mimic))
         return mimics
+
+    def checked_at_once(self, read):
+        """Whether the joints joint_values read (``read``: all of the document's, none None)
+        pass checked_ends together, before any is added: each between two distinct links of
+        this document (bodies of its new model instance, whose only elements so far are these
+        links and their frames), no two between the same links, their names distinct and no
+        "{name}_parent" a link's."""
+        bodies = self.bodies
+        if self.pending != ([], [], []) or len({values[0] for values in read}) != len(read):
+            return False
+        if not bodies.keys().isdisjoint([f"{values[0]}_parent" for values in read]):
+            return False
+        ends = set()
+        for values in read:
+            parent, child = bodies.get(values[1]), bodies.get(values[2])
+            if parent is None or child is None or parent is child:
+                return False
+            a, b = parent._index._value, child._index._value
+            ends.add((a, b) if a <= b else (b, a))
+        return len(ends) == len(read)
 
     def parse_joint(self, node, first, effort_limits):
         """Adds the joint of ``node``, whose first child of each tag is the ElementView

@@ -8,7 +8,6 @@ left to parse_inertial, so that its messages come in document order."""
 import numpy as np
 
 from mallard.multibody.parsing._plain_numbers import plain_numbers
-from mallard.multibody.tree import SpatialInertia
 from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_batch
 
 _ZERO = "0"
@@ -17,8 +16,9 @@ MIN_LINKS = 8
 
 
 def spatial_inertias(links):
-    """[M_BBo_B, or None where parse_inertial must read it] for the ``<link>`` ElementViews
-    ``links`` (None for a link without ``<inertial>``)."""
+    """[the (rows, j) of M_BBo_B in an array of rows as SpatialInertia._from_row reads, or
+    None where parse_inertial must read it] for the ``<link>`` ElementViews ``links`` (None for
+    a link without ``<inertial>``)."""
     inertias = [None] * len(links)
     if len(links) < MIN_LINKS:
         return inertias
@@ -65,8 +65,9 @@ def spatial_inertias(links):
         G = [i / m + q for i, q in zip(I, P, strict=True)]
         ok = (m > 0) & could_be_physically_valid_batch(*I)
         ok &= could_be_physically_valid_batch(*[(g - q) * m for g, q in zip(G, P, strict=True)])
-    G = np.stack(G, axis=1).reshape(-1, 3, 3)
-    masses = m.tolist()
+    # (the links' inertia rows [m, p, G]: each body reads its row when asked, Finalize all)
+    rows = np.stack((m, x, y, z, *G), axis=1)
+    rows.flags.writeable = False
     for j in np.flatnonzero(ok).tolist():
-        inertias[found[j]] = SpatialInertia._make(masses[j], p[j], G[j])
+        inertias[found[j]] = (rows, j)
     return inertias

@@ -13,7 +13,6 @@ import operator
 
 import numpy as np
 
-from mallard.math import RigidTransform
 from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
 from mallard.multibody.tree._joint_axis import SQRT_EPSILON
 
@@ -22,7 +21,7 @@ _DEFAULTS = np.array([-math.inf, math.inf, math.inf, math.inf, math.inf])
 _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 #: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
 MIN_JOINTS = 8
-_IDENTITY = np.eye(3)
+_IDENTITY = np.eye(3).reshape(-1)
 _TAG = operator.attrgetter("tag")
 
 
@@ -43,10 +42,11 @@ def first_views(node):
 
 
 def joint_values(joints, firsts):
-    """[(name, parent link, child link, X_PB, unit axis, limits, effort), or None where
-    parse_joint must read it] for the joint elements ``joints`` (``firsts``: their
-    first_children): limits as LimitedSingleDofJoint._checked takes them (axis and limits None
-    for a fixed joint, effort ∞)."""
+    """[(name, parent link, child link, pose row, unit axis, limit row, effort), or None
+    where parse_joint must read it] for the joint elements ``joints`` (``firsts``: their
+    first_children): X_PB's row as FixedOffsetFrame._in_row takes it, the limit row as
+    LimitedSingleDofJoint._checked takes it (axis and limit row None for a fixed joint, effort
+    ∞)."""
     values = [None] * len(joints)
     if len(joints) < MIN_JOINTS:
         return values
@@ -106,23 +106,18 @@ def joint_values(joints, firsts):
         ok &= (norm >= 1e-8) & (np.abs(a).max(axis=1) > SQRT_EPSILON)
         a = a / np.sqrt(x * x + y * y + z * z)[:, None]
     ok &= (lower <= upper) & (velocity >= 0) & (acceleration >= 0)
-    bounds = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
-    bounds = bounds.reshape(-1, 6, 1)  # (a joint's row: its limits as 1-arrays, views)
-    has_position = (lower != -math.inf) | (upper != math.inf)
-    given = np.stack((has_position, velocity != math.inf, acceleration != math.inf), axis=1)
-    given = given.tolist()
+    # (the joints' limit rows, ∓∞ where not given: each joint reads its row when asked)
+    rows = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
+    rows.flags.writeable = False
+    # (the joint frames' pose rows [R_PB = I, p_PB])
+    poses = np.empty((len(found), 12))
+    poses[:, :9], poses[:, 9:] = _IDENTITY, p
+    poses.flags.writeable = False
     efforts = effort.tolist()
     for j in np.flatnonzero(ok).tolist():
         k = found[j]
-        X_PB = RigidTransform._make(_IDENTITY, p[j])  # (FixedOffsetFrame copies it)
         if joints[k].attrib["type"] == "fixed":
-            values[k] = (*names[j], X_PB, None, None, math.inf)
+            values[k] = (*names[j], (poses, j), None, None, math.inf)
             continue
-        b, (has_position, has_velocity, has_acceleration) = bounds[j], given[j]
-        limits = (
-            (b[0], b[1]) if has_position else None,
-            (b[2], b[3]) if has_velocity else None,
-            (b[4], b[5]) if has_acceleration else None,
-        )
-        values[k] = (*names[j], X_PB, a[j], limits, efforts[j])
+        values[k] = (*names[j], (poses, j), a[j], (rows, j), efforts[j])
     return values

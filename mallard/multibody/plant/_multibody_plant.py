@@ -129,6 +129,51 @@ def _slots_by_instance(owner, count):
 _F64 = np.dtype(np.float64)
 
 
+def _in_rows(elements, row, width, fill):
+    """A field of ``elements`` as the rows of an (n, ``width``) float array: an element made
+    with a row (its attribute ``row``: (rows, j) in a parser's array, FieldInRow; else None;
+    the field never set otherwise) read with the others of its array in one take, without
+    making the field; the others' by ``fill(out, ks, those elements)``, which writes their
+    fields into out[ks]."""
+    out = np.empty((len(elements), width))
+    element_rows = list(map(attrgetter(row), elements))
+    if not any(element_rows):
+        fill(out, slice(None), elements)
+        return out
+    held, in_rows = [], {}  # (the elements without a row; id(rows) -> (rows, ks, js))
+    for k, element_row in enumerate(element_rows):
+        if element_row is None:
+            held.append(k)
+            continue
+        rows, j = element_row
+        taken = in_rows.get(id(rows))
+        if taken is None:
+            taken = in_rows[id(rows)] = (rows, [], [])
+        taken[1].append(k)
+        taken[2].append(j)
+    if held:
+        fill(out, held, [elements[k] for k in held])
+    for rows, ks, js in in_rows.values():
+        out[ks] = rows[js]
+    return out
+
+
+def _fill_inertias(out, ks, bodies):
+    """out[ks] = [m, p, G] of the default M_BBo_B of ``bodies`` (for _in_rows)."""
+    inertias = [body._M_BBo_B for body in bodies]
+    out[ks, 0] = [M._m for M in inertias]
+    out[ks, 1:4] = _joined([M._p for M in inertias]).reshape(-1, 3)
+    out[ks, 4:] = _joined([M._G for M in inertias]).reshape(-1, 9)
+
+
+def _fill_poses(out, ks, frames):
+    """out[ks] = [R, p] of the default X_PF of the FixedOffsetFrames ``frames`` (for
+    _in_rows)."""
+    poses = [frame._X_PF for frame in frames]
+    out[ks, :9] = _joined([X._R._R for X in poses]).reshape(-1, 9)
+    out[ks, 9:] = _joined([X._p for X in poses]).reshape(-1, 3)
+
+
 def _joined(arrays):
     """np.concatenate(arrays).astype(float).reshape(-1) of a list of arrays: for float64 arrays
     their bytes joined into one buffer (bytearray.join: one copy each, ~1/15 of np.concatenate's
@@ -919,20 +964,19 @@ class MultibodyPlant(
 
     def _default_parameters(self):
         """The PlantParameters of the elements' defaults."""
-        nb = len(self._bodies)
-        inertias = [b._M_BBo_B for b in self._bodies]
-        mass = np.array([M._m for M in inertias], dtype=float)
-        com = _joined([M._p for M in inertias]).reshape(nb, 3)
-        G = _joined([M._G for M in inertias]).reshape(nb, 3, 3)
+        bodies = self._bodies
+        inertias = _in_rows(bodies, "_inertia_row", 13, _fill_inertias)
+        mass = np.ascontiguousarray(inertias[:, 0])
+        com = np.ascontiguousarray(inertias[:, 1:4])
+        G = np.ascontiguousarray(inertias[:, 4:]).reshape(len(bodies), 3, 3)
         # X_PF per frame: [R; pᵀ], the identity for body frames; the others' stacked once.
         frames = self._frames
         X_PF = np.zeros((len(frames), 4, 3))
         X_PF[:, :3] = np.eye(3)
         offset = [k for k, frame in enumerate(frames) if isinstance(frame, FixedOffsetFrame)]
         if offset:
-            poses = [frames[k]._X_PF for k in offset]
-            X_PF[offset, :3] = _joined([X._R._R for X in poses]).reshape(-1, 3, 3)
-            X_PF[offset, 3] = _joined([X._p for X in poses]).reshape(-1, 3)
+            poses = [frames[k] for k in offset]
+            X_PF[offset] = _in_rows(poses, "_pose_row", 12, _fill_poses).reshape(-1, 4, 3)
         # (the joints' damping in v order: that of their mobods, after World's)
         joints = self._joints
         by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]

@@ -10,7 +10,7 @@ from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
 from mallard.multibody.tree._indices import FrameIndex
-from mallard.multibody.tree._multibody_element import MultibodyElement
+from mallard.multibody.tree._multibody_element import FieldInRow, MultibodyElement
 
 
 def _require_frame(frame, name):
@@ -297,9 +297,19 @@ class RigidBodyFrame(Frame):
         return np.eye(3), np.zeros(3)
 
 
+def _pose_in_row(rows, j):
+    """The RigidTransform of row j of ``rows`` [R (row by row, 9), p (3)] (views of the row)."""
+    row = rows[j]
+    return RigidTransform._make(row[:9].reshape(3, 3), row[9:])
+
+
 class FixedOffsetFrame(Frame):
     """A frame F fixed to a parent frame P with pose X_PF (a parameter: its default is given
     here, the value in a Context may be changed with SetPoseInParentFrame)."""
+
+    # (the default pose of a frame made with a pose row: see _in_row)
+    _X_PF = FieldInRow("_pose_row", _pose_in_row)
+    _pose_row = None
 
     @overloads("name, P, X_PF, model_instance=", "name, bodyB, X_BF")
     def __init__(self, name, *args, **kwargs):
@@ -327,6 +337,15 @@ class FixedOffsetFrame(Frame):
         return frame
 
     @classmethod
+    def _in_row(cls, name, P, pose_row, model_instance):
+        """As ``_new``, X_PF that of its ``pose_row`` (rows, j) in a parser's read-only array
+        of rows [R_PF (row by row, 9), p_PF (3)], made when asked for (FieldInRow; the plant's
+        Finalize reads the rows)."""
+        frame = object.__new__(cls)
+        frame._init_offset(name, P, None, model_instance, pose_row=pose_row)
+        return frame
+
+    @classmethod
     def _adopting(cls, name, P, X_PF, model_instance):
         """As ``_new``, keeping ``X_PF`` itself rather than a copy (~1 µs less): for a
         RigidTransform of float arrays that no one changes afterwards, as a parser's own (the
@@ -335,12 +354,17 @@ class FixedOffsetFrame(Frame):
         frame._init_offset(name, P, X_PF, model_instance, copy=False)
         return frame
 
-    def _init_offset(self, name, P, X_PF, model_instance, copy=True):
+    def _init_offset(self, name, P, X_PF, model_instance, copy=True, pose_row=None):
         """Sets the fields of a frame of checked arguments (a copy of X_PF, or X_PF itself if
-        not ``copy``)."""
+        not ``copy``, or its ``pose_row``: _in_row)."""
         self._init_fields(name, P._body, model_instance)
         self._parent_frame = P
-        self._X_PF = RigidTransform._make(X_PF._R._R.copy(), X_PF._p.copy()) if copy else X_PF
+        if pose_row is not None:
+            self._pose_row = pose_row
+        elif copy:
+            self._X_PF = RigidTransform._make(X_PF._R._R.copy(), X_PF._p.copy())
+        else:
+            self._X_PF = X_PF
 
     def _default_X_BF(self):
         R_BP, p_BP = self._parent_frame._default_X_BF()

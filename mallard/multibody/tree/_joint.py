@@ -20,7 +20,7 @@ from mallard.common.eigen_geometry import Quaternion
 from mallard.math import RigidTransform
 from mallard.multibody.tree._frame import Frame
 from mallard.multibody.tree._indices import JointIndex
-from mallard.multibody.tree._multibody_element import MultibodyElement
+from mallard.multibody.tree._multibody_element import FieldInRow, MultibodyElement
 
 _INF = float("inf")
 
@@ -56,6 +56,12 @@ def constant(n, value):
         array = _CONSTANTS[n, value] = np.full(n, value)
         array.flags.writeable = False
         return array
+
+
+def _limit_column(c):
+    """FieldInRow's reader of a joint's limit in column ``c`` of its limit row (position
+    lower, upper, velocity lower, upper, acceleration lower, upper): a 1-array view."""
+    return lambda rows, j: rows[j, c : c + 1]
 
 
 class ElementChecks:
@@ -147,6 +153,13 @@ class Joint(ElementChecks, MultibodyElement):
     _velocity_suffixes = ()
     _can_rotate = False
     _can_translate = False
+    # (the limits of a joint made with a limit row: see _init_fields)
+    _pos_lower = FieldInRow("_limit_row", _limit_column(0))
+    _pos_upper = FieldInRow("_limit_row", _limit_column(1))
+    _vel_lower = FieldInRow("_limit_row", _limit_column(2))
+    _vel_upper = FieldInRow("_limit_row", _limit_column(3))
+    _acc_lower = FieldInRow("_limit_row", _limit_column(4))
+    _acc_upper = FieldInRow("_limit_row", _limit_column(5))
 
     def __init__(self, name, frame_on_parent, frame_on_child):
         """Limits start at ∓∞, damping at zero; the joint types set theirs after this."""
@@ -164,8 +177,11 @@ class Joint(ElementChecks, MultibodyElement):
                     )
         self._init_fields(name, frame_on_parent, frame_on_child)
 
-    def _init_fields(self, name, frame_on_parent, frame_on_child):
-        """Sets the fields of a joint of checked arguments (limits ∓∞, damping zero)."""
+    def _init_fields(self, name, frame_on_parent, frame_on_child, limit_row=None):
+        """Sets the fields of a joint of checked arguments (damping zero; limits ∓∞, or, for a
+        one-dof joint, those of its ``limit_row`` (rows, j) in a read-only array of rows of
+        position lower, upper, velocity lower, upper, acceleration lower, upper limits, read
+        when asked for: FieldInRow)."""
         MultibodyElement.__init__(self, frame_on_child._model_instance)
         self._name = name
         self._frame_on_parent = frame_on_parent
@@ -174,9 +190,13 @@ class Joint(ElementChecks, MultibodyElement):
         defaults = _JOINT_DEFAULTS.get(type(self))
         if defaults is None:
             defaults = _JOINT_DEFAULTS[type(self)] = self._new_joint_defaults()
-        self._pos_lower, self._pos_upper, lower, upper, self._default_damping, zero = defaults
-        self._vel_lower = self._acc_lower = lower
-        self._vel_upper = self._acc_upper = upper
+        if limit_row is None:
+            self._pos_lower, self._pos_upper, lower, upper = defaults[:4]
+            self._vel_lower = self._acc_lower = lower
+            self._vel_upper = self._acc_upper = upper
+        else:
+            self._limit_row = limit_row
+        self._default_damping, zero = defaults[4:]
         self._default_q = self._zero_configuration() if zero is None else zero
         self._random_q = None  # the random distribution of q (set_random_*), Expressions
         # Slots in q and v, assigned by the plant at Finalize().

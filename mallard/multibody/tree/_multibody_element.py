@@ -20,6 +20,30 @@ def use_instead(replacement):
     return f"Use {replacement}() instead. This will be removed from Drake on or after 2026-06-01."
 
 
+class FieldInRow:
+    """An element's field read from its row of a parser's read-only array (a joint's limits,
+    a body's spatial inertia: its values stay where the parser read them): ``read(rows, j)``
+    of the element's (rows, j) attribute ``row``, made at the first read and kept as the
+    element's own attribute, which later reads and assignments find first (a non-data
+    descriptor; an element made otherwise sets the field itself)."""
+
+    __slots__ = ("_name", "_row", "_read")
+
+    def __init__(self, row, read):
+        self._row, self._read = row, read
+
+    def __set_name__(self, owner, name):
+        self._name = name
+
+    def __get__(self, element, owner=None):
+        if element is None:
+            return self
+        rows, j = getattr(element, self._row)
+        value = self._read(rows, j)
+        setattr(element, self._name, value)  # (not __dict__: that would make the dict)
+        return value
+
+
 class MultibodyElement:
     """Name, index, model instance and parent plant of an element of a MultibodyPlant."""
 

@@ -9,6 +9,7 @@ from mallard.multibody.math import SpatialForce
 from mallard.multibody.tree._frame import RigidBodyFrame
 from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, default_model_instance
 from mallard.multibody.tree._multibody_element import (
+    FieldInRow,
     MultibodyElement,
     use_instead,
     warn_deprecated,
@@ -21,6 +22,9 @@ class RigidBody(MultibodyElement):
     expressed in B). Its mass properties are parameters of each Context."""
 
     _index_type = BodyIndex
+    # (the default spatial inertia of a body made with an inertia row: see _in_row)
+    _M_BBo_B = FieldInRow("_inertia_row", SpatialInertia._from_row)
+    _inertia_row = None
 
     @overloads("body_name, M_BBo_B=", "body_name, model_instance, M_BBo_B=")
     def __init__(self, body_name, *args, **kwargs):
@@ -59,16 +63,26 @@ class RigidBody(MultibodyElement):
         body._init_fields(body_name, model_instance, M_BBo_B, copy=False)
         return body
 
-    def _init_fields(self, body_name, model_instance, M_BBo_B, copy=True):
+    @classmethod
+    def _in_row(cls, body_name, model_instance, inertia_row):
+        """As ``_new``, M_BBo_B that of its ``inertia_row`` (rows, j) in a parser's read-only
+        array of rows as SpatialInertia._from_row reads, made when asked for (FieldInRow;
+        the plant's Finalize reads the rows: _default_inertias)."""
+        body = object.__new__(cls)
+        body._init_fields(body_name, model_instance, None, inertia_row=inertia_row)
+        return body
+
+    def _init_fields(self, body_name, model_instance, M_BBo_B, copy=True, inertia_row=None):
         """Sets the fields of a body of checked arguments (a copy of M_BBo_B, or M_BBo_B
-        itself if not ``copy``)."""
+        itself if not ``copy``, or its ``inertia_row``: _in_row)."""
         MultibodyElement.__init__(self, model_instance)
         self._name = body_name
-        self._M_BBo_B = (
-            SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
-            if copy
-            else M_BBo_B
-        )
+        if inertia_row is not None:
+            self._inertia_row = inertia_row
+        elif copy:
+            self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
+        else:
+            self._M_BBo_B = M_BBo_B
         self._body_frame = RigidBodyFrame._for_body(self)
         self._mobod = None  # its mobilized body in the plant's tree, set at Finalize()
 

@@ -101,21 +101,14 @@ class LimitedSingleDofJoint(SingleDofJoint):
         return joint
 
     @classmethod
-    def _checked(cls, name, frame_on_parent, frame_on_child, axis, limits):
+    def _checked(cls, name, frame_on_parent, frame_on_child, axis, limit_row):
         """The joint of zero damping that ``_new`` makes of arguments a caller has checked
         and converted: a non-empty str, two Frames, ``axis`` the unit axis unit_axis returns
-        (a float array of 3), ``limits`` (position, velocity, acceleration) pairs of 1-arrays
-        of floats, lower ≤ upper, or None for ∓∞."""
+        (a float array of 3), ``limit_row`` its limits' (rows, j) as Joint._init_fields takes
+        it (each lower ≤ upper, ∓∞ where not given)."""
         joint = object.__new__(cls)
-        joint._init_fields(name, frame_on_parent, frame_on_child)
+        joint._init_fields(name, frame_on_parent, frame_on_child, limit_row)
         joint._axis = axis
-        position, velocity, acceleration = limits
-        if position is not None:
-            joint._pos_lower, joint._pos_upper = position
-        if velocity is not None:
-            joint._vel_lower, joint._vel_upper = velocity
-        if acceleration is not None:
-            joint._acc_lower, joint._acc_upper = acceleration
         return joint
 
     def position_lower_limit(self):

@@ -144,6 +144,13 @@ class SpatialInertia:
         obj._G = G
         return obj
 
+    @classmethod
+    def _from_row(cls, rows, j):
+        """The spatial inertia of row j of ``rows``, a float array of rows [mass, p (3), G (row
+        by row, 9)], wrapped (its p and G views of the row)."""
+        row = rows[j]
+        return cls._make(float(row[0]), row[1:4], row[4:].reshape(3, 3))
+
     def _check_physically_valid(self, G_rows=None, p_rows=None):
         values = self._values()
         if values is not None:

@@ -25,6 +25,7 @@ from mallard.multibody.parsing._xml_view import parse_xml_view
 from mallard.multibody.plant import MultibodyPlant
 from mallard.multibody.tree import (
     FixedOffsetFrame,
+    Joint,
     RevoluteJoint,
     RotationalInertia,
     SpatialInertia,
@@ -482,9 +483,10 @@ def _inertial(rng, k):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_urdf_inertias_read_at_once(seed):
-    """The links' spatial inertias read all at once (_urdf_inertia) are parse_inertial's, to
-    the bit, for every link they are given for, and are left to it (None) for every link
-    it warns about or must rotate: so a parse gives the same bodies and messages."""
+    """The links' spatial inertias read all at once (_urdf_inertia, rows that
+    SpatialInertia._from_row reads) are parse_inertial's, to the bit, for every link they are
+    given for, and are left to it (None) for every link it warns about or must rotate: so a
+    parse gives the same bodies and messages."""
     from mallard.multibody.parsing._urdf import _UrdfParser
     from mallard.multibody.parsing._urdf_inertia import MIN_LINKS, spatial_inertias
     from mallard.multibody.parsing._workspace import Workspace
@@ -502,7 +504,8 @@ def test_urdf_inertias_read_at_once(seed):
     parser = _UrdfParser(workspace, root)
     read = spatial_inertias(nodes)
     assert read[-1] is None
-    for node, kind, M in zip(nodes, kinds, read, strict=False):
+    for node, kind, row in zip(nodes, kinds, read, strict=False):
+        M = None if row is None else SpatialInertia._from_row(*row)
         warnings = workspace.diagnostics.warnings
         expected = parser.parse_inertial(node.find("inertial"))
         warned = workspace.diagnostics.warnings > warnings
@@ -514,7 +517,7 @@ def test_urdf_inertias_read_at_once(seed):
         assert type(M._m) is float and M._m == expected._m
         assert M._p.tobytes() == expected._p.tobytes()
         assert M._G.tobytes() == expected._G.tobytes()
-    assert sum(M is not None for M in read) >= len(kinds) // 3
+    assert sum(row is not None for row in read) >= len(kinds) // 3
 
 
 def test_urdf_inertias_of_unusual_numbers_are_read_link_by_link():
@@ -678,11 +681,17 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     expected = 0 if 5 in kinds else len(kinds) // 3
     assert sum(v is not None for v in read) >= expected
 
+    limits = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
+
     def fingerprint(plant):
         plant.Finalize()
         rows = []
         for e in (*plant._frames, *plant._joints, *plant._actuators):
+            if isinstance(e, Joint):  # (a joint's limits read from its limit row if it has one)
+                rows.append([getattr(e, key).tobytes() for key in limits])
             for key, value in sorted(vars(e).items()):
+                if key in limits or key == "_limit_row":
+                    continue
                 if isinstance(value, np.ndarray):
                     rows.append((e.name(), key, value.tobytes(), value.flags.writeable))
                 elif isinstance(value, float | int | str):
@@ -943,3 +952,58 @@ def test_mjcf_elements_that_the_plant_rejects_give_its_errors(extra, message, mo
             errors.append(str(error.value))
             assert plant.num_bodies() == 1 and plant.num_joints() == 0
     assert errors[0] == errors[1]
+
+
+def _row_chain(n):
+    """A URDF chain of ``n`` links that the bulk readers read (inertias, joints)."""
+    inertial = (
+        '<inertial><origin xyz="0 0 -0.25"/><mass value="2"/>'
+        '<inertia ixx="0.02" iyy="0.03" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial>'
+    )
+    links = "".join(f'<link name="l{i}">{inertial}</link>' for i in range(n))
+    joints = "".join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f'<origin xyz="0 0 -{i}"/><axis xyz="0 1 0"/>'
+        '<limit lower="-2" upper="3" effort="10" velocity="5"/></joint>'
+        for i in range(1, n)
+    )
+    return f'<robot name="r">{links}{joints}</robot>'
+
+
+def test_urdf_elements_in_rows_read_copy_and_set_as_others():
+    """Bodies, joint frames and joints that keep their row of the URDF parser's arrays (their
+    inertia, pose and limits read from the row when asked): the getters give copies, the
+    setters change what the element, Finalize and a Context then give."""
+    from mallard.multibody.parsing._urdf_inertia import MIN_LINKS
+
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModelsFromString(_row_chain(MIN_LINKS + 2), "urdf")
+    body, joint = plant.GetBodyByName("l3"), plant.GetJointByName("j3")
+    frame = joint.frame_on_parent()
+    assert "_inertia_row" in vars(body)
+    assert "_pose_row" in vars(frame) and "_limit_row" in vars(joint)
+    com = body.default_com()
+    com[:] = 7.0  # (a copy)
+    np.testing.assert_array_equal(body.default_com(), [0, 0, -0.25])
+    assert body.default_mass() == 2.0 and type(body.default_mass()) is float
+    lower = joint.position_lower_limits()
+    lower[:] = 9.0  # (a copy)
+    assert joint.position_lower_limit() == -2.0 and joint.velocity_upper_limit() == 5.0
+    assert joint.acceleration_lower_limits().tolist() == [-math.inf]
+    joint.set_position_limits([-1.0], [1.0])
+    assert (joint.position_lower_limit(), joint.position_upper_limit()) == (-1.0, 1.0)
+    np.testing.assert_array_equal(frame.GetFixedPoseInBodyFrame().translation(), [0, 0, -3])
+    plant.Finalize()
+    assert plant.GetPositionLowerLimits()[joint.position_start()] == -1.0
+    assert plant.GetPositionUpperLimits()[joint.position_start() + 1] == 3.0
+    context = plant.CreateDefaultContext()
+    M = body.CalcSpatialInertiaInBodyFrame(context)
+    assert M.get_mass() == 2.0
+    np.testing.assert_array_equal(M.get_com(), [0, 0, -0.25])
+    np.testing.assert_array_equal(frame.GetPoseInParentFrame(context).translation(), [0, 0, -3])
+    new = SpatialInertia.MakeFromCentralInertia(5.0, [0.1, 0, 0], RotationalInertia(1, 2, 3))
+    body.SetSpatialInertiaInBodyFrame(context, new)
+    assert body.CalcSpatialInertiaInBodyFrame(context).get_mass() == 5.0
+    assert body.default_mass() == 2.0  # (the default unchanged)
+    assert plant.CreateDefaultContext() is not None
+    assert body.CalcSpatialInertiaInBodyFrame(plant.CreateDefaultContext()).get_mass() == 2.0
