@@ -8,7 +8,9 @@ plant._discrete, plant._sap_driver, plant._contact) and
 RK3 with or without error control, systems.analysis), each exactly as the Python path takes
 them, operation for operation, so that the states, times and statistics are the same to the
 last bit: the integrators' sums and step rules are the same kernels (systems.analysis._kernels),
-the SAP solver is kernels.sap.
+the SAP solver is kernels.sap. The discrete step's velocities (its SAP problem and solve) are
+compiled once for both sets of joint types and called by address (:func:`sap_velocities_at`),
+not linked into each set's drive_discrete_steps.
 
 Both advance whole iterations of the Simulator's loop (an iteration: the pending update, then
 time to the next event or the boundary) and stop after the first that ends at another
@@ -23,8 +25,22 @@ events.
 
 import math
 
-from mallard._compiled import entry_point
+import numpy as np
+from numba import carray
+from numba.extending import overload
+
+from mallard._compiled import by_address, entry_point
+from mallard.multibody._kernels._by_address import (
+    HELD,
+    address_of,
+    call_at,
+    held1,
+    held2,
+    held3,
+    hold,
+)
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.coordinates import calc_qdot, calc_v
 from mallard.multibody._kernels.discrete_step import FAILED_SAP, sap_velocities
 from mallard.multibody._kernels.engine import forward_dynamics
@@ -99,6 +115,89 @@ jitable(next_sample_time)
 
 
 # ---- discrete plants -----------------------------------------------------------------------
+#: The arrays of :func:`sap_velocities_at`'s block, in order: mi, mf, ws, x, v_star, diagonal,
+#: si, sw, v_next, then the 6 of ``joints``, the 11 of ``geometry`` and the 23 of ``found``
+#: (kernels.discrete_step); the block's last slot takes the number of contacts.
+STEP_ARRAYS = 9 + 6 + 11 + 23
+#: The int64 slots of that block (drive_discrete_steps' ``block``).
+STEP_BLOCK = HELD * STEP_ARRAYS + 1
+
+
+@by_address
+def sap_velocities_at(block, solver, pairs, penetration):
+    """kernels.discrete_step.sap_velocities (from a staged x) compiled once, for every joint
+    type (kernels._by_address), of the arrays held in the block at ``block``
+    (STEP_ARRAYS, written by :func:`hold_step`), SAP's solver at the address ``solver``, the
+    pair kernel and the penetration at ``pairs`` and ``penetration``: both sets'
+    drive_discrete_steps call it (:func:`step_velocities`) instead of each linking the SAP
+    problem's code. Returns the status; the number of contacts goes into the block's last
+    slot."""
+    b = carray(pointer(block), STEP_BLOCK, np.int64)
+    f, i = np.float64, np.int64
+    mi, mf, ws = held1(b, 0, i), held1(b, 1, f), held1(b, 2, f)
+    joints = (
+        held2(b, 9, i), held2(b, 10, f), held2(b, 11, i), held2(b, 12, f), held2(b, 13, i),
+        held2(b, 14, f),
+    )  # fmt: skip
+    geometry = (
+        held2(b, 15, i), held2(b, 16, f), held2(b, 17, f), held1(b, 18, i), held3(b, 19, f),
+        held2(b, 20, np.uint8), held1(b, 21, i), held1(b, 22, i), held2(b, 23, f),
+        held1(b, 24, i), held1(b, 25, f),
+    )  # fmt: skip
+    found = (
+        held3(b, 26, f), held3(b, 27, f), held2(b, 28, f), held1(b, 29, i), held2(b, 30, i),
+        held2(b, 31, f), held1(b, 32, f), held2(b, 33, i), held2(b, 34, f), held2(b, 35, f),
+        held2(b, 36, f), held3(b, 37, f), held3(b, 38, f), held2(b, 39, f), held1(b, 40, f),
+        held2(b, 41, i), held2(b, 42, f), held1(b, 43, i), held2(b, 44, i), held2(b, 45, f),
+        held1(b, 46, f), held1(b, 47, f), held1(b, 48, i),
+    )  # fmt: skip
+    status, n = sap_velocities(
+        model(mi, mf), parameters(mi, ws), workspace(mi, ws), held1(b, 3, f), held1(b, 4, f),
+        held1(b, 5, f), True, held1(b, 6, i), held1(b, 7, f), solver, (pairs, penetration),
+        joints, geometry, found, held1(b, 8, f),
+    )  # fmt: skip
+    b[STEP_BLOCK - 1] = n
+    return status
+
+
+def hold_step(block, mi, mf, ws, x, v_star, diagonal, si, sw, v_next, joints, geometry, found):
+    """Compiled, writes the arrays :func:`sap_velocities_at` takes into ``block``
+    (STEP_BLOCK int64s), once for the steps of a call; interpreted, nothing (the steps pass
+    the arrays themselves: :func:`step_velocities`)."""
+
+
+@overload(hold_step)
+def _hold_step_compiled(block, mi, mf, ws, x, v_star, diagonal, si, sw, v_next, joints,
+                        geometry, found):  # fmt: skip
+    def impl(block, mi, mf, ws, x, v_star, diagonal, si, sw, v_next, joints, geometry, found):
+        hold(block, (mi, mf, ws, x, v_star, diagonal, si, sw, v_next) + joints + geometry + found)
+
+    return impl
+
+
+def step_velocities(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, joints, geometry, found,
+                    solver, pairs, at, block):  # fmt: skip
+    """kernels.discrete_step.sap_velocities from the staged x (its status and number of
+    contacts): interpreted, here; compiled, by the kernel at the address ``at``
+    (``Kernels.address("sap_velocities_at")``), called, not linked into the caller's code,
+    of the arrays :func:`hold_step` wrote into ``block``."""
+    return sap_velocities(
+        model(mi, mf), parameters(mi, ws), workspace(mi, ws), x, v_star, diagonal, True, si,
+        sw, solver, pairs, joints, geometry, found, v_next,
+    )  # fmt: skip
+
+
+@overload(step_velocities)
+def _step_velocities_compiled(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, joints,
+                              geometry, found, solver, pairs, at, block):  # fmt: skip
+    def impl(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, joints, geometry, found, solver,
+             pairs, at, block):  # fmt: skip
+        status = call_at(at, (address_of(block), solver, pairs[0], pairs[1]))
+        return status, block[STEP_BLOCK - 1]
+
+    return impl
+
+
 @jitable
 def _keep_contacts(si, sw, found, n):
     """Keeps the step's n point pairs (their geometry pairs and rows), SAP's impulses γ and
@@ -124,8 +223,8 @@ def _keep_contacts(si, sw, found, n):
 
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, joints, geometry,
-    found, scratch, t, pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, at, joints, geometry,
+    found, block, scratch, t, pending, others, boundary, h, offset,
 ):  # fmt: skip
     """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
     events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
@@ -140,7 +239,9 @@ def drive_discrete_steps(
     by the pair kernel and the penetration at the addresses ``pairs``,
     (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")), (0, 0) for a
     plant without collision geometry: kernels.discrete_step.find_point_pairs), else v*
-    (kernels.discrete_step.sap_velocities); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
+    (kernels.discrete_step.sap_velocities: compiled, by the kernel at the address ``at``,
+    Kernels.address("sap_velocities_at"), of the arrays held in ``block``, STEP_BLOCK
+    int64s: :func:`step_velocities`); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
     floats) ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps
     the last update's contacts and impulses. Returns (the time, whether the
     update is pending, the iterations and the updates taken, −1 or why the next iteration
@@ -154,6 +255,7 @@ def drive_discrete_steps(
     x_prev = scratch[3 * nv + nq : 3 * nv + 2 * nq + nv]
     vdot_last = scratch[3 * nv + 2 * nq + nv : 4 * nv + 2 * nq + nv]
     reflected = params.reflected
+    hold_step(block, mi, mf, ws, x, v_star, step_diagonal, si, sw, v_next, joints, geometry, found)
     iterations = updates = 0
     status = -1
     t_last_start = t
@@ -171,9 +273,9 @@ def drive_discrete_steps(
             vdot = work.vdot
             for i in range(nv):
                 v_star[i] = x[nq + i] + h * vdot[i]
-            status, n = sap_velocities(
-                m, params, work, x, v_star, step_diagonal, True, si, sw, solver, pairs, joints,
-                geometry, found, v_next,
+            status, n = step_velocities(
+                mi, mf, ws, x, v_star, step_diagonal, si, sw, v_next, joints, geometry, found,
+                solver, pairs, at, block,
             )  # fmt: skip
             if status != SAP_SUCCESS:
                 if status > 0:

@@ -105,6 +105,14 @@ def _pairs():
     return ByMode((k.address("point_pairs_at"), k.address("penetration_at")), (0, 0))
 
 
+def _step_velocities():
+    """The address of the discrete step's velocities compiled once
+    (kernels.stepping.sap_velocities_at), compiled; 0 interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("sap_velocities_at"), 0)
+
+
 def _tamsi_args(rng):
     """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
     fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
@@ -577,6 +585,7 @@ def _discrete_steps(rng):
     (the geometry cases' scene on its bodies), a limit just crossed, a PD controller, a
     coupler."""
     from mallard.multibody import _layout
+    from mallard.multibody._kernels.stepping import STEP_BLOCK
     from mallard.multibody.plant._sap_driver import SapProblem
 
     s = Sample(rng)
@@ -599,8 +608,10 @@ def _discrete_steps(rng):
         problem.sw,
         _solver(),
         _pairs(),
+        _step_velocities(),
         joints,
         *_contact_tables(s, room, problem.sizes.nk),
+        np.zeros(STEP_BLOCK, dtype=np.int64),
         np.zeros(5 * nv + 2 * nq),
         0.0,
         True,
@@ -794,6 +805,7 @@ CASES["batch_collisions"] = _batch_collisions
 UNCOMPARED = {
     "drive_dynamics_derivatives[inverse]": (9,),  # (dws: its block holds addresses compiled)
     "drive_dynamics_derivatives[forward]": (9,),
+    "drive_discrete_steps": (16,),  # (block: the addresses of its arrays, compiled)
     "batch_body_poses": (3, 4),
     "batch_inverse_dynamics": (6, 7),
     **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
