@@ -79,13 +79,14 @@ class PlantStepper:
                 if e.handler in handlers and e.trigger == TriggerType.kPeriodic
             ]
         self._inputs = self._ec = None
-        #: (si, sw, solver, pairs, at, joints, geometry, found, block) of a discrete step
-        #: (kernels.discrete_step: ``solver`` the address of SAP's compiled solver,
-        #: kernels.sap.solve, ``pairs`` the pair kernel's and the penetration's,
-        #: pair_addresses; ``at`` that of the step's velocities, kernels.stepping.
-        #: sap_velocities_at, and ``block`` its arrays), and the PD-controlled actuators'
-        #: input slots (for the net actuation).
-        self._constraints = self._pd_inputs = None
+        #: (si, sw, solver, pairs, at, block) of a discrete step (kernels.discrete_step:
+        #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve, ``pairs`` the
+        #: pair kernel's and the penetration's, pair_addresses; ``at`` that of the step's
+        #: velocities, kernels.stepping.sap_velocities_at, and ``block`` its arrays, the
+        #: tables held by kernels.stepping.hold_tables; interpreted, the tables), the tables
+        #: (joints, geometry, found), and the PD-controlled actuators' input slots (for the
+        #: net actuation).
+        self._constraints = self._tables_held = self._pd_inputs = None
         self._block = None
         self._scratch = None
         self._empty_problem = None  # (the SAP problem of a plant without constraints)
@@ -134,14 +135,16 @@ class PlantStepper:
             solver = ec.kernels.address("sap_solve_at")
             pairs = pair_addresses(ec.kernels, contact)
             at = ec.kernels.address("sap_velocities_at")
-            block = self._block
-            if block is None:
-                from mallard.multibody._kernels.stepping import STEP_BLOCK
+            tables = self._tables_held = (joints, geometry, found)
+            block = tables
+            if ec.kernels.is_compiled:
+                block = self._block
+                if block is None:
+                    from mallard.multibody._kernels.stepping import STEP_BLOCK
 
-                block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
-            self._constraints = (
-                problem.si, problem.sw, solver, pairs, at, joints, geometry, found, block
-            )  # fmt: skip
+                    block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
+                ec.kernels.hold_tables(block, *tables)
+            self._constraints = (problem.si, problem.sw, solver, pairs, at, block)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
         return True
@@ -184,7 +187,7 @@ class PlantStepper:
         x0 = scratch[start : start + nq + nv].copy()
         vdot = scratch[start + nq + nv :].copy()
         net = plant._limited_actuation(context)
-        found = self._constraints[7]
+        found = self._tables_held[2]
         h = plant._time_step
         if self._pd_inputs.size:
             net = net.astype(np.float64)
