@@ -83,9 +83,9 @@ class PlantStepper:
         #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve, ``pairs`` the
         #: pair kernel's and the penetration's, pair_addresses; ``at`` that of the step's
         #: velocities, kernels.stepping.sap_velocities_at, and ``block`` its arrays, the
-        #: tables held by kernels.stepping.hold_tables; interpreted, the tables), the tables
-        #: (joints, geometry, found), and the PD-controlled actuators' input slots (for the
-        #: net actuation).
+        #: tables held by kernels.stepping.hold_tables at each prepare: the stepper's kernels
+        #: are compiled), the tables (joints, geometry, found), which the block's addresses
+        #: need alive, and the PD-controlled actuators' input slots (for the net actuation).
         self._constraints = self._tables_held = self._pd_inputs = None
         self._block = None
         self._scratch = None
@@ -136,14 +136,12 @@ class PlantStepper:
             pairs = pair_addresses(ec.kernels, contact)
             at = ec.kernels.address("sap_velocities_at")
             tables = self._tables_held = (joints, geometry, found)
-            block = tables
-            if ec.kernels.is_compiled:
-                block = self._block
-                if block is None:
-                    from mallard.multibody._kernels.stepping import STEP_BLOCK
+            block = self._block
+            if block is None:
+                from mallard.multibody._kernels.stepping import STEP_BLOCK
 
-                    block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
-                ec.kernels.hold_tables(block, *tables)
+                block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
+            ec.kernels.hold_tables(block, *tables)
             self._constraints = (problem.si, problem.sw, solver, pairs, at, block)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
