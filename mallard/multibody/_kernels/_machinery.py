@@ -40,6 +40,7 @@ from mallard.multibody._kernels._numba_internals import (
     product,
     type_inlined_calls_once,
 )
+from mallard.multibody._kernels._python_frames import compile_with_room_for_frames
 from mallard.multibody._kernels._sources import SourceGraph
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -135,7 +136,9 @@ manage_caches(_MALLARD_DIR)
 # inlined one is never compiled alone; machine code is generated for the entry points only;
 # kernels compiled without numba's runtime may return views; numba repeats less of its own work
 # (per statement too), builds an inlined kernel's untyped IR once and types its calls about twice
-# per argument types; Python's garbage collector runs less often while numba compiles.
+# per argument types; Python's garbage collector runs less often while numba compiles, and its
+# frames have room (no memory mapped per call).
+compile_with_room_for_frames()
 compile_each_kernel_once()
 generate_code_on_demand()
 kernels_return_views()
