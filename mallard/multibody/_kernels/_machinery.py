@@ -23,6 +23,7 @@ from mallard.multibody._kernels._numba_internals import (
     c_view,
     collect_less_while_compiling,
     compile_each_kernel_once,
+    compile_with_room_for_frames,
     compiling_joint_types,
     cut_numbas_python_work,
     cut_numbas_work_per_statement,
@@ -40,7 +41,6 @@ from mallard.multibody._kernels._numba_internals import (
     product,
     type_inlined_calls_once,
 )
-from mallard.multibody._kernels._python_frames import compile_with_room_for_frames
 from mallard.multibody._kernels._sources import SourceGraph
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

@@ -9,16 +9,17 @@ and unmaps a chunk each time. numba's compilation recurses deeply and makes mill
 calls, so wherever a chunk's end falls it falls below some busy caller: a first ``mallard
 simulate`` made 95 000 ``mmap``/``munmap`` pairs (``strace -c``) and 150 000 page faults,
 0.7 s of system time of its ~9.5 s of CPU (docs/compilation.md, "Room for Python's frames
-while compiling"). Moving a call elsewhere only moves the ends.
+while numba compiles"). Moving a call elsewhere only moves the ends.
 
-:func:`compile_with_room_for_frames` runs numba's outermost compilation (of each thread) in a
-frame given :data:`ROOM_WORDS` words of value stack it never uses: that frame gets a chunk of
-its own twice that size, and the compilation's frames fit in the half after it, so no chunk
-is mapped while it runs (the one chunk is mapped and unmapped once per outermost
-compilation). The pages of the unused stack are never touched. Assumption (CPython 3.11, and
-3.12–3.13 alike; tested in tests/multibody/kernels/test_python_frames.py): a frame takes its
-code's ``co_stacksize`` words on the chunk stack, and a chunk is sized for the frame that
-needs it, in powers of two of 16 KiB.
+kernels._numba_internals.compile_with_room_for_frames runs numba's outermost compilation (of
+each thread) through :func:`with_room_for_frames`: in a frame given :data:`ROOM_WORDS` words of
+value stack it never uses. That frame gets a chunk of its own twice that size, and the
+compilation's frames fit in the half after it, so no chunk is mapped while it runs (the one
+chunk is mapped and unmapped once per outermost compilation); the pages of the unused stack
+are never touched. The assumption (CPython 3.11's, tested in
+tests/multibody/kernels/test_python_frames.py): a frame takes its code's ``co_stacksize``
+words on the chunk stack, and a chunk is sized for the frame that needs it, in powers of two
+of 16 KiB.
 """
 
 import functools
@@ -60,14 +61,3 @@ def with_room_for_frames(fn):
 
     wrapper._mallard_room = True
     return wrapper
-
-
-def compile_with_room_for_frames():
-    """Makes numba's ``Dispatcher.compile`` (every compilation of a jitted function starts
-    there: a first call, an explicit ``compile``, the typing of a call from a function being
-    compiled) run with room for its frames (:func:`with_room_for_frames`). To install before
-    any dispatcher binds its ``compile`` (kernels._numba_internals.for_joint_types does)."""
-    from numba.core.dispatcher import Dispatcher
-
-    if not getattr(Dispatcher.compile, "_mallard_room", False):
-        Dispatcher.compile = with_room_for_frames(Dispatcher.compile)

@@ -1,17 +1,19 @@
 """kernels._python_frames: CPython's frame chunks (its assumption, counted in page faults, not
-timed) and numba's compilations run with room for their frames."""
+timed), and calls run with room for their frames once per thread (numba's compilations so:
+test_numba_internals.py::test_28_compilations_run_with_room)."""
 
 import resource
 import sys
 import threading
 import types
 
-import numba
 import pytest
-from numba.core import event
 
-from mallard.multibody._kernels import _machinery  # noqa: F401 (installs the room)
-from mallard.multibody._kernels._python_frames import ROOM_WORDS, call_with_room
+from mallard.multibody._kernels._python_frames import (
+    ROOM_WORDS,
+    call_with_room,
+    with_room_for_frames,
+)
 
 #: Calls of the leaf at each depth of the recursion.
 CALLS = 50
@@ -51,7 +53,7 @@ def test_frame_chunks_mapped_per_call_without_room():
     assert call_with_room.__code__.co_stacksize > ROOM_WORDS
 
 
-def _rooms_on_stack():
+def rooms_on_stack():
     """How many frames of call_with_room the current thread's stack holds."""
     frame, rooms = sys._getframe(), 0
     while frame is not None:
@@ -60,30 +62,28 @@ def _rooms_on_stack():
     return rooms
 
 
-def test_compilations_run_with_room_once():
-    """A compilation (a function and, within it, the function it calls) runs in one frame of
-    call_with_room, in the main thread and in another."""
+def test_with_room_once_per_thread():
+    """A function with room, called within another, runs in the one frame of call_with_room;
+    in another thread, in its own; after, in none; an exception goes through."""
 
-    def compile_two():
-        seen = []
+    @with_room_for_frames
+    def inner():
+        return rooms_on_stack()
 
-        class Listener(event.Listener):
-            def on_start(self, started):
-                seen.append(_rooms_on_stack())
+    @with_room_for_frames
+    def outer():
+        return rooms_on_stack(), inner()
 
-            def on_end(self, ended):
-                pass
+    @with_room_for_frames
+    def failing():
+        raise KeyError("raised")
 
-        inner = numba.njit(lambda x: x + 1.0)
-        outer = numba.njit(lambda x: inner(x) * 2.0)
-        with event.install_listener("numba:compile", Listener()):
-            assert outer(1.0) == 4.0
-        return seen
-
-    assert compile_two() == [1, 1]
-    assert _rooms_on_stack() == 0
+    assert outer() == (1, 1) and inner() == 1 and rooms_on_stack() == 0
     result = []
-    thread = threading.Thread(target=lambda: result.append(compile_two()))
+    thread = threading.Thread(target=lambda: result.append(outer()))
     thread.start()
     thread.join()
-    assert result == [[1, 1]]
+    assert result == [(1, 1)]
+    with pytest.raises(KeyError, match="raised"):
+        failing()
+    assert inner() == 1
