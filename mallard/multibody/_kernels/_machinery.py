@@ -23,6 +23,7 @@ from mallard.multibody._kernels._numba_internals import (
     c_view,
     collect_less_while_compiling,
     compile_each_kernel_once,
+    compile_with_room_for_frames,
     compiling_joint_types,
     cut_numbas_python_work,
     cut_numbas_work_per_statement,
@@ -135,7 +136,9 @@ manage_caches(_MALLARD_DIR)
 # inlined one is never compiled alone; machine code is generated for the entry points only;
 # kernels compiled without numba's runtime may return views; numba repeats less of its own work
 # (per statement too), builds an inlined kernel's untyped IR once and types its calls about twice
-# per argument types; Python's garbage collector runs less often while numba compiles.
+# per argument types; Python's garbage collector runs less often while numba compiles, and its
+# frames have room (no memory mapped per call).
+compile_with_room_for_frames()
 compile_each_kernel_once()
 generate_code_on_demand()
 kernels_return_views()

@@ -213,6 +213,11 @@ pins numba to the releases those tests pass on.
    module is optimized by ``CPUCodeLibrary._optimize_final_module``, whose pass managers
    (``CPUCodegen._module_pass_manager``, its "cheap" one and its full one) read
    ``numba.config.OPT`` (an ``_OptLevel``) when they are made, there (:func:`optimized_at`).
+28. Compilation's entry [test_28_compilations_run_with_room]: every compilation of a jitted
+   function goes through ``Dispatcher.compile(sig)``, looked up on the dispatcher when called
+   (a first call, through ``_compile_for_args``; an explicit ``compile``; the typing of a call
+   from a function being compiled, through ``get_call_template``), in the thread compiling
+   (:func:`compile_with_room_for_frames`).
 """
 
 import collections
@@ -1901,3 +1906,19 @@ def _has_loc(fn):
     count = code.co_argcount + code.co_kwonlyargcount
     count += bool(code.co_flags & CO_VARARGS) + bool(code.co_flags & CO_VARKEYWORDS)
     return "loc" in code.co_varnames[:count]
+
+
+# ---- 28: compilations with room for Python's frames ----------------------------------------------
+
+
+def compile_with_room_for_frames():
+    """Makes numba's ``Dispatcher.compile`` run with room for Python's frames (kernels.
+    _python_frames.with_room_for_frames: no frame chunk mapped and unmapped per call while
+    numba compiles). To install before a dispatcher binds its ``compile`` (:func:`for_joint_types`
+    does)."""
+    from numba.core.dispatcher import Dispatcher
+
+    from mallard.multibody._kernels._python_frames import with_room_for_frames
+
+    if not getattr(Dispatcher.compile, "_mallard_room", False):
+        Dispatcher.compile = with_room_for_frames(Dispatcher.compile)

@@ -1470,3 +1470,37 @@ def test_27_entry_points_optimized_at_o1():
                 assert level == 1 and "final module" in variant, name
             else:
                 assert level is None and "final module" not in variant, name
+
+
+def test_28_compilations_run_with_room():
+    """A compilation (a function and, within it, the one it calls) runs in one frame of
+    kernels._python_frames.call_with_room, in the main thread and in another."""
+    import threading
+
+    from numba.core import event
+
+    from mallard.multibody._kernels import _machinery  # noqa: F401 (installs it)
+    from tests.multibody.kernels.test_python_frames import rooms_on_stack
+
+    def compile_two():
+        seen = []
+
+        class Listener(event.Listener):
+            def on_start(self, started):
+                seen.append(rooms_on_stack())
+
+            def on_end(self, ended):
+                pass
+
+        inner = numba.njit(lambda x: x + 1.0)
+        outer = numba.njit(lambda x: inner(x) * 2.0)
+        with event.install_listener("numba:compile", Listener()):
+            assert outer(1.0) == 4.0
+        return seen
+
+    assert compile_two() == [1, 1] and rooms_on_stack() == 0
+    result = []
+    thread = threading.Thread(target=lambda: result.append(compile_two()))
+    thread.start()
+    thread.join()
+    assert result == [[1, 1]]

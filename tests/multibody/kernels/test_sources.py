@@ -128,7 +128,7 @@ def test_dependencies_of_the_kernel_modules():
     # The leaves depend on the machinery only (and the joint types' codes, which it compiles
     # kernels for).
     machinery = {K + "_machinery", K + "_numba_internals", K + "_sources", "mallard._compiled"}
-    machinery |= {"mallard.multibody._joint_types"}
+    machinery |= {K + "_python_frames", "mallard.multibody._joint_types"}
     assert SOURCES.closure(K + "vec3") == {K + "vec3"} | machinery
     # A module depends on what it calls, from the kernels package and from outside it.
     dynamics = SOURCES.closure(K + "dynamics")
