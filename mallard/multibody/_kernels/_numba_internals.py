@@ -65,17 +65,14 @@ pins numba to the releases those tests pass on.
    number for the flags, from ``flags.values()``, a dict of every option, whose reprs tell
    them apart; numba does not change a flags object once it compiles with it); the flags'
    ``no_cpython_wrapper`` differs between an entry point and the kernels it calls and changes
-   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``release_gil`` (a
-   ``nogil`` entry point's: its CPython wrapper releases the GIL; a kernel's flags do not
-   inherit it, unlike ``nrt``, ``fastmath``, ``error_model``, ``forceinline``), nor
-   ``no_cfunc_wrapper`` (a jit option of the target's options: without it, each compiled
-   function gets a C callback wrapper, compiled and optimized apart: :data:`KERNEL_OPTIONS`).
-   An overload registered with ``inline="always"``, whose template's
-   ``_inline.is_always_inline``, is typed and inlined at each call site from the untyped IR
-   of its dispatcher's ``py_func`` and needs no compiled implementation
-   (``_compiled_overloads`` holds an empty entry for it); numba still compiles one in
-   ``_build_impl`` (``get_call_type``) and ``generic`` (``get_call_template``), unless the
-   dispatcher's ``_can_compile`` is False.
+   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``no_cfunc_wrapper``
+   (a jit option of the target's options: without it, each compiled function gets a C callback
+   wrapper, compiled and optimized apart: :data:`KERNEL_OPTIONS`). An overload registered
+   with ``inline="always"``, whose template's ``_inline.is_always_inline``, is typed and
+   inlined at each call site from the untyped IR of its dispatcher's ``py_func`` and needs no
+   compiled implementation (``_compiled_overloads`` holds an empty entry for it); numba still
+   compiles one in ``_build_impl`` (``get_call_type``) and ``generic``
+   (``get_call_template``), unless the dispatcher's ``_can_compile`` is False.
 12. Code generation [test_12_code_generation_on_demand]: the CPU target makes machine code for
    every library it finalizes: ``CPUCodeLibrary._finalize_final_module`` adds its
    ``_final_module`` to the execution engine (``_codegen._add_module``) and
@@ -911,10 +908,10 @@ _FLAGS_TOKENS = {}
 
 
 def _flags_token(flags):
-    """A number standing for ``flags`` (None for None) with a kernel's wrapper options and
-    without releasing the GIL (see :func:`compile_each_kernel_once`): numba's key hashed and
-    compared every option of the flags (twenty-odd Python calls) at each of the tens of
-    thousands of lookups a compilation makes."""
+    """A number standing for ``flags`` (None for None) with a kernel's wrapper options (see
+    :func:`compile_each_kernel_once`): numba's key hashed and compared every option of the
+    flags (twenty-odd Python calls) at each of the tens of thousands of lookups a compilation
+    makes."""
     if flags is None:
         return None
     found = _FLAGS_TOKENS.get(id(flags))
@@ -922,7 +919,6 @@ def _flags_token(flags):
         return found[1]
     values = flags.values()
     values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
-    values["release_gil"] = False  # (only a CPython wrapper releases it)
     token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
     _FLAGS_TOKENS[id(flags)] = flags, token
     return token
@@ -934,13 +930,11 @@ def compile_each_kernel_once():
 
     numba keys the implementations of an overload (which ``jitable`` registers) by the
     argument types and the flags of the function being compiled when it is called. Those
-    flags differ between an entry point (compiled with the wrappers Python and C call, the
-    CPython one releasing the GIL for a ``nogil`` entry point) and the kernels below it
-    (without), which changes nothing in the kernel's code (numba does not pass those options
-    on to it): a kernel called both by an (inlined) driver and by another kernel was compiled
-    twice, with everything it calls (BatchedPlant's entry points, nogil: the lanes' mass
-    matrix, q̇, the groups' checks). The key is made with those options as the kernels' (and
-    with a number for the flags, :func:`_flags_token`).
+    flags differ between an entry point (compiled with the wrappers Python and C call) and
+    the kernels below it (without), which changes nothing in the kernel's code: a kernel
+    called both by an (inlined) driver and by another kernel was compiled twice, with
+    everything it calls. The key is made with those options as the kernels' (and with a
+    number for the flags, :func:`_flags_token`).
 
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a

@@ -270,9 +270,8 @@ def test_10_atomics():
 
 # ---- 11. overload implementations ---------------------------------------------------------------
 def test_11_kernels_compiled_once():
-    """A jitable kernel called from a compiled entry point (with its Python wrapper, releasing
-    the GIL) and from a kernel (without) is typed once: one implementation in the overload's
-    cache, compiled without releasing the GIL (an option numba does not pass on)."""
+    """A jitable kernel called from a compiled entry point (with its Python wrapper) and from
+    a kernel (without) is typed once: one implementation in the overload's cache."""
     from numba.core.typing import templates
     from numba.extending import register_jitable
 
@@ -289,23 +288,18 @@ def test_11_kernels_compiled_once():
 
     register_jitable(inner)
 
-    @numba.njit(nogil=True)
+    @numba.njit
     def outer(x):
         return square(x) + inner(x)
 
     assert outer(3.0) == 19.0
-    assert outer.targetoptions["nogil"]
     typing_context = numba.core.registry.cpu_target.typing_context
     (template,) = typing_context.resolve_value_type(square).templates
     assert [key[1] for key in template._impl_cache] == [(numba.types.float64,)]
-    ((dispatcher, _),) = template._impl_cache.values()
-    assert "nogil" not in dispatcher.targetoptions
     flags = numba.core.compiler.Flags()
     assert _numba_internals._flags_token(flags) == _numba_internals._flags_token(flags.copy())
     flags.no_cpython_wrapper = True
-    other, nogil = flags.copy(), flags.copy()
-    nogil.release_gil = True
-    assert _numba_internals._flags_token(flags) == _numba_internals._flags_token(nogil)
+    other = flags.copy()
     other.error_model = "numpy"
     assert _numba_internals._flags_token(flags) != _numba_internals._flags_token(other)
 
