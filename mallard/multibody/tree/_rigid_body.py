@@ -67,7 +67,7 @@ class RigidBody(MultibodyElement):
     def _in_row(cls, body_name, model_instance, inertia_row):
         """As ``_new``, M_BBo_B that of its ``inertia_row`` (rows, j) in a parser's read-only
         array of rows as SpatialInertia._from_row reads, made when asked for (FieldInRow;
-        the plant's Finalize reads the rows: _default_inertias)."""
+        the plant's Finalize reads the rows: _fill_inertias)."""
         body = object.__new__(cls)
         body._init_fields(body_name, model_instance, None, inertia_row=inertia_row)
         return body
