@@ -16,14 +16,17 @@ Cases (written to a temporary directory):
   class, half the bodies give an ``<inertial>``, a few hold sites, most joints have an
   actuator. (It was a chain of 200 bodies identical but their names until this round: a
   parser that reads a repeated element once was 30% faster on it and 2-5% slower on real
-  models, so the chain measured something users never parse.)
+  models, so the chain measured something users never parse.) It is parsed twice: into a
+  plant alone, and into a plant with a SceneGraph (``AddMultibodyPlantSceneGraph``, as users
+  parse MJCF nearly always; its geoms are then made and registered as geometries);
 * ``scene.dmd.yaml``: model directives adding ``--models`` copies (200 by default) of a
   small URDF, each with a frame, a weld to it and default joint positions.
 
-Each timing is ``Parser(plant).AddModels(path)`` into a new plant ("parse": pydrake's
-AddModels also adds the elements to the plant, so both sides time the same call), then also
-``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of each
-format, so that lazy imports are not timed. A round times every (case, library) once, the
+Each timing is ``Parser(plant).AddModels(path)`` into a new plant (alone, or made by
+``AddMultibodyPlantSceneGraph`` in a new DiagramBuilder for the SceneGraph row) ("parse":
+pydrake's AddModels also adds the elements to the plant, so both sides time the same call),
+then also ``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of
+each format, alone and with a SceneGraph, so that lazy imports are not timed. A round times every (case, library) once, the
 libraries alternating, so that drifts of a shared machine hit both alike; the table gives
 the median over ``--rounds`` rounds (3 by default) and mallard's time as a ratio of
 pydrake's (below 1: mallard is faster). ``--timer cpu`` times the process's CPU time
@@ -37,6 +40,7 @@ Run: python benchmarks/parsing.py [--links N] [--short-links N] [--comment-mb MB
 """
 
 import argparse
+import collections
 import gc
 import importlib
 import random
@@ -235,41 +239,47 @@ SMALL = {
 }
 
 
-#: The cases: (the size that makes one, its label, file name, text of that size).
+#: The cases: (the size that makes one, its label, file name, text of that size, whether the
+#: plant is made with a SceneGraph).
 CASES = (
-    ("comment_mb", "URDF, {} MB comment", "comment.urdf", comment_urdf),
-    ("links", "URDF, {}-link chain", "chain.urdf", chain_urdf),
-    ("short_links", "URDF, {}-link chain", "short.urdf", chain_urdf),
-    ("links", "SDFormat, {}-link chain", "chain.sdf", chain_sdf),
-    ("short_links", "SDFormat, {}-link chain", "short.sdf", chain_sdf),
-    ("mjcf_links", "MJCF, {}-body robot", "robot.xml", robot_mjcf),
-    ("models", "directives, {} models", "scene.dmd.yaml", None),  # (scene_dmd)
+    ("comment_mb", "URDF, {} MB comment", "comment.urdf", comment_urdf, False),
+    ("links", "URDF, {}-link chain", "chain.urdf", chain_urdf, False),
+    ("short_links", "URDF, {}-link chain", "short.urdf", chain_urdf, False),
+    ("links", "SDFormat, {}-link chain", "chain.sdf", chain_sdf, False),
+    ("short_links", "SDFormat, {}-link chain", "short.sdf", chain_sdf, False),
+    ("mjcf_links", "MJCF, {}-body robot", "robot.xml", robot_mjcf, False),
+    ("mjcf_links", "MJCF, {}-body robot, SceneGraph", "robot.xml", robot_mjcf, True),
+    ("models", "directives, {} models", "scene.dmd.yaml", None, False),  # (scene_dmd)
 )
+
+#: A case written: its file, and whether its plant is made with a SceneGraph.
+Case = collections.namedtuple("Case", "path scene_graph")
 
 
 def write_cases(directory, **sizes):
     """Writes into ``directory`` the CASES whose size is given (``links=200``...); returns
-    {label: path} in CASES' order."""
+    {label: Case} in CASES' order."""
     directory = Path(directory)
     small_urdf = directory / "small.urdf"
     small_urdf.write_text(SMALL_URDF)
-    paths = {}
-    for size_name, label, name, text in CASES:
+    cases = {}
+    for size_name, label, name, text, scene_graph in CASES:
         size = sizes.get(size_name)
         if size is None:
             continue
-        path = paths[label.format(size)] = directory / name
+        path = directory / name
         path.write_text(scene_dmd(size, small_urdf) if text is None else text(size))
-    return paths
+        cases[label.format(size)] = Case(path, scene_graph)
+    return cases
 
 
-def select(paths, texts):
-    """The entries of ``paths`` whose label contains one of ``texts`` (any case; None: all)."""
+def select(cases, texts):
+    """The entries of ``cases`` whose label contains one of ``texts`` (any case; None: all)."""
     if not texts:
-        return paths
+        return cases
     return {
-        label: path
-        for label, path in paths.items()
+        label: case
+        for label, case in cases.items()
         if any(text.lower() in label.lower() for text in texts)
     }
 
@@ -279,15 +289,28 @@ def library(name):
     plant_class = importlib.import_module(f"{name}.multibody.plant").MultibodyPlant
     parser_class = importlib.import_module(f"{name}.multibody.parsing").Parser
     for file_type, text in SMALL.items():
-        plant = plant_class(0.0)
-        parser_class(plant).AddModelsFromString(text, file_type)
-        plant.Finalize()
+        for scene_graph in (False, True):
+            plant = new_plant(plant_class, scene_graph)
+            parser_class(plant).AddModelsFromString(text, file_type)
+            plant.Finalize()
     return plant_class, parser_class
 
 
-def time_once(plant_class, parser_class, path, timer=time.perf_counter):
-    """(parse, parse + Finalize) seconds of ``path`` into a new plant."""
-    plant = plant_class(0.0)
+def new_plant(plant_class, scene_graph=False):
+    """A new continuous plant of ``plant_class``'s library: alone, or with a SceneGraph by
+    ``AddMultibodyPlantSceneGraph`` into a new DiagramBuilder."""
+    if not scene_graph:
+        return plant_class(0.0)
+    name = plant_class.__module__.split(".")[0]
+    builder = importlib.import_module(f"{name}.systems.framework").DiagramBuilder()
+    add = importlib.import_module(f"{name}.multibody.plant").AddMultibodyPlantSceneGraph
+    return add(builder, 0.0)[0]
+
+
+def time_once(plant_class, parser_class, path, timer=time.perf_counter, scene_graph=False):
+    """(parse, parse + Finalize) seconds of ``path`` into a new plant (with a SceneGraph if
+    ``scene_graph``)."""
+    plant = new_plant(plant_class, scene_graph)
     gc.collect()
     start = timer()
     parser_class(plant).AddModels(str(path))
@@ -318,7 +341,7 @@ def main(argv=None):
     except ImportError:
         print("pydrake is not installed: mallard only")
     with tempfile.TemporaryDirectory() as directory:
-        paths = write_cases(
+        cases = write_cases(
             directory,
             comment_mb=args.comment_mb,
             links=args.links,
@@ -326,21 +349,23 @@ def main(argv=None):
             mjcf_links=args.mjcf_links,
             models=args.models,
         )
-        paths = select(paths, args.case)
-        times = {(case, lib): [] for case in paths for lib in libraries}
+        cases = select(cases, args.case)
+        times = {(case, lib): [] for case in cases for lib in libraries}
         for round_ in range(args.rounds):
-            for case, path in paths.items():
+            for case, (path, scene_graph) in cases.items():
                 order = list(libraries) if round_ % 2 == 0 else list(reversed(libraries))
                 for lib in order:
-                    times[case, lib].append(time_once(*libraries[lib], path, timer))
+                    times[case, lib].append(
+                        time_once(*libraries[lib], path, timer, scene_graph=scene_graph)
+                    )
     clock = "wall-clock" if args.timer == "wall" else "CPU"
     print(f"median of {args.rounds} rounds, {clock} seconds (ratio: mallard / pydrake)")
-    print(f"{'case':32s} {'step':11s} " + " ".join(f"{lib:>8s}" for lib in libraries) + "   ratio")
-    for case in paths:
+    print(f"{'case':38s} {'step':11s} " + " ".join(f"{lib:>8s}" for lib in libraries) + "   ratio")
+    for case in cases:
         for step, label in enumerate(("parse", "+ Finalize")):
             medians = [statistics.median(t[step] for t in times[case, lib]) for lib in libraries]
             ratio = f"{medians[0] / medians[1]:7.2f}" if len(medians) == 2 else ""
-            print(f"{case:32s} {label:11s} " + " ".join(f"{m:8.4f}" for m in medians) + f" {ratio}")
+            print(f"{case:38s} {label:11s} " + " ".join(f"{m:8.4f}" for m in medians) + f" {ratio}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from parsing import library, select, write_cases
+from parsing import library, new_plant, select, write_cases
 
 
 def count(call, per_function):
@@ -55,16 +55,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     plant_class, parser_class = library("mallard")
     with tempfile.TemporaryDirectory() as directory:
-        paths = write_cases(
+        cases = write_cases(
             directory, links=args.links, mjcf_links=args.mjcf_links, models=args.models
         )
-        paths = select(paths, args.case)
-        for case, path in paths.items():
-            plant = plant_class(0.0)
+        cases = select(cases, args.case)
+        for case, (path, scene_graph) in cases.items():
+            plant = new_plant(plant_class, scene_graph)
             parser_class(plant).AddModels(str(path))  # (first: lazy imports, caches)
             plant.Finalize()
             per_function = collections.Counter()
-            plant = plant_class(0.0)
+            plant = new_plant(plant_class, scene_graph)
 
             def parse(plant=plant, path=path):
                 parser_class(plant).AddModels(str(path))
@@ -72,7 +72,7 @@ def main(argv=None):
             parsed = count(parse, per_function)
             finalized = count(plant.Finalize, collections.Counter())
             print(
-                f"{case:30s} parse {parsed[0]:>9,} bytecodes {parsed[1]:>7,} calls; "
+                f"{case:36s} parse {parsed[0]:>9,} bytecodes {parsed[1]:>7,} calls; "
                 f"Finalize {finalized[0]:>9,} bytecodes {finalized[1]:>7,} calls"
             )
             for function, n in per_function.most_common(args.top):
