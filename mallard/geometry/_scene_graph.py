@@ -73,13 +73,13 @@ class _Frame:
 class _Geometry:
     __slots__ = ("id", "name", "frame", "X_FG", "shape", "properties", "source")
 
-    def __init__(self, instance, frame, source):
+    def __init__(self, instance, frame, source, properties):
         self.id = instance.id()
         self.name = instance.name()
         self.frame = frame
         self.X_FG = instance.pose()
         self.shape = instance.shape()
-        self.properties = copy.deepcopy(instance._properties)  # Role -> properties
+        self.properties = properties  # Role -> properties
         self.source = source
 
 
@@ -183,7 +183,11 @@ class SceneGraph(LeafSystem):
         """``(source_id, frame)`` or ``(source_id, parent_id, frame)``: registers a
         GeometryFrame (a child of World, or of ``parent_id``); returns its FrameId."""
         _, values = call_form(SceneGraph.RegisterFrame, args, kwargs, "SceneGraph.RegisterFrame")
-        source_id, frame, parent = values["source_id"], values["frame"], values.get("parent_id")
+        return self._register_frame(values["source_id"], values["frame"], values.get("parent_id"))
+
+    def _register_frame(self, source_id, frame, parent=None):
+        """RegisterFrame's work, its call form bound: ``frame`` (a GeometryFrame) a child of
+        ``parent`` (a FrameId, None: World)."""
         self._source(source_id)
         if not isinstance(frame, GeometryFrame):
             raise TypeError(f"RegisterFrame(): expected a GeometryFrame, got {frame!r}")
@@ -214,6 +218,11 @@ class SceneGraph(LeafSystem):
     def RegisterGeometry(self, source_id, frame_id, geometry):
         """Registers a GeometryInstance on frame ``frame_id`` with the roles its properties
         give it; returns its GeometryId."""
+        return self._register_geometry(source_id, frame_id, geometry)
+
+    def _register_geometry(self, source_id, frame_id, geometry, owned=False):
+        """RegisterGeometry; ``owned``: ``geometry``'s property sets are held by no one else
+        (a parser's, made for this call), so they are kept rather than copied."""
         self._source(source_id)
         frame = self._frame(frame_id)
         if not isinstance(geometry, GeometryInstance):
@@ -225,7 +234,10 @@ class SceneGraph(LeafSystem):
             )
         for role in geometry._properties:
             self._check_name(frame, geometry.name(), role)
-        self._geometries[geometry.id()] = _Geometry(geometry, frame_id, source_id)
+        properties = geometry._properties
+        self._geometries[geometry.id()] = _Geometry(
+            geometry, frame_id, source_id, dict(properties) if owned else copy.deepcopy(properties)
+        )
         self._proximity_serial += 1
         for role in geometry._properties:
             self._changed_role(role)

@@ -112,15 +112,11 @@ def _instance(record):
 
 
 def register_geometries(plant, records):
-    """Registers ``records`` with ``plant`` (a geometry source), in order."""
+    """Registers ``records`` with ``plant`` (a geometry source), in order, as
+    RegisterVisualGeometry and RegisterCollisionGeometry would."""
     for record in records:
-        register = (
-            plant.RegisterVisualGeometry
-            if record.role == "visual"
-            else plant.RegisterCollisionGeometry
-        )
         try:
-            register(record.body, _instance(record))
+            plant._register_parsed_geometry(record.role == "visual", record.body, _instance(record))
         except RuntimeError as e:
             element = record.element
             if element is None:

@@ -100,7 +100,7 @@ class GeometryMixin:
                 self._scoped_geometry_name(body.model_instance(), body.name()),
                 int(body.model_instance()),
             )
-            frame_id = self._geometry_link.scene_graph.RegisterFrame(
+            frame_id = self._geometry_link.scene_graph._register_frame(
                 self._geometry_link.source_id, frame
             )
             self._geometry_link.body_frame_ids[b] = frame_id
@@ -113,15 +113,7 @@ class GeometryMixin:
         method = function.__name__
         _, values = call_form(function, args, kwargs, f"MultibodyPlant.{method}")
         body = values.pop("body")
-        self._throw_if_finalized(method)
-        if not isinstance(body, RigidBody) or body._plant is not self:
-            raise RuntimeError(f"{method}(): the body must be a RigidBody of this plant")
-        if self._geometry_link.scene_graph is None:
-            raise RuntimeError(
-                f"{method}(): this MultibodyPlant is not registered as a geometry source "
-                "(condition 'geometry_source_is_registered()' failed): call "
-                "RegisterAsSourceForSceneGraph() first"
-            )
+        self._check_geometry_body(method, body)
         if "geometry_instance" in values:
             instance = values["geometry_instance"]
             if not isinstance(instance, GeometryInstance):
@@ -134,14 +126,47 @@ class GeometryMixin:
                 raise TypeError(f"{method}(): shape must be a Shape, got {shape!r}")
             instance = GeometryInstance(X_BG, shape, name)
             properties_of(instance, value)
+        return body, self._register_instance(body, instance)
+
+    def _check_geometry_body(self, method, body):
+        """The errors of registering geometry on ``body`` by ``method`` (its name)."""
+        self._throw_if_finalized(method)
+        if not isinstance(body, RigidBody) or body._plant is not self:
+            raise RuntimeError(f"{method}(): the body must be a RigidBody of this plant")
+        if self._geometry_link.scene_graph is None:
+            raise RuntimeError(
+                f"{method}(): this MultibodyPlant is not registered as a geometry source "
+                "(condition 'geometry_source_is_registered()' failed): call "
+                "RegisterAsSourceForSceneGraph() first"
+            )
+
+    def _register_instance(self, body, instance, owned=False):
+        """Registers ``instance`` (its name scoped by ``body``'s model instance) on
+        ``body``'s frame; returns its GeometryId (``owned``: see SceneGraph's
+        ``_register_geometry``)."""
         instance.set_name(self._scoped_geometry_name(body.model_instance(), instance.name()))
         if instance.proximity_properties() is not None:
             check = getattr(instance.shape(), "_check_for_proximity", None)
             if check is not None:
                 check()
-        return body, self._geometry_link.scene_graph.RegisterGeometry(
-            self._geometry_link.source_id, self._body_frame_id(body), instance
+        return self._geometry_link.scene_graph._register_geometry(
+            self._geometry_link.source_id, self._body_frame_id(body), instance, owned
         )
+
+    def _register_parsed_geometry(self, visual, body, instance):
+        """RegisterVisualGeometry (``visual``) or RegisterCollisionGeometry of a parser's
+        ``(body, instance)``, the instance and its property sets made for this call (the
+        SceneGraph keeps them uncopied); returns its GeometryId."""
+        link = self._geometry_link
+        method, by_body = (
+            ("RegisterVisualGeometry", link.visual_geometries)
+            if visual
+            else ("RegisterCollisionGeometry", link.collision_geometries)
+        )
+        self._check_geometry_body(method, body)
+        geometry_id = self._register_instance(body, instance, owned=True)
+        by_body.setdefault(int(body.index()), []).append(geometry_id)
+        return geometry_id
 
     @overloads(
         "body, X_BG, shape, name, diffuse_color",
