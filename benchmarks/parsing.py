@@ -26,12 +26,12 @@ Each timing is ``Parser(plant).AddModels(path)`` into a new plant (alone, or mad
 ``AddMultibodyPlantSceneGraph`` in a new DiagramBuilder for the SceneGraph row) ("parse":
 pydrake's AddModels also adds the elements to the plant, so both sides time the same call),
 then also ``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of
-each format, alone and with a SceneGraph, so that lazy imports are not timed. A round times every (case, library) once, the
-libraries alternating, so that drifts of a shared machine hit both alike; the table gives
-the median over ``--rounds`` rounds (3 by default) and mallard's time as a ratio of
-pydrake's (below 1: mallard is faster). ``--timer cpu`` times the process's CPU time
-instead of the wall clock (steadier on a loaded machine; both libraries parse in one
-thread).
+each format, alone and with a SceneGraph, so that lazy imports are not timed. A round times
+every (case, library) once, the libraries alternating, so that drifts of a shared machine
+hit both alike; the table gives the median over ``--rounds`` rounds (3 by default) and
+mallard's time as a ratio of pydrake's (below 1: mallard is faster). ``--timer cpu`` times
+the process's CPU time instead of the wall clock (steadier on a loaded machine; both
+libraries parse in one thread).
 
 Run: python benchmarks/parsing.py [--links N] [--short-links N] [--comment-mb MB]
 [--mjcf-links N] [--models N] [--rounds R] [--timer wall|cpu] [--case TEXT]

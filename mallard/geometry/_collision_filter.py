@@ -75,6 +75,13 @@ class GeometrySet:
             else:
                 self._frames.update(dict.fromkeys(_ids(value, FrameId)))
 
+    def __deepcopy__(self, memo):
+        """A copy holding the same ids (immutable values: its two ordered sets copied, not
+        each id in them)."""
+        copied = object.__new__(GeometrySet)
+        copied._geometries, copied._frames = dict(self._geometries), dict(self._frames)
+        return copied
+
     def __repr__(self):
         geometries = [id_text(g) for g in self._geometries]
         frames = [id_text(f) for f in self._frames]

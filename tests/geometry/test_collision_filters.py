@@ -2,6 +2,8 @@
 the manager's errors, the invariants, the plant's filters at Finalize, registration errors
 (nothing registered) and the inspector's queries."""
 
+import copy
+
 import pytest
 
 from mallard.all import (
@@ -66,6 +68,23 @@ def test_geometry_set_constructors():
         GeometrySet("a")
     with pytest.raises(TypeError):
         GeometrySet([a, frames[0]])
+
+
+def test_a_declaration_keeps_its_sets_as_they_were():
+    """A statement holds a copy of its GeometrySets (the same ids): sets changed after it
+    change nothing it applies."""
+    sg, _, frames, (a, b, c, w) = _scene()
+    inspector = sg.model_inspector()
+    within, other = GeometrySet(a), GeometrySet(frames[1])
+    declaration = CollisionFilterDeclaration().ExcludeWithin(within).ExcludeBetween(other, within)
+    within.Add(w)
+    other.Add(b)
+    copied = copy.deepcopy(within)
+    copied.Add(frames[0])
+    assert inspector.GetGeometryIds(within) == {a, w}
+    assert inspector.GetGeometryIds(copied) == {a, b, w}
+    sg.collision_filter_manager().Apply(declaration)
+    assert inspector.GetCollisionCandidates() == {(a, w), (b, c), (b, w), (c, w)}
 
 
 def test_invariants_and_declarations():
