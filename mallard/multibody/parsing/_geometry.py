@@ -74,7 +74,9 @@ DEFAULT_FRICTION = (1.0, 1.0)
 def _property_set(kind, groups):
     """A property set of ``kind`` holding the nested dict ``groups``: a phong diffuse becomes
     an Rgba, a (static, dynamic) coulomb_friction a CoulombFriction and a compliance_type
-    ("rigid" or "compliant") a HydroelasticType, as Drake's parsers store them."""
+    ("rigid" or "compliant") a HydroelasticType, as Drake's parsers store them. Its values are
+    new or immutable (a set, renderer accepting's, is copied): it shares nothing with the
+    record or another set, so the SceneGraph keeps it uncopied."""
     from mallard.multibody.plant import CoulombFriction
 
     properties = kind()
@@ -86,6 +88,8 @@ def _property_set(kind, groups):
                 value = CoulombFriction(*value)
             elif (group, name) == ("hydroelastic", "compliance_type"):
                 value = HydroelasticType.kRigid if value == "rigid" else HydroelasticType.kSoft
+            elif isinstance(value, set):
+                value = set(value)
             properties.AddProperty(group, name, value)
     return properties
 

@@ -126,6 +126,41 @@ def test_collision_friction_and_disabled_roles_match_pydrake():
     assert friction == CoulombFriction(0.8, 0.5)
 
 
+def test_registered_property_sets_share_no_value():
+    """Each role's properties of a parsed geometry are its own: the renderers a URDF visual
+    accepts are one set per role, changing one changes neither the other nor a new parse."""
+    text = robot(
+        link(
+            "a",
+            extra=(
+                '<visual name="v"><geometry><box size="1 2 3"/></geometry>'
+                '<drake:accepting_renderer name="r1"/><drake:accepting_renderer name="r2"/>'
+                "</visual>"
+            ),
+        )
+    )
+
+    def parse(parser):
+        parser.AddModelsFromString(text, "urdf")
+
+    plant, inspector = mallard_plant(parse)
+    (v,) = plant.GetVisualGeometriesForBody(plant.GetBodyByName("a"))
+    illustration = inspector.GetIllustrationProperties(v).GetProperty("renderer", "accepting")
+    perception = inspector.GetPerceptionProperties(v).GetProperty("renderer", "accepting")
+    assert illustration == perception == {"r1", "r2"}
+    illustration.add("r3")
+    assert inspector.GetPerceptionProperties(v).GetProperty("renderer", "accepting") == {
+        "r1",
+        "r2",
+    }
+    plant, inspector = mallard_plant(parse)
+    (v,) = plant.GetVisualGeometriesForBody(plant.GetBodyByName("a"))
+    assert inspector.GetIllustrationProperties(v).GetProperty("renderer", "accepting") == {
+        "r1",
+        "r2",
+    }
+
+
 SDF = """<?xml version="1.0"?>
 <sdf version="1.9"><model name="m"><link name="a">
   <inertial><mass>1</mass></inertial>
