@@ -122,12 +122,13 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
         return mobods, bases
     jointed = [b for b in range(1, num_bodies) if touching[b] and mobod_of_body[b] < 0]
     if jointed:  # (counted only for a model not all connected to World)
-        as_child = [0] * num_bodies
-        as_parent = [0] * num_bodies
-        for parent, child in joint_ends:
-            as_parent[parent] += 1
-            as_child[child] += 1
-        jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
+        ends = np.fromiter(chain.from_iterable(joint_ends), np.int64, 2 * len(joint_ends))
+        as_parent, as_child = (
+            np.bincount(ends[k::2], minlength=num_bodies).tolist() for k in (0, 1)
+        )
+        # (by as_child, then −as_parent, then b, as two stable sorts of the bodies in order)
+        jointed.sort(key=as_parent.__getitem__, reverse=True)
+        jointed.sort(key=as_child.__getitem__)
     for b in [*jointed, *(b for b in range(1, num_bodies) if not touching[b])]:
         if mobod_of_body[b] < 0:
             j = len(joint_ends)
@@ -147,32 +148,25 @@ def _grow(mobods, mobod_of_body, stack, touching, other, joint_ends, joint_sizes
     if last.joint is not None:
         nq, nv = joint_sizes[last.joint]
         q_next, v_next = last.q_start + nq, last.v_start + nv
+    k = len(mobods)
+    add, pop, push = mobods.append, stack.pop, stack.append
     while stack:
-        body, inboard = stack.pop()
+        body, inboard = pop()
         if mobod_of_body[body] >= 0:
             raise RuntimeError(_LOOP_ERROR)
-        mobod_of_body[body] = len(mobods)
+        mobod_of_body[body] = k
+        k += 1
+        parent = mobod_of_body[other[inboard] ^ body]
+        reversed_joint = joint_ends[inboard][1] != body
+        add(_new_mobod(Mobod, (body, inboard, parent, reversed_joint, q_next, v_next)))
         nq, nv = joint_sizes[inboard]
-        mobods.append(
-            _new_mobod(
-                Mobod,
-                (
-                    body,
-                    inboard,
-                    mobod_of_body[other[inboard] ^ body],
-                    joint_ends[inboard][1] != body,
-                    q_next,
-                    v_next,
-                ),
-            )
-        )
         q_next += nq
         v_next += nv
         # (its children pushed last to first, so popped in joint order; a body reached twice,
         # a loop, is found when popped the second time)
         for j in reversed(touching[body]):
             if j != inboard:
-                stack.append((other[j] ^ body, j))
+                push((other[j] ^ body, j))
 
 
 #: The joint types Drake can mobilize reversed (with the child body inboard of the parent).
