@@ -89,15 +89,15 @@ class Topology:
 
 
 def joint_graph(num_bodies, joint_ends):
-    """(touching, other): the joints touching each body, in joint index order, and per joint
-    the XOR of its two bodies (``other[j] ^ b`` is the body joint j connects to body b; a
-    joint never connects a body to itself: AddJoint). ``joint_ends`` lists (parent body,
-    child body) of every joint, in joint index order."""
+    """The joints touching each body, in decreasing joint index order (a depth-first walk
+    pushes them so, to pop them in joint order). ``joint_ends`` lists (parent body, child
+    body) of every joint, in joint index order."""
     touching = [[] for _ in range(num_bodies)]
-    for j, (parent, child) in enumerate(joint_ends):
+    for j in range(len(joint_ends) - 1, -1, -1):
+        parent, child = joint_ends[j]
         touching[parent].append(j)
         touching[child].append(j)
-    return touching, [parent ^ child for parent, child in joint_ends]
+    return touching
 
 
 def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
@@ -110,13 +110,12 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
     grown first, then, of the bodies they left out, each base's (Drake's rules 2 and 3 above).
     RuntimeError if the bodies and joints form a loop.
     """
-    touching, other = joint_graph(num_bodies, joint_ends)
+    touching = joint_graph(num_bodies, joint_ends)
     mobods = [Mobod(0, None, 0, False, 0, 0)]
     mobod_of_body = [-1] * num_bodies
     mobod_of_body[0] = 0
-    # (other[j] ^ 0 is the body joint j connects to World)
-    _grow(mobods, mobod_of_body, [(other[j], j) for j in reversed(touching[0])], touching,
-          other, joint_ends, joint_sizes)  # fmt: skip
+    walked = [False] * len(joint_ends)
+    _grow(mobods, mobod_of_body, list(touching[0]), walked, touching, joint_ends, joint_sizes)
     bases = []
     if len(mobods) == num_bodies:  # (every body in World's trees)
         return mobods, bases
@@ -133,40 +132,45 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
         if mobod_of_body[b] < 0:
             j = len(joint_ends)
             bases.append(b)
-            joint_ends.append((0, b))
+            joint_ends.append((0, b))  # (World's new joint to b: the graph needs no more of it)
             joint_sizes.append(floating_size)
-            other.append(b)  # (World's new joint to b: the graph needs no more of it)
-            _grow(mobods, mobod_of_body, [(b, j)], touching, other, joint_ends, joint_sizes)
+            walked.append(False)
+            _grow(mobods, mobod_of_body, [j], walked, touching, joint_ends, joint_sizes)
     return mobods, bases
 
 
-def _grow(mobods, mobod_of_body, stack, touching, other, joint_ends, joint_sizes):
-    """Appends to ``mobods`` the trees of the (body, inboard joint) pairs of ``stack``
-    (popped: the last first), depth first; q and v slots follow the last mobod's."""
+def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_sizes):
+    """Appends to ``mobods`` the trees reached through the joints of ``stack`` (popped: the
+    last first), depth first, each joint walked once (``walked``); q and v slots follow the
+    last mobod's. A reached body's joints are pushed in decreasing index order (so popped in
+    joint order), its inboard joint with them (then popped as walked); a joint popped between
+    two bodies already reached closes a loop."""
     last = mobods[-1]
     q_next = v_next = 0
     if last.joint is not None:
         nq, nv = joint_sizes[last.joint]
         q_next, v_next = last.q_start + nq, last.v_start + nv
     k = len(mobods)
-    add, pop, push = mobods.append, stack.pop, stack.append
+    add, pop, push = mobods.append, stack.pop, stack.extend
     while stack:
-        body, inboard = pop()
-        if mobod_of_body[body] >= 0:
+        j = pop()
+        if walked[j]:
+            continue
+        walked[j] = True
+        parent_body, body = joint_ends[j]
+        parent = mobod_of_body[parent_body]
+        reversed_joint = parent < 0  # (reached from its child: the parent body is outboard)
+        if reversed_joint:
+            parent, body = mobod_of_body[body], parent_body
+        elif mobod_of_body[body] >= 0:
             raise RuntimeError(_LOOP_ERROR)
         mobod_of_body[body] = k
         k += 1
-        parent = mobod_of_body[other[inboard] ^ body]
-        reversed_joint = joint_ends[inboard][1] != body
-        add(_new_mobod(Mobod, (body, inboard, parent, reversed_joint, q_next, v_next)))
-        nq, nv = joint_sizes[inboard]
+        add(_new_mobod(Mobod, (body, j, parent, reversed_joint, q_next, v_next)))
+        nq, nv = joint_sizes[j]
         q_next += nq
         v_next += nv
-        # (its children pushed last to first, so popped in joint order; a body reached twice,
-        # a loop, is found when popped the second time)
-        for j in reversed(touching[body]):
-            if j != inboard:
-                push((other[j] ^ body, j))
+        push(touching[body])
 
 
 #: The joint types Drake can mobilize reversed (with the child body inboard of the parent).
