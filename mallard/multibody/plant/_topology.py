@@ -121,11 +121,13 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
         return mobods, bases
     jointed = [b for b in range(1, num_bodies) if touching[b] and mobod_of_body[b] < 0]
     if jointed:  # (counted only for a model not all connected to World)
-        ends = np.fromiter(chain.from_iterable(joint_ends), np.int64, 2 * len(joint_ends))
-        as_parent, as_child = (
-            np.bincount(ends[k::2], minlength=num_bodies).tolist() for k in (0, 1)
-        )
-        # (by as_child, then −as_parent, then b, as two stable sorts of the bodies in order)
+        as_child = [0] * num_bodies
+        as_parent = [0] * num_bodies
+        for parent, child in joint_ends:
+            as_parent[parent] += 1
+            as_child[child] += 1
+        # (by as_child, then −as_parent, then b, as two stable sorts of the bodies in order:
+        # keyed by list.__getitem__, no Python function called per body)
         jointed.sort(key=as_parent.__getitem__, reverse=True)
         jointed.sort(key=as_child.__getitem__)
     for b in [*jointed, *(b for b in range(1, num_bodies) if not touching[b])]:
