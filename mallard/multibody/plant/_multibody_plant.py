@@ -44,7 +44,7 @@ from mallard.multibody.plant._topology import (
     mobod_rows,
     non_identity_poses,
     revolute_turns,
-    z_turn,
+    z_turns,
 )
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
@@ -865,7 +865,7 @@ class MultibodyPlant(
         topology's jparam (the axis Drake mobilizes about, mobilizer_axes, a revolute's
         turned to z off the coordinate axes; the screw pitch), the revolute and prismatic
         mobods whose mobilizer axis u has no element exactly 1.0 ({mobod: u}:
-        mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turn)."""
+        mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turns)."""
         single = np.flatnonzero(
             (codes == _joint_types.REVOLUTE)
             | (codes == _joint_types.PRISMATIC)
@@ -878,17 +878,15 @@ class MultibodyPlant(
         reversed_joint = rows[single[axial], 3] != 0
         mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
         mobods = single + 1
-        framed = {
-            int(mobods[axial[i]]): np.where(reversed_joint[i], -axes[axial[i]], axes[axial[i]])
-            for i in np.flatnonzero(~coordinate).tolist()
-        }
+        framed = axial[~coordinate]  # (their u: the axis, negated where reversed)
+        u = np.where(reversed_joint[~coordinate, None], -axes[framed], axes[framed])
+        framed = dict(zip(mobods[framed].tolist(), u, strict=True))
         axes[axial] = mobilized
-        z_turns = {}
         revolute = np.flatnonzero(codes[single] == _joint_types.REVOLUTE)
-        for i in revolute[revolute_turns(axes[revolute])].tolist():
-            z_turns[int(mobods[i])] = z_turn(axes[i].tolist())
-            axes[i] = (0.0, 0.0, 1.0)
-        return mobods, np.column_stack((axes, pitch)), framed, z_turns
+        turned = revolute[revolute_turns(axes[revolute])]
+        turns = dict(zip(mobods[turned].tolist(), z_turns(axes[turned]), strict=True))
+        axes[turned] = (0.0, 0.0, 1.0)
+        return mobods, np.column_stack((axes, pitch)), framed, turns
 
     def _joint_body_indices(self):
         """(parent body index, child body index) of each joint, as ints."""

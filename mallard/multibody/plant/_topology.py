@@ -18,7 +18,6 @@ Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer
 The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
-import math
 from itertools import chain
 from typing import NamedTuple
 
@@ -228,21 +227,29 @@ def z_turn(axis):
     J so that Z's z axis is the unit ``axis`` (3 floats, given in J): R = R_JZ, R·e_z = axis.
     For a coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose
     axis is not such a coordinate axis turns about the z axis of its frames turned so (one
-    about ±e_i turns about it directly: see kernels.kinematics). (In floats: x = e_j − (e_j·a)a
-    normalized, for e_j the axis after a's largest element, then columns x, a × x, a.)"""
-    a = [float(a_i) for a_i in axis]
-    magnitudes = [abs(a_i) for a_i in a]
-    j = (magnitudes.index(max(magnitudes)) + 1) % 3  # (e_j ⊥ a = ±e_i exactly)
-    s = a[j]  # e_j · a
-    x = [(1.0 if k == j else 0.0) - s * a[k] for k in range(3)]
-    x0, x1, x2 = x
-    norm = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
-    x0, x1, x2 = x0 / norm, x1 / norm, x2 / norm
-    a0, a1, a2 = a
-    return np.array(
-        [[x0, a1 * x2 - a2 * x1, a0], [x1, a2 * x0 - a0 * x2, a1], [x2, a0 * x1 - a1 * x0, a2],
-         [0.0, 0.0, 0.0]]
-    )  # fmt: skip
+    about ±e_i turns about it directly: see kernels.kinematics). :func:`z_turns` of one."""
+    return z_turns(np.array([axis], dtype=float))[0]
+
+
+def z_turns(axes):
+    """The z_turn of each of the unit ``axes`` (m × 3 floats): m × 4 × 3. (In floats, each
+    operation as on Python floats: x = e_j − (e_j·a)a normalized, for e_j the axis after a's
+    largest element in magnitude (the first of equals), then columns x, a × x, a.)"""
+    m = len(axes)
+    j = (np.abs(axes).argmax(axis=1) + 1) % 3  # (e_j ⊥ a = ±e_i exactly)
+    rows = np.arange(m)
+    s = axes[rows, j]  # e_j · a
+    e_j = np.zeros((m, 3))
+    e_j[rows, j] = 1.0
+    x = e_j - s[:, None] * axes
+    norm = np.sqrt(x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1] + x[:, 2] * x[:, 2])
+    x = x / norm[:, None]
+    (x0, x1, x2), (a0, a1, a2) = x.T, axes.T
+    X = np.zeros((m, 4, 3))
+    X[:, :3, 0] = x
+    X[:, :3, 1] = np.column_stack((a1 * x2 - a2 * x1, a2 * x0 - a0 * x2, a0 * x1 - a1 * x0))
+    X[:, :3, 2] = axes
+    return X
 
 
 def non_identity_poses(R, p):
