@@ -258,6 +258,34 @@ def non_identity_poses(R, p):
     return ~((R.reshape(-1, 9) == _IDENTITY_ROW).all(axis=1) & (p == 0.0).all(axis=1))
 
 
+def z_axis_rotations(u):
+    """RotationMatrix.MakeFromOneVector(u_k, 2)'s matrix of each row u_k of ``u`` (m × 3
+    floats; m × 3 × 3): its operations on arrays, in the same order, so the same floats (the
+    dot products as sums left to right, as numpy's of three elements are)."""
+    from mallard.math import RotationMatrix
+
+    if not len(u):
+        return np.zeros((0, 3, 3))
+    u0, u1, u2 = u.T
+    norm = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+    for k in np.flatnonzero(~(np.isfinite(norm) & (norm >= 1e-10))).tolist():
+        RotationMatrix._from_one_vector(u[k], 2)  # (its error)
+    u = u / norm[:, None]
+    u0, u1, u2 = u.T
+    v = np.zeros_like(u)  # (the unit e along u's smallest element, crossed with u)
+    i = np.abs(u).argmin(axis=1)
+    v[i == 0, 1], v[i == 0, 2] = -u2[i == 0], u1[i == 0]
+    v[i == 1, 0], v[i == 1, 2] = u2[i == 1], -u0[i == 1]
+    v[i == 2, 0], v[i == 2, 1] = -u1[i == 2], u0[i == 2]
+    v0, v1, v2 = v.T
+    v = v / np.sqrt(v0 * v0 + v1 * v1 + v2 * v2)[:, None]
+    v0, v1, v2 = v.T
+    R = np.empty((len(u), 3, 3))
+    R[:, :, 2], R[:, :, 0] = u, v
+    R[:, :, 1] = np.column_stack((u1 * v2 - u2 * v1, u2 * v0 - u0 * v2, u0 * v1 - u1 * v0))
+    return R
+
+
 def mobilizer_frames(mobods, joints, framed, welds):
     """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
     as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance (R_PF
@@ -276,16 +304,15 @@ def mobilizer_frames(mobods, joints, framed, welds):
       mobods, non_identity_poses) gets ``{joint}_{F}_F`` on F at that pose, so that the weld's
       mobilizer is the identity.
     """
-    from mallard.math import RotationMatrix
     from mallard.math._rotation_matrix import check_rotation_matrix
 
+    R_FM = dict(zip(framed, z_axis_rotations(np.array([*framed.values()])), strict=True))
     frames = []
     for k in sorted([*framed, *welds]):
         mobod = mobods[k]
         joint = joints[mobod.joint]
-        u = framed.get(k)
-        if u is not None:
-            R = RotationMatrix._from_one_vector(u, 2)._R
+        R = R_FM.get(k)
+        if R is not None:
             F, M = joint._frame_on_parent, joint._frame_on_child
             if mobod.reversed:
                 F, M = M, F
