@@ -994,8 +994,9 @@ class MultibodyPlant(
         joints = self._joints
         by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
         damping = _joined([np.zeros(0), *by_v])
-        rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
-        gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
+        actuators = self._actuators  # (their default rotor inertias and gear ratios)
+        rotor = np.array([a._rotor_inertia for a in actuators], dtype=float)
+        gear = np.array([a._gear_ratio for a in actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)
         force_elements = [e._default_parameters() for e in self._force_elements]
         return PlantParameters(
