@@ -878,14 +878,16 @@ class MultibodyPlant(
         reversed_joint = rows[single[axial], 3] != 0
         mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
         mobods = single + 1
-        framed = axial[~coordinate]  # (their u: the axis, negated where reversed)
-        u = np.where(reversed_joint[~coordinate, None], -axes[framed], axes[framed])
-        framed = dict(zip(mobods[framed].tolist(), u, strict=True))
+        framed, off = {}, axial[~coordinate]  # (u: the axis, negated where reversed)
+        if off.size:
+            u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
+            framed = dict(zip(mobods[off].tolist(), u, strict=True))
         axes[axial] = mobilized
         revolute = np.flatnonzero(codes[single] == _joint_types.REVOLUTE)
-        turned = revolute[revolute_turns(axes[revolute])]
-        turns = dict(zip(mobods[turned].tolist(), z_turns(axes[turned]), strict=True))
-        axes[turned] = (0.0, 0.0, 1.0)
+        turned, turns = revolute[revolute_turns(axes[revolute])], {}
+        if turned.size:
+            turns = dict(zip(mobods[turned].tolist(), z_turns(axes[turned]), strict=True))
+            axes[turned] = (0.0, 0.0, 1.0)
         return mobods, np.column_stack((axes, pitch)), framed, turns
 
     def _joint_body_indices(self):
