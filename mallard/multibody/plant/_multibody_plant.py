@@ -108,11 +108,17 @@ class _ElementNames(dict):
         self._indexed = len(self)
 
 
+def _body_ends(joint):
+    """(parent body index, child body index) of ``joint``, as ints. The plant keeps them on
+    each joint it adds (``joint._body_ends``), where Finalize reads them: its frames and
+    bodies are not read again."""
+    return joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value
+
+
 def _ends(joint):
     """The bodies a joint connects (by index), as a key that ignores their order (a tuple of
     ints, which the garbage collector stops tracking)."""
-    a = joint._frame_on_parent._body._index._value
-    b = joint._frame_on_child._body._index._value
+    a, b = _body_ends(joint)
     return (a, b) if a <= b else (b, a)
 
 
@@ -501,7 +507,8 @@ class MultibodyPlant(
             )
             joint_between = self._joint_between
             for joint in joints:
-                joint_between[_ends(joint)] = joint
+                a, b = joint._body_ends = _body_ends(joint)
+                joint_between[(a, b) if a <= b else (b, a)] = joint
 
     def _attach(self, elements, element_names, element_list, index, index_type):
         """Attaches ``elements`` (of one kind, a list or tuple) to this plant from ``index`` on
@@ -583,6 +590,7 @@ class MultibodyPlant(
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
         names[key] = joint
+        joint._body_ends = _body_ends(joint)
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
@@ -891,11 +899,9 @@ class MultibodyPlant(
         return mobods, np.column_stack((axes, pitch)), framed, turns
 
     def _joint_body_indices(self):
-        """(parent body index, child body index) of each joint, as ints."""
-        return [
-            (j._frame_on_parent._body._index._value, j._frame_on_child._body._index._value)
-            for j in self._joints
-        ]
+        """(parent body index, child body index) of each joint, as ints (kept on the joints as
+        the plant added them: _body_ends)."""
+        return [j._body_ends for j in self._joints]
 
     def _add_mobilizer_frames(self, mobods, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
@@ -918,6 +924,7 @@ class MultibodyPlant(
             joint.SetDefaultPose(pose)
         self._register_name("Joint", "joint", joint)
         joint._ephemeral = True
+        joint._body_ends = (0, body._index._value)
         self._add_element("_joints", joint)
 
     def _build_flat_model(self, mobods, rows, codes, constants):
