@@ -966,10 +966,10 @@ class MultibodyPlant(
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
-        t.rpy_pitch = np.array(
-            [j._q_start + 1 for j in joints if j.kTypeName in ("ball_rpy", "rpy_floating")],
-            dtype=np.int64,
+        rpy = np.flatnonzero(
+            (codes == _joint_types.BALL_RPY) | (codes == _joint_types.RPY_FLOATING)
         )
+        t.rpy_pitch = rows[rpy[np.argsort(rows[rpy, 1], kind="stable")], 4] + 1  # (joint order)
         self._index_model_instances(instance, nq, nv)
 
     def _index_model_instances(self, joint_instance, nq, nv):
