@@ -49,7 +49,7 @@ def _instance_input(plant, index, name, i, j, _):
     """The input port ``name`` at ``index``: model instance i's actuation (j = 0) or desired
     state (j = 1) (a PortBlock's ``make``)."""
     nu = len(plant._instance_u[i])
-    return plant._vector_input_port(plant, index, name, nu if j == 0 else 2 * nu)
+    return plant._vector_input_port(index, name, nu if j == 0 else 2 * nu)
 
 
 def _instance_output(plant, index, name, i, j, prerequisites):
@@ -76,7 +76,7 @@ def _instance_output(plant, index, name, i, j, prerequisites):
         def calc(c, out):
             out.SetFromVector(plant._net_actuation(c)[s])
 
-    return plant._vector_output_port(plant, index, name, len(s), calc, prerequisites)
+    return plant._vector_output_port(index, name, len(s), calc, prerequisites)
 
 
 def _list_value():

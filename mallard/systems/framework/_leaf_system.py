@@ -189,7 +189,7 @@ class LeafSystem(System):
                 f"None, got {type(random_type).__name__}"
             )
         if type(model) is int and model >= 0:  # (the common case: a size)
-            port = self._vector_input_port(self, len(self._input_ports), name, model, random_type)
+            port = self._vector_input_port(len(self._input_ports), name, model, random_type)
         else:
             model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
             port = InputPort(
@@ -203,23 +203,21 @@ class LeafSystem(System):
             )
         return self._append_port(self._input_ports, port, "input")
 
-    @staticmethod
-    def _vector_input_port(system, index, name, size, random_type=None):
-        """The vector input port ``index`` of ``system``, of ``size`` (an int ≥ 0), its model
-        the system's NaN vector of that size."""
-        model_value = system._nan_model(size)[1]
+    def _vector_input_port(self, index, name, size, random_type=None):
+        """The vector input port ``index`` of this system, of ``size`` (an int ≥ 0), its model
+        the system's NaN vector of that size (not yet declared: see _append_port)."""
+        model_value = self._nan_model(size)[1]
         return InputPort(
-            system, index, name, PortDataType.kVectorValued, size, model_value, random_type
+            self, index, name, PortDataType.kVectorValued, size, model_value, random_type
         )
 
-    @staticmethod
-    def _vector_output_port(system, index, name, size, calc, prerequisites):
-        """The vector output port ``index`` of ``system``, of ``size`` (an int ≥ 0), allocating
-        clones of the system's NaN vector of that size; ``prerequisites`` as validated by
-        _prerequisites."""
-        alloc = system._nan_model(size)[0].Clone
+    def _vector_output_port(self, index, name, size, calc, prerequisites):
+        """The vector output port ``index`` of this system, of ``size`` (an int ≥ 0),
+        allocating clones of the system's NaN vector of that size; ``prerequisites`` as
+        validated by _prerequisites (not yet declared: see _append_port)."""
+        alloc = self._nan_model(size)[0].Clone
         return OutputPort(
-            system, index, name, PortDataType.kVectorValued, size, alloc, calc, prerequisites
+            self, index, name, PortDataType.kVectorValued, size, alloc, calc, prerequisites
         )
 
     def _declare_port_block(self, kind, prefixes, positions, suffixes, make, prerequisites=None):
@@ -320,7 +318,7 @@ class LeafSystem(System):
         index = len(self._output_ports)
         if type(model) is int and model >= 0:  # (the common case: a size)
             prerequisites = _prerequisites(prerequisites, "DeclareVectorOutputPort")
-            port = self._vector_output_port(self, index, name, model, calc, prerequisites)
+            port = self._vector_output_port(index, name, model, calc, prerequisites)
         else:
             model = _model_vector(
                 model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan

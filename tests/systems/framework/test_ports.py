@@ -212,11 +212,11 @@ def _output(system, index, name, i, j, prerequisites):
     """A PortBlock's make for the tests: output j of prefix i, of size i + j, its value the
     time plus i."""
     calc = lambda c, out: out.SetFromVector(np.full(i + j, c.get_time() + i))  # noqa: E731
-    return system._vector_output_port(system, index, name, i + j, calc, prerequisites)
+    return system._vector_output_port(index, name, i + j, calc, prerequisites)
 
 
 def _input(system, index, name, i, j, _):
-    return system._vector_input_port(system, index, name, i + j)
+    return system._vector_input_port(index, name, i + j)
 
 
 def _declare_blocks(system, prefixes, at_once):
