@@ -336,27 +336,93 @@ HEADER = _base
 MODEL.first = HEADER
 
 
-def model_sizes(n, nq, nv, nu):
-    """The Sizes of a model of n mobods, nq positions, nv velocities and nu actuated dofs."""
-    sizes = Sizes(n, nq, nv, nu, sin_cos_width(nq), nq + nv, 0, 0, 0, 0, 0)
-    sizes = sizes._replace(
-        ws=WORKSPACE.end(sizes), dws=DERIVATIVES.size(sizes)
-    )  # (a workspace starts with the parameters)
+#: The sizes every other size is derived from (a model's, and sin_cos_width(nq), nq + nv).
+_BASE_SIZES = ("n", "nq", "nv", "nu", "nsc", "nx")
+
+
+def _derived_sizes(base):
+    """The sizes SIZES derives from the layouts, given the base sizes ``base`` (a mapping
+    from the names of _BASE_SIZES): a workspace starts with the parameters, a batch row
+    holds a workspace, a lane row a batch row, a derivative row a derivative workspace."""
+    sizes = Sizes(**base, ws=0, dws=0, row=0, lane=0, drow=0)
+    sizes = sizes._replace(ws=WORKSPACE.end(sizes), dws=DERIVATIVES.size(sizes))
     sizes = sizes._replace(row=BATCH_ROW.size(sizes))
     return sizes._replace(lane=LANE_ROW.size(sizes), drow=DERIVATIVE_ROW.size(sizes))
+
+
+class _Polynomial(dict):
+    """An integer polynomial in the base sizes: {monomial (sorted tuple of size names):
+    coefficient}; the layouts' arithmetic (+, ×, ``sum``, ``math.prod``, getattr of Sizes)
+    applied to these computes mi's header symbolically, once (_HEADER_MATRIX)."""
+
+    def __add__(self, other):
+        total = _Polynomial(self)
+        for monomial, c in _polynomial(other).items():
+            total[monomial] = total.get(monomial, 0) + c
+        return total
+
+    __radd__ = __add__
+
+    def __mul__(self, other):
+        product = _Polynomial()
+        for m1, c1 in self.items():
+            for m2, c2 in _polynomial(other).items():
+                monomial = tuple(sorted(m1 + m2))
+                product[monomial] = product.get(monomial, 0) + c1 * c2
+        return product
+
+    __rmul__ = __mul__
+
+
+def _polynomial(value):
+    return value if isinstance(value, _Polynomial) else _Polynomial({(): value})
+
+
+def _header_matrix():
+    """(H, (I, J)): mi's header — SIZES, then every layout's offsets (LAYOUTS) — is
+    H @ (b[I] * b[J]) for b = [1, *base sizes] (_BASE_SIZES): each entry a polynomial of
+    degree ≤ 2 in the base sizes, H its coefficients on the monomials b[I]·b[J]."""
+    base = {name: _Polynomial({(name,): 1}) for name in _BASE_SIZES}
+    sizes = _derived_sizes(base)
+    entries = [_polynomial(size) for size in sizes]
+    entries += [_polynomial(o) for layout in LAYOUTS for o in layout.offsets(sizes)]
+    monomials = sorted({m for entry in entries for m in entry}, key=lambda m: (len(m), m))
+    if max(map(len, monomials)) > 2:
+        raise ValueError("mi's header: a monomial of degree > 2")
+    H = np.array([[entry.get(m, 0) for m in monomials] for entry in entries], dtype=np.int64)
+    position = {name: i + 1 for i, name in enumerate(_BASE_SIZES)}  # (b[0] = 1)
+    I, J = (np.array([position[m[k]] if k < len(m) else 0 for m in monomials]) for k in (0, 1))
+    return H, (I, J)
+
+
+def _header(n, nq, nv, nu):
+    """mi's header (SIZES, then every layout's offsets) for a model of n mobods, nq positions,
+    nv velocities and nu actuated dofs: one product of integer arrays (_header_matrix)."""
+    b = np.array((1, n, nq, nv, nu, sin_cos_width(nq), nq + nv), dtype=np.int64)
+    return _HEADER_MATRIX @ (b[_HEADER_MONOMIALS[0]] * b[_HEADER_MONOMIALS[1]])
+
+
+def model_sizes(n, nq, nv, nu):
+    """The Sizes of a model of n mobods, nq positions, nv velocities and nu actuated dofs."""
+    return Sizes._make(_header(n, nq, nv, nu)[: len(SIZES)].tolist())
 
 
 def build_mi(sizes, tables):
     """The flat model ``mi`` for ``sizes``: its header (sizes and every layout's offsets),
     then MODEL's sections from ``tables`` (a dict of their arrays by name)."""
-    parts = [np.array(sizes, dtype=np.int64)]
-    parts += [np.array(layout.offsets(sizes), dtype=np.int64) for layout in LAYOUTS]
-    for name in MODEL.names:
+    header = _header(sizes.n, sizes.nq, sizes.nv, sizes.nu)
+    ends = (*header[MODEL.base + 1 : MODEL.base + len(MODEL)].tolist(), MODEL.end(sizes))
+    mi = np.empty(ends[-1], dtype=np.int64)
+    mi[:HEADER] = header
+    for name, start, end in zip(MODEL.names, [HEADER, *ends[:-1]], ends, strict=True):
         table = np.asarray(tables[name], dtype=np.int64).reshape(-1)
-        if table.shape != (math.prod(MODEL.shape(name, sizes)),):
+        if table.shape != (end - start,):
             raise ValueError(f"build_mi: table {name} has {table.size} entries")
-        parts.append(table)
-    return np.concatenate(parts)
+        mi[start:end] = table
+    return mi
+
+
+_HEADER_MATRIX, _HEADER_MONOMIALS = _header_matrix()
 
 
 # ---- the SAP solver's arrays (kernels.sap) ----------------------------------------------------

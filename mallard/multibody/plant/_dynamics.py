@@ -262,13 +262,13 @@ class DynamicsMixin:
 
     # ---- forward dynamics ------------------------------------------------------------------
     def _pd_tables(self):
-        """Per model instance with PD-controlled actuators: (its index, desired state port,
-        number of actuators, the instance-local index, input slot, q slot, v slot, joint, Kp
-        and Kd of each controlled one), kept until the model changes."""
+        """Per model instance with PD-controlled actuators: (its index, number of actuators,
+        the instance-local index, input slot, q slot, v slot, joint, Kp and Kd of each
+        controlled one), kept until the model changes."""
         version, tables = getattr(self, "_pd_tables_cache", (None, None))
         if version != self._engine.version:
             tables = []
-            for mi, port in enumerate(self._desired_state_ports):
+            for mi in range(len(self._instance_names)):
                 actuators = [a for a in self._actuators if int(a.model_instance()) == mi]
                 local = [i for i, a in enumerate(actuators) if a.has_controller()]
                 if not local:
@@ -285,7 +285,7 @@ class DynamicsMixin:
                     np.array([a._gains.p for a in chosen]),
                     np.array([a._gains.d for a in chosen]),
                 ]
-                tables.append((mi, port, len(actuators), *slots, *gains))
+                tables.append((mi, len(actuators), *slots, *gains))
             self._pd_tables_cache = (self._engine.version, tables)
         return tables
 
@@ -298,8 +298,9 @@ class DynamicsMixin:
             return _NO_PD_CONTROLLERS
         parts = []
         locked = None
-        for mi, port, n, local, inputs, iq, iv, joints, kp, kd in tables:
-            desired = port._value_or_none(context)
+        sources = self._instance_inputs(context, 1)  # (the desired states')
+        for mi, n, local, inputs, iq, iv, joints, kp, kd in tables:
+            desired = None if sources[mi] is None else sources[mi]._eval()
             if desired is None or desired.size() == 0:
                 continue
             x_d = desired._data
@@ -411,8 +412,7 @@ class DynamicsMixin:
 
     def _has_pd_input(self, context):
         """Whether some PD-controlled actuator has a desired state in ``context``."""
-        inputs = context._inputs
-        return any(inputs[port._index] is not None for port in self._desired_state_ports)
+        return any(source is not None for source in self._instance_inputs(context, 1))
 
     def _forward_dynamics(self, context):
         """The EngineCache with v̇ (``vdot``), A_WB per mobod (``A_WB``) and, for continuous

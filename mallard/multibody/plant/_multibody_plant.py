@@ -44,7 +44,7 @@ from mallard.multibody.plant._topology import (
     mobod_rows,
     non_identity_poses,
     revolute_turns,
-    z_turn,
+    z_turns,
 )
 from mallard.multibody.tree._force_element import ForceElement
 from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
@@ -108,22 +108,43 @@ class _ElementNames(dict):
         self._indexed = len(self)
 
 
+def _body_ends(joint):
+    """(parent body index, child body index) of ``joint``, as ints. The plant keeps them on
+    each joint it adds (``joint._body_ends``), where Finalize reads them: its frames and
+    bodies are not read again."""
+    return joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value
+
+
 def _ends(joint):
     """The bodies a joint connects (by index), as a key that ignores their order (a tuple of
     ints, which the garbage collector stops tracking)."""
-    a = joint._frame_on_parent._body._index._value
-    b = joint._frame_on_child._body._index._value
+    a, b = _body_ends(joint)
     return (a, b) if a <= b else (b, a)
 
 
-def _slots_by_instance(owner, count):
-    """Per model instance 0 … count − 1, the slots it owns, increasing (int64 arrays):
-    ``owner`` gives each slot's model instance."""
-    order = owner.argsort(kind="stable")
-    if not order.size:  # (no slots: one empty array for all, as the slots are only read)
-        return [order] * count
-    ends = np.bincount(owner, minlength=count).cumsum().tolist()
-    return [order[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+class _InstanceSlots:
+    """Per model instance 0 … count − 1, the slots it owns, increasing: ``slots[i]``, an int64
+    array (a view of one array, made when first read; then the same array at every read),
+    ``owner`` giving each slot's model instance. A plant reads few of them (Finalize made
+    all of them: ~0.2 µs each, four per model instance)."""
+
+    __slots__ = ("_order", "_ends", "_views")
+
+    def __init__(self, owner, count):
+        self._order = owner.argsort(kind="stable")
+        self._ends = np.bincount(owner, minlength=count).cumsum().tolist()
+        self._views = [None] * count
+
+    def __len__(self):
+        return len(self._views)
+
+    def __getitem__(self, i):
+        view = self._views[i]
+        if view is None:
+            i %= len(self._views)
+            start = self._ends[i - 1] if i else 0
+            view = self._views[i] = self._order[start : self._ends[i]]
+        return view
 
 
 _F64 = np.dtype(np.float64)
@@ -486,7 +507,8 @@ class MultibodyPlant(
             )
             joint_between = self._joint_between
             for joint in joints:
-                joint_between[_ends(joint)] = joint
+                a, b = joint._body_ends = _body_ends(joint)
+                joint_between[(a, b) if a <= b else (b, a)] = joint
 
     def _attach(self, elements, element_names, element_list, index, index_type):
         """Attaches ``elements`` (of one kind, a list or tuple) to this plant from ``index`` on
@@ -568,6 +590,7 @@ class MultibodyPlant(
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
         names[key] = joint
+        joint._body_ends = _body_ends(joint)
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
@@ -850,7 +873,7 @@ class MultibodyPlant(
         topology's jparam (the axis Drake mobilizes about, mobilizer_axes, a revolute's
         turned to z off the coordinate axes; the screw pitch), the revolute and prismatic
         mobods whose mobilizer axis u has no element exactly 1.0 ({mobod: u}:
-        mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turn)."""
+        mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turns)."""
         single = np.flatnonzero(
             (codes == _joint_types.REVOLUTE)
             | (codes == _joint_types.PRISMATIC)
@@ -863,24 +886,22 @@ class MultibodyPlant(
         reversed_joint = rows[single[axial], 3] != 0
         mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
         mobods = single + 1
-        framed = {
-            int(mobods[axial[i]]): np.where(reversed_joint[i], -axes[axial[i]], axes[axial[i]])
-            for i in np.flatnonzero(~coordinate).tolist()
-        }
+        framed, off = {}, axial[~coordinate]  # (u: the axis, negated where reversed)
+        if off.size:
+            u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
+            framed = dict(zip(mobods[off].tolist(), u, strict=True))
         axes[axial] = mobilized
-        z_turns = {}
         revolute = np.flatnonzero(codes[single] == _joint_types.REVOLUTE)
-        for i in revolute[revolute_turns(axes[revolute])].tolist():
-            z_turns[int(mobods[i])] = z_turn(axes[i].tolist())
-            axes[i] = (0.0, 0.0, 1.0)
-        return mobods, np.column_stack((axes, pitch)), framed, z_turns
+        turned, turns = revolute[revolute_turns(axes[revolute])], {}
+        if turned.size:
+            turns = dict(zip(mobods[turned].tolist(), z_turns(axes[turned]), strict=True))
+            axes[turned] = (0.0, 0.0, 1.0)
+        return mobods, np.column_stack((axes, pitch)), framed, turns
 
     def _joint_body_indices(self):
-        """(parent body index, child body index) of each joint, as ints."""
-        return [
-            (j._frame_on_parent._body._index._value, j._frame_on_child._body._index._value)
-            for j in self._joints
-        ]
+        """(parent body index, child body index) of each joint, as ints (kept on the joints as
+        the plant added them: _body_ends)."""
+        return [j._body_ends for j in self._joints]
 
     def _add_mobilizer_frames(self, mobods, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
@@ -903,6 +924,7 @@ class MultibodyPlant(
             joint.SetDefaultPose(pose)
         self._register_name("Joint", "joint", joint)
         joint._ephemeral = True
+        joint._body_ends = (0, body._index._value)
         self._add_element("_joints", joint)
 
     def _build_flat_model(self, mobods, rows, codes, constants):
@@ -944,10 +966,10 @@ class MultibodyPlant(
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
-        t.rpy_pitch = np.array(
-            [j._q_start + 1 for j in joints if j.kTypeName in ("ball_rpy", "rpy_floating")],
-            dtype=np.int64,
+        rpy = np.flatnonzero(
+            (codes == _joint_types.BALL_RPY) | (codes == _joint_types.RPY_FLOATING)
         )
+        t.rpy_pitch = rows[rpy[np.argsort(rows[rpy, 1], kind="stable")], 4] + 1  # (joint order)
         self._index_model_instances(instance, nq, nv)
 
     def _index_model_instances(self, joint_instance, nq, nv):
@@ -957,10 +979,10 @@ class MultibodyPlant(
         count = len(self._instance_names)
         actuator_instance = [a._model_instance._value for a in self._actuators]
         q_instance, v_instance = np.repeat(joint_instance, nq), np.repeat(joint_instance, nv)
-        self._instance_q = _slots_by_instance(q_instance, count)
-        self._instance_v = _slots_by_instance(v_instance, count)
-        self._instance_x = _slots_by_instance(np.concatenate((q_instance, v_instance)), count)
-        self._instance_u = _slots_by_instance(np.array(actuator_instance, np.int64), count)
+        self._instance_q = _InstanceSlots(q_instance, count)
+        self._instance_v = _InstanceSlots(v_instance, count)
+        self._instance_x = _InstanceSlots(np.concatenate((q_instance, v_instance)), count)
+        self._instance_u = _InstanceSlots(np.array(actuator_instance, np.int64), count)
 
     def _default_parameters(self):
         """The PlantParameters of the elements' defaults."""
@@ -981,8 +1003,9 @@ class MultibodyPlant(
         joints = self._joints
         by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
         damping = _joined([np.zeros(0), *by_v])
-        rotor = np.array([a.default_rotor_inertia() for a in self._actuators], dtype=float)
-        gear = np.array([a.default_gear_ratio() for a in self._actuators], dtype=float)
+        actuators = self._actuators  # (their default rotor inertias and gear ratios)
+        rotor = np.array([a._rotor_inertia for a in actuators], dtype=float)
+        gear = np.array([a._gear_ratio for a in actuators], dtype=float)
         locked = np.zeros(len(self._joints), dtype=bool)
         force_elements = [e._default_parameters() for e in self._force_elements]
         return PlantParameters(

@@ -14,7 +14,6 @@ _contact).
 
 import logging
 import math
-from itertools import chain
 
 import numpy as np
 
@@ -46,9 +45,38 @@ _INSTANCE_OUTPUTS = (
 )
 
 
-def _interleave(*iterables):
-    """[a0, b0, …, a1, b1, …]: the items of the iterables (of one length) taken in turn."""
-    return list(chain.from_iterable(zip(*iterables, strict=True)))
+def _instance_input(plant, index, name, i, j, _):
+    """The input port ``name`` at ``index``: model instance i's actuation (j = 0) or desired
+    state (j = 1) (a PortBlock's ``make``)."""
+    nu = len(plant._instance_u[i])
+    return plant._vector_input_port(index, name, nu if j == 0 else 2 * nu)
+
+
+def _instance_output(plant, index, name, i, j, prerequisites):
+    """The output port ``name`` at ``index``: model instance i's output j of
+    _INSTANCE_OUTPUTS (a PortBlock's ``make``)."""
+    if j == 0:
+        s = plant._instance_x[i]
+
+        def calc(c, out):
+            out.SetFromVector(plant._x(c)[s])
+    elif j == 1:
+        s = plant._instance_v[i]
+
+        def calc(c, out):
+            out.SetFromVector(plant._vdot(c)[s])
+    elif j == 2:
+        s, instance = plant._instance_v[i], plant._instance_names[i]
+
+        def calc(c, out):
+            out.SetFromVector(plant._instance_contact_forces(c, instance, s))
+    else:
+        s = plant._instance_u[i]
+
+        def calc(c, out):
+            out.SetFromVector(plant._net_actuation(c)[s])
+
+    return plant._vector_output_port(index, name, len(s), calc, prerequisites)
 
 
 def _list_value():
@@ -88,15 +116,12 @@ class PortsMixin:
         self._applied_spatial_force_port = self.DeclareAbstractInputPort(
             "applied_spatial_force", []
         )
-        names = self._instance_names  # (each model instance's ports declared at once)
-        nu_i = list(map(len, self._instance_u))
-        # (names joined by +, calcs made by lambda: ~5x faster than str.format and partial)
-        ports = self._add_vector_inputs(
-            [name + kind for name in names for kind in _INSTANCE_INPUTS],
-            _interleave(nu_i, [2 * n for n in nu_i]),
-        )
-        self._instance_actuation_ports = ports[0::2]
-        self._desired_state_ports = ports[1::2]
+        # (each model instance's ports: a block, made when first read)
+        self._instance_inputs_start = self.num_input_ports()
+        self._declare_port_block(
+            "input", self._instance_names, self._instance_indices, _INSTANCE_INPUTS,
+            _instance_input,
+        )  # fmt: skip
         # Outputs that depend on the state and parameters only (no direct feedthrough).
         state_only = {self.all_state_ticket(), self.all_parameters_ticket()}
         self._state_port = self._add_vector_output(
@@ -123,24 +148,11 @@ class PortsMixin:
         self._contact_results_port = self.DeclareAbstractOutputPort(
             "contact_results", ContactResults, self._calc_contact_results
         )
-        x_slots, v_slots, u_slots = self._instance_x, self._instance_v, self._instance_u
-        ports = self._add_vector_outputs(
-            [name + kind for name in names for kind in _INSTANCE_OUTPUTS],
-            _interleave(*(map(len, slots) for slots in (x_slots, v_slots, v_slots, u_slots))),
-            _interleave(
-                [lambda c, out, s=s: out.SetFromVector(self._x(c)[s]) for s in x_slots],
-                [lambda c, out, s=s: out.SetFromVector(self._vdot(c)[s]) for s in v_slots],
-                [
-                    lambda c, out, s=s, n=name: out.SetFromVector(
-                        self._instance_contact_forces(c, n, s)
-                    )
-                    for name, s in zip(names, v_slots, strict=True)
-                ],
-                [lambda c, out, s=s: out.SetFromVector(self._net_actuation(c)[s]) for s in u_slots],
-            ),
-            (state_only, None, state_only, None),
-        )
-        self._instance_output_ports = ports  # (model instance i's four: 4i to 4i + 3)
+        self._instance_outputs_start = self.num_output_ports()
+        self._declare_port_block(
+            "output", self._instance_names, self._instance_indices, _INSTANCE_OUTPUTS,
+            _instance_output, (state_only, None, state_only, None),
+        )  # fmt: skip
 
     # ---- calcs ---------------------------------------------------------------------------
     def _calc_body_poses(self, context, poses):
@@ -275,8 +287,8 @@ class PortsMixin:
             u = whole.CopyToVector()
             if _has_nan(u):
                 raise RuntimeError("Detected NaN in the actuation input port for all instances.")
-        for mi, port in enumerate(self._instance_actuation_ports):
-            part = port._value_or_none(context)
+        for mi, source in enumerate(self._instance_inputs(context, 0)):
+            part = None if source is None else source._eval()
             if part is not None:
                 if _has_nan(part._data):
                     raise RuntimeError(
@@ -287,34 +299,38 @@ class PortsMixin:
                 u[self._instance_u[mi]] += part._data
         return u
 
+    def _instance_inputs(self, context, which):
+        """Per model instance, the source of its input ``which`` (0: actuation, 1: desired
+        state) in ``context`` (a FixedInputPortValue or connection; None if it has none)."""
+        start = self._instance_inputs_start + which
+        return context._inputs[start : start + 2 * len(self._instance_names) : 2]
+
     # ---- accessors -----------------------------------------------------------------------
     def _finalized_port(self, attribute, method):
         self._throw_if_not_finalized(method)
         return getattr(self, attribute)
 
-    def _instance_port(self, ports, model_instance, method, which=None):
-        """The port of ``model_instance`` in the list ``ports`` (an attribute name), or its
-        output ``which`` of _INSTANCE_OUTPUTS (``ports`` lists them instance by instance)."""
+    def _instance_port(self, kind, model_instance, method, which):
+        """The input (``kind`` "input") or output port ``which`` (of _INSTANCE_INPUTS or
+        _INSTANCE_OUTPUTS) of ``model_instance``."""
         self._throw_if_not_finalized(method)
         self._check_instance(model_instance)
-        if which is None:
-            return getattr(self, ports)[int(model_instance)]
-        return getattr(self, ports)[len(_INSTANCE_OUTPUTS) * int(model_instance) + which]
+        if kind == "input":
+            index = self._instance_inputs_start + len(_INSTANCE_INPUTS) * int(model_instance)
+            return self._input_ports[index + which]
+        index = self._instance_outputs_start + len(_INSTANCE_OUTPUTS) * int(model_instance)
+        return self._output_ports[index + which]
 
     def get_actuation_input_port(self, model_instance=None):
         """The actuation input u (whole plant, ordered by actuator), or that of one model
         instance."""
         if model_instance is None:
             return self._finalized_port("_actuation_port", "get_actuation_input_port")
-        return self._instance_port(
-            "_instance_actuation_ports", model_instance, "get_actuation_input_port"
-        )
+        return self._instance_port("input", model_instance, "get_actuation_input_port", 0)
 
     def get_desired_state_input_port(self, model_instance):
         """The desired state [q_d; v_d] of the PD-controlled actuators of ``model_instance``."""
-        return self._instance_port(
-            "_desired_state_ports", model_instance, "get_desired_state_input_port"
-        )
+        return self._instance_port("input", model_instance, "get_desired_state_input_port", 1)
 
     def get_applied_generalized_force_input_port(self):
         return self._finalized_port(
@@ -336,9 +352,7 @@ class PortsMixin:
         """x = [q; v] (whole plant, or of one model instance)."""
         if model_instance is None:
             return self._finalized_port("_state_port", "get_state_output_port")
-        return self._instance_port(
-            "_instance_output_ports", model_instance, "get_state_output_port", 0
-        )
+        return self._instance_port("output", model_instance, "get_state_output_port", 0)
 
     def get_body_poses_output_port(self):
         """A list of X_WB (RigidTransform), indexed by BodyIndex."""
@@ -361,12 +375,12 @@ class PortsMixin:
                 "_generalized_acceleration_port", "get_generalized_acceleration_output_port"
             )
         return self._instance_port(
-            "_instance_output_ports", model_instance, "get_generalized_acceleration_output_port", 1
+            "output", model_instance, "get_generalized_acceleration_output_port", 1
         )
 
     def get_generalized_contact_forces_output_port(self, model_instance):
         return self._instance_port(
-            "_instance_output_ports",
+            "output",
             model_instance,
             "get_generalized_contact_forces_output_port",
             2,
@@ -376,9 +390,7 @@ class PortsMixin:
         """The actuation applied: u (whole plant, or of one model instance)."""
         if model_instance is None:
             return self._finalized_port("_net_actuation_port", "get_net_actuation_output_port")
-        return self._instance_port(
-            "_instance_output_ports", model_instance, "get_net_actuation_output_port", 3
-        )
+        return self._instance_port("output", model_instance, "get_net_actuation_output_port", 3)
 
     def get_reaction_forces_output_port(self):
         return self._finalized_port("_reaction_forces_port", "get_reaction_forces_output_port")

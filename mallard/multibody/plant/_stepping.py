@@ -5,7 +5,7 @@ integration, exactly as the Python path takes them.
 
 It can when everything a step depends on besides the state is fixed for the call: float64
 scalars; inputs that do not change between events (the Simulator checks the ports listed in
-``input_ports``); no applied spatial force, no force element besides gravity (each needs
+``input_indices``); no applied spatial force, no force element besides gravity (each needs
 Python at every step); no roll-pitch-yaw joint (whose singularities the Python path checks).
 A continuous plant: no collision geometry and no PD-controlled actuator with a desired state
 (contact forces and PD control are computed in Python). A discrete plant's step is the SAP
@@ -49,11 +49,13 @@ class PlantStepper:
     def __init__(self, plant):
         self.plant = plant
         self.discrete = plant._time_step > 0
-        self.input_ports = (
-            [plant._actuation_port, plant._applied_generalized_force_port]
-            + list(plant._instance_actuation_ports)
-            + [plant._applied_spatial_force_port]
-            + list(plant._desired_state_ports)
+        instances = range(plant._instance_inputs_start, plant.num_input_ports())
+        self.input_indices = (  # (the input ports a step reads, by index)
+            plant._actuation_port._index,
+            plant._applied_generalized_force_port._index,
+            *instances[0::2],  # (each model instance's actuation)
+            plant._applied_spatial_force_port._index,
+            *instances[1::2],  # (each one's desired state)
         )
         self.possible = (
             len(plant._force_elements) == 1

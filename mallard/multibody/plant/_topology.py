@@ -18,7 +18,6 @@ Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer
 The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
-import math
 from itertools import chain
 from typing import NamedTuple
 
@@ -89,15 +88,15 @@ class Topology:
 
 
 def joint_graph(num_bodies, joint_ends):
-    """(touching, other): the joints touching each body, in joint index order, and per joint
-    the XOR of its two bodies (``other[j] ^ b`` is the body joint j connects to body b; a
-    joint never connects a body to itself: AddJoint). ``joint_ends`` lists (parent body,
-    child body) of every joint, in joint index order."""
+    """The joints touching each body, in decreasing joint index order (a depth-first walk
+    pushes them so, to pop them in joint order). ``joint_ends`` lists (parent body, child
+    body) of every joint, in joint index order."""
     touching = [[] for _ in range(num_bodies)]
-    for j, (parent, child) in enumerate(joint_ends):
+    for j in range(len(joint_ends) - 1, -1, -1):
+        parent, child = joint_ends[j]
         touching[parent].append(j)
         touching[child].append(j)
-    return touching, [parent ^ child for parent, child in joint_ends]
+    return touching
 
 
 def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
@@ -110,13 +109,12 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
     grown first, then, of the bodies they left out, each base's (Drake's rules 2 and 3 above).
     RuntimeError if the bodies and joints form a loop.
     """
-    touching, other = joint_graph(num_bodies, joint_ends)
+    touching = joint_graph(num_bodies, joint_ends)
     mobods = [Mobod(0, None, 0, False, 0, 0)]
     mobod_of_body = [-1] * num_bodies
     mobod_of_body[0] = 0
-    # (other[j] ^ 0 is the body joint j connects to World)
-    _grow(mobods, mobod_of_body, [(other[j], j) for j in reversed(touching[0])], touching,
-          other, joint_ends, joint_sizes)  # fmt: skip
+    walked = [False] * len(joint_ends)
+    _grow(mobods, mobod_of_body, list(touching[0]), walked, touching, joint_ends, joint_sizes)
     bases = []
     if len(mobods) == num_bodies:  # (every body in World's trees)
         return mobods, bases
@@ -127,52 +125,53 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
         for parent, child in joint_ends:
             as_parent[parent] += 1
             as_child[child] += 1
-        jointed.sort(key=lambda b: (as_child[b], -as_parent[b], b))
+        # (by as_child, then −as_parent, then b, as two stable sorts of the bodies in order:
+        # keyed by list.__getitem__, no Python function called per body)
+        jointed.sort(key=as_parent.__getitem__, reverse=True)
+        jointed.sort(key=as_child.__getitem__)
     for b in [*jointed, *(b for b in range(1, num_bodies) if not touching[b])]:
         if mobod_of_body[b] < 0:
             j = len(joint_ends)
             bases.append(b)
-            joint_ends.append((0, b))
+            joint_ends.append((0, b))  # (World's new joint to b: the graph needs no more of it)
             joint_sizes.append(floating_size)
-            other.append(b)  # (World's new joint to b: the graph needs no more of it)
-            _grow(mobods, mobod_of_body, [(b, j)], touching, other, joint_ends, joint_sizes)
+            walked.append(False)
+            _grow(mobods, mobod_of_body, [j], walked, touching, joint_ends, joint_sizes)
     return mobods, bases
 
 
-def _grow(mobods, mobod_of_body, stack, touching, other, joint_ends, joint_sizes):
-    """Appends to ``mobods`` the trees of the (body, inboard joint) pairs of ``stack``
-    (popped: the last first), depth first; q and v slots follow the last mobod's."""
+def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_sizes):
+    """Appends to ``mobods`` the trees reached through the joints of ``stack`` (popped: the
+    last first), depth first, each joint walked once (``walked``); q and v slots follow the
+    last mobod's. A reached body's joints are pushed in decreasing index order (so popped in
+    joint order), its inboard joint with them (then popped as walked); a joint popped between
+    two bodies already reached closes a loop."""
     last = mobods[-1]
     q_next = v_next = 0
     if last.joint is not None:
         nq, nv = joint_sizes[last.joint]
         q_next, v_next = last.q_start + nq, last.v_start + nv
+    k = len(mobods)
+    add, pop, push = mobods.append, stack.pop, stack.extend
     while stack:
-        body, inboard = stack.pop()
-        if mobod_of_body[body] >= 0:
+        j = pop()
+        if walked[j]:
+            continue
+        walked[j] = True
+        parent_body, body = joint_ends[j]
+        parent = mobod_of_body[parent_body]
+        reversed_joint = parent < 0  # (reached from its child: the parent body is outboard)
+        if reversed_joint:
+            parent, body = mobod_of_body[body], parent_body
+        elif mobod_of_body[body] >= 0:
             raise RuntimeError(_LOOP_ERROR)
-        mobod_of_body[body] = len(mobods)
-        nq, nv = joint_sizes[inboard]
-        mobods.append(
-            _new_mobod(
-                Mobod,
-                (
-                    body,
-                    inboard,
-                    mobod_of_body[other[inboard] ^ body],
-                    joint_ends[inboard][1] != body,
-                    q_next,
-                    v_next,
-                ),
-            )
-        )
+        mobod_of_body[body] = k
+        k += 1
+        add(_new_mobod(Mobod, (body, j, parent, reversed_joint, q_next, v_next)))
+        nq, nv = joint_sizes[j]
         q_next += nq
         v_next += nv
-        # (its children pushed last to first, so popped in joint order; a body reached twice,
-        # a loop, is found when popped the second time)
-        for j in reversed(touching[body]):
-            if j != inboard:
-                stack.append((other[j] ^ body, j))
+        push(touching[body])
 
 
 #: The joint types Drake can mobilize reversed (with the child body inboard of the parent).
@@ -228,27 +227,63 @@ def z_turn(axis):
     J so that Z's z axis is the unit ``axis`` (3 floats, given in J): R = R_JZ, R·e_z = axis.
     For a coordinate axis ±e_i it is a signed permutation (exact). A revolute mobilizer whose
     axis is not such a coordinate axis turns about the z axis of its frames turned so (one
-    about ±e_i turns about it directly: see kernels.kinematics). (In floats: x = e_j − (e_j·a)a
-    normalized, for e_j the axis after a's largest element, then columns x, a × x, a.)"""
-    a = [float(a_i) for a_i in axis]
-    magnitudes = [abs(a_i) for a_i in a]
-    j = (magnitudes.index(max(magnitudes)) + 1) % 3  # (e_j ⊥ a = ±e_i exactly)
-    s = a[j]  # e_j · a
-    x = [(1.0 if k == j else 0.0) - s * a[k] for k in range(3)]
-    x0, x1, x2 = x
-    norm = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
-    x0, x1, x2 = x0 / norm, x1 / norm, x2 / norm
-    a0, a1, a2 = a
-    return np.array(
-        [[x0, a1 * x2 - a2 * x1, a0], [x1, a2 * x0 - a0 * x2, a1], [x2, a0 * x1 - a1 * x0, a2],
-         [0.0, 0.0, 0.0]]
-    )  # fmt: skip
+    about ±e_i turns about it directly: see kernels.kinematics). :func:`z_turns` of one."""
+    return z_turns(np.array([axis], dtype=float))[0]
+
+
+def z_turns(axes):
+    """The z_turn of each of the unit ``axes`` (m × 3 floats): m × 4 × 3. (In floats, each
+    operation as on Python floats: x = e_j − (e_j·a)a normalized, for e_j the axis after a's
+    largest element in magnitude (the first of equals), then columns x, a × x, a.)"""
+    m = len(axes)
+    j = (np.abs(axes).argmax(axis=1) + 1) % 3  # (e_j ⊥ a = ±e_i exactly)
+    rows = np.arange(m)
+    s = axes[rows, j]  # e_j · a
+    e_j = np.zeros((m, 3))
+    e_j[rows, j] = 1.0
+    x = e_j - s[:, None] * axes
+    norm = np.sqrt(x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1] + x[:, 2] * x[:, 2])
+    x = x / norm[:, None]
+    (x0, x1, x2), (a0, a1, a2) = x.T, axes.T
+    X = np.zeros((m, 4, 3))
+    X[:, :3, 0] = x
+    X[:, :3, 1] = np.column_stack((a1 * x2 - a2 * x1, a2 * x0 - a0 * x2, a0 * x1 - a1 * x0))
+    X[:, :3, 2] = axes
+    return X
 
 
 def non_identity_poses(R, p):
     """Which of the poses of rotations ``R`` (m × 3 × 3) and translations ``p`` (m × 3) are
     not exactly the identity (an element −0.0 counts as 0.0)."""
     return ~((R.reshape(-1, 9) == _IDENTITY_ROW).all(axis=1) & (p == 0.0).all(axis=1))
+
+
+def z_axis_rotations(u):
+    """RotationMatrix.MakeFromOneVector(u_k, 2)'s matrix of each row u_k of ``u`` (m × 3
+    floats; m × 3 × 3): its operations on arrays, in the same order, so the same floats (the
+    dot products as sums left to right, as numpy's of three elements are)."""
+    from mallard.math import RotationMatrix
+
+    if not len(u):
+        return np.zeros((0, 3, 3))
+    u0, u1, u2 = u.T
+    norm = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+    for k in np.flatnonzero(~(np.isfinite(norm) & (norm >= 1e-10))).tolist():
+        RotationMatrix._from_one_vector(u[k], 2)  # (its error)
+    u = u / norm[:, None]
+    u0, u1, u2 = u.T
+    v = np.zeros_like(u)  # (the unit e along u's smallest element, crossed with u)
+    i = np.abs(u).argmin(axis=1)
+    v[i == 0, 1], v[i == 0, 2] = -u2[i == 0], u1[i == 0]
+    v[i == 1, 0], v[i == 1, 2] = u2[i == 1], -u0[i == 1]
+    v[i == 2, 0], v[i == 2, 1] = -u1[i == 2], u0[i == 2]
+    v0, v1, v2 = v.T
+    v = v / np.sqrt(v0 * v0 + v1 * v1 + v2 * v2)[:, None]
+    v0, v1, v2 = v.T
+    R = np.empty((len(u), 3, 3))
+    R[:, :, 2], R[:, :, 0] = u, v
+    R[:, :, 1] = np.column_stack((u1 * v2 - u2 * v1, u2 * v0 - u0 * v2, u0 * v1 - u1 * v0))
+    return R
 
 
 def mobilizer_frames(mobods, joints, framed, welds):
@@ -269,16 +304,15 @@ def mobilizer_frames(mobods, joints, framed, welds):
       mobods, non_identity_poses) gets ``{joint}_{F}_F`` on F at that pose, so that the weld's
       mobilizer is the identity.
     """
-    from mallard.math import RotationMatrix
     from mallard.math._rotation_matrix import check_rotation_matrix
 
+    R_FM = dict(zip(framed, z_axis_rotations(np.array([*framed.values()])), strict=True))
     frames = []
     for k in sorted([*framed, *welds]):
         mobod = mobods[k]
         joint = joints[mobod.joint]
-        u = framed.get(k)
-        if u is not None:
-            R = RotationMatrix._from_one_vector(u, 2)._R
+        R = R_FM.get(k)
+        if R is not None:
             F, M = joint._frame_on_parent, joint._frame_on_child
             if mobod.reversed:
                 F, M = M, F

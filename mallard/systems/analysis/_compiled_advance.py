@@ -101,7 +101,7 @@ class CompiledAdvance:
         """Whether every input the stepper reads is constant between events (remembered
         until the Context's sources of those inputs change)."""
         inputs = self.leaf_context._inputs
-        sources = tuple(inputs[port._index] for port in self.stepper.input_ports)
+        sources = tuple(inputs[index] for index in self.stepper.input_indices)
         if sources != self._input_sources:
             self._input_sources = sources
             self._inputs_constant = all(

@@ -3,7 +3,7 @@
 from mallard._template import cpp_scalar_name
 from mallard.common._pybind import call_form, overloads
 from mallard.systems.framework._diagram import Diagram, DiagramOutputPort, make_input_port
-from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
+from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType, PortList
 from mallard.systems.framework._system import System, system_scalar_type
 
 
@@ -270,14 +270,14 @@ class DiagramBuilder:
         target._system_index = {id(s): i for i, s in enumerate(self._systems)}
         target._connections = dict(self._connections)
         target._input_port_destinations = [list(d) for _, d in self._exported_inputs]
-        target._input_ports = [
+        target._input_ports = PortList(
             make_input_port(target, i, name, destinations[0])
             for i, (name, destinations) in enumerate(self._exported_inputs)
-        ]
-        target._output_ports = [
+        )
+        target._output_ports = PortList(
             DiagramOutputPort(target, i, name, port)
             for i, (name, port) in enumerate(self._exported_outputs)
-        ]
+        )
         for system in self._systems:
             system._parent = target
         self._built = True

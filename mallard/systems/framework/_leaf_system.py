@@ -1,7 +1,5 @@
 """LeafSystem: a System with its own state, parameters and ports (no subsystems)."""
 
-from itertools import count, cycle, repeat
-
 import numpy as np
 
 from mallard._scalar import as_array
@@ -24,7 +22,7 @@ from mallard.systems.framework._indices import (
     DiscreteStateIndex,
     UseDefaultName,
 )
-from mallard.systems.framework._ports import InputPort, OutputPort, PortDataType
+from mallard.systems.framework._ports import InputPort, OutputPort, PortBlock, PortDataType
 from mallard.systems.framework._state import ContinuousState, DiscreteValues, Parameters, State
 from mallard.systems.framework._system import DependencyTicket, System, system_scalar_type
 from mallard.systems.framework._vectors import BasicVector
@@ -162,7 +160,7 @@ class LeafSystem(System):
                 f"System {self.GetSystemName()}: an {kind} port name must not be empty "
                 "(use kUseDefaultName for a default name)"
             )
-        if name in self._port_names[kind]:
+        if name in self._port_names[kind] or ports.block_index(name) is not None:
             raise RuntimeError(
                 f"System {self.GetSystemName()} already has an {kind} port named {name}"
             )
@@ -191,87 +189,81 @@ class LeafSystem(System):
                 f"None, got {type(random_type).__name__}"
             )
         if type(model) is int and model >= 0:  # (the common case: a size)
-            model, model_value = self._nan_model(model)
+            port = self._vector_input_port(len(self._input_ports), name, model, random_type)
         else:
             model = _model_vector(model, "DeclareVectorInputPort", system_scalar_type(self), np.nan)
-            model_value = AbstractValue.Make(model)
-        port = InputPort(
-            self,
-            len(self._input_ports),
-            name,
-            PortDataType.kVectorValued,
-            model.size(),
-            model_value,
-            random_type,
-        )
+            port = InputPort(
+                self,
+                len(self._input_ports),
+                name,
+                PortDataType.kVectorValued,
+                model.size(),
+                AbstractValue.Make(model),
+                random_type,
+            )
         return self._append_port(self._input_ports, port, "input")
 
-    def _fresh_names(self, names, kind):
-        """Whether the port ``names`` (a list, of ``kind``) are distinct non-empty strings that
-        name no port yet."""
-        unique = set(names)
-        return (
-            len(unique) == len(names)
-            and _all_of_type(unique, str)
-            and "" not in unique
-            and self._port_names[kind].isdisjoint(unique)
+    def _vector_input_port(self, index, name, size, random_type=None):
+        """The vector input port ``index`` of this system, of ``size`` (an int ≥ 0), its model
+        the system's NaN vector of that size (not yet declared: see _append_port)."""
+        model_value = self._nan_model(size)[1]
+        return InputPort(
+            self, index, name, PortDataType.kVectorValued, size, model_value, random_type
         )
 
-    @staticmethod
-    def _sizes_ok(sizes):
-        """Whether ``sizes`` (a list) are all non-negative ints (``int`` itself)."""
-        return _all_of_type(sizes, int) and min(sizes, default=0) >= 0
-
-    def _add_vector_inputs(self, names, sizes):
-        """The vector input ports of ``names`` and ``sizes`` (lists), in order: those that
-        _add_vector_input would declare one by one, made in bulk (a plant declares two for
-        each of its model instances)."""
-        if not (self._sizes_ok(sizes) and self._fresh_names(names, "input")):
-            return list(map(self._add_vector_input, names, sizes))
-        ports = self._input_ports
-        models = {size: self._nan_model(size)[1] for size in set(sizes)}
-        new = list(
-            map(
-                InputPort,
-                repeat(self),
-                count(len(ports)),
-                names,
-                repeat(PortDataType.kVectorValued),
-                sizes,
-                map(models.__getitem__, sizes),
-            )
+    def _vector_output_port(self, index, name, size, calc, prerequisites):
+        """The vector output port ``index`` of this system, of ``size`` (an int ≥ 0),
+        allocating clones of the system's NaN vector of that size; ``prerequisites`` as
+        validated by _prerequisites (not yet declared: see _append_port)."""
+        alloc = self._nan_model(size)[0].Clone
+        return OutputPort(
+            self, index, name, PortDataType.kVectorValued, size, alloc, calc, prerequisites
         )
-        ports += new
-        self._port_names["input"].update(names)
-        return new
 
-    def _add_vector_outputs(self, names, sizes, calcs, prerequisites):
-        """The vector output ports of ``names``, ``sizes`` (lists) and ``calcs`` (an
-        iterable), port k with the prerequisites ``prerequisites[k % len(prerequisites)]``,
-        in order: those that _add_vector_output would declare one by one, made in bulk, each
-        prerequisites object validated once (a plant declares four for each of its model
-        instances; ports only read their prerequisites, so they share them)."""
-        if not (self._sizes_ok(sizes) and self._fresh_names(names, "output")):
-            return list(map(self._add_vector_output, names, sizes, calcs, cycle(prerequisites)))
-        ports = self._output_ports
-        clones = {size: self._nan_model(size)[0].Clone for size in set(sizes)}
-        validated = [_prerequisites(p, "DeclareVectorOutputPort") for p in prerequisites]
-        new = list(
-            map(
-                OutputPort,
-                repeat(self),
-                count(len(ports)),
-                names,
-                repeat(PortDataType.kVectorValued),
-                sizes,
-                map(clones.__getitem__, sizes),
-                calcs,
-                cycle(validated),
-            )
+    def _declare_port_block(self, kind, prefixes, positions, suffixes, make, prerequisites=None):
+        """Declares the ports of ``kind`` ("input" or "output") named ``prefix + suffix`` for
+        each of ``prefixes`` (outer) and ``suffixes`` (inner), in that order: the port of
+        prefixes[i] and suffixes[j] is ``make(self, index, name, i, j, prerequisites[j])``
+        (of the output ports' ``prerequisites``, one per suffix, each validated once; None
+        for input ports), made when first read (PortBlock). ``positions`` is {prefix: i};
+        the prefixes and ``positions`` are read only from then on. Names already taken (or
+        two ports named alike) declare them one by one, with the errors of doing so."""
+        ports = self._input_ports if kind == "input" else self._output_ports
+        if prerequisites is None:
+            prerequisites = (None,) * len(suffixes)
+        else:
+            method = "DeclareVectorOutputPort"
+            prerequisites = tuple(_prerequisites(p, method) for p in prerequisites)
+        if not self._block_names_fresh(ports, kind, prefixes, positions, suffixes):
+            for i, prefix in enumerate(prefixes):
+                for j, suffix in enumerate(suffixes):
+                    name = self._port_name(prefix + suffix, ports, kind)
+                    port = make(self, len(ports), name, i, j, prerequisites[j])
+                    self._append_port(ports, port, kind)
+            return
+        ports.add_block(
+            PortBlock(self, len(ports), prefixes, positions, suffixes, make, prerequisites)
         )
-        ports += new
-        self._port_names["output"].update(names)
-        return new
+
+    def _block_names_fresh(self, ports, kind, prefixes, positions, suffixes):
+        """Whether the names ``prefix + suffix`` of a port block (_declare_port_block) are
+        distinct non-empty strings that name no port of ``kind`` yet."""
+        if ports._blocks or not (_all_of_type(prefixes, str) and _all_of_type(suffixes, str)):
+            return False  # (one block per kind: the plant's)
+        if len(positions) != len(prefixes) or len(set(suffixes)) != len(suffixes):
+            return False
+        if "" in suffixes:
+            return False
+        for suffix in suffixes:  # (a name taken: a prefix + suffix)
+            for taken in self._port_names[kind]:
+                if taken.endswith(suffix) and taken[: len(taken) - len(suffix)] in positions:
+                    return False
+            for other in suffixes:  # (p + other == q + suffix, other = t + suffix: q = p + t)
+                if other != suffix and other.endswith(suffix):
+                    t = other[: len(other) - len(suffix)]
+                    if any(prefix + t in positions for prefix in prefixes):
+                        return False
+        return True
 
     @overloads(lambda: _VECTOR_INPUT)
     def DeclareVectorInputPort(self, *args, **kwargs):
@@ -323,22 +315,24 @@ class LeafSystem(System):
 
     def _add_vector_output(self, name, model, calc, prerequisites=None):
         name = self._port_name(name, self._output_ports, "output")
+        index = len(self._output_ports)
         if type(model) is int and model >= 0:  # (the common case: a size)
-            model = self._nan_model(model)[0]
+            prerequisites = _prerequisites(prerequisites, "DeclareVectorOutputPort")
+            port = self._vector_output_port(index, name, model, calc, prerequisites)
         else:
             model = _model_vector(
                 model, "DeclareVectorOutputPort", system_scalar_type(self), np.nan
             )
-        port = OutputPort(
-            self,
-            len(self._output_ports),
-            name,
-            PortDataType.kVectorValued,
-            model.size(),
-            model.Clone,
-            calc,
-            _prerequisites(prerequisites, "DeclareVectorOutputPort"),
-        )
+            port = OutputPort(
+                self,
+                index,
+                name,
+                PortDataType.kVectorValued,
+                model.size(),
+                model.Clone,
+                calc,
+                _prerequisites(prerequisites, "DeclareVectorOutputPort"),
+            )
         return self._append_port(self._output_ports, port, "output")
 
     def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):

@@ -272,6 +272,103 @@ class OutputPort(_Port):
         return output.CopyToVector() if self._is_vector() else output.get_value()
 
 
+class PortList:
+    """A system's input or output ports, in index order: a sequence (indices, slices,
+    iteration, ``len``) that ports are appended to. Ports declared one by one are held as they
+    are; a block of ports declared at once (:meth:`add_block`) is held as its
+    :class:`PortBlock`, and each of its ports made when first read (a plant declares several
+    per model instance, and most are never asked for). A port made is the one read at its
+    index from then on."""
+
+    __slots__ = ("_ports", "_blocks", "_unmade")
+
+    def __init__(self, ports=()):
+        self._ports = list(ports)  # (a port, or None until its block makes it)
+        self._blocks = []  # (PortBlocks, in index order)
+        self._unmade = 0  # (the Nones in _ports)
+
+    def __len__(self):
+        return len(self._ports)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._ports)))]
+        port = self._ports[index]  # (IndexError as a list's)
+        return self._make(index % len(self._ports)) if port is None else port
+
+    def __iter__(self):
+        if not self._unmade:
+            return iter(self._ports)
+        return map(self.__getitem__, range(len(self._ports)))
+
+    def append(self, port):
+        self._ports.append(port)
+
+    def add_block(self, block):
+        """Holds ``block``'s ports after those held (``block.start`` must be ``len(self)``),
+        unmade."""
+        self._blocks.append(block)
+        self._ports += [None] * block.count
+        self._unmade += block.count
+
+    def _make(self, index):
+        block = next(b for b in reversed(self._blocks) if b.start <= index)
+        port = self._ports[index] = block.make(index)
+        self._unmade -= 1
+        return port
+
+    def index_named(self, name):
+        """The index of the port named ``name``, or None (no port is made)."""
+        index = self.block_index(name)
+        if index is not None:
+            return index
+        for index, port in enumerate(self._ports):
+            if port is not None and port._name == name:
+                return index
+        return None
+
+    def block_index(self, name):
+        """The index of the port of a block named ``name``, or None."""
+        for block in self._blocks:
+            k = block.position(name)
+            if k is not None:
+                return block.start + k
+        return None
+
+
+class PortBlock:
+    """Ports declared at once (see PortList): port k = i·len(suffixes) + j (at index
+    ``start`` + k of its system's ports) is named ``prefixes[i] + suffixes[j]`` and made by
+    ``make(system, index, name, i, j, extras[j])``. ``positions`` is {prefix: i}; the prefixes
+    are distinct strings and the suffixes non-empty strings, and the caller has checked that
+    no two ports are named alike (LeafSystem._declare_port_block). The system's deep copies
+    (scalar conversion) copy the block with it, so their ports are made for the copy."""
+
+    __slots__ = (
+        "system", "start", "count", "prefixes", "positions", "suffixes", "make_port", "extras",
+    )  # fmt: skip
+
+    def __init__(self, system, start, prefixes, positions, suffixes, make, extras):
+        self.system, self.start, self.count = system, start, len(prefixes) * len(suffixes)
+        self.prefixes, self.positions, self.suffixes = prefixes, positions, suffixes
+        self.make_port, self.extras = make, extras
+
+    def make(self, index):
+        """The port at ``index`` of its system's ports."""
+        i, j = divmod(index - self.start, len(self.suffixes))
+        name = self.prefixes[i] + self.suffixes[j]
+        return self.make_port(self.system, index, name, i, j, self.extras[j])
+
+    def position(self, name):
+        """The position k in the block of the port named ``name``, or None."""
+        for j, suffix in enumerate(self.suffixes):
+            if name.endswith(suffix):
+                i = self.positions.get(name[: len(name) - len(suffix)])
+                if i is not None:
+                    return i * len(self.suffixes) + j
+        return None
+
+
 class SystemOutput:
     """A value for each output port of a system (System.AllocateOutput), which CalcOutput
     fills."""

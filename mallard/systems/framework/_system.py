@@ -10,6 +10,7 @@ from mallard.systems.framework._event_dispatch import (
     throw_on_failure,
 )
 from mallard.systems.framework._events import EventKind, PeriodicEventData, TriggerType
+from mallard.systems.framework._ports import PortList
 
 
 class DependencyTicket:
@@ -89,8 +90,8 @@ class System:
     def __init__(self):
         self._name = ""
         self._parent = None  # the Diagram this system is a subsystem of, if any
-        self._input_ports = []
-        self._output_ports = []
+        self._input_ports = PortList()
+        self._output_ports = PortList()
 
     # ---- names ---------------------------------------------------------------------------
     def get_name(self):
@@ -199,9 +200,9 @@ class System:
         return int(ports["input_port"]) in output._feedthrough_inputs()
 
     def _port_by_name(self, ports, name, kind):
-        for port in ports:
-            if port.get_name() == name:
-                return port
+        index = ports.index_named(name)
+        if index is not None:
+            return ports[index]
         valid = ", ".join(p.get_name() for p in ports) or "none"
         raise RuntimeError(
             f"System {self.GetSystemName()} does not have an {kind} port named {name} "
@@ -215,10 +216,10 @@ class System:
         return self._port_by_name(self._output_ports, port_name, "output")
 
     def HasInputPort(self, port_name):
-        return any(p.get_name() == port_name for p in self._input_ports)
+        return self._input_ports.index_named(port_name) is not None
 
     def HasOutputPort(self, port_name):
-        return any(p.get_name() == port_name for p in self._output_ports)
+        return self._output_ports.index_named(port_name) is not None
 
     def EvalVectorInput(self, context, port_index):
         return self.get_input_port(port_index).EvalBasicVector(context)

@@ -208,61 +208,86 @@ def test_ports_of_one_size_share_their_model_not_their_values():
     assert np.isnan(y1.Allocate().get_value().CopyToVector()).all()
 
 
-def test_ports_declared_at_once_are_those_declared_one_by_one():
-    def declare(system, at_once):
-        inputs = [("a", 1), ("b", 0)]
-        outputs = [
-            ("y", 1, lambda c, out: out.SetFromVector([c.get_time()]), {system.time_ticket()}),
-            ("z", 2, lambda c, out: out.SetFromVector([1.0, 2.0]), None),
-        ]
-        if at_once:
-            names, sizes, calcs, prerequisites = map(list, zip(*outputs, strict=True))
-            return (
-                system._add_vector_inputs(["a", "b"], [1, 0]),
-                system._add_vector_outputs(names, sizes, calcs, prerequisites),
-            )
-        return (
-            [system._add_vector_input(*spec) for spec in inputs],
-            [system._add_vector_output(*spec) for spec in outputs],
-        )
-
-    systems = LeafSystem(), LeafSystem()
-    ports = [declare(s, at_once) for s, at_once in zip(systems, (True, False), strict=True)]
-    for (inputs, outputs), system in zip(ports, systems, strict=True):
-        assert [(p.get_name(), p.get_index(), p.size()) for p in inputs] == [
-            ("a", 0, 1),
-            ("b", 1, 0),
-        ]
-        assert [(p.get_name(), p.get_index(), p.size()) for p in outputs] == [
-            ("y", 0, 1),
-            ("z", 1, 2),
-        ]
-        assert outputs[0]._feedthrough_inputs() == set()
-        assert outputs[1]._feedthrough_inputs() == {0, 1}
-        context = system.CreateDefaultContext()
-        context.SetTime(0.5)
-        assert outputs[0].Eval(context).tolist() == [0.5]
-    # A name taken (or repeated) is the error of declaring the ports one by one.
-    for system in systems:
-        with raises(RuntimeError, "System _ already has an input port named a"):
-            system._add_vector_inputs(["c", "a"], [1, 1])
-        with raises(RuntimeError, "System _ already has an output port named w"):
-            system._add_vector_outputs(["w", "w"], [1, 1], [lambda c, out: None] * 2, [None])
+def _output(system, index, name, i, j, prerequisites):
+    """A PortBlock's make for the tests: output j of prefix i, of size i + j, its value the
+    time plus i."""
+    calc = lambda c, out: out.SetFromVector(np.full(i + j, c.get_time() + i))  # noqa: E731
+    return system._vector_output_port(index, name, i + j, calc, prerequisites)
 
 
-def test_ports_declared_at_once_cycle_their_prerequisites():
-    """Port k of _add_vector_outputs takes prerequisites[k % len(prerequisites)]; sizes that
-    are not plain ints (a numpy integer) declare the same ports one by one."""
-    system = LeafSystem()
+def _input(system, index, name, i, j, _):
+    return system._vector_input_port(index, name, i + j)
+
+
+def _declare_blocks(system, prefixes, at_once):
+    """Input ports prefix + ("_u", "_w") and output ports prefix + ("_y", "_z") (sizes i + j),
+    declared as blocks or one by one; the outputs' prerequisites: time, then all sources."""
     time_only = {system.time_ticket()}
-    outputs = system._add_vector_outputs(
-        ["y0", "y1", "y2"], [1, np.int64(2), 1], [lambda c, out: None] * 3, [time_only, None]
-    )
-    assert [(p.get_name(), p.get_index(), p.size()) for p in outputs] == [
-        ("y0", 0, 1),
-        ("y1", 1, 2),
-        ("y2", 2, 1),
+    positions = {prefix: i for i, prefix in enumerate(prefixes)}
+    if at_once:
+        system._declare_port_block("input", prefixes, positions, ("_u", "_w"), _input)
+        system._declare_port_block(
+            "output", prefixes, positions, ("_y", "_z"), _output, (time_only, None)
+        )
+        return
+    for i, prefix in enumerate(prefixes):
+        for j, suffix in enumerate(("_u", "_w")):
+            system._add_vector_input(prefix + suffix, i + j)
+    for i, prefix in enumerate(prefixes):
+        for j, (suffix, tickets) in enumerate((("_y", time_only), ("_z", None))):
+            port = _output(system, 0, "", i, j, None)
+            system._add_vector_output(prefix + suffix, i + j, port._calc, tickets)
+
+
+def _described(system):
+    context = system.CreateDefaultContext()
+    context.SetTime(0.5)
+    inputs = [(p.get_name(), p.get_index(), p.size()) for p in system._input_ports]
+    outputs = [
+        (p.get_name(), p.get_index(), p.size(), p._feedthrough_inputs(), p.Eval(context).tolist())
+        for p in system._output_ports
     ]
-    assert [p._prerequisites for p in outputs] == [time_only, None, time_only]
-    inputs = system._add_vector_inputs(["u0", "u1"], [np.int64(3), 0])
-    assert [(p.get_name(), p.get_index(), p.size()) for p in inputs] == [("u0", 0, 3), ("u1", 1, 0)]
+    return inputs, outputs
+
+
+def test_ports_declared_in_a_block_are_those_declared_one_by_one():
+    systems = LeafSystem(), LeafSystem()
+    for system, at_once in zip(systems, (True, False), strict=True):
+        system.DeclareVectorInputPort("first", 1)
+        _declare_blocks(system, ["a", "b", "c"], at_once)
+    block, one_by_one = systems
+    # Nothing is made until read; then a port is the same object at every read.
+    assert (block._input_ports._unmade, block._output_ports._unmade) == (6, 6)
+    assert block.get_output_port(3) is block.GetOutputPort("b_z") is block.get_output_port(3)
+    assert block.HasInputPort("c_w") and not block.HasInputPort("c_v")
+    assert block._output_ports._unmade == 5 and block._input_ports._unmade == 6
+    assert _described(block) == _described(one_by_one)
+    assert block._output_ports[0]._prerequisites == {block.time_ticket()}
+    assert block._output_ports[1]._prerequisites is None
+    assert [p.get_name() for p in block._output_ports[-2:]] == ["c_y", "c_z"]
+    # A port declared after the block is numbered after it, its name checked against it.
+    with raises(RuntimeError, "System _ already has an input port named b_u"):
+        block.DeclareVectorInputPort("b_u", 1)
+    assert block.DeclareVectorInputPort("d_u", 1).get_index() == 7
+    with raises(
+        RuntimeError,
+        "System _ does not have an output port named q (valid port names: a_y, a_z, b_y, b_z, "
+        "c_y, c_z)",
+    ):
+        block.GetOutputPort("q")
+
+
+def test_a_block_of_names_taken_declares_its_ports_one_by_one():
+    """A name already taken, or two ports of a block named alike, is the error of declaring
+    its ports one by one (the ports before it declared)."""
+    system = LeafSystem()
+    system.DeclareVectorInputPort("b_w", 1)
+    with raises(RuntimeError, "System _ already has an input port named b_w"):
+        system._declare_port_block("input", ["a", "b"], {"a": 0, "b": 1}, ("_u", "_w"), _input)
+    assert [p.get_name() for p in system._input_ports] == ["b_w", "a_u", "a_w", "b_u"]
+    assert not system._input_ports._blocks
+    system = LeafSystem()
+    with raises(RuntimeError, "System _ already has an output port named a_x_y"):
+        system._declare_port_block(
+            "output", ["a", "a_x"], {"a": 0, "a_x": 1}, ("_x_y", "_y"), _output, (None, None)
+        )
