@@ -24,10 +24,10 @@ The contact tables are two tuples (made by plant._stepping.ContactTables):
 
 The step's point pairs (:func:`point_pairs`: the geometries' poses, boxes, broadphase,
 narrowphase and pair parameters) are, compiled, one kernel called by address
-(:func:`point_pairs_at`, kernels._by_address) from every compiled step (both sets of joint
-types' drive_discrete_steps, batch_rollout): its arrays, the first 9 of ``geometry`` and of
-``found`` and the bodies' poses X_WB, written into found's ``block`` by the caller at each
-call. It calls each pair's penetration by address in turn (kernels.narrowphase.
+(:func:`point_pairs_at`, kernels._by_address) from every compiled step (the plant's
+kernels.stepping.sap_velocities_at, batch_rollout): its arrays, the first 9 of ``geometry``
+and of ``found`` and the bodies' poses X_WB, written into found's ``block`` by the caller at
+each call. It calls each pair's penetration by address in turn (kernels.narrowphase.
 penetration_at, which SceneGraph's penetration query calls too). The callers take both
 addresses as ``pairs``: (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")),
 (0, 0) for a plant without collision geometry.
