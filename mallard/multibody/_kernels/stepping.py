@@ -10,7 +10,8 @@ them, operation for operation, so that the states, times and statistics are the 
 last bit: the integrators' sums and step rules are the same kernels (systems.analysis._kernels),
 the SAP solver is kernels.sap. The discrete step's velocities (its SAP problem and solve) are
 compiled once for both sets of joint types and called by address (:func:`sap_velocities_at`),
-not linked into each set's drive_discrete_steps.
+not linked into each set's drive_discrete_steps (nor into kernels.rollouts' batch_rollout,
+which calls it too).
 
 Both advance whole iterations of the Simulator's loop (an iteration: the pending update, then
 time to the next event or the boundary) and stop after the first that ends at another
@@ -118,9 +119,10 @@ jitable(next_sample_time)
 #: The arrays of :func:`sap_velocities_at`'s block, in order: mi, mf, ws, x, v_star, diagonal,
 #: si, sw, v_next (held by drive_discrete_steps at each call: :func:`hold_step`), then the 6
 #: of ``joints``, the 11 of ``geometry`` and the 23 of ``found`` (kernels.discrete_step; held
-#: by the Python driver: :func:`hold_tables`).
+#: by the Python driver: :func:`hold_tables`); a rollout's thread holds all of them once
+#: (:func:`hold_velocities`).
 STEP_ARRAYS = 9 + 6 + 11 + 23
-#: The int64 slots of that block (drive_discrete_steps' ``block``).
+#: The int64 slots of that block (drive_discrete_steps' ``block``, batch_rollout's).
 STEP_BLOCK = HELD * STEP_ARRAYS
 #: The block's first slot of the tables (:func:`hold_tables`).
 TABLES_AT = HELD * 9
