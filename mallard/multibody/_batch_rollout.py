@@ -44,7 +44,7 @@ class RolloutPlan:
     kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw, the address of SAP's
     compiled solver (kernels.sap.solve), those of the pair kernel and the penetration
     (kernels.discrete_step.find_point_pairs, (0, 0) without contact), that of the step's
-    velocities (kernels.stepping.sap_velocities_at, 0 without contact); no limits: none, 0
+    velocities (kernels.step_velocities.sap_velocities_at, 0 without contact); no limits: none, 0
     for the addresses;
     then the contact tables of kernels.discrete_step, without geometry). The model the
     kernel runs on (``mi``, ``mf``, ``sizes``, ``ws0``): without contact, the plant's with
@@ -113,7 +113,7 @@ class RolloutPlan:
         ``reflected0``; with ``contact``, room for a contact per allowed pair): the table
         ``si`` and workspace ``sw`` each row of the kernel ends with (RolloutOperation), and
         the contact tables (:meth:`_contact_tables`)."""
-        from mallard.multibody._kernels.stepping import STEP_BLOCK
+        from mallard.multibody._kernels.step_velocities import STEP_BLOCK
         from mallard.multibody.plant._sap_driver import SapProblem
 
         driver = plant._sap_driver

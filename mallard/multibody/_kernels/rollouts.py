@@ -8,7 +8,7 @@ free motion: BatchedPlant adds h·D to them for SAP plants, whose joint damping 
 if the plant has collision geometry, or joint limits (``limits``, ``bounds``: the
 SapDriver's) and one is near the state, SAP's v from v*, state by state, with the point
 contacts at the state (kernels.discrete_step.sap_velocities, compiled once and called by
-address: kernels.stepping.sap_velocities_at; the SAP table and workspace past the row's
+address: kernels.step_velocities.sap_velocities_at; the SAP table and workspace past the row's
 lanes, ``n_si`` and ``n_sw`` long, then the contact scratch and that kernel's block; M(q0)
 with the plant's reflected inertias ``reflected0`` and the diagonal h·D; without contact,
 M(q0) of the group's lanes at once, from the free motion's positions and inertias), else
@@ -78,7 +78,7 @@ from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.lanes import transpose
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
 from mallard.multibody._kernels.sap import _add_joint_constraints, solve
-from mallard.multibody._kernels.stepping import STEP_BLOCK, hold_velocities, step_velocities
+from mallard.multibody._kernels.step_velocities import STEP_BLOCK, hold_velocities, step_velocities
 from mallard.multibody._kernels.streaming import stream, stream_fence, stream_half
 from mallard.multibody._kernels.views import (
     model,
@@ -314,7 +314,7 @@ def _limit_step(mi, mf, m, r, params, work, work1, x, S, codes, count, limits, b
     gets SOLVER_FAILED (PAIR_FAILED, with the step, if its penetration query failed). Without
     ``contact`` (:func:`_joint_limit_step`), M(q0) of the lanes, once; with contact,
     kernels.discrete_step.sap_velocities per state, from r.x = x0 and SAP's workspace's v*
-    into its v (kernels.stepping.step_velocities: compiled, by the kernel at the address
+    into its v (kernels.step_velocities.step_velocities: compiled, by the kernel at the address
     ``at`` of the arrays held in ``block``, not linked into the rollout's code). Returns a
     live lane, or −1 if none is left."""
     if not contact:
@@ -464,7 +464,7 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     ``room`` contacts, in the row past the SAP problem; ``solver``: the address of SAP's
     compiled solver, kernels.sap.solve; ``pairs``: the pair kernel's and the penetration's,
     kernels.discrete_step.find_point_pairs; ``at``: that of the step's velocities with
-    contact, kernels.stepping.sap_velocities_at, whose block of arrays, STEP_BLOCK int64s,
+    contact, kernels.step_velocities.sap_velocities_at, whose block of arrays, STEP_BLOCK int64s,
     follows the contact scratch in the row). ``steps`` steps in all. L states at a time, in
     lanes."""
     m = model(mi, mf)

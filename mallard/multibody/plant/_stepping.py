@@ -82,8 +82,8 @@ class PlantStepper:
         #: (si, sw, solver, pairs, at, block) of a discrete step (kernels.discrete_step:
         #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve, ``pairs`` the
         #: pair kernel's and the penetration's, pair_addresses; ``at`` that of the step's
-        #: velocities, kernels.stepping.sap_velocities_at, and ``block`` its arrays, the
-        #: tables held by kernels.stepping.hold_tables at each prepare: the stepper's kernels
+        #: velocities, kernels.step_velocities.sap_velocities_at, and ``block`` its arrays, the
+        #: tables held by kernels.step_velocities.hold_tables at each prepare: the stepper's kernels
         #: are compiled), the tables (joints, geometry, found), which the block's addresses
         #: need alive, and the PD-controlled actuators' input slots (for the net actuation).
         self._constraints = self._tables_held = self._pd_inputs = None
@@ -138,7 +138,7 @@ class PlantStepper:
             tables = self._tables_held = (joints, geometry, found)
             block = self._block
             if block is None:
-                from mallard.multibody._kernels.stepping import STEP_BLOCK
+                from mallard.multibody._kernels.step_velocities import STEP_BLOCK
 
                 block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
             ec.kernels.hold_tables(block, *tables)

@@ -107,7 +107,7 @@ def _pairs():
 
 def _step_velocities():
     """The address of the discrete step's velocities compiled once
-    (kernels.stepping.sap_velocities_at), compiled; 0 interpreted."""
+    (kernels.step_velocities.sap_velocities_at), compiled; 0 interpreted."""
     from mallard._compiled import kernels
 
     return ByMode(kernels(np.float64).address("sap_velocities_at"), 0)
@@ -115,9 +115,10 @@ def _step_velocities():
 
 def _step_block(tables):
     """drive_discrete_steps' ``block`` for the tables (joints, geometry, found): compiled,
-    STEP_BLOCK int64s holding them (kernels.stepping.hold_tables); interpreted, the tables."""
+    STEP_BLOCK int64s holding them (kernels.step_velocities.hold_tables); interpreted, the
+    tables."""
     from mallard._compiled import kernels
-    from mallard.multibody._kernels.stepping import STEP_BLOCK
+    from mallard.multibody._kernels.step_velocities import STEP_BLOCK
 
     block = np.zeros(STEP_BLOCK, dtype=np.int64)
     kernels(np.float64).hold_tables(block, *tables)
@@ -634,7 +635,7 @@ def _discrete_steps(rng):
 def _held_tables(rng):
     """hold_tables' arguments: a block, then _discrete_steps' tables (joints, geometry,
     found)."""
-    from mallard.multibody._kernels.stepping import STEP_BLOCK
+    from mallard.multibody._kernels.step_velocities import STEP_BLOCK
 
     tables = _discrete_steps(rng)[13].interpreted
     return (np.zeros(STEP_BLOCK, dtype=np.int64), *tables)

@@ -24,7 +24,7 @@ from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.discrete_step import find_point_pairs, point_pairs
 from mallard.multibody._kernels.engine_derivatives import DERIVATIVE_ARRAYS, dynamics_derivatives
 from mallard.multibody._kernels.sap import _solve
-from mallard.multibody._kernels.stepping import (
+from mallard.multibody._kernels.step_velocities import (
     STEP_BLOCK,
     _velocities,
     hold_step,
@@ -217,7 +217,7 @@ def _step_linked(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, solver, pairs,
 
 @pytest.mark.parametrize("staged", [1, 0])
 def test_the_step_velocities_by_address_are_linked_and_interpreted_to_the_bit(staged):
-    """The discrete step's velocities (stepping.sap_velocities_at) through its block, linked
+    """The discrete step's velocities (step_velocities.sap_velocities_at) through its block, linked
     into the caller, and interpreted, from the state of drive_discrete_steps' kernel case
     (point contacts, a limit, a PD controller, a coupler): the same status, and the same v⁺,
     SAP workspace and contact tables, bit for bit. Staged (the Simulator's step: the tables
