@@ -41,6 +41,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.sap",
     "mallard.multibody._kernels.tamsi",
     "mallard.multibody._kernels.body_constraints",
+    "mallard.multibody._kernels.step_velocities",
     "mallard.multibody._kernels.stepping",
     "mallard.multibody._kernels.contact",
     "mallard.geometry._kernels.queries",

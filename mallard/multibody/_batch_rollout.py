@@ -43,8 +43,9 @@ class RolloutPlan:
     :meth:`_sap_limits`) or, for a continuous plant, ``ws0`` as BatchedPlant's. ``sap``: the
     kernel's arguments (limits, bounds, reflected0, diagonal, n_si, n_sw, the address of SAP's
     compiled solver (kernels.sap.solve), those of the pair kernel and the penetration
-    (kernels.discrete_step.find_point_pairs, (0, 0) without contact); no limits: none, 0 for
-    the addresses;
+    (kernels.discrete_step.find_point_pairs, (0, 0) without contact), that of the step's
+    velocities (kernels.step_velocities.sap_velocities_at, 0 without contact); no limits: none, 0
+    for the addresses;
     then the contact tables of kernels.discrete_step, without geometry). The model the
     kernel runs on (``mi``, ``mf``, ``sizes``, ``ws0``): without contact, the plant's with
     its welded bodies merged into composites (_welded_composites, ``mobods`` the plant's
@@ -57,10 +58,11 @@ class RolloutPlan:
         self.ws0 = batched._ws0
         nv = plant.num_velocities()
         self.sap = (np.zeros((0, 3), np.int64), np.zeros((0, 2)), np.zeros(nv), np.zeros(nv), 0, 0)
-        self.sap += (0, (0, 0))  # (no SAP: no solver's address, no pair kernel's)
+        self.sap += (0, (0, 0), 0)  # (no SAP: no solver's address, no pair kernel's, ...)
         # (the contact tables of kernels.discrete_step: without geometry, none)
         self.sap += (no_geometry(np.zeros(plant.num_bodies(), np.int64)), 0)
-        #: The contact scratch's slots in a row (kernels.discrete_step.found_views carves it).
+        #: The contact scratch's slots in a row (kernels.discrete_step.found_views carves it;
+        #: with contact, then the step's velocities' block: kernels.rollouts).
         self.found_size = sum(a.size for a in found_arrays(0, 0, 0, 0, 0, nv))
         self.si = self.sw = None
         locked = PARAMETERS.views(self.ws0, batched._sizes).locked
@@ -111,6 +113,7 @@ class RolloutPlan:
         ``reflected0``; with ``contact``, room for a contact per allowed pair): the table
         ``si`` and workspace ``sw`` each row of the kernel ends with (RolloutOperation), and
         the contact tables (:meth:`_contact_tables`)."""
+        from mallard.multibody._kernels.step_velocities import STEP_BLOCK
         from mallard.multibody.plant._sap_driver import SapProblem
 
         driver = plant._sap_driver
@@ -120,11 +123,12 @@ class RolloutPlan:
                 "more than one degree of freedom, which the plant's SAP step does not take"
             )
         nv, nl = plant.num_velocities(), driver.limits.shape[0]
-        geometry, room = self.sap[8:]
+        geometry, room = self.sap[9:]
         if contact:
             geometry, room = self._contact_tables(plant)
             ng, nf = geometry[0].shape[0], geometry[3].shape[0]
-            self.found_size = sum(a.size for a in found_arrays(ng, nf, room, 0, 0, nv))
+            found = sum(a.size for a in found_arrays(ng, nf, room, 0, 0, nv))
+            self.found_size = found + STEP_BLOCK
         locked = np.zeros(nv, dtype=np.int64)
         sizes = SapSizes(nv, 2 * nl + 3 * room, nl + room)
         problem = SapProblem(sizes, self.h, driver.clique, locked)
@@ -138,6 +142,7 @@ class RolloutPlan:
             self.sw.size,
             kernels(np.float64).address("sap_solve_at"),
             pair_addresses(kernels(np.float64), contact),
+            kernels(np.float64).address("sap_velocities_at") if contact else 0,
             geometry,
             room,
         )

@@ -25,11 +25,11 @@ block's address as its one argument (kernels.discrete_step.point_pairs_at: 19 ar
 """
 
 from llvmlite import ir
-from numba import carray, literal_unroll, types
+from numba import carray, types
 from numba.extending import intrinsic
 
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels._numba_internals import array_struct, cast
+from mallard.multibody._kernels._numba_internals import array_struct, cast, none_value
 from mallard.multibody._kernels._pointer import pointer
 
 _INT64 = ir.IntType(64)
@@ -76,18 +76,34 @@ def call_at(typingctx, address, args):
 HELD = 4
 
 
-@jitable
-def hold(block, arrays):
+@intrinsic
+def hold(typingctx, block, arrays):
     """Writes the arrays of the tuple ``arrays`` (C-contiguous, of up to three dimensions) into
-    the int64 array ``block`` (HELD slots each, in order: see the module). Compiled only (a
-    by-address kernel's caller)."""
-    i = 0
-    for a in literal_unroll(arrays):
-        block[i] = address_of(a)
-        shape = a.shape
-        for d in range(HELD - 1):
-            block[i + 1 + d] = shape[d] if d < len(shape) else 1
-        i += HELD
+    the int64 vector ``block`` (HELD slots each, in order: see the module). Compiled only (a
+    by-address kernel's caller): straight stores, one run per array, emitted as LLVM IR, not
+    typed and lowered as a loop over the tuple (numba's literal_unroll of a tuple of many
+    array types cost about a second to compile for 49 arrays). Other arguments: numba's
+    typing error (no implementation)."""
+    if not isinstance(block, types.Array) or block.ndim != 1 or block.dtype != types.int64:
+        return None
+    if not isinstance(arrays, types.BaseTuple) or not all(
+        isinstance(a, types.Array) and a.layout == "C" and a.ndim < HELD for a in arrays
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        slots = array_struct(context, builder, block, args[0]).data
+        one = ir.Constant(_INT64, 1)
+        for k, a in enumerate(arrays):
+            held = array_struct(context, builder, a, builder.extract_value(args[1], k))
+            values = [builder.ptrtoint(held.data, _INT64)]
+            values += [builder.extract_value(held.shape, d) for d in range(a.ndim)]
+            values += [one] * (HELD - 1 - a.ndim)
+            for d, value in enumerate(values):
+                builder.store(value, builder.gep(slots, [ir.Constant(_INT64, HELD * k + d)]))
+        return none_value(context)
+
+    return types.none(block, arrays), codegen
 
 
 @jitable

@@ -19,18 +19,19 @@ The contact tables are two tuples (made by plant._stepping.ContactTables):
   rows, gws: the broadphase's and the narrowphase's, as QueryObject's; bodies, par, p_WC,
   nhat_AB_W, R_WC, jscratch, J, phi0, cliques, cpar: the contact problem of up to C pairs
   (kernels.contact.contact_problem); count (int64, 1): the pairs of the last step; then
-  last_pairs, last_rows, last_gamma, last_pd: its contacts and impulses (kernels.stepping);
-  block: the block (kernels._by_address) of the arrays the pair kernel takes).
+  last_pairs, last_rows, last_gamma, last_pd: its contacts and impulses
+  (kernels.step_velocities); block: the block (kernels._by_address) of the arrays the pair
+  kernel takes).
 
 The step's point pairs (:func:`point_pairs`: the geometries' poses, boxes, broadphase,
 narrowphase and pair parameters) are, compiled, one kernel called by address
-(:func:`point_pairs_at`, kernels._by_address) from every compiled step (both sets of joint
-types' drive_discrete_steps, batch_rollout): its arrays, the first 9 of ``geometry`` and of
-``found`` and the bodies' poses X_WB, written into found's ``block`` by the caller at each
-call. It calls each pair's penetration by address in turn (kernels.narrowphase.
-penetration_at, which SceneGraph's penetration query calls too). The callers take both
-addresses as ``pairs``: (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")),
-(0, 0) for a plant without collision geometry.
+(:func:`point_pairs_at`, kernels._by_address) from every compiled step (kernels.
+step_velocities.sap_velocities_at, which the plant's step and batch_rollout's call): its
+arrays, the first 9 of ``geometry`` and of ``found`` and the bodies' poses X_WB, written into
+found's ``block`` by the caller at each call. It calls each pair's penetration by address in
+turn (kernels.narrowphase.penetration_at, which SceneGraph's penetration query calls too).
+The callers take both addresses as ``pairs``: (Kernels.address("point_pairs_at"),
+Kernels.address("penetration_at")), (0, 0) for a plant without collision geometry.
 
 The joint constraints are a tuple (limits, limit_bounds, pd, pd_values, couplers,
 coupler_values) as kernels.sap.sap_add_joint_constraints takes them.

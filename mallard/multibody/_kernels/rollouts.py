@@ -7,11 +7,12 @@ dynamics with the actuation of the step (the parameters' reflected inertias are 
 free motion: BatchedPlant adds h·D to them for SAP plants, whose joint damping is implicit);
 if the plant has collision geometry, or joint limits (``limits``, ``bounds``: the
 SapDriver's) and one is near the state, SAP's v from v*, state by state, with the point
-contacts at the state (kernels.discrete_step.sap_velocities: the SAP table and workspace past
-the row's lanes, ``n_si`` and ``n_sw`` long, then the contact scratch; M(q0) with the plant's
-reflected inertias ``reflected0`` and the diagonal h·D; without contact, M(q0) of the group's
-lanes at once, from the free motion's positions and inertias), else v = v*; then
-q = q0 + h·N(q0)·v. For a continuous plant, a fixed
+contacts at the state (kernels.discrete_step.sap_velocities, compiled once and called by
+address: kernels.step_velocities.sap_velocities_at; the SAP table and workspace past the row's
+lanes, ``n_si`` and ``n_sw`` long, then the contact scratch and that kernel's block; M(q0)
+with the plant's reflected inertias ``reflected0`` and the diagonal h·D; without contact,
+M(q0) of the group's lanes at once, from the free motion's positions and inertias), else
+v = v*; then q = q0 + h·N(q0)·v. For a continuous plant, a fixed
 step of the Simulator's explicit Euler, second-order (Heun) or third-order Runge-Kutta
 integrator (systems.analysis), their sums formed in the order those form them for a plant
 alone (kernels of systems.analysis.combine, not grouped). Every operation is the single-state
@@ -69,7 +70,6 @@ from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view
     found_size,
     found_views,
     int64_view,
-    sap_velocities,
 )
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import forward_accelerations
@@ -78,6 +78,7 @@ from mallard.multibody._kernels.lane_views import lane_array, lane_width
 from mallard.multibody._kernels.lanes import transpose
 from mallard.multibody._kernels.mobilizers import N_IS_IDENTITY
 from mallard.multibody._kernels.sap import _add_joint_constraints, solve
+from mallard.multibody._kernels.step_velocities import STEP_BLOCK, hold_velocities, step_velocities
 from mallard.multibody._kernels.streaming import stream, stream_fence, stream_half
 from mallard.multibody._kernels.views import (
     model,
@@ -305,16 +306,18 @@ def _positions(m, x, qdot, h, identity):
 
 
 @jitable
-def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
-                diagonal, si, sw, solver, pairs, geometry, found, t):  # fmt: skip
+def _limit_step(mi, mf, m, r, params, work, work1, x, S, codes, count, limits, bounds, reflected0,
+                diagonal, si, sw, solver, pairs, at, block, contact, t):  # fmt: skip
     """SAP's v, state by state, for the live states of the group (the step's constraints
     found at each state: point contacts, joint limits near it): x holds [q0; v*] (lanes), S[0]
     x0; M(q0) with the plant's reflected inertias ``reflected0``; a state whose solve fails
     gets SOLVER_FAILED (PAIR_FAILED, with the step, if its penetration query failed). Without
-    contact (:func:`_joint_limit_step`), M(q0) of the lanes, once; with contact,
-    kernels.discrete_step.sap_velocities per state. Returns a live lane, or −1 if none is
-    left."""
-    if geometry[10][0] < 0.0:
+    ``contact`` (:func:`_joint_limit_step`), M(q0) of the lanes, once; with contact,
+    kernels.discrete_step.sap_velocities per state, from r.x = x0 and SAP's workspace's v*
+    into its v (kernels.step_velocities.step_velocities: compiled, by the kernel at the address
+    ``at`` of the arrays held in ``block``, not linked into the rollout's code). Returns a
+    live lane, or −1 if none is left."""
+    if not contact:
         _joint_limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds,
                           reflected0, diagonal, si, sw, solver, t)  # fmt: skip
         return live_lane(codes, count)
@@ -322,8 +325,6 @@ def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, r
     w = sap_workspace(si, sw)
     v_star, v = w.v_star, w.v  # (bound: see docs/architecture.md, 4)
     nq, nv = m.nq, m.nv
-    none, no_values = limits[0:0], bounds[0:0]
-    joints = (limits, bounds, none, no_values, none, no_values)
     reflected = params.reflected
     for lane in range(count):
         if value_of(codes[lane], 0.0) != 0.0:
@@ -334,10 +335,8 @@ def _limit_step(m, r, params, work, work1, x, S, codes, count, limits, bounds, r
             v_star[i] = xa[nq + i, lane]
         for i in range(nv):  # (M with the plant's reflected inertias, then back)
             reflected[i] = reflected0[i]
-        status, _ = sap_velocities(
-            m, params, work1, r.x, v_star, diagonal, False, si, sw, solver, pairs, joints,
-            geometry, found, v,
-        )  # fmt: skip
+        status = step_velocities(mi, mf, r.ws, r.x, v_star, diagonal, si, sw, v, solver, pairs,
+                                 at, block, 0)  # fmt: skip
         for i in range(nv):
             reflected[i] = reflected0[i] + diagonal[i]
         if status < 0:  # (a pair the plant's query raises for: refused beforehand)
@@ -454,8 +453,8 @@ def _check_final(x, count, codes, steps):
 
 @batched(own_kernels=True)
 def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, limits, bounds,
-                  reflected0, diagonal, n_si, n_sw, solver, pairs, geometry, room, row, flags,
-                  mode, X, status):  # fmt: skip
+                  reflected0, diagonal, n_si, n_sw, solver, pairs, at, geometry, room, row,
+                  flags, mode, X, status):  # fmt: skip
     """X[i, s] = the state [q; v] after (s + 1)·``every`` steps of size h (``scheme``: the
     discrete step or an explicit integrator, see the module's docstring) from X0[i], with
     the actuation U[i, t] during step t (U may have no rows: zero) and, if TARGET has rows,
@@ -464,7 +463,9 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     its contact tables, whose settings' kind is −1 without collision geometry; room for
     ``room`` contacts, in the row past the SAP problem; ``solver``: the address of SAP's
     compiled solver, kernels.sap.solve; ``pairs``: the pair kernel's and the penetration's,
-    kernels.discrete_step.find_point_pairs). ``steps`` steps in all. L states at a time, in
+    kernels.discrete_step.find_point_pairs; ``at``: that of the step's velocities with
+    contact, kernels.step_velocities.sap_velocities_at, whose block of arrays, STEP_BLOCK int64s,
+    follows the contact scratch in the row). ``steps`` steps in all. L states at a time, in
     lanes."""
     m = model(mi, mf)
     U, X = _borrowed(U), _borrowed(X)
@@ -480,12 +481,19 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
     si, sw = int64_view(row[base : base + n_si]), row[base + n_si : base + n_si + n_sw]
     ng, nf = geometry[0].shape[0], geometry[3].shape[0]
     start = base + n_si + n_sw
-    found = found_views(row[start : start + found_size(ng, nf, room, 0, 0, m.nv)], ng, nf,
-                        room, 0, 0, m.nv)  # fmt: skip
+    end = start + found_size(ng, nf, room, 0, 0, m.nv)
+    found = found_views(row[start:end], ng, nf, room, 0, 0, m.nv)
     order = found[3]
     for g in range(ng):  # (the broadphase's order: a permutation)
         order[g] = g
     contact = geometry[10][0] >= 0.0
+    block = int64_view(row[end : end + STEP_BLOCK])  # (empty without contact)
+    if contact:
+        w = sap_workspace(si, sw)
+        no_rows, no_values = limits[0:0], bounds[0:0]  # (no PD controllers, no couplers)
+        joints = (limits, bounds, no_rows, no_values, no_rows, no_values)
+        block = hold_velocities(block, mi, mf, r.ws, r.x, w.v_star, diagonal, si, sw, w.v,
+                                (joints, geometry, found))  # fmt: skip
     sap = scheme == DISCRETE_STEP and (limits.shape[0] > 0 or contact)
     identity = _identity_N(m)
     claim = HELPER if mode == CALLER else mode  # (a group is never taken over)
@@ -511,10 +519,10 @@ def batch_rollout(mi, mf, X0, U, TARGET, gains, slots, h, scheme, steps, every, 
                     break
                 if scheme == DISCRETE_STEP:
                     if sap:
-                        good = _limit_step(m, r, params, work, work1, rL.x, lanes.stages,
-                                           codes, count, limits, bounds, reflected0, diagonal,
-                                           si, sw, solver, pairs, geometry, found,
-                                           t)  # fmt: skip
+                        good = _limit_step(mi, mf, m, r, params, work, work1, rL.x,
+                                           lanes.stages, codes, count, limits, bounds,
+                                           reflected0, diagonal, si, sw, solver, pairs, at,
+                                           block, contact, t)  # fmt: skip
                         if good < 0:
                             break
                     _positions(m, rL.x, work.qdot, h, identity)

@@ -8,7 +8,9 @@ plant._discrete, plant._sap_driver, plant._contact) and
 RK3 with or without error control, systems.analysis), each exactly as the Python path takes
 them, operation for operation, so that the states, times and statistics are the same to the
 last bit: the integrators' sums and step rules are the same kernels (systems.analysis._kernels),
-the SAP solver is kernels.sap.
+the SAP solver is kernels.sap. The discrete step's velocities (its SAP problem and solve) are
+compiled once for both sets of joint types and called by address (kernels.step_velocities),
+not linked into each set's drive_discrete_steps.
 
 Both advance whole iterations of the Simulator's loop (an iteration: the pending update, then
 time to the next event or the boundary) and stop after the first that ends at another
@@ -26,27 +28,23 @@ import math
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.coordinates import calc_qdot, calc_v
-from mallard.multibody._kernels.discrete_step import FAILED_SAP, sap_velocities
+from mallard.multibody._kernels.discrete_step import FAILED_SAP
 from mallard.multibody._kernels.engine import forward_dynamics
 from mallard.multibody._kernels.mobilizers import (
     HAS_BALL_RPY,
     HAS_QUATERNION_FLOATING,
     HAS_RPY_FLOATING,
 )
+from mallard.multibody._kernels.step_velocities import hold_step, step_velocities
 from mallard.multibody._kernels.views import (
     model,
     parameters,
-    sap_table,
-    sap_workspace,
     workspace,
 )
 from mallard.multibody._layout import (
     BIAS,
     INERTIAS,
     POSITIONS,
-    SAP_KIND,
-    SAP_PD_CONTROLLER,
-    SAP_START,
     SAP_SUCCESS,
     VELOCITIES,
 )
@@ -99,33 +97,10 @@ jitable(next_sample_time)
 
 
 # ---- discrete plants -----------------------------------------------------------------------
-@jitable
-def _keep_contacts(si, sw, found, n):
-    """Keeps the step's n point pairs (their geometry pairs and rows), SAP's impulses γ and
-    those of its PD controllers in ``found``'s last entries (see kernels.discrete_step), for
-    the step's memory."""
-    t, w = sap_table(si, si), sap_workspace(si, sw)
-    found[17][0] = n
-    pairs, rows, last_pairs, last_rows = found[4], found[5], found[18], found[19]
-    last_gamma, last_pd = found[20], found[21]
-    for i in range(n):
-        last_pairs[i, 0], last_pairs[i, 1] = pairs[i, 0], pairs[i, 1]
-        for k in range(rows.shape[1]):
-            last_rows[i, k] = rows[i, k]
-    gamma, table = w.gamma, t.constraints
-    for r in range(t.counts[1]):
-        last_gamma[r] = gamma[r]
-    j = 0
-    for c in range(t.counts[0]):
-        if table[c, SAP_KIND] == SAP_PD_CONTROLLER:
-            last_pd[j] = gamma[table[c, SAP_START]]
-            j += 1
-
-
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, joints, geometry,
-    found, scratch, t, pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, at, block, scratch, t,
+    pending, others, boundary, h, offset,
 ):  # fmt: skip
     """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
     events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
@@ -140,9 +115,12 @@ def drive_discrete_steps(
     by the pair kernel and the penetration at the addresses ``pairs``,
     (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")), (0, 0) for a
     plant without collision geometry: kernels.discrete_step.find_point_pairs), else v*
-    (kernels.discrete_step.sap_velocities); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq
-    floats) ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps
-    the last update's contacts and impulses. Returns (the time, whether the
+    (:func:`step_velocities`: compiled, by the kernel at the address ``at``,
+    Kernels.address("sap_velocities_at"), of the arrays held in ``block``, STEP_BLOCK
+    int64s, which :func:`hold_tables` wrote the tables (joints, geometry, found) into before
+    the call; interpreted, ``block`` is that tuple); then q⁺ = q + h·N(q)·v⁺. ``scratch``
+    (5·nv + 2·nq floats) ends with the state before the last update and its (v⁺ − v)/h;
+    ``found`` keeps the last update's contacts and impulses. Returns (the time, whether the
     update is pending, the iterations and the updates taken, −1 or why the next iteration
     was left to Python, the time the last iteration started at)."""
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
@@ -154,6 +132,7 @@ def drive_discrete_steps(
     x_prev = scratch[3 * nv + nq : 3 * nv + 2 * nq + nv]
     vdot_last = scratch[3 * nv + 2 * nq + nv : 4 * nv + 2 * nq + nv]
     reflected = params.reflected
+    hold_step(block, mi, mf, ws, x, v_star, step_diagonal, si, sw, v_next)
     iterations = updates = 0
     status = -1
     t_last_start = t
@@ -171,16 +150,14 @@ def drive_discrete_steps(
             vdot = work.vdot
             for i in range(nv):
                 v_star[i] = x[nq + i] + h * vdot[i]
-            status, n = sap_velocities(
-                m, params, work, x, v_star, step_diagonal, True, si, sw, solver, pairs, joints,
-                geometry, found, v_next,
-            )  # fmt: skip
+            status = step_velocities(
+                mi, mf, ws, x, v_star, step_diagonal, si, sw, v_next, solver, pairs, at, block, 1
+            )
             if status != SAP_SUCCESS:
                 if status > 0:
                     status = FAILED_SAP
                 break
             status = -1
-            _keep_contacts(si, sw, found, n)
             calc_qdot(m, x[0:nq], v_next, qdot)
             for i in range(nq + nv):
                 x_prev[i] = x[i]

@@ -81,12 +81,15 @@ class PlantStepper:
                 if e.handler in handlers and e.trigger == TriggerType.kPeriodic
             ]
         self._inputs = self._ec = None
-        #: (si, sw, solver, pairs, joints, geometry, found) of a discrete step
-        #: (kernels.discrete_step: ``solver`` the address of SAP's compiled solver,
-        #: kernels.sap.solve, ``pairs`` the pair kernel's and the penetration's,
-        #: pair_addresses), and
-        #: the PD-controlled actuators' input slots (for the net actuation).
-        self._constraints = self._pd_inputs = None
+        #: (si, sw, solver, pairs, at, block) of a discrete step (kernels.discrete_step:
+        #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve, ``pairs`` the
+        #: pair kernel's and the penetration's, pair_addresses; ``at`` that of the step's
+        #: velocities, kernels.step_velocities.sap_velocities_at, and ``block`` its arrays, the
+        #: tables held by kernels.step_velocities.hold_tables at each prepare: the stepper's kernels
+        #: are compiled), the tables (joints, geometry, found), which the block's addresses
+        #: need alive, and the PD-controlled actuators' input slots (for the net actuation).
+        self._constraints = self._tables_held = self._pd_inputs = None
+        self._block = None
         self._scratch = None
         self._empty_problem = None  # (the SAP problem of a plant without constraints)
         self._tables = ContactTables(plant) if self.discrete else None
@@ -133,7 +136,15 @@ class PlantStepper:
             found = self._tables.scratch(room, problem.sizes.nk, len(self._pd_inputs))
             solver = ec.kernels.address("sap_solve_at")
             pairs = pair_addresses(ec.kernels, contact)
-            self._constraints = (problem.si, problem.sw, solver, pairs, joints, geometry, found)
+            at = ec.kernels.address("sap_velocities_at")
+            tables = self._tables_held = (joints, geometry, found)
+            block = self._block
+            if block is None:
+                from mallard.multibody._kernels.step_velocities import STEP_BLOCK
+
+                block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
+            ec.kernels.hold_tables(block, *tables)
+            self._constraints = (problem.si, problem.sw, solver, pairs, at, block)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
         return True
@@ -176,7 +187,7 @@ class PlantStepper:
         x0 = scratch[start : start + nq + nv].copy()
         vdot = scratch[start + nq + nv :].copy()
         net = plant._limited_actuation(context)
-        found = self._constraints[6]
+        found = self._tables_held[2]
         h = plant._time_step
         if self._pd_inputs.size:
             net = net.astype(np.float64)

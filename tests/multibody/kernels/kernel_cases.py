@@ -105,6 +105,26 @@ def _pairs():
     return ByMode((k.address("point_pairs_at"), k.address("penetration_at")), (0, 0))
 
 
+def _step_velocities():
+    """The address of the discrete step's velocities compiled once
+    (kernels.step_velocities.sap_velocities_at), compiled; 0 interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("sap_velocities_at"), 0)
+
+
+def _step_block(tables):
+    """drive_discrete_steps' ``block`` for the tables (joints, geometry, found): compiled,
+    STEP_BLOCK int64s holding them (kernels.step_velocities.hold_tables); interpreted, the
+    tables."""
+    from mallard._compiled import kernels
+    from mallard.multibody._kernels.step_velocities import STEP_BLOCK
+
+    block = np.zeros(STEP_BLOCK, dtype=np.int64)
+    kernels(np.float64).hold_tables(block, *tables)
+    return ByMode(block, tables)
+
+
 def _tamsi_args(rng):
     """tamsi_step's arguments: 4 velocities, 3 contacts (pressed, sliding and separating:
     fn0 = 20, 5 and 0 N), 1 ms; then the outputs and scratch."""
@@ -535,6 +555,7 @@ def _rollout(rng):
         0,
         0,
         (0, 0),
+        0,
         no_geometry(np.zeros(s.sizes.n, np.int64)),
         0,
     )
@@ -599,8 +620,8 @@ def _discrete_steps(rng):
         problem.sw,
         _solver(),
         _pairs(),
-        joints,
-        *_contact_tables(s, room, problem.sizes.nk),
+        _step_velocities(),
+        _step_block((joints, *_contact_tables(s, room, problem.sizes.nk))),
         np.zeros(5 * nv + 2 * nq),
         0.0,
         True,
@@ -609,6 +630,15 @@ def _discrete_steps(rng):
         1e-3,
         0.0,
     )
+
+
+def _held_tables(rng):
+    """hold_tables' arguments: a block, then _discrete_steps' tables (joints, geometry,
+    found)."""
+    from mallard.multibody._kernels.step_velocities import STEP_BLOCK
+
+    tables = _discrete_steps(rng)[13].interpreted
+    return (np.zeros(STEP_BLOCK, dtype=np.int64), *tables)
 
 
 def _contact_problem(s, ws):
@@ -748,6 +778,7 @@ CASES = {
     "weighted_max_abs": lambda r: (r.normal(size=7), r.uniform(0, 1, size=7)),
     "drive_discrete_steps": _discrete_steps,
     "drive_explicit_steps": _explicit_steps,
+    "hold_tables": _held_tables,
 }
 
 
@@ -794,6 +825,8 @@ CASES["batch_collisions"] = _batch_collisions
 UNCOMPARED = {
     "drive_dynamics_derivatives[inverse]": (9,),  # (dws: its block holds addresses compiled)
     "drive_dynamics_derivatives[forward]": (9,),
+    "drive_discrete_steps": (13,),  # (block: the addresses of its arrays, compiled)
+    "hold_tables": (0,),
     "batch_body_poses": (3, 4),
     "batch_inverse_dynamics": (6, 7),
     **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
@@ -801,7 +834,7 @@ UNCOMPARED = {
     "batch_dynamics_derivatives[forward]": (8, 9),
     "batch_dynamics_derivatives[inverse, by state]": (8, 9),
     "batch_dynamics_derivatives[forward, by state]": (8, 9),
-    "batch_rollout": (21, 22),
+    "batch_rollout": (22, 23),
     "batch_new_row": (2,),
     "batch_collisions": (18, 19),
 }

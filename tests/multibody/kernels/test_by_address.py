@@ -24,10 +24,17 @@ from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.discrete_step import find_point_pairs, point_pairs
 from mallard.multibody._kernels.engine_derivatives import DERIVATIVE_ARRAYS, dynamics_derivatives
 from mallard.multibody._kernels.sap import _solve
+from mallard.multibody._kernels.step_velocities import (
+    STEP_BLOCK,
+    _velocities,
+    hold_step,
+    hold_velocities,
+    step_velocities,
+)
 from mallard.multibody._kernels.views import sap_table, sap_workspace
 from mallard.multibody._layout import DERIVATIVES
 
-from .kernel_cases import Sample, _contact_tables, _sap_args
+from .kernel_cases import CASES, ByMode, Sample, _contact_tables, _sap_args
 
 
 @by_address
@@ -184,6 +191,79 @@ def test_the_pair_kernel_by_address_is_linked_and_interpreted_to_the_bit():
                 np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
         counts.append(n)
     assert min(counts) >= 0 and max(counts) > 0, counts
+
+
+def _step_by_address(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, solver, pairs, at,
+                     block, tables, staged):  # fmt: skip
+    """The step's velocities as the Simulator's step holds them (staged: the tables already
+    held by hold_tables) or as a rollout does (hold_velocities); interpreted, ``block`` is
+    ``tables``."""
+    if staged:
+        hold_step(block, mi, mf, ws, x, v_star, diagonal, si, sw, v_next)
+    else:
+        block = hold_velocities(block, mi, mf, ws, x, v_star, diagonal, si, sw, v_next, tables)
+    return step_velocities(
+        mi, mf, ws, x, v_star, diagonal, si, sw, v_next, solver, pairs, at, block, staged
+    )
+
+
+def _step_linked(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, solver, pairs, at, block,
+                 tables, staged):  # fmt: skip
+    """The step's velocities linked into this function (what drive_discrete_steps and
+    batch_rollout did)."""
+    return _velocities(mi, mf, ws, x, v_star, diagonal, si, sw, v_next, tables, solver, pairs,
+                       staged)  # fmt: skip
+
+
+@pytest.mark.parametrize("staged", [1, 0])
+def test_the_step_velocities_by_address_are_linked_and_interpreted_to_the_bit(staged):
+    """The discrete step's velocities (step_velocities.sap_velocities_at) through its block, linked
+    into the caller, and interpreted, from the state of drive_discrete_steps' kernel case
+    (point contacts, a limit, a PD controller, a coupler): the same status, and the same v⁺,
+    SAP workspace and contact tables, bit for bit. Staged (the Simulator's step: the tables
+    held by hold_tables, the positions and inertias staged), the contacts and impulses are
+    kept; not (a rollout's state: all held by hold_velocities, the stages computed), nothing
+    is kept."""
+    from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
+
+    case = CASES["drive_discrete_steps"](np.random.default_rng(3))
+    args = [a.compiled if isinstance(a, ByMode) else a for a in case]
+    mi, mf, ws, x = args[:4]
+    diagonal, si, sw, solver, pairs, at = args[7:13]
+    joints, geometry, found = case[13].interpreted
+    if staged:
+        kernels(np.float64).drive_stages(mi, mf, x, ws, POSITIONS | VELOCITIES | INERTIAS | BIAS)
+    nv = diagonal.shape[0]
+    v_star = x[-nv:] + 1e-3 * np.random.default_rng(5).normal(size=nv)
+    compiled = {"error_model": "numpy", **WITHOUT_RUNTIME}
+    runs = {
+        "address": njit_cached(_step_by_address, **compiled),
+        "linked": njit_cached(_step_linked, **compiled),
+        "interpreted": _step_by_address,
+    }
+    results = []
+    for name, run in runs.items():
+        w, s, f, v_next = ws.copy(), sw.copy(), tuple(a.copy() for a in found), np.zeros(nv)
+        block = tables = (joints, geometry, f)
+        if name != "interpreted":
+            block = np.zeros(STEP_BLOCK, dtype=np.int64)
+            if staged:
+                kernels(np.float64).hold_tables(block, *tables)
+        where = (0, (0, 0), 0) if name == "interpreted" else (solver, pairs, at)
+        status = run(mi, mf, w, x, v_star, diagonal, si, s, v_next, *where, block, tables, staged)
+        results.append((status, v_next, s, f[:22]))  # (f[22]: the pair kernel's block)
+    (status, v_next, s, f), *others = results
+    assert status == 0, status  # (solved)
+    if staged:
+        assert f[17][0] > 0, f[17]  # (with contacts, kept)
+    else:
+        for kept, before in zip(f[17:22], found[17:22], strict=True):
+            np.testing.assert_array_equal(kept, before)
+        assert not np.array_equal(v_next, v_star)  # (a constraint acted)
+    for other_status, other_v, other_s, other_f in others:
+        assert other_status == status
+        for a, b in zip((other_v, other_s, *other_f), (v_next, s, *f), strict=True):
+            np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
 def _query_three_ways(name, seed):
