@@ -1550,10 +1550,11 @@ def _set_numbas(a, index, value):
 
 
 def _element_cases():
-    """(array, indices): 1-D to 3-D, C, F (transposed) and any layout (sliced, a negative
+    """(array, indices): 0-D to 3-D, C, F (transposed) and any layout (sliced, a negative
     stride), of floats and integers, every index from -size to size - 1 as int64, some as
     int32, uint64 and int8 (1-D: plain integers too)."""
     arrays = [
+        np.array(2.5),
         np.arange(7.0),
         np.arange(12.0).reshape(3, 4),
         np.arange(60.0).reshape(3, 4, 5),
@@ -1566,7 +1567,7 @@ def _element_cases():
     for a in arrays:
         ranges = [range(-n, n) for n in a.shape]
         indices = list(itertools.product(*ranges))
-        if a.dtype == np.float64:
+        if a.dtype == np.float64 and a.ndim:
             indices += [tuple(np.int32(i) for i in index) for index in indices[:: a.ndim + 1]]
             indices += [tuple(np.int8(i) for i in index) for index in indices[: a.ndim * 3]]
             indices += [tuple(np.uint64(n - 1) for n in a.shape)]
