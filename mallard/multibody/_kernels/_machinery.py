@@ -29,6 +29,7 @@ from mallard.multibody._kernels._numba_internals import (
     cut_numbas_work_per_statement,
     for_joint_types,
     generate_code_on_demand,
+    index_elements_from_struct_values,
     inline_kernel,
     int64_atomic_add,
     int64_atomic_cas,
@@ -137,7 +138,8 @@ manage_caches(_MALLARD_DIR)
 # kernels compiled without numba's runtime may return views; numba repeats less of its own work
 # (per statement too), builds an inlined kernel's untyped IR once and types its calls about twice
 # per argument types; Python's garbage collector runs less often while numba compiles, and its
-# frames have room (no memory mapped per call).
+# frames have room (no memory mapped per call); an array's element is indexed from its struct
+# value, not a copy of it.
 compile_with_room_for_frames()
 compile_each_kernel_once()
 generate_code_on_demand()
@@ -147,6 +149,7 @@ cut_numbas_work_per_statement()
 build_inlined_ir_once()
 type_inlined_calls_once()
 collect_less_while_compiling()
+index_elements_from_struct_values()
 
 
 def atomic_add(a, i, value):

@@ -17,7 +17,6 @@ object whose elements are numpy copies (float or object).
 
 import operator
 
-import llvmlite.ir as ir
 from numba import types
 from numba.extending import (
     box,
@@ -32,12 +31,10 @@ from numba.extending import (
 
 from mallard.multibody._kernels._machinery import reshaped
 from mallard.multibody._kernels._numba_internals import (
-    array_parts,
     box_value,
     c_view,
-    cast,
+    element_pointer,
     incref,
-    intp_items,
     none_value,
     product,
     struct_field,
@@ -160,39 +157,13 @@ def _lanes_getitem(view, index):
 # its own, nor a view of the element's lanes made and dropped (docs/compilation.md).
 def _element_pointer(context, builder, signature, view, index):
     """A ``<L x double>*`` to the lanes of element ``index`` of the lane view ``view``
-    (types: signature.args[:2])."""
+    (types: signature.args[:2]): numba's address of the element's first lane in the view's
+    array (of a C-contiguous one, elements counted from the shape, whose lanes' dimension, and
+    often more, LLVM knows: constant offsets, loads and stores it tells apart)."""
     view_type, index_type = signature.args[:2]
     array = struct_field(context, builder, view_type, view, "array")
-    data, shape, strides = array_parts(context, builder, view_type.array_type, array)
-    if isinstance(index_type, types.BaseTuple):
-        items = intp_items(context, builder, index, index_type)
-        item_types = index_type.types
-    else:
-        items, item_types = [cast(context, builder, index, index_type, types.intp)], [index_type]
-    indices = []
-    for item, item_type, size in zip(items, item_types, shape[:-1], strict=True):
-        if item_type.signed:
-            negative = builder.icmp_signed("<", item, item.type(0))
-            item = builder.select(negative, builder.add(item, size), item)
-        indices.append(item)
-    # numba's address arithmetic: of a C-contiguous array, elements counted from the shape
-    # (whose lanes' dimension, and often more, LLVM knows: constant offsets, loads and stores
-    # it tells apart), else bytes counted from the strides
-    offset = None
-    for d, item in enumerate(indices):
-        if view_type.array_type.layout == "C":
-            step = shape[d + 1]
-            for size in shape[d + 2 :]:
-                step = builder.mul(step, size)
-            term = builder.mul(item, step)
-        else:
-            term = builder.mul(item, strides[d])
-        offset = term if offset is None else builder.add(offset, term)
-    if view_type.array_type.layout != "C":
-        data = builder.gep(builder.bitcast(data, ir.IntType(8).as_pointer()), [offset])
-    else:
-        data = builder.gep(data, [offset])
-    return builder.bitcast(data, VECTOR_TYPE.as_pointer())
+    pointer = element_pointer(context, builder, view_type.array_type, array, index_type, index)
+    return builder.bitcast(pointer, VECTOR_TYPE.as_pointer())
 
 
 @type_callable(operator.getitem)

@@ -5,6 +5,7 @@ import ast
 import hashlib
 import inspect
 import itertools
+import operator
 import os
 import pathlib
 import pickle
@@ -1504,3 +1505,146 @@ def test_28_compilations_run_with_room():
     thread.start()
     thread.join()
     assert result == [[1, 1]]
+
+
+# ---- 29. arrays' elements indexed from their struct values ------------------------------------
+@intrinsic
+def _numbas_getitem(typingctx, array, index):
+    """``array[index]``, one element, by numba's own implementation."""
+
+    def codegen(context, builder, signature, args):
+        from numba.np import arrayobj
+
+        if isinstance(signature.args[1], types.BaseTuple):
+            return arrayobj.getitem_array_tuple(context, builder, signature, args)
+        return arrayobj.getitem_arraynd_intp(context, builder, signature, args)
+
+    return array.dtype(array, index), codegen
+
+
+@intrinsic
+def _numbas_setitem(typingctx, array, index, value):
+    """``array[index] = value`` by numba's own implementation."""
+
+    def codegen(context, builder, signature, args):
+        from numba.np import arrayobj
+
+        arrayobj.setitem_array(context, builder, signature, args)
+        return none_value(context)
+
+    return types.none(array, index, value), codegen
+
+
+_get = numba.njit(lambda a, index: a[index])
+_get_numbas = numba.njit(lambda a, index: _numbas_getitem(a, index))
+
+
+@numba.njit
+def _set(a, index, value):
+    a[index] = value
+
+
+@numba.njit
+def _set_numbas(a, index, value):
+    _numbas_setitem(a, index, value)
+
+
+def _element_cases():
+    """(array, indices): 0-D to 3-D, C, F (transposed) and any layout (sliced, a negative
+    stride), of floats and integers, every index from -size to size - 1 as int64, some as
+    int32, uint64 and int8 (1-D: plain integers too)."""
+    arrays = [
+        np.array(2.5),
+        np.arange(7.0),
+        np.arange(12.0).reshape(3, 4),
+        np.arange(60.0).reshape(3, 4, 5),
+        np.arange(60.0).reshape(3, 4, 5)[::2, 1:, ::-2],
+        np.arange(12.0).reshape(3, 4).T,
+        np.arange(12, dtype=np.int32).reshape(3, 4),
+        np.arange(12, dtype=np.uint8).reshape(4, 3)[:, 1:],
+        np.arange(6, dtype=np.float32)[::-1],
+    ]
+    for a in arrays:
+        ranges = [range(-n, n) for n in a.shape]
+        indices = list(itertools.product(*ranges))
+        if a.dtype == np.float64 and a.ndim:
+            indices += [tuple(np.int32(i) for i in index) for index in indices[:: a.ndim + 1]]
+            indices += [tuple(np.int8(i) for i in index) for index in indices[: a.ndim * 3]]
+            indices += [tuple(np.uint64(n - 1) for n in a.shape)]
+            indices += [(np.uint64(0),) + tuple(np.int32(-1) for n in a.shape[1:])]
+        if a.ndim == 1:
+            indices += [index[0] for index in indices]
+        yield a, indices
+
+
+def test_29_elements_indexed_as_numba_does():
+    """One element of an array of floats or integers by an integer per dimension, read and
+    written, is lowered by _numba_internals (the implementation numba finds), from the struct
+    value: the same element as numba's own indexing and numpy's, for every layout, negative
+    and unsigned indices and several integer types; a value assigned is cast as numba casts."""
+    from numba.core.registry import cpu_target
+
+    from mallard.multibody._kernels import _machinery  # noqa: F401 (installs it)
+
+    context = cpu_target.target_context
+    context.refresh()
+    for a, indices in _element_cases():
+        for index in indices:
+            index_type = numba.typeof(index)
+            argument_types = (numba.typeof(a), index_type)
+            assert context._defns[operator.getitem].find(argument_types) is (
+                _numba_internals._get_element
+            )
+            assert context._defns[operator.setitem].find((*argument_types, types.float64)) is (
+                _numba_internals._set_element
+            )
+            expected = a[index]
+            got, numbas = _get(a, index), _get_numbas(a, index)
+            assert got == numbas == expected and type(got) is type(numbas), (a, index)
+        mine, numbas = a.copy(), a.copy()
+        for k, index in enumerate(indices):
+            value = k + 0.75 if k % 2 else -k  # (a float assigned to integers: truncated)
+            _set(mine, index, value)
+            _set_numbas(numbas, index, value)
+        assert np.array_equal(mine, numbas) and mine.tobytes() == numbas.tobytes()
+        assert not np.array_equal(mine, a)
+    written = np.zeros((2, 3))[:, ::2]
+    _set(written, (1, -1), 5)
+    assert written.base[1, 2] == 5.0 and written.base.sum() == 5.0
+
+
+def test_29_boundscheck_and_views_left_to_numba(monkeypatch):
+    """Checked bounds (``boundscheck=True``, ``NUMBA_BOUNDSCHECK``), views (fewer indices,
+    slices), a row assigned, and arrays of other dtypes are numba's indexing."""
+    from mallard.multibody._kernels import _machinery  # noqa: F401 (installs it)
+
+    def get(a, i, j):
+        return a[i, j]
+
+    def put(a, i, j):
+        a[i, j] = 1.0
+
+    a = np.zeros((2, 3))
+    for checked in (numba.njit(boundscheck=True)(get), numba.njit(boundscheck=True)(put)):
+        assert checked(a, 1, -3) in (0.0, None)
+        for i, j in ((2, 0), (0, 3), (-3, 0), (0, -4)):
+            with pytest.raises(IndexError, match="index is out of bounds"):
+                checked(a, i, j)
+    monkeypatch.setattr(numba.config, "BOUNDSCHECK", 1)
+    with pytest.raises(IndexError, match="index is out of bounds"):
+        numba.njit(get)(a, 0, 3)
+    monkeypatch.undo()
+
+    @numba.njit
+    def views(a, b, c):
+        a[1] = 2.0
+        a[0, 1:] = a[1, :2]
+        return a[1], a[0, ::2], b[-1], c[1, 0]
+
+    b = np.array([1 + 2j, 3 - 4j])
+    c = np.array([[True, False], [False, True]])
+    row, strided, complex_element, boolean = views(a, b, c)
+    assert np.array_equal(a, [[0.0, 2.0, 2.0], [2.0, 2.0, 2.0]])
+    assert np.shares_memory(row, a) and np.array_equal(row, [2.0, 2.0, 2.0])  # (a view)
+    assert np.array_equal(strided, [0.0, 2.0]) and complex_element == 3 - 4j
+    assert boolean is False
