@@ -860,7 +860,9 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
         # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
         # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
         p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
-        if nv == 1 and locked[k] == 0:
+        one = nv == 1 and locked[k] == 0
+        Ut, D_inv, r = zk, zk[0], zk[0]  # (a one-dof mobilizer's, kept for its parent's terms)
+        if one:
             half = _zero_half(tree, X_kind, k)
             Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), zk, half, leaf)
             D = HU + reflected[c]
@@ -870,7 +872,8 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
             Ut = _shift_to_parent(Uk, p)
             for i in range(6):
                 U[c, i] = Ut[i]
-            D_factor[k, 0, 0] = 1.0 / D
+            D_inv = 1.0 / D
+            D_factor[k, 0, 0] = D_inv
             u[c] = r
         elif nv > 0 and locked[k] == 0:
             # U[j] = Φᵀ·U_j for now; D's lower triangle into D_factor[k], then factored in place.
@@ -913,9 +916,7 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
             # projection above left in U, D_factor and u; none if locked or a weld).
             P_up = _shift_rigid(Pa, p) if leaf else _shift_articulated(Pa, p)
             z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck, leaf)), p)
-            if nv == 1 and locked[k] == 0:
-                D_inv = D_factor[k, 0, 0]
-                Ut = _row6(U, c)
+            if one:
                 Ug = (
                     D_inv * Ut[0],
                     D_inv * Ut[1],
@@ -925,7 +926,7 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                     D_inv * Ut[5],
                 )
                 P_up = _remove_dof(P_up, Ut, Ug)
-                z_up = _axpy6(u[c], Ug, z_up)
+                z_up = _axpy6(r, Ug, z_up)
             elif nv > 0 and locked[k] == 0:
                 for j in range(nv):  # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time
                     Wj = _row6(U, c + j)
