@@ -206,12 +206,11 @@ def _articulated_stages(model, params, work, need, q, v, F_in_B):
     if need & BIAS:
         for i in range(6):
             A_bias[0, i] = 0.0 * V_WB[0, i]
-    V = _row6(V_WB, 0)  # (V_WB[k − 1], held for mobod k if it is its child)
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
         b = tree[k, BODY]
         p = _p_PoBo(X_pc, k, parent)
-        V_P = V if parent == k - 1 else _row6(V_WB, parent)
+        V_P = _row6(V_WB, parent)
         if need & VELOCITIES:
             V = velocity(tree, H_PB_W, v, k, V_P, p)
             for i in range(6):

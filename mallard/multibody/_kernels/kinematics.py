@@ -113,14 +113,11 @@ def calc_position_kinematics(model, params, work, q, what, tip):
             for j in range(lane_count(q)):  # (lane views: lane by lane)
                 X_FM_kj = lane(X_FM_k, j)
                 calc_X_FM(jtype, jparam[k], lane(q_k, j), X_FM_kj[:3], X_FM_kj[3])
-    T_WB, last = load_pose(X_pc[LAYER_WB, 0]), 0  # (the last mobod's pose: its child's T_WP)
     for step in range(count):
         k = step + 1 if tip == 0 else int(path[step])
-        parent = tree[k, PARENT]
-        T_WP = T_WB if parent == last else load_pose(X_pc[LAYER_WB, parent])
-        last = k
         jtype = tree[k, JTYPE]
         kind = int(X_kind[k])
+        T_WP = load_pose(X_pc[LAYER_WB, tree[k, PARENT]])
         if kind & R_PF_IDENTITY:
             T_WF = pose_mul_translation(T_WP, load_pose(X_PF_MB[0, k]))
         else:
