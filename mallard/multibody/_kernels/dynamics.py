@@ -219,7 +219,7 @@ def calc_spatial_accelerations(model, work, vdot, A_WB):
     for i in range(6):
         A_WB[0, i] = 0.0 * A_bias[0, i]
     for k in range(1, tree.shape[0]):
-        alpha, a = _compose_acceleration(tree, X_pc, A_bias, _row6(A_WB, tree[k, PARENT]), k)
+        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
         v_start = tree[k, V_START]
         for c in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
             alpha = add(alpha, scale(vdot[c], row3(H_PB_W, c, 0)))
@@ -229,12 +229,13 @@ def calc_spatial_accelerations(model, work, vdot, A_WB):
 
 
 @jitable
-def _compose_acceleration(tree, X_pc, A_bias, A_P, k):
-    """(α, a) of A_WP = A_P (a 6-sequence) shifted to Bo + A_bias[k] (A_WB[k] without the
-    H·v̇ term): α = α_WP + α_bias, a = a_WPo + α_WP × p_PoBo + a_bias."""
-    p = _p_PoBo(X_pc, k, tree[k, PARENT])
-    alpha_P = (A_P[0], A_P[1], A_P[2])
-    a_P = (A_P[3], A_P[4], A_P[5])
+def _compose_acceleration(tree, X_pc, A_bias, A_WB, k):
+    """(α, a) of A_WP shifted to Bo + A_bias[k] (A_WB[k] without the H·v̇ term):
+    α = α_WP + α_bias, a = a_WPo + α_WP × p_PoBo + a_bias."""
+    parent = tree[k, PARENT]
+    p = _p_PoBo(X_pc, k, parent)
+    alpha_P = row3(A_WB, parent, 0)
+    a_P = row3(A_WB, parent, 3)
     alpha = add(alpha_P, row3(A_bias, k, 0))
     return alpha, add(add(a_P, cross3(alpha_P, p)), row3(A_bias, k, 3))
 
@@ -403,7 +404,7 @@ def calc_inverse_dynamics(model, work, V_WB, A_bias, vdot, F_app, tau_app, A_WB,
     store_row3(t, F, 0, 0)
     store_row3(f, F, 0, 3)
     for k in range(1, tree.shape[0]):
-        alpha, a = _compose_acceleration(tree, X_pc, A_bias, _row6(A_WB, tree[k, PARENT]), k)
+        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
         v_start = tree[k, V_START]
         for c in range(v_start, v_start + NUM_VELOCITIES[tree[k, JTYPE]]):
             alpha = add(alpha, scale(vdot[c], row3(H_PB_W, c, 0)))
@@ -551,17 +552,29 @@ def _store_articulated(Pa, P, k):
 
 
 @jitable
-def _sum_articulated(Pa, P, k):
-    """P[k] + the articulated inertia tuple Pa (upper blocks), as a tuple."""
-    return (
-        P[k, 0, 0] + Pa[0], P[k, 1, 1] + Pa[1], P[k, 2, 2] + Pa[2],
-        P[k, 0, 1] + Pa[3], P[k, 0, 2] + Pa[4], P[k, 1, 2] + Pa[5],
-        P[k, 0, 3] + Pa[6], P[k, 0, 4] + Pa[7], P[k, 0, 5] + Pa[8],
-        P[k, 1, 3] + Pa[9], P[k, 1, 4] + Pa[10], P[k, 1, 5] + Pa[11],
-        P[k, 2, 3] + Pa[12], P[k, 2, 4] + Pa[13], P[k, 2, 5] + Pa[14],
-        P[k, 3, 3] + Pa[15], P[k, 4, 4] + Pa[16], P[k, 5, 5] + Pa[17],
-        P[k, 3, 4] + Pa[18], P[k, 3, 5] + Pa[19], P[k, 4, 5] + Pa[20],
-    )  # fmt: skip
+def _add_articulated(Pa, P, k):
+    """P[k] += the articulated inertia tuple Pa (upper blocks)."""
+    P[k, 0, 0] += Pa[0]
+    P[k, 1, 1] += Pa[1]
+    P[k, 2, 2] += Pa[2]
+    P[k, 0, 1] += Pa[3]
+    P[k, 0, 2] += Pa[4]
+    P[k, 1, 2] += Pa[5]
+    P[k, 0, 3] += Pa[6]
+    P[k, 0, 4] += Pa[7]
+    P[k, 0, 5] += Pa[8]
+    P[k, 1, 3] += Pa[9]
+    P[k, 1, 4] += Pa[10]
+    P[k, 1, 5] += Pa[11]
+    P[k, 2, 3] += Pa[12]
+    P[k, 2, 4] += Pa[13]
+    P[k, 2, 5] += Pa[14]
+    P[k, 3, 3] += Pa[15]
+    P[k, 4, 4] += Pa[16]
+    P[k, 5, 5] += Pa[17]
+    P[k, 3, 4] += Pa[18]
+    P[k, 3, 5] += Pa[19]
+    P[k, 4, 5] += Pa[20]
 
 
 @jitable
@@ -831,9 +844,6 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
     m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
     P, z, U, D_factor, u = work.P, work.z, work.U, work.D_factor, work.u_aba
     n = tree.shape[0]
-    # P[k] and z[k] complete once mobod k + 1 is done; if k + 1 is k's child, it passes them on
-    # in registers (P_next, z_next), not stored and loaded again.
-    P_next, z_next, passed = _load_articulated(P, 0), _row6(z, 0), False
     for k in range(n - 1, 0, -1):
         parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
@@ -842,12 +852,9 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
         if leaf:
             m_k, h_k, I_k = inertia_of(m_W, h_W, I_W, k)
             Pa = _rigid_articulated(m_k, h_k, I_k)
-        elif passed:
-            Pa = P_next
         else:
             Pa = _load_articulated(P, k)
-        zk = z_next if passed else _row6(z, k)
-        passed = False
+        zk = _row6(z, k)
         ck = _row6(A_bias, k)
         # Nothing is shifted to World's origin (World's acceleration is zero and its
         # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
@@ -925,24 +932,18 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                     Wj = _row6(U, c + j)
                     P_up = _remove_dof(P_up, Wj, Wj)
                     z_up = _axpy6(u[c + j], Wj, z_up)
-            P_next = _sum_articulated(P_up, P, parent)
-            z_next = _add6(_row6(z, parent), z_up)
-            passed = parent == k - 1
-            if not passed:
-                _store_articulated(P_next, P, parent)
-                for i in range(6):
-                    z[parent, i] = z_next[i]
+            _add_articulated(P_up, P, parent)
+            for i in range(6):
+                z[parent, i] += z_up[i]
     # Base to tip: A_WB = Φ·A_WP + c + H·v̇, v̇ as above.
     for i in range(6):
         A_WB[0, i] = 0.0 * A_bias[0, i]
-    A_P = _row6(A_WB, 0)  # (A_WB[k − 1], held for mobod k if it is its child)
     for k in range(1, n):
         parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
         c = tree[k, V_START]
-        if parent != k - 1:
-            A_P = _row6(A_WB, parent)
-        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_P, k)
+        A_P = _row6(A_WB, parent)
+        alpha, a = _compose_acceleration(tree, X_pc, A_bias, A_WB, k)
         if nv > 0 and locked[k] != 0:
             for i in range(c, c + nv):
                 vdot[i] = 0.0 * u[i]
@@ -966,5 +967,4 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                 a = add(a, scale(vdot[i], row3(H_PB_W, i, 3)))
         store_row3(alpha, A_WB, k, 0)
         store_row3(a, A_WB, k, 3)
-        A_P = (alpha[0], alpha[1], alpha[2], a[0], a[1], a[2])
     return -1
