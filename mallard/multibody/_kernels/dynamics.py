@@ -106,31 +106,58 @@ def calc_acceleration_bias(model, params, work, q, v):
     Reads the poses X_pc and velocities V_WB of the workspace ``work`` (_layout.WORKSPACE);
     scratch: V_FM_A_FM. Row 0 (World) is set to zero.
     """
-    tree, jparam, X_kind = model.tree, model.jparam, params.X_kind
+    tree, X_kind = model.tree, params.X_kind
     X_pc, V_WB, A_bias = work.X_pc, work.V_WB, work.A_bias
-    V_FM = work.V_FM_A_FM[0:6]
-    A_FM = work.V_FM_A_FM[6:12]
     n = tree.shape[0]
     for i in range(6):
         A_bias[0, i] = 0.0 * V_WB[0, i]
     for k in range(1, n):
         parent = tree[k, PARENT]
-        jtype = tree[k, JTYPE]
-        wP = row3(V_WB, parent, 0)
-        vP = row3(V_WB, parent, 3)
-        p = _p_PoBo(X_pc, k, parent)
-        w_PB = sub(row3(V_WB, k, 0), wP)
-        v_PB = sub(row3(V_WB, k, 3), add(vP, cross3(wP, p)))
-        alpha = cross3(wP, w_PB)
-        a = add(cross3(wP, cross3(wP, p)), scale(2.0, cross3(wP, v_PB)))
-        if (jtype == REVOLUTE and int(X_kind[k]) & X_MB_IDENTITY == 0) or (
-            HAS_SCREW and jtype == SCREW
-        ):  # (X_MB = I: p_MoBo = 0, and the term a zero)
-            p_MoBo = sub(row3(X_pc[LAYER_WB, k], 3, 0), row3(X_pc[LAYER_WM, k], 3, 0))
-            a = add(a, cross3(w_PB, cross3(w_PB, p_MoBo)))
+        alpha, a = acceleration_bias(
+            X_pc, k, _has_arm(tree[k, JTYPE], X_kind[k]), _row6(V_WB, parent), _row6(V_WB, k),
+            _p_PoBo(X_pc, k, parent),
+        )  # fmt: skip
         store_row3(alpha, A_bias, k, 0)
         store_row3(a, A_bias, k, 3)
-    for k in range(1, n):
+    other_joints_bias(model, params, work, q, v)
+
+
+@joint_specialized
+def _has_arm(jtype, kind):
+    """Whether the acceleration bias of a mobod of joint type ``jtype`` and identity bits
+    ``kind`` (params.X_kind) has the term w_PB × (w_PB × p_MoBo): a revolute (or screw)
+    mobilizer whose X_MB is not the identity (else p_MoBo = 0, and the term a zero)."""
+    return (jtype == REVOLUTE and int(kind) & X_MB_IDENTITY == 0) or (HAS_SCREW and jtype == SCREW)
+
+
+@jitable
+def acceleration_bias(X_pc, k, arm, V_P, V_B, p):
+    """(α, a) of A_bias[k] (see :func:`calc_acceleration_bias`) from the velocities V_P of
+    the parent and V_B of mobod k (6-sequences) and p = p_PoBo_W, without the other joint
+    types' term; ``arm``: :func:`_has_arm` (the term is then computed from X_pc's X_WB and
+    X_WM origins)."""
+    wP = (V_P[0], V_P[1], V_P[2])
+    vP = (V_P[3], V_P[4], V_P[5])
+    w_PB = sub((V_B[0], V_B[1], V_B[2]), wP)
+    v_PB = sub((V_B[3], V_B[4], V_B[5]), add(vP, cross3(wP, p)))
+    alpha = cross3(wP, w_PB)
+    a = add(cross3(wP, cross3(wP, p)), scale(2.0, cross3(wP, v_PB)))
+    if arm:
+        p_MoBo = sub(row3(X_pc[LAYER_WB, k], 3, 0), row3(X_pc[LAYER_WM, k], 3, 0))
+        a = add(a, cross3(w_PB, cross3(w_PB, p_MoBo)))
+    return alpha, a
+
+
+@joint_specialized
+def other_joints_bias(model, params, work, q, v):
+    """A_bias[k] += the term of the joint types other than revolute, prismatic and screw
+    (from the joint's V_FM and Ḣ_FM·v), in a pass of its own (see
+    :func:`calc_acceleration_bias`); scratch: V_FM_A_FM."""
+    tree, jparam = model.tree, model.jparam
+    X_pc, A_bias = work.X_pc, work.A_bias
+    V_FM = work.V_FM_A_FM[0:6]
+    A_FM = work.V_FM_A_FM[6:12]
+    for k in range(1, tree.shape[0]):
         jtype = tree[k, JTYPE]
         if jtype == REVOLUTE or jtype == PRISMATIC or jtype == SCREW or NUM_VELOCITIES[jtype] == 0:
             continue
@@ -216,9 +243,9 @@ def _compose_acceleration(tree, X_pc, A_bias, A_WB, k):
 # ---- inertias and forces --------------------------------------------------------------------
 @jitable
 def calc_body_inertias(model, params, work):
-    """work's m_W, h_W, I_W: (m, h, I) of every mobod's body about Bo in W, from the bodies'
-    parameters (of ``params``, by body index: m_B, com_B = p_BoBcm_B, G_B = G_BBo_B) and the
-    poses work.X_pc: h = m·R_WB·p_BoBcm_B, I = m·R_WB·G_BBo_B·R_WBᵀ. Row 0 (World) is set to
+    """work's m_W, h_W, I_W: (m, h, I) of every mobod's body about Bo in W (see
+    :func:`body_inertia`), from the bodies' parameters (of ``params``, by body index: m_B,
+    com_B = p_BoBcm_B, G_B = G_BBo_B) and the poses work.X_pc. Row 0 (World) is set to
     zero."""
     tree, X_pc, mass, p_BoBcm_B, G_BBo_B = (
         model.tree,
@@ -228,50 +255,79 @@ def calc_body_inertias(model, params, work):
         params.G_B,
     )
     m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
+    zero_world_inertia(m_W, h_W, I_W)
+    for k in range(1, tree.shape[0]):
+        b = tree[k, BODY]
+        m = mass[b]
+        h, I = body_inertia(load_pose(X_pc[LAYER_WB, k]), m, row3(p_BoBcm_B, b, 0), G_BBo_B[b])
+        store_body_inertia(m, h, I, m_W, h_W, I_W, k)
+
+
+@jitable
+def zero_world_inertia(m_W, h_W, I_W):
+    """Row 0 (World) of m_W, h_W, I_W = 0."""
     for i in range(3):
         h_W[0, i] = 0.0
         for j in range(3):
             I_W[0, i, j] = 0.0
     m_W[0] = 0.0
-    for k in range(1, tree.shape[0]):
-        b = tree[k, BODY]
-        R = load_pose(X_pc[LAYER_WB, k])  # R_WB row by row in R[0:9]
-        m = mass[b]
-        m_W[k] = m
-        store_row3(scale(m, rotate3(R, row3(p_BoBcm_B, b, 0))), h_W, k, 0)
-        G = G_BBo_B[b]
-        # T = R·G, then I = m·T·Rᵀ (symmetric: its upper triangle, mirrored).
-        t00 = R[0] * G[0, 0] + R[1] * G[1, 0] + R[2] * G[2, 0]
-        t01 = R[0] * G[0, 1] + R[1] * G[1, 1] + R[2] * G[2, 1]
-        t02 = R[0] * G[0, 2] + R[1] * G[1, 2] + R[2] * G[2, 2]
-        t10 = R[3] * G[0, 0] + R[4] * G[1, 0] + R[5] * G[2, 0]
-        t11 = R[3] * G[0, 1] + R[4] * G[1, 1] + R[5] * G[2, 1]
-        t12 = R[3] * G[0, 2] + R[4] * G[1, 2] + R[5] * G[2, 2]
-        t20 = R[6] * G[0, 0] + R[7] * G[1, 0] + R[8] * G[2, 0]
-        t21 = R[6] * G[0, 1] + R[7] * G[1, 1] + R[8] * G[2, 1]
-        t22 = R[6] * G[0, 2] + R[7] * G[1, 2] + R[8] * G[2, 2]
-        xx = m * (t00 * R[0] + t01 * R[1] + t02 * R[2])
-        yy = m * (t10 * R[3] + t11 * R[4] + t12 * R[5])
-        zz = m * (t20 * R[6] + t21 * R[7] + t22 * R[8])
-        xy = m * (t00 * R[3] + t01 * R[4] + t02 * R[5])
-        xz = m * (t00 * R[6] + t01 * R[7] + t02 * R[8])
-        yz = m * (t10 * R[6] + t11 * R[7] + t12 * R[8])
-        I_W[k, 0, 0] = xx
-        I_W[k, 0, 1] = xy
-        I_W[k, 0, 2] = xz
-        I_W[k, 1, 0] = xy
-        I_W[k, 1, 1] = yy
-        I_W[k, 1, 2] = yz
-        I_W[k, 2, 0] = xz
-        I_W[k, 2, 1] = yz
-        I_W[k, 2, 2] = zz
 
 
 @jitable
-def _bias_force(m, h, I, V):
-    """The velocity-dependent force of a body: [w × (I·w); w × (w × h)]."""
+def body_inertia(R, m, p_BoBcm_B, G):
+    """(h, I) of a body of mass m whose pose tuple in W has the rotation R (row by row in
+    R[0:9]), its center of mass at p_BoBcm_B and its unit inertia G = G_BBo_B (3×3) in B:
+    h = m·R·p_BoBcm_B and I = m·R·G·Rᵀ as the 6-tuple (xx, yy, zz, xy, xz, yz)."""
+    h = scale(m, rotate3(R, p_BoBcm_B))
+    # T = R·G, then I = m·T·Rᵀ (symmetric: its upper triangle).
+    t00 = R[0] * G[0, 0] + R[1] * G[1, 0] + R[2] * G[2, 0]
+    t01 = R[0] * G[0, 1] + R[1] * G[1, 1] + R[2] * G[2, 1]
+    t02 = R[0] * G[0, 2] + R[1] * G[1, 2] + R[2] * G[2, 2]
+    t10 = R[3] * G[0, 0] + R[4] * G[1, 0] + R[5] * G[2, 0]
+    t11 = R[3] * G[0, 1] + R[4] * G[1, 1] + R[5] * G[2, 1]
+    t12 = R[3] * G[0, 2] + R[4] * G[1, 2] + R[5] * G[2, 2]
+    t20 = R[6] * G[0, 0] + R[7] * G[1, 0] + R[8] * G[2, 0]
+    t21 = R[6] * G[0, 1] + R[7] * G[1, 1] + R[8] * G[2, 1]
+    t22 = R[6] * G[0, 2] + R[7] * G[1, 2] + R[8] * G[2, 2]
+    xx = m * (t00 * R[0] + t01 * R[1] + t02 * R[2])
+    yy = m * (t10 * R[3] + t11 * R[4] + t12 * R[5])
+    zz = m * (t20 * R[6] + t21 * R[7] + t22 * R[8])
+    xy = m * (t00 * R[3] + t01 * R[4] + t02 * R[5])
+    xz = m * (t00 * R[6] + t01 * R[7] + t02 * R[8])
+    yz = m * (t10 * R[6] + t11 * R[7] + t12 * R[8])
+    return h, (xx, yy, zz, xy, xz, yz)
+
+
+@jitable
+def store_body_inertia(m, h, I, m_W, h_W, I_W, k):
+    """Row k of m_W, h_W, I_W = (m, h, I), I a 6-tuple (see :func:`body_inertia`),
+    mirrored."""
+    m_W[k] = m
+    store_row3(h, h_W, k, 0)
+    I_W[k, 0, 0] = I[0]
+    I_W[k, 0, 1] = I[3]
+    I_W[k, 0, 2] = I[4]
+    I_W[k, 1, 0] = I[3]
+    I_W[k, 1, 1] = I[1]
+    I_W[k, 1, 2] = I[5]
+    I_W[k, 2, 0] = I[4]
+    I_W[k, 2, 1] = I[5]
+    I_W[k, 2, 2] = I[2]
+
+
+@jitable
+def inertia_of(m_W, h_W, I_W, k):
+    """(m, h, I) of row k of m_W, h_W, I_W, I as the 6-tuple of its upper triangle."""
+    I = I_W[k]
+    return m_W[k], row3(h_W, k, 0), (I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2])
+
+
+@jitable
+def _bias_force(h, I, V):
+    """The velocity-dependent force of a body: [w × (I·w); w × (w × h)] (I the 6-tuple of
+    :func:`body_inertia`)."""
     w = (V[0], V[1], V[2])
-    return cross3(w, mat_vec(I, w)), cross3(w, cross3(w, h))
+    return cross3(w, sym_vec(I, w)), cross3(w, cross3(w, h))
 
 
 @jitable
@@ -523,10 +579,11 @@ def _add_articulated(Pa, P, k):
 
 @jitable
 def _rigid_articulated(m, h, I):
-    """The articulated inertia tuple of a rigid body (m, h, I): A = I, B = [h]×, C = m·E."""
+    """The articulated inertia tuple of a rigid body (m, h, I), I the 6-tuple of
+    :func:`body_inertia`: A = I, B = [h]×, C = m·E."""
     z = 0.0 * m
     return (
-        I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2],
+        I[0], I[1], I[2], I[3], I[4], I[5],
         z, -h[2], h[1],
         h[2], z, -h[0],
         -h[1], h[0], z,
@@ -757,26 +814,44 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
     D_factor[k, 0, 0], Φᵀ·U (6), u − Uᵀ·c and 1/D; one of several dofs, with D = L·Lᵀ
     (Cholesky) and W = U·L⁻ᵀ: Φᵀ·W (nv×6), L⁻¹·(u − Uᵀ·c) and L (in D_factor[k]).
     """
+    tree, V_WB, m_W, h_W, I_W = model.tree, work.V_WB, work.m_W, work.h_W, work.I_W
+    for k in range(1, tree.shape[0]):
+        m, h, I = inertia_of(m_W, h_W, I_W, k)
+        articulated_own(tree, m, h, I, _row6(V_WB, k), _row6(F_app, k), work.P, work.z, k)
+    return articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB)
+
+
+@jitable
+def articulated_own(tree, m, h, I, V, F, P, z, k):
+    """What the articulated body algorithm starts from at mobod k (see
+    :func:`calc_forward_dynamics`): its body's own articulated inertia (the rigid one, P[k],
+    but of a leaf, whose is formed where it is used) and bias force z[k] = [w × (I·w);
+    w × (w × h)] − F, of the body's (m, h, I) (I a 6-tuple, see :func:`body_inertia`), its
+    velocity V and the force F on it (6-sequences); the children's are added to them."""
+    if not _leaf(tree, k, tree.shape[0]):
+        _store_articulated(_rigid_articulated(m, h, I), P, k)
+    tb, fb = _bias_force(h, I, V)
+    store_row3(sub(tb, (F[0], F[1], F[2])), z, k, 0)
+    store_row3(sub(fb, (F[3], F[4], F[5])), z, k, 3)
+
+
+@jitable
+def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
+    """:func:`calc_forward_dynamics` from P and z as :func:`articulated_own` leaves them for
+    every mobod: its sweeps tip to base and base to tip."""
     tree, locked, X_kind = model.tree, params.locked, params.X_kind
-    X_pc, H_PB_W, V_WB, A_bias = work.X_pc, work.H_PB_W, work.V_WB, work.A_bias
+    X_pc, H_PB_W, A_bias = work.X_pc, work.H_PB_W, work.A_bias
     m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
     P, z, U, D_factor, u = work.P, work.z, work.U, work.D_factor, work.u_aba
     n = tree.shape[0]
-    # Each body's own inertia and bias force [w × (I·w); w × (w × h)] − F_app; the children's
-    # are added to them below.
-    for k in range(1, n):
-        if not _leaf(tree, k, n):  # (a leaf's is formed where it is used)
-            _store_articulated(_rigid_articulated(m_W[k], h_W[k], I_W[k]), P, k)
-        tb, fb = _bias_force(m_W[k], h_W[k], I_W[k], V_WB[k])
-        store_row3(sub(tb, row3(F_app, k, 0)), z, k, 0)
-        store_row3(sub(fb, row3(F_app, k, 3)), z, k, 3)
     for k in range(n - 1, 0, -1):
         parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
         c = tree[k, V_START]
         leaf = _leaf(tree, k, n)
         if leaf:
-            Pa = _rigid_articulated(m_W[k], h_W[k], I_W[k])
+            m_k, h_k, I_k = inertia_of(m_W, h_W, I_W, k)
+            Pa = _rigid_articulated(m_k, h_k, I_k)
         else:
             Pa = _load_articulated(P, k)
         zk = _row6(z, k)
@@ -785,7 +860,9 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
         # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
         # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
         p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
-        if nv == 1 and locked[k] == 0:
+        one = nv == 1 and locked[k] == 0
+        Ut, D_inv, r = zk, zk[0], zk[0]  # (a one-dof mobilizer's, kept for its parent's terms)
+        if one:
             half = _zero_half(tree, X_kind, k)
             Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), zk, half, leaf)
             D = HU + reflected[c]
@@ -795,7 +872,8 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
             Ut = _shift_to_parent(Uk, p)
             for i in range(6):
                 U[c, i] = Ut[i]
-            D_factor[k, 0, 0] = 1.0 / D
+            D_inv = 1.0 / D
+            D_factor[k, 0, 0] = D_inv
             u[c] = r
         elif nv > 0 and locked[k] == 0:
             # U[j] = Φᵀ·U_j for now; D's lower triangle into D_factor[k], then factored in place.
@@ -838,9 +916,7 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
             # projection above left in U, D_factor and u; none if locked or a weld).
             P_up = _shift_rigid(Pa, p) if leaf else _shift_articulated(Pa, p)
             z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck, leaf)), p)
-            if nv == 1 and locked[k] == 0:
-                D_inv = D_factor[k, 0, 0]
-                Ut = _row6(U, c)
+            if one:
                 Ug = (
                     D_inv * Ut[0],
                     D_inv * Ut[1],
@@ -850,7 +926,7 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
                     D_inv * Ut[5],
                 )
                 P_up = _remove_dof(P_up, Ut, Ug)
-                z_up = _axpy6(u[c], Ug, z_up)
+                z_up = _axpy6(r, Ug, z_up)
             elif nv > 0 and locked[k] == 0:
                 for j in range(nv):  # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time
                     Wj = _row6(U, c + j)

@@ -14,7 +14,7 @@ parameters of one workspace and a lane view (kernels.lane_views) of another as `
 """
 
 from mallard._compiled import entry_point
-from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.coordinates import (
     calc_N_matrix,
     calc_Nplus_matrix,
@@ -22,6 +22,14 @@ from mallard.multibody._kernels.coordinates import (
     calc_v,
 )
 from mallard.multibody._kernels.dynamics import (
+    _add6,
+    _has_arm,
+    _p_PoBo,
+    _row6,
+    acceleration_bias,
+    articulated_own,
+    articulated_sweeps,
+    body_inertia,
     calc_acceleration_bias,
     calc_body_inertias,
     calc_forward_dynamics,
@@ -29,17 +37,34 @@ from mallard.multibody._kernels.dynamics import (
     calc_inverse_dynamics,
     calc_mass_matrix,
     calc_spatial_accelerations,
+    inertia_of,
+    other_joints_bias,
+    store_body_inertia,
+    zero_world_inertia,
 )
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import (
     ALL,
+    LAYER_WB,
     POSES,
     calc_position_kinematics,
     calc_velocity_kinematics,
+    velocity,
 )
 from mallard.multibody._kernels.lanes import clamp
+from mallard.multibody._kernels.pose import load_pose
+from mallard.multibody._kernels.vec3 import row3, store_row3
 from mallard.multibody._kernels.views import model, parameters, workspace
-from mallard.multibody._layout import BIAS, BODY, INERTIAS, POSES_ONLY, POSITIONS, VELOCITIES
+from mallard.multibody._layout import (
+    BIAS,
+    BODY,
+    INERTIAS,
+    JTYPE,
+    PARENT,
+    POSES_ONLY,
+    POSITIONS,
+    VELOCITIES,
+)
 
 
 # ---- stages, on views ---------------------------------------------------------------------
@@ -71,15 +96,16 @@ def _gather_body_forces(model, F_B, F):
 
 
 @jitable
-def _gravity_force(m_W, h_W, g, k):
-    """[h × g; m·g]: gravity's spatial force on mobod k's body, at Bo in W."""
+def _gravity_force(m, h, g):
+    """[h × g; m·g]: gravity's spatial force on a body of mass m and first moment h (about Bo,
+    in W), at Bo in W."""
     return (
-        h_W[k, 1] * g[2] - h_W[k, 2] * g[1],
-        h_W[k, 2] * g[0] - h_W[k, 0] * g[2],
-        h_W[k, 0] * g[1] - h_W[k, 1] * g[0],
-        m_W[k] * g[0],
-        m_W[k] * g[1],
-        m_W[k] * g[2],
+        h[1] * g[2] - h[2] * g[1],
+        h[2] * g[0] - h[0] * g[2],
+        h[0] * g[1] - h[1] * g[0],
+        m * g[0],
+        m * g[1],
+        m * g[2],
     )
 
 
@@ -95,7 +121,7 @@ def gravity_body_forces(model, params, work, F_B):
     for k in range(1, model.n):
         b = tree[k, BODY]
         if gravity_mask[k] != 0:
-            F = _gravity_force(m_W, h_W, g, k)
+            F = _gravity_force(m_W[k], row3(h_W, k, 0), g)
             for j in range(6):
                 F_B[b, j] = F[j]
         else:
@@ -110,7 +136,7 @@ def add_gravity_forces(model, params, work, F):
     gravity_mask, g, m_W, h_W = model.gravity_mask, params.g_W, work.m_W, work.h_W
     for k in range(1, model.n):
         if gravity_mask[k] != 0:
-            F_k = _gravity_force(m_W, h_W, g, k)
+            F_k = _gravity_force(m_W[k], row3(h_W, k, 0), g)
             for j in range(6):
                 F[k, j] += F_k[j]
 
@@ -148,8 +174,9 @@ def forward_accelerations(model, x, params, work, need, u, tau_in, F_in_B):
     ``F_in_B`` (indexed by body), gravity, joint damping, locked joints and reflected
     inertias. Returns −1, or the first mobod whose articulated inertia is not positive
     definite (of lanes: in any lane)."""
-    run_stages(model, x, params, work, need)
     nq, nv = model.nq, model.nv
+    if need & POSITIONS:
+        calc_position_kinematics(model, params, work, x[0:nq], ALL, 0)
     v = x[nq : nq + nv]
     tau, damping, limits = work.tau_total, params.damping, params.effort_limits
     for i in range(nv):
@@ -157,12 +184,55 @@ def forward_accelerations(model, x, params, work, need, u, tau_in, F_in_B):
     actuated_v = model.actuated_v
     for a in range(model.nu):
         tau[actuated_v[a]] += clamp(u[a], limits[a])
-    F = work.F_total
-    _gather_body_forces(model, F_in_B, F)
-    add_gravity_forces(model, params, work, F)
-    return calc_forward_dynamics(
-        model, params, work, tau, F, params.reflected, work.vdot, work.A_WB
-    )
+    _articulated_stages(model, params, work, need, x[0:nq], v, F_in_B)
+    return articulated_sweeps(model, params, work, tau, params.reflected, work.vdot, work.A_WB)
+
+
+@joint_specialized
+def _articulated_stages(model, params, work, need, q, v, F_in_B):
+    """The velocities, inertias and bias stages in ``need`` (as :func:`run_stages` brings them
+    up to date, the positions up to date) and what the articulated body algorithm starts from
+    (kernels.dynamics.articulated_own, with the forces F_in_B, indexed by body, and
+    gravity's), in one pass base to tip: each mobod's values go on to the next stage in
+    registers, not stored and loaded again (a stage not in ``need`` is loaded). The same
+    operations as the stages' own passes, run_stages' then _gather_body_forces' and
+    add_gravity_forces': the same values."""
+    tree, gravity_mask, X_kind, g = model.tree, model.gravity_mask, params.X_kind, params.g_W
+    mass, p_BoBcm_B, G_BBo_B = params.m_B, params.com_B, params.G_B
+    X_pc, H_PB_W, V_WB, A_bias = work.X_pc, work.H_PB_W, work.V_WB, work.A_bias
+    m_W, h_W, I_W, P, z = work.m_W, work.h_W, work.I_W, work.P, work.z
+    if need & INERTIAS:
+        zero_world_inertia(m_W, h_W, I_W)
+    if need & BIAS:
+        for i in range(6):
+            A_bias[0, i] = 0.0 * V_WB[0, i]
+    for k in range(1, tree.shape[0]):
+        parent = tree[k, PARENT]
+        b = tree[k, BODY]
+        p = _p_PoBo(X_pc, k, parent)
+        V_P = _row6(V_WB, parent)
+        if need & VELOCITIES:
+            V = velocity(tree, H_PB_W, v, k, V_P, p)
+            for i in range(6):
+                V_WB[k, i] = V[i]
+        else:
+            V = _row6(V_WB, k)
+        m = mass[b]  # (m_W[k]'s value)
+        if need & INERTIAS:
+            h, I = body_inertia(load_pose(X_pc[LAYER_WB, k]), m, row3(p_BoBcm_B, b, 0), G_BBo_B[b])
+            store_body_inertia(m, h, I, m_W, h_W, I_W, k)
+        else:
+            _, h, I = inertia_of(m_W, h_W, I_W, k)
+        if need & BIAS:
+            alpha, a = acceleration_bias(X_pc, k, _has_arm(tree[k, JTYPE], X_kind[k]), V_P, V, p)
+            store_row3(alpha, A_bias, k, 0)
+            store_row3(a, A_bias, k, 3)
+        F = _row6(F_in_B, b)
+        if gravity_mask[k] != 0:
+            F = _add6(F, _gravity_force(m, h, g))
+        articulated_own(tree, m, h, I, V, F, P, z, k)
+    if need & BIAS:
+        other_joints_bias(model, params, work, q, v)
 
 
 @jitable(inline=True)

@@ -325,31 +325,42 @@ def _across_mobilizer_column(row, T_WF, T_WM, T_WB, H_j, H_PB_W, c):
 
 @jitable
 def calc_velocity_kinematics(model, work, v):
-    """work.V_WB[k] = [w_WB_W; v_WBo_W] of every mobod: the parent's, shifted to Bo, plus
-    H_PB_W·v (of the positions in ``work``). Row 0 (World) of V_WB must already be zero."""
+    """work.V_WB[k] = [w_WB_W; v_WBo_W] of every mobod (see :func:`velocity`), of the
+    positions in ``work``. Row 0 (World) of V_WB must already be zero."""
     tree, X_pc, H_PB_W, V_WB = model.tree, work.X_pc, work.H_PB_W, work.V_WB
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
-        v_start = tree[k, V_START]
-        dx = X_pc[LAYER_WB, k, 3, 0] - X_pc[LAYER_WB, parent, 3, 0]
-        dy = X_pc[LAYER_WB, k, 3, 1] - X_pc[LAYER_WB, parent, 3, 1]
-        dz = X_pc[LAYER_WB, k, 3, 2] - X_pc[LAYER_WB, parent, 3, 2]
-        w0, w1, w2 = V_WB[parent, 0], V_WB[parent, 1], V_WB[parent, 2]
-        v0 = V_WB[parent, 3] + w1 * dz - w2 * dy
-        v1 = V_WB[parent, 4] + w2 * dx - w0 * dz
-        v2 = V_WB[parent, 5] + w0 * dy - w1 * dx
-        for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
-            vj = v[v_start + j]
-            c = v_start + j
-            w0 += H_PB_W[c, 0] * vj
-            w1 += H_PB_W[c, 1] * vj
-            w2 += H_PB_W[c, 2] * vj
-            v0 += H_PB_W[c, 3] * vj
-            v1 += H_PB_W[c, 4] * vj
-            v2 += H_PB_W[c, 5] * vj
-        V_WB[k, 0] = w0
-        V_WB[k, 1] = w1
-        V_WB[k, 2] = w2
-        V_WB[k, 3] = v0
-        V_WB[k, 4] = v1
-        V_WB[k, 5] = v2
+        p = (
+            X_pc[LAYER_WB, k, 3, 0] - X_pc[LAYER_WB, parent, 3, 0],
+            X_pc[LAYER_WB, k, 3, 1] - X_pc[LAYER_WB, parent, 3, 1],
+            X_pc[LAYER_WB, k, 3, 2] - X_pc[LAYER_WB, parent, 3, 2],
+        )
+        V = velocity(
+            tree, H_PB_W, v, k,
+            (V_WB[parent, 0], V_WB[parent, 1], V_WB[parent, 2],
+             V_WB[parent, 3], V_WB[parent, 4], V_WB[parent, 5]),
+            p,
+        )  # fmt: skip
+        for i in range(6):
+            V_WB[k, i] = V[i]
+
+
+@jitable
+def velocity(tree, H_PB_W, v, k, V_P, p):
+    """V_WB of mobod k as a 6-tuple: its parent's V_P (a 6-sequence) shifted to Bo (p =
+    p_PoBo_W), plus H_PB_W·v over the mobod's velocities."""
+    v_start = tree[k, V_START]
+    w0, w1, w2 = V_P[0], V_P[1], V_P[2]
+    v0 = V_P[3] + w1 * p[2] - w2 * p[1]
+    v1 = V_P[4] + w2 * p[0] - w0 * p[2]
+    v2 = V_P[5] + w0 * p[1] - w1 * p[0]
+    for j in range(NUM_VELOCITIES[tree[k, JTYPE]]):
+        vj = v[v_start + j]
+        c = v_start + j
+        w0 += H_PB_W[c, 0] * vj
+        w1 += H_PB_W[c, 1] * vj
+        w2 += H_PB_W[c, 2] * vj
+        v0 += H_PB_W[c, 3] * vj
+        v1 += H_PB_W[c, 4] * vj
+        v2 += H_PB_W[c, 5] * vj
+    return w0, w1, w2, v0, v1, v2
