@@ -450,7 +450,7 @@ class _UrdfParser:
         checked_ends each, else by the plant's methods, which raise as Drake's), the others
         by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
         reads once all are added."""
-        firsts = [first_children(node) for node in joints]
+        firsts = first_children(joints)
         read = joint_values(joints, firsts)
         checked = None if not read or None in read else self.checked_at_once(read)
         if checked is not None:

@@ -25,16 +25,18 @@ _IDENTITY = np.eye(3).reshape(-1)
 _TAG = operator.attrgetter("tag")
 
 
-def first_children(node):
-    """{tag: the first child of the ElementView ``node`` of that tag, as an Element} (one
-    pass: a joint's are read often; no ElementView made for them: ``node.view`` gives one's)."""
-    children = node.element[::-1]  # (the first of a tag is the last one the dict takes)
-    return dict(zip(map(_TAG, children), children, strict=True))
+def first_children(nodes):
+    """[{tag: its first child of that tag, as an Element} for each ElementView of ``nodes``]
+    (one pass each, no call per node: a joint's are read often; no ElementView made for them:
+    ``node.view`` gives one's)."""
+    # (reversed: the first of a tag is the last one the dict takes)
+    reversed_children = [node.element[::-1] for node in nodes]
+    return [dict(zip(map(_TAG, children), children, strict=True)) for children in reversed_children]
 
 
 def first_views(node):
-    """first_children(``node``) as ElementViews (a joint read alone: its children read one by
-    one, and named in its messages)."""
+    """first_children' dict of ``node``, of ElementViews (a joint read alone: its children
+    read one by one, and named in its messages)."""
     first = {}
     for child in node.children:
         first.setdefault(child.tag, child)
