@@ -51,8 +51,8 @@ def spatial_inertias(links):
     positions, scalars = plain_numbers(positions, 3), plain_numbers(scalars, 1)
     if positions is None or scalars is None:  # (an unusual number somewhere: link by link)
         return inertias
-    p = np.array(positions, dtype=float).reshape(-1, 3)
-    scalars = np.array(scalars, dtype=float).reshape(-1, 7)
+    p = positions.reshape(-1, 3)
+    scalars = scalars.reshape(-1, 7)
     if not (np.isfinite(p).all() and np.isfinite(scalars).all()):  # (a number out of range)
         return inertias
     with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)

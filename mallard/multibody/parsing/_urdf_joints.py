@@ -92,8 +92,8 @@ def joint_values(joints, firsts):
     vectors, scalars = plain_numbers(vectors, 3), plain_numbers(scalars, 1)
     if vectors is None or scalars is None:  # (an unusual number somewhere: joint by joint)
         return values
-    vectors = np.array(vectors, dtype=float).reshape(-1, 6)
-    limits = np.array(scalars, dtype=float).reshape(-1, 5)
+    vectors = vectors.reshape(-1, 6)
+    limits = scalars.reshape(-1, 5)
     ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
     p, a = vectors[:, :3], vectors[:, 3:]

@@ -1007,3 +1007,45 @@ def test_urdf_elements_in_rows_read_copy_and_set_as_others():
     assert body.default_mass() == 2.0  # (the default unchanged)
     assert plant.CreateDefaultContext() is not None
     assert body.CalcSpatialInertiaInBodyFrame(plant.CreateDefaultContext()).get_mass() == 2.0
+
+
+def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one():
+    """RigidBody._in_rows, FixedOffsetFrame._in_rows and LimitedSingleDofJoint._all_checked
+    (the URDF parser's elements of a document, made in one loop each) set the fields, in
+    the order, that the constructors of one element set (their rows aside)."""
+    from mallard.multibody.tree import PrismaticJoint, RigidBody
+    from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
+
+    plant = MultibodyPlant(0.0)
+    instance = plant.AddModelInstance("m")
+    rows = np.zeros((2, 13))
+    made = RigidBody._in_rows(["a", "b"], instance, [(rows, 0), (rows, 1)])
+    one = RigidBody._new("a", instance, SpatialInertia.Zero())
+    for body in made:
+        assert list(vars(body)) == [
+            "_inertia_row" if name == "_M_BBo_B" else name for name in vars(one)
+        ]
+        assert list(vars(body._body_frame)) == list(vars(one._body_frame))
+        assert body._body_frame._body is body and body._body_frame._name == body._name
+    assert [body._inertia_row[1] for body in made] == [0, 1]
+    a, b = made
+    frames = FixedOffsetFrame._in_rows(
+        ["f", "g"], [a._body_frame, b._body_frame], [(rows, 0), (rows, 1)], [instance] * 2
+    )
+    one = FixedOffsetFrame._new("f", a._body_frame, RigidTransform(), instance)
+    for frame in frames:
+        assert list(vars(frame)) == ["_pose_row" if n == "_X_PF" else n for n in vars(one)]
+    assert frames[1]._body is b and frames[1]._parent_frame is b._body_frame
+    axis = np.array([0.0, 0.0, 1.0])
+    joints = LimitedSingleDofJoint._all_checked(
+        [RevoluteJoint, PrismaticJoint], ["r", "p"], frames, [b._body_frame, a._body_frame],
+        [axis, axis], [(rows, 0), (rows, 1)],
+    )  # fmt: skip
+    limited = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
+    for joint, cls in zip(joints, (RevoluteJoint, PrismaticJoint), strict=True):
+        one = cls("r", frames[0], b._body_frame, axis)
+        names = [n for n in vars(one) if n not in limited]
+        names.insert(names.index("_frame_on_child") + 1, "_limit_row")
+        assert type(joint) is cls and list(vars(joint)) == names
+        for name in ("_default_damping", "_default_q", "_random_q", "_q_start", "_model_instance"):
+            assert getattr(joint, name) is getattr(one, name)
