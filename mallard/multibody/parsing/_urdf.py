@@ -57,6 +57,7 @@ from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
+_TAG = operator.attrgetter("tag")
 #: The joints' classes of the types joint_values reads.
 _JOINT_CLASSES = {
     "revolute": RevoluteJoint,
@@ -93,6 +94,19 @@ def closest_rotation_to_identity_from_unit_z(u):
     for i in range(3):
         R[i, i] = cos1_axis[i] * n[i] + c
     return RotationMatrix(R)
+
+
+class _ChildrenByTag:
+    """The root's children of a tag, as ElementViews, by ``get(tag, default)`` (a dict's
+    ``get``): ``positions`` (tag -> their positions among the root's children) viewed through
+    ``parser.view``."""
+
+    def __init__(self, parser, positions):
+        self.parser, self.positions = parser, positions
+
+    def get(self, tag, default=None):
+        positions = self.positions.get(tag)
+        return default if positions is None else [self.parser.view(k) for k in positions]
 
 
 class _UrdfParser:
@@ -137,31 +151,35 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
-        children = {}  # tag -> the root's children of that tag, in order (one pass)
-        for child in root.children:
-            children.setdefault(child.tag, []).append(child)
+        # (the root's children by position; the links and joints read through their Elements,
+        # ElementViews made only where a message or a general path needs them: self.view)
+        positions = {}  # tag -> the positions of the root's children of that tag, in order
+        for k, tag in enumerate(map(_TAG, root.element)):
+            positions.setdefault(tag, []).append(k)
+        children = _ChildrenByTag(self, positions)
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        links = children.get("link", ())
+        link_positions = positions.get("link", [])
+        links = [root.element[k] for k in link_positions]
         inertias = spatial_inertias(links)
-        if not self.add_links_at_once(links, inertias, materials):
-            for node, inertia_row in zip(links, inertias, strict=True):
-                self.parse_link(node, materials, inertia_row)
+        if not self.add_links_at_once(link_positions, links, inertias, materials):
+            for k, inertia_row in zip(link_positions, inertias, strict=True):
+                self.parse_link(self.view(k), materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
+        joint_positions = sorted([*positions.get("joint", ()), *positions.get("drake:joint", ())])
         effort_limits = {}
-        mimics = self.add_joints(joints, effort_limits)
+        mimics = self.add_joints(joint_positions, effort_limits)
         self.add_pending()
-        for node, mimic in zip(joints, mimics, strict=True):
+        for k, mimic in zip(joint_positions, mimics, strict=True):
             if mimic is not None:
-                self.parse_mimic(node, mimic)
+                self.parse_mimic(self.view(k), mimic)
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
-        if "loop_joint" in children:
+        if "loop_joint" in positions:
             self.error(root, "loop joints are not supported in MultibodyPlant")
         for node in children.get("frame", ()):
             self.parse_frame(node)
@@ -176,6 +194,11 @@ class _UrdfParser:
         for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
         return self.model_instance
+
+    def view(self, k):
+        """The ElementView of the root's child at position ``k`` (the root's child views are
+        made at the first call)."""
+        return self.root.children[k]
 
     # ---- links -------------------------------------------------------------------------------
     def parse_link(self, node, materials, inertia_row=None):
@@ -211,11 +234,12 @@ class _UrdfParser:
         if self.workspace.geometries is not None:
             self.parse_geometry(node, body, name, materials)
 
-    def add_links_at_once(self, links, inertias, materials):
-        """Adds the bodies of all ``links`` at once (RigidBody._in_rows), pending, if each has
-        its row of spatial_inertias (``inertias``) and nothing parse_link warns of or checks
-        one by one: a name, distinct, not "world", no ``type`` or ``drake_ignore``; then their
-        geometry. Returns whether it did (else parse_link reads each)."""
+    def add_links_at_once(self, positions, links, inertias, materials):
+        """Adds the bodies of all ``links`` (the root's child Elements at ``positions``) at
+        once (RigidBody._in_rows), pending, if each has its row of spatial_inertias
+        (``inertias``) and nothing parse_link warns of or checks one by one: a name, distinct,
+        not "world", no ``type`` or ``drake_ignore``; then their geometry. Returns whether it
+        did (else parse_link reads each)."""
         if not links or None in inertias or self.bodies or self.pending != ([], [], []):
             return False
         names = []
@@ -229,8 +253,8 @@ class _UrdfParser:
         self.pending[0].extend(bodies)
         self.bodies.update(zip(names, bodies, strict=True))
         if self.workspace.geometries is not None:
-            for node, body, name in zip(links, bodies, names, strict=True):
-                self.parse_geometry(node, body, name, materials)
+            for k, body, name in zip(positions, bodies, names, strict=True):
+                self.parse_geometry(self.view(k), body, name, materials)
         return True
 
     def parse_geometry(self, node, body, name, materials):
@@ -443,13 +467,14 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def add_joints(self, joints, effort_limits):
-        """Adds the joints of the elements ``joints``, in order: those joint_values reads
-        here (a fixed, revolute or prismatic joint with its frame "{name}_parent", pending
-        with the document's other elements when checked_at_once passes them all or
-        checked_ends each, else by the plant's methods, which raise as Drake's), the others
-        by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
-        reads once all are added."""
+    def add_joints(self, positions, effort_limits):
+        """Adds the joints of the root's children at ``positions``, in order: those
+        joint_values reads here (a fixed, revolute or prismatic joint with its frame
+        "{name}_parent", pending with the document's other elements when checked_at_once
+        passes them all or checked_ends each, else by the plant's methods, which raise as
+        Drake's), the others by parse_joint; returns their ``<mimic>`` ElementViews (or None),
+        which parse_mimic reads once all are added."""
+        joints = [self.root.element[k] for k in positions]
         firsts = first_children(joints)
         read = joint_values(joints, firsts)
         checked = None if not read or None in read else self.checked_at_once(read)
@@ -457,12 +482,13 @@ class _UrdfParser:
             self.add_joints_at_once(joints, read, *checked)
             effort_limits.update([(values[0], values[6]) for values in read])
             return [
-                None if (mimic := first.get("mimic")) is None else node.view(mimic)
-                for node, first in zip(joints, firsts, strict=True)
+                None if (mimic := first.get("mimic")) is None else self.view(k).view(mimic)
+                for k, first in zip(positions, firsts, strict=True)
             ]
         bodies, mimics = self.bodies, []
-        for node, first, values in zip(joints, firsts, read, strict=True):
+        for k, node, first, values in zip(positions, joints, firsts, read, strict=True):
             if values is None:
+                node = self.view(k)
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort = values
@@ -490,7 +516,7 @@ class _UrdfParser:
                 self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
-            mimics.append(None if mimic is None else node.view(mimic))
+            mimics.append(None if mimic is None else self.view(k).view(mimic))
         return mimics
 
     def checked_at_once(self, read):

@@ -26,11 +26,11 @@ _TAG = operator.attrgetter("tag")
 
 
 def first_children(nodes):
-    """[{tag: its first child of that tag, as an Element} for each ElementView of ``nodes``]
+    """[{tag: its first child of that tag, as an Element} for each Element of ``nodes``]
     (one pass each, no call per node: a joint's are read often; no ElementView made for them:
-    ``node.view`` gives one's)."""
+    its ElementView's ``view`` gives one's)."""
     # (reversed: the first of a tag is the last one the dict takes)
-    reversed_children = [node.element[::-1] for node in nodes]
+    reversed_children = [node[::-1] for node in nodes]
     return [dict(zip(map(_TAG, children), children, strict=True)) for children in reversed_children]
 
 
@@ -45,7 +45,7 @@ def first_views(node):
 
 def joint_values(joints, firsts):
     """[(name, parent link, child link, pose row, unit axis, limit row, effort), or None
-    where parse_joint must read it] for the joint elements ``joints`` (``firsts``: their
+    where parse_joint must read it] for the joint Elements ``joints`` (``firsts``: their
     first_children): X_PB's row as FixedOffsetFrame._in_row takes it, the limit row as
     LimitedSingleDofJoint._checked takes it (axis and limit row None for a fixed joint, effort
     ∞)."""
