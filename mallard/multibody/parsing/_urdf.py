@@ -97,16 +97,19 @@ def closest_rotation_to_identity_from_unit_z(u):
 
 
 class _ChildrenByTag:
-    """The root's children of a tag, as ElementViews, by ``get(tag, default)`` (a dict's
-    ``get``): ``positions`` (tag -> their positions among the root's children) viewed through
-    ``parser.view``."""
+    """The children of the ElementView ``root`` of a tag, as ElementViews, by ``get(tag,
+    default)`` (a dict's ``get``) of ``positions`` (tag -> their positions among the root's
+    children)."""
 
-    def __init__(self, parser, positions):
-        self.parser, self.positions = parser, positions
+    def __init__(self, root, positions):
+        self.root, self.positions = root, positions
 
     def get(self, tag, default=None):
         positions = self.positions.get(tag)
-        return default if positions is None else [self.parser.view(k) for k in positions]
+        if positions is None:
+            return default
+        views = self.root.children
+        return [views[k] for k in positions]
 
 
 class _UrdfParser:
@@ -152,11 +155,11 @@ class _UrdfParser:
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
         # (the root's children by position; the links and joints read through their Elements,
-        # ElementViews made only where a message or a general path needs them: self.view)
+        # the root's child ElementViews made only if a message or a general path needs them)
         positions = {}  # tag -> the positions of the root's children of that tag, in order
         for k, tag in enumerate(map(_TAG, root.element)):
             positions.setdefault(tag, []).append(k)
-        children = _ChildrenByTag(self, positions)
+        children = _ChildrenByTag(root, positions)
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
@@ -165,7 +168,7 @@ class _UrdfParser:
         inertias = spatial_inertias(links)
         if not self.add_links_at_once(link_positions, links, inertias, materials):
             for k, inertia_row in zip(link_positions, inertias, strict=True):
-                self.parse_link(self.view(k), materials, inertia_row)
+                self.parse_link(root.children[k], materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
@@ -176,7 +179,7 @@ class _UrdfParser:
         self.add_pending()
         for k, mimic in zip(joint_positions, mimics, strict=True):
             if mimic is not None:
-                self.parse_mimic(self.view(k), mimic)
+                self.parse_mimic(root.children[k], mimic)
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
         if "loop_joint" in positions:
@@ -194,11 +197,6 @@ class _UrdfParser:
         for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
         return self.model_instance
-
-    def view(self, k):
-        """The ElementView of the root's child at position ``k`` (the root's child views are
-        made at the first call)."""
-        return self.root.children[k]
 
     # ---- links -------------------------------------------------------------------------------
     def parse_link(self, node, materials, inertia_row=None):
@@ -254,7 +252,7 @@ class _UrdfParser:
         self.bodies.update(zip(names, bodies, strict=True))
         if self.workspace.geometries is not None:
             for k, body, name in zip(positions, bodies, names, strict=True):
-                self.parse_geometry(self.view(k), body, name, materials)
+                self.parse_geometry(self.root.children[k], body, name, materials)
         return True
 
     def parse_geometry(self, node, body, name, materials):
@@ -482,13 +480,13 @@ class _UrdfParser:
             self.add_joints_at_once(joints, read, *checked)
             effort_limits.update([(values[0], values[6]) for values in read])
             return [
-                None if (mimic := first.get("mimic")) is None else self.view(k).view(mimic)
+                None if (mimic := first.get("mimic")) is None else self.root.children[k].view(mimic)
                 for k, first in zip(positions, firsts, strict=True)
             ]
-        bodies, mimics = self.bodies, []
+        bodies, mimics, views = self.bodies, [], self.root.children
         for k, node, first, values in zip(positions, joints, firsts, read, strict=True):
             if values is None:
-                node = self.view(k)
+                node = views[k]
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort = values
@@ -516,7 +514,7 @@ class _UrdfParser:
                 self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
-            mimics.append(None if mimic is None else self.view(k).view(mimic))
+            mimics.append(None if mimic is None else views[k].view(mimic))
         return mimics
 
     def checked_at_once(self, read):
