@@ -635,8 +635,9 @@ def _joint(rng, i, k):
     if k == 1:  # (a limit not given, and no origin)
         limit = f'<limit upper="{upper!r}"/>'
         origin = ""
-    elif k == 2:  # (a rotated origin: read joint by joint)
-        origin = f'<origin xyz="{xyz}" rpy="0.1 0.2 0.3"/>'
+    elif k == 2:  # (a rotated origin, its rotation made by matrix_from_rpy as parse_joint's)
+        rpy = " ".join(repr(float(x)) for x in rng.uniform(-3.2, 3.2, 3))
+        origin = f'<origin xyz="{xyz}" rpy="{rpy}"/>'
     elif k == 3:  # (damping: read joint by joint)
         extra = '<dynamics damping="0.25"/>'
     elif k == 4:  # (no limit, no axis)
@@ -677,7 +678,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     read = joint_values(nodes, first_children(nodes))
     assert len(nodes) >= MIN_JOINTS
     for k, values in zip(kinds, read, strict=True):
-        if k in (2, 3):
+        if k == 3:
             assert values is None
     expected = 0 if 5 in kinds else len(kinds) // 3
     assert sum(v is not None for v in read) >= expected
