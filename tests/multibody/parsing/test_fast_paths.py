@@ -474,6 +474,8 @@ def _inertial(rng, k):
         origin = ""
     elif k == 7:  # (a point mass, exactly)
         I = np.zeros((3, 3))
+    elif k == 8:  # (an rpy whose rotation is the identity, to the bit but a -0.0: not applied)
+        origin = f'<origin xyz="{xyz}" rpy="0 -0 0.0"/>'
     values = dict(zip(("ixx", "iyy", "izz", "ixy", "ixz", "iyz"), (
         I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]
     ), strict=True))  # fmt: skip
@@ -492,7 +494,7 @@ def test_urdf_inertias_read_at_once(seed):
     from mallard.multibody.parsing._workspace import Workspace
 
     rng = np.random.default_rng(seed)
-    kinds = [int(k) for k in rng.integers(0, 8, 40)] + list(range(8))
+    kinds = [int(k) for k in rng.integers(0, 9, 40)] + list(range(9))
     links = (
         "".join(f'<link name="l{i}">{_inertial(rng, k)}</link>' for i, k in enumerate(kinds))
         + '<link name="bare"/>'
@@ -511,6 +513,8 @@ def test_urdf_inertias_read_at_once(seed):
         warned = workspace.diagnostics.warnings > warnings
         if kind in (2, 3, 4) or warned:
             assert M is None, (kind, warned)
+        if kind == 8 and not warned:
+            assert M is not None
         if M is None:
             continue
         assert kind not in (2, 3, 4)
