@@ -58,6 +58,8 @@ from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
 _TAG = operator.attrgetter("tag")
+#: The root's children the parser reads through their Elements (ElementViews made if needed).
+_READ_AS_ELEMENTS = frozenset(("link", "joint", "drake:joint"))
 #: The joints' classes of the types joint_values reads.
 _JOINT_CLASSES = {
     "revolute": RevoluteJoint,
@@ -94,22 +96,6 @@ def closest_rotation_to_identity_from_unit_z(u):
     for i in range(3):
         R[i, i] = cos1_axis[i] * n[i] + c
     return RotationMatrix(R)
-
-
-class _ChildrenByTag:
-    """The children of the ElementView ``root`` of a tag, as ElementViews, by ``get(tag,
-    default)`` (a dict's ``get``) of ``positions`` (tag -> their positions among the root's
-    children)."""
-
-    def __init__(self, root, positions):
-        self.root, self.positions = root, positions
-
-    def get(self, tag, default=None):
-        positions = self.positions.get(tag)
-        if positions is None:
-            return default
-        views = self.root.children
-        return [views[k] for k in positions]
 
 
 class _UrdfParser:
@@ -159,14 +145,21 @@ class _UrdfParser:
         positions = {}  # tag -> the positions of the root's children of that tag, in order
         for k, tag in enumerate(map(_TAG, root.element)):
             positions.setdefault(tag, []).append(k)
-        children = _ChildrenByTag(root, positions)
+        # (tag -> the ElementViews of the root's children of that tag, in order, if it has
+        # others than links and joints)
+        children = {}
+        if not positions.keys() <= _READ_AS_ELEMENTS:
+            views = root.children
+            children = {tag: [views[k] for k in ks] for tag, ks in positions.items()}
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
         link_positions = positions.get("link", [])
-        links = [root.element[k] for k in link_positions]
+        links = list(map(root.element.__getitem__, link_positions))
         inertias = spatial_inertias(links)
-        if not self.add_links_at_once(link_positions, links, inertias, materials):
+        if None in inertias or not self.add_links_at_once(
+            link_positions, links, inertias, materials
+        ):
             for k, inertia_row in zip(link_positions, inertias, strict=True):
                 self.parse_link(root.children[k], materials, inertia_row)
         self.add_pending()
@@ -235,10 +228,10 @@ class _UrdfParser:
     def add_links_at_once(self, positions, links, inertias, materials):
         """Adds the bodies of all ``links`` (the root's child Elements at ``positions``) at
         once (RigidBody._in_rows), pending, if each has its row of spatial_inertias
-        (``inertias``) and nothing parse_link warns of or checks one by one: a name, distinct,
-        not "world", no ``type`` or ``drake_ignore``; then their geometry. Returns whether it
-        did (else parse_link reads each)."""
-        if not links or None in inertias or self.bodies or self.pending != ([], [], []):
+        (``inertias``, none None) and nothing parse_link warns of or checks one by one: a
+        name, distinct, not "world", no ``type`` or ``drake_ignore``; then their geometry.
+        Returns whether it did (else parse_link reads each)."""
+        if not links or self.bodies or self.pending != ([], [], []):
             return False
         names = []
         for attrib in map(_ATTRIB, links):
@@ -472,17 +465,18 @@ class _UrdfParser:
         passes them all or checked_ends each, else by the plant's methods, which raise as
         Drake's), the others by parse_joint; returns their ``<mimic>`` ElementViews (or None),
         which parse_mimic reads once all are added."""
-        joints = [self.root.element[k] for k in positions]
+        joints = list(map(self.root.element.__getitem__, positions))
         firsts = first_children(joints)
         read = joint_values(joints, firsts)
         checked = None if not read or None in read else self.checked_at_once(read)
         if checked is not None:
             self.add_joints_at_once(joints, read, *checked)
             effort_limits.update([(values[0], values[6]) for values in read])
-            return [
-                None if (mimic := first.get("mimic")) is None else self.root.children[k].view(mimic)
-                for k, first in zip(positions, firsts, strict=True)
-            ]
+            mimics = [first.get("mimic") for first in firsts]
+            for j, mimic in enumerate(mimics):
+                if mimic is not None:
+                    mimics[j] = self.root.children[positions[j]].view(mimic)
+            return mimics
         bodies, mimics, views = self.bodies, [], self.root.children
         for k, node, first, values in zip(positions, joints, firsts, read, strict=True):
             if values is None:

@@ -25,6 +25,7 @@ _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3).reshape(-1)
 _TAG = operator.attrgetter("tag")
+_REVERSED = operator.itemgetter(slice(None, None, -1))
 
 
 def first_children(nodes):
@@ -32,8 +33,9 @@ def first_children(nodes):
     (one pass each, no call per node: a joint's are read often; no ElementView made for them:
     its ElementView's ``view`` gives one's)."""
     # (reversed: the first of a tag is the last one the dict takes)
-    reversed_children = [node[::-1] for node in nodes]
-    return [dict(zip(map(_TAG, children), children, strict=True)) for children in reversed_children]
+    return [
+        dict(zip(map(_TAG, children), children, strict=True)) for children in map(_REVERSED, nodes)
+    ]
 
 
 def first_views(node):
