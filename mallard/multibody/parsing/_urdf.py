@@ -57,9 +57,6 @@ from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
-_TAG = operator.attrgetter("tag")
-#: The root's children the parser reads through their Elements (ElementViews made if needed).
-_READ_AS_ELEMENTS = frozenset(("link", "joint", "drake:joint"))
 #: The joints' classes of the types joint_values reads.
 _JOINT_CLASSES = {
     "revolute": RevoluteJoint,
@@ -140,42 +137,31 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
-        # (the root's children by position; the links and joints read through their Elements,
-        # the root's child ElementViews made only if a message or a general path needs them)
-        positions = {}  # tag -> the positions of the root's children of that tag, in order
-        for k, tag in enumerate(map(_TAG, root.element)):
-            positions.setdefault(tag, []).append(k)
-        # (tag -> the ElementViews of the root's children of that tag, in order, if it has
-        # others than links and joints)
-        children = {}
-        if not positions.keys() <= _READ_AS_ELEMENTS:
-            views = root.children
-            children = {tag: [views[k] for k in ks] for tag, ks in positions.items()}
+        children = {}  # tag -> the root's children of that tag, in order (one pass)
+        for child in root.children:
+            children.setdefault(child.tag, []).append(child)
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        link_positions = positions.get("link", [])
-        links = list(map(root.element.__getitem__, link_positions))
+        links = children.get("link", ())
         inertias = spatial_inertias(links)
-        if None in inertias or not self.add_links_at_once(
-            link_positions, links, inertias, materials
-        ):
-            for k, inertia_row in zip(link_positions, inertias, strict=True):
-                self.parse_link(root.children[k], materials, inertia_row)
+        if not self.add_links_at_once(links, inertias, materials):
+            for node, inertia_row in zip(links, inertias, strict=True):
+                self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        joint_positions = sorted([*positions.get("joint", ()), *positions.get("drake:joint", ())])
+        joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
-        mimics = self.add_joints(joint_positions, effort_limits)
+        mimics = self.add_joints(joints, effort_limits)
         self.add_pending()
-        for k, mimic in zip(joint_positions, mimics, strict=True):
+        for node, mimic in zip(joints, mimics, strict=True):
             if mimic is not None:
-                self.parse_mimic(root.children[k], mimic)
+                self.parse_mimic(node, mimic)
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
-        if "loop_joint" in positions:
+        if "loop_joint" in children:
             self.error(root, "loop joints are not supported in MultibodyPlant")
         for node in children.get("frame", ()):
             self.parse_frame(node)
@@ -225,13 +211,12 @@ class _UrdfParser:
         if self.workspace.geometries is not None:
             self.parse_geometry(node, body, name, materials)
 
-    def add_links_at_once(self, positions, links, inertias, materials):
-        """Adds the bodies of all ``links`` (the root's child Elements at ``positions``) at
-        once (RigidBody._in_rows), pending, if each has its row of spatial_inertias
-        (``inertias``, none None) and nothing parse_link warns of or checks one by one: a
-        name, distinct, not "world", no ``type`` or ``drake_ignore``; then their geometry.
-        Returns whether it did (else parse_link reads each)."""
-        if not links or self.bodies or self.pending != ([], [], []):
+    def add_links_at_once(self, links, inertias, materials):
+        """Adds the bodies of all ``links`` at once (RigidBody._in_rows), pending, if each has
+        its row of spatial_inertias (``inertias``) and nothing parse_link warns of or checks
+        one by one: a name, distinct, not "world", no ``type`` or ``drake_ignore``; then their
+        geometry. Returns whether it did (else parse_link reads each)."""
+        if not links or None in inertias or self.bodies or self.pending != ([], [], []):
             return False
         names = []
         for attrib in map(_ATTRIB, links):
@@ -244,8 +229,8 @@ class _UrdfParser:
         self.pending[0].extend(bodies)
         self.bodies.update(zip(names, bodies, strict=True))
         if self.workspace.geometries is not None:
-            for k, body, name in zip(positions, bodies, names, strict=True):
-                self.parse_geometry(self.root.children[k], body, name, materials)
+            for node, body, name in zip(links, bodies, names, strict=True):
+                self.parse_geometry(node, body, name, materials)
         return True
 
     def parse_geometry(self, node, body, name, materials):
@@ -458,14 +443,13 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def add_joints(self, positions, effort_limits):
-        """Adds the joints of the root's children at ``positions``, in order: those
-        joint_values reads here (a fixed, revolute or prismatic joint with its frame
-        "{name}_parent", pending with the document's other elements when checked_at_once
-        passes them all or checked_ends each, else by the plant's methods, which raise as
-        Drake's), the others by parse_joint; returns their ``<mimic>`` ElementViews (or None),
-        which parse_mimic reads once all are added."""
-        joints = list(map(self.root.element.__getitem__, positions))
+    def add_joints(self, joints, effort_limits):
+        """Adds the joints of the elements ``joints``, in order: those joint_values reads
+        here (a fixed, revolute or prismatic joint with its frame "{name}_parent", pending
+        with the document's other elements when checked_at_once passes them all or
+        checked_ends each, else by the plant's methods, which raise as Drake's), the others
+        by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
+        reads once all are added."""
         firsts = first_children(joints)
         read = joint_values(joints, firsts)
         checked = None if not read or None in read else self.checked_at_once(read)
@@ -475,12 +459,11 @@ class _UrdfParser:
             mimics = [first.get("mimic") for first in firsts]
             for j, mimic in enumerate(mimics):
                 if mimic is not None:
-                    mimics[j] = self.root.children[positions[j]].view(mimic)
+                    mimics[j] = joints[j].view(mimic)
             return mimics
-        bodies, mimics, views = self.bodies, [], self.root.children
-        for k, node, first, values in zip(positions, joints, firsts, read, strict=True):
+        bodies, mimics = self.bodies, []
+        for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
-                node = views[k]
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort = values
@@ -508,7 +491,7 @@ class _UrdfParser:
                 self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
-            mimics.append(None if mimic is None else views[k].view(mimic))
+            mimics.append(None if mimic is None else node.view(mimic))
         return mimics
 
     def checked_at_once(self, read):

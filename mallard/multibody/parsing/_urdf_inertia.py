@@ -23,8 +23,8 @@ MIN_LINKS = 8
 
 def spatial_inertias(links):
     """[the (rows, j) of M_BBo_B in an array of rows as SpatialInertia._from_row reads, or
-    None where parse_inertial must read it] for the ``<link>`` Elements ``links`` (None for a
-    link without ``<inertial>``)."""
+    None where parse_inertial must read it] for the ``<link>`` ElementViews ``links`` (None for
+    a link without ``<inertial>``)."""
     inertias = [None] * len(links)
     if len(links) < MIN_LINKS:
         return inertias
@@ -32,7 +32,7 @@ def spatial_inertias(links):
     # origin's xyz; mass, ixx, iyy, izz, ixy, ixz, iyz)
     rotated, angles = [], []  # (those whose origin has rpy, by their place in found; its text)
     for k, link in enumerate(links):
-        inertial = link.find("inertial")  # (Elements: no ElementView made for them)
+        inertial = link.element.find("inertial")  # (its Elements: no ElementView made for them)
         if inertial is None:
             continue
         origin = inertial.find("origin")

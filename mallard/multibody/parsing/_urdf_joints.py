@@ -25,16 +25,18 @@ _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3).reshape(-1)
 _TAG = operator.attrgetter("tag")
+_ELEMENT = operator.attrgetter("element")
 _REVERSED = operator.itemgetter(slice(None, None, -1))
 
 
 def first_children(nodes):
-    """[{tag: its first child of that tag, as an Element} for each Element of ``nodes``]
+    """[{tag: its first child of that tag, as an Element} for each ElementView of ``nodes``]
     (one pass each, no call per node: a joint's are read often; no ElementView made for them:
-    its ElementView's ``view`` gives one's)."""
+    ``node.view`` gives one's)."""
     # (reversed: the first of a tag is the last one the dict takes)
     return [
-        dict(zip(map(_TAG, children), children, strict=True)) for children in map(_REVERSED, nodes)
+        dict(zip(map(_TAG, children), children, strict=True))
+        for children in map(_REVERSED, map(_ELEMENT, nodes))
     ]
 
 
@@ -49,7 +51,7 @@ def first_views(node):
 
 def joint_values(joints, firsts):
     """[(name, parent link, child link, pose row, unit axis, limit row, effort), or None
-    where parse_joint must read it] for the joint Elements ``joints`` (``firsts``: their
+    where parse_joint must read it] for the joint elements ``joints`` (``firsts``: their
     first_children): X_PB's row as FixedOffsetFrame._in_row takes it, the limit row as
     LimitedSingleDofJoint._checked takes it (axis and limit row None for a fixed joint, effort
     ∞)."""
