@@ -10,6 +10,7 @@ Geometry is parsed only when the Parser has a scene graph or the plant is a geom
 """
 
 import math
+import operator
 
 import numpy as np
 
@@ -52,8 +53,17 @@ from mallard.multibody.tree import (
     WeldJoint,
 )
 from mallard.multibody.tree._rotational_inertia import fmt
+from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 WORLD = "world"
+_ATTRIB = operator.attrgetter("attrib")
+#: The joints' classes of the types joint_values reads.
+_JOINT_CLASSES = {
+    "revolute": RevoluteJoint,
+    "continuous": RevoluteJoint,
+    "prismatic": PrismaticJoint,
+    "fixed": WeldJoint,
+}
 _INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
 
@@ -134,8 +144,10 @@ class _UrdfParser:
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
         links = children.get("link", ())
-        for node, inertia_row in zip(links, spatial_inertias(links), strict=True):
-            self.parse_link(node, materials, inertia_row)
+        inertias = spatial_inertias(links)
+        if not self.add_links_at_once(links, inertias, materials):
+            for node, inertia_row in zip(links, inertias, strict=True):
+                self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
@@ -196,9 +208,35 @@ class _UrdfParser:
                 else:
                     M_BBo_B = SpatialInertia.Zero()
             body = self.bodies[name] = self.add_body(name, M_BBo_B, inertia_row)
+        if self.workspace.geometries is not None:
+            self.parse_geometry(node, body, name, materials)
+
+    def add_links_at_once(self, links, inertias, materials):
+        """Adds the bodies of all ``links`` at once (RigidBody._in_rows), pending, if each has
+        its row of spatial_inertias (``inertias``) and nothing parse_link warns of or checks
+        one by one: a name, distinct, not "world", no ``type`` or ``drake_ignore``; then their
+        geometry. Returns whether it did (else parse_link reads each)."""
+        if not links or None in inertias or self.bodies or self.pending != ([], [], []):
+            return False
+        names = []
+        for attrib in map(_ATTRIB, links):
+            if "type" in attrib or "drake_ignore" in attrib:
+                return False
+            names.append(attrib.get("name"))
+        if None in names or "" in names or WORLD in names or len(set(names)) != len(names):
+            return False
+        bodies = RigidBody._in_rows(names, self.model_instance, inertias)
+        self.pending[0].extend(bodies)
+        self.bodies.update(zip(names, bodies, strict=True))
+        if self.workspace.geometries is not None:
+            for node, body, name in zip(links, bodies, names, strict=True):
+                self.parse_geometry(node, body, name, materials)
+        return True
+
+    def parse_geometry(self, node, body, name, materials):
+        """The ``<visual>`` and ``<collision>`` geometry of the link ``node`` (of ``body``,
+        named ``name``), for the workspace's geometries."""
         geometries = self.workspace.geometries
-        if geometries is None:
-            return
         names = set()
         for visual in node.findall("visual"):
             record = parse_visual(self.workspace, body, name, visual, materials, names)
@@ -412,11 +450,18 @@ class _UrdfParser:
         checked_ends each, else by the plant's methods, which raise as Drake's), the others
         by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
         reads once all are added."""
-        firsts = [first_children(node) for node in joints]
+        firsts = first_children(joints)
         read = joint_values(joints, firsts)
-        checked = None not in read and self.checked_at_once(read)
+        checked = None if not read or None in read else self.checked_at_once(read)
+        if checked is not None:
+            self.add_joints_at_once(joints, read, *checked)
+            effort_limits.update([(values[0], values[6]) for values in read])
+            mimics = [first.get("mimic") for first in firsts]
+            for j, mimic in enumerate(mimics):
+                if mimic is not None:
+                    mimics[j] = joints[j].view(mimic)
+            return mimics
         bodies, mimics = self.bodies, []
-        frames, added = self.pending[1], self.pending[2]  # (if checked: all pending)
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
@@ -437,41 +482,76 @@ class _UrdfParser:
             else:  # (without <dynamics>: no damping)
                 cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
                 joint = cls._checked(name, frame_on_parent, child._body_frame, axis, limit_row)
-            if checked:
-                frames.append(frame_on_parent)
-                added.append(joint)
+            ends = self.checked_ends(name, frame_on_parent, parent, child, None)
+            if ends is None:
+                self.add_pending()
+                self.plant.AddFrame(frame_on_parent)
+                self.plant.AddJoint(joint)
             else:
-                ends = self.checked_ends(name, frame_on_parent, parent, child, None)
-                if ends is None:
-                    self.add_pending()
-                    self.plant.AddFrame(frame_on_parent)
-                    self.plant.AddJoint(joint)
-                else:
-                    self.pend(frame_on_parent, joint, ends)
+                self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
             mimics.append(None if mimic is None else node.view(mimic))
         return mimics
 
     def checked_at_once(self, read):
-        """Whether the joints joint_values read (``read``: all of the document's, none None)
-        pass checked_ends together, before any is added: each between two distinct links of
-        this document (bodies of its new model instance, whose only elements so far are these
-        links and their frames), no two between the same links, their names distinct and no
-        "{name}_parent" a link's."""
+        """(the names of their frames "{name}_parent", their parent bodies, their child
+        bodies) of the joints joint_values read (``read``: all of the document's, none None)
+        if they pass checked_ends together, before any is added: each between two distinct
+        links of this document (bodies of its new model instance, whose only elements so far
+        are these links and their frames), no two between the same links, their names
+        distinct and no "{name}_parent" a link's; else None."""
         bodies = self.bodies
         if self.pending != ([], [], []) or len({values[0] for values in read}) != len(read):
-            return False
-        if not bodies.keys().isdisjoint([f"{values[0]}_parent" for values in read]):
-            return False
+            return None
+        frame_names = [f"{values[0]}_parent" for values in read]
+        if not bodies.keys().isdisjoint(frame_names):
+            return None
+        parents = [bodies.get(values[1]) for values in read]
+        children = [bodies.get(values[2]) for values in read]
+        if None in parents or None in children:
+            return None
         ends = set()
-        for values in read:
-            parent, child = bodies.get(values[1]), bodies.get(values[2])
-            if parent is None or child is None or parent is child:
-                return False
+        for parent, child in zip(parents, children, strict=True):
+            if parent is child:
+                return None
             a, b = parent._index._value, child._index._value
             ends.add((a, b) if a <= b else (b, a))
-        return len(ends) == len(read)
+        if len(ends) != len(read):
+            return None
+        return frame_names, parents, children
+
+    def add_joints_at_once(self, joints, read, frame_names, parents, children):
+        """Adds the joints of the elements ``joints`` that joint_values read (``read``) and
+        checked_at_once passed (``frame_names``, ``parents``, ``children``: its answer),
+        pending: their frames "{name}_parent" (FixedOffsetFrame._in_rows), the revolute and
+        prismatic joints at once (LimitedSingleDofJoint._all_checked), the welds each."""
+        names, _, _, pose_rows, axes, limit_rows, _ = zip(*read, strict=True)
+        frames = FixedOffsetFrame._in_rows(
+            frame_names,
+            [parent._body_frame for parent in parents],
+            pose_rows,
+            [child._model_instance for child in children],
+        )
+        child_frames = [child._body_frame for child in children]
+        classes = [_JOINT_CLASSES[node.attrib["type"]] for node in joints]
+        moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
+        added = LimitedSingleDofJoint._all_checked(
+            *[[seq[k] for k in moving] for seq in (classes, names, frames, child_frames)],
+            *[[seq[k] for k in moving] for seq in (axes, limit_rows)],
+        )
+        if len(moving) < len(classes):  # (welds, in document order)
+            added = iter(added)
+            added = [
+                WeldJoint(name, frame, child_frame, RigidTransform())
+                if cls is WeldJoint
+                else next(added)
+                for cls, name, frame, child_frame in zip(
+                    classes, names, frames, child_frames, strict=True
+                )
+            ]
+        self.pending[1].extend(frames)
+        self.pending[2].extend(added)
 
     def parse_joint(self, node, first, effort_limits):
         """Adds the joint of ``node``, whose first child of each tag is the ElementView

@@ -1,16 +1,22 @@
 """The spatial inertias of a URDF document's links, read all at once: the values
 ``_urdf._UrdfParser.parse_inertial`` reads one link at a time (``_common.parse_spatial_inertia``:
 the same operations, element by element, in arrays), for the links whose ``<inertial>`` needs
-no message and no rotation: plain decimal numbers, no ``rpy``, a positive mass and an inertia
-that passes Drake's validity test before and after MakeFromCentralInertia. Any other link is
-left to parse_inertial, so that its messages come in document order."""
+no message and no rotation: plain decimal numbers, no ``rpy`` or one whose rotation
+(matrix_from_rpy, as parse_inertial's origin_to_transform makes it) is the identity, a positive
+mass and an inertia that passes Drake's validity test before and after MakeFromCentralInertia.
+Any other link is left to parse_inertial, so that its messages come in document order."""
+
+import math
 
 import numpy as np
 
+from mallard.math._roll_pitch_yaw import matrix_from_rpy
 from mallard.multibody.parsing._plain_numbers import plain_numbers
 from mallard.multibody.tree._rotational_inertia import could_be_physically_valid_batch
 
 _ZERO = "0"
+#: The rotation parse_spatial_inertia leaves unapplied (compared as it compares: -0.0 == 0.0).
+_IDENTITY = np.eye(3).tolist()
 #: Below this many links, parse_inertial reads each (the arrays' fixed cost would not pay).
 MIN_LINKS = 8
 
@@ -24,21 +30,23 @@ def spatial_inertias(links):
         return inertias
     found, positions, scalars = [], [], []  # (the links read here; their texts: the
     # origin's xyz; mass, ixx, iyy, izz, ixy, ixz, iyz)
+    rotated, angles = [], []  # (those whose origin has rpy, by their place in found; its text)
     for k, link in enumerate(links):
         inertial = link.element.find("inertial")  # (its Elements: no ElementView made for them)
         if inertial is None:
             continue
         origin = inertial.find("origin")
-        xyz = "0 0 0"
+        xyz, rpy = "0 0 0", None
         if origin is not None:
             attrib = origin.attrib
-            if "rpy" in attrib:
-                continue
-            xyz = attrib.get("xyz", xyz)
+            xyz, rpy = attrib.get("xyz", xyz), attrib.get("rpy")
         mass = inertial.find("mass")
         inertia = inertial.find("inertia")
         if mass is None or inertia is None or "value" not in mass.attrib:
             continue
+        if rpy is not None:
+            rotated.append(len(found))
+            angles.append(rpy)
         get = inertia.attrib.get
         positions.append(xyz)
         scalars += (
@@ -49,10 +57,11 @@ def spatial_inertias(links):
     if len(found) < MIN_LINKS:
         return inertias
     positions, scalars = plain_numbers(positions, 3), plain_numbers(scalars, 1)
-    if positions is None or scalars is None:  # (an unusual number somewhere: link by link)
-        return inertias
-    p = np.array(positions, dtype=float).reshape(-1, 3)
-    scalars = np.array(scalars, dtype=float).reshape(-1, 7)
+    angles = plain_numbers(angles, 3) if rotated else []
+    if positions is None or scalars is None or angles is None:  # (an unusual number somewhere:
+        return inertias  # link by link)
+    p = positions.reshape(-1, 3)
+    scalars = scalars.reshape(-1, 7)
     if not (np.isfinite(p).all() and np.isfinite(scalars).all()):  # (a number out of range)
         return inertias
     with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)
@@ -65,6 +74,10 @@ def spatial_inertias(links):
         G = [i / m + q for i, q in zip(I, P, strict=True)]
         ok = (m > 0) & could_be_physically_valid_batch(*I)
         ok &= could_be_physically_valid_batch(*[(g - q) * m for g, q in zip(G, P, strict=True)])
+    if rotated:  # (an rpy whose rotation is not the identity re-expresses I: link by link)
+        for j, rpy in zip(rotated, angles.reshape(-1, 3).tolist(), strict=True):
+            if not all(map(math.isfinite, rpy)) or matrix_from_rpy(*rpy).tolist() != _IDENTITY:
+                ok[j] = False
     # (the links' inertia rows [m, p, G]: each body reads its row when asked, Finalize all)
     rows = np.stack((m, x, y, z, *G), axis=1)
     rows.flags.writeable = False

@@ -4,15 +4,17 @@ axis, the ``<limit>`` values, then the joint's own normalization of its axis and
 arrays: the same operations, element by element, in arrays), for the joints that need no
 message: ``<joint>`` elements of type revolute, continuous, prismatic or fixed, with a name
 and parent and child links, without ``drake_ignore``, ``<dynamics>``, ``<calibration>`` or
-``<safety_controller>``, an ``<origin>`` without ``rpy``, plain decimal numbers, a non-zero
-axis, lower ≤ upper and non-negative velocity and acceleration limits. Any other joint is left
-to parse_joint, so that its messages come in document order."""
+``<safety_controller>``, plain decimal numbers, a non-zero axis, lower ≤ upper and
+non-negative velocity and acceleration limits (an ``<origin>``'s ``rpy`` made a rotation by
+matrix_from_rpy, as parse_joint's origin_to_transform makes it). Any other joint is left to
+parse_joint, so that its messages come in document order."""
 
 import math
 import operator
 
 import numpy as np
 
+from mallard.math._roll_pitch_yaw import matrix_from_rpy
 from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
 from mallard.multibody.tree._joint_axis import SQRT_EPSILON
 
@@ -23,18 +25,24 @@ _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3).reshape(-1)
 _TAG = operator.attrgetter("tag")
+_ELEMENT = operator.attrgetter("element")
+_REVERSED = operator.itemgetter(slice(None, None, -1))
 
 
-def first_children(node):
-    """{tag: the first child of the ElementView ``node`` of that tag, as an Element} (one
-    pass: a joint's are read often; no ElementView made for them: ``node.view`` gives one's)."""
-    children = node.element[::-1]  # (the first of a tag is the last one the dict takes)
-    return dict(zip(map(_TAG, children), children, strict=True))
+def first_children(nodes):
+    """[{tag: its first child of that tag, as an Element} for each ElementView of ``nodes``]
+    (one pass each, no call per node: a joint's are read often; no ElementView made for them:
+    ``node.view`` gives one's)."""
+    # (reversed: the first of a tag is the last one the dict takes)
+    return [
+        dict(zip(map(_TAG, children), children, strict=True))
+        for children in map(_REVERSED, map(_ELEMENT, nodes))
+    ]
 
 
 def first_views(node):
-    """first_children(``node``) as ElementViews (a joint read alone: its children read one by
-    one, and named in its messages)."""
+    """first_children' dict of ``node``, of ElementViews (a joint read alone: its children
+    read one by one, and named in its messages)."""
     first = {}
     for child in node.children:
         first.setdefault(child.tag, child)
@@ -53,6 +61,7 @@ def joint_values(joints, firsts):
     found, names = [], []  # (the joints read here, their keys)
     vectors, scalars = [], []  # (their texts: the origin's and the axis's xyz; the limit's
     # lower, upper, velocity, drake:acceleration and effort)
+    rotated, angles = [], []  # (those whose origin has rpy, by their place in found; its text)
     for k, (node, first) in enumerate(zip(joints, firsts, strict=True)):
         attrib = node.attrib
         if node.tag != "joint" or attrib.get("type") not in _TYPES or "drake_ignore" in attrib:
@@ -68,9 +77,11 @@ def joint_values(joints, firsts):
         origin = first.get("origin")
         xyz = "0 0 0"
         if origin is not None:
-            if "rpy" in origin.attrib:
-                continue
-            xyz = origin.attrib.get("xyz", xyz)
+            origin = origin.attrib
+            xyz = origin.get("xyz", xyz)
+            if "rpy" in origin:
+                rotated.append(len(found))
+                angles.append(origin["rpy"])
         axis, limit = first.get("axis"), first.get("limit")
         if attrib["type"] == "fixed":
             axis = limit = None  # (neither is read)
@@ -88,11 +99,16 @@ def joint_values(joints, firsts):
     if len(found) < MIN_JOINTS:
         return values
     vectors, scalars = plain_numbers(vectors, 3), plain_numbers(scalars, 1)
-    if vectors is None or scalars is None:  # (an unusual number somewhere: joint by joint)
-        return values
-    vectors = np.array(vectors, dtype=float).reshape(-1, 6)
-    limits = np.array(scalars, dtype=float).reshape(-1, 5)
+    angles = plain_numbers(angles, 3) if rotated else []
+    if vectors is None or scalars is None or angles is None:  # (an unusual number somewhere:
+        return values  # joint by joint)
+    vectors = vectors.reshape(-1, 6)
+    limits = scalars.reshape(-1, 5)
     ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
+    if rotated:
+        angles = angles.reshape(-1, 3)
+        ok[rotated] &= np.isfinite(angles).all(axis=1)
+        angles = angles.tolist()
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
     p, a = vectors[:, :3], vectors[:, 3:]
     lower, upper, velocity, acceleration, effort = limits.T
@@ -109,9 +125,12 @@ def joint_values(joints, firsts):
     # (the joints' limit rows, ∓∞ where not given: each joint reads its row when asked)
     rows = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
     rows.flags.writeable = False
-    # (the joint frames' pose rows [R_PB = I, p_PB])
+    # (the joint frames' pose rows [R_PB, p_PB]: R_PB = I without rpy)
     poses = np.empty((len(found), 12))
     poses[:, :9], poses[:, 9:] = _IDENTITY, p
+    for j, rpy in zip(rotated, angles, strict=True):
+        if ok[j]:
+            poses[j, :9] = matrix_from_rpy(*rpy).reshape(-1)
     poses.flags.writeable = False
     efforts = effort.tolist()
     for j in np.flatnonzero(ok).tolist():

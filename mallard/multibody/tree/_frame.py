@@ -341,9 +341,28 @@ class FixedOffsetFrame(Frame):
         """As ``_new``, X_PF that of its ``pose_row`` (rows, j) in a parser's read-only array
         of rows [R_PF (row by row, 9), p_PF (3)], made when asked for (FieldInRow; the plant's
         Finalize reads the rows)."""
-        frame = object.__new__(cls)
-        frame._init_offset(name, P, None, model_instance, pose_row=pose_row)
-        return frame
+        return cls._in_rows((name,), (P,), (pose_row,), (model_instance,))[0]
+
+    @classmethod
+    def _in_rows(cls, names, parents, pose_rows, model_instances):
+        """The frames ``_in_row`` makes of each name of ``names`` (checked: non-empty strs)
+        and its frame P of ``parents``, (rows, j) of ``pose_rows`` and ModelInstanceIndex of
+        ``model_instances``, in one loop (a parser's document: no call per frame). The fields
+        are _init_offset's, in its order (a test compares them)."""
+        frames = []
+        for name, P, row, model_instance in zip(
+            names, parents, pose_rows, model_instances, strict=True
+        ):
+            frame = object.__new__(cls)
+            frame._plant = frame._index = frame._ordinal = None
+            frame._model_instance = model_instance
+            frame._ephemeral = False
+            frame._name = name
+            frame._body = P._body
+            frame._parent_frame = P
+            frame._pose_row = row
+            frames.append(frame)
+        return frames
 
     @classmethod
     def _adopting(cls, name, P, X_PF, model_instance):
@@ -354,14 +373,12 @@ class FixedOffsetFrame(Frame):
         frame._init_offset(name, P, X_PF, model_instance, copy=False)
         return frame
 
-    def _init_offset(self, name, P, X_PF, model_instance, copy=True, pose_row=None):
+    def _init_offset(self, name, P, X_PF, model_instance, copy=True):
         """Sets the fields of a frame of checked arguments (a copy of X_PF, or X_PF itself if
-        not ``copy``, or its ``pose_row``: _in_row)."""
+        not ``copy``; _in_rows sets a frame's of a pose row)."""
         self._init_fields(name, P._body, model_instance)
         self._parent_frame = P
-        if pose_row is not None:
-            self._pose_row = pose_row
-        elif copy:
+        if copy:
             self._X_PF = RigidTransform._make(X_PF._R._R.copy(), X_PF._p.copy())
         else:
             self._X_PF = X_PF

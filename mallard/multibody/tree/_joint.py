@@ -186,10 +186,7 @@ class Joint(ElementChecks, MultibodyElement):
         self._name = name
         self._frame_on_parent = frame_on_parent
         self._frame_on_child = frame_on_child
-        # Read-only arrays that new joints of a type share (setters replace them, never write).
-        defaults = _JOINT_DEFAULTS.get(type(self))
-        if defaults is None:
-            defaults = _JOINT_DEFAULTS[type(self)] = self._new_joint_defaults()
+        defaults = _JOINT_DEFAULTS.get(type(self)) or self._shared_defaults()
         if limit_row is None:
             self._pos_lower, self._pos_upper, lower, upper = defaults[:4]
             self._vel_lower = self._acc_lower = lower
@@ -203,16 +200,19 @@ class Joint(ElementChecks, MultibodyElement):
         self._q_start = None
         self._v_start = None
 
-    def _new_joint_defaults(self):
-        """The shared defaults of a new joint of this type: position limits, velocity (and
+    @classmethod
+    def _shared_defaults(cls):
+        """The defaults new joints of this type share, read-only arrays (setters replace
+        them, never write), made once (_JOINT_DEFAULTS): position limits, velocity (and
         acceleration) limits, damping and, unless the type makes its own, the zero
         configuration."""
-        nq, nv = self._nq, self._nv
-        shared_zero = type(self)._zero_configuration is Joint._zero_configuration
-        return (
+        nq, nv = cls._nq, cls._nv
+        shared_zero = cls._zero_configuration is Joint._zero_configuration
+        defaults = _JOINT_DEFAULTS[cls] = (
             constant(nq, -_INF), constant(nq, _INF), constant(nv, -_INF), constant(nv, _INF),
             constant(nv, 0.0), constant(nq, 0.0) if shared_zero else None,
         )  # fmt: skip
+        return defaults
 
     def _check_name(self, name):
         cls = type(self).__name__

@@ -68,18 +68,36 @@ class RigidBody(MultibodyElement):
         """As ``_new``, M_BBo_B that of its ``inertia_row`` (rows, j) in a parser's read-only
         array of rows as SpatialInertia._from_row reads, made when asked for (FieldInRow;
         the plant's Finalize reads the rows: _fill_inertias)."""
-        body = object.__new__(cls)
-        body._init_fields(body_name, model_instance, None, inertia_row=inertia_row)
-        return body
+        return cls._in_rows((body_name,), model_instance, (inertia_row,))[0]
 
-    def _init_fields(self, body_name, model_instance, M_BBo_B, copy=True, inertia_row=None):
+    @classmethod
+    def _in_rows(cls, body_names, model_instance, inertia_rows):
+        """The bodies ``_in_row`` makes of each name of ``body_names`` (checked: non-empty
+        strs) and its (rows, j) of ``inertia_rows``, with their body frames, in one loop (a
+        parser's document: no call per body). The fields are _init_fields' and
+        RigidBodyFrame._for_body's, in their order (a test compares them)."""
+        bodies = []
+        for name, row in zip(body_names, inertia_rows, strict=True):
+            body = object.__new__(cls)
+            frame = object.__new__(RigidBodyFrame)
+            body._plant = body._index = body._ordinal = None
+            frame._plant = frame._index = frame._ordinal = None
+            body._model_instance = frame._model_instance = model_instance
+            body._ephemeral = frame._ephemeral = False
+            body._name = frame._name = name
+            body._inertia_row = row
+            body._body_frame = frame
+            frame._body = body
+            body._mobod = None
+            bodies.append(body)
+        return bodies
+
+    def _init_fields(self, body_name, model_instance, M_BBo_B, copy=True):
         """Sets the fields of a body of checked arguments (a copy of M_BBo_B, or M_BBo_B
-        itself if not ``copy``, or its ``inertia_row``: _in_row)."""
+        itself if not ``copy``; _in_rows sets a body's of an inertia row)."""
         MultibodyElement.__init__(self, model_instance)
         self._name = body_name
-        if inertia_row is not None:
-            self._inertia_row = inertia_row
-        elif copy:
+        if copy:
             self._M_BBo_B = SpatialInertia._make(M_BBo_B._m, M_BBo_B._p.copy(), M_BBo_B._G.copy())
         else:
             self._M_BBo_B = M_BBo_B

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from mallard._scalar import as_scalar
-from mallard.multibody.tree._joint import Joint
+from mallard.multibody.tree._joint import _JOINT_DEFAULTS, Joint
 from mallard.multibody.tree._joint_axis import EPSILON, unit_axis
 
 
@@ -106,10 +106,38 @@ class LimitedSingleDofJoint(SingleDofJoint):
         and converted: a non-empty str, two Frames, ``axis`` the unit axis unit_axis returns
         (a float array of 3), ``limit_row`` its limits' (rows, j) as Joint._init_fields takes
         it (each lower ≤ upper, ∓∞ where not given)."""
-        joint = object.__new__(cls)
-        joint._init_fields(name, frame_on_parent, frame_on_child, limit_row)
-        joint._axis = axis
-        return joint
+        return LimitedSingleDofJoint._all_checked(
+            (cls,), (name,), (frame_on_parent,), (frame_on_child,), (axis,), (limit_row,)
+        )[0]
+
+    @staticmethod
+    def _all_checked(classes, names, frames_on_parent, frames_on_child, axes, limit_rows):
+        """The joints ``_checked`` makes: of each class of ``classes`` (RevoluteJoint or
+        PrismaticJoint) and its arguments of the other lists, in one loop (a parser's
+        document: no call per joint). The fields are Joint._init_fields' with a limit row,
+        in its order, then the axis (a test compares them)."""
+        joints = []
+        for cls, name, F, M, axis, row in zip(
+            classes, names, frames_on_parent, frames_on_child, axes, limit_rows, strict=True
+        ):
+            defaults = _JOINT_DEFAULTS.get(cls) or cls._shared_defaults()
+            joint = object.__new__(cls)
+            joint._plant = joint._index = joint._ordinal = None
+            joint._model_instance = M._model_instance
+            joint._ephemeral = False
+            joint._name = name
+            joint._frame_on_parent = F
+            joint._frame_on_child = M
+            joint._limit_row = row
+            joint._default_damping = defaults[4]
+            zero = defaults[5]
+            joint._default_q = joint._zero_configuration() if zero is None else zero
+            joint._random_q = None
+            joint._q_start = None
+            joint._v_start = None
+            joint._axis = axis
+            joints.append(joint)
+        return joints
 
     def position_lower_limit(self):
         return float(self._pos_lower[0])

@@ -474,6 +474,8 @@ def _inertial(rng, k):
         origin = ""
     elif k == 7:  # (a point mass, exactly)
         I = np.zeros((3, 3))
+    elif k == 8:  # (an rpy whose rotation is the identity, to the bit but a -0.0: not applied)
+        origin = f'<origin xyz="{xyz}" rpy="0 -0 0.0"/>'
     values = dict(zip(("ixx", "iyy", "izz", "ixy", "ixz", "iyz"), (
         I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]
     ), strict=True))  # fmt: skip
@@ -492,7 +494,7 @@ def test_urdf_inertias_read_at_once(seed):
     from mallard.multibody.parsing._workspace import Workspace
 
     rng = np.random.default_rng(seed)
-    kinds = [int(k) for k in rng.integers(0, 8, 40)] + list(range(8))
+    kinds = [int(k) for k in rng.integers(0, 9, 40)] + list(range(9))
     links = (
         "".join(f'<link name="l{i}">{_inertial(rng, k)}</link>' for i, k in enumerate(kinds))
         + '<link name="bare"/>'
@@ -511,6 +513,8 @@ def test_urdf_inertias_read_at_once(seed):
         warned = workspace.diagnostics.warnings > warnings
         if kind in (2, 3, 4) or warned:
             assert M is None, (kind, warned)
+        if kind == 8 and not warned:
+            assert M is not None
         if M is None:
             continue
         assert kind not in (2, 3, 4)
@@ -634,8 +638,9 @@ def _joint(rng, i, k):
     if k == 1:  # (a limit not given, and no origin)
         limit = f'<limit upper="{upper!r}"/>'
         origin = ""
-    elif k == 2:  # (a rotated origin: read joint by joint)
-        origin = f'<origin xyz="{xyz}" rpy="0.1 0.2 0.3"/>'
+    elif k == 2:  # (a rotated origin, its rotation made by matrix_from_rpy as parse_joint's)
+        rpy = " ".join(repr(float(x)) for x in rng.uniform(-3.2, 3.2, 3))
+        origin = f'<origin xyz="{xyz}" rpy="{rpy}"/>'
     elif k == 3:  # (damping: read joint by joint)
         extra = '<dynamics damping="0.25"/>'
     elif k == 4:  # (no limit, no axis)
@@ -673,10 +678,10 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     )
     text = f'<robot name="r">{links}{joints}{actuators}</robot>'
     nodes = parse_xml_view(text, "t.urdf").findall("joint")
-    read = joint_values(nodes, [first_children(node) for node in nodes])
+    read = joint_values(nodes, first_children(nodes))
     assert len(nodes) >= MIN_JOINTS
     for k, values in zip(kinds, read, strict=True):
-        if k in (2, 3):
+        if k == 3:
             assert values is None
     expected = 0 if 5 in kinds else len(kinds) // 3
     assert sum(v is not None for v in read) >= expected
@@ -726,16 +731,16 @@ def test_plain_numbers_read_at_once_are_what_cpp_streams_read(text, numbers, nei
     read = plain_numbers(texts, count)
     before = [7.0] * count * neighbors
     if plain:
-        assert read == [*before, *numbers, *before]
+        assert read.tolist() == [*before, *numbers, *before]
     else:  # (or, a number out of range: ±inf, which the callers reject)
-        assert rejected(read) or read[len(before) : len(before) + count] == numbers
+        assert rejected(read) or read[len(before) : len(before) + count].tolist() == numbers
     assert rejected(plain_numbers(texts, count + 1))
     assert plain_numbers([*texts, "1 2"], count) is None or count == 2
     assert plain_numbers([*texts, "1 2 3 4"], count) is None
     if count > 1:
         assert plain_numbers([*texts, ABSENT], count) is None
     read = plain_numbers(["7", ABSENT, " 8 "], 1)
-    assert read[::2] == [7.0, 8.0] and np.isnan(read[1])
+    assert read[::2].tolist() == [7.0, 8.0] and np.isnan(read[1])
 
 
 @pytest.mark.parametrize("axis", ["0 1e308 0", "0 0 1e-9", "1e200 1e200 0"])
@@ -1007,3 +1012,45 @@ def test_urdf_elements_in_rows_read_copy_and_set_as_others():
     assert body.default_mass() == 2.0  # (the default unchanged)
     assert plant.CreateDefaultContext() is not None
     assert body.CalcSpatialInertiaInBodyFrame(plant.CreateDefaultContext()).get_mass() == 2.0
+
+
+def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one():
+    """RigidBody._in_rows, FixedOffsetFrame._in_rows and LimitedSingleDofJoint._all_checked
+    (the URDF parser's elements of a document, made in one loop each) set the fields, in
+    the order, that the constructors of one element set (their rows aside)."""
+    from mallard.multibody.tree import PrismaticJoint, RigidBody
+    from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
+
+    plant = MultibodyPlant(0.0)
+    instance = plant.AddModelInstance("m")
+    rows = np.zeros((2, 13))
+    made = RigidBody._in_rows(["a", "b"], instance, [(rows, 0), (rows, 1)])
+    one = RigidBody._new("a", instance, SpatialInertia.Zero())
+    for body in made:
+        assert list(vars(body)) == [
+            "_inertia_row" if name == "_M_BBo_B" else name for name in vars(one)
+        ]
+        assert list(vars(body._body_frame)) == list(vars(one._body_frame))
+        assert body._body_frame._body is body and body._body_frame._name == body._name
+    assert [body._inertia_row[1] for body in made] == [0, 1]
+    a, b = made
+    frames = FixedOffsetFrame._in_rows(
+        ["f", "g"], [a._body_frame, b._body_frame], [(rows, 0), (rows, 1)], [instance] * 2
+    )
+    one = FixedOffsetFrame._new("f", a._body_frame, RigidTransform(), instance)
+    for frame in frames:
+        assert list(vars(frame)) == ["_pose_row" if n == "_X_PF" else n for n in vars(one)]
+    assert frames[1]._body is b and frames[1]._parent_frame is b._body_frame
+    axis = np.array([0.0, 0.0, 1.0])
+    joints = LimitedSingleDofJoint._all_checked(
+        [RevoluteJoint, PrismaticJoint], ["r", "p"], frames, [b._body_frame, a._body_frame],
+        [axis, axis], [(rows, 0), (rows, 1)],
+    )  # fmt: skip
+    limited = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
+    for joint, cls in zip(joints, (RevoluteJoint, PrismaticJoint), strict=True):
+        one = cls("r", frames[0], b._body_frame, axis)
+        names = [n for n in vars(one) if n not in limited]
+        names.insert(names.index("_frame_on_child") + 1, "_limit_row")
+        assert type(joint) is cls and list(vars(joint)) == names
+        for name in ("_default_damping", "_default_q", "_random_q", "_q_start", "_model_instance"):
+            assert getattr(joint, name) is getattr(one, name)
