@@ -919,6 +919,7 @@ def _flags_token(flags):
         return found[1]
     values = flags.values()
     values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
+    values["release_gil"] = False
     token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
     _FLAGS_TOKENS[id(flags)] = flags, token
     return token
