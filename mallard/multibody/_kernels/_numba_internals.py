@@ -65,7 +65,9 @@ pins numba to the releases those tests pass on.
    number for the flags, from ``flags.values()``, a dict of every option, whose reprs tell
    them apart; numba does not change a flags object once it compiles with it); the flags'
    ``no_cpython_wrapper`` differs between an entry point and the kernels it calls and changes
-   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``no_cfunc_wrapper``
+   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``release_gil``
+   (``nogil``: only the CPython wrapper of an entry point reads it; the kernels it calls are
+   compiled without, numba's CPU target does not pass it on), nor ``no_cfunc_wrapper``
    (a jit option of the target's options: without it, each compiled function gets a C callback
    wrapper, compiled and optimized apart: :data:`KERNEL_OPTIONS`). An overload registered
    with ``inline="always"``, whose template's ``_inline.is_always_inline``, is typed and
@@ -438,11 +440,12 @@ def _warn_sources_changed():
     )
 
 
-def njit_cached(fn, opt=None, **options):
+def njit_cached(fn, opt=None, kernels_apart=False, **options):
     """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
     files, or uncached if numba has no cache location for it (with the one warning of
     :func:`manage_caches`); ``opt``: the level its final module is optimized at if not numba's
-    (:func:`optimized_at`).
+    (:func:`optimized_at`); ``kernels_apart``: the kernels it calls are compiled apart for it
+    (:func:`kernels_apart_for`).
 
     Its cache is neither loaded nor saved in this process if a source file its stamp covers
     (the closure of :func:`manage_caches`' stamp, else fn's file) was modified after the
@@ -451,6 +454,8 @@ def njit_cached(fn, opt=None, **options):
     process to load."""
     if opt is not None:
         optimized_at(fn.__qualname__, opt)
+    if kernels_apart:
+        kernels_apart_for(fn.__qualname__)
     try:
         dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
@@ -907,11 +912,46 @@ _TOKENS = {}
 _FLAGS_TOKENS = {}
 
 
+#: The nogil entry points (by qualified name) whose kernels are compiled apart for them
+#: (:func:`kernels_apart_for`), and the functions numba is compiling, innermost last.
+_APART = set()
+_COMPILING = []
+
+
+def kernels_apart_for(name):
+    """Makes the kernels the nogil entry point ``name`` calls (from its body, inlined kernels'
+    included) implementations of their own, not those other entry points and kernels call:
+    numba's key, with the caller's ``release_gil``, kept them apart for every nogil entry
+    point. Linked into its final module, each is then called once there, and LLVM inlines it
+    (an internal function called once: :func:`kernels_internal_to`) where a shared one,
+    called from two places, stays a call: for ``batch_rollout``, optimized at -O1
+    (:func:`optimized_at`), whose acrobot step (~35 ns) is sensitive to what is inlined
+    (docs/compilation.md, "Kernels typed once whether a nogil entry point calls them or a
+    kernel does")."""
+    _APART.add(name)
+
+
+def _compiling_listener():
+    """A listener of numba's compile events keeping :data:`_COMPILING` (they nest)."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, started):
+            py_func = getattr(started.data["dispatcher"], "py_func", None)
+            _COMPILING.append(getattr(py_func, "__qualname__", None))
+
+        def on_end(self, _event):
+            _COMPILING.pop()
+
+    return Listener()
+
+
 def _flags_token(flags):
-    """A number standing for ``flags`` (None for None) with a kernel's wrapper options (see
-    :func:`compile_each_kernel_once`): numba's key hashed and compared every option of the
-    flags (twenty-odd Python calls) at each of the tens of thousands of lookups a compilation
-    makes."""
+    """A number standing for ``flags`` (None for None) with a kernel's wrapper options and
+    without the GIL's release, unless they are those of an entry point of
+    :func:`kernels_apart_for` (see :func:`compile_each_kernel_once`): numba's key hashed and
+    compared every option of the flags (twenty-odd Python calls) at each of the tens of
+    thousands of lookups a compilation makes."""
     if flags is None:
         return None
     found = _FLAGS_TOKENS.get(id(flags))
@@ -919,7 +959,9 @@ def _flags_token(flags):
         return found[1]
     values = flags.values()
     values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
-    values["release_gil"] = False
+    # (only a nogil entry point's own flags release the GIL: the function being compiled)
+    if not (values["release_gil"] and _COMPILING and _COMPILING[-1] in _APART):
+        values["release_gil"] = False
     token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
     _FLAGS_TOKENS[id(flags)] = flags, token
     return token
@@ -931,10 +973,10 @@ def compile_each_kernel_once():
 
     numba keys the implementations of an overload (which ``jitable`` registers) by the
     argument types and the flags of the function being compiled when it is called. Those
-    flags differ between an entry point (compiled with the wrappers Python and C call) and
-    the kernels below it (without), which changes nothing in the kernel's code: a kernel
-    called both by an (inlined) driver and by another kernel was compiled twice, with
-    everything it calls. The key is made with those options as the kernels' (and with a
+    flags differ between an entry point (compiled with the wrappers Python and C call, a
+    nogil entry point's releasing the GIL) and the kernels below it (without), which changes
+    nothing in the kernel's code: a kernel called both by an (inlined) driver and by another
+    kernel was compiled twice, with everything it calls. The key is made with those options as the kernels' (and with a
     number for the flags, :func:`_flags_token`).
 
     numba also compiles an overload registered with inline="always" on its own, for nothing:
@@ -951,6 +993,9 @@ def compile_each_kernel_once():
     template = templates._OverloadFunctionTemplate
     if getattr(template._get_impl, "_mallard", False):
         return
+    from numba.core import event
+
+    event.register("numba:compile", _compiling_listener())
 
     def _get_impl(self, args, kws):
         flags = _flags_token(targetconfig.ConfigStack.top_or_none())
