@@ -976,8 +976,9 @@ def compile_each_kernel_once():
     flags differ between an entry point (compiled with the wrappers Python and C call, a
     nogil entry point's releasing the GIL) and the kernels below it (without), which changes
     nothing in the kernel's code: a kernel called both by an (inlined) driver and by another
-    kernel was compiled twice, with everything it calls. The key is made with those options as the kernels' (and with a
-    number for the flags, :func:`_flags_token`).
+    kernel was compiled twice, with everything it calls. The key is made with those options
+    as the kernels' (and with a number for the flags, :func:`_flags_token`), but for the
+    entry points of :func:`kernels_apart_for`.
 
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a
