@@ -52,12 +52,6 @@ ENTRY_MODULES = (
 #: and 1.7 s cheaper to compile (docs/compilation.md, "What LLVM's optimization level buys").
 OPTIMIZED_AT_O1 = frozenset(("batch_rollout",))
 
-#: The nogil entry points whose kernels are compiled apart for them (see
-#: kernels._numba_internals.kernels_apart_for): the rollouts' step, whose code at -O1 was
-#: measured with its kernels apart (docs/compilation.md, "Kernels typed once whether a nogil
-#: entry point calls them or a kernel does").
-KERNELS_APART = frozenset(("batch_rollout",))
-
 _ENTRY_POINTS = {}  # name → function
 _BY_ADDRESS = {}  # name → a kernel compiled code calls by its address (by_address)
 _ADDRESSES = {}  # name → the address of the by-address kernel, compiled (Kernels.address)
@@ -128,8 +122,6 @@ def compiled(fn, joint_types=ALL_JOINT_TYPES):
         options = {"error_model": "numpy"}
         if fn.__name__ in OPTIMIZED_AT_O1:
             options["opt"] = 1
-        if fn.__name__ in KERNELS_APART:
-            options["kernels_apart"] = True
         if fn in _NOGIL:
             options["nogil"] = True
         if fn not in _ALLOCATING:

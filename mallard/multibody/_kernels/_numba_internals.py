@@ -440,12 +440,11 @@ def _warn_sources_changed():
     )
 
 
-def njit_cached(fn, opt=None, kernels_apart=False, **options):
+def njit_cached(fn, opt=None, **options):
     """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
     files, or uncached if numba has no cache location for it (with the one warning of
     :func:`manage_caches`); ``opt``: the level its final module is optimized at if not numba's
-    (:func:`optimized_at`); ``kernels_apart``: the kernels it calls are compiled apart for it
-    (:func:`kernels_apart_for`).
+    (:func:`optimized_at`).
 
     Its cache is neither loaded nor saved in this process if a source file its stamp covers
     (the closure of :func:`manage_caches`' stamp, else fn's file) was modified after the
@@ -454,8 +453,6 @@ def njit_cached(fn, opt=None, kernels_apart=False, **options):
     process to load."""
     if opt is not None:
         optimized_at(fn.__qualname__, opt)
-    if kernels_apart:
-        kernels_apart_for(fn.__qualname__)
     try:
         dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
@@ -912,44 +909,9 @@ _TOKENS = {}
 _FLAGS_TOKENS = {}
 
 
-#: The nogil entry points (by qualified name) whose kernels are compiled apart for them
-#: (:func:`kernels_apart_for`), and the functions numba is compiling, innermost last.
-_APART = set()
-_COMPILING = []
-
-
-def kernels_apart_for(name):
-    """Makes the kernels the nogil entry point ``name`` calls (from its body, inlined kernels'
-    included) implementations of their own, not those other entry points and kernels call:
-    numba's key, with the caller's ``release_gil``, kept them apart for every nogil entry
-    point. Linked into its final module, each is then called once there, and LLVM inlines it
-    (an internal function called once: :func:`kernels_internal_to`) where a shared one,
-    called from two places, stays a call: for ``batch_rollout``, optimized at -O1
-    (:func:`optimized_at`), whose acrobot step (~35 ns) is sensitive to what is inlined
-    (docs/compilation.md, "Kernels typed once whether a nogil entry point calls them or a
-    kernel does")."""
-    _APART.add(name)
-
-
-def _compiling_listener():
-    """A listener of numba's compile events keeping :data:`_COMPILING` (they nest)."""
-    from numba.core import event
-
-    class Listener(event.Listener):
-        def on_start(self, started):
-            py_func = getattr(started.data["dispatcher"], "py_func", None)
-            _COMPILING.append(getattr(py_func, "__qualname__", None))
-
-        def on_end(self, _event):
-            _COMPILING.pop()
-
-    return Listener()
-
-
 def _flags_token(flags):
     """A number standing for ``flags`` (None for None) with a kernel's wrapper options and
-    without the GIL's release, unless they are those of an entry point of
-    :func:`kernels_apart_for` (see :func:`compile_each_kernel_once`): numba's key hashed and
+    without the GIL's release (see :func:`compile_each_kernel_once`): numba's key hashed and
     compared every option of the flags (twenty-odd Python calls) at each of the tens of
     thousands of lookups a compilation makes."""
     if flags is None:
@@ -959,9 +921,7 @@ def _flags_token(flags):
         return found[1]
     values = flags.values()
     values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
-    # (only a nogil entry point's own flags release the GIL: the function being compiled)
-    if not (values["release_gil"] and _COMPILING and _COMPILING[-1] in _APART):
-        values["release_gil"] = False
+    values["release_gil"] = False
     token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
     _FLAGS_TOKENS[id(flags)] = flags, token
     return token
@@ -977,8 +937,7 @@ def compile_each_kernel_once():
     nogil entry point's releasing the GIL) and the kernels below it (without), which changes
     nothing in the kernel's code: a kernel called both by an (inlined) driver and by another
     kernel was compiled twice, with everything it calls. The key is made with those options
-    as the kernels' (and with a number for the flags, :func:`_flags_token`), but for the
-    entry points of :func:`kernels_apart_for`.
+    as the kernels' (and with a number for the flags, :func:`_flags_token`).
 
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a
@@ -994,9 +953,6 @@ def compile_each_kernel_once():
     template = templates._OverloadFunctionTemplate
     if getattr(template._get_impl, "_mallard", False):
         return
-    from numba.core import event
-
-    event.register("numba:compile", _compiling_listener())
 
     def _get_impl(self, args, kws):
         flags = _flags_token(targetconfig.ConfigStack.top_or_none())

@@ -336,42 +336,6 @@ def test_11_kernels_compiled_once_with_or_without_the_gil():
     assert _numba_internals._flags_token(flags) == _numba_internals._flags_token(nogil)
 
 
-def test_11_kernels_apart_for_a_nogil_entry_point():
-    """The kernels a nogil entry point of kernels_apart_for calls from its body are compiled
-    for it apart; those its kernels call, and those other entry points call, are shared."""
-    from numba.extending import register_jitable
-
-    _numba_internals.compile_each_kernel_once()
-
-    def halve(x):
-        return 0.5 * x
-
-    register_jitable(halve)
-
-    def shifted(x):
-        return halve(x) + 1.0
-
-    register_jitable(shifted)
-
-    def apart(x):
-        return halve(x) + shifted(x)
-
-    def shared(x):
-        return halve(x) - shifted(x)
-
-    _numba_internals.kernels_apart_for(apart.__qualname__)
-    names = []
-    try:
-        with _numba_internals.compilation_listener(names.append, lambda: None):
-            assert numba.njit(nogil=True)(apart)(4.0) == 5.0
-            assert numba.njit(shared)(4.0) == -1.0
-            assert numba.njit(nogil=True)(shared)(4.0) == -1.0
-    finally:
-        _numba_internals._APART.discard(apart.__qualname__)
-    assert (names.count("halve"), names.count("shifted")) == (2, 2)
-    assert len(_template(halve)._impl_cache) == 2
-
-
 def _template(fn):
     """The overload template numba made for the registered kernel ``fn``."""
     typing_context = numba.core.registry.cpu_target.typing_context
