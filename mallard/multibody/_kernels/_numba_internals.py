@@ -65,7 +65,9 @@ pins numba to the releases those tests pass on.
    number for the flags, from ``flags.values()``, a dict of every option, whose reprs tell
    them apart; numba does not change a flags object once it compiles with it); the flags'
    ``no_cpython_wrapper`` differs between an entry point and the kernels it calls and changes
-   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``no_cfunc_wrapper``
+   nothing in a kernel's code (:func:`compile_each_kernel_once`), nor does ``release_gil``
+   (``nogil``: only the CPython wrapper of an entry point reads it; the kernels it calls are
+   compiled without, numba's CPU target does not pass it on), nor ``no_cfunc_wrapper``
    (a jit option of the target's options: without it, each compiled function gets a C callback
    wrapper, compiled and optimized apart: :data:`KERNEL_OPTIONS`). An overload registered
    with ``inline="always"``, whose template's ``_inline.is_always_inline``, is typed and
@@ -922,10 +924,10 @@ _FLAGS_TOKENS = {}
 
 
 def _flags_token(flags):
-    """A number standing for ``flags`` (None for None) with a kernel's wrapper options (see
-    :func:`compile_each_kernel_once`): numba's key hashed and compared every option of the
-    flags (twenty-odd Python calls) at each of the tens of thousands of lookups a compilation
-    makes."""
+    """A number standing for ``flags`` (None for None) with a kernel's wrapper options and
+    without the GIL's release (see :func:`compile_each_kernel_once`): numba's key hashed and
+    compared every option of the flags (twenty-odd Python calls) at each of the tens of
+    thousands of lookups a compilation makes."""
     if flags is None:
         return None
     found = _FLAGS_TOKENS.get(id(flags))
@@ -933,6 +935,7 @@ def _flags_token(flags):
         return found[1]
     values = flags.values()
     values["no_cpython_wrapper"] = values["no_cfunc_wrapper"] = True
+    values["release_gil"] = False
     token = _TOKENS.setdefault(repr(sorted(values.items())), len(_TOKENS))
     _FLAGS_TOKENS[id(flags)] = flags, token
     return token
@@ -944,11 +947,11 @@ def compile_each_kernel_once():
 
     numba keys the implementations of an overload (which ``jitable`` registers) by the
     argument types and the flags of the function being compiled when it is called. Those
-    flags differ between an entry point (compiled with the wrappers Python and C call) and
-    the kernels below it (without), which changes nothing in the kernel's code: a kernel
-    called both by an (inlined) driver and by another kernel was compiled twice, with
-    everything it calls. The key is made with those options as the kernels' (and with a
-    number for the flags, :func:`_flags_token`).
+    flags differ between an entry point (compiled with the wrappers Python and C call, a
+    nogil entry point's releasing the GIL) and the kernels below it (without), which changes
+    nothing in the kernel's code: a kernel called both by an (inlined) driver and by another
+    kernel was compiled twice, with everything it calls. The key is made with those options
+    as the kernels' (and with a number for the flags, :func:`_flags_token`).
 
     numba also compiles an overload registered with inline="always" on its own, for nothing:
     it inlines its untyped code at each call site and types it there (a driver's views of a

@@ -305,6 +305,38 @@ def test_11_kernels_compiled_once():
     assert _numba_internals._flags_token(flags) != _numba_internals._flags_token(other)
 
 
+def test_11_kernels_compiled_once_with_or_without_the_gil():
+    """A kernel called from a nogil entry point and from a plain one (and from a kernel) is
+    compiled once: numba compiles the kernel once, and its overload holds one implementation;
+    the flags' ``release_gil`` changes only the entry point's wrapper."""
+    from numba.extending import register_jitable
+
+    _numba_internals.compile_each_kernel_once()
+
+    def cube(x):
+        return x * x * x
+
+    register_jitable(cube)
+
+    def inner(x):
+        return cube(x) - 1.0
+
+    register_jitable(inner)
+    released = numba.njit(nogil=True)(lambda x: cube(x) + inner(x))
+    held = numba.njit(lambda x: cube(x) * inner(x))
+    names = []
+    with _numba_internals.compilation_listener(names.append, lambda: None):
+        assert released(2.0) == 15.0
+        assert held(2.0) == 56.0
+    assert names.count("cube") == 1
+    assert [key[1] for key in _template(cube)._impl_cache] == [(numba.types.float64,)]
+    flags = numba.core.compiler.Flags()
+    flags.no_cpython_wrapper = True
+    nogil = flags.copy()
+    nogil.release_gil = True
+    assert _numba_internals._flags_token(flags) == _numba_internals._flags_token(nogil)
+
+
 def _template(fn):
     """The overload template numba made for the registered kernel ``fn``."""
     typing_context = numba.core.registry.cpu_target.typing_context
