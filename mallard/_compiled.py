@@ -59,7 +59,7 @@ OPTIMIZED_AT_O1 = frozenset(("batch_rollout",))
 #: compiled for every joint type, whatever the model's, once. These are what the first
 #: ``mallard simulate`` compiles (the acrobot's explicit steps, its outputs' stages): for a
 #: revolute model the set of welds and revolute joints compiles less there and runs 3-15%
-#: faster; the other entry points gain less than 3% from it (the discrete steps none) and cost
+#: faster; the other entry points gain about 3% or less from it (the discrete steps none) and cost
 #: ``mallard compile`` a second compilation each (docs/compilation.md, "The revolute set for
 #: the first simulate's entry points only").
 JOINT_SPECIALIZED = frozenset(("drive_explicit_steps", "drive_stages"))
