@@ -9,13 +9,15 @@ the plain Python functions (interpreted) for object arrays of AutoDiffXd or symb
 
     kernels(np.float64).drive_mass_matrix(mi, mf, x, ws, need)
 
-``kernels(dtype, joint_types)`` compiles the entry points of a model (those taking its joints'
-constants ``mf``) for the models whose joints are of those types only (a bit mask of
+``kernels(dtype, joint_types)`` compiles the entry points of :data:`JOINT_SPECIALIZED` (a
+model's, taking its joints' constants ``mf``: those the first ``mallard simulate`` compiles)
+for the models whose joints are of those types only (a bit mask of
 mallard.multibody._joint_types: ``kernel_joint_types`` of the model's; the plant's engine
 passes its own): the code of the other types' joints is left out, and so is their cost in
-compilation. ``kernels(dtype)`` is for every joint type. ``mallard compile`` compiles the
-model entry points its tasks reach through a model's kernels for every set of joint types
-(:func:`compile_for_every_joint_type`), so that a model of any joint types finds them cached.
+compilation. Its other entry points, and ``kernels(dtype)``'s, are for every joint type.
+``mallard compile`` compiles the entry points of JOINT_SPECIALIZED its tasks reach through a
+model's kernels for every set of joint types (:func:`compile_for_every_joint_type`), so that
+a model of any joint types finds them cached.
 
 A hot path binds an entry point once (:meth:`Kernels.bind`): for float64, its compiled
 function for exactly the types of the arguments it is bound with, called without numba's
@@ -53,13 +55,23 @@ ENTRY_MODULES = (
 #: and 1.7 s cheaper to compile (docs/compilation.md, "What LLVM's optimization level buys").
 OPTIMIZED_AT_O1 = frozenset(("batch_rollout",))
 
+#: The model entry points (those taking the joints' constants ``mf``) compiled for a model's
+#: set of joint types (mallard.multibody._joint_types.KERNEL_JOINT_TYPES); the others are
+#: compiled for every joint type, whatever the model's, once. These are what the first
+#: ``mallard simulate`` compiles (the acrobot's explicit steps, its outputs' stages): for a
+#: revolute model the set of welds and revolute joints compiles less there and runs 3-15%
+#: faster; the other entry points gain about 3% or less from it (the discrete steps none) and cost
+#: ``mallard compile`` a second compilation each (docs/compilation.md, "The revolute set for
+#: the first simulate's entry points only").
+JOINT_SPECIALIZED = frozenset(("drive_explicit_steps", "drive_stages"))
+
 _ENTRY_POINTS = {}  # name → function
 _BY_ADDRESS = {}  # name → a kernel compiled code calls by its address (by_address)
 _ADDRESSES = {}  # name → the address of the by-address kernel, compiled (Kernels.address)
 _NOGIL = set()  # the entry points compiled with nogil=True
 _ALLOCATING = set()  # the entry points compiled with numba's runtime (they allocate arrays)
 _COMPILED = {}  # (function, joint types) → its numba dispatcher
-_MODEL_ENTRY_POINTS = {}  # the model entry points looked up for a model's joint types (a set)
+_MODEL_ENTRY_POINTS = {}  # the JOINT_SPECIALIZED looked up for a model's joint types (a set)
 
 
 def entry_point(fn=None, *, nogil=False, allocates=False):
@@ -108,9 +120,10 @@ def compiled(fn, joint_types=ALL_JOINT_TYPES):
     """``fn`` compiled by numba for float64 arrays (nopython, cached on disk where numba can
     write, see kernels._numba_internals; with nogil=True if it is marked so; without numba's
     runtime unless it is marked ``allocates``, see :func:`entry_point`), for the models
-    whose joints are of the types ``joint_types`` (a bit mask) if it is an entry point of a
-    model (if it takes ``mf``). The dispatcher is made once per function and joint types."""
-    if not _takes_model(fn):
+    whose joints are of the types ``joint_types`` (a bit mask) if it is one of
+    JOINT_SPECIALIZED, else for every joint type. The dispatcher is made once per function
+    and joint types."""
+    if fn.__name__ not in JOINT_SPECIALIZED:
         joint_types = ALL_JOINT_TYPES
     dispatcher = _COMPILED.get((fn, joint_types))
     if dispatcher is None:
@@ -135,18 +148,12 @@ def compiled(fn, joint_types=ALL_JOINT_TYPES):
     return dispatcher
 
 
-def _takes_model(fn):
-    """Whether the entry point ``fn`` is a model's (takes its joints' constants ``mf``)."""
-    code = fn.__code__
-    return "mf" in code.co_varnames[: code.co_argcount]
-
-
 def compile_for_every_joint_type():
-    """Compiles each model entry point looked up in this process for a model's joint types
-    (``kernels(np.float64, joint_types)``) for every set of KERNEL_JOINT_TYPES, for each of
-    the argument types it was compiled for, for any set (compiling what the cache does not
-    hold): ``mallard compile``'s tasks then leave in the cache what a model of any joint types
-    needs."""
+    """Compiles each entry point of JOINT_SPECIALIZED looked up in this process for a model's
+    joint types (``kernels(np.float64, joint_types)``) for every set of KERNEL_JOINT_TYPES,
+    for each of the argument types it was compiled for, for any set (compiling what the cache
+    does not hold): ``mallard compile``'s tasks then leave in the cache what a model of any
+    joint types needs."""
     for fn in _MODEL_ENTRY_POINTS:
         signatures = {}  # (a set, in order)
         for joint_types in KERNEL_JOINT_TYPES:
@@ -183,7 +190,7 @@ class Kernels:
         if fn is None:
             raise AttributeError(f"no kernel entry point is named {name!r}")
         if self.is_compiled:
-            if self.joint_types is not None and _takes_model(fn):
+            if self.joint_types is not None and name in JOINT_SPECIALIZED:
                 _MODEL_ENTRY_POINTS[fn] = None
             fn = compiled(fn, ALL_JOINT_TYPES if self.joint_types is None else self.joint_types)
         setattr(self, name, fn)  # (found once: later lookups are plain attribute reads)

@@ -6,10 +6,11 @@ start warm): each *task* below uses a part of mallard's API the way a program do
 exactly the kernels (and argument types) the program needs are compiled. Tasks run in
 parallel worker processes (``-j``), by groups (:data:`GROUPS`: each worker takes the next
 group when done with one; tasks in the same process share what they have in common); each
-reports the kernels it compiled and their times. A plant's entry points, compiled for its
-model's set of joint types (mallard._compiled.kernels), are compiled for the other set too
-after each task (mallard._compiled.compile_for_every_joint_type): the cache then serves a
-model of any joint types, not only the tasks' models.
+reports the kernels it compiled and their times. The plant's entry points compiled for its
+model's set of joint types (mallard._compiled.JOINT_SPECIALIZED: its explicit steps and
+stages) are compiled for the other set too after each task
+(mallard._compiled.compile_for_every_joint_type): the cache then serves a model of any joint
+types, not only the tasks' models.
 """
 
 import argparse
@@ -332,8 +333,9 @@ TASKS = {
 #: The tasks in groups that share many kernels, each run by one worker process in order (a
 #: process compiles its own kernels: only entry points are cached), the costliest group first
 #: (workers take them in this order): the plant's tasks, its entry points on plain workspaces
-#: for both sets of joint types; BatchedPlant's, in lanes, and SingleStatePlant's, whose
-#: kernels BatchedPlant's derivatives run state by state too; SceneGraph's queries.
+#: (its explicit steps and stages for both sets of joint types); BatchedPlant's, in lanes, and
+#: SingleStatePlant's, whose kernels BatchedPlant's derivatives run state by state too;
+#: SceneGraph's queries.
 GROUPS = (
     (
         "simulation",

@@ -16,12 +16,14 @@ QUATERNION_FLOATING = 8
 #: The bit mask of every joint type.
 ALL = (1 << (QUATERNION_FLOATING + 1)) - 1
 
-#: The sets of joint types (bit masks: bit c for code c) the model kernels are compiled for
-#: (mallard._compiled.kernels): a model's are the first set that holds all its joint types. A
-#: set leaves out of the compiled code the branches of the types it lacks (kernels.mobilizers).
-#: Two sets, so that ``mallard compile`` compiles a model's entry points twice only (once per
-#: set: mallard._compiled.compile_for_every_joint_type): welds and revolute joints (pendulums,
-#: the acrobot, most arms), then all.
+#: The sets of joint types (bit masks: bit c for code c) the entry points of
+#: mallard._compiled.JOINT_SPECIALIZED (the first ``mallard simulate``'s: a model's explicit
+#: steps and stages) are compiled for (mallard._compiled.kernels): a model's are the first set
+#: that holds all its joint types; the other model entry points are compiled for ALL. A set
+#: leaves out of the compiled code the branches of the types it lacks (kernels.mobilizers).
+#: Two sets, so that ``mallard compile`` compiles those entry points twice only (once per set:
+#: mallard._compiled.compile_for_every_joint_type): welds and revolute joints (pendulums, the
+#: acrobot, chains of revolute joints), then all.
 KERNEL_JOINT_TYPES = (1 << WELD | 1 << REVOLUTE, ALL)
 
 

@@ -1,7 +1,9 @@
-"""A model's kernels are compiled for its joint types (mallard._compiled.kernels(dtype,
-joint_types)): each model gets the set of _joint_types.KERNEL_JOINT_TYPES that holds its joints'
-types, and kernels compiled for several sets in one process give each model exactly what the
-kernels for every joint type give (the same bits), and what the interpreted kernels give."""
+"""A model's entry points of _compiled.JOINT_SPECIALIZED are compiled for its joint types
+(mallard._compiled.kernels(dtype, joint_types)): each model gets the set of
+_joint_types.KERNEL_JOINT_TYPES that holds its joints' types, and kernels compiled for several
+sets in one process give each model exactly what the kernels for every joint type give (the
+same bits), and what the interpreted kernels give; its other entry points are those for every
+joint type."""
 
 import hashlib
 import os
@@ -78,14 +80,11 @@ def _state(plant, rng):
     return engine, plant.GetPositionsAndVelocities(context), engine.cache(context).ws
 
 
-def _run(k, engine, x, ws, inputs):
-    """The workspace after drive_forward_dynamics (every stage, v̇, q̇) and drive_qdot."""
+def _run(k, engine, x, ws):
+    """The workspace after drive_stages (every stage)."""
     ws = ws.copy()
-    k.drive_forward_dynamics(engine.mi, engine.mf, x, ws, STAGES, *inputs)
-    nq = engine.sizes.nq
-    qdot = np.zeros(nq, dtype=ws.dtype)
-    k.drive_qdot(engine.mi, engine.mf, x[:nq], x[nq:], qdot)
-    return ws, qdot
+    k.drive_stages(engine.mi, engine.mf, x, ws, STAGES)
+    return (ws,)
 
 
 def test_each_model_gets_its_joint_types_and_the_same_results():
@@ -103,17 +102,9 @@ def test_each_model_gets_its_joint_types_and_the_same_results():
         engine, x, ws = _state(plant, rng)
         assert engine.joint_types == expected
         assert engine.cache(plant.CreateDefaultContext()).kernels.joint_types == expected
-        s = engine.sizes
-        inputs = (rng.normal(size=s.nu), rng.normal(size=s.nv), rng.normal(size=(s.n, 6)))
-        specialized = _run(kernels(np.float64, expected), engine, x, ws, inputs)
-        general = _run(kernels(np.float64), engine, x, ws, inputs)
-        interpreted = _run(
-            kernels(object),
-            engine,
-            x.astype(object),
-            ws.astype(object),
-            tuple(a.astype(object) for a in inputs),
-        )
+        specialized = _run(kernels(np.float64, expected), engine, x, ws)
+        general = _run(kernels(np.float64), engine, x, ws)
+        interpreted = _run(kernels(object), engine, x.astype(object), ws.astype(object))
         for a, b, c in zip(specialized, general, interpreted, strict=True):
             np.testing.assert_array_equal(a, b)
             np.testing.assert_allclose(a, c.astype(float), rtol=1e-13, atol=1e-13)
@@ -121,20 +112,20 @@ def test_each_model_gets_its_joint_types_and_the_same_results():
 
 def _results(kind):
     """A digest of what a model of ``kind`` computes with its joint types' kernels: the
-    workspace after forward dynamics, q̇, and the state after 20 steps of its discrete plant
-    (SAP's kernels, which do not depend on the joint types, below its joint types' driver)."""
+    workspace after every stage, and the state after 0.02 s of its continuous plant (the
+    explicit steps of RK3: its joint types' driver) and of 20 steps of its discrete plant
+    (its driver for every joint type)."""
     from mallard.systems.analysis import Simulator
 
     rng = np.random.default_rng(11)
-    engine, x, ws = _state(_chain(kind), rng)
-    s = engine.sizes
-    inputs = (rng.normal(size=s.nu), rng.normal(size=s.nv), rng.normal(size=(s.n, 6)))
-    results = list(_run(kernels(np.float64, engine.joint_types), engine, x, ws, inputs))
-    plant = _chain(kind, time_step=1e-3)
-    simulator = Simulator(plant)
-    plant.SetPositionsAndVelocities(simulator.get_mutable_context(), x)
-    simulator.AdvanceTo(0.02)
-    results.append(plant.GetPositionsAndVelocities(simulator.get_context()))
+    continuous = _chain(kind)
+    engine, x, ws = _state(continuous, rng)
+    results = list(_run(kernels(np.float64, engine.joint_types), engine, x, ws))
+    for plant in (continuous, _chain(kind, time_step=1e-3)):
+        simulator = Simulator(plant)
+        plant.SetPositionsAndVelocities(simulator.get_mutable_context(), x)
+        simulator.AdvanceTo(0.02)
+        results.append(plant.GetPositionsAndVelocities(simulator.get_context()))
     return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in results))
 
 
@@ -171,13 +162,10 @@ from tests.multibody.kernels.test_joint_types import STAGES, _chain, _state
 for kind in sys.argv[1:]:
     rng = np.random.default_rng(5)
     engine, x, ws = _state(_chain(kind), rng)
-    s = engine.sizes
-    inputs = (rng.normal(size=s.nu), rng.normal(size=s.nv), rng.normal(size=(s.n, 6)))
     bytecode.FunctionIdentity._unique_ids = itertools.count(100000)  # (numbered alike)
     for k in (kernels(np.float64, engine.joint_types), kernels(object)):
         w = ws.astype(np.float64 if k.is_compiled else object)
-        a = [x.astype(w.dtype)] + [i.astype(w.dtype) for i in inputs]
-        k.drive_forward_dynamics(engine.mi, engine.mf, a[0], w, STAGES, *a[1:])
+        k.drive_stages(engine.mi, engine.mf, x.astype(w.dtype), w, STAGES)
         print(kind, np.asarray(w, dtype=np.float64).tobytes().hex())
 """
 
@@ -208,17 +196,24 @@ def test_each_set_runs_its_own_kernels_from_a_cache_filled_by_two_processes(tmp_
         np.testing.assert_allclose(*ws, rtol=1e-12, atol=1e-12, err_msg=kind)
 
 
-def test_only_model_entry_points_are_specialized():
-    """Entry points that take no model (no ``mf``) are the same for every set of joint types;
-    a model's get a dispatcher, and cache entries, of their own per set."""
+def test_only_the_joint_specialized_entry_points_are_specialized():
+    """The entry points of _compiled.JOINT_SPECIALIZED (a model's: they take ``mf``) get a
+    dispatcher, and cache entries, of their own per set of joint types; the others (a
+    model's, or taking no model) are the same for every set."""
+    from mallard import _compiled
+
+    for name in _compiled.JOINT_SPECIALIZED:
+        code = _compiled._find(name).__code__
+        assert "mf" in code.co_varnames[: code.co_argcount], name
     for_revolute = kernels(np.float64, REVOLUTE_ONLY)
     assert for_revolute is kernels(np.float64, REVOLUTE_ONLY)
     assert kernels(object, REVOLUTE_ONLY) is kernels(object)
     assert for_revolute.copy_if_finite is kernels(np.float64).copy_if_finite
-    assert kernels(np.float64, ALL).drive_qdot is kernels(np.float64).drive_qdot
-    specialized = for_revolute.drive_qdot
-    assert specialized is not kernels(np.float64).drive_qdot
-    assert specialized.py_func.__qualname__ == f"drive_qdot_for_joint_types_{REVOLUTE_ONLY}"
+    assert for_revolute.drive_qdot is kernels(np.float64).drive_qdot
+    assert kernels(np.float64, ALL).drive_stages is kernels(np.float64).drive_stages
+    specialized = for_revolute.drive_stages
+    assert specialized is not kernels(np.float64).drive_stages
+    assert specialized.py_func.__qualname__ == f"drive_stages_for_joint_types_{REVOLUTE_ONLY}"
 
 
 def test_compile_for_every_joint_type(monkeypatch):
@@ -227,20 +222,18 @@ def test_compile_for_every_joint_type(monkeypatch):
     other set too, for the same argument types, and gives the same bits."""
     from mallard import _compiled
 
-    drive_qdot = _compiled._find("drive_qdot")
-    monkeypatch.setattr(_compiled, "_MODEL_ENTRY_POINTS", {drive_qdot: None})
+    drive_stages = _compiled._find("drive_stages")
+    monkeypatch.setattr(_compiled, "_MODEL_ENTRY_POINTS", {drive_stages: None})
     plant = _chain("revolute")
-    engine, x, _ = _state(plant, np.random.default_rng(7))
-    nq = engine.sizes.nq
-    q, v = np.repeat(x[:nq], 2)[::2], np.repeat(x[nq:], 2)[::2]  # (not contiguous)
-    qdot = np.zeros(nq)
-    kernels(np.float64, REVOLUTE_ONLY).drive_qdot(engine.mi, engine.mf, q, v, qdot)
-    revolute = _compiled.compiled(drive_qdot, REVOLUTE_ONLY)
+    engine, x, ws = _state(plant, np.random.default_rng(7))
+    x = np.repeat(x, 2)[::2]  # (not contiguous)
+    revolute_ws, general_ws = ws.copy(), ws.copy()
+    kernels(np.float64, REVOLUTE_ONLY).drive_stages(engine.mi, engine.mf, x, revolute_ws, STAGES)
+    revolute = _compiled.compiled(drive_stages, REVOLUTE_ONLY)
     (signature,) = [s for s in revolute.signatures if s[2].layout == "A"]
-    every = _compiled.compiled(drive_qdot, ALL)
+    every = _compiled.compiled(drive_stages, ALL)
     assert signature not in every.signatures
     _compiled.compile_for_every_joint_type()
     assert signature in every.signatures
-    general = np.zeros(nq)
-    every(engine.mi, engine.mf, q, v, general)
-    np.testing.assert_array_equal(qdot, general)
+    every(engine.mi, engine.mf, x, general_ws, STAGES)
+    np.testing.assert_array_equal(revolute_ws, general_ws)
