@@ -1,7 +1,7 @@
 """The discrete step's velocities compiled once, called by address (kernels._by_address):
 kernels.discrete_step.sap_velocities (the SAP problem of the step's point contacts and joint
 constraints, and its solve) as one kernel, :func:`sap_velocities_at`, of the 49 arrays held in
-a block, which both sets of joint types' kernels.stepping.drive_discrete_steps (the
+a block, which kernels.stepping.drive_discrete_steps (the
 Simulator's step: ``staged`` 1) and kernels.rollouts' batch_rollout (a rollout's contact step:
 ``staged`` 0) call instead of each linking its code. Interpreted, the callers' ``block`` is
 the tuple (joints, geometry, found) and :func:`step_velocities` runs it here.
@@ -50,7 +50,7 @@ def sap_velocities_at(block, solver, pairs, penetration, staged):
     """:func:`step_velocities` compiled once, for every joint type (kernels._by_address), of
     the arrays held in the block at ``block`` (STEP_ARRAYS), SAP's solver at the address
     ``solver``, the pair kernel and the penetration at ``pairs`` and ``penetration``,
-    ``staged`` 1 or 0 (:func:`_velocities`): both sets' drive_discrete_steps and
+    ``staged`` 1 or 0 (:func:`_velocities`): drive_discrete_steps and
     kernels.rollouts' batch_rollout call it instead of each linking the SAP problem's code."""
     b = carray(pointer(block), STEP_BLOCK, np.int64)
     f, i = np.float64, np.int64

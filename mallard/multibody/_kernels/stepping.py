@@ -9,8 +9,8 @@ RK3 with or without error control, systems.analysis), each exactly as the Python
 them, operation for operation, so that the states, times and statistics are the same to the
 last bit: the integrators' sums and step rules are the same kernels (systems.analysis._kernels),
 the SAP solver is kernels.sap. The discrete step's velocities (its SAP problem and solve) are
-compiled once for both sets of joint types and called by address (kernels.step_velocities),
-not linked into each set's drive_discrete_steps.
+compiled once and called by address (kernels.step_velocities) from drive_discrete_steps and
+kernels.rollouts' batch_rollout, not linked into either.
 
 Both advance whole iterations of the Simulator's loop (an iteration: the pending update, then
 time to the next event or the boundary) and stop after the first that ends at another
