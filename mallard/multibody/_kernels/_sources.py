@@ -96,11 +96,16 @@ class SourceGraph:
     def imports(self, module):
         """The package's modules that ``module`` imports by name (see the module docstring)."""
         is_package = os.path.basename(self.path_of(module)) == "__init__.py"
+        return self._imported(self.source(module), module, is_package) - {module}
+
+    def _imported(self, source, module, is_package):
+        """The package's modules that the Python ``source`` (bytes) of ``module`` imports by
+        name; of a file outside the package (``module`` None), by absolute names only."""
         found = set()
-        for node in import_statements(self.source(module)):
+        for node in import_statements(source):
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
+            elif isinstance(node, ast.ImportFrom) and (module is not None or node.level == 0):
                 base = self._absolute(module, is_package, node.module, node.level)
                 names = [f"{base}.{alias.name}" for alias in node.names]
                 submodules = [name for name in names if self.path_of(name)]
@@ -108,9 +113,7 @@ class SourceGraph:
                 if len(submodules) < len(names):  # (names defined in base itself)
                     found.add(base)
         return frozenset(
-            name
-            for name in found
-            if name.split(".")[0] == self._package and name != module and self.path_of(name)
+            name for name in found if name.split(".")[0] == self._package and self.path_of(name)
         )
 
     @staticmethod
@@ -151,3 +154,20 @@ class SourceGraph:
     def stamp_of_file(self, path):
         """:meth:`stamp` of the module in the file ``path`` (None: see the module docstring)."""
         return self.stamp(self.module_of(path))
+
+    def stamp_of_importer(self, path):
+        """The cache stamp of kernels compiled from the file ``path`` outside the package (a
+        test's) that link the package's kernels: a hash of its source and of the :meth:`stamp`
+        of each package module it imports by an absolute name; None if one has none or the
+        file was modified after ``since``."""
+        if os.stat(path).st_mtime_ns > self._since:
+            return None
+        with open(path, "rb") as f:
+            source = f.read()
+        digest = hashlib.sha256(source)
+        for name in sorted(self._imported(source, None, False)):
+            stamp = self.stamp(name)
+            if stamp is None:
+                return None
+            digest.update(f"{name}\0{stamp}\0".encode())
+        return digest.hexdigest()

@@ -252,3 +252,36 @@ def test_a_module_whose_closure_was_modified_after_the_import_has_no_stamp(tmp_p
     assert graph.stamp("pkg.a") is None and graph.stamp("pkg.b") is None
     assert isinstance(graph.stamp("pkg.c"), str)
     assert isinstance(SourceGraph(tmp_path / "pkg", "pkg", since=later).stamp("pkg.a"), str)
+
+
+def test_a_file_outside_the_package_is_stamped_by_the_modules_it_imports(tmp_path):
+    """A test's kernels, which link the package's (SourceGraph.stamp_of_importer): their stamp
+    changes with the closure of a module the file imports by an absolute name, and with the
+    file, not with the package's other modules; none if one of them changed after ``since``."""
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "from pkg import b\n",
+            "pkg/b.py": "",
+            "pkg/c.py": "",
+            "tests/test_x.py": "import os\nfrom pkg.a import f\nfrom . import helpers\n",
+        },
+    )
+    test_file = tmp_path / "tests" / "test_x.py"
+
+    def stamp():
+        return SourceGraph(tmp_path / "pkg", "pkg").stamp_of_importer(test_file)
+
+    before = stamp()
+    assert isinstance(before, str)
+    (tmp_path / "pkg" / "c.py").write_text("X = 1\n")
+    assert stamp() == before
+    (tmp_path / "pkg" / "b.py").write_text("X = 1\n")
+    edited = stamp()
+    assert edited != before
+    with open(test_file, "a") as f:
+        f.write("Y = 2\n")
+    assert stamp() not in (before, edited)
+    since = test_file.stat().st_mtime_ns - 10**9
+    assert SourceGraph(tmp_path / "pkg", "pkg", since=since).stamp_of_importer(test_file) is None
