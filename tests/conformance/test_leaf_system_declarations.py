@@ -228,3 +228,37 @@ def test_fix_input_ports_from():
 
     theirs, ours = both(run)
     assert ours == theirs == [2.0, -6.0]
+
+
+def test_ports_by_index_of_any_int_type():
+    """get_input_port / get_output_port take what pybind11 converts to an int (the index
+    types, numpy integers, bools) and raise pydrake's errors for the rest and for negative
+    or missing indices."""
+
+    def run(lib):
+        plant = lib.MultibodyPlant(0.0)
+        plant.Finalize()
+        outcomes = []
+        for get, index_type in (
+            (plant.get_input_port, lib.InputPortIndex),
+            (plant.get_output_port, lib.OutputPortIndex),
+        ):
+            for index in (
+                index_type(1),
+                np.int64(2),
+                True,
+                index_type(99),
+                -3,
+                index_type(),
+                1.0,
+                "x",
+            ):
+                try:
+                    outcomes.append(get(index).get_name())
+                except (IndexError, TypeError) as error:
+                    first = str(error).splitlines()[0]
+                    outcomes.append((type(error).__name__, first.replace("pydrake", "mallard")))
+        return outcomes
+
+    drake, mallard = both(run)
+    assert mallard == drake

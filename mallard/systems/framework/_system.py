@@ -1,7 +1,7 @@
 """System: what LeafSystem and Diagram share: names, ports, Context validation, events and
 energy queries."""
 
-from mallard.common._pybind import call_form, overloads
+from mallard.common._pybind import as_cpp_int, call_form, incompatible_arguments, overloads
 from mallard.systems.framework._context import Context
 from mallard.systems.framework._event_dispatch import (
     context_signature,
@@ -11,6 +11,8 @@ from mallard.systems.framework._event_dispatch import (
 )
 from mallard.systems.framework._events import EventKind, PeriodicEventData, TriggerType
 from mallard.systems.framework._ports import PortList
+
+_MODULE = "mallard.systems.framework"
 
 
 class DependencyTicket:
@@ -172,7 +174,26 @@ class System:
                     f"get_{kind}_port({index_type}) or Get{kind.capitalize()}Port(string)"
                 )
             return ports[0]
-        if not 0 <= index < len(ports):
+        value = as_cpp_int(index)
+        if value is None:
+            port = f"{_MODULE}.{kind.capitalize()}Port"
+            raise incompatible_arguments(
+                f"get_{kind}_port",
+                (
+                    f"(self: {_MODULE}.System, port_index: int, warn_deprecated: bool = True) "
+                    f"-> {port}",
+                    f"(self: {_MODULE}.System) -> {port}",
+                ),
+                (self, index),
+                {},
+            )
+        index = value
+        if index < 0:
+            raise IndexError(
+                f"System::get_{kind}_port(): negative port index {index} is illegal. "
+                f"(System {self.GetSystemPathname()})"
+            )
+        if index >= len(ports):
             raise IndexError(
                 f"System::get_{kind}_port(): there is no {kind} port with index {index} because "
                 f"there are only {len(ports)} {kind} ports in system {self.GetSystemPathname()}."

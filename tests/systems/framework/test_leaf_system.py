@@ -11,8 +11,10 @@ from mallard.systems.framework import (
     BasicVector,
     ContinuousState,
     InputPort,
+    InputPortIndex,
     LeafSystem,
     OutputPort,
+    OutputPortIndex,
 )
 from tests.systems.framework.example_system import Example
 
@@ -174,6 +176,45 @@ def test_port_errors():
         system.GetInputPort("zz")
     with pytest.raises(RuntimeError, match="does not have an output port named zz"):
         system.GetOutputPort("zz")
+
+
+def test_ports_by_index_types():
+    """Ports are found by any index pybind11 converts to an int (the index types, numpy's
+    integers, bools), as pydrake's; other values raise pybind11's TypeError, negative ones
+    Drake's IndexError."""
+    system = Example()
+    assert system.get_input_port(InputPortIndex(1)) is system.get_input_port(1)
+    assert system.get_input_port(OutputPortIndex(1)) is system.get_input_port(1)
+    assert system.get_output_port(np.int64(1)) is system.get_output_port(1)
+    assert system.get_output_port(True) is system.get_output_port(1)
+    assert system.get_input_port(port_index=InputPortIndex(0), warn_deprecated=False) is (
+        system.get_input_port(0)
+    )
+    with raises(
+        IndexError,
+        "System::get_input_port(): there is no input port with index 9 because there are only 2 "
+        "input ports in system ::_.",
+    ):
+        system.get_input_port(InputPortIndex(9))
+    for index in (-1, InputPortIndex()):
+        value = int(index)
+        with raises(
+            IndexError,
+            f"System::get_output_port(): negative port index {value} is illegal. (System ::_)",
+        ):
+            system.get_output_port(index)
+    for index in (1.0, "u", None.__class__):
+        with raises(
+            TypeError,
+            "get_input_port(): incompatible function arguments. The following argument types "
+            "are supported:\n"
+            "    1. (self: mallard.systems.framework.System, port_index: int, warn_deprecated: "
+            "bool = True) -> mallard.systems.framework.InputPort\n"
+            "    2. (self: mallard.systems.framework.System) -> "
+            "mallard.systems.framework.InputPort\n\n"
+            f"Invoked with: {system!r}, {index!r}",
+        ):
+            system.get_input_port(index)
 
 
 def test_validate_context():
