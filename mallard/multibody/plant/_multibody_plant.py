@@ -8,6 +8,7 @@ added, Finalize() builds the topology and the flat model, contexts hold state, p
 a cache, and kernels compute from arrays.
 """
 
+import bisect
 import itertools
 import math
 from operator import attrgetter
@@ -109,10 +110,16 @@ class _ElementNames(dict):
 
 
 def _body_ends(joint):
-    """(parent body index, child body index) of ``joint``, as ints. The plant keeps them on
-    each joint it adds (``joint._body_ends``), where Finalize reads them: its frames and
-    bodies are not read again."""
+    """(parent body index, child body index) of ``joint``, as ints."""
     return joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value
+
+
+def _joint_row(joint):
+    """The plant's row of ``joint`` (see MultibodyPlant._joint_rows): (parent body index,
+    child body index, nq, nv, model instance, type code), ints."""
+    return (
+        *_body_ends(joint), joint._nq, joint._nv, joint._model_instance._value, joint._jtype
+    )  # fmt: skip
 
 
 def _ends(joint):
@@ -150,16 +157,16 @@ class _InstanceSlots:
 _F64 = np.dtype(np.float64)
 
 
-def _in_rows(elements, row, width, fill):
-    """A field of ``elements`` as the rows of an (n, ``width``) float array: an element made
-    with a row (its attribute ``row``: (rows, j) in a parser's array, FieldInRow; else None;
-    the field never set otherwise) read with the others of its array in one take, without
-    making the field; the others' by ``fill(out, ks, those elements)``, which writes their
-    fields into out[ks]."""
-    out = np.empty((len(elements), width))
-    element_rows = list(map(attrgetter(row), elements))
+def _in_rows(element_rows, width, fill, element_of):
+    """A field of n elements as the rows of an (n, ``width``) float array, of their
+    ``element_rows`` as the plant kept them when it added them: an element made with a row
+    ((rows, j) in a parser's array, FieldInRow; else None, the field never set otherwise)
+    read with the others of its array in one take, without making the field or reading the
+    element; the others' by ``fill(out, ks, those elements)``, which writes their fields into
+    out[ks] (element k: ``element_of(k)``)."""
+    out = np.empty((len(element_rows), width))
     if not any(element_rows):
-        fill(out, slice(None), elements)
+        fill(out, slice(None), list(map(element_of, range(len(element_rows)))))
         return out
     held, in_rows = [], {}  # (the elements without a row; id(rows) -> (rows, ks, js))
     for k, element_row in enumerate(element_rows):
@@ -173,7 +180,7 @@ def _in_rows(elements, row, width, fill):
         taken[1].append(k)
         taken[2].append(j)
     if held:
-        fill(out, held, [elements[k] for k in held])
+        fill(out, held, list(map(element_of, held)))
     for rows, ks, js in in_rows.values():
         out[ks] = rows[js]
     return out
@@ -253,6 +260,15 @@ class MultibodyPlant(
         self._bodies = []
         self._frames = []
         self._joints = []
+        # What Finalize reads instead of the elements, kept as the plant adds them: per body
+        # (by index) its model instance and its inertia row ((rows, j) of RigidBody._in_rows,
+        # else None); per FixedOffsetFrame, in the order added, its ordinal and its pose row
+        # ((rows, j) of FixedOffsetFrame._in_rows, else None).
+        self._body_instances, self._inertia_rows = [], []
+        self._offset_frames, self._pose_rows = [], []
+        # Per joint (by ordinal), its numbers as it was added, which Finalize reads instead of
+        # the joint: (parent body index, child body index, nq, nv, model instance, type code).
+        self._joint_rows = []
         self._joint_between = {}  # (body index, body index) in order -> joint (AddJoint's)
         self._actuators = []
         self._force_elements = []
@@ -270,6 +286,7 @@ class MultibodyPlant(
         self._use_sampled_output_ports = time_step > 0
         self._topology = None  # the mobods, their index maps (_topology.Topology): Finalize()
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
+        self._element_defaults_read = None  # (_element_defaults' arrays, from Finalize())
         # (model instance, name) -> element, per kind of element.
         self._names = {kind: _ElementNames() for kind in ("RigidBody", "Frame", "Joint",
                                                           "JointActuator")}  # fmt: skip
@@ -456,8 +473,13 @@ class MultibodyPlant(
         self._register_name("Frame", "frame", frame)
         self._add_element("_bodies", body)
         self._add_element("_frames", frame)
+        self._body_instances.append(body._model_instance._value)
+        self._inertia_rows.append(body._inertia_row)
 
     def _add_frame_unchecked(self, frame):
+        """Adds the FixedOffsetFrame ``frame`` (checked by the caller: AddFrame's checks)."""
+        self._offset_frames.append(len(self._frames))
+        self._pose_rows.append(frame._pose_row)
         self._add_element("_frames", frame)
 
     def _add_checked(self, bodies=(), frames=(), joints=()):
@@ -481,6 +503,7 @@ class MultibodyPlant(
         if bodies:
             body_names, frame_names = names["RigidBody"], names["Frame"]
             body_list, frame_list = self._bodies, self._frames
+            add_instance, add_row = self._body_instances.append, self._inertia_rows.append
             body_indices = shared_indices(BodyIndex, body_index + len(bodies))
             frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
             for body in bodies:
@@ -493,21 +516,28 @@ class MultibodyPlant(
                 body._ordinal, frame._ordinal = len(body_list), len(frame_list)
                 body_list.append(body)
                 frame_list.append(frame)
+                add_instance(key[0])
+                add_row(body._inertia_row)
                 body_index += 1
                 frame_index += 1
             next_index["_bodies"] = body_index
         if frames:
+            first = len(self._frames)
             frame_index = self._attach(
                 frames, names["Frame"], self._frames, frame_index, FrameIndex
             )
+            self._offset_frames.extend(range(first, len(self._frames)))
+            self._pose_rows.extend([frame._pose_row for frame in frames])
         next_index["_frames"] = frame_index
         if joints:
             next_index["_joints"] = self._attach(
                 joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
             )
-            joint_between = self._joint_between
+            joint_between, add_row = self._joint_between, self._joint_rows.append
             for joint in joints:
-                a, b = joint._body_ends = _body_ends(joint)
+                a = joint._frame_on_parent._body._index._value
+                b = joint._frame_on_child._body._index._value
+                add_row((a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype))
                 joint_between[(a, b) if a <= b else (b, a)] = joint
 
     def _attach(self, elements, element_names, element_list, index, index_type):
@@ -546,7 +576,7 @@ class MultibodyPlant(
                 "part of this MultibodyPlant"
             )
         names[key] = frame
-        self._add_element("_frames", frame)
+        self._add_frame_unchecked(frame)
         return frame
 
     @overloads("joint")
@@ -590,7 +620,7 @@ class MultibodyPlant(
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
         names[key] = joint
-        joint._body_ends = _body_ends(joint)
+        self._joint_rows.append(_joint_row(joint))
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
@@ -626,6 +656,7 @@ class MultibodyPlant(
             )
         self._throw_if_finalized("RemoveJoint")
         self._check_owned(joint)
+        del self._joint_rows[joint._ordinal]
         self._remove_element("_joints", "Joint", joint)
         del self._joint_between[_ends(joint)]
 
@@ -835,6 +866,11 @@ class MultibodyPlant(
                     del self._names[kind][(int(element.model_instance()), element.name())]
                 element._plant = element._index = element._ordinal = None
             del elements[checkpoint["sizes"][attr] :]
+        sizes = checkpoint["sizes"]
+        del self._joint_rows[sizes["_joints"] :]
+        del self._body_instances[sizes["_bodies"] :], self._inertia_rows[sizes["_bodies"] :]
+        kept = bisect.bisect_left(self._offset_frames, sizes["_frames"])
+        del self._offset_frames[kept:], self._pose_rows[kept:]
         self._next_index = checkpoint["next_index"]
         self._joint_between = {k: j for k, j in self._joint_between.items() if j._plant is self}
         self._instance_names[:] = checkpoint["instance_names"]
@@ -846,18 +882,20 @@ class MultibodyPlant(
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
-        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the type code of
-        each one's joint, the single-dof mobods' constants: _single_dof_constants)."""
+        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the row of each
+        one's joint (_joint_rows), the single-dof mobods' constants: _single_dof_constants)."""
         joints = self._joints
-        ends = self._joint_body_indices()
-        sizes = [(j._nq, j._nv) for j in joints]
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
-        mobods, bases = build_forest(len(self._bodies), ends, sizes, floating_size)
+        mobods, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
             self._add_floating_joint(self._bodies[b])
         check_reversed_joints(mobods, joints, self._instance_names)
         rows = mobod_rows(mobods)
-        codes = np.array([j._jtype for j in joints], dtype=np.int64)[rows[:, 1]]
+        count = 6 * len(joints)
+        joint_rows = np.fromiter(
+            itertools.chain.from_iterable(self._joint_rows), dtype=np.int64, count=count
+        ).reshape(-1, 6)[rows[:, 1]]
+        codes = joint_rows[:, 5]
         constants = self._single_dof_constants(rows, codes)
         welds = np.flatnonzero(codes == _joint_types.WELD)
         X_FM = [joints[j]._X_FM for j in rows[welds, 1].tolist()]
@@ -865,7 +903,7 @@ class MultibodyPlant(
         p = _joined([X._p for X in X_FM]).reshape(-1, 3)
         welds = (welds[non_identity_poses(R, p)] + 1).tolist()
         self._add_mobilizer_frames(mobods, constants[2], welds)
-        return mobods, rows, codes, constants
+        return mobods, rows, joint_rows, constants
 
     def _single_dof_constants(self, rows, codes):
         """(mobods, jparam, framed, z_turns) of the mobods of single-dof joints (revolute,
@@ -898,11 +936,6 @@ class MultibodyPlant(
             axes[turned] = (0.0, 0.0, 1.0)
         return mobods, np.column_stack((axes, pitch)), framed, turns
 
-    def _joint_body_indices(self):
-        """(parent body index, child body index) of each joint, as ints (kept on the joints as
-        the plant added them: _body_ends)."""
-        return [j._body_ends for j in self._joints]
-
     def _add_mobilizer_frames(self, mobods, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
         for name, parent, R_PF, p_PF, instance in mobilizer_frames(
@@ -924,13 +957,14 @@ class MultibodyPlant(
             joint.SetDefaultPose(pose)
         self._register_name("Joint", "joint", joint)
         joint._ephemeral = True
-        joint._body_ends = (0, body._index._value)
+        self._joint_rows.append(_joint_row(joint))
         self._add_element("_joints", joint)
 
-    def _build_flat_model(self, mobods, rows, codes, constants):
+    def _build_flat_model(self, mobods, rows, joint_rows, constants):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps) from _build_topology's results; the joints' q and v slots and the bodies'
         mobods."""
+        codes = joint_rows[:, 5]
         t = self._topology = Topology(mobods)
         bodies, joints, n = self._bodies, self._joints, len(mobods)
         if n - 1 != len(joints):  # (each mobod after World has its own joint)
@@ -955,14 +989,9 @@ class MultibodyPlant(
         t.mobod_of_joint = np.empty(len(joints), dtype=np.int64)
         t.mobod_of_joint[rows[:, 1]] = later
         t.mobod_joint = np.concatenate(([-1], rows[:, 1]))  # (World's: −1)
-        t.mobod_instance = np.array([b._model_instance._value for b in bodies], dtype=np.int64)[
-            tree[:, 5]
-        ]
+        t.mobod_instance = np.array(self._body_instances, dtype=np.int64)[tree[:, 5]]
         # (per mobod after World, q and v in this order: its joint's model instance, nq, nv)
-        chain = itertools.chain.from_iterable
-        columns = [(j._model_instance._value, j._nq, j._nv) for j in joints]
-        columns = np.fromiter(chain(columns), dtype=np.int64, count=3 * len(joints))
-        instance, nq, nv = columns.reshape(-1, 3)[rows[:, 1]].T
+        instance, nq, nv = joint_rows[:, 4], joint_rows[:, 2], joint_rows[:, 3]
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
@@ -985,24 +1014,14 @@ class MultibodyPlant(
         self._instance_u = _InstanceSlots(np.array(actuator_instance, np.int64), count)
 
     def _default_parameters(self):
-        """The PlantParameters of the elements' defaults."""
-        bodies = self._bodies
-        inertias = _in_rows(bodies, "_inertia_row", 13, _fill_inertias)
-        mass = np.ascontiguousarray(inertias[:, 0])
-        com = np.ascontiguousarray(inertias[:, 1:4])
-        G = np.ascontiguousarray(inertias[:, 4:]).reshape(len(bodies), 3, 3)
-        # X_PF per frame: [R; pᵀ], the identity for body frames; the others' stacked once.
-        frames = self._frames
-        X_PF = np.zeros((len(frames), 4, 3))
-        X_PF[:, :3] = np.eye(3)
-        offset = [k for k, frame in enumerate(frames) if isinstance(frame, FixedOffsetFrame)]
-        if offset:
-            poses = [frames[k] for k in offset]
-            X_PF[offset] = _in_rows(poses, "_pose_row", 12, _fill_poses).reshape(-1, 4, 3)
-        # (the joints' damping in v order: that of their mobods, after World's)
-        joints = self._joints
-        by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
-        damping = _joined([np.zeros(0), *by_v])
+        """The PlantParameters of the elements' defaults. Those of the bodies, frames and
+        joints (spatial inertias, poses, damping) cannot change once the plant is finalized
+        (no setter of them then): read from the elements once, at Finalize
+        (_element_defaults), and copied at each later call (CreateDefaultContext's)."""
+        fixed = self._element_defaults_read
+        if fixed is None:
+            fixed = self._element_defaults_read = self._element_defaults()
+        mass, com, G, X_PF, damping = (a.copy() for a in fixed)
         actuators = self._actuators  # (their default rotor inertias and gear ratios)
         rotor = np.array([a._rotor_inertia for a in actuators], dtype=float)
         gear = np.array([a._gear_ratio for a in actuators], dtype=float)
@@ -1012,6 +1031,28 @@ class MultibodyPlant(
             mass, com, G, X_PF, damping, rotor, gear, locked, force_elements,
             distance_constraints=dict(self._distance_constraints),
         )  # fmt: skip
+
+    def _element_defaults(self):
+        """(mass, com, G, X_PF, damping) of the PlantParameters of the elements' defaults
+        (finalized plants only: damping in v order)."""
+        bodies = self._bodies
+        inertias = _in_rows(self._inertia_rows, 13, _fill_inertias, bodies.__getitem__)
+        mass = np.ascontiguousarray(inertias[:, 0])
+        com = np.ascontiguousarray(inertias[:, 1:4])
+        G = np.ascontiguousarray(inertias[:, 4:]).reshape(len(bodies), 3, 3)
+        # X_PF per frame: [R; pᵀ], the identity for body frames; the others' stacked once.
+        frames, offset = self._frames, self._offset_frames
+        X_PF = np.zeros((len(frames), 4, 3))
+        X_PF[:, :3] = np.eye(3)
+        if offset:
+            X_PF[offset] = _in_rows(
+                self._pose_rows, 12, _fill_poses, lambda k: frames[offset[k]]
+            ).reshape(-1, 4, 3)
+        # (the joints' damping in v order: that of their mobods, after World's)
+        joints = self._joints
+        by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
+        damping = _joined([np.zeros(0), *by_v])
+        return mass, com, G, X_PF, damping
 
     def SetDefaultParameters(self, context, parameters):
         """Sets the plant's parameters to the elements' current defaults."""
