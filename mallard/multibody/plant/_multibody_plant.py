@@ -157,17 +157,28 @@ class _InstanceSlots:
 _F64 = np.dtype(np.float64)
 
 
-def _in_rows(element_rows, width, fill, element_of):
+def _in_rows(element_rows, width, fill, elements, positions=None):
     """A field of n elements as the rows of an (n, ``width``) float array, of their
     ``element_rows`` as the plant kept them when it added them: an element made with a row
     ((rows, j) in a parser's array, FieldInRow; else None, the field never set otherwise)
     read with the others of its array in one take, without making the field or reading the
     element; the others' by ``fill(out, ks, those elements)``, which writes their fields into
-    out[ks] (element k: ``element_of(k)``)."""
+    out[ks] (element k: ``elements[k]``, or ``elements[positions[k]]``)."""
     out = np.empty((len(element_rows), width))
     if not any(element_rows):
-        fill(out, slice(None), list(map(element_of, range(len(element_rows)))))
-        return out
+        ks = range(len(element_rows))
+    else:
+        ks = _from_rows(out, element_rows)
+        if not ks:
+            return out
+    picked = ks if positions is None else map(positions.__getitem__, ks)
+    fill(out, slice(None) if type(ks) is range else ks, list(map(elements.__getitem__, picked)))
+    return out
+
+
+def _from_rows(out, element_rows):
+    """out[k] = rows[j] for each (rows, j) of ``element_rows`` (one take per array of rows);
+    returns the ks of the elements without a row (None)."""
     held, in_rows = [], {}  # (the elements without a row; id(rows) -> (rows, ks, js))
     for k, element_row in enumerate(element_rows):
         if element_row is None:
@@ -179,11 +190,9 @@ def _in_rows(element_rows, width, fill, element_of):
             taken = in_rows[id(rows)] = (rows, [], [])
         taken[1].append(k)
         taken[2].append(j)
-    if held:
-        fill(out, held, list(map(element_of, held)))
     for rows, ks, js in in_rows.values():
         out[ks] = rows[js]
-    return out
+    return held
 
 
 def _fill_inertias(out, ks, bodies):
@@ -889,8 +898,8 @@ class MultibodyPlant(
         mobods, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
             self._add_floating_joint(self._bodies[b])
-        check_reversed_joints(mobods, joints, self._instance_names)
         rows = mobod_rows(mobods)
+        check_reversed_joints(joints, rows[rows[:, 3] != 0, 1].tolist(), self._instance_names)
         count = 6 * len(joints)
         joint_rows = np.fromiter(
             itertools.chain.from_iterable(self._joint_rows), dtype=np.int64, count=count
@@ -1036,7 +1045,7 @@ class MultibodyPlant(
         """(mass, com, G, X_PF, damping) of the PlantParameters of the elements' defaults
         (finalized plants only: damping in v order)."""
         bodies = self._bodies
-        inertias = _in_rows(self._inertia_rows, 13, _fill_inertias, bodies.__getitem__)
+        inertias = _in_rows(self._inertia_rows, 13, _fill_inertias, bodies)
         mass = np.ascontiguousarray(inertias[:, 0])
         com = np.ascontiguousarray(inertias[:, 1:4])
         G = np.ascontiguousarray(inertias[:, 4:]).reshape(len(bodies), 3, 3)
@@ -1045,9 +1054,8 @@ class MultibodyPlant(
         X_PF = np.zeros((len(frames), 4, 3))
         X_PF[:, :3] = np.eye(3)
         if offset:
-            X_PF[offset] = _in_rows(
-                self._pose_rows, 12, _fill_poses, lambda k: frames[offset[k]]
-            ).reshape(-1, 4, 3)
+            poses = _in_rows(self._pose_rows, 12, _fill_poses, frames, offset)
+            X_PF[offset] = poses.reshape(-1, 4, 3)
         # (the joints' damping in v order: that of their mobods, after World's)
         joints = self._joints
         by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]

@@ -178,13 +178,12 @@ def _grow(mobods, mobod_of_body, stack, walked, touching, joint_rows):
 REVERSIBLE_JOINT_TYPES = ("prismatic", "revolute", "weld")
 
 
-def check_reversed_joints(mobods, joints, instance_names):
-    """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse is
-    of a type Drake cannot reverse."""
-    for mobod in mobods[1:]:
-        if not mobod.reversed:
-            continue
-        joint = joints[mobod.joint]
+def check_reversed_joints(joints, reversed_joints, instance_names):
+    """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse (of
+    ``joints``, by their ordinals ``reversed_joints``, in mobod order) is of a type Drake
+    cannot reverse."""
+    for j in reversed_joints:
+        joint = joints[j]
         kind = joint.type_name()
         if kind not in REVERSIBLE_JOINT_TYPES:
             raise RuntimeError(
