@@ -11,7 +11,8 @@ a cache, and kernels compute from arrays.
 import bisect
 import itertools
 import math
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, not_
 
 import numpy as np
 
@@ -177,22 +178,27 @@ def _in_rows(element_rows, width, fill, elements, positions=None):
 
 
 def _from_rows(out, element_rows):
-    """out[k] = rows[j] for each (rows, j) of ``element_rows`` (one take per array of rows);
-    returns the ks of the elements without a row (None)."""
-    held, in_rows = [], {}  # (the elements without a row; id(rows) -> (rows, ks, js))
-    for k, element_row in enumerate(element_rows):
-        if element_row is None:
-            held.append(k)
-            continue
-        rows, j = element_row
-        taken = in_rows.get(id(rows))
-        if taken is None:
-            taken = in_rows[id(rows)] = (rows, [], [])
-        taken[1].append(k)
-        taken[2].append(j)
-    for rows, ks, js in in_rows.values():
-        out[ks] = rows[js]
-    return held
+    """out[k] = rows[j] for each (rows, j) of ``element_rows`` (one take per array of rows,
+    the elements grouped in C when they share one, as a parser's document's do); returns the
+    ks of the elements without a row (None)."""
+    ks = range(len(element_rows))
+    present = list(compress(ks, element_rows))  # (a row is a non-empty tuple, true)
+    pairs = list(compress(element_rows, element_rows))
+    arrays, js = zip(*pairs, strict=True)
+    ids = list(map(id, arrays))
+    if ids.count(ids[0]) == len(ids):  # (all of one array)
+        out[present] = arrays[0][list(js)]
+    else:
+        in_rows = {}  # id(rows) -> (rows, ks, js)
+        for k, (rows, j) in zip(present, pairs, strict=True):
+            taken = in_rows.get(id(rows))
+            if taken is None:
+                taken = in_rows[id(rows)] = (rows, [], [])
+            taken[1].append(k)
+            taken[2].append(j)
+        for rows, taken_ks, taken_js in in_rows.values():
+            out[taken_ks] = rows[taken_js]
+    return list(compress(ks, map(not_, element_rows)))
 
 
 def _fill_inertias(out, ks, bodies):

@@ -124,3 +124,29 @@ def test_default_parameters_are_read_once_and_copied():
     assert body.get_mass(context) == 10.0 and body.get_mass(other) == 4.0
     assert plant.CreateDefaultContext() is not None
     assert body.get_mass(plant.CreateDefaultContext()) == 4.0
+
+
+@pytest.mark.parametrize("documents", [1, 3])
+def test_default_parameters_of_rows_equal_the_elements(documents):
+    # (one document: one array of rows, read in one take; three: rows of three arrays)
+    plant = MultibodyPlant(0.0)
+    for i in range(documents):
+        Parser(plant, f"r{i}").AddModelsFromString(URDF, "urdf")
+    b = plant.AddRigidBody("b", plant.AddModelInstance("m"), BOX)  # (no rows: b and F)
+    plant.AddFrame(FixedOffsetFrame("F", b.body_frame(), RigidTransform([1, 2, 3])))
+    assert len({id(row[0]) for row in plant._inertia_rows if row is not None}) == documents
+    plant.Finalize()
+    parameters = plant._default_parameters()
+    for body in plant._bodies[1:]:
+        M = body.default_spatial_inertia()
+        k = int(body.index())
+        assert parameters.mass[k] == M.get_mass()
+        assert np.array_equal(parameters.com[k], M.get_com())
+        assert np.array_equal(parameters.G[k], M.get_unit_inertia().CopyToFullMatrix3())
+    for frame in plant._frames:
+        X = parameters.X_PF[int(frame.index())]
+        if isinstance(frame, FixedOffsetFrame):
+            assert np.array_equal(X[:3], frame._X_PF.rotation().matrix())
+            assert np.array_equal(X[3], frame._X_PF.translation())
+        else:
+            assert np.array_equal(X, np.eye(4, 3))
