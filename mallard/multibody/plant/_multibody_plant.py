@@ -12,7 +12,7 @@ import bisect
 import itertools
 import math
 from itertools import compress
-from operator import attrgetter, not_
+from operator import attrgetter, itemgetter, not_
 
 import numpy as np
 
@@ -898,7 +898,8 @@ class MultibodyPlant(
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
         adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the row of each
-        one's joint (_joint_rows), the single-dof mobods' constants: _single_dof_constants)."""
+        one's joint (_joint_rows' nq, nv, model instance and type code), the single-dof mobods'
+        constants: _single_dof_constants)."""
         joints = self._joints
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
         mobods, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
@@ -906,11 +907,11 @@ class MultibodyPlant(
             self._add_floating_joint(self._bodies[b])
         rows = mobod_rows(mobods)
         check_reversed_joints(joints, rows[rows[:, 3] != 0, 1].tolist(), self._instance_names)
-        count = 6 * len(joints)
+        columns = map(itemgetter(2, 3, 4, 5), self._joint_rows)  # (not the ends)
         joint_rows = np.fromiter(
-            itertools.chain.from_iterable(self._joint_rows), dtype=np.int64, count=count
-        ).reshape(-1, 6)[rows[:, 1]]
-        codes = joint_rows[:, 5]
+            itertools.chain.from_iterable(columns), dtype=np.int64, count=4 * len(joints)
+        ).reshape(-1, 4)[rows[:, 1]]
+        codes = joint_rows[:, 3]
         constants = self._single_dof_constants(rows, codes)
         welds = np.flatnonzero(codes == _joint_types.WELD)
         X_FM = [joints[j]._X_FM for j in rows[welds, 1].tolist()]
@@ -979,7 +980,7 @@ class MultibodyPlant(
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps) from _build_topology's results; the joints' q and v slots and the bodies'
         mobods."""
-        codes = joint_rows[:, 5]
+        codes = joint_rows[:, 3]
         t = self._topology = Topology(mobods)
         bodies, joints, n = self._bodies, self._joints, len(mobods)
         if n - 1 != len(joints):  # (each mobod after World has its own joint)
@@ -1006,7 +1007,7 @@ class MultibodyPlant(
         t.mobod_joint = np.concatenate(([-1], rows[:, 1]))  # (World's: −1)
         t.mobod_instance = np.array(self._body_instances, dtype=np.int64)[tree[:, 5]]
         # (per mobod after World, q and v in this order: its joint's model instance, nq, nv)
-        instance, nq, nv = joint_rows[:, 4], joint_rows[:, 2], joint_rows[:, 3]
+        nq, nv, instance = joint_rows[:, 0], joint_rows[:, 1], joint_rows[:, 2]
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
