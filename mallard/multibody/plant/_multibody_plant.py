@@ -187,7 +187,7 @@ def _from_rows(out, element_rows):
     arrays, js = zip(*pairs, strict=True)
     ids = list(map(id, arrays))
     if ids.count(ids[0]) == len(ids):  # (all of one array)
-        out[present] = arrays[0][list(js)]
+        out[_run(present)] = arrays[0][_run(list(js))]
     else:
         in_rows = {}  # id(rows) -> (rows, ks, js)
         for k, (rows, j) in zip(present, pairs, strict=True):
@@ -199,6 +199,14 @@ def _from_rows(out, element_rows):
         for rows, taken_ks, taken_js in in_rows.values():
             out[taken_ks] = rows[taken_js]
     return list(compress(ks, map(not_, element_rows)))
+
+
+def _run(ks):
+    """The list of ints ``ks`` as an index: the slice of its run when it is one (k, k + 1,
+    ...: a copy of a block, not an element at a time), else ``ks``."""
+    if ks == list(range(ks[0], ks[0] + len(ks))):
+        return slice(ks[0], ks[0] + len(ks))
+    return ks
 
 
 def _fill_inertias(out, ks, bodies):
@@ -1062,7 +1070,7 @@ class MultibodyPlant(
         X_PF[:, :3] = np.eye(3)
         if offset:
             poses = _in_rows(self._pose_rows, 12, _fill_poses, frames, offset)
-            X_PF[offset] = poses.reshape(-1, 4, 3)
+            X_PF[_run(offset)] = poses.reshape(-1, 4, 3)
         # (the joints' damping in v order: that of their mobods, after World's)
         joints = self._joints
         by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
