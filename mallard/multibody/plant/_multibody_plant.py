@@ -117,7 +117,8 @@ def _body_ends(joint):
 
 def _joint_row(joint):
     """The plant's row of ``joint`` (see MultibodyPlant._joint_rows): (parent body index,
-    child body index, nq, nv, model instance, type code), ints."""
+    child body index, nq, nv, model instance, type code), ints. (AddJoint and _add_checked
+    make it in place, of the ends they read.)"""
     return (
         *_body_ends(joint), joint._nq, joint._nv, joint._model_instance._value, joint._jtype
     )  # fmt: skip
@@ -639,11 +640,12 @@ class MultibodyPlant(
         names, key = self._names["Joint"], (joint._model_instance._value, joint._name)
         if key in names:
             self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
-        ends = _ends(joint)
+        a, b = parent._index._value, child._index._value
+        ends = (a, b) if a <= b else (b, a)  # (_ends)
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
         names[key] = joint
-        self._joint_rows.append(_joint_row(joint))
+        self._joint_rows.append((a, b, joint._nq, joint._nv, key[0], joint._jtype))
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
