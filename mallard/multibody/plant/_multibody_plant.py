@@ -527,7 +527,7 @@ class MultibodyPlant(
         if bodies:
             body_names, frame_names = names["RigidBody"], names["Frame"]
             body_list, frame_list = self._bodies, self._frames
-            add_instance, add_row = self._body_instances.append, self._inertia_rows.append
+            instances, inertia_rows = self._body_instances, self._inertia_rows
             body_indices = shared_indices(BodyIndex, body_index + len(bodies))
             frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
             for body in bodies:
@@ -540,28 +540,31 @@ class MultibodyPlant(
                 body._ordinal, frame._ordinal = len(body_list), len(frame_list)
                 body_list.append(body)
                 frame_list.append(frame)
-                add_instance(key[0])
-                add_row(body._inertia_row)
+                instances.append(key[0])
+                inertia_rows.append(body._inertia_row)
                 body_index += 1
                 frame_index += 1
             next_index["_bodies"] = body_index
         if frames:
-            first = len(self._frames)
             frame_index = self._attach(
                 frames, names["Frame"], self._frames, frame_index, FrameIndex
             )
-            self._offset_frames.extend(range(first, len(self._frames)))
-            self._pose_rows.extend([frame._pose_row for frame in frames])
+            offset_frames, pose_rows = self._offset_frames, self._pose_rows
+            for frame in frames:
+                offset_frames.append(frame._ordinal)
+                pose_rows.append(frame._pose_row)
         next_index["_frames"] = frame_index
         if joints:
             next_index["_joints"] = self._attach(
                 joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
             )
-            joint_between, add_row = self._joint_between, self._joint_rows.append
+            joint_between, joint_rows = self._joint_between, self._joint_rows
             for joint in joints:
                 a = joint._frame_on_parent._body._index._value
                 b = joint._frame_on_child._body._index._value
-                add_row((a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype))
+                joint_rows.append(
+                    (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
+                )
                 joint_between[(a, b) if a <= b else (b, a)] = joint
 
     def _attach(self, elements, element_names, element_list, index, index_type):
