@@ -8,9 +8,11 @@ added, Finalize() builds the topology and the flat model, contexts hold state, p
 a cache, and kernels compute from arrays.
 """
 
+import bisect
 import itertools
 import math
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, itemgetter, not_
 
 import numpy as np
 
@@ -109,10 +111,17 @@ class _ElementNames(dict):
 
 
 def _body_ends(joint):
-    """(parent body index, child body index) of ``joint``, as ints. The plant keeps them on
-    each joint it adds (``joint._body_ends``), where Finalize reads them: its frames and
-    bodies are not read again."""
+    """(parent body index, child body index) of ``joint``, as ints."""
     return joint._frame_on_parent._body._index._value, joint._frame_on_child._body._index._value
+
+
+def _joint_row(joint):
+    """The plant's row of ``joint`` (see MultibodyPlant._joint_rows): (parent body index,
+    child body index, nq, nv, model instance, type code), ints. (AddJoint and _add_checked
+    make it in place, of the ends they read.)"""
+    return (
+        *_body_ends(joint), joint._nq, joint._nv, joint._model_instance._value, joint._jtype
+    )  # fmt: skip
 
 
 def _ends(joint):
@@ -150,33 +159,55 @@ class _InstanceSlots:
 _F64 = np.dtype(np.float64)
 
 
-def _in_rows(elements, row, width, fill):
-    """A field of ``elements`` as the rows of an (n, ``width``) float array: an element made
-    with a row (its attribute ``row``: (rows, j) in a parser's array, FieldInRow; else None;
-    the field never set otherwise) read with the others of its array in one take, without
-    making the field; the others' by ``fill(out, ks, those elements)``, which writes their
-    fields into out[ks]."""
-    out = np.empty((len(elements), width))
-    element_rows = list(map(attrgetter(row), elements))
+def _in_rows(element_rows, width, fill, elements, positions=None):
+    """A field of n elements as the rows of an (n, ``width``) float array, of their
+    ``element_rows`` as the plant kept them when it added them: an element made with a row
+    ((rows, j) in a parser's array, FieldInRow; else None, the field never set otherwise)
+    read with the others of its array in one take, without making the field or reading the
+    element; the others' by ``fill(out, ks, those elements)``, which writes their fields into
+    out[ks] (element k: ``elements[k]``, or ``elements[positions[k]]``)."""
+    out = np.empty((len(element_rows), width))
     if not any(element_rows):
-        fill(out, slice(None), elements)
-        return out
-    held, in_rows = [], {}  # (the elements without a row; id(rows) -> (rows, ks, js))
-    for k, element_row in enumerate(element_rows):
-        if element_row is None:
-            held.append(k)
-            continue
-        rows, j = element_row
-        taken = in_rows.get(id(rows))
-        if taken is None:
-            taken = in_rows[id(rows)] = (rows, [], [])
-        taken[1].append(k)
-        taken[2].append(j)
-    if held:
-        fill(out, held, [elements[k] for k in held])
-    for rows, ks, js in in_rows.values():
-        out[ks] = rows[js]
+        ks = range(len(element_rows))
+    else:
+        ks = _from_rows(out, element_rows)
+        if not ks:
+            return out
+    picked = ks if positions is None else map(positions.__getitem__, ks)
+    fill(out, slice(None) if type(ks) is range else ks, list(map(elements.__getitem__, picked)))
     return out
+
+
+def _from_rows(out, element_rows):
+    """out[k] = rows[j] for each (rows, j) of ``element_rows`` (one take per array of rows,
+    the elements grouped in C when they share one, as a parser's document's do); returns the
+    ks of the elements without a row (None)."""
+    ks = range(len(element_rows))
+    present = list(compress(ks, element_rows))  # (a row is a non-empty tuple, true)
+    pairs = list(compress(element_rows, element_rows))
+    arrays, js = zip(*pairs, strict=True)
+    ids = list(map(id, arrays))
+    if ids.count(ids[0]) == len(ids):  # (all of one array)
+        out[_run(present)] = arrays[0][_run(list(js))]
+    else:
+        in_rows = {}  # id(rows) -> (rows, ks, js)
+        for k, (rows, j) in zip(present, pairs, strict=True):
+            taken = in_rows.get(id(rows))
+            if taken is None:
+                taken = in_rows[id(rows)] = (rows, [], [])
+            taken[1].append(k)
+            taken[2].append(j)
+        for rows, taken_ks, taken_js in in_rows.values():
+            out[taken_ks] = rows[taken_js]
+    return list(compress(ks, map(not_, element_rows)))
+
+
+def _run(ks):
+    """The list of ints ``ks`` as an index: the slice of its run when it is one (k, k + 1,
+    ...: a copy of a block, not an element at a time), else ``ks``."""
+    if ks == list(range(ks[0], ks[0] + len(ks))):
+        return slice(ks[0], ks[0] + len(ks))
+    return ks
 
 
 def _fill_inertias(out, ks, bodies):
@@ -253,6 +284,15 @@ class MultibodyPlant(
         self._bodies = []
         self._frames = []
         self._joints = []
+        # What Finalize reads instead of the elements, kept as the plant adds them: per body
+        # (by index) its model instance and its inertia row ((rows, j) of RigidBody._in_rows,
+        # else None); per FixedOffsetFrame, in the order added, its ordinal and its pose row
+        # ((rows, j) of FixedOffsetFrame._in_rows, else None).
+        self._body_instances, self._inertia_rows = [], []
+        self._offset_frames, self._pose_rows = [], []
+        # Per joint (by ordinal), its numbers as it was added, which Finalize reads instead of
+        # the joint: (parent body index, child body index, nq, nv, model instance, type code).
+        self._joint_rows = []
         self._joint_between = {}  # (body index, body index) in order -> joint (AddJoint's)
         self._actuators = []
         self._force_elements = []
@@ -270,6 +310,7 @@ class MultibodyPlant(
         self._use_sampled_output_ports = time_step > 0
         self._topology = None  # the mobods, their index maps (_topology.Topology): Finalize()
         self._engine = None  # the compiled engine (plant._engine.Engine), from Finalize()
+        self._element_defaults_read = None  # (_element_defaults' arrays, from Finalize())
         # (model instance, name) -> element, per kind of element.
         self._names = {kind: _ElementNames() for kind in ("RigidBody", "Frame", "Joint",
                                                           "JointActuator")}  # fmt: skip
@@ -456,8 +497,13 @@ class MultibodyPlant(
         self._register_name("Frame", "frame", frame)
         self._add_element("_bodies", body)
         self._add_element("_frames", frame)
+        self._body_instances.append(body._model_instance._value)
+        self._inertia_rows.append(body._inertia_row)
 
     def _add_frame_unchecked(self, frame):
+        """Adds the FixedOffsetFrame ``frame`` (checked by the caller: AddFrame's checks)."""
+        self._offset_frames.append(len(self._frames))
+        self._pose_rows.append(frame._pose_row)
         self._add_element("_frames", frame)
 
     def _add_checked(self, bodies=(), frames=(), joints=()):
@@ -481,6 +527,7 @@ class MultibodyPlant(
         if bodies:
             body_names, frame_names = names["RigidBody"], names["Frame"]
             body_list, frame_list = self._bodies, self._frames
+            instances, inertia_rows = self._body_instances, self._inertia_rows
             body_indices = shared_indices(BodyIndex, body_index + len(bodies))
             frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
             for body in bodies:
@@ -493,6 +540,8 @@ class MultibodyPlant(
                 body._ordinal, frame._ordinal = len(body_list), len(frame_list)
                 body_list.append(body)
                 frame_list.append(frame)
+                instances.append(key[0])
+                inertia_rows.append(body._inertia_row)
                 body_index += 1
                 frame_index += 1
             next_index["_bodies"] = body_index
@@ -500,14 +549,22 @@ class MultibodyPlant(
             frame_index = self._attach(
                 frames, names["Frame"], self._frames, frame_index, FrameIndex
             )
+            offset_frames, pose_rows = self._offset_frames, self._pose_rows
+            for frame in frames:
+                offset_frames.append(frame._ordinal)
+                pose_rows.append(frame._pose_row)
         next_index["_frames"] = frame_index
         if joints:
             next_index["_joints"] = self._attach(
                 joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
             )
-            joint_between = self._joint_between
+            joint_between, joint_rows = self._joint_between, self._joint_rows
             for joint in joints:
-                a, b = joint._body_ends = _body_ends(joint)
+                a = joint._frame_on_parent._body._index._value
+                b = joint._frame_on_child._body._index._value
+                joint_rows.append(
+                    (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
+                )
                 joint_between[(a, b) if a <= b else (b, a)] = joint
 
     def _attach(self, elements, element_names, element_list, index, index_type):
@@ -546,7 +603,7 @@ class MultibodyPlant(
                 "part of this MultibodyPlant"
             )
         names[key] = frame
-        self._add_element("_frames", frame)
+        self._add_frame_unchecked(frame)
         return frame
 
     @overloads("joint")
@@ -586,11 +643,12 @@ class MultibodyPlant(
         names, key = self._names["Joint"], (joint._model_instance._value, joint._name)
         if key in names:
             self._check_name_free("Joint", "joint", joint._model_instance, joint._name)
-        ends = _ends(joint)
+        a, b = parent._index._value, child._index._value
+        ends = (a, b) if a <= b else (b, a)  # (_ends)
         if ends in self._joint_between:
             self._check_no_joint_between(joint)
         names[key] = joint
-        joint._body_ends = _body_ends(joint)
+        self._joint_rows.append((a, b, joint._nq, joint._nv, key[0], joint._jtype))
         self._add_element("_joints", joint)
         self._joint_between[ends] = joint
         return joint
@@ -626,6 +684,7 @@ class MultibodyPlant(
             )
         self._throw_if_finalized("RemoveJoint")
         self._check_owned(joint)
+        del self._joint_rows[joint._ordinal]
         self._remove_element("_joints", "Joint", joint)
         del self._joint_between[_ends(joint)]
 
@@ -835,6 +894,11 @@ class MultibodyPlant(
                     del self._names[kind][(int(element.model_instance()), element.name())]
                 element._plant = element._index = element._ordinal = None
             del elements[checkpoint["sizes"][attr] :]
+        sizes = checkpoint["sizes"]
+        del self._joint_rows[sizes["_joints"] :]
+        del self._body_instances[sizes["_bodies"] :], self._inertia_rows[sizes["_bodies"] :]
+        kept = bisect.bisect_left(self._offset_frames, sizes["_frames"])
+        del self._offset_frames[kept:], self._pose_rows[kept:]
         self._next_index = checkpoint["next_index"]
         self._joint_between = {k: j for k, j in self._joint_between.items() if j._plant is self}
         self._instance_names[:] = checkpoint["instance_names"]
@@ -846,18 +910,21 @@ class MultibodyPlant(
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
-        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the type code of
-        each one's joint, the single-dof mobods' constants: _single_dof_constants)."""
+        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the row of each
+        one's joint (_joint_rows' nq, nv, model instance and type code), the single-dof mobods'
+        constants: _single_dof_constants)."""
         joints = self._joints
-        ends = self._joint_body_indices()
-        sizes = [(j._nq, j._nv) for j in joints]
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
-        mobods, bases = build_forest(len(self._bodies), ends, sizes, floating_size)
+        mobods, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
             self._add_floating_joint(self._bodies[b])
-        check_reversed_joints(mobods, joints, self._instance_names)
         rows = mobod_rows(mobods)
-        codes = np.array([j._jtype for j in joints], dtype=np.int64)[rows[:, 1]]
+        check_reversed_joints(joints, rows[rows[:, 3] != 0, 1].tolist(), self._instance_names)
+        columns = map(itemgetter(2, 3, 4, 5), self._joint_rows)  # (not the ends)
+        joint_rows = np.fromiter(
+            itertools.chain.from_iterable(columns), dtype=np.int64, count=4 * len(joints)
+        ).reshape(-1, 4)[rows[:, 1]]
+        codes = joint_rows[:, 3]
         constants = self._single_dof_constants(rows, codes)
         welds = np.flatnonzero(codes == _joint_types.WELD)
         X_FM = [joints[j]._X_FM for j in rows[welds, 1].tolist()]
@@ -865,7 +932,7 @@ class MultibodyPlant(
         p = _joined([X._p for X in X_FM]).reshape(-1, 3)
         welds = (welds[non_identity_poses(R, p)] + 1).tolist()
         self._add_mobilizer_frames(mobods, constants[2], welds)
-        return mobods, rows, codes, constants
+        return mobods, rows, joint_rows, constants
 
     def _single_dof_constants(self, rows, codes):
         """(mobods, jparam, framed, z_turns) of the mobods of single-dof joints (revolute,
@@ -898,11 +965,6 @@ class MultibodyPlant(
             axes[turned] = (0.0, 0.0, 1.0)
         return mobods, np.column_stack((axes, pitch)), framed, turns
 
-    def _joint_body_indices(self):
-        """(parent body index, child body index) of each joint, as ints (kept on the joints as
-        the plant added them: _body_ends)."""
-        return [j._body_ends for j in self._joints]
-
     def _add_mobilizer_frames(self, mobods, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
         for name, parent, R_PF, p_PF, instance in mobilizer_frames(
@@ -924,13 +986,14 @@ class MultibodyPlant(
             joint.SetDefaultPose(pose)
         self._register_name("Joint", "joint", joint)
         joint._ephemeral = True
-        joint._body_ends = (0, body._index._value)
+        self._joint_rows.append(_joint_row(joint))
         self._add_element("_joints", joint)
 
-    def _build_flat_model(self, mobods, rows, codes, constants):
+    def _build_flat_model(self, mobods, rows, joint_rows, constants):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps) from _build_topology's results; the joints' q and v slots and the bodies'
         mobods."""
+        codes = joint_rows[:, 3]
         t = self._topology = Topology(mobods)
         bodies, joints, n = self._bodies, self._joints, len(mobods)
         if n - 1 != len(joints):  # (each mobod after World has its own joint)
@@ -955,14 +1018,9 @@ class MultibodyPlant(
         t.mobod_of_joint = np.empty(len(joints), dtype=np.int64)
         t.mobod_of_joint[rows[:, 1]] = later
         t.mobod_joint = np.concatenate(([-1], rows[:, 1]))  # (World's: −1)
-        t.mobod_instance = np.array([b._model_instance._value for b in bodies], dtype=np.int64)[
-            tree[:, 5]
-        ]
+        t.mobod_instance = np.array(self._body_instances, dtype=np.int64)[tree[:, 5]]
         # (per mobod after World, q and v in this order: its joint's model instance, nq, nv)
-        chain = itertools.chain.from_iterable
-        columns = [(j._model_instance._value, j._nq, j._nv) for j in joints]
-        columns = np.fromiter(chain(columns), dtype=np.int64, count=3 * len(joints))
-        instance, nq, nv = columns.reshape(-1, 3)[rows[:, 1]].T
+        nq, nv, instance = joint_rows[:, 0], joint_rows[:, 1], joint_rows[:, 2]
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
         t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
         t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
@@ -985,24 +1043,14 @@ class MultibodyPlant(
         self._instance_u = _InstanceSlots(np.array(actuator_instance, np.int64), count)
 
     def _default_parameters(self):
-        """The PlantParameters of the elements' defaults."""
-        bodies = self._bodies
-        inertias = _in_rows(bodies, "_inertia_row", 13, _fill_inertias)
-        mass = np.ascontiguousarray(inertias[:, 0])
-        com = np.ascontiguousarray(inertias[:, 1:4])
-        G = np.ascontiguousarray(inertias[:, 4:]).reshape(len(bodies), 3, 3)
-        # X_PF per frame: [R; pᵀ], the identity for body frames; the others' stacked once.
-        frames = self._frames
-        X_PF = np.zeros((len(frames), 4, 3))
-        X_PF[:, :3] = np.eye(3)
-        offset = [k for k, frame in enumerate(frames) if isinstance(frame, FixedOffsetFrame)]
-        if offset:
-            poses = [frames[k] for k in offset]
-            X_PF[offset] = _in_rows(poses, "_pose_row", 12, _fill_poses).reshape(-1, 4, 3)
-        # (the joints' damping in v order: that of their mobods, after World's)
-        joints = self._joints
-        by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
-        damping = _joined([np.zeros(0), *by_v])
+        """The PlantParameters of the elements' defaults. Those of the bodies, frames and
+        joints (spatial inertias, poses, damping) cannot change once the plant is finalized
+        (no setter of them then): read from the elements once, at Finalize
+        (_element_defaults), and copied at each later call (CreateDefaultContext's)."""
+        fixed = self._element_defaults_read
+        if fixed is None:
+            fixed = self._element_defaults_read = self._element_defaults()
+        mass, com, G, X_PF, damping = (a.copy() for a in fixed)
         actuators = self._actuators  # (their default rotor inertias and gear ratios)
         rotor = np.array([a._rotor_inertia for a in actuators], dtype=float)
         gear = np.array([a._gear_ratio for a in actuators], dtype=float)
@@ -1012,6 +1060,27 @@ class MultibodyPlant(
             mass, com, G, X_PF, damping, rotor, gear, locked, force_elements,
             distance_constraints=dict(self._distance_constraints),
         )  # fmt: skip
+
+    def _element_defaults(self):
+        """(mass, com, G, X_PF, damping) of the PlantParameters of the elements' defaults
+        (finalized plants only: damping in v order)."""
+        bodies = self._bodies
+        inertias = _in_rows(self._inertia_rows, 13, _fill_inertias, bodies)
+        mass = np.ascontiguousarray(inertias[:, 0])
+        com = np.ascontiguousarray(inertias[:, 1:4])
+        G = np.ascontiguousarray(inertias[:, 4:]).reshape(len(bodies), 3, 3)
+        # X_PF per frame: [R; pᵀ], the identity for body frames; the others' stacked once.
+        frames, offset = self._frames, self._offset_frames
+        X_PF = np.zeros((len(frames), 4, 3))
+        X_PF[:, :3] = np.eye(3)
+        if offset:
+            poses = _in_rows(self._pose_rows, 12, _fill_poses, frames, offset)
+            X_PF[_run(offset)] = poses.reshape(-1, 4, 3)
+        # (the joints' damping in v order: that of their mobods, after World's)
+        joints = self._joints
+        by_v = [joints[j]._default_damping for j in self._topology.mobod_joint[1:].tolist()]
+        damping = _joined([np.zeros(0), *by_v])
+        return mass, com, G, X_PF, damping
 
     def SetDefaultParameters(self, context, parameters):
         """Sets the plant's parameters to the elements' current defaults."""

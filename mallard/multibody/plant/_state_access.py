@@ -273,15 +273,20 @@ class StateAccessMixin:
         self.ValidateContext(context)
         x = self._state_x(context, state, "SetDefaultState")
         x[:] = 0.0
-        for j in self._joints:
-            x[j._q_start : j._q_start + j.num_positions()] = j._default_q
+        x[: self._nq] = self._joints_default_q()
+
+    def _joints_default_q(self):
+        """The joints' default positions, each in its slots of q: in mobod order (q is
+        assigned so), as one array (of their scalars)."""
+        joints = self._joints
+        q = [joints[j]._default_q for j in self._topology.mobod_joint[1:].tolist()]
+        return np.concatenate(q) if q else np.zeros(0)
 
     def GetDefaultPositions(self, model_instance=None):
         """The default q (of ``model_instance``, if given)."""
         self._throw_if_not_finalized("GetDefaultPositions")
         q = np.empty(self._nq)
-        for j in self._joints:
-            q[j._q_start : j._q_start + j.num_positions()] = j._default_q
+        q[:] = self._joints_default_q()
         if model_instance is None:
             return q
         return q[self._instance_slots(model_instance, "q")]

@@ -87,34 +87,34 @@ class Topology:
         self.rpy_pitch = self.gravity_mobods = None
 
 
-def joint_graph(num_bodies, joint_ends):
+def joint_graph(num_bodies, joint_rows):
     """The joints touching each body, in decreasing joint index order (a depth-first walk
-    pushes them so, to pop them in joint order). ``joint_ends`` lists (parent body, child
-    body) of every joint, in joint index order."""
+    pushes them so, to pop them in joint order). ``joint_rows`` lists a row (parent body,
+    child body, ...) of every joint, in joint index order."""
     touching = [[] for _ in range(num_bodies)]
-    for j in range(len(joint_ends) - 1, -1, -1):
-        parent, child = joint_ends[j]
-        touching[parent].append(j)
-        touching[child].append(j)
+    for j in range(len(joint_rows) - 1, -1, -1):
+        row = joint_rows[j]
+        touching[row[0]].append(j)
+        touching[row[1]].append(j)
     return touching
 
 
-def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
+def build_forest(num_bodies, joint_rows, floating_size):
     """(mobods, bases): the mobods in depth-first order, World first, with their q and v
     slots, and the bodies that need a floating joint to World, in the order Drake adds them.
 
-    ``joint_ends`` lists (parent body, child body) of every joint, in joint index order,
-    ``joint_sizes`` their (nq, nv); both get a floating joint (0, base) of ``floating_size``
-    (nq, nv) appended for each base, numbered after the other joints: World's trees are
-    grown first, then, of the bodies they left out, each base's (Drake's rules 2 and 3 above).
-    RuntimeError if the bodies and joints form a loop.
+    ``joint_rows`` lists a row (parent body, child body, nq, nv, ...) of every joint, in joint
+    index order (read, not changed); a floating joint (0, base, *``floating_size``) is
+    numbered after them for each base: World's trees are grown first, then, of the bodies
+    they left out, each base's (Drake's rules 2 and 3 above). RuntimeError if the bodies and
+    joints form a loop.
     """
-    touching = joint_graph(num_bodies, joint_ends)
+    touching = joint_graph(num_bodies, joint_rows)
     mobods = [Mobod(0, None, 0, False, 0, 0)]
     mobod_of_body = [-1] * num_bodies
     mobod_of_body[0] = 0
-    walked = [False] * len(joint_ends)
-    _grow(mobods, mobod_of_body, list(touching[0]), walked, touching, joint_ends, joint_sizes)
+    walked = [False] * len(joint_rows)
+    _grow(mobods, mobod_of_body, list(touching[0]), walked, touching, joint_rows)
     bases = []
     if len(mobods) == num_bodies:  # (every body in World's trees)
         return mobods, bases
@@ -122,25 +122,25 @@ def build_forest(num_bodies, joint_ends, joint_sizes, floating_size):
     if jointed:  # (counted only for a model not all connected to World)
         as_child = [0] * num_bodies
         as_parent = [0] * num_bodies
-        for parent, child in joint_ends:
-            as_parent[parent] += 1
-            as_child[child] += 1
+        for row in joint_rows:
+            as_parent[row[0]] += 1
+            as_child[row[1]] += 1
         # (by as_child, then −as_parent, then b, as two stable sorts of the bodies in order:
         # keyed by list.__getitem__, no Python function called per body)
         jointed.sort(key=as_parent.__getitem__, reverse=True)
         jointed.sort(key=as_child.__getitem__)
+    joint_rows = list(joint_rows)  # (with the floating joints: the graph needs no more of them)
     for b in [*jointed, *(b for b in range(1, num_bodies) if not touching[b])]:
         if mobod_of_body[b] < 0:
-            j = len(joint_ends)
+            j = len(joint_rows)
             bases.append(b)
-            joint_ends.append((0, b))  # (World's new joint to b: the graph needs no more of it)
-            joint_sizes.append(floating_size)
+            joint_rows.append((0, b, *floating_size))  # (World's new joint to b)
             walked.append(False)
-            _grow(mobods, mobod_of_body, [j], walked, touching, joint_ends, joint_sizes)
+            _grow(mobods, mobod_of_body, [j], walked, touching, joint_rows)
     return mobods, bases
 
 
-def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_sizes):
+def _grow(mobods, mobod_of_body, stack, walked, touching, joint_rows):
     """Appends to ``mobods`` the trees reached through the joints of ``stack`` (popped: the
     last first), depth first, each joint walked once (``walked``); q and v slots follow the
     last mobod's. A reached body's joints are pushed in decreasing index order (so popped in
@@ -149,8 +149,8 @@ def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_size
     last = mobods[-1]
     q_next = v_next = 0
     if last.joint is not None:
-        nq, nv = joint_sizes[last.joint]
-        q_next, v_next = last.q_start + nq, last.v_start + nv
+        row = joint_rows[last.joint]
+        q_next, v_next = last.q_start + row[2], last.v_start + row[3]
     k = len(mobods)
     add, pop, push = mobods.append, stack.pop, stack.extend
     while stack:
@@ -158,7 +158,8 @@ def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_size
         if walked[j]:
             continue
         walked[j] = True
-        parent_body, body = joint_ends[j]
+        row = joint_rows[j]
+        parent_body, body = row[0], row[1]
         parent = mobod_of_body[parent_body]
         reversed_joint = parent < 0  # (reached from its child: the parent body is outboard)
         if reversed_joint:
@@ -168,9 +169,8 @@ def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_size
         mobod_of_body[body] = k
         k += 1
         add(_new_mobod(Mobod, (body, j, parent, reversed_joint, q_next, v_next)))
-        nq, nv = joint_sizes[j]
-        q_next += nq
-        v_next += nv
+        q_next += row[2]
+        v_next += row[3]
         push(touching[body])
 
 
@@ -178,13 +178,12 @@ def _grow(mobods, mobod_of_body, stack, walked, touching, joint_ends, joint_size
 REVERSIBLE_JOINT_TYPES = ("prismatic", "revolute", "weld")
 
 
-def check_reversed_joints(mobods, joints, instance_names):
-    """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse is
-    of a type Drake cannot reverse."""
-    for mobod in mobods[1:]:
-        if not mobod.reversed:
-            continue
-        joint = joints[mobod.joint]
+def check_reversed_joints(joints, reversed_joints, instance_names):
+    """RuntimeError, with Drake's message, if a joint that ``build_forest`` had to reverse (of
+    ``joints``, by their ordinals ``reversed_joints``, in mobod order) is of a type Drake
+    cannot reverse."""
+    for j in reversed_joints:
+        joint = joints[j]
         kind = joint.type_name()
         if kind not in REVERSIBLE_JOINT_TYPES:
             raise RuntimeError(

@@ -11,10 +11,10 @@ def test_world_trees_then_floating_bases_then_unjointed_bodies():
     # Joints 0: 2→3, 1: World→1, 2: 5→4; bodies 2-3 and 4-5 are not connected to World (bases:
     # the body that is a joint's child least often, then a parent most often: 2, then 5) and
     # body 6 has no joint (floating, last).
-    ends, sizes = [(2, 3), (0, 1), (5, 4)], [(1, 1), (1, 1), (0, 0)]
-    mobods, bases = build_forest(7, ends, sizes, FLOATING)
+    joint_rows = [(2, 3, 1, 1, 1, 0), (0, 1, 1, 1, 1, 0), (5, 4, 0, 0, 1, 0)]
+    mobods, bases = build_forest(7, joint_rows, FLOATING)
     assert bases == [2, 5, 6]
-    assert ends[3:] == [(0, 2), (0, 5), (0, 6)] and sizes[3:] == [FLOATING] * 3
+    assert len(joint_rows) == 3  # (read, not changed: the floating joints are the caller's)
     rows = [(m.body, m.joint, m.parent, m.reversed, m.q_start, m.v_start) for m in mobods]
     assert rows == [
         (0, None, 0, False, 0, 0),
@@ -29,8 +29,8 @@ def test_world_trees_then_floating_bases_then_unjointed_bodies():
 
 def test_reversed_joint_and_children_in_joint_order():
     # World→2 (joint 2), 1→2 (joint 0: reversed, 2 is inboard of 1), 2→3 (joint 1).
-    ends, sizes = [(1, 2), (2, 3), (0, 2)], [(1, 1), (1, 1), (0, 0)]
-    mobods, bases = build_forest(4, ends, sizes, FLOATING)
+    joint_rows = [(1, 2, 1, 1), (2, 3, 1, 1), (0, 2, 0, 0)]
+    mobods, bases = build_forest(4, joint_rows, FLOATING)
     assert bases == []
     assert [(m.body, m.joint, m.reversed) for m in mobods] == [
         (0, None, False), (2, 2, False), (1, 0, True), (3, 1, False),
@@ -47,4 +47,4 @@ def test_reversed_joint_and_children_in_joint_order():
 )
 def test_loops_raise(ends):
     with pytest.raises(RuntimeError, match="form one or more loops"):
-        build_forest(4, ends, [(1, 1)] * len(ends), FLOATING)
+        build_forest(4, [(*e, 1, 1) for e in ends], FLOATING)
