@@ -212,11 +212,17 @@ class _UrdfParser:
             self.parse_geometry(node, body, name, materials)
 
     def add_links_at_once(self, links, inertias, materials):
-        """Adds the bodies of all ``links`` at once (RigidBody._in_rows), pending, if each has
-        its row of spatial_inertias (``inertias``) and nothing parse_link warns of or checks
-        one by one: a name, distinct, not "world", no ``type`` or ``drake_ignore``; then their
-        geometry. Returns whether it did (else parse_link reads each)."""
-        if not links or None in inertias or self.bodies or self.pending != ([], [], []):
+        """Adds the bodies of all ``links`` at once, pending, if nothing parse_link warns of
+        or checks one by one: names present, distinct, not "world", no ``type`` or
+        ``drake_ignore``; then their geometry. Each body is of its row of spatial_inertias
+        (``inertias``: RigidBody._in_rows), or, where a link has none, of its ``<inertial>``
+        read by parse_inertial (in document order, with its messages; not when the geometry
+        is read too: its messages would come after them) or zero. Returns whether it did
+        (else parse_link reads each); not for a document of no rows."""
+        if not links or self.bodies or self.pending != ([], [], []):
+            return False
+        missing = inertias.count(None)
+        if missing == len(links):
             return False
         names = []
         for attrib in map(_ATTRIB, links):
@@ -225,7 +231,31 @@ class _UrdfParser:
             names.append(attrib.get("name"))
         if None in names or "" in names or WORLD in names or len(set(names)) != len(names):
             return False
-        bodies = RigidBody._in_rows(names, self.model_instance, inertias)
+        instance = self.model_instance
+        if not missing:
+            bodies = RigidBody._in_rows(names, instance, inertias)
+        else:
+            inertials = [  # (a link without a row: its <inertial>, for parse_inertial)
+                None if row is not None else node.find("inertial")
+                for node, row in zip(links, inertias, strict=True)
+            ]
+            if self.workspace.geometries is not None and inertials.count(None) < len(links):
+                return False
+            rowed = [k for k, row in enumerate(inertias) if row is not None]
+            made = iter(
+                RigidBody._in_rows(
+                    [names[k] for k in rowed], instance, [inertias[k] for k in rowed]
+                )
+            )
+            bodies = []
+            for name, row, inertial in zip(names, inertias, inertials, strict=True):
+                if row is not None:
+                    bodies.append(next(made))
+                    continue
+                M_BBo_B = SpatialInertia.Zero()
+                if inertial is not None:  # (the body keeps it: a model added again shares it)
+                    M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
+                bodies.append(RigidBody._adopting(name, instance, M_BBo_B))
         self.pending[0].extend(bodies)
         self.bodies.update(zip(names, bodies, strict=True))
         if self.workspace.geometries is not None:
@@ -451,9 +481,11 @@ class _UrdfParser:
         by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
         reads once all are added."""
         firsts = first_children(joints)
-        read = joint_values(joints, firsts)
+        read, warned = joint_values(joints, firsts)
         checked = None if not read or None in read else self.checked_at_once(read)
         if checked is not None:
+            for k in warned:
+                self.warn_read(joints[k])
             self.add_joints_at_once(joints, read, *checked)
             effort_limits.update([(values[0], values[6]) for values in read])
             mimics = [first.get("mimic") for first in firsts]
@@ -461,12 +493,14 @@ class _UrdfParser:
                 if mimic is not None:
                     mimics[j] = joints[j].view(mimic)
             return mimics
-        bodies, mimics = self.bodies, []
+        bodies, mimics, warned = self.bodies, [], {joints[k] for k in warned}
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
-            name, parent_name, child_name, pose_row, axis, limit_row, effort = values
+            name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
+            if node in warned:
+                self.warn_read(node)
             parent = bodies.get(parent_name)
             if parent is None:
                 parent = self.body_for_element(name, parent_name)
@@ -479,9 +513,11 @@ class _UrdfParser:
             )
             if axis is None:
                 joint = WeldJoint(name, frame_on_parent, child._body_frame, RigidTransform())
-            else:  # (without <dynamics>: no damping)
+            else:
                 cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
-                joint = cls._checked(name, frame_on_parent, child._body_frame, axis, limit_row)
+                joint = cls._checked(
+                    name, frame_on_parent, child._body_frame, axis, limit_row, damping
+                )
             ends = self.checked_ends(name, frame_on_parent, parent, child, None)
             if ends is None:
                 self.add_pending()
@@ -526,7 +562,7 @@ class _UrdfParser:
         checked_at_once passed (``frame_names``, ``parents``, ``children``: its answer),
         pending: their frames "{name}_parent" (FixedOffsetFrame._in_rows), the revolute and
         prismatic joints at once (LimitedSingleDofJoint._all_checked), the welds each."""
-        names, _, _, pose_rows, axes, limit_rows, _ = zip(*read, strict=True)
+        names, _, _, pose_rows, axes, limit_rows, _, dampings = zip(*read, strict=True)
         frames = FixedOffsetFrame._in_rows(
             frame_names,
             [parent._body_frame for parent in parents],
@@ -538,7 +574,7 @@ class _UrdfParser:
         moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
         added = LimitedSingleDofJoint._all_checked(
             *[[seq[k] for k in moving] for seq in (classes, names, frames, child_frames)],
-            *[[seq[k] for k in moving] for seq in (axes, limit_rows)],
+            *[[seq[k] for k in moving] for seq in (axes, limit_rows, dampings)],
         )
         if len(moving) < len(classes):  # (welds, in document order)
             added = iter(added)
@@ -560,9 +596,7 @@ class _UrdfParser:
         mimic = first.get("mimic")
         if node.attrib.get("drake_ignore") == "true":
             return mimic
-        if "calibration" in first or "safety_controller" in first:
-            warn_unsupported_element(self.diagnostics, node, "calibration")
-            warn_unsupported_element(self.diagnostics, node, "safety_controller")
+        self.warn_unsupported(node, first)
         name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
             return mimic
@@ -635,6 +669,22 @@ class _UrdfParser:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
         return mimic
+
+    def warn_unsupported(self, node, first):
+        """parse_joint's warnings of the joint ``node``'s ``<calibration>`` and
+        ``<safety_controller>`` (``first``: first_views')."""
+        if "calibration" in first or "safety_controller" in first:
+            warn_unsupported_element(self.diagnostics, node, "calibration")
+            warn_unsupported_element(self.diagnostics, node, "safety_controller")
+
+    def warn_read(self, node):
+        """The warnings parse_joint gives of the joint ``node`` that joint_values read (which
+        has no other message): of its unsupported children, then of its ``<dynamics>``' friction
+        and coulomb_window (a moving joint's)."""
+        first = first_views(node)
+        self.warn_unsupported(node, first)
+        if node.attrib["type"] != "fixed":
+            self.damping(first.get("dynamics"))
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
