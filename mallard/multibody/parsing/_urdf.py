@@ -499,14 +499,19 @@ class _UrdfParser:
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
-            if node in warned:
-                self.warn_read(node)
+            # (parse_joint's warnings, in its order: its children's before its bodies' errors,
+            # its dynamics' after)
+            first_view = first_views(node) if node in warned else None
+            if first_view is not None:
+                self.warn_unsupported(node, first_view)
             parent = bodies.get(parent_name)
             if parent is None:
                 parent = self.body_for_element(name, parent_name)
             child = bodies.get(child_name)
             if child is None:
                 child = self.body_for_element(name, child_name)
+            if first_view is not None and axis is not None:
+                self.damping(first_view.get("dynamics"))
             # (in the child's instance; X_PB joint_values' row)
             frame_on_parent = FixedOffsetFrame._in_row(
                 f"{name}_parent", parent._body_frame, pose_row, child._model_instance
@@ -678,8 +683,8 @@ class _UrdfParser:
             warn_unsupported_element(self.diagnostics, node, "safety_controller")
 
     def warn_read(self, node):
-        """The warnings parse_joint gives of the joint ``node`` that joint_values read (which
-        has no other message): of its unsupported children, then of its ``<dynamics>``' friction
+        """The warnings parse_joint gives of the joint ``node`` that joint_values read, when it
+        has no other message: of its unsupported children, then of its ``<dynamics>``' friction
         and coulomb_window (a moving joint's)."""
         first = first_views(node)
         self.warn_unsupported(node, first)

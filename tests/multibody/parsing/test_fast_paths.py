@@ -1077,3 +1077,39 @@ def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one(
     assert list(vars(damped)) == names
     assert damped._default_damping.tolist() == one._default_damping.tolist() == [0.5]
     assert damped._default_damping.flags.writeable == one._default_damping.flags.writeable
+
+
+def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, caplog):
+    """A joint read at once that parse_joint warns of gives its warnings where parse_joint
+    gives them: its unsupported children's before the error of a missing link, its dynamics'
+    after it (here, never)."""
+    from mallard.multibody.parsing import _urdf
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS
+
+    ignored = ' drake_ignore="true"'  # (l3: parse_joint's error for j3)
+    links = "".join(
+        f'<link name="l{i}"{ignored if i == 3 else ""}/>' for i in range(MIN_JOINTS + 1)
+    )
+    joints = "".join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        + (
+            '<calibration rising="0"/><dynamics friction="0.5" coulomb_window="1"/>'
+            if i == 3
+            else ""
+        )
+        + "</joint>"
+        for i in range(1, MIN_JOINTS + 1)
+    )
+    text = f'<robot name="r">{links}{joints}</robot>'
+
+    def parsed():
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="mallard.parsing"):
+            with pytest.raises(RuntimeError, match="Could not find link named 'l3'") as error:
+                Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")
+        return str(error.value), [r.getMessage() for r in caplog.records]
+
+    fast = parsed()
+    monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: ([None] * len(joints), []))
+    assert fast == parsed()
+    assert len(fast[1]) == 1 and "calibration" in fast[1][0]
