@@ -11,6 +11,7 @@ Geometry is parsed only when the Parser has a scene graph or the plant is a geom
 
 import math
 import operator
+from itertools import repeat
 
 import numpy as np
 
@@ -152,7 +153,9 @@ class _UrdfParser:
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
+        joints = children.get("joint", [])
+        if "drake:joint" in children:  # (both tags, in document order)
+            joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
         mimics = self.add_joints(joints, effort_limits)
         self.add_pending()
@@ -482,16 +485,18 @@ class _UrdfParser:
         reads once all are added."""
         firsts = first_children(joints)
         read, warned = joint_values(joints, firsts)
-        checked = None if not read or None in read else self.checked_at_once(read)
+        columns = None if not read or None in read else list(zip(*read, strict=True))
+        checked = None if columns is None else self.checked_at_once(columns)
         if checked is not None:
             for k in warned:
                 self.warn_read(joints[k])
-            self.add_joints_at_once(joints, read, *checked)
-            effort_limits.update([(values[0], values[6]) for values in read])
-            mimics = [first.get("mimic") for first in firsts]
-            for j, mimic in enumerate(mimics):
-                if mimic is not None:
-                    mimics[j] = joints[j].view(mimic)
+            self.add_joints_at_once(joints, columns, *checked)
+            effort_limits.update(zip(columns[0], columns[6], strict=True))
+            mimics = list(map(dict.get, firsts, repeat("mimic")))
+            if mimics.count(None) < len(mimics):
+                for j, mimic in enumerate(mimics):
+                    if mimic is not None:
+                        mimics[j] = joints[j].view(mimic)
             return mimics
         bodies, mimics, warned = self.bodies, [], {joints[k] for k in warned}
         for node, first, values in zip(joints, firsts, read, strict=True):
@@ -535,21 +540,21 @@ class _UrdfParser:
             mimics.append(None if mimic is None else node.view(mimic))
         return mimics
 
-    def checked_at_once(self, read):
+    def checked_at_once(self, columns):
         """(the names of their frames "{name}_parent", their parent bodies, their child
-        bodies) of the joints joint_values read (``read``: all of the document's, none None)
-        if they pass checked_ends together, before any is added: each between two distinct
-        links of this document (bodies of its new model instance, whose only elements so far
-        are these links and their frames), no two between the same links, their names
-        distinct and no "{name}_parent" a link's; else None."""
-        bodies = self.bodies
-        if self.pending != ([], [], []) or len({values[0] for values in read}) != len(read):
+        bodies) of the joints joint_values read (``columns``: the columns of its values, of
+        all of the document's joints) if they pass checked_ends together, before any is added:
+        each between two distinct links of this document (bodies of its new model instance,
+        whose only elements so far are these links and their frames), no two between the same
+        links, their names distinct and no "{name}_parent" a link's; else None."""
+        bodies, names = self.bodies, columns[0]
+        if self.pending != ([], [], []) or len(set(names)) != len(names):
             return None
-        frame_names = [f"{values[0]}_parent" for values in read]
+        frame_names = [f"{name}_parent" for name in names]
         if not bodies.keys().isdisjoint(frame_names):
             return None
-        parents = [bodies.get(values[1]) for values in read]
-        children = [bodies.get(values[2]) for values in read]
+        parents = list(map(bodies.get, columns[1]))
+        children = list(map(bodies.get, columns[2]))
         if None in parents or None in children:
             return None
         ends = set()
@@ -558,16 +563,17 @@ class _UrdfParser:
                 return None
             a, b = parent._index._value, child._index._value
             ends.add((a, b) if a <= b else (b, a))
-        if len(ends) != len(read):
+        if len(ends) != len(names):
             return None
         return frame_names, parents, children
 
-    def add_joints_at_once(self, joints, read, frame_names, parents, children):
-        """Adds the joints of the elements ``joints`` that joint_values read (``read``) and
-        checked_at_once passed (``frame_names``, ``parents``, ``children``: its answer),
-        pending: their frames "{name}_parent" (FixedOffsetFrame._in_rows), the revolute and
-        prismatic joints at once (LimitedSingleDofJoint._all_checked), the welds each."""
-        names, _, _, pose_rows, axes, limit_rows, _, dampings = zip(*read, strict=True)
+    def add_joints_at_once(self, joints, columns, frame_names, parents, children):
+        """Adds the joints of the elements ``joints`` that joint_values read (``columns``: the
+        columns of its values) and checked_at_once passed (``frame_names``, ``parents``,
+        ``children``: its answer), pending: their frames "{name}_parent"
+        (FixedOffsetFrame._in_rows), the revolute and prismatic joints at once
+        (LimitedSingleDofJoint._all_checked), the welds each."""
+        names, _, _, pose_rows, axes, limit_rows, _, dampings = columns
         frames = FixedOffsetFrame._in_rows(
             frame_names,
             [parent._body_frame for parent in parents],
@@ -577,10 +583,10 @@ class _UrdfParser:
         child_frames = [child._body_frame for child in children]
         classes = [_JOINT_CLASSES[node.attrib["type"]] for node in joints]
         moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
-        added = LimitedSingleDofJoint._all_checked(
-            *[[seq[k] for k in moving] for seq in (classes, names, frames, child_frames)],
-            *[[seq[k] for k in moving] for seq in (axes, limit_rows, dampings)],
-        )
+        arguments = (classes, names, frames, child_frames, axes, limit_rows, dampings)
+        if len(moving) < len(classes):
+            arguments = [[seq[k] for k in moving] for seq in arguments]
+        added = LimitedSingleDofJoint._all_checked(*arguments)
         if len(moving) < len(classes):  # (welds, in document order)
             added = iter(added)
             added = [
