@@ -222,10 +222,8 @@ class _UrdfParser:
         read by parse_inertial (in document order, with its messages; not when the geometry
         is read too: its messages would come after them) or zero. Returns whether it did
         (else parse_link reads each); not for a document of no rows."""
-        if not links or self.bodies or self.pending != ([], [], []):
-            return False
         missing = inertias.count(None)
-        if missing == len(links):
+        if missing == len(links) or self.bodies or self.pending != ([], [], []):
             return False
         names = []
         for attrib in map(_ATTRIB, links):
@@ -485,8 +483,10 @@ class _UrdfParser:
         reads once all are added."""
         firsts = first_children(joints)
         read, warned = joint_values(joints, firsts)
-        columns = None if not read or None in read else list(zip(*read, strict=True))
-        checked = None if columns is None else self.checked_at_once(columns)
+        checked = None
+        if read and None not in read:
+            columns = list(zip(*read, strict=True))
+            checked = self.checked_at_once(columns)
         if checked is not None:
             for k in warned:
                 self.warn_read(joints[k])
@@ -498,7 +498,8 @@ class _UrdfParser:
                     if mimic is not None:
                         mimics[j] = joints[j].view(mimic)
             return mimics
-        bodies, mimics, warned = self.bodies, [], {joints[k] for k in warned}
+        bodies, mimics = self.bodies, []
+        warned = {joints[k] for k in warned} if warned else ()
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
@@ -506,17 +507,17 @@ class _UrdfParser:
             name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
             # (parse_joint's warnings, in its order: its children's before its bodies' errors,
             # its dynamics' after)
-            first_view = first_views(node) if node in warned else None
-            if first_view is not None:
-                self.warn_unsupported(node, first_view)
+            warns = node in warned
+            if warns:
+                self.warn_unsupported(node)
             parent = bodies.get(parent_name)
             if parent is None:
                 parent = self.body_for_element(name, parent_name)
             child = bodies.get(child_name)
             if child is None:
                 child = self.body_for_element(name, child_name)
-            if first_view is not None and axis is not None:
-                self.damping(first_view.get("dynamics"))
+            if warns and axis is not None:
+                self.damping(node.find("dynamics"))
             # (in the child's instance; X_PB joint_values' row)
             frame_on_parent = FixedOffsetFrame._in_row(
                 f"{name}_parent", parent._body_frame, pose_row, child._model_instance
@@ -607,7 +608,8 @@ class _UrdfParser:
         mimic = first.get("mimic")
         if node.attrib.get("drake_ignore") == "true":
             return mimic
-        self.warn_unsupported(node, first)
+        if "calibration" in first or "safety_controller" in first:
+            self.warn_unsupported(node)
         name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
             return mimic
@@ -681,21 +683,19 @@ class _UrdfParser:
         effort_limits.setdefault(name, effort)
         return mimic
 
-    def warn_unsupported(self, node, first):
+    def warn_unsupported(self, node):
         """parse_joint's warnings of the joint ``node``'s ``<calibration>`` and
-        ``<safety_controller>`` (``first``: first_views')."""
-        if "calibration" in first or "safety_controller" in first:
-            warn_unsupported_element(self.diagnostics, node, "calibration")
-            warn_unsupported_element(self.diagnostics, node, "safety_controller")
+        ``<safety_controller>`` (each if it has one)."""
+        warn_unsupported_element(self.diagnostics, node, "calibration")
+        warn_unsupported_element(self.diagnostics, node, "safety_controller")
 
     def warn_read(self, node):
         """The warnings parse_joint gives of the joint ``node`` that joint_values read, when it
         has no other message: of its unsupported children, then of its ``<dynamics>``' friction
         and coulomb_window (a moving joint's)."""
-        first = first_views(node)
-        self.warn_unsupported(node, first)
+        self.warn_unsupported(node)
         if node.attrib["type"] != "fixed":
-            self.damping(first.get("dynamics"))
+            self.damping(node.find("dynamics"))
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""
