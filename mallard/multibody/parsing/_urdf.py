@@ -215,53 +215,55 @@ class _UrdfParser:
             self.parse_geometry(node, body, name, materials)
 
     def add_links_at_once(self, links, inertias, materials):
-        """Adds the bodies of all ``links`` at once, pending, if nothing parse_link warns of
-        or checks one by one: names present, distinct, not "world", no ``type`` or
-        ``drake_ignore``; then their geometry. Each body is of its row of spatial_inertias
-        (``inertias``: RigidBody._in_rows), or, where a link has none, of its ``<inertial>``
-        read by parse_inertial (in document order, with its messages; not when the geometry
-        is read too: its messages would come after them) or zero. Returns whether it did
-        (else parse_link reads each); not for a document of no rows."""
+        """Adds the bodies of all ``links`` at once, pending, if nothing parse_link checks one
+        by one: names present, distinct, not "world", no ``drake_ignore``; then their
+        geometry. Each body is of its row of spatial_inertias (``inertias``:
+        RigidBody._in_rows), or, where a link has none, of its ``<inertial>`` read by
+        parse_inertial or zero; parse_link's messages (a ``type`` attribute's warning,
+        parse_inertial's, the geometry's) come link by link, in its order. Returns whether it
+        did (else parse_link reads each); not for a document of no rows."""
         missing = inertias.count(None)
         if missing == len(links) or self.bodies or self.pending != ([], [], []):
             return False
-        names = []
+        names, typed = [], False
         for attrib in map(_ATTRIB, links):
-            if "type" in attrib or "drake_ignore" in attrib:
+            if "drake_ignore" in attrib:
                 return False
+            if "type" in attrib:
+                typed = True
             names.append(attrib.get("name"))
         if None in names or "" in names or WORLD in names or len(set(names)) != len(names):
             return False
-        instance = self.model_instance
-        if not missing:
+        instance, geometries = self.model_instance, self.workspace.geometries
+        if not missing and not typed:  # (no message before the geometry's)
             bodies = RigidBody._in_rows(names, instance, inertias)
-        else:
-            inertials = [  # (a link without a row: its <inertial>, for parse_inertial)
-                None if row is not None else node.find("inertial")
-                for node, row in zip(links, inertias, strict=True)
-            ]
-            if self.workspace.geometries is not None and inertials.count(None) < len(links):
-                return False
-            rowed = [k for k, row in enumerate(inertias) if row is not None]
-            made = iter(
-                RigidBody._in_rows(
-                    [names[k] for k in rowed], instance, [inertias[k] for k in rowed]
-                )
-            )
-            bodies = []
-            for name, row, inertial in zip(names, inertias, inertials, strict=True):
-                if row is not None:
-                    bodies.append(next(made))
-                    continue
+            self.pending[0].extend(bodies)
+            self.bodies.update(zip(names, bodies, strict=True))
+            if geometries is not None:
+                for node, body, name in zip(links, bodies, names, strict=True):
+                    self.parse_geometry(node, body, name, materials)
+            return True
+        rowed = [k for k, row in enumerate(inertias) if row is not None]
+        made = iter(
+            RigidBody._in_rows([names[k] for k in rowed], instance, [inertias[k] for k in rowed])
+        )
+        bodies = []
+        for node, name, row in zip(links, names, inertias, strict=True):
+            if typed and "type" in node.attrib:
+                warn_unsupported_attribute(self.diagnostics, node, "type")
+            if row is not None:
+                body = next(made)
+            else:
+                inertial = node.find("inertial")
                 M_BBo_B = SpatialInertia.Zero()
                 if inertial is not None:  # (the body keeps it: a model added again shares it)
                     M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
-                bodies.append(RigidBody._adopting(name, instance, M_BBo_B))
+                body = RigidBody._adopting(name, instance, M_BBo_B)
+            bodies.append(body)
+            if geometries is not None:
+                self.parse_geometry(node, body, name, materials)
         self.pending[0].extend(bodies)
         self.bodies.update(zip(names, bodies, strict=True))
-        if self.workspace.geometries is not None:
-            for node, body, name in zip(links, bodies, names, strict=True):
-                self.parse_geometry(node, body, name, materials)
         return True
 
     def parse_geometry(self, node, body, name, materials):
