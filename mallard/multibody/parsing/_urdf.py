@@ -11,6 +11,7 @@ Geometry is parsed only when the Parser has a scene graph or the plant is a geom
 
 import math
 import operator
+from itertools import repeat
 
 import numpy as np
 
@@ -152,7 +153,9 @@ class _UrdfParser:
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
+        joints = children.get("joint", [])
+        if "drake:joint" in children:  # (both tags, in document order)
+            joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
         effort_limits = {}
         mimics = self.add_joints(joints, effort_limits)
         self.add_pending()
@@ -212,25 +215,55 @@ class _UrdfParser:
             self.parse_geometry(node, body, name, materials)
 
     def add_links_at_once(self, links, inertias, materials):
-        """Adds the bodies of all ``links`` at once (RigidBody._in_rows), pending, if each has
-        its row of spatial_inertias (``inertias``) and nothing parse_link warns of or checks
-        one by one: a name, distinct, not "world", no ``type`` or ``drake_ignore``; then their
-        geometry. Returns whether it did (else parse_link reads each)."""
-        if not links or None in inertias or self.bodies or self.pending != ([], [], []):
+        """Adds the bodies of all ``links`` at once, pending, if nothing parse_link checks one
+        by one: names present, distinct, not "world", no ``drake_ignore``; then their
+        geometry. Each body is of its row of spatial_inertias (``inertias``:
+        RigidBody._in_rows), or, where a link has none, of its ``<inertial>`` read by
+        parse_inertial or zero; parse_link's messages (a ``type`` attribute's warning,
+        parse_inertial's, the geometry's) come link by link, in its order. Returns whether it
+        did (else parse_link reads each); not for a document of no rows."""
+        missing = inertias.count(None)
+        if missing == len(links) or self.bodies or self.pending != ([], [], []):
             return False
-        names = []
+        names, typed = [], False
         for attrib in map(_ATTRIB, links):
-            if "type" in attrib or "drake_ignore" in attrib:
+            if "drake_ignore" in attrib:
                 return False
+            if "type" in attrib:
+                typed = True
             names.append(attrib.get("name"))
         if None in names or "" in names or WORLD in names or len(set(names)) != len(names):
             return False
-        bodies = RigidBody._in_rows(names, self.model_instance, inertias)
+        instance, geometries = self.model_instance, self.workspace.geometries
+        if not missing and not typed:  # (no message before the geometry's)
+            bodies = RigidBody._in_rows(names, instance, inertias)
+            self.pending[0].extend(bodies)
+            self.bodies.update(zip(names, bodies, strict=True))
+            if geometries is not None:
+                for node, body, name in zip(links, bodies, names, strict=True):
+                    self.parse_geometry(node, body, name, materials)
+            return True
+        rowed = [k for k, row in enumerate(inertias) if row is not None]
+        made = iter(
+            RigidBody._in_rows([names[k] for k in rowed], instance, [inertias[k] for k in rowed])
+        )
+        bodies = []
+        for node, name, row in zip(links, names, inertias, strict=True):
+            if typed and "type" in node.attrib:
+                warn_unsupported_attribute(self.diagnostics, node, "type")
+            if row is not None:
+                body = next(made)
+            else:
+                inertial = node.find("inertial")
+                M_BBo_B = SpatialInertia.Zero()
+                if inertial is not None:  # (the body keeps it: a model added again shares it)
+                    M_BBo_B = self.workspace.memo(inertial, self.parse_inertial)
+                body = RigidBody._adopting(name, instance, M_BBo_B)
+            bodies.append(body)
+            if geometries is not None:
+                self.parse_geometry(node, body, name, materials)
         self.pending[0].extend(bodies)
         self.bodies.update(zip(names, bodies, strict=True))
-        if self.workspace.geometries is not None:
-            for node, body, name in zip(links, bodies, names, strict=True):
-                self.parse_geometry(node, body, name, materials)
         return True
 
     def parse_geometry(self, node, body, name, materials):
@@ -451,37 +484,53 @@ class _UrdfParser:
         by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
         reads once all are added."""
         firsts = first_children(joints)
-        read = joint_values(joints, firsts)
-        checked = None if not read or None in read else self.checked_at_once(read)
+        read, warned = joint_values(joints, firsts)
+        checked = None
+        if read and None not in read:
+            columns = list(zip(*read, strict=True))
+            checked = self.checked_at_once(columns)
         if checked is not None:
-            self.add_joints_at_once(joints, read, *checked)
-            effort_limits.update([(values[0], values[6]) for values in read])
-            mimics = [first.get("mimic") for first in firsts]
-            for j, mimic in enumerate(mimics):
-                if mimic is not None:
-                    mimics[j] = joints[j].view(mimic)
+            for k in warned:
+                self.warn_read(joints[k])
+            self.add_joints_at_once(joints, columns, *checked)
+            effort_limits.update(zip(columns[0], columns[6], strict=True))
+            mimics = list(map(dict.get, firsts, repeat("mimic")))
+            if mimics.count(None) < len(mimics):
+                for j, mimic in enumerate(mimics):
+                    if mimic is not None:
+                        mimics[j] = joints[j].view(mimic)
             return mimics
         bodies, mimics = self.bodies, []
+        warned = {joints[k] for k in warned} if warned else ()
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
                 mimics.append(self.parse_joint(node, first_views(node), effort_limits))
                 continue
-            name, parent_name, child_name, pose_row, axis, limit_row, effort = values
+            name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
+            # (parse_joint's warnings, in its order: its children's before its bodies' errors,
+            # its dynamics' after)
+            warns = node in warned
+            if warns:
+                self.warn_unsupported(node)
             parent = bodies.get(parent_name)
             if parent is None:
                 parent = self.body_for_element(name, parent_name)
             child = bodies.get(child_name)
             if child is None:
                 child = self.body_for_element(name, child_name)
+            if warns and axis is not None:
+                self.damping(node.find("dynamics"))
             # (in the child's instance; X_PB joint_values' row)
             frame_on_parent = FixedOffsetFrame._in_row(
                 f"{name}_parent", parent._body_frame, pose_row, child._model_instance
             )
             if axis is None:
                 joint = WeldJoint(name, frame_on_parent, child._body_frame, RigidTransform())
-            else:  # (without <dynamics>: no damping)
+            else:
                 cls = PrismaticJoint if node.attrib["type"] == "prismatic" else RevoluteJoint
-                joint = cls._checked(name, frame_on_parent, child._body_frame, axis, limit_row)
+                joint = cls._checked(
+                    name, frame_on_parent, child._body_frame, axis, limit_row, damping
+                )
             ends = self.checked_ends(name, frame_on_parent, parent, child, None)
             if ends is None:
                 self.add_pending()
@@ -494,21 +543,21 @@ class _UrdfParser:
             mimics.append(None if mimic is None else node.view(mimic))
         return mimics
 
-    def checked_at_once(self, read):
+    def checked_at_once(self, columns):
         """(the names of their frames "{name}_parent", their parent bodies, their child
-        bodies) of the joints joint_values read (``read``: all of the document's, none None)
-        if they pass checked_ends together, before any is added: each between two distinct
-        links of this document (bodies of its new model instance, whose only elements so far
-        are these links and their frames), no two between the same links, their names
-        distinct and no "{name}_parent" a link's; else None."""
-        bodies = self.bodies
-        if self.pending != ([], [], []) or len({values[0] for values in read}) != len(read):
+        bodies) of the joints joint_values read (``columns``: the columns of its values, of
+        all of the document's joints) if they pass checked_ends together, before any is added:
+        each between two distinct links of this document (bodies of its new model instance,
+        whose only elements so far are these links and their frames), no two between the same
+        links, their names distinct and no "{name}_parent" a link's; else None."""
+        bodies, names = self.bodies, columns[0]
+        if self.pending != ([], [], []) or len(set(names)) != len(names):
             return None
-        frame_names = [f"{values[0]}_parent" for values in read]
+        frame_names = [f"{name}_parent" for name in names]
         if not bodies.keys().isdisjoint(frame_names):
             return None
-        parents = [bodies.get(values[1]) for values in read]
-        children = [bodies.get(values[2]) for values in read]
+        parents = list(map(bodies.get, columns[1]))
+        children = list(map(bodies.get, columns[2]))
         if None in parents or None in children:
             return None
         ends = set()
@@ -517,16 +566,17 @@ class _UrdfParser:
                 return None
             a, b = parent._index._value, child._index._value
             ends.add((a, b) if a <= b else (b, a))
-        if len(ends) != len(read):
+        if len(ends) != len(names):
             return None
         return frame_names, parents, children
 
-    def add_joints_at_once(self, joints, read, frame_names, parents, children):
-        """Adds the joints of the elements ``joints`` that joint_values read (``read``) and
-        checked_at_once passed (``frame_names``, ``parents``, ``children``: its answer),
-        pending: their frames "{name}_parent" (FixedOffsetFrame._in_rows), the revolute and
-        prismatic joints at once (LimitedSingleDofJoint._all_checked), the welds each."""
-        names, _, _, pose_rows, axes, limit_rows, _ = zip(*read, strict=True)
+    def add_joints_at_once(self, joints, columns, frame_names, parents, children):
+        """Adds the joints of the elements ``joints`` that joint_values read (``columns``: the
+        columns of its values) and checked_at_once passed (``frame_names``, ``parents``,
+        ``children``: its answer), pending: their frames "{name}_parent"
+        (FixedOffsetFrame._in_rows), the revolute and prismatic joints at once
+        (LimitedSingleDofJoint._all_checked), the welds each."""
+        names, _, _, pose_rows, axes, limit_rows, _, dampings = columns
         frames = FixedOffsetFrame._in_rows(
             frame_names,
             [parent._body_frame for parent in parents],
@@ -536,10 +586,10 @@ class _UrdfParser:
         child_frames = [child._body_frame for child in children]
         classes = [_JOINT_CLASSES[node.attrib["type"]] for node in joints]
         moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
-        added = LimitedSingleDofJoint._all_checked(
-            *[[seq[k] for k in moving] for seq in (classes, names, frames, child_frames)],
-            *[[seq[k] for k in moving] for seq in (axes, limit_rows)],
-        )
+        arguments = (classes, names, frames, child_frames, axes, limit_rows, dampings)
+        if len(moving) < len(classes):
+            arguments = [[seq[k] for k in moving] for seq in arguments]
+        added = LimitedSingleDofJoint._all_checked(*arguments)
         if len(moving) < len(classes):  # (welds, in document order)
             added = iter(added)
             added = [
@@ -561,8 +611,7 @@ class _UrdfParser:
         if node.attrib.get("drake_ignore") == "true":
             return mimic
         if "calibration" in first or "safety_controller" in first:
-            warn_unsupported_element(self.diagnostics, node, "calibration")
-            warn_unsupported_element(self.diagnostics, node, "safety_controller")
+            self.warn_unsupported(node)
         name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
             return mimic
@@ -635,6 +684,20 @@ class _UrdfParser:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
         return mimic
+
+    def warn_unsupported(self, node):
+        """parse_joint's warnings of the joint ``node``'s ``<calibration>`` and
+        ``<safety_controller>`` (each if it has one)."""
+        warn_unsupported_element(self.diagnostics, node, "calibration")
+        warn_unsupported_element(self.diagnostics, node, "safety_controller")
+
+    def warn_read(self, node):
+        """The warnings parse_joint gives of the joint ``node`` that joint_values read, when it
+        has no other message: of its unsupported children, then of its ``<dynamics>``' friction
+        and coulomb_window (a moving joint's)."""
+        self.warn_unsupported(node)
+        if node.attrib["type"] != "fixed":
+            self.damping(node.find("dynamics"))
 
     def require_custom(self, node, name, joint_type, want_custom):
         """An error unless the joint ``node`` is a <drake:joint> exactly if ``want_custom``."""

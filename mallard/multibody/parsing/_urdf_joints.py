@@ -3,11 +3,13 @@
 axis, the ``<limit>`` values, then the joint's own normalization of its axis and its limit
 arrays: the same operations, element by element, in arrays), for the joints that need no
 message: ``<joint>`` elements of type revolute, continuous, prismatic or fixed, with a name
-and parent and child links, without ``drake_ignore``, ``<dynamics>``, ``<calibration>`` or
-``<safety_controller>``, plain decimal numbers, a non-zero axis, lower ≤ upper and
-non-negative velocity and acceleration limits (an ``<origin>``'s ``rpy`` made a rotation by
-matrix_from_rpy, as parse_joint's origin_to_transform makes it). Any other joint is left to
-parse_joint, so that its messages come in document order."""
+and parent and child links, without ``drake_ignore``, plain decimal numbers, a non-zero axis,
+lower ≤ upper and non-negative velocity and acceleration limits, a non-negative damping (an
+``<origin>``'s ``rpy`` made a rotation by matrix_from_rpy, as parse_joint's
+origin_to_transform makes it); those of which parse_joint only warns (``<calibration>``,
+``<safety_controller>``, a non-zero friction, a coulomb_window) marked for the parser to give
+its warnings. Any other joint is left to parse_joint, so that its messages come in document
+order."""
 
 import math
 import operator
@@ -50,23 +52,26 @@ def first_views(node):
 
 
 def joint_values(joints, firsts):
-    """[(name, parent link, child link, pose row, unit axis, limit row, effort), or None
-    where parse_joint must read it] for the joint elements ``joints`` (``firsts``: their
-    first_children): X_PB's row as FixedOffsetFrame._in_row takes it, the limit row as
-    LimitedSingleDofJoint._checked takes it (axis and limit row None for a fixed joint, effort
-    ∞)."""
+    """([(name, parent link, child link, pose row, unit axis, limit row, effort, damping), or
+    None where parse_joint must read it], [the places of those read that parse_joint warns
+    of]) for the joint elements ``joints`` (``firsts``: their first_children): X_PB's row as
+    FixedOffsetFrame._in_row takes it, the limit row and damping as
+    LimitedSingleDofJoint._checked takes them (axis, limit row and damping None for a fixed
+    joint, effort ∞; damping None where the joint's is +0.0). (_UrdfParser.warn_read gives a
+    joint's warnings.)"""
     values = [None] * len(joints)
     if len(joints) < MIN_JOINTS:
-        return values
+        return values, []
     found, names = [], []  # (the joints read here, their keys)
+    warned = set()  # (those parse_joint warns of, by their place in found)
     vectors, scalars = [], []  # (their texts: the origin's and the axis's xyz; the limit's
     # lower, upper, velocity, drake:acceleration and effort)
     rotated, angles = [], []  # (those whose origin has rpy, by their place in found; its text)
+    damped, frictions = [], []  # (those with <dynamics>, by their place in found; its damping
+    # and friction texts)
     for k, (node, first) in enumerate(zip(joints, firsts, strict=True)):
         attrib = node.attrib
         if node.tag != "joint" or attrib.get("type") not in _TYPES or "drake_ignore" in attrib:
-            continue
-        if "dynamics" in first or "calibration" in first or "safety_controller" in first:
             continue
         parent, child = first.get("parent"), first.get("child")
         if parent is None or child is None:
@@ -82,9 +87,11 @@ def joint_values(joints, firsts):
             if "rpy" in origin:
                 rotated.append(len(found))
                 angles.append(origin["rpy"])
-        axis, limit = first.get("axis"), first.get("limit")
+        if "calibration" in first or "safety_controller" in first:
+            warned.add(len(found))
+        axis, limit, dynamics = first.get("axis"), first.get("limit"), first.get("dynamics")
         if attrib["type"] == "fixed":
-            axis = limit = None  # (neither is read)
+            axis = limit = dynamics = None  # (none is read)
         vectors += (xyz, "1 0 0" if axis is None else axis.attrib.get("xyz", "1 0 0"))
         if limit is None:
             scalars += _NO_LIMITS
@@ -94,17 +101,36 @@ def joint_values(joints, firsts):
                 get("lower", ABSENT), get("upper", ABSENT), get("velocity", ABSENT),
                 get("drake:acceleration", ABSENT), get("effort", ABSENT),
             )  # fmt: skip
+        if dynamics is not None:
+            get = dynamics.attrib.get
+            damped.append(len(found))
+            frictions += (get("damping", ABSENT), get("friction", ABSENT))
+            if "coulomb_window" in dynamics.attrib:
+                warned.add(len(found))
         found.append(k)
         names.append(keys)
     if len(found) < MIN_JOINTS:
-        return values
+        return values, []
     vectors, scalars = plain_numbers(vectors, 3), plain_numbers(scalars, 1)
     angles = plain_numbers(angles, 3) if rotated else []
-    if vectors is None or scalars is None or angles is None:  # (an unusual number somewhere:
-        return values  # joint by joint)
+    frictions = plain_numbers(frictions, 1) if damped else []
+    # (an unusual number somewhere: joint by joint)
+    if vectors is None or scalars is None or angles is None or frictions is None:
+        return values, []
     vectors = vectors.reshape(-1, 6)
     limits = scalars.reshape(-1, 5)
     ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
+    dampings = [None] * len(found)  # (a damping the joint keeps: not +0.0, the default's)
+    if damped:
+        damping, friction = frictions.reshape(-1, 2).T
+        # (out of range, a damping the joint rejects)
+        ok[damped] &= ~np.isinf(frictions.reshape(-1, 2)).any(axis=1) & ~(damping < 0.0)
+        kept = ~np.isnan(damping) & ((damping != 0.0) | np.signbit(damping))
+        rubs = (friction != 0.0) & ~np.isnan(friction)  # (parse_joint warns of it)
+        for j, d, keep in zip(damped, damping.tolist(), kept.tolist(), strict=True):
+            if keep:
+                dampings[j] = d
+        warned.update(np.array(damped)[rubs].tolist())
     if rotated:
         angles = angles.reshape(-1, 3)
         ok[rotated] &= np.isfinite(angles).all(axis=1)
@@ -136,7 +162,7 @@ def joint_values(joints, firsts):
     for j in np.flatnonzero(ok).tolist():
         k = found[j]
         if joints[k].attrib["type"] == "fixed":
-            values[k] = (*names[j], (poses, j), None, None, math.inf)
+            values[k] = (*names[j], (poses, j), None, None, math.inf, None)
             continue
-        values[k] = (*names[j], (poses, j), a[j], (rows, j), efforts[j])
-    return values
+        values[k] = (*names[j], (poses, j), a[j], (rows, j), efforts[j], dampings[j])
+    return values, [found[j] for j in sorted(warned) if ok[j]]

@@ -101,25 +101,29 @@ class LimitedSingleDofJoint(SingleDofJoint):
         return joint
 
     @classmethod
-    def _checked(cls, name, frame_on_parent, frame_on_child, axis, limit_row):
-        """The joint of zero damping that ``_new`` makes of arguments a caller has checked
-        and converted: a non-empty str, two Frames, ``axis`` the unit axis unit_axis returns
-        (a float array of 3), ``limit_row`` its limits' (rows, j) as Joint._init_fields takes
-        it (each lower ≤ upper, ∓∞ where not given)."""
+    def _checked(cls, name, frame_on_parent, frame_on_child, axis, limit_row, damping=None):
+        """The joint that ``_new`` makes of arguments a caller has checked and converted: a
+        non-empty str, two Frames, ``axis`` the unit axis unit_axis returns (a float array of
+        3), ``limit_row`` its limits' (rows, j) as Joint._init_fields takes it (each lower ≤
+        upper, ∓∞ where not given), ``damping`` a float ≥ 0 other than +0.0, or None (zero:
+        the shared default)."""
         return LimitedSingleDofJoint._all_checked(
-            (cls,), (name,), (frame_on_parent,), (frame_on_child,), (axis,), (limit_row,)
-        )[0]
+            (cls,), (name,), (frame_on_parent,), (frame_on_child,), (axis,), (limit_row,),
+            (damping,),
+        )[0]  # fmt: skip
 
     @staticmethod
-    def _all_checked(classes, names, frames_on_parent, frames_on_child, axes, limit_rows):
+    def _all_checked(classes, names, frames_on_parent, frames_on_child, axes, limit_rows,
+                     dampings):  # fmt: skip
         """The joints ``_checked`` makes: of each class of ``classes`` (RevoluteJoint or
         PrismaticJoint) and its arguments of the other lists, in one loop (a parser's
         document: no call per joint). The fields are Joint._init_fields' with a limit row,
         in its order, then the axis (a test compares them)."""
         joints = []
-        for cls, name, F, M, axis, row in zip(
-            classes, names, frames_on_parent, frames_on_child, axes, limit_rows, strict=True
-        ):
+        for cls, name, F, M, axis, row, damping in zip(
+            classes, names, frames_on_parent, frames_on_child, axes, limit_rows, dampings,
+            strict=True,
+        ):  # fmt: skip
             defaults = _JOINT_DEFAULTS.get(cls) or cls._shared_defaults()
             joint = object.__new__(cls)
             joint._plant = joint._index = joint._ordinal = None
@@ -129,7 +133,7 @@ class LimitedSingleDofJoint(SingleDofJoint):
             joint._frame_on_parent = F
             joint._frame_on_child = M
             joint._limit_row = row
-            joint._default_damping = defaults[4]
+            joint._default_damping = defaults[4] if damping is None else np.array([damping])
             zero = defaults[5]
             joint._default_q = joint._zero_configuration() if zero is None else zero
             joint._random_q = None

@@ -625,7 +625,7 @@ def _joint(rng, i, k):
     """A ``<joint>`` text from l{i-1} to l{i}, of the kind ``k`` (see
     test_urdf_joints_read_at_once)."""
     types = ("revolute", "continuous", "prismatic", "fixed")
-    joint_type = types[int(rng.integers(4))] if i > 1 and k != 7 else "revolute"
+    joint_type = types[int(rng.integers(4))] if i > 1 and k < 7 else "revolute"
     xyz = " ".join(repr(float(x)) for x in rng.uniform(-1.0, 1.0, 3))
     axis = " ".join(repr(float(x)) for x in rng.normal(size=3))
     lower, upper = sorted(float(x) for x in rng.uniform(-3.0, 3.0, 2))
@@ -641,8 +641,15 @@ def _joint(rng, i, k):
     elif k == 2:  # (a rotated origin, its rotation made by matrix_from_rpy as parse_joint's)
         rpy = " ".join(repr(float(x)) for x in rng.uniform(-3.2, 3.2, 3))
         origin = f'<origin xyz="{xyz}" rpy="{rpy}"/>'
-    elif k == 3:  # (damping: read joint by joint)
-        extra = '<dynamics damping="0.25"/>'
+    elif k == 3:  # (damping, signed zero, zero friction: read at once)
+        damping = ("0.25", "-0.0", "0", "7e-3")[int(rng.integers(4))]
+        extra = f'<dynamics damping="{damping}" friction="0.0"/>'
+    elif k == 8:  # (what parse_joint warns of: read at once, its warnings given)
+        extra = (
+            '<dynamics damping="0.25" friction="0.5"/>',
+            '<calibration rising="0.1"/><safety_controller k_velocity="1"/>',
+            '<dynamics friction="0" coulomb_window="0.1"/>',
+        )[int(rng.integers(3))]
     elif k == 4:  # (no limit, no axis)
         limit = axis = ""
     elif k == 5:  # (a number that is not plain: every joint is read one by one)
@@ -653,22 +660,24 @@ def _joint(rng, i, k):
     elif k == 7:  # (a mimic of j1 (revolute), read after all joints)
         extra = '<mimic joint="j1" multiplier="2"/>' if i > 1 else ""
     axis = f'<axis xyz="{axis}"/>' if axis else ""
+    ignore = ' drake_ignore="false"' if k == 9 else ""  # (read joint by joint)
     return (
-        f'<joint name="j{i}" type="{joint_type}"><parent link="l{i - 1}"/><child link="l{i}"/>'
-        f"{origin}{axis}{limit}{extra}</joint>"
+        f'<joint name="j{i}" type="{joint_type}"{ignore}><parent link="l{i - 1}"/>'
+        f'<child link="l{i}"/>{origin}{axis}{limit}{extra}</joint>'
     )
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_urdf_joints_read_at_once(seed, monkeypatch):
+def test_urdf_joints_read_at_once(seed, monkeypatch, caplog):
     """The joints' numbers read all at once (_urdf_joints) make the plant that reading them
     joint by joint (parse_joint) makes, to the bit: the same joints, frames, limits, axes,
-    effort limits and coupler constraints; and a joint they cannot be read for is left to it."""
+    dampings, effort limits and coupler constraints, and the same warnings; and a joint they
+    cannot be read for is left to it."""
     from mallard.multibody.parsing import _urdf
     from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, first_children, joint_values
 
     rng = np.random.default_rng(seed)
-    kinds = [int(k) for k in rng.integers(0, 8, 30)] + list(range(8))
+    kinds = [int(k) for k in rng.integers(0, 10, 30)] + list(range(10))
     links = "".join(f'<link name="l{i}"/>' for i in range(len(kinds) + 1))
     joints = "".join(_joint(rng, i + 1, k) for i, k in enumerate(kinds))
     actuators = "".join(
@@ -678,13 +687,12 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
     )
     text = f'<robot name="r">{links}{joints}{actuators}</robot>'
     nodes = parse_xml_view(text, "t.urdf").findall("joint")
-    read = joint_values(nodes, first_children(nodes))
+    read, warned = joint_values(nodes, first_children(nodes))
     assert len(nodes) >= MIN_JOINTS
-    for k, values in zip(kinds, read, strict=True):
-        if k == 3:
-            assert values is None
-    expected = 0 if 5 in kinds else len(kinds) // 3
-    assert sum(v is not None for v in read) >= expected
+    for j, (k, values) in enumerate(zip(kinds, read, strict=True)):
+        assert (values is None) == (k == 9)  # (only drake_ignore's joints left to parse_joint)
+        if k == 8:
+            assert j in warned
 
     limits = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
 
@@ -704,12 +712,18 @@ def test_urdf_joints_read_at_once(seed, monkeypatch):
         rows.append(plant.GetEffortUpperLimits().tobytes())
         return rows, plant.num_constraints()
 
-    fast = MultibodyPlant(0.1)
-    Parser(fast).AddModelsFromString(text, "urdf")
-    monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: [None] * len(joints))
-    general = MultibodyPlant(0.1)
-    Parser(general).AddModelsFromString(text, "urdf")
-    assert fingerprint(fast) == fingerprint(general)
+    def parsed():
+        caplog.clear()
+        plant = MultibodyPlant(0.1)
+        with caplog.at_level("WARNING", logger="mallard.parsing"):
+            Parser(plant).AddModelsFromString(text, "urdf")
+        return fingerprint(plant), [r.getMessage() for r in caplog.records]
+
+    fast = parsed()
+    monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: ([None] * len(joints), []))
+    general = parsed()
+    assert fast == general
+    assert len(fast[1]) >= (8 in kinds)
 
 
 @pytest.mark.parametrize(("text", "numbers"), STREAM_CASES)
@@ -1044,7 +1058,7 @@ def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one(
     axis = np.array([0.0, 0.0, 1.0])
     joints = LimitedSingleDofJoint._all_checked(
         [RevoluteJoint, PrismaticJoint], ["r", "p"], frames, [b._body_frame, a._body_frame],
-        [axis, axis], [(rows, 0), (rows, 1)],
+        [axis, axis], [(rows, 0), (rows, 1)], [None, None],
     )  # fmt: skip
     limited = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
     for joint, cls in zip(joints, (RevoluteJoint, PrismaticJoint), strict=True):
@@ -1054,3 +1068,45 @@ def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one(
         assert type(joint) is cls and list(vars(joint)) == names
         for name in ("_default_damping", "_default_q", "_random_q", "_q_start", "_model_instance"):
             assert getattr(joint, name) is getattr(one, name)
+    # (a damping given: the joint's own array, where the one made alone keeps its own)
+    damped = RevoluteJoint._checked("d", frames[0], b._body_frame, axis, (rows, 0), 0.5)
+    one = RevoluteJoint("d", frames[0], b._body_frame, axis, 0.5)
+    assert list(vars(damped)) == names
+    assert damped._default_damping.tolist() == one._default_damping.tolist() == [0.5]
+    assert damped._default_damping.flags.writeable == one._default_damping.flags.writeable
+
+
+def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, caplog):
+    """A joint read at once that parse_joint warns of gives its warnings where parse_joint
+    gives them: its unsupported children's before the error of a missing link, its dynamics'
+    after it (here, never)."""
+    from mallard.multibody.parsing import _urdf
+    from mallard.multibody.parsing._urdf_joints import MIN_JOINTS
+
+    ignored = ' drake_ignore="true"'  # (l3: parse_joint's error for j3)
+    links = "".join(
+        f'<link name="l{i}"{ignored if i == 3 else ""}/>' for i in range(MIN_JOINTS + 1)
+    )
+    joints = "".join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        + (
+            '<calibration rising="0"/><dynamics friction="0.5" coulomb_window="1"/>'
+            if i == 3
+            else ""
+        )
+        + "</joint>"
+        for i in range(1, MIN_JOINTS + 1)
+    )
+    text = f'<robot name="r">{links}{joints}</robot>'
+
+    def parsed():
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="mallard.parsing"):
+            with pytest.raises(RuntimeError, match="Could not find link named 'l3'") as error:
+                Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")
+        return str(error.value), [r.getMessage() for r in caplog.records]
+
+    fast = parsed()
+    monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: ([None] * len(joints), []))
+    assert fast == parsed()
+    assert len(fast[1]) == 1 and "calibration" in fast[1][0]
