@@ -2107,10 +2107,13 @@ class _WholeArgPacker(datamodel.ArgPacker):
         self._fe_args = fe_args
         self._nargs = len(fe_args)
         self._dm_args = []
+        #: How many LLVM arguments numba's packer would pass.
+        self.flattened = 0
         for fe_arg in fe_args:
             model = dmm.lookup(fe_arg)
-            flattened = model.get_argument_type()
-            if isinstance(flattened, tuple) and len(list(packer._flatten(flattened))) > 1:
+            flattened = len(list(packer._flatten((model.get_argument_type(),))))
+            self.flattened += flattened
+            if flattened > 1:
                 model = _Whole(model)
             self._dm_args.append(model)
         argument_types = [model.get_argument_type() for model in self._dm_args]
@@ -2120,6 +2123,49 @@ class _WholeArgPacker(datamodel.ArgPacker):
 
 def _whole_arg_packer(self, fe_args):
     return _WholeArgPacker(self.data_model_manager, fe_args)
+
+
+#: LLVM's inline cost of an instruction (``InlineConstants::InstrCost``): its inliner takes a
+#: call's cost as the callee's less this per argument passed (set up by the call, gone inlined).
+INSTRUCTION_COST = 5
+
+
+class _CallAttributes(llvmir.instructions.CallInstrAttributes):
+    """A call's attributes, and LLVM's ``"call-threshold-bonus"`` (added to the inliner's
+    threshold for that call)."""
+
+    def __init__(self, attributes, bonus):
+        super().__init__(attributes)
+        self._bonus = bonus
+
+    def __bool__(self):
+        return True
+
+    def _to_list(self, ret_type):
+        return [*super()._to_list(ret_type), f'"call-threshold-bonus"="{self._bonus}"']
+
+
+def _call_function(self, builder, callee, resty, argtys, args, attrs=None):
+    """numba's ``CPUCallConv.call_function``; the call given the inliner's bonus of the
+    arguments numba would have flattened (:data:`INSTRUCTION_COST` each beyond those passed),
+    so that LLVM inlines the calls it inlined with numba's layout."""
+    calls = []
+
+    def call(*args, **kwargs):
+        calls.append(llvmir.IRBuilder.call(builder, *args, **kwargs))
+        return calls[-1]
+
+    builder.call = call
+    try:
+        status, out = _call_function._numba(self, builder, callee, resty, argtys, args, attrs)
+    finally:
+        del builder.call
+    arguments = self._get_arg_packer(argtys)
+    bonus = INSTRUCTION_COST * (arguments.flattened - len(arguments.argument_types))
+    if bonus:
+        (the_call,) = calls
+        the_call.attributes = _CallAttributes(the_call.attributes, bonus)
+    return status, out
 
 
 #: Appended to numba's ``magic_tuple``: the cache entries of code compiled with
@@ -2150,7 +2196,7 @@ def pass_aggregates_whole():
     would be called with the other layout), and numba's cache keys say so
     (:data:`WHOLE_AGGREGATES` in ``magic_tuple``): entries compiled either way are never
     linked together."""
-    from numba.core import codegen, cpu
+    from numba.core import callconv, codegen, cpu
 
     if getattr(cpu.CPUContext.get_arg_packer, "_mallard", False) or _any_compiled():
         return
@@ -2162,5 +2208,7 @@ def pass_aggregates_whole():
     tagged_magic_tuple._numba = magic_tuple
     _whole_arg_packer._numba = cpu.CPUContext.get_arg_packer
     _whole_arg_packer._mallard = True
+    _call_function._numba = callconv.CPUCallConv.call_function
     codegen.CPUCodegen.magic_tuple = tagged_magic_tuple
     cpu.CPUContext.get_arg_packer = _whole_arg_packer
+    callconv.CPUCallConv.call_function = _call_function
