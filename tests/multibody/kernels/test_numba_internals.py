@@ -2,6 +2,7 @@
 its docstring): a numba release that breaks one fails here, by name."""
 
 import ast
+import collections
 import hashlib
 import inspect
 import itertools
@@ -1680,3 +1681,136 @@ def test_29_boundscheck_and_views_left_to_numba(monkeypatch):
     assert np.shares_memory(row, a) and np.array_equal(row, [2.0, 2.0, 2.0])  # (a view)
     assert np.array_equal(strided, [0.0, 2.0]) and complex_element == 3 - 4j
     assert boolean is False
+
+
+# ---- 30. composite arguments passed whole -------------------------------------------------------
+_Views = collections.namedtuple("_Views", "a b n")
+
+
+@numba.njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _summed(x, views, pair, maybe, *rest):
+    """A function of arrays (any layout), a namedtuple of views and an integer, tuples, an
+    Optional array and a ``*args`` tuple, compiled alone (no CPython wrapper: only called)."""
+    total = pair[0] * x.sum() + pair[1] + views.a.sum() * views.n + views.b[-1, 0]
+    if maybe is not None:
+        total += maybe.sum() / 2
+    for each in rest:
+        total += each
+    return total
+
+
+def _calls(x, views, pair, flags, y):
+    """_summed called with each argument kind, y's elements given as ``*args``; the call chain
+    through a kernel that passes its arguments on."""
+    maybe = x if flags[0] else None
+    return _summed(x, views, pair, maybe, y[0], y[1]), _passed_on(x, views, pair, flags)
+
+
+@numba.njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _passed_on(x, views, pair, flags):
+    return _summed(x, views, (pair[1], pair[0]), None, int(flags[1]), 2)
+
+
+def _argument_cases():
+    """(x, views, pair, flags, y): 0-D to 3-D arrays, C, F, any layout, floats and integers."""
+    b = np.arange(12.0).reshape(3, 4)
+    return [
+        (np.arange(5.0), _Views(b, b.T, 3), (2.0, 1), (True, False), np.array([1.5, 2.5])),
+        (np.array(4.0), _Views(b[::2, 1:], b[:, ::-1], -1), (0.5, 7), (False, True), b[0]),
+        (
+            np.arange(24, dtype=np.int32).reshape(2, 3, 4)[:, ::2],
+            _Views(b.T.copy(), b[1:], 0),
+            (-1.0, 0),
+            (True, True),
+            np.array([3, 4], dtype=np.int64),
+        ),
+    ]
+
+
+def test_30_numbas_flattened_arguments():
+    """numba's calling convention lays out arguments with the context's packer; numba's own
+    packer flattens a composite into one LLVM argument per scalar member."""
+    from numba.core import cpu, datamodel
+    from numba.core.registry import cpu_target
+
+    from mallard.multibody._kernels import _machinery  # noqa: F401 (installs it)
+
+    context = cpu_target.target_context
+    array = types.float64[:, :]
+    views = numba.typeof(_Views(np.zeros(2), np.zeros((2, 2)), 1))
+    numbas = cpu.CPUContext.get_arg_packer._numba(context, (array, views, types.intp))
+    assert isinstance(numbas, datamodel.ArgPacker)
+    assert len(numbas.argument_types) == (5 + 2 * 2) + (7 + 9 + 1) + 1
+    packer = context.get_arg_packer((array, views, types.intp))
+    byte = ir.IntType(8)
+    passed = [context.get_value_type(array), *[byte] * 8, context.get_value_type(views)]
+    passed += [*[byte] * 16, context.get_value_type(types.intp)]
+    assert list(packer.argument_types) == passed  # (each composite whole, then padding)
+    function_type = context.call_conv.get_function_type(types.float64, (array, views, types.intp))
+    assert list(function_type.args[2:]) == passed  # (the return value, the exception info)
+    f = compiled(dense.lu_solve)
+    f(*_lu_args())
+    signature = f.signatures[0]
+    codegen = f.overloads[signature].library.codegen
+    key = f._cache._impl.locator and f._cache._index_key(signature, codegen)
+    assert codegen.magic_tuple()[-1] == _numba_internals.WHOLE_AGGREGATES and key[1][-1] == (
+        _numba_internals.WHOLE_AGGREGATES
+    )
+
+
+def test_30_aggregates_passed_whole():
+    """Compiled calls of a function whose arguments are arrays of any layout, a namedtuple of
+    views, tuples, an Optional array and ``*args`` (a tuple of another numba type than the
+    callee's, of the same scalars) return what the interpreter does; the callee's LLVM
+    arguments are its arguments' struct values, each followed by undefined bytes to as many
+    arguments as numba's flattening."""
+    from numba.core import cpu
+
+    from mallard.multibody._kernels import _machinery  # noqa: F401 (installs it)
+
+    calls = numba.njit(_calls)
+    for x, views, pair, flags, y in _argument_cases():
+        summed = _summed.py_func
+        expected = (
+            summed(x, views, pair, x if flags[0] else None, y[0], y[1]),
+            summed(x, views, pair[::-1], None, int(flags[1]), 2),
+        )
+        assert calls(x, views, pair, flags, y) == expected
+    assert len(_summed.overloads) == 2 * len(_argument_cases())
+    context = calls.targetctx
+    for signature, result in _summed.overloads.items():
+        function = result.library.get_function(result.fndesc.mangled_name)
+        numbas = cpu.CPUContext.get_arg_packer._numba(context, signature)
+        arguments = [str(each.type) for each in function.arguments][2:]
+        assert len(arguments) == len(numbas.argument_types), signature
+        assert arguments.count("i8") == len(arguments) - len(signature), signature
+
+
+def test_30_not_after_a_compilation(tmp_path):
+    """A process that compiled a function before importing mallard's kernels keeps numba's
+    layout of arguments (and cache keys); one that did not passes composites whole."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, numba, numpy as np\n"
+        "if sys.argv[1] == 'first':\n"
+        "    numba.njit(lambda a: a.sum())(np.zeros(2))\n"
+        "from mallard.multibody._kernels import _machinery, _numba_internals as ni\n"
+        "from numba.core import codegen, cpu\n"
+        "print(getattr(cpu.CPUContext.get_arg_packer, '_mallard', False),\n"
+        "      getattr(codegen.CPUCodegen.magic_tuple, '_numba', None) is not None)\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env["PYTHONPATH"] = str(pathlib.Path(mallard.__file__).parents[1])
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, which],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout.split()
+        for which in ("first", "none")
+    ]
+    assert runs == [["False", "False"], ["True", "True"]]
