@@ -240,8 +240,9 @@ pins numba to the releases those tests pass on.
    out a compiled function's arguments with the packer ``CPUContext.get_arg_packer(argument
    types)`` gives, a ``datamodel.ArgPacker``: per argument its data model's
    ``get_argument_type()`` (a composite's a nested tuple of its members', flattened into one
-   LLVM argument each), ``as_argument(builder, value)`` at a call, ``from_argument(builder,
-   argument)`` in the callee, the argument's ``_Unflattener`` and ``_flatten``; a value passed
+   LLVM argument each; LLVM's inliner subtracts 5 from a call's cost per argument it passes),
+   ``as_argument(builder, value)`` at a call, ``from_argument(builder, argument)`` in the
+   callee, the argument's ``_Unflattener`` and ``_flatten``; a value passed
    may be of another numba type than the callee's argument (``imputils.user_function``: the
    call site's ``UniTuple`` for a ``Tuple`` argument), of the same flattened LLVM types. The
    index key of numba's cache holds ``codegen.magic_tuple()`` (``CPUCodegen``'s), and a cached
@@ -2145,8 +2146,9 @@ def pass_aggregates_whole():
     argument, its struct value, where numba flattens it into one argument per scalar member
     (an array: 5 + 2·ndim; a namedtuple of 30 views: 210), extracted one by one at the call and
     inserted one by one into the struct again in the callee: calls of kernels were 26–27% of
-    the IR numba emits for them (docs/compilation.md). The machine code passes the same
-    scalars (LLVM's x86-64 lowering splits a struct argument into its members, in order).
+    the IR numba emits for them (docs/compilation.md). The struct is followed by undefined
+    bytes, to as many arguments as numba's (no instruction: LLVM's inliner counts a call's
+    arguments, and inlines the calls it inlined with numba's layout).
 
     The layout of every function's arguments changes (entry points' wrappers, C callbacks and
     the addresses kernels are called by follow it: their C signatures do not), so it is done
