@@ -39,7 +39,6 @@ from mallard.multibody._kernels._numba_internals import (
     kernels_return_views,
     mallard_imported,
     manage_caches,
-    pass_aggregates_whole,
     product,
     type_inlined_calls_once,
 )
@@ -140,7 +139,7 @@ manage_caches(_MALLARD_DIR)
 # (per statement too), builds an inlined kernel's untyped IR once and types its calls about twice
 # per argument types; Python's garbage collector runs less often while numba compiles, and its
 # frames have room (no memory mapped per call); an array's element is indexed from its struct
-# value, not a copy of it; a composite argument is passed whole, not flattened.
+# value, not a copy of it.
 compile_with_room_for_frames()
 compile_each_kernel_once()
 generate_code_on_demand()
@@ -151,7 +150,6 @@ build_inlined_ir_once()
 type_inlined_calls_once()
 collect_less_while_compiling()
 index_elements_from_struct_values()
-pass_aggregates_whole()
 
 
 def atomic_add(a, i, value):

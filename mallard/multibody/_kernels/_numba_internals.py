@@ -233,23 +233,6 @@ pins numba to the releases those tests pass on.
    (``boundscheck=True``, ``NUMBA_BOUNDSCHECK``), and load and store it with ``load_item`` and
    ``store_item`` after casting the value (``context.cast``) to the dtype
    (:func:`element_pointer`, :func:`index_elements_from_struct_values`).
-30. Arguments [test_30_aggregates_passed_whole, test_30_numbas_flattened_arguments]: the CPU
-   target's calling convention (``callconv.CPUCallConv``: ``get_function_type``,
-   ``decode_arguments``, ``call_function``, ``decorate_function``; ``callwrapper``'s, the C
-   callback wrapper's and the ufunc wrappers' calls of a compiled function go through it) lays
-   out a compiled function's arguments with the packer ``CPUContext.get_arg_packer(argument
-   types)`` gives, a ``datamodel.ArgPacker``: per argument its data model's
-   ``get_argument_type()`` (a composite's a nested tuple of its members', flattened into one
-   LLVM argument each; LLVM's inliner subtracts 5 from a call's cost per argument it passes),
-   ``as_argument(builder, value)`` at a call, ``from_argument(builder, argument)`` in the
-   callee, the argument's ``_Unflattener`` and ``_flatten``; a value passed
-   may be of another numba type than the callee's argument (``imputils.user_function``: the
-   call site's ``UniTuple`` for a ``Tuple`` argument), of the same flattened LLVM types. The
-   index key of numba's cache holds ``codegen.magic_tuple()`` (``CPUCodegen``'s), and a cached
-   library links into its callers from its bitcode (``_unserialize``: ``_shared_module``).
-   The CPU target's context (``registry.cpu_target._toplevel_target_context``) is made at the
-   first compilation, its execution engine's ``_defined_symbols`` listing every function
-   compiled or loaded (:func:`pass_aggregates_whole`).
 """
 
 import collections
@@ -270,10 +253,8 @@ from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
 import numba
-from llvmlite import ir as llvmir
 from numba import types
-from numba.core import caching, cgutils, datamodel
-from numba.core.datamodel import packer
+from numba.core import caching, cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, lower_builtin
 
@@ -2038,135 +2019,3 @@ def index_elements_from_struct_values():
         lower_builtin(operator.getitem, types.Array, index_type)(_get_element)
         lower_builtin(operator.setitem, types.Array, index_type, types.Any)(_set_element)
     index_elements_from_struct_values._installed = True
-
-
-# ---- 30: aggregates passed whole between compiled functions --------------------------------------
-
-
-class _Whole:
-    """The data model ``model`` of a composite type (an array, a tuple, a namedtuple) whose
-    value is passed as one LLVM argument, of its value type, where numba flattens it into
-    ``scalars`` arguments, one per scalar member (5 + 2·ndim for an array): followed by
-    ``scalars - 1`` undefined bytes, so that the call passes as many arguments as numba's
-    (LLVM's inliner takes a call's cost as the callee's less 5 per argument passed: numba's
-    flattening is what makes it inline a kernel taking the Model and a workspace)."""
-
-    def __init__(self, model, scalars):
-        self._model = model
-        self._type = model.get_value_type()
-        self._padding = (llvmir.IntType(8),) * (scalars - 1)
-
-    def get_argument_type(self):
-        return (self._type, *self._padding)
-
-    def as_argument(self, builder, value):
-        if value.type != self._type:  # (another numba type of the same scalars: numba's cast)
-            value = _rebuilt(builder, iter(_scalars(builder, value)), self._type)
-        return (value, *(llvmir.Constant(each, llvmir.Undefined) for each in self._padding))
-
-    def from_argument(self, builder, arguments):
-        return arguments[0]
-
-
-def _members(llvm_type):
-    """The member types of an LLVM aggregate type, None for a scalar one."""
-    if isinstance(llvm_type, llvmir.BaseStructType):
-        return list(llvm_type.elements)
-    if isinstance(llvm_type, llvmir.ArrayType):
-        return [llvm_type.element] * llvm_type.count
-    return None
-
-
-def _scalars(builder, value):
-    """The scalar members of an LLVM value, in order (numba's flattening of it)."""
-    members = _members(value.type)
-    if members is None:
-        return [value]
-    return [
-        scalar
-        for i in range(len(members))
-        for scalar in _scalars(builder, builder.extract_value(value, i))
-    ]
-
-
-def _rebuilt(builder, scalars, llvm_type):
-    """The value of type ``llvm_type`` whose scalar members are the next of ``scalars``."""
-    members = _members(llvm_type)
-    if members is None:
-        scalar = next(scalars)
-        if scalar.type != llvm_type:
-            raise TypeError(f"an argument's member of type {scalar.type} for {llvm_type}")
-        return scalar
-    value = llvmir.Constant(llvm_type, llvmir.Undefined)
-    for i, member in enumerate(members):
-        value = builder.insert_value(value, _rebuilt(builder, scalars, member), i)
-    return value
-
-
-class _WholeArgPacker(datamodel.ArgPacker):
-    """numba's ``ArgPacker``, an argument of a composite type (flattened by numba into more
-    than one scalar) passed whole (:class:`_Whole`)."""
-
-    def __init__(self, dmm, fe_args):
-        self._dmm = dmm
-        self._fe_args = fe_args
-        self._nargs = len(fe_args)
-        self._dm_args = []
-        for fe_arg in fe_args:
-            model = dmm.lookup(fe_arg)
-            scalars = len(list(packer._flatten((model.get_argument_type(),))))
-            if scalars > 1:
-                model = _Whole(model, scalars)
-            self._dm_args.append(model)
-        argument_types = [model.get_argument_type() for model in self._dm_args]
-        self._unflattener = packer._Unflattener(argument_types)
-        self._be_args = list(packer._flatten(argument_types))
-
-
-def _whole_arg_packer(self, fe_args):
-    return _WholeArgPacker(self.data_model_manager, fe_args)
-
-
-#: Appended to numba's ``magic_tuple``: the cache entries of code compiled with
-#: :func:`pass_aggregates_whole` are told apart from numba's (which flatten arguments).
-WHOLE_AGGREGATES = "mallard: composite arguments passed whole"
-
-
-def _any_compiled():
-    """Whether this process compiled (or loaded) a function for the CPU target already."""
-    from numba.core.registry import cpu_target
-
-    context = cpu_target.__dict__.get("_toplevel_target_context")
-    return context is not None and bool(context.codegen()._engine._defined_symbols)
-
-
-def pass_aggregates_whole():
-    """Makes every function numba compiles for the CPU target take an argument of a composite
-    type (an array, a tuple or namedtuple: the workspace's views, the Model) as one LLVM
-    argument, its struct value, where numba flattens it into one argument per scalar member
-    (an array: 5 + 2·ndim; a namedtuple of 30 views: 210), extracted one by one at the call and
-    inserted one by one into the struct again in the callee: calls of kernels were 26–27% of
-    the IR numba emits for them (docs/compilation.md). The struct is followed by undefined
-    bytes, to as many arguments as numba's (no instruction: LLVM's inliner counts a call's
-    arguments, and inlines the calls it inlined with numba's layout).
-
-    The layout of every function's arguments changes (entry points' wrappers, C callbacks and
-    the addresses kernels are called by follow it: their C signatures do not), so it is done
-    once, before this process compiles anything (else not at all: a function compiled before
-    would be called with the other layout), and numba's cache keys say so
-    (:data:`WHOLE_AGGREGATES` in ``magic_tuple``): entries compiled either way are never
-    linked together."""
-    from numba.core import codegen, cpu
-
-    if getattr(cpu.CPUContext.get_arg_packer, "_mallard", False) or _any_compiled():
-        return
-    magic_tuple = codegen.CPUCodegen.magic_tuple
-
-    def tagged_magic_tuple(self):
-        return (*magic_tuple(self), WHOLE_AGGREGATES)
-
-    tagged_magic_tuple._numba = magic_tuple
-    _whole_arg_packer._numba = cpu.CPUContext.get_arg_packer
-    _whole_arg_packer._mallard = True
-    codegen.CPUCodegen.magic_tuple = tagged_magic_tuple
-    cpu.CPUContext.get_arg_packer = _whole_arg_packer
