@@ -585,7 +585,11 @@ class _MujocoParser:
         axis = np.array([x / norm, y / norm, z / norm])
         damping = parse_scalar(node, "damping", self.diagnostics, 0.0)
         kind = attrib.get("type", "hinge")
-        limited, limits = self.limits(node, "range", "limited")
+        limited, limits = (
+            self.limits(node, "range", "limited")
+            if "range" in attrib or "limited" in attrib
+            else (False, (0.0, 0.0))  # (auto, without a range: not limited)
+        )
         joint = None
         try:
             if kind == "free":
