@@ -247,7 +247,7 @@ class _MujocoParser:
             path = os.path.abspath(os.path.join(self.main_dir, file))
             try:
                 with open(path, "rb") as f:
-                    included = parse_xml(f.read(), path)
+                    included = parse_xml(f.read(), path, keep_text=False)
             except (OSError, XmlSyntaxError):
                 self.error(child, f"Failed to load <include> file at path {path}.")
             holder = type(included)(node.tag, {}, path, included.line)
