@@ -67,7 +67,7 @@ class _Processor:
         self.infos_of = {}  # int(model instance) -> [its ModelInstanceInfo]
         self.where = (None, None)
         self.paths = {}  # URI -> its path (resolve)
-        self.parsers = {}  # path -> (the parse function of its format, reads_views of it)
+        self.parsers = {}  # path -> format_parser(path)
 
     def error(self, message):
         self._error_at(self.where, message)
@@ -121,9 +121,9 @@ class _Processor:
         parser = self.parsers.get(path)
         if parser is None:  # (once per path: directives add many copies of a model)
             parser = self.parsers[path] = self.format_parser(path)
-        parse, views, reuse = parser
+        parse, views, reuse, text = parser
         workspace = self.workspace
-        root = workspace.load_file(path, reuse, views)
+        root = workspace.load_file(path, reuse, views, text)
         where = self.where
         prefix = workspace.model_name_prefix
         workspace.model_name_prefix = namespace
@@ -158,8 +158,9 @@ class _Processor:
 
     def format_parser(self, path):
         """(the parse function of the format of ``path``, whether it reads views, whether its
-        documents may be reused); an error for a directives file."""
-        from mallard.multibody.parsing._parser import _format_parser, reads_views
+        documents may be reused, whether it reads character data); an error for a directives
+        file."""
+        from mallard.multibody.parsing._parser import _format_parser, reads_text, reads_views
 
         if path.endswith((".dmd.yaml", ".DMD.YAML")):
             self.error(
@@ -169,7 +170,8 @@ class _Processor:
             )
         parse = _format_parser(path)
         # (URDF and SDFormat documents are read only; MJCF's parser applies defaults to its own)
-        return parse, reads_views(parse), path.endswith((".urdf", ".URDF", ".sdf", ".SDF"))
+        reuse = path.endswith((".urdf", ".URDF", ".sdf", ".SDF"))
+        return parse, reads_views(parse), reuse, reads_text(parse)
 
     def free_body_pose(self, instance, parent, child_name, X_PC):
         plant = self.plant

@@ -142,7 +142,8 @@ class _MujocoParser:
         #: The element being read (where an error of the plant's API is located).
         self.at = root
         self.frames = Frames(self.diagnostics)
-        self.defaults = {}  # (element, class) -> the <default>'s element
+        # element -> {class: (its <default>'s attributes, whether they set an orientation)}
+        self.defaults = {element: {} for element in DEFAULT_ELEMENTS}
         self.materials = {}
         self.meshes = {}
         self.geoms = GeomParser(
@@ -247,7 +248,7 @@ class _MujocoParser:
             path = os.path.abspath(os.path.join(self.main_dir, file))
             try:
                 with open(path, "rb") as f:
-                    included = parse_xml(f.read(), path)
+                    included = parse_xml(f.read(), path, keep_text=False)
             except (OSError, XmlSyntaxError):
                 self.error(child, f"Failed to load <include> file at path {path}.")
             holder = type(included)(node.tag, {}, path, included.line)
@@ -259,15 +260,16 @@ class _MujocoParser:
     def apply_defaults(self, element, class_name, node):
         """Gives ``node`` the attributes of the default of (``element``, ``class_name``) that
         it does not set (no default orientation when it sets an orientation)."""
-        default = self.defaults.get((element, class_name))
+        default = self.defaults[element].get(class_name)
         if default is None:
             return
-        attrib, defaults = node.attrib, default.attrib
+        defaults, oriented = default
+        attrib = node.attrib
         keys = attrib.keys()
-        skipped = () if keys.isdisjoint(ORIENTATIONS) else ORIENTATIONS
-        if keys.isdisjoint(defaults) and (not skipped or defaults.keys().isdisjoint(skipped)):
+        if keys.isdisjoint(defaults) and not (oriented and not keys.isdisjoint(ORIENTATIONS)):
             attrib.update(defaults)  # (the common case: all appended, in C)
             return
+        skipped = () if keys.isdisjoint(ORIENTATIONS) else ORIENTATIONS
         # Those it does not set, appended after its own in the default's order (Drake's
         # order). (A loop: cheaper than merging the two dicts for a few attributes.)
         for name, value in defaults.items():
@@ -351,10 +353,13 @@ class _MujocoParser:
                 )
             class_name = "main"
         for element in DEFAULT_ELEMENTS:
+            classes = self.defaults[element]
             for child in node.findall(element):
-                self.defaults[(element, class_name)] = child
+                attrib = child.attrib
+                classes[class_name] = (attrib, False)  # (its own, if parent_class is class_name)
                 if parent_class:
                     self.apply_defaults(element, parent_class, child)
+                classes[class_name] = (attrib, not attrib.keys().isdisjoint(ORIENTATIONS))
         for child in node.findall("default"):
             self.parse_default(child, class_name)
 
@@ -585,7 +590,11 @@ class _MujocoParser:
         axis = np.array([x / norm, y / norm, z / norm])
         damping = parse_scalar(node, "damping", self.diagnostics, 0.0)
         kind = attrib.get("type", "hinge")
-        limited, limits = self.limits(node, "range", "limited")
+        limited, limits = (
+            self.limits(node, "range", "limited")
+            if "range" in attrib or "limited" in attrib
+            else (False, (0.0, 0.0))  # (auto, without a range: not limited)
+        )
         joint = None
         try:
             if kind == "free":

@@ -53,6 +53,8 @@ _IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # (rows of R, as 9 fl
 _IDENTITY_ARRAY = np.eye(3)
 _EPS = float(np.finfo(float).eps)
 _Z = (0.0, 0.0, 1.0)  # (a geom's axis, in its frame)
+_ORIGIN = (0.0, 0.0, 0.0)  # (p_GoGcm_G of a primitive shape)
+_ORIGIN_ROWS = point_mass_rows(*_ORIGIN)
 _NO_TURN = (1.0, 0.0, 0.0, 0.0)  # (a quaternion wxyz)
 _AXIS_INDEX = {"x": 1, "y": 2, "z": 3, "X": 1, "Y": 2, "Z": 3}  # (its place in wxyz)
 _pack6, _unpack6 = struct.Struct("6d").pack, struct.Struct("6d").unpack
@@ -303,12 +305,12 @@ class GeomParser:
         self.frames = frames
         self.materials = materials
         self.meshes = meshes
-        self.mesh_inertia = {}
+        self.mesh_inertia = {}  # (_unit_density_inertia's, by mesh name)
         # The primitive shapes made (immutable: geoms of the same shape share one), by
         # (shape type, measures).
         self.shapes = {}
-        # (volume, p_GoGcm_G, G_GGo_G moments) of a primitive shape at unit density, by
-        # (shape type, measures): models repeat their limbs' shapes.
+        # (volume, p_GoGcm_G, G_GGo_G rows, pm(p_GoGcm_G) rows) of a primitive shape at unit
+        # density, by (shape type, measures): models repeat their limbs' shapes.
         self.unit_inertia = {}
         # (unit_inertia's key, mass) of the geom inertias checked physically valid.
         self.valid = set()
@@ -555,15 +557,13 @@ class GeomParser:
         element by element; (mass, None, None) for a checked mass that is not positive, which
         composite_inertia leaves out). ``key``: (shape type, measures) of a primitive shape,
         else None (a mesh)."""
-        volume, p, moments = self._unit_density_inertia(node, geom, mesh, key)
+        volume, p, G, p_rows = self._unit_density_inertia(node, geom, mesh, key)
         mass = parse_scalar(node, "mass", self.diagnostics)
         if mass is None:
             density = parse_scalar(node, "density", self.diagnostics)
             mass = volume * (1000.0 if density is None else density)
-        xx, yy, zz, xy, xz, yz = moments
-        G = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]  # G_GGo_G
         if (key, mass) not in self.valid:  # (a valid (shape, mass) is valid again)
-            report = _validity_error(mass, p, None, G, point_mass_rows(*p))
+            report = _validity_error(mass, p, None, G, p_rows)
             if report is not None:
                 self.diagnostics.error(
                     node,
@@ -601,25 +601,25 @@ class GeomParser:
         return mass, q, G
 
     def _unit_density_inertia(self, node, geom, mesh, key):
-        """(volume, p_GoGcm_G, the moments and products of G_GGo_G) of the geom's shape, in
-        floats (``key``: see _inertia)."""
+        """(volume, p_GoGcm_G, G_GGo_G rows, pm(p_GoGcm_G) rows) of the geom's shape, in
+        floats, made once per shape (``key``: see _inertia; a mesh's by its name). (Shared:
+        never changed.)"""
         if key is None:
-            M = self.mesh_inertia.get(mesh)
-            if M is None:
+            inertia = self.mesh_inertia.get(mesh)
+            if inertia is None:
                 M = self._mesh_inertia(node, geom.shape, mesh)
-                self.mesh_inertia[mesh] = M
-            return (
-                float(M.get_mass()),
-                tuple(M.get_com().tolist()),
-                _moments(M.get_unit_inertia().CopyToFullMatrix3()),
-            )
+                p = tuple(M.get_com().tolist())
+                G = _rows(_moments(M.get_unit_inertia().CopyToFullMatrix3()))
+                inertia = (float(M.get_mass()), p, G, point_mass_rows(*p))
+                self.mesh_inertia[mesh] = inertia
+            return inertia
         inertia = self.unit_inertia.get(key)
         if inertia is None:
             shape_type, measures = key
             if 0.0 in measures:  # (a zero radius sphere: CalcSpatialInertia's error)
                 CalcSpatialInertia(geom.shape, 1.0)
             volume, moments = unit_density_inertia(shape_type, measures)
-            inertia = self.unit_inertia[key] = (volume, (0.0, 0.0, 0.0), moments)
+            inertia = self.unit_inertia[key] = (volume, _ORIGIN, _rows(moments), _ORIGIN_ROWS)
         return inertia
 
     def _mesh_inertia(self, node, mesh_shape, mesh):
@@ -651,6 +651,12 @@ class GeomParser:
 
 def _moments(G):
     return tuple(G[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]].tolist())
+
+
+def _rows(moments):
+    """The rows (nested lists) of the symmetric 3x3 of ``moments`` (xx, yy, zz, xy, xz, yz)."""
+    xx, yy, zz, xy, xz, yz = moments
+    return [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]
 
 
 def _reexpress(R, p, G):

@@ -41,6 +41,12 @@ def reads_views(parse):
     return parse.__module__.endswith("._urdf")
 
 
+def reads_text(parse):
+    """Whether the format parser ``parse`` reads its elements' character data (MJCF's, whose
+    elements hold none, does not: its documents are read without it)."""
+    return not parse.__module__.endswith("._mujoco")
+
+
 def _format_parser(file_name):
     """The parse function for ``file_name``'s extension (exact case, as Drake's)."""
 
@@ -224,8 +230,10 @@ class Parser:
             from mallard.multibody.parsing._dmd import load_file
 
             return self._add(parse, lambda workspace: load_file(workspace, file_name))
-        views = reads_views(parse)
-        return self._add(parse, lambda workspace: workspace.load_file(file_name, views=views))
+        views, text = reads_views(parse), reads_text(parse)
+        return self._add(
+            parse, lambda workspace: workspace.load_file(file_name, False, views, text)
+        )
 
     def AddModelsFromUrl(self, url):
         """Adds all models of the file named by ``url``: ``package://`` (or ``model://``)
@@ -253,8 +261,10 @@ class Parser:
             return self._add(parse, lambda _: load_model_directives(file_contents, pseudo_name))
         # Drake names MJCF text "<literal-string>.urdf" in its messages.
         label = f"{STRING_STEM}.urdf" if parse.__module__.endswith("_mujoco") else pseudo_name
-        views = reads_views(parse)
-        return self._add(parse, lambda workspace: workspace.load_xml(file_contents, label, views))
+        views, text = reads_views(parse), reads_text(parse)
+        return self._add(
+            parse, lambda workspace: workspace.load_xml(file_contents, label, views, text)
+        )
 
     def _process_model_directives(self, directives):
         """ProcessModelDirectives: the ModelInstanceInfo list of what ``directives`` add (no

@@ -93,19 +93,21 @@ class Workspace:
                 values[node] = value
         return value
 
-    def load_xml(self, text, file, views=False):
+    def load_xml(self, text, file, views=False, keep_text=True):
         """The root XmlElement of ``text`` (with ``views``: its root ElementView, for a format
-        parser that reads hot parts of the tree through their Elements: URDF); a located
+        parser that reads hot parts of the tree through their Elements: URDF; without
+        ``keep_text``, XmlElements without their character data: parse_xml's); a located
         RuntimeError if it is not well-formed."""
         try:
-            return parse_xml_view(text, file) if views else parse_xml(text, file)
+            return parse_xml_view(text, file) if views else parse_xml(text, file, keep_text)
         except XmlSyntaxError as e:
             source = "string" if is_string_source(file) else "file"
             message = str(e).replace("Failed to parse XML:", f"Failed to parse XML {source}:")
             self.diagnostics.error(None, message, file=file, line=e.line)
 
-    def load_file(self, path, reuse=False, views=False):
-        """The root XmlElement of the file at ``path``, read now (``views``: as load_xml).
+    def load_file(self, path, reuse=False, views=False, keep_text=True):
+        """The root XmlElement of the file at ``path``, read now (``views``, ``keep_text``: as
+        load_xml).
         With ``reuse`` (for a format parser that does not modify the document: URDF,
         SDFormat), the one this call parsed before from that path if the file holds the same
         bytes (model directives add many copies of a model; a file rewritten meanwhile, even
@@ -122,7 +124,7 @@ class Workspace:
         except OSError as e:
             reason = "XML_ERROR_FILE_NOT_FOUND" if not os.path.exists(path) else e.strerror
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)
-        root = self.load_xml(text, str(path), views)
+        root = self.load_xml(text, str(path), views, keep_text)
         if reuse:
             self._documents[path] = (text, root)
         return root

@@ -380,8 +380,8 @@ def test_a_file_rewritten_while_directives_add_it_is_parsed_again(tmp_path, monk
         monkeypatch.setattr(_workspace, reader, lambda *a, r=read: parsed.append(1) or r(*a))
     load_file = _workspace.Workspace.load_file
 
-    def rewritten_after_the_second(self, file, reuse=False, views=False):
-        root = load_file(self, file, reuse, views)
+    def rewritten_after_the_second(self, file, *args):
+        root = load_file(self, file, *args)
         if file == str(path) and self.plant.num_model_instances() == 3:  # (the second copy)
             st = path.stat()
             path.write_text(REUSED_URDF.replace('<mass value="2"/>', '<mass value="3"/>'))

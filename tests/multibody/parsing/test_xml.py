@@ -170,3 +170,34 @@ def test_both_readers_report_an_error_alike(text):
             parse(text, "f")
         errors.append((str(info.value), info.value.line))
     assert errors[0] == errors[1]
+
+
+def test_a_document_read_without_its_character_data():
+    # (MJCF's: its elements hold none) The same tree, lines and errors; every text None.
+    kept, dropped = parse_xml(DOCUMENT, "f.xml"), parse_xml(DOCUMENT, "f.xml", keep_text=False)
+    assert kept.find("c").text == "1  2"
+    assert [(e.tag, e.line, e.text) for e in dropped.children] == [
+        ("b", 4, None),
+        ("c", 4, None),
+        ("d", 9, None),
+    ]
+    assert dropped.text is None
+    for text in (b"<a>x &bad; y</a>", b"<a>\n\n<b>\x01</b></a>", b"<a>x</b>"):
+        with pytest.raises(XmlSyntaxError) as with_text:
+            parse_xml(text, "f.xml")
+        with pytest.raises(XmlSyntaxError) as without:
+            parse_xml(text, "f.xml", keep_text=False)
+        assert (without.value.line, str(without.value)) == (
+            with_text.value.line,
+            str(with_text.value),
+        )
+
+
+def test_only_mjcf_documents_are_read_without_character_data():
+    from mallard.multibody.parsing._parser import _format_parser, reads_text
+
+    assert [reads_text(_format_parser(f"m.{ext}")) for ext in ("urdf", "sdf", "xml")] == [
+        True,
+        True,
+        False,
+    ]
