@@ -104,32 +104,50 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
         calc_mass_matrix(model, params, work, work.M)
 
 
+# The two drivers are kernels linked into their callers (dynamics_derivatives_at; the linked
+# copy test_by_address compares it with), not inlined: their bodies are then typed and compiled
+# once for all of them, not again in each caller.
+@jitable
+def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv):
+    """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with
+    gravity, joint damping and the body forces F_app_B (indexed by body, at Bo in W, held
+    fixed): τ = M·v̇ + C·v − tau_g + D·v − Σ_B J_Bᵀ·F_app_B[B]."""
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
+    run_stages(m, x, params, work, need)
+    deriv = derivatives(mi, dws)
+    inverse_dynamics_derivatives(m, x, params, work, deriv, vdot, F_app_B, dtau_dq, dtau_dv)
+
+
+@jitable
+def drive_forward_dynamics_derivatives(
+    mi, mf, x, ws, need, u, tau_in, F_in_B, dws, dvdot_dq, dvdot_dv, dvdot_dtau
+):
+    """The forward dynamics of kernels.engine.forward_dynamics (into ws) and its derivatives
+    with the inputs u, tau_in and F_in_B (at Bo in W) held fixed: dvdot_dq = −M⁻¹·∂τ/∂q and
+    dvdot_dv = −M⁻¹·∂τ/∂v (τ the inverse dynamics of :func:`inverse_dynamics_derivatives` at
+    the v̇ found), dvdot_dtau = M⁻¹; rows (and dvdot_dtau's columns) of locked joints' dofs
+    zero. Returns −1, or the first mobod whose articulated inertia is not positive definite."""
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
+    status = forward_dynamics(m, x, params, work, need, u, tau_in, F_in_B)
+    if status >= 0:
+        return status
+    deriv = derivatives(mi, dws)
+    inverse_dynamics_derivatives(m, x, params, work, deriv, work.vdot, F_in_B, dvdot_dq, dvdot_dv)
+    solve_forward_dynamics_derivatives(
+        m, params, work, deriv.L, deriv.free, dvdot_dq, dvdot_dv, dvdot_dtau
+    )
+    return -1
+
+
 @jitable
 def dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3):
-    """``forward`` FORWARD: the forward dynamics of kernels.engine.forward_dynamics with
-    u = A, tau_in = B, F_in_B = F_B (at Bo in W), into ws, and its derivatives with those
-    inputs held fixed: D1 = dvdot_dq = −M⁻¹·∂τ/∂q, D2 = dvdot_dv = −M⁻¹·∂τ/∂v (τ the
-    inverse dynamics of :func:`inverse_dynamics_derivatives` at the v̇ found), D3 =
-    dvdot_dtau = M⁻¹ (rows, and D3's columns, of locked joints' dofs zero); returns −1, or
-    the first mobod whose articulated inertia is not positive definite. Else
-    (_batch_codes.INVERSE): the stages in ``need`` brought up to date, D1 = dtau_dq (nv×nq),
-    D2 = dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with gravity, joint
-    damping and the body forces F_B held fixed, τ = M·v̇ + C·v − tau_g + D·v −
-    Σ_B J_Bᵀ·F_B[B], at v̇ = A (B and D3 unread); returns −1. Both share one call of
-    :func:`inverse_dynamics_derivatives` (its inlined code once in the compiled kernel)."""
-    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
+    """``forward`` FORWARD: :func:`drive_forward_dynamics_derivatives` with u = A, tau_in = B,
+    F_in_B = F_B into (D1, D2, D3) = (dvdot_dq, dvdot_dv, dvdot_dtau), returning its status;
+    else (_batch_codes.INVERSE) :func:`drive_inverse_dynamics_derivatives` with v̇ = A,
+    F_app_B = F_B into (D1, D2) = (dtau_dq, dtau_dv) (B and D3 unread), returning −1."""
     if forward == FORWARD:
-        status = forward_dynamics(m, x, params, work, need, A, B, F_B)
-        if status >= 0:
-            return status
-        vdot = work.vdot
-    else:
-        run_stages(m, x, params, work, need)
-        vdot = A
-    deriv = derivatives(mi, dws)
-    inverse_dynamics_derivatives(m, x, params, work, deriv, vdot, F_B, D1, D2)
-    if forward == FORWARD:
-        solve_forward_dynamics_derivatives(m, params, work, deriv.L, deriv.free, D1, D2, D3)
+        return drive_forward_dynamics_derivatives(mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
+    drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, A, F_B, dws, D1, D2)
     return -1
 
 

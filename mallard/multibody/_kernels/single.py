@@ -569,7 +569,7 @@ def single_forward_dynamics_derivatives(
     held, q, v, tau_applied, actuation, dvdot_dq, dvdot_dv, dvdot_dtau, dvdot_du
 ):
     """dvdot_dq, dvdot_dv, dvdot_dtau (see
-    kernels.engine_derivatives.dynamics_derivatives, FORWARD) and dvdot_du (nv × nu,
+    kernels.engine_derivatives.drive_forward_dynamics_derivatives) and dvdot_du (nv × nu,
     dvdot_dtau's columns of the actuated dofs, zero for an actuator whose actuation is beyond
     its effort limit) of single_forward_dynamics' v̇ at (q, v) with its inputs."""
     mi, mf, row = _held(held)
