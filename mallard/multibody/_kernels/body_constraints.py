@@ -24,7 +24,7 @@ import numpy as np
 
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.engine import run_stages
+from mallard.multibody._kernels.engine import run_positions
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.pose import load_pose, pose_inv, pose_mul, position, rotate3
@@ -168,8 +168,9 @@ def calc_body_constraints(model, work, table, X, lengths, J_AB, J, g, U):
 @jitable(inline=True)
 def drive_body_constraints(mi, mf, x, ws, need, table, X, lengths, J_AB, J, g, U):
     """g, J and U of the body constraints of ``table`` at the state x (see
-    :func:`calc_body_constraints`), the stages in ``need`` brought up to date first (the
-    positions must be). Returns −1 or the index of a nonphysically short distance."""
+    :func:`calc_body_constraints`), the positions brought up to date first if ``need`` (of
+    the positions stage only) has them. Returns −1 or the index of a nonphysically short
+    distance."""
     m, work = model(mi, mf), workspace(mi, ws)
-    run_stages(m, x, parameters(mi, ws), work, need)
+    run_positions(m, x, parameters(mi, ws), work, need)
     return calc_body_constraints(m, work, table, X, lengths, J_AB, J, g, U)

@@ -31,7 +31,7 @@ from mallard.multibody._contact_parameters import (
     pair_parameters,
 )
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.engine import run_stages
+from mallard.multibody._kernels.engine import run_velocity_stages
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.views import model, parameters, workspace
@@ -133,10 +133,10 @@ def point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B
 @entry_point
 @jitable(inline=True)
 def drive_point_contact(mi, mf, x, ws, need, bodies, pairs, par, inv_stiction, info, kept, F_B):
-    """:func:`point_contact_forces` at the state x, the stages in ``need`` (positions and
-    velocities are read) brought up to date first."""
+    """:func:`point_contact_forces` at the state x, the stages in ``need`` (of the positions
+    and velocities stages only, which it reads) brought up to date first."""
     m, work = model(mi, mf), workspace(mi, ws)
-    run_stages(m, x, parameters(mi, ws), work, need)
+    run_velocity_stages(m, x, parameters(mi, ws), work, need)
     return point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B)
 
 

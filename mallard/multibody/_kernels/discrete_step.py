@@ -59,7 +59,7 @@ from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.contact import contact_pairs, contact_problem
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
-from mallard.multibody._kernels.engine import run_stages
+from mallard.multibody._kernels.engine import run_inertia_stages
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.sap import (
     _add_contact_constraints,
@@ -293,7 +293,7 @@ def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver,
     n = 0
     if kind >= 0:
         if not staged:
-            run_stages(m, x, params, work, POSITIONS | INERTIAS)
+            run_inertia_stages(m, x, params, work, POSITIONS | INERTIAS)
             staged = True
         n = find_point_pairs(work.X_pc[LAYER_WB], geometry, found, pairs)
         if n < 0:
@@ -317,7 +317,7 @@ def sap_velocities(m, params, work, x, v_star, diagonal, staged, si, sw, solver,
             v_next[i] = v_star[i]
         return SAP_SUCCESS, n
     if not staged:
-        run_stages(m, x, params, work, POSITIONS | INERTIAS)
+        run_inertia_stages(m, x, params, work, POSITIONS | INERTIAS)
     M = work.M
     calc_mass_matrix(m, params, work, M)
     v = w.v

@@ -74,15 +74,38 @@ def run_stages(model, x, params, work, need):
     kernels.batch) up to date, with the parameters ``params``: positions (X_pc, H_PB_W),
     velocities (V_WB), inertias (m_W, h_W, I_W), bias (A_bias). A stage's prerequisites must
     be in ``need`` or already up to date."""
-    nq, nv = model.nq, model.nv
-    if need & POSITIONS:
-        calc_position_kinematics(model, params, work, x[0:nq], ALL, 0)
-    if need & VELOCITIES:
-        calc_velocity_kinematics(model, work, x[nq : nq + nv])
+    run_velocity_stages(model, x, params, work, need)
     if need & INERTIAS:
         calc_body_inertias(model, params, work)
     if need & BIAS:
-        calc_acceleration_bias(model, params, work, x[0:nq], x[nq : nq + nv])
+        nq = model.nq
+        calc_acceleration_bias(model, params, work, x[0:nq], x[nq : nq + model.nv])
+
+
+# A driver that reads fewer stages brings up only those (its ``need`` has no other): the code
+# of the others' kernels is then not linked into its machine code.
+@jitable(inline=True)
+def run_positions(model, x, params, work, need):
+    """:func:`run_stages` for ``need`` of the positions stage only."""
+    if need & POSITIONS:
+        calc_position_kinematics(model, params, work, x[0 : model.nq], ALL, 0)
+
+
+@jitable(inline=True)
+def run_velocity_stages(model, x, params, work, need):
+    """:func:`run_stages` for ``need`` of the positions and velocities stages only."""
+    run_positions(model, x, params, work, need)
+    if need & VELOCITIES:
+        nq = model.nq
+        calc_velocity_kinematics(model, work, x[nq : nq + model.nv])
+
+
+@jitable(inline=True)
+def run_inertia_stages(model, x, params, work, need):
+    """:func:`run_stages` for ``need`` of the positions and inertias stages only."""
+    run_positions(model, x, params, work, need)
+    if need & INERTIAS:
+        calc_body_inertias(model, params, work)
 
 
 @jitable(inline=True)
@@ -161,6 +184,12 @@ def force_elements(model, x, params, work, need, F_B, tau):
     F_B (indexed by body) = gravity's forces (see :func:`gravity_body_forces`) and tau = −D·v,
     the joint damping's. ``need`` must bring the inertias stage up to date."""
     run_stages(model, x, params, work, need)
+    _gravity_and_damping(model, x, params, work, F_B, tau)
+
+
+@jitable(inline=True)
+def _gravity_and_damping(model, x, params, work, F_B, tau):
+    """:func:`force_elements` at the stages of ``work`` (the inertias up to date)."""
     gravity_body_forces(model, params, work, F_B)
     damping, nq = params.damping, model.nq
     for i in range(model.nv):
@@ -276,9 +305,10 @@ def drive_stages(mi, mf, x, ws, need):
 @entry_point
 @jitable(inline=True)
 def drive_mass_matrix(mi, mf, x, ws, need):
-    """ws's M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal)."""
+    """ws's M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal); ``need``
+    of the positions and inertias stages only."""
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
-    run_stages(m, x, params, work, need)
+    run_inertia_stages(m, x, params, work, need)
     calc_mass_matrix(m, params, work, work.M)
 
 
@@ -294,8 +324,11 @@ def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
 @entry_point
 @jitable(inline=True)
 def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
-    """F_B and tau of :func:`force_elements`."""
-    force_elements(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, F_B, tau)
+    """F_B and tau of :func:`force_elements`; ``need`` of the positions and inertias stages
+    only."""
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
+    run_inertia_stages(m, x, params, work, need)
+    _gravity_and_damping(m, x, params, work, F_B, tau)
 
 
 @entry_point
@@ -310,9 +343,10 @@ def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
 @entry_point
 @jitable(inline=True)
 def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
-    """ws's J = J_V_WQ_W (see :func:`point_jacobian`)."""
+    """ws's J = J_V_WQ_W (see :func:`point_jacobian`); ``need`` of the positions stage
+    only."""
     m, work = model(mi, mf), workspace(mi, ws)
-    run_stages(m, x, parameters(mi, ws), work, need)
+    run_positions(m, x, parameters(mi, ws), work, need)
     point_jacobian(m, work, k, X_BF, p_FQ, work.J)
 
 
