@@ -2,8 +2,6 @@
 plant's step, or an explicit integrator for a continuous plant), the parameters its kernel
 runs with (kernels.rollouts), and what it refuses."""
 
-import ctypes
-import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -18,7 +16,7 @@ from mallard.multibody._batch_codes import (
     RUNGE_KUTTA3,
     ZERO_QUATERNION,
 )
-from mallard.multibody._batch_run import PROBE_GROUPS, Operation
+from mallard.multibody._batch_run import Operation
 from mallard.multibody._layout import PARAMETERS, SapSizes
 from mallard.multibody._welded_composites import merge_welded_bodies
 from mallard.multibody.plant._stepping import (
@@ -215,84 +213,14 @@ class RolloutPlan:
             )
 
 
-#: The shifts of the C stack (in 64-byte steps: :func:`on_shifted_stack`) a rollout operation
-#: tries on its first large call, spread over a page (see :class:`RolloutOperation`).
-STACK_SHIFTS = (0, 13, 29, 46)
-_TRIES = 3
-_SHIFTERS = {}
-
-
-def on_shifted_stack(j, fn):
-    """fn()'s result, fn called with the C stack 64·j bytes lower than with j = 0: through a
-    ctypes callback taking a struct of 32·(j + 1) bytes by value, which libffi (x86-64) copies
-    onto the stack twice. An exception of fn's is raised here."""
-    found = _SHIFTERS.get(j)
-    if found is None:
-        fields = [("pad", ctypes.c_char * (32 * (j + 1)))]
-        struct = type(f"Pad{j}", (ctypes.Structure,), {"_fields_": fields})
-        found = _SHIFTERS[j] = (struct, ctypes.CFUNCTYPE(None, struct))
-    struct, callback = found
-    result = []
-
-    def call(_):
-        try:
-            result.append((True, fn()))
-        except BaseException as error:  # (ctypes would print it and go on)
-            result.append((False, error))
-
-    callback(call)(struct())
-    ok, value = result[0]
-    if not ok:
-        raise value
-    return value
-
-
 class RolloutOperation(Operation):
     """BatchedPlant's Operation of rollouts: its rows end with the SAP table (its int64 bits)
     and workspace of a RolloutPlan with joint limits or contact, then its contact scratch
-    (see kernels.rollouts).
-
-    A call of PROBE_GROUPS groups or more runs its kernel with the C stack shifted by one of
-    :data:`STACK_SHIFTS` (:func:`on_shifted_stack`, ~5 µs a call), the fastest of them on the
-    first call of more than ``_TRIES · len(STACK_SHIFTS) · PROBE_GROUPS`` groups (each shift
-    timed alone on PROBE_GROUPS groups of that call, ``_TRIES`` times: the least). A
-    rollout's speed depends on the page offset of the stack it runs on (the Panda's step from
-    ~140 to ~175 ns, a handful of a page's 64-byte offsets slow), and a process draws the
-    main thread's: docs/performance_history.md, helper T8. The outputs are the same bits
-    whatever the shift."""
+    (see kernels.rollouts)."""
 
     def __init__(self, plan, *args, **options):
         self._plan = plan
-        self._shift = None  # (the chosen one, once timed)
         super().__init__(*args, **options)
-        self._direct = self._kernel
-
-    def _shifted(self, j):
-        """Has the kernel run with the stack shifted by ``j``."""
-        direct = self._direct
-        self._kernel = lambda *args: on_shifted_stack(j, lambda: direct(*args))
-
-    def run(self, inputs, outputs, size, max_threads):
-        groups = -(-size // self._width)
-        if self._shift is None and groups > _TRIES * len(STACK_SHIFTS) * PROBE_GROUPS:
-            start, took = 0, dict.fromkeys(STACK_SHIFTS, float("inf"))
-            for _ in range(_TRIES):
-                for j in STACK_SHIFTS:
-                    self._shifted(j)
-                    stop = start + PROBE_GROUPS * self._width
-                    began = time.thread_time()
-                    self._run_part(inputs, outputs, start, stop, size, 1)
-                    took[j] = min(took[j], time.thread_time() - began)
-                    start = stop
-            self._shift = min(took, key=took.get)
-            self._shifted(self._shift)
-            self._run_part(inputs, outputs, start, size, size, max_threads)
-            return
-        if self._shift is not None and groups >= PROBE_GROUPS:
-            self._shifted(self._shift)
-        else:
-            self._kernel = self._direct
-        super().run(inputs, outputs, size, max_threads)
 
     def _make_row(self):
         row = super()._make_row()

@@ -9,9 +9,6 @@ import pytest
 from mallard.geometry import Box, SceneGraph
 from mallard.math import RigidTransform
 from mallard.models import MakeAcrobotPlant
-from mallard.multibody._batch_rollout import _TRIES, STACK_SHIFTS, on_shifted_stack
-from mallard.multibody._batch_run import PROBE_GROUPS
-from mallard.multibody._layout import lanes
 from mallard.multibody.batch import BatchedPlant
 from mallard.multibody.plant import (
     CoulombFriction,
@@ -191,31 +188,6 @@ def test_threads_do_not_change_a_rollout():
         np.testing.assert_array_equal(batched.Rollout(q0, v0, U, every=6), one)
     alone = BatchedPlant(plant).Rollout(q0[101:102], v0[101:102], U[101:102], every=6)
     np.testing.assert_array_equal(alone[0], one[101])
-
-
-def test_the_stacks_shift_does_not_change_a_rollout():
-    """A call large enough to time the stack's shifts (_batch_rollout.RolloutOperation), then
-    one at the shift chosen: the bits of the states computed unshifted (in calls of fewer
-    groups than PROBE_GROUPS), whichever shift ran them."""
-    plant = MakeAcrobotPlant(time_step=H)
-    rng = np.random.default_rng(6)
-    size = lanes() * (_TRIES * len(STACK_SHIFTS) * PROBE_GROUPS + 3) - 1
-    q0, v0 = acrobot_states(rng, size)
-    U = rng.normal(size=(size, 4, 1))
-    small = BatchedPlant(plant, num_threads=1)
-    chunk = lanes() * (PROBE_GROUPS - 1)
-    direct = np.concatenate([small.Rollout(q0[i : i + chunk], v0[i : i + chunk], U[i : i + chunk])
-                             for i in range(0, size, chunk)])  # fmt: skip
-    batched = BatchedPlant(plant, num_threads=1)
-    for _ in range(2):  # (the first call times the shifts, the second runs at the chosen one)
-        np.testing.assert_array_equal(batched.Rollout(q0, v0, U), direct)
-    assert batched._operations["batch_rollout"]._shift in STACK_SHIFTS
-
-
-def test_on_shifted_stack_returns_fns_value_and_raises_its_error():
-    assert [on_shifted_stack(j, lambda: 7) for j in (0, 5)] == [7, 7]
-    with pytest.raises(ZeroDivisionError):
-        on_shifted_stack(3, lambda: 1 / 0)
 
 
 def test_a_bad_state_fails_alone_and_says_why():
