@@ -13,15 +13,27 @@ samples in turn, the order alternating from round to round; the table gives, for
 the least and median sample (ns per state-step), the ratio of the medians and the median of
 the rounds' ratios, and whether the rollouts' SHA-256 are equal in every sample.
 
+``--stack-offsets 64``: each sample is instead the mean, over the 64 offsets in its page
+(steps of 64 bytes) of the C stack the rollout runs on, of the least CPU time (``time.thread_time``)
+of ``--calls`` rollouts at that offset, on a thread of the worker (its stack starts at the same
+offset in every process; shifted by a ctypes callback taking a struct by value, which
+libffi copies onto the stack). A process's rollout speed depends on the page offset of the
+main thread's stack (randomized per process: the Panda's 140-175 ns per state-step from one
+offset to another; docs/performance_history.md, helper T8), so one sample per process
+compares two processes' draws; the mean over the offsets is what a process runs at on
+average.
+
 Run: ``python benchmarks/rollout_trees.py START_TREE . [--models acrobot,Panda]
-[--rounds 8]``.
+[--rounds 8] [--stack-offsets 64]``.
 """
 
 import argparse
+import ctypes
 import hashlib
 import os
 import statistics
 import sys
+import threading
 import time
 
 from _two_trees import samples_in_turns, serve
@@ -47,6 +59,21 @@ def _contact_plant(tree, name):
     x0 = build(m, plant)
     builder.Build()
     return plant, x0
+
+
+_SHIFTERS = {}
+
+
+def _on_shifted_stack(j, fn):
+    """fn() with the C stack 64·j bytes lower than at j = 0: called back through ctypes with
+    a struct of 32·(j + 1) bytes by value (libffi on x86-64 copies it onto the stack twice)."""
+    found = _SHIFTERS.get(j)
+    if found is None:
+        fields = [("pad", ctypes.c_char * (32 * (j + 1)))]
+        struct = type(f"Pad{j}", (ctypes.Structure,), {"_fields_": fields})
+        found = _SHIFTERS[j] = (struct, ctypes.CFUNCTYPE(None, struct))
+    struct, callback = found
+    callback(lambda _: fn())(struct())
 
 
 def worker(tree, models, args):
@@ -80,15 +107,39 @@ def worker(tree, models, args):
         batched.Rollout(q0, v0, U, num_steps=steps, out=out)  # (compiled, warm)
         setups.append((name, batched, q0, v0, U, steps, out, n * steps))
 
+    clock = time.thread_time if args.stack_offsets else time.process_time
+
+    def least(setup):
+        """The least CPU time of ``--calls`` rollouts of ``setup``, in ns per state-step."""
+        _, batched, q0, v0, U, steps, out, state_steps = setup
+        best = float("inf")
+        for _ in range(args.calls):
+            start = clock()
+            batched.Rollout(q0, v0, U, num_steps=steps, out=out)
+            best = min(best, clock() - start)
+        return best * 1e9 / state_steps
+
+    def over_stack_offsets():
+        """{name: the mean over the stack's offsets of least(setup)}, run on a thread."""
+        times = {setup[0]: [] for setup in setups}
+
+        def sweep():
+            for j in range(args.stack_offsets):
+                for setup in setups:
+                    _on_shifted_stack(j, lambda setup=setup: times[setup[0]].append(least(setup)))
+
+        thread = threading.Thread(target=sweep)
+        thread.start()
+        thread.join()
+        return {name: statistics.mean(t) for name, t in times.items()}
+
     def take_sample():
+        means = over_stack_offsets() if args.stack_offsets else None
         sample = {}
-        for name, batched, q0, v0, U, steps, out, state_steps in setups:
-            best = float("inf")
-            for _ in range(args.calls):
-                start = time.process_time()
-                batched.Rollout(q0, v0, U, num_steps=steps, out=out)
-                best = min(best, time.process_time() - start)
-            sample[name] = (best * 1e9 / state_steps, hashlib.sha256(out.tobytes()).hexdigest())
+        for setup in setups:
+            name, out = setup[0], setup[6]
+            ns = means[name] if means else least(setup)
+            sample[name] = (ns, hashlib.sha256(out.tobytes()).hexdigest())
         return sample
 
     serve(take_sample)
@@ -104,6 +155,9 @@ def main():
     parser.add_argument("--steps", type=int, default=500)
     parser.add_argument("--contact-states", type=int, default=8)
     parser.add_argument("--contact-steps", type=int, default=200)
+    parser.add_argument("--stack-offsets", type=int, default=0,
+                        help="each sample the mean over this many of the C stack's offsets, "
+                        "64 bytes apart (64: a page)")  # fmt: skip
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:

@@ -578,6 +578,24 @@ def _add_articulated(Pa, P, k):
 
 
 @jitable
+def _sum_articulated(Pa, Pb):
+    """Pa + Pb, term by term, of two articulated inertia tuples."""
+    return (
+        Pa[0] + Pb[0], Pa[1] + Pb[1], Pa[2] + Pb[2], Pa[3] + Pb[3], Pa[4] + Pb[4],
+        Pa[5] + Pb[5], Pa[6] + Pb[6], Pa[7] + Pb[7], Pa[8] + Pb[8], Pa[9] + Pb[9],
+        Pa[10] + Pb[10], Pa[11] + Pb[11], Pa[12] + Pb[12], Pa[13] + Pb[13], Pa[14] + Pb[14],
+        Pa[15] + Pb[15], Pa[16] + Pb[16], Pa[17] + Pb[17], Pa[18] + Pb[18], Pa[19] + Pb[19],
+        Pa[20] + Pb[20],
+    )  # fmt: skip
+
+
+#: Trees of up to this many mobods (World's included) have each P[k]'s rigid part formed by the
+#: first of k's children the tip-to-base sweep takes, with what that child passes on (a bit per
+#: mobod: :func:`articulated_sweeps`); larger ones store it in :func:`articulated_own`.
+_FORMED_BY_CHILD = 64
+
+
+@jitable
 def _rigid_articulated(m, h, I):
     """The articulated inertia tuple of a rigid body (m, h, I), I the 6-tuple of
     :func:`body_inertia`: A = I, B = [h]×, C = m·E."""
@@ -824,11 +842,15 @@ def calc_forward_dynamics(model, params, work, tau, F_app, reflected, vdot, A_WB
 @jitable
 def articulated_own(tree, m, h, I, V, F, P, z, k):
     """What the articulated body algorithm starts from at mobod k (see
-    :func:`calc_forward_dynamics`): its body's own articulated inertia (the rigid one, P[k],
-    but of a leaf, whose is formed where it is used) and bias force z[k] = [w × (I·w);
-    w × (w × h)] − F, of the body's (m, h, I) (I a 6-tuple, see :func:`body_inertia`), its
-    velocity V and the force F on it (6-sequences); the children's are added to them."""
-    if not _leaf(tree, k, tree.shape[0]):
+    :func:`calc_forward_dynamics`): its bias force z[k] = [w × (I·w); w × (w × h)] − F, of the
+    body's (m, h, I) (I a 6-tuple, see :func:`body_inertia`), its velocity V and the force F
+    on it (6-sequences), to which the children's are added. Its body's own articulated
+    inertia (the rigid one) is formed where it is used: by a leaf, and by the first child the
+    tip-to-base sweep takes (:func:`articulated_sweeps`), with what that child passes on; in a
+    tree of more than :data:`_FORMED_BY_CHILD` mobods it is stored here, into P[k] (but a
+    leaf's)."""
+    n = tree.shape[0]
+    if n > _FORMED_BY_CHILD and not _leaf(tree, k, n):
         _store_articulated(_rigid_articulated(m, h, I), P, k)
     tb, fb = _bias_force(h, I, V)
     store_row3(sub(tb, (F[0], F[1], F[2])), z, k, 0)
@@ -844,6 +866,7 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
     m_W, h_W, I_W = work.m_W, work.h_W, work.I_W
     P, z, U, D_factor, u = work.P, work.z, work.U, work.D_factor, work.u_aba
     n = tree.shape[0]
+    formed = 0 if n <= _FORMED_BY_CHILD else -1  # (bit k: P[k] holds k's rigid part)
     for k in range(n - 1, 0, -1):
         parent = tree[k, PARENT]
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
@@ -932,7 +955,13 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                     Wj = _row6(U, c + j)
                     P_up = _remove_dof(P_up, Wj, Wj)
                     z_up = _axpy6(u[c + j], Wj, z_up)
-            _add_articulated(P_up, P, parent)
+            if (formed >> parent) & 1 != 0:
+                _add_articulated(P_up, P, parent)
+            else:  # (the parent's first child: P[parent] = its rigid part + P_up)
+                m_p, h_p, I_p = inertia_of(m_W, h_W, I_W, parent)
+                _store_articulated(_sum_articulated(_rigid_articulated(m_p, h_p, I_p), P_up),
+                                   P, parent)  # fmt: skip
+                formed |= 1 << parent
             for i in range(6):
                 z[parent, i] += z_up[i]
     # Base to tip: A_WB = Φ·A_WP + c + H·v̇, v̇ as above.

@@ -5,6 +5,8 @@ off-diagonal terms), the same values as the general 21-term forms, compiled and 
 import numba
 import numpy as np
 
+from mallard._compiled import kernels
+from mallard.multibody._kernels import dynamics
 from mallard.multibody._kernels.dynamics import (
     _articulated_times,
     _one_dof_column,
@@ -12,6 +14,8 @@ from mallard.multibody._kernels.dynamics import (
     _shift_articulated,
     _shift_rigid,
 )
+
+from .kernel_cases import CASES, ByMode
 
 
 @numba.njit
@@ -54,3 +58,20 @@ def test_rigid_forms_equal_the_general_ones():
         for forms in (_compiled_forms, _interpreted_forms):
             for rigid, general in forms(m, h, I, x, p, z):
                 assert np.array_equal(_flat(rigid), _flat(general))
+
+
+def test_p_formed_by_the_first_child_equals_p_stored(monkeypatch):
+    """P[k]'s rigid part formed by the first of k's children the tip-to-base sweep takes
+    (trees of up to dynamics._FORMED_BY_CHILD mobods) or stored by articulated_own (larger
+    trees; here the bound lowered): the same workspace after the forward dynamics, to the bit
+    (interpreted). (A mobod of several children: the G1's rows, docs/performance_history.md,
+    helper T8.)"""
+    workspaces = []
+    for bound in (dynamics._FORMED_BY_CHILD, 0):
+        monkeypatch.setattr(dynamics, "_FORMED_BY_CHILD", bound)
+        args = CASES["drive_forward_dynamics"](np.random.default_rng(3))
+        args = [a.interpreted if isinstance(a, ByMode) else a for a in args]
+        args = [a.astype(object) if isinstance(a, np.ndarray) else a for a in args]
+        assert kernels(object).drive_forward_dynamics(*args) < 0
+        workspaces.append(args[3].astype(float))
+    np.testing.assert_array_equal(workspaces[0], workspaces[1])
