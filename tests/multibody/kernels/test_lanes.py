@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from mallard._compiled import kernels
+from mallard.multibody._kernels import lane_views
+from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels._numba_internals import compilation_listener
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.kinematics import COLUMNS, calc_position_kinematics
-from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.lane_views import Lanes, lane, lane_count, lane_view
+from mallard.multibody._kernels.lane_views import Lanes, lane_view
 from mallard.multibody._kernels.lanes import (
     L,
     _clamp_scalar,
@@ -150,9 +151,9 @@ def _weighted_sum(a):
 
 def _lane_by_lane_and_plain_py(a, b, out):
     A = lane_view(a)
-    for j in range(lane_count(A)):
-        out[j] = _weighted_sum(lane(A[1], j))  # (a strided lane)
-    out[L] = _weighted_sum(lane(b, 0))  # (a contiguous array: its only lane)
+    for j in range(lane_views.lane_count(A)):
+        out[j] = _weighted_sum(lane_views.lane(A[1], j))  # (a strided lane)
+    out[L] = _weighted_sum(lane_views.lane(b, 0))  # (a contiguous array: its only lane)
 
 
 def test_a_kernel_called_lane_by_lane_and_on_arrays_is_compiled_once():
