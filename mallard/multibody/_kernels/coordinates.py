@@ -6,7 +6,7 @@ The mobilizer functions that lanes can't take go lane by lane (kernels.lane_view
 """
 
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
-from mallard.multibody._kernels.lane_views import lane, lane_count
+from mallard.multibody._kernels.lane_views import lane, lane_count, strided
 from mallard.multibody._kernels.mobilizers import (
     HAS_BALL_RPY,
     HAS_QUATERNION_FLOATING,
@@ -82,6 +82,6 @@ def _calc_map_matrix(model, q, out, plus):
         qs, vs = tree[k, Q_START], tree[k, V_START]
         nq, nv = NUM_POSITIONS[jtype], NUM_VELOCITIES[jtype]
         if plus:
-            calc_Nplus(jtype, jparam[k], q[qs:], out[vs : vs + nv, qs : qs + nq])
+            calc_Nplus(jtype, jparam[k], strided(q[qs:]), out[vs : vs + nv, qs : qs + nq])
         else:
             calc_N(jtype, jparam[k], q[qs:], out[qs : qs + nq, vs : vs + nv])

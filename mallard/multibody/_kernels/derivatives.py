@@ -20,6 +20,7 @@ sections of mallard.multibody._layout.DERIVATIVES (``deriv``: their views).
 from mallard.multibody._joint_types import PRISMATIC, REVOLUTE, SCREW
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels.kinematics import LAYER_WB, LAYER_WF, LAYER_WM
+from mallard.multibody._kernels.lane_views import strided
 from mallard.multibody._kernels.mobilizers import (
     H_FM_VARIES,
     NUM_POSITIONS,
@@ -209,7 +210,7 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
         if is_q != 0:
             # ξ = H_PB_W·N⁺·e_il: the motion of j's body in its parent per unit q̇[i].
             jtype_j = tree[j, JTYPE]
-            calc_Nplus(jtype_j, jparam[j], q[tree[j, Q_START] :], Nplus)
+            calc_Nplus(jtype_j, jparam[j], strided(q[tree[j, Q_START] :]), strided(Nplus))
             xi_w = zero
             xi_v = zero
             for r in range(NUM_VELOCITIES[jtype_j]):
@@ -324,10 +325,9 @@ def calc_inverse_dynamics_tangents(model, params, work, deriv, q, v, vdot, is_q,
                 if relative:
                     d_a = add(d_a, cross3(w_PB, wdp))
             elif not axis and nv_k > 0:
-                q_k = q[tree[k, Q_START] :]
-                v_k = v[c0:]
-                calc_V_FM(jtype, jparam[k], q_k, v_k, V_FM)
-                calc_A_FM_bias(jtype, jparam[k], q_k, v_k, A_FM)
+                q_k, v_k = strided(q[tree[k, Q_START] :]), strided(v[c0:])  # (see strided)
+                calc_V_FM(jtype, jparam[k], q_k, v_k, strided(V_FM))
+                calc_A_FM_bias(jtype, jparam[k], q_k, v_k, strided(A_FM))
                 if not local or (is_q != 0 and not H_FM_VARIES[jtype]):
                     for r in range(6):
                         dV_FM[r] = z

@@ -9,7 +9,9 @@ gives a view of the rest. The batched entry points (kernels.batch) pass the kine
 dynamics kernels lane views of a workspace, and those compute L states at once, unchanged.
 The few calls that lanes can't take (the mobilizers' functions of the joint types computed
 outside the kinematics' main loop) go lane by lane: ``for j in range(lane_count(q))`` with
-``lane(a, j)``, a no-op on arrays of scalars.
+``lane(a, j)``, a no-op on arrays of scalars but for their type: compiled, an array of any
+layout (:func:`strided`), as a lane is, so that those functions are compiled once for lanes
+and plain arrays, not once per layout.
 
 Compiled, a view is a numba struct holding its array (:class:`LanesType`); interpreted, an
 object whose elements are numpy copies (float or object).
@@ -216,8 +218,17 @@ def lane_width():
 
 
 def lane(a, index):
-    """Lane ``index`` of a lane view (a strided array of scalars); an array is its only lane."""
+    """Lane ``index`` of a lane view (a strided array of scalars); an array is its only lane
+    (compiled, as :func:`strided`: the type of a lane)."""
     return a.array[..., index] if isinstance(a, Lanes) else a
+
+
+def strided(a):
+    """The array ``a``; compiled, typed as an array of any layout (numba's "A"), the type of a
+    lane of a lane view (:func:`lane`), the same memory: a kernel that lanes call lane by lane
+    (the mobilizers' functions) and plain kernels call with contiguous arrays is then typed
+    and compiled once, not once per layout (numba compiles a kernel once per argument types)."""
+    return a
 
 
 @overload(lane_width)
@@ -235,7 +246,14 @@ def _lane_count_compiled(a):
 def _lane_compiled(a, index):
     if isinstance(a, LanesType):
         return lambda a, index: _unwrap(a)[..., index]
-    return lambda a, index: a
+    return lambda a, index: strided(a)
+
+
+@overload(strided)
+def _strided_compiled(a):
+    if isinstance(a, types.Array) and a.layout != "A":
+        return lambda a: a[::1]  # (a slice with a step: layout "A"; the step of 1 folds away)
+    return lambda a: a
 
 
 def lane_array(view):

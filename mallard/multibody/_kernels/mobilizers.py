@@ -42,6 +42,7 @@ from mallard.multibody._joint_types import (  # noqa: E402  (the codes, kept num
     UNIVERSAL,
 )
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
+from mallard.multibody._kernels.lane_views import strided
 from mallard.multibody._kernels.rotation import (
     normalized_quaternion_rotation,
     rotation_about_axis,
@@ -475,7 +476,7 @@ def calc_joint_tangent(jtype, jparam, q, v, is_q, i, H_FM, dH_FM, dV_FM, dA_FM):
         for c in range(nv):
             dH_FM[r, c] = z
     if is_q == 0:
-        calc_H_FM(jtype, jparam, q, H_FM)
+        calc_H_FM(jtype, jparam, strided(q), strided(H_FM))  # (one layout: see strided)
         for r in range(6):
             dV_FM[r] = H_FM[r, i]
     if not HAS_UNIVERSAL or not H_FM_VARIES[jtype]:

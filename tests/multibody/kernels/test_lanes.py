@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from mallard._compiled import kernels
+from mallard.multibody._kernels import lane_views
+from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody._kernels._numba_internals import compilation_listener
 from mallard.multibody._kernels.dynamics import calc_body_inertias, calc_mass_matrix
 from mallard.multibody._kernels.kinematics import COLUMNS, calc_position_kinematics
@@ -136,6 +138,39 @@ def test_lane_operations_compile_no_function_of_their_own():
     with compilation_listener(compiled.append, lambda: None):
         lane_expression(np.ones((2, 2, L)))
     assert compiled[0] == "lane_expression" and compiled[1:] in ([], ["<lambda>"])
+
+
+@jitable
+def _weighted_sum(a):
+    """Σ (i + 1)·a[i] (a kernel lanes call lane by lane)."""
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += (i + 1) * a[i]
+    return total
+
+
+def _lane_by_lane_and_plain_py(a, b, out):
+    A = lane_view(a)
+    for j in range(lane_views.lane_count(A)):
+        out[j] = _weighted_sum(lane_views.lane(A[1], j))  # (a strided lane)
+    out[L] = _weighted_sum(lane_views.lane(b, 0))  # (a contiguous array: its only lane)
+
+
+def test_a_kernel_called_lane_by_lane_and_on_arrays_is_compiled_once():
+    """lane(a, j) of a lane view and of a plain array have one type (compiled, an array of any
+    layout: lane_views.strided), so that a kernel called with both (the mobilizers' functions,
+    from the kinematics in lanes and on a plain workspace) is compiled once, not once per
+    layout, with the results of the interpreted code."""
+    rng = np.random.default_rng(3)
+    a, b = rng.uniform(size=(2, 3, L)), rng.uniform(size=3)
+    out, expected = np.zeros(L + 1), np.zeros(L + 1)
+    compiled = []
+    with compilation_listener(compiled.append, lambda: None):
+        numba.njit(_lane_by_lane_and_plain_py)(a, b, out)
+    _lane_by_lane_and_plain_py(a, b, expected)
+    np.testing.assert_array_equal(out, expected)
+    assert compiled.count("_weighted_sum") == 1
+    assert out[0] == a[1, 0, 0] + 2 * a[1, 1, 0] + 3 * a[1, 2, 0]
 
 
 def _lanes_mass_matrix_py(mi, mf, xL, ws, wsL, M_L):
