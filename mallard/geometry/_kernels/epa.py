@@ -482,25 +482,25 @@ _DIRECTIONS = (
 
 @jitable
 def _tetrahedron(pt, a, b, c, d, from_d):
-    """The polytope of the four support points (rows of 9) a, b, c, d: faces abc, abd, bcd,
-    cad, in FCL's edge order: ab, bc, ca, then the edges to d (from d if ``from_d``: FCL's
-    polytope of GJK's tetrahedron; else from a, b, c: of a triangle and a fourth point); a
-    status."""
-    v0, v1, v2, v3 = _new_vertex(pt, a), _new_vertex(pt, b), _new_vertex(pt, c), _new_vertex(pt, d)
-    e0 = _new_edge(pt, v0, v1)
-    e1 = _new_edge(pt, v1, v2)
-    e2 = _new_edge(pt, v2, v0)
-    if from_d:
-        e3, e4, e5 = _new_edge(pt, v3, v0), _new_edge(pt, v3, v1), _new_edge(pt, v3, v2)
-    else:
-        e3, e4, e5 = _new_edge(pt, v0, v3), _new_edge(pt, v1, v3), _new_edge(pt, v2, v3)
-    if (
-        _new_face(pt, e0, e1, e2) < 0
-        or _new_face(pt, e3, e4, e0) < 0
-        or _new_face(pt, e4, e5, e1) < 0
-        or _new_face(pt, e5, e3, e2) < 0
-    ):
+    """The polytope (empty before: its vertices are 0–3 in the order a, b, c, d) of the four
+    support points (rows of 9) a, b, c, d: faces abc, abd, bcd, cad, in FCL's edge order: ab,
+    bc, ca, then the edges to d (from d if ``from_d``: FCL's polytope of GJK's tetrahedron;
+    else from a, b, c: of a triangle and a fourth point); a status. (Loops, not a call per
+    element: each call site passes the polytope's 15 arrays.)"""
+    for s in (a, b, c, d):
+        _new_vertex(pt, s)
+    for k in range(3):
+        _new_edge(pt, k, (k + 1) % 3)
+    for k in range(3):
+        if from_d:
+            _new_edge(pt, 3, k)
+        else:
+            _new_edge(pt, k, 3)
+    if _new_face(pt, 0, 1, 2) < 0:
         return FULL
+    for k in range(3):
+        if _new_face(pt, 3 + k, 3 + (k + 1) % 3, k) < 0:
+            return FULL
     return 0
 
 
@@ -579,39 +579,23 @@ def _from_segment(o1, o2, hv, pt, P, scratch):
         e = _new_edge(pt, v0, v1)
         pt.C[_NEAREST_TYPE], pt.C[_NEAREST] = EDGE, e
         return 1
-    v = (
-        _new_vertex(pt, P[0]),
-        _new_vertex(pt, scratch[0]),
-        _new_vertex(pt, P[1]),
-        _new_vertex(pt, scratch[1]),
-        _new_vertex(pt, scratch[2]),
-        _new_vertex(pt, scratch[3]),
-    )
-    e = (
-        _new_edge(pt, v[0], v[1]),
-        _new_edge(pt, v[1], v[2]),
-        _new_edge(pt, v[2], v[3]),
-        _new_edge(pt, v[3], v[0]),
-        _new_edge(pt, v[4], v[0]),
-        _new_edge(pt, v[4], v[1]),
-        _new_edge(pt, v[4], v[2]),
-        _new_edge(pt, v[4], v[3]),
-        _new_edge(pt, v[5], v[0]),
-        _new_edge(pt, v[5], v[1]),
-        _new_edge(pt, v[5], v[2]),
-        _new_edge(pt, v[5], v[3]),
-    )
-    if (
-        _new_face(pt, e[4], e[5], e[0]) < 0
-        or _new_face(pt, e[5], e[6], e[1]) < 0
-        or _new_face(pt, e[6], e[7], e[2]) < 0
-        or _new_face(pt, e[7], e[4], e[3]) < 0
-        or _new_face(pt, e[8], e[9], e[0]) < 0
-        or _new_face(pt, e[9], e[10], e[1]) < 0
-        or _new_face(pt, e[10], e[11], e[2]) < 0
-        or _new_face(pt, e[11], e[8], e[3]) < 0
-    ):
-        return FULL
+    # An octahedron (the polytope empty before): the ring of vertices 0–3 (P[0], s0, P[1],
+    # s1) and its edges 0–3 (k to k + 1), the apexes 4 (s2) and 5 (s3) and their edges 4–7
+    # and 8–11 (to 0–3), the faces about each apex.
+    for k in range(2):
+        _new_vertex(pt, P[k])
+        _new_vertex(pt, scratch[k])
+    for k in range(2, 4):
+        _new_vertex(pt, scratch[k])
+    for k in range(4):
+        _new_edge(pt, k, (k + 1) % 4)
+    for apex in range(4, 6):
+        for k in range(4):
+            _new_edge(pt, apex, k)
+    for apex in range(2):
+        for k in range(4):
+            if _new_face(pt, 4 + 4 * apex + k, 4 + 4 * apex + (k + 1) % 4, k) < 0:
+                return FULL
     return 0
 
 
