@@ -119,12 +119,12 @@ def _reset(pt):
     pt.S[0] = REAL_MAX
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _vertex(V, i):
     return V[i, 0], V[i, 1], V[i, 2]
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _better(dist, kind, best_dist, best_kind):
     """Whether an element of squared distance ``dist`` replaces the nearest (libccd's
     _ccdPtNearestUpdate: nearer, or as near and of a lower kind). (Most elements are farther
@@ -136,14 +136,14 @@ def _better(dist, kind, best_dist, best_kind):
     return dist < best_dist
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _nearest_update(pt, kind, index, dist):
     """libccd's _ccdPtNearestUpdate."""
     if _better(dist, kind, pt.S[0], pt.C[_NEAREST_TYPE]):
         pt.C[_NEAREST_TYPE], pt.C[_NEAREST], pt.S[0] = kind, index, dist
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _add_vertex(pt, s):
     """Adds the support point s (a row of 9); returns its index, or −1 if full."""
     i = pt.C[_NV]
@@ -161,7 +161,7 @@ def _add_vertex(pt, s):
     return i
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _add_edge(pt, v0, v1):
     """Adds the edge v0–v1; returns its index, or −1 if full (or a vertex is −1)."""
     i = pt.C[_NE]
@@ -176,7 +176,7 @@ def _add_edge(pt, v0, v1):
     return i
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _face_vertices(EI, FI, f):
     """The vertex indices (a, b, c) of face f (libccd's order)."""
     e0, e1 = FI[f, 0], FI[f, 1]
@@ -187,7 +187,7 @@ def _face_vertices(EI, FI, f):
     return a, b, c
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _add_face(pt, e0, e1, e2):
     """Adds the face of edges e0, e1, e2 (its distance, witness and plane: see _plane);
     returns its index, or −1 if full."""
@@ -212,7 +212,7 @@ def _add_face(pt, e0, e1, e2):
     return i
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _delete_face(pt, f):
     for k in range(3):
         e = pt.FI[f, k]
@@ -224,14 +224,14 @@ def _delete_face(pt, f):
         pt.C[_NEAREST] = -1
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _delete_edge(pt, e):
     pt.EI[e, 4] = 0
     if pt.C[_NEAREST_TYPE] == EDGE and pt.C[_NEAREST] == e:
         pt.C[_NEAREST] = -1
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _nearest(pt):
     """(kind, index) of the element nearest the origin (searched again if it was deleted)."""
     if pt.C[_NEAREST] < 0:
@@ -256,7 +256,7 @@ def _search_nearest(V, VA, E, EI, F, FI, C, S):
     S[0], C[_NEAREST_TYPE], C[_NEAREST] = best, kind, index
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _element_dist(pt, kind, i):
     if kind == VERTEX:
         return pt.V[i, 9]
@@ -265,7 +265,7 @@ def _element_dist(pt, kind, i):
     return pt.F[i, 0]
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _element_witness(pt, kind, i):
     if kind == VERTEX:
         return pt.V[i, 10], pt.V[i, 11], pt.V[i, 12]
@@ -275,7 +275,7 @@ def _element_witness(pt, kind, i):
 
 
 # ---- faces' outward normals and the visible patch ---------------------------------------------
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _plane(V, EI, e0, e1):
     """(n, n·a): the unit normal n = (a₁ − a) × (b₁ − b₀)/|…| of the face of first edges
     e0 = a–a₁ and e1 = b₀–b₁ (FCL's, before its orientation), and its distance n·a from the
@@ -312,14 +312,14 @@ def _face_normal_outward(V, VA, F, nv, f):
     return n
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _is_outside(V, VA, EI, FI, F, nv, f, p):
     """Whether the point p is strictly on the outer side of face f's plane."""
     n = _face_normal_outward(V, VA, F, nv, f)
     return dot3(n, sub(p, _vertex(V, EI[FI[f, 0], 0]))) > 0
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _classify(pt, e, mark):
     """Marks edge e internal (1, listed in INT) or border (2, listed in BORDER); False if it
     already has the other mark."""
@@ -335,7 +335,7 @@ def _classify(pt, e, mark):
     return pt.EM[e] == mark
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _mark_visible(pt, f):
     pt.FM[f] = 1
     pt.VIS[pt.C[_NVISIBLE]] = f
@@ -619,7 +619,7 @@ def _validate_edge(pt, e):
     return True
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _support_direction(pt, kind, i):
     """The direction to expand in: to the nearest point, or the face's outward normal if the
     origin is on it."""
@@ -630,7 +630,7 @@ def _support_direction(pt, kind, i):
     return normalized(_element_witness(pt, kind, i))
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _next_support(o1, o2, hv, pt, kind, i, s, tolerance):
     """Writes the next support point in s; False when converged (or touching)."""
     if kind == VERTEX:
