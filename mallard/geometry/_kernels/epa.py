@@ -446,9 +446,10 @@ def _expand(pt, kind, index, s):
 # ---- the starting polytope ---------------------------------------------------------------------
 @jitable
 def _new_vertex(pt, s):
-    """:func:`_add_vertex`, compiled once: the initial polytope's builders call it (and
-    :func:`_new_edge`, :func:`_new_face`) at a dozen sites each, where numba would type and
-    lower an inlined copy per site (most of EPA's compile time); EPA's loop inlines them."""
+    """:func:`_add_vertex`, called, not inlined: the starting polytope's builders call it (and
+    :func:`_new_edge`, :func:`_new_face`) at a few sites each, once per EPA; EPA's loop
+    inlines them. (The polytope's helpers are inlined by LLVM, ``llvm_inline``: typed and
+    lowered once, where numba's inlining did so at each call site.)"""
     return _add_vertex(pt, s)
 
 
