@@ -281,12 +281,11 @@ def _hull_support_compiled(hv, start, count, e):
     return _hull_support
 
 
-@jitable(llvm_inline=True)
+@jitable(inline=True)
 def support(o, hv, d):
     """The support point of object o in the direction d (World), as FCL's support functions
-    compute it (for a Convex, the first hull vertex of largest projection). Inlined by LLVM
-    into its callers (a call would pass the object's 20 floats); typed and lowered once, not
-    at each of its call sites as numba's inlining did."""
+    compute it (for a Convex, the first hull vertex of largest projection). Inlined in its
+    callers (a call would pass both objects' 20 floats), each branch returning."""
     kind = int(o[0])
     e = rotate((o[13], o[14], o[15], o[16]), d)
     # (Each branch's own names: numba's inlining wants no name assigned in two branches.)

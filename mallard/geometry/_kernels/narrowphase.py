@@ -92,26 +92,8 @@ def _fcl_contact(gi, gf, hv, X_WG, a, b, ws):
     """(found, depth, normal, position): FCL's contact between a and b (not a sphere with a
     closed form; not two half spaces), the normal pointing from a into b."""
     ka, kb = gi[a, KIND], gi[b, KIND]
-    if _fcl_closed_form(ka, kb):
-        return _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws)
-    o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
-    if _has_hull(ka) or _has_hull(kb):
-        return mpr_penetration(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
-    return mpr_penetration(o1, o2, None, MPR_TOLERANCE, MPR_ITERATIONS)
-
-
-@jitable
-def _fcl_closed_form(ka, kb):
-    """Whether FCL answers a pair of these kinds in closed form (two boxes, or a half space
-    with a shape), not by MPR."""
-    return (ka == BOX and kb == BOX) or ka == HALFSPACE or kb == HALFSPACE
-
-
-@jitable
-def _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws):
-    """:func:`_fcl_contact` of a pair FCL answers in closed form (:func:`_fcl_closed_form`):
-    apart from MPR's, which the intersection test does not link (it has its own)."""
-    ka, kb = gi[a, KIND], gi[b, KIND]
+    if ka == BOX and kb == BOX:
+        return box_box(_m(gf, a), X_WG[a], _m(gf, b), X_WG[b], ws[WS_SCRATCH : WS_SCRATCH + 40])
     if kb == HALFSPACE:
         return shape_halfspace(
             ka, _m(gf, a), hv, gi[a, HULL_START], gi[a, HULL_COUNT], X_WG[a], X_WG[b]
@@ -121,7 +103,10 @@ def _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws):
             kb, _m(gf, b), hv, gi[b, HULL_START], gi[b, HULL_COUNT], X_WG[b], X_WG[a]
         )
         return found, depth, (-n[0], -n[1], -n[2]), pos
-    return box_box(_m(gf, a), X_WG[a], _m(gf, b), X_WG[b], ws[WS_SCRATCH : WS_SCRATCH + 40])
+    o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
+    if _has_hull(ka) or _has_hull(kb):
+        return mpr_penetration(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
+    return mpr_penetration(o1, o2, None, MPR_TOLERANCE, MPR_ITERATIONS)
 
 
 @jitable
@@ -207,8 +192,8 @@ def intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
         return sphere_penetration(gf[b, 0], X_WG[b], ka, _m(gf, a), X_WG[a], False, scratch)
     if ka == HALFSPACE and kb == HALFSPACE:
         return _halfspaces_intersect(X_WG[a], X_WG[b])
-    if _fcl_closed_form(ka, kb):
-        return _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws)[0]
+    if (ka == BOX and kb == BOX) or ka == HALFSPACE or kb == HALFSPACE:
+        return _fcl_contact(gi, gf, hv, X_WG, a, b, ws)[0]
     o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
     if _has_hull(ka) or _has_hull(kb):
         return mpr_intersect(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
