@@ -56,6 +56,8 @@ def worker(tree, configurations, calls):
     query = sg.get_query_output_port().Eval(context)
     apart_sg, apart_context = proximity.primitives(ml, spread=3.0)
     apart = apart_sg.get_query_output_port().Eval(apart_context)
+    packed_sg, packed_context = proximity.primitives(ml, spread=0.3)
+    packed = packed_sg.get_query_output_port().Eval(packed_context)
     points = np.random.default_rng(3).uniform(-1.0, 1.0, (20, 3))
     diagram, plant, panda_sg, panda_context = proximity.panda(ml)
     touching = proximity.touching_at_zero(ml, plant, panda_sg, panda_context)
@@ -95,6 +97,10 @@ def worker(tree, configurations, calls):
         ),
         "100 primitives, SignedDistancePairwise(0.1)": (
             lambda: query.ComputeSignedDistancePairwiseClosestPoints(0.1),
+            _pairs_digest,
+        ),
+        "100 primitives in 0.3 m (most overlap: EPA), SignedDistancePairwise()": (
+            lambda: packed.ComputeSignedDistancePairwiseClosestPoints(),
             _pairs_digest,
         ),
         "100 primitives, SignedDistanceToPoint ×20": (

@@ -119,12 +119,12 @@ def _reset(pt):
     pt.S[0] = REAL_MAX
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _vertex(V, i):
     return V[i, 0], V[i, 1], V[i, 2]
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _better(dist, kind, best_dist, best_kind):
     """Whether an element of squared distance ``dist`` replaces the nearest (libccd's
     _ccdPtNearestUpdate: nearer, or as near and of a lower kind). (Most elements are farther
@@ -136,14 +136,14 @@ def _better(dist, kind, best_dist, best_kind):
     return dist < best_dist
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _nearest_update(pt, kind, index, dist):
     """libccd's _ccdPtNearestUpdate."""
     if _better(dist, kind, pt.S[0], pt.C[_NEAREST_TYPE]):
         pt.C[_NEAREST_TYPE], pt.C[_NEAREST], pt.S[0] = kind, index, dist
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _add_vertex(pt, s):
     """Adds the support point s (a row of 9); returns its index, or −1 if full."""
     i = pt.C[_NV]
@@ -161,7 +161,7 @@ def _add_vertex(pt, s):
     return i
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _add_edge(pt, v0, v1):
     """Adds the edge v0–v1; returns its index, or −1 if full (or a vertex is −1)."""
     i = pt.C[_NE]
@@ -176,7 +176,7 @@ def _add_edge(pt, v0, v1):
     return i
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _face_vertices(EI, FI, f):
     """The vertex indices (a, b, c) of face f (libccd's order)."""
     e0, e1 = FI[f, 0], FI[f, 1]
@@ -187,7 +187,7 @@ def _face_vertices(EI, FI, f):
     return a, b, c
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _add_face(pt, e0, e1, e2):
     """Adds the face of edges e0, e1, e2 (its distance, witness and plane: see _plane);
     returns its index, or −1 if full."""
@@ -212,7 +212,7 @@ def _add_face(pt, e0, e1, e2):
     return i
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _delete_face(pt, f):
     for k in range(3):
         e = pt.FI[f, k]
@@ -224,14 +224,14 @@ def _delete_face(pt, f):
         pt.C[_NEAREST] = -1
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _delete_edge(pt, e):
     pt.EI[e, 4] = 0
     if pt.C[_NEAREST_TYPE] == EDGE and pt.C[_NEAREST] == e:
         pt.C[_NEAREST] = -1
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _nearest(pt):
     """(kind, index) of the element nearest the origin (searched again if it was deleted)."""
     if pt.C[_NEAREST] < 0:
@@ -256,7 +256,7 @@ def _search_nearest(V, VA, E, EI, F, FI, C, S):
     S[0], C[_NEAREST_TYPE], C[_NEAREST] = best, kind, index
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _element_dist(pt, kind, i):
     if kind == VERTEX:
         return pt.V[i, 9]
@@ -265,7 +265,7 @@ def _element_dist(pt, kind, i):
     return pt.F[i, 0]
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _element_witness(pt, kind, i):
     if kind == VERTEX:
         return pt.V[i, 10], pt.V[i, 11], pt.V[i, 12]
@@ -275,7 +275,7 @@ def _element_witness(pt, kind, i):
 
 
 # ---- faces' outward normals and the visible patch ---------------------------------------------
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _plane(V, EI, e0, e1):
     """(n, n·a): the unit normal n = (a₁ − a) × (b₁ − b₀)/|…| of the face of first edges
     e0 = a–a₁ and e1 = b₀–b₁ (FCL's, before its orientation), and its distance n·a from the
@@ -312,14 +312,14 @@ def _face_normal_outward(V, VA, F, nv, f):
     return n
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _is_outside(V, VA, EI, FI, F, nv, f, p):
     """Whether the point p is strictly on the outer side of face f's plane."""
     n = _face_normal_outward(V, VA, F, nv, f)
     return dot3(n, sub(p, _vertex(V, EI[FI[f, 0], 0]))) > 0
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _classify(pt, e, mark):
     """Marks edge e internal (1, listed in INT) or border (2, listed in BORDER); False if it
     already has the other mark."""
@@ -335,7 +335,7 @@ def _classify(pt, e, mark):
     return pt.EM[e] == mark
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _mark_visible(pt, f):
     pt.FM[f] = 1
     pt.VIS[pt.C[_NVISIBLE]] = f
@@ -446,9 +446,10 @@ def _expand(pt, kind, index, s):
 # ---- the starting polytope ---------------------------------------------------------------------
 @jitable
 def _new_vertex(pt, s):
-    """:func:`_add_vertex`, compiled once: the initial polytope's builders call it (and
-    :func:`_new_edge`, :func:`_new_face`) at a dozen sites each, where numba would type and
-    lower an inlined copy per site (most of EPA's compile time); EPA's loop inlines them."""
+    """:func:`_add_vertex`, called, not inlined: the starting polytope's builders call it (and
+    :func:`_new_edge`, :func:`_new_face`) at a few sites each, once per EPA; EPA's loop
+    inlines them. (The polytope's helpers are inlined by LLVM, ``llvm_inline``: typed and
+    lowered once, where numba's inlining did so at each call site.)"""
     return _add_vertex(pt, s)
 
 
@@ -482,25 +483,25 @@ _DIRECTIONS = (
 
 @jitable
 def _tetrahedron(pt, a, b, c, d, from_d):
-    """The polytope of the four support points (rows of 9) a, b, c, d: faces abc, abd, bcd,
-    cad, in FCL's edge order: ab, bc, ca, then the edges to d (from d if ``from_d``: FCL's
-    polytope of GJK's tetrahedron; else from a, b, c: of a triangle and a fourth point); a
-    status."""
-    v0, v1, v2, v3 = _new_vertex(pt, a), _new_vertex(pt, b), _new_vertex(pt, c), _new_vertex(pt, d)
-    e0 = _new_edge(pt, v0, v1)
-    e1 = _new_edge(pt, v1, v2)
-    e2 = _new_edge(pt, v2, v0)
-    if from_d:
-        e3, e4, e5 = _new_edge(pt, v3, v0), _new_edge(pt, v3, v1), _new_edge(pt, v3, v2)
-    else:
-        e3, e4, e5 = _new_edge(pt, v0, v3), _new_edge(pt, v1, v3), _new_edge(pt, v2, v3)
-    if (
-        _new_face(pt, e0, e1, e2) < 0
-        or _new_face(pt, e3, e4, e0) < 0
-        or _new_face(pt, e4, e5, e1) < 0
-        or _new_face(pt, e5, e3, e2) < 0
-    ):
+    """The polytope (empty before: its vertices are 0–3 in the order a, b, c, d) of the four
+    support points (rows of 9) a, b, c, d: faces abc, abd, bcd, cad, in FCL's edge order: ab,
+    bc, ca, then the edges to d (from d if ``from_d``: FCL's polytope of GJK's tetrahedron;
+    else from a, b, c: of a triangle and a fourth point); a status. (Loops, not a call per
+    element: each call site passes the polytope's 15 arrays.)"""
+    for s in (a, b, c, d):
+        _new_vertex(pt, s)
+    for k in range(3):
+        _new_edge(pt, k, (k + 1) % 3)
+    for k in range(3):
+        if from_d:
+            _new_edge(pt, 3, k)
+        else:
+            _new_edge(pt, k, 3)
+    if _new_face(pt, 0, 1, 2) < 0:
         return FULL
+    for k in range(3):
+        if _new_face(pt, 3 + k, 3 + (k + 1) % 3, k) < 0:
+            return FULL
     return 0
 
 
@@ -579,39 +580,23 @@ def _from_segment(o1, o2, hv, pt, P, scratch):
         e = _new_edge(pt, v0, v1)
         pt.C[_NEAREST_TYPE], pt.C[_NEAREST] = EDGE, e
         return 1
-    v = (
-        _new_vertex(pt, P[0]),
-        _new_vertex(pt, scratch[0]),
-        _new_vertex(pt, P[1]),
-        _new_vertex(pt, scratch[1]),
-        _new_vertex(pt, scratch[2]),
-        _new_vertex(pt, scratch[3]),
-    )
-    e = (
-        _new_edge(pt, v[0], v[1]),
-        _new_edge(pt, v[1], v[2]),
-        _new_edge(pt, v[2], v[3]),
-        _new_edge(pt, v[3], v[0]),
-        _new_edge(pt, v[4], v[0]),
-        _new_edge(pt, v[4], v[1]),
-        _new_edge(pt, v[4], v[2]),
-        _new_edge(pt, v[4], v[3]),
-        _new_edge(pt, v[5], v[0]),
-        _new_edge(pt, v[5], v[1]),
-        _new_edge(pt, v[5], v[2]),
-        _new_edge(pt, v[5], v[3]),
-    )
-    if (
-        _new_face(pt, e[4], e[5], e[0]) < 0
-        or _new_face(pt, e[5], e[6], e[1]) < 0
-        or _new_face(pt, e[6], e[7], e[2]) < 0
-        or _new_face(pt, e[7], e[4], e[3]) < 0
-        or _new_face(pt, e[8], e[9], e[0]) < 0
-        or _new_face(pt, e[9], e[10], e[1]) < 0
-        or _new_face(pt, e[10], e[11], e[2]) < 0
-        or _new_face(pt, e[11], e[8], e[3]) < 0
-    ):
-        return FULL
+    # An octahedron (the polytope empty before): the ring of vertices 0–3 (P[0], s0, P[1],
+    # s1) and its edges 0–3 (k to k + 1), the apexes 4 (s2) and 5 (s3) and their edges 4–7
+    # and 8–11 (to 0–3), the faces about each apex.
+    for k in range(2):
+        _new_vertex(pt, P[k])
+        _new_vertex(pt, scratch[k])
+    for k in range(2, 4):
+        _new_vertex(pt, scratch[k])
+    for k in range(4):
+        _new_edge(pt, k, (k + 1) % 4)
+    for apex in range(4, 6):
+        for k in range(4):
+            _new_edge(pt, apex, k)
+    for apex in range(2):
+        for k in range(4):
+            if _new_face(pt, 4 + 4 * apex + k, 4 + 4 * apex + (k + 1) % 4, k) < 0:
+                return FULL
     return 0
 
 
@@ -635,7 +620,7 @@ def _validate_edge(pt, e):
     return True
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _support_direction(pt, kind, i):
     """The direction to expand in: to the nearest point, or the face's outward normal if the
     origin is on it."""
@@ -646,7 +631,7 @@ def _support_direction(pt, kind, i):
     return normalized(_element_witness(pt, kind, i))
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def _next_support(o1, o2, hv, pt, kind, i, s, tolerance):
     """Writes the next support point in s; False when converged (or touching)."""
     if kind == VERTEX:
