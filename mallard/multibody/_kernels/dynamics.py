@@ -782,6 +782,31 @@ def _shift_rigid(Pa, p):
 
 
 @jitable
+def _own_articulated(m_W, h_W, I_W, P, k, leaf):
+    """The articulated inertia tuple of mobod k, as the tip-to-base sweep has it
+    (:func:`articulated_sweeps`): its body's rigid one if a leaf, else P[k]."""
+    if leaf:
+        m_k, h_k, I_k = inertia_of(m_W, h_W, I_W, k)
+        return _rigid_articulated(m_k, h_k, I_k)
+    return _load_articulated(P, k)
+
+
+@jitable
+def _p_up(X_pc, k, parent):
+    """p_PoBo of mobod k, or zero if its parent is World: nothing is shifted to World's
+    origin (World's acceleration is zero and its articulated inertia unused, as in Drake):
+    p_WoBo of a body far away (1e308 m) would overflow the shifted terms, and 0·∞ make its
+    v̇ NaN."""
+    return _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
+
+
+@jitable
+def _scale6(s, a):
+    """s·a for a scalar s and a 6-sequence a."""
+    return s * a[0], s * a[1], s * a[2], s * a[3], s * a[4], s * a[5]
+
+
+@jitable
 def _shift_to_parent(F, p):
     """Φᵀ·F = [τ + p × f; f]: a spatial force (or a column of one) F = [τ; f] at Bo, shifted
     to Po (p = p_PoBo)."""
@@ -872,17 +897,10 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
         c = tree[k, V_START]
         leaf = _leaf(tree, k, n)
-        if leaf:
-            m_k, h_k, I_k = inertia_of(m_W, h_W, I_W, k)
-            Pa = _rigid_articulated(m_k, h_k, I_k)
-        else:
-            Pa = _load_articulated(P, k)
+        Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
         zk = _row6(z, k)
         ck = _row6(A_bias, k)
-        # Nothing is shifted to World's origin (World's acceleration is zero and its
-        # articulated inertia unused, as in Drake): p_WoBo of a body far away (1e308 m)
-        # would overflow the shifted terms, and 0·∞ make its v̇ NaN.
-        p = _p_PoBo(X_pc, k, parent) if parent != 0 else _zero3(X_pc[LAYER_WB, 0, 0, 0])
+        p = _p_up(X_pc, k, parent)
         one = nv == 1 and locked[k] == 0
         Ut, D_inv, r = zk, zk[0], zk[0]  # (a one-dof mobilizer's, kept for its parent's terms)
         if one:
@@ -936,25 +954,30 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                 u[c + j] = L_inv * y
         if parent != 0:  # (World's articulated inertia is not needed: nothing is passed to it.)
             # The parent gets Pa and z + Pa·c shifted, less the columns of the dofs (of what the
-            # projection above left in U, D_factor and u; none if locked or a weld).
-            P_up = _shift_rigid(Pa, p) if leaf else _shift_articulated(Pa, p)
-            z_up = _shift_to_parent(_add6(zk, _articulated_times(Pa, ck, leaf)), p)
+            # projection above left in U, D_factor and u; none if locked or a weld). Pa, zk, ck
+            # and p are loaded again after the projection's stores, z + Pa·c's before P_up's
+            # and again after z's store (which may alias them, for all LLVM knows): their
+            # first values die early, where kept they were spilled to the stack and reloaded.
+            Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
+            p = _p_up(X_pc, k, parent)
+            z_up = _shift_to_parent(_add6(_row6(z, k), _articulated_times(Pa, _row6(A_bias, k),
+                                                                         leaf)), p)  # fmt: skip
             if one:
-                Ug = (
-                    D_inv * Ut[0],
-                    D_inv * Ut[1],
-                    D_inv * Ut[2],
-                    D_inv * Ut[3],
-                    D_inv * Ut[4],
-                    D_inv * Ut[5],
-                )
-                P_up = _remove_dof(P_up, Ut, Ug)
-                z_up = _axpy6(r, Ug, z_up)
+                z_up = _axpy6(r, _scale6(D_inv, Ut), z_up)
+            elif nv > 0 and locked[k] == 0:
+                for j in range(nv):
+                    z_up = _axpy6(u[c + j], _row6(U, c + j), z_up)
+            for i in range(6):
+                z[parent, i] += z_up[i]
+            Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
+            p = _p_up(X_pc, k, parent)
+            P_up = _shift_rigid(Pa, p) if leaf else _shift_articulated(Pa, p)
+            if one:
+                P_up = _remove_dof(P_up, Ut, _scale6(D_inv, Ut))
             elif nv > 0 and locked[k] == 0:
                 for j in range(nv):  # Pa − U·D⁻¹·Uᵀ = Pa − W·Wᵀ, one column at a time
                     Wj = _row6(U, c + j)
                     P_up = _remove_dof(P_up, Wj, Wj)
-                    z_up = _axpy6(u[c + j], Wj, z_up)
             if (formed >> parent) & 1 != 0:
                 _add_articulated(P_up, P, parent)
             else:  # (the parent's first child: P[parent] = its rigid part + P_up)
@@ -962,8 +985,6 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                 _store_articulated(_sum_articulated(_rigid_articulated(m_p, h_p, I_p), P_up),
                                    P, parent)  # fmt: skip
                 formed |= 1 << parent
-            for i in range(6):
-                z[parent, i] += z_up[i]
     # Base to tip: A_WB = Φ·A_WP + c + H·v̇, v̇ as above.
     for i in range(6):
         A_WB[0, i] = 0.0 * A_bias[0, i]
