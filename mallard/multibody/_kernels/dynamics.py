@@ -897,20 +897,22 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
         nv = NUM_VELOCITIES[tree[k, JTYPE]]
         c = tree[k, V_START]
         leaf = _leaf(tree, k, n)
-        Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
-        zk = _row6(z, k)
-        ck = _row6(A_bias, k)
-        p = _p_up(X_pc, k, parent)
         one = nv == 1 and locked[k] == 0
-        Ut, D_inv, r = zk, zk[0], zk[0]  # (a one-dof mobilizer's, kept for its parent's terms)
+        # Pa, z[k], c[k] and p are loaded where they are used, in each branch, not before them
+        # (nor kept for the parent's terms, below): loaded before, they were spilled to the
+        # stack and reloaded.
+        zero = 0.0 * A_bias[k, 0]
+        Ut = (zero, zero, zero, zero, zero, zero)  # (a one-dof mobilizer's, for its parent's terms)
+        D_inv, r = zero, zero
         if one:
             half = _zero_half(tree, X_kind, k)
-            Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), zk, half, leaf)
+            Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
+            Uk, HU, Hz = _one_dof_column(Pa, _row6(H_PB_W, c), _row6(z, k), half, leaf)
             D = HU + reflected[c]
             if not positive(D):
                 return k
-            r = (tau[c] - Hz) - _dot6(Uk, ck)  # u − Uᵀ·c
-            Ut = _shift_to_parent(Uk, p)
+            r = (tau[c] - Hz) - _dot6(Uk, _row6(A_bias, k))  # u − Uᵀ·c
+            Ut = _shift_to_parent(Uk, _p_up(X_pc, k, parent))
             for i in range(6):
                 U[c, i] = Ut[i]
             D_inv = 1.0 / D
@@ -918,6 +920,8 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
             u[c] = r
         elif nv > 0 and locked[k] == 0:
             # U[j] = Φᵀ·U_j for now; D's lower triangle into D_factor[k], then factored in place.
+            Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
+            zk, ck, p = _row6(z, k), _row6(A_bias, k), _p_up(X_pc, k, parent)
             for i in range(nv):
                 hi = _row6(H_PB_W, c + i)
                 Ui = _articulated_times(Pa, hi, leaf)
@@ -954,10 +958,9 @@ def articulated_sweeps(model, params, work, tau, reflected, vdot, A_WB):
                 u[c + j] = L_inv * y
         if parent != 0:  # (World's articulated inertia is not needed: nothing is passed to it.)
             # The parent gets Pa and z + Pa·c shifted, less the columns of the dofs (of what the
-            # projection above left in U, D_factor and u; none if locked or a weld). Pa, zk, ck
-            # and p are loaded again after the projection's stores, z + Pa·c's before P_up's
-            # and again after z's store (which may alias them, for all LLVM knows): their
-            # first values die early, where kept they were spilled to the stack and reloaded.
+            # projection above left in U, D_factor and u; none if locked or a weld). Pa and p
+            # are loaded again after the projection's stores, for z + Pa·c, then for P_up
+            # after z's store (which may alias them, for all LLVM knows), so that none is kept.
             Pa = _own_articulated(m_W, h_W, I_W, P, k, leaf)
             p = _p_up(X_pc, k, parent)
             z_up = _shift_to_parent(_add6(_row6(z, k), _articulated_times(Pa, _row6(A_bias, k),
