@@ -223,7 +223,9 @@ def _articulated_stages(model, params, work, need, q, v, F_in_B):
     up to date, the positions up to date) and what the articulated body algorithm starts from
     (kernels.dynamics.articulated_own, with the forces F_in_B, indexed by body, and
     gravity's), in one pass base to tip: each mobod's values go on to the next stage in
-    registers, not stored and loaded again (a stage not in ``need`` is loaded). The same
+    registers, not stored and loaded again (a stage not in ``need`` is loaded), but the
+    parent's V_P and p_PoBo, which the bias loads again after the velocity's and inertia's
+    stores (kept, they and their products were spilled to the stack and reloaded). The same
     operations as the stages' own passes, run_stages' then _gather_body_forces' and
     add_gravity_forces': the same values."""
     tree, gravity_mask, X_kind, g = model.tree, model.gravity_mask, params.X_kind, params.g_W
@@ -238,10 +240,8 @@ def _articulated_stages(model, params, work, need, q, v, F_in_B):
     for k in range(1, tree.shape[0]):
         parent = tree[k, PARENT]
         b = tree[k, BODY]
-        p = _p_PoBo(X_pc, k, parent)
-        V_P = _row6(V_WB, parent)
         if need & VELOCITIES:
-            V = velocity(tree, H_PB_W, v, k, V_P, p)
+            V = velocity(tree, H_PB_W, v, k, _row6(V_WB, parent), _p_PoBo(X_pc, k, parent))
             for i in range(6):
                 V_WB[k, i] = V[i]
         else:
@@ -252,8 +252,10 @@ def _articulated_stages(model, params, work, need, q, v, F_in_B):
             store_body_inertia(m, h, I, m_W, h_W, I_W, k)
         else:
             _, h, I = inertia_of(m_W, h_W, I_W, k)
-        if need & BIAS:
-            alpha, a = acceleration_bias(X_pc, k, _has_arm(tree[k, JTYPE], X_kind[k]), V_P, V, p)
+        if need & BIAS:  # (V_P and p loaded again: see the docstring)
+            arm = _has_arm(tree[k, JTYPE], X_kind[k])
+            V_P, p = _row6(V_WB, parent), _p_PoBo(X_pc, k, parent)
+            alpha, a = acceleration_bias(X_pc, k, arm, V_P, V, p)
             store_row3(alpha, A_bias, k, 0)
             store_row3(a, A_bias, k, 3)
         F = _row6(F_in_B, b)
