@@ -18,6 +18,11 @@ CHUNK_SIZE = 1024
 #: Scattered chunks in flight per worker thread (see _finished_chunks): one computing, the
 #: next one's inputs arriving.
 WINDOW = 2
+#: Input arrays (q0, v0, actuation, pd_target) of at most this many bytes in all go over TCP
+#: whole, once per rollout, to every worker (the client sends them once, Dask copies them from
+#: worker to worker), each chunk's task taking its rows there, all the tasks in one graph, as
+#: sampled chunks' (see _finished_chunks); larger ones go chunk by chunk, in a window.
+WHOLE = 16 * 2**20
 #: Seconds a scatter to a given worker waits for it to be running (else: to any worker).
 _PINNED = 2
 
@@ -245,15 +250,17 @@ def _run_scattered(spec, index, first, inputs, kwargs, directory):
 _INPUTS = ("q0", "v0", "actuation", "pd_target")
 
 
-def _run_shared(spec, index, first, count, inputs, kwargs, directory, states=None):
-    """:func:`_run_chunk` of states first, ..., first + count − 1 of the arrays ``inputs``
-    (:class:`SharedArrays` of the client's q0, v0 and, if given, actuation and pd_target),
-    mapped here, not sent; their states and ok flags written into the client's ``states``
-    (:func:`_opened`) if given."""
+def _run_rows(spec, index, first, count, inputs, kwargs, directory, states=None):
+    """:func:`_run_chunk` of states first, ..., first + count − 1 of the whole rollout's
+    input arrays ``inputs``, their rows taken here: a :class:`SharedArrays` of the client's
+    q0, v0 and, if given, actuation and pd_target (mapped here, not sent), or those arrays
+    (q0, v0, actuation, pd_target; each None if not given) sent once to every worker; the
+    states and ok flags written into the client's ``states`` (:func:`_opened`) if given."""
     rows = slice(first, first + count)
-    arrays = inputs.open()
+    shared = isinstance(inputs, SharedArrays)
+    arrays = inputs.open() if shared else dict(zip(_INPUTS, inputs, strict=True))
     out = None if states is None else tuple(a[rows] for a in _opened(states))
-    parts = (arrays[name][rows] if name in arrays else None for name in _INPUTS)
+    parts = (None if arrays.get(name) is None else arrays[name][rows] for name in _INPUTS)
     return _run_chunk(spec, index, first, *parts, kwargs, directory, out)
 
 
@@ -357,7 +364,7 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
                     view[...] = arrays[_INPUTS.index(name)]
                 del views
                 shape = _states_shape(*arrays, kwargs)
-                arrays, run = None, functools.partial(_run_shared, spec, inputs=inputs, **task)
+                arrays, run = None, functools.partial(_run_rows, spec, inputs=inputs, **task)
             else:
                 shape = _sampled_states_shape(client, spec, size, kwargs)
             if directory is None and shape is not None:
@@ -518,11 +525,14 @@ def _direct(client):
     return isinstance(getattr(client, "cluster", None), LocalCluster)
 
 
-def _scatter(client, inputs, attempts, worker=None, direct=None):
+def _scatter(client, inputs, attempts, worker=None, direct=None, broadcast=False):
     """The future of one chunk's inputs scattered to a worker (``worker``, an address, if
-    given and still there; else the one Dask picks; ``direct`` as Client.scatter's), tried
-    again (after a pause, up to ``attempts`` times) if the worker dies as it receives them."""
-    if worker is not None:
+    given and still there; else the one Dask picks; ``direct`` as Client.scatter's), or to
+    every worker if ``broadcast`` (sent once by the client, copied from worker to worker by
+    Dask), tried again (after a pause, up to ``attempts`` times) if a worker dies as it
+    receives them."""
+    options = {"broadcast": True} if broadcast else {}  # (with no worker of its own)
+    if worker is not None and not broadcast:
         try:  # (a worker gone: no running worker of that address in time, or unknown)
             [future] = client.scatter(
                 [inputs], hash=False, workers=[worker], timeout=_PINNED, direct=direct
@@ -532,7 +542,7 @@ def _scatter(client, inputs, attempts, worker=None, direct=None):
             pass
     for attempt in range(1, attempts + 1):
         try:
-            [future] = client.scatter([inputs], hash=False, direct=direct)
+            [future] = client.scatter([inputs], hash=False, direct=direct, **options)
             return future
         except OSError:  # (CommClosedError: the connection to the worker broke)
             if attempt == attempts:
@@ -568,9 +578,19 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
 
     call = uuid.uuid4().hex
     submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
-    mapped = arrays is None  # (else scattered)
+    whole = arrays is not None and sum(a.nbytes for a in arrays if a is not None) <= WHOLE
+    mapped = arrays is None or whole  # (else scattered chunk by chunk)
     direct = _direct(client)
     directory = task["directory"]
+    sent = [None]  # (whole: the future of the arrays on every worker)
+    if whole:
+        run = functools.partial(_run_rows, spec, **task)
+
+    def whole_inputs():
+        """The future of the whole arrays on every worker, scattered again if lost."""
+        if sent[0] is None or sent[0].status != "finished":
+            sent[0] = _scatter(client, arrays, retries + 3, direct=direct, broadcast=True)
+        return sent[0]
 
     def submit(indices, times, workers):
         """The futures of chunks ``indices``, each submitted ``times[k]`` times before, a
@@ -578,9 +598,10 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
         keys = [f"mallard-rollout-{call}-{i}-{t}" for i, t in zip(indices, times, strict=True)]
         starts, counts = zip(*(bounds[i] for i in indices), strict=True)
         if mapped:
-            scattered = [None] * len(indices)
+            given = {"inputs": whole_inputs()} if whole else {}
+            scattered = [given.get("inputs")] * len(indices)
             futures = client.map(run, indices, starts, counts, key=keys, retries=retries,
-                                 pure=False)  # fmt: skip
+                                 pure=False, **given)  # fmt: skip
         else:
             parts = [tuple(None if a is None else a[f : f + c] for a in arrays)
                      for f, c in zip(starts, counts, strict=True)]  # fmt: skip
