@@ -328,13 +328,13 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
     have no place there, are sent), and gathered states and their ok flags are written by
     the workers into shared memory (another segment of the pool: nothing fetched but failed
     states' messages), copied out chunk by chunk as they finish, or written straight into
-    ``out`` if it is a :func:`shared_empty` array of their shape. Else
-    a chunk's inputs are scattered to a worker (Client.scatter, straight to it if
-    :func:`_direct`), where its task runs: not sent inside the task, which the scheduler
-    unpickles and pickles again. If ``q0`` is a :class:`Sampler`, its task draws them. A
-    chunk whose inputs or result are lost with their worker (its future cancelled) is
-    scattered and submitted again, up to ``retries`` + 2 times; a scatter that breaks off as
-    its worker dies, tried again."""
+    ``out`` if it is a :func:`shared_empty` array of their shape. Else the arrays are
+    scattered (Client.scatter, straight to the workers if :func:`_direct`): whole to every
+    worker if small (:data:`WHOLE`), else a chunk's to the worker where its task runs; not
+    sent inside the tasks, which the scheduler unpickles and pickles again. If ``q0`` is a
+    :class:`Sampler`, its task draws them. A chunk whose inputs or result are lost with
+    their worker (its future cancelled) is scattered and submitted again, up to
+    ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
     task = {"kwargs": kwargs, "directory": directory}
     if isinstance(q0, Sampler):
         if v0 is not None or actuation is not None or pd_target is not None:
@@ -557,16 +557,19 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     and directory; ``ok``: the states' ok flags in shared memory, if the workers write
     them there, with the states).
 
-    Sampled chunks, and those whose inputs are in shared memory, are all submitted at once,
-    in one graph (Client.map: one message to the scheduler, not one per chunk): the
-    scheduler hands each to a worker as one frees up.
-    Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker thread at
-    first (one to each in turn, then the next), then, as a chunk finishes, the next chunk
-    to the worker that ran it, sent before the finished chunk's result is fetched. So a
-    worker holds at most WINDOW chunks' inputs, each receives the next while it computes
-    one, and the work balances as the sampled chunks' does, whatever the workers' speeds
-    (all scattered at once, each worker's share is fixed: a worker slowed down, by the
-    client's own work on shared cores for one, finishes last while the others wait). A chunk
+    Sampled chunks, those whose inputs are in shared memory, and those of ``arrays`` of at
+    most :data:`WHOLE` bytes (scattered whole to every worker first, each task taking its
+    rows there; scattered again if lost, as when every worker holding them died) are all
+    submitted at once, in one graph (Client.map: one message to the scheduler, not one per
+    chunk): the scheduler hands each to a worker as one frees up.
+    Larger arrays are scattered chunk by chunk, as a sliding window: :data:`WINDOW` chunks
+    per worker thread at first (one to each in turn, then the next), then, as a chunk
+    finishes, the next chunk to the worker that ran it, sent before the finished chunk's
+    result is fetched. So a worker holds at most WINDOW chunks' inputs, each receives the
+    next while it computes one, and the work balances as the sampled chunks' does, whatever
+    the workers' speeds (all scattered at once, each worker's share is fixed: a worker
+    slowed down, by the client's own work on shared cores for one, finishes last while the
+    others wait). A chunk
     submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
     too. The results of the chunks that finished together are fetched in one
     Client.gather, straight from the workers if :func:`_direct`, while the others run; a
