@@ -14,7 +14,7 @@ last wave can leave a worker idle for up to a chunk's time while the others fini
 :func:`balanced_chunks` gives sizes that halve wave by wave (4 chunks per worker, the last
 ones an eighth of a worker's share), so that the workers finish together, with a first wave
 of the smallest too, so that they start soon. Over TCP, input arrays (q0, v0, actuation and
-PD targets) of at most 16 MB in all (``WHOLE``) are scattered whole, once per call, to every
+PD targets) of at most 4 MB in all (``WHOLE``) are scattered whole, once per call, to every
 worker (the client sends them once; Dask copies them from worker to worker), each chunk's
 task taking its rows there, and all the chunks' tasks go to the scheduler in one graph, as
 sampled ones: nothing per chunk but its task and its result (a Panda's 16 000 states
