@@ -571,10 +571,10 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     next while it computes one, and the work balances as the sampled chunks' does, whatever
     the workers' speeds (all scattered at once, each worker's share is fixed: a worker
     slowed down, by the client's own work on shared cores for one, finishes last while the
-    others wait). A chunk
-    submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
-    too. The results of the chunks that finished together are fetched in one
-    Client.gather, straight from the workers if :func:`_direct`, while the others run; a
+    others wait). A chunk submitted again (its worker died) goes to the worker Dask picks,
+    and the chunk after it too. The results of the chunks that finished together are
+    fetched in one Client.gather, straight from the workers if :func:`_direct`, while the
+    others run; a
     chunk written as .npz, its file written when its task finished, is not asked for its
     path, nor one whose states and ok flags are in shared memory, all ok (a failed state's
     message is in its result: then fetched)."""

@@ -100,19 +100,10 @@ def scatters(monkeypatch):
     return made
 
 
-#: rollout's ways for input arrays: through shared memory; over TCP, whole to every worker
-#: (small ones) or chunk by chunk (large ones: as if mallard.distributed.WHOLE were 0).
-ARRAY_WAYS = pytest.mark.parametrize(
-    "shared, whole",
-    [(None, True), (False, True), (False, False)],
-    ids=["shared memory", "TCP, arrays whole", "TCP, chunk by chunk"],
-    indirect=["whole"],
-)
-
-
 @pytest.fixture
 def whole(request, monkeypatch):
-    """The parameter ``whole``: if False, input arrays go over TCP chunk by chunk."""
+    """The parameter ``whole``: if False, input arrays go over TCP chunk by chunk, however
+    small (as if mallard.distributed._rollouts.WHOLE were 0)."""
     from mallard.distributed import _rollouts
 
     if not request.param:
@@ -120,7 +111,12 @@ def whole(request, monkeypatch):
     return request.param
 
 
-@ARRAY_WAYS
+@pytest.mark.parametrize(
+    "shared, whole",
+    [(None, True), (False, True), (False, False)],
+    ids=["shared memory", "TCP, arrays whole", "TCP, chunk by chunk"],
+    indirect=["whole"],
+)
 def test_results_do_not_depend_on_the_chunking(client, shared, whole, created, scatters):
     pids = warm_up(client, SPEC)
     assert len(set(pids.values())) == 2  # (two processes, each with its plant)
