@@ -47,7 +47,11 @@ from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere  # noqa: 
 from mallard.math import RigidTransform  # noqa: E402
 from mallard.multibody.parsing._diagnostics import Diagnostics  # noqa: E402
 from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS  # noqa: E402
-from mallard.multibody.parsing._mujoco_geometry import Frames, _reexpress  # noqa: E402
+from mallard.multibody.parsing._mujoco_geometry import (  # noqa: E402
+    Frames,
+    _reexpress,
+    two_vector_rows,
+)
 from mallard.multibody.parsing._plain_numbers import plain_numbers  # noqa: E402
 from mallard.multibody.tree import (  # noqa: E402
     BallRpyJoint,
@@ -77,6 +81,9 @@ SHAPES = {"sphere": Sphere, "capsule": Capsule, "cylinder": Cylinder, "box": Box
           "ellipsoid": Ellipsoid}  # fmt: skip
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 EPS = float(np.finfo(float).eps)
+#: Below this many elements, a kind's arithmetic runs element by element in floats, through
+#: the reader's scalar functions (numpy's cost a call exceeds the work).
+FEW = 8
 #: Attributes Drake ignores with a warning, by kind (the reader's lists).
 UNSUPPORTED = {
     "body": ("mocap", "gravcomp", "user"),
@@ -146,7 +153,10 @@ def rotations(dicts, frames):
             by_kind[kind].append(k)
     for kind, ks in by_kind.items():
         texts = [dicts[k][kind] for k in ks]
-        if kind == "quat":
+        if len(ks) < FEW or kind in ("xyaxes", "zaxis"):  # (the reader's Frames.rows)
+            for k in ks:
+                R[k] = frames.rows(_Node(dicts[k]), kind)
+        elif kind == "quat":
             w, x, y, z = numbers(texts, 4).T
             squared_norm = w * w + x * x + y * y + z * z
             R[ks] = np.stack(quaternion_rotation(w, x, y, z, 2.0 / squared_norm), axis=1)
@@ -178,9 +188,6 @@ def rotations(dicts, frames):
                 (cx * x + c, cx * y - sz, cx * z + sy, cy * x + sz, cy * y + c, cy * z - sx,
                  cz * x - sy, cz * y + sx, cz * z + c), axis=1,
             )  # fmt: skip
-        else:  # xyaxes, zaxis: element by element, by the reader's Frames (few in models)
-            for k in ks:
-                R[k] = frames.rows(_Node(dicts[k]), kind)
     return R
 
 
@@ -434,6 +441,10 @@ def geom_inertias(geom_attrs, frames):
     (1000) or mass: each shape kind's unit-density inertia over its geoms at once, re-expressed
     in B (_reexpress with arrays) and shifted to Bo, as the reader's GeomParser._inertia."""
     n = len(geom_attrs)
+    if n < FEW:
+        inertias = [geom_inertia(a, frames) for a in geom_attrs]
+        G_B, p, mass = ([inertia[j] for inertia in inertias] for j in range(3))
+        return np.array(G_B).reshape(-1, 9), np.array(p).reshape(-1, 3), np.array(mass, float)
     kinds = [a.get("type", "sphere") for a in geom_attrs]
     sizes = [a.get("size", "") for a in geom_attrs]
     p_BG = np.zeros((n, 3))
@@ -486,6 +497,40 @@ def geom_inertias(geom_attrs, frames):
         for g, b, a in zip(g_row, b_row, a_row, strict=True)
     ], axis=1)  # fmt: skip
     return G_B, np.stack((qx, qy, qz), axis=1), mass
+
+
+def geom_inertia(a, frames):
+    """geom_inertias' (G_GBo_B rows, p_BoGcm_B, mass) of one geom, in floats: the reader's
+    functions (Frames.pose, two_vector_rows, unit_density_inertia, _reexpress)."""
+    kind, size = a.get("type", "sphere"), [float(x) for x in a.get("size", "").split()]
+    if "fromto" in a:
+        x0, y0, z0, x1, y1, z1 = map(float, a["fromto"].split())
+        R = two_vector_rows((0.0, 0.0, 1.0), (x1 - x0, y1 - y0, z1 - z0))
+        p_BG = ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)
+        dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    else:
+        R, p_BG = frames.pose(_Node(a))
+        length = None
+    if kind in ("capsule", "cylinder"):
+        measures = (size[0], length if length is not None else 2 * size[1])
+    elif kind == "box":
+        measures = (2.0 * size[0], 2.0 * size[1], 2.0 * size[2])
+    else:
+        measures = tuple(size[:3]) if kind == "ellipsoid" else (size[0],)
+    volume, (xx, yy, zz, xy, xz, yz) = unit_density_inertia(SHAPES[kind], measures)
+    mass = float(a["mass"]) if "mass" in a else volume * float(a.get("density", "1000"))
+    (px, py, pz), G = _reexpress(R or IDENTITY_ROW, (0.0, 0.0, 0.0),
+                                 [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])  # fmt: skip
+    bx, by, bz = p_BG
+    q = (px + bx, py + by, pz + bz)
+    pm_p, pm_q = point_mass_rows(px, py, pz), point_mass_rows(*q)
+    G_B = [
+        g - b + c
+        for g_row, b_row, c_row in zip(G, pm_p, pm_q, strict=True)
+        for g, b, c in zip(g_row, b_row, c_row, strict=True)
+    ]
+    return G_B, q, mass
 
 
 def body_inertias(n, owners, G_B, p_BGcm, mass, inertials, attrs, parents, ordinal, frames):
