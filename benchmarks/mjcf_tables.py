@@ -45,6 +45,11 @@ from mallard.common._quaternion import hamilton_product  # noqa: E402
 from mallard.common._quaternion_rotation import quaternion_rotation  # noqa: E402
 from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere  # noqa: E402
 from mallard.math import RigidTransform  # noqa: E402
+from mallard.multibody.parsing._attributes import (  # noqa: E402
+    convert_to_doubles,
+    parse_floats,
+    parse_scalar,
+)
 from mallard.multibody.parsing._diagnostics import Diagnostics  # noqa: E402
 from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS  # noqa: E402
 from mallard.multibody.parsing._mujoco_geometry import (  # noqa: E402
@@ -61,6 +66,8 @@ from mallard.multibody.tree import (  # noqa: E402
     PrismaticJoint,
     RevoluteJoint,
     RigidBody,
+    RotationalInertia,
+    SpatialInertia,
 )
 from mallard.multibody.tree._calc_spatial_inertia import unit_density_inertia  # noqa: E402
 from mallard.multibody.tree._indices import (  # noqa: E402
@@ -131,6 +138,62 @@ def read_tables(data):
     return tags, attrs, lines, parents, kinds
 
 
+class Document:
+    """The tables of the document being read, and the errors found in it so far, each with
+    its order key (the reader's order: see ``key``)."""
+
+    def __init__(self, file, tags, attrs, lines, parents):
+        self.file, self.tags, self.attrs, self.lines, self.parents = (
+            file,
+            tags,
+            attrs,
+            lines,
+            parents,
+        )
+        self.errors = []  # ((order key), the reader's exception)
+
+    def node(self, i, attrib=None):
+        """Element ``i`` as the reader's functions read it (its attributes ``attrib``: with
+        its defaults)."""
+        return _Node(self.attrs[i] if attrib is None else attrib, self.file, self.lines[i],
+                     self.tags[i])  # fmt: skip
+
+    def key(self, i, name):
+        """The order key of attribute ``name`` of element ``i``: where the reader reads it (a
+        body's inertial, its geoms, itself, its joints, then its nested bodies, which come
+        later in the document; the actuators after every body)."""
+        tag, parent = self.tags[i], self.parents[i]
+        rank = RANKS.get(tag, {}).get(name, 9)
+        if tag == "body":
+            return (i, 2, i, rank)
+        if tag in ("inertial", "geom", "joint"):
+            return (parent, PHASES[tag], i, rank)
+        return (len(self.tags), tag != "motor", i, rank)
+
+    def record(self, i, name, error):
+        self.errors.append((self.key(i, name), error))
+
+    def raise_first(self):
+        """Raises the error the reader would raise first, if any."""
+        if self.errors:
+            raise min(self.errors, key=lambda e: e[0])[1]
+
+
+#: The phase of a body's child elements in the reader's parse_body, and the order in which it
+#: reads each element's number attributes (an orientation attribute after pos).
+PHASES = {"inertial": 0, "geom": 1, "joint": 3}
+RANKS = {
+    "body": {"pos": 0, **dict.fromkeys(ORIENTATIONS, 1)},
+    "inertial": {"pos": 0, **dict.fromkeys(ORIENTATIONS, 1), "mass": 2, "diaginertia": 3,
+                 "fullinertia": 4, "valid": 5},
+    "joint": {"pos": 0, "axis": 1, "damping": 2, "range": 3, "limits": 4, "armature": 5},
+    "geom": {"fromto": 0, "pos": 1, **dict.fromkeys(ORIENTATIONS, 2), "mass": 3, "density": 4},
+    "motor": {"ctrlrange": 0, "kp": 2, "kd": 3},
+    "position": {"ctrlrange": 0, "kp": 2, "kd": 3},
+}  # fmt: skip
+DOC = None  # (the Document being read)
+
+
 def numbers(texts, count):
     """The numbers of ``texts`` (each ``count`` plain decimals): an (n, count) array, (n,)
     for one."""
@@ -141,21 +204,57 @@ def numbers(texts, count):
     return values.reshape(-1, count) if count > 1 else values
 
 
-def rotations(dicts, frames):
-    """The rows of R (n, 9) of the orientation attribute of each attribute dict (the
-    identity where none): each kind of orientation over all its elements at once."""
+def column(elements, dicts, name, count, default):
+    """numbers() of attribute ``name`` of each of ``elements`` (its attribute dict of
+    ``dicts``; the text ``default`` where absent). Where a text is not ``count`` plain
+    decimals, the elements are read one by one by the reader's function (parse_scalar for
+    one number, parse_floats for several), its error recorded at the element (NaN there)."""
+    texts = [a.get(name, default) for a in dicts]
+    values = plain_numbers(texts, count) if texts else np.empty(0)
+    if values is not None and np.isfinite(values).all():  # (out of range: the reader's error)
+        return values.reshape(-1, count) if count > 1 else values
+    out = []
+    for i, a in zip(elements, dicts, strict=True):
+        node = DOC.node(i, a)
+        try:
+            if count == 1:
+                value = parse_scalar(node, name, DIAGNOSTICS, float(default))
+            else:
+                value = parse_floats(node, name, count) or convert_to_doubles(default)
+        except (RuntimeError, ValueError) as error:
+            DOC.record(i, name, error)
+            value = math.nan if count == 1 else [math.nan] * count
+        out.append(value)
+    return np.array(out, float).reshape(-1, count) if count > 1 else np.array(out, float)
+
+
+def rotations(elements, dicts, frames):
+    """The rows of R (n, 9) of the orientation attribute of each of ``elements`` (its
+    attribute dict of ``dicts``; the identity where none): each kind of orientation over all
+    its elements at once, or one by one by the reader's Frames.rows (few elements, a text not
+    plain, a zero quaternion or axis: its error recorded at the element, NaN there)."""
     R = np.empty((len(dicts), 9))
     R[:] = IDENTITY_ROW
     by_kind = defaultdict(list)
     for k, a in enumerate(dicts):
         if not ORIENTATIONS.isdisjoint(a):
-            (kind,) = ORIENTATIONS.intersection(a)  # (several: the reader's error)
+            (kind,) = ORIENTATIONS.intersection(a)  # (several: the reader's error, not here)
             by_kind[kind].append(k)
     for kind, ks in by_kind.items():
         texts = [dicts[k][kind] for k in ks]
-        if len(ks) < FEW or kind in ("xyaxes", "zaxis"):  # (the reader's Frames.rows)
-            for k in ks:
-                R[k] = frames.rows(_Node(dicts[k]), kind)
+        count = 6 if kind == "xyaxes" else 3 if kind in ("euler", "zaxis") else 4
+        values = plain_numbers(texts, count)
+        if values is not None and kind in ("quat", "axisangle"):  # (zero: the reader's error)
+            q = values.reshape(-1, 4)
+            q = q if kind == "quat" else q[:, :3]
+            values = values if ((q * q).sum(axis=1) > 0).all() else None
+        if len(ks) < FEW or kind in ("xyaxes", "zaxis") or values is None:
+            for k in ks:  # (the reader's Frames.rows)
+                try:
+                    R[k] = frames.rows(DOC.node(elements[k], dicts[k]), kind)
+                except (RuntimeError, ValueError) as error:
+                    DOC.record(elements[k], kind, error)
+                    R[k] = math.nan
         elif kind == "quat":
             w, x, y, z = numbers(texts, 4).T
             squared_norm = w * w + x * x + y * y + z * z
@@ -198,27 +297,23 @@ def z_to_rows(x1, y1, z1):
     x1, y1, z1 = x1 / norm, y1 / norm, z1 / norm
     x0, y0, z0 = 0.0, 0.0, 1.0
     c = x1 * x0 + y1 * y0 + z1 * z0
-    assert (c >= -1.0 + EPS).all()  # (opposite: the SVD's axis, element by element)
+    assert not (c < -1.0 + EPS).any()  # (opposite: the SVD's axis, element by element)
     s = np.sqrt((1.0 + c) * 2.0)
     w, x, y, z = s * 0.5, (y0 * z1 - z0 * y1) / s, (z0 * x1 - x0 * z1) / s, (x0 * y1 - y0 * x1) / s
     return np.stack(quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z)), 1)
 
 
 class _Node:
-    """An attribute dict as Frames reads an element."""
+    """An element as the reader's functions read it: its attributes, file, line and tag."""
 
-    tag = "element"
-
-    def __init__(self, attrib):
-        self.attrib = attrib
+    def __init__(self, attrib, file=None, line=None, tag="element"):
+        self.attrib, self.file, self.line, self.tag = attrib, file, line, tag
 
     def get(self, name, default=None):
         return self.attrib.get(name, default)
 
 
-class _Raise:
-    def error(self, node, message):
-        raise RuntimeError(message)
+DIAGNOSTICS = Diagnostics()
 
 
 # ---- the parse -----------------------------------------------------------------------------
@@ -229,7 +324,9 @@ def parse(plant, data, file):
     t = time.process_time()
     tags, attrs, lines, parents, kinds = read_tables(data)
     t = tick("read: expat into tables", t)
-    frames = Frames(_Raise())
+    global DOC
+    DOC = Document(file, tags, attrs, lines, parents)
+    frames = Frames(DIAGNOSTICS)
     (compiler,) = [attrs[i] for i in kinds["compiler"]]
     assert compiler.get("angle") == "radian" and compiler.get("autolimits", "true") == "true"
     frames.degree = False
@@ -270,35 +367,58 @@ def parse(plant, data, file):
     t = tick("defaults, structure", t)
 
     body_attrs = [attrs[b] for b in bodies]
-    p_PB = numbers([a.get("pos", "0 0 0") for a in body_attrs], 3)
-    R_PB = rotations(body_attrs, frames)
+    p_PB = column(bodies, body_attrs, "pos", 3, "0 0 0")
+    R_PB = rotations(bodies, body_attrs, frames)
     t = tick("body frames", t)
 
     n_j = len(joints)
-    ax, ay, az = numbers([a.get("axis", "0 0 1") for a in joint_attrs], 3).T
+    ax, ay, az = column(joints, joint_attrs, "axis", 3, "0 0 1").T
     norm = np.sqrt(ax * ax + ay * ay + az * az)
-    ax, ay, az = ax / norm, ay / norm, az / norm  # (the reader's, then unit_axis' again)
+    for k in np.flatnonzero(norm == 0.0).tolist():  # (the reader's error, in its order)
+        a = joint_attrs[k]
+        message = f"The joint {a['name']} has a zero axis ({a.get('axis')})."
+        try:
+            DIAGNOSTICS.error(DOC.node(joints[k], a), message)
+        except RuntimeError as error:
+            DOC.record(joints[k], "axis", error)
+    with np.errstate(invalid="ignore", divide="ignore"):  # (NaN where an error is recorded)
+        ax, ay, az = ax / norm, ay / norm, az / norm  # (the reader's, then unit_axis' again)
     norm2 = np.sqrt(ax * ax + ay * ay + az * az)
     axes = np.stack((ax / norm2, ay / norm2, az / norm2), axis=1)
     has_pos = [k for k, a in enumerate(joint_attrs) if "pos" in a]
     p_CJ = np.zeros((n_j, 3))
-    p_CJ[has_pos] = numbers([joint_attrs[k]["pos"] for k in has_pos], 3)
+    p_CJ[has_pos] = column([joints[k] for k in has_pos], [joint_attrs[k] for k in has_pos],
+                           "pos", 3, "0 0 0")  # fmt: skip
     ranged = [k for k, a in enumerate(joint_attrs) if "range" in a]
     limits = np.empty((n_j, 6))
     limits[:] = (-math.inf, math.inf) * 3
-    limits[ranged, :2] = numbers([joint_attrs[k]["range"] for k in ranged], 2)
+    limits[ranged, :2] = column([joints[k] for k in ranged], [joint_attrs[k] for k in ranged],
+                                "range", 2, "0 0")  # fmt: skip
+    types = [a.get("type", "hinge") for a in joint_attrs]
+    for k in np.flatnonzero(limits[:, 0] > limits[:, 1]).tolist():  # (the joint's own error)
+        joint = object.__new__(RevoluteJoint if types[k] == "hinge" else PrismaticJoint)
+        joint._name = joint_attrs[k]["name"]
+        try:
+            joint._checked_limits([limits[k, 0]], [limits[k, 1]], 1, "position",
+                                  "set_position_limits")  # fmt: skip
+        except RuntimeError as error:
+            located = f"{DOC.file}:{DOC.lines[joints[k]]}: error: {error}"
+            DOC.record(joints[k], "limits", RuntimeError(located))
     limits.flags.writeable = False
-    damping = numbers([a.get("damping", "0") for a in joint_attrs], 1)
-    armature = numbers([a.get("armature", "0") for a in joint_attrs], 1)
+    damping = column(joints, joint_attrs, "damping", 1, "0")
+    armature = column(joints, joint_attrs, "armature", 1, "0")
     t = tick("joint numbers", t)
 
-    G_B, p_BGcm, mass = geom_inertias(geom_attrs, frames)
+    inertial_bodies = {parents[i] for i in kinds["inertial"]}
+    weighed = [parents[g] not in inertial_bodies for g in geoms]  # (mass read: no <inertial>)
+    G_B, p_BGcm, mass = geom_inertias(geoms, geom_attrs, weighed, frames)
     t = tick("geoms: frames, unit-density inertias, in B", t)
     rows = body_inertias(
         len(bodies), [ordinal[parents[g]] for g in geoms], G_B, p_BGcm, mass,
         [i for i in kinds["inertial"] if tags[parents[i]] == "body"], attrs, parents, ordinal,
         frames,
     )  # fmt: skip
+    DOC.raise_first()
     t = tick("body inertias (composite, inertials)", t)
 
     # ---- the plant: bodies (and the massless ones between chained joints), each joint's
@@ -333,7 +453,6 @@ def parse(plant, data, file):
     made = RigidBody._in_rows(names, instance, inertia_rows)
     t = tick("plant: bodies made", t)
 
-    types = [a.get("type", "hinge") for a in joint_attrs]
     moving = [s for s in steps if s[0] != "body" and types[s[0]] in ("hinge", "slide")]
     pose = np.zeros((2 * len(moving), 12))
     pose[:, [0, 4, 8]] = 1.0
@@ -428,21 +547,25 @@ def parse(plant, data, file):
             numbers([friction], 1)
     assert len(set(names)) == len(names) and len(set(joint_names)) == len(joint_names)
     assert (norm > 0).all() and (damping >= 0).all() and (limits[:, 0] <= limits[:, 1]).all()
-    assert (mass >= 0).all() and np.isfinite(mass).all()
-    assert could_be_physically_valid_batch(*(G_B.T * mass)).all()
+    weighed_mass = mass[weighed]
+    assert (weighed_mass >= 0).all() and np.isfinite(weighed_mass).all()
+    assert could_be_physically_valid_batch(*(G_B[weighed].T * weighed_mass)).all()
     for _, line, message in sorted(warnings):
         diagnostics.warning(None, message, file=file, line=line)
     tick("checks, warnings", t)
     return instance
 
 
-def geom_inertias(geom_attrs, frames):
+def geom_inertias(geoms, geom_attrs, weighed, frames):
     """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the body geoms at their density
     (1000) or mass: each shape kind's unit-density inertia over its geoms at once, re-expressed
     in B (_reexpress with arrays) and shifted to Bo, as the reader's GeomParser._inertia."""
     n = len(geom_attrs)
     if n < FEW:
-        inertias = [geom_inertia(a, frames) for a in geom_attrs]
+        inertias = [
+            geom_inertia(g, a, w, frames)
+            for g, a, w in zip(geoms, geom_attrs, weighed, strict=True)
+        ]
         G_B, p, mass = ([inertia[j] for inertia in inertias] for j in range(3))
         return np.array(G_B).reshape(-1, 9), np.array(p).reshape(-1, 3), np.array(mass, float)
     kinds = [a.get("type", "sphere") for a in geom_attrs]
@@ -452,16 +575,21 @@ def geom_inertias(geom_attrs, frames):
     R_BG[:] = IDENTITY_ROW
     length = np.full(n, np.nan)
     fromto = [k for k, a in enumerate(geom_attrs) if "fromto" in a]
+    has_fromto = np.zeros(n, bool)
+    has_fromto[fromto] = True
     if fromto:
-        x0, y0, z0, x1, y1, z1 = numbers([geom_attrs[k]["fromto"] for k in fromto], 6).T
+        x0, y0, z0, x1, y1, z1 = column(
+            [geoms[k] for k in fromto], [geom_attrs[k] for k in fromto], "fromto", 6, ""
+        ).T
         p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
         R_BG[fromto] = z_to_rows(x1 - x0, y1 - y0, z1 - z0)
     placed = [k for k, a in enumerate(geom_attrs) if "fromto" not in a]
     placed_attrs = [geom_attrs[k] for k in placed]
-    p_BG[placed] = numbers([a.get("pos", "0 0 0") for a in placed_attrs], 3)
-    R_BG[placed] = rotations(placed_attrs, frames)
+    placed_geoms = [geoms[k] for k in placed]
+    p_BG[placed] = column(placed_geoms, placed_attrs, "pos", 3, "0 0 0")
+    R_BG[placed] = rotations(placed_geoms, placed_attrs, frames)
     volume, moments = np.zeros(n), np.zeros((n, 6))
     by_kind = defaultdict(list)
     for k, kind in enumerate(kinds):
@@ -472,7 +600,7 @@ def geom_inertias(geom_attrs, frames):
         elif kind in ("capsule", "cylinder"):
             words = [sizes[k].split(None, 2) for k in ks]  # (1 or 2 numbers)
             L = length[ks]
-            along = np.isnan(L)  # (no fromto: the length is twice the half length)
+            along = ~has_fromto[ks]  # (no fromto: the length is twice the half length)
             L[along] = 2 * numbers([w[1] for w, a in zip(words, along, strict=True) if a], 1)
             measures = (numbers([w[0] for w in words], 1), L)
         else:
@@ -481,9 +609,14 @@ def geom_inertias(geom_attrs, frames):
         v, m = unit_density_inertia(SHAPES[kind], measures)
         volume[ks] = v
         moments[ks] = np.stack(np.broadcast_arrays(*m), axis=1)
-    mass = volume * numbers([a.get("density", "1000") for a in geom_attrs], 1)
-    given = [k for k, a in enumerate(geom_attrs) if "mass" in a]
-    mass[given] = numbers([geom_attrs[k]["mass"] for k in given], 1)
+    given = [k for k, a in enumerate(geom_attrs) if "mass" in a and weighed[k]]
+    dense = [k for k, a in enumerate(geom_attrs) if "mass" not in a and weighed[k]]
+    mass = np.full(n, math.nan)  # (NaN: not read, the body's <inertial> gives its inertia)
+    mass[given] = column([geoms[k] for k in given], [geom_attrs[k] for k in given], "mass", 1,
+                         "0")  # fmt: skip
+    mass[dense] = volume[dense] * column(
+        [geoms[k] for k in dense], [geom_attrs[k] for k in dense], "density", 1, "1000"
+    )
     xx, yy, zz, xy, xz, yz = moments.T
     zero = np.zeros(n)
     (px, py, pz), G = _reexpress(R_BG.T, (zero, zero, zero),
@@ -499,18 +632,29 @@ def geom_inertias(geom_attrs, frames):
     return G_B, np.stack((qx, qy, qz), axis=1), mass
 
 
-def geom_inertia(a, frames):
-    """geom_inertias' (G_GBo_B rows, p_BoGcm_B, mass) of one geom, in floats: the reader's
-    functions (Frames.pose, two_vector_rows, unit_density_inertia, _reexpress)."""
-    kind, size = a.get("type", "sphere"), [float(x) for x in a.get("size", "").split()]
+def geom_inertia(g, a, weighed, frames):
+    """geom_inertias' (G_GBo_B rows, p_BoGcm_B, mass) of geom ``g`` (its attributes ``a``),
+    in floats: the reader's functions (Frames.pose, two_vector_rows, unit_density_inertia,
+    _reexpress); its error recorded at the geom (NaNs)."""
+    node = DOC.node(g, a)
+    try:
+        return _geom_inertia(node, a, weighed, frames)
+    except (RuntimeError, ValueError) as error:
+        name = str(error).rsplit("attribute ", 1)[-1].split()[0].strip("'")
+        DOC.record(g, name if name in RANKS["geom"] else "fromto", error)
+        return [math.nan] * 9, [math.nan] * 3, math.nan
+
+
+def _geom_inertia(node, a, weighed, frames):
+    kind, size = a.get("type", "sphere"), convert_to_doubles(a.get("size", ""))
     if "fromto" in a:
-        x0, y0, z0, x1, y1, z1 = map(float, a["fromto"].split())
+        x0, y0, z0, x1, y1, z1 = parse_floats(node, "fromto", 6)
         R = two_vector_rows((0.0, 0.0, 1.0), (x1 - x0, y1 - y0, z1 - z0))
         p_BG = ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
     else:
-        R, p_BG = frames.pose(_Node(a))
+        R, p_BG = frames.pose(node)
         length = None
     if kind in ("capsule", "cylinder"):
         measures = (size[0], length if length is not None else 2 * size[1])
@@ -519,7 +663,9 @@ def geom_inertia(a, frames):
     else:
         measures = tuple(size[:3]) if kind == "ellipsoid" else (size[0],)
     volume, (xx, yy, zz, xy, xz, yz) = unit_density_inertia(SHAPES[kind], measures)
-    mass = float(a["mass"]) if "mass" in a else volume * float(a.get("density", "1000"))
+    mass = parse_scalar(node, "mass", DIAGNOSTICS) if weighed else math.nan
+    if mass is None:
+        mass = volume * parse_scalar(node, "density", DIAGNOSTICS, 1000.0)
     (px, py, pz), G = _reexpress(R or IDENTITY_ROW, (0.0, 0.0, 0.0),
                                  [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])  # fmt: skip
     bx, by, bz = p_BG
@@ -559,25 +705,41 @@ def body_inertias(n, owners, G_B, p_BGcm, mass, inertials, attrs, parents, ordin
     rows[:, 0], rows[:, 1:] = total, parts
     dicts = [attrs[i] for i in inertials]
     bodies = [ordinal[parents[i]] for i in inertials]
-    m = numbers([a["mass"] for a in dicts], 1)
-    p = numbers([a.get("pos", "0 0 0") for a in dicts], 3)
+    m = column(inertials, dicts, "mass", 1, "nan")
+    p = column(inertials, dicts, "pos", 3, "0 0 0")
     I = np.zeros((len(dicts), 3, 3))
     diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
-    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = numbers(
-        [dicts[k]["diaginertia"] for k in diagonal], 3
+    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = column(
+        [inertials[k] for k in diagonal], [dicts[k] for k in diagonal], "diaginertia", 3, ""
     ).T
     turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
     if turned:  # (reexpress: R·I·Rᵀ symmetrized, the stacked matmul per matrix)
-        R = rotations([dicts[k] for k in turned], frames).reshape(-1, 3, 3)
+        R = rotations([inertials[k] for k in turned], [dicts[k] for k in turned], frames)
+        R = R.reshape(-1, 3, 3)
         out = R @ I[turned] @ R.transpose(0, 2, 1)
         I[turned] = (out + out.transpose(0, 2, 1)) * 0.5
     full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
-    fxx, fyy, fzz, fxy, fxz, fyz = numbers([dicts[k]["fullinertia"] for k in full], 6).T
+    fxx, fyy, fzz, fxy, fxz, fyz = column(
+        [inertials[k] for k in full], [dicts[k] for k in full], "fullinertia", 6, ""
+    ).T
     I[full] = np.stack((fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz), 1).reshape(-1, 3, 3)
     I = I.reshape(-1, 9)
     x, y, z = p.T
     P = np.stack([q for row in point_mass_rows(x, y, z) for q in row], axis=1)
-    assert ((m > 0) & could_be_physically_valid_batch(*I.T)).all()
+    valid = (m > 0) & could_be_physically_valid_batch(*I.T)
+    for k in np.flatnonzero(~valid).tolist():  # (the reader's check, for its message)
+        i = inertials[k]
+        try:
+            if not m[k] > 0:
+                SpatialInertia.MakeFromCentralInertia(
+                    float(m[k]), p[k].tolist(), RotationalInertia._make(I[k].reshape(3, 3))
+                )
+            SpatialInertia._from_central_rows(float(m[k]), p[k].tolist(),
+                                              I[k].reshape(3, 3).tolist())  # fmt: skip
+        except RuntimeError as error:
+            located = f"{DOC.file}:{DOC.lines[i]}: error: {error}"
+            DOC.record(i, "valid", RuntimeError(located))
+    DOC.raise_first()  # (every number read and inertia checked: the reader's first error)
     rows[bodies, 0], rows[bodies, 1:4], rows[bodies, 4:] = m, p, I / m[:, None] + P
     rows.flags.writeable = False
     return rows
@@ -657,12 +819,14 @@ def add_actuators(plant, instance, joints, armatures, tags, attrs, defaults, act
         a = attrs[i]
         d = defaults[tags[i]].get(a.get("class", "main"))
         dicts.append(a if d is None else {**a, **d, **a})
-    lower, upper = numbers([a.get("ctrlrange", "0 0") for a in dicts], 2).T
+    lower, upper = column(actuators, dicts, "ctrlrange", 2, "0 0").T
+    DOC.raise_first()
     assert (lower < upper).all() and (-lower == upper).all()  # (else Drake's warnings)
     limit = np.maximum(upper, -lower).tolist()
     gear = numbers([a.get("gear", "1").split()[0] for a in dicts], 1).tolist()
-    kp = numbers([a.get("kp", "1") for a in dicts], 1).tolist()
-    kd = numbers([a.get("kd", "0") for a in dicts], 1).tolist()
+    kp = column(actuators, dicts, "kp", 1, "1").tolist()
+    kd = column(actuators, dicts, "kd", 1, "0").tolist()
+    DOC.raise_first()
     first = plant._next_index["_actuators"]
     indices = shared_indices(JointActuatorIndex, first + len(dicts))
     names, actuator_list = plant._names["JointActuator"], plant._actuators
@@ -677,7 +841,10 @@ def add_actuators(plant, instance, joints, armatures, tags, attrs, defaults, act
         actuator._gear_ratio = ratio = gear[k]
         rotor = armatures.get(joint)
         actuator._rotor_inertia = 0.0 if rotor is None else rotor / (ratio * ratio)
-        actuator._gains = PdControllerGains(p=kp[k], d=kd[k]) if tags[i] == "position" else None
+        p, d = kp[k], kd[k]
+        assert tags[i] != "position" or (p >= 0 and d >= 0)  # (else the setter's error)
+        positional = tags[i] == "position" and not (p == 0 and d == 0)  # (zero: no controller)
+        actuator._gains = PdControllerGains(p=p, d=d) if positional else None
         names[(instance._value, actuator._name)] = actuator
         actuator_list.append(actuator)
     plant._next_index["_actuators"] = first + len(dicts)
