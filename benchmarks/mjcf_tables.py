@@ -15,17 +15,23 @@ are sorted into the reader's order.
 
 Only the subset ``parsing.robot_mjcf`` writes (no ``<include>``, assets, contact or equality;
 radian angles; primitive geoms; motors and position actuators; no SceneGraph): anything else
-fails an assertion. Errors are not located (the checks assert).
+fails an assertion.
 
-Run: python benchmarks/mjcf_tables.py [--bodies N ...] [--rounds R] (checks the plant, its
-warnings and its Finalize against the reader for each size, then prints the parts' CPU times
-and the alternating medians of pydrake, the reader and the prototype).
+Errors: every number read and check that fails is recorded with its order key (where the
+reader meets it) and the first is raised, with the reader's text, file and line (the reader's
+own functions read the failing elements). ``--fuzz N`` checks that on N mutated documents.
+
+Run: python benchmarks/mjcf_tables.py [--bodies N ...] [--rounds R] [--fuzz N [--seed S]]
+(checks the plant, its warnings and its Finalize against the reader for each size, then prints
+the parts' CPU times and the alternating medians of pydrake, the reader and the prototype).
 """
 
 import argparse
 import gc
 import logging
 import math
+import random
+import re
 import statistics
 import sys
 import tempfile
@@ -923,10 +929,55 @@ def check(path, mallard):
             finalized(ours) == finalized(theirs), len(our_warnings))  # fmt: skip
 
 
+#: The number attributes the fuzz replaces, and the texts it puts there.
+FUZZED = ("pos", "quat", "euler", "axisangle", "range", "diaginertia", "fullinertia", "mass",
+          "fromto", "kp", "kd", "axis", "damping", "armature", "density")  # fmt: skip
+FUZZ_TEXTS = ("1 2", "abc", "1 x 3", "nan", "1e999", "", "0 0 0 0", "1,2,3", "+-1",
+              "1 2 3 4 5 6 7", "0.5", "-0", "1e-400", "0 0 0", "inf", "1_0", "1. 2. 3.",
+              ".5 .5 .5 .5", "2 1")  # fmt: skip
+
+
+def fuzz(count, seed, directory, mallard):
+    """{outcome: documents} over ``count`` mutations of the 12- and 30-body robots (one or two
+    FUZZED attributes, in elements or defaults, given one of FUZZ_TEXTS): "equal" where the
+    prototype raises the reader's error (type, text, file and line) or makes its plant,
+    "outside" where it leaves its subset (an assertion), else "DIFFERENT"."""
+    random_ = random.Random(seed)
+    documents = {n: robot_mjcf(n) for n in (12, 30)}
+    attribute = re.compile(r'\b(\w+)="([^"]*)"')
+    outcomes = defaultdict(int)
+
+    def outcome(parse_into):
+        try:
+            plant = mallard.MultibodyPlant(0.0)
+            parse_into(plant)
+            return "made", dump(plant)
+        except AssertionError:
+            return "outside", None
+        except (RuntimeError, ValueError) as error:
+            return type(error).__name__, str(error)
+
+    for k in range(count):
+        text = documents[random_.choice((12, 30))]
+        for _ in range(random_.choice((1, 1, 2))):
+            spots = [m for m in attribute.finditer(text) if m.group(1) in FUZZED]
+            spot = random_.choice(spots)
+            text = text[: spot.start(2)] + random_.choice(FUZZ_TEXTS) + text[spot.end(2) :]
+        path = Path(directory) / f"mutated{k}.xml"
+        path.write_text(text)
+        theirs = outcome(lambda plant, path=path: mallard.Parser(plant).AddModels(str(path)))
+        ours = outcome(lambda plant, path=path: parse(plant, path.read_bytes(), str(path)))
+        kind = "outside" if ours[0] == "outside" else "equal" if ours == theirs else "DIFFERENT"
+        outcomes[f"{kind} ({theirs[0]})"] += 1
+    return dict(outcomes)
+
+
 def main(argv=None):
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--bodies", type=int, nargs="+", default=[30, 200])
     arguments.add_argument("--rounds", type=int, default=15)
+    arguments.add_argument("--fuzz", type=int, default=0, help="mutated documents to check")
+    arguments.add_argument("--seed", type=int, default=7)
     args = arguments.parse_args(argv)
     import pydrake.multibody.parsing as drake_parsing
     import pydrake.multibody.plant as drake_plant
@@ -939,6 +990,9 @@ def main(argv=None):
         Parser = mallard_parsing.Parser
 
     with tempfile.TemporaryDirectory() as directory:
+        if args.fuzz:
+            with np.errstate(all="ignore"):
+                print(f"fuzz: {fuzz(args.fuzz, args.seed, directory, mallard)}")
         for n in args.bodies:
             path = Path(directory) / f"robot{n}.xml"
             path.write_text(robot_mjcf(n))
