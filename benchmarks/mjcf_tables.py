@@ -248,13 +248,14 @@ def rotations(elements, dicts, frames):
             by_kind[kind].append(k)
     for kind, ks in by_kind.items():
         texts = [dicts[k][kind] for k in ks]
-        count = 6 if kind == "xyaxes" else 3 if kind in ("euler", "zaxis") else 4
-        values = plain_numbers(texts, count)
-        if values is not None and kind in ("quat", "axisangle"):  # (zero: the reader's error)
-            q = values.reshape(-1, 4)
-            q = q if kind == "quat" else q[:, :3]
-            values = values if ((q * q).sum(axis=1) > 0).all() else None
-        if len(ks) < FEW or kind in ("xyaxes", "zaxis") or values is None:
+        few = len(ks) < FEW or kind in ("xyaxes", "zaxis")
+        values = None if few else plain_numbers(texts, 3 if kind == "euler" else 4)
+        if values is not None:
+            values = values.reshape(len(ks), -1)
+            q = values if kind != "axisangle" else values[:, :3]  # (zero: the reader's error)
+            if not (np.isfinite(values).all() and ((q * q).sum(axis=1) > 0).all()):
+                values = None
+        if values is None:
             for k in ks:  # (the reader's Frames.rows)
                 try:
                     R[k] = frames.rows(DOC.node(elements[k], dicts[k]), kind)
@@ -262,11 +263,11 @@ def rotations(elements, dicts, frames):
                     DOC.record(elements[k], kind, error)
                     R[k] = math.nan
         elif kind == "quat":
-            w, x, y, z = numbers(texts, 4).T
+            w, x, y, z = values.T
             squared_norm = w * w + x * x + y * y + z * z
             R[ks] = np.stack(quaternion_rotation(w, x, y, z, 2.0 / squared_norm), axis=1)
         elif kind == "euler":
-            angles = numbers(texts, 3)
+            angles = values
             if frames.degree:
                 angles = angles * (math.pi / 180.0)
             one, zero = np.ones(len(ks)), np.zeros(len(ks))
@@ -280,7 +281,7 @@ def rotations(elements, dicts, frames):
             squared_norm = w * w + x * x + y * y + z * z
             R[ks] = np.stack(quaternion_rotation(w, x, y, z, 2.0 / squared_norm), axis=1)
         elif kind == "axisangle":
-            x, y, z, angle = numbers(texts, 4).T
+            x, y, z, angle = values.T
             norm = np.sqrt(x * x + y * y + z * z)
             if frames.degree:
                 angle = angle * (math.pi / 180.0)
@@ -326,6 +327,14 @@ DIAGNOSTICS = Diagnostics()
 def parse(plant, data, file):
     """Adds the MJCF document ``data`` (bytes of file ``file``) to ``plant``; returns its
     ModelInstanceIndex."""
+    global DOC
+    try:
+        return _parse(plant, data, file)
+    finally:
+        DOC = None  # (the tables freed with the parse, as the reader's tree)
+
+
+def _parse(plant, data, file):
     diagnostics = Diagnostics()
     t = time.process_time()
     tags, attrs, lines, parents, kinds = read_tables(data)
