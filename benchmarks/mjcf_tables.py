@@ -17,9 +17,11 @@ Only the subset ``parsing.robot_mjcf`` writes (no ``<include>``, assets, contact
 radian angles; primitive geoms; motors and position actuators; no SceneGraph): anything else
 fails an assertion.
 
-Errors: every number read and check that fails is recorded with its order key (where the
-reader meets it) and the first is raised, with the reader's text, file and line (the reader's
-own functions read the failing elements). ``--fuzz N`` checks that on N mutated documents.
+Errors: every number that does not read, a zero joint axis, limits out of order and an
+inertial that is not physically valid are recorded with their order key (where the reader meets
+them) and the first is raised, with the reader's text, file and line (the reader's own
+functions read the failing elements); the other checks assert. ``--fuzz N`` checks that on N
+mutated documents.
 
 Run: python benchmarks/mjcf_tables.py [--bodies N ...] [--rounds R] [--fuzz N [--seed S]]
 (checks the plant, its warnings and its Finalize against the reader for each size, then prints
