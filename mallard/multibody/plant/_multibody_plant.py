@@ -687,7 +687,7 @@ class MultibodyPlant(
             a, b, map(_NQ, joints), map(_NV, joints), instances, map(_JTYPE, joints),
             strict=True,
         )  # fmt: skip
-        ends = zip(map(min, a, b), map(max, a, b), strict=True)  # (_ends)
+        ends = [(i, k) if i <= k else (k, i) for i, k in zip(a, b, strict=True)]  # (_ends)
         self._joint_between.update(zip(ends, joints, strict=True))
         next_index["_frames"], next_index["_joints"] = frame_index + n, joint_index + n
         return frames, joints
