@@ -54,7 +54,6 @@ from mallard.multibody.tree import (
     WeldJoint,
 )
 from mallard.multibody.tree._rotational_inertia import fmt
-from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
@@ -235,9 +234,8 @@ class _UrdfParser:
         if None in names or "" in names or WORLD in names or len(set(names)) != len(names):
             return False
         instance, geometries = self.model_instance, self.workspace.geometries
-        if not missing and not typed:  # (no message before the geometry's)
-            bodies = RigidBody._in_rows(names, instance, inertias)
-            self.pending[0].extend(bodies)
+        if not missing and not typed:  # (no message before the geometry's: added now)
+            bodies = self.plant._add_bodies_in_rows(names, instance, inertias)
             self.bodies.update(zip(names, bodies, strict=True))
             if geometries is not None:
                 for node, body, name in zip(links, bodies, names, strict=True):
@@ -573,35 +571,13 @@ class _UrdfParser:
     def add_joints_at_once(self, joints, columns, frame_names, parents, children):
         """Adds the joints of the elements ``joints`` that joint_values read (``columns``: the
         columns of its values) and checked_at_once passed (``frame_names``, ``parents``,
-        ``children``: its answer), pending: their frames "{name}_parent"
-        (FixedOffsetFrame._in_rows), the revolute and prismatic joints at once
-        (LimitedSingleDofJoint._all_checked), the welds each."""
+        ``children``: its answer), with their frames "{name}_parent", to the plant at once
+        (its _add_joints_in_rows)."""
         names, _, _, pose_rows, axes, limit_rows, _, dampings = columns
-        frames = FixedOffsetFrame._in_rows(
-            frame_names,
-            [parent._body_frame for parent in parents],
-            pose_rows,
-            [child._model_instance for child in children],
-        )
-        child_frames = [child._body_frame for child in children]
         classes = [_JOINT_CLASSES[node.attrib["type"]] for node in joints]
-        moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
-        arguments = (classes, names, frames, child_frames, axes, limit_rows, dampings)
-        if len(moving) < len(classes):
-            arguments = [[seq[k] for k in moving] for seq in arguments]
-        added = LimitedSingleDofJoint._all_checked(*arguments)
-        if len(moving) < len(classes):  # (welds, in document order)
-            added = iter(added)
-            added = [
-                WeldJoint(name, frame, child_frame, RigidTransform())
-                if cls is WeldJoint
-                else next(added)
-                for cls, name, frame, child_frame in zip(
-                    classes, names, frames, child_frames, strict=True
-                )
-            ]
-        self.pending[1].extend(frames)
-        self.pending[2].extend(added)
+        self.plant._add_joints_in_rows(
+            frame_names, parents, pose_rows, classes, names, children, axes, limit_rows, dampings
+        )
 
     def parse_joint(self, node, first, effort_limits):
         """Adds the joint of ``node``, whose first child of each tag is the ElementView

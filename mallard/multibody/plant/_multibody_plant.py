@@ -11,7 +11,7 @@ a cache, and kernels compute from arrays.
 import bisect
 import itertools
 import math
-from itertools import compress
+from itertools import compress, repeat
 from operator import attrgetter, itemgetter, not_
 
 import numpy as np
@@ -63,10 +63,17 @@ from mallard.multibody.tree._joint import Joint
 from mallard.multibody.tree._joint_actuator import JointActuator
 from mallard.multibody.tree._quaternion_floating_joint import QuaternionFloatingJoint
 from mallard.multibody.tree._rigid_body import RigidBody
+from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 from mallard.multibody.tree._spatial_inertia import SpatialInertia
 from mallard.multibody.tree._uniform_gravity_field_element import UniformGravityFieldElement
 from mallard.multibody.tree._weld_joint import WeldJoint
 from mallard.systems.framework import LeafSystem
+
+_BODY_FRAME = attrgetter("_body_frame")
+_MODEL_INSTANCE = attrgetter("_model_instance")
+_INSTANCE_VALUE = attrgetter("_model_instance._value")
+_INDEX_VALUE = attrgetter("_index._value")
+_NQ, _NV, _JTYPE = attrgetter("_nq"), attrgetter("_nv"), attrgetter("_jtype")
 
 
 class _ElementNames(dict):
@@ -580,6 +587,110 @@ class MultibodyPlant(
             element_list.append(element)
             index += 1
         return index
+
+    def _add_bodies_in_rows(self, names, model_instance, inertia_rows):
+        """Makes and adds the bodies RigidBody._in_rows makes of ``names``, ``model_instance``
+        (a ModelInstanceIndex) and ``inertia_rows``, each with its body frame, as AddRigidBody
+        adds them in this order, and returns them (a reader's bulk entry point for a document's
+        links: each body made in its place in this plant, the plant's lists and name maps
+        extended by C iterators, no Python step per body after its making). The caller
+        guarantees AddRigidBody's checks, as _add_checked's: the plant not finalized,
+        ``model_instance`` this plant's and not World's, ``names`` distinct non-empty strs that
+        no body or frame of the instance has."""
+        n, next_index = len(names), self._next_index
+        body_index, frame_index = next_index["_bodies"], next_index["_frames"]
+        body_list, frame_list = self._bodies, self._frames
+        places = (
+            self,
+            shared_indices(BodyIndex, body_index + n)[body_index : body_index + n],
+            shared_indices(FrameIndex, frame_index + n)[frame_index : frame_index + n],
+            range(len(body_list), len(body_list) + n),
+            range(len(frame_list), len(frame_list) + n),
+        )
+        bodies = RigidBody._in_rows(names, model_instance, inertia_rows, places)
+        frames = list(map(_BODY_FRAME, bodies))
+        keys = list(zip(repeat(model_instance._value), names))
+        self._names["RigidBody"].update(zip(keys, bodies, strict=True))
+        self._names["Frame"].update(zip(keys, frames, strict=True))
+        body_list += bodies
+        frame_list += frames
+        self._body_instances += repeat(model_instance._value, n)
+        self._inertia_rows += inertia_rows
+        next_index["_bodies"], next_index["_frames"] = body_index + n, frame_index + n
+        return bodies
+
+    def _add_joints_in_rows(
+        self, frame_names, parents, pose_rows, classes, names, children, axes, limit_rows,
+        dampings,
+    ):  # fmt: skip
+        """Makes and adds, as AddFrame then AddJoint add them in this order, for each k: a
+        FixedOffsetFrame ``frame_names[k]`` on the body frame of ``parents[k]`` (a RigidBody) at
+        the pose row ``pose_rows[k]``, in the model instance of ``children[k]`` (a RigidBody)
+        (FixedOffsetFrame._in_rows); then a joint ``names[k]`` of class ``classes[k]`` from
+        that frame to the body frame of ``children[k]``: a RevoluteJoint or PrismaticJoint of
+        ``axes[k]``, ``limit_rows[k]`` and ``dampings[k]`` (LimitedSingleDofJoint._all_checked
+        takes them), or a WeldJoint of X_FM the identity (those three None). Returns (the
+        frames, the joints). (A reader's bulk entry point for a document's joints, as URDF's
+        are: each element made in its place in this plant, the plant's lists, name maps and
+        joint rows extended by C iterators, no Python step per element after its making.)
+        The caller guarantees AddFrame's and AddJoint's checks, as _add_checked's: the plant
+        not finalized, the bodies this plant's, the names distinct and free among the
+        instance's frames and joints, each joint between two distinct bodies with no joint
+        between them, no two between the same bodies."""
+        n, next_index = len(names), self._next_index
+        frame_index, joint_index = next_index["_frames"], next_index["_joints"]
+        frame_list, joint_list = self._frames, self._joints
+        f0, j0 = len(frame_list), len(joint_list)
+        frames = FixedOffsetFrame._in_rows(
+            frame_names,
+            list(map(_BODY_FRAME, parents)),
+            pose_rows,
+            list(map(_MODEL_INSTANCE, children)),
+            (
+                self,
+                shared_indices(FrameIndex, frame_index + n)[frame_index : frame_index + n],
+                range(f0, f0 + n),
+            ),
+        )
+        child_frames = list(map(_BODY_FRAME, children))
+        joint_places = (
+            shared_indices(JointIndex, joint_index + n)[joint_index : joint_index + n],
+            range(j0, j0 + n),
+        )
+        moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
+        arguments = (classes, names, frames, child_frames, axes, limit_rows, dampings)
+        if len(moving) == n:
+            joints = LimitedSingleDofJoint._all_checked(*arguments, (self, *joint_places))
+        else:  # (welds, made each, in their places)
+            select = [[seq[k] for k in moving] for seq in (*arguments, *joint_places)]
+            made = iter(LimitedSingleDofJoint._all_checked(*select[:7], (self, *select[7:])))
+            joints = []
+            for cls, name, frame, child_frame, index, ordinal in zip(
+                classes, names, frames, child_frames, *joint_places, strict=True
+            ):
+                if cls is WeldJoint:
+                    joint = WeldJoint(name, frame, child_frame, RigidTransform())
+                    joint._plant, joint._index, joint._ordinal = self, index, ordinal
+                else:
+                    joint = next(made)
+                joints.append(joint)
+        instances = list(map(_INSTANCE_VALUE, frames))  # (each joint's: its child's)
+        keys = zip(instances, frame_names, strict=True)
+        self._names["Frame"].update(zip(keys, frames, strict=True))
+        frame_list += frames
+        self._offset_frames += range(f0, f0 + n)
+        self._pose_rows += pose_rows
+        self._names["Joint"].update(zip(zip(instances, names, strict=True), joints, strict=True))
+        joint_list += joints
+        a, b = list(map(_INDEX_VALUE, parents)), list(map(_INDEX_VALUE, children))
+        self._joint_rows += zip(
+            a, b, map(_NQ, joints), map(_NV, joints), instances, map(_JTYPE, joints),
+            strict=True,
+        )  # fmt: skip
+        ends = [(i, k) if i <= k else (k, i) for i, k in zip(a, b, strict=True)]  # (_ends)
+        self._joint_between.update(zip(ends, joints, strict=True))
+        next_index["_frames"], next_index["_joints"] = frame_index + n, joint_index + n
+        return frames, joints
 
     def AddFrame(self, frame):
         """Adds a FixedOffsetFrame (its parent frame must be in this plant); returns it."""

@@ -344,17 +344,25 @@ class FixedOffsetFrame(Frame):
         return cls._in_rows((name,), (P,), (pose_row,), (model_instance,))[0]
 
     @classmethod
-    def _in_rows(cls, names, parents, pose_rows, model_instances):
+    def _in_rows(cls, names, parents, pose_rows, model_instances, places=None):
         """The frames ``_in_row`` makes of each name of ``names`` (checked: non-empty strs)
         and its frame P of ``parents``, (rows, j) of ``pose_rows`` and ModelInstanceIndex of
         ``model_instances``, in one loop (a parser's document: no call per frame). The fields
-        are _init_offset's, in its order (a test compares them)."""
+        are _init_offset's, in its order (a test compares them). ``places``: None (not in a
+        plant), or (plant, their indices, their ordinals), sequences: their places in the
+        plant that adds them (MultibodyPlant._add_joints_in_rows)."""
+        if places is None:
+            none = [None] * len(names)
+            places = (None, none, none)
+        plant, indices, ordinals = places
         frames = []
-        for name, P, row, model_instance in zip(
-            names, parents, pose_rows, model_instances, strict=True
+        for name, P, row, model_instance, index, ordinal in zip(
+            names, parents, pose_rows, model_instances, indices, ordinals, strict=True
         ):
             frame = object.__new__(cls)
-            frame._plant = frame._index = frame._ordinal = None
+            frame._plant = plant
+            frame._index = index
+            frame._ordinal = ordinal
             frame._model_instance = model_instance
             frame._ephemeral = False
             frame._name = name

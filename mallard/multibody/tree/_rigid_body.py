@@ -71,17 +71,28 @@ class RigidBody(MultibodyElement):
         return cls._in_rows((body_name,), model_instance, (inertia_row,))[0]
 
     @classmethod
-    def _in_rows(cls, body_names, model_instance, inertia_rows):
+    def _in_rows(cls, body_names, model_instance, inertia_rows, places=None):
         """The bodies ``_in_row`` makes of each name of ``body_names`` (checked: non-empty
         strs) and its (rows, j) of ``inertia_rows``, with their body frames, in one loop (a
         parser's document: no call per body). The fields are _init_fields' and
-        RigidBodyFrame._for_body's, in their order (a test compares them)."""
+        RigidBodyFrame._for_body's, in their order (a test compares them). ``places``: None
+        (not in a plant), or (plant, the bodies' indices, their frames' indices, the bodies'
+        ordinals, the frames' ordinals), sequences: their places in the plant that adds them
+        (MultibodyPlant._add_bodies_in_rows)."""
+        if places is None:
+            none = [None] * len(body_names)
+            places = (None, none, none, none, none)
+        plant, body_indices, frame_indices, body_ordinals, frame_ordinals = places
         bodies = []
-        for name, row in zip(body_names, inertia_rows, strict=True):
+        for name, row, body_index, frame_index, body_ordinal, frame_ordinal in zip(
+            body_names, inertia_rows, body_indices, frame_indices, body_ordinals,
+            frame_ordinals, strict=True,
+        ):  # fmt: skip
             body = object.__new__(cls)
             frame = object.__new__(RigidBodyFrame)
-            body._plant = body._index = body._ordinal = None
-            frame._plant = frame._index = frame._ordinal = None
+            body._plant = frame._plant = plant
+            body._index, frame._index = body_index, frame_index
+            body._ordinal, frame._ordinal = body_ordinal, frame_ordinal
             body._model_instance = frame._model_instance = model_instance
             body._ephemeral = frame._ephemeral = False
             body._name = frame._name = name

@@ -114,19 +114,27 @@ class LimitedSingleDofJoint(SingleDofJoint):
 
     @staticmethod
     def _all_checked(classes, names, frames_on_parent, frames_on_child, axes, limit_rows,
-                     dampings):  # fmt: skip
+                     dampings, places=None):  # fmt: skip
         """The joints ``_checked`` makes: of each class of ``classes`` (RevoluteJoint or
         PrismaticJoint) and its arguments of the other lists, in one loop (a parser's
         document: no call per joint). The fields are Joint._init_fields' with a limit row,
-        in its order, then the axis (a test compares them)."""
+        in its order, then the axis (a test compares them). ``places``: None (not in a
+        plant), or (plant, their indices, their ordinals), sequences: their places in the
+        plant that adds them (MultibodyPlant._add_joints_in_rows)."""
+        if places is None:
+            none = [None] * len(names)
+            places = (None, none, none)
+        plant, indices, ordinals = places
         joints = []
-        for cls, name, F, M, axis, row, damping in zip(
+        for cls, name, F, M, axis, row, damping, index, ordinal in zip(
             classes, names, frames_on_parent, frames_on_child, axes, limit_rows, dampings,
-            strict=True,
+            indices, ordinals, strict=True,
         ):  # fmt: skip
             defaults = _JOINT_DEFAULTS.get(cls) or cls._shared_defaults()
             joint = object.__new__(cls)
-            joint._plant = joint._index = joint._ordinal = None
+            joint._plant = plant
+            joint._index = index
+            joint._ordinal = ordinal
             joint._model_instance = M._model_instance
             joint._ephemeral = False
             joint._name = name

@@ -889,3 +889,80 @@ def test_lookups_by_name_alone_follow_additions_removals_and_rollbacks():
     assert plant.GetModelInstanceByName("m2") == m2 and plant.GetBodyByName("a", m1) is a1
     plant.RenameModelInstance(m1, "m3")
     assert plant.GetModelInstanceByName("m3") == m1 and not plant.HasModelInstanceNamed("m1")
+
+
+def test_bulk_entry_points_make_and_add_what_the_public_methods_add():
+    """_add_bodies_in_rows and _add_joints_in_rows (a reader's document made and added at
+    once, each element in its place) leave the plant as AddRigidBody, AddFrame and AddJoint
+    leave it: the elements, indices, ordinals, names, joints between bodies and the plant's
+    rows; here after a removed joint (indices ahead of ordinals) and with a weld among the
+    moving joints."""
+    inertias = np.arange(3 * 13, dtype=float).reshape(3, 13)
+    inertias[:, 0] = 1.0
+    poses = np.zeros((3, 12))
+    poses[:, :9] = np.eye(3).reshape(-1)
+    poses[:, 9:] = [[0, 0, -0.5], [0, 1, 0], [2, 0, 0]]
+    axis = np.array([0.0, 0.0, 1.0])
+    limits = np.array([[-1.0, 1.0, -2.0, 2.0, -3.0, 3.0]] * 3)
+    classes = [RevoluteJoint, WeldJoint, PrismaticJoint]
+    plants = []
+    for bulk in (True, False):
+        plant = MultibodyPlant(0.0)
+        first = plant.AddRigidBody("first", BOX)
+        plant.RemoveJoint(plant.AddJoint(WeldJoint("w", plant.world_frame(), first.body_frame(),
+                                                   RigidTransform())))  # fmt: skip
+        instance = plant.AddModelInstance("m")
+        names = ["a", "b", "c", "d"]
+        rows = [(inertias, 0), (inertias, 1), (inertias, 2), (inertias, 0)]
+        if bulk:
+            bodies = plant._add_bodies_in_rows(names, instance, rows)
+        else:
+            bodies = [
+                plant.AddRigidBody(name, instance, SpatialInertia._from_row(*row))
+                for name, row in zip(names, rows, strict=True)
+            ]
+        parents, children = bodies[:3], bodies[1:]
+        frame_names = [f"j{k}_parent" for k in range(3)]
+        joint_names = [f"j{k}" for k in range(3)]
+        pose_rows = [(poses, k) for k in range(3)]
+        if bulk:
+            frames, joints = plant._add_joints_in_rows(
+                frame_names, parents, pose_rows, classes, joint_names, children,
+                [axis, None, axis], [(limits, 0), None, (limits, 2)], [None, None, 0.5],
+            )  # fmt: skip
+        else:
+            frames = [
+                plant.AddFrame(FixedOffsetFrame(name, parent.body_frame(), RigidTransform(
+                    RotationMatrix(poses[k, :9].reshape(3, 3)), poses[k, 9:])))
+                for k, (name, parent) in enumerate(zip(frame_names, parents, strict=True))
+            ]  # fmt: skip
+            joints = [
+                plant.AddJoint(RevoluteJoint("j0", frames[0], children[0].body_frame(), axis,
+                                             -1.0, 1.0, 0.0)),
+                plant.AddJoint(WeldJoint("j1", frames[1], children[1].body_frame(),
+                                         RigidTransform())),
+                plant.AddJoint(PrismaticJoint("j2", frames[2], children[2].body_frame(), axis,
+                                              -1.0, 1.0, 0.5)),
+            ]  # fmt: skip
+            for joint in (joints[0], joints[2]):
+                joint.set_velocity_limits([-2.0], [2.0])
+                joint.set_acceleration_limits([-3.0], [3.0])
+        registered = [
+            (type(e).__name__, e.name(), int(e.index()), e._ordinal, int(e.model_instance()),
+             e._plant is plant)
+            for e in (*bodies, *map(RigidBody.body_frame, bodies), *frames, *joints)
+        ]  # fmt: skip
+        names = {kind: list(by_name.items()) for kind, by_name in plant._names.items()}
+        between = {ends: joint.name() for ends, joint in plant._joint_between.items()}
+        limits_of = [
+            (j.position_lower_limits().tolist(), j.velocity_upper_limits().tolist(),
+             j.acceleration_lower_limits().tolist(), j.default_damping_vector().tolist())
+            for j in joints
+        ]  # fmt: skip
+        plants.append((registered, [[(k, e.name()) for k, e in v] for v in names.values()],
+                       between, plant._joint_rows, plant._body_instances, plant._offset_frames,
+                       dict(plant._next_index), limits_of))  # fmt: skip
+        plant.Finalize()
+        assert plant.num_positions() == 2 * 7 + 2  # (first and a float)
+    assert plants[0] == plants[1]
+    assert plants[0][0][-3][2:4] == (1, 0)  # (j0: index 1, ordinal 0, after the removed one)
