@@ -10,33 +10,13 @@ import numpy as np
 _PLAIN = b"0123456789eE+-. \t\n\r\f\v\x00\x01"
 #: The text of a value not given (XML allows no such character), read as NaN.
 ABSENT = "\x01"
-#: How many texts plain_numbers first looks at for repeats.
-_SAMPLE = 64
 
 
 def plain_numbers(texts, count):
     """The numbers of ``texts`` in order, a float array (NaN for ABSENT), if each text holds
     exactly ``count`` plain decimal numbers (or is ABSENT, when ``count`` is 1); else None. A
     number out of range reads as ±inf (the caller rejects it). (Each read by float(), into
-    the array by np.fromiter: no list of floats, no dtype discovery per item. A text that
-    repeats, as "0 0 0", "1 0 0" and a robot's common limits do, is read once when at most
-    a quarter of the texts are distinct, and of their first _SAMPLE: its numbers copied to
-    its places by one take. With more distinct texts the table costs more than it saves.)"""
-    sample = texts[:_SAMPLE]
-    if 4 * len(set(sample)) > len(sample):
-        return _read(texts, count)
-    distinct = dict.fromkeys(texts)
-    if 4 * len(distinct) > len(texts):
-        return _read(texts, count)
-    numbers = _read(list(distinct), count)
-    if numbers is None:
-        return None
-    places = dict(zip(distinct, range(len(distinct)), strict=True))
-    return numbers.reshape(-1, count)[list(map(places.__getitem__, texts))].reshape(-1)
-
-
-def _read(texts, count):
-    """plain_numbers of ``texts``, each read."""
+    the array by np.fromiter: no list of floats, no dtype discovery per item.)"""
     joined = "\0".join(texts)
     # (ASCII: its bytes are its characters; deleting the plain ones leaves nothing)
     if not joined.isascii() or joined.encode().translate(None, _PLAIN):
