@@ -1111,18 +1111,3 @@ def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, capl
     assert fast == parsed()
     assert len(fast[1]) == 1 and "calibration" in fast[1][0]
 
-
-def test_plain_numbers_read_a_repeated_text_once_with_the_same_numbers():
-    """plain_numbers' texts that repeat (read once, copied to their places) give the numbers
-    of each read, to the bit; a text that is not plain among them still gives None."""
-    from mallard.multibody.parsing._plain_numbers import ABSENT, _read, plain_numbers
-
-    vectors = ["0 0 -0.25", "1 0 0", "-0.0 1e-3 7"] * 40 + ["0.1 0.2 0.3"]
-    scalars = ["0", "-0.0", ABSENT, "2.5e300", "1e400", "0.1"] * 30
-    for texts, count in ((vectors, 3), (scalars, 1)):
-        assert 4 * len(set(texts)) <= len(texts)
-        repeated, each = plain_numbers(texts, count), _read(texts, count)
-        assert repeated.tobytes() == each.tobytes() and repeated.shape == each.shape
-        assert plain_numbers([*texts, "1_0" if count == 1 else "1 2"], count) is None
-    distinct = [f"{k} 0 0" for k in range(100)]
-    assert plain_numbers(distinct, 3).tobytes() == _read(distinct, 3).tobytes()
