@@ -70,7 +70,7 @@ def recursive_inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, 
 def fresh_recursive_derivatives(model, x, params, work, deriv, vdot, dtau_dq, dtau_dv):
     """:func:`recursive_inverse_dynamics_derivatives` with the stages it reads computed first
     (X_WB and H_PB_W, V_WB, the inertias; not X_WF, X_WM nor the acceleration bias): for a
-    workspace without cached stages (kernels.batch, in lanes)."""
+    workspace without cached stages (kernels.single, kernels.batch; lane views there)."""
     nq, nv = model.nq, model.nv
     calc_position_kinematics(model, params, work, x[0:nq], COLUMNS, 0)
     calc_velocity_kinematics(model, work, x[nq : nq + nv])
