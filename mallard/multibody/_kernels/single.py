@@ -9,7 +9,8 @@ x, generalized forces, body forces, actuation, a derivative workspace and its ou
 address of a :class:`Held` block (one integer: numba converts each array argument of a call
 from Python, about 0.03 µs each, an integer for almost nothing; it holds too the address of
 the derivatives' kernel, kernels.engine_derivatives.dynamics_derivatives_at, which the two
-derivative entry points call rather than link). Then the state and inputs as
+derivative entry points call rather than link, and of :func:`state_code_at`, which every entry
+point calls for a state it does not compute). Then the state and inputs as
 1-D arrays (an optional input of length zero, or None, is zero), then the outputs. It returns
 the state's status code, as the batched entry points' (kernels.batch: 0, or NONFINITE,
 ZERO_QUATERNION, NOT_POSITIVE_DEFINITE with their detail), the outputs being NaN in full for a
