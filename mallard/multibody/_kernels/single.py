@@ -9,7 +9,8 @@ x, generalized forces, body forces, actuation, a derivative workspace and its ou
 address of a :class:`Held` block (one integer: numba converts each array argument of a call
 from Python, about 0.03 µs each, an integer for almost nothing; it holds too the address of
 the derivatives' kernel, kernels.engine_derivatives.dynamics_derivatives_at, which the two
-derivative entry points call rather than link). Then the state and inputs as
+derivative entry points call rather than link, and of :func:`state_code_at`, which every entry
+point calls for a state it does not compute). Then the state and inputs as
 1-D arrays (an optional input of length zero, or None, is zero), then the outputs. It returns
 the state's status code, as the batched entry points' (kernels.batch: 0, or NONFINITE,
 ZERO_QUATERNION, NOT_POSITIVE_DEFINITE with their detail), the outputs being NaN in full for a
@@ -32,9 +33,10 @@ import numpy as np
 from numba import carray, types
 from numba.extending import overload
 
-from mallard._compiled import entry_point, kernels
+from mallard._compiled import by_address, entry_point, kernels
 from mallard.multibody._batch_codes import FORWARD, INVERSE, KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
+from mallard.multibody._kernels._by_address import HELD, address_of, call_at, held1, held2, hold
 from mallard.multibody._kernels._machinery import jitable, reshaped
 from mallard.multibody._kernels._numba_internals import c_view, kernels_internal_to
 from mallard.multibody._kernels._pointer import pointer
@@ -128,6 +130,8 @@ def _borrowed_compiled(a):
 
 #: The slot of a Held block holding the derivatives' kernel's address (0 until held).
 _DERIVATIVES_AT = 8
+#: The slot of a Held block holding :func:`state_code_at`'s address.
+_STATE_CODE_AT = 9
 
 
 class Held:
@@ -135,8 +139,9 @@ class Held:
     :func:`single_point_jacobian`, a frame's record ``frame`` (:func:`frame_record`) as one
     integer for the compiled entry points: ``address``, that of an int64 block [address, size]
     of each (zeros for no frame), then the derivatives' kernel's address
-    (:meth:`hold_derivatives`), valid while this object lives (it holds the block and the
-    arrays)."""
+    (:meth:`hold_derivatives`) and that of :func:`state_code_at` (compiled, or loaded from
+    numba's cache, at the first Held of a process), valid while this object lives (it holds
+    the block and the arrays)."""
 
     def __init__(self, mi, mf, row, frame=None):
         self.arrays = (mi, mf, row) if frame is None else (mi, mf, row, frame)
@@ -146,9 +151,10 @@ class Held:
                 raise TypeError("Held: mi, mf, row, frame must be C-contiguous 1-D int64, float64")
         if frame is not None and frame.size != FRAME_RECORD:
             raise TypeError(f"Held: a frame's record has {FRAME_RECORD} elements")
-        self.block = np.zeros(_DERIVATIVES_AT + 1, dtype=np.int64)
+        self.block = np.zeros(_STATE_CODE_AT + 1, dtype=np.int64)
         for i, a in enumerate(self.arrays):
             self.block[2 * i : 2 * i + 2] = a.ctypes.data, a.size
+        self.block[_STATE_CODE_AT] = kernels(np.float64).address("state_code_at")
         self.address = self.block.ctypes.data
 
     def hold_derivatives(self):
@@ -190,6 +196,46 @@ def _derivatives_at_compiled(held):
     if isinstance(held, types.Integer):
         return lambda held: carray(pointer(held), _DERIVATIVES_AT + 1, np.int64)[_DERIVATIVES_AT]
     return None  # (compiled, the derivative entry points take a Held's address: a typing error)
+
+
+# A state that fails the cheap test (_computable: a NaN, a zero quaternion) has its code worked
+# out by a kernel called by address, not linked into each of the seven entry points (its code
+# was about a tenth of their modules; good states never call it).
+@by_address
+def state_code_at(block):
+    """kernels.batch._state_code of the state held in the block at ``block`` (kernels.
+    _by_address.hold: mi, mf, the state's Q, A1, A2, A3 as batches of one or no row, and the
+    one-scalar status scratch), which :func:`_code` calls compiled."""
+    b = carray(pointer(block), HELD * 7, np.int64)
+    f = np.float64
+    m = model(held1(b, 0, np.int64), held1(b, 1, f))
+    Q, A1, A2, A3 = held2(b, 2, f), held2(b, 3, f), held2(b, 4, f), held2(b, 5, f)
+    return _state_code(m, 0, Q, A1, A2, A3, held1(b, 6, f))
+
+
+def _code(held, mi, mf, row, Q, A1, A2, A3):
+    """The status code of a state that fails :func:`_computable` (its inputs Q, A1, A2, A3 as
+    batches of one state, or of none: :func:`_one`), into ``row``'s derivative row's status
+    scratch: interpreted, here; compiled, by :func:`state_code_at` at the address ``held``
+    holds, its arrays written into the derivative row's block."""
+    return _state_code(model(mi, mf), 0, Q, A1, A2, A3, _derivative_code(mi, row))
+
+
+@overload(_code)
+def _code_compiled(held, mi, mf, row, Q, A1, A2, A3):
+    if not isinstance(held, types.Integer):  # (the tuple (mi, mf, row): linked)
+        return lambda held, mi, mf, row, Q, A1, A2, A3: _state_code(
+            model(mi, mf), 0, Q, A1, A2, A3, _derivative_code(mi, row)
+        )
+
+    def impl(held, mi, mf, row, Q, A1, A2, A3):
+        d = derivative_row(mi, row[mi[_ROW] :])
+        block = derivatives(mi, d.dws).block.view(np.int64)
+        hold(block, (mi, mf, Q, A1, A2, A3, d.code))
+        at = carray(pointer(held), _STATE_CODE_AT + 1, np.int64)[_STATE_CODE_AT]
+        return call_at(at, (address_of(block),))
+
+    return impl
 
 
 #: The length of a frame record (:func:`frame_record`).
@@ -375,7 +421,7 @@ def single_body_poses(held, q, X_WB):
     if not _computable(m, q, none, none, none):
         _nan(X_WB)
         empty = _one(none, 1)
-        return _state_code(m, 0, _one(q, m.nq), empty, empty, empty, _derivative_code(mi, row))
+        return _code(held, mi, mf, row, _one(q, m.nq), empty, empty, empty)
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], POSES, 0)
     X_pc, tree = work.X_pc, m.tree
@@ -406,7 +452,7 @@ def single_mass_matrix(held, q, M):
     if not _computable(m, q, none, none, none):
         _nan(M)
         empty = _one(none, 1)
-        return _state_code(m, 0, _one(q, m.nq), empty, empty, empty, _derivative_code(mi, row))
+        return _code(held, mi, mf, row, _one(q, m.nq), empty, empty, empty)
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, 0)
     calc_body_inertias(m, params, work)
@@ -435,10 +481,9 @@ def single_inverse_dynamics(held, q, v, vdot, tau_applied, tau):
         return WRONG_SHAPES
     if not _computable(m, q, v, vdot, tau_applied):
         _nan(tau)
-        return _state_code(
-            m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), _one(tau_applied, nv),
-            _derivative_code(mi, row),
-        )  # fmt: skip
+        return _code(
+            held, mi, mf, row, _one(q, nq), _one(v, nv), _one(vdot, nv), _one(tau_applied, nv)
+        )
     x, tau_app = r.x, r.tau
     _load(q, x, 0)
     _load(v, x, nq)
@@ -473,10 +518,9 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
         return WRONG_SHAPES
     if not _computable(m, q, v, tau_applied, actuation):
         _nan(vdot)
-        return _state_code(
-            m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu),
-            _derivative_code(mi, row),
-        )  # fmt: skip
+        return _code(
+            held, mi, mf, row, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu)
+        )
     x = r.x
     _load(q, x, 0)
     _load(v, x, nq)
@@ -510,7 +554,7 @@ def single_point_jacobian(held, q, p_FQ, J):
     if not _computable(m, q, p, none, none):
         _nan(J)
         empty = _one(none, 1)
-        return _state_code(m, 0, _one(q, m.nq), _one(p, 3), empty, empty, _derivative_code(mi, row))
+        return _code(held, mi, mf, row, _one(q, m.nq), _one(p, 3), empty, empty)
     _load(q, r.x, 0)
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
     point_jacobian(m, work, k, X_BF, p, J)
@@ -544,11 +588,11 @@ def single_inverse_dynamics_derivatives(held, q, v, vdot, dtau_dq, dtau_dv, M):
         _nan(dtau_dv)
         _nan(M)
         empty = _one(none, 1)
-        return _state_code(m, 0, _one(q, nq), _one(v, nv), _one(vdot, nv), empty, d.code)
+        return _code(held, mi, mf, row, _one(q, nq), _one(v, nv), _one(vdot, nv), empty)
     _load(q, r.x, 0)
     _load(v, r.x, nq)
     work = workspace(mi, r.ws)
-    if covers(m, r.F_B[0:0]) != 0:
+    if covers(m, r.F_B[0:0]) != 0:  # (linked: called by address it took 4-8% longer, docs)
         deriv = derivatives(mi, d.dws)
         fresh_recursive_derivatives(
             m, r.x, parameters(mi, r.ws), work, deriv, vdot, dtau_dq, dtau_dv
@@ -594,21 +638,16 @@ def single_forward_dynamics_derivatives(
     r, d = _derivative_views(mi, row)
     code = 0
     if not _computable(m, q, v, tau_applied, actuation):
-        code = _state_code(
-            m, 0, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu), d.code
+        code = _code(
+            held, mi, mf, row, _one(q, nq), _one(v, nv), _one(tau_applied, nv), _one(actuation, nu)
         )
     if code == 0:
         _load(q, r.x, 0)
         _load(v, r.x, nq)
         _load_or_zero(tau_applied, r.tau)
         _load_or_zero(actuation, r.u)
-        need = _ALL
-        if covers(m, r.F_B[0:0]) != 0:  # (the recursions read no joint frame's pose)
-            work = workspace(mi, r.ws)
-            calc_position_kinematics(m, parameters(mi, r.ws), work, r.x[0:nq], DYNAMICS, 0)
-            need = _AFTER_POSITIONS
         k = derivatives_by_address(
-            FORWARD, mi, mf, r.x, r.ws, need, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv,
+            FORWARD, mi, mf, r.x, r.ws, _ALL, r.u, r.tau, r.F_B, d.dws, dvdot_dq, dvdot_dv,
             dvdot_dtau, _derivatives_at(held),
         )  # fmt: skip
         if k >= 0:

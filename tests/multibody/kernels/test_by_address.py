@@ -382,3 +382,14 @@ def test_single_states_derivatives_hold_their_kernels_address():
     assert held.block[_DERIVATIVES_AT] == address != 0
     held.hold_derivatives()
     assert held.block[_DERIVATIVES_AT] == address
+
+
+def test_single_states_failure_path_is_called_by_address():
+    """A Held holds, from its construction, the address of the kernel SingleStatePlant's entry
+    points call for a state that fails their cheap test (kernels.single.state_code_at: its
+    code linked into none of them; test_single_state checks the codes it returns)."""
+    from mallard.multibody._kernels.single import _STATE_CODE_AT, Held
+
+    s = Sample(np.random.default_rng(0))
+    held = Held(s.mi, s.mf, np.zeros(8))
+    assert held.block[_STATE_CODE_AT] == kernels(np.float64).address("state_code_at") != 0
