@@ -53,7 +53,16 @@ ENTRY_MODULES = (
 #: The entry points whose code LLVM optimizes at -O1 instead of numba's -O3 (see
 #: kernels._numba_internals.optimized_at): BatchedPlant's rollouts, 2-19% faster so (by run)
 #: and 1.7 s cheaper to compile (docs/compilation.md, "What LLVM's optimization level buys").
-OPTIMIZED_AT_O1 = frozenset(("batch_rollout",))
+OPTIMIZED_AT_O1 = frozenset(
+    (
+        "batch_rollout",
+        "batch_collisions",
+        "proximity_intersecting",
+        "proximity_signed_distances",
+        "proximity_point_distances",
+        "epa_at",
+    )
+)
 
 #: The model entry points (those taking the joints' constants ``mf``) compiled for a model's
 #: set of joint types (mallard.multibody._joint_types.KERNEL_JOINT_TYPES); the others are
