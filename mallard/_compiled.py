@@ -52,8 +52,10 @@ ENTRY_MODULES = (
 
 #: The entry points whose code LLVM optimizes at -O1 instead of numba's -O3 (see
 #: kernels._numba_internals.optimized_at): BatchedPlant's rollouts, 2-19% faster so (by run)
-#: and 1.7 s cheaper to compile (docs/compilation.md, "What LLVM's optimization level buys").
-OPTIMIZED_AT_O1 = frozenset(("batch_rollout",))
+#: and 1.7 s cheaper to compile (docs/compilation.md, "What LLVM's optimization level buys");
+#: BatchedPlant's collision checks and HasCollisions' test, as fast so and cheaper to compile
+#: (docs/compilation.md, "The proximity task: two entry points at -O1, ...").
+OPTIMIZED_AT_O1 = frozenset(("batch_rollout", "batch_collisions", "proximity_intersecting"))
 
 #: The model entry points (those taking the joints' constants ``mf``) compiled for a model's
 #: set of joint types (mallard.multibody._joint_types.KERNEL_JOINT_TYPES); the others are

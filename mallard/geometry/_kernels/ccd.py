@@ -281,11 +281,12 @@ def _hull_support_compiled(hv, start, count, e):
     return _hull_support
 
 
-@jitable(inline=True)
+@jitable(llvm_inline=True)
 def support(o, hv, d):
     """The support point of object o in the direction d (World), as FCL's support functions
-    compute it (for a Convex, the first hull vertex of largest projection). Inlined in its
-    callers (a call would pass both objects' 20 floats), each branch returning."""
+    compute it (for a Convex, the first hull vertex of largest projection). Inlined by LLVM
+    into its callers (a call would pass the object's 20 floats): typed and lowered once per
+    type of ``hv``, not at each call site."""
     kind = int(o[0])
     e = rotate((o[13], o[14], o[15], o[16]), d)
     # (Each branch's own names: numba's inlining wants no name assigned in two branches.)
@@ -346,12 +347,6 @@ def minkowski_point(o1, o2, hv, d):
     v1 = support(o1, hv, d)
     v2 = support(o2, hv, (-d[0], -d[1], -d[2]))
     return (v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]), v1, v2
-
-
-@jitable(llvm_inline=True)
-def support_point(o, hv, d):
-    """:func:`support` compiled once (inlined by LLVM into its callers)."""
-    return support(o, hv, d)
 
 
 @jitable

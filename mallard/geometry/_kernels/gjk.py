@@ -25,7 +25,7 @@ from mallard.geometry._kernels.ccd import (
     point_tri_dist2,
     point_tri_dist2_inlined,
     set_support,
-    support_point,
+    support,
     vec_eq,
 )
 from mallard.geometry._proximity_layout import WS_SCRATCH, WS_SIMPLEX
@@ -195,7 +195,7 @@ def _apart_at_first_step(o1, o2, hv, P):
 def first_support(o, hv):
     """The support point of object o along GJK's first direction: o1's part of GJK's first
     support point, the same in every pair o1 is in (:func:`gjk_intersect_from`)."""
-    return support_point(o, hv, FIRST_DIRECTION)
+    return support(o, hv, FIRST_DIRECTION)
 
 
 @jitable
@@ -213,7 +213,7 @@ def gjk_intersect_from(o1, v1, o2, hv, P, max_iterations):
     """:func:`gjk_intersect` given v1 = first_support(o1, hv) (computed once for the pairs
     of one object o1)."""
     d = FIRST_DIRECTION
-    v2 = support_point(o2, hv, (-d[0], -d[1], -d[2]))
+    v2 = support(o2, hv, (-d[0], -d[1], -d[2]))
     set_support(P[0], sub(v1, v2), v1, v2)
     size = 1
     if _apart_at_first_step(o1, o2, hv, P):

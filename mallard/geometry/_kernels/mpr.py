@@ -37,32 +37,37 @@ _ORIGIN = (0.0, 0.0, 0.0)
 def _discover_portal(o1, o2, hv, max_iterations):
     """(code, P): the portal the ray from the interior point through the origin crosses; code
     0 when found, −1 if the origin is outside A ⊖ B, 1 if it is at v1, 2 if it is on v0–v1
-    (then P's v2 and v3 are v1)."""
+    (then P's v2 and v3 are v1). libccd's steps (v1, then v2, then v3 until the portal
+    holds the ray) in one loop, so that the support points (inlined, a branch per shape kind
+    for each object) are compiled at one site."""
     c1, c2 = center(o1), center(o2)
     v0 = sub(c1, c2)
     if vec_eq(v0, _ORIGIN):
         v0 = (v0[0] + EPS * 10.0, v0[1], v0[2])
     s0 = (v0, c1, c2)
+    s1 = s2 = s0
     d = normalized((-v0[0], -v0[1], -v0[2]))
-    s1 = minkowski_point(o1, o2, hv, d)
-    dot = dot3(s1[0], d)
-    if is_zero(dot) or dot < 0.0:
-        return -1, (s0, s1, s1, s1)
-    d = cross3(v0, s1[0])
-    if is_zero(len2(d)):
-        return (1 if vec_eq(s1[0], _ORIGIN) else 2), (s0, s1, s1, s1)
-    d = normalized(d)
-    s2 = minkowski_point(o1, o2, hv, d)
-    dot = dot3(s2[0], d)
-    if is_zero(dot) or dot < 0.0:
-        return -1, (s0, s1, s2, s2)
-    d = normalized(cross3(sub(s1[0], v0), sub(s2[0], v0)))
-    if dot3(d, v0) > 0.0:
-        s1, s2 = s2, s1
-        d = (-d[0], -d[1], -d[2])
-    for _ in range(max_iterations):
+    for step in range(max_iterations + 2):  # (v1, v2, then v3 at most max_iterations times)
         s3 = minkowski_point(o1, o2, hv, d)
         dot = dot3(s3[0], d)
+        if step == 0:  # v1
+            s1 = s3
+            if is_zero(dot) or dot < 0.0:
+                return -1, (s0, s1, s1, s1)
+            d = cross3(v0, s1[0])
+            if is_zero(len2(d)):
+                return (1 if vec_eq(s1[0], _ORIGIN) else 2), (s0, s1, s1, s1)
+            d = normalized(d)
+            continue
+        if step == 1:  # v2
+            s2 = s3
+            if is_zero(dot) or dot < 0.0:
+                return -1, (s0, s1, s2, s2)
+            d = normalized(cross3(sub(s1[0], v0), sub(s2[0], v0)))
+            if dot3(d, v0) > 0.0:
+                s1, s2 = s2, s1
+                d = (-d[0], -d[1], -d[2])
+            continue
         if is_zero(dot) or dot < 0.0:
             return -1, (s0, s1, s2, s3)
         dot = dot3(cross3(s1[0], s3[0]), v0)

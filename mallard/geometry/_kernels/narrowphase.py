@@ -88,9 +88,29 @@ def _m(gf, g):
 
 
 @jitable
+def _fcl_closed_form(ka, kb):
+    """Whether FCL answers a pair of these kinds (not a sphere with a closed form; not two
+    half spaces) in closed form: two boxes, or a half space with another shape."""
+    return (ka == BOX and kb == BOX) or ka == HALFSPACE or kb == HALFSPACE
+
+
+@jitable
 def _fcl_contact(gi, gf, hv, X_WG, a, b, ws):
     """(found, depth, normal, position): FCL's contact between a and b (not a sphere with a
     closed form; not two half spaces), the normal pointing from a into b."""
+    if _fcl_closed_form(gi[a, KIND], gi[b, KIND]):
+        return _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws)
+    o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
+    if _has_hull(gi[a, KIND]) or _has_hull(gi[b, KIND]):
+        return mpr_penetration(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
+    return mpr_penetration(o1, o2, None, MPR_TOLERANCE, MPR_ITERATIONS)
+
+
+@jitable
+def _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws):
+    """:func:`_fcl_contact` of a pair FCL answers in closed form (:func:`_fcl_closed_form`):
+    without MPR, which the intersection test (:func:`intersect`) of such a pair does not
+    reach."""
     ka, kb = gi[a, KIND], gi[b, KIND]
     if ka == BOX and kb == BOX:
         return box_box(_m(gf, a), X_WG[a], _m(gf, b), X_WG[b], ws[WS_SCRATCH : WS_SCRATCH + 40])
@@ -98,15 +118,10 @@ def _fcl_contact(gi, gf, hv, X_WG, a, b, ws):
         return shape_halfspace(
             ka, _m(gf, a), hv, gi[a, HULL_START], gi[a, HULL_COUNT], X_WG[a], X_WG[b]
         )
-    if ka == HALFSPACE:
-        found, depth, n, pos = shape_halfspace(
-            kb, _m(gf, b), hv, gi[b, HULL_START], gi[b, HULL_COUNT], X_WG[b], X_WG[a]
-        )
-        return found, depth, (-n[0], -n[1], -n[2]), pos
-    o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
-    if _has_hull(ka) or _has_hull(kb):
-        return mpr_penetration(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
-    return mpr_penetration(o1, o2, None, MPR_TOLERANCE, MPR_ITERATIONS)
+    found, depth, n, pos = shape_halfspace(  # (a is the half space)
+        kb, _m(gf, b), hv, gi[b, HULL_START], gi[b, HULL_COUNT], X_WG[b], X_WG[a]
+    )
+    return found, depth, (-n[0], -n[1], -n[2]), pos
 
 
 @jitable
@@ -192,8 +207,8 @@ def intersect(gi, gf, hv, X_WG, a, b, ws, scratch):
         return sphere_penetration(gf[b, 0], X_WG[b], ka, _m(gf, a), X_WG[a], False, scratch)
     if ka == HALFSPACE and kb == HALFSPACE:
         return _halfspaces_intersect(X_WG[a], X_WG[b])
-    if (ka == BOX and kb == BOX) or ka == HALFSPACE or kb == HALFSPACE:
-        return _fcl_contact(gi, gf, hv, X_WG, a, b, ws)[0]
+    if _fcl_closed_form(ka, kb):
+        return _fcl_closed_contact(gi, gf, hv, X_WG, a, b, ws)[0]
     o1, o2 = make_object(gi, gf, X_WG[a], a), make_object(gi, gf, X_WG[b], b)
     if _has_hull(ka) or _has_hull(kb):
         return mpr_intersect(o1, o2, hv, MPR_TOLERANCE, MPR_ITERATIONS)
