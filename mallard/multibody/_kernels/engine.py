@@ -88,8 +88,8 @@ def run_stages(model, x, params, work, need):
         calc_acceleration_bias(model, params, work, x[0:nq], x[nq : nq + model.nv])
 
 
-# A driver that reads fewer stages brings up only those (its ``need`` has no other): the code
-# of the others' kernels is then not linked into its machine code.
+# A kernel that reads fewer stages brings up only those (its ``need`` has no other: the SAP
+# step's, kernels.discrete_step): the code of the others' kernels is then not linked into it.
 @jitable(inline=True)
 def run_positions(model, x, params, work, need):
     """:func:`run_stages` for ``need`` of the positions stage only."""
