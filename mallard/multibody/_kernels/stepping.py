@@ -103,27 +103,29 @@ def drive_discrete_steps(
     mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, at, block, forward,
     scratch, t, pending, others, boundary, h, offset,
 ):  # fmt: skip
-    """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only events are
-    its periodic update (period h, ``offset``; ``pending`` at t) and whose state ``x`` = [q; v] is
-    the only state that changes: each takes the update if it is pending, then goes to the next
-    update time, stopping after the first iteration that reaches another event (the time ``others``)
-    or the ``boundary``. The update (plant._discrete): the free motion v* = v + h·v̇ with v̇ of
-    forward dynamics with h·D (``step_diagonal``) added to M's diagonal (by the kernel at the
-    address ``forward``, Kernels.address( "forward_dynamics_at"): kernels.engine); v⁺ of
-    the SAP problem (si, sw) of the point contacts (``geometry``, ``found``: kernels.discrete_step)
-    and the joint constraints (``joints``, see kernels.sap.sap_add_joint_constraints) if any applies
-    (by SAP's compiled solver at the address ``solver``, Kernels.address("sap_solve_at"):
-    kernels.sap.solve; the point pairs by the pair kernel and the penetration at the addresses
-    ``pairs``, (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")), (0, 0) for a
+    """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
+    events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
+    ``x`` = [q; v] is the only state that changes: each takes the update if it is pending,
+    then goes to the next update time, stopping after the first iteration that reaches
+    another event (the time ``others``) or the ``boundary``. The update (plant._discrete): the
+    free motion v* = v + h·v̇ with v̇ of forward dynamics with h·D (``step_diagonal``) added
+    to M's diagonal (by the kernel at the address ``forward``,
+    Kernels.address("forward_dynamics_at"): kernels.engine.forward_dynamics_by_address); v⁺
+    of the SAP problem (si, sw) of the point contacts (``geometry``, ``found``:
+    kernels.discrete_step) and the joint constraints (``joints``, see
+    kernels.sap.sap_add_joint_constraints) if any applies (by SAP's compiled solver at the
+    address ``solver``, Kernels.address("sap_solve_at"): kernels.sap.solve; the point pairs
+    by the pair kernel and the penetration at the addresses ``pairs``,
+    (Kernels.address("point_pairs_at"), Kernels.address("penetration_at")), (0, 0) for a
     plant without collision geometry: kernels.discrete_step.find_point_pairs), else v*
     (:func:`step_velocities`: compiled, by the kernel at the address ``at``,
-    Kernels.address("sap_velocities_at"), of the arrays held in ``block``, STEP_BLOCK int64s, which
-    :func:`hold_tables` wrote the tables (joints, geometry, found) into before the call;
-    interpreted, ``block`` is that tuple); then q⁺ = q + h·N(q)·v⁺. ``scratch`` (5·nv + 2·nq floats)
-    ends with the state before the last update and its (v⁺ − v)/h; ``found`` keeps the last update's
-    contacts and impulses. Returns (the time, whether the update is pending, the iterations and the
-    updates taken, −1 or why the next iteration was left to Python, the time the last iteration
-    started at)."""
+    Kernels.address("sap_velocities_at"), of the arrays held in ``block``, STEP_BLOCK
+    int64s, which :func:`hold_tables` wrote the tables (joints, geometry, found) into before
+    the call; interpreted, ``block`` is that tuple); then q⁺ = q + h·N(q)·v⁺. ``scratch``
+    (5·nv + 2·nq floats) ends with the state before the last update and its (v⁺ − v)/h;
+    ``found`` keeps the last update's contacts and impulses. Returns (the time, whether the
+    update is pending, the iterations and the updates taken, −1 or why the next iteration
+    was left to Python, the time the last iteration started at)."""
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     nq, nv = m.nq, m.nv
     v_star = scratch[0:nv]
@@ -192,9 +194,9 @@ def drive_discrete_steps(
 def _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, xdot):
     """xdot = [q̇; v̇] of the continuous plant at x (EvalTimeDerivatives); returns the forward
     dynamics' status. Compiled for every joint type (HAS_PRISMATIC), forward dynamics is the
-    kernel's at the address ``forward`` (kernels.engine); for the first set of
-    joint types (welds and revolute joints: the first ``mallard simulate``'s), linked
-    (``forward`` unread), so that it is compiled for that set's joints only."""
+    kernel's at the address ``forward`` (kernels.engine.forward_dynamics_by_address); for the
+    first set of joint types (welds and revolute joints: the first ``mallard simulate``'s),
+    linked (``forward`` unread), so that it is compiled for that set's joints only."""
     m = model(mi, mf)
     work = workspace(mi, ws)
     if HAS_PRISMATIC:
