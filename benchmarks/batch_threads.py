@@ -95,17 +95,22 @@ def single_call(op, plant, context, model):
     p = np.zeros(3)
     K = kernels(np.float64)
     at = K.address("dynamics_derivatives_at")
+    stages, fd = K.address("stages_at"), K.address("forward_dynamics_at")
 
     def inverse_dynamics():
-        K.drive_force_elements(mi, mf, x, ws, ALL_STAGES, F_B, tau)
-        K.drive_inverse_dynamics(mi, mf, x, ws, 0, vdot, tau, F_B)
+        K.drive_force_elements(mi, mf, x, ws, ALL_STAGES, F_B, tau, stages)
+        K.drive_inverse_dynamics(mi, mf, x, ws, 0, vdot, tau, F_B, stages)
 
     return {
         "poses": lambda: K.drive_stages(mi, mf, x, ws, POSES_ONLY),
-        "mass matrix": lambda: K.drive_mass_matrix(mi, mf, x, ws, POSITIONS | INERTIAS),
+        "mass matrix": lambda: K.drive_mass_matrix(mi, mf, x, ws, POSITIONS | INERTIAS, stages),
         "inverse dynamics": inverse_dynamics,
-        "forward dynamics": lambda: K.drive_forward_dynamics(mi, mf, x, ws, ALL_STAGES, u, tau, F),
-        "frame Jacobian": lambda: K.drive_point_jacobian(mi, mf, x, ws, POSITIONS, k, X_BF, p),
+        "forward dynamics": lambda: K.drive_forward_dynamics(
+            mi, mf, x, ws, ALL_STAGES, u, tau, F, fd
+        ),
+        "frame Jacobian": lambda: K.drive_point_jacobian(
+            mi, mf, x, ws, POSITIONS, k, X_BF, p, stages
+        ),
         "ID derivatives": lambda: K.drive_dynamics_derivatives(
             INVERSE, mi, mf, x, ws, ALL_STAGES, vdot, tau, F_B, dws, d1, d2, d2, at
         ),

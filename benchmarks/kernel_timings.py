@@ -181,21 +181,24 @@ def time_model(name, samples):
         )
     }
     P, V, I, B = L.POSITIONS, L.VELOCITIES, L.INERTIAS, L.BIAS
+    at, fd = compiled.address("stages_at"), compiled.address("forward_dynamics_at")
     calls = {
         "position kinematics": lambda: drv["drive_stages"](mi, mf, x, ws, P),
         "velocity kinematics": lambda: drv["drive_stages"](mi, mf, x, ws, V),
         "body inertias": lambda: drv["drive_stages"](mi, mf, x, ws, I),
         "acceleration bias": lambda: drv["drive_stages"](mi, mf, x, ws, B),
-        "mass matrix": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, 0),
+        "mass matrix": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, 0, at),
         "inverse dynamics": lambda: drv["drive_inverse_dynamics"](
-            mi, mf, x, ws, 0, vdot, tau_app, F_B
+            mi, mf, x, ws, 0, vdot, tau_app, F_B, at
         ),
-        "forward dynamics": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, 0, u, tau, F_B),
-        "M all stages": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, P | I),
+        "forward dynamics": lambda: drv["drive_forward_dynamics"](
+            mi, mf, x, ws, 0, u, tau, F_B, fd
+        ),
+        "M all stages": lambda: drv["drive_mass_matrix"](mi, mf, x, ws, P | I, at),
         "ID all stages": lambda: drv["drive_inverse_dynamics"](
-            mi, mf, x, ws, ALL, vdot, tau_app, F_B
+            mi, mf, x, ws, ALL, vdot, tau_app, F_B, at
         ),
-        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ALL, u, tau, F_B),
+        "FD all stages": lambda: drv["drive_forward_dynamics"](mi, mf, x, ws, ALL, u, tau, F_B, fd),
         "nothing": lambda: drv["drive_stages"](mi, mf, x, ws, 0),
     }
     K = 200

@@ -7,7 +7,7 @@ points are listed in :data:`ENTRY_MODULES`. ``kernels(dtype)`` is the set of ent
 arrays of that scalar type, by name: compiled by numba (nopython, cached on disk) for float64,
 the plain Python functions (interpreted) for object arrays of AutoDiffXd or symbolic scalars::
 
-    kernels(np.float64).drive_mass_matrix(mi, mf, x, ws, need)
+    kernels(np.float64).drive_qdot(mi, mf, q, v, qdot)
 
 ``kernels(dtype, joint_types)`` compiles the entry points of :data:`JOINT_SPECIALIZED` (a
 model's, taking its joints' constants ``mf``: those the first ``mallard simulate`` compiles)

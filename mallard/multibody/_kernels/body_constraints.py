@@ -24,12 +24,12 @@ import numpy as np
 
 from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.engine import run_positions
+from mallard.multibody._kernels.engine import stages_by_address
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
 from mallard.multibody._kernels.pose import load_pose, pose_inv, pose_mul, position, rotate3
 from mallard.multibody._kernels.vec3 import cross3, scale, sub
-from mallard.multibody._kernels.views import model, parameters, workspace
+from mallard.multibody._kernels.views import model, workspace
 from mallard.multibody._layout import BALL_CONSTRAINT as BALL
 from mallard.multibody._layout import WELD_CONSTRAINT as WELD
 
@@ -166,11 +166,10 @@ def calc_body_constraints(model, work, table, X, lengths, J_AB, J, g, U):
 
 @entry_point
 @jitable(inline=True)
-def drive_body_constraints(mi, mf, x, ws, need, table, X, lengths, J_AB, J, g, U):
+def drive_body_constraints(mi, mf, x, ws, need, table, X, lengths, J_AB, J, g, U, at):
     """g, J and U of the body constraints of ``table`` at the state x (see
     :func:`calc_body_constraints`), the positions brought up to date first if ``need`` (of
-    the positions stage only) has them. Returns −1 or the index of a nonphysically short
-    distance."""
-    m, work = model(mi, mf), workspace(mi, ws)
-    run_positions(m, x, parameters(mi, ws), work, need)
-    return calc_body_constraints(m, work, table, X, lengths, J_AB, J, g, U)
+    the positions stage only) has them, by the kernel at ``at`` (kernels.engine.
+    stages_by_address). Returns −1 or the index of a nonphysically short distance."""
+    stages_by_address(mi, mf, x, ws, need, at)
+    return calc_body_constraints(model(mi, mf), workspace(mi, ws), table, X, lengths, J_AB, J, g, U)

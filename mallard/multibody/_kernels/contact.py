@@ -31,10 +31,10 @@ from mallard.multibody._contact_parameters import (
     pair_parameters,
 )
 from mallard.multibody._kernels._machinery import jitable
-from mallard.multibody._kernels.engine import run_velocity_stages
+from mallard.multibody._kernels.engine import stages_by_address
 from mallard.multibody._kernels.jacobians import calc_point_jacobian
 from mallard.multibody._kernels.kinematics import LAYER_WB
-from mallard.multibody._kernels.views import model, parameters, workspace
+from mallard.multibody._kernels.views import model, workspace
 from mallard.multibody._layout import SAP_FRICTION_CONE, SAP_HUNT_CROSSLEY
 
 jitable(combine_friction)
@@ -132,11 +132,14 @@ def point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B
 
 @entry_point
 @jitable(inline=True)
-def drive_point_contact(mi, mf, x, ws, need, bodies, pairs, par, inv_stiction, info, kept, F_B):
+def drive_point_contact(
+    mi, mf, x, ws, need, bodies, pairs, par, inv_stiction, info, kept, F_B, at
+):  # fmt: skip
     """:func:`point_contact_forces` at the state x, the stages in ``need`` (of the positions
-    and velocities stages only, which it reads) brought up to date first."""
-    m, work = model(mi, mf), workspace(mi, ws)
-    run_velocity_stages(m, x, parameters(mi, ws), work, need)
+    and velocities stages only, which it reads) brought up to date first by the kernel at
+    ``at`` (kernels.engine.stages_by_address)."""
+    stages_by_address(mi, mf, x, ws, need, at)
+    work = workspace(mi, ws)
     return point_contact_forces(work, bodies, pairs, par, inv_stiction, info, kept, F_B)
 
 

@@ -13,8 +13,14 @@ other sections). The stage functions take those, so that the batched entry point
 parameters of one workspace and a lane view (kernels.lane_views) of another as ``work``.
 """
 
-from mallard._compiled import entry_point
+import numpy as np
+from numba import carray, types
+from numba.extending import overload
+
+from mallard._compiled import by_address, entry_point
+from mallard.multibody._kernels._by_address import address_of, call_at
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
+from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.coordinates import (
     calc_N_matrix,
     calc_Nplus_matrix,
@@ -82,8 +88,8 @@ def run_stages(model, x, params, work, need):
         calc_acceleration_bias(model, params, work, x[0:nq], x[nq : nq + model.nv])
 
 
-# A driver that reads fewer stages brings up only those (its ``need`` has no other): the code
-# of the others' kernels is then not linked into its machine code.
+# A kernel that reads fewer stages brings up only those (its ``need`` has no other: the SAP
+# step's, kernels.discrete_step): the code of the others' kernels is then not linked into it.
 @jitable(inline=True)
 def run_positions(model, x, params, work, need):
     """:func:`run_stages` for ``need`` of the positions stage only."""
@@ -290,6 +296,112 @@ def point_jacobian(model, work, k, X_BF, p_FQ, J):
     calc_point_jacobian(model, work, k, p[3:6], J)
 
 
+# ---- compiled once, called by address ------------------------------------------------------
+# (kernels._by_address) The stages and forward dynamics on the flat arrays, each one kernel
+# for every joint type whose machine code the drivers call instead of each linking it (a
+# driver's module otherwise holds the stages' code, the position kinematics of every joint
+# type first, and forward dynamics' articulated body algorithm). Their arrays cross as their
+# addresses and sizes: no block to write. A caller whose arrays are not C-contiguous links
+# the kernel instead.
+@by_address
+def forward_dynamics_at(mi, ni, mf, nf, x, nx, ws, nw, u, nu, tau_in, ntau, F_in_B, nb, need):
+    """:func:`forward_dynamics_of` compiled once, for every joint type, of the arrays at the
+    addresses mi, mf, x, ws, u, tau_in (vectors of ni, nf, ... elements; mi of int64s, the
+    others of float64s) and F_in_B (nb × 6); returns its status."""
+    f = np.float64
+    return forward_dynamics_of(
+        carray(pointer(mi), ni, np.int64), carray(pointer(mf), nf, f), carray(pointer(x), nx, f),
+        carray(pointer(ws), nw, f), need, carray(pointer(u), nu, f),
+        carray(pointer(tau_in), ntau, f), carray(pointer(F_in_B), (nb, 6), f),
+    )  # fmt: skip
+
+
+@jitable(inline=True)
+def forward_dynamics_of(mi, mf, x, ws, need, u, tau_in, F_in_B):
+    """:func:`forward_dynamics` of the flat model (mi, mf), the state x and the
+    workspace ws (its vdot, A_WB and qdot); returns its status."""
+    return forward_dynamics(
+        model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, u, tau_in, F_in_B
+    )
+
+
+def forward_dynamics_by_address(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
+    """:func:`forward_dynamics_of`: interpreted, here; compiled, by the kernel at the address
+    ``at`` (``Kernels.address("forward_dynamics_at")``), called, not linked into the
+    caller's code (linked if an array is not C-contiguous)."""
+    return forward_dynamics_of(mi, mf, x, ws, need, u, tau_in, F_in_B)
+
+
+def _c_contiguous(*arrays):
+    """Whether the numba types ``arrays`` are all of C-contiguous arrays (what a by-address
+    kernel's caller passes as addresses)."""
+    return all(isinstance(a, types.Array) and a.layout == "C" for a in arrays)
+
+
+@overload(forward_dynamics_by_address)
+def _forward_dynamics_by_address_compiled(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
+    if not _c_contiguous(mi, mf, x, ws, u, tau_in, F_in_B):
+
+        def linked(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
+            return forward_dynamics_of(mi, mf, x, ws, need, u, tau_in, F_in_B)
+
+        return linked
+
+    def impl(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
+        return call_at(
+            at,
+            (
+                address_of(mi), mi.shape[0], address_of(mf), mf.shape[0], address_of(x),
+                x.shape[0], address_of(ws), ws.shape[0], address_of(u), u.shape[0],
+                address_of(tau_in), tau_in.shape[0], address_of(F_in_B), F_in_B.shape[0], need,
+            ),
+        )  # fmt: skip
+
+    return impl
+
+
+@by_address
+def stages_at(mi, ni, mf, nf, x, nx, ws, nw, need):
+    """:func:`stages_of` compiled once, for every joint type, of the arrays at the addresses
+    mi (ni int64s), mf, x and ws (nf, nx, nw float64s); returns 0."""
+    f = np.float64
+    stages_of(
+        carray(pointer(mi), ni, np.int64), carray(pointer(mf), nf, f), carray(pointer(x), nx, f),
+        carray(pointer(ws), nw, f), need,
+    )  # fmt: skip
+    return 0
+
+
+@jitable(inline=True)
+def stages_of(mi, mf, x, ws, need):
+    """:func:`run_stages` of the flat model (mi, mf), the state x and the workspace ws."""
+    run_stages(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need)
+
+
+def stages_by_address(mi, mf, x, ws, need, at):
+    """:func:`stages_of`: interpreted, here; compiled, by the kernel at the address ``at``
+    (``Kernels.address("stages_at")``), called, not linked into the caller's code (linked if
+    an array is not C-contiguous)."""
+    stages_of(mi, mf, x, ws, need)
+
+
+@overload(stages_by_address)
+def _stages_by_address_compiled(mi, mf, x, ws, need, at):
+    if not _c_contiguous(mi, mf, x, ws):
+        return lambda mi, mf, x, ws, need, at: stages_of(mi, mf, x, ws, need)
+
+    def impl(mi, mf, x, ws, need, at):
+        call_at(
+            at,
+            (
+                address_of(mi), mi.shape[0], address_of(mf), mf.shape[0], address_of(x),
+                x.shape[0], address_of(ws), ws.shape[0], need,
+            ),
+        )  # fmt: skip
+
+    return impl
+
+
 # ---- drivers: the entry points Python calls, on flat arrays -------------------------------
 @entry_point
 @jitable(inline=True)
@@ -306,50 +418,53 @@ def drive_stages(mi, mf, x, ws, need):
 
 @entry_point
 @jitable(inline=True)
-def drive_mass_matrix(mi, mf, x, ws, need):
-    """ws's M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal); ``need``
-    of the positions and inertias stages only."""
-    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
-    run_inertia_stages(m, x, params, work, need)
-    calc_mass_matrix(m, params, work, work.M)
+def drive_mass_matrix(mi, mf, x, ws, need, at):
+    """ws's M = M(q) (nv × nv: composite bodies, reflected inertias on the diagonal), the
+    stages in ``need`` (of the positions and inertias stages only) brought up to date first
+    by the kernel at ``at`` (:func:`stages_by_address`)."""
+    stages_by_address(mi, mf, x, ws, need, at)
+    work = workspace(mi, ws)
+    calc_mass_matrix(model(mi, mf), parameters(mi, ws), work, work.M)
 
 
 @entry_point
 @jitable(inline=True)
-def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B):
-    """ws's tau (see :func:`inverse_dynamics`)."""
+def drive_inverse_dynamics(mi, mf, x, ws, need, vdot, tau_app, F_app_B, at):
+    """ws's tau (see :func:`inverse_dynamics`), the stages in ``need`` brought up to date
+    first by the kernel at ``at`` (:func:`stages_by_address`)."""
+    stages_by_address(mi, mf, x, ws, need, at)
     inverse_dynamics(
-        model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, vdot, tau_app, F_app_B
+        model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), 0, vdot, tau_app, F_app_B
     )
 
 
 @entry_point
 @jitable(inline=True)
-def drive_force_elements(mi, mf, x, ws, need, F_B, tau):
-    """F_B and tau of :func:`force_elements`; ``need`` of the positions and inertias stages
-    only."""
-    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
-    run_inertia_stages(m, x, params, work, need)
-    _gravity_and_damping(m, x, params, work, F_B, tau)
+def drive_force_elements(mi, mf, x, ws, need, F_B, tau, at):
+    """F_B and tau of :func:`force_elements`, the stages in ``need`` (of the positions and
+    inertias stages only) brought up to date first by the kernel at ``at``
+    (:func:`stages_by_address`)."""
+    stages_by_address(mi, mf, x, ws, need, at)
+    _gravity_and_damping(model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), F_B, tau)
 
 
 @entry_point
 @jitable(inline=True)
-def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B):
-    """ws's vdot, A_WB and qdot (see :func:`forward_dynamics`); returns its status."""
-    return forward_dynamics(
-        model(mi, mf), x, parameters(mi, ws), workspace(mi, ws), need, u, tau_in, F_in_B
-    )
+def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ, at):
+    """ws's J = J_V_WQ_W (see :func:`point_jacobian`), the stages in ``need`` (of the
+    positions stage only) brought up to date first by the kernel at ``at``
+    (:func:`stages_by_address`)."""
+    stages_by_address(mi, mf, x, ws, need, at)
+    work = workspace(mi, ws)
+    point_jacobian(model(mi, mf), work, k, X_BF, p_FQ, work.J)
 
 
 @entry_point
 @jitable(inline=True)
-def drive_point_jacobian(mi, mf, x, ws, need, k, X_BF, p_FQ):
-    """ws's J = J_V_WQ_W (see :func:`point_jacobian`); ``need`` of the positions stage
-    only."""
-    m, work = model(mi, mf), workspace(mi, ws)
-    run_positions(m, x, parameters(mi, ws), work, need)
-    point_jacobian(m, work, k, X_BF, p_FQ, work.J)
+def drive_forward_dynamics(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
+    """ws's vdot, A_WB and qdot (:func:`forward_dynamics`) by the kernel at ``at``
+    (:func:`forward_dynamics_by_address`; interpreted, 0); returns its status."""
+    return forward_dynamics_by_address(mi, mf, x, ws, need, u, tau_in, F_in_B, at)
 
 
 @entry_point

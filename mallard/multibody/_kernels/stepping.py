@@ -29,9 +29,10 @@ from mallard._compiled import entry_point
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels.coordinates import calc_qdot, calc_v
 from mallard.multibody._kernels.discrete_step import FAILED_SAP
-from mallard.multibody._kernels.engine import forward_dynamics
+from mallard.multibody._kernels.engine import forward_dynamics, forward_dynamics_by_address
 from mallard.multibody._kernels.mobilizers import (
     HAS_BALL_RPY,
+    HAS_PRISMATIC,
     HAS_QUATERNION_FLOATING,
     HAS_RPY_FLOATING,
 )
@@ -99,8 +100,8 @@ jitable(next_sample_time)
 # ---- discrete plants -----------------------------------------------------------------------
 @entry_point
 def drive_discrete_steps(
-    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, at, block, scratch, t,
-    pending, others, boundary, h, offset,
+    mi, mf, ws, x, u, tau_in, F_in, step_diagonal, si, sw, solver, pairs, at, block, forward,
+    scratch, t, pending, others, boundary, h, offset,
 ):  # fmt: skip
     """Iterations of the Simulator's loop from time t for a discrete SAP plant whose only
     events are its periodic update (period h, ``offset``; ``pending`` at t) and whose state
@@ -108,8 +109,10 @@ def drive_discrete_steps(
     then goes to the next update time, stopping after the first iteration that reaches
     another event (the time ``others``) or the ``boundary``. The update (plant._discrete): the
     free motion v* = v + h·v̇ with v̇ of forward dynamics with h·D (``step_diagonal``) added
-    to M's diagonal; v⁺ of the SAP problem (si, sw) of the point contacts (``geometry``,
-    ``found``: kernels.discrete_step) and the joint constraints (``joints``, see
+    to M's diagonal (by the kernel at the address ``forward``,
+    Kernels.address("forward_dynamics_at"): kernels.engine.forward_dynamics_by_address); v⁺
+    of the SAP problem (si, sw) of the point contacts (``geometry``, ``found``:
+    kernels.discrete_step) and the joint constraints (``joints``, see
     kernels.sap.sap_add_joint_constraints) if any applies (by SAP's compiled solver at the
     address ``solver``, Kernels.address("sap_solve_at"): kernels.sap.solve; the point pairs
     by the pair kernel and the penetration at the addresses ``pairs``,
@@ -142,7 +145,9 @@ def drive_discrete_steps(
             for i in range(nv):
                 saved[i] = reflected[i]
                 reflected[i] += step_diagonal[i]
-            status = forward_dynamics(m, x, params, work, ALL_STAGES, u, tau_in, F_in)
+            status = forward_dynamics_by_address(
+                mi, mf, x, ws, ALL_STAGES, u, tau_in, F_in, forward
+            )
             for i in range(nv):
                 reflected[i] = saved[i]
             if status >= 0:
@@ -185,13 +190,19 @@ def drive_discrete_steps(
 
 
 # ---- continuous plants ---------------------------------------------------------------------
-@jitable
-def _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, xdot):
+@joint_specialized
+def _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, xdot):
     """xdot = [q̇; v̇] of the continuous plant at x (EvalTimeDerivatives); returns the forward
-    dynamics' status."""
+    dynamics' status. Compiled for every joint type (HAS_PRISMATIC), forward dynamics is the
+    kernel's at the address ``forward`` (kernels.engine.forward_dynamics_by_address); for the
+    first set of joint types (welds and revolute joints: the first ``mallard simulate``'s),
+    linked (``forward`` unread), so that it is compiled for that set's joints only."""
     m = model(mi, mf)
     work = workspace(mi, ws)
-    status = forward_dynamics(m, x, parameters(mi, ws), work, ALL_STAGES, u, tau_in, F_in)
+    if HAS_PRISMATIC:
+        status = forward_dynamics_by_address(mi, mf, x, ws, ALL_STAGES, u, tau_in, F_in, forward)
+    else:
+        status = forward_dynamics(m, x, parameters(mi, ws), work, ALL_STAGES, u, tau_in, F_in)
     nq = m.nq
     for i in range(nq):
         xdot[i] = work.qdot[i]
@@ -201,23 +212,24 @@ def _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, xdot):
 
 
 @jitable
-def _explicit_step(mi, mf, ws, x, u, tau_in, F_in, K, x0, scales, err, scheme, grouped, h):
+def _explicit_step(mi, mf, ws, x, u, tau_in, F_in, forward, K, x0, scales, err, scheme, grouped,
+                   h):  # fmt: skip
     """One step of ``h`` of the scheme from x (in place), as the integrator's _do_step takes
     it; returns (the forward dynamics' status, derivative evaluations)."""
     if scheme == EXPLICIT_EULER:
-        status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, K[0])
+        status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, K[0])
         if status >= 0:
             return status, 1
         scales[0] = h
         combine(x, x, K, scales, 1, False)
         return status, 1
     if scheme == RUNGE_KUTTA2:
-        status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, K[1])
+        status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, K[1])
         if status >= 0:
             return status, 1
         scales[0] = h
         combine(x, x, K[1:], scales, 1, False)
-        status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, K[0])
+        status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, K[0])
         if status >= 0:
             return status, 2
         scales[0], scales[1] = h / 2, -h / 2
@@ -225,17 +237,17 @@ def _explicit_step(mi, mf, ws, x, u, tau_in, F_in, K, x0, scales, err, scheme, g
         return status, 2
     for i in range(x.shape[0]):
         x0[i] = x[i]
-    status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, K[0])
+    status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, K[0])
     if status >= 0:
         return status, 1
     scales[0] = h / 2
     combine(x, x0, K, scales, 1, False)
-    status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, K[1])
+    status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, K[1])
     if status >= 0:
         return status, 2
     scales[0], scales[1] = -h, 2 * h
     combine(x, x0, K, scales, 2, grouped)
-    status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, K[2])
+    status = _time_derivatives(mi, mf, ws, x, u, tau_in, F_in, forward, K[2])
     if status >= 0:
         return status, 3
     h6 = h / 6.0
@@ -276,8 +288,8 @@ def _error_norm(mi, mf, x, err, weights, mapped, qbar, scratch):
 
 @entry_point
 def drive_explicit_steps(
-    mi, mf, ws, x, u, tau_in, F_in, K, x0, x0_save, err, scales, weights, qbar, scratch,
-    control, counts,
+    mi, mf, ws, x, u, tau_in, F_in, forward, K, x0, x0_save, err, scales, weights, qbar,
+    scratch, control, counts,
 ):  # fmt: skip
     """Iterations of the Simulator's loop for a continuous plant whose state ``x`` = [q; v]
     is the only continuous state, integrated by an explicit scheme (counts[SCHEME]): each is
@@ -286,7 +298,9 @@ def drive_explicit_steps(
     an event or the boundary. The integrator's arrays (K, x0, x0_save, err, scales; the
     error weights and, for N(q) ≠ I, ``qbar``) are its own; ``scratch``: 2·nv + 2·nq + nv
     floats; ``control`` and ``counts``: its settings and statistics (see the indices
-    above), updated as the iterations complete."""
+    above), updated as the iterations complete. ``forward``: the address of
+    forward_dynamics_at for the code for every joint type, 0 for a smaller set's (see
+    :func:`_time_derivatives`)."""
     n = x.shape[0]
     scheme, fixed, grouped = counts[SCHEME], counts[FIXED_STEP_MODE] != 0, counts[GROUPED] != 0
     order, throws, mapped = counts[ERROR_ORDER], counts[THROWS] != 0, counts[MAPPED] != 0
@@ -314,7 +328,7 @@ def drive_explicit_steps(
         full_step = True
         if fixed:
             status, count = _explicit_step(
-                mi, mf, ws, x, u, tau_in, F_in, K, x0, scales, err, scheme, grouped, h
+                mi, mf, ws, x, u, tau_in, F_in, forward, K, x0, scales, err, scheme, grouped, h
             )
             evals += count
             t = t0 + h
@@ -330,8 +344,9 @@ def drive_explicit_steps(
             while True:
                 step, limited = candidate_step(h_max, step, max_step)
                 status, count = _explicit_step(
-                    mi, mf, ws, x, u, tau_in, F_in, K, x0, scales, err, scheme, grouped, step
-                )
+                    mi, mf, ws, x, u, tau_in, F_in, forward, K, x0, scales, err, scheme,
+                    grouped, step,
+                )  # fmt: skip
                 evals += count
                 if status >= 0:
                     break

@@ -448,6 +448,7 @@ class ContactMixin:
             info,
             kept,
             F,
+            ec.kernels.address("stages_at"),
         )
         self._engine.mark(ec, context, need)
         kept = kept[:count]

@@ -118,7 +118,7 @@ class DynamicsMixin:
             external_forces._tau,
             external_forces._F_BBo_W,
         )
-        args = (need, vdot, tau_app, F_app)
+        args = (need, vdot, tau_app, F_app, ec.kernels.address("stages_at"))
         if (
             vdot.dtype is _F64
             and vdot.strides == _CONTIGUOUS
@@ -154,7 +154,10 @@ class DynamicsMixin:
         ec = self._engine.cache(context)
         need = self._engine.need(ec, context, POSITIONS | INERTIAS)
         model = self._engine
-        ec.kernels.drive_mass_matrix(model.mi, model.mf, self._x_of(context._state), ec.ws, need)
+        ec.kernels.drive_mass_matrix(
+            model.mi, model.mf, self._x_of(context._state), ec.ws, need,
+            ec.kernels.address("stages_at"),
+        )  # fmt: skip
         self._engine.mark(ec, context, need)
         return ec.work.M.copy()
 
@@ -250,7 +253,7 @@ class DynamicsMixin:
         ec = model.cache(context)
         need = model.need(ec, context, POSITIONS | INERTIAS)
         x, F_app, tau_app = self._x_of(context._state), forces._F_BBo_W, forces._tau
-        args = (need, F_app, tau_app)
+        args = (need, F_app, tau_app, ec.kernels.address("stages_at"))
         if ec.ws.dtype is _F64 and self._forces_float(tau_app, F_app):
             model.bind(ec, "drive_force_elements", x, args)(*args)  # (no numba dispatch)
         else:
@@ -432,14 +435,15 @@ class DynamicsMixin:
         return ec
 
     def _drive_forward_dynamics(self, context, ec, inputs):
-        """The compiled forward dynamics (kernels.engine.drive_forward_dynamics) into ec, with
-        ``inputs`` (u, tau, F_BBo_W) (see _forward_dynamics_inputs)."""
+        """The compiled forward dynamics (kernels.engine.drive_forward_dynamics)
+        into ec, with ``inputs`` (u, tau, F_BBo_W) (see _forward_dynamics_inputs)."""
         u, tau_in, F_in = inputs
         need = self._engine.need(ec, context, POSITIONS | VELOCITIES | INERTIAS | BIAS)
-        model = self._engine
-        failed = ec.kernels.drive_forward_dynamics(
-            model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in
-        )
+        model, kernels = self._engine, ec.kernels
+        failed = kernels.drive_forward_dynamics(
+            model.mi, model.mf, self._x_of(context._state), ec.ws, need, u, tau_in, F_in,
+            kernels.address("forward_dynamics_at"),
+        )  # fmt: skip
         self._engine.mark(ec, context, need)
         if failed >= 0:
             ec.forget("forward_dynamics")

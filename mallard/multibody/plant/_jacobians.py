@@ -136,7 +136,10 @@ class JacobiansMixin:
             need = POSITIONS
             if engine.quaternions:
                 engine.check_quaternions(x)
-        args = (need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B)
+        args = (
+            need, frame_B._body._mobod, ec.X_BF_rows[frame_B._index._value], p_BoBp_B,
+            ec.kernels.address("stages_at"),
+        )  # fmt: skip
         engine.bind(ec, "drive_point_jacobian", x, args)(*args)
         if need:
             engine.mark(ec, context, need)

@@ -325,7 +325,7 @@ class SapDriver:
         need = model.need(ec, context, POSITIONS)
         status = ec.kernels.drive_body_constraints(
             model.mi, model.mf, x, ec.ws, need, bodies.table, bodies.X, bodies.lengths, J_AB,
-            J, g, U,
+            J, g, U, ec.kernels.address("stages_at"),
         )  # fmt: skip
         model.mark(ec, context, need)
         if status >= 0:
@@ -514,7 +514,9 @@ class SapDriver:
         else:
             model = plant._engine
             need = model.need(ec, context, POSITIONS | INERTIAS)
-            ec.kernels.drive_mass_matrix(model.mi, model.mf, x, ec.ws, need)
+            ec.kernels.drive_mass_matrix(
+                model.mi, model.mf, x, ec.ws, need, ec.kernels.address("stages_at")
+            )
             model.mark(ec, context, need)
             M = ec.work.M
         diagonal = h * ec.params.damping

@@ -26,6 +26,7 @@ import numpy as np
 from mallard._compiled import kernels
 from mallard.geometry import _proximity_layout as geometry_layout
 from mallard.multibody import _layout
+from mallard.multibody._joint_types import PRISMATIC
 from mallard.multibody.plant._contact import (
     _RIGID,
     _SOFT,
@@ -81,14 +82,18 @@ class PlantStepper:
                 if e.handler in handlers and e.trigger == TriggerType.kPeriodic
             ]
         self._inputs = self._ec = None
-        #: (si, sw, solver, pairs, at, block) of a discrete step (kernels.discrete_step:
+        #: (si, sw, solver, pairs, at, block, forward) of a discrete step (kernels.discrete_step:
         #: ``solver`` the address of SAP's compiled solver, kernels.sap.solve, ``pairs`` the
         #: pair kernel's and the penetration's, pair_addresses; ``at`` that of the step's
         #: velocities, kernels.step_velocities.sap_velocities_at, and ``block`` its arrays, the
         #: tables held by kernels.step_velocities.hold_tables at each prepare: the stepper's kernels
-        #: are compiled), the tables (joints, geometry, found), which the block's addresses
-        #: need alive, and the PD-controlled actuators' input slots (for the net actuation).
+        #: are compiled; ``forward`` the address of its forward dynamics, kernels.
+        #: engine_by_address.forward_dynamics_at), the tables (joints, geometry, found), which
+        #: the block's addresses need alive, and the PD-controlled actuators' input slots (for
+        #: the net actuation).
         self._constraints = self._tables_held = self._pd_inputs = None
+        #: The address of the explicit steps' forward dynamics (_explicit_steps_address).
+        self._forward = 0
         self._block = None
         self._scratch = None
         self._empty_problem = None  # (the SAP problem of a plant without constraints)
@@ -144,7 +149,10 @@ class PlantStepper:
 
                 block = self._block = np.zeros(STEP_BLOCK, dtype=np.int64)
             ec.kernels.hold_tables(block, *tables)
-            self._constraints = (problem.si, problem.sw, solver, pairs, at, block)
+            forward = ec.kernels.address("forward_dynamics_at")
+            self._constraints = (problem.si, problem.sw, solver, pairs, at, block, forward)
+        else:
+            self._forward = _explicit_steps_address(ec.kernels)
         self._inputs = plant._forward_dynamics_inputs(context, ec)
         self._ec = ec
         return True
@@ -212,8 +220,22 @@ class PlantStepper:
         u, tau_in, F_in = self._inputs
         engine = plant._engine
         return ec.kernels.drive_explicit_steps(
-            engine.mi, engine.mf, ec.ws, xc, u, tau_in, F_in, *integrator_arrays, control, counts
-        )
+            engine.mi, engine.mf, ec.ws, xc, u, tau_in, F_in, self._forward, *integrator_arrays,
+            control, counts,
+        )  # fmt: skip
+
+
+def _explicit_steps_address(kernels):
+    """The address drive_explicit_steps of ``kernels`` (mallard._compiled.Kernels) takes:
+    kernels.engine.forward_dynamics_at's for its code for every joint type, which
+    calls it; 0 for a smaller set's (the first of _joint_types.KERNEL_JOINT_TYPES, welds and
+    revolute joints: the first ``mallard simulate``'s), which links forward dynamics
+    (kernels.stepping._time_derivatives), so that it compiles no code for the other joint
+    types there."""
+    joint_types = kernels.joint_types
+    if joint_types is None or joint_types >> PRISMATIC & 1:
+        return kernels.address("forward_dynamics_at")
+    return 0
 
 
 def compiled_stepper(plant):

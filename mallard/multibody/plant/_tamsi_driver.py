@@ -56,7 +56,9 @@ def tamsi_step(plant, context, v0, vdot, contacts):
     if ec.ws.dtype == np.float64:
         model = plant._engine
         need = model.need(ec, context, POSITIONS | INERTIAS)
-        ec.kernels.drive_mass_matrix(model.mi, model.mf, plant._x(context), ec.ws, need)
+        ec.kernels.drive_mass_matrix(
+            model.mi, model.mf, plant._x(context), ec.ws, need, ec.kernels.address("stages_at")
+        )
         model.mark(ec, context, need)
         M = ec.work.M
     else:

@@ -113,6 +113,22 @@ def _step_velocities():
     return ByMode(kernels(np.float64).address("sap_velocities_at"), 0)
 
 
+def _forward_dynamics():
+    """The address of forward dynamics compiled once
+    (kernels.engine_by_address.forward_dynamics_at), compiled; 0 interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("forward_dynamics_at"), 0)
+
+
+def _stages():
+    """The address of the stages compiled once (kernels.engine.stages_at), compiled; 0
+    interpreted."""
+    from mallard._compiled import kernels
+
+    return ByMode(kernels(np.float64).address("stages_at"), 0)
+
+
 def _step_block(tables):
     """drive_discrete_steps' ``block`` for the tables (joints, geometry, found): compiled,
     STEP_BLOCK int64s holding them (kernels.step_velocities.hold_tables); interpreted, the
@@ -622,6 +638,7 @@ def _discrete_steps(rng):
         _pairs(),
         _step_velocities(),
         _step_block((joints, *_contact_tables(s, room, problem.sizes.nk))),
+        _forward_dynamics(),
         np.zeros(5 * nv + 2 * nq),
         0.0,
         True,
@@ -685,6 +702,7 @@ def _explicit_steps(rng):
     counts[rules.MAPPED] = 1
     weights = np.concatenate((np.zeros(nq), np.ones(nv)))
     return (s.mi, s.mf, s.ws, s.x.copy(), s.normal(nu), s.normal(nv), s.normal(n, 6)) + (
+        _forward_dynamics(),
         np.zeros((3, nx)),
         np.zeros(nx),
         np.zeros(nx),
@@ -710,15 +728,22 @@ def _combine(rng):
 
 CASES = {
     "drive_stages": _driver(lambda s: ()),
-    "drive_mass_matrix": _driver(lambda s: ()),
+    "drive_mass_matrix": _driver(lambda s: (_stages(),)),
     "drive_inverse_dynamics": _driver(
-        lambda s: (s.normal(s.sizes.nv), s.normal(s.sizes.nv), s.normal(s.sizes.n, 6))
+        lambda s: (s.normal(s.sizes.nv), s.normal(s.sizes.nv), s.normal(s.sizes.n, 6), _stages())
     ),
-    "drive_force_elements": _driver(lambda s: (np.zeros((s.sizes.n, 6)), np.zeros(s.sizes.nv))),
+    "drive_force_elements": _driver(
+        lambda s: (np.zeros((s.sizes.n, 6)), np.zeros(s.sizes.nv), _stages())
+    ),
     "drive_forward_dynamics": _driver(
-        lambda s: (s.normal(s.sizes.nu), s.normal(s.sizes.nv), s.normal(s.sizes.n, 6))
+        lambda s: (
+            s.normal(s.sizes.nu),
+            s.normal(s.sizes.nv),
+            s.normal(s.sizes.n, 6),
+            _forward_dynamics(),
+        )  # fmt: skip
     ),
-    "drive_point_jacobian": _driver(lambda s: (3, _rotation_pose(s.rng), s.normal(3))),
+    "drive_point_jacobian": _driver(lambda s: (3, _rotation_pose(s.rng), s.normal(3), _stages())),
     "drive_point_jacobians": _staged(
         lambda s, ws: (3, s.normal(2, 3), np.zeros((2, 6, s.sizes.nv)))
     ),
@@ -768,8 +793,8 @@ CASES = {
     "sap_add_holonomic_constraints": _holonomic_args,
     "tamsi_step": _tamsi_args,
     "sap_add_contact_constraints": lambda r: _contact_args(r, _sap_problem(4, 15, 7))[0],
-    "drive_body_constraints": _driver(_body_constraints),
-    "drive_point_contact": _driver(_point_contact),
+    "drive_body_constraints": _driver(lambda s: _body_constraints(s) + (_stages(),)),
+    "drive_point_contact": _driver(lambda s: _point_contact(s) + (_stages(),)),
     "drive_contact_problem": _staged(_contact_problem),
     "contact_pairs": lambda r: _contact_pairs(r),
     "combine": lambda r: _combine(r) + (3, False),

@@ -92,8 +92,9 @@ class Constraints:
         ws = s.ws.copy()
         J_AB, J, g, U = np.zeros((2, 6, nv)), np.zeros((10, nv)), np.zeros(10), np.zeros((10, 2, 6))
         status = K.drive_body_constraints(
-            s.mi, s.mf, x, ws, POSITIONS, self.table, self.X, self.lengths, J_AB, J, g, U
-        )
+            s.mi, s.mf, x, ws, POSITIONS, self.table, self.X, self.lengths, J_AB, J, g, U,
+            K.address("stages_at"),
+        )  # fmt: skip
         assert status == -1
         return J, g, U, ws
 
@@ -158,6 +159,7 @@ def test_a_distance_nonphysically_small_is_reported():
     s, nv = c.s, c.s.sizes.nv
     out = (np.zeros((2, 6, nv)), np.zeros((10, nv)), np.zeros(10), np.zeros((10, 2, 6)))
     status = K.drive_body_constraints(
-        s.mi, s.mf, s.x, s.ws.copy(), POSITIONS, c.table, c.X, c.lengths, *out
-    )
+        s.mi, s.mf, s.x, s.ws.copy(), POSITIONS, c.table, c.X, c.lengths, *out,
+        K.address("stages_at"),
+    )  # fmt: skip
     assert status == 1 and out[2][3] == pytest.approx(d - c.lengths[1])

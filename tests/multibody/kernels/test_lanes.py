@@ -212,7 +212,10 @@ def test_kernels_on_lanes_compute_each_state_as_alone(interpreted):
     for lane in range(L):
         ws_alone = ws.copy()
         x_alone = np.concatenate((q_lanes[:, lane], np.zeros(nv)))
-        kernels(np.float64).drive_mass_matrix(mi, mf, x_alone, ws_alone, POSITIONS | INERTIAS)
+        compiled = kernels(np.float64)
+        compiled.drive_mass_matrix(
+            mi, mf, x_alone, ws_alone, POSITIONS | INERTIAS, compiled.address("stages_at")
+        )
         M = WORKSPACE.views(ws_alone, s.sizes).M
         np.testing.assert_array_equal(M_L[:, :, lane], M)
 

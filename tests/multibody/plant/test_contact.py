@@ -208,7 +208,7 @@ def test_kernel_force_on_world_and_body():
     info, kept, F = np.zeros((1, 8)), np.zeros(1, dtype=np.int64), np.zeros((2, 6))
     count = kernels(np.float64).drive_point_contact(
         plant._engine.mi, plant._engine.mf, plant._x(context), ec.ws, 0, bodies, pairs, par,
-        1e4, info, kept, F,
+        1e4, info, kept, F, kernels(np.float64).address("stages_at"),
     )  # fmt: skip
     assert count == 1
     f_Bc = -100.0 * nhat

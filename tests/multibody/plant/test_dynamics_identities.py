@@ -449,7 +449,7 @@ def _kernel_chain(plant, context, as_object, unflagged=False):
     x = arr(plant.GetPositionsAndVelocities(context))
     q, v = x[: sizes.nq], x[sizes.nq :]
     run.drive_stages(mi, mf, x, ws, POSITIONS | VELOCITIES | INERTIAS | BIAS)
-    run.drive_mass_matrix(mi, mf, x, ws, 0)
+    run.drive_mass_matrix(mi, mf, x, ws, 0, run.address("stages_at"))
     n, nv = sizes.n, sizes.nv
     rng = np.random.default_rng(0)
     F_app, tau_app, vdot_in = (
