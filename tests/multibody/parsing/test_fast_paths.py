@@ -1110,4 +1110,3 @@ def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, capl
     monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: ([None] * len(joints), []))
     assert fast == parsed()
     assert len(fast[1]) == 1 and "calibration" in fast[1][0]
-
