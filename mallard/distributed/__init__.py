@@ -13,20 +13,15 @@ on the worker. Each worker takes the next chunk as it finishes one, so with equa
 last wave can leave a worker idle for up to a chunk's time while the others finish theirs;
 :func:`balanced_chunks` gives sizes that halve wave by wave (4 chunks per worker, the last
 ones an eighth of a worker's share), so that the workers finish together, with a first wave
-of the smallest too, so that they start soon. Over TCP, input arrays (q0, v0, actuation and
-PD targets) of at most 4 MB in all (``WHOLE``) are scattered whole, once per call, to every
-worker (the client sends them once; Dask copies them from worker to worker), each chunk's
-task taking its rows there, and all the chunks' tasks go to the scheduler in one graph, as
-sampled ones: nothing per chunk but its task and its result (a Panda's 16 000 states
-× 1000 steps: 2 MB of inputs for 230 MB of states). Larger ones go chunk by chunk: a
-chunk's inputs are scattered to a worker and its task runs there, rather than travelling
-inside the task (the scheduler unpickles a task's arguments and pickles them again for the
-worker: for 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the
-client's process, the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s
-scattered through the scheduler and 0.05 s straight to the workers), as a sliding window
-(two per worker thread, then the next one to the worker that finished one), so that the
-work balances over the workers as it does when the scheduler hands out sampled chunks, and
-a worker holds two chunks' inputs. Or a :class:`Sampler` (a module-level function
+of the smallest too, so that they start soon. A chunk's inputs (its q0, v0, actuation and PD
+targets) are scattered to a worker and its task runs there, rather than travelling inside
+the task (the scheduler unpickles a task's arguments and pickles them again for the worker:
+for 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's
+process, the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through
+the scheduler and 0.05 s straight to the workers). Scattered chunks go out as a sliding
+window (two per worker thread, then the next one to the worker that finished one), so that
+the work balances over the workers as it does when the scheduler hands out sampled chunks,
+and a worker holds two chunks' inputs. Or a :class:`Sampler` (a module-level function
 drawing a block of states' inputs, and a seed) draws each chunk's inputs in its task, on the
 worker: nothing is sent but the sampler, and all the chunks' tasks go to the scheduler in
 one graph, so the client's work per run is the scheduling (and the results:
@@ -66,8 +61,7 @@ on the chunking or on the number of workers: a state's rollout is computed alone
 lanes, bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run
 again on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures``
 times); a chunk whose inputs or results died with their worker is scattered (or drawn) and
-submitted again (up to ``retries`` + 2 times; arrays sent whole are lost only with every
-worker holding them, then sent again); one that raises is retried ``retries`` times.
+submitted again (up to ``retries`` + 2 times); one that raises is retried ``retries`` times.
 Chunks are numbered, so a chunk run twice is gathered, or written, once.
 
 Two ways to get the results:

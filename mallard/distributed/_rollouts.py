@@ -18,13 +18,6 @@ CHUNK_SIZE = 1024
 #: Scattered chunks in flight per worker thread (see _finished_chunks): one computing, the
 #: next one's inputs arriving.
 WINDOW = 2
-#: Input arrays (q0, v0, actuation, pd_target) of at most this many bytes in all go over TCP
-#: whole, once per rollout, to every worker (the client sends them once, Dask copies them from
-#: worker to worker), each chunk's task taking its rows there, all the tasks in one graph, as
-#: sampled chunks' (see _finished_chunks); larger ones go chunk by chunk, in a window. No
-#: chunk starts before the whole arrays are on every worker: Dask's broadcast of 1–4 MB took
-#: 24–96 ms on two workers, of 16 MB 0.23–0.82 s, of 64 MB 3.4 s (a LocalCluster, load 22).
-WHOLE = 4 * 2**20
 #: Seconds a scatter to a given worker waits for it to be running (else: to any worker).
 _PINNED = 2
 
@@ -252,17 +245,15 @@ def _run_scattered(spec, index, first, inputs, kwargs, directory):
 _INPUTS = ("q0", "v0", "actuation", "pd_target")
 
 
-def _run_rows(spec, index, first, count, inputs, kwargs, directory, states=None):
-    """:func:`_run_chunk` of states first, ..., first + count − 1 of the whole rollout's
-    input arrays ``inputs``, their rows taken here: a :class:`SharedArrays` of the client's
-    q0, v0 and, if given, actuation and pd_target (mapped here, not sent), or those arrays
-    (q0, v0, actuation, pd_target; each None if not given) sent once to every worker; the
-    states and ok flags written into the client's ``states`` (:func:`_opened`) if given."""
+def _run_shared(spec, index, first, count, inputs, kwargs, directory, states=None):
+    """:func:`_run_chunk` of states first, ..., first + count − 1 of the arrays ``inputs``
+    (:class:`SharedArrays` of the client's q0, v0 and, if given, actuation and pd_target),
+    mapped here, not sent; their states and ok flags written into the client's ``states``
+    (:func:`_opened`) if given."""
     rows = slice(first, first + count)
-    shared = isinstance(inputs, SharedArrays)
-    arrays = inputs.open() if shared else dict(zip(_INPUTS, inputs, strict=True))
+    arrays = inputs.open()
     out = None if states is None else tuple(a[rows] for a in _opened(states))
-    parts = (None if arrays.get(name) is None else arrays[name][rows] for name in _INPUTS)
+    parts = (arrays[name][rows] if name in arrays else None for name in _INPUTS)
     return _run_chunk(spec, index, first, *parts, kwargs, directory, out)
 
 
@@ -330,13 +321,13 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
     have no place there, are sent), and gathered states and their ok flags are written by
     the workers into shared memory (another segment of the pool: nothing fetched but failed
     states' messages), copied out chunk by chunk as they finish, or written straight into
-    ``out`` if it is a :func:`shared_empty` array of their shape. Else the arrays are
-    scattered (Client.scatter, straight to the workers if :func:`_direct`): whole to every
-    worker if small (:data:`WHOLE`), else a chunk's to the worker where its task runs; not
-    sent inside the tasks, which the scheduler unpickles and pickles again. If ``q0`` is a
-    :class:`Sampler`, its task draws them. A chunk whose inputs or result are lost with
-    their worker (its future cancelled) is scattered and submitted again, up to
-    ``retries`` + 2 times; a scatter that breaks off as its worker dies, tried again."""
+    ``out`` if it is a :func:`shared_empty` array of their shape. Else
+    a chunk's inputs are scattered to a worker (Client.scatter, straight to it if
+    :func:`_direct`), where its task runs: not sent inside the task, which the scheduler
+    unpickles and pickles again. If ``q0`` is a :class:`Sampler`, its task draws them. A
+    chunk whose inputs or result are lost with their worker (its future cancelled) is
+    scattered and submitted again, up to ``retries`` + 2 times; a scatter that breaks off as
+    its worker dies, tried again."""
     task = {"kwargs": kwargs, "directory": directory}
     if isinstance(q0, Sampler):
         if v0 is not None or actuation is not None or pd_target is not None:
@@ -366,7 +357,7 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
                     view[...] = arrays[_INPUTS.index(name)]
                 del views
                 shape = _states_shape(*arrays, kwargs)
-                arrays, run = None, functools.partial(_run_rows, spec, inputs=inputs, **task)
+                arrays, run = None, functools.partial(_run_shared, spec, inputs=inputs, **task)
             else:
                 shape = _sampled_states_shape(client, spec, size, kwargs)
             if directory is None and shape is not None:
@@ -527,14 +518,11 @@ def _direct(client):
     return isinstance(getattr(client, "cluster", None), LocalCluster)
 
 
-def _scatter(client, inputs, attempts, worker=None, direct=None, broadcast=False):
+def _scatter(client, inputs, attempts, worker=None, direct=None):
     """The future of one chunk's inputs scattered to a worker (``worker``, an address, if
-    given and still there; else the one Dask picks; ``direct`` as Client.scatter's), or to
-    every worker if ``broadcast`` (sent once by the client, copied from worker to worker by
-    Dask), tried again (after a pause, up to ``attempts`` times) if a worker dies as it
-    receives them."""
-    options = {"broadcast": True} if broadcast else {}  # (with no worker of its own)
-    if worker is not None and not broadcast:
+    given and still there; else the one Dask picks; ``direct`` as Client.scatter's), tried
+    again (after a pause, up to ``attempts`` times) if the worker dies as it receives them."""
+    if worker is not None:
         try:  # (a worker gone: no running worker of that address in time, or unknown)
             [future] = client.scatter(
                 [inputs], hash=False, workers=[worker], timeout=_PINNED, direct=direct
@@ -544,7 +532,7 @@ def _scatter(client, inputs, attempts, worker=None, direct=None, broadcast=False
             pass
     for attempt in range(1, attempts + 1):
         try:
-            [future] = client.scatter([inputs], hash=False, direct=direct, **options)
+            [future] = client.scatter([inputs], hash=False, direct=direct)
             return future
         except OSError:  # (CommClosedError: the connection to the worker broke)
             if attempt == attempts:
@@ -559,22 +547,19 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     and directory; ``ok``: the states' ok flags in shared memory, if the workers write
     them there, with the states).
 
-    Sampled chunks, those whose inputs are in shared memory, and those of ``arrays`` of at
-    most :data:`WHOLE` bytes (scattered whole to every worker first, each task taking its
-    rows there; scattered again if lost, as when every worker holding them died) are all
-    submitted at once, in one graph (Client.map: one message to the scheduler, not one per
-    chunk): the scheduler hands each to a worker as one frees up.
-    Larger arrays are scattered chunk by chunk, as a sliding window: :data:`WINDOW` chunks
-    per worker thread at first (one to each in turn, then the next), then, as a chunk
-    finishes, the next chunk to the worker that ran it, sent before the finished chunk's
-    result is fetched. So a worker holds at most WINDOW chunks' inputs, each receives the
-    next while it computes one, and the work balances as the sampled chunks' does, whatever
-    the workers' speeds (all scattered at once, each worker's share is fixed: a worker
-    slowed down, by the client's own work on shared cores for one, finishes last while the
-    others wait). A chunk submitted again (its worker died) goes to the worker Dask picks,
-    and the chunk after it too. The results of the chunks that finished together are
-    fetched in one Client.gather, straight from the workers if :func:`_direct`, while the
-    others run; a
+    Sampled chunks, and those whose inputs are in shared memory, are all submitted at once,
+    in one graph (Client.map: one message to the scheduler, not one per chunk): the
+    scheduler hands each to a worker as one frees up.
+    Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker thread at
+    first (one to each in turn, then the next), then, as a chunk finishes, the next chunk
+    to the worker that ran it, sent before the finished chunk's result is fetched. So a
+    worker holds at most WINDOW chunks' inputs, each receives the next while it computes
+    one, and the work balances as the sampled chunks' does, whatever the workers' speeds
+    (all scattered at once, each worker's share is fixed: a worker slowed down, by the
+    client's own work on shared cores for one, finishes last while the others wait). A chunk
+    submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
+    too. The results of the chunks that finished together are fetched in one
+    Client.gather, straight from the workers if :func:`_direct`, while the others run; a
     chunk written as .npz, its file written when its task finished, is not asked for its
     path, nor one whose states and ok flags are in shared memory, all ok (a failed state's
     message is in its result: then fetched)."""
@@ -583,19 +568,9 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
 
     call = uuid.uuid4().hex
     submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
-    whole = arrays is not None and sum(a.nbytes for a in arrays if a is not None) <= WHOLE
-    mapped = arrays is None or whole  # (else scattered chunk by chunk)
+    mapped = arrays is None  # (else scattered)
     direct = _direct(client)
     directory = task["directory"]
-    sent = [None]  # (whole: the future of the arrays on every worker)
-    if whole:
-        run = functools.partial(_run_rows, spec, **task)
-
-    def whole_inputs():
-        """The future of the whole arrays on every worker, scattered again if lost."""
-        if sent[0] is None or sent[0].status != "finished":
-            sent[0] = _scatter(client, arrays, retries + 3, direct=direct, broadcast=True)
-        return sent[0]
 
     def submit(indices, times, workers):
         """The futures of chunks ``indices``, each submitted ``times[k]`` times before, a
@@ -603,10 +578,9 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
         keys = [f"mallard-rollout-{call}-{i}-{t}" for i, t in zip(indices, times, strict=True)]
         starts, counts = zip(*(bounds[i] for i in indices), strict=True)
         if mapped:
-            given = {"inputs": whole_inputs()} if whole else {}
-            scattered = [given.get("inputs")] * len(indices)
+            scattered = [None] * len(indices)
             futures = client.map(run, indices, starts, counts, key=keys, retries=retries,
-                                 pure=False, **given)  # fmt: skip
+                                 pure=False)  # fmt: skip
         else:
             parts = [tuple(None if a is None else a[f : f + c] for a in arrays)
                      for f, c in zip(starts, counts, strict=True)]  # fmt: skip

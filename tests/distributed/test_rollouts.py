@@ -85,39 +85,8 @@ def _inputs(size, steps, seed=0):
     return q0, v0, rng.normal(size=(size, steps, 1))
 
 
-@pytest.fixture
-def scatters(monkeypatch):
-    """Each scatter of mallard.distributed's (whether to every worker), in order."""
-    from mallard.distributed import _rollouts
-
-    made, scatter = [], _rollouts._scatter
-
-    def recorded(client, inputs, attempts, worker=None, direct=None, broadcast=False):
-        made.append(broadcast)
-        return scatter(client, inputs, attempts, worker, direct, broadcast)
-
-    monkeypatch.setattr(_rollouts, "_scatter", recorded)
-    return made
-
-
-@pytest.fixture
-def whole(request, monkeypatch):
-    """The parameter ``whole``: if False, input arrays go over TCP chunk by chunk, however
-    small (as if mallard.distributed._rollouts.WHOLE were 0)."""
-    from mallard.distributed import _rollouts
-
-    if not request.param:
-        monkeypatch.setattr(_rollouts, "WHOLE", 0)
-    return request.param
-
-
-@pytest.mark.parametrize(
-    "shared, whole",
-    [(None, True), (False, True), (False, False)],
-    ids=["shared memory", "TCP, arrays whole", "TCP, chunk by chunk"],
-    indirect=["whole"],
-)
-def test_results_do_not_depend_on_the_chunking(client, shared, whole, created, scatters):
+@pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
+def test_results_do_not_depend_on_the_chunking(client, shared, created):
     pids = warm_up(client, SPEC)
     assert len(set(pids.values())) == 2  # (two processes, each with its plant)
     q0, v0, U = _inputs(23, 50)
@@ -134,9 +103,6 @@ def test_results_do_not_depend_on_the_chunking(client, shared, whole, created, s
     # (a LocalCluster's workers share the client's memory: the inputs and states go there)
     inputs, states = ["actuation", "q0", "v0"], ["ok", "x"]
     assert created == ([] if shared is False else [inputs, states] * 6)
-    # (over TCP, small arrays are sent once per rollout to every worker, else each chunk's)
-    chunks = 23 + 5 + 1 + 1 + 3 + len(balanced_chunks(23, 2))
-    assert scatters == ([] if shared is None else [True] * 6 if whole else [False] * chunks)
 
 
 @pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
@@ -321,13 +287,11 @@ def test_chunks_written_as_npz_join_into_the_same_arrays(client, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "sampled, shared, whole",
-    [(False, None, True), (False, False, True), (False, False, False), (True, None, True)],
-    ids=["arrays in shared memory", "arrays over TCP, whole", "arrays over TCP, chunk by chunk",
-         "sampled"],
-    indirect=["whole"],
-)  # fmt: skip
-def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled, shared, whole):
+    "sampled, shared",
+    [(False, None), (False, False), (True, None)],
+    ids=["arrays in shared memory", "arrays over TCP", "sampled"],
+)
+def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled, shared):
     q0, v0, U = _inputs(64, 4000, seed=2)
     inputs = (q0, v0, U)
     if sampled:  # (inputs drawn by the chunks' tasks: no data to lose but the results)
@@ -361,8 +325,8 @@ def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
         def __init__(self, breaks):
             self.breaks, self.calls = breaks, 0
 
-        def scatter(self, data, hash, direct=None, broadcast=False):
-            self.calls, self.broadcast = self.calls + 1, broadcast
+        def scatter(self, data, hash, direct=None):
+            self.calls += 1
             if self.calls <= self.breaks:
                 raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
             return [("future of", data[0])]
@@ -371,31 +335,6 @@ def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
     assert _scatter(client, "inputs", 3) == ("future of", "inputs") and client.calls == 3
     with pytest.raises(CommClosedError):
         _scatter(BreakingClient(3), "inputs", 3)
-    client = BreakingClient(1)  # (arrays sent whole to every worker: the same)
-    assert _scatter(client, "inputs", 3, broadcast=True) == ("future of", "inputs")
-    assert client.calls == 2 and client.broadcast
-
-
-def test_whole_arrays_lost_are_sent_again(client, monkeypatch):
-    """Arrays sent whole to every worker and lost (cancelled here, as when every worker
-    holding them dies): the chunks waiting for them are submitted again, the arrays sent
-    again."""
-    from mallard.distributed import _rollouts
-
-    made, scatter = [], _rollouts._scatter
-
-    def lost_once(client, inputs, attempts, worker=None, direct=None, broadcast=False):
-        made.append(scatter(client, inputs, attempts, worker, direct, broadcast))
-        if len(made) == 1:
-            client.cancel(made[0])
-        return made[-1]
-
-    monkeypatch.setattr(_rollouts, "_scatter", lost_once)
-    q0, v0, U = _inputs(9, 20, seed=8)
-    expected = BatchedPlant(MakeAcrobotPlant(time_step=H)).Rollout(q0, v0, U, every=4)
-    X, ok, _ = rollout(client, SPEC, q0, v0, U, every=4, chunk_size=2, shared=False)
-    np.testing.assert_array_equal(X, expected)
-    assert ok.all() and len(made) == 2 and made[0].cancelled() and made[1].status == "finished"
 
 
 def test_a_scatter_to_a_worker_gone_goes_to_another():
