@@ -10,7 +10,7 @@ from mallard.common._pybind import overloads
 from mallard.math import RigidTransform, RotationMatrix
 from mallard.multibody.math import SpatialAcceleration, SpatialVelocity
 from mallard.multibody.tree._indices import FrameIndex
-from mallard.multibody.tree._multibody_element import FieldInRow, MultibodyElement
+from mallard.multibody.tree._multibody_element import FieldInRow, MultibodyElement, unplaced
 
 
 def _require_frame(frame, name):
@@ -351,10 +351,7 @@ class FixedOffsetFrame(Frame):
         are _init_offset's, in its order (a test compares them). ``places``: None (not in a
         plant), or (plant, their indices, their ordinals), sequences: their places in the
         plant that adds them (MultibodyPlant._add_joints_in_rows)."""
-        if places is None:
-            none = [None] * len(names)
-            places = (None, none, none)
-        plant, indices, ordinals = places
+        plant, indices, ordinals = places or unplaced(len(names), 2)
         frames = []
         for name, P, row, model_instance, index, ordinal in zip(
             names, parents, pose_rows, model_instances, indices, ordinals, strict=True

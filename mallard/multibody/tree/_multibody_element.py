@@ -20,6 +20,13 @@ def use_instead(replacement):
     return f"Use {replacement}() instead. This will be removed from Drake on or after 2026-06-01."
 
 
+def unplaced(count, lists):
+    """The places of ``count`` elements made for no plant yet, as the bulk constructors'
+    ``places`` take them: (None, then ``lists`` lists of ``count`` Nones)."""
+    none = [None] * count
+    return (None, *([none] * lists))
+
+
 class FieldInRow:
     """An element's field read from its row of a parser's read-only array (a joint's limits,
     a body's spatial inertia: its values stay where the parser read them): ``read(rows, j)``

@@ -11,6 +11,7 @@ from mallard.multibody.tree._indices import BodyIndex, ModelInstanceIndex, defau
 from mallard.multibody.tree._multibody_element import (
     FieldInRow,
     MultibodyElement,
+    unplaced,
     use_instead,
     warn_deprecated,
 )
@@ -79,10 +80,9 @@ class RigidBody(MultibodyElement):
         (not in a plant), or (plant, the bodies' indices, their frames' indices, the bodies'
         ordinals, the frames' ordinals), sequences: their places in the plant that adds them
         (MultibodyPlant._add_bodies_in_rows)."""
-        if places is None:
-            none = [None] * len(body_names)
-            places = (None, none, none, none, none)
-        plant, body_indices, frame_indices, body_ordinals, frame_ordinals = places
+        plant, body_indices, frame_indices, body_ordinals, frame_ordinals = places or unplaced(
+            len(body_names), 4
+        )
         bodies = []
         for name, row, body_index, frame_index, body_ordinal, frame_ordinal in zip(
             body_names, inertia_rows, body_indices, frame_indices, body_ordinals,

@@ -9,6 +9,7 @@ import numpy as np
 from mallard._scalar import as_scalar
 from mallard.multibody.tree._joint import _JOINT_DEFAULTS, Joint
 from mallard.multibody.tree._joint_axis import EPSILON, unit_axis
+from mallard.multibody.tree._multibody_element import unplaced
 
 
 class SingleDofJoint(Joint):
@@ -121,10 +122,7 @@ class LimitedSingleDofJoint(SingleDofJoint):
         in its order, then the axis (a test compares them). ``places``: None (not in a
         plant), or (plant, their indices, their ordinals), sequences: their places in the
         plant that adds them (MultibodyPlant._add_joints_in_rows)."""
-        if places is None:
-            none = [None] * len(names)
-            places = (None, none, none)
-        plant, indices, ordinals = places
+        plant, indices, ordinals = places or unplaced(len(names), 2)
         joints = []
         for cls, name, F, M, axis, row, damping, index, ordinal in zip(
             classes, names, frames_on_parent, frames_on_child, axes, limit_rows, dampings,
