@@ -62,9 +62,9 @@ from mallard.multibody._kernels.batch import (
     end_commit,
     next_group,
 )
+from mallard.multibody._kernels.discrete_step import int64_view
 from mallard.multibody._kernels.kinematics import LAYER_WB, POSES, calc_position_kinematics
 from mallard.multibody._kernels.pose import load_pose, pose_mul, rotate3, store_pose
-from mallard.multibody._kernels.rollouts import int64_view
 from mallard.multibody._kernels.views import batch_row, model, parameters, workspace
 from mallard.multibody._layout import SIZE
 

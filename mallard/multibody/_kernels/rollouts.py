@@ -66,11 +66,7 @@ from mallard.multibody._kernels.batch import (
     value_of,
 )
 from mallard.multibody._kernels.coordinates import calc_qdot
-from mallard.multibody._kernels.discrete_step import (  # noqa: F401 (int64_view: batch's)
-    found_size,
-    found_views,
-    int64_view,
-)
+from mallard.multibody._kernels.discrete_step import found_size, found_views, int64_view
 from mallard.multibody._kernels.dynamics import calc_mass_matrix
 from mallard.multibody._kernels.engine import forward_accelerations
 from mallard.multibody._kernels.kinematics import DYNAMICS, calc_position_kinematics
