@@ -76,6 +76,12 @@ def call_at(typingctx, address, args):
 HELD = 4
 
 
+def c_contiguous(*arrays):
+    """Whether the numba types ``arrays`` are all of C-contiguous arrays (what a by-address
+    kernel's caller can pass as addresses: :func:`address_of`, :func:`hold`)."""
+    return all(isinstance(a, types.Array) and a.layout == "C" for a in arrays)
+
+
 @intrinsic
 def hold(typingctx, block, arrays):
     """Writes the arrays of the tuple ``arrays`` (C-contiguous, of up to three dimensions) into
@@ -86,9 +92,9 @@ def hold(typingctx, block, arrays):
     typing error (no implementation)."""
     if not isinstance(block, types.Array) or block.ndim != 1 or block.dtype != types.int64:
         return None
-    if not isinstance(arrays, types.BaseTuple) or not all(
-        isinstance(a, types.Array) and a.layout == "C" and a.ndim < HELD for a in arrays
-    ):
+    if not isinstance(arrays, types.BaseTuple) or not c_contiguous(*arrays):
+        return None
+    if not all(a.ndim < HELD for a in arrays):
         return None
 
     def codegen(context, builder, signature, args):

@@ -14,11 +14,11 @@ parameters of one workspace and a lane view (kernels.lane_views) of another as `
 """
 
 import numpy as np
-from numba import carray, types
+from numba import carray
 from numba.extending import overload
 
 from mallard._compiled import by_address, entry_point
-from mallard.multibody._kernels._by_address import address_of, call_at
+from mallard.multibody._kernels._by_address import address_of, c_contiguous, call_at
 from mallard.multibody._kernels._machinery import jitable, joint_specialized
 from mallard.multibody._kernels._pointer import pointer
 from mallard.multibody._kernels.coordinates import (
@@ -332,15 +332,9 @@ def forward_dynamics_by_address(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
     return forward_dynamics_of(mi, mf, x, ws, need, u, tau_in, F_in_B)
 
 
-def _c_contiguous(*arrays):
-    """Whether the numba types ``arrays`` are all of C-contiguous arrays (what a by-address
-    kernel's caller passes as addresses)."""
-    return all(isinstance(a, types.Array) and a.layout == "C" for a in arrays)
-
-
 @overload(forward_dynamics_by_address)
 def _forward_dynamics_by_address_compiled(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
-    if not _c_contiguous(mi, mf, x, ws, u, tau_in, F_in_B):
+    if not c_contiguous(mi, mf, x, ws, u, tau_in, F_in_B):
 
         def linked(mi, mf, x, ws, need, u, tau_in, F_in_B, at):
             return forward_dynamics_of(mi, mf, x, ws, need, u, tau_in, F_in_B)
@@ -387,7 +381,7 @@ def stages_by_address(mi, mf, x, ws, need, at):
 
 @overload(stages_by_address)
 def _stages_by_address_compiled(mi, mf, x, ws, need, at):
-    if not _c_contiguous(mi, mf, x, ws):
+    if not c_contiguous(mi, mf, x, ws):
         return lambda mi, mf, x, ws, need, at: stages_of(mi, mf, x, ws, need)
 
     def impl(mi, mf, x, ws, need, at):
