@@ -109,21 +109,28 @@ def _two_vector_rotation(a_b):
     x0, y0, z0, x1, y1, z1 = _unpack6(a_b)
     (x0, y0, z0), (x1, y1, z1) = _unit(x0, y0, z0), _unit(x1, y1, z1)  # (numpy's arithmetic)
     c = x1 * x0 + y1 * y0 + z1 * z0
-    if c < -1.0 + _EPS:
-        c = max(c, -1.0)
-        x, y, z = _normal_axis((x0, y0, z0), (x1, y1, z1))
-        w2 = (1.0 + c) * 0.5
-        s = math.sqrt(1.0 - w2)
-        w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
-    else:
-        s = math.sqrt((1.0 + c) * 2.0)
-        # (v0 × v1) / s
-        w, x, y, z = (
-            s * 0.5,
-            (y0 * z1 - z0 * y1) / s,
-            (z0 * x1 - x0 * z1) / s,
-            (x0 * y1 - y0 * x1) / s,
-        )
+    if not c < -1.0 + _EPS:
+        return unit_turn_rows(x0, y0, z0, x1, y1, z1, c, math.sqrt)
+    c = max(c, -1.0)
+    x, y, z = _normal_axis((x0, y0, z0), (x1, y1, z1))
+    w2 = (1.0 + c) * 0.5
+    s = math.sqrt(1.0 - w2)
+    w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
+    return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
+
+
+def unit_turn_rows(x0, y0, z0, x1, y1, z1, c, sqrt):
+    """The rows of the smallest rotation taking the unit vector v0 to the unit vector v1, not
+    opposite (their cosine ``c`` ≥ -1 + ε), as a 9-tuple: floats with ``sqrt`` math.sqrt, or
+    arrays of many (np.sqrt: the MJCF fast path's fromto geoms)."""
+    s = sqrt((1.0 + c) * 2.0)
+    # (v0 × v1) / s
+    w, x, y, z = (
+        s * 0.5,
+        (y0 * z1 - z0 * y1) / s,
+        (z0 * x1 - x0 * z1) / s,
+        (x0 * y1 - y0 * x1) / s,
+    )
     return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
 
 
@@ -235,12 +242,19 @@ class Frames:
         upper case: fixed axes, pre-multiplied)."""
         if self.degree:
             angles = [angle * _DEGREE for angle in angles]
-        q = _NO_TURN
-        for angle, axis in zip(angles, self.eulerseq, strict=True):
-            step = [math.cos(angle / 2.0), 0.0, 0.0, 0.0]
-            step[_AXIS_INDEX[axis]] = math.sin(angle / 2.0)
-            q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
-        return q
+        return euler_quaternion(angles, self.eulerseq, math.cos, math.sin)
+
+
+def euler_quaternion(angles, eulerseq, cos, sin):
+    """Frames.euler of the 3 ``angles`` in radians (floats with math's ``cos`` and ``sin``, or
+    arrays of many, with their cosines and sines by math's: the MJCF fast path's)."""
+    q = _NO_TURN
+    for angle, axis in zip(angles, eulerseq, strict=True):
+        half = angle / 2.0
+        step = [cos(half), 0.0, 0.0, 0.0]
+        step[_AXIS_INDEX[axis]] = sin(half)
+        q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
+    return q
 
 
 #: The shape of a geom whose primitive shape is not made (GeomParser.make_shapes).
@@ -705,15 +719,20 @@ def _reexpress(R, p, G):
 def composite_inertia(parts):
     """M_BBo_B of the (mass, p_BoScm_B, G_SBo_B rows) ``parts`` (each of positive mass), as
     SpatialInertia.Zero() += each part computes it."""
-    m, (x, y, z), (g0, g1, g2, g3, g4, g5, g6, g7, g8) = 0.0, (0.0,) * 3, (0.0,) * 9
-    for m2, (x2, y2, z2), ((h0, h1, h2), (h3, h4, h5), (h6, h7, h8)) in parts:
-        m1, m = m, m + m2  # (each element (a·m1 + b·m2) / m, written out)
-        x, y, z = (x * m1 + x2 * m2) / m, (y * m1 + y2 * m2) / m, (z * m1 + z2 * m2) / m
-        g0, g1, g2 = (g0 * m1 + h0 * m2) / m, (g1 * m1 + h1 * m2) / m, (g2 * m1 + h2 * m2) / m
-        g3, g4, g5 = (g3 * m1 + h3 * m2) / m, (g4 * m1 + h4 * m2) / m, (g5 * m1 + h5 * m2) / m
-        g6, g7, g8 = (g6 * m1 + h6 * m2) / m, (g7 * m1 + h7 * m2) / m, (g8 * m1 + h8 * m2) / m
+    m, total = 0.0, (0.0,) * 12
+    for m2, p, ((h0, h1, h2), (h3, h4, h5), (h6, h7, h8)) in parts:
+        m, total = composite_step(m, total, m2, (*p, h0, h1, h2, h3, h4, h5, h6, h7, h8))
+    x, y, z, g0, g1, g2, g3, g4, g5, g6, g7, g8 = total
     G = np.array(((g0, g1, g2), (g3, g4, g5), (g6, g7, g8)))
     return SpatialInertia._make(m, np.array((x, y, z)), G)
+
+
+def composite_step(m1, total, m2, part):
+    """(m, the 12 numbers p_BoScm_B, G_SBo_B (rows)) of the composite of mass ``m1`` with
+    ``total`` and a part of mass ``m2`` > 0 with ``part``: each (a·m1 + b·m2) / m, m = m1 + m2
+    (SpatialInertia's +=), for floats or arrays of many bodies (the MJCF fast path's)."""
+    m = m1 + m2
+    return m, [(a * m1 + b * m2) / m for a, b in zip(total, part, strict=True)]
 
 
 def warn_unsupported_attribute(diagnostics, node, attribute):
