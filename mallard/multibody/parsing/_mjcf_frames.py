@@ -11,8 +11,9 @@ import numpy as np
 
 from mallard.common._angle_axis import cos_sin_axis_rows
 from mallard.common._quaternion_rotation import quaternion_rotation
+from mallard.math._rotation_matrix import ORTHONORMALITY_TOLERANCE
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
-from mallard.multibody.parsing._mujoco_geometry import euler_quaternion
+from mallard.multibody.parsing._mujoco_geometry import euler_quaternion, xyaxes_columns
 from mallard.multibody.parsing._plain_numbers import plain_numbers
 
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -87,12 +88,15 @@ def rotations(dicts, frames):
             (kind,) = present
             by_kind[kind].append(k)
     for kind, ks in by_kind.items():
-        if len(ks) < FEW or kind in ("xyaxes", "zaxis"):
+        if len(ks) < FEW or kind == "zaxis":
             for k in ks:
                 R[k] = frames.rows(Node(dicts[k]), kind)
             continue
-        values = numbers([dicts[k][kind] for k in ks], 3 if kind == "euler" else 4).T
-        if kind == "axisangle":
+        count = {"euler": 3, "xyaxes": 6}.get(kind, 4)
+        values = numbers([dicts[k][kind] for k in ks], count).T
+        if kind == "xyaxes":
+            rows = _xyaxes_rows(*values)
+        elif kind == "axisangle":
             x, y, z, angle = values
             norm = np.sqrt(x * x + y * y + z * z)
             if not (norm > 0).all():
@@ -113,3 +117,25 @@ def rotations(dicts, frames):
             rows = quaternion_rotation(w, x, y, z, 2.0 / squared_norm)
         R[ks] = np.stack(rows, axis=1)
     return R
+
+
+def _normalized(x, y, z):
+    """(x, y, z) / |(x, y, z)|, arrays (Frames.xyaxes_rows' _normalized for nonzero norms)."""
+    norm = np.sqrt(x * x + y * y + z * z)
+    if not (norm > 0).all():
+        raise Declined
+    return x / norm, y / norm, z / norm
+
+
+def _xyaxes_rows(x0, x1, x2, y0, y1, y2):
+    """Frames.xyaxes_rows of arrays: Declined where it fails (an axis too small or along the
+    other, a result not a rotation matrix, with a margin: the check's matmul is a stack's)."""
+    for a, b, c in ((x0, x1, x2), (y0, y1, y2)):
+        if not (np.sqrt(a * a + b * b + c * c) >= 1e-12).all():
+            raise Declined
+    rows = xyaxes_columns(x0, x1, x2, y0, y1, y2, _normalized)
+    R = np.stack(rows, axis=1).reshape(-1, 3, 3)
+    error = np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)).max(initial=0.0)
+    if not (error <= ORTHONORMALITY_TOLERANCE / 2 and (np.linalg.det(R) > 0).all()):
+        raise Declined
+    return rows

@@ -2,8 +2,8 @@
 the massless bodies between chained joints), the revolute and prismatic joints and their
 frames made by the tree's bulk constructors, then added in Drake's order, each body (with its
 body frame) before its joints' frames and joints (the frame indices interleave), by the
-plant's _add_checked; ball joints and welds by the plant's AddJoint and WeldFrames at their
-places; floating poses and actuators by the plant's methods."""
+plant's _add_checked_in_order; ball joints and welds by the plant's AddJoint and WeldFrames
+at their places; floating poses and actuators by the plant's methods."""
 
 import math
 
@@ -77,19 +77,22 @@ def add_elements(plant, instance, plan, joints):
         [_CLASSES[types[k]] for k in ks], [joint_names[k] for k in ks], frames[0::2],
         frames[1::2], [axes[k] for k in ks], [(limits, k) for k in ks], dampings,
     )  # fmt: skip
-    pending, m = [], 0
+    groups, pending, m = [], [], 0  # (_add_checked_in_order's groups; bodies not in one)
     for step in plan.steps:
         kind = step[0]
         if kind == "body":
             pending.append(bodies[step[1]])
             continue
         if kind == "joint" and types[step[1]] in _CLASSES:
-            plant._add_checked(pending, frames[2 * m : 2 * m + 2], (made[m],))
+            groups.append((pending, frames[2 * m : 2 * m + 2], (made[m],)))
             pending, m = [], m + 1
             continue
         if pending:
-            plant._add_checked(pending)
+            groups.append((pending, (), ()))
             pending = []
+        if groups:
+            plant._add_checked_in_order(groups)
+            groups = []
         _, k, a, c, b = step
         parent, child = world if a < 0 else bodies[a], bodies[c]
         X_PC = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
@@ -107,7 +110,9 @@ def add_elements(plant, instance, plan, joints):
                 BallRpyJoint, joint_names[k], parent, X_PJ, child, X_CJ, float(damping[k])
             )
     if pending:
-        plant._add_checked(pending)
+        groups.append((pending, (), ()))
+    if groups:
+        plant._add_checked_in_order(groups)
     for joint, k in zip(made, ks, strict=True):
         if refs[k] != 0.0:  # (a new joint's default position is 0)
             joint.set_default_positions([refs[k]])

@@ -85,6 +85,8 @@ class Tables:
             parser.Parse(data, True)
         except expat.ExpatError:
             raise Declined from None
+        finally:  # (no cycle through the handlers: the tables are freed with the parse)
+            parser.StartElementHandler = parser.EndElementHandler = None
 
     def check(self):
         """Declined unless every tag is one CHILDREN allows under its parent and the

@@ -228,11 +228,7 @@ class Frames:
                     f"The {axis} axis in the 'xyaxes' attribute '{node.get('xyaxes')}' is too "
                     "small.",
                 )
-        x0, x1, x2 = _normalized(x0, x1, x2)
-        d = x0 * y0 + x1 * y1 + x2 * y2
-        y0, y1, y2 = _normalized(y0 - d * x0, y1 - d * x1, y2 - d * x2)
-        z0, z1, z2 = _normalized(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0)
-        rows = (x0, y0, z0, x1, y1, z1, x2, y2, z2)  # (the columns x, y, z)
+        rows = xyaxes_columns(x0, x1, x2, y0, y1, y2, _normalized)
         check_rotation_matrix(np.array(rows).reshape(3, 3))
         return rows
 
@@ -243,6 +239,17 @@ class Frames:
         if self.degree:
             angles = [angle * _DEGREE for angle in angles]
         return euler_quaternion(angles, self.eulerseq, math.cos, math.sin)
+
+
+def xyaxes_columns(x0, x1, x2, y0, y1, y2, normalized):
+    """The rows of R_PF (9) of the axes x and y: x normalized, y made normal to x
+    (Gram-Schmidt), z = x × y, by ``normalized`` (floats: _normalized; or arrays of many, of
+    nonzero norms: the MJCF fast path's)."""
+    x0, x1, x2 = normalized(x0, x1, x2)
+    d = x0 * y0 + x1 * y1 + x2 * y2
+    y0, y1, y2 = normalized(y0 - d * x0, y1 - d * x1, y2 - d * x2)
+    z0, z1, z2 = normalized(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0)
+    return (x0, y0, z0, x1, y1, z1, x2, y2, z2)  # (the columns x, y, z)
 
 
 def euler_quaternion(angles, eulerseq, cos, sin):

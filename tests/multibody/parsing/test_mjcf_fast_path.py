@@ -92,6 +92,7 @@ def _outcome(add, fast, monkeypatch, prefix_model=True):
 
     parse = _mjcf_fast.parse
     monkeypatch.setattr(_mjcf_fast, "parse", spy if fast else lambda *args: None)
+    monkeypatch.setattr(_mjcf_fast, "MIN_BODIES", 0)  # (small documents too)
     records = _Records()
     logger = logging.getLogger("mallard.parsing")
     logger.addHandler(records)
@@ -181,6 +182,15 @@ def test_the_conformance_feature_documents(monkeypatch):
 
     accepted = {name: _check(_string(text), monkeypatch) for name, text in CASES.items()}
     assert any(accepted.values())
+
+
+def test_small_documents_take_the_element_reader(monkeypatch):
+    calls, inner = [], _mjcf_fast._parse
+    monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES - 1), "xml")
+    assert calls == []
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES), "xml")
+    assert calls == [1]
 
 
 def test_a_scene_graph_and_strict_parsing_take_the_element_reader(monkeypatch):
