@@ -33,9 +33,9 @@ from mallard.multibody.tree._joint_axis import EPSILON
 
 _DEGREE = math.pi / 180.0
 #: Documents of fewer bodies go to the element reader: the fast path's numpy work costs
-#: ~1 ms a document whatever its size, more than the reader's at ~20 bodies and fewer (the
-#: benchmark's robot: the same time at 20, 0.6 of it at 200).
-MIN_BODIES = 20
+#: ~1 ms a document whatever its size (the benchmark's robot: 1.04–1.09 of the reader's time
+#: at 16 bodies, 0.96–1.05 at 20, 0.97 at 24, 0.93 at 28, 0.6 at 200).
+MIN_BODIES = 24
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
 
 

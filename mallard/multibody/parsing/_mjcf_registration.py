@@ -1,9 +1,10 @@
 """The plant's elements of an MJCF document, for the fast path (_mjcf_fast): the bodies (with
-the massless bodies between chained joints), the revolute and prismatic joints and their
+the massless bodies between chained joints), the revolute, prismatic and ball joints and their
 frames made by the tree's bulk constructors, then added in Drake's order, each body (with its
 body frame) before its joints' frames and joints (the frame indices interleave), by the
-plant's _add_checked_in_order; ball joints and welds by the plant's AddJoint and WeldFrames
-at their places; floating poses and actuators by the plant's methods."""
+plant's _add_checked_in_order (ball joints with them, made by their constructor); welds by
+the plant's WeldFrames at their places; floating poses and actuators by the plant's
+methods."""
 
 import math
 
@@ -38,7 +39,7 @@ def add_elements(plant, instance, plan, joints):
     types, joint_names, axes, limits, damping, p_CJ, has_pos, refs, unit = joints
     bodies = RigidBody._in_rows(plan.names, instance, plan.inertia_rows)
     world = plant.world_body()
-    moving = [s for s in plan.steps if s[0] == "joint" and types[s[1]] in _CLASSES]
+    moving = [s for s in plan.steps if s[0] == "joint"]  # (revolute, prismatic, ball)
     n = len(moving)
     # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
     # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
@@ -58,7 +59,7 @@ def add_elements(plant, instance, plan, joints):
         pose[[2 * m for m in placed], 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + p_PC[placed]
         pose[[2 * m + 1 for m in placed], 9:] = p
     for m, k in enumerate(ks):  # (X_CJ moved by ref, as the reader: RigidTransforms)
-        if types[k] == "slide" or refs[k] != 0.0:
+        if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0):
             X_CJ = RigidTransform._make(np.eye(3), p_CJ[k].copy()) if has_pos[k] else None
             pose[2 * m + 1] = _rows(_ref_transform(X_CJ, types[k], refs[k], unit[k]))
     pose.flags.writeable = False
@@ -72,18 +73,30 @@ def add_elements(plant, instance, plan, joints):
     frames = FixedOffsetFrame._in_rows(
         frame_names, frame_parents, [(pose, r) for r in range(2 * n)], [instance] * (2 * n)
     )
-    dampings = [None if d == 0.0 and math.copysign(1.0, d) > 0 else d for d in damping[ks].tolist()]
-    made = LimitedSingleDofJoint._all_checked(
-        [_CLASSES[types[k]] for k in ks], [joint_names[k] for k in ks], frames[0::2],
-        frames[1::2], [axes[k] for k in ks], [(limits, k) for k in ks], dampings,
-    )  # fmt: skip
+    single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]
+    dampings = [
+        None if d == 0.0 and math.copysign(1.0, d) > 0 else d
+        for d in damping[[ks[m] for m in single]].tolist()
+    ]
+    made = [None] * n
+    for m, joint in zip(single, LimitedSingleDofJoint._all_checked(
+        [_CLASSES[types[ks[m]]] for m in single], [joint_names[ks[m]] for m in single],
+        [frames[2 * m] for m in single], [frames[2 * m + 1] for m in single],
+        [axes[ks[m]] for m in single], [(limits, ks[m]) for m in single], dampings,
+    ), strict=True):  # fmt: skip
+        made[m] = joint
+    for m, k in enumerate(ks):
+        if made[m] is None:  # (a ball joint)
+            made[m] = BallRpyJoint(
+                joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])
+            )
     groups, pending, m = [], [], 0  # (_add_checked_in_order's groups; bodies not in one)
     for step in plan.steps:
         kind = step[0]
         if kind == "body":
             pending.append(bodies[step[1]])
             continue
-        if kind == "joint" and types[step[1]] in _CLASSES:
+        if kind == "joint":
             groups.append((pending, frames[2 * m : 2 * m + 2], (made[m],)))
             pending, m = [], m + 1
             continue
@@ -98,25 +111,16 @@ def add_elements(plant, instance, plan, joints):
         X_PC = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
         if kind == "weld":
             plant.WeldFrames(parent.body_frame(), child.body_frame(), X_PC)
-        elif kind == "free":
+        else:  # (free)
             plant.SetDefaultFloatingBaseBodyPose(child, plan.X_WB(b))
-        else:  # (a ball joint)
-            if has_pos[k]:
-                X_CJ = RigidTransform._make(np.eye(3), p_CJ[k].copy())
-                X_PJ = X_PC @ X_CJ
-            else:
-                X_PJ, X_CJ = X_PC, RigidTransform()
-            plant.AddJoint(
-                BallRpyJoint, joint_names[k], parent, X_PJ, child, X_CJ, float(damping[k])
-            )
     if pending:
         groups.append((pending, (), ()))
     if groups:
         plant._add_checked_in_order(groups)
-    for joint, k in zip(made, ks, strict=True):
-        if refs[k] != 0.0:  # (a new joint's default position is 0)
-            joint.set_default_positions([refs[k]])
-    return dict(zip([joint_names[k] for k in ks], made, strict=True))
+    for m in single:
+        if refs[ks[m]] != 0.0:  # (a new joint's default position is 0)
+            made[m].set_default_positions([refs[ks[m]]])
+    return {joint_names[ks[m]]: made[m] for m in single}
 
 
 def _ref_transform(X_CJ, kind, ref, axis):
