@@ -14,6 +14,7 @@ from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
     _reexpress,
     composite_step,
+    shifted_to_origin,
     two_vector_rows,
     unit_turn_rows,
 )
@@ -22,6 +23,7 @@ from mallard.multibody.tree._calc_spatial_inertia import unit_density_inertia
 from mallard.multibody.tree._rotational_inertia import (
     could_be_physically_valid_batch,
     point_mass_rows,
+    reexpress,
 )
 
 SHAPES = {"sphere": Sphere, "capsule": Capsule, "cylinder": Cylinder, "box": Box,
@@ -131,15 +133,8 @@ def geom_inertias(dicts, frames):
     zero = np.zeros(n)
     (px, py, pz), G = _reexpress(R_BG.T, (zero, zero, zero),
                                  [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])  # fmt: skip
-    bx, by, bz = p_BG.T
-    qx, qy, qz = px + bx, py + by, pz + bz  # (p_BoGcm = p_GoGcm + p_BoGo)
-    pm_p, pm_q = point_mass_rows(px, py, pz), point_mass_rows(qx, qy, qz)
-    G_B = np.stack([
-        g - b + a
-        for g_row, b_row, a_row in zip(G, pm_p, pm_q, strict=True)
-        for g, b, a in zip(g_row, b_row, a_row, strict=True)
-    ], axis=1)  # fmt: skip
-    return G_B, np.stack((qx, qy, qz), axis=1), mass
+    q, G = shifted_to_origin((px, py, pz), G, point_mass_rows(px, py, pz), p_BG.T)
+    return np.stack([g for row in G for g in row], axis=1), np.stack(q, axis=1), mass
 
 
 def body_rows(n, owners, G_B, p_BGcm, mass):
@@ -183,10 +178,8 @@ def inertial_rows(dicts, frames):
     if np.abs(I).max(initial=0.0) >= _HALF_MAX:
         raise Declined
     turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
-    if turned:  # (reexpress: R·I·Rᵀ symmetrized, the stacked matmul per matrix)
-        R_BF = R[turned].reshape(-1, 3, 3)
-        out = R_BF @ I[turned] @ R_BF.transpose(0, 2, 1)
-        I[turned] = (out + out.transpose(0, 2, 1)) * 0.5
+    if turned:  # (the stacked matmul: the reader's bits, matrix by matrix)
+        I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
     full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
     fxx, fyy, fzz, fxy, fxz, fyz = column([dicts[k] for k in full], "fullinertia", 6, "").T
     I[full] = np.stack((fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz), 1).reshape(-1, 3, 3)

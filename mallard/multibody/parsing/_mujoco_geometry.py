@@ -607,19 +607,7 @@ class GeomParser:
             if key is not None:
                 self.oriented[oriented_key] = oriented
         p, G, p_rows = oriented  # (p_GoGcm_B, G_GGo_B, pm(p_GoGcm_B))
-        # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
-        x, y, z = p
-        bx, by, bz = geom.p_BoGo_B
-        q = (x + bx, y + by, z + bz)
-        (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
-        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
-        (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
-        G = [
-            [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
-            [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
-            [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
-        ]
-        return mass, q, G
+        return (mass, *shifted_to_origin(p, G, p_rows, geom.p_BoGo_B))
 
     def _unit_density_inertia(self, node, geom, mesh, key):
         """(volume, p_GoGcm_G, G_GGo_G rows, pm(p_GoGcm_G) rows) of the geom's shape, in
@@ -668,6 +656,25 @@ class GeomParser:
             "using its convex hull as a fallback.",
         )
         return M
+
+
+def shifted_to_origin(p, G, p_rows, p_BoGo):
+    """(p_BoGcm, G_GBo rows) of a unit inertia G_GGo (rows) with its center of mass at ``p``
+    (p_GoGcm; ``p_rows`` its point_mass_rows), all in B, shifted to Bo with ``p_BoGo``:
+    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm) (floats, or arrays of many: the
+    MJCF fast path's)."""
+    x, y, z = p
+    bx, by, bz = p_BoGo
+    q = (x + bx, y + by, z + bz)
+    (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
+    (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
+    (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
+    G = [
+        [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
+        [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
+        [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
+    ]
+    return q, G
 
 
 def _moments(G):

@@ -83,29 +83,23 @@ def _format_parser(file_name):
 
 
 def _fast_path(parse, data, file):
-    """The fast path of the format parser ``parse`` for the document ``data()`` (``file``
-    names it), a function of the workspace (see Parser._add), or None: MJCF's
-    (_mjcf_fast), without a SceneGraph."""
+    """The fast path of the format parser ``parse`` for the document ``data`` (bytes or str;
+    ``file`` names it), a function of the workspace (see Parser._add), or None: MJCF's
+    (_mjcf_fast)."""
     if not parse.__module__.endswith("._mujoco"):
         return None
     from mallard.multibody.parsing import _mjcf_fast
 
-    def fast(workspace):
-        if workspace.geometries is not None:
-            return None
-        try:
-            text = data()
-        except OSError:
-            return None
-        return _mjcf_fast.parse(workspace, text, file)
-
-    return fast
+    return lambda workspace: _mjcf_fast.parse(workspace, data, file)
 
 
-def _read(path):
-    """The bytes of the file at ``path``."""
-    with open(path, "rb") as f:
-        return f.read()
+def _bytes(path):
+    """The bytes of the file at ``path``, or None if it cannot be read (load_file says why)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def _is_builder(value):
@@ -257,10 +251,15 @@ class Parser:
 
             return self._add(parse, lambda workspace: load_file(workspace, file_name))
         views, text = reads_views(parse), reads_text(parse)
+        data = _bytes(file_name) if parse.__module__.endswith("._mujoco") else None
+        if data is not None:  # (read once, for the fast path and the reader)
+            return self._add(
+                parse,
+                lambda workspace: workspace.load_xml(data, file_name, views, text),
+                _fast_path(parse, data, file_name),
+            )
         return self._add(
-            parse,
-            lambda workspace: workspace.load_file(file_name, False, views, text),
-            _fast_path(parse, lambda: _read(file_name), file_name),
+            parse, lambda workspace: workspace.load_file(file_name, False, views, text)
         )
 
     def AddModelsFromUrl(self, url):
@@ -293,7 +292,7 @@ class Parser:
         return self._add(
             parse,
             lambda workspace: workspace.load_xml(file_contents, label, views, text),
-            _fast_path(parse, lambda: file_contents, label),
+            _fast_path(parse, file_contents, label),
         )
 
     def _process_model_directives(self, directives):
