@@ -141,8 +141,6 @@ def _parse(workspace, data, file):
     if from_geoms:  # (the inertials not read)
         held["inertial"] = [[] for _ in bodies]
     body_attrs = [attrs[b] for b in bodies]
-    p_PB = column(body_attrs, "pos", 3, "0 0 0")
-    R_PB = rotations(body_attrs, frames)
 
     # ---- joints
     joints = [j for js in held["joint"] for j in js]  # (by body: document order)
@@ -195,7 +193,8 @@ def _parse(workspace, data, file):
             limits[k, :2] = lower, upper
     limits.flags.writeable = False
 
-    # ---- inertias: an <inertial>'s, else the composite of the body's geoms
+    # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
+    # once); inertias: an <inertial>'s, else the composite of the body's geoms
     geoms = [g for gs in held["geom"] for g in gs]
     geom_attrs = defaults.apply(
         "geom", geoms, attrs, [child_class[parents[g]] or "main" for g in geoms]
@@ -205,15 +204,21 @@ def _parse(workspace, data, file):
     for look in {tuple(map(a.get, _LOOK)) for a in geom_attrs}:  # (Drake's warnings: none)
         a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
         looks._look(Node(a), _Geom(), "box", [1.0])
-    G_B, p_BGcm, mass = geom_inertias(geom_attrs, frames)
     inertial = [i for xs in held["inertial"] for i in xs]
+    inertial_attrs = [attrs[i] for i in inertial]
+    placed = [k for k, a in enumerate(geom_attrs) if "fromto" not in a]
+    framed = body_attrs + [geom_attrs[k] for k in placed] + inertial_attrs
+    R, p = rotations(framed, frames), column(framed, "pos", 3, "0 0 0")
+    nb, ng = len(bodies), len(placed)
+    R_PB, p_PB = R[:nb], p[:nb]
+    G_B, p_BGcm, mass = geom_inertias(geom_attrs, placed, R[nb : nb + ng], p[nb : nb + ng])
     owners = [ordinal[parents[g]] for g in geoms]
     weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
     rows = body_rows(
         len(bodies), [owners[g] for g in weighed], G_B[weighed], p_BGcm[weighed], mass[weighed]
     )
     rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
-        [attrs[i] for i in inertial], frames
+        inertial_attrs, R[nb + ng :], p[nb + ng :]
     )
     rows.flags.writeable = False
 

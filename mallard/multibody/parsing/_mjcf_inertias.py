@@ -9,7 +9,7 @@ from collections import defaultdict
 import numpy as np
 
 from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
-from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW, column, rotations
+from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW, column
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
     _reexpress,
@@ -60,10 +60,11 @@ def geom_checks(dicts):
             raise Declined
 
 
-def geom_inertias(dicts, frames):
+def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
     """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of attribute dicts
-    ``dicts`` in their bodies at their mass or density (1000); Declined where the reader's
-    _inertia would fail (a measure or mass not valid, opposite fromto ends are read one by
+    ``dicts`` in their bodies at their mass or density (1000), the poses of those without
+    fromto (their places ``placed``) given (rows of R (9), p); Declined where the reader's
+    _inertia would fail (a measure or mass not valid; opposite fromto ends are read one by
     one: two_vector_rows)."""
     n = len(dicts)
     kinds = [a.get("type", "sphere") for a in dicts]
@@ -93,10 +94,7 @@ def geom_inertias(dicts, frames):
         else:
             rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
             R_BG[fromto] = np.stack(rows, axis=1)
-    placed = [k for k, a in enumerate(dicts) if "fromto" not in a]
-    placed_dicts = [dicts[k] for k in placed]
-    p_BG[placed] = column(placed_dicts, "pos", 3, "0 0 0")
-    R_BG[placed] = rotations(placed_dicts, frames)
+    p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
     volume, moments = np.zeros(n), np.zeros((n, 6))
     by_kind = defaultdict(list)
     for k, kind in enumerate(kinds):
@@ -160,16 +158,14 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     return rows
 
 
-def inertial_rows(dicts, frames):
+def inertial_rows(dicts, R, p):
     """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (attribute dicts
-    ``dicts``), as the element reader's parse_inertial makes them; Declined for one it
-    refuses (no mass or inertia, not physically valid)."""
+    ``dicts``; their frames' rows of R (9) and p), as the element reader's parse_inertial
+    makes them; Declined for one it refuses (no mass or inertia, not physically valid)."""
     for a in dicts:
         if "mass" not in a or ("diaginertia" not in a and "fullinertia" not in a):
             raise Declined
     m = column(dicts, "mass", 1, "")
-    p = column(dicts, "pos", 3, "0 0 0")
-    R = rotations(dicts, frames)  # (read for all: the reader's pose of each)
     I = np.zeros((len(dicts), 3, 3))
     diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
     I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = column(
