@@ -48,7 +48,8 @@ def parse(workspace, data, file):
     if data.count(b"<body" if isinstance(data, bytes) else "<body") < MIN_BODIES:
         return None
     try:
-        return [_parse(workspace, data, file)]
+        with np.errstate(all="ignore"):  # (what overflows is the reader's inf too, or declined)
+            return [_parse(workspace, data, file)]
     except Exception:  # (Declined, or an error: the element reader's, with its message)
         return None
 

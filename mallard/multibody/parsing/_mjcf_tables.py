@@ -81,8 +81,8 @@ class Tables:
 
         parser.StartElementHandler = start
         parser.EndElementHandler = lambda tag: pop()
-        try:
-            parser.Parse(data, True)
+        try:  # (str as the element reader's parse_xml reads it: its UTF-8 bytes)
+            parser.Parse(data.encode() if isinstance(data, str) else data, True)
         except expat.ExpatError:
             raise Declined from None
         finally:  # (no cycle through the handlers: the tables are freed with the parse)
