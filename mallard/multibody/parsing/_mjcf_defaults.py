@@ -56,10 +56,16 @@ class Defaults:
         their defaults, each of its ``class`` or else of ``classes[k]``; Declined for an
         attribute outside the fast path's (ATTRIBUTES)."""
         table = self.classes[kind]
-        out = [
-            merged(attrs[i], table.get(attrs[i].get("class", c)))
-            for i, c in zip(elements, classes, strict=True)
-        ]
+        out = []
+        for i, c in zip(elements, classes, strict=True):
+            own = attrs[i]
+            default = table.get(own.get("class", c))
+            if default is None:
+                out.append(own)
+            elif default[1]:  # (it sets an orientation)
+                out.append(merged(own, default))
+            else:
+                out.append({**own, **default[0], **own})
         if not ATTRIBUTES[kind].issuperset(set().union(*out)):
             raise Declined
         return out

@@ -229,7 +229,8 @@ def _parse(workspace, data, file):
     place_of, parent_body = [0] * len(bodies), []
     first_number = plant.num_bodies()
     joint_names = [None] * len(joints)
-    k_of = {j: k for k, j in enumerate(joints)}
+    free = {k for k, kind in enumerate(types) if kind == "free"}
+    first_joint = 0  # (of the body: the joints are in body order)
     plan = Plan(R_PB, p_PB, parent_body)
     names = plan.names
     frame_names, all_joint_names = [], []
@@ -244,8 +245,9 @@ def _parse(workspace, data, file):
         names.append(name)
         plan.inertia_rows.append((rows, b))
         plan.steps.append(("body", place))
-        js = [k_of[j] for j in held["joint"][b]]
-        if js and "free" in (types[k] for k in js):
+        js = range(first_joint, first_joint + len(held["joint"][b]))
+        first_joint = js.stop
+        if js and not free.isdisjoint(js):
             if len(js) > 1 or damping[js[0]] != 0.0:
                 raise Declined
             plan.steps.append(("free", None, last, place, b))
