@@ -184,12 +184,18 @@ def test_the_conformance_feature_documents(monkeypatch):
     assert any(accepted.values())
 
 
-def test_small_documents_take_the_element_reader(monkeypatch):
+def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkeypatch):
+    """Documents of fewer than MIN_BODIES bodies, or with a tag the fast path declines
+    wherever it is (an asset...), are not read into tables."""
     calls, inner = [], _mjcf_fast._parse
     monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
     Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES - 1), "xml")
     assert calls == []
-    Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES), "xml")
+    text = _robot(_mjcf_fast.MIN_BODIES)
+    with_asset = text.replace("<worldbody>", '<asset><texture name="t"/></asset><worldbody>')
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(with_asset, "xml")
+    assert calls == []
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
     assert calls == [1]
 
 
