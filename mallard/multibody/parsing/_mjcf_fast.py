@@ -28,7 +28,8 @@ from mallard.multibody.parsing._mjcf_registration import (
     add_elements,
     transform,
 )
-from mallard.multibody.parsing._mjcf_tables import IGNORED, Declined, Tables
+from mallard.multibody.parsing._mjcf_tables import Declined, Tables
+from mallard.multibody.parsing._mjcf_warnings import warnings
 from mallard.multibody.parsing._mujoco_geometry import Frames, GeomParser
 from mallard.multibody.tree._joint_axis import EPSILON
 
@@ -124,9 +125,7 @@ def _parse(workspace, data, file):
     plant = workspace.plant
     tables = Tables(data, file)
     tables.check()
-    tags, attrs, lines, parents, kinds = (
-        tables.tags, tables.attrs, tables.lines, tables.parents, tables.kinds
-    )  # fmt: skip
+    tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
     frames = Frames(Declining())
     from_geoms = _compiler(tables, frames)
     name = attrs[0].get("model")
@@ -328,18 +327,10 @@ def _parse(workspace, data, file):
         raise Declined
     gravity = [numbers([attrs[i]["gravity"]], 3)[0] for i in options if "gravity" in attrs[i]]
 
-    # ---- Drake's warnings (those of ignored children only, in the reader's order)
-    warnings = []
-    for tag in IGNORED:
-        seen = set()
-        for i in kinds.get(tag, ()):
-            p = parents[i]
-            if p not in seen:
-                seen.add(p)  # (the first such child of each body)
-                warnings.append((p, IGNORED.index(tag), lines[i], tags[p], tag))
-    warnings.sort()
+    # ---- Drake's warnings, in the reader's order
+    warned = warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs)
     diagnostics = workspace.diagnostics
-    if warnings and diagnostics.strict:
+    if warned and diagnostics.strict:
         raise Declined
 
     # ---- the plant
@@ -362,14 +353,8 @@ def _parse(workspace, data, file):
         previous = field.gravity_vector()
         workspace.undo.append(lambda: field.set_gravity_vector(previous))
         field.set_gravity_vector(gravity[0])
-    for _, _, line, parent_tag, tag in warnings:
-        diagnostics.warning(
-            None,
-            f"The tag '{tag}' found as a child of '{parent_tag}' is currently unsupported and "
-            "will be ignored.",
-            file=file,
-            line=line,
-        )
+    for line, message in warned:
+        diagnostics.warning(None, message, file=file, line=line)
     return instance
 
 

@@ -6,7 +6,8 @@ reads it and gives Drake's located messages."""
 import xml.parsers.expat as expat
 from collections import defaultdict
 
-from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS
+from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED
+from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
 
 ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
 
@@ -25,28 +26,30 @@ CHILDREN = {
 #: The children of a body (or World) that Drake ignores with a warning, in its order.
 IGNORED = ("site", "light")
 _FRAME = {"pos", *ORIENTATIONS}
-#: The attributes the fast path reads or Drake ignores silently, by tag (joint, geom and the
-#: actuators' with their defaults); a tag not here may have any (its element is not read).
+#: The attributes the fast path reads or Drake ignores (silently, or with its warning:
+#: UNSUPPORTED), by tag (joint, geom and the actuators' with their defaults); a tag not here
+#: may have any (its element is not read).
 ATTRIBUTES = {
     "mujoco": {"model"},
     "compiler": {"angle", "autolimits", "eulerseq", "inertiafromgeom"},
-    "option": {"gravity"},
+    "option": {"gravity", *UNSUPPORTED["option"]},
     "default": {"class"},
-    "worldbody": set(),
+    "worldbody": {*UNSUPPORTED["body"]},
     "actuator": set(),
-    "body": {"name", "childclass", *_FRAME},
+    "body": {"name", "childclass", *_FRAME, *UNSUPPORTED["body"]},
     "inertial": {"mass", "diaginertia", "fullinertia", *_FRAME},
     "freejoint": {"name"},
     "joint": {"name", "class", "type", "pos", "axis", "ref", "range", "limited", "damping",
-              "armature",
-              "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction"},
+              "armature", "margin", "solreflimit", "solimplimit", "solreffriction",
+              "solimpfriction", *UNSUPPORTED["joint"]},
     "geom": {"name", "class", "type", "size", "fromto", "mass", "density", "contype",
              "conaffinity", "condim", "group", "rgba", "friction", "material", "solref",
-             "solimp", "solmix", "margin", "gap", "priority", *_FRAME},
+             "solimp", "solmix", "margin", "gap", "priority", *_FRAME, *GEOM_UNSUPPORTED},
     "motor": {"name", "class", "joint", "ctrlrange", "ctrllimited", "forcerange",
-              "forcelimited", "gear"},
+              "forcelimited", "gear", *UNSUPPORTED["motor"]},
     "position": {"name", "class", "joint", "ctrlrange", "ctrllimited", "forcerange",
-                 "forcelimited", "gear", "kp", "kd", "kv"},
+                 "forcelimited", "gear", "kp", "kd", "kv", *UNSUPPORTED["motor"],
+                 *UNSUPPORTED["position"]},
 }  # fmt: skip
 
 

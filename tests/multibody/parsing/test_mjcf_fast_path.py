@@ -151,6 +151,31 @@ def test_robots_of_other_seeds(monkeypatch):
     assert all(accepted)
 
 
+#: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
+#: defaults: the fast path reads them and logs the reader's warnings.
+_WARNED = {
+    "option": ("<compiler ",
+               '<option timestep="0.002" cone="elliptic" gravity="0 0 -9"/><compiler '),
+    "joint default": ('<joint axis="0 1 0" damping="0.5"',
+                      '<joint axis="0 1 0" frictionloss="0.1" user="1" damping="0.5"'),
+    "body": ('<body name="limb0_1"', '<body gravcomp="1" mocap="false" name="limb0_1"'),
+    "motor default": ('<motor ctrlrange="-1 1"/>',
+                      '<motor ctrlrange="-1 1" user="3" dyntype="none"/>'),
+    "position default": ('kv="1"/>', 'kv="1" dampratio="1" group="2"/>'),
+    "geom default": ('<geom friction="0.8"',
+                     '<geom fluidshape="ellipsoid" user="1" friction="0.8"'),
+    "worldbody": ("<worldbody>", '<worldbody user="1">'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", _WARNED, ids=str)
+def test_drakes_warnings_of_ignored_attributes(edit, monkeypatch):
+    old, new = _WARNED[edit]
+    text = benchmark.robot_mjcf(30)
+    assert old in text
+    assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
