@@ -52,8 +52,8 @@ def _sizes(texts):
 
 
 def geom_checks(dicts):
-    """Declined for a geom the element reader would warn of or refuse: a shape not primitive,
-    a box or ellipsoid with fromto, a size without the numbers its shape needs."""
+    """Declined for a geom the element reader would warn of or refuse by its type: a shape
+    not primitive, a box or ellipsoid with fromto (its sizes: geom_inertias)."""
     for a in dicts:
         kind = a.get("type", "sphere")
         if kind not in SHAPES or ("fromto" in a and kind in ("box", "ellipsoid")):
