@@ -28,7 +28,12 @@ def angle_axis_to_matrix(angle, axis):
 
 def angle_axis_rows(angle, x, y, z):
     """The rows of angle_axis_to_matrix(angle, (x, y, z)) as a 9-tuple (any scalars)."""
-    c, s = cos(angle), sin(angle)
+    return cos_sin_axis_rows(cos(angle), sin(angle), x, y, z)
+
+
+def cos_sin_axis_rows(c, s, x, y, z):
+    """angle_axis_rows of the angle whose cosine and sine are ``c`` and ``s`` (any scalars, or
+    arrays of many rotations: the MJCF fast path's)."""
     sx, sy, sz = s * x, s * y, s * z
     cx, cy, cz = (1 - c) * x, (1 - c) * y, (1 - c) * z
     return (

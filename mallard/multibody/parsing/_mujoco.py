@@ -61,6 +61,19 @@ from mallard.multibody.tree._rotational_inertia import fmt, reexpress
 DEFAULT_ELEMENTS = ("geom", "joint", "mesh", "equality", "material", "site", "camera", "light",
                     "pair", "tendon", "general", "motor", "position", "velocity", "cylinder",
                     "muscle")  # fmt: skip
+#: The attributes Drake ignores with a warning, by element, in its order of warnings (an
+#: actuator's: "motor"'s, then a position's also "position"'s).
+UNSUPPORTED = {
+    "option": ("timestep", "wind", "magnetic", "density", "viscosity", "integrator", "cone",
+               "actuatorgroupdisable"),
+    "body": ("mocap", "gravcomp", "user"),
+    "joint": ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
+              "actuatorgravcomp", "springref", "frictionloss", "user"),
+    "motor": ("group", "lengthrange", "cranklength", "jointinparent", "tendon", "cranksite",
+              "slidersite", "site", "refsite", "user", "dyntype", "gaintype", "biastype",
+              "dynprm", "gainprm", "biasprm"),
+    "position": ("dampratio", "timeconst", "inheritrange"),
+}  # fmt: skip
 _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
              "false": False, "False": False, "FALSE": False, "0": False}  # fmt: skip
 
@@ -337,10 +350,9 @@ class _MujocoParser:
             field.set_gravity_vector(gravity)
         self.unsupported(
             node,
-            ("timestep", "wind", "magnetic", "density", "viscosity", "integrator", "cone",
-             "actuatorgroupdisable"),
+            UNSUPPORTED["option"],
             ("flag",),
-        )  # fmt: skip
+        )
 
     def parse_default(self, node, parent_class):
         class_name = node.get("class")
@@ -414,7 +426,7 @@ class _MujocoParser:
         """Drake's warnings for the body parts it ignores (``children``: _by_tag(node))."""
         self.unsupported(
             node,
-            ("mocap", "gravcomp", "user"),
+            UNSUPPORTED["body"],
             ("site", "light", "composite", "flexcomp", "plugin", "attach", "frame"),
             children,
         )
@@ -646,9 +658,8 @@ class _MujocoParser:
                 self.armature[joint] = armature
         self.unsupported(
             node,
-            ("group", "springdamper", "stiffness", "actuatorfrcrange", "actuatorfrclimited",
-             "actuatorgravcomp", "springref", "frictionloss", "user"),
-        )  # fmt: skip
+            UNSUPPORTED["joint"],
+        )
 
     def add_joint(self, joint_type, name, parent, X_PJ, child, X_CJ, axis, damping, lower, upper):
         """plant.AddJoint(joint_type, name, parent, X_PJ, child, X_CJ, axis, lower, upper,
@@ -734,10 +745,8 @@ class _MujocoParser:
             limit = self.effort_limit(node, name, "forcerange", "forcelimited", limit)
         self.unsupported(
             node,
-            ("group", "lengthrange", "cranklength", "jointinparent", "tendon", "cranksite",
-             "slidersite", "site", "refsite", "user", "dyntype", "gaintype", "biastype",
-             "dynprm", "gainprm", "biasprm"),
-        )  # fmt: skip
+            UNSUPPORTED["motor"],
+        )
         joint = self.joints.get(joint_name)
         if joint is None:  # (a weld's, or none)
             if not plant.HasJointNamed(joint_name, self.model_instance):
@@ -780,7 +789,7 @@ class _MujocoParser:
                 actuator.set_controller_gains(gains)
             except (RuntimeError, ValueError) as e:
                 self.error(node, str(e))
-            self.unsupported(node, ("dampratio", "timeconst", "inheritrange"))
+            self.unsupported(node, UNSUPPORTED["position"])
 
     # ---- contact and equality ----------------------------------------------------------------
     def parse_contact(self, node):

@@ -109,21 +109,28 @@ def _two_vector_rotation(a_b):
     x0, y0, z0, x1, y1, z1 = _unpack6(a_b)
     (x0, y0, z0), (x1, y1, z1) = _unit(x0, y0, z0), _unit(x1, y1, z1)  # (numpy's arithmetic)
     c = x1 * x0 + y1 * y0 + z1 * z0
-    if c < -1.0 + _EPS:
-        c = max(c, -1.0)
-        x, y, z = _normal_axis((x0, y0, z0), (x1, y1, z1))
-        w2 = (1.0 + c) * 0.5
-        s = math.sqrt(1.0 - w2)
-        w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
-    else:
-        s = math.sqrt((1.0 + c) * 2.0)
-        # (v0 × v1) / s
-        w, x, y, z = (
-            s * 0.5,
-            (y0 * z1 - z0 * y1) / s,
-            (z0 * x1 - x0 * z1) / s,
-            (x0 * y1 - y0 * x1) / s,
-        )
+    if not c < -1.0 + _EPS:
+        return unit_turn_rows(x0, y0, z0, x1, y1, z1, c, math.sqrt)
+    c = max(c, -1.0)
+    x, y, z = _normal_axis((x0, y0, z0), (x1, y1, z1))
+    w2 = (1.0 + c) * 0.5
+    s = math.sqrt(1.0 - w2)
+    w, x, y, z = math.sqrt(w2), x * s, y * s, z * s
+    return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
+
+
+def unit_turn_rows(x0, y0, z0, x1, y1, z1, c, sqrt):
+    """The rows of the smallest rotation taking the unit vector v0 to the unit vector v1, not
+    opposite (their cosine ``c`` ≥ -1 + ε), as a 9-tuple: floats with ``sqrt`` math.sqrt, or
+    arrays of many (np.sqrt: the MJCF fast path's fromto geoms)."""
+    s = sqrt((1.0 + c) * 2.0)
+    # (v0 × v1) / s
+    w, x, y, z = (
+        s * 0.5,
+        (y0 * z1 - z0 * y1) / s,
+        (z0 * x1 - x0 * z1) / s,
+        (x0 * y1 - y0 * x1) / s,
+    )
     return quaternion_rotation(w, x, y, z, 2.0 / (w * w + x * x + y * y + z * z))
 
 
@@ -221,11 +228,7 @@ class Frames:
                     f"The {axis} axis in the 'xyaxes' attribute '{node.get('xyaxes')}' is too "
                     "small.",
                 )
-        x0, x1, x2 = _normalized(x0, x1, x2)
-        d = x0 * y0 + x1 * y1 + x2 * y2
-        y0, y1, y2 = _normalized(y0 - d * x0, y1 - d * x1, y2 - d * x2)
-        z0, z1, z2 = _normalized(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0)
-        rows = (x0, y0, z0, x1, y1, z1, x2, y2, z2)  # (the columns x, y, z)
+        rows = xyaxes_columns(x0, x1, x2, y0, y1, y2, _normalized)
         check_rotation_matrix(np.array(rows).reshape(3, 3))
         return rows
 
@@ -235,12 +238,30 @@ class Frames:
         upper case: fixed axes, pre-multiplied)."""
         if self.degree:
             angles = [angle * _DEGREE for angle in angles]
-        q = _NO_TURN
-        for angle, axis in zip(angles, self.eulerseq, strict=True):
-            step = [math.cos(angle / 2.0), 0.0, 0.0, 0.0]
-            step[_AXIS_INDEX[axis]] = math.sin(angle / 2.0)
-            q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
-        return q
+        return euler_quaternion(angles, self.eulerseq, math.cos, math.sin)
+
+
+def xyaxes_columns(x0, x1, x2, y0, y1, y2, normalized):
+    """The rows of R_PF (9) of the axes x and y: x normalized, y made normal to x
+    (Gram-Schmidt), z = x × y, by ``normalized`` (floats: _normalized; or arrays of many, of
+    nonzero norms: the MJCF fast path's)."""
+    x0, x1, x2 = normalized(x0, x1, x2)
+    d = x0 * y0 + x1 * y1 + x2 * y2
+    y0, y1, y2 = normalized(y0 - d * x0, y1 - d * x1, y2 - d * x2)
+    z0, z1, z2 = normalized(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0)
+    return (x0, y0, z0, x1, y1, z1, x2, y2, z2)  # (the columns x, y, z)
+
+
+def euler_quaternion(angles, eulerseq, cos, sin):
+    """Frames.euler of the 3 ``angles`` in radians (floats with math's ``cos`` and ``sin``, or
+    arrays of many, with their cosines and sines by math's: the MJCF fast path's)."""
+    q = _NO_TURN
+    for angle, axis in zip(angles, eulerseq, strict=True):
+        half = angle / 2.0
+        step = [cos(half), 0.0, 0.0, 0.0]
+        step[_AXIS_INDEX[axis]] = sin(half)
+        q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
+    return q
 
 
 #: The shape of a geom whose primitive shape is not made (GeomParser.make_shapes).
@@ -586,19 +607,7 @@ class GeomParser:
             if key is not None:
                 self.oriented[oriented_key] = oriented
         p, G, p_rows = oriented  # (p_GoGcm_B, G_GGo_B, pm(p_GoGcm_B))
-        # Shift to Bo: p_BoGcm = p_GoGcm - p_GoBo = p_GoGcm + p_BoGo; G += pm(p_BoGcm) - pm(p).
-        x, y, z = p
-        bx, by, bz = geom.p_BoGo_B
-        q = (x + bx, y + by, z + bz)
-        (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
-        (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
-        (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
-        G = [
-            [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
-            [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
-            [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
-        ]
-        return mass, q, G
+        return (mass, *shifted_to_origin(p, G, p_rows, geom.p_BoGo_B))
 
     def _unit_density_inertia(self, node, geom, mesh, key):
         """(volume, p_GoGcm_G, G_GGo_G rows, pm(p_GoGcm_G) rows) of the geom's shape, in
@@ -647,6 +656,25 @@ class GeomParser:
             "using its convex hull as a fallback.",
         )
         return M
+
+
+def shifted_to_origin(p, G, p_rows, p_BoGo):
+    """(p_BoGcm, G_GBo rows) of a unit inertia G_GGo (rows) with its center of mass at ``p``
+    (p_GoGcm; ``p_rows`` its point_mass_rows), all in B, shifted to Bo with ``p_BoGo``:
+    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm) (floats, or arrays of many: the
+    MJCF fast path's)."""
+    x, y, z = p
+    bx, by, bz = p_BoGo
+    q = (x + bx, y + by, z + bz)
+    (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
+    (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
+    (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
+    G = [
+        [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
+        [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
+        [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
+    ]
+    return q, G
 
 
 def _moments(G):
@@ -705,15 +733,20 @@ def _reexpress(R, p, G):
 def composite_inertia(parts):
     """M_BBo_B of the (mass, p_BoScm_B, G_SBo_B rows) ``parts`` (each of positive mass), as
     SpatialInertia.Zero() += each part computes it."""
-    m, (x, y, z), (g0, g1, g2, g3, g4, g5, g6, g7, g8) = 0.0, (0.0,) * 3, (0.0,) * 9
-    for m2, (x2, y2, z2), ((h0, h1, h2), (h3, h4, h5), (h6, h7, h8)) in parts:
-        m1, m = m, m + m2  # (each element (a·m1 + b·m2) / m, written out)
-        x, y, z = (x * m1 + x2 * m2) / m, (y * m1 + y2 * m2) / m, (z * m1 + z2 * m2) / m
-        g0, g1, g2 = (g0 * m1 + h0 * m2) / m, (g1 * m1 + h1 * m2) / m, (g2 * m1 + h2 * m2) / m
-        g3, g4, g5 = (g3 * m1 + h3 * m2) / m, (g4 * m1 + h4 * m2) / m, (g5 * m1 + h5 * m2) / m
-        g6, g7, g8 = (g6 * m1 + h6 * m2) / m, (g7 * m1 + h7 * m2) / m, (g8 * m1 + h8 * m2) / m
+    m, total = 0.0, (0.0,) * 12
+    for m2, p, ((h0, h1, h2), (h3, h4, h5), (h6, h7, h8)) in parts:
+        m, total = composite_step(m, total, m2, (*p, h0, h1, h2, h3, h4, h5, h6, h7, h8))
+    x, y, z, g0, g1, g2, g3, g4, g5, g6, g7, g8 = total
     G = np.array(((g0, g1, g2), (g3, g4, g5), (g6, g7, g8)))
     return SpatialInertia._make(m, np.array((x, y, z)), G)
+
+
+def composite_step(m1, total, m2, part):
+    """(m, the 12 numbers p_BoScm_B, G_SBo_B (rows)) of the composite of mass ``m1`` with
+    ``total`` and a part of mass ``m2`` > 0 with ``part``: each (a·m1 + b·m2) / m, m = m1 + m2
+    (SpatialInertia's +=), for floats or arrays of many bodies (the MJCF fast path's)."""
+    m = m1 + m2
+    return m, [(a * m1 + b * m2) / m for a, b in zip(total, part, strict=True)]
 
 
 def warn_unsupported_attribute(diagnostics, node, attribute):

@@ -82,6 +82,26 @@ def _format_parser(file_name):
     Diagnostics().error(None, f"The file '{file_name}' is not a recognized type. {_KNOWN_TYPES}")
 
 
+def _fast_path(parse, data, file):
+    """The fast path of the format parser ``parse`` for the document ``data`` (bytes or str;
+    ``file`` names it), a function of the workspace (see Parser._add), or None: MJCF's
+    (_mjcf_fast)."""
+    if not parse.__module__.endswith("._mujoco"):
+        return None
+    from mallard.multibody.parsing import _mjcf_fast
+
+    return lambda workspace: _mjcf_fast.parse(workspace, data, file)
+
+
+def _bytes(path):
+    """The bytes of the file at ``path``, or None if it cannot be read (load_file says why)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def _is_builder(value):
     return type(value).__name__ == "DiagramBuilder" or hasattr(value, "GetSystems")
 
@@ -231,6 +251,13 @@ class Parser:
 
             return self._add(parse, lambda workspace: load_file(workspace, file_name))
         views, text = reads_views(parse), reads_text(parse)
+        data = _bytes(file_name) if parse.__module__.endswith("._mujoco") else None
+        if data is not None:  # (read once, for the fast path and the reader)
+            return self._add(
+                parse,
+                lambda workspace: workspace.load_xml(data, file_name, views, text),
+                _fast_path(parse, data, file_name),
+            )
         return self._add(
             parse, lambda workspace: workspace.load_file(file_name, False, views, text)
         )
@@ -263,7 +290,9 @@ class Parser:
         label = f"{STRING_STEM}.urdf" if parse.__module__.endswith("_mujoco") else pseudo_name
         views, text = reads_views(parse), reads_text(parse)
         return self._add(
-            parse, lambda workspace: workspace.load_xml(file_contents, label, views, text)
+            parse,
+            lambda workspace: workspace.load_xml(file_contents, label, views, text),
+            _fast_path(parse, file_contents, label),
         )
 
     def _process_model_directives(self, directives):
@@ -273,7 +302,11 @@ class Parser:
 
         return self._add(lambda workspace, d: _dmd.parse(workspace, d), lambda _: directives)
 
-    def _add(self, parse, load):
+    def _add(self, parse, load, fast=None):
+        """The models ``parse`` adds of the document ``load(workspace)`` returns, all or
+        nothing; ``fast``: a format's fast path, ``fast(workspace)`` the same models or None
+        (declined: the models it may have added are rolled back, ``parse`` reads the
+        document)."""
         plant = self._plant
         if plant.is_finalized():
             raise RuntimeError(
@@ -295,11 +328,19 @@ class Parser:
         geometry_checkpoint = plant._geometry_checkpoint() if registers else None
         with paused_collection():
             try:
-                root = load(workspace)
-                result = list(parse(workspace, root))
-                # (The document's tree is freed now, by reference counting: alive when the
-                # collector resumes, the first collection would scan every element of it.)
-                del root
+                instances = plant.num_model_instances()
+                result = None if fast is None else fast(workspace)
+                if result is None:
+                    for undo in reversed(workspace.undo):
+                        undo()
+                    workspace.undo.clear()
+                    if plant.num_model_instances() != instances:
+                        plant._rollback(checkpoint)
+                    root = load(workspace)
+                    result = list(parse(workspace, root))
+                    # (The document's tree is freed now, by reference counting: alive when the
+                    # collector resumes, the first collection would scan every element of it.)
+                    del root
                 if registers:
                     register_geometries(plant, workspace.geometries)
                     groups = workspace.filter_groups.resolve(

@@ -529,14 +529,28 @@ class MultibodyPlant(
         found after the call is undone by the parser's rollback: ``_checkpoint``,
         ``_rollback``.)
         """
+        self._add_checked_in_order(((bodies, frames, joints),))
+
+    def _add_checked_in_order(self, groups):
+        """_add_checked(bodies, frames, joints) for each of ``groups`` in their order, in one
+        call (a parser's entry point for a document whose kinds interleave: MJCF's, each body
+        before its joints' frames and joint, the frame indices of the two kinds mixed);
+        ``groups`` a list or tuple."""
         names, next_index = self._names, self._next_index
         body_index, frame_index = next_index["_bodies"], next_index["_frames"]
-        if bodies:
-            body_names, frame_names = names["RigidBody"], names["Frame"]
-            body_list, frame_list = self._bodies, self._frames
-            instances, inertia_rows = self._body_instances, self._inertia_rows
-            body_indices = shared_indices(BodyIndex, body_index + len(bodies))
-            frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
+        body_names, frame_names = names["RigidBody"], names["Frame"]
+        body_list, frame_list = self._bodies, self._frames
+        instances, inertia_rows = self._body_instances, self._inertia_rows
+        offset_frames, pose_rows = self._offset_frames, self._pose_rows
+        joint_between, joint_rows = self._joint_between, self._joint_rows
+        if len(groups) == 1:
+            n = m = len(groups[0][0])
+        else:  # (m: the body frames' and the frames' of all groups)
+            n = sum(len(bodies) for bodies, _, _ in groups)
+            m = n + sum(len(frames) for _, frames, _ in groups)
+        body_indices = shared_indices(BodyIndex, body_index + n)
+        frame_indices = shared_indices(FrameIndex, frame_index + m)
+        for bodies, frames, joints in groups:
             for body in bodies:
                 frame = body._body_frame
                 key = (body._model_instance._value, body._name)
@@ -551,28 +565,23 @@ class MultibodyPlant(
                 inertia_rows.append(body._inertia_row)
                 body_index += 1
                 frame_index += 1
-            next_index["_bodies"] = body_index
-        if frames:
-            frame_index = self._attach(
-                frames, names["Frame"], self._frames, frame_index, FrameIndex
-            )
-            offset_frames, pose_rows = self._offset_frames, self._pose_rows
-            for frame in frames:
-                offset_frames.append(frame._ordinal)
-                pose_rows.append(frame._pose_row)
-        next_index["_frames"] = frame_index
-        if joints:
-            next_index["_joints"] = self._attach(
-                joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
-            )
-            joint_between, joint_rows = self._joint_between, self._joint_rows
-            for joint in joints:
-                a = joint._frame_on_parent._body._index._value
-                b = joint._frame_on_child._body._index._value
-                joint_rows.append(
-                    (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
+            if frames:
+                frame_index = self._attach(frames, frame_names, frame_list, frame_index, FrameIndex)
+                for frame in frames:
+                    offset_frames.append(frame._ordinal)
+                    pose_rows.append(frame._pose_row)
+            if joints:
+                next_index["_joints"] = self._attach(
+                    joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
                 )
-                joint_between[(a, b) if a <= b else (b, a)] = joint
+                for joint in joints:
+                    a = joint._frame_on_parent._body._index._value
+                    b = joint._frame_on_child._body._index._value
+                    joint_rows.append(
+                        (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
+                    )
+                    joint_between[(a, b) if a <= b else (b, a)] = joint
+        next_index["_bodies"], next_index["_frames"] = body_index, frame_index
 
     def _attach(self, elements, element_names, element_list, index, index_type):
         """Attaches ``elements`` (of one kind, a list or tuple) to this plant from ``index`` on

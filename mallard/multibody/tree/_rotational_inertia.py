@@ -75,9 +75,10 @@ def rotation_matrix(R_AE):
 
 
 def reexpress(R, M):
-    """R·M·Rᵀ, symmetrized (M symmetric 3x3)."""
-    out = R @ M @ R.T
-    return (out + out.T) * 0.5
+    """R·M·Rᵀ, symmetrized (M symmetric 3x3; or stacks of them, (n, 3, 3): the MJCF fast
+    path's, the same operations matrix by matrix)."""
+    out = R @ M @ R.mT
+    return (out + out.mT) * 0.5
 
 
 def could_be_physically_valid(I):

@@ -1,0 +1,402 @@
+"""The MJCF reader's fast path: a document read into tables (_mjcf_tables), its ``<default>``s
+resolved once per class (_mjcf_defaults), its numbers, frames and inertias computed over whole
+element kinds (_mjcf_frames, _mjcf_inertias) by the element reader's own scalar functions
+called with arrays, and its elements made in bulk and added in Drake's order
+(_mjcf_registration): the plant the element reader (_mujoco) makes, to the bit, with its
+warnings (text, file, line, order).
+
+It reads a subset of MJCF (_mjcf_tables' whitelist) without a SceneGraph; it declines (``parse``
+returns None) anything else and any error: the Parser then rolls the plant back and the
+element reader reads the document, and gives Drake's located messages."""
+
+import math
+import re
+
+import numpy as np
+
+from mallard.math import RigidTransform
+from mallard.multibody.parsing._mjcf_defaults import Defaults
+from mallard.multibody.parsing._mjcf_frames import Declining, Node, column, numbers, rotations
+from mallard.multibody.parsing._mjcf_inertias import (
+    body_rows,
+    geom_checks,
+    geom_inertias,
+    inertial_rows,
+)
+from mallard.multibody.parsing._mjcf_registration import (
+    add_actuators,
+    add_elements,
+    transform,
+)
+from mallard.multibody.parsing._mjcf_tables import Declined, Tables
+from mallard.multibody.parsing._mjcf_warnings import warnings
+from mallard.multibody.parsing._mujoco_geometry import Frames, GeomParser
+from mallard.multibody.tree._joint_axis import EPSILON
+
+_DEGREE = math.pi / 180.0
+#: Documents of fewer bodies go to the element reader: the fast path's numpy work costs
+#: ~1 ms a document whatever its size (the benchmark's robot: 1.04–1.09 of the reader's time
+#: at 16 bodies, 0.96–1.05 at 20, 0.97 at 24, 0.93 at 28, 0.6 at 200).
+MIN_BODIES = 24
+#: The tags counted before a document is read: bodies, and tags the fast path declines
+#: wherever they are (so that a document with them, as most with assets, costs no read into
+#: tables; other declines are found in the tables).
+_SCAN = (
+    "<(body|include|asset|equality|tendon|sensor|keyframe|visual|statistic|extension|"
+    "deformable|custom|camera|frame|replicate|composite|flexcomp|plugin|attach)[\\s/>]"
+)
+_SCANS = {str: (re.compile(_SCAN), "body"), bytes: (re.compile(_SCAN.encode()), b"body")}
+_LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
+
+
+def parse(workspace, data, file):
+    """[the ModelInstanceIndex] of the MJCF document ``data`` (str or bytes; ``file`` names it
+    in messages) added to the workspace's plant, or None where the fast path declines (the
+    plant may have been changed: the caller rolls it back)."""
+    if workspace.geometries is not None:  # (a SceneGraph: the element reader's)
+        return None
+    scan, body = _SCANS[type(data)]
+    tags = scan.findall(data)  # (one pass in C: ~2% of a read)
+    bodies = tags.count(body)
+    if bodies < MIN_BODIES or bodies != len(tags):  # (few bodies, or a declined tag)
+        return None
+    try:
+        with np.errstate(all="ignore"):  # (what overflows is the reader's inf too, or declined)
+            return [_parse(workspace, data, file)]
+    except Exception:  # (Declined, or an error: the element reader's, with its message)
+        return None
+
+
+class Plan:
+    """The bodies of a document in Drake's order (``names``, ``inertia_rows``) and the steps
+    that add them and their joints (``steps``: ("body", place) or (kind, joint, parent's
+    place (-1: World), child's place, MJCF body or None), kind "joint", "weld" or "free"),
+    with the MJCF bodies' poses in their parents (rows R_PB (n, 9), p_PB (n, 3))."""
+
+    def __init__(self, R_PB, p_PB, parent_body):
+        self.names, self.inertia_rows, self.steps = [], [], []
+        self.R_PB, self.p_PB = R_PB, p_PB
+        self._parent_body = parent_body  # (each MJCF body's parent body, -1: World)
+        self._X_WB = {}
+
+    def X_WB(self, b):
+        """X_WB of MJCF body ``b``: X_WP·X_PB down from World, as the element reader's
+        _WorldPose computes it."""
+        chain = []
+        while b >= 0 and b not in self._X_WB:
+            chain.append(b)
+            b = self._parent_body[b]
+        X_WP = RigidTransform() if b < 0 else self._X_WB[b]
+        for b in reversed(chain):
+            X_WP = self._X_WB[b] = X_WP @ transform(self.R_PB[b], self.p_PB[b])
+        return X_WP
+
+
+def _compiler(tables, frames):
+    """Sets ``frames``' angle unit and Euler sequence from the ``<compiler>`` (at most one);
+    returns whether inertias are computed from the geoms even where a body has an
+    ``<inertial>``. Declined for what the fast path does not read (autolimits other than
+    true, inertiafromgeom other than auto or true)."""
+    from_geoms = False
+    compilers = tables.kinds.get("compiler", ())
+    if len(compilers) > 1:
+        raise Declined
+    for i in compilers:
+        a = tables.attrs[i]
+        angle = a.get("angle")
+        if angle not in (None, "radian", "degree"):
+            raise Declined
+        if angle is not None:
+            frames.degree = angle == "degree"
+        if a.get("autolimits", "true") != "true":
+            raise Declined
+        if a.get("inertiafromgeom", "auto") not in ("auto", "true"):
+            raise Declined
+        from_geoms = a.get("inertiafromgeom") == "true"
+        eulerseq = a.get("eulerseq")
+        if eulerseq is not None:
+            if len(eulerseq) != 3 or any(c not in "xyzXYZ" for c in eulerseq):
+                raise Declined
+            frames.eulerseq = eulerseq
+    return from_geoms
+
+
+def _parse(workspace, data, file):
+    plant = workspace.plant
+    tables = Tables(data, file)
+    tables.check()
+    tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
+    frames = Frames(Declining())
+    from_geoms = _compiler(tables, frames)
+    name = attrs[0].get("model")
+    if name is None:
+        raise Declined
+    model_name = workspace.model_name(name)
+    if plant.HasModelInstanceNamed(model_name):
+        raise Declined
+    defaults = Defaults(tables)
+
+    # ---- bodies and what they hold
+    bodies = kinds.get("body", [])
+    ordinal = {b: k for k, b in enumerate(bodies)}
+    child_class = {}
+    for b in bodies:
+        p = parents[b]
+        child_class[b] = attrs[b].get("childclass", child_class.get(p, ""))
+    held = {tag: [[] for _ in bodies] for tag in ("joint", "freejoint", "inertial", "geom")}
+    for tag, lists in held.items():
+        for i in kinds.get(tag, ()):
+            if tags[parents[i]] == "body":
+                lists[ordinal[parents[i]]].append(i)
+    if any(len(x) > 1 for x in held["inertial"]) or any(len(x) > 1 for x in held["freejoint"]):
+        raise Declined
+    if from_geoms:  # (the inertials not read)
+        held["inertial"] = [[] for _ in bodies]
+    body_attrs = [attrs[b] for b in bodies]
+
+    # ---- joints
+    joints = [j for js in held["joint"] for j in js]  # (by body: document order)
+    joint_attrs = defaults.apply(
+        "joint", joints, attrs, [child_class[parents[j]] or "main" for j in joints]
+    )
+    types = [a.get("type", "hinge") for a in joint_attrs]
+    x, y, z = column(joint_attrs, "axis", 3, "0 0 1").T
+    norm = np.sqrt(x * x + y * y + z * z)
+    if not (norm > 0).all() or not np.isfinite(norm).all():
+        raise Declined  # (the reader's zero axis)
+    x, y, z = x / norm, y / norm, z / norm  # (the reader's, then unit_axis' again)
+    if not (np.maximum(np.maximum(np.abs(x), np.abs(y)), np.abs(z)) > EPSILON).all():
+        raise Declined
+    unit = np.stack((x, y, z), axis=1)
+    norm = np.sqrt(x * x + y * y + z * z)
+    axes = list(np.stack((x / norm, y / norm, z / norm), axis=1))
+    refs = column(joint_attrs, "ref", 1, "0")
+    if frames.degree:
+        refs[[k for k, kind in enumerate(types) if kind == "hinge"]] *= _DEGREE
+    has_pos = ["pos" in a for a in joint_attrs]
+    p_CJ = np.zeros((len(joints), 3))
+    p_CJ[has_pos] = column([a for a in joint_attrs if "pos" in a], "pos", 3, "")
+    damping = column(joint_attrs, "damping", 1, "0")
+    if not (damping >= 0).all():
+        raise Declined
+    armature = column(joint_attrs, "armature", 1, "0")
+    limits = np.empty((len(joints), 6))
+    limits[:] = (-math.inf, math.inf) * 3
+    ranged = [k for k, a in enumerate(joint_attrs) if "range" in a]
+    values = np.zeros((len(joints), 2))
+    values[ranged] = column([joint_attrs[k] for k in ranged], "range", 2, "")
+    for k, a in enumerate(joint_attrs):
+        kind = types[k]
+        if kind not in ("hinge", "slide", "ball", "free"):
+            raise Declined
+        if "range" not in a and "limited" not in a:
+            continue
+        limited = a.get("limited", "auto")
+        if limited not in ("true", "false", "auto"):
+            raise Declined
+        if limited == "true" or (limited == "auto" and "range" in a):
+            if kind in ("ball", "free"):
+                raise Declined  # (the reader's warning)
+            lower, upper = values[k].tolist()
+            if kind == "hinge" and frames.degree:
+                lower, upper = lower * _DEGREE, upper * _DEGREE
+            if not lower <= upper:
+                raise Declined
+            limits[k, :2] = lower, upper
+    limits.flags.writeable = False
+
+    # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
+    # once); inertias: an <inertial>'s, else the composite of the body's geoms
+    geoms = [g for gs in held["geom"] for g in gs]
+    geom_attrs = defaults.apply(
+        "geom", geoms, attrs, [child_class[parents[g]] or "main" for g in geoms]
+    )
+    geom_checks(geom_attrs)
+    looks = GeomParser(Declining(), frames, {}, {}, make_shapes=False)
+    for look in {tuple(map(a.get, _LOOK)) for a in geom_attrs}:  # (Drake's warnings: none)
+        a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
+        looks._look(Node(a), _Geom(), "box", [1.0])
+    inertial = [i for xs in held["inertial"] for i in xs]
+    inertial_attrs = [attrs[i] for i in inertial]
+    placed = [k for k, a in enumerate(geom_attrs) if "fromto" not in a]
+    framed = body_attrs + [geom_attrs[k] for k in placed] + inertial_attrs
+    R, p = rotations(framed, frames), column(framed, "pos", 3, "0 0 0")
+    nb, ng = len(bodies), len(placed)
+    R_PB, p_PB = R[:nb], p[:nb]
+    G_B, p_BGcm, mass = geom_inertias(geom_attrs, placed, R[nb : nb + ng], p[nb : nb + ng])
+    owners = [ordinal[parents[g]] for g in geoms]
+    weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
+    rows = body_rows(
+        len(bodies), [owners[g] for g in weighed], G_B[weighed], p_BGcm[weighed], mass[weighed]
+    )
+    rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
+        inertial_attrs, R[nb + ng :], p[nb + ng :]
+    )
+    rows.flags.writeable = False
+
+    # ---- the plan: bodies and joints in Drake's order, their names
+    massless = np.zeros((1, 13))
+    massless.flags.writeable = False
+    place_of, parent_body = [0] * len(bodies), []
+    first_number = plant.num_bodies()
+    joint_names = [None] * len(joints)
+    free = {k for k, kind in enumerate(types) if kind == "free"}
+    first_joint = 0  # (of the body: the joints are in body order)
+    plan = Plan(R_PB, p_PB, parent_body)
+    names = plan.names
+    frame_names, all_joint_names = [], []
+    for b, a in enumerate(body_attrs):
+        name = a.get("name")
+        if name is None:
+            name = f"body{first_number + len(names)}"
+        p = parents[bodies[b]]
+        parent_body.append(ordinal.get(p, -1))
+        last = -1 if tags[p] != "body" else place_of[ordinal[p]]
+        place = place_of[b] = len(names)
+        names.append(name)
+        plan.inertia_rows.append((rows, b))
+        plan.steps.append(("body", place))
+        js = range(first_joint, first_joint + len(held["joint"][b]))
+        first_joint = js.stop
+        if js and not free.isdisjoint(js):
+            if len(js) > 1 or damping[js[0]] != 0.0:
+                raise Declined
+            plan.steps.append(("free", None, last, place, b))
+            continue
+        for n, k in enumerate(js):
+            parent_name = "world" if last < 0 else names[last]
+            if n + 1 < len(js):
+                names.append(f"{name}{n}")
+                plan.inertia_rows.append((massless, 0))
+                plan.steps.append(("body", len(names) - 1))
+                child, at = len(names) - 1, None
+            else:
+                child, at = place, b
+            joint_name = joint_attrs[k].get("name")
+            if joint_name is None:
+                joint_name = f"{parent_name}-{names[child]}"
+            joint_names[k] = joint_name
+            all_joint_names.append(joint_name)
+            frame_names += (f"{joint_name}_parent", f"{joint_name}_child")
+            plan.steps.append(("joint", k, last, child, at))
+            last = child
+        if js:
+            continue
+        if held["freejoint"][b]:
+            plan.steps.append(("free", None, last, place, b))
+        else:
+            parent_name = "world" if last < 0 else names[last]
+            all_joint_names.append(f"{parent_name}_welds_to_{name}")
+            plan.steps.append(("weld", None, last, place, b))
+    frame_names += names
+    if (
+        "" in frame_names
+        or "" in all_joint_names
+        or len(set(frame_names)) != len(frame_names)
+        or len(set(all_joint_names)) != len(all_joint_names)
+    ):
+        raise Declined  # (AddRigidBody's, AddFrame's or AddJoint's error)
+
+    # ---- actuators
+    actuators = sorted(
+        (i for tag in ("motor", "position") for i in kinds.get(tag, ())
+         if tags[parents[i]] == "actuator"),
+        key=lambda i: (parents[i], tags[i] != "motor", i),
+    )  # fmt: skip
+    actuator_tags = [tags[i] for i in actuators]
+    with_defaults = {}
+    for tag in ("motor", "position"):
+        mine = [i for i in actuators if tags[i] == tag]
+        dicts = defaults.apply(tag, mine, attrs, ["main"] * len(mine))
+        with_defaults.update(zip(mine, dicts, strict=True))
+    actuator_attrs = [with_defaults[i] for i in actuators]
+    effort_limits = [math.inf] * len(actuator_attrs)
+    for range_name, limited_name in (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited")):
+        effort_limits = _effort_limits(actuator_attrs, effort_limits, range_name, limited_name)
+    gears = [a.get("gear") for a in actuator_attrs]
+    given = [k for k, g in enumerate(gears) if g is not None]
+    ratios = [None] * len(gears)
+    for k, ratio in zip(given, _first_numbers([gears[k] for k in given]), strict=True):
+        ratios[k] = ratio
+    kp = column(actuator_attrs, "kp", 1, "1").tolist()
+    kd = column(actuator_attrs, "kd", 1, "0").tolist()
+
+    # ---- <option>: gravity
+    options = kinds.get("option", ())
+    if len(options) > 1:
+        raise Declined
+    gravity = [numbers([attrs[i]["gravity"]], 3)[0] for i in options if "gravity" in attrs[i]]
+
+    # ---- Drake's warnings, in the reader's order
+    warned = warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs)
+    diagnostics = workspace.diagnostics
+    if warned and diagnostics.strict:
+        raise Declined
+
+    # ---- the plant
+    instance = plant.AddModelInstance(model_name)
+    moving = add_elements(
+        plant, instance, plan,
+        (types, joint_names, axes, limits, damping, p_CJ, has_pos, refs.tolist(), unit),
+    )  # fmt: skip
+    armatures = {
+        moving[joint_names[k]]: float(armature[k])
+        for k, a in enumerate(joint_attrs)
+        if "armature" in a and joint_names[k] in moving
+    }
+    add_actuators(
+        plant, actuator_attrs, actuator_tags, moving, armatures, ratios, effort_limits,
+        list(zip(kp, kd, strict=True)),
+    )  # fmt: skip
+    if gravity:  # (undone if the Parser's call fails: the reader's undo)
+        field = plant.mutable_gravity_field()
+        previous = field.gravity_vector()
+        workspace.undo.append(lambda: field.set_gravity_vector(previous))
+        field.set_gravity_vector(gravity[0])
+    for line, message in warned:
+        diagnostics.warning(None, message, file=file, line=line)
+    return instance
+
+
+class _Geom:
+    """What GeomParser._look sets (roles and appearance) of one look."""
+
+    name = "geom"
+    visual = collision = True
+    rgba = (0.5, 0.5, 0.5, 1.0)
+    friction = (1.0, 1.0)
+
+
+def _effort_limits(dicts, limits, range_name, limited_name):
+    """The effort ``limits`` of the actuators of attribute dicts ``dicts``, each the smaller
+    of its limit and the larger magnitude of its range ``range_name`` where limited (its flag
+    ``limited_name``), as the element reader's effort_limit; Declined where Drake warns (a
+    range not symmetric)."""
+    out = []
+    ranged = [a for a in dicts if range_name in a]
+    ranges = iter(column(ranged, range_name, 2, "").tolist())
+    for a, limit in zip(dicts, limits, strict=True):
+        values = next(ranges) if range_name in a else [0.0, 0.0]
+        limited = a.get(limited_name, "auto")
+        if limited not in ("true", "false", "auto"):
+            raise Declined
+        if limited == "false" or (limited == "auto" and range_name not in a):
+            out.append(limit)
+            continue
+        lower, upper = values
+        if lower > upper or -lower != upper:
+            raise Declined  # (Drake's warnings)
+        out.append(min(limit, max(upper, -lower)))
+    return out
+
+
+def _first_numbers(texts):
+    """The first number of each gear text of ``texts`` (1 or 6 plain numbers)."""
+    out = [None] * len(texts)
+    for count in (1, 6):
+        ks = [k for k, text in enumerate(texts) if len(text.split()) == count]
+        for k, values in zip(ks, numbers([texts[k] for k in ks], count).tolist(), strict=True):
+            out[k] = values if count == 1 else values[0]
+    if None in out:
+        raise Declined
+    return out

@@ -1,0 +1,141 @@
+"""Numbers and frames of whole element kinds for the MJCF fast path (_mjcf_fast): each
+attribute kind's texts read in one call, and each orientation kind's rotations over all its
+elements at once by the element reader's own scalar functions called with arrays (its bits:
+numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by math's), or element
+by element through its Frames.rows where a kind has few elements."""
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from mallard.common._angle_axis import cos_sin_axis_rows
+from mallard.common._quaternion_rotation import quaternion_rotation
+from mallard.math._rotation_matrix import ORTHONORMALITY_TOLERANCE
+from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
+from mallard.multibody.parsing._mujoco_geometry import euler_quaternion, xyaxes_columns
+from mallard.multibody.parsing._plain_numbers import plain_numbers
+
+IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+#: Below this many elements, an orientation kind is computed element by element in floats
+#: (numpy's fixed cost a call exceeds the work).
+FEW = 8
+_DEGREE = math.pi / 180.0
+
+
+class Node:
+    """An element as the element reader's functions read it (its attributes; no place: the
+    fast path gives no messages, it declines)."""
+
+    __slots__ = ("attrib", "file", "line", "tag")
+
+    def __init__(self, attrib):
+        self.attrib, self.file, self.line, self.tag = attrib, None, None, "element"
+
+    def get(self, name, default=None):
+        return self.attrib.get(name, default)
+
+
+class Declining:
+    """Diagnostics for the element reader's functions called by the fast path: an error or
+    a warning declines the document."""
+
+    strict = True
+    warnings = 0
+
+    def error(self, *args, **kwargs):
+        raise Declined
+
+    warning = error
+
+
+def numbers(texts, count):
+    """The numbers of ``texts``, each ``count`` plain finite decimals: an (n, count) array, (n,)
+    for one; Declined for any other text."""
+    if not texts:
+        return np.empty((0, count)) if count > 1 else np.empty(0)
+    values = plain_numbers(texts, count)
+    if values is None or not np.isfinite(values).all():
+        raise Declined
+    return values.reshape(-1, count) if count > 1 else values
+
+
+def column(dicts, name, count, default):
+    """numbers() of attribute ``name`` of each of ``dicts`` (the text ``default`` where
+    absent)."""
+    return numbers([a.get(name, default) for a in dicts], count)
+
+
+def _cos(angles):
+    return np.fromiter(map(math.cos, angles.tolist()), float, len(angles))
+
+
+def _sin(angles):
+    return np.fromiter(map(math.sin, angles.tolist()), float, len(angles))
+
+
+def rotations(dicts, frames):
+    """The rows of R_PF (n, 9) of the orientation attribute of each of ``dicts`` (the identity
+    where none), as the element reader's ``frames`` (a Frames) computes them."""
+    R = np.empty((len(dicts), 9))
+    R[:] = IDENTITY_ROW
+    by_kind = defaultdict(list)
+    for k, a in enumerate(dicts):
+        if not ORIENTATIONS.isdisjoint(a):
+            present = ORIENTATIONS.intersection(a)
+            if len(present) > 1:  # (the reader's error)
+                raise Declined
+            (kind,) = present
+            by_kind[kind].append(k)
+    for kind, ks in by_kind.items():
+        if len(ks) < FEW or kind == "zaxis":
+            for k in ks:
+                R[k] = frames.rows(Node(dicts[k]), kind)
+            continue
+        count = {"euler": 3, "xyaxes": 6}.get(kind, 4)
+        values = numbers([dicts[k][kind] for k in ks], count).T
+        if kind == "xyaxes":
+            rows = _xyaxes_rows(*values)
+        elif kind == "axisangle":
+            x, y, z, angle = values
+            norm = np.sqrt(x * x + y * y + z * z)
+            if not (norm > 0).all():
+                raise Declined
+            if frames.degree:
+                angle = angle * _DEGREE
+            rows = cos_sin_axis_rows(_cos(angle), _sin(angle), x / norm, y / norm, z / norm)
+        else:
+            if kind == "quat":
+                w, x, y, z = values
+            else:
+                w, x, y, z = euler_quaternion(
+                    values * _DEGREE if frames.degree else values, frames.eulerseq, _cos, _sin
+                )
+            squared_norm = w * w + x * x + y * y + z * z
+            if not (squared_norm > 0).all():
+                raise Declined
+            rows = quaternion_rotation(w, x, y, z, 2.0 / squared_norm)
+        R[ks] = np.stack(rows, axis=1)
+    return R
+
+
+def _normalized(x, y, z):
+    """(x, y, z) / |(x, y, z)|, arrays (Frames.xyaxes_rows' _normalized for nonzero norms)."""
+    norm = np.sqrt(x * x + y * y + z * z)
+    if not (norm > 0).all():
+        raise Declined
+    return x / norm, y / norm, z / norm
+
+
+def _xyaxes_rows(x0, x1, x2, y0, y1, y2):
+    """Frames.xyaxes_rows of arrays: Declined where it fails (an axis too small or along the
+    other, a result not a rotation matrix, with a margin: the check's matmul is a stack's)."""
+    for a, b, c in ((x0, x1, x2), (y0, y1, y2)):
+        if not (np.sqrt(a * a + b * b + c * c) >= 1e-12).all():
+            raise Declined
+    rows = xyaxes_columns(x0, x1, x2, y0, y1, y2, _normalized)
+    R = np.stack(rows, axis=1).reshape(-1, 3, 3)
+    error = np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)).max(initial=0.0)
+    if not (error <= ORTHONORMALITY_TOLERANCE / 2 and (np.linalg.det(R) > 0).all()):
+        raise Declined
+    return rows

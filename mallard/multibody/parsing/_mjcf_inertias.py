@@ -1,0 +1,192 @@
+"""Geom and body inertias of whole kinds for the MJCF fast path (_mjcf_fast), by the element
+reader's own functions called with arrays (its bits): each shape kind's unit-density inertia
+over its geoms (unit_density_inertia), re-expressed in the body frame B (_reexpress) and
+shifted to Bo as GeomParser._inertia does; the bodies' composites geom place by geom place
+(composite_step); the ``<inertial>``s as SpatialInertia._from_central_rows makes them."""
+
+from collections import defaultdict
+
+import numpy as np
+
+from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
+from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW, column
+from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
+from mallard.multibody.parsing._mujoco_geometry import (
+    _reexpress,
+    composite_step,
+    shifted_to_origin,
+    two_vector_rows,
+    unit_turn_rows,
+)
+from mallard.multibody.parsing._plain_numbers import plain_numbers
+from mallard.multibody.tree._calc_spatial_inertia import unit_density_inertia
+from mallard.multibody.tree._rotational_inertia import (
+    could_be_physically_valid_batch,
+    point_mass_rows,
+    reexpress,
+)
+
+SHAPES = {"sphere": Sphere, "capsule": Capsule, "cylinder": Cylinder, "box": Box,
+          "ellipsoid": Ellipsoid}  # fmt: skip
+#: How many size numbers each shape needs (capsules and cylinders: one with fromto).
+_SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
+_EPS = float(np.finfo(float).eps)
+_HALF_MAX = float(np.finfo(float).max) / 2
+
+
+def _sizes(texts):
+    """The size numbers of each of ``texts`` (rows of NaN past a text's count): an (n, 3)
+    array, texts of one count read in one call; Declined for a text not plain."""
+    out = np.full((len(texts), 3), np.nan)
+    by_count = defaultdict(list)
+    for k, text in enumerate(texts):
+        by_count[len(text.split())].append(k)
+    for count, ks in by_count.items():
+        if not 1 <= count <= 3:
+            raise Declined
+        values = plain_numbers([texts[k] for k in ks], count)
+        if values is None or not np.isfinite(values).all():
+            raise Declined
+        out[ks, :count] = values.reshape(-1, count)
+    return out
+
+
+def geom_checks(dicts):
+    """Declined for a geom the element reader would warn of or refuse by its type: a shape
+    not primitive, a box or ellipsoid with fromto (its sizes: geom_inertias)."""
+    for a in dicts:
+        kind = a.get("type", "sphere")
+        if kind not in SHAPES or ("fromto" in a and kind in ("box", "ellipsoid")):
+            raise Declined
+
+
+def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of attribute dicts
+    ``dicts`` in their bodies at their mass or density (1000), the poses of those without
+    fromto (their places ``placed``) given (rows of R (9), p); Declined where the reader's
+    _inertia would fail (a measure or mass not valid; opposite fromto ends are read one by
+    one: two_vector_rows)."""
+    n = len(dicts)
+    kinds = [a.get("type", "sphere") for a in dicts]
+    size = _sizes([a.get("size", "") for a in dicts])
+    p_BG = np.zeros((n, 3))
+    R_BG = np.empty((n, 9))
+    R_BG[:] = IDENTITY_ROW
+    length = np.full(n, np.nan)
+    fromto = [k for k, a in enumerate(dicts) if "fromto" in a]
+    if fromto:
+        x0, y0, z0, x1, y1, z1 = column([dicts[k] for k in fromto], "fromto", 6, "").T
+        p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
+        dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
+        length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
+        bx, by, bz = x1 - x0, y1 - y0, z1 - z0  # (z of G along b: the reader's _unit of b)
+        squared_norm = bx * bx + by * by + bz * bz
+        if not (squared_norm > 0).all():
+            raise Declined
+        norm = np.sqrt(squared_norm)
+        bx, by, bz = bx / norm, by / norm, bz / norm
+        c = bx * 0.0 + by * 0.0 + bz * 1.0
+        if len(fromto) < 8 or not (c >= -1.0 + _EPS).all():  # (opposite: the SVD's axis)
+            R_BG[fromto] = [
+                two_vector_rows((0.0, 0.0, 1.0), (u, v, w))
+                for u, v, w in zip(x1 - x0, y1 - y0, z1 - z0, strict=True)
+            ]
+        else:
+            rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
+            R_BG[fromto] = np.stack(rows, axis=1)
+    p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
+    volume, moments = np.zeros(n), np.zeros((n, 6))
+    by_kind = defaultdict(list)
+    for k, kind in enumerate(kinds):
+        by_kind[kind].append(k)
+    for kind, ks in by_kind.items():
+        s = size[ks].T
+        if kind in ("capsule", "cylinder"):
+            L = np.where(np.isnan(length[ks]), 2 * s[1], length[ks])
+            measures = (s[0], L)
+        elif kind == "box":
+            measures = (2.0 * s[0], 2.0 * s[1], 2.0 * s[2])
+        else:
+            measures = tuple(s[: _SIZES[kind]])
+        if not all((m > 0).all() and np.isfinite(m).all() for m in measures):
+            raise Declined  # (a missing or non-positive measure: the shape's error)
+        v, m = unit_density_inertia(SHAPES[kind], measures)
+        volume[ks] = v
+        moments[ks] = np.stack(np.broadcast_arrays(*m), axis=1)
+    given = [k for k, a in enumerate(dicts) if "mass" in a]
+    dense = [k for k, a in enumerate(dicts) if "mass" not in a]
+    mass = np.empty(n)
+    mass[given] = column([dicts[k] for k in given], "mass", 1, "0")
+    mass[dense] = volume[dense] * column([dicts[k] for k in dense], "density", 1, "1000")
+    xx, yy, zz, xy, xz, yz = moments.T
+    if not (
+        (mass >= 0).all()
+        and np.isfinite(mass).all()
+        and could_be_physically_valid_batch(
+            xx * mass, xy * mass, xz * mass, xy * mass, yy * mass, yz * mass, xz * mass,
+            yz * mass, zz * mass,
+        ).all()
+    ):  # fmt: skip
+        raise Declined  # (the reader's check of the geom's inertia)
+    zero = np.zeros(n)
+    (px, py, pz), G = _reexpress(R_BG.T, (zero, zero, zero),
+                                 [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])  # fmt: skip
+    q, G = shifted_to_origin((px, py, pz), G, point_mass_rows(px, py, pz), p_BG.T)
+    return np.stack([g for row in G for g in row], axis=1), np.stack(q, axis=1), mass
+
+
+def body_rows(n, owners, G_B, p_BGcm, mass):
+    """The inertia rows (n, 13) [m, p_BoBcm_B, G_BBo_B] of ``n`` bodies, each the composite of
+    its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
+    composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
+    places, count = [], [0] * n
+    for g, b in enumerate(owners):
+        if mass[g] > 0:
+            k = count[b]
+            count[b] = k + 1
+            if k == len(places):
+                places.append([])
+            places[k].append(g)
+    total, parts = np.zeros(n), np.zeros((12, n))
+    part = np.concatenate((p_BGcm, G_B), axis=1).T
+    for gs in places:
+        bs = [owners[g] for g in gs]
+        m, sums = composite_step(total[bs], parts[:, bs], mass[gs], part[:, gs])
+        total[bs], parts[:, bs] = m, sums
+    rows = np.empty((n, 13))
+    rows[:, 0], rows[:, 1:] = total, parts.T
+    return rows
+
+
+def inertial_rows(dicts, R, p):
+    """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (attribute dicts
+    ``dicts``; their frames' rows of R (9) and p), as the element reader's parse_inertial
+    makes them; Declined for one it refuses (no mass or inertia, not physically valid)."""
+    for a in dicts:
+        if "mass" not in a or ("diaginertia" not in a and "fullinertia" not in a):
+            raise Declined
+    m = column(dicts, "mass", 1, "")
+    I = np.zeros((len(dicts), 3, 3))
+    diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
+    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = column(
+        [dicts[k] for k in diagonal], "diaginertia", 3, ""
+    ).T
+    if np.abs(I).max(initial=0.0) >= _HALF_MAX:
+        raise Declined
+    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
+    if turned:  # (the stacked matmul: the reader's bits, matrix by matrix)
+        I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
+    full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
+    fxx, fyy, fzz, fxy, fxz, fyz = column([dicts[k] for k in full], "fullinertia", 6, "").T
+    I[full] = np.stack((fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz), 1).reshape(-1, 3, 3)
+    I = I.reshape(-1, 9)
+    if not (m > 0).all():
+        raise Declined
+    x, y, z = p.T
+    P = np.stack([q for row in point_mass_rows(x, y, z) for q in row], axis=1)
+    G = I / m[:, None] + P
+    if not could_be_physically_valid_batch(*((G - P) * m[:, None]).T).all():
+        raise Declined  # (_from_central_rows' check)
+    rows = np.empty((len(dicts), 13))
+    rows[:, 0], rows[:, 1:4], rows[:, 4:] = m, p, G
+    return rows

@@ -1,0 +1,111 @@
+"""An MJCF document read into tables, for the MJCF fast path (_mjcf_fast), and the subset of
+MJCF that path reads: a whitelist of tags (by parent) and attributes (by tag). Anything outside
+it, and any error, declines the document (``Declined``) to the element reader (_mujoco), which
+reads it and gives Drake's located messages."""
+
+import xml.parsers.expat as expat
+from collections import defaultdict
+
+from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED
+from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
+
+ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
+
+#: The tags the fast path reads, by the tag of their parent (None: the document). World's
+#: geoms and ``<contact>`` are read only for a SceneGraph (declined); sites and lights are
+#: ignored with Drake's warning (IGNORED).
+CHILDREN = {
+    None: {"mujoco"},
+    "mujoco": {"compiler", "option", "default", "worldbody", "actuator", "contact"},
+    "default": {"default", *DEFAULT_ELEMENTS},
+    "worldbody": {"body", "geom", "site", "light"},
+    "body": {"body", "inertial", "joint", "freejoint", "geom", "site", "light"},
+    "actuator": {"motor", "position"},
+    "contact": {"pair", "exclude"},
+}
+#: The children of a body (or World) that Drake ignores with a warning, in its order.
+IGNORED = ("site", "light")
+_FRAME = {"pos", *ORIENTATIONS}
+#: The attributes the fast path reads or Drake ignores (silently, or with its warning:
+#: UNSUPPORTED), by tag (joint, geom and the actuators' with their defaults); a tag not here
+#: may have any (its element is not read).
+ATTRIBUTES = {
+    "mujoco": {"model"},
+    "compiler": {"angle", "autolimits", "eulerseq", "inertiafromgeom"},
+    "option": {"gravity", *UNSUPPORTED["option"]},
+    "default": {"class"},
+    "worldbody": {*UNSUPPORTED["body"]},
+    "actuator": set(),
+    "body": {"name", "childclass", *_FRAME, *UNSUPPORTED["body"]},
+    "inertial": {"mass", "diaginertia", "fullinertia", *_FRAME},
+    "freejoint": {"name"},
+    "joint": {"name", "class", "type", "pos", "axis", "ref", "range", "limited", "damping",
+              "armature", "margin", "solreflimit", "solimplimit", "solreffriction",
+              "solimpfriction", *UNSUPPORTED["joint"]},
+    "geom": {"name", "class", "type", "size", "fromto", "mass", "density", "contype",
+             "conaffinity", "condim", "group", "rgba", "friction", "material", "solref",
+             "solimp", "solmix", "margin", "gap", "priority", *_FRAME, *GEOM_UNSUPPORTED},
+    "motor": {"name", "class", "joint", "ctrlrange", "ctrllimited", "forcerange",
+              "forcelimited", "gear", *UNSUPPORTED["motor"]},
+    "position": {"name", "class", "joint", "ctrlrange", "ctrllimited", "forcerange",
+                 "forcelimited", "gear", "kp", "kd", "kv", *UNSUPPORTED["motor"],
+                 *UNSUPPORTED["position"]},
+}  # fmt: skip
+
+
+class Declined(Exception):
+    """The document is outside the fast path's subset, or in error."""
+
+
+class Tables:
+    """A document as tables: each element's tag, attribute dict (expat's), line and parent
+    (-1 for the root), numbered in document order; ``kinds``: {tag: its elements, in order};
+    ``file``: the name messages give."""
+
+    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds")
+
+    def __init__(self, data, file):
+        self.file = file
+        parser = expat.ParserCreate(intern=None)
+        tags, attrs, lines, parents = [], [], [], []
+        self.tags, self.attrs, self.lines, self.parents = tags, attrs, lines, parents
+        kinds = self.kinds = defaultdict(list)
+        stack = [-1]
+        push, pop = stack.append, stack.pop
+
+        def start(tag, attrib):
+            i = len(tags)
+            parents.append(stack[-1])
+            push(i)
+            tags.append(tag)
+            attrs.append(attrib)
+            lines.append(parser.CurrentLineNumber)
+            kinds[tag].append(i)
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = lambda tag: pop()
+        try:  # (str as the element reader's parse_xml reads it: its UTF-8 bytes)
+            parser.Parse(data.encode() if isinstance(data, str) else data, True)
+        except expat.ExpatError:
+            raise Declined from None
+        finally:  # (no cycle through the handlers: the tables are freed with the parse)
+            parser.StartElementHandler = parser.EndElementHandler = None
+
+    def check(self):
+        """Declined unless every tag is one CHILDREN allows under its parent and the
+        attributes of the tags of ATTRIBUTES other than joint, geom and the actuators (checked
+        with their defaults: _mjcf_defaults) are its."""
+        tags, parents = self.tags, self.parents
+        for tag, elements in self.kinds.items():
+            under = {None if p < 0 else tags[p] for p in map(parents.__getitem__, elements)}
+            for parent in under:
+                allowed = CHILDREN.get(parent)
+                if allowed is None or tag not in allowed:
+                    raise Declined
+            if tag in ("joint", "geom", "motor", "position"):
+                continue
+            allowed = ATTRIBUTES.get(tag)
+            if allowed is not None and not allowed.issuperset(
+                set().union(*map(self.attrs.__getitem__, elements))
+            ):
+                raise Declined

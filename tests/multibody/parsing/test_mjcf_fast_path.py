@@ -1,0 +1,317 @@
+"""The MJCF reader's fast path (_mjcf_fast) against its element reader (_mujoco): for every
+MJCF document of the tests (the models of tests/multibody/parsing/mjcf, the conformance
+tests' feature documents, the benchmark's robots of several sizes and seeds) and seeded
+mutations of them (numbers, names, classes, structure), either the fast path declines or the
+plant it makes equals the reader's to the bit (bodies, frames, joints, actuators, inertias,
+limits, gains, floating poses, the warnings and Finalize's mass matrix), and the Parser's
+outcome (a plant or the reader's located error) is the reader's."""
+
+import logging
+import os
+import random
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from mallard.multibody.parsing import Parser, _mjcf_fast
+from mallard.multibody.plant import MultibodyPlant
+from tests.multibody.parsing.test_mujoco import _mutants
+
+HERE = os.path.dirname(__file__)
+MODELS = os.path.join(HERE, "mjcf")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "benchmarks"))
+import parsing as benchmark  # noqa: E402
+
+
+def _h(x):
+    return np.asarray(x, dtype=float).tobytes()
+
+
+def dump(plant):
+    """The plant's elements field by field (floats as their bytes), in index order."""
+    out = [plant.num_model_instances()]
+    for body in plant._bodies:
+        M = body.default_spatial_inertia()
+        out.append((body.name(), int(body.index()), int(body.model_instance()),
+                    _h(M.get_mass()), _h(M.get_com()),
+                    _h(M.get_unit_inertia().CopyToFullMatrix3())))  # fmt: skip
+    for frame in plant._frames:
+        X = frame.GetFixedPoseInBodyFrame()
+        out.append((type(frame).__name__, frame.name(), int(frame.index()), frame.body().name(),
+                    int(frame.model_instance()), _h(X.rotation().matrix()),
+                    _h(X.translation())))  # fmt: skip
+    for joint in plant._joints:
+        row = (type(joint).__name__, joint.name(), int(joint.index()),
+               joint.frame_on_parent().name(), joint.frame_on_child().name(),
+               _h(joint.position_lower_limits()), _h(joint.position_upper_limits()),
+               _h(joint.velocity_upper_limits()), _h(joint.default_positions()))  # fmt: skip
+        if joint.num_velocities() == 1:
+            row += (_h(joint.default_damping()),)
+        for axis in ("revolute_axis", "translation_axis"):
+            if hasattr(joint, axis):
+                row += (_h(getattr(joint, axis)()),)
+        out.append(row)
+    for actuator in plant._actuators:
+        gains = actuator.get_controller_gains() if actuator.has_controller() else None
+        out.append((actuator.name(), int(actuator.index()), actuator.joint().name(),
+                    _h(actuator.effort_limit()), _h(actuator.default_gear_ratio()),
+                    _h(actuator.default_rotor_inertia()),
+                    None if gains is None else (_h(gains.p), _h(gains.d))))  # fmt: skip
+    for body, X in sorted(plant._default_floating_poses.items()):
+        out.append((body, _h(X.rotation().matrix()), _h(X.translation())))
+    return out
+
+
+def _finalized(plant):
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    return (_h(plant.CalcMassMatrix(context)), _h(plant.GetPositions(context)),
+            _h(plant.GetPositionLowerLimits()), _h(plant.GetEffortUpperLimits()))  # fmt: skip
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def _outcome(add, fast, monkeypatch, prefix_model=True):
+    """(what ``add(parser)`` made: ("plant", dump, warnings, Finalize's) or (the error's type
+    and text), whether the fast path made it) with the fast path on or off (``fast``)."""
+    accepted = []
+
+    def spy(workspace, data, file):
+        result = parse(workspace, data, file)
+        accepted.append(result is not None)
+        return result
+
+    parse = _mjcf_fast.parse
+    monkeypatch.setattr(_mjcf_fast, "parse", spy if fast else lambda *args: None)
+    monkeypatch.setattr(_mjcf_fast, "MIN_BODIES", 0)  # (small documents too)
+    records = _Records()
+    logger = logging.getLogger("mallard.parsing")
+    logger.addHandler(records)
+    propagate, logger.propagate = logger.propagate, False
+    plant = MultibodyPlant(0.0)
+    try:
+        if prefix_model:  # (a plant that already holds a model: numbers and names shift)
+            Parser(plant, "first").AddModelsFromString(benchmark.robot_mjcf(3), "xml")
+            accepted.clear()
+        add(Parser(plant))
+        made = ("plant", dump(plant), list(records.messages), _finalized(plant))
+    except Exception as error:  # (the reader's: its type and text)
+        made = (type(error).__name__, str(error), list(records.messages))
+    finally:
+        logger.removeHandler(records)
+        logger.propagate = propagate
+        monkeypatch.setattr(_mjcf_fast, "parse", parse)
+    return made, any(accepted)
+
+
+def _check(add, monkeypatch):
+    """Whether the fast path made the plant (then equal to the reader's: asserted)."""
+    reader, _ = _outcome(add, False, monkeypatch)
+    ours, accepted = _outcome(add, True, monkeypatch)
+    assert ours == reader
+    return accepted
+
+
+def _string(text):
+    return lambda parser: parser.AddModelsFromString(text, "xml")
+
+
+def _robot(n, seed=24):
+    """The benchmark's robot of ``n`` bodies, of its generator's seed ``seed``."""
+    Random = random.Random
+    benchmark.random.Random = lambda _: Random(seed)
+    try:
+        return benchmark.robot_mjcf(n)
+    finally:
+        benchmark.random.Random = Random
+
+
+@pytest.fixture(autouse=True)
+def _no_logging_output():
+    logging.disable(logging.NOTSET)
+    yield
+
+
+@pytest.mark.parametrize("n", [2, 5, 12, 30, 200])
+def test_the_benchmark_robot_is_read_by_the_fast_path_to_the_bit(n, monkeypatch):
+    assert _check(_string(benchmark.robot_mjcf(n)), monkeypatch)
+
+
+def test_robots_of_other_seeds(monkeypatch):
+    accepted = [_check(_string(_robot(3 + seed % 40, seed)), monkeypatch) for seed in range(40)]
+    assert all(accepted)
+
+
+#: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
+#: defaults: the fast path reads them and logs the reader's warnings.
+_WARNED = {
+    "option": ("<compiler ",
+               '<option timestep="0.002" cone="elliptic" gravity="0 0 -9"/><compiler '),
+    "joint default": ('<joint axis="0 1 0" damping="0.5"',
+                      '<joint axis="0 1 0" frictionloss="0.1" user="1" damping="0.5"'),
+    "body": ('<body name="limb0_1"', '<body gravcomp="1" mocap="false" name="limb0_1"'),
+    "motor default": ('<motor ctrlrange="-1 1"/>',
+                      '<motor ctrlrange="-1 1" user="3" dyntype="none"/>'),
+    "position default": ('kv="1"/>', 'kv="1" dampratio="1" group="2"/>'),
+    "geom default": ('<geom friction="0.8"',
+                     '<geom fluidshape="ellipsoid" user="1" friction="0.8"'),
+    "worldbody": ("<worldbody>", '<worldbody user="1">'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", _WARNED, ids=str)
+def test_drakes_warnings_of_ignored_attributes(edit, monkeypatch):
+    old, new = _WARNED[edit]
+    text = benchmark.robot_mjcf(30)
+    assert old in text
+    assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
+def _model_files():
+    return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
+
+
+@pytest.mark.parametrize("path", _model_files(), ids=os.path.basename)
+def test_the_test_models(path, monkeypatch):
+    _check(lambda parser: parser.AddModels(path), monkeypatch)
+
+
+def test_which_test_models_the_fast_path_reads(monkeypatch):
+    """It reads the models without includes, mesh assets or equality constraints."""
+    accepted = {
+        os.path.basename(p): _check(lambda parser, p=p: parser.AddModels(p), monkeypatch)
+        for p in _model_files()
+    }
+    assert accepted == {
+        "arm_gripper.xml": False,  # (mesh assets, <equality>)
+        "cartpole.xml": True,
+        "hand.xml": False,  # (<equality>)
+        "humanoid.xml": True,
+        "quadruped.xml": False,  # (<include>, mesh assets)
+        "quadruped_assets.xml": False,  # (mesh assets)
+    }
+
+
+def test_the_conformance_feature_documents(monkeypatch):
+    pytest.importorskip("pydrake")
+    from tests.conformance.test_parsing_mjcf import CASES
+
+    accepted = {name: _check(_string(text), monkeypatch) for name, text in CASES.items()}
+    assert any(accepted.values())
+
+
+def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkeypatch):
+    """Documents of fewer than MIN_BODIES bodies, or with a tag the fast path declines
+    wherever it is (an asset...), are not read into tables."""
+    calls, inner = [], _mjcf_fast._parse
+    monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES - 1), "xml")
+    assert calls == []
+    text = _robot(_mjcf_fast.MIN_BODIES)
+    with_asset = text.replace("<worldbody>", '<asset><texture name="t"/></asset><worldbody>')
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(with_asset, "xml")
+    assert calls == []
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
+    assert calls == [1]
+
+
+def test_a_scene_graph_and_strict_parsing_take_the_element_reader(monkeypatch):
+    """With a SceneGraph the fast path is not tried; with strict parsing it declines a
+    document that warns, and the reader raises the warning as its error."""
+    from mallard.geometry import SceneGraph
+
+    calls, inner = [], _mjcf_fast._parse
+    monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
+    Parser(MultibodyPlant(0.0), SceneGraph()).AddModelsFromString(benchmark.robot_mjcf(5), "xml")
+    assert calls == []
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.SetStrictParsing()
+    with pytest.raises(RuntimeError, match=r":14: error: The tag 'light' found as a child of "):
+        parser.AddModelsFromString(benchmark.robot_mjcf(30), "xml")
+    assert calls == [1] and plant.num_model_instances() == 2
+
+
+#: The number attributes the fuzz replaces, and the texts it puts there (U7's).
+_FUZZED = ("pos", "quat", "euler", "axisangle", "range", "diaginertia", "fullinertia", "mass",
+           "fromto", "kp", "kd", "axis", "damping", "armature", "density", "gear", "size",
+           "ctrlrange", "xyaxes")  # fmt: skip
+_TEXTS = ("1 2", "abc", "1 x 3", "nan", "1e999", "", "0 0 0 0", "1,2,3", "+-1",
+          "1 2 3 4 5 6 7", "0.5", "-0", "1e-400", "0 0 0", "inf", "1_0", "1. 2. 3.",
+          ".5 .5 .5 .5", "2 1", "-1", "0", "1 0 0 0 0 0")  # fmt: skip
+_ATTRIBUTE = re.compile(r'\b(\w+)="([^"]*)"')
+_NAMED = re.compile(r'\b(name|class|childclass|joint|type)="([^"]*)"')
+
+
+def _mutate(text, rng):
+    """``text`` with one to three of: a number attribute given one of _TEXTS; a name, class,
+    joint or type given another's text (or dropped); an element dropped or duplicated; an
+    attribute or element the fast path does not read added."""
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        what = rng.randrange(5)
+        if what == 0:
+            spots = [m for m in _ATTRIBUTE.finditer(text) if m.group(1) in _FUZZED]
+            spot = rng.choice(spots)
+            text = text[: spot.start(2)] + rng.choice(_TEXTS) + text[spot.end(2) :]
+        elif what == 1:
+            spots = list(_NAMED.finditer(text))
+            spot, other = rng.choice(spots), rng.choice(spots)
+            if rng.random() < 0.3:
+                text = text[: spot.start()] + text[spot.end() :]
+            else:
+                text = text[: spot.start(2)] + other.group(2) + text[spot.end(2) :]
+        elif what == 2:
+            lines = text.splitlines()
+            k = rng.randrange(len(lines))
+            if "/>" in lines[k] and "<" in lines[k]:
+                lines.insert(k, lines[k]) if rng.random() < 0.5 else lines.pop(k)
+            text = "\n".join(lines)
+        elif what == 3:
+            spots = list(re.finditer(r"<(body|joint|geom|motor|position|inertial) ", text))
+            spot = rng.choice(spots)
+            extra = rng.choice((
+                'gravcomp="1" ', 'frictionloss="0.1" ', 'margin="0.01" ', 'ref="0.1" ',
+                'limited="false" ', 'limited="true" ', 'ctrllimited="false" ',
+                'euler="0 0 1" ', 'group="1" ',
+            ))  # fmt: skip
+            text = text[: spot.end()] + extra + text[spot.end() :]
+        else:
+            spots = [m.end() for m in re.finditer(r"<body [^>]*[^/]>", text)]
+            at = rng.choice(spots)
+            extra = rng.choice((
+                '<camera name="c"/>', '<site name="s"/>', '<light/>',
+                '<joint name="x" type="free"/>', '<freejoint/>',
+                '<inertial mass="1" diaginertia="1 1 1"/>', '<joint type="ball" range="0 1"/>',
+                '<geom size="0.1"/>',
+            ))  # fmt: skip
+            text = text[:at] + extra + text[at:]
+    return text
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mutated_documents(seed, monkeypatch):
+    """Each mutation of the robots of 12 and 30 bodies: the fast path declines it, or makes
+    the reader's plant and warnings; the outcome is the reader's (its plant or its error)."""
+    rng = random.Random(seed)
+    documents = [benchmark.robot_mjcf(12), benchmark.robot_mjcf(30)]
+    accepted = [_check(_string(_mutate(rng.choice(documents), rng)), monkeypatch)
+                for _ in range(60)]  # fmt: skip
+    assert 0 < sum(accepted) < len(accepted)
+
+
+@pytest.mark.parametrize("name", ["cartpole", "arm_gripper"])
+def test_mutants_of_the_test_models(name, monkeypatch):
+    with open(os.path.join(MODELS, f"{name}.xml")) as f:
+        text = f.read()
+    mutants = list(_mutants(text))
+    for _, mutant in mutants[:: max(1, len(mutants) // 80)]:
+        _check(_string(mutant), monkeypatch)
