@@ -625,8 +625,8 @@ class GeomParser:
         inertia = self.unit_inertia.get(key)
         if inertia is None:
             shape_type, measures = key
-            if 0.0 in measures:  # (a zero radius sphere: CalcSpatialInertia's error)
-                CalcSpatialInertia(geom.shape, 1.0)
+            if 0.0 in measures:  # (a zero radius sphere: CalcSpatialInertia's error; made
+                CalcSpatialInertia(shape_type(*measures), 1.0)  # here: geom.shape may not be)
             volume, moments = unit_density_inertia(shape_type, measures)
             inertia = self.unit_inertia[key] = (volume, _ORIGIN, _rows(moments), _ORIGIN_ROWS)
         return inertia

@@ -195,6 +195,25 @@ def test_geoms_of_one_look_each_get_it_and_each_warn(caplog):
     assert caplog.text.count("Using zero-radius spheres") == 2
 
 
+@pytest.mark.parametrize("scene_graph", [False, True])
+def test_a_zero_radius_sphere_of_a_body_without_inertial_is_drakes_located_error(scene_graph):
+    """A body's inertia from a zero-radius sphere geom is SolidSphereWithDensity's error,
+    located, with or without a SceneGraph (without one its shape is not made), and the
+    plant is left as it was."""
+    plant = _plant(scene_graph=scene_graph)
+    with pytest.raises(
+        RuntimeError,
+        match=r"^\S+:1: error: SolidSphereWithDensity\(\): radius is not positive and "
+        r"finite: 0\.$",
+    ):
+        Parser(plant).AddModelsFromString(
+            '<mujoco model="m"><worldbody><body name="b"><joint type="hinge"/>'
+            '<geom type="sphere" size="0"/></body></worldbody></mujoco>',
+            "xml",
+        )
+    assert plant.num_bodies() == 1  # (rolled back)
+
+
 def test_an_actuator_finds_a_weld_joint_by_name_as_the_plant_does():
     """An actuator's joint is looked up in the plant when it is not one the document's
     joints added (a weld of a body without joints: AddJointActuator's error)."""
