@@ -36,3 +36,23 @@ def test_leaves_a_disabled_collector_disabled(restore_collector):
     with paused_collection():
         assert not gc.isenabled()
     assert not gc.isenabled()
+
+
+def test_the_collection_due_runs_as_the_block_ends(restore_collector):
+    """The young objects the block made (alive: 2,000 lists) are collected (scanned) once, as
+    the block ends, not at the next allocation after it (in the caller's time)."""
+    events = []
+
+    def record(phase, info):
+        events.append(phase)
+
+    gc.enable()
+    gc.collect()
+    gc.callbacks.append(record)
+    try:
+        with paused_collection():
+            alive = [[] for _ in range(2000)]
+        events.append("after the block")
+    finally:
+        gc.callbacks.remove(record)
+    assert events == ["start", "stop", "after the block"] and len(alive) == 2000
