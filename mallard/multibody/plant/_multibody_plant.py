@@ -141,14 +141,15 @@ def _ends(joint):
 class _InstanceSlots:
     """Per model instance 0 … count − 1, the slots it owns, increasing: ``slots[i]``, an int64
     array (a view of one array, made when first read; then the same array at every read),
-    ``owner`` giving each slot's model instance. A plant reads few of them (Finalize made
-    all of them: ~0.2 µs each, four per model instance)."""
+    ``owner()`` giving each slot's model instance, called at the first read. A plant reads few
+    of them, often none: Finalize made all of them (~0.2 µs each, four per model instance),
+    then their arrays (the owners, sorted and counted: 16 numpy calls of its fixed cost)."""
 
-    __slots__ = ("_order", "_ends", "_views")
+    __slots__ = ("_owner", "_order", "_ends", "_views")
 
     def __init__(self, owner, count):
-        self._order = owner.argsort(kind="stable")
-        self._ends = np.bincount(owner, minlength=count).cumsum().tolist()
+        self._owner = owner
+        self._order = self._ends = None
         self._views = [None] * count
 
     def __len__(self):
@@ -157,6 +158,10 @@ class _InstanceSlots:
     def __getitem__(self, i):
         view = self._views[i]
         if view is None:
+            if self._order is None:
+                owner = self._owner()
+                self._order = owner.argsort(kind="stable")
+                self._ends = np.bincount(owner, minlength=len(self._views)).cumsum().tolist()
             i %= len(self._views)
             start = self._ends[i - 1] if i else 0
             view = self._views[i] = self._order[start : self._ends[i]]
@@ -1155,12 +1160,21 @@ class MultibodyPlant(
         from the model instance, nq and nv of the joint of each mobod after World (arrays: q and
         v are assigned in mobod order) and the actuators (one input each, in their order)."""
         count = len(self._instance_names)
-        actuator_instance = [a._model_instance._value for a in self._actuators]
-        q_instance, v_instance = np.repeat(joint_instance, nq), np.repeat(joint_instance, nv)
-        self._instance_q = _InstanceSlots(q_instance, count)
-        self._instance_v = _InstanceSlots(v_instance, count)
-        self._instance_x = _InstanceSlots(np.concatenate((q_instance, v_instance)), count)
-        self._instance_u = _InstanceSlots(np.array(actuator_instance, np.int64), count)
+        actuators = self._actuators
+
+        def q_owner():
+            return np.repeat(joint_instance, nq)
+
+        def v_owner():
+            return np.repeat(joint_instance, nv)
+
+        def u_owner():
+            return np.array([a._model_instance._value for a in actuators], np.int64)
+
+        self._instance_q = _InstanceSlots(q_owner, count)
+        self._instance_v = _InstanceSlots(v_owner, count)
+        self._instance_x = _InstanceSlots(lambda: np.concatenate((q_owner(), v_owner())), count)
+        self._instance_u = _InstanceSlots(u_owner, count)
 
     def _default_parameters(self):
         """The PlantParameters of the elements' defaults. Those of the bodies, frames and

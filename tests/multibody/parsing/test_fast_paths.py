@@ -20,6 +20,7 @@ from mallard.multibody.parsing import Parser
 from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._mujoco_geometry import two_vector_rows
+from mallard.multibody.parsing._workspace import _read
 from mallard.multibody.parsing._xml import parse_xml
 from mallard.multibody.parsing._xml_view import parse_xml_view
 from mallard.multibody.plant import MultibodyPlant
@@ -1110,3 +1111,14 @@ def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, capl
     monkeypatch.setattr(_urdf, "joint_values", lambda joints, firsts: ([None] * len(joints), []))
     assert fast == parsed()
     assert len(fast[1]) == 1 and "calibration" in fast[1][0]
+
+
+def test_read_returns_the_file_bytes(tmp_path):
+    """_workspace._read (os.read into one buffer): the bytes open().read() gives, for an empty
+    file, a small one and one larger than a read's usual chunk."""
+    for size in (0, 1, 100, 3 * 2**20 + 7):
+        path = tmp_path / f"f{size}"
+        path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
+        assert _read(str(path)) == path.read_bytes()
+    with pytest.raises(FileNotFoundError):
+        _read(str(tmp_path / "missing"))

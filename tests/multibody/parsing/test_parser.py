@@ -3,6 +3,7 @@ messages)."""
 
 import pytest
 
+from mallard.geometry import SceneGraph
 from mallard.multibody.parsing import PackageMap, Parser
 from mallard.multibody.parsing._parser import _format_parser
 from mallard.multibody.plant import MultibodyPlant
@@ -161,3 +162,31 @@ def test_warnings_go_to_logging_not_stdout(caplog, capsys):
     )
     assert capsys.readouterr() == ("", "")
     assert [r.name for r in caplog.records] == ["mallard.parsing"]
+
+
+def test_package_map_made_when_first_needed(tmp_path, monkeypatch):
+    """The map is made at the first package_map() or package URI, not at Parser() (most
+    documents need none), unless networking is off: then Parser() fails as Drake's does when
+    drake_models is not cached."""
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    assert parser._package_map is None
+    parser.AddModelsFromString(TEXT, "urdf")
+    assert parser._package_map is None
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "package.xml").write_text("<package><name>pkg</name></package>")
+    (package / "m.urdf").write_text(robot(link("b"), name="m"))
+    parser.package_map().Add("pkg", str(package))
+    assert parser.AddModelsFromUrl("package://pkg/m.urdf") == [plant.GetModelInstanceByName("m")]
+    mesh = '<visual><geometry><mesh filename="package://nowhere/c.obj"/></geometry></visual>'
+    (tmp_path / "n.urdf").write_text(robot(link("c", mesh), name="n"))
+    other = Parser(MultibodyPlant(0.0))
+    other.plant().RegisterAsSourceForSceneGraph(SceneGraph())
+    with pytest.raises(RuntimeError, match="unknown package 'nowhere'"):
+        other.AddModels(str(tmp_path / "n.urdf"))
+    assert isinstance(other._package_map, PackageMap)
+    monkeypatch.setenv("DRAKE_ALLOW_NETWORK", "none")
+    monkeypatch.setenv("TEST_TMPDIR", str(tmp_path))  # (an empty download cache)
+    with pytest.raises(RuntimeError, match="AddRemote on 'drake_models' only provides network"):
+        Parser(MultibodyPlant(0.0))

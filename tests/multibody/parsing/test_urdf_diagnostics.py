@@ -582,3 +582,10 @@ def test_geometry_warnings(caplog):
         "Drake doesn't make use of that attribute and all instances will be ignored.",
     ]
     assert [g.name for g in parser._geometries] == ["v", "v_1", "Sphere"]
+
+
+def test_a_directory_is_not_a_model_file(tmp_path):
+    path = tmp_path / "models.urdf"
+    path.mkdir()
+    with pytest.raises(RuntimeError, match=f"^{path}:0: error: Failed to parse XML file: Is a dir"):
+        Parser(MultibodyPlant(0.0)).AddModels(str(path))

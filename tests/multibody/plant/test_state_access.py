@@ -905,3 +905,21 @@ def test_clone_is_independent(setup):
     assert angle_of(plant, clone) == 0.0
     np.testing.assert_array_equal(plant.get_actuation_input_port().Eval(context), [1, 2, 3])
     assert plant.get_actuation_input_port().Eval(clone).tolist() == [0, 0, 0]
+
+
+def test_instance_slots_made_at_the_first_read():
+    """_InstanceSlots: the slots of each model instance (increasing, as a stable sort of the
+    owners), its owners computed once, at the first read of any instance, in any order."""
+    from mallard.multibody.plant._multibody_plant import _InstanceSlots
+
+    owner = np.array([2, 0, 2, 1, 0, 2], dtype=np.int64)
+    calls = []
+    slots = _InstanceSlots(lambda: calls.append(1) or owner, 4)
+    assert calls == [] and len(slots) == 4
+    assert slots[-2].tolist() == [0, 2, 5]  # (instance 2)
+    assert slots[0].tolist() == [1, 4]
+    assert slots[1].tolist() == [3]
+    assert slots[3].tolist() == []
+    assert slots[0] is slots[0] and calls == [1]
+    with pytest.raises(IndexError):
+        slots[4]
