@@ -11,7 +11,7 @@ Geometry is parsed only when the Parser has a scene graph or the plant is a geom
 
 import math
 import operator
-from itertools import repeat
+from itertools import compress, repeat
 
 import numpy as np
 
@@ -57,6 +57,8 @@ from mallard.multibody.tree._rotational_inertia import fmt
 
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
+_TAG = operator.attrgetter("tag")
+_JOINT_TAGS = frozenset(("joint", "drake:joint"))
 #: The joints' classes of the types joint_values reads.
 _JOINT_CLASSES = {
     "revolute": RevoluteJoint,
@@ -109,6 +111,7 @@ class _UrdfParser:
         self.pending_frames = set()  # the names of the pending frames
         self.pending_joints = set()  # the names of the pending joints
         self.pending_ends = set()  # the pending joints' _ends
+        self.tags = self.present = None  # the tags of the root's children (in order; as a set)
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -137,47 +140,58 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
-        children = {}  # tag -> the root's children of that tag, in order (one pass)
-        for child in root.children:
-            children.setdefault(child.tag, []).append(child)
+        self.tags = list(map(_TAG, root.element))
+        self.present = set(self.tags)
         materials = {}
-        for node in children.get("material", ()):
+        for node in self.children("material"):
             parse_material(self.workspace, node, True, materials)
-        links = children.get("link", ())
+        links = self.children("link", views=False)
         inertias = spatial_inertias(links)
         if not self.add_links_at_once(links, inertias, materials):
-            for node, inertia_row in zip(links, inertias, strict=True):
+            for node, inertia_row in zip(self.children("link"), inertias, strict=True):
                 self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
-            for node in children.get("drake:collision_filter_group", ()):
+            for node in self.children("drake:collision_filter_group"):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        joints = children.get("joint", [])
-        if "drake:joint" in children:  # (both tags, in document order)
-            joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
+        # (both tags, in document order)
+        tag = _JOINT_TAGS if "drake:joint" in self.present else "joint"
         effort_limits = {}
-        mimics = self.add_joints(joints, effort_limits)
+        mimics = self.add_joints(self.children(tag, views=False), tag, effort_limits)
         self.add_pending()
-        for node, mimic in zip(joints, mimics, strict=True):
-            if mimic is not None:
-                self.parse_mimic(node, mimic)
-        for node in children.get("transmission", ()):
+        for node, mimic in mimics:
+            self.parse_mimic(node, mimic)
+        for node in self.children("transmission"):
             self.parse_transmission(node, effort_limits)
-        if "loop_joint" in children:
+        if "loop_joint" in self.present:
             self.error(root, "loop joints are not supported in MultibodyPlant")
-        for node in children.get("frame", ()):
+        for node in self.children("frame"):
             self.parse_frame(node)
-        for node in children.get("drake:linear_bushing_rpy", ()):
+        for node in self.children("drake:linear_bushing_rpy"):
             add_linear_bushing(plant, self.vector_reader(node), self.frame_reader(node))
-        for node in children.get("drake:linear_spring_damper", ()):
+        for node in self.children("drake:linear_spring_damper"):
             add_linear_spring_damper(
                 plant, self.vector_reader(node), self.body_reader(node), self.double_reader(node)
             )
-        for node in children.get("drake:ball_constraint", ()):
+        for node in self.children("drake:ball_constraint"):
             add_ball_constraint(plant, self.vector_reader(node), self.body_reader(node))
-        for node in children.get("drake:tendon_constraint", ()):
+        for node in self.children("drake:tendon_constraint"):
             self.parse_tendon_constraint(node)
         return self.model_instance
+
+    def children(self, tag, views=True):
+        """The root's children of the tag ``tag`` (or of a tag of the frozenset ``tag``), in
+        document order: their ElementViews, or, if not ``views``, their Elements (then no
+        ElementView is made: the bulk readers read Elements)."""
+        if type(tag) is str:
+            if tag not in self.present:
+                return []
+            match = tag.__eq__
+        else:
+            match = tag.__contains__
+        return list(
+            compress(self.root.children if views else self.root.element, map(match, self.tags))
+        )
 
     # ---- links -------------------------------------------------------------------------------
     def parse_link(self, node, materials, inertia_row=None):
@@ -214,11 +228,11 @@ class _UrdfParser:
             self.parse_geometry(node, body, name, materials)
 
     def add_links_at_once(self, links, inertias, materials):
-        """Adds the bodies of all ``links`` at once, pending, if nothing parse_link checks one
-        by one: names present, distinct, not "world", no ``drake_ignore``; then their
-        geometry. Each body is of its row of spatial_inertias (``inertias``:
-        RigidBody._in_rows), or, where a link has none, of its ``<inertial>`` read by
-        parse_inertial or zero; parse_link's messages (a ``type`` attribute's warning,
+        """Adds the bodies of all ``links`` (the root's ``<link>`` Elements) at once, pending,
+        if nothing parse_link checks one by one: names present, distinct, not "world", no
+        ``drake_ignore``; then their geometry. Each body is of its row of spatial_inertias
+        (``inertias``: RigidBody._in_rows), or, where a link has none, of its ``<inertial>``
+        read by parse_inertial or zero; parse_link's messages (a ``type`` attribute's warning,
         parse_inertial's, the geometry's) come link by link, in its order. Returns whether it
         did (else parse_link reads each); not for a document of no rows."""
         missing = inertias.count(None)
@@ -238,9 +252,10 @@ class _UrdfParser:
             bodies = self.plant._add_bodies_in_rows(names, instance, inertias)
             self.bodies.update(zip(names, bodies, strict=True))
             if geometries is not None:
-                for node, body, name in zip(links, bodies, names, strict=True):
+                for node, body, name in zip(self.children("link"), bodies, names, strict=True):
                     self.parse_geometry(node, body, name, materials)
             return True
+        links = self.children("link")  # (their ElementViews: messages name them)
         rowed = [k for k, row in enumerate(inertias) if row is not None]
         made = iter(
             RigidBody._in_rows([names[k] for k in rowed], instance, [inertias[k] for k in rowed])
@@ -474,13 +489,13 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def add_joints(self, joints, effort_limits):
-        """Adds the joints of the elements ``joints``, in order: those joint_values reads
-        here (a fixed, revolute or prismatic joint with its frame "{name}_parent", pending
-        with the document's other elements when checked_at_once passes them all or
-        checked_ends each, else by the plant's methods, which raise as Drake's), the others
-        by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
-        reads once all are added."""
+    def add_joints(self, joints, tag, effort_limits):
+        """Adds the joints of the elements ``joints`` (the root's children of ``tag``, as
+        Elements), in order: those joint_values reads here (a fixed, revolute or prismatic
+        joint with its frame "{name}_parent", pending with the document's other elements when
+        checked_at_once passes them all or checked_ends each, else by the plant's methods,
+        which raise as Drake's), the others by parse_joint; returns [(the ElementView of a
+        joint with a ``<mimic>``, its mimic's)], which parse_mimic reads once all are added."""
         firsts = first_children(joints)
         read, warned = joint_values(joints, firsts)
         checked = None
@@ -488,21 +503,28 @@ class _UrdfParser:
             columns = list(zip(*read, strict=True))
             checked = self.checked_at_once(columns)
         if checked is not None:
-            for k in warned:
-                self.warn_read(joints[k])
+            if warned:
+                views = self.children(tag)
+                for k in warned:
+                    self.warn_read(views[k])
             self.add_joints_at_once(joints, columns, *checked)
             effort_limits.update(zip(columns[0], columns[6], strict=True))
             mimics = list(map(dict.get, firsts, repeat("mimic")))
-            if mimics.count(None) < len(mimics):
-                for j, mimic in enumerate(mimics):
-                    if mimic is not None:
-                        mimics[j] = joints[j].view(mimic)
-            return mimics
+            if mimics.count(None) == len(mimics):
+                return []
+            return [
+                (node, node.view(mimic))
+                for node, mimic in zip(self.children(tag), mimics, strict=True)
+                if mimic is not None
+            ]
         bodies, mimics = self.bodies, []
+        joints = self.children(tag)  # (their ElementViews: messages name them)
         warned = {joints[k] for k in warned} if warned else ()
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
-                mimics.append(self.parse_joint(node, first_views(node), effort_limits))
+                mimic = self.parse_joint(node, first_views(node), effort_limits)
+                if mimic is not None:
+                    mimics.append((node, mimic))
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
             # (parse_joint's warnings, in its order: its children's before its bodies' errors,
@@ -538,7 +560,8 @@ class _UrdfParser:
                 self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
-            mimics.append(None if mimic is None else node.view(mimic))
+            if mimic is not None:
+                mimics.append((node, node.view(mimic)))
         return mimics
 
     def checked_at_once(self, columns):

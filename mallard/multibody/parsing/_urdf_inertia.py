@@ -21,7 +21,6 @@ _ZERO = "0"
 _IDENTITY = np.eye(3).tolist()
 #: Below this many links, parse_inertial reads each (the arrays' fixed cost would not pay).
 MIN_LINKS = 8
-_ELEMENT = operator.attrgetter("element")
 #: An <inertia>'s six values (a KeyError if one is not given: then each read with its default).
 _MOMENTS = operator.itemgetter("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 #: The columns of I (row by row) in a link's numbers [m, ixx, iyy, izz, ixy, ixz, iyz].
@@ -35,15 +34,15 @@ _PRODUCTS = ([0, 0, 1], [1, 2, 2])
 
 def spatial_inertias(links):
     """[the (rows, j) of M_BBo_B in an array of rows as SpatialInertia._from_row reads, or
-    None where parse_inertial must read it] for the ``<link>`` ElementViews ``links`` (None for
-    a link without ``<inertial>``)."""
+    None where parse_inertial must read it] for the ``<link>`` Elements ``links`` (None for a
+    link without ``<inertial>``)."""
     inertias = [None] * len(links)
     if len(links) < MIN_LINKS:
         return inertias
     found, positions, scalars = [], [], []  # (the links read here; their texts: the
     # origin's xyz; mass, ixx, iyy, izz, ixy, ixz, iyz)
     rotated, angles = [], []  # (those whose origin has rpy, by their place in found; its text)
-    for k, link in enumerate(map(_ELEMENT, links)):
+    for k, link in enumerate(links):
         inertial = link.find("inertial")  # (its Elements: no ElementView made for them)
         if inertial is None:
             continue

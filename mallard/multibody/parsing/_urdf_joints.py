@@ -12,7 +12,6 @@ its warnings. Any other joint is left to parse_joint, so that its messages come 
 order."""
 
 import math
-import operator
 from itertools import repeat
 
 import numpy as np
@@ -30,20 +29,15 @@ _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 #: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3).reshape(-1)
-_TAG = operator.attrgetter("tag")
-_ELEMENT = operator.attrgetter("element")
-_REVERSED = operator.itemgetter(slice(None, None, -1))
 
 
-def first_children(nodes):
-    """[{tag: its first child of that tag, as an Element} for each ElementView of ``nodes``]
-    (one pass each, no call per node: a joint's are read often; no ElementView made for them:
-    ``node.view`` gives one's)."""
-    # (reversed: the first of a tag is the last one the dict takes)
-    return [
-        dict(zip(map(_TAG, children), children, strict=True))
-        for children in map(_REVERSED, map(_ELEMENT, nodes))
-    ]
+def first_children(elements):
+    """[{tag: its first child of that tag, as an Element} for each Element of ``elements``]
+    (one pass each, no call per element: a joint's are read often; no ElementView made for
+    them: its ElementView's ``view`` gives one's)."""
+    # (reversed: the first of a tag is the last one the dict takes; a comprehension: dict()
+    # of (tag, child) pairs makes and checks a pair per child, ~1.8× the instructions)
+    return [{child.tag: child for child in reversed(element)} for element in elements]
 
 
 def first_views(node):
@@ -58,7 +52,7 @@ def first_views(node):
 def joint_values(joints, firsts):
     """([(name, parent link, child link, pose row, unit axis, limit row, effort, damping), or
     None where parse_joint must read it], [the places of those read that parse_joint warns
-    of]) for the joint elements ``joints`` (``firsts``: their first_children): X_PB's row as
+    of]) for the joint Elements ``joints`` (``firsts``: their first_children): X_PB's row as
     FixedOffsetFrame._in_row takes it, the limit row and damping as
     LimitedSingleDofJoint._checked takes them (axis, limit row and damping None for a fixed
     joint, effort ∞; damping None where the joint's is +0.0). (_UrdfParser.warn_read gives a

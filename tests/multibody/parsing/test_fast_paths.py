@@ -504,7 +504,7 @@ def test_urdf_inertias_read_at_once(seed):
     assert len(nodes) >= MIN_LINKS
     workspace = Workspace(MultibodyPlant(0.0), None, False, False, None)
     parser = _UrdfParser(workspace, root)
-    read = spatial_inertias(nodes)
+    read = spatial_inertias([node.element for node in nodes])
     assert read[-1] is None
     for node, kind, row in zip(nodes, kinds, read, strict=False):
         M = None if row is None else SpatialInertia._from_row(*row)
@@ -532,7 +532,8 @@ def test_urdf_inertias_of_unusual_numbers_are_read_link_by_link():
     def links(mass):
         inertial = f'<inertial><mass value="{mass}"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
         text = "".join(f'<link name="l{i}">{inertial}</link>' for i in range(MIN_LINKS))
-        return parse_xml_view(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
+        nodes = parse_xml_view(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
+        return [node.element for node in nodes]
 
     assert all(M is not None for M in spatial_inertias(links("2.5")))
     for mass in ("1_0", "1e400", "nan", "2.5 3", "2.5abc", "\u0661"):
@@ -686,7 +687,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch, caplog):
         for i in range(1, len(kinds) + 1, 3)
     )
     text = f'<robot name="r">{links}{joints}{actuators}</robot>'
-    nodes = parse_xml_view(text, "t.urdf").findall("joint")
+    nodes = [node.element for node in parse_xml_view(text, "t.urdf").findall("joint")]
     read, warned = joint_values(nodes, first_children(nodes))
     assert len(nodes) >= MIN_JOINTS
     for j, (k, values) in enumerate(zip(kinds, read, strict=True)):
