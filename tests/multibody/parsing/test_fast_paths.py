@@ -669,18 +669,32 @@ def _joint(rng, i, k):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_urdf_joints_read_at_once(seed, monkeypatch, caplog):
+@pytest.mark.parametrize("document", ["some left to parse_joint", "all read", "a drake:joint"])
+def test_urdf_joints_read_at_once(seed, document, monkeypatch, caplog):
     """The joints' numbers read all at once (_urdf_joints) make the plant that reading them
     joint by joint (parse_joint) makes, to the bit: the same joints, frames, limits, axes,
     dampings, effort limits and coupler constraints, and the same warnings; and a joint they
-    cannot be read for is left to it."""
+    cannot be read for is left to it. (All read: the joints added at once, their warnings
+    and mimics given then; with a ``<drake:joint>`` among them: all in document order.)"""
     from mallard.multibody.parsing import _urdf
     from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, first_children, joint_values
 
     rng = np.random.default_rng(seed)
     kinds = [int(k) for k in rng.integers(0, 10, 30)] + list(range(10))
+    if document == "all read":
+        kinds = [k for k in kinds if k != 9]
     links = "".join(f'<link name="l{i}"/>' for i in range(len(kinds) + 1))
     joints = "".join(_joint(rng, i + 1, k) for i, k in enumerate(kinds))
+    if document == "a drake:joint":
+        links += (
+            '<link name="ball"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/>'
+            "</inertial></link>"
+        )
+        ball = (
+            '<drake:joint name="ball" type="ball"><parent link="l3"/><child link="ball"/>'
+            "</drake:joint>"
+        )
+        joints = joints.replace('<joint name="j5"', f'{ball}<joint name="j5"', 1)
     actuators = "".join(
         f'<transmission type="SimpleTransmission"><actuator name="a{i}"/><joint name="j{i}"/>'
         "</transmission>"
@@ -694,6 +708,7 @@ def test_urdf_joints_read_at_once(seed, monkeypatch, caplog):
         assert (values is None) == (k == 9)  # (only drake_ignore's joints left to parse_joint)
         if k == 8:
             assert j in warned
+    assert (None in read) == (document != "all read")
 
     limits = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
 
