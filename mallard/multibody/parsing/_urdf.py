@@ -11,7 +11,7 @@ Geometry is parsed only when the Parser has a scene graph or the plant is a geom
 
 import math
 import operator
-from itertools import compress, repeat
+from itertools import repeat
 
 import numpy as np
 
@@ -57,8 +57,9 @@ from mallard.multibody.tree._rotational_inertia import fmt
 
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
-_TAG = operator.attrgetter("tag")
 _JOINT_TAGS = frozenset(("joint", "drake:joint"))
+#: The tags of the root's children that the parser reads as Elements.
+_ELEMENT_TAGS = _JOINT_TAGS | {"link"}
 #: The joints' classes of the types joint_values reads.
 _JOINT_CLASSES = {
     "revolute": RevoluteJoint,
@@ -111,7 +112,7 @@ class _UrdfParser:
         self.pending_frames = set()  # the names of the pending frames
         self.pending_joints = set()  # the names of the pending joints
         self.pending_ends = set()  # the pending joints' _ends
-        self.tags = self.present = None  # the tags of the root's children (in order; as a set)
+        self.view_of = None  # the root's children's Element -> its ElementView (views)
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -140,58 +141,56 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
-        self.tags = list(map(_TAG, root.element))
-        self.present = set(self.tags)
+        groups = {}  # tag -> the root's children of that tag, in order, as Elements (one pass)
+        for element in root.element:
+            groups.setdefault(element.tag, []).append(element)
+        children = {}  # (and as ElementViews: but the links and joints, read as Elements)
+        if not groups.keys() <= _ELEMENT_TAGS:
+            children = {tag: self.views(groups[tag]) for tag in groups.keys() - _ELEMENT_TAGS}
         materials = {}
-        for node in self.children("material"):
+        for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        links = self.children("link", views=False)
+        links = groups.get("link", [])
         inertias = spatial_inertias(links)
         if not self.add_links_at_once(links, inertias, materials):
-            for node, inertia_row in zip(self.children("link"), inertias, strict=True):
+            for node, inertia_row in zip(self.views(links), inertias, strict=True):
                 self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
-            for node in self.children("drake:collision_filter_group"):
+            for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        # (both tags, in document order)
-        tag = _JOINT_TAGS if "drake:joint" in self.present else "joint"
+        joints = groups.get("joint", [])
+        if "drake:joint" in groups:  # (both tags, in document order)
+            joints = [element for element in root.element if element.tag in _JOINT_TAGS]
         effort_limits = {}
-        mimics = self.add_joints(self.children(tag, views=False), tag, effort_limits)
+        mimics = self.add_joints(joints, effort_limits)
         self.add_pending()
         for node, mimic in mimics:
             self.parse_mimic(node, mimic)
-        for node in self.children("transmission"):
+        for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
-        if "loop_joint" in self.present:
+        if "loop_joint" in groups:
             self.error(root, "loop joints are not supported in MultibodyPlant")
-        for node in self.children("frame"):
+        for node in children.get("frame", ()):
             self.parse_frame(node)
-        for node in self.children("drake:linear_bushing_rpy"):
+        for node in children.get("drake:linear_bushing_rpy", ()):
             add_linear_bushing(plant, self.vector_reader(node), self.frame_reader(node))
-        for node in self.children("drake:linear_spring_damper"):
+        for node in children.get("drake:linear_spring_damper", ()):
             add_linear_spring_damper(
                 plant, self.vector_reader(node), self.body_reader(node), self.double_reader(node)
             )
-        for node in self.children("drake:ball_constraint"):
+        for node in children.get("drake:ball_constraint", ()):
             add_ball_constraint(plant, self.vector_reader(node), self.body_reader(node))
-        for node in self.children("drake:tendon_constraint"):
+        for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
         return self.model_instance
 
-    def children(self, tag, views=True):
-        """The root's children of the tag ``tag`` (or of a tag of the frozenset ``tag``), in
-        document order: their ElementViews, or, if not ``views``, their Elements (then no
-        ElementView is made: the bulk readers read Elements)."""
-        if type(tag) is str:
-            if tag not in self.present:
-                return []
-            match = tag.__eq__
-        else:
-            match = tag.__contains__
-        return list(
-            compress(self.root.children if views else self.root.element, map(match, self.tags))
-        )
+    def views(self, elements):
+        """The ElementViews of ``elements``, children of the root (those of root.children:
+        made at the first call, for all; the bulk readers read Elements)."""
+        if self.view_of is None:
+            self.view_of = dict(zip(self.root.element, self.root.children, strict=True))
+        return list(map(self.view_of.__getitem__, elements))
 
     # ---- links -------------------------------------------------------------------------------
     def parse_link(self, node, materials, inertia_row=None):
@@ -252,10 +251,10 @@ class _UrdfParser:
             bodies = self.plant._add_bodies_in_rows(names, instance, inertias)
             self.bodies.update(zip(names, bodies, strict=True))
             if geometries is not None:
-                for node, body, name in zip(self.children("link"), bodies, names, strict=True):
+                for node, body, name in zip(self.views(links), bodies, names, strict=True):
                     self.parse_geometry(node, body, name, materials)
             return True
-        links = self.children("link")  # (their ElementViews: messages name them)
+        links = self.views(links)  # (messages name them)
         rowed = [k for k, row in enumerate(inertias) if row is not None]
         made = iter(
             RigidBody._in_rows([names[k] for k in rowed], instance, [inertias[k] for k in rowed])
@@ -489,8 +488,8 @@ class _UrdfParser:
             self.error(axis_node, f"Joint '{name}' axis is zero.  Don't do that.")
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
-    def add_joints(self, joints, tag, effort_limits):
-        """Adds the joints of the elements ``joints`` (the root's children of ``tag``, as
+    def add_joints(self, joints, effort_limits):
+        """Adds the joints of the elements ``joints`` (the root's joint children, as
         Elements), in order: those joint_values reads here (a fixed, revolute or prismatic
         joint with its frame "{name}_parent", pending with the document's other elements when
         checked_at_once passes them all or checked_ends each, else by the plant's methods,
@@ -504,7 +503,7 @@ class _UrdfParser:
             checked = self.checked_at_once(columns)
         if checked is not None:
             if warned:
-                views = self.children(tag)
+                views = self.views(joints)
                 for k in warned:
                     self.warn_read(views[k])
             self.add_joints_at_once(joints, columns, *checked)
@@ -514,11 +513,11 @@ class _UrdfParser:
                 return []
             return [
                 (node, node.view(mimic))
-                for node, mimic in zip(self.children(tag), mimics, strict=True)
+                for node, mimic in zip(self.views(joints), mimics, strict=True)
                 if mimic is not None
             ]
         bodies, mimics = self.bodies, []
-        joints = self.children(tag)  # (their ElementViews: messages name them)
+        joints = self.views(joints)  # (messages name them)
         warned = {joints[k] for k in warned} if warned else ()
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
