@@ -189,7 +189,7 @@ class _UrdfParser:
         """The ElementViews of ``elements``, children of the root (those of root.children:
         made at the first call, for all; the bulk readers read Elements)."""
         if self.view_of is None:
-            self.view_of = dict(zip(self.root.element, self.root.children, strict=True))
+            self.view_of = {view.element: view for view in self.root.children}
         return list(map(self.view_of.__getitem__, elements))
 
     # ---- links -------------------------------------------------------------------------------
