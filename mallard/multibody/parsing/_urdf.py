@@ -57,6 +57,9 @@ from mallard.multibody.tree._rotational_inertia import fmt
 
 WORLD = "world"
 _ATTRIB = operator.attrgetter("attrib")
+_JOINT_TAGS = frozenset(("joint", "drake:joint"))
+#: The tags of the root's children that the parser reads as Elements.
+_ELEMENT_TAGS = _JOINT_TAGS | {"link"}
 #: The joints' classes of the types joint_values reads.
 _JOINT_CLASSES = {
     "revolute": RevoluteJoint,
@@ -109,6 +112,7 @@ class _UrdfParser:
         self.pending_frames = set()  # the names of the pending frames
         self.pending_joints = set()  # the names of the pending joints
         self.pending_ends = set()  # the pending joints' _ends
+        self.view_of = None  # the root's children's Element -> its ElementView (views)
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -137,33 +141,35 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
-        children = {}  # tag -> the root's children of that tag, in order (one pass)
-        for child in root.children:
-            children.setdefault(child.tag, []).append(child)
+        groups = {}  # tag -> the root's children of that tag, in order, as Elements (one pass)
+        for element in root.element:
+            groups.setdefault(element.tag, []).append(element)
+        children = {}  # (and as ElementViews: but the links and joints, read as Elements)
+        if not groups.keys() <= _ELEMENT_TAGS:
+            children = {tag: self.views(groups[tag]) for tag in groups.keys() - _ELEMENT_TAGS}
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
-        links = children.get("link", ())
+        links = groups.get("link", [])
         inertias = spatial_inertias(links)
         if not self.add_links_at_once(links, inertias, materials):
-            for node, inertia_row in zip(links, inertias, strict=True):
+            for node, inertia_row in zip(self.views(links), inertias, strict=True):
                 self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
                 parse_collision_filter_group(self.workspace, node, self.model_instance)
-        joints = children.get("joint", [])
-        if "drake:joint" in children:  # (both tags, in document order)
-            joints = [n for n in root.children if n.tag in ("joint", "drake:joint")]
+        joints = groups.get("joint", [])
+        if "drake:joint" in groups:  # (both tags, in document order)
+            joints = [element for element in root.element if element.tag in _JOINT_TAGS]
         effort_limits = {}
         mimics = self.add_joints(joints, effort_limits)
         self.add_pending()
-        for node, mimic in zip(joints, mimics, strict=True):
-            if mimic is not None:
-                self.parse_mimic(node, mimic)
+        for node, mimic in mimics:
+            self.parse_mimic(node, mimic)
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
-        if "loop_joint" in children:
+        if "loop_joint" in groups:
             self.error(root, "loop joints are not supported in MultibodyPlant")
         for node in children.get("frame", ()):
             self.parse_frame(node)
@@ -178,6 +184,13 @@ class _UrdfParser:
         for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
         return self.model_instance
+
+    def views(self, elements):
+        """The ElementViews of ``elements``, children of the root (those of root.children:
+        made at the first call, for all; the bulk readers read Elements)."""
+        if self.view_of is None:
+            self.view_of = {view.element: view for view in self.root.children}
+        return list(map(self.view_of.__getitem__, elements))
 
     # ---- links -------------------------------------------------------------------------------
     def parse_link(self, node, materials, inertia_row=None):
@@ -214,11 +227,11 @@ class _UrdfParser:
             self.parse_geometry(node, body, name, materials)
 
     def add_links_at_once(self, links, inertias, materials):
-        """Adds the bodies of all ``links`` at once, pending, if nothing parse_link checks one
-        by one: names present, distinct, not "world", no ``drake_ignore``; then their
-        geometry. Each body is of its row of spatial_inertias (``inertias``:
-        RigidBody._in_rows), or, where a link has none, of its ``<inertial>`` read by
-        parse_inertial or zero; parse_link's messages (a ``type`` attribute's warning,
+        """Adds the bodies of all ``links`` (the root's ``<link>`` Elements) at once, pending,
+        if nothing parse_link checks one by one: names present, distinct, not "world", no
+        ``drake_ignore``; then their geometry. Each body is of its row of spatial_inertias
+        (``inertias``: RigidBody._in_rows), or, where a link has none, of its ``<inertial>``
+        read by parse_inertial or zero; parse_link's messages (a ``type`` attribute's warning,
         parse_inertial's, the geometry's) come link by link, in its order. Returns whether it
         did (else parse_link reads each); not for a document of no rows."""
         missing = inertias.count(None)
@@ -238,9 +251,10 @@ class _UrdfParser:
             bodies = self.plant._add_bodies_in_rows(names, instance, inertias)
             self.bodies.update(zip(names, bodies, strict=True))
             if geometries is not None:
-                for node, body, name in zip(links, bodies, names, strict=True):
+                for node, body, name in zip(self.views(links), bodies, names, strict=True):
                     self.parse_geometry(node, body, name, materials)
             return True
+        links = self.views(links)  # (messages name them)
         rowed = [k for k, row in enumerate(inertias) if row is not None]
         made = iter(
             RigidBody._in_rows([names[k] for k in rowed], instance, [inertias[k] for k in rowed])
@@ -475,12 +489,12 @@ class _UrdfParser:
         return X_PB, np.array([x / norm, y / norm, z / norm])
 
     def add_joints(self, joints, effort_limits):
-        """Adds the joints of the elements ``joints``, in order: those joint_values reads
-        here (a fixed, revolute or prismatic joint with its frame "{name}_parent", pending
-        with the document's other elements when checked_at_once passes them all or
-        checked_ends each, else by the plant's methods, which raise as Drake's), the others
-        by parse_joint; returns their ``<mimic>`` ElementViews (or None), which parse_mimic
-        reads once all are added."""
+        """Adds the joints of the elements ``joints`` (the root's joint children, as
+        Elements), in order: those joint_values reads here (a fixed, revolute or prismatic
+        joint with its frame "{name}_parent", pending with the document's other elements when
+        checked_at_once passes them all or checked_ends each, else by the plant's methods,
+        which raise as Drake's), the others by parse_joint; returns [(the ElementView of a
+        joint with a ``<mimic>``, its mimic's)], which parse_mimic reads once all are added."""
         firsts = first_children(joints)
         read, warned = joint_values(joints, firsts)
         checked = None
@@ -488,21 +502,28 @@ class _UrdfParser:
             columns = list(zip(*read, strict=True))
             checked = self.checked_at_once(columns)
         if checked is not None:
-            for k in warned:
-                self.warn_read(joints[k])
+            if warned:
+                views = self.views(joints)
+                for k in warned:
+                    self.warn_read(views[k])
             self.add_joints_at_once(joints, columns, *checked)
             effort_limits.update(zip(columns[0], columns[6], strict=True))
             mimics = list(map(dict.get, firsts, repeat("mimic")))
-            if mimics.count(None) < len(mimics):
-                for j, mimic in enumerate(mimics):
-                    if mimic is not None:
-                        mimics[j] = joints[j].view(mimic)
-            return mimics
+            if mimics.count(None) == len(mimics):
+                return []
+            return [
+                (node, node.view(mimic))
+                for node, mimic in zip(self.views(joints), mimics, strict=True)
+                if mimic is not None
+            ]
         bodies, mimics = self.bodies, []
+        joints = self.views(joints)  # (messages name them)
         warned = {joints[k] for k in warned} if warned else ()
         for node, first, values in zip(joints, firsts, read, strict=True):
             if values is None:
-                mimics.append(self.parse_joint(node, first_views(node), effort_limits))
+                mimic = self.parse_joint(node, first_views(node), effort_limits)
+                if mimic is not None:
+                    mimics.append((node, mimic))
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
             # (parse_joint's warnings, in its order: its children's before its bodies' errors,
@@ -538,7 +559,8 @@ class _UrdfParser:
                 self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
             mimic = first.get("mimic")
-            mimics.append(None if mimic is None else node.view(mimic))
+            if mimic is not None:
+                mimics.append((node, node.view(mimic)))
         return mimics
 
     def checked_at_once(self, columns):

@@ -7,6 +7,8 @@ mass and an inertia that passes Drake's validity test before and after MakeFromC
 Any other link is left to parse_inertial, so that its messages come in document order."""
 
 import math
+import operator
+from itertools import repeat
 
 import numpy as np
 
@@ -19,12 +21,21 @@ _ZERO = "0"
 _IDENTITY = np.eye(3).tolist()
 #: Below this many links, parse_inertial reads each (the arrays' fixed cost would not pay).
 MIN_LINKS = 8
+#: An <inertia>'s six values (a KeyError if one is not given: then each read with its default).
+_MOMENTS = operator.itemgetter("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+#: The columns of I (row by row) in a link's numbers [m, ixx, iyy, izz, ixy, ixz, iyz].
+_I = [1, 4, 5, 4, 2, 6, 5, 6, 3]
+#: The columns of a point mass's unit inertia (row by row) in [y²+z², x²+z², x²+y², −xy,
+#: −xz, −yz], and the columns of p (x, y, z) whose squares, then products, make those.
+_P = [0, 3, 4, 3, 1, 5, 4, 5, 2]
+_SQUARES = ([1, 0, 0], [2, 2, 1])
+_PRODUCTS = ([0, 0, 1], [1, 2, 2])
 
 
 def spatial_inertias(links):
     """[the (rows, j) of M_BBo_B in an array of rows as SpatialInertia._from_row reads, or
-    None where parse_inertial must read it] for the ``<link>`` ElementViews ``links`` (None for
-    a link without ``<inertial>``)."""
+    None where parse_inertial must read it] for the ``<link>`` Elements ``links`` (None for a
+    link without ``<inertial>``)."""
     inertias = [None] * len(links)
     if len(links) < MIN_LINKS:
         return inertias
@@ -32,7 +43,7 @@ def spatial_inertias(links):
     # origin's xyz; mass, ixx, iyy, izz, ixy, ixz, iyz)
     rotated, angles = [], []  # (those whose origin has rpy, by their place in found; its text)
     for k, link in enumerate(links):
-        inertial = link.element.find("inertial")  # (its Elements: no ElementView made for them)
+        inertial = link.find("inertial")  # (its Elements: no ElementView made for them)
         if inertial is None:
             continue
         origin = inertial.find("origin")
@@ -47,14 +58,20 @@ def spatial_inertias(links):
         if rpy is not None:
             rotated.append(len(found))
             angles.append(rpy)
-        get = inertia.attrib.get
         positions.append(xyz)
-        scalars += (
-            mass.attrib["value"], get("ixx", _ZERO), get("iyy", _ZERO), get("izz", _ZERO),
-            get("ixy", _ZERO), get("ixz", _ZERO), get("iyz", _ZERO),
-        )  # fmt: skip
+        scalars.append(mass.attrib["value"])
+        attrib = inertia.attrib
+        try:
+            scalars += _MOMENTS(attrib)
+        except KeyError:
+            get = attrib.get
+            scalars += (
+                get("ixx", _ZERO), get("iyy", _ZERO), get("izz", _ZERO), get("ixy", _ZERO),
+                get("ixz", _ZERO), get("iyz", _ZERO),
+            )  # fmt: skip
         found.append(k)
-    if len(found) < MIN_LINKS:
+    n = len(found)
+    if n < MIN_LINKS:
         return inertias
     positions, scalars = plain_numbers(positions, 3), plain_numbers(scalars, 1)
     angles = plain_numbers(angles, 3) if rotated else []
@@ -62,25 +79,33 @@ def spatial_inertias(links):
         return inertias  # link by link)
     p = positions.reshape(-1, 3)
     scalars = scalars.reshape(-1, 7)
-    if not (np.isfinite(p).all() and np.isfinite(scalars).all()):  # (a number out of range)
+    if not (np.isfinite(positions).all() and np.isfinite(scalars).all()):  # (out of range)
         return inertias
+    m = scalars[:, :1]
+    I = scalars[:, _I]  # (each link's row by row, as the columns below)
     with np.errstate(all="ignore"):  # (a link of no mass, or of overflowing values, fails)
-        x, y, z = p.T
-        m, ixx, iyy, izz, ixy, ixz, iyz = scalars.T
         # MakeFromCentralInertia(m, p, I): G = I/m + point_mass(p), checked again as I = (G − P)·m.
-        xy, xz, yz = -x * y, -x * z, -y * z
-        P = (y * y + z * z, xy, xz, xy, x * x + z * z, yz, xz, yz, x * x + y * y)
-        I = (ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz)
-        G = [i / m + q for i, q in zip(I, P, strict=True)]
-        ok = (m > 0) & could_be_physically_valid_batch(*I)
-        ok &= could_be_physically_valid_batch(*[(g - q) * m for g, q in zip(G, P, strict=True)])
+        squares = p * p
+        P = np.concatenate(
+            (
+                squares[:, _SQUARES[0]] + squares[:, _SQUARES[1]],
+                -p[:, _PRODUCTS[0]] * p[:, _PRODUCTS[1]],
+            ),
+            axis=1,
+        )[:, _P]
+        G = I / m + P
+        both = np.concatenate((I, (G - P) * m)).T  # (the two tests' matrices, in one call)
+        valid = could_be_physically_valid_batch(*both)
+    ok = (m[:, 0] > 0) & valid[:n] & valid[n:]
     if rotated:  # (an rpy whose rotation is not the identity re-expresses I: link by link)
         for j, rpy in zip(rotated, angles.reshape(-1, 3).tolist(), strict=True):
             if not all(map(math.isfinite, rpy)) or matrix_from_rpy(*rpy).tolist() != _IDENTITY:
                 ok[j] = False
     # (the links' inertia rows [m, p, G]: each body reads its row when asked, Finalize all)
-    rows = np.stack((m, x, y, z, *G), axis=1)
+    rows = np.concatenate((m, p, G), axis=1)
     rows.flags.writeable = False
+    if n == len(links) and ok.all():
+        return list(zip(repeat(rows), range(n)))
     for j in np.flatnonzero(ok).tolist():
         inertias[found[j]] = (rows, j)
     return inertias

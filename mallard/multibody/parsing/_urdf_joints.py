@@ -12,7 +12,7 @@ its warnings. Any other joint is left to parse_joint, so that its messages come 
 order."""
 
 import math
-import operator
+from itertools import repeat
 
 import numpy as np
 
@@ -21,25 +21,23 @@ from mallard.multibody.parsing._plain_numbers import ABSENT, plain_numbers
 from mallard.multibody.tree._joint_axis import SQRT_EPSILON
 
 _NO_LIMITS = (ABSENT,) * 5
+#: The columns of a limit row in [lower, upper, velocity, acceleration, effort] (the third and
+#: fifth then negated).
+_LIMIT_ROW = [0, 1, 2, 2, 3, 3]
 _DEFAULTS = np.array([-math.inf, math.inf, math.inf, math.inf, math.inf])
 _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 #: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3).reshape(-1)
-_TAG = operator.attrgetter("tag")
-_ELEMENT = operator.attrgetter("element")
-_REVERSED = operator.itemgetter(slice(None, None, -1))
 
 
-def first_children(nodes):
-    """[{tag: its first child of that tag, as an Element} for each ElementView of ``nodes``]
-    (one pass each, no call per node: a joint's are read often; no ElementView made for them:
-    ``node.view`` gives one's)."""
-    # (reversed: the first of a tag is the last one the dict takes)
-    return [
-        dict(zip(map(_TAG, children), children, strict=True))
-        for children in map(_REVERSED, map(_ELEMENT, nodes))
-    ]
+def first_children(elements):
+    """[{tag: its first child of that tag, as an Element} for each Element of ``elements``]
+    (one pass each, no call per element: a joint's are read often; no ElementView made for
+    them: its ElementView's ``view`` gives one's)."""
+    # (reversed: the first of a tag is the last one the dict takes; a comprehension: dict()
+    # of (tag, child) pairs makes and checks a pair per child, ~1.8× the instructions)
+    return [{child.tag: child for child in reversed(element)} for element in elements]
 
 
 def first_views(node):
@@ -54,7 +52,7 @@ def first_views(node):
 def joint_values(joints, firsts):
     """([(name, parent link, child link, pose row, unit axis, limit row, effort, damping), or
     None where parse_joint must read it], [the places of those read that parse_joint warns
-    of]) for the joint elements ``joints`` (``firsts``: their first_children): X_PB's row as
+    of]) for the joint Elements ``joints`` (``firsts``: their first_children): X_PB's row as
     FixedOffsetFrame._in_row takes it, the limit row and damping as
     LimitedSingleDofJoint._checked takes them (axis, limit row and damping None for a fixed
     joint, effort ∞; damping None where the joint's is +0.0). (_UrdfParser.warn_read gives a
@@ -63,6 +61,7 @@ def joint_values(joints, firsts):
     if len(joints) < MIN_JOINTS:
         return values, []
     found, names = [], []  # (the joints read here, their keys)
+    fixed = []  # (the fixed ones, by their place in found)
     warned = set()  # (those parse_joint warns of, by their place in found)
     vectors, scalars = [], []  # (their texts: the origin's and the axis's xyz; the limit's
     # lower, upper, velocity, drake:acceleration and effort)
@@ -71,7 +70,8 @@ def joint_values(joints, firsts):
     # and friction texts)
     for k, (node, first) in enumerate(zip(joints, firsts, strict=True)):
         attrib = node.attrib
-        if node.tag != "joint" or attrib.get("type") not in _TYPES or "drake_ignore" in attrib:
+        joint_type = attrib.get("type")
+        if node.tag != "joint" or joint_type not in _TYPES or "drake_ignore" in attrib:
             continue
         parent, child = first.get("parent"), first.get("child")
         if parent is None or child is None:
@@ -89,27 +89,31 @@ def joint_values(joints, firsts):
                 angles.append(origin["rpy"])
         if "calibration" in first or "safety_controller" in first:
             warned.add(len(found))
-        axis, limit, dynamics = first.get("axis"), first.get("limit"), first.get("dynamics")
-        if attrib["type"] == "fixed":
-            axis = limit = dynamics = None  # (none is read)
-        vectors += (xyz, "1 0 0" if axis is None else axis.attrib.get("xyz", "1 0 0"))
-        if limit is None:
+        if joint_type == "fixed":  # (no axis, limit or dynamics read)
+            fixed.append(len(found))
+            vectors += (xyz, "1 0 0")
             scalars += _NO_LIMITS
         else:
-            get = limit.attrib.get
-            scalars += (
-                get("lower", ABSENT), get("upper", ABSENT), get("velocity", ABSENT),
-                get("drake:acceleration", ABSENT), get("effort", ABSENT),
-            )  # fmt: skip
-        if dynamics is not None:
-            get = dynamics.attrib.get
-            damped.append(len(found))
-            frictions += (get("damping", ABSENT), get("friction", ABSENT))
-            if "coulomb_window" in dynamics.attrib:
-                warned.add(len(found))
+            axis, limit, dynamics = first.get("axis"), first.get("limit"), first.get("dynamics")
+            vectors += (xyz, "1 0 0" if axis is None else axis.attrib.get("xyz", "1 0 0"))
+            if limit is None:
+                scalars += _NO_LIMITS
+            else:
+                get = limit.attrib.get
+                scalars += (
+                    get("lower", ABSENT), get("upper", ABSENT), get("velocity", ABSENT),
+                    get("drake:acceleration", ABSENT), get("effort", ABSENT),
+                )  # fmt: skip
+            if dynamics is not None:
+                get = dynamics.attrib.get
+                damped.append(len(found))
+                frictions += (get("damping", ABSENT), get("friction", ABSENT))
+                if "coulomb_window" in dynamics.attrib:
+                    warned.add(len(found))
         found.append(k)
         names.append(keys)
-    if len(found) < MIN_JOINTS:
+    n = len(found)
+    if n < MIN_JOINTS:
         return values, []
     vectors, scalars = plain_numbers(vectors, 3), plain_numbers(scalars, 1)
     angles = plain_numbers(angles, 3) if rotated else []
@@ -120,7 +124,7 @@ def joint_values(joints, firsts):
     vectors = vectors.reshape(-1, 6)
     limits = scalars.reshape(-1, 5)
     ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
-    dampings = [None] * len(found)  # (a damping the joint keeps: not +0.0, the default's)
+    dampings = [None] * n  # (a damping the joint keeps: not +0.0, the default's)
     if damped:
         damping, friction = frictions.reshape(-1, 2).T
         # (out of range, a damping the joint rejects)
@@ -137,32 +141,45 @@ def joint_values(joints, firsts):
         angles = angles.tolist()
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
     p, a = vectors[:, :3], vectors[:, 3:]
-    lower, upper, velocity, acceleration, effort = limits.T
     with np.errstate(all="ignore"):  # (a zero axis fails)
-        x, y, z = a.T
-        norm = np.sqrt(x * x + y * y + z * z)  # (parse_joint's normalization, then unit_axis's)
-        a = a / norm[:, None]
-        x, y, z = a.T
+        squares = a * a
+        norm = np.sqrt(squares[:, 0] + squares[:, 1] + squares[:, 2])  # (parse_joint's
+        a = a / norm[:, None]  # normalization, then unit_axis's)
         # (unit_axis rejects what is not clearly non-zero: here, only an axis whose squares
         # overflow, divided by an infinite norm)
         ok &= (norm >= 1e-8) & (np.abs(a).max(axis=1) > SQRT_EPSILON)
-        a = a / np.sqrt(x * x + y * y + z * z)[:, None]
+        squares = a * a
+        a = a / np.sqrt(squares[:, 0] + squares[:, 1] + squares[:, 2])[:, None]
+    lower, upper, velocity, acceleration, effort = limits.T
     ok &= (lower <= upper) & (velocity >= 0) & (acceleration >= 0)
-    # (the joints' limit rows, ∓∞ where not given: each joint reads its row when asked)
-    rows = np.stack((lower, upper, -velocity, velocity, -acceleration, acceleration), axis=1)
+    # (the joints' limit rows [lower, upper, −velocity, velocity, −acceleration, acceleration],
+    # ∓∞ where not given: each joint reads its row when asked)
+    rows = limits[:, _LIMIT_ROW]
+    np.negative(rows[:, 2::2], out=rows[:, 2::2])
     rows.flags.writeable = False
     # (the joint frames' pose rows [R_PB, p_PB]: R_PB = I without rpy)
-    poses = np.empty((len(found), 12))
+    poses = np.empty((n, 12))
     poses[:, :9], poses[:, 9:] = _IDENTITY, p
     for j, rpy in zip(rotated, angles, strict=True):
         if ok[j]:
             poses[j, :9] = matrix_from_rpy(*rpy).reshape(-1)
     poses.flags.writeable = False
-    efforts = effort.tolist()
-    for j in np.flatnonzero(ok).tolist():
-        k = found[j]
-        if joints[k].attrib["type"] == "fixed":
-            values[k] = (*names[j], (poses, j), None, None, math.inf, None)
-            continue
-        values[k] = (*names[j], (poses, j), a[j], (rows, j), efforts[j], dampings[j])
+    places = range(n)
+    axes, limit_rows = list(a), list(zip(repeat(rows), places))  # (effort ∞ where fixed)
+    for j in fixed:
+        axes[j] = limit_rows[j] = None
+    read = list(
+        map(
+            tuple.__add__,
+            names,
+            zip(
+                zip(repeat(poses), places), axes, limit_rows, effort.tolist(), dampings, strict=True
+            ),
+        )
+    )
+    if n == len(joints) and ok.all():
+        values = read
+    else:
+        for j in np.flatnonzero(ok).tolist():
+            values[found[j]] = read[j]
     return values, [found[j] for j in sorted(warned) if ok[j]]

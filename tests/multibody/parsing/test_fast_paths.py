@@ -505,7 +505,7 @@ def test_urdf_inertias_read_at_once(seed):
     assert len(nodes) >= MIN_LINKS
     workspace = Workspace(MultibodyPlant(0.0), None, False, False, None)
     parser = _UrdfParser(workspace, root)
-    read = spatial_inertias(nodes)
+    read = spatial_inertias([node.element for node in nodes])
     assert read[-1] is None
     for node, kind, row in zip(nodes, kinds, read, strict=False):
         M = None if row is None else SpatialInertia._from_row(*row)
@@ -533,7 +533,8 @@ def test_urdf_inertias_of_unusual_numbers_are_read_link_by_link():
     def links(mass):
         inertial = f'<inertial><mass value="{mass}"/><inertia ixx="1" iyy="1" izz="1"/></inertial>'
         text = "".join(f'<link name="l{i}">{inertial}</link>' for i in range(MIN_LINKS))
-        return parse_xml_view(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
+        nodes = parse_xml_view(f'<robot name="r">{text}</robot>', "t.urdf").findall("link")
+        return [node.element for node in nodes]
 
     assert all(M is not None for M in spatial_inertias(links("2.5")))
     for mass in ("1_0", "1e400", "nan", "2.5 3", "2.5abc", "\u0661"):
@@ -669,31 +670,46 @@ def _joint(rng, i, k):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_urdf_joints_read_at_once(seed, monkeypatch, caplog):
+@pytest.mark.parametrize("document", ["some left to parse_joint", "all read", "a drake:joint"])
+def test_urdf_joints_read_at_once(seed, document, monkeypatch, caplog):
     """The joints' numbers read all at once (_urdf_joints) make the plant that reading them
     joint by joint (parse_joint) makes, to the bit: the same joints, frames, limits, axes,
     dampings, effort limits and coupler constraints, and the same warnings; and a joint they
-    cannot be read for is left to it."""
+    cannot be read for is left to it. (All read: the joints added at once, their warnings
+    and mimics given then; with a ``<drake:joint>`` among them: all in document order.)"""
     from mallard.multibody.parsing import _urdf
     from mallard.multibody.parsing._urdf_joints import MIN_JOINTS, first_children, joint_values
 
     rng = np.random.default_rng(seed)
     kinds = [int(k) for k in rng.integers(0, 10, 30)] + list(range(10))
+    if document == "all read":
+        kinds = [k for k in kinds if k != 9]
     links = "".join(f'<link name="l{i}"/>' for i in range(len(kinds) + 1))
     joints = "".join(_joint(rng, i + 1, k) for i, k in enumerate(kinds))
+    if document == "a drake:joint":
+        links += (
+            '<link name="ball"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/>'
+            "</inertial></link>"
+        )
+        ball = (
+            '<drake:joint name="ball" type="ball"><parent link="l3"/><child link="ball"/>'
+            "</drake:joint>"
+        )
+        joints = joints.replace('<joint name="j5"', f'{ball}<joint name="j5"', 1)
     actuators = "".join(
         f'<transmission type="SimpleTransmission"><actuator name="a{i}"/><joint name="j{i}"/>'
         "</transmission>"
         for i in range(1, len(kinds) + 1, 3)
     )
     text = f'<robot name="r">{links}{joints}{actuators}</robot>'
-    nodes = parse_xml_view(text, "t.urdf").findall("joint")
+    nodes = [node.element for node in parse_xml_view(text, "t.urdf").findall("joint")]
     read, warned = joint_values(nodes, first_children(nodes))
     assert len(nodes) >= MIN_JOINTS
     for j, (k, values) in enumerate(zip(kinds, read, strict=True)):
         assert (values is None) == (k == 9)  # (only drake_ignore's joints left to parse_joint)
         if k == 8:
             assert j in warned
+    assert (None in read) == (document != "all read")
 
     limits = ("_pos_lower", "_pos_upper", "_vel_lower", "_vel_upper", "_acc_lower", "_acc_upper")
 
