@@ -16,7 +16,8 @@ ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
 #: ignored with Drake's warning (IGNORED).
 CHILDREN = {
     None: {"mujoco"},
-    "mujoco": {"compiler", "option", "default", "worldbody", "actuator", "contact"},
+    "mujoco": {"compiler", "option", "default", "asset", "worldbody", "actuator", "contact"},
+    "asset": {"material", "texture", "mesh"},
     "default": {"default", *DEFAULT_ELEMENTS},
     "worldbody": {"body", "geom", "site", "light"},
     "body": {"body", "inertial", "joint", "freejoint", "geom", "site", "light"},
@@ -31,9 +32,11 @@ _FRAME = {"pos", *ORIENTATIONS}
 #: may have any (its element is not read).
 ATTRIBUTES = {
     "mujoco": {"model"},
-    "compiler": {"angle", "autolimits", "eulerseq", "inertiafromgeom"},
+    "compiler": {"angle", "autolimits", "eulerseq", "inertiafromgeom", "meshdir", "assetdir"},
     "option": {"gravity", *UNSUPPORTED["option"]},
     "default": {"class"},
+    "asset": set(),
+    "mesh": {"name", "class", "file", "scale"},
     "worldbody": {*UNSUPPORTED["body"]},
     "actuator": set(),
     "body": {"name", "childclass", *_FRAME, *UNSUPPORTED["body"]},
@@ -42,7 +45,7 @@ ATTRIBUTES = {
     "joint": {"name", "class", "type", "pos", "axis", "ref", "range", "limited", "damping",
               "armature", "margin", "solreflimit", "solimplimit", "solreffriction",
               "solimpfriction", *UNSUPPORTED["joint"]},
-    "geom": {"name", "class", "type", "size", "fromto", "mass", "density", "contype",
+    "geom": {"name", "class", "type", "size", "fromto", "mesh", "mass", "density", "contype",
              "conaffinity", "condim", "group", "rgba", "friction", "material", "solref",
              "solimp", "solmix", "margin", "gap", "priority", *_FRAME, *GEOM_UNSUPPORTED},
     "motor": {"name", "class", "joint", "ctrlrange", "ctrllimited", "forcerange",
@@ -93,8 +96,8 @@ class Tables:
 
     def check(self):
         """Declined unless every tag is one CHILDREN allows under its parent and the
-        attributes of the tags of ATTRIBUTES other than joint, geom and the actuators (checked
-        with their defaults: _mjcf_defaults) are its."""
+        attributes of the tags of ATTRIBUTES other than joint, geom, mesh and the actuators
+        (checked with their defaults: _mjcf_defaults) are its."""
         tags, parents = self.tags, self.parents
         for tag, elements in self.kinds.items():
             under = {None if p < 0 else tags[p] for p in map(parents.__getitem__, elements)}
@@ -102,7 +105,7 @@ class Tables:
                 allowed = CHILDREN.get(parent)
                 if allowed is None or tag not in allowed:
                     raise Declined
-            if tag in ("joint", "geom", "motor", "position"):
+            if tag in ("joint", "geom", "motor", "position", "mesh"):
                 continue
             allowed = ATTRIBUTES.get(tag)
             if allowed is not None and not allowed.issuperset(

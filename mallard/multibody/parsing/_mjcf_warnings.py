@@ -1,11 +1,12 @@
 """Drake's warnings for what the MJCF fast path's subset ignores (_mjcf_fast), in the element
 reader's order (_mujoco): each warned attribute of an element (UNSUPPORTED, with its defaults)
 and the first ignored child of each kind of a body or World, ordered by where the reader
-meets them: ``<option>``'s first, then each body's (its geoms', its joints', its own, its
-ignored children's) before its nested bodies', then the actuators'."""
+meets them: ``<option>``'s first, the ``<asset>``s' (a texture's), then each body's (its
+geoms', its joints', its own, its ignored children's) before its nested bodies', then the
+actuators'."""
 
 from mallard.multibody.parsing._mjcf_tables import IGNORED
-from mallard.multibody.parsing._mujoco import UNSUPPORTED
+from mallard.multibody.parsing._mujoco import TEXTURE_WARNING, UNSUPPORTED
 from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
 
 #: A body's phases in the reader's parse_body that warn: its geoms, its joints, itself.
@@ -36,6 +37,8 @@ def warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator
     out = []
     for i in kinds.get("option", ()):
         _attributes(out, (-1, 0, i), attrs[i], UNSUPPORTED["option"], "option", lines[i])
+    for i in {parents[t] for t in kinds.get("texture", ()) if tags[parents[t]] == "asset"}:
+        out.append(((-1, 1, i), lines[i], TEXTURE_WARNING))
     for i in (*kinds.get("worldbody", ()), *kinds.get("body", ())):
         _attributes(out, (i, _BODY, 0), attrs[i], UNSUPPORTED["body"], tags[i], lines[i])
     for g, a in zip(geoms, geom_attrs, strict=True):

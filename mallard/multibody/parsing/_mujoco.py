@@ -74,6 +74,11 @@ UNSUPPORTED = {
               "dynprm", "gainprm", "biasprm"),
     "position": ("dampratio", "timeconst", "inheritrange"),
 }  # fmt: skip
+#: Drake's warning for an ``<asset>`` that holds a ``<texture>``.
+TEXTURE_WARNING = (
+    "The texture element is not supported, see "
+    "https://drake.mit.edu/troubleshooting.html for additional resources."
+)
 _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
              "false": False, "False": False, "FALSE": False, "0": False}  # fmt: skip
 
@@ -82,6 +87,12 @@ _IDENTITY = np.eye(3)
 _IDENTITY_TRANSFORM = RigidTransform()  # (never changed: its users copy it)
 _HALF_MAX = float(np.finfo(float).max) / 2
 _LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
+
+
+def main_directory(file):
+    """The directory relative mesh files of the document named ``file`` are found from: the
+    file's, or the working directory for a string."""
+    return os.getcwd() if is_string_source(file) else os.path.dirname(file)
 
 
 def parse(workspace, root, model_name=None):
@@ -168,8 +179,7 @@ class _MujocoParser:
         self.meshdir = None
         self.armature = {}  # joint -> armature (the joint object: its identity is the key)
         self.joints = {}  # name -> the joints parse_joint added (actuators find them here)
-        file = root.file
-        self.main_dir = os.getcwd() if is_string_source(file) else os.path.dirname(file)
+        self.main_dir = main_directory(root.file)
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -385,11 +395,7 @@ class _MujocoParser:
             self.apply_defaults("mesh", mesh.get("class", "main"), mesh)
         mesh_assets(self.diagnostics, node, self.meshdir, self.main_dir, self.meshes)
         if node.find("texture") is not None:
-            self.warning(
-                node,
-                "The texture element is not supported, see "
-                "https://drake.mit.edu/troubleshooting.html for additional resources.",
-            )
+            self.warning(node, TEXTURE_WARNING)
         self.unsupported(node, elements=("hfield", "skin"))
 
     # ---- bodies ------------------------------------------------------------------------------

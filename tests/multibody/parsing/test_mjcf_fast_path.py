@@ -151,6 +151,69 @@ def test_robots_of_other_seeds(monkeypatch):
     assert all(accepted)
 
 
+MESHES = os.path.join(MODELS, "meshes")
+_ASSETS = (
+    '<asset><texture name="grid" type="2d" builtin="checker" width="64" height="64"/>'
+    '<material name="red" rgba="0.9 0.1 0.1 1" specular="0.3"/>'
+    '<material name="grid" texture="grid" texrepeat="2 2"/>'
+    '<mesh name="small" file="wedge.obj" scale="0.1 0.05 0.2"/><mesh file="wedge.obj"/>'
+    "</asset>"
+)
+
+
+def with_assets(text, meshdir=MESHES):
+    """The benchmark robot's document ``text`` with Menagerie-style assets (a texture,
+    materials, two meshes of one .obj file, ``meshdir`` given) used by its geoms: a material
+    on every third visual geom, and two mesh geoms (one weighed at a density, one visual in
+    the grid material) in every fifth body."""
+    text = text.replace('<compiler angle="radian"',
+                        f'<compiler meshdir="{meshdir}" angle="radian"', 1)  # fmt: skip
+    text = text.replace("<worldbody>", _ASSETS + "<worldbody>", 1)
+    visuals = text.split('<geom class="visual"')
+    text = visuals[0] + "".join(
+        ('<geom class="visual" material="red"' if k % 3 == 0 else '<geom class="visual"') + part
+        for k, part in enumerate(visuals[1:])
+    )
+    bodies = re.split(r"(<body [^>]*[^/]>\n)", text)
+    for k in range(1, len(bodies), 10):
+        bodies[k] += ('<geom type="mesh" mesh="small" pos="0.01 0 0.02" euler="0.1 0.2 0.3" '
+                      'density="800"/>\n<geom class="visual" type="mesh" mesh="wedge" '
+                      'material="grid"/>\n')  # fmt: skip
+    return "".join(bodies)
+
+
+@pytest.mark.parametrize("n", [12, 30, 200])
+def test_the_robot_with_assets_is_read_by_the_fast_path_to_the_bit(n, monkeypatch):
+    text = with_assets(benchmark.robot_mjcf(n))
+    assert text.count('type="mesh"') >= 2 and text.count('material="red"') >= 1
+    assert _check(_string(text), monkeypatch)
+
+
+def test_mesh_assets_resolved_as_the_reader_resolves_them(monkeypatch, tmp_path):
+    """A file's meshdir relative to its directory, assetdir, a mesh class's scale, a
+    mesh without a name (its file's), the texture's warning; a missing file or a mesh not
+    .obj is the reader's error."""
+    os.symlink(MESHES, tmp_path / "assets")
+    text = with_assets(benchmark.robot_mjcf(30), "assets")
+    for variant in (
+        text,
+        text.replace("meshdir=", "assetdir="),
+        text.replace('scale="0.1 0.05 0.2"', 'class="small"').replace(
+            '<default class="robot">', '<default class="small"><mesh scale="0.2 0.1 0.1"/>'
+            '</default><default class="robot">'),
+        text.replace('mesh="wedge"', 'mesh="wedge" rgba="0 1 0 1"', 1),
+        text.replace('file="wedge.obj"/>', 'file="missing.obj"/>'),
+        text.replace('name="small" file="wedge.obj"', 'name="small" file="wedge.stl"'),
+        text.replace('mesh="small"', 'mesh="unknown"', 1),
+        text.replace('<material name="red"', "<material"),
+    ):  # fmt: skip
+        path = tmp_path / "robot.xml"
+        path.write_text(variant)
+        _check(lambda parser, path=str(path): parser.AddModels(path), monkeypatch)
+    path.write_text(text)
+    assert _check(lambda parser: parser.AddModels(str(path)), monkeypatch)
+
+
 #: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
 #: defaults: the fast path reads them and logs the reader's warnings.
 _WARNED = {
@@ -186,18 +249,18 @@ def test_the_test_models(path, monkeypatch):
 
 
 def test_which_test_models_the_fast_path_reads(monkeypatch):
-    """It reads the models without includes, mesh assets or equality constraints."""
+    """It reads the models without includes or equality constraints."""
     accepted = {
         os.path.basename(p): _check(lambda parser, p=p: parser.AddModels(p), monkeypatch)
         for p in _model_files()
     }
     assert accepted == {
-        "arm_gripper.xml": False,  # (mesh assets, <equality>)
+        "arm_gripper.xml": False,  # (<equality>)
         "cartpole.xml": True,
         "hand.xml": False,  # (<equality>)
         "humanoid.xml": True,
-        "quadruped.xml": False,  # (<include>, mesh assets)
-        "quadruped_assets.xml": False,  # (mesh assets)
+        "quadruped.xml": False,  # (<include>)
+        "quadruped_assets.xml": False,  # (no <worldbody>: no bodies)
     }
 
 
@@ -217,7 +280,8 @@ def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkey
     Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES - 1), "xml")
     assert calls == []
     text = _robot(_mjcf_fast.MIN_BODIES)
-    with_asset = text.replace("<worldbody>", '<asset><texture name="t"/></asset><worldbody>')
+    with_asset = text.replace("<worldbody>", '<equality><weld body1="torso"/></equality>'
+                                             "<worldbody>")  # fmt: skip
     Parser(MultibodyPlant(0.0)).AddModelsFromString(with_asset, "xml")
     assert calls == []
     Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
@@ -244,12 +308,12 @@ def test_a_scene_graph_and_strict_parsing_take_the_element_reader(monkeypatch):
 #: The number attributes the fuzz replaces, and the texts it puts there (U7's).
 _FUZZED = ("pos", "quat", "euler", "axisangle", "range", "diaginertia", "fullinertia", "mass",
            "fromto", "kp", "kd", "axis", "damping", "armature", "density", "gear", "size",
-           "ctrlrange", "xyaxes")  # fmt: skip
+           "ctrlrange", "xyaxes", "scale")  # fmt: skip
 _TEXTS = ("1 2", "abc", "1 x 3", "nan", "1e999", "", "0 0 0 0", "1,2,3", "+-1",
           "1 2 3 4 5 6 7", "0.5", "-0", "1e-400", "0 0 0", "inf", "1_0", "1. 2. 3.",
           ".5 .5 .5 .5", "2 1", "-1", "0", "1 0 0 0 0 0")  # fmt: skip
 _ATTRIBUTE = re.compile(r'\b(\w+)="([^"]*)"')
-_NAMED = re.compile(r'\b(name|class|childclass|joint|type)="([^"]*)"')
+_NAMED = re.compile(r'\b(name|class|childclass|joint|type|mesh|material|file)="([^"]*)"')
 
 
 def _mutate(text, rng):
@@ -303,6 +367,17 @@ def test_mutated_documents(seed, monkeypatch):
     the reader's plant and warnings; the outcome is the reader's (its plant or its error)."""
     rng = random.Random(seed)
     documents = [benchmark.robot_mjcf(12), benchmark.robot_mjcf(30)]
+    accepted = [_check(_string(_mutate(rng.choice(documents), rng)), monkeypatch)
+                for _ in range(60)]  # fmt: skip
+    assert 0 < sum(accepted) < len(accepted)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_mutated_documents_with_assets(seed, monkeypatch):
+    """The same for the robots of 12 and 30 bodies with assets (with_assets): materials,
+    meshes and their files, names and scales mutated too."""
+    rng = random.Random(seed)
+    documents = [with_assets(benchmark.robot_mjcf(12)), with_assets(benchmark.robot_mjcf(30))]
     accepted = [_check(_string(_mutate(rng.choice(documents), rng)), monkeypatch)
                 for _ in range(60)]  # fmt: skip
     assert 0 < sum(accepted) < len(accepted)
