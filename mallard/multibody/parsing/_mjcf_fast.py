@@ -39,14 +39,15 @@ _DEGREE = math.pi / 180.0
 #: ~1 ms a document whatever its size (the benchmark's robot: 1.04–1.09 of the reader's time
 #: at 16 bodies, 0.96–1.05 at 20, 0.97 at 24, 0.93 at 28, 0.6 at 200).
 MIN_BODIES = 24
-#: The tags counted before a document is read: bodies, and tags the fast path declines
-#: wherever they are (so that a document with them, as most real models, costs no read into
+#: The tags counted before a document is read: bodies, includes, and tags the fast path
+#: declines wherever they are (so that a document with them, as most real models, costs no read into
 #: tables; other declines are found in the tables).
 _SCAN = (
     "<(body|include|equality|tendon|sensor|keyframe|visual|statistic|extension|"
     "deformable|custom|camera|frame|replicate|composite|flexcomp|plugin|attach)[\\s/>]"
 )
-_SCANS = {str: (re.compile(_SCAN), "body"), bytes: (re.compile(_SCAN.encode()), b"body")}
+_SCANS = {str: (re.compile(_SCAN), "body", "include"),
+          bytes: (re.compile(_SCAN.encode()), b"body", b"include")}  # fmt: skip
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
 
 
@@ -56,14 +57,14 @@ def parse(workspace, data, file):
     plant may have been changed: the caller rolls it back)."""
     if workspace.geometries is not None:  # (a SceneGraph: the element reader's)
         return None
-    scan, body = _SCANS[type(data)]
+    scan, body, include = _SCANS[type(data)]
     tags = scan.findall(data)  # (one pass in C: ~2% of a read)
-    bodies = tags.count(body)
-    if bodies < MIN_BODIES or bodies != len(tags):  # (few bodies, or a declined tag)
-        return None
+    bodies, includes = tags.count(body), tags.count(include)
+    if bodies + includes != len(tags) or (bodies < MIN_BODIES and not includes):
+        return None  # (a declined tag, or few bodies; with includes, counted once read)
     try:
         with np.errstate(all="ignore"):  # (what overflows is the reader's inf too, or declined)
-            return [_parse(workspace, data, file)]
+            return [_parse(workspace, data, file, includes > 0)]
     except Exception:  # (Declined, or an error: the element reader's, with its message)
         return None
 
@@ -124,9 +125,11 @@ def _compiler(tables, frames):
     return from_geoms, meshdir
 
 
-def _parse(workspace, data, file):
+def _parse(workspace, data, file, includes):
     plant = workspace.plant
-    tables = Tables(data, file)
+    tables = Tables(data, file, includes)
+    if includes and len(tables.kinds.get("body", ())) < MIN_BODIES:
+        raise Declined
     tables.check()
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
     frames = Frames(Declining())
@@ -366,8 +369,8 @@ def _parse(workspace, data, file):
         previous = field.gravity_vector()
         workspace.undo.append(lambda: field.set_gravity_vector(previous))
         field.set_gravity_vector(gravity[0])
-    for line, message in warned:
-        diagnostics.warning(None, message, file=file, line=line)
+    for at, message in warned:
+        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.lines[at])
     return instance
 
 

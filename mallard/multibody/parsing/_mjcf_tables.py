@@ -3,10 +3,11 @@ MJCF that path reads: a whitelist of tags (by parent) and attributes (by tag). A
 it, and any error, declines the document (``Declined``) to the element reader (_mujoco), which
 reads it and gives Drake's located messages."""
 
+import os
 import xml.parsers.expat as expat
 from collections import defaultdict
 
-from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED
+from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED, main_directory
 from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
 
 ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
@@ -56,23 +57,41 @@ ATTRIBUTES = {
 }  # fmt: skip
 
 
+#: The stack's mark of an ``<include>`` being read, and how deep includes may nest.
+_INCLUDE, _MAX_DEPTH = -2, 32
+
+
 class Declined(Exception):
     """The document is outside the fast path's subset, or in error."""
 
 
 class Tables:
     """A document as tables: each element's tag, attribute dict (expat's), line and parent
-    (-1 for the root), numbered in document order; ``kinds``: {tag: its elements, in order};
-    ``file``: the name messages give."""
+    (-1 for the root), numbered in document order, each ``<include>`` replaced by the
+    elements of its file (below its root: the element reader's expand_includes); ``kinds``:
+    {tag: its elements, in order}; ``file``: the name messages give, ``files``: {element: its
+    file} of the included elements."""
 
-    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds")
+    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files")
 
-    def __init__(self, data, file):
+    def __init__(self, data, file, includes=False):
+        """``includes``: whether the document may hold ``<include>``s (else read without
+        looking for them)."""
         self.file = file
+        self.tags, self.attrs, self.lines, self.parents = [], [], [], []
+        self.kinds = defaultdict(list)
+        self.files = {}
+        self._read(data, file, main_directory(file) if includes else None, None, 0)
+
+    def _read(self, data, file, main_dir, parent, depth):
+        """Appends the elements of the document ``data`` (named ``file``); ``main_dir``: the
+        directory includes are found from (None: no includes looked for); ``parent``: for an
+        included document, the element its root's children are placed under (its root not
+        read), else None; ``depth``: of the include."""
         parser = expat.ParserCreate(intern=None)
-        tags, attrs, lines, parents = [], [], [], []
-        self.tags, self.attrs, self.lines, self.parents = tags, attrs, lines, parents
-        kinds = self.kinds = defaultdict(list)
+        tags, attrs, lines, parents, kinds = (
+            self.tags, self.attrs, self.lines, self.parents, self.kinds
+        )  # fmt: skip
         stack = [-1]
         push, pop = stack.append, stack.pop
 
@@ -85,7 +104,21 @@ class Tables:
             lines.append(parser.CurrentLineNumber)
             kinds[tag].append(i)
 
-        parser.StartElementHandler = start
+        def start_including(tag, attrib):
+            top = stack[-1]
+            if top == _INCLUDE:
+                raise Declined  # (an include's children: not read by the reader)
+            if parent is not None and len(stack) == 1:  # (an included root)
+                push(parent)
+            elif tag == "include":
+                self._include(attrib.get("file"), top, main_dir, depth)
+                push(_INCLUDE)
+            else:
+                if parent is not None:
+                    self.files[len(tags)] = file
+                start(tag, attrib)
+
+        parser.StartElementHandler = start if main_dir is None else start_including
         parser.EndElementHandler = lambda tag: pop()
         try:  # (str as the element reader's parse_xml reads it: its UTF-8 bytes)
             parser.Parse(data.encode() if isinstance(data, str) else data, True)
@@ -93,6 +126,19 @@ class Tables:
             raise Declined from None
         finally:  # (no cycle through the handlers: the tables are freed with the parse)
             parser.StartElementHandler = parser.EndElementHandler = None
+
+    def _include(self, name, parent, main_dir, depth):
+        """Reads the file ``name`` of an ``<include>`` (relative to ``main_dir``) below the
+        element ``parent``; Declined where the reader errs (no file, unreadable)."""
+        if name is None or depth >= _MAX_DEPTH:
+            raise Declined
+        path = os.path.abspath(os.path.join(main_dir, name))
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            raise Declined from None
+        self._read(data, path, main_dir, parent, depth + 1)
 
     def check(self):
         """Declined unless every tag is one CHILDREN allows under its parent and the

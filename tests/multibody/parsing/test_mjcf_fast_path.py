@@ -214,6 +214,71 @@ def test_mesh_assets_resolved_as_the_reader_resolves_them(monkeypatch, tmp_path)
     assert _check(lambda parser: parser.AddModels(str(path)), monkeypatch)
 
 
+def with_includes(text, directory):
+    """The path of the document ``text`` (a robot with_assets) written to ``directory`` as
+    Menagerie splits a model: the main file's ``<default>`` in one included file, its assets'
+    contents in another (included in ``<asset>``), its World and actuators in a third that
+    includes a fourth (the actuators: includes nest, each relative to the main file)."""
+    head, rest = text.split("<default>", 1)
+    defaults, rest = rest.split("<asset>", 1)
+    assets, rest = rest.split("</asset>", 1)
+    world, actuators = rest.split("<actuator>", 1)
+    files = {
+        "defaults.xml": f"<mujoco>\n<default>{defaults}</mujoco>",
+        "assets.xml": f"<mujoco>\n{assets}\n</mujoco>",
+        "world.xml": f'<mujoco>{world}\n<include file="parts/actuators.xml"/></mujoco>',
+        "parts/actuators.xml": f"<mujoco>\n\n<actuator>{actuators}",
+        "main.xml": head + '<include file="defaults.xml"/>\n<asset>\n<include file="assets.xml"/>'
+                    '</asset>\n<include file="world.xml"/>\n</mujoco>',
+    }  # fmt: skip
+    os.makedirs(os.path.join(directory, "parts"), exist_ok=True)
+    for name, content in files.items():
+        with open(os.path.join(directory, name), "w") as f:
+            f.write(content)
+    return os.path.join(directory, "main.xml")
+
+
+@pytest.mark.parametrize("n", [30, 200])
+def test_the_robot_split_by_includes_is_read_by_the_fast_path_to_the_bit(n, monkeypatch,
+                                                                          tmp_path):  # fmt: skip
+    path = with_includes(with_assets(benchmark.robot_mjcf(n)), tmp_path)
+    assert _check(lambda parser: parser.AddModels(path), monkeypatch)
+
+
+def test_includes_the_fast_path_declines(monkeypatch, tmp_path):
+    """A missing file, an include without a file or with a child, a string's includes (from
+    the working directory): the reader's outcome (its error, or its plant)."""
+    path = with_includes(with_assets(benchmark.robot_mjcf(30)), tmp_path)
+    with open(path) as f:
+        main = f.read()
+    for variant in (
+        main.replace("assets.xml", "missing.xml"),
+        main.replace('file="defaults.xml"', ""),
+        main.replace('<include file="world.xml"/>', '<include file="world.xml"><body/></include>'),
+        main.replace('"world.xml"', '"world.xml" extra="1"'),
+    ):  # fmt: skip
+        with open(path, "w") as f:
+            f.write(variant)
+        _check(lambda parser: parser.AddModels(path), monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    assert _check(_string(main), monkeypatch)
+
+
+def test_mutated_included_files(monkeypatch, tmp_path):
+    """Mutations (as test_mutated_documents') of the included file of the robot's World."""
+    rng = random.Random(7)
+    path = with_includes(with_assets(benchmark.robot_mjcf(30)), tmp_path)
+    world = os.path.join(tmp_path, "world.xml")
+    with open(world) as f:
+        text = f.read()
+    accepted = []
+    for _ in range(40):
+        with open(world, "w") as f:
+            f.write(_mutate(text, rng))
+        accepted.append(_check(lambda parser: parser.AddModels(path), monkeypatch))
+    assert 0 < sum(accepted) < len(accepted)
+
+
 #: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
 #: defaults: the fast path reads them and logs the reader's warnings.
 _WARNED = {
