@@ -17,6 +17,7 @@ import numpy as np
 from mallard.math import RigidTransform
 from mallard.multibody.parsing._mjcf_assets import assets
 from mallard.multibody.parsing._mjcf_defaults import Defaults
+from mallard.multibody.parsing._mjcf_equality import add_equalities
 from mallard.multibody.parsing._mjcf_frames import Declining, Node, column, numbers, rotations
 from mallard.multibody.parsing._mjcf_inertias import (
     body_rows,
@@ -43,7 +44,7 @@ MIN_BODIES = 24
 #: declines wherever they are (so that a document with them, as most real models, costs no read into
 #: tables; other declines are found in the tables).
 _SCAN = (
-    "<(body|include|equality|tendon|sensor|keyframe|visual|statistic|extension|"
+    "<(body|include|tendon|sensor|keyframe|visual|statistic|extension|"
     "deformable|custom|camera|frame|replicate|composite|flexcomp|plugin|attach)[\\s/>]"
 )
 _SCANS = {str: (re.compile(_SCAN), "body", "include"),
@@ -369,6 +370,9 @@ def _parse(workspace, data, file, includes):
         previous = field.gravity_vector()
         workspace.undo.append(lambda: field.set_gravity_vector(previous))
         field.set_gravity_vector(gravity[0])
+    warned += add_equalities(tables, defaults, plant, instance)  # (the reader's last)
+    if warned and diagnostics.strict:
+        raise Declined
     for at, message in warned:
         diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.lines[at])
     return instance

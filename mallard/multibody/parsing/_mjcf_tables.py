@@ -17,7 +17,17 @@ ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
 #: ignored with Drake's warning (IGNORED).
 CHILDREN = {
     None: {"mujoco"},
-    "mujoco": {"compiler", "option", "default", "asset", "worldbody", "actuator", "contact"},
+    "mujoco": {
+        "compiler",
+        "option",
+        "default",
+        "asset",
+        "worldbody",
+        "actuator",
+        "contact",
+        "equality",
+    },
+    "equality": {"connect", "weld", "joint", "tendon", "flex", "distance"},
     "asset": {"material", "texture", "mesh"},
     "default": {"default", *DEFAULT_ELEMENTS},
     "worldbody": {"body", "geom", "site", "light"},
@@ -38,6 +48,8 @@ ATTRIBUTES = {
     "default": {"class"},
     "asset": set(),
     "mesh": {"name", "class", "file", "scale"},
+    "equality": {"name", "class", "body1", "body2", "anchor", "site1", "site2", "active",
+                 "solref", "solimp"},
     "worldbody": {*UNSUPPORTED["body"]},
     "actuator": set(),
     "body": {"name", "childclass", *_FRAME, *UNSUPPORTED["body"]},
@@ -142,8 +154,8 @@ class Tables:
 
     def check(self):
         """Declined unless every tag is one CHILDREN allows under its parent and the
-        attributes of the tags of ATTRIBUTES other than joint, geom, mesh and the actuators
-        (checked with their defaults: _mjcf_defaults) are its."""
+        attributes of the tags of ATTRIBUTES other than joint, geom, mesh, equality and the
+        actuators (checked with their defaults: _mjcf_defaults) are its."""
         tags, parents = self.tags, self.parents
         for tag, elements in self.kinds.items():
             under = {None if p < 0 else tags[p] for p in map(parents.__getitem__, elements)}
@@ -151,7 +163,7 @@ class Tables:
                 allowed = CHILDREN.get(parent)
                 if allowed is None or tag not in allowed:
                     raise Declined
-            if tag in ("joint", "geom", "motor", "position", "mesh"):
+            if tag in ("joint", "geom", "motor", "position", "mesh", "equality"):
                 continue
             allowed = ATTRIBUTES.get(tag)
             if allowed is not None and not allowed.issuperset(

@@ -10,6 +10,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import sys
 
 import numpy as np
@@ -61,14 +62,23 @@ def dump(plant):
                     None if gains is None else (_h(gains.p), _h(gains.d))))  # fmt: skip
     for body, X in sorted(plant._default_floating_poses.items()):
         out.append((body, _h(X.rotation().matrix()), _h(X.translation())))
+    out.append(_ball_constraints(plant))
     return out
+
+
+def _ball_constraints(plant):
+    """The plant's ball constraints (bodies, points as bytes; not their ids), in order."""
+    specs = plant.get_ball_constraint_specs()
+    return [(int(spec.body_A), _h(spec.p_AP), int(spec.body_B),
+             None if spec.p_BQ is None else _h(spec.p_BQ)) for spec in specs.values()]  # fmt: skip
 
 
 def _finalized(plant):
     plant.Finalize()
     context = plant.CreateDefaultContext()
     return (_h(plant.CalcMassMatrix(context)), _h(plant.GetPositions(context)),
-            _h(plant.GetPositionLowerLimits()), _h(plant.GetEffortUpperLimits()))  # fmt: skip
+            _h(plant.GetPositionLowerLimits()), _h(plant.GetEffortUpperLimits()),
+            _ball_constraints(plant))  # fmt: skip
 
 
 class _Records(logging.Handler):
@@ -279,6 +289,43 @@ def test_mutated_included_files(monkeypatch, tmp_path):
     assert 0 < sum(accepted) < len(accepted)
 
 
+def with_equalities(text):
+    """The benchmark robot's document ``text`` with an ``<equality>`` (of a
+    ``<default>`` class too): connects between bodies and to World, a weld and a joint
+    coupling (ignored with Drake's warnings), a site connect (ignored with its warning)."""
+    a, b, c, d = re.findall(r'<body name="([^"]+)"', text)[1:5]
+    text = text.replace("<default>", '<default><default class="eq"><equality anchor="0 0.1 0" '
+                        'solref="0.02 1"/></default>', 1)  # fmt: skip
+    return text.replace("</mujoco>", (
+        f'<equality><connect body1="{a}" body2="{b}" anchor="0.1 0 0.05"/>'
+        f'<weld body1="{a}"/><connect name="c" body1="{c}" anchor="0 0 0.2"/>'
+        f'<joint joint1="j"/><connect class="eq" body1="{d}" body2="{c}"/>'
+        '<connect site1="s1" site2="s2"/></equality></mujoco>'))  # fmt: skip
+
+
+@pytest.mark.parametrize("n", [12, 30, 200])
+def test_the_robot_with_equalities_is_read_by_the_fast_path_to_the_bit(n, monkeypatch):
+    text = with_equalities(benchmark.robot_mjcf(n))
+    assert _check(_string(text), monkeypatch)
+
+
+def test_equalities_the_reader_refuses(monkeypatch):
+    """A connect of an unknown body, without an anchor, with body1 and site1, without either,
+    of one body to itself: the reader's error (the fast path declined)."""
+    text = with_equalities(benchmark.robot_mjcf(30))
+    a = re.findall(r'<body name="([^"]+)"', text)[1]
+    for old, new in (
+        (f'body1="{a}"', 'body1="nobody"'),
+        ('anchor="0.1 0 0.05"', ""),
+        ('site1="s1"', f'body1="{a}" site1="s1"'),
+        ('site1="s1" site2="s2"', ""),
+        ('site1="s1" site2="s2"', f'body1="{a}" body2="{a}" anchor="0 0 0"'),
+        ('anchor="0.1 0 0.05"', 'anchor="0.1 nan 0.05"'),
+    ):  # fmt: skip
+        assert old in text
+        assert not _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
 #: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
 #: defaults: the fast path reads them and logs the reader's warnings.
 _WARNED = {
@@ -314,19 +361,30 @@ def test_the_test_models(path, monkeypatch):
 
 
 def test_which_test_models_the_fast_path_reads(monkeypatch):
-    """It reads the models without includes or equality constraints."""
+    """It reads the models Drake reads without warnings of what the fast path declines."""
     accepted = {
         os.path.basename(p): _check(lambda parser, p=p: parser.AddModels(p), monkeypatch)
         for p in _model_files()
     }
     assert accepted == {
-        "arm_gripper.xml": False,  # (<equality>)
+        "arm_gripper.xml": False,  # (an asymmetric ctrlrange: Drake's warning)
         "cartpole.xml": True,
-        "hand.xml": False,  # (<equality>)
+        "hand.xml": False,  # (a ball joint's range: Drake's warning)
         "humanoid.xml": True,
-        "quadruped.xml": False,  # (<include>)
+        "quadruped.xml": False,  # (an asymmetric ctrlrange: Drake's warning)
         "quadruped_assets.xml": False,  # (no <worldbody>: no bodies)
     }
+
+
+def test_the_arm_with_a_symmetric_gripper_range_is_read_by_the_fast_path(monkeypatch, tmp_path):
+    """arm_gripper.xml (meshes in a meshdir, a material, classes, an <equality>) without its
+    one warning the fast path declines (an asymmetric ctrlrange)."""
+    shutil.copytree(MODELS, tmp_path, dirs_exist_ok=True)
+    path = tmp_path / "arm_gripper.xml"
+    text = path.read_text()
+    assert 'ctrlrange="0 0.04"' in text
+    path.write_text(text.replace('ctrlrange="0 0.04"', 'ctrlrange="-0.04 0.04"'))
+    assert _check(lambda parser: parser.AddModels(str(path)), monkeypatch)
 
 
 def test_the_conformance_feature_documents(monkeypatch):
@@ -339,15 +397,15 @@ def test_the_conformance_feature_documents(monkeypatch):
 
 def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkeypatch):
     """Documents of fewer than MIN_BODIES bodies, or with a tag the fast path declines
-    wherever it is (an asset...), are not read into tables."""
+    wherever it is (a tendon...), are not read into tables."""
     calls, inner = [], _mjcf_fast._parse
     monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
     Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES - 1), "xml")
     assert calls == []
     text = _robot(_mjcf_fast.MIN_BODIES)
-    with_asset = text.replace("<worldbody>", '<equality><weld body1="torso"/></equality>'
+    with_tendon = text.replace("<worldbody>", '<tendon><fixed name="t"/></tendon>'
                                              "<worldbody>")  # fmt: skip
-    Parser(MultibodyPlant(0.0)).AddModelsFromString(with_asset, "xml")
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(with_tendon, "xml")
     assert calls == []
     Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
     assert calls == [1]
@@ -373,12 +431,14 @@ def test_a_scene_graph_and_strict_parsing_take_the_element_reader(monkeypatch):
 #: The number attributes the fuzz replaces, and the texts it puts there (U7's).
 _FUZZED = ("pos", "quat", "euler", "axisangle", "range", "diaginertia", "fullinertia", "mass",
            "fromto", "kp", "kd", "axis", "damping", "armature", "density", "gear", "size",
-           "ctrlrange", "xyaxes", "scale")  # fmt: skip
+           "ctrlrange", "xyaxes", "scale", "anchor")  # fmt: skip
 _TEXTS = ("1 2", "abc", "1 x 3", "nan", "1e999", "", "0 0 0 0", "1,2,3", "+-1",
           "1 2 3 4 5 6 7", "0.5", "-0", "1e-400", "0 0 0", "inf", "1_0", "1. 2. 3.",
           ".5 .5 .5 .5", "2 1", "-1", "0", "1 0 0 0 0 0")  # fmt: skip
 _ATTRIBUTE = re.compile(r'\b(\w+)="([^"]*)"')
-_NAMED = re.compile(r'\b(name|class|childclass|joint|type|mesh|material|file)="([^"]*)"')
+_NAMED = re.compile(
+    r'\b(name|class|childclass|joint|type|mesh|material|file|body1|body2|site1)="([^"]*)"'
+)
 
 
 def _mutate(text, rng):
@@ -439,10 +499,12 @@ def test_mutated_documents(seed, monkeypatch):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_mutated_documents_with_assets(seed, monkeypatch):
-    """The same for the robots of 12 and 30 bodies with assets (with_assets): materials,
-    meshes and their files, names and scales mutated too."""
+    """The same for the robots of 12 and 30 bodies with assets (with_assets; the 30-body one
+    with equalities): materials, meshes, their files, names and scales, the constraints'
+    bodies and anchors mutated too."""
     rng = random.Random(seed)
-    documents = [with_assets(benchmark.robot_mjcf(12)), with_assets(benchmark.robot_mjcf(30))]
+    documents = [with_assets(benchmark.robot_mjcf(12)),
+                 with_equalities(with_assets(benchmark.robot_mjcf(30)))]  # fmt: skip
     accepted = [_check(_string(_mutate(rng.choice(documents), rng)), monkeypatch)
                 for _ in range(60)]  # fmt: skip
     assert 0 < sum(accepted) < len(accepted)
