@@ -6,7 +6,7 @@ apply_defaults (_mujoco), its order of attributes and its rule for orientations.
 from mallard.multibody.parsing._mjcf_tables import ATTRIBUTES, ORIENTATIONS, Declined
 
 #: The element kinds whose defaults the fast path reads.
-KINDS = ("joint", "geom", "motor", "position")
+KINDS = ("joint", "geom", "motor", "position", "mesh", "equality")
 
 
 def merged(own, default):

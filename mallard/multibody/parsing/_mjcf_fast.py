@@ -15,7 +15,9 @@ import re
 import numpy as np
 
 from mallard.math import RigidTransform
+from mallard.multibody.parsing._mjcf_assets import assets
 from mallard.multibody.parsing._mjcf_defaults import Defaults
+from mallard.multibody.parsing._mjcf_equality import add_equalities
 from mallard.multibody.parsing._mjcf_frames import Declining, Node, column, numbers, rotations
 from mallard.multibody.parsing._mjcf_inertias import (
     body_rows,
@@ -38,14 +40,15 @@ _DEGREE = math.pi / 180.0
 #: ~1 ms a document whatever its size (the benchmark's robot: 1.04–1.09 of the reader's time
 #: at 16 bodies, 0.96–1.05 at 20, 0.97 at 24, 0.93 at 28, 0.6 at 200).
 MIN_BODIES = 24
-#: The tags counted before a document is read: bodies, and tags the fast path declines
-#: wherever they are (so that a document with them, as most with assets, costs no read into
+#: The tags counted before a document is read: bodies, includes, and tags the fast path
+#: declines wherever they are (so that a document with them, as most real models, costs no read into
 #: tables; other declines are found in the tables).
 _SCAN = (
-    "<(body|include|asset|equality|tendon|sensor|keyframe|visual|statistic|extension|"
+    "<(body|include|tendon|sensor|keyframe|visual|statistic|extension|"
     "deformable|custom|camera|frame|replicate|composite|flexcomp|plugin|attach)[\\s/>]"
 )
-_SCANS = {str: (re.compile(_SCAN), "body"), bytes: (re.compile(_SCAN.encode()), b"body")}
+_SCANS = {str: (re.compile(_SCAN), "body", "include"),
+          bytes: (re.compile(_SCAN.encode()), b"body", b"include")}  # fmt: skip
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
 
 
@@ -55,14 +58,14 @@ def parse(workspace, data, file):
     plant may have been changed: the caller rolls it back)."""
     if workspace.geometries is not None:  # (a SceneGraph: the element reader's)
         return None
-    scan, body = _SCANS[type(data)]
+    scan, body, include = _SCANS[type(data)]
     tags = scan.findall(data)  # (one pass in C: ~2% of a read)
-    bodies = tags.count(body)
-    if bodies < MIN_BODIES or bodies != len(tags):  # (few bodies, or a declined tag)
-        return None
+    bodies, includes = tags.count(body), tags.count(include)
+    if bodies + includes != len(tags) or (bodies < MIN_BODIES and not includes):
+        return None  # (a declined tag, or few bodies; with includes, counted once read)
     try:
         with np.errstate(all="ignore"):  # (what overflows is the reader's inf too, or declined)
-            return [_parse(workspace, data, file)]
+            return [_parse(workspace, data, file, includes > 0)]
     except Exception:  # (Declined, or an error: the element reader's, with its message)
         return None
 
@@ -94,10 +97,11 @@ class Plan:
 
 def _compiler(tables, frames):
     """Sets ``frames``' angle unit and Euler sequence from the ``<compiler>`` (at most one);
-    returns whether inertias are computed from the geoms even where a body has an
-    ``<inertial>``. Declined for what the fast path does not read (autolimits other than
-    true, inertiafromgeom other than auto or true)."""
-    from_geoms = False
+    returns (whether inertias are computed from the geoms even where a body has an
+    ``<inertial>``, the mesh directory or None: meshdir, else assetdir). Declined for what
+    the fast path does not read (autolimits other than true, inertiafromgeom other than auto
+    or true)."""
+    from_geoms, meshdir = False, None
     compilers = tables.kinds.get("compiler", ())
     if len(compilers) > 1:
         raise Declined
@@ -118,16 +122,19 @@ def _compiler(tables, frames):
             if len(eulerseq) != 3 or any(c not in "xyzXYZ" for c in eulerseq):
                 raise Declined
             frames.eulerseq = eulerseq
-    return from_geoms
+        meshdir = a.get("meshdir", a.get("assetdir"))
+    return from_geoms, meshdir
 
 
-def _parse(workspace, data, file):
+def _parse(workspace, data, file, includes):
     plant = workspace.plant
-    tables = Tables(data, file)
+    tables = Tables(data, file, includes)
+    if includes and len(tables.kinds.get("body", ())) < MIN_BODIES:
+        raise Declined
     tables.check()
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
     frames = Frames(Declining())
-    from_geoms = _compiler(tables, frames)
+    from_geoms, meshdir = _compiler(tables, frames)
     name = attrs[0].get("model")
     if name is None:
         raise Declined
@@ -135,6 +142,7 @@ def _parse(workspace, data, file):
     if plant.HasModelInstanceNamed(model_name):
         raise Declined
     defaults = Defaults(tables)
+    materials, meshes = assets(tables, defaults, meshdir)
 
     # ---- bodies and what they hold
     bodies = kinds.get("body", [])
@@ -211,20 +219,29 @@ def _parse(workspace, data, file):
     geom_attrs = defaults.apply(
         "geom", geoms, attrs, [child_class[parents[g]] or "main" for g in geoms]
     )
-    geom_checks(geom_attrs)
-    looks = GeomParser(Declining(), frames, {}, {}, make_shapes=False)
+    meshed = geom_checks(geom_attrs)
+    looks = GeomParser(Declining(), frames, materials, meshes, make_shapes=False)
     for look in {tuple(map(a.get, _LOOK)) for a in geom_attrs}:  # (Drake's warnings: none)
         a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
         looks._look(Node(a), _Geom(), "box", [1.0])
     inertial = [i for xs in held["inertial"] for i in xs]
     inertial_attrs = [attrs[i] for i in inertial]
-    placed = [k for k, a in enumerate(geom_attrs) if "fromto" not in a]
-    framed = body_attrs + [geom_attrs[k] for k in placed] + inertial_attrs
+    solid = range(len(geoms))
+    if meshed:
+        solid = sorted(set(solid).difference(meshed))
+    solid_attrs = [geom_attrs[k] for k in solid]
+    placed = [k for k, a in enumerate(solid_attrs) if "fromto" not in a]
+    framed = body_attrs + [solid_attrs[k] for k in placed] + inertial_attrs
     R, p = rotations(framed, frames), column(framed, "pos", 3, "0 0 0")
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
-    G_B, p_BGcm, mass = geom_inertias(geom_attrs, placed, R[nb : nb + ng], p[nb : nb + ng])
+    G_B, p_BGcm, mass = geom_inertias(solid_attrs, placed, R[nb : nb + ng], p[nb : nb + ng])
     owners = [ordinal[parents[g]] for g in geoms]
+    if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
+        G_B, p_BGcm, mass = _with_meshes(
+            looks, geom_attrs, solid, meshed, (G_B, p_BGcm, mass),
+            [not held["inertial"][owners[k]] for k in meshed],
+        )  # fmt: skip
     weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
     rows = body_rows(
         len(bodies), [owners[g] for g in weighed], G_B[weighed], p_BGcm[weighed], mass[weighed]
@@ -353,9 +370,29 @@ def _parse(workspace, data, file):
         previous = field.gravity_vector()
         workspace.undo.append(lambda: field.set_gravity_vector(previous))
         field.set_gravity_vector(gravity[0])
-    for line, message in warned:
-        diagnostics.warning(None, message, file=file, line=line)
+    warned += add_equalities(tables, defaults, plant, instance)  # (the reader's last)
+    if warned and diagnostics.strict:
+        raise Declined
+    for at, message in warned:
+        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.lines[at])
     return instance
+
+
+def _with_meshes(looks, geom_attrs, solid, meshed, solid_inertias, weighed):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of all the geoms of attribute dicts
+    ``geom_attrs``: those at places ``solid`` given (``solid_inertias``: geom_inertias'), the
+    meshes (places ``meshed``) read by the reader's GeomParser ``looks``, their inertias
+    where ``weighed`` (their bodies' composites; else only checked, as the reader does)."""
+    n = len(geom_attrs)
+    G_B, p_BGcm, mass = np.zeros((n, 9)), np.zeros((n, 3)), np.zeros(n)
+    G_B[solid], p_BGcm[solid], mass[solid] = solid_inertias
+    for k, compute_inertia in zip(meshed, weighed, strict=True):
+        M_GBo_B = looks.parse(Node(geom_attrs[k]), 0, compute_inertia).M_GBo_B
+        if M_GBo_B is not None:
+            mass[k], p, G = M_GBo_B
+            if p is not None:  # (else massless: left out of the composite)
+                p_BGcm[k], G_B[k] = p, [g for row in G for g in row]
+    return G_B, p_BGcm, mass
 
 
 class _Geom:

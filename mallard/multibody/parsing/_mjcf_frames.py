@@ -35,6 +35,9 @@ class Node:
     def get(self, name, default=None):
         return self.attrib.get(name, default)
 
+    def find(self, tag):  # (no children: the fast path declines an element's unread ones)
+        return None
+
 
 class Declining:
     """Diagnostics for the element reader's functions called by the fast path: an error or

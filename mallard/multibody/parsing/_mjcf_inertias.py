@@ -52,12 +52,18 @@ def _sizes(texts):
 
 
 def geom_checks(dicts):
-    """Declined for a geom the element reader would warn of or refuse by its type: a shape
-    not primitive, a box or ellipsoid with fromto (its sizes: geom_inertias)."""
-    for a in dicts:
+    """The places of the mesh geoms of attribute dicts ``dicts`` (without fromto); Declined
+    for a geom the element reader would warn of or refuse by its type: a shape neither
+    primitive nor a mesh, a mesh attribute on another type, a box or ellipsoid with fromto
+    (its sizes: geom_inertias)."""
+    meshed = []
+    for k, a in enumerate(dicts):
         kind = a.get("type", "sphere")
-        if kind not in SHAPES or ("fromto" in a and kind in ("box", "ellipsoid")):
+        if kind == "mesh" and "fromto" not in a:
+            meshed.append(k)
+        elif kind not in SHAPES or "mesh" in a or ("fromto" in a and kind in ("box", "ellipsoid")):
             raise Declined
+    return meshed
 
 
 def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):

@@ -3,10 +3,11 @@ MJCF that path reads: a whitelist of tags (by parent) and attributes (by tag). A
 it, and any error, declines the document (``Declined``) to the element reader (_mujoco), which
 reads it and gives Drake's located messages."""
 
+import os
 import xml.parsers.expat as expat
 from collections import defaultdict
 
-from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED
+from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED, main_directory
 from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
 
 ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
@@ -16,7 +17,18 @@ ORIENTATIONS = frozenset(("quat", "axisangle", "euler", "xyaxes", "zaxis"))
 #: ignored with Drake's warning (IGNORED).
 CHILDREN = {
     None: {"mujoco"},
-    "mujoco": {"compiler", "option", "default", "worldbody", "actuator", "contact"},
+    "mujoco": {
+        "compiler",
+        "option",
+        "default",
+        "asset",
+        "worldbody",
+        "actuator",
+        "contact",
+        "equality",
+    },
+    "equality": {"connect", "weld", "joint", "tendon", "flex", "distance"},
+    "asset": {"material", "texture", "mesh"},
     "default": {"default", *DEFAULT_ELEMENTS},
     "worldbody": {"body", "geom", "site", "light"},
     "body": {"body", "inertial", "joint", "freejoint", "geom", "site", "light"},
@@ -31,9 +43,13 @@ _FRAME = {"pos", *ORIENTATIONS}
 #: may have any (its element is not read).
 ATTRIBUTES = {
     "mujoco": {"model"},
-    "compiler": {"angle", "autolimits", "eulerseq", "inertiafromgeom"},
+    "compiler": {"angle", "autolimits", "eulerseq", "inertiafromgeom", "meshdir", "assetdir"},
     "option": {"gravity", *UNSUPPORTED["option"]},
     "default": {"class"},
+    "asset": set(),
+    "mesh": {"name", "class", "file", "scale"},
+    "equality": {"name", "class", "body1", "body2", "anchor", "site1", "site2", "active",
+                 "solref", "solimp"},
     "worldbody": {*UNSUPPORTED["body"]},
     "actuator": set(),
     "body": {"name", "childclass", *_FRAME, *UNSUPPORTED["body"]},
@@ -42,7 +58,7 @@ ATTRIBUTES = {
     "joint": {"name", "class", "type", "pos", "axis", "ref", "range", "limited", "damping",
               "armature", "margin", "solreflimit", "solimplimit", "solreffriction",
               "solimpfriction", *UNSUPPORTED["joint"]},
-    "geom": {"name", "class", "type", "size", "fromto", "mass", "density", "contype",
+    "geom": {"name", "class", "type", "size", "fromto", "mesh", "mass", "density", "contype",
              "conaffinity", "condim", "group", "rgba", "friction", "material", "solref",
              "solimp", "solmix", "margin", "gap", "priority", *_FRAME, *GEOM_UNSUPPORTED},
     "motor": {"name", "class", "joint", "ctrlrange", "ctrllimited", "forcerange",
@@ -53,23 +69,41 @@ ATTRIBUTES = {
 }  # fmt: skip
 
 
+#: The stack's mark of an ``<include>`` being read, and how deep includes may nest.
+_INCLUDE, _MAX_DEPTH = -2, 32
+
+
 class Declined(Exception):
     """The document is outside the fast path's subset, or in error."""
 
 
 class Tables:
     """A document as tables: each element's tag, attribute dict (expat's), line and parent
-    (-1 for the root), numbered in document order; ``kinds``: {tag: its elements, in order};
-    ``file``: the name messages give."""
+    (-1 for the root), numbered in document order, each ``<include>`` replaced by the
+    elements of its file (below its root: the element reader's expand_includes); ``kinds``:
+    {tag: its elements, in order}; ``file``: the name messages give, ``files``: {element: its
+    file} of the included elements."""
 
-    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds")
+    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files")
 
-    def __init__(self, data, file):
+    def __init__(self, data, file, includes=False):
+        """``includes``: whether the document may hold ``<include>``s (else read without
+        looking for them)."""
         self.file = file
+        self.tags, self.attrs, self.lines, self.parents = [], [], [], []
+        self.kinds = defaultdict(list)
+        self.files = {}
+        self._read(data, file, main_directory(file) if includes else None, None, 0)
+
+    def _read(self, data, file, main_dir, parent, depth):
+        """Appends the elements of the document ``data`` (named ``file``); ``main_dir``: the
+        directory includes are found from (None: no includes looked for); ``parent``: for an
+        included document, the element its root's children are placed under (its root not
+        read), else None; ``depth``: of the include."""
         parser = expat.ParserCreate(intern=None)
-        tags, attrs, lines, parents = [], [], [], []
-        self.tags, self.attrs, self.lines, self.parents = tags, attrs, lines, parents
-        kinds = self.kinds = defaultdict(list)
+        tags, attrs, lines, parents, kinds = (
+            self.tags, self.attrs, self.lines, self.parents, self.kinds
+        )  # fmt: skip
         stack = [-1]
         push, pop = stack.append, stack.pop
 
@@ -82,7 +116,21 @@ class Tables:
             lines.append(parser.CurrentLineNumber)
             kinds[tag].append(i)
 
-        parser.StartElementHandler = start
+        def start_including(tag, attrib):
+            top = stack[-1]
+            if top == _INCLUDE:
+                raise Declined  # (an include's children: not read by the reader)
+            if parent is not None and len(stack) == 1:  # (an included root)
+                push(parent)
+            elif tag == "include":
+                self._include(attrib.get("file"), top, main_dir, depth)
+                push(_INCLUDE)
+            else:
+                if parent is not None:
+                    self.files[len(tags)] = file
+                start(tag, attrib)
+
+        parser.StartElementHandler = start if main_dir is None else start_including
         parser.EndElementHandler = lambda tag: pop()
         try:  # (str as the element reader's parse_xml reads it: its UTF-8 bytes)
             parser.Parse(data.encode() if isinstance(data, str) else data, True)
@@ -91,10 +139,23 @@ class Tables:
         finally:  # (no cycle through the handlers: the tables are freed with the parse)
             parser.StartElementHandler = parser.EndElementHandler = None
 
+    def _include(self, name, parent, main_dir, depth):
+        """Reads the file ``name`` of an ``<include>`` (relative to ``main_dir``) below the
+        element ``parent``; Declined where the reader errs (no file, unreadable)."""
+        if name is None or depth >= _MAX_DEPTH:
+            raise Declined
+        path = os.path.abspath(os.path.join(main_dir, name))
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            raise Declined from None
+        self._read(data, path, main_dir, parent, depth + 1)
+
     def check(self):
         """Declined unless every tag is one CHILDREN allows under its parent and the
-        attributes of the tags of ATTRIBUTES other than joint, geom and the actuators (checked
-        with their defaults: _mjcf_defaults) are its."""
+        attributes of the tags of ATTRIBUTES other than joint, geom, mesh, equality and the
+        actuators (checked with their defaults: _mjcf_defaults) are its."""
         tags, parents = self.tags, self.parents
         for tag, elements in self.kinds.items():
             under = {None if p < 0 else tags[p] for p in map(parents.__getitem__, elements)}
@@ -102,7 +163,7 @@ class Tables:
                 allowed = CHILDREN.get(parent)
                 if allowed is None or tag not in allowed:
                     raise Declined
-            if tag in ("joint", "geom", "motor", "position"):
+            if tag in ("joint", "geom", "motor", "position", "mesh", "equality"):
                 continue
             allowed = ATTRIBUTES.get(tag)
             if allowed is not None and not allowed.issuperset(

@@ -74,6 +74,11 @@ UNSUPPORTED = {
               "dynprm", "gainprm", "biasprm"),
     "position": ("dampratio", "timeconst", "inheritrange"),
 }  # fmt: skip
+#: Drake's warning for an ``<asset>`` that holds a ``<texture>``.
+TEXTURE_WARNING = (
+    "The texture element is not supported, see "
+    "https://drake.mit.edu/troubleshooting.html for additional resources."
+)
 _BOOLEANS = {"true": True, "True": True, "TRUE": True, "1": True,
              "false": False, "False": False, "FALSE": False, "0": False}  # fmt: skip
 
@@ -82,6 +87,12 @@ _IDENTITY = np.eye(3)
 _IDENTITY_TRANSFORM = RigidTransform()  # (never changed: its users copy it)
 _HALF_MAX = float(np.finfo(float).max) / 2
 _LOCATED = re.compile(r"\S+:\d+: (error|warning): ")
+
+
+def main_directory(file):
+    """The directory relative mesh files of the document named ``file`` are found from: the
+    file's, or the working directory for a string."""
+    return os.getcwd() if is_string_source(file) else os.path.dirname(file)
 
 
 def parse(workspace, root, model_name=None):
@@ -168,8 +179,7 @@ class _MujocoParser:
         self.meshdir = None
         self.armature = {}  # joint -> armature (the joint object: its identity is the key)
         self.joints = {}  # name -> the joints parse_joint added (actuators find them here)
-        file = root.file
-        self.main_dir = os.getcwd() if is_string_source(file) else os.path.dirname(file)
+        self.main_dir = main_directory(root.file)
 
     def error(self, node, message):
         self.diagnostics.error(node, message)
@@ -385,11 +395,7 @@ class _MujocoParser:
             self.apply_defaults("mesh", mesh.get("class", "main"), mesh)
         mesh_assets(self.diagnostics, node, self.meshdir, self.main_dir, self.meshes)
         if node.find("texture") is not None:
-            self.warning(
-                node,
-                "The texture element is not supported, see "
-                "https://drake.mit.edu/troubleshooting.html for additional resources.",
-            )
+            self.warning(node, TEXTURE_WARNING)
         self.unsupported(node, elements=("hfield", "skin"))
 
     # ---- bodies ------------------------------------------------------------------------------
@@ -884,48 +890,48 @@ class _MujocoParser:
         plant._geometry_link.scene_graph.collision_filter_manager().Apply(declaration)
 
     def parse_equality(self, node):
-        plant = self.plant
-        instance_name = plant.GetModelInstanceName(self.model_instance)
         for connect in node.findall("connect"):
             self.at = connect
             self.apply_defaults("equality", connect.get("class", "main"), connect)
-            if connect.get("body1") is not None and connect.get("site1") is not None:
-                self.error(
-                    connect,
-                    "connect node must specify either body1 and anchor OR site1 and site2, but "
-                    "not both.",
-                )
-            body1 = connect.get("body1")
-            if body1 is None:
-                if connect.get("site1") is None or connect.get("site2") is None:
-                    self.error(connect, "connect must specify body1 and anchor OR site1 and site2.")
-                self.warning(
-                    connect,
-                    "connect node uses the site1 and site2 specification, which is not supported "
-                    "yet. This constraint will be ignored.",
-                )
-                continue
-            p_AP = parse_vector(connect, "anchor", 3)
-            if p_AP is None:
-                self.error(
-                    connect,
-                    "connect specified body1 but does not have the required anchor attribute.",
-                )
-            for key in ("body1", "body2"):
-                body = connect.get(key)
-                if body is not None and not plant.HasBodyNamed(body, self.model_instance):
-                    self.error(
-                        connect,
-                        f"connect specified {key}: {body} but no body with that name exists in "
-                        f"model instance: {instance_name}",
-                    )
-            body_A = plant.GetBodyByName(body1, self.model_instance)
-            body2 = connect.get("body2")
-            body_B = (
-                plant.world_body()
-                if body2 is None
-                else plant.GetBodyByName(body2, self.model_instance)
-            )
-            plant.AddBallConstraint(body_A, p_AP, body_B)
-            self.unsupported(connect, ("active",))
+            add_connect(self.diagnostics, self.plant, self.model_instance, connect)
         self.unsupported(node, elements=("weld", "joint", "tendon", "flex", "distance"))
+
+
+def add_connect(diagnostics, plant, instance, connect):
+    """Adds the ball constraint of the ``<connect>`` element ``connect`` (defaults applied)
+    of model ``instance`` to ``plant``: point P at its anchor in body1 and body2 (World if
+    absent) coincide; Drake's messages (a site specification is ignored with a warning)."""
+    if connect.get("body1") is not None and connect.get("site1") is not None:
+        diagnostics.error(
+            connect,
+            "connect node must specify either body1 and anchor OR site1 and site2, but not both.",
+        )
+    body1 = connect.get("body1")
+    if body1 is None:
+        if connect.get("site1") is None or connect.get("site2") is None:
+            diagnostics.error(connect, "connect must specify body1 and anchor OR site1 and site2.")
+        diagnostics.warning(
+            connect,
+            "connect node uses the site1 and site2 specification, which is not supported "
+            "yet. This constraint will be ignored.",
+        )
+        return
+    p_AP = parse_vector(connect, "anchor", 3)
+    if p_AP is None:
+        diagnostics.error(
+            connect,
+            "connect specified body1 but does not have the required anchor attribute.",
+        )
+    for key in ("body1", "body2"):
+        body = connect.get(key)
+        if body is not None and not plant.HasBodyNamed(body, instance):
+            diagnostics.error(
+                connect,
+                f"connect specified {key}: {body} but no body with that name exists in "
+                f"model instance: {plant.GetModelInstanceName(instance)}",
+            )
+    body_A = plant.GetBodyByName(body1, instance)
+    body2 = connect.get("body2")
+    body_B = plant.world_body() if body2 is None else plant.GetBodyByName(body2, instance)
+    plant.AddBallConstraint(body_A, p_AP, body_B)
+    warn_unsupported_attribute(diagnostics, connect, "active")

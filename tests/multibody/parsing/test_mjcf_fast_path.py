@@ -10,6 +10,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import sys
 
 import numpy as np
@@ -61,14 +62,23 @@ def dump(plant):
                     None if gains is None else (_h(gains.p), _h(gains.d))))  # fmt: skip
     for body, X in sorted(plant._default_floating_poses.items()):
         out.append((body, _h(X.rotation().matrix()), _h(X.translation())))
+    out.append(_ball_constraints(plant))
     return out
+
+
+def _ball_constraints(plant):
+    """The plant's ball constraints (bodies, points as bytes; not their ids), in order."""
+    specs = plant.get_ball_constraint_specs()
+    return [(int(spec.body_A), _h(spec.p_AP), int(spec.body_B),
+             None if spec.p_BQ is None else _h(spec.p_BQ)) for spec in specs.values()]  # fmt: skip
 
 
 def _finalized(plant):
     plant.Finalize()
     context = plant.CreateDefaultContext()
     return (_h(plant.CalcMassMatrix(context)), _h(plant.GetPositions(context)),
-            _h(plant.GetPositionLowerLimits()), _h(plant.GetEffortUpperLimits()))  # fmt: skip
+            _h(plant.GetPositionLowerLimits()), _h(plant.GetEffortUpperLimits()),
+            _ball_constraints(plant))  # fmt: skip
 
 
 class _Records(logging.Handler):
@@ -151,6 +161,171 @@ def test_robots_of_other_seeds(monkeypatch):
     assert all(accepted)
 
 
+MESHES = os.path.join(MODELS, "meshes")
+_ASSETS = (
+    '<asset><texture name="grid" type="2d" builtin="checker" width="64" height="64"/>'
+    '<material name="red" rgba="0.9 0.1 0.1 1" specular="0.3"/>'
+    '<material name="grid" texture="grid" texrepeat="2 2"/>'
+    '<mesh name="small" file="wedge.obj" scale="0.1 0.05 0.2"/><mesh file="wedge.obj"/>'
+    "</asset>"
+)
+
+
+def with_assets(text, meshdir=MESHES):
+    """The benchmark robot's document ``text`` with Menagerie-style assets (a texture,
+    materials, two meshes of one .obj file, ``meshdir`` given) used by its geoms: a material
+    on every third visual geom, and two mesh geoms (one weighed at a density, one visual in
+    the grid material) in every fifth body."""
+    text = text.replace('<compiler angle="radian"',
+                        f'<compiler meshdir="{meshdir}" angle="radian"', 1)  # fmt: skip
+    text = text.replace("<worldbody>", _ASSETS + "<worldbody>", 1)
+    visuals = text.split('<geom class="visual"')
+    text = visuals[0] + "".join(
+        ('<geom class="visual" material="red"' if k % 3 == 0 else '<geom class="visual"') + part
+        for k, part in enumerate(visuals[1:])
+    )
+    bodies = re.split(r"(<body [^>]*[^/]>\n)", text)
+    for k in range(1, len(bodies), 10):
+        bodies[k] += ('<geom type="mesh" mesh="small" pos="0.01 0 0.02" euler="0.1 0.2 0.3" '
+                      'density="800"/>\n<geom class="visual" type="mesh" mesh="wedge" '
+                      'material="grid"/>\n')  # fmt: skip
+    return "".join(bodies)
+
+
+@pytest.mark.parametrize("n", [12, 30, 200])
+def test_the_robot_with_assets_is_read_by_the_fast_path_to_the_bit(n, monkeypatch):
+    text = with_assets(benchmark.robot_mjcf(n))
+    assert text.count('type="mesh"') >= 2 and text.count('material="red"') >= 1
+    assert _check(_string(text), monkeypatch)
+
+
+def test_mesh_assets_resolved_as_the_reader_resolves_them(monkeypatch, tmp_path):
+    """A file's meshdir relative to its directory, assetdir, a mesh class's scale, a
+    mesh without a name (its file's), the texture's warning; a missing file or a mesh not
+    .obj is the reader's error."""
+    os.symlink(MESHES, tmp_path / "assets")
+    text = with_assets(benchmark.robot_mjcf(30), "assets")
+    for variant in (
+        text,
+        text.replace("meshdir=", "assetdir="),
+        text.replace('scale="0.1 0.05 0.2"', 'class="small"').replace(
+            '<default class="robot">', '<default class="small"><mesh scale="0.2 0.1 0.1"/>'
+            '</default><default class="robot">'),
+        text.replace('mesh="wedge"', 'mesh="wedge" rgba="0 1 0 1"', 1),
+        text.replace('file="wedge.obj"/>', 'file="missing.obj"/>'),
+        text.replace('name="small" file="wedge.obj"', 'name="small" file="wedge.stl"'),
+        text.replace('mesh="small"', 'mesh="unknown"', 1),
+        text.replace('<material name="red"', "<material"),
+    ):  # fmt: skip
+        path = tmp_path / "robot.xml"
+        path.write_text(variant)
+        _check(lambda parser, path=str(path): parser.AddModels(path), monkeypatch)
+    path.write_text(text)
+    assert _check(lambda parser: parser.AddModels(str(path)), monkeypatch)
+
+
+def with_includes(text, directory):
+    """The path of the document ``text`` (a robot with_assets) written to ``directory`` as
+    Menagerie splits a model: the main file's ``<default>`` in one included file, its assets'
+    contents in another (included in ``<asset>``), its World and actuators in a third that
+    includes a fourth (the actuators: includes nest, each relative to the main file)."""
+    head, rest = text.split("<default>", 1)
+    defaults, rest = rest.split("<asset>", 1)
+    assets, rest = rest.split("</asset>", 1)
+    world, actuators = rest.split("<actuator>", 1)
+    files = {
+        "defaults.xml": f"<mujoco>\n<default>{defaults}</mujoco>",
+        "assets.xml": f"<mujoco>\n{assets}\n</mujoco>",
+        "world.xml": f'<mujoco>{world}\n<include file="parts/actuators.xml"/></mujoco>',
+        "parts/actuators.xml": f"<mujoco>\n\n<actuator>{actuators}",
+        "main.xml": head + '<include file="defaults.xml"/>\n<asset>\n<include file="assets.xml"/>'
+                    '</asset>\n<include file="world.xml"/>\n</mujoco>',
+    }  # fmt: skip
+    os.makedirs(os.path.join(directory, "parts"), exist_ok=True)
+    for name, content in files.items():
+        with open(os.path.join(directory, name), "w") as f:
+            f.write(content)
+    return os.path.join(directory, "main.xml")
+
+
+@pytest.mark.parametrize("n", [30, 200])
+def test_the_robot_split_by_includes_is_read_by_the_fast_path_to_the_bit(n, monkeypatch,
+                                                                          tmp_path):  # fmt: skip
+    path = with_includes(with_assets(benchmark.robot_mjcf(n)), tmp_path)
+    assert _check(lambda parser: parser.AddModels(path), monkeypatch)
+
+
+def test_includes_the_fast_path_declines(monkeypatch, tmp_path):
+    """A missing file, an include without a file or with a child, a string's includes (from
+    the working directory): the reader's outcome (its error, or its plant)."""
+    path = with_includes(with_assets(benchmark.robot_mjcf(30)), tmp_path)
+    with open(path) as f:
+        main = f.read()
+    for variant in (
+        main.replace("assets.xml", "missing.xml"),
+        main.replace('file="defaults.xml"', ""),
+        main.replace('<include file="world.xml"/>', '<include file="world.xml"><body/></include>'),
+        main.replace('"world.xml"', '"world.xml" extra="1"'),
+    ):  # fmt: skip
+        with open(path, "w") as f:
+            f.write(variant)
+        _check(lambda parser: parser.AddModels(path), monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    assert _check(_string(main), monkeypatch)
+
+
+def test_mutated_included_files(monkeypatch, tmp_path):
+    """Mutations (as test_mutated_documents') of the included file of the robot's World."""
+    rng = random.Random(7)
+    path = with_includes(with_assets(benchmark.robot_mjcf(30)), tmp_path)
+    world = os.path.join(tmp_path, "world.xml")
+    with open(world) as f:
+        text = f.read()
+    accepted = []
+    for _ in range(40):
+        with open(world, "w") as f:
+            f.write(_mutate(text, rng))
+        accepted.append(_check(lambda parser: parser.AddModels(path), monkeypatch))
+    assert 0 < sum(accepted) < len(accepted)
+
+
+def with_equalities(text):
+    """The benchmark robot's document ``text`` with an ``<equality>`` (of a
+    ``<default>`` class too): connects between bodies and to World, a weld and a joint
+    coupling (ignored with Drake's warnings), a site connect (ignored with its warning)."""
+    a, b, c, d = re.findall(r'<body name="([^"]+)"', text)[1:5]
+    text = text.replace("<default>", '<default><default class="eq"><equality anchor="0 0.1 0" '
+                        'solref="0.02 1"/></default>', 1)  # fmt: skip
+    return text.replace("</mujoco>", (
+        f'<equality><connect body1="{a}" body2="{b}" anchor="0.1 0 0.05"/>'
+        f'<weld body1="{a}"/><connect name="c" body1="{c}" anchor="0 0 0.2"/>'
+        f'<joint joint1="j"/><connect class="eq" body1="{d}" body2="{c}"/>'
+        '<connect site1="s1" site2="s2"/></equality></mujoco>'))  # fmt: skip
+
+
+@pytest.mark.parametrize("n", [12, 30, 200])
+def test_the_robot_with_equalities_is_read_by_the_fast_path_to_the_bit(n, monkeypatch):
+    text = with_equalities(benchmark.robot_mjcf(n))
+    assert _check(_string(text), monkeypatch)
+
+
+def test_equalities_the_reader_refuses(monkeypatch):
+    """A connect of an unknown body, without an anchor, with body1 and site1, without either,
+    of one body to itself: the reader's error (the fast path declined)."""
+    text = with_equalities(benchmark.robot_mjcf(30))
+    a = re.findall(r'<body name="([^"]+)"', text)[1]
+    for old, new in (
+        (f'body1="{a}"', 'body1="nobody"'),
+        ('anchor="0.1 0 0.05"', ""),
+        ('site1="s1"', f'body1="{a}" site1="s1"'),
+        ('site1="s1" site2="s2"', ""),
+        ('site1="s1" site2="s2"', f'body1="{a}" body2="{a}" anchor="0 0 0"'),
+        ('anchor="0.1 0 0.05"', 'anchor="0.1 nan 0.05"'),
+    ):  # fmt: skip
+        assert old in text
+        assert not _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
 #: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
 #: defaults: the fast path reads them and logs the reader's warnings.
 _WARNED = {
@@ -186,19 +361,30 @@ def test_the_test_models(path, monkeypatch):
 
 
 def test_which_test_models_the_fast_path_reads(monkeypatch):
-    """It reads the models without includes, mesh assets or equality constraints."""
+    """It reads the models Drake reads without warnings of what the fast path declines."""
     accepted = {
         os.path.basename(p): _check(lambda parser, p=p: parser.AddModels(p), monkeypatch)
         for p in _model_files()
     }
     assert accepted == {
-        "arm_gripper.xml": False,  # (mesh assets, <equality>)
+        "arm_gripper.xml": False,  # (an asymmetric ctrlrange: Drake's warning)
         "cartpole.xml": True,
-        "hand.xml": False,  # (<equality>)
+        "hand.xml": False,  # (a ball joint's range: Drake's warning)
         "humanoid.xml": True,
-        "quadruped.xml": False,  # (<include>, mesh assets)
-        "quadruped_assets.xml": False,  # (mesh assets)
+        "quadruped.xml": False,  # (an asymmetric ctrlrange: Drake's warning)
+        "quadruped_assets.xml": False,  # (no <worldbody>: no bodies)
     }
+
+
+def test_the_arm_with_a_symmetric_gripper_range_is_read_by_the_fast_path(monkeypatch, tmp_path):
+    """arm_gripper.xml (meshes in a meshdir, a material, classes, an <equality>) without its
+    one warning the fast path declines (an asymmetric ctrlrange)."""
+    shutil.copytree(MODELS, tmp_path, dirs_exist_ok=True)
+    path = tmp_path / "arm_gripper.xml"
+    text = path.read_text()
+    assert 'ctrlrange="0 0.04"' in text
+    path.write_text(text.replace('ctrlrange="0 0.04"', 'ctrlrange="-0.04 0.04"'))
+    assert _check(lambda parser: parser.AddModels(str(path)), monkeypatch)
 
 
 def test_the_conformance_feature_documents(monkeypatch):
@@ -211,14 +397,15 @@ def test_the_conformance_feature_documents(monkeypatch):
 
 def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkeypatch):
     """Documents of fewer than MIN_BODIES bodies, or with a tag the fast path declines
-    wherever it is (an asset...), are not read into tables."""
+    wherever it is (a tendon...), are not read into tables."""
     calls, inner = [], _mjcf_fast._parse
     monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
     Parser(MultibodyPlant(0.0)).AddModelsFromString(_robot(_mjcf_fast.MIN_BODIES - 1), "xml")
     assert calls == []
     text = _robot(_mjcf_fast.MIN_BODIES)
-    with_asset = text.replace("<worldbody>", '<asset><texture name="t"/></asset><worldbody>')
-    Parser(MultibodyPlant(0.0)).AddModelsFromString(with_asset, "xml")
+    with_tendon = text.replace("<worldbody>", '<tendon><fixed name="t"/></tendon>'
+                                             "<worldbody>")  # fmt: skip
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(with_tendon, "xml")
     assert calls == []
     Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
     assert calls == [1]
@@ -244,12 +431,14 @@ def test_a_scene_graph_and_strict_parsing_take_the_element_reader(monkeypatch):
 #: The number attributes the fuzz replaces, and the texts it puts there (U7's).
 _FUZZED = ("pos", "quat", "euler", "axisangle", "range", "diaginertia", "fullinertia", "mass",
            "fromto", "kp", "kd", "axis", "damping", "armature", "density", "gear", "size",
-           "ctrlrange", "xyaxes")  # fmt: skip
+           "ctrlrange", "xyaxes", "scale", "anchor")  # fmt: skip
 _TEXTS = ("1 2", "abc", "1 x 3", "nan", "1e999", "", "0 0 0 0", "1,2,3", "+-1",
           "1 2 3 4 5 6 7", "0.5", "-0", "1e-400", "0 0 0", "inf", "1_0", "1. 2. 3.",
           ".5 .5 .5 .5", "2 1", "-1", "0", "1 0 0 0 0 0")  # fmt: skip
 _ATTRIBUTE = re.compile(r'\b(\w+)="([^"]*)"')
-_NAMED = re.compile(r'\b(name|class|childclass|joint|type)="([^"]*)"')
+_NAMED = re.compile(
+    r'\b(name|class|childclass|joint|type|mesh|material|file|body1|body2|site1)="([^"]*)"'
+)
 
 
 def _mutate(text, rng):
@@ -303,6 +492,19 @@ def test_mutated_documents(seed, monkeypatch):
     the reader's plant and warnings; the outcome is the reader's (its plant or its error)."""
     rng = random.Random(seed)
     documents = [benchmark.robot_mjcf(12), benchmark.robot_mjcf(30)]
+    accepted = [_check(_string(_mutate(rng.choice(documents), rng)), monkeypatch)
+                for _ in range(60)]  # fmt: skip
+    assert 0 < sum(accepted) < len(accepted)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_mutated_documents_with_assets(seed, monkeypatch):
+    """The same for the robots of 12 and 30 bodies with assets (with_assets; the 30-body one
+    with equalities): materials, meshes, their files, names and scales, the constraints'
+    bodies and anchors mutated too."""
+    rng = random.Random(seed)
+    documents = [with_assets(benchmark.robot_mjcf(12)),
+                 with_equalities(with_assets(benchmark.robot_mjcf(30)))]  # fmt: skip
     accepted = [_check(_string(_mutate(rng.choice(documents), rng)), monkeypatch)
                 for _ in range(60)]  # fmt: skip
     assert 0 < sum(accepted) < len(accepted)
