@@ -67,6 +67,11 @@ OPTIMIZED_AT_O1 = frozenset(("batch_rollout", "batch_collisions", "proximity_int
 #: the first simulate's entry points only").
 JOINT_SPECIALIZED = frozenset(("drive_explicit_steps", "drive_stages"))
 
+#: The by-address kernels whose addresses the callers of the derivatives' kernel pass, in order
+#: (the tuple ``at`` of kernels.engine_derivatives.derivatives_by_address: :meth:`Kernels.
+#: addresses`): that kernel, then the forward dynamics' and the stages' it calls by address.
+DERIVATIVES_AT = ("dynamics_derivatives_at", "forward_dynamics_at", "stages_at")
+
 _ENTRY_POINTS = {}  # name → function
 _BY_ADDRESS = {}  # name → a kernel compiled code calls by its address (by_address)
 _ADDRESSES = {}  # name → the address of the by-address kernel, compiled (Kernels.address)
@@ -230,6 +235,10 @@ class Kernels:
             signature = (types.int64,) * fn.__code__.co_argcount
             found = _ADDRESSES[name] = c_address(compiled(fn), signature)
         return found
+
+    def addresses(self, names):
+        """The tuple of the :meth:`address` of each by-address kernel of ``names``."""
+        return tuple(self.address(name) for name in names)
 
     def typed(self, name, *args):
         """The entry point ``name`` for arguments of exactly the types of ``args`` (samples of

@@ -387,14 +387,14 @@ def _coordinates(name):
 def _derivatives(which):
     """drive_dynamics_derivatives' arguments for inverse or forward dynamics (the derivatives'
     kernel called by address compiled: kernels.engine_derivatives)."""
-    from mallard._compiled import kernels
+    from mallard._compiled import DERIVATIVES_AT, kernels
     from mallard.multibody._batch_codes import FORWARD, INVERSE
 
     def case(rng):
         s = Sample(rng)
         nq, nv, n = s.sizes.nq, s.sizes.nv, s.sizes.n
         mi, mf, x, ws, need = s.head()
-        at = ByMode(kernels(np.float64).address("dynamics_derivatives_at"), 0)
+        at = ByMode(kernels(np.float64).addresses(DERIVATIVES_AT), (0, 0, 0))
         outputs = (np.zeros(s.sizes.dws), np.zeros((nv, nq)), np.zeros((nv, nv)))
         if which == "inverse":
             inputs = (INVERSE, mi, mf, x, ws, need, s.normal(nv), np.zeros(nv), s.normal(n, 6))
@@ -448,7 +448,7 @@ def _batch(name):
     ``batch_dynamics_derivatives`` for inverse or forward dynamics (``name`` + ``[inverse]``
     or ``[forward]``: a model in lanes; ``[inverse, by state]``, ``[forward, by state]``: one
     of every joint type, its states one by one, by the derivatives' kernel by address)."""
-    from mallard._compiled import kernels
+    from mallard._compiled import DERIVATIVES_AT, kernels
     from mallard.multibody._batch_codes import (
         ALONE,
         FORWARD,
@@ -485,7 +485,7 @@ def _batch(name):
                 output = np.zeros((size, 6, nv))
             return (s.mi, s.mf) + inputs + tail + (output, status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-        at = ByMode(kernels(np.float64).address("dynamics_derivatives_at"), 0)
+        at = ByMode(kernels(np.float64).addresses(DERIVATIVES_AT), (0, 0, 0))
         if name.startswith("batch_dynamics_derivatives[inverse"):
             inputs = (INVERSE, at, Q, V, s.normal(size, nv), np.zeros((0, 0)))
         else:
