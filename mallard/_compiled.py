@@ -57,6 +57,13 @@ ENTRY_MODULES = (
 #: (docs/compilation.md, "The proximity task: two entry points at -O1, ...").
 OPTIMIZED_AT_O1 = frozenset(("batch_rollout", "batch_collisions", "proximity_intersecting"))
 
+#: The entry points whose final module LLVM optimizes without its loop unroller (see
+#: kernels._numba_internals.optimized_at): SAP's solver, whose loops of unknown trip count
+#: (64) it unrolled by 2-8 with remainder loops, for no speed, its code 2.5× larger and its
+#: module passes and machine code 1.7× longer (docs/compilation.md, "The plant's group's
+#: linked copies, SAP's unrolled loops").
+NOT_UNROLLED = frozenset(("sap_solve_at",))
+
 #: The model entry points (those taking the joints' constants ``mf``) compiled for a model's
 #: set of joint types (mallard.multibody._joint_types.KERNEL_JOINT_TYPES); the others are
 #: compiled for every joint type, whatever the model's, once. These are what the first
@@ -143,6 +150,8 @@ def compiled(fn, joint_types=ALL_JOINT_TYPES):
         options = {"error_model": "numpy"}
         if fn.__name__ in OPTIMIZED_AT_O1:
             options["opt"] = 1
+        if fn.__name__ in NOT_UNROLLED:
+            options["unrolling"] = False
         if fn in _NOGIL:
             options["nogil"] = True
         if fn not in _ALLOCATING:
