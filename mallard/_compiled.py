@@ -75,7 +75,7 @@ NOT_UNROLLED = frozenset(("sap_solve_at",))
 JOINT_SPECIALIZED = frozenset(("drive_explicit_steps", "drive_stages"))
 
 #: The by-address kernels whose addresses the callers of the derivatives' kernel pass, in order
-#: (the tuple ``at`` of kernels.engine_derivatives.derivatives_by_address: :meth:`Kernels.
+#: (the vector ``at`` of kernels.engine_derivatives.derivatives_by_address: :meth:`Kernels.
 #: addresses`): that kernel, then the forward dynamics' and the stages' it calls by address.
 DERIVATIVES_AT = ("dynamics_derivatives_at", "forward_dynamics_at", "stages_at")
 
@@ -200,6 +200,7 @@ class Kernels:
     def __init__(self, is_compiled, joint_types=None):
         self.is_compiled = is_compiled
         self.joint_types = joint_types
+        self._addresses = {}  # names → Kernels.addresses(names)
 
     def __getattr__(self, name):
         fn = _find(name)
@@ -246,8 +247,14 @@ class Kernels:
         return found
 
     def addresses(self, names):
-        """The tuple of the :meth:`address` of each by-address kernel of ``names``."""
-        return tuple(self.address(name) for name in names)
+        """The :meth:`address` of each by-address kernel of the tuple ``names``, as an int64
+        vector (made once per process: numba converts an array argument for less than a
+        tuple), which compiled callers index; interpreted, zeros."""
+        found = self._addresses.get(names)
+        if found is None:
+            found = np.array([self.address(name) for name in names], dtype=np.int64)
+            self._addresses[names] = found
+        return found
 
     def typed(self, name, *args):
         """The entry point ``name`` for arguments of exactly the types of ``args`` (samples of

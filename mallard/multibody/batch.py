@@ -125,7 +125,7 @@ _DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dyna
 def _after_model(name, which, compiled):
     """The arguments batched operation ``name``'s entry point takes after the model:
     _ENTRY_POINTS' ``which``, then for the derivatives the address of the kernel they call
-    (kernels.engine_derivatives.dynamics_derivatives_at) and of those it calls, the tuple of
+    (kernels.engine_derivatives.dynamics_derivatives_at) and of those it calls, the vector of
     DERIVATIVES_AT's in ``compiled``'s Kernels (zeros interpreted)."""
     if name in _DERIVATIVE_KERNELS:
         return (*which, compiled.addresses(DERIVATIVES_AT))

@@ -696,7 +696,7 @@ def batch_dynamics_derivatives(
     time, in lanes (kernels.recursive_derivatives), for the models it covers; the others state
     by state (the tangent sweeps), as is a forward dynamics group in which an articulated
     inertia or M is not positive definite, by the derivatives' kernel at the address ``at``
-    and those it calls (the tuple ``Kernels.addresses(DERIVATIVES_AT)``, called, not linked:
+    and those it calls (the vector ``Kernels.addresses(DERIVATIVES_AT)``, called, not linked:
     zeros interpreted; see kernels.engine_derivatives.derivatives_by_address).
 
     * INVERSE: D1[i] = dtau_dq (nv × nq), D2[i] = dtau_dv (nv × nv) and D3[i] = M (= ∂τ/∂v̇) of

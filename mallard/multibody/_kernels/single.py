@@ -189,20 +189,16 @@ def _held_compiled(held):
 
 def _derivatives_at(held):
     """The addresses of the derivatives' kernels held in ``held`` (:meth:`Held.
-    hold_derivatives`); interpreted, zeros (unused: kernels.engine_derivatives.
-    derivatives_by_address)."""
-    return (0, 0, 0)
+    hold_derivatives`), a view of its block; interpreted, zeros (unused: kernels.
+    engine_derivatives.derivatives_by_address)."""
+    return np.zeros(len(DERIVATIVES_AT), dtype=np.int64)
 
 
 @overload(_derivatives_at)
 def _derivatives_at_compiled(held):
     if isinstance(held, types.Integer):
-
-        def impl(held):
-            b = carray(pointer(held), _STATE_CODE_AT, np.int64)
-            return b[_DERIVATIVES_AT], b[_DERIVATIVES_AT + 1], b[_DERIVATIVES_AT + 2]
-
-        return impl
+        n = len(DERIVATIVES_AT)
+        return lambda held: carray(pointer(held + 8 * _DERIVATIVES_AT), n, np.int64)
     return None  # (compiled, the derivative entry points take a Held's address: a typing error)
 
 

@@ -394,7 +394,7 @@ def _derivatives(which):
         s = Sample(rng)
         nq, nv, n = s.sizes.nq, s.sizes.nv, s.sizes.n
         mi, mf, x, ws, need = s.head()
-        at = ByMode(kernels(np.float64).addresses(DERIVATIVES_AT), (0, 0, 0))
+        at = ByMode(*(kernels(t).addresses(DERIVATIVES_AT) for t in (np.float64, object)))
         outputs = (np.zeros(s.sizes.dws), np.zeros((nv, nq)), np.zeros((nv, nv)))
         if which == "inverse":
             inputs = (INVERSE, mi, mf, x, ws, need, s.normal(nv), np.zeros(nv), s.normal(n, 6))
@@ -485,7 +485,7 @@ def _batch(name):
                 output = np.zeros((size, 6, nv))
             return (s.mi, s.mf) + inputs + tail + (output, status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-        at = ByMode(kernels(np.float64).addresses(DERIVATIVES_AT), (0, 0, 0))
+        at = ByMode(*(kernels(t).addresses(DERIVATIVES_AT) for t in (np.float64, object)))
         if name.startswith("batch_dynamics_derivatives[inverse"):
             inputs = (INVERSE, at, Q, V, s.normal(size, nv), np.zeros((0, 0)))
         else:

@@ -358,7 +358,8 @@ def test_the_derivatives_by_address_are_linked_and_interpreted_to_the_bit(forwar
                 status = linked(*args, addresses)
             else:
                 args = [a.astype(object) if isinstance(a, np.ndarray) else a for a in args]
-                status = kernels(object).drive_dynamics_derivatives(*args, (0, 0, 0))
+                at = kernels(object).addresses(DERIVATIVES_AT)
+                status = kernels(object).drive_dynamics_derivatives(*args, at)
                 args = [a.astype(np.float64) if isinstance(a, np.ndarray) else a for a in args]
             block = DERIVATIVES.views(args[9], s.sizes).block  # (addresses by address only)
             block[:] = 0.0
@@ -382,10 +383,9 @@ def test_single_states_derivatives_hold_their_kernels_address():
     assert (held.block[_DERIVATIVES_AT:_STATE_CODE_AT] == 0).all()
     held.hold_derivatives()
     addresses = kernels(np.float64).addresses(DERIVATIVES_AT)
-    assert tuple(held.block[_DERIVATIVES_AT:_STATE_CODE_AT]) == addresses
-    assert all(addresses)
+    assert (held.block[_DERIVATIVES_AT:_STATE_CODE_AT] == addresses).all() and addresses.all()
     held.hold_derivatives()
-    assert tuple(held.block[_DERIVATIVES_AT:_STATE_CODE_AT]) == addresses
+    assert (held.block[_DERIVATIVES_AT:_STATE_CODE_AT] == addresses).all()
 
 
 def test_single_states_failure_path_is_called_by_address():
