@@ -59,9 +59,10 @@ OPTIMIZED_AT_O1 = frozenset(("batch_rollout", "batch_collisions", "proximity_int
 
 #: The entry points whose final module LLVM optimizes without its loop unroller (see
 #: kernels._numba_internals.optimized_at): SAP's solver, whose loops of unknown trip count
-#: (64) it unrolled by 2-8 with remainder loops, for no speed, its code 2.5× larger and its
-#: module passes and machine code 1.7× longer (docs/compilation.md, "The plant's group's
-#: linked copies, SAP's unrolled loops").
+#: (64) it unrolled by 2-8 with remainder loops, its code 2.5× larger and its module passes
+#: and machine code 1.7× longer; as fast or faster without (the contact scenes 0.91-1.02)
+#: (docs/compilation.md, "The plant's group's linked copies: the derivatives by address,
+#: SAP's solver not unrolled").
 NOT_UNROLLED = frozenset(("sap_solve_at",))
 
 #: The model entry points (those taking the joints' constants ``mf``) compiled for a model's
