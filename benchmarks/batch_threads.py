@@ -51,7 +51,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_timings import build  # noqa: E402
 
-from mallard._compiled import kernels  # noqa: E402
+from mallard._compiled import DERIVATIVES_AT, kernels  # noqa: E402
 from mallard.multibody import _batch_run  # noqa: E402
 from mallard.multibody._batch_codes import FORWARD, INVERSE  # noqa: E402
 from mallard.multibody._layout import BIAS, INERTIAS, POSES_ONLY, POSITIONS, VELOCITIES  # noqa: E402
@@ -94,7 +94,7 @@ def single_call(op, plant, context, model):
     X_BF = np.ascontiguousarray(ec.X_BF[int(body.body_frame().index())])
     p = np.zeros(3)
     K = kernels(np.float64)
-    at = K.address("dynamics_derivatives_at")
+    at = K.addresses(DERIVATIVES_AT)
     stages, fd = K.address("stages_at"), K.address("forward_dynamics_at")
 
     def inverse_dynamics():

@@ -57,6 +57,14 @@ ENTRY_MODULES = (
 #: (docs/compilation.md, "The proximity task: two entry points at -O1, ...").
 OPTIMIZED_AT_O1 = frozenset(("batch_rollout", "batch_collisions", "proximity_intersecting"))
 
+#: The entry points whose final module LLVM optimizes without its loop unroller (see
+#: kernels._numba_internals.optimized_at): SAP's solver, whose loops of unknown trip count
+#: (64) it unrolled by 2-8 with remainder loops, its code 2.5× larger and its module passes
+#: and machine code 1.7× longer; as fast or faster without (the contact scenes 0.91-1.02)
+#: (docs/compilation.md, "The plant's group's linked copies: the derivatives by address,
+#: SAP's solver not unrolled").
+NOT_UNROLLED = frozenset(("sap_solve_at",))
+
 #: The model entry points (those taking the joints' constants ``mf``) compiled for a model's
 #: set of joint types (mallard.multibody._joint_types.KERNEL_JOINT_TYPES); the others are
 #: compiled for every joint type, whatever the model's, once. These are what the first
@@ -66,6 +74,11 @@ OPTIMIZED_AT_O1 = frozenset(("batch_rollout", "batch_collisions", "proximity_int
 #: ``mallard compile`` a second compilation each (docs/compilation.md, "The revolute set for
 #: the first simulate's entry points only").
 JOINT_SPECIALIZED = frozenset(("drive_explicit_steps", "drive_stages"))
+
+#: The by-address kernels whose addresses the callers of the derivatives' kernel pass, in order
+#: (the vector ``at`` of kernels.engine_derivatives.derivatives_by_address: :meth:`Kernels.
+#: addresses`): that kernel, then the forward dynamics' and the stages' it calls by address.
+DERIVATIVES_AT = ("dynamics_derivatives_at", "forward_dynamics_at", "stages_at")
 
 _ENTRY_POINTS = {}  # name → function
 _BY_ADDRESS = {}  # name → a kernel compiled code calls by its address (by_address)
@@ -138,6 +151,8 @@ def compiled(fn, joint_types=ALL_JOINT_TYPES):
         options = {"error_model": "numpy"}
         if fn.__name__ in OPTIMIZED_AT_O1:
             options["opt"] = 1
+        if fn.__name__ in NOT_UNROLLED:
+            options["unrolling"] = False
         if fn in _NOGIL:
             options["nogil"] = True
         if fn not in _ALLOCATING:
@@ -186,6 +201,7 @@ class Kernels:
     def __init__(self, is_compiled, joint_types=None):
         self.is_compiled = is_compiled
         self.joint_types = joint_types
+        self._addresses = {}  # names → Kernels.addresses(names)
 
     def __getattr__(self, name):
         fn = _find(name)
@@ -229,6 +245,16 @@ class Kernels:
 
             signature = (types.int64,) * fn.__code__.co_argcount
             found = _ADDRESSES[name] = c_address(compiled(fn), signature)
+        return found
+
+    def addresses(self, names):
+        """The :meth:`address` of each by-address kernel of the tuple ``names``, as an int64
+        vector (made once per process: numba converts an array argument for less than a
+        tuple), which compiled callers index; interpreted, zeros."""
+        found = self._addresses.get(names)
+        if found is None:
+            found = np.array([self.address(name) for name in names], dtype=np.int64)
+            self._addresses[names] = found
         return found
 
     def typed(self, name, *args):

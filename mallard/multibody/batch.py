@@ -49,7 +49,7 @@ import warnings
 
 import numpy as np
 
-from mallard._compiled import kernels
+from mallard._compiled import DERIVATIVES_AT, kernels
 from mallard._scalar import scalar_value
 from mallard.multibody._batch_codes import (
     ALONE,
@@ -125,10 +125,10 @@ _DERIVATIVE_KERNELS = ("batch_inverse_dynamics_derivatives", "batch_forward_dyna
 def _after_model(name, which, compiled):
     """The arguments batched operation ``name``'s entry point takes after the model:
     _ENTRY_POINTS' ``which``, then for the derivatives the address of the kernel they call
-    (kernels.engine_derivatives.dynamics_derivatives_at) in ``compiled``'s Kernels (0
-    interpreted)."""
+    (kernels.engine_derivatives.dynamics_derivatives_at) and of those it calls, the vector of
+    DERIVATIVES_AT's in ``compiled``'s Kernels (zeros interpreted)."""
     if name in _DERIVATIVE_KERNELS:
-        return (*which, compiled.address("dynamics_derivatives_at"))
+        return (*which, compiled.addresses(DERIVATIVES_AT))
     return which
 
 

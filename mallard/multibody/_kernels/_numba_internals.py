@@ -214,7 +214,11 @@ pins numba to the releases those tests pass on.
 27. Optimization levels [test_27_final_module_optimized_at_its_level]: a library's final
    module is optimized by ``CPUCodeLibrary._optimize_final_module``, whose pass managers
    (``CPUCodegen._module_pass_manager``, its "cheap" one and its full one) read
-   ``numba.config.OPT`` (an ``_OptLevel``) when they are made, there (:func:`optimized_at`).
+   ``numba.config.OPT`` (an ``_OptLevel``) when they are made, there (:func:`optimized_at`);
+   they are made by ``numba.core.llvm_bindings.create_pass_builder``, which passes LLVM's
+   pipeline tuning options (llvmlite's ``PipelineTuningOptions``, its ``loop_unrolling``
+   true by default) to ``llvmlite.binding.create_pass_builder(tm, pto)``, looked up on that
+   module at each call (:func:`optimized_at`'s ``unrolling``).
 28. Compilation's entry [test_28_compilations_run_with_room]: every compilation of a jitted
    function goes through ``Dispatcher.compile(sig)``, looked up on the dispatcher when called
    (a first call, through ``_compile_for_args``; an explicit ``compile``; the typing of a call
@@ -238,6 +242,7 @@ pins numba to the releases those tests pass on.
 import collections
 import contextlib
 import copy
+import functools
 import glob
 import hashlib
 import itertools
@@ -454,19 +459,19 @@ def _warn_sources_changed():
     )
 
 
-def njit_cached(fn, opt=None, **options):
+def njit_cached(fn, opt=None, unrolling=True, **options):
     """``numba.njit(cache=True, **options)(fn)``, its cache entries in :class:`KeyedCacheFile`
     files, or uncached if numba has no cache location for it (with the one warning of
-    :func:`manage_caches`); ``opt``: the level its final module is optimized at if not numba's
-    (:func:`optimized_at`).
+    :func:`manage_caches`); ``opt``: the level its final module is optimized at if not numba's,
+    ``unrolling`` False: without LLVM's loop unroller (:func:`optimized_at`).
 
     Its cache is neither loaded nor saved in this process if a source file its stamp covers
     (the closure of :func:`manage_caches`' stamp, else fn's file) was modified after the
     process imported mallard: the process may have imported fn's module, or one it imports, before
     the change, and would save code older than the files under their stamp, for every later
     process to load."""
-    if opt is not None:
-        optimized_at(fn.__qualname__, opt)
+    if opt is not None or not unrolling:
+        optimized_at(fn.__qualname__, opt, unrolling)
     try:
         dispatcher = numba.njit(cache=True, **options)(fn)
     except RuntimeError as error:
@@ -484,7 +489,7 @@ def njit_cached(fn, opt=None, **options):
         cache._cache_path,
         cache._impl.filename_base,
         cache._cache_file._source_stamp,
-        cache_variant(options, opt),
+        cache_variant(options, opt, unrolling),
     )
     return dispatcher
 
@@ -667,12 +672,13 @@ def cache_files(package_dir):
     return found
 
 
-def cache_variant(options, opt=None):
+def cache_variant(options, opt=None, unrolling=True):
     """What changes a function's code that numba's cache key leaves out: its jit ``options``
     (``nogil``, ``error_model``, numba's runtime...), numba's code generation settings
     (``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE``, ``NUMBA_SLP_VECTORIZE``, ``NUMBA_BOUNDSCHECK``,
-    ``NUMBA_DEBUGINFO``) and the level ``opt`` its final module is optimized at if not
-    numba's (:func:`optimized_at`; None: numba's), as a str."""
+    ``NUMBA_DEBUGINFO``), the level ``opt`` its final module is optimized at if not numba's
+    and whether without LLVM's loop unroller (:func:`optimized_at`; None, True: numba's), as a
+    str."""
     config = numba.config
     settings = (
         str(config.OPT),
@@ -681,9 +687,12 @@ def cache_variant(options, opt=None):
         config.BOUNDSCHECK,
         config.DEBUGINFO_DEFAULT,
     )
-    if opt is None:
+    final = () if opt is None else ("final module", _final_level(opt))
+    if not unrolling:
+        final += ("not unrolled",)
+    if not final:
         return repr((sorted(options.items()), settings))
-    return repr((sorted(options.items()), settings, ("final module", _final_level(opt))))
+    return repr((sorted(options.items()), settings, final))
 
 
 # ---- 3-7: code generation ----------------------------------------------------------------------
@@ -1105,18 +1114,22 @@ def _own_linked_kernels():
                     # whose calls numba's pruning of pairs finds by name.
                     if function.name not in _REFERENCE_COUNTS:
                         function.name = f"{function.name}.{self.name}"
-        opt = _OPT_LEVELS.get(self.name)
-        if opt is None:
+        opt, unrolling = _OPT_LEVELS.get(self.name), self.name not in _NOT_UNROLLED
+        if opt is None and unrolling:
             return optimize(self)
         from numba.core.compiler_lock import global_compiler_lock
 
         config = numba.config
         with global_compiler_lock:
-            numba_level, config.OPT = config.OPT, _final_level(opt)
+            numba_level, make = config.OPT, ll.create_pass_builder
+            if opt is not None:
+                config.OPT = _final_level(opt)
+            if not unrolling:
+                ll.create_pass_builder = functools.partial(_without_unrolling, make)
             try:
                 return optimize(self)
             finally:
-                config.OPT = numba_level
+                config.OPT, ll.create_pass_builder = numba_level, make
 
     _optimize_final_module._mallard = True
     codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
@@ -1170,17 +1183,36 @@ def _bound_within(library, finalize_final_module):
 #: The entry points (by name) whose final modules are optimized at a level of their own
 #: (:func:`optimized_at`): name → level.
 _OPT_LEVELS = {}
+#: The entry points whose final module is optimized without LLVM's loop unroller
+#: (:func:`optimized_at`): their names.
+_NOT_UNROLLED = set()
 
 
-def optimized_at(name, opt):
+def optimized_at(name, opt, unrolling=True):
     """Makes LLVM optimize the final module of the entry point ``name`` (its own code and every
     kernel it links: see :func:`generate_code_on_demand`) at the level ``opt`` (0-3), or
     numba's ``NUMBA_OPT`` if lower (:func:`_final_level`), instead of numba's: for an entry
     point whose code is as fast or faster so, and cheaper to compile
     (mallard._compiled.OPTIMIZED_AT_O1). The kernels' own passes (each function's, when it is
     compiled: shared by every entry point linking it) and the machine code keep numba's level,
-    so that no other entry point's code depends on which compiled a kernel first."""
-    _OPT_LEVELS[name] = opt
+    so that no other entry point's code depends on which compiled a kernel first. ``opt``
+    None: numba's level. ``unrolling`` False: without LLVM's loop unroller (its pipeline
+    tuning option ``loop_unrolling``), which at numba's levels unrolls every loop of unknown
+    trip count by 2-8 with a remainder loop (SAP's solver: 64 loops, its code 2.5× larger
+    and its module passes and machine code 1.7× longer) and unrolls fully the loops of a few
+    iterations (each kernel's own passes, which keep numba's settings, did that already for
+    its loops of constant trip count)."""
+    if opt is not None:
+        _OPT_LEVELS[name] = opt
+    if not unrolling:
+        _NOT_UNROLLED.add(name)
+
+
+def _without_unrolling(make, tm, pto):
+    """llvmlite's ``create_pass_builder`` ``make`` for the pipeline tuning options ``pto``
+    without loop unrolling."""
+    pto.loop_unrolling = False
+    return make(tm, pto)
 
 
 def _final_level(opt):

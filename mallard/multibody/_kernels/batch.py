@@ -642,7 +642,7 @@ def _inverse_derivatives_by_state(
 ):
     """The states of a group without a code (``codes``), one by one, in ``row``'s own
     workspace and derivative row (kernels.engine_derivatives, any model: by the derivatives'
-    kernel at the address ``at``, see derivatives_by_address), their dtau_dq, dtau_dv and M
+    kernels at the addresses ``at``, see derivatives_by_address), their dtau_dq, dtau_dv and M
     into their lanes of D_dq, D_dv, D_M."""
     m = model(mi, mf)
     r = batch_row(mi, row)
@@ -696,8 +696,8 @@ def batch_dynamics_derivatives(
     time, in lanes (kernels.recursive_derivatives), for the models it covers; the others state
     by state (the tangent sweeps), as is a forward dynamics group in which an articulated
     inertia or M is not positive definite, by the derivatives' kernel at the address ``at``
-    (``Kernels.address("dynamics_derivatives_at")``, called, not linked: 0 interpreted; see
-    kernels.engine_derivatives.derivatives_by_address).
+    and those it calls (the vector ``Kernels.addresses(DERIVATIVES_AT)``, called, not linked:
+    zeros interpreted; see kernels.engine_derivatives.derivatives_by_address).
 
     * INVERSE: D1[i] = dtau_dq (nv × nq), D2[i] = dtau_dv (nv × nv) and D3[i] = M (= ∂τ/∂v̇) of
       τ (gravity and joint damping) at (Q[i], V[i], A[i] = v̇); B has no rows.

@@ -8,7 +8,9 @@ Their code is compiled once, as the by-address kernel :func:`dynamics_derivative
 SingleStatePlant's (kernels.single) and BatchedPlant's state-by-state path (kernels.batch)
 call through :func:`derivatives_by_address`, instead of being optimized and compiled again in
 each (both joint-type sets' plant entry points, SingleStatePlant's two and BatchedPlant's
-linked the same sweeps: seven copies).
+linked the same sweeps: seven copies). It calls in turn the forward dynamics and the stages
+by address (kernels.engine.forward_dynamics_at, stages_at), not linking them a second time:
+its callers pass the three addresses (mallard._compiled.DERIVATIVES_AT).
 """
 
 import numpy as np
@@ -36,8 +38,8 @@ from mallard.multibody._kernels.dynamics import (
 from mallard.multibody._kernels.engine import (
     _gather_body_forces,
     add_gravity_forces,
-    forward_dynamics,
-    run_stages,
+    forward_dynamics_by_address,
+    stages_by_address,
 )
 from mallard.multibody._kernels.kinematics import (
     COLUMNS,
@@ -108,29 +110,33 @@ def inverse_dynamics_derivatives(model, x, params, work, deriv, vdot, F_app_B, d
 # copy test_by_address compares it with), not inlined: their bodies are then typed and compiled
 # once for all of them, not again in each caller.
 @jitable
-def drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv):
+def drive_inverse_dynamics_derivatives(
+    mi, mf, x, ws, need, vdot, F_app_B, dws, dtau_dq, dtau_dv, stages_at
+):
     """dtau_dq (nv×nq), dtau_dv (nv×nv) and ws's M (= dtau_dvdot) of inverse dynamics with
     gravity, joint damping and the body forces F_app_B (indexed by body, at Bo in W, held
-    fixed): τ = M·v̇ + C·v − tau_g + D·v − Σ_B J_Bᵀ·F_app_B[B]."""
+    fixed): τ = M·v̇ + C·v − tau_g + D·v − Σ_B J_Bᵀ·F_app_B[B]; the stages in ``need`` first,
+    by the kernel at ``stages_at`` (kernels.engine.stages_by_address)."""
+    stages_by_address(mi, mf, x, ws, need, stages_at)
     m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
-    run_stages(m, x, params, work, need)
     deriv = derivatives(mi, dws)
     inverse_dynamics_derivatives(m, x, params, work, deriv, vdot, F_app_B, dtau_dq, dtau_dv)
 
 
 @jitable
 def drive_forward_dynamics_derivatives(
-    mi, mf, x, ws, need, u, tau_in, F_in_B, dws, dvdot_dq, dvdot_dv, dvdot_dtau
+    mi, mf, x, ws, need, u, tau_in, F_in_B, dws, dvdot_dq, dvdot_dv, dvdot_dtau, forward_at
 ):
-    """The forward dynamics of kernels.engine.forward_dynamics (into ws) and its derivatives
+    """The forward dynamics of kernels.engine.forward_dynamics (into ws; by the kernel at
+    ``forward_at``, kernels.engine.forward_dynamics_by_address) and its derivatives
     with the inputs u, tau_in and F_in_B (at Bo in W) held fixed: dvdot_dq = −M⁻¹·∂τ/∂q and
     dvdot_dv = −M⁻¹·∂τ/∂v (τ the inverse dynamics of :func:`inverse_dynamics_derivatives` at
     the v̇ found), dvdot_dtau = M⁻¹; rows (and dvdot_dtau's columns) of locked joints' dofs
     zero. Returns −1, or the first mobod whose articulated inertia is not positive definite."""
-    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
-    status = forward_dynamics(m, x, params, work, need, u, tau_in, F_in_B)
+    status = forward_dynamics_by_address(mi, mf, x, ws, need, u, tau_in, F_in_B, forward_at)
     if status >= 0:
         return status
+    m, params, work = model(mi, mf), parameters(mi, ws), workspace(mi, ws)
     deriv = derivatives(mi, dws)
     inverse_dynamics_derivatives(m, x, params, work, deriv, work.vdot, F_in_B, dvdot_dq, dvdot_dv)
     solve_forward_dynamics_derivatives(
@@ -140,14 +146,20 @@ def drive_forward_dynamics_derivatives(
 
 
 @jitable
-def dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3):
+def dynamics_derivatives(
+    forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, forward_at, stages_at
+):
     """``forward`` FORWARD: :func:`drive_forward_dynamics_derivatives` with u = A, tau_in = B,
     F_in_B = F_B into (D1, D2, D3) = (dvdot_dq, dvdot_dv, dvdot_dtau), returning its status;
     else (_batch_codes.INVERSE) :func:`drive_inverse_dynamics_derivatives` with v̇ = A,
-    F_app_B = F_B into (D1, D2) = (dtau_dq, dtau_dv) (B and D3 unread), returning −1."""
+    F_app_B = F_B into (D1, D2) = (dtau_dq, dtau_dv) (B and D3 unread), returning −1. The
+    forward dynamics by the kernel at ``forward_at``, the stages by that at ``stages_at``
+    (0 interpreted)."""
     if forward == FORWARD:
-        return drive_forward_dynamics_derivatives(mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
-    drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, A, F_B, dws, D1, D2)
+        return drive_forward_dynamics_derivatives(
+            mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, forward_at
+        )
+    drive_inverse_dynamics_derivatives(mi, mf, x, ws, need, A, F_B, dws, D1, D2, stages_at)
     return -1
 
 
@@ -157,24 +169,28 @@ DERIVATIVE_ARRAYS = 11
 
 
 @by_address
-def dynamics_derivatives_at(block, forward, need):
+def dynamics_derivatives_at(block, forward, need, forward_at, stages_at):
     """:func:`dynamics_derivatives` compiled once (kernels._by_address), of the arrays held in
     the block at ``block`` (DERIVATIVE_ARRAYS; C-contiguous float64 but mi, 1-D but F_B and
-    D1–D3), which :func:`derivatives_by_address` calls compiled."""
+    D1–D3), which :func:`derivatives_by_address` calls compiled; it calls the forward
+    dynamics and the stages at ``forward_at`` and ``stages_at``."""
     b = carray(pointer(block), HELD * DERIVATIVE_ARRAYS, np.int64)
     f = np.float64
     return dynamics_derivatives(
         forward, held1(b, 0, np.int64), held1(b, 1, f), held1(b, 2, f), held1(b, 3, f), need,
         held1(b, 4, f), held1(b, 5, f), held2(b, 6, f), held1(b, 7, f), held2(b, 8, f),
-        held2(b, 9, f), held2(b, 10, f),
+        held2(b, 9, f), held2(b, 10, f), forward_at, stages_at,
     )  # fmt: skip
 
 
 def derivatives_by_address(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
     """:func:`dynamics_derivatives`: interpreted, here; compiled, by the kernel at the address
-    ``at`` (``Kernels.address("dynamics_derivatives_at")``), called, not linked into the
-    caller's code, its arrays (C-contiguous) written into the block of ``dws``."""
-    return dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
+    ``at[0]``, called, not linked into the caller's code, its arrays (C-contiguous) written
+    into the block of ``dws``; ``at``: the addresses of mallard._compiled.DERIVATIVES_AT
+    (``Kernels.addresses``; zeros interpreted)."""
+    return dynamics_derivatives(
+        forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at[1], at[2]
+    )
 
 
 @overload(derivatives_by_address)
@@ -182,7 +198,7 @@ def _derivatives_by_address_compiled(forward, mi, mf, x, ws, need, A, B, F_B, dw
     def impl(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
         block = derivatives(mi, dws).block.view(np.int64)
         hold(block, (mi, mf, x, ws, A, B, F_B, dws, D1, D2, D3))
-        return call_at(at, (address_of(block), forward, need))
+        return call_at(at[0], (address_of(block), forward, need, at[1], at[2]))
 
     return impl
 
@@ -191,8 +207,8 @@ def _derivatives_by_address_compiled(forward, mi, mf, x, ws, need, A, B, F_B, dw
 @jitable
 def drive_dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
     """The plant's derivatives of inverse or forward dynamics (:func:`dynamics_derivatives`,
-    ``forward`` INVERSE or FORWARD), by the kernel at the address ``at`` compiled (see
-    :func:`derivatives_by_address`: 0 interpreted); returns −1 or the forward dynamics'
+    ``forward`` INVERSE or FORWARD), by the kernels at the addresses ``at`` compiled (see
+    :func:`derivatives_by_address`: zeros interpreted); returns −1 or the forward dynamics'
     failing mobod."""
     return derivatives_by_address(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at)
 

@@ -7,9 +7,10 @@ row followed by a derivative row, kernels.batch: a workspace with its parameter 
 x, generalized forces, body forces, actuation, a derivative workspace and its outputs; made by
 ``batch_new_row(mi, ws0, row, False)``), as the tuple (mi, mf, row) or, compiled, as the
 address of a :class:`Held` block (one integer: numba converts each array argument of a call
-from Python, about 0.03 µs each, an integer for almost nothing; it holds too the address of
-the derivatives' kernel, kernels.engine_derivatives.dynamics_derivatives_at, which the two
-derivative entry points call rather than link, and of :func:`state_code_at`, which every entry
+from Python, about 0.03 µs each, an integer for almost nothing; it holds too the addresses of
+the derivatives' kernel, kernels.engine_derivatives.dynamics_derivatives_at, and of the
+kernels it calls (mallard._compiled.DERIVATIVES_AT), which the two derivative entry points
+call rather than link, and of :func:`state_code_at`, which every entry
 point calls for a state it does not compute). Then the state and inputs as
 1-D arrays (an optional input of length zero, or None, is zero), then the outputs. It returns
 the state's status code, as the batched entry points' (kernels.batch: 0, or NONFINITE,
@@ -33,7 +34,7 @@ import numpy as np
 from numba import carray, types
 from numba.extending import overload
 
-from mallard._compiled import by_address, entry_point, kernels
+from mallard._compiled import DERIVATIVES_AT, by_address, entry_point, kernels
 from mallard.multibody._batch_codes import FORWARD, INVERSE, KINDS, NOT_POSITIVE_DEFINITE
 from mallard.multibody._joint_types import QUATERNION_FLOATING
 from mallard.multibody._kernels._by_address import HELD, address_of, call_at, held1, held2, hold
@@ -128,17 +129,17 @@ def _borrowed_compiled(a):
     return lambda a: a
 
 
-#: The slot of a Held block holding the derivatives' kernel's address (0 until held).
+#: The first slot of a Held block holding the addresses of DERIVATIVES_AT (0 until held).
 _DERIVATIVES_AT = 8
 #: The slot of a Held block holding :func:`state_code_at`'s address.
-_STATE_CODE_AT = 9
+_STATE_CODE_AT = _DERIVATIVES_AT + len(DERIVATIVES_AT)
 
 
 class Held:
     """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) and, for
     :func:`single_point_jacobian`, a frame's record ``frame`` (:func:`frame_record`) as one
     integer for the compiled entry points: ``address``, that of an int64 block [address, size]
-    of each (zeros for no frame), then the derivatives' kernel's address
+    of each (zeros for no frame), then the addresses of the derivatives' kernels
     (:meth:`hold_derivatives`) and that of :func:`state_code_at` (compiled, or loaded from
     numba's cache, at the first Held of a process), valid while this object lives (it holds
     the block and the arrays)."""
@@ -158,12 +159,13 @@ class Held:
         self.address = self.block.ctypes.data
 
     def hold_derivatives(self):
-        """Holds the address of the derivatives' kernel (compiled, or loaded from numba's
-        cache, at the first call in a process), which :func:`single_inverse_dynamics_derivatives`
-        and :func:`single_forward_dynamics_derivatives` call: to be done before they are."""
+        """Holds the addresses of the derivatives' kernels (DERIVATIVES_AT: compiled, or loaded
+        from numba's cache, at the first call in a process), which
+        :func:`single_inverse_dynamics_derivatives` and
+        :func:`single_forward_dynamics_derivatives` call: to be done before they are."""
         if self.block[_DERIVATIVES_AT] == 0:
-            at = kernels(np.float64).address("dynamics_derivatives_at")
-            self.block[_DERIVATIVES_AT] = at
+            at = kernels(np.float64).addresses(DERIVATIVES_AT)
+            self.block[_DERIVATIVES_AT:_STATE_CODE_AT] = at
 
 
 def _held(held):
@@ -186,15 +188,17 @@ def _held_compiled(held):
 
 
 def _derivatives_at(held):
-    """The address of the derivatives' kernel held in ``held`` (:meth:`Held.hold_derivatives`);
-    interpreted, 0 (unused: kernels.engine_derivatives.derivatives_by_address)."""
-    return 0
+    """The addresses of the derivatives' kernels held in ``held`` (:meth:`Held.
+    hold_derivatives`), a view of its block; interpreted, zeros (unused: kernels.
+    engine_derivatives.derivatives_by_address)."""
+    return np.zeros(len(DERIVATIVES_AT), dtype=np.int64)
 
 
 @overload(_derivatives_at)
 def _derivatives_at_compiled(held):
     if isinstance(held, types.Integer):
-        return lambda held: carray(pointer(held), _DERIVATIVES_AT + 1, np.int64)[_DERIVATIVES_AT]
+        n = len(DERIVATIVES_AT)
+        return lambda held: carray(pointer(held + 8 * _DERIVATIVES_AT), n, np.int64)
     return None  # (compiled, the derivative entry points take a Held's address: a typing error)
 
 

@@ -11,6 +11,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from mallard._compiled import DERIVATIVES_AT
 from mallard.multibody._batch_codes import FORWARD, INVERSE
 from mallard.multibody._layout import BIAS, INERTIAS, POSITIONS, VELOCITIES
 
@@ -109,7 +110,7 @@ class DerivativesMixin:
             dtau_dq,
             dtau_dv,
             dtau_dv,  # (not read)
-            ec.kernels.address("dynamics_derivatives_at"),
+            ec.kernels.addresses(DERIVATIVES_AT),
         )
         self._engine.mark(ec, context, need)
         return InverseDynamicsDerivatives(dtau_dq, dtau_dv, ec.work.M.copy())
@@ -175,7 +176,7 @@ class DerivativesMixin:
             dvdot_dq,
             dvdot_dv,
             dvdot_dtau,
-            ec.kernels.address("dynamics_derivatives_at"),
+            ec.kernels.addresses(DERIVATIVES_AT),
         )
         self._engine.mark(ec, context, need)
         ec.forget("forward_dynamics")  # (recomputed into ec, not recorded)

@@ -387,14 +387,14 @@ def _coordinates(name):
 def _derivatives(which):
     """drive_dynamics_derivatives' arguments for inverse or forward dynamics (the derivatives'
     kernel called by address compiled: kernels.engine_derivatives)."""
-    from mallard._compiled import kernels
+    from mallard._compiled import DERIVATIVES_AT, kernels
     from mallard.multibody._batch_codes import FORWARD, INVERSE
 
     def case(rng):
         s = Sample(rng)
         nq, nv, n = s.sizes.nq, s.sizes.nv, s.sizes.n
         mi, mf, x, ws, need = s.head()
-        at = ByMode(kernels(np.float64).address("dynamics_derivatives_at"), 0)
+        at = ByMode(*(kernels(t).addresses(DERIVATIVES_AT) for t in (np.float64, object)))
         outputs = (np.zeros(s.sizes.dws), np.zeros((nv, nq)), np.zeros((nv, nv)))
         if which == "inverse":
             inputs = (INVERSE, mi, mf, x, ws, need, s.normal(nv), np.zeros(nv), s.normal(n, 6))
@@ -448,7 +448,7 @@ def _batch(name):
     ``batch_dynamics_derivatives`` for inverse or forward dynamics (``name`` + ``[inverse]``
     or ``[forward]``: a model in lanes; ``[inverse, by state]``, ``[forward, by state]``: one
     of every joint type, its states one by one, by the derivatives' kernel by address)."""
-    from mallard._compiled import kernels
+    from mallard._compiled import DERIVATIVES_AT, kernels
     from mallard.multibody._batch_codes import (
         ALONE,
         FORWARD,
@@ -485,7 +485,7 @@ def _batch(name):
                 output = np.zeros((size, 6, nv))
             return (s.mi, s.mf) + inputs + tail + (output, status)
         outputs = (np.zeros((size, nv, nq)), np.zeros((size, nv, nv)), np.zeros((size, nv, nv)))
-        at = ByMode(kernels(np.float64).address("dynamics_derivatives_at"), 0)
+        at = ByMode(*(kernels(t).addresses(DERIVATIVES_AT) for t in (np.float64, object)))
         if name.startswith("batch_dynamics_derivatives[inverse"):
             inputs = (INVERSE, at, Q, V, s.normal(size, nv), np.zeros((0, 0)))
         else:
@@ -848,17 +848,18 @@ CASES["batch_collisions"] = _batch_collisions
 #: wide compiled and one interpreted (kernels.lane_views.lane_width), and the ``flags`` of
 #: their groups (L states compiled, one interpreted); their results are compared.
 UNCOMPARED = {
-    "drive_dynamics_derivatives[inverse]": (9,),  # (dws: its block holds addresses compiled)
-    "drive_dynamics_derivatives[forward]": (9,),
+    # (dws: its block holds addresses compiled; at: the kernels' addresses, zeros interpreted)
+    "drive_dynamics_derivatives[inverse]": (9, 13),
+    "drive_dynamics_derivatives[forward]": (9, 13),
     "drive_discrete_steps": (13,),  # (block: the addresses of its arrays, compiled)
     "hold_tables": (0,),
     "batch_body_poses": (3, 4),
     "batch_inverse_dynamics": (6, 7),
     **{f"batch_evaluate[{op}]": (9, 10) for op in ("mass_matrix", "forward_dynamics", "jacobian")},
-    "batch_dynamics_derivatives[inverse]": (8, 9),
-    "batch_dynamics_derivatives[forward]": (8, 9),
-    "batch_dynamics_derivatives[inverse, by state]": (8, 9),
-    "batch_dynamics_derivatives[forward, by state]": (8, 9),
+    "batch_dynamics_derivatives[inverse]": (3, 8, 9),
+    "batch_dynamics_derivatives[forward]": (3, 8, 9),
+    "batch_dynamics_derivatives[inverse, by state]": (3, 8, 9),
+    "batch_dynamics_derivatives[forward, by state]": (3, 8, 9),
     "batch_rollout": (22, 23),
     "batch_new_row": (2,),
     "batch_collisions": (18, 19),

@@ -8,7 +8,7 @@ from numba import carray
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-from mallard._compiled import by_address, kernels
+from mallard._compiled import DERIVATIVES_AT, by_address, kernels
 from mallard.multibody._batch_codes import FORWARD, INVERSE
 from mallard.multibody._kernels._by_address import (
     HELD,
@@ -321,10 +321,12 @@ def test_the_penetration_by_address_is_linked_and_interpreted_to_the_bit(seed):
     assert by_mpr.any() and (rows[:k, 0] > 0).all()  # (pairs MPR answered)
 
 
-def _linked_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3):
+def _linked_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at):
     """The derivatives' drivers linked into this function (what the plant's entry points
-    and SingleStatePlant's did)."""
-    return dynamics_derivatives(forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3)
+    and SingleStatePlant's did), the forward dynamics and the stages by address (``at``)."""
+    return dynamics_derivatives(
+        forward, mi, mf, x, ws, need, A, B, F_B, dws, D1, D2, D3, at[1], at[2]
+    )
 
 
 @pytest.mark.parametrize("forward", [INVERSE, FORWARD])
@@ -337,7 +339,7 @@ def test_the_derivatives_by_address_are_linked_and_interpreted_to_the_bit(forwar
     type (the tangent sweeps, applied body forces)."""
     assert DERIVATIVES.shapes[DERIVATIVES.names.index("block")] == (HELD * DERIVATIVE_ARRAYS,)
     linked = njit_cached(_linked_derivatives, error_model="numpy", **WITHOUT_RUNTIME)
-    address = kernels(np.float64).address("dynamics_derivatives_at")
+    addresses = kernels(np.float64).addresses(DERIVATIVES_AT)
     for seed in range(3):
         s = Sample(np.random.default_rng(seed), covered=covered)
         nq, nv, n = s.sizes.nq, s.sizes.nv, s.sizes.n
@@ -351,12 +353,13 @@ def test_the_derivatives_by_address_are_linked_and_interpreted_to_the_bit(forwar
             outs.append(np.zeros((nv, nv)))
             args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs + tuple(outs)]
             if run == "address":
-                status = kernels(np.float64).drive_dynamics_derivatives(*args, address)
+                status = kernels(np.float64).drive_dynamics_derivatives(*args, addresses)
             elif run == "linked":
-                status = linked(*args)
+                status = linked(*args, addresses)
             else:
                 args = [a.astype(object) if isinstance(a, np.ndarray) else a for a in args]
-                status = kernels(object).drive_dynamics_derivatives(*args, 0)
+                at = kernels(object).addresses(DERIVATIVES_AT)
+                status = kernels(object).drive_dynamics_derivatives(*args, at)
                 args = [a.astype(np.float64) if isinstance(a, np.ndarray) else a for a in args]
             block = DERIVATIVES.views(args[9], s.sizes).block  # (addresses by address only)
             block[:] = 0.0
@@ -370,18 +373,19 @@ def test_the_derivatives_by_address_are_linked_and_interpreted_to_the_bit(forwar
 
 
 def test_single_states_derivatives_hold_their_kernels_address():
-    """SingleStatePlant's derivative entry points find the derivatives' kernel's address in
-    their Held block, set before their first call (Held.hold_derivatives), once."""
-    from mallard.multibody._kernels.single import _DERIVATIVES_AT, Held
+    """SingleStatePlant's derivative entry points find the addresses of the derivatives'
+    kernel and of those it calls (DERIVATIVES_AT) in their Held block, set before their first
+    call (Held.hold_derivatives), once."""
+    from mallard.multibody._kernels.single import _DERIVATIVES_AT, _STATE_CODE_AT, Held
 
     s = Sample(np.random.default_rng(0))
     held = Held(s.mi, s.mf, np.zeros(8))
-    assert held.block[_DERIVATIVES_AT] == 0
+    assert (held.block[_DERIVATIVES_AT:_STATE_CODE_AT] == 0).all()
     held.hold_derivatives()
-    address = kernels(np.float64).address("dynamics_derivatives_at")
-    assert held.block[_DERIVATIVES_AT] == address != 0
+    addresses = kernels(np.float64).addresses(DERIVATIVES_AT)
+    assert (held.block[_DERIVATIVES_AT:_STATE_CODE_AT] == addresses).all() and addresses.all()
     held.hold_derivatives()
-    assert held.block[_DERIVATIVES_AT] == address
+    assert (held.block[_DERIVATIVES_AT:_STATE_CODE_AT] == addresses).all()
 
 
 def test_single_states_failure_path_is_called_by_address():

@@ -13,6 +13,7 @@ import re
 import shutil
 from types import FunctionType
 
+import llvmlite.binding
 import llvmlite.ir as ir
 import numba
 import numpy as np
@@ -1482,9 +1483,43 @@ def test_27_final_module_optimized_at_its_level(monkeypatch):
     assert variant({}, numbas) == variant({}, numbas + 1)  # (at most numba's)
 
 
+def _recurrence(a):
+    x = 0.0
+    for i in range(a.shape[0]):  # (of unknown trip count; not vectorized: no reassociation)
+        x = x * a[i] + 1.0
+    return x
+
+
+def test_27_final_module_optimized_without_unrolling(monkeypatch):
+    """An entry point optimized_at with ``unrolling`` False keeps a loop of unknown trip count
+    as it is (one multiplication), which numba's settings unroll (several); the same results;
+    llvmlite's create_pass_builder is its own again after; the cache variant says so."""
+    from mallard.multibody._kernels._numba_internals import WITHOUT_RUNTIME
+
+    _numba_internals.generate_code_on_demand()
+    make = llvmlite.binding.create_pass_builder
+    copy = FunctionType(_recurrence.__code__, globals(), "_recurrence_not_unrolled")
+    copy.__qualname__ = copy.__name__
+    monkeypatch.setattr(_numba_internals, "_NOT_UNROLLED", {copy.__qualname__})
+    a = np.linspace(0.1, 0.9, 37)
+    unrolled = numba.njit(**WITHOUT_RUNTIME)(_recurrence)
+    not_unrolled = numba.njit(**WITHOUT_RUNTIME)(copy)
+    assert not_unrolled(a) == unrolled(a) == _recurrence(a)
+    assert llvmlite.binding.create_pass_builder is make
+
+    def multiplications(entry):
+        (result,) = entry.overloads.values()
+        return len(re.findall(r"= fmul ", str(result.library._final_module)))
+
+    assert multiplications(not_unrolled) == 1 < multiplications(unrolled)
+    variant = _numba_internals.cache_variant
+    assert variant({}, None, False) != variant({}) and variant({}, 1, False) != variant({}, 1)
+
+
 def test_27_entry_points_optimized_at_o1():
     """The entry points of _compiled.OPTIMIZED_AT_O1, and only they, have their final modules
-    optimized at -O1, for every set of joint types, and their cache entries say so."""
+    optimized at -O1, and those of _compiled.NOT_UNROLLED, and only they, without LLVM's loop
+    unroller, for every set of joint types, and their cache entries say so."""
     import importlib
 
     from mallard import _compiled
@@ -1493,16 +1528,21 @@ def test_27_entry_points_optimized_at_o1():
     for module in _compiled.ENTRY_MODULES:
         importlib.import_module(module)
     entry_points = {**_compiled._ENTRY_POINTS, **_compiled._BY_ADDRESS}
-    assert _compiled.OPTIMIZED_AT_O1 <= set(entry_points)
+    assert _compiled.OPTIMIZED_AT_O1 | _compiled.NOT_UNROLLED <= set(entry_points)
     for name, fn in entry_points.items():
         for joint_types in {ALL_JOINT_TYPES, *KERNEL_JOINT_TYPES}:
             dispatcher = compiled(fn, joint_types)
-            level = _numba_internals._OPT_LEVELS.get(dispatcher.py_func.__qualname__)
+            qualname = dispatcher.py_func.__qualname__
+            level = _numba_internals._OPT_LEVELS.get(qualname)
             variant = dispatcher._cache._cache_file._variant
             if name in _compiled.OPTIMIZED_AT_O1:
                 assert level == 1 and "final module" in variant, name
             else:
-                assert level is None and "final module" not in variant, name
+                assert level is None, name
+            not_unrolled = qualname in _numba_internals._NOT_UNROLLED
+            assert not_unrolled == ("not unrolled" in variant) == (name in _compiled.NOT_UNROLLED)
+            if name not in _compiled.OPTIMIZED_AT_O1 | _compiled.NOT_UNROLLED:
+                assert "final module" not in variant, name
 
 
 def test_28_compilations_run_with_room():
