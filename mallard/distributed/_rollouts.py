@@ -7,6 +7,7 @@ import functools
 import os
 import tempfile
 import time
+import traceback
 import uuid
 
 import numpy as np
@@ -373,7 +374,11 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
                 run = functools.partial(run, states=pair)
         chunks = _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok)
         stack.enter_context(contextlib.closing(chunks))
-        yield _Run(size, len(bounds), states, ok, chunks)
+        try:
+            yield _Run(size, len(bounds), states, ok, chunks)
+        except BaseException as error:  # (a chunk's error is the one its future keeps, and
+            traceback.clear_frames(error.__traceback__)  # raised, it holds our frames: their
+            raise  # futures, and so their keys on the cluster, would be kept for good)
 
 
 def _fits(out, shape):

@@ -4,6 +4,8 @@ TCP; chunks written as .npz files join back into the same arrays; a worker kille
 loses no chunk and duplicates none; shared memory is released on every path."""
 
 import concurrent.futures
+import functools
+import gc
 import glob
 import os
 import signal
@@ -314,6 +316,34 @@ def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled, shared):
     np.testing.assert_array_equal(X, expected)
     assert ok.all() and not messages
     assert pids[busy[0]] not in client.run(os.getpid).values()
+
+
+def _held(client):
+    """The keys the client holds futures of, and those in its workers' memory."""
+    held = client.run(lambda dask_worker: list(dask_worker.data))
+    return set(client.futures).union(*held.values())
+
+
+@pytest.mark.parametrize("way", ["rollout", "npz"])
+def test_a_run_over_tcp_leaves_nothing_behind(client, tmp_path, way):
+    """A run that finishes, or that fails (a chunk raises, the others are cancelled), leaves
+    no future on the client and no data on the workers (a failed chunk's error, which its
+    future keeps, must not hold the run's frames and their futures)."""
+    spec, (q0, v0, U) = PlantSpec.from_function(unfinalized_plant), _inputs(12, 3)
+    call = rollout if way == "rollout" else functools.partial(rollout_to_npz, directory=tmp_path)
+    for done in (SPEC, spec):  # (done, then a chunk raises: the others cancelled)
+        before = _held(client)  # (what earlier tests left, if anything)
+        try:
+            call(client, done, q0=q0, v0=v0, actuation=U, chunk_size=2, retries=0, shared=False)
+        except RuntimeError as error:
+            assert done is spec and "must return a finalized plant" in str(error)
+        else:
+            assert done is SPEC
+        deadline = time.monotonic() + 30
+        while _held(client) - before and time.monotonic() < deadline:  # (released on the
+            gc.collect()  # loop, or, in an error's cycles of frames, by the collector)
+            time.sleep(0.05)
+        assert not _held(client) - before
 
 
 def test_a_scatter_broken_off_by_a_dying_worker_is_tried_again():
