@@ -19,7 +19,7 @@ from mallard.multibody.parsing._collision_filter_groups import (
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._geometry import register_geometries
 from mallard.multibody.parsing._package_map import PackageMap, networking_allowed, resolve_uri
-from mallard.multibody.parsing._workspace import STRING_STEM, Workspace
+from mallard.multibody.parsing._workspace import STRING_STEM, Workspace, read_file
 from mallard.multibody.plant import MultibodyPlant
 
 _KNOWN_TYPES = "Known types are: .urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
@@ -96,8 +96,7 @@ def _fast_path(parse, data, file):
 def _bytes(path):
     """The bytes of the file at ``path``, or None if it cannot be read (load_file says why)."""
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        return read_file(path)
     except OSError:
         return None
 

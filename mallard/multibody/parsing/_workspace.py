@@ -39,7 +39,7 @@ def _holds(path, text):
         os.close(fd)
 
 
-def _read(path):
+def read_file(path):
     """The bytes of the file at ``path`` (OSError if it cannot be read): read unbuffered into
     one buffer of its size, without a file object (two thirds of ``open``'s time: no buffered
     reader, no isatty or seek; part of every parse's fixed cost)."""
@@ -143,7 +143,7 @@ class Workspace:
                     self._values = {}
                 return known[1]
         try:
-            text = _read(path)
+            text = read_file(path)
         except OSError as e:
             reason = "XML_ERROR_FILE_NOT_FOUND" if not os.path.exists(path) else e.strerror
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)

@@ -20,7 +20,7 @@ from mallard.multibody.parsing import Parser
 from mallard.multibody.parsing._attributes import convert_to_doubles, parse_scalar
 from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._mujoco_geometry import two_vector_rows
-from mallard.multibody.parsing._workspace import _read
+from mallard.multibody.parsing._workspace import read_file
 from mallard.multibody.parsing._xml import parse_xml
 from mallard.multibody.parsing._xml_view import parse_xml_view
 from mallard.multibody.plant import MultibodyPlant
@@ -1130,11 +1130,11 @@ def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, capl
 
 
 def test_read_returns_the_file_bytes(tmp_path):
-    """_workspace._read (os.read into one buffer): the bytes open().read() gives, for an empty
+    """_workspace.read_file (os.read into one buffer): the bytes open().read() gives, for an empty
     file, a small one and one larger than a read's usual chunk."""
     for size in (0, 1, 100, 3 * 2**20 + 7):
         path = tmp_path / f"f{size}"
         path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
-        assert _read(str(path)) == path.read_bytes()
+        assert read_file(str(path)) == path.read_bytes()
     with pytest.raises(FileNotFoundError):
-        _read(str(tmp_path / "missing"))
+        read_file(str(tmp_path / "missing"))
