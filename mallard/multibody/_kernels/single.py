@@ -137,7 +137,7 @@ _STATE_CODE_AT = _DERIVATIVES_AT + len(DERIVATIVES_AT)
 
 class Held:
     """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) and, for
-    :func:`single_point_jacobian`, a frame's record ``frame`` (:func:`frame_record`) as one
+    the Jacobian entry points, a frame's record ``frame`` (:func:`frame_record`) as one
     integer for the compiled entry points: ``address``, that of an int64 block [address, size]
     of each (zeros for no frame), then the addresses of the derivatives' kernels
     (:meth:`hold_derivatives`) and that of :func:`state_code_at` (compiled, or loaded from
@@ -243,26 +243,27 @@ def _code_compiled(held, mi, mf, row, Q, A1, A2, A3):
 
 
 #: The length of a frame record (:func:`frame_record`).
-FRAME_RECORD = 13
+FRAME_RECORD = 16
 
 
 def frame_record(k, X_BF):
     """A frame F's record: a float64 array holding X_BF (the 4×3 pose of F in the body of
-    mobod k, row by row) and then k, held with the model for :func:`single_point_jacobian`
-    (see :class:`Held`: one integer, cheaper to pass than k and X_BF)."""
-    record = np.empty(FRAME_RECORD)
+    mobod k, row by row), then k, then F's origin in F (zeros: the point of
+    :func:`single_frame_jacobian`), held with the model for the Jacobian entry points (see
+    :class:`Held`: one integer, cheaper to pass than k and X_BF)."""
+    record = np.zeros(FRAME_RECORD)
     record[:12] = np.asarray(X_BF, dtype=np.float64).reshape(-1)
     record[12] = k
     return record
 
 
 def _held_frame(held):
-    """(k, X_BF) of the frame record of an entry point's first argument (a Held of a frame:
-    interpreted, the tuple (mi, mf, row, record)), X_BF a view of it; k = -1 (a bad mobod)
-    if it has none."""
+    """(k, X_BF, p_FoFo) of the frame record of an entry point's first argument (a Held of a
+    frame: interpreted, the tuple (mi, mf, row, record)), X_BF and the zeros p_FoFo views of
+    it; k = -1 (a bad mobod) if it has none."""
     if len(held) < 4:
-        return -1, np.zeros((4, 3))
-    return int(held[3][12]), held[3][:12].reshape(4, 3)
+        return -1, np.zeros((4, 3)), np.zeros(3)
+    return int(held[3][12]), held[3][:12].reshape(4, 3), held[3][13:16]
 
 
 @overload(_held_frame)
@@ -273,10 +274,10 @@ def _held_frame_compiled(held):
             b = carray(pointer(held), 8, np.int64)
             record = carray(pointer(b[6]), FRAME_RECORD, np.float64)
             k = int(record[12]) if b[7] == FRAME_RECORD else -1  # (b[7] = 0: no frame)
-            return k, c_view(record, (4, 3))
+            return k, c_view(record, (4, 3)), record[13:16]
 
         return impl
-    return lambda held: (int(held[3][12]), c_view(held[3], (4, 3)))
+    return lambda held: (int(held[3][12]), c_view(held[3], (4, 3)), held[3][13:16])
 
 
 # (The shape tests combine booleans with & and |, without branches: numba's SSA warns on a
@@ -540,16 +541,13 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
     return 0
 
 
-@entry_point
-@_own_kernels
 @jitable(inline=True)
-def single_point_jacobian(held, q, p_FQ, J):
-    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (a 3-vector;
-    the callers pass zeros for F's origin: one signature for both) in the frame F of
-    ``held``'s frame record (a Held of a frame: F's mobod and its pose in that mobod's body,
-    :func:`frame_record`)."""
+def _jacobian(held, q, p_FQ, J):
+    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (a 3-vector)
+    in the frame F of ``held``'s frame record (a Held of a frame: F's mobod and its pose in
+    that mobod's body, :func:`frame_record`): the two Jacobian entry points' body."""
     mi, mf, row = _held(held)
-    k, X_BF = _held_frame(held)
+    k, X_BF, _ = _held_frame(held)
     q, p, J = _borrowed(q), _borrowed(p_FQ), _borrowed(J)
     m, r, params, work = _views(mi, mf, row)
     if not (_sized(q, m.nq) and 0 <= k < m.n and _sized(p, 3) and _sized2(J, 6, m.nv)):
@@ -563,6 +561,25 @@ def single_point_jacobian(held, q, p_FQ, J):
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
     point_jacobian(m, work, k, X_BF, p, J)
     return 0
+
+
+@entry_point
+@_own_kernels
+@jitable(inline=True)
+def single_point_jacobian(held, q, p_FQ, J):
+    """J = J_V_WQ_W (6 × nv) at q of the point Q fixed at p_FQ in the frame F of ``held``'s
+    frame record (:func:`_jacobian`)."""
+    return _jacobian(held, q, p_FQ, J)
+
+
+@entry_point
+@_own_kernels
+@jitable(inline=True)
+def single_frame_jacobian(held, q, J):
+    """J = J_V_WFo_W (6 × nv) at q of the origin of the frame F of ``held``'s frame record:
+    :func:`single_point_jacobian` of the point at the record's zeros, one array fewer to
+    pass (numba converts each array argument of a call, ~0.03 µs)."""
+    return _jacobian(held, q, _held_frame(held)[2], J)
 
 
 @entry_point
