@@ -175,6 +175,12 @@ def test_lists_and_integers_are_accepted(plant, single, states):
         single.CalcInverseDynamics(q, v.tolist(), read_only[: len(v)], out=np.empty(len(v))),
         single.CalcInverseDynamics(q, v, q[: len(v)].copy()),
     )
+    frame = plant.GetFrameByName("F_tool")
+    for p in (None, [0.0, 0.1, 0.2]):  # (the frame's origin, a point: two kernels)
+        np.testing.assert_array_equal(
+            single.CalcJacobianSpatialVelocity(q.tolist(), frame, p),
+            single.CalcJacobianSpatialVelocity(q, frame, None if p is None else np.array(p)),
+        )
 
 
 def _unaligned(shape):
