@@ -266,6 +266,7 @@ import numba
 from numba import types
 from numba.core import caching, cgutils
 from numba.core.imputils import impl_ret_borrowed
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic, lower_builtin
 
 from mallard.multibody import _joint_types
@@ -1410,18 +1411,12 @@ def _mismatch(*args, **kwargs):
     raise TypeError("the arguments are not of the compiled function's types")
 
 
-_POSITIONAL = []  # (the class of _positional_dispatcher, made at its first call)
+class _PositionalDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher taking positional arguments only: its calls skip numba's copy
+    of the arguments into a new tuple completed with keyword and default arguments (about
+    0.015 µs a call; docs/performance_history.md)."""
 
-
-def _positional_dispatcher():
-    """numba's CPU dispatcher class taking positional arguments only: its calls skip
-    numba's copy of the arguments into a new tuple completed with keyword and default
-    arguments (about 0.015 µs a call; docs/performance_history.md)."""
-    if not _POSITIONAL:
-        from numba.core.registry import CPUDispatcher
-
-        _POSITIONAL.append(type("PositionalDispatcher", (CPUDispatcher,), {"_fold_args": False}))
-    return _POSITIONAL[0]
+    _fold_args = False
 
 
 def typed_dispatcher(dispatcher, args):
@@ -1434,7 +1429,7 @@ def typed_dispatcher(dispatcher, args):
     explain the mismatch: about 100 µs)."""
     entry = compiled_for(dispatcher, args)
     (result,) = [r for r in dispatcher.overloads.values() if r.entry_point is entry]
-    typed = _positional_dispatcher()(dispatcher.py_func, targetoptions={"nopython": True})
+    typed = _PositionalDispatcher(dispatcher.py_func, targetoptions={"nopython": True})
     typed.add_overload(result)
     typed.disable_compile()
     typed._search_new_conversions = _no_conversions
