@@ -91,7 +91,7 @@ class SingleStatePlant:
         self._row = np.empty(sizes.row + sizes.drow)
         kernels(np.float64).batch_new_row(self._mi, batched._ws0, self._row, False)
         self._held = Held(self._mi, self._mf, self._row)
-        self._h = self._held.address  # (every kernel's first argument, but the Jacobian's)
+        self._h = self._held.address  # (every kernel's first argument, but the Jacobians')
         nq, nv, nu, nb = batched._nq, batched._nv, batched._nu, batched._nb
         self._poses_shape, self._M_shape, self._J_shape = (nb, 4, 4), (nv, nv), (6, nv)
         self._v_shape = (nv,)
@@ -110,11 +110,11 @@ class SingleStatePlant:
             "_inverse_dynamics": (q, v, vdot, tau, ("out", (nv,), _OUTPUT)),
             "_forward_dynamics": (q, v, tau, u, ("out", (nv,), _OUTPUT)),
             "_point_jacobian": (q, p, ("out", self._J_shape, _OUTPUT)),
+            "_frame_jacobian": (q, ("out", self._J_shape, _OUTPUT)),
             "_inverse_dynamics_derivatives": (q, v, vdot, *inverse),
             "_forward_dynamics_derivatives": (q, v, tau, u, *forward),
         }
         self._none = np.zeros(0)  # (an optional input not given)
-        self._origin = np.zeros(3)  # (frame_B's origin, p_BoBp_B None: read by the kernel only)
         self._frames = {}  # frame → the address of its Held (see _frame_held)
         self._frame_helds = []  # (those Helds)
         self._kernels = {}  # entry point name → its kernel bound for BatchedPlant (_kernel)
@@ -246,7 +246,7 @@ class SingleStatePlant:
             self._held.hold_derivatives()
 
     def _kernel(self, name, *samples):
-        """The entry point ``name`` bound to the held arrays (but the Jacobian's, whose first
+        """The entry point ``name`` bound to the held arrays (but the Jacobians', whose first
         argument is its frame's Held: :meth:`_frame_held`), called without numba's dispatch:
         for arguments of exactly the types of ``samples``, which it does not check
         (BatchedPlant's batches of one state; see mallard._compiled.Kernels.bind)."""
@@ -255,7 +255,7 @@ class SingleStatePlant:
         if fn is None:  # (typed by fresh arrays: a sample may be read-only, a view...)
             self._hold_derivatives(name)
             samples = tuple(np.empty(a.shape) if type(a) is _ndarray else a for a in samples)
-            head = () if name == "single_point_jacobian" else (self._h,)
+            head = () if name in _FRAME_HELD else (self._h,)
             fn = kernels(np.float64).bind(name, *head, args=samples)
             self._kernels[key] = fn
         return fn
@@ -288,16 +288,21 @@ class SingleStatePlant:
             held = self._frame_held(frame_B)
         if out is None:
             out = _empty(self._J_shape)
-        if p_BoBp_B is None:
-            p_BoBp_B = self._origin
+        if p_BoBp_B is None:  # (frame_B's origin: the point its record holds)
+            try:
+                code = self._frame_jacobian(held, q, out)
+            except TypeError:
+                code = WRONG_SHAPES
+            if code:
+                self._again("CalcJacobianSpatialVelocity", "_frame_jacobian", code, (held, q, out))
+            return out
         try:
             code = self._point_jacobian(held, q, p_BoBp_B, out)
         except TypeError:
             code = WRONG_SHAPES
         if code:
-            self._again(
-                "CalcJacobianSpatialVelocity", "_point_jacobian", code, (held, q, p_BoBp_B, out)
-            )
+            args = (held, q, p_BoBp_B, out)
+            self._again("CalcJacobianSpatialVelocity", "_point_jacobian", code, args)
         return out
 
     def _frame_held(self, frame):
@@ -405,9 +410,13 @@ class SingleStatePlant:
 _ENTRY_POINTS = {
     "_body_poses": "single_body_poses",
     "_point_jacobian": "single_point_jacobian",
+    "_frame_jacobian": "single_frame_jacobian",
     "_mass_matrix": "single_mass_matrix",
     "_inverse_dynamics": "single_inverse_dynamics",
     "_forward_dynamics": "single_forward_dynamics",
     "_inverse_dynamics_derivatives": "single_inverse_dynamics_derivatives",
     "_forward_dynamics_derivatives": "single_forward_dynamics_derivatives",
 }
+
+#: The entry points whose first argument is a frame's Held (SingleStatePlant._frame_held).
+_FRAME_HELD = frozenset(("single_point_jacobian", "single_frame_jacobian"))

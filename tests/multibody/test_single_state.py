@@ -175,6 +175,12 @@ def test_lists_and_integers_are_accepted(plant, single, states):
         single.CalcInverseDynamics(q, v.tolist(), read_only[: len(v)], out=np.empty(len(v))),
         single.CalcInverseDynamics(q, v, q[: len(v)].copy()),
     )
+    frame = plant.GetFrameByName("F_tool")
+    for p in (None, [0.0, 0.1, 0.2]):  # (the frame's origin, a point: two kernels)
+        np.testing.assert_array_equal(
+            single.CalcJacobianSpatialVelocity(q.tolist(), frame, p),
+            single.CalcJacobianSpatialVelocity(q, frame, None if p is None else np.array(p)),
+        )
 
 
 def _unaligned(shape):
@@ -205,6 +211,7 @@ def test_every_kernel_refuses_arguments_of_wrong_shapes(plant, single, states):
         "_inverse_dynamics": (q, v, vdot, tau, np.zeros(nv)),
         "_forward_dynamics": (q, v, tau, u, np.zeros(nv)),
         "_point_jacobian": (q, np.full(3, 0.1), np.zeros((6, nv))),
+        "_frame_jacobian": (q, np.zeros((6, nv))),
         "_inverse_dynamics_derivatives": (q, v, vdot)
         + tuple(np.zeros(shape) for shape in single._inverse_shapes),
         "_forward_dynamics_derivatives": (q, v, tau, u)
@@ -240,6 +247,11 @@ def test_argument_errors(plant, single, states):
         single.CalcForwardDynamics(q, v, None, np.zeros(2))
     with pytest.raises(ValueError, match="p_BoBp_B must have shape"):
         single.CalcJacobianSpatialVelocity(q, plant.world_frame(), np.zeros(4))
+    for p in (None, np.zeros(3)):  # (the frame's origin, a point: two kernels)
+        with pytest.raises(ValueError, match=r"CalcJacobianSpatialVelocity\(\): q must have"):
+            single.CalcJacobianSpatialVelocity(q[:-1], plant.world_frame(), p)
+        with pytest.raises(ValueError, match=r"CalcJacobianSpatialVelocity\(\): out must be"):
+            single.CalcJacobianSpatialVelocity(q, plant.world_frame(), p, out=np.zeros((6, nv + 1)))
     with pytest.raises(TypeError, match="must hold float64 numbers"):
         single.CalcMassMatrix(np.full(nq, "a"))
     for not_a_frame in ("F0", [1], None):  # (hashable or not)
@@ -276,6 +288,14 @@ def test_a_state_that_cannot_be_computed_raises_with_nan_outputs(plant, single, 
     with pytest.raises(ValueError, match=message + r"\(position 0 of joint 'jscrew'\)"):
         single.CalcMassMatrix(q, out=out)
     assert np.isnan(out).all()
+    frame, J = plant.GetFrameByName("F_tool"), np.zeros((6, plant.num_velocities()))
+    for p in (None, np.zeros(3)):  # (the frame's origin, a point: two kernels)
+        J[...] = 0.0
+        with pytest.raises(ValueError, match=message.replace("CalcMassMatrix", "CalcJacobian\\w*")):
+            single.CalcJacobianSpatialVelocity(q, frame, p, out=J)
+        assert np.isnan(J).all()
+    with pytest.raises(ValueError, match=r"p_BoBp_B\[1\] = nan is not finite"):
+        single.CalcJacobianSpatialVelocity(states[0][0], frame, [0.0, np.nan, 0.0])
     bad_v = v.copy()
     bad_v[2] = np.inf
     with pytest.raises(ValueError, match=r"CalcInverseDynamics\(\): known_vdot\[2\] = inf"):

@@ -112,7 +112,12 @@ pins numba to the releases those tests pass on.
    dispatcher of the same function; after ``disable_compile()``, a call whose arguments' types
    (numba's typeof, in C for arrays and integers) match no overload exactly calls the
    instance's ``_search_new_conversions(*args)`` (a false result: none) and then its
-   ``_explain_matching_error(*args)``, which raises (:func:`typed_dispatcher`).
+   ``_explain_matching_error(*args)``, which raises (:func:`typed_dispatcher`). A dispatcher
+   class whose ``_fold_args`` is False (passed to the C dispatcher when an instance is made:
+   ``registry.CPUDispatcher(py_func, targetoptions=...)``) types and passes a call's positional
+   arguments as they are, without numba's new tuple of them completed with keyword and default
+   arguments; the compiled function's CPython wrapper takes exactly its count (TypeError
+   otherwise) [test_14_positional_dispatcher].
 15. Linkage [test_15_kernels_internal_to_an_entry_point]: ``CPUCodeLibrary.finalize`` links
    the libraries a function calls into its ``_final_module`` (a clone of each, its functions
    ``linkonce_odr``: ``_get_module_for_linking``), then optimizes it
@@ -261,6 +266,7 @@ import numba
 from numba import types
 from numba.core import caching, cgutils
 from numba.core.imputils import impl_ret_borrowed
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic, lower_builtin
 
 from mallard.multibody import _joint_types
@@ -1405,17 +1411,25 @@ def _mismatch(*args, **kwargs):
     raise TypeError("the arguments are not of the compiled function's types")
 
 
+class _PositionalDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher taking positional arguments only: its calls skip numba's copy
+    of the arguments into a new tuple completed with keyword and default arguments (about
+    0.015 µs a call; docs/performance_history.md)."""
+
+    _fold_args = False
+
+
 def typed_dispatcher(dispatcher, args):
     """A dispatcher of the numba ``dispatcher``'s function holding only its compiled function
     for the types of ``args`` (compiled, or loaded from numba's cache, if needed): a call with
-    arguments of exactly those types (dtype, dimensions, layout, writable) runs it,
-    after numba's type test on the arguments (in C, about 0.02 µs an argument); any other call
-    raises TypeError at once, compiling and converting nothing (numba's dispatcher would compile
-    a new specialization or, with compilation disabled, search conversions and explain the
-    mismatch: about 100 µs)."""
+    arguments of exactly those types (dtype, dimensions, layout, writable), positional only,
+    runs it, after numba's type test on the arguments (in C, about 0.02 µs an argument); any
+    other call raises TypeError at once, compiling and converting nothing (numba's dispatcher
+    would compile a new specialization or, with compilation disabled, search conversions and
+    explain the mismatch: about 100 µs)."""
     entry = compiled_for(dispatcher, args)
     (result,) = [r for r in dispatcher.overloads.values() if r.entry_point is entry]
-    typed = numba.njit(dispatcher.py_func)
+    typed = _PositionalDispatcher(dispatcher.py_func, targetoptions={"nopython": True})
     typed.add_overload(result)
     typed.disable_compile()
     typed._search_new_conversions = _no_conversions

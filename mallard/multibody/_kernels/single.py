@@ -6,8 +6,8 @@ Every entry point takes first ``held``: the flat model (``mi``, ``mf``) and a ``
 row followed by a derivative row, kernels.batch: a workspace with its parameter stage, a state
 x, generalized forces, body forces, actuation, a derivative workspace and its outputs; made by
 ``batch_new_row(mi, ws0, row, False)``), as the tuple (mi, mf, row) or, compiled, as the
-address of a :class:`Held` block (one integer: numba converts each array argument of a call
-from Python, about 0.03 µs each, an integer for almost nothing; it holds too the addresses of
+address of a :class:`Held` block (one number: numba converts each array argument of a call
+from Python, about 0.03 µs each, a number for almost nothing; it holds too the addresses of
 the derivatives' kernel, kernels.engine_derivatives.dynamics_derivatives_at, and of the
 kernels it calls (mallard._compiled.DERIVATIVES_AT), which the two derivative entry points
 call rather than link, and of :func:`state_code_at`, which every entry
@@ -137,12 +137,14 @@ _STATE_CODE_AT = _DERIVATIVES_AT + len(DERIVATIVES_AT)
 
 class Held:
     """The arrays ``mi``, ``mf`` and ``row`` (C-contiguous: int64, float64, float64) and, for
-    :func:`single_point_jacobian`, a frame's record ``frame`` (:func:`frame_record`) as one
-    integer for the compiled entry points: ``address``, that of an int64 block [address, size]
+    the Jacobian entry points, a frame's record ``frame`` (:func:`frame_record`) as one
+    number for the compiled entry points: ``address``, that of an int64 block [address, size]
     of each (zeros for no frame), then the addresses of the derivatives' kernels
     (:meth:`hold_derivatives`) and that of :func:`state_code_at` (compiled, or loaded from
     numba's cache, at the first Held of a process), valid while this object lives (it holds
-    the block and the arrays)."""
+    the block and the arrays). The address is a float (exact: below 2**53), which numba
+    converts from Python in fewer steps than an int of more than 30 bits (~0.012 µs of a
+    call; docs/performance_history.md)."""
 
     def __init__(self, mi, mf, row, frame=None):
         self.arrays = (mi, mf, row) if frame is None else (mi, mf, row, frame)
@@ -156,7 +158,9 @@ class Held:
         for i, a in enumerate(self.arrays):
             self.block[2 * i : 2 * i + 2] = a.ctypes.data, a.size
         self.block[_STATE_CODE_AT] = kernels(np.float64).address("state_code_at")
-        self.address = self.block.ctypes.data
+        self.address = float(self.block.ctypes.data)
+        if self.address >= 2.0**53:  # (not exact as a float)
+            raise OverflowError("Held: an address beyond 2**53")
 
     def hold_derivatives(self):
         """Holds the addresses of the derivatives' kernels (DERIVATIVES_AT: compiled, or loaded
@@ -173,12 +177,18 @@ def _held(held):
     return held[0], held[1], held[2]
 
 
+@jitable
+def _block(held, n):
+    """The first n int64s of the block of the Held whose address is ``held`` (a float)."""
+    return carray(pointer(np.int64(held)), n, np.int64)
+
+
 @overload(_held)
 def _held_compiled(held):
-    if isinstance(held, types.Integer):  # (Held.address: views holding no reference)
+    if isinstance(held, types.Float):  # (Held.address: views holding no reference)
 
         def impl(held):
-            b = carray(pointer(held), 6, np.int64)
+            b = _block(held, 6)
             mi = carray(pointer(b[0]), b[1], np.int64)
             mf = carray(pointer(b[2]), b[3], np.float64)
             return mi, mf, carray(pointer(b[4]), b[5], np.float64)
@@ -196,9 +206,9 @@ def _derivatives_at(held):
 
 @overload(_derivatives_at)
 def _derivatives_at_compiled(held):
-    if isinstance(held, types.Integer):
+    if isinstance(held, types.Float):
         n = len(DERIVATIVES_AT)
-        return lambda held: carray(pointer(held + 8 * _DERIVATIVES_AT), n, np.int64)
+        return lambda held: carray(pointer(np.int64(held) + 8 * _DERIVATIVES_AT), n, np.int64)
     return None  # (compiled, the derivative entry points take a Held's address: a typing error)
 
 
@@ -227,7 +237,7 @@ def _code(held, mi, mf, row, Q, A1, A2, A3):
 
 @overload(_code)
 def _code_compiled(held, mi, mf, row, Q, A1, A2, A3):
-    if not isinstance(held, types.Integer):  # (the tuple (mi, mf, row): linked)
+    if not isinstance(held, types.Float):  # (the tuple (mi, mf, row): linked)
         return lambda held, mi, mf, row, Q, A1, A2, A3: _state_code(
             model(mi, mf), 0, Q, A1, A2, A3, _derivative_code(mi, row)
         )
@@ -236,47 +246,48 @@ def _code_compiled(held, mi, mf, row, Q, A1, A2, A3):
         d = derivative_row(mi, row[mi[_ROW] :])
         block = derivatives(mi, d.dws).block.view(np.int64)
         hold(block, (mi, mf, Q, A1, A2, A3, d.code))
-        at = carray(pointer(held), _STATE_CODE_AT + 1, np.int64)[_STATE_CODE_AT]
+        at = _block(held, _STATE_CODE_AT + 1)[_STATE_CODE_AT]
         return call_at(at, (address_of(block),))
 
     return impl
 
 
 #: The length of a frame record (:func:`frame_record`).
-FRAME_RECORD = 13
+FRAME_RECORD = 16
 
 
 def frame_record(k, X_BF):
     """A frame F's record: a float64 array holding X_BF (the 4×3 pose of F in the body of
-    mobod k, row by row) and then k, held with the model for :func:`single_point_jacobian`
-    (see :class:`Held`: one integer, cheaper to pass than k and X_BF)."""
-    record = np.empty(FRAME_RECORD)
+    mobod k, row by row), then k, then F's origin in F (zeros: the point of
+    :func:`single_frame_jacobian`), held with the model for the Jacobian entry points (see
+    :class:`Held`: one number, cheaper to pass than k and X_BF)."""
+    record = np.zeros(FRAME_RECORD)
     record[:12] = np.asarray(X_BF, dtype=np.float64).reshape(-1)
     record[12] = k
     return record
 
 
 def _held_frame(held):
-    """(k, X_BF) of the frame record of an entry point's first argument (a Held of a frame:
-    interpreted, the tuple (mi, mf, row, record)), X_BF a view of it; k = -1 (a bad mobod)
-    if it has none."""
+    """(k, X_BF, p_FoFo) of the frame record of an entry point's first argument (a Held of a
+    frame: interpreted, the tuple (mi, mf, row, record)), X_BF and the zeros p_FoFo views of
+    it; k = -1 (a bad mobod) if it has none."""
     if len(held) < 4:
-        return -1, np.zeros((4, 3))
-    return int(held[3][12]), held[3][:12].reshape(4, 3)
+        return -1, np.zeros((4, 3)), np.zeros(3)
+    return int(held[3][12]), held[3][:12].reshape(4, 3), held[3][13:16]
 
 
 @overload(_held_frame)
 def _held_frame_compiled(held):
-    if isinstance(held, types.Integer):  # (Held.address: views holding no reference)
+    if isinstance(held, types.Float):  # (Held.address: views holding no reference)
 
         def impl(held):
-            b = carray(pointer(held), 8, np.int64)
+            b = _block(held, 8)
             record = carray(pointer(b[6]), FRAME_RECORD, np.float64)
             k = int(record[12]) if b[7] == FRAME_RECORD else -1  # (b[7] = 0: no frame)
-            return k, c_view(record, (4, 3))
+            return k, c_view(record, (4, 3)), record[13:16]
 
         return impl
-    return lambda held: (int(held[3][12]), c_view(held[3], (4, 3)))
+    return lambda held: (int(held[3][12]), c_view(held[3], (4, 3)), held[3][13:16])
 
 
 # (The shape tests combine booleans with & and |, without branches: numba's SSA warns on a
@@ -540,16 +551,13 @@ def single_forward_dynamics(held, q, v, tau_applied, actuation, vdot):
     return 0
 
 
-@entry_point
-@_own_kernels
 @jitable(inline=True)
-def single_point_jacobian(held, q, p_FQ, J):
-    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (a 3-vector;
-    the callers pass zeros for F's origin: one signature for both) in the frame F of
-    ``held``'s frame record (a Held of a frame: F's mobod and its pose in that mobod's body,
-    :func:`frame_record`)."""
+def _jacobian(held, q, p_FQ, J):
+    """J = J_V_WQ_W (6 × nv, with respect to v) at q of the point Q fixed at p_FQ (a 3-vector)
+    in the frame F of ``held``'s frame record (a Held of a frame: F's mobod and its pose in
+    that mobod's body, :func:`frame_record`): the two Jacobian entry points' body."""
     mi, mf, row = _held(held)
-    k, X_BF = _held_frame(held)
+    k, X_BF, _ = _held_frame(held)
     q, p, J = _borrowed(q), _borrowed(p_FQ), _borrowed(J)
     m, r, params, work = _views(mi, mf, row)
     if not (_sized(q, m.nq) and 0 <= k < m.n and _sized(p, 3) and _sized2(J, 6, m.nv)):
@@ -563,6 +571,25 @@ def single_point_jacobian(held, q, p_FQ, J):
     calc_position_kinematics(m, params, work, r.x[0 : m.nq], COLUMNS, k)
     point_jacobian(m, work, k, X_BF, p, J)
     return 0
+
+
+@entry_point
+@_own_kernels
+@jitable(inline=True)
+def single_point_jacobian(held, q, p_FQ, J):
+    """J = J_V_WQ_W (6 × nv) at q of the point Q fixed at p_FQ in the frame F of ``held``'s
+    frame record (:func:`_jacobian`)."""
+    return _jacobian(held, q, p_FQ, J)
+
+
+@entry_point
+@_own_kernels
+@jitable(inline=True)
+def single_frame_jacobian(held, q, J):
+    """J = J_V_WFo_W (6 × nv) at q of the origin of the frame F of ``held``'s frame record:
+    :func:`single_point_jacobian` of the point at the record's zeros, one array fewer to
+    pass (numba converts each array argument of a call, ~0.03 µs)."""
+    return _jacobian(held, q, _held_frame(held)[2], J)
 
 
 @entry_point

@@ -529,11 +529,12 @@ def _single(name):
             return head + (q, v, s.normal(nv), s.normal(nv), np.zeros(nv))
         if name == "single_forward_dynamics":
             return head + (q, v, s.normal(nv), 4.0 * s.normal(nu), np.zeros(nv))
-        if name == "single_point_jacobian":
+        if name in ("single_point_jacobian", "single_frame_jacobian"):
             from mallard.multibody._kernels.single import frame_record
 
             held = _held(s, frame_record(3, _rotation_pose(rng)))
-            return (held, q, s.normal(3), np.zeros((6, nv)))
+            point = (s.normal(3),) if name == "single_point_jacobian" else ()
+            return (held, q, *point, np.zeros((6, nv)))
         outputs = (np.zeros((nv, nq)), np.zeros((nv, nv)), np.zeros((nv, nv)))
         head[0].held.hold_derivatives()
         if name == "single_inverse_dynamics_derivatives":
@@ -782,6 +783,7 @@ CASES = {
     "single_inverse_dynamics": _single("single_inverse_dynamics"),
     "single_forward_dynamics": _single("single_forward_dynamics"),
     "single_point_jacobian": _single("single_point_jacobian"),
+    "single_frame_jacobian": _single("single_frame_jacobian"),
     "single_inverse_dynamics_derivatives": _single("single_inverse_dynamics_derivatives"),
     "single_forward_dynamics_derivatives": _single("single_forward_dynamics_derivatives"),
     "sap_add_joint_constraints": lambda r: _sap_args(r, False),

@@ -588,6 +588,22 @@ def test_14_typed_dispatcher():
     assert len(typed.overloads) == 1  # (nothing compiled)
 
 
+def test_14_positional_dispatcher():
+    """A dispatcher class whose _fold_args is False runs a call of positional arguments as
+    they are; a call of too few or too many raises TypeError, as one of the wrong types."""
+    f = compiled(dense.lu_solve)
+    typed = _numba_internals.typed_dispatcher(f, _lu_args())
+    assert type(typed)._fold_args is False
+    args = _lu_args()
+    assert typed(*args)
+    np.testing.assert_array_equal(args[1], [0.5, 0.5])
+    A, b = _lu_args()
+    for wrong in ((A,), (A, b, b), ()):
+        with pytest.raises(TypeError):
+            typed(*wrong)
+    assert len(typed.overloads) == 1  # (nothing compiled)
+
+
 # ---- 15. linkage -----------------------------------------------------------------------------
 def test_15_kernels_internal_to_an_entry_point():
     """The kernels linked into an entry point's library are linkonce_odr there; made internal
