@@ -52,6 +52,20 @@ class Declining:
     warning = error
 
 
+class Recording(Declining):
+    """Diagnostics for the element reader's functions called by the fast path: an error
+    declines the document, warnings are recorded (``messages``)."""
+
+    strict = False
+
+    def __init__(self):
+        self.messages = []
+
+    def warning(self, node, message, *args, **kwargs):
+        self.messages.append(message)
+        self.warnings += 1
+
+
 def numbers(texts, count):
     """The numbers of ``texts``, each ``count`` plain finite decimals: an (n, count) array, (n,)
     for one; Declined for any other text."""
