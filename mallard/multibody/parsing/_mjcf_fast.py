@@ -447,6 +447,8 @@ def _look_warnings(checker, geoms, geom_attrs, parents):
         if diagnostics.messages:
             warning.add(look)
     out = []
+    if not warning:
+        return out
     index, owner = 0, None
     for g, a, look in zip(geoms, geom_attrs, looks, strict=True):
         index = index + 1 if parents[g] == owner else 0  # (the geom's place in its body)

@@ -18,8 +18,10 @@ from mallard.multibody.parsing._plain_numbers import plain_numbers
 
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 #: Below this many elements, an orientation kind is computed element by element in floats
-#: (numpy's fixed cost a call exceeds the work).
-FEW = 8
+#: (numpy's fixed cost a call exceeds the work: even at ~30 quat, axisangle, ~24 euler, ~10
+#: xyaxes elements, 03:10, load 5).
+FEW = {"xyaxes": 8}
+_FEW_OTHERS = 24
 _DEGREE = math.pi / 180.0
 
 
@@ -105,7 +107,7 @@ def rotations(dicts, frames):
             (kind,) = present
             by_kind[kind].append(k)
     for kind, ks in by_kind.items():
-        if len(ks) < FEW or kind == "zaxis":
+        if len(ks) < FEW.get(kind, _FEW_OTHERS) or kind == "zaxis":
             for k in ks:
                 R[k] = frames.rows(Node(dicts[k]), kind)
             continue
