@@ -50,9 +50,10 @@ from mallard.multibody.tree._rotational_inertia import fmt
 
 _DEGREE = math.pi / 180.0
 #: Documents of fewer bodies go to the element reader: the fast path's numpy work costs
-#: ~1 ms a document whatever its size (the benchmark's robot: 1.04–1.09 of the reader's time
-#: at 16 bodies, 0.96–1.05 at 20, 0.97 at 24, 0.93 at 28, 0.6 at 200).
-MIN_BODIES = 24
+#: ~0.5–1 ms a document whatever its size (the benchmark's robot, fast path / reader in one
+#: process, 03:14, load 5: 1.28 at 12 bodies, 1.17 at 16, 1.02 at 18, 0.99 at 20, 0.97 at 24;
+#: V3's first version: 1.04–1.09 at 16, 0.96–1.05 at 20).
+MIN_BODIES = 20
 #: The tags counted before a document is read: bodies, includes, and tags the fast path
 #: declines wherever they are (so that a document with them, as most real models, costs no read into
 #: tables; other declines are found in the tables).
@@ -380,7 +381,15 @@ def _parse(workspace, data, file, includes):
 
     # ---- Drake's warnings, in the reader's order
     warned = warnings(
-        tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs, more
+        tables,
+        defaults,
+        geoms,
+        geom_attrs,
+        joints,
+        joint_attrs,
+        actuators,
+        actuator_attrs,
+        more,
     )
     diagnostics = workspace.diagnostics
     if warned and diagnostics.strict:

@@ -82,9 +82,10 @@ class Tables:
     (-1 for the root), numbered in document order, each ``<include>`` replaced by the
     elements of its file (below its root: the element reader's expand_includes); ``kinds``:
     {tag: its elements, in order}; ``file``: the name messages give, ``files``: {element: its
-    file} of the included elements."""
+    file} of the included elements; ``names``: {tag: the attribute names its elements hold}
+    of the tags ``check`` checks."""
 
-    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files")
+    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files", "names")
 
     def __init__(self, data, file, includes=False):
         """``includes``: whether the document may hold ``<include>``s (else read without
@@ -92,7 +93,7 @@ class Tables:
         self.file = file
         self.tags, self.attrs, self.lines, self.parents = [], [], [], []
         self.kinds = defaultdict(list)
-        self.files = {}
+        self.files, self.names = {}, {}
         self._read(data, file, main_directory(file) if includes else None, None, 0)
 
     def _read(self, data, file, main_dir, parent, depth):
@@ -166,7 +167,7 @@ class Tables:
             if tag in ("joint", "geom", "motor", "position", "mesh", "equality"):
                 continue
             allowed = ATTRIBUTES.get(tag)
-            if allowed is not None and not allowed.issuperset(
-                set().union(*map(self.attrs.__getitem__, elements))
-            ):
-                raise Declined
+            if allowed is not None:
+                names = self.names[tag] = set().union(*map(self.attrs.__getitem__, elements))
+                if not allowed.issuperset(names):
+                    raise Declined

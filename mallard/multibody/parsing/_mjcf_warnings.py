@@ -30,12 +30,12 @@ def actuator_key(after, place):
     return (after + place, 0, 0)
 
 
-def _attributes(out, names, dicts, elements, key, tag):
+def _attributes(out, names, held, dicts, elements, key, tag):
     """Appends the warnings of the attributes ``names`` that the dicts ``dicts`` (of
-    ``elements``) hold, each keyed ``key(element)`` + the attribute's place in ``names``, of
-    the tag ``tag(element)``; none looked for element by element where the kind holds none
-    (one union)."""
-    if set(names).isdisjoint(set().union(*dicts)):
+    ``elements``; ``held``: the names they hold, all) hold, each keyed ``key(element)`` + the
+    attribute's place in ``names``, of the tag ``tag(element)``; none looked for element by
+    element where the kind holds none."""
+    if held.isdisjoint(names):
         return
     for attributes, at in zip(dicts, elements, strict=True):
         if attributes.keys().isdisjoint(names):
@@ -49,25 +49,31 @@ def _attributes(out, names, dicts, elements, key, tag):
                 ))  # fmt: skip
 
 
-def warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs, more):
+def warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs,
+             more):  # fmt: skip
     """[(element, message)] of the document of ``tables`` (each at its element's place), in
-    the reader's order (the elements and their attribute dicts with their defaults: the
+    the reader's order (the elements and their attribute dicts with their ``defaults``: the
     bodies' geoms, joints, the actuators in the reader's order; ``more``: the fast path's
     other warnings, (key, element, message) each, keyed by joint_key or actuator_key)."""
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
+    held = {**tables.names, **defaults.names}  # (each kind's attribute names: checked ones)
     out = list(more)
     for i in kinds.get("option", ()):
-        _attributes(out, UNSUPPORTED["option"], (attrs[i],), (i,), lambda i: (-1, 0, i),
-                    tags.__getitem__)  # fmt: skip
+        _attributes(out, UNSUPPORTED["option"], held["option"], (attrs[i],), (i,),
+                    lambda i: (-1, 0, i), tags.__getitem__)  # fmt: skip
     for i in {parents[t] for t in kinds.get("texture", ()) if tags[parents[t]] == "asset"}:
         out.append(((-1, 1, i), i, TEXTURE_WARNING))
-    bodies = (*kinds.get("worldbody", ()), *kinds.get("body", ()))
-    _attributes(out, UNSUPPORTED["body"], [attrs[i] for i in bodies], bodies,
-                lambda i: (i, _BODY, 0), tags.__getitem__)  # fmt: skip
-    _attributes(out, GEOM_UNSUPPORTED, geom_attrs, geoms, lambda g: geom_key(parents, g),
-                lambda g: "geom")  # fmt: skip
-    _attributes(out, UNSUPPORTED["joint"], joint_attrs, joints,
-                lambda j: joint_key(parents, j), lambda j: "joint")  # fmt: skip
+    for tag in ("worldbody", "body"):
+        bodies = kinds.get(tag, ())
+        if bodies:
+            _attributes(out, UNSUPPORTED["body"], held[tag], [attrs[i] for i in bodies],
+                        bodies, lambda i: (i, _BODY, 0), tags.__getitem__)  # fmt: skip
+    if geoms:
+        _attributes(out, GEOM_UNSUPPORTED, held["geom"], geom_attrs, geoms,
+                    lambda g: geom_key(parents, g), lambda g: "geom")  # fmt: skip
+    if joints:
+        _attributes(out, UNSUPPORTED["joint"], held["joint"], joint_attrs, joints,
+                    lambda j: joint_key(parents, j), lambda j: "joint")  # fmt: skip
     place = {i: k for k, i in enumerate(actuators)}
     after = len(tags)  # (the actuators after every body)
     for tag in ("motor", "position"):
@@ -75,8 +81,10 @@ def warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator
         names = UNSUPPORTED["motor"]
         if tag == "position":
             names += UNSUPPORTED["position"]
-        _attributes(out, names, [actuator_attrs[k] for k in mine], [actuators[k] for k in mine],
-                    lambda i: actuator_key(after, place[i]), tags.__getitem__)  # fmt: skip
+        if mine:
+            _attributes(out, names, held[tag], [actuator_attrs[k] for k in mine],
+                        [actuators[k] for k in mine], lambda i: actuator_key(after, place[i]),
+                        tags.__getitem__)  # fmt: skip
     for order, tag in enumerate(IGNORED):
         seen = set()
         for i in kinds.get(tag, ()):
