@@ -267,9 +267,8 @@ def _parse(workspace, data, file, includes):
             [not held["inertial"][owners[k]] for k in meshed],
         )  # fmt: skip
     weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
-    rows = body_rows(
-        len(bodies), [owners[g] for g in weighed], G_B[weighed], p_BGcm[weighed], mass[weighed]
-    )
+    at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
+    rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
     rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
         inertial_attrs, R[nb + ng :], p[nb + ng :]
     )

@@ -100,6 +100,7 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
     fromto = [k for k, a in enumerate(dicts) if "fromto" in a]
     if fromto:
         x0, y0, z0, x1, y1, z1 = column([dicts[k] for k in fromto], "fromto", 6, "").T
+        fromto = np.array(fromto)  # (an index array made once: a list is converted each use)
         p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
@@ -118,11 +119,13 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
         else:
             rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
             R_BG[fromto] = np.stack(rows, axis=1)
+    placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
     p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
     volume, moments = np.zeros(n), np.zeros((n, 6))
     by_kind = defaultdict(list)
     for k, kind in enumerate(kinds):
         by_kind[kind].append(k)
+    by_kind = {kind: np.array(ks) for kind, ks in by_kind.items()}
     measures = np.ones((n, 3))  # (each shape's constructor's; 1 where it takes fewer)
     for kind, ks in by_kind.items():
         s = size[ks]
@@ -150,7 +153,9 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
     dense = [k for k, a in enumerate(dicts) if "mass" not in a]
     mass = np.empty(n)
     mass[given] = column([dicts[k] for k in given], "mass", 1, "0")
-    mass[dense] = volume[dense] * column([dicts[k] for k in dense], "density", 1, "1000")
+    densities = column([dicts[k] for k in dense], "density", 1, "1000")
+    dense = np.array(dense, dtype=np.intp)
+    mass[dense] = volume[dense] * densities
     xx, yy, zz, xy, xz, yz = moments.T
     if not (
         (mass >= 0).all()
@@ -173,8 +178,8 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
     composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
     places, count = [], [0] * n
-    for g, b in enumerate(owners):
-        if mass[g] > 0:
+    for g, (b, m) in enumerate(zip(owners, mass.tolist(), strict=True)):
+        if m > 0:
             k = count[b]
             count[b] = k + 1
             if k == len(places):
@@ -183,7 +188,8 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     total, parts = np.zeros(n), np.zeros((12, n))
     part = np.concatenate((p_BGcm, G_B), axis=1).T
     for gs in places:
-        bs = [owners[g] for g in gs]
+        bs = np.array([owners[g] for g in gs], dtype=np.intp)
+        gs = np.array(gs, dtype=np.intp)  # (index arrays made once: lists convert each use)
         m, sums = composite_step(total[bs], parts[:, bs], mass[gs], part[:, gs])
         total[bs], parts[:, bs] = m, sums
     rows = np.empty((n, 13))
@@ -201,13 +207,14 @@ def inertial_rows(dicts, R, p):
     m = column(dicts, "mass", 1, "")
     I = np.zeros((len(dicts), 3, 3))
     diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
-    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = column(
-        [dicts[k] for k in diagonal], "diaginertia", 3, ""
-    ).T
+    xx, yy, zz = column([dicts[k] for k in diagonal], "diaginertia", 3, "").T
+    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
+    diagonal = np.array(diagonal, dtype=np.intp)  # (made once: a list converts each use)
+    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = xx, yy, zz
     if np.abs(I).max(initial=0.0) >= _HALF_MAX:
         raise Declined
-    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
     if turned:  # (the stacked matmul: the reader's bits, matrix by matrix)
+        turned = np.array(turned, dtype=np.intp)
         I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
     full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
     fxx, fyy, fzz, fxy, fxz, fyz = column([dicts[k] for k in full], "fullinertia", 6, "").T
