@@ -208,6 +208,7 @@ def _parse(workspace, data, file, includes):
     values = np.zeros((len(joints), 2))
     values[ranged] = column([joint_attrs[k] for k in ranged], "range", 2, "")
     more = []  # (warnings of the joints and actuators: (key, element, message) each)
+    value_rows, bounded, bounds = values.tolist(), [], []
     for k, a in enumerate(joint_attrs):
         kind = types[k]
         if kind not in ("hinge", "slide", "ball", "free"):
@@ -228,12 +229,15 @@ def _parse(workspace, data, file, includes):
                         "unsupported and will be ignored.",
                     ))  # fmt: skip
                 continue
-            lower, upper = values[k].tolist()
+            lower, upper = value_rows[k]
             if kind == "hinge" and frames.degree:
                 lower, upper = lower * _DEGREE, upper * _DEGREE
             if not lower <= upper:
                 raise Declined
-            limits[k, :2] = lower, upper
+            bounded.append(k)
+            bounds.append((lower, upper))
+    if bounded:
+        limits[bounded, :2] = bounds
     limits.flags.writeable = False
 
     # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
@@ -338,11 +342,12 @@ def _parse(workspace, data, file, includes):
         raise Declined  # (AddRigidBody's, AddFrame's or AddJoint's error)
 
     # ---- actuators
-    actuators = sorted(
-        (i for tag in ("motor", "position") for i in kinds.get(tag, ())
-         if tags[parents[i]] == "actuator"),
-        key=lambda i: (parents[i], tags[i] != "motor", i),
-    )  # fmt: skip
+    actuators = [
+        i for tag in ("motor", "position") for i in kinds.get(tag, ())
+        if tags[parents[i]] == "actuator"
+    ]  # fmt: skip
+    if len(kinds.get("actuator", ())) > 1:  # (else in order: motors, then positions)
+        actuators.sort(key=lambda i: (parents[i], tags[i] != "motor", i))
     actuator_tags = [tags[i] for i in actuators]
     with_defaults = {}
     for tag in ("motor", "position"):
@@ -352,9 +357,12 @@ def _parse(workspace, data, file, includes):
     actuator_attrs = [with_defaults[i] for i in actuators]
     effort_limits = [math.inf] * len(actuator_attrs)
     first_actuator, after = plant.num_actuators(), len(tags)
+    held_names = defaults.names["motor"] | defaults.names["position"]
     for order, (range_name, limited_name) in enumerate(
         (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited"))
     ):
+        if held_names.isdisjoint((range_name, limited_name)):
+            continue  # (no actuator limited by this range)
         effort_limits, range_warnings = _effort_limits(
             actuator_attrs, effort_limits, range_name, limited_name
         )
