@@ -426,7 +426,7 @@ def _parse(workspace, data, file, includes):
     if warned and diagnostics.strict:
         raise Declined
     for at, message in warned:
-        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.lines[at])
+        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.line(at))
     return instance
 
 

@@ -368,6 +368,29 @@ def test_drakes_warnings_of_ignored_attributes(edit, monkeypatch):
     assert _check(_string(text.replace(old, new, 1)), monkeypatch)
 
 
+@pytest.mark.parametrize(
+    "variant",
+    ["plain", "declaration and comments", "CDATA", "Windows line ends", "DOCTYPE"],
+)
+def test_the_lines_of_warnings(variant, monkeypatch):
+    """Warnings of elements whose lines are found when asked (Tables.line: by the start
+    tags' offsets, or by expat where that scan cannot tell) carry the reader's lines: with an
+    XML declaration and comments holding tags, a CDATA section, Windows line ends, a
+    DOCTYPE."""
+    old, new = _WARNED["joint default"]
+    text = benchmark.robot_mjcf(30).replace(old, new, 1)
+    if variant == "declaration and comments":
+        text = ('<?xml version="1.0"?>\n<!-- <body name="x"> -->\n' + text).replace(
+            "<worldbody>", "<worldbody><!-- a\n<joint/>\n -->\n<?pi <geom/> ?>", 1)
+    elif variant == "CDATA":
+        text = text.replace("<actuator>", "<actuator><![CDATA[\n<motor/>\n]]>", 1)
+    elif variant == "Windows line ends":
+        text = text.replace("\n", "\r\n")
+    elif variant == "DOCTYPE":
+        text = '<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n<!ELEMENT mujoco ANY>\n]>\n' + text
+    assert _check(_string(text), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
