@@ -381,7 +381,8 @@ def test_the_lines_of_warnings(variant, monkeypatch):
     text = benchmark.robot_mjcf(30).replace(old, new, 1)
     if variant == "declaration and comments":
         text = ('<?xml version="1.0"?>\n<!-- <body name="x"> -->\n' + text).replace(
-            "<worldbody>", "<worldbody><!-- a\n<joint/>\n -->\n<?pi <geom/> ?>", 1)
+            "<worldbody>", "<worldbody><!-- a\n<joint/>\n -->\n<?pi <geom/> ?>", 1
+        )
     elif variant == "CDATA":
         text = text.replace("<actuator>", "<actuator><![CDATA[\n<motor/>\n]]>", 1)
     elif variant == "Windows line ends":
