@@ -42,6 +42,7 @@ from mallard.multibody.parsing._mjcf_warnings import (
     actuator_key,
     geom_key,
     joint_key,
+    unsupported,
     warnings,
 )
 from mallard.multibody.parsing._mujoco_geometry import Frames, GeomParser
@@ -223,11 +224,8 @@ def _parse(workspace, data, file, includes):
                 continue  # (ignored, as the reader ignores it)
             if kind == "ball":
                 if "range" in a:
-                    more.append((
-                        (*joint_key(parents, joints[k]), -1), joints[k],
-                        "The attribute 'range' found in a 'joint' tag is currently "
-                        "unsupported and will be ignored.",
-                    ))  # fmt: skip
+                    key = (*joint_key(parents, joints[k]), -1)
+                    more.append((key, joints[k], unsupported("range", "joint")))
                 continue
             lower, upper = value_rows[k]
             if kind == "hinge" and frames.degree:
@@ -387,17 +385,8 @@ def _parse(workspace, data, file, includes):
     gravity = [numbers([attrs[i]["gravity"]], 3)[0] for i in options if "gravity" in attrs[i]]
 
     # ---- Drake's warnings, in the reader's order
-    warned = warnings(
-        tables,
-        defaults,
-        geoms,
-        geom_attrs,
-        joints,
-        joint_attrs,
-        actuators,
-        actuator_attrs,
-        more,
-    )
+    warned = warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators,
+                      actuator_attrs, more)  # fmt: skip
     diagnostics = workspace.diagnostics
     if warned and diagnostics.strict:
         raise Declined

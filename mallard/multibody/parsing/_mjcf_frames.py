@@ -17,9 +17,9 @@ from mallard.multibody.parsing._mujoco_geometry import euler_quaternion, xyaxes_
 from mallard.multibody.parsing._plain_numbers import plain_numbers
 
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-#: Below this many elements, an orientation kind is computed element by element in floats
-#: (numpy's fixed cost a call exceeds the work: even at ~30 quat, axisangle, ~24 euler, ~10
-#: xyaxes elements, 03:10, load 5).
+#: Below this many elements, an orientation kind is computed element by element in floats:
+#: the arrays' fixed cost exceeds the work below ~30 quat or axisangle, ~24 euler, ~10 xyaxes
+#: elements (2026-11-28, load 5); other kinds _FEW_OTHERS.
 FEW = {"xyaxes": 8}
 _FEW_OTHERS = 24
 _DEGREE = math.pi / 180.0

@@ -13,6 +13,15 @@ from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSU
 _GEOMS, _JOINTS, _BODY = 1, 3, 4
 
 
+def unsupported(name, tag):
+    """Drake's warning for the attribute ``name`` of a ``tag`` element that it ignores (the
+    element reader's warn_unsupported_attribute's text)."""
+    return (
+        f"The attribute '{name}' found in a '{tag}' tag is currently unsupported and will be "
+        "ignored."
+    )
+
+
 def joint_key(parents, j):
     """The order key of joint ``j``'s attribute warnings (+ the attribute's place); the
     joint's warnings before them sort below it (+ a negative place)."""
@@ -42,11 +51,7 @@ def _attributes(out, names, held, dicts, elements, key, tag):
             continue
         for order, name in enumerate(names):
             if name in attributes:
-                out.append((
-                    (*key(at), order), at,
-                    f"The attribute '{name}' found in a '{tag(at)}' tag is currently "
-                    "unsupported and will be ignored.",
-                ))  # fmt: skip
+                out.append(((*key(at), order), at, unsupported(name, tag(at))))
 
 
 def warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs,
