@@ -24,7 +24,9 @@ def merged(own, default):
 
 class Defaults:
     """The classes of a document's ``<default>``s: ``classes[kind][class]`` = (attributes,
-    whether they set an orientation), as the element reader's parse_default leaves them."""
+    whether they set an orientation), as the element reader's parse_default leaves them;
+    ``names[kind]``: the attribute names of the last elements of ``kind`` given their defaults
+    (``apply``)."""
 
     def __init__(self, tables):
         tags, attrs, parents = tables.tags, tables.attrs, tables.parents
@@ -38,7 +40,7 @@ class Defaults:
             class_of[d] = name
         if len(set(class_of.values())) != len(class_of):  # (a class given twice)
             raise Declined
-        self.classes = {}
+        self.classes, self.names = {}, {}
         for kind in KINDS:
             by_default = {}
             for i in tables.kinds.get(kind, ()):
@@ -66,6 +68,7 @@ class Defaults:
                 out.append(merged(own, default))
             else:
                 out.append({**own, **default[0], **own})
-        if not ATTRIBUTES[kind].issuperset(set().union(*out)):
+        names = self.names[kind] = set().union(*out)
+        if not ATTRIBUTES[kind].issuperset(names):
             raise Declined
         return out

@@ -18,7 +18,14 @@ from mallard.math import RigidTransform
 from mallard.multibody.parsing._mjcf_assets import assets
 from mallard.multibody.parsing._mjcf_defaults import Defaults
 from mallard.multibody.parsing._mjcf_equality import add_equalities
-from mallard.multibody.parsing._mjcf_frames import Declining, Node, column, numbers, rotations
+from mallard.multibody.parsing._mjcf_frames import (
+    Declining,
+    Node,
+    Recording,
+    column,
+    numbers,
+    rotations,
+)
 from mallard.multibody.parsing._mjcf_inertias import (
     body_rows,
     geom_checks,
@@ -31,15 +38,23 @@ from mallard.multibody.parsing._mjcf_registration import (
     transform,
 )
 from mallard.multibody.parsing._mjcf_tables import Declined, Tables
-from mallard.multibody.parsing._mjcf_warnings import warnings
+from mallard.multibody.parsing._mjcf_warnings import (
+    actuator_key,
+    geom_key,
+    joint_key,
+    unsupported,
+    warnings,
+)
 from mallard.multibody.parsing._mujoco_geometry import Frames, GeomParser
 from mallard.multibody.tree._joint_axis import EPSILON
+from mallard.multibody.tree._rotational_inertia import fmt
 
 _DEGREE = math.pi / 180.0
 #: Documents of fewer bodies go to the element reader: the fast path's numpy work costs
-#: ~1 ms a document whatever its size (the benchmark's robot: 1.04–1.09 of the reader's time
-#: at 16 bodies, 0.96–1.05 at 20, 0.97 at 24, 0.93 at 28, 0.6 at 200).
-MIN_BODIES = 24
+#: ~0.5–1 ms a document whatever its size (the benchmark's robot, fast path / reader in one
+#: process, 03:14, load 5: 1.28 at 12 bodies, 1.17 at 16, 1.02 at 18, 0.99 at 20, 0.97 at 24;
+#: V3's first version: 1.04–1.09 at 16, 0.96–1.05 at 20).
+MIN_BODIES = 20
 #: The tags counted before a document is read: bodies, includes, and tags the fast path
 #: declines wherever they are (so that a document with them, as most real models, costs no read into
 #: tables; other declines are found in the tables).
@@ -193,6 +208,8 @@ def _parse(workspace, data, file, includes):
     ranged = [k for k, a in enumerate(joint_attrs) if "range" in a]
     values = np.zeros((len(joints), 2))
     values[ranged] = column([joint_attrs[k] for k in ranged], "range", 2, "")
+    more = []  # (warnings of the joints and actuators: (key, element, message) each)
+    value_rows, bounded, bounds = values.tolist(), [], []
     for k, a in enumerate(joint_attrs):
         kind = types[k]
         if kind not in ("hinge", "slide", "ball", "free"):
@@ -203,14 +220,22 @@ def _parse(workspace, data, file, includes):
         if limited not in ("true", "false", "auto"):
             raise Declined
         if limited == "true" or (limited == "auto" and "range" in a):
-            if kind in ("ball", "free"):
-                raise Declined  # (the reader's warning)
-            lower, upper = values[k].tolist()
+            if kind == "free":
+                continue  # (ignored, as the reader ignores it)
+            if kind == "ball":
+                if "range" in a:
+                    key = (*joint_key(parents, joints[k]), -1)
+                    more.append((key, joints[k], unsupported("range", "joint")))
+                continue
+            lower, upper = value_rows[k]
             if kind == "hinge" and frames.degree:
                 lower, upper = lower * _DEGREE, upper * _DEGREE
             if not lower <= upper:
                 raise Declined
-            limits[k, :2] = lower, upper
+            bounded.append(k)
+            bounds.append((lower, upper))
+    if bounded:
+        limits[bounded, :2] = bounds
     limits.flags.writeable = False
 
     # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
@@ -221,9 +246,10 @@ def _parse(workspace, data, file, includes):
     )
     meshed = geom_checks(geom_attrs)
     looks = GeomParser(Declining(), frames, materials, meshes, make_shapes=False)
-    for look in {tuple(map(a.get, _LOOK)) for a in geom_attrs}:  # (Drake's warnings: none)
-        a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
-        looks._look(Node(a), _Geom(), "box", [1.0])
+    more += _look_warnings(
+        GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
+        geoms, geom_attrs, parents,
+    )  # fmt: skip
     inertial = [i for xs in held["inertial"] for i in xs]
     inertial_attrs = [attrs[i] for i in inertial]
     solid = range(len(geoms))
@@ -243,9 +269,8 @@ def _parse(workspace, data, file, includes):
             [not held["inertial"][owners[k]] for k in meshed],
         )  # fmt: skip
     weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
-    rows = body_rows(
-        len(bodies), [owners[g] for g in weighed], G_B[weighed], p_BGcm[weighed], mass[weighed]
-    )
+    at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
+    rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
     rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
         inertial_attrs, R[nb + ng :], p[nb + ng :]
     )
@@ -315,11 +340,12 @@ def _parse(workspace, data, file, includes):
         raise Declined  # (AddRigidBody's, AddFrame's or AddJoint's error)
 
     # ---- actuators
-    actuators = sorted(
-        (i for tag in ("motor", "position") for i in kinds.get(tag, ())
-         if tags[parents[i]] == "actuator"),
-        key=lambda i: (parents[i], tags[i] != "motor", i),
-    )  # fmt: skip
+    actuators = [
+        i for tag in ("motor", "position") for i in kinds.get(tag, ())
+        if tags[parents[i]] == "actuator"
+    ]  # fmt: skip
+    if len(kinds.get("actuator", ())) > 1:  # (else in order: motors, then positions)
+        actuators.sort(key=lambda i: (parents[i], tags[i] != "motor", i))
     actuator_tags = [tags[i] for i in actuators]
     with_defaults = {}
     for tag in ("motor", "position"):
@@ -328,8 +354,22 @@ def _parse(workspace, data, file, includes):
         with_defaults.update(zip(mine, dicts, strict=True))
     actuator_attrs = [with_defaults[i] for i in actuators]
     effort_limits = [math.inf] * len(actuator_attrs)
-    for range_name, limited_name in (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited")):
-        effort_limits = _effort_limits(actuator_attrs, effort_limits, range_name, limited_name)
+    first_actuator, after = plant.num_actuators(), len(tags)
+    held_names = defaults.names["motor"] | defaults.names["position"]
+    for order, (range_name, limited_name) in enumerate(
+        (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited"))
+    ):
+        if held_names.isdisjoint((range_name, limited_name)):
+            continue  # (no actuator limited by this range)
+        effort_limits, range_warnings = _effort_limits(
+            actuator_attrs, effort_limits, range_name, limited_name
+        )
+        for place, message in range_warnings:
+            name = actuator_attrs[place].get("name", f"motor{first_actuator + place}")
+            more.append((
+                (*actuator_key(after, place), order - 2), actuators[place],
+                f"The motor '{name}' specified a {range_name} attribute where {message}",
+            ))  # fmt: skip
     gears = [a.get("gear") for a in actuator_attrs]
     given = [k for k, g in enumerate(gears) if g is not None]
     ratios = [None] * len(gears)
@@ -345,7 +385,8 @@ def _parse(workspace, data, file, includes):
     gravity = [numbers([attrs[i]["gravity"]], 3)[0] for i in options if "gravity" in attrs[i]]
 
     # ---- Drake's warnings, in the reader's order
-    warned = warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs)
+    warned = warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators,
+                      actuator_attrs, more)  # fmt: skip
     diagnostics = workspace.diagnostics
     if warned and diagnostics.strict:
         raise Declined
@@ -374,7 +415,7 @@ def _parse(workspace, data, file, includes):
     if warned and diagnostics.strict:
         raise Declined
     for at, message in warned:
-        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.lines[at])
+        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.line(at))
     return instance
 
 
@@ -395,6 +436,45 @@ def _with_meshes(looks, geom_attrs, solid, meshed, solid_inertias, weighed):
     return G_B, p_BGcm, mass
 
 
+def _look_warnings(checker, geoms, geom_attrs, parents):
+    """The warnings of the looks (roles, appearance) of ``geoms`` (their attribute dicts
+    ``geom_attrs``), each keyed (its body, the geoms' phase, itself, -1, its place): each
+    distinct look checked once by the reader's ``_look`` (of GeomParser ``checker``, whose
+    diagnostics record warnings: Recording), those that warn again geom by geom (their
+    messages name the geom)."""
+    diagnostics = checker.diagnostics
+    looks = [tuple(map(a.get, _LOOK)) for a in geom_attrs]
+    warning = set()
+    for look in set(looks):
+        a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
+        diagnostics.messages = []
+        checker._look(_node(a), _Geom(), "box", [1.0])
+        if diagnostics.messages:
+            warning.add(look)
+    out = []
+    if not warning:
+        return out
+    index, owner = 0, None
+    for g, a, look in zip(geoms, geom_attrs, looks, strict=True):
+        index = index + 1 if parents[g] == owner else 0  # (the geom's place in its body)
+        owner = parents[g]
+        if look in warning:
+            geom = _Geom()
+            geom.name = a.get("name", f"geom{index}")
+            diagnostics.messages = []
+            checker._look(_node(a), geom, "box", [1.0])
+            key = (*geom_key(parents, g), -1)
+            out += [((*key, n), g, m) for n, m in enumerate(diagnostics.messages)]
+    return out
+
+
+def _node(a):
+    """A Node of a geom's attribute dict ``a`` (its tag in the reader's messages)."""
+    node = Node(a)
+    node.tag = "geom"
+    return node
+
+
 class _Geom:
     """What GeomParser._look sets (roles and appearance) of one look."""
 
@@ -407,12 +487,12 @@ class _Geom:
 def _effort_limits(dicts, limits, range_name, limited_name):
     """The effort ``limits`` of the actuators of attribute dicts ``dicts``, each the smaller
     of its limit and the larger magnitude of its range ``range_name`` where limited (its flag
-    ``limited_name``), as the element reader's effort_limit; Declined where Drake warns (a
-    range not symmetric)."""
-    out = []
+    ``limited_name``), as the element reader's effort_limit; and its warnings: [(place,
+    Drake's message's end)] (a range reversed: ignored; not symmetric)."""
+    out, warned = [], []
     ranged = [a for a in dicts if range_name in a]
     ranges = iter(column(ranged, range_name, 2, "").tolist())
-    for a, limit in zip(dicts, limits, strict=True):
+    for place, (a, limit) in enumerate(zip(dicts, limits, strict=True)):
         values = next(ranges) if range_name in a else [0.0, 0.0]
         limited = a.get(limited_name, "auto")
         if limited not in ("true", "false", "auto"):
@@ -421,10 +501,19 @@ def _effort_limits(dicts, limits, range_name, limited_name):
             out.append(limit)
             continue
         lower, upper = values
-        if lower > upper or -lower != upper:
-            raise Declined  # (Drake's warnings)
-        out.append(min(limit, max(upper, -lower)))
-    return out
+        if lower > upper:
+            warned.append((place, "lower limit > upper limit; these limits will be ignored."))
+            out.append(limit)
+            continue
+        larger = max(upper, -lower)
+        if -lower != upper:
+            warned.append((
+                place,
+                "lower limit != -upper limit. Asymmetrical effort limits are not supported "
+                f"yet, so the larger of the values {fmt(larger)} will be used.",
+            ))  # fmt: skip
+        out.append(min(limit, larger))
+    return out, warned
 
 
 def _first_numbers(texts):

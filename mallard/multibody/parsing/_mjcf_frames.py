@@ -17,9 +17,11 @@ from mallard.multibody.parsing._mujoco_geometry import euler_quaternion, xyaxes_
 from mallard.multibody.parsing._plain_numbers import plain_numbers
 
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-#: Below this many elements, an orientation kind is computed element by element in floats
-#: (numpy's fixed cost a call exceeds the work).
-FEW = 8
+#: Below this many elements, an orientation kind is computed element by element in floats:
+#: the arrays' fixed cost exceeds the work below ~30 quat or axisangle, ~24 euler, ~10 xyaxes
+#: elements (2026-11-28, load 5); other kinds _FEW_OTHERS.
+FEW = {"xyaxes": 8}
+_FEW_OTHERS = 24
 _DEGREE = math.pi / 180.0
 
 
@@ -50,6 +52,20 @@ class Declining:
         raise Declined
 
     warning = error
+
+
+class Recording(Declining):
+    """Diagnostics for the element reader's functions called by the fast path: an error
+    declines the document, warnings are recorded (``messages``)."""
+
+    strict = False
+
+    def __init__(self):
+        self.messages = []
+
+    def warning(self, node, message, *args, **kwargs):
+        self.messages.append(message)
+        self.warnings += 1
 
 
 def numbers(texts, count):
@@ -91,7 +107,7 @@ def rotations(dicts, frames):
             (kind,) = present
             by_kind[kind].append(k)
     for kind, ks in by_kind.items():
-        if len(ks) < FEW or kind == "zaxis":
+        if len(ks) < FEW.get(kind, _FEW_OTHERS) or kind == "zaxis":
             for k in ks:
                 R[k] = frames.rows(Node(dicts[k]), kind)
             continue

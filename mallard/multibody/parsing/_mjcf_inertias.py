@@ -30,18 +30,33 @@ SHAPES = {"sphere": Sphere, "capsule": Capsule, "cylinder": Cylinder, "box": Box
           "ellipsoid": Ellipsoid}  # fmt: skip
 #: How many size numbers each shape needs (capsules and cylinders: one with fromto).
 _SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
+#: Below this many geoms, a shape kind's unit inertias are computed geom by geom in floats
+#: (numpy's fixed cost a call exceeds the work).
+FEW_SHAPES = 24
 _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
 
 
-def _sizes(texts):
+def _sizes(texts, counts):
     """The size numbers of each of ``texts`` (rows of NaN past a text's count): an (n, 3)
-    array, texts of one count read in one call; Declined for a text not plain."""
+    array, the texts of each expected count of ``counts`` (one a text) read in one call,
+    those of another count by their own; Declined for a text not plain or not of 1 to 3
+    numbers."""
     out = np.full((len(texts), 3), np.nan)
     by_count = defaultdict(list)
-    for k, text in enumerate(texts):
-        by_count[len(text.split())].append(k)
+    for k, count in enumerate(counts):
+        by_count[count].append(k)
+    others = defaultdict(list)
     for count, ks in by_count.items():
+        values = plain_numbers([texts[k] for k in ks], count)
+        if values is None:  # (a text of another count, or not plain)
+            for k in ks:
+                others[len(texts[k].split())].append(k)
+            continue
+        if not np.isfinite(values).all():
+            raise Declined
+        out[ks, :count] = values.reshape(-1, count)
+    for count, ks in others.items():
         if not 1 <= count <= 3:
             raise Declined
         values = plain_numbers([texts[k] for k in ks], count)
@@ -74,7 +89,10 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
     one: two_vector_rows)."""
     n = len(dicts)
     kinds = [a.get("type", "sphere") for a in dicts]
-    size = _sizes([a.get("size", "") for a in dicts])
+    size = _sizes(
+        [a.get("size", "") for a in dicts],
+        [1 if "fromto" in a else _SIZES[kind] for a, kind in zip(dicts, kinds, strict=True)],
+    )
     p_BG = np.zeros((n, 3))
     R_BG = np.empty((n, 9))
     R_BG[:] = IDENTITY_ROW
@@ -82,6 +100,7 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
     fromto = [k for k, a in enumerate(dicts) if "fromto" in a]
     if fromto:
         x0, y0, z0, x1, y1, z1 = column([dicts[k] for k in fromto], "fromto", 6, "").T
+        fromto = np.array(fromto)  # (an index array made once: a list is converted each use)
         p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
@@ -100,30 +119,43 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
         else:
             rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
             R_BG[fromto] = np.stack(rows, axis=1)
+    placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
     p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
     volume, moments = np.zeros(n), np.zeros((n, 6))
     by_kind = defaultdict(list)
     for k, kind in enumerate(kinds):
         by_kind[kind].append(k)
+    by_kind = {kind: np.array(ks) for kind, ks in by_kind.items()}
+    measures = np.ones((n, 3))  # (each shape's constructor's; 1 where it takes fewer)
     for kind, ks in by_kind.items():
-        s = size[ks].T
+        s = size[ks]
         if kind in ("capsule", "cylinder"):
-            L = np.where(np.isnan(length[ks]), 2 * s[1], length[ks])
-            measures = (s[0], L)
+            measures[ks, 0] = s[:, 0]
+            measures[ks, 1] = np.where(np.isnan(length[ks]), 2 * s[:, 1], length[ks])
         elif kind == "box":
-            measures = (2.0 * s[0], 2.0 * s[1], 2.0 * s[2])
+            measures[ks] = 2.0 * s
         else:
-            measures = tuple(s[: _SIZES[kind]])
-        if not all((m > 0).all() and np.isfinite(m).all() for m in measures):
-            raise Declined  # (a missing or non-positive measure: the shape's error)
-        v, m = unit_density_inertia(SHAPES[kind], measures)
+            measures[ks, : _SIZES[kind]] = s[:, : _SIZES[kind]]
+    if not ((measures > 0).all() and np.isfinite(measures).all()):
+        raise Declined  # (a missing or non-positive measure: the shape's error)
+    for kind, ks in by_kind.items():
+        count = 2 if kind in ("capsule", "cylinder") else _SIZES[kind]
+        if len(ks) < FEW_SHAPES:  # (in floats: the same function, the same bits)
+            made = [unit_density_inertia(SHAPES[kind], x) for x in measures[ks, :count].tolist()]
+            volume[ks] = [v for v, _ in made]
+            moments[ks] = [m for _, m in made]
+            continue
+        v, m = unit_density_inertia(SHAPES[kind], tuple(measures[ks, :count].T))
         volume[ks] = v
-        moments[ks] = np.stack(np.broadcast_arrays(*m), axis=1)
+        for c, x in enumerate(m):
+            moments[ks, c] = x
     given = [k for k, a in enumerate(dicts) if "mass" in a]
     dense = [k for k, a in enumerate(dicts) if "mass" not in a]
     mass = np.empty(n)
     mass[given] = column([dicts[k] for k in given], "mass", 1, "0")
-    mass[dense] = volume[dense] * column([dicts[k] for k in dense], "density", 1, "1000")
+    densities = column([dicts[k] for k in dense], "density", 1, "1000")
+    dense = np.array(dense, dtype=np.intp)
+    mass[dense] = volume[dense] * densities
     xx, yy, zz, xy, xz, yz = moments.T
     if not (
         (mass >= 0).all()
@@ -146,8 +178,8 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
     composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
     places, count = [], [0] * n
-    for g, b in enumerate(owners):
-        if mass[g] > 0:
+    for g, (b, m) in enumerate(zip(owners, mass.tolist(), strict=True)):
+        if m > 0:
             k = count[b]
             count[b] = k + 1
             if k == len(places):
@@ -156,7 +188,8 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     total, parts = np.zeros(n), np.zeros((12, n))
     part = np.concatenate((p_BGcm, G_B), axis=1).T
     for gs in places:
-        bs = [owners[g] for g in gs]
+        bs = np.array([owners[g] for g in gs], dtype=np.intp)
+        gs = np.array(gs, dtype=np.intp)  # (index arrays made once: lists convert each use)
         m, sums = composite_step(total[bs], parts[:, bs], mass[gs], part[:, gs])
         total[bs], parts[:, bs] = m, sums
     rows = np.empty((n, 13))
@@ -174,13 +207,14 @@ def inertial_rows(dicts, R, p):
     m = column(dicts, "mass", 1, "")
     I = np.zeros((len(dicts), 3, 3))
     diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
-    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = column(
-        [dicts[k] for k in diagonal], "diaginertia", 3, ""
-    ).T
+    xx, yy, zz = column([dicts[k] for k in diagonal], "diaginertia", 3, "").T
+    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
+    diagonal = np.array(diagonal, dtype=np.intp)  # (made once: a list converts each use)
+    I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = xx, yy, zz
     if np.abs(I).max(initial=0.0) >= _HALF_MAX:
         raise Declined
-    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
     if turned:  # (the stacked matmul: the reader's bits, matrix by matrix)
+        turned = np.array(turned, dtype=np.intp)
         I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
     full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
     fxx, fyy, fzz, fxy, fxz, fyz = column([dicts[k] for k in full], "fullinertia", 6, "").T

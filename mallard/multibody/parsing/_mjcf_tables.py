@@ -4,8 +4,11 @@ it, and any error, declines the document (``Declined``) to the element reader (_
 reads it and gives Drake's located messages."""
 
 import os
+import re
 import xml.parsers.expat as expat
 from collections import defaultdict
+
+import numpy as np
 
 from mallard.multibody.parsing._mujoco import DEFAULT_ELEMENTS, UNSUPPORTED, main_directory
 from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
@@ -71,6 +74,12 @@ ATTRIBUTES = {
 
 #: The stack's mark of an ``<include>`` being read, and how deep includes may nest.
 _INCLUDE, _MAX_DEPTH = -2, 32
+#: The tags whose lines are read with them (Drake warns of each first one of a body);
+#: other elements' lines are found when a warning asks for one (Tables.line).
+_LINED = frozenset(IGNORED)
+#: Comments, processing instructions and CDATA sections (skipped whole), or a start tag's
+#: first character: in a well-formed document every other ``<`` starts an end tag.
+_STARTS = re.compile(rb"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>|<([A-Za-z_:])", re.S)
 
 
 class Declined(Exception):
@@ -82,18 +91,29 @@ class Tables:
     (-1 for the root), numbered in document order, each ``<include>`` replaced by the
     elements of its file (below its root: the element reader's expand_includes); ``kinds``:
     {tag: its elements, in order}; ``file``: the name messages give, ``files``: {element: its
-    file} of the included elements."""
+    file} of the included elements; ``names``: {tag: the attribute names its elements hold}
+    of the tags ``check`` checks; ``line(element)``: its line."""
 
-    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files")
+    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files", "names", "_data")
 
     def __init__(self, data, file, includes=False):
         """``includes``: whether the document may hold ``<include>``s (else read without
-        looking for them)."""
+        looking for them, and only the lines of _LINED tags with them)."""
         self.file = file
-        self.tags, self.attrs, self.lines, self.parents = [], [], [], []
+        self.tags, self.attrs, self.parents, self.lines = [], [], [], {}
         self.kinds = defaultdict(list)
-        self.files = {}
-        self._read(data, file, main_directory(file) if includes else None, None, 0)
+        self.files, self.names = {}, {}
+        self._data = data.encode() if isinstance(data, str) else data
+        self._read(self._data, file, main_directory(file) if includes else None, None, 0)
+
+    def line(self, i):
+        """The line of element ``i``'s start tag in its file, as expat counts lines (those
+        not read with the elements: all at once, from the document's bytes)."""
+        line = self.lines.get(i)
+        if line is None:
+            self.lines = dict(enumerate(_start_lines(self._data, len(self.tags))))
+            line = self.lines[i]
+        return line
 
     def _read(self, data, file, main_dir, parent, depth):
         """Appends the elements of the document ``data`` (named ``file``); ``main_dir``: the
@@ -113,8 +133,9 @@ class Tables:
             push(i)
             tags.append(tag)
             attrs.append(attrib)
-            lines.append(parser.CurrentLineNumber)
             kinds[tag].append(i)
+            if tag in _LINED:
+                lines[i] = parser.CurrentLineNumber
 
         def start_including(tag, attrib):
             top = stack[-1]
@@ -128,12 +149,13 @@ class Tables:
             else:
                 if parent is not None:
                     self.files[len(tags)] = file
+                lines[len(tags)] = parser.CurrentLineNumber  # (every line: several files)
                 start(tag, attrib)
 
         parser.StartElementHandler = start if main_dir is None else start_including
         parser.EndElementHandler = lambda tag: pop()
         try:  # (str as the element reader's parse_xml reads it: its UTF-8 bytes)
-            parser.Parse(data.encode() if isinstance(data, str) else data, True)
+            parser.Parse(data, True)
         except expat.ExpatError:
             raise Declined from None
         finally:  # (no cycle through the handlers: the tables are freed with the parse)
@@ -166,7 +188,26 @@ class Tables:
             if tag in ("joint", "geom", "motor", "position", "mesh", "equality"):
                 continue
             allowed = ATTRIBUTES.get(tag)
-            if allowed is not None and not allowed.issuperset(
-                set().union(*map(self.attrs.__getitem__, elements))
-            ):
-                raise Declined
+            if allowed is not None:
+                names = self.names[tag] = set().union(*map(self.attrs.__getitem__, elements))
+                if not allowed.issuperset(names):
+                    raise Declined
+
+
+def _start_lines(data, count):
+    """The line of each of the ``count`` start tags of the well-formed document ``data``
+    (bytes, without includes), in order, as expat counts lines: by the offsets of the start
+    tags (_STARTS) where that scan finds them all (no DOCTYPE, no carriage return, an
+    encoding whose ``<`` and line feed are bytes), else by expat."""
+    if b"<!DOCTYPE" not in data and b"\r" not in data:
+        offsets = [m.start() for m in _STARTS.finditer(data) if m.group(1)]
+        if len(offsets) == count:
+            newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+            return (np.searchsorted(newlines, offsets) + 1).tolist()
+    parser, lines = expat.ParserCreate(), []
+    parser.StartElementHandler = lambda tag, attrib: lines.append(parser.CurrentLineNumber)
+    try:
+        parser.Parse(data, True)
+    finally:
+        parser.StartElementHandler = None
+    return lines

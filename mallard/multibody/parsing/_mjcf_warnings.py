@@ -13,42 +13,83 @@ from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSU
 _GEOMS, _JOINTS, _BODY = 1, 3, 4
 
 
-def _attributes(out, key, attributes, names, tag, at):
-    """Appends the warnings of the attributes ``names`` that ``attributes`` (a dict) holds,
-    each keyed ``key`` + its place in ``names``."""
-    if attributes.keys().isdisjoint(names):
+def unsupported(name, tag):
+    """Drake's warning for the attribute ``name`` of a ``tag`` element that it ignores (the
+    element reader's warn_unsupported_attribute's text)."""
+    return (
+        f"The attribute '{name}' found in a '{tag}' tag is currently unsupported and will be "
+        "ignored."
+    )
+
+
+def joint_key(parents, j):
+    """The order key of joint ``j``'s attribute warnings (+ the attribute's place); the
+    joint's warnings before them sort below it (+ a negative place)."""
+    return (parents[j], _JOINTS, j)
+
+
+def geom_key(parents, g):
+    """The order key of geom ``g``'s attribute warnings, as joint_key."""
+    return (parents[g], _GEOMS, g)
+
+
+def actuator_key(after, place):
+    """The order key of the attribute warnings of the actuator at ``place`` in the reader's
+    order (``after``: a number past every element's), as joint_key."""
+    return (after + place, 0, 0)
+
+
+def _attributes(out, names, held, dicts, elements, key, tag):
+    """Appends the warnings of the attributes ``names`` that the dicts ``dicts`` (of
+    ``elements``; ``held``: the names they hold, all) hold, each keyed ``key(element)`` + the
+    attribute's place in ``names``, of the tag ``tag(element)``; none looked for element by
+    element where the kind holds none."""
+    if held.isdisjoint(names):
         return
-    for order, name in enumerate(names):
-        if name in attributes:
-            out.append((
-                (*key, order), at,
-                f"The attribute '{name}' found in a '{tag}' tag is currently unsupported and "
-                "will be ignored.",
-            ))  # fmt: skip
+    for attributes, at in zip(dicts, elements, strict=True):
+        if attributes.keys().isdisjoint(names):
+            continue
+        for order, name in enumerate(names):
+            if name in attributes:
+                out.append(((*key(at), order), at, unsupported(name, tag(at))))
 
 
-def warnings(tables, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs):
+def warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs,
+             more):  # fmt: skip
     """[(element, message)] of the document of ``tables`` (each at its element's place), in
-    the reader's order (the elements and their attribute dicts with their defaults: the
-    bodies' geoms, joints, the actuators in the reader's order)."""
+    the reader's order (the elements and their attribute dicts with their ``defaults``: the
+    bodies' geoms, joints, the actuators in the reader's order; ``more``: the fast path's
+    other warnings, (key, element, message) each, keyed by joint_key or actuator_key)."""
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
-    out = []
+    held = {**tables.names, **defaults.names}  # (each kind's attribute names: checked ones)
+    out = list(more)
     for i in kinds.get("option", ()):
-        _attributes(out, (-1, 0, i), attrs[i], UNSUPPORTED["option"], "option", i)
+        _attributes(out, UNSUPPORTED["option"], held["option"], (attrs[i],), (i,),
+                    lambda i: (-1, 0, i), tags.__getitem__)  # fmt: skip
     for i in {parents[t] for t in kinds.get("texture", ()) if tags[parents[t]] == "asset"}:
         out.append(((-1, 1, i), i, TEXTURE_WARNING))
-    for i in (*kinds.get("worldbody", ()), *kinds.get("body", ())):
-        _attributes(out, (i, _BODY, 0), attrs[i], UNSUPPORTED["body"], tags[i], i)
-    for g, a in zip(geoms, geom_attrs, strict=True):
-        _attributes(out, (parents[g], _GEOMS, g), a, GEOM_UNSUPPORTED, "geom", g)
-    for j, a in zip(joints, joint_attrs, strict=True):
-        _attributes(out, (parents[j], _JOINTS, j), a, UNSUPPORTED["joint"], "joint", j)
+    for tag in ("worldbody", "body"):
+        bodies = kinds.get(tag, ())
+        if bodies:
+            _attributes(out, UNSUPPORTED["body"], held[tag], [attrs[i] for i in bodies],
+                        bodies, lambda i: (i, _BODY, 0), tags.__getitem__)  # fmt: skip
+    if geoms:
+        _attributes(out, GEOM_UNSUPPORTED, held["geom"], geom_attrs, geoms,
+                    lambda g: geom_key(parents, g), lambda g: "geom")  # fmt: skip
+    if joints:
+        _attributes(out, UNSUPPORTED["joint"], held["joint"], joint_attrs, joints,
+                    lambda j: joint_key(parents, j), lambda j: "joint")  # fmt: skip
+    place = {i: k for k, i in enumerate(actuators)}
     after = len(tags)  # (the actuators after every body)
-    for place, (i, a) in enumerate(zip(actuators, actuator_attrs, strict=True)):
+    for tag in ("motor", "position"):
+        mine = [k for k, i in enumerate(actuators) if tags[i] == tag]
         names = UNSUPPORTED["motor"]
-        if tags[i] == "position":
+        if tag == "position":
             names += UNSUPPORTED["position"]
-        _attributes(out, (after + place, 0, 0), a, names, tags[i], i)
+        if mine:
+            _attributes(out, names, held[tag], [actuator_attrs[k] for k in mine],
+                        [actuators[k] for k in mine], lambda i: actuator_key(after, place[i]),
+                        tags.__getitem__)  # fmt: skip
     for order, tag in enumerate(IGNORED):
         seen = set()
         for i in kinds.get(tag, ()):

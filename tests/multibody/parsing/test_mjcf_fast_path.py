@@ -342,6 +342,21 @@ _WARNED = {
     "geom default": ('<geom friction="0.8"',
                      '<geom fluidshape="ellipsoid" user="1" friction="0.8"'),
     "worldbody": ("<worldbody>", '<worldbody user="1">'),
+    # (Drake's warnings of the fast path's own reading: ranges, looks)
+    "asymmetric ctrlrange": ('<motor ctrlrange="-1 1"/>', '<motor ctrlrange="-1 2"/>'),
+    "reversed forcerange": ('<motor ctrlrange="-1 1"/>',
+                            '<motor ctrlrange="-1 1" forcerange="2 -3"/>'),
+    "both ranges": ('<position ctrlrange="-2 2" kv="1"/>',
+                    '<position ctrlrange="0 3" forcerange="-1 0.5" kv="1"/>'),
+    "ball range": ('<joint name="limb0_1_j0"',
+                   '<joint type="ball" range="0 1" limited="true"/><joint name="limb0_1_j0"'),
+    "free range": ('<freejoint name="root"/>',
+                   '<joint name="root" type="free" damping="0" range="0 1"/>'),
+    "torsional friction": ('<geom friction="0.8"', '<geom friction="0.8 0.1"'),
+    "condim": ('<geom class="collision" name="torso_g1"',
+               '<geom class="collision" condim="4" name="torso_g1"'),
+    "contype": ('<geom class="visual" type=', '<geom class="visual" contype="2" type='),
+    "unknown material": ('<geom class="visual" type=', '<geom class="visual" material="m" type='),
 }  # fmt: skip
 
 
@@ -351,6 +366,30 @@ def test_drakes_warnings_of_ignored_attributes(edit, monkeypatch):
     text = benchmark.robot_mjcf(30)
     assert old in text
     assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["plain", "declaration and comments", "CDATA", "Windows line ends", "DOCTYPE"],
+)
+def test_the_lines_of_warnings(variant, monkeypatch):
+    """Warnings of elements whose lines are found when asked (Tables.line: by the start
+    tags' offsets, or by expat where that scan cannot tell) carry the reader's lines: with an
+    XML declaration and comments holding tags, a CDATA section, Windows line ends, a
+    DOCTYPE."""
+    old, new = _WARNED["joint default"]
+    text = benchmark.robot_mjcf(30).replace(old, new, 1)
+    if variant == "declaration and comments":
+        text = ('<?xml version="1.0"?>\n<!-- <body name="x"> -->\n' + text).replace(
+            "<worldbody>", "<worldbody><!-- a\n<joint/>\n -->\n<?pi <geom/> ?>", 1
+        )
+    elif variant == "CDATA":
+        text = text.replace("<actuator>", "<actuator><![CDATA[\n<motor/>\n]]>", 1)
+    elif variant == "Windows line ends":
+        text = text.replace("\n", "\r\n")
+    elif variant == "DOCTYPE":
+        text = '<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n<!ELEMENT mujoco ANY>\n]>\n' + text
+    assert _check(_string(text), monkeypatch)
 
 
 def _model_files():
@@ -369,11 +408,11 @@ def test_which_test_models_the_fast_path_reads(monkeypatch):
         for p in _model_files()
     }
     assert accepted == {
-        "arm_gripper.xml": False,  # (an asymmetric ctrlrange: Drake's warning)
+        "arm_gripper.xml": True,  # (an asymmetric ctrlrange: Drake's warning)
         "cartpole.xml": True,
-        "hand.xml": False,  # (a ball joint's range: Drake's warning)
+        "hand.xml": True,  # (a ball joint's range, torsional friction: Drake's warnings)
         "humanoid.xml": True,
-        "quadruped.xml": False,  # (an asymmetric ctrlrange: Drake's warning)
+        "quadruped.xml": True,  # (an asymmetric ctrlrange: Drake's warning)
         "quadruped_assets.xml": False,  # (no <worldbody>: no bodies)
     }
 
