@@ -7,6 +7,7 @@ the plant's WeldFrames at their places; floating poses and actuators by the plan
 methods."""
 
 import math
+from operator import attrgetter
 
 import numpy as np
 
@@ -16,14 +17,18 @@ from mallard.multibody.parsing._mjcf_tables import Declined
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
+    JointActuator,
     PdControllerGains,
     PrismaticJoint,
     RevoluteJoint,
     RigidBody,
+    WeldJoint,
 )
 from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 _CLASSES = {"hinge": RevoluteJoint, "slide": PrismaticJoint}
+_BODY_FRAME = attrgetter("_body_frame")
+_POSITIVE = (0.0).__lt__  # (an effort limit's check: False for NaN)
 
 
 def transform(R_rows, p):
@@ -37,8 +42,6 @@ def add_elements(plant, instance, plan, joints):
     (types, names, unit axes (the element reader's, then unit_axis'), limit rows (n, 6),
     dampings, p_CJ (n, 3), has_pos, refs (radians), the reader's unit axes (n, 3))."""
     types, joint_names, axes, limits, damping, p_CJ, has_pos, refs, unit = joints
-    bodies = RigidBody._in_rows(plan.names, instance, plan.inertia_rows)
-    world = plant.world_body()
     moving = [s for s in plan.steps if s[0] == "joint"]  # (revolute, prismatic, ball)
     n = len(moving)
     # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
@@ -63,6 +66,30 @@ def add_elements(plant, instance, plan, joints):
             X_CJ = RigidTransform._make(np.eye(3), p_CJ[k].copy()) if has_pos[k] else None
             pose[2 * m + 1] = _rows(_ref_transform(X_CJ, types[k], refs[k], unit[k]))
     pose.flags.writeable = False
+    # Drake's order: a body step adds the body and its frame, a joint step its two frames
+    # and the joint, a weld step its joint: each element's place (slot) among its kind's.
+    body_slots, joint_frame_slots, joint_slots, welds = [], [], [], []
+    f = j = 0
+    for step in plan.steps:
+        kind = step[0]
+        if kind == "body":
+            body_slots.append(f)
+            f += 1
+        elif kind == "joint":
+            joint_frame_slots += (f, f + 1)
+            joint_slots.append(j)
+            f, j = f + 2, j + 1
+        elif kind == "weld":
+            welds.append((j, step))
+            j += 1
+    _, frame_indices, frame_ordinals = plant._places("_frames", f)
+    _, body_indices, body_ordinals = plant._places("_bodies", len(plan.names))
+    bodies = RigidBody._in_rows(
+        plan.names, instance, plan.inertia_rows,
+        (plant, body_indices, [frame_indices[s] for s in body_slots], body_ordinals,
+         [frame_ordinals[s] for s in body_slots]),
+    )  # fmt: skip
+    world = plant.world_body()
     parents = [world if s[2] < 0 else bodies[s[2]] for s in moving]
     frame_names = []
     for k in ks:
@@ -71,8 +98,14 @@ def add_elements(plant, instance, plan, joints):
     for parent, s in zip(parents, moving, strict=True):
         frame_parents += (parent._body_frame, bodies[s[3]]._body_frame)
     frames = FixedOffsetFrame._in_rows(
-        frame_names, frame_parents, [(pose, r) for r in range(2 * n)], [instance] * (2 * n)
-    )
+        frame_names, frame_parents, [(pose, r) for r in range(2 * n)], [instance] * (2 * n),
+        (
+            plant,
+            [frame_indices[s] for s in joint_frame_slots],
+            [frame_ordinals[s] for s in joint_frame_slots],
+        ),
+    )  # fmt: skip
+    _, joint_indices, joint_ordinals = plant._places("_joints", j)
     single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]
     dampings = [
         None if d == 0.0 and math.copysign(1.0, d) > 0 else d
@@ -83,44 +116,42 @@ def add_elements(plant, instance, plan, joints):
         [_CLASSES[types[ks[m]]] for m in single], [joint_names[ks[m]] for m in single],
         [frames[2 * m] for m in single], [frames[2 * m + 1] for m in single],
         [axes[ks[m]] for m in single], [(limits, ks[m]) for m in single], dampings,
+        (plant, [joint_indices[joint_slots[m]] for m in single],
+         [joint_ordinals[joint_slots[m]] for m in single]),
     ), strict=True):  # fmt: skip
         made[m] = joint
+    joints_in_order = [None] * j
     for m, k in enumerate(ks):
         if made[m] is None:  # (a ball joint)
-            made[m] = BallRpyJoint(
-                joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])
-            )
-    groups, pending, m = [], [], 0  # (_add_checked_in_order's groups; bodies not in one)
+            made[m] = _placed(
+                BallRpyJoint(joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])),
+                plant, joint_indices, joint_ordinals, joint_slots[m],
+            )  # fmt: skip
+        joints_in_order[joint_slots[m]] = made[m]
+    for slot, (_, _, a, c, b) in welds:  # (WeldFrames' joint)
+        F, M = (world if a < 0 else bodies[a])._body_frame, bodies[c]._body_frame
+        X_FM = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
+        weld = WeldJoint(f"{F._name}_welds_to_{M._name}", F, M, X_FM)
+        joints_in_order[slot] = _placed(weld, plant, joint_indices, joint_ordinals, slot)
+    frames_in_order = [None] * f
+    for s, frame in zip(body_slots, map(_BODY_FRAME, bodies), strict=True):
+        frames_in_order[s] = frame
+    for s, frame in zip(joint_frame_slots, frames, strict=True):
+        frames_in_order[s] = frame
+    plant._add_placed(bodies, frames_in_order, frames, joints_in_order)
     for step in plan.steps:
-        kind = step[0]
-        if kind == "body":
-            pending.append(bodies[step[1]])
-            continue
-        if kind == "joint":
-            groups.append((pending, frames[2 * m : 2 * m + 2], (made[m],)))
-            pending, m = [], m + 1
-            continue
-        if pending:
-            groups.append((pending, (), ()))
-            pending = []
-        if groups:
-            plant._add_checked_in_order(groups)
-            groups = []
-        _, k, a, c, b = step
-        parent, child = world if a < 0 else bodies[a], bodies[c]
-        X_PC = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
-        if kind == "weld":
-            plant.WeldFrames(parent.body_frame(), child.body_frame(), X_PC)
-        else:  # (free)
-            plant.SetDefaultFloatingBaseBodyPose(child, plan.X_WB(b))
-    if pending:
-        groups.append((pending, (), ()))
-    if groups:
-        plant._add_checked_in_order(groups)
+        if step[0] == "free":
+            plant.SetDefaultFloatingBaseBodyPose(bodies[step[3]], plan.X_WB(step[4]))
     for m in single:
         if refs[ks[m]] != 0.0:  # (a new joint's default position is 0)
             made[m].set_default_positions([refs[ks[m]]])
     return {joint_names[ks[m]]: made[m] for m in single}
+
+
+def _placed(joint, plant, indices, ordinals, slot):
+    """``joint`` (made by its constructor) given its place ``slot`` of ``plant``'s places."""
+    joint._plant, joint._index, joint._ordinal = plant, indices[slot], ordinals[slot]
+    return joint
 
 
 def _ref_transform(X_CJ, kind, ref, axis):
@@ -140,23 +171,41 @@ def _rows(X):
 def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
     """Adds the motor and position actuators of attribute dicts ``dicts`` (their ``tags``, in
     the element reader's order) on ``joints`` (by name), as its parse_motor does, with their
-    effort ``limits``, gear ``ratios`` (None: not given), the rotor inertias of the joints'
-    ``armatures`` (by joint) and the positions' PD ``gains`` ((kp, kd) each)."""
-    for a, tag, limit, ratio, (kp, kd) in zip(dicts, tags, limits, ratios, gains, strict=True):
-        name = a.get("name")
-        if name is None:
-            name = f"motor{plant.num_actuators()}"
-        joint = joints.get(a.get("joint"))
-        if joint is None:
-            raise Declined  # (none, or not a revolute or prismatic joint of the document)
-        actuator = plant.AddJointActuator(name, joint, limit)
-        if ratio is not None:
-            actuator.set_default_gear_ratio(ratio)
+    effort ``limits``, gear ``ratios`` (floats, None: not given), the rotor inertias of the
+    joints' ``armatures`` (by joint) and the positions' PD ``gains`` ((kp, kd) floats each),
+    made in their places and added at once (JointActuator._in_rows, the plant's
+    _add_placed). Declined where AddJointActuator or a setter would raise."""
+    first = plant.num_actuators()
+    names = [a.get("name") for a in dicts]
+    names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
+    on = [joints.get(a.get("joint")) for a in dicts]
+    if (
+        any(joint is None for joint in on)  # (none, or not a revolute or prismatic joint)
+        or "" in names
+        or len(set(names)) != len(names)  # (the instance is new: no other actuator)
+        or not all(map(_POSITIVE, limits))
+    ):
+        raise Declined
+    ratios = [1.0 if ratio is None else ratio for ratio in ratios]
+    rotor_inertias = []
+    for joint, ratio in zip(on, ratios, strict=True):
         armature = armatures.get(joint)
-        if armature is not None:
-            ratio = actuator.default_gear_ratio()
-            if ratio == 0:
-                raise Declined  # (the reader's error)
-            actuator.set_default_rotor_inertia(armature / (ratio * ratio))
-        if tag == "position":
-            actuator.set_controller_gains(PdControllerGains(p=kp, d=kd))
+        if armature is None:
+            rotor_inertias.append(0.0)
+        elif ratio == 0:
+            raise Declined  # (the reader's error)
+        else:
+            rotor_inertias.append(armature / (ratio * ratio))
+    controllers = []
+    for tag, (p, d) in zip(tags, gains, strict=True):
+        if tag != "position" or (p == 0 and d == 0):  # (no controller: set_controller_gains')
+            controllers.append(None)
+        elif math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0:
+            controllers.append(PdControllerGains._new(p, d))
+        else:
+            raise Declined  # (set_controller_gains' error)
+    places = plant._places("_actuators", len(names))
+    actuators = JointActuator._in_rows(
+        names, on, limits, rotor_inertias, ratios, controllers, places
+    )
+    plant._add_placed(actuators=actuators)
