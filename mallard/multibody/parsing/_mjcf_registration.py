@@ -7,12 +7,13 @@ the plant's WeldFrames at their places; floating poses and actuators by the plan
 methods."""
 
 import math
-from operator import attrgetter
+from itertools import repeat
+from operator import add, attrgetter, itemgetter
 
 import numpy as np
 
 from mallard.common._angle_axis import angle_axis_to_matrix
-from mallard.math import RigidTransform, RotationMatrix
+from mallard.math import RigidTransform
 from mallard.multibody.parsing._mjcf_tables import Declined
 from mallard.multibody.tree import (
     BallRpyJoint,
@@ -42,7 +43,27 @@ def add_elements(plant, instance, plan, joints):
     (types, names, unit axes (the element reader's, then unit_axis'), limit rows (n, 6),
     dampings, p_CJ (n, 3), has_pos, refs (radians), the reader's unit axes (n, 3))."""
     types, joint_names, axes, limits, damping, p_CJ, has_pos, refs, unit = joints
-    moving = [s for s in plan.steps if s[0] == "joint"]  # (revolute, prismatic, ball)
+    # Places: Drake's order. A body step adds the body and its body frame, a joint step its
+    # joint's two frames and the joint, a weld step its joint: each element's slot among the
+    # elements of its kind this call adds.
+    body_slots, joint_frame_slots, joint_slots = [], [], []
+    moving, welds, free = [], [], []  # (steps: revolute, prismatic and ball joints; ...)
+    f = j = 0
+    for step in plan.steps:
+        kind = step[0]
+        if kind == "body":
+            body_slots.append(f)
+            f += 1
+        elif kind == "joint":
+            moving.append(step)
+            joint_frame_slots += (f, f + 1)
+            joint_slots.append(j)
+            f, j = f + 2, j + 1
+        elif kind == "weld":
+            welds.append((j, step))
+            j += 1
+        else:
+            free.append(step)
     n = len(moving)
     # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
     # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
@@ -63,89 +84,79 @@ def add_elements(plant, instance, plan, joints):
         pose[[2 * m + 1 for m in placed], 9:] = p
     for m, k in enumerate(ks):  # (X_CJ moved by ref, as the reader: RigidTransforms)
         if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0):
-            X_CJ = RigidTransform._make(np.eye(3), p_CJ[k].copy()) if has_pos[k] else None
-            pose[2 * m + 1] = _rows(_ref_transform(X_CJ, types[k], refs[k], unit[k]))
+            X_CJ = _ref_transform(p_CJ[k] if has_pos[k] else None, types[k], refs[k], unit[k])
+            pose[2 * m + 1, :9], pose[2 * m + 1, 9:] = X_CJ._R._R.reshape(9), X_CJ._p
     pose.flags.writeable = False
-    # Drake's order: a body step adds the body and its frame, a joint step its two frames
-    # and the joint, a weld step its joint: each element's place (slot) among its kind's.
-    body_slots, joint_frame_slots, joint_slots, welds = [], [], [], []
-    f = j = 0
-    for step in plan.steps:
-        kind = step[0]
-        if kind == "body":
-            body_slots.append(f)
-            f += 1
-        elif kind == "joint":
-            joint_frame_slots += (f, f + 1)
-            joint_slots.append(j)
-            f, j = f + 2, j + 1
-        elif kind == "weld":
-            welds.append((j, step))
-            j += 1
     _, frame_indices, frame_ordinals = plant._places("_frames", f)
     _, body_indices, body_ordinals = plant._places("_bodies", len(plan.names))
+    _, joint_indices, joint_ordinals = plant._places("_joints", j)
+
+    # The bodies (with their frames), the joints' frames, the joints.
     bodies = RigidBody._in_rows(
         plan.names, instance, plan.inertia_rows,
-        (plant, body_indices, [frame_indices[s] for s in body_slots], body_ordinals,
-         [frame_ordinals[s] for s in body_slots]),
+        (plant, body_indices, _pick(frame_indices, body_slots), body_ordinals,
+         _pick(frame_ordinals, body_slots)),
     )  # fmt: skip
-    world = plant.world_body()
-    parents = [world if s[2] < 0 else bodies[s[2]] for s in moving]
-    frame_names = []
-    for k in ks:
-        frame_names += (f"{joint_names[k]}_parent", f"{joint_names[k]}_child")
-    frame_parents = []
-    for parent, s in zip(parents, moving, strict=True):
-        frame_parents += (parent._body_frame, bodies[s[3]]._body_frame)
+    body_frames = list(map(_BODY_FRAME, bodies))
+    world_frame = plant.world_body()._body_frame
+    frame_names, frame_parents = [None] * (2 * n), [None] * (2 * n)
+    names = _pick(joint_names, ks)
+    frame_names[0::2] = map(add, names, repeat("_parent"))
+    frame_names[1::2] = map(add, names, repeat("_child"))
+    frame_parents[0::2] = [world_frame if s[2] < 0 else body_frames[s[2]] for s in moving]
+    frame_parents[1::2] = _pick(body_frames, [s[3] for s in moving])
     frames = FixedOffsetFrame._in_rows(
-        frame_names, frame_parents, [(pose, r) for r in range(2 * n)], [instance] * (2 * n),
-        (
-            plant,
-            [frame_indices[s] for s in joint_frame_slots],
-            [frame_ordinals[s] for s in joint_frame_slots],
-        ),
+        frame_names, frame_parents, list(zip(repeat(pose), range(2 * n))), [instance] * (2 * n),
+        (plant, _pick(frame_indices, joint_frame_slots), _pick(frame_ordinals, joint_frame_slots)),
     )  # fmt: skip
-    _, joint_indices, joint_ordinals = plant._places("_joints", j)
-    single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]
+    single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]  # (the others: ball joints)
+    k_single = _pick(ks, single)
     dampings = [
         None if d == 0.0 and math.copysign(1.0, d) > 0 else d
-        for d in damping[[ks[m] for m in single]].tolist()
+        for d in damping[list(k_single)].tolist()
     ]
-    made = [None] * n
-    for m, joint in zip(single, LimitedSingleDofJoint._all_checked(
-        [_CLASSES[types[ks[m]]] for m in single], [joint_names[ks[m]] for m in single],
-        [frames[2 * m] for m in single], [frames[2 * m + 1] for m in single],
-        [axes[ks[m]] for m in single], [(limits, ks[m]) for m in single], dampings,
-        (plant, [joint_indices[joint_slots[m]] for m in single],
-         [joint_ordinals[joint_slots[m]] for m in single]),
-    ), strict=True):  # fmt: skip
-        made[m] = joint
+    slots = _pick(joint_slots, single)
+    made = LimitedSingleDofJoint._all_checked(
+        list(map(_CLASSES.__getitem__, _pick(types, k_single))), _pick(joint_names, k_single),
+        _pick(frames[0::2], single), _pick(frames[1::2], single), _pick(axes, k_single),
+        list(zip(repeat(limits), k_single)), dampings,
+        (plant, _pick(joint_indices, slots), _pick(joint_ordinals, slots)),
+    )  # fmt: skip
     joints_in_order = [None] * j
-    for m, k in enumerate(ks):
-        if made[m] is None:  # (a ball joint)
-            made[m] = _placed(
-                BallRpyJoint(joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])),
-                plant, joint_indices, joint_ordinals, joint_slots[m],
-            )  # fmt: skip
-        joints_in_order[joint_slots[m]] = made[m]
+    for slot, joint in zip(slots, made, strict=True):
+        joints_in_order[slot] = joint
+    if len(single) < n:
+        for m in set(range(n)).difference(single):  # (ball joints)
+            k, slot = ks[m], joint_slots[m]
+            ball = BallRpyJoint(joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k]))
+            joints_in_order[slot] = _placed(ball, plant, joint_indices, joint_ordinals, slot)
     for slot, (_, _, a, c, b) in welds:  # (WeldFrames' joint)
-        F, M = (world if a < 0 else bodies[a])._body_frame, bodies[c]._body_frame
+        F, M = world_frame if a < 0 else body_frames[a], body_frames[c]
         X_FM = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
         weld = WeldJoint(f"{F._name}_welds_to_{M._name}", F, M, X_FM)
         joints_in_order[slot] = _placed(weld, plant, joint_indices, joint_ordinals, slot)
+
+    # Added at once, the frames in their order; then the floating poses and positions.
     frames_in_order = [None] * f
-    for s, frame in zip(body_slots, map(_BODY_FRAME, bodies), strict=True):
+    for s, frame in zip(body_slots, body_frames, strict=True):
         frames_in_order[s] = frame
     for s, frame in zip(joint_frame_slots, frames, strict=True):
         frames_in_order[s] = frame
     plant._add_placed(bodies, frames_in_order, frames, joints_in_order)
-    for step in plan.steps:
-        if step[0] == "free":
-            plant.SetDefaultFloatingBaseBodyPose(bodies[step[3]], plan.X_WB(step[4]))
-    for m in single:
-        if refs[ks[m]] != 0.0:  # (a new joint's default position is 0)
-            made[m].set_default_positions([refs[ks[m]]])
-    return {joint_names[ks[m]]: made[m] for m in single}
+    for _, _, _, c, b in free:
+        plant.SetDefaultFloatingBaseBodyPose(bodies[c], plan.X_WB(b))
+    for k, joint in zip(k_single, made, strict=True):
+        if refs[k] != 0.0:  # (a new joint's default position is 0)
+            joint.set_default_positions([refs[k]])
+    return dict(zip(_pick(joint_names, k_single), made, strict=True))
+
+
+def _pick(items, places):
+    """The items of ``items`` (a sequence) at ``places`` (ints), as a tuple or list: one C
+    call for two or more (itemgetter)."""
+    if len(places) > 1:
+        return itemgetter(*places)(items)
+    return [items[i] for i in places]
 
 
 def _placed(joint, plant, indices, ordinals, slot):
@@ -154,18 +165,14 @@ def _placed(joint, plant, indices, ordinals, slot):
     return joint
 
 
-def _ref_transform(X_CJ, kind, ref, axis):
-    """X_CJ (None: the identity) moved by the joint's ``ref`` along or about its unit
-    ``axis`` (an array), as the element reader's parse_joint moves it."""
-    X_CJ = RigidTransform() if X_CJ is None else X_CJ
+def _ref_transform(p_CJ, kind, ref, axis):
+    """X_CJ = [I, p_CJ] (p_CJ None: the identity) moved by the joint's ``ref`` along or about
+    its unit ``axis`` (an array), as the element reader's parse_joint moves it (the same
+    transforms and product, made without their constructors' checks)."""
+    X_CJ = RigidTransform._make(np.eye(3), np.zeros(3) if p_CJ is None else p_CJ.copy())
     if kind == "slide":
-        return X_CJ @ RigidTransform(ref * axis)
-    return X_CJ @ RigidTransform(RotationMatrix._make(angle_axis_to_matrix(ref, axis)))
-
-
-def _rows(X):
-    """The pose row [R (row by row, 9), p (3)] of the RigidTransform ``X``."""
-    return np.concatenate((X.rotation().matrix().reshape(9), X.translation()))
+        return X_CJ @ RigidTransform._make(np.eye(3), ref * axis)
+    return X_CJ @ RigidTransform._make(angle_axis_to_matrix(ref, axis), np.zeros(3))
 
 
 def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
