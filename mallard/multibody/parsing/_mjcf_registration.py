@@ -8,7 +8,7 @@ methods."""
 
 import math
 from itertools import repeat
-from operator import add, attrgetter, itemgetter
+from operator import add, attrgetter, itemgetter, methodcaller
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 _CLASSES = {"hinge": RevoluteJoint, "slide": PrismaticJoint}
 _BODY_FRAME = attrgetter("_body_frame")
+_NAME, _JOINT = methodcaller("get", "name"), methodcaller("get", "joint")
 _POSITIVE = (0.0).__lt__  # (an effort limit's check: False for NaN)
 
 
@@ -182,35 +183,33 @@ def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
     joints' ``armatures`` (by joint) and the positions' PD ``gains`` ((kp, kd) floats each),
     made in their places and added at once (JointActuator._in_rows, the plant's
     _add_placed). Declined where AddJointActuator or a setter would raise."""
-    first = plant.num_actuators()
-    names = [a.get("name") for a in dicts]
-    names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
-    on = [joints.get(a.get("joint")) for a in dicts]
+    names = list(map(_NAME, dicts))
+    if None in names:  # (Drake's name: motor and the actuator's number in the plant)
+        first = plant.num_actuators()
+        names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
+    on = list(map(joints.get, map(_JOINT, dicts)))
     if (
-        any(joint is None for joint in on)  # (none, or not a revolute or prismatic joint)
+        None in on  # (no joint, or not a revolute or prismatic joint of the document)
         or "" in names
         or len(set(names)) != len(names)  # (the instance is new: no other actuator)
         or not all(map(_POSITIVE, limits))
     ):
         raise Declined
     ratios = [1.0 if ratio is None else ratio for ratio in ratios]
-    rotor_inertias = []
-    for joint, ratio in zip(on, ratios, strict=True):
-        armature = armatures.get(joint)
-        if armature is None:
-            rotor_inertias.append(0.0)
-        elif ratio == 0:
-            raise Declined  # (the reader's error)
-        else:
-            rotor_inertias.append(armature / (ratio * ratio))
-    controllers = []
-    for tag, (p, d) in zip(tags, gains, strict=True):
-        if tag != "position" or (p == 0 and d == 0):  # (no controller: set_controller_gains')
-            controllers.append(None)
-        elif math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0:
-            controllers.append(PdControllerGains._new(p, d))
-        else:
+    rotor_inertias = [0.0] * len(names)
+    if armatures:
+        for k, armature in enumerate(map(armatures.get, on)):
+            if armature is not None:
+                if ratios[k] == 0:
+                    raise Declined  # (the reader's error)
+                rotor_inertias[k] = armature / (ratios[k] * ratios[k])
+    controllers = [None] * len(names)  # (set_controller_gains': none where p = d = 0)
+    for k in [k for k, tag in enumerate(tags) if tag == "position"]:
+        p, d = gains[k]
+        if not (math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0):
             raise Declined  # (set_controller_gains' error)
+        if p != 0 or d != 0:
+            controllers[k] = PdControllerGains._new(p, d)
     places = plant._places("_actuators", len(names))
     actuators = JointActuator._in_rows(
         names, on, limits, rotor_inertias, ratios, controllers, places
