@@ -83,10 +83,18 @@ def add_elements(plant, instance, plan, joints):
         R = R_PC[placed].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
         pose[[2 * m for m in placed], 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + p_PC[placed]
         pose[[2 * m + 1 for m in placed], 9:] = p
-    for m, k in enumerate(ks):  # (X_CJ moved by ref, as the reader: RigidTransforms)
-        if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0):
-            X_CJ = _ref_transform(p_CJ[k] if has_pos[k] else None, types[k], refs[k], unit[k])
-            pose[2 * m + 1, :9], pose[2 * m + 1, 9:] = X_CJ._R._R.reshape(9), X_CJ._p
+    moved = [
+        m for m, k in enumerate(ks)
+        if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0)
+    ]  # fmt: skip
+    if moved:  # (X_CJ moved by ref, as the reader moves it)
+        k_moved = [ks[m] for m in moved]
+        R, p = _moved_by_ref(
+            [types[k] for k in k_moved], np.array([refs[k] for k in k_moved]), unit[k_moved],
+            np.where(np.array([has_pos[k] for k in k_moved])[:, None], p_CJ[k_moved], 0.0),
+        )  # fmt: skip
+        rows = [2 * m + 1 for m in moved]
+        pose[rows, :9], pose[rows, 9:] = R.reshape(-1, 9), p
     pose.flags.writeable = False
     _, frame_indices, frame_ordinals = plant._places("_frames", f)
     _, body_indices, body_ordinals = plant._places("_bodies", len(plan.names))
@@ -166,14 +174,21 @@ def _placed(joint, plant, indices, ordinals, slot):
     return joint
 
 
-def _ref_transform(p_CJ, kind, ref, axis):
-    """X_CJ = [I, p_CJ] (p_CJ None: the identity) moved by the joint's ``ref`` along or about
-    its unit ``axis`` (an array), as the element reader's parse_joint moves it (the same
-    transforms and product, made without their constructors' checks)."""
-    X_CJ = RigidTransform._make(np.eye(3), np.zeros(3) if p_CJ is None else p_CJ.copy())
-    if kind == "slide":
-        return X_CJ @ RigidTransform._make(np.eye(3), ref * axis)
-    return X_CJ @ RigidTransform._make(angle_axis_to_matrix(ref, axis), np.zeros(3))
+def _moved_by_ref(kinds, refs, axes, p_CJ):
+    """(R (n, 3, 3), p (n, 3)) of X_CJ = [I, p_CJ] (rows of ``p_CJ``: zeros where the joint
+    has no pos) of each slide or hinge of ``kinds`` moved by its ``refs`` along or about its
+    unit axis (rows of ``axes``), as the element reader's parse_joint moves it: X_CJ·[I,
+    ref·â] (slide) or X_CJ·[R(ref, â), 0] (hinge), the same products for all at once (each
+    product by I is exact, whatever the kernel)."""
+    n = len(kinds)
+    R, p = np.empty((n, 3, 3)), np.zeros((n, 3))
+    R[:] = np.eye(3)
+    slides = [r for r, kind in enumerate(kinds) if kind == "slide"]
+    p[slides] = refs[slides, None] * axes[slides]
+    for r in set(range(n)).difference(slides):  # (hinges)
+        R[r] = angle_axis_to_matrix(float(refs[r]), axes[r])
+    I = np.eye(3)
+    return np.matmul(I, R), np.matmul(I, p[:, :, None])[:, :, 0] + p_CJ
 
 
 def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
