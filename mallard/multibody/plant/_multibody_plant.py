@@ -536,17 +536,65 @@ class MultibodyPlant(
         its kind, frames' parents and joints' frames in this plant (or added before them
         here), each joint between two distinct bodies with no joint between them. (An error
         found after the call is undone by the parser's rollback: ``_checkpoint``,
-        ``_rollback``.) Elements made in their places (the tree's bulk constructors given
-        ``_places``) are added by ``_add_placed``.
+        ``_rollback``.) A step per element, for a few (the element reader's body or joint); a
+        document's elements made in their places (the tree's bulk constructors given
+        ``_places``) are added by ``_add_placed``, by C iterators.
         """
-        all_frames = [*map(_BODY_FRAME, bodies), *frames]
-        for attr, elements in (("_bodies", bodies), ("_frames", all_frames), ("_joints", joints)):
-            _, indices, ordinals = self._places(attr, len(elements))
-            for element, index, ordinal in zip(elements, indices, ordinals, strict=True):
-                element._plant = self
-                element._index = index
-                element._ordinal = ordinal
-        self._add_placed(bodies, all_frames, frames, joints)
+        names, next_index = self._names, self._next_index
+        if bodies:  # (each with its body frame)
+            body_index, frame_index = next_index["_bodies"], next_index["_frames"]
+            body_names, frame_names = names["RigidBody"], names["Frame"]
+            body_list, frame_list = self._bodies, self._frames
+            instances, inertia_rows = self._body_instances, self._inertia_rows
+            body_indices = shared_indices(BodyIndex, body_index + len(bodies))
+            frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
+            for body in bodies:
+                frame = body._body_frame
+                key = (body._model_instance._value, body._name)
+                body_names[key] = body
+                frame_names[key] = frame
+                body._plant = frame._plant = self
+                body._index, frame._index = body_indices[body_index], frame_indices[frame_index]
+                body._ordinal, frame._ordinal = len(body_list), len(frame_list)
+                body_list.append(body)
+                frame_list.append(frame)
+                instances.append(key[0])
+                inertia_rows.append(body._inertia_row)
+                body_index += 1
+                frame_index += 1
+            next_index["_bodies"], next_index["_frames"] = body_index, frame_index
+        if frames:
+            next_index["_frames"] = self._attach(
+                frames, names["Frame"], self._frames, next_index["_frames"], FrameIndex
+            )
+            for frame in frames:
+                self._offset_frames.append(frame._ordinal)
+                self._pose_rows.append(frame._pose_row)
+        if joints:
+            next_index["_joints"] = self._attach(
+                joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
+            )
+            for joint in joints:
+                a = joint._frame_on_parent._body._index._value
+                b = joint._frame_on_child._body._index._value
+                self._joint_rows.append(
+                    (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
+                )
+                self._joint_between[(a, b) if a <= b else (b, a)] = joint
+
+    def _attach(self, elements, element_names, element_list, index, index_type):
+        """Attaches ``elements`` (of one kind, a list or tuple) to this plant from ``index`` on
+        (the shared indices of ``index_type``), as _add_checked says; returns the next
+        index."""
+        indices = shared_indices(index_type, index + len(elements))
+        for element in elements:
+            element_names[(element._model_instance._value, element._name)] = element
+            element._plant = self
+            element._index = indices[index]
+            element._ordinal = len(element_list)
+            element_list.append(element)
+            index += 1
+        return index
 
     _INDEX_TYPES = {
         "_bodies": BodyIndex,
