@@ -1,10 +1,9 @@
 """The plant's elements of an MJCF document, for the fast path (_mjcf_fast): the bodies (with
-the massless bodies between chained joints), the revolute, prismatic and ball joints and their
-frames made by the tree's bulk constructors, then added in Drake's order, each body (with its
-body frame) before its joints' frames and joints (the frame indices interleave), by the
-plant's _add_checked_in_order (ball joints with them, made by their constructor); welds by
-the plant's WeldFrames at their places; floating poses and actuators by the plant's
-methods."""
+the massless bodies between chained joints), the revolute, prismatic and ball joints with
+their frames, the welds and the actuators, each made in its place in Drake's order (each body
+with its body frame before its joints' frames and joints: the frame indices interleave; the
+plant's _places) by the tree's bulk constructors (ball joints and welds by theirs), then added
+at once by the plant's _add_placed; floating poses by the plant's method."""
 
 import math
 from itertools import repeat
