@@ -617,24 +617,25 @@ class MultibodyPlant(
         RigidBody._in_rows, FixedOffsetFrame._in_rows, LimitedSingleDofJoint._all_checked,
         JointActuator._in_rows; or any element given its _plant, _index and _ordinal), as
         AddRigidBody, AddFrame, AddJoint and AddJointActuator add them, by C iterators (no
-        Python step per element): ``bodies``; ``frames``, every new frame (the bodies' and
-        the FixedOffsetFrames ``offset_frames``) in the order of their places; ``joints``;
-        ``actuators``; each a list in the order of its places. The caller guarantees those
-        methods' checks, as _add_checked's (and an actuator's joint single-dof, its name
-        free in the joint's model instance)."""
+        Python step per element): ``bodies``; ``frames``, every new frame (exactly the
+        bodies' and the FixedOffsetFrames ``offset_frames``) in the order of their places;
+        ``joints``; ``actuators``; each a list in the order of its places. The caller
+        guarantees those methods' checks, as _add_checked's (and an actuator's joint
+        single-dof, its name free in the joint's model instance)."""
         names, next_index = self._names, self._next_index
-        if bodies:
+        if bodies:  # (a body's key its frame's too)
             keys = list(map(_KEY, bodies))
             names["RigidBody"].update(zip(keys, bodies, strict=True))
+            names["Frame"].update(zip(keys, map(_BODY_FRAME, bodies), strict=True))
             self._bodies += bodies
             self._body_instances += map(_FIRST, keys)
             self._inertia_rows += map(_INERTIA_ROW, bodies)
             next_index["_bodies"] += len(bodies)
         if frames:
-            names["Frame"].update(zip(map(_KEY, frames), frames, strict=True))
             self._frames += frames
             next_index["_frames"] += len(frames)
         if offset_frames:
+            names["Frame"].update(zip(map(_KEY, offset_frames), offset_frames, strict=True))
             self._offset_frames += map(_ORDINAL, offset_frames)
             self._pose_rows += map(_POSE_ROW, offset_frames)
         if joints:
