@@ -103,12 +103,12 @@ class JointActuator(ElementChecks, MultibodyElement):
         sequences: their places in the plant that adds them (MultibodyPlant._places,
         _add_placed), each one's input start its ordinal (AddJointActuator's)."""
         plant, indices, ordinals = places or unplaced(len(names), 2)
-        actuators = []
+        actuators, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
         for name, joint, limit, rotor_inertia, ratio, pd, index, ordinal in zip(
             names, joints, effort_limits, rotor_inertias, gear_ratios, gains, indices,
             ordinals, strict=True,
         ):  # fmt: skip
-            actuator = object.__new__(cls)
+            actuator = new(cls)
             actuator._plant = plant
             actuator._index = index
             actuator._ordinal = ordinal
