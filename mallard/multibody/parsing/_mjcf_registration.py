@@ -67,21 +67,19 @@ def add_elements(plant, instance, plan, joints):
     n = len(moving)
     # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
     # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
-    R_PC, p_PC = np.empty((n, 9)), np.zeros((n, 3))
-    R_PC[:] = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    own = [m for m, s in enumerate(moving) if s[4] is not None]
-    R_PC[own] = plan.R_PB[[moving[m][4] for m in own]]
-    p_PC[own] = plan.p_PB[[moving[m][4] for m in own]]
-    ks = [s[1] for s in moving]
     pose = np.zeros((2 * n, 12))
-    pose[0::2, :9], pose[0::2, 9:] = R_PC, p_PC
-    pose[1::2, [0, 4, 8]] = 1.0
+    X_PJ, X_CJ = pose[0::2], pose[1::2]  # (views of each joint's two rows; X_PJ = X_PC first)
+    X_PJ[:, [0, 4, 8]] = X_CJ[:, [0, 4, 8]] = 1.0
+    own = [m for m, s in enumerate(moving) if s[4] is not None]
+    at = [moving[m][4] for m in own]
+    X_PJ[own, :9], X_PJ[own, 9:] = plan.R_PB[at], plan.p_PB[at]
+    ks = [s[1] for s in moving]
     placed = [m for m in range(n) if has_pos[ks[m]]]
     if placed:
         p = p_CJ[[ks[m] for m in placed]]
-        R = R_PC[placed].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
-        pose[[2 * m for m in placed], 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + p_PC[placed]
-        pose[[2 * m + 1 for m in placed], 9:] = p
+        R = X_PJ[placed, :9].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
+        X_PJ[placed, 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + X_PJ[placed, 9:]
+        X_CJ[placed, 9:] = p
     moved = [
         m for m, k in enumerate(ks)
         if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0)
