@@ -1,29 +1,35 @@
 """The plant's elements of an MJCF document, for the fast path (_mjcf_fast): the bodies (with
-the massless bodies between chained joints), the revolute, prismatic and ball joints and their
-frames made by the tree's bulk constructors, then added in Drake's order, each body (with its
-body frame) before its joints' frames and joints (the frame indices interleave), by the
-plant's _add_checked_in_order (ball joints with them, made by their constructor); welds by
-the plant's WeldFrames at their places; floating poses and actuators by the plant's
-methods."""
+the massless bodies between chained joints), the revolute, prismatic and ball joints with
+their frames, the welds and the actuators, each made in its place in Drake's order (each body
+with its body frame before its joints' frames and joints: the frame indices interleave; the
+plant's _places) by the tree's bulk constructors (ball joints and welds by theirs), then added
+at once by the plant's _add_placed; floating poses by the plant's method."""
 
 import math
+from itertools import repeat
+from operator import add, attrgetter, itemgetter, methodcaller
 
 import numpy as np
 
 from mallard.common._angle_axis import angle_axis_to_matrix
-from mallard.math import RigidTransform, RotationMatrix
+from mallard.math import RigidTransform
 from mallard.multibody.parsing._mjcf_tables import Declined
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
+    JointActuator,
     PdControllerGains,
     PrismaticJoint,
     RevoluteJoint,
     RigidBody,
+    WeldJoint,
 )
 from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 _CLASSES = {"hinge": RevoluteJoint, "slide": PrismaticJoint}
+_BODY_FRAME = attrgetter("_body_frame")
+_NAME, _JOINT = methodcaller("get", "name"), methodcaller("get", "joint")
+_POSITIVE = (0.0).__lt__  # (an effort limit's check: False for NaN)
 
 
 def transform(R_rows, p):
@@ -37,126 +43,187 @@ def add_elements(plant, instance, plan, joints):
     (types, names, unit axes (the element reader's, then unit_axis'), limit rows (n, 6),
     dampings, p_CJ (n, 3), has_pos, refs (radians), the reader's unit axes (n, 3))."""
     types, joint_names, axes, limits, damping, p_CJ, has_pos, refs, unit = joints
-    bodies = RigidBody._in_rows(plan.names, instance, plan.inertia_rows)
-    world = plant.world_body()
-    moving = [s for s in plan.steps if s[0] == "joint"]  # (revolute, prismatic, ball)
-    n = len(moving)
-    # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
-    # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
-    R_PC, p_PC = np.empty((n, 9)), np.zeros((n, 3))
-    R_PC[:] = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    own = [m for m, s in enumerate(moving) if s[4] is not None]
-    R_PC[own] = plan.R_PB[[moving[m][4] for m in own]]
-    p_PC[own] = plan.p_PB[[moving[m][4] for m in own]]
-    ks = [s[1] for s in moving]
-    pose = np.zeros((2 * n, 12))
-    pose[0::2, :9], pose[0::2, 9:] = R_PC, p_PC
-    pose[1::2, [0, 4, 8]] = 1.0
-    placed = [m for m in range(n) if has_pos[ks[m]]]
-    if placed:
-        p = p_CJ[[ks[m] for m in placed]]
-        R = R_PC[placed].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
-        pose[[2 * m for m in placed], 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + p_PC[placed]
-        pose[[2 * m + 1 for m in placed], 9:] = p
-    for m, k in enumerate(ks):  # (X_CJ moved by ref, as the reader: RigidTransforms)
-        if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0):
-            X_CJ = RigidTransform._make(np.eye(3), p_CJ[k].copy()) if has_pos[k] else None
-            pose[2 * m + 1] = _rows(_ref_transform(X_CJ, types[k], refs[k], unit[k]))
-    pose.flags.writeable = False
-    parents = [world if s[2] < 0 else bodies[s[2]] for s in moving]
-    frame_names = []
-    for k in ks:
-        frame_names += (f"{joint_names[k]}_parent", f"{joint_names[k]}_child")
-    frame_parents = []
-    for parent, s in zip(parents, moving, strict=True):
-        frame_parents += (parent._body_frame, bodies[s[3]]._body_frame)
-    frames = FixedOffsetFrame._in_rows(
-        frame_names, frame_parents, [(pose, r) for r in range(2 * n)], [instance] * (2 * n)
-    )
-    single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]
-    dampings = [
-        None if d == 0.0 and math.copysign(1.0, d) > 0 else d
-        for d in damping[[ks[m] for m in single]].tolist()
-    ]
-    made = [None] * n
-    for m, joint in zip(single, LimitedSingleDofJoint._all_checked(
-        [_CLASSES[types[ks[m]]] for m in single], [joint_names[ks[m]] for m in single],
-        [frames[2 * m] for m in single], [frames[2 * m + 1] for m in single],
-        [axes[ks[m]] for m in single], [(limits, ks[m]) for m in single], dampings,
-    ), strict=True):  # fmt: skip
-        made[m] = joint
-    for m, k in enumerate(ks):
-        if made[m] is None:  # (a ball joint)
-            made[m] = BallRpyJoint(
-                joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])
-            )
-    groups, pending, m = [], [], 0  # (_add_checked_in_order's groups; bodies not in one)
+    # Places: Drake's order. A body step adds the body and its body frame, a joint step its
+    # joint's two frames and the joint, a weld step its joint: each element's slot among the
+    # elements of its kind this call adds.
+    body_slots, joint_frame_slots, joint_slots = [], [], []
+    moving, welds, free = [], [], []  # (steps: revolute, prismatic and ball joints; ...)
+    f = j = 0
     for step in plan.steps:
         kind = step[0]
         if kind == "body":
-            pending.append(bodies[step[1]])
-            continue
-        if kind == "joint":
-            groups.append((pending, frames[2 * m : 2 * m + 2], (made[m],)))
-            pending, m = [], m + 1
-            continue
-        if pending:
-            groups.append((pending, (), ()))
-            pending = []
-        if groups:
-            plant._add_checked_in_order(groups)
-            groups = []
-        _, k, a, c, b = step
-        parent, child = world if a < 0 else bodies[a], bodies[c]
-        X_PC = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
-        if kind == "weld":
-            plant.WeldFrames(parent.body_frame(), child.body_frame(), X_PC)
-        else:  # (free)
-            plant.SetDefaultFloatingBaseBodyPose(child, plan.X_WB(b))
-    if pending:
-        groups.append((pending, (), ()))
-    if groups:
-        plant._add_checked_in_order(groups)
-    for m in single:
-        if refs[ks[m]] != 0.0:  # (a new joint's default position is 0)
-            made[m].set_default_positions([refs[ks[m]]])
-    return {joint_names[ks[m]]: made[m] for m in single}
+            body_slots.append(f)
+            f += 1
+        elif kind == "joint":
+            moving.append(step)
+            joint_frame_slots += (f, f + 1)
+            joint_slots.append(j)
+            f, j = f + 2, j + 1
+        elif kind == "weld":
+            welds.append((j, step))
+            j += 1
+        else:
+            free.append(step)
+    n = len(moving)
+    # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
+    # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
+    pose = np.zeros((2 * n, 12))
+    X_PJ, X_CJ = pose[0::2], pose[1::2]  # (views of each joint's two rows; X_PJ = X_PC first)
+    X_PJ[:, [0, 4, 8]] = X_CJ[:, [0, 4, 8]] = 1.0
+    own = [m for m, s in enumerate(moving) if s[4] is not None]
+    at = [moving[m][4] for m in own]
+    X_PJ[own, :9], X_PJ[own, 9:] = plan.R_PB[at], plan.p_PB[at]
+    ks = [s[1] for s in moving]
+    placed = [m for m in range(n) if has_pos[ks[m]]]
+    if placed:
+        p = p_CJ[[ks[m] for m in placed]]
+        R = X_PJ[placed, :9].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
+        X_PJ[placed, 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + X_PJ[placed, 9:]
+        X_CJ[placed, 9:] = p
+    moved = [
+        m for m, k in enumerate(ks)
+        if types[k] == "slide" or (types[k] == "hinge" and refs[k] != 0.0)
+    ]  # fmt: skip
+    if moved:  # (X_CJ moved by ref, as the reader moves it)
+        k_moved = [ks[m] for m in moved]
+        R, p = _moved_by_ref(
+            [types[k] for k in k_moved], np.array([refs[k] for k in k_moved]), unit[k_moved],
+            np.where(np.array([has_pos[k] for k in k_moved])[:, None], p_CJ[k_moved], 0.0),
+        )  # fmt: skip
+        rows = [2 * m + 1 for m in moved]
+        pose[rows, :9], pose[rows, 9:] = R.reshape(-1, 9), p
+    pose.flags.writeable = False
+    _, frame_indices, frame_ordinals = plant._places("_frames", f)
+    _, body_indices, body_ordinals = plant._places("_bodies", len(plan.names))
+    _, joint_indices, joint_ordinals = plant._places("_joints", j)
+
+    # The bodies (with their frames), the joints' frames, the joints.
+    bodies = RigidBody._in_rows(
+        plan.names, instance, plan.inertia_rows,
+        (plant, body_indices, _pick(frame_indices, body_slots), body_ordinals,
+         _pick(frame_ordinals, body_slots)),
+    )  # fmt: skip
+    body_frames = list(map(_BODY_FRAME, bodies))
+    world_frame = plant.world_body()._body_frame
+    frame_names, frame_parents = [None] * (2 * n), [None] * (2 * n)
+    names = _pick(joint_names, ks)
+    frame_names[0::2] = map(add, names, repeat("_parent"))
+    frame_names[1::2] = map(add, names, repeat("_child"))
+    frame_parents[0::2] = [world_frame if s[2] < 0 else body_frames[s[2]] for s in moving]
+    frame_parents[1::2] = _pick(body_frames, [s[3] for s in moving])
+    frames = FixedOffsetFrame._in_rows(
+        frame_names, frame_parents, list(zip(repeat(pose), range(2 * n))), [instance] * (2 * n),
+        (plant, _pick(frame_indices, joint_frame_slots), _pick(frame_ordinals, joint_frame_slots)),
+    )  # fmt: skip
+    single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]  # (the others: ball joints)
+    k_single = _pick(ks, single)
+    dampings = [
+        None if d == 0.0 and math.copysign(1.0, d) > 0 else d
+        for d in damping[list(k_single)].tolist()
+    ]
+    slots = _pick(joint_slots, single)
+    made = LimitedSingleDofJoint._all_checked(
+        list(map(_CLASSES.__getitem__, _pick(types, k_single))), _pick(joint_names, k_single),
+        _pick(frames[0::2], single), _pick(frames[1::2], single), _pick(axes, k_single),
+        list(zip(repeat(limits), k_single)), dampings,
+        (plant, _pick(joint_indices, slots), _pick(joint_ordinals, slots)),
+    )  # fmt: skip
+    joints_in_order = [None] * j
+    for slot, joint in zip(slots, made, strict=True):
+        joints_in_order[slot] = joint
+    if len(single) < n:
+        for m in set(range(n)).difference(single):  # (ball joints)
+            k, slot = ks[m], joint_slots[m]
+            ball = BallRpyJoint(joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k]))
+            joints_in_order[slot] = _placed(ball, plant, joint_indices, joint_ordinals, slot)
+    for slot, (_, _, a, c, b) in welds:  # (WeldFrames' joint)
+        F, M = world_frame if a < 0 else body_frames[a], body_frames[c]
+        X_FM = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
+        weld = WeldJoint(f"{F._name}_welds_to_{M._name}", F, M, X_FM)
+        joints_in_order[slot] = _placed(weld, plant, joint_indices, joint_ordinals, slot)
+
+    # Added at once, the frames in their order; then the floating poses and positions.
+    frames_in_order = [None] * f
+    for s, frame in zip(body_slots, body_frames, strict=True):
+        frames_in_order[s] = frame
+    for s, frame in zip(joint_frame_slots, frames, strict=True):
+        frames_in_order[s] = frame
+    plant._add_placed(bodies, frames_in_order, frames, joints_in_order)
+    for _, _, _, c, b in free:
+        plant.SetDefaultFloatingBaseBodyPose(bodies[c], plan.X_WB(b))
+    for k, joint in zip(k_single, made, strict=True):
+        if refs[k] != 0.0:  # (a new joint's default position is 0)
+            joint.set_default_positions([refs[k]])
+    return dict(zip(_pick(joint_names, k_single), made, strict=True))
 
 
-def _ref_transform(X_CJ, kind, ref, axis):
-    """X_CJ (None: the identity) moved by the joint's ``ref`` along or about its unit
-    ``axis`` (an array), as the element reader's parse_joint moves it."""
-    X_CJ = RigidTransform() if X_CJ is None else X_CJ
-    if kind == "slide":
-        return X_CJ @ RigidTransform(ref * axis)
-    return X_CJ @ RigidTransform(RotationMatrix._make(angle_axis_to_matrix(ref, axis)))
+def _pick(items, places):
+    """The items of ``items`` (a sequence) at ``places`` (ints), as a tuple or list: one C
+    call for two or more (itemgetter)."""
+    if len(places) > 1:
+        return itemgetter(*places)(items)
+    return [items[i] for i in places]
 
 
-def _rows(X):
-    """The pose row [R (row by row, 9), p (3)] of the RigidTransform ``X``."""
-    return np.concatenate((X.rotation().matrix().reshape(9), X.translation()))
+def _placed(joint, plant, indices, ordinals, slot):
+    """``joint`` (made by its constructor) given its place ``slot`` of ``plant``'s places."""
+    joint._plant, joint._index, joint._ordinal = plant, indices[slot], ordinals[slot]
+    return joint
+
+
+def _moved_by_ref(kinds, refs, axes, p_CJ):
+    """(R (n, 3, 3), p (n, 3)) of X_CJ = [I, p_CJ] (rows of ``p_CJ``: zeros where the joint
+    has no pos) of each slide or hinge of ``kinds`` moved by its ``refs`` along or about its
+    unit axis (rows of ``axes``), as the element reader's parse_joint moves it: X_CJ·[I,
+    ref·â] (slide) or X_CJ·[R(ref, â), 0] (hinge), the same products for all at once (each
+    product by I is exact, whatever the kernel)."""
+    n = len(kinds)
+    R, p = np.empty((n, 3, 3)), np.zeros((n, 3))
+    R[:] = np.eye(3)
+    slides = [r for r, kind in enumerate(kinds) if kind == "slide"]
+    p[slides] = refs[slides, None] * axes[slides]
+    for r in set(range(n)).difference(slides):  # (hinges)
+        R[r] = angle_axis_to_matrix(float(refs[r]), axes[r])
+    I = np.eye(3)
+    return np.matmul(I, R), np.matmul(I, p[:, :, None])[:, :, 0] + p_CJ
 
 
 def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
     """Adds the motor and position actuators of attribute dicts ``dicts`` (their ``tags``, in
     the element reader's order) on ``joints`` (by name), as its parse_motor does, with their
-    effort ``limits``, gear ``ratios`` (None: not given), the rotor inertias of the joints'
-    ``armatures`` (by joint) and the positions' PD ``gains`` ((kp, kd) each)."""
-    for a, tag, limit, ratio, (kp, kd) in zip(dicts, tags, limits, ratios, gains, strict=True):
-        name = a.get("name")
-        if name is None:
-            name = f"motor{plant.num_actuators()}"
-        joint = joints.get(a.get("joint"))
-        if joint is None:
-            raise Declined  # (none, or not a revolute or prismatic joint of the document)
-        actuator = plant.AddJointActuator(name, joint, limit)
-        if ratio is not None:
-            actuator.set_default_gear_ratio(ratio)
-        armature = armatures.get(joint)
-        if armature is not None:
-            ratio = actuator.default_gear_ratio()
-            if ratio == 0:
-                raise Declined  # (the reader's error)
-            actuator.set_default_rotor_inertia(armature / (ratio * ratio))
-        if tag == "position":
-            actuator.set_controller_gains(PdControllerGains(p=kp, d=kd))
+    effort ``limits``, gear ``ratios`` (floats, None: not given), the rotor inertias of the
+    joints' ``armatures`` (by joint) and the positions' PD ``gains`` ((kp, kd) floats each),
+    made in their places and added at once (JointActuator._in_rows, the plant's
+    _add_placed). Declined where AddJointActuator or a setter would raise."""
+    names = list(map(_NAME, dicts))
+    if None in names:  # (Drake's name: motor and the actuator's number in the plant)
+        first = plant.num_actuators()
+        names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
+    on = list(map(joints.get, map(_JOINT, dicts)))
+    if (
+        None in on  # (no joint, or not a revolute or prismatic joint of the document)
+        or "" in names
+        or len(set(names)) != len(names)  # (the instance is new: no other actuator)
+        or not all(map(_POSITIVE, limits))
+    ):
+        raise Declined
+    ratios = [1.0 if ratio is None else ratio for ratio in ratios]
+    rotor_inertias = [0.0] * len(names)
+    if armatures:
+        for k, armature in enumerate(map(armatures.get, on)):
+            if armature is not None:
+                if ratios[k] == 0:
+                    raise Declined  # (the reader's error)
+                rotor_inertias[k] = armature / (ratios[k] * ratios[k])
+    controllers = [None] * len(names)  # (set_controller_gains': none where p = d = 0)
+    for k in [k for k, tag in enumerate(tags) if tag == "position"]:
+        p, d = gains[k]
+        if not (math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0):
+            raise Declined  # (set_controller_gains' error)
+        if p != 0 or d != 0:
+            controllers[k] = PdControllerGains._new(p, d)
+    places = plant._places("_actuators", len(names))
+    actuators = JointActuator._in_rows(
+        names, on, limits, rotor_inertias, ratios, controllers, places
+    )
+    plant._add_placed(actuators=actuators)

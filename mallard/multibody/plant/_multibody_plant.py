@@ -11,7 +11,7 @@ a cache, and kernels compute from arrays.
 import bisect
 import itertools
 import math
-from itertools import compress, repeat
+from itertools import compress
 from operator import attrgetter, itemgetter, not_
 
 import numpy as np
@@ -53,6 +53,7 @@ from mallard.multibody.tree._frame import FixedOffsetFrame, Frame
 from mallard.multibody.tree._indices import (
     BodyIndex,
     FrameIndex,
+    JointActuatorIndex,
     JointIndex,
     ModelInstanceIndex,
     shared_index,
@@ -71,9 +72,12 @@ from mallard.systems.framework import LeafSystem
 
 _BODY_FRAME = attrgetter("_body_frame")
 _MODEL_INSTANCE = attrgetter("_model_instance")
-_INSTANCE_VALUE = attrgetter("_model_instance._value")
-_INDEX_VALUE = attrgetter("_index._value")
 _NQ, _NV, _JTYPE = attrgetter("_nq"), attrgetter("_nv"), attrgetter("_jtype")
+_KEY = attrgetter("_model_instance._value", "_name")  # (an element's key in its name map)
+_FIRST, _ORDINAL = itemgetter(0), attrgetter("_ordinal")
+_INERTIA_ROW, _POSE_ROW = attrgetter("_inertia_row"), attrgetter("_pose_row")
+_PARENT_INDEX = attrgetter("_frame_on_parent._body._index._value")
+_CHILD_INDEX = attrgetter("_frame_on_child._body._index._value")
 
 
 class _ElementNames(dict):
@@ -532,30 +536,18 @@ class MultibodyPlant(
         its kind, frames' parents and joints' frames in this plant (or added before them
         here), each joint between two distinct bodies with no joint between them. (An error
         found after the call is undone by the parser's rollback: ``_checkpoint``,
-        ``_rollback``.)
+        ``_rollback``.) A step per element, for a few (the element reader's body or joint); a
+        document's elements made in their places (the tree's bulk constructors given
+        ``_places``) are added by ``_add_placed``, by C iterators.
         """
-        self._add_checked_in_order(((bodies, frames, joints),))
-
-    def _add_checked_in_order(self, groups):
-        """_add_checked(bodies, frames, joints) for each of ``groups`` in their order, in one
-        call (a parser's entry point for a document whose kinds interleave: MJCF's, each body
-        before its joints' frames and joint, the frame indices of the two kinds mixed);
-        ``groups`` a list or tuple."""
         names, next_index = self._names, self._next_index
-        body_index, frame_index = next_index["_bodies"], next_index["_frames"]
-        body_names, frame_names = names["RigidBody"], names["Frame"]
-        body_list, frame_list = self._bodies, self._frames
-        instances, inertia_rows = self._body_instances, self._inertia_rows
-        offset_frames, pose_rows = self._offset_frames, self._pose_rows
-        joint_between, joint_rows = self._joint_between, self._joint_rows
-        if len(groups) == 1:
-            n = m = len(groups[0][0])
-        else:  # (m: the body frames' and the frames' of all groups)
-            n = sum(len(bodies) for bodies, _, _ in groups)
-            m = n + sum(len(frames) for _, frames, _ in groups)
-        body_indices = shared_indices(BodyIndex, body_index + n)
-        frame_indices = shared_indices(FrameIndex, frame_index + m)
-        for bodies, frames, joints in groups:
+        if bodies:  # (each with its body frame)
+            body_index, frame_index = next_index["_bodies"], next_index["_frames"]
+            body_names, frame_names = names["RigidBody"], names["Frame"]
+            body_list, frame_list = self._bodies, self._frames
+            instances, inertia_rows = self._body_instances, self._inertia_rows
+            body_indices = shared_indices(BodyIndex, body_index + len(bodies))
+            frame_indices = shared_indices(FrameIndex, frame_index + len(bodies))
             for body in bodies:
                 frame = body._body_frame
                 key = (body._model_instance._value, body._name)
@@ -570,23 +562,25 @@ class MultibodyPlant(
                 inertia_rows.append(body._inertia_row)
                 body_index += 1
                 frame_index += 1
-            if frames:
-                frame_index = self._attach(frames, frame_names, frame_list, frame_index, FrameIndex)
-                for frame in frames:
-                    offset_frames.append(frame._ordinal)
-                    pose_rows.append(frame._pose_row)
-            if joints:
-                next_index["_joints"] = self._attach(
-                    joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
+            next_index["_bodies"], next_index["_frames"] = body_index, frame_index
+        if frames:
+            next_index["_frames"] = self._attach(
+                frames, names["Frame"], self._frames, next_index["_frames"], FrameIndex
+            )
+            for frame in frames:
+                self._offset_frames.append(frame._ordinal)
+                self._pose_rows.append(frame._pose_row)
+        if joints:
+            next_index["_joints"] = self._attach(
+                joints, names["Joint"], self._joints, next_index["_joints"], JointIndex
+            )
+            for joint in joints:
+                a = joint._frame_on_parent._body._index._value
+                b = joint._frame_on_child._body._index._value
+                self._joint_rows.append(
+                    (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
                 )
-                for joint in joints:
-                    a = joint._frame_on_parent._body._index._value
-                    b = joint._frame_on_child._body._index._value
-                    joint_rows.append(
-                        (a, b, joint._nq, joint._nv, joint._model_instance._value, joint._jtype)
-                    )
-                    joint_between[(a, b) if a <= b else (b, a)] = joint
-        next_index["_bodies"], next_index["_frames"] = body_index, frame_index
+                self._joint_between[(a, b) if a <= b else (b, a)] = joint
 
     def _attach(self, elements, element_names, element_list, index, index_type):
         """Attaches ``elements`` (of one kind, a list or tuple) to this plant from ``index`` on
@@ -602,6 +596,65 @@ class MultibodyPlant(
             index += 1
         return index
 
+    _INDEX_TYPES = {
+        "_bodies": BodyIndex,
+        "_frames": FrameIndex,
+        "_joints": JointIndex,
+        "_actuators": JointActuatorIndex,
+    }
+
+    def _places(self, attr, n):
+        """The places of the next ``n`` elements of the element list ``attr`` (``_bodies``,
+        ``_frames``, ``_joints``, ``_actuators``), as the tree's bulk constructors take them:
+        (this plant, their indices (shared), their ordinals (a range)). Nothing is reserved:
+        the elements made there are added by ``_add_placed`` before any other is added."""
+        index, count = self._next_index[attr], len(getattr(self, attr))
+        indices = shared_indices(self._INDEX_TYPES[attr], index + n)[index : index + n]
+        return self, indices, range(count, count + n)
+
+    def _add_placed(self, bodies=(), frames=(), offset_frames=(), joints=(), actuators=()):
+        """Adds elements made in the places ``_places`` gave (the tree's bulk constructors:
+        RigidBody._in_rows, FixedOffsetFrame._in_rows, LimitedSingleDofJoint._all_checked,
+        JointActuator._in_rows; or any element given its _plant, _index and _ordinal), as
+        AddRigidBody, AddFrame, AddJoint and AddJointActuator add them, by C iterators (no
+        Python step per element): ``bodies``; ``frames``, every new frame (exactly the
+        bodies' and the FixedOffsetFrames ``offset_frames``) in the order of their places;
+        ``joints``; ``actuators``; each a list in the order of its places. The caller
+        guarantees those methods' checks, as _add_checked's (and an actuator's joint
+        single-dof, its name free in the joint's model instance)."""
+        names, next_index = self._names, self._next_index
+        if bodies:  # (a body's key its frame's too)
+            keys = list(map(_KEY, bodies))
+            names["RigidBody"].update(zip(keys, bodies, strict=True))
+            names["Frame"].update(zip(keys, map(_BODY_FRAME, bodies), strict=True))
+            self._bodies += bodies
+            self._body_instances += map(_FIRST, keys)
+            self._inertia_rows += map(_INERTIA_ROW, bodies)
+            next_index["_bodies"] += len(bodies)
+        if frames:
+            self._frames += frames
+            next_index["_frames"] += len(frames)
+        if offset_frames:
+            names["Frame"].update(zip(map(_KEY, offset_frames), offset_frames, strict=True))
+            self._offset_frames += map(_ORDINAL, offset_frames)
+            self._pose_rows += map(_POSE_ROW, offset_frames)
+        if joints:
+            keys = list(map(_KEY, joints))
+            names["Joint"].update(zip(keys, joints, strict=True))
+            self._joints += joints
+            a, b = list(map(_PARENT_INDEX, joints)), list(map(_CHILD_INDEX, joints))
+            self._joint_rows += zip(
+                a, b, map(_NQ, joints), map(_NV, joints), map(_FIRST, keys), map(_JTYPE, joints),
+                strict=True,
+            )  # fmt: skip
+            ends = [(i, k) if i <= k else (k, i) for i, k in zip(a, b, strict=True)]  # (_ends)
+            self._joint_between.update(zip(ends, joints, strict=True))
+            next_index["_joints"] += len(joints)
+        if actuators:
+            names["JointActuator"].update(zip(map(_KEY, actuators), actuators, strict=True))
+            self._actuators += actuators
+            next_index["_actuators"] += len(actuators)
+
     def _add_bodies_in_rows(self, names, model_instance, inertia_rows):
         """Makes and adds the bodies RigidBody._in_rows makes of ``names``, ``model_instance``
         (a ModelInstanceIndex) and ``inertia_rows``, each with its body frame, as AddRigidBody
@@ -611,26 +664,12 @@ class MultibodyPlant(
         guarantees AddRigidBody's checks, as _add_checked's: the plant not finalized,
         ``model_instance`` this plant's and not World's, ``names`` distinct non-empty strs that
         no body or frame of the instance has."""
-        n, next_index = len(names), self._next_index
-        body_index, frame_index = next_index["_bodies"], next_index["_frames"]
-        body_list, frame_list = self._bodies, self._frames
-        places = (
-            self,
-            shared_indices(BodyIndex, body_index + n)[body_index : body_index + n],
-            shared_indices(FrameIndex, frame_index + n)[frame_index : frame_index + n],
-            range(len(body_list), len(body_list) + n),
-            range(len(frame_list), len(frame_list) + n),
-        )
+        n = len(names)
+        _, body_indices, body_ordinals = self._places("_bodies", n)
+        _, frame_indices, frame_ordinals = self._places("_frames", n)
+        places = (self, body_indices, frame_indices, body_ordinals, frame_ordinals)
         bodies = RigidBody._in_rows(names, model_instance, inertia_rows, places)
-        frames = list(map(_BODY_FRAME, bodies))
-        keys = list(zip(repeat(model_instance._value), names))
-        self._names["RigidBody"].update(zip(keys, bodies, strict=True))
-        self._names["Frame"].update(zip(keys, frames, strict=True))
-        body_list += bodies
-        frame_list += frames
-        self._body_instances += repeat(model_instance._value, n)
-        self._inertia_rows += inertia_rows
-        next_index["_bodies"], next_index["_frames"] = body_index + n, frame_index + n
+        self._add_placed(bodies, list(map(_BODY_FRAME, bodies)))
         return bodies
 
     def _add_joints_in_rows(
@@ -651,36 +690,25 @@ class MultibodyPlant(
         not finalized, the bodies this plant's, the names distinct and free among the
         instance's frames and joints, each joint between two distinct bodies with no joint
         between them, no two between the same bodies."""
-        n, next_index = len(names), self._next_index
-        frame_index, joint_index = next_index["_frames"], next_index["_joints"]
-        frame_list, joint_list = self._frames, self._joints
-        f0, j0 = len(frame_list), len(joint_list)
         frames = FixedOffsetFrame._in_rows(
             frame_names,
             list(map(_BODY_FRAME, parents)),
             pose_rows,
             list(map(_MODEL_INSTANCE, children)),
-            (
-                self,
-                shared_indices(FrameIndex, frame_index + n)[frame_index : frame_index + n],
-                range(f0, f0 + n),
-            ),
+            self._places("_frames", len(names)),
         )
         child_frames = list(map(_BODY_FRAME, children))
-        joint_places = (
-            shared_indices(JointIndex, joint_index + n)[joint_index : joint_index + n],
-            range(j0, j0 + n),
-        )
+        _, indices, ordinals = self._places("_joints", len(names))
         moving = [k for k, cls in enumerate(classes) if cls is not WeldJoint]
         arguments = (classes, names, frames, child_frames, axes, limit_rows, dampings)
-        if len(moving) == n:
-            joints = LimitedSingleDofJoint._all_checked(*arguments, (self, *joint_places))
+        if len(moving) == len(names):
+            joints = LimitedSingleDofJoint._all_checked(*arguments, (self, indices, ordinals))
         else:  # (welds, made each, in their places)
-            select = [[seq[k] for k in moving] for seq in (*arguments, *joint_places)]
+            select = [[seq[k] for k in moving] for seq in (*arguments, indices, ordinals)]
             made = iter(LimitedSingleDofJoint._all_checked(*select[:7], (self, *select[7:])))
             joints = []
             for cls, name, frame, child_frame, index, ordinal in zip(
-                classes, names, frames, child_frames, *joint_places, strict=True
+                classes, names, frames, child_frames, indices, ordinals, strict=True
             ):
                 if cls is WeldJoint:
                     joint = WeldJoint(name, frame, child_frame, RigidTransform())
@@ -688,22 +716,7 @@ class MultibodyPlant(
                 else:
                     joint = next(made)
                 joints.append(joint)
-        instances = list(map(_INSTANCE_VALUE, frames))  # (each joint's: its child's)
-        keys = zip(instances, frame_names, strict=True)
-        self._names["Frame"].update(zip(keys, frames, strict=True))
-        frame_list += frames
-        self._offset_frames += range(f0, f0 + n)
-        self._pose_rows += pose_rows
-        self._names["Joint"].update(zip(zip(instances, names, strict=True), joints, strict=True))
-        joint_list += joints
-        a, b = list(map(_INDEX_VALUE, parents)), list(map(_INDEX_VALUE, children))
-        self._joint_rows += zip(
-            a, b, map(_NQ, joints), map(_NV, joints), instances, map(_JTYPE, joints),
-            strict=True,
-        )  # fmt: skip
-        ends = [(i, k) if i <= k else (k, i) for i, k in zip(a, b, strict=True)]  # (_ends)
-        self._joint_between.update(zip(ends, joints, strict=True))
-        next_index["_frames"], next_index["_joints"] = frame_index + n, joint_index + n
+        self._add_placed(frames=frames, offset_frames=frames, joints=joints)
         return frames, joints
 
     def AddFrame(self, frame):

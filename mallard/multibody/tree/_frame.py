@@ -352,11 +352,11 @@ class FixedOffsetFrame(Frame):
         plant), or (plant, their indices, their ordinals), sequences: their places in the
         plant that adds them (MultibodyPlant._add_joints_in_rows)."""
         plant, indices, ordinals = places or unplaced(len(names), 2)
-        frames = []
+        frames, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
         for name, P, row, model_instance, index, ordinal in zip(
             names, parents, pose_rows, model_instances, indices, ordinals, strict=True
         ):
-            frame = object.__new__(cls)
+            frame = new(cls)
             frame._plant = plant
             frame._index = index
             frame._ordinal = ordinal

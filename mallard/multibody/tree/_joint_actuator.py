@@ -8,7 +8,7 @@ from mallard._scalar import as_scalar
 from mallard.common._pybind import overloads
 from mallard.multibody.tree._indices import JointActuatorIndex
 from mallard.multibody.tree._joint import ElementChecks, Joint, to_float
-from mallard.multibody.tree._multibody_element import MultibodyElement
+from mallard.multibody.tree._multibody_element import MultibodyElement, unplaced
 
 
 def _gain(value, name):
@@ -36,6 +36,13 @@ class PdControllerGains:
             if name not in ("p", "d"):
                 raise AttributeError(f"'PdControllerGains' object has no attribute '{name}'")
             setattr(self, name, value)
+
+    @classmethod
+    def _new(cls, p, d):
+        """The gains of floats a caller has checked: the constructor without its checks."""
+        gains = object.__new__(cls)
+        gains._p, gains._d = p, d
+        return gains
 
     @property
     def p(self):
@@ -83,6 +90,39 @@ class JointActuator(ElementChecks, MultibodyElement):
         self._gear_ratio = 1.0
         self._gains = None
         self._input_start = None  # assigned by the plant
+
+    @classmethod
+    def _in_rows(cls, names, joints, effort_limits, rotor_inertias, gear_ratios, gains,
+                 places=None):  # fmt: skip
+        """The actuators of each name of ``names`` (checked: non-empty strs) on its joint of
+        ``joints`` (single-dof Joints) with its float of ``effort_limits`` (each > 0),
+        ``rotor_inertias`` and ``gear_ratios`` and its PdControllerGains of ``gains`` (or
+        None: no controller; the actuator keeps it), in one loop (a parser's document: no call
+        per actuator): the constructor's fields in its order, then those its setters set.
+        ``places``: None (not in a plant), or (plant, their indices, their ordinals),
+        sequences: their places in the plant that adds them (MultibodyPlant._places,
+        _add_placed), each one's input start its ordinal (AddJointActuator's)."""
+        plant, indices, ordinals = places or unplaced(len(names), 2)
+        actuators, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
+        for name, joint, limit, rotor_inertia, ratio, pd, index, ordinal in zip(
+            names, joints, effort_limits, rotor_inertias, gear_ratios, gains, indices,
+            ordinals, strict=True,
+        ):  # fmt: skip
+            actuator = new(cls)
+            actuator._plant = plant
+            actuator._index = index
+            actuator._ordinal = ordinal
+            actuator._model_instance = joint._model_instance
+            actuator._ephemeral = False
+            actuator._name = name
+            actuator._joint = joint
+            actuator._effort_limit = limit
+            actuator._rotor_inertia = rotor_inertia
+            actuator._gear_ratio = ratio
+            actuator._gains = pd
+            actuator._input_start = ordinal
+            actuators.append(actuator)
+        return actuators
 
     def name(self):
         return self._name

@@ -83,13 +83,13 @@ class RigidBody(MultibodyElement):
         plant, body_indices, frame_indices, body_ordinals, frame_ordinals = places or unplaced(
             len(body_names), 4
         )
-        bodies = []
+        bodies, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
         for name, row, body_index, frame_index, body_ordinal, frame_ordinal in zip(
             body_names, inertia_rows, body_indices, frame_indices, body_ordinals,
             frame_ordinals, strict=True,
         ):  # fmt: skip
-            body = object.__new__(cls)
-            frame = object.__new__(RigidBodyFrame)
+            body = new(cls)
+            frame = new(RigidBodyFrame)
             body._plant = frame._plant = plant
             body._index, frame._index = body_index, frame_index
             body._ordinal, frame._ordinal = body_ordinal, frame_ordinal

@@ -123,13 +123,13 @@ class LimitedSingleDofJoint(SingleDofJoint):
         plant), or (plant, their indices, their ordinals), sequences: their places in the
         plant that adds them (MultibodyPlant._add_joints_in_rows)."""
         plant, indices, ordinals = places or unplaced(len(names), 2)
-        joints = []
+        joints, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
         for cls, name, F, M, axis, row, damping, index, ordinal in zip(
             classes, names, frames_on_parent, frames_on_child, axes, limit_rows, dampings,
             indices, ordinals, strict=True,
         ):  # fmt: skip
             defaults = _JOINT_DEFAULTS.get(cls) or cls._shared_defaults()
-            joint = object.__new__(cls)
+            joint = new(cls)
             joint._plant = plant
             joint._index = index
             joint._ordinal = ordinal

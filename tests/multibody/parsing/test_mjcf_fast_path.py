@@ -558,3 +558,59 @@ def test_mutants_of_the_test_models(name, monkeypatch):
     mutants = list(_mutants(text))
     for _, mutant in mutants[:: max(1, len(mutants) // 80)]:
         _check(_string(mutant), monkeypatch)
+
+
+#: Actuators and joints of every kind the fast path makes in bulk (W2): motors unnamed
+#: (Drake's motor names) and named, gears of 1 and 6 values, armatures, ctrlrange and
+#: forcerange (limited and not), positions with kp and kd, kp = kd = 0 (no controller) and
+#: kd alone; a weld between two moving joints, chained joints (a massless body), a ball
+#: joint, slides and hinges with ref, a nested floating body. ``{...}`` marks the edits.
+_ACTUATED = """<mujoco model="actuated"><compiler angle="radian" autolimits="true"/>
+<default><joint damping="0.1"/>
+<default class="arm"><joint armature="0.01" range="-2 2"/><position kp="30" kd="2"/></default>
+</default>
+<worldbody><body name="base" pos="0 0 1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/>
+<body name="a" pos="0.1 0 0" childclass="arm"><joint name="ja" axis="0 0 1" ref="0.2"/>
+<geom type="capsule" size="0.02" fromto="0 0 0 0.2 0 0"/>
+<body name="b" pos="0.2 0 0" euler="0.1 0.2 0.3"><joint name="jb1" axis="0 1 0" pos="0 0 0.01"/>
+<joint name="jb2" type="slide" axis="1 0 0" ref="0.05" range="-0.1 0.1"/>
+<geom type="sphere" size="0.05"/>
+<body name="w" pos="0.1 0 0"><geom type="cylinder" size="0.02 0.05"/>
+<body name="d" pos="0 0 0.1"><joint name="jd" axis="1 0 0" damping="0"/>
+<geom type="sphere" size="0.05"/></body></body></body></body>
+<body name="e" pos="0 0.2 0"><joint name="je" type="slide" axis="0 0 1" armature="0.2"/>
+<geom type="ellipsoid" size="0.05 0.04 0.03"/>
+<body name="c" pos="0 0.1 0"><joint name="jc" type="ball"/><geom type="sphere" size="0.05"/>
+</body>
+<body name="f" pos="0 0 0.1" quat="0.9 0.1 0 0"><freejoint name="ff"/>
+<geom type="sphere" size="0.05"/></body></body></body></worldbody>
+<actuator><motor joint="ja" gear="{gear}" ctrlrange="-1 1"/>
+<motor name="m_jb1" joint="jb1" gear="2 0 0 0 0 0" forcerange="-3 3" forcelimited="true"/>
+<position class="arm" name="p_jb2" joint="jb2" ctrlrange="-0.5 0.5" ctrllimited="false"/>
+<position name="p_jd" joint="jd" kp="{kp}" kd="0"/>
+<position name="p_je" joint="je" kp="0" kd="4"/>{more}</actuator></mujoco>"""
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {},  # (read by the fast path)
+        {"more": '<motor joint="je"/>'},  # (an unnamed motor after named ones: motor5)
+        {"kp": "0"},  # (kp = kd = 0: no controller)
+        {"gear": "0"},  # (a zero gear with an armature: the reader's error)
+        {"kp": "-1"},  # (negative gains: set_controller_gains' error)
+        {"more": '<motor name="p_je" joint="ja"/>'},  # (an actuator name taken)
+        {"more": '<motor name="motor3" joint="je"/>'},  # (the first motor's name: _outcome's
+        # first model has three actuators)
+        {"more": '<motor joint="jc"/>'},  # (a ball joint: not single-dof)
+        {"more": '<motor joint="ja" forcerange="0 0" forcelimited="true"/>'},  # (limit 0)
+    ],
+    ids=str,
+)
+def test_actuators_and_joints_made_in_bulk(edit, monkeypatch):
+    """The fast path's bulk elements (the plant's _places / _add_placed, the actuators'
+    JointActuator._in_rows) equal the reader's one by one, or the fast path declines and
+    the reader gives its outcome."""
+    fields = {"gear": "3", "kp": "50", "more": "", **edit}
+    accepted = _check(_string(_ACTUATED.format(**fields)), monkeypatch)
+    assert accepted == (edit in ({}, {"kp": "0"}, {"more": '<motor joint="je"/>'}))

@@ -12,8 +12,10 @@ from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
     ForceElement,
+    JointActuator,
     JointIndex,
     ModelInstanceIndex,
+    PdControllerGains,
     PlanarJoint,
     PrismaticJoint,
     QuaternionFloatingJoint,
@@ -966,3 +968,53 @@ def test_bulk_entry_points_make_and_add_what_the_public_methods_add():
         assert plant.num_positions() == 2 * 7 + 2  # (first and a float)
     assert plants[0] == plants[1]
     assert plants[0][0][-3][2:4] == (1, 0)  # (j0: index 1, ordinal 0, after the removed one)
+
+
+def test_actuators_made_in_rows_are_those_add_joint_actuator_and_its_setters_make():
+    """JointActuator._in_rows in the plant's places (_places) added by _add_placed: the
+    actuators, fields (in their order), indices, ordinals, input starts and names that
+    AddJointActuator and the setters (gear ratio, rotor inertia, controller gains) give,
+    here after a removed actuator (indices ahead of ordinals)."""
+    made = []
+    for bulk in (True, False):
+        plant = MultibodyPlant(0.0)
+        instance = plant.AddModelInstance("m")
+        a, b = (plant.AddRigidBody(name, instance, BOX) for name in "ab")
+        joints = [
+            plant.AddJoint(RevoluteJoint("ja", plant.world_frame(), a.body_frame(), [0, 0, 1.0])),
+            plant.AddJoint(PrismaticJoint("jb", a.body_frame(), b.body_frame(), [1.0, 0, 0])),
+        ]
+        plant.RemoveJointActuator(plant.AddJointActuator("gone", joints[0]))
+        names, limits, ratios = ["u", "v", "w"], [1.5, math.inf, 2.0], [1.0, 3.0, 0.5]
+        inertias, gains = [0.0, 0.25, 0.125], [None, (10.0, 1.0), (0.0, 2.0)]
+        on = [joints[0], joints[1], joints[0]]
+        if bulk:
+            actuators = JointActuator._in_rows(
+                names, on, limits, inertias, ratios,
+                [None if g is None else PdControllerGains._new(*g) for g in gains],
+                plant._places("_actuators", 3),
+            )  # fmt: skip
+            plant._add_placed(actuators=actuators)
+        else:
+            actuators = []
+            for name, joint, limit, inertia, ratio, pd in zip(
+                names, on, limits, inertias, ratios, gains, strict=True
+            ):
+                actuator = plant.AddJointActuator(name, joint, limit)
+                actuator.set_default_gear_ratio(ratio)
+                actuator.set_default_rotor_inertia(inertia)
+                if pd is not None:
+                    actuator.set_controller_gains(PdControllerGains(p=pd[0], d=pd[1]))
+                actuators.append(actuator)
+        fields = [
+            [(name, value is plant if name == "_plant" else
+              (value.p, value.d) if name == "_gains" and value is not None else repr(value))
+             for name, value in vars(actuator).items()]
+            for actuator in actuators
+        ]  # fmt: skip
+        assert [plant.GetJointActuatorByName(name) for name in names] == actuators
+        made.append((fields, dict(plant._next_index), plant.num_actuated_dofs()))
+        plant.Finalize()
+        assert plant.GetEffortUpperLimits().tolist() == limits
+    assert made[0] == made[1]
+    assert made[0][0][0][1:3] == [("_index", "JointActuatorIndex(1)"), ("_ordinal", "0")]
