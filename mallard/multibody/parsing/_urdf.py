@@ -506,7 +506,8 @@ class _UrdfParser:
                 views = self.views(joints)
                 for k in warned:
                     self.warn_read(views[k])
-            self.add_joints_at_once(joints, columns, *checked)
+            types = [node.attrib["type"] for node in joints]
+            self.add_joints_at_once(types, columns, *checked)
             effort_limits.update(zip(columns[0], columns[6], strict=True))
             mimics = list(map(dict.get, firsts, repeat("mimic")))
             if mimics.count(None) == len(mimics):
@@ -590,13 +591,13 @@ class _UrdfParser:
             return None
         return frame_names, parents, children
 
-    def add_joints_at_once(self, joints, columns, frame_names, parents, children):
-        """Adds the joints of the elements ``joints`` that joint_values read (``columns``: the
+    def add_joints_at_once(self, types, columns, frame_names, parents, children):
+        """Adds the joints of the types ``types`` that joint_values read (``columns``: the
         columns of its values) and checked_at_once passed (``frame_names``, ``parents``,
         ``children``: its answer), with their frames "{name}_parent", to the plant at once
         (its _add_joints_in_rows)."""
         names, _, _, pose_rows, axes, limit_rows, _, dampings = columns
-        classes = [_JOINT_CLASSES[node.attrib["type"]] for node in joints]
+        classes = list(map(_JOINT_CLASSES.__getitem__, types))
         self.plant._add_joints_in_rows(
             frame_names, parents, pose_rows, classes, names, children, axes, limit_rows, dampings
         )
