@@ -10,11 +10,13 @@ reader makes, to the bit, with its warnings (text, file, line, order).
 It declines (``parse`` returns None; the Parser rolls the plant back and the reader reads the
 document, giving Drake's located messages) a document the scan does not read, a root with
 ``version``, root elements it does not read (``drake:joint``, ``loop_joint``, ``frame``,
-``drake:`` force elements and constraints), links with ``drake_ignore`` or ``type``, names
-missing, repeated or "world", joints other than the fixed, revolute, continuous and prismatic
-``<joint>``s that joint_rows reads, numbers not plain, and any error. Visual and collision
-elements, ``<gazebo>`` and other unknown elements are ignored, as the reader ignores them
-without a SceneGraph."""
+``drake:`` force elements and constraints), links with ``drake_ignore``, names missing or
+empty, joints other than the fixed, revolute, continuous and prismatic ``<joint>``s that
+joint_rows reads (with ``drake_ignore``, a zero axis, reversed limits...), numbers not plain,
+and any error. Visual and collision elements, ``<gazebo>`` and other unknown elements are
+ignored, as the reader ignores them without a SceneGraph. Links named "world", repeated or
+with ``type``, and joints to World, are added one by one by the reader's steps (parse_link,
+add_joints_one_by_one), as the reader adds them."""
 
 import re
 from functools import cached_property
@@ -207,10 +209,10 @@ def _add_links(parser, scan, file, instance, materials):
     attribute = scan.attribute
     if (attribute(links, _A["drake_ignore"]) >= 0).any():
         raise Declined
-    typed = (attribute(links, _A["type"]) >= 0).any()  # (warned of by add_links_at_once)
+    typed = (attribute(links, _A["type"]) >= 0).any()  # (warned of by the reader's steps)
     names = _strings(scan, attribute(links, _A["name"]))
-    if WORLD in names or len(set(names)) != len(names):
-        raise Declined
+    # ("world" or a name repeated: each link by parse_link, as the reader adds them)
+    one_by_one = typed or WORLD in names or len(set(names)) != len(names)
     child = scan.child
     inertial = child(links, _T["inertial"])
     mass, inertia = child(inertial, _T["mass"]), child(inertial, _T["inertia"])
@@ -227,7 +229,7 @@ def _add_links(parser, scan, file, instance, materials):
     for column, moment in enumerate(_MOMENTS, 1):
         scalars[:, column] = _numbers(scan, attribute(inertia, moment), 1, 0.0)[:, 0]
     inertias = inertia_rows(len(links), found.tolist(), p, scalars, rotated.tolist(), angles)
-    if None not in inertias and not typed:
+    if None not in inertias and not one_by_one:
         bodies = parser.plant._add_bodies_in_rows(names, instance, inertias)
         parser.bodies.update(zip(names, bodies, strict=True))
     else:
@@ -290,14 +292,22 @@ def _add_joints(parser, scan, file, joints):
         raise Declined
     columns = list(zip(*values, strict=True))
     checked = parser.checked_at_once(columns)
-    if checked is None:
-        raise Declined
-    for k in warned:
-        parser.warn_read(ScanView(scan, int(joints[k]), file))
-    parser.add_joints_at_once(types, columns, *checked)
-    parser.add_pending()
     mimics = child(joints, _T["mimic"])
-    for k in np.flatnonzero(mimics >= 0).tolist():
-        joint, mimic = ScanView(scan, int(joints[k]), file), ScanView(scan, int(mimics[k]), file)
+    if checked is not None:
+        for k in warned:
+            parser.warn_read(ScanView(scan, int(joints[k]), file))
+        parser.add_joints_at_once(types, columns, *checked)
+        effort_limits = dict(zip(columns[0], columns[6], strict=True))
+        mimics = [
+            (ScanView(scan, int(joints[k]), file), ScanView(scan, int(mimics[k]), file))
+            for k in np.flatnonzero(mimics >= 0).tolist()
+        ]
+    else:  # (a joint to World, or one add_joints_one_by_one adds by the plant's methods)
+        views = [ScanView(scan, joint, file) for joint in joints.tolist()]
+        mimics = [None if k < 0 else ScanView(scan, k, file) for k in mimics.tolist()]
+        effort_limits = {}
+        mimics = parser.add_joints_one_by_one(views, values, warned, mimics, effort_limits)
+    parser.add_pending()
+    for joint, mimic in mimics:
         parser.parse_mimic(joint, mimic)
-    return dict(zip(columns[0], columns[6], strict=True))
+    return effort_limits
