@@ -82,9 +82,8 @@ class ScanView(ElementQueries):
 
     @cached_property
     def children(self):
-        scan = self._scan
-        rows = np.flatnonzero(scan.elements[:, 1] == self._element).tolist()
-        return [ScanView(scan, child, self.file) for child in rows]
+        scan, file = self._scan, self.file
+        return [ScanView(scan, child, file) for child in scan.children_of(self._element).tolist()]
 
     @property
     def text(self):

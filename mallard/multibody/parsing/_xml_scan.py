@@ -325,13 +325,13 @@ class Scan:
     of ``tags`` and ``names`` it was read with; and the tables a reader queries:
     ``children(parent, tag)``, ``child(elements, tag)`` (each one's first child of ``tag``,
     -1 where none or where the element is -1), ``attribute(elements, name)`` (the attribute
-    rows, -1 where absent), ``numbers``, ``strings``."""
+    rows, -1 where absent), ``numbers``, ``strings``, ``children_of``, ``line``."""
 
     def __init__(self, text, tags, names):
         """Reads ``text`` (bytes) with ``tags`` and ``names``: name_table's tables of the tag
         and attribute names given ids (tuples ``tags[2]``, ``names[2]`` of the names)."""
         self.text, self.tags, self.names = text, tags, names
-        self.elements = self.attributes = self.values = None
+        self.elements = self.attributes = self.values = self._breaks = None
         start = 0
         if text.startswith(b"<?"):
             declaration = DECLARATION.match(text)
@@ -415,8 +415,19 @@ class Scan:
                 values[j] = None
         return values
 
+    def children_of(self, element):
+        """The children of ``element`` (rows), in order: among the rows of its subtree (those
+        after it that start before its end tag), those whose parent it is."""
+        elements = self.elements
+        stop = np.searchsorted(elements[:, OFFSET], elements[element, END])
+        return element + 1 + np.flatnonzero(elements[element + 1 : stop, PARENT] == element)
+
     def line(self, element):
         """The line of element ``element``'s start, as expat counts them ("\\r\\n", "\\r"
-        and "\\n" each end a line)."""
-        text, at = self.text, int(self.elements[element, OFFSET])
-        return 1 + text.count(b"\n", 0, at) + text.count(b"\r", 0, at) - text.count(b"\r\n", 0, at)
+        and "\\n" each end a line; their places found at the first call)."""
+        if self._breaks is None:
+            buf = np.frombuffer(self.text, np.uint8)
+            feeds, returns = buf == 10, buf == 13
+            feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
+            self._breaks = np.flatnonzero(feeds | returns)
+        return 1 + int(np.searchsorted(self._breaks, self.elements[element, OFFSET]))
