@@ -53,8 +53,17 @@ _A = {name: k for k, name in enumerate(ATTRIBUTES)}
 #: The root's children the fast path declines (the reader reads them; it reads all others,
 #: or ignores them as the reader does without a SceneGraph).
 _DECLINED = [_T[tag] for tag in TAGS[17:]]
+#: The attributes and children read of a kind of element, in the order the readers read them.
+_LINK = [_A[name] for name in ("drake_ignore", "type", "name")]
+_ORIGIN = [_A[name] for name in ("xyz", "rpy")]
 _MOMENTS = [_A[name] for name in ATTRIBUTES[5:11]]
+_JOINT = [_A[name] for name in ("drake_ignore", "name", "type")]
+_ENDS = [_T[tag] for tag in ("parent", "child")]
+_KIDS = [
+    _T[tag] for tag in ("origin", "axis", "limit", "dynamics", "calibration", "safety_controller")
+]
 _LIMITS = [_A[name] for name in ATTRIBUTES[12:17]]
+_DYNAMICS = [_A[name] for name in ("damping", "friction", "coulomb_window")]
 _TAG_NAME = re.compile(rb"[^ \t\r\n/>]+")
 _tables = None  # (the scan's name tables, made at the first read)
 
@@ -155,21 +164,22 @@ def parse(workspace, data, file):
 
 
 def _strings(scan, rows):
-    """scan.strings(rows), declined if one is absent or empty."""
-    values = scan.strings(rows)
+    """The values of the attribute rows ``rows`` ((n, m)) as m lists of n, declined if one is
+    absent or empty (decoded at once)."""
+    n = len(rows)
+    values = scan.strings(rows.T.reshape(-1))
     if None in values or "" in values:
         raise Declined
-    return values
+    return [values[j : j + n] for j in range(0, len(values), n)] if n else [[]] * rows.shape[1]
 
 
-def _numbers(scan, rows, k, default=None):
-    """scan.numbers(rows, k) (``default`` where absent, if given), declined if not plain."""
-    values = scan.numbers(rows, k)
+def _numbers(scan, rows, k):
+    """The numbers of the attribute rows ``rows`` ((n, m)), k each, as (n, m·k), NaN where
+    absent; declined if one is not k plain decimal numbers."""
+    values = scan.numbers(rows.reshape(-1), k)
     if values is None:
         raise Declined
-    if default is not None:
-        values[rows < 0] = default
-    return values
+    return values.reshape(rows.shape[0], rows.shape[1] * k)
 
 
 def _parse(workspace, scan, file):
@@ -205,28 +215,24 @@ def _add_links(parser, scan, file, instance, materials):
     """The bodies of the root's ``<link>``s, as the reader adds them (in rows where
     inertia_rows reads them, else by its add_links_at_once or parse_link)."""
     links = scan.children(0, _T["link"])
-    attribute = scan.attribute
-    if (attribute(links, _A["drake_ignore"]) >= 0).any():
+    attribute, child = scan.attribute, scan.child
+    ignored, typed, names = attribute(links, _LINK).T
+    if (ignored >= 0).any():
         raise Declined
-    typed = (attribute(links, _A["type"]) >= 0).any()  # (warned of by the reader's steps)
-    names = _strings(scan, attribute(links, _A["name"]))
-    # ("world" or a name repeated: each link by parse_link, as the reader adds them)
-    one_by_one = typed or WORLD in names or len(set(names)) != len(names)
-    child = scan.child
+    (names,) = _strings(scan, names[:, None])
+    # ("world", a name repeated or a type warned of: each link by the reader's steps)
+    one_by_one = (typed >= 0).any() or WORLD in names or len(set(names)) != len(names)
     inertial = child(links, _T["inertial"])
     mass, inertia = child(inertial, _T["mass"]), child(inertial, _T["inertia"])
     value = attribute(mass, _A["value"])
     found = np.flatnonzero((inertial >= 0) & (inertia >= 0) & (value >= 0))
     inertial, inertia = inertial[found], inertia[found]
-    origin = child(inertial, _T["origin"])
-    p = _numbers(scan, attribute(origin, _A["xyz"]), 3, 0.0)
-    rpy = attribute(origin, _A["rpy"])
+    p, rpy = attribute(child(inertial, _T["origin"]), _ORIGIN).T
     rotated = np.flatnonzero(rpy >= 0)
-    angles = _numbers(scan, rpy[rotated], 3)
-    scalars = np.empty((len(found), 7))
-    scalars[:, 0] = _numbers(scan, value[found], 1)[:, 0]
-    for column, moment in enumerate(_MOMENTS, 1):
-        scalars[:, column] = _numbers(scan, attribute(inertia, moment), 1, 0.0)[:, 0]
+    angles = _numbers(scan, rpy[rotated, None], 3)
+    p = np.nan_to_num(_numbers(scan, p[:, None], 3))  # (0 where absent)
+    scalars = np.concatenate((value[found, None], attribute(inertia, _MOMENTS)), axis=1)
+    scalars = np.nan_to_num(_numbers(scan, scalars, 1))  # (a moment 0 where absent)
     inertias = inertia_rows(len(links), found.tolist(), p, scalars, rotated.tolist(), angles)
     if None not in inertias and not one_by_one:
         bodies = parser.plant._add_bodies_in_rows(names, instance, inertias)
@@ -243,45 +249,36 @@ def _add_joints(parser, scan, file, joints):
     """Adds the root's ``<joint>``s ``joints`` (rows) as the reader's add_joints adds those
     joint_values reads, then reads their ``<mimic>``s; returns their effort limits by name."""
     attribute, child = scan.attribute, scan.child
-    if (attribute(joints, _A["drake_ignore"]) >= 0).any():
+    ignored, names, types = attribute(joints, _JOINT).T
+    if (ignored >= 0).any():
         raise Declined
-    types = _strings(scan, attribute(joints, _A["type"]))
+    ends = child(joints, _ENDS)
+    if (ends < 0).any():
+        raise Declined
+    names, types, parents, children = _strings(
+        scan, np.concatenate((names[:, None], types[:, None], attribute(ends, _A["link"])), 1)
+    )
     if not set(types) <= set(_TYPES):
         raise Declined
     fixed = np.array([joint_type == "fixed" for joint_type in types])
-    parents, children = child(joints, _T["parent"]), child(joints, _T["child"])
-    if (parents < 0).any() or (children < 0).any():
-        raise Declined
-    names = list(
-        zip(
-            _strings(scan, attribute(joints, _A["name"])),
-            _strings(scan, attribute(parents, _A["link"])),
-            _strings(scan, attribute(children, _A["link"])),
-            strict=True,
-        )
-    )
     n = len(joints)
-    origin = child(joints, _T["origin"])
-    vectors = np.empty((n, 6))
-    vectors[:, :3] = _numbers(scan, attribute(origin, _A["xyz"]), 3, 0.0)
-    axes = attribute(child(joints, _T["axis"]), _A["xyz"])
-    vectors[:, 3:] = _numbers(scan, axes, 3)
+    kids = child(joints, _KIDS)  # (origin, axis, limit, dynamics, calibration, safety_controller)
+    xyz, rpy = attribute(kids[:, 0], _ORIGIN).T
+    axes = attribute(kids[:, 1], _A["xyz"])
+    vectors = _numbers(scan, np.stack((xyz, axes), axis=1), 3)
+    vectors[xyz < 0, :3] = 0.0
     vectors[(axes < 0) | fixed, 3:] = (1.0, 0.0, 0.0)  # (the default axis; a fixed joint's)
-    rpy = attribute(origin, _A["rpy"])
     rotated = np.flatnonzero(rpy >= 0)
-    angles = _numbers(scan, rpy[rotated], 3)
-    limit = child(joints, _T["limit"])
-    limit[fixed] = -1
-    limits = np.concatenate([_numbers(scan, attribute(limit, name), 1) for name in _LIMITS], 1)
-    dynamics = child(joints, _T["dynamics"])
-    dynamics[fixed] = -1
+    angles = _numbers(scan, rpy[rotated, None], 3)
+    limit, dynamics = kids[:, 2], kids[:, 3]
+    limit[fixed] = dynamics[fixed] = -1  # (a fixed joint's are not read)
+    limits = _numbers(scan, attribute(limit, _LIMITS), 1)
     damped = np.flatnonzero(dynamics >= 0)
-    dynamics = dynamics[damped]
-    frictions = np.concatenate(
-        [_numbers(scan, attribute(dynamics, _A[name]), 1) for name in ("damping", "friction")], 1
-    )
-    warned = (child(joints, _T["calibration"]) >= 0) | (child(joints, _T["safety_controller"]) >= 0)
-    warned[damped[attribute(dynamics, _A["coulomb_window"]) >= 0]] = True
+    damping, friction, window = attribute(dynamics[damped], _DYNAMICS).T
+    frictions = _numbers(scan, np.stack((damping, friction), axis=1), 1)
+    warned = (kids[:, 4] >= 0) | (kids[:, 5] >= 0)
+    warned[damped[window >= 0]] = True
+    names = list(zip(names, parents, children, strict=True))
     values, warned = joint_rows(
         n, list(range(n)), names, np.flatnonzero(fixed).tolist(),
         set(np.flatnonzero(warned).tolist()), vectors, limits, rotated.tolist(), angles,

@@ -377,10 +377,12 @@ class Scan:
         return np.flatnonzero((elements[:, TAG] == tag) & (elements[:, PARENT] == parent))
 
     def child(self, elements, tag):
-        return self.first[elements, tag]
+        """The first child of ``tag`` (a tag id: (n,); a list of them: (n, len(tag)))."""
+        return self.first[elements, tag] if type(tag) is int else self.first[elements[:, None], tag]
 
     def attribute(self, elements, name):
-        return self.row[elements, name]
+        """The row of attribute ``name`` (an id: (n,); a list of them: (n, len(name)))."""
+        return self.row[elements, name] if type(name) is int else self.row[elements[:, None], name]
 
     def numbers(self, rows, k):
         """The (len(rows), k) numbers of the attribute rows ``rows`` (NaN where -1), each read
