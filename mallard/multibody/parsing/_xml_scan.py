@@ -163,15 +163,17 @@ def _numbers(buf, v0, v1, numbers, nn):
 @entry_point
 @jitable
 def xml_scan(
-    buf, start, tags, tag_lengths, names, name_lengths, elements, attributes, numbers, stack,
-    counts,
+    buf, start, tags, tag_lengths, names, name_lengths, elements, attributes, numbers,
+    first_child, attribute_row, stack, counts,
 ):  # fmt: skip
     """OK, DECLINE or MALFORMED for the document ``buf`` (uint8) from ``start`` (after its XML
     declaration); tag and attribute names given ids by their rows in the padded tables
     ``tags`` and ``names`` (of lengths ``tag_lengths``, ``name_lengths``; -1: another name).
     On OK, counts = (elements, attributes, numbers) of rows written, in document order: rows
-    of ``elements`` (TAG... END) and ``attributes`` (ELEMENT... NUMBERS), the ``numbers``.
-    ``stack``: (MAX_DEPTH, 2) int32, the open elements and their tags' ends."""
+    of ``elements`` (TAG... END) and ``attributes`` (ELEMENT... NUMBERS), the ``numbers``;
+    and in the tables ``first_child`` and ``attribute_row`` (given all -1, a row more than
+    ``elements``) the first child of element e of tag id t at [e, t], e's attribute row of
+    name id a at [e, a]. ``stack``: (MAX_DEPTH, 2) int32, the open elements and their tags' ends."""
     n = buf.shape[0]
     depth = ne = na = nn = 0
     i, root_done = start, False
@@ -236,8 +238,11 @@ def xml_scan(
             return DECLINE
         e, tag_end, first = ne, j, na
         ne += 1
-        elements[e, TAG] = _name_id(buf, i + 1, j, tags, tag_lengths)
-        elements[e, PARENT] = stack[depth - 1, 0] if depth > 0 else -1
+        tag = _name_id(buf, i + 1, j, tags, tag_lengths)
+        parent = stack[depth - 1, 0] if depth > 0 else -1
+        elements[e, TAG], elements[e, PARENT] = tag, parent
+        if tag >= 0 and parent >= 0 and first_child[parent, tag] < 0:
+            first_child[parent, tag] = e
         elements[e, OFFSET] = i
         elements[e, FIRST] = na
         closed = False
@@ -290,7 +295,10 @@ def xml_scan(
                 return DECLINE
             count = _numbers(buf, v0, v1, numbers, nn)
             attributes[na, ELEMENT] = e
-            attributes[na, NAME] = _name_id(buf, a0, a1, names, name_lengths)
+            name = _name_id(buf, a0, a1, names, name_lengths)
+            attributes[na, NAME] = name
+            if name >= 0:
+                attribute_row[e, name] = na
             attributes[na, VALUE], attributes[na, VALUE_END] = v0, v1
             attributes[na, NAME_START], attributes[na, NAME_END] = a0, a1
             attributes[na, NUMBER], attributes[na, NUMBERS] = nn, count
@@ -339,37 +347,27 @@ class Scan:
                 self.status = DECLINE
                 return
             start = declaration.end()
-        n = len(text)
-        elements = np.empty((n // 4 + 4, 7), np.int32)  # (an element takes ≥ 4 bytes: "<a/>")
-        attributes = np.empty((n // 5 + 4, 8), np.int32)  # (an attribute ≥ 5: ' a=""')
-        numbers = np.empty(n // 2 + 4)  # (a number ≥ 2: "1 ")
+        # (at most an element per '<', an attribute per '=', a number per value and space
+        # within one: tight, so that few fresh pages are touched)
+        ne, na = text.count(b"<"), text.count(b"=")
+        elements = np.empty((ne, 7), np.int32)
+        attributes = np.empty((na, 8), np.int32)
+        numbers = np.empty(na + text.count(b" "))
         counts = np.zeros(3, np.int64)
         stack = np.empty((MAX_DEPTH, 2), np.int32)
+        # (the tables' last row, all -1, answers the element -1: absent)
+        self.first = np.full((len(elements) + 1, len(tags[2])), -1, np.int32)
+        self.row = np.full((len(elements) + 1, len(names[2])), -1, np.int32)
         buf = np.frombuffer(text, np.uint8)
         self.status = kernels(np.float64).xml_scan(
-            buf, start, *tags[:2], *names[:2], elements, attributes, numbers, stack, counts
-        )
+            buf, start, *tags[:2], *names[:2], elements, attributes, numbers, self.first,
+            self.row, stack, counts,
+        )  # fmt: skip
         if self.status == OK:
             ne, na, nn = counts.tolist()
             self.elements, self.attributes, self.values = (
                 elements[:ne], attributes[:na], numbers[:nn]
             )  # fmt: skip
-            self._tables()
-
-    def _tables(self):
-        """first[e, t]: the first child of element e of tag id t; row[e, a]: e's attribute row
-        of name id a (-1: none; the last row, all -1, answers the element -1)."""
-        elements, attributes = self.elements, self.attributes
-        ne, tag_count = len(elements), len(self.tags[2])
-        tags, parents = elements[:, TAG], elements[:, PARENT]
-        named = np.flatnonzero((tags >= 0) & (parents >= 0))
-        keys = parents[named].astype(np.int64) * tag_count + tags[named]
-        keys, first_place = np.unique(keys, return_index=True)  # (each key's first element)
-        self.first = np.full((ne + 1, tag_count), -1, np.int32)
-        self.first.reshape(-1)[keys] = named[first_place]
-        self.row = np.full((ne + 1, len(self.names[2])), -1, np.int32)
-        known = np.flatnonzero(attributes[:, NAME] >= 0)
-        self.row[attributes[known, ELEMENT], attributes[known, NAME]] = known
 
     def children(self, parent, tag):
         """The children of element ``parent`` of tag id ``tag``, in order."""
