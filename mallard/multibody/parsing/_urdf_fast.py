@@ -18,7 +18,6 @@ ignored, as the reader ignores them without a SceneGraph. Links named "world", r
 with ``type``, and joints to World, are added one by one by the reader's steps (parse_link,
 add_joints_one_by_one), as the reader adds them."""
 
-import re
 from functools import cached_property
 
 import numpy as np
@@ -64,7 +63,6 @@ _KIDS = [
 ]
 _LIMITS = [_A[name] for name in ATTRIBUTES[12:17]]
 _DYNAMICS = [_A[name] for name in ("damping", "friction", "coulomb_window")]
-_TAG_NAME = re.compile(rb"[^ \t\r\n/>]+")
 _tables = None  # (the scan's name tables, made at the first read)
 
 
@@ -79,15 +77,11 @@ class ScanView(ElementQueries):
 
     def __init__(self, scan, element, file):
         self._scan, self._element, self.file = scan, element, file
-        offset = int(scan.elements[element, 2]) + 1
-        self.tag = _TAG_NAME.match(scan.text, offset).group().decode()
+        self.tag = scan.tag(element)
 
     @cached_property
     def attrib(self):
-        scan, text = self._scan, self._scan.text
-        first, count = scan.elements[self._element, 3:5].tolist()
-        rows = scan.attributes[first : first + count, 2:6].tolist()
-        return {text[a:b].decode(): text[v:w].decode() for v, w, a, b in rows}
+        return self._scan.attrib(self._element)
 
     @cached_property
     def children(self):
@@ -96,8 +90,7 @@ class ScanView(ElementQueries):
 
     @property
     def text(self):
-        start, end = self._scan.elements[self._element, 5:7].tolist()
-        content = self._scan.text[start:end]
+        content = self._scan.content(self._element)
         if b"<" in content or b"\r" in content:
             raise Declined
         return content.decode().strip() or None

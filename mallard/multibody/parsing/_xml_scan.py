@@ -40,6 +40,7 @@ DECLARATION = re.compile(
     rb"([ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(\"(?i:utf-8|us-ascii)\"|'(?i:utf-8|us-ascii)'))?"
     rb"([ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(\"(yes|no)\"|'(yes|no)'))?[ \t\r\n]*\?>"
 )
+_TAG_NAME = re.compile(rb"[^ \t\r\n/>]+")
 #: The columns of an element's row: tag id, parent (-1: the root's), the offset of its '<', its
 #: first attribute row, its attribute count, where its content starts and ends (after its start
 #: tag's '>', at its end tag's '<'; both after "/>" for an empty-element tag).
@@ -333,7 +334,8 @@ class Scan:
     of ``tags`` and ``names`` it was read with; and the tables a reader queries:
     ``children(parent, tag)``, ``child(elements, tag)`` (each one's first child of ``tag``,
     -1 where none or where the element is -1), ``attribute(elements, name)`` (the attribute
-    rows, -1 where absent), ``numbers``, ``strings``, ``children_of``, ``line``."""
+    rows, -1 where absent), ``numbers``, ``strings``; an element's ``tag``, ``attrib``,
+    ``content``, ``children_of``, ``line``."""
 
     def __init__(self, text, tags, names):
         """Reads ``text`` (bytes) with ``tags`` and ``names``: name_table's tables of the tag
@@ -414,6 +416,22 @@ class Scan:
             for j in np.flatnonzero(rows < 0).tolist():
                 values[j] = None
         return values
+
+    def tag(self, element):
+        """The tag (str) of ``element``."""
+        return _TAG_NAME.match(self.text, int(self.elements[element, OFFSET]) + 1).group().decode()
+
+    def attrib(self, element):
+        """The attributes of ``element``: {name: value} (str), in order."""
+        text = self.text
+        first, count = self.elements[element, FIRST : COUNT + 1].tolist()
+        rows = self.attributes[first : first + count, VALUE : NAME_END + 1].tolist()
+        return {text[a:b].decode(): text[v:w].decode() for v, w, a, b in rows}
+
+    def content(self, element):
+        """The bytes between ``element``'s start and end tags (b"" for an empty-element tag)."""
+        start, end = self.elements[element, CONTENT : END + 1].tolist()
+        return self.text[start:end]
 
     def children_of(self, element):
         """The children of ``element`` (rows), in order: among the rows of its subtree (those
