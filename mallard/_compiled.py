@@ -48,6 +48,7 @@ ENTRY_MODULES = (
     "mallard.multibody._kernels.contact",
     "mallard.geometry._kernels.queries",
     "mallard.geometry._kernels.batch",
+    "mallard.multibody.parsing._xml_scan",
 )
 
 #: The entry points whose code LLVM optimizes at -O1 instead of numba's -O3 (see

@@ -244,6 +244,28 @@ def task_rollouts():
         BatchedPlant(plant).Rollout(q, q, num_steps=2, **options)
 
 
+def task_parsing():
+    """A URDF document large enough for the URDF reader's fast path (_urdf_fast.MIN_BYTES), a
+    chain of links, parsed without a SceneGraph: its compiled XML scan."""
+    from mallard.multibody.parsing import Parser, _urdf_fast
+    from mallard.multibody.plant import MultibodyPlant
+
+    inertial = (
+        '<inertial><origin xyz="0 0 -0.25"/><mass value="1"/>'
+        '<inertia ixx="0.02" iyy="0.02" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial>'
+    )
+    lines = ['<robot name="chain">', f'<link name="link0">{inertial}</link>']
+    k = 0
+    while sum(map(len, lines)) < _urdf_fast.MIN_BYTES:
+        k += 1
+        lines += [
+            f'<link name="link{k}">{inertial}</link>',
+            f'<joint name="joint{k}" type="revolute"><parent link="link{k - 1}"/>'
+            f'<child link="link{k}"/><origin xyz="0 0 -0.5"/><axis xyz="0 1 0"/></joint>',
+        ]
+    Parser(MultibodyPlant(0.0)).AddModelsFromString("\n".join([*lines, "</robot>"]), "urdf")
+
+
 def task_proximity():
     """SceneGraph's proximity queries and BatchedPlant's collision checks (a sphere, a box and
     a capsule on free bodies)."""
@@ -329,6 +351,7 @@ TASKS = {
     "rollouts": task_rollouts,
     "proximity": task_proximity,
     "contact": task_contact,
+    "parsing": task_parsing,
 }
 
 #: The tasks in groups that share many kernels, each run by one worker process in order (a
@@ -336,7 +359,7 @@ TASKS = {
 #: (workers take them in this order): the plant's tasks, its entry points on plain workspaces
 #: (its explicit steps and stages for both sets of joint types); BatchedPlant's, in lanes, and
 #: SingleStatePlant's, whose kernels BatchedPlant's derivatives run state by state too;
-#: SceneGraph's queries.
+#: SceneGraph's queries; the URDF reader's XML scan.
 GROUPS = (
     (
         "simulation",
@@ -348,6 +371,7 @@ GROUPS = (
     ),
     ("batch-dynamics", "batch-derivatives", "batch-kinematics", "single-state", "rollouts"),
     ("proximity",),
+    ("parsing",),
 )
 
 

@@ -85,12 +85,23 @@ def _format_parser(file_name):
 def _fast_path(parse, data, file):
     """The fast path of the format parser ``parse`` for the document ``data`` (bytes or str;
     ``file`` names it), a function of the workspace (see Parser._add), or None: MJCF's
-    (_mjcf_fast)."""
-    if not parse.__module__.endswith("._mujoco"):
-        return None
-    from mallard.multibody.parsing import _mjcf_fast
+    (_mjcf_fast), URDF's for a large document (_urdf_fast)."""
+    if parse.__module__.endswith("._mujoco"):
+        from mallard.multibody.parsing import _mjcf_fast
 
-    return lambda workspace: _mjcf_fast.parse(workspace, data, file)
+        return lambda workspace: _mjcf_fast.parse(workspace, data, file)
+    if reads_views(parse):
+        from mallard.multibody.parsing import _urdf_fast
+
+        if len(data) >= _urdf_fast.MIN_BYTES:
+            return lambda workspace: _urdf_fast.parse(workspace, data, file)
+    return None
+
+
+def _has_fast_path(parse):
+    """Whether the format parser ``parse`` has a fast path (its file is then read once, for
+    the fast path and the reader)."""
+    return parse.__module__.endswith(("._mujoco", "._urdf"))
 
 
 def _bytes(path):
@@ -255,7 +266,7 @@ class Parser:
 
             return self._add(parse, lambda workspace: load_file(workspace, file_name))
         views, text = reads_views(parse), reads_text(parse)
-        data = _bytes(file_name) if parse.__module__.endswith("._mujoco") else None
+        data = _bytes(file_name) if _has_fast_path(parse) else None
         if data is not None:  # (read once, for the fast path and the reader)
             return self._add(
                 parse,

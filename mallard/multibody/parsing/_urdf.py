@@ -506,7 +506,8 @@ class _UrdfParser:
                 views = self.views(joints)
                 for k in warned:
                     self.warn_read(views[k])
-            self.add_joints_at_once(joints, columns, *checked)
+            types = [node.attrib["type"] for node in joints]
+            self.add_joints_at_once(types, columns, *checked)
             effort_limits.update(zip(columns[0], columns[6], strict=True))
             mimics = list(map(dict.get, firsts, repeat("mimic")))
             if mimics.count(None) == len(mimics):
@@ -516,14 +517,20 @@ class _UrdfParser:
                 for node, mimic in zip(self.views(joints), mimics, strict=True)
                 if mimic is not None
             ]
-        bodies, mimics = self.bodies, []
         joints = self.views(joints)  # (messages name them)
+        mimics = [node.view(first.get("mimic")) for node, first in zip(joints, firsts, strict=True)]
+        return self.add_joints_one_by_one(joints, read, warned, mimics, effort_limits)
+
+    def add_joints_one_by_one(self, joints, read, warned, mimics, effort_limits):
+        """Adds the joints of the ElementViews ``joints`` one by one, in order: by their
+        values ``read`` (joint_values': at their places in ``warned``, given its warnings), or
+        where None by parse_joint; returns [(a joint, its ``<mimic>``)] of those of a mimic
+        (``mimics``: each one's, or None), which parse_mimic reads once all are added."""
+        bodies = self.bodies
         warned = {joints[k] for k in warned} if warned else ()
-        for node, first, values in zip(joints, firsts, read, strict=True):
+        for node, values in zip(joints, read, strict=True):
             if values is None:
-                mimic = self.parse_joint(node, first_views(node), effort_limits)
-                if mimic is not None:
-                    mimics.append((node, mimic))
+                self.parse_joint(node, first_views(node), effort_limits)
                 continue
             name, parent_name, child_name, pose_row, axis, limit_row, effort, damping = values
             # (parse_joint's warnings, in its order: its children's before its bodies' errors,
@@ -558,10 +565,9 @@ class _UrdfParser:
             else:
                 self.pend(frame_on_parent, joint, ends)
             effort_limits.setdefault(name, effort)
-            mimic = first.get("mimic")
-            if mimic is not None:
-                mimics.append((node, node.view(mimic)))
-        return mimics
+        return [
+            (node, mimic) for node, mimic in zip(joints, mimics, strict=True) if mimic is not None
+        ]
 
     def checked_at_once(self, columns):
         """(the names of their frames "{name}_parent", their parent bodies, their child
@@ -590,29 +596,27 @@ class _UrdfParser:
             return None
         return frame_names, parents, children
 
-    def add_joints_at_once(self, joints, columns, frame_names, parents, children):
-        """Adds the joints of the elements ``joints`` that joint_values read (``columns``: the
+    def add_joints_at_once(self, types, columns, frame_names, parents, children):
+        """Adds the joints of the types ``types`` that joint_values read (``columns``: the
         columns of its values) and checked_at_once passed (``frame_names``, ``parents``,
         ``children``: its answer), with their frames "{name}_parent", to the plant at once
         (its _add_joints_in_rows)."""
         names, _, _, pose_rows, axes, limit_rows, _, dampings = columns
-        classes = [_JOINT_CLASSES[node.attrib["type"]] for node in joints]
+        classes = list(map(_JOINT_CLASSES.__getitem__, types))
         self.plant._add_joints_in_rows(
             frame_names, parents, pose_rows, classes, names, children, axes, limit_rows, dampings
         )
 
     def parse_joint(self, node, first, effort_limits):
         """Adds the joint of ``node``, whose first child of each tag is the ElementView
-        ``first[tag]``; returns its ``<mimic>`` ElementView, if any (parse_mimic reads it once
-        all joints are added)."""
-        mimic = first.get("mimic")
+        ``first[tag]`` (its ``<mimic>`` read by parse_mimic once all joints are added)."""
         if node.attrib.get("drake_ignore") == "true":
-            return mimic
+            return
         if "calibration" in first or "safety_controller" in first:
             self.warn_unsupported(node)
         name, joint_type, parent_name, child_name = self.joint_key_params(node, first)
         if "" in (name, joint_type, parent_name, child_name):
-            return mimic
+            return
         parent = self.body_for_element(name, parent_name)
         child = self.body_for_element(name, child_name)
         X_PB, axis = self.pose_and_axis(name, joint_type, first)
@@ -681,7 +685,6 @@ class _UrdfParser:
         else:
             self.error(node, f"Joint '{name}' has unrecognized type: '{joint_type}'")
         effort_limits.setdefault(name, effort)
-        return mimic
 
     def warn_unsupported(self, node):
         """parse_joint's warnings of the joint ``node``'s ``<calibration>`` and

@@ -77,9 +77,22 @@ def spatial_inertias(links):
     angles = plain_numbers(angles, 3) if rotated else []
     if positions is None or scalars is None or angles is None:  # (an unusual number somewhere:
         return inertias  # link by link)
-    p = positions.reshape(-1, 3)
-    scalars = scalars.reshape(-1, 7)
-    if not (np.isfinite(positions).all() and np.isfinite(scalars).all()):  # (out of range)
+    angles = angles.reshape(-1, 3) if rotated else angles
+    return inertia_rows(
+        len(links), found, positions.reshape(-1, 3), scalars.reshape(-1, 7), rotated, angles
+    )
+
+
+def inertia_rows(count, found, p, scalars, rotated, angles):
+    """spatial_inertias' list (of ``count`` links) from the numbers of the links it reads
+    (``found``, their places; the (n, 3) p_BBcm of each ``<origin>``'s xyz, the (n, 7) mass
+    and ixx, iyy, izz, ixy, ixz, iyz of each, those of the links at ``rotated`` (places in
+    found) rotated by the rpy rows ``angles``): None where parse_inertial must read it, all
+    None if a number is out of range. (The math of parse_inertial in arrays, for the reader
+    and its fast path, _urdf_fast.)"""
+    inertias = [None] * count
+    n = len(found)
+    if not (np.isfinite(p).all() and np.isfinite(scalars).all()):  # (out of range)
         return inertias
     m = scalars[:, :1]
     I = scalars[:, _I]  # (each link's row by row, as the columns below)
@@ -98,13 +111,13 @@ def spatial_inertias(links):
         valid = could_be_physically_valid_batch(*both)
     ok = (m[:, 0] > 0) & valid[:n] & valid[n:]
     if rotated:  # (an rpy whose rotation is not the identity re-expresses I: link by link)
-        for j, rpy in zip(rotated, angles.reshape(-1, 3).tolist(), strict=True):
+        for j, rpy in zip(rotated, angles.tolist(), strict=True):
             if not all(map(math.isfinite, rpy)) or matrix_from_rpy(*rpy).tolist() != _IDENTITY:
                 ok[j] = False
     # (the links' inertia rows [m, p, G]: each body reads its row when asked, Finalize all)
     rows = np.concatenate((m, p, G), axis=1)
     rows.flags.writeable = False
-    if n == len(links) and ok.all():
+    if n == count and ok.all():
         return list(zip(repeat(rows), range(n)))
     for j in np.flatnonzero(ok).tolist():
         inertias[found[j]] = (rows, j)

@@ -121,14 +121,32 @@ def joint_values(joints, firsts):
     # (an unusual number somewhere: joint by joint)
     if vectors is None or scalars is None or angles is None or frictions is None:
         return values, []
-    vectors = vectors.reshape(-1, 6)
-    limits = scalars.reshape(-1, 5)
+    return joint_rows(
+        len(joints), found, names, fixed, warned, vectors.reshape(-1, 6),
+        scalars.reshape(-1, 5), rotated, angles.reshape(-1, 3) if rotated else angles, damped,
+        frictions.reshape(-1, 2) if damped else frictions,
+    )  # fmt: skip
+
+
+def joint_rows(count, found, names, fixed, warned, vectors, limits, rotated, angles, damped,
+               frictions):  # fmt: skip
+    """joint_values' answer (of ``count`` joints) from the values of the joints it reads
+    (``found``, their places; ``names``, their (name, parent link, child link); ``fixed``,
+    ``warned``: the fixed ones and those parse_joint warns of by their children, places in
+    found; the (n, 6) xyz of each ``<origin>`` and its axis; the (n, 5) lower, upper,
+    velocity, drake:acceleration and effort of each ``<limit>``, NaN where absent; the rpy
+    rows ``angles`` of the joints at ``rotated``; the (d, 2) damping and friction of the
+    ``<dynamics>`` of the joints at ``damped``, NaN where absent; ``limits``' NaN are set to
+    their defaults, ``warned`` (a set) takes the joints warned of for their friction). (The
+    math of parse_joint in arrays, for the reader and its fast path, _urdf_fast.)"""
+    values = [None] * count
+    n = len(found)
     ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
     dampings = [None] * n  # (a damping the joint keeps: not +0.0, the default's)
     if damped:
-        damping, friction = frictions.reshape(-1, 2).T
+        damping, friction = frictions.T
         # (out of range, a damping the joint rejects)
-        ok[damped] &= ~np.isinf(frictions.reshape(-1, 2)).any(axis=1) & ~(damping < 0.0)
+        ok[damped] &= ~np.isinf(frictions).any(axis=1) & ~(damping < 0.0)
         kept = ~np.isnan(damping) & ((damping != 0.0) | np.signbit(damping))
         rubs = (friction != 0.0) & ~np.isnan(friction)  # (parse_joint warns of it)
         for j, d, keep in zip(damped, damping.tolist(), kept.tolist(), strict=True):
@@ -136,7 +154,6 @@ def joint_values(joints, firsts):
                 dampings[j] = d
         warned.update(np.array(damped)[rubs].tolist())
     if rotated:
-        angles = angles.reshape(-1, 3)
         ok[rotated] &= np.isfinite(angles).all(axis=1)
         angles = angles.tolist()
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
@@ -177,7 +194,7 @@ def joint_values(joints, firsts):
             ),
         )
     )
-    if n == len(joints) and ok.all():
+    if n == count and ok.all():
         values = read
     else:
         for j in np.flatnonzero(ok).tolist():

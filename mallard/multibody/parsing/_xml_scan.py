@@ -1,0 +1,451 @@
+"""An XML document's UTF-8 bytes read by one compiled kernel (:func:`xml_scan`) into arrays:
+no Python object per element (ElementTree makes an Element and an attribute dict for each),
+its numbers converted in the kernel; then tables and columns over those arrays
+(:class:`Scan`: "every joint's origin's xyz as an (n, 3) array, NaN where absent"), for a
+reader's fast path (_urdf_fast).
+
+The scan reads the documents it fully understands: ASCII bytes, an XML declaration of
+version 1.x (UTF-8 or US-ASCII, if it names its encoding: :data:`DECLARATION`), comments,
+elements and attributes (quoted by " or '), character data of neither '&' nor a control
+character. It declines (DECLINE) a DOCTYPE, CDATA, a processing instruction, an entity or
+character reference ('&'), a non-ASCII byte, an attribute value holding a tab or line break
+(which XML normalizes to a space), and it finds some documents malformed (MALFORMED: tags not
+matched, an attribute repeated, text after the root...); either way the reader reads the
+document (_xml_view), which gives Drake's message with file and line. Where it reads a
+document, its elements, attributes and values are ElementTree's of the same bytes
+(tests/multibody/parsing/test_xml_scan.py).
+
+Numbers: a whitespace-separated word of ≤ 15 significant digits and a decimal exponent of
+magnitude ≤ 22 is m·10^e or m/10^-e (Clinger's fast path: both operands exact, one correctly
+rounded operation, so the bits of Python's ``float``); an attribute with another word (a name,
+a longer number, "nan"...) has no numbers (count -1): :meth:`Scan.numbers` reads it as the
+reader does (_plain_numbers)."""
+
+import re
+
+import numpy as np
+
+from mallard._compiled import entry_point, kernels
+from mallard.multibody._kernels._machinery import jitable
+from mallard.multibody.parsing._plain_numbers import plain_numbers
+
+OK, DECLINE, MALFORMED = 0, 1, 2
+_POW10 = np.array([10.0**k for k in range(23)])
+#: The most nested elements the scan reads (deeper: declined).
+MAX_DEPTH = 256
+
+#: The XML declarations the scan reads past (its encoding, if named, one whose bytes it reads).
+DECLARATION = re.compile(
+    rb"<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(\"1\.[0-9]+\"|'1\.[0-9]+')"
+    rb"([ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(\"(?i:utf-8|us-ascii)\"|'(?i:utf-8|us-ascii)'))?"
+    rb"([ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(\"(yes|no)\"|'(yes|no)'))?[ \t\r\n]*\?>"
+)
+_TAG_NAME = re.compile(rb"[^ \t\r\n/>]+")
+#: The columns of an element's row: tag id, parent (-1: the root's), the offset of its '<', its
+#: first attribute row, its attribute count, where its content starts and ends (after its start
+#: tag's '>', at its end tag's '<'; both after "/>" for an empty-element tag).
+TAG, PARENT, OFFSET, FIRST, COUNT, CONTENT, END = range(7)
+#: The columns of an attribute's row: element, name id, value start and end, name start and
+#: end, first number, numbers (-1: a word is not a fast-path number).
+ELEMENT, NAME, VALUE, VALUE_END, NAME_START, NAME_END, NUMBER, NUMBERS = range(8)
+
+
+@jitable
+def _is_name_start(c):
+    return (65 <= c <= 90) or (97 <= c <= 122) or c == 95 or c == 58
+
+
+@jitable
+def _is_name(c):
+    return _is_name_start(c) or (48 <= c <= 57) or c == 45 or c == 46
+
+
+@jitable
+def _is_space(c):
+    return c == 32 or c == 9 or c == 10 or c == 13
+
+
+@jitable
+def _same(buf, a0, a1, b0, b1):
+    if a1 - a0 != b1 - b0:
+        return False
+    for i in range(a1 - a0):
+        if buf[a0 + i] != buf[b0 + i]:
+            return False
+    return True
+
+
+@jitable
+def _name_id(buf, s, e, names, lengths):
+    """The row of buf[s:e] in the padded name table ``names``, or -1."""
+    for k in range(names.shape[0]):
+        if lengths[k] == e - s:
+            same = True
+            for i in range(e - s):
+                if names[k, i] != buf[s + i]:
+                    same = False
+                    break
+            if same:
+                return k
+    return -1
+
+
+@jitable
+def _number(buf, s, e, out, at):
+    """Whether the word buf[s:e] is a number of Clinger's fast path; if so it is out[at]."""
+    i, negative = s, False
+    if buf[i] == 45 or buf[i] == 43:
+        negative = buf[i] == 45
+        i += 1
+    m = digits = exponent = 0  # (the significand's digits, from the first non-zero one)
+    seen = False
+    while i < e and 48 <= buf[i] <= 57:
+        seen = True
+        if m or buf[i] != 48:
+            m, digits = m * 10 + (buf[i] - 48), digits + 1
+        i += 1
+        if digits > 15:
+            return False
+    if i < e and buf[i] == 46:
+        i += 1
+        while i < e and 48 <= buf[i] <= 57:
+            seen = True
+            if m or buf[i] != 48:
+                m, digits = m * 10 + (buf[i] - 48), digits + 1
+            exponent -= 1
+            i += 1
+            if digits > 15:
+                return False
+    if not seen:
+        return False
+    if i < e and (buf[i] == 101 or buf[i] == 69):
+        i += 1
+        sign = 1
+        if i < e and (buf[i] == 45 or buf[i] == 43):
+            sign = -1 if buf[i] == 45 else 1
+            i += 1
+        if i == e:
+            return False
+        x = 0
+        while i < e and 48 <= buf[i] <= 57:
+            x = min(x * 10 + (buf[i] - 48), 10000)
+            i += 1
+        exponent += sign * x
+    if i != e:
+        return False
+    value = float(m)
+    if m != 0:
+        if exponent < -22 or exponent > 22:
+            return False
+        value = value / _POW10[-exponent] if exponent < 0 else value * _POW10[exponent]
+    out[at] = -value if negative else value
+    return True
+
+
+@jitable
+def _numbers(buf, v0, v1, numbers, nn):
+    """How many numbers the attribute value buf[v0:v1] holds, written to numbers[nn:], or -1
+    if a word is not a fast-path number (or they would not fit)."""
+    count, k = 0, v0
+    while k < v1:
+        while k < v1 and buf[k] == 32:
+            k += 1
+        if k == v1:
+            break
+        w0 = k
+        while k < v1 and buf[k] != 32:
+            k += 1
+        if nn + count == numbers.shape[0] or not _number(buf, w0, k, numbers, nn + count):
+            return -1
+        count += 1
+    return count
+
+
+@entry_point
+@jitable
+def xml_scan(
+    buf, start, tags, tag_lengths, names, name_lengths, elements, attributes, numbers,
+    first_child, attribute_row, stack, counts,
+):  # fmt: skip
+    """OK, DECLINE or MALFORMED for the document ``buf`` (uint8) from ``start`` (after its XML
+    declaration); tag and attribute names given ids by their rows in the padded tables
+    ``tags`` and ``names`` (of lengths ``tag_lengths``, ``name_lengths``; -1: another name).
+    On OK, counts = (elements, attributes, numbers) of rows written, in document order: rows
+    of ``elements`` (TAG... END) and ``attributes`` (ELEMENT... NUMBERS), the ``numbers``;
+    and in the tables ``first_child`` and ``attribute_row`` (given all -1, a row more than
+    ``elements``) the first child of element e of tag id t at [e, t], e's attribute row of
+    name id a at [e, a]. ``stack``: (MAX_DEPTH, 2) int32, the open elements and their tags' ends."""
+    n = buf.shape[0]
+    depth = ne = na = nn = 0
+    i, root_done = start, False
+    while i < n:
+        c = buf[i]
+        if c != 60:  # (character data)
+            if c >= 128 or c == 38 or (c < 32 and not _is_space(c)):
+                return DECLINE
+            if depth == 0 and not _is_space(c):
+                return MALFORMED
+            if c == 62 and i >= 2 and buf[i - 1] == 93 and buf[i - 2] == 93:  # ("]]>")
+                return MALFORMED
+            i += 1
+            continue
+        if i + 1 >= n:
+            return MALFORMED
+        c = buf[i + 1]
+        if c == 33:  # ("<!": a comment, else declined)
+            if not (i + 3 < n and buf[i + 2] == 45 and buf[i + 3] == 45):
+                return DECLINE
+            j = i + 4
+            while True:
+                if j + 1 >= n:
+                    return MALFORMED
+                if buf[j] == 45 and buf[j + 1] == 45:
+                    if j + 2 < n and buf[j + 2] == 62:
+                        break
+                    return MALFORMED
+                if buf[j] >= 128 or (buf[j] < 32 and not _is_space(buf[j])):
+                    return DECLINE
+                j += 1
+            i = j + 3
+            continue
+        if c == 63:  # (a processing instruction)
+            return DECLINE
+        if c == 47:  # (an end tag)
+            if depth == 0:
+                return MALFORMED
+            j = i + 2
+            while j < n and _is_name(buf[j]):
+                j += 1
+            open_element = stack[depth - 1, 0]
+            if not _same(buf, i + 2, j, elements[open_element, OFFSET] + 1, stack[depth - 1, 1]):
+                return MALFORMED
+            while j < n and _is_space(buf[j]):
+                j += 1
+            if j >= n or buf[j] != 62:
+                return MALFORMED
+            elements[open_element, END] = i
+            depth -= 1
+            root_done = depth == 0
+            i = j + 1
+            continue
+        if root_done:
+            return MALFORMED
+        if not _is_name_start(c):
+            return DECLINE
+        j = i + 2
+        while j < n and _is_name(buf[j]):
+            j += 1
+        if ne == elements.shape[0] or depth == stack.shape[0]:
+            return DECLINE
+        e, tag_end, first = ne, j, na
+        ne += 1
+        tag = _name_id(buf, i + 1, j, tags, tag_lengths)
+        parent = stack[depth - 1, 0] if depth > 0 else -1
+        elements[e, TAG], elements[e, PARENT] = tag, parent
+        if tag >= 0 and parent >= 0 and first_child[parent, tag] < 0:
+            first_child[parent, tag] = e
+        elements[e, OFFSET] = i
+        elements[e, FIRST] = na
+        closed = False
+        while True:  # (attributes, then '>' or "/>")
+            spaced = False
+            while j < n and _is_space(buf[j]):
+                spaced, j = True, j + 1
+            if j >= n:
+                return MALFORMED
+            if buf[j] == 62:
+                j += 1
+                break
+            if buf[j] == 47:
+                if j + 1 < n and buf[j + 1] == 62:
+                    closed, j = True, j + 2
+                    break
+                return MALFORMED
+            if not spaced or not _is_name_start(buf[j]):
+                return MALFORMED if buf[j] < 128 else DECLINE
+            a0 = j
+            while j < n and _is_name(buf[j]):
+                j += 1
+            a1 = j
+            while j < n and _is_space(buf[j]):
+                j += 1
+            if j >= n or buf[j] != 61:
+                return MALFORMED
+            j += 1
+            while j < n and _is_space(buf[j]):
+                j += 1
+            if j >= n or (buf[j] != 34 and buf[j] != 39):
+                return MALFORMED
+            quote = buf[j]
+            j += 1
+            v0 = j
+            while j < n and buf[j] != quote:
+                if buf[j] == 60:
+                    return MALFORMED
+                if buf[j] == 38 or buf[j] >= 128 or buf[j] < 32:  # (&, non-ASCII, normalized)
+                    return DECLINE
+                j += 1
+            if j >= n:
+                return MALFORMED
+            v1 = j
+            j += 1
+            for k in range(first, na):
+                if _same(buf, a0, a1, attributes[k, NAME_START], attributes[k, NAME_END]):
+                    return MALFORMED
+            if na == attributes.shape[0]:
+                return DECLINE
+            count = _numbers(buf, v0, v1, numbers, nn)
+            attributes[na, ELEMENT] = e
+            name = _name_id(buf, a0, a1, names, name_lengths)
+            attributes[na, NAME] = name
+            if name >= 0:
+                attribute_row[e, name] = na
+            attributes[na, VALUE], attributes[na, VALUE_END] = v0, v1
+            attributes[na, NAME_START], attributes[na, NAME_END] = a0, a1
+            attributes[na, NUMBER], attributes[na, NUMBERS] = nn, count
+            nn += max(count, 0)
+            na += 1
+        elements[e, COUNT] = na - first
+        elements[e, CONTENT] = j
+        if not closed:
+            stack[depth, 0], stack[depth, 1] = e, tag_end
+            depth += 1
+        else:
+            elements[e, END] = j
+            root_done = depth == 0
+        i = j
+    if depth != 0 or not root_done:
+        return MALFORMED
+    counts[0], counts[1], counts[2] = ne, na, nn
+    return OK
+
+
+def name_table(names):
+    """The padded table (uint8 rows) and lengths of the ``names`` the scan gives ids."""
+    table = np.zeros((len(names), max(map(len, names))), np.uint8)
+    for k, name in enumerate(names):
+        table[k, : len(name)] = np.frombuffer(name.encode(), np.uint8)
+    return table, np.array([len(name) for name in names], np.int64)
+
+
+class Scan:
+    """A document read by the scan (``status`` OK), or not (DECLINE, MALFORMED: its arrays
+    None). ``text`` (bytes), ``elements``, ``attributes``, ``values`` (its numbers), the ids
+    of ``tags`` and ``names`` it was read with; and the tables a reader queries:
+    ``children(parent, tag)``, ``child(elements, tag)`` (each one's first child of ``tag``,
+    -1 where none or where the element is -1), ``attribute(elements, name)`` (the attribute
+    rows, -1 where absent), ``numbers``, ``strings``; an element's ``tag``, ``attrib``,
+    ``content``, ``children_of``, ``line``."""
+
+    def __init__(self, text, tags, names):
+        """Reads ``text`` (bytes) with ``tags`` and ``names``: name_table's tables of the tag
+        and attribute names given ids (tuples ``tags[2]``, ``names[2]`` of the names)."""
+        self.text, self.tags, self.names = text, tags, names
+        self.elements = self.attributes = self.values = self._breaks = None
+        start = 0
+        if text.startswith(b"<?"):
+            declaration = DECLARATION.match(text)
+            if declaration is None:
+                self.status = DECLINE
+                return
+            start = declaration.end()
+        # (at most an element per '<', an attribute per '=', a number per value and space
+        # within one: tight, so that few fresh pages are touched)
+        ne, na = text.count(b"<"), text.count(b"=")
+        elements = np.empty((ne, 7), np.int32)
+        attributes = np.empty((na, 8), np.int32)
+        numbers = np.empty(na + text.count(b" "))
+        counts = np.zeros(3, np.int64)
+        stack = np.empty((MAX_DEPTH, 2), np.int32)
+        # (the tables' last row, all -1, answers the element -1: absent)
+        self.first = np.full((len(elements) + 1, len(tags[2])), -1, np.int32)
+        self.row = np.full((len(elements) + 1, len(names[2])), -1, np.int32)
+        buf = np.frombuffer(text, np.uint8)
+        self.status = kernels(np.float64).xml_scan(
+            buf, start, *tags[:2], *names[:2], elements, attributes, numbers, self.first,
+            self.row, stack, counts,
+        )  # fmt: skip
+        if self.status == OK:
+            ne, na, nn = counts.tolist()
+            self.elements, self.attributes, self.values = (
+                elements[:ne], attributes[:na], numbers[:nn]
+            )  # fmt: skip
+
+    def children(self, parent, tag):
+        """The children of element ``parent`` of tag id ``tag``, in order."""
+        elements = self.elements
+        return np.flatnonzero((elements[:, TAG] == tag) & (elements[:, PARENT] == parent))
+
+    def child(self, elements, tag):
+        """The first child of ``tag`` (a tag id: (n,); a list of them: (n, len(tag)))."""
+        return self.first[elements, tag] if type(tag) is int else self.first[elements[:, None], tag]
+
+    def attribute(self, elements, name):
+        """The row of attribute ``name`` (an id: (n,); a list of them: (n, len(name)))."""
+        return self.row[elements, name] if type(name) is int else self.row[elements[:, None], name]
+
+    def numbers(self, rows, k):
+        """The (len(rows), k) numbers of the attribute rows ``rows`` (NaN where -1), each read
+        as _plain_numbers reads its text (the scan's fast-path numbers, else its float()); None
+        if a present one is not k plain decimal numbers."""
+        attributes = self.attributes
+        out = np.full((len(rows), k), np.nan)
+        present = np.flatnonzero(rows >= 0)
+        found = attributes[rows[present]]
+        counts = found[:, NUMBERS]
+        if not (counts == k).all():
+            slow = counts < 0
+            if not (counts[~slow] == k).all():
+                return None
+            text = self.text
+            texts = [text[a:b].decode() for a, b in found[slow][:, VALUE:NAME_START].tolist()]
+            values = plain_numbers(texts, k)
+            if values is None:
+                return None
+            out[present[slow]] = values.reshape(-1, k)
+            present, found = present[~slow], found[~slow]
+        out[present] = self.values[found[:, NUMBER, None] + np.arange(k)]
+        return out
+
+    def strings(self, rows):
+        """The values (str) of the attribute rows ``rows``, None where -1, decoded at once."""
+        text = self.text
+        spans = self.attributes[rows, VALUE:NAME_START].tolist()
+        values = b"\0".join([text[a:b] for a, b in spans]).decode().split("\0")
+        if (rows < 0).any():
+            for j in np.flatnonzero(rows < 0).tolist():
+                values[j] = None
+        return values
+
+    def tag(self, element):
+        """The tag (str) of ``element``."""
+        return _TAG_NAME.match(self.text, int(self.elements[element, OFFSET]) + 1).group().decode()
+
+    def attrib(self, element):
+        """The attributes of ``element``: {name: value} (str), in order."""
+        text = self.text
+        first, count = self.elements[element, FIRST : COUNT + 1].tolist()
+        rows = self.attributes[first : first + count, VALUE : NAME_END + 1].tolist()
+        return {text[a:b].decode(): text[v:w].decode() for v, w, a, b in rows}
+
+    def content(self, element):
+        """The bytes between ``element``'s start and end tags (b"" for an empty-element tag)."""
+        start, end = self.elements[element, CONTENT : END + 1].tolist()
+        return self.text[start:end]
+
+    def children_of(self, element):
+        """The children of ``element`` (rows), in order: among the rows of its subtree (those
+        after it that start before its end tag), those whose parent it is."""
+        elements = self.elements
+        stop = np.searchsorted(elements[:, OFFSET], elements[element, END])
+        return element + 1 + np.flatnonzero(elements[element + 1 : stop, PARENT] == element)
+
+    def line(self, element):
+        """The line of element ``element``'s start, as expat counts them ("\\r\\n", "\\r"
+        and "\\n" each end a line; their places found at the first call)."""
+        if self._breaks is None:
+            buf = np.frombuffer(self.text, np.uint8)
+            feeds, returns = buf == 10, buf == 13
+            feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
+            self._breaks = np.flatnonzero(feeds | returns)
+        return 1 + int(np.searchsorted(self._breaks, self.elements[element, OFFSET]))

@@ -1,0 +1,245 @@
+"""The URDF reader's fast path (_urdf_fast) against the reader (_urdf): for every URDF document
+of the tests, mallard's models, pydrake's share and example-robot-data (when installed), the
+benchmark's chain, and seeded mutations of them (numbers, names, structure, bytes), the size
+gate off, either the fast path declines or the plant it makes equals the reader's to the bit
+(bodies, frames, joints, actuators, inertias, limits, Finalize's mass matrix, the warnings in
+order), and the Parser's outcome (a plant or the reader's located error) is the reader's."""
+
+import glob
+import importlib.metadata
+import logging
+import os
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from mallard.multibody.parsing import Parser, _urdf_fast
+from mallard.multibody.plant import MultibodyPlant
+from tests.multibody.parsing.test_mjcf_fast_path import _finalized, _Records, dump
+
+HERE = Path(__file__).parent
+REPOSITORY = HERE.parents[2]
+sys.path.insert(0, str(REPOSITORY / "benchmarks"))
+import parsing as benchmark  # noqa: E402
+
+
+def corpus():
+    """The paths of every URDF of the tests, mallard's models, pydrake's share and
+    example-robot-data (if installed)."""
+    roots = [REPOSITORY / "tests", REPOSITORY / "mallard" / "models"]
+    try:
+        import pydrake
+
+        roots.append(Path(pydrake.__file__).parent / "share" / "drake")
+    except ImportError:
+        pass
+    try:
+        erd = importlib.metadata.distribution("example-robot-data")
+        roots.append(Path(erd.locate_file("cmeel.prefix/share/example-robot-data/robots")))
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    return sorted({f for root in roots for f in glob.glob(f"{root}/**/*.urdf", recursive=True)})
+
+
+def _outcome(add, fast, monkeypatch):
+    """(what ``add(parser)`` made: ("plant", dump, warnings, Finalize's) or (the error's type
+    and text, warnings), whether the fast path made it) with the fast path on or off."""
+    accepted = []
+
+    def spy(workspace, data, file):
+        result = parse(workspace, data, file)
+        accepted.append(result is not None)
+        return result
+
+    parse = _urdf_fast.parse
+    monkeypatch.setattr(_urdf_fast, "parse", spy if fast else lambda *args: None)
+    monkeypatch.setattr(_urdf_fast, "MIN_BYTES", 0)  # (small documents too)
+    records = _Records()
+    logger = logging.getLogger("mallard.parsing")
+    logger.addHandler(records)
+    propagate, logger.propagate = logger.propagate, False
+    plant = MultibodyPlant(0.0)
+    try:
+        add(Parser(plant))
+        made = ("plant", dump(plant), list(records.messages), _finalized(plant))
+    except Exception as error:  # (the reader's: its type and text)
+        made = (type(error).__name__, str(error), list(records.messages))
+    finally:
+        logger.removeHandler(records)
+        logger.propagate = propagate
+        monkeypatch.setattr(_urdf_fast, "parse", parse)
+    return made, any(accepted)
+
+
+def _check(add, monkeypatch):
+    """Whether the fast path made the plant (equal to the reader's outcome: asserted; an
+    error, the same on both paths, counts as not accepted)."""
+    reader, _ = _outcome(add, False, monkeypatch)
+    ours, accepted = _outcome(add, True, monkeypatch)
+    assert ours == reader
+    return accepted and ours[0] == "plant"
+
+
+def _string(text):
+    return lambda parser: parser.AddModelsFromString(text, "urdf")
+
+
+@pytest.fixture(autouse=True)
+def _no_logging_output():
+    logging.disable(logging.NOTSET)
+    yield
+
+
+def test_every_urdf_is_read_by_the_fast_path_to_the_bit_or_declined(monkeypatch):
+    accepted = {}
+    for path in corpus():
+        accepted[path] = _check(lambda parser, path=path: parser.AddModels(path), monkeypatch)
+    # (the robots of example-robot-data and Drake's models take it, not only the chain)
+    taken = [path for path, ok in accepted.items() if ok]
+    assert len(taken) >= len(accepted) // 3, sorted(set(accepted) - set(taken))
+    for name in ("talos_full_v2.urdf", "pr2.urdf", "iiwa14_no_collision.urdf"):
+        matches = [path for path in accepted if path.endswith(os.sep + name)]
+        assert all(accepted[path] for path in matches), name
+
+
+@pytest.mark.parametrize("n", [2, 9, 200])
+def test_the_benchmark_chain_is_read_by_the_fast_path_to_the_bit(n, monkeypatch):
+    assert _check(_string(benchmark.chain_urdf(n)), monkeypatch)
+
+
+def test_the_size_gate(monkeypatch):
+    """A document of fewer than MIN_BYTES goes to the reader; the 200-link chain does not."""
+    accepted = []
+    parse = _urdf_fast.parse
+    monkeypatch.setattr(
+        _urdf_fast, "parse", lambda *args: accepted.append(parse(*args)) or accepted[-1]
+    )
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(benchmark.chain_urdf(10), "urdf")
+    assert accepted == []
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(benchmark.chain_urdf(200), "urdf")
+    assert len(accepted) == 1 and accepted[0] is not None
+
+
+#: A document of what real robots hold: materials, visuals and collisions, inertials rotated
+#: or without a row, links without inertials, every joint kind the fast path reads with
+#: limits, dynamics (friction, coulomb_window), calibration, safety controllers, mimics,
+#: transmissions (of both type spellings, reductions, a fixed joint's, gains), gazebo tags.
+ROBOT = """<?xml version="1.0"?>
+<!-- a robot -->
+<robot name="robot" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <material name="blue"><color rgba="0 0 0.8 1"/></material>
+  <link name="base"><inertial><origin xyz="0 0 0.1" rpy="0 0 0"/><mass value="2"/>
+    <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="1 1 1"/></geometry><material name="blue"/></visual>
+    <collision><geometry><sphere radius="0.5"/></geometry></collision></link>
+  <link name="l1"><inertial><origin xyz="0.1 0 0" rpy="0.1 0.2 0.3"/><mass value="1"/>
+    <inertia ixx="0.01" iyy="0.02" izz="0.015" ixy="0.001" ixz="0" iyz="0"/></inertial></link>
+  <link name="l2"><inertial><mass value="0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/>
+    </inertial></link>
+  <link name="l3"/>
+  <link name="l4"><inertial><mass value="0.25"/><inertia ixx="0.001" iyy="0.001" izz="0.001"
+    ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="l5"><inertial><origin xyz="0 0.123456789012345678 0"/><mass value="0.3"/>
+    <inertia ixx="0.002" iyy="0.002" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.2" rpy="0 0 1.5707963"/><axis xyz="0 0 1"/>
+    <limit lower="-1.5" upper="1.5" effort="30" velocity="2" drake:acceleration="4"/>
+    <dynamics damping="0.5" friction="0.1"/><calibration rising="0.1"/>
+    <safety_controller soft_lower_limit="-1" soft_upper_limit="1" k_velocity="1"/></joint>
+  <joint name="j2" type="continuous"><parent link="l1"/><child link="l2"/>
+    <axis xyz="1 1 0"/><dynamics damping="0" coulomb_window="0.1"/></joint>
+  <joint name="j3" type="prismatic"><parent link="l2"/><child link="l3"/>
+    <origin xyz="0.1 0 0"/><limit lower="0" upper="0.2" effort="0" velocity="1"/>
+    <mimic joint="j1" multiplier="2" offset="0.1"/></joint>
+  <joint name="j4" type="fixed"><parent link="l3"/><child link="l4"/>
+    <axis xyz="0 0 0"/></joint>
+  <joint name="j5" type="revolute"><parent link="l4"/><child link="l5"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="-1" velocity="1"/></joint>
+  <transmission name="t1"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="j1"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
+    <actuator name="m1"><mechanicalReduction>1</mechanicalReduction>
+      <drake:rotor_inertia value="0.01"/><drake:gear_ratio value="3"/>
+      <drake:controller_gains p="10" d="1"/></actuator></transmission>
+  <transmission name="t2" type="SimpleTransmission"><joint name="j2"/>
+    <actuator name="m2"><mechanicalReduction>50</mechanicalReduction></actuator></transmission>
+  <transmission name="t3"><type>SimpleTransmission</type><joint name="j3"/>
+    <actuator name="m3"/></transmission>
+  <transmission name="t4"><type>SimpleTransmission</type><joint name="j4"/>
+    <actuator name="m4"/></transmission>
+  <transmission name="t5"><type>other</type><joint name="j2"/><actuator name="m5"/>
+  </transmission>
+  <gazebo reference="l1"><mu1>0.2</mu1></gazebo>
+  <drake:collision_filter_group name="g"><drake:member link="l1"/></drake:collision_filter_group>
+</robot>
+"""
+
+
+def test_a_robot_of_every_element_the_fast_path_reads(monkeypatch):
+    assert _check(_string(ROBOT), monkeypatch)
+
+
+def test_its_warnings_are_errors_with_strict_parsing(monkeypatch):
+    def strict(parser):
+        parser.SetStrictParsing()
+        parser.AddModelsFromString(ROBOT, "urdf")
+
+    reader, _ = _outcome(strict, False, monkeypatch)
+    ours, accepted = _outcome(strict, True, monkeypatch)
+    assert ours == reader and reader[0] == "RuntimeError" and not accepted
+
+
+#: Replacements of a number, a name or a structure, at random places (a mutation each).
+_NUMBERS = ("nan", "inf", "-1", "0", "1e400", "0.1234567890123456789", "1 2", "", "1e", "+.5",
+            "-0", "1E-30", "  2  ", "0x1")  # fmt: skip
+_NAMES = ("", "world", "base", "l1", "j1", "nowhere", "l1_parent")
+_TAGS = ("link", "joint", "drake:joint", "frame", "loop_joint", "mimic", "inertia", "mass",
+         "origin", "axis", "limit", "dynamics", "gazebo", "material", "x")  # fmt: skip
+_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "ball", "planar", "x")
+
+
+def mutants(text, count, seed):
+    """``count`` seeded mutants of the document ``text``: a value replaced (numbers, names,
+    types), an attribute or element removed, a tag renamed, or a byte edited."""
+    rng = random.Random(seed)
+    values = list(re.finditer(r'(\w[\w:]*)="([^"]*)"', text))
+    tags = list(re.finditer(r"<(/?)([\w:]+)", text))
+    elements = list(re.finditer(r"<(\w+)[^<>]*/>", text))
+    out = []
+    for _ in range(count):
+        kind = rng.randrange(6)
+        if kind == 0:  # (a value)
+            m = rng.choice(values)
+            name = m.group(1)
+            pool = _NAMES if name in ("name", "link", "joint") else (
+                _TYPES if name == "type" else _NUMBERS
+            )  # fmt: skip
+            out.append(text[: m.start(2)] + rng.choice(pool) + text[m.end(2) :])
+        elif kind == 1:  # (an attribute removed)
+            m = rng.choice(values)
+            out.append(text[: m.start()] + text[m.end() :])
+        elif kind == 2:  # (an empty element removed)
+            m = rng.choice(elements)
+            out.append(text[: m.start()] + text[m.end() :])
+        elif kind == 3:  # (a tag's first start or end renamed)
+            m = rng.choice(tags)
+            tag, new = m.group(2), rng.choice(_TAGS)
+            pattern = rf"<(/?){re.escape(tag)}([\s/>])"
+            out.append(re.sub(pattern, rf"<\g<1>{new}\g<2>", text, count=1))
+        elif kind == 4:  # (a name repeated: a link's or a joint's given another's)
+            m = rng.choice([m for m in values if m.group(1) == "name"])
+            other = rng.choice([m for m in values if m.group(1) == "name"])
+            out.append(text[: m.start(2)] + other.group(2) + text[m.end(2) :])
+        else:  # (a byte)
+            k = rng.randrange(len(text))
+            out.append(text[:k] + rng.choice("<>/=\"' \n\t!?-&ab:1.e+x\r") + text[k + 1 :])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mutants_are_read_to_the_bit_or_declined(seed, monkeypatch):
+    documents = mutants(ROBOT, 60, seed) + mutants(benchmark.chain_urdf(9), 40, seed)
+    accepted = [_check(_string(document), monkeypatch) for document in documents]
+    assert any(accepted) and not all(accepted)

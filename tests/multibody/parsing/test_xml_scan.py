@@ -1,0 +1,107 @@
+"""The compiled XML scan (_xml_scan) against ElementTree (the reader's read, _xml_view): on
+every URDF of the corpus (tests/multibody/parsing/test_urdf_fast_path.corpus) and the 200-link
+chain, and on seeded random byte edits of a small document, where the scan reads a document
+it shows ElementTree's tree (the same elements in order, tags, attribute dicts, parents, a
+leaf's content without markup), each number it converts equal to ``float``'s to the bit;
+where it declines or finds a document malformed, the reader reads it."""
+
+import random
+
+import numpy as np
+import pytest
+
+from mallard.multibody.parsing import _urdf_fast, _xml_scan
+from mallard.multibody.parsing._xml import XmlSyntaxError
+from mallard.multibody.parsing._xml_view import parse_xml_view
+from tests.multibody.parsing.test_urdf_fast_path import benchmark, corpus
+
+_TABLES = (
+    (*_xml_scan.name_table(_urdf_fast.TAGS), _urdf_fast.TAGS),
+    (*_xml_scan.name_table(_urdf_fast.ATTRIBUTES), _urdf_fast.ATTRIBUTES),
+)
+
+
+def _tree(text):
+    try:
+        return parse_xml_view(text, "f").element
+    except XmlSyntaxError:
+        return None
+
+
+def _assert_same(scan, root):
+    """The scan's arrays show ElementTree's tree ``root``; returns how many numbers it
+    converted."""
+    text, elements = scan.text, list(root.iter())
+    assert len(elements) == len(scan.elements)
+    index = {id(element): e for e, element in enumerate(elements)}
+    tags, names = _urdf_fast.TAGS, _urdf_fast.ATTRIBUTES
+    rows = scan.attributes.tolist()
+    for e, (element, row) in enumerate(zip(elements, scan.elements.tolist(), strict=True)):
+        assert text[row[2] + 1 : row[2] + 1 + len(element.tag)].decode() == element.tag
+        assert (tags.index(element.tag) if element.tag in tags else -1) == row[0]
+        assert all(scan.elements[index[id(child)], 1] == e for child in element)
+        content = text[row[5] : row[6]]
+        if not len(element) and b"<" not in content and b"\r" not in content:  # (its text)
+            assert content.decode() == (element.text or "")
+        attrib = {}
+        for r in rows[row[3] : row[3] + row[4]]:
+            name, value = text[r[4] : r[5]].decode(), text[r[2] : r[3]].decode()
+            assert r[0] == e and (names.index(name) if name in names else -1) == r[1]
+            attrib[name] = value
+            if r[7] >= 0:
+                got = scan.values[r[6] : r[6] + r[7]]
+                want = np.array([float(word) for word in value.split()])
+                assert got.tobytes() == want.tobytes(), value
+        assert attrib == element.attrib
+    return len(scan.values)
+
+
+def test_the_scan_shows_elementtrees_tree_of_every_urdf():
+    documents = {path: open(path, "rb").read() for path in corpus()}
+    documents["chain"] = benchmark.chain_urdf(200).encode()
+    read = numbers = 0
+    for label, text in documents.items():
+        scan, root = _xml_scan.Scan(text, *_TABLES), _tree(text)
+        if scan.status == _xml_scan.OK:
+            assert root is not None, label
+            numbers += _assert_same(scan, root)
+            read += 1
+    assert read >= 0.9 * len(documents) and numbers > 10_000
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_byte_edits_are_read_as_elementtree_reads_them_or_left_to_it(seed):
+    base = f'<?xml version="1.0"?>\n<!-- c -->\n{benchmark.chain_urdf(3)}\n<!-- d -->\n'.encode()
+    rng, alphabet = random.Random(seed), b"<>/=\"' \n\t!?-&ab:1.e+x\r]\x00\x01\xc3"
+    statuses = set()
+    for _ in range(2000):
+        text = bytearray(base)
+        for _ in range(rng.randrange(1, 4)):
+            k, op = rng.randrange(len(text) + 1), rng.randrange(3)
+            if op == 1:
+                text[k:k] = bytes([rng.choice(alphabet)])
+            elif k < len(text):
+                if op == 0:
+                    del text[k]
+                else:
+                    text[k] = rng.choice(alphabet)
+        scan, root = _xml_scan.Scan(bytes(text), *_TABLES), _tree(bytes(text))
+        statuses.add(scan.status)
+        if scan.status == _xml_scan.OK:
+            assert root is not None, bytes(text)
+            _assert_same(scan, root)
+    assert statuses == {_xml_scan.OK, _xml_scan.DECLINE, _xml_scan.MALFORMED}
+
+
+def test_numbers_beyond_the_fast_path_are_read_as_float_reads_them():
+    scan = _xml_scan.Scan(
+        b'<robot><origin xyz="0.12345678901234567 1e-30 2"/><origin xyz="1 2 3"/>'
+        b'<origin xyz="nan 0 0"/><origin xyz="1 2"/></robot>',
+        *_TABLES,
+    )
+    origins = scan.children(0, _urdf_fast.TAGS.index("origin"))
+    rows = scan.attribute(origins, _urdf_fast.ATTRIBUTES.index("xyz"))
+    assert scan.attributes[rows[0], 7] == -1 and scan.attributes[rows[1], 7] == 3
+    values = scan.numbers(rows[:2], 3)
+    assert values.tobytes() == np.array([[0.12345678901234567, 1e-30, 2], [1, 2, 3]]).tobytes()
+    assert scan.numbers(rows[2:3], 3) is None and scan.numbers(rows[3:], 3) is None
