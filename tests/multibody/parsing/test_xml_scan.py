@@ -102,6 +102,7 @@ def test_numbers_beyond_the_fast_path_are_read_as_float_reads_them():
     origins = scan.children(0, _urdf_fast.TAGS.index("origin"))
     rows = scan.attribute(origins, _urdf_fast.ATTRIBUTES.index("xyz"))
     assert scan.attributes[rows[0], 7] == -1 and scan.attributes[rows[1], 7] == 3
-    values = scan.numbers(rows[:2], 3)
+    values = scan.numbers(rows[:2, None], (3,))
     assert values.tobytes() == np.array([[0.12345678901234567, 1e-30, 2], [1, 2, 3]]).tobytes()
-    assert scan.numbers(rows[2:3], 3) is None and scan.numbers(rows[3:], 3) is None
+    assert scan.numbers(rows[2:3, None], (3,)) is None
+    assert scan.numbers(rows[3:, None], (3,)) is None
