@@ -260,8 +260,8 @@ def _add_joints(parser, scan, file, joints):
     )
     if not set(types) <= set(_TYPES):
         raise Declined
-    fixed = np.array([joint_type == "fixed" for joint_type in types])
     n = len(joints)
+    fixed = np.fromiter(map("fixed".__eq__, types), bool, n)
     kids = child(joints, _KIDS)  # (origin, axis, limit, dynamics, calibration, safety_controller)
     limit, dynamics = kids[:, 2], kids[:, 3]
     limit[fixed] = dynamics[fixed] = -1  # (a fixed joint's are not read)
