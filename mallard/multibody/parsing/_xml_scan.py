@@ -444,16 +444,19 @@ class Scan:
         found = kernels(np.float64).xml_numbers(
             rows, counts, self.attributes, self.values, absent, out, slow
         )
-        if found > 0:  # (their texts read column by column)
-            cells, text = divmod(slow[:found], rows.shape[1]), self.text
-            starts = np.concatenate(([0], np.cumsum(counts))).tolist()
-            for j in np.unique(cells[1]).tolist():
-                at = cells[0][cells[1] == j]
-                spans = self.attributes[rows[at, j], VALUE:NAME_START].tolist()
-                values = plain_numbers([text[a:b].decode() for a, b in spans], int(counts[j]))
+        if found > 0:  # (their texts read at once for each count of numbers)
+            at, column = divmod(slow[:found], rows.shape[1])
+            k, text = counts[column], self.text
+            spans = self.attributes[rows[at, column], VALUE:NAME_START].tolist()
+            texts = [text[a:b].decode() for a, b in spans]
+            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[column]
+            for size in np.unique(k).tolist():
+                cells = np.flatnonzero(k == size)
+                values = plain_numbers([texts[c] for c in cells.tolist()], size)
                 if values is None:
                     return None
-                out[at, starts[j] : starts[j + 1]] = values.reshape(len(at), -1)
+                places = starts[cells, None] + np.arange(size)
+                out[at[cells, None], places] = values.reshape(len(cells), size)
         return None if found < 0 else out
 
     def strings(self, rows):
