@@ -270,8 +270,8 @@ def _add_joints(parser, scan, file, joints):
     # where absent)
     xyz, rpy = attribute(kids[:, 0], _ORIGIN).T
     axes = attribute(kids[:, 1], _A["xyz"])
-    vectors, limits = np.stack((xyz, axes, rpy), 1), attribute(limit, _LIMITS)
-    rows = np.concatenate((vectors, limits, np.stack((damping, friction), 1)), axis=1)
+    vector_rows, friction_rows = np.stack((xyz, axes, rpy), 1), np.stack((damping, friction), 1)
+    rows = np.concatenate((vector_rows, attribute(limit, _LIMITS), friction_rows), axis=1)
     numbers = _numbers(scan, rows, _JOINT_COUNTS, np.nan)
     vectors = numbers[:, :6]
     vectors[xyz < 0, :3] = 0.0
