@@ -63,6 +63,11 @@ _KIDS = [
 ]
 _LIMITS = [_A[name] for name in ATTRIBUTES[12:17]]
 _DYNAMICS = [_A[name] for name in ("damping", "friction", "coulomb_window")]
+_INERTIAL = [_T[tag] for tag in ("origin", "mass", "inertia")]
+#: The numbers of each of a link's columns read at once (origin xyz, rpy, mass, moments) and
+#: a joint's (origin xyz, axis xyz, origin rpy, limits, damping, friction).
+_INERTIAL_COUNTS = (3, 3, 1, 1, 1, 1, 1, 1, 1)
+_JOINT_COUNTS = (3, 3, 3, 1, 1, 1, 1, 1, 1, 1)
 _tables = None  # (the scan's name tables, made at the first read)
 
 
@@ -161,18 +166,18 @@ def _strings(scan, rows):
     absent or empty (decoded at once)."""
     n = len(rows)
     values = scan.strings(rows.T.reshape(-1))
-    if None in values or "" in values:
+    if values is None:
         raise Declined
     return [values[j : j + n] for j in range(0, len(values), n)] if n else [[]] * rows.shape[1]
 
 
-def _numbers(scan, rows, k):
-    """The numbers of the attribute rows ``rows`` ((n, m)), k each, as (n, m·k), NaN where
-    absent; declined if one is not k plain decimal numbers."""
-    values = scan.numbers(rows.reshape(-1), k)
+def _numbers(scan, rows, counts, absent):
+    """The numbers of the attribute rows ``rows`` ((n, m)), counts[j] of each of column j, as
+    (n, sum(counts)), ``absent`` where -1; declined if one is not plain decimal numbers."""
+    values = scan.numbers(rows, counts, absent)
     if values is None:
         raise Declined
-    return values.reshape(rows.shape[0], rows.shape[1] * k)
+    return values
 
 
 def _parse(workspace, scan, file):
@@ -181,9 +186,11 @@ def _parse(workspace, scan, file):
     if elements[0, 0] != _T["robot"] or scan.attribute(0, _A["version"]) >= 0:
         raise Declined
     root = ScanView(scan, 0, file)
-    children = np.flatnonzero(elements[:, 1] == 0)
-    if np.isin(elements[children, 0], _DECLINED).any():
+    first = scan.first[0]  # (the root's first child of each tag id)
+    if (first[_DECLINED] >= 0).any():
         raise Declined
+    children = np.flatnonzero(elements[:, 1] == 0)
+    tags = elements[children, 0]
     parser = _ScanParser(workspace, root)
     name = root.get("name")
     if name is None:
@@ -191,23 +198,22 @@ def _parse(workspace, scan, file):
     plant = workspace.plant
     instance = parser.model_instance = plant.AddModelInstance(workspace.model_name(name))
     materials = {}
-    for node in scan.children(0, _T["material"]).tolist():
-        parse_material(workspace, ScanView(scan, node, file), True, materials)
-    _add_links(parser, scan, file, instance, materials)
-    joints = scan.children(0, _T["joint"])
-    if len(joints):
-        effort_limits = _add_joints(parser, scan, file, joints)
-    else:
-        effort_limits = {}
-    for node in scan.children(0, _T["transmission"]).tolist():
-        parser.parse_transmission(ScanView(scan, node, file), effort_limits)
+    if first[_T["material"]] >= 0:
+        for node in children[tags == _T["material"]].tolist():
+            parse_material(workspace, ScanView(scan, node, file), True, materials)
+    _add_links(parser, scan, file, instance, materials, children[tags == _T["link"]])
+    effort_limits = {}
+    if first[_T["joint"]] >= 0:
+        effort_limits = _add_joints(parser, scan, file, children[tags == _T["joint"]])
+    if first[_T["transmission"]] >= 0:
+        for node in children[tags == _T["transmission"]].tolist():
+            parser.parse_transmission(ScanView(scan, node, file), effort_limits)
     return instance
 
 
-def _add_links(parser, scan, file, instance, materials):
-    """The bodies of the root's ``<link>``s, as the reader adds them (in rows where
-    inertia_rows reads them, else by its add_links_at_once or parse_link)."""
-    links = scan.children(0, _T["link"])
+def _add_links(parser, scan, file, instance, materials, links):
+    """The bodies of the root's ``<link>``s ``links`` (rows), as the reader adds them (in rows
+    where inertia_rows reads them, else by its add_links_at_once or parse_link)."""
     attribute, child = scan.attribute, scan.child
     ignored, typed, names = attribute(links, _LINK).T
     if (ignored >= 0).any():
@@ -216,17 +222,18 @@ def _add_links(parser, scan, file, instance, materials):
     # ("world", a name repeated or a type warned of: each link by the reader's steps)
     one_by_one = (typed >= 0).any() or WORLD in names or len(set(names)) != len(names)
     inertial = child(links, _T["inertial"])
-    mass, inertia = child(inertial, _T["mass"]), child(inertial, _T["inertia"])
+    origin, mass, inertia = child(inertial, _INERTIAL).T
     value = attribute(mass, _A["value"])
     found = np.flatnonzero((inertial >= 0) & (inertia >= 0) & (value >= 0))
-    inertial, inertia = inertial[found], inertia[found]
-    p, rpy = attribute(child(inertial, _T["origin"]), _ORIGIN).T
-    rotated = np.flatnonzero(rpy >= 0)
-    angles = _numbers(scan, rpy[rotated, None], 3)
-    p = np.nan_to_num(_numbers(scan, p[:, None], 3))  # (0 where absent)
-    scalars = np.concatenate((value[found, None], attribute(inertia, _MOMENTS)), axis=1)
-    scalars = np.nan_to_num(_numbers(scan, scalars, 1))  # (a moment 0 where absent)
-    inertias = inertia_rows(len(links), found.tolist(), p, scalars, rotated.tolist(), angles)
+    # (each found link's origin xyz, rpy, its mass and moments: 0 where absent)
+    origins, moments = attribute(origin[found], _ORIGIN), attribute(inertia[found], _MOMENTS)
+    rows = np.concatenate((origins, value[found, None], moments), axis=1)
+    numbers = _numbers(scan, rows, _INERTIAL_COUNTS, 0.0)
+    rotated = np.flatnonzero(rows[:, 1] >= 0)
+    inertias = inertia_rows(
+        len(links), found.tolist(), numbers[:, :3], numbers[:, 6:], rotated.tolist(),
+        numbers[rotated, 3:6],
+    )  # fmt: skip
     if None not in inertias and not one_by_one:
         bodies = parser.plant._add_bodies_in_rows(names, instance, inertias)
         parser.bodies.update(zip(names, bodies, strict=True))
@@ -253,24 +260,28 @@ def _add_joints(parser, scan, file, joints):
     )
     if not set(types) <= set(_TYPES):
         raise Declined
-    fixed = np.array([joint_type == "fixed" for joint_type in types])
     n = len(joints)
+    fixed = np.fromiter(map("fixed".__eq__, types), bool, n)
     kids = child(joints, _KIDS)  # (origin, axis, limit, dynamics, calibration, safety_controller)
+    limit, dynamics = kids[:, 2], kids[:, 3]
+    limit[fixed] = dynamics[fixed] = -1  # (a fixed joint's are not read)
+    damping, friction, window = attribute(dynamics, _DYNAMICS).T
+    # (each joint's origin xyz, its axis's xyz, origin rpy, limits, damping and friction: NaN
+    # where absent)
     xyz, rpy = attribute(kids[:, 0], _ORIGIN).T
     axes = attribute(kids[:, 1], _A["xyz"])
-    vectors = _numbers(scan, np.stack((xyz, axes), axis=1), 3)
+    vector_rows, friction_rows = np.stack((xyz, axes, rpy), 1), np.stack((damping, friction), 1)
+    rows = np.concatenate((vector_rows, attribute(limit, _LIMITS), friction_rows), axis=1)
+    numbers = _numbers(scan, rows, _JOINT_COUNTS, np.nan)
+    vectors = numbers[:, :6]
     vectors[xyz < 0, :3] = 0.0
     vectors[(axes < 0) | fixed, 3:] = (1.0, 0.0, 0.0)  # (the default axis; a fixed joint's)
     rotated = np.flatnonzero(rpy >= 0)
-    angles = _numbers(scan, rpy[rotated, None], 3)
-    limit, dynamics = kids[:, 2], kids[:, 3]
-    limit[fixed] = dynamics[fixed] = -1  # (a fixed joint's are not read)
-    limits = _numbers(scan, attribute(limit, _LIMITS), 1)
+    angles = numbers[rotated, 6:9]
+    limits = numbers[:, 9:14]
     damped = np.flatnonzero(dynamics >= 0)
-    damping, friction, window = attribute(dynamics[damped], _DYNAMICS).T
-    frictions = _numbers(scan, np.stack((damping, friction), axis=1), 1)
-    warned = (kids[:, 4] >= 0) | (kids[:, 5] >= 0)
-    warned[damped[window >= 0]] = True
+    frictions = numbers[damped, 14:16]
+    warned = (kids[:, 4] >= 0) | (kids[:, 5] >= 0) | (window >= 0)
     names = list(zip(names, parents, children, strict=True))
     values, warned = joint_rows(
         n, list(range(n)), names, np.flatnonzero(fixed).tolist(),

@@ -320,6 +320,54 @@ def xml_scan(
     return OK
 
 
+@entry_point
+@jitable
+def xml_numbers(rows, counts, attributes, values, absent, out, slow):
+    """Gathers the numbers of the attribute rows ``rows`` ((n, m) int32, -1: absent), counts[j]
+    of each of column j, into ``out`` ((n, sum(counts)); column j's from sum(counts[:j])),
+    ``absent`` where -1. Returns how many cells (i·m + j, written to ``slow``) hold a word
+    not a fast-path number (their text is the caller's to read), or -1 if a cell holds numbers
+    of another count."""
+    n, m = rows.shape
+    count = 0
+    for i in range(n):
+        c = 0
+        for j in range(m):
+            k, r = counts[j], rows[i, j]
+            if r < 0:
+                for q in range(k):
+                    out[i, c + q] = absent
+            elif attributes[r, NUMBERS] < 0:
+                slow[count] = i * m + j
+                count += 1
+            elif attributes[r, NUMBERS] != k:
+                return -1
+            else:
+                first = attributes[r, NUMBER]
+                for q in range(k):
+                    out[i, c + q] = values[first + q]
+            c += k
+    return count
+
+
+@entry_point
+@jitable
+def xml_strings(buf, rows, attributes, out):
+    """Copies the values of the attribute rows ``rows`` (int32) from the document ``buf`` to
+    ``out``, each followed by a NUL; returns the bytes written, or -1 if one is absent (-1)
+    or empty."""
+    at = 0
+    for r in rows:
+        if r < 0 or attributes[r, VALUE] == attributes[r, VALUE_END]:
+            return -1
+        for i in range(attributes[r, VALUE], attributes[r, VALUE_END]):
+            out[at] = buf[i]
+            at += 1
+        out[at] = 0
+        at += 1
+    return at
+
+
 def name_table(names):
     """The padded table (uint8 rows) and lengths of the ``names`` the scan gives ids."""
     table = np.zeros((len(names), max(map(len, names))), np.uint8)
@@ -341,7 +389,7 @@ class Scan:
         """Reads ``text`` (bytes) with ``tags`` and ``names``: name_table's tables of the tag
         and attribute names given ids (tuples ``tags[2]``, ``names[2]`` of the names)."""
         self.text, self.tags, self.names = text, tags, names
-        self.elements = self.attributes = self.values = self._breaks = None
+        self.elements = self.attributes = self.values = self.buffer = self._breaks = None
         start = 0
         if text.startswith(b"<?"):
             declaration = DECLARATION.match(text)
@@ -360,7 +408,7 @@ class Scan:
         # (the tables' last row, all -1, answers the element -1: absent)
         self.first = np.full((len(elements) + 1, len(tags[2])), -1, np.int32)
         self.row = np.full((len(elements) + 1, len(names[2])), -1, np.int32)
-        buf = np.frombuffer(text, np.uint8)
+        self.buffer = buf = np.frombuffer(text, np.uint8)
         self.status = kernels(np.float64).xml_scan(
             buf, start, *tags[:2], *names[:2], elements, attributes, numbers, self.first,
             self.row, stack, counts,
@@ -384,38 +432,42 @@ class Scan:
         """The row of attribute ``name`` (an id: (n,); a list of them: (n, len(name)))."""
         return self.row[elements, name] if type(name) is int else self.row[elements[:, None], name]
 
-    def numbers(self, rows, k):
-        """The (len(rows), k) numbers of the attribute rows ``rows`` (NaN where -1), each read
-        as _plain_numbers reads its text (the scan's fast-path numbers, else its float()); None
-        if a present one is not k plain decimal numbers."""
-        attributes = self.attributes
-        out = np.full((len(rows), k), np.nan)
-        present = np.flatnonzero(rows >= 0)
-        found = attributes[rows[present]]
-        counts = found[:, NUMBERS]
-        if not (counts == k).all():
-            slow = counts < 0
-            if not (counts[~slow] == k).all():
-                return None
-            text = self.text
-            texts = [text[a:b].decode() for a, b in found[slow][:, VALUE:NAME_START].tolist()]
-            values = plain_numbers(texts, k)
-            if values is None:
-                return None
-            out[present[slow]] = values.reshape(-1, k)
-            present, found = present[~slow], found[~slow]
-        out[present] = self.values[found[:, NUMBER, None] + np.arange(k)]
-        return out
+    def numbers(self, rows, counts, absent=np.nan):
+        """The numbers of the attribute rows ``rows`` ((n, m)), counts[j] of each of column j,
+        as (n, sum(counts)) (xml_numbers' columns), ``absent`` where -1; each read as
+        _plain_numbers reads its text (the scan's fast-path numbers, else its float()); None if
+        a present one is not plain decimal numbers of its count."""
+        rows = np.ascontiguousarray(rows, np.int32)
+        counts = np.array(counts, np.int64)
+        out = np.empty((len(rows), int(counts.sum())))
+        slow = np.empty(rows.size, np.int64)
+        found = kernels(np.float64).xml_numbers(
+            rows, counts, self.attributes, self.values, absent, out, slow
+        )
+        if found > 0:  # (their texts read at once for each count of numbers)
+            at, column = divmod(slow[:found], rows.shape[1])
+            k, text = counts[column], self.text
+            spans = self.attributes[rows[at, column], VALUE:NAME_START].tolist()
+            texts = [text[a:b].decode() for a, b in spans]
+            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[column]
+            for size in np.unique(k).tolist():
+                cells = np.flatnonzero(k == size)
+                values = plain_numbers([texts[c] for c in cells.tolist()], size)
+                if values is None:
+                    return None
+                places = starts[cells, None] + np.arange(size)
+                out[at[cells, None], places] = values.reshape(len(cells), size)
+        return None if found < 0 else out
 
     def strings(self, rows):
-        """The values (str) of the attribute rows ``rows``, None where -1, decoded at once."""
-        text = self.text
-        spans = self.attributes[rows, VALUE:NAME_START].tolist()
-        values = b"\0".join([text[a:b] for a, b in spans]).decode().split("\0")
-        if (rows < 0).any():
-            for j in np.flatnonzero(rows < 0).tolist():
-                values[j] = None
-        return values
+        """The values (str) of the attribute rows ``rows``, decoded at once; None if one is
+        absent (-1) or empty."""
+        out = np.empty(len(self.text) + len(rows), np.uint8)
+        rows = np.ascontiguousarray(rows, np.int32)
+        end = kernels(np.float64).xml_strings(self.buffer, rows, self.attributes, out)
+        if end < 0:
+            return None
+        return out[: end - 1].tobytes().decode().split("\0") if len(rows) else []
 
     def tag(self, element):
         """The tag (str) of ``element``."""
@@ -444,7 +496,7 @@ class Scan:
         """The line of element ``element``'s start, as expat counts them ("\\r\\n", "\\r"
         and "\\n" each end a line; their places found at the first call)."""
         if self._breaks is None:
-            buf = np.frombuffer(self.text, np.uint8)
+            buf = self.buffer
             feeds, returns = buf == 10, buf == 13
             feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
             self._breaks = np.flatnonzero(feeds | returns)

@@ -102,6 +102,26 @@ def test_numbers_beyond_the_fast_path_are_read_as_float_reads_them():
     origins = scan.children(0, _urdf_fast.TAGS.index("origin"))
     rows = scan.attribute(origins, _urdf_fast.ATTRIBUTES.index("xyz"))
     assert scan.attributes[rows[0], 7] == -1 and scan.attributes[rows[1], 7] == 3
-    values = scan.numbers(rows[:2], 3)
+    values = scan.numbers(rows[:2, None], (3,))
     assert values.tobytes() == np.array([[0.12345678901234567, 1e-30, 2], [1, 2, 3]]).tobytes()
-    assert scan.numbers(rows[2:3], 3) is None and scan.numbers(rows[3:], 3) is None
+    assert scan.numbers(rows[2:3, None], (3,)) is None
+    assert scan.numbers(rows[3:, None], (3,)) is None
+
+
+def test_columns_of_numbers_and_strings_are_gathered_in_one_call_each():
+    scan = _xml_scan.Scan(
+        b'<robot><origin xyz="1 2 3" rpy="0.12345678901234567"/><origin rpy="4"/>'
+        b'<origin xyz="0.10000000000000000001 5 6" rpy="7"/><origin xyz="1 2" rpy="8"/>'
+        b'<origin xyz="" rpy="name"/></robot>',
+        *_TABLES,
+    )
+    origins = scan.children(0, _urdf_fast.TAGS.index("origin"))
+    rows = scan.attribute(origins, [_urdf_fast.ATTRIBUTES.index(a) for a in ("xyz", "rpy")])
+    values = scan.numbers(rows[:3], (3, 1), -1.0)  # (-1 where absent; fast and slow cells)
+    expected = [[1, 2, 3, 0.12345678901234567], [-1, -1, -1, 4], [0.1, 5, 6, 7]]
+    assert values.tobytes() == np.array(expected).tobytes()
+    assert scan.numbers(rows[:4], (3, 1)) is None  # (two numbers where three are read)
+    assert scan.numbers(rows[4:, 1:], (1,)) is None  # (a word not a number)
+    assert scan.strings(rows[[0, 2, 3], 1]) == ["0.12345678901234567", "7", "8"]
+    assert scan.strings(rows[:0, 1]) == []
+    assert scan.strings(rows[:2, 0]) is None and scan.strings(rows[4:, 0]) is None
