@@ -866,3 +866,60 @@ UNCOMPARED = {
     "batch_new_row": (2,),
     "batch_collisions": (18, 19),
 }
+
+
+# ---- the XML scan (mallard.multibody.parsing._xml_scan): a small URDF, its numbers and names
+_URDF = (
+    b'<?xml version="1.0"?>\n<robot name="r"><!-- a comment -->\n'
+    b'<link name="a"><inertial><origin xyz="0 0 -0.25" rpy="0.1 1e-3 2.5E2"/>'
+    b'<mass value="1.5"/></inertial></link>\n'
+    b'<link name="b"><inertial><origin xyz="0.123456789012345678901 0 1" rpy="0 0 0"/>'
+    b'</inertial></link><link name="c"/>'
+    b'<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+    b'<axis xyz="0 1 0"/><limit lower="-1.25" upper="1.5"/></joint></robot>'
+)
+
+
+def _scanned():
+    """The URDF fast path's name tables and the scan of _URDF (compiled)."""
+    from mallard.multibody.parsing import _urdf_fast, _xml_scan
+
+    tags = (*_xml_scan.name_table(_urdf_fast.TAGS), _urdf_fast.TAGS)
+    names = (*_xml_scan.name_table(_urdf_fast.ATTRIBUTES), _urdf_fast.ATTRIBUTES)
+    return tags, names, _xml_scan.Scan(_URDF, tags, names)
+
+
+def _xml_scan(rng):
+    tags, names, scan = _scanned()
+    start = _URDF.index(b"?>") + 2
+    ne, na = _URDF.count(b"<"), _URDF.count(b"=")
+    return (np.frombuffer(_URDF, np.uint8).copy(), start, *tags[:2], *names[:2],
+            np.zeros((ne, 7), np.int32), np.zeros((na, 8), np.int32),
+            np.zeros(na + _URDF.count(b" ")), np.full((ne + 1, len(tags[2])), -1, np.int32),
+            np.full((ne + 1, len(names[2])), -1, np.int32),
+            np.zeros((256, 2), np.int32), np.zeros(3, np.int64))  # fmt: skip
+
+
+def _xml_numbers(rng):
+    from mallard.multibody.parsing._urdf_fast import _A, _T
+
+    _, _, scan = _scanned()
+    inertials = scan.child(scan.children(0, _T["link"]), _T["inertial"])
+    origins = scan.child(inertials, _T["origin"])  # (-1 for the link without an inertial)
+    rows = scan.attribute(origins, [_A["xyz"], _A["rpy"]]).astype(np.int32)
+    counts = np.array([3, 3], np.int64)
+    return (rows, counts, scan.attributes.copy(), scan.values.copy(), np.nan,
+            np.zeros((len(rows), 6)), np.zeros(rows.size, np.int64))  # fmt: skip
+
+
+def _xml_strings(rng):
+    from mallard.multibody.parsing._urdf_fast import _A, _T
+
+    _, _, scan = _scanned()
+    links = scan.children(0, _T["link"])
+    rows = scan.attribute(links, _A["name"]).astype(np.int32)
+    return (np.frombuffer(_URDF, np.uint8).copy(), rows, scan.attributes.copy(),
+            np.zeros(len(_URDF), np.uint8))  # fmt: skip
+
+
+CASES.update(xml_scan=_xml_scan, xml_numbers=_xml_numbers, xml_strings=_xml_strings)
