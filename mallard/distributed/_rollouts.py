@@ -552,7 +552,7 @@ def _scatter(client, inputs, attempts, worker=None, direct=None):
 
 def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     """The chunks' iterator of :func:`_chunk_run` (``run``: the task function of a chunk's
-    (index, first state, number of states), or None and ``arrays`` the inputs to scatter;
+    (index, first state, number of states), or None and ``arrays`` the inputs to send;
     ``bounds``: each chunk's (first state, number of states); ``task``: the tasks' kwargs
     and directory; ``ok``: the states' ok flags in shared memory, if the workers write
     them there, with the states).
@@ -565,14 +565,13 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     twice the threads), and runs again on another worker a task whose worker died.
     Scattered ones (larger arrays) go out as a sliding window: :data:`WINDOW` chunks per
     worker thread at first (one to each in turn, then the next), then, as a chunk finishes,
-    the next chunk
-    to the worker that ran it, sent before the finished chunk's result is fetched. So a
-    worker holds at most WINDOW chunks' inputs, each receives the next while it computes
-    one, and the work balances as the sampled chunks' does, whatever the workers' speeds
-    (all scattered at once, each worker's share is fixed: a worker slowed down, by the
-    client's own work on shared cores for one, finishes last while the others wait). A chunk
-    submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
-    too. The results of the chunks that finished together are fetched in one
+    the next chunk to the worker that ran it, sent before the finished chunk's result is
+    fetched. So a worker holds at most WINDOW chunks' inputs, each receives the next while
+    it computes one, and the work balances as the sampled chunks' does, whatever the
+    workers' speeds (all scattered at once, each worker's share is fixed: a worker slowed
+    down, by the client's own work on shared cores for one, finishes last while the others
+    wait). A chunk submitted again (its worker died) goes to the worker Dask picks, and the
+    chunk after it too. The results of the chunks that finished together are fetched in one
     Client.gather, straight from the workers if :func:`_direct`, while the others run; a
     chunk written as .npz, its file written when its task finished, is not asked for its
     path, nor one whose states and ok flags are in shared memory, all ok (a failed state's
