@@ -13,20 +13,23 @@ on the worker. Each worker takes the next chunk as it finishes one, so with equa
 last wave can leave a worker idle for up to a chunk's time while the others finish theirs;
 :func:`balanced_chunks` gives sizes that halve wave by wave (4 chunks per worker, the last
 ones an eighth of a worker's share), so that the workers finish together, with a first wave
-of the smallest too, so that they start soon. A chunk's inputs (its q0, v0, actuation and PD
-targets) are scattered to a worker and its task runs there, rather than travelling inside
-the task (the scheduler unpickles a task's arguments and pickles them again for the worker:
-for 16 000 acrobot rollouts of 1000 steps, 128 MB of actuation, that took the client's
-process, the LocalCluster's scheduler in it, 0.37 s of CPU, against 0.13 s scattered through
-the scheduler and 0.05 s straight to the workers). Scattered chunks go out as a sliding
-window (two per worker thread, then the next one to the worker that finished one), so that
-the work balances over the workers as it does when the scheduler hands out sampled chunks,
-and a worker holds two chunks' inputs. Or a :class:`Sampler` (a module-level function
-drawing a block of states' inputs, and a seed) draws each chunk's inputs in its task, on the
-worker: nothing is sent but the sampler, and all the chunks' tasks go to the scheduler in
-one graph, so the client's work per run is the scheduling (and the results:
-:func:`rollout_to_npz` leaves them on the workers too). The results of the chunks that
-finished together are fetched in one gather while the others run.
+of the smallest too, so that they start soon. Over TCP, a chunk's inputs (its q0, v0,
+actuation and PD targets) travel inside its task where the input arrays are small (at most
+``INLINE``, 4 MB, in all: the Panda's 16 000 states, 2.3 MB), all the chunks' tasks in one
+graph, as sampled ones (no round trip per chunk); larger ones are scattered to a worker and
+its task runs there, rather than travelling inside the task (the scheduler unpickles a
+task's arguments and pickles them again for the worker: for 16 000 acrobot rollouts of 1000
+steps, 128 MB of actuation, that took the client's process, the LocalCluster's scheduler in
+it, 0.37 s of CPU, against 0.13 s scattered through the scheduler and 0.05 s straight to the
+workers). Scattered chunks go out as a sliding window (two per worker thread, then the next
+one to the worker that finished one), so that the work balances over the workers as it does
+when the scheduler hands out sampled chunks, and a worker holds two chunks' inputs. Or a
+:class:`Sampler` (a module-level function drawing a block of states' inputs, and a seed)
+draws each chunk's inputs in its task, on the worker: nothing is sent but the sampler, and
+all the chunks' tasks go to the scheduler in one graph, so the client's work per run is the
+scheduling (and the results: :func:`rollout_to_npz` leaves them on the workers too). The
+results of the chunks that finished together are fetched in one gather while the others
+run.
 
 Where every worker shares the client's machine (a LocalCluster, or workers started beside
 the client: each worker reads back a file the client writes in /dev/shm, so that a worker
@@ -60,7 +63,7 @@ one they allow where the client's process shares the workers' cores. Results do 
 on the chunking or on the number of workers: a state's rollout is computed alone in its
 lanes, bit for bit the same in any group (kernels.rollouts). A task whose worker dies is run
 again on another worker by Dask's scheduler (``distributed.scheduler.allowed-failures``
-times); a chunk whose inputs or results died with their worker is scattered (or drawn) and
+times); a chunk whose inputs or results died with their worker is sent (or drawn) and
 submitted again (up to ``retries`` + 2 times); one that raises is retried ``retries`` times.
 Chunks are numbered, so a chunk run twice is gathered, or written, once.
 

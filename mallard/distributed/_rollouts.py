@@ -19,6 +19,10 @@ CHUNK_SIZE = 1024
 #: Scattered chunks in flight per worker thread (see _finished_chunks): one computing, the
 #: next one's inputs arriving.
 WINDOW = 2
+#: Bytes of input arrays (all the chunks' together, over TCP) sent inside the chunks' tasks,
+#: all submitted at once, rather than scattered chunk by chunk in the window (see
+#: _finished_chunks).
+INLINE = 4 << 20
 #: Seconds a scatter to a given worker waits for it to be running (else: to any worker).
 _PINNED = 2
 
@@ -236,9 +240,9 @@ def _renumbered(message, i, index):
     return f"state {index}: {text}"
 
 
-def _run_scattered(spec, index, first, inputs, kwargs, directory):
-    """:func:`_run_chunk` of the chunk's inputs (q0, v0, actuation, target), scattered to the
-    worker as one tuple."""
+def _run_sent(spec, index, first, inputs, kwargs, directory):
+    """:func:`_run_chunk` of the chunk's inputs (q0, v0, actuation, target), sent to the
+    worker as one tuple (scattered, or inside the task)."""
     return _run_chunk(spec, index, first, *inputs, kwargs, directory)
 
 
@@ -322,13 +326,14 @@ def _chunk_run(client, spec, q0, v0, actuation, pd_target, chunk_size, retries, 
     have no place there, are sent), and gathered states and their ok flags are written by
     the workers into shared memory (another segment of the pool: nothing fetched but failed
     states' messages), copied out chunk by chunk as they finish, or written straight into
-    ``out`` if it is a :func:`shared_empty` array of their shape. Else
-    a chunk's inputs are scattered to a worker (Client.scatter, straight to it if
-    :func:`_direct`), where its task runs: not sent inside the task, which the scheduler
-    unpickles and pickles again. If ``q0`` is a :class:`Sampler`, its task draws them. A
-    chunk whose inputs or result are lost with their worker (its future cancelled) is
-    scattered and submitted again, up to ``retries`` + 2 times; a scatter that breaks off as
-    its worker dies, tried again."""
+    ``out`` if it is a :func:`shared_empty` array of their shape. Else a chunk's inputs
+    go inside its task if the input arrays are small (:data:`INLINE` bytes in all: the
+    scheduler unpickles a task and pickles it again, ~3 ms of CPU per MB, less than a
+    scatter's round trip per chunk), or are scattered to a worker (Client.scatter, straight
+    to it if :func:`_direct`), where its task runs. If ``q0`` is a :class:`Sampler`, its
+    task draws them. A chunk whose inputs or result are lost with their worker (its future
+    cancelled) is sent (scattered) and submitted again, up to ``retries`` + 2 times; a
+    scatter that breaks off as its worker dies, tried again."""
     task = {"kwargs": kwargs, "directory": directory}
     if isinstance(q0, Sampler):
         if v0 is not None or actuation is not None or pd_target is not None:
@@ -547,23 +552,26 @@ def _scatter(client, inputs, attempts, worker=None, direct=None):
 
 def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
     """The chunks' iterator of :func:`_chunk_run` (``run``: the task function of a chunk's
-    (index, first state, number of states), or None and ``arrays`` the inputs to scatter;
+    (index, first state, number of states), or None and ``arrays`` the inputs to send;
     ``bounds``: each chunk's (first state, number of states); ``task``: the tasks' kwargs
     and directory; ``ok``: the states' ok flags in shared memory, if the workers write
     them there, with the states).
 
-    Sampled chunks, and those whose inputs are in shared memory, are all submitted at once,
-    in one graph (Client.map: one message to the scheduler, not one per chunk): the
-    scheduler hands each to a worker as one frees up.
-    Scattered ones go out as a sliding window: :data:`WINDOW` chunks per worker thread at
-    first (one to each in turn, then the next), then, as a chunk finishes, the next chunk
-    to the worker that ran it, sent before the finished chunk's result is fetched. So a
-    worker holds at most WINDOW chunks' inputs, each receives the next while it computes
-    one, and the work balances as the sampled chunks' does, whatever the workers' speeds
-    (all scattered at once, each worker's share is fixed: a worker slowed down, by the
-    client's own work on shared cores for one, finishes last while the others wait). A chunk
-    submitted again (its worker died) goes to the worker Dask picks, and the chunk after it
-    too. The results of the chunks that finished together are fetched in one
+    Sampled chunks, those whose inputs are in shared memory, and those whose input arrays
+    are at most :data:`INLINE` bytes in all (sent inside their tasks, through the scheduler:
+    no scatter's round trip per chunk), are all submitted at once, in one graph (Client.map:
+    one message to the scheduler, not one per chunk): the scheduler hands each to a worker
+    as one frees up (Dask's queuing: at most two per worker thread, with more chunks than
+    twice the threads), and runs again on another worker a task whose worker died.
+    Scattered ones (larger arrays) go out as a sliding window: :data:`WINDOW` chunks per
+    worker thread at first (one to each in turn, then the next), then, as a chunk finishes,
+    the next chunk to the worker that ran it, sent before the finished chunk's result is
+    fetched. So a worker holds at most WINDOW chunks' inputs, each receives the next while
+    it computes one, and the work balances as the sampled chunks' does, whatever the
+    workers' speeds (all scattered at once, each worker's share is fixed: a worker slowed
+    down, by the client's own work on shared cores for one, finishes last while the others
+    wait). A chunk submitted again (its worker died) goes to the worker Dask picks, and the
+    chunk after it too. The results of the chunks that finished together are fetched in one
     Client.gather, straight from the workers if :func:`_direct`, while the others run; a
     chunk written as .npz, its file written when its task finished, is not asked for its
     path, nor one whose states and ok flags are in shared memory, all ok (a failed state's
@@ -573,7 +581,8 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
 
     call = uuid.uuid4().hex
     submitted = {}  # key → (chunk index, its inputs' future, the times submitted, its worker)
-    mapped = arrays is None  # (else scattered)
+    mapped = arrays is None  # (else sent: inside the tasks if inline, else scattered)
+    inline = not mapped and sum(0 if a is None else a.nbytes for a in arrays) <= INLINE
     direct = _direct(client)
     directory = task["directory"]
 
@@ -589,13 +598,13 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
         else:
             parts = [tuple(None if a is None else a[f : f + c] for a in arrays)
                      for f, c in zip(starts, counts, strict=True)]  # fmt: skip
-            scattered = [
+            scattered = [None] * len(indices) if inline else [
                 _scatter(client, part, retries + 3, w, direct)
                 for part, w in zip(parts, workers, strict=True)
-            ]
+            ]  # fmt: skip
             futures = client.map(
-                functools.partial(_run_scattered, spec, **task), indices, starts, scattered,
-                key=keys, retries=retries, pure=False,
+                functools.partial(_run_sent, spec, **task), indices, starts,
+                parts if inline else scattered, key=keys, retries=retries, pure=False,
             )  # fmt: skip
         for future, index, inputs, before, worker in zip(
             futures, indices, scattered, times, workers, strict=True
@@ -603,7 +612,7 @@ def _finished_chunks(client, spec, run, arrays, bounds, retries, task, ok=None):
             submitted[future.key] = (index, inputs, before + 1, worker)
         return futures
 
-    if mapped:
+    if mapped or inline:
         turns = [list(range(len(bounds)))]
         workers = [None] * len(bounds)
     else:

@@ -81,21 +81,61 @@ def created(monkeypatch):
     return layouts
 
 
+@pytest.fixture
+def scatters(monkeypatch):
+    """The number of states of each chunk whose inputs mallard.distributed scatters, in
+    order."""
+    from mallard.distributed import _rollouts
+
+    made, scatter = [], _rollouts._scatter
+
+    def recorded(client, inputs, *args):
+        made.append(len(inputs[0]))
+        return scatter(client, inputs, *args)
+
+    monkeypatch.setattr(_rollouts, "_scatter", recorded)
+    return made
+
+
+def _sent_inside_the_tasks(monkeypatch, inline, *arrays):
+    """Input arrays over TCP sent inside the chunks' tasks (``inline``: their bytes in all
+    at most INLINE) or scattered (one byte more than INLINE)."""
+    from mallard.distributed import _rollouts
+
+    size = sum(a.nbytes for a in arrays)
+    monkeypatch.setattr(_rollouts, "INLINE", size if inline else size - 1)
+
+
 def _inputs(size, steps, seed=0):
     rng = np.random.default_rng(seed)
     q0, v0 = rng.normal(size=(size, 2)), rng.normal(size=(size, 2))
     return q0, v0, rng.normal(size=(size, steps, 1))
 
 
-@pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
-def test_results_do_not_depend_on_the_chunking(client, shared, created):
+#: The ways arrays from the client go: through shared memory, or over TCP inside the chunks'
+#: tasks or scattered (``shared``, ``inline``).
+ARRAY_WAYS = pytest.mark.parametrize(
+    "shared, inline",
+    [(None, True), (False, True), (False, False)],
+    ids=["shared memory", "TCP, inside the tasks", "TCP, scattered"],
+)
+
+
+@ARRAY_WAYS
+def test_results_do_not_depend_on_the_chunking(
+    client, shared, inline, created, scatters, monkeypatch
+):
+    from mallard.distributed._rollouts import _chunk_bounds
+
     pids = warm_up(client, SPEC)
     assert len(set(pids.values())) == 2  # (two processes, each with its plant)
     q0, v0, U = _inputs(23, 50)
     q0[6, 1] = np.nan
+    _sent_inside_the_tasks(monkeypatch, inline, q0, v0, U)
     batched = BatchedPlant(MakeAcrobotPlant(time_step=H))
     expected, _ = batched.Rollout(q0, v0, U, every=5, return_status=True)
-    for chunk_size in (1, 5, 23, 100, [7, 1, 15], balanced_chunks(23, 2)):
+    chunkings = (1, 5, 23, 100, [7, 1, 15], balanced_chunks(23, 2))
+    for chunk_size in chunkings:
         X, ok, messages = rollout(
             client, SPEC, q0, v0, U, every=5, chunk_size=chunk_size, shared=shared
         )
@@ -105,6 +145,8 @@ def test_results_do_not_depend_on_the_chunking(client, shared, created):
     # (a LocalCluster's workers share the client's memory: the inputs and states go there)
     inputs, states = ["actuation", "q0", "v0"], ["ok", "x"]
     assert created == ([] if shared is False else [inputs, states] * 6)
+    chunks = [count for c in chunkings for _, count in _chunk_bounds(23, c)]
+    assert scatters == ([] if inline else chunks)  # (each chunk's inputs scattered, in order)
 
 
 @pytest.mark.parametrize("shared", [None, False], ids=["shared memory", "TCP"])
@@ -289,13 +331,19 @@ def test_chunks_written_as_npz_join_into_the_same_arrays(client, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "sampled, shared",
-    [(False, None), (False, False), (True, None)],
-    ids=["arrays in shared memory", "arrays over TCP", "sampled"],
-)
-def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled, shared):
+    "sampled, shared, inline",
+    [(False, None, True), (False, False, True), (False, False, False), (True, None, True)],
+    ids=[
+        "arrays in shared memory", "arrays over TCP inside the tasks", "arrays over TCP, "
+        "scattered", "sampled",
+    ],
+)  # fmt: skip
+def test_a_worker_killed_mid_run_loses_no_chunk(
+    client, sampled, shared, inline, scatters, monkeypatch
+):
     q0, v0, U = _inputs(64, 4000, seed=2)
     inputs = (q0, v0, U)
+    _sent_inside_the_tasks(monkeypatch, inline, *inputs)
     if sampled:  # (inputs drawn by the chunks' tasks: no data to lose but the results)
         sampler = Sampler(draw_acrobot_inputs, seed=2, num_states=64, kwargs={"steps": 4000})
         q0, v0, U = sampler.draw(batched_plant(SPEC).plant(), 0, 64)
@@ -316,6 +364,7 @@ def test_a_worker_killed_mid_run_loses_no_chunk(client, sampled, shared):
     np.testing.assert_array_equal(X, expected)
     assert ok.all() and not messages
     assert pids[busy[0]] not in client.run(os.getpid).values()
+    assert (len(scatters) >= 16) == (shared is False and not inline)  # (16 chunks)
 
 
 def _held(client):
@@ -324,12 +373,14 @@ def _held(client):
     return set(client.futures).union(*held.values())
 
 
+@pytest.mark.parametrize("inline", [True, False], ids=["inside the tasks", "scattered"])
 @pytest.mark.parametrize("way", ["rollout", "npz"])
-def test_a_run_over_tcp_leaves_nothing_behind(client, tmp_path, way):
+def test_a_run_over_tcp_leaves_nothing_behind(client, tmp_path, way, inline, monkeypatch):
     """A run that finishes, or that fails (a chunk raises, the others are cancelled), leaves
     no future on the client and no data on the workers (a failed chunk's error, which its
     future keeps, must not hold the run's frames and their futures)."""
     spec, (q0, v0, U) = PlantSpec.from_function(unfinalized_plant), _inputs(12, 3)
+    _sent_inside_the_tasks(monkeypatch, inline, q0, v0, U)
     call = rollout if way == "rollout" else functools.partial(rollout_to_npz, directory=tmp_path)
     for done in (SPEC, spec):  # (done, then a chunk raises: the others cancelled)
         before = _held(client)  # (what earlier tests left, if anything)
