@@ -310,14 +310,16 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
     mallard.distributed (``spec``, and ``draw`` the Sampler's function) on one LocalCluster (a
     thread per worker process; ``Client(direct_to_workers=True)``, as mallard.distributed
     advises a client that can reach its workers), scaled to 1 worker, then 2, in each of
-    ``rounds`` rounds: one cluster, so that no idle cluster's scheduler and worker take CPU
-    from the runs of the other (~5% of a core). Each worker is warmed up (plant built, kernel
-    loaded) before the round's runs, as the protocol says; the same chunks on 1 worker and on
+    ``rounds`` rounds: one cluster, so that no idle cluster's scheduler and worker take CPU from
+    the runs of the other (~5% of a core). Each worker is warmed up (plant built, kernel loaded)
+    before the round's runs, as the protocol says, and then runs one rollout untimed (a worker's
+    first run after it starts cost the first way timed ~5% more of the workers' CPU: 2026-11-28,
+    the TCP arrays' row 1.66 without it, 1.80-1.88 with it); the same chunks on 1 worker and on
     2 (:func:`dask_chunks` of ``chunking``: a user adds workers, not chunks), each a whole
     number of the Sampler's blocks (a chunk then draws no block another also draws); Dask's
-    periodic work at :data:`QUIET_DASK`'s intervals; the gathered states written into one
-    array reused from run to run (``out``, as mallard_run does; through shared memory, one
-    of mallard.distributed.shared_empty, which the workers write into).
+    periodic work at :data:`QUIET_DASK`'s intervals; the gathered states written into one array
+    reused from run to run (``out``, as mallard_run does; through shared memory, one of
+    mallard.distributed.shared_empty, which the workers write into).
 
     The costs (least over the rounds, but the idle time's median): the client process's CPU
     (the LocalCluster's scheduler and nannies in it) per run beyond its idle rate (measured
@@ -357,6 +359,9 @@ def dask_scaling(spec, draw, q0, v0, U, steps, rounds, directory, chunking):
                     time.sleep(2.0)
                     idle_rate = (time.process_time() - cpu) / 2.0
                 kwargs = {"num_steps": steps, "every": 10, "chunk_size": chunk_size}
+                # (one run untimed: a worker's first run after it starts pays what later
+                # runs do not, e.g. the first touch of its chunks' memory)
+                rollout(client, spec, q0, v0, U, shared=False, out=out, **kwargs)
                 for way, (sampled, npz, shared) in DASK_WAYS.items():
                     inputs = (sampler,) if sampled else (q0, v0, U)
                     worker_cpu = client.run(time.process_time)
