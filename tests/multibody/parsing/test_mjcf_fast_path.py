@@ -13,11 +13,11 @@ import re
 import shutil
 import sys
 
-import numpy as np
 import pytest
 
 from mallard.multibody.parsing import Parser, _mjcf_fast
 from mallard.multibody.plant import MultibodyPlant
+from tests.multibody.parsing.fast_path import check
 from tests.multibody.parsing.test_mujoco import _mutants
 
 HERE = os.path.dirname(__file__)
@@ -26,111 +26,13 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "benchmarks"))
 import parsing as benchmark  # noqa: E402
 
 
-def _h(x):
-    return np.asarray(x, dtype=float).tobytes()
-
-
-def dump(plant):
-    """The plant's elements field by field (floats as their bytes), in index order."""
-    out = [plant.num_model_instances()]
-    for body in plant._bodies:
-        M = body.default_spatial_inertia()
-        out.append((body.name(), int(body.index()), int(body.model_instance()),
-                    _h(M.get_mass()), _h(M.get_com()),
-                    _h(M.get_unit_inertia().CopyToFullMatrix3())))  # fmt: skip
-    for frame in plant._frames:
-        X = frame.GetFixedPoseInBodyFrame()
-        out.append((type(frame).__name__, frame.name(), int(frame.index()), frame.body().name(),
-                    int(frame.model_instance()), _h(X.rotation().matrix()),
-                    _h(X.translation())))  # fmt: skip
-    for joint in plant._joints:
-        row = (type(joint).__name__, joint.name(), int(joint.index()),
-               joint.frame_on_parent().name(), joint.frame_on_child().name(),
-               _h(joint.position_lower_limits()), _h(joint.position_upper_limits()),
-               _h(joint.velocity_upper_limits()), _h(joint.default_positions()))  # fmt: skip
-        if joint.num_velocities() == 1:
-            row += (_h(joint.default_damping()),)
-        for axis in ("revolute_axis", "translation_axis"):
-            if hasattr(joint, axis):
-                row += (_h(getattr(joint, axis)()),)
-        out.append(row)
-    for actuator in plant._actuators:
-        gains = actuator.get_controller_gains() if actuator.has_controller() else None
-        out.append((actuator.name(), int(actuator.index()), actuator.joint().name(),
-                    _h(actuator.effort_limit()), _h(actuator.default_gear_ratio()),
-                    _h(actuator.default_rotor_inertia()),
-                    None if gains is None else (_h(gains.p), _h(gains.d))))  # fmt: skip
-    for body, X in sorted(plant._default_floating_poses.items()):
-        out.append((body, _h(X.rotation().matrix()), _h(X.translation())))
-    out.append(_ball_constraints(plant))
-    return out
-
-
-def _ball_constraints(plant):
-    """The plant's ball constraints (bodies, points as bytes; not their ids), in order."""
-    specs = plant.get_ball_constraint_specs()
-    return [(int(spec.body_A), _h(spec.p_AP), int(spec.body_B),
-             None if spec.p_BQ is None else _h(spec.p_BQ)) for spec in specs.values()]  # fmt: skip
-
-
-def _finalized(plant):
-    plant.Finalize()
-    context = plant.CreateDefaultContext()
-    return (_h(plant.CalcMassMatrix(context)), _h(plant.GetPositions(context)),
-            _h(plant.GetPositionLowerLimits()), _h(plant.GetEffortUpperLimits()),
-            _ball_constraints(plant))  # fmt: skip
-
-
-class _Records(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.messages = []
-
-    def emit(self, record):
-        self.messages.append(record.getMessage())
-
-
-def _outcome(add, fast, monkeypatch, prefix_model=True):
-    """(what ``add(parser)`` made: ("plant", dump, warnings, Finalize's) or (the error's type
-    and text), whether the fast path made it) with the fast path on or off (``fast``)."""
-    accepted = []
-
-    def spy(workspace, data, file):
-        result = parse(workspace, data, file)
-        accepted.append(result is not None)
-        return result
-
-    parse = _mjcf_fast.parse
-    monkeypatch.setattr(_mjcf_fast, "parse", spy if fast else lambda *args: None)
-    monkeypatch.setattr(_mjcf_fast, "MIN_BODIES", 0)  # (small documents too)
-    records = _Records()
-    logger = logging.getLogger("mallard.parsing")
-    logger.addHandler(records)
-    propagate, logger.propagate = logger.propagate, False
-    plant = MultibodyPlant(0.0)
-    try:
-        if prefix_model:  # (a plant that already holds a model: numbers and names shift)
-            Parser(plant, "first").AddModelsFromString(benchmark.robot_mjcf(3), "xml")
-            accepted.clear()
-        add(Parser(plant))
-        made = ("plant", dump(plant), list(records.messages), _finalized(plant))
-    except Exception as error:  # (the reader's: its type and text)
-        made = (type(error).__name__, str(error), list(records.messages))
-    finally:
-        logger.removeHandler(records)
-        logger.propagate = propagate
-        monkeypatch.setattr(_mjcf_fast, "parse", parse)
-    return made, any(accepted)
+def _with_a_model(plant):
+    """A plant that already holds a model: numbers and names shift."""
+    Parser(plant, "first").AddModelsFromString(benchmark.robot_mjcf(3), "xml")
 
 
 def _check(add, monkeypatch):
-    """Whether the fast path made a plant that is then made and finalized without error
-    (equal to the reader's: asserted; an outcome that is an error, the same on both paths,
-    counts as not accepted, so that an accepting test cannot pass on two equal errors)."""
-    reader, _ = _outcome(add, False, monkeypatch)
-    ours, accepted = _outcome(add, True, monkeypatch)
-    assert ours == reader
-    return accepted and ours[0] == "plant"
+    return check(_mjcf_fast, "MIN_BODIES", add, monkeypatch, before=_with_a_model)
 
 
 def _string(text):

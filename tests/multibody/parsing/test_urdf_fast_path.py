@@ -18,7 +18,7 @@ import pytest
 
 from mallard.multibody.parsing import Parser, _urdf_fast
 from mallard.multibody.plant import MultibodyPlant
-from tests.multibody.parsing.test_mjcf_fast_path import _finalized, _Records, dump
+from tests.multibody.parsing.fast_path import check, outcome
 
 HERE = Path(__file__).parent
 REPOSITORY = HERE.parents[2]
@@ -45,42 +45,11 @@ def corpus():
 
 
 def _outcome(add, fast, monkeypatch):
-    """(what ``add(parser)`` made: ("plant", dump, warnings, Finalize's) or (the error's type
-    and text, warnings), whether the fast path made it) with the fast path on or off."""
-    accepted = []
-
-    def spy(workspace, data, file):
-        result = parse(workspace, data, file)
-        accepted.append(result is not None)
-        return result
-
-    parse = _urdf_fast.parse
-    monkeypatch.setattr(_urdf_fast, "parse", spy if fast else lambda *args: None)
-    monkeypatch.setattr(_urdf_fast, "MIN_BYTES", 0)  # (small documents too)
-    records = _Records()
-    logger = logging.getLogger("mallard.parsing")
-    logger.addHandler(records)
-    propagate, logger.propagate = logger.propagate, False
-    plant = MultibodyPlant(0.0)
-    try:
-        add(Parser(plant))
-        made = ("plant", dump(plant), list(records.messages), _finalized(plant))
-    except Exception as error:  # (the reader's: its type and text)
-        made = (type(error).__name__, str(error), list(records.messages))
-    finally:
-        logger.removeHandler(records)
-        logger.propagate = propagate
-        monkeypatch.setattr(_urdf_fast, "parse", parse)
-    return made, any(accepted)
+    return outcome(_urdf_fast, "MIN_BYTES", add, fast, monkeypatch)
 
 
 def _check(add, monkeypatch):
-    """Whether the fast path made the plant (equal to the reader's outcome: asserted; an
-    error, the same on both paths, counts as not accepted)."""
-    reader, _ = _outcome(add, False, monkeypatch)
-    ours, accepted = _outcome(add, True, monkeypatch)
-    assert ours == reader
-    return accepted and ours[0] == "plant"
+    return check(_urdf_fast, "MIN_BYTES", add, monkeypatch)
 
 
 def _string(text):
