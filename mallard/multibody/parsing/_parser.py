@@ -90,7 +90,7 @@ def _fast_path(parse, data, file):
         from mallard.multibody.parsing import _mjcf_fast
 
         return lambda workspace: _mjcf_fast.parse(workspace, data, file)
-    if reads_views(parse):
+    if parse.__module__.endswith("._urdf"):
         from mallard.multibody.parsing import _urdf_fast
 
         if len(data) >= _urdf_fast.MIN_BYTES:
