@@ -85,7 +85,7 @@ class _Processor:
             warnings = diagnostics.warnings
             path = resolve_uri(
                 uri,
-                self.workspace.package_map,
+                lambda: self.workspace.package_map,
                 "",
                 self.error,
                 lambda message: diagnostics.warning(

@@ -603,15 +603,19 @@ class PackageMap:
 
 def resolve_uri(uri, package_map, root_dir, error, warning):
     """The lexically normal path of ``uri`` (Drake's ResolveUri): ``file:///abs``,
-    ``package://name/path`` or ``model://name/path`` through ``package_map``, or a bare file
-    name, absolute or relative to ``root_dir`` ("" when parsing a string: then an error).
-    ``error(message)`` must raise; ``warning(message)`` reports a deprecated package."""
+    ``package://name/path`` or ``model://name/path`` through ``package_map`` (a PackageMap,
+    or a function that returns it: called for those only, as most URIs need no map and making
+    one costs ~40 µs), or a bare file name, absolute or relative to ``root_dir`` ("" when
+    parsing a string: then an error). ``error(message)`` must raise; ``warning(message)``
+    reports a deprecated package."""
     match = _URI.fullmatch(uri)
     if match:
         scheme, package, rest = match.groups()
         if scheme == "file":
             result = "/" + rest
         elif scheme in ("model", "package"):
+            if not isinstance(package_map, PackageMap):
+                package_map = package_map()
             if not package_map.Contains(package):
                 error(f"URI '{uri}' refers to unknown package '{package}'{_hint(package)}")
             package_path, deprecation = package_map._path_and_deprecation(package)

@@ -24,21 +24,6 @@ def is_string_source(file):
 _READ_ONLY = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
-def _holds(path, text):
-    """Whether the file at ``path`` holds the bytes ``text``, no more (False if it cannot be
-    read): read unbuffered, into one buffer of their size (half the time of ``open``'s)."""
-    try:
-        fd = os.open(path, _READ_ONLY)
-    except OSError:
-        return False
-    try:
-        return os.read(fd, len(text) + 1) == text and os.read(fd, 1) == b""
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
 def read_file(path):
     """The bytes of the file at ``path`` (OSError if it cannot be read): read unbuffered into
     one buffer of its size, without a file object (two thirds of ``open``'s time: no buffered
@@ -90,7 +75,7 @@ class Workspace:
         #: How to undo changes the plant's rollback does not cover (callables, run in reverse
         #: order when the call fails), e.g. a gravity vector set by a model.
         self.undo = []
-        self._documents = {}  # path -> (its bytes, their root XmlElement) (load_file's reuse)
+        self._documents = {}  # path -> its root XmlElement (load_file's reuse)
         #: Values a format parser read from the elements of reused documents, by element
         #: (``memo``; None until a document is reused): a model added again reads them once.
         self._values = None
@@ -130,18 +115,18 @@ class Workspace:
             self.diagnostics.error(None, message, file=file, line=e.line)
 
     def load_file(self, path, reuse=False, views=False, keep_text=True):
-        """The root XmlElement of the file at ``path``, read now (``views``, ``keep_text``: as
+        """The root XmlElement of the file at ``path`` (``views``, ``keep_text``: as
         load_xml).
         With ``reuse`` (for a format parser that does not modify the document: URDF,
-        SDFormat), the one this call parsed before from that path if the file holds the same
-        bytes (model directives add many copies of a model; a file rewritten meanwhile, even
-        to its size and time, is parsed again, as Drake reads and parses each copy)."""
+        SDFormat), the one this call read before from that path, if any: a call reads each
+        file once (model directives add many copies of a model), as of its first use; the
+        next call reads it again."""
         if reuse:
-            known = self._documents.get(path)
-            if known is not None and _holds(path, known[0]):
+            root = self._documents.get(path)
+            if root is not None:
                 if self._values is None:
                     self._values = {}
-                return known[1]
+                return root
         try:
             text = read_file(path)
         except OSError as e:
@@ -149,7 +134,7 @@ class Workspace:
             self.diagnostics.error(None, f"Failed to parse XML file: {reason}", file=path, line=0)
         root = self.load_xml(text, str(path), views, keep_text)
         if reuse:
-            self._documents[path] = (text, root)
+            self._documents[path] = root
         return root
 
     @staticmethod
@@ -168,7 +153,7 @@ class Workspace:
         cannot be resolved or the path does not exist."""
         return resolve_uri(
             uri,
-            self.package_map,
+            lambda: self.package_map,
             self.root_dir(element),
             lambda message: self.diagnostics.error(element, message),
             lambda message: self.diagnostics.warning(element, message),

@@ -367,10 +367,10 @@ def _reused_urdf_directives(tmp_path, copies):
     )
 
 
-def test_a_file_rewritten_while_directives_add_it_is_parsed_again(tmp_path, monkeypatch):
-    """A model file rewritten between two of the copies directives add (to its size, its
-    times set back) gives the later copies its new contents, as pydrake's parse of each copy
-    does; the copies of an unchanged file share one parse."""
+def test_a_file_directives_add_again_is_read_once_per_call(tmp_path, monkeypatch):
+    """The copies of a model file that directives add are of one read of it, the call's first:
+    a file rewritten between two copies (to its size, its times set back) does not change the
+    later copies of that call (the next call reads it again: below)."""
     pytest.importorskip("yaml")
     from mallard.multibody.parsing import _workspace
 
@@ -393,7 +393,7 @@ def test_a_file_rewritten_while_directives_add_it_is_parsed_again(tmp_path, monk
     plant = MultibodyPlant(0.0)
     instances = Parser(plant).AddModelsFromString(directives, "dmd.yaml")
     masses = [plant.GetBodyByName("a", instance).default_mass() for instance in instances]
-    assert masses == [2.0, 2.0, 3.0, 3.0] and len(parsed) == 2
+    assert masses == [2.0, 2.0, 2.0, 2.0] and len(parsed) == 1
 
 
 def test_a_file_rewritten_between_two_calls_is_parsed_again(tmp_path):

@@ -155,6 +155,22 @@ def test_strict_parsing_applies_to_later_calls():
         parser.AddModelsFromString(warned.replace('"r"', '"s"'), "urdf")
 
 
+def test_file_uris_make_no_package_map(tmp_path):
+    """A directives' ``file://`` model and a ``file://`` mesh resolve without the map."""
+    pytest.importorskip("yaml")
+    mesh = f'<visual><geometry><mesh filename="file://{tmp_path}/c.obj"/></geometry></visual>'
+    (tmp_path / "c.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    (tmp_path / "m.urdf").write_text(robot(link("b", mesh), name="m"))
+    directives = f"directives:\n- add_model: {{name: x, file: 'file://{tmp_path}/m.urdf'}}\n"
+    plant = MultibodyPlant(0.0)
+    plant.RegisterAsSourceForSceneGraph(SceneGraph())
+    parser = Parser(plant)
+    assert parser.AddModelsFromString(directives, "dmd.yaml") == [
+        plant.GetModelInstanceByName("x")
+    ]
+    assert plant.num_bodies() == 2 and parser._package_map is None
+
+
 def test_warnings_go_to_logging_not_stdout(caplog, capsys):
     parser = Parser(MultibodyPlant(0.0))
     parser.AddModelsFromString(
