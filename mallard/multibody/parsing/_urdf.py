@@ -141,12 +141,7 @@ class _UrdfParser:
             )
         plant = self.plant
         self.model_instance = plant.AddModelInstance(self.workspace.model_name(name))
-        groups = {}  # tag -> the root's children of that tag, in order, as Elements (one pass)
-        for element in root.element:
-            groups.setdefault(element.tag, []).append(element)
-        children = {}  # (and as ElementViews: but the links and joints, read as Elements)
-        if not groups.keys() <= _ELEMENT_TAGS:
-            children = {tag: self.views(groups[tag]) for tag in groups.keys() - _ELEMENT_TAGS}
+        groups, children = self.workspace.memo(root, self.outline)
         materials = {}
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
@@ -184,6 +179,17 @@ class _UrdfParser:
         for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
         return self.model_instance
+
+    def outline(self, root):
+        """({tag: the root's children of that tag, in order, as Elements}, the same of the
+        tags but the links' and joints' as ElementViews) (one pass; read only)."""
+        groups = {}
+        for element in root.element:
+            groups.setdefault(element.tag, []).append(element)
+        children = {}
+        if not groups.keys() <= _ELEMENT_TAGS:
+            children = {tag: self.views(groups[tag]) for tag in groups.keys() - _ELEMENT_TAGS}
+        return groups, children
 
     def views(self, elements):
         """The ElementViews of ``elements``, children of the root (those of root.children:

@@ -25,11 +25,9 @@ import re
 # A plain scalar: it does not start with an indicator (but "-" followed by other than a
 # space), and ends before ": ", " #", a flow indicator or a line break; a "?" (which PyYAML
 # and libyaml read differently in flow context), quote or backslash in it is outside the
-# subset.
-_PLAIN = (
-    r"(?:[^\s\-?:,\[\]{}#&*!|>'\"%@`\\]|-(?=[^\s,?\[\]{}'\"\\]))"
-    r"(?:[^\s:,?\[\]{}'\"\\]++|:(?=[^\s,?\[\]{}'\"\\])|[ ]++(?=[^\s:,?\[\]{}#'\"\\]))*+"
-)
+# subset. (Its first character, then the rest.)
+_PLAIN_REST = r"(?:[^\s:,?\[\]{}'\"\\]++|:(?=[^\s,?\[\]{}'\"\\])|[ ]++(?=[^\s:,?\[\]{}#'\"\\]))*+"
+_PLAIN = rf"(?:[^\s\-?:,\[\]{{}}#&*!|>'\"%@`\\]|-(?=[^\s,?\[\]{{}}'\"\\])){_PLAIN_REST}"
 _QUOTED = r"'[^'\"\\\[\]{}]*+'|\"[^'\"\\\[\]{}]*+\""
 _TAG = r"!(?:Rpy|AngleAxis|Identity)"
 # A line: indentation, a block entry "-", a key and its value, or a scalar (an entry's).
@@ -53,7 +51,14 @@ _VALUE = re.compile(rf"{_PLAIN}|{_QUOTED}|(?:{_TAG} +)?{_flow(4)}|!Identity")
 # text split at the scalars, joined by '"'); each tag on a mapping made its first pair. Any
 # other quote, backslash or tag is left, and JSON does not read it.
 _DOUBLE = re.compile(r'"([^\'"\\\[\]{}\n]*+)"')
-_SCALAR = re.compile(rf"((?<=[\[{{, ]){_PLAIN}|'[^'\"\\\[\]{{}}\n]*+')")
+# (_SCALAR: a plain scalar after "[", "{", "," or " ", or a single-quoted one, written as one
+# character of a plain scalar's first or a quote, then what may follow it: a pattern that
+# starts with a character set lets the regex engine skip to where a scalar may start, ~12%
+# less time than its lookbehind first)
+_SCALAR = re.compile(
+    r"([^\s?:,\[\]{}#&*!|>\"%@`\\](?:(?<=')[^'\"\\\[\]{}\n]*+'"
+    rf"|(?<=[\[{{, ]-)(?=[^\s,?\[\]{{}}'\"\\]){_PLAIN_REST}|(?<=[\[{{, ][^\-']){_PLAIN_REST}))"
+)
 _MAPPING_TAG = re.compile(rf"({_TAG}) +\{{( *\}})?")
 # A ":" between scalars that is not followed by a space: JSON reads it, YAML does not alike.
 _JSON_COLON = re.compile(r":(?! )")

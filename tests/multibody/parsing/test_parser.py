@@ -165,9 +165,7 @@ def test_file_uris_make_no_package_map(tmp_path):
     plant = MultibodyPlant(0.0)
     plant.RegisterAsSourceForSceneGraph(SceneGraph())
     parser = Parser(plant)
-    assert parser.AddModelsFromString(directives, "dmd.yaml") == [
-        plant.GetModelInstanceByName("x")
-    ]
+    assert parser.AddModelsFromString(directives, "dmd.yaml") == [plant.GetModelInstanceByName("x")]
     assert plant.num_bodies() == 2 and parser._package_map is None
 
 
