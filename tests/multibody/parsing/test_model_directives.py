@@ -395,6 +395,31 @@ def test_common_documents_are_read_as_json_as_pyyaml_reads_them():
     assert all(_read_as_json(text) is None for text in [_JSON_CASES[0], *_JSON_CASES[2:]])
 
 
+def test_a_text_read_again_is_read_once_and_its_directives_are_new():
+    """_yaml_json keeps the answers of the last texts it read: the same text again (another
+    str of the same characters) is not read again, a changed text is; the ModelDirectives of
+    each load are new objects, equal, that share nothing that can be changed."""
+    from mallard.multibody.parsing import _yaml_json
+    from mallard.multibody.parsing._model_directives import load_model_directives
+
+    text = _JSON_CASES[1]
+    again = "".join(list(text))  # (equal, not the same str)
+    assert again is not text and _yaml_json.read(again) is _yaml_json.read(text)
+    first, second = (load_model_directives(t, STRING) for t in (text, again))
+    assert _canonical(first) == _canonical(second)
+    for a, b in zip(first.directives, second.directives, strict=True):
+        kind, item = a._item()
+        assert item is not b._item()[1]
+        for name, value in vars(item).items():
+            if isinstance(value, (list, dict, np.ndarray, Transform)):
+                assert value is not getattr(b._item()[1], name), (kind, name)
+    changed = text.replace("a", "b")
+    assert _yaml_json.read(changed) is not _yaml_json.read(text)
+    for k in range(2 * _yaml_json._KEPT):  # (a bounded memory)
+        _yaml_json.read(f"directives: []\n# {k}")
+    assert len(_yaml_json._answers) <= _yaml_json._KEPT
+
+
 # ---- mutations ---------------------------------------------------------------------------------
 _LOCATED = re.compile(r"\S+\.dmd\.yaml:\d+: error: |\S+:\d+: error: ")
 
