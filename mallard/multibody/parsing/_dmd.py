@@ -14,6 +14,7 @@ from mallard.multibody.parsing._model_directives import (
 )
 from mallard.multibody.parsing._package_map import resolve_uri
 from mallard.multibody.tree import FixedOffsetFrame, QuaternionFloatingJoint
+from mallard.multibody.tree._frame import _check_name
 from mallard.multibody.tree._indices import world_model_instance
 
 
@@ -221,7 +222,11 @@ class _Processor:
                 self.error(f"add_frame: there is no model instance named '{scope}'")
             instance = plant.GetModelInstanceByName(scope)
         base = self.frame(namespace, item.X_PF.base_frame)
-        plant.AddFrame(FixedOffsetFrame(element, base, item.X_PF.GetDeterministicValue(), instance))
+        X_PF = item.X_PF.GetDeterministicValue()  # (a new RigidTransform: the frame keeps it)
+        _check_name(element)
+        if instance is None:
+            instance = base._model_instance
+        plant.AddFrame(FixedOffsetFrame._adopting(element, base, X_PF, instance))
 
     def add_weld(self, item, namespace):
         parent = self.frame(namespace, item.parent)

@@ -73,13 +73,14 @@ def _first_pair(match):
     return f'{{"{tag}":0}}' if empty else f'{{"{tag}":0,'
 
 
-#: read's answers for the last texts it read (text -> answer; emptied when it holds _KEPT):
-#: a program often reads one directives file again (a plant to simulate and one to control,
-#: a plant per process or per test), a text of the same answer, which read's callers only
-#: read, never change (tuples and lists of strs). The key is the text itself: a file changed
-#: is a new text.
+#: read's answers for the last texts it read of at most _KEPT_CHARS characters (text ->
+#: answer; emptied when it holds _KEPT): a program often reads one directives file again (a
+#: plant to simulate and one to control, a plant per process or per test), a text of the same
+#: answer, which read's callers only read, never change (tuples and lists of strs). The key
+#: is the text itself: a file changed is a new text.
 _answers = {}
 _KEPT = 4
+_KEPT_CHARS = 2**20
 
 
 def read(text):
@@ -88,9 +89,11 @@ def read(text):
     one of the last few read: see _answers)."""
     answer = _answers.get(text, _answers)
     if answer is _answers:
-        if len(_answers) >= _KEPT:
-            _answers.clear()
-        answer = _answers[text] = _read(text)
+        answer = _read(text)
+        if len(text) <= _KEPT_CHARS:
+            if len(_answers) >= _KEPT:
+                _answers.clear()
+            _answers[text] = answer
     return answer
 
 

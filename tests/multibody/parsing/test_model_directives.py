@@ -205,6 +205,26 @@ def test_parser_prefix_is_the_namespace():
     assert GetScopedFrameByName(plant, "scene::p::f").name() == "f"
 
 
+def test_add_frame_of_an_empty_name_in_a_namespace_is_located():
+    """``w::`` names no frame: the Frame constructor's error, at the directive's line, and a
+    frame added of a pose no other frame or directive shares."""
+    plant = _plant()
+    text = (
+        "directives:\n- add_model_instance: {name: w}\n"
+        "- add_frame: {name: 'w::f', X_PF: {base_frame: world, translation: [1, 2, 3]}}\n"
+        "- add_frame: {name: 'w::', X_PF: {base_frame: world}}\n"
+    )
+    with pytest.raises(RuntimeError, match=r":4: error: The name parameter to the Frame constr"):
+        Parser(plant).AddModelsFromString(text, "dmd.yaml")
+    assert plant.num_frames() == 1
+    directives = LoadModelDirectivesFromString(text.rsplit("- add_frame", 1)[0])
+    ProcessModelDirectives(directives, plant)
+    frame = GetScopedFrameByName(plant, "w::f")
+    assert frame.model_instance() == plant.GetModelInstanceByName("w")
+    directives.directives[1].add_frame.X_PF.translation[:] = 0  # (the frame's pose is its own)
+    assert frame.GetFixedPoseInBodyFrame().translation().tolist() == [1, 2, 3]
+
+
 @pytest.mark.skipif(drake_share() is None, reason="needs Drake's resources (pydrake)")
 def test_flatten_is_idempotent_and_processes_alike():
     parser = Parser(_plant())
