@@ -5,7 +5,6 @@ the file and line of the directive."""
 
 import os
 
-from mallard.math import RigidTransform
 from mallard.multibody.parsing._model_directives import (
     ModelInstanceInfo,
     join,
@@ -231,7 +230,8 @@ class _Processor:
     def add_weld(self, item, namespace):
         parent = self.frame(namespace, item.parent)
         child = self.frame(namespace, item.child)
-        X_PC = RigidTransform() if item.X_PC is None else item.X_PC.GetDeterministicValue()
+        # (None: the identity, made by WeldFrames for the joint, by ModelInstanceInfo when read)
+        X_PC = None if item.X_PC is None else item.X_PC.GetDeterministicValue()
         self.plant.WeldFrames(parent, child, X_PC)
         infos = self.infos_of.get(int(child.model_instance()), ())
         for info in infos:
