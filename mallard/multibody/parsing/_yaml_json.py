@@ -87,13 +87,13 @@ def read(text):
     """(the document, the lines of the values at the third level) of the YAML ``text``, or
     None if it is outside the subset (the same objects for the same text, as long as it is
     one of the last few read: see _answers)."""
+    if len(text) > _KEPT_CHARS:
+        return _read(text)
     answer = _answers.get(text, _answers)
     if answer is _answers:
-        answer = _read(text)
-        if len(text) <= _KEPT_CHARS:
-            if len(_answers) >= _KEPT:
-                _answers.clear()
-            _answers[text] = answer
+        if len(_answers) >= _KEPT:
+            _answers.clear()
+        answer = _answers[text] = _read(text)
     return answer
 
 

@@ -433,11 +433,26 @@ def test_a_text_read_again_is_read_once_and_its_directives_are_new():
         for name, value in vars(item).items():
             if isinstance(value, (list, dict, np.ndarray, Transform)):
                 assert value is not getattr(b._item()[1], name), (kind, name)
+    other = load_model_directives(text, "other.dmd.yaml")  # (the same text, another file)
+    assert [d._item()[1]._where for d in other.directives] == [
+        ("other.dmd.yaml", where[1]) for where in (d._item()[1]._where for d in first.directives)
+    ]
     changed = text.replace("a", "b")
     assert _yaml_json.read(changed) is not _yaml_json.read(text)
     for k in range(2 * _yaml_json._KEPT):  # (a bounded memory)
         _yaml_json.read(f"directives: []\n# {k}")
     assert len(_yaml_json._answers) <= _yaml_json._KEPT
+
+
+def test_a_long_text_is_not_kept(monkeypatch):
+    """Texts longer than _KEPT_CHARS are read each time, not kept."""
+    from mallard.multibody.parsing import _yaml_json
+
+    text = _JSON_CASES[1]
+    monkeypatch.setattr(_yaml_json, "_KEPT_CHARS", len(text) - 1)
+    _yaml_json._answers.clear()
+    first = _yaml_json.read(text)
+    assert first is not None and _yaml_json.read(text) is not first and not _yaml_json._answers
 
 
 # ---- mutations ---------------------------------------------------------------------------------
