@@ -614,7 +614,7 @@ def resolve_uri(uri, package_map, root_dir, error, warning):
         if scheme == "file":
             result = "/" + rest
         elif scheme in ("model", "package"):
-            if not isinstance(package_map, PackageMap):
+            if callable(package_map):
                 package_map = package_map()
             if not package_map.Contains(package):
                 error(f"URI '{uri}' refers to unknown package '{package}'{_hint(package)}")
