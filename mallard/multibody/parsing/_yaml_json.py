@@ -73,32 +73,9 @@ def _first_pair(match):
     return f'{{"{tag}":0}}' if empty else f'{{"{tag}":0,'
 
 
-#: read's answers for the last texts it read of at most _KEPT_CHARS characters (text ->
-#: answer; emptied when it holds _KEPT): a program often reads one directives file again (a
-#: plant to simulate and one to control, a plant per process or per test), a text of the same
-#: answer, which read's callers only read, never change (tuples and lists of strs). The key
-#: is the text itself: a file changed is a new text.
-_answers = {}
-_KEPT = 4
-_KEPT_CHARS = 2**20
-
-
 def read(text):
     """(the document, the lines of the values at the third level) of the YAML ``text``, or
-    None if it is outside the subset (the same objects for the same text, as long as it is
-    one of the last few read: see _answers)."""
-    if len(text) > _KEPT_CHARS:
-        return _read(text)
-    answer = _answers.get(text, _answers)
-    if answer is _answers:
-        if len(_answers) >= _KEPT:
-            _answers.clear()
-        answer = _answers[text] = _read(text)
-    return answer
-
-
-def _read(text):
-    """read's answer, read now."""
+    None if it is outside the subset."""
     # (outside the subset wherever they are: characters other than printable ASCII and line
     # feeds; str's tests in C, ~2x faster than a search for them)
     if not (text.isascii() and text.replace("\n", "").isprintable()):

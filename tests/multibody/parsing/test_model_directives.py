@@ -415,16 +415,13 @@ def test_common_documents_are_read_as_json_as_pyyaml_reads_them():
     assert all(_read_as_json(text) is None for text in [_JSON_CASES[0], *_JSON_CASES[2:]])
 
 
-def test_a_text_read_again_is_read_once_and_its_directives_are_new():
-    """_yaml_json keeps the answers of the last texts it read: the same text again (another
-    str of the same characters) is not read again, a changed text is; the ModelDirectives of
-    each load are new objects, equal, that share nothing that can be changed."""
-    from mallard.multibody.parsing import _yaml_json
+def test_a_text_loaded_again_gives_new_directives():
+    """The ModelDirectives of each load of one text are new objects, equal, that share nothing
+    that can be changed; the same text of another file is located in that file."""
     from mallard.multibody.parsing._model_directives import load_model_directives
 
     text = _JSON_CASES[1]
     again = "".join(list(text))  # (equal, not the same str)
-    assert again is not text and _yaml_json.read(again) is _yaml_json.read(text)
     first, second = (load_model_directives(t, STRING) for t in (text, again))
     assert _canonical(first) == _canonical(second)
     for a, b in zip(first.directives, second.directives, strict=True):
@@ -437,22 +434,6 @@ def test_a_text_read_again_is_read_once_and_its_directives_are_new():
     assert [d._item()[1]._where for d in other.directives] == [
         ("other.dmd.yaml", where[1]) for where in (d._item()[1]._where for d in first.directives)
     ]
-    changed = text.replace("a", "b")
-    assert _yaml_json.read(changed) is not _yaml_json.read(text)
-    for k in range(2 * _yaml_json._KEPT):  # (a bounded memory)
-        _yaml_json.read(f"directives: []\n# {k}")
-    assert len(_yaml_json._answers) <= _yaml_json._KEPT
-
-
-def test_a_long_text_is_not_kept(monkeypatch):
-    """Texts longer than _KEPT_CHARS are read each time, not kept."""
-    from mallard.multibody.parsing import _yaml_json
-
-    text = _JSON_CASES[1]
-    monkeypatch.setattr(_yaml_json, "_KEPT_CHARS", len(text) - 1)
-    _yaml_json._answers.clear()
-    first = _yaml_json.read(text)
-    assert first is not None and _yaml_json.read(text) is not first and not _yaml_json._answers
 
 
 # ---- mutations ---------------------------------------------------------------------------------
