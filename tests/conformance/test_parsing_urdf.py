@@ -176,9 +176,12 @@ def _random_state(plant, tree, rng):
 
 
 def _assert_close(actual, expected, what, rtol=1e-10):
+    """``actual`` within rtol of ``expected``, relative to its largest finite magnitude (at
+    least 1); infinite entries equal."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     assert actual.shape == expected.shape, what
-    scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
+    finite = np.abs(expected[np.isfinite(expected)])
+    scale = max(1.0, float(np.max(finite, initial=0.0)))
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol * scale, err_msg=what)
 
 
