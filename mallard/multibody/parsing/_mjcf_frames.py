@@ -5,8 +5,6 @@ numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by ma
 by element through its Frames.rows where a kind has few elements."""
 
 import math
-from collections import defaultdict
-
 import numpy as np
 
 from mallard.common._angle_axis import cos_sin_axis_rows
@@ -93,26 +91,25 @@ def _sin(angles):
     return np.fromiter(map(math.sin, angles.tolist()), float, len(angles))
 
 
-def rotations(dicts, frames):
-    """The rows of R_PF (n, 9) of the orientation attribute of each of ``dicts`` (the identity
-    where none), as the element reader's ``frames`` (a Frames) computes them."""
-    R = np.empty((len(dicts), 9))
+def rotations(framed, frames):
+    """The rows of R_PF (n, 9) of the orientation attribute of each element of Columns
+    ``framed`` (the identity where none), as the element reader's ``frames`` (a Frames)
+    computes them."""
+    R = np.empty((len(framed), 9))
     R[:] = IDENTITY_ROW
-    by_kind = defaultdict(list)
-    for k, a in enumerate(dicts):
-        if not ORIENTATIONS.isdisjoint(a):
-            present = ORIENTATIONS.intersection(a)
-            if len(present) > 1:  # (the reader's error)
-                raise Declined
-            (kind,) = present
-            by_kind[kind].append(k)
-    for kind, ks in by_kind.items():
+    by_kind = {kind: framed.has(kind) for kind in sorted(ORIENTATIONS)}
+    if (sum(by_kind.values()) > 1).any():  # (the reader's error)
+        raise Declined
+    for kind, present in by_kind.items():
+        ks = np.flatnonzero(present)
+        if not len(ks):
+            continue
         if len(ks) < FEW.get(kind, _FEW_OTHERS) or kind == "zaxis":
-            for k in ks:
-                R[k] = frames.rows(Node(dicts[k]), kind)
+            for k in ks.tolist():
+                R[k] = frames.rows(Node(framed.attrib(k)), kind)
             continue
         count = {"euler": 3, "xyaxes": 6}.get(kind, 4)
-        values = numbers([dicts[k][kind] for k in ks], count).T
+        values = framed.take(ks).numbers(kind, count, "").T
         if kind == "xyaxes":
             rows = _xyaxes_rows(*values)
         elif kind == "axisangle":

@@ -9,7 +9,7 @@ from collections import defaultdict
 import numpy as np
 
 from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
-from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW, column
+from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
     _reexpress,
@@ -37,7 +37,7 @@ _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
 
 
-def _sizes(texts, counts):
+def sizes(texts, counts):
     """The size numbers of each of ``texts`` (rows of NaN past a text's count): an (n, 3)
     array, the texts of each expected count of ``counts`` (one a text) read in one call,
     those of another count by their own; Declined for a text not plain or not of 1 to 3
@@ -66,41 +66,43 @@ def _sizes(texts, counts):
     return out
 
 
-def geom_checks(dicts):
-    """The places of the mesh geoms of attribute dicts ``dicts`` (without fromto); Declined
-    for a geom the element reader would warn of or refuse by its type: a shape neither
-    primitive nor a mesh, a mesh attribute on another type, a box or ellipsoid with fromto
-    (its sizes: geom_inertias)."""
+def geom_checks(geoms):
+    """The places of the mesh geoms of Columns ``geoms`` (without fromto); Declined for a geom
+    the element reader would warn of or refuse by its type: a shape neither primitive nor a
+    mesh, a mesh attribute on another type, a box or ellipsoid with fromto (its sizes:
+    geom_inertias)."""
     meshed = []
-    for k, a in enumerate(dicts):
-        kind = a.get("type", "sphere")
-        if kind == "mesh" and "fromto" not in a:
+    for k, (kind, fromto, mesh) in enumerate(
+        zip(geoms.texts("type", "sphere"), geoms.has("fromto").tolist(), geoms.has("mesh").tolist(),
+            strict=True)
+    ):  # fmt: skip
+        if kind == "mesh" and not fromto:
             meshed.append(k)
-        elif kind not in SHAPES or "mesh" in a or ("fromto" in a and kind in ("box", "ellipsoid")):
+        elif kind not in SHAPES or mesh or (fromto and kind in ("box", "ellipsoid")):
             raise Declined
     return meshed
 
 
-def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
-    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of attribute dicts
-    ``dicts`` in their bodies at their mass or density (1000), the poses of those without
-    fromto (their places ``placed``) given (rows of R (9), p); Declined where the reader's
-    _inertia would fail (a measure or mass not valid; opposite fromto ends are read one by
-    one: two_vector_rows)."""
-    n = len(dicts)
-    kinds = [a.get("type", "sphere") for a in dicts]
-    size = _sizes(
-        [a.get("size", "") for a in dicts],
-        [1 if "fromto" in a else _SIZES[kind] for a, kind in zip(dicts, kinds, strict=True)],
+def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms`` in
+    their bodies at their mass or density (1000), the poses of those without fromto (their
+    places ``placed``) given (rows of R (9), p); Declined where the reader's _inertia would
+    fail (a measure or mass not valid; opposite fromto ends are read one by one:
+    two_vector_rows)."""
+    n = len(geoms)
+    kinds = geoms.texts("type", "sphere")
+    has_fromto = geoms.has("fromto")
+    size = geoms.sizes(
+        "size",
+        [1 if f else _SIZES[kind] for f, kind in zip(has_fromto.tolist(), kinds, strict=True)],
     )
     p_BG = np.zeros((n, 3))
     R_BG = np.empty((n, 9))
     R_BG[:] = IDENTITY_ROW
     length = np.full(n, np.nan)
-    fromto = [k for k, a in enumerate(dicts) if "fromto" in a]
-    if fromto:
-        x0, y0, z0, x1, y1, z1 = column([dicts[k] for k in fromto], "fromto", 6, "").T
-        fromto = np.array(fromto)  # (an index array made once: a list is converted each use)
+    fromto = np.flatnonzero(has_fromto)
+    if len(fromto):
+        x0, y0, z0, x1, y1, z1 = geoms.take(fromto).numbers("fromto", 6, "").T
         p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
@@ -149,13 +151,11 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
         volume[ks] = v
         for c, x in enumerate(m):
             moments[ks, c] = x
-    given = [k for k, a in enumerate(dicts) if "mass" in a]
-    dense = [k for k, a in enumerate(dicts) if "mass" not in a]
+    has_mass = geoms.has("mass")
+    given, dense = np.flatnonzero(has_mass), np.flatnonzero(~has_mass)
     mass = np.empty(n)
-    mass[given] = column([dicts[k] for k in given], "mass", 1, "0")
-    densities = column([dicts[k] for k in dense], "density", 1, "1000")
-    dense = np.array(dense, dtype=np.intp)
-    mass[dense] = volume[dense] * densities
+    mass[given] = geoms.take(given).numbers("mass", 1, "0")
+    mass[dense] = volume[dense] * geoms.take(dense).numbers("density", 1, "1000")
     xx, yy, zz, xy, xz, yz = moments.T
     if not (
         (mass >= 0).all()
@@ -197,27 +197,25 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     return rows
 
 
-def inertial_rows(dicts, R, p):
-    """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (attribute dicts
-    ``dicts``; their frames' rows of R (9) and p), as the element reader's parse_inertial
-    makes them; Declined for one it refuses (no mass or inertia, not physically valid)."""
-    for a in dicts:
-        if "mass" not in a or ("diaginertia" not in a and "fullinertia" not in a):
-            raise Declined
-    m = column(dicts, "mass", 1, "")
-    I = np.zeros((len(dicts), 3, 3))
-    diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
-    xx, yy, zz = column([dicts[k] for k in diagonal], "diaginertia", 3, "").T
-    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
-    diagonal = np.array(diagonal, dtype=np.intp)  # (made once: a list converts each use)
+def inertial_rows(inertials, R, p):
+    """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (Columns ``inertials``;
+    their frames' rows of R (9) and p), as the element reader's parse_inertial makes them;
+    Declined for one it refuses (no mass or inertia, not physically valid)."""
+    diagonal = inertials.has("diaginertia")
+    if not (inertials.has("mass") & (diagonal | inertials.has("fullinertia"))).all():
+        raise Declined
+    m = inertials.numbers("mass", 1, "")
+    I = np.zeros((len(inertials), 3, 3))
+    full, diagonal = np.flatnonzero(~diagonal), np.flatnonzero(diagonal)
+    xx, yy, zz = inertials.take(diagonal).numbers("diaginertia", 3, "").T
+    oriented = np.logical_or.reduce([inertials.has(name) for name in sorted(ORIENTATIONS)])
+    turned = diagonal[oriented[diagonal]]
     I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = xx, yy, zz
     if np.abs(I).max(initial=0.0) >= _HALF_MAX:
         raise Declined
-    if turned:  # (the stacked matmul: the reader's bits, matrix by matrix)
-        turned = np.array(turned, dtype=np.intp)
+    if len(turned):  # (the stacked matmul: the reader's bits, matrix by matrix)
         I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
-    full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
-    fxx, fyy, fzz, fxy, fxz, fyz = column([dicts[k] for k in full], "fullinertia", 6, "").T
+    fxx, fyy, fzz, fxy, fxz, fyz = inertials.take(full).numbers("fullinertia", 6, "").T
     I[full] = np.stack((fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz), 1).reshape(-1, 3, 3)
     I = I.reshape(-1, 9)
     if not (m > 0).all():
@@ -227,6 +225,6 @@ def inertial_rows(dicts, R, p):
     G = I / m[:, None] + P
     if not could_be_physically_valid_batch(*((G - P) * m[:, None]).T).all():
         raise Declined  # (_from_central_rows' check)
-    rows = np.empty((len(dicts), 13))
+    rows = np.empty((len(inertials), 13))
     rows[:, 0], rows[:, 1:4], rows[:, 4:] = m, p, G
     return rows

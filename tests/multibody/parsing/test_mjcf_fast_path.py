@@ -7,6 +7,7 @@ limits, gains, floating poses, the warnings and Finalize's mass matrix), and the
 outcome (a plant or the reader's located error) is the reader's."""
 
 import logging
+import math
 import os
 import random
 import re
@@ -32,7 +33,15 @@ def _with_a_model(plant):
 
 
 def _check(add, monkeypatch):
-    return check(_mjcf_fast, "MIN_BODIES", add, monkeypatch, before=_with_a_model)
+    """check() with the document read into expat's tables (MIN_BYTES past any document) and
+    into the compiled scan's (MIN_BYTES 0): each the reader's outcome, the same documents
+    accepted."""
+    accepted = []
+    for gate in (math.inf, 0):
+        monkeypatch.setattr(_mjcf_fast, "MIN_BYTES", gate)
+        accepted.append(check(_mjcf_fast, "MIN_BODIES", add, monkeypatch, before=_with_a_model))
+    assert accepted[0] == accepted[1]
+    return accepted[1]
 
 
 def _string(text):

@@ -1,0 +1,307 @@
+"""An MJCF document read by the compiled XML scan (_xml_scan) for the fast path (_mjcf_fast),
+without a dict per element: ``ScanTables``, the tables of _mjcf_tables.Tables (tags, parents,
+kinds, lines; attribute dicts made only where asked for) with its whitelist checked over the
+scan's tag and name ids, and ``ScanColumns``, an element kind's attributes with their
+``<default>``s read by columns from the scan's attribute rows and numbers (the questions of
+_mjcf_columns.Columns, the same answers)."""
+
+import numpy as np
+
+from mallard.multibody.parsing import _xml_scan
+from mallard.multibody.parsing._mjcf_defaults import KINDS, merged
+from mallard.multibody.parsing._mjcf_frames import numbers
+from mallard.multibody.parsing._mjcf_inertias import sizes
+from mallard.multibody.parsing._mjcf_tables import ATTRIBUTES, CHILDREN, ORIENTATIONS, Declined
+from mallard.multibody.parsing._xml_scan import (
+    COUNT,
+    ELEMENT,
+    FIRST,
+    NAME,
+    NAME_END,
+    NAME_START,
+    NUMBER,
+    NUMBERS,
+    PARENT,
+    TAG,
+    VALUE,
+    VALUE_END,
+)
+
+#: The tags and attribute names the scan gives ids: every tag of the whitelist (another tag
+#: declines), every attribute name it holds (another: id -1).
+TAGS = tuple(sorted(set().union(*CHILDREN.values())))
+NAMES = tuple(sorted(set().union(*ATTRIBUTES.values())))
+_TAG = {tag: k for k, tag in enumerate(TAGS)}
+_NAME = {name: k for k, name in enumerate(NAMES)}
+_TABLES = ((*_xml_scan.name_table(TAGS), TAGS), (*_xml_scan.name_table(NAMES), NAMES))
+_ORIENTATIONS = np.array([_NAME[name] for name in sorted(ORIENTATIONS)], np.intp)
+#: _CHILD[parent's tag id (the last row: the document), tag id]: whether CHILDREN allows it.
+_CHILD = np.zeros((len(TAGS) + 1, len(TAGS)), bool)
+for _parent, _children in CHILDREN.items():
+    _CHILD[len(TAGS) if _parent is None else _TAG[_parent], [_TAG[c] for c in _children]] = True
+#: _ALLOWED[tag id, name id (the last column: a name of id -1)]: whether Tables.check allows an
+#: attribute (the kinds read with their defaults are checked by columns: ScanTables.columns).
+_ALLOWED = np.ones((len(TAGS), len(NAMES) + 1), bool)
+#: The tags whose elements are read by columns (ScanColumns; the others' dicts made at once).
+_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light"))
+for _tag, _names in ATTRIBUTES.items():
+    if _tag not in KINDS:
+        _ALLOWED[_TAG[_tag]] = False
+        _ALLOWED[_TAG[_tag], [_NAME[name] for name in _names]] = True
+
+
+def read(data, file):
+    """The ScanTables of the document ``data`` (str or bytes, without includes), or None where
+    the scan declines it or finds it malformed (the caller reads it with expat)."""
+    text = data.encode() if isinstance(data, str) else data
+    scan = _xml_scan.Scan(text, *_TABLES)
+    if scan.status != _xml_scan.OK:
+        return None
+    return ScanTables(scan, file)
+
+
+class ScanTables:
+    """The tables of _mjcf_tables.Tables over a scan: ``tags``, ``parents``, ``kinds``,
+    ``attrs`` (each element's dict made when first asked for: _Attributes), ``files`` (none:
+    no includes), ``line(element)``; ``columns`` of a kind."""
+
+    __slots__ = ("file", "tags", "attrs", "parents", "kinds", "files", "scan", "_ids")
+
+    def __init__(self, scan, file):
+        ids = scan.elements[:, TAG]
+        if (ids < 0).any():
+            raise Declined  # (a tag outside the whitelist)
+        self.scan, self.file, self.files, self._ids = scan, file, {}, ids
+        self.tags = list(map(TAGS.__getitem__, ids.tolist()))
+        self.parents = scan.elements[:, PARENT].tolist()
+        order = np.argsort(ids, kind="stable").tolist()
+        counts = np.bincount(ids, minlength=len(TAGS))
+        ends = np.cumsum(counts).tolist()
+        self.kinds = {
+            TAGS[t]: order[ends[t] - c : ends[t]]
+            for t, c in enumerate(counts.tolist()) if c
+        }  # fmt: skip
+        self.attrs = _Attributes(scan)
+        self.attrs.read(np.flatnonzero(~_COLUMNED[ids]).tolist())
+
+    def line(self, i):
+        return self.scan.line(i)
+
+    def check(self):
+        """Tables.check over the ids: each tag one CHILDREN allows under its parent's, each
+        attribute of a checked tag one of ATTRIBUTES'."""
+        ids, scan = self._ids, self.scan
+        parents = scan.elements[:, PARENT]
+        if not _CHILD[np.where(parents < 0, len(TAGS), ids[parents]), ids].all():
+            raise Declined
+        attributes = scan.attributes
+        if not _ALLOWED[ids[attributes[:, ELEMENT]], attributes[:, NAME]].all():
+            raise Declined
+
+    def columns(self, kind, elements, defaults=None, classes=None):
+        """The ScanColumns of ``elements`` of ``kind``, with their ``defaults`` (a Defaults;
+        each element's of its ``class``, else of ``classes[k]``) or none; Declined for an
+        attribute outside the fast path's (ATTRIBUTES) where defaults are given (the others
+        are checked by ``check``)."""
+        elements = np.array(elements, np.intp)
+        if defaults is None:
+            return ScanColumns(self.scan, elements, np.full(len(elements), -1, np.intp), [])
+        table = defaults.classes[kind]
+        listing, index = list(table.values()), {name: k for k, name in enumerate(table)}
+        classes = list(classes)
+        own = self.scan.row[elements, _NAME["class"]]
+        at = np.flatnonzero(own >= 0)
+        for k, name in zip(at.tolist(), _strings(self.scan, own[at]), strict=True):
+            classes[k] = name
+        places = np.fromiter(map(index.get, classes, [-1] * len(classes)), np.intp, len(classes))
+        columns = ScanColumns(self.scan, elements, places, listing)
+        if not ATTRIBUTES[kind].issuperset(columns.names):
+            raise Declined
+        return columns
+
+
+def _strings(scan, rows):
+    """The values (str) of the attribute rows ``rows`` (present), decoded at once (one by one
+    where one is empty)."""
+    values = scan.strings(rows)
+    if values is None:
+        text = scan.text
+        spans = scan.attributes[rows, VALUE : VALUE_END + 1].tolist()
+        values = [text[a:b].decode() for a, b in spans]
+    return values
+
+
+class _Attributes:
+    """The attribute dicts of a scan's elements, each made when first asked for
+    (``attrs[element]``), or of many elements at once (``read``)."""
+
+    __slots__ = ("_scan", "_made")
+
+    def __init__(self, scan):
+        self._scan, self._made = scan, {}
+
+    def __getitem__(self, i):
+        attrib = self._made.get(i)
+        if attrib is None:
+            attrib = self._made[i] = self._scan.attrib(i)
+        return attrib
+
+    def read(self, elements):
+        """Makes the dicts of ``elements`` at once: their keys by the scan's name ids, their
+        values in one decode."""
+        scan = self._scan
+        first, count = scan.elements[elements, FIRST : COUNT + 1].T
+        rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
+        text, attributes = scan.text, scan.attributes
+        keys = [
+            NAMES[k] if k >= 0 else text[attributes[r, NAME_START] : attributes[r, NAME_END]].decode()
+            for r, k in zip(rows.tolist(), attributes[rows, NAME].tolist(), strict=True)
+        ]  # fmt: skip
+        values = _strings(scan, rows)
+        made, at = self._made, 0
+        for i, c in zip(elements, count.tolist(), strict=True):
+            made[i] = dict(zip(keys[at : at + c], values[at : at + c], strict=True))
+            at += c
+
+
+class ScanColumns:
+    """The attributes of a kind's ``elements`` of a scan, each with its default
+    ``defaults[classes[k]]`` ((attributes, whether they set an orientation), as Defaults holds
+    them; -1: none) as _mjcf_defaults.merged merges them, by columns (_mjcf_columns)."""
+
+    __slots__ = ("_scan", "elements", "classes", "defaults", "_rows", "_oriented", "_names")
+
+    def __init__(self, scan, elements, classes, defaults):
+        self._scan, self.elements, self.classes, self.defaults = scan, elements, classes, defaults
+        self._rows, self._oriented, self._names = {}, None, None
+
+    def __len__(self):
+        return len(self.elements)
+
+    def _row(self, name):
+        """The attribute rows of ``name`` of the elements themselves (-1: absent)."""
+        rows = self._rows.get(name)
+        if rows is None:
+            k = _NAME.get(name)
+            if k is None:
+                rows = np.full(len(self.elements), -1, np.int32)
+            else:
+                rows = self._scan.row[self.elements, k]
+            self._rows[name] = rows
+        return rows
+
+    def _given(self, name, own):
+        """Where the element's default gives ``name`` (None: nowhere): it has a default that
+        holds it, does not hold it itself, nor (an orientation) any orientation itself."""
+        given = [name in attributes for attributes, _ in self.defaults]
+        if not any(given):
+            return None
+        given = np.array([*given, False])[self.classes] & ~own
+        if name in ORIENTATIONS:
+            if self._oriented is None:
+                rows = self._scan.row[self.elements[:, None], _ORIENTATIONS]
+                self._oriented = (rows >= 0).any(axis=1)
+            given &= ~self._oriented
+        return given if given.any() else None
+
+    @property
+    def names(self):
+        """The attribute names the elements hold (None for a name the scan gives no id:
+        in no kind's whitelist), with those of their defaults."""
+        if self._names is None:
+            scan = self._scan
+            first, count = scan.elements[self.elements, FIRST : COUNT + 1].T
+            rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
+            ids = np.unique(scan.attributes[rows, NAME]).tolist()
+            names = {NAMES[k] if k >= 0 else None for k in ids}
+            for c in np.unique(self.classes).tolist():
+                if c >= 0:
+                    names.update(self.defaults[c][0])
+            self._names = names
+        return self._names
+
+    def has(self, name):
+        own = self._row(name) >= 0
+        given = self._given(name, own)
+        return own if given is None else own | given
+
+    def texts(self, name, default=None):
+        rows = self._row(name)
+        out = [default] * len(rows)
+        own = rows >= 0
+        at = np.flatnonzero(own)
+        if len(at):
+            for k, value in zip(at.tolist(), _strings(self._scan, rows[at]), strict=True):
+                out[k] = value
+        given = self._given(name, own)
+        if given is not None:
+            defaults, classes = self.defaults, self.classes
+            for k in np.flatnonzero(given).tolist():
+                out[k] = defaults[classes[k]][0][name]
+        return out
+
+    def numbers(self, name, count, default):
+        rows = self._row(name)
+        out = self._scan.numbers(rows[:, None], (count,))
+        if out is None:
+            raise Declined
+        own = rows >= 0
+        given = self._given(name, own)
+        if given is not None:
+            classes = self.classes
+            for c in np.unique(classes[given]).tolist():
+                out[given & (classes == c)] = numbers([self.defaults[c][0][name]], count)
+            own = own | given
+        if not own.all():
+            out[~own] = numbers([default], count)
+        if not np.isfinite(out).all():
+            raise Declined
+        return out if count > 1 else out[:, 0]
+
+    def sizes(self, name, counts):
+        """Columns.sizes: the scan's numbers of 1 to 3 words as they are, other texts (of
+        defaults, of other counts, not the scan's numbers) by _mjcf_inertias.sizes."""
+        rows = self._row(name)
+        own = rows >= 0
+        attributes = self._scan.attributes
+        found = np.where(own, attributes[rows, NUMBERS], 0)
+        out = np.full((len(rows), 3), np.nan)
+        values = self._scan.values
+        for c in (1, 2, 3):
+            at = np.flatnonzero(found == c)
+            if len(at):
+                out[at, :c] = values[attributes[rows[at], NUMBER][:, None] + np.arange(c)]
+        rest = np.flatnonzero((found < 1) | (found > 3))
+        if len(rest):
+            texts = self.take(rest).texts(name, "")
+            out[rest] = sizes(texts, [counts[k] for k in rest.tolist()])
+        return out
+
+    def looks(self, names):
+        defaults = self.defaults
+        by_class = [tuple(map(attributes.get, names)) for attributes, _ in defaults]
+        by_class.append((None,) * len(names))
+        out = list(map(by_class.__getitem__, self.classes.tolist()))
+        ids = [_NAME[name] for name in names]
+        own = (self._scan.row[self.elements[:, None], ids] >= 0).any(axis=1)
+        for k in np.flatnonzero(own).tolist():
+            out[k] = tuple(map(self.attrib(k).get, names))
+        return out
+
+    def attrib(self, k):
+        c = self.classes[k]
+        return merged(self._scan.attrib(self.elements[k]), self.defaults[c] if c >= 0 else None)
+
+    def take(self, places):
+        places = np.asarray(places, np.intp)
+        return ScanColumns(self._scan, self.elements[places], self.classes[places], self.defaults)
+
+    @staticmethod
+    def joined(parts):
+        elements, classes, defaults = [], [], []
+        for part in parts:
+            elements.append(part.elements)
+            classes.append(np.where(part.classes < 0, -1, part.classes + len(defaults)))
+            defaults += part.defaults
+        return ScanColumns(parts[0]._scan, np.concatenate(elements), np.concatenate(classes),
+                           defaults)  # fmt: skip
