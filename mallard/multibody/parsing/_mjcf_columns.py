@@ -4,7 +4,8 @@ _mjcf_scan.ScanColumns answers the same questions from the compiled scan's attri
 
 The questions: ``len``, ``names`` (the attribute names the elements hold), ``has(name)`` (a
 bool array), ``texts(name, default)`` (a list), ``numbers(name, count, default)`` (as
-_mjcf_frames.column: (n,) or (n, count), Declined unless plain finite decimals), ``sizes(name,
+_mjcf_frames.column: (n,) or (n, count), Declined unless plain finite decimals; ``default``
+None: NaN where absent), ``table(specs)`` (several numbers' columns at once), ``sizes(name,
 counts)`` (each text's 1 to 3 numbers, NaN past them), ``looks(names)`` (each element's tuple
 of texts), ``attrib(k)`` (one element's dict), ``take(places)`` and ``joined(parts)``."""
 
@@ -38,7 +39,15 @@ class Columns:
         return [a.get(name, default) for a in self.dicts]
 
     def numbers(self, name, count, default):
-        return column(self.dicts, name, count, default)
+        if default is not None:
+            return column(self.dicts, name, count, default)
+        out = np.full((len(self.dicts), count) if count > 1 else len(self.dicts), np.nan)
+        present = np.flatnonzero(self.has(name))
+        out[present] = column([self.dicts[k] for k in present.tolist()], name, count, "")
+        return out
+
+    def table(self, specs):
+        return [self.numbers(name, count, default) for name, count, default in specs]
 
     def sizes(self, name, counts):
         """The numbers of ``name`` of each element (1 to 3, NaN past them: (n, 3)), ``counts``

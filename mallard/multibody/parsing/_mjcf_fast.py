@@ -199,7 +199,11 @@ def _parse(workspace, data, file, includes):
     )
     given_joint_names = joint_columns.texts("name")
     types = joint_columns.texts("type", "hinge")
-    x, y, z = joint_columns.numbers("axis", 3, "0 0 1").T
+    axis, refs, p_CJ, damping, armature, value_rows = joint_columns.table((
+        ("axis", 3, "0 0 1"), ("ref", 1, "0"), ("pos", 3, "0 0 0"), ("damping", 1, "0"),
+        ("armature", 1, "0"), ("range", 2, "0 0"),
+    ))  # fmt: skip
+    x, y, z = axis.T
     norm = np.sqrt(x * x + y * y + z * z)
     if not (norm > 0).all() or not np.isfinite(norm).all():
         raise Declined  # (the reader's zero axis)
@@ -209,19 +213,15 @@ def _parse(workspace, data, file, includes):
     unit = np.stack((x, y, z), axis=1)
     norm = np.sqrt(x * x + y * y + z * z)
     axes = list(np.stack((x / norm, y / norm, z / norm), axis=1))
-    refs = joint_columns.numbers("ref", 1, "0")
     if frames.degree:
         refs[[k for k, kind in enumerate(types) if kind == "hinge"]] *= _DEGREE
     has_pos = joint_columns.has("pos")
-    p_CJ = joint_columns.numbers("pos", 3, "0 0 0")
-    damping = joint_columns.numbers("damping", 1, "0")
     if not (damping >= 0).all():
         raise Declined
-    armature = joint_columns.numbers("armature", 1, "0")
     limits = np.empty((len(joints), 6))
     limits[:] = (-math.inf, math.inf) * 3
     ranged = joint_columns.has("range").tolist()
-    value_rows = joint_columns.numbers("range", 2, "0 0").tolist()
+    value_rows = value_rows.tolist()
     more = []  # (warnings of the joints and actuators: (key, element, message) each)
     bounded, bounds = [], []
     for k, limited in enumerate(joint_columns.texts("limited")):

@@ -20,6 +20,8 @@ IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 #: elements (2026-11-28, load 5); other kinds _FEW_OTHERS.
 FEW = {"xyaxes": 8}
 _FEW_OTHERS = 24
+#: The numbers of each orientation attribute.
+_COUNTS = {"quat": 4, "axisangle": 4, "euler": 3, "xyaxes": 6, "zaxis": 3}
 _DEGREE = math.pi / 180.0
 
 
@@ -100,16 +102,16 @@ def rotations(framed, frames):
     by_kind = {kind: framed.has(kind) for kind in sorted(ORIENTATIONS)}
     if (sum(by_kind.values()) > 1).any():  # (the reader's error)
         raise Declined
-    for kind, present in by_kind.items():
-        ks = np.flatnonzero(present)
-        if not len(ks):
-            continue
-        if len(ks) < FEW.get(kind, _FEW_OTHERS) or kind == "zaxis":
+    places = {kind: np.flatnonzero(present) for kind, present in by_kind.items()}
+    many = [kind for kind, ks in places.items()
+            if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
+    columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])
+    for kind, ks in places.items():
+        if kind not in many:
             for k in ks.tolist():
                 R[k] = frames.rows(Node(framed.attrib(k)), kind)
             continue
-        count = {"euler": 3, "xyaxes": 6}.get(kind, 4)
-        values = framed.take(ks).numbers(kind, count, "").T
+        values = columns[many.index(kind)][ks].T
         if kind == "xyaxes":
             rows = _xyaxes_rows(*values)
         elif kind == "axisangle":

@@ -164,6 +164,37 @@ class _Attributes:
             at += c
 
 
+def _numbers(text, count):
+    """_mjcf_frames.numbers of one text (a default's), read once."""
+    values = _READ.get((text, count))
+    if values is None:
+        if len(_READ) >= _MAX_READ:
+            _READ.clear()
+        values = _READ[text, count] = numbers([text], count)
+        values.flags.writeable = False
+    return values
+
+
+def _defaults(specs):
+    """The numbers of the texts ``default`` of ``specs`` ((name, count, default) each; NaN
+    for None) in a row, read once."""
+    row = _READ.get(specs)
+    if row is None:
+        row = np.concatenate([
+            np.full(count, np.nan) if default is None else _numbers(default, count).reshape(-1)
+            for _, count, default in specs
+        ])  # fmt: skip
+        row.flags.writeable = False
+        _READ[specs] = row
+    return row
+
+
+#: The numbers of defaults' texts read: {(text, count): (1, count) or (1,) array}, and rows
+#: of _defaults ({specs: row}), at most
+#: _MAX_READ (then read anew).
+_READ, _MAX_READ = {}, 4096
+
+
 class ScanColumns:
     """The attributes of a kind's ``elements`` of a scan, each with its default
     ``defaults[classes[k]]`` ((attributes, whether they set an orientation), as Defaults holds
@@ -198,11 +229,15 @@ class ScanColumns:
             return None
         given = np.array([*given, False])[self.classes] & ~own
         if name in ORIENTATIONS:
-            if self._oriented is None:
-                rows = self._scan.row[self.elements[:, None], _ORIENTATIONS]
-                self._oriented = (rows >= 0).any(axis=1)
-            given &= ~self._oriented
+            given &= ~self._own_orientation()
         return given if given.any() else None
+
+    def _own_orientation(self):
+        """Whether each element sets an orientation itself."""
+        if self._oriented is None:
+            rows = self._scan.row[self.elements[:, None], _ORIENTATIONS]
+            self._oriented = (rows >= 0).any(axis=1)
+        return self._oriented
 
     @property
     def names(self):
@@ -241,22 +276,56 @@ class ScanColumns:
         return out
 
     def numbers(self, name, count, default):
-        rows = self._row(name)
-        out = self._scan.numbers(rows[:, None], (count,))
+        return self.table(((name, count, default),))[0]
+
+    def table(self, specs):
+        """[numbers(name, count, default) for each (name, count, default) of ``specs``]: the
+        scan's numbers gathered in one call, then each element's default's where it gives the
+        attribute (each default's text read once), the texts ``default`` where absent."""
+        names = [name for name, _, _ in specs]
+        counts = [count for _, count, _ in specs]
+        scan, classes = self._scan, self.classes
+        rows = scan.row[self.elements[:, None], [_NAME[name] for name in names]]
+        out = scan.numbers(rows, counts)
         if out is None:
             raise Declined
-        own = rows >= 0
-        given = self._given(name, own)
+        spec_of = np.repeat(np.arange(len(specs)), counts)  # (each column's spec)
+        present = rows >= 0
+        given = self._given_table(names, present)
         if given is not None:
-            classes = self.classes
-            for c in np.unique(classes[given]).tolist():
-                out[given & (classes == c)] = numbers([self.defaults[c][0][name]], count)
-            own = own | given
-        if not own.all():
-            out[~own] = numbers([default], count)
-        if not np.isfinite(out).all():
+            starts = np.cumsum(counts) - counts
+            by_class = np.full((len(self.defaults) + 1, len(spec_of)), np.nan)
+            m = len(specs)
+            pairs = np.unique((classes[:, None] * m + np.arange(m))[given]).tolist()
+            for c, j in map(divmod, pairs, [m] * len(pairs)):  # (each default used, each name)
+                at = starts[j]
+                by_class[c, at : at + counts[j]] = _numbers(self.defaults[c][0][names[j]], counts[j])
+            out = np.where(given[:, spec_of], by_class[classes], out)
+            present |= given
+        absent = ~present[:, spec_of]
+        if absent.any():
+            out = np.where(absent, _defaults(tuple(specs)), out)
+        nan = [default is None for _, _, default in specs]
+        if not (np.isfinite(out) | (absent & np.array(nan)[spec_of])).all():
             raise Declined
-        return out if count > 1 else out[:, 0]
+        columns, at = [], 0
+        for count in counts:
+            columns.append(np.ascontiguousarray(out[:, at] if count == 1 else out[:, at : at + count]))
+            at += count
+        return columns
+
+    def _given_table(self, names, present):
+        """Where each element's default gives each of ``names`` ((n, len(names)) bool; None:
+        nowhere), as _given."""
+        holds = np.array([[name in attributes for name in names] for attributes, _ in self.defaults]
+                         + [[False] * len(names)], bool)  # fmt: skip
+        if not holds.any():
+            return None
+        given = holds[self.classes] & ~present
+        turned = [j for j, name in enumerate(names) if name in ORIENTATIONS]
+        if turned:
+            given[:, turned] &= ~self._own_orientation()[:, None]
+        return given if given.any() else None
 
     def sizes(self, name, counts):
         """Columns.sizes: the scan's numbers of 1 to 3 words as they are, other texts (of
