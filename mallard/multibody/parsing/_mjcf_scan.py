@@ -282,6 +282,8 @@ class ScanColumns:
         """[numbers(name, count, default) for each (name, count, default) of ``specs``]: the
         scan's numbers gathered in one call, then each element's default's where it gives the
         attribute (each default's text read once), the texts ``default`` where absent."""
+        if not specs:
+            return []
         names = [name for name, _, _ in specs]
         counts = [count for _, count, _ in specs]
         scan, classes = self._scan, self.classes
@@ -306,7 +308,7 @@ class ScanColumns:
         if absent.any():
             out = np.where(absent, _defaults(tuple(specs)), out)
         nan = [default is None for _, _, default in specs]
-        if not (np.isfinite(out) | (absent & np.array(nan)[spec_of])).all():
+        if not (np.isfinite(out) | (absent & np.array(nan, bool)[spec_of])).all():
             raise Declined
         columns, at = [], 0
         for count in counts:
