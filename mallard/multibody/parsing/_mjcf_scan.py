@@ -27,10 +27,15 @@ from mallard.multibody.parsing._xml_scan import (
     VALUE_END,
 )
 
+#: The attribute names read by columns (ScanColumns), which the scan's row table holds.
+ROWED = ("name", "class", "childclass", "type", "pos", *sorted(ORIENTATIONS), "axis", "ref",
+         "damping", "armature", "range", "limited", "size", "fromto", "mesh", "mass",
+         "density", "diaginertia", "fullinertia", "contype", "conaffinity", "condim", "group",
+         "material", "rgba", "friction")  # fmt: skip
 #: The tags and attribute names the scan gives ids: every tag of the whitelist (another tag
-#: declines), every attribute name it holds (another: id -1).
+#: declines), every attribute name it holds (another: id -1), ROWED's first.
 TAGS = tuple(sorted(set().union(*CHILDREN.values())))
-NAMES = tuple(sorted(set().union(*ATTRIBUTES.values())))
+NAMES = ROWED + tuple(sorted(set().union(*ATTRIBUTES.values()).difference(ROWED)))
 _TAG = {tag: k for k, tag in enumerate(TAGS)}
 _NAME = {name: k for k, name in enumerate(NAMES)}
 _TABLES = ((*_xml_scan.name_table(TAGS), TAGS), (*_xml_scan.name_table(NAMES), NAMES))
@@ -54,7 +59,7 @@ def read(data, file):
     """The ScanTables of the document ``data`` (str or bytes, without includes), or None where
     the scan declines it or finds it malformed (the caller reads it with expat)."""
     text = data.encode() if isinstance(data, str) else data
-    scan = _xml_scan.Scan(text, *_TABLES)
+    scan = _xml_scan.Scan(text, *_TABLES, rowed=len(ROWED), children=False)
     if scan.status != _xml_scan.OK:
         return None
     return ScanTables(scan, file)
@@ -213,11 +218,18 @@ class ScanColumns:
         """The attribute rows of ``name`` of the elements themselves (-1: absent)."""
         rows = self._rows.get(name)
         if rows is None:
-            k = _NAME.get(name)
-            if k is None:
+            k, scan = _NAME.get(name), self._scan
+            if k is None:  # (a name no element holds: outside the whitelist)
                 rows = np.full(len(self.elements), -1, np.int32)
-            else:
-                rows = self._scan.row[self.elements, k]
+            elif k < len(ROWED):
+                rows = scan.row[self.elements, k]
+            else:  # (not in the row table: the attribute rows of the name, of these elements)
+                rows = np.full(len(self.elements), -1, np.int32)
+                at = np.flatnonzero(scan.attributes[:, NAME] == k)
+                place = np.full(len(scan.elements), -1, np.intp)
+                place[self.elements] = np.arange(len(self.elements))
+                mine = place[scan.attributes[at, ELEMENT]]
+                rows[mine[mine >= 0]] = at[mine >= 0]
             self._rows[name] = rows
         return rows
 
