@@ -215,7 +215,7 @@ def _parse(workspace, data, file, includes):
     axes = list(np.stack((x / norm, y / norm, z / norm), axis=1))
     if frames.degree:
         refs[[k for k, kind in enumerate(types) if kind == "hinge"]] *= _DEGREE
-    has_pos = joint_columns.has("pos")
+    has_pos = joint_columns.has("pos").tolist()
     if not (damping >= 0).all():
         raise Declined
     limits = np.empty((len(joints), 6))

@@ -30,6 +30,10 @@ SHAPES = {"sphere": Sphere, "capsule": Capsule, "cylinder": Cylinder, "box": Box
           "ellipsoid": Ellipsoid}  # fmt: skip
 #: How many size numbers each shape needs (capsules and cylinders: one with fromto).
 _SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
+#: The shapes by code (their places in _SIZES), and their size counts.
+_KINDS = tuple(_SIZES)
+_CODES = {kind: c for c, kind in enumerate(_KINDS)}
+_COUNTS = np.array(list(_SIZES.values()))
 #: Below this many geoms, a shape kind's unit inertias are computed geom by geom in floats
 #: (numpy's fixed cost a call exceeds the work).
 FEW_SHAPES = 24
@@ -90,12 +94,9 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     fail (a measure or mass not valid; opposite fromto ends are read one by one:
     two_vector_rows)."""
     n = len(geoms)
-    kinds = geoms.texts("type", "sphere")
+    codes = np.fromiter(map(_CODES.__getitem__, geoms.texts("type", "sphere")), np.intp, n)
     has_fromto = geoms.has("fromto")
-    size = geoms.sizes(
-        "size",
-        [1 if f else _SIZES[kind] for f, kind in zip(has_fromto.tolist(), kinds, strict=True)],
-    )
+    size = geoms.sizes("size", np.where(has_fromto, 1, _COUNTS[codes]).tolist())
     p_BG = np.zeros((n, 3))
     R_BG = np.empty((n, 9))
     R_BG[:] = IDENTITY_ROW
@@ -124,10 +125,7 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
     p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
     volume, moments = np.zeros(n), np.zeros((n, 6))
-    by_kind = defaultdict(list)
-    for k, kind in enumerate(kinds):
-        by_kind[kind].append(k)
-    by_kind = {kind: np.array(ks) for kind, ks in by_kind.items()}
+    by_kind = {_KINDS[c]: np.flatnonzero(codes == c) for c in np.unique(codes).tolist()}
     measures = np.ones((n, 3))  # (each shape's constructor's; 1 where it takes fewer)
     for kind, ks in by_kind.items():
         s = size[ks]
@@ -177,19 +175,14 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     """The inertia rows (n, 13) [m, p_BoBcm_B, G_BBo_B] of ``n`` bodies, each the composite of
     its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
     composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
-    places, count = [], [0] * n
-    for g, (b, m) in enumerate(zip(owners, mass.tolist(), strict=True)):
-        if m > 0:
-            k = count[b]
-            count[b] = k + 1
-            if k == len(places):
-                places.append([])
-            places[k].append(g)
+    massive = np.flatnonzero(mass > 0)
+    owner = np.asarray(owners, np.intp)[massive]  # (nondecreasing: geoms by body)
+    rank = np.arange(len(massive)) - np.searchsorted(owner, owner)  # (k: the k-th of its body)
     total, parts = np.zeros(n), np.zeros((12, n))
     part = np.concatenate((p_BGcm, G_B), axis=1).T
-    for gs in places:
-        bs = np.array([owners[g] for g in gs], dtype=np.intp)
-        gs = np.array(gs, dtype=np.intp)  # (index arrays made once: lists convert each use)
+    for k in range(rank.max(initial=-1) + 1):
+        at = np.flatnonzero(rank == k)
+        bs, gs = owner[at], massive[at]
         m, sums = composite_step(total[bs], parts[:, bs], mass[gs], part[:, gs])
         total[bs], parts[:, bs] = m, sums
     rows = np.empty((n, 13))

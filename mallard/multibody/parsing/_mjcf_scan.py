@@ -36,6 +36,7 @@ ROWED = ("name", "class", "childclass", "type", "pos", *sorted(ORIENTATIONS), "a
 #: declines), every attribute name it holds (another: id -1), ROWED's first.
 TAGS = tuple(sorted(set().union(*CHILDREN.values())))
 NAMES = ROWED + tuple(sorted(set().union(*ATTRIBUTES.values()).difference(ROWED)))
+_KEYS = (*NAMES, None)  # (by name id: -1, None)
 _TAG = {tag: k for k, tag in enumerate(TAGS)}
 _NAME = {name: k for k, name in enumerate(NAMES)}
 _TABLES = ((*_xml_scan.name_table(TAGS), TAGS), (*_xml_scan.name_table(NAMES), NAMES))
@@ -157,16 +158,17 @@ class _Attributes:
         scan = self._scan
         first, count = scan.elements[elements, FIRST : COUNT + 1].T
         rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
-        text, attributes = scan.text, scan.attributes
-        keys = [
-            NAMES[k] if k >= 0 else text[attributes[r, NAME_START] : attributes[r, NAME_END]].decode()
-            for r, k in zip(rows.tolist(), attributes[rows, NAME].tolist(), strict=True)
-        ]  # fmt: skip
+        keys = list(map(_KEYS.__getitem__, scan.attributes[rows, NAME].tolist()))
+        if None in keys:  # (a name of id -1: sliced)
+            text, attributes = scan.text, scan.attributes
+            for k in [k for k, key in enumerate(keys) if key is None]:
+                keys[k] = text[attributes[rows[k], NAME_START] : attributes[rows[k], NAME_END]].decode()
         values = _strings(scan, rows)
-        made, at = self._made, 0
-        for i, c in zip(elements, count.tolist(), strict=True):
-            made[i] = dict(zip(keys[at : at + c], values[at : at + c], strict=True))
-            at += c
+        ends = np.cumsum(count).tolist()
+        spans = list(map(slice, [0, *ends[:-1]], ends))
+        self._made.update(zip(elements, map(dict, map(
+            zip, map(keys.__getitem__, spans), map(values.__getitem__, spans)
+        ))))  # fmt: skip
 
 
 def _numbers(text, count):
