@@ -87,8 +87,11 @@ class ScanTables:
             TAGS[t]: order[ends[t] - c : ends[t]]
             for t, c in enumerate(counts.tolist()) if c
         }  # fmt: skip
-        self.attrs = _Attributes(scan)
-        self.attrs.read(np.flatnonzero(~_COLUMNED[ids]).tolist())
+        self.attrs = _Attributes(scan)  # (those of the tags not read by columns, and of
+        # the <default>s' children, made at once)
+        defaults = self.kinds.get("default", ())
+        parents = scan.elements[:, PARENT]
+        self.attrs.read(np.flatnonzero(~_COLUMNED[ids] | np.isin(parents, defaults)).tolist())
 
     def line(self, i):
         return self.scan.line(i)
@@ -137,19 +140,18 @@ def _strings(scan, rows):
     return values
 
 
-class _Attributes:
-    """The attribute dicts of a scan's elements, each made when first asked for
-    (``attrs[element]``), or of many elements at once (``read``)."""
+class _Attributes(dict):
+    """The attribute dicts of a scan's elements ({element: dict}), each made when first
+    asked for (``attrs[element]``), or of many elements at once (``read``)."""
 
-    __slots__ = ("_scan", "_made")
+    __slots__ = ("_scan",)
 
     def __init__(self, scan):
-        self._scan, self._made = scan, {}
+        super().__init__()
+        self._scan = scan
 
-    def __getitem__(self, i):
-        attrib = self._made.get(i)
-        if attrib is None:
-            attrib = self._made[i] = self._scan.attrib(i)
+    def __missing__(self, i):
+        attrib = self[i] = self._scan.attrib(i)
         return attrib
 
     def read(self, elements):
@@ -166,7 +168,7 @@ class _Attributes:
         values = _strings(scan, rows)
         ends = np.cumsum(count).tolist()
         spans = list(map(slice, [0, *ends[:-1]], ends))
-        self._made.update(zip(elements, map(dict, map(
+        self.update(zip(elements, map(dict, map(
             zip, map(keys.__getitem__, spans), map(values.__getitem__, spans)
         ))))  # fmt: skip
 
@@ -207,11 +209,12 @@ class ScanColumns:
     ``defaults[classes[k]]`` ((attributes, whether they set an orientation), as Defaults holds
     them; -1: none) as _mjcf_defaults.merged merges them, by columns (_mjcf_columns)."""
 
-    __slots__ = ("_scan", "elements", "classes", "defaults", "_rows", "_oriented", "_names")
+    __slots__ = ("_scan", "elements", "classes", "defaults", "_rows", "_oriented", "_names",
+                 "_made")  # fmt: skip
 
     def __init__(self, scan, elements, classes, defaults):
         self._scan, self.elements, self.classes, self.defaults = scan, elements, classes, defaults
-        self._rows, self._oriented, self._names = {}, None, None
+        self._rows, self._oriented, self._names, self._made = {}, None, None, {}
 
     def __len__(self):
         return len(self.elements)
@@ -270,23 +273,33 @@ class ScanColumns:
         return self._names
 
     def has(self, name):
-        own = self._row(name) >= 0
-        given = self._given(name, own)
-        return own if given is None else own | given
+        made = self._made.get(("has", name))
+        if made is None:
+            own = self._row(name) >= 0
+            given = self._given(name, own)
+            made = self._made["has", name] = own if given is None else own | given
+            made.flags.writeable = False
+        return made
 
     def texts(self, name, default=None):
+        made = self._made.get(("texts", name, default))
+        if made is not None:
+            return made
         rows = self._row(name)
-        out = [default] * len(rows)
         own = rows >= 0
         at = np.flatnonzero(own)
-        if len(at):
+        if len(at) == len(rows):  # (each element's own)
+            out = _strings(self._scan, rows)
+        else:
+            out = [default] * len(rows)
             for k, value in zip(at.tolist(), _strings(self._scan, rows[at]), strict=True):
                 out[k] = value
-        given = self._given(name, own)
-        if given is not None:
-            defaults, classes = self.defaults, self.classes
-            for k in np.flatnonzero(given).tolist():
-                out[k] = defaults[classes[k]][0][name]
+            given = self._given(name, own)
+            if given is not None:
+                defaults, classes = self.defaults, self.classes
+                for k in np.flatnonzero(given).tolist():
+                    out[k] = defaults[classes[k]][0][name]
+        self._made["texts", name, default] = out
         return out
 
     def numbers(self, name, count, default):
