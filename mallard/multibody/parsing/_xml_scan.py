@@ -475,8 +475,9 @@ class Scan:
     def strings(self, rows):
         """The values (str) of the attribute rows ``rows``, decoded at once; None if one is
         absent (-1) or empty."""
-        out = np.empty(len(self.text) + len(rows), np.uint8)
         rows = np.ascontiguousarray(rows, np.int32)
+        spans = self.attributes[rows, VALUE_END] - self.attributes[rows, VALUE]
+        out = np.empty(int(spans.sum()) + len(rows), np.uint8)  # (rows -1: any span, then -1)
         end = kernels(np.float64).xml_strings(self.buffer, rows, self.attributes, out)
         if end < 0:
             return None
