@@ -101,9 +101,12 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     R_BG = np.empty((n, 9))
     R_BG[:] = IDENTITY_ROW
     length = np.full(n, np.nan)
+    ends, given_mass, densities = geoms.table(
+        (("fromto", 6, None), ("mass", 1, None), ("density", 1, "1000"))
+    )
     fromto = np.flatnonzero(has_fromto)
     if len(fromto):
-        x0, y0, z0, x1, y1, z1 = geoms.take(fromto).numbers("fromto", 6, "").T
+        x0, y0, z0, x1, y1, z1 = ends[fromto].T
         p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
@@ -149,11 +152,8 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
         volume[ks] = v
         for c, x in enumerate(m):
             moments[ks, c] = x
-    has_mass = geoms.has("mass")
-    given, dense = np.flatnonzero(has_mass), np.flatnonzero(~has_mass)
-    mass = np.empty(n)
-    mass[given] = geoms.take(given).numbers("mass", 1, "0")
-    mass[dense] = volume[dense] * geoms.take(dense).numbers("density", 1, "1000")
+    dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
+    mass = np.where(dense, volume * densities, given_mass)
     xx, yy, zz, xy, xz, yz = moments.T
     if not (
         (mass >= 0).all()
@@ -194,13 +194,15 @@ def inertial_rows(inertials, R, p):
     """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (Columns ``inertials``;
     their frames' rows of R (9) and p), as the element reader's parse_inertial makes them;
     Declined for one it refuses (no mass or inertia, not physically valid)."""
-    diagonal = inertials.has("diaginertia")
-    if not (inertials.has("mass") & (diagonal | inertials.has("fullinertia"))).all():
-        raise Declined
-    m = inertials.numbers("mass", 1, "")
+    m, moments, products = inertials.table(
+        (("mass", 1, ""), ("diaginertia", 3, None), ("fullinertia", 6, None))
+    )
+    diagonal = ~np.isnan(moments[:, 0])
+    if not (diagonal | ~np.isnan(products[:, 0])).all():
+        raise Declined  # (no inertia)
     I = np.zeros((len(inertials), 3, 3))
     full, diagonal = np.flatnonzero(~diagonal), np.flatnonzero(diagonal)
-    xx, yy, zz = inertials.take(diagonal).numbers("diaginertia", 3, "").T
+    xx, yy, zz = moments[diagonal].T
     oriented = np.logical_or.reduce([inertials.has(name) for name in sorted(ORIENTATIONS)])
     turned = diagonal[oriented[diagonal]]
     I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = xx, yy, zz
@@ -208,7 +210,7 @@ def inertial_rows(inertials, R, p):
         raise Declined
     if len(turned):  # (the stacked matmul: the reader's bits, matrix by matrix)
         I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
-    fxx, fyy, fzz, fxy, fxz, fyz = inertials.take(full).numbers("fullinertia", 6, "").T
+    fxx, fyy, fzz, fxy, fxz, fyz = products[full].T
     I[full] = np.stack((fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz), 1).reshape(-1, 3, 3)
     I = I.reshape(-1, 9)
     if not (m > 0).all():

@@ -186,11 +186,11 @@ def _numbers(text, count):
 
 def _defaults(specs):
     """The numbers of the texts ``default`` of ``specs`` ((name, count, default) each; NaN
-    for None) in a row, read once."""
+    for None and "", required) in a row, read once."""
     row = _READ.get(specs)
     if row is None:
         row = np.concatenate([
-            np.full(count, np.nan) if default is None else _numbers(default, count).reshape(-1)
+            np.full(count, np.nan) if not default else _numbers(default, count).reshape(-1)
             for _, count, default in specs
         ])  # fmt: skip
         row.flags.writeable = False
@@ -264,8 +264,8 @@ class ScanColumns:
             scan = self._scan
             first, count = scan.elements[self.elements, FIRST : COUNT + 1].T
             rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
-            ids = np.unique(scan.attributes[rows, NAME]).tolist()
-            names = {NAMES[k] if k >= 0 else None for k in ids}
+            held = np.bincount(scan.attributes[rows, NAME] + 1, minlength=len(_KEYS))
+            names = set(map(_KEYS.__getitem__, (np.flatnonzero(held) - 1).tolist()))
             for c in np.unique(self.classes).tolist():
                 if c >= 0:
                     names.update(self.defaults[c][0])
@@ -331,6 +331,8 @@ class ScanColumns:
                 by_class[c, at : at + counts[j]] = _numbers(self.defaults[c][0][names[j]], counts[j])
             out = np.where(given[:, spec_of], by_class[classes], out)
             present |= given
+        if not present[:, [j for j, (_, _, default) in enumerate(specs) if default == ""]].all():
+            raise Declined  # (absent where required: no default)
         absent = ~present[:, spec_of]
         if absent.any():
             out = np.where(absent, _defaults(tuple(specs)), out)
