@@ -209,11 +209,13 @@ class ScanColumns:
     ``defaults[classes[k]]`` ((attributes, whether they set an orientation), as Defaults holds
     them; -1: none) as _mjcf_defaults.merged merges them, by columns (_mjcf_columns)."""
 
-    __slots__ = ("_scan", "elements", "classes", "defaults", "_rows", "_oriented", "_names",
-                 "_made")  # fmt: skip
+    __slots__ = ("_scan", "elements", "classes", "defaults", "_table", "_rows", "_oriented",
+                 "_names", "_made")  # fmt: skip
 
-    def __init__(self, scan, elements, classes, defaults):
+    def __init__(self, scan, elements, classes, defaults, table=None):
+        """``table``: the scan's row table's rows of ``elements``, if at hand."""
         self._scan, self.elements, self.classes, self.defaults = scan, elements, classes, defaults
+        self._table = scan.row[elements] if table is None else table  # (ROWED's rows)
         self._rows, self._oriented, self._names, self._made = {}, None, None, {}
 
     def __len__(self):
@@ -227,7 +229,7 @@ class ScanColumns:
             if k is None:  # (a name no element holds: outside the whitelist)
                 rows = np.full(len(self.elements), -1, np.int32)
             elif k < len(ROWED):
-                rows = scan.row[self.elements, k]
+                rows = self._table[:, k]
             else:  # (not in the row table: the attribute rows of the name, of these elements)
                 rows = np.full(len(self.elements), -1, np.int32)
                 at = np.flatnonzero(scan.attributes[:, NAME] == k)
@@ -252,7 +254,7 @@ class ScanColumns:
     def _own_orientation(self):
         """Whether each element sets an orientation itself."""
         if self._oriented is None:
-            rows = self._scan.row[self.elements[:, None], _ORIENTATIONS]
+            rows = self._table[:, _ORIENTATIONS]
             self._oriented = (rows >= 0).any(axis=1)
         return self._oriented
 
@@ -314,7 +316,7 @@ class ScanColumns:
         names = [name for name, _, _ in specs]
         counts = [count for _, count, _ in specs]
         scan, classes = self._scan, self.classes
-        rows = scan.row[self.elements[:, None], [_NAME[name] for name in names]]
+        rows = self._table[:, [_NAME[name] for name in names]]
         out = scan.numbers(rows, counts)
         if out is None:
             raise Declined
@@ -325,7 +327,8 @@ class ScanColumns:
             starts = np.cumsum(counts) - counts
             by_class = np.full((len(self.defaults) + 1, len(spec_of)), np.nan)
             m = len(specs)
-            pairs = np.unique((classes[:, None] * m + np.arange(m))[given]).tolist()
+            used = np.bincount((classes[:, None] * m + np.arange(m))[given], minlength=m)
+            pairs = np.flatnonzero(used).tolist()
             for c, j in map(divmod, pairs, [m] * len(pairs)):  # (each default used, each name)
                 at = starts[j]
                 by_class[c, at : at + counts[j]] = _numbers(self.defaults[c][0][names[j]], counts[j])
@@ -336,8 +339,7 @@ class ScanColumns:
         absent = ~present[:, spec_of]
         if absent.any():
             out = np.where(absent, _defaults(tuple(specs)), out)
-        nan = [default is None for _, _, default in specs]
-        if not (np.isfinite(out) | (absent & np.array(nan, bool)[spec_of])).all():
+        if np.isinf(out).any():  # (NaN only where absent: not a plain decimal, nor a default)
             raise Declined
         columns, at = [], 0
         for count in counts:
@@ -383,7 +385,7 @@ class ScanColumns:
         by_class.append((None,) * len(names))
         out = list(map(by_class.__getitem__, self.classes.tolist()))
         ids = [_NAME[name] for name in names]
-        own = (self._scan.row[self.elements[:, None], ids] >= 0).any(axis=1)
+        own = (self._table[:, ids] >= 0).any(axis=1)
         for k in np.flatnonzero(own).tolist():
             out[k] = tuple(map(self.attrib(k).get, names))
         return out
@@ -394,7 +396,8 @@ class ScanColumns:
 
     def take(self, places):
         places = np.asarray(places, np.intp)
-        return ScanColumns(self._scan, self.elements[places], self.classes[places], self.defaults)
+        return ScanColumns(self._scan, self.elements[places], self.classes[places], self.defaults,
+                           self._table[places])  # fmt: skip
 
     @staticmethod
     def joined(parts):
@@ -404,4 +407,4 @@ class ScanColumns:
             classes.append(np.where(part.classes < 0, -1, part.classes + len(defaults)))
             defaults += part.defaults
         return ScanColumns(parts[0]._scan, np.concatenate(elements), np.concatenate(classes),
-                           defaults)  # fmt: skip
+                           defaults, np.concatenate([part._table for part in parts]))  # fmt: skip
