@@ -3,7 +3,8 @@
 _mjcf_scan.ScanColumns answers the same questions from the compiled scan's attribute rows.
 
 The questions: ``len``, ``names`` (the attribute names the elements hold), ``has(name)`` (a
-bool array), ``texts(name, default)`` (a list), ``numbers(name, count, default)`` (as
+bool array), ``any_of(names)`` (whether each holds one of ``names``), ``texts(name, default)``
+(a list), ``numbers(name, count, default)`` (as
 _mjcf_frames.column: (n,) or (n, count), Declined unless plain finite decimals; ``default``
 None: NaN where absent), ``table(specs)`` (several numbers' columns at once), ``sizes(name,
 counts)`` (each text's 1 to 3 numbers, NaN past them), ``looks(names)`` (each element's tuple
@@ -11,17 +12,17 @@ of texts), ``attrib(k)`` (one element's dict), ``take(places)`` and ``joined(par
 
 import numpy as np
 
-from mallard.multibody.parsing._mjcf_frames import column
+from mallard.multibody.parsing._mjcf_frames import column, numbers
 from mallard.multibody.parsing._mjcf_inertias import sizes
 
 
 class Columns:
     """The attribute dicts ``dicts`` of a kind's elements (their defaults applied), by columns."""
 
-    __slots__ = ("dicts", "_names")
+    __slots__ = ("dicts", "_names", "_made")
 
     def __init__(self, dicts):
-        self.dicts, self._names = dicts, None
+        self.dicts, self._names, self._made = dicts, None, {}
 
     def __len__(self):
         return len(self.dicts)
@@ -33,7 +34,14 @@ class Columns:
         return self._names
 
     def has(self, name):
-        return np.fromiter((name in a for a in self.dicts), bool, len(self.dicts))
+        made = self._made.get(name)
+        if made is None:
+            made = self._made[name] = np.array([name in a for a in self.dicts], bool)
+            made.flags.writeable = False
+        return made
+
+    def any_of(self, names):
+        return np.array([not names.isdisjoint(a) for a in self.dicts], bool)
 
     def texts(self, name, default=None):
         return [a.get(name, default) for a in self.dicts]
@@ -41,9 +49,10 @@ class Columns:
     def numbers(self, name, count, default):
         if default is not None:
             return column(self.dicts, name, count, default)
-        out = np.full((len(self.dicts), count) if count > 1 else len(self.dicts), np.nan)
-        present = np.flatnonzero(self.has(name))
-        out[present] = column([self.dicts[k] for k in present.tolist()], name, count, "")
+        texts = [a.get(name) for a in self.dicts]
+        present = [k for k, text in enumerate(texts) if text is not None]
+        out = np.full((len(texts), count) if count > 1 else len(texts), np.nan)
+        out[present] = numbers([texts[k] for k in present], count)
         return out
 
     def table(self, specs):

@@ -5,6 +5,7 @@ numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by ma
 by element through its Frames.rows where a kind has few elements."""
 
 import math
+
 import numpy as np
 
 from mallard.common._angle_axis import cos_sin_axis_rows

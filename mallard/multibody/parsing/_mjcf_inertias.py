@@ -203,7 +203,7 @@ def inertial_rows(inertials, R, p):
     I = np.zeros((len(inertials), 3, 3))
     full, diagonal = np.flatnonzero(~diagonal), np.flatnonzero(diagonal)
     xx, yy, zz = moments[diagonal].T
-    oriented = np.logical_or.reduce([inertials.has(name) for name in sorted(ORIENTATIONS)])
+    oriented = inertials.any_of(ORIENTATIONS)
     turned = diagonal[oriented[diagonal]]
     I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = xx, yy, zz
     if np.abs(I).max(initial=0.0) >= _HALF_MAX:

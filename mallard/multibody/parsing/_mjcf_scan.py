@@ -164,13 +164,13 @@ class _Attributes(dict):
         if None in keys:  # (a name of id -1: sliced)
             text, attributes = scan.text, scan.attributes
             for k in [k for k, key in enumerate(keys) if key is None]:
-                keys[k] = text[attributes[rows[k], NAME_START] : attributes[rows[k], NAME_END]].decode()
+                start, end = attributes[rows[k], NAME_START : NAME_END + 1]
+                keys[k] = text[start:end].decode()
         values = _strings(scan, rows)
         ends = np.cumsum(count).tolist()
         spans = list(map(slice, [0, *ends[:-1]], ends))
-        self.update(zip(elements, map(dict, map(
-            zip, map(keys.__getitem__, spans), map(values.__getitem__, spans)
-        ))))  # fmt: skip
+        dicts = map(dict, map(zip, map(keys.__getitem__, spans), map(values.__getitem__, spans)))
+        self.update(zip(elements, dicts, strict=True))
 
 
 def _numbers(text, count):
@@ -283,6 +283,11 @@ class ScanColumns:
             made.flags.writeable = False
         return made
 
+    def any_of(self, names):
+        if self.defaults:
+            return np.logical_or.reduce([self.has(name) for name in sorted(names)])
+        return (self._table[:, [_NAME[name] for name in sorted(names)]] >= 0).any(axis=1)
+
     def texts(self, name, default=None):
         made = self._made.get(("texts", name, default))
         if made is not None:
@@ -330,8 +335,8 @@ class ScanColumns:
             used = np.bincount((classes[:, None] * m + np.arange(m))[given], minlength=m)
             pairs = np.flatnonzero(used).tolist()
             for c, j in map(divmod, pairs, [m] * len(pairs)):  # (each default used, each name)
-                at = starts[j]
-                by_class[c, at : at + counts[j]] = _numbers(self.defaults[c][0][names[j]], counts[j])
+                text, at = self.defaults[c][0][names[j]], starts[j]
+                by_class[c, at : at + counts[j]] = _numbers(text, counts[j])
             out = np.where(given[:, spec_of], by_class[classes], out)
             present |= given
         if not present[:, [j for j, (_, _, default) in enumerate(specs) if default == ""]].all():
@@ -343,7 +348,8 @@ class ScanColumns:
             raise Declined
         columns, at = [], 0
         for count in counts:
-            columns.append(np.ascontiguousarray(out[:, at] if count == 1 else out[:, at : at + count]))
+            part = out[:, at] if count == 1 else out[:, at : at + count]
+            columns.append(np.ascontiguousarray(part))
             at += count
         return columns
 
