@@ -51,8 +51,11 @@ class Columns:
             return column(self.dicts, name, count, default)
         texts = [a.get(name) for a in self.dicts]
         present = [k for k, text in enumerate(texts) if text is not None]
+        if len(present) == len(texts):
+            return numbers(texts, count)
         out = np.full((len(texts), count) if count > 1 else len(texts), np.nan)
-        out[present] = numbers([texts[k] for k in present], count)
+        if present:
+            out[present] = numbers([texts[k] for k in present], count)
         return out
 
     def table(self, specs):

@@ -200,9 +200,11 @@ def _parse(workspace, data, file, includes):
     given_joint_names = joint_columns.texts("name")
     types = joint_columns.texts("type", "hinge")
     axis, refs, p_CJ, damping, armature, value_rows = joint_columns.table((
-        ("axis", 3, "0 0 1"), ("ref", 1, "0"), ("pos", 3, "0 0 0"), ("damping", 1, "0"),
-        ("armature", 1, "0"), ("range", 2, "0 0"),
+        ("axis", 3, "0 0 1"), ("ref", 1, "0"), ("pos", 3, None), ("damping", 1, "0"),
+        ("armature", 1, "0"), ("range", 2, None),
     ))  # fmt: skip
+    p_CJ[np.isnan(p_CJ)] = 0.0  # (NaN only where absent)
+    value_rows[np.isnan(value_rows)] = 0.0
     x, y, z = axis.T
     norm = np.sqrt(x * x + y * y + z * z)
     if not (norm > 0).all() or not np.isfinite(norm).all():

@@ -102,7 +102,7 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     R_BG[:] = IDENTITY_ROW
     length = np.full(n, np.nan)
     ends, given_mass, densities = geoms.table(
-        (("fromto", 6, None), ("mass", 1, None), ("density", 1, "1000"))
+        (("fromto", 6, None), ("mass", 1, None), ("density", 1, None))
     )
     fromto = np.flatnonzero(has_fromto)
     if len(fromto):
@@ -153,7 +153,7 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
         for c, x in enumerate(m):
             moments[ks, c] = x
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
-    mass = np.where(dense, volume * densities, given_mass)
+    mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
     xx, yy, zz, xy, xz, yz = moments.T
     if not (
         (mass >= 0).all()
