@@ -1,9 +1,10 @@
-"""The MJCF reader's fast path: a document read into tables (_mjcf_tables), its ``<default>``s
-resolved once per class (_mjcf_defaults), its numbers, frames and inertias computed over whole
-element kinds (_mjcf_frames, _mjcf_inertias) by the element reader's own scalar functions
-called with arrays, and its elements made in bulk and added in Drake's order
-(_mjcf_registration): the plant the element reader (_mujoco) makes, to the bit, with its
-warnings (text, file, line, order).
+"""The MJCF reader's fast path: a document read into tables (by the compiled XML scan from
+MIN_BYTES: _mjcf_scan; else by expat: _mjcf_tables), its ``<default>``s resolved once per class
+(_mjcf_defaults), its bulk kinds read by columns (_mjcf_columns), its numbers, frames and
+inertias computed over whole element kinds (_mjcf_frames, _mjcf_inertias) by the element
+reader's own scalar functions called with arrays, and its elements made in bulk and added in
+Drake's order (_mjcf_registration): the plant the element reader (_mujoco) makes, to the bit,
+with its warnings (text, file, line, order).
 
 It reads a subset of MJCF (_mjcf_tables' whitelist) without a SceneGraph; it declines (``parse``
 returns None) anything else and any error: the Parser then rolls the plant back and the
