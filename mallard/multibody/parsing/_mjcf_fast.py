@@ -185,9 +185,10 @@ def _parse(workspace, data, file, includes):
         child_class[b] = child_class.get(parents[b], "") if given is None else given
     held = {tag: [[] for _ in bodies] for tag in ("joint", "freejoint", "inertial", "geom")}
     for tag, lists in held.items():
-        for i in kinds.get(tag, ()):
-            if tags[parents[i]] == "body":
-                lists[ordinal[parents[i]]].append(i)
+        mine = kinds.get(tag, ())
+        for i, b in zip(mine, map(ordinal.get, map(parents.__getitem__, mine)), strict=True):
+            if b is not None:  # (a body's)
+                lists[b].append(i)
     if any(len(x) > 1 for x in held["inertial"]) or any(len(x) > 1 for x in held["freejoint"]):
         raise Declined
     if from_geoms:  # (the inertials not read)

@@ -117,11 +117,14 @@ class ScanTables:
             return ScanColumns(self.scan, elements, np.full(len(elements), -1, np.intp), [])
         table = defaults.classes[kind]
         listing, index = list(table.values()), {name: k for k, name in enumerate(table)}
-        classes = list(classes)
         own = self.scan.row[elements, _NAME["class"]]
         at = np.flatnonzero(own >= 0)
-        for k, name in zip(at.tolist(), _strings(self.scan, own[at]), strict=True):
-            classes[k] = name
+        if len(at) < len(elements):
+            classes = list(classes)
+            for k, name in zip(at.tolist(), _strings(self.scan, own[at]), strict=True):
+                classes[k] = name
+        else:  # (each element's own)
+            classes = _strings(self.scan, own)
         places = np.fromiter(map(index.get, classes, [-1] * len(classes)), np.intp, len(classes))
         columns = ScanColumns(self.scan, elements, places, listing)
         if not ATTRIBUTES[kind].issuperset(columns.names):
