@@ -511,7 +511,10 @@ class Scan:
         and "\\n" each end a line; their places found at the first call)."""
         if self._breaks is None:
             buf = self.buffer
-            feeds, returns = buf == 10, buf == 13
-            feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
-            self._breaks = np.flatnonzero(feeds | returns)
+            if b"\r" in self.text:
+                feeds, returns = buf == 10, buf == 13
+                feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
+                self._breaks = np.flatnonzero(feeds | returns)
+            else:
+                self._breaks = np.flatnonzero(buf == 10)
         return 1 + int(np.searchsorted(self._breaks, self.elements[element, OFFSET]))
