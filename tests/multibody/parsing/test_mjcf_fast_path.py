@@ -303,6 +303,26 @@ def test_the_lines_of_warnings(variant, monkeypatch):
     assert _check(_string(text), monkeypatch)
 
 
+#: Defaults that the columns read as the reader's merged dicts do: a default's orientation
+#: (kept where a geom sets none, dropped where it sets one), a default's pos, size, mass and
+#: type, a nested class's, a class named by a childclass, a class that does not exist.
+_DEFAULTED = {
+    "orientation": ('<geom contype="0"', '<geom quat="0.9 0.1 0.2 0.3" pos="0.01 0 0" contype="0"'),
+    "shape": ('<geom group="3"', '<geom type="box" size="0.05 0.04 0.03" mass="0.7" group="3"'),
+    "joint": ('<joint axis="0 0 1"', '<joint axis="0 0 1" pos="0 0.01 0" ref="0.1"'),
+    "unknown class": ('<geom class="visual"', '<geom class="none"'),
+    "childclass": ('<body name="limb0_1"', '<body childclass="visual" name="limb0_1"'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", sorted(_DEFAULTED))
+def test_defaults_read_by_columns(edit, monkeypatch):
+    old, new = _DEFAULTED[edit]
+    text = benchmark.robot_mjcf(60)
+    assert old in text
+    assert _check(_string(text.replace(old, new)), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
