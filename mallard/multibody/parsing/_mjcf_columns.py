@@ -4,11 +4,11 @@ _mjcf_scan.ScanColumns answers the same questions from the compiled scan's attri
 
 The questions: ``len``, ``names`` (the attribute names the elements hold), ``has(name)`` (a
 bool array), ``any_of(names)`` (whether each holds one of ``names``), ``texts(name, default)``
-(a list), ``numbers(name, count, default)`` (as
-_mjcf_frames.column: (n,) or (n, count), Declined unless plain finite decimals; ``default``
-None: NaN where absent), ``table(specs)`` (several numbers' columns at once), ``sizes(name,
-counts)`` (each text's 1 to 3 numbers, NaN past them), ``looks(names)`` (each element's tuple
-of texts), ``attrib(k)`` (one element's dict), ``take(places)`` and ``joined(parts)``."""
+(a list), ``numbers(name, count, default)`` (as _mjcf_frames.column: (n,) or (n, count),
+Declined unless plain finite decimals; ``default`` "": required, None: NaN where absent),
+``table(specs)`` (several numbers' columns at once), ``sizes(name, counts)`` (each text's 1 to
+3 numbers, NaN past them), ``looks(names)`` (each element's tuple of texts), ``attrib(k)``
+(one element's dict), ``take(places)`` and ``joined(parts)``."""
 
 import numpy as np
 

@@ -48,12 +48,12 @@ for _parent, _children in CHILDREN.items():
 #: _ALLOWED[tag id, name id (the last column: a name of id -1)]: whether Tables.check allows an
 #: attribute (the kinds read with their defaults are checked by columns: ScanTables.columns).
 _ALLOWED = np.ones((len(TAGS), len(NAMES) + 1), bool)
-#: The tags whose elements are read by columns (ScanColumns; the others' dicts made at once).
-_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light"))
 for _tag, _names in ATTRIBUTES.items():
     if _tag not in KINDS:
         _ALLOWED[_TAG[_tag]] = False
         _ALLOWED[_TAG[_tag], [_NAME[name] for name in _names]] = True
+#: The tags whose elements are read by columns (ScanColumns; the others' dicts made at once).
+_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light"))
 
 
 def read(data, file):
@@ -87,11 +87,10 @@ class ScanTables:
             TAGS[t]: order[ends[t] - c : ends[t]]
             for t, c in enumerate(counts.tolist()) if c
         }  # fmt: skip
-        self.attrs = _Attributes(scan)  # (those of the tags not read by columns, and of
-        # the <default>s' children, made at once)
-        defaults = self.kinds.get("default", ())
-        parents = scan.elements[:, PARENT]
-        self.attrs.read(np.flatnonzero(~_COLUMNED[ids] | np.isin(parents, defaults)).tolist())
+        # (the dicts of the tags not read by columns and of the <default>s' children: at once)
+        self.attrs = _Attributes(scan)
+        under_defaults = np.isin(scan.elements[:, PARENT], self.kinds.get("default", ()))
+        self.attrs.read(np.flatnonzero(~_COLUMNED[ids] | under_defaults).tolist())
 
     def line(self, i):
         return self.scan.line(i)
@@ -202,8 +201,7 @@ def _defaults(specs):
 
 
 #: The numbers of defaults' texts read: {(text, count): (1, count) or (1,) array}, and rows
-#: of _defaults ({specs: row}), at most
-#: _MAX_READ (then read anew).
+#: of _defaults ({specs: row}); at most _MAX_READ (then read anew).
 _READ, _MAX_READ = {}, 4096
 
 
