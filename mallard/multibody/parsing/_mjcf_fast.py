@@ -1,9 +1,10 @@
-"""The MJCF reader's fast path: a document read into tables (_mjcf_tables), its ``<default>``s
-resolved once per class (_mjcf_defaults), its numbers, frames and inertias computed over whole
-element kinds (_mjcf_frames, _mjcf_inertias) by the element reader's own scalar functions
-called with arrays, and its elements made in bulk and added in Drake's order
-(_mjcf_registration): the plant the element reader (_mujoco) makes, to the bit, with its
-warnings (text, file, line, order).
+"""The MJCF reader's fast path: a document read into tables (by the compiled XML scan from
+MIN_BYTES: _mjcf_scan; else by expat: _mjcf_tables), its ``<default>``s resolved once per class
+(_mjcf_defaults), its bulk kinds read by columns (_mjcf_columns), its numbers, frames and
+inertias computed over whole element kinds (_mjcf_frames, _mjcf_inertias) by the element
+reader's own scalar functions called with arrays, and its elements made in bulk and added in
+Drake's order (_mjcf_registration): the plant the element reader (_mujoco) makes, to the bit,
+with its warnings (text, file, line, order).
 
 It reads a subset of MJCF (_mjcf_tables' whitelist) without a SceneGraph; it declines (``parse``
 returns None) anything else and any error: the Parser then rolls the plant back and the
@@ -64,6 +65,9 @@ _SCAN = (
 )
 _SCANS = {str: (re.compile(_SCAN), "body", "include"),
           bytes: (re.compile(_SCAN.encode()), b"body", b"include")}  # fmt: skip
+#: Bytes from which a document is read by the compiled scan (_mjcf_scan), as the URDF fast
+#: path's gate: below it expat's tables cost less than loading numba at a first parse.
+MIN_BYTES = 32 * 1024
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
 
 
@@ -141,9 +145,21 @@ def _compiler(tables, frames):
     return from_geoms, meshdir
 
 
+def _read(data, file, includes):
+    """The tables of the document ``data``: the compiled scan's (_mjcf_scan) for a document of
+    at least MIN_BYTES without includes that it reads, else expat's (_mjcf_tables)."""
+    if not includes and len(data) >= MIN_BYTES:
+        from mallard.multibody.parsing import _mjcf_scan  # (numba: for a large document)
+
+        tables = _mjcf_scan.read(data, file)
+        if tables is not None:
+            return tables
+    return Tables(data, file, includes)
+
+
 def _parse(workspace, data, file, includes):
     plant = workspace.plant
-    tables = Tables(data, file, includes)
+    tables = _read(data, file, includes)
     if includes and len(tables.kinds.get("body", ())) < MIN_BODIES:
         raise Declined
     tables.check()
@@ -162,28 +178,36 @@ def _parse(workspace, data, file, includes):
     # ---- bodies and what they hold
     bodies = kinds.get("body", [])
     ordinal = {b: k for k, b in enumerate(bodies)}
+    body_columns = tables.columns("body", bodies)
+    body_names = body_columns.texts("name")
     child_class = {}
-    for b in bodies:
-        p = parents[b]
-        child_class[b] = attrs[b].get("childclass", child_class.get(p, ""))
+    for b, given in zip(bodies, body_columns.texts("childclass"), strict=True):
+        child_class[b] = child_class.get(parents[b], "") if given is None else given
     held = {tag: [[] for _ in bodies] for tag in ("joint", "freejoint", "inertial", "geom")}
     for tag, lists in held.items():
-        for i in kinds.get(tag, ()):
-            if tags[parents[i]] == "body":
-                lists[ordinal[parents[i]]].append(i)
+        mine = kinds.get(tag, ())
+        for i, b in zip(mine, map(ordinal.get, map(parents.__getitem__, mine)), strict=True):
+            if b is not None:  # (a body's)
+                lists[b].append(i)
     if any(len(x) > 1 for x in held["inertial"]) or any(len(x) > 1 for x in held["freejoint"]):
         raise Declined
     if from_geoms:  # (the inertials not read)
         held["inertial"] = [[] for _ in bodies]
-    body_attrs = [attrs[b] for b in bodies]
 
     # ---- joints
     joints = [j for js in held["joint"] for j in js]  # (by body: document order)
-    joint_attrs = defaults.apply(
-        "joint", joints, attrs, [child_class[parents[j]] or "main" for j in joints]
+    joint_columns = tables.columns(
+        "joint", joints, defaults, [child_class[parents[j]] or "main" for j in joints]
     )
-    types = [a.get("type", "hinge") for a in joint_attrs]
-    x, y, z = column(joint_attrs, "axis", 3, "0 0 1").T
+    given_joint_names = joint_columns.texts("name")
+    types = joint_columns.texts("type", "hinge")
+    axis, refs, p_CJ, damping, armature, value_rows = joint_columns.table((
+        ("axis", 3, "0 0 1"), ("ref", 1, "0"), ("pos", 3, None), ("damping", 1, "0"),
+        ("armature", 1, "0"), ("range", 2, None),
+    ))  # fmt: skip
+    p_CJ[np.isnan(p_CJ)] = 0.0  # (NaN only where absent)
+    value_rows[np.isnan(value_rows)] = 0.0
+    x, y, z = axis.T
     norm = np.sqrt(x * x + y * y + z * z)
     if not (norm > 0).all() or not np.isfinite(norm).all():
         raise Declined  # (the reader's zero axis)
@@ -193,37 +217,32 @@ def _parse(workspace, data, file, includes):
     unit = np.stack((x, y, z), axis=1)
     norm = np.sqrt(x * x + y * y + z * z)
     axes = list(np.stack((x / norm, y / norm, z / norm), axis=1))
-    refs = column(joint_attrs, "ref", 1, "0")
     if frames.degree:
         refs[[k for k, kind in enumerate(types) if kind == "hinge"]] *= _DEGREE
-    has_pos = ["pos" in a for a in joint_attrs]
-    p_CJ = np.zeros((len(joints), 3))
-    p_CJ[has_pos] = column([a for a in joint_attrs if "pos" in a], "pos", 3, "")
-    damping = column(joint_attrs, "damping", 1, "0")
+    has_pos = joint_columns.has("pos").tolist()
     if not (damping >= 0).all():
         raise Declined
-    armature = column(joint_attrs, "armature", 1, "0")
     limits = np.empty((len(joints), 6))
     limits[:] = (-math.inf, math.inf) * 3
-    ranged = [k for k, a in enumerate(joint_attrs) if "range" in a]
-    values = np.zeros((len(joints), 2))
-    values[ranged] = column([joint_attrs[k] for k in ranged], "range", 2, "")
+    ranged = joint_columns.has("range").tolist()
+    value_rows = value_rows.tolist()
     more = []  # (warnings of the joints and actuators: (key, element, message) each)
-    value_rows, bounded, bounds = values.tolist(), [], []
-    for k, a in enumerate(joint_attrs):
+    bounded, bounds = [], []
+    for k, limited in enumerate(joint_columns.texts("limited")):
         kind = types[k]
         if kind not in ("hinge", "slide", "ball", "free"):
             raise Declined
-        if "range" not in a and "limited" not in a:
+        if not ranged[k] and limited is None:
             continue
-        limited = a.get("limited", "auto")
-        if limited not in ("true", "false", "auto"):
+        if limited is None:
+            limited = "auto"
+        elif limited not in ("true", "false", "auto"):
             raise Declined
-        if limited == "true" or (limited == "auto" and "range" in a):
+        if limited == "true" or (limited == "auto" and ranged[k]):
             if kind == "free":
                 continue  # (ignored, as the reader ignores it)
             if kind == "ball":
-                if "range" in a:
+                if ranged[k]:
                     key = (*joint_key(parents, joints[k]), -1)
                     more.append((key, joints[k], unsupported("range", "joint")))
                 continue
@@ -241,38 +260,38 @@ def _parse(workspace, data, file, includes):
     # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
     # once); inertias: an <inertial>'s, else the composite of the body's geoms
     geoms = [g for gs in held["geom"] for g in gs]
-    geom_attrs = defaults.apply(
-        "geom", geoms, attrs, [child_class[parents[g]] or "main" for g in geoms]
+    geom_columns = tables.columns(
+        "geom", geoms, defaults, [child_class[parents[g]] or "main" for g in geoms]
     )
-    meshed = geom_checks(geom_attrs)
+    meshed = geom_checks(geom_columns)
     looks = GeomParser(Declining(), frames, materials, meshes, make_shapes=False)
     more += _look_warnings(
         GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
-        geoms, geom_attrs, parents,
+        geoms, geom_columns, parents,
     )  # fmt: skip
     inertial = [i for xs in held["inertial"] for i in xs]
-    inertial_attrs = [attrs[i] for i in inertial]
-    solid = range(len(geoms))
+    inertial_columns = tables.columns("inertial", inertial)
+    solid, solid_columns = range(len(geoms)), geom_columns
     if meshed:
         solid = sorted(set(solid).difference(meshed))
-    solid_attrs = [geom_attrs[k] for k in solid]
-    placed = [k for k, a in enumerate(solid_attrs) if "fromto" not in a]
-    framed = body_attrs + [solid_attrs[k] for k in placed] + inertial_attrs
-    R, p = rotations(framed, frames), column(framed, "pos", 3, "0 0 0")
+        solid_columns = geom_columns.take(solid)
+    placed = np.flatnonzero(~solid_columns.has("fromto"))
+    framed = body_columns.joined((body_columns, solid_columns.take(placed), inertial_columns))
+    R, p = rotations(framed, frames), framed.numbers("pos", 3, "0 0 0")
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
-    G_B, p_BGcm, mass = geom_inertias(solid_attrs, placed, R[nb : nb + ng], p[nb : nb + ng])
+    G_B, p_BGcm, mass = geom_inertias(solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng])
     owners = [ordinal[parents[g]] for g in geoms]
     if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
         G_B, p_BGcm, mass = _with_meshes(
-            looks, geom_attrs, solid, meshed, (G_B, p_BGcm, mass),
+            looks, geom_columns, solid, meshed, (G_B, p_BGcm, mass),
             [not held["inertial"][owners[k]] for k in meshed],
         )  # fmt: skip
     weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
     at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
     rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
     rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
-        inertial_attrs, R[nb + ng :], p[nb + ng :]
+        inertial_columns, R[nb + ng :], p[nb + ng :]
     )
     rows.flags.writeable = False
 
@@ -287,8 +306,7 @@ def _parse(workspace, data, file, includes):
     plan = Plan(R_PB, p_PB, parent_body)
     names = plan.names
     frame_names, all_joint_names = [], []
-    for b, a in enumerate(body_attrs):
-        name = a.get("name")
+    for b, name in enumerate(body_names):
         if name is None:
             name = f"body{first_number + len(names)}"
         p = parents[bodies[b]]
@@ -314,7 +332,7 @@ def _parse(workspace, data, file, includes):
                 child, at = len(names) - 1, None
             else:
                 child, at = place, b
-            joint_name = joint_attrs[k].get("name")
+            joint_name = given_joint_names[k]
             if joint_name is None:
                 joint_name = f"{parent_name}-{names[child]}"
             joint_names[k] = joint_name
@@ -385,8 +403,8 @@ def _parse(workspace, data, file, includes):
     gravity = [numbers([attrs[i]["gravity"]], 3)[0] for i in options if "gravity" in attrs[i]]
 
     # ---- Drake's warnings, in the reader's order
-    warned = warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators,
-                      actuator_attrs, more)  # fmt: skip
+    warned = warnings(tables, (bodies, body_columns), (geoms, geom_columns),
+                      (joints, joint_columns), actuators, actuator_attrs, more)  # fmt: skip
     diagnostics = workspace.diagnostics
     if warned and diagnostics.strict:
         raise Declined
@@ -399,8 +417,8 @@ def _parse(workspace, data, file, includes):
     )  # fmt: skip
     armatures = {
         moving[joint_names[k]]: float(armature[k])
-        for k, a in enumerate(joint_attrs)
-        if "armature" in a and joint_names[k] in moving
+        for k in np.flatnonzero(joint_columns.has("armature")).tolist()
+        if joint_names[k] in moving
     }
     add_actuators(
         plant, actuator_attrs, actuator_tags, moving, armatures, ratios, effort_limits,
@@ -419,16 +437,16 @@ def _parse(workspace, data, file, includes):
     return instance
 
 
-def _with_meshes(looks, geom_attrs, solid, meshed, solid_inertias, weighed):
-    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of all the geoms of attribute dicts
-    ``geom_attrs``: those at places ``solid`` given (``solid_inertias``: geom_inertias'), the
+def _with_meshes(looks, geoms, solid, meshed, solid_inertias, weighed):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of all the geoms of Columns
+    ``geoms``: those at places ``solid`` given (``solid_inertias``: geom_inertias'), the
     meshes (places ``meshed``) read by the reader's GeomParser ``looks``, their inertias
     where ``weighed`` (their bodies' composites; else only checked, as the reader does)."""
-    n = len(geom_attrs)
+    n = len(geoms)
     G_B, p_BGcm, mass = np.zeros((n, 9)), np.zeros((n, 3)), np.zeros(n)
     G_B[solid], p_BGcm[solid], mass[solid] = solid_inertias
     for k, compute_inertia in zip(meshed, weighed, strict=True):
-        M_GBo_B = looks.parse(Node(geom_attrs[k]), 0, compute_inertia).M_GBo_B
+        M_GBo_B = looks.parse(Node(geoms.attrib(k)), 0, compute_inertia).M_GBo_B
         if M_GBo_B is not None:
             mass[k], p, G = M_GBo_B
             if p is not None:  # (else massless: left out of the composite)
@@ -436,14 +454,14 @@ def _with_meshes(looks, geom_attrs, solid, meshed, solid_inertias, weighed):
     return G_B, p_BGcm, mass
 
 
-def _look_warnings(checker, geoms, geom_attrs, parents):
-    """The warnings of the looks (roles, appearance) of ``geoms`` (their attribute dicts
-    ``geom_attrs``), each keyed (its body, the geoms' phase, itself, -1, its place): each
+def _look_warnings(checker, geoms, geom_columns, parents):
+    """The warnings of the looks (roles, appearance) of ``geoms`` (their Columns
+    ``geom_columns``), each keyed (its body, the geoms' phase, itself, -1, its place): each
     distinct look checked once by the reader's ``_look`` (of GeomParser ``checker``, whose
     diagnostics record warnings: Recording), those that warn again geom by geom (their
     messages name the geom)."""
     diagnostics = checker.diagnostics
-    looks = [tuple(map(a.get, _LOOK)) for a in geom_attrs]
+    looks = geom_columns.looks(_LOOK)
     warning = set()
     for look in set(looks):
         a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
@@ -455,10 +473,11 @@ def _look_warnings(checker, geoms, geom_attrs, parents):
     if not warning:
         return out
     index, owner = 0, None
-    for g, a, look in zip(geoms, geom_attrs, looks, strict=True):
+    for k, (g, look) in enumerate(zip(geoms, looks, strict=True)):
         index = index + 1 if parents[g] == owner else 0  # (the geom's place in its body)
         owner = parents[g]
         if look in warning:
+            a = geom_columns.attrib(k)
             geom = _Geom()
             geom.name = a.get("name", f"geom{index}")
             diagnostics.messages = []

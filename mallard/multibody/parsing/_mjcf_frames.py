@@ -5,7 +5,6 @@ numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by ma
 by element through its Frames.rows where a kind has few elements."""
 
 import math
-from collections import defaultdict
 
 import numpy as np
 
@@ -22,6 +21,8 @@ IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 #: elements (2026-11-28, load 5); other kinds _FEW_OTHERS.
 FEW = {"xyaxes": 8}
 _FEW_OTHERS = 24
+#: The numbers of each orientation attribute.
+_COUNTS = {"quat": 4, "axisangle": 4, "euler": 3, "xyaxes": 6, "zaxis": 3}
 _DEGREE = math.pi / 180.0
 
 
@@ -93,26 +94,25 @@ def _sin(angles):
     return np.fromiter(map(math.sin, angles.tolist()), float, len(angles))
 
 
-def rotations(dicts, frames):
-    """The rows of R_PF (n, 9) of the orientation attribute of each of ``dicts`` (the identity
-    where none), as the element reader's ``frames`` (a Frames) computes them."""
-    R = np.empty((len(dicts), 9))
+def rotations(framed, frames):
+    """The rows of R_PF (n, 9) of the orientation attribute of each element of Columns
+    ``framed`` (the identity where none), as the element reader's ``frames`` (a Frames)
+    computes them."""
+    R = np.empty((len(framed), 9))
     R[:] = IDENTITY_ROW
-    by_kind = defaultdict(list)
-    for k, a in enumerate(dicts):
-        if not ORIENTATIONS.isdisjoint(a):
-            present = ORIENTATIONS.intersection(a)
-            if len(present) > 1:  # (the reader's error)
-                raise Declined
-            (kind,) = present
-            by_kind[kind].append(k)
-    for kind, ks in by_kind.items():
-        if len(ks) < FEW.get(kind, _FEW_OTHERS) or kind == "zaxis":
-            for k in ks:
-                R[k] = frames.rows(Node(dicts[k]), kind)
+    by_kind = {kind: framed.has(kind) for kind in sorted(ORIENTATIONS)}
+    if (sum(by_kind.values()) > 1).any():  # (the reader's error)
+        raise Declined
+    places = {kind: np.flatnonzero(present) for kind, present in by_kind.items()}
+    many = [kind for kind, ks in places.items()
+            if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
+    columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])
+    for kind, ks in places.items():
+        if kind not in many:
+            for k in ks.tolist():
+                R[k] = frames.rows(Node(framed.attrib(k)), kind)
             continue
-        count = {"euler": 3, "xyaxes": 6}.get(kind, 4)
-        values = numbers([dicts[k][kind] for k in ks], count).T
+        values = columns[many.index(kind)][ks].T
         if kind == "xyaxes":
             rows = _xyaxes_rows(*values)
         elif kind == "axisangle":

@@ -9,7 +9,7 @@ from collections import defaultdict
 import numpy as np
 
 from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
-from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW, column
+from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
     _reexpress,
@@ -30,6 +30,10 @@ SHAPES = {"sphere": Sphere, "capsule": Capsule, "cylinder": Cylinder, "box": Box
           "ellipsoid": Ellipsoid}  # fmt: skip
 #: How many size numbers each shape needs (capsules and cylinders: one with fromto).
 _SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
+#: The shapes by code (their places in _SIZES), and their size counts.
+_KINDS = tuple(_SIZES)
+_CODES = {kind: c for c, kind in enumerate(_KINDS)}
+_COUNTS = np.array(list(_SIZES.values()))
 #: Below this many geoms, a shape kind's unit inertias are computed geom by geom in floats
 #: (numpy's fixed cost a call exceeds the work).
 FEW_SHAPES = 24
@@ -37,7 +41,7 @@ _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
 
 
-def _sizes(texts, counts):
+def sizes(texts, counts):
     """The size numbers of each of ``texts`` (rows of NaN past a text's count): an (n, 3)
     array, the texts of each expected count of ``counts`` (one a text) read in one call,
     those of another count by their own; Declined for a text not plain or not of 1 to 3
@@ -66,41 +70,43 @@ def _sizes(texts, counts):
     return out
 
 
-def geom_checks(dicts):
-    """The places of the mesh geoms of attribute dicts ``dicts`` (without fromto); Declined
-    for a geom the element reader would warn of or refuse by its type: a shape neither
-    primitive nor a mesh, a mesh attribute on another type, a box or ellipsoid with fromto
-    (its sizes: geom_inertias)."""
+def geom_checks(geoms):
+    """The places of the mesh geoms of Columns ``geoms`` (without fromto); Declined for a geom
+    the element reader would warn of or refuse by its type: a shape neither primitive nor a
+    mesh, a mesh attribute on another type, a box or ellipsoid with fromto (its sizes:
+    geom_inertias)."""
     meshed = []
-    for k, a in enumerate(dicts):
-        kind = a.get("type", "sphere")
-        if kind == "mesh" and "fromto" not in a:
+    for k, (kind, fromto, mesh) in enumerate(
+        zip(geoms.texts("type", "sphere"), geoms.has("fromto").tolist(), geoms.has("mesh").tolist(),
+            strict=True)
+    ):  # fmt: skip
+        if kind == "mesh" and not fromto:
             meshed.append(k)
-        elif kind not in SHAPES or "mesh" in a or ("fromto" in a and kind in ("box", "ellipsoid")):
+        elif kind not in SHAPES or mesh or (fromto and kind in ("box", "ellipsoid")):
             raise Declined
     return meshed
 
 
-def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
-    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of attribute dicts
-    ``dicts`` in their bodies at their mass or density (1000), the poses of those without
-    fromto (their places ``placed``) given (rows of R (9), p); Declined where the reader's
-    _inertia would fail (a measure or mass not valid; opposite fromto ends are read one by
-    one: two_vector_rows)."""
-    n = len(dicts)
-    kinds = [a.get("type", "sphere") for a in dicts]
-    size = _sizes(
-        [a.get("size", "") for a in dicts],
-        [1 if "fromto" in a else _SIZES[kind] for a, kind in zip(dicts, kinds, strict=True)],
-    )
+def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms`` in
+    their bodies at their mass or density (1000), the poses of those without fromto (their
+    places ``placed``) given (rows of R (9), p); Declined where the reader's _inertia would
+    fail (a measure or mass not valid; opposite fromto ends are read one by one:
+    two_vector_rows)."""
+    n = len(geoms)
+    codes = np.fromiter(map(_CODES.__getitem__, geoms.texts("type", "sphere")), np.intp, n)
+    has_fromto = geoms.has("fromto")
+    size = geoms.sizes("size", np.where(has_fromto, 1, _COUNTS[codes]).tolist())
     p_BG = np.zeros((n, 3))
     R_BG = np.empty((n, 9))
     R_BG[:] = IDENTITY_ROW
     length = np.full(n, np.nan)
-    fromto = [k for k, a in enumerate(dicts) if "fromto" in a]
-    if fromto:
-        x0, y0, z0, x1, y1, z1 = column([dicts[k] for k in fromto], "fromto", 6, "").T
-        fromto = np.array(fromto)  # (an index array made once: a list is converted each use)
+    ends, given_mass, densities = geoms.table(
+        (("fromto", 6, None), ("mass", 1, None), ("density", 1, None))
+    )
+    fromto = np.flatnonzero(has_fromto)
+    if len(fromto):
+        x0, y0, z0, x1, y1, z1 = ends[fromto].T
         p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
         dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
         length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
@@ -122,10 +128,7 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
     placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
     p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
     volume, moments = np.zeros(n), np.zeros((n, 6))
-    by_kind = defaultdict(list)
-    for k, kind in enumerate(kinds):
-        by_kind[kind].append(k)
-    by_kind = {kind: np.array(ks) for kind, ks in by_kind.items()}
+    by_kind = {_KINDS[c]: np.flatnonzero(codes == c) for c in np.unique(codes).tolist()}
     measures = np.ones((n, 3))  # (each shape's constructor's; 1 where it takes fewer)
     for kind, ks in by_kind.items():
         s = size[ks]
@@ -149,13 +152,8 @@ def geom_inertias(dicts, placed, R_BG_placed, p_BG_placed):
         volume[ks] = v
         for c, x in enumerate(m):
             moments[ks, c] = x
-    given = [k for k, a in enumerate(dicts) if "mass" in a]
-    dense = [k for k, a in enumerate(dicts) if "mass" not in a]
-    mass = np.empty(n)
-    mass[given] = column([dicts[k] for k in given], "mass", 1, "0")
-    densities = column([dicts[k] for k in dense], "density", 1, "1000")
-    dense = np.array(dense, dtype=np.intp)
-    mass[dense] = volume[dense] * densities
+    dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
+    mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
     xx, yy, zz, xy, xz, yz = moments.T
     if not (
         (mass >= 0).all()
@@ -177,19 +175,14 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     """The inertia rows (n, 13) [m, p_BoBcm_B, G_BBo_B] of ``n`` bodies, each the composite of
     its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
     composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
-    places, count = [], [0] * n
-    for g, (b, m) in enumerate(zip(owners, mass.tolist(), strict=True)):
-        if m > 0:
-            k = count[b]
-            count[b] = k + 1
-            if k == len(places):
-                places.append([])
-            places[k].append(g)
+    massive = np.flatnonzero(mass > 0)
+    owner = np.asarray(owners, np.intp)[massive]  # (nondecreasing: geoms by body)
+    rank = np.arange(len(massive)) - np.searchsorted(owner, owner)  # (k: the k-th of its body)
     total, parts = np.zeros(n), np.zeros((12, n))
     part = np.concatenate((p_BGcm, G_B), axis=1).T
-    for gs in places:
-        bs = np.array([owners[g] for g in gs], dtype=np.intp)
-        gs = np.array(gs, dtype=np.intp)  # (index arrays made once: lists convert each use)
+    for k in range(rank.max(initial=-1) + 1):
+        at = np.flatnonzero(rank == k)
+        bs, gs = owner[at], massive[at]
         m, sums = composite_step(total[bs], parts[:, bs], mass[gs], part[:, gs])
         total[bs], parts[:, bs] = m, sums
     rows = np.empty((n, 13))
@@ -197,27 +190,27 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     return rows
 
 
-def inertial_rows(dicts, R, p):
-    """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (attribute dicts
-    ``dicts``; their frames' rows of R (9) and p), as the element reader's parse_inertial
-    makes them; Declined for one it refuses (no mass or inertia, not physically valid)."""
-    for a in dicts:
-        if "mass" not in a or ("diaginertia" not in a and "fullinertia" not in a):
-            raise Declined
-    m = column(dicts, "mass", 1, "")
-    I = np.zeros((len(dicts), 3, 3))
-    diagonal = [k for k, a in enumerate(dicts) if "diaginertia" in a]
-    xx, yy, zz = column([dicts[k] for k in diagonal], "diaginertia", 3, "").T
-    turned = [k for k in diagonal if not ORIENTATIONS.isdisjoint(dicts[k])]
-    diagonal = np.array(diagonal, dtype=np.intp)  # (made once: a list converts each use)
+def inertial_rows(inertials, R, p):
+    """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (Columns ``inertials``;
+    their frames' rows of R (9) and p), as the element reader's parse_inertial makes them;
+    Declined for one it refuses (no mass or inertia, not physically valid)."""
+    m, moments, products = inertials.table(
+        (("mass", 1, ""), ("diaginertia", 3, None), ("fullinertia", 6, None))
+    )
+    diagonal = ~np.isnan(moments[:, 0])
+    if not (diagonal | ~np.isnan(products[:, 0])).all():
+        raise Declined  # (no inertia)
+    I = np.zeros((len(inertials), 3, 3))
+    full, diagonal = np.flatnonzero(~diagonal), np.flatnonzero(diagonal)
+    xx, yy, zz = moments[diagonal].T
+    oriented = inertials.any_of(ORIENTATIONS)
+    turned = diagonal[oriented[diagonal]]
     I[diagonal, 0, 0], I[diagonal, 1, 1], I[diagonal, 2, 2] = xx, yy, zz
     if np.abs(I).max(initial=0.0) >= _HALF_MAX:
         raise Declined
-    if turned:  # (the stacked matmul: the reader's bits, matrix by matrix)
-        turned = np.array(turned, dtype=np.intp)
+    if len(turned):  # (the stacked matmul: the reader's bits, matrix by matrix)
         I[turned] = reexpress(R[turned].reshape(-1, 3, 3), I[turned])
-    full = [k for k, a in enumerate(dicts) if "diaginertia" not in a]
-    fxx, fyy, fzz, fxy, fxz, fyz = column([dicts[k] for k in full], "fullinertia", 6, "").T
+    fxx, fyy, fzz, fxy, fxz, fyz = products[full].T
     I[full] = np.stack((fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz), 1).reshape(-1, 3, 3)
     I = I.reshape(-1, 9)
     if not (m > 0).all():
@@ -227,6 +220,6 @@ def inertial_rows(dicts, R, p):
     G = I / m[:, None] + P
     if not could_be_physically_valid_batch(*((G - P) * m[:, None]).T).all():
         raise Declined  # (_from_central_rows' check)
-    rows = np.empty((len(dicts), 13))
+    rows = np.empty((len(inertials), 13))
     rows[:, 0], rows[:, 1:4], rows[:, 4:] = m, p, G
     return rows

@@ -91,10 +91,10 @@ class Tables:
     (-1 for the root), numbered in document order, each ``<include>`` replaced by the
     elements of its file (below its root: the element reader's expand_includes); ``kinds``:
     {tag: its elements, in order}; ``file``: the name messages give, ``files``: {element: its
-    file} of the included elements; ``names``: {tag: the attribute names its elements hold}
-    of the tags ``check`` checks; ``line(element)``: its line."""
+    file} of the included elements; ``line(element)``: its line; ``columns`` of a kind. (The
+    same tables over the compiled scan: _mjcf_scan.ScanTables.)"""
 
-    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files", "names", "_data")
+    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files", "_data")
 
     def __init__(self, data, file, includes=False):
         """``includes``: whether the document may hold ``<include>``s (else read without
@@ -102,7 +102,7 @@ class Tables:
         self.file = file
         self.tags, self.attrs, self.parents, self.lines = [], [], [], {}
         self.kinds = defaultdict(list)
-        self.files, self.names = {}, {}
+        self.files = {}
         self._data = data.encode() if isinstance(data, str) else data
         self._read(self._data, file, main_directory(file) if includes else None, None, 0)
 
@@ -114,6 +114,16 @@ class Tables:
             self.lines = dict(enumerate(_start_lines(self._data, len(self.tags))))
             line = self.lines[i]
         return line
+
+    def columns(self, kind, elements, defaults=None, classes=None):
+        """The Columns of ``elements`` of ``kind``: their attribute dicts with their
+        ``defaults`` (Defaults.apply: each element's of its ``class``, else of ``classes[k]``;
+        Declined for an attribute outside ATTRIBUTES) or as they are (checked by ``check``)."""
+        from mallard.multibody.parsing._mjcf_columns import Columns  # (it imports this module)
+
+        if defaults is None:
+            return Columns([self.attrs[i] for i in elements])
+        return Columns(defaults.apply(kind, elements, self.attrs, classes))
 
     def _read(self, data, file, main_dir, parent, depth):
         """Appends the elements of the document ``data`` (named ``file``); ``main_dir``: the
@@ -189,8 +199,7 @@ class Tables:
                 continue
             allowed = ATTRIBUTES.get(tag)
             if allowed is not None:
-                names = self.names[tag] = set().union(*map(self.attrs.__getitem__, elements))
-                if not allowed.issuperset(names):
+                if not allowed.issuperset(set().union(*map(self.attrs.__getitem__, elements))):
                     raise Declined
 
 

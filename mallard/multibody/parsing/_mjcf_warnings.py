@@ -5,6 +5,9 @@ meets them: ``<option>``'s first, the ``<asset>``s' (a texture's), then each bod
 geoms', its joints', its own, its ignored children's) before its nested bodies', then the
 actuators'."""
 
+import numpy as np
+
+from mallard.multibody.parsing._mjcf_columns import Columns
 from mallard.multibody.parsing._mjcf_tables import IGNORED
 from mallard.multibody.parsing._mujoco import TEXTURE_WARNING, UNSUPPORTED
 from mallard.multibody.parsing._mujoco_geometry import _UNSUPPORTED as GEOM_UNSUPPORTED
@@ -39,46 +42,39 @@ def actuator_key(after, place):
     return (after + place, 0, 0)
 
 
-def _attributes(out, names, held, dicts, elements, key, tag):
-    """Appends the warnings of the attributes ``names`` that the dicts ``dicts`` (of
-    ``elements``; ``held``: the names they hold, all) hold, each keyed ``key(element)`` + the
-    attribute's place in ``names``, of the tag ``tag(element)``; none looked for element by
-    element where the kind holds none."""
-    if held.isdisjoint(names):
-        return
-    for attributes, at in zip(dicts, elements, strict=True):
-        if attributes.keys().isdisjoint(names):
-            continue
-        for order, name in enumerate(names):
-            if name in attributes:
+def _attributes(out, names, columns, elements, key, tag):
+    """Appends the warnings of the attributes ``names`` that the elements ``elements`` hold
+    (their Columns ``columns``), each keyed ``key(element)`` + the attribute's place in
+    ``names``, of the tag ``tag(element)``."""
+    held = columns.names
+    for order, name in enumerate(names):
+        if name in held:
+            for k in np.flatnonzero(columns.has(name)).tolist():
+                at = elements[k]
                 out.append(((*key(at), order), at, unsupported(name, tag(at))))
 
 
-def warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators, actuator_attrs,
-             more):  # fmt: skip
+def warnings(tables, bodies, geoms, joints, actuators, actuator_attrs, more):
     """[(element, message)] of the document of ``tables`` (each at its element's place), in
-    the reader's order (the elements and their attribute dicts with their ``defaults``: the
-    bodies' geoms, joints, the actuators in the reader's order; ``more``: the fast path's
-    other warnings, (key, element, message) each, keyed by joint_key or actuator_key)."""
+    the reader's order (``bodies``, ``geoms``, ``joints``: (the elements, their Columns with
+    their defaults), the bodies' geoms and joints; the actuators and their attribute dicts
+    with their defaults in the reader's order; ``more``: the fast path's other warnings,
+    (key, element, message) each, keyed by joint_key or actuator_key)."""
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
-    held = {**tables.names, **defaults.names}  # (each kind's attribute names: checked ones)
     out = list(more)
     for i in kinds.get("option", ()):
-        _attributes(out, UNSUPPORTED["option"], held["option"], (attrs[i],), (i,),
-                    lambda i: (-1, 0, i), tags.__getitem__)  # fmt: skip
+        _attributes(out, UNSUPPORTED["option"], Columns([attrs[i]]), (i,), lambda i: (-1, 0, i),
+                    tags.__getitem__)  # fmt: skip
     for i in {parents[t] for t in kinds.get("texture", ()) if tags[parents[t]] == "asset"}:
         out.append(((-1, 1, i), i, TEXTURE_WARNING))
-    for tag in ("worldbody", "body"):
-        bodies = kinds.get(tag, ())
-        if bodies:
-            _attributes(out, UNSUPPORTED["body"], held[tag], [attrs[i] for i in bodies],
-                        bodies, lambda i: (i, _BODY, 0), tags.__getitem__)  # fmt: skip
-    if geoms:
-        _attributes(out, GEOM_UNSUPPORTED, held["geom"], geom_attrs, geoms,
-                    lambda g: geom_key(parents, g), lambda g: "geom")  # fmt: skip
-    if joints:
-        _attributes(out, UNSUPPORTED["joint"], held["joint"], joint_attrs, joints,
-                    lambda j: joint_key(parents, j), lambda j: "joint")  # fmt: skip
+    worlds = kinds.get("worldbody", ())
+    for elements, columns in ((worlds, Columns([attrs[i] for i in worlds])), bodies):
+        _attributes(out, UNSUPPORTED["body"], columns, elements, lambda i: (i, _BODY, 0),
+                    tags.__getitem__)  # fmt: skip
+    _attributes(out, GEOM_UNSUPPORTED, geoms[1], geoms[0], lambda g: geom_key(parents, g),
+                lambda g: "geom")  # fmt: skip
+    _attributes(out, UNSUPPORTED["joint"], joints[1], joints[0], lambda j: joint_key(parents, j),
+                lambda j: "joint")  # fmt: skip
     place = {i: k for k, i in enumerate(actuators)}
     after = len(tags)  # (the actuators after every body)
     for tag in ("motor", "position"):
@@ -87,7 +83,7 @@ def warnings(tables, defaults, geoms, geom_attrs, joints, joint_attrs, actuators
         if tag == "position":
             names += UNSUPPORTED["position"]
         if mine:
-            _attributes(out, names, held[tag], [actuator_attrs[k] for k in mine],
+            _attributes(out, names, Columns([actuator_attrs[k] for k in mine]),
                         [actuators[k] for k in mine], lambda i: actuator_key(after, place[i]),
                         tags.__getitem__)  # fmt: skip
     for order, tag in enumerate(IGNORED):

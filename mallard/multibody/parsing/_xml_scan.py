@@ -76,9 +76,12 @@ def _same(buf, a0, a1, b0, b1):
 
 
 @jitable
-def _name_id(buf, s, e, names, lengths):
-    """The row of buf[s:e] in the padded name table ``names``, or -1."""
-    for k in range(names.shape[0]):
+def _name_id(buf, s, e, names, lengths, buckets):
+    """The row of buf[s:e] in the padded name table ``names``, or -1 (the rows of its first
+    byte's bucket compared: ``buckets``, name_table's)."""
+    c = buf[s]
+    for q in range(buckets[c], buckets[c + 1]):
+        k = buckets[q]
         if lengths[k] == e - s:
             same = True
             for i in range(e - s):
@@ -164,17 +167,19 @@ def _numbers(buf, v0, v1, numbers, nn):
 @entry_point
 @jitable
 def xml_scan(
-    buf, start, tags, tag_lengths, names, name_lengths, elements, attributes, numbers,
-    first_child, attribute_row, stack, counts,
+    buf, start, tags, tag_lengths, tag_buckets, names, name_lengths, name_buckets, elements,
+    attributes, numbers, first_child, attribute_row, stack, counts,
 ):  # fmt: skip
     """OK, DECLINE or MALFORMED for the document ``buf`` (uint8) from ``start`` (after its XML
     declaration); tag and attribute names given ids by their rows in the padded tables
-    ``tags`` and ``names`` (of lengths ``tag_lengths``, ``name_lengths``; -1: another name).
-    On OK, counts = (elements, attributes, numbers) of rows written, in document order: rows
-    of ``elements`` (TAG... END) and ``attributes`` (ELEMENT... NUMBERS), the ``numbers``;
-    and in the tables ``first_child`` and ``attribute_row`` (given all -1, a row more than
-    ``elements``) the first child of element e of tag id t at [e, t], e's attribute row of
-    name id a at [e, a]. ``stack``: (MAX_DEPTH, 2) int32, the open elements and their tags' ends."""
+    ``tags`` and ``names`` (of lengths ``tag_lengths``, ``name_lengths``, by first byte in
+    ``tag_buckets``, ``name_buckets``: name_table's; -1: another name). On OK, counts =
+    (elements, attributes, numbers) of rows written, in document order: rows of ``elements``
+    (TAG... END) and ``attributes`` (ELEMENT... NUMBERS), the ``numbers``; and in the tables
+    ``first_child`` and ``attribute_row`` (given all -1, a row more than ``elements``) the
+    first child of element e of tag id t at [e, t], e's attribute row of name id a at [e, a]
+    (for the ids of their columns: a table may have fewer columns than names, or none).
+    ``stack``: (MAX_DEPTH, 2) int32, the open elements and their tags' ends."""
     n = buf.shape[0]
     depth = ne = na = nn = 0
     i, root_done = start, False
@@ -239,10 +244,10 @@ def xml_scan(
             return DECLINE
         e, tag_end, first = ne, j, na
         ne += 1
-        tag = _name_id(buf, i + 1, j, tags, tag_lengths)
+        tag = _name_id(buf, i + 1, j, tags, tag_lengths, tag_buckets)
         parent = stack[depth - 1, 0] if depth > 0 else -1
         elements[e, TAG], elements[e, PARENT] = tag, parent
-        if tag >= 0 and parent >= 0 and first_child[parent, tag] < 0:
+        if 0 <= tag < first_child.shape[1] and parent >= 0 and first_child[parent, tag] < 0:
             first_child[parent, tag] = e
         elements[e, OFFSET] = i
         elements[e, FIRST] = na
@@ -296,9 +301,9 @@ def xml_scan(
                 return DECLINE
             count = _numbers(buf, v0, v1, numbers, nn)
             attributes[na, ELEMENT] = e
-            name = _name_id(buf, a0, a1, names, name_lengths)
+            name = _name_id(buf, a0, a1, names, name_lengths, name_buckets)
             attributes[na, NAME] = name
-            if name >= 0:
+            if 0 <= name < attribute_row.shape[1]:
                 attribute_row[e, name] = na
             attributes[na, VALUE], attributes[na, VALUE_END] = v0, v1
             attributes[na, NAME_START], attributes[na, NAME_END] = a0, a1
@@ -369,11 +374,16 @@ def xml_strings(buf, rows, attributes, out):
 
 
 def name_table(names):
-    """The padded table (uint8 rows) and lengths of the ``names`` the scan gives ids."""
+    """The padded table (uint8 rows), lengths and buckets of the ``names`` the scan gives ids
+    (their rows): buckets[c] : buckets[c + 1] are the places in ``buckets`` of the rows of
+    the names of first byte c."""
     table = np.zeros((len(names), max(map(len, names))), np.uint8)
     for k, name in enumerate(names):
         table[k, : len(name)] = np.frombuffer(name.encode(), np.uint8)
-    return table, np.array([len(name) for name in names], np.int64)
+    order = sorted(range(len(names)), key=lambda k: table[k, 0])
+    starts = 257 + np.searchsorted(table[order, 0], np.arange(257))
+    buckets = np.concatenate((starts, order)).astype(np.int64)
+    return table, np.array([len(name) for name in names], np.int64), buckets
 
 
 class Scan:
@@ -385,9 +395,11 @@ class Scan:
     rows, -1 where absent), ``numbers``, ``strings``; an element's ``tag``, ``attrib``,
     ``content``, ``children_of``, ``line``."""
 
-    def __init__(self, text, tags, names):
+    def __init__(self, text, tags, names, rowed=None, children=True):
         """Reads ``text`` (bytes) with ``tags`` and ``names``: name_table's tables of the tag
-        and attribute names given ids (tuples ``tags[2]``, ``names[2]`` of the names)."""
+        and attribute names given ids, then the tuple of the names (``tags[-1]``,
+        ``names[-1]``); ``rowed``: how many of the names (the first) have a column in the
+        row table (None: all); ``children``: whether the first-child table is made."""
         self.text, self.tags, self.names = text, tags, names
         self.elements = self.attributes = self.values = self.buffer = self._breaks = None
         start = 0
@@ -397,20 +409,21 @@ class Scan:
                 self.status = DECLINE
                 return
             start = declaration.end()
-        # (at most an element per '<', an attribute per '=', a number per value and space
-        # within one: tight, so that few fresh pages are touched)
-        ne, na = text.count(b"<"), text.count(b"=")
+        # (at most an element per '<' (the tables filled: tight), an attribute per 5 bytes
+        # (' a=""'), a number per 2 (a digit and a space or quote): pages only touched
+        # where written)
+        ne, na = text.count(b"<"), len(text) // 5 + 1
         elements = np.empty((ne, 7), np.int32)
         attributes = np.empty((na, 8), np.int32)
-        numbers = np.empty(na + text.count(b" "))
+        numbers = np.empty(len(text) // 2 + 1)
         counts = np.zeros(3, np.int64)
         stack = np.empty((MAX_DEPTH, 2), np.int32)
         # (the tables' last row, all -1, answers the element -1: absent)
-        self.first = np.full((len(elements) + 1, len(tags[2])), -1, np.int32)
-        self.row = np.full((len(elements) + 1, len(names[2])), -1, np.int32)
+        self.first = np.full((ne + 1, len(tags[-1]) if children else 0), -1, np.int32)
+        self.row = np.full((ne + 1, len(names[-1]) if rowed is None else rowed), -1, np.int32)
         self.buffer = buf = np.frombuffer(text, np.uint8)
         self.status = kernels(np.float64).xml_scan(
-            buf, start, *tags[:2], *names[:2], elements, attributes, numbers, self.first,
+            buf, start, *tags[:-1], *names[:-1], elements, attributes, numbers, self.first,
             self.row, stack, counts,
         )  # fmt: skip
         if self.status == OK:
@@ -462,8 +475,9 @@ class Scan:
     def strings(self, rows):
         """The values (str) of the attribute rows ``rows``, decoded at once; None if one is
         absent (-1) or empty."""
-        out = np.empty(len(self.text) + len(rows), np.uint8)
         rows = np.ascontiguousarray(rows, np.int32)
+        spans = self.attributes[rows, VALUE_END] - self.attributes[rows, VALUE]
+        out = np.empty(int(spans.sum()) + len(rows), np.uint8)  # (rows -1: any span, then -1)
         end = kernels(np.float64).xml_strings(self.buffer, rows, self.attributes, out)
         if end < 0:
             return None
@@ -497,7 +511,10 @@ class Scan:
         and "\\n" each end a line; their places found at the first call)."""
         if self._breaks is None:
             buf = self.buffer
-            feeds, returns = buf == 10, buf == 13
-            feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
-            self._breaks = np.flatnonzero(feeds | returns)
+            if b"\r" in self.text:
+                feeds, returns = buf == 10, buf == 13
+                feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
+                self._breaks = np.flatnonzero(feeds | returns)
+            else:
+                self._breaks = np.flatnonzero(buf == 10)
         return 1 + int(np.searchsorted(self._breaks, self.elements[element, OFFSET]))

@@ -7,6 +7,7 @@ limits, gains, floating poses, the warnings and Finalize's mass matrix), and the
 outcome (a plant or the reader's located error) is the reader's."""
 
 import logging
+import math
 import os
 import random
 import re
@@ -32,7 +33,15 @@ def _with_a_model(plant):
 
 
 def _check(add, monkeypatch):
-    return check(_mjcf_fast, "MIN_BODIES", add, monkeypatch, before=_with_a_model)
+    """check() with the document read into expat's tables (MIN_BYTES past any document) and
+    into the compiled scan's (MIN_BYTES 0): each the reader's outcome, the same documents
+    accepted."""
+    accepted = []
+    for gate in (math.inf, 0):
+        monkeypatch.setattr(_mjcf_fast, "MIN_BYTES", gate)
+        accepted.append(check(_mjcf_fast, "MIN_BODIES", add, monkeypatch, before=_with_a_model))
+    assert accepted[0] == accepted[1]
+    return accepted[1]
 
 
 def _string(text):
@@ -292,6 +301,26 @@ def test_the_lines_of_warnings(variant, monkeypatch):
     elif variant == "DOCTYPE":
         text = '<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n<!ELEMENT mujoco ANY>\n]>\n' + text
     assert _check(_string(text), monkeypatch)
+
+
+#: Defaults that the columns read as the reader's merged dicts do: a default's orientation
+#: (kept where a geom sets none, dropped where it sets one), a default's pos, size, mass and
+#: type, a nested class's, a class named by a childclass, a class that does not exist.
+_DEFAULTED = {
+    "orientation": ('<geom contype="0"', '<geom quat="0.9 0.1 0.2 0.3" pos="0.01 0 0" contype="0"'),
+    "shape": ('<geom group="3"', '<geom type="box" size="0.05 0.04 0.03" mass="0.7" group="3"'),
+    "joint": ('<joint axis="0 0 1"', '<joint axis="0 0 1" pos="0 0.01 0" ref="0.1"'),
+    "unknown class": ('<geom class="visual"', '<geom class="none"'),
+    "childclass": ('<body name="limb0_1"', '<body childclass="visual" name="limb0_1"'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", sorted(_DEFAULTED))
+def test_defaults_read_by_columns(edit, monkeypatch):
+    old, new = _DEFAULTED[edit]
+    text = benchmark.robot_mjcf(60)
+    assert old in text
+    assert _check(_string(text.replace(old, new)), monkeypatch)
 
 
 def _model_files():

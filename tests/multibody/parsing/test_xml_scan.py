@@ -125,3 +125,29 @@ def test_columns_of_numbers_and_strings_are_gathered_in_one_call_each():
     assert scan.strings(rows[[0, 2, 3], 1]) == ["0.12345678901234567", "7", "8"]
     assert scan.strings(rows[:0, 1]) == []
     assert scan.strings(rows[:2, 0]) is None and scan.strings(rows[4:, 0]) is None
+
+
+def test_a_row_table_of_the_first_names_and_no_first_child_table():
+    """Scan(rowed=k, children=False) (the MJCF fast path's): the same element, attribute and
+    number arrays, a row table of the first k names' columns, no first-child table."""
+    text = benchmark.chain_urdf(9).encode()
+    full, part = _xml_scan.Scan(text, *_TABLES), _xml_scan.Scan(text, *_TABLES, 3, False)
+    for name in ("elements", "attributes", "values"):
+        assert np.array_equal(getattr(full, name), getattr(part, name))
+    assert np.array_equal(full.row[:, :3], part.row) and part.first.shape == (len(full.row), 0)
+
+
+def test_the_mjcf_scans_ids_are_the_places_of_its_tags_and_names():
+    """The MJCF fast path's tables (_mjcf_scan: names looked up in their first byte's bucket):
+    each tag's and attribute name's id is its place in TAGS and NAMES (-1: another name)."""
+    from mallard.multibody.parsing import _mjcf_scan
+    from tests.multibody.parsing.test_mjcf_fast_path import with_assets
+
+    text = with_assets(benchmark.robot_mjcf(30)).replace("<geom ", '<geom user="1" ', 1)
+    scan = _xml_scan.Scan(text.encode(), *_mjcf_scan._TABLES)
+    root, elements = _tree(text.encode()), scan.elements
+    for element, row in zip(root.iter(), elements.tolist(), strict=True):
+        assert _mjcf_scan.TAGS[row[0]] == element.tag
+    names = [text[a:b] for a, b in scan.attributes[:, 4:6].tolist()]
+    ids = [_mjcf_scan.NAMES.index(n) if n in _mjcf_scan.NAMES else -1 for n in names]
+    assert scan.attributes[:, 1].tolist() == ids and -1 in ids
