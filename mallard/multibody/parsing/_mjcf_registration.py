@@ -7,7 +7,7 @@ at once by the plant's _add_placed; floating poses by the plant's method."""
 
 import math
 from itertools import repeat
-from operator import add, attrgetter, itemgetter, methodcaller
+from operator import add, itemgetter
 
 import numpy as np
 
@@ -27,8 +27,6 @@ from mallard.multibody.tree import (
 from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 _CLASSES = {"hinge": RevoluteJoint, "slide": PrismaticJoint}
-_BODY_FRAME = attrgetter("_body_frame")
-_NAME, _JOINT = methodcaller("get", "name"), methodcaller("get", "joint")
 _POSITIVE = (0.0).__lt__  # (an effort limit's check: False for NaN)
 
 
@@ -82,7 +80,7 @@ def add_elements(plant, instance, plan, joints):
         (plant, body_indices, _pick(frame_indices, body_slots), body_ordinals,
          _pick(frame_ordinals, body_slots)),
     )  # fmt: skip
-    body_frames = list(map(_BODY_FRAME, bodies))
+    body_frames = [body._body_frame for body in bodies]
     world_frame = plant.world_body()._body_frame
     frame_parents = [None] * (2 * n)
     frame_parents[0::2] = [world_frame if a < 0 else body_frames[a] for a in plan.parents]
@@ -174,11 +172,11 @@ def add_actuators(plant, dicts, joints, armatures, ratios, limits, gains):
     ``armatures`` (by joint) and the positions' PD ``gains`` ({place: (kp, kd) floats}),
     made in their places and added at once (JointActuator._in_rows, the plant's
     _add_placed). Declined where AddJointActuator or a setter would raise."""
-    names = list(map(_NAME, dicts))
+    names = [a.get("name") for a in dicts]
     if None in names:  # (Drake's name: motor and the actuator's number in the plant)
         first = plant.num_actuators()
         names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
-    on = list(map(joints.get, map(_JOINT, dicts)))
+    on = [joints.get(a.get("joint")) for a in dicts]
     if (
         None in on  # (no joint, or not a revolute or prismatic joint of the document)
         or "" in names
