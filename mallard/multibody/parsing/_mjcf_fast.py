@@ -463,9 +463,8 @@ def _parse(workspace, data, file, includes):
     moving = add_elements(
         plant, instance, plan, (types, axes, limits, damping, p_CJ, has_pos, refs.tolist(), unit)
     )
-    armatures = {
-        moving[joint_names[k]]: float(armature[k]) for k in armatured if joint_names[k] in moving
-    }
+    given_armatures = armature.tolist()
+    armatures = {joint_names[k]: given_armatures[k] for k in armatured}  # (by joint name)
     add_actuators(plant, actuator_attrs, moving, armatures, ratios, effort_limits, gains)
     if gravity:  # (undone if the Parser's call fails: the reader's undo)
         field = plant.mutable_gravity_field()

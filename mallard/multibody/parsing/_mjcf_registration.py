@@ -112,7 +112,9 @@ def add_elements(plant, instance, plan, joints):
     if len(single) < n:
         for m in set(range(n)).difference(single):  # (ball joints)
             k, slot = ks[m], joint_slots[m]
-            ball = BallRpyJoint(joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k]))
+            ball = BallRpyJoint._checked(
+                joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])
+            )
             joints_in_order[slot] = _placed(ball, plant, joint_indices, joint_ordinals, slot)
     for (slot, a, c, b), name in zip(plan.welds, plan.weld_names, strict=True):  # (WeldFrames')
         F, M = world_frame if a < 0 else body_frames[a], body_frames[c]
@@ -169,14 +171,15 @@ def add_actuators(plant, dicts, joints, armatures, ratios, limits, gains):
     """Adds the motor and position actuators of attribute dicts ``dicts`` (in the element
     reader's order) on ``joints`` (by name), as its parse_motor does, with their effort
     ``limits``, gear ``ratios`` (floats, None: not given), the rotor inertias of the joints'
-    ``armatures`` (by joint) and the positions' PD ``gains`` ({place: (kp, kd) floats}),
+    ``armatures`` (by joint name) and the positions' PD ``gains`` ({place: (kp, kd) floats}),
     made in their places and added at once (JointActuator._in_rows, the plant's
     _add_placed). Declined where AddJointActuator or a setter would raise."""
     names = [a.get("name") for a in dicts]
     if None in names:  # (Drake's name: motor and the actuator's number in the plant)
         first = plant.num_actuators()
         names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
-    on = [joints.get(a.get("joint")) for a in dicts]
+    joint_names = [a.get("joint") for a in dicts]
+    on = [joints.get(name) for name in joint_names]
     if (
         None in on  # (no joint, or not a revolute or prismatic joint of the document)
         or "" in names
@@ -187,7 +190,7 @@ def add_actuators(plant, dicts, joints, armatures, ratios, limits, gains):
     ratios = [1.0 if ratio is None else ratio for ratio in ratios]
     rotor_inertias = [0.0] * len(names)
     if armatures:
-        for k, armature in enumerate(map(armatures.get, on)):
+        for k, armature in enumerate(map(armatures.get, joint_names)):
             if armature is not None:
                 if ratios[k] == 0:
                     raise Declined  # (the reader's error)

@@ -1047,9 +1047,10 @@ def test_urdf_elements_in_rows_read_copy_and_set_as_others():
 
 def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one():
     """RigidBody._in_rows, FixedOffsetFrame._in_rows and LimitedSingleDofJoint._all_checked
-    (the URDF parser's elements of a document, made in one loop each) set the fields, in
-    the order, that the constructors of one element set (their rows aside)."""
-    from mallard.multibody.tree import PrismaticJoint, RigidBody
+    (the URDF parser's elements of a document, made in one loop each) and
+    BallRpyJoint._checked set the fields, in the order, that the constructors of one element
+    set (their rows aside)."""
+    from mallard.multibody.tree import BallRpyJoint, PrismaticJoint, RigidBody
     from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
     plant = MultibodyPlant(0.0)
@@ -1100,6 +1101,15 @@ def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one(
     assert not one._default_damping.flags.writeable
     damped[0].set_default_damping(2.0)  # (a setter replaces the array, never writes it)
     assert damped[0].default_damping() == 2.0 and damped[2].default_damping() == 0.5
+    ball = BallRpyJoint._checked("b", frames[0], b._body_frame, 0.5)
+    one = BallRpyJoint("b", frames[0], b._body_frame, 0.5)
+    assert list(vars(ball)) == list(vars(one))
+    for name, value in vars(one).items():
+        if isinstance(value, np.ndarray):
+            assert getattr(ball, name).tobytes() == value.tobytes()
+            assert getattr(ball, name).flags.writeable == value.flags.writeable
+        else:
+            assert getattr(ball, name) is value or getattr(ball, name) == value
 
 
 def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, caplog):
