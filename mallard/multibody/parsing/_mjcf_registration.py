@@ -27,6 +27,7 @@ from mallard.multibody.tree import (
 from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 _CLASSES = {"hinge": RevoluteJoint, "slide": PrismaticJoint}
+_IDENTITY = np.array([1.0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])  # ([I, 0]: a pose row)
 _POSITIVE = (0.0).__lt__  # (an effort limit's check: False for NaN)
 
 
@@ -45,16 +46,17 @@ def add_elements(plant, instance, plan, joints):
     n = len(ks)
     # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
     # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
-    pose = np.zeros((2 * n, 12))
+    pose = np.empty((2 * n, 12))
+    pose[:] = _IDENTITY
     X_PJ, X_CJ = pose[0::2], pose[1::2]  # (views of each joint's two rows; X_PJ = X_PC first)
-    X_PJ[:, [0, 4, 8]] = X_CJ[:, [0, 4, 8]] = 1.0
-    own, at = plan.owned, plan.owners
-    X_PJ[own, :9], X_PJ[own, 9:] = plan.R_PB[at], plan.p_PB[at]
+    X_PJ[plan.owned] = np.concatenate((plan.R_PB, plan.p_PB), axis=1)[plan.owners]
     placed = [m for m in range(n) if has_pos[ks[m]]]
     if placed:
         p = p_CJ[[ks[m] for m in placed]]
-        R = X_PJ[placed, :9].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
-        X_PJ[placed, 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + X_PJ[placed, 9:]
+        placed = np.array(placed)
+        X_PC = X_PJ[placed]
+        R = X_PC[:, :9].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
+        X_PJ[placed, 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + X_PC[:, 9:]
         X_CJ[placed, 9:] = p
     moved = [
         m for m, k in enumerate(ks)
