@@ -417,7 +417,7 @@ def _parse(workspace, data, file, includes):
         actuator_attrs = [with_defaults[i] for i in actuators]
     else:  # (motors, then positions)
         actuator_attrs = by_tag["motor"][1] + by_tag["position"][1]
-    effort_limits = [math.inf] * len(actuator_attrs)
+    effort_limits = np.full(len(actuator_attrs), math.inf)
     first_actuator, after = plant.num_actuators(), len(tags)
     held_names = defaults.names["motor"] | defaults.names["position"]
     for order, (range_name, limited_name) in enumerate(
@@ -465,7 +465,7 @@ def _parse(workspace, data, file, includes):
     )
     given_armatures = armature.tolist()
     armatures = {joint_names[k]: given_armatures[k] for k in armatured}  # (by joint name)
-    add_actuators(plant, actuator_attrs, moving, armatures, ratios, effort_limits, gains)
+    add_actuators(plant, actuator_attrs, moving, armatures, ratios, effort_limits.tolist(), gains)
     if gravity:  # (undone if the Parser's call fails: the reader's undo)
         field = plant.mutable_gravity_field()
         previous = field.gravity_vector()
@@ -545,26 +545,27 @@ class _Geom:
 
 
 def _effort_limits(dicts, limits, range_name, limited_name):
-    """The effort ``limits`` of the actuators of attribute dicts ``dicts``, each the smaller
-    of its limit and the larger magnitude of its range ``range_name`` where limited (its flag
-    ``limited_name``), as the element reader's effort_limit (max, min and the comparisons
-    exact: the same floats at once); and its warnings: [(place, Drake's message's end)] (a
-    range reversed: ignored; not symmetric)."""
+    """The effort ``limits`` (an array) of the actuators of attribute dicts ``dicts``, each
+    the smaller of its limit and the larger magnitude of its range ``range_name`` where
+    limited (its flag ``limited_name``), as the element reader's effort_limit (max, min and
+    the comparisons exact: the same floats at once); and its warnings: [(place, Drake's
+    message's end)] (a range reversed: ignored; not symmetric)."""
     flags = [a.get(limited_name, "auto") for a in dicts]
-    if not _FLAGS.issuperset(flags):
+    given = set(flags)
+    if not _FLAGS.issuperset(given):
         raise Declined
     ranged = [k for k, a in enumerate(dicts) if range_name in a]
     values = np.zeros((len(dicts), 2))
     values[ranged] = _distinct_numbers([dicts[k][range_name] for k in ranged], 2)
-    limited = np.array([
-        flag == "true" or (flag == "auto" and range_name in a)
-        for flag, a in zip(flags, dicts, strict=True)
-    ])  # fmt: skip
+    limited = np.zeros(len(dicts), dtype=bool)
+    limited[ranged] = True  # (auto: limited where a range is given)
+    for flag in given.difference(("auto",)):
+        limited[[k for k, f in enumerate(flags) if f == flag]] = flag == "true"
     lower, upper = values.T
     larger = np.maximum(upper, -lower)
     ignored = limited & (lower > upper)
     taken = limited & ~ignored
-    out = np.where(taken, np.minimum(limits, larger), limits).tolist()
+    out = np.where(taken, np.minimum(limits, larger), limits)
     warned = [(k, _REVERSED) for k in np.flatnonzero(ignored).tolist()]
     for k in np.flatnonzero(taken & (-lower != upper)).tolist():
         warned.append((k, _ASYMMETRIC.format(fmt(larger[k].item()))))

@@ -493,6 +493,28 @@ _ACTUATED = """<mujoco model="actuated"><compiler angle="radian" autolimits="tru
 <position name="p_je" joint="je" kp="0" kd="4"/>{more}</actuator></mujoco>"""
 
 
+#: Effort limits of the actuators (all of them at once: _effort_limits): a range reversed
+#: (ignored, Drake's warning), ranges not symmetric (the larger magnitude, a warning each),
+#: a range not limited beside one limited, a limit below an earlier one, a flag without a
+#: range (limit 0: AddJointActuator's error), a flag the reader refuses, and two <actuator>s
+#: (the reader's order: each one's motors, then its positions).
+_LIMITED = [
+    {"more": '<motor name="r1" joint="jd" ctrlrange="2 1"/>'},
+    {"more": '<motor name="r2" joint="jd" ctrlrange="-1 2" forcerange="-3 1"/>'},
+    {
+        "more": '<motor name="r3" joint="jd" ctrlrange="-1 1" ctrllimited="false" '
+        'forcerange="-2 2" forcelimited="true"/>'
+    },  # fmt: skip
+    {"more": '<motor name="r4" joint="jd" ctrlrange="-5 5" forcerange="-2 2"/>'},
+    {"more": '<motor name="r5" joint="jd" ctrllimited="true"/>'},
+    {"more": '<motor name="r6" joint="jd" ctrlrange="-1 1" ctrllimited="maybe"/>'},
+    {
+        "more": '</actuator><actuator><position name="r7" joint="ja" kp="5" ctrlrange="-1 3"/>'
+        '<motor name="r8" joint="jd" ctrlrange="-3 3"/>'
+    },  # fmt: skip
+]
+
+
 @pytest.mark.parametrize(
     "edit",
     [
@@ -506,6 +528,7 @@ _ACTUATED = """<mujoco model="actuated"><compiler angle="radian" autolimits="tru
         # first model has three actuators)
         {"more": '<motor joint="jc"/>'},  # (a ball joint: not single-dof)
         {"more": '<motor joint="ja" forcerange="0 0" forcelimited="true"/>'},  # (limit 0)
+        *_LIMITED,
     ],
     ids=str,
 )
@@ -515,4 +538,5 @@ def test_actuators_and_joints_made_in_bulk(edit, monkeypatch):
     the reader gives its outcome."""
     fields = {"gear": "3", "kp": "50", "more": "", **edit}
     accepted = _check(_string(_ACTUATED.format(**fields)), monkeypatch)
-    assert accepted == (edit in ({}, {"kp": "0"}, {"more": '<motor joint="je"/>'}))
+    read = ({}, {"kp": "0"}, {"more": '<motor joint="je"/>'}, *_LIMITED[:4], _LIMITED[6])
+    assert accepted == (edit in read)
