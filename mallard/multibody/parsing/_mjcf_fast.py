@@ -12,8 +12,8 @@ element reader reads the document, and gives Drake's located messages."""
 import math
 import re
 from bisect import bisect_right
-from itertools import accumulate, repeat
-from operator import add, itemgetter
+from itertools import accumulate
+from operator import itemgetter
 
 import numpy as np
 
@@ -182,8 +182,9 @@ class Plan:
             k, f, j = k + 1, f + 2, j + 1
         frame_names = [None] * (2 * len(ks))
         moving_names = [joint_names[k] for k in ks]
-        frame_names[0::2] = map(add, moving_names, repeat("_parent"))
-        frame_names[1::2] = map(add, moving_names, repeat("_child"))
+        if ks:  # (each kind of name made by one join and split: no NUL in XML)
+            frame_names[0::2] = ("_parent\0".join(moving_names) + "_parent").split("\0")
+            frame_names[1::2] = ("_child\0".join(moving_names) + "_child").split("\0")
         frames, joints = set(names), set(moving_names)
         frames.update(frame_names)
         joints.update(weld_names)
@@ -584,9 +585,12 @@ def _distinct_numbers(texts, count):
 
 def _first_numbers(texts):
     """The first number of each gear text of ``texts`` (1 or 6 plain numbers)."""
+    counts = [len(text.split()) for text in texts]
+    if counts.count(1) == len(counts):  # (the common case: one number each)
+        return numbers(texts, 1).tolist()
     out = [None] * len(texts)
     for count in (1, 6):
-        ks = [k for k, text in enumerate(texts) if len(text.split()) == count]
+        ks = [k for k, n in enumerate(counts) if n == count]
         for k, values in zip(ks, numbers([texts[k] for k in ks], count).tolist(), strict=True):
             out[k] = values if count == 1 else values[0]
     if None in out:

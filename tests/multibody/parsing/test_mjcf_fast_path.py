@@ -504,14 +504,14 @@ _LIMITED = [
     {
         "more": '<motor name="r3" joint="jd" ctrlrange="-1 1" ctrllimited="false" '
         'forcerange="-2 2" forcelimited="true"/>'
-    },  # fmt: skip
+    },
     {"more": '<motor name="r4" joint="jd" ctrlrange="-5 5" forcerange="-2 2"/>'},
     {"more": '<motor name="r5" joint="jd" ctrllimited="true"/>'},
     {"more": '<motor name="r6" joint="jd" ctrlrange="-1 1" ctrllimited="maybe"/>'},
     {
         "more": '</actuator><actuator><position name="r7" joint="ja" kp="5" ctrlrange="-1 3"/>'
         '<motor name="r8" joint="jd" ctrlrange="-3 3"/>'
-    },  # fmt: skip
+    },
 ]
 
 
