@@ -153,7 +153,7 @@ class Plan:
                     welds.append((j, last, place, b))
                     j += 1
                 continue
-            for n in range(1, len(js)):  # (chained joints: each one's child a massless body)
+            for n in range(1, len(js)) if len(js) > 1 else ():  # (chained: a massless child)
                 child = len(names)
                 names.append(f"{name}{n - 1}")
                 inertia_rows.append((massless, 0))
