@@ -12,6 +12,9 @@ element reader reads the document, and gives Drake's located messages."""
 
 import math
 import re
+from bisect import bisect_right
+from itertools import accumulate
+from operator import itemgetter
 
 import numpy as np
 
@@ -23,7 +26,6 @@ from mallard.multibody.parsing._mjcf_frames import (
     Declining,
     Node,
     Recording,
-    column,
     numbers,
     rotations,
 )
@@ -68,6 +70,12 @@ _SCANS = {str: (re.compile(_SCAN), "body", "include"),
 #: Bytes from which a document is read by the compiled scan (_mjcf_scan), as the URDF fast
 #: path's gate: below it expat's tables cost less than loading numba at a first parse.
 MIN_BYTES = 32 * 1024
+_FLAGS = frozenset(("true", "false", "auto"))
+_REVERSED = "lower limit > upper limit; these limits will be ignored."
+_ASYMMETRIC = (
+    "lower limit != -upper limit. Asymmetrical effort limits are not supported yet, so the "
+    "larger of the values {} will be used."
+)
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
 
 
@@ -90,16 +98,112 @@ def parse(workspace, data, file):
 
 
 class Plan:
-    """The bodies of a document in Drake's order (``names``, ``inertia_rows``) and the steps
-    that add them and their joints (``steps``: ("body", place) or (kind, joint, parent's
-    place (-1: World), child's place, MJCF body or None), kind "joint", "weld" or "free"),
-    with the MJCF bodies' poses in their parents (rows R_PB (n, 9), p_PB (n, 3))."""
+    """The bodies and joints of a document in Drake's order, as columns; a place: an
+    element's position among those of its kind the document adds. Bodies: ``names`` (the
+    chained joints' massless bodies among them), ``inertia_rows``, ``frame_slots`` (their
+    body frames' places among the frames). Revolute, prismatic and ball joints, in their
+    order: ``ks`` (their joints in the document), ``parents`` and ``children`` (bodies'
+    places, -1: World), ``joint_frame_slots`` (the place of each joint's frame on the
+    parent; on the child: the next), ``joint_slots``, ``owned`` and ``owners`` (those whose
+    X_PC is their MJCF body's X_PB, by their position here, and those MJCF bodies; the others'
+    is the identity), ``frame_names`` (each one's two frames'). ``joint_names``: every
+    document joint's (None: a free one's). Welds: ``welds`` ((joint place, parent place,
+    child place, MJCF body) each), ``weld_names``; floating bodies: ``free`` ((place, MJCF
+    body) each). ``num_frames``, ``num_joints``: the frames' and joints' count. The MJCF
+    bodies' poses in their parents: rows R_PB (n, 9), p_PB (n, 3)."""
 
-    def __init__(self, R_PB, p_PB, parent_body):
-        self.names, self.inertia_rows, self.steps = [], [], []
+    def __init__(self, body_names, given_joint_names, held, parent_body, free_bodies,
+                 first_number, rows, R_PB, p_PB):  # fmt: skip
+        """The plan of the MJCF bodies of names ``body_names`` and joints of names
+        ``given_joint_names`` (None: not given; by body, in document order), ``held``: each
+        body's joints and freejoints (lists: their count), ``parent_body``: each body's
+        parent's (-1: World; parents first), ``free_bodies``: those of a free joint (its
+        only one), ``first_number``: the plant's body count (an unnamed body's number),
+        ``rows``: the bodies' inertia rows. Declined where AddRigidBody, AddFrame or
+        AddJoint would raise (a name empty or taken)."""
         self.R_PB, self.p_PB = R_PB, p_PB
-        self._parent_body = parent_body  # (each MJCF body's parent body, -1: World)
+        self._parent_body = parent_body
         self._X_WB = {}
+        massless = np.zeros((1, 13))
+        massless.flags.writeable = False
+        names, inertia_rows, frame_slots, place_of = [], [], [], []
+        ks, parents, children, joint_frame_slots, joint_slots = [], [], [], [], []
+        owned, owners, welds, weld_names, floating = [], [], [], [], []
+        joint_names = [None] * len(given_joint_names)
+        f = j = k = 0  # (the next frame's and joint's places; the body's first joint)
+        for b, (name, js, freejoints) in enumerate(
+            zip(body_names, held["joint"], held["freejoint"], strict=True)
+        ):
+            at = parent_body[b]
+            last = place_of[at] if at >= 0 else -1
+            place = len(names)
+            place_of.append(place)
+            if name is None:
+                name = f"body{first_number + place}"
+            names.append(name)
+            inertia_rows.append((rows, b))
+            frame_slots.append(f)
+            f += 1
+            if b in free_bodies:
+                floating.append((place, b))
+                k += 1
+                continue
+            if not js:
+                if freejoints:
+                    floating.append((place, b))
+                else:
+                    weld_names.append(f"{'world' if last < 0 else names[last]}_welds_to_{name}")
+                    welds.append((j, last, place, b))
+                    j += 1
+                continue
+            for n in range(1, len(js)) if len(js) > 1 else ():  # (chained: a massless child)
+                child = len(names)
+                names.append(f"{name}{n - 1}")
+                inertia_rows.append((massless, 0))
+                frame_slots.append(f)
+                joint_name = given_joint_names[k]
+                if joint_name is None:
+                    joint_name = f"{'world' if last < 0 else names[last]}-{names[child]}"
+                joint_names[k] = joint_name
+                ks.append(k)
+                parents.append(last)
+                children.append(child)
+                joint_frame_slots.append(f + 1)
+                joint_slots.append(j)
+                last, k, f, j = child, k + 1, f + 3, j + 1
+            joint_name = given_joint_names[k]
+            if joint_name is None:
+                joint_name = f"{'world' if last < 0 else names[last]}-{name}"
+            joint_names[k] = joint_name
+            owned.append(len(ks))
+            owners.append(b)
+            ks.append(k)
+            parents.append(last)
+            children.append(place)
+            joint_frame_slots.append(f)
+            joint_slots.append(j)
+            k, f, j = k + 1, f + 2, j + 1
+        frame_names = [None] * (2 * len(ks))
+        moving_names = [joint_names[k] for k in ks]
+        if ks:  # (each kind of name made by one join and split: no NUL in XML)
+            frame_names[0::2] = ("_parent\0".join(moving_names) + "_parent").split("\0")
+            frame_names[1::2] = ("_child\0".join(moving_names) + "_child").split("\0")
+        frames, joints = set(names), set(moving_names)
+        frames.update(frame_names)
+        joints.update(weld_names)
+        if (
+            "" in frames
+            or "" in joints
+            or len(frames) != len(names) + len(frame_names)
+            or len(joints) != len(moving_names) + len(weld_names)
+        ):
+            raise Declined  # (AddRigidBody's, AddFrame's or AddJoint's error)
+        self.names, self.inertia_rows, self.frame_slots = names, inertia_rows, frame_slots
+        self.ks, self.parents, self.children = ks, parents, children
+        self.joint_frame_slots, self.joint_slots = joint_frame_slots, joint_slots
+        self.owned, self.owners, self.frame_names = owned, owners, frame_names
+        self.joint_names, self.welds, self.weld_names = joint_names, welds, weld_names
+        self.free, self.num_frames, self.num_joints = floating, f, j
 
     def X_WB(self, b):
         """X_WB of MJCF body ``b``: X_WP·X_PB down from World, as the element reader's
@@ -296,66 +400,21 @@ def _parse(workspace, data, file, includes):
     rows.flags.writeable = False
 
     # ---- the plan: bodies and joints in Drake's order, their names
-    massless = np.zeros((1, 13))
-    massless.flags.writeable = False
-    place_of, parent_body = [0] * len(bodies), []
-    first_number = plant.num_bodies()
-    joint_names = [None] * len(joints)
-    free = {k for k, kind in enumerate(types) if kind == "free"}
-    first_joint = 0  # (of the body: the joints are in body order)
-    plan = Plan(R_PB, p_PB, parent_body)
-    names = plan.names
-    frame_names, all_joint_names = [], []
-    for b, name in enumerate(body_names):
-        if name is None:
-            name = f"body{first_number + len(names)}"
-        p = parents[bodies[b]]
-        parent_body.append(ordinal.get(p, -1))
-        last = -1 if tags[p] != "body" else place_of[ordinal[p]]
-        place = place_of[b] = len(names)
-        names.append(name)
-        plan.inertia_rows.append((rows, b))
-        plan.steps.append(("body", place))
-        js = range(first_joint, first_joint + len(held["joint"][b]))
-        first_joint = js.stop
-        if js and not free.isdisjoint(js):
-            if len(js) > 1 or damping[js[0]] != 0.0:
-                raise Declined
-            plan.steps.append(("free", None, last, place, b))
-            continue
-        for n, k in enumerate(js):
-            parent_name = "world" if last < 0 else names[last]
-            if n + 1 < len(js):
-                names.append(f"{name}{n}")
-                plan.inertia_rows.append((massless, 0))
-                plan.steps.append(("body", len(names) - 1))
-                child, at = len(names) - 1, None
-            else:
-                child, at = place, b
-            joint_name = given_joint_names[k]
-            if joint_name is None:
-                joint_name = f"{parent_name}-{names[child]}"
-            joint_names[k] = joint_name
-            all_joint_names.append(joint_name)
-            frame_names += (f"{joint_name}_parent", f"{joint_name}_child")
-            plan.steps.append(("joint", k, last, child, at))
-            last = child
-        if js:
-            continue
-        if held["freejoint"][b]:
-            plan.steps.append(("free", None, last, place, b))
-        else:
-            parent_name = "world" if last < 0 else names[last]
-            all_joint_names.append(f"{parent_name}_welds_to_{name}")
-            plan.steps.append(("weld", None, last, place, b))
-    frame_names += names
-    if (
-        "" in frame_names
-        or "" in all_joint_names
-        or len(set(frame_names)) != len(frame_names)
-        or len(set(all_joint_names)) != len(all_joint_names)
-    ):
-        raise Declined  # (AddRigidBody's, AddFrame's or AddJoint's error)
+    armatured = np.flatnonzero(joint_columns.has("armature")).tolist()
+    free = [k for k, kind in enumerate(types) if kind == "free"]
+    free_bodies = set()
+    if free:  # (a free joint a body's only joint, undamped)
+        if not (damping[free] == 0.0).all():
+            raise Declined
+        first_joints = list(accumulate(map(len, held["joint"]), initial=0))
+        free_bodies = {bisect_right(first_joints, k) - 1 for k in free}
+        if any(len(held["joint"][b]) > 1 for b in free_bodies):
+            raise Declined
+    plan = Plan(
+        body_names, given_joint_names, held, [ordinal.get(parents[b], -1) for b in bodies],
+        free_bodies, plant.num_bodies(), rows, R_PB, p_PB,
+    )  # fmt: skip
+    joint_names = plan.joint_names
 
     # ---- actuators
     actuators = [
@@ -365,13 +424,17 @@ def _parse(workspace, data, file, includes):
     if len(kinds.get("actuator", ())) > 1:  # (else in order: motors, then positions)
         actuators.sort(key=lambda i: (parents[i], tags[i] != "motor", i))
     actuator_tags = [tags[i] for i in actuators]
-    with_defaults = {}
+    by_tag = {}  # (each tag's actuators, in order, and their attribute dicts with defaults)
     for tag in ("motor", "position"):
         mine = [i for i in actuators if tags[i] == tag]
-        dicts = defaults.apply(tag, mine, attrs, ["main"] * len(mine))
-        with_defaults.update(zip(mine, dicts, strict=True))
-    actuator_attrs = [with_defaults[i] for i in actuators]
-    effort_limits = [math.inf] * len(actuator_attrs)
+        by_tag[tag] = (mine, defaults.apply(tag, mine, attrs, ["main"] * len(mine)))
+    if len(kinds.get("actuator", ())) > 1:
+        with_defaults = dict(zip(*by_tag["motor"], strict=True))
+        with_defaults.update(zip(*by_tag["position"], strict=True))
+        actuator_attrs = [with_defaults[i] for i in actuators]
+    else:  # (motors, then positions)
+        actuator_attrs = by_tag["motor"][1] + by_tag["position"][1]
+    effort_limits = np.full(len(actuator_attrs), math.inf)
     first_actuator, after = plant.num_actuators(), len(tags)
     held_names = defaults.names["motor"] | defaults.names["position"]
     for order, (range_name, limited_name) in enumerate(
@@ -393,8 +456,11 @@ def _parse(workspace, data, file, includes):
     ratios = [None] * len(gears)
     for k, ratio in zip(given, _first_numbers([gears[k] for k in given]), strict=True):
         ratios[k] = ratio
-    kp = column(actuator_attrs, "kp", 1, "1").tolist()
-    kd = column(actuator_attrs, "kd", 1, "0").tolist()
+    positions = [k for k, tag in enumerate(actuator_tags) if tag == "position"]
+    position_attrs = [actuator_attrs[k] for k in positions]  # (a motor has no kp, kd)
+    kp = _distinct_numbers([a.get("kp", "1") for a in position_attrs], 1).tolist()
+    kd = _distinct_numbers([a.get("kd", "0") for a in position_attrs], 1).tolist()
+    gains = dict(zip(positions, zip(kp, kd, strict=True), strict=True))  # (place: (kp, kd))
 
     # ---- <option>: gravity
     options = kinds.get("option", ())
@@ -412,18 +478,11 @@ def _parse(workspace, data, file, includes):
     # ---- the plant
     instance = plant.AddModelInstance(model_name)
     moving = add_elements(
-        plant, instance, plan,
-        (types, joint_names, axes, limits, damping, p_CJ, has_pos, refs.tolist(), unit),
-    )  # fmt: skip
-    armatures = {
-        moving[joint_names[k]]: float(armature[k])
-        for k in np.flatnonzero(joint_columns.has("armature")).tolist()
-        if joint_names[k] in moving
-    }
-    add_actuators(
-        plant, actuator_attrs, actuator_tags, moving, armatures, ratios, effort_limits,
-        list(zip(kp, kd, strict=True)),
-    )  # fmt: skip
+        plant, instance, plan, (types, axes, limits, damping, p_CJ, has_pos, refs.tolist(), unit)
+    )
+    given_armatures = armature.tolist()
+    armatures = {joint_names[k]: given_armatures[k] for k in armatured}  # (by joint name)
+    add_actuators(plant, actuator_attrs, moving, armatures, ratios, effort_limits.tolist(), gains)
     if gravity:  # (undone if the Parser's call fails: the reader's undo)
         field = plant.mutable_gravity_field()
         previous = field.gravity_vector()
@@ -504,42 +563,51 @@ class _Geom:
 
 
 def _effort_limits(dicts, limits, range_name, limited_name):
-    """The effort ``limits`` of the actuators of attribute dicts ``dicts``, each the smaller
-    of its limit and the larger magnitude of its range ``range_name`` where limited (its flag
-    ``limited_name``), as the element reader's effort_limit; and its warnings: [(place,
-    Drake's message's end)] (a range reversed: ignored; not symmetric)."""
-    out, warned = [], []
-    ranged = [a for a in dicts if range_name in a]
-    ranges = iter(column(ranged, range_name, 2, "").tolist())
-    for place, (a, limit) in enumerate(zip(dicts, limits, strict=True)):
-        values = next(ranges) if range_name in a else [0.0, 0.0]
-        limited = a.get(limited_name, "auto")
-        if limited not in ("true", "false", "auto"):
-            raise Declined
-        if limited == "false" or (limited == "auto" and range_name not in a):
-            out.append(limit)
-            continue
-        lower, upper = values
-        if lower > upper:
-            warned.append((place, "lower limit > upper limit; these limits will be ignored."))
-            out.append(limit)
-            continue
-        larger = max(upper, -lower)
-        if -lower != upper:
-            warned.append((
-                place,
-                "lower limit != -upper limit. Asymmetrical effort limits are not supported "
-                f"yet, so the larger of the values {fmt(larger)} will be used.",
-            ))  # fmt: skip
-        out.append(min(limit, larger))
+    """The effort ``limits`` (an array) of the actuators of attribute dicts ``dicts``, each
+    the smaller of its limit and the larger magnitude of its range ``range_name`` where
+    limited (its flag ``limited_name``), as the element reader's effort_limit (max, min and
+    the comparisons exact: the same floats at once); and its warnings: [(place, Drake's
+    message's end)] (a range reversed: ignored; not symmetric)."""
+    flags = [a.get(limited_name, "auto") for a in dicts]
+    given = set(flags)
+    if not _FLAGS.issuperset(given):
+        raise Declined
+    ranged = [k for k, a in enumerate(dicts) if range_name in a]
+    values = np.zeros((len(dicts), 2))
+    values[ranged] = _distinct_numbers([dicts[k][range_name] for k in ranged], 2)
+    limited = np.zeros(len(dicts), dtype=bool)
+    limited[ranged] = True  # (auto: limited where a range is given)
+    for flag in given.difference(("auto",)):
+        limited[[k for k, f in enumerate(flags) if f == flag]] = flag == "true"
+    lower, upper = values.T
+    larger = np.maximum(upper, -lower)
+    ignored = limited & (lower > upper)
+    taken = limited & ~ignored
+    out = np.where(taken, np.minimum(limits, larger), limits)
+    warned = [(k, _REVERSED) for k in np.flatnonzero(ignored).tolist()]
+    for k in np.flatnonzero(taken & (-lower != upper)).tolist():
+        warned.append((k, _ASYMMETRIC.format(fmt(larger[k].item()))))
+    warned.sort(key=itemgetter(0))
     return out, warned
+
+
+def _distinct_numbers(texts, count):
+    """numbers() of ``texts``, each distinct text read once (defaults repeat them)."""
+    distinct = dict.fromkeys(texts)
+    if len(distinct) == len(texts):
+        return numbers(texts, count)
+    places = {text: k for k, text in enumerate(distinct)}
+    return numbers(list(distinct), count)[list(map(places.__getitem__, texts))]
 
 
 def _first_numbers(texts):
     """The first number of each gear text of ``texts`` (1 or 6 plain numbers)."""
+    counts = [len(text.split()) for text in texts]
+    if counts.count(1) == len(counts):  # (the common case: one number each)
+        return numbers(texts, 1).tolist()
     out = [None] * len(texts)
     for count in (1, 6):
-        ks = [k for k, text in enumerate(texts) if len(text.split()) == count]
+        ks = [k for k, n in enumerate(counts) if n == count]
         for k, values in zip(ks, numbers([texts[k] for k in ks], count).tolist(), strict=True):
             out[k] = values if count == 1 else values[0]
     if None in out:

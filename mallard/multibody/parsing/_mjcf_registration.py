@@ -7,7 +7,7 @@ at once by the plant's _add_placed; floating poses by the plant's method."""
 
 import math
 from itertools import repeat
-from operator import add, attrgetter, itemgetter, methodcaller
+from operator import add, itemgetter
 
 import numpy as np
 
@@ -27,8 +27,7 @@ from mallard.multibody.tree import (
 from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
 _CLASSES = {"hinge": RevoluteJoint, "slide": PrismaticJoint}
-_BODY_FRAME = attrgetter("_body_frame")
-_NAME, _JOINT = methodcaller("get", "name"), methodcaller("get", "joint")
+_IDENTITY = np.array([1.0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])  # ([I, 0]: a pose row)
 _POSITIVE = (0.0).__lt__  # (an effort limit's check: False for NaN)
 
 
@@ -40,45 +39,24 @@ def transform(R_rows, p):
 def add_elements(plant, instance, plan, joints):
     """Adds the bodies and joints of ``plan`` (a Plan) to ``plant`` in its order; returns
     {joint name: the RevoluteJoint or PrismaticJoint}. ``joints``: the document's joints'
-    (types, names, unit axes (the element reader's, then unit_axis'), limit rows (n, 6),
-    dampings, p_CJ (n, 3), has_pos, refs (radians), the reader's unit axes (n, 3))."""
-    types, joint_names, axes, limits, damping, p_CJ, has_pos, refs, unit = joints
-    # Places: Drake's order. A body step adds the body and its body frame, a joint step its
-    # joint's two frames and the joint, a weld step its joint: each element's slot among the
-    # elements of its kind this call adds.
-    body_slots, joint_frame_slots, joint_slots = [], [], []
-    moving, welds, free = [], [], []  # (steps: revolute, prismatic and ball joints; ...)
-    f = j = 0
-    for step in plan.steps:
-        kind = step[0]
-        if kind == "body":
-            body_slots.append(f)
-            f += 1
-        elif kind == "joint":
-            moving.append(step)
-            joint_frame_slots += (f, f + 1)
-            joint_slots.append(j)
-            f, j = f + 2, j + 1
-        elif kind == "weld":
-            welds.append((j, step))
-            j += 1
-        else:
-            free.append(step)
-    n = len(moving)
+    (types, unit axes (the element reader's, then unit_axis'), limit rows (n, 6), dampings,
+    p_CJ (n, 3), has_pos, refs (radians), the reader's unit axes (n, 3))."""
+    types, axes, limits, damping, p_CJ, has_pos, refs, unit = joints
+    ks, joint_names = plan.ks, plan.joint_names
+    n = len(ks)
     # X_PJ = X_PC·X_CJ (X_CJ = [I, p_CJ]; X_PC the body's X_PB for its last joint, the
     # identity for a chained one), X_PJ = X_PC without pos; X_CJ on the child.
-    pose = np.zeros((2 * n, 12))
+    pose = np.empty((2 * n, 12))
+    pose[:] = _IDENTITY
     X_PJ, X_CJ = pose[0::2], pose[1::2]  # (views of each joint's two rows; X_PJ = X_PC first)
-    X_PJ[:, [0, 4, 8]] = X_CJ[:, [0, 4, 8]] = 1.0
-    own = [m for m, s in enumerate(moving) if s[4] is not None]
-    at = [moving[m][4] for m in own]
-    X_PJ[own, :9], X_PJ[own, 9:] = plan.R_PB[at], plan.p_PB[at]
-    ks = [s[1] for s in moving]
+    X_PJ[plan.owned] = np.concatenate((plan.R_PB, plan.p_PB), axis=1)[plan.owners]
     placed = [m for m in range(n) if has_pos[ks[m]]]
     if placed:
         p = p_CJ[[ks[m] for m in placed]]
-        R = X_PJ[placed, :9].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
-        X_PJ[placed, 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + X_PJ[placed, 9:]
+        placed = np.array(placed)
+        X_PC = X_PJ[placed]
+        R = X_PC[:, :9].reshape(-1, 3, 3)  # (R_PC·I is R_PC: its bits)
+        X_PJ[placed, 9:] = np.matmul(R, p[:, :, None])[:, :, 0] + X_PC[:, 9:]
         X_CJ[placed, 9:] = p
     moved = [
         m for m, k in enumerate(ks)
@@ -93,6 +71,7 @@ def add_elements(plant, instance, plan, joints):
         rows = [2 * m + 1 for m in moved]
         pose[rows, :9], pose[rows, 9:] = R.reshape(-1, 9), p
     pose.flags.writeable = False
+    f, j, body_slots = plan.num_frames, plan.num_joints, plan.frame_slots
     _, frame_indices, frame_ordinals = plant._places("_frames", f)
     _, body_indices, body_ordinals = plant._places("_bodies", len(plan.names))
     _, joint_indices, joint_ordinals = plant._places("_joints", j)
@@ -103,17 +82,17 @@ def add_elements(plant, instance, plan, joints):
         (plant, body_indices, _pick(frame_indices, body_slots), body_ordinals,
          _pick(frame_ordinals, body_slots)),
     )  # fmt: skip
-    body_frames = list(map(_BODY_FRAME, bodies))
+    body_frames = [body._body_frame for body in bodies]
     world_frame = plant.world_body()._body_frame
-    frame_names, frame_parents = [None] * (2 * n), [None] * (2 * n)
-    names = _pick(joint_names, ks)
-    frame_names[0::2] = map(add, names, repeat("_parent"))
-    frame_names[1::2] = map(add, names, repeat("_child"))
-    frame_parents[0::2] = [world_frame if s[2] < 0 else body_frames[s[2]] for s in moving]
-    frame_parents[1::2] = _pick(body_frames, [s[3] for s in moving])
+    frame_parents = [None] * (2 * n)
+    frame_parents[0::2] = [world_frame if a < 0 else body_frames[a] for a in plan.parents]
+    frame_parents[1::2] = _pick(body_frames, plan.children)
+    slots = [None] * (2 * n)
+    slots[0::2] = plan.joint_frame_slots
+    slots[1::2] = map(add, plan.joint_frame_slots, repeat(1))
     frames = FixedOffsetFrame._in_rows(
-        frame_names, frame_parents, list(zip(repeat(pose), range(2 * n))), [instance] * (2 * n),
-        (plant, _pick(frame_indices, joint_frame_slots), _pick(frame_ordinals, joint_frame_slots)),
+        plan.frame_names, frame_parents, list(zip(repeat(pose), range(2 * n))),
+        [instance] * (2 * n), (plant, _pick(frame_indices, slots), _pick(frame_ordinals, slots)),
     )  # fmt: skip
     single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]  # (the others: ball joints)
     k_single = _pick(ks, single)
@@ -121,35 +100,37 @@ def add_elements(plant, instance, plan, joints):
         None if d == 0.0 and math.copysign(1.0, d) > 0 else d
         for d in damping[list(k_single)].tolist()
     ]
-    slots = _pick(joint_slots, single)
+    joint_slots = plan.joint_slots
+    single_slots = _pick(joint_slots, single)
     made = LimitedSingleDofJoint._all_checked(
         list(map(_CLASSES.__getitem__, _pick(types, k_single))), _pick(joint_names, k_single),
         _pick(frames[0::2], single), _pick(frames[1::2], single), _pick(axes, k_single),
         list(zip(repeat(limits), k_single)), dampings,
-        (plant, _pick(joint_indices, slots), _pick(joint_ordinals, slots)),
+        (plant, _pick(joint_indices, single_slots), _pick(joint_ordinals, single_slots)),
     )  # fmt: skip
     joints_in_order = [None] * j
-    for slot, joint in zip(slots, made, strict=True):
+    for slot, joint in zip(single_slots, made, strict=True):
         joints_in_order[slot] = joint
     if len(single) < n:
         for m in set(range(n)).difference(single):  # (ball joints)
             k, slot = ks[m], joint_slots[m]
-            ball = BallRpyJoint(joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k]))
+            ball = BallRpyJoint._checked(
+                joint_names[k], frames[2 * m], frames[2 * m + 1], float(damping[k])
+            )
             joints_in_order[slot] = _placed(ball, plant, joint_indices, joint_ordinals, slot)
-    for slot, (_, _, a, c, b) in welds:  # (WeldFrames' joint)
+    for (slot, a, c, b), name in zip(plan.welds, plan.weld_names, strict=True):  # (WeldFrames')
         F, M = world_frame if a < 0 else body_frames[a], body_frames[c]
-        X_FM = RigidTransform() if b is None else transform(plan.R_PB[b], plan.p_PB[b])
-        weld = WeldJoint(f"{F._name}_welds_to_{M._name}", F, M, X_FM)
+        weld = WeldJoint(name, F, M, transform(plan.R_PB[b], plan.p_PB[b]))
         joints_in_order[slot] = _placed(weld, plant, joint_indices, joint_ordinals, slot)
 
     # Added at once, the frames in their order; then the floating poses and positions.
     frames_in_order = [None] * f
     for s, frame in zip(body_slots, body_frames, strict=True):
         frames_in_order[s] = frame
-    for s, frame in zip(joint_frame_slots, frames, strict=True):
+    for s, frame in zip(slots, frames, strict=True):
         frames_in_order[s] = frame
     plant._add_placed(bodies, frames_in_order, frames, joints_in_order)
-    for _, _, _, c, b in free:
+    for c, b in plan.free:
         plant.SetDefaultFloatingBaseBodyPose(bodies[c], plan.X_WB(b))
     for k, joint in zip(k_single, made, strict=True):
         if refs[k] != 0.0:  # (a new joint's default position is 0)
@@ -159,7 +140,10 @@ def add_elements(plant, instance, plan, joints):
 
 def _pick(items, places):
     """The items of ``items`` (a sequence) at ``places`` (ints), as a tuple or list: one C
-    call for two or more (itemgetter)."""
+    call for two or more (itemgetter); of a range of step 1 (ordinals), by additions (a
+    range's subscript costs ~5 times more)."""
+    if type(items) is range:
+        return list(map(add, places, repeat(items.start)))
     if len(places) > 1:
         return itemgetter(*places)(items)
     return [items[i] for i in places]
@@ -188,18 +172,19 @@ def _moved_by_ref(kinds, refs, axes, p_CJ):
     return np.matmul(I, R), np.matmul(I, p[:, :, None])[:, :, 0] + p_CJ
 
 
-def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
-    """Adds the motor and position actuators of attribute dicts ``dicts`` (their ``tags``, in
-    the element reader's order) on ``joints`` (by name), as its parse_motor does, with their
-    effort ``limits``, gear ``ratios`` (floats, None: not given), the rotor inertias of the
-    joints' ``armatures`` (by joint) and the positions' PD ``gains`` ((kp, kd) floats each),
+def add_actuators(plant, dicts, joints, armatures, ratios, limits, gains):
+    """Adds the motor and position actuators of attribute dicts ``dicts`` (in the element
+    reader's order) on ``joints`` (by name), as its parse_motor does, with their effort
+    ``limits``, gear ``ratios`` (floats, None: not given), the rotor inertias of the joints'
+    ``armatures`` (by joint name) and the positions' PD ``gains`` ({place: (kp, kd) floats}),
     made in their places and added at once (JointActuator._in_rows, the plant's
     _add_placed). Declined where AddJointActuator or a setter would raise."""
-    names = list(map(_NAME, dicts))
+    names = [a.get("name") for a in dicts]
     if None in names:  # (Drake's name: motor and the actuator's number in the plant)
         first = plant.num_actuators()
         names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
-    on = list(map(joints.get, map(_JOINT, dicts)))
+    joint_names = [a.get("joint") for a in dicts]
+    on = [joints.get(name) for name in joint_names]
     if (
         None in on  # (no joint, or not a revolute or prismatic joint of the document)
         or "" in names
@@ -210,14 +195,13 @@ def add_actuators(plant, dicts, tags, joints, armatures, ratios, limits, gains):
     ratios = [1.0 if ratio is None else ratio for ratio in ratios]
     rotor_inertias = [0.0] * len(names)
     if armatures:
-        for k, armature in enumerate(map(armatures.get, on)):
+        for k, armature in enumerate(map(armatures.get, joint_names)):
             if armature is not None:
                 if ratios[k] == 0:
                     raise Declined  # (the reader's error)
                 rotor_inertias[k] = armature / (ratios[k] * ratios[k])
     controllers = [None] * len(names)  # (set_controller_gains': none where p = d = 0)
-    for k in [k for k, tag in enumerate(tags) if tag == "position"]:
-        p, d = gains[k]
+    for k, (p, d) in gains.items():
         if not (math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0):
             raise Declined  # (set_controller_gains' error)
         if p != 0 or d != 0:

@@ -72,12 +72,6 @@ from mallard.systems.framework import LeafSystem
 
 _BODY_FRAME = attrgetter("_body_frame")
 _MODEL_INSTANCE = attrgetter("_model_instance")
-_NQ, _NV, _JTYPE = attrgetter("_nq"), attrgetter("_nv"), attrgetter("_jtype")
-_KEY = attrgetter("_model_instance._value", "_name")  # (an element's key in its name map)
-_FIRST, _ORDINAL = itemgetter(0), attrgetter("_ordinal")
-_INERTIA_ROW, _POSE_ROW = attrgetter("_inertia_row"), attrgetter("_pose_row")
-_PARENT_INDEX = attrgetter("_frame_on_parent._body._index._value")
-_CHILD_INDEX = attrgetter("_frame_on_child._body._index._value")
 
 
 class _ElementNames(dict):
@@ -616,42 +610,46 @@ class MultibodyPlant(
         """Adds elements made in the places ``_places`` gave (the tree's bulk constructors:
         RigidBody._in_rows, FixedOffsetFrame._in_rows, LimitedSingleDofJoint._all_checked,
         JointActuator._in_rows; or any element given its _plant, _index and _ordinal), as
-        AddRigidBody, AddFrame, AddJoint and AddJointActuator add them, by C iterators (no
-        Python step per element): ``bodies``; ``frames``, every new frame (exactly the
-        bodies' and the FixedOffsetFrames ``offset_frames``) in the order of their places;
-        ``joints``; ``actuators``; each a list in the order of its places. The caller
-        guarantees those methods' checks, as _add_checked's (and an actuator's joint
+        AddRigidBody, AddFrame, AddJoint and AddJointActuator add them, by comprehensions and
+        C updates (no statement per element; a comprehension reads attributes about twice as
+        fast as an attrgetter map in CPython 3.11): ``bodies``; ``frames``, every new frame
+        (exactly the bodies' and the FixedOffsetFrames ``offset_frames``) in the order of
+        their places; ``joints``; ``actuators``; each a list in the order of its places. The
+        caller guarantees those methods' checks, as _add_checked's (and an actuator's joint
         single-dof, its name free in the joint's model instance)."""
         names, next_index = self._names, self._next_index
         if bodies:  # (a body's key its frame's too)
-            keys = list(map(_KEY, bodies))
+            keys = [(body._model_instance._value, body._name) for body in bodies]
             names["RigidBody"].update(zip(keys, bodies, strict=True))
-            names["Frame"].update(zip(keys, map(_BODY_FRAME, bodies), strict=True))
+            names["Frame"].update(zip(keys, [body._body_frame for body in bodies], strict=True))
             self._bodies += bodies
-            self._body_instances += map(_FIRST, keys)
-            self._inertia_rows += map(_INERTIA_ROW, bodies)
+            self._body_instances += [key[0] for key in keys]
+            self._inertia_rows += [body._inertia_row for body in bodies]
             next_index["_bodies"] += len(bodies)
         if frames:
             self._frames += frames
             next_index["_frames"] += len(frames)
         if offset_frames:
-            names["Frame"].update(zip(map(_KEY, offset_frames), offset_frames, strict=True))
-            self._offset_frames += map(_ORDINAL, offset_frames)
-            self._pose_rows += map(_POSE_ROW, offset_frames)
+            keys = [(frame._model_instance._value, frame._name) for frame in offset_frames]
+            names["Frame"].update(zip(keys, offset_frames, strict=True))
+            self._offset_frames += [frame._ordinal for frame in offset_frames]
+            self._pose_rows += [frame._pose_row for frame in offset_frames]
         if joints:
-            keys = list(map(_KEY, joints))
+            keys = [(joint._model_instance._value, joint._name) for joint in joints]
             names["Joint"].update(zip(keys, joints, strict=True))
             self._joints += joints
-            a, b = list(map(_PARENT_INDEX, joints)), list(map(_CHILD_INDEX, joints))
-            self._joint_rows += zip(
-                a, b, map(_NQ, joints), map(_NV, joints), map(_FIRST, keys), map(_JTYPE, joints),
-                strict=True,
-            )  # fmt: skip
+            a = [joint._frame_on_parent._body._index._value for joint in joints]
+            b = [joint._frame_on_child._body._index._value for joint in joints]
+            self._joint_rows += [
+                (i, k, joint._nq, joint._nv, key[0], joint._jtype)
+                for i, k, joint, key in zip(a, b, joints, keys, strict=True)
+            ]
             ends = [(i, k) if i <= k else (k, i) for i, k in zip(a, b, strict=True)]  # (_ends)
             self._joint_between.update(zip(ends, joints, strict=True))
             next_index["_joints"] += len(joints)
         if actuators:
-            names["JointActuator"].update(zip(map(_KEY, actuators), actuators, strict=True))
+            keys = [(actuator._model_instance._value, actuator._name) for actuator in actuators]
+            names["JointActuator"].update(zip(keys, actuators, strict=True))
             self._actuators += actuators
             next_index["_actuators"] += len(actuators)
 

@@ -1,6 +1,8 @@
 """BallRpyJoint: free rotation of M about the common origin of F and M, parameterized by
 roll-pitch-yaw (space x-y-z) angles."""
 
+import numpy as np
+
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._joint import Joint
 
@@ -21,6 +23,15 @@ class BallRpyJoint(Joint):
         super().__init__(name, frame_on_parent, frame_on_child)
         d = self._as_float(damping, "damping", "__init__")
         self._default_damping = self._checked_damping([d, d, d], "__init__")
+
+    @classmethod
+    def _checked(cls, name, frame_on_parent, frame_on_child, damping):
+        """The joint of arguments a caller has checked (a non-empty str, two Frames, a float
+        damping ≥ 0): the constructor's fields, in its order, without its checks."""
+        joint = object.__new__(cls)
+        joint._init_fields(name, frame_on_parent, frame_on_child)
+        joint._default_damping = np.array([damping, damping, damping])
+        return joint
 
     def default_damping(self):
         """The default damping coefficient d."""

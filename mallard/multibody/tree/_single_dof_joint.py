@@ -52,6 +52,7 @@ class SingleDofJoint(Joint):
             raise RuntimeError(f"{self._kind} joint damping must be nonnegative.")
         if not (type(d) is float and d == 0.0 and math.copysign(1.0, d) > 0):
             self._default_damping = np.array([d])
+            self._default_damping.flags.writeable = False  # (as _all_checked's, shared)
 
     # ---- the coordinate and its rate -----------------------------------------------------
     def _get_position(self, context, method):
@@ -119,11 +120,13 @@ class LimitedSingleDofJoint(SingleDofJoint):
         """The joints ``_checked`` makes: of each class of ``classes`` (RevoluteJoint or
         PrismaticJoint) and its arguments of the other lists, in one loop (a parser's
         document: no call per joint). The fields are Joint._init_fields' with a limit row,
-        in its order, then the axis (a test compares them). ``places``: None (not in a
-        plant), or (plant, their indices, their ordinals), sequences: their places in the
+        in its order, then the axis (a test compares them); the joints of one damping share
+        its array (read-only: setters replace it, never write it). ``places``: None (not in
+        a plant), or (plant, their indices, their ordinals), sequences: their places in the
         plant that adds them (MultibodyPlant._add_joints_in_rows)."""
         plant, indices, ordinals = places or unplaced(len(names), 2)
         joints, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
+        damped = {}  # (a damping's read-only array, shared by the joints of that damping)
         for cls, name, F, M, axis, row, damping, index, ordinal in zip(
             classes, names, frames_on_parent, frames_on_child, axes, limit_rows, dampings,
             indices, ordinals, strict=True,
@@ -139,7 +142,14 @@ class LimitedSingleDofJoint(SingleDofJoint):
             joint._frame_on_parent = F
             joint._frame_on_child = M
             joint._limit_row = row
-            joint._default_damping = defaults[4] if damping is None else np.array([damping])
+            if damping is None:
+                joint._default_damping = defaults[4]
+            else:
+                d = damped.get(damping)
+                if d is None:
+                    d = damped[damping] = np.array([damping])
+                    d.flags.writeable = False
+                joint._default_damping = d
             zero = defaults[5]
             joint._default_q = joint._zero_configuration() if zero is None else zero
             joint._random_q = None

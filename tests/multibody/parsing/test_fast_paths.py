@@ -1047,9 +1047,10 @@ def test_urdf_elements_in_rows_read_copy_and_set_as_others():
 
 def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one():
     """RigidBody._in_rows, FixedOffsetFrame._in_rows and LimitedSingleDofJoint._all_checked
-    (the URDF parser's elements of a document, made in one loop each) set the fields, in
-    the order, that the constructors of one element set (their rows aside)."""
-    from mallard.multibody.tree import PrismaticJoint, RigidBody
+    (the URDF parser's elements of a document, made in one loop each) and
+    BallRpyJoint._checked set the fields, in the order, that the constructors of one element
+    set (their rows aside)."""
+    from mallard.multibody.tree import BallRpyJoint, PrismaticJoint, RigidBody
     from mallard.multibody.tree._single_dof_joint import LimitedSingleDofJoint
 
     plant = MultibodyPlant(0.0)
@@ -1085,12 +1086,30 @@ def test_elements_made_in_rows_at_once_have_the_fields_of_those_made_one_by_one(
         assert type(joint) is cls and list(vars(joint)) == names
         for name in ("_default_damping", "_default_q", "_random_q", "_q_start", "_model_instance"):
             assert getattr(joint, name) is getattr(one, name)
-    # (a damping given: the joint's own array, where the one made alone keeps its own)
-    damped = RevoluteJoint._checked("d", frames[0], b._body_frame, axis, (rows, 0), 0.5)
+    # (a damping given: an array of it, read-only, shared by the joints made at once with
+    # that damping; the joint made alone keeps its own, read-only too)
+    damped = LimitedSingleDofJoint._all_checked(
+        [RevoluteJoint] * 3, ["d", "e", "f"], [frames[0]] * 3, [b._body_frame] * 3, [axis] * 3,
+        [(rows, 0)] * 3, [0.5, 0.25, 0.5],
+    )  # fmt: skip
     one = RevoluteJoint("d", frames[0], b._body_frame, axis, 0.5)
-    assert list(vars(damped)) == names
-    assert damped._default_damping.tolist() == one._default_damping.tolist() == [0.5]
-    assert damped._default_damping.flags.writeable == one._default_damping.flags.writeable
+    assert [list(vars(joint)) for joint in damped] == [names] * 3
+    assert damped[0]._default_damping.tolist() == one._default_damping.tolist() == [0.5]
+    assert damped[1]._default_damping.tolist() == [0.25]
+    assert damped[0]._default_damping is damped[2]._default_damping
+    assert not damped[0]._default_damping.flags.writeable
+    assert not one._default_damping.flags.writeable
+    damped[0].set_default_damping(2.0)  # (a setter replaces the array, never writes it)
+    assert damped[0].default_damping() == 2.0 and damped[2].default_damping() == 0.5
+    ball = BallRpyJoint._checked("b", frames[0], b._body_frame, 0.5)
+    one = BallRpyJoint("b", frames[0], b._body_frame, 0.5)
+    assert list(vars(ball)) == list(vars(one))
+    for name, value in vars(one).items():
+        if isinstance(value, np.ndarray):
+            assert getattr(ball, name).tobytes() == value.tobytes()
+            assert getattr(ball, name).flags.writeable == value.flags.writeable
+        else:
+            assert getattr(ball, name) is value or getattr(ball, name) == value
 
 
 def test_urdf_joints_read_at_once_warn_where_parse_joint_warns(monkeypatch, caplog):

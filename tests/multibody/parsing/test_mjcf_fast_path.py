@@ -522,6 +522,28 @@ _ACTUATED = """<mujoco model="actuated"><compiler angle="radian" autolimits="tru
 <position name="p_je" joint="je" kp="0" kd="4"/>{more}</actuator></mujoco>"""
 
 
+#: Effort limits of the actuators (all of them at once: _effort_limits): a range reversed
+#: (ignored, Drake's warning), ranges not symmetric (the larger magnitude, a warning each),
+#: a range not limited beside one limited, a limit below an earlier one, a flag without a
+#: range (limit 0: AddJointActuator's error), a flag the reader refuses, and two <actuator>s
+#: (the reader's order: each one's motors, then its positions).
+_LIMITED = [
+    {"more": '<motor name="r1" joint="jd" ctrlrange="2 1"/>'},
+    {"more": '<motor name="r2" joint="jd" ctrlrange="-1 2" forcerange="-3 1"/>'},
+    {
+        "more": '<motor name="r3" joint="jd" ctrlrange="-1 1" ctrllimited="false" '
+        'forcerange="-2 2" forcelimited="true"/>'
+    },
+    {"more": '<motor name="r4" joint="jd" ctrlrange="-5 5" forcerange="-2 2"/>'},
+    {"more": '<motor name="r5" joint="jd" ctrllimited="true"/>'},
+    {"more": '<motor name="r6" joint="jd" ctrlrange="-1 1" ctrllimited="maybe"/>'},
+    {
+        "more": '</actuator><actuator><position name="r7" joint="ja" kp="5" ctrlrange="-1 3"/>'
+        '<motor name="r8" joint="jd" ctrlrange="-3 3"/>'
+    },
+]
+
+
 @pytest.mark.parametrize(
     "edit",
     [
@@ -535,6 +557,7 @@ _ACTUATED = """<mujoco model="actuated"><compiler angle="radian" autolimits="tru
         # first model has three actuators)
         {"more": '<motor joint="jc"/>'},  # (a ball joint: not single-dof)
         {"more": '<motor joint="ja" forcerange="0 0" forcelimited="true"/>'},  # (limit 0)
+        *_LIMITED,
     ],
     ids=str,
 )
@@ -544,4 +567,41 @@ def test_actuators_and_joints_made_in_bulk(edit, monkeypatch):
     the reader gives its outcome."""
     fields = {"gear": "3", "kp": "50", "more": "", **edit}
     accepted = _check(_string(_ACTUATED.format(**fields)), monkeypatch)
-    assert accepted == (edit in ({}, {"kp": "0"}, {"more": '<motor joint="je"/>'}))
+    read = ({}, {"kp": "0"}, {"more": '<motor joint="je"/>'}, *_LIMITED[:4], _LIMITED[6])
+    assert accepted == (edit in read)
+
+
+#: The plan's cases (Plan: the bodies and joints in Drake's order, their names): a body welded
+#: to World (no joint), an unnamed body (Drake's body{n}), unnamed joints (parent-child), three
+#: chained joints (two massless bodies), a free joint by type on a nested body, a freejoint on
+#: a body of joints (ignored, as the reader ignores it). ``{...}`` marks the edits.
+_PLANNED = """<mujoco model="planned"><worldbody>
+<body name="{fixed}" pos="1 0 0"><geom type="sphere" size="0.1"/>
+<body pos="0 1 0"><joint axis="1 0 0"/><geom type="sphere" size="0.1"/>
+<body name="c" pos="0 0 1" euler="0.1 0 0"><joint name="{c1}" axis="0 1 0"/>
+<joint type="slide" axis="1 0 0" pos="0 0 0.1"/><joint name="c3" axis="0 0 1" ref="0.3"/>
+<geom type="box" size="0.1 0.1 0.1"/>
+<body name="d" pos="0.2 0 0"><joint type="free"{damped}/><geom type="sphere" size="0.1"/>
+</body></body>
+<body name="e" pos="0 0 -1"><freejoint/><joint name="je" axis="1 0 0"/>
+<geom type="sphere" size="0.1"/></body></body></body></worldbody></mujoco>"""
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {},  # (read by the fast path)
+        {"c1": "world_welds_to_fixed"},  # (a joint named as the weld: AddJoint's error)
+        {"c1": "c3"},  # (a joint name taken)
+        {"fixed": "c3_parent"},  # (a body named as a joint's frame: AddFrame's error)
+        {"fixed": ""},  # (an empty name)
+        {"damped": ' damping="1"'},  # (a damped free joint: declined)
+    ],
+    ids=str,
+)
+def test_the_plan_of_bodies_and_joints(edit, monkeypatch):
+    """Plan's walk makes the reader's bodies, frames and joints in its order with its names,
+    or the fast path declines and the reader gives its outcome."""
+    fields = {"fixed": "fixed", "c1": "c1", "damped": "", **edit}
+    accepted = _check(_string(_PLANNED.format(**fields)), monkeypatch)
+    assert accepted == (edit == {})
