@@ -1,7 +1,7 @@
 """The URDF reader's fast path, for large documents (:data:`MIN_BYTES`) and a plant without a
 SceneGraph: the document read by the compiled scan (_xml_scan) into arrays, its links' and
 joints' numbers gathered as columns and given to the reader's own math (_urdf_inertia.
-inertia_rows, _urdf_joints.joint_rows), its bodies and joints added in bulk by the reader's
+inertia_rows, _urdf_joints.joint_columns), its bodies and joints added in bulk by the reader's
 own steps (_urdf._UrdfParser: _add_bodies_in_rows, checked_at_once, add_joints_at_once), and
 the few elements read one by one (materials, transmissions, mimics, the joints it warns of, a
 link without a row) read by the reader's functions through :class:`ScanView`s: the plant the
@@ -15,13 +15,13 @@ document, giving Drake's located messages) a document the scan does not read, a 
 ``version``, root elements it does not read (``drake:joint``, ``loop_joint``, ``frame``,
 ``drake:`` force elements and constraints), links with ``drake_ignore``, names missing or
 empty, joints other than the fixed, revolute, continuous and prismatic ``<joint>``s that
-joint_rows reads (with ``drake_ignore``, a zero axis, reversed limits...), numbers not plain,
+joint_columns reads (with ``drake_ignore``, a zero axis, reversed limits...), numbers not plain,
 and any error. Visual and collision elements, ``<gazebo>`` and other unknown elements are
 ignored, as the reader ignores them without a SceneGraph. Links named "world", repeated or
 with ``type``, and joints to World, are added one by one by the reader's steps (parse_link,
 add_joints_one_by_one), as the reader adds them."""
 
-from functools import cached_property
+from itertools import repeat
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._urdf import WORLD, _UrdfParser
 from mallard.multibody.parsing._urdf_geometry import parse_material
 from mallard.multibody.parsing._urdf_inertia import inertia_rows
-from mallard.multibody.parsing._urdf_joints import _TYPES, joint_rows
+from mallard.multibody.parsing._urdf_joints import _TYPES, joint_columns
 from mallard.multibody.parsing._xml import ElementQueries
 
 #: Documents of fewer bytes go to the reader: the scan's first use in a process costs numba's
@@ -87,21 +87,40 @@ class Declined(Exception):
 
 class ScanView(ElementQueries):
     """An element of a read document (``scan``: an _xml_scan.Scan; ``element``: its row) as
-    the reader's functions read an ElementView: ``tag``, ``attrib``, ``children``, ``text``
-    (Declined where it holds markup or a carriage return), ``file``, ``line``."""
+    the reader's functions read an ElementView: ``tag``, ``attrib``, ``children`` (both read
+    at the first use), ``text`` (Declined where it holds markup or a carriage return),
+    ``file``, ``line``. (Made often: its tag is the scan's name of its id, or read from the
+    text for a tag without one; ``attrib`` and ``children`` are kept in slots, not by
+    functools.cached_property, which takes a lock per read before Python 3.12.)"""
 
-    def __init__(self, scan, element, file):
+    __slots__ = ("_scan", "_element", "file", "tag", "_attrib", "_children")
+
+    def __init__(self, scan, element, file, tag=-1):
+        """``tag``: the element's tag id, if known (-1: looked up)."""
         self._scan, self._element, self.file = scan, element, file
-        self.tag = scan.tag(element)
+        if tag < 0:
+            tag = scan.elements[element, 0]
+        self.tag = scan.tags[2][tag] if tag >= 0 else scan.tag(element)
+        self._attrib = self._children = None
 
-    @cached_property
+    @property
     def attrib(self):
-        return self._scan.attrib(self._element)
+        attrib = self._attrib
+        if attrib is None:
+            attrib = self._attrib = self._scan.attrib(self._element)
+        return attrib
 
-    @cached_property
+    @property
     def children(self):
-        scan, file = self._scan, self.file
-        return [ScanView(scan, child, file) for child in scan.children_of(self._element).tolist()]
+        children = self._children
+        if children is None:
+            scan, file = self._scan, self.file
+            rows = scan.children_of(self._element)
+            children = self._children = list(
+                map(ScanView, repeat(scan), rows.tolist(), repeat(file),
+                    scan.elements[rows, 0].tolist())
+            )  # fmt: skip
+        return children
 
     @property
     def text(self):
@@ -296,15 +315,13 @@ def _add_joints(parser, scan, file, joints):
     damped = np.flatnonzero(dynamics >= 0)
     frictions = numbers[damped, 14:16]
     warned = (kids[:, 4] >= 0) | (kids[:, 5] >= 0) | (window >= 0)
-    names = list(zip(names, parents, children, strict=True))
-    values, warned = joint_rows(
-        n, list(range(n)), names, np.flatnonzero(fixed).tolist(),
-        set(np.flatnonzero(warned).tolist()), vectors, limits, rotated.tolist(), angles,
-        damped.tolist(), frictions,
+    read, ok, warned = joint_columns(
+        np.flatnonzero(fixed).tolist(), set(np.flatnonzero(warned).tolist()), vectors, limits,
+        rotated.tolist(), angles, damped.tolist(), frictions,
     )  # fmt: skip
-    if None in values:
+    if not ok.all():
         raise Declined
-    columns = list(zip(*values, strict=True))
+    columns = [names, parents, children, *read]  # (joint_values' columns)
     checked = parser.checked_at_once(columns)
     mimics = child(joints, _T["mimic"])
     if checked is not None:
@@ -320,6 +337,7 @@ def _add_joints(parser, scan, file, joints):
         views = [ScanView(scan, joint, file) for joint in joints.tolist()]
         mimics = [None if k < 0 else ScanView(scan, k, file) for k in mimics.tolist()]
         effort_limits = {}
+        values = list(zip(*columns, strict=True))
         mimics = parser.add_joints_one_by_one(views, values, warned, mimics, effort_limits)
     parser.add_pending()
     for joint, mimic in mimics:
