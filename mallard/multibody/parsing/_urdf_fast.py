@@ -235,10 +235,11 @@ def _parse(workspace, scan, file):
         for node in children[tags == _T["material"]].tolist():
             parse_material(workspace, ScanView(scan, node, file), True, materials)
     _add_links(parser, scan, file, instance, materials, children[tags == _T["link"]])
-    effort_limits = {}
+    effort_limits, transmissions = {}, first[_T["transmission"]] >= 0
     if first[_T["joint"]] >= 0:
-        effort_limits = _add_joints(parser, scan, file, children[tags == _T["joint"]])
-    if first[_T["transmission"]] >= 0:
+        joints = children[tags == _T["joint"]]
+        effort_limits = _add_joints(parser, scan, file, joints, transmissions)
+    if transmissions:
         for node in children[tags == _T["transmission"]].tolist():
             parser.parse_transmission(ScanView(scan, node, file), effort_limits)
     return instance
@@ -278,9 +279,11 @@ def _add_links(parser, scan, file, instance, materials, links):
     parser.add_pending()
 
 
-def _add_joints(parser, scan, file, joints):
+def _add_joints(parser, scan, file, joints, transmissions):
     """Adds the root's ``<joint>``s ``joints`` (rows) as the reader's add_joints adds those
-    joint_values reads, then reads their ``<mimic>``s; returns their effort limits by name."""
+    joint_values reads, then reads their ``<mimic>``s; returns their effort limits by name
+    (for the document's ``transmissions``, if it has: else those of the joints added one by
+    one only)."""
     attribute, child = scan.attribute, scan.child
     ignored, names, types = attribute(joints, _JOINT).T
     if (ignored >= 0).any():
@@ -328,7 +331,7 @@ def _add_joints(parser, scan, file, joints):
         for k in warned:
             parser.warn_read(ScanView(scan, int(joints[k]), file))
         parser.add_joints_at_once(types, columns, *checked)
-        effort_limits = dict(zip(columns[0], columns[6], strict=True))
+        effort_limits = dict(zip(columns[0], columns[6], strict=True)) if transmissions else {}
         mimics = [
             (ScanView(scan, int(joints[k]), file), ScanView(scan, int(mimics[k]), file))
             for k in np.flatnonzero(mimics >= 0).tolist()
