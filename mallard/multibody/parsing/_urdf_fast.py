@@ -45,13 +45,19 @@ MIN_BYTES = 32 * 1024
 READER_FIRST = 1
 _large = 0  # (the large documents given to parse in this process)
 
-#: The tags and attribute names the scan gives ids (others: -1).
+#: The tags and attribute names the scan gives ids (others: -1): those the fast path reads,
+#: and the children of a ``<transmission>`` (a ScanView's tag is then its id's name).
 TAGS = (
     "robot", "link", "joint", "inertial", "origin", "mass", "inertia", "parent", "child",
     "axis", "limit", "dynamics", "mimic", "calibration", "safety_controller", "material",
-    "transmission", "drake:joint", "loop_joint", "frame", "drake:linear_bushing_rpy",
-    "drake:linear_spring_damper", "drake:ball_constraint", "drake:tendon_constraint",
+    "transmission", "actuator", "type", "mechanicalReduction",
 )  # fmt: skip
+#: The root's children the fast path declines (the reader reads them; it reads all others,
+#: or ignores them as the reader does without a SceneGraph): tags without an id.
+_DECLINED = frozenset((
+    "drake:joint", "loop_joint", "frame", "drake:linear_bushing_rpy",
+    "drake:linear_spring_damper", "drake:ball_constraint", "drake:tendon_constraint",
+))  # fmt: skip
 ATTRIBUTES = (
     "name", "type", "xyz", "rpy", "value", "ixx", "iyy", "izz", "ixy", "ixz", "iyz", "link",
     "lower", "upper", "velocity", "drake:acceleration", "effort", "damping", "friction",
@@ -59,9 +65,6 @@ ATTRIBUTES = (
 )  # fmt: skip
 _T = {tag: k for k, tag in enumerate(TAGS)}
 _A = {name: k for k, name in enumerate(ATTRIBUTES)}
-#: The root's children the fast path declines (the reader reads them; it reads all others,
-#: or ignores them as the reader does without a SceneGraph).
-_DECLINED = [_T[tag] for tag in TAGS[17:]]
 #: The attributes and children read of a kind of element, in the order the readers read them.
 _LINK = [_A[name] for name in ("drake_ignore", "type", "name")]
 _ORIGIN = [_A[name] for name in ("xyz", "rpy")]
@@ -220,10 +223,11 @@ def _parse(workspace, scan, file):
         raise Declined
     root = ScanView(scan, 0, file)
     first = scan.first[0]  # (the root's first child of each tag id)
-    if (first[_DECLINED] >= 0).any():
-        raise Declined
     children = np.flatnonzero(elements[:, 1] == 0)
     tags = elements[children, 0]
+    others = children[tags < 0].tolist()  # (tags without an id: declined ones or ignored)
+    if others and not _DECLINED.isdisjoint(map(scan.tag, others)):
+        raise Declined
     parser = _ScanParser(workspace, root)
     name = root.get("name")
     if name is None:

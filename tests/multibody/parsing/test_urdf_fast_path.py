@@ -193,6 +193,17 @@ def test_a_robot_of_every_element_the_fast_path_reads(monkeypatch):
     assert _check(_string(ROBOT), monkeypatch)
 
 
+@pytest.mark.parametrize("tag", sorted(_urdf_fast._DECLINED))
+def test_a_root_element_it_does_not_read_declines(tag, monkeypatch):
+    """A root child of a declined tag (which the scan gives no id) leaves the document to the
+    reader, whatever its outcome; an unknown tag (ignored, as the reader ignores it) does not."""
+    text = ROBOT.replace("<gazebo ", f'<{tag} name="x"/><gazebo ')
+    reader, _ = _outcome(_string(text), False, monkeypatch)
+    ours, accepted = _outcome(_string(text), True, monkeypatch)
+    assert ours == reader and not accepted
+    assert _check(_string(ROBOT.replace("<gazebo ", '<other name="x"/><gazebo ')), monkeypatch)
+
+
 def test_its_warnings_are_errors_with_strict_parsing(monkeypatch):
     def strict(parser):
         parser.SetStrictParsing()
