@@ -58,6 +58,9 @@ _DECLINED = frozenset((
     "drake:joint", "loop_joint", "frame", "drake:linear_bushing_rpy",
     "drake:linear_spring_damper", "drake:ball_constraint", "drake:tendon_constraint",
 ))  # fmt: skip
+#: The first letters of the declined tags (a root child's tag of another is not one).
+_INITIALS = np.zeros(256, bool)
+_INITIALS[[ord(tag[0]) for tag in _DECLINED]] = True
 ATTRIBUTES = (
     "name", "type", "xyz", "rpy", "value", "ixx", "iyy", "izz", "ixy", "ixz", "iyz", "link",
     "lower", "upper", "velocity", "drake:acceleration", "effort", "damping", "friction",
@@ -218,6 +221,8 @@ def _numbers(scan, rows, counts, absent):
 
 def _parse(workspace, scan, file):
     """The model instance of the document ``scan`` added to the workspace's plant."""
+    from mallard.multibody.parsing._xml_scan import OFFSET  # (imported by parse)
+
     elements = scan.elements
     if elements[0, 0] != _T["robot"] or scan.attribute(0, _A["version"]) >= 0:
         raise Declined
@@ -225,7 +230,8 @@ def _parse(workspace, scan, file):
     first = scan.first[0]  # (the root's first child of each tag id)
     children = np.flatnonzero(elements[:, 1] == 0)
     tags = elements[children, 0]
-    others = children[tags < 0].tolist()  # (tags without an id: declined ones or ignored)
+    others = children[tags < 0]  # (tags without an id: declined, or ignored as <gazebo>)
+    others = others[_INITIALS[scan.buffer[elements[others, OFFSET] + 1]]].tolist()
     if others and not _DECLINED.isdisjoint(map(scan.tag, others)):
         raise Declined
     parser = _ScanParser(workspace, root)
