@@ -1,24 +1,27 @@
 """The URDF reader's fast path, for large documents (:data:`MIN_BYTES`) and a plant without a
 SceneGraph: the document read by the compiled scan (_xml_scan) into arrays, its links' and
 joints' numbers gathered as columns and given to the reader's own math (_urdf_inertia.
-inertia_rows, _urdf_joints.joint_rows), its bodies and joints added in bulk by the reader's
+inertia_rows, _urdf_joints.joint_columns), its bodies and joints added in bulk by the reader's
 own steps (_urdf._UrdfParser: _add_bodies_in_rows, checked_at_once, add_joints_at_once), and
 the few elements read one by one (materials, transmissions, mimics, the joints it warns of, a
 link without a row) read by the reader's functions through :class:`ScanView`s: the plant the
 reader makes, to the bit, with its warnings (text, file, line, order).
+
+A process's first large document is the reader's (:data:`READER_FIRST`): the scan is loaded
+from the second on, so that a process that parses one model does not load numba for it.
 
 It declines (``parse`` returns None; the Parser rolls the plant back and the reader reads the
 document, giving Drake's located messages) a document the scan does not read, a root with
 ``version``, root elements it does not read (``drake:joint``, ``loop_joint``, ``frame``,
 ``drake:`` force elements and constraints), links with ``drake_ignore``, names missing or
 empty, joints other than the fixed, revolute, continuous and prismatic ``<joint>``s that
-joint_rows reads (with ``drake_ignore``, a zero axis, reversed limits...), numbers not plain,
+joint_columns reads (with ``drake_ignore``, a zero axis, reversed limits...), numbers not plain,
 and any error. Visual and collision elements, ``<gazebo>`` and other unknown elements are
 ignored, as the reader ignores them without a SceneGraph. Links named "world", repeated or
 with ``type``, and joints to World, are added one by one by the reader's steps (parse_link,
 add_joints_one_by_one), as the reader adds them."""
 
-from functools import cached_property
+from itertools import repeat
 
 import numpy as np
 
@@ -26,7 +29,7 @@ from mallard.multibody.parsing._diagnostics import Diagnostics
 from mallard.multibody.parsing._urdf import WORLD, _UrdfParser
 from mallard.multibody.parsing._urdf_geometry import parse_material
 from mallard.multibody.parsing._urdf_inertia import inertia_rows
-from mallard.multibody.parsing._urdf_joints import _TYPES, joint_rows
+from mallard.multibody.parsing._urdf_joints import _TYPES, joint_columns
 from mallard.multibody.parsing._xml import ElementQueries
 
 #: Documents of fewer bytes go to the reader: the scan's first use in a process costs numba's
@@ -34,14 +37,30 @@ from mallard.multibody.parsing._xml import ElementQueries
 #: a document of tens of links (the 200-link chain of issue 24: 70 kB; PR2, TALOS: 110-130 kB),
 #: not the models of ``mallard simulate`` (≤ 2 kB) nor the tests' (≤ 10 kB).
 MIN_BYTES = 32 * 1024
+#: The large documents (MIN_BYTES or more, no SceneGraph) of a process the reader reads before
+#: the scan is loaded. Its load (0.35-0.43 s in a process that has loaded no kernel, ~10 ms in
+#: one that has) is repaid by 1-7 ms a document (~0.3 of the reader's time saved): never by a
+#: process that parses one model, which the reader reads (1-7 ms slower, not 0.4 s); a
+#: process that parses a second (the benchmark's rounds, a batch) loads it then.
+READER_FIRST = 1
+_large = 0  # (the large documents given to parse in this process)
 
-#: The tags and attribute names the scan gives ids (others: -1).
+#: The tags and attribute names the scan gives ids (others: -1): those the fast path reads,
+#: and the children of a ``<transmission>`` (a ScanView's tag is then its id's name).
 TAGS = (
     "robot", "link", "joint", "inertial", "origin", "mass", "inertia", "parent", "child",
     "axis", "limit", "dynamics", "mimic", "calibration", "safety_controller", "material",
-    "transmission", "drake:joint", "loop_joint", "frame", "drake:linear_bushing_rpy",
-    "drake:linear_spring_damper", "drake:ball_constraint", "drake:tendon_constraint",
+    "transmission", "actuator", "type", "mechanicalReduction",
 )  # fmt: skip
+#: The root's children the fast path declines (the reader reads them; it reads all others,
+#: or ignores them as the reader does without a SceneGraph): tags without an id.
+_DECLINED = frozenset((
+    "drake:joint", "loop_joint", "frame", "drake:linear_bushing_rpy",
+    "drake:linear_spring_damper", "drake:ball_constraint", "drake:tendon_constraint",
+))  # fmt: skip
+#: The first letters of the declined tags (a root child's tag of another is not one).
+_INITIALS = np.zeros(256, bool)
+_INITIALS[[ord(tag[0]) for tag in _DECLINED]] = True
 ATTRIBUTES = (
     "name", "type", "xyz", "rpy", "value", "ixx", "iyy", "izz", "ixy", "ixz", "iyz", "link",
     "lower", "upper", "velocity", "drake:acceleration", "effort", "damping", "friction",
@@ -49,9 +68,6 @@ ATTRIBUTES = (
 )  # fmt: skip
 _T = {tag: k for k, tag in enumerate(TAGS)}
 _A = {name: k for k, name in enumerate(ATTRIBUTES)}
-#: The root's children the fast path declines (the reader reads them; it reads all others,
-#: or ignores them as the reader does without a SceneGraph).
-_DECLINED = [_T[tag] for tag in TAGS[17:]]
 #: The attributes and children read of a kind of element, in the order the readers read them.
 _LINK = [_A[name] for name in ("drake_ignore", "type", "name")]
 _ORIGIN = [_A[name] for name in ("xyz", "rpy")]
@@ -77,21 +93,40 @@ class Declined(Exception):
 
 class ScanView(ElementQueries):
     """An element of a read document (``scan``: an _xml_scan.Scan; ``element``: its row) as
-    the reader's functions read an ElementView: ``tag``, ``attrib``, ``children``, ``text``
-    (Declined where it holds markup or a carriage return), ``file``, ``line``."""
+    the reader's functions read an ElementView: ``tag``, ``attrib``, ``children`` (both read
+    at the first use), ``text`` (Declined where it holds markup or a carriage return),
+    ``file``, ``line``. (Made often: its tag is the scan's name of its id, or read from the
+    text for a tag without one; ``attrib`` and ``children`` are kept in slots, not by
+    functools.cached_property, which takes a lock per read before Python 3.12.)"""
 
-    def __init__(self, scan, element, file):
+    __slots__ = ("_scan", "_element", "file", "tag", "_attrib", "_children")
+
+    def __init__(self, scan, element, file, tag=-1):
+        """``tag``: the element's tag id, if known (-1: looked up)."""
         self._scan, self._element, self.file = scan, element, file
-        self.tag = scan.tag(element)
+        if tag < 0:
+            tag = scan.elements[element, 0]
+        self.tag = scan.tags[2][tag] if tag >= 0 else scan.tag(element)
+        self._attrib = self._children = None
 
-    @cached_property
+    @property
     def attrib(self):
-        return self._scan.attrib(self._element)
+        attrib = self._attrib
+        if attrib is None:
+            attrib = self._attrib = self._scan.attrib(self._element)
+        return attrib
 
-    @cached_property
+    @property
     def children(self):
-        scan, file = self._scan, self.file
-        return [ScanView(scan, child, file) for child in scan.children_of(self._element).tolist()]
+        children = self._children
+        if children is None:
+            scan, file = self._scan, self.file
+            rows = scan.children_of(self._element)
+            children = self._children = list(
+                map(ScanView, repeat(scan), rows.tolist(), repeat(file),
+                    scan.elements[rows, 0].tolist())
+            )  # fmt: skip
+        return children
 
     @property
     def text(self):
@@ -132,11 +167,15 @@ class _ScanParser(_UrdfParser):
 def parse(workspace, data, file):
     """[the ModelInstanceIndex] of the URDF document ``data`` (str or bytes; ``file`` names it
     in messages) added to the workspace's plant, or None where the fast path declines (the
-    plant may have been changed: the caller rolls it back)."""
+    plant may have been changed: the caller rolls it back) or leaves the document to the
+    reader (a small one, one with a SceneGraph, the process's first large ones: READER_FIRST)."""
+    global _tables, _large
     if workspace.geometries is not None or len(data) < MIN_BYTES:
         return None
-    global _tables
-    from mallard.multibody.parsing import _xml_scan  # (numba: imported by a large document)
+    _large += 1
+    if _large <= READER_FIRST:
+        return None
+    from mallard.multibody.parsing import _xml_scan  # (numba: imported here)
 
     if _tables is None:
         _tables = (
@@ -182,15 +221,19 @@ def _numbers(scan, rows, counts, absent):
 
 def _parse(workspace, scan, file):
     """The model instance of the document ``scan`` added to the workspace's plant."""
+    from mallard.multibody.parsing._xml_scan import OFFSET  # (imported by parse)
+
     elements = scan.elements
     if elements[0, 0] != _T["robot"] or scan.attribute(0, _A["version"]) >= 0:
         raise Declined
     root = ScanView(scan, 0, file)
     first = scan.first[0]  # (the root's first child of each tag id)
-    if (first[_DECLINED] >= 0).any():
-        raise Declined
     children = np.flatnonzero(elements[:, 1] == 0)
     tags = elements[children, 0]
+    others = children[tags < 0]  # (tags without an id: declined, or ignored as <gazebo>)
+    others = others[_INITIALS[scan.buffer[elements[others, OFFSET] + 1]]].tolist()
+    if others and not _DECLINED.isdisjoint(map(scan.tag, others)):
+        raise Declined
     parser = _ScanParser(workspace, root)
     name = root.get("name")
     if name is None:
@@ -202,10 +245,11 @@ def _parse(workspace, scan, file):
         for node in children[tags == _T["material"]].tolist():
             parse_material(workspace, ScanView(scan, node, file), True, materials)
     _add_links(parser, scan, file, instance, materials, children[tags == _T["link"]])
-    effort_limits = {}
+    effort_limits, transmissions = {}, first[_T["transmission"]] >= 0
     if first[_T["joint"]] >= 0:
-        effort_limits = _add_joints(parser, scan, file, children[tags == _T["joint"]])
-    if first[_T["transmission"]] >= 0:
+        joints = children[tags == _T["joint"]]
+        effort_limits = _add_joints(parser, scan, file, joints, transmissions)
+    if transmissions:
         for node in children[tags == _T["transmission"]].tolist():
             parser.parse_transmission(ScanView(scan, node, file), effort_limits)
     return instance
@@ -245,9 +289,11 @@ def _add_links(parser, scan, file, instance, materials, links):
     parser.add_pending()
 
 
-def _add_joints(parser, scan, file, joints):
+def _add_joints(parser, scan, file, joints, transmissions):
     """Adds the root's ``<joint>``s ``joints`` (rows) as the reader's add_joints adds those
-    joint_values reads, then reads their ``<mimic>``s; returns their effort limits by name."""
+    joint_values reads, then reads their ``<mimic>``s; returns their effort limits by name
+    (for the document's ``transmissions``, if it has: else those of the joints added one by
+    one only)."""
     attribute, child = scan.attribute, scan.child
     ignored, names, types = attribute(joints, _JOINT).T
     if (ignored >= 0).any():
@@ -282,22 +328,20 @@ def _add_joints(parser, scan, file, joints):
     damped = np.flatnonzero(dynamics >= 0)
     frictions = numbers[damped, 14:16]
     warned = (kids[:, 4] >= 0) | (kids[:, 5] >= 0) | (window >= 0)
-    names = list(zip(names, parents, children, strict=True))
-    values, warned = joint_rows(
-        n, list(range(n)), names, np.flatnonzero(fixed).tolist(),
-        set(np.flatnonzero(warned).tolist()), vectors, limits, rotated.tolist(), angles,
-        damped.tolist(), frictions,
+    read, ok, warned = joint_columns(
+        np.flatnonzero(fixed).tolist(), set(np.flatnonzero(warned).tolist()), vectors, limits,
+        rotated.tolist(), angles, damped.tolist(), frictions,
     )  # fmt: skip
-    if None in values:
+    if not ok.all():
         raise Declined
-    columns = list(zip(*values, strict=True))
+    columns = [names, parents, children, *read]  # (joint_values' columns)
     checked = parser.checked_at_once(columns)
     mimics = child(joints, _T["mimic"])
     if checked is not None:
         for k in warned:
             parser.warn_read(ScanView(scan, int(joints[k]), file))
         parser.add_joints_at_once(types, columns, *checked)
-        effort_limits = dict(zip(columns[0], columns[6], strict=True))
+        effort_limits = dict(zip(columns[0], columns[6], strict=True)) if transmissions else {}
         mimics = [
             (ScanView(scan, int(joints[k]), file), ScanView(scan, int(mimics[k]), file))
             for k in np.flatnonzero(mimics >= 0).tolist()
@@ -306,6 +350,7 @@ def _add_joints(parser, scan, file, joints):
         views = [ScanView(scan, joint, file) for joint in joints.tolist()]
         mimics = [None if k < 0 else ScanView(scan, k, file) for k in mimics.tolist()]
         effort_limits = {}
+        values = list(zip(*columns, strict=True))
         mimics = parser.add_joints_one_by_one(views, values, warned, mimics, effort_limits)
     parser.add_pending()
     for joint, mimic in mimics:

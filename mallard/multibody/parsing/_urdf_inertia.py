@@ -110,7 +110,10 @@ def inertia_rows(count, found, p, scalars, rotated, angles):
         both = np.concatenate((I, (G - P) * m)).T  # (the two tests' matrices, in one call)
         valid = could_be_physically_valid_batch(*both)
     ok = (m[:, 0] > 0) & valid[:n] & valid[n:]
-    if rotated:  # (an rpy whose rotation is not the identity re-expresses I: link by link)
+    if rotated:  # (an rpy whose rotation is not the identity re-expresses I: link by link;
+        # one of zeros (±0.0) makes the identity)
+        turned = (angles != 0.0).any(axis=1)
+        rotated, angles = np.array(rotated)[turned].tolist(), angles[turned]
         for j, rpy in zip(rotated, angles.tolist(), strict=True):
             if not all(map(math.isfinite, rpy)) or matrix_from_rpy(*rpy).tolist() != _IDENTITY:
                 ok[j] = False

@@ -29,6 +29,8 @@ _TYPES = ("revolute", "continuous", "prismatic", "fixed")
 #: Below this many joints, parse_joint reads each (the arrays' fixed cost would not pay).
 MIN_JOINTS = 8
 _IDENTITY = np.eye(3).reshape(-1)
+#: matrix_from_rpy(0, 0, 0) (its −sin(pitch) a −0.0, not the identity's bits).
+_UNTURNED = matrix_from_rpy(0.0, 0.0, 0.0).reshape(-1)
 
 
 def first_children(elements):
@@ -131,16 +133,33 @@ def joint_values(joints, firsts):
 def joint_rows(count, found, names, fixed, warned, vectors, limits, rotated, angles, damped,
                frictions):  # fmt: skip
     """joint_values' answer (of ``count`` joints) from the values of the joints it reads
-    (``found``, their places; ``names``, their (name, parent link, child link); ``fixed``,
-    ``warned``: the fixed ones and those parse_joint warns of by their children, places in
-    found; the (n, 6) xyz of each ``<origin>`` and its axis; the (n, 5) lower, upper,
-    velocity, drake:acceleration and effort of each ``<limit>``, NaN where absent; the rpy
-    rows ``angles`` of the joints at ``rotated``; the (d, 2) damping and friction of the
-    ``<dynamics>`` of the joints at ``damped``, NaN where absent; ``limits``' NaN are set to
+    (``found``, their places; ``names``, their (name, parent link, child link); the others
+    :func:`joint_columns`'), with joint_columns' warnings."""
+    columns, ok, warned = joint_columns(
+        fixed, warned, vectors, limits, rotated, angles, damped, frictions
+    )
+    read = list(map(tuple.__add__, names, zip(*columns, strict=True)))
+    values = [None] * count
+    if len(found) == count and ok.all():
+        values = read
+    else:
+        for j in np.flatnonzero(ok).tolist():
+            values[found[j]] = read[j]
+    return values, [found[j] for j in warned if ok[j]]
+
+
+def joint_columns(fixed, warned, vectors, limits, rotated, angles, damped, frictions):
+    """([pose rows, unit axes, limit rows, efforts, dampings]: the columns of joint_values'
+    values but the names, of n joints, a boolean (n,) of those parse_joint reads so, [the
+    places of those parse_joint warns of, ascending]) from their values: ``fixed``,
+    ``warned``: the fixed ones and those parse_joint warns of by their children (places); the
+    (n, 6) xyz of each ``<origin>`` and its axis; the (n, 5) lower, upper, velocity,
+    drake:acceleration and effort of each ``<limit>``, NaN where absent; the rpy rows
+    ``angles`` of the joints at ``rotated``; the (d, 2) damping and friction of the
+    ``<dynamics>`` of the joints at ``damped``, NaN where absent (``limits``' NaN are set to
     their defaults, ``warned`` (a set) takes the joints warned of for their friction). (The
     math of parse_joint in arrays, for the reader and its fast path, _urdf_fast.)"""
-    values = [None] * count
-    n = len(found)
+    n = len(vectors)
     ok = ~(np.isinf(vectors).any(axis=1) | np.isinf(limits).any(axis=1))  # (out of range)
     dampings = [None] * n  # (a damping the joint keeps: not +0.0, the default's)
     if damped:
@@ -153,8 +172,13 @@ def joint_rows(count, found, names, fixed, warned, vectors, limits, rotated, ang
             if keep:
                 dampings[j] = d
         warned.update(np.array(damped)[rubs].tolist())
+    unturned = []  # (those whose rpy is three +0.0s: matrix_from_rpy's row for them once)
     if rotated:
         ok[rotated] &= np.isfinite(angles).all(axis=1)
+        turned = (angles != 0.0).any(axis=1) | np.signbit(angles).any(axis=1)
+        if not turned.all():
+            at = np.array(rotated)
+            unturned, rotated, angles = at[~turned], at[turned].tolist(), angles[turned]
         angles = angles.tolist()
     np.copyto(limits, _DEFAULTS, where=np.isnan(limits))
     p, a = vectors[:, :3], vectors[:, 3:]
@@ -177,6 +201,7 @@ def joint_rows(count, found, names, fixed, warned, vectors, limits, rotated, ang
     # (the joint frames' pose rows [R_PB, p_PB]: R_PB = I without rpy)
     poses = np.empty((n, 12))
     poses[:, :9], poses[:, 9:] = _IDENTITY, p
+    poses[unturned, :9] = _UNTURNED
     for j, rpy in zip(rotated, angles, strict=True):
         if ok[j]:
             poses[j, :9] = matrix_from_rpy(*rpy).reshape(-1)
@@ -185,18 +210,5 @@ def joint_rows(count, found, names, fixed, warned, vectors, limits, rotated, ang
     axes, limit_rows = list(a), list(zip(repeat(rows), places))  # (effort ∞ where fixed)
     for j in fixed:
         axes[j] = limit_rows[j] = None
-    read = list(
-        map(
-            tuple.__add__,
-            names,
-            zip(
-                zip(repeat(poses), places), axes, limit_rows, effort.tolist(), dampings, strict=True
-            ),
-        )
-    )
-    if n == count and ok.all():
-        values = read
-    else:
-        for j in np.flatnonzero(ok).tolist():
-            values[found[j]] = read[j]
-    return values, [found[j] for j in sorted(warned) if ok[j]]
+    pose_rows = list(zip(repeat(poses), places))
+    return [pose_rows, axes, limit_rows, effort.tolist(), dampings], ok, sorted(warned)

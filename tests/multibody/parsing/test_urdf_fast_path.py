@@ -11,13 +11,15 @@ import logging
 import os
 import random
 import re
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from mallard.multibody.parsing import Parser, _urdf_fast
-from mallard.multibody.plant import MultibodyPlant
+from mallard.multibody.plant import AddMultibodyPlantSceneGraph, MultibodyPlant
+from mallard.systems.framework import DiagramBuilder
 from tests.multibody.parsing.fast_path import check, outcome
 
 HERE = Path(__file__).parent
@@ -45,10 +47,12 @@ def corpus():
 
 
 def _outcome(add, fast, monkeypatch):
+    monkeypatch.setattr(_urdf_fast, "READER_FIRST", 0)  # (the scan from the first document)
     return outcome(_urdf_fast, "MIN_BYTES", add, fast, monkeypatch)
 
 
 def _check(add, monkeypatch):
+    monkeypatch.setattr(_urdf_fast, "READER_FIRST", 0)
     return check(_urdf_fast, "MIN_BYTES", add, monkeypatch)
 
 
@@ -79,17 +83,56 @@ def test_the_benchmark_chain_is_read_by_the_fast_path_to_the_bit(n, monkeypatch)
     assert _check(_string(benchmark.chain_urdf(n)), monkeypatch)
 
 
-def test_the_size_gate(monkeypatch):
-    """A document of fewer than MIN_BYTES goes to the reader; the 200-link chain does not."""
-    accepted = []
+def _taken(monkeypatch):
+    """The list of what _urdf_fast.parse answers each call from now on (None: the reader's)."""
+    answers = []
     parse = _urdf_fast.parse
     monkeypatch.setattr(
-        _urdf_fast, "parse", lambda *args: accepted.append(parse(*args)) or accepted[-1]
+        _urdf_fast, "parse", lambda *args: answers.append(parse(*args)) or answers[-1]
     )
+    return answers
+
+
+def test_the_gate_leaves_small_documents_and_the_first_large_one_to_the_reader(monkeypatch):
+    """A document of fewer than MIN_BYTES goes to the reader; of the larger, the process's
+    first READER_FIRST too (the scan not loaded for them), the next take the fast path; a
+    plant with a SceneGraph is the reader's whatever the document."""
+    monkeypatch.setattr(_urdf_fast, "_large", 0)  # (as in a new process)
+    answers = _taken(monkeypatch)
     Parser(MultibodyPlant(0.0)).AddModelsFromString(benchmark.chain_urdf(10), "urdf")
-    assert accepted == []
-    Parser(MultibodyPlant(0.0)).AddModelsFromString(benchmark.chain_urdf(200), "urdf")
-    assert len(accepted) == 1 and accepted[0] is not None
+    assert answers == []
+    large = benchmark.chain_urdf(200)
+    for _ in range(_urdf_fast.READER_FIRST):
+        Parser(MultibodyPlant(0.0)).AddModelsFromString(large, "urdf")
+    assert len(answers) == _urdf_fast.READER_FIRST >= 1 and set(answers) == {None}
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(large, "urdf")
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(large, "urdf")
+    assert len(answers) == _urdf_fast.READER_FIRST + 2 and None not in answers[-2:]
+    builder = DiagramBuilder()
+    plant, _ = AddMultibodyPlantSceneGraph(builder, 0.0)
+    Parser(plant).AddModelsFromString(large, "urdf")
+    assert answers[-1] is None and _urdf_fast._large == _urdf_fast.READER_FIRST + 2
+
+
+def test_a_process_that_parses_one_large_document_does_not_load_numba():
+    """The process's first large document is read by the reader: numba and the scan are not
+    imported; its second loads them."""
+    code = (
+        "import sys; sys.path.insert(0, 'benchmarks'); import parsing; "
+        "from mallard.multibody.parsing import Parser; "
+        "from mallard.multibody.plant import MultibodyPlant; "
+        "text = parsing.chain_urdf(200); loaded = []\n"
+        "for _ in range(2):\n"
+        "    Parser(MultibodyPlant(0.0)).AddModelsFromString(text, 'urdf')\n"
+        "    loaded.append(sorted({'numba', 'mallard.multibody.parsing._xml_scan'} & "
+        "set(sys.modules)))\n"
+        "print(loaded)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        cwd=REPOSITORY, env={**os.environ, "PYTHONPATH": str(REPOSITORY)},
+    )  # fmt: skip
+    assert out.stdout.strip() == "[[], ['mallard.multibody.parsing._xml_scan', 'numba']]"
 
 
 #: A document of what real robots hold: materials, visuals and collisions, inertials rotated
@@ -148,6 +191,17 @@ ROBOT = """<?xml version="1.0"?>
 
 def test_a_robot_of_every_element_the_fast_path_reads(monkeypatch):
     assert _check(_string(ROBOT), monkeypatch)
+
+
+@pytest.mark.parametrize("tag", sorted(_urdf_fast._DECLINED))
+def test_a_root_element_it_does_not_read_declines(tag, monkeypatch):
+    """A root child of a declined tag (which the scan gives no id) leaves the document to the
+    reader, whatever its outcome; an unknown tag (ignored, as the reader ignores it) does not."""
+    text = ROBOT.replace("<gazebo ", f'<{tag} name="x"/><gazebo ')
+    reader, _ = _outcome(_string(text), False, monkeypatch)
+    ours, accepted = _outcome(_string(text), True, monkeypatch)
+    assert ours == reader and not accepted
+    assert _check(_string(ROBOT.replace("<gazebo ", '<other name="x"/><gazebo ')), monkeypatch)
 
 
 def test_its_warnings_are_errors_with_strict_parsing(monkeypatch):
