@@ -28,8 +28,8 @@ pydrake's AddModels also adds the elements to the plant, so both sides time the 
 then also ``plant.Finalize()`` ("+ Finalize"). Both libraries first parse a small model of
 each format, alone and with a SceneGraph, then each timed document twice, untimed, so that no
 library's first use is timed (lazy imports; a kernel loaded from numba's cache at its first
-call, as the XML scan of mallard's URDF fast path, which a process loads at its second large
-URDF document: _urdf_fast.READER_FIRST). A round times every (case, library) once, the
+call, as the XML scan of mallard's URDF and MJCF fast paths, which a process loads at its second
+large document: _scan_gate.READER_FIRST). A round times every (case, library) once, the
 libraries alternating, so that drifts of a shared machine hit both alike; the table gives the
 median over ``--rounds`` rounds (3 by default) and mallard's time as a ratio of pydrake's
 (below 1: mallard is faster). ``--timer cpu`` times the process's CPU time instead of the

@@ -247,8 +247,8 @@ def task_rollouts():
 def task_parsing():
     """A URDF document large enough for the URDF reader's fast path (_urdf_fast.MIN_BYTES), a
     chain of links, parsed without a SceneGraph until the fast path reads it (the process's
-    first large documents are the reader's: _urdf_fast.READER_FIRST): its compiled XML scan."""
-    from mallard.multibody.parsing import Parser, _urdf_fast
+    first large documents are read without it: _scan_gate.READER_FIRST): its compiled XML scan."""
+    from mallard.multibody.parsing import Parser, _scan_gate, _urdf_fast
     from mallard.multibody.plant import MultibodyPlant
 
     inertial = (
@@ -265,7 +265,7 @@ def task_parsing():
             f'<child link="link{k}"/><origin xyz="0 0 -0.5"/><axis xyz="0 1 0"/></joint>',
         ]
     text = "\n".join([*lines, "</robot>"])
-    for _ in range(_urdf_fast.READER_FIRST + 1):
+    for _ in range(_scan_gate.READER_FIRST + 1):
         Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")
 
 

@@ -49,6 +49,7 @@ from mallard.multibody.parsing._mjcf_warnings import (
     warnings,
 )
 from mallard.multibody.parsing._mujoco_geometry import Frames, GeomParser
+from mallard.multibody.parsing._scan_gate import scan_wanted
 from mallard.multibody.tree._joint_axis import EPSILON
 from mallard.multibody.tree._rotational_inertia import fmt
 
@@ -251,8 +252,9 @@ def _compiler(tables, frames):
 
 def _read(data, file, includes):
     """The tables of the document ``data``: the compiled scan's (_mjcf_scan) for a document of
-    at least MIN_BYTES without includes that it reads, else expat's (_mjcf_tables)."""
-    if not includes and len(data) >= MIN_BYTES:
+    at least MIN_BYTES without includes that it reads (not the process's first such ones:
+    _scan_gate), else expat's (_mjcf_tables)."""
+    if not includes and len(data) >= MIN_BYTES and scan_wanted():
         from mallard.multibody.parsing import _mjcf_scan  # (numba: for a large document)
 
         tables = _mjcf_scan.read(data, file)

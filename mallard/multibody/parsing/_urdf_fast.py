@@ -7,8 +7,8 @@ the few elements read one by one (materials, transmissions, mimics, the joints i
 link without a row) read by the reader's functions through :class:`ScanView`s: the plant the
 reader makes, to the bit, with its warnings (text, file, line, order).
 
-A process's first large document is the reader's (:data:`READER_FIRST`): the scan is loaded
-from the second on, so that a process that parses one model does not load numba for it.
+A process's first large document is the reader's (_scan_gate): the scan is loaded from the
+second on, so that a process that parses one model does not load numba for it.
 
 It declines (``parse`` returns None; the Parser rolls the plant back and the reader reads the
 document, giving Drake's located messages) a document the scan does not read, a root with
@@ -26,6 +26,7 @@ from itertools import repeat
 import numpy as np
 
 from mallard.multibody.parsing._diagnostics import Diagnostics
+from mallard.multibody.parsing._scan_gate import scan_wanted
 from mallard.multibody.parsing._urdf import WORLD, _UrdfParser
 from mallard.multibody.parsing._urdf_geometry import parse_material
 from mallard.multibody.parsing._urdf_inertia import inertia_rows
@@ -37,13 +38,6 @@ from mallard.multibody.parsing._xml import ElementQueries
 #: a document of tens of links (the 200-link chain of issue 24: 70 kB; PR2, TALOS: 110-130 kB),
 #: not the models of ``mallard simulate`` (≤ 2 kB) nor the tests' (≤ 10 kB).
 MIN_BYTES = 32 * 1024
-#: The large documents (MIN_BYTES or more, no SceneGraph) of a process the reader reads before
-#: the scan is loaded. Its load (0.35-0.43 s in a process that has loaded no kernel, ~10 ms in
-#: one that has) is repaid by 1-7 ms a document (~0.3 of the reader's time saved): never by a
-#: process that parses one model, which the reader reads (1-7 ms slower, not 0.4 s); a
-#: process that parses a second (the benchmark's rounds, a batch) loads it then.
-READER_FIRST = 1
-_large = 0  # (the large documents given to parse in this process)
 
 #: The tags and attribute names the scan gives ids (others: -1): those the fast path reads,
 #: and the children of a ``<transmission>`` (a ScanView's tag is then its id's name).
@@ -106,7 +100,7 @@ class ScanView(ElementQueries):
         self._scan, self._element, self.file = scan, element, file
         if tag < 0:
             tag = scan.elements[element, 0]
-        self.tag = scan.tags[2][tag] if tag >= 0 else scan.tag(element)
+        self.tag = scan.tags[-1][tag] if tag >= 0 else scan.tag(element)
         self._attrib = self._children = None
 
     @property
@@ -168,12 +162,11 @@ def parse(workspace, data, file):
     """[the ModelInstanceIndex] of the URDF document ``data`` (str or bytes; ``file`` names it
     in messages) added to the workspace's plant, or None where the fast path declines (the
     plant may have been changed: the caller rolls it back) or leaves the document to the
-    reader (a small one, one with a SceneGraph, the process's first large ones: READER_FIRST)."""
-    global _tables, _large
+    reader (a small one, one with a SceneGraph, the process's first large ones: _scan_gate)."""
+    global _tables
     if workspace.geometries is not None or len(data) < MIN_BYTES:
         return None
-    _large += 1
-    if _large <= READER_FIRST:
+    if not scan_wanted():
         return None
     from mallard.multibody.parsing import _xml_scan  # (numba: imported here)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from mallard.multibody.parsing import Parser, _urdf_fast
+from mallard.multibody.parsing import Parser, _scan_gate, _urdf_fast
 from mallard.multibody.plant import AddMultibodyPlantSceneGraph, MultibodyPlant
 from mallard.systems.framework import DiagramBuilder
 from tests.multibody.parsing.fast_path import check, outcome
@@ -47,12 +47,12 @@ def corpus():
 
 
 def _outcome(add, fast, monkeypatch):
-    monkeypatch.setattr(_urdf_fast, "READER_FIRST", 0)  # (the scan from the first document)
+    monkeypatch.setattr(_scan_gate, "READER_FIRST", 0)  # (the scan from the first document)
     return outcome(_urdf_fast, "MIN_BYTES", add, fast, monkeypatch)
 
 
 def _check(add, monkeypatch):
-    monkeypatch.setattr(_urdf_fast, "READER_FIRST", 0)
+    monkeypatch.setattr(_scan_gate, "READER_FIRST", 0)
     return check(_urdf_fast, "MIN_BYTES", add, monkeypatch)
 
 
@@ -97,33 +97,34 @@ def test_the_gate_leaves_small_documents_and_the_first_large_one_to_the_reader(m
     """A document of fewer than MIN_BYTES goes to the reader; of the larger, the process's
     first READER_FIRST too (the scan not loaded for them), the next take the fast path; a
     plant with a SceneGraph is the reader's whatever the document."""
-    monkeypatch.setattr(_urdf_fast, "_large", 0)  # (as in a new process)
+    monkeypatch.setattr(_scan_gate, "_large", 0)  # (as in a new process)
     answers = _taken(monkeypatch)
     Parser(MultibodyPlant(0.0)).AddModelsFromString(benchmark.chain_urdf(10), "urdf")
     assert answers == []
     large = benchmark.chain_urdf(200)
-    for _ in range(_urdf_fast.READER_FIRST):
+    for _ in range(_scan_gate.READER_FIRST):
         Parser(MultibodyPlant(0.0)).AddModelsFromString(large, "urdf")
-    assert len(answers) == _urdf_fast.READER_FIRST >= 1 and set(answers) == {None}
+    assert len(answers) == _scan_gate.READER_FIRST >= 1 and set(answers) == {None}
     Parser(MultibodyPlant(0.0)).AddModelsFromString(large, "urdf")
     Parser(MultibodyPlant(0.0)).AddModelsFromString(large, "urdf")
-    assert len(answers) == _urdf_fast.READER_FIRST + 2 and None not in answers[-2:]
+    assert len(answers) == _scan_gate.READER_FIRST + 2 and None not in answers[-2:]
     builder = DiagramBuilder()
     plant, _ = AddMultibodyPlantSceneGraph(builder, 0.0)
     Parser(plant).AddModelsFromString(large, "urdf")
-    assert answers[-1] is None and _urdf_fast._large == _urdf_fast.READER_FIRST + 2
+    assert answers[-1] is None and _scan_gate._large == _scan_gate.READER_FIRST + 2
 
 
-def test_a_process_that_parses_one_large_document_does_not_load_numba():
-    """The process's first large document is read by the reader: numba and the scan are not
-    imported; its second loads them."""
+@pytest.mark.parametrize("text, kind", [("chain_urdf(200)", "urdf"), ("robot_mjcf(200)", "xml")])
+def test_a_process_that_parses_one_large_document_does_not_load_numba(text, kind):
+    """The process's first large document (URDF: read by the reader; MJCF: by expat's
+    tables) does not import numba nor the scan; its second loads them (_scan_gate)."""
     code = (
         "import sys; sys.path.insert(0, 'benchmarks'); import parsing; "
         "from mallard.multibody.parsing import Parser; "
         "from mallard.multibody.plant import MultibodyPlant; "
-        "text = parsing.chain_urdf(200); loaded = []\n"
+        f"text = parsing.{text}; loaded = []\n"
         "for _ in range(2):\n"
-        "    Parser(MultibodyPlant(0.0)).AddModelsFromString(text, 'urdf')\n"
+        f"    Parser(MultibodyPlant(0.0)).AddModelsFromString(text, '{kind}')\n"
         "    loaded.append(sorted({'numba', 'mallard.multibody.parsing._xml_scan'} & "
         "set(sys.modules)))\n"
         "print(loaded)"
