@@ -107,34 +107,37 @@ def rotations(framed, frames):
     many = [kind for kind, ks in places.items()
             if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
     columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])
+    quaternions = []  # (each kind's places and quaternions: one rotation of them all)
     for kind, ks in places.items():
         if kind not in many:
             for k in ks.tolist():
                 R[k] = frames.rows(Node(framed.attrib(k)), kind)
             continue
         values = columns[many.index(kind)][ks].T
-        if kind == "xyaxes":
-            rows = _xyaxes_rows(*values)
-        elif kind == "axisangle":
-            x, y, z, angle = values
-            norm = np.sqrt(x * x + y * y + z * z)
-            if not (norm > 0).all():
-                raise Declined
-            if frames.degree:
-                angle = angle * _DEGREE
-            rows = cos_sin_axis_rows(_cos(angle), _sin(angle), x / norm, y / norm, z / norm)
+        if kind == "quat":
+            quaternions.append((ks, values))
+        elif kind == "euler":
+            angles = values * _DEGREE if frames.degree else values
+            quaternions.append((ks, euler_quaternion(angles, frames.eulerseq, _cos, _sin)))
         else:
-            if kind == "quat":
-                w, x, y, z = values
+            if kind == "xyaxes":
+                rows = _xyaxes_rows(*values)
             else:
-                w, x, y, z = euler_quaternion(
-                    values * _DEGREE if frames.degree else values, frames.eulerseq, _cos, _sin
-                )
-            squared_norm = w * w + x * x + y * y + z * z
-            if not (squared_norm > 0).all():
-                raise Declined
-            rows = quaternion_rotation(w, x, y, z, 2.0 / squared_norm)
-        R[ks] = np.stack(rows, axis=1)
+                x, y, z, angle = values
+                norm = np.sqrt(x * x + y * y + z * z)
+                if not (norm > 0).all():
+                    raise Declined
+                if frames.degree:
+                    angle = angle * _DEGREE
+                rows = cos_sin_axis_rows(_cos(angle), _sin(angle), x / norm, y / norm, z / norm)
+            R[ks] = np.stack(rows, axis=1)
+    if quaternions:
+        ks = np.concatenate([ks for ks, _ in quaternions])
+        w, x, y, z = np.concatenate([q for _, q in quaternions], axis=1)
+        squared_norm = w * w + x * x + y * y + z * z
+        if not (squared_norm > 0).all():
+            raise Declined
+        R[ks] = np.stack(quaternion_rotation(w, x, y, z, 2.0 / squared_norm), axis=1)
     return R
 
 

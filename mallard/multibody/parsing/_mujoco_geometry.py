@@ -661,8 +661,8 @@ class GeomParser:
 def shifted_to_origin(p, G, p_rows, p_BoGo):
     """(p_BoGcm, G_GBo rows) of a unit inertia G_GGo (rows) with its center of mass at ``p``
     (p_GoGcm; ``p_rows`` its point_mass_rows), all in B, shifted to Bo with ``p_BoGo``:
-    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm) (floats, or arrays of many: the
-    MJCF fast path's)."""
+    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm), in floats (the MJCF fast
+    path's _mjcf_inertias.geom_inertias: the same operations on the elements of many)."""
     x, y, z = p
     bx, by, bz = p_BoGo
     q = (x + bx, y + by, z + bz)
@@ -689,7 +689,8 @@ def _rows(moments):
 
 def _reexpress(R, p, G):
     """(R·p, R·G·Rᵀ symmetrized) for R (its rows as 9 floats), G 3x3 (nested lists) and p 3
-    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats."""
+    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats (the MJCF fast
+    path's _mjcf_inertias._reexpressed: the same operations on the elements of many)."""
     r0, r1, r2, r3, r4, r5, r6, r7, r8 = R
     (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
     x, y, z = p
