@@ -331,18 +331,16 @@ def _parse(workspace, data, file, includes):
     if not (_JOINT_TYPES.issuperset(types) and _LIMITED.issuperset(limited)):
         raise Declined
     ranged = joint_columns.has("range").tolist()
-    on = [
-        given == "true" or (r and given != "false")
-        for given, r in zip(limited, ranged, strict=True)
-    ]
+    on = [  # (limited: true, or auto (none given) with a range)
+        k for k, (given, r) in enumerate(zip(limited, ranged, strict=True))
+        if given == "true" or (r and given != "false")
+    ]  # fmt: skip
     more = [  # (warnings of the joints and actuators: (key, element, message) each)
         ((*joint_key(parents, joints[k]), -1), joints[k], unsupported("range", "joint"))
-        for k, (o, kind, r) in enumerate(zip(on, types, ranged, strict=True))
-        if o and r and kind == "ball"
+        for k in on
+        if ranged[k] and types[k] == "ball"
     ]  # (a free joint's limits ignored, as the reader ignores them)
-    bounded = [
-        k for k, (o, kind) in enumerate(zip(on, types, strict=True)) if o and kind in _SINGLE
-    ]
+    bounded = [k for k in on if types[k] in _SINGLE]
     limits = np.empty((len(joints), 6))
     limits[:] = (-math.inf, math.inf) * 3
     if bounded:

@@ -40,8 +40,20 @@ FEW_SHAPES = 24
 _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
 #: The rows (9) of the symmetric 3x3 of (xx, yy, zz, xy, xz, yz); its diagonal's places.
-_ROWS = [0, 3, 4, 3, 1, 5, 4, 5, 2]
-_DIAGONAL = [0, 4, 8]
+_ROWS = np.array([0, 3, 4, 3, 1, 5, 4, 5, 2])
+#: For the elements (9, rows) of 3x3s: those of each row's k-th term of a product's
+#: element ij, A_ik (_I[k]), B_kj (_J[k]), B_jk (_K[k]); the transpose's; the diagonal's.
+_I = np.array([[3 * (e // 3) + k for e in range(9)] for k in range(3)])
+_J = np.array([[3 * k + e % 3 for e in range(9)] for k in range(3)])
+_K = np.array([[3 * (e % 3) + k for e in range(9)] for k in range(3)])
+_TRANSPOSED = np.array([3 * (e % 3) + e // 3 for e in range(9)])
+_DIAGONAL = np.array([0, 4, 8])
+#: point_mass_rows' terms: the squares summed on the diagonal (y², z²; x², z²; x², y²), the
+#: products −x·y, −x·z, −y·z and their places off the diagonal.
+_DIAGONAL_TERMS = np.array([[1, 0, 0], [2, 2, 1]])
+_PRODUCTS = np.array([[0, 0, 1], [1, 2, 2]])
+_OFF_DIAGONAL = np.array([1, 2, 3, 5, 6, 7])
+_PAIRS = np.array([0, 1, 0, 2, 1, 2])
 
 
 def sizes(texts, counts):
@@ -137,37 +149,30 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
         raise Declined  # (a missing or non-positive measure: the shape's error)
     ends = np.cumsum(np.bincount(codes, minlength=len(_KINDS)))[:-1].tolist()
     by_kind = dict(zip(_KINDS, np.split(np.argsort(codes, kind="stable"), ends), strict=True))
-    order, made = [], []  # (the shape kinds' places, and their (volume, 6 moments) rows)
+    unit = np.empty((7, n))  # (volume, then the moments xx, yy, zz, xy, xz, yz)
     for kind, ks in by_kind.items():
         if not len(ks):
             continue
-        count = _MEASURES[_CODES[kind]]
+        count = _MEASURES[_CODES[kind]].item()
         if len(ks) < FEW_SHAPES:  # (in floats: the same function, the same bits)
             rows = [unit_density_inertia(SHAPES[kind], x) for x in measures[ks, :count].tolist()]
-            made.append([(v, *m) for v, m in rows])
-        else:
-            v, m = unit_density_inertia(SHAPES[kind], tuple(measures[ks, :count].T))
-            rows = np.empty((len(ks), 7))
-            rows[:, 0] = v
-            for c, x in enumerate(m):
-                rows[:, c + 1] = x
-            made.append(rows)
-        order.append(ks)
-    unit = np.empty((n, 7))
-    if made:
-        unit[np.concatenate(order)] = np.concatenate(made)
-    volume, moments = unit[:, 0], unit[:, 1:]
+            unit[:, ks] = np.array([(v, *m) for v, m in rows]).T
+            continue
+        v, m = unit_density_inertia(SHAPES[kind], tuple(measures[ks, :count].T))
+        unit[0, ks] = v
+        for c, x in enumerate(m):  # (a box's products: 0.0 each)
+            unit[c + 1, ks] = x
+    volume, moments = unit[0], unit[1:]  # (moments: xx, yy, zz, xy, xz, yz rows)
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
     mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
-    I = moments * mass[:, None]
-    xx, yy, zz, xy, xz, yz = I.T
+    xx, yy, zz, xy, xz, yz = moments * mass
     if not (
         (mass >= 0).all()
         and np.isfinite(mass).all()
         and could_be_physically_valid_batch(xx, xy, xz, xy, yy, yz, xz, yz, zz).all()
     ):
         raise Declined  # (the reader's check of the geom's inertia)
-    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.T[_ROWS])
+    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
     q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
     pm = _point_mass_rows(np.concatenate((p, q), axis=1))
     return ((G - pm[:, :n]) + pm[:, n:]).T, q.T, mass
@@ -175,17 +180,18 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
 
 def _reexpressed(R, G):
     """(R·0 (3, n), R·G·Rᵀ symmetrized (9, n)) of n matrices R and G given by their elements
-    (9, n, rows): _reexpress's operations element by element (each sum left to right), in a
-    few numpy calls."""
-    R, G = R.reshape(3, 3, -1), G.reshape(3, 3, -1)
+    (9, n, rows): _reexpress's operations element by element (each sum left to right), each
+    term of the nine sums gathered in one call (contiguous rows: no broadcasting)."""
     Z = R * 0.0
-    p = (Z[:, 0] + Z[:, 1]) + Z[:, 2]
-    A = (R[:, 0, None] * G[None, 0] + R[:, 1, None] * G[None, 1]) + R[:, 2, None] * G[None, 2]
-    B = (A[:, 0, None] * R[None, :, 0] + A[:, 1, None] * R[None, :, 1]) + A[:, 2, None] * R[
-        None, :, 2
-    ]  # (A = R·G: A_ij = r_i0 g_0j + r_i1 g_1j + r_i2 g_2j; B = A·Rᵀ likewise)
-    S = ((B + B.transpose(1, 0, 2)) * 0.5).reshape(9, -1)
-    S[_DIAGONAL] = B.reshape(9, -1)[_DIAGONAL]
+    p = (Z.take(_I[0, ::3], 0) + Z.take(_I[1, ::3], 0)) + Z.take(_I[2, ::3], 0)
+    A = (R.take(_I[0], 0) * G.take(_J[0], 0) + R.take(_I[1], 0) * G.take(_J[1], 0)) + R.take(
+        _I[2], 0
+    ) * G.take(_J[2], 0)  # (A = R·G: A_ij = r_i0 g_0j + r_i1 g_1j + r_i2 g_2j)
+    B = (A.take(_I[0], 0) * R.take(_K[0], 0) + A.take(_I[1], 0) * R.take(_K[1], 0)) + A.take(
+        _I[2], 0
+    ) * R.take(_K[2], 0)  # (B = A·Rᵀ: B_ij = a_i0 r_j0 + a_i1 r_j1 + a_i2 r_j2)
+    S = (B + B.take(_TRANSPOSED, 0)) * 0.5
+    S[_DIAGONAL] = B.take(_DIAGONAL, 0)
     return p, S
 
 
@@ -193,8 +199,8 @@ def _point_mass_rows(P):
     """point_mass_rows of each column of P (3, n), as (9, n) (rows' elements): its operations
     element by element."""
     squares, out = P * P, np.empty((9, P.shape[1]))
-    out[_DIAGONAL] = squares[[1, 0, 0]] + squares[[2, 2, 1]]
-    out[[1, 2, 3, 5, 6, 7]] = ((-P[[0, 0, 1]]) * P[[1, 2, 2]])[[0, 1, 0, 2, 1, 2]]
+    out[_DIAGONAL] = squares.take(_DIAGONAL_TERMS[0], 0) + squares.take(_DIAGONAL_TERMS[1], 0)
+    out[_OFF_DIAGONAL] = ((-P.take(_PRODUCTS[0], 0)) * P.take(_PRODUCTS[1], 0)).take(_PAIRS, 0)
     return out
 
 
