@@ -86,12 +86,11 @@ def column(dicts, name, count, default):
     return numbers([a.get(name, default) for a in dicts], count)
 
 
-def _cos(angles):
-    return np.fromiter(map(math.cos, angles.tolist()), float, len(angles))
-
-
-def _sin(angles):
-    return np.fromiter(map(math.sin, angles.tolist()), float, len(angles))
+def _cosines_sines(angles):
+    """(cosines, sines) of ``angles`` (an array) by math's, in one call each."""
+    values = angles.tolist()
+    return (np.fromiter(map(math.cos, values), float, len(values)),
+            np.fromiter(map(math.sin, values), float, len(values)))  # fmt: skip
 
 
 def rotations(framed, frames):
@@ -108,6 +107,7 @@ def rotations(framed, frames):
             if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
     columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])
     quaternions = []  # (each kind's places and quaternions: one rotation of them all)
+    turns = {}  # (euler's halves and axisangle's angles: their cosines and sines at once)
     for kind, ks in places.items():
         if kind not in many:
             for k in ks.tolist():
@@ -116,21 +116,27 @@ def rotations(framed, frames):
         values = columns[many.index(kind)][ks].T
         if kind == "quat":
             quaternions.append((ks, values))
-        elif kind == "euler":
-            angles = values * _DEGREE if frames.degree else values
-            quaternions.append((ks, euler_quaternion(angles, frames.eulerseq, _cos, _sin)))
+        elif kind == "xyaxes":
+            R[ks] = np.stack(_xyaxes_rows(*values), axis=1)
         else:
-            if kind == "xyaxes":
-                rows = _xyaxes_rows(*values)
-            else:
-                x, y, z, angle = values
-                norm = np.sqrt(x * x + y * y + z * z)
-                if not (norm > 0).all():
-                    raise Declined
-                if frames.degree:
-                    angle = angle * _DEGREE
-                rows = cos_sin_axis_rows(_cos(angle), _sin(angle), x / norm, y / norm, z / norm)
-            R[ks] = np.stack(rows, axis=1)
+            angles = values[:3] if kind == "euler" else values[3:]
+            if frames.degree:
+                angles = angles * _DEGREE
+            turns[kind] = (ks, values, angles / 2.0 if kind == "euler" else angles)
+    if turns:
+        cosines, sines = _cosines_sines(np.concatenate([a.ravel() for _, _, a in turns.values()]))
+        at = 0
+        for kind, (ks, values, angles) in turns.items():
+            c, s = (x[at : at + angles.size].reshape(angles.shape) for x in (cosines, sines))
+            at += angles.size
+            if kind == "euler":
+                quaternions.append((ks, euler_quaternion(c, s, frames.eulerseq)))
+                continue
+            x, y, z = values[:3]
+            norm = np.sqrt(x * x + y * y + z * z)
+            if not (norm > 0).all():
+                raise Declined
+            R[ks] = np.stack(cos_sin_axis_rows(c[0], s[0], x / norm, y / norm, z / norm), axis=1)
     if quaternions:
         ks = np.concatenate([ks for ks, _ in quaternions])
         w, x, y, z = np.concatenate([q for _, q in quaternions], axis=1)
