@@ -165,12 +165,14 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     volume, moments = unit[0], unit[1:]  # (moments: xx, yy, zz, xy, xz, yz rows)
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
     mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
-    xx, yy, zz, xy, xz, yz = moments * mass
+    I = moments * mass
+    xx, yy, zz, xy, xz, yz = I
     if not (
         (mass >= 0).all()
         and np.isfinite(mass).all()
+        and np.isfinite(I).all()
         and could_be_physically_valid_batch(xx, xy, xz, xy, yy, yz, xz, yz, zz).all()
-    ):
+    ):  # (the batch's check takes finite numbers; the reader's refuses the others)
         raise Declined  # (the reader's check of the geom's inertia)
     p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
     q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
@@ -251,8 +253,9 @@ def inertial_rows(inertials, R, p):
     x, y, z = p.T
     P = np.stack([q for row in point_mass_rows(x, y, z) for q in row], axis=1)
     G = I / m[:, None] + P
-    if not could_be_physically_valid_batch(*((G - P) * m[:, None]).T).all():
-        raise Declined  # (_from_central_rows' check)
+    central = (G - P) * m[:, None]
+    if not (np.isfinite(central).all() and could_be_physically_valid_batch(*central.T).all()):
+        raise Declined  # (_from_central_rows' check: it refuses what is not finite)
     rows = np.empty((len(inertials), 13))
     rows[:, 0], rows[:, 1:4], rows[:, 4:] = m, p, G
     return rows
