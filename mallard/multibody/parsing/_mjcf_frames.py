@@ -1,8 +1,9 @@
 """Numbers and frames of whole element kinds for the MJCF fast path (_mjcf_fast): each
 attribute kind's texts read in one call, and each orientation kind's rotations over all its
 elements at once by the element reader's own scalar functions called with arrays (its bits:
-numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by math's), or element
-by element through its Frames.rows where a kind has few elements."""
+numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by math's, of all
+kinds in one call), quaternions (quat, euler) rotated in one call, or element by element
+through its Frames.rows where a kind has few elements."""
 
 import math
 

@@ -1,8 +1,10 @@
 """Geom and body inertias of whole kinds for the MJCF fast path (_mjcf_fast), by the element
 reader's own functions called with arrays (its bits): each shape kind's unit-density inertia
-over its geoms (unit_density_inertia), re-expressed in the body frame B (_reexpress) and
-shifted to Bo as GeomParser._inertia does; the bodies' composites geom place by geom place
-(composite_step); the ``<inertial>``s as SpatialInertia._from_central_rows makes them."""
+over its geoms (unit_density_inertia), re-expressed in the body frame B and shifted to Bo as
+GeomParser._inertia does (_reexpress and shifted_to_origin: their operations element by
+element, on the nine elements' rows at once); the bodies' composites geom place by geom
+place (composite_step, the 12 numbers of all bodies as one array); the ``<inertial>``s as
+SpatialInertia._from_central_rows makes them."""
 
 from collections import defaultdict
 
