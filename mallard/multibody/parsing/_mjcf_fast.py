@@ -54,6 +54,9 @@ from mallard.multibody.tree._joint_axis import EPSILON
 from mallard.multibody.tree._rotational_inertia import fmt
 
 _DEGREE = math.pi / 180.0
+_JOINT_TYPES = frozenset(("hinge", "slide", "ball", "free"))
+_SINGLE = ("hinge", "slide")
+_LIMITED = frozenset((None, "true", "false", "auto"))
 #: Documents of fewer bodies go to the element reader: the fast path's numpy work costs
 #: ~0.5–1 ms a document whatever its size (the benchmark's robot, fast path / reader in one
 #: process, 03:14, load 5: 1.28 at 12 bodies, 1.17 at 16, 1.02 at 18, 0.99 at 20, 0.97 at 24;
@@ -312,54 +315,43 @@ def _parse(workspace, data, file, includes):
         ("armature", 1, "0"), ("range", 2, None),
     ))  # fmt: skip
     p_CJ[np.isnan(p_CJ)] = 0.0  # (NaN only where absent)
-    value_rows[np.isnan(value_rows)] = 0.0
-    x, y, z = axis.T
-    norm = np.sqrt(x * x + y * y + z * z)
-    if not (norm > 0).all() or not np.isfinite(norm).all():
+    squares = axis * axis  # (the sums of squares left to right, as the reader's)
+    norm = np.sqrt((squares[:, 0] + squares[:, 1]) + squares[:, 2])
+    if not ((norm > 0) & np.isfinite(norm)).all():
         raise Declined  # (the reader's zero axis)
-    x, y, z = x / norm, y / norm, z / norm  # (the reader's, then unit_axis' again)
-    if not (np.maximum(np.maximum(np.abs(x), np.abs(y)), np.abs(z)) > EPSILON).all():
+    unit = axis / norm[:, None]  # (the reader's, then unit_axis' again)
+    if not (np.abs(unit).max(axis=1, initial=0.0) > EPSILON).all():
         raise Declined
-    unit = np.stack((x, y, z), axis=1)
-    norm = np.sqrt(x * x + y * y + z * z)
-    axes = list(np.stack((x / norm, y / norm, z / norm), axis=1))
+    squares = unit * unit
+    axes = list(unit / np.sqrt((squares[:, 0] + squares[:, 1]) + squares[:, 2])[:, None])
     if frames.degree:
         refs[[k for k, kind in enumerate(types) if kind == "hinge"]] *= _DEGREE
     has_pos = joint_columns.has("pos").tolist()
     if not (damping >= 0).all():
         raise Declined
+    limited = joint_columns.texts("limited")
+    if not (_JOINT_TYPES.issuperset(types) and _LIMITED.issuperset(limited)):
+        raise Declined
+    ranged = joint_columns.has("range").tolist()
+    on = [  # (limited: true, or auto (none given) with a range)
+        k for k, (given, r) in enumerate(zip(limited, ranged, strict=True))
+        if given == "true" or (r and given != "false")
+    ]  # fmt: skip
+    more = [  # (warnings of the joints and actuators: (key, element, message) each)
+        ((*joint_key(parents, joints[k]), -1), joints[k], unsupported("range", "joint"))
+        for k in on
+        if ranged[k] and types[k] == "ball"
+    ]  # (a free joint's limits ignored, as the reader ignores them)
+    bounded = [k for k in on if types[k] in _SINGLE]
     limits = np.empty((len(joints), 6))
     limits[:] = (-math.inf, math.inf) * 3
-    ranged = joint_columns.has("range").tolist()
-    value_rows = value_rows.tolist()
-    more = []  # (warnings of the joints and actuators: (key, element, message) each)
-    bounded, bounds = [], []
-    for k, limited in enumerate(joint_columns.texts("limited")):
-        kind = types[k]
-        if kind not in ("hinge", "slide", "ball", "free"):
-            raise Declined
-        if not ranged[k] and limited is None:
-            continue
-        if limited is None:
-            limited = "auto"
-        elif limited not in ("true", "false", "auto"):
-            raise Declined
-        if limited == "true" or (limited == "auto" and ranged[k]):
-            if kind == "free":
-                continue  # (ignored, as the reader ignores it)
-            if kind == "ball":
-                if ranged[k]:
-                    key = (*joint_key(parents, joints[k]), -1)
-                    more.append((key, joints[k], unsupported("range", "joint")))
-                continue
-            lower, upper = value_rows[k]
-            if kind == "hinge" and frames.degree:
-                lower, upper = lower * _DEGREE, upper * _DEGREE
-            if not lower <= upper:
-                raise Declined
-            bounded.append(k)
-            bounds.append((lower, upper))
     if bounded:
+        bounds = value_rows[bounded]
+        bounds[np.isnan(bounds)] = 0.0  # (limited without a range: [0, 0])
+        if frames.degree:
+            bounds[[m for m, k in enumerate(bounded) if types[k] == "hinge"]] *= _DEGREE
+        if not (bounds[:, 0] <= bounds[:, 1]).all():
+            raise Declined
         limits[bounded, :2] = bounds
     limits.flags.writeable = False
 

@@ -1,8 +1,9 @@
 """Numbers and frames of whole element kinds for the MJCF fast path (_mjcf_fast): each
 attribute kind's texts read in one call, and each orientation kind's rotations over all its
 elements at once by the element reader's own scalar functions called with arrays (its bits:
-numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by math's), or element
-by element through its Frames.rows where a kind has few elements."""
+numpy's elementwise + − × ÷ sqrt round as floats do; cosines and sines by math's, of all
+kinds in one call), quaternions (quat, euler) rotated in one call, or element by element
+through its Frames.rows where a kind has few elements."""
 
 import math
 
@@ -86,12 +87,11 @@ def column(dicts, name, count, default):
     return numbers([a.get(name, default) for a in dicts], count)
 
 
-def _cos(angles):
-    return np.fromiter(map(math.cos, angles.tolist()), float, len(angles))
-
-
-def _sin(angles):
-    return np.fromiter(map(math.sin, angles.tolist()), float, len(angles))
+def _cosines_sines(angles):
+    """(cosines, sines) of ``angles`` (an array) by math's, in one call each."""
+    values = angles.tolist()
+    return (np.fromiter(map(math.cos, values), float, len(values)),
+            np.fromiter(map(math.sin, values), float, len(values)))  # fmt: skip
 
 
 def rotations(framed, frames):
@@ -107,34 +107,44 @@ def rotations(framed, frames):
     many = [kind for kind, ks in places.items()
             if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
     columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])
+    quaternions = []  # (each kind's places and quaternions: one rotation of them all)
+    turns = {}  # (euler's halves and axisangle's angles: their cosines and sines at once)
     for kind, ks in places.items():
         if kind not in many:
             for k in ks.tolist():
                 R[k] = frames.rows(Node(framed.attrib(k)), kind)
             continue
         values = columns[many.index(kind)][ks].T
-        if kind == "xyaxes":
-            rows = _xyaxes_rows(*values)
-        elif kind == "axisangle":
-            x, y, z, angle = values
+        if kind == "quat":
+            quaternions.append((ks, values))
+        elif kind == "xyaxes":
+            R[ks] = np.stack(_xyaxes_rows(*values), axis=1)
+        else:
+            angles = values[:3] if kind == "euler" else values[3:]
+            if frames.degree:
+                angles = angles * _DEGREE
+            turns[kind] = (ks, values, angles / 2.0 if kind == "euler" else angles)
+    if turns:
+        cosines, sines = _cosines_sines(np.concatenate([a.ravel() for _, _, a in turns.values()]))
+        at = 0
+        for kind, (ks, values, angles) in turns.items():
+            c, s = (x[at : at + angles.size].reshape(angles.shape) for x in (cosines, sines))
+            at += angles.size
+            if kind == "euler":
+                quaternions.append((ks, euler_quaternion(c, s, frames.eulerseq)))
+                continue
+            x, y, z = values[:3]
             norm = np.sqrt(x * x + y * y + z * z)
             if not (norm > 0).all():
                 raise Declined
-            if frames.degree:
-                angle = angle * _DEGREE
-            rows = cos_sin_axis_rows(_cos(angle), _sin(angle), x / norm, y / norm, z / norm)
-        else:
-            if kind == "quat":
-                w, x, y, z = values
-            else:
-                w, x, y, z = euler_quaternion(
-                    values * _DEGREE if frames.degree else values, frames.eulerseq, _cos, _sin
-                )
-            squared_norm = w * w + x * x + y * y + z * z
-            if not (squared_norm > 0).all():
-                raise Declined
-            rows = quaternion_rotation(w, x, y, z, 2.0 / squared_norm)
-        R[ks] = np.stack(rows, axis=1)
+            R[ks] = np.stack(cos_sin_axis_rows(c[0], s[0], x / norm, y / norm, z / norm), axis=1)
+    if quaternions:
+        ks = np.concatenate([ks for ks, _ in quaternions])
+        w, x, y, z = np.concatenate([q for _, q in quaternions], axis=1)
+        squared_norm = w * w + x * x + y * y + z * z
+        if not (squared_norm > 0).all():
+            raise Declined
+        R[ks] = np.stack(quaternion_rotation(w, x, y, z, 2.0 / squared_norm), axis=1)
     return R
 
 

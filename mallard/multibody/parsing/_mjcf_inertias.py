@@ -1,8 +1,10 @@
 """Geom and body inertias of whole kinds for the MJCF fast path (_mjcf_fast), by the element
 reader's own functions called with arrays (its bits): each shape kind's unit-density inertia
-over its geoms (unit_density_inertia), re-expressed in the body frame B (_reexpress) and
-shifted to Bo as GeomParser._inertia does; the bodies' composites geom place by geom place
-(composite_step); the ``<inertial>``s as SpatialInertia._from_central_rows makes them."""
+over its geoms (unit_density_inertia), re-expressed in the body frame B and shifted to Bo as
+GeomParser._inertia does (_reexpress and shifted_to_origin: their operations element by
+element, on the nine elements' rows at once); the bodies' composites geom place by geom
+place (composite_step, the 12 numbers of all bodies as one array); the ``<inertial>``s as
+SpatialInertia._from_central_rows makes them."""
 
 from collections import defaultdict
 
@@ -12,9 +14,7 @@ from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
-    _reexpress,
     composite_step,
-    shifted_to_origin,
     two_vector_rows,
     unit_turn_rows,
 )
@@ -34,11 +34,28 @@ _SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
 _KINDS = tuple(_SIZES)
 _CODES = {kind: c for c, kind in enumerate(_KINDS)}
 _COUNTS = np.array(list(_SIZES.values()))
+#: How many measures each shape's constructor takes, by code.
+_MEASURES = np.array([1, 2, 2, 3, 3])
 #: Below this many geoms, a shape kind's unit inertias are computed geom by geom in floats
 #: (numpy's fixed cost a call exceeds the work).
 FEW_SHAPES = 24
 _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
+#: The rows (9) of the symmetric 3x3 of (xx, yy, zz, xy, xz, yz); its diagonal's places.
+_ROWS = np.array([0, 3, 4, 3, 1, 5, 4, 5, 2])
+#: For the elements (9, rows) of 3x3s: those of each row's k-th term of a product's
+#: element ij, A_ik (_I[k]), B_kj (_J[k]), B_jk (_K[k]); the transpose's; the diagonal's.
+_I = np.array([[3 * (e // 3) + k for e in range(9)] for k in range(3)])
+_J = np.array([[3 * k + e % 3 for e in range(9)] for k in range(3)])
+_K = np.array([[3 * (e % 3) + k for e in range(9)] for k in range(3)])
+_TRANSPOSED = np.array([3 * (e % 3) + e // 3 for e in range(9)])
+_DIAGONAL = np.array([0, 4, 8])
+#: point_mass_rows' terms: the squares summed on the diagonal (y², z²; x², z²; x², y²), the
+#: products −x·y, −x·z, −y·z and their places off the diagonal.
+_DIAGONAL_TERMS = np.array([[1, 0, 0], [2, 2, 1]])
+_PRODUCTS = np.array([[0, 0, 1], [1, 2, 2]])
+_OFF_DIAGONAL = np.array([1, 2, 3, 5, 6, 7])
+_PAIRS = np.array([0, 1, 0, 2, 1, 2])
 
 
 def sizes(texts, counts):
@@ -97,78 +114,98 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     codes = np.fromiter(map(_CODES.__getitem__, geoms.texts("type", "sphere")), np.intp, n)
     has_fromto = geoms.has("fromto")
     size = geoms.sizes("size", np.where(has_fromto, 1, _COUNTS[codes]).tolist())
-    p_BG = np.zeros((n, 3))
+    p_BG = np.zeros((3, n))
     R_BG = np.empty((n, 9))
     R_BG[:] = IDENTITY_ROW
-    length = np.full(n, np.nan)
     ends, given_mass, densities = geoms.table(
         (("fromto", 6, None), ("mass", 1, None), ("density", 1, None))
     )
     fromto = np.flatnonzero(has_fromto)
-    if len(fromto):
-        x0, y0, z0, x1, y1, z1 = ends[fromto].T
-        p_BG[fromto] = np.stack(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), axis=1)
-        dx, dy, dz = x0 - x1, y0 - y1, z0 - z1
-        length[fromto] = np.sqrt(dx * dx + dy * dy + dz * dz)
-        bx, by, bz = x1 - x0, y1 - y0, z1 - z0  # (z of G along b: the reader's _unit of b)
-        squared_norm = bx * bx + by * by + bz * bz
+    measures = np.where((codes == _CODES["box"])[:, None], 2.0 * size, size)
+    if len(fromto):  # (the ends' coordinates by rows: one call for the three of each formula)
+        a, b = ends[fromto].T.reshape(2, 3, -1)
+        p_BG[:, fromto] = (a + b) / 2
+        d = (a - b) * (a - b)
+        measures[fromto, 1] = np.sqrt((d[0] + d[1]) + d[2])  # (a capsule's or cylinder's)
+        u = b - a  # (z of G along u: the reader's _unit of u)
+        d = u * u
+        squared_norm = (d[0] + d[1]) + d[2]
         if not (squared_norm > 0).all():
             raise Declined
-        norm = np.sqrt(squared_norm)
-        bx, by, bz = bx / norm, by / norm, bz / norm
+        bx, by, bz = u / np.sqrt(squared_norm)
         c = bx * 0.0 + by * 0.0 + bz * 1.0
         if len(fromto) < 8 or not (c >= -1.0 + _EPS).all():  # (opposite: the SVD's axis)
-            R_BG[fromto] = [
-                two_vector_rows((0.0, 0.0, 1.0), (u, v, w))
-                for u, v, w in zip(x1 - x0, y1 - y0, z1 - z0, strict=True)
-            ]
+            R_BG[fromto] = [two_vector_rows((0.0, 0.0, 1.0), v) for v in u.T.tolist()]
         else:
             rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
             R_BG[fromto] = np.stack(rows, axis=1)
     placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
-    p_BG[placed], R_BG[placed] = p_BG_placed, R_BG_placed
-    volume, moments = np.zeros(n), np.zeros((n, 6))
-    by_kind = {_KINDS[c]: np.flatnonzero(codes == c) for c in np.unique(codes).tolist()}
-    measures = np.ones((n, 3))  # (each shape's constructor's; 1 where it takes fewer)
-    for kind, ks in by_kind.items():
-        s = size[ks]
-        if kind in ("capsule", "cylinder"):
-            measures[ks, 0] = s[:, 0]
-            measures[ks, 1] = np.where(np.isnan(length[ks]), 2 * s[:, 1], length[ks])
-        elif kind == "box":
-            measures[ks] = 2.0 * s
-        else:
-            measures[ks, : _SIZES[kind]] = s[:, : _SIZES[kind]]
+    p_BG[:, placed], R_BG[placed] = p_BG_placed.T, R_BG_placed
+    # (each shape's constructor's measures: a box's sizes doubled, the length of a capsule or
+    # cylinder its fromto's, or twice its half length; 1 where it takes fewer)
+    axial = np.flatnonzero((codes == _CODES["capsule"]) | (codes == _CODES["cylinder"]))
+    sized = axial[~has_fromto[axial]]
+    measures[sized, 1] = 2 * size[sized, 1]
+    measures[np.arange(3) >= _MEASURES[codes][:, None]] = 1.0
     if not ((measures > 0).all() and np.isfinite(measures).all()):
         raise Declined  # (a missing or non-positive measure: the shape's error)
+    ends = np.cumsum(np.bincount(codes, minlength=len(_KINDS)))[:-1].tolist()
+    by_kind = dict(zip(_KINDS, np.split(np.argsort(codes, kind="stable"), ends), strict=True))
+    unit = np.empty((7, n))  # (volume, then the moments xx, yy, zz, xy, xz, yz)
     for kind, ks in by_kind.items():
-        count = 2 if kind in ("capsule", "cylinder") else _SIZES[kind]
+        if not len(ks):
+            continue
+        count = _MEASURES[_CODES[kind]].item()
         if len(ks) < FEW_SHAPES:  # (in floats: the same function, the same bits)
-            made = [unit_density_inertia(SHAPES[kind], x) for x in measures[ks, :count].tolist()]
-            volume[ks] = [v for v, _ in made]
-            moments[ks] = [m for _, m in made]
+            rows = [unit_density_inertia(SHAPES[kind], x) for x in measures[ks, :count].tolist()]
+            unit[:, ks] = np.array([(v, *m) for v, m in rows]).T
             continue
         v, m = unit_density_inertia(SHAPES[kind], tuple(measures[ks, :count].T))
-        volume[ks] = v
-        for c, x in enumerate(m):
-            moments[ks, c] = x
+        unit[0, ks] = v
+        for c, x in enumerate(m):  # (a box's products: 0.0 each)
+            unit[c + 1, ks] = x
+    volume, moments = unit[0], unit[1:]  # (moments: xx, yy, zz, xy, xz, yz rows)
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
     mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
-    xx, yy, zz, xy, xz, yz = moments.T
+    I = moments * mass
+    xx, yy, zz, xy, xz, yz = I
     if not (
         (mass >= 0).all()
         and np.isfinite(mass).all()
-        and could_be_physically_valid_batch(
-            xx * mass, xy * mass, xz * mass, xy * mass, yy * mass, yz * mass, xz * mass,
-            yz * mass, zz * mass,
-        ).all()
-    ):  # fmt: skip
+        and np.isfinite(I).all()
+        and could_be_physically_valid_batch(xx, xy, xz, xy, yy, yz, xz, yz, zz).all()
+    ):  # (the batch's check takes finite numbers; the reader's refuses the others)
         raise Declined  # (the reader's check of the geom's inertia)
-    zero = np.zeros(n)
-    (px, py, pz), G = _reexpress(R_BG.T, (zero, zero, zero),
-                                 [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])  # fmt: skip
-    q, G = shifted_to_origin((px, py, pz), G, point_mass_rows(px, py, pz), p_BG.T)
-    return np.stack([g for row in G for g in row], axis=1), np.stack(q, axis=1), mass
+    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
+    q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
+    pm = _point_mass_rows(np.concatenate((p, q), axis=1))
+    return ((G - pm[:, :n]) + pm[:, n:]).T, q.T, mass
+
+
+def _reexpressed(R, G):
+    """(R·0 (3, n), R·G·Rᵀ symmetrized (9, n)) of n matrices R and G given by their elements
+    (9, n, rows): _reexpress's operations element by element (each sum left to right), each
+    term of the nine sums gathered in one call (contiguous rows: no broadcasting)."""
+    Z = R * 0.0
+    p = (Z.take(_I[0, ::3], 0) + Z.take(_I[1, ::3], 0)) + Z.take(_I[2, ::3], 0)
+    A = (R.take(_I[0], 0) * G.take(_J[0], 0) + R.take(_I[1], 0) * G.take(_J[1], 0)) + R.take(
+        _I[2], 0
+    ) * G.take(_J[2], 0)  # (A = R·G: A_ij = r_i0 g_0j + r_i1 g_1j + r_i2 g_2j)
+    B = (A.take(_I[0], 0) * R.take(_K[0], 0) + A.take(_I[1], 0) * R.take(_K[1], 0)) + A.take(
+        _I[2], 0
+    ) * R.take(_K[2], 0)  # (B = A·Rᵀ: B_ij = a_i0 r_j0 + a_i1 r_j1 + a_i2 r_j2)
+    S = (B + B.take(_TRANSPOSED, 0)) * 0.5
+    S[_DIAGONAL] = B.take(_DIAGONAL, 0)
+    return p, S
+
+
+def _point_mass_rows(P):
+    """point_mass_rows of each column of P (3, n), as (9, n) (rows' elements): its operations
+    element by element."""
+    squares, out = P * P, np.empty((9, P.shape[1]))
+    out[_DIAGONAL] = squares.take(_DIAGONAL_TERMS[0], 0) + squares.take(_DIAGONAL_TERMS[1], 0)
+    out[_OFF_DIAGONAL] = ((-P.take(_PRODUCTS[0], 0)) * P.take(_PRODUCTS[1], 0)).take(_PAIRS, 0)
+    return out
 
 
 def body_rows(n, owners, G_B, p_BGcm, mass):
@@ -178,15 +215,15 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     massive = np.flatnonzero(mass > 0)
     owner = np.asarray(owners, np.intp)[massive]  # (nondecreasing: geoms by body)
     rank = np.arange(len(massive)) - np.searchsorted(owner, owner)  # (k: the k-th of its body)
-    total, parts = np.zeros(n), np.zeros((12, n))
-    part = np.concatenate((p_BGcm, G_B), axis=1).T
-    for k in range(rank.max(initial=-1) + 1):
+    rows = np.zeros((n, 13))  # (m, then the 12 numbers composite_step sums)
+    part = np.concatenate((mass[:, None], p_BGcm, G_B), axis=1)[massive]
+    for k in range(rank.max(initial=-1) + 1):  # (the 12 numbers as one (bodies, 12) array)
         at = np.flatnonzero(rank == k)
-        bs, gs = owner[at], massive[at]
-        m, sums = composite_step(total[bs], parts[:, bs], mass[gs], part[:, gs])
-        total[bs], parts[:, bs] = m, sums
-    rows = np.empty((n, 13))
-    rows[:, 0], rows[:, 1:] = total, parts.T
+        bs = owner[at]
+        row, gs = rows[bs], part[at]
+        m, (sums,) = composite_step(row[:, :1], (row[:, 1:],), gs[:, :1], (gs[:, 1:],))
+        row[:, :1], row[:, 1:] = m, sums
+        rows[bs] = row
     return rows
 
 
@@ -218,8 +255,9 @@ def inertial_rows(inertials, R, p):
     x, y, z = p.T
     P = np.stack([q for row in point_mass_rows(x, y, z) for q in row], axis=1)
     G = I / m[:, None] + P
-    if not could_be_physically_valid_batch(*((G - P) * m[:, None]).T).all():
-        raise Declined  # (_from_central_rows' check)
+    central = (G - P) * m[:, None]
+    if not (np.isfinite(central).all() and could_be_physically_valid_batch(*central.T).all()):
+        raise Declined  # (_from_central_rows' check: it refuses what is not finite)
     rows = np.empty((len(inertials), 13))
     rows[:, 0], rows[:, 1:4], rows[:, 4:] = m, p, G
     return rows

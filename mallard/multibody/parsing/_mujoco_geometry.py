@@ -238,7 +238,8 @@ class Frames:
         upper case: fixed axes, pre-multiplied)."""
         if self.degree:
             angles = [angle * _DEGREE for angle in angles]
-        return euler_quaternion(angles, self.eulerseq, math.cos, math.sin)
+        halves = [angle / 2.0 for angle in angles]
+        return euler_quaternion(map(math.cos, halves), map(math.sin, halves), self.eulerseq)
 
 
 def xyaxes_columns(x0, x1, x2, y0, y1, y2, normalized):
@@ -252,14 +253,14 @@ def xyaxes_columns(x0, x1, x2, y0, y1, y2, normalized):
     return (x0, y0, z0, x1, y1, z1, x2, y2, z2)  # (the columns x, y, z)
 
 
-def euler_quaternion(angles, eulerseq, cos, sin):
-    """Frames.euler of the 3 ``angles`` in radians (floats with math's ``cos`` and ``sin``, or
-    arrays of many, with their cosines and sines by math's: the MJCF fast path's)."""
+def euler_quaternion(cosines, sines, eulerseq):
+    """Frames.euler of the cosines and sines of the halves of the 3 angles (each angle / 2.0)
+    about the axes of ``eulerseq``: floats, or arrays of many (the MJCF fast path's, their
+    cosines and sines by math's)."""
     q = _NO_TURN
-    for angle, axis in zip(angles, eulerseq, strict=True):
-        half = angle / 2.0
-        step = [cos(half), 0.0, 0.0, 0.0]
-        step[_AXIS_INDEX[axis]] = sin(half)
+    for c, s, axis in zip(cosines, sines, eulerseq, strict=True):
+        step = [c, 0.0, 0.0, 0.0]
+        step[_AXIS_INDEX[axis]] = s
         q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
     return q
 
@@ -661,8 +662,8 @@ class GeomParser:
 def shifted_to_origin(p, G, p_rows, p_BoGo):
     """(p_BoGcm, G_GBo rows) of a unit inertia G_GGo (rows) with its center of mass at ``p``
     (p_GoGcm; ``p_rows`` its point_mass_rows), all in B, shifted to Bo with ``p_BoGo``:
-    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm) (floats, or arrays of many: the
-    MJCF fast path's)."""
+    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm), in floats (the MJCF fast
+    path's _mjcf_inertias.geom_inertias: the same operations on the elements of many)."""
     x, y, z = p
     bx, by, bz = p_BoGo
     q = (x + bx, y + by, z + bz)
@@ -689,7 +690,8 @@ def _rows(moments):
 
 def _reexpress(R, p, G):
     """(R·p, R·G·Rᵀ symmetrized) for R (its rows as 9 floats), G 3x3 (nested lists) and p 3
-    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats."""
+    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats (the MJCF fast
+    path's _mjcf_inertias._reexpressed: the same operations on the elements of many)."""
     r0, r1, r2, r3, r4, r5, r6, r7, r8 = R
     (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
     x, y, z = p

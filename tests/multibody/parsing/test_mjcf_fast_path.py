@@ -606,3 +606,29 @@ def test_the_plan_of_bodies_and_joints(edit, monkeypatch):
     fields = {"fixed": "fixed", "c1": "c1", "damped": "", **edit}
     accepted = _check(_string(_PLANNED.format(**fields)), monkeypatch)
     assert accepted == (edit == {})
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        (
+            r'(name="limb2_2_g0" type="capsule") fromto="[^"]*"',
+            r'\1 fromto="180 3 0 1e150 0.1515 1e-20"',
+        ),  # (its mass of 1e150 times moments of 1e299)
+        (r'mass="[^"]*" diaginertia="[^"]*"', 'mass="1e-309" diaginertia="1 1 1"'),  # (I/m)
+        (r'(type="sphere") size="[^"]*"', r'\1 size="1e160" mass="1"'),
+        (r'(type="sphere") size="[^"]*"', r'\1 size="1e-170" mass="1"'),
+        (r'(type="box") size="[^"]*"', r'\1 size="1e103 1e103 1e103"'),
+        (r'fromto="0 0 0 [^"]*"', 'fromto="0 0 0 -0 -0 -1e-3"'),  # (negative zeros)
+        (r'pos="[^"]*" quat', 'pos="-0 -0 -0" quat'),
+    ],
+    ids=str,
+)
+def test_inertias_beyond_float64(edit, monkeypatch):
+    """A geom or inertial whose inertia overflows or vanishes, or of negative zeros: the reader
+    refuses it (the fast path declines it: the first two, which the batch's check of finite
+    numbers took as valid before) or reads it (the fast path makes its plant, to the bit)."""
+    pattern, replacement = edit
+    text = re.sub(pattern, replacement, benchmark.robot_mjcf(30), count=1)
+    assert text != benchmark.robot_mjcf(30)
+    _check(_string(text), monkeypatch)
