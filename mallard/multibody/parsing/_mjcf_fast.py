@@ -416,50 +416,50 @@ def _parse(workspace, data, file, includes):
     )  # fmt: skip
     joint_names = plan.joint_names
 
-    # ---- actuators
-    actuators = [
-        i for tag in ("motor", "position") for i in kinds.get(tag, ())
-        if tags[parents[i]] == "actuator"
-    ]  # fmt: skip
-    if len(kinds.get("actuator", ())) > 1:  # (else in order: motors, then positions)
-        actuators.sort(key=lambda i: (parents[i], tags[i] != "motor", i))
-    actuator_tags = [tags[i] for i in actuators]
-    by_tag = {}  # (each tag's actuators, in order, and their attribute dicts with defaults)
-    for tag in ("motor", "position"):
-        mine = [i for i in actuators if tags[i] == tag]
-        by_tag[tag] = (mine, defaults.apply(tag, mine, attrs, ["main"] * len(mine)))
+    # ---- actuators: motors, then positions (of each <actuator> in turn where several)
+    by_tag = [[i for i in kinds.get(tag, ()) if tags[parents[i]] == "actuator"]
+              for tag in ("motor", "position")]  # fmt: skip
+    actuators = by_tag[0] + by_tag[1]
+    parts = [tables.columns(tag, mine, defaults, ["main"] * len(mine))
+             for tag, mine in zip(("motor", "position"), by_tag, strict=True) if mine]  # fmt: skip
+    actuator_columns = type(parts[0]).joined(parts) if parts else tables.columns("motor", [])
     if len(kinds.get("actuator", ())) > 1:
-        with_defaults = dict(zip(*by_tag["motor"], strict=True))
-        with_defaults.update(zip(*by_tag["position"], strict=True))
-        actuator_attrs = [with_defaults[i] for i in actuators]
-    else:  # (motors, then positions)
-        actuator_attrs = by_tag["motor"][1] + by_tag["position"][1]
-    effort_limits = np.full(len(actuator_attrs), math.inf)
+        order = sorted(
+            range(len(actuators)),
+            key=lambda k: (parents[actuators[k]], k >= len(by_tag[0]), actuators[k]),
+        )
+        actuators = [actuators[k] for k in order]
+        actuator_columns = actuator_columns.take(order)
+    actuator_names = actuator_columns.texts("name")
+    ranges = actuator_columns.table((
+        ("ctrlrange", 2, None), ("forcerange", 2, None), ("kp", 1, "1"), ("kd", 1, "0"),
+    ))  # fmt: skip
+    effort_limits = np.full(len(actuators), math.inf)
     first_actuator, after = plant.num_actuators(), len(tags)
-    held_names = defaults.names["motor"] | defaults.names["position"]
+    held_names = actuator_columns.names
     for order, (range_name, limited_name) in enumerate(
         (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited"))
     ):
         if held_names.isdisjoint((range_name, limited_name)):
             continue  # (no actuator limited by this range)
         effort_limits, range_warnings = _effort_limits(
-            actuator_attrs, effort_limits, range_name, limited_name
+            actuator_columns, ranges[order], effort_limits, range_name, limited_name
         )
         for place, message in range_warnings:
-            name = actuator_attrs[place].get("name", f"motor{first_actuator + place}")
+            name = actuator_names[place]
+            if name is None:
+                name = f"motor{first_actuator + place}"
             more.append((
                 (*actuator_key(after, place), order - 2), actuators[place],
                 f"The motor '{name}' specified a {range_name} attribute where {message}",
             ))  # fmt: skip
-    gears = [a.get("gear") for a in actuator_attrs]
+    gears = actuator_columns.texts("gear")
     given = [k for k, g in enumerate(gears) if g is not None]
     ratios = [None] * len(gears)
     for k, ratio in zip(given, _first_numbers([gears[k] for k in given]), strict=True):
         ratios[k] = ratio
-    positions = [k for k, tag in enumerate(actuator_tags) if tag == "position"]
-    position_attrs = [actuator_attrs[k] for k in positions]  # (a motor has no kp, kd)
-    kp = _distinct_numbers([a.get("kp", "1") for a in position_attrs], 1).tolist()
-    kd = _distinct_numbers([a.get("kd", "0") for a in position_attrs], 1).tolist()
+    positions = [k for k, i in enumerate(actuators) if tags[i] == "position"]
+    kp, kd = ranges[2][positions].tolist(), ranges[3][positions].tolist()  # (a motor has none)
     gains = dict(zip(positions, zip(kp, kd, strict=True), strict=True))  # (place: (kp, kd))
 
     # ---- <option>: gravity
@@ -470,7 +470,7 @@ def _parse(workspace, data, file, includes):
 
     # ---- Drake's warnings, in the reader's order
     warned = warnings(tables, (bodies, body_columns), (geoms, geom_columns),
-                      (joints, joint_columns), actuators, actuator_attrs, more)  # fmt: skip
+                      (joints, joint_columns), (actuators, actuator_columns), more)  # fmt: skip
     diagnostics = workspace.diagnostics
     if warned and diagnostics.strict:
         raise Declined
@@ -482,7 +482,10 @@ def _parse(workspace, data, file, includes):
     )
     given_armatures = armature.tolist()
     armatures = {joint_names[k]: given_armatures[k] for k in armatured}  # (by joint name)
-    add_actuators(plant, actuator_attrs, moving, armatures, ratios, effort_limits.tolist(), gains)
+    add_actuators(
+        plant, (actuator_names, actuator_columns.texts("joint")), moving, armatures, ratios,
+        effort_limits.tolist(), gains,
+    )  # fmt: skip
     if gravity:  # (undone if the Parser's call fails: the reader's undo)
         field = plant.mutable_gravity_field()
         previous = field.gravity_vector()
@@ -562,24 +565,21 @@ class _Geom:
     friction = (1.0, 1.0)
 
 
-def _effort_limits(dicts, limits, range_name, limited_name):
-    """The effort ``limits`` (an array) of the actuators of attribute dicts ``dicts``, each
-    the smaller of its limit and the larger magnitude of its range ``range_name`` where
-    limited (its flag ``limited_name``), as the element reader's effort_limit (max, min and
-    the comparisons exact: the same floats at once); and its warnings: [(place, Drake's
-    message's end)] (a range reversed: ignored; not symmetric)."""
-    flags = [a.get(limited_name, "auto") for a in dicts]
+def _effort_limits(columns, values, limits, range_name, limited_name):
+    """The effort ``limits`` (an array) of the actuators of Columns ``columns``, each the
+    smaller of its limit and the larger magnitude of its range ``range_name`` (``values``: its
+    rows, NaN where absent) where limited (its flag ``limited_name``), as the element reader's
+    effort_limit (max, min and the comparisons exact: the same floats at once); and its
+    warnings: [(place, Drake's message's end)] (a range reversed: ignored; not symmetric)."""
+    flags = columns.texts(limited_name, "auto")
     given = set(flags)
     if not _FLAGS.issuperset(given):
         raise Declined
-    ranged = [k for k, a in enumerate(dicts) if range_name in a]
-    values = np.zeros((len(dicts), 2))
-    values[ranged] = _distinct_numbers([dicts[k][range_name] for k in ranged], 2)
-    limited = np.zeros(len(dicts), dtype=bool)
-    limited[ranged] = True  # (auto: limited where a range is given)
+    ranged = columns.has(range_name)  # (auto: limited where a range is given)
+    limited = ranged.copy()
     for flag in given.difference(("auto",)):
         limited[[k for k, f in enumerate(flags) if f == flag]] = flag == "true"
-    lower, upper = values.T
+    lower, upper = np.where(ranged[:, None], values, 0.0).T
     larger = np.maximum(upper, -lower)
     ignored = limited & (lower > upper)
     taken = limited & ~ignored
@@ -589,15 +589,6 @@ def _effort_limits(dicts, limits, range_name, limited_name):
         warned.append((k, _ASYMMETRIC.format(fmt(larger[k].item()))))
     warned.sort(key=itemgetter(0))
     return out, warned
-
-
-def _distinct_numbers(texts, count):
-    """numbers() of ``texts``, each distinct text read once (defaults repeat them)."""
-    distinct = dict.fromkeys(texts)
-    if len(distinct) == len(texts):
-        return numbers(texts, count)
-    places = {text: k for k, text in enumerate(distinct)}
-    return numbers(list(distinct), count)[list(map(places.__getitem__, texts))]
 
 
 def _first_numbers(texts):

@@ -31,7 +31,8 @@ from mallard.multibody.parsing._xml_scan import (
 ROWED = ("name", "class", "childclass", "type", "pos", *sorted(ORIENTATIONS), "axis", "ref",
          "damping", "armature", "range", "limited", "size", "fromto", "mesh", "mass",
          "density", "diaginertia", "fullinertia", "contype", "conaffinity", "condim", "group",
-         "material", "rgba", "friction")  # fmt: skip
+         "material", "rgba", "friction", "joint", "ctrlrange", "ctrllimited", "forcerange",
+         "forcelimited", "gear", "kp", "kd")  # fmt: skip
 #: The tags and attribute names the scan gives ids: every tag of the whitelist (another tag
 #: declines), every attribute name it holds (another: id -1), ROWED's first.
 TAGS = tuple(sorted(set().union(*CHILDREN.values())))
@@ -53,7 +54,8 @@ for _tag, _names in ATTRIBUTES.items():
         _ALLOWED[_TAG[_tag]] = False
         _ALLOWED[_TAG[_tag], [_NAME[name] for name in _names]] = True
 #: The tags whose elements are read by columns (ScanColumns; the others' dicts made at once).
-_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light"))
+_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light", "motor",
+                           "position"))  # fmt: skip
 
 
 def read(data, file):

@@ -323,6 +323,33 @@ def test_defaults_read_by_columns(edit, monkeypatch):
     assert _check(_string(text.replace(old, new)), monkeypatch)
 
 
+#: Actuators read by columns (motors and positions, each kind with its class defaults): a
+#: class without actuator defaults, an actuator's own unsupported attribute and flag beside
+#: its default's range, a position's kd and a 6-number gear, an unnamed actuator (Drake's
+#: motor name), two ``<actuator>``s interleaving motors and positions (the reader's order).
+_ACTUATORS = {
+    "class without defaults": ('<motor class="robot" name="a_limb0_0_j0"',
+                               '<motor class="hip" name="a_limb0_0_j0"'),
+    "own attributes": ('<motor class="robot" name="a_limb0_0_j1"',
+                       '<motor user="1" ctrllimited="false" forcerange="-4 2" class="robot" '
+                       'name="a_limb0_0_j1"'),
+    "kd and a gear of six": ('<position class="robot" name="a_limb0_1_j0"',
+                             '<position kd="3" gear="2 0 0 0 0 1" class="robot" '
+                             'name="a_limb0_1_j0"'),
+    "unnamed": ('name="a_limb0_2_j0" ', ""),
+    "two sections": ('<motor class="robot" name="a_limb0_3_j0"',
+                     '</actuator><actuator><motor class="robot" name="a_limb0_3_j0"'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", sorted(_ACTUATORS))
+def test_actuators_read_by_columns(edit, monkeypatch):
+    old, new = _ACTUATORS[edit]
+    text = benchmark.robot_mjcf(60)
+    assert old in text
+    assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
