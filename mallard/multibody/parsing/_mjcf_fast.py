@@ -431,9 +431,13 @@ def _parse(workspace, data, file, includes):
         actuators = [actuators[k] for k in order]
         actuator_columns = actuator_columns.take(order)
     actuator_names = actuator_columns.texts("name")
-    ranges = actuator_columns.table((
-        ("ctrlrange", 2, None), ("forcerange", 2, None), ("kp", 1, "1"), ("kd", 1, "0"),
-    ))  # fmt: skip
+    specs = (("ctrlrange", 2, None), ("forcerange", 2, None), ("kp", 1, "1"), ("kd", 1, "0"))
+    try:  # (gears of one number each, as usual: in the same gather)
+        *ranges, gears = actuator_columns.table((*specs, ("gear", 1, None)))
+        ratios = np.where(actuator_columns.has("gear"), gears, 1.0).tolist()
+    except Declined:  # (a gear of six numbers; or a text declined again below)
+        ranges = actuator_columns.table(specs)
+        ratios = _gear_ratios(actuator_columns.texts("gear"))
     effort_limits = np.full(len(actuators), math.inf)
     first_actuator, after = plant.num_actuators(), len(tags)
     held_names = actuator_columns.names
@@ -453,11 +457,6 @@ def _parse(workspace, data, file, includes):
                 (*actuator_key(after, place), order - 2), actuators[place],
                 f"The motor '{name}' specified a {range_name} attribute where {message}",
             ))  # fmt: skip
-    gears = actuator_columns.texts("gear")
-    given = [k for k, g in enumerate(gears) if g is not None]
-    ratios = [None] * len(gears)
-    for k, ratio in zip(given, _first_numbers([gears[k] for k in given]), strict=True):
-        ratios[k] = ratio
     positions = [k for k, i in enumerate(actuators) if tags[i] == "position"]
     kp, kd = ranges[2][positions].tolist(), ranges[3][positions].tolist()  # (a motor has none)
     gains = dict(zip(positions, zip(kp, kd, strict=True), strict=True))  # (place: (kp, kd))
@@ -591,16 +590,17 @@ def _effort_limits(columns, values, limits, range_name, limited_name):
     return out, warned
 
 
-def _first_numbers(texts):
-    """The first number of each gear text of ``texts`` (1 or 6 plain numbers)."""
+def _gear_ratios(gears):
+    """The gear ratio of each gear text of ``gears`` (1 or 6 plain numbers: the first; None:
+    1.0)."""
+    given = [k for k, text in enumerate(gears) if text is not None]
+    texts = [gears[k] for k in given]
     counts = [len(text.split()) for text in texts]
-    if counts.count(1) == len(counts):  # (the common case: one number each)
-        return numbers(texts, 1).tolist()
-    out = [None] * len(texts)
+    ratios = [1.0] * len(gears)
     for count in (1, 6):
         ks = [k for k, n in enumerate(counts) if n == count]
         for k, values in zip(ks, numbers([texts[k] for k in ks], count).tolist(), strict=True):
-            out[k] = values if count == 1 else values[0]
-    if None in out:
+            ratios[given[k]] = values if count == 1 else values[0]
+    if not set(counts).issubset((1, 6)):
         raise Declined
-    return out
+    return ratios

@@ -175,11 +175,10 @@ def _moved_by_ref(kinds, refs, axes, p_CJ):
 def add_actuators(plant, given, joints, armatures, ratios, limits, gains):
     """Adds the motor and position actuators of ``given`` (their names, None: not given, and
     their joints' names, in the element reader's order) on ``joints`` (the joints by name), as
-    its parse_motor does, with their effort ``limits``, gear ``ratios`` (floats, None: not
-    given), the rotor inertias of the joints' ``armatures`` (by joint name) and the
-    positions' PD ``gains`` ({place: (kp, kd) floats}), made in their places and added at
-    once (JointActuator._in_rows, the plant's _add_placed). Declined where AddJointActuator or
-    a setter would raise."""
+    its parse_motor does, with their effort ``limits``, gear ``ratios`` (floats), the rotor
+    inertias of the joints' ``armatures`` (by joint name) and the positions' PD ``gains``
+    ({place: (kp, kd) floats}), made in their places and added at once (JointActuator._in_rows,
+    the plant's _add_placed). Declined where AddJointActuator or a setter would raise."""
     names, joint_names = given
     if None in names:  # (Drake's name: motor and the actuator's number in the plant)
         first = plant.num_actuators()
@@ -192,7 +191,6 @@ def add_actuators(plant, given, joints, armatures, ratios, limits, gains):
         or not all(map(_POSITIVE, limits))
     ):
         raise Declined
-    ratios = [1.0 if ratio is None else ratio for ratio in ratios]
     rotor_inertias = [0.0] * len(names)
     if armatures:
         for k, armature in enumerate(map(armatures.get, joint_names)):

@@ -415,5 +415,8 @@ class ScanColumns:
             elements.append(part.elements)
             classes.append(np.where(part.classes < 0, -1, part.classes + len(defaults)))
             defaults += part.defaults
-        return ScanColumns(parts[0]._scan, np.concatenate(elements), np.concatenate(classes),
-                           defaults, np.concatenate([part._table for part in parts]))  # fmt: skip
+        joined = ScanColumns(parts[0]._scan, np.concatenate(elements), np.concatenate(classes),
+                             defaults, np.concatenate([part._table for part in parts]))  # fmt: skip
+        if all(part._names is not None for part in parts):  # (their names' union: made)
+            joined._names = set().union(*(part._names for part in parts))
+        return joined

@@ -78,15 +78,9 @@ def warnings(tables, bodies, geoms, joints, actuators, more):
     actuators, actuator_columns = actuators
     place = {i: k for k, i in enumerate(actuators)}
     after = len(tags)  # (the actuators after every body)
-    for tag in ("motor", "position"):
-        mine = [k for k, i in enumerate(actuators) if tags[i] == tag]
-        names = UNSUPPORTED["motor"]
-        if tag == "position":
-            names += UNSUPPORTED["position"]
-        if mine:
-            _attributes(out, names, actuator_columns.take(mine),
-                        [actuators[k] for k in mine], lambda i: actuator_key(after, place[i]),
-                        tags.__getitem__)  # fmt: skip
+    # (a position's names: a motor's, then its own, which a motor does not hold: the whitelist)
+    _attributes(out, UNSUPPORTED["motor"] + UNSUPPORTED["position"], actuator_columns,
+                actuators, lambda i: actuator_key(after, place[i]), tags.__getitem__)  # fmt: skip
     for order, tag in enumerate(IGNORED):
         seen = set()
         for i in kinds.get(tag, ()):
