@@ -267,11 +267,15 @@ class ScanColumns:
         in no kind's whitelist), with those of their defaults."""
         if self._names is None:
             scan = self._scan
-            first, count = scan.elements[self.elements, FIRST : COUNT + 1].T
-            rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
-            held = np.bincount(scan.attributes[rows, NAME] + 1, minlength=len(_KEYS))
-            names = set(map(_KEYS.__getitem__, (np.flatnonzero(held) - 1).tolist()))
-            for c in np.unique(self.classes).tolist():
+            held = self._table >= 0
+            if np.count_nonzero(held) == scan.elements[self.elements, COUNT].sum():  # (ROWED's)
+                names = set(map(ROWED.__getitem__, np.flatnonzero(held.any(axis=0)).tolist()))
+            else:  # (the names of the elements' attribute rows)
+                first, count = scan.elements[self.elements, FIRST : COUNT + 1].T
+                rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
+                held = np.bincount(scan.attributes[rows, NAME] + 1, minlength=len(_KEYS))
+                names = set(map(_KEYS.__getitem__, (np.flatnonzero(held) - 1).tolist()))
+            for c in set(self.classes.tolist()):
                 if c >= 0:
                     names.update(self.defaults[c][0])
             self._names = names
