@@ -12,8 +12,6 @@ element reader reads the document, and gives Drake's located messages."""
 
 import math
 import re
-from bisect import bisect_right
-from itertools import accumulate
 from operator import itemgetter
 
 import numpy as np
@@ -112,11 +110,12 @@ class Plan:
     body) each). ``num_frames``, ``num_joints``: the frames' and joints' count. The MJCF
     bodies' poses in their parents: rows R_PB (n, 9), p_PB (n, 3)."""
 
-    def __init__(self, body_names, given_joint_names, held, parent_body, free_bodies,
-                 first_number, rows, R_PB, p_PB):  # fmt: skip
+    def __init__(self, body_names, given_joint_names, joint_counts, freejointed, parent_body,
+                 free_bodies, first_number, rows, R_PB, p_PB):  # fmt: skip
         """The plan of the MJCF bodies of names ``body_names`` and joints of names
-        ``given_joint_names`` (None: not given; by body, in document order), ``held``: each
-        body's joints and freejoints (lists: their count), ``parent_body``: each body's
+        ``given_joint_names`` (None: not given; by body, in document order),
+        ``joint_counts``: each body's joints' count, ``freejointed``: the bodies of a
+        ``<freejoint>``, ``parent_body``: each body's
         parent's (-1: World; parents first), ``free_bodies``: those of a free joint (its
         only one), ``first_number``: the plant's body count (an unnamed body's number),
         ``rows``: the bodies' inertia rows. Declined where AddRigidBody, AddFrame or
@@ -131,9 +130,7 @@ class Plan:
         owned, owners, welds, weld_names, floating = [], [], [], [], []
         joint_names = [None] * len(given_joint_names)
         f = j = k = 0  # (the next frame's and joint's places; the body's first joint)
-        for b, (name, js, freejoints) in enumerate(
-            zip(body_names, held["joint"], held["freejoint"], strict=True)
-        ):
+        for b, (name, count) in enumerate(zip(body_names, joint_counts, strict=True)):
             at = parent_body[b]
             last = place_of[at] if at >= 0 else -1
             place = len(names)
@@ -148,15 +145,15 @@ class Plan:
                 floating.append((place, b))
                 k += 1
                 continue
-            if not js:
-                if freejoints:
+            if not count:
+                if b in freejointed:
                     floating.append((place, b))
                 else:
                     weld_names.append(f"{'world' if last < 0 else names[last]}_welds_to_{name}")
                     welds.append((j, last, place, b))
                     j += 1
                 continue
-            for n in range(1, len(js)) if len(js) > 1 else ():  # (chained: a massless child)
+            for n in range(1, count):  # (chained: a massless child)
                 child = len(names)
                 names.append(f"{name}{n - 1}")
                 inertia_rows.append((massless, 0))
@@ -287,19 +284,20 @@ def _parse(workspace, data, file, includes):
     child_class = {}
     for b, given in zip(bodies, body_columns.texts("childclass"), strict=True):
         child_class[b] = child_class.get(parents[b], "") if given is None else given
-    held = {tag: [[] for _ in bodies] for tag in ("joint", "freejoint", "inertial", "geom")}
-    for tag, lists in held.items():
-        mine = kinds.get(tag, ())
-        for i, b in zip(mine, map(ordinal.get, map(parents.__getitem__, mine)), strict=True):
-            if b is not None:  # (a body's)
-                lists[b].append(i)
-    if any(len(x) > 1 for x in held["inertial"]) or any(len(x) > 1 for x in held["freejoint"]):
-        raise Declined
+    joints, joint_bodies = _held(kinds, "joint", parents, ordinal)
+    geoms, owners = _held(kinds, "geom", parents, ordinal)
+    inertial, inertial_bodies = _held(kinds, "inertial", parents, ordinal)
+    freejoint_bodies = _held(kinds, "freejoint", parents, ordinal)[1]
+    freejointed, with_inertial = set(freejoint_bodies), set(inertial_bodies)
+    if len(with_inertial) < len(inertial) or len(freejointed) < len(freejoint_bodies):
+        raise Declined  # (two in a body)
     if from_geoms:  # (the inertials not read)
-        held["inertial"] = [[] for _ in bodies]
+        inertial, inertial_bodies, with_inertial = [], [], set()
+    joint_counts = [0] * len(bodies)
+    for b in joint_bodies:
+        joint_counts[b] += 1
 
     # ---- joints
-    joints = [j for js in held["joint"] for j in js]  # (by body: document order)
     joint_columns = tables.columns(
         "joint", joints, defaults, [child_class[parents[j]] or "main" for j in joints]
     )
@@ -363,7 +361,6 @@ def _parse(workspace, data, file, includes):
 
     # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
     # once); inertias: an <inertial>'s, else the composite of the body's geoms
-    geoms = [g for gs in held["geom"] for g in gs]
     geom_columns = tables.columns(
         "geom", geoms, defaults, [child_class[parents[g]] or "main" for g in geoms]
     )
@@ -373,7 +370,6 @@ def _parse(workspace, data, file, includes):
         GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
         geoms, geom_columns, parents,
     )  # fmt: skip
-    inertial = [i for xs in held["inertial"] for i in xs]
     inertial_columns = tables.columns("inertial", inertial)
     solid, solid_columns = range(len(geoms)), geom_columns
     if meshed:
@@ -385,18 +381,15 @@ def _parse(workspace, data, file, includes):
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
     G_B, p_BGcm, mass = geom_inertias(solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng])
-    owners = [ordinal[parents[g]] for g in geoms]
     if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
         G_B, p_BGcm, mass = _with_meshes(
             looks, geom_columns, solid, meshed, (G_B, p_BGcm, mass),
-            [not held["inertial"][owners[k]] for k in meshed],
+            [owners[k] not in with_inertial for k in meshed],
         )  # fmt: skip
-    weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
+    weighed = [g for g, b in enumerate(owners) if b not in with_inertial]
     at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
     rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
-    rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
-        inertial_columns, R[nb + ng :], p[nb + ng :]
-    )
+    rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :])
     rows.flags.writeable = False
 
     # ---- the plan: bodies and joints in Drake's order, their names
@@ -406,13 +399,13 @@ def _parse(workspace, data, file, includes):
     if free:  # (a free joint a body's only joint, undamped)
         if not (damping[free] == 0.0).all():
             raise Declined
-        first_joints = list(accumulate(map(len, held["joint"]), initial=0))
-        free_bodies = {bisect_right(first_joints, k) - 1 for k in free}
-        if any(len(held["joint"][b]) > 1 for b in free_bodies):
+        free_bodies = {joint_bodies[k] for k in free}
+        if any(joint_counts[b] > 1 for b in free_bodies):
             raise Declined
     plan = Plan(
-        body_names, given_joint_names, held, [ordinal.get(parents[b], -1) for b in bodies],
-        free_bodies, plant.num_bodies(), rows, R_PB, p_PB,
+        body_names, given_joint_names, joint_counts, freejointed,
+        [ordinal.get(parents[b], -1) for b in bodies], free_bodies, plant.num_bodies(), rows,
+        R_PB, p_PB,
     )  # fmt: skip
     joint_names = plan.joint_names
 
@@ -496,6 +489,20 @@ def _parse(workspace, data, file, includes):
     for at, message in warned:
         diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.line(at))
     return instance
+
+
+def _held(kinds, tag, parents, ordinal):
+    """(the elements of ``tag`` that bodies hold, by body (their places: ``ordinal``), each
+    body's in document order; their bodies' places)."""
+    mine = kinds.get(tag, [])
+    bodies = list(map(ordinal.get, map(parents.__getitem__, mine)))
+    if None in bodies:  # (some not a body's: World's, a default's)
+        kept = [k for k, b in enumerate(bodies) if b is not None]
+        mine, bodies = [mine[k] for k in kept], [bodies[k] for k in kept]
+    if bodies != sorted(bodies):  # (one after a nested body: by body, stable)
+        order = sorted(range(len(bodies)), key=bodies.__getitem__)
+        mine, bodies = [mine[k] for k in order], [bodies[k] for k in order]
+    return mine, bodies
 
 
 def _with_meshes(looks, geoms, solid, meshed, solid_inertias, weighed):

@@ -350,6 +350,21 @@ def test_actuators_read_by_columns(edit, monkeypatch):
     assert _check(_string(text.replace(old, new, 1)), monkeypatch)
 
 
+@pytest.mark.parametrize(
+    "late",
+    [
+        '<joint name="late" axis="1 0 0"/><geom type="sphere" size="0.05"/>',
+        '<inertial mass="1" diaginertia="0.1 0.1 0.1"/><geom type="box" size="0.1 0.1 0.1"/>',
+        "<freejoint/>",
+    ],
+)
+def test_elements_after_a_nested_body(late, monkeypatch):
+    """A body's joints, geoms, inertial or freejoint after its nested body: read by body, each
+    body's in document order (as the reader reads them), or the reader's outcome."""
+    text = benchmark.robot_mjcf(60)
+    _check(_string(text.replace("</body>", "</body>" + late, 1)), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
