@@ -327,9 +327,8 @@ def _parse(workspace, data, file, includes):
     limits = np.empty((len(joints), 6))
     limits[:] = (-math.inf, math.inf) * 3
     ranged = joint_columns.has("range").tolist()
-    value_rows = value_rows.tolist()
     more = []  # (warnings of the joints and actuators: (key, element, message) each)
-    bounded, bounds = [], []
+    bounded = []
     for k, limited in enumerate(joint_columns.texts("limited")):
         kind = types[k]
         if kind not in ("hinge", "slide", "ball", "free"):
@@ -348,14 +347,13 @@ def _parse(workspace, data, file, includes):
                     key = (*joint_key(parents, joints[k]), -1)
                     more.append((key, joints[k], unsupported("range", "joint")))
                 continue
-            lower, upper = value_rows[k]
-            if kind == "hinge" and frames.degree:
-                lower, upper = lower * _DEGREE, upper * _DEGREE
-            if not lower <= upper:
-                raise Declined
             bounded.append(k)
-            bounds.append((lower, upper))
-    if bounded:
+    if bounded:  # (their ranges, in radians for a hinge)
+        bounds = value_rows[bounded]
+        if frames.degree:
+            bounds[[m for m, k in enumerate(bounded) if types[k] == "hinge"]] *= _DEGREE
+        if not (bounds[:, 0] <= bounds[:, 1]).all():
+            raise Declined
         limits[bounded, :2] = bounds
     limits.flags.writeable = False
 
@@ -472,8 +470,8 @@ def _parse(workspace, data, file, includes):
     moving = add_elements(
         plant, instance, plan, (types, axes, limits, damping, p_CJ, has_pos, refs.tolist(), unit)
     )
-    given_armatures = armature.tolist()
-    armatures = {joint_names[k]: given_armatures[k] for k in armatured}  # (by joint name)
+    given = armature[armatured].tolist()
+    armatures = dict(zip([joint_names[k] for k in armatured], given, strict=True))  # (by name)
     add_actuators(
         plant, (actuator_names, actuator_columns.texts("joint")), moving, armatures, ratios,
         effort_limits.tolist(), gains,

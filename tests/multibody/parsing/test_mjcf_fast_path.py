@@ -365,6 +365,14 @@ def test_elements_after_a_nested_body(late, monkeypatch):
     _check(_string(text.replace("</body>", "</body>" + late, 1)), monkeypatch)
 
 
+def test_the_robot_in_degrees(monkeypatch):
+    """Angles in degrees: the hinges' ranges and refs, the Euler and axis-angle orientations
+    converted as the reader converts them (slides' ranges not)."""
+    text = benchmark.robot_mjcf(60).replace('angle="radian"', 'angle="degree"', 1)
+    assert 'angle="degree"' in text
+    assert _check(_string(text), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
