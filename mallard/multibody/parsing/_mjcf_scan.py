@@ -39,6 +39,7 @@ TAGS = tuple(sorted(set().union(*CHILDREN.values())))
 NAMES = ROWED + tuple(sorted(set().union(*ATTRIBUTES.values()).difference(ROWED)))
 _KEYS = (*NAMES, None)  # (by name id: -1, None)
 _TAG = {tag: k for k, tag in enumerate(TAGS)}
+_TAG_NAMES = np.array(TAGS, object)  # (by tag id: a take of the names)
 _NAME = {name: k for k, name in enumerate(NAMES)}
 _TABLES = ((*_xml_scan.name_table(TAGS), TAGS), (*_xml_scan.name_table(NAMES), NAMES))
 _ORIENTATIONS = np.array([_NAME[name] for name in sorted(ORIENTATIONS)], np.intp)
@@ -80,7 +81,7 @@ class ScanTables:
         if (ids < 0).any():
             raise Declined  # (a tag outside the whitelist)
         self.scan, self.file, self.files, self._ids = scan, file, {}, ids
-        self.tags = list(map(TAGS.__getitem__, ids.tolist()))
+        self.tags = _TAG_NAMES.take(ids).tolist()
         self.parents = scan.elements[:, PARENT].tolist()
         order = np.argsort(ids, kind="stable").tolist()
         counts = np.bincount(ids, minlength=len(TAGS))
