@@ -24,9 +24,7 @@ def merged(own, default):
 
 class Defaults:
     """The classes of a document's ``<default>``s: ``classes[kind][class]`` = (attributes,
-    whether they set an orientation), as the element reader's parse_default leaves them;
-    ``names[kind]``: the attribute names of the last elements of ``kind`` given their defaults
-    (``apply``)."""
+    whether they set an orientation), as the element reader's parse_default leaves them."""
 
     def __init__(self, tables):
         tags, attrs, parents = tables.tags, tables.attrs, tables.parents
@@ -40,7 +38,7 @@ class Defaults:
             class_of[d] = name
         if len(set(class_of.values())) != len(class_of):  # (a class given twice)
             raise Declined
-        self.classes, self.names = {}, {}
+        self.classes = {}
         for kind in KINDS:
             by_default = {}
             for i in tables.kinds.get(kind, ()):
@@ -68,7 +66,6 @@ class Defaults:
                 out.append(merged(own, default))
             else:
                 out.append({**own, **default[0], **own})
-        names = self.names[kind] = set().union(*out)
-        if not ATTRIBUTES[kind].issuperset(names):
+        if not ATTRIBUTES[kind].issuperset(set().union(*out)):
             raise Declined
         return out

@@ -12,8 +12,6 @@ element reader reads the document, and gives Drake's located messages."""
 
 import math
 import re
-from bisect import bisect_right
-from itertools import accumulate
 from operator import itemgetter
 
 import numpy as np
@@ -116,11 +114,12 @@ class Plan:
     body) each). ``num_frames``, ``num_joints``: the frames' and joints' count. The MJCF
     bodies' poses in their parents: rows R_PB (n, 9), p_PB (n, 3)."""
 
-    def __init__(self, body_names, given_joint_names, held, parent_body, free_bodies,
-                 first_number, rows, R_PB, p_PB):  # fmt: skip
+    def __init__(self, body_names, given_joint_names, joint_counts, freejointed, parent_body,
+                 free_bodies, first_number, rows, R_PB, p_PB):  # fmt: skip
         """The plan of the MJCF bodies of names ``body_names`` and joints of names
-        ``given_joint_names`` (None: not given; by body, in document order), ``held``: each
-        body's joints and freejoints (lists: their count), ``parent_body``: each body's
+        ``given_joint_names`` (None: not given; by body, in document order),
+        ``joint_counts``: each body's joints' count, ``freejointed``: the bodies of a
+        ``<freejoint>``, ``parent_body``: each body's
         parent's (-1: World; parents first), ``free_bodies``: those of a free joint (its
         only one), ``first_number``: the plant's body count (an unnamed body's number),
         ``rows``: the bodies' inertia rows. Declined where AddRigidBody, AddFrame or
@@ -135,9 +134,7 @@ class Plan:
         owned, owners, welds, weld_names, floating = [], [], [], [], []
         joint_names = [None] * len(given_joint_names)
         f = j = k = 0  # (the next frame's and joint's places; the body's first joint)
-        for b, (name, js, freejoints) in enumerate(
-            zip(body_names, held["joint"], held["freejoint"], strict=True)
-        ):
+        for b, (name, count) in enumerate(zip(body_names, joint_counts, strict=True)):
             at = parent_body[b]
             last = place_of[at] if at >= 0 else -1
             place = len(names)
@@ -152,15 +149,15 @@ class Plan:
                 floating.append((place, b))
                 k += 1
                 continue
-            if not js:
-                if freejoints:
+            if not count:
+                if b in freejointed:
                     floating.append((place, b))
                 else:
                     weld_names.append(f"{'world' if last < 0 else names[last]}_welds_to_{name}")
                     welds.append((j, last, place, b))
                     j += 1
                 continue
-            for n in range(1, len(js)) if len(js) > 1 else ():  # (chained: a massless child)
+            for n in range(1, count):  # (chained: a massless child)
                 child = len(names)
                 names.append(f"{name}{n - 1}")
                 inertia_rows.append((massless, 0))
@@ -292,19 +289,20 @@ def _parse(workspace, data, file, includes):
     child_class = {}
     for b, given in zip(bodies, body_columns.texts("childclass"), strict=True):
         child_class[b] = child_class.get(parents[b], "") if given is None else given
-    held = {tag: [[] for _ in bodies] for tag in ("joint", "freejoint", "inertial", "geom")}
-    for tag, lists in held.items():
-        mine = kinds.get(tag, ())
-        for i, b in zip(mine, map(ordinal.get, map(parents.__getitem__, mine)), strict=True):
-            if b is not None:  # (a body's)
-                lists[b].append(i)
-    if any(len(x) > 1 for x in held["inertial"]) or any(len(x) > 1 for x in held["freejoint"]):
-        raise Declined
+    joints, joint_bodies = _held(kinds, "joint", parents, ordinal)
+    geoms, owners = _held(kinds, "geom", parents, ordinal)
+    inertial, inertial_bodies = _held(kinds, "inertial", parents, ordinal)
+    freejoint_bodies = _held(kinds, "freejoint", parents, ordinal)[1]
+    freejointed, with_inertial = set(freejoint_bodies), set(inertial_bodies)
+    if len(with_inertial) < len(inertial) or len(freejointed) < len(freejoint_bodies):
+        raise Declined  # (two in a body)
     if from_geoms:  # (the inertials not read)
-        held["inertial"] = [[] for _ in bodies]
+        inertial, inertial_bodies, with_inertial = [], [], set()
+    joint_counts = [0] * len(bodies)
+    for b in joint_bodies:
+        joint_counts[b] += 1
 
     # ---- joints
-    joints = [j for js in held["joint"] for j in js]  # (by body: document order)
     joint_columns = tables.columns(
         "joint", joints, defaults, [child_class[parents[j]] or "main" for j in joints]
     )
@@ -357,7 +355,6 @@ def _parse(workspace, data, file, includes):
 
     # ---- frames (of the bodies, geoms but fromto's, inertials: each orientation kind at
     # once); inertias: an <inertial>'s, else the composite of the body's geoms
-    geoms = [g for gs in held["geom"] for g in gs]
     geom_columns = tables.columns(
         "geom", geoms, defaults, [child_class[parents[g]] or "main" for g in geoms]
     )
@@ -367,7 +364,6 @@ def _parse(workspace, data, file, includes):
         GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
         geoms, geom_columns, parents,
     )  # fmt: skip
-    inertial = [i for xs in held["inertial"] for i in xs]
     inertial_columns = tables.columns("inertial", inertial)
     solid, solid_columns = range(len(geoms)), geom_columns
     if meshed:
@@ -379,18 +375,15 @@ def _parse(workspace, data, file, includes):
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
     G_B, p_BGcm, mass = geom_inertias(solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng])
-    owners = [ordinal[parents[g]] for g in geoms]
     if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
         G_B, p_BGcm, mass = _with_meshes(
             looks, geom_columns, solid, meshed, (G_B, p_BGcm, mass),
-            [not held["inertial"][owners[k]] for k in meshed],
+            [owners[k] not in with_inertial for k in meshed],
         )  # fmt: skip
-    weighed = [g for g, b in enumerate(owners) if not held["inertial"][b]]
+    weighed = [g for g, b in enumerate(owners) if b not in with_inertial]
     at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
     rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
-    rows[[ordinal[parents[i]] for i in inertial]] = inertial_rows(
-        inertial_columns, R[nb + ng :], p[nb + ng :]
-    )
+    rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :])
     rows.flags.writeable = False
 
     # ---- the plan: bodies and joints in Drake's order, their names
@@ -400,60 +393,59 @@ def _parse(workspace, data, file, includes):
     if free:  # (a free joint a body's only joint, undamped)
         if not (damping[free] == 0.0).all():
             raise Declined
-        first_joints = list(accumulate(map(len, held["joint"]), initial=0))
-        free_bodies = {bisect_right(first_joints, k) - 1 for k in free}
-        if any(len(held["joint"][b]) > 1 for b in free_bodies):
+        free_bodies = {joint_bodies[k] for k in free}
+        if any(joint_counts[b] > 1 for b in free_bodies):
             raise Declined
     plan = Plan(
-        body_names, given_joint_names, held, [ordinal.get(parents[b], -1) for b in bodies],
-        free_bodies, plant.num_bodies(), rows, R_PB, p_PB,
+        body_names, given_joint_names, joint_counts, freejointed,
+        [ordinal.get(parents[b], -1) for b in bodies], free_bodies, plant.num_bodies(), rows,
+        R_PB, p_PB,
     )  # fmt: skip
     joint_names = plan.joint_names
 
-    # ---- actuators
-    actuators = [
-        i for tag in ("motor", "position") for i in kinds.get(tag, ())
-        if tags[parents[i]] == "actuator"
-    ]  # fmt: skip
-    if len(kinds.get("actuator", ())) > 1:  # (else in order: motors, then positions)
-        actuators.sort(key=lambda i: (parents[i], tags[i] != "motor", i))
-    actuator_tags = [tags[i] for i in actuators]
-    by_tag = {}  # (each tag's actuators, in order, and their attribute dicts with defaults)
-    for tag in ("motor", "position"):
-        mine = [i for i in actuators if tags[i] == tag]
-        by_tag[tag] = (mine, defaults.apply(tag, mine, attrs, ["main"] * len(mine)))
+    # ---- actuators: motors, then positions (of each <actuator> in turn where several)
+    by_tag = [[i for i in kinds.get(tag, ()) if tags[parents[i]] == "actuator"]
+              for tag in ("motor", "position")]  # fmt: skip
+    actuators = by_tag[0] + by_tag[1]
+    parts = [tables.columns(tag, mine, defaults, ["main"] * len(mine))
+             for tag, mine in zip(("motor", "position"), by_tag, strict=True) if mine]  # fmt: skip
+    actuator_columns = type(parts[0]).joined(parts) if parts else tables.columns("motor", [])
     if len(kinds.get("actuator", ())) > 1:
-        with_defaults = dict(zip(*by_tag["motor"], strict=True))
-        with_defaults.update(zip(*by_tag["position"], strict=True))
-        actuator_attrs = [with_defaults[i] for i in actuators]
-    else:  # (motors, then positions)
-        actuator_attrs = by_tag["motor"][1] + by_tag["position"][1]
-    effort_limits = np.full(len(actuator_attrs), math.inf)
+        order = sorted(
+            range(len(actuators)),
+            key=lambda k: (parents[actuators[k]], k >= len(by_tag[0]), actuators[k]),
+        )
+        actuators = [actuators[k] for k in order]
+        actuator_columns = actuator_columns.take(order)
+    actuator_names = actuator_columns.texts("name")
+    specs = (("ctrlrange", 2, None), ("forcerange", 2, None), ("kp", 1, "1"), ("kd", 1, "0"))
+    try:  # (gears of one number each, as usual: in the same gather)
+        *ranges, gears = actuator_columns.table((*specs, ("gear", 1, None)))
+        ratios = np.where(actuator_columns.has("gear"), gears, 1.0).tolist()
+    except Declined:  # (a gear of six numbers; or a text declined again below)
+        ranges = actuator_columns.table(specs)
+        ratios = _gear_ratios(actuator_columns.texts("gear"))
+    effort_limits = np.full(len(actuators), math.inf)
     first_actuator, after = plant.num_actuators(), len(tags)
-    held_names = defaults.names["motor"] | defaults.names["position"]
+    held_names = actuator_columns.names
     for order, (range_name, limited_name) in enumerate(
         (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited"))
     ):
         if held_names.isdisjoint((range_name, limited_name)):
             continue  # (no actuator limited by this range)
         effort_limits, range_warnings = _effort_limits(
-            actuator_attrs, effort_limits, range_name, limited_name
+            actuator_columns, ranges[order], effort_limits, range_name, limited_name
         )
         for place, message in range_warnings:
-            name = actuator_attrs[place].get("name", f"motor{first_actuator + place}")
+            name = actuator_names[place]
+            if name is None:
+                name = f"motor{first_actuator + place}"
             more.append((
                 (*actuator_key(after, place), order - 2), actuators[place],
                 f"The motor '{name}' specified a {range_name} attribute where {message}",
             ))  # fmt: skip
-    gears = [a.get("gear") for a in actuator_attrs]
-    given = [k for k, g in enumerate(gears) if g is not None]
-    ratios = [None] * len(gears)
-    for k, ratio in zip(given, _first_numbers([gears[k] for k in given]), strict=True):
-        ratios[k] = ratio
-    positions = [k for k, tag in enumerate(actuator_tags) if tag == "position"]
-    position_attrs = [actuator_attrs[k] for k in positions]  # (a motor has no kp, kd)
-    kp = _distinct_numbers([a.get("kp", "1") for a in position_attrs], 1).tolist()
-    kd = _distinct_numbers([a.get("kd", "0") for a in position_attrs], 1).tolist()
+    positions = [k for k, i in enumerate(actuators) if tags[i] == "position"]
+    kp, kd = ranges[2][positions].tolist(), ranges[3][positions].tolist()  # (a motor has none)
     gains = dict(zip(positions, zip(kp, kd, strict=True), strict=True))  # (place: (kp, kd))
 
     # ---- <option>: gravity
@@ -464,7 +456,7 @@ def _parse(workspace, data, file, includes):
 
     # ---- Drake's warnings, in the reader's order
     warned = warnings(tables, (bodies, body_columns), (geoms, geom_columns),
-                      (joints, joint_columns), actuators, actuator_attrs, more)  # fmt: skip
+                      (joints, joint_columns), (actuators, actuator_columns), more)  # fmt: skip
     diagnostics = workspace.diagnostics
     if warned and diagnostics.strict:
         raise Declined
@@ -474,9 +466,12 @@ def _parse(workspace, data, file, includes):
     moving = add_elements(
         plant, instance, plan, (types, axes, limits, damping, p_CJ, has_pos, refs.tolist(), unit)
     )
-    given_armatures = armature.tolist()
-    armatures = {joint_names[k]: given_armatures[k] for k in armatured}  # (by joint name)
-    add_actuators(plant, actuator_attrs, moving, armatures, ratios, effort_limits.tolist(), gains)
+    given = armature[armatured].tolist()
+    armatures = dict(zip([joint_names[k] for k in armatured], given, strict=True))  # (by name)
+    add_actuators(
+        plant, (actuator_names, actuator_columns.texts("joint")), moving, armatures, ratios,
+        effort_limits.tolist(), gains,
+    )  # fmt: skip
     if gravity:  # (undone if the Parser's call fails: the reader's undo)
         field = plant.mutable_gravity_field()
         previous = field.gravity_vector()
@@ -488,6 +483,20 @@ def _parse(workspace, data, file, includes):
     for at, message in warned:
         diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.line(at))
     return instance
+
+
+def _held(kinds, tag, parents, ordinal):
+    """(the elements of ``tag`` that bodies hold, by body (their places: ``ordinal``), each
+    body's in document order; their bodies' places)."""
+    mine = kinds.get(tag, [])
+    bodies = list(map(ordinal.get, map(parents.__getitem__, mine)))
+    if None in bodies:  # (some not a body's: World's, a default's)
+        kept = [k for k, b in enumerate(bodies) if b is not None]
+        mine, bodies = [mine[k] for k in kept], [bodies[k] for k in kept]
+    if bodies != sorted(bodies):  # (one after a nested body: by body, stable)
+        order = sorted(range(len(bodies)), key=bodies.__getitem__)
+        mine, bodies = [mine[k] for k in order], [bodies[k] for k in order]
+    return mine, bodies
 
 
 def _with_meshes(looks, geoms, solid, meshed, solid_inertias, weighed):
@@ -556,24 +565,21 @@ class _Geom:
     friction = (1.0, 1.0)
 
 
-def _effort_limits(dicts, limits, range_name, limited_name):
-    """The effort ``limits`` (an array) of the actuators of attribute dicts ``dicts``, each
-    the smaller of its limit and the larger magnitude of its range ``range_name`` where
-    limited (its flag ``limited_name``), as the element reader's effort_limit (max, min and
-    the comparisons exact: the same floats at once); and its warnings: [(place, Drake's
-    message's end)] (a range reversed: ignored; not symmetric)."""
-    flags = [a.get(limited_name, "auto") for a in dicts]
+def _effort_limits(columns, values, limits, range_name, limited_name):
+    """The effort ``limits`` (an array) of the actuators of Columns ``columns``, each the
+    smaller of its limit and the larger magnitude of its range ``range_name`` (``values``: its
+    rows, NaN where absent) where limited (its flag ``limited_name``), as the element reader's
+    effort_limit (max, min and the comparisons exact: the same floats at once); and its
+    warnings: [(place, Drake's message's end)] (a range reversed: ignored; not symmetric)."""
+    flags = columns.texts(limited_name, "auto")
     given = set(flags)
     if not _FLAGS.issuperset(given):
         raise Declined
-    ranged = [k for k, a in enumerate(dicts) if range_name in a]
-    values = np.zeros((len(dicts), 2))
-    values[ranged] = _distinct_numbers([dicts[k][range_name] for k in ranged], 2)
-    limited = np.zeros(len(dicts), dtype=bool)
-    limited[ranged] = True  # (auto: limited where a range is given)
+    ranged = columns.has(range_name)  # (auto: limited where a range is given)
+    limited = ranged.copy()
     for flag in given.difference(("auto",)):
         limited[[k for k, f in enumerate(flags) if f == flag]] = flag == "true"
-    lower, upper = values.T
+    lower, upper = np.where(ranged[:, None], values, 0.0).T
     larger = np.maximum(upper, -lower)
     ignored = limited & (lower > upper)
     taken = limited & ~ignored
@@ -585,25 +591,17 @@ def _effort_limits(dicts, limits, range_name, limited_name):
     return out, warned
 
 
-def _distinct_numbers(texts, count):
-    """numbers() of ``texts``, each distinct text read once (defaults repeat them)."""
-    distinct = dict.fromkeys(texts)
-    if len(distinct) == len(texts):
-        return numbers(texts, count)
-    places = {text: k for k, text in enumerate(distinct)}
-    return numbers(list(distinct), count)[list(map(places.__getitem__, texts))]
-
-
-def _first_numbers(texts):
-    """The first number of each gear text of ``texts`` (1 or 6 plain numbers)."""
+def _gear_ratios(gears):
+    """The gear ratio of each gear text of ``gears`` (1 or 6 plain numbers: the first; None:
+    1.0)."""
+    given = [k for k, text in enumerate(gears) if text is not None]
+    texts = [gears[k] for k in given]
     counts = [len(text.split()) for text in texts]
-    if counts.count(1) == len(counts):  # (the common case: one number each)
-        return numbers(texts, 1).tolist()
-    out = [None] * len(texts)
+    ratios = [1.0] * len(gears)
     for count in (1, 6):
         ks = [k for k, n in enumerate(counts) if n == count]
         for k, values in zip(ks, numbers([texts[k] for k in ks], count).tolist(), strict=True):
-            out[k] = values if count == 1 else values[0]
-    if None in out:
+            ratios[given[k]] = values if count == 1 else values[0]
+    if not set(counts).issubset((1, 6)):
         raise Declined
-    return out
+    return ratios

@@ -172,18 +172,17 @@ def _moved_by_ref(kinds, refs, axes, p_CJ):
     return np.matmul(I, R), np.matmul(I, p[:, :, None])[:, :, 0] + p_CJ
 
 
-def add_actuators(plant, dicts, joints, armatures, ratios, limits, gains):
-    """Adds the motor and position actuators of attribute dicts ``dicts`` (in the element
-    reader's order) on ``joints`` (by name), as its parse_motor does, with their effort
-    ``limits``, gear ``ratios`` (floats, None: not given), the rotor inertias of the joints'
-    ``armatures`` (by joint name) and the positions' PD ``gains`` ({place: (kp, kd) floats}),
-    made in their places and added at once (JointActuator._in_rows, the plant's
-    _add_placed). Declined where AddJointActuator or a setter would raise."""
-    names = [a.get("name") for a in dicts]
+def add_actuators(plant, given, joints, armatures, ratios, limits, gains):
+    """Adds the motor and position actuators of ``given`` (their names, None: not given, and
+    their joints' names, in the element reader's order) on ``joints`` (the joints by name), as
+    its parse_motor does, with their effort ``limits``, gear ``ratios`` (floats), the rotor
+    inertias of the joints' ``armatures`` (by joint name) and the positions' PD ``gains``
+    ({place: (kp, kd) floats}), made in their places and added at once (JointActuator._in_rows,
+    the plant's _add_placed). Declined where AddJointActuator or a setter would raise."""
+    names, joint_names = given
     if None in names:  # (Drake's name: motor and the actuator's number in the plant)
         first = plant.num_actuators()
         names = [f"motor{first + k}" if name is None else name for k, name in enumerate(names)]
-    joint_names = [a.get("joint") for a in dicts]
     on = [joints.get(name) for name in joint_names]
     if (
         None in on  # (no joint, or not a revolute or prismatic joint of the document)
@@ -192,7 +191,6 @@ def add_actuators(plant, dicts, joints, armatures, ratios, limits, gains):
         or not all(map(_POSITIVE, limits))
     ):
         raise Declined
-    ratios = [1.0 if ratio is None else ratio for ratio in ratios]
     rotor_inertias = [0.0] * len(names)
     if armatures:
         for k, armature in enumerate(map(armatures.get, joint_names)):

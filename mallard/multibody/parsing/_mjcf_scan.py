@@ -31,13 +31,15 @@ from mallard.multibody.parsing._xml_scan import (
 ROWED = ("name", "class", "childclass", "type", "pos", *sorted(ORIENTATIONS), "axis", "ref",
          "damping", "armature", "range", "limited", "size", "fromto", "mesh", "mass",
          "density", "diaginertia", "fullinertia", "contype", "conaffinity", "condim", "group",
-         "material", "rgba", "friction")  # fmt: skip
+         "material", "rgba", "friction", "joint", "ctrlrange", "ctrllimited", "forcerange",
+         "forcelimited", "gear", "kp", "kd")  # fmt: skip
 #: The tags and attribute names the scan gives ids: every tag of the whitelist (another tag
 #: declines), every attribute name it holds (another: id -1), ROWED's first.
 TAGS = tuple(sorted(set().union(*CHILDREN.values())))
 NAMES = ROWED + tuple(sorted(set().union(*ATTRIBUTES.values()).difference(ROWED)))
 _KEYS = (*NAMES, None)  # (by name id: -1, None)
 _TAG = {tag: k for k, tag in enumerate(TAGS)}
+_TAG_NAMES = np.array(TAGS, object)  # (by tag id: a take of the names)
 _NAME = {name: k for k, name in enumerate(NAMES)}
 _TABLES = ((*_xml_scan.name_table(TAGS), TAGS), (*_xml_scan.name_table(NAMES), NAMES))
 _ORIENTATIONS = np.array([_NAME[name] for name in sorted(ORIENTATIONS)], np.intp)
@@ -53,7 +55,8 @@ for _tag, _names in ATTRIBUTES.items():
         _ALLOWED[_TAG[_tag]] = False
         _ALLOWED[_TAG[_tag], [_NAME[name] for name in _names]] = True
 #: The tags whose elements are read by columns (ScanColumns; the others' dicts made at once).
-_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light"))
+_COLUMNED = np.isin(TAGS, ("body", "joint", "geom", "inertial", "site", "light", "motor",
+                           "position"))  # fmt: skip
 
 
 def read(data, file):
@@ -78,7 +81,7 @@ class ScanTables:
         if (ids < 0).any():
             raise Declined  # (a tag outside the whitelist)
         self.scan, self.file, self.files, self._ids = scan, file, {}, ids
-        self.tags = list(map(TAGS.__getitem__, ids.tolist()))
+        self.tags = _TAG_NAMES.take(ids).tolist()
         self.parents = scan.elements[:, PARENT].tolist()
         order = np.argsort(ids, kind="stable").tolist()
         counts = np.bincount(ids, minlength=len(TAGS))
@@ -265,11 +268,15 @@ class ScanColumns:
         in no kind's whitelist), with those of their defaults."""
         if self._names is None:
             scan = self._scan
-            first, count = scan.elements[self.elements, FIRST : COUNT + 1].T
-            rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
-            held = np.bincount(scan.attributes[rows, NAME] + 1, minlength=len(_KEYS))
-            names = set(map(_KEYS.__getitem__, (np.flatnonzero(held) - 1).tolist()))
-            for c in np.unique(self.classes).tolist():
+            held = self._table >= 0
+            if np.count_nonzero(held) == scan.elements[self.elements, COUNT].sum():  # (ROWED's)
+                names = set(map(ROWED.__getitem__, np.flatnonzero(held.any(axis=0)).tolist()))
+            else:  # (the names of the elements' attribute rows)
+                first, count = scan.elements[self.elements, FIRST : COUNT + 1].T
+                rows = np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
+                held = np.bincount(scan.attributes[rows, NAME] + 1, minlength=len(_KEYS))
+                names = set(map(_KEYS.__getitem__, (np.flatnonzero(held) - 1).tolist()))
+            for c in set(self.classes.tolist()):
                 if c >= 0:
                     names.update(self.defaults[c][0])
             self._names = names
@@ -413,5 +420,8 @@ class ScanColumns:
             elements.append(part.elements)
             classes.append(np.where(part.classes < 0, -1, part.classes + len(defaults)))
             defaults += part.defaults
-        return ScanColumns(parts[0]._scan, np.concatenate(elements), np.concatenate(classes),
-                           defaults, np.concatenate([part._table for part in parts]))  # fmt: skip
+        joined = ScanColumns(parts[0]._scan, np.concatenate(elements), np.concatenate(classes),
+                             defaults, np.concatenate([part._table for part in parts]))  # fmt: skip
+        if all(part._names is not None for part in parts):  # (their names' union: made)
+            joined._names = set().union(*(part._names for part in parts))
+        return joined

@@ -54,11 +54,11 @@ def _attributes(out, names, columns, elements, key, tag):
                 out.append(((*key(at), order), at, unsupported(name, tag(at))))
 
 
-def warnings(tables, bodies, geoms, joints, actuators, actuator_attrs, more):
+def warnings(tables, bodies, geoms, joints, actuators, more):
     """[(element, message)] of the document of ``tables`` (each at its element's place), in
     the reader's order (``bodies``, ``geoms``, ``joints``: (the elements, their Columns with
-    their defaults), the bodies' geoms and joints; the actuators and their attribute dicts
-    with their defaults in the reader's order; ``more``: the fast path's other warnings,
+    their defaults), the bodies' geoms and joints; ``actuators``: the same of the actuators,
+    in the reader's order; ``more``: the fast path's other warnings,
     (key, element, message) each, keyed by joint_key or actuator_key)."""
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
     out = list(more)
@@ -75,17 +75,12 @@ def warnings(tables, bodies, geoms, joints, actuators, actuator_attrs, more):
                 lambda g: "geom")  # fmt: skip
     _attributes(out, UNSUPPORTED["joint"], joints[1], joints[0], lambda j: joint_key(parents, j),
                 lambda j: "joint")  # fmt: skip
+    actuators, actuator_columns = actuators
     place = {i: k for k, i in enumerate(actuators)}
     after = len(tags)  # (the actuators after every body)
-    for tag in ("motor", "position"):
-        mine = [k for k, i in enumerate(actuators) if tags[i] == tag]
-        names = UNSUPPORTED["motor"]
-        if tag == "position":
-            names += UNSUPPORTED["position"]
-        if mine:
-            _attributes(out, names, Columns([actuator_attrs[k] for k in mine]),
-                        [actuators[k] for k in mine], lambda i: actuator_key(after, place[i]),
-                        tags.__getitem__)  # fmt: skip
+    # (a position's names: a motor's, then its own, which a motor does not hold: the whitelist)
+    _attributes(out, UNSUPPORTED["motor"] + UNSUPPORTED["position"], actuator_columns,
+                actuators, lambda i: actuator_key(after, place[i]), tags.__getitem__)  # fmt: skip
     for order, tag in enumerate(IGNORED):
         seen = set()
         for i in kinds.get(tag, ()):

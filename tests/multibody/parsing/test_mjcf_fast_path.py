@@ -324,6 +324,56 @@ def test_defaults_read_by_columns(edit, monkeypatch):
     assert _check(_string(text.replace(old, new)), monkeypatch)
 
 
+#: Actuators read by columns (motors and positions, each kind with its class defaults): a
+#: class without actuator defaults, an actuator's own unsupported attribute and flag beside
+#: its default's range, a position's kd and a 6-number gear, an unnamed actuator (Drake's
+#: motor name), two ``<actuator>``s interleaving motors and positions (the reader's order).
+_ACTUATORS = {
+    "class without defaults": ('<motor class="robot" name="a_limb0_0_j0"',
+                               '<motor class="hip" name="a_limb0_0_j0"'),
+    "own attributes": ('<motor class="robot" name="a_limb0_0_j1"',
+                       '<motor user="1" ctrllimited="false" forcerange="-4 2" class="robot" '
+                       'name="a_limb0_0_j1"'),
+    "kd and a gear of six": ('<position class="robot" name="a_limb0_1_j0"',
+                             '<position kd="3" gear="2 0 0 0 0 1" class="robot" '
+                             'name="a_limb0_1_j0"'),
+    "unnamed": ('name="a_limb0_2_j0" ', ""),
+    "two sections": ('<motor class="robot" name="a_limb0_3_j0"',
+                     '</actuator><actuator><motor class="robot" name="a_limb0_3_j0"'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", sorted(_ACTUATORS))
+def test_actuators_read_by_columns(edit, monkeypatch):
+    old, new = _ACTUATORS[edit]
+    text = benchmark.robot_mjcf(60)
+    assert old in text
+    assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "late",
+    [
+        '<joint name="late" axis="1 0 0"/><geom type="sphere" size="0.05"/>',
+        '<inertial mass="1" diaginertia="0.1 0.1 0.1"/><geom type="box" size="0.1 0.1 0.1"/>',
+        "<freejoint/>",
+    ],
+)
+def test_elements_after_a_nested_body(late, monkeypatch):
+    """A body's joints, geoms, inertial or freejoint after its nested body: read by body, each
+    body's in document order (as the reader reads them), or the reader's outcome."""
+    text = benchmark.robot_mjcf(60)
+    _check(_string(text.replace("</body>", "</body>" + late, 1)), monkeypatch)
+
+
+def test_the_robot_in_degrees(monkeypatch):
+    """Angles in degrees: the hinges' ranges and refs, the Euler and axis-angle orientations
+    converted as the reader converts them (slides' ranges not)."""
+    text = benchmark.robot_mjcf(60).replace('angle="radian"', 'angle="degree"', 1)
+    assert 'angle="degree"' in text
+    assert _check(_string(text), monkeypatch)
+
+
 def _model_files():
     return sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".xml"))
 
