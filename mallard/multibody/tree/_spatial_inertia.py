@@ -103,9 +103,11 @@ def _validity_error(m, p, G, G_rows=None, p_rows=None):
         moments = fmt_vector(np.linalg.eigvalsh(I_SScm))
     else:
         moments = "(not computable: non-finite elements)"
+    with np.errstate(over="ignore"):  # (an inertia beyond float64 shown as inf, as Drake's)
+        I_BP = G * m
     return (
         f" mass = {fmt(m)}\n Center of mass = {fmt_vector(p)}\n"
-        f" Inertia about point P, I_BP =\n{fmt_matrix(G * m)}\n"
+        f" Inertia about point P, I_BP =\n{fmt_matrix(I_BP)}\n"
         f" Inertia about center of mass, I_BBcm =\n{fmt_matrix(I_SScm)}\n"
         f" Principal moments of inertia about Bcm (center of mass) =\n{moments}\n"
         f" These must be non-negative and satisfy the triangle inequality "
