@@ -1,8 +1,9 @@
 """Warnings and errors of the parsers, located as ``file:line`` as Drake's parsers do.
 
-Warnings go to the ``mallard.parsing`` logger (``logging``), or become errors with strict
-parsing; errors raise RuntimeError. The text is ``{file}:{line}: warning: {message}`` or
-``{file}:{line}: error: {message}``.
+Warnings go to the ``mallard.parsing`` logger (``logging``; each record as ``Logger.warning``
+makes it, its caller taken as Diagnostics.warning without a walk of the stack), or become
+errors with strict parsing; errors raise RuntimeError. The text is
+``{file}:{line}: warning: {message}`` or ``{file}:{line}: error: {message}``.
 """
 
 import logging
@@ -34,4 +35,13 @@ class Diagnostics:
         self.warnings += 1
         if self.strict:
             self.error(element, message, file, line)
-        LOGGER.warning("%swarning: %s", self._where(element, file, line), message)
+        if LOGGER.isEnabledFor(logging.WARNING):  # (LOGGER.warning without findCaller's walk)
+            LOGGER.handle(LOGGER.makeRecord(
+                LOGGER.name, logging.WARNING, __file__, _LINE, "%swarning: %s",
+                (self._where(element, file, line), message), None, "warning",
+            ))  # fmt: skip
+
+
+#: The line a warning's record gives (its pathname: this file, its funcName: "warning"):
+#: Diagnostics.warning's first.
+_LINE = Diagnostics.warning.__code__.co_firstlineno

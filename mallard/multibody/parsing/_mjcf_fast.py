@@ -480,8 +480,9 @@ def _parse(workspace, data, file, includes):
     warned += add_equalities(tables, defaults, plant, instance)  # (the reader's last)
     if warned and diagnostics.strict:
         raise Declined
-    for at, message in warned:
-        diagnostics.warning(None, message, file=tables.files.get(at, file), line=tables.line(at))
+    lines = tables.lines([at for at, _ in warned])
+    for (at, message), line in zip(warned, lines, strict=True):
+        diagnostics.warning(None, message, file=tables.files.get(at, file), line=line)
     return instance
 
 

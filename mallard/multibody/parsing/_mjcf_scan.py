@@ -72,7 +72,7 @@ def read(data, file):
 class ScanTables:
     """The tables of _mjcf_tables.Tables over a scan: ``tags``, ``parents``, ``kinds``,
     ``attrs`` (each element's dict made when first asked for: _Attributes), ``files`` (none:
-    no includes), ``line(element)``; ``columns`` of a kind."""
+    no includes), ``lines(elements)``; ``columns`` of a kind."""
 
     __slots__ = ("file", "tags", "attrs", "parents", "kinds", "files", "scan", "_ids")
 
@@ -95,8 +95,8 @@ class ScanTables:
         under_defaults = np.isin(scan.elements[:, PARENT], self.kinds.get("default", ()))
         self.attrs.read(np.flatnonzero(~_COLUMNED[ids] | under_defaults).tolist())
 
-    def line(self, i):
-        return self.scan.line(i)
+    def lines(self, elements):
+        return self.scan.lines(elements)
 
     def check(self):
         """Tables.check over the ids: each tag one CHILDREN allows under its parent's, each

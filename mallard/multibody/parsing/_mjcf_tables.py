@@ -91,29 +91,27 @@ class Tables:
     (-1 for the root), numbered in document order, each ``<include>`` replaced by the
     elements of its file (below its root: the element reader's expand_includes); ``kinds``:
     {tag: its elements, in order}; ``file``: the name messages give, ``files``: {element: its
-    file} of the included elements; ``line(element)``: its line; ``columns`` of a kind. (The
+    file} of the included elements; ``lines(elements)``: their lines; ``columns`` of a kind. (The
     same tables over the compiled scan: _mjcf_scan.ScanTables.)"""
 
-    __slots__ = ("file", "tags", "attrs", "lines", "parents", "kinds", "files", "_data")
+    __slots__ = ("file", "tags", "attrs", "_lines", "parents", "kinds", "files", "_data")
 
     def __init__(self, data, file, includes=False):
         """``includes``: whether the document may hold ``<include>``s (else read without
         looking for them, and only the lines of _LINED tags with them)."""
         self.file = file
-        self.tags, self.attrs, self.parents, self.lines = [], [], [], {}
+        self.tags, self.attrs, self.parents, self._lines = [], [], [], {}
         self.kinds = defaultdict(list)
         self.files = {}
         self._data = data.encode() if isinstance(data, str) else data
         self._read(self._data, file, main_directory(file) if includes else None, None, 0)
 
-    def line(self, i):
-        """The line of element ``i``'s start tag in its file, as expat counts lines (those
+    def lines(self, elements):
+        """The lines of ``elements``' start tags in their files, as expat counts lines (those
         not read with the elements: all at once, from the document's bytes)."""
-        line = self.lines.get(i)
-        if line is None:
-            self.lines = dict(enumerate(_start_lines(self._data, len(self.tags))))
-            line = self.lines[i]
-        return line
+        if any(i not in self._lines for i in elements):
+            self._lines = dict(enumerate(_start_lines(self._data, len(self.tags))))
+        return list(map(self._lines.__getitem__, elements))
 
     def columns(self, kind, elements, defaults=None, classes=None):
         """The Columns of ``elements`` of ``kind``: their attribute dicts with their
@@ -132,7 +130,7 @@ class Tables:
         read), else None; ``depth``: of the include."""
         parser = expat.ParserCreate(intern=None)
         tags, attrs, lines, parents, kinds = (
-            self.tags, self.attrs, self.lines, self.parents, self.kinds
+            self.tags, self.attrs, self._lines, self.parents, self.kinds
         )  # fmt: skip
         stack = [-1]
         push, pop = stack.append, stack.pop

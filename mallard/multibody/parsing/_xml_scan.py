@@ -507,8 +507,12 @@ class Scan:
         return element + 1 + np.flatnonzero(elements[element + 1 : stop, PARENT] == element)
 
     def line(self, element):
-        """The line of element ``element``'s start, as expat counts them ("\\r\\n", "\\r"
-        and "\\n" each end a line; their places found at the first call)."""
+        """The line of element ``element``'s start, as expat counts them."""
+        return self.lines([element])[0]
+
+    def lines(self, elements):
+        """The lines of the starts of ``elements`` (a list), as expat counts them ("\\r\\n",
+        "\\r" and "\\n" each end a line; their places found at the first call)."""
         if self._breaks is None:
             buf = self.buffer
             if b"\r" in self.text:
@@ -517,4 +521,4 @@ class Scan:
                 self._breaks = np.flatnonzero(feeds | returns)
             else:
                 self._breaks = np.flatnonzero(buf == 10)
-        return 1 + int(np.searchsorted(self._breaks, self.elements[element, OFFSET]))
+        return (1 + np.searchsorted(self._breaks, self.elements[elements, OFFSET])).tolist()

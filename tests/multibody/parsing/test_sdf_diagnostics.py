@@ -350,3 +350,19 @@ def test_model_name_override_needs_a_single_model():
     workspace = Workspace(plant, PackageMap(), False, False, None)
     with pytest.raises(RuntimeError, match="File must have a single <model> element."):
         _sdf.parse(workspace, workspace.load_xml(text, "<literal-string>.sdf"), "x")
+
+
+def test_a_warnings_record_is_the_parsers_at_diagnostics_warning(caplog):
+    """Each warning is one record of the ``mallard.parsing`` logger at WARNING, its caller
+    Diagnostics.warning (made without looking up the stack)."""
+    from mallard.multibody.parsing import _diagnostics
+
+    with caplog.at_level(logging.WARNING, logger="mallard.parsing"):
+        _parse(_model('<link name="a"><self_collide>true</self_collide></link>'))
+    (record,) = caplog.records
+    assert (record.name, record.levelno, record.funcName) == ("mallard.parsing", 30, "warning")
+    assert record.pathname == _diagnostics.__file__
+    assert record.lineno == _diagnostics.Diagnostics.warning.__code__.co_firstlineno
+    assert record.getMessage().endswith(
+        ": warning: Ignoring unsupported SDFormat element in link: self_collide"
+    )

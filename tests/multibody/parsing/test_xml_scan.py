@@ -151,3 +151,19 @@ def test_the_mjcf_scans_ids_are_the_places_of_its_tags_and_names():
     names = [text[a:b] for a, b in scan.attributes[:, 4:6].tolist()]
     ids = [_mjcf_scan.NAMES.index(n) if n in _mjcf_scan.NAMES else -1 for n in names]
     assert scan.attributes[:, 1].tolist() == ids and -1 in ids
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_the_lines_of_elements_are_expats_at_once_or_one_by_one(end):
+    """Scan.lines (the MJCF fast path's warnings' lines, at once) and Scan.line: the lines
+    expat gives each start tag, with lines ended by "\\n", "\\r\\n" or "\\r"."""
+    from xml.parsers import expat
+
+    text = end.join(benchmark.chain_urdf(3).splitlines()).encode()
+    want, parser = [], expat.ParserCreate()
+    parser.StartElementHandler = lambda tag, attrib: want.append(parser.CurrentLineNumber)
+    parser.Parse(text, True)
+    scan = _xml_scan.Scan(text, *_TABLES)
+    everyone = list(range(len(scan.elements)))
+    assert scan.lines(everyone[::-1]) == want[::-1] and scan.lines([]) == []
+    assert [scan.line(e) for e in everyone] == want
