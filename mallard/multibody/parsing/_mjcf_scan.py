@@ -39,6 +39,7 @@ TAGS = tuple(sorted(set().union(*CHILDREN.values())))
 NAMES = ROWED + tuple(sorted(set().union(*ATTRIBUTES.values()).difference(ROWED)))
 _KEYS = (*NAMES, None)  # (by name id: -1, None)
 _TAG = {tag: k for k, tag in enumerate(TAGS)}
+_DEFAULT = _TAG["default"]
 _TAG_NAMES = np.array(TAGS, object)  # (by tag id: a take of the names)
 _NAME = {name: k for k, name in enumerate(NAMES)}
 _TABLES = ((*_xml_scan.name_table(TAGS), TAGS), (*_xml_scan.name_table(NAMES), NAMES))
@@ -83,7 +84,7 @@ class ScanTables:
         self.scan, self.file, self.files, self._ids = scan, file, {}, ids
         self.tags = _TAG_NAMES.take(ids).tolist()
         self.parents = scan.elements[:, PARENT].tolist()
-        order = np.argsort(ids, kind="stable").tolist()
+        order = np.argsort(ids.astype(np.int16), kind="stable").tolist()  # (a radix sort)
         counts = np.bincount(ids, minlength=len(TAGS))
         ends = np.cumsum(counts).tolist()
         self.kinds = {
@@ -92,7 +93,8 @@ class ScanTables:
         }  # fmt: skip
         # (the dicts of the tags not read by columns and of the <default>s' children: at once)
         self.attrs = _Attributes(scan)
-        under_defaults = np.isin(scan.elements[:, PARENT], self.kinds.get("default", ()))
+        parents = scan.elements[:, PARENT]
+        under_defaults = (ids[parents] == _DEFAULT) & (parents >= 0)
         self.attrs.read(np.flatnonzero(~_COLUMNED[ids] | under_defaults).tolist())
 
     def lines(self, elements):
