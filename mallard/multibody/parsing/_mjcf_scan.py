@@ -5,6 +5,8 @@ scan's tag and name ids, and ``ScanColumns``, an element kind's attributes with 
 ``<default>``s read by columns from the scan's attribute rows and numbers (the questions of
 _mjcf_columns.Columns, the same answers)."""
 
+from itertools import repeat
+
 import numpy as np
 
 from mallard.multibody.parsing import _xml_scan
@@ -123,13 +125,14 @@ class ScanTables:
         listing, index = list(table.values()), {name: k for k, name in enumerate(table)}
         own = self.scan.row[elements, _NAME["class"]]
         at = np.flatnonzero(own >= 0)
-        if len(at) < len(elements):
-            classes = list(classes)
-            for k, name in zip(at.tolist(), _strings(self.scan, own[at]), strict=True):
-                classes[k] = name
+        n, mine = len(elements), len(at)
+        if mine < n:
+            places = np.fromiter(map(index.get, classes, repeat(-1, n)), np.intp, n)
         else:  # (each element's own)
-            classes = _strings(self.scan, own)
-        places = np.fromiter(map(index.get, classes, [-1] * len(classes)), np.intp, len(classes))
+            places = np.empty(n, np.intp)
+        if mine:
+            own = _strings(self.scan, own[at])
+            places[at] = np.fromiter(map(index.get, own, repeat(-1, mine)), np.intp, mine)
         columns = ScanColumns(self.scan, elements, places, listing)
         if not ATTRIBUTES[kind].issuperset(columns.names):
             raise Declined
