@@ -12,6 +12,7 @@ element reader reads the document, and gives Drake's located messages."""
 
 import math
 import re
+from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
@@ -127,26 +128,25 @@ class Plan:
         self.R_PB, self.p_PB = R_PB, p_PB
         self._parent_body = parent_body
         self._X_WB = {}
-        massless = np.zeros((1, 13))
-        massless.flags.writeable = False
-        names, inertia_rows, frame_slots, place_of = [], [], [], []
+        names, frame_slots, place_of, massless_places, free_ks = [], [], [], [], []
         ks, parents, children, joint_frame_slots, joint_slots = [], [], [], [], []
         owned, owners, welds, weld_names, floating = [], [], [], [], []
-        joint_names = [None] * len(given_joint_names)
+        joint_names = list(given_joint_names)  # (a free joint's: None, below)
         f = j = k = 0  # (the next frame's and joint's places; the body's first joint)
-        for b, (name, count) in enumerate(zip(body_names, joint_counts, strict=True)):
-            at = parent_body[b]
+        for b, (name, count, at) in enumerate(
+            zip(body_names, joint_counts, parent_body, strict=True)
+        ):
             last = place_of[at] if at >= 0 else -1
             place = len(names)
             place_of.append(place)
             if name is None:
                 name = f"body{first_number + place}"
             names.append(name)
-            inertia_rows.append((rows, b))
             frame_slots.append(f)
             f += 1
             if b in free_bodies:
                 floating.append((place, b))
+                free_ks.append(k)
                 k += 1
                 continue
             if not count:
@@ -157,25 +157,22 @@ class Plan:
                     welds.append((j, last, place, b))
                     j += 1
                 continue
-            for n in range(1, count):  # (chained: a massless child)
-                child = len(names)
-                names.append(f"{name}{n - 1}")
-                inertia_rows.append((massless, 0))
-                frame_slots.append(f)
-                joint_name = given_joint_names[k]
-                if joint_name is None:
-                    joint_name = f"{'world' if last < 0 else names[last]}-{names[child]}"
-                joint_names[k] = joint_name
-                ks.append(k)
-                parents.append(last)
-                children.append(child)
-                joint_frame_slots.append(f + 1)
-                joint_slots.append(j)
-                last, k, f, j = child, k + 1, f + 3, j + 1
-            joint_name = given_joint_names[k]
-            if joint_name is None:
-                joint_name = f"{'world' if last < 0 else names[last]}-{name}"
-            joint_names[k] = joint_name
+            if count > 1:
+                for n in range(1, count):  # (chained: a massless child)
+                    child = len(names)
+                    names.append(f"{name}{n - 1}")
+                    massless_places.append(child)
+                    frame_slots.append(f)
+                    if joint_names[k] is None:
+                        joint_names[k] = f"{'world' if last < 0 else names[last]}-{names[child]}"
+                    ks.append(k)
+                    parents.append(last)
+                    children.append(child)
+                    joint_frame_slots.append(f + 1)
+                    joint_slots.append(j)
+                    last, k, f, j = child, k + 1, f + 3, j + 1
+            if joint_names[k] is None:
+                joint_names[k] = f"{'world' if last < 0 else names[last]}-{name}"
             owned.append(len(ks))
             owners.append(b)
             ks.append(k)
@@ -184,6 +181,15 @@ class Plan:
             joint_frame_slots.append(f)
             joint_slots.append(j)
             k, f, j = k + 1, f + 2, j + 1
+        for k in free_ks:
+            joint_names[k] = None
+        inertia_rows = list(zip(repeat(rows), range(len(body_names))))
+        if massless_places:  # (in increasing places: each inserted where it stays)
+            massless = np.zeros((1, 13))
+            massless.flags.writeable = False
+            massless_row = (massless, 0)
+            for place in massless_places:
+                inertia_rows.insert(place, massless_row)
         frame_names = [None] * (2 * len(ks))
         moving_names = [joint_names[k] for k in ks]
         if ks:  # (each kind of name made by one join and split: no NUL in XML)

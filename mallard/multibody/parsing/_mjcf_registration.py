@@ -96,10 +96,10 @@ def add_elements(plant, instance, plan, joints):
     )  # fmt: skip
     single = [m for m, k in enumerate(ks) if types[k] in _CLASSES]  # (the others: ball joints)
     k_single = _pick(ks, single)
-    dampings = [
-        None if d == 0.0 and math.copysign(1.0, d) > 0 else d
-        for d in damping[list(k_single)].tolist()
-    ]
+    given = damping[list(k_single)]
+    dampings = given.tolist()
+    for m in np.flatnonzero((given == 0.0) & ~np.signbit(given)).tolist():
+        dampings[m] = None  # (+0.0: the shared default)
     joint_slots = plan.joint_slots
     single_slots = _pick(joint_slots, single)
     made = LimitedSingleDofJoint._all_checked(
@@ -193,11 +193,13 @@ def add_actuators(plant, given, joints, armatures, ratios, limits, gains):
         raise Declined
     rotor_inertias = [0.0] * len(names)
     if armatures:
-        for k, armature in enumerate(map(armatures.get, joint_names)):
-            if armature is not None:
-                if ratios[k] == 0:
-                    raise Declined  # (the reader's error)
-                rotor_inertias[k] = armature / (ratios[k] * ratios[k])
+        try:  # (a zero ratio: the reader's error)
+            rotor_inertias = [
+                0.0 if armature is None else armature / (ratio * ratio)
+                for armature, ratio in zip(map(armatures.get, joint_names), ratios, strict=True)
+            ]
+        except ZeroDivisionError:
+            raise Declined from None
     controllers = [None] * len(names)  # (set_controller_gains': none where p = d = 0)
     for k, (p, d) in gains.items():
         if not (math.isfinite(p) and math.isfinite(d) and p >= 0 and d >= 0):
