@@ -28,6 +28,7 @@ import numpy as np
 from mallard._compiled import entry_point, kernels
 from mallard.multibody._kernels._machinery import jitable
 from mallard.multibody.parsing._plain_numbers import plain_numbers
+from mallard.multibody.parsing._xml import comment_spans
 
 OK, DECLINE, MALFORMED = 0, 1, 2
 _POW10 = np.array([10.0**k for k in range(23)])
@@ -412,6 +413,11 @@ class Scan:
         # (at most an element per '<' (the tables filled: tight), an attribute per 5 bytes
         # (' a=""'), a number per 2 (a digit and a space or quote): pages only touched
         # where written)
+        if 2 * sum(end + 3 - begin for begin, end in comment_spans(text)) > len(text):
+            # (mostly comments: the reader takes them out at memchr's speed, where the scan
+            # reads each of their bytes)
+            self.status = DECLINE
+            return
         buf = np.frombuffer(text, np.uint8)
         ne, na = np.count_nonzero(buf == 60), len(text) // 5 + 1  # (the '<'s: bytes.count's 1/4)
         elements = np.empty((ne, 7), np.int32)

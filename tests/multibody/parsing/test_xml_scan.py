@@ -167,3 +167,16 @@ def test_the_lines_of_elements_are_expats_at_once_or_one_by_one(end):
     everyone = list(range(len(scan.elements)))
     assert scan.lines(everyone[::-1]) == want[::-1] and scan.lines([]) == []
     assert [scan.line(e) for e in everyone] == want
+
+
+def test_a_document_mostly_of_comments_is_left_to_the_reader():
+    """The scan reads a document's comments (the reader takes them out at memchr's speed:
+    _xml.comment_spans), but declines one whose comments are most of its bytes; the reader's
+    plant is the one the Parser gives."""
+    chain = benchmark.chain_urdf(9)
+    body = chain.index("<link")
+    some = (chain[:body] + "<!-- a comment -->" + chain[body:]).encode()
+    assert _xml_scan.Scan(some, *_TABLES).status == _xml_scan.OK
+    mostly = (chain[:body] + "<!--" + "x" * (2 * len(chain)) + "-->" + chain[body:]).encode()
+    assert _xml_scan.Scan(mostly, *_TABLES).status == _xml_scan.DECLINE
+    assert _tree(mostly) is not None  # (well-formed: the reader reads it)
