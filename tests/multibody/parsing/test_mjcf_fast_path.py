@@ -49,6 +49,13 @@ def _string(text):
     return lambda parser: parser.AddModelsFromString(text, "xml")
 
 
+def _edited(text, old, new, count=1):
+    """_string of ``text`` (which holds ``old``) with ``old`` replaced by ``new`` (the first
+    ``count`` times; -1: everywhere)."""
+    assert old in text
+    return _string(text.replace(old, new, count))
+
+
 def _robot(n, seed=24):
     """The benchmark's robot of ``n`` bodies, of its generator's seed ``seed``."""
     Random = random.Random
@@ -236,8 +243,7 @@ def test_equalities_the_reader_refuses(monkeypatch):
         ('site1="s1" site2="s2"', f'body1="{a}" body2="{a}" anchor="0 0 0"'),
         ('anchor="0.1 0 0.05"', 'anchor="0.1 nan 0.05"'),
     ):  # fmt: skip
-        assert old in text
-        assert not _check(_string(text.replace(old, new, 1)), monkeypatch)
+        assert not _check(_edited(text, old, new), monkeypatch)
 
 
 #: Edits of the 30-body robot that Drake warns of (attributes it ignores), in elements and in
@@ -274,10 +280,7 @@ _WARNED = {
 
 @pytest.mark.parametrize("edit", _WARNED, ids=str)
 def test_drakes_warnings_of_ignored_attributes(edit, monkeypatch):
-    old, new = _WARNED[edit]
-    text = benchmark.robot_mjcf(30)
-    assert old in text
-    assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+    assert _check(_edited(benchmark.robot_mjcf(30), *_WARNED[edit]), monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -318,10 +321,7 @@ _DEFAULTED = {
 
 @pytest.mark.parametrize("edit", sorted(_DEFAULTED))
 def test_defaults_read_by_columns(edit, monkeypatch):
-    old, new = _DEFAULTED[edit]
-    text = benchmark.robot_mjcf(60)
-    assert old in text
-    assert _check(_string(text.replace(old, new)), monkeypatch)
+    assert _check(_edited(benchmark.robot_mjcf(60), *_DEFAULTED[edit], -1), monkeypatch)
 
 
 #: Actuators read by columns (motors and positions, each kind with its class defaults): a
@@ -345,10 +345,7 @@ _ACTUATORS = {
 
 @pytest.mark.parametrize("edit", sorted(_ACTUATORS))
 def test_actuators_read_by_columns(edit, monkeypatch):
-    old, new = _ACTUATORS[edit]
-    text = benchmark.robot_mjcf(60)
-    assert old in text
-    assert _check(_string(text.replace(old, new, 1)), monkeypatch)
+    assert _check(_edited(benchmark.robot_mjcf(60), *_ACTUATORS[edit]), monkeypatch)
 
 
 @pytest.mark.parametrize(
