@@ -190,22 +190,28 @@ def _in_rows(element_rows, width, fill, elements, positions=None):
 
 def _from_rows(out, element_rows):
     """out[k] = rows[j] for each (rows, j) of ``element_rows`` (one take per array of rows,
-    the elements grouped in C when they share one, as a parser's document's and Finalize's
-    mobilizer frames do); returns the ks of the elements without a row (None)."""
-    ks = range(len(element_rows))
-    present = list(compress(ks, element_rows))  # (a row is a non-empty tuple, true)
-    pairs = list(compress(element_rows, element_rows))
-    arrays, js = zip(*pairs, strict=True)
-    ids = list(map(id, arrays))
-    by_id = dict(zip(ids, arrays, strict=True))  # (a few: a document's, Finalize's frames')
-    if len(by_id) == 1:
-        out[_run(present)] = arrays[0][_run(list(js))]
+    the elements grouped by numpy masks on the arrays' ids: a parser's document's and
+    Finalize's mobilizer frames share a few arrays); returns the ks of the elements without
+    a row (None)."""
+    n = len(element_rows)
+    whole = all(element_rows)  # (a row is a non-empty tuple, true)
+    if whole:
+        present, pairs = slice(None), element_rows
     else:
-        ids, present, js = np.array(ids), np.array(present), np.array(js)
-        for i, rows in by_id.items():
+        present = list(compress(range(n), element_rows))
+        pairs = list(compress(element_rows, element_rows))
+    arrays, js = zip(*pairs, strict=True)
+    ids = np.fromiter(map(id, arrays), np.int64, len(arrays))
+    js = np.fromiter(js, np.int64, len(arrays))
+    distinct, first = np.unique(ids, return_index=True)
+    if len(distinct) == 1:
+        out[present] = arrays[0][js]
+    else:
+        present = np.arange(n)[present]
+        for i, f in zip(distinct.tolist(), first.tolist(), strict=True):
             of = ids == i
-            out[present[of]] = rows[js[of]]
-    return list(compress(ks, map(not_, element_rows)))
+            out[present[of]] = arrays[f][js[of]]
+    return [] if whole else list(compress(range(n), map(not_, element_rows)))
 
 
 def _run(ks):
