@@ -53,7 +53,7 @@ class IntrospectionMixin:
         """The size of the actuation vector u (of ``model_instance``'s part, if given: after
         Finalize() only)."""
         if model_instance is None:
-            return sum(a.num_inputs() for a in self._actuators)
+            return len(self._actuators)  # (one input each: AddJointActuator)
         self._throw_if_not_finalized("num_actuated_dofs")
         self._check_instance(model_instance)
         return len(self._instance_u[int(model_instance)])

@@ -190,26 +190,28 @@ def _in_rows(element_rows, width, fill, elements, positions=None):
 
 def _from_rows(out, element_rows):
     """out[k] = rows[j] for each (rows, j) of ``element_rows`` (one take per array of rows,
-    the elements grouped in C when they share one, as a parser's document's do); returns the
-    ks of the elements without a row (None)."""
-    ks = range(len(element_rows))
-    present = list(compress(ks, element_rows))  # (a row is a non-empty tuple, true)
-    pairs = list(compress(element_rows, element_rows))
-    arrays, js = zip(*pairs, strict=True)
-    ids = list(map(id, arrays))
-    if ids.count(ids[0]) == len(ids):  # (all of one array)
-        out[_run(present)] = arrays[0][_run(list(js))]
+    the elements grouped by numpy masks on the arrays' ids: a parser's document's and
+    Finalize's mobilizer frames share a few arrays); returns the ks of the elements without
+    a row (None)."""
+    n = len(element_rows)
+    whole = all(element_rows)  # (a row is a non-empty tuple, true)
+    if whole:
+        present, pairs = slice(None), element_rows
     else:
-        in_rows = {}  # id(rows) -> (rows, ks, js)
-        for k, (rows, j) in zip(present, pairs, strict=True):
-            taken = in_rows.get(id(rows))
-            if taken is None:
-                taken = in_rows[id(rows)] = (rows, [], [])
-            taken[1].append(k)
-            taken[2].append(j)
-        for rows, taken_ks, taken_js in in_rows.values():
-            out[taken_ks] = rows[taken_js]
-    return list(compress(ks, map(not_, element_rows)))
+        present = list(compress(range(n), element_rows))
+        pairs = list(compress(element_rows, element_rows))
+    arrays, js = zip(*pairs, strict=True)
+    ids = np.fromiter(map(id, arrays), np.int64, len(arrays))
+    js = np.fromiter(js, np.int64, len(arrays))
+    distinct, first = np.unique(ids, return_index=True)
+    if len(distinct) == 1:
+        out[present] = arrays[0][js]
+    else:
+        present = np.arange(n)[present]
+        for i, f in zip(distinct.tolist(), first.tolist(), strict=True):
+            of = ids == i
+            out[present[of]] = arrays[f][js[of]]
+    return [] if whole else list(compress(range(n), map(not_, element_rows)))
 
 
 def _run(ks):
@@ -1102,13 +1104,30 @@ class MultibodyPlant(
         return mobods, np.column_stack((axes, pitch)), framed, turns
 
     def _add_mobilizer_frames(self, mobods, framed, welds):
-        """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology)."""
-        for name, parent, R_PF, p_PF, instance in mobilizer_frames(
-            mobods, self._joints, framed, welds
-        ):
-            X_PF = RigidTransform._make(R_PF, p_PF)  # (R_PF a rotation matrix, checked)
-            frame = FixedOffsetFrame._adopting(name, parent, X_PF, instance)  # (new arrays)
+        """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology),
+        made at once in their places with their poses in the rows of one read-only array
+        (FixedOffsetFrame._in_rows; R_PF a rotation matrix, checked) and added at once
+        (_add_placed); if a name is taken (or two of them are one), added one by one as
+        AddFrame adds them: the error of the first taken (Finalize's rollback undoes them)."""
+        added = mobilizer_frames(mobods, self._joints, framed, welds)
+        if not added:
+            return
+        names, parents, R_PF, p_PF, instances = zip(*added, strict=True)
+        n = len(names)
+        rows = np.empty((n, 12))
+        rows[:, :9] = _joined(list(R_PF)).reshape(-1, 9)
+        rows[:, 9:] = _joined(list(p_PF)).reshape(-1, 3)
+        rows.flags.writeable = False
+        frames = FixedOffsetFrame._in_rows(
+            names, parents, [(rows, j) for j in range(n)], instances, self._places("_frames", n)
+        )
+        for frame in frames:
             frame._ephemeral = True
+        keys = {(mi._value, name) for name, mi in zip(names, instances, strict=True)}
+        if len(keys) == n and self._names["Frame"].keys().isdisjoint(keys):
+            self._add_placed(frames=frames, offset_frames=frames)
+            return
+        for frame in frames:
             self._register_name("Frame", "frame", frame)
             self._add_frame_unchecked(frame)
 

@@ -288,7 +288,7 @@ def z_axis_rotations(u):
 def mobilizer_frames(mobods, joints, framed, welds):
     """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
     as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance (R_PF
-    and p_PF new arrays).
+    and p_PF to be copied: a weld's are its pose's own arrays, a pair's R_PF is shared).
 
     With F the mobilizer's inboard frame and M its outboard one (the joint's child and parent
     frames if the joint is reversed):
@@ -306,7 +306,7 @@ def mobilizer_frames(mobods, joints, framed, welds):
     from mallard.math._rotation_matrix import check_rotation_matrix
 
     R_FM = dict(zip(framed, z_axis_rotations(np.array([*framed.values()])), strict=True))
-    frames = []
+    frames, p_zero = [], np.zeros(3)
     for k in sorted([*framed, *welds]):
         mobod = mobods[k]
         joint = joints[mobod.joint]
@@ -316,14 +316,12 @@ def mobilizer_frames(mobods, joints, framed, welds):
             if mobod.reversed:
                 F, M = M, F
             name, mi = joint._name, joint._model_instance
-            frames.append((f"{name}_{F._name}_F", F, R, np.zeros(3), mi))
-            frames.append((f"{name}_{M._name}_M", M, R.copy(), np.zeros(3), mi))
+            frames.append((f"{name}_{F._name}_F", F, R, p_zero, mi))
+            frames.append((f"{name}_{M._name}_M", M, R, p_zero, mi))
         else:
             X = joint._X_FM.inverse() if mobod.reversed else joint._X_FM
             R, p = X._R._R, X._p
             check_rotation_matrix(R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
             F = joint._frame_on_child if mobod.reversed else joint._frame_on_parent
-            frames.append(
-                (f"{joint._name}_{F._name}_F", F, R.copy(), p.copy(), joint._model_instance)
-            )
+            frames.append((f"{joint._name}_{F._name}_F", F, R, p, joint._model_instance))
     return frames
