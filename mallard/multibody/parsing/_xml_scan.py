@@ -9,7 +9,8 @@ version 1.x (UTF-8 or US-ASCII, if it names its encoding: :data:`DECLARATION`), 
 elements and attributes (quoted by " or '), character data of neither '&' nor a control
 character. It declines (DECLINE) a DOCTYPE, CDATA, a processing instruction, an entity or
 character reference ('&'), a non-ASCII byte, an attribute value holding a tab or line break
-(which XML normalizes to a space), and it finds some documents malformed (MALFORMED: tags not
+(which XML normalizes to a space), a document mostly of comments (the reader takes them out at
+memchr's speed: _xml.comment_spans), and it finds some documents malformed (MALFORMED: tags not
 matched, an attribute repeated, text after the root...); either way the reader reads the
 document (_xml_view), which gives Drake's message with file and line. Where it reads a
 document, its elements, attributes and values are ElementTree's of the same bytes
