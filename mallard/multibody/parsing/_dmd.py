@@ -29,7 +29,7 @@ def GetScopedFrameByName(plant, full_name):
 def _scoped_frame(plant, full_name):
     if full_name == "world":
         return plant.world_frame()
-    namespace, element = split(full_name)
+    namespace, _, element = full_name.rpartition("::")  # (split)
     try:  # (the common case: the frame is there, one of that name)
         if namespace:
             return plant.GetFrameByName(element, plant.GetModelInstanceByName(namespace))
@@ -154,7 +154,7 @@ class _Processor:
         info.model_name = join(namespace, item.name) if namespace else item.name
         info.model_path = path
         self.infos.append(info)
-        self.infos_of.setdefault(int(instance), []).append(info)
+        self.infos_of.setdefault(instance._value, []).append(info)
 
     def format_parser(self, path):
         """(the parse function of the format of ``path``, whether it reads views, whether its
@@ -233,10 +233,10 @@ class _Processor:
         # (None: the identity, made by WeldFrames for the joint, by ModelInstanceInfo when read)
         X_PC = None if item.X_PC is None else item.X_PC.GetDeterministicValue()
         self.plant.WeldFrames(parent, child, X_PC)
-        infos = self.infos_of.get(int(child.model_instance()), ())
+        infos = self.infos_of.get(child._model_instance._value, ())
         for info in infos:
-            info.parent_frame_name = parent.name()
-            info.child_frame_name = child.name()
+            info.parent_frame_name = parent._name
+            info.child_frame_name = child._name
             info.X_PC = X_PC
         if not infos:
             self.error(

@@ -39,7 +39,12 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_element,
 )
 from mallard.multibody.parsing._urdf_inertia import spatial_inertias
-from mallard.multibody.parsing._urdf_joints import first_children, first_views, joint_values
+from mallard.multibody.parsing._urdf_joints import (
+    MIN_JOINTS,
+    first_children,
+    first_views,
+    joint_values,
+)
 from mallard.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
@@ -68,6 +73,9 @@ _JOINT_CLASSES = {
     "fixed": WeldJoint,
 }
 _INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+#: X_PB of a joint without ``<origin>``: the identity, one for all (the frames
+#: FixedOffsetFrame._adopting makes keep it; neither they nor the plant change it).
+_UNMOVED = RigidTransform()
 
 
 def parse(workspace, root, model_name=None):
@@ -481,10 +489,8 @@ class _UrdfParser:
     def pose_and_axis(self, name, joint_type, first):
         """(X_PB, the unit axis) of the joint ``name`` of type ``joint_type``, whose first
         child of each tag is the ElementView ``first[tag]``."""
-        origin = first.get("origin")  # (FixedOffsetFrame copies X_PB)
-        X_PB = self.workspace.memo(origin, origin_to_transform) if origin is not None else (
-            RigidTransform()
-        )  # fmt: skip
+        origin = first.get("origin")  # (FixedOffsetFrame._adopting keeps X_PB: never changed)
+        X_PB = _UNMOVED if origin is None else self.workspace.memo(origin, origin_to_transform)
         axis_node = first.get("axis")
         if axis_node is None or joint_type in ("fixed", "floating", "ball"):
             return X_PB, np.array([1.0, 0.0, 0.0])
@@ -501,6 +507,8 @@ class _UrdfParser:
         checked_at_once passes them all or checked_ends each, else by the plant's methods,
         which raise as Drake's), the others by parse_joint; returns [(the ElementView of a
         joint with a ``<mimic>``, its mimic's)], which parse_mimic reads once all are added."""
+        if len(joints) < MIN_JOINTS:  # (joint_values reads none: parse_joint reads each)
+            return self.parse_joints(self.views(joints), effort_limits)
         firsts = first_children(joints)
         read, warned = joint_values(joints, firsts)
         checked = None
@@ -526,6 +534,19 @@ class _UrdfParser:
         joints = self.views(joints)  # (messages name them)
         mimics = [node.view(first.get("mimic")) for node, first in zip(joints, firsts, strict=True)]
         return self.add_joints_one_by_one(joints, read, warned, mimics, effort_limits)
+
+    def parse_joints(self, joints, effort_limits):
+        """parse_joint of each of the joint ElementViews ``joints``, in order; returns [(a
+        joint, its ``<mimic>``)] of those of a mimic, which parse_mimic reads once all are
+        added."""
+        mimics = []
+        for node in joints:
+            first = first_views(node)
+            self.parse_joint(node, first, effort_limits)
+            mimic = first.get("mimic")
+            if mimic is not None:
+                mimics.append((node, mimic))
+        return mimics
 
     def add_joints_one_by_one(self, joints, read, warned, mimics, effort_limits):
         """Adds the joints of the ElementViews ``joints`` one by one, in order: by their

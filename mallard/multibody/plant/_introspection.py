@@ -180,7 +180,7 @@ class IntrospectionMixin:
                 f"GetModelInstanceByName(): There is no model instance named '{name}'. The "
                 f"current model instances are {listing}."
             )
-        return ModelInstanceIndex(self._instance_indices[name])
+        return ModelInstanceIndex._trusted(self._instance_indices[name])
 
     # ---- elements by name ----------------------------------------------------------------
     def _instances_with(self, kind, name):
@@ -190,11 +190,16 @@ class IntrospectionMixin:
         """The element of ``kind`` named ``name`` (in ``model_instance`` if given)."""
         names = self._names[kind]
         if model_instance is not None:
-            self._check_instance_exists(model_instance)
-            element = names.get((int(model_instance), name))
+            if type(model_instance) is ModelInstanceIndex and (  # (the common case)
+                0 <= model_instance._value < len(self._instance_names)
+            ):
+                element = names.get((model_instance._value, name))
+            else:
+                self._check_instance_exists(model_instance)
+                element = names.get((int(model_instance), name))
             if element is not None:
                 return element
-        instances = self._instances_with(kind, name)
+        instances = names.instances_of(name)
         if model_instance is None and len(instances) == 1:
             return names[(instances[0], name)]
         if model_instance is None and len(instances) > 1:

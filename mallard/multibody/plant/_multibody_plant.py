@@ -894,13 +894,16 @@ class MultibodyPlant(
         """Welds frame M to frame F at the pose X_FM (identity by default) with a WeldJoint
         named ``{F.name()}_welds_to_{M.name()}``; returns the joint."""
         self._throw_if_finalized("AddJoint")
-        X_FM = RigidTransform() if X_FM is None else X_FM
         name = f"{frame_on_parent_F.name()}_welds_to_{frame_on_child_M.name()}"
         if frame_on_parent_F.body() is frame_on_child_M.body():
             raise RuntimeError(
                 f"AddJoint(): joint {name} would connect body {frame_on_parent_F.body().name()} "
                 "to itself."
             )
+        F, M = frame_on_parent_F, frame_on_child_M
+        if X_FM is None and isinstance(F, Frame) and isinstance(M, Frame):  # (the common case)
+            return self.AddJoint(WeldJoint._at_identity(name, F, M))
+        X_FM = RigidTransform() if X_FM is None else X_FM
         return self.AddJoint(WeldJoint(name, frame_on_parent_F, frame_on_child_M, X_FM))
 
     def AddJointActuator(self, name, joint, effort_limit=math.inf):

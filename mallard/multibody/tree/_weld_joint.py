@@ -1,5 +1,7 @@
 """WeldJoint: fixes frame M to frame F with a constant pose X_FM."""
 
+import numpy as np
+
 from mallard.math import RigidTransform
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._joint import Joint
@@ -14,6 +16,15 @@ class WeldJoint(Joint):
     def __init__(self, name, frame_on_parent_F, frame_on_child_M, X_FM):
         super().__init__(name, frame_on_parent_F, frame_on_child_M)
         self._X_FM = RigidTransform(self._as_instance(X_FM, RigidTransform, "X_FM", "__init__"))
+
+    @classmethod
+    def _at_identity(cls, name, frame_on_parent_F, frame_on_child_M):
+        """The weld at X_FM = I of checked arguments (a non-empty str, two Frames): the
+        constructor without its checks, its identity made, not copied (WeldFrames')."""
+        joint = object.__new__(cls)
+        joint._init_fields(name, frame_on_parent_F, frame_on_child_M)
+        joint._X_FM = RigidTransform._make(np.eye(3), np.zeros(3))
+        return joint
 
     def X_FM(self):
         """The constant pose of M in F."""
