@@ -188,8 +188,7 @@ class ModelDirective:
 
     def _item(self):
         """(kind, the directive) of the first field (in _KINDS' order) that is set."""
-        for kind in _KIND_NAMES:
-            item = getattr(self, kind)
+        for kind, item in zip(_KIND_NAMES, self._fields(), strict=True):
             if item is not None:
                 return kind, item
         raise RuntimeError("directive: Specify one of its fields")

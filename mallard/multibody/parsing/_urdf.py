@@ -38,7 +38,7 @@ from mallard.multibody.parsing._urdf_geometry import (
     warn_unsupported_attribute,
     warn_unsupported_element,
 )
-from mallard.multibody.parsing._urdf_inertia import spatial_inertias
+from mallard.multibody.parsing._urdf_inertia import MIN_LINKS, spatial_inertias
 from mallard.multibody.parsing._urdf_joints import (
     MIN_JOINTS,
     first_children,
@@ -140,7 +140,8 @@ class _UrdfParser:
         root = self.root
         if root.tag != "robot":
             self.document_error("URDF does not contain a robot tag.")
-        warn_unsupported_attribute(self.diagnostics, root, "version")
+        if "version" in root.attrib:
+            warn_unsupported_attribute(self.diagnostics, root, "version")
         name = model_name or root.get("name")
         if name is None:
             self.error(
@@ -154,10 +155,14 @@ class _UrdfParser:
         for node in children.get("material", ()):
             parse_material(self.workspace, node, True, materials)
         links = groups.get("link", [])
-        inertias = spatial_inertias(links)
-        if not self.add_links_at_once(links, inertias, materials):
-            for node, inertia_row in zip(self.views(links), inertias, strict=True):
-                self.parse_link(node, materials, inertia_row)
+        if len(links) < MIN_LINKS:  # (spatial_inertias reads none: parse_link reads each)
+            for node in self.views(links):
+                self.parse_link(node, materials)
+        else:
+            inertias = spatial_inertias(links)
+            if not self.add_links_at_once(links, inertias, materials):
+                for node, inertia_row in zip(self.views(links), inertias, strict=True):
+                    self.parse_link(node, materials, inertia_row)
         self.add_pending()
         if self.workspace.filter_groups is not None:
             for node in children.get("drake:collision_filter_group", ()):
@@ -170,6 +175,15 @@ class _UrdfParser:
         self.add_pending()
         for node, mimic in mimics:
             self.parse_mimic(node, mimic)
+        if children:  # (the root's children other than links and joints)
+            self.parse_others(groups, children, effort_limits)
+        return self.model_instance
+
+    def parse_others(self, groups, children, effort_limits):
+        """The root's children other than links and joints, after them (``groups`` and
+        ``children``: outline's; ``effort_limits``: the joints' by name), in Drake's order:
+        transmissions, loop joints' error, frames, force elements, constraints."""
+        root, plant = self.root, self.plant
         for node in children.get("transmission", ()):
             self.parse_transmission(node, effort_limits)
         if "loop_joint" in groups:
@@ -186,7 +200,6 @@ class _UrdfParser:
             add_ball_constraint(plant, self.vector_reader(node), self.body_reader(node))
         for node in children.get("drake:tendon_constraint", ()):
             self.parse_tendon_constraint(node)
-        return self.model_instance
 
     def outline(self, root):
         """({tag: the root's children of that tag, in order, as Elements}, the same of the
@@ -425,19 +438,19 @@ class _UrdfParser:
         """Drake's AddJoint<JointType>(name, parent, X_PF, child, X_BM, args...): a frame
         "{name}_parent" at X_PF on the parent (and "{name}_child" at X_BM on the child, if
         given), both in the child's model instance; returns the joint."""
-        plant, instance = self.plant, child.model_instance()
+        plant, instance = self.plant, child._model_instance
         # (FixedOffsetFrame._adopting: the parser's own pose; name, frame, pose checked here)
         frame_on_parent = FixedOffsetFrame._adopting(
-            f"{name}_parent", parent.body_frame(), X_PF, instance
+            f"{name}_parent", parent._body_frame, X_PF, instance
         )
         ends = self.checked_ends(name, frame_on_parent, parent, child, X_BM)
         if ends is None:
             self.add_pending()
             plant.AddFrame(frame_on_parent)
-        frame_on_child = child.body_frame()
+        frame_on_child = child._body_frame
         if X_BM is not None:
             frame_on_child = plant.AddFrame(
-                FixedOffsetFrame._adopting(f"{name}_child", child.body_frame(), X_BM, instance)
+                FixedOffsetFrame._adopting(f"{name}_child", frame_on_child, X_BM, instance)
             )
         if joint_type in (RevoluteJoint, PrismaticJoint):  # (args: axis, lower, upper, damping)
             axis, lower, upper, damping = args

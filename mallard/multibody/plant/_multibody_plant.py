@@ -424,11 +424,12 @@ class MultibodyPlant(
 
     def AddModelInstance(self, name):
         """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
-        self._check_instance_name(name, "AddModelInstance")
+        if type(name) is not str or not name or name in self._instance_indices:
+            self._check_instance_name(name, "AddModelInstance")  # (its error, if any)
         self._throw_if_tree_finalized("model instances")
         self._instance_indices[name] = len(self._instance_names)
         self._instance_names.append(name)
-        return ModelInstanceIndex(len(self._instance_names) - 1)
+        return ModelInstanceIndex._trusted(len(self._instance_names) - 1)
 
     def RenameModelInstance(self, model_instance, name):
         """Renames ``model_instance``; only before Finalize()."""
@@ -894,17 +895,15 @@ class MultibodyPlant(
         """Welds frame M to frame F at the pose X_FM (identity by default) with a WeldJoint
         named ``{F.name()}_welds_to_{M.name()}``; returns the joint."""
         self._throw_if_finalized("AddJoint")
-        name = f"{frame_on_parent_F.name()}_welds_to_{frame_on_child_M.name()}"
-        if frame_on_parent_F.body() is frame_on_child_M.body():
-            raise RuntimeError(
-                f"AddJoint(): joint {name} would connect body {frame_on_parent_F.body().name()} "
-                "to itself."
-            )
         F, M = frame_on_parent_F, frame_on_child_M
+        name = f"{F.name()}_welds_to_{M.name()}"
+        if F.body() is M.body():
+            raise RuntimeError(
+                f"AddJoint(): joint {name} would connect body {F.body().name()} to itself."
+            )
         if X_FM is None and isinstance(F, Frame) and isinstance(M, Frame):  # (the common case)
             return self.AddJoint(WeldJoint._at_identity(name, F, M))
-        X_FM = RigidTransform() if X_FM is None else X_FM
-        return self.AddJoint(WeldJoint(name, frame_on_parent_F, frame_on_child_M, X_FM))
+        return self.AddJoint(WeldJoint(name, F, M, RigidTransform() if X_FM is None else X_FM))
 
     def AddJointActuator(self, name, joint, effort_limit=math.inf):
         """Adds an actuator ``name`` on the single-dof ``joint``; returns it."""

@@ -100,6 +100,9 @@ class ElementChecks:
         if type(value) is list and all(type(x) is float for x in value):  # (the common case)
             if n is None or len(value) == n:
                 return np.array(value)
+        elif type(value) is np.ndarray and value.dtype == np.float64 and value.ndim == 1:
+            if n is None or len(value) == n:  # (a float vector: as below, without the checks)
+                return value.copy()
         expected = "a vector" if n is None else f"a vector of {n} numbers"
         a = np.asarray(value)
         if a.dtype == object and all(isinstance(x, numbers.Real) for x in a.flat):
