@@ -97,6 +97,8 @@ class _Processor:
         return path
 
     def frame(self, namespace, name):
+        if name == "world":  # (in any namespace: join's)
+            return self.plant.world_frame()
         full_name = join(namespace, name) if namespace else name
         frame = _scoped_frame(self.plant, full_name)
         if frame is None:

@@ -73,6 +73,8 @@ _JOINT_CLASSES = {
     "fixed": WeldJoint,
 }
 _INERTIA_ATTRIBUTES = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+#: limits' (lower, upper, velocity, acceleration, effort) of a joint without ``<limit>``.
+_NO_LIMITS = (-math.inf, math.inf, math.inf, math.inf, math.inf)
 #: X_PB of a joint without ``<origin>``: the identity, one for all (the frames
 #: FixedOffsetFrame._adopting makes keep it; neither they nor the plant change it).
 _UNMOVED = RigidTransform()
@@ -401,7 +403,7 @@ class _UrdfParser:
     def limits(self, limit):
         """(lower, upper, velocity, acceleration, effort) of a joint's ``<limit>`` (or None)."""
         if limit is None:
-            return -math.inf, math.inf, math.inf, math.inf, math.inf
+            return _NO_LIMITS
         diagnostics, inf = self.diagnostics, math.inf
         return (
             parse_scalar(limit, "lower", diagnostics, -inf),
@@ -662,10 +664,14 @@ class _UrdfParser:
         X_PB, axis = self.pose_and_axis(name, joint_type, first)
         effort = math.inf
         if joint_type in ("revolute", "continuous", "prismatic"):
-            self.require_custom(node, name, joint_type, False)
+            if node.tag != "joint":
+                self.require_custom(node, name, joint_type, False)
             cls = PrismaticJoint if joint_type == "prismatic" else RevoluteJoint
-            lower, upper, velocity, acceleration, effort = self.limits(first.get("limit"))
-            damping = self.damping(first.get("dynamics"))
+            limit, dynamics = first.get("limit"), first.get("dynamics")
+            lower, upper, velocity, acceleration, effort = (
+                _NO_LIMITS if limit is None else self.limits(limit)
+            )
+            damping = 0.0 if dynamics is None else self.damping(dynamics)
             joint = self.add_joint(
                 cls, name, parent, X_PB, child, None, axis, lower, upper, damping
             )

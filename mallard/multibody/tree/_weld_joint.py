@@ -6,6 +6,8 @@ from mallard.math import RigidTransform
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._joint import Joint
 
+_IDENTITY = np.eye(3)
+
 
 class WeldJoint(Joint):
     """No degrees of freedom: X_FM is constant."""
@@ -23,7 +25,7 @@ class WeldJoint(Joint):
         constructor without its checks, its identity made, not copied (WeldFrames')."""
         joint = object.__new__(cls)
         joint._init_fields(name, frame_on_parent_F, frame_on_child_M)
-        joint._X_FM = RigidTransform._make(np.eye(3), np.zeros(3))
+        joint._X_FM = RigidTransform._make(_IDENTITY.copy(), np.zeros(3))
         return joint
 
     def X_FM(self):
