@@ -119,7 +119,7 @@ class _Processor:
                 self.error(str(e))
 
     def add_model(self, item, namespace):
-        path = self.resolve(item.file)
+        path = self.paths.get(item.file) or self.resolve(item.file)
         parser = self.parsers.get(path)
         if parser is None:  # (once per path: directives add many copies of a model)
             parser = self.parsers[path] = self.format_parser(path)

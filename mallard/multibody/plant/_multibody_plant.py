@@ -426,7 +426,8 @@ class MultibodyPlant(
         """Adds a model instance named ``name``; returns its ModelInstanceIndex."""
         if type(name) is not str or not name or name in self._instance_indices:
             self._check_instance_name(name, "AddModelInstance")  # (its error, if any)
-        self._throw_if_tree_finalized("model instances")
+        if self._is_finalized:
+            self._throw_if_tree_finalized("model instances")
         self._instance_indices[name] = len(self._instance_names)
         self._instance_names.append(name)
         return ModelInstanceIndex._trusted(len(self._instance_names) - 1)
