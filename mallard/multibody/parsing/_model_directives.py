@@ -621,18 +621,21 @@ class _Declined(Exception):
 
 
 class _JsonReader(_Fields):
-    """Reads a document of _yaml_json's subset, as that module reads it (a mapping a tuple of
-    pairs, a sequence a list, a plain scalar its text, a quoted one in single quotes), into
+    """Reads a document of _yaml_json's subset, as that module reads it (a mapping a dict, a
+    sequence a list, a plain scalar its text, a quoted one in single quotes), into
     ModelDirectives; _Declined wherever _Reader would do more than read plain values: an
     error (or a directive that is not valid), PyYAML's constructors (a number or key that
-    is not a plain decimal or string), a tag other than a rotation's."""
+    is not a plain decimal or string), a tag other than a rotation's, a key given twice (the
+    dicts then hold fewer pairs than the text: each mapping it reads is counted in
+    ``pairs``)."""
 
     def __init__(self, file, tag):
         self.file = file
         self.tag = tag  # (of a plain scalar: _plain_resolver)
         self.number = _plain_number(tag)
+        self.pairs = 0  # (the pairs of the mappings read)
 
-    def load(self, document, lines):
+    def load(self, document, lines, pairs):
         fields = self.mapping(document, "ModelDirectives", ("directives",))
         result = ModelDirectives()
         if "directives" in fields:
@@ -642,12 +645,17 @@ class _JsonReader(_Fields):
             result.directives = [
                 self.directive(item, line) for item, line in zip(items, lines, strict=True)
             ]
+        if self.pairs != pairs:  # (a key given twice, or a mapping not read)
+            raise _Declined
         return result
 
     def directive(self, node, line):
-        if type(node) is not tuple or len(node) != 1 or node[0][0] not in _KINDS:
+        if type(node) is not dict or len(node) != 1:
             raise _Declined
-        ((kind, value),) = node
+        ((kind, value),) = node.items()
+        if kind not in _KINDS:
+            raise _Declined
+        self.pairs += 1
         item = getattr(self, kind)(value)
         if item._problem() is not None:
             raise _Declined
@@ -657,20 +665,21 @@ class _JsonReader(_Fields):
         return result
 
     def mapping(self, node, what, names):
-        if type(node) is not tuple:
+        if type(node) is not dict:
             raise _Declined
-        result = dict(node)
         fields = _FIELD_SETS.get(names)
         if fields is None:
             fields = _FIELD_SETS[names] = frozenset(names)
-        if len(result) != len(node) or not result.keys() <= fields:
+        if not node.keys() <= fields:
             raise _Declined
-        return result
+        self.pairs += len(node)
+        return node
 
     def named(self, node, what):
-        if type(node) is not tuple:
+        if type(node) is not dict:
             raise _Declined
-        return {self.key(key): value for key, value in node}
+        self.pairs += len(node)
+        return {self.key(key): value for key, value in node.items()}
 
     def key(self, node):
         """A name of named: a quoted scalar or a plain string (_Reader's names of other
@@ -713,11 +722,15 @@ class _JsonReader(_Fields):
         return [self.scalar(item, str, what) for item in node]
 
     def rotation(self, node, what):
-        if type(node) is not tuple:
+        if type(node) is not dict:
             raise _Declined
         tag, fields = "tag:yaml.org,2002:map", node
-        if node and node[0][0][0] == "!":  # (a tagged mapping's first pair: the tag)
-            tag, fields = node[0][0], node[1:]
+        if node:
+            first = next(iter(node))
+            if first[0] == "!":  # (a tagged mapping's first pair: the tag)
+                self.pairs += 1
+                tag, fields = first, dict(node)
+                del fields[first]
         if tag in ("!Identity", "tag:yaml.org,2002:map") and not fields:
             return Rotation(Rotation.Identity())
         if tag == "!Rpy" or tag == "tag:yaml.org,2002:map":

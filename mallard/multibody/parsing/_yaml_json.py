@@ -5,19 +5,20 @@ composer makes Python objects for every event and node; the benchmark's 200 mode
 against ~7 at a load of 15).
 
 ``read(text)`` is (the document, the 1-based lines where the values of the mappings at the
-third level of nesting start, in order) or None if ``text`` is outside the subset. The
-document: a mapping is a tuple of its (key, value) pairs, a sequence a list, a plain scalar
-its text, a quoted one its text in single quotes; a mapping with a tag (``!Rpy {...}``, only
-the rotation tags of model directives) has ``("!Rpy", 0)`` as its first pair, and the empty
-scalar ``!Identity`` is read as ``!Identity {}``. The subset: a block mapping at the root;
-block mappings and sequences (entries scalars or compact mappings, ``- key: value``); flow
-mappings and sequences on one line, of at most four levels; plain scalars (in block context
-too, without ``,[]{}``); quoted scalars without escapes, quotes, brackets or line breaks;
-comment lines. Declined: anything else (empty values, other tags, anchors, aliases, block
-scalars, multi-line scalars and collections, comments after content, lines longer than 1000
-characters, tabs, non-ASCII or control characters, documents of several parts...); the
-caller reads those with PyYAML, which also reports any error. Which scalar a plain scalar is
-(str, int...) is the caller's (PyYAML's resolver)."""
+third level of nesting start, in order, the number of the mappings' pairs in the text) or
+None if ``text`` is outside the subset. The document: a mapping is a dict (JSON's: of a key
+given twice, the last value, so that a reader compares the pairs it reads with the text's),
+a sequence a list, a plain scalar its text, a quoted one its text in single quotes; a mapping
+with a tag (``!Rpy {...}``, only the rotation tags of model directives) has the pair
+``"!Rpy": 0`` first, and the empty scalar ``!Identity`` is read as ``!Identity {}``. The
+subset: a block mapping at the root; block mappings and sequences (entries scalars or compact
+mappings, ``- key: value``); flow mappings and sequences on one line, of at most four levels;
+plain scalars (in block context too, without ``,[]{}``); quoted scalars without escapes,
+quotes, brackets or line breaks; comment lines. Declined: anything else (empty values, other
+tags, anchors, aliases, block scalars, multi-line scalars and collections, comments after
+content, lines longer than 1000 characters, tabs, non-ASCII or control characters, documents of
+several parts...); the caller reads those with PyYAML, which also reports any error. Which
+scalar a plain scalar is (str, int...) is the caller's (PyYAML's resolver)."""
 
 import json
 import re
@@ -74,8 +75,8 @@ def _first_pair(match):
 
 
 def read(text):
-    """(the document, the lines of the values at the third level) of the YAML ``text``, or
-    None if it is outside the subset."""
+    """(the document, the lines of the values at the third level, the number of pairs) of the
+    YAML ``text``, or None if it is outside the subset."""
     # (outside the subset wherever they are: characters other than printable ASCII and line
     # feeds; str's tests in C, ~2x faster than a search for them)
     if not (text.isascii() and text.replace("\n", "").isprintable()):
@@ -86,12 +87,15 @@ def read(text):
         if '"' in text:
             text = _DOUBLE.sub(r"'\1'", text)
         parts = _SCALAR.split(text)  # (the text between scalars, a scalar, ...)
-        if _JSON_COLON.search("\0".join(parts[::2])):
+        between = "\0".join(parts[::2])
+        if _JSON_COLON.search(between):
             return None
+        pairs = between.count(":")  # (a pair's ":" each, once JSON reads the text)
         text = '"'.join(parts)
         if "!" in text:
-            text = _MAPPING_TAG.sub(_first_pair, text)
-        return json.loads(text, object_pairs_hook=tuple), lines
+            text, tags = _MAPPING_TAG.subn(_first_pair, text)
+            pairs += tags
+        return json.loads(text), lines, pairs
     except (_Outside, ValueError):  # (json.JSONDecodeError is a ValueError)
         return None
 
