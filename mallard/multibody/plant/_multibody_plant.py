@@ -895,15 +895,17 @@ class MultibodyPlant(
     def WeldFrames(self, frame_on_parent_F, frame_on_child_M, X_FM=None):
         """Welds frame M to frame F at the pose X_FM (identity by default) with a WeldJoint
         named ``{F.name()}_welds_to_{M.name()}``; returns the joint."""
-        self._throw_if_finalized("AddJoint")
+        if self._is_finalized:
+            self._throw_if_finalized("AddJoint")
         F, M = frame_on_parent_F, frame_on_child_M
+        if X_FM is None and isinstance(F, Frame) and isinstance(M, Frame):  # (the common case)
+            if F._body is not M._body:  # (name(), body(): their fields)
+                return self.AddJoint(WeldJoint._at_identity(f"{F._name}_welds_to_{M._name}", F, M))
         name = f"{F.name()}_welds_to_{M.name()}"
         if F.body() is M.body():
             raise RuntimeError(
                 f"AddJoint(): joint {name} would connect body {F.body().name()} to itself."
             )
-        if X_FM is None and isinstance(F, Frame) and isinstance(M, Frame):  # (the common case)
-            return self.AddJoint(WeldJoint._at_identity(name, F, M))
         return self.AddJoint(WeldJoint(name, F, M, RigidTransform() if X_FM is None else X_FM))
 
     def AddJointActuator(self, name, joint, effort_limit=math.inf):

@@ -6,7 +6,9 @@ from mallard.math import RigidTransform
 from mallard.multibody import _joint_types
 from mallard.multibody.tree._joint import Joint
 
-_IDENTITY = np.eye(3)
+#: X_FM of the welds _at_identity makes, shared (read only: nothing changes a joint's pose).
+_AT_IDENTITY = RigidTransform._make(np.eye(3), np.zeros(3))
+_AT_IDENTITY._R._R.flags.writeable = _AT_IDENTITY._p.flags.writeable = False
 
 
 class WeldJoint(Joint):
@@ -22,10 +24,10 @@ class WeldJoint(Joint):
     @classmethod
     def _at_identity(cls, name, frame_on_parent_F, frame_on_child_M):
         """The weld at X_FM = I of checked arguments (a non-empty str, two Frames): the
-        constructor without its checks, its identity made, not copied (WeldFrames')."""
+        constructor without its checks, its X_FM the welds' shared identity (WeldFrames')."""
         joint = object.__new__(cls)
         joint._init_fields(name, frame_on_parent_F, frame_on_child_M)
-        joint._X_FM = RigidTransform._make(_IDENTITY.copy(), np.zeros(3))
+        joint._X_FM = _AT_IDENTITY
         return joint
 
     def X_FM(self):
