@@ -9,7 +9,6 @@ from mallard.multibody.parsing._model_directives import (
     ModelInstanceInfo,
     join,
     load_model_directives,
-    split,
 )
 from mallard.multibody.parsing._package_map import resolve_uri
 from mallard.multibody.tree import FixedOffsetFrame, QuaternionFloatingJoint
@@ -215,7 +214,7 @@ class _Processor:
 
     def add_frame(self, item, namespace):
         plant = self.plant
-        frame_namespace, element = split(item.name)
+        frame_namespace, _, element = item.name.rpartition("::")  # (split)
         instance = None
         if frame_namespace:
             scope = join(namespace, frame_namespace)
@@ -224,7 +223,8 @@ class _Processor:
             instance = plant.GetModelInstanceByName(scope)
         base = self.frame(namespace, item.X_PF.base_frame)
         X_PF = item.X_PF.GetDeterministicValue()  # (a new RigidTransform: the frame keeps it)
-        _check_name(element)
+        if not element:  # (a str: the error of an empty name)
+            _check_name(element)
         if instance is None:
             instance = base._model_instance
         plant.AddFrame(FixedOffsetFrame._adopting(element, base, X_PF, instance))
