@@ -177,9 +177,7 @@ class Engine:
         n, nq, nv = len(plant._topology.mobods), plant._nq, plant._nv
         nu = plant.num_actuated_dofs()
         self.sizes = _layout.model_sizes(n, nq, nv, nu)
-        actuated_v = np.zeros(nu, dtype=np.int64)
-        for a in plant._actuators:
-            actuated_v[a._input_start] = a.joint()._v_start
+        actuated_v = plant._topology.actuator_v  # (in input order: actuator_input is 0, 1, ...)
         enabled = plant._gravity_field._enabled_mask(len(plant._instance_names))
         gravity_mask = enabled[plant._topology.mobod_instance].astype(np.int64)
         gravity_mask[0] = 0  # (World)

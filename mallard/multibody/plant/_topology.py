@@ -23,7 +23,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-_IDENTITY_ROW = np.eye(3).reshape(9)
+_IDENTITY_ROW = np.append(np.eye(3).reshape(9), np.zeros(3))  # ([R, p] of the identity)
+_ZERO = np.zeros(3)
+#: Per i, where e_i × u's elements are in [u0, u1, u2, 0, −u0, −u1, −u2] (z_axis_rotations).
+_CROSS_TAKES = np.array([[3, 6, 1], [2, 3, 4], [5, 0, 3]])
 _LOOP_ERROR = (
     "The bodies and joints of this system form one or more loops in the system graph. Drake "
     "currently does not support automatic modeling of such systems; however, they can be "
@@ -137,6 +140,8 @@ def build_forest(num_bodies, joint_rows, floating_size):
             joint_rows.append((0, b, *floating_size))  # (World's new joint to b)
             walked.append(False)
             _grow(mobods, mobod_of_body, [j], walked, touching, joint_rows)
+            if len(mobods) == num_bodies:  # (every body reached: no more bases)
+                break
     return mobods, bases
 
 
@@ -251,10 +256,10 @@ def z_turns(axes):
     return X
 
 
-def non_identity_poses(R, p):
-    """Which of the poses of rotations ``R`` (m × 3 × 3) and translations ``p`` (m × 3) are
-    not exactly the identity (an element −0.0 counts as 0.0)."""
-    return ~((R.reshape(-1, 9) == _IDENTITY_ROW).all(axis=1) & (p == 0.0).all(axis=1))
+def non_identity_poses(X):
+    """Which of the poses ``X`` (m × 12: rows [R row by row, p]) are not exactly the identity
+    (an element −0.0 counts as 0.0)."""
+    return ~(X == _IDENTITY_ROW).all(axis=1)
 
 
 def z_axis_rotations(u):
@@ -267,15 +272,17 @@ def z_axis_rotations(u):
         return np.zeros((0, 3, 3))
     u0, u1, u2 = u.T
     norm = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
-    for k in np.flatnonzero(~(np.isfinite(norm) & (norm >= 1e-10))).tolist():
-        RotationMatrix._from_one_vector(u[k], 2)  # (its error)
+    valid = norm >= 1e-10  # (False for NaN; ∞ checked below)
+    if not valid.all() or not np.isfinite(norm).all():
+        for k in np.flatnonzero(~(np.isfinite(norm) & valid)).tolist():
+            RotationMatrix._from_one_vector(u[k], 2)  # (its error)
     u = u / norm[:, None]
+    # v: the unit e along u's smallest element (the first of equals) crossed with u, its
+    # elements taken from [u, 0, −u] (e_0 × u = [0, −u2, u1], e_1 × u = [u2, 0, −u0],
+    # e_2 × u = [−u1, u0, 0]), then normalized
     u0, u1, u2 = u.T
-    v = np.zeros_like(u)  # (the unit e along u's smallest element, crossed with u)
-    i = np.abs(u).argmin(axis=1)
-    v[i == 0, 1], v[i == 0, 2] = -u2[i == 0], u1[i == 0]
-    v[i == 1, 0], v[i == 1, 2] = u2[i == 1], -u0[i == 1]
-    v[i == 2, 0], v[i == 2, 1] = -u1[i == 2], u0[i == 2]
+    signed = np.concatenate((u, np.zeros((len(u), 1)), -u), axis=1)
+    v = np.take_along_axis(signed, _CROSS_TAKES[np.abs(u).argmin(axis=1)], axis=1)
     v0, v1, v2 = v.T
     v = v / np.sqrt(v0 * v0 + v1 * v1 + v2 * v2)[:, None]
     v0, v1, v2 = v.T
@@ -287,8 +294,9 @@ def z_axis_rotations(u):
 
 def mobilizer_frames(mobods, joints, framed, welds):
     """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
-    as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance (R_PF
-    and p_PF to be copied: a weld's are its pose's own arrays, a pair's R_PF is shared).
+    as columns: (names, parent frames, model instances (the joint's), poses: per frame R_PF (9
+    floats, row by row) and p_PF (3), as arrays to be joined into rows of 12 (a pair's R_PF is
+    one row of an array; a weld's are its pose's own arrays)).
 
     With F the mobilizer's inboard frame and M its outboard one (the joint's child and parent
     frames if the joint is reversed):
@@ -305,23 +313,28 @@ def mobilizer_frames(mobods, joints, framed, welds):
     """
     from mallard.math._rotation_matrix import check_rotation_matrix
 
-    R_FM = dict(zip(framed, z_axis_rotations(np.array([*framed.values()])), strict=True))
-    frames, p_zero = [], np.zeros(3)
+    R_FM = z_axis_rotations(np.array([*framed.values()])).reshape(-1, 9)
+    R_FM = dict(zip(framed, R_FM, strict=True))
+    names, parents, instances, poses = [], [], [], []
     for k in sorted([*framed, *welds]):
         mobod = mobods[k]
         joint = joints[mobod.joint]
+        name, mi = joint._name, joint._model_instance
         R = R_FM.get(k)
         if R is not None:
             F, M = joint._frame_on_parent, joint._frame_on_child
             if mobod.reversed:
                 F, M = M, F
-            name, mi = joint._name, joint._model_instance
-            frames.append((f"{name}_{F._name}_F", F, R, p_zero, mi))
-            frames.append((f"{name}_{M._name}_M", M, R, p_zero, mi))
+            names += (f"{name}_{F._name}_F", f"{name}_{M._name}_M")
+            parents += (F, M)
+            instances += (mi, mi)
+            poses += (R, _ZERO, R, _ZERO)
         else:
             X = joint._X_FM.inverse() if mobod.reversed else joint._X_FM
-            R, p = X._R._R, X._p
-            check_rotation_matrix(R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
+            check_rotation_matrix(X._R._R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
             F = joint._frame_on_child if mobod.reversed else joint._frame_on_parent
-            frames.append((f"{joint._name}_{F._name}_F", F, R, p, joint._model_instance))
-    return frames
+            names.append(f"{name}_{F._name}_F")
+            parents.append(F)
+            instances.append(mi)
+            poses += (X._R._R, X._p)
+    return names, parents, instances, poses
