@@ -63,18 +63,20 @@ def _subtree_v_end(tree, nv):
 def _dof_parent(tree, nv):
     """Per dof i, its parent dof λ(i): i − 1 within its mobilizer, else the last dof of its
     mobod's nearest ancestor that has dofs; −1 for a dof with none (kernels.mass_factor)."""
-    parent, v_start = tree[:, 0].tolist(), tree[:, 3].tolist()
-    n = len(parent)
-    v_stop = [*v_start[1:], nv]  # (dofs in mobod order)
-    last = [-1] * n  # the last dof of k or of its nearest ancestor with dofs
-    lam = list(range(-1, nv - 1))  # (i − 1, but for each mobod's first dof)
-    for k in range(1, n):
-        start, stop = v_start[k], v_stop[k]
-        if stop > start:
-            lam[start] = last[parent[k]]
-            last[k] = stop - 1
-        else:
-            last[k] = last[parent[k]]
+    parent, v_start = tree[:, 0], tree[:, 3]
+    v_stop = np.append(v_start[1:], nv)  # (dofs in mobod order; World's: none, stop 0)
+    has_dofs = v_stop > v_start
+    # per mobod the nearest ancestor-or-self with dofs, or World: each a mobod without dofs
+    # points to its parent, then the pointers jump (their own targets') until they settle
+    nearest = np.where(has_dofs, np.arange(len(parent)), parent)
+    while True:
+        jumped = nearest[nearest]
+        if (jumped == nearest).all():
+            break
+        nearest = jumped
+    lam = np.arange(-1, nv - 1)  # (i − 1, but for each mobod's first dof)
+    first = np.flatnonzero(has_dofs)
+    lam[v_start[first]] = v_stop[nearest[parent[first]]] - 1  # (World's: −1)
     return lam
 
 

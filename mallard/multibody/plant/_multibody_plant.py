@@ -1078,7 +1078,7 @@ class MultibodyPlant(
         prismatic, screw; of ``rows`` and their joints' type ``codes``): their rows of the
         topology's jparam (the axis Drake mobilizes about, mobilizer_axes, a revolute's
         turned to z off the coordinate axes; the screw pitch), the revolute and prismatic
-        mobods whose mobilizer axis u has no element exactly 1.0 ({mobod: u}:
+        mobods whose mobilizer axis u has no element exactly 1.0 ((their list, u's rows):
         mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turns)."""
         single = np.flatnonzero(
             (codes == _joint_types.REVOLUTE)
@@ -1096,10 +1096,9 @@ class MultibodyPlant(
         reversed_joint = rows[single[axial], 3] != 0
         mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
         mobods = single + 1
-        framed, off = {}, axial[~coordinate]  # (u: the axis, negated where reversed)
-        if off.size:
-            u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
-            framed = dict(zip(mobods[off].tolist(), u, strict=True))
+        off = axial[~coordinate]  # (u: the axis, negated where reversed)
+        u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
+        framed = (mobods[off].tolist(), u)
         axes[axial] = mobilized
         revolute = np.flatnonzero(kinds == _joint_types.REVOLUTE)
         turned, turns = revolute[revolute_turns(axes[revolute])], {}

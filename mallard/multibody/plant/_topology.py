@@ -18,7 +18,8 @@ Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer
 The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
-from itertools import chain
+from itertools import accumulate, chain, repeat
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -112,6 +113,9 @@ def build_forest(num_bodies, joint_rows, floating_size):
     they left out, each base's (Drake's rules 2 and 3 above). RuntimeError if the bodies and
     joints form a loop.
     """
+    ordered = _ordered_forest(num_bodies, joint_rows, floating_size)
+    if ordered is not None:
+        return ordered
     touching = joint_graph(num_bodies, joint_rows)
     mobods = [Mobod(0, None, 0, False, 0, 0)]
     mobod_of_body = [-1] * num_bodies
@@ -142,6 +146,57 @@ def build_forest(num_bodies, joint_rows, floating_size):
             _grow(mobods, mobod_of_body, [j], walked, touching, joint_rows)
             if len(mobods) == num_bodies:  # (every body reached: no more bases)
                 break
+    return mobods, bases
+
+
+def _ordered_forest(num_bodies, joint_rows, floating_size):
+    """build_forest's (mobods, bases) of a tree whose joints, in index order, are already the
+    depth-first order build_forest grows (a parser's tree, its bodies added parent first): each
+    body but World the child of exactly one joint, and either every body in World's tree or
+    World without joints and one body the child of none, its floating base; a joint's
+    parent body reached by the joints before it, along the path to the last one reached (so
+    none reversed and no loop). None for any other model (build_forest grows it)."""
+    parents = list(map(itemgetter(0), joint_rows))
+    children = list(map(itemgetter(1), joint_rows))
+    count = len(joint_rows)
+    mobod_of_body = [-1] * num_bodies
+    mobod_of_body[0] = path_top = 0
+    if count == num_bodies - 1:  # (every body in World's tree, if each a child once)
+        bases, path, q_next, v_next = [], [0], 0, 0
+    elif count == num_bodies - 2 and 0 not in parents:  # (one floating base b: the first
+        b = parents[0] if count else 1  # joint's parent, if each other body a child once)
+        bases, path, (q_next, v_next) = [b], [0, 1], floating_size
+        mobod_of_body[b] = path_top = 1
+    else:
+        return None
+    k = path_top + 1
+    inboard = []
+    for parent_body, body in zip(parents, children, strict=True):
+        parent = mobod_of_body[parent_body]
+        if parent != path_top:  # (a child of the path's lower mobod: go back to it)
+            if parent < 0:
+                return None
+            while path_top > parent:
+                path.pop()
+                path_top = path[-1]
+            if path_top != parent:  # (not on the path: another branch's)
+                return None
+        inboard.append(parent)
+        mobod_of_body[body] = path_top = k
+        path.append(k)
+        k += 1
+    if len(set(children).union((0, *bases))) != num_bodies:  # (a body a child twice, or a
+        return None  # joint's child World or the base: a loop)
+    q_starts = [*accumulate(map(itemgetter(2), joint_rows), initial=q_next)]
+    v_starts = [*accumulate(map(itemgetter(3), joint_rows), initial=v_next)]
+    mobods = [Mobod(0, None, 0, False, 0, 0)]
+    if bases:
+        mobods.append(Mobod(bases[0], count, 0, False, 0, 0))
+    mobods += map(
+        _new_mobod,
+        repeat(Mobod),
+        zip(children, range(count), inboard, repeat(False), q_starts, v_starts),
+    )
     return mobods, bases
 
 
@@ -302,9 +357,10 @@ def mobilizer_frames(mobods, joints, framed, welds):
     frames if the joint is reversed):
 
     * a revolute or prismatic joint whose mobilizer axis u (the joint's unit axis, negated if
-      reversed) has no element exactly 1.0 (``framed``: {mobod: u}) gets ``{joint}_{F}_F`` on F
-      and ``{joint}_{M}_M`` on M, both at R = RotationMatrix.MakeFromOneVector(u, 2) (z along
-      u), p = 0; Drake then mobilizes about their z axes. (An element exactly 1.0 — even of a
+      reversed) has no element exactly 1.0 (``framed``: (those mobods, their u as rows))
+      gets ``{joint}_{F}_F`` on F and ``{joint}_{M}_M`` on M, both at
+      R = RotationMatrix.MakeFromOneVector(u, 2) (z along u), p = 0; Drake then mobilizes
+      about their z axes. (An element exactly 1.0 — even of a
       normalized axis like [1e-9, 0, 1] — makes Drake use that coordinate axis, with no
       frames: mobilizer_axes.)
     * a weld whose X_FM (X_MF if reversed) is not exactly the identity (``welds``: those
@@ -313,10 +369,10 @@ def mobilizer_frames(mobods, joints, framed, welds):
     """
     from mallard.math._rotation_matrix import check_rotation_matrix
 
-    R_FM = z_axis_rotations(np.array([*framed.values()])).reshape(-1, 9)
-    R_FM = dict(zip(framed, R_FM, strict=True))
+    framed, u = framed
+    R_FM = dict(zip(framed, z_axis_rotations(u).reshape(-1, 9), strict=True))
     names, parents, instances, poses = [], [], [], []
-    for k in sorted([*framed, *welds]):
+    for k in sorted([*framed, *welds]) if welds else framed:
         mobod = mobods[k]
         joint = joints[mobod.joint]
         name, mi = joint._name, joint._model_instance

@@ -1,7 +1,10 @@
-"""_topology.build_forest: Drake's order of trees, floating bases and q/v slots."""
+"""_topology.build_forest: Drake's order of trees, floating bases and q/v slots (and its
+shortcut for a tree already in that order, _ordered_forest)."""
 
+import numpy as np
 import pytest
 
+from mallard.multibody.plant import _topology
 from mallard.multibody.plant._topology import build_forest
 
 FLOATING = (7, 6)
@@ -48,3 +51,48 @@ def test_reversed_joint_and_children_in_joint_order():
 def test_loops_raise(ends):
     with pytest.raises(RuntimeError, match="form one or more loops"):
         build_forest(4, [(*e, 1, 1) for e in ends], FLOATING)
+
+
+def _random_models(rng, count):
+    """(num_bodies, joint_rows) of random models: trees in depth-first order (World's, or one
+    floating base's), some shuffled, relabeled or with a joint reversed; and random graphs."""
+    for _ in range(count):
+        n = int(rng.integers(1, 12))
+        if rng.random() < 0.6:
+            floating = n >= 2 and rng.random() < 0.4
+            path, rows = [1] if floating else [0], []
+            for b in range(2 if floating else 1, n):
+                p = path[int(rng.integers(len(path)))]
+                path = [*path[: path.index(p) + 1], b]
+                rows.append([p, b, int(rng.integers(3)), int(rng.integers(3))])
+            if rows and rng.random() < 0.3:
+                rng.shuffle(rows)
+            if rows and rng.random() < 0.2:
+                label = [0, *rng.permutation(np.arange(1, n)).tolist()]
+                rows = [[label[a], label[b], q, v] for a, b, q, v in rows]
+            if rows and rng.random() < 0.1:
+                i = int(rng.integers(len(rows)))
+                rows[i][:2] = rows[i][1::-1]
+        else:
+            ends = rng.integers(n, size=(int(rng.integers(n + 2)), 2)).tolist()
+            rows = [[a, b, int(rng.integers(3)), int(rng.integers(3))] for a, b in ends if a != b]
+        yield n, [tuple(row) for row in rows]
+
+
+def _forest(num_bodies, joint_rows):
+    try:
+        mobods, bases = build_forest(num_bodies, joint_rows, FLOATING)
+    except RuntimeError as error:
+        return str(error)
+    return [tuple(m) for m in mobods], [type(m.reversed) for m in mobods], bases
+
+
+def test_ordered_trees_as_grown(monkeypatch):
+    # A tree whose joints are already in the depth-first order (_ordered_forest) gets the
+    # forest the depth-first walk grows: the same mobods (fields and types), bases and errors.
+    models = list(_random_models(np.random.default_rng(7), 4000))
+    ordered = [_topology._ordered_forest(n, rows, FLOATING) is not None for n, rows in models]
+    fast = [_forest(n, rows) for n, rows in models]
+    monkeypatch.setattr(_topology, "_ordered_forest", lambda *args: None)
+    assert fast == [_forest(n, rows) for n, rows in models]
+    assert 1000 < sum(ordered) < 3000  # (both paths taken)
