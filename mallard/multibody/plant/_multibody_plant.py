@@ -43,7 +43,6 @@ from mallard.multibody.plant._topology import (
     check_reversed_joints,
     mobilizer_axes,
     mobilizer_frames,
-    mobod_rows,
     non_identity_poses,
     revolute_turns,
     z_turns,
@@ -1052,15 +1051,14 @@ class MultibodyPlant(
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
-        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the row of each
-        one's joint (_joint_rows' nq, nv, model instance and type code), the single-dof mobods'
-        constants: _single_dof_constants)."""
+        adds the mobilizer frames; returns (the rows of the mobods after World (build_forest's),
+        the row of each one's joint (_joint_rows' nq, nv, model instance and type code), the
+        single-dof mobods' constants: _single_dof_constants)."""
         joints = self._joints
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
-        mobods, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
+        rows, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
             self._add_floating_joint(self._bodies[b])
-        rows = mobod_rows(mobods)
         check_reversed_joints(joints, rows[rows[:, 3] != 0, 1].tolist(), self._instance_names)
         joint_rows = np.fromiter(
             itertools.chain.from_iterable(self._joint_rows), dtype=np.int64, count=6 * len(joints)
@@ -1070,8 +1068,8 @@ class MultibodyPlant(
         welds = np.flatnonzero(codes == _joint_types.WELD)
         X_FM = _X_rows([joints[j]._X_FM for j in rows[welds, 1].tolist()])
         welds = (welds[non_identity_poses(X_FM)] + 1).tolist()
-        self._add_mobilizer_frames(mobods, constants[2], welds)
-        return mobods, rows, joint_rows, constants
+        self._add_mobilizer_frames(rows, constants[2], welds)
+        return rows, joint_rows, constants
 
     def _single_dof_constants(self, rows, codes):
         """(mobods, jparam, framed, z_turns) of the mobods of single-dof joints (revolute,
@@ -1108,20 +1106,20 @@ class MultibodyPlant(
         jparam[:, :3] = axes
         return mobods, jparam, framed, turns
 
-    def _add_mobilizer_frames(self, mobods, framed, welds):
+    def _add_mobilizer_frames(self, rows, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology),
         made at once in their places with their poses in the rows of one read-only array
         (FixedOffsetFrame._in_rows; R_PF a rotation matrix, checked) and added at once
         (_add_placed); if a name is taken (or two of them are one), added one by one as
         AddFrame adds them: the error of the first taken (Finalize's rollback undoes them)."""
-        names, parents, instances, poses = mobilizer_frames(mobods, self._joints, framed, welds)
+        names, parents, instances, poses = mobilizer_frames(rows, self._joints, framed, welds)
         if not names:
             return
         n = len(names)
-        rows = _joined(poses).reshape(n, 12)
-        rows.flags.writeable = False
+        X_PF = _joined(poses).reshape(n, 12)
+        X_PF.flags.writeable = False
         frames = FixedOffsetFrame._in_rows(
-            names, parents, list(zip(repeat(rows), range(n))), instances,
+            names, parents, list(zip(repeat(X_PF), range(n))), instances,
             self._places("_frames", n), ephemeral=True,
         )  # fmt: skip
         keys = {(mi._value, name) for name, mi in zip(names, instances, strict=True)}
@@ -1145,13 +1143,14 @@ class MultibodyPlant(
         self._joint_rows.append(_joint_row(joint))
         self._add_element("_joints", joint)
 
-    def _build_flat_model(self, mobods, rows, joint_rows, constants):
+    def _build_flat_model(self, rows, joint_rows, constants):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps) from _build_topology's results; the joints' q and v slots and the bodies'
         mobods."""
         codes = joint_rows[:, 3]
-        t = self._topology = Topology(mobods)
-        bodies, joints, n = self._bodies, self._joints, len(mobods)
+        n = len(rows) + 1
+        t = self._topology = Topology(n)
+        bodies, joints = self._bodies, self._joints
         if n - 1 != len(joints):  # (each mobod after World has its own joint)
             joint = joints[np.setdiff1d(np.arange(len(joints)), rows[:, 1])[0]]
             raise AssertionError(f"joint {joint.name()} was not mobilized")
