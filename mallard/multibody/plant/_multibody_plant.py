@@ -984,7 +984,7 @@ class MultibodyPlant(
 
     def _finalize(self):
         """Finalize's steps (the collector paused)."""
-        checkpoint = self._checkpoint()
+        checkpoint = self._checkpoint(elements_only=True)
         try:
             topology = self._build_topology()
         except Exception:
@@ -1014,15 +1014,25 @@ class MultibodyPlant(
         ("_force_elements", None),
     )
 
-    def _checkpoint(self):
-        """What construction has added so far, for ``_rollback`` (before Finalize only)."""
+    def _checkpoint(self, elements_only=False):
+        """What construction has added so far, for ``_rollback`` (before Finalize only); if
+        ``elements_only`` (Finalize's: what follows adds elements only), the model instances,
+        floating poses, gravity switches and constraints are the plant's own, not copies."""
+        same = elements_only
         return {
             "sizes": {attr: len(getattr(self, attr)) for attr, _ in self._ELEMENT_LISTS},
             "next_index": dict(self._next_index),
-            "instance_names": list(self._instance_names),
-            "default_floating_poses": dict(self._default_floating_poses),
-            "gravity_disabled": set(self._gravity_field._disabled),
-            "constraints": {kind: dict(getattr(self, kind)) for kind in CONSTRAINT_KINDS},
+            "instance_names": self._instance_names if same else list(self._instance_names),
+            "default_floating_poses": (
+                self._default_floating_poses if same else dict(self._default_floating_poses)
+            ),
+            "gravity_disabled": (
+                self._gravity_field._disabled if same else set(self._gravity_field._disabled)
+            ),
+            "constraints": {
+                kind: getattr(self, kind) if same else dict(getattr(self, kind))
+                for kind in CONSTRAINT_KINDS
+            },
         }
 
     def _rollback(self, checkpoint):
