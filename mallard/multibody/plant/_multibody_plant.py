@@ -1104,6 +1104,10 @@ class MultibodyPlant(
         reversed_joint = rows[single[axial], 3] != 0
         mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
         mobods = single + 1
+        if coordinate.all():  # (no mobilizer frames, no revolute turned: every axis ±e_i)
+            axes[axial] = mobilized
+            jparam[:, :3] = axes
+            return mobods, jparam, ([], np.zeros((0, 3))), {}
         off = axial[~coordinate]  # (u: the axis, negated where reversed)
         u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
         framed = (mobods[off].tolist(), u)

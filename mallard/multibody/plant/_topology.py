@@ -271,14 +271,14 @@ def mobilizer_axes(axes, reversed_joint):
     negated where ``reversed_joint``) has an element u_i exactly 1.0 — as a normalized axis
     within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
     exactly (±e_i, signed as the joint is), dropping the other (tiny) elements."""
-    sign = np.where(reversed_joint, -1.0, 1.0)
-    hit = axes * sign[:, None] == 1.0
+    flipped = reversed_joint.any()
+    hit = (np.where(reversed_joint[:, None], -axes, axes) if flipped else axes) == 1.0
     coordinate = hit.any(axis=1)
-    result = axes.copy()
-    rows = np.flatnonzero(coordinate)
-    result[rows] = 0.0
-    result[rows, hit[rows].argmax(axis=1)] = sign[rows]
-    return result, coordinate
+    if not coordinate.any():
+        return axes.copy(), coordinate
+    first = hit & (hit.cumsum(axis=1) == 1)  # (the first element 1.0 of u)
+    signed = np.where(reversed_joint, -1.0, 1.0)[:, None] if flipped else 1.0
+    return np.where(coordinate[:, None], np.where(first, signed, 0.0), axes), coordinate
 
 
 def revolute_turns(axes):
