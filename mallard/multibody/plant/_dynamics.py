@@ -73,7 +73,7 @@ class DynamicsMixin:
         ec = self._body_inertias(context)
         work = ec.work
         dtype = np.result_type(ec.ws, vdot, F_app, tau_app)
-        n = len(self._topology.mobods)
+        n = len(self._topology.tree)
         A_WB = np.empty((n, 6), dtype=dtype)
         F = np.empty((n, 6), dtype=dtype)
         tau = np.empty(self._nv, dtype=dtype)
@@ -165,7 +165,7 @@ class DynamicsMixin:
         """M(q), column i = inverse dynamics with v = 0, v̇ = eᵢ and no applied forces."""
         self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
-        n, nv = len(self._topology.mobods), self._nv
+        n, nv = len(self._topology.tree), self._nv
         F0, tau0 = np.zeros((n, 6)), np.zeros(nv)
         columns = [
             self._inverse_dynamics(context, e, F0, tau0, velocities=False)[0] for e in np.eye(nv)
@@ -176,7 +176,7 @@ class DynamicsMixin:
         """C(q, v)·v (size nv): inverse dynamics with v̇ = 0 and no applied forces."""
         self._throw_if_not_finalized("num_velocities")  # (as pydrake reports it)
         self.ValidateContext(context)
-        n, nv = len(self._topology.mobods), self._nv
+        n, nv = len(self._topology.tree), self._nv
         return self._inverse_dynamics(context, np.zeros(nv), np.zeros((n, 6)), np.zeros(nv))[0]
 
     def CalcSpatialAccelerationsFromVdot(self, context, known_vdot):
@@ -492,7 +492,7 @@ class DynamicsMixin:
         dtype = np.result_type(tau, F_app, ec.ws, diagonal)
         ws = ec.ws if dtype == ec.ws.dtype else ec.ws.astype(dtype)  # (its scratch: of dtype)
         vdot = np.empty(self._nv, dtype=dtype)
-        A_WB = np.empty((len(self._topology.mobods), 6), dtype=dtype)
+        A_WB = np.empty((len(self._topology.tree), 6), dtype=dtype)
         model = self._engine
         failed = model.kernels(dtype).drive_articulated_body(
             model.mi,

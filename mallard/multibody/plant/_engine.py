@@ -14,7 +14,15 @@ import numpy as np
 from mallard._compiled import kernels
 from mallard._scalar import values_or_none
 from mallard.multibody import _joint_types, _layout
-from mallard.multibody._layout import BIAS, INERTIAS, JTYPE, POSITIONS, VELOCITIES
+from mallard.multibody._layout import (
+    BIAS,
+    INERTIAS,
+    JTYPE,
+    POSITIONS,
+    Q_START,
+    REVERSED,
+    VELOCITIES,
+)
 
 _IDENTITY_POSE = np.vstack((np.eye(3), np.zeros((1, 3))))
 _F64 = np.dtype(np.float64)
@@ -63,18 +71,20 @@ def _subtree_v_end(tree, nv):
 def _dof_parent(tree, nv):
     """Per dof i, its parent dof λ(i): i − 1 within its mobilizer, else the last dof of its
     mobod's nearest ancestor that has dofs; −1 for a dof with none (kernels.mass_factor)."""
-    parent, v_start = tree[:, 0].tolist(), tree[:, 3].tolist()
-    n = len(parent)
-    v_stop = [*v_start[1:], nv]  # (dofs in mobod order)
-    last = [-1] * n  # the last dof of k or of its nearest ancestor with dofs
-    lam = list(range(-1, nv - 1))  # (i − 1, but for each mobod's first dof)
-    for k in range(1, n):
-        start, stop = v_start[k], v_stop[k]
-        if stop > start:
-            lam[start] = last[parent[k]]
-            last[k] = stop - 1
-        else:
-            last[k] = last[parent[k]]
+    parent, v_start = tree[:, 0], tree[:, 3]
+    v_stop = np.append(v_start[1:], nv)  # (dofs in mobod order; World's: none, stop 0)
+    has_dofs = v_stop > v_start
+    # per mobod the nearest ancestor-or-self with dofs, or World: each a mobod without dofs
+    # points to its parent, then the pointers jump (their own targets') until they settle
+    nearest = np.where(has_dofs, np.arange(len(parent)), parent)
+    while True:
+        jumped = nearest[nearest]
+        if (jumped == nearest).all():
+            break
+        nearest = jumped
+    lam = np.arange(-1, nv - 1)  # (i − 1, but for each mobod's first dof)
+    first = np.flatnonzero(has_dofs)
+    lam[v_start[first]] = v_stop[nearest[parent[first]]] - 1  # (World's: −1)
     return lam
 
 
@@ -174,12 +184,10 @@ class Engine:
 
     def __init__(self, plant):
         self.plant = plant
-        n, nq, nv = len(plant._topology.mobods), plant._nq, plant._nv
+        n, nq, nv = len(plant._topology.tree), plant._nq, plant._nv
         nu = plant.num_actuated_dofs()
         self.sizes = _layout.model_sizes(n, nq, nv, nu)
-        actuated_v = np.zeros(nu, dtype=np.int64)
-        for a in plant._actuators:
-            actuated_v[a._input_start] = a.joint()._v_start
+        actuated_v = plant._topology.actuator_v  # (in input order: actuator_input is 0, 1, ...)
         enabled = plant._gravity_field._enabled_mask(len(plant._instance_names))
         gravity_mask = enabled[plant._topology.mobod_instance].astype(np.int64)
         gravity_mask[0] = 0  # (World)
@@ -199,12 +207,15 @@ class Engine:
         self.joint_types = _joint_types.kernel_joint_types(codes)
         self.tables = _layout.MODEL.views(self.mi, self.sizes)
         self.version = 0
-        mobods = plant._topology.mobods
+        tree = plant._topology.tree
+        floating = np.flatnonzero(tree[:, JTYPE] == _joint_types.QUATERNION_FLOATING)
         self.quaternions = tuple(
-            (mobods[k].q_start, plant._joints[mobods[k].joint])
-            for k in np.flatnonzero(
-                plant._topology.tree[:, JTYPE] == _joint_types.QUATERNION_FLOATING
-            ).tolist()
+            (q_start, plant._joints[j])
+            for q_start, j in zip(
+                tree[floating, Q_START].tolist(),
+                plant._topology.mobod_joint[floating].tolist(),
+                strict=True,
+            )
         )
         self.w_slots = tuple(start for start, _ in self.quaternions)  # (each w's slot in x)
 
@@ -362,16 +373,20 @@ class Engine:
         ec.X_BF_rows = list(X_BF)  # (views, made once)
         p = ec.params
         p.X_PF_MB[:, 0] = _IDENTITY_POSE
-        for k, mobod in enumerate(plant._topology.mobods[1:], start=1):
-            joint = plant._joints[mobod.joint]
+        topology = plant._topology
+        joint_reversed = zip(
+            topology.mobod_joint[1:].tolist(), topology.tree[1:, REVERSED].tolist(), strict=True
+        )
+        for k, (j, reversed_joint) in enumerate(joint_reversed, start=1):
+            joint = plant._joints[j]
             inboard, outboard = joint.frame_on_parent(), joint.frame_on_child()
-            if mobod.reversed:
+            if reversed_joint:
                 inboard, outboard = outboard, inboard
             X_P_inboard = X_BF[int(inboard.index())]
             X_outboard_B = _invert(X_BF[int(outboard.index())])
             if joint._jtype == _joint_types.WELD:
                 X_FM = np.vstack((joint._X_FM._R._R, joint._X_FM._p[None, :]))
-                X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if mobod.reversed else X_FM)
+                X_P_inboard = _compose(X_P_inboard, _invert(X_FM) if reversed_joint else X_FM)
             X_JZ = plant._topology.z_turns.get(k)
             if X_JZ is not None:  # a revolute mobilizer: both frames turned, z along its axis
                 X_P_inboard = _compose(X_P_inboard, X_JZ)
@@ -395,8 +410,7 @@ class Engine:
             p.effort_limits[a._input_start] = a.effort_limit()
         p.g_W[:] = plant._gravity_field.gravity_vector()
         p.locked[0] = 0.0
-        for k, mobod in enumerate(plant._topology.mobods[1:], start=1):
-            p.locked[k] = float(parameters.locked[mobod.joint])
+        p.locked[1:] = np.asarray(parameters.locked)[topology.mobod_joint[1:]].astype(float)
         ec.positions_serial = ec.poses_serial = ec.inertias_serial = None
         ec.velocities_serials = ec.bias_serials = None
         ec.results.clear()

@@ -11,8 +11,8 @@ a cache, and kernels compute from arrays.
 import bisect
 import itertools
 import math
-from itertools import compress
-from operator import attrgetter, itemgetter, not_
+from itertools import compress, repeat
+from operator import attrgetter, not_
 
 import numpy as np
 
@@ -43,7 +43,6 @@ from mallard.multibody.plant._topology import (
     check_reversed_joints,
     mobilizer_axes,
     mobilizer_frames,
-    mobod_rows,
     non_identity_poses,
     revolute_turns,
     z_turns,
@@ -201,12 +200,13 @@ def _from_rows(out, element_rows):
         present = list(compress(range(n), element_rows))
         pairs = list(compress(element_rows, element_rows))
     arrays, js = zip(*pairs, strict=True)
-    ids = np.fromiter(map(id, arrays), np.int64, len(arrays))
+    ids = list(map(id, arrays))
     js = np.fromiter(js, np.int64, len(arrays))
-    distinct, first = np.unique(ids, return_index=True)
-    if len(distinct) == 1:
+    if ids.count(ids[0]) == len(ids):  # (one array: a parser's document)
         out[present] = arrays[0][js]
     else:
+        ids = np.array(ids, dtype=np.int64)
+        distinct, first = np.unique(ids, return_index=True)
         present = np.arange(n)[present]
         for i, f in zip(distinct.tolist(), first.tolist(), strict=True):
             of = ids == i
@@ -226,22 +226,25 @@ def _fill_inertias(out, ks, bodies):
     """out[ks] = [m, p, G] of the default M_BBo_B of ``bodies`` (for _in_rows)."""
     inertias = [body._M_BBo_B for body in bodies]
     out[ks, 0] = [M._m for M in inertias]
-    out[ks, 1:4] = _joined([M._p for M in inertias]).reshape(-1, 3)
-    out[ks, 4:] = _joined([M._G for M in inertias]).reshape(-1, 9)
+    out[ks, 1:] = _joined([a for M in inertias for a in (M._p, M._G)]).reshape(-1, 12)
 
 
 def _fill_poses(out, ks, frames):
     """out[ks] = [R, p] of the default X_PF of the FixedOffsetFrames ``frames`` (for
     _in_rows)."""
-    poses = [frame._X_PF for frame in frames]
-    out[ks, :9] = _joined([X._R._R for X in poses]).reshape(-1, 9)
-    out[ks, 9:] = _joined([X._p for X in poses]).reshape(-1, 3)
+    out[ks] = _X_rows([frame._X_PF for frame in frames])
+
+
+def _X_rows(poses):
+    """The (n, 12) float rows [R row by row, p] of the n RigidTransforms ``poses``."""
+    return _joined([a for X in poses for a in (X._R._R, X._p)]).reshape(-1, 12)
 
 
 def _joined(arrays):
-    """np.concatenate(arrays).astype(float).reshape(-1) of a list of arrays: for float64 arrays
-    their bytes joined into one buffer (bytearray.join: one copy each, ~1/15 of np.concatenate's
-    time for the hundreds of small arrays of a plant's elements); of no arrays, no floats."""
+    """The elements of a list of arrays, each flattened, one after another, as floats: for
+    float64 arrays their bytes joined into one buffer (bytearray.join: one copy each, ~1/15 of
+    np.concatenate's time for the hundreds of small arrays of a plant's elements); of no
+    arrays, no floats."""
     if not arrays:
         return np.zeros(0)
     if list(map(attrgetter("dtype"), arrays)).count(_F64) == len(arrays):  # (no hashing)
@@ -249,7 +252,7 @@ def _joined(arrays):
             return np.frombuffer(bytearray().join(arrays), dtype=np.float64)
         except TypeError:  # (an array not C-contiguous: not a bytes-like object)
             pass
-    return np.concatenate(arrays).astype(float, copy=False).reshape(-1)
+    return np.concatenate(list(map(np.ravel, arrays))).astype(float, copy=False)
 
 
 class MultibodyPlant(
@@ -986,7 +989,7 @@ class MultibodyPlant(
 
     def _finalize(self):
         """Finalize's steps (the collector paused)."""
-        checkpoint = self._checkpoint()
+        checkpoint = self._checkpoint(elements_only=True)
         try:
             topology = self._build_topology()
         except Exception:
@@ -1016,15 +1019,25 @@ class MultibodyPlant(
         ("_force_elements", None),
     )
 
-    def _checkpoint(self):
-        """What construction has added so far, for ``_rollback`` (before Finalize only)."""
+    def _checkpoint(self, elements_only=False):
+        """What construction has added so far, for ``_rollback`` (before Finalize only); if
+        ``elements_only`` (Finalize's: what follows adds elements only), the model instances,
+        floating poses, gravity switches and constraints are the plant's own, not copies."""
+        same = elements_only
         return {
             "sizes": {attr: len(getattr(self, attr)) for attr, _ in self._ELEMENT_LISTS},
             "next_index": dict(self._next_index),
-            "instance_names": list(self._instance_names),
-            "default_floating_poses": dict(self._default_floating_poses),
-            "gravity_disabled": set(self._gravity_field._disabled),
-            "constraints": {kind: dict(getattr(self, kind)) for kind in CONSTRAINT_KINDS},
+            "instance_names": self._instance_names if same else list(self._instance_names),
+            "default_floating_poses": (
+                self._default_floating_poses if same else dict(self._default_floating_poses)
+            ),
+            "gravity_disabled": (
+                self._gravity_field._disabled if same else set(self._gravity_field._disabled)
+            ),
+            "constraints": {
+                kind: getattr(self, kind) if same else dict(getattr(self, kind))
+                for kind in CONSTRAINT_KINDS
+            },
         }
 
     def _rollback(self, checkpoint):
@@ -1053,81 +1066,81 @@ class MultibodyPlant(
 
     def _build_topology(self):
         """Adds the floating joints, builds the forest of mobilized bodies (checking it) and
-        adds the mobilizer frames; returns (mobods, their rows (mobod_rows), the row of each
-        one's joint (_joint_rows' nq, nv, model instance and type code), the single-dof mobods'
-        constants: _single_dof_constants)."""
+        adds the mobilizer frames; returns (the rows of the mobods after World (build_forest's),
+        the row of each one's joint (_joint_rows' nq, nv, model instance and type code), the
+        single-dof mobods' constants: _single_dof_constants)."""
         joints = self._joints
         floating_size = (QuaternionFloatingJoint._nq, QuaternionFloatingJoint._nv)
-        mobods, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
+        rows, bases = build_forest(len(self._bodies), self._joint_rows, floating_size)
         for b in bases:  # (the floating joints build_forest numbered, in its order)
             self._add_floating_joint(self._bodies[b])
-        rows = mobod_rows(mobods)
         check_reversed_joints(joints, rows[rows[:, 3] != 0, 1].tolist(), self._instance_names)
-        columns = map(itemgetter(2, 3, 4, 5), self._joint_rows)  # (not the ends)
         joint_rows = np.fromiter(
-            itertools.chain.from_iterable(columns), dtype=np.int64, count=4 * len(joints)
-        ).reshape(-1, 4)[rows[:, 1]]
+            itertools.chain.from_iterable(self._joint_rows), dtype=np.int64, count=6 * len(joints)
+        ).reshape(-1, 6)[rows[:, 1], 2:]  # (not the ends)
         codes = joint_rows[:, 3]
         constants = self._single_dof_constants(rows, codes)
         welds = np.flatnonzero(codes == _joint_types.WELD)
-        X_FM = [joints[j]._X_FM for j in rows[welds, 1].tolist()]
-        R = _joined([X._R._R for X in X_FM]).reshape(-1, 3, 3)
-        p = _joined([X._p for X in X_FM]).reshape(-1, 3)
-        welds = (welds[non_identity_poses(R, p)] + 1).tolist()
-        self._add_mobilizer_frames(mobods, constants[2], welds)
-        return mobods, rows, joint_rows, constants
+        X_FM = _X_rows([joints[j]._X_FM for j in rows[welds, 1].tolist()])
+        welds = (welds[non_identity_poses(X_FM)] + 1).tolist()
+        self._add_mobilizer_frames(rows, constants[2], welds)
+        return rows, joint_rows, constants
 
     def _single_dof_constants(self, rows, codes):
         """(mobods, jparam, framed, z_turns) of the mobods of single-dof joints (revolute,
         prismatic, screw; of ``rows`` and their joints' type ``codes``): their rows of the
         topology's jparam (the axis Drake mobilizes about, mobilizer_axes, a revolute's
         turned to z off the coordinate axes; the screw pitch), the revolute and prismatic
-        mobods whose mobilizer axis u has no element exactly 1.0 ({mobod: u}:
+        mobods whose mobilizer axis u has no element exactly 1.0 ((their list, u's rows):
         mobilizer_frames) and the revolute mobods turned to z ({mobod: X_JZ}: z_turns)."""
         single = np.flatnonzero(
             (codes == _joint_types.REVOLUTE)
             | (codes == _joint_types.PRISMATIC)
             | (codes == _joint_types.SCREW)
         )
+        kinds = codes[single]
         joints = [self._joints[j] for j in rows[single, 1].tolist()]
         axes = _joined([j._axis for j in joints]).reshape(-1, 3)
-        pitch = np.array([j._pitch for j in joints], dtype=float)
-        axial = np.flatnonzero(codes[single] != _joint_types.SCREW)
+        jparam = np.zeros((len(single), 4))  # (a pitch 0.0 but for screws)
+        axial = np.flatnonzero(kinds != _joint_types.SCREW)
+        if len(axial) < len(single):
+            screws = np.flatnonzero(kinds == _joint_types.SCREW).tolist()
+            jparam[screws, 3] = [joints[i]._pitch for i in screws]
         reversed_joint = rows[single[axial], 3] != 0
         mobilized, coordinate = mobilizer_axes(axes[axial], reversed_joint)
         mobods = single + 1
-        framed, off = {}, axial[~coordinate]  # (u: the axis, negated where reversed)
-        if off.size:
-            u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
-            framed = dict(zip(mobods[off].tolist(), u, strict=True))
+        if coordinate.all():  # (no mobilizer frames, no revolute turned: every axis ±e_i)
+            axes[axial] = mobilized
+            jparam[:, :3] = axes
+            return mobods, jparam, ([], np.zeros((0, 3))), {}
+        off = axial[~coordinate]  # (u: the axis, negated where reversed)
+        u = np.where(reversed_joint[~coordinate, None], -axes[off], axes[off])
+        framed = (mobods[off].tolist(), u)
         axes[axial] = mobilized
-        revolute = np.flatnonzero(codes[single] == _joint_types.REVOLUTE)
+        revolute = np.flatnonzero(kinds == _joint_types.REVOLUTE)
         turned, turns = revolute[revolute_turns(axes[revolute])], {}
         if turned.size:
             turns = dict(zip(mobods[turned].tolist(), z_turns(axes[turned]), strict=True))
             axes[turned] = (0.0, 0.0, 1.0)
-        return mobods, np.column_stack((axes, pitch)), framed, turns
+        jparam[:, :3] = axes
+        return mobods, jparam, framed, turns
 
-    def _add_mobilizer_frames(self, mobods, framed, welds):
+    def _add_mobilizer_frames(self, rows, framed, welds):
         """The ephemeral FixedOffsetFrames Drake adds for some mobilizers (see _topology),
         made at once in their places with their poses in the rows of one read-only array
         (FixedOffsetFrame._in_rows; R_PF a rotation matrix, checked) and added at once
         (_add_placed); if a name is taken (or two of them are one), added one by one as
         AddFrame adds them: the error of the first taken (Finalize's rollback undoes them)."""
-        added = mobilizer_frames(mobods, self._joints, framed, welds)
-        if not added:
+        names, parents, instances, poses = mobilizer_frames(rows, self._joints, framed, welds)
+        if not names:
             return
-        names, parents, R_PF, p_PF, instances = zip(*added, strict=True)
         n = len(names)
-        rows = np.empty((n, 12))
-        rows[:, :9] = _joined(list(R_PF)).reshape(-1, 9)
-        rows[:, 9:] = _joined(list(p_PF)).reshape(-1, 3)
-        rows.flags.writeable = False
+        X_PF = _joined(poses).reshape(n, 12)
+        X_PF.flags.writeable = False
         frames = FixedOffsetFrame._in_rows(
-            names, parents, [(rows, j) for j in range(n)], instances, self._places("_frames", n)
-        )
-        for frame in frames:
-            frame._ephemeral = True
+            names, parents, list(zip(repeat(X_PF), range(n))), instances,
+            self._places("_frames", n), ephemeral=True,
+        )  # fmt: skip
         keys = {(mi._value, name) for name, mi in zip(names, instances, strict=True)}
         if len(keys) == n and self._names["Frame"].keys().isdisjoint(keys):
             self._add_placed(frames=frames, offset_frames=frames)
@@ -1149,23 +1162,26 @@ class MultibodyPlant(
         self._joint_rows.append(_joint_row(joint))
         self._add_element("_joints", joint)
 
-    def _build_flat_model(self, mobods, rows, joint_rows, constants):
+    def _build_flat_model(self, rows, joint_rows, constants):
         """The plant's Topology (the tree rows and joint constants the kernels read, the index
         maps) from _build_topology's results; the joints' q and v slots and the bodies'
         mobods."""
         codes = joint_rows[:, 3]
-        t = self._topology = Topology(mobods)
-        bodies, joints, n = self._bodies, self._joints, len(mobods)
+        n = len(rows) + 1
+        t = self._topology = Topology(n)
+        bodies, joints = self._bodies, self._joints
         if n - 1 != len(joints):  # (each mobod after World has its own joint)
             joint = joints[np.setdiff1d(np.arange(len(joints)), rows[:, 1])[0]]
             raise AssertionError(f"joint {joint.name()} was not mobilized")
         inboard = t.inboard_joint_of_body
         bodies[0]._mobod = 0
-        for k, (b, j, _, _, q_start, v_start) in enumerate(mobods[1:], start=1):
-            joint = joints[j]
-            joint._q_start, joint._v_start = q_start, v_start
+        for k, b, j, q_start, v_start in zip(
+            range(1, n), *rows[:, (0, 1, 4, 5)].T.tolist(), strict=True
+        ):
+            joint = inboard[b] = joints[j]
+            joint._q_start = q_start
+            joint._v_start = v_start
             bodies[b]._mobod = k
-            inboard[b] = joint
         later = np.arange(1, n)
         tree = t.tree = np.zeros((n, 6), dtype=np.int64)  # (World's row: a weld, all zeros)
         tree[1:] = rows[:, (2, 1, 4, 5, 3, 0)]  # (Mobod's fields in TREE_COLUMNS' order)
@@ -1182,8 +1198,9 @@ class MultibodyPlant(
         # (per mobod after World, q and v in this order: its joint's model instance, nq, nv)
         nq, nv, instance = joint_rows[:, 0], joint_rows[:, 1], joint_rows[:, 2]
         self._nq, self._nv = int(nq.sum()), int(nv.sum())
-        t.actuator_input = np.array([a._input_start for a in self._actuators], dtype=np.int64)
-        t.actuator_v = np.array([a.joint()._v_start for a in self._actuators], dtype=np.int64)
+        # (an actuator's input start is its ordinal: one input each, AddJointActuator)
+        t.actuator_input = np.arange(len(self._actuators))
+        t.actuator_v = np.array([a._joint._v_start for a in self._actuators], dtype=np.int64)
         rpy = np.flatnonzero(
             (codes == _joint_types.BALL_RPY) | (codes == _joint_types.RPY_FLOATING)
         )

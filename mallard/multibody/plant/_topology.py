@@ -18,12 +18,16 @@ Drake also adds FixedOffsetFrames at Finalize() for some mobilizers (``mobilizer
 The finalized plant keeps the forest and its index maps in one ``Topology``.
 """
 
-from itertools import chain
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
 
-_IDENTITY_ROW = np.eye(3).reshape(9)
+_IDENTITY_ROW = np.append(np.eye(3).reshape(9), np.zeros(3))  # ([R, p] of the identity)
+_ZERO = np.zeros(3)
+#: Per i, where e_i × u's elements are in [u0, u1, u2, 0, −u0, −u1, −u2] (z_axis_rotations).
+_CROSS_TAKES = np.array([[3, 6, 1], [2, 3, 4], [5, 0, 3]])
 _LOOP_ERROR = (
     "The bodies and joints of this system form one or more loops in the system graph. Drake "
     "currently does not support automatic modeling of such systems; however, they can be "
@@ -35,8 +39,7 @@ _LOOP_ERROR = (
 
 class Mobod(NamedTuple):
     """One mobilized body: its body, its inboard joint (None for World), its parent mobod,
-    whether the joint is reversed, and its slots in q and v. (A tuple: made in C, and the
-    mobods after World read as rows of ints at once, ``mobod_rows``.)"""
+    whether the joint is reversed, and its slots in q and v (Topology.mobods)."""
 
     body: int
     joint: int | None
@@ -49,42 +52,46 @@ class Mobod(NamedTuple):
 _new_mobod = tuple.__new__  # (Mobod's fields as one tuple: ~1/2 of Mobod(...)'s time)
 
 
-def mobod_rows(mobods):
-    """The mobods after World (World's joint is None) as an int64 array of rows (body, joint,
-    parent, reversed, q start, v start): Mobod's fields."""
-    count = 6 * (len(mobods) - 1)
-    rows = np.fromiter(chain.from_iterable(mobods[1:]), dtype=np.int64, count=count)
-    return rows.reshape(-1, 6)
-
-
 class Topology:
     """A finalized plant's mobods and the index maps between them and its elements (made by
     MultibodyPlant.Finalize(), then read only).
 
-    ``mobods``: the Mobods, World first; ``tree`` (n, 6): per mobod the columns of
-    ``_layout.TREE_COLUMNS`` (parent, joint type, q start, v start, reversed, body);
-    ``jparam`` (n, 4): its joint's constants (a revolute or prismatic joint's axis in its
-    mobilizer frames, a revolute's turned to z: ``z_turns``, revolute mobod → X_JZ);
-    ``mobod_of_body`` (by BodyIndex), ``mobod_of_joint`` (by joint ordinal),
+    ``tree`` (n, 6): per mobod (World first) the columns of ``_layout.TREE_COLUMNS`` (parent,
+    joint type, q start, v start, reversed, body); ``mobods``: the same as Mobods, made when
+    first asked for; ``jparam`` (n, 4): its joint's constants (a revolute or prismatic joint's
+    axis in its mobilizer frames, a revolute's turned to z: ``z_turns``, revolute mobod →
+    X_JZ); ``mobod_of_body`` (by BodyIndex), ``mobod_of_joint`` (by joint ordinal),
     ``inboard_joint_of_body`` (the Joint mobilizing a body, None for World); for the dynamics:
     ``mobod_instance`` and ``mobod_joint`` (−1 for World) per mobod, ``actuator_input`` and
     ``actuator_v`` (input and v slot) per actuator, ``rpy_pitch`` (the q slots of roll-pitch-yaw
     joints' pitch), ``gravity_mobods`` (the mobods gravity acts on; set at first use)."""
 
     __slots__ = (
-        "mobods", "tree", "jparam", "z_turns", "mobod_of_body", "mobod_of_joint",
+        "_mobods", "tree", "jparam", "z_turns", "mobod_of_body", "mobod_of_joint",
         "inboard_joint_of_body", "mobod_instance", "mobod_joint", "actuator_input",
         "actuator_v", "rpy_pitch", "gravity_mobods",
     )  # fmt: skip
 
-    def __init__(self, mobods):
-        self.mobods = mobods
-        # (the arrays are set by MultibodyPlant._build_flat_model)
-        self.tree = self.jparam = self.mobod_of_body = self.mobod_of_joint = None
+    def __init__(self, n):
+        # (the arrays are set by MultibodyPlant._build_flat_model, for n mobods)
+        self._mobods = self.tree = self.jparam = self.mobod_of_body = self.mobod_of_joint = None
         self.z_turns = {}
-        self.inboard_joint_of_body = [None] * len(mobods)
+        self.inboard_joint_of_body = [None] * n
         self.mobod_instance = self.mobod_joint = self.actuator_input = self.actuator_v = None
         self.rpy_pitch = self.gravity_mobods = None
+
+    @property
+    def mobods(self):
+        """The Mobods, World first (its joint None): ``tree`` and ``mobod_joint`` as tuples."""
+        if self._mobods is None:
+            parent, q_start, v_start, reversed_joint, body = self.tree[:, (0, 2, 3, 4, 5)].T
+            joint = [None, *self.mobod_joint[1:].tolist()]
+            fields = zip(
+                body.tolist(), joint, parent.tolist(), map(bool, reversed_joint.tolist()),
+                q_start.tolist(), v_start.tolist(), strict=True,
+            )  # fmt: skip
+            self._mobods = list(map(_new_mobod, repeat(Mobod), fields))
+        return self._mobods
 
 
 def joint_graph(num_bodies, joint_rows):
@@ -100,8 +107,9 @@ def joint_graph(num_bodies, joint_rows):
 
 
 def build_forest(num_bodies, joint_rows, floating_size):
-    """(mobods, bases): the mobods in depth-first order, World first, with their q and v
-    slots, and the bodies that need a floating joint to World, in the order Drake adds them.
+    """(rows, bases): the mobods after World in depth-first order, as an int64 array of rows
+    (body, joint, parent mobod, reversed, q start, v start: Mobod's fields), and the bodies
+    that need a floating joint to World, in the order Drake adds them.
 
     ``joint_rows`` lists a row (parent body, child body, nq, nv, ...) of every joint, in joint
     index order (read, not changed); a floating joint (0, base, *``floating_size``) is
@@ -109,15 +117,18 @@ def build_forest(num_bodies, joint_rows, floating_size):
     they left out, each base's (Drake's rules 2 and 3 above). RuntimeError if the bodies and
     joints form a loop.
     """
+    ordered = _ordered_forest(num_bodies, joint_rows, floating_size)
+    if ordered is not None:
+        return ordered
     touching = joint_graph(num_bodies, joint_rows)
-    mobods = [Mobod(0, None, 0, False, 0, 0)]
     mobod_of_body = [-1] * num_bodies
     mobod_of_body[0] = 0
     walked = [False] * len(joint_rows)
-    _grow(mobods, mobod_of_body, list(touching[0]), walked, touching, joint_rows)
+    rows = []  # (the mobods' fields, one after another)
+    slots = _grow(rows, (0, 0), mobod_of_body, list(touching[0]), walked, touching, joint_rows)
     bases = []
-    if len(mobods) == num_bodies:  # (every body in World's trees)
-        return mobods, bases
+    if len(rows) == 6 * (num_bodies - 1):  # (every body in World's trees)
+        return _as_rows(rows), bases
     jointed = [b for b in range(1, num_bodies) if touching[b] and mobod_of_body[b] < 0]
     if jointed:  # (counted only for a model not all connected to World)
         as_child = [0] * num_bodies
@@ -136,23 +147,79 @@ def build_forest(num_bodies, joint_rows, floating_size):
             bases.append(b)
             joint_rows.append((0, b, *floating_size))  # (World's new joint to b)
             walked.append(False)
-            _grow(mobods, mobod_of_body, [j], walked, touching, joint_rows)
-    return mobods, bases
+            slots = _grow(rows, slots, mobod_of_body, [j], walked, touching, joint_rows)
+            if len(rows) == 6 * (num_bodies - 1):  # (every body reached: no more bases)
+                break
+    return _as_rows(rows), bases
 
 
-def _grow(mobods, mobod_of_body, stack, walked, touching, joint_rows):
-    """Appends to ``mobods`` the trees reached through the joints of ``stack`` (popped: the
-    last first), depth first, each joint walked once (``walked``); q and v slots follow the
-    last mobod's. A reached body's joints are pushed in decreasing index order (so popped in
-    joint order), its inboard joint with them (then popped as walked); a joint popped between
-    two bodies already reached closes a loop."""
-    last = mobods[-1]
-    q_next = v_next = 0
-    if last.joint is not None:
-        row = joint_rows[last.joint]
-        q_next, v_next = last.q_start + row[2], last.v_start + row[3]
-    k = len(mobods)
-    add, pop, push = mobods.append, stack.pop, stack.extend
+def _as_rows(fields):
+    """The list of the mobods' fields, 6 each, as build_forest's int64 rows."""
+    return np.fromiter(fields, dtype=np.int64, count=len(fields)).reshape(-1, 6)
+
+
+def _ordered_forest(num_bodies, joint_rows, floating_size):
+    """build_forest's (rows, bases) of a tree whose joints, in index order, are already the
+    depth-first order build_forest grows (a parser's tree, its bodies added parent first): each
+    body but World the child of exactly one joint, and either every body in World's tree or
+    World without joints and one body the child of none, its floating base; a joint's
+    parent body reached by the joints before it, along the path to the last one reached (so
+    none reversed and no loop). None for any other model (build_forest grows it)."""
+    parents = list(map(itemgetter(0), joint_rows))
+    children = list(map(itemgetter(1), joint_rows))
+    count = len(joint_rows)
+    mobod_of_body = [-1] * num_bodies
+    mobod_of_body[0] = path_top = 0
+    if count == num_bodies - 1:  # (every body in World's tree, if each a child once)
+        bases, path, q_next, v_next = [], [0], 0, 0
+    elif count == num_bodies - 2 and 0 not in parents:  # (one floating base b: the first
+        b = parents[0] if count else 1  # joint's parent, if each other body a child once)
+        bases, path, (q_next, v_next) = [b], [0, 1], floating_size
+        mobod_of_body[b] = path_top = 1
+    else:
+        return None
+    k = path_top + 1
+    inboard = []
+    for parent_body, body in zip(parents, children, strict=True):
+        parent = mobod_of_body[parent_body]
+        if parent != path_top:  # (a child of the path's lower mobod: go back to it)
+            if parent < 0:
+                return None
+            while path_top > parent:
+                path.pop()
+                path_top = path[-1]
+            if path_top != parent:  # (not on the path: another branch's)
+                return None
+        inboard.append(parent)
+        mobod_of_body[body] = path_top = k
+        path.append(k)
+        k += 1
+    if len(set(children).union((0, *bases))) != num_bodies:  # (a body a child twice, or a
+        return None  # joint's child World or the base: a loop)
+    rows = np.zeros((num_bodies - 1, 6), dtype=np.int64)  # (none reversed)
+    if bases:  # (the floating base's mobod first: its joint numbered after the others)
+        rows[0, :2] = bases[0], count
+    joints = rows[len(bases) :]
+    joints[:, 0] = children
+    joints[:, 1] = range(count)
+    joints[:, 2] = inboard
+    sizes = chain.from_iterable(map(itemgetter(2, 3), joint_rows))  # (nq, nv)
+    ends = np.fromiter(sizes, np.int64, 2 * count).reshape(count, 2).cumsum(axis=0)
+    joints[1:, 4:] = ends[:-1]
+    joints[:, 4:] += (q_next, v_next)
+    return rows, bases
+
+
+def _grow(rows, slots, mobod_of_body, stack, walked, touching, joint_rows):
+    """Appends to ``rows`` the fields of the mobods of the trees reached through the joints of
+    ``stack`` (popped: the last first), depth first, each joint walked once (``walked``),
+    their q and v slots from ``slots`` (the next (q, v) start) on; returns the next slots. A
+    reached body's joints are pushed in decreasing index order (so popped in joint order), its
+    inboard joint with them (then popped as walked); a joint popped between two bodies already
+    reached closes a loop."""
+    q_next, v_next = slots
+    k = len(rows) // 6 + 1
+    add, pop, push = rows.extend, stack.pop, stack.extend
     while stack:
         j = pop()
         if walked[j]:
@@ -168,10 +235,11 @@ def _grow(mobods, mobod_of_body, stack, walked, touching, joint_rows):
             raise RuntimeError(_LOOP_ERROR)
         mobod_of_body[body] = k
         k += 1
-        add(_new_mobod(Mobod, (body, j, parent, reversed_joint, q_next, v_next)))
+        add((body, j, parent, reversed_joint, q_next, v_next))
         q_next += row[2]
         v_next += row[3]
         push(touching[body])
+    return q_next, v_next
 
 
 #: The joint types Drake can mobilize reversed (with the child body inboard of the parent).
@@ -203,14 +271,14 @@ def mobilizer_axes(axes, reversed_joint):
     negated where ``reversed_joint``) has an element u_i exactly 1.0 — as a normalized axis
     within about 1.5e-8 of a coordinate axis does — where Drake uses that coordinate axis
     exactly (±e_i, signed as the joint is), dropping the other (tiny) elements."""
-    sign = np.where(reversed_joint, -1.0, 1.0)
-    hit = axes * sign[:, None] == 1.0
+    flipped = reversed_joint.any()
+    hit = (np.where(reversed_joint[:, None], -axes, axes) if flipped else axes) == 1.0
     coordinate = hit.any(axis=1)
-    result = axes.copy()
-    rows = np.flatnonzero(coordinate)
-    result[rows] = 0.0
-    result[rows, hit[rows].argmax(axis=1)] = sign[rows]
-    return result, coordinate
+    if not coordinate.any():
+        return axes.copy(), coordinate
+    first = hit & (hit.cumsum(axis=1) == 1)  # (the first element 1.0 of u)
+    signed = np.where(reversed_joint, -1.0, 1.0)[:, None] if flipped else 1.0
+    return np.where(coordinate[:, None], np.where(first, signed, 0.0), axes), coordinate
 
 
 def revolute_turns(axes):
@@ -251,10 +319,10 @@ def z_turns(axes):
     return X
 
 
-def non_identity_poses(R, p):
-    """Which of the poses of rotations ``R`` (m × 3 × 3) and translations ``p`` (m × 3) are
-    not exactly the identity (an element −0.0 counts as 0.0)."""
-    return ~((R.reshape(-1, 9) == _IDENTITY_ROW).all(axis=1) & (p == 0.0).all(axis=1))
+def non_identity_poses(X):
+    """Which of the poses ``X`` (m × 12: rows [R row by row, p]) are not exactly the identity
+    (an element −0.0 counts as 0.0)."""
+    return ~(X == _IDENTITY_ROW).all(axis=1)
 
 
 def z_axis_rotations(u):
@@ -267,15 +335,17 @@ def z_axis_rotations(u):
         return np.zeros((0, 3, 3))
     u0, u1, u2 = u.T
     norm = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
-    for k in np.flatnonzero(~(np.isfinite(norm) & (norm >= 1e-10))).tolist():
-        RotationMatrix._from_one_vector(u[k], 2)  # (its error)
+    valid = norm >= 1e-10  # (False for NaN; ∞ checked below)
+    if not valid.all() or not np.isfinite(norm).all():
+        for k in np.flatnonzero(~(np.isfinite(norm) & valid)).tolist():
+            RotationMatrix._from_one_vector(u[k], 2)  # (its error)
     u = u / norm[:, None]
+    # v: the unit e along u's smallest element (the first of equals) crossed with u, its
+    # elements taken from [u, 0, −u] (e_0 × u = [0, −u2, u1], e_1 × u = [u2, 0, −u0],
+    # e_2 × u = [−u1, u0, 0]), then normalized
     u0, u1, u2 = u.T
-    v = np.zeros_like(u)  # (the unit e along u's smallest element, crossed with u)
-    i = np.abs(u).argmin(axis=1)
-    v[i == 0, 1], v[i == 0, 2] = -u2[i == 0], u1[i == 0]
-    v[i == 1, 0], v[i == 1, 2] = u2[i == 1], -u0[i == 1]
-    v[i == 2, 0], v[i == 2, 1] = -u1[i == 2], u0[i == 2]
+    signed = np.concatenate((u, np.zeros((len(u), 1)), -u), axis=1)
+    v = np.take_along_axis(signed, _CROSS_TAKES[np.abs(u).argmin(axis=1)], axis=1)
     v0, v1, v2 = v.T
     v = v / np.sqrt(v0 * v0 + v1 * v1 + v2 * v2)[:, None]
     v0, v1, v2 = v.T
@@ -285,18 +355,21 @@ def z_axis_rotations(u):
     return R
 
 
-def mobilizer_frames(mobods, joints, framed, welds):
-    """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order),
-    as (name, parent frame, R_PF, p_PF, model instance) with the joint's model instance (R_PF
-    and p_PF to be copied: a weld's are its pose's own arrays, a pair's R_PF is shared).
+def mobilizer_frames(rows, joints, framed, welds):
+    """The FixedOffsetFrames Drake adds at Finalize(), in the order it adds them (mobod order;
+    of the mobods' ``rows``, build_forest's, and the plant's ``joints``), as columns: (names,
+    parent frames, model instances (the joint's), poses: per frame R_PF (9 floats, row by row)
+    and p_PF (3), as arrays to be joined into rows of 12 (a pair's R_PF is one row of an
+    array; a weld's are its pose's own arrays)).
 
     With F the mobilizer's inboard frame and M its outboard one (the joint's child and parent
     frames if the joint is reversed):
 
     * a revolute or prismatic joint whose mobilizer axis u (the joint's unit axis, negated if
-      reversed) has no element exactly 1.0 (``framed``: {mobod: u}) gets ``{joint}_{F}_F`` on F
-      and ``{joint}_{M}_M`` on M, both at R = RotationMatrix.MakeFromOneVector(u, 2) (z along
-      u), p = 0; Drake then mobilizes about their z axes. (An element exactly 1.0 — even of a
+      reversed) has no element exactly 1.0 (``framed``: (those mobods, their u as rows))
+      gets ``{joint}_{F}_F`` on F and ``{joint}_{M}_M`` on M, both at
+      R = RotationMatrix.MakeFromOneVector(u, 2) (z along u), p = 0; Drake then mobilizes
+      about their z axes. (An element exactly 1.0 — even of a
       normalized axis like [1e-9, 0, 1] — makes Drake use that coordinate axis, with no
       frames: mobilizer_axes.)
     * a weld whose X_FM (X_MF if reversed) is not exactly the identity (``welds``: those
@@ -305,23 +378,29 @@ def mobilizer_frames(mobods, joints, framed, welds):
     """
     from mallard.math._rotation_matrix import check_rotation_matrix
 
-    R_FM = dict(zip(framed, z_axis_rotations(np.array([*framed.values()])), strict=True))
-    frames, p_zero = [], np.zeros(3)
-    for k in sorted([*framed, *welds]):
-        mobod = mobods[k]
-        joint = joints[mobod.joint]
+    framed, u = framed
+    R_FM = dict(zip(framed, z_axis_rotations(u).reshape(-1, 9), strict=True))
+    names, parents, instances, poses = [], [], [], []
+    ks = sorted([*framed, *welds]) if welds else framed
+    picked = rows[np.array(ks, dtype=np.int64) - 1][:, (1, 3)].tolist()  # (joint, reversed)
+    for k, (j, reversed_joint) in zip(ks, picked, strict=True):
+        joint = joints[j]
+        name, mi = joint._name, joint._model_instance
         R = R_FM.get(k)
         if R is not None:
             F, M = joint._frame_on_parent, joint._frame_on_child
-            if mobod.reversed:
+            if reversed_joint:
                 F, M = M, F
-            name, mi = joint._name, joint._model_instance
-            frames.append((f"{name}_{F._name}_F", F, R, p_zero, mi))
-            frames.append((f"{name}_{M._name}_M", M, R, p_zero, mi))
+            names += (f"{name}_{F._name}_F", f"{name}_{M._name}_M")
+            parents += (F, M)
+            instances += (mi, mi)
+            poses += (R, _ZERO, R, _ZERO)
         else:
-            X = joint._X_FM.inverse() if mobod.reversed else joint._X_FM
-            R, p = X._R._R, X._p
-            check_rotation_matrix(R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
-            F = joint._frame_on_child if mobod.reversed else joint._frame_on_parent
-            frames.append((f"{joint._name}_{F._name}_F", F, R, p, joint._model_instance))
-    return frames
+            X = joint._X_FM.inverse() if reversed_joint else joint._X_FM
+            check_rotation_matrix(X._R._R)  # (a weld of RotationMatrix.MakeUnchecked's pose)
+            F = joint._frame_on_child if reversed_joint else joint._frame_on_parent
+            names.append(f"{name}_{F._name}_F")
+            parents.append(F)
+            instances.append(mi)
+            poses += (X._R._R, X._p)
+    return names, parents, instances, poses

@@ -344,13 +344,14 @@ class FixedOffsetFrame(Frame):
         return cls._in_rows((name,), (P,), (pose_row,), (model_instance,))[0]
 
     @classmethod
-    def _in_rows(cls, names, parents, pose_rows, model_instances, places=None):
+    def _in_rows(cls, names, parents, pose_rows, model_instances, places=None, ephemeral=False):
         """The frames ``_in_row`` makes of each name of ``names`` (checked: non-empty strs)
         and its frame P of ``parents``, (rows, j) of ``pose_rows`` and ModelInstanceIndex of
         ``model_instances``, in one loop (a parser's document: no call per frame). The fields
         are _init_offset's, in its order (a test compares them). ``places``: None (not in a
         plant), or (plant, their indices, their ordinals), sequences: their places in the
-        plant that adds them (MultibodyPlant._add_joints_in_rows)."""
+        plant that adds them (MultibodyPlant._add_joints_in_rows). ``ephemeral``: the frames
+        Finalize adds (MultibodyPlant._add_mobilizer_frames)."""
         plant, indices, ordinals = places or unplaced(len(names), 2)
         frames, new = [], object.__new__  # (new: the loop's one lookup of object.__new__)
         for name, P, row, model_instance, index, ordinal in zip(
@@ -361,7 +362,7 @@ class FixedOffsetFrame(Frame):
             frame._index = index
             frame._ordinal = ordinal
             frame._model_instance = model_instance
-            frame._ephemeral = False
+            frame._ephemeral = ephemeral
             frame._name = name
             frame._body = P._body
             frame._parent_frame = P
