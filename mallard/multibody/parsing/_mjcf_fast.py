@@ -377,10 +377,13 @@ def _parse(workspace, data, file, includes):
         solid_columns = geom_columns.take(solid)
     placed = np.flatnonzero(~solid_columns.has("fromto"))
     framed = body_columns.joined((body_columns, solid_columns.take(placed), inertial_columns))
-    R, p = rotations(framed, frames), framed.numbers("pos", 3, "0 0 0")
+    compiled = not isinstance(tables, Tables)  # (numba loaded: the compiled scan's tables)
+    R, p = rotations(framed, frames, compiled), framed.numbers("pos", 3, "0 0 0")
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
-    G_B, p_BGcm, mass = geom_inertias(solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng])
+    G_B, p_BGcm, mass = geom_inertias(
+        solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng], compiled
+    )
     if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
         G_B, p_BGcm, mass = _with_meshes(
             looks, geom_columns, solid, meshed, (G_B, p_BGcm, mass),

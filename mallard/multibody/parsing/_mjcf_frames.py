@@ -13,7 +13,11 @@ from mallard.common._angle_axis import cos_sin_axis_rows
 from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.math._rotation_matrix import ORTHONORMALITY_TOLERANCE
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
-from mallard.multibody.parsing._mujoco_geometry import euler_quaternion, xyaxes_columns
+from mallard.multibody.parsing._mujoco_geometry import (
+    _AXIS_INDEX,
+    euler_quaternion,
+    xyaxes_columns,
+)
 from mallard.multibody.parsing._plain_numbers import plain_numbers
 
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -94,16 +98,22 @@ def _cosines_sines(angles):
             np.fromiter(map(math.sin, values), float, len(values)))  # fmt: skip
 
 
-def rotations(framed, frames):
+def rotations(framed, frames, compiled=False):
     """The rows of R_PF (n, 9) of the orientation attribute of each element of Columns
     ``framed`` (the identity where none), as the element reader's ``frames`` (a Frames)
-    computes them."""
-    R = np.empty((len(framed), 9))
-    R[:] = IDENTITY_ROW
+    computes them; ``compiled``: by the kernel (_mjcf_kernels; numba loaded), else by
+    numpy."""
     by_kind = {kind: framed.has(kind) for kind in sorted(ORIENTATIONS)}
     if (sum(by_kind.values()) > 1).any():  # (the reader's error)
         raise Declined
     places = {kind: np.flatnonzero(present) for kind, present in by_kind.items()}
+    if compiled:
+        R = _compiled_rotations(framed, frames, by_kind)
+        for k in places["zaxis"].tolist():  # (rare: two_vector_rows, cached)
+            R[k] = frames.rows(Node(framed.attrib(k)), "zaxis")
+        return R
+    R = np.empty((len(framed), 9))
+    R[:] = IDENTITY_ROW
     many = [kind for kind, ks in places.items()
             if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
     columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])
@@ -145,6 +155,32 @@ def rotations(framed, frames):
         if not (squared_norm > 0).all():
             raise Declined
         R[ks] = np.stack(quaternion_rotation(w, x, y, z, 2.0 / squared_norm), axis=1)
+    return R
+
+
+def _compiled_rotations(framed, frames, by_kind):
+    """rotations' rows by the kernel (_mjcf_kernels.mjcf_rotations), the identity for zaxis
+    (``by_kind``: each orientation kind's presence)."""
+    from mallard._compiled import kernels
+    from mallard.multibody.parsing import _mjcf_kernels as K
+
+    n = len(framed)
+    codes = np.full(n, K.NONE, np.intp)
+    for kind, code in (("quat", K.QUAT), ("axisangle", K.AXISANGLE), ("euler", K.EULER),
+                       ("xyaxes", K.XYAXES)):  # fmt: skip
+        codes[by_kind[kind]] = code
+    quat, axisangle, euler, xyaxes = framed.table(
+        [(kind, _COUNTS[kind], None) for kind in ("quat", "axisangle", "euler", "xyaxes")]
+    )
+    sequence = frames.eulerseq
+    axes = np.array([_AXIS_INDEX[axis] for axis in sequence], np.intp)
+    moving = np.array([axis.islower() for axis in sequence])
+    R = np.empty((n, 9))
+    status = kernels(np.float64).mjcf_rotations(
+        codes, quat, axisangle, euler, xyaxes, frames.degree, axes, moving, R
+    )
+    if status != K.DONE:
+        raise Declined
     return R
 
 

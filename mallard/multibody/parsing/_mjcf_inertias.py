@@ -104,22 +104,31 @@ def geom_checks(geoms):
     return meshed
 
 
-def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
+def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed, compiled=False):
     """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms`` in
     their bodies at their mass or density (1000), the poses of those without fromto (their
     places ``placed``) given (rows of R (9), p); Declined where the reader's _inertia would
     fail (a measure or mass not valid; opposite fromto ends are read one by one:
-    two_vector_rows)."""
+    two_vector_rows). ``compiled``: by the kernel (_mjcf_kernels; numba loaded), else by
+    numpy."""
     n = len(geoms)
     codes = np.fromiter(map(_CODES.__getitem__, geoms.texts("type", "sphere")), np.intp, n)
     has_fromto = geoms.has("fromto")
     size = geoms.sizes("size", np.where(has_fromto, 1, _COUNTS[codes]).tolist())
-    p_BG = np.zeros((3, n))
-    R_BG = np.empty((n, 9))
-    R_BG[:] = IDENTITY_ROW
     ends, given_mass, densities = geoms.table(
         (("fromto", 6, None), ("mass", 1, None), ("density", 1, None))
     )
+    placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
+    if compiled:
+        found = _compiled_inertias(
+            codes, has_fromto, size, ends, given_mass, densities, placed, R_BG_placed,
+            p_BG_placed,
+        )  # fmt: skip
+        if found is not None:
+            return found
+    p_BG = np.zeros((3, n))
+    R_BG = np.empty((n, 9))
+    R_BG[:] = IDENTITY_ROW
     fromto = np.flatnonzero(has_fromto)
     measures = np.where((codes == _CODES["box"])[:, None], 2.0 * size, size)
     if len(fromto):  # (the ends' coordinates by rows: one call for the three of each formula)
@@ -139,7 +148,6 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
         else:
             rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
             R_BG[fromto] = np.stack(rows, axis=1)
-    placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
     p_BG[:, placed], R_BG[placed] = p_BG_placed.T, R_BG_placed
     # (each shape's constructor's measures: a box's sizes doubled, the length of a capsule or
     # cylinder its fromto's, or twice its half length; 1 where it takes fewer)
@@ -167,19 +175,47 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     volume, moments = unit[0], unit[1:]  # (moments: xx, yy, zz, xy, xz, yz rows)
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
     mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
-    I = moments * mass
+    _check(mass, moments * mass)
+    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
+    q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
+    pm = _point_mass_rows(np.concatenate((p, q), axis=1))
+    return ((G - pm[:, :n]) + pm[:, n:]).T, q.T, mass
+
+
+def _check(mass, I):
+    """Declined unless every geom's mass (n,) and inertia I (moments xx, yy, zz, xy, xz, yz:
+    (6, n)) pass the reader's check of a geom's inertia (the batch's check takes finite
+    numbers; the reader's refuses the others)."""
     xx, yy, zz, xy, xz, yz = I
     if not (
         (mass >= 0).all()
         and np.isfinite(mass).all()
         and np.isfinite(I).all()
         and could_be_physically_valid_batch(xx, xy, xz, xy, yy, yz, xz, yz, zz).all()
-    ):  # (the batch's check takes finite numbers; the reader's refuses the others)
-        raise Declined  # (the reader's check of the geom's inertia)
-    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
-    q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
-    pm = _point_mass_rows(np.concatenate((p, q), axis=1))
-    return ((G - pm[:, :n]) + pm[:, n:]).T, q.T, mass
+    ):
+        raise Declined
+
+
+def _compiled_inertias(codes, has_fromto, size, ends, given_mass, densities, placed, R_BG_placed,
+                       p_BG_placed):  # fmt: skip
+    """geom_inertias' results by the kernel (_mjcf_kernels.mjcf_geom_inertias), or None for a
+    fromto along −z (numpy's path reads it)."""
+    from mallard._compiled import kernels
+    from mallard.multibody.parsing import _mjcf_kernels
+
+    n = len(codes)
+    R_BG, p_BG = np.empty((n, 9)), np.empty((n, 3))  # (the fromto geoms' rows: unread)
+    R_BG[placed], p_BG[placed] = R_BG_placed, p_BG_placed
+    G, p, mass, I = np.empty((n, 9)), np.empty((n, 3)), np.empty(n), np.empty((6, n))
+    status = kernels(np.float64).mjcf_geom_inertias(
+        codes, has_fromto, size, ends, given_mass, densities, R_BG, p_BG, G, p, mass, I
+    )
+    if status == _mjcf_kernels.OPPOSITE:
+        return None
+    if status == _mjcf_kernels.DECLINED:
+        raise Declined
+    _check(mass, I)
+    return G, p, mass
 
 
 def _reexpressed(R, G):

@@ -923,3 +923,34 @@ def _xml_strings(rng):
 
 
 CASES.update(xml_scan=_xml_scan, xml_numbers=_xml_numbers, xml_strings=_xml_strings)
+
+
+# ---- the MJCF fast path's math (mallard.multibody.parsing._mjcf_kernels): geoms of each
+# shape, with and without fromto, at a given mass or density; each orientation kind
+def _mjcf_geom_inertias(rng):
+    from mallard.common._quaternion import quaternion_to_matrix
+
+    n = 10
+    codes = np.arange(n) % 5
+    fromto = (codes == 1) | (codes == 2)
+    fromto[[1, 2]] = False  # (a capsule and a cylinder by their sizes)
+    size = rng.uniform(0.05, 0.5, (n, 3))
+    ends = np.where(fromto[:, None], rng.normal(size=(n, 6)), np.nan)
+    mass = np.where(np.arange(n) % 3 == 0, rng.uniform(0.5, 2.0, n), np.nan)
+    density = np.where(np.arange(n) % 3 == 1, rng.uniform(500.0, 2000.0, n), np.nan)
+    R_BG = np.array([quaternion_to_matrix(q / np.linalg.norm(q), 2.0).ravel()
+                     for q in rng.normal(size=(n, 4))])  # fmt: skip
+    p_BG = rng.normal(size=(n, 3))
+    return (codes, fromto, size, ends, mass, density, R_BG, p_BG, np.zeros((n, 9)),
+            np.zeros((n, 3)), np.zeros(n), np.zeros((6, n)))  # fmt: skip
+
+
+def _mjcf_rotations(rng):
+    n = 10
+    codes = np.arange(n) % 5 - 1  # (NONE, QUAT, AXISANGLE, EULER, XYAXES)
+    return (codes, rng.normal(size=(n, 4)), rng.normal(size=(n, 4)), rng.normal(size=(n, 3)),
+            rng.normal(size=(n, 6)), True, np.array([3, 2, 1]), np.array([True, False, True]),
+            np.zeros((n, 9)))  # fmt: skip
+
+
+CASES.update(mjcf_geom_inertias=_mjcf_geom_inertias, mjcf_rotations=_mjcf_rotations)
