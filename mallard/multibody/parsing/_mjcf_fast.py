@@ -391,7 +391,9 @@ def _parse(workspace, data, file, includes):
         )  # fmt: skip
     weighed = [g for g, b in enumerate(owners) if b not in with_inertial]
     at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
-    rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
+    rows = body_rows(
+        len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at], compiled
+    )
     rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :])
     rows.flags.writeable = False
 

@@ -244,10 +244,18 @@ def _point_mass_rows(P):
     return out
 
 
-def body_rows(n, owners, G_B, p_BGcm, mass):
+def body_rows(n, owners, G_B, p_BGcm, mass, compiled=False):
     """The inertia rows (n, 13) [m, p_BoBcm_B, G_BBo_B] of ``n`` bodies, each the composite of
     its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
-    composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
+    composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k; or,
+    ``compiled``, geom by geom by the kernel (_mjcf_kernels.mjcf_body_rows)."""
+    if compiled:
+        from mallard._compiled import kernels
+
+        rows = np.zeros((n, 13))
+        owners = np.array(owners, np.intp)
+        kernels(np.float64).mjcf_body_rows(owners, G_B, p_BGcm, mass, rows)
+        return rows
     massive = np.flatnonzero(mass > 0)
     owner = np.asarray(owners, np.intp)[massive]  # (nondecreasing: geoms by body)
     rank = np.arange(len(massive)) - np.searchsorted(owner, owner)  # (k: the k-th of its body)

@@ -223,3 +223,23 @@ def mjcf_geom_inertias(codes, fromto, size, ends, given_mass, density, R_BG, p_B
         G_out[k, 3], G_out[k, 4], G_out[k, 5] = g3, g4, g5
         G_out[k, 6], G_out[k, 7], G_out[k, 8] = g6, g7, g8
     return DONE
+
+
+@entry_point
+def mjcf_body_rows(owners, G_B, p_BGcm, mass, rows):
+    """_mjcf_inertias.body_rows geom by geom: each geom of positive ``mass`` (its body
+    ``owners``, geoms in document order; p_BoGcm_B, G_GBo_B rows) added to its body's row of
+    ``rows`` ((bodies, 13) [m, p_BoBcm_B, G_BBo_B], zeros at first) as composite_step adds it:
+    each number (a·m1 + b·m2) / m, m = m1 + m2."""
+    for g in range(owners.shape[0]):
+        m2 = mass[g]
+        if not m2 > 0:
+            continue
+        b = owners[g]
+        m1 = rows[b, 0]
+        m = m1 + m2
+        for j in range(3):
+            rows[b, 1 + j] = (rows[b, 1 + j] * m1 + p_BGcm[g, j] * m2) / m
+        for j in range(9):
+            rows[b, 4 + j] = (rows[b, 4 + j] * m1 + G_B[g, j] * m2) / m
+        rows[b, 0] = m

@@ -953,4 +953,16 @@ def _mjcf_rotations(rng):
             np.zeros((n, 9)))  # fmt: skip
 
 
-CASES.update(mjcf_geom_inertias=_mjcf_geom_inertias, mjcf_rotations=_mjcf_rotations)
+def _mjcf_body_rows(rng):
+    n = 9  # (geoms of 4 bodies, one of them massless)
+    mass = rng.uniform(0.5, 2.0, n)
+    mass[4] = 0.0
+    return (np.array([0, 0, 1, 1, 1, 2, 3, 3, 3]), rng.normal(size=(n, 9)),
+            rng.normal(size=(n, 3)), mass, np.zeros((4, 13)))  # fmt: skip
+
+
+CASES.update(
+    mjcf_geom_inertias=_mjcf_geom_inertias,
+    mjcf_rotations=_mjcf_rotations,
+    mjcf_body_rows=_mjcf_body_rows,
+)
