@@ -894,7 +894,7 @@ def _xml_scan(rng):
     start = _URDF.index(b"?>") + 2
     ne, na = _URDF.count(b"<"), _URDF.count(b"=")
     return (np.frombuffer(_URDF, np.uint8).copy(), start, *tags[:-1], *names[:-1],
-            np.zeros((ne, 7), np.int32), np.zeros((na, 8), np.int32),
+            np.zeros((ne, 8), np.int32), np.zeros((na, 8), np.int32),
             np.zeros(na + _URDF.count(b" ")), np.full((ne + 1, len(tags[-1])), -1, np.int32),
             np.full((ne + 1, len(names[-1])), -1, np.int32),
             np.zeros((256, 2), np.int32), np.zeros(3, np.int64))  # fmt: skip
