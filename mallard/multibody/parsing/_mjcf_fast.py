@@ -26,7 +26,7 @@ from mallard.multibody.parsing._mjcf_frames import (
     Node,
     Recording,
     numbers,
-    rotations,
+    poses,
 )
 from mallard.multibody.parsing._mjcf_inertias import (
     body_rows,
@@ -378,7 +378,7 @@ def _parse(workspace, data, file, includes):
     placed = np.flatnonzero(~solid_columns.has("fromto"))
     framed = body_columns.joined((body_columns, solid_columns.take(placed), inertial_columns))
     compiled = not isinstance(tables, Tables)  # (numba loaded: the compiled scan's tables)
-    R, p = rotations(framed, frames, compiled), framed.numbers("pos", 3, "0 0 0")
+    R, p = poses(framed, frames, compiled)
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
     G_B, p_BGcm, mass = geom_inertias(
@@ -394,7 +394,7 @@ def _parse(workspace, data, file, includes):
     rows = body_rows(
         len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at], compiled
     )
-    rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :])
+    rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :], compiled)
     rows.flags.writeable = False
 
     # ---- the plan: bodies and joints in Drake's order, their names

@@ -218,6 +218,32 @@ def _compiled_inertias(codes, has_fromto, size, ends, given_mass, densities, pla
     return G, p, mass
 
 
+def _compiled_inertial_rows(inertials, R, p, m, moments, products, diagonal):
+    """inertial_rows' rows by the kernel (_mjcf_kernels.mjcf_inertial_rows), the inertias of
+    the oriented diagonal ones re-expressed first (numpy's stacked matmul, the reader's)."""
+    from mallard._compiled import kernels
+    from mallard.multibody.parsing._mjcf_kernels import DONE
+
+    n = len(inertials)
+    turned = np.flatnonzero(diagonal & inertials.any_of(ORIENTATIONS))
+    if np.abs(moments[diagonal]).max(initial=0.0) >= _HALF_MAX:
+        raise Declined
+    I = np.zeros((len(turned), 3, 3))
+    I[:, 0, 0], I[:, 1, 1], I[:, 2, 2] = moments[turned].T
+    turned_at = np.full(n, -1, np.intp)
+    turned_at[turned] = np.arange(len(turned))
+    I = reexpress(R[turned].reshape(-1, 3, 3), I).reshape(-1, 9)
+    rows, central = np.empty((n, 13)), np.empty((9, n))
+    status = kernels(np.float64).mjcf_inertial_rows(
+        m, moments, products, I, turned_at, np.ascontiguousarray(p), rows, central
+    )
+    if status != DONE or not (
+        np.isfinite(central).all() and could_be_physically_valid_batch(*central).all()
+    ):
+        raise Declined  # (_from_central_rows' check: it refuses what is not finite)
+    return rows
+
+
 def _reexpressed(R, G):
     """(R·0 (3, n), R·G·Rᵀ symmetrized (9, n)) of n matrices R and G given by their elements
     (9, n, rows): _reexpress's operations element by element (each sum left to right), each
@@ -271,16 +297,20 @@ def body_rows(n, owners, G_B, p_BGcm, mass, compiled=False):
     return rows
 
 
-def inertial_rows(inertials, R, p):
+def inertial_rows(inertials, R, p, compiled=False):
     """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (Columns ``inertials``;
     their frames' rows of R (9) and p), as the element reader's parse_inertial makes them;
-    Declined for one it refuses (no mass or inertia, not physically valid)."""
+    Declined for one it refuses (no mass or inertia, not physically valid). ``compiled``:
+    by the kernel (_mjcf_kernels.mjcf_inertial_rows) but for the re-expressions (numpy's
+    stacked matmul, the reader's) and the check, else by numpy."""
     m, moments, products = inertials.table(
         (("mass", 1, ""), ("diaginertia", 3, None), ("fullinertia", 6, None))
     )
     diagonal = ~np.isnan(moments[:, 0])
     if not (diagonal | ~np.isnan(products[:, 0])).all():
         raise Declined  # (no inertia)
+    if compiled:
+        return _compiled_inertial_rows(inertials, R, p, m, moments, products, diagonal)
     I = np.zeros((len(inertials), 3, 3))
     full, diagonal = np.flatnonzero(~diagonal), np.flatnonzero(diagonal)
     xx, yy, zz = moments[diagonal].T

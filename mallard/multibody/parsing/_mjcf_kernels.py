@@ -243,3 +243,46 @@ def mjcf_body_rows(owners, G_B, p_BGcm, mass, rows):
         for j in range(9):
             rows[b, 4 + j] = (rows[b, 4 + j] * m1 + G_B[g, j] * m2) / m
         rows[b, 0] = m
+
+
+@entry_point
+def mjcf_inertial_rows(m, moments, products, turned, turned_at, p, rows, central):
+    """_mjcf_inertias.inertial_rows element by element: each ``<inertial>``'s I_BBcm (its
+    ``moments`` (n, 3) where given, else its ``products`` (n, 6: xx, yy, zz, xy, xz, yz);
+    re-expressed ones given: the rows ``turned[turned_at[k]]`` where turned_at[k] ≥ 0), its
+    mass ``m`` and p_BoBcm ``p`` (n, 3) made into its row of ``rows`` (n, 13) [m, p, G_BBo =
+    I/m + pm(p)] as SpatialInertia._from_central_rows makes it, and I_SScm = (G − pm(p))·m
+    into ``central`` (9, n) for the caller's check. Returns DONE, or DECLINED for a mass not
+    positive."""
+    for k in range(m.shape[0]):
+        mass = m[k]
+        if not mass > 0:
+            return DECLINED
+        t = turned_at[k]
+        if t >= 0:
+            i0, i1, i2, i3, i4, i5 = (
+                turned[t, 0],
+                turned[t, 1],
+                turned[t, 2],
+                turned[t, 3],
+                turned[t, 4],
+                turned[t, 5],
+            )
+            i6, i7, i8 = turned[t, 6], turned[t, 7], turned[t, 8]
+        elif not math.isnan(moments[k, 0]):
+            i0, i1, i2, i3, i4, i5 = moments[k, 0], 0.0, 0.0, 0.0, moments[k, 1], 0.0
+            i6, i7, i8 = 0.0, 0.0, moments[k, 2]
+        else:
+            xx, yy, zz = products[k, 0], products[k, 1], products[k, 2]
+            xy, xz, yz = products[k, 3], products[k, 4], products[k, 5]
+            i0, i1, i2, i3, i4, i5, i6, i7, i8 = xx, xy, xz, xy, yy, yz, xz, yz, zz
+        x, y, z = p[k, 0], p[k, 1], p[k, 2]
+        (q0, q1, q2), (q3, q4, q5), (q6, q7, q8) = point_mass_rows(x, y, z)
+        G = (i0 / mass + q0, i1 / mass + q1, i2 / mass + q2, i3 / mass + q3, i4 / mass + q4,
+             i5 / mass + q5, i6 / mass + q6, i7 / mass + q7, i8 / mass + q8)  # fmt: skip
+        P = (q0, q1, q2, q3, q4, q5, q6, q7, q8)
+        rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3] = mass, x, y, z
+        for j in range(9):
+            rows[k, 4 + j] = G[j]
+            central[j, k] = (G[j] - P[j]) * mass
+    return DONE

@@ -961,7 +961,18 @@ def _mjcf_body_rows(rng):
             rng.normal(size=(n, 3)), mass, np.zeros((4, 13)))  # fmt: skip
 
 
+def _mjcf_inertial_rows(rng):
+    n = 6  # (diagonal, turned, full inertias; a NaN moment marks a full one)
+    moments = rng.uniform(0.1, 1.0, (n, 3))
+    moments[[4, 5], 0] = np.nan
+    turned_at = np.array([-1, 0, -1, 1, -1, -1])
+    return (rng.uniform(0.5, 2.0, n), moments, rng.uniform(0.1, 1.0, (n, 6)),
+            rng.normal(size=(2, 9)), turned_at, rng.normal(size=(n, 3)), np.zeros((n, 13)),
+            np.zeros((9, n)))  # fmt: skip
+
+
 CASES.update(
+    mjcf_inertial_rows=_mjcf_inertial_rows,
     mjcf_geom_inertias=_mjcf_geom_inertias,
     mjcf_rotations=_mjcf_rotations,
     mjcf_body_rows=_mjcf_body_rows,
