@@ -364,7 +364,7 @@ def _parse(workspace, data, file, includes):
     geom_columns = tables.columns(
         "geom", geoms, defaults, [child_class[parents[g]] or "main" for g in geoms]
     )
-    meshed = geom_checks(geom_columns)
+    meshed, codes = geom_checks(geom_columns)
     looks = GeomParser(Declining(), frames, materials, meshes, make_shapes=False)
     more += _look_warnings(
         GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
@@ -374,7 +374,7 @@ def _parse(workspace, data, file, includes):
     solid, solid_columns = range(len(geoms)), geom_columns
     if meshed:
         solid = sorted(set(solid).difference(meshed))
-        solid_columns = geom_columns.take(solid)
+        solid_columns, codes = geom_columns.take(solid), codes[solid]
     placed = np.flatnonzero(~solid_columns.has("fromto"))
     framed = body_columns.joined((body_columns, solid_columns.take(placed), inertial_columns))
     compiled = not isinstance(tables, Tables)  # (numba loaded: the compiled scan's tables)
@@ -382,7 +382,7 @@ def _parse(workspace, data, file, includes):
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
     G_B, p_BGcm, mass = geom_inertias(
-        solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng], compiled
+        solid_columns, codes, placed, R[nb : nb + ng], p[nb : nb + ng], compiled
     )
     if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
         G_B, p_BGcm, mass = _with_meshes(

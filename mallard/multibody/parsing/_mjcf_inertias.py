@@ -7,6 +7,7 @@ place (composite_step, the 12 numbers of all bodies as one array); the ``<inerti
 SpatialInertia._from_central_rows makes them."""
 
 from collections import defaultdict
+from itertools import repeat
 
 import numpy as np
 
@@ -34,6 +35,9 @@ _SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
 _KINDS = tuple(_SIZES)
 _CODES = {kind: c for c, kind in enumerate(_KINDS)}
 _COUNTS = np.array(list(_SIZES.values()))
+#: A mesh's code (geom_checks'), past the primitive shapes'; every type's.
+MESH = len(_KINDS)
+_ALL_CODES = {**_CODES, "mesh": MESH}
 #: How many measures each shape's constructor takes, by code.
 _MEASURES = np.array([1, 2, 2, 3, 3])
 #: Below this many geoms, a shape kind's unit inertias are computed geom by geom in floats
@@ -88,31 +92,33 @@ def sizes(texts, counts):
 
 
 def geom_checks(geoms):
-    """The places of the mesh geoms of Columns ``geoms`` (without fromto); Declined for a geom
-    the element reader would warn of or refuse by its type: a shape neither primitive nor a
-    mesh, a mesh attribute on another type, a box or ellipsoid with fromto (its sizes:
-    geom_inertias)."""
-    meshed = []
-    for k, (kind, fromto, mesh) in enumerate(
-        zip(geoms.texts("type", "sphere"), geoms.has("fromto").tolist(), geoms.has("mesh").tolist(),
-            strict=True)
-    ):  # fmt: skip
-        if kind == "mesh" and not fromto:
-            meshed.append(k)
-        elif kind not in SHAPES or mesh or (fromto and kind in ("box", "ellipsoid")):
-            raise Declined
-    return meshed
-
-
-def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed, compiled=False):
-    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms`` in
-    their bodies at their mass or density (1000), the poses of those without fromto (their
-    places ``placed``) given (rows of R (9), p); Declined where the reader's _inertia would
-    fail (a measure or mass not valid; opposite fromto ends are read one by one:
-    two_vector_rows). ``compiled``: by the kernel (_mjcf_kernels; numba loaded), else by
-    numpy."""
+    """(the places of the mesh geoms of Columns ``geoms`` (without fromto), the shape codes
+    of all (MESH: a mesh's)); Declined for a geom the element reader would warn of or refuse
+    by its type: a shape neither primitive nor a mesh, a mesh attribute on another type, a
+    mesh, box or ellipsoid with fromto (its sizes: geom_inertias)."""
     n = len(geoms)
-    codes = np.fromiter(map(_CODES.__getitem__, geoms.texts("type", "sphere")), np.intp, n)
+    codes = np.fromiter(
+        map(_ALL_CODES.get, geoms.texts("type", "sphere"), repeat(-1, n)), np.intp, n
+    )
+    fromto, mesh = geoms.has("fromto"), geoms.has("mesh")
+    meshes = codes == MESH
+    if (
+        (codes < 0).any()
+        or (mesh & ~meshes).any()
+        or (fromto & (meshes | (codes == _CODES["box"]) | (codes == _CODES["ellipsoid"]))).any()
+    ):
+        raise Declined
+    return np.flatnonzero(meshes).tolist(), codes
+
+
+def geom_inertias(geoms, codes, placed, R_BG_placed, p_BG_placed, compiled=False):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms``
+    (their primitive shapes' ``codes``: geom_checks') in their bodies at their mass or density
+    (1000), the poses of those without fromto (their places ``placed``) given (rows of R (9),
+    p); Declined where the reader's _inertia would fail (a measure or mass not valid; opposite
+    fromto ends are read one by one: two_vector_rows). ``compiled``: by the kernel
+    (_mjcf_kernels; numba loaded), else by numpy."""
+    n = len(geoms)
     has_fromto = geoms.has("fromto")
     size = geoms.sizes("size", np.where(has_fromto, 1, _COUNTS[codes]).tolist())
     ends, given_mass, densities = geoms.table(
