@@ -39,7 +39,7 @@ from mallard.multibody.parsing._mjcf_registration import (
     add_elements,
     transform,
 )
-from mallard.multibody.parsing._mjcf_tables import Declined, Tables
+from mallard.multibody.parsing._mjcf_tables import CHILDREN, Declined, Tables
 from mallard.multibody.parsing._mjcf_warnings import (
     actuator_key,
     geom_key,
@@ -61,15 +61,18 @@ _LIMITED = frozenset((None, "true", "false", "auto"))
 #: process, 03:14, load 5: 1.28 at 12 bodies, 1.17 at 16, 1.02 at 18, 0.99 at 20, 0.97 at 24;
 #: V3's first version: 1.04–1.09 at 16, 0.96–1.05 at 20).
 MIN_BODIES = 20
-#: The tags counted before a document is read: bodies, includes, and tags the fast path
-#: declines wherever they are (so that a document with them, as most real models, costs no read into
-#: tables; other declines are found in the tables).
-_SCAN = (
-    "<(body|include|tendon|sensor|keyframe|visual|statistic|extension|"
-    "deformable|custom|camera|frame|replicate|composite|flexcomp|plugin|attach)[\\s/>]"
-)
-_SCANS = {str: (re.compile(_SCAN), "body", "include"),
-          bytes: (re.compile(_SCAN.encode()), b"body", b"include")}  # fmt: skip
+#: The tags the fast path declines wherever they are (so that a document with them, as most
+#: real models, costs no read into expat's tables; other declines are found in the tables),
+#: counted before such a read with bodies and includes.
+_DECLINED = ("tendon", "sensor", "keyframe", "visual", "statistic", "extension", "deformable",
+             "custom", "camera", "frame", "replicate", "composite", "flexcomp", "plugin",
+             "attach")  # fmt: skip
+_SCAN = f"<(body|include|{'|'.join(_DECLINED)})[\\s/>]"
+_SCANS = {str: (re.compile(_SCAN), "body", "include", "<include"),
+          bytes: (re.compile(_SCAN.encode()), b"body", b"include", b"<include")}  # fmt: skip
+#: Those of them the compiled scan's tables hold (the whitelist's: CHILDREN; the others decline
+#: its tables).
+_HELD_DECLINED = frozenset(_DECLINED).intersection(set().union(*CHILDREN.values()))
 #: Bytes from which a document is read by the compiled scan (_mjcf_scan), as the URDF fast
 #: path's gate: below it expat's tables cost less than loading numba at a first parse.
 MIN_BYTES = 32 * 1024
@@ -88,14 +91,10 @@ def parse(workspace, data, file):
     plant may have been changed: the caller rolls it back)."""
     if workspace.geometries is not None:  # (a SceneGraph: the element reader's)
         return None
-    scan, body, include = _SCANS[type(data)]
-    tags = scan.findall(data)  # (one pass in C: ~2% of a read)
-    bodies, includes = tags.count(body), tags.count(include)
-    if bodies + includes != len(tags) or (bodies < MIN_BODIES and not includes):
-        return None  # (a declined tag, or few bodies; with includes, counted once read)
     try:
         with np.errstate(all="ignore"):  # (what overflows is the reader's inf too, or declined)
-            return [_parse(workspace, data, file, includes > 0)]
+            tables = _read(data, file)
+            return None if tables is None else [_parse(workspace, tables, file)]
     except Exception:  # (Declined, or an error: the element reader's, with its message)
         return None
 
@@ -256,24 +255,35 @@ def _compiler(tables, frames):
     return from_geoms, meshdir
 
 
-def _read(data, file, includes):
-    """The tables of the document ``data``: the compiled scan's (_mjcf_scan) for a document of
-    at least MIN_BYTES without includes that it reads (not the process's first such ones:
-    _scan_gate), else expat's (_mjcf_tables)."""
-    if not includes and len(data) >= MIN_BYTES and scan_wanted():
+def _read(data, file):
+    """The tables of the document ``data``, or None where the fast path declines it (a
+    declined tag, fewer than MIN_BODIES bodies): the compiled scan's (_mjcf_scan) for a
+    document of at least MIN_BYTES without includes that it reads (not the process's first
+    such ones: _scan_gate; its tags then counted in the tables: a declined document is
+    scanned, ~0.3 ms of the reader's ~30), else expat's (_mjcf_tables) once the tags are
+    counted (one pass in C: ~2% of a read)."""
+    pattern, body, include, include_tag = _SCANS[type(data)]
+    if len(data) >= MIN_BYTES and include_tag not in data and scan_wanted():
         from mallard.multibody.parsing import _mjcf_scan  # (numba: for a large document)
 
-        tables = _mjcf_scan.read(data, file)
+        tables = _mjcf_scan.read(data, file)  # (Declined for a tag it gives no id)
         if tables is not None:
-            return tables
-    return Tables(data, file, includes)
-
-
-def _parse(workspace, data, file, includes):
-    plant = workspace.plant
-    tables = _read(data, file, includes)
+            kinds = tables.kinds
+            if _HELD_DECLINED.isdisjoint(kinds) and len(kinds.get("body", ())) >= MIN_BODIES:
+                return tables
+            return None
+    tags = pattern.findall(data)
+    bodies, includes = tags.count(body), tags.count(include)
+    if bodies + includes != len(tags) or (bodies < MIN_BODIES and not includes):
+        return None  # (a declined tag, or few bodies; with includes, counted once read)
+    tables = Tables(data, file, includes > 0)
     if includes and len(tables.kinds.get("body", ())) < MIN_BODIES:
-        raise Declined
+        return None
+    return tables
+
+
+def _parse(workspace, tables, file):
+    plant = workspace.plant
     tables.check()
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
     frames = Frames(Declining())
