@@ -23,6 +23,7 @@ from mallard.multibody.parsing._mujoco_geometry import (
     unit_turn_rows,
     xyaxes_columns,
 )
+from mallard.multibody.parsing._xml_scan import NUMBER, NUMBERS
 from mallard.multibody.tree._rotational_inertia import point_mass_rows
 from mallard.multibody.tree._spatial_inertia import (
     solid_box_mass,
@@ -286,3 +287,47 @@ def mjcf_inertial_rows(m, moments, products, turned, turned_at, p, rows, central
             rows[k, 4 + j] = G[j]
             central[j, k] = (G[j] - P[j]) * mass
     return DONE
+
+
+@entry_point
+def mjcf_table(rows, counts, attributes, values, classes, holds, by_class, bad, oriented,
+               own_oriented, default_row, required, out, slow):  # fmt: skip
+    """_mjcf_scan.ScanColumns.table's numbers, element by element: of each element i and spec
+    j (counts[j] numbers, from column sum(counts[:j]) of ``out`` (n, sum(counts))), its own
+    attribute's (the scan's attribute row rows[i, j] ≥ 0: its numbers in ``values``), else
+    its class's default's where the class holds it (``holds[classes[i], j]``; classes[i] -1:
+    the last row, none) and, for an orientation (``oriented[j]``), the element sets none
+    itself (``own_oriented``): ``by_class``'s row (declined where that text is ``bad``), else
+    ``default_row``'s (NaN: none; declined where ``required``). Returns how many cells
+    (i·m + j, written to ``slow``) hold a word not a fast-path number (their texts are the
+    caller's), or -1: declined (a present one of another count, a required one absent, a
+    bad default used)."""
+    n, m = rows.shape
+    found = 0
+    for i in range(n):
+        c = classes[i]
+        at = 0
+        for j in range(m):
+            k, r = counts[j], rows[i, j]
+            if r >= 0:
+                if attributes[r, NUMBERS] < 0:
+                    slow[found] = i * m + j
+                    found += 1
+                elif attributes[r, NUMBERS] != k:
+                    return -1
+                else:
+                    first = attributes[r, NUMBER]
+                    for q in range(k):
+                        out[i, at + q] = values[first + q]
+            elif holds[c, j] and not (oriented[j] and own_oriented[i]):
+                if bad[c, j]:
+                    return -1
+                for q in range(k):
+                    out[i, at + q] = by_class[c, at + q]
+            elif required[j]:
+                return -1
+            else:
+                for q in range(k):
+                    out[i, at + q] = default_row[at + q]
+            at += k
+    return found

@@ -485,20 +485,28 @@ class Scan:
         found = kernels(np.float64).xml_numbers(
             rows, counts, self.attributes, self.values, absent, out, slow
         )
-        if found > 0:  # (their texts read at once for each count of numbers)
-            at, column = divmod(slow[:found], rows.shape[1])
-            k, text = counts[column], self.text
-            spans = self.attributes[rows[at, column], VALUE:NAME_START].tolist()
-            texts = [text[a:b].decode() for a, b in spans]
-            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[column]
-            for size in np.unique(k).tolist():
-                cells = np.flatnonzero(k == size)
-                values = plain_numbers([texts[c] for c in cells.tolist()], size)
-                if values is None:
-                    return None
-                places = starts[cells, None] + np.arange(size)
-                out[at[cells, None], places] = values.reshape(len(cells), size)
+        if found > 0 and not self.read_slow(rows, counts, slow[:found], out):
+            return None
         return None if found < 0 else out
+
+    def read_slow(self, rows, counts, cells, out):
+        """Reads the numbers of the ``cells`` (i·m + j) of the attribute rows ``rows`` ((n, m);
+        counts[j] of each of column j) that hold a word not a fast-path number into ``out``
+        (xml_numbers' columns), their texts at once for each count, as _plain_numbers reads
+        them; whether each is plain decimal numbers of its count."""
+        at, column = divmod(cells, rows.shape[1])
+        k, text = counts[column], self.text
+        spans = self.attributes[rows[at, column], VALUE:NAME_START].tolist()
+        texts = [text[a:b].decode() for a, b in spans]
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[column]
+        for size in np.unique(k).tolist():
+            cells = np.flatnonzero(k == size)
+            values = plain_numbers([texts[c] for c in cells.tolist()], size)
+            if values is None:
+                return False
+            places = starts[cells, None] + np.arange(size)
+            out[at[cells, None], places] = values.reshape(len(cells), size)
+        return True
 
     def strings(self, rows):
         """The values (str) of the attribute rows ``rows``, decoded at once; None if one is

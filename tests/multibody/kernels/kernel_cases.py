@@ -971,7 +971,23 @@ def _mjcf_inertial_rows(rng):
             np.zeros((9, n)))  # fmt: skip
 
 
+def _mjcf_table(rng):
+    # (4 elements, specs of 3 and 1 numbers: own numbers, a word not a fast-path number (row
+    # 2: slow), a class's default (an orientation: not where the element sets one), the
+    # default text's)
+    attributes = np.zeros((3, 8), np.int32)
+    attributes[:, 6], attributes[:, 7] = (0, 3, 0), (3, 1, -1)
+    rows = np.array([[0, 1], [-1, -1], [2, -1], [-1, 1]], np.int32)
+    holds = np.array([[True, False], [False, True], [False, False]])
+    by_class = np.array([[1.0, 2.0, 3.0, np.nan], [np.nan, np.nan, np.nan, 4.0], [np.nan] * 4])
+    return (rows, np.array([3, 1]), attributes, rng.normal(size=4), np.array([0, -1, 1, 0]),
+            holds, by_class, np.zeros((3, 2), bool), np.array([True, False]),
+            np.array([False, False, True, True]), np.array([np.nan, np.nan, np.nan, 5.0]),
+            np.array([False, False]), np.zeros((4, 4)), np.zeros(8, np.int64))  # fmt: skip
+
+
 CASES.update(
+    mjcf_table=_mjcf_table,
     mjcf_inertial_rows=_mjcf_inertial_rows,
     mjcf_geom_inertias=_mjcf_geom_inertias,
     mjcf_rotations=_mjcf_rotations,
