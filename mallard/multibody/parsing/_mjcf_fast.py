@@ -83,6 +83,10 @@ _ASYMMETRIC = (
     "larger of the values {} will be used."
 )
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
+_MATERIAL = _LOOK.index("material")
+#: Whether the reader's GeomParser._look warns of each look without a material that it read
+#: without error (a function of its texts alone), at most _MAX_WARNS (then read anew).
+_WARNS, _MAX_WARNS = {}, 1024
 
 
 def parse(workspace, data, file):
@@ -377,7 +381,7 @@ def _parse(workspace, tables, file):
     meshed, codes = geom_checks(geom_columns)
     looks = GeomParser(Declining(), frames, materials, meshes, make_shapes=False)
     more += _look_warnings(
-        GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
+        lambda: GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
         geoms, geom_columns, parents,
     )  # fmt: skip
     inertial_columns = tables.columns("inertial", inertial)
@@ -538,24 +542,36 @@ def _with_meshes(looks, geoms, solid, meshed, solid_inertias, weighed):
     return G_B, p_BGcm, mass
 
 
-def _look_warnings(checker, geoms, geom_columns, parents):
+def _look_warnings(make_checker, geoms, geom_columns, parents):
     """The warnings of the looks (roles, appearance) of ``geoms`` (their Columns
     ``geom_columns``), each keyed (its body, the geoms' phase, itself, -1, its place): each
-    distinct look checked once by the reader's ``_look`` (of GeomParser ``checker``, whose
-    diagnostics record warnings: Recording), those that warn again geom by geom (their
-    messages name the geom)."""
-    diagnostics = checker.diagnostics
+    distinct look checked once by the reader's ``_look`` (of the GeomParser ``make_checker()``
+    makes when first needed, whose diagnostics record warnings: Recording; a look without a
+    material once per process: _WARNS), those that warn again geom by geom (their messages
+    name the geom)."""
     looks = geom_columns.looks(_LOOK)
-    warning = set()
+    warning, checker = set(), None
     for look in set(looks):
-        a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
-        diagnostics.messages = []
-        checker._look(_node(a), _Geom(), "box", [1.0])
-        if diagnostics.messages:
+        warns = _WARNS.get(look) if look[_MATERIAL] is None else None
+        if warns is None:
+            if checker is None:
+                checker = make_checker()
+            a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
+            checker.diagnostics.messages = []
+            checker._look(_node(a), _Geom(), "box", [1.0])  # (an error: Declined)
+            warns = bool(checker.diagnostics.messages)
+            if look[_MATERIAL] is None:
+                if len(_WARNS) >= _MAX_WARNS:
+                    _WARNS.clear()
+                _WARNS[look] = warns
+        if warns:
             warning.add(look)
     out = []
     if not warning:
         return out
+    if checker is None:
+        checker = make_checker()
+    diagnostics = checker.diagnostics
     index, owner = 0, None
     for k, (g, look) in enumerate(zip(geoms, looks, strict=True)):
         index = index + 1 if parents[g] == owner else 0  # (the geom's place in its body)
