@@ -1,10 +1,11 @@
 """Geom and body inertias of whole kinds for the MJCF fast path (_mjcf_fast), by the element
 reader's own functions called with arrays (its bits): each shape kind's unit-density inertia
 over its geoms (unit_density_inertia), re-expressed in the body frame B and shifted to Bo as
-GeomParser._inertia does (_reexpress and shifted_to_origin: their operations element by
-element, on the nine elements' rows at once); the bodies' composites geom place by geom
-place (composite_step, the 12 numbers of all bodies as one array); the ``<inertial>``s as
-SpatialInertia._from_central_rows makes them."""
+GeomParser._inertia does (_reexpress and shifted_to_origin on the rows of all geoms); the
+bodies' composites geom place by geom place (composite_step, the 12 numbers of all bodies as
+one array); the ``<inertial>``s as SpatialInertia._from_central_rows makes them. On the
+compiled scan's path (``compiled``: numba loaded), by kernels of the same scalar functions,
+element by element (_mjcf_kernels)."""
 
 from collections import defaultdict
 from itertools import repeat
@@ -15,7 +16,9 @@ from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
+    _reexpress,
     composite_step,
+    shifted_to_origin,
     two_vector_rows,
     unit_turn_rows,
 )
@@ -45,21 +48,6 @@ _MEASURES = np.array([1, 2, 2, 3, 3])
 FEW_SHAPES = 24
 _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
-#: The rows (9) of the symmetric 3x3 of (xx, yy, zz, xy, xz, yz); its diagonal's places.
-_ROWS = np.array([0, 3, 4, 3, 1, 5, 4, 5, 2])
-#: For the elements (9, rows) of 3x3s: those of each row's k-th term of a product's
-#: element ij, A_ik (_I[k]), B_kj (_J[k]), B_jk (_K[k]); the transpose's; the diagonal's.
-_I = np.array([[3 * (e // 3) + k for e in range(9)] for k in range(3)])
-_J = np.array([[3 * k + e % 3 for e in range(9)] for k in range(3)])
-_K = np.array([[3 * (e % 3) + k for e in range(9)] for k in range(3)])
-_TRANSPOSED = np.array([3 * (e % 3) + e // 3 for e in range(9)])
-_DIAGONAL = np.array([0, 4, 8])
-#: point_mass_rows' terms: the squares summed on the diagonal (y², z²; x², z²; x², y²), the
-#: products −x·y, −x·z, −y·z and their places off the diagonal.
-_DIAGONAL_TERMS = np.array([[1, 0, 0], [2, 2, 1]])
-_PRODUCTS = np.array([[0, 0, 1], [1, 2, 2]])
-_OFF_DIAGONAL = np.array([1, 2, 3, 5, 6, 7])
-_PAIRS = np.array([0, 1, 0, 2, 1, 2])
 
 
 def sizes(texts, counts):
@@ -182,10 +170,10 @@ def geom_inertias(geoms, codes, placed, R_BG_placed, p_BG_placed, compiled=False
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
     mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
     _check(mass, moments * mass)
-    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
-    q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
-    pm = _point_mass_rows(np.concatenate((p, q), axis=1))
-    return ((G - pm[:, :n]) + pm[:, n:]).T, q.T, mass
+    xx, yy, zz, xy, xz, yz = moments  # (the reader's _reexpress and shift, on the rows)
+    p, G = _reexpress(tuple(R_BG.T), (0.0, 0.0, 0.0), ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz)))
+    q, G = shifted_to_origin(p, G, point_mass_rows(*p), p_BG)
+    return np.stack([g for row in G for g in row], axis=1), np.stack(q, axis=1), mass
 
 
 def _check(mass, I):
@@ -248,32 +236,6 @@ def _compiled_inertial_rows(inertials, R, p, m, moments, products, diagonal):
     ):
         raise Declined  # (_from_central_rows' check: it refuses what is not finite)
     return rows
-
-
-def _reexpressed(R, G):
-    """(R·0 (3, n), R·G·Rᵀ symmetrized (9, n)) of n matrices R and G given by their elements
-    (9, n, rows): _reexpress's operations element by element (each sum left to right), each
-    term of the nine sums gathered in one call (contiguous rows: no broadcasting)."""
-    Z = R * 0.0
-    p = (Z.take(_I[0, ::3], 0) + Z.take(_I[1, ::3], 0)) + Z.take(_I[2, ::3], 0)
-    A = (R.take(_I[0], 0) * G.take(_J[0], 0) + R.take(_I[1], 0) * G.take(_J[1], 0)) + R.take(
-        _I[2], 0
-    ) * G.take(_J[2], 0)  # (A = R·G: A_ij = r_i0 g_0j + r_i1 g_1j + r_i2 g_2j)
-    B = (A.take(_I[0], 0) * R.take(_K[0], 0) + A.take(_I[1], 0) * R.take(_K[1], 0)) + A.take(
-        _I[2], 0
-    ) * R.take(_K[2], 0)  # (B = A·Rᵀ: B_ij = a_i0 r_j0 + a_i1 r_j1 + a_i2 r_j2)
-    S = (B + B.take(_TRANSPOSED, 0)) * 0.5
-    S[_DIAGONAL] = B.take(_DIAGONAL, 0)
-    return p, S
-
-
-def _point_mass_rows(P):
-    """point_mass_rows of each column of P (3, n), as (9, n) (rows' elements): its operations
-    element by element."""
-    squares, out = P * P, np.empty((9, P.shape[1]))
-    out[_DIAGONAL] = squares.take(_DIAGONAL_TERMS[0], 0) + squares.take(_DIAGONAL_TERMS[1], 0)
-    out[_OFF_DIAGONAL] = ((-P.take(_PRODUCTS[0], 0)) * P.take(_PRODUCTS[1], 0)).take(_PAIRS, 0)
-    return out
 
 
 def body_rows(n, owners, G_B, p_BGcm, mass, compiled=False):
