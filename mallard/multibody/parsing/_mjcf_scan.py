@@ -354,7 +354,7 @@ class ScanColumns:
         specs = tuple(specs)
         ids, counts, oriented, required, default_row = _layout(specs)
         scan, n = self._scan, len(self.elements)
-        rows = self._table[:, ids]
+        rows = self._table.take(ids, axis=1)  # (C order: one compiled signature)
         holds, by_class, bad = self._by_class(specs, counts)
         own = self._own_orientation() if holds[:, oriented].any() else np.zeros(n, bool)
         out, slow = np.empty((n, len(default_row))), np.empty(rows.size, np.int64)
