@@ -23,7 +23,7 @@ from mallard.multibody.parsing._mujoco_geometry import (
     unit_turn_rows,
     xyaxes_columns,
 )
-from mallard.multibody.parsing._xml_scan import NUMBER, NUMBERS
+from mallard.multibody.parsing._xml_scan import NUMBER, NUMBERS, VALUE, VALUE_END, _name_id
 from mallard.multibody.tree._rotational_inertia import point_mass_rows
 from mallard.multibody.tree._spatial_inertia import (
     solid_box_mass,
@@ -331,3 +331,17 @@ def mjcf_table(rows, counts, attributes, values, classes, holds, by_class, bad, 
                     out[i, at + q] = default_row[at + q]
             at += k
     return found
+
+
+@entry_point
+def mjcf_name_ids(buf, rows, attributes, names, lengths, buckets, out):
+    """The row of each value of the attribute rows ``rows`` of the document ``buf`` in the
+    padded name table ``names`` (name_table's ``lengths``, ``buckets``; -1: another name) into
+    ``out``; False (``out`` unfinished) where one is empty."""
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        start, end = attributes[r, VALUE], attributes[r, VALUE_END]
+        if start == end:
+            return False
+        out[k] = _name_id(buf, start, end, names, lengths, buckets)
+    return True

@@ -132,12 +132,28 @@ class ScanTables:
         else:  # (each element's own)
             places = np.empty(n, np.intp)
         if mine:
-            own = _strings(self.scan, own[at])
-            places[at] = np.fromiter(map(index.get, own, repeat(-1, mine)), np.intp, mine)
+            places[at] = _places(self.scan, own[at], index)
         columns = ScanColumns(self.scan, elements, places, listing)
         if not ATTRIBUTES[kind].issuperset(columns.names):
             raise Declined
         return columns
+
+
+def _places(scan, rows, index):
+    """The places (``index``: {name: place}) of the names that are the values of the attribute
+    rows ``rows`` (present; -1: another name): by the scan's name lookup (mjcf_name_ids, the
+    names' table made once), no value decoded; by their texts where a name is empty or not
+    ASCII, or a value empty."""
+    names = tuple(index)
+    table = _READ.get(("names", names))
+    if table is None and all(names) and all(map(str.isascii, names)):
+        table = _READ["names", names] = _xml_scan.name_table(names)
+    if table is not None:
+        out = np.empty(len(rows), np.intp)
+        if kernels(np.float64).mjcf_name_ids(scan.buffer, rows, scan.attributes, *table, out):
+            return out
+    values = _strings(scan, rows)
+    return np.fromiter(map(index.get, values, repeat(-1, len(values))), np.intp, len(values))
 
 
 def _strings(scan, rows):
@@ -226,8 +242,8 @@ def _layout(specs):
 
 
 #: The numbers of defaults' texts read: {(text, count): (1, count) or (1,) array}, rows of
-#: _defaults ({specs: row}) and layouts ({("layout", specs): _layout's}); at most _MAX_READ
-#: (then read anew).
+#: _defaults ({specs: row}), layouts ({("layout", specs): _layout's}) and name tables
+#: ({("names", names): name_table's}); at most _MAX_READ (then read anew).
 _READ, _MAX_READ = {}, 4096
 
 

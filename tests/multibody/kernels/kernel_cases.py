@@ -986,7 +986,18 @@ def _mjcf_table(rng):
             np.array([False, False]), np.zeros((4, 4)), np.zeros(8, np.int64))  # fmt: skip
 
 
+def _mjcf_name_ids(rng):
+    from mallard.multibody.parsing import _mjcf_scan, _xml_scan
+
+    text = b'<mujoco><default class="a"/><body childclass="b"/><body childclass="c"/></mujoco>'
+    scan = _xml_scan.Scan(text, *_mjcf_scan._TABLES)
+    rows = np.array([1, 2, 0], np.int32)  # (b, c and a; c: another name, -1)
+    return (scan.buffer, rows, scan.attributes.copy(), *_xml_scan.name_table(("a", "b")),
+            np.zeros(3, np.intp))  # fmt: skip
+
+
 CASES.update(
+    mjcf_name_ids=_mjcf_name_ids,
     mjcf_table=_mjcf_table,
     mjcf_inertial_rows=_mjcf_inertial_rows,
     mjcf_geom_inertias=_mjcf_geom_inertias,
