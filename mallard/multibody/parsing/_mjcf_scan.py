@@ -145,6 +145,8 @@ def _places(scan, rows, index):
     names' table made once), no value decoded; by their texts where a name is empty or not
     ASCII, or a value empty."""
     names = tuple(index)
+    if not names:  # (no class of this kind: none found)
+        return np.full(len(rows), -1, np.intp)
     table = _READ.get(("names", names))
     if table is None and all(names) and all(map(str.isascii, names)):
         table = _READ["names", names] = _xml_scan.name_table(names)

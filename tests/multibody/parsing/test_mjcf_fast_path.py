@@ -431,6 +431,15 @@ def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkey
     assert calls == [1]
 
 
+def test_classes_no_default_defines(monkeypatch):
+    """Elements of a class no ``<default>`` defines, of a kind no class gives defaults (the
+    positions, the joints): read as of none, as the reader reads them (the scan's class lookup
+    over no class names)."""
+    text = _ACTUATED.format(gear="3", kp="50", more="")
+    start, end = text.index('<default class="arm">'), text.index("</default>") + len("</default>")
+    assert _check(_string(text[:start] + text[end:]), monkeypatch)
+
+
 def test_large_documents_with_declined_tags_or_few_bodies_are_declined_once_scanned(
     monkeypatch,
 ):
