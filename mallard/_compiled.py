@@ -49,6 +49,7 @@ ENTRY_MODULES = (
     "mallard.geometry._kernels.queries",
     "mallard.geometry._kernels.batch",
     "mallard.multibody.parsing._xml_scan",
+    "mallard.multibody.parsing._mjcf_kernels",
 )
 
 #: The entry points whose code LLVM optimizes at -O1 instead of numba's -O3 (see

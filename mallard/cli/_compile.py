@@ -246,9 +246,12 @@ def task_rollouts():
 
 def task_parsing():
     """A URDF document large enough for the URDF reader's fast path (_urdf_fast.MIN_BYTES), a
-    chain of links, parsed without a SceneGraph until the fast path reads it (the process's
-    first large documents are read without it: _scan_gate.READER_FIRST): its compiled XML scan."""
-    from mallard.multibody.parsing import Parser, _scan_gate, _urdf_fast
+    chain of links, and an MJCF one for the MJCF fast path's (_mjcf_fast.MIN_BYTES), bodies
+    with a hinge of a class and a geom each, parsed without a SceneGraph until the fast paths
+    read them (the process's first large documents are read without them:
+    _scan_gate.READER_FIRST): the compiled XML scan, the MJCF fast path's math and gathers
+    (_mjcf_kernels)."""
+    from mallard.multibody.parsing import Parser, _mjcf_fast, _scan_gate, _urdf_fast
     from mallard.multibody.plant import MultibodyPlant
 
     inertial = (
@@ -267,6 +270,17 @@ def task_parsing():
     text = "\n".join([*lines, "</robot>"])
     for _ in range(_scan_gate.READER_FIRST + 1):
         Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "urdf")
+    lines = ['<mujoco model="bodies"><default><default class="c"><joint damping="0.1"/>'
+             "</default></default><worldbody>"]  # fmt: skip
+    while sum(map(len, lines)) < _mjcf_fast.MIN_BYTES:
+        k = len(lines)
+        lines.append(
+            f'<body name="body{k}" pos="0 0 {k}" euler="0 0 {k}"><joint class="c" axis="0 1 0"/>'
+            '<geom type="capsule" fromto="0 0 0 0 0.1 -0.1" size="0.02"/></body>'
+        )
+    text = "\n".join([*lines, "</worldbody></mujoco>"])
+    for _ in range(_scan_gate.READER_FIRST + 1):
+        Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
 
 
 def task_proximity():

@@ -26,7 +26,7 @@ from mallard.multibody.parsing._mjcf_frames import (
     Node,
     Recording,
     numbers,
-    rotations,
+    poses,
 )
 from mallard.multibody.parsing._mjcf_inertias import (
     body_rows,
@@ -39,7 +39,7 @@ from mallard.multibody.parsing._mjcf_registration import (
     add_elements,
     transform,
 )
-from mallard.multibody.parsing._mjcf_tables import Declined, Tables
+from mallard.multibody.parsing._mjcf_tables import CHILDREN, Declined, Tables
 from mallard.multibody.parsing._mjcf_warnings import (
     actuator_key,
     geom_key,
@@ -61,15 +61,18 @@ _LIMITED = frozenset((None, "true", "false", "auto"))
 #: process, 03:14, load 5: 1.28 at 12 bodies, 1.17 at 16, 1.02 at 18, 0.99 at 20, 0.97 at 24;
 #: V3's first version: 1.04–1.09 at 16, 0.96–1.05 at 20).
 MIN_BODIES = 20
-#: The tags counted before a document is read: bodies, includes, and tags the fast path
-#: declines wherever they are (so that a document with them, as most real models, costs no read into
-#: tables; other declines are found in the tables).
-_SCAN = (
-    "<(body|include|tendon|sensor|keyframe|visual|statistic|extension|"
-    "deformable|custom|camera|frame|replicate|composite|flexcomp|plugin|attach)[\\s/>]"
-)
-_SCANS = {str: (re.compile(_SCAN), "body", "include"),
-          bytes: (re.compile(_SCAN.encode()), b"body", b"include")}  # fmt: skip
+#: The tags the fast path declines wherever they are (so that a document with them, as most
+#: real models, costs no read into expat's tables; other declines are found in the tables),
+#: counted before such a read with bodies and includes.
+_DECLINED = ("tendon", "sensor", "keyframe", "visual", "statistic", "extension", "deformable",
+             "custom", "camera", "frame", "replicate", "composite", "flexcomp", "plugin",
+             "attach")  # fmt: skip
+_SCAN = f"<(body|include|{'|'.join(_DECLINED)})[\\s/>]"
+_SCANS = {str: (re.compile(_SCAN), "body", "include", "<include"),
+          bytes: (re.compile(_SCAN.encode()), b"body", b"include", b"<include")}  # fmt: skip
+#: Those of them the compiled scan's tables hold (the whitelist's: CHILDREN; the others decline
+#: its tables).
+_HELD_DECLINED = frozenset(_DECLINED).intersection(set().union(*CHILDREN.values()))
 #: Bytes from which a document is read by the compiled scan (_mjcf_scan), as the URDF fast
 #: path's gate: below it expat's tables cost less than loading numba at a first parse.
 MIN_BYTES = 32 * 1024
@@ -80,6 +83,10 @@ _ASYMMETRIC = (
     "larger of the values {} will be used."
 )
 _LOOK = ("contype", "conaffinity", "condim", "group", "material", "rgba", "friction")
+_MATERIAL = _LOOK.index("material")
+#: Whether the reader's GeomParser._look warns of each look without a material that it read
+#: without error (a function of its texts alone), at most _MAX_WARNS (then read anew).
+_WARNS, _MAX_WARNS = {}, 1024
 
 
 def parse(workspace, data, file):
@@ -88,14 +95,10 @@ def parse(workspace, data, file):
     plant may have been changed: the caller rolls it back)."""
     if workspace.geometries is not None:  # (a SceneGraph: the element reader's)
         return None
-    scan, body, include = _SCANS[type(data)]
-    tags = scan.findall(data)  # (one pass in C: ~2% of a read)
-    bodies, includes = tags.count(body), tags.count(include)
-    if bodies + includes != len(tags) or (bodies < MIN_BODIES and not includes):
-        return None  # (a declined tag, or few bodies; with includes, counted once read)
     try:
         with np.errstate(all="ignore"):  # (what overflows is the reader's inf too, or declined)
-            return [_parse(workspace, data, file, includes > 0)]
+            tables = _read(data, file)
+            return None if tables is None else [_parse(workspace, tables, file)]
     except Exception:  # (Declined, or an error: the element reader's, with its message)
         return None
 
@@ -256,24 +259,35 @@ def _compiler(tables, frames):
     return from_geoms, meshdir
 
 
-def _read(data, file, includes):
-    """The tables of the document ``data``: the compiled scan's (_mjcf_scan) for a document of
-    at least MIN_BYTES without includes that it reads (not the process's first such ones:
-    _scan_gate), else expat's (_mjcf_tables)."""
-    if not includes and len(data) >= MIN_BYTES and scan_wanted():
+def _read(data, file):
+    """The tables of the document ``data``, or None where the fast path declines it (a
+    declined tag, fewer than MIN_BODIES bodies): the compiled scan's (_mjcf_scan) for a
+    document of at least MIN_BYTES without includes that it reads (not the process's first
+    such ones: _scan_gate; its tags then counted in the tables: a declined document is
+    scanned, ~0.3 ms of the reader's ~30), else expat's (_mjcf_tables) once the tags are
+    counted (one pass in C: ~2% of a read)."""
+    pattern, body, include, include_tag = _SCANS[type(data)]
+    if len(data) >= MIN_BYTES and include_tag not in data and scan_wanted():
         from mallard.multibody.parsing import _mjcf_scan  # (numba: for a large document)
 
-        tables = _mjcf_scan.read(data, file)
+        tables = _mjcf_scan.read(data, file)  # (Declined for a tag it gives no id)
         if tables is not None:
-            return tables
-    return Tables(data, file, includes)
-
-
-def _parse(workspace, data, file, includes):
-    plant = workspace.plant
-    tables = _read(data, file, includes)
+            kinds = tables.kinds
+            if _HELD_DECLINED.isdisjoint(kinds) and len(kinds.get("body", ())) >= MIN_BODIES:
+                return tables
+            return None
+    tags = pattern.findall(data)
+    bodies, includes = tags.count(body), tags.count(include)
+    if bodies + includes != len(tags) or (bodies < MIN_BODIES and not includes):
+        return None  # (a declined tag, or few bodies; with includes, counted once read)
+    tables = Tables(data, file, includes > 0)
     if includes and len(tables.kinds.get("body", ())) < MIN_BODIES:
-        raise Declined
+        return None
+    return tables
+
+
+def _parse(workspace, tables, file):
+    plant = workspace.plant
     tables.check()
     tags, attrs, parents, kinds = tables.tags, tables.attrs, tables.parents, tables.kinds
     frames = Frames(Declining())
@@ -364,23 +378,26 @@ def _parse(workspace, data, file, includes):
     geom_columns = tables.columns(
         "geom", geoms, defaults, [child_class[parents[g]] or "main" for g in geoms]
     )
-    meshed = geom_checks(geom_columns)
+    meshed, codes = geom_checks(geom_columns)
     looks = GeomParser(Declining(), frames, materials, meshes, make_shapes=False)
     more += _look_warnings(
-        GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
+        lambda: GeomParser(Recording(), frames, materials, meshes, make_shapes=False),
         geoms, geom_columns, parents,
     )  # fmt: skip
     inertial_columns = tables.columns("inertial", inertial)
     solid, solid_columns = range(len(geoms)), geom_columns
     if meshed:
         solid = sorted(set(solid).difference(meshed))
-        solid_columns = geom_columns.take(solid)
+        solid_columns, codes = geom_columns.take(solid), codes[solid]
     placed = np.flatnonzero(~solid_columns.has("fromto"))
     framed = body_columns.joined((body_columns, solid_columns.take(placed), inertial_columns))
-    R, p = rotations(framed, frames), framed.numbers("pos", 3, "0 0 0")
+    compiled = not isinstance(tables, Tables)  # (numba loaded: the compiled scan's tables)
+    R, p = poses(framed, frames, compiled)
     nb, ng = len(bodies), len(placed)
     R_PB, p_PB = R[:nb], p[:nb]
-    G_B, p_BGcm, mass = geom_inertias(solid_columns, placed, R[nb : nb + ng], p[nb : nb + ng])
+    G_B, p_BGcm, mass = geom_inertias(
+        solid_columns, codes, placed, R[nb : nb + ng], p[nb : nb + ng], compiled
+    )
     if meshed:  # (element by element, by the reader's GeomParser.parse: a rare kind)
         G_B, p_BGcm, mass = _with_meshes(
             looks, geom_columns, solid, meshed, (G_B, p_BGcm, mass),
@@ -388,8 +405,10 @@ def _parse(workspace, data, file, includes):
         )  # fmt: skip
     weighed = [g for g, b in enumerate(owners) if b not in with_inertial]
     at = np.array(weighed, dtype=np.intp)  # (made once: a list is converted each use)
-    rows = body_rows(len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at])
-    rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :])
+    rows = body_rows(
+        len(bodies), [owners[g] for g in weighed], G_B[at], p_BGcm[at], mass[at], compiled
+    )
+    rows[inertial_bodies] = inertial_rows(inertial_columns, R[nb + ng :], p[nb + ng :], compiled)
     rows.flags.writeable = False
 
     # ---- the plan: bodies and joints in Drake's order, their names
@@ -523,24 +542,36 @@ def _with_meshes(looks, geoms, solid, meshed, solid_inertias, weighed):
     return G_B, p_BGcm, mass
 
 
-def _look_warnings(checker, geoms, geom_columns, parents):
+def _look_warnings(make_checker, geoms, geom_columns, parents):
     """The warnings of the looks (roles, appearance) of ``geoms`` (their Columns
     ``geom_columns``), each keyed (its body, the geoms' phase, itself, -1, its place): each
-    distinct look checked once by the reader's ``_look`` (of GeomParser ``checker``, whose
-    diagnostics record warnings: Recording), those that warn again geom by geom (their
-    messages name the geom)."""
-    diagnostics = checker.diagnostics
+    distinct look checked once by the reader's ``_look`` (of the GeomParser ``make_checker()``
+    makes when first needed, whose diagnostics record warnings: Recording; a look without a
+    material once per process: _WARNS), those that warn again geom by geom (their messages
+    name the geom)."""
     looks = geom_columns.looks(_LOOK)
-    warning = set()
+    warning, checker = set(), None
     for look in set(looks):
-        a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
-        diagnostics.messages = []
-        checker._look(_node(a), _Geom(), "box", [1.0])
-        if diagnostics.messages:
+        warns = _WARNS.get(look) if look[_MATERIAL] is None else None
+        if warns is None:
+            if checker is None:
+                checker = make_checker()
+            a = {k: v for k, v in zip(_LOOK, look, strict=True) if v is not None}
+            checker.diagnostics.messages = []
+            checker._look(_node(a), _Geom(), "box", [1.0])  # (an error: Declined)
+            warns = bool(checker.diagnostics.messages)
+            if look[_MATERIAL] is None:
+                if len(_WARNS) >= _MAX_WARNS:
+                    _WARNS.clear()
+                _WARNS[look] = warns
+        if warns:
             warning.add(look)
     out = []
     if not warning:
         return out
+    if checker is None:
+        checker = make_checker()
+    diagnostics = checker.diagnostics
     index, owner = 0, None
     for k, (g, look) in enumerate(zip(geoms, looks, strict=True)):
         index = index + 1 if parents[g] == owner else 0  # (the geom's place in its body)

@@ -13,7 +13,11 @@ from mallard.common._angle_axis import cos_sin_axis_rows
 from mallard.common._quaternion_rotation import quaternion_rotation
 from mallard.math._rotation_matrix import ORTHONORMALITY_TOLERANCE
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
-from mallard.multibody.parsing._mujoco_geometry import euler_quaternion, xyaxes_columns
+from mallard.multibody.parsing._mujoco_geometry import (
+    _AXIS_INDEX,
+    euler_quaternion,
+    xyaxes_columns,
+)
 from mallard.multibody.parsing._plain_numbers import plain_numbers
 
 IDENTITY_ROW = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -94,16 +98,56 @@ def _cosines_sines(angles):
             np.fromiter(map(math.sin, values), float, len(values)))  # fmt: skip
 
 
-def rotations(framed, frames):
-    """The rows of R_PF (n, 9) of the orientation attribute of each element of Columns
-    ``framed`` (the identity where none), as the element reader's ``frames`` (a Frames)
-    computes them."""
-    R = np.empty((len(framed), 9))
-    R[:] = IDENTITY_ROW
+def poses(framed, frames, compiled=False):
+    """(the rows of R_PF (n, 9), p_PF (n, 3)) of each element of Columns ``framed``: of its
+    orientation attribute (rotations; the identity where none) and its pos (0 where none);
+    ``compiled``: the rotations by the kernel (_mjcf_kernels.mjcf_rotations; numba loaded),
+    their numbers and the positions in one gather; else by numpy."""
+    if not compiled:
+        return rotations(framed, frames), framed.numbers("pos", 3, "0 0 0")
+    from mallard._compiled import kernels
+    from mallard.multibody.parsing import _mjcf_kernels as K
+
+    by_kind, places = _orientations(framed)
+    n = len(framed)
+    codes = np.full(n, K.NONE, np.intp)
+    for kind, code in (("quat", K.QUAT), ("axisangle", K.AXISANGLE), ("euler", K.EULER),
+                       ("xyaxes", K.XYAXES)):  # fmt: skip
+        codes[by_kind[kind]] = code
+    quat, axisangle, euler, xyaxes, p = framed.table(
+        [(kind, _COUNTS[kind], None) for kind in ("quat", "axisangle", "euler", "xyaxes")]
+        + [("pos", 3, "0 0 0")]
+    )
+    sequence = frames.eulerseq
+    axes = np.array([_AXIS_INDEX[axis] for axis in sequence], np.intp)
+    moving = np.array([axis.islower() for axis in sequence])
+    R = np.empty((n, 9))
+    status = kernels(np.float64).mjcf_rotations(
+        codes, quat, axisangle, euler, xyaxes, frames.degree, axes, moving, R
+    )
+    if status != K.DONE:
+        raise Declined
+    for k in places["zaxis"].tolist():  # (rare: two_vector_rows, cached)
+        R[k] = frames.rows(Node(framed.attrib(k)), "zaxis")
+    return R, p
+
+
+def _orientations(framed):
+    """({kind: whether each element of Columns ``framed`` has it}, {kind: their places}) of
+    the orientation kinds; Declined for an element of several (the reader's error)."""
     by_kind = {kind: framed.has(kind) for kind in sorted(ORIENTATIONS)}
     if (sum(by_kind.values()) > 1).any():  # (the reader's error)
         raise Declined
-    places = {kind: np.flatnonzero(present) for kind, present in by_kind.items()}
+    return by_kind, {kind: np.flatnonzero(present) for kind, present in by_kind.items()}
+
+
+def rotations(framed, frames):
+    """The rows of R_PF (n, 9) of the orientation attribute of each element of Columns
+    ``framed`` (the identity where none), as the element reader's ``frames`` (a Frames)
+    computes them, by numpy over each kind."""
+    _, places = _orientations(framed)
+    R = np.empty((len(framed), 9))
+    R[:] = IDENTITY_ROW
     many = [kind for kind, ks in places.items()
             if kind != "zaxis" and len(ks) >= FEW.get(kind, _FEW_OTHERS)]  # fmt: skip
     columns = framed.table([(kind, _COUNTS[kind], None) for kind in many])

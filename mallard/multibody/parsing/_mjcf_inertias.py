@@ -1,12 +1,14 @@
 """Geom and body inertias of whole kinds for the MJCF fast path (_mjcf_fast), by the element
 reader's own functions called with arrays (its bits): each shape kind's unit-density inertia
 over its geoms (unit_density_inertia), re-expressed in the body frame B and shifted to Bo as
-GeomParser._inertia does (_reexpress and shifted_to_origin: their operations element by
-element, on the nine elements' rows at once); the bodies' composites geom place by geom
-place (composite_step, the 12 numbers of all bodies as one array); the ``<inertial>``s as
-SpatialInertia._from_central_rows makes them."""
+GeomParser._inertia does (_reexpress and shifted_to_origin on the rows of all geoms); the
+bodies' composites geom place by geom place (composite_step, the 12 numbers of all bodies as
+one array); the ``<inertial>``s as SpatialInertia._from_central_rows makes them. On the
+compiled scan's path (``compiled``: numba loaded), by kernels of the same scalar functions,
+element by element (_mjcf_kernels)."""
 
 from collections import defaultdict
+from itertools import repeat
 
 import numpy as np
 
@@ -14,7 +16,9 @@ from mallard.geometry import Box, Capsule, Cylinder, Ellipsoid, Sphere
 from mallard.multibody.parsing._mjcf_frames import IDENTITY_ROW
 from mallard.multibody.parsing._mjcf_tables import ORIENTATIONS, Declined
 from mallard.multibody.parsing._mujoco_geometry import (
+    _reexpress,
     composite_step,
+    shifted_to_origin,
     two_vector_rows,
     unit_turn_rows,
 )
@@ -34,6 +38,9 @@ _SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
 _KINDS = tuple(_SIZES)
 _CODES = {kind: c for c, kind in enumerate(_KINDS)}
 _COUNTS = np.array(list(_SIZES.values()))
+#: A mesh's code (geom_checks'), past the primitive shapes'; every type's.
+MESH = len(_KINDS)
+_ALL_CODES = {**_CODES, "mesh": MESH}
 #: How many measures each shape's constructor takes, by code.
 _MEASURES = np.array([1, 2, 2, 3, 3])
 #: Below this many geoms, a shape kind's unit inertias are computed geom by geom in floats
@@ -41,21 +48,6 @@ _MEASURES = np.array([1, 2, 2, 3, 3])
 FEW_SHAPES = 24
 _EPS = float(np.finfo(float).eps)
 _HALF_MAX = float(np.finfo(float).max) / 2
-#: The rows (9) of the symmetric 3x3 of (xx, yy, zz, xy, xz, yz); its diagonal's places.
-_ROWS = np.array([0, 3, 4, 3, 1, 5, 4, 5, 2])
-#: For the elements (9, rows) of 3x3s: those of each row's k-th term of a product's
-#: element ij, A_ik (_I[k]), B_kj (_J[k]), B_jk (_K[k]); the transpose's; the diagonal's.
-_I = np.array([[3 * (e // 3) + k for e in range(9)] for k in range(3)])
-_J = np.array([[3 * k + e % 3 for e in range(9)] for k in range(3)])
-_K = np.array([[3 * (e % 3) + k for e in range(9)] for k in range(3)])
-_TRANSPOSED = np.array([3 * (e % 3) + e // 3 for e in range(9)])
-_DIAGONAL = np.array([0, 4, 8])
-#: point_mass_rows' terms: the squares summed on the diagonal (y², z²; x², z²; x², y²), the
-#: products −x·y, −x·z, −y·z and their places off the diagonal.
-_DIAGONAL_TERMS = np.array([[1, 0, 0], [2, 2, 1]])
-_PRODUCTS = np.array([[0, 0, 1], [1, 2, 2]])
-_OFF_DIAGONAL = np.array([1, 2, 3, 5, 6, 7])
-_PAIRS = np.array([0, 1, 0, 2, 1, 2])
 
 
 def sizes(texts, counts):
@@ -88,38 +80,49 @@ def sizes(texts, counts):
 
 
 def geom_checks(geoms):
-    """The places of the mesh geoms of Columns ``geoms`` (without fromto); Declined for a geom
-    the element reader would warn of or refuse by its type: a shape neither primitive nor a
-    mesh, a mesh attribute on another type, a box or ellipsoid with fromto (its sizes:
-    geom_inertias)."""
-    meshed = []
-    for k, (kind, fromto, mesh) in enumerate(
-        zip(geoms.texts("type", "sphere"), geoms.has("fromto").tolist(), geoms.has("mesh").tolist(),
-            strict=True)
-    ):  # fmt: skip
-        if kind == "mesh" and not fromto:
-            meshed.append(k)
-        elif kind not in SHAPES or mesh or (fromto and kind in ("box", "ellipsoid")):
-            raise Declined
-    return meshed
-
-
-def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
-    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms`` in
-    their bodies at their mass or density (1000), the poses of those without fromto (their
-    places ``placed``) given (rows of R (9), p); Declined where the reader's _inertia would
-    fail (a measure or mass not valid; opposite fromto ends are read one by one:
-    two_vector_rows)."""
+    """(the places of the mesh geoms of Columns ``geoms`` (without fromto), the shape codes
+    of all (MESH: a mesh's)); Declined for a geom the element reader would warn of or refuse
+    by its type: a shape neither primitive nor a mesh, a mesh attribute on another type, a
+    mesh, box or ellipsoid with fromto (its sizes: geom_inertias)."""
     n = len(geoms)
-    codes = np.fromiter(map(_CODES.__getitem__, geoms.texts("type", "sphere")), np.intp, n)
+    codes = np.fromiter(
+        map(_ALL_CODES.get, geoms.texts("type", "sphere"), repeat(-1, n)), np.intp, n
+    )
+    fromto, mesh = geoms.has("fromto"), geoms.has("mesh")
+    meshes = codes == MESH
+    if (
+        (codes < 0).any()
+        or (mesh & ~meshes).any()
+        or (fromto & (meshes | (codes == _CODES["box"]) | (codes == _CODES["ellipsoid"]))).any()
+    ):
+        raise Declined
+    return np.flatnonzero(meshes).tolist(), codes
+
+
+def geom_inertias(geoms, codes, placed, R_BG_placed, p_BG_placed, compiled=False):
+    """(G_GBo_B rows (n, 9), p_BoGcm_B (n, 3), mass (n,)) of the geoms of Columns ``geoms``
+    (their primitive shapes' ``codes``: geom_checks') in their bodies at their mass or density
+    (1000), the poses of those without fromto (their places ``placed``) given (rows of R (9),
+    p); Declined where the reader's _inertia would fail (a measure or mass not valid; opposite
+    fromto ends are read one by one: two_vector_rows). ``compiled``: by the kernel
+    (_mjcf_kernels; numba loaded), else by numpy."""
+    n = len(geoms)
     has_fromto = geoms.has("fromto")
     size = geoms.sizes("size", np.where(has_fromto, 1, _COUNTS[codes]).tolist())
-    p_BG = np.zeros((3, n))
-    R_BG = np.empty((n, 9))
-    R_BG[:] = IDENTITY_ROW
     ends, given_mass, densities = geoms.table(
         (("fromto", 6, None), ("mass", 1, None), ("density", 1, None))
     )
+    placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
+    if compiled:
+        found = _compiled_inertias(
+            codes, has_fromto, size, ends, given_mass, densities, placed, R_BG_placed,
+            p_BG_placed,
+        )  # fmt: skip
+        if found is not None:
+            return found
+    p_BG = np.zeros((3, n))
+    R_BG = np.empty((n, 9))
+    R_BG[:] = IDENTITY_ROW
     fromto = np.flatnonzero(has_fromto)
     measures = np.where((codes == _CODES["box"])[:, None], 2.0 * size, size)
     if len(fromto):  # (the ends' coordinates by rows: one call for the three of each formula)
@@ -139,7 +142,6 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
         else:
             rows = unit_turn_rows(0.0, 0.0, 1.0, bx, by, bz, c, np.sqrt)
             R_BG[fromto] = np.stack(rows, axis=1)
-    placed = np.array(placed, dtype=np.intp)  # (made once: a list converts each use)
     p_BG[:, placed], R_BG[placed] = p_BG_placed.T, R_BG_placed
     # (each shape's constructor's measures: a box's sizes doubled, the length of a capsule or
     # cylinder its fromto's, or twice its half length; 1 where it takes fewer)
@@ -167,51 +169,87 @@ def geom_inertias(geoms, placed, R_BG_placed, p_BG_placed):
     volume, moments = unit[0], unit[1:]  # (moments: xx, yy, zz, xy, xz, yz rows)
     dense = np.isnan(given_mass)  # (no mass: of its density, 1000 where none)
     mass = np.where(dense, volume * np.where(np.isnan(densities), 1000.0, densities), given_mass)
-    I = moments * mass
+    _check(mass, moments * mass)
+    xx, yy, zz, xy, xz, yz = moments  # (the reader's _reexpress and shift, on the rows)
+    p, G = _reexpress(tuple(R_BG.T), (0.0, 0.0, 0.0), ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz)))
+    q, G = shifted_to_origin(p, G, point_mass_rows(*p), p_BG)
+    return np.stack([g for row in G for g in row], axis=1), np.stack(q, axis=1), mass
+
+
+def _check(mass, I):
+    """Declined unless every geom's mass (n,) and inertia I (moments xx, yy, zz, xy, xz, yz:
+    (6, n)) pass the reader's check of a geom's inertia (the batch's check takes finite
+    numbers; the reader's refuses the others)."""
     xx, yy, zz, xy, xz, yz = I
     if not (
         (mass >= 0).all()
         and np.isfinite(mass).all()
         and np.isfinite(I).all()
         and could_be_physically_valid_batch(xx, xy, xz, xy, yy, yz, xz, yz, zz).all()
-    ):  # (the batch's check takes finite numbers; the reader's refuses the others)
-        raise Declined  # (the reader's check of the geom's inertia)
-    p, G = _reexpressed(np.ascontiguousarray(R_BG.T), moments.take(_ROWS, 0))
-    q = p + p_BG  # (shifted_to_origin's, by rows: G − pm(p) + pm(q))
-    pm = _point_mass_rows(np.concatenate((p, q), axis=1))
-    return ((G - pm[:, :n]) + pm[:, n:]).T, q.T, mass
+    ):
+        raise Declined
 
 
-def _reexpressed(R, G):
-    """(R·0 (3, n), R·G·Rᵀ symmetrized (9, n)) of n matrices R and G given by their elements
-    (9, n, rows): _reexpress's operations element by element (each sum left to right), each
-    term of the nine sums gathered in one call (contiguous rows: no broadcasting)."""
-    Z = R * 0.0
-    p = (Z.take(_I[0, ::3], 0) + Z.take(_I[1, ::3], 0)) + Z.take(_I[2, ::3], 0)
-    A = (R.take(_I[0], 0) * G.take(_J[0], 0) + R.take(_I[1], 0) * G.take(_J[1], 0)) + R.take(
-        _I[2], 0
-    ) * G.take(_J[2], 0)  # (A = R·G: A_ij = r_i0 g_0j + r_i1 g_1j + r_i2 g_2j)
-    B = (A.take(_I[0], 0) * R.take(_K[0], 0) + A.take(_I[1], 0) * R.take(_K[1], 0)) + A.take(
-        _I[2], 0
-    ) * R.take(_K[2], 0)  # (B = A·Rᵀ: B_ij = a_i0 r_j0 + a_i1 r_j1 + a_i2 r_j2)
-    S = (B + B.take(_TRANSPOSED, 0)) * 0.5
-    S[_DIAGONAL] = B.take(_DIAGONAL, 0)
-    return p, S
+def _compiled_inertias(codes, has_fromto, size, ends, given_mass, densities, placed, R_BG_placed,
+                       p_BG_placed):  # fmt: skip
+    """geom_inertias' results by the kernel (_mjcf_kernels.mjcf_geom_inertias), or None for a
+    fromto along −z (numpy's path reads it)."""
+    from mallard._compiled import kernels
+    from mallard.multibody.parsing import _mjcf_kernels
+
+    n = len(codes)
+    R_BG, p_BG = np.empty((n, 9)), np.empty((n, 3))  # (the fromto geoms' rows: unread)
+    R_BG[placed], p_BG[placed] = R_BG_placed, p_BG_placed
+    G, p, mass, I = np.empty((n, 9)), np.empty((n, 3)), np.empty(n), np.empty((6, n))
+    status = kernels(np.float64).mjcf_geom_inertias(
+        codes, has_fromto, size, ends, given_mass, densities, R_BG, p_BG, G, p, mass, I
+    )
+    if status == _mjcf_kernels.OPPOSITE:
+        return None
+    if status == _mjcf_kernels.DECLINED:
+        raise Declined
+    _check(mass, I)
+    return G, p, mass
 
 
-def _point_mass_rows(P):
-    """point_mass_rows of each column of P (3, n), as (9, n) (rows' elements): its operations
-    element by element."""
-    squares, out = P * P, np.empty((9, P.shape[1]))
-    out[_DIAGONAL] = squares.take(_DIAGONAL_TERMS[0], 0) + squares.take(_DIAGONAL_TERMS[1], 0)
-    out[_OFF_DIAGONAL] = ((-P.take(_PRODUCTS[0], 0)) * P.take(_PRODUCTS[1], 0)).take(_PAIRS, 0)
-    return out
+def _compiled_inertial_rows(inertials, R, p, m, moments, products, diagonal):
+    """inertial_rows' rows by the kernel (_mjcf_kernels.mjcf_inertial_rows), the inertias of
+    the oriented diagonal ones re-expressed first (numpy's stacked matmul, the reader's)."""
+    from mallard._compiled import kernels
+    from mallard.multibody.parsing._mjcf_kernels import DONE
+
+    n = len(inertials)
+    turned = np.flatnonzero(diagonal & inertials.any_of(ORIENTATIONS))
+    if np.abs(moments[diagonal]).max(initial=0.0) >= _HALF_MAX:
+        raise Declined
+    I = np.zeros((len(turned), 3, 3))
+    I[:, 0, 0], I[:, 1, 1], I[:, 2, 2] = moments[turned].T
+    turned_at = np.full(n, -1, np.intp)
+    turned_at[turned] = np.arange(len(turned))
+    I = reexpress(R[turned].reshape(-1, 3, 3), I).reshape(-1, 9)
+    rows, central = np.empty((n, 13)), np.empty((9, n))
+    status = kernels(np.float64).mjcf_inertial_rows(
+        m, moments, products, I, turned_at, np.ascontiguousarray(p), rows, central
+    )
+    if status != DONE or not (
+        np.isfinite(central).all() and could_be_physically_valid_batch(*central).all()
+    ):
+        raise Declined  # (_from_central_rows' check: it refuses what is not finite)
+    return rows
 
 
-def body_rows(n, owners, G_B, p_BGcm, mass):
+def body_rows(n, owners, G_B, p_BGcm, mass, compiled=False):
     """The inertia rows (n, 13) [m, p_BoBcm_B, G_BBo_B] of ``n`` bodies, each the composite of
     its geoms of positive mass (``owners``: each geom's body, geoms in document order), as
-    composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k."""
+    composite_inertia sums them: the k-th massive geoms of all bodies at once, k by k; or,
+    ``compiled``, geom by geom by the kernel (_mjcf_kernels.mjcf_body_rows)."""
+    if compiled:
+        from mallard._compiled import kernels
+
+        rows = np.zeros((n, 13))
+        owners = np.array(owners, np.intp)
+        kernels(np.float64).mjcf_body_rows(owners, G_B, p_BGcm, mass, rows)
+        return rows
     massive = np.flatnonzero(mass > 0)
     owner = np.asarray(owners, np.intp)[massive]  # (nondecreasing: geoms by body)
     rank = np.arange(len(massive)) - np.searchsorted(owner, owner)  # (k: the k-th of its body)
@@ -227,16 +265,20 @@ def body_rows(n, owners, G_B, p_BGcm, mass):
     return rows
 
 
-def inertial_rows(inertials, R, p):
+def inertial_rows(inertials, R, p, compiled=False):
     """The inertia rows [m, p_BoBcm_B, G_BBo_B] of ``<inertial>``s (Columns ``inertials``;
     their frames' rows of R (9) and p), as the element reader's parse_inertial makes them;
-    Declined for one it refuses (no mass or inertia, not physically valid)."""
+    Declined for one it refuses (no mass or inertia, not physically valid). ``compiled``:
+    by the kernel (_mjcf_kernels.mjcf_inertial_rows) but for the re-expressions (numpy's
+    stacked matmul, the reader's) and the check, else by numpy."""
     m, moments, products = inertials.table(
         (("mass", 1, ""), ("diaginertia", 3, None), ("fullinertia", 6, None))
     )
     diagonal = ~np.isnan(moments[:, 0])
     if not (diagonal | ~np.isnan(products[:, 0])).all():
         raise Declined  # (no inertia)
+    if compiled:
+        return _compiled_inertial_rows(inertials, R, p, m, moments, products, diagonal)
     I = np.zeros((len(inertials), 3, 3))
     full, diagonal = np.flatnonzero(~diagonal), np.flatnonzero(diagonal)
     xx, yy, zz = moments[diagonal].T

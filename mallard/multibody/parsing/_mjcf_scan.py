@@ -9,7 +9,8 @@ from itertools import repeat
 
 import numpy as np
 
-from mallard.multibody.parsing import _xml_scan
+from mallard._compiled import kernels
+from mallard.multibody.parsing import _mjcf_kernels, _xml_scan  # noqa: F401 (mjcf_table)
 from mallard.multibody.parsing._mjcf_defaults import KINDS, merged
 from mallard.multibody.parsing._mjcf_frames import numbers
 from mallard.multibody.parsing._mjcf_inertias import sizes
@@ -131,12 +132,30 @@ class ScanTables:
         else:  # (each element's own)
             places = np.empty(n, np.intp)
         if mine:
-            own = _strings(self.scan, own[at])
-            places[at] = np.fromiter(map(index.get, own, repeat(-1, mine)), np.intp, mine)
+            places[at] = _places(self.scan, own[at], index)
         columns = ScanColumns(self.scan, elements, places, listing)
         if not ATTRIBUTES[kind].issuperset(columns.names):
             raise Declined
         return columns
+
+
+def _places(scan, rows, index):
+    """The places (``index``: {name: place}) of the names that are the values of the attribute
+    rows ``rows`` (present; -1: another name): by the scan's name lookup (mjcf_name_ids, the
+    names' table made once), no value decoded; by their texts where a name is empty or not
+    ASCII, or a value empty."""
+    names = tuple(index)
+    if not names:  # (no class of this kind: none found)
+        return np.full(len(rows), -1, np.intp)
+    table = _READ.get(("names", names))
+    if table is None and all(names) and all(map(str.isascii, names)):
+        table = _READ["names", names] = _xml_scan.name_table(names)
+    if table is not None:
+        out = np.empty(len(rows), np.intp)
+        if kernels(np.float64).mjcf_name_ids(scan.buffer, rows, scan.attributes, *table, out):
+            return out
+    values = _strings(scan, rows)
+    return np.fromiter(map(index.get, values, repeat(-1, len(values))), np.intp, len(values))
 
 
 def _strings(scan, rows):
@@ -208,8 +227,25 @@ def _defaults(specs):
     return row
 
 
-#: The numbers of defaults' texts read: {(text, count): (1, count) or (1,) array}, and rows
-#: of _defaults ({specs: row}); at most _MAX_READ (then read anew).
+def _layout(specs):
+    """(the row table's columns of the names of ``specs``, their counts, whether each is an
+    orientation, whether each is required (default ""), the numbers of their default texts in
+    a row (_defaults)), made once per specs."""
+    layout = _READ.get(("layout", specs))
+    if layout is None:
+        layout = _READ["layout", specs] = (
+            np.array([_NAME[name] for name, _, _ in specs], np.intp),
+            np.array([count for _, count, _ in specs], np.int64),
+            np.array([name in ORIENTATIONS for name, _, _ in specs]),
+            np.array([default == "" for _, _, default in specs]),
+            _defaults(specs),
+        )
+    return layout
+
+
+#: The numbers of defaults' texts read: {(text, count): (1, count) or (1,) array}, rows of
+#: _defaults ({specs: row}), layouts ({("layout", specs): _layout's}) and name tables
+#: ({("names", names): name_table's}); at most _MAX_READ (then read anew).
 _READ, _MAX_READ = {}, 4096
 
 
@@ -326,58 +362,54 @@ class ScanColumns:
         return self.table(((name, count, default),))[0]
 
     def table(self, specs):
-        """[numbers(name, count, default) for each (name, count, default) of ``specs``]: the
-        scan's numbers gathered in one call, then each element's default's where it gives the
-        attribute (each default's text read once), the texts ``default`` where absent."""
+        """[numbers(name, count, default) for each (name, count, default) of ``specs``]: each
+        element's own numbers (the scan's), else its default's where it gives the attribute
+        (each default's text read once), else those of the text ``default``, gathered by one
+        kernel (_mjcf_kernels.mjcf_table); the texts not of the scan's fast-path numbers read
+        by _plain_numbers."""
         if not specs:
             return []
-        names = [name for name, _, _ in specs]
-        counts = [count for _, count, _ in specs]
-        scan, classes = self._scan, self.classes
-        rows = self._table[:, [_NAME[name] for name in names]]
-        out = scan.numbers(rows, counts)
-        if out is None:
+        specs = tuple(specs)
+        ids, counts, oriented, required, default_row = _layout(specs)
+        scan, n = self._scan, len(self.elements)
+        rows = self._table.take(ids, axis=1)  # (C order: one compiled signature)
+        holds, by_class, bad = self._by_class(specs, counts)
+        own = self._own_orientation() if holds[:, oriented].any() else np.zeros(n, bool)
+        out, slow = np.empty((n, len(default_row))), np.empty(rows.size, np.int64)
+        found = kernels(np.float64).mjcf_table(
+            rows, counts, scan.attributes, scan.values, self.classes, holds, by_class, bad,
+            oriented, own, default_row, required, out, slow,
+        )  # fmt: skip
+        if found < 0:
             raise Declined
-        spec_of = np.repeat(np.arange(len(specs)), counts)  # (each column's spec)
-        present = rows >= 0
-        given = self._given_table(names, present)
-        if given is not None:
-            starts = np.cumsum(counts) - counts
-            by_class = np.full((len(self.defaults) + 1, len(spec_of)), np.nan)
-            m = len(specs)
-            used = np.bincount((classes[:, None] * m + np.arange(m))[given], minlength=m)
-            pairs = np.flatnonzero(used).tolist()
-            for c, j in map(divmod, pairs, [m] * len(pairs)):  # (each default used, each name)
-                text, at = self.defaults[c][0][names[j]], starts[j]
-                by_class[c, at : at + counts[j]] = _numbers(text, counts[j])
-            out = np.where(given[:, spec_of], by_class[classes], out)
-            present |= given
-        if not present[:, [j for j, (_, _, default) in enumerate(specs) if default == ""]].all():
-            raise Declined  # (absent where required: no default)
-        absent = ~present[:, spec_of]
-        if absent.any():
-            out = np.where(absent, _defaults(tuple(specs)), out)
-        if np.isinf(out).any():  # (NaN only where absent: not a plain decimal, nor a default)
-            raise Declined
+        if found:  # (not plain decimals, or inf: declined)
+            if not scan.read_slow(rows, counts, slow[:found], out) or np.isinf(out).any():
+                raise Declined
         columns, at = [], 0
-        for count in counts:
+        for count in counts.tolist():
             part = out[:, at] if count == 1 else out[:, at : at + count]
             columns.append(np.ascontiguousarray(part))
             at += count
         return columns
 
-    def _given_table(self, names, present):
-        """Where each element's default gives each of ``names`` ((n, len(names)) bool; None:
-        nowhere), as _given."""
-        holds = np.array([[name in attributes for name in names] for attributes, _ in self.defaults]
-                         + [[False] * len(names)], bool)  # fmt: skip
-        if not holds.any():
-            return None
-        given = holds[self.classes] & ~present
-        turned = [j for j, name in enumerate(names) if name in ORIENTATIONS]
-        if turned:
-            given[:, turned] &= ~self._own_orientation()[:, None]
-        return given if given.any() else None
+    def _by_class(self, specs, counts):
+        """(whether each default holds each spec's attribute ((defaults + 1, m), the last row
+        none), the numbers of their texts ((defaults + 1, sum(counts)), NaN where not held),
+        whether each held text is not plain numbers of its count (declined where used))."""
+        m, C = len(specs), len(self.defaults)
+        holds, bad = np.zeros((C + 1, m), bool), np.zeros((C + 1, m), bool)
+        by_class = np.full((C + 1, int(counts.sum())), np.nan)
+        starts = (np.cumsum(counts) - counts).tolist()
+        for c, (attributes, _) in enumerate(self.defaults):
+            for j, (name, count, _) in enumerate(specs):
+                text = attributes.get(name)
+                if text is not None:
+                    holds[c, j] = True
+                    try:
+                        by_class[c, starts[j] : starts[j] + count] = _numbers(text, count).ravel()
+                    except Declined:
+                        bad[c, j] = True
+        return holds, by_class, bad
 
     def sizes(self, name, counts):
         """Columns.sizes: the scan's numbers of 1 to 3 words as they are, other texts (of

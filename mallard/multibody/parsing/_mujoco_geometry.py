@@ -259,10 +259,21 @@ def euler_quaternion(cosines, sines, eulerseq):
     cosines and sines by math's)."""
     q = _NO_TURN
     for c, s, axis in zip(cosines, sines, eulerseq, strict=True):
-        step = [c, 0.0, 0.0, 0.0]
-        step[_AXIS_INDEX[axis]] = s
-        q = hamilton_product(q, step) if axis.islower() else hamilton_product(step, q)
+        q = euler_step(q, c, s, _AXIS_INDEX[axis], axis.islower())
     return q
+
+
+def euler_step(q, c, s, index, moving):
+    """The quaternion ``q`` turned by the half angle of cosine ``c`` and sine ``s`` about the
+    axis of place ``index`` in wxyz (1, 2, 3: x, y, z): post-multiplied for a ``moving`` axis,
+    else pre-multiplied (floats, arrays of many, or compiled: the MJCF fast path's)."""
+    if index == 1:
+        step = (c, s, 0.0, 0.0)
+    elif index == 2:
+        step = (c, 0.0, s, 0.0)
+    else:
+        step = (c, 0.0, 0.0, s)
+    return hamilton_product(q, step) if moving else hamilton_product(step, q)
 
 
 #: The shape of a geom whose primitive shape is not made (GeomParser.make_shapes).
@@ -662,19 +673,19 @@ class GeomParser:
 def shifted_to_origin(p, G, p_rows, p_BoGo):
     """(p_BoGcm, G_GBo rows) of a unit inertia G_GGo (rows) with its center of mass at ``p``
     (p_GoGcm; ``p_rows`` its point_mass_rows), all in B, shifted to Bo with ``p_BoGo``:
-    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm), in floats (the MJCF fast
-    path's _mjcf_inertias.geom_inertias: the same operations on the elements of many)."""
+    p_BoGcm = p_GoGcm + p_BoGo, G += pm(p_BoGcm) - pm(p_GoGcm), in floats (also of arrays of
+    many, and compiled: the MJCF fast path's _mjcf_inertias and _mjcf_kernels)."""
     x, y, z = p
     bx, by, bz = p_BoGo
     q = (x + bx, y + by, z + bz)
     (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
     (b0, b1, b2), (b3, b4, b5), (b6, b7, b8) = p_rows
     (a0, a1, a2), (a3, a4, a5), (a6, a7, a8) = point_mass_rows(*q)
-    G = [
-        [g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2],
-        [g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5],
-        [g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8],
-    ]
+    G = (
+        (g0 - b0 + a0, g1 - b1 + a1, g2 - b2 + a2),
+        (g3 - b3 + a3, g4 - b4 + a4, g5 - b5 + a5),
+        (g6 - b6 + a6, g7 - b7 + a7, g8 - b8 + a8),
+    )
     return q, G
 
 
@@ -683,15 +694,15 @@ def _moments(G):
 
 
 def _rows(moments):
-    """The rows (nested lists) of the symmetric 3x3 of ``moments`` (xx, yy, zz, xy, xz, yz)."""
+    """The rows (nested tuples) of the symmetric 3x3 of ``moments`` (xx, yy, zz, xy, xz, yz)."""
     xx, yy, zz, xy, xz, yz = moments
-    return [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]
+    return ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz))
 
 
 def _reexpress(R, p, G):
-    """(R·p, R·G·Rᵀ symmetrized) for R (its rows as 9 floats), G 3x3 (nested lists) and p 3
-    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats (the MJCF fast
-    path's _mjcf_inertias._reexpressed: the same operations on the elements of many)."""
+    """(R·p, R·G·Rᵀ symmetrized) for R (its rows as 9 floats), G 3x3 (nested tuples) and p 3
+    floats: the arithmetic of SpatialInertia.ReExpress, written out in floats (also of
+    arrays of many, and compiled: the MJCF fast path's _mjcf_inertias and _mjcf_kernels)."""
     r0, r1, r2, r3, r4, r5, r6, r7, r8 = R
     (g0, g1, g2), (g3, g4, g5), (g6, g7, g8) = G
     x, y, z = p
@@ -729,7 +740,7 @@ def _reexpress(R, p, G):
         a6 * r6 + a7 * r7 + a8 * r8,
     )
     s1, s2, s5 = (b1 + b3) * 0.5, (b2 + b6) * 0.5, (b5 + b7) * 0.5
-    return p, [[b0, s1, s2], [s1, b4, s5], [s2, s5, b8]]
+    return p, ((b0, s1, s2), (s1, b4, s5), (s2, s5, b8))
 
 
 def composite_inertia(parts):

@@ -45,8 +45,9 @@ DECLARATION = re.compile(
 _TAG_NAME = re.compile(rb"[^ \t\r\n/>]+")
 #: The columns of an element's row: tag id, parent (-1: the root's), the offset of its '<', its
 #: first attribute row, its attribute count, where its content starts and ends (after its start
-#: tag's '>', at its end tag's '<'; both after "/>" for an empty-element tag).
-TAG, PARENT, OFFSET, FIRST, COUNT, CONTENT, END = range(7)
+#: tag's '>', at its end tag's '<'; both after "/>" for an empty-element tag), the line of its
+#: '<' as expat counts them ("\r\n", "\r" and "\n" each end a line).
+TAG, PARENT, OFFSET, FIRST, COUNT, CONTENT, END, LINE = range(8)
 #: The columns of an attribute's row: element, name id, value start and end, name start and
 #: end, first number, numbers (-1: a word is not a fast-path number).
 ELEMENT, NAME, VALUE, VALUE_END, NAME_START, NAME_END, NUMBER, NUMBERS = range(8)
@@ -65,6 +66,15 @@ def _is_name(c):
 @jitable
 def _is_space(c):
     return c == 32 or c == 9 or c == 10 or c == 13
+
+
+@jitable
+def _line_end(buf, i):
+    """1 where the byte at ``i`` ends a line ("\r", or "\n" but after "\r"), else 0."""
+    c = buf[i]
+    if c == 13 or (c == 10 and not (i > 0 and buf[i - 1] == 13)):
+        return 1
+    return 0
 
 
 @jitable
@@ -184,12 +194,17 @@ def xml_scan(
     ``stack``: (MAX_DEPTH, 2) int32, the open elements and their tags' ends."""
     n = buf.shape[0]
     depth = ne = na = nn = 0
+    line = 1
+    for i in range(start):  # (the XML declaration's lines)
+        line += _line_end(buf, i)
     i, root_done = start, False
     while i < n:
         c = buf[i]
         if c != 60:  # (character data)
             if c >= 128 or c == 38 or (c < 32 and not _is_space(c)):
                 return DECLINE
+            if c == 10 or c == 13:
+                line += _line_end(buf, i)
             if depth == 0 and not _is_space(c):
                 return MALFORMED
             if c == 62 and i >= 2 and buf[i - 1] == 93 and buf[i - 2] == 93:  # ("]]>")
@@ -212,6 +227,7 @@ def xml_scan(
                     return MALFORMED
                 if buf[j] >= 128 or (buf[j] < 32 and not _is_space(buf[j])):
                     return DECLINE
+                line += _line_end(buf, j)
                 j += 1
             i = j + 3
             continue
@@ -227,6 +243,7 @@ def xml_scan(
             if not _same(buf, i + 2, j, elements[open_element, OFFSET] + 1, stack[depth - 1, 1]):
                 return MALFORMED
             while j < n and _is_space(buf[j]):
+                line += _line_end(buf, j)
                 j += 1
             if j >= n or buf[j] != 62:
                 return MALFORMED
@@ -251,12 +268,13 @@ def xml_scan(
         elements[e, TAG], elements[e, PARENT] = tag, parent
         if 0 <= tag < first_child.shape[1] and parent >= 0 and first_child[parent, tag] < 0:
             first_child[parent, tag] = e
-        elements[e, OFFSET] = i
+        elements[e, OFFSET], elements[e, LINE] = i, line
         elements[e, FIRST] = na
         closed = False
         while True:  # (attributes, then '>' or "/>")
             spaced = False
             while j < n and _is_space(buf[j]):
+                line += _line_end(buf, j)
                 spaced, j = True, j + 1
             if j >= n:
                 return MALFORMED
@@ -275,11 +293,13 @@ def xml_scan(
                 j += 1
             a1 = j
             while j < n and _is_space(buf[j]):
+                line += _line_end(buf, j)
                 j += 1
             if j >= n or buf[j] != 61:
                 return MALFORMED
             j += 1
             while j < n and _is_space(buf[j]):
+                line += _line_end(buf, j)
                 j += 1
             if j >= n or (buf[j] != 34 and buf[j] != 39):
                 return MALFORMED
@@ -403,7 +423,7 @@ class Scan:
         ``names[-1]``); ``rowed``: how many of the names (the first) have a column in the
         row table (None: all); ``children``: whether the first-child table is made."""
         self.text, self.tags, self.names = text, tags, names
-        self.elements = self.attributes = self.values = self.buffer = self._breaks = None
+        self.elements = self.attributes = self.values = self.buffer = None
         start = 0
         if text.startswith(b"<?"):
             declaration = DECLARATION.match(text)
@@ -421,7 +441,7 @@ class Scan:
             return
         buf = np.frombuffer(text, np.uint8)
         ne, na = np.count_nonzero(buf == 60), len(text) // 5 + 1  # (the '<'s: bytes.count's 1/4)
-        elements = np.empty((ne, 7), np.int32)
+        elements = np.empty((ne, 8), np.int32)
         attributes = np.empty((na, 8), np.int32)
         numbers = np.empty(len(text) // 2 + 1)
         counts = np.zeros(3, np.int64)
@@ -465,20 +485,28 @@ class Scan:
         found = kernels(np.float64).xml_numbers(
             rows, counts, self.attributes, self.values, absent, out, slow
         )
-        if found > 0:  # (their texts read at once for each count of numbers)
-            at, column = divmod(slow[:found], rows.shape[1])
-            k, text = counts[column], self.text
-            spans = self.attributes[rows[at, column], VALUE:NAME_START].tolist()
-            texts = [text[a:b].decode() for a, b in spans]
-            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[column]
-            for size in np.unique(k).tolist():
-                cells = np.flatnonzero(k == size)
-                values = plain_numbers([texts[c] for c in cells.tolist()], size)
-                if values is None:
-                    return None
-                places = starts[cells, None] + np.arange(size)
-                out[at[cells, None], places] = values.reshape(len(cells), size)
+        if found > 0 and not self.read_slow(rows, counts, slow[:found], out):
+            return None
         return None if found < 0 else out
+
+    def read_slow(self, rows, counts, cells, out):
+        """Reads the numbers of the ``cells`` (i·m + j) of the attribute rows ``rows`` ((n, m);
+        counts[j] of each of column j) that hold a word not a fast-path number into ``out``
+        (xml_numbers' columns), their texts at once for each count, as _plain_numbers reads
+        them; whether each is plain decimal numbers of its count."""
+        at, column = divmod(cells, rows.shape[1])
+        k, text = counts[column], self.text
+        spans = self.attributes[rows[at, column], VALUE:NAME_START].tolist()
+        texts = [text[a:b].decode() for a, b in spans]
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[column]
+        for size in np.unique(k).tolist():
+            cells = np.flatnonzero(k == size)
+            values = plain_numbers([texts[c] for c in cells.tolist()], size)
+            if values is None:
+                return False
+            places = starts[cells, None] + np.arange(size)
+            out[at[cells, None], places] = values.reshape(len(cells), size)
+        return True
 
     def strings(self, rows):
         """The values (str) of the attribute rows ``rows``, decoded at once; None if one is
@@ -519,14 +547,5 @@ class Scan:
         return self.lines([element])[0]
 
     def lines(self, elements):
-        """The lines of the starts of ``elements`` (a list), as expat counts them ("\\r\\n",
-        "\\r" and "\\n" each end a line; their places found at the first call)."""
-        if self._breaks is None:
-            buf = self.buffer
-            if b"\r" in self.text:
-                feeds, returns = buf == 10, buf == 13
-                feeds[1:] &= ~returns[:-1]  # (a "\r\n" counted at its "\r")
-                self._breaks = np.flatnonzero(feeds | returns)
-            else:
-                self._breaks = np.flatnonzero(buf == 10)
-        return (1 + np.searchsorted(self._breaks, self.elements[elements, OFFSET])).tolist()
+        """The lines of the starts of ``elements`` (a list), as expat counts them (LINE)."""
+        return self.elements[elements, LINE].tolist()

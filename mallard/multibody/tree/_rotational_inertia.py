@@ -57,9 +57,10 @@ def scalar(x, name):
 
 
 def point_mass_rows(x, y, z):
-    """|p|²·Id − p·pᵀ for p = (x, y, z), as nested lists (rows)."""
+    """|p|²·Id − p·pᵀ for p = (x, y, z), as nested tuples (rows; any scalars: floats, arrays
+    of many, or compiled: the MJCF fast path's kernel)."""
     xy, xz, yz = -x * y, -x * z, -y * z
-    return [[y * y + z * z, xy, xz], [xy, x * x + z * z, yz], [xz, yz, x * x + y * y]]
+    return ((y * y + z * z, xy, xz), (xy, x * x + z * z, yz), (xz, yz, x * x + y * y))
 
 
 def point_mass(p):

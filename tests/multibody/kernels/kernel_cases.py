@@ -894,7 +894,7 @@ def _xml_scan(rng):
     start = _URDF.index(b"?>") + 2
     ne, na = _URDF.count(b"<"), _URDF.count(b"=")
     return (np.frombuffer(_URDF, np.uint8).copy(), start, *tags[:-1], *names[:-1],
-            np.zeros((ne, 7), np.int32), np.zeros((na, 8), np.int32),
+            np.zeros((ne, 8), np.int32), np.zeros((na, 8), np.int32),
             np.zeros(na + _URDF.count(b" ")), np.full((ne + 1, len(tags[-1])), -1, np.int32),
             np.full((ne + 1, len(names[-1])), -1, np.int32),
             np.zeros((256, 2), np.int32), np.zeros(3, np.int64))  # fmt: skip
@@ -923,3 +923,84 @@ def _xml_strings(rng):
 
 
 CASES.update(xml_scan=_xml_scan, xml_numbers=_xml_numbers, xml_strings=_xml_strings)
+
+
+# ---- the MJCF fast path's math (mallard.multibody.parsing._mjcf_kernels): geoms of each
+# shape, with and without fromto, at a given mass or density; each orientation kind
+def _mjcf_geom_inertias(rng):
+    from mallard.common._quaternion import quaternion_to_matrix
+
+    n = 10
+    codes = np.arange(n) % 5
+    fromto = (codes == 1) | (codes == 2)
+    fromto[[1, 2]] = False  # (a capsule and a cylinder by their sizes)
+    size = rng.uniform(0.05, 0.5, (n, 3))
+    ends = np.where(fromto[:, None], rng.normal(size=(n, 6)), np.nan)
+    mass = np.where(np.arange(n) % 3 == 0, rng.uniform(0.5, 2.0, n), np.nan)
+    density = np.where(np.arange(n) % 3 == 1, rng.uniform(500.0, 2000.0, n), np.nan)
+    R_BG = np.array([quaternion_to_matrix(q / np.linalg.norm(q), 2.0).ravel()
+                     for q in rng.normal(size=(n, 4))])  # fmt: skip
+    p_BG = rng.normal(size=(n, 3))
+    return (codes, fromto, size, ends, mass, density, R_BG, p_BG, np.zeros((n, 9)),
+            np.zeros((n, 3)), np.zeros(n), np.zeros((6, n)))  # fmt: skip
+
+
+def _mjcf_rotations(rng):
+    n = 10
+    codes = np.arange(n) % 5 - 1  # (NONE, QUAT, AXISANGLE, EULER, XYAXES)
+    return (codes, rng.normal(size=(n, 4)), rng.normal(size=(n, 4)), rng.normal(size=(n, 3)),
+            rng.normal(size=(n, 6)), True, np.array([3, 2, 1]), np.array([True, False, True]),
+            np.zeros((n, 9)))  # fmt: skip
+
+
+def _mjcf_body_rows(rng):
+    n = 9  # (geoms of 4 bodies, one of them massless)
+    mass = rng.uniform(0.5, 2.0, n)
+    mass[4] = 0.0
+    return (np.array([0, 0, 1, 1, 1, 2, 3, 3, 3]), rng.normal(size=(n, 9)),
+            rng.normal(size=(n, 3)), mass, np.zeros((4, 13)))  # fmt: skip
+
+
+def _mjcf_inertial_rows(rng):
+    n = 6  # (diagonal, turned, full inertias; a NaN moment marks a full one)
+    moments = rng.uniform(0.1, 1.0, (n, 3))
+    moments[[4, 5], 0] = np.nan
+    turned_at = np.array([-1, 0, -1, 1, -1, -1])
+    return (rng.uniform(0.5, 2.0, n), moments, rng.uniform(0.1, 1.0, (n, 6)),
+            rng.normal(size=(2, 9)), turned_at, rng.normal(size=(n, 3)), np.zeros((n, 13)),
+            np.zeros((9, n)))  # fmt: skip
+
+
+def _mjcf_table(rng):
+    # (4 elements, specs of 3 and 1 numbers: own numbers, a word not a fast-path number (row
+    # 2: slow), a class's default (an orientation: not where the element sets one), the
+    # default text's)
+    attributes = np.zeros((3, 8), np.int32)
+    attributes[:, 6], attributes[:, 7] = (0, 3, 0), (3, 1, -1)
+    rows = np.array([[0, 1], [-1, -1], [2, -1], [-1, 1]], np.int32)
+    holds = np.array([[True, False], [False, True], [False, False]])
+    by_class = np.array([[1.0, 2.0, 3.0, np.nan], [np.nan, np.nan, np.nan, 4.0], [np.nan] * 4])
+    return (rows, np.array([3, 1]), attributes, rng.normal(size=4), np.array([0, -1, 1, 0]),
+            holds, by_class, np.zeros((3, 2), bool), np.array([True, False]),
+            np.array([False, False, True, True]), np.array([np.nan, np.nan, np.nan, 5.0]),
+            np.array([False, False]), np.zeros((4, 4)), np.zeros(8, np.int64))  # fmt: skip
+
+
+def _mjcf_name_ids(rng):
+    from mallard.multibody.parsing import _mjcf_scan, _xml_scan
+
+    text = b'<mujoco><default class="a"/><body childclass="b"/><body childclass="c"/></mujoco>'
+    scan = _xml_scan.Scan(text, *_mjcf_scan._TABLES)
+    rows = np.array([1, 2, 0], np.int32)  # (b, c and a; c: another name, -1)
+    return (scan.buffer, rows, scan.attributes.copy(), *_xml_scan.name_table(("a", "b")),
+            np.zeros(3, np.intp))  # fmt: skip
+
+
+CASES.update(
+    mjcf_name_ids=_mjcf_name_ids,
+    mjcf_table=_mjcf_table,
+    mjcf_inertial_rows=_mjcf_inertial_rows,
+    mjcf_geom_inertias=_mjcf_geom_inertias,
+    mjcf_rotations=_mjcf_rotations,
+    mjcf_body_rows=_mjcf_body_rows,
+)

@@ -431,6 +431,41 @@ def test_small_documents_and_declined_tags_take_the_element_reader_unread(monkey
     assert calls == [1]
 
 
+def test_classes_no_default_defines(monkeypatch):
+    """Elements of a class no ``<default>`` defines, of a kind no class gives defaults (the
+    positions, the joints): read as of none, as the reader reads them (the scan's class lookup
+    over no class names)."""
+    text = _ACTUATED.format(gear="3", kp="50", more="")
+    start, end = text.index('<default class="arm">'), text.index("</default>") + len("</default>")
+    assert _check(_string(text[:start] + text[end:]), monkeypatch)
+
+
+def test_large_documents_with_declined_tags_or_few_bodies_are_declined_once_scanned(
+    monkeypatch,
+):
+    """On the compiled scan's path (a large document: no tag count before), a tag the fast
+    path declines wherever it is (a tendon or a camera, which the scan's tables hold; a
+    sensor, which they do not) or fewer than MIN_BODIES bodies decline the document once
+    scanned; the reader reads it."""
+    monkeypatch.setattr(_scan_gate, "READER_FIRST", 0)
+    calls, inner = [], _mjcf_fast._parse
+    monkeypatch.setattr(_mjcf_fast, "_parse", lambda *a: calls.append(1) or inner(*a))
+    text = benchmark.robot_mjcf(200)
+    few = _robot(_mjcf_fast.MIN_BODIES - 1).replace("<worldbody>", "<worldbody>" + " " * 40000)
+    documents = [
+        text.replace("<worldbody>", f"{extra}<worldbody>")
+        for extra in ('<tendon><fixed name="t"/></tendon>', "<sensor/>")
+    ] + [text.replace("<worldbody>", '<worldbody><camera name="c"/>'), few]
+    for document in documents:
+        assert len(document) >= _mjcf_fast.MIN_BYTES
+        plant = MultibodyPlant(0.0)
+        Parser(plant).AddModelsFromString(document, "xml")
+        assert plant.num_bodies() > 1
+    assert calls == []
+    Parser(MultibodyPlant(0.0)).AddModelsFromString(text, "xml")
+    assert calls == [1]
+
+
 def test_a_scene_graph_and_strict_parsing_take_the_element_reader(monkeypatch):
     """With a SceneGraph the fast path is not tried; with strict parsing it declines a
     document that warns, and the reader raises the warning as its error."""

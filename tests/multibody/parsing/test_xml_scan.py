@@ -156,10 +156,19 @@ def test_the_mjcf_scans_ids_are_the_places_of_its_tags_and_names():
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
 def test_the_lines_of_elements_are_expats_at_once_or_one_by_one(end):
     """Scan.lines (the MJCF fast path's warnings' lines, at once) and Scan.line: the lines
-    expat gives each start tag, with lines ended by "\\n", "\\r\\n" or "\\r"."""
+    expat gives each start tag, with lines ended by "\\n", "\\r\\n" or "\\r" (counted by the
+    scan wherever they are: between elements, in comments, between attributes and around their
+    '=', before a tag's end, in the XML declaration)."""
     from xml.parsers import expat
 
-    text = end.join(benchmark.chain_urdf(3).splitlines()).encode()
+    chain = benchmark.chain_urdf(3)
+    chain = chain.replace("<!-- ", "<!--\n").replace(
+        '<link name="link1">', '<!--\n\n-->\n<link\n name\n=\n"link1"\n>'
+    )
+    chain = chain.replace("</joint>", "</joint\n\n>", 1).replace(
+        'type="revolute"', 'type="revolute"\n\n', 1
+    )
+    text = end.join(('<?xml version="1.0"\nencoding="UTF-8"?>\n' + chain).splitlines()).encode()
     want, parser = [], expat.ParserCreate()
     parser.StartElementHandler = lambda tag, attrib: want.append(parser.CurrentLineNumber)
     parser.Parse(text, True)
