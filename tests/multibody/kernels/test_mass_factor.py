@@ -45,7 +45,7 @@ def _random_tree(rng, n=14):
                 a = parent[a]
     # λ(i): the nearest of i's strict ancestors (its highest-numbered one), −1 for none.
     dof_parent = np.array([max(np.flatnonzero(A[i, :i]), default=-1) for i in range(nv)])
-    assert _dof_parent(tree, nv) == dof_parent.tolist()  # (the plant's table, at Finalize)
+    assert _dof_parent(tree, nv).tolist() == dof_parent.tolist()  # (the plant's table, at Finalize)
     empty = np.zeros(0, dtype=np.int64)
     ones = np.ones(n, np.int64)
     model = Model(n, nv + 1, nv, 0, tree, np.zeros((n, 4)), empty, ones, v_end, dof_parent)
