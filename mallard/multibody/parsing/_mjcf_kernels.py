@@ -23,7 +23,7 @@ from mallard.multibody.parsing._mujoco_geometry import (
     unit_turn_rows,
     xyaxes_columns,
 )
-from mallard.multibody.parsing._xml_scan import NUMBER, NUMBERS, VALUE, VALUE_END, _name_id
+from mallard.multibody.parsing._xml_scan import VALUE, VALUE_END, _name_id, own_numbers
 from mallard.multibody.tree._rotational_inertia import point_mass_rows
 from mallard.multibody.tree._spatial_inertia import (
     solid_box_mass,
@@ -310,15 +310,12 @@ def mjcf_table(rows, counts, attributes, values, classes, holds, by_class, bad, 
         for j in range(m):
             k, r = counts[j], rows[i, j]
             if r >= 0:
-                if attributes[r, NUMBERS] < 0:
+                copied = own_numbers(attributes, values, r, k, out, i, at)
+                if copied < 0:
+                    return -1
+                if copied == 0:
                     slow[found] = i * m + j
                     found += 1
-                elif attributes[r, NUMBERS] != k:
-                    return -1
-                else:
-                    first = attributes[r, NUMBER]
-                    for q in range(k):
-                        out[i, at + q] = values[first + q]
             elif holds[c, j] and not (oriented[j] and own_oriented[i]):
                 if bad[c, j]:
                     return -1

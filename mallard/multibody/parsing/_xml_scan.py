@@ -347,6 +347,22 @@ def xml_scan(
     return OK
 
 
+@jitable
+def own_numbers(attributes, values, r, k, out, i, at):
+    """Copies the k numbers of attribute row ``r`` into out[i, at : at + k]: 1, or 0 where it
+    holds a word not a fast-path number (its text the caller's to read), -1 where it holds
+    numbers of another count."""
+    count = attributes[r, NUMBERS]
+    if count < 0:
+        return 0
+    if count != k:
+        return -1
+    first = attributes[r, NUMBER]
+    for q in range(k):
+        out[i, at + q] = values[first + q]
+    return 1
+
+
 @entry_point
 @jitable
 def xml_numbers(rows, counts, attributes, values, absent, out, slow):
@@ -364,15 +380,13 @@ def xml_numbers(rows, counts, attributes, values, absent, out, slow):
             if r < 0:
                 for q in range(k):
                     out[i, c + q] = absent
-            elif attributes[r, NUMBERS] < 0:
-                slow[count] = i * m + j
-                count += 1
-            elif attributes[r, NUMBERS] != k:
-                return -1
             else:
-                first = attributes[r, NUMBER]
-                for q in range(k):
-                    out[i, c + q] = values[first + q]
+                copied = own_numbers(attributes, values, r, k, out, i, c)
+                if copied < 0:
+                    return -1
+                if copied == 0:
+                    slow[count] = i * m + j
+                    count += 1
             c += k
     return count
 
